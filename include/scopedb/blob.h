@@ -1,0 +1,38 @@
+/*
+ * blob.h - the compact encoding of one (run, region, rank) row's call
+ * durations as stored in the timings_durations table.
+ *
+ * Durations are stored sorted ascending, so every order statistic (p50, p95,
+ * p99, any later test) can be computed exactly from any subset of rows,
+ * while call order is not needed by any metric (first/last are kept as
+ * columns).  Encoding, version 1:
+ *
+ *     byte 0      0x01 (format version)
+ *     varint      n, number of values
+ *     varint      v[0]
+ *     varint      v[i] - v[i-1] for i = 1..n-1   (>= 0 because sorted)
+ *
+ * varint is unsigned LEB128 (7 bits per byte, low group first, at most 10
+ * bytes).  Values must be >= 0.  The decoder treats its input as untrusted:
+ * truncation, overlong varints, a count that does not match the bytes,
+ * sums that overflow int64 and trailing bytes are all errors (ERR_FORMAT).
+ */
+#ifndef SCOPEDB_BLOB_H
+#define SCOPEDB_BLOB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "scopedb/util.h"
+
+/* Append the encoding of sorted[0..n) to out (out is not cleared first).
+ * Returns ERR_USAGE if the values are negative or not sorted. */
+int blob_encode(struct buf *out, const int64_t *sorted, size_t n);
+
+/* Number of values in an encoded blob, validating only the header. */
+int blob_count(uint64_t *out, const void *data, size_t len);
+
+/* Decode and append all values to out (which keeps its previous content). */
+int blob_decode_append(struct i64vec *out, const void *data, size_t len);
+
+#endif

@@ -1,0 +1,84 @@
+/*
+ * compare.h - the core of "scopedb diff" and "scopedb check": resolve two
+ * run arguments, compute one metric per region for each side and build the
+ * diff rows and the check verdict.
+ *
+ * A run argument is a selector (select.h), resolved against the store, or
+ * the path of an existing profile file.  A file is not read by a second
+ * statistics path: it is ingested into a private in-memory store and then
+ * goes through exactly the same SQL aggregates as a stored run.  The store
+ * at opts->db_path is opened (read-only) only when a side needs it, so
+ * "scopedb diff a.h5 b.h5" works without any store.
+ *
+ * Summary metrics come from one aggregate query per side over the timings
+ * rows of the selected ranks (store_region_stats); p50/p95/p99 decode the
+ * sorted-duration blobs of only the selected regions and ranks.
+ *
+ * Ownership: struct compare_result owns everything it points to and is
+ * released with compare_release() (which accepts a zeroed structure).
+ */
+#ifndef SCOPEDB_COMPARE_H
+#define SCOPEDB_COMPARE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "scopedb/stats.h"
+
+struct compare_opts {
+	const char *db_path; /* store for selectors */
+	const char *const *includes;
+	size_t ninclude;
+	const char *const *excludes;
+	size_t nexclude;
+	const int64_t *ranks; /* sorted, unique; NULL = all ranks */
+	size_t nranks;
+	enum stats_metric metric;
+	enum stats_sort sort; /* diff only; check always sorts by pct */
+	int has_threshold;    /* diff only */
+	double threshold;
+	int check;            /* compute the verdict (check) */
+	double max_regression;
+	int fail_on_new;
+};
+
+/* One side of a comparison, as shown in headers and JSON. */
+struct compare_side {
+	char *arg;         /* the argument as given */
+	int is_file;       /* read directly from a file (id is then 0) */
+	int64_t id;        /* stored run id */
+	char *path;        /* the file, or the run's source path */
+	char *label;       /* NULL when unset, likewise commit/branch/recorded_at */
+	char *commit;
+	char *branch;
+	char *recorded_at;
+	char **tags;
+	size_t ntags;
+	int64_t num_ranks;
+	char *layout;
+	char **regions;    /* the selected regions present on this side, sorted */
+	size_t nregions;
+};
+
+struct compare_result {
+	struct compare_side a, b;
+	struct stats_row *rows; /* names point into a.regions / b.regions */
+	size_t nrows;
+	const char **only_a;    /* selected regions absent from b (sorted) */
+	size_t nonly_a;
+	const char **only_b;
+	size_t nonly_b;
+	size_t nviolations;     /* check only */
+};
+
+/*
+ * Compare arg_a (baseline) with arg_b (candidate).  Errors: ERR_USAGE for a
+ * bad selector or option, ERR_NOTFOUND for a selector matching nothing,
+ * ERR_IO/ERR_FORMAT for unreadable files, ERR_STORE for store problems.
+ */
+int compare_runs(struct compare_result *out, const char *arg_a, const char *arg_b,
+		 const struct compare_opts *opts);
+
+void compare_release(struct compare_result *r);
+
+#endif

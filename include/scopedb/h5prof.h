@@ -1,0 +1,115 @@
+/*
+ * h5prof.h - reading merged scope-profiler HDF5 files (every layout of
+ * ../shared/docs/scope-profiler-format.md: schema 1 hierarchical, schema 2/3
+ * columnar with absolute or delta-encoded times, and the aggregate layout).
+ *
+ * h5prof_open() opens the file, determines schema and layout, reads the
+ * metadata, the region names and the whole rank/region index, and validates
+ * the index structure (section 3.1 of the format doc) before any event is
+ * read.  h5prof_read() then streams one struct h5prof_row per (rank, region)
+ * to a callback, reading the event columns in bounded chunks so memory does
+ * not grow with the size of the file (only with the largest single row).
+ *
+ * This module is the only one that calls the HDF5 read API.  Errors are
+ * reported with err_set() as "cannot read 'PATH': WHAT" (one line).
+ *
+ * Region ids: columnar files use the ids of /region_table/names.  For
+ * schema 1 they are given in order of first appearance, visiting ranks in
+ * numeric order and each rank's regions in byte-wise name order (the order
+ * in which h5prof_read() delivers the rows).
+ *
+ * Ownership: struct h5prof and everything reachable from h5prof_info() is
+ * owned by the handle and freed by h5prof_free() (which accepts NULL).  The
+ * pointers inside a struct h5prof_row are borrowed and valid only during the
+ * callback.
+ */
+#ifndef SCOPEDB_H5PROF_H
+#define SCOPEDB_H5PROF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum h5prof_layout {
+	H5PROF_HIERARCHICAL, /* schema 1 */
+	H5PROF_COLUMNAR,     /* schema >= 2, per-call events */
+	H5PROF_AGGREGATE,    /* schema >= 2, storage_layout = "aggregate" */
+};
+
+/* "hierarchical", "columnar" or "aggregate" (static string). */
+const char *h5prof_layout_name(enum h5prof_layout layout);
+
+/* One /metadata attribute.  value is the text form: strings as is, integers
+ * in decimal, floats with %.17g, arrays as a JSON array text (is_array). */
+struct h5prof_meta {
+	char *key;
+	char *value;
+	int is_array;
+};
+
+struct h5prof_info {
+	const char *path;
+	int schema;                /* 1..3 */
+	enum h5prof_layout layout;
+	uint32_t num_ranks;        /* as defined in the format doc */
+	size_t num_regions;        /* names[] length */
+	char **region_names;       /* region id -> name (UTF-8) */
+	size_t num_rows;           /* (rank, region) rows, including 0-call rows */
+	uint64_t num_events;       /* sum of all rows' calls */
+	size_t num_meta;
+	struct h5prof_meta *meta;  /* in attribute name order */
+};
+
+struct h5prof_row {
+	uint32_t rank;
+	uint32_t region;            /* index into region_names */
+	uint64_t calls;             /* 0 is legal */
+	int has_events;             /* 0 for the aggregate layout */
+	/* per-call arrays of length calls, call order; NULL when !has_events
+	 * or calls == 0 */
+	const int64_t *starts;      /* absolute start times, ns */
+	const int64_t *durations;   /* end - start, ns, all >= 0 */
+	const int64_t *gpu;         /* device time per call, < 0 = none;
+				       NULL when the file has no GPU column */
+	/* aggregate layout only (0 otherwise) */
+	int64_t agg_total;
+	int64_t agg_min;
+	int64_t agg_max;
+	int64_t exclusive;          /* exclusive total ns, -1 = unknown */
+	int64_t source_line;        /* -1 = unknown */
+	const char *source_file;    /* "" = unknown */
+	const char *source_text;    /* "" = unknown */
+	const char *tags_json;      /* normalized JSON array text, "[]" = none */
+};
+
+struct h5prof;
+
+/* Open and validate path; *out is set only on success. */
+int h5prof_open(struct h5prof **out, const char *path);
+
+const struct h5prof_info *h5prof_info(const struct h5prof *p);
+
+/* Value of a /metadata attribute, or NULL. Owned by p. */
+const char *h5prof_meta_get(const struct h5prof *p, const char *key);
+
+/*
+ * Called once per row.  Return 0 to continue; a non-zero return stops the
+ * read and h5prof_read() returns that value unchanged (set the message with
+ * err_set() first).
+ */
+typedef int (*h5prof_row_fn)(void *ctx, const struct h5prof_row *row);
+
+/* Stream every row: schema 1 in numeric rank order then region order;
+ * columnar files in event-offset order.  Errors found in the events
+ * (negative duration, ...) stop the read with ERR_FORMAT. */
+int h5prof_read(struct h5prof *p, h5prof_row_fn fn, void *ctx);
+
+void h5prof_free(struct h5prof *p);
+
+/*
+ * Testing hook: the number of events read per event column per hyperslab
+ * read in h5prof_read() (default 1 << 20; 0 restores the default).  Tests
+ * lower it to exercise rows spanning window boundaries.  Process-wide.
+ */
+void h5prof_set_chunk_events(size_t n);
+
+#endif

@@ -1,0 +1,103 @@
+/*
+ * h5write.h - writing scope-profiler merged profiles with libhdf5.
+ *
+ * Used by the mkprofile tool (bundled examples), the benchmark generator and
+ * the tests, which need files of every layout without Python.  A profile is
+ * described in memory as a list of (rank, region) rows with per-call start
+ * and end times; h5write_file() lays it out as schema 1 (hierarchical),
+ * schema 2 (start_times/end_times), schema 3 (start_deltas/durations) or the
+ * aggregate layout, with optional GPU column, chunking/gzip+shuffle,
+ * fixed-length strings and summary_statistics.
+ *
+ * Rows are written in the order given; for columnar layouts the events of
+ * row i follow those of row i-1 (offsets are assigned by the writer).  Tests
+ * that need damaged files write a valid one and then change single datasets
+ * or attributes with the h5write_replace_* / h5write_delete helpers.
+ *
+ * Ownership: the writer only reads the caller's structures.
+ */
+#ifndef SCOPEDB_H5WRITE_H
+#define SCOPEDB_H5WRITE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct h5write_row {
+	uint32_t rank;
+	const char *region;       /* region name (UTF-8) */
+	size_t calls;             /* 0 is legal (columnar only writes it) */
+	const int64_t *starts;    /* calls values, absolute ns */
+	const int64_t *ends;      /* calls values */
+	const int64_t *gpu;       /* calls values (< 0 = none) or NULL */
+	const char *source_file;  /* NULL or "" = unknown */
+	int64_t source_line;      /* -1 = unknown */
+	const char *const *tags;  /* ntags strings */
+	size_t ntags;
+};
+
+enum h5write_meta_kind { H5WRITE_META_STR, H5WRITE_META_INT, H5WRITE_META_STRARRAY };
+
+struct h5write_meta {
+	const char *key;
+	enum h5write_meta_kind kind;
+	const char *str;          /* H5WRITE_META_STR */
+	int64_t i;                /* H5WRITE_META_INT */
+	const char *const *strs;  /* H5WRITE_META_STRARRAY */
+	size_t nstrs;
+};
+
+struct h5write_opts {
+	int schema;          /* 1, 2 or 3 (the attribute is omitted for 1) */
+	int aggregate;       /* schema >= 2: storage_layout = "aggregate" */
+	int chunked;         /* chunked datasets */
+	int gzip;            /* chunked + shuffle + deflate */
+	int fixed_strings;   /* fixed-length UTF-8 strings (MPI writer) */
+	int gpu;             /* write gpu_durations (-1 where a row has none) */
+	int summary;         /* columnar: write summary_statistics */
+	int64_t mpi_size;    /* > 0: write /metadata mpi_size */
+};
+
+struct h5write_profile {
+	const struct h5write_row *rows;
+	size_t nrows;
+	const struct h5write_meta *meta;
+	size_t nmeta;
+};
+
+/* Write prof to path (truncating it). */
+int h5write_file(const char *path, const struct h5write_profile *prof,
+		 const struct h5write_opts *opts);
+
+/*
+ * Streaming writer for very large schema-3 profiles (benchmarks): rows are
+ * appended one at a time and never held all at once.  Region names must be
+ * known up front.
+ */
+struct h5write_stream;
+int h5write_stream_open(struct h5write_stream **out, const char *path,
+			const char *const *region_names, size_t nregions,
+			const struct h5write_opts *opts);
+int h5write_stream_row(struct h5write_stream *s, const struct h5write_row *row);
+int h5write_stream_close(struct h5write_stream *s); /* writes index, frees */
+/* Add /metadata attributes to a stream (any time before close; mpi_size
+ * comes from opts).  The streaming writer accepts schema 2 or 3, not the
+ * aggregate layout.  After an error every later call returns that error;
+ * h5write_stream_close() always frees s. */
+int h5write_stream_meta(struct h5write_stream *s, const struct h5write_meta *meta, size_t nmeta);
+
+/* Test helpers for damaged files.  dataset is an absolute path such as
+ * "/rank_region_index/event_offsets".  The replacement has the given type
+ * and n elements (contiguous; for H5WRITE_STR data is a const char *const *
+ * of variable-length UTF-8 strings); missing parent groups are created. */
+enum h5write_type { H5WRITE_I64, H5WRITE_U64, H5WRITE_U32, H5WRITE_F64, H5WRITE_STR };
+int h5write_replace_dataset(const char *path, const char *dataset,
+			    enum h5write_type type, const void *data, size_t n);
+/* Delete a dataset, group or root attribute ("@name" deletes attribute name
+ * of the root group). */
+int h5write_delete(const char *path, const char *object);
+/* Set a root attribute to an int64, a string ("str" non-NULL) or a double. */
+int h5write_set_root_attr_i64(const char *path, const char *name, int64_t v);
+int h5write_set_root_attr_str(const char *path, const char *name, const char *v);
+int h5write_set_root_attr_f64(const char *path, const char *name, double v);
+
+#endif

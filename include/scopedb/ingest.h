@@ -1,0 +1,59 @@
+/*
+ * ingest.h - importing one scope-profiler file into the store.
+ *
+ * ingest_file() validates the file (h5prof_open), hashes its content, and
+ * inside one store transaction inserts the run, its tags and metadata and
+ * one timings row (summary + sorted-durations blob) per (rank, region).  On
+ * any error the transaction is rolled back, so a bad file leaves nothing
+ * behind.  A file whose content is already stored is not stored again: the
+ * existing run gets any new tags and the result says duplicate.
+ *
+ * Ownership: the options are only read; the result holds no pointers.
+ */
+#ifndef SCOPEDB_INGEST_H
+#define SCOPEDB_INGEST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "scopedb/store.h"
+
+/* Called after each row with the events read so far and the file's total. */
+typedef void (*ingest_progress_fn)(void *ctx, uint64_t done, uint64_t total);
+
+struct ingest_opts {
+	const char *const *tags; /* --tag values */
+	size_t ntags;
+	const char *label;  /* NULL: the file's metadata label */
+	const char *commit; /* NULL: unset */
+	const char *branch; /* NULL: unset */
+	const char *const *meta; /* "KEY=VALUE" strings (validated by ingest_meta_check) */
+	size_t nmeta;
+	ingest_progress_fn progress; /* may be NULL */
+	void *progress_ctx;
+};
+
+struct ingest_result {
+	int64_t run_id;
+	int duplicate;       /* content was already stored as run_id */
+	int tags_added;      /* new tags added to a duplicate */
+	int64_t num_ranks;
+	int64_t num_regions;
+	uint64_t num_calls;
+};
+
+int ingest_file(struct ingest_result *out, struct store *st, const char *path,
+		const struct ingest_opts *opts);
+
+/* Check a --meta argument: ERR_USAGE unless it is KEY=VALUE with a
+ * non-empty KEY. */
+int ingest_meta_check(const char *kv);
+
+/*
+ * Commit and branch from the usual CI variables when not given: GITHUB_SHA /
+ * GITHUB_REF_NAME, CI_COMMIT_SHA / CI_COMMIT_REF_NAME, GIT_COMMIT /
+ * GIT_BRANCH, first non-empty wins.  Pointers into the environment or NULL.
+ */
+void ingest_ci_env(const char **out_commit, const char **out_branch);
+
+#endif

@@ -1,0 +1,27 @@
+/*
+ * sha256.h - SHA-256 (FIPS 180-4), used to recognise a profile already in
+ * the store by its content.  No external crypto library is needed for one
+ * hash per ingested file.
+ */
+#ifndef SCOPEDB_SHA256_H
+#define SCOPEDB_SHA256_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct sha256 {
+	uint32_t h[8];
+	uint64_t len;
+	unsigned char block[64];
+	size_t fill;
+};
+
+void sha256_init(struct sha256 *s);
+void sha256_update(struct sha256 *s, const void *data, size_t len);
+/* Finish and write 64 lowercase hex digits + NUL to out. */
+void sha256_hex(char out[65], struct sha256 *s);
+
+/* Hash a whole file; ERR_IO (message naming path) when it cannot be read. */
+int sha256_file(char out[65], const char *path);
+
+#endif

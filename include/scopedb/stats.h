@@ -1,0 +1,138 @@
+/*
+ * stats.h - the metrics, diff rows and check verdicts of scope-profiler's
+ * diff and check commands, exactly as sections 5 and 7 of the format doc
+ * define them.  Pure computation on numbers already pooled over the
+ * selected ranks of a region (the store does the pooling in SQL); nothing
+ * here reads files or the store.
+ *
+ * A metric value may be None (struct stats_val.none): absent region, no
+ * calls, no GPU data, percentiles of an aggregate-layout run.  Values are in
+ * seconds (ns / 1e9), except imbalance (percent) and calls (a count held in
+ * a double, exact below 2^53).
+ *
+ * Ownership: stats_diff() returns a malloc'ed row array (free()); row names
+ * point into the caller's input arrays.
+ */
+#ifndef SCOPEDB_STATS_H
+#define SCOPEDB_STATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum stats_metric {
+	STATS_GPU_TOTAL,
+	STATS_GPU_AVG,
+	STATS_TOTAL,
+	STATS_AVG,
+	STATS_MIN,
+	STATS_MAX,
+	STATS_P50,
+	STATS_P95,
+	STATS_P99,
+	STATS_IMBALANCE,
+	STATS_CALLS,
+};
+
+#define STATS_NMETRICS 11
+
+/* "gpu_total", ..., "calls" (static strings). */
+const char *stats_metric_name(enum stats_metric m);
+
+/* Parse a --metric value; ERR_USAGE listing the choices otherwise. */
+int stats_metric_parse(enum stats_metric *out, const char *name);
+
+/* The percentile (50, 95, 99) of p50/p95/p99, 0 for other metrics: only
+ * those need the per-call durations. */
+double stats_metric_quantile(enum stats_metric m);
+
+/* 1 for calls, whose values are printed as integers. */
+int stats_metric_is_count(enum stats_metric m);
+
+/* A metric value that may be None. */
+struct stats_val {
+	int none;
+	double v;
+};
+
+/* What the metrics need of one region, pooled over the selected ranks. */
+struct stats_region {
+	uint64_t calls;
+	int64_t total, min, max; /* ns over the calls (min/max unused if none) */
+	int has_events;          /* 0: aggregate layout (no percentiles, no GPU) */
+	uint64_t gpu_count;      /* calls with GPU time >= 0 */
+	int64_t gpu_total;       /* ns */
+	uint64_t busy_ranks;     /* selected ranks whose total is > 0 */
+	int64_t busy_max;        /* the largest such per-rank total, ns */
+	/* All pooled durations sorted ascending (n == calls); needed only by
+	 * p50/p95/p99, may be NULL otherwise. */
+	const int64_t *sorted;
+	size_t nsorted;
+};
+
+/*
+ * numpy's default (linear) percentile of sorted[0..n), n > 0, q in
+ * [0, 100]: pos = q/100 * (n-1), interpolating between the neighbours.
+ * Returned in the unit of the input.
+ */
+double stats_percentile(const int64_t *sorted, size_t n, double q);
+
+/*
+ * The metric of one region (format doc, section 5).  ERR_GENERIC when a
+ * percentile is asked for without the sorted durations (a caller bug).
+ */
+int stats_region_value(struct stats_val *out, const struct stats_region *r,
+		       enum stats_metric m);
+
+enum stats_sort { STATS_SORT_DELTA, STATS_SORT_PCT, STATS_SORT_NAME };
+
+/* Parse a --sort value (delta, pct, name); ERR_USAGE otherwise. */
+int stats_sort_parse(enum stats_sort *out, const char *name);
+
+/* One side's value of one region. */
+struct stats_named {
+	const char *name;
+	struct stats_val v;
+};
+
+struct stats_row {
+	const char *name;    /* borrowed from the inputs */
+	struct stats_val a, b;
+	double delta;        /* (b or 0) - (a or 0) */
+	struct stats_val pct; /* delta / a * 100; None when a is None or 0 */
+	int violation;       /* set by stats_check() */
+};
+
+struct stats_diff_opts {
+	enum stats_sort sort;
+	int has_threshold;   /* drop rows with |pct| < threshold (pct None stays) */
+	double threshold;
+};
+
+/*
+ * The diff rows of two sides (format doc, section 7): the union of the
+ * names (each side's names must be unique: ERR_GENERIC otherwise), rows
+ * where both values are None dropped, the threshold applied, sorted
+ * alphabetically and then (unless sort is name) stably by descending
+ * |delta| or |pct|, None last.  *out is malloc'ed (NULL when *n is 0).
+ */
+int stats_diff(struct stats_row **out, size_t *n, const struct stats_named *a, size_t na,
+	       const struct stats_named *b, size_t nb, const struct stats_diff_opts *opts);
+
+/*
+ * Mark the rows that break the budget: pct > max_regression (strictly), or
+ * with fail_on_new a None baseline.  Rows whose pct is None (baseline 0 or
+ * None) never fail otherwise; disappearing regions have pct -100.  *out =
+ * number of violations.  ERR_USAGE when max_regression is negative or not
+ * finite.
+ */
+int stats_check(size_t *out, struct stats_row *rows, size_t n, double max_regression,
+		int fail_on_new);
+
+/*
+ * Parse a percentage option value (--threshold, --max-regression): a
+ * finite decimal number; nonneg also rejects negative values.  ERR_USAGE
+ * naming opt otherwise.
+ */
+int stats_parse_percent(double *out, const char *opt, const char *arg, int nonneg);
+
+#endif

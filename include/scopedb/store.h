@@ -1,0 +1,228 @@
+/*
+ * store.h - the SQLite history store.
+ *
+ * The only module that calls SQLite.  The schema lives in schema/NNNN_name.sql,
+ * compiled into the binary (schema_sql.h) and applied in order by
+ * store_open() according to PRAGMA user_version; application_id is stamped
+ * so that scopedb refuses foreign databases.  Connections run with
+ * foreign_keys=ON, WAL journaling and a busy timeout.
+ *
+ * Writers use one transaction per ingested file: store_begin() (BEGIN
+ * IMMEDIATE), store_* inserts, then store_commit() or store_rollback().
+ *
+ * Ownership: struct store is freed by store_close() (accepts NULL).  Strings
+ * in structures filled by store_* read functions are malloc'ed copies owned
+ * by the structure and freed by its *_release() function.
+ */
+#ifndef SCOPEDB_STORE_H
+#define SCOPEDB_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "scopedb/select.h"
+#include "scopedb/util.h"
+
+/* application_id stamped in every store ("SCPD"). */
+#define STORE_APPLICATION_ID 0x53435044
+
+struct store;
+
+enum store_open_flags {
+	STORE_READONLY = 1, /* do not create or migrate; fail if missing */
+};
+
+/*
+ * Open (creating if needed, unless STORE_READONLY) the store at path and
+ * bring its schema up to date, each migration inside its own transaction.
+ * Fails with ERR_STORE and a message naming path when the file is not a
+ * scopedb store, was written by a newer scopedb (user_version too high) or
+ * (read-only) needs an upgrade; with ERR_IO when the file cannot be opened
+ * or created ("cannot open store 'PATH': no such file or directory"); with
+ * ERR_BUSY when another process holds the lock longer than the timeout.
+ */
+int store_open(struct store **out, const char *path, int flags);
+void store_close(struct store *st);
+
+/* Schema version this build writes (number of schema/NNNN_name.sql files). */
+int store_schema_version(void);
+
+/* How long to wait for another process's lock before failing with ERR_BUSY
+ * (default 30000 ms). */
+void store_set_busy_timeout(struct store *st, int ms);
+
+/* BEGIN IMMEDIATE (ERR_USAGE if a transaction is already open). */
+int store_begin(struct store *st);
+/* On failure the transaction has been rolled back already. */
+int store_commit(struct store *st);
+/* Never fails from the caller's point of view; keeps the current message. */
+void store_rollback(struct store *st);
+
+/* A stored run (one ingested file). */
+struct store_run {
+	int64_t id;
+	char *sha256;        /* hex content hash */
+	char *source_path;
+	char *ingested_at;   /* ISO-8601 UTC */
+	char *recorded_at;   /* metadata timestamp, may be NULL */
+	char *label;         /* may be NULL */
+	char *commit;        /* may be NULL */
+	char *branch;        /* may be NULL */
+	int schema;
+	char *layout;        /* "hierarchical" | "columnar" | "aggregate" */
+	int64_t num_ranks;
+	int64_t num_regions; /* distinct regions with a timings row */
+	int64_t num_calls;
+	char **tags;         /* sorted */
+	size_t ntags;
+};
+
+void store_run_release(struct store_run *run);
+
+/* Look up a run by content hash: *out = run id, or 0 when absent. */
+int store_find_sha(struct store *st, int64_t *out, const char *sha256);
+
+/* Insert a run (id, tags, num_regions/num_calls ignored); *out = new id.
+ * ingested_at NULL means now; "" in recorded_at, label, commit or branch is
+ * stored as NULL.  Run ids are never reused, even after a run is removed. */
+int store_insert_run(struct store *st, int64_t *out, const struct store_run *run);
+
+/* Set the final region/call counts of a run after its timings are in
+ * (ERR_NOTFOUND when there is no such run). */
+int store_set_run_counts(struct store *st, int64_t run_id, int64_t num_regions,
+			 int64_t num_calls);
+
+/* Add a tag (no-op if the run has it).  *added = 1 if it was new. */
+int store_add_tag(struct store *st, int *added, int64_t run_id, const char *tag);
+
+/* Set (insert or replace) one metadata key of a run. */
+int store_set_meta(struct store *st, int64_t run_id, const char *key, const char *value);
+
+/* Interned region id for name, created if needed (cached per connection;
+ * the cache is emptied by store_begin() and store_rollback()). */
+int store_region_id(struct store *st, int64_t *out, const char *name);
+
+/* One (run, region, rank) row. */
+struct store_timing {
+	int64_t run_id;
+	int64_t region_id;
+	int64_t rank;
+	int has_events;          /* 0: aggregate layout, no per-call data */
+	uint64_t calls;
+	int64_t total, min, max, first, last, start_min, end_max;
+	double mean, m2;
+	int64_t exclusive;       /* -1 unknown -> NULL */
+	uint64_t gpu_count;
+	int64_t gpu_total;
+	const char *source_file; /* "" -> NULL */
+	int64_t source_line;     /* -1 -> NULL */
+	const char *source_text; /* "" -> NULL */
+	const char *tags_json;   /* "[]" -> NULL */
+	const void *durations;   /* blob.h encoding, NULL when !has_events */
+	size_t durations_len;
+};
+
+/* Insert the timings row and, when durations != NULL, its durations row.
+ * Only inside store_begin()/store_commit() (ERR_USAGE otherwise), so the
+ * pair is atomic.  durations must stay valid during the call only. */
+int store_add_timing(struct store *st, const struct store_timing *t);
+
+/* All runs, newest first (recorded_at, falling back to ingested_at, then
+ * id).  *out is a malloc'ed array of *n runs; free with
+ * store_runs_free(). */
+int store_list_runs(struct store *st, struct store_run **out, size_t *n);
+void store_runs_free(struct store_run *runs, size_t n);
+
+/* One run by id (ERR_NOTFOUND when absent); release with
+ * store_run_release(). */
+int store_get_run(struct store *st, struct store_run *out, int64_t id);
+
+/* Metadata of a run as parallel key/value arrays sorted by key (empty for
+ * a run without metadata or an unknown run); release with
+ * store_meta_release(). */
+struct store_meta {
+	size_t n;
+	char **keys;
+	char **values;
+};
+int store_get_meta(struct store *st, struct store_meta *out, int64_t run_id);
+void store_meta_release(struct store_meta *m);
+
+/* ---- selectors, pins and comparisons ------------------------------------ */
+
+/*
+ * The run a parsed selector names (select.h): *out = run id.  ERR_NOTFOUND
+ * with a message naming the selector when nothing matches ("no run has tag
+ * 'nightly'", "no run 'latest~5': only 3 runs stored"), and when a commit prefix
+ * matches several commits (listing them).
+ */
+int store_resolve(struct store *st, int64_t *out, const struct select_spec *sel);
+
+/* A named pin. */
+struct store_pin {
+	char *name;
+	int64_t run_id;
+	char *pinned_at; /* ISO-8601 UTC */
+};
+
+/* Pin run_id as name, moving an existing pin; *prev = the run it named
+ * before, or 0 when the pin is new.  ERR_NOTFOUND when the run is gone. */
+int store_pin_set(struct store *st, int64_t *prev, const char *name, int64_t run_id);
+
+/* Remove a pin; *prev = the run it named.  ERR_NOTFOUND when there is no
+ * such pin. */
+int store_pin_remove(struct store *st, int64_t *prev, const char *name);
+
+/* All pins sorted by name; free with store_pins_free(). */
+int store_list_pins(struct store *st, struct store_pin **out, size_t *n);
+void store_pins_free(struct store_pin *pins, size_t n);
+
+/*
+ * Several reads from one snapshot (BEGIN DEFERRED ... COMMIT), e.g. a
+ * region's aggregates and then its durations.  store_read_end() accepts a
+ * store without an open read and never fails.
+ */
+int store_read_begin(struct store *st);
+void store_read_end(struct store *st);
+
+/*
+ * One region of a run pooled over the selected ranks by SQL aggregates:
+ * sums of calls, totals and GPU values, the extremes over rows with calls,
+ * and the per-rank totals > 0 (count and largest) for the imbalance.  A
+ * region with rows only on unselected ranks is still listed (calls 0).
+ */
+struct store_region_stats {
+	int64_t region_id;
+	char *name;
+	int has_events;      /* 0 for aggregate-layout runs */
+	uint64_t calls;
+	int64_t total, min, max; /* ns; min/max 0 when calls == 0 */
+	uint64_t gpu_count;
+	int64_t gpu_total;
+	uint64_t busy_ranks; /* selected rows (= ranks) with total > 0 */
+	int64_t busy_max;    /* largest such total, 0 if none */
+};
+
+/* Return 0 and *keep = 1 to list the region called name. */
+typedef int (*store_region_filter)(void *ctx, int *keep, const char *name);
+
+/*
+ * The regions of run_id (sorted by name, byte order) that filter keeps (all
+ * when filter is NULL), pooled over ranks[0..nranks) (all ranks when ranks
+ * is NULL).  One aggregate query over the timings rows; free *out with
+ * store_region_stats_free().
+ */
+int store_region_stats(struct store *st, struct store_region_stats **out, size_t *n,
+		       int64_t run_id, const int64_t *ranks, size_t nranks,
+		       store_region_filter filter, void *ctx);
+void store_region_stats_free(struct store_region_stats *regs, size_t n);
+
+/*
+ * Append the stored call durations (ns) of one region of run_id on the
+ * selected ranks (ranks NULL = all) to out, sorted ascending.  Blobs that do
+ * not decode fail with ERR_STORE naming the run.
+ */
+int store_region_durations(struct store *st, struct i64vec *out, int64_t run_id,
+			   int64_t region_id, const int64_t *ranks, size_t nranks);
+
+#endif

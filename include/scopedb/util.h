@@ -1,0 +1,71 @@
+/*
+ * util.h - small growable buffers and string helpers shared by the core.
+ *
+ * struct buf is a growable byte string, always NUL-terminated once anything
+ * has been appended; struct i64vec is a growable array of int64_t.  Both own
+ * their storage (malloc) and are released with *_release(), which leaves
+ * them empty and reusable.  Functions return 0 or ERR_NOMEM (message set).
+ */
+#ifndef SCOPEDB_UTIL_H
+#define SCOPEDB_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct buf {
+	char *data;
+	size_t len;
+	size_t cap;
+};
+
+#define BUF_INIT {NULL, 0, 0}
+
+void buf_init(struct buf *b);
+void buf_release(struct buf *b);
+/* Make room for at least extra more bytes (plus the terminating NUL). */
+int buf_grow(struct buf *b, size_t extra);
+int buf_add(struct buf *b, const void *data, size_t len);
+int buf_puts(struct buf *b, const char *s);
+int buf_putc(struct buf *b, char c);
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+int buf_printf(struct buf *b, const char *fmt, ...);
+/* Hand the string over to the caller (never NULL: "" when empty); b is
+ * left empty. */
+char *buf_detach(struct buf *b);
+
+struct i64vec {
+	int64_t *v;
+	size_t len;
+	size_t cap;
+};
+
+void i64vec_init(struct i64vec *a);
+void i64vec_release(struct i64vec *a);
+int i64vec_reserve(struct i64vec *a, size_t n);
+int i64vec_push(struct i64vec *a, int64_t x);
+
+/* strdup that returns NULL for NULL and sets ERR_NOMEM on failure (check
+ * with "if (s && !copy)"). */
+char *util_strdup(const char *s);
+
+/* Sort ascending (radix sort for large arrays; stable not needed). */
+void util_sort_i64(int64_t *v, size_t n);
+
+/*
+ * Parse an ISO-8601 date or date-time: "2026-11-30", "2026-11-30T02:00:00",
+ * with optional fraction ("...:00.123456") and zone ("Z", "+01:00", "-0500";
+ * none means UTC); a space may replace the "T".  *out = seconds since the
+ * epoch (UTC).  Returns 0, or ERR_USAGE (no message set: callers name the
+ * argument) when s is not such a date.
+ */
+int util_parse_iso(int64_t *out, const char *s);
+
+/* Format epoch seconds as "YYYY-MM-DDTHH:MM:SSZ" into out (>= 21 bytes). */
+void util_format_iso(char *out, size_t outlen, int64_t epoch);
+
+/* Current UTC time as "YYYY-MM-DDTHH:MM:SSZ" into out (at least 21 bytes). */
+void util_now_iso(char *out, size_t outlen);
+
+#endif

@@ -1,0 +1,359 @@
+/*
+ * stats.c - metric values, diff rows and check verdicts as scope-profiler
+ * defines them (format doc sections 5 and 7; see stats.h).
+ *
+ * The arithmetic follows the reference definitions operation by operation
+ * where the order matters for the last bits (pct = delta / a * 100, the
+ * numpy interpolation), so that values agree with upstream to far better
+ * than the required relative 1e-9.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scopedb/err.h"
+#include "scopedb/stats.h"
+
+static const char *const stats_metric_names[STATS_NMETRICS] = {
+	"gpu_total", "gpu_avg", "total", "avg", "min", "max",
+	"p50",       "p95",     "p99",   "imbalance", "calls",
+};
+
+const char *stats_metric_name(enum stats_metric m)
+{
+	return (unsigned)m < STATS_NMETRICS ? stats_metric_names[m] : "?";
+}
+
+int stats_metric_parse(enum stats_metric *out, const char *name)
+{
+	int i;
+
+	for (i = 0; i < STATS_NMETRICS; i++)
+		if (!strcmp(name, stats_metric_names[i])) {
+			*out = (enum stats_metric)i;
+			return 0;
+		}
+	return err_set(ERR_USAGE,
+		       "invalid --metric '%s': choose from gpu_total, gpu_avg, total, avg, min, "
+		       "max, p50, p95, p99, imbalance, calls",
+		       name);
+}
+
+double stats_metric_quantile(enum stats_metric m)
+{
+	switch (m) {
+	case STATS_P50:
+		return 50.0;
+	case STATS_P95:
+		return 95.0;
+	case STATS_P99:
+		return 99.0;
+	default:
+		return 0.0;
+	}
+}
+
+int stats_metric_is_count(enum stats_metric m)
+{
+	return m == STATS_CALLS;
+}
+
+/*
+ * numpy.percentile(d, q) with the default method "linear": the virtual index
+ * pos = q/100 * (n-1) is split into lo = floor(pos) and the fraction, and
+ * numpy's _lerp(a, b, t) = a + (b-a)*t, computed as b - (b-a)*(1-t) when
+ * t >= 0.5 (numpy does the same to stay monotonic).
+ */
+double stats_percentile(const int64_t *sorted, size_t n, double q)
+{
+	double pos, frac, a, b, diff;
+	size_t lo;
+
+	if (n == 1)
+		return (double)sorted[0];
+	pos = q / 100.0 * (double)(n - 1);
+	lo = (size_t)floor(pos);
+	if (lo >= n - 1)
+		return (double)sorted[n - 1];
+	frac = pos - (double)lo;
+	a = (double)sorted[lo];
+	b = (double)sorted[lo + 1];
+	diff = b - a;
+	return frac >= 0.5 ? b - diff * (1.0 - frac) : a + diff * frac;
+}
+
+/*
+ * Imbalance in percent from the per-rank totals that are > 0: with k of
+ * them summing to sum and the largest max, (max / (sum/k) - 1) * 100.  The
+ * numerator max*k - sum is formed exactly in integers when it fits, so
+ * nearly balanced runs do not lose their digits to cancellation.
+ */
+static double stats_imbalance(uint64_t k, int64_t max, int64_t sum)
+{
+	uint64_t um = (uint64_t)max, us = (uint64_t)sum;
+
+	if (k < 2 || sum <= 0)
+		return 0.0;
+	if (um <= UINT64_MAX / k && um * k >= us)
+		return (double)(um * k - us) / (double)us * 100.0;
+	return ((double)max / ((double)sum / (double)k) - 1.0) * 100.0;
+}
+
+int stats_region_value(struct stats_val *out, const struct stats_region *r,
+		       enum stats_metric m)
+{
+	double q;
+
+	out->none = 0;
+	out->v = 0.0;
+	if (m == STATS_CALLS) {
+		out->v = (double)r->calls;
+		return 0;
+	}
+	if (r->calls == 0) {
+		/* No calls on the selected ranks: imbalance 0.0, the rest None. */
+		out->none = m != STATS_IMBALANCE;
+		return 0;
+	}
+	switch (m) {
+	case STATS_TOTAL:
+		out->v = (double)r->total / 1e9;
+		break;
+	case STATS_AVG:
+		out->v = (double)r->total / (double)r->calls / 1e9;
+		break;
+	case STATS_MIN:
+		out->v = (double)r->min / 1e9;
+		break;
+	case STATS_MAX:
+		out->v = (double)r->max / 1e9;
+		break;
+	case STATS_IMBALANCE:
+		out->v = stats_imbalance(r->busy_ranks, r->busy_max, r->total);
+		break;
+	case STATS_GPU_TOTAL:
+	case STATS_GPU_AVG:
+		if (!r->has_events || r->gpu_count == 0) {
+			out->none = 1;
+			break;
+		}
+		out->v = (double)r->gpu_total / 1e9;
+		if (m == STATS_GPU_AVG)
+			out->v = out->v / (double)r->gpu_count;
+		break;
+	case STATS_P50:
+	case STATS_P95:
+	case STATS_P99:
+		if (!r->has_events) {
+			out->none = 1;
+			break;
+		}
+		if (!r->sorted || r->nsorted != r->calls)
+			return err_set(ERR_GENERIC,
+				       "internal error: %s needs the %llu sorted durations",
+				       stats_metric_name(m), (unsigned long long)r->calls);
+		q = stats_metric_quantile(m);
+		out->v = stats_percentile(r->sorted, r->nsorted, q) / 1e9;
+		break;
+	case STATS_CALLS:
+		break;
+	}
+	return 0;
+}
+
+int stats_sort_parse(enum stats_sort *out, const char *name)
+{
+	if (!strcmp(name, "delta"))
+		*out = STATS_SORT_DELTA;
+	else if (!strcmp(name, "pct"))
+		*out = STATS_SORT_PCT;
+	else if (!strcmp(name, "name"))
+		*out = STATS_SORT_NAME;
+	else
+		return err_set(ERR_USAGE, "invalid --sort '%s': choose from delta, pct, name",
+			       name);
+	return 0;
+}
+
+/* qsort comparator on (const struct stats_named *) pointers by name. */
+static int stats_cmp_named(const void *x, const void *y)
+{
+	const struct stats_named *a = *(const struct stats_named *const *)x;
+	const struct stats_named *b = *(const struct stats_named *const *)y;
+
+	return strcmp(a->name, b->name);
+}
+
+/* The names of side[0..n) sorted (array of pointers); ERR_GENERIC on a
+ * duplicate name. */
+static int stats_sorted_side(const struct stats_named ***out, const struct stats_named *side,
+			     size_t n)
+{
+	const struct stats_named **p;
+	size_t i;
+
+	*out = NULL;
+	p = malloc((n ? n : 1) * sizeof(*p));
+	if (!p)
+		return err_nomem();
+	for (i = 0; i < n; i++)
+		p[i] = &side[i];
+	qsort(p, n, sizeof(*p), stats_cmp_named);
+	for (i = 1; i < n; i++)
+		if (!strcmp(p[i - 1]->name, p[i]->name)) {
+			int rc = err_set(ERR_GENERIC, "internal error: region '%s' listed twice",
+					 p[i]->name);
+
+			free(p);
+			return rc;
+		}
+	*out = p;
+	return 0;
+}
+
+/* Sort key of a row: |delta| or |pct|; pct None sorts after every value. */
+struct stats_key {
+	struct stats_row row;
+	int none;
+	double key;
+	size_t pos; /* alphabetical position, for stability */
+};
+
+static int stats_cmp_key(const void *x, const void *y)
+{
+	const struct stats_key *a = x, *b = y;
+
+	if (a->none != b->none)
+		return a->none - b->none;
+	if (!a->none && a->key != b->key)
+		return a->key > b->key ? -1 : 1;
+	return (a->pos > b->pos) - (a->pos < b->pos);
+}
+
+/* Stable descending sort of rows[0..n) (already alphabetical) by key. */
+static int stats_sort_rows(struct stats_row *rows, size_t n, enum stats_sort sort)
+{
+	struct stats_key *k;
+	size_t i;
+
+	if (sort == STATS_SORT_NAME || n < 2)
+		return 0;
+	k = malloc(n * sizeof(*k));
+	if (!k)
+		return err_nomem();
+	for (i = 0; i < n; i++) {
+		k[i].row = rows[i];
+		k[i].pos = i;
+		if (sort == STATS_SORT_DELTA) {
+			k[i].none = 0;
+			k[i].key = fabs(rows[i].delta);
+		} else {
+			k[i].none = rows[i].pct.none;
+			k[i].key = rows[i].pct.none ? 0.0 : fabs(rows[i].pct.v);
+		}
+	}
+	qsort(k, n, sizeof(*k), stats_cmp_key);
+	for (i = 0; i < n; i++)
+		rows[i] = k[i].row;
+	free(k);
+	return 0;
+}
+
+int stats_diff(struct stats_row **out, size_t *n, const struct stats_named *a, size_t na,
+	       const struct stats_named *b, size_t nb, const struct stats_diff_opts *opts)
+{
+	const struct stats_named **sa = NULL, **sb = NULL;
+	struct stats_row *rows = NULL;
+	size_t i = 0, j = 0, nr = 0;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	rc = stats_sorted_side(&sa, a, na);
+	if (!rc)
+		rc = stats_sorted_side(&sb, b, nb);
+	if (rc)
+		goto out;
+	rows = malloc((na + nb ? na + nb : 1) * sizeof(*rows));
+	if (!rows) {
+		rc = err_nomem();
+		goto out;
+	}
+	/* Merge the two alphabetical lists into the union. */
+	while (i < na || j < nb) {
+		struct stats_row r;
+		int c = i >= na ? 1 : j >= nb ? -1 : strcmp(sa[i]->name, sb[j]->name);
+
+		memset(&r, 0, sizeof(r));
+		r.a.none = r.b.none = 1;
+		if (c <= 0) {
+			r.name = sa[i]->name;
+			r.a = sa[i++]->v;
+		}
+		if (c >= 0) {
+			r.name = sb[j]->name;
+			r.b = sb[j++]->v;
+		}
+		if (r.a.none && r.b.none)
+			continue;
+		r.delta = (r.b.none ? 0.0 : r.b.v) - (r.a.none ? 0.0 : r.a.v);
+		r.pct.none = r.a.none || r.a.v == 0.0;
+		if (!r.pct.none)
+			r.pct.v = r.delta / r.a.v * 100.0;
+		if (opts->has_threshold && !r.pct.none && fabs(r.pct.v) < opts->threshold)
+			continue;
+		rows[nr++] = r;
+	}
+	rc = stats_sort_rows(rows, nr, opts->sort);
+	if (rc)
+		goto out;
+	if (nr == 0) {
+		free(rows);
+		rows = NULL;
+	}
+	*out = rows;
+	*n = nr;
+	rows = NULL;
+out:
+	free(rows);
+	free(sa);
+	free(sb);
+	return rc;
+}
+
+int stats_check(size_t *out, struct stats_row *rows, size_t n, double max_regression,
+		int fail_on_new)
+{
+	size_t i, bad = 0;
+
+	*out = 0;
+	if (!isfinite(max_regression) || max_regression < 0.0)
+		return err_set(ERR_USAGE, "invalid --max-regression %g: the budget cannot be negative",
+			       max_regression);
+	for (i = 0; i < n; i++) {
+		struct stats_row *r = &rows[i];
+
+		r->violation = (!r->pct.none && r->pct.v > max_regression) ||
+			       (fail_on_new && r->a.none);
+		bad += (size_t)r->violation;
+	}
+	*out = bad;
+	return 0;
+}
+
+int stats_parse_percent(double *out, const char *opt, const char *arg, int nonneg)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (end == arg || *end || errno == ERANGE || !isfinite(v))
+		return err_set(ERR_USAGE, "invalid %s '%s': expected a number (percent)", opt,
+			       arg);
+	if (nonneg && v < 0.0)
+		return err_set(ERR_USAGE, "invalid %s '%s': must not be negative", opt, arg);
+	*out = v;
+	return 0;
+}

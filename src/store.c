@@ -1,0 +1,1632 @@
+/*
+ * store.c - the SQLite history store (see store.h).
+ *
+ * store_open() identifies the file (application_id, user_version, whether it
+ * is empty), refuses foreign and newer databases, switches new stores to WAL
+ * and applies the embedded schema migrations (schema_sql.h), each in its own
+ * BEGIN IMMEDIATE transaction that also sets user_version, so that a crash or
+ * a concurrent opener never sees half a migration.  The identification is
+ * repeated under the write lock because another process may have created or
+ * upgraded the store meanwhile.
+ *
+ * Ingest is the hot path (hundreds of thousands of timings rows in one
+ * transaction): the statements it runs per row are prepared once per
+ * connection and kept in struct store, and region ids are cached in a small
+ * open-addressing hash table.  That cache is emptied whenever a transaction
+ * begins or is rolled back, so it never holds ids of rolled-back rows nor of
+ * rows another connection may have deleted between our transactions.
+ *
+ * Every other statement is prepared, used and finalized within one function.
+ * Text read from SQLite is always copied (util_strdup) before the statement
+ * moves on.
+ *
+ * The last section serves diff/check and pins: selector resolution, pins,
+ * and the per-region aggregates of a run over a set of ranks (one GROUP BY
+ * query; the rank set is bound as a JSON array for json_each()).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "scopedb/schema_sql.h"
+#include "scopedb/blob.h"
+#include "scopedb/err.h"
+#include "scopedb/store.h"
+#include "scopedb/util.h"
+
+/* Default time to wait for another process's lock. */
+#define STORE_BUSY_MS 30000
+
+/* One region cache entry; name == NULL marks a free slot. */
+struct region_slot {
+	char *name;
+	uint64_t hash;
+	int64_t id;
+};
+
+struct store {
+	sqlite3 *db;
+	char *path;
+	int readonly;
+	int busy_ms;
+	/* cached statements of the ingest hot path, prepared on first use */
+	sqlite3_stmt *add_timing;
+	sqlite3_stmt *add_durations;
+	sqlite3_stmt *region_find;
+	sqlite3_stmt *region_add;
+	/* region name -> id; nslots is 0 or a power of two */
+	struct region_slot *slots;
+	size_t nslots;
+	size_t nused;
+};
+
+/* Columns of runs read by run_from_row(), in that order. */
+#define RUN_COLUMNS                                                                                \
+	"id, sha256, source_path, ingested_at, recorded_at, label, commit_sha, branch, "           \
+	"schema_version, layout, num_ranks, num_regions, num_calls"
+
+/* Map SQLite result code rc (the message is in the connection) to an ERR_*
+ * code and record "cannot WHAT store 'PATH': REASON". */
+static int store_err(const struct store *st, int rc, const char *what)
+{
+	const char *msg = st->db ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc);
+
+	switch (rc & 0xff) {
+	case SQLITE_BUSY:
+	case SQLITE_LOCKED:
+		return err_set(
+		    ERR_BUSY,
+		    "cannot %s store '%s': locked by another process (gave up after %d ms)", what,
+		    st->path, st->busy_ms);
+	case SQLITE_NOMEM:
+		return err_nomem();
+	case SQLITE_IOERR:
+	case SQLITE_FULL:
+	case SQLITE_CANTOPEN:
+	case SQLITE_READONLY:
+	case SQLITE_PERM:
+		return err_set(ERR_IO, "cannot %s store '%s': %s", what, st->path, msg);
+	default:
+		return err_set(ERR_STORE, "cannot %s store '%s': %s", what, st->path, msg);
+	}
+}
+
+static int prepare(struct store *st, sqlite3_stmt **out, const char *sql, unsigned flags,
+		   const char *what)
+{
+	int rc = sqlite3_prepare_v3(st->db, sql, -1, flags, out, NULL);
+
+	if (rc != SQLITE_OK) {
+		*out = NULL;
+		return store_err(st, rc, what);
+	}
+	return 0;
+}
+
+static int64_t monotonic_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * Run a transaction-control statement, retrying on SQLITE_BUSY until
+ * busy_ms have passed.  The busy handler already waits for ordinary locks;
+ * the loop covers the cases where SQLite returns BUSY without invoking it
+ * (WAL recovery by another connection, snapshot conflicts).
+ */
+static int exec_retry(struct store *st, const char *sql, const char *what)
+{
+	int64_t deadline = monotonic_ms() + st->busy_ms;
+	struct timespec pause = {0, 10 * 1000 * 1000};
+	int rc;
+
+	for (;;) {
+		rc = sqlite3_exec(st->db, sql, NULL, NULL, NULL);
+		if ((rc & 0xff) != SQLITE_BUSY || monotonic_ms() >= deadline)
+			break;
+		nanosleep(&pause, NULL);
+	}
+	return rc == SQLITE_OK ? 0 : store_err(st, rc, what);
+}
+
+/* ---- region cache ---------------------------------------------------- */
+
+/* FNV-1a; region names are short and few (thousands), this is plenty. */
+static uint64_t hash_name(const char *s)
+{
+	uint64_t h = UINT64_C(0xcbf29ce484222325);
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * UINT64_C(0x100000001b3);
+	return h;
+}
+
+static void cache_clear(struct store *st)
+{
+	size_t i;
+
+	for (i = 0; i < st->nslots; i++)
+		free(st->slots[i].name);
+	free(st->slots);
+	st->slots = NULL;
+	st->nslots = 0;
+	st->nused = 0;
+}
+
+static struct region_slot *cache_slot(struct region_slot *slots, size_t nslots, const char *name,
+				      uint64_t hash)
+{
+	size_t i = (size_t)hash & (nslots - 1);
+
+	while (slots[i].name && (slots[i].hash != hash || strcmp(slots[i].name, name) != 0))
+		i = (i + 1) & (nslots - 1);
+	return &slots[i];
+}
+
+static int cache_get(const struct store *st, int64_t *out, const char *name, uint64_t hash)
+{
+	struct region_slot *e;
+
+	if (!st->nslots)
+		return 0;
+	e = cache_slot(st->slots, st->nslots, name, hash);
+	if (!e->name)
+		return 0;
+	*out = e->id;
+	return 1;
+}
+
+/* Add a name known to be absent, doubling the table at half load. */
+static int cache_put(struct store *st, const char *name, uint64_t hash, int64_t id)
+{
+	struct region_slot *e;
+	char *copy;
+
+	if (2 * (st->nused + 1) > st->nslots) {
+		size_t n = st->nslots ? 2 * st->nslots : 64, i;
+		struct region_slot *slots = calloc(n, sizeof(*slots));
+
+		if (!slots)
+			return err_nomem();
+		for (i = 0; i < st->nslots; i++)
+			if (st->slots[i].name)
+				*cache_slot(slots, n, st->slots[i].name, st->slots[i].hash) =
+				    st->slots[i];
+		free(st->slots);
+		st->slots = slots;
+		st->nslots = n;
+	}
+	copy = util_strdup(name);
+	if (!copy)
+		return ERR_NOMEM;
+	e = cache_slot(st->slots, st->nslots, name, hash);
+	e->name = copy;
+	e->hash = hash;
+	e->id = id;
+	st->nused++;
+	return 0;
+}
+
+/* ---- open / close / migrations --------------------------------------- */
+
+/* The open failure reason: the OS error behind SQLITE_CANTOPEN when there is
+ * one (lowercased strerror), else SQLite's message. */
+static void open_reason(char *buf, size_t len, sqlite3 *db, int rc)
+{
+	int e = db ? sqlite3_system_errno(db) : 0;
+
+	if ((rc & 0xff) == SQLITE_CANTOPEN && e > 0) {
+		snprintf(buf, len, "%s", strerror(e));
+		if (buf[0] >= 'A' && buf[0] <= 'Z')
+			buf[0] = (char)(buf[0] - 'A' + 'a');
+	} else {
+		snprintf(buf, len, "%s", db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+	}
+}
+
+/*
+ * Identify the open database: *out = its schema version, 0 for a brand new
+ * (empty, unstamped) database.  Fails for a non-SQLite file, an SQLite
+ * database of another application, and a store of a newer scopedb.  One
+ * statement, so that the three values come from the same snapshot even
+ * while another process is creating the store.
+ */
+static int store_identify(struct store *st, int64_t *out)
+{
+	sqlite3_stmt *s = NULL;
+	int64_t app = 0, version = 0, objects = 0;
+	int rc, ret;
+
+	*out = 0;
+	ret = prepare(st, &s,
+		      "SELECT (SELECT application_id FROM pragma_application_id), "
+		      "(SELECT user_version FROM pragma_user_version), "
+		      "(SELECT count(*) FROM sqlite_master)",
+		      0, "open");
+	if (!ret) {
+		rc = sqlite3_step(s);
+		if (rc == SQLITE_ROW) {
+			app = sqlite3_column_int64(s, 0);
+			version = sqlite3_column_int64(s, 1);
+			objects = sqlite3_column_int64(s, 2);
+		} else {
+			ret = store_err(st, rc, "open");
+		}
+	}
+	sqlite3_finalize(s);
+	if (ret && err_code() == ERR_STORE && sqlite3_errcode(st->db) == SQLITE_NOTADB)
+		return err_set(ERR_STORE, "cannot open store '%s': not a scopedb database",
+			       st->path);
+	if (ret)
+		return ret;
+	if (app == 0 && version == 0 && objects == 0)
+		return 0;
+	if (app != STORE_APPLICATION_ID)
+		return err_set(ERR_STORE, "cannot open store '%s': not a scopedb database",
+			       st->path);
+	if (version > schema_sql_count || version < 0)
+		return err_set(ERR_STORE,
+			       "cannot open store '%s': written by a newer scopedb (schema version "
+			       "%lld; this scopedb supports up to %d)",
+			       st->path, (long long)version, schema_sql_count);
+	*out = version;
+	return 0;
+}
+
+/*
+ * store_identify(), retried on SQLITE_BUSY until busy_ms have passed: while
+ * another process switches a new store to WAL or recovers its WAL, readers
+ * get BUSY without the busy handler being called.
+ */
+static int store_identify_retry(struct store *st, int64_t *out)
+{
+	int64_t deadline = monotonic_ms() + st->busy_ms;
+	struct timespec pause = {0, 10 * 1000 * 1000};
+	int ret;
+
+	while ((ret = store_identify(st, out)) == ERR_BUSY && monotonic_ms() < deadline)
+		nanosleep(&pause, NULL);
+	return ret;
+}
+
+/*
+ * Apply the missing migrations, one transaction each.  Inside the
+ * transaction the store is identified again: another process may have
+ * created or upgraded it since we looked.
+ */
+static int store_migrate(struct store *st)
+{
+	char pragma[64];
+	int64_t version;
+	int ret, rc;
+
+	for (;;) {
+		ret = exec_retry(st, "BEGIN IMMEDIATE", "open");
+		if (ret)
+			return ret;
+		ret = store_identify(st, &version);
+		if (ret)
+			goto fail;
+		if (version >= schema_sql_count)
+			return exec_retry(st, "COMMIT", "open");
+		rc = sqlite3_exec(st->db, schema_sql[version], NULL, NULL, NULL);
+		if (rc != SQLITE_OK) {
+			ret = err_set(
+			    ERR_STORE,
+			    "cannot open store '%s': upgrade to schema version %lld failed: %s",
+			    st->path, (long long)version + 1, sqlite3_errmsg(st->db));
+			goto fail;
+		}
+		snprintf(pragma, sizeof(pragma), "PRAGMA application_id = %d",
+			 STORE_APPLICATION_ID);
+		rc = sqlite3_exec(st->db, pragma, NULL, NULL, NULL);
+		if (rc == SQLITE_OK) {
+			snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %lld",
+				 (long long)version + 1);
+			rc = sqlite3_exec(st->db, pragma, NULL, NULL, NULL);
+		}
+		if (rc != SQLITE_OK) {
+			ret = store_err(st, rc, "open");
+			goto fail;
+		}
+		ret = exec_retry(st, "COMMIT", "open");
+		if (ret)
+			goto fail;
+	}
+fail:
+	if (!sqlite3_get_autocommit(st->db))
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	return ret;
+}
+
+/* Per-connection settings; foreign keys are switched on only after the
+ * migrations, which may need to rebuild tables. */
+static int store_configure(struct store *st)
+{
+	int rc = sqlite3_exec(st->db,
+			      "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL; "
+			      "PRAGMA cache_size = -32768; PRAGMA temp_store = MEMORY",
+			      NULL, NULL, NULL);
+
+	return rc == SQLITE_OK ? 0 : store_err(st, rc, "open");
+}
+
+int store_open(struct store **out, const char *path, int flags)
+{
+	struct store *st;
+	struct stat sb;
+	char reason[256];
+	int64_t version;
+	int created = 0, rc, ret;
+
+	*out = NULL;
+	st = calloc(1, sizeof(*st));
+	if (!st)
+		return err_nomem();
+	st->readonly = (flags & STORE_READONLY) != 0;
+	st->busy_ms = STORE_BUSY_MS;
+	st->path = util_strdup(path);
+	if (!st->path) {
+		ret = ERR_NOMEM;
+		goto out;
+	}
+	/* ":memory:" and "" (private temporary) databases have no file */
+	created = !st->readonly && *path && strcmp(path, ":memory:") != 0 && stat(path, &sb) != 0 &&
+		  errno == ENOENT;
+	rc = sqlite3_open_v2(
+	    path, &st->db,
+	    SQLITE_OPEN_NOMUTEX |
+		(st->readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE),
+	    NULL);
+	if (rc != SQLITE_OK) {
+		if (!st->db) {
+			ret = err_nomem();
+			goto out;
+		}
+		open_reason(reason, sizeof(reason), st->db, rc);
+		ret = err_set((rc & 0xff) == SQLITE_CANTOPEN ? ERR_IO : ERR_STORE,
+			      "cannot open store '%s': %s", path, reason);
+		goto out;
+	}
+	sqlite3_busy_timeout(st->db, st->busy_ms);
+	ret = store_identify_retry(st, &version);
+	if (ret)
+		goto out;
+	if (version < schema_sql_count && st->readonly) {
+		ret = version == 0 ? err_set(ERR_STORE,
+					     "cannot open store '%s': not a scopedb database", path)
+				   : err_set(ERR_STORE,
+					     "cannot open store '%s': schema version %lld must be "
+					     "upgraded to %d; open it for writing once",
+					     path, (long long)version, schema_sql_count);
+		goto out;
+	}
+	if (version < schema_sql_count) {
+		ret = exec_retry(st, "PRAGMA journal_mode = WAL", "open");
+		if (ret)
+			goto out;
+		ret = store_migrate(st);
+		if (ret)
+			goto out;
+	}
+	ret = store_configure(st);
+out:
+	if (ret) {
+		store_close(st);
+		/* Do not leave behind an empty file that we created; a busy
+		 * store belongs to the process holding the lock. */
+		if (created && ret != ERR_BUSY && stat(path, &sb) == 0 && S_ISREG(sb.st_mode) &&
+		    sb.st_size == 0)
+			unlink(path);
+		return ret;
+	}
+	*out = st;
+	return 0;
+}
+
+void store_close(struct store *st)
+{
+	if (!st)
+		return;
+	if (st->db && !sqlite3_get_autocommit(st->db))
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	sqlite3_finalize(st->add_timing);
+	sqlite3_finalize(st->add_durations);
+	sqlite3_finalize(st->region_find);
+	sqlite3_finalize(st->region_add);
+	sqlite3_close(st->db);
+	cache_clear(st);
+	free(st->path);
+	free(st);
+}
+
+int store_schema_version(void)
+{
+	return schema_sql_count;
+}
+
+void store_set_busy_timeout(struct store *st, int ms)
+{
+	st->busy_ms = ms < 0 ? 0 : ms;
+	sqlite3_busy_timeout(st->db, st->busy_ms);
+}
+
+/* ---- transactions ---------------------------------------------------- */
+
+int store_begin(struct store *st)
+{
+	if (!sqlite3_get_autocommit(st->db))
+		return err_set(ERR_USAGE,
+			       "cannot begin a transaction on store '%s': one is already open",
+			       st->path);
+	cache_clear(st);
+	return exec_retry(st, "BEGIN IMMEDIATE", "update");
+}
+
+int store_commit(struct store *st)
+{
+	int ret = exec_retry(st, "COMMIT", "update");
+
+	if (ret)
+		store_rollback(st);
+	return ret;
+}
+
+void store_rollback(struct store *st)
+{
+	if (!st)
+		return;
+	if (st->add_timing)
+		sqlite3_reset(st->add_timing);
+	if (st->add_durations)
+		sqlite3_reset(st->add_durations);
+	if (st->region_find)
+		sqlite3_reset(st->region_find);
+	if (st->region_add)
+		sqlite3_reset(st->region_add);
+	if (!sqlite3_get_autocommit(st->db))
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	cache_clear(st);
+}
+
+/* ---- writes ---------------------------------------------------------- */
+
+/* Bind s as text, or NULL when s is NULL or "". */
+static int bind_text_or_null(sqlite3_stmt *s, int i, const char *text)
+{
+	if (!text || !*text)
+		return sqlite3_bind_null(s, i);
+	return sqlite3_bind_text(s, i, text, -1, SQLITE_STATIC);
+}
+
+/* Run a fully bound single-row write statement and finalize it. */
+static int step_done(struct store *st, sqlite3_stmt *s, int bind_failed)
+{
+	int rc, ret = 0;
+
+	if (bind_failed)
+		ret = store_err(st, sqlite3_errcode(st->db), "update");
+	else if ((rc = sqlite3_step(s)) != SQLITE_DONE)
+		ret = store_err(st, rc, "update");
+	sqlite3_finalize(s);
+	return ret;
+}
+
+int store_find_sha(struct store *st, int64_t *out, const char *sha256)
+{
+	sqlite3_stmt *s = NULL;
+	int rc, ret;
+
+	*out = 0;
+	ret = prepare(st, &s, "SELECT id FROM runs WHERE sha256 = ?1", 0, "read");
+	if (ret)
+		goto out;
+	rc = sqlite3_bind_text(s, 1, sha256, -1, SQLITE_STATIC);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW)
+		*out = sqlite3_column_int64(s, 0);
+	else if (rc != SQLITE_DONE)
+		ret = store_err(st, rc, "read");
+out:
+	sqlite3_finalize(s);
+	return ret;
+}
+
+int store_insert_run(struct store *st, int64_t *out, const struct store_run *run)
+{
+	sqlite3_stmt *s = NULL;
+	char now[32];
+	int bad = 0, ret;
+
+	*out = 0;
+	ret = prepare(st, &s,
+		      "INSERT INTO runs (sha256, source_path, ingested_at, recorded_at, label, "
+		      "commit_sha, branch, schema_version, layout, num_ranks) "
+		      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+		      0, "update");
+	if (ret)
+		return ret;
+	if (!run->ingested_at)
+		util_now_iso(now, sizeof(now));
+	bad |= sqlite3_bind_text(s, 1, run->sha256, -1, SQLITE_STATIC) != SQLITE_OK;
+	bad |= sqlite3_bind_text(s, 2, run->source_path, -1, SQLITE_STATIC) != SQLITE_OK;
+	bad |= sqlite3_bind_text(s, 3, run->ingested_at ? run->ingested_at : now, -1,
+				 SQLITE_STATIC) != SQLITE_OK;
+	bad |= bind_text_or_null(s, 4, run->recorded_at) != SQLITE_OK;
+	bad |= bind_text_or_null(s, 5, run->label) != SQLITE_OK;
+	bad |= bind_text_or_null(s, 6, run->commit) != SQLITE_OK;
+	bad |= bind_text_or_null(s, 7, run->branch) != SQLITE_OK;
+	bad |= sqlite3_bind_int(s, 8, run->schema) != SQLITE_OK;
+	bad |= sqlite3_bind_text(s, 9, run->layout, -1, SQLITE_STATIC) != SQLITE_OK;
+	bad |= sqlite3_bind_int64(s, 10, run->num_ranks) != SQLITE_OK;
+	ret = step_done(st, s, bad);
+	if (!ret)
+		*out = sqlite3_last_insert_rowid(st->db);
+	return ret;
+}
+
+int store_set_run_counts(struct store *st, int64_t run_id, int64_t num_regions, int64_t num_calls)
+{
+	sqlite3_stmt *s = NULL;
+	int bad = 0, ret;
+
+	ret = prepare(st, &s, "UPDATE runs SET num_regions = ?2, num_calls = ?3 WHERE id = ?1", 0,
+		      "update");
+	if (ret)
+		return ret;
+	bad |= sqlite3_bind_int64(s, 1, run_id) != SQLITE_OK;
+	bad |= sqlite3_bind_int64(s, 2, num_regions) != SQLITE_OK;
+	bad |= sqlite3_bind_int64(s, 3, num_calls) != SQLITE_OK;
+	ret = step_done(st, s, bad);
+	if (!ret && sqlite3_changes(st->db) == 0)
+		ret = err_set(ERR_NOTFOUND, "cannot update store '%s': no run %lld", st->path,
+			      (long long)run_id);
+	return ret;
+}
+
+int store_add_tag(struct store *st, int *added, int64_t run_id, const char *tag)
+{
+	sqlite3_stmt *s = NULL;
+	int bad = 0, ret;
+
+	if (added)
+		*added = 0;
+	ret = prepare(st, &s, "INSERT OR IGNORE INTO run_tags (run_id, tag) VALUES (?1, ?2)", 0,
+		      "update");
+	if (ret)
+		return ret;
+	bad |= sqlite3_bind_int64(s, 1, run_id) != SQLITE_OK;
+	bad |= sqlite3_bind_text(s, 2, tag, -1, SQLITE_STATIC) != SQLITE_OK;
+	ret = step_done(st, s, bad);
+	if (!ret && added)
+		*added = sqlite3_changes(st->db) > 0;
+	return ret;
+}
+
+int store_set_meta(struct store *st, int64_t run_id, const char *key, const char *value)
+{
+	sqlite3_stmt *s = NULL;
+	int bad = 0, ret;
+
+	ret = prepare(st, &s,
+		      "INSERT INTO run_metadata (run_id, key, value) VALUES (?1, ?2, ?3) "
+		      "ON CONFLICT (run_id, key) DO UPDATE SET value = excluded.value",
+		      0, "update");
+	if (ret)
+		return ret;
+	bad |= sqlite3_bind_int64(s, 1, run_id) != SQLITE_OK;
+	bad |= sqlite3_bind_text(s, 2, key, -1, SQLITE_STATIC) != SQLITE_OK;
+	bad |= sqlite3_bind_text(s, 3, value, -1, SQLITE_STATIC) != SQLITE_OK;
+	return step_done(st, s, bad);
+}
+
+int store_region_id(struct store *st, int64_t *out, const char *name)
+{
+	uint64_t hash = hash_name(name);
+	int64_t id = 0;
+	int rc, ret = 0;
+
+	if (cache_get(st, out, name, hash))
+		return 0;
+	*out = 0;
+	if (!st->region_find &&
+	    (ret = prepare(st, &st->region_find, "SELECT id FROM regions WHERE name = ?1",
+			   SQLITE_PREPARE_PERSISTENT, "read")))
+		return ret;
+	if (!st->region_add &&
+	    (ret = prepare(st, &st->region_add, "INSERT INTO regions (name) VALUES (?1)",
+			   SQLITE_PREPARE_PERSISTENT, "update")))
+		return ret;
+	rc = sqlite3_bind_text(st->region_find, 1, name, -1, SQLITE_STATIC);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(st->region_find);
+	if (rc == SQLITE_ROW) {
+		id = sqlite3_column_int64(st->region_find, 0);
+	} else if (rc == SQLITE_DONE) {
+		rc = sqlite3_bind_text(st->region_add, 1, name, -1, SQLITE_STATIC);
+		if (rc == SQLITE_OK)
+			rc = sqlite3_step(st->region_add);
+		if (rc == SQLITE_DONE)
+			id = sqlite3_last_insert_rowid(st->db);
+		else
+			ret = store_err(st, rc, "update");
+		sqlite3_reset(st->region_add);
+	} else {
+		ret = store_err(st, rc, "read");
+	}
+	sqlite3_reset(st->region_find);
+	if (ret)
+		return ret;
+	ret = cache_put(st, name, hash, id);
+	if (!ret)
+		*out = id;
+	return ret;
+}
+
+/* Cached-statement preparation for store_add_timing(). */
+static int prepare_timing(struct store *st)
+{
+	int ret;
+
+	ret = prepare(st, &st->add_timing,
+		      "INSERT INTO timings (run_id, region_id, rank, has_events, calls, total_ns, "
+		      "min_ns, max_ns, first_ns, last_ns, start_min_ns, end_max_ns, mean_ns, m2, "
+		      "exclusive_ns, gpu_count, gpu_total_ns, source_file, source_line, "
+		      "source_text, tags) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, "
+		      "?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)",
+		      SQLITE_PREPARE_PERSISTENT, "update");
+	if (!ret)
+		ret = prepare(st, &st->add_durations,
+			      "INSERT INTO timings_durations (timing_id, data) VALUES (?1, ?2)",
+			      SQLITE_PREPARE_PERSISTENT, "update");
+	return ret;
+}
+
+int store_add_timing(struct store *st, const struct store_timing *t)
+{
+	sqlite3_stmt *s;
+	int bad = 0, rc, ret = 0;
+
+	if (sqlite3_get_autocommit(st->db))
+		return err_set(ERR_USAGE, "cannot update store '%s': timings need a transaction",
+			       st->path);
+	if (t->calls > (uint64_t)INT64_MAX || t->gpu_count > (uint64_t)INT64_MAX)
+		return err_set(ERR_USAGE, "cannot update store '%s': call count out of range",
+			       st->path);
+	if (!st->add_timing && (ret = prepare_timing(st)))
+		return ret;
+	s = st->add_timing;
+	bad |= sqlite3_bind_int64(s, 1, t->run_id) != SQLITE_OK;
+	bad |= sqlite3_bind_int64(s, 2, t->region_id) != SQLITE_OK;
+	bad |= sqlite3_bind_int64(s, 3, t->rank) != SQLITE_OK;
+	bad |= sqlite3_bind_int(s, 4, t->has_events ? 1 : 0) != SQLITE_OK;
+	bad |= sqlite3_bind_int64(s, 5, (int64_t)t->calls) != SQLITE_OK;
+	bad |= sqlite3_bind_int64(s, 6, t->total) != SQLITE_OK;
+	bad |= sqlite3_bind_int64(s, 7, t->min) != SQLITE_OK;
+	bad |= sqlite3_bind_int64(s, 8, t->max) != SQLITE_OK;
+	bad |= sqlite3_bind_int64(s, 9, t->first) != SQLITE_OK;
+	bad |= sqlite3_bind_int64(s, 10, t->last) != SQLITE_OK;
+	bad |= sqlite3_bind_int64(s, 11, t->start_min) != SQLITE_OK;
+	bad |= sqlite3_bind_int64(s, 12, t->end_max) != SQLITE_OK;
+	bad |= sqlite3_bind_double(s, 13, t->mean) != SQLITE_OK;
+	bad |= sqlite3_bind_double(s, 14, t->m2) != SQLITE_OK;
+	bad |= (t->exclusive < 0 ? sqlite3_bind_null(s, 15)
+				 : sqlite3_bind_int64(s, 15, t->exclusive)) != SQLITE_OK;
+	bad |= sqlite3_bind_int64(s, 16, (int64_t)t->gpu_count) != SQLITE_OK;
+	bad |= sqlite3_bind_int64(s, 17, t->gpu_total) != SQLITE_OK;
+	bad |= bind_text_or_null(s, 18, t->source_file) != SQLITE_OK;
+	bad |= (t->source_line < 0 ? sqlite3_bind_null(s, 19)
+				   : sqlite3_bind_int64(s, 19, t->source_line)) != SQLITE_OK;
+	bad |= bind_text_or_null(s, 20, t->source_text) != SQLITE_OK;
+	bad |= bind_text_or_null(
+		   s, 21, t->tags_json && strcmp(t->tags_json, "[]") != 0 ? t->tags_json : NULL) !=
+	       SQLITE_OK;
+	if (bad)
+		ret = store_err(st, sqlite3_errcode(st->db), "update");
+	else if ((rc = sqlite3_step(s)) != SQLITE_DONE)
+		ret = store_err(st, rc, "update");
+	sqlite3_reset(s);
+	if (ret || !t->durations)
+		return ret;
+
+	s = st->add_durations;
+	bad |= sqlite3_bind_int64(s, 1, sqlite3_last_insert_rowid(st->db)) != SQLITE_OK;
+	bad |= sqlite3_bind_blob64(s, 2, t->durations, (sqlite3_uint64)t->durations_len,
+				   SQLITE_STATIC) != SQLITE_OK;
+	if (bad)
+		ret = store_err(st, sqlite3_errcode(st->db), "update");
+	else if ((rc = sqlite3_step(s)) != SQLITE_DONE)
+		ret = store_err(st, rc, "update");
+	sqlite3_reset(s);
+	return ret;
+}
+
+/* ---- reads ----------------------------------------------------------- */
+
+/* Copy text column i (NULL stays NULL). */
+static int col_text(char **out, sqlite3_stmt *s, int i)
+{
+	const unsigned char *t;
+
+	*out = NULL;
+	if (sqlite3_column_type(s, i) == SQLITE_NULL)
+		return 0;
+	t = sqlite3_column_text(s, i);
+	if (!t)
+		return err_nomem();
+	*out = util_strdup((const char *)t);
+	return *out ? 0 : ERR_NOMEM;
+}
+
+void store_run_release(struct store_run *run)
+{
+	size_t i;
+
+	if (!run)
+		return;
+	free(run->sha256);
+	free(run->source_path);
+	free(run->ingested_at);
+	free(run->recorded_at);
+	free(run->label);
+	free(run->commit);
+	free(run->branch);
+	free(run->layout);
+	for (i = 0; i < run->ntags; i++)
+		free(run->tags[i]);
+	free(run->tags);
+	memset(run, 0, sizeof(*run));
+}
+
+void store_runs_free(struct store_run *runs, size_t n)
+{
+	size_t i;
+
+	if (!runs)
+		return;
+	for (i = 0; i < n; i++)
+		store_run_release(&runs[i]);
+	free(runs);
+}
+
+/* Fill *out (zeroed by the caller) from a row of RUN_COLUMNS. */
+static int run_from_row(struct store_run *out, sqlite3_stmt *s)
+{
+	int ret;
+
+	out->id = sqlite3_column_int64(s, 0);
+	out->schema = sqlite3_column_int(s, 8);
+	out->num_ranks = sqlite3_column_int64(s, 10);
+	out->num_regions = sqlite3_column_int64(s, 11);
+	out->num_calls = sqlite3_column_int64(s, 12);
+	if ((ret = col_text(&out->sha256, s, 1)) || (ret = col_text(&out->source_path, s, 2)) ||
+	    (ret = col_text(&out->ingested_at, s, 3)) ||
+	    (ret = col_text(&out->recorded_at, s, 4)) || (ret = col_text(&out->label, s, 5)) ||
+	    (ret = col_text(&out->commit, s, 6)) || (ret = col_text(&out->branch, s, 7)) ||
+	    (ret = col_text(&out->layout, s, 9)))
+		return ret;
+	return 0;
+}
+
+/* Append a copy of tag to run->tags, growing the array at powers of two. */
+static int run_add_tag(struct store_run *run, const char *tag)
+{
+	char *copy;
+
+	if (run->ntags == 0 || (run->ntags & (run->ntags - 1)) == 0) {
+		size_t n = run->ntags ? 2 * run->ntags : 1;
+		char **tags = realloc(run->tags, n * sizeof(*tags));
+
+		if (!tags)
+			return err_nomem();
+		run->tags = tags;
+	}
+	copy = util_strdup(tag);
+	if (!copy)
+		return ERR_NOMEM;
+	run->tags[run->ntags++] = copy;
+	return 0;
+}
+
+struct run_pos {
+	int64_t id;
+	size_t pos;
+};
+
+static int cmp_run_pos(const void *a, const void *b)
+{
+	int64_t x = ((const struct run_pos *)a)->id, y = ((const struct run_pos *)b)->id;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Attach the tags of all runs[0..n) with one scan of run_tags (in primary
+ * key order, so each run's tags arrive sorted), finding each tag's run by
+ * binary search over the run ids.
+ */
+static int attach_tags(struct store *st, struct store_run *runs, size_t n)
+{
+	sqlite3_stmt *s = NULL;
+	struct run_pos *byid = NULL, key, *hit;
+	const unsigned char *tag;
+	size_t i;
+	int rc, ret;
+
+	if (!n)
+		return 0;
+	byid = malloc(n * sizeof(*byid));
+	if (!byid)
+		return err_nomem();
+	for (i = 0; i < n; i++) {
+		byid[i].id = runs[i].id;
+		byid[i].pos = i;
+	}
+	qsort(byid, n, sizeof(*byid), cmp_run_pos);
+	ret = prepare(st, &s, "SELECT run_id, tag FROM run_tags ORDER BY run_id, tag", 0, "read");
+	if (ret)
+		goto out;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		key.id = sqlite3_column_int64(s, 0);
+		hit = bsearch(&key, byid, n, sizeof(*byid), cmp_run_pos);
+		if (!hit)
+			continue;
+		tag = sqlite3_column_text(s, 1);
+		if (!tag) {
+			ret = err_nomem();
+			goto out;
+		}
+		ret = run_add_tag(&runs[hit->pos], (const char *)tag);
+		if (ret)
+			goto out;
+	}
+	if (rc != SQLITE_DONE)
+		ret = store_err(st, rc, "read");
+out:
+	sqlite3_finalize(s);
+	free(byid);
+	return ret;
+}
+
+int store_list_runs(struct store *st, struct store_run **out, size_t *n)
+{
+	sqlite3_stmt *s = NULL;
+	struct store_run *runs = NULL, *grown;
+	size_t len = 0, cap = 0;
+	int own_txn = 0, rc, ret;
+
+	*out = NULL;
+	*n = 0;
+	/* One snapshot for both queries when no transaction is open. */
+	if (sqlite3_get_autocommit(st->db)) {
+		ret = exec_retry(st, "BEGIN", "read");
+		if (ret)
+			return ret;
+		own_txn = 1;
+	}
+	ret = prepare(st, &s, "SELECT " RUN_COLUMNS " FROM runs ORDER BY sort_time DESC, id DESC",
+		      0, "read");
+	if (ret)
+		goto out;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		if (len == cap) {
+			cap = cap ? 2 * cap : 16;
+			grown = realloc(runs, cap * sizeof(*runs));
+			if (!grown) {
+				ret = err_nomem();
+				goto out;
+			}
+			runs = grown;
+		}
+		memset(&runs[len], 0, sizeof(*runs));
+		ret = run_from_row(&runs[len++], s);
+		if (ret)
+			goto out;
+	}
+	if (rc != SQLITE_DONE) {
+		ret = store_err(st, rc, "read");
+		goto out;
+	}
+	sqlite3_finalize(s);
+	s = NULL;
+	ret = attach_tags(st, runs, len);
+out:
+	sqlite3_finalize(s);
+	if (own_txn)
+		sqlite3_exec(st->db, ret ? "ROLLBACK" : "COMMIT", NULL, NULL, NULL);
+	if (ret) {
+		store_runs_free(runs, len);
+		return ret;
+	}
+	*out = runs;
+	*n = len;
+	return 0;
+}
+
+int store_get_run(struct store *st, struct store_run *out, int64_t id)
+{
+	sqlite3_stmt *s = NULL;
+	int rc, ret;
+
+	memset(out, 0, sizeof(*out));
+	ret = prepare(st, &s, "SELECT " RUN_COLUMNS " FROM runs WHERE id = ?1", 0, "read");
+	if (ret)
+		goto out;
+	rc = sqlite3_bind_int64(s, 1, id);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(s);
+	if (rc == SQLITE_DONE) {
+		ret = err_set(ERR_NOTFOUND, "no run %lld in store '%s'", (long long)id, st->path);
+		goto out;
+	}
+	if (rc != SQLITE_ROW) {
+		ret = store_err(st, rc, "read");
+		goto out;
+	}
+	ret = run_from_row(out, s);
+	if (ret)
+		goto out;
+	sqlite3_finalize(s);
+	ret = prepare(st, &s, "SELECT tag FROM run_tags WHERE run_id = ?1 ORDER BY tag", 0, "read");
+	if (ret)
+		goto out;
+	rc = sqlite3_bind_int64(s, 1, id);
+	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const unsigned char *tag = sqlite3_column_text(s, 0);
+
+		if (!tag) {
+			ret = err_nomem();
+			goto out;
+		}
+		ret = run_add_tag(out, (const char *)tag);
+		if (ret)
+			goto out;
+		rc = SQLITE_OK;
+	}
+	if (rc != SQLITE_DONE)
+		ret = store_err(st, rc, "read");
+out:
+	sqlite3_finalize(s);
+	if (ret)
+		store_run_release(out);
+	return ret;
+}
+
+void store_meta_release(struct store_meta *m)
+{
+	size_t i;
+
+	if (!m)
+		return;
+	for (i = 0; i < m->n; i++) {
+		free(m->keys[i]);
+		free(m->values[i]);
+	}
+	free(m->keys);
+	free(m->values);
+	memset(m, 0, sizeof(*m));
+}
+
+int store_get_meta(struct store *st, struct store_meta *out, int64_t run_id)
+{
+	sqlite3_stmt *s = NULL;
+	size_t cap = 0;
+	int rc, ret;
+
+	memset(out, 0, sizeof(*out));
+	ret = prepare(st, &s, "SELECT key, value FROM run_metadata WHERE run_id = ?1 ORDER BY key",
+		      0, "read");
+	if (ret)
+		goto out;
+	rc = sqlite3_bind_int64(s, 1, run_id);
+	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		if (out->n == cap) {
+			char **keys, **values;
+
+			cap = cap ? 2 * cap : 16;
+			keys = realloc(out->keys, cap * sizeof(*keys));
+			if (keys)
+				out->keys = keys;
+			values = keys ? realloc(out->values, cap * sizeof(*values)) : NULL;
+			if (!values) {
+				ret = err_nomem();
+				goto out;
+			}
+			out->values = values;
+		}
+		out->keys[out->n] = NULL;
+		out->values[out->n] = NULL;
+		out->n++;
+		if ((ret = col_text(&out->keys[out->n - 1], s, 0)) ||
+		    (ret = col_text(&out->values[out->n - 1], s, 1)))
+			goto out;
+		rc = SQLITE_OK;
+	}
+	if (rc != SQLITE_DONE)
+		ret = store_err(st, rc, "read");
+out:
+	sqlite3_finalize(s);
+	if (ret)
+		store_meta_release(out);
+	return ret;
+}
+
+/* ---- selectors, pins and comparisons ---------------------------------- */
+
+/* The ORDER BY of every "newest first" selector (store.h, select.h). */
+#define NEWEST_FIRST " ORDER BY sort_time DESC, id DESC"
+
+/*
+ * *out = id of the back-th newest run of "SELECT id <from>" (?1 = name when
+ * from uses it), or 0; *count = how many runs match when there is none.
+ * from is one of the constant fragments of store_resolve().
+ */
+static int resolve_nth(struct store *st, int64_t *out, int64_t *count, const char *from,
+		       const char *name, int64_t back)
+{
+	sqlite3_stmt *s = NULL;
+	char sql[512];
+	int rc, bad = 0, ret;
+
+	*out = 0;
+	*count = 0;
+	snprintf(sql, sizeof(sql), "SELECT id %s" NEWEST_FIRST " LIMIT 1 OFFSET ?2", from);
+	ret = prepare(st, &s, sql, 0, "read");
+	if (ret)
+		return ret;
+	if (name)
+		bad |= sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC) != SQLITE_OK;
+	bad |= sqlite3_bind_int64(s, 2, back) != SQLITE_OK;
+	rc = bad ? sqlite3_errcode(st->db) : sqlite3_step(s);
+	if (rc == SQLITE_ROW)
+		*out = sqlite3_column_int64(s, 0);
+	else if (rc != SQLITE_DONE)
+		ret = store_err(st, rc, "read");
+	sqlite3_finalize(s);
+	if (ret || *out)
+		return ret;
+	snprintf(sql, sizeof(sql), "SELECT count(*) %s", from);
+	ret = prepare(st, &s, sql, 0, "read");
+	if (ret)
+		return ret;
+	rc = name ? sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC) : SQLITE_OK;
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW)
+		*count = sqlite3_column_int64(s, 0);
+	else
+		ret = store_err(st, rc, "read");
+	sqlite3_finalize(s);
+	return ret;
+}
+
+/* "abc" -> "abc*" with GLOB's special characters bracketed, for an indexed
+ * prefix search. */
+static char *glob_prefix(const char *prefix)
+{
+	struct buf b = BUF_INIT;
+	int rc = 0;
+
+	for (; *prefix && !rc; prefix++) {
+		if (*prefix == '*' || *prefix == '?' || *prefix == '[')
+			rc = buf_printf(&b, "[%c]", *prefix);
+		else
+			rc = buf_putc(&b, *prefix);
+	}
+	if (!rc)
+		rc = buf_putc(&b, '*');
+	if (rc) {
+		buf_release(&b);
+		return NULL;
+	}
+	return buf_detach(&b);
+}
+
+/*
+ * commit:PREFIX -> *out = the full commit: the prefix itself when a run has
+ * exactly that commit, else the only commit starting with it.  Errors name
+ * the prefix, and list the candidates when there are several.
+ */
+static int resolve_commit(struct store *st, char **out, const char *prefix)
+{
+	sqlite3_stmt *s = NULL;
+	struct buf list = BUF_INIT;
+	char *pattern = NULL, *first = NULL;
+	int64_t n = 0;
+	int rc, exact = 0, ret;
+
+	*out = NULL;
+	pattern = glob_prefix(prefix);
+	if (!pattern)
+		return ERR_NOMEM;
+	ret = prepare(st, &s,
+		      "SELECT DISTINCT commit_sha FROM runs WHERE commit_sha GLOB ?1 "
+		      "ORDER BY commit_sha LIMIT 6",
+		      0, "read");
+	if (ret)
+		goto out;
+	rc = sqlite3_bind_text(s, 1, pattern, -1, SQLITE_STATIC);
+	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *c = (const char *)sqlite3_column_text(s, 0);
+
+		if (!c) {
+			ret = err_nomem();
+			goto out;
+		}
+		if (n < 5 && buf_printf(&list, "%s%s", n ? ", " : "", c)) {
+			ret = ERR_NOMEM;
+			goto out;
+		}
+		if (!first || !strcmp(c, prefix)) {
+			exact = exact || !strcmp(c, prefix);
+			free(first);
+			first = util_strdup(c);
+			if (!first) {
+				ret = ERR_NOMEM;
+				goto out;
+			}
+		}
+		n++;
+		rc = SQLITE_OK;
+	}
+	if (rc != SQLITE_DONE) {
+		ret = store_err(st, rc, "read");
+		goto out;
+	}
+	if (n == 0) {
+		ret = err_set(ERR_NOTFOUND, "no run has a commit starting with '%s'", prefix);
+		goto out;
+	}
+	if (n > 1 && !exact) {
+		ret = err_set(ERR_NOTFOUND, "commit prefix '%s' matches several commits: %s%s",
+			      prefix, list.data, n > 5 ? ", ..." : "");
+		goto out;
+	}
+	*out = first;
+	first = NULL;
+out:
+	sqlite3_finalize(s);
+	buf_release(&list);
+	free(pattern);
+	free(first);
+	return ret;
+}
+
+int store_resolve(struct store *st, int64_t *out, const struct select_spec *sel)
+{
+	sqlite3_stmt *s = NULL;
+	char *commit = NULL;
+	int64_t count = 0;
+	int rc, ret = 0;
+
+	*out = 0;
+	switch (sel->kind) {
+	case SELECT_ID:
+		ret = prepare(st, &s, "SELECT id FROM runs WHERE id = ?1", 0, "read");
+		if (ret)
+			break;
+		rc = sqlite3_bind_int64(s, 1, sel->id);
+		if (rc == SQLITE_OK)
+			rc = sqlite3_step(s);
+		if (rc == SQLITE_ROW)
+			*out = sel->id;
+		else if (rc == SQLITE_DONE)
+			ret = err_set(ERR_NOTFOUND, "no run with id %lld", (long long)sel->id);
+		else
+			ret = store_err(st, rc, "read");
+		break;
+	case SELECT_PIN:
+		ret = prepare(st, &s, "SELECT run_id FROM pins WHERE name = ?1", 0, "read");
+		if (ret)
+			break;
+		rc = sqlite3_bind_text(s, 1, sel->name, -1, SQLITE_STATIC);
+		if (rc == SQLITE_OK)
+			rc = sqlite3_step(s);
+		if (rc == SQLITE_ROW)
+			*out = sqlite3_column_int64(s, 0);
+		else if (rc == SQLITE_DONE)
+			ret = err_set(ERR_NOTFOUND, "no pin named '%s'", sel->name);
+		else
+			ret = store_err(st, rc, "read");
+		break;
+	case SELECT_LATEST:
+		ret = resolve_nth(st, out, &count, "FROM runs", NULL, sel->back);
+		if (!ret && !*out)
+			ret = count == 0 ? err_set(ERR_NOTFOUND, "no runs stored in '%s'", st->path)
+					 : err_set(ERR_NOTFOUND,
+						   "no run '%s': only %lld run%s stored", sel->text,
+						   (long long)count, count == 1 ? "" : "s");
+		break;
+	case SELECT_TAG:
+	case SELECT_BRANCH:
+	case SELECT_LABEL: {
+		const char *what = sel->kind == SELECT_TAG      ? "tag"
+				   : sel->kind == SELECT_BRANCH ? "branch"
+								: "label";
+		const char *from =
+			sel->kind == SELECT_TAG
+				? "FROM runs WHERE id IN (SELECT run_id FROM run_tags WHERE tag = ?1)"
+			: sel->kind == SELECT_BRANCH ? "FROM runs WHERE branch = ?1"
+						     : "FROM runs WHERE label = ?1";
+
+		ret = resolve_nth(st, out, &count, from, sel->name, sel->back);
+		if (!ret && !*out)
+			ret = count == 0 ? err_set(ERR_NOTFOUND, "no run has %s '%s'", what,
+						   sel->name)
+					 : err_set(ERR_NOTFOUND,
+						   "no run '%s': only %lld run%s %s %s '%s'",
+						   sel->text, (long long)count,
+						   count == 1 ? "" : "s", count == 1 ? "has" : "have",
+						   what, sel->name);
+		break;
+	}
+	case SELECT_COMMIT:
+		ret = resolve_commit(st, &commit, sel->name);
+		if (!ret)
+			ret = resolve_nth(st, out, &count, "FROM runs WHERE commit_sha = ?1",
+					  commit, 0);
+		if (!ret && !*out)
+			ret = err_set(ERR_NOTFOUND, "no run has a commit starting with '%s'",
+				      sel->name);
+		break;
+	}
+	sqlite3_finalize(s);
+	free(commit);
+	return ret;
+}
+
+int store_pin_set(struct store *st, int64_t *prev, const char *name, int64_t run_id)
+{
+	sqlite3_stmt *s = NULL;
+	char now[32];
+	int rc, bad = 0, ret;
+
+	*prev = 0;
+	ret = store_begin(st);
+	if (ret)
+		return ret;
+	ret = prepare(st, &s, "SELECT run_id FROM pins WHERE name = ?1", 0, "read");
+	if (ret)
+		goto out;
+	rc = sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW)
+		*prev = sqlite3_column_int64(s, 0);
+	else if (rc != SQLITE_DONE)
+		ret = store_err(st, rc, "read");
+	sqlite3_finalize(s);
+	s = NULL;
+	if (ret || *prev == run_id)
+		goto out;
+	ret = prepare(st, &s, "SELECT 1 FROM runs WHERE id = ?1", 0, "read");
+	if (ret)
+		goto out;
+	rc = sqlite3_bind_int64(s, 1, run_id);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(s);
+	if (rc == SQLITE_DONE)
+		ret = err_set(ERR_NOTFOUND, "no run with id %lld", (long long)run_id);
+	else if (rc != SQLITE_ROW)
+		ret = store_err(st, rc, "read");
+	sqlite3_finalize(s);
+	s = NULL;
+	if (ret)
+		goto out;
+	ret = prepare(st, &s,
+		      "INSERT INTO pins (name, run_id, pinned_at) VALUES (?1, ?2, ?3) "
+		      "ON CONFLICT (name) DO UPDATE SET run_id = excluded.run_id, "
+		      "pinned_at = excluded.pinned_at",
+		      0, "update");
+	if (ret)
+		goto out;
+	util_now_iso(now, sizeof(now));
+	bad |= sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC) != SQLITE_OK;
+	bad |= sqlite3_bind_int64(s, 2, run_id) != SQLITE_OK;
+	bad |= sqlite3_bind_text(s, 3, now, -1, SQLITE_TRANSIENT) != SQLITE_OK;
+	ret = step_done(st, s, bad);
+	s = NULL;
+out:
+	sqlite3_finalize(s);
+	if (ret) {
+		store_rollback(st);
+		*prev = 0;
+		return ret;
+	}
+	return store_commit(st);
+}
+
+int store_pin_remove(struct store *st, int64_t *prev, const char *name)
+{
+	sqlite3_stmt *s = NULL;
+	int rc, ret;
+
+	*prev = 0;
+	ret = prepare(st, &s, "DELETE FROM pins WHERE name = ?1 RETURNING run_id", 0, "update");
+	if (ret)
+		return ret;
+	rc = sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
+	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		*prev = sqlite3_column_int64(s, 0);
+		rc = SQLITE_OK;
+	}
+	if (rc != SQLITE_DONE)
+		ret = store_err(st, rc, "update");
+	else if (*prev == 0)
+		ret = err_set(ERR_NOTFOUND, "no pin named '%s'", name);
+	sqlite3_finalize(s);
+	if (ret)
+		*prev = 0;
+	return ret;
+}
+
+void store_pins_free(struct store_pin *pins, size_t n)
+{
+	size_t i;
+
+	if (!pins)
+		return;
+	for (i = 0; i < n; i++) {
+		free(pins[i].name);
+		free(pins[i].pinned_at);
+	}
+	free(pins);
+}
+
+int store_list_pins(struct store *st, struct store_pin **out, size_t *n)
+{
+	sqlite3_stmt *s = NULL;
+	struct store_pin *pins = NULL, *grown;
+	size_t len = 0, cap = 0;
+	int rc, ret;
+
+	*out = NULL;
+	*n = 0;
+	ret = prepare(st, &s, "SELECT name, run_id, pinned_at FROM pins ORDER BY name", 0,
+		      "read");
+	if (ret)
+		return ret;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		if (len == cap) {
+			cap = cap ? 2 * cap : 8;
+			grown = realloc(pins, cap * sizeof(*pins));
+			if (!grown) {
+				ret = err_nomem();
+				goto out;
+			}
+			pins = grown;
+		}
+		memset(&pins[len], 0, sizeof(*pins));
+		pins[len].run_id = sqlite3_column_int64(s, 1);
+		len++;
+		if ((ret = col_text(&pins[len - 1].name, s, 0)) ||
+		    (ret = col_text(&pins[len - 1].pinned_at, s, 2)))
+			goto out;
+	}
+	if (rc != SQLITE_DONE)
+		ret = store_err(st, rc, "read");
+out:
+	sqlite3_finalize(s);
+	if (ret) {
+		store_pins_free(pins, len);
+		return ret;
+	}
+	*out = pins;
+	*n = len;
+	return 0;
+}
+
+int store_read_begin(struct store *st)
+{
+	if (!sqlite3_get_autocommit(st->db))
+		return err_set(ERR_USAGE, "cannot read store '%s': a transaction is already open",
+			       st->path);
+	return exec_retry(st, "BEGIN", "read");
+}
+
+void store_read_end(struct store *st)
+{
+	if (st && st->db && !sqlite3_get_autocommit(st->db))
+		sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL);
+}
+
+/* ranks[0..n) as the JSON array bound for json_each(), or NULL (all ranks)
+ * when ranks is NULL.  *failed = 1 on allocation failure. */
+static char *ranks_json(const int64_t *ranks, size_t n, int *failed)
+{
+	struct buf b = BUF_INIT;
+	size_t i;
+	int rc;
+
+	*failed = 0;
+	if (!ranks)
+		return NULL;
+	rc = buf_putc(&b, '[');
+	for (i = 0; i < n && !rc; i++)
+		rc = buf_printf(&b, "%s%lld", i ? "," : "", (long long)ranks[i]);
+	if (!rc)
+		rc = buf_putc(&b, ']');
+	if (rc) {
+		buf_release(&b);
+		*failed = 1;
+		return NULL;
+	}
+	return buf_detach(&b);
+}
+
+/* "the row's rank is selected" with the JSON rank list bound as ?N. */
+#define RANK_SELECTED(n) "(?" #n " IS NULL OR rank IN (SELECT value FROM json_each(?" #n ")))"
+
+void store_region_stats_free(struct store_region_stats *regs, size_t n)
+{
+	size_t i;
+
+	if (!regs)
+		return;
+	for (i = 0; i < n; i++)
+		free(regs[i].name);
+	free(regs);
+}
+
+int store_region_stats(struct store *st, struct store_region_stats **out, size_t *n,
+		       int64_t run_id, const int64_t *ranks, size_t nranks,
+		       store_region_filter filter, void *ctx)
+{
+	sqlite3_stmt *s = NULL;
+	struct store_region_stats *regs = NULL, *grown, *g;
+	size_t len = 0, cap = 0;
+	char *json;
+	int rc, bad = 0, failed, keep, ret;
+
+	*out = NULL;
+	*n = 0;
+	json = ranks_json(ranks, nranks, &failed);
+	if (failed)
+		return err_nomem();
+	/* Rows of unselected ranks still make the region appear (calls 0). */
+	ret = prepare(st, &s,
+		      "SELECT t.region_id, r.name, min(t.has_events), "
+		      "sum(CASE WHEN t.sel THEN t.calls ELSE 0 END), "
+		      "sum(CASE WHEN t.sel THEN t.total_ns ELSE 0 END), "
+		      "min(CASE WHEN t.sel AND t.calls > 0 THEN t.min_ns END), "
+		      "max(CASE WHEN t.sel AND t.calls > 0 THEN t.max_ns END), "
+		      "sum(CASE WHEN t.sel THEN t.gpu_count ELSE 0 END), "
+		      "sum(CASE WHEN t.sel THEN t.gpu_total_ns ELSE 0 END), "
+		      "sum(CASE WHEN t.sel AND t.total_ns > 0 THEN 1 ELSE 0 END), "
+		      "max(CASE WHEN t.sel AND t.total_ns > 0 THEN t.total_ns END) "
+		      "FROM (SELECT region_id, has_events, calls, total_ns, min_ns, max_ns, "
+		      "gpu_count, gpu_total_ns, " RANK_SELECTED(2) " AS sel "
+		      "FROM timings WHERE run_id = ?1) AS t "
+		      "JOIN regions AS r ON r.id = t.region_id "
+		      "GROUP BY t.region_id ORDER BY r.name",
+		      0, "read");
+	if (ret)
+		goto out;
+	bad |= sqlite3_bind_int64(s, 1, run_id) != SQLITE_OK;
+	bad |= (json ? sqlite3_bind_text(s, 2, json, -1, SQLITE_STATIC)
+		     : sqlite3_bind_null(s, 2)) != SQLITE_OK;
+	if (bad) {
+		ret = store_err(st, sqlite3_errcode(st->db), "read");
+		goto out;
+	}
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(s, 1);
+
+		if (!name) {
+			ret = err_nomem();
+			goto out;
+		}
+		keep = 1;
+		if (filter && (ret = filter(ctx, &keep, name)))
+			goto out;
+		if (!keep)
+			continue;
+		if (len == cap) {
+			cap = cap ? 2 * cap : 16;
+			grown = realloc(regs, cap * sizeof(*regs));
+			if (!grown) {
+				ret = err_nomem();
+				goto out;
+			}
+			regs = grown;
+		}
+		g = &regs[len++];
+		memset(g, 0, sizeof(*g));
+		g->region_id = sqlite3_column_int64(s, 0);
+		g->has_events = sqlite3_column_int(s, 2) != 0;
+		g->calls = (uint64_t)sqlite3_column_int64(s, 3);
+		g->total = sqlite3_column_int64(s, 4);
+		g->min = sqlite3_column_int64(s, 5);
+		g->max = sqlite3_column_int64(s, 6);
+		g->gpu_count = (uint64_t)sqlite3_column_int64(s, 7);
+		g->gpu_total = sqlite3_column_int64(s, 8);
+		g->busy_ranks = (uint64_t)sqlite3_column_int64(s, 9);
+		g->busy_max = sqlite3_column_int64(s, 10);
+		g->name = util_strdup(name);
+		if (!g->name) {
+			ret = ERR_NOMEM;
+			goto out;
+		}
+	}
+	if (rc != SQLITE_DONE)
+		ret = store_err(st, rc, "read");
+out:
+	sqlite3_finalize(s);
+	free(json);
+	if (ret) {
+		store_region_stats_free(regs, len);
+		return ret;
+	}
+	*out = regs;
+	*n = len;
+	return 0;
+}
+
+int store_region_durations(struct store *st, struct i64vec *out, int64_t run_id,
+			   int64_t region_id, const int64_t *ranks, size_t nranks)
+{
+	sqlite3_stmt *s = NULL;
+	size_t start = out->len;
+	char *json;
+	int rc, bad = 0, failed, ret;
+
+	json = ranks_json(ranks, nranks, &failed);
+	if (failed)
+		return err_nomem();
+	ret = prepare(st, &s,
+		      "SELECT d.data FROM timings AS t "
+		      "JOIN timings_durations AS d ON d.timing_id = t.id "
+		      "WHERE t.run_id = ?1 AND t.region_id = ?2 AND " RANK_SELECTED(3),
+		      0, "read");
+	if (ret)
+		goto out;
+	bad |= sqlite3_bind_int64(s, 1, run_id) != SQLITE_OK;
+	bad |= sqlite3_bind_int64(s, 2, region_id) != SQLITE_OK;
+	bad |= (json ? sqlite3_bind_text(s, 3, json, -1, SQLITE_STATIC)
+		     : sqlite3_bind_null(s, 3)) != SQLITE_OK;
+	if (bad) {
+		ret = store_err(st, sqlite3_errcode(st->db), "read");
+		goto out;
+	}
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const void *data = sqlite3_column_blob(s, 0);
+		int len = sqlite3_column_bytes(s, 0);
+
+		if (!data && len > 0) {
+			ret = err_nomem();
+			goto out;
+		}
+		if (blob_decode_append(out, data, (size_t)len)) {
+			if (err_code() == ERR_NOMEM) {
+				ret = ERR_NOMEM;
+				goto out;
+			}
+			ret = err_set(ERR_STORE,
+				      "store '%s' is damaged: call durations of run %lld do not "
+				      "decode",
+				      st->path, (long long)run_id);
+			goto out;
+		}
+	}
+	if (rc != SQLITE_DONE)
+		ret = store_err(st, rc, "read");
+out:
+	sqlite3_finalize(s);
+	free(json);
+	if (ret)
+		out->len = start;
+	else
+		util_sort_i64(out->v + start, out->len - start);
+	return ret;
+}

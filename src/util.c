@@ -1,0 +1,327 @@
+/*
+ * util.c - growable buffers, a fast int64 sort and small string helpers
+ * used across the core.
+ */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "scopedb/err.h"
+#include "scopedb/util.h"
+
+void buf_init(struct buf *b)
+{
+	b->data = NULL;
+	b->len = 0;
+	b->cap = 0;
+}
+
+void buf_release(struct buf *b)
+{
+	free(b->data);
+	buf_init(b);
+}
+
+int buf_grow(struct buf *b, size_t extra)
+{
+	size_t need, cap;
+	char *p;
+
+	if (extra > SIZE_MAX - b->len - 1)
+		return err_nomem();
+	need = b->len + extra + 1;
+	if (need <= b->cap)
+		return 0;
+	cap = b->cap ? b->cap : 64;
+	while (cap < need)
+		cap = cap > SIZE_MAX / 2 ? need : cap * 2;
+	p = realloc(b->data, cap);
+	if (!p)
+		return err_nomem();
+	b->data = p;
+	b->cap = cap;
+	return 0;
+}
+
+int buf_add(struct buf *b, const void *data, size_t len)
+{
+	if (buf_grow(b, len))
+		return ERR_NOMEM;
+	if (len)
+		memcpy(b->data + b->len, data, len);
+	b->len += len;
+	b->data[b->len] = '\0';
+	return 0;
+}
+
+int buf_puts(struct buf *b, const char *s)
+{
+	return buf_add(b, s, strlen(s));
+}
+
+int buf_putc(struct buf *b, char c)
+{
+	return buf_add(b, &c, 1);
+}
+
+int buf_printf(struct buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return err_set(ERR_GENERIC, "formatting failed");
+	if (buf_grow(b, (size_t)n))
+		return ERR_NOMEM;
+	va_start(ap, fmt);
+	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+	return 0;
+}
+
+char *buf_detach(struct buf *b)
+{
+	char *s = b->data;
+
+	if (!s)
+		s = calloc(1, 1);
+	buf_init(b);
+	return s;
+}
+
+void i64vec_init(struct i64vec *a)
+{
+	a->v = NULL;
+	a->len = 0;
+	a->cap = 0;
+}
+
+void i64vec_release(struct i64vec *a)
+{
+	free(a->v);
+	i64vec_init(a);
+}
+
+int i64vec_reserve(struct i64vec *a, size_t n)
+{
+	size_t cap;
+	int64_t *p;
+
+	if (n <= a->cap)
+		return 0;
+	cap = a->cap ? a->cap : 16;
+	while (cap < n)
+		cap = cap > SIZE_MAX / 4 ? n : cap * 2;
+	if (cap > SIZE_MAX / sizeof(int64_t))
+		return err_nomem();
+	p = realloc(a->v, cap * sizeof(int64_t));
+	if (!p)
+		return err_nomem();
+	a->v = p;
+	a->cap = cap;
+	return 0;
+}
+
+int i64vec_push(struct i64vec *a, int64_t x)
+{
+	if (a->len == a->cap && i64vec_reserve(a, a->len + 1))
+		return ERR_NOMEM;
+	a->v[a->len++] = x;
+	return 0;
+}
+
+char *util_strdup(const char *s)
+{
+	char *d;
+	size_t n;
+
+	if (!s)
+		return NULL;
+	n = strlen(s) + 1;
+	d = malloc(n);
+	if (!d) {
+		err_nomem();
+		return NULL;
+	}
+	memcpy(d, s, n);
+	return d;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * LSD radix sort on the bias-flipped 64-bit keys, 8 passes of 8 bits, skipping
+ * passes in which every key has the same byte.  Used for large arrays where
+ * qsort's comparison callbacks dominate ingest time.  Falls back to qsort
+ * when the scratch buffer cannot be allocated.
+ */
+void util_sort_i64(int64_t *v, size_t n)
+{
+	uint64_t *a, *tmp, *src, *dst;
+	size_t i, count[256];
+	int pass;
+
+	if (n < 256) {
+		qsort(v, n, sizeof(*v), cmp_i64);
+		return;
+	}
+	tmp = malloc(n * sizeof(*tmp));
+	if (!tmp) {
+		qsort(v, n, sizeof(*v), cmp_i64);
+		return;
+	}
+	a = (uint64_t *)v;
+	for (i = 0; i < n; i++)
+		a[i] ^= UINT64_C(1) << 63;
+	src = a;
+	dst = tmp;
+	for (pass = 0; pass < 8; pass++) {
+		unsigned shift = (unsigned)pass * 8;
+		size_t sum = 0;
+		int b;
+
+		memset(count, 0, sizeof(count));
+		for (i = 0; i < n; i++)
+			count[(src[i] >> shift) & 0xff]++;
+		if (count[(src[0] >> shift) & 0xff] == n)
+			continue;
+		for (b = 0; b < 256; b++) {
+			size_t c = count[b];
+
+			count[b] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			dst[count[(src[i] >> shift) & 0xff]++] = src[i];
+		src = dst;
+		dst = (dst == tmp) ? a : tmp;
+	}
+	if (src != a)
+		memcpy(a, src, n * sizeof(*a));
+	for (i = 0; i < n; i++)
+		a[i] ^= UINT64_C(1) << 63;
+	free(tmp);
+}
+
+void util_now_iso(char *out, size_t outlen)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(out, outlen, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's
+ * days_from_civil), so no timegm() or TZ games are needed. */
+static int64_t days_from_civil(int64_t y, int64_t m, int64_t d)
+{
+	int64_t era, yoe, doy, doe;
+
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = y - era * 400;
+	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + doe - 719468;
+}
+
+/* n decimal digits at *p into *out; advances *p. */
+static int parse_digits(int64_t *out, const char **p, int n)
+{
+	int64_t v = 0;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (!isdigit((unsigned char)(*p)[i]))
+			return -1;
+		v = v * 10 + ((*p)[i] - '0');
+	}
+	*p += n;
+	*out = v;
+	return 0;
+}
+
+int util_parse_iso(int64_t *out, const char *s)
+{
+	static const int mdays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+	int64_t y, mo, d, h = 0, mi = 0, sec = 0, oh = 0, om = 0;
+	const char *p = s;
+	int sign = 0;
+
+	if (parse_digits(&y, &p, 4) || *p++ != '-' || parse_digits(&mo, &p, 2) || *p++ != '-' ||
+	    parse_digits(&d, &p, 2))
+		return ERR_USAGE;
+	if (mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1])
+		return ERR_USAGE;
+	if (*p == 'T' || *p == 't' || *p == ' ') {
+		p++;
+		if (parse_digits(&h, &p, 2) || *p++ != ':' || parse_digits(&mi, &p, 2))
+			return ERR_USAGE;
+		if (*p == ':') {
+			p++;
+			if (parse_digits(&sec, &p, 2))
+				return ERR_USAGE;
+			if (*p == '.' || *p == ',') {
+				p++;
+				if (!isdigit((unsigned char)*p))
+					return ERR_USAGE;
+				while (isdigit((unsigned char)*p))
+					p++;
+			}
+		}
+		if (h > 23 || mi > 59 || sec > 60)
+			return ERR_USAGE;
+		if (*p == 'Z' || *p == 'z') {
+			p++;
+		} else if (*p == '+' || *p == '-') {
+			sign = *p++ == '-' ? -1 : 1;
+			if (parse_digits(&oh, &p, 2))
+				return ERR_USAGE;
+			if (*p == ':')
+				p++;
+			if (*p && parse_digits(&om, &p, 2))
+				return ERR_USAGE;
+			if (oh > 23 || om > 59)
+				return ERR_USAGE;
+		}
+	}
+	if (*p)
+		return ERR_USAGE;
+	*out = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec -
+	       sign * (oh * 3600 + om * 60);
+	return 0;
+}
+
+void util_format_iso(char *out, size_t outlen, int64_t epoch)
+{
+	int64_t days = epoch >= 0 ? epoch / 86400 : -((-epoch + 86399) / 86400);
+	int64_t rem = epoch - days * 86400, z, era, doe, yoe, y, doy, mp, d, m;
+
+	/* civil_from_days, the inverse of days_from_civil */
+	z = days + 719468;
+	era = (z >= 0 ? z : z - 146096) / 146097;
+	doe = z - era * 146097;
+	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	y = yoe + era * 400;
+	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	mp = (5 * doy + 2) / 153;
+	d = doy - (153 * mp + 2) / 5 + 1;
+	m = mp + (mp < 10 ? 3 : -9);
+	y += m <= 2;
+	snprintf(out, outlen, "%04lld-%02lld-%02lldT%02lld:%02lld:%02lldZ", (long long)y,
+		 (long long)m, (long long)d, (long long)(rem / 3600), (long long)(rem / 60 % 60),
+		 (long long)(rem % 60));
+}

@@ -1,0 +1,64 @@
+# Shared helpers for the end-to-end tests (sourced, not run by ctest).
+# Each e2e test runs the built binary ($SCOPEDB) in a private directory and
+# counts its checks; it ends with a "N passed, N failed" line.
+set -u
+: "${SCOPEDB:?set SCOPEDB to the scopedb binary}"
+E2E_DIR=$(mktemp -d "${TMPDIR:-/tmp}/scopedb-e2e-XXXXXX")
+trap 'rm -rf "$E2E_DIR"' EXIT
+cd "$E2E_DIR" || exit 1
+unset SCOPEDB_DB GITHUB_SHA GITHUB_REF_NAME CI_COMMIT_SHA CI_COMMIT_REF_NAME GIT_COMMIT GIT_BRANCH
+export NO_COLOR=1
+e2e_pass=0
+e2e_fail=0
+
+ok() { e2e_pass=$((e2e_pass + 1)); }
+bad() { e2e_fail=$((e2e_fail + 1)); echo "FAIL: $*" >&2; }
+
+# run CMD...: runs it, leaving $out, $err and $rc.
+run() {
+	out=$("$@" 2>"$E2E_DIR/.stderr")
+	rc=$?
+	err=$(cat "$E2E_DIR/.stderr")
+}
+
+# expect RC DESC CMD...: the command exits with RC.
+expect() {
+	local want=$1 desc=$2
+	shift 2
+	run "$@"
+	if [ "$rc" -eq "$want" ]; then ok; else bad "$desc: exit $rc, expected $want (stderr: $err)"; fi
+}
+
+# expect_error DESC PATTERN CMD...: exit 2 with exactly one stderr line
+# that starts with "scopedb: " and matches the grep -E PATTERN.
+expect_error() {
+	local desc=$1 pat=$2
+	shift 2
+	run "$@"
+	if [ "$rc" -ne 2 ]; then bad "$desc: exit $rc, expected 2 (stderr: $err)"; return; fi
+	if [ "$(printf '%s\n' "$err" | grep -c .)" -ne 1 ]; then
+		bad "$desc: expected one stderr line, got: $err"
+		return
+	fi
+	case "$err" in scopedb:\ *) ;; *) bad "$desc: message lacks 'scopedb: ': $err"; return ;; esac
+	if printf '%s' "$err" | grep -Eq -- "$pat"; then ok; else bad "$desc: '$err' !~ /$pat/"; fi
+}
+
+# contains DESC HAYSTACK NEEDLE
+contains() {
+	case "$2" in *"$3"*) ok ;; *) bad "$1: '$3' not in output: $2" ;; esac
+}
+
+# equals DESC GOT WANT
+equals() {
+	if [ "$2" = "$3" ]; then ok; else bad "$1: got '$2', want '$3'"; fi
+}
+
+# sql DB QUERY: one value from the store (sqlite3 CLI).
+sql() { sqlite3 "$1" "$2"; }
+
+finish() {
+	echo "$e2e_pass passed, $e2e_fail failed"
+	[ "$e2e_fail" -eq 0 ]
+	exit $?
+}

@@ -1,0 +1,1062 @@
+/*
+ * test_h5prof.c - the HDF5 reader and writer: the upstream fixtures read to
+ * their documented values, round trips of every layout and storage variant
+ * through h5write, the streaming writer, event-window boundaries, delivery
+ * order, metadata, and every refusal of section 3.1 of the format doc.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <hdf5.h>
+
+#include "scopedb/err.h"
+#include "scopedb/h5prof.h"
+#include "scopedb/h5write.h"
+#include "testutil.h"
+#include "testutil_h5.h"
+
+static struct h5write_opts opts_of(int schema, int aggregate)
+{
+	struct h5write_opts o;
+
+	memset(&o, 0, sizeof(o));
+	o.schema = schema;
+	o.aggregate = aggregate;
+	o.mpi_size = 4;
+	return o;
+}
+
+/* Copy file src to dst. */
+static void copy_file(const char *src, const char *dst, long limit)
+{
+	FILE *in = fopen(src, "rb"), *out = fopen(dst, "wb");
+	char b[4096];
+	long done = 0;
+	size_t n;
+
+	assert_non_null(in);
+	assert_non_null(out);
+	while ((n = fread(b, 1, sizeof(b), in)) > 0) {
+		if (limit >= 0 && done + (long)n > limit)
+			n = (size_t)(limit - done);
+		assert_int_equal(fwrite(b, 1, n, out), n);
+		done += (long)n;
+		if (limit >= 0 && done >= limit)
+			break;
+	}
+	fclose(in);
+	fclose(out);
+}
+
+static long file_size(const char *path)
+{
+	struct stat st;
+
+	assert_int_equal(stat(path, &st), 0);
+	return (long)st.st_size;
+}
+
+/* Assert that opening (or else reading) path fails with code and a one-line
+ * message naming the file and containing want. */
+static void expect_refusal(const char *path, int code, const char *want)
+{
+	struct tu_h5_loaded l;
+	char prefix[600];
+	int rc;
+
+	err_clear();
+	rc = tu_h5_load(&l, path);
+	if (getenv("SCOPEDB_SHOW_ERRORS"))
+		printf("  [%d] %s\n", rc, err_msg());
+	if (rc == 0)
+		fail_msg("'%s' was accepted (expected: %s)", path, want);
+	if (rc != code || !strstr(err_msg(), want))
+		fail_msg("'%s': got code %d message \"%s\", expected code %d with \"%s\"", path, rc,
+			 err_msg(), code, want);
+	snprintf(prefix, sizeof(prefix), "cannot read '%s': ", path);
+	assert_true(strncmp(err_msg(), prefix, strlen(prefix)) == 0);
+	assert_null(strchr(err_msg(), '\n'));
+	assert_int_equal(err_code(), code);
+}
+
+/* Assert that open succeeds and h5prof_read fails (errors in the events). */
+static void expect_read_refusal(const char *path, const char *want)
+{
+	struct h5prof *p = NULL;
+
+	assert_int_equal(h5prof_open(&p, path), 0);
+	h5prof_free(p);
+	expect_refusal(path, ERR_FORMAT, want);
+}
+
+/* ---- fixtures ---- */
+
+static void check_fixture(const char *name, int schema)
+{
+	struct tu_h5_loaded l;
+	struct h5prof *p = NULL;
+	const struct tu_h5_row *r;
+	const struct h5prof_info *info;
+	const int64_t starts[] = {10, 20, 40}, durs[] = {5, 13, 15};
+	int i;
+
+	assert_int_equal(tu_h5_load(&l, tu_fixture(name)), 0);
+	assert_int_equal(l.schema, schema);
+	assert_int_equal(l.layout, schema == 1 ? H5PROF_HIERARCHICAL : H5PROF_COLUMNAR);
+	assert_int_equal(l.num_ranks, 1);
+	assert_int_equal(l.num_regions, 1);
+	assert_string_equal(l.names[0], "solve");
+	assert_int_equal(l.nrows, 1);
+	assert_int_equal(l.num_events, 3);
+	r = &l.rows[0];
+	assert_int_equal(r->rank, 0);
+	assert_string_equal(r->region, "solve");
+	assert_int_equal(r->calls, 3);
+	assert_int_equal(r->has_events, 1);
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(r->starts[i], starts[i]);
+		assert_int_equal(r->durations[i], durs[i]);
+	}
+	assert_null(r->gpu);
+	assert_int_equal(r->source_line, 7);
+	assert_string_equal(r->source_file, "solver.py");
+	assert_string_equal(r->source_text, "");
+	assert_string_equal(r->tags_json, "[\"golden\"]");
+	assert_int_equal(r->exclusive, -1);
+	tu_h5_loaded_free(&l);
+
+	assert_int_equal(h5prof_open(&p, tu_fixture(name)), 0);
+	info = h5prof_info(p);
+	assert_string_equal(info->path, tu_fixture(name));
+	assert_int_equal(info->num_meta, 1);
+	assert_string_equal(info->meta[0].key, "mpi_size");
+	assert_string_equal(info->meta[0].value, "1");
+	assert_int_equal(info->meta[0].is_array, 0);
+	assert_string_equal(h5prof_meta_get(p, "mpi_size"), "1");
+	assert_null(h5prof_meta_get(p, "label"));
+	h5prof_free(p);
+}
+
+static void test_fixtures(void **state)
+{
+	(void)state;
+	check_fixture("schema-1.h5", 1);
+	check_fixture("schema-2.h5", 2);
+	check_fixture("schema-3.h5", 3);
+	assert_string_equal(h5prof_layout_name(H5PROF_HIERARCHICAL), "hierarchical");
+	assert_string_equal(h5prof_layout_name(H5PROF_COLUMNAR), "columnar");
+	assert_string_equal(h5prof_layout_name(H5PROF_AGGREGATE), "aggregate");
+}
+
+/* ---- round trips ---- */
+
+static void test_roundtrip_all_layouts(void **state)
+{
+	static const struct {
+		int schema, aggregate;
+	} layouts[] = {{1, 0}, {2, 0}, {3, 0}, {2, 1}, {3, 1}};
+	size_t li;
+	int storage, fixed, gpu;
+
+	(void)state;
+	for (li = 0; li < sizeof(layouts) / sizeof(layouts[0]); li++) {
+		for (storage = 0; storage < 3; storage++) {
+			for (fixed = 0; fixed < 2; fixed++) {
+				for (gpu = 0; gpu < 2; gpu++) {
+					struct h5write_opts o =
+						opts_of(layouts[li].schema, layouts[li].aggregate);
+					struct tu_h5_loaded l;
+					const char *path;
+					char name[64];
+
+					o.chunked = storage == 1;
+					o.gzip = storage == 2;
+					o.fixed_strings = fixed;
+					o.gpu = gpu;
+					o.summary = gpu; /* vary it as well */
+					snprintf(name, sizeof(name), "rt-%d%d-%d%d%d.h5",
+						 o.schema, o.aggregate, storage, fixed, gpu);
+					path = tu_h5_write_standard(name, &o);
+					if (tu_h5_load(&l, path))
+						fail_msg("%s: %s", name, err_msg());
+					tu_h5_check(&l, tu_h5_standard(), &o);
+					/* schema 1: 4 rank groups; columnar:
+					 * max(mpi_size 4, rank 10 + 1) */
+					assert_int_equal(l.num_ranks, o.schema == 1 ? 4 : 11);
+					tu_h5_loaded_free(&l);
+				}
+			}
+		}
+	}
+}
+
+static void test_order_and_names(void **state)
+{
+	struct h5write_opts o = opts_of(1, 0);
+	struct tu_h5_loaded l;
+	const char *path;
+	size_t i;
+
+	(void)state;
+	/* schema 1: region ids in order of first appearance, ranks in numeric
+	 * order and regions by name within a rank */
+	path = tu_h5_write_standard("order1.h5", &o);
+	assert_int_equal(tu_h5_load(&l, path), 0);
+	assert_int_equal(l.num_regions, 3);
+	assert_string_equal(l.names[0], "größe_λ");
+	assert_string_equal(l.names[1], "io");
+	assert_string_equal(l.names[2], "solve");
+	tu_h5_loaded_free(&l);
+
+	/* columnar: names in order of first appearance, rows in offset order
+	 * (= written order, zero-call rows in place) */
+	o = opts_of(3, 0);
+	path = tu_h5_write_standard("order3.h5", &o);
+	assert_int_equal(tu_h5_load(&l, path), 0);
+	assert_int_equal(l.num_regions, 4);
+	assert_string_equal(l.names[0], "solve");
+	assert_string_equal(l.names[1], "größe_λ");
+	assert_string_equal(l.names[2], "io");
+	assert_string_equal(l.names[3], "idle");
+	assert_int_equal(l.nrows, tu_h5_standard()->nrows);
+	for (i = 0; i < l.nrows; i++) {
+		assert_int_equal(l.rows[i].rank, tu_h5_standard()->rows[i].rank);
+		assert_string_equal(l.rows[i].region, tu_h5_standard()->rows[i].region);
+	}
+	tu_h5_loaded_free(&l);
+}
+
+static void test_schema1_rank_sequence(void **state)
+{
+	struct h5write_opts o = opts_of(1, 0);
+	struct tu_h5_loaded l;
+	static const unsigned ranks[] = {0, 0, 0, 1, 1, 1, 2, 2, 10, 10, 10};
+	static const char *const regs[] = {"größe_λ", "io", "solve", "größe_λ", "io", "solve",
+					   "größe_λ", "solve", "größe_λ", "io", "solve"};
+	size_t i;
+
+	(void)state;
+	assert_int_equal(tu_h5_load(&l, tu_h5_write_standard("seq1.h5", &o)), 0);
+	/* rank 0: größe_λ io solve; 1: the same; 2: größe_λ solve; 10: the same
+	 * as 0 (rank10 after rank2) */
+	assert_int_equal(l.nrows, 11);
+	for (i = 0; i < l.nrows; i++) {
+		assert_int_equal(l.rows[i].rank, ranks[i]);
+		assert_string_equal(l.rows[i].region, regs[i]);
+	}
+	tu_h5_loaded_free(&l);
+}
+
+static void test_metadata(void **state)
+{
+	struct h5write_opts o = opts_of(3, 0);
+	const struct h5prof_info *info;
+	struct h5prof *p = NULL;
+	const char *path = tu_h5_write_standard("meta.h5", &o);
+	hid_t f, g, s, a;
+	double pi = 3.25;
+
+	(void)state;
+	/* add a float attribute with plain HDF5 */
+	f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+	assert_true(f >= 0);
+	g = H5Gopen2(f, "metadata", H5P_DEFAULT);
+	s = H5Screate(H5S_SCALAR);
+	a = H5Acreate2(g, "ratio", H5T_IEEE_F64LE, s, H5P_DEFAULT, H5P_DEFAULT);
+	assert_true(a >= 0);
+	assert_true(H5Awrite(a, H5T_NATIVE_DOUBLE, &pi) >= 0);
+	H5Aclose(a);
+	H5Sclose(s);
+	H5Gclose(g);
+	H5Fclose(f);
+
+	assert_int_equal(h5prof_open(&p, path), 0);
+	info = h5prof_info(p);
+	assert_int_equal(info->num_meta, 5);
+	assert_string_equal(info->meta[0].key, "label");
+	assert_string_equal(info->meta[0].value, "baseline run");
+	assert_string_equal(info->meta[1].key, "modules");
+	assert_string_equal(info->meta[1].value, "[\"gcc/13\",\"openmpi/5\"]");
+	assert_int_equal(info->meta[1].is_array, 1);
+	assert_string_equal(info->meta[2].key, "mpi_size");
+	assert_string_equal(info->meta[2].value, "4");
+	assert_string_equal(info->meta[3].key, "omp_num_threads");
+	assert_string_equal(info->meta[3].value, "8");
+	assert_int_equal(info->meta[3].is_array, 0);
+	assert_string_equal(info->meta[4].key, "ratio");
+	assert_string_equal(info->meta[4].value, "3.25");
+	assert_string_equal(h5prof_meta_get(p, "omp_num_threads"), "8");
+	h5prof_free(p);
+
+	/* fixed-length strings in metadata */
+	o.fixed_strings = 1;
+	path = tu_h5_write_standard("meta-fixed.h5", &o);
+	assert_int_equal(h5prof_open(&p, path), 0);
+	assert_string_equal(h5prof_meta_get(p, "label"), "baseline run");
+	assert_string_equal(h5prof_meta_get(p, "modules"), "[\"gcc/13\",\"openmpi/5\"]");
+	h5prof_free(p);
+}
+
+/* Rows given out of event-offset order, with gaps holding garbage. */
+static void test_columnar_offsets_out_of_order(void **state)
+{
+	/* rows: 0 = (0, solve) [10, 12); 1 = (0, io) [0, 3); 2 = (1, solve) [5, 6) */
+	const uint64_t offsets[] = {10, 0, 5}, counts[] = {2, 3, 1};
+	const uint32_t ranks[] = {0, 0, 1}, regions[] = {0, 1, 0};
+	const int64_t deltas[] = {100, 5, 5, -1, -1, 50, -7, -7, -7, -7, 200, 10, -1};
+	const int64_t durs[] = {1, 2, 3, -9, -9, 4, -9, -9, -9, -9, 6, 7, -9};
+	const int64_t lines[] = {1, 2, 3};
+	const int64_t excl[] = {11, 22, 33};
+	const char *const files[] = {"a.py", "b.py", "c.py"};
+	const char *const tags[] = {"", "[ \"x\" , \"y\" ]", "[]"};
+	struct h5write_opts o = opts_of(3, 0);
+	struct tu_h5_loaded l;
+	const char *path;
+
+	(void)state;
+	path = tu_h5_write_standard("gaps.h5", &o);
+	assert_int_equal(h5write_delete(path, "/rank_region_index/summary_statistics"), 0);
+	assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/event_offsets",
+						 H5WRITE_U64, offsets, 3), 0);
+	assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/event_counts",
+						 H5WRITE_U64, counts, 3), 0);
+	assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/ranks", H5WRITE_U32,
+						 ranks, 3), 0);
+	assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/region_ids",
+						 H5WRITE_U32, regions, 3), 0);
+	assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/source_lines",
+						 H5WRITE_I64, lines, 3), 0);
+	assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/exclusive_totals",
+						 H5WRITE_I64, excl, 3), 0);
+	assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/source_files",
+						 H5WRITE_STR, files, 3), 0);
+	assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/source_texts",
+						 H5WRITE_STR, files, 3), 0);
+	assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/tags", H5WRITE_STR,
+						 tags, 3), 0);
+	assert_int_equal(h5write_replace_dataset(path, "/events/start_deltas", H5WRITE_I64,
+						 deltas, 13), 0);
+	assert_int_equal(h5write_replace_dataset(path, "/events/durations", H5WRITE_I64, durs,
+						 13), 0);
+	assert_int_equal(h5write_delete(path, "/events/gpu_durations"), 0);
+
+	h5prof_set_chunk_events(4);
+	assert_int_equal(tu_h5_load(&l, path), 0);
+	h5prof_set_chunk_events(0);
+	assert_int_equal(l.nrows, 3);
+	assert_int_equal(l.num_events, 6);
+	/* delivered in offset order: row 1, row 2, row 0 */
+	assert_int_equal(l.rows[0].rank, 0);
+	assert_string_equal(l.rows[0].region, "größe_λ");
+	assert_int_equal(l.rows[0].calls, 3);
+	assert_int_equal(l.rows[0].starts[0], 100);
+	assert_int_equal(l.rows[0].starts[1], 105);
+	assert_int_equal(l.rows[0].starts[2], 110);
+	assert_int_equal(l.rows[0].durations[0], 1);
+	assert_int_equal(l.rows[0].durations[2], 3);
+	assert_int_equal(l.rows[0].source_line, 2);
+	assert_int_equal(l.rows[0].exclusive, 22);
+	assert_string_equal(l.rows[0].source_file, "b.py");
+	assert_string_equal(l.rows[0].source_text, "b.py");
+	assert_string_equal(l.rows[0].tags_json, "[\"x\",\"y\"]");
+	assert_int_equal(l.rows[1].rank, 1);
+	assert_string_equal(l.rows[1].region, "solve");
+	assert_int_equal(l.rows[1].starts[0], 50);
+	assert_int_equal(l.rows[1].durations[0], 4);
+	assert_string_equal(l.rows[1].tags_json, "[]");
+	assert_int_equal(l.rows[2].rank, 0);
+	assert_string_equal(l.rows[2].region, "solve");
+	assert_int_equal(l.rows[2].starts[0], 200);
+	assert_int_equal(l.rows[2].starts[1], 210);
+	assert_int_equal(l.rows[2].durations[1], 7);
+	assert_string_equal(l.rows[2].tags_json, "[]");
+	assert_null(l.rows[2].gpu);
+	tu_h5_loaded_free(&l);
+}
+
+/* A profile with a row much larger than the window and rows straddling
+ * window boundaries reads the same with any window size. */
+static void test_chunk_boundaries(void **state)
+{
+	static int64_t s1[37], e1[37], g1[37], s2[5], e2[5];
+	struct h5write_row rows[4];
+	struct h5write_profile prof;
+	size_t i, chunks[] = {1, 2, 3, 4, 7, 64, 0};
+	int gz;
+
+	(void)state;
+	for (i = 0; i < 37; i++) {
+		s1[i] = (int64_t)(i * i * 3);
+		e1[i] = s1[i] + (int64_t)(i % 5);
+		g1[i] = i % 3 ? (int64_t)i : -1;
+	}
+	for (i = 0; i < 5; i++) {
+		s2[i] = 1000 - (int64_t)i * 10;
+		e2[i] = s2[i] + 9;
+	}
+	memset(rows, 0, sizeof(rows));
+	rows[0].rank = 0, rows[0].region = "small", rows[0].calls = 5;
+	rows[0].starts = s2, rows[0].ends = e2, rows[0].source_line = -1;
+	rows[1].rank = 0, rows[1].region = "big", rows[1].calls = 37;
+	rows[1].starts = s1, rows[1].ends = e1, rows[1].gpu = g1, rows[1].source_line = -1;
+	rows[2].rank = 1, rows[2].region = "small", rows[2].calls = 3;
+	rows[2].starts = s2 + 1, rows[2].ends = e2 + 1, rows[2].source_line = -1;
+	rows[3].rank = 1, rows[3].region = "big", rows[3].calls = 0, rows[3].source_line = -1;
+	prof.rows = rows;
+	prof.nrows = 4;
+	prof.meta = NULL;
+	prof.nmeta = 0;
+	for (gz = 0; gz < 2; gz++) {
+		int schema;
+
+		for (schema = 2; schema <= 3; schema++) {
+			struct h5write_opts o = opts_of(schema, 0);
+			const char *path = tu_path("chunks.h5");
+
+			o.gzip = gz;
+			o.gpu = 1;
+			assert_int_equal(h5write_file(path, &prof, &o), 0);
+			for (i = 0; i < sizeof(chunks) / sizeof(chunks[0]); i++) {
+				struct tu_h5_loaded l;
+
+				h5prof_set_chunk_events(chunks[i]);
+				assert_int_equal(tu_h5_load(&l, path), 0);
+				tu_h5_check(&l, &prof, &o);
+				assert_int_equal(l.num_ranks, 4);
+				tu_h5_loaded_free(&l);
+			}
+		}
+	}
+	h5prof_set_chunk_events(0);
+}
+
+static void test_stream_writer(void **state)
+{
+	const struct h5write_profile *std = tu_h5_standard();
+	const char *names[] = {"solve", "größe_λ", "io", "idle"};
+	struct h5write_meta meta = {"label", H5WRITE_META_STR, "streamed", 0, NULL, 0};
+	int schema, gz;
+
+	(void)state;
+	for (schema = 2; schema <= 3; schema++) {
+		for (gz = 0; gz < 2; gz++) {
+			struct h5write_opts o = opts_of(schema, 0);
+			struct h5write_stream *s = NULL;
+			struct tu_h5_loaded l;
+			struct h5prof *p = NULL;
+			const char *path = tu_path("stream.h5");
+			size_t i;
+
+			o.gzip = gz;
+			o.gpu = 1;
+			o.summary = 1;
+			o.fixed_strings = gz;
+			assert_int_equal(h5write_stream_open(&s, path, names, 4, &o), 0);
+			assert_int_equal(h5write_stream_meta(s, &meta, 1), 0);
+			for (i = 0; i < std->nrows; i++)
+				assert_int_equal(h5write_stream_row(s, &std->rows[i]), 0);
+			assert_int_equal(h5write_stream_close(s), 0);
+			assert_int_equal(tu_h5_load(&l, path), 0);
+			tu_h5_check(&l, std, &o);
+			tu_h5_loaded_free(&l);
+			assert_int_equal(h5prof_open(&p, path), 0);
+			assert_string_equal(h5prof_meta_get(p, "label"), "streamed");
+			assert_string_equal(h5prof_meta_get(p, "mpi_size"), "4");
+			h5prof_free(p);
+		}
+	}
+}
+
+/* Undeclared region and schema-1 streams are refused. */
+static void test_stream_errors(void **state)
+{
+	struct h5write_opts o = opts_of(3, 0);
+	struct h5write_stream *s = NULL;
+	const char *names[] = {"a", "b"}, *dup[] = {"a", "a"};
+	const struct h5write_row *r = &tu_h5_standard()->rows[0];
+
+	(void)state;
+	assert_int_equal(h5write_stream_open(&s, tu_path("s.h5"), dup, 2, &o), ERR_USAGE);
+	assert_int_equal(h5write_stream_open(&s, tu_path("s.h5"), names, 2, &o), 0);
+	assert_int_equal(h5write_stream_row(s, r), ERR_USAGE);
+	assert_non_null(strstr(err_msg(), "'solve' was not declared"));
+	assert_int_equal(h5write_stream_row(s, r), ERR_USAGE);
+	assert_int_equal(h5write_stream_close(s), ERR_USAGE);
+	o.schema = 1;
+	assert_int_equal(h5write_stream_open(&s, tu_path("s.h5"), names, 2, &o), ERR_USAGE);
+	o = opts_of(3, 1);
+	assert_int_equal(h5write_stream_open(&s, tu_path("s.h5"), names, 2, &o), ERR_USAGE);
+	o = opts_of(4, 0);
+	assert_int_equal(h5write_file(tu_path("s.h5"), tu_h5_standard(), &o), ERR_USAGE);
+	o = opts_of(1, 1);
+	assert_int_equal(h5write_file(tu_path("s.h5"), tu_h5_standard(), &o), ERR_USAGE);
+	o = opts_of(3, 0);
+	assert_int_equal(h5write_file("/nonexistent-dir/x.h5", tu_h5_standard(), &o), ERR_IO);
+	assert_non_null(strstr(err_msg(), "cannot write '/nonexistent-dir/x.h5'"));
+}
+
+/* A stream whose events pass the writer's internal buffer (1 << 20) keeps
+ * delta encoding continuous across the flush. */
+static void test_stream_large_row(void **state)
+{
+	const size_t n = ((size_t)1 << 20) + 10;
+	int64_t *st = malloc(n * sizeof(*st)), *en = malloc(n * sizeof(*en));
+	struct h5write_opts o = opts_of(3, 0);
+	struct h5write_stream *s = NULL;
+	struct h5write_row r;
+	const char *names[] = {"r"};
+	struct tu_h5_loaded l;
+	size_t i;
+
+	(void)state;
+	assert_non_null(st);
+	assert_non_null(en);
+	for (i = 0; i < n; i++) {
+		st[i] = (int64_t)(i * 3);
+		en[i] = st[i] + (int64_t)(i % 7);
+	}
+	memset(&r, 0, sizeof(r));
+	r.region = "r";
+	r.starts = st;
+	r.ends = en;
+	r.source_line = -1;
+	r.calls = 5;
+	assert_int_equal(h5write_stream_open(&s, tu_path("big.h5"), names, 1, &o), 0);
+	assert_int_equal(h5write_stream_row(s, &r), 0);
+	r.rank = 1;
+	r.calls = n;
+	assert_int_equal(h5write_stream_row(s, &r), 0);
+	assert_int_equal(h5write_stream_close(s), 0);
+	assert_int_equal(tu_h5_load(&l, tu_path("big.h5")), 0);
+	assert_int_equal(l.nrows, 2);
+	assert_int_equal(l.rows[1].calls, n);
+	for (i = 0; i < n; i++) {
+		if (l.rows[1].starts[i] != st[i] || l.rows[1].durations[i] != (int64_t)(i % 7))
+			fail_msg("call %zu differs", i);
+	}
+	tu_h5_loaded_free(&l);
+	free(st);
+	free(en);
+}
+
+struct stopctx {
+	int seen;
+};
+
+static int stop_at_second(void *ctx, const struct h5prof_row *row)
+{
+	struct stopctx *c = ctx;
+
+	(void)row;
+	if (++c->seen == 2)
+		return 42;
+	return 0;
+}
+
+static void test_callback_stop_and_reread(void **state)
+{
+	struct h5write_opts o = opts_of(3, 0);
+	const char *path = tu_h5_write_standard("stop.h5", &o);
+	struct h5prof *p = NULL;
+	struct stopctx c = {0};
+
+	(void)state;
+	assert_int_equal(h5prof_open(&p, path), 0);
+	assert_int_equal(h5prof_read(p, stop_at_second, &c), 42);
+	assert_int_equal(c.seen, 2);
+	c.seen = 0;
+	assert_int_equal(h5prof_read(p, stop_at_second, &c), 42);
+	assert_int_equal(c.seen, 2);
+	h5prof_free(p);
+	h5prof_free(NULL);
+}
+
+static void test_empty_profile(void **state)
+{
+	struct h5write_profile prof = {NULL, 0, NULL, 0};
+	int schema;
+
+	(void)state;
+	for (schema = 1; schema <= 3; schema++) {
+		struct h5write_opts o = opts_of(schema, 0);
+		struct tu_h5_loaded l;
+		int chunked;
+
+		for (chunked = 0; chunked < 2; chunked++) {
+			o.chunked = chunked;
+			o.fixed_strings = chunked;
+			assert_int_equal(h5write_file(tu_path("empty.h5"), &prof, &o), 0);
+			assert_int_equal(tu_h5_load(&l, tu_path("empty.h5")), 0);
+			assert_int_equal(l.nrows, 0);
+			assert_int_equal(l.num_ranks, 0);
+			assert_int_equal(l.num_regions, 0);
+			tu_h5_loaded_free(&l);
+		}
+	}
+}
+
+/* ---- refusals ---- */
+
+static void test_refuse_not_hdf5(void **state)
+{
+	const char *path;
+	FILE *f;
+	long size, cuts[6];
+	size_t i;
+
+	(void)state;
+	expect_refusal(tu_path("missing.h5"), ERR_IO, "no such file");
+	expect_refusal(tu_tmpdir(), ERR_IO, "is a directory");
+	path = tu_path("empty-file.h5");
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	fclose(f);
+	expect_refusal(path, ERR_FORMAT, "not an HDF5 file");
+	path = tu_path("text.h5");
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	fputs("this is not\nan HDF5 file at all, just some text that is long enough\n", f);
+	fclose(f);
+	expect_refusal(path, ERR_FORMAT, "not an HDF5 file");
+
+	/* truncated copies of a valid file */
+	size = file_size(tu_fixture("schema-3.h5"));
+	cuts[0] = 4;
+	cuts[1] = 9;
+	cuts[2] = 100;
+	cuts[3] = size / 3;
+	cuts[4] = size / 2;
+	cuts[5] = size - 1;
+	for (i = 0; i < 6; i++) {
+		path = tu_path("trunc.h5");
+		copy_file(tu_fixture("schema-3.h5"), path, cuts[i]);
+		assert_int_equal(file_size(path), cuts[i]);
+		expect_refusal(path, ERR_FORMAT, i < 1 ? "not an HDF5 file" : "");
+		if (i >= 2)
+			assert_non_null(strstr(err_msg(), "truncated or damaged"));
+	}
+}
+
+static void test_refuse_schema_attr(void **state)
+{
+	struct h5write_opts o = opts_of(3, 0);
+	const char *path;
+
+	(void)state;
+	path = tu_h5_write_standard("schema.h5", &o);
+	assert_int_equal(h5write_set_root_attr_i64(path, "scope_profiler_schema", 4), 0);
+	expect_refusal(path, ERR_FORMAT,
+		       "unsupported scope-profiler schema version 4; supported: 1-3");
+	assert_int_equal(h5write_set_root_attr_i64(path, "scope_profiler_schema", 0), 0);
+	expect_refusal(path, ERR_FORMAT,
+		       "unsupported scope-profiler schema version 0; supported: 1-3");
+	assert_int_equal(h5write_set_root_attr_i64(path, "scope_profiler_schema", -3), 0);
+	expect_refusal(path, ERR_FORMAT, "schema version -3");
+	assert_int_equal(h5write_set_root_attr_str(path, "scope_profiler_schema", "3"), 0);
+	expect_refusal(path, ERR_FORMAT, "scope_profiler_schema is not an integer");
+	assert_int_equal(h5write_set_root_attr_f64(path, "scope_profiler_schema", 3.0), 0);
+	expect_refusal(path, ERR_FORMAT, "scope_profiler_schema is not an integer");
+	assert_int_equal(h5write_set_root_attr_i64(path, "scope_profiler_schema", 3), 0);
+	assert_int_equal(h5write_set_root_attr_str(path, "storage_layout", "rowwise"), 0);
+	expect_refusal(path, ERR_FORMAT, "unsupported storage_layout 'rowwise'");
+	assert_int_equal(h5write_set_root_attr_f64(path, "storage_layout", 1.0), 0);
+	expect_refusal(path, ERR_FORMAT, "has type float, expected string");
+	/* absent storage_layout means columnar */
+	assert_int_equal(h5write_delete(path, "@storage_layout"), 0);
+	{
+		struct tu_h5_loaded l;
+
+		assert_int_equal(tu_h5_load(&l, path), 0);
+		assert_int_equal(l.layout, H5PROF_COLUMNAR);
+		tu_h5_loaded_free(&l);
+	}
+	/* absent schema means 1: a columnar file then has no rank groups */
+	assert_int_equal(h5write_delete(path, "@scope_profiler_schema"), 0);
+	{
+		struct tu_h5_loaded l;
+
+		assert_int_equal(tu_h5_load(&l, path), 0);
+		assert_int_equal(l.schema, 1);
+		assert_int_equal(l.nrows, 0);
+		tu_h5_loaded_free(&l);
+	}
+}
+
+/* A fresh valid schema-3 (or 2) file to damage. */
+static const char *fresh(int schema, int aggregate)
+{
+	struct h5write_opts o = opts_of(schema, aggregate);
+
+	o.gpu = 1;
+	return tu_h5_write_standard("damaged.h5", &o);
+}
+
+static void test_refuse_index_damage(void **state)
+{
+	const char *path;
+	const uint32_t big_region[] = {0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 0, 9, 1};
+	const uint32_t dup_ranks[] = {0, 0, 0, 0, 0, 1, 1, 1, 2, 2, 10, 10, 10};
+	const int64_t neg_ranks[] = {0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 10, -1, 10};
+	const double fl[] = {0, 1, 2};
+	const int64_t i3[] = {1, 2, 3};
+	const char *bad_tags[] = {"[\"golden\"]", "[\"a\",\"b \\\"q\\\"\\n\"]", "",   "[\"x\"]",
+				  "[\"golden\"]", "[\"a\",\"b\"]",		  "[1]", "[\"x\"]",
+				  "[\"golden\"]", "[]",				  "[]",  "[]",
+				  "[]"};
+	uint64_t offsets[13], counts[13];
+	size_t i;
+
+	(void)state;
+	/* the standard profile: offsets/counts as written */
+	{
+		uint64_t off = 0;
+
+		for (i = 0; i < 13; i++) {
+			counts[i] = tu_h5_standard()->rows[i].calls;
+			offsets[i] = off;
+			off += counts[i];
+		}
+	}
+
+	path = fresh(3, 0);
+	assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/ranks", H5WRITE_U32,
+						 dup_ranks, 12), 0);
+	expect_refusal(path, ERR_FORMAT, "index columns have different lengths");
+
+	path = fresh(3, 0);
+	assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/region_ids",
+						 H5WRITE_U32, big_region, 13), 0);
+	expect_refusal(path, ERR_FORMAT,
+		       "row 11 refers to region 9 but 'region_table/names' holds 4 names");
+
+	path = fresh(3, 0);
+	{
+		uint64_t c[13];
+
+		memcpy(c, counts, sizeof(c));
+		c[12] = 9; /* last row: [26, 35) but only 34 events */
+		assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/event_counts",
+							 H5WRITE_U64, c, 13), 0);
+		expect_refusal(path, ERR_FORMAT,
+			       "row 12 (rank 10, region 'größe_λ') claims events [26, 35) but the "
+			       "event columns hold 34; the file is truncated or damaged");
+	}
+
+	path = fresh(3, 0);
+	{
+		uint64_t o2[13];
+
+		memcpy(o2, offsets, sizeof(o2));
+		o2[4] = UINT64_MAX - 1;
+		assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/event_offsets",
+							 H5WRITE_U64, o2, 13), 0);
+		expect_refusal(path, ERR_FORMAT, "row 4 (rank 1, region 'solve') claims 4 events");
+		assert_non_null(strstr(err_msg(), "overflows"));
+	}
+
+	path = fresh(3, 0);
+	{
+		uint64_t o2[13];
+
+		memcpy(o2, offsets, sizeof(o2));
+		o2[5] = offsets[4] + 1; /* inside row 4's slice */
+		assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/event_offsets",
+							 H5WRITE_U64, o2, 13), 0);
+		expect_refusal(path, ERR_FORMAT, "rows 4 (rank 1, region 'solve') and 5 (rank 1, "
+						 "region 'größe_λ') claim overlapping events");
+	}
+
+	path = fresh(3, 0);
+	assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/ranks", H5WRITE_U32,
+						 dup_ranks, 13), 0);
+	expect_refusal(path, ERR_FORMAT,
+		       "rank 0, region 'solve' appears twice in the index (rows 0 and 4)");
+
+	path = fresh(3, 0);
+	assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/ranks", H5WRITE_I64,
+						 neg_ranks, 13), 0);
+	expect_refusal(path, ERR_FORMAT,
+		       "'rank_region_index/ranks' holds the negative value -1 at row 11");
+
+	path = fresh(3, 0);
+	assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/tags", H5WRITE_STR,
+						 bad_tags, 13), 0);
+	expect_refusal(path, ERR_FORMAT,
+		       "row 6 (rank 1, region 'io'): tags '[1]' are not a JSON array of strings");
+
+	/* missing required datasets */
+	path = fresh(3, 0);
+	assert_int_equal(h5write_delete(path, "/region_table/names"), 0);
+	expect_refusal(path, ERR_FORMAT, "missing dataset 'region_table/names'");
+	path = fresh(3, 0);
+	assert_int_equal(h5write_delete(path, "/region_table"), 0);
+	expect_refusal(path, ERR_FORMAT, "missing dataset 'region_table/names'");
+	path = fresh(3, 0);
+	assert_int_equal(h5write_delete(path, "/rank_region_index/event_offsets"), 0);
+	expect_refusal(path, ERR_FORMAT, "missing dataset 'rank_region_index/event_offsets'");
+	path = fresh(3, 0);
+	assert_int_equal(h5write_delete(path, "/rank_region_index/region_ids"), 0);
+	expect_refusal(path, ERR_FORMAT, "missing dataset 'rank_region_index/region_ids'");
+	path = fresh(3, 0);
+	assert_int_equal(h5write_delete(path, "/events/durations"), 0);
+	expect_refusal(path, ERR_FORMAT, "missing dataset 'events/durations'");
+	path = fresh(2, 0);
+	assert_int_equal(h5write_delete(path, "/events/end_times"), 0);
+	expect_refusal(path, ERR_FORMAT, "missing dataset 'events/end_times'");
+	path = fresh(3, 1);
+	assert_int_equal(h5write_delete(path, "/rank_region_index/aggregate_totals"), 0);
+	expect_refusal(path, ERR_FORMAT, "missing dataset 'rank_region_index/aggregate_totals'");
+
+	/* wrong types */
+	path = fresh(3, 0);
+	assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/event_offsets",
+						 H5WRITE_F64, fl, 3), 0);
+	expect_refusal(path, ERR_FORMAT,
+		       "'rank_region_index/event_offsets' has type float, expected uint64");
+	path = fresh(3, 0);
+	assert_int_equal(h5write_replace_dataset(path, "/region_table/names", H5WRITE_I64, i3, 3),
+			 0);
+	expect_refusal(path, ERR_FORMAT, "'region_table/names' has type int, expected string");
+	path = fresh(3, 0);
+	assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/tags", H5WRITE_I64, i3,
+						 3), 0);
+	expect_refusal(path, ERR_FORMAT, "'rank_region_index/tags' has type int, expected string");
+	path = fresh(3, 0);
+	assert_int_equal(h5write_delete(path, "/events/start_deltas"), 0);
+	assert_int_equal(h5write_replace_dataset(path, "/events/start_deltas/x", H5WRITE_I64, i3,
+						 3), 0);
+	expect_refusal(path, ERR_FORMAT, "'events/start_deltas' is not a dataset");
+
+	/* aggregate values */
+	path = fresh(3, 1);
+	{
+		int64_t mins[13];
+
+		for (i = 0; i < 13; i++)
+			mins[i] = i == 2 ? -4 : 0;
+		assert_int_equal(h5write_replace_dataset(path,
+							 "/rank_region_index/aggregate_minimums",
+							 H5WRITE_I64, mins, 13), 0);
+		expect_refusal(path, ERR_FORMAT,
+			       "row 2 (rank 0, region 'io'): 'rank_region_index/aggregate_minimums' "
+			       "is negative (-4 ns)");
+	}
+}
+
+static void test_refuse_event_damage(void **state)
+{
+	const char *path;
+	int64_t *v = calloc(34, sizeof(*v));
+	double *f = calloc(34, sizeof(*f));
+	size_t i;
+
+	(void)state;
+	assert_non_null(v);
+	assert_non_null(f);
+	path = fresh(3, 0);
+	assert_int_equal(h5write_replace_dataset(path, "/events/durations", H5WRITE_I64, v, 33),
+			 0);
+	expect_refusal(path, ERR_FORMAT,
+		       "event columns have different lengths: 'events/start_deltas' has 34 events, "
+		       "'events/durations' has 33");
+	path = fresh(3, 0);
+	assert_int_equal(h5write_replace_dataset(path, "/events/gpu_durations", H5WRITE_I64, v,
+						 33), 0);
+	expect_refusal(path, ERR_FORMAT, "'events/gpu_durations' has 33");
+
+	/* negative duration, schema 3: row 6 = (rank 1, io) starts at event 15 */
+	path = fresh(3, 0);
+	for (i = 0; i < 34; i++)
+		v[i] = i == 16 ? -5 : 1;
+	assert_int_equal(h5write_replace_dataset(path, "/events/durations", H5WRITE_I64, v, 34),
+			 0);
+	expect_read_refusal(path, "rank 1, region 'io': call 1 has a negative duration (-5 ns)");
+
+	/* negative duration, schema 2: end before start */
+	path = fresh(2, 0);
+	for (i = 0; i < 34; i++)
+		v[i] = i == 0 ? 0 : INT64_C(1) << 40;
+	assert_int_equal(h5write_replace_dataset(path, "/events/end_times", H5WRITE_I64, v, 34),
+			 0);
+	expect_read_refusal(path, "rank 0, region 'solve': call 0 has a negative duration");
+
+	/* float times */
+	for (i = 0; i < 34; i++)
+		f[i] = (double)i;
+	path = fresh(3, 0);
+	assert_int_equal(h5write_replace_dataset(path, "/events/start_deltas", H5WRITE_F64, f, 34),
+			 0);
+	expect_refusal(path, ERR_FORMAT, "'events/start_deltas' has type float, expected int64");
+	path = fresh(2, 0);
+	assert_int_equal(h5write_replace_dataset(path, "/events/start_times", H5WRITE_F64, f, 34),
+			 0);
+	expect_refusal(path, ERR_FORMAT, "'events/start_times' has type float, expected int64");
+	path = fresh(3, 0);
+	assert_int_equal(h5write_replace_dataset(path, "/events/gpu_durations", H5WRITE_F64, f,
+						 34), 0);
+	expect_refusal(path, ERR_FORMAT, "'events/gpu_durations' has type float, expected int64");
+	free(v);
+	free(f);
+}
+
+static void test_refuse_schema1_damage(void **state)
+{
+	const char *path;
+	const double f[] = {1.0, 2.0, 3.0, 4.0, 5.0};
+	const int64_t st[] = {10, 20, 30, 40, 50}, en[] = {15, 25, 29, 45, 55};
+
+	(void)state;
+	path = fresh(1, 0);
+	assert_int_equal(h5write_replace_dataset(path, "/rank0/regions/solve/start_times",
+						 H5WRITE_F64, f, 5), 0);
+	expect_refusal(path, ERR_FORMAT,
+		       "'rank0/regions/solve/start_times' has type float, expected int64");
+	path = fresh(1, 0);
+	assert_int_equal(h5write_delete(path, "/rank10/regions/io/end_times"), 0);
+	expect_refusal(path, ERR_FORMAT, "missing dataset 'rank10/regions/io/end_times'");
+	path = fresh(1, 0);
+	assert_int_equal(h5write_replace_dataset(path, "/rank2/regions/solve/end_times",
+						 H5WRITE_I64, en, 5), 0);
+	expect_refusal(path, ERR_FORMAT,
+		       "'rank2/regions/solve' has 2 start times, 5 end times; the file is "
+		       "truncated or damaged");
+	path = fresh(1, 0);
+	assert_int_equal(h5write_replace_dataset(path, "/rank0/regions/solve/gpu_durations",
+						 H5WRITE_I64, en, 4), 0);
+	expect_refusal(path, ERR_FORMAT, "a different number of GPU durations");
+	path = fresh(1, 0);
+	assert_int_equal(h5write_replace_dataset(path, "/rank0/regions/solve/start_times",
+						 H5WRITE_I64, st, 5), 0);
+	assert_int_equal(h5write_replace_dataset(path, "/rank0/regions/solve/end_times",
+						 H5WRITE_I64, en, 5), 0);
+	expect_read_refusal(path, "rank 0, region 'solve': call 2 has a negative duration (-1 ns)");
+	path = fresh(1, 0);
+	assert_int_equal(h5write_replace_dataset(path, "/rank1/regions/not_a_group", H5WRITE_I64,
+						 st, 5), 0);
+	expect_refusal(path, ERR_FORMAT, "'rank1/regions/not_a_group' is not a group");
+	/* rank groups that name the same rank */
+	path = fresh(1, 0);
+	assert_int_equal(h5write_replace_dataset(path, "/rank01/regions/x/start_times",
+						 H5WRITE_I64, st, 5), 0);
+	expect_refusal(path, ERR_FORMAT, "groups 'rank01' and 'rank1' both hold rank 1");
+	/* other top-level groups are ignored */
+	path = fresh(1, 0);
+	assert_int_equal(h5write_replace_dataset(path, "/rankX/regions/x/start_times",
+						 H5WRITE_I64, st, 5), 0);
+	assert_int_equal(h5write_replace_dataset(path, "/rank3/likwid/y", H5WRITE_I64, st, 5), 0);
+	{
+		struct tu_h5_loaded l;
+
+		assert_int_equal(tu_h5_load(&l, path), 0);
+		assert_int_equal(l.num_ranks, 5);
+		assert_int_equal(l.nrows, 11);
+		tu_h5_loaded_free(&l);
+	}
+	/* source_lineno of the wrong type */
+	path = fresh(1, 0);
+	{
+		hid_t fl = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+		hid_t g = H5Gopen2(fl, "rank0/regions/solve", H5P_DEFAULT);
+		hid_t s = H5Screate(H5S_SCALAR), a;
+		double d = 7.0;
+
+		assert_true(H5Adelete(g, "source_lineno") >= 0);
+		a = H5Acreate2(g, "source_lineno", H5T_IEEE_F64LE, s, H5P_DEFAULT, H5P_DEFAULT);
+		assert_true(H5Awrite(a, H5T_NATIVE_DOUBLE, &d) >= 0);
+		H5Aclose(a);
+		H5Sclose(s);
+		H5Gclose(g);
+		H5Fclose(fl);
+	}
+	expect_refusal(path, ERR_FORMAT,
+		       "attribute 'rank0/regions/solve@source_lineno' has type float, expected int");
+}
+
+/* Names with newlines or quotes are escaped in messages. */
+static void test_message_escaping(void **state)
+{
+	struct h5write_row row;
+	struct h5write_profile prof = {&row, 1, NULL, 0};
+	struct h5write_opts o = opts_of(3, 0);
+	const int64_t st[] = {1}, en[] = {2}, bad[] = {-3};
+	const char *path = tu_path("esc.h5");
+
+	(void)state;
+	memset(&row, 0, sizeof(row));
+	row.region = "line\nbreak 'q'";
+	row.calls = 1;
+	row.starts = st;
+	row.ends = en;
+	row.source_line = -1;
+	assert_int_equal(h5write_file(path, &prof, &o), 0);
+	assert_int_equal(h5write_replace_dataset(path, "/events/durations", H5WRITE_I64, bad, 1),
+			 0);
+	expect_read_refusal(path, "region 'line\\x0abreak \\x27q\\x27': call 0 has a negative");
+}
+
+/* Fixed-length strings keep trailing spaces and empty strings intact. */
+static void test_fixed_string_edges(void **state)
+{
+	const int64_t st[] = {1, 2}, en[] = {3, 4};
+	const char *const tags[] = {"", "t "};
+	struct h5write_row rows[2];
+	struct h5write_profile prof = {rows, 2, NULL, 0};
+	int schema;
+
+	(void)state;
+	memset(rows, 0, sizeof(rows));
+	rows[0].region = "pad  ";
+	rows[0].calls = 2;
+	rows[0].starts = st;
+	rows[0].ends = en;
+	rows[0].source_file = "f.py ";
+	rows[0].source_line = 1;
+	rows[0].tags = tags;
+	rows[0].ntags = 2;
+	rows[1] = rows[0];
+	rows[1].region = "x";
+	rows[1].source_file = "";
+	rows[1].ntags = 0;
+	for (schema = 1; schema <= 3; schema++) {
+		struct h5write_opts o = opts_of(schema, 0);
+		struct tu_h5_loaded l;
+
+		o.fixed_strings = 1;
+		assert_int_equal(h5write_file(tu_path("fixed.h5"), &prof, &o), 0);
+		assert_int_equal(tu_h5_load(&l, tu_path("fixed.h5")), 0);
+		tu_h5_check(&l, &prof, &o);
+		assert_non_null(tu_h5_find(&l, 0, "pad  "));
+		assert_string_equal(tu_h5_find(&l, 0, "pad  ")->tags_json, "[\"\",\"t \"]");
+		tu_h5_loaded_free(&l);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fixtures),
+		cmocka_unit_test(test_roundtrip_all_layouts),
+		cmocka_unit_test(test_order_and_names),
+		cmocka_unit_test(test_schema1_rank_sequence),
+		cmocka_unit_test(test_metadata),
+		cmocka_unit_test(test_columnar_offsets_out_of_order),
+		cmocka_unit_test(test_chunk_boundaries),
+		cmocka_unit_test(test_stream_writer),
+		cmocka_unit_test(test_stream_errors),
+		cmocka_unit_test(test_stream_large_row),
+		cmocka_unit_test(test_callback_stop_and_reread),
+		cmocka_unit_test(test_empty_profile),
+		cmocka_unit_test(test_refuse_not_hdf5),
+		cmocka_unit_test(test_refuse_schema_attr),
+		cmocka_unit_test(test_refuse_index_damage),
+		cmocka_unit_test(test_refuse_event_damage),
+		cmocka_unit_test(test_refuse_schema1_damage),
+		cmocka_unit_test(test_message_escaping),
+		cmocka_unit_test(test_fixed_string_edges),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,406 @@
+/*
+ * test_ingest.c - ingest_file() end to end against a real store: the
+ * upstream fixtures, generated profiles of every layout (values checked row
+ * by row against the arrays that generated them, durations blobs decoded),
+ * duplicates, and damaged files that must leave the store unchanged.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "scopedb/blob.h"
+#include "scopedb/err.h"
+#include "scopedb/h5write.h"
+#include "scopedb/ingest.h"
+#include "scopedb/store.h"
+#include "scopedb/util.h"
+#include "testutil.h"
+
+static int64_t q_int(const char *db, const char *sql)
+{
+	sqlite3 *h;
+	sqlite3_stmt *s;
+	int64_t v = -12345;
+
+	assert_int_equal(sqlite3_open(db, &h), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(h, sql, -1, &s, NULL), SQLITE_OK);
+	if (sqlite3_step(s) == SQLITE_ROW)
+		v = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	sqlite3_close(h);
+	return v;
+}
+
+/* A snapshot of every table's row count, to prove a failure wrote nothing. */
+static void counts(const char *db, char *out, size_t len)
+{
+	snprintf(out, len, "%lld %lld %lld %lld %lld %lld",
+		 (long long)q_int(db, "select count(*) from runs"),
+		 (long long)q_int(db, "select count(*) from timings"),
+		 (long long)q_int(db, "select count(*) from timings_durations"),
+		 (long long)q_int(db, "select count(*) from run_tags"),
+		 (long long)q_int(db, "select count(*) from run_metadata"),
+		 (long long)q_int(db, "select count(*) from regions"));
+}
+
+static struct ingest_opts no_opts;
+
+static void test_upstream_fixtures(void **state)
+{
+	static const char *const files[] = {"schema-1.h5", "schema-2.h5", "schema-3.h5"};
+	const char *db = tu_path("fixtures.sqlite");
+	struct store *st = NULL;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(store_open(&st, db, 0), 0);
+	for (i = 0; i < 3; i++) {
+		struct ingest_result r;
+
+		assert_int_equal(ingest_file(&r, st, tu_fixture(files[i]), &no_opts), 0);
+		assert_int_equal(r.run_id, (int64_t)i + 1);
+		assert_false(r.duplicate);
+		assert_int_equal(r.num_ranks, 1);
+		assert_int_equal(r.num_regions, 1);
+		assert_int_equal(r.num_calls, 3);
+	}
+	store_close(st);
+	/* durations 5, 13, 15 in every layout */
+	assert_int_equal(q_int(db, "select count(*) from timings where calls=3 and total_ns=33 "
+				   "and min_ns=5 and max_ns=15 and first_ns=5 and last_ns=15 and "
+				   "start_min_ns=10 and end_max_ns=55 and rank=0 and has_events=1"),
+			 3);
+	assert_int_equal(q_int(db, "select count(*) from timings where source_line=7 and "
+				   "source_file='solver.py' and tags='[\"golden\"]'"),
+			 3);
+	assert_int_equal(q_int(db, "select count(distinct region_id) from timings"), 1);
+	assert_int_equal(q_int(db, "select count(*) from run_metadata where key='mpi_size' and "
+				   "value='1'"),
+			 3);
+	assert_int_equal(q_int(db, "select count(*) from runs where layout='hierarchical'"), 1);
+	assert_int_equal(q_int(db, "select count(*) from runs where layout='columnar'"), 2);
+}
+
+/* Generated profile: 3 ranks, regions with GPU data, a zero-call row and a
+ * region missing on rank 2. */
+static int64_t g_starts[3][3][40], g_ends[3][3][40], g_gpu[3][3][40];
+
+static size_t gen_rows(struct h5write_row *rows)
+{
+	static const char *const names[] = {"solve", "exchange", "größe_λ"};
+	static const char *const tags[] = {"mpi", "hot"};
+	size_t n = 0;
+	uint32_t r, g;
+	uint64_t x = 42;
+
+	for (r = 0; r < 3; r++) {
+		for (g = 0; g < 3; g++) {
+			size_t calls = g == 1 && r == 1 ? 0 : 10 + 7 * r + 3 * g, i;
+			int64_t t = 1000;
+
+			if (g == 2 && r == 2)
+				continue; /* missing on rank 2 */
+			for (i = 0; i < calls; i++) {
+				x ^= x << 13;
+				x ^= x >> 7;
+				x ^= x << 17;
+				g_starts[r][g][i] = t;
+				g_ends[r][g][i] = t + (int64_t)(x % 100000) + 1;
+				g_gpu[r][g][i] = (i % 3 == 0) ? -1 : (int64_t)(x % 5000);
+				t = g_ends[r][g][i] + 17;
+			}
+			rows[n].rank = r;
+			rows[n].region = names[g];
+			rows[n].calls = calls;
+			rows[n].starts = g_starts[r][g];
+			rows[n].ends = g_ends[r][g];
+			rows[n].gpu = g == 0 ? g_gpu[r][g] : NULL;
+			rows[n].source_file = "app.c";
+			rows[n].source_line = 100 + g;
+			rows[n].tags = tags;
+			rows[n].ntags = g == 0 ? 2 : 0;
+			n++;
+		}
+	}
+	return n;
+}
+
+/* Compare every stored timings row with the generating arrays. */
+static void check_generated(const char *db, int64_t run_id, int layout_schema, int aggregate)
+{
+	struct h5write_row rows[9];
+	size_t n = gen_rows(rows), k;
+	sqlite3 *h;
+
+	assert_int_equal(sqlite3_open(db, &h), SQLITE_OK);
+	for (k = 0; k < n; k++) {
+		sqlite3_stmt *s;
+		int64_t total = 0, mn = INT64_MAX, mx = 0, gtot = 0, gcnt = 0;
+		struct i64vec d;
+		size_t i;
+
+		for (i = 0; i < rows[k].calls; i++) {
+			int64_t v = rows[k].ends[i] - rows[k].starts[i];
+
+			total += v;
+			mn = v < mn ? v : mn;
+			mx = v > mx ? v : mx;
+			if (rows[k].gpu && rows[k].gpu[i] >= 0) {
+				gtot += rows[k].gpu[i];
+				gcnt++;
+			}
+		}
+		assert_int_equal(
+			sqlite3_prepare_v2(h,
+					   "select t.calls, t.total_ns, t.min_ns, t.max_ns, "
+					   "t.gpu_count, t.gpu_total_ns, d.data, t.has_events "
+					   "from timings t join regions g on g.id=t.region_id "
+					   "left join timings_durations d on d.timing_id=t.id "
+					   "where t.run_id=?1 and t.rank=?2 and g.name=?3",
+					   -1, &s, NULL),
+			SQLITE_OK);
+		sqlite3_bind_int64(s, 1, run_id);
+		sqlite3_bind_int64(s, 2, rows[k].rank);
+		sqlite3_bind_text(s, 3, rows[k].region, -1, SQLITE_STATIC);
+		if (sqlite3_step(s) != SQLITE_ROW) {
+			/* schema 1 writes no group for a region without calls */
+			assert_int_equal(rows[k].calls, 0);
+			assert_int_equal(layout_schema, 1);
+			sqlite3_finalize(s);
+			continue;
+		}
+		assert_int_equal(sqlite3_column_int64(s, 0), rows[k].calls);
+		assert_int_equal(sqlite3_column_int64(s, 1), total);
+		if (rows[k].calls) {
+			assert_int_equal(sqlite3_column_int64(s, 2), mn);
+			assert_int_equal(sqlite3_column_int64(s, 3), mx);
+		}
+		if (aggregate) {
+			assert_int_equal(sqlite3_column_int64(s, 7), 0);
+			assert_int_equal(sqlite3_column_type(s, 6), SQLITE_NULL);
+			sqlite3_finalize(s);
+			continue;
+		}
+		assert_int_equal(sqlite3_column_int64(s, 4), gcnt);
+		assert_int_equal(sqlite3_column_int64(s, 5), gtot);
+		i64vec_init(&d);
+		assert_int_equal(blob_decode_append(&d, sqlite3_column_blob(s, 6),
+						    (size_t)sqlite3_column_bytes(s, 6)),
+				 0);
+		assert_int_equal(d.len, rows[k].calls);
+		{
+			int64_t want[40];
+
+			for (i = 0; i < rows[k].calls; i++)
+				want[i] = rows[k].ends[i] - rows[k].starts[i];
+			util_sort_i64(want, rows[k].calls);
+			for (i = 0; i < d.len; i++)
+				assert_int_equal(d.v[i], want[i]);
+		}
+		i64vec_release(&d);
+		sqlite3_finalize(s);
+	}
+	sqlite3_close(h);
+}
+
+static void test_generated_layouts(void **state)
+{
+	struct h5write_row rows[9];
+	char db[512];
+	struct h5write_profile prof;
+	struct store *st = NULL;
+	int schema, variant;
+
+	(void)state;
+	snprintf(db, sizeof(db), "%s", tu_path("layouts.sqlite"));
+	memset(&prof, 0, sizeof(prof));
+	prof.rows = rows;
+	prof.nrows = gen_rows(rows);
+	assert_int_equal(store_open(&st, db, 0), 0);
+	for (schema = 1; schema <= 3; schema++) {
+		for (variant = 0; variant < 3; variant++) {
+			struct h5write_opts o;
+			struct ingest_result r;
+			char name[64];
+
+			memset(&o, 0, sizeof(o));
+			o.schema = schema;
+			o.gpu = 1;
+			o.mpi_size = 3;
+			o.gzip = variant == 1;
+			o.fixed_strings = variant == 2;
+			o.aggregate = schema >= 2 && variant == 2;
+			snprintf(name, sizeof(name), "gen-%d-%d.h5", schema, variant);
+			assert_int_equal(h5write_file(tu_path(name), &prof, &o), 0);
+			assert_int_equal(ingest_file(&r, st, tu_path(name), &no_opts), 0);
+			assert_int_equal(r.num_ranks, 3);
+			assert_int_equal(r.num_regions, 3);
+			check_generated(db, r.run_id, schema, o.aggregate);
+		}
+	}
+	store_close(st);
+}
+
+static void test_duplicate_and_tags(void **state)
+{
+	const char *db = tu_path("dup.sqlite");
+	static const char *const tags[] = {"nightly", "x86"};
+	static const char *const meta[] = {"host=login1", "mpi_size=64"};
+	struct ingest_opts o = no_opts;
+	struct ingest_result r;
+	struct store *st = NULL;
+
+	(void)state;
+	assert_int_equal(store_open(&st, db, 0), 0);
+	o.tags = tags;
+	o.ntags = 1;
+	o.meta = meta;
+	o.nmeta = 2;
+	o.label = "base";
+	o.commit = "0123abcd";
+	o.branch = "main";
+	assert_int_equal(ingest_file(&r, st, tu_fixture("schema-3.h5"), &o), 0);
+	assert_int_equal(r.run_id, 1);
+	o.ntags = 2;
+	assert_int_equal(ingest_file(&r, st, tu_fixture("schema-3.h5"), &o), 0);
+	assert_int_equal(r.run_id, 1);
+	assert_true(r.duplicate);
+	assert_int_equal(r.tags_added, 1);
+	assert_int_equal(r.num_calls, 3);
+	store_close(st);
+	assert_int_equal(q_int(db, "select count(*) from runs"), 1);
+	assert_int_equal(q_int(db, "select count(*) from run_tags"), 2);
+	assert_int_equal(q_int(db, "select value from run_metadata where key='mpi_size'"), 64);
+	assert_int_equal(q_int(db, "select count(*) from runs where label='base' and "
+				   "commit_sha='0123abcd' and branch='main'"),
+			 1);
+}
+
+/* Write a valid file then damage it with fn. */
+static const char *damaged(const char *name, int (*fn)(const char *path))
+{
+	struct h5write_row rows[9];
+	struct h5write_profile prof;
+	struct h5write_opts o;
+	const char *path = tu_path(name);
+
+	memset(&prof, 0, sizeof(prof));
+	memset(&o, 0, sizeof(o));
+	prof.rows = rows;
+	prof.nrows = gen_rows(rows);
+	o.schema = 3;
+	o.gpu = 1;
+	assert_int_equal(h5write_file(path, &prof, &o), 0);
+	assert_int_equal(fn(path), 0);
+	return path;
+}
+
+static int dmg_offsets(const char *p)
+{
+	uint64_t v[8] = {0, 5, 5, 30, 40, 50, 60, 70};
+
+	return h5write_replace_dataset(p, "/rank_region_index/event_offsets", H5WRITE_U64, v, 8);
+}
+
+static int dmg_region_id(const char *p)
+{
+	uint32_t v[8] = {0, 1, 2, 0, 1, 2, 0, 7};
+
+	return h5write_replace_dataset(p, "/rank_region_index/region_ids", H5WRITE_U32, v, 8);
+}
+
+static int dmg_negative(const char *p)
+{
+	int64_t v[130]; /* the generated profile has 130 events */
+	size_t i;
+
+	for (i = 0; i < 130; i++)
+		v[i] = i == 100 ? -3 : 10;
+	return h5write_replace_dataset(p, "/events/durations", H5WRITE_I64, v, 130);
+}
+
+static int dmg_schema(const char *p)
+{
+	return h5write_set_root_attr_i64(p, "scope_profiler_schema", 4);
+}
+
+static int dmg_missing(const char *p)
+{
+	return h5write_delete(p, "/events/start_deltas");
+}
+
+static void test_damaged_files_leave_nothing(void **state)
+{
+	struct ingest_result r;
+	char db[512];
+	struct store *st = NULL;
+	char before[128], after[128];
+	int (*fns[])(const char *) = {dmg_offsets, dmg_region_id, dmg_negative, dmg_schema,
+				      dmg_missing};
+	size_t i;
+
+	(void)state;
+	snprintf(db, sizeof(db), "%s", tu_path("damaged.sqlite"));
+	assert_int_equal(store_open(&st, db, 0), 0);
+	assert_int_equal(ingest_file(&r, st, tu_fixture("schema-2.h5"), &no_opts), 0);
+	store_close(st);
+	counts(db, before, sizeof(before));
+	for (i = 0; i < sizeof(fns) / sizeof(fns[0]); i++) {
+		char name[32];
+		const char *path;
+
+		snprintf(name, sizeof(name), "damaged-%zu.h5", i);
+		path = damaged(name, fns[i]);
+		assert_int_equal(store_open(&st, db, 0), 0);
+		err_clear();
+		assert_int_equal(ingest_file(&r, st, path, &no_opts), ERR_FORMAT);
+		assert_non_null(strstr(err_msg(), path));
+		assert_null(strchr(err_msg(), '\n'));
+		assert_int_equal(r.run_id, 0);
+		store_close(st);
+		counts(db, after, sizeof(after));
+		assert_string_equal(after, before);
+	}
+	/* a later good ingest still works and gets the next id */
+	assert_int_equal(store_open(&st, db, 0), 0);
+	assert_int_equal(ingest_file(&r, st, tu_fixture("schema-1.h5"), &no_opts), 0);
+	store_close(st);
+	assert_int_equal(q_int(db, "select count(*) from runs"), 2);
+}
+
+static void test_meta_check_and_env(void **state)
+{
+	const char *c, *b;
+
+	(void)state;
+	assert_int_equal(ingest_meta_check("k=v"), 0);
+	assert_int_equal(ingest_meta_check("k="), 0);
+	assert_int_equal(ingest_meta_check("novalue"), ERR_USAGE);
+	assert_int_equal(ingest_meta_check("=v"), ERR_USAGE);
+	setenv("CI_COMMIT_SHA", "c1", 1);
+	setenv("GIT_BRANCH", "origin/x", 1);
+	unsetenv("GITHUB_SHA");
+	unsetenv("GITHUB_REF_NAME");
+	unsetenv("CI_COMMIT_REF_NAME");
+	ingest_ci_env(&c, &b);
+	assert_string_equal(c, "c1");
+	assert_string_equal(b, "origin/x");
+	setenv("GITHUB_SHA", "g1", 1);
+	ingest_ci_env(&c, &b);
+	assert_string_equal(c, "g1");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_upstream_fixtures),
+		cmocka_unit_test(test_generated_layouts),
+		cmocka_unit_test(test_duplicate_and_tags),
+		cmocka_unit_test(test_damaged_files_leave_nothing),
+		cmocka_unit_test(test_meta_check_and_env),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,432 @@
+/*
+ * test_report.c - the four output formats of diff and check on a hand-made
+ * comparison: upstream's cell formatting (.6g, signed delta, .4g percent,
+ * "-" for None, integer calls), CSV quoting, markdown escaping, the exact
+ * JSON shape and the shortest round-trip numbers.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scopedb/err.h"
+#include "scopedb/report.h"
+#include "testutil.h"
+
+#define NONE {1, 0.0}
+#define V(x) {0, (x)}
+
+static char *tags_a[] = {(char *)"nightly", (char *)"x"};
+static char *regions_a[] = {(char *)"gone", (char *)"io,\"x\"", (char *)"solve"};
+static char *regions_b[] = {(char *)"new|pipe", (char *)"solve"};
+static const char *only_a[] = {"gone"};
+static const char *only_b[] = {"new|pipe"};
+
+/* A diff of stored run 7 with the file b.h5 (metric total). */
+static void make(struct compare_result *r, struct stats_row *rows)
+{
+	const struct stats_row rr[3] = {
+		{"solve", V(1.5), V(2.25), 0.75, V(50.0), 0},
+		{"io,\"x\"", V(0.1), NONE, -0.1, V(-100.0), 0},
+		{"new|pipe", NONE, V(3e-05), 3e-05, NONE, 0},
+	};
+
+	memcpy(rows, rr, sizeof(rr));
+	memset(r, 0, sizeof(*r));
+	r->a.id = 7;
+	r->a.path = (char *)"/data/a.h5";
+	r->a.label = (char *)"nightly-41";
+	r->a.commit = (char *)"1a2b3c4d5e6f7a8b9c0d";
+	r->a.branch = (char *)"main";
+	r->a.recorded_at = (char *)"2024-05-01T02:00:00Z";
+	r->a.tags = tags_a;
+	r->a.ntags = 2;
+	r->a.num_ranks = 4;
+	r->a.regions = regions_a;
+	r->a.nregions = 3;
+	r->b.is_file = 1;
+	r->b.path = (char *)"b.h5";
+	r->b.num_ranks = 1;
+	r->b.regions = regions_b;
+	r->b.nregions = 2;
+	r->rows = rows;
+	r->nrows = 3;
+	r->only_a = only_a;
+	r->nonly_a = 1;
+	r->only_b = only_b;
+	r->nonly_b = 1;
+}
+
+static void make_opts(struct compare_opts *o, int check)
+{
+	memset(o, 0, sizeof(*o));
+	o->metric = STATS_TOTAL;
+	o->check = check;
+	o->max_regression = 5.0;
+}
+
+typedef int (*render_fn)(struct buf *, const struct compare_result *,
+			 const struct compare_opts *);
+
+static void expect_render(render_fn fn, const struct compare_result *r,
+			  const struct compare_opts *o, const char *want)
+{
+	struct buf b = BUF_INIT;
+
+	assert_int_equal(fn(&b, r, o), 0);
+	if (strcmp(b.data, want))
+		fail_msg("got:\n%s\nwant:\n%s", b.data, want);
+	buf_release(&b);
+}
+
+static int table_plain(struct buf *b, const struct compare_result *r,
+		       const struct compare_opts *o)
+{
+	return report_table(b, r, o, 0);
+}
+
+static int table_color(struct buf *b, const struct compare_result *r,
+		       const struct compare_opts *o)
+{
+	return report_table(b, r, o, 1);
+}
+
+static void test_cells(void **state)
+{
+	char s[64];
+	struct stats_val none = NONE, v;
+
+	(void)state;
+	report_fmt_value(s, sizeof(s), none, 0);
+	assert_string_equal(s, "-");
+	v.none = 0;
+	v.v = 123456789.0;
+	report_fmt_value(s, sizeof(s), v, 0);
+	assert_string_equal(s, "1.23457e+08");
+	v.v = 0.0001234567;
+	report_fmt_value(s, sizeof(s), v, 0);
+	assert_string_equal(s, "0.000123457");
+	v.v = 2.0;
+	report_fmt_value(s, sizeof(s), v, 0);
+	assert_string_equal(s, "2");
+	v.v = 1234567.0;
+	report_fmt_value(s, sizeof(s), v, 1);
+	assert_string_equal(s, "1234567");
+	report_fmt_delta(s, sizeof(s), 0.0, 0);
+	assert_string_equal(s, "+0");
+	report_fmt_delta(s, sizeof(s), 0.0, 1);
+	assert_string_equal(s, "+0");
+	report_fmt_delta(s, sizeof(s), -3.0, 1);
+	assert_string_equal(s, "-3");
+	report_fmt_delta(s, sizeof(s), 1e-05, 0);
+	assert_string_equal(s, "+1e-05");
+	report_fmt_delta(s, sizeof(s), -1.5e-9, 0);
+	assert_string_equal(s, "-1.5e-09");
+	report_fmt_pct(s, sizeof(s), none);
+	assert_string_equal(s, "-");
+	v.v = 50.0;
+	report_fmt_pct(s, sizeof(s), v);
+	assert_string_equal(s, "+50%");
+	v.v = -100.0;
+	report_fmt_pct(s, sizeof(s), v);
+	assert_string_equal(s, "-100%");
+	v.v = 100.0 / 3.0;
+	report_fmt_pct(s, sizeof(s), v);
+	assert_string_equal(s, "+33.33%");
+	v.v = 0.0;
+	report_fmt_pct(s, sizeof(s), v);
+	assert_string_equal(s, "+0%");
+	v.v = 1.2345e10;
+	report_fmt_pct(s, sizeof(s), v);
+	assert_string_equal(s, "+1.234e+10%");
+}
+
+static void test_numbers(void **state)
+{
+	char s[64];
+
+	(void)state;
+	report_fmt_number(s, sizeof(s), 1.0, 0);
+	assert_string_equal(s, "1.0");
+	report_fmt_number(s, sizeof(s), 100.0, 0);
+	assert_string_equal(s, "100.0");
+	report_fmt_number(s, sizeof(s), 0.1, 0);
+	assert_string_equal(s, "0.1");
+	report_fmt_number(s, sizeof(s), 1.0 / 3.0, 0);
+	assert_string_equal(s, "0.3333333333333333");
+	report_fmt_number(s, sizeof(s), 0.1 + 0.2, 0);
+	assert_string_equal(s, "0.30000000000000004");
+	report_fmt_number(s, sizeof(s), 1e-05, 0);
+	assert_string_equal(s, "1e-05");
+	report_fmt_number(s, sizeof(s), -2.5e-9, 0);
+	assert_string_equal(s, "-2.5e-09");
+	report_fmt_number(s, sizeof(s), 0.0, 0);
+	assert_string_equal(s, "0.0");
+	report_fmt_number(s, sizeof(s), 42.0, 1);
+	assert_string_equal(s, "42");
+	report_fmt_number(s, sizeof(s), -7.0, 1);
+	assert_string_equal(s, "-7");
+	/* Every double survives the trip. */
+	{
+		double x = 1.0;
+		int i;
+
+		for (i = 0; i < 2000; i++) {
+			x = x * 1.37 + 1e-7;
+			if (x > 1e12)
+				x /= 1e15;
+			report_fmt_number(s, sizeof(s), x, 0);
+			assert_true(strtod(s, NULL) == x);
+		}
+	}
+}
+
+static void test_table(void **state)
+{
+	struct compare_result r;
+	struct compare_opts o;
+	struct stats_row rows[3];
+	int64_t ranks[] = {0, 1, 2, 3, 8};
+
+	(void)state;
+	make(&r, rows);
+	make_opts(&o, 0);
+	expect_render(table_plain, &r, &o,
+		      "a: run 7 (label nightly-41, commit 1a2b3c4d5e6f, branch main, tags "
+		      "nightly,x, recorded 2024-05-01T02:00:00Z, 4 ranks)\n"
+		      "b: b.h5 (file, 1 rank)\n"
+		      "Metric: total (seconds)\n"
+		      "\n"
+		      "region      a      b   delta  delta %\n"
+		      "solve     1.5   2.25   +0.75     +50%\n"
+		      "io,\"x\"    0.1      -    -0.1    -100%\n"
+		      "new|pipe    -  3e-05  +3e-05        -\n"
+		      "\n"
+		      "Only in a: gone\n"
+		      "Only in b: new|pipe\n");
+	/* Colour: red regressions, green improvements, nothing on +0. */
+	expect_render(table_color, &r, &o,
+		      "a: run 7 (label nightly-41, commit 1a2b3c4d5e6f, branch main, tags "
+		      "nightly,x, recorded 2024-05-01T02:00:00Z, 4 ranks)\n"
+		      "b: b.h5 (file, 1 rank)\n"
+		      "Metric: total (seconds)\n"
+		      "\n"
+		      "region      a      b   delta  delta %\n"
+		      "solve     1.5   2.25  \033[31m +0.75\033[0m  \033[31m   +50%\033[0m\n"
+		      "io,\"x\"    0.1      -  \033[32m  -0.1\033[0m  \033[32m  -100%\033[0m\n"
+		      "new|pipe    -  3e-05  \033[31m+3e-05\033[0m  \033[31m      -\033[0m\n"
+		      "\n"
+		      "Only in a: gone\n"
+		      "Only in b: new|pipe\n");
+	/* check: budget, verdict, violations after the table; rank line. */
+	make_opts(&o, 1);
+	o.ranks = ranks;
+	o.nranks = 5;
+	rows[0].violation = 1;
+	rows[2].violation = 1;
+	r.nviolations = 2;
+	expect_render(table_plain, &r, &o,
+		      "Baseline: run 7 (label nightly-41, commit 1a2b3c4d5e6f, branch main, tags "
+		      "nightly,x, recorded 2024-05-01T02:00:00Z, 4 ranks)\n"
+		      "Candidate: b.h5 (file, 1 rank)\n"
+		      "Ranks: 0-3,8\n"
+		      "Regression budget: +5% (total)\n"
+		      "Regression check: FAIL\n"
+		      "\n"
+		      "region      a      b   delta  delta %\n"
+		      "solve     1.5   2.25   +0.75     +50%\n"
+		      "io,\"x\"    0.1      -    -0.1    -100%\n"
+		      "new|pipe    -  3e-05  +3e-05        -\n"
+		      "\n"
+		      "Only in a: gone\n"
+		      "Only in b: new|pipe\n"
+		      "Budget violations: solve, new|pipe\n");
+	/* PASS with nothing to list, no rows at all. */
+	r.nrows = 0;
+	r.nonly_a = r.nonly_b = 0;
+	r.nviolations = 0;
+	o.ranks = NULL;
+	o.max_regression = 2.5;
+	o.metric = STATS_P95;
+	expect_render(table_plain, &r, &o,
+		      "Baseline: run 7 (label nightly-41, commit 1a2b3c4d5e6f, branch main, tags "
+		      "nightly,x, recorded 2024-05-01T02:00:00Z, 4 ranks)\n"
+		      "Candidate: b.h5 (file, 1 rank)\n"
+		      "Regression budget: +2.5% (p95)\n"
+		      "Regression check: PASS\n"
+		      "\n"
+		      "No regions to compare.\n");
+}
+
+static void test_table_hostile(void **state)
+{
+	struct compare_result r;
+	struct compare_opts o;
+	struct stats_row rows[3];
+	static const char *only[] = {"a\nb"};
+
+	(void)state;
+	make(&r, rows);
+	make_opts(&o, 0);
+	r.a.label = (char *)"x\033[2Jy";
+	r.nrows = 1;
+	rows[0].name = "s\r\nt";
+	r.only_a = only;
+	r.nonly_b = 0;
+	o.metric = STATS_CALLS;
+	rows[0].a.v = 3;
+	rows[0].b.v = 5;
+	rows[0].delta = 2;
+	expect_render(table_plain, &r, &o,
+		      "a: run 7 (label x?[2Jy, commit 1a2b3c4d5e6f, branch main, tags nightly,x, "
+		      "recorded 2024-05-01T02:00:00Z, 4 ranks)\n"
+		      "b: b.h5 (file, 1 rank)\n"
+		      "Metric: calls (calls)\n"
+		      "\n"
+		      "region  a  b  delta  delta %\n"
+		      "s??t    3  5     +2     +50%\n"
+		      "\n"
+		      "Only in a: a?b\n");
+}
+
+static void test_markdown(void **state)
+{
+	struct compare_result r;
+	struct compare_opts o;
+	struct stats_row rows[3];
+
+	(void)state;
+	make(&r, rows);
+	make_opts(&o, 0);
+	expect_render(report_markdown, &r, &o,
+		      "- **a:** run 7 (label nightly-41, commit 1a2b3c4d5e6f, branch main, tags "
+		      "nightly,x, recorded 2024-05-01T02:00:00Z, 4 ranks)\n"
+		      "- **b:** b.h5 (file, 1 rank)\n"
+		      "- **Metric:** total (seconds)\n"
+		      "\n"
+		      "| region | a | b | delta | delta % |\n"
+		      "| :--- | ---: | ---: | ---: | ---: |\n"
+		      "| solve | 1.5 | 2.25 | +0.75 | +50% |\n"
+		      "| io,\"x\" | 0.1 | - | -0.1 | -100% |\n"
+		      "| new\\|pipe | - | 3e-05 | +3e-05 | - |\n"
+		      "\n"
+		      "Only in a: gone\n"
+		      "\n"
+		      "Only in b: new\\|pipe\n");
+	make_opts(&o, 1);
+	rows[0].violation = 1;
+	r.nviolations = 1;
+	r.a.label = (char *)"*bold* <b>";
+	expect_render(report_markdown, &r, &o,
+		      "### Regression check: FAIL\n"
+		      "\n"
+		      "Budget: +5% (total); budget violations: solve\n"
+		      "\n"
+		      "- **Baseline:** run 7 (label \\*bold\\* \\<b\\>, commit 1a2b3c4d5e6f, branch "
+		      "main, tags nightly,x, recorded 2024-05-01T02:00:00Z, 4 ranks)\n"
+		      "- **Candidate:** b.h5 (file, 1 rank)\n"
+		      "- **Metric:** total (seconds)\n"
+		      "\n"
+		      "| region | a | b | delta | delta % |\n"
+		      "| :--- | ---: | ---: | ---: | ---: |\n"
+		      "| **solve** | 1.5 | 2.25 | +0.75 | +50% |\n"
+		      "| io,\"x\" | 0.1 | - | -0.1 | -100% |\n"
+		      "| new\\|pipe | - | 3e-05 | +3e-05 | - |\n"
+		      "\n"
+		      "Only in a: gone\n"
+		      "\n"
+		      "Only in b: new\\|pipe\n");
+}
+
+static void test_csv(void **state)
+{
+	struct compare_result r;
+	struct compare_opts o;
+	struct stats_row rows[3];
+
+	(void)state;
+	make(&r, rows);
+	make_opts(&o, 0);
+	expect_render(report_csv, &r, &o,
+		      "region,a,b,delta,pct\n"
+		      "solve,1.5,2.25,0.75,50.0\n"
+		      "\"io,\"\"x\"\"\",0.1,,-0.1,-100.0\n"
+		      "new|pipe,,3e-05,3e-05,\n");
+	o.metric = STATS_CALLS;
+	r.nrows = 1;
+	rows[0].name = "line\nbreak";
+	rows[0].a.v = 3;
+	rows[0].b.v = 4;
+	rows[0].delta = 1;
+	rows[0].pct.v = 100.0 / 3.0;
+	expect_render(report_csv, &r, &o,
+		      "region,a,b,delta,pct\n"
+		      "\"line\nbreak\",3,4,1,33.333333333333336\n");
+}
+
+static void test_json(void **state)
+{
+	struct compare_result r;
+	struct compare_opts o;
+	struct stats_row rows[3];
+
+	(void)state;
+	make(&r, rows);
+	make_opts(&o, 0);
+	expect_render(report_json, &r, &o,
+		      "{\"metric\": \"total\", \"a\": {\"id\": 7, \"path\": \"/data/a.h5\", "
+		      "\"label\": \"nightly-41\", \"commit\": \"1a2b3c4d5e6f7a8b9c0d\", \"branch\": "
+		      "\"main\", \"tags\": [\"nightly\",\"x\"], \"recorded_at\": "
+		      "\"2024-05-01T02:00:00Z\", \"num_ranks\": 4}, \"b\": {\"id\": null, "
+		      "\"path\": \"b.h5\", \"label\": null, \"commit\": null, \"branch\": null, "
+		      "\"tags\": [], \"recorded_at\": null, \"num_ranks\": 1}, \"rows\": [\n"
+		      "  {\"name\": \"solve\", \"a\": 1.5, \"b\": 2.25, \"delta\": 0.75, \"pct\": "
+		      "50.0},\n"
+		      "  {\"name\": \"io,\\\"x\\\"\", \"a\": 0.1, \"b\": null, \"delta\": -0.1, "
+		      "\"pct\": -100.0},\n"
+		      "  {\"name\": \"new|pipe\", \"a\": null, \"b\": 3e-05, \"delta\": 3e-05, "
+		      "\"pct\": null}\n"
+		      "]}\n");
+	make_opts(&o, 1);
+	o.fail_on_new = 1;
+	o.metric = STATS_CALLS;
+	r.nrows = 1;
+	rows[0].violation = 1;
+	rows[0].a.v = 2;
+	rows[0].b.v = 3;
+	rows[0].delta = 1;
+	r.nviolations = 1;
+	expect_render(report_json, &r, &o,
+		      "{\"metric\": \"calls\", \"a\": {\"id\": 7, \"path\": \"/data/a.h5\", "
+		      "\"label\": \"nightly-41\", \"commit\": \"1a2b3c4d5e6f7a8b9c0d\", \"branch\": "
+		      "\"main\", \"tags\": [\"nightly\",\"x\"], \"recorded_at\": "
+		      "\"2024-05-01T02:00:00Z\", \"num_ranks\": 4}, \"b\": {\"id\": null, "
+		      "\"path\": \"b.h5\", \"label\": null, \"commit\": null, \"branch\": null, "
+		      "\"tags\": [], \"recorded_at\": null, \"num_ranks\": 1}, \"rows\": [\n"
+		      "  {\"name\": \"solve\", \"a\": 2, \"b\": 3, \"delta\": 1, \"pct\": 50.0}\n"
+		      "], \"max_regression\": 5.0, \"fail_on_new\": true, \"status\": \"FAIL\", "
+		      "\"violations\": [\"solve\"]}\n");
+	r.nrows = 0;
+	r.nviolations = 0;
+	o.fail_on_new = 0;
+	expect_render(report_json, &r, &o,
+		      "{\"metric\": \"calls\", \"a\": {\"id\": 7, \"path\": \"/data/a.h5\", "
+		      "\"label\": \"nightly-41\", \"commit\": \"1a2b3c4d5e6f7a8b9c0d\", \"branch\": "
+		      "\"main\", \"tags\": [\"nightly\",\"x\"], \"recorded_at\": "
+		      "\"2024-05-01T02:00:00Z\", \"num_ranks\": 4}, \"b\": {\"id\": null, "
+		      "\"path\": \"b.h5\", \"label\": null, \"commit\": null, \"branch\": null, "
+		      "\"tags\": [], \"recorded_at\": null, \"num_ranks\": 1}, \"rows\": [], "
+		      "\"max_regression\": 5.0, \"fail_on_new\": false, \"status\": \"PASS\", "
+		      "\"violations\": []}\n");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cells),    cmocka_unit_test(test_numbers),
+		cmocka_unit_test(test_table),    cmocka_unit_test(test_table_hostile),
+		cmocka_unit_test(test_markdown), cmocka_unit_test(test_csv),
+		cmocka_unit_test(test_json),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

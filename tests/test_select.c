@@ -1,0 +1,128 @@
+/*
+ * test_select.c - the run selector grammar: every form, the ~N suffix
+ * rules and the rejected spellings with their messages.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "scopedb/err.h"
+#include "scopedb/select.h"
+#include "testutil.h"
+
+static void expect(const char *text, enum select_kind kind, int64_t id, const char *name,
+		   int64_t back)
+{
+	struct select_spec s;
+
+	assert_int_equal(select_parse(&s, text), 0);
+	assert_int_equal(s.kind, kind);
+	assert_int_equal(s.id, id);
+	assert_int_equal(s.back, back);
+	assert_string_equal(s.text, text);
+	if (name)
+		assert_string_equal(s.name, name);
+	else
+		assert_null(s.name);
+	select_release(&s);
+}
+
+static void expect_bad(const char *text, const char *msg)
+{
+	struct select_spec s;
+
+	assert_int_equal(select_parse(&s, text), ERR_USAGE);
+	assert_string_equal(err_msg(), msg);
+	assert_null(s.text);
+	assert_null(s.name);
+	select_release(&s);
+}
+
+static void test_forms(void **state)
+{
+	(void)state;
+	expect("42", SELECT_ID, 42, NULL, 0);
+	expect("007", SELECT_ID, 7, NULL, 0);
+	expect("0", SELECT_ID, 0, NULL, 0);
+	expect("latest", SELECT_LATEST, 0, NULL, 0);
+	expect("latest~0", SELECT_LATEST, 0, NULL, 0);
+	expect("latest~12", SELECT_LATEST, 0, NULL, 12);
+	expect("tag:nightly", SELECT_TAG, 0, "nightly", 0);
+	expect("tag:nightly~3", SELECT_TAG, 0, "nightly", 3);
+	expect("tag:a~b", SELECT_TAG, 0, "a~b", 0);
+	expect("tag:a~b~2", SELECT_TAG, 0, "a~b", 2);
+	expect("tag:x:y", SELECT_TAG, 0, "x:y", 0);
+	expect("commit:1a2b3c", SELECT_COMMIT, 0, "1a2b3c", 0);
+	expect("branch:main", SELECT_BRANCH, 0, "main", 0);
+	expect("branch:feature/x~1", SELECT_BRANCH, 0, "feature/x", 1);
+	expect("label:run A", SELECT_LABEL, 0, "run A", 0);
+	expect("label:r~9223372036854775807", SELECT_LABEL, 0, "r", INT64_MAX);
+	expect("pin:release", SELECT_PIN, 0, "release", 0);
+}
+
+static void test_bad(void **state)
+{
+	static const char grammar[] =
+		"expected ID, latest[~N], tag:NAME[~N], commit:PREFIX, branch:NAME[~N], "
+		"label:NAME[~N], pin:NAME or the path of an existing file";
+	char msg[512];
+
+	(void)state;
+	snprintf(msg, sizeof(msg), "invalid run selector 'nightly': %s", grammar);
+	expect_bad("nightly", msg);
+	snprintf(msg, sizeof(msg), "invalid run selector '': %s", grammar);
+	expect_bad("", msg);
+	snprintf(msg, sizeof(msg), "invalid run selector '42x': %s", grammar);
+	expect_bad("42x", msg);
+	snprintf(msg, sizeof(msg), "invalid run selector '99999999999999999999': %s", grammar);
+	expect_bad("99999999999999999999", msg);
+	snprintf(msg, sizeof(msg), "invalid run selector 'latestx': %s", grammar);
+	expect_bad("latestx", msg);
+	snprintf(msg, sizeof(msg), "invalid run selector 'Tag:x': %s", grammar);
+	expect_bad("Tag:x", msg);
+	expect_bad("latest~", "invalid run selector 'latest~': ~N needs a non-negative integer");
+	expect_bad("latest~-1",
+		   "invalid run selector 'latest~-1': ~N needs a non-negative integer");
+	expect_bad("tag:x~99999999999999999999",
+		   "invalid run selector 'tag:x~99999999999999999999': ~N needs a non-negative "
+		   "integer");
+	expect_bad("tag:", "invalid run selector 'tag:': empty tag");
+	expect_bad("tag:~2", "invalid run selector 'tag:~2': empty tag");
+	expect_bad("commit:", "invalid run selector 'commit:': empty commit prefix");
+	expect_bad("branch:", "invalid run selector 'branch:': empty branch");
+	expect_bad("label:", "invalid run selector 'label:': empty label");
+	expect_bad("pin:", "invalid run selector 'pin:': empty pin name");
+	expect_bad("commit:abc~1", "invalid run selector 'commit:abc~1': commit: takes no ~N");
+	expect_bad("pin:base~1", "invalid run selector 'pin:base~1': pin: takes no ~N");
+}
+
+static void test_pin_names(void **state)
+{
+	(void)state;
+	assert_int_equal(select_check_pin_name("release-1.2_x/y"), 0);
+	assert_int_equal(select_check_pin_name("a"), 0);
+	assert_int_equal(select_check_pin_name(""), ERR_USAGE);
+	assert_string_equal(err_msg(), "invalid pin name '': use 1 to 64 letters, digits, '.', "
+				       "'_', '-' or '/'");
+	assert_int_equal(select_check_pin_name("a b"), ERR_USAGE);
+	assert_int_equal(select_check_pin_name("a~1"), ERR_USAGE);
+	assert_int_equal(select_check_pin_name("a:b"), ERR_USAGE);
+	assert_int_equal(select_check_pin_name("\xc3\xa9"), ERR_USAGE);
+	assert_int_equal(select_check_pin_name("0123456789012345678901234567890123456789012345678"
+					       "901234567890123"),
+			 0);
+	assert_int_equal(select_check_pin_name("0123456789012345678901234567890123456789012345678"
+					       "9012345678901234"),
+			 ERR_USAGE);
+	select_release(NULL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_forms),
+		cmocka_unit_test(test_bad),
+		cmocka_unit_test(test_pin_names),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

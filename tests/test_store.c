@@ -1,0 +1,981 @@
+/*
+ * test_store.c - the SQLite store: creating, stamping and reopening stores,
+ * refusing foreign, non-SQLite and newer files and unusable paths, the run /
+ * tag / metadata / region / timings writes and their reads, list order,
+ * rollback (including the region id cache), cascading deletes, pins and lock
+ * contention.  The database is inspected with the sqlite3 API directly.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "testutil.h"
+
+#include "scopedb/blob.h"
+#include "scopedb/err.h"
+#include "scopedb/store.h"
+#include "scopedb/util.h"
+
+/* ---- direct database access ---- */
+
+static sqlite3 *db_open(const char *path)
+{
+	sqlite3 *db = NULL;
+
+	assert_int_equal(
+	    sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL),
+	    SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL), SQLITE_OK);
+	return db;
+}
+
+/* First column of the first row as an integer (-999 when no row). */
+static int64_t db_int(const char *path, const char *sql)
+{
+	sqlite3 *db = db_open(path);
+	sqlite3_stmt *s = NULL;
+	int64_t v = -999;
+
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &s, NULL), SQLITE_OK);
+	if (sqlite3_step(s) == SQLITE_ROW)
+		v = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	sqlite3_close(db);
+	return v;
+}
+
+/* First column of the first row as a double (-999 when no row). */
+static double db_double(const char *path, const char *sql)
+{
+	sqlite3 *db = db_open(path);
+	sqlite3_stmt *s = NULL;
+	double v = -999;
+
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &s, NULL), SQLITE_OK);
+	if (sqlite3_step(s) == SQLITE_ROW)
+		v = sqlite3_column_double(s, 0);
+	sqlite3_finalize(s);
+	sqlite3_close(db);
+	return v;
+}
+
+/* First column of the first row as text into buf ("<null>", "<none>"). */
+static const char *db_text(char *buf, size_t len, const char *path, const char *sql)
+{
+	sqlite3 *db = db_open(path);
+	sqlite3_stmt *s = NULL;
+
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &s, NULL), SQLITE_OK);
+	if (sqlite3_step(s) != SQLITE_ROW)
+		snprintf(buf, len, "<none>");
+	else if (sqlite3_column_type(s, 0) == SQLITE_NULL)
+		snprintf(buf, len, "<null>");
+	else
+		snprintf(buf, len, "%s", (const char *)sqlite3_column_text(s, 0));
+	sqlite3_finalize(s);
+	sqlite3_close(db);
+	return buf;
+}
+
+static int db_exec(const char *path, const char *sql)
+{
+	sqlite3 *db = db_open(path);
+	int rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
+
+	sqlite3_close(db);
+	return rc;
+}
+
+static void write_file(const char *path, const void *data, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+
+	assert_non_null(f);
+	if (len)
+		assert_int_equal(fwrite(data, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+}
+
+static int file_exists(const char *path)
+{
+	struct stat sb;
+
+	return stat(path, &sb) == 0;
+}
+
+/* The message must be exactly before + path + after. */
+static void expect_msg(const char *before, const char *path, const char *after)
+{
+	char want[4096];
+
+	snprintf(want, sizeof(want), "%s%s%s", before, path, after);
+	assert_string_equal(err_msg(), want);
+}
+
+/* ---- store helpers ---- */
+
+static struct store *open_ok(const char *path, int flags)
+{
+	struct store *st = NULL;
+	int ret = store_open(&st, path, flags);
+
+	if (ret)
+		fail_msg("store_open(%s): %s", path, err_msg());
+	assert_non_null(st);
+	return st;
+}
+
+static int64_t add_run(struct store *st, const char *sha, const char *recorded,
+		       const char *ingested)
+{
+	struct store_run r;
+	int64_t id = 0;
+
+	memset(&r, 0, sizeof(r));
+	r.sha256 = (char *)sha;
+	r.source_path = (char *)"/data/prof.h5";
+	r.ingested_at = (char *)ingested;
+	r.recorded_at = (char *)recorded;
+	r.schema = 3;
+	r.layout = (char *)"columnar";
+	r.num_ranks = 4;
+	assert_int_equal(store_insert_run(st, &id, &r), 0);
+	assert_true(id > 0);
+	return id;
+}
+
+static void fill_timing(struct store_timing *t, int64_t run, int64_t region, int64_t rank)
+{
+	memset(t, 0, sizeof(*t));
+	t->run_id = run;
+	t->region_id = region;
+	t->rank = rank;
+	t->has_events = 1;
+	t->calls = 3;
+	t->total = 38;
+	t->min = 5;
+	t->max = 20;
+	t->first = 5;
+	t->last = 15;
+	t->start_min = 10;
+	t->end_max = 55;
+	t->mean = 38.0 / 3.0;
+	t->m2 = 116.66666666666667;
+	t->exclusive = 30;
+	t->gpu_count = 2;
+	t->gpu_total = 9;
+	t->source_file = "solver.py";
+	t->source_line = 7;
+	t->source_text = "def solve():";
+	t->tags_json = "[\"golden\"]";
+}
+
+/* ---- opening ---- */
+
+static void test_create_and_reopen(void **state)
+{
+	char path[512], buf[64];
+	struct store *st;
+	int64_t objects;
+	int i;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s", tu_path("create.sqlite"));
+	assert_int_equal(store_schema_version(), 1);
+	st = open_ok(path, 0);
+	store_close(st);
+	assert_true(file_exists(path));
+	assert_int_equal(db_int(path, "PRAGMA application_id"), STORE_APPLICATION_ID);
+	assert_int_equal(db_int(path, "PRAGMA user_version"), store_schema_version());
+	assert_string_equal(db_text(buf, sizeof(buf), path, "PRAGMA journal_mode"), "wal");
+	objects = db_int(path, "SELECT count(*) FROM sqlite_master");
+	assert_true(objects >= 7);
+	assert_int_equal(db_int(path, "SELECT count(*) FROM sqlite_master WHERE name IN "
+				      "('runs', 'run_tags', 'run_metadata', 'regions', 'timings', "
+				      "'timings_durations', 'pins')"),
+			 7);
+
+	/* reopening migrates nothing again */
+	for (i = 0; i < 3; i++) {
+		st = open_ok(path, i == 1 ? STORE_READONLY : 0);
+		store_close(st);
+	}
+	assert_int_equal(db_int(path, "SELECT count(*) FROM sqlite_master"), objects);
+	assert_int_equal(db_int(path, "PRAGMA user_version"), store_schema_version());
+
+	/* data written in one session is there in the next */
+	st = open_ok(path, 0);
+	add_run(st, "aa", NULL, "2024-01-01T00:00:00Z");
+	store_close(st);
+	st = open_ok(path, STORE_READONLY);
+	{
+		int64_t id = 0;
+
+		assert_int_equal(store_find_sha(st, &id, "aa"), 0);
+		assert_int_equal(id, 1);
+	}
+	store_close(st);
+}
+
+static void test_empty_file_becomes_store(void **state)
+{
+	char path[512];
+	struct store *st;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s", tu_path("empty.sqlite"));
+	write_file(path, NULL, 0);
+	/* an empty file is not a store yet; read-only cannot make it one */
+	assert_int_equal(store_open(&st, path, STORE_READONLY), ERR_STORE);
+	assert_null(st);
+	expect_msg("cannot open store '", path, "': not a scopedb database");
+	st = open_ok(path, 0);
+	store_close(st);
+	assert_int_equal(db_int(path, "PRAGMA application_id"), STORE_APPLICATION_ID);
+}
+
+static void test_readonly_missing(void **state)
+{
+	char path[512];
+	struct store *st = NULL;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s", tu_path("missing.sqlite"));
+	assert_int_equal(store_open(&st, path, STORE_READONLY), ERR_IO);
+	assert_null(st);
+	expect_msg("cannot open store '", path, "': no such file or directory");
+	assert_false(file_exists(path));
+}
+
+static void test_refuses_foreign_sqlite(void **state)
+{
+	char path[512], path2[512], buf[64];
+	struct store *st = NULL;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s", tu_path("foreign.sqlite"));
+	assert_int_equal(db_exec(path, "CREATE TABLE t (x); INSERT INTO t VALUES (1)"), SQLITE_OK);
+	assert_int_equal(store_open(&st, path, 0), ERR_STORE);
+	assert_null(st);
+	expect_msg("cannot open store '", path, "': not a scopedb database");
+	assert_int_equal(store_open(&st, path, STORE_READONLY), ERR_STORE);
+	expect_msg("cannot open store '", path, "': not a scopedb database");
+	/* untouched */
+	assert_string_equal(db_text(buf, sizeof(buf), path, "PRAGMA journal_mode"), "delete");
+	assert_int_equal(db_int(path, "PRAGMA application_id"), 0);
+	assert_int_equal(db_int(path, "PRAGMA user_version"), 0);
+	assert_int_equal(db_int(path, "SELECT count(*) FROM sqlite_master"), 1);
+
+	/* an empty database stamped by another application */
+	snprintf(path2, sizeof(path2), "%s", tu_path("otherapp.sqlite"));
+	assert_int_equal(db_exec(path2, "PRAGMA application_id = 305419896"), SQLITE_OK);
+	assert_int_equal(store_open(&st, path2, 0), ERR_STORE);
+	expect_msg("cannot open store '", path2, "': not a scopedb database");
+	assert_int_equal(db_int(path2, "PRAGMA application_id"), 305419896);
+	assert_int_equal(db_int(path2, "SELECT count(*) FROM sqlite_master"), 0);
+}
+
+static void test_refuses_non_sqlite(void **state)
+{
+	static const char text[] = "region,total\nsolve,38\n";
+	char path[512], big[512], data[8192];
+	struct store *st = NULL;
+	FILE *f;
+	size_t i;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s", tu_path("notes.txt"));
+	write_file(path, text, sizeof(text) - 1);
+	assert_int_equal(store_open(&st, path, 0), ERR_STORE);
+	assert_null(st);
+	expect_msg("cannot open store '", path, "': not a scopedb database");
+	assert_int_equal(store_open(&st, path, STORE_READONLY), ERR_STORE);
+	expect_msg("cannot open store '", path, "': not a scopedb database");
+
+	snprintf(big, sizeof(big), "%s", tu_path("noise.bin"));
+	for (i = 0; i < sizeof(data); i++)
+		data[i] = (char)(i * 7 + 3);
+	write_file(big, data, sizeof(data));
+	assert_int_equal(store_open(&st, big, 0), ERR_STORE);
+	expect_msg("cannot open store '", big, "': not a scopedb database");
+
+	/* contents unchanged */
+	f = fopen(path, "rb");
+	assert_non_null(f);
+	assert_int_equal(fread(data, 1, sizeof(data), f), sizeof(text) - 1);
+	fclose(f);
+	assert_memory_equal(data, text, sizeof(text) - 1);
+	assert_false(file_exists(tu_path("notes.txt-wal")));
+}
+
+static void test_refuses_newer_version(void **state)
+{
+	char path[512], sql[64], want[1024];
+	struct store *st = NULL;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s", tu_path("newer.sqlite"));
+	store_close(open_ok(path, 0));
+	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", store_schema_version() + 1);
+	assert_int_equal(db_exec(path, sql), SQLITE_OK);
+	snprintf(want, sizeof(want),
+		 "cannot open store '%s': written by a newer scopedb (schema version %d; this "
+		 "scopedb supports up to %d)",
+		 path, store_schema_version() + 1, store_schema_version());
+	assert_int_equal(store_open(&st, path, 0), ERR_STORE);
+	assert_null(st);
+	assert_string_equal(err_msg(), want);
+	assert_int_equal(store_open(&st, path, STORE_READONLY), ERR_STORE);
+	assert_string_equal(err_msg(), want);
+	assert_int_equal(db_int(path, "PRAGMA user_version"), store_schema_version() + 1);
+}
+
+static void test_unusable_paths(void **state)
+{
+	char path[1024], dir[512];
+	struct store *st = NULL;
+	int ret;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s", tu_path("no/such/dir/x.sqlite"));
+	assert_int_equal(store_open(&st, path, 0), ERR_IO);
+	assert_null(st);
+	expect_msg("cannot open store '", path, "': no such file or directory");
+	assert_false(file_exists(tu_path("no")));
+
+	/* a directory */
+	snprintf(dir, sizeof(dir), "%s", tu_path("adir"));
+	assert_int_equal(mkdir(dir, 0755), 0);
+	ret = store_open(&st, dir, 0);
+	assert_true(ret == ERR_IO || ret == ERR_STORE);
+	assert_null(st);
+	assert_memory_equal(err_msg(), "cannot open store '", 19);
+	assert_non_null(strstr(err_msg(), dir));
+
+	/* a read-only directory (root ignores permissions, so only as a user) */
+	if (geteuid() != 0) {
+		snprintf(dir, sizeof(dir), "%s", tu_path("rodir"));
+		assert_int_equal(mkdir(dir, 0555), 0);
+		snprintf(path, sizeof(path), "%s/x.sqlite", dir);
+		assert_int_equal(store_open(&st, path, 0), ERR_IO);
+		expect_msg("cannot open store '", path, "': permission denied");
+		assert_false(file_exists(path));
+		chmod(dir, 0755);
+	}
+}
+
+/* ---- writes and reads ---- */
+
+static void test_runs_tags_meta(void **state)
+{
+	char path[512];
+	struct store *st;
+	struct store_run r, got;
+	struct store_meta m;
+	int64_t id = 0, id2, found = -1;
+	int added = -1;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s", tu_path("runs.sqlite"));
+	st = open_ok(path, 0);
+	memset(&r, 0, sizeof(r));
+	r.sha256 = (char *)"0123abcd";
+	r.source_path = (char *)"runs/a.h5";
+	r.ingested_at = (char *)"2024-05-01T10:00:00Z";
+	r.recorded_at = (char *)"2024-05-01T09:59:00Z";
+	r.label = (char *)"nightly";
+	r.commit = (char *)"deadbeef";
+	r.branch = (char *)"main";
+	r.schema = 2;
+	r.layout = (char *)"aggregate";
+	r.num_ranks = 16;
+	r.num_regions = 99; /* ignored */
+	assert_int_equal(store_insert_run(st, &id, &r), 0);
+	assert_int_equal(id, 1);
+
+	assert_int_equal(store_find_sha(st, &found, "0123abcd"), 0);
+	assert_int_equal(found, id);
+	assert_int_equal(store_find_sha(st, &found, "0123abce"), 0);
+	assert_int_equal(found, 0);
+
+	/* the same content twice is refused */
+	assert_int_equal(store_insert_run(st, &id2, &r), ERR_STORE);
+	assert_non_null(strstr(err_msg(), "UNIQUE constraint failed: runs.sha256"));
+
+	assert_int_equal(store_add_tag(st, &added, id, "zz"), 0);
+	assert_int_equal(added, 1);
+	assert_int_equal(store_add_tag(st, &added, id, "baseline"), 0);
+	assert_int_equal(added, 1);
+	assert_int_equal(store_add_tag(st, &added, id, "zz"), 0);
+	assert_int_equal(added, 0);
+	assert_int_equal(store_add_tag(st, NULL, id, "mid"), 0);
+	/* unknown run: foreign key */
+	assert_int_equal(store_add_tag(st, &added, 77, "x"), ERR_STORE);
+	assert_int_equal(added, 0);
+
+	assert_int_equal(store_set_meta(st, id, "platform", "linux"), 0);
+	assert_int_equal(store_set_meta(st, id, "modules", "[\"gcc\",\"mpi\"]"), 0);
+	assert_int_equal(store_set_meta(st, id, "platform", "Linux-x86_64"), 0);
+	assert_int_equal(store_set_run_counts(st, id, 12, 3456), 0);
+	assert_int_equal(store_set_run_counts(st, 77, 1, 1), ERR_NOTFOUND);
+
+	assert_int_equal(store_get_run(st, &got, id), 0);
+	assert_int_equal(got.id, id);
+	assert_string_equal(got.sha256, "0123abcd");
+	assert_string_equal(got.source_path, "runs/a.h5");
+	assert_string_equal(got.ingested_at, "2024-05-01T10:00:00Z");
+	assert_string_equal(got.recorded_at, "2024-05-01T09:59:00Z");
+	assert_string_equal(got.label, "nightly");
+	assert_string_equal(got.commit, "deadbeef");
+	assert_string_equal(got.branch, "main");
+	assert_int_equal(got.schema, 2);
+	assert_string_equal(got.layout, "aggregate");
+	assert_int_equal(got.num_ranks, 16);
+	assert_int_equal(got.num_regions, 12);
+	assert_int_equal(got.num_calls, 3456);
+	assert_int_equal(got.ntags, 3);
+	assert_string_equal(got.tags[0], "baseline");
+	assert_string_equal(got.tags[1], "mid");
+	assert_string_equal(got.tags[2], "zz");
+	store_run_release(&got);
+	assert_null(got.sha256);
+	store_run_release(&got); /* twice is harmless */
+	store_run_release(NULL);
+
+	assert_int_equal(store_get_run(st, &got, 77), ERR_NOTFOUND);
+	expect_msg("no run 77 in store '", path, "'");
+	assert_null(got.sha256);
+
+	assert_int_equal(store_get_meta(st, &m, id), 0);
+	assert_int_equal(m.n, 2);
+	assert_string_equal(m.keys[0], "modules");
+	assert_string_equal(m.values[0], "[\"gcc\",\"mpi\"]");
+	assert_string_equal(m.keys[1], "platform");
+	assert_string_equal(m.values[1], "Linux-x86_64");
+	store_meta_release(&m);
+	assert_int_equal(store_get_meta(st, &m, 77), 0);
+	assert_int_equal(m.n, 0);
+	store_meta_release(&m);
+	store_meta_release(NULL);
+
+	/* NULL ingested_at means now; "" optional fields become NULL */
+	memset(&r, 0, sizeof(r));
+	r.sha256 = (char *)"ff";
+	r.source_path = (char *)"b.h5";
+	r.label = (char *)"";
+	r.commit = (char *)"";
+	r.schema = 1;
+	r.layout = (char *)"hierarchical";
+	assert_int_equal(store_insert_run(st, &id2, &r), 0);
+	assert_int_equal(id2, id + 1);
+	assert_int_equal(store_get_run(st, &got, id2), 0);
+	assert_int_equal(strlen(got.ingested_at), 20);
+	assert_int_equal(got.ingested_at[19], 'Z');
+	assert_null(got.recorded_at);
+	assert_null(got.label);
+	assert_null(got.commit);
+	assert_null(got.branch);
+	assert_int_equal(got.ntags, 0);
+	assert_null(got.tags);
+	store_run_release(&got);
+
+	/* layout is checked */
+	r.sha256 = (char *)"fe";
+	r.layout = (char *)"flat";
+	assert_int_equal(store_insert_run(st, &id2, &r), ERR_STORE);
+	assert_non_null(strstr(err_msg(), "CHECK constraint failed"));
+	store_close(st);
+}
+
+static void test_regions_and_timings(void **state)
+{
+	char path[512], buf[256];
+	static const int64_t durs[] = {5, 13, 20};
+	struct store *st;
+	struct store_timing t;
+	struct buf blob = BUF_INIT;
+	int64_t run, a, b, a2;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s", tu_path("timings.sqlite"));
+	st = open_ok(path, 0);
+	assert_int_equal(store_begin(st), 0);
+	assert_int_equal(store_begin(st), ERR_USAGE);
+	run = add_run(st, "t1", NULL, "2024-01-01T00:00:00Z");
+	assert_int_equal(store_region_id(st, &a, "solve"), 0);
+	assert_int_equal(store_region_id(st, &b, "io/write"), 0);
+	assert_int_equal(store_region_id(st, &a2, "solve"), 0);
+	assert_int_equal(a, a2);
+	assert_true(a != b);
+
+	assert_int_equal(blob_encode(&blob, durs, 3), 0);
+	fill_timing(&t, run, a, 0);
+	t.durations = blob.data;
+	t.durations_len = blob.len;
+	assert_int_equal(store_add_timing(st, &t), 0);
+
+	/* aggregate row: no events, unknown fields */
+	fill_timing(&t, run, b, 3);
+	t.has_events = 0;
+	t.calls = UINT64_C(9000000000);
+	t.exclusive = -1;
+	t.source_file = "";
+	t.source_line = -1;
+	t.source_text = NULL;
+	t.tags_json = "[]";
+	assert_int_equal(store_add_timing(st, &t), 0);
+
+	/* the same (run, region, rank) twice */
+	assert_int_equal(store_add_timing(st, &t), ERR_STORE);
+	assert_non_null(strstr(err_msg(), "UNIQUE constraint failed"));
+	/* unknown region */
+	fill_timing(&t, run, 12345, 0);
+	assert_int_equal(store_add_timing(st, &t), ERR_STORE);
+	assert_non_null(strstr(err_msg(), "FOREIGN KEY constraint failed"));
+	assert_int_equal(store_commit(st), 0);
+
+	/* outside a transaction */
+	fill_timing(&t, run, a, 9);
+	assert_int_equal(store_add_timing(st, &t), ERR_USAGE);
+	store_close(st);
+
+	assert_int_equal(db_int(path, "SELECT count(*) FROM timings"), 2);
+	assert_int_equal(db_int(path, "SELECT count(*) FROM timings_durations"), 1);
+	assert_int_equal(db_int(path, "SELECT count(*) FROM regions"), 2);
+	assert_string_equal(
+	    db_text(buf, sizeof(buf), path,
+		    "SELECT printf('%d %d %d %d %d %d %d %d %d %d %d %d %d %d %s %d %s "
+		    "%s', rank, has_events, calls, total_ns, min_ns, max_ns, "
+		    "first_ns, last_ns, start_min_ns, end_max_ns, gpu_count, "
+		    "exclusive_ns, gpu_total_ns, run_id, source_file, source_line, "
+		    "source_text, tags) FROM timings WHERE rank = 0"),
+	    "0 1 3 38 5 20 5 15 10 55 2 30 9 1 solver.py 7 def solve(): "
+	    "[\"golden\"]");
+	/* doubles come back bit for bit */
+	assert_true(db_double(path, "SELECT mean_ns FROM timings WHERE rank = 0") == 38.0 / 3.0);
+	assert_true(db_double(path, "SELECT m2 FROM timings WHERE rank = 0") == 116.66666666666667);
+	assert_string_equal(
+	    db_text(buf, sizeof(buf), path,
+		    "SELECT printf('%d %d %d', has_events, calls, rank) FROM timings "
+		    "WHERE rank = 3"),
+	    "0 9000000000 3");
+	assert_int_equal(db_int(path,
+				"SELECT count(*) FROM timings WHERE rank = 3 AND "
+				"exclusive_ns IS NULL AND source_file IS NULL AND "
+				"source_line IS NULL AND source_text IS NULL AND tags IS NULL"),
+			 1);
+	assert_string_equal(db_text(buf, sizeof(buf), path,
+				    "SELECT hex(d.data) FROM timings_durations d JOIN timings t ON "
+				    "t.id = d.timing_id WHERE t.rank = 0"),
+			    "0103050807");
+	buf_release(&blob);
+
+	/* interned names survive reopening */
+	st = open_ok(path, 0);
+	assert_int_equal(store_region_id(st, &a2, "solve"), 0);
+	assert_int_equal(a2, a);
+	assert_int_equal(store_region_id(st, &a2, "io/write"), 0);
+	assert_int_equal(a2, b);
+	store_close(st);
+}
+
+static void test_list_order(void **state)
+{
+	struct store *st = open_ok(tu_path("list.sqlite"), 0);
+	struct store_run *runs = (struct store_run *)1;
+	size_t n = 99;
+	int64_t r1, r2, r3, r4;
+
+	(void)state;
+	assert_int_equal(store_list_runs(st, &runs, &n), 0);
+	assert_int_equal(n, 0);
+	assert_null(runs);
+	store_runs_free(NULL, 0);
+
+	r1 = add_run(st, "s1", "2024-01-02T00:00:00Z", "2024-07-01T00:00:00Z");
+	r2 = add_run(st, "s2", NULL, "2024-01-03T00:00:00Z");
+	r3 = add_run(st, "s3", "2024-01-01T00:00:00Z", "2024-06-01T00:00:00Z");
+	r4 = add_run(st, "s4", "2024-01-02T00:00:00Z", "2024-01-02T00:00:00Z");
+	assert_int_equal(store_add_tag(st, NULL, r1, "zeta"), 0);
+	assert_int_equal(store_add_tag(st, NULL, r1, "alpha"), 0);
+	assert_int_equal(store_add_tag(st, NULL, r1, "mid"), 0);
+	assert_int_equal(store_add_tag(st, NULL, r3, "x"), 0);
+
+	assert_int_equal(store_list_runs(st, &runs, &n), 0);
+	assert_int_equal(n, 4);
+	/* newest first; ties (r1, r4) by id, higher first */
+	assert_int_equal(runs[0].id, r2);
+	assert_int_equal(runs[1].id, r4);
+	assert_int_equal(runs[2].id, r1);
+	assert_int_equal(runs[3].id, r3);
+	assert_string_equal(runs[0].sha256, "s2");
+	assert_null(runs[0].recorded_at);
+	assert_int_equal(runs[0].ntags, 0);
+	assert_int_equal(runs[1].ntags, 0);
+	assert_int_equal(runs[2].ntags, 3);
+	assert_string_equal(runs[2].tags[0], "alpha");
+	assert_string_equal(runs[2].tags[1], "mid");
+	assert_string_equal(runs[2].tags[2], "zeta");
+	assert_int_equal(runs[3].ntags, 1);
+	assert_string_equal(runs[3].tags[0], "x");
+	assert_string_equal(runs[3].layout, "columnar");
+	assert_int_equal(runs[3].schema, 3);
+	assert_int_equal(runs[3].num_ranks, 4);
+	store_runs_free(runs, n);
+	store_close(st);
+}
+
+/* Many runs with many tags exercise the array growth in the tag merge. */
+static void test_list_many(void **state)
+{
+	struct store *st = open_ok(tu_path("many.sqlite"), 0);
+	struct store_run *runs;
+	char sha[32], tag[32];
+	size_t n, i;
+	int k;
+
+	(void)state;
+	assert_int_equal(store_begin(st), 0);
+	for (i = 0; i < 100; i++) {
+		int64_t id;
+
+		snprintf(sha, sizeof(sha), "sha%03zu", i);
+		snprintf(tag, sizeof(tag), "2024-01-01T00:%02zu:%02zuZ", i / 60, i % 60);
+		id = add_run(st, sha, NULL, tag);
+		for (k = 0; k < (int)(i % 7); k++) {
+			snprintf(tag, sizeof(tag), "t%d", 6 - k);
+			assert_int_equal(store_add_tag(st, NULL, id, tag), 0);
+		}
+	}
+	assert_int_equal(store_commit(st), 0);
+	assert_int_equal(store_list_runs(st, &runs, &n), 0);
+	assert_int_equal(n, 100);
+	for (i = 0; i < n; i++) {
+		size_t orig = 99 - i;
+
+		assert_int_equal(runs[i].id, (int64_t)orig + 1);
+		assert_int_equal(runs[i].ntags, orig % 7);
+		for (k = 0; k < (int)runs[i].ntags; k++) {
+			snprintf(tag, sizeof(tag), "t%d", 7 - (int)runs[i].ntags + k);
+			assert_string_equal(runs[i].tags[k], tag);
+		}
+	}
+	store_runs_free(runs, n);
+	store_close(st);
+}
+
+/* ---- transactions ---- */
+
+static void test_rollback(void **state)
+{
+	char path[512], sql[128], buf[64];
+	struct store *st;
+	struct store_run *runs;
+	struct store_timing t;
+	size_t n;
+	int64_t run, ra, rb, ra2, found;
+	struct store_meta m;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s", tu_path("rollback.sqlite"));
+	st = open_ok(path, 0);
+	assert_int_equal(store_begin(st), 0);
+	run = add_run(st, "r1", NULL, "2024-01-01T00:00:00Z");
+	assert_int_equal(store_add_tag(st, NULL, run, "t"), 0);
+	assert_int_equal(store_set_meta(st, run, "k", "v"), 0);
+	assert_int_equal(store_region_id(st, &ra, "ra"), 0);
+	fill_timing(&t, run, ra, 0);
+	t.durations = "\x01\x00";
+	t.durations_len = 2;
+	assert_int_equal(store_add_timing(st, &t), 0);
+	store_rollback(st);
+	store_rollback(st); /* no transaction: harmless */
+
+	assert_int_equal(store_list_runs(st, &runs, &n), 0);
+	assert_int_equal(n, 0);
+	assert_int_equal(store_find_sha(st, &found, "r1"), 0);
+	assert_int_equal(found, 0);
+	assert_int_equal(store_get_meta(st, &m, run), 0);
+	assert_int_equal(m.n, 0);
+	store_meta_release(&m);
+	assert_int_equal(db_int(path, "SELECT (SELECT count(*) FROM regions) + (SELECT count(*) "
+				      "FROM timings) + (SELECT count(*) FROM timings_durations) + "
+				      "(SELECT count(*) FROM run_tags) + (SELECT count(*) FROM "
+				      "run_metadata)"),
+			 0);
+
+	/* The rolled-back id of "ra" is reused by the next new name; the
+	 * cache must not hand out the stale id for "ra". */
+	assert_int_equal(store_begin(st), 0);
+	run = add_run(st, "r2", NULL, "2024-01-01T00:00:00Z");
+	assert_int_equal(store_region_id(st, &rb, "rb"), 0);
+	assert_int_equal(store_region_id(st, &ra2, "ra"), 0);
+	assert_true(ra2 != rb);
+	fill_timing(&t, run, ra2, 0);
+	assert_int_equal(store_add_timing(st, &t), 0);
+	assert_int_equal(store_commit(st), 0);
+	snprintf(sql, sizeof(sql), "SELECT name FROM regions WHERE id = %lld", (long long)ra2);
+	assert_string_equal(db_text(buf, sizeof(buf), path, sql), "ra");
+	snprintf(sql, sizeof(sql), "SELECT name FROM regions WHERE id = %lld", (long long)rb);
+	assert_string_equal(db_text(buf, sizeof(buf), path, sql), "rb");
+	assert_string_equal(db_text(buf, sizeof(buf), path,
+				    "SELECT r.name FROM timings t JOIN regions r ON r.id = "
+				    "t.region_id"),
+			    "ra");
+
+	/* closing with an open transaction rolls it back */
+	assert_int_equal(store_begin(st), 0);
+	add_run(st, "r3", NULL, "2024-01-01T00:00:00Z");
+	store_close(st);
+	assert_int_equal(db_int(path, "SELECT count(*) FROM runs"), 1);
+}
+
+static void test_cascade_and_pins(void **state)
+{
+	char path[512], sql[256];
+	struct store *st;
+	struct store_timing t;
+	int64_t run, keep, pinned, reg;
+	int rank;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s", tu_path("cascade.sqlite"));
+	st = open_ok(path, 0);
+	assert_int_equal(store_begin(st), 0);
+	run = add_run(st, "c1", NULL, "2024-01-01T00:00:00Z");
+	keep = add_run(st, "c2", NULL, "2024-01-02T00:00:00Z");
+	pinned = add_run(st, "c3", NULL, "2024-01-03T00:00:00Z");
+	assert_int_equal(store_region_id(st, &reg, "solve"), 0);
+	for (rank = 0; rank < 4; rank++) {
+		fill_timing(&t, run, reg, rank);
+		t.durations = "\x01\x00";
+		t.durations_len = 2;
+		assert_int_equal(store_add_timing(st, &t), 0);
+		t.run_id = keep;
+		assert_int_equal(store_add_timing(st, &t), 0);
+	}
+	assert_int_equal(store_add_tag(st, NULL, run, "a"), 0);
+	assert_int_equal(store_add_tag(st, NULL, keep, "a"), 0);
+	assert_int_equal(store_set_meta(st, run, "k", "v"), 0);
+	assert_int_equal(store_commit(st), 0);
+	store_close(st);
+
+	snprintf(sql, sizeof(sql), "DELETE FROM runs WHERE id = %lld", (long long)run);
+	assert_int_equal(db_exec(path, sql), SQLITE_OK);
+	assert_int_equal(db_int(path, "SELECT count(*) FROM runs"), 2);
+	assert_int_equal(db_int(path, "SELECT count(*) FROM timings"), 4);
+	assert_int_equal(db_int(path, "SELECT count(*) FROM timings_durations"), 4);
+	assert_int_equal(db_int(path, "SELECT count(*) FROM run_tags"), 1);
+	assert_int_equal(db_int(path, "SELECT count(*) FROM run_metadata"), 0);
+	assert_int_equal(db_int(path, "SELECT count(*) FROM regions"), 1);
+	assert_int_equal(db_int(path, "PRAGMA foreign_key_check"), -999);
+
+	/* a pinned run cannot be deleted */
+	snprintf(sql, sizeof(sql),
+		 "INSERT INTO pins (name, run_id, pinned_at) VALUES ('base', %lld, "
+		 "'2024-01-04T00:00:00Z')",
+		 (long long)pinned);
+	assert_int_equal(db_exec(path, sql), SQLITE_OK);
+	snprintf(sql, sizeof(sql), "DELETE FROM runs WHERE id = %lld", (long long)pinned);
+	assert_int_equal(db_exec(path, sql), SQLITE_CONSTRAINT);
+	assert_int_equal(db_int(path, "SELECT count(*) FROM runs"), 2);
+
+	/* ids of removed runs are not reused */
+	st = open_ok(path, 0);
+	assert_int_equal(add_run(st, "c4", NULL, "2024-01-05T00:00:00Z"), pinned + 1);
+	snprintf(sql, sizeof(sql), "DELETE FROM runs WHERE id = %lld", (long long)pinned + 1);
+	assert_int_equal(db_exec(path, sql), SQLITE_OK);
+	assert_int_equal(add_run(st, "c5", NULL, "2024-01-05T00:00:00Z"), pinned + 2);
+	store_close(st);
+}
+
+static void test_busy(void **state)
+{
+	char path[512];
+	struct store *a, *b;
+	struct store_run *runs;
+	size_t n;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s", tu_path("busy.sqlite"));
+	a = open_ok(path, 0);
+	b = open_ok(path, 0);
+	store_set_busy_timeout(b, 50);
+	assert_int_equal(store_begin(a), 0);
+	add_run(a, "b1", NULL, "2024-01-01T00:00:00Z");
+	assert_int_equal(store_begin(b), ERR_BUSY);
+	expect_msg("cannot update store '", path,
+		   "': locked by another process (gave up after 50 ms)");
+	/* readers are not blocked by the writer (WAL) and see the last commit */
+	assert_int_equal(store_list_runs(b, &runs, &n), 0);
+	assert_int_equal(n, 0);
+	assert_int_equal(store_commit(a), 0);
+	assert_int_equal(store_begin(b), 0);
+	add_run(b, "b2", NULL, "2024-01-01T00:00:00Z");
+	assert_int_equal(store_commit(b), 0);
+	assert_int_equal(store_list_runs(a, &runs, &n), 0);
+	assert_int_equal(n, 2);
+	store_runs_free(runs, n);
+	store_close(a);
+	store_close(b);
+}
+
+/* Several processes creating and writing the same new store at once: one
+ * creates it, the others wait and find it up to date. */
+static void test_concurrent_create(void **state)
+{
+	char path[512];
+	pid_t pids[4];
+	int i, status;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s", tu_path("race.sqlite"));
+	for (i = 0; i < 4; i++) {
+		pids[i] = fork();
+		assert_true(pids[i] >= 0);
+		if (pids[i] == 0) {
+			struct store *st = NULL;
+			struct store_run r;
+			char sha[16];
+			int64_t id;
+			int ok;
+
+			memset(&r, 0, sizeof(r));
+			snprintf(sha, sizeof(sha), "race%d", i);
+			r.sha256 = sha;
+			r.source_path = (char *)"x.h5";
+			r.schema = 1;
+			r.layout = (char *)"hierarchical";
+			ok = store_open(&st, path, 0) == 0 && store_begin(st) == 0 &&
+			     store_insert_run(st, &id, &r) == 0 && store_commit(st) == 0;
+			if (!ok)
+				fprintf(stderr, "child %d: %s\n", i, err_msg());
+			store_close(st);
+			_exit(ok ? 0 : 1); /* not exit(): keep the parent's tmpdir */
+		}
+	}
+	for (i = 0; i < 4; i++) {
+		assert_int_equal(waitpid(pids[i], &status, 0), pids[i]);
+		assert_true(WIFEXITED(status));
+		assert_int_equal(WEXITSTATUS(status), 0);
+	}
+	assert_int_equal(db_int(path, "SELECT count(*) FROM runs"), 4);
+	assert_int_equal(db_int(path, "PRAGMA user_version"), store_schema_version());
+	assert_int_equal(db_int(path, "PRAGMA application_id"), STORE_APPLICATION_ID);
+}
+
+/* In-memory stores (scratch stores of single-file comparisons) work. */
+static void test_memory_store(void **state)
+{
+	struct store *st = open_ok(":memory:", 0);
+	struct store_run *runs;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(store_begin(st), 0);
+	add_run(st, "m1", NULL, "2024-01-01T00:00:00Z");
+	assert_int_equal(store_commit(st), 0);
+	assert_int_equal(store_list_runs(st, &runs, &n), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(runs[0].sha256, "m1");
+	store_runs_free(runs, n);
+	store_close(st);
+	assert_false(file_exists(":memory:"));
+}
+
+static void test_readonly_writes_fail(void **state)
+{
+	char path[512];
+	struct store *st;
+	struct store_run r;
+	int64_t id = 5, reg = 5;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s", tu_path("ro.sqlite"));
+	store_close(open_ok(path, 0));
+	st = open_ok(path, STORE_READONLY);
+	memset(&r, 0, sizeof(r));
+	r.sha256 = (char *)"x";
+	r.source_path = (char *)"x.h5";
+	r.schema = 1;
+	r.layout = (char *)"columnar";
+	assert_int_equal(store_insert_run(st, &id, &r), ERR_IO);
+	assert_int_equal(id, 0);
+	expect_msg("cannot update store '", path, "': attempt to write a readonly database");
+	assert_int_equal(store_region_id(st, &reg, "solve"), ERR_IO);
+	assert_int_equal(reg, 0);
+	store_close(st);
+	store_close(NULL);
+}
+
+/* A larger ingest-shaped transaction; checks the cached statements and the
+ * region cache under load (kept small enough for the sanitizer build). */
+static void test_bulk_insert(void **state)
+{
+	char path[512], name[32];
+	struct store *st;
+	struct store_timing t;
+	struct buf blob = BUF_INIT;
+	int64_t durs[64], run, reg;
+	int region, rank, i;
+
+	(void)state;
+	for (i = 0; i < 64; i++)
+		durs[i] = 1000 + i * 3;
+	assert_int_equal(blob_encode(&blob, durs, 64), 0);
+	snprintf(path, sizeof(path), "%s", tu_path("bulk.sqlite"));
+	st = open_ok(path, 0);
+	assert_int_equal(store_begin(st), 0);
+	run = add_run(st, "bulk", NULL, "2024-01-01T00:00:00Z");
+	for (rank = 0; rank < 64; rank++) {
+		for (region = 0; region < 300; region++) {
+			snprintf(name, sizeof(name), "region_%d", region);
+			assert_int_equal(store_region_id(st, &reg, name), 0);
+			assert_int_equal(reg, region + 1);
+			fill_timing(&t, run, reg, rank);
+			t.durations = blob.data;
+			t.durations_len = blob.len;
+			assert_int_equal(store_add_timing(st, &t), 0);
+		}
+	}
+	assert_int_equal(store_set_run_counts(st, run, 300, 64 * 300 * 3), 0);
+	assert_int_equal(store_commit(st), 0);
+	store_close(st);
+	buf_release(&blob);
+	assert_int_equal(db_int(path, "SELECT count(*) FROM timings"), 64 * 300);
+	assert_int_equal(db_int(path, "SELECT count(*) FROM timings_durations"), 64 * 300);
+	assert_int_equal(db_int(path, "SELECT count(*) FROM regions"), 300);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_create_and_reopen),
+	    cmocka_unit_test(test_empty_file_becomes_store),
+	    cmocka_unit_test(test_readonly_missing),
+	    cmocka_unit_test(test_refuses_foreign_sqlite),
+	    cmocka_unit_test(test_refuses_non_sqlite),
+	    cmocka_unit_test(test_refuses_newer_version),
+	    cmocka_unit_test(test_unusable_paths),
+	    cmocka_unit_test(test_runs_tags_meta),
+	    cmocka_unit_test(test_regions_and_timings),
+	    cmocka_unit_test(test_list_order),
+	    cmocka_unit_test(test_list_many),
+	    cmocka_unit_test(test_rollback),
+	    cmocka_unit_test(test_cascade_and_pins),
+	    cmocka_unit_test(test_busy),
+	    cmocka_unit_test(test_concurrent_create),
+	    cmocka_unit_test(test_memory_store),
+	    cmocka_unit_test(test_readonly_writes_fail),
+	    cmocka_unit_test(test_bulk_insert),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,174 @@
+/*
+ * test_util.c - buffers, the int64 sort, ISO-8601 dates, SHA-256 test
+ * vectors and aligned tables.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scopedb/err.h"
+#include "scopedb/sha256.h"
+#include "scopedb/table.h"
+#include "scopedb/util.h"
+#include "testutil.h"
+
+static void test_buf(void **state)
+{
+	struct buf b = BUF_INIT;
+	char *s;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 1000; i++)
+		assert_int_equal(buf_printf(&b, "%d,", i), 0);
+	assert_int_equal(strncmp(b.data, "0,1,2,", 6), 0);
+	assert_int_equal(b.len, strlen(b.data));
+	s = buf_detach(&b);
+	assert_null(b.data);
+	assert_int_equal(strlen(s), 3890);
+	free(s);
+	s = buf_detach(&b);
+	assert_string_equal(s, "");
+	free(s);
+}
+
+static int cmp64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void test_sort(void **state)
+{
+	static int64_t a[100000], b[100000];
+	uint64_t x = 88172645463325252ull;
+	size_t n, i;
+
+	(void)state;
+	for (n = 0; n <= 100000; n = n ? n * 10 : 1) {
+		for (i = 0; i < n; i++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			a[i] = (int64_t)x >> (i % 3 ? 20 : 0); /* negative and large values */
+			b[i] = a[i];
+		}
+		util_sort_i64(a, n);
+		qsort(b, n, sizeof(*b), cmp64);
+		assert_memory_equal(a, b, n * sizeof(*a) + (n == 0));
+	}
+}
+
+static void test_iso(void **state)
+{
+	static const struct {
+		const char *in;
+		long long epoch;
+	} ok[] = {
+		{"1970-01-01", 0},
+		{"2026-11-30", 1795996800},
+		{"2026-11-30T02:00:00Z", 1796004000},
+		{"2026-11-30T02:00:00", 1796004000},
+		{"2026-11-30 02:00", 1796004000},
+		{"2026-11-30T03:00:00+01:00", 1796004000},
+		{"2026-11-29T21:00:00.123456-05:00", 1796004000},
+		{"2026-11-30T02:00:00.5+0000", 1796004000},
+		{"2000-02-29T00:00:00Z", 951782400},
+		{"1969-12-31T23:59:59Z", -1},
+	};
+	static const char *const bad[] = {"", "2026", "2026-13-01", "2026-02-30", "yesterday",
+					  "2026-11-30T25:00", "2026-11-30T02:00:00+", "7d",
+					  "2026-11-30T02:00:00Zjunk", "2026-11-30T"};
+	char out[32];
+	size_t i;
+	int64_t e;
+
+	(void)state;
+	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		assert_int_equal(util_parse_iso(&e, ok[i].in), 0);
+		assert_int_equal(e, ok[i].epoch);
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_equal(util_parse_iso(&e, bad[i]), ERR_USAGE);
+	util_format_iso(out, sizeof(out), 1796004000);
+	assert_string_equal(out, "2026-11-30T02:00:00Z");
+	util_format_iso(out, sizeof(out), -1);
+	assert_string_equal(out, "1969-12-31T23:59:59Z");
+	util_format_iso(out, sizeof(out), 951782400);
+	assert_string_equal(out, "2000-02-29T00:00:00Z");
+}
+
+static void test_sha256(void **state)
+{
+	struct sha256 s;
+	char hex[65];
+	static char big[1000000];
+	FILE *f;
+
+	(void)state;
+	sha256_init(&s);
+	sha256_hex(hex, &s);
+	assert_string_equal(hex,
+			    "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+	sha256_init(&s);
+	sha256_update(&s, "abc", 3);
+	sha256_hex(hex, &s);
+	assert_string_equal(hex,
+			    "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+	sha256_init(&s);
+	sha256_update(&s, "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", 56);
+	sha256_hex(hex, &s);
+	assert_string_equal(hex,
+			    "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+	memset(big, 'a', sizeof(big));
+	f = fopen(tu_path("a.bin"), "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(big, 1, sizeof(big), f), sizeof(big));
+	fclose(f);
+	assert_int_equal(sha256_file(hex, tu_path("a.bin")), 0);
+	assert_string_equal(hex,
+			    "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+	assert_int_equal(sha256_file(hex, tu_path("missing.bin")), ERR_IO);
+	assert_non_null(strstr(err_msg(), "missing.bin"));
+}
+
+static void test_table(void **state)
+{
+	static const char *const hdr[] = {"name", "value"};
+	static const enum table_align al[] = {TABLE_LEFT, TABLE_RIGHT};
+	static const char *const r1[] = {"größe", "1.5"};
+	static const char *const r2[] = {"a\nb", "100"};
+	struct table t;
+	char got[256];
+	FILE *f;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(table_init(&t, 2, hdr, al), 0);
+	assert_int_equal(table_add_row(&t, r1), 0);
+	assert_int_equal(table_add_row(&t, r2), 0);
+	f = tmpfile();
+	assert_non_null(f);
+	assert_int_equal(table_print(&t, f, 1), 0);
+	rewind(f);
+	n = fread(got, 1, sizeof(got) - 1, f);
+	got[n] = '\0';
+	fclose(f);
+	table_release(&t);
+	assert_string_equal(got, "name   value\n"
+				 "-----  -----\n"
+				 "größe    1.5\n"
+				 "a?b      100\n");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_buf),    cmocka_unit_test(test_sort),
+		cmocka_unit_test(test_iso),    cmocka_unit_test(test_sha256),
+		cmocka_unit_test(test_table),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
