@@ -4,8 +4,8 @@
  * between consecutive values as unsigned LEB128 varints.  Sorted durations
  * of one region are close together, so most gaps take one or two bytes.
  *
- * The encoder measures the exact output size in a validating first pass and
- * writes into one allocation.  The decoder runs over untrusted bytes (the
+ * The encoder writes in one pass into a worst-case reservation (measuring
+ * first only for very long rows).  The decoder runs over untrusted bytes (the
  * store can be edited or damaged): every byte read is bounds-checked, varints
  * must be minimal (so every valid blob has exactly one encoding), the count
  * is checked against the bytes before anything is allocated, the running sum
@@ -88,36 +88,57 @@ static int varint_error(enum varint_status st)
 	}
 }
 
+/*
+ * Rows of up to BLOB_ONE_PASS values are encoded in one pass into a
+ * worst-case reservation (10 bytes a value); longer ones are measured first
+ * so that a huge row does not reserve 10 bytes per value.  One-byte gaps,
+ * the common case, take a short path.
+ */
+#define BLOB_ONE_PASS 65536
+
 int blob_encode(struct buf *out, const int64_t *sorted, size_t n)
 {
 	size_t size, i;
 	int64_t prev = 0;
-	uint8_t *p;
+	uint8_t *p, *start;
 
 	if (n > (SIZE_MAX - 1 - VARINT_MAX) / VARINT_MAX)
 		return err_nomem();
-	size = 1 + varint_len(n);
+	if (n <= BLOB_ONE_PASS) {
+		size = 1 + VARINT_MAX + n * VARINT_MAX;
+	} else {
+		size = 1 + varint_len(n);
+		for (i = 0; i < n; i++) {
+			if (sorted[i] < prev)
+				break;
+			size += varint_len((uint64_t)(sorted[i] - prev));
+			prev = sorted[i];
+		}
+		prev = 0;
+	}
+	if (buf_grow(out, size))
+		return ERR_NOMEM;
+	start = p = (uint8_t *)out->data + out->len;
+	*p++ = BLOB_VERSION;
+	p = varint_put(p, n);
 	for (i = 0; i < n; i++) {
-		if (sorted[i] < prev)
+		uint64_t gap = (uint64_t)sorted[i] - (uint64_t)prev;
+
+		if (sorted[i] < prev) {
+			*start = '\0'; /* out stays as it was */
 			return err_set(ERR_USAGE,
 				       sorted[i] < 0
 					   ? "cannot encode durations: value %zu is negative"
 					   : "cannot encode durations: value %zu is not sorted",
 				       i);
-		size += varint_len((uint64_t)(sorted[i] - prev));
+		}
+		if (gap < 0x80)
+			*p++ = (uint8_t)gap;
+		else
+			p = varint_put(p, gap);
 		prev = sorted[i];
 	}
-	if (buf_grow(out, size))
-		return ERR_NOMEM;
-	p = (uint8_t *)out->data + out->len;
-	*p++ = BLOB_VERSION;
-	p = varint_put(p, n);
-	prev = 0;
-	for (i = 0; i < n; i++) {
-		p = varint_put(p, (uint64_t)(sorted[i] - prev));
-		prev = sorted[i];
-	}
-	out->len += size;
+	out->len += (size_t)(p - start);
 	out->data[out->len] = '\0';
 	return 0;
 }

@@ -31,11 +31,22 @@ void cmd_print_help(const struct cmd *c);
 int cmd_check(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_help(int argc, char **argv);
+int cmd_history(int argc, char **argv);
 int cmd_ingest(int argc, char **argv);
+int cmd_meta(int argc, char **argv);
 int cmd_pin(int argc, char **argv);
 int cmd_pins(int argc, char **argv);
+int cmd_rm(int argc, char **argv);
 int cmd_runs(int argc, char **argv);
+int cmd_show(int argc, char **argv);
+int cmd_tag(int argc, char **argv);
 int cmd_unpin(int argc, char **argv);
+int cmd_untag(int argc, char **argv);
+int cmd_vacuum(int argc, char **argv);
+
+/* tag (add = 1) and untag (add = 0) share their code; defined in
+ * cmd_tag.c. */
+int cmd_tag_change(int argc, char **argv, int add);
 
 /* diff (check = 0) and check (check = 1) share their options and output;
  * defined in cmd_diff.c. */

@@ -23,28 +23,23 @@
 int cmd_compare(int argc, char **argv, int check)
 {
 	static const struct option diff_opts[] = {
-		{"db", required_argument, NULL, 'd'},
-		{"metric", required_argument, NULL, 'm'},
-		{"sort", required_argument, NULL, 's'},
-		{"threshold", required_argument, NULL, 't'},
-		{"include", required_argument, NULL, 'i'},
-		{"exclude", required_argument, NULL, 'x'},
-		{"ranks", required_argument, NULL, 'r'},
-		{"format", required_argument, NULL, 'f'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	    {"db", required_argument, NULL, 'd'},      {"metric", required_argument, NULL, 'm'},
+	    {"sort", required_argument, NULL, 's'},    {"threshold", required_argument, NULL, 't'},
+	    {"include", required_argument, NULL, 'i'}, {"exclude", required_argument, NULL, 'x'},
+	    {"ranks", required_argument, NULL, 'r'},   {"format", required_argument, NULL, 'f'},
+	    {"help", no_argument, NULL, 'h'},	       {NULL, 0, NULL, 0},
 	};
 	static const struct option check_opts[] = {
-		{"db", required_argument, NULL, 'd'},
-		{"metric", required_argument, NULL, 'm'},
-		{"max-regression", required_argument, NULL, 'b'},
-		{"fail-on-new", no_argument, NULL, 'n'},
-		{"include", required_argument, NULL, 'i'},
-		{"exclude", required_argument, NULL, 'x'},
-		{"ranks", required_argument, NULL, 'r'},
-		{"format", required_argument, NULL, 'f'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	    {"db", required_argument, NULL, 'd'},
+	    {"metric", required_argument, NULL, 'm'},
+	    {"max-regression", required_argument, NULL, 'b'},
+	    {"fail-on-new", no_argument, NULL, 'n'},
+	    {"include", required_argument, NULL, 'i'},
+	    {"exclude", required_argument, NULL, 'x'},
+	    {"ranks", required_argument, NULL, 'r'},
+	    {"format", required_argument, NULL, 'f'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	const struct cmd *self = cmd_find(check ? "check" : "diff");
 	const char **inc = NULL, **exc = NULL, *db = NULL;
@@ -103,8 +98,8 @@ int cmd_compare(int argc, char **argv, int check)
 			break;
 		case 'f':
 			rc = cli_parse_format(&fmt, optarg,
-					      CLI_FORMAT_TABLE | CLI_FORMAT_MARKDOWN | CLI_FORMAT_CSV |
-						      CLI_FORMAT_JSON);
+					      CLI_FORMAT_TABLE | CLI_FORMAT_MARKDOWN |
+						  CLI_FORMAT_CSV | CLI_FORMAT_JSON);
 			break;
 		case 'h':
 			cmd_print_help(self);

@@ -19,9 +19,9 @@
 int cmd_pin(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{"db", required_argument, NULL, 'd'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	    {"db", required_argument, NULL, 'd'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	const struct cmd *self = cmd_find("pin");
 	const char *db = NULL, *name, *arg;
@@ -49,8 +49,8 @@ int cmd_pin(int argc, char **argv)
 	}
 	if (argc - optind != 2) {
 		code = cli_usage_error(self->usage, argc - optind < 2
-							    ? "pin needs a NAME and a run SELECTOR"
-							    : "too many arguments");
+							? "pin needs a NAME and a run SELECTOR"
+							: "too many arguments");
 		goto out;
 	}
 	name = argv[optind];
@@ -82,8 +82,7 @@ int cmd_pin(int argc, char **argv)
 	else if (prev == run)
 		printf("pin '%s' already on run %" PRId64 "\n", name, run);
 	else
-		printf("moved pin '%s' from run %" PRId64 " to run %" PRId64 "\n", name, prev,
-		       run);
+		printf("moved pin '%s' from run %" PRId64 " to run %" PRId64 "\n", name, prev, run);
 	code = cli_finish(CLI_EXIT_OK);
 out:
 	select_release(&sel);

@@ -22,8 +22,8 @@ static int pins_json_opt(struct buf *out, const char *s)
 }
 
 /* runs[i] describes pins[i]. */
-static int pins_json(struct buf *out, const struct store_pin *pins,
-		     const struct store_run *runs, size_t n)
+static int pins_json(struct buf *out, const struct store_pin *pins, const struct store_run *runs,
+		     size_t n)
 {
 	size_t i;
 	int rc = buf_puts(out, "[");
@@ -53,7 +53,7 @@ static int pins_json(struct buf *out, const struct store_pin *pins,
 
 static int pins_table(const struct store_pin *pins, const struct store_run *runs, size_t n)
 {
-	static const char *const header[] = {"pin",    "run",    "recorded", "label",
+	static const char *const header[] = {"pin",    "run",	 "recorded", "label",
 					     "commit", "branch", "pinned"};
 	static const enum table_align align[] = {TABLE_LEFT, TABLE_RIGHT, TABLE_LEFT, TABLE_LEFT,
 						 TABLE_LEFT, TABLE_LEFT,  TABLE_LEFT};
@@ -88,10 +88,10 @@ static int pins_table(const struct store_pin *pins, const struct store_run *runs
 int cmd_pins(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{"db", required_argument, NULL, 'd'},
-		{"format", required_argument, NULL, 'f'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	    {"db", required_argument, NULL, 'd'},
+	    {"format", required_argument, NULL, 'f'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	const struct cmd *self = cmd_find("pins");
 	enum cli_format fmt = CLI_FORMAT_TABLE;

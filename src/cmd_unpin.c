@@ -16,9 +16,9 @@
 int cmd_unpin(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{"db", required_argument, NULL, 'd'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	    {"db", required_argument, NULL, 'd'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	const struct cmd *self = cmd_find("unpin");
 	const char *db = NULL;

@@ -7,12 +7,13 @@
  * Files named on the command line are ingested into a private in-memory
  * store, so stored runs and files share every line of the metric code.
  */
+#include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "scopedb/blob.h"
 #include "scopedb/compare.h"
 #include "scopedb/err.h"
 #include "scopedb/ingest.h"
@@ -23,9 +24,18 @@
 
 /* Where a side's data lives while it is being compared. */
 struct compare_src {
-	struct store *st;  /* the shared store, or mem */
+	struct store *st;  /* the store of selectors (compare_db), or mem */
 	struct store *mem; /* private in-memory store of a file (owned) */
 	int64_t run_id;
+};
+
+/* The store selectors are resolved in, read in one snapshot by both sides:
+ * resolution, run details and aggregates all see the same data even while
+ * other processes ingest or remove runs. */
+struct compare_db {
+	struct store *st;     /* opts->store, or opened */
+	struct store *opened; /* owned when compare_runs() opened it */
+	int began;	      /* we started the read transaction */
 };
 
 /* 1 when arg names an existing regular file (following symlinks). */
@@ -45,8 +55,8 @@ static int compare_looks_like_path(const char *arg)
 	       (n > 5 && !strcmp(arg + n - 5, ".hdf5"));
 }
 
-/* Copy the run's description into side (run is released by the caller). */
-static int compare_fill_side(struct compare_side *side, struct store_run *run)
+/* Move the run's description into side (run is released by the caller). */
+static void compare_fill_side(struct compare_side *side, struct store_run *run)
 {
 	side->id = run->id;
 	side->num_ranks = run->num_ranks;
@@ -66,16 +76,15 @@ static int compare_fill_side(struct compare_side *side, struct store_run *run)
 	run->source_path = NULL;
 	run->tags = NULL;
 	run->ntags = 0;
-	return 0;
 }
 
 /*
- * Resolve arg: a selector against the shared store (opened read-only on
- * first use), else an existing file ingested into an in-memory store.
+ * Resolve arg: a selector against o->store or the shared store (opened
+ * read-only on first use), else an existing file ingested into an in-memory
+ * store.
  */
 static int compare_open_side(struct compare_src *src, struct compare_side *side,
-			     struct store **shared, const char *arg,
-			     const struct compare_opts *o)
+			     struct compare_db *db, const char *arg, const struct compare_opts *o)
 {
 	struct select_spec sel;
 	struct store_run run;
@@ -87,14 +96,20 @@ static int compare_open_side(struct compare_src *src, struct compare_side *side,
 		return ERR_NOMEM;
 	rc = select_parse(&sel, arg);
 	if (!rc) {
-		if (!*shared)
-			rc = store_open(shared, o->db_path, STORE_READONLY);
+		if (!db->st) {
+			if (o->store)
+				db->st = o->store;
+			else if (!(rc = store_open(&db->opened, o->db_path, STORE_READONLY)))
+				db->st = db->opened;
+			if (!rc)
+				rc = store_read_begin(db->st, &db->began);
+		}
+		src->st = db->st;
 		if (!rc)
-			rc = store_resolve(*shared, &src->run_id, &sel);
+			rc = store_resolve(src->st, &src->run_id, &sel);
 		select_release(&sel);
 		if (rc)
 			return rc;
-		src->st = *shared;
 	} else if (compare_is_file(arg)) {
 		struct ingest_opts io;
 		struct ingest_result res;
@@ -115,17 +130,21 @@ static int compare_open_side(struct compare_src *src, struct compare_side *side,
 	} else if (compare_looks_like_path(arg)) {
 		struct stat sb;
 		int e = stat(arg, &sb) ? errno : EISDIR;
+		char why[128];
 
-		return err_set(ERR_IO, "cannot read '%s': %s", arg,
-			       e == ENOENT ? "no such file"
-			       : e == EISDIR ? "not a regular file"
-					     : strerror(e));
+		/* strerror() text, lowercased to match the house style */
+		snprintf(why, sizeof(why), "%s",
+			 e == ENOENT   ? "no such file"
+			 : e == EISDIR ? "not a regular file"
+				       : strerror(e));
+		why[0] = (char)tolower((unsigned char)why[0]);
+		return err_set(ERR_IO, "cannot read '%s': %s", arg, why);
 	} else {
 		return rc; /* the selector message */
 	}
 	rc = store_get_run(src->st, &run, src->run_id);
 	if (!rc)
-		rc = compare_fill_side(side, &run);
+		compare_fill_side(side, &run);
 	store_run_release(&run);
 	if (!rc && side->is_file)
 		side->id = 0;
@@ -159,9 +178,6 @@ static int compare_values(struct stats_named **out, struct compare_side *side,
 
 	i64vec_init(&d);
 	*out = NULL;
-	rc = store_read_begin(src->st);
-	if (rc)
-		return rc;
 	rc = store_region_stats(src->st, &regs, &n, src->run_id, o->ranks, o->nranks,
 				compare_filter, m);
 	if (rc)
@@ -216,7 +232,6 @@ static int compare_values(struct stats_named **out, struct compare_side *side,
 	*out = vals;
 	vals = NULL;
 out:
-	store_read_end(src->st);
 	store_region_stats_free(regs, n);
 	i64vec_release(&d);
 	free(vals);
@@ -249,11 +264,30 @@ static int compare_only(const char ***out, size_t *n, char *const *x, size_t nx,
 	return 0;
 }
 
+/* The metadata differences of the two sides (files included: their
+ * in-memory store holds their metadata). */
+static int compare_meta(struct compare_result *out, const struct compare_src *sa,
+			const struct compare_src *sb)
+{
+	struct store_meta ma, mb;
+	int rc;
+
+	memset(&mb, 0, sizeof(mb));
+	rc = store_get_meta(sa->st, &ma, sa->run_id);
+	if (!rc)
+		rc = store_get_meta(sb->st, &mb, sb->run_id);
+	if (!rc)
+		rc = metadiff_compute(&out->meta_changes, &out->nmeta_changes, &ma, &mb, 0);
+	store_meta_release(&ma);
+	store_meta_release(&mb);
+	return rc;
+}
+
 int compare_runs(struct compare_result *out, const char *arg_a, const char *arg_b,
 		 const struct compare_opts *opts)
 {
 	struct compare_src sa, sb;
-	struct store *shared = NULL;
+	struct compare_db db;
 	struct stats_named *va = NULL, *vb = NULL;
 	struct stats_diff_opts dopts;
 	struct match *m = NULL;
@@ -262,6 +296,7 @@ int compare_runs(struct compare_result *out, const char *arg_a, const char *arg_
 	memset(out, 0, sizeof(*out));
 	memset(&sa, 0, sizeof(sa));
 	memset(&sb, 0, sizeof(sb));
+	memset(&db, 0, sizeof(db));
 	/* Refuse a bad budget before any file is read (NaN fails too). */
 	if (opts->check && !(opts->max_regression >= 0.0)) {
 		rc = err_set(ERR_USAGE, "invalid --max-regression %g: must not be negative",
@@ -271,10 +306,13 @@ int compare_runs(struct compare_result *out, const char *arg_a, const char *arg_
 	rc = match_new(&m, opts->includes, opts->ninclude, opts->excludes, opts->nexclude);
 	if (rc)
 		goto out;
-	rc = compare_open_side(&sa, &out->a, &shared, arg_a, opts);
+	rc = compare_open_side(&sa, &out->a, &db, arg_a, opts);
 	if (rc)
 		goto out;
-	rc = compare_open_side(&sb, &out->b, &shared, arg_b, opts);
+	rc = compare_open_side(&sb, &out->b, &db, arg_b, opts);
+	if (rc)
+		goto out;
+	rc = compare_meta(out, &sa, &sb);
 	if (rc)
 		goto out;
 	rc = compare_values(&va, &out->a, &sa, m, opts);
@@ -287,8 +325,7 @@ int compare_runs(struct compare_result *out, const char *arg_a, const char *arg_
 	dopts.sort = opts->check ? STATS_SORT_PCT : opts->sort;
 	dopts.has_threshold = !opts->check && opts->has_threshold;
 	dopts.threshold = opts->threshold;
-	rc = stats_diff(&out->rows, &out->nrows, va, out->a.nregions, vb, out->b.nregions,
-			&dopts);
+	rc = stats_diff(&out->rows, &out->nrows, va, out->a.nregions, vb, out->b.nregions, &dopts);
 	if (rc)
 		goto out;
 	if (opts->check) {
@@ -308,7 +345,9 @@ out:
 	match_free(m);
 	store_close(sa.mem);
 	store_close(sb.mem);
-	store_close(shared);
+	if (db.began)
+		store_read_end(db.st);
+	store_close(db.opened);
 	if (rc)
 		compare_release(out);
 	return rc;
@@ -343,5 +382,6 @@ void compare_release(struct compare_result *r)
 	free(r->rows);
 	free(r->only_a);
 	free(r->only_b);
+	metadiff_free(r->meta_changes, r->nmeta_changes);
 	memset(r, 0, sizeof(*r));
 }

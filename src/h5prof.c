@@ -50,7 +50,7 @@ struct prow {
 	int64_t exclusive;
 	int64_t agg_total, agg_min, agg_max;
 	size_t file_id, text_id, tags_id; /* ids in h5prof.strs */
-	size_t idx;                       /* index row (columnar), rank group (schema 1) */
+	size_t idx;			  /* index row (columnar), rank group (schema 1) */
 	unsigned flags;
 };
 
@@ -77,9 +77,9 @@ struct h5prof {
 	struct h5prof_meta *meta;
 	char **rank_groups; /* schema 1: rank group names, numeric order */
 	size_t nrank_groups;
-	int delta;          /* columnar: start_deltas + durations */
+	int delta;	    /* columnar: start_deltas + durations */
 	struct h5col ev[3]; /* columnar: starts|deltas, ends|durations, gpu */
-	uint64_t nev;       /* length of the event columns */
+	uint64_t nev;	    /* length of the event columns */
 	uint64_t max_count; /* largest row */
 };
 
@@ -141,7 +141,8 @@ static const char *h5prof_q(const char *s)
 #if defined(__GNUC__)
 __attribute__((format(printf, 3, 4)))
 #endif
-static int h5prof_fail(const struct h5prof *p, int code, const char *fmt, ...)
+static int
+h5prof_fail(const struct h5prof *p, int code, const char *fmt, ...)
 {
 	char msg[900];
 	va_list ap;
@@ -156,8 +157,8 @@ static int h5prof_fail(const struct h5prof *p, int code, const char *fmt, ...)
 static int h5prof_damaged(const struct h5prof *p, const char *what, const char *label)
 {
 	if (label)
-		return h5prof_fail(p, ERR_FORMAT, "%s '%s'; the file is truncated or damaged",
-				   what, h5prof_q(label));
+		return h5prof_fail(p, ERR_FORMAT, "%s '%s'; the file is truncated or damaged", what,
+				   h5prof_q(label));
 	return h5prof_fail(p, ERR_FORMAT, "%s; the file is truncated or damaged", what);
 }
 
@@ -314,11 +315,13 @@ static int h5col_open(const struct h5prof *p, struct h5col *c, hid_t loc, const 
 			return h5prof_fail(p, ERR_FORMAT, "missing dataset '%s'", h5prof_q(label));
 		return 0;
 	}
-	if (h5prof_objtype(loc, path) != H5O_TYPE_DATASET)
-		return h5prof_fail(p, ERR_FORMAT, "'%s' is not a dataset", h5prof_q(label));
 	c->dset = H5Dopen2(loc, path, H5P_DEFAULT);
-	if (c->dset < 0)
+	if (c->dset < 0) {
+		/* the object type is only looked up to word the message */
+		if (h5prof_objtype(loc, path) != H5O_TYPE_DATASET)
+			return h5prof_fail(p, ERR_FORMAT, "'%s' is not a dataset", h5prof_q(label));
 		return h5prof_damaged(p, "cannot open dataset", label);
+	}
 	c->type = H5Dget_type(c->dset);
 	c->space = H5Dget_space(c->dset);
 	if (c->type < 0 || c->space < 0) {
@@ -428,13 +431,16 @@ static int h5prof_read_strings(const struct h5prof *p, hid_t obj, int attr, hid_
 			rc = err_nomem();
 			goto out;
 		}
+		/* a read that fails part way (damaged heap) leaves the strings
+		 * converted so far allocated: reclaim in every case (vstr is
+		 * zeroed, so the rest are NULL) */
+		have_vlen = 1;
 		st = attr ? H5Aread(obj, mtype, vstr)
 			  : H5Dread(obj, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, vstr);
 		if (st < 0) {
 			rc = h5prof_damaged(p, "cannot read strings of", label);
 			goto out;
 		}
-		have_vlen = 1;
 		for (i = 0; i < n && !rc; i++)
 			rc = fn(ctx, i, vstr[i] ? vstr[i] : "");
 		goto out;
@@ -514,7 +520,8 @@ static int h5prof_attr_strings(const struct h5prof *p, hid_t attr, const char *l
 	nd = H5Sget_simple_extent_ndims(space);
 	npts = H5Sget_simple_extent_npoints(space);
 	if (nd < 0 || nd > 1 || npts < 0) {
-		rc = h5prof_fail(p, ERR_FORMAT, "attribute '%s' is not a string or a list of strings",
+		rc = h5prof_fail(p, ERR_FORMAT,
+				 "attribute '%s' is not a string or a list of strings",
 				 h5prof_q(label));
 		goto out;
 	}
@@ -606,7 +613,8 @@ static int h5prof_detect(struct h5prof *p)
 		npts = space >= 0 ? H5Sget_simple_extent_npoints(space) : -1;
 		h5_close_space(&space);
 		if (npts != 1) {
-			rc = h5prof_fail(p, ERR_FORMAT, "scope_profiler_schema is not a single integer");
+			rc = h5prof_fail(p, ERR_FORMAT,
+					 "scope_profiler_schema is not a single integer");
 			goto out;
 		}
 		if (H5Aread(a, H5T_NATIVE_INT64, &v) < 0) {
@@ -824,7 +832,8 @@ static int h5prof_read_meta(struct h5prof *p)
 		p->meta[p->info.num_meta].is_array = is_array;
 		p->info.num_meta++;
 	}
-	qsort(p->meta, p->info.num_meta, sizeof(*p->meta), meta_cmp);
+	if (p->info.num_meta > 1)
+		qsort(p->meta, p->info.num_meta, sizeof(*p->meta), meta_cmp);
 	rc = 0;
 out:
 	buf_release(&b);
@@ -1040,13 +1049,12 @@ static int h5prof_hier_region(struct h5prof *p, size_t *cap, hid_t rg, const cha
 	h5col_init(&gp);
 	memset(&r, 0, sizeof(r));
 	snprintf(label, sizeof(label), "%s/regions/%s", rgname, name);
-	if (h5prof_objtype(rg, name) != H5O_TYPE_GROUP) {
-		rc = h5prof_fail(p, ERR_FORMAT, "'%s' is not a group", h5prof_q(label));
-		goto out;
-	}
 	g = H5Gopen2(rg, name, H5P_DEFAULT);
 	if (g < 0) {
-		rc = h5prof_damaged(p, "cannot open group", label);
+		if (h5prof_objtype(rg, name) != H5O_TYPE_GROUP)
+			rc = h5prof_fail(p, ERR_FORMAT, "'%s' is not a group", h5prof_q(label));
+		else
+			rc = h5prof_damaged(p, "cannot open group", label);
 		goto out;
 	}
 	snprintf(sub, sizeof(sub), "%s/start_times", label);
@@ -1062,13 +1070,14 @@ static int h5prof_hier_region(struct h5prof *p, size_t *cap, hid_t rg, const cha
 	if (rc)
 		goto out;
 	if (st.n != en.n || (gp.dset >= 0 && gp.n != st.n)) {
-		rc = h5prof_fail(p, ERR_FORMAT,
-				 "'%s' has %llu start times, %llu end times%s; the file is truncated "
-				 "or damaged",
-				 h5prof_q(label), (unsigned long long)st.n, (unsigned long long)en.n,
-				 gp.dset >= 0 && gp.n != st.n ? " and a different number of GPU "
-								"durations"
-							      : "");
+		rc = h5prof_fail(
+		    p, ERR_FORMAT,
+		    "'%s' has %llu start times, %llu end times%s; the file is truncated "
+		    "or damaged",
+		    h5prof_q(label), (unsigned long long)st.n, (unsigned long long)en.n,
+		    gp.dset >= 0 && gp.n != st.n ? " and a different number of GPU "
+						   "durations"
+						 : "");
 		goto out;
 	}
 	r.rank = rank;
@@ -1128,11 +1137,13 @@ static int h5prof_open_hier(struct h5prof *p)
 		rg[nrg].name = top.v[i];
 		nrg++;
 	}
-	qsort(rg, nrg, sizeof(*rg), rankgrp_cmp);
+	if (nrg > 1)
+		qsort(rg, nrg, sizeof(*rg), rankgrp_cmp);
 	for (i = 1; i < nrg; i++) {
 		if (rg[i].rank == rg[i - 1].rank) {
-			rc = h5prof_fail(p, ERR_FORMAT, "groups '%s' and '%s' both hold rank %" PRId64,
-					 h5prof_q(rg[i - 1].name), h5prof_q(rg[i].name), rg[i].rank);
+			rc = h5prof_fail(
+			    p, ERR_FORMAT, "groups '%s' and '%s' both hold rank %" PRId64,
+			    h5prof_q(rg[i - 1].name), h5prof_q(rg[i].name), rg[i].rank);
 			goto out;
 		}
 	}
@@ -1171,7 +1182,8 @@ static int h5prof_open_hier(struct h5prof *p)
 		rc = h5prof_list(p, g, label, &regs);
 		if (rc)
 			goto out;
-		qsort(regs.v, regs.n, sizeof(*regs.v), str_cmp);
+		if (regs.n > 1)
+			qsort(regs.v, regs.n, sizeof(*regs.v), str_cmp);
 		for (j = 0; j < regs.n; j++) {
 			rc = h5prof_hier_region(p, &cap, g, rg[i].name, (uint32_t)rg[i].rank, i,
 						regs.v[j]);
@@ -1242,8 +1254,8 @@ static int h5prof_rowstr_fn(void *ctx, size_t i, const char *s)
 
 		snprintf(why, sizeof(why), "%s", err_msg());
 		return h5prof_fail(p, ERR_FORMAT,
-				   "row %zu (%s): tags '%s' are not a JSON array of strings (%s)", i,
-				   h5prof_rowdesc(p, r), h5prof_q(s), why);
+				   "row %zu (%s): tags '%s' are not a JSON array of strings (%s)",
+				   i, h5prof_rowdesc(p, r), h5prof_q(s), why);
 	}
 	if (rc)
 		return rc;
@@ -1296,21 +1308,21 @@ static const struct {
 	int agg; /* 0 columnar only, 1 aggregate only, 2 both */
 	int required;
 } h5prof_ix[IX_N] = {
-	{"rank_region_index/region_ids", "uint32", H5T_INTEGER, 2, 1},
-	{"rank_region_index/ranks", "uint32", H5T_INTEGER, 2, 1},
-	{"rank_region_index/event_offsets", "uint64", H5T_INTEGER, 0, 1},
-	{"rank_region_index/event_counts", "uint64", H5T_INTEGER, 0, 1},
-	{"rank_region_index/exclusive_totals", "int64", H5T_INTEGER, 0, 0},
-	{"rank_region_index/aggregate_counts", "uint64", H5T_INTEGER, 1, 1},
-	{"rank_region_index/aggregate_totals", "int64", H5T_INTEGER, 1, 1},
-	{"rank_region_index/aggregate_minimums", "int64", H5T_INTEGER, 1, 1},
-	{"rank_region_index/aggregate_maximums", "int64", H5T_INTEGER, 1, 1},
-	{"rank_region_index/aggregate_exclusives", "int64", H5T_INTEGER, 1, 0},
-	{"rank_region_index/source_lines", "int64", H5T_INTEGER, 2, 0},
-	{"rank_region_index/source_files", "string", H5T_STRING, 2, 0},
-	{"rank_region_index/source_texts", "string", H5T_STRING, 2, 0},
-	{"rank_region_index/tags", "string", H5T_STRING, 2, 0},
-	{"rank_region_index/summary_statistics", "compound", H5T_COMPOUND, 0, 0},
+    {"rank_region_index/region_ids", "uint32", H5T_INTEGER, 2, 1},
+    {"rank_region_index/ranks", "uint32", H5T_INTEGER, 2, 1},
+    {"rank_region_index/event_offsets", "uint64", H5T_INTEGER, 0, 1},
+    {"rank_region_index/event_counts", "uint64", H5T_INTEGER, 0, 1},
+    {"rank_region_index/exclusive_totals", "int64", H5T_INTEGER, 0, 0},
+    {"rank_region_index/aggregate_counts", "uint64", H5T_INTEGER, 1, 1},
+    {"rank_region_index/aggregate_totals", "int64", H5T_INTEGER, 1, 1},
+    {"rank_region_index/aggregate_minimums", "int64", H5T_INTEGER, 1, 1},
+    {"rank_region_index/aggregate_maximums", "int64", H5T_INTEGER, 1, 1},
+    {"rank_region_index/aggregate_exclusives", "int64", H5T_INTEGER, 1, 0},
+    {"rank_region_index/source_lines", "int64", H5T_INTEGER, 2, 0},
+    {"rank_region_index/source_files", "string", H5T_STRING, 2, 0},
+    {"rank_region_index/source_texts", "string", H5T_STRING, 2, 0},
+    {"rank_region_index/tags", "string", H5T_STRING, 2, 0},
+    {"rank_region_index/summary_statistics", "compound", H5T_COMPOUND, 0, 0},
 };
 
 /* mpi_size from /metadata (a positive integer), or 1. */
@@ -1331,6 +1343,43 @@ static int h5prof_mpi_size(const struct h5prof *p, uint64_t *out)
 		return h5prof_fail(p, ERR_FORMAT, "metadata mpi_size %lld is out of range", n);
 	if (n > 0)
 		*out = (uint64_t)n;
+	return 0;
+}
+
+/* Refuse rows whose region id is not an index into region_table/names (before
+ * anything formats a row description, which looks the name up). */
+static int h5prof_check_regions(const struct h5prof *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->info.num_rows; i++) {
+		if (p->rows[i].region >= strmap_count(&p->names))
+			return h5prof_fail(p, ERR_FORMAT,
+					   "row %zu refers to region %" PRIu32
+					   " but 'region_table/names' holds %zu names; the file is "
+					   "truncated or damaged",
+					   i, p->rows[i].region, strmap_count(&p->names));
+	}
+	return 0;
+}
+
+/* Sum the rows' counts into num_events and find the largest row.  The store
+ * keeps counts as SQLite (signed 64-bit) integers, so a total above
+ * INT64_MAX is refused like an overflow. */
+static int h5prof_count_events(struct h5prof *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->info.num_rows; i++) {
+		uint64_t c = p->rows[i].count;
+
+		if (c > (uint64_t)INT64_MAX - p->info.num_events)
+			return h5prof_fail(p, ERR_FORMAT,
+					   "the event counts overflow; the file is damaged");
+		p->info.num_events += c;
+		if (c > p->max_count)
+			p->max_count = c;
+	}
 	return 0;
 }
 
@@ -1373,7 +1422,8 @@ static int h5prof_check_index(struct h5prof *p)
 	}
 	for (i = 0; i < n; i++)
 		keys[i] = (int64_t)(((uint64_t)p->rows[i].rank << 32) | p->rows[i].region);
-	util_sort_i64(keys, n);
+	if (n > 1)
+		util_sort_i64(keys, n);
 	for (i = 1; i < n; i++) {
 		if (keys[i] == keys[i - 1]) {
 			uint32_t rank = (uint32_t)((uint64_t)keys[i] >> 32);
@@ -1388,16 +1438,18 @@ static int h5prof_check_index(struct h5prof *p)
 						b = k;
 				}
 			}
-			rc = h5prof_fail(p, ERR_FORMAT,
-					 "%s appears twice in the index (rows %zu and %zu); the file "
-					 "is damaged",
-					 h5prof_rowdesc(p, &p->rows[a]), a, b);
+			rc = h5prof_fail(
+			    p, ERR_FORMAT,
+			    "%s appears twice in the index (rows %zu and %zu); the file "
+			    "is damaged",
+			    h5prof_rowdesc(p, &p->rows[a]), a, b);
 			goto out;
 		}
 	}
 	if (p->info.layout == H5PROF_AGGREGATE)
 		goto out;
-	qsort(p->rows, n, sizeof(*p->rows), prow_offset_cmp);
+	if (n > 1)
+		qsort(p->rows, n, sizeof(*p->rows), prow_offset_cmp);
 	for (i = 0; i < n; i++) {
 		struct prow *r = &p->rows[i];
 
@@ -1406,13 +1458,12 @@ static int h5prof_check_index(struct h5prof *p)
 		if (prev != SIZE_MAX && r->offset < end_max) {
 			struct prow *q = &p->rows[prev];
 
-			rc = h5prof_fail(p, ERR_FORMAT,
-					 "rows %zu (%s) and %zu (%s) claim overlapping events [%" PRIu64
-					 ", %" PRIu64 ") and [%" PRIu64 ", %" PRIu64
-					 "); the file is damaged",
-					 q->idx, h5prof_rowdesc(p, q), r->idx, h5prof_rowdesc(p, r),
-					 q->offset, q->offset + q->count, r->offset,
-					 r->offset + r->count);
+			rc = h5prof_fail(
+			    p, ERR_FORMAT,
+			    "rows %zu (%s) and %zu (%s) claim overlapping events [%" PRIu64
+			    ", %" PRIu64 ") and [%" PRIu64 ", %" PRIu64 "); the file is damaged",
+			    q->idx, h5prof_rowdesc(p, q), r->idx, h5prof_rowdesc(p, r), q->offset,
+			    q->offset + q->count, r->offset, r->offset + r->count);
 			goto out;
 		}
 		prev = i;
@@ -1446,8 +1497,7 @@ static int h5prof_open_columnar(struct h5prof *p)
 		if (h5prof_ix[k].agg != 2 && h5prof_ix[k].agg != agg)
 			continue;
 		rc = h5col_open(p, &ix[k], p->file, h5prof_ix[k].name, h5prof_ix[k].name,
-				h5prof_ix[k].cls, h5prof_ix[k].expect,
-				h5prof_ix[k].required);
+				h5prof_ix[k].cls, h5prof_ix[k].expect, h5prof_ix[k].required);
 		if (rc)
 			goto out;
 	}
@@ -1458,11 +1508,12 @@ static int h5prof_open_columnar(struct h5prof *p)
 			first = (size_t)k;
 			nrows = ix[k].n;
 		} else if (ix[k].n != nrows) {
-			rc = h5prof_fail(p, ERR_FORMAT,
-					 "index columns have different lengths: '%s' has %llu rows, "
-					 "'%s' has %llu; the file is truncated or damaged",
-					 h5prof_q(ix[first].label), (unsigned long long)nrows,
-					 h5prof_q(ix[k].label), (unsigned long long)ix[k].n);
+			rc =
+			    h5prof_fail(p, ERR_FORMAT,
+					"index columns have different lengths: '%s' has %llu rows, "
+					"'%s' has %llu; the file is truncated or damaged",
+					h5prof_q(ix[first].label), (unsigned long long)nrows,
+					h5prof_q(ix[k].label), (unsigned long long)ix[k].n);
 			goto out;
 		}
 	}
@@ -1474,8 +1525,8 @@ static int h5prof_open_columnar(struct h5prof *p)
 		}
 		rc = h5col_open(p, &p->ev[0], p->file,
 				p->delta ? "events/start_deltas" : "events/start_times",
-				p->delta ? "events/start_deltas" : "events/start_times", H5T_INTEGER,
-				"int64", 1);
+				p->delta ? "events/start_deltas" : "events/start_times",
+				H5T_INTEGER, "int64", 1);
 		if (!rc)
 			rc = h5col_open(p, &p->ev[1], p->file,
 					p->delta ? "events/durations" : "events/end_times",
@@ -1489,12 +1540,13 @@ static int h5prof_open_columnar(struct h5prof *p)
 		p->nev = p->ev[0].n;
 		for (k = 1; k < 3; k++) {
 			if (p->ev[k].dset >= 0 && p->ev[k].n != p->nev) {
-				rc = h5prof_fail(p, ERR_FORMAT,
-						 "event columns have different lengths: '%s' has "
-						 "%llu events, '%s' has %llu; the file is truncated "
-						 "or damaged",
-						 p->ev[0].label, (unsigned long long)p->nev,
-						 p->ev[k].label, (unsigned long long)p->ev[k].n);
+				rc =
+				    h5prof_fail(p, ERR_FORMAT,
+						"event columns have different lengths: '%s' has "
+						"%llu events, '%s' has %llu; the file is truncated "
+						"or damaged",
+						p->ev[0].label, (unsigned long long)p->nev,
+						p->ev[k].label, (unsigned long long)p->ev[k].n);
 				goto out;
 			}
 		}
@@ -1529,17 +1581,11 @@ static int h5prof_open_columnar(struct h5prof *p)
 	rc = h5col_read_u64(p, &ix[IX_REGION], u, UINT32_MAX);
 	if (rc)
 		goto out;
-	for (i = 0; i < nrows; i++) {
-		if (u[i] >= strmap_count(&p->names)) {
-			rc = h5prof_fail(p, ERR_FORMAT,
-					 "row %zu refers to region %" PRIu64
-					 " but 'region_table/names' holds %zu names; the file is "
-					 "truncated or damaged",
-					 i, u[i], strmap_count(&p->names));
-			goto out;
-		}
+	for (i = 0; i < nrows; i++)
 		p->rows[i].region = (uint32_t)u[i];
-	}
+	rc = h5prof_check_regions(p);
+	if (rc)
+		goto out;
 	rc = h5col_read_u64(p, &ix[IX_RANK], u, UINT32_MAX - 1);
 	if (rc)
 		goto out;
@@ -1591,8 +1637,8 @@ static int h5prof_open_columnar(struct h5prof *p)
 					rc = h5prof_fail(p, ERR_FORMAT,
 							 "row %zu (%s): '%s' is negative (%" PRId64
 							 " ns); the file is damaged",
-							 i, h5prof_rowdesc(p, r), h5prof_q(ix[k].label),
-							 s[i]);
+							 i, h5prof_rowdesc(p, r),
+							 h5prof_q(ix[k].label), s[i]);
 					goto out;
 				}
 				if (k == IX_ATOTAL)
@@ -1622,17 +1668,9 @@ static int h5prof_open_columnar(struct h5prof *p)
 			goto out;
 	}
 
-	for (i = 0; i < nrows; i++) {
-		uint64_t c = p->rows[i].count;
-
-		if (c > UINT64_MAX - p->info.num_events) {
-			rc = h5prof_fail(p, ERR_FORMAT, "the event counts overflow; the file is damaged");
-			goto out;
-		}
-		p->info.num_events += c;
-		if (c > p->max_count)
-			p->max_count = c;
-	}
+	rc = h5prof_count_events(p);
+	if (rc)
+		goto out;
 	rc = h5prof_mpi_size(p, &mpi);
 	if (rc)
 		goto out;
@@ -1675,15 +1713,15 @@ static int h5prof_check_path(const struct h5prof *p)
 	return 0;
 }
 
-int h5prof_open(struct h5prof **out, const char *path)
+/* A handle for path with no file open yet (shared by h5prof_open and
+ * h5prof_validate_index). */
+static int h5prof_new(struct h5prof **out, const char *path)
 {
 	struct h5prof *p;
-	hid_t fapl = H5I_INVALID_HID;
-	htri_t is;
 	size_t i;
 	int rc;
 
-	H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+	*out = NULL;
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return err_nomem();
@@ -1706,8 +1744,77 @@ int h5prof_open(struct h5prof **out, const char *path)
 	rc = strmap_intern(&p->empty_id, &p->strs, "");
 	if (!rc)
 		rc = strmap_intern(&p->notags_id, &p->strs, "[]");
+out:
+	if (rc) {
+		h5prof_free(p);
+		return rc;
+	}
+	*out = p;
+	return 0;
+}
+
+/*
+ * The index checks of h5prof_open_columnar() on index columns given as
+ * arrays: a handle with num_names placeholder region names and the given
+ * rows, run through the same functions.
+ */
+int h5prof_validate_index(const char *path, const struct h5prof_index *idx)
+{
+	struct h5prof *p = NULL;
+	char name[32];
+	size_t i, id;
+	int rc;
+
+	rc = h5prof_new(&p, path);
+	if (rc)
+		return rc;
+	p->info.layout = idx->aggregate ? H5PROF_AGGREGATE : H5PROF_COLUMNAR;
+	p->nev = idx->num_events;
+	for (i = 0; i < idx->num_names && !rc; i++) {
+		snprintf(name, sizeof(name), "region %zu", i);
+		rc = strmap_intern(&id, &p->names, name);
+	}
 	if (rc)
 		goto out;
+	if (idx->num_rows) {
+		p->rows = calloc(idx->num_rows, sizeof(*p->rows));
+		if (!p->rows) {
+			rc = err_nomem();
+			goto out;
+		}
+	}
+	p->info.num_rows = idx->num_rows;
+	for (i = 0; i < idx->num_rows; i++) {
+		struct prow *r = &p->rows[i];
+
+		r->idx = i;
+		r->region = idx->region_ids[i];
+		r->rank = idx->ranks[i];
+		r->offset = idx->aggregate ? 0 : idx->offsets[i];
+		r->count = idx->counts[i];
+	}
+	rc = h5prof_check_regions(p);
+	if (!rc)
+		rc = h5prof_count_events(p);
+	if (!rc)
+		rc = h5prof_check_index(p);
+out:
+	h5prof_free(p);
+	return rc;
+}
+
+int h5prof_open(struct h5prof **out, const char *path)
+{
+	struct h5prof *p = NULL;
+	hid_t fapl = H5I_INVALID_HID;
+	htri_t is;
+	size_t i;
+	int rc;
+
+	H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+	rc = h5prof_new(&p, path);
+	if (rc)
+		return rc;
 	rc = h5prof_check_path(p);
 	if (rc)
 		goto out;
@@ -1716,15 +1823,20 @@ int h5prof_open(struct h5prof **out, const char *path)
 		rc = h5prof_fail(p, ERR_FORMAT, "not an HDF5 file");
 		goto out;
 	}
+	/* no file locking (read-only; some file systems lack it); evict each
+	 * object's metadata when it is closed, so that the metadata cache does
+	 * not keep the decoded headers of every schema-1 dataset ever opened
+	 * (memory would grow with the number of region groups) */
 	fapl = H5Pcreate(H5P_FILE_ACCESS);
-	if (fapl < 0 || H5Pset_file_locking(fapl, 0, 1) < 0) {
+	if (fapl < 0 || H5Pset_file_locking(fapl, 0, 1) < 0 || H5Pset_evict_on_close(fapl, 1) < 0) {
 		rc = h5prof_fail(p, ERR_GENERIC, "cannot set up HDF5 file access");
 		goto out;
 	}
 	p->file = H5Fopen(path, H5F_ACC_RDONLY, fapl);
 	if (p->file < 0) {
-		rc = is < 0 ? h5prof_fail(p, ERR_FORMAT, "not an HDF5 file, or truncated or damaged")
-			    : h5prof_damaged(p, "HDF5 cannot open it", NULL);
+		rc = is < 0
+			 ? h5prof_fail(p, ERR_FORMAT, "not an HDF5 file, or truncated or damaged")
+			 : h5prof_damaged(p, "HDF5 cannot open it", NULL);
 		goto out;
 	}
 	rc = h5prof_detect(p);
@@ -1947,8 +2059,8 @@ static int h5prof_load_window(const struct h5prof *p, struct h5prof_bufs *b, uin
 			rc = h5prof_fail(p, ERR_FORMAT,
 					 "cannot read events [%llu, %llu) of '%s'; the file is "
 					 "truncated or damaged",
-					 (unsigned long long)start, (unsigned long long)(start + count),
-					 c->label);
+					 (unsigned long long)start,
+					 (unsigned long long)(start + count), c->label);
 			goto out;
 		}
 	}
@@ -2048,12 +2160,17 @@ static int h5prof_read_whole(const struct h5prof *p, hid_t g, const char *name, 
 	return 0;
 }
 
+/*
+ * Schema 1: rows come grouped by rank; each rank's regions group stays open
+ * while its rows are read (with evict-on-close, re-opening it per row would
+ * re-read its metadata every time).
+ */
 static int h5prof_read_hier(struct h5prof *p, h5prof_row_fn fn, void *ctx)
 {
 	struct h5prof_bufs b;
 	struct h5prof_row row;
-	hid_t g = H5I_INVALID_HID;
-	size_t i;
+	hid_t regs = H5I_INVALID_HID, g = H5I_INVALID_HID;
+	size_t i, cur = SIZE_MAX;
 	int rc = 0;
 
 	memset(&b, 0, sizeof(b));
@@ -2062,13 +2179,26 @@ static int h5prof_read_hier(struct h5prof *p, h5prof_row_fn fn, void *ctx)
 		goto out;
 	for (i = 0; i < p->info.num_rows; i++) {
 		const struct prow *r = &p->rows[i];
+		const char *name = strmap_get(&p->names, r->region);
 		char path[700], label[800];
 
 		h5prof_fill_row(p, r, &row);
-		snprintf(path, sizeof(path), "%s/regions/%s", p->rank_groups[r->idx],
-			 strmap_get(&p->names, r->region));
+		snprintf(path, sizeof(path), "%s/regions/%s", p->rank_groups[r->idx], name);
+		if (r->count && r->idx != cur) {
+			char rpath[300];
+
+			if (regs >= 0)
+				H5Gclose(regs);
+			snprintf(rpath, sizeof(rpath), "%s/regions", p->rank_groups[r->idx]);
+			regs = H5Gopen2(p->file, rpath, H5P_DEFAULT);
+			if (regs < 0) {
+				rc = h5prof_damaged(p, "cannot open group", rpath);
+				goto out;
+			}
+			cur = r->idx;
+		}
 		if (r->count) {
-			g = H5Gopen2(p->file, path, H5P_DEFAULT);
+			g = H5Gopen2(regs, name, H5P_DEFAULT);
 			if (g < 0) {
 				rc = h5prof_damaged(p, "cannot open group", path);
 				goto out;
@@ -2104,6 +2234,8 @@ static int h5prof_read_hier(struct h5prof *p, h5prof_row_fn fn, void *ctx)
 out:
 	if (g >= 0)
 		H5Gclose(g);
+	if (regs >= 0)
+		H5Gclose(regs);
 	h5prof_bufs_release(&b);
 	return rc;
 }

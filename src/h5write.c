@@ -34,8 +34,11 @@
 
 /* Chunk length of chunked datasets (shorter datasets use their length). */
 #define H5W_CHUNK 65536
+/* Chunk of the extendible event columns of the streaming writer: large
+ * enough for fast reads, small enough that a small profile stays small. */
+#define H5W_STREAM_CHUNK 16384
 /* Events buffered by the streaming writer before they are appended. */
-#define H5W_STREAM_BUF ((size_t)1 << 20)
+#define H5W_STREAM_BUF ((size_t)1 << 18)
 
 /* One record of /rank_region_index/summary_statistics. */
 struct h5w_summary {
@@ -73,13 +76,14 @@ struct h5write_stream {
 	int64_t *buf[3];
 	size_t blen;
 	uint64_t written; /* events appended to the datasets */
-	int rc;           /* first error */
+	int rc;		  /* first error */
 };
 
 #if defined(__GNUC__)
 __attribute__((format(printf, 3, 4)))
 #endif
-static int h5w_fail(const char *path, int code, const char *fmt, ...)
+static int
+h5w_fail(const char *path, int code, const char *fmt, ...)
 {
 	char msg[700];
 	va_list ap;
@@ -141,7 +145,7 @@ static int h5w_dataset(const struct h5w *w, hid_t loc, const char *name, hid_t f
 	if (chunked) {
 		chunk[0] = n < H5W_CHUNK ? (n ? n : 1) : H5W_CHUNK;
 		if (extendible)
-			chunk[0] = H5W_CHUNK;
+			chunk[0] = H5W_STREAM_CHUNK;
 		if (H5Pset_chunk(dcpl, 1, chunk) < 0 ||
 		    (w->o->gzip && (H5Pset_shuffle(dcpl) < 0 || H5Pset_deflate(dcpl, 4) < 0))) {
 			rc = h5w_fail(w->path, ERR_IO, "cannot set the storage of '%s'", name);
@@ -488,8 +492,7 @@ static int h5w_index_add(const char *path, struct h5w_index *ix, const struct h5
 	if (names_fixed) {
 		id = strmap_find(&ix->names, r->region);
 		if (id == STRMAP_NONE)
-			return h5w_fail(path, ERR_USAGE, "region '%s' was not declared",
-					r->region);
+			return h5w_fail(path, ERR_USAGE, "region '%s' was not declared", r->region);
 	} else if ((rc = strmap_intern(&id, &ix->names, r->region))) {
 		return rc;
 	}
@@ -526,8 +529,7 @@ static hid_t h5w_summary_type(void)
 	H5Tinsert(t, "maximum", HOFFSET(struct h5w_summary, maximum), H5T_NATIVE_INT64);
 	H5Tinsert(t, "first", HOFFSET(struct h5w_summary, first), H5T_NATIVE_INT64);
 	H5Tinsert(t, "last", HOFFSET(struct h5w_summary, last), H5T_NATIVE_INT64);
-	H5Tinsert(t, "start_minimum", HOFFSET(struct h5w_summary, start_minimum),
-		  H5T_NATIVE_INT64);
+	H5Tinsert(t, "start_minimum", HOFFSET(struct h5w_summary, start_minimum), H5T_NATIVE_INT64);
 	H5Tinsert(t, "end_maximum", HOFFSET(struct h5w_summary, end_maximum), H5T_NATIVE_INT64);
 	H5Tinsert(t, "gpu_count", HOFFSET(struct h5w_summary, gpu_count), H5T_NATIVE_UINT64);
 	H5Tinsert(t, "gpu_total", HOFFSET(struct h5w_summary, gpu_total), H5T_NATIVE_INT64);
@@ -638,8 +640,7 @@ static void h5w_event_names(int schema, const char **a, const char **b)
 
 /* Values of the event columns for one row at dst: schema 2 starts/ends,
  * schema 3 deltas/durations; gpu -1 where the row has none. */
-static void h5w_encode(int schema, const struct h5write_row *r, int64_t *a, int64_t *b,
-		       int64_t *g)
+static void h5w_encode(int schema, const struct h5write_row *r, int64_t *a, int64_t *b, int64_t *g)
 {
 	size_t i;
 

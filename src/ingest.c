@@ -5,9 +5,25 @@
  * streamed row by row (h5prof_read), each row summarised (rowstat), its
  * durations sorted and encoded (blob) and inserted with its summary.  Any
  * failure rolls the whole file back.
+ *
+ * Speed (issue 6): the content SHA-256, which decides whether the file is
+ * already stored, needs a second full read of the file.  It runs on a
+ * hashing thread while this thread reads and encodes the rows; until the
+ * hash is known, encoded rows wait in a bounded pending queue (their blobs
+ * take ~2 bytes per call) and are inserted once the run exists.  If the
+ * queue fills up first, the reader waits for the hash.  A duplicate stops
+ * the read as soon as the hash says so.  The hashing thread only reads the
+ * file and hashes: it never calls libhdf5, SQLite or err_set(), which are
+ * used by this thread alone.  When no thread can be started, the file is
+ * hashed first, as before.
  */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "scopedb/blob.h"
 #include "scopedb/err.h"
@@ -17,15 +33,47 @@
 #include "scopedb/sha256.h"
 #include "scopedb/util.h"
 
+/* Bytes of pending rows (records + blobs) after which the reader waits for
+ * the hash: bounds memory whatever the file size. */
+#define INGEST_PENDING_MAX ((size_t)64 << 20)
+/* h5prof_read() stop code: the hash says the file is already stored. */
+#define INGEST_STOP_DUPLICATE 1
+
+/* The hashing thread's job. */
+struct ingest_hash {
+	const char *path;
+	pthread_t thread;
+	int started;
+	atomic_int done; /* result below is ready */
+	int err;	 /* errno of a failed read, 0 = ok */
+	char hex[65];
+};
+
+/* A row waiting for the hash: its timings record (run and region ids
+ * filled in at flush; strings owned by the h5prof handle) and where its
+ * blob lies in ingest_ctx.pending_blobs. */
+struct ingest_pending {
+	struct store_timing t;
+	uint32_t region;
+	int has_blob;
+	size_t blob_off;
+};
+
 struct ingest_ctx {
 	struct store *st;
+	struct h5prof *p;
 	const struct h5prof_info *info;
 	const struct ingest_opts *opts;
-	int64_t run_id;
+	struct ingest_result *out;
+	struct ingest_hash *hash;
+	int64_t run_id;        /* 0 while rows are pending */
 	int64_t *region_ids;   /* file region id -> store region id, 0 = not yet */
 	unsigned char *seen;   /* region has at least one row */
 	struct i64vec sorted;  /* scratch: the row's durations, sorted */
 	struct buf blob;       /* scratch: the encoded row */
+	struct ingest_pending *pending;
+	size_t npending, cappending;
+	struct buf pending_blobs;
 	uint64_t events_done;
 	uint64_t calls;
 	int64_t regions;
@@ -61,7 +109,93 @@ void ingest_ci_env(const char **out_commit, const char **out_branch)
 	}
 }
 
-/* The per-row callback of h5prof_read: summarise, encode, insert. */
+/* Insert one row (run and region ids resolved here). */
+static int ingest_insert(struct ingest_ctx *c, struct store_timing *t, uint32_t region)
+{
+	int rc;
+
+	if (!c->region_ids[region]) {
+		rc = store_region_id(c->st, &c->region_ids[region],
+				     c->info->region_names[region]);
+		if (rc)
+			return rc;
+	}
+	t->run_id = c->run_id;
+	t->region_id = c->region_ids[region];
+	return store_add_timing(c->st, t);
+}
+
+/* Keep an encoded row until the run exists (the hash is not known yet). */
+static int ingest_queue(struct ingest_ctx *c, const struct store_timing *t, uint32_t region)
+{
+	struct ingest_pending *q;
+
+	if (c->npending == c->cappending) {
+		size_t cap = c->cappending ? 2 * c->cappending : 256;
+
+		q = realloc(c->pending, cap * sizeof(*q));
+		if (!q)
+			return err_nomem();
+		c->pending = q;
+		c->cappending = cap;
+	}
+	q = &c->pending[c->npending];
+	q->t = *t;
+	q->region = region;
+	q->blob_off = c->pending_blobs.len;
+	q->t.durations = NULL;
+	q->has_blob = t->durations != NULL;
+	if (q->has_blob && buf_add(&c->pending_blobs, t->durations, t->durations_len))
+		return ERR_NOMEM;
+	c->npending++;
+	return 0;
+}
+
+static int ingest_new_run(struct ingest_ctx *c, const char *sha);
+static int ingest_duplicate(struct ingest_ctx *c, int64_t existing);
+
+/*
+ * The hash is known: if the content is already stored, handle the duplicate
+ * and return INGEST_STOP_DUPLICATE; otherwise insert the run and every
+ * pending row.
+ */
+static int ingest_resolve(struct ingest_ctx *c)
+{
+	int64_t existing = 0;
+	size_t i;
+	int rc;
+
+	if (c->hash->started) {
+		pthread_join(c->hash->thread, NULL);
+		c->hash->started = 0;
+	}
+	if (c->hash->err)
+		return err_set(ERR_IO, "cannot read '%s': %s", c->hash->path,
+			       strerror(c->hash->err));
+	rc = store_find_sha(c->st, &existing, c->hash->hex);
+	if (rc)
+		return rc;
+	if (existing) {
+		rc = ingest_duplicate(c, existing);
+		return rc ? rc : INGEST_STOP_DUPLICATE;
+	}
+	rc = ingest_new_run(c, c->hash->hex);
+	for (i = 0; !rc && i < c->npending; i++) {
+		struct ingest_pending *q = &c->pending[i];
+
+		if (q->has_blob)
+			q->t.durations = c->pending_blobs.data + q->blob_off;
+		rc = ingest_insert(c, &q->t, q->region);
+	}
+	free(c->pending);
+	c->pending = NULL;
+	c->npending = c->cappending = 0;
+	buf_release(&c->pending_blobs);
+	return rc;
+}
+
+/* The per-row callback of h5prof_read: summarise, encode, insert (or queue
+ * while the hash is being computed). */
 static int ingest_row(void *arg, const struct h5prof_row *row)
 {
 	struct ingest_ctx *c = arg;
@@ -73,11 +207,6 @@ static int ingest_row(void *arg, const struct h5prof_row *row)
 	rc = rowstat_compute(&rs, row, c->info->path, name);
 	if (rc)
 		return rc;
-	if (!c->region_ids[row->region]) {
-		rc = store_region_id(c->st, &c->region_ids[row->region], name);
-		if (rc)
-			return rc;
-	}
 	memset(&t, 0, sizeof(t));
 	c->blob.len = 0;
 	if (row->has_events) {
@@ -94,8 +223,6 @@ static int ingest_row(void *arg, const struct h5prof_row *row)
 		t.durations = c->blob.data;
 		t.durations_len = c->blob.len;
 	}
-	t.run_id = c->run_id;
-	t.region_id = c->region_ids[row->region];
 	t.rank = row->rank;
 	t.has_events = row->has_events;
 	t.calls = rs.calls;
@@ -115,7 +242,14 @@ static int ingest_row(void *arg, const struct h5prof_row *row)
 	t.source_line = row->source_line;
 	t.source_text = row->source_text;
 	t.tags_json = row->tags_json;
-	rc = store_add_timing(c->st, &t);
+	if (!c->run_id && (atomic_load(&c->hash->done) ||
+			   c->pending_blobs.len + c->npending * sizeof(*c->pending) >=
+			       INGEST_PENDING_MAX)) {
+		rc = ingest_resolve(c);
+		if (rc)
+			return rc;
+	}
+	rc = c->run_id ? ingest_insert(c, &t, row->region) : ingest_queue(c, &t, row->region);
 	if (rc)
 		return rc;
 	if (!c->seen[row->region]) {
@@ -180,89 +314,155 @@ static int ingest_meta(struct store *st, int64_t run_id, const struct h5prof_inf
 	return 0;
 }
 
-int ingest_file(struct ingest_result *out, struct store *st, const char *path,
-		const struct ingest_opts *opts)
+/* Hash the file (the hashing thread's body; see the top of the file). */
+static void *ingest_hash_main(void *arg)
 {
-	struct ingest_ctx c;
-	struct h5prof *p = NULL;
-	struct store_run run;
-	char sha[65], now[32], recorded[32];
-	const char *ts;
-	int64_t existing = 0, epoch;
-	int in_tx = 0, rc;
+	struct ingest_hash *h = arg;
+	struct sha256 s;
+	unsigned char *chunk = malloc((size_t)1 << 20);
+	ssize_t n;
+	int fd;
 
-	memset(out, 0, sizeof(*out));
-	memset(&c, 0, sizeof(c));
-	i64vec_init(&c.sorted);
-	buf_init(&c.blob);
-	rc = h5prof_open(&p, path);
-	if (rc)
-		goto out;
-	c.info = h5prof_info(p);
-	rc = sha256_file(sha, path);
-	if (rc)
-		goto out;
-	rc = store_begin(st);
-	if (rc)
-		goto out;
-	in_tx = 1;
-	rc = store_find_sha(st, &existing, sha);
-	if (rc)
-		goto out;
-	if (existing) {
-		struct store_run old;
-
-		rc = ingest_add_tags(&out->tags_added, st, existing, opts);
-		if (rc)
-			goto out;
-		rc = store_get_run(st, &old, existing);
-		if (rc)
-			goto out;
-		out->run_id = existing;
-		out->duplicate = 1;
-		out->num_ranks = old.num_ranks;
-		out->num_regions = old.num_regions;
-		out->num_calls = (uint64_t)old.num_calls;
-		store_run_release(&old);
-		goto commit;
+	h->err = 0;
+	fd = chunk ? open(h->path, O_RDONLY) : -1;
+	if (!chunk) {
+		h->err = ENOMEM;
+	} else if (fd < 0) {
+		h->err = errno;
+	} else {
+		posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+		sha256_init(&s);
+		while ((n = read(fd, chunk, (size_t)1 << 20)) != 0) {
+			if (n < 0) {
+				if (errno == EINTR)
+					continue;
+				h->err = errno;
+				break;
+			}
+			sha256_update(&s, chunk, (size_t)n);
+		}
+		if (!h->err)
+			sha256_hex(h->hex, &s);
+		close(fd);
 	}
+	free(chunk);
+	atomic_store(&h->done, 1);
+	return NULL;
+}
+
+/* Start hashing in the background, or hash now when no thread starts. */
+static int ingest_hash_start(struct ingest_hash *h, const char *path)
+{
+	memset(h, 0, sizeof(*h));
+	h->path = path;
+	atomic_init(&h->done, 0);
+	if (pthread_create(&h->thread, NULL, ingest_hash_main, h) == 0) {
+		h->started = 1;
+		return 0;
+	}
+	h->err = 0;
+	if (sha256_file(h->hex, path))
+		return ERR_IO;
+	atomic_store(&h->done, 1);
+	return 0;
+}
+
+/* The content is already stored as run existing: report it, add tags. */
+static int ingest_duplicate(struct ingest_ctx *c, int64_t existing)
+{
+	struct store_run old;
+	int rc;
+
+	rc = ingest_add_tags(&c->out->tags_added, c->st, existing, c->opts);
+	if (rc)
+		return rc;
+	rc = store_get_run(c->st, &old, existing);
+	if (rc)
+		return rc;
+	c->out->run_id = existing;
+	c->out->duplicate = 1;
+	c->out->num_ranks = old.num_ranks;
+	c->out->num_regions = old.num_regions;
+	c->out->num_calls = (uint64_t)old.num_calls;
+	store_run_release(&old);
+	return 0;
+}
+
+/* Insert the run of a new file with its metadata and tags; sets run_id. */
+static int ingest_new_run(struct ingest_ctx *c, const char *sha)
+{
+	struct store_run run;
+	char now[32], recorded[32];
+	const char *ts;
+	int64_t epoch;
+	int rc;
 
 	memset(&run, 0, sizeof(run));
 	util_now_iso(now, sizeof(now));
-	run.sha256 = sha;
-	run.source_path = (char *)path;
+	run.sha256 = (char *)sha;
+	run.source_path = (char *)c->info->path;
 	run.ingested_at = now;
 	run.recorded_at = recorded;
-	ts = h5prof_meta_get(p, "timestamp");
+	ts = h5prof_meta_get(c->p, "timestamp");
 	if (ts && !util_parse_iso(&epoch, ts))
 		util_format_iso(recorded, sizeof(recorded), epoch);
 	else
 		run.recorded_at = NULL;
-	run.label = (char *)(opts->label ? opts->label : h5prof_meta_get(p, "label"));
-	run.commit = (char *)opts->commit;
-	run.branch = (char *)opts->branch;
-	run.schema = c.info->schema;
-	run.layout = (char *)h5prof_layout_name(c.info->layout);
-	run.num_ranks = c.info->num_ranks;
-	rc = store_insert_run(st, &c.run_id, &run);
+	run.label =
+	    (char *)(c->opts->label ? c->opts->label : h5prof_meta_get(c->p, "label"));
+	run.commit = (char *)c->opts->commit;
+	run.branch = (char *)c->opts->branch;
+	run.schema = c->info->schema;
+	run.layout = (char *)h5prof_layout_name(c->info->layout);
+	run.num_ranks = c->info->num_ranks;
+	rc = store_insert_run(c->st, &c->run_id, &run);
 	if (rc)
-		goto out;
-	rc = ingest_meta(st, c.run_id, c.info, opts);
+		return rc;
+	rc = ingest_meta(c->st, c->run_id, c->info, c->opts);
 	if (rc)
-		goto out;
-	rc = ingest_add_tags(&out->tags_added, st, c.run_id, opts);
-	if (rc)
-		goto out;
+		return rc;
+	return ingest_add_tags(&c->out->tags_added, c->st, c->run_id, c->opts);
+}
 
+int ingest_file(struct ingest_result *out, struct store *st, const char *path,
+		const struct ingest_opts *opts)
+{
+	struct ingest_ctx c;
+	struct ingest_hash hash;
+	int in_tx = 0, rc;
+
+	memset(out, 0, sizeof(*out));
+	memset(&c, 0, sizeof(c));
+	memset(&hash, 0, sizeof(hash));
+	i64vec_init(&c.sorted);
+	buf_init(&c.blob);
+	buf_init(&c.pending_blobs);
+	rc = h5prof_open(&c.p, path);
+	if (rc)
+		goto out;
+	c.info = h5prof_info(c.p);
 	c.st = st;
 	c.opts = opts;
+	c.out = out;
+	c.hash = &hash;
 	c.region_ids = calloc(c.info->num_regions + 1, sizeof(*c.region_ids));
 	c.seen = calloc(c.info->num_regions + 1, 1);
 	if (!c.region_ids || !c.seen) {
 		rc = err_nomem();
 		goto out;
 	}
-	rc = h5prof_read(p, ingest_row, &c);
+	rc = ingest_hash_start(&hash, path);
+	if (rc)
+		goto out;
+	rc = store_begin(st);
+	if (rc)
+		goto out;
+	in_tx = 1;
+	rc = h5prof_read(c.p, ingest_row, &c);
+	if (!rc && !c.run_id)
+		rc = ingest_resolve(&c);
+	if (rc == INGEST_STOP_DUPLICATE)
+		goto commit;
 	if (rc)
 		goto out;
 	rc = store_set_run_counts(st, c.run_id, c.regions, (int64_t)c.calls);
@@ -277,14 +477,18 @@ commit:
 	if (!rc)
 		in_tx = 0;
 out:
+	if (hash.started)
+		pthread_join(hash.thread, NULL);
 	if (rc && in_tx)
 		store_rollback(st);
 	if (rc)
 		memset(out, 0, sizeof(*out));
 	free(c.region_ids);
 	free(c.seen);
+	free(c.pending);
+	buf_release(&c.pending_blobs);
 	i64vec_release(&c.sorted);
 	buf_release(&c.blob);
-	h5prof_free(p);
+	h5prof_free(c.p);
 	return rc;
 }

@@ -18,7 +18,7 @@
 #include "scopedb/match.h"
 
 struct match_pat {
-	char *text;  /* as given, for messages */
+	char *text;	 /* as given, for messages */
 	const char *opt; /* "--include" or "--exclude" */
 	pcre2_code *code;
 };
@@ -239,6 +239,15 @@ static int64_t match_rank_number(const char **p)
 	return v;
 }
 
+/* The message for a spec that does not parse. */
+static int match_ranks_bad(const char *spec)
+{
+	return err_set(ERR_USAGE,
+		       "invalid --ranks '%s': expected comma-separated ranks N or ranges A-B, "
+		       "e.g. 0-3,8",
+		       spec);
+}
+
 int match_ranks_parse(struct i64vec *out, const char *spec)
 {
 	const char *p = spec;
@@ -252,14 +261,18 @@ int match_ranks_parse(struct i64vec *out, const char *spec)
 		while (*p == ' ')
 			p++;
 		a = match_rank_number(&p);
-		if (a < 0)
-			goto bad;
+		if (a < 0) {
+			rc = match_ranks_bad(spec);
+			goto out;
+		}
 		b = a;
 		if (*p == '-') {
 			p++;
 			b = match_rank_number(&p);
-			if (b < 0)
-				goto bad;
+			if (b < 0) {
+				rc = match_ranks_bad(spec);
+				goto out;
+			}
 			if (b < a) {
 				rc = err_set(ERR_USAGE,
 					     "invalid --ranks '%s': range %lld-%lld ends before it "
@@ -283,19 +296,16 @@ int match_ranks_parse(struct i64vec *out, const char *spec)
 			p++;
 		if (*p == '\0')
 			break;
-		if (*p == ',')
+		if (*p == ',') {
 			p++;
-		else if (p[-1] != ' ')
-			goto bad;
+		} else if (p[-1] != ' ') {
+			rc = match_ranks_bad(spec);
+			goto out;
+		}
 	}
-	return 0;
-bad:
-	rc = err_set(ERR_USAGE,
-		     "invalid --ranks '%s': expected comma-separated ranks N or ranges A-B, "
-		     "e.g. 0-3,8",
-		     spec);
 out:
-	out->len = start_len;
+	if (rc)
+		out->len = start_len;
 	return rc;
 }
 

@@ -54,7 +54,8 @@ static void mk_usage(FILE *f)
 #if defined(__GNUC__)
 __attribute__((format(printf, 1, 2), noreturn))
 #endif
-static void mk_die(const char *fmt, ...)
+static void
+mk_die(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -228,9 +229,9 @@ static void mk_row(const struct mkopts *o, uint64_t rank, size_t ri, int64_t *st
 	if (!st)
 		st = 1;
 	for (c = 0; c < o->calls; c++) {
-		double z = (mk_uniform(&st) + mk_uniform(&st) + mk_uniform(&st) + mk_uniform(&st) -
-			    2.0) *
-			   1.7320508075688772;
+		double z =
+		    (mk_uniform(&st) + mk_uniform(&st) + mk_uniform(&st) + mk_uniform(&st) - 2.0) *
+		    1.7320508075688772;
 		double d = base * imbalance * exp(0.35 * z) * o->scale;
 		int64_t dn = d < 1.0 ? 1 : (int64_t)llround(d);
 

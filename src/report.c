@@ -12,6 +12,7 @@
 #include "scopedb/err.h"
 #include "scopedb/json.h"
 #include "scopedb/match.h"
+#include "scopedb/metadiff.h"
 #include "scopedb/report.h"
 #include "scopedb/table.h"
 
@@ -166,8 +167,8 @@ int report_table(struct buf *out, const struct compare_result *r, const struct c
 		 int color)
 {
 	static const char *const header[] = {"region", "a", "b", "delta", "delta %"};
-	static const enum table_align align[] = {TABLE_LEFT, TABLE_RIGHT, TABLE_RIGHT,
-						 TABLE_RIGHT, TABLE_RIGHT};
+	static const enum table_align align[] = {TABLE_LEFT, TABLE_RIGHT, TABLE_RIGHT, TABLE_RIGHT,
+						 TABLE_RIGHT};
 	int count = stats_metric_is_count(o->metric), rc = 0;
 	const char **viol = NULL;
 	struct table t;
@@ -195,8 +196,8 @@ int report_table(struct buf *out, const struct compare_result *r, const struct c
 		rc |= report_budget_text(out, o);
 		rc |= buf_printf(out, "\nRegression check: ");
 		if (color)
-			rc |= buf_printf(out, "\033[%sm", r->nviolations ? REPORT_BOLD_RED
-									 : REPORT_BOLD_GREEN);
+			rc |= buf_printf(out, "\033[%sm",
+					 r->nviolations ? REPORT_BOLD_RED : REPORT_BOLD_GREEN);
 		rc |= buf_puts(out, r->nviolations ? "FAIL" : "PASS");
 		if (color)
 			rc |= buf_puts(out, "\033[0m");
@@ -204,6 +205,10 @@ int report_table(struct buf *out, const struct compare_result *r, const struct c
 	} else {
 		rc |= buf_printf(out, "Metric: %s (%s)\n", stats_metric_name(o->metric),
 				 report_unit(o->metric));
+	}
+	if (r->nmeta_changes) {
+		rc |= buf_puts(out, "Metadata differences (a -> b):\n");
+		rc |= metadiff_text(out, r->meta_changes, r->nmeta_changes, "  ", 60);
 	}
 	if (rc)
 		goto out;
@@ -216,7 +221,7 @@ int report_table(struct buf *out, const struct compare_result *r, const struct c
 			const struct stats_row *row = &r->rows[i];
 			char a[64], b[64], d[64], p[64];
 			const char *cells[5] = {row->name, a, b, d, p};
-			const char *c = row->delta > 0 ? REPORT_RED
+			const char *c = row->delta > 0	 ? REPORT_RED
 					: row->delta < 0 ? REPORT_GREEN
 							 : NULL;
 
@@ -253,8 +258,8 @@ int report_table(struct buf *out, const struct compare_result *r, const struct c
 	rc |= report_names_line(&line, "Only in b: ", r->only_b, r->nonly_b);
 	if (o->check && r->nviolations) {
 		viol = report_violations(r, &nviol);
-		rc |= viol ? report_names_line(&line, "Budget violations: ", viol, nviol)
-			   : ERR_NOMEM;
+		rc |=
+		    viol ? report_names_line(&line, "Budget violations: ", viol, nviol) : ERR_NOMEM;
 	}
 	if (line.len) {
 		rc |= buf_putc(out, '\n');
@@ -303,8 +308,7 @@ static int report_md_side(struct buf *out, const char *title, const struct compa
 	return rc;
 }
 
-static int report_md_names(struct buf *out, const char *prefix, const char *const *names,
-			   size_t n)
+static int report_md_names(struct buf *out, const char *prefix, const char *const *names, size_t n)
 {
 	size_t i;
 	int rc = 0;
@@ -320,8 +324,7 @@ static int report_md_names(struct buf *out, const char *prefix, const char *cons
 	return rc ? ERR_NOMEM : 0;
 }
 
-int report_markdown(struct buf *out, const struct compare_result *r,
-		    const struct compare_opts *o)
+int report_markdown(struct buf *out, const struct compare_result *r, const struct compare_opts *o)
 {
 	int count = stats_metric_is_count(o->metric), rc = 0;
 	const char **viol = NULL;
@@ -331,8 +334,8 @@ int report_markdown(struct buf *out, const struct compare_result *r,
 		viol = report_violations(r, &nviol);
 		if (!viol)
 			return err_nomem();
-		rc |= buf_printf(out, "### Regression check: %s\n\nBudget: ",
-				 r->nviolations ? "FAIL" : "PASS");
+		rc |= buf_printf(
+		    out, "### Regression check: %s\n\nBudget: ", r->nviolations ? "FAIL" : "PASS");
 		rc |= report_budget_text(out, o);
 		if (nviol) {
 			rc |= buf_puts(out, "; budget violations: ");
@@ -351,6 +354,10 @@ int report_markdown(struct buf *out, const struct compare_result *r,
 		rc |= buf_puts(out, "- **Ranks:** ");
 		rc |= match_ranks_format(out, o->ranks, o->nranks);
 		rc |= buf_putc(out, '\n');
+	}
+	if (r->nmeta_changes) {
+		rc |= buf_puts(out, "\n**Metadata differences (a → b):**\n\n");
+		rc |= metadiff_markdown(out, r->meta_changes, r->nmeta_changes, 60);
 	}
 	rc |= buf_puts(out, "\n| region | a | b | delta | delta % |\n"
 			    "| :--- | ---: | ---: | ---: | ---: |\n");
@@ -493,6 +500,10 @@ int report_json(struct buf *out, const struct compare_result *r, const struct co
 			rc |= json_buf_string(out, r->rows[i].name);
 		}
 		rc |= buf_putc(out, ']');
+	}
+	if (r->nmeta_changes) {
+		rc |= buf_puts(out, ", \"metadata_changes\": ");
+		rc |= metadiff_json(out, r->meta_changes, r->nmeta_changes);
 	}
 	rc |= buf_puts(out, "}\n");
 	return rc ? ERR_NOMEM : 0;

@@ -9,8 +9,8 @@
 #include "scopedb/select.h"
 #include "scopedb/util.h"
 
-#define SELECT_GRAMMAR                                                                   \
-	"expected ID, latest[~N], tag:NAME[~N], commit:PREFIX, branch:NAME[~N], "         \
+#define SELECT_GRAMMAR                                                                             \
+	"expected ID, latest[~N], tag:NAME[~N], commit:PREFIX, branch:NAME[~N], "                  \
 	"label:NAME[~N], pin:NAME or the path of an existing file"
 
 /* Decimal digits s[0..n) as a non-negative int64; -1 when empty, not all
@@ -65,9 +65,9 @@ int select_parse(struct select_spec *out, const char *text)
 		const char *what;
 		int back; /* ~N allowed */
 	} kinds[] = {
-		{"tag:", SELECT_TAG, "tag", 1},          {"commit:", SELECT_COMMIT, "commit prefix", 0},
-		{"branch:", SELECT_BRANCH, "branch", 1}, {"label:", SELECT_LABEL, "label", 1},
-		{"pin:", SELECT_PIN, "pin name", 0},
+	    {"tag:", SELECT_TAG, "tag", 1},	     {"commit:", SELECT_COMMIT, "commit prefix", 0},
+	    {"branch:", SELECT_BRANCH, "branch", 1}, {"label:", SELECT_LABEL, "label", 1},
+	    {"pin:", SELECT_PIN, "pin name", 0},
 	};
 	const char *rest;
 	size_t i, len;
@@ -118,9 +118,8 @@ int select_parse(struct select_spec *out, const char *text)
 			len = strlen(rest);
 			back = 0;
 			if (memchr(rest, '~', len)) {
-				rc = err_set(ERR_USAGE,
-					     "invalid run selector '%s': %s takes no ~N", text,
-					     kinds[i].prefix);
+				rc = err_set(ERR_USAGE, "invalid run selector '%s': %s takes no ~N",
+					     text, kinds[i].prefix);
 				goto out;
 			}
 		}

@@ -1,10 +1,24 @@
 /*
  * sha256.c - a compact SHA-256 implementation (FIPS 180-4) and a helper to
  * hash a file in 1 MiB reads, used as the identity of an ingested profile.
+ *
+ * Every ingest hashes the whole file, so on x86-64 CPUs with the SHA
+ * extensions (checked once at run time with cpuid) the blocks go through
+ * the SHA-NI instructions, about 5x faster than the portable C rounds that
+ * every other CPU uses.  Both paths give the same digest (tests/test_sha256.c
+ * checks the FIPS vectors).
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <cpuid.h>
+#include <immintrin.h>
+#define SHA256_HAVE_NI 1
+#else
+#define SHA256_HAVE_NI 0
+#endif
 
 #include "scopedb/err.h"
 #include "scopedb/sha256.h"
@@ -72,6 +86,88 @@ static void sha256_block(struct sha256 *s, const unsigned char *p)
 	s->h[7] += h;
 }
 
+#if SHA256_HAVE_NI
+/*
+ * n blocks with the SHA-NI instructions.  The state is kept as the ABEF/CDGH
+ * register pairs that sha256rnds2 works on; each iteration of the inner loop
+ * does four rounds and extends the message schedule by four words
+ * (sha256msg1/msg2).
+ */
+__attribute__((target("sha,sse4.1,ssse3"))) static void
+sha256_blocks_ni(uint32_t h[8], const unsigned char *p, size_t n)
+{
+	const __m128i mask = _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL);
+	__m128i st0, st1, tmp, msg, abef, cdgh, w[4];
+	int g;
+
+	tmp = _mm_loadu_si128((const __m128i *)(const void *)&h[0]);
+	st1 = _mm_loadu_si128((const __m128i *)(const void *)&h[4]);
+	tmp = _mm_shuffle_epi32(tmp, 0xB1);	 /* CDAB */
+	st1 = _mm_shuffle_epi32(st1, 0x1B);	 /* EFGH */
+	st0 = _mm_alignr_epi8(tmp, st1, 8);	 /* ABEF */
+	st1 = _mm_blend_epi16(st1, tmp, 0xF0); /* CDGH */
+	for (; n; n--, p += 64) {
+		abef = st0;
+		cdgh = st1;
+		for (g = 0; g < 16; g++) {
+			if (g < 4) {
+				w[g] = _mm_shuffle_epi8(
+				    _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * g)),
+				    mask);
+			} else {
+				tmp = _mm_sha256msg1_epu32(w[g & 3], w[(g + 1) & 3]);
+				tmp = _mm_add_epi32(
+				    tmp, _mm_alignr_epi8(w[(g + 3) & 3], w[(g + 2) & 3], 4));
+				w[g & 3] = _mm_sha256msg2_epu32(tmp, w[(g + 3) & 3]);
+			}
+			msg = _mm_add_epi32(
+			    w[g & 3], _mm_loadu_si128((const __m128i *)(const void *)&sha256_k[4 * g]));
+			st1 = _mm_sha256rnds2_epu32(st1, st0, msg);
+			msg = _mm_shuffle_epi32(msg, 0x0E);
+			st0 = _mm_sha256rnds2_epu32(st0, st1, msg);
+		}
+		st0 = _mm_add_epi32(st0, abef);
+		st1 = _mm_add_epi32(st1, cdgh);
+	}
+	tmp = _mm_shuffle_epi32(st0, 0x1B);	 /* FEBA */
+	st1 = _mm_shuffle_epi32(st1, 0xB1);	 /* DCHG */
+	st0 = _mm_blend_epi16(tmp, st1, 0xF0); /* DCBA */
+	st1 = _mm_alignr_epi8(st1, tmp, 8);	 /* HGFE */
+	_mm_storeu_si128((__m128i *)(void *)&h[0], st0);
+	_mm_storeu_si128((__m128i *)(void *)&h[4], st1);
+}
+
+/* 1 when the CPU has the SHA extensions and SSSE3/SSE4.1.  Cached, since
+ * cpuid traps to the hypervisor in a VM; atomic because ingest hashes on a
+ * second thread. */
+static int sha256_ni_ok(void)
+{
+	static _Atomic int ok = -1;
+	unsigned a, b, c, d;
+	int v = ok;
+
+	if (v < 0) {
+		v = __get_cpuid(1, &a, &b, &c, &d) && (c & bit_SSSE3) && (c & bit_SSE4_1) &&
+		    __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & bit_SHA);
+		ok = v;
+	}
+	return v;
+}
+#endif
+
+/* n consecutive 64-byte blocks at p. */
+static void sha256_blocks(struct sha256 *s, const unsigned char *p, size_t n)
+{
+#if SHA256_HAVE_NI
+	if (sha256_ni_ok()) {
+		sha256_blocks_ni(s->h, p, n);
+		return;
+	}
+#endif
+	for (; n; n--, p += 64)
+		sha256_block(s, p);
+}
+
 void sha256_init(struct sha256 *s)
 {
 	static const uint32_t h0[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
@@ -96,11 +192,12 @@ void sha256_update(struct sha256 *s, const void *data, size_t len)
 		len -= take;
 		if (s->fill < 64)
 			return;
-		sha256_block(s, s->block);
+		sha256_blocks(s, s->block, 1);
 		s->fill = 0;
 	}
-	for (; len >= 64; p += 64, len -= 64)
-		sha256_block(s, p);
+	sha256_blocks(s, p, len / 64);
+	p += len / 64 * 64;
+	len %= 64;
 	memcpy(s->block, p, len);
 	s->fill = len;
 }

@@ -16,8 +16,7 @@
 #include "scopedb/stats.h"
 
 static const char *const stats_metric_names[STATS_NMETRICS] = {
-	"gpu_total", "gpu_avg", "total", "avg", "min", "max",
-	"p50",       "p95",     "p99",   "imbalance", "calls",
+    "gpu_total", "gpu_avg", "total", "avg", "min", "max", "p50", "p95", "p99", "imbalance", "calls",
 };
 
 const char *stats_metric_name(enum stats_metric m)
@@ -100,8 +99,7 @@ static double stats_imbalance(uint64_t k, int64_t max, int64_t sum)
 	return ((double)max / ((double)sum / (double)k) - 1.0) * 100.0;
 }
 
-int stats_region_value(struct stats_val *out, const struct stats_region *r,
-		       enum stats_metric m)
+int stats_region_value(struct stats_val *out, const struct stats_region *r, enum stats_metric m)
 {
 	double q;
 
@@ -329,13 +327,14 @@ int stats_check(size_t *out, struct stats_row *rows, size_t n, double max_regres
 
 	*out = 0;
 	if (!isfinite(max_regression) || max_regression < 0.0)
-		return err_set(ERR_USAGE, "invalid --max-regression %g: the budget cannot be negative",
+		return err_set(ERR_USAGE,
+			       "invalid --max-regression %g: the budget cannot be negative",
 			       max_regression);
 	for (i = 0; i < n; i++) {
 		struct stats_row *r = &rows[i];
 
-		r->violation = (!r->pct.none && r->pct.v > max_regression) ||
-			       (fail_on_new && r->a.none);
+		r->violation =
+		    (!r->pct.none && r->pct.v > max_regression) || (fail_on_new && r->a.none);
 		bad += (size_t)r->violation;
 	}
 	*out = bad;
@@ -350,8 +349,7 @@ int stats_parse_percent(double *out, const char *opt, const char *arg, int nonne
 	errno = 0;
 	v = strtod(arg, &end);
 	if (end == arg || *end || errno == ERANGE || !isfinite(v))
-		return err_set(ERR_USAGE, "invalid %s '%s': expected a number (percent)", opt,
-			       arg);
+		return err_set(ERR_USAGE, "invalid %s '%s': expected a number (percent)", opt, arg);
 	if (nonneg && v < 0.0)
 		return err_set(ERR_USAGE, "invalid %s '%s': must not be negative", opt, arg);
 	*out = v;

@@ -16,7 +16,8 @@
  * begins or is rolled back, so it never holds ids of rolled-back rows nor of
  * rows another connection may have deleted between our transactions.
  *
- * Every other statement is prepared, used and finalized within one function.
+ * Every other statement is prepared, used and finalized within one function,
+ * except the two per-region queries of diff/check, also cached.
  * Text read from SQLite is always copied (util_strdup) before the statement
  * moves on.
  *
@@ -61,6 +62,9 @@ struct store {
 	sqlite3_stmt *add_durations;
 	sqlite3_stmt *region_find;
 	sqlite3_stmt *region_add;
+	/* cached statements of diff/check, run once per side and region */
+	sqlite3_stmt *region_stats;
+	sqlite3_stmt *region_durations;
 	/* region name -> id; nslots is 0 or a power of two */
 	struct region_slot *slots;
 	size_t nslots;
@@ -412,6 +416,11 @@ int store_open(struct store **out, const char *path, int flags)
 		goto out;
 	}
 	if (version < schema_sql_count) {
+		/* 16 KiB pages for a new store (a no-op on an existing one):
+		 * a quarter of the page writes and syscalls of the default
+		 * 4 KiB when ingest appends megabytes of durations (issue 6). */
+		if (version == 0)
+			(void)sqlite3_exec(st->db, "PRAGMA page_size = 16384", NULL, NULL, NULL);
 		ret = exec_retry(st, "PRAGMA journal_mode = WAL", "open");
 		if (ret)
 			goto out;
@@ -444,6 +453,8 @@ void store_close(struct store *st)
 	sqlite3_finalize(st->add_durations);
 	sqlite3_finalize(st->region_find);
 	sqlite3_finalize(st->region_add);
+	sqlite3_finalize(st->region_stats);
+	sqlite3_finalize(st->region_durations);
 	sqlite3_close(st->db);
 	cache_clear(st);
 	free(st->path);
@@ -1168,9 +1179,9 @@ static int resolve_commit(struct store *st, char **out, const char *prefix)
 			ret = ERR_NOMEM;
 			goto out;
 		}
-		if (!first || !strcmp(c, prefix)) {
-			exact = exact || !strcmp(c, prefix);
-			free(first);
+		/* A commit sorts before its extensions: an exact match is first. */
+		if (!first) {
+			exact = !strcmp(c, prefix);
 			first = util_strdup(c);
 			if (!first) {
 				ret = ERR_NOMEM;
@@ -1243,32 +1254,30 @@ int store_resolve(struct store *st, int64_t *out, const struct select_spec *sel)
 	case SELECT_LATEST:
 		ret = resolve_nth(st, out, &count, "FROM runs", NULL, sel->back);
 		if (!ret && !*out)
-			ret = count == 0 ? err_set(ERR_NOTFOUND, "no runs stored in '%s'", st->path)
-					 : err_set(ERR_NOTFOUND,
-						   "no run '%s': only %lld run%s stored", sel->text,
-						   (long long)count, count == 1 ? "" : "s");
+			ret = count == 0
+				  ? err_set(ERR_NOTFOUND, "no runs stored in '%s'", st->path)
+				  : err_set(ERR_NOTFOUND, "no run '%s': only %lld run%s stored",
+					    sel->text, (long long)count, count == 1 ? "" : "s");
 		break;
 	case SELECT_TAG:
 	case SELECT_BRANCH:
 	case SELECT_LABEL: {
-		const char *what = sel->kind == SELECT_TAG      ? "tag"
+		const char *what = sel->kind == SELECT_TAG	? "tag"
 				   : sel->kind == SELECT_BRANCH ? "branch"
 								: "label";
 		const char *from =
-			sel->kind == SELECT_TAG
-				? "FROM runs WHERE id IN (SELECT run_id FROM run_tags WHERE tag = ?1)"
-			: sel->kind == SELECT_BRANCH ? "FROM runs WHERE branch = ?1"
-						     : "FROM runs WHERE label = ?1";
+		    sel->kind == SELECT_TAG
+			? "FROM runs WHERE id IN (SELECT run_id FROM run_tags WHERE tag = ?1)"
+		    : sel->kind == SELECT_BRANCH ? "FROM runs WHERE branch = ?1"
+						 : "FROM runs WHERE label = ?1";
 
 		ret = resolve_nth(st, out, &count, from, sel->name, sel->back);
 		if (!ret && !*out)
-			ret = count == 0 ? err_set(ERR_NOTFOUND, "no run has %s '%s'", what,
-						   sel->name)
-					 : err_set(ERR_NOTFOUND,
-						   "no run '%s': only %lld run%s %s %s '%s'",
-						   sel->text, (long long)count,
-						   count == 1 ? "" : "s", count == 1 ? "has" : "have",
-						   what, sel->name);
+			ret = count == 0
+				  ? err_set(ERR_NOTFOUND, "no run has %s '%s'", what, sel->name)
+				  : err_set(ERR_NOTFOUND, "no run '%s': only %lld run%s %s %s '%s'",
+					    sel->text, (long long)count, count == 1 ? "" : "s",
+					    count == 1 ? "has" : "have", what, sel->name);
 		break;
 	}
 	case SELECT_COMMIT:
@@ -1393,8 +1402,7 @@ int store_list_pins(struct store *st, struct store_pin **out, size_t *n)
 
 	*out = NULL;
 	*n = 0;
-	ret = prepare(st, &s, "SELECT name, run_id, pinned_at FROM pins ORDER BY name", 0,
-		      "read");
+	ret = prepare(st, &s, "SELECT name, run_id, pinned_at FROM pins ORDER BY name", 0, "read");
 	if (ret)
 		return ret;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
@@ -1427,12 +1435,16 @@ out:
 	return 0;
 }
 
-int store_read_begin(struct store *st)
+int store_read_begin(struct store *st, int *started)
 {
+	int ret;
+
+	*started = 0;
 	if (!sqlite3_get_autocommit(st->db))
-		return err_set(ERR_USAGE, "cannot read store '%s': a transaction is already open",
-			       st->path);
-	return exec_retry(st, "BEGIN", "read");
+		return 0;
+	ret = exec_retry(st, "BEGIN", "read");
+	*started = ret == 0;
+	return ret;
 }
 
 void store_read_end(struct store *st)
@@ -1465,8 +1477,67 @@ static char *ranks_json(const int64_t *ranks, size_t n, int *failed)
 	return buf_detach(&b);
 }
 
-/* "the row's rank is selected" with the JSON rank list bound as ?N. */
-#define RANK_SELECTED(n) "(?" #n " IS NULL OR rank IN (SELECT value FROM json_each(?" #n ")))"
+/*
+ * The pooled aggregates of one region over rows t of a subquery that has a
+ * boolean column sel ("the row's rank is selected"), shared by
+ * store_region_stats() and store_region_history() so that diff, check,
+ * show and history pool identically; read back by region_stats_from_row().
+ */
+#define REGION_AGGREGATES                                                                          \
+	"min(t.has_events), "                                                                      \
+	"sum(CASE WHEN t.sel THEN t.calls ELSE 0 END), "                                           \
+	"sum(CASE WHEN t.sel THEN t.total_ns ELSE 0 END), "                                        \
+	"min(CASE WHEN t.sel AND t.calls > 0 THEN t.min_ns END), "                                 \
+	"max(CASE WHEN t.sel AND t.calls > 0 THEN t.max_ns END), "                                 \
+	"sum(CASE WHEN t.sel THEN t.gpu_count ELSE 0 END), "                                       \
+	"sum(CASE WHEN t.sel THEN t.gpu_total_ns ELSE 0 END), "                                    \
+	"sum(CASE WHEN t.sel AND t.total_ns > 0 THEN 1 ELSE 0 END), "                              \
+	"max(CASE WHEN t.sel AND t.total_ns > 0 THEN t.total_ns END), "                            \
+	"sum(CASE WHEN t.sel THEN 1 ELSE 0 END)"
+#define REGION_AGGREGATE_COLUMNS 10
+
+/* Fill g's aggregates from the REGION_AGGREGATES columns starting at col. */
+static void region_stats_from_row(struct store_region_stats *g, sqlite3_stmt *s, int col)
+{
+	g->has_events = sqlite3_column_int(s, col) != 0;
+	g->calls = (uint64_t)sqlite3_column_int64(s, col + 1);
+	g->total = sqlite3_column_int64(s, col + 2);
+	g->min = sqlite3_column_int64(s, col + 3);
+	g->max = sqlite3_column_int64(s, col + 4);
+	g->gpu_count = (uint64_t)sqlite3_column_int64(s, col + 5);
+	g->gpu_total = sqlite3_column_int64(s, col + 6);
+	g->busy_ranks = (uint64_t)sqlite3_column_int64(s, col + 7);
+	g->busy_max = sqlite3_column_int64(s, col + 8);
+	g->nranks = (uint64_t)sqlite3_column_int64(s, col + 9);
+}
+
+/*
+ * store_region_stats(): one row per region of run ?1, pooled over the ranks
+ * of the JSON list ?2 (NULL = all).  Rows of unselected ranks still make the
+ * region appear (with calls 0).  Columns: region id, name, has_events,
+ * calls, total, min and max over rows with calls, GPU count and total, rows
+ * with total > 0 and the largest such total, selected rows.
+ */
+static const char REGION_STATS_SQL[] =
+    "SELECT t.region_id, r.name, " REGION_AGGREGATES " "
+    "FROM (SELECT region_id, has_events, calls, total_ns, min_ns, max_ns, gpu_count, "
+    "gpu_total_ns, (?2 IS NULL OR rank IN (SELECT value FROM json_each(?2))) AS sel "
+    "FROM timings WHERE run_id = ?1) AS t "
+    "JOIN regions AS r ON r.id = t.region_id GROUP BY t.region_id";
+
+/* store_region_durations(): the duration blobs of region ?2 of run ?1 on the
+ * ranks of the JSON list ?3 (NULL = all). */
+static const char REGION_DURATIONS_SQL[] =
+    "SELECT d.data FROM timings AS t JOIN timings_durations AS d ON d.timing_id = t.id "
+    "WHERE t.run_id = ?1 AND t.region_id = ?2 "
+    "AND (?3 IS NULL OR t.rank IN (SELECT value FROM json_each(?3)))";
+
+/* Region name order (bytes, as strcmp), for store_region_stats(). */
+static int cmp_region_stats(const void *a, const void *b)
+{
+	return strcmp(((const struct store_region_stats *)a)->name,
+		      ((const struct store_region_stats *)b)->name);
+}
 
 void store_region_stats_free(struct store_region_stats *regs, size_t n)
 {
@@ -1479,38 +1550,24 @@ void store_region_stats_free(struct store_region_stats *regs, size_t n)
 	free(regs);
 }
 
-int store_region_stats(struct store *st, struct store_region_stats **out, size_t *n,
-		       int64_t run_id, const int64_t *ranks, size_t nranks,
-		       store_region_filter filter, void *ctx)
+int store_region_stats(struct store *st, struct store_region_stats **out, size_t *n, int64_t run_id,
+		       const int64_t *ranks, size_t nranks, store_region_filter filter, void *ctx)
 {
-	sqlite3_stmt *s = NULL;
+	sqlite3_stmt *s;
 	struct store_region_stats *regs = NULL, *grown, *g;
 	size_t len = 0, cap = 0;
 	char *json;
-	int rc, bad = 0, failed, keep, ret;
+	int rc, bad = 0, failed, keep, ret = 0;
 
 	*out = NULL;
 	*n = 0;
 	json = ranks_json(ranks, nranks, &failed);
 	if (failed)
 		return err_nomem();
-	/* Rows of unselected ranks still make the region appear (calls 0). */
-	ret = prepare(st, &s,
-		      "SELECT t.region_id, r.name, min(t.has_events), "
-		      "sum(CASE WHEN t.sel THEN t.calls ELSE 0 END), "
-		      "sum(CASE WHEN t.sel THEN t.total_ns ELSE 0 END), "
-		      "min(CASE WHEN t.sel AND t.calls > 0 THEN t.min_ns END), "
-		      "max(CASE WHEN t.sel AND t.calls > 0 THEN t.max_ns END), "
-		      "sum(CASE WHEN t.sel THEN t.gpu_count ELSE 0 END), "
-		      "sum(CASE WHEN t.sel THEN t.gpu_total_ns ELSE 0 END), "
-		      "sum(CASE WHEN t.sel AND t.total_ns > 0 THEN 1 ELSE 0 END), "
-		      "max(CASE WHEN t.sel AND t.total_ns > 0 THEN t.total_ns END) "
-		      "FROM (SELECT region_id, has_events, calls, total_ns, min_ns, max_ns, "
-		      "gpu_count, gpu_total_ns, " RANK_SELECTED(2) " AS sel "
-		      "FROM timings WHERE run_id = ?1) AS t "
-		      "JOIN regions AS r ON r.id = t.region_id "
-		      "GROUP BY t.region_id ORDER BY r.name",
-		      0, "read");
+	if (!st->region_stats)
+		ret = prepare(st, &st->region_stats, REGION_STATS_SQL, SQLITE_PREPARE_PERSISTENT,
+			      "read");
+	s = st->region_stats;
 	if (ret)
 		goto out;
 	bad |= sqlite3_bind_int64(s, 1, run_id) != SQLITE_OK;
@@ -1544,15 +1601,7 @@ int store_region_stats(struct store *st, struct store_region_stats **out, size_t
 		g = &regs[len++];
 		memset(g, 0, sizeof(*g));
 		g->region_id = sqlite3_column_int64(s, 0);
-		g->has_events = sqlite3_column_int(s, 2) != 0;
-		g->calls = (uint64_t)sqlite3_column_int64(s, 3);
-		g->total = sqlite3_column_int64(s, 4);
-		g->min = sqlite3_column_int64(s, 5);
-		g->max = sqlite3_column_int64(s, 6);
-		g->gpu_count = (uint64_t)sqlite3_column_int64(s, 7);
-		g->gpu_total = sqlite3_column_int64(s, 8);
-		g->busy_ranks = (uint64_t)sqlite3_column_int64(s, 9);
-		g->busy_max = sqlite3_column_int64(s, 10);
+		region_stats_from_row(g, s, 2);
 		g->name = util_strdup(name);
 		if (!g->name) {
 			ret = ERR_NOMEM;
@@ -1562,33 +1611,38 @@ int store_region_stats(struct store *st, struct store_region_stats **out, size_t
 	if (rc != SQLITE_DONE)
 		ret = store_err(st, rc, "read");
 out:
-	sqlite3_finalize(s);
+	if (s) {
+		sqlite3_reset(s);
+		sqlite3_clear_bindings(s);
+	}
 	free(json);
 	if (ret) {
 		store_region_stats_free(regs, len);
 		return ret;
 	}
+	/* Sorted here rather than by SQL: no temporary b-tree per query. */
+	if (len > 1)
+		qsort(regs, len, sizeof(*regs), cmp_region_stats);
 	*out = regs;
 	*n = len;
 	return 0;
 }
 
-int store_region_durations(struct store *st, struct i64vec *out, int64_t run_id,
-			   int64_t region_id, const int64_t *ranks, size_t nranks)
+int store_region_durations(struct store *st, struct i64vec *out, int64_t run_id, int64_t region_id,
+			   const int64_t *ranks, size_t nranks)
 {
-	sqlite3_stmt *s = NULL;
+	sqlite3_stmt *s;
 	size_t start = out->len;
 	char *json;
-	int rc, bad = 0, failed, ret;
+	int rc, bad = 0, failed, ret = 0;
 
 	json = ranks_json(ranks, nranks, &failed);
 	if (failed)
 		return err_nomem();
-	ret = prepare(st, &s,
-		      "SELECT d.data FROM timings AS t "
-		      "JOIN timings_durations AS d ON d.timing_id = t.id "
-		      "WHERE t.run_id = ?1 AND t.region_id = ?2 AND " RANK_SELECTED(3),
-		      0, "read");
+	if (!st->region_durations)
+		ret = prepare(st, &st->region_durations, REGION_DURATIONS_SQL,
+			      SQLITE_PREPARE_PERSISTENT, "read");
+	s = st->region_durations;
 	if (ret)
 		goto out;
 	bad |= sqlite3_bind_int64(s, 1, run_id) != SQLITE_OK;
@@ -1622,11 +1676,580 @@ int store_region_durations(struct store *st, struct i64vec *out, int64_t run_id,
 	if (rc != SQLITE_DONE)
 		ret = store_err(st, rc, "read");
 out:
-	sqlite3_finalize(s);
+	if (s) {
+		sqlite3_reset(s);
+		sqlite3_clear_bindings(s);
+	}
 	free(json);
 	if (ret)
 		out->len = start;
 	else
 		util_sort_i64(out->v + start, out->len - start);
 	return ret;
+}
+
+/* ---- the history workflow: filtered listings, tags, removal, history ---- */
+
+/*
+ * The WHERE conditions of a run filter on table runs (alias "runs"), with
+ * the values to bind in order as ?first, ?first+1, ...  The commit prefix
+ * becomes an indexed GLOB pattern (owned in glob).
+ */
+struct run_where {
+	struct buf sql;     /* " AND cond" for each condition; "" for none */
+	const char **vals;  /* the bound texts, in parameter order */
+	size_t n;
+	char *glob;
+};
+
+static void run_where_release(struct run_where *w)
+{
+	buf_release(&w->sql);
+	free(w->vals);
+	free(w->glob);
+	memset(w, 0, sizeof(*w));
+}
+
+/* Add the condition pre ?N [mid ?N+1] post, binding v1 (and v2 when it is
+ * not NULL) to the next parameters. */
+static int run_where_add(struct run_where *w, int first, const char *pre, const char *v1,
+			 const char *mid, const char *v2, const char *post)
+{
+	int p = first + (int)w->n, rc;
+
+	rc = buf_printf(&w->sql, "%s?%d", pre, p);
+	if (!rc && v2)
+		rc = buf_printf(&w->sql, "%s?%d", mid, p + 1);
+	if (!rc)
+		rc = buf_puts(&w->sql, post);
+	if (rc)
+		return rc;
+	w->vals[w->n++] = v1;
+	if (v2)
+		w->vals[w->n++] = v2;
+	return 0;
+}
+
+static int run_where_build(struct run_where *w, const struct filter *f, int first)
+{
+	size_t i;
+	int rc = 0;
+
+	memset(w, 0, sizeof(*w));
+	if (buf_puts(&w->sql, ""))
+		return ERR_NOMEM;
+	if (!f)
+		return 0;
+	w->vals = malloc((f->ntags + 2 * f->nmeta + 5) * sizeof(*w->vals));
+	if (!w->vals)
+		return err_nomem();
+	for (i = 0; i < f->ntags && !rc; i++)
+		rc = run_where_add(w, first,
+				   " AND runs.id IN (SELECT run_id FROM run_tags WHERE tag = ",
+				   f->tags[i], NULL, NULL, ")");
+	if (!rc && f->branch)
+		rc = run_where_add(w, first, " AND runs.branch = ", f->branch, NULL, NULL, "");
+	if (!rc && f->commit) {
+		w->glob = glob_prefix(f->commit);
+		rc = w->glob ? run_where_add(w, first, " AND runs.commit_sha GLOB ", w->glob,
+					     NULL, NULL, "")
+			     : ERR_NOMEM;
+	}
+	if (!rc && f->label)
+		rc = run_where_add(w, first, " AND runs.label = ", f->label, NULL, NULL, "");
+	if (!rc && f->since[0])
+		rc = run_where_add(w, first, " AND runs.sort_time >= ", f->since, NULL, NULL, "");
+	if (!rc && f->until[0])
+		rc = run_where_add(w, first, " AND runs.sort_time <= ", f->until, NULL, NULL, "");
+	for (i = 0; i < f->nmeta && !rc; i++)
+		rc = run_where_add(w, first,
+				   " AND runs.id IN (SELECT run_id FROM run_metadata WHERE key = ",
+				   f->meta[i].key, " AND value = ", f->meta[i].value, ")");
+	return rc ? err_nomem() : 0;
+}
+
+/* Bind w's values from parameter first on; 0 or the SQLite error. */
+static int run_where_bind(sqlite3_stmt *s, const struct run_where *w, int first)
+{
+	size_t i;
+	int rc = SQLITE_OK;
+
+	for (i = 0; i < w->n && rc == SQLITE_OK; i++)
+		rc = sqlite3_bind_text(s, first + (int)i, w->vals[i], -1, SQLITE_STATIC);
+	return rc;
+}
+
+int store_find_runs(struct store *st, struct store_run **out, size_t *n, const struct filter *f)
+{
+	sqlite3_stmt *s = NULL;
+	struct store_run *runs = NULL, *grown;
+	struct run_where w;
+	struct buf sql = BUF_INIT;
+	size_t len = 0, cap = 0;
+	int own_txn = 0, rc, ret;
+
+	*out = NULL;
+	*n = 0;
+	ret = run_where_build(&w, f, 2);
+	if (!ret && buf_printf(&sql, "SELECT " RUN_COLUMNS " FROM runs WHERE 1%s" NEWEST_FIRST
+			       " LIMIT ?1", w.sql.data))
+		ret = ERR_NOMEM;
+	if (ret)
+		goto out;
+	/* One snapshot for both queries when no transaction is open. */
+	if (sqlite3_get_autocommit(st->db)) {
+		ret = exec_retry(st, "BEGIN", "read");
+		if (ret)
+			goto out;
+		own_txn = 1;
+	}
+	ret = prepare(st, &s, sql.data, 0, "read");
+	if (ret)
+		goto out;
+	rc = sqlite3_bind_int64(s, 1, f && f->limit > 0 ? f->limit : -1);
+	if (rc == SQLITE_OK)
+		rc = run_where_bind(s, &w, 2);
+	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		if (len == cap) {
+			cap = cap ? 2 * cap : 16;
+			grown = realloc(runs, cap * sizeof(*runs));
+			if (!grown) {
+				ret = err_nomem();
+				goto out;
+			}
+			runs = grown;
+		}
+		memset(&runs[len], 0, sizeof(*runs));
+		ret = run_from_row(&runs[len++], s);
+		if (ret)
+			goto out;
+		rc = SQLITE_OK;
+	}
+	if (rc != SQLITE_DONE) {
+		ret = store_err(st, rc, "read");
+		goto out;
+	}
+	sqlite3_finalize(s);
+	s = NULL;
+	ret = attach_tags(st, runs, len);
+out:
+	sqlite3_finalize(s);
+	if (own_txn)
+		sqlite3_exec(st->db, ret ? "ROLLBACK" : "COMMIT", NULL, NULL, NULL);
+	run_where_release(&w);
+	buf_release(&sql);
+	if (ret) {
+		store_runs_free(runs, len);
+		return ret;
+	}
+	*out = runs;
+	*n = len;
+	return 0;
+}
+
+int store_remove_tag(struct store *st, int *removed, int64_t run_id, const char *tag)
+{
+	sqlite3_stmt *s = NULL;
+	int bad = 0, ret;
+
+	*removed = 0;
+	ret = prepare(st, &s, "DELETE FROM run_tags WHERE run_id = ?1 AND tag = ?2", 0,
+		      "update");
+	if (ret)
+		return ret;
+	bad |= sqlite3_bind_int64(s, 1, run_id) != SQLITE_OK;
+	bad |= sqlite3_bind_text(s, 2, tag, -1, SQLITE_STATIC) != SQLITE_OK;
+	ret = step_done(st, s, bad);
+	if (!ret)
+		*removed = sqlite3_changes(st->db) > 0;
+	return ret;
+}
+
+int store_remove_run(struct store *st, char **unpinned, int64_t run_id, int force)
+{
+	sqlite3_stmt *s = NULL;
+	struct buf names = BUF_INIT;
+	int rc, bad = 0, ret;
+
+	*unpinned = NULL;
+	if (sqlite3_get_autocommit(st->db))
+		return err_set(ERR_USAGE, "internal error: removing a run outside a transaction");
+	ret = prepare(st, &s, "SELECT name FROM pins WHERE run_id = ?1 ORDER BY name", 0, "read");
+	if (ret)
+		goto out;
+	rc = sqlite3_bind_int64(s, 1, run_id);
+	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(s, 0);
+
+		if (!name || buf_printf(&names, "%s%s", names.len ? ", " : "", name)) {
+			ret = err_nomem();
+			goto out;
+		}
+		rc = SQLITE_OK;
+	}
+	if (rc != SQLITE_DONE) {
+		ret = store_err(st, rc, "read");
+		goto out;
+	}
+	sqlite3_finalize(s);
+	s = NULL;
+	if (names.len && !force) {
+		ret = err_set(ERR_USAGE, "run %lld is pinned as '%s': unpin it or use --force",
+			      (long long)run_id, names.data);
+		goto out;
+	}
+	if (names.len) {
+		ret = prepare(st, &s, "DELETE FROM pins WHERE run_id = ?1", 0, "update");
+		if (ret)
+			goto out;
+		ret = step_done(st, s, sqlite3_bind_int64(s, 1, run_id) != SQLITE_OK);
+		s = NULL;
+		if (ret)
+			goto out;
+	}
+	/* timings, timings_durations, run_tags and run_metadata cascade. */
+	ret = prepare(st, &s, "DELETE FROM runs WHERE id = ?1", 0, "update");
+	if (ret)
+		goto out;
+	bad = sqlite3_bind_int64(s, 1, run_id) != SQLITE_OK;
+	ret = step_done(st, s, bad);
+	s = NULL;
+	if (!ret && sqlite3_changes(st->db) == 0)
+		ret = err_set(ERR_NOTFOUND, "no run with id %lld", (long long)run_id);
+	if (!ret && names.len)
+		*unpinned = buf_detach(&names);
+out:
+	sqlite3_finalize(s);
+	buf_release(&names);
+	return ret;
+}
+
+/* *out = the value of a one-integer PRAGMA (page_count, page_size ...). */
+static int pragma_int(struct store *st, int64_t *out, const char *sql)
+{
+	sqlite3_stmt *s = NULL;
+	int rc, ret;
+
+	*out = 0;
+	ret = prepare(st, &s, sql, 0, "read");
+	if (ret)
+		return ret;
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW)
+		*out = sqlite3_column_int64(s, 0);
+	else
+		ret = store_err(st, rc, "read");
+	sqlite3_finalize(s);
+	return ret;
+}
+
+/* Bytes in use: (page_count - freelist_count) * page_size. */
+static int store_used_bytes(struct store *st, int64_t *out)
+{
+	int64_t pages = 0, free_pages = 0, size = 0;
+	int ret;
+
+	if ((ret = pragma_int(st, &pages, "PRAGMA page_count")) ||
+	    (ret = pragma_int(st, &free_pages, "PRAGMA freelist_count")) ||
+	    (ret = pragma_int(st, &size, "PRAGMA page_size")))
+		return ret;
+	*out = (pages - free_pages) * size;
+	return 0;
+}
+
+int store_vacuum(struct store *st, int64_t *before, int64_t *after)
+{
+	int64_t pages = 0, size = 0;
+	int ret;
+
+	*before = *after = 0;
+	if (!sqlite3_get_autocommit(st->db))
+		return err_set(ERR_USAGE, "internal error: vacuum inside a transaction");
+	if ((ret = pragma_int(st, &pages, "PRAGMA page_count")) ||
+	    (ret = pragma_int(st, &size, "PRAGMA page_size")))
+		return ret;
+	*before = pages * size;
+	ret = exec_retry(st, "DELETE FROM regions WHERE id NOT IN (SELECT region_id FROM timings)",
+			 "update");
+	if (!ret)
+		ret = exec_retry(st, "VACUUM", "vacuum");
+	if (!ret)
+		ret = exec_retry(st, "PRAGMA wal_checkpoint(TRUNCATE)", "vacuum");
+	if (!ret)
+		ret = exec_retry(st, "PRAGMA optimize", "optimize");
+	if (!ret)
+		ret = store_used_bytes(st, after);
+	return ret;
+}
+
+void store_history_free(struct store_history_point *p, size_t n)
+{
+	size_t i;
+
+	if (!p)
+		return;
+	for (i = 0; i < n; i++) {
+		free(p[i].stats.name);
+		free(p[i].time);
+		free(p[i].commit);
+		free(p[i].label);
+		i64vec_release(&p[i].durations);
+	}
+	free(p);
+}
+
+/* The ids of the regions q selects as a JSON array (for json_each());
+ * ERR_NOTFOUND when there is none. */
+static int history_regions(struct store *st, char **out, const struct store_history_query *q)
+{
+	sqlite3_stmt *s = NULL;
+	struct buf ids = BUF_INIT;
+	size_t count = 0;
+	int rc, keep, ret;
+
+	*out = NULL;
+	ret = prepare(st, &s,
+		      q->region ? "SELECT id, name FROM regions WHERE name = ?1"
+				: "SELECT id, name FROM regions",
+		      0, "read");
+	if (ret)
+		goto out;
+	rc = q->region ? sqlite3_bind_text(s, 1, q->region, -1, SQLITE_STATIC) : SQLITE_OK;
+	if (buf_putc(&ids, '[')) {
+		ret = ERR_NOMEM;
+		goto out;
+	}
+	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(s, 1);
+
+		rc = SQLITE_OK;
+		if (!name) {
+			ret = err_nomem();
+			goto out;
+		}
+		keep = 1;
+		if (!q->region && q->filter && (ret = q->filter(q->ctx, &keep, name)))
+			goto out;
+		if (!keep)
+			continue;
+		if (buf_printf(&ids, "%s%lld", count++ ? "," : "",
+			       (long long)sqlite3_column_int64(s, 0))) {
+			ret = ERR_NOMEM;
+			goto out;
+		}
+	}
+	if (rc != SQLITE_DONE) {
+		ret = store_err(st, rc, "read");
+		goto out;
+	}
+	if (count == 0) {
+		ret = q->region ? err_set(ERR_NOTFOUND, "no region '%s' in store '%s'", q->region,
+					  st->path)
+				: err_set(ERR_NOTFOUND, "no region matches '%s' in store '%s'",
+					  q->pattern ? q->pattern : "", st->path);
+		goto out;
+	}
+	if (buf_putc(&ids, ']')) {
+		ret = ERR_NOMEM;
+		goto out;
+	}
+	*out = buf_detach(&ids);
+out:
+	sqlite3_finalize(s);
+	buf_release(&ids);
+	return ret;
+}
+
+/* Order of history points by (region id, run id), for matching the
+ * duration blobs to their point. */
+static int cmp_point_key(const void *a, const void *b)
+{
+	const struct store_history_point *x = *(const struct store_history_point *const *)a;
+	const struct store_history_point *y = *(const struct store_history_point *const *)b;
+
+	if (x->stats.region_id != y->stats.region_id)
+		return x->stats.region_id < y->stats.region_id ? -1 : 1;
+	return (x->run_id > y->run_id) - (x->run_id < y->run_id);
+}
+
+/* Decode the duration blobs of the selected rows into their points (one
+ * query over all regions and runs). */
+static int history_durations(struct store *st, struct store_history_point *pts, size_t n,
+			     const char *ids, const char *ranks,
+			     const struct store_history_query *q)
+{
+	struct store_history_point **index = NULL, key, *kp = &key, **hit;
+	struct run_where w;
+	struct buf sql = BUF_INIT;
+	sqlite3_stmt *s = NULL;
+	size_t i;
+	int rc, bad = 0, ret;
+
+	memset(&w, 0, sizeof(w));
+	index = malloc((n ? n : 1) * sizeof(*index));
+	if (!index)
+		return err_nomem();
+	for (i = 0; i < n; i++)
+		index[i] = &pts[i];
+	qsort(index, n, sizeof(*index), cmp_point_key);
+	ret = run_where_build(&w, q->runs, 3);
+	if (!ret && buf_printf(&sql,
+			       "SELECT t.region_id, t.run_id, d.data FROM timings AS t "
+			       "JOIN timings_durations AS d ON d.timing_id = t.id "
+			       "WHERE t.region_id IN (SELECT value FROM json_each(?1)) AND "
+			       "(?2 IS NULL OR t.rank IN (SELECT value FROM json_each(?2))) AND "
+			       "t.run_id IN (SELECT id FROM runs WHERE 1%s)",
+			       w.sql.data))
+		ret = ERR_NOMEM;
+	if (!ret)
+		ret = prepare(st, &s, sql.data, 0, "read");
+	if (ret)
+		goto out;
+	bad |= sqlite3_bind_text(s, 1, ids, -1, SQLITE_STATIC) != SQLITE_OK;
+	bad |= (ranks ? sqlite3_bind_text(s, 2, ranks, -1, SQLITE_STATIC)
+		      : sqlite3_bind_null(s, 2)) != SQLITE_OK;
+	bad |= run_where_bind(s, &w, 3) != SQLITE_OK;
+	rc = bad ? sqlite3_errcode(st->db) : SQLITE_OK;
+	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const void *data;
+		int len;
+
+		rc = SQLITE_OK;
+		key.stats.region_id = sqlite3_column_int64(s, 0);
+		key.run_id = sqlite3_column_int64(s, 1);
+		hit = bsearch(&kp, index, n, sizeof(*index), cmp_point_key);
+		if (!hit)
+			continue; /* a run beyond the limit */
+		data = sqlite3_column_blob(s, 2);
+		len = sqlite3_column_bytes(s, 2);
+		if (!data && len > 0) {
+			ret = err_nomem();
+			goto out;
+		}
+		if (blob_decode_append(&(*hit)->durations, data, (size_t)len)) {
+			ret = err_code() == ERR_NOMEM
+				      ? ERR_NOMEM
+				      : err_set(ERR_STORE,
+						"store '%s' is damaged: call durations of run %lld "
+						"do not decode",
+						st->path, (long long)key.run_id);
+			goto out;
+		}
+	}
+	if (rc != SQLITE_DONE) {
+		ret = store_err(st, rc, "read");
+		goto out;
+	}
+	for (i = 0; i < n; i++)
+		util_sort_i64(pts[i].durations.v, pts[i].durations.len);
+out:
+	sqlite3_finalize(s);
+	run_where_release(&w);
+	buf_release(&sql);
+	free(index);
+	return ret;
+}
+
+int store_region_history(struct store *st, struct store_history_point **out, size_t *n,
+			 const struct store_history_query *q)
+{
+	struct store_history_point *pts = NULL, *grown, *p;
+	struct run_where w;
+	struct buf sql = BUF_INIT;
+	sqlite3_stmt *s = NULL;
+	char *ids = NULL, *ranks;
+	size_t len = 0, cap = 0;
+	int rc, bad = 0, failed, own_txn = 0, ret;
+
+	*out = NULL;
+	*n = 0;
+	memset(&w, 0, sizeof(w));
+	ranks = ranks_json(q->ranks, q->nranks, &failed);
+	if (failed)
+		return err_nomem();
+	/* One snapshot for the region list, the aggregates and the blobs. */
+	if (sqlite3_get_autocommit(st->db)) {
+		ret = exec_retry(st, "BEGIN", "read");
+		if (ret)
+			goto out;
+		own_txn = 1;
+	}
+	ret = history_regions(st, &ids, q);
+	if (!ret)
+		ret = run_where_build(&w, q->runs, 4);
+	if (!ret &&
+	    buf_printf(&sql,
+		       "WITH sr AS (SELECT id, sort_time, commit_sha, label FROM runs WHERE 1%s), "
+		       "pts AS (SELECT t.region_id, t.run_id, " REGION_AGGREGATES " "
+		       "FROM (SELECT region_id, run_id, has_events, calls, total_ns, min_ns, "
+		       "max_ns, gpu_count, gpu_total_ns, "
+		       "(?2 IS NULL OR rank IN (SELECT value FROM json_each(?2))) AS sel "
+		       "FROM timings WHERE region_id IN (SELECT value FROM json_each(?1)) "
+		       "AND run_id IN (SELECT id FROM sr)) AS t "
+		       "GROUP BY t.region_id, t.run_id), "
+		       "ranked AS (SELECT pts.*, sr.sort_time, sr.commit_sha, sr.label, "
+		       "row_number() OVER (PARTITION BY pts.region_id "
+		       "ORDER BY sr.sort_time DESC, sr.id DESC) AS rn "
+		       "FROM pts JOIN sr ON sr.id = pts.run_id) "
+		       "SELECT ranked.*, g.name FROM ranked JOIN regions AS g "
+		       "ON g.id = ranked.region_id WHERE ?3 <= 0 OR ranked.rn <= ?3 "
+		       "ORDER BY g.name, ranked.sort_time, ranked.run_id",
+		       w.sql.data))
+		ret = ERR_NOMEM;
+	if (!ret)
+		ret = prepare(st, &s, sql.data, 0, "read");
+	if (ret)
+		goto out;
+	bad |= sqlite3_bind_text(s, 1, ids, -1, SQLITE_STATIC) != SQLITE_OK;
+	bad |= (ranks ? sqlite3_bind_text(s, 2, ranks, -1, SQLITE_STATIC)
+		      : sqlite3_bind_null(s, 2)) != SQLITE_OK;
+	bad |= sqlite3_bind_int64(s, 3, q->runs ? q->runs->limit : 0) != SQLITE_OK;
+	bad |= run_where_bind(s, &w, 4) != SQLITE_OK;
+	rc = bad ? sqlite3_errcode(st->db) : SQLITE_OK;
+	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		rc = SQLITE_OK;
+		if (len == cap) {
+			cap = cap ? 2 * cap : 64;
+			grown = realloc(pts, cap * sizeof(*pts));
+			if (!grown) {
+				ret = err_nomem();
+				goto out;
+			}
+			pts = grown;
+		}
+		p = &pts[len++];
+		memset(p, 0, sizeof(*p));
+		i64vec_init(&p->durations);
+		p->stats.region_id = sqlite3_column_int64(s, 0);
+		p->run_id = sqlite3_column_int64(s, 1);
+		region_stats_from_row(&p->stats, s, 2);
+		if ((ret = col_text(&p->time, s, 2 + REGION_AGGREGATE_COLUMNS)) ||
+		    (ret = col_text(&p->commit, s, 3 + REGION_AGGREGATE_COLUMNS)) ||
+		    (ret = col_text(&p->label, s, 4 + REGION_AGGREGATE_COLUMNS)) ||
+		    (ret = col_text(&p->stats.name, s, 6 + REGION_AGGREGATE_COLUMNS)))
+			goto out;
+	}
+	if (rc != SQLITE_DONE) {
+		ret = store_err(st, rc, "read");
+		goto out;
+	}
+	sqlite3_finalize(s);
+	s = NULL;
+	if (q->durations && len)
+		ret = history_durations(st, pts, len, ids, ranks, q);
+out:
+	sqlite3_finalize(s);
+	if (own_txn)
+		sqlite3_exec(st->db, ret ? "ROLLBACK" : "COMMIT", NULL, NULL, NULL);
+	run_where_release(&w);
+	buf_release(&sql);
+	free(ids);
+	free(ranks);
+	if (ret) {
+		store_history_free(pts, len);
+		return ret;
+	}
+	*out = pts;
+	*n = len;
+	return 0;
 }

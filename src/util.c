@@ -162,57 +162,86 @@ static int cmp_i64(const void *a, const void *b)
 }
 
 /*
- * LSD radix sort on the bias-flipped 64-bit keys, 8 passes of 8 bits, skipping
- * passes in which every key has the same byte.  Used for large arrays where
- * qsort's comparison callbacks dominate ingest time.  Falls back to qsort
- * when the scratch buffer cannot be allocated.
+ * LSD radix sort (ingest sorts every row's durations; issue 6).  The keys
+ * are taken relative to the minimum, so only the bytes in which values
+ * actually differ get a pass (durations of one region usually span two or
+ * three bytes), and all histograms are counted in one read of the data.
+ * Small arrays use insertion sort, rows up to 4096 values a stack scratch
+ * buffer; qsort is the fallback when the scratch cannot be allocated.
  */
+#define SORT_STACK 4096
+
 void util_sort_i64(int64_t *v, size_t n)
 {
-	uint64_t *a, *tmp, *src, *dst;
-	size_t i, count[256];
-	int pass;
+	uint64_t stack[SORT_STACK], *a = (uint64_t *)v, *tmp, *src, *dst, range;
+	uint32_t count[8][256];
+	int64_t mn, mx;
+	size_t i;
+	unsigned npass, p;
 
-	if (n < 256) {
+	if (n < 2)
+		return;
+	if (n < 48) {
+		for (i = 1; i < n; i++) {
+			int64_t x = v[i];
+			size_t j = i;
+
+			for (; j > 0 && v[j - 1] > x; j--)
+				v[j] = v[j - 1];
+			v[j] = x;
+		}
+		return;
+	}
+	if (n > UINT32_MAX) {
 		qsort(v, n, sizeof(*v), cmp_i64);
 		return;
 	}
-	tmp = malloc(n * sizeof(*tmp));
+	mn = mx = v[0];
+	for (i = 1; i < n; i++) {
+		mn = v[i] < mn ? v[i] : mn;
+		mx = v[i] > mx ? v[i] : mx;
+	}
+	range = (uint64_t)mx - (uint64_t)mn;
+	if (!range)
+		return;
+	for (npass = 0; npass < 8 && (range >> (8 * npass)); npass++)
+		;
+	tmp = n <= SORT_STACK ? stack : malloc(n * sizeof(*tmp));
 	if (!tmp) {
 		qsort(v, n, sizeof(*v), cmp_i64);
 		return;
 	}
-	a = (uint64_t *)v;
-	for (i = 0; i < n; i++)
-		a[i] ^= UINT64_C(1) << 63;
+	memset(count, 0, sizeof(count[0]) * npass);
+	for (i = 0; i < n; i++) {
+		uint64_t k = (uint64_t)v[i] - (uint64_t)mn;
+
+		a[i] = k;
+		for (p = 0; p < npass; p++)
+			count[p][(k >> (8 * p)) & 0xff]++;
+	}
 	src = a;
 	dst = tmp;
-	for (pass = 0; pass < 8; pass++) {
-		unsigned shift = (unsigned)pass * 8;
-		size_t sum = 0;
+	for (p = 0; p < npass; p++) {
+		unsigned shift = 8 * p;
+		uint32_t sum = 0, c;
 		int b;
 
-		memset(count, 0, sizeof(count));
-		for (i = 0; i < n; i++)
-			count[(src[i] >> shift) & 0xff]++;
-		if (count[(src[0] >> shift) & 0xff] == n)
+		if (count[p][(src[0] >> shift) & 0xff] == n)
 			continue;
 		for (b = 0; b < 256; b++) {
-			size_t c = count[b];
-
-			count[b] = sum;
+			c = count[p][b];
+			count[p][b] = sum;
 			sum += c;
 		}
 		for (i = 0; i < n; i++)
-			dst[count[(src[i] >> shift) & 0xff]++] = src[i];
+			dst[count[p][(src[i] >> shift) & 0xff]++] = src[i];
 		src = dst;
 		dst = (dst == tmp) ? a : tmp;
 	}
-	if (src != a)
-		memcpy(a, src, n * sizeof(*a));
 	for (i = 0; i < n; i++)
-		a[i] ^= UINT64_C(1) << 63;
-	free(tmp);
+		v[i] = (int64_t)(src[i] + (uint64_t)mn);
+	if (tmp != stack)
+		free(tmp);
 }
 
 void util_now_iso(char *out, size_t outlen)

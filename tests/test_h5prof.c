@@ -153,44 +153,45 @@ static void test_fixtures(void **state)
 
 /* ---- round trips ---- */
 
+/* Write the standard profile with one combination of options and check
+ * that it reads back exactly. */
+static void roundtrip_one(int schema, int aggregate, int storage, int fixed, int gpu)
+{
+	struct h5write_opts o = opts_of(schema, aggregate);
+	struct tu_h5_loaded l;
+	const char *path;
+	char name[64];
+
+	o.chunked = storage == 1;
+	o.gzip = storage == 2;
+	o.fixed_strings = fixed;
+	o.gpu = gpu;
+	o.summary = !gpu;
+	snprintf(name, sizeof(name), "rt-%d%d-%d%d%d.h5", schema, aggregate, storage, fixed, gpu);
+	path = tu_h5_write_standard(name, &o);
+	if (tu_h5_load(&l, path))
+		fail_msg("%s: %s", name, err_msg());
+	tu_h5_check(&l, tu_h5_standard(), &o);
+	/* schema 1: 4 rank groups; columnar: max(mpi_size 4, rank 10 + 1) */
+	assert_int_equal(l.num_ranks, schema == 1 ? 4 : 11);
+	tu_h5_loaded_free(&l);
+}
+
+/* Every layout x {contiguous, chunked, gzip} x {vlen, fixed strings}; the
+ * GPU column (else summary_statistics) alternates between variants. */
 static void test_roundtrip_all_layouts(void **state)
 {
 	static const struct {
 		int schema, aggregate;
 	} layouts[] = {{1, 0}, {2, 0}, {3, 0}, {2, 1}, {3, 1}};
-	size_t li;
-	int storage, fixed, gpu;
+	int li, storage, fixed;
 
 	(void)state;
-	for (li = 0; li < sizeof(layouts) / sizeof(layouts[0]); li++) {
-		for (storage = 0; storage < 3; storage++) {
-			for (fixed = 0; fixed < 2; fixed++) {
-				for (gpu = 0; gpu < 2; gpu++) {
-					struct h5write_opts o =
-						opts_of(layouts[li].schema, layouts[li].aggregate);
-					struct tu_h5_loaded l;
-					const char *path;
-					char name[64];
-
-					o.chunked = storage == 1;
-					o.gzip = storage == 2;
-					o.fixed_strings = fixed;
-					o.gpu = gpu;
-					o.summary = gpu; /* vary it as well */
-					snprintf(name, sizeof(name), "rt-%d%d-%d%d%d.h5",
-						 o.schema, o.aggregate, storage, fixed, gpu);
-					path = tu_h5_write_standard(name, &o);
-					if (tu_h5_load(&l, path))
-						fail_msg("%s: %s", name, err_msg());
-					tu_h5_check(&l, tu_h5_standard(), &o);
-					/* schema 1: 4 rank groups; columnar:
-					 * max(mpi_size 4, rank 10 + 1) */
-					assert_int_equal(l.num_ranks, o.schema == 1 ? 4 : 11);
-					tu_h5_loaded_free(&l);
-				}
-			}
-		}
-	}
+	for (li = 0; li < 5; li++)
+		for (storage = 0; storage < 3; storage++)
+			for (fixed = 0; fixed < 2; fixed++)
+				roundtrip_one(layouts[li].schema, layouts[li].aggregate, storage,
+					      fixed, (li + storage + fixed) % 2);
 }
 
 static void test_order_and_names(void **state)
@@ -234,8 +235,9 @@ static void test_schema1_rank_sequence(void **state)
 	struct h5write_opts o = opts_of(1, 0);
 	struct tu_h5_loaded l;
 	static const unsigned ranks[] = {0, 0, 0, 1, 1, 1, 2, 2, 10, 10, 10};
-	static const char *const regs[] = {"größe_λ", "io", "solve", "größe_λ", "io", "solve",
-					   "größe_λ", "solve", "größe_λ", "io", "solve"};
+	static const char *const regs[] = {"größe_λ", "io",    "solve",	  "größe_λ",
+					   "io",      "solve", "größe_λ", "solve",
+					   "größe_λ", "io",    "solve"};
 	size_t i;
 
 	(void)state;
@@ -320,27 +322,34 @@ static void test_columnar_offsets_out_of_order(void **state)
 	path = tu_h5_write_standard("gaps.h5", &o);
 	assert_int_equal(h5write_delete(path, "/rank_region_index/summary_statistics"), 0);
 	assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/event_offsets",
-						 H5WRITE_U64, offsets, 3), 0);
+						 H5WRITE_U64, offsets, 3),
+			 0);
 	assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/event_counts",
-						 H5WRITE_U64, counts, 3), 0);
-	assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/ranks", H5WRITE_U32,
-						 ranks, 3), 0);
-	assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/region_ids",
-						 H5WRITE_U32, regions, 3), 0);
-	assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/source_lines",
-						 H5WRITE_I64, lines, 3), 0);
+						 H5WRITE_U64, counts, 3),
+			 0);
+	assert_int_equal(
+	    h5write_replace_dataset(path, "/rank_region_index/ranks", H5WRITE_U32, ranks, 3), 0);
+	assert_int_equal(
+	    h5write_replace_dataset(path, "/rank_region_index/region_ids", H5WRITE_U32, regions, 3),
+	    0);
+	assert_int_equal(
+	    h5write_replace_dataset(path, "/rank_region_index/source_lines", H5WRITE_I64, lines, 3),
+	    0);
 	assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/exclusive_totals",
-						 H5WRITE_I64, excl, 3), 0);
-	assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/source_files",
-						 H5WRITE_STR, files, 3), 0);
-	assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/source_texts",
-						 H5WRITE_STR, files, 3), 0);
-	assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/tags", H5WRITE_STR,
-						 tags, 3), 0);
-	assert_int_equal(h5write_replace_dataset(path, "/events/start_deltas", H5WRITE_I64,
-						 deltas, 13), 0);
-	assert_int_equal(h5write_replace_dataset(path, "/events/durations", H5WRITE_I64, durs,
-						 13), 0);
+						 H5WRITE_I64, excl, 3),
+			 0);
+	assert_int_equal(
+	    h5write_replace_dataset(path, "/rank_region_index/source_files", H5WRITE_STR, files, 3),
+	    0);
+	assert_int_equal(
+	    h5write_replace_dataset(path, "/rank_region_index/source_texts", H5WRITE_STR, files, 3),
+	    0);
+	assert_int_equal(
+	    h5write_replace_dataset(path, "/rank_region_index/tags", H5WRITE_STR, tags, 3), 0);
+	assert_int_equal(
+	    h5write_replace_dataset(path, "/events/start_deltas", H5WRITE_I64, deltas, 13), 0);
+	assert_int_equal(h5write_replace_dataset(path, "/events/durations", H5WRITE_I64, durs, 13),
+			 0);
 	assert_int_equal(h5write_delete(path, "/events/gpu_durations"), 0);
 
 	h5prof_set_chunk_events(4);
@@ -498,11 +507,11 @@ static void test_stream_errors(void **state)
 	assert_non_null(strstr(err_msg(), "cannot write '/nonexistent-dir/x.h5'"));
 }
 
-/* A stream whose events pass the writer's internal buffer (1 << 20) keeps
+/* A stream whose events pass the writer's internal buffer (1 << 18) keeps
  * delta encoding continuous across the flush. */
 static void test_stream_large_row(void **state)
 {
-	const size_t n = ((size_t)1 << 20) + 10;
+	const size_t n = ((size_t)1 << 18) + 10;
 	int64_t *st = malloc(n * sizeof(*st)), *en = malloc(n * sizeof(*en));
 	struct h5write_opts o = opts_of(3, 0);
 	struct h5write_stream *s = NULL;
@@ -570,8 +579,20 @@ static void test_callback_stop_and_reread(void **state)
 	c.seen = 0;
 	assert_int_equal(h5prof_read(p, stop_at_second, &c), 42);
 	assert_int_equal(c.seen, 2);
+	/* the same file opened twice at once (HDF5 shares the file object) */
+	{
+		struct h5prof *q = NULL;
+
+		assert_int_equal(h5prof_open(&q, path), 0);
+		c.seen = 0;
+		assert_int_equal(h5prof_read(q, stop_at_second, &c), 42);
+		h5prof_free(q);
+		c.seen = 0;
+		assert_int_equal(h5prof_read(p, stop_at_second, &c), 42);
+	}
 	h5prof_free(p);
 	h5prof_free(NULL);
+	assert_int_equal(tu_h5_live_ids(), 0);
 }
 
 static void test_empty_profile(void **state)
@@ -685,13 +706,24 @@ static void test_refuse_schema_attr(void **state)
 	}
 }
 
-/* A fresh valid schema-3 (or 2) file to damage. */
+/* A fresh valid file of the standard profile (with GPU column) to damage:
+ * a copy of a template written once per layout. */
 static const char *fresh(int schema, int aggregate)
 {
-	struct h5write_opts o = opts_of(schema, aggregate);
+	static int written[4][2];
+	char tname[64];
+	const char *path = tu_path("damaged.h5");
 
-	o.gpu = 1;
-	return tu_h5_write_standard("damaged.h5", &o);
+	snprintf(tname, sizeof(tname), "template-%d%d.h5", schema, aggregate);
+	if (!written[schema][aggregate]) {
+		struct h5write_opts o = opts_of(schema, aggregate);
+
+		o.gpu = 1;
+		tu_h5_write_standard(tname, &o);
+		written[schema][aggregate] = 1;
+	}
+	copy_file(tu_path(tname), path, -1);
+	return path;
 }
 
 static void test_refuse_index_damage(void **state)
@@ -702,9 +734,18 @@ static void test_refuse_index_damage(void **state)
 	const int64_t neg_ranks[] = {0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 10, -1, 10};
 	const double fl[] = {0, 1, 2};
 	const int64_t i3[] = {1, 2, 3};
-	const char *bad_tags[] = {"[\"golden\"]", "[\"a\",\"b \\\"q\\\"\\n\"]", "",   "[\"x\"]",
-				  "[\"golden\"]", "[\"a\",\"b\"]",		  "[1]", "[\"x\"]",
-				  "[\"golden\"]", "[]",				  "[]",  "[]",
+	const char *bad_tags[] = {"[\"golden\"]",
+				  "[\"a\",\"b \\\"q\\\"\\n\"]",
+				  "",
+				  "[\"x\"]",
+				  "[\"golden\"]",
+				  "[\"a\",\"b\"]",
+				  "[1]",
+				  "[\"x\"]",
+				  "[\"golden\"]",
+				  "[]",
+				  "[]",
+				  "[]",
 				  "[]"};
 	uint64_t offsets[13], counts[13];
 	size_t i;
@@ -722,13 +763,15 @@ static void test_refuse_index_damage(void **state)
 	}
 
 	path = fresh(3, 0);
-	assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/ranks", H5WRITE_U32,
-						 dup_ranks, 12), 0);
+	assert_int_equal(
+	    h5write_replace_dataset(path, "/rank_region_index/ranks", H5WRITE_U32, dup_ranks, 12),
+	    0);
 	expect_refusal(path, ERR_FORMAT, "index columns have different lengths");
 
 	path = fresh(3, 0);
-	assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/region_ids",
-						 H5WRITE_U32, big_region, 13), 0);
+	assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/region_ids", H5WRITE_U32,
+						 big_region, 13),
+			 0);
 	expect_refusal(path, ERR_FORMAT,
 		       "row 11 refers to region 9 but 'region_table/names' holds 4 names");
 
@@ -739,7 +782,8 @@ static void test_refuse_index_damage(void **state)
 		memcpy(c, counts, sizeof(c));
 		c[12] = 9; /* last row: [26, 35) but only 34 events */
 		assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/event_counts",
-							 H5WRITE_U64, c, 13), 0);
+							 H5WRITE_U64, c, 13),
+				 0);
 		expect_refusal(path, ERR_FORMAT,
 			       "row 12 (rank 10, region 'größe_λ') claims events [26, 35) but the "
 			       "event columns hold 34; the file is truncated or damaged");
@@ -752,7 +796,8 @@ static void test_refuse_index_damage(void **state)
 		memcpy(o2, offsets, sizeof(o2));
 		o2[4] = UINT64_MAX - 1;
 		assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/event_offsets",
-							 H5WRITE_U64, o2, 13), 0);
+							 H5WRITE_U64, o2, 13),
+				 0);
 		expect_refusal(path, ERR_FORMAT, "row 4 (rank 1, region 'solve') claims 4 events");
 		assert_non_null(strstr(err_msg(), "overflows"));
 	}
@@ -764,26 +809,30 @@ static void test_refuse_index_damage(void **state)
 		memcpy(o2, offsets, sizeof(o2));
 		o2[5] = offsets[4] + 1; /* inside row 4's slice */
 		assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/event_offsets",
-							 H5WRITE_U64, o2, 13), 0);
-		expect_refusal(path, ERR_FORMAT, "rows 4 (rank 1, region 'solve') and 5 (rank 1, "
-						 "region 'größe_λ') claim overlapping events");
+							 H5WRITE_U64, o2, 13),
+				 0);
+		expect_refusal(path, ERR_FORMAT,
+			       "rows 4 (rank 1, region 'solve') and 5 (rank 1, "
+			       "region 'größe_λ') claim overlapping events");
 	}
 
 	path = fresh(3, 0);
-	assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/ranks", H5WRITE_U32,
-						 dup_ranks, 13), 0);
+	assert_int_equal(
+	    h5write_replace_dataset(path, "/rank_region_index/ranks", H5WRITE_U32, dup_ranks, 13),
+	    0);
 	expect_refusal(path, ERR_FORMAT,
 		       "rank 0, region 'solve' appears twice in the index (rows 0 and 4)");
 
 	path = fresh(3, 0);
-	assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/ranks", H5WRITE_I64,
-						 neg_ranks, 13), 0);
+	assert_int_equal(
+	    h5write_replace_dataset(path, "/rank_region_index/ranks", H5WRITE_I64, neg_ranks, 13),
+	    0);
 	expect_refusal(path, ERR_FORMAT,
 		       "'rank_region_index/ranks' holds the negative value -1 at row 11");
 
 	path = fresh(3, 0);
-	assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/tags", H5WRITE_STR,
-						 bad_tags, 13), 0);
+	assert_int_equal(
+	    h5write_replace_dataset(path, "/rank_region_index/tags", H5WRITE_STR, bad_tags, 13), 0);
 	expect_refusal(path, ERR_FORMAT,
 		       "row 6 (rank 1, region 'io'): tags '[1]' are not a JSON array of strings");
 
@@ -812,8 +861,9 @@ static void test_refuse_index_damage(void **state)
 
 	/* wrong types */
 	path = fresh(3, 0);
-	assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/event_offsets",
-						 H5WRITE_F64, fl, 3), 0);
+	assert_int_equal(
+	    h5write_replace_dataset(path, "/rank_region_index/event_offsets", H5WRITE_F64, fl, 3),
+	    0);
 	expect_refusal(path, ERR_FORMAT,
 		       "'rank_region_index/event_offsets' has type float, expected uint64");
 	path = fresh(3, 0);
@@ -821,13 +871,13 @@ static void test_refuse_index_damage(void **state)
 			 0);
 	expect_refusal(path, ERR_FORMAT, "'region_table/names' has type int, expected string");
 	path = fresh(3, 0);
-	assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/tags", H5WRITE_I64, i3,
-						 3), 0);
+	assert_int_equal(
+	    h5write_replace_dataset(path, "/rank_region_index/tags", H5WRITE_I64, i3, 3), 0);
 	expect_refusal(path, ERR_FORMAT, "'rank_region_index/tags' has type int, expected string");
 	path = fresh(3, 0);
 	assert_int_equal(h5write_delete(path, "/events/start_deltas"), 0);
-	assert_int_equal(h5write_replace_dataset(path, "/events/start_deltas/x", H5WRITE_I64, i3,
-						 3), 0);
+	assert_int_equal(
+	    h5write_replace_dataset(path, "/events/start_deltas/x", H5WRITE_I64, i3, 3), 0);
 	expect_refusal(path, ERR_FORMAT, "'events/start_deltas' is not a dataset");
 
 	/* aggregate values */
@@ -839,10 +889,12 @@ static void test_refuse_index_damage(void **state)
 			mins[i] = i == 2 ? -4 : 0;
 		assert_int_equal(h5write_replace_dataset(path,
 							 "/rank_region_index/aggregate_minimums",
-							 H5WRITE_I64, mins, 13), 0);
-		expect_refusal(path, ERR_FORMAT,
-			       "row 2 (rank 0, region 'io'): 'rank_region_index/aggregate_minimums' "
-			       "is negative (-4 ns)");
+							 H5WRITE_I64, mins, 13),
+				 0);
+		expect_refusal(
+		    path, ERR_FORMAT,
+		    "row 2 (rank 0, region 'io'): 'rank_region_index/aggregate_minimums' "
+		    "is negative (-4 ns)");
 	}
 }
 
@@ -857,30 +909,27 @@ static void test_refuse_event_damage(void **state)
 	assert_non_null(v);
 	assert_non_null(f);
 	path = fresh(3, 0);
-	assert_int_equal(h5write_replace_dataset(path, "/events/durations", H5WRITE_I64, v, 33),
-			 0);
+	assert_int_equal(h5write_replace_dataset(path, "/events/durations", H5WRITE_I64, v, 33), 0);
 	expect_refusal(path, ERR_FORMAT,
 		       "event columns have different lengths: 'events/start_deltas' has 34 events, "
 		       "'events/durations' has 33");
 	path = fresh(3, 0);
-	assert_int_equal(h5write_replace_dataset(path, "/events/gpu_durations", H5WRITE_I64, v,
-						 33), 0);
+	assert_int_equal(h5write_replace_dataset(path, "/events/gpu_durations", H5WRITE_I64, v, 33),
+			 0);
 	expect_refusal(path, ERR_FORMAT, "'events/gpu_durations' has 33");
 
 	/* negative duration, schema 3: row 6 = (rank 1, io) starts at event 15 */
 	path = fresh(3, 0);
 	for (i = 0; i < 34; i++)
 		v[i] = i == 16 ? -5 : 1;
-	assert_int_equal(h5write_replace_dataset(path, "/events/durations", H5WRITE_I64, v, 34),
-			 0);
+	assert_int_equal(h5write_replace_dataset(path, "/events/durations", H5WRITE_I64, v, 34), 0);
 	expect_read_refusal(path, "rank 1, region 'io': call 1 has a negative duration (-5 ns)");
 
 	/* negative duration, schema 2: end before start */
 	path = fresh(2, 0);
 	for (i = 0; i < 34; i++)
 		v[i] = i == 0 ? 0 : INT64_C(1) << 40;
-	assert_int_equal(h5write_replace_dataset(path, "/events/end_times", H5WRITE_I64, v, 34),
-			 0);
+	assert_int_equal(h5write_replace_dataset(path, "/events/end_times", H5WRITE_I64, v, 34), 0);
 	expect_read_refusal(path, "rank 0, region 'solve': call 0 has a negative duration");
 
 	/* float times */
@@ -895,8 +944,8 @@ static void test_refuse_event_damage(void **state)
 			 0);
 	expect_refusal(path, ERR_FORMAT, "'events/start_times' has type float, expected int64");
 	path = fresh(3, 0);
-	assert_int_equal(h5write_replace_dataset(path, "/events/gpu_durations", H5WRITE_F64, f,
-						 34), 0);
+	assert_int_equal(h5write_replace_dataset(path, "/events/gpu_durations", H5WRITE_F64, f, 34),
+			 0);
 	expect_refusal(path, ERR_FORMAT, "'events/gpu_durations' has type float, expected int64");
 	free(v);
 	free(f);
@@ -910,42 +959,45 @@ static void test_refuse_schema1_damage(void **state)
 
 	(void)state;
 	path = fresh(1, 0);
-	assert_int_equal(h5write_replace_dataset(path, "/rank0/regions/solve/start_times",
-						 H5WRITE_F64, f, 5), 0);
+	assert_int_equal(
+	    h5write_replace_dataset(path, "/rank0/regions/solve/start_times", H5WRITE_F64, f, 5),
+	    0);
 	expect_refusal(path, ERR_FORMAT,
 		       "'rank0/regions/solve/start_times' has type float, expected int64");
 	path = fresh(1, 0);
 	assert_int_equal(h5write_delete(path, "/rank10/regions/io/end_times"), 0);
 	expect_refusal(path, ERR_FORMAT, "missing dataset 'rank10/regions/io/end_times'");
 	path = fresh(1, 0);
-	assert_int_equal(h5write_replace_dataset(path, "/rank2/regions/solve/end_times",
-						 H5WRITE_I64, en, 5), 0);
+	assert_int_equal(
+	    h5write_replace_dataset(path, "/rank2/regions/solve/end_times", H5WRITE_I64, en, 5), 0);
 	expect_refusal(path, ERR_FORMAT,
 		       "'rank2/regions/solve' has 2 start times, 5 end times; the file is "
 		       "truncated or damaged");
 	path = fresh(1, 0);
-	assert_int_equal(h5write_replace_dataset(path, "/rank0/regions/solve/gpu_durations",
-						 H5WRITE_I64, en, 4), 0);
+	assert_int_equal(
+	    h5write_replace_dataset(path, "/rank0/regions/solve/gpu_durations", H5WRITE_I64, en, 4),
+	    0);
 	expect_refusal(path, ERR_FORMAT, "a different number of GPU durations");
 	path = fresh(1, 0);
-	assert_int_equal(h5write_replace_dataset(path, "/rank0/regions/solve/start_times",
-						 H5WRITE_I64, st, 5), 0);
-	assert_int_equal(h5write_replace_dataset(path, "/rank0/regions/solve/end_times",
-						 H5WRITE_I64, en, 5), 0);
+	assert_int_equal(
+	    h5write_replace_dataset(path, "/rank0/regions/solve/start_times", H5WRITE_I64, st, 5),
+	    0);
+	assert_int_equal(
+	    h5write_replace_dataset(path, "/rank0/regions/solve/end_times", H5WRITE_I64, en, 5), 0);
 	expect_read_refusal(path, "rank 0, region 'solve': call 2 has a negative duration (-1 ns)");
 	path = fresh(1, 0);
-	assert_int_equal(h5write_replace_dataset(path, "/rank1/regions/not_a_group", H5WRITE_I64,
-						 st, 5), 0);
+	assert_int_equal(
+	    h5write_replace_dataset(path, "/rank1/regions/not_a_group", H5WRITE_I64, st, 5), 0);
 	expect_refusal(path, ERR_FORMAT, "'rank1/regions/not_a_group' is not a group");
 	/* rank groups that name the same rank */
 	path = fresh(1, 0);
-	assert_int_equal(h5write_replace_dataset(path, "/rank01/regions/x/start_times",
-						 H5WRITE_I64, st, 5), 0);
+	assert_int_equal(
+	    h5write_replace_dataset(path, "/rank01/regions/x/start_times", H5WRITE_I64, st, 5), 0);
 	expect_refusal(path, ERR_FORMAT, "groups 'rank01' and 'rank1' both hold rank 1");
 	/* other top-level groups are ignored */
 	path = fresh(1, 0);
-	assert_int_equal(h5write_replace_dataset(path, "/rankX/regions/x/start_times",
-						 H5WRITE_I64, st, 5), 0);
+	assert_int_equal(
+	    h5write_replace_dataset(path, "/rankX/regions/x/start_times", H5WRITE_I64, st, 5), 0);
 	assert_int_equal(h5write_replace_dataset(path, "/rank3/likwid/y", H5WRITE_I64, st, 5), 0);
 	{
 		struct tu_h5_loaded l;
@@ -971,8 +1023,9 @@ static void test_refuse_schema1_damage(void **state)
 		H5Gclose(g);
 		H5Fclose(fl);
 	}
-	expect_refusal(path, ERR_FORMAT,
-		       "attribute 'rank0/regions/solve@source_lineno' has type float, expected int");
+	expect_refusal(
+	    path, ERR_FORMAT,
+	    "attribute 'rank0/regions/solve@source_lineno' has type float, expected int");
 }
 
 /* Names with newlines or quotes are escaped in messages. */
@@ -1037,25 +1090,25 @@ static void test_fixed_string_edges(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_fixtures),
-		cmocka_unit_test(test_roundtrip_all_layouts),
-		cmocka_unit_test(test_order_and_names),
-		cmocka_unit_test(test_schema1_rank_sequence),
-		cmocka_unit_test(test_metadata),
-		cmocka_unit_test(test_columnar_offsets_out_of_order),
-		cmocka_unit_test(test_chunk_boundaries),
-		cmocka_unit_test(test_stream_writer),
-		cmocka_unit_test(test_stream_errors),
-		cmocka_unit_test(test_stream_large_row),
-		cmocka_unit_test(test_callback_stop_and_reread),
-		cmocka_unit_test(test_empty_profile),
-		cmocka_unit_test(test_refuse_not_hdf5),
-		cmocka_unit_test(test_refuse_schema_attr),
-		cmocka_unit_test(test_refuse_index_damage),
-		cmocka_unit_test(test_refuse_event_damage),
-		cmocka_unit_test(test_refuse_schema1_damage),
-		cmocka_unit_test(test_message_escaping),
-		cmocka_unit_test(test_fixed_string_edges),
+	    cmocka_unit_test(test_fixtures),
+	    cmocka_unit_test(test_roundtrip_all_layouts),
+	    cmocka_unit_test(test_order_and_names),
+	    cmocka_unit_test(test_schema1_rank_sequence),
+	    cmocka_unit_test(test_metadata),
+	    cmocka_unit_test(test_columnar_offsets_out_of_order),
+	    cmocka_unit_test(test_chunk_boundaries),
+	    cmocka_unit_test(test_stream_writer),
+	    cmocka_unit_test(test_stream_errors),
+	    cmocka_unit_test(test_stream_large_row),
+	    cmocka_unit_test(test_callback_stop_and_reread),
+	    cmocka_unit_test(test_empty_profile),
+	    cmocka_unit_test(test_refuse_not_hdf5),
+	    cmocka_unit_test(test_refuse_schema_attr),
+	    cmocka_unit_test(test_refuse_index_damage),
+	    cmocka_unit_test(test_refuse_event_damage),
+	    cmocka_unit_test(test_refuse_schema1_damage),
+	    cmocka_unit_test(test_message_escaping),
+	    cmocka_unit_test(test_fixed_string_edges),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -120,9 +120,9 @@ static void test_quote(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse_valid),
-		cmocka_unit_test(test_parse_invalid),
-		cmocka_unit_test(test_quote),
+	    cmocka_unit_test(test_parse_valid),
+	    cmocka_unit_test(test_parse_invalid),
+	    cmocka_unit_test(test_quote),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

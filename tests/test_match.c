@@ -69,7 +69,7 @@ static void test_python_syntax(void **state)
 	/* Unicode classes like Python str patterns. */
 	assert_int_equal(inc1("\\w+_k\\Z", "\xc3\xa9t\xc3\xa9_k"), 1);
 	assert_int_equal(inc1("\\d", "\xd9\xa3"), 1); /* ARABIC-INDIC DIGIT THREE */
-	assert_int_equal(inc1(".x", "\xc3\xa9x"), 1);  /* one character, two bytes */
+	assert_int_equal(inc1(".x", "\xc3\xa9x"), 1); /* one character, two bytes */
 	/* Invalid UTF-8 in a name: no crash, valid parts still match. */
 	assert_int_equal(inc1("ab", "ab\xff"), 1);
 	assert_int_equal(inc1("x", "\xff"), 0);
@@ -108,8 +108,9 @@ static void test_compile_errors(void **state)
 	expect_compile_error("(", NULL,
 			     "invalid --include pattern '(': missing closing parenthesis at "
 			     "offset 1");
-	expect_compile_error("ok", "a[", "invalid --exclude pattern 'a[': missing terminating ] "
-					 "for character class at offset 2");
+	expect_compile_error("ok", "a[",
+			     "invalid --exclude pattern 'a[': missing terminating ] "
+			     "for character class at offset 2");
 	/* Offsets refer to the pattern as written, before {,N} is rewritten. */
 	expect_compile_error("a{,2}(", NULL,
 			     "invalid --include pattern 'a{,2}(': missing closing parenthesis "
@@ -121,8 +122,8 @@ static void test_compile_errors(void **state)
 }
 
 /* Ranks of the specs, finished, compared with want[0..n). */
-static void expect_ranks(const char *const *specs, size_t nspecs, const int64_t *want,
-			 size_t n, const char *compact)
+static void expect_ranks(const char *const *specs, size_t nspecs, const int64_t *want, size_t n,
+			 const char *compact)
 {
 	struct i64vec v;
 	struct buf b = BUF_INIT;
@@ -200,9 +201,9 @@ static void test_ranks(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_anchoring),     cmocka_unit_test(test_python_syntax),
-		cmocka_unit_test(test_include_exclude), cmocka_unit_test(test_compile_errors),
-		cmocka_unit_test(test_ranks),
+	    cmocka_unit_test(test_anchoring),	    cmocka_unit_test(test_python_syntax),
+	    cmocka_unit_test(test_include_exclude), cmocka_unit_test(test_compile_errors),
+	    cmocka_unit_test(test_ranks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -12,8 +12,14 @@
 #include "scopedb/report.h"
 #include "testutil.h"
 
-#define NONE {1, 0.0}
-#define V(x) {0, (x)}
+#define NONE                                                                                       \
+	{                                                                                          \
+		1, 0.0                                                                             \
+	}
+#define V(x)                                                                                       \
+	{                                                                                          \
+		0, (x)                                                                             \
+	}
 
 static char *tags_a[] = {(char *)"nightly", (char *)"x"};
 static char *regions_a[] = {(char *)"gone", (char *)"io,\"x\"", (char *)"solve"};
@@ -25,9 +31,9 @@ static const char *only_b[] = {"new|pipe"};
 static void make(struct compare_result *r, struct stats_row *rows)
 {
 	const struct stats_row rr[3] = {
-		{"solve", V(1.5), V(2.25), 0.75, V(50.0), 0},
-		{"io,\"x\"", V(0.1), NONE, -0.1, V(-100.0), 0},
-		{"new|pipe", NONE, V(3e-05), 3e-05, NONE, 0},
+	    {"solve", V(1.5), V(2.25), 0.75, V(50.0), 0},
+	    {"io,\"x\"", V(0.1), NONE, -0.1, V(-100.0), 0},
+	    {"new|pipe", NONE, V(3e-05), 3e-05, NONE, 0},
 	};
 
 	memcpy(rows, rr, sizeof(rr));
@@ -64,8 +70,7 @@ static void make_opts(struct compare_opts *o, int check)
 	o->max_regression = 5.0;
 }
 
-typedef int (*render_fn)(struct buf *, const struct compare_result *,
-			 const struct compare_opts *);
+typedef int (*render_fn)(struct buf *, const struct compare_result *, const struct compare_opts *);
 
 static void expect_render(render_fn fn, const struct compare_result *r,
 			  const struct compare_opts *o, const char *want)
@@ -78,14 +83,12 @@ static void expect_render(render_fn fn, const struct compare_result *r,
 	buf_release(&b);
 }
 
-static int table_plain(struct buf *b, const struct compare_result *r,
-		       const struct compare_opts *o)
+static int table_plain(struct buf *b, const struct compare_result *r, const struct compare_opts *o)
 {
 	return report_table(b, r, o, 0);
 }
 
-static int table_color(struct buf *b, const struct compare_result *r,
-		       const struct compare_opts *o)
+static int table_color(struct buf *b, const struct compare_result *r, const struct compare_opts *o)
 {
 	return report_table(b, r, o, 1);
 }
@@ -316,25 +319,26 @@ static void test_markdown(void **state)
 	rows[0].violation = 1;
 	r.nviolations = 1;
 	r.a.label = (char *)"*bold* <b>";
-	expect_render(report_markdown, &r, &o,
-		      "### Regression check: FAIL\n"
-		      "\n"
-		      "Budget: +5% (total); budget violations: solve\n"
-		      "\n"
-		      "- **Baseline:** run 7 (label \\*bold\\* \\<b\\>, commit 1a2b3c4d5e6f, branch "
-		      "main, tags nightly,x, recorded 2024-05-01T02:00:00Z, 4 ranks)\n"
-		      "- **Candidate:** b.h5 (file, 1 rank)\n"
-		      "- **Metric:** total (seconds)\n"
-		      "\n"
-		      "| region | a | b | delta | delta % |\n"
-		      "| :--- | ---: | ---: | ---: | ---: |\n"
-		      "| **solve** | 1.5 | 2.25 | +0.75 | +50% |\n"
-		      "| io,\"x\" | 0.1 | - | -0.1 | -100% |\n"
-		      "| new\\|pipe | - | 3e-05 | +3e-05 | - |\n"
-		      "\n"
-		      "Only in a: gone\n"
-		      "\n"
-		      "Only in b: new\\|pipe\n");
+	expect_render(
+	    report_markdown, &r, &o,
+	    "### Regression check: FAIL\n"
+	    "\n"
+	    "Budget: +5% (total); budget violations: solve\n"
+	    "\n"
+	    "- **Baseline:** run 7 (label \\*bold\\* \\<b\\>, commit 1a2b3c4d5e6f, branch "
+	    "main, tags nightly,x, recorded 2024-05-01T02:00:00Z, 4 ranks)\n"
+	    "- **Candidate:** b.h5 (file, 1 rank)\n"
+	    "- **Metric:** total (seconds)\n"
+	    "\n"
+	    "| region | a | b | delta | delta % |\n"
+	    "| :--- | ---: | ---: | ---: | ---: |\n"
+	    "| **solve** | 1.5 | 2.25 | +0.75 | +50% |\n"
+	    "| io,\"x\" | 0.1 | - | -0.1 | -100% |\n"
+	    "| new\\|pipe | - | 3e-05 | +3e-05 | - |\n"
+	    "\n"
+	    "Only in a: gone\n"
+	    "\n"
+	    "Only in b: new\\|pipe\n");
 }
 
 static void test_csv(void **state)
@@ -372,20 +376,21 @@ static void test_json(void **state)
 	(void)state;
 	make(&r, rows);
 	make_opts(&o, 0);
-	expect_render(report_json, &r, &o,
-		      "{\"metric\": \"total\", \"a\": {\"id\": 7, \"path\": \"/data/a.h5\", "
-		      "\"label\": \"nightly-41\", \"commit\": \"1a2b3c4d5e6f7a8b9c0d\", \"branch\": "
-		      "\"main\", \"tags\": [\"nightly\",\"x\"], \"recorded_at\": "
-		      "\"2024-05-01T02:00:00Z\", \"num_ranks\": 4}, \"b\": {\"id\": null, "
-		      "\"path\": \"b.h5\", \"label\": null, \"commit\": null, \"branch\": null, "
-		      "\"tags\": [], \"recorded_at\": null, \"num_ranks\": 1}, \"rows\": [\n"
-		      "  {\"name\": \"solve\", \"a\": 1.5, \"b\": 2.25, \"delta\": 0.75, \"pct\": "
-		      "50.0},\n"
-		      "  {\"name\": \"io,\\\"x\\\"\", \"a\": 0.1, \"b\": null, \"delta\": -0.1, "
-		      "\"pct\": -100.0},\n"
-		      "  {\"name\": \"new|pipe\", \"a\": null, \"b\": 3e-05, \"delta\": 3e-05, "
-		      "\"pct\": null}\n"
-		      "]}\n");
+	expect_render(
+	    report_json, &r, &o,
+	    "{\"metric\": \"total\", \"a\": {\"id\": 7, \"path\": \"/data/a.h5\", "
+	    "\"label\": \"nightly-41\", \"commit\": \"1a2b3c4d5e6f7a8b9c0d\", \"branch\": "
+	    "\"main\", \"tags\": [\"nightly\",\"x\"], \"recorded_at\": "
+	    "\"2024-05-01T02:00:00Z\", \"num_ranks\": 4}, \"b\": {\"id\": null, "
+	    "\"path\": \"b.h5\", \"label\": null, \"commit\": null, \"branch\": null, "
+	    "\"tags\": [], \"recorded_at\": null, \"num_ranks\": 1}, \"rows\": [\n"
+	    "  {\"name\": \"solve\", \"a\": 1.5, \"b\": 2.25, \"delta\": 0.75, \"pct\": "
+	    "50.0},\n"
+	    "  {\"name\": \"io,\\\"x\\\"\", \"a\": 0.1, \"b\": null, \"delta\": -0.1, "
+	    "\"pct\": -100.0},\n"
+	    "  {\"name\": \"new|pipe\", \"a\": null, \"b\": 3e-05, \"delta\": 3e-05, "
+	    "\"pct\": null}\n"
+	    "]}\n");
 	make_opts(&o, 1);
 	o.fail_on_new = 1;
 	o.metric = STATS_CALLS;
@@ -395,37 +400,39 @@ static void test_json(void **state)
 	rows[0].b.v = 3;
 	rows[0].delta = 1;
 	r.nviolations = 1;
-	expect_render(report_json, &r, &o,
-		      "{\"metric\": \"calls\", \"a\": {\"id\": 7, \"path\": \"/data/a.h5\", "
-		      "\"label\": \"nightly-41\", \"commit\": \"1a2b3c4d5e6f7a8b9c0d\", \"branch\": "
-		      "\"main\", \"tags\": [\"nightly\",\"x\"], \"recorded_at\": "
-		      "\"2024-05-01T02:00:00Z\", \"num_ranks\": 4}, \"b\": {\"id\": null, "
-		      "\"path\": \"b.h5\", \"label\": null, \"commit\": null, \"branch\": null, "
-		      "\"tags\": [], \"recorded_at\": null, \"num_ranks\": 1}, \"rows\": [\n"
-		      "  {\"name\": \"solve\", \"a\": 2, \"b\": 3, \"delta\": 1, \"pct\": 50.0}\n"
-		      "], \"max_regression\": 5.0, \"fail_on_new\": true, \"status\": \"FAIL\", "
-		      "\"violations\": [\"solve\"]}\n");
+	expect_render(
+	    report_json, &r, &o,
+	    "{\"metric\": \"calls\", \"a\": {\"id\": 7, \"path\": \"/data/a.h5\", "
+	    "\"label\": \"nightly-41\", \"commit\": \"1a2b3c4d5e6f7a8b9c0d\", \"branch\": "
+	    "\"main\", \"tags\": [\"nightly\",\"x\"], \"recorded_at\": "
+	    "\"2024-05-01T02:00:00Z\", \"num_ranks\": 4}, \"b\": {\"id\": null, "
+	    "\"path\": \"b.h5\", \"label\": null, \"commit\": null, \"branch\": null, "
+	    "\"tags\": [], \"recorded_at\": null, \"num_ranks\": 1}, \"rows\": [\n"
+	    "  {\"name\": \"solve\", \"a\": 2, \"b\": 3, \"delta\": 1, \"pct\": 50.0}\n"
+	    "], \"max_regression\": 5.0, \"fail_on_new\": true, \"status\": \"FAIL\", "
+	    "\"violations\": [\"solve\"]}\n");
 	r.nrows = 0;
 	r.nviolations = 0;
 	o.fail_on_new = 0;
-	expect_render(report_json, &r, &o,
-		      "{\"metric\": \"calls\", \"a\": {\"id\": 7, \"path\": \"/data/a.h5\", "
-		      "\"label\": \"nightly-41\", \"commit\": \"1a2b3c4d5e6f7a8b9c0d\", \"branch\": "
-		      "\"main\", \"tags\": [\"nightly\",\"x\"], \"recorded_at\": "
-		      "\"2024-05-01T02:00:00Z\", \"num_ranks\": 4}, \"b\": {\"id\": null, "
-		      "\"path\": \"b.h5\", \"label\": null, \"commit\": null, \"branch\": null, "
-		      "\"tags\": [], \"recorded_at\": null, \"num_ranks\": 1}, \"rows\": [], "
-		      "\"max_regression\": 5.0, \"fail_on_new\": false, \"status\": \"PASS\", "
-		      "\"violations\": []}\n");
+	expect_render(
+	    report_json, &r, &o,
+	    "{\"metric\": \"calls\", \"a\": {\"id\": 7, \"path\": \"/data/a.h5\", "
+	    "\"label\": \"nightly-41\", \"commit\": \"1a2b3c4d5e6f7a8b9c0d\", \"branch\": "
+	    "\"main\", \"tags\": [\"nightly\",\"x\"], \"recorded_at\": "
+	    "\"2024-05-01T02:00:00Z\", \"num_ranks\": 4}, \"b\": {\"id\": null, "
+	    "\"path\": \"b.h5\", \"label\": null, \"commit\": null, \"branch\": null, "
+	    "\"tags\": [], \"recorded_at\": null, \"num_ranks\": 1}, \"rows\": [], "
+	    "\"max_regression\": 5.0, \"fail_on_new\": false, \"status\": \"PASS\", "
+	    "\"violations\": []}\n");
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_cells),    cmocka_unit_test(test_numbers),
-		cmocka_unit_test(test_table),    cmocka_unit_test(test_table_hostile),
-		cmocka_unit_test(test_markdown), cmocka_unit_test(test_csv),
-		cmocka_unit_test(test_json),
+	    cmocka_unit_test(test_cells),    cmocka_unit_test(test_numbers),
+	    cmocka_unit_test(test_table),    cmocka_unit_test(test_table_hostile),
+	    cmocka_unit_test(test_markdown), cmocka_unit_test(test_csv),
+	    cmocka_unit_test(test_json),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -62,8 +62,8 @@ static void test_forms(void **state)
 static void test_bad(void **state)
 {
 	static const char grammar[] =
-		"expected ID, latest[~N], tag:NAME[~N], commit:PREFIX, branch:NAME[~N], "
-		"label:NAME[~N], pin:NAME or the path of an existing file";
+	    "expected ID, latest[~N], tag:NAME[~N], commit:PREFIX, branch:NAME[~N], "
+	    "label:NAME[~N], pin:NAME or the path of an existing file";
 	char msg[512];
 
 	(void)state;
@@ -119,9 +119,9 @@ static void test_pin_names(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_forms),
-		cmocka_unit_test(test_bad),
-		cmocka_unit_test(test_pin_names),
+	    cmocka_unit_test(test_forms),
+	    cmocka_unit_test(test_bad),
+	    cmocka_unit_test(test_pin_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

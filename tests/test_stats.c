@@ -12,8 +12,14 @@
 #include "scopedb/stats.h"
 #include "testutil.h"
 
-#define NONE {1, 0.0}
-#define V(x) {0, (x)}
+#define NONE                                                                                       \
+	{                                                                                          \
+		1, 0.0                                                                             \
+	}
+#define V(x)                                                                                       \
+	{                                                                                          \
+		0, (x)                                                                             \
+	}
 
 static void assert_close(double got, double want)
 {
@@ -52,8 +58,8 @@ static void test_percentile(void **state)
 
 static void test_metric_names(void **state)
 {
-	static const char *names[] = {"gpu_total", "gpu_avg", "total", "avg",       "min", "max",
-				      "p50",       "p95",     "p99",   "imbalance", "calls"};
+	static const char *names[] = {"gpu_total", "gpu_avg", "total", "avg",	    "min",  "max",
+				      "p50",	   "p95",     "p99",   "imbalance", "calls"};
 	enum stats_metric m;
 	enum stats_sort s;
 	int i;
@@ -179,13 +185,12 @@ static void test_region_values(void **state)
 
 /* The example used by the diff tests (see the table in test_diff_rows). */
 static const struct stats_named side_a[] = {
-	{"solve", V(1.0)}, {"io", V(2.0)}, {"gone", V(3.0)}, {"zero", V(0.0)},
-	{"anone", NONE},   {"bothnone", NONE},
+    {"solve", V(1.0)}, {"io", V(2.0)},	{"gone", V(3.0)},
+    {"zero", V(0.0)},  {"anone", NONE}, {"bothnone", NONE},
 };
 static const struct stats_named side_b[] = {
-	{"zero", V(1.0)},  {"new", V(4.0)},       {"io", V(1.0)},
-	{"solve", V(1.5)}, {"anone", V(2.0)},     {"bothnone", NONE},
-	{"onlyb_none", NONE},
+    {"zero", V(1.0)},  {"new", V(4.0)},	   {"io", V(1.0)},	 {"solve", V(1.5)},
+    {"anone", V(2.0)}, {"bothnone", NONE}, {"onlyb_none", NONE},
 };
 
 struct want_row {
@@ -245,7 +250,7 @@ static void test_diff_rows(void **state)
 	const struct want_row *by_name[] = {&W_ANONE, &W_GONE, &W_IO, &W_NEW, &W_SOLVE, &W_ZERO};
 	/* |delta| 4, 3, 2, 1, 1, 0.5: io before zero (tie, alphabetical). */
 	const struct want_row *by_delta_all[] = {&W_NEW, &W_GONE, &W_ANONE,
-						 &W_IO,  &W_ZERO, &W_SOLVE};
+						 &W_IO,	 &W_ZERO, &W_SOLVE};
 	/* |pct| 100, 50, 50, then the None rows alphabetically. */
 	const struct want_row *by_pct[] = {&W_GONE, &W_IO, &W_SOLVE, &W_ANONE, &W_NEW, &W_ZERO};
 	const struct want_row *thr60[] = {&W_ANONE, &W_GONE, &W_NEW, &W_ZERO};
@@ -291,7 +296,7 @@ static void test_diff_edge_cases(void **state)
 	/* Byte order for non-ASCII names (Python sorts by code point). */
 	{
 		static const struct stats_named u[] = {
-			{"\xc3\xa9", V(1.0)}, {"z", V(1.0)}, {"Z", V(1.0)}, {"_", V(1.0)}};
+		    {"\xc3\xa9", V(1.0)}, {"z", V(1.0)}, {"Z", V(1.0)}, {"_", V(1.0)}};
 
 		o.sort = STATS_SORT_NAME;
 		assert_int_equal(stats_diff(&rows, &n, u, 4, NULL, 0, &o), 0);
@@ -371,10 +376,10 @@ static void test_parse_percent(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_percentile),    cmocka_unit_test(test_metric_names),
-		cmocka_unit_test(test_region_values), cmocka_unit_test(test_diff_rows),
-		cmocka_unit_test(test_diff_edge_cases), cmocka_unit_test(test_check),
-		cmocka_unit_test(test_parse_percent),
+	    cmocka_unit_test(test_percentile),	    cmocka_unit_test(test_metric_names),
+	    cmocka_unit_test(test_region_values),   cmocka_unit_test(test_diff_rows),
+	    cmocka_unit_test(test_diff_edge_cases), cmocka_unit_test(test_check),
+	    cmocka_unit_test(test_parse_percent),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -46,7 +46,7 @@ static void test_intern(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_intern),
+	    cmocka_unit_test(test_intern),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <hdf5.h>
+
 #include "scopedb/err.h"
 #include "scopedb/json.h"
 #include "scopedb/util.h"
@@ -32,8 +34,8 @@ const struct h5write_profile *tu_h5_standard(void)
 		int region; /* 0 solve, 1 größe_λ, 2 io, 3 idle */
 		size_t calls;
 	} spec[TU_NROWS] = {
-		{0, 0, 5}, {0, 1, 3}, {0, 2, 2}, {0, 3, 0}, {1, 0, 4}, {1, 1, 1}, {1, 2, 3},
-		{1, 3, 0}, {2, 0, 2}, {2, 1, 2}, {10, 0, 3}, {10, 2, 1}, {10, 1, 8},
+	    {0, 0, 5}, {0, 1, 3}, {0, 2, 2}, {0, 3, 0},	 {1, 0, 4},  {1, 1, 1},	 {1, 2, 3},
+	    {1, 3, 0}, {2, 0, 2}, {2, 1, 2}, {10, 0, 3}, {10, 2, 1}, {10, 1, 8},
 	};
 	static const char *const names[] = {"solve", "größe_λ", "io", "idle"};
 	static const char *const files[] = {"solver.py", "größe.py", "", NULL};
@@ -63,8 +65,10 @@ const struct h5write_profile *tu_h5_standard(void)
 		r->gpu = reg == 0 ? tu_gpu[i] : NULL;
 		r->source_file = files[reg];
 		r->source_line = lines[reg];
-		r->tags = reg == 0 ? tu_tags_solve : reg == 1 ? tu_tags_grosse
-					 : reg == 3 ? tu_tags_idle : NULL;
+		r->tags = reg == 0   ? tu_tags_solve
+			  : reg == 1 ? tu_tags_grosse
+			  : reg == 3 ? tu_tags_idle
+				     : NULL;
 		r->ntags = reg == 0 ? 1 : reg == 1 ? 2 : reg == 3 ? 1 : 0;
 	}
 	tu_meta[0].key = "label";
@@ -85,13 +89,23 @@ const struct h5write_profile *tu_h5_standard(void)
 	return &tu_prof;
 }
 
+unsigned long long tu_h5_live_ids(void)
+{
+	ssize_t n = H5Fget_obj_count((hid_t)H5F_OBJ_ALL, H5F_OBJ_ALL);
+
+	assert_true(n >= 0);
+	return (unsigned long long)n;
+}
+
 const char *tu_h5_write_standard(const char *name, const struct h5write_opts *opts)
 {
 	const char *path = tu_path(name);
+	unsigned long long ids = tu_h5_live_ids();
 	int rc = h5write_file(path, tu_h5_standard(), opts);
 
 	if (rc)
 		fail_msg("h5write_file(%s): %s", path, err_msg());
+	assert_int_equal(tu_h5_live_ids(), ids);
 	return path;
 }
 
@@ -168,10 +182,14 @@ int tu_h5_load(struct tu_h5_loaded *out, const char *path)
 	size_t i;
 	int rc;
 
+	unsigned long long ids = tu_h5_live_ids();
+
 	memset(out, 0, sizeof(*out));
 	rc = h5prof_open(&p, path);
-	if (rc)
+	if (rc) {
+		assert_int_equal(tu_h5_live_ids(), ids);
 		return rc;
+	}
 	c.l = out;
 	c.info = h5prof_info(p);
 	c.cap = 0;
@@ -188,6 +206,7 @@ int tu_h5_load(struct tu_h5_loaded *out, const char *path)
 	if (!rc)
 		assert_int_equal(out->nrows, c.info->num_rows);
 	h5prof_free(p);
+	assert_int_equal(tu_h5_live_ids(), ids);
 	if (rc)
 		tu_h5_loaded_free(out);
 	return rc;
@@ -215,8 +234,7 @@ void tu_h5_loaded_free(struct tu_h5_loaded *l)
 	memset(l, 0, sizeof(*l));
 }
 
-const struct tu_h5_row *tu_h5_find(const struct tu_h5_loaded *l, uint32_t rank,
-				   const char *region)
+const struct tu_h5_row *tu_h5_find(const struct tu_h5_loaded *l, uint32_t rank, const char *region)
 {
 	size_t i;
 
@@ -288,6 +306,6 @@ void tu_h5_check(const struct tu_h5_loaded *l, const struct h5write_profile *pro
 	assert_int_equal(l->num_events, events);
 	assert_int_equal(l->schema, opts->schema);
 	assert_int_equal(l->layout, opts->schema == 1 ? H5PROF_HIERARCHICAL
-				    : agg		 ? H5PROF_AGGREGATE
-							 : H5PROF_COLUMNAR);
+				    : agg	      ? H5PROF_AGGREGATE
+						      : H5PROF_COLUMNAR);
 }

@@ -56,9 +56,14 @@ const char *tu_h5_write_standard(const char *name, const struct h5write_opts *op
 int tu_h5_load(struct tu_h5_loaded *out, const char *path);
 void tu_h5_loaded_free(struct tu_h5_loaded *l);
 
+/* Number of open HDF5 objects (files, groups, datasets, attributes, named
+ * types) in all files.  Equal before and after an operation = every such
+ * id was closed on every path.
+ * tu_h5_load() and tu_h5_write_standard() check it themselves. */
+unsigned long long tu_h5_live_ids(void);
+
 /* The loaded row of (rank, region), or NULL. */
-const struct tu_h5_row *tu_h5_find(const struct tu_h5_loaded *l, uint32_t rank,
-				   const char *region);
+const struct tu_h5_row *tu_h5_find(const struct tu_h5_loaded *l, uint32_t rank, const char *region);
 
 /*
  * Assert (cmocka) that l holds exactly prof as written with opts: same rows

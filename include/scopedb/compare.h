@@ -23,10 +23,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "scopedb/metadiff.h"
 #include "scopedb/stats.h"
 
+struct store;
+
 struct compare_opts {
-	const char *db_path; /* store for selectors */
+	const char *db_path; /* store for selectors, opened read-only if needed */
+	struct store *store; /* or an open store to use instead (borrowed) */
 	const char *const *includes;
 	size_t ninclude;
 	const char *const *excludes;
@@ -37,18 +41,18 @@ struct compare_opts {
 	enum stats_sort sort; /* diff only; check always sorts by pct */
 	int has_threshold;    /* diff only */
 	double threshold;
-	int check;            /* compute the verdict (check) */
+	int check; /* compute the verdict (check) */
 	double max_regression;
 	int fail_on_new;
 };
 
 /* One side of a comparison, as shown in headers and JSON. */
 struct compare_side {
-	char *arg;         /* the argument as given */
-	int is_file;       /* read directly from a file (id is then 0) */
-	int64_t id;        /* stored run id */
-	char *path;        /* the file, or the run's source path */
-	char *label;       /* NULL when unset, likewise commit/branch/recorded_at */
+	char *arg;   /* the argument as given */
+	int is_file; /* read directly from a file (id is then 0) */
+	int64_t id;  /* stored run id */
+	char *path;  /* the file, or the run's source path */
+	char *label; /* NULL when unset, likewise commit/branch/recorded_at */
 	char *commit;
 	char *branch;
 	char *recorded_at;
@@ -56,7 +60,7 @@ struct compare_side {
 	size_t ntags;
 	int64_t num_ranks;
 	char *layout;
-	char **regions;    /* the selected regions present on this side, sorted */
+	char **regions; /* the selected regions present on this side, sorted */
 	size_t nregions;
 };
 
@@ -64,11 +68,14 @@ struct compare_result {
 	struct compare_side a, b;
 	struct stats_row *rows; /* names point into a.regions / b.regions */
 	size_t nrows;
-	const char **only_a;    /* selected regions absent from b (sorted) */
+	const char **only_a; /* selected regions absent from b (sorted) */
 	size_t nonly_a;
 	const char **only_b;
 	size_t nonly_b;
-	size_t nviolations;     /* check only */
+	size_t nviolations; /* check only */
+	/* metadata keys whose values differ (metadiff.h, volatile keys left out) */
+	struct metadiff_change *meta_changes;
+	size_t nmeta_changes;
 };
 
 /*

@@ -20,8 +20,9 @@
  *
  * Ownership: struct h5prof and everything reachable from h5prof_info() is
  * owned by the handle and freed by h5prof_free() (which accepts NULL).  The
- * pointers inside a struct h5prof_row are borrowed and valid only during the
- * callback.
+ * arrays inside a struct h5prof_row are borrowed and valid only during the
+ * callback; its strings (source_file, source_text, tags_json) are owned by
+ * the handle and stay valid until h5prof_free().
  */
 #ifndef SCOPEDB_H5PROF_H
 #define SCOPEDB_H5PROF_H
@@ -104,6 +105,31 @@ typedef int (*h5prof_row_fn)(void *ctx, const struct h5prof_row *row);
 int h5prof_read(struct h5prof *p, h5prof_row_fn fn, void *ctx);
 
 void h5prof_free(struct h5prof *p);
+
+/*
+ * The columnar index of a file as plain arrays (num_rows values each; the
+ * ranges the HDF5 reader enforces while reading are already applied: region
+ * ids and ranks are uint32).  offsets is ignored for the aggregate layout.
+ */
+struct h5prof_index {
+	size_t num_rows;
+	const uint32_t *region_ids;
+	const uint32_t *ranks;
+	const uint64_t *offsets;
+	const uint64_t *counts;
+	size_t num_names;    /* length of region_table/names */
+	uint64_t num_events; /* length of the event columns */
+	int aggregate;
+};
+
+/*
+ * Validate idx exactly as h5prof_open() validates a file's index (section
+ * 3.1 of the format doc: region ids in range, counts not overflowing,
+ * offset + count within the event columns, no duplicate (rank, region), no
+ * overlapping rows).  0 or ERR_FORMAT ("cannot read 'PATH': ..."; region
+ * names in messages are placeholders).  For the fuzz target and tests.
+ */
+int h5prof_validate_index(const char *path, const struct h5prof_index *idx);
 
 /*
  * Testing hook: the number of events read per event column per hyperslab

@@ -14,7 +14,10 @@
  * "a", "b", "delta", "pct"}...]}; check adds "max_regression",
  * "fail_on_new", "status" and "violations".  RUN is {"id", "path", "label",
  * "commit", "branch", "tags", "recorded_at", "num_ranks"} with "id": null
- * for a file read directly.
+ * for a file read directly.  When the runs' metadata differ (metadiff.h),
+ * the table and markdown list the differences under the header and JSON
+ * ends with "metadata_changes": [{"key", "a", "b"}...]; runs alike keep
+ * exactly the shape above.
  *
  * Every function appends to out (a struct buf it does not clear) and
  * returns 0 or ERR_NOMEM.
@@ -31,8 +34,7 @@
  * improvements, the verdict). */
 int report_table(struct buf *out, const struct compare_result *r, const struct compare_opts *o,
 		 int color);
-int report_markdown(struct buf *out, const struct compare_result *r,
-		    const struct compare_opts *o);
+int report_markdown(struct buf *out, const struct compare_result *r, const struct compare_opts *o);
 int report_csv(struct buf *out, const struct compare_result *r, const struct compare_opts *o);
 int report_json(struct buf *out, const struct compare_result *r, const struct compare_opts *o);
 

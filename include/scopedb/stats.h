@@ -58,11 +58,11 @@ struct stats_val {
 struct stats_region {
 	uint64_t calls;
 	int64_t total, min, max; /* ns over the calls (min/max unused if none) */
-	int has_events;          /* 0: aggregate layout (no percentiles, no GPU) */
-	uint64_t gpu_count;      /* calls with GPU time >= 0 */
-	int64_t gpu_total;       /* ns */
-	uint64_t busy_ranks;     /* selected ranks whose total is > 0 */
-	int64_t busy_max;        /* the largest such per-rank total, ns */
+	int has_events;		 /* 0: aggregate layout (no percentiles, no GPU) */
+	uint64_t gpu_count;	 /* calls with GPU time >= 0 */
+	int64_t gpu_total;	 /* ns */
+	uint64_t busy_ranks;	 /* selected ranks whose total is > 0 */
+	int64_t busy_max;	 /* the largest such per-rank total, ns */
 	/* All pooled durations sorted ascending (n == calls); needed only by
 	 * p50/p95/p99, may be NULL otherwise. */
 	const int64_t *sorted;
@@ -80,8 +80,7 @@ double stats_percentile(const int64_t *sorted, size_t n, double q);
  * The metric of one region (format doc, section 5).  ERR_GENERIC when a
  * percentile is asked for without the sorted durations (a caller bug).
  */
-int stats_region_value(struct stats_val *out, const struct stats_region *r,
-		       enum stats_metric m);
+int stats_region_value(struct stats_val *out, const struct stats_region *r, enum stats_metric m);
 
 enum stats_sort { STATS_SORT_DELTA, STATS_SORT_PCT, STATS_SORT_NAME };
 
@@ -95,16 +94,16 @@ struct stats_named {
 };
 
 struct stats_row {
-	const char *name;    /* borrowed from the inputs */
+	const char *name; /* borrowed from the inputs */
 	struct stats_val a, b;
-	double delta;        /* (b or 0) - (a or 0) */
+	double delta;	      /* (b or 0) - (a or 0) */
 	struct stats_val pct; /* delta / a * 100; None when a is None or 0 */
-	int violation;       /* set by stats_check() */
+	int violation;	      /* set by stats_check() */
 };
 
 struct stats_diff_opts {
 	enum stats_sort sort;
-	int has_threshold;   /* drop rows with |pct| < threshold (pct None stays) */
+	int has_threshold; /* drop rows with |pct| < threshold (pct None stays) */
 	double threshold;
 };
 

@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "scopedb/filter.h"
 #include "scopedb/select.h"
 #include "scopedb/util.h"
 
@@ -178,11 +179,12 @@ int store_list_pins(struct store *st, struct store_pin **out, size_t *n);
 void store_pins_free(struct store_pin *pins, size_t n);
 
 /*
- * Several reads from one snapshot (BEGIN DEFERRED ... COMMIT), e.g. a
- * region's aggregates and then its durations.  store_read_end() accepts a
- * store without an open read and never fails.
+ * Several reads from one snapshot (BEGIN ... COMMIT), e.g. resolving a
+ * selector and then reading the run's aggregates and durations.  *started =
+ * 1 when a read transaction was begun (end it with store_read_end()), 0
+ * when one was already open (the reads join it).
  */
-int store_read_begin(struct store *st);
+int store_read_begin(struct store *st, int *started);
 void store_read_end(struct store *st);
 
 /*
@@ -194,11 +196,12 @@ void store_read_end(struct store *st);
 struct store_region_stats {
 	int64_t region_id;
 	char *name;
-	int has_events;      /* 0 for aggregate-layout runs */
+	int has_events; /* 0 for aggregate-layout runs */
 	uint64_t calls;
 	int64_t total, min, max; /* ns; min/max 0 when calls == 0 */
 	uint64_t gpu_count;
 	int64_t gpu_total;
+	uint64_t nranks;     /* selected ranks with a row (calls may be 0) */
 	uint64_t busy_ranks; /* selected rows (= ranks) with total > 0 */
 	int64_t busy_max;    /* largest such total, 0 if none */
 };
@@ -212,9 +215,8 @@ typedef int (*store_region_filter)(void *ctx, int *keep, const char *name);
  * is NULL).  One aggregate query over the timings rows; free *out with
  * store_region_stats_free().
  */
-int store_region_stats(struct store *st, struct store_region_stats **out, size_t *n,
-		       int64_t run_id, const int64_t *ranks, size_t nranks,
-		       store_region_filter filter, void *ctx);
+int store_region_stats(struct store *st, struct store_region_stats **out, size_t *n, int64_t run_id,
+		       const int64_t *ranks, size_t nranks, store_region_filter filter, void *ctx);
 void store_region_stats_free(struct store_region_stats *regs, size_t n);
 
 /*
@@ -222,7 +224,74 @@ void store_region_stats_free(struct store_region_stats *regs, size_t n);
  * selected ranks (ranks NULL = all) to out, sorted ascending.  Blobs that do
  * not decode fail with ERR_STORE naming the run.
  */
-int store_region_durations(struct store *st, struct i64vec *out, int64_t run_id,
-			   int64_t region_id, const int64_t *ranks, size_t nranks);
+int store_region_durations(struct store *st, struct i64vec *out, int64_t run_id, int64_t region_id,
+			   const int64_t *ranks, size_t nranks);
+
+/* ---- the history workflow: filtered listings, tags, removal, history ---- */
+
+/*
+ * Runs matching f (NULL = all), newest first (as store_list_runs()), at
+ * most f->limit of them: one query over runs (the filters use the runs_by_*,
+ * run_tags_by_tag and run_metadata_by_key indexes) plus one for the tags.
+ */
+int store_find_runs(struct store *st, struct store_run **out, size_t *n, const struct filter *f);
+
+/* Remove a tag of a run; *removed = 1 when the run had it. */
+int store_remove_tag(struct store *st, int *removed, int64_t run_id, const char *tag);
+
+/*
+ * Remove run_id and everything of its own (tags, metadata, timings,
+ * durations), inside store_begin()/store_commit() (ERR_USAGE otherwise) so
+ * that several removals are one transaction.  A pinned run is refused
+ * (ERR_USAGE "run 3 is pinned as 'base': unpin it or use --force") unless
+ * force, which removes its pins too: *unpinned is then the malloc'ed
+ * comma-separated list of their names (NULL when there were none).
+ * ERR_NOTFOUND when the run does not exist.
+ */
+int store_remove_run(struct store *st, char **unpinned, int64_t run_id, int force);
+
+/*
+ * Forget region names no run uses any more, rebuild the file (VACUUM),
+ * truncate the WAL and refresh the planner statistics (PRAGMA optimize).
+ * The sizes before and after are in bytes (pages in use x page size).
+ * Must not run inside a transaction.
+ */
+int store_vacuum(struct store *st, int64_t *before, int64_t *after);
+
+/* One run of a region's history (store_region_history()). */
+struct store_history_point {
+	struct store_region_stats stats; /* the region (name) pooled in the run */
+	int64_t run_id;
+	char *time;                      /* the run's sort time (recorded, else ingested) */
+	char *commit;                    /* NULL when unknown, likewise label */
+	char *label;
+	struct i64vec durations;         /* sorted; only with q->durations */
+};
+
+struct store_history_query {
+	const char *region;           /* exact region name, or NULL: */
+	store_region_filter filter;   /* the regions filter keeps */
+	void *ctx;
+	const char *pattern;          /* how filter selects, for messages */
+	const struct filter *runs;    /* which runs (NULL = all); limit = the
+				       * newest N runs per region that have it */
+	const int64_t *ranks;         /* NULL = all ranks */
+	size_t nranks;
+	int durations;                /* also read the sorted durations (p50..) */
+};
+
+/*
+ * Every selected region in every selected run that has it, pooled over the
+ * selected ranks like store_region_stats(): ordered by region name, then
+ * oldest first (sort time, then id).  One aggregate query over the
+ * timings_by_region index, and one more over the duration blobs when
+ * q->durations.  ERR_NOTFOUND "no region 'x' in store 'PATH'" (or "no
+ * region matches 'PATTERN' in store 'PATH'") when no stored region
+ * qualifies; an empty result (*n = 0) when none of the selected runs has
+ * one.  Free with store_history_free().
+ */
+int store_region_history(struct store *st, struct store_history_point **out, size_t *n,
+			 const struct store_history_query *q);
+void store_history_free(struct store_history_point *p, size_t n);
 
 #endif

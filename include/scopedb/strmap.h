@@ -19,10 +19,10 @@
 
 struct strmap {
 	struct buf arena; /* the strings, NUL-separated */
-	size_t *offs;     /* id -> offset in arena */
+	size_t *offs;	  /* id -> offset in arena */
 	size_t n, cap;
-	size_t *slots;    /* open addressing: id + 1, 0 = empty */
-	size_t nslots;    /* power of two (or 0) */
+	size_t *slots; /* open addressing: id + 1, 0 = empty */
+	size_t nslots; /* power of two (or 0) */
 };
 
 void strmap_init(struct strmap *m);

@@ -1,0 +1,339 @@
+/*
+ * gen.c - benchmark profile generator: large, realistic schema-3 profiles
+ * of R ranks x G regions x C calls per (rank, region), written with the
+ * core's streaming writer (h5write_stream_*) so memory stays bounded even
+ * for the large size (67M calls, ~1 GB).
+ *
+ * Durations are skewed the way instrumented HPC regions are: each region
+ * has its own median, log-uniform between 1 us and 5 ms; calls are
+ * log-normal around it (sigma 0.3) with a 3 % heavy tail (Pareto, alpha
+ * 1.5, capped at 50x) and a per-rank load imbalance of up to 10 %.  All
+ * values are integer nanoseconds from a seeded xorshift64* generator, so
+ * the same arguments always give the same file.  --gpu adds a GPU column
+ * (every fourth region, -1 elsewhere); --gzip writes shuffle + deflate.
+ *
+ * --count N writes N files DIR/run-0000.h5 ... (OUT is then a directory)
+ * with seeds S, S+1, ... and timestamps one day apart: the filler runs of
+ * the history benchmarks.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scopedb/err.h"
+#include "scopedb/h5write.h"
+
+struct genopts {
+	uint64_t ranks, regions, calls, seed, count;
+	double scale;
+	int gzip, gpu;
+	const char *label, *out;
+	int64_t day; /* timestamp day offset from 2024-01-01 */
+};
+
+static void gen_usage(FILE *f)
+{
+	fputs("usage: gen [options] OUT.h5\n"
+	      "Write a synthetic schema-3 scope-profiler profile for the benchmarks.\n"
+	      "  --size S        small (4x32x1000), medium (64x256x1000) or\n"
+	      "                  large (1024x256x256) ranks x regions x calls\n"
+	      "  --ranks N       MPI ranks (default 4)\n"
+	      "  --regions N     regions per rank (default 32)\n"
+	      "  --calls N       calls per rank and region (default 1000)\n"
+	      "  --gpu           add a GPU duration column\n"
+	      "  --gzip          chunked datasets with shuffle + gzip\n"
+	      "  --seed S        random seed (default 1)\n"
+	      "  --scale F       multiply every duration by F (default 1)\n"
+	      "  --label L       metadata label (default \"bench\")\n"
+	      "  --day N         timestamp = 2024-01-01 + N days (default 0)\n"
+	      "  --count N       write N files OUT/run-NNNN.h5 (seeds and days counting up)\n",
+	      f);
+}
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 1, 2), noreturn))
+#endif
+static void
+gen_die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("gen: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(2);
+}
+
+static uint64_t gen_u64(const char *opt, const char *v, uint64_t min, uint64_t max)
+{
+	char *end;
+	unsigned long long n;
+
+	errno = 0;
+	if (!v || !*v || *v == '-')
+		gen_die("%s needs a non-negative integer", opt);
+	n = strtoull(v, &end, 10);
+	if (*end || errno || n < min || n > max)
+		gen_die("invalid value '%s' for %s (expected %llu-%llu)", v, opt,
+			(unsigned long long)min, (unsigned long long)max);
+	return (uint64_t)n;
+}
+
+static void gen_size(struct genopts *o, const char *s)
+{
+	if (strcmp(s, "small") == 0) {
+		o->ranks = 4;
+		o->regions = 32;
+		o->calls = 1000;
+	} else if (strcmp(s, "medium") == 0) {
+		o->ranks = 64;
+		o->regions = 256;
+		o->calls = 1000;
+	} else if (strcmp(s, "large") == 0) {
+		o->ranks = 1024;
+		o->regions = 256;
+		o->calls = 256;
+	} else {
+		gen_die("unknown size '%s' (expected small, medium or large)", s);
+	}
+}
+
+static void gen_parse(struct genopts *o, int argc, char **argv)
+{
+	int i;
+
+	o->ranks = 4;
+	o->regions = 32;
+	o->calls = 1000;
+	o->seed = 1;
+	o->count = 0;
+	o->scale = 1.0;
+	o->label = "bench";
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			gen_usage(stdout);
+			exit(0);
+		} else if (strcmp(a, "--gzip") == 0) {
+			o->gzip = 1;
+		} else if (strcmp(a, "--gpu") == 0) {
+			o->gpu = 1;
+		} else if (a[0] == '-' && a[1] == '-') {
+			if (!v)
+				gen_die("%s needs a value", a);
+			i++;
+			if (strcmp(a, "--size") == 0) {
+				gen_size(o, v);
+			} else if (strcmp(a, "--ranks") == 0) {
+				o->ranks = gen_u64(a, v, 1, 1u << 20);
+			} else if (strcmp(a, "--regions") == 0) {
+				o->regions = gen_u64(a, v, 1, 100000);
+			} else if (strcmp(a, "--calls") == 0) {
+				o->calls = gen_u64(a, v, 0, 1u << 24);
+			} else if (strcmp(a, "--seed") == 0) {
+				o->seed = gen_u64(a, v, 0, UINT64_MAX / 2);
+			} else if (strcmp(a, "--count") == 0) {
+				o->count = gen_u64(a, v, 1, 100000);
+			} else if (strcmp(a, "--day") == 0) {
+				o->day = (int64_t)gen_u64(a, v, 0, 100000);
+			} else if (strcmp(a, "--label") == 0) {
+				o->label = v;
+			} else if (strcmp(a, "--scale") == 0) {
+				char *end;
+
+				errno = 0;
+				o->scale = strtod(v, &end);
+				if (*end || errno || !(o->scale > 0) || o->scale > 1e6)
+					gen_die("invalid value '%s' for --scale", v);
+			} else {
+				gen_die("unknown option '%s' (see --help)", a);
+			}
+		} else if (o->out) {
+			gen_die("more than one output given");
+		} else {
+			o->out = a;
+		}
+	}
+	if (!o->out)
+		gen_die("no output given (see --help)");
+}
+
+static uint64_t gen_splitmix(uint64_t x)
+{
+	x += UINT64_C(0x9e3779b97f4a7c15);
+	x = (x ^ (x >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	x = (x ^ (x >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return x ^ (x >> 31);
+}
+
+static uint64_t gen_next(uint64_t *s)
+{
+	uint64_t x = *s;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	*s = x;
+	return x * UINT64_C(2685821657736338717);
+}
+
+/* Uniform in (0, 1). */
+static double gen_uniform(uint64_t *s)
+{
+	return ((double)(gen_next(s) >> 11) + 0.5) * (1.0 / 9007199254740992.0);
+}
+
+/* The events of row (rank, region ri): see the top of the file. */
+static void gen_row(const struct genopts *o, uint64_t rank, uint64_t ri, int64_t *starts,
+		    int64_t *ends, int64_t *gpu)
+{
+	uint64_t st =
+	    gen_splitmix(o->seed * UINT64_C(0x100000001b3) ^ gen_splitmix((rank << 20) + ri));
+	double frac = fmod((double)ri * 0.6180339887498949, 1.0);
+	double median = 1000.0 * pow(5000.0, frac);
+	double imbalance = 1.0 + 0.1 * (double)rank / (double)o->ranks;
+	int64_t t = (int64_t)(1000000 + 997 * rank);
+	uint64_t c;
+
+	if (!st)
+		st = 1;
+	for (c = 0; c < o->calls; c++) {
+		/* approximately standard normal: Irwin-Hall of 4 uniforms */
+		double z = (gen_uniform(&st) + gen_uniform(&st) + gen_uniform(&st) +
+			    gen_uniform(&st) - 2.0) *
+			   1.7320508075688772;
+		double d = median * imbalance * exp(0.3 * z) * o->scale;
+		int64_t dn;
+
+		if (gen_uniform(&st) < 0.03) {
+			double tail = pow(gen_uniform(&st), -1.0 / 1.5);
+
+			d *= tail < 50.0 ? tail : 50.0;
+		}
+		dn = d < 1.0 ? 1 : (int64_t)llround(d);
+		starts[c] = t;
+		ends[c] = t + dn;
+		if (gpu)
+			gpu[c] = (int64_t)llround((double)dn * 0.7);
+		t = ends[c] + 200 + (int64_t)(gen_next(&st) % 1000);
+	}
+}
+
+static int gen_file(const struct genopts *o, const char *path, char *const *names)
+{
+	struct h5write_opts wo;
+	struct h5write_meta meta[4];
+	struct h5write_stream *s = NULL;
+	struct h5write_row r;
+	char ts[80];
+	int64_t *ev;
+	uint64_t rank, ri;
+	int64_t y = 2024, m = 1, d = 1 + o->day;
+	static const int64_t mdays[12] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+	int rc, crc;
+
+	/* 2024 is a leap year; later years are treated as 365 days (fine for
+	 * ordering a few thousand runs). */
+	while (d > (y == 2024 ? mdays[m - 1] : (m == 2 ? 28 : mdays[m - 1]))) {
+		d -= y == 2024 ? mdays[m - 1] : (m == 2 ? 28 : mdays[m - 1]);
+		if (++m > 12) {
+			m = 1;
+			y++;
+		}
+	}
+	snprintf(ts, sizeof(ts), "%04lld-%02lld-%02lldT02:00:00Z", (long long)y, (long long)m,
+		 (long long)d);
+	memset(&wo, 0, sizeof(wo));
+	wo.schema = 3;
+	wo.gzip = o->gzip;
+	wo.gpu = o->gpu;
+	wo.mpi_size = (int64_t)o->ranks;
+	memset(meta, 0, sizeof(meta));
+	meta[0].key = "label";
+	meta[0].str = o->label;
+	meta[1].key = "timestamp";
+	meta[1].str = ts;
+	meta[2].key = "platform";
+	meta[2].str = "linux-x86_64";
+	meta[3].key = "scope_profiler_version";
+	meta[3].str = "0.7.0";
+	ev = malloc((size_t)(o->calls ? o->calls : 1) * 3 * sizeof(*ev));
+	if (!ev)
+		gen_die("out of memory");
+	rc = h5write_stream_open(&s, path, (const char *const *)names, (size_t)o->regions, &wo);
+	if (!rc)
+		rc = h5write_stream_meta(s, meta, 4);
+	for (rank = 0; rank < o->ranks && !rc; rank++) {
+		for (ri = 0; ri < o->regions && !rc; ri++) {
+			int64_t *g = o->gpu && ri % 4 == 0 ? ev + 2 * o->calls : NULL;
+
+			memset(&r, 0, sizeof(r));
+			r.rank = (uint32_t)rank;
+			r.region = names[ri];
+			r.calls = (size_t)o->calls;
+			r.starts = ev;
+			r.ends = ev + o->calls;
+			r.gpu = g;
+			r.source_file = "solver.py";
+			r.source_line = (int64_t)(10 + 3 * ri);
+			gen_row(o, rank, ri, ev, ev + o->calls, g);
+			rc = h5write_stream_row(s, &r);
+		}
+	}
+	crc = s ? h5write_stream_close(s) : 0;
+	free(ev);
+	return rc ? rc : crc;
+}
+
+int main(int argc, char **argv)
+{
+	struct genopts o;
+	char **names;
+	char path[4096];
+	uint64_t i;
+	int rc = 0;
+
+	memset(&o, 0, sizeof(o));
+	gen_parse(&o, argc, argv);
+	names = calloc((size_t)o.regions, sizeof(*names));
+	if (!names)
+		gen_die("out of memory");
+	for (i = 0; i < o.regions; i++) {
+		names[i] = malloc(48);
+		if (!names[i])
+			gen_die("out of memory");
+		/* a few levels of nesting, as real profiles have */
+		snprintf(names[i], 48, "%s/region_%03llu",
+			 i % 3 == 0   ? "solve"
+			 : i % 3 == 1 ? "assemble"
+				      : "io",
+			 (unsigned long long)i);
+	}
+	if (!o.count) {
+		rc = gen_file(&o, o.out, names);
+	} else {
+		struct genopts one = o;
+
+		for (i = 0; i < o.count && !rc; i++) {
+			snprintf(path, sizeof(path), "%s/run-%04llu.h5", o.out,
+				 (unsigned long long)i);
+			one.seed = o.seed + i;
+			one.day = o.day + (int64_t)i;
+			rc = gen_file(&one, path, names);
+		}
+	}
+	for (i = 0; i < o.regions; i++)
+		free(names[i]);
+	free(names);
+	if (rc)
+		gen_die("%s", err_msg());
+	return 0;
+}

@@ -1,0 +1,50 @@
+/*
+ * history.h - one region's metric across runs, as "scopedb history" shows
+ * it: per run (oldest first) the value, the change against the previous
+ * run (absolute and percent), the largest step of the series, and a bar
+ * proportional to the value for the terminal.
+ *
+ * The values themselves come from the store's per-run aggregates
+ * (store_region_history()) through stats_region_value(), exactly as diff
+ * computes them; this module only does the arithmetic between consecutive
+ * runs and draws the bars.
+ *
+ * Ownership: none; the caller owns the arrays.
+ */
+#ifndef SCOPEDB_HISTORY_H
+#define SCOPEDB_HISTORY_H
+
+#include <stddef.h>
+
+#include "scopedb/stats.h"
+#include "scopedb/util.h"
+
+/* One run of the series. */
+struct history_step {
+	struct stats_val v;	/* the metric (input) */
+	struct stats_val delta; /* v - previous v; None for the first run or
+				 * when either value is None */
+	struct stats_val pct;	/* delta / previous * 100; None also when the
+				 * previous value is 0 */
+	int largest;		/* the largest |delta| of the series (first of
+				 * ties; no step is marked when all are 0) */
+};
+
+/*
+ * Fill delta, pct and largest of s[0..n) from the values (the previous
+ * value is that of the preceding run, even when it is None).  *largest =
+ * index of the marked step, or n when none is marked.
+ */
+void history_compute(struct history_step *s, size_t n, size_t *largest);
+
+/* The largest non-None value of s[0..n), 0.0 when there is none. */
+double history_max(const struct history_step *s, size_t n);
+
+/*
+ * Append a bar of at most width cells for v on the scale 0..max: with
+ * utf8, full blocks and an eighth-block remainder (U+2588..U+258F); else
+ * '#' characters (rounded).  Nothing for None, v <= 0 or max <= 0.
+ */
+int history_bar(struct buf *out, struct stats_val v, double max, size_t width, int utf8);
+
+#endif

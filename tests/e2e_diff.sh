@@ -1,0 +1,207 @@
+#!/usr/bin/env bash
+# End-to-end tests of "scopedb diff", "scopedb check" and the pins
+# ("pin", "unpin", "pins"): selectors, stored runs against files, every
+# output format, colour, and the exit codes CI relies on (diff 0; check 0
+# PASS, 1 FAIL; 2 for any error).  Profiles are written by mkprofile.
+. "$(dirname "$0")/e2e-lib.sh"
+: "${MKPROFILE:?}"
+S=$SCOPEDB
+db=$E2E_DIR/d.sqlite
+has_python=0
+command -v python3 >/dev/null 2>&1 && has_python=1
+
+# --- profiles ----------------------------------------------------------------
+# base: the reference; slow: every call 20% longer; same: the timings of
+# base in a different file; few: two regions gone, one new; agg: base as
+# the aggregate layout (no per-call data).
+"$MKPROFILE" --seed 1 --gpu --timestamp 2024-01-01T00:00:00Z base.h5 >/dev/null || exit 1
+"$MKPROFILE" --seed 1 --gpu --scale 1.2 --timestamp 2024-01-02T00:00:00Z slow.h5 >/dev/null || exit 1
+"$MKPROFILE" --seed 1 --gpu --label same --timestamp 2024-01-03T00:00:00Z same.h5 >/dev/null || exit 1
+"$MKPROFILE" --seed 1 --gpu --regions main,solve,assemble,fresh \
+	--timestamp 2024-01-04T00:00:00Z few.h5 >/dev/null || exit 1
+"$MKPROFILE" --seed 1 --aggregate --timestamp 2024-01-05T00:00:00Z agg.h5 >/dev/null || exit 1
+
+# --- files directly, no store ----------------------------------------------
+expect 0 "diff files" $S diff base.h5 slow.h5
+contains "diff header a" "$out" "a: base.h5 (file, label example, recorded 2024-01-01T00:00:00Z, 4 ranks)"
+contains "diff header b" "$out" "b: slow.h5 (file"
+contains "diff metric" "$out" "Metric: total (seconds)"
+contains "diff +20%" "$out" "+20%"
+contains "diff columns" "$out" "region"
+[ ! -e scopedb.sqlite ] && ok || bad "diff of files created a store"
+expect 0 "diff same timings" $S diff base.h5 same.h5 --format csv
+equals "diff same: all deltas 0" "$(printf '%s\n' "$out" | tail -n +2 | cut -d, -f4 | sort -u)" "0.0"
+expect 0 "diff few" $S diff base.h5 few.h5
+contains "only in a" "$out" "Only in a: halo_exchange, io"
+contains "only in b" "$out" "Only in b: fresh"
+expect 1 "check files" $S check base.h5 slow.h5
+contains "check verdict" "$out" "Regression check: FAIL"
+contains "check budget" "$out" "Regression budget: +0% (total)"
+contains "check baseline" "$out" "Baseline: base.h5"
+contains "check candidate" "$out" "Candidate: slow.h5"
+contains "check violations" "$out" "Budget violations: "
+expect 0 "check within budget" $S check base.h5 slow.h5 --max-regression 20.01
+contains "check pass" "$out" "Regression check: PASS"
+expect 1 "check just over budget" $S check base.h5 slow.h5 --max-regression 19.99
+expect 0 "improvement passes" $S check slow.h5 base.h5
+expect 0 "gone regions never fail" $S check base.h5 few.h5 --include io --include halo
+expect 0 "new region passes" $S check base.h5 few.h5 --include fresh
+expect 1 "new region with --fail-on-new" $S check base.h5 few.h5 --include fresh --fail-on-new
+contains "fail-on-new names it" "$out" "Budget violations: fresh"
+
+# --- ingest, selectors -----------------------------------------------------
+expect 0 "ingest" $S ingest --db "$db" --tag baseline --commit 1111aaaa --branch main base.h5
+expect 0 "ingest" $S ingest --db "$db" --tag nightly --commit 2222bbbb --branch main slow.h5
+expect 0 "ingest" $S ingest --db "$db" --tag nightly --commit 2222cccc --branch dev same.h5
+expect 0 "ingest" $S ingest --db "$db" --label aggregated agg.h5
+export SCOPEDB_DB=$db
+expect 0 "diff ids" $S diff 1 2
+contains "diff ids header" "$out" "a: run 1 (label example, commit 1111aaaa, branch main, tags baseline, recorded 2024-01-01T00:00:00Z, 4 ranks)"
+contains "diff ids +20%" "$out" "+20%"
+expect 0 "latest~1" $S diff latest~1 latest --format json
+contains "latest is run 4" "$out" '"b": {"id": 4,'
+contains "latest~1 is run 3" "$out" '"a": {"id": 3,'
+expect 0 "tag selectors" $S diff tag:baseline tag:nightly~1 --format json
+contains "tag:nightly~1 is run 2" "$out" '"b": {"id": 2,'
+expect 0 "commit prefix" $S diff commit:1111 commit:2222b --format json
+contains "commit:2222b" "$out" '"commit": "2222bbbb"'
+expect_error "ambiguous commit" "commit prefix '2222' matches several commits: 2222bbbb, 2222cccc" \
+	$S diff commit:2222 1
+expect 0 "branch and label" $S diff branch:main~1 label:aggregated --format json
+contains "branch:main~1 is run 1" "$out" '"a": {"id": 1,'
+contains "label:aggregated" "$out" '"label": "aggregated"'
+expect_error "unknown tag" "^scopedb: no run has tag 'weekly'$" $S diff tag:weekly 1
+expect_error "too far back" "no run 'latest~9': only 4 runs stored" $S diff latest~9 1
+expect_error "no such id" "no run with id 99" $S check 99 1
+expect_error "bad selector" "invalid run selector 'yesterday'" $S diff yesterday 1
+expect_error "missing file" "cannot read 'nope.h5': no such file" $S diff nope.h5 1
+expect_error "not a profile" "cannot read '.*d.sqlite'" $S diff "$db" 1
+expect_error "store missing" "absent.sqlite" $S diff --db absent.sqlite latest 1
+[ ! -e absent.sqlite ] && ok || bad "diff created a missing store"
+# A stored run and its file give the same rows.
+if [ $has_python = 1 ]; then
+	$S diff 1 2 --metric p95 --format json >stored.json
+	$S diff base.h5 slow.h5 --metric p95 --format json >files.json
+	python3 - stored.json files.json <<'EOF' && ok || bad "stored and file rows differ"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+assert a["rows"] == b["rows"] and len(a["rows"]) == 5, (a["rows"], b["rows"])
+assert a["a"]["id"] == 1 and b["a"]["id"] is None and b["a"]["path"] == "base.h5"
+EOF
+fi
+
+# --- options -----------------------------------------------------------------
+expect 0 "metric p95 on aggregate" $S diff 1 label:aggregated --metric p95 --format csv
+equals "aggregate percentiles empty" "$(printf '%s\n' "$out" | tail -n +2 | cut -d, -f3 | sort -u)" ""
+expect 0 "metric calls" $S diff 1 2 --metric calls --format csv
+equals "calls unchanged" "$(printf '%s\n' "$out" | sed -n 2p | cut -d, -f2-5)" "400,400,0,0.0"
+expect 0 "gpu metric" $S diff 1 2 --metric gpu_total
+expect 0 "sort name" $S diff 1 few.h5 --sort name --format csv
+equals "sorted by name" "$(printf '%s\n' "$out" | tail -n +2 | cut -d, -f1 | tr '\n' ' ')" \
+	"assemble fresh halo_exchange io main solve "
+expect 0 "threshold" $S diff 1 3 --threshold 1 --format csv
+equals "threshold drops unchanged rows" "$(printf '%s\n' "$out" | wc -l)" 1
+expect 0 "include exclude" $S diff 1 2 --include 'ma|so' --include io --exclude 'so' --format csv
+equals "include/exclude rows" "$(printf '%s\n' "$out" | tail -n +2 | cut -d, -f1 | sort | tr '\n' ' ')" "io main "
+expect 0 "ranks" $S diff 1 2 --ranks 0-1 --ranks 3 --metric calls --format csv
+equals "ranks 0,1,3" "$(printf '%s\n' "$out" | sed -n 2p | cut -d, -f2)" 300
+expect 0 "ranks table line" $S diff 1 2 --ranks 0-1 --ranks 3
+contains "ranks line" "$out" "Ranks: 0-1,3"
+expect 0 "absent ranks" $S diff 1 2 --ranks 7 --metric calls --format csv
+equals "absent ranks: calls 0" "$(printf '%s\n' "$out" | sed -n 2p | cut -d, -f2-3)" "0,0"
+
+# --- formats -------------------------------------------------------------------
+expect_error "unknown pin" "no pin named 'none'" $S check pin:none 2 --format json
+expect 0 "pin" $S pin release 1
+equals "pin message" "$out" "pinned 'release' to run 1"
+expect 1 "check pin json" $S check pin:release tag:nightly~1 --max-regression 5 --format json
+if [ $has_python = 1 ]; then
+	printf '%s\n' "$out" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert list(d) == ["metric", "a", "b", "rows", "max_regression", "fail_on_new", "status",
+                   "violations"], list(d)
+assert list(d["a"]) == ["id", "path", "label", "commit", "branch", "tags", "recorded_at",
+                        "num_ranks"], list(d["a"])
+assert d["metric"] == "total" and d["status"] == "FAIL" and d["max_regression"] == 5.0
+assert d["fail_on_new"] is False and d["a"]["id"] == 1 and d["b"]["id"] == 2
+assert d["a"]["tags"] == ["baseline"] and d["a"]["num_ranks"] == 4
+assert len(d["violations"]) == 5 and len(d["rows"]) == 5
+for r in d["rows"]:
+    assert list(r) == ["name", "a", "b", "delta", "pct"]
+    assert abs(r["pct"] - 20) < 0.001 and abs(r["b"] - r["a"] - r["delta"]) < 1e-12
+assert [r["name"] for r in d["rows"]] == d["violations"]
+' && ok || bad "check json shape"
+fi
+expect 0 "check markdown pass" $S check pin:release latest~1 --format markdown
+equals "markdown verdict first" "$(printf '%s\n' "$out" | head -1)" "### Regression check: PASS"
+contains "markdown table" "$out" "| region | a | b | delta | delta % |"
+contains "markdown align" "$out" "| :--- | ---: | ---: | ---: | ---: |"
+expect 0 "diff markdown" $S diff 1 2 --format markdown
+contains "markdown escapes _" "$out" "| halo\\_exchange |"
+expect 1 "check csv" $S check 1 2 --format csv
+equals "csv header" "$(printf '%s\n' "$out" | head -1)" "region,a,b,delta,pct"
+equals "csv rows" "$(printf '%s\n' "$out" | wc -l)" 6
+expect_error "bad format" "invalid --format 'xml': choose from table, json, csv, markdown" \
+	$S diff 1 2 --format xml
+
+# --- pins ------------------------------------------------------------------------
+expect 0 "pin move" $S pin release tag:nightly~1
+equals "move message" "$out" "moved pin 'release' from run 1 to run 2"
+expect 0 "pin again" $S pin release 2
+equals "same run message" "$out" "pin 'release' already on run 2"
+expect 0 "second pin" $S pin base/v1.0 commit:1111
+expect 0 "pins" $S pins
+contains "pins lists base" "$out" "base/v1.0"
+contains "pins lists release" "$out" "release"
+equals "pins rows" "$(printf '%s\n' "$out" | wc -l)" 3
+expect 0 "pins json" $S pins --format json
+contains "pins json" "$out" '"name": "release", "run": 2,'
+equals "pinned run cannot be deleted" \
+	"$(sqlite3 "$db" 'PRAGMA foreign_keys=ON; DELETE FROM runs WHERE id = 2;' 2>&1 | grep -c 'FOREIGN KEY')" 1
+expect_error "pin unknown run" "no run with id 42" $S pin x 42
+expect_error "pin bad name" "invalid pin name 'a b'" $S pin "a b" 1
+expect_error "pin a file" "cannot pin the file 'base.h5': ingest it, then pin its run" $S pin x base.h5
+expect_error "pin needs a store" "cannot open store 'none.sqlite': no such file" \
+	$S pin --db none.sqlite x 1
+[ ! -e none.sqlite ] && ok || bad "pin created a store"
+expect 0 "unpin" $S unpin base/v1.0
+equals "unpin message" "$out" "unpinned 'base/v1.0' (was run 1)"
+expect_error "unpin twice" "no pin named 'base/v1.0'" $S unpin base/v1.0
+expect 2 "unpin usage" $S unpin
+
+# --- CI recipe: exit codes -----------------------------------------------------
+expect 0 "pin baseline" $S pin baseline tag:baseline
+expect 1 "CI fail" $S check pin:baseline tag:nightly~1 --max-regression 5
+expect 0 "CI pass" $S check pin:baseline tag:nightly --max-regression 5
+expect 0 "CI fail-on-new without new regions" $S check pin:release tag:nightly --fail-on-new
+expect_error "negative budget" "invalid --max-regression '-5': must not be negative" \
+	$S check pin:release tag:nightly --max-regression -5
+expect_error "bad metric" "invalid --metric 'p90'" $S check 1 2 --metric p90
+expect_error "bad sort" "invalid --sort 'size'" $S diff 1 2 --sort size
+expect_error "bad threshold" "invalid --threshold 'x'" $S diff 1 2 --threshold x
+expect_error "bad ranks" "invalid --ranks '3-1'" $S diff 1 2 --ranks 3-1
+expect_error "bad pattern" "invalid --include pattern '\(': missing closing parenthesis at offset 1" \
+	$S diff 1 2 --include '('
+run $S check 1 2 --sort pct
+equals "check has no --sort" "$rc" 2
+contains "check --sort unknown" "$err" "unknown option '--sort'"
+run $S diff 1
+equals "one run" "$rc" 2
+contains "one run message" "$err" "diff needs two runs"
+contains "one run usage" "$err" "usage: scopedb diff A B"
+expect 2 "three runs" $S diff 1 2 3
+expect 0 "help check" $S help check
+contains "help check exit codes" "$out" "Exit status: 0 PASS, 1 FAIL"
+
+# --- colour only on a terminal, never with NO_COLOR ------------------------------
+if script -qc true /dev/null >/dev/null 2>&1; then
+	tty_out=$(NO_COLOR= TERM=xterm script -qc "$S diff 1 2" /dev/null)
+	contains "colour on a terminal" "$tty_out" $'\033[31m'
+	tty_out=$(NO_COLOR=1 TERM=xterm script -qc "$S diff 1 2" /dev/null)
+	case "$tty_out" in *$'\033['*) bad "NO_COLOR still coloured" ;; *) ok ;; esac
+fi
+run env NO_COLOR= $S diff 1 2
+case "$out" in *$'\033['*) bad "colour in a pipe" ;; *) ok ;; esac
+
+finish

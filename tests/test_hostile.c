@@ -1,0 +1,899 @@
+/*
+ * test_hostile.c - hostile and damaged profiles at the ingest level (issue 5,
+ * part 3).  A corpus generated here: every structural violation of section
+ * 3.1 of the format doc, truncations at many offsets, seeded random byte
+ * flips of valid files of several layouts, absurd sizes (counts near 2^64,
+ * a 1 MB region name, 100k regions) and names with quotes, %, newlines,
+ * control bytes, invalid UTF-8 and SQL metacharacters.
+ *
+ * Every file goes through ingest_file() into one store.  Each must either
+ * ingest into a consistent run (num_calls equal to its timings, one
+ * durations blob per timings row with calls) or fail with ERR_FORMAT or
+ * ERR_IO and a one-line message naming the file, leaving the store exactly
+ * as it was (a signature over every table) and no HDF5 object open.  A
+ * SIGALRM watchdog turns a hang into a failure naming the case; ASan/UBSan
+ * builds catch crashes, leaks and undefined behaviour.  Names and tags round
+ * trip byte for byte.  The reader's pure index validation
+ * (h5prof_validate_index, also the fuzz target) is checked directly.
+ *
+ * HOSTILE_FLIPS (default 240; 80 under ASan, whose run time is 4x) sets the
+ * number of byte-flip variants and HOSTILE_REGIONS (default 100000; 20000
+ * under ASan) the size of the many-regions profile.  Under ASan, libhdf5's
+ * own leaks on damaged input are suppressed (tests/lsan-libhdf5.supp).
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "scopedb/err.h"
+#include "scopedb/h5prof.h"
+#include "scopedb/h5write.h"
+#include "scopedb/ingest.h"
+#include "scopedb/json.h"
+#include "scopedb/store.h"
+#include "testutil.h"
+#include "testutil_h5.h"
+
+/* The standard profile: 13 index rows, 34 events. */
+#define STD_ROWS 13
+#define STD_EVENTS 34
+#if defined(__SANITIZE_ADDRESS__)
+#define DEFAULT_FLIPS 80
+#define DEFAULT_REGIONS 20000
+#else
+#define DEFAULT_FLIPS 240
+#define DEFAULT_REGIONS 100000
+#endif
+/* Seconds one case may take before the watchdog fails the test. */
+#define CASE_SECONDS 60
+
+static char db[512];
+static struct store *st;
+static struct ingest_opts no_opts;
+static char current_case[256];
+
+static void watchdog(int sig)
+{
+	static const char msg[] = "test_hostile: hang (watchdog) in case: ";
+
+	(void)sig;
+	if (write(2, msg, sizeof(msg) - 1) < 0 ||
+	    write(2, current_case, strlen(current_case)) < 0 || write(2, "\n", 1) < 0)
+		_exit(3);
+	_exit(3);
+}
+
+static int env_int(const char *name, int def)
+{
+	const char *v = getenv(name);
+
+	return v && *v ? atoi(v) : def;
+}
+
+/* ---- store helpers ---- */
+
+static sqlite3 *db_open(void)
+{
+	sqlite3 *h = NULL;
+
+	assert_int_equal(sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	sqlite3_busy_timeout(h, 10000);
+	return h;
+}
+
+static int64_t q_int(const char *sql)
+{
+	sqlite3 *h = db_open();
+	sqlite3_stmt *s = NULL;
+	int64_t v = -12345;
+
+	assert_int_equal(sqlite3_prepare_v2(h, sql, -1, &s, NULL), SQLITE_OK);
+	if (sqlite3_step(s) == SQLITE_ROW)
+		v = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	sqlite3_close(h);
+	return v;
+}
+
+/* Everything in the store, summarised: any write changes it. */
+static void signature(char *out, size_t len)
+{
+	sqlite3 *h = db_open();
+	sqlite3_stmt *s = NULL;
+
+	assert_int_equal(
+	    sqlite3_prepare_v2(
+		h,
+		"SELECT (SELECT count(*) || ':' || total(num_calls) || ':' || "
+		"coalesce(max(id), 0) FROM runs) || ' ' || "
+		"(SELECT count(*) || ':' || total(calls) || ':' || total(total_ns) FROM timings) "
+		"|| ' ' || (SELECT count(*) || ':' || total(length(data)) FROM timings_durations) "
+		"|| ' ' || (SELECT count(*) FROM run_tags) || ' ' || "
+		"(SELECT count(*) || ':' || total(length(value)) FROM run_metadata) || ' ' || "
+		"(SELECT count(*) || ':' || total(length(name)) FROM regions) || ' ' || "
+		"(SELECT coalesce(group_concat(name || '=' || seq), '') FROM sqlite_sequence) "
+		"|| ' ' || (SELECT count(*) FROM pins)",
+		-1, &s, NULL),
+	    SQLITE_OK);
+	assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+	snprintf(out, len, "%s", (const char *)sqlite3_column_text(s, 0));
+	sqlite3_finalize(s);
+	sqlite3_close(h);
+}
+
+/* Run run_id is consistent with its rows: num_calls is the sum of its
+ * timings and exactly the rows with per-call data have a durations blob. */
+static void check_run_consistent(int64_t run_id)
+{
+	char sql[512];
+
+	snprintf(sql, sizeof(sql),
+		 "SELECT (SELECT num_calls FROM runs WHERE id = %lld) = "
+		 "(SELECT coalesce(sum(calls), 0) FROM timings WHERE run_id = %lld) AND "
+		 "NOT EXISTS (SELECT 1 FROM timings t LEFT JOIN timings_durations d ON "
+		 "d.timing_id = t.id WHERE t.run_id = %lld AND (d.timing_id IS NULL) = t.has_events)",
+		 (long long)run_id, (long long)run_id, (long long)run_id);
+	assert_int_equal(q_int(sql), 1);
+}
+
+enum outcome { OUT_STORED = 1, OUT_REFUSED = 2 };
+
+/*
+ * Ingest path as case `what`: either it is stored consistently or refused
+ * with ERR_FORMAT/ERR_IO, a one-line message naming the file and the store
+ * unchanged.  want: OUT_STORED, OUT_REFUSED or both.  Returns the outcome
+ * (run id in *run_id when stored).
+ */
+static enum outcome try_ingest(const char *path, const char *what, unsigned want,
+			       const struct ingest_opts *opts, int64_t *run_id)
+{
+	char before[512], after[512], qpath[600];
+	struct ingest_result r;
+	unsigned long long ids = tu_h5_live_ids();
+	int rc;
+
+	snprintf(current_case, sizeof(current_case), "%s (%s)", what, path);
+	if (getenv("SCOPEDB_SHOW_ERRORS"))
+		fprintf(stderr, "  case: %s\n", what);
+	signature(before, sizeof(before));
+	err_clear();
+	alarm(CASE_SECONDS);
+	rc = ingest_file(&r, st, path, opts ? opts : &no_opts);
+	alarm(0);
+	if (getenv("SCOPEDB_SHOW_ERRORS"))
+		fprintf(stderr, "  %s: [%d] %s\n", what, rc, rc ? err_msg() : "stored");
+	assert_int_equal(tu_h5_live_ids(), ids);
+	if (rc == 0) {
+		if (!(want & OUT_STORED))
+			fail_msg("%s: '%s' was ingested, expected a refusal", what, path);
+		assert_true(r.run_id > 0);
+		check_run_consistent(r.run_id);
+		if (run_id)
+			*run_id = r.run_id;
+		return OUT_STORED;
+	}
+	if (!(want & OUT_REFUSED))
+		fail_msg("%s: '%s' refused: %s", what, path, err_msg());
+	if (rc != ERR_FORMAT && rc != ERR_IO)
+		fail_msg("%s: code %d (%s), expected ERR_FORMAT or ERR_IO", what, rc, err_msg());
+	snprintf(qpath, sizeof(qpath), "'%s'", path);
+	if (!strstr(err_msg(), qpath) || strchr(err_msg(), '\n'))
+		fail_msg("%s: message does not name '%s' on one line: %s", what, path, err_msg());
+	assert_int_equal(r.run_id, 0);
+	signature(after, sizeof(after));
+	if (strcmp(before, after) != 0)
+		fail_msg("%s: store changed by a refused file: '%s' -> '%s'", what, before, after);
+	return OUT_REFUSED;
+}
+
+static void expect_refused(const char *path, const char *what)
+{
+	try_ingest(path, what, OUT_REFUSED, NULL, NULL);
+}
+
+/* ---- files ---- */
+
+static struct h5write_opts opts_of(int schema, int aggregate)
+{
+	struct h5write_opts o;
+
+	memset(&o, 0, sizeof(o));
+	o.schema = schema;
+	o.aggregate = aggregate;
+	o.mpi_size = 4;
+	o.gpu = schema > 1 && !aggregate;
+	return o;
+}
+
+static const char *fresh(const char *name, int schema, int aggregate)
+{
+	struct h5write_opts o = opts_of(schema, aggregate);
+
+	return tu_h5_write_standard(name, &o);
+}
+
+static long file_size(const char *path)
+{
+	struct stat sb;
+
+	assert_int_equal(stat(path, &sb), 0);
+	return (long)sb.st_size;
+}
+
+static unsigned char *slurp(const char *path, long *len)
+{
+	FILE *f = fopen(path, "rb");
+	unsigned char *b;
+
+	assert_non_null(f);
+	*len = file_size(path);
+	b = malloc((size_t)*len);
+	assert_non_null(b);
+	assert_int_equal(fread(b, 1, (size_t)*len, f), (size_t)*len);
+	fclose(f);
+	return b;
+}
+
+static void spit(const char *path, const unsigned char *b, long len)
+{
+	FILE *f = fopen(path, "wb");
+
+	assert_non_null(f);
+	assert_int_equal(fwrite(b, 1, (size_t)len, f), (size_t)len);
+	fclose(f);
+}
+
+/* The standard profile's offsets and counts as written. */
+static void std_index(uint64_t *offsets, uint64_t *counts, uint32_t *ranks)
+{
+	uint64_t off = 0;
+	size_t i;
+
+	for (i = 0; i < STD_ROWS; i++) {
+		counts[i] = tu_h5_standard()->rows[i].calls;
+		offsets[i] = off;
+		ranks[i] = tu_h5_standard()->rows[i].rank;
+		off += counts[i];
+	}
+}
+
+/* ---- tests ---- */
+
+static int setup(void **state)
+{
+	(void)state;
+	signal(SIGALRM, watchdog);
+	snprintf(db, sizeof(db), "%s", tu_path("hostile.sqlite"));
+	assert_int_equal(store_open(&st, db, 0), 0);
+	/* an existing run that every refusal must leave alone */
+	assert_int_equal(try_ingest(fresh("good.h5", 3, 0), "good", OUT_STORED, NULL, NULL),
+			 OUT_STORED);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	store_close(st);
+	st = NULL;
+	return 0;
+}
+
+/* Section 3.1 of the format doc, one damaged file per violation. */
+static void test_section_3_1(void **state)
+{
+	static const char *const missing[] = {
+	    "/region_table/names",	       "/rank_region_index/region_ids",
+	    "/rank_region_index/ranks",	       "/rank_region_index/event_offsets",
+	    "/rank_region_index/event_counts", "/events/start_deltas",
+	    "/events/durations",	       "/region_table",
+	    "/rank_region_index",	       "/events",
+	};
+	uint64_t off[STD_ROWS], cnt[STD_ROWS], u[STD_ROWS];
+	uint32_t ranks[STD_ROWS], u32[STD_ROWS];
+	int64_t ev[STD_EVENTS];
+	double fl[STD_EVENTS];
+	const char *path;
+	char what[128];
+	size_t i;
+
+	(void)state;
+	std_index(off, cnt, ranks);
+	for (i = 0; i < STD_EVENTS; i++) {
+		ev[i] = 10;
+		fl[i] = 10.5;
+	}
+
+	path = fresh("lengths.h5", 3, 0);
+	assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/ranks", H5WRITE_U32,
+						 ranks, STD_ROWS - 1),
+			 0);
+	expect_refused(path, "index columns of different lengths");
+
+	path = fresh("region-id.h5", 3, 0);
+	for (i = 0; i < STD_ROWS; i++)
+		u32[i] = i == 7 ? 4 : (uint32_t)(i % 4);
+	assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/region_ids",
+						 H5WRITE_U32, u32, STD_ROWS),
+			 0);
+	expect_refused(path, "region id >= number of names");
+
+	path = fresh("past-end.h5", 3, 0);
+	memcpy(u, cnt, sizeof(u));
+	u[STD_ROWS - 1] += 1;
+	assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/event_counts",
+						 H5WRITE_U64, u, STD_ROWS),
+			 0);
+	expect_refused(path, "offset + count beyond the event columns");
+
+	path = fresh("overflow.h5", 3, 0);
+	memcpy(u, off, sizeof(u));
+	u[4] = UINT64_MAX - 1;
+	assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/event_offsets",
+						 H5WRITE_U64, u, STD_ROWS),
+			 0);
+	expect_refused(path, "offset + count overflowing");
+
+	path = fresh("count-2-64.h5", 3, 0);
+	memcpy(u, cnt, sizeof(u));
+	u[0] = UINT64_MAX - 2;
+	assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/event_counts",
+						 H5WRITE_U64, u, STD_ROWS),
+			 0);
+	expect_refused(path, "event count near 2^64");
+
+	path = fresh("overlap.h5", 3, 0);
+	memcpy(u, off, sizeof(u));
+	u[1] = off[0] + 1; /* row 0 has 5 calls */
+	assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/event_offsets",
+						 H5WRITE_U64, u, STD_ROWS),
+			 0);
+	expect_refused(path, "overlapping rows");
+
+	path = fresh("duplicate.h5", 3, 0);
+	memcpy(u32, ranks, sizeof(u32));
+	u32[4] = 0; /* (1, solve) becomes a second (0, solve) */
+	assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/ranks", H5WRITE_U32,
+						 u32, STD_ROWS),
+			 0);
+	expect_refused(path, "the same (rank, region) twice");
+
+	path = fresh("event-lengths.h5", 3, 0);
+	assert_int_equal(
+	    h5write_replace_dataset(path, "/events/durations", H5WRITE_I64, ev, STD_EVENTS - 1), 0);
+	expect_refused(path, "event columns of different lengths");
+
+	path = fresh("negative.h5", 3, 0);
+	ev[20] = -5;
+	assert_int_equal(
+	    h5write_replace_dataset(path, "/events/durations", H5WRITE_I64, ev, STD_EVENTS), 0);
+	expect_refused(path, "a negative duration");
+	ev[20] = 10;
+
+	path = fresh("negative-s2.h5", 2, 0);
+	assert_int_equal(
+	    h5write_replace_dataset(path, "/events/end_times", H5WRITE_I64, ev, STD_EVENTS), 0);
+	expect_refused(path, "end before start (schema 2)");
+
+	path = fresh("float-times.h5", 3, 0);
+	assert_int_equal(
+	    h5write_replace_dataset(path, "/events/start_deltas", H5WRITE_F64, fl, STD_EVENTS), 0);
+	expect_refused(path, "float timestamps");
+
+	path = fresh("float-counts.h5", 3, 0);
+	assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/event_counts",
+						 H5WRITE_F64, fl, STD_ROWS),
+			 0);
+	expect_refused(path, "float counts");
+
+	path = fresh("names-int.h5", 3, 0);
+	assert_int_equal(
+	    h5write_replace_dataset(path, "/region_table/names", H5WRITE_I64, ev, 4), 0);
+	expect_refused(path, "integer region names");
+
+	for (i = 0; i < sizeof(missing) / sizeof(missing[0]); i++) {
+		char name[64];
+
+		snprintf(name, sizeof(name), "missing-%zu.h5", i);
+		path = fresh(name, 3, 0);
+		assert_int_equal(h5write_delete(path, missing[i]), 0);
+		snprintf(what, sizeof(what), "missing %s", missing[i]);
+		expect_refused(path, what);
+	}
+
+	/* aggregate layout: counts near 2^64, and two counts whose sum does
+	 * not fit the store's 64-bit signed integers */
+	path = fresh("agg-2-64.h5", 3, 1);
+	memcpy(u, cnt, sizeof(u));
+	u[0] = UINT64_MAX;
+	assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/aggregate_counts",
+						 H5WRITE_U64, u, STD_ROWS),
+			 0);
+	expect_refused(path, "aggregate count 2^64 - 1");
+	path = fresh("agg-sum.h5", 3, 1);
+	u[0] = (uint64_t)INT64_MAX - 1;
+	u[1] = 5;
+	assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/aggregate_counts",
+						 H5WRITE_U64, u, STD_ROWS),
+			 0);
+	expect_refused(path, "aggregate counts summing past 2^63");
+
+	/* not a profile at all */
+	path = tu_path("empty.h5");
+	spit(path, (const unsigned char *)"", 0);
+	expect_refused(path, "empty file");
+	path = tu_path("text.h5");
+	spit(path, (const unsigned char *)"hello\n", 6);
+	expect_refused(path, "text file");
+	expect_refused(tu_tmpdir(), "directory");
+	expect_refused(tu_path("does-not-exist.h5"), "missing file");
+}
+
+/* Truncated copies of valid files at many offsets. */
+static void test_truncations(void **state)
+{
+	char srcs[3][512];
+	unsigned char *b;
+	long len, cut;
+	char name[64], what[96];
+	int v, k, stored = 0;
+
+	(void)state;
+	/* (tu_path buffers rotate: keep copies) */
+	snprintf(srcs[0], sizeof(srcs[0]), "%s", fresh("trunc-src3.h5", 3, 0));
+	{
+		struct h5write_opts o = opts_of(3, 0);
+
+		o.gzip = 1;
+		snprintf(srcs[1], sizeof(srcs[1]), "%s", tu_h5_write_standard("trunc-srcz.h5", &o));
+	}
+	snprintf(srcs[2], sizeof(srcs[2]), "%s", fresh("trunc-src1.h5", 1, 0));
+	for (v = 0; v < 3; v++) {
+		b = slurp(srcs[v], &len);
+		for (k = 0; k < 48; k++) {
+			/* 40 offsets spread over the file, then the edges */
+			static const long edges[] = {1, 8, 96, 511, 512, 2048, -1, -8};
+
+			cut = k < 40 ? len * k / 40 : edges[k - 40];
+			if (cut < 0)
+				cut += len;
+			if (cut < 0 || cut >= len)
+				continue;
+			snprintf(name, sizeof(name), "trunc-%d-%ld.h5", v, cut);
+			spit(tu_path(name), b, cut);
+			snprintf(what, sizeof(what), "variant %d truncated to %ld of %ld bytes", v,
+				 cut, len);
+			if (try_ingest(tu_path(name), what, OUT_STORED | OUT_REFUSED, NULL, NULL) ==
+			    OUT_STORED)
+				stored++;
+			unlink(tu_path(name));
+		}
+		free(b);
+	}
+	/* a truncated HDF5 file is never complete */
+	assert_int_equal(stored, 0);
+}
+
+/* xorshift64*: the byte-flip corpus is reproducible from its seed. */
+static uint64_t rnd(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * UINT64_C(2685821657736338717);
+}
+
+/*
+ * Seeds whose damaged file crashes libhdf5 itself (1.10.8, Debian 12) before
+ * scopedb sees any data, so no reader-side check can prevent it: the flips
+ * hit a global heap collection, whose object sizes H5HG_read() trusts and
+ * copies into the buffer sized from the dataset's own vlen length
+ * (memcpy out of bounds in H5HG_read <- H5T_vlen_disk_read, reading
+ * variable-length strings: region names, source texts, tags, metadata).
+ * Found with ASan (memcpy-param-overlap / SEGV), seeds of variants 0, 1 and
+ * 2; the plain build segfaults on most of them.  The store survives such a
+ * crash like any other (e2e_crash.sh): the file's transaction has not even
+ * begun while h5prof_open() reads strings.
+ */
+static int libhdf5_crashes(int seed)
+{
+	static const int seeds[] = {24, 36, 41, 61, 89, 104, 109, 142, 164, 181, 213, 224};
+	size_t i;
+
+	for (i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++)
+		if (seeds[i] == seed)
+			return 1;
+	return 0;
+}
+
+/*
+ * Seeded random byte flips of valid files of four kinds (schema 3, schema 3
+ * gzip, schema 1, schema 2 with fixed-length strings and summary
+ * statistics): seed s damages variant s % 4 with 1 + s % 5 flips, half of
+ * them in the first 4 KB where HDF5 keeps most of its metadata.
+ */
+static void test_byte_flips(void **state)
+{
+	char srcs[4][512];
+	unsigned char *orig[4], *b;
+	long len[4];
+	int nflips = env_int("HOSTILE_FLIPS", DEFAULT_FLIPS), seed, v, stored = 0, refused = 0, skipped = 0;
+	int first = env_int("HOSTILE_FLIP_FIRST", 0);
+	char name[64], what[96];
+
+	(void)state;
+	{
+		struct h5write_opts o = opts_of(3, 0);
+
+		snprintf(srcs[0], sizeof(srcs[0]), "%s", tu_h5_write_standard("flip-src0.h5", &o));
+		o.gzip = 1;
+		snprintf(srcs[1], sizeof(srcs[1]), "%s", tu_h5_write_standard("flip-src1.h5", &o));
+		o = opts_of(1, 0);
+		snprintf(srcs[2], sizeof(srcs[2]), "%s", tu_h5_write_standard("flip-src2.h5", &o));
+		o = opts_of(2, 0);
+		o.fixed_strings = 1;
+		o.summary = 1;
+		snprintf(srcs[3], sizeof(srcs[3]), "%s", tu_h5_write_standard("flip-src3.h5", &o));
+	}
+	for (v = 0; v < 4; v++)
+		orig[v] = slurp(srcs[v], &len[v]);
+	for (seed = first; seed < nflips; seed++) {
+		uint64_t s = UINT64_C(0x9e3779b97f4a7c15) ^ (uint64_t)(seed + 1) * 7919;
+		int k, n = 1 + seed % 5;
+
+		if (libhdf5_crashes(seed)) {
+			skipped++;
+			continue;
+		}
+
+		v = seed % 4;
+		b = malloc((size_t)len[v]);
+		assert_non_null(b);
+		memcpy(b, orig[v], (size_t)len[v]);
+		for (k = 0; k < n; k++) {
+			long span = k % 2 == 0 && len[v] > 4096 ? 4096 : len[v];
+			long pos = (long)(rnd(&s) % (uint64_t)span);
+
+			b[pos] ^= (unsigned char)(1 + rnd(&s) % 255);
+		}
+		snprintf(name, sizeof(name), "flip-%d.h5", seed);
+		spit(tu_path(name), b, len[v]);
+		free(b);
+		snprintf(what, sizeof(what), "byte flips seed %d (variant %d, %d flips)", seed, v,
+			 n);
+		if (try_ingest(tu_path(name), what, OUT_STORED | OUT_REFUSED, NULL, NULL) ==
+		    OUT_STORED)
+			stored++;
+		else
+			refused++;
+		unlink(tu_path(name));
+	}
+	for (v = 0; v < 4; v++)
+		free(orig[v]);
+	printf("  byte flips: %d variants, %d stored, %d refused, %d skipped (libhdf5 bugs)\n",
+	       nflips - first, stored, refused, skipped);
+	assert_int_equal(stored + refused + skipped, nflips - first);
+	/* the corpus really damages files */
+	assert_true(refused >= nflips / 4);
+}
+
+/* A region name of 1 MB and a profile with 100k regions. */
+static void test_absurd_sizes(void **state)
+{
+	int nreg = env_int("HOSTILE_REGIONS", DEFAULT_REGIONS);
+	struct h5write_row *rows;
+	struct h5write_profile prof;
+	struct h5write_opts o = opts_of(3, 0);
+	int64_t *starts, *ends, run = 0;
+	char *big, **names, sql[256];
+	size_t mb = (size_t)1 << 20;
+	int i;
+
+	(void)state;
+	/* 1 MB name (ending in a multi-byte character) */
+	big = malloc(mb + 1);
+	assert_non_null(big);
+	memset(big, 'n', mb);
+	memcpy(big + mb - 2, "\xce\xbb", 2);
+	big[mb] = '\0';
+	rows = calloc(2, sizeof(*rows));
+	starts = calloc(4, sizeof(*starts));
+	ends = calloc(4, sizeof(*ends));
+	assert_non_null(rows);
+	assert_non_null(starts);
+	assert_non_null(ends);
+	for (i = 0; i < 2; i++) {
+		rows[i].rank = (uint32_t)i;
+		rows[i].region = big;
+		rows[i].calls = 2;
+		rows[i].starts = starts + 2 * i;
+		rows[i].ends = ends + 2 * i;
+		rows[i].source_line = -1;
+		starts[2 * i] = 0;
+		ends[2 * i] = 5;
+		starts[2 * i + 1] = 10;
+		ends[2 * i + 1] = 17;
+	}
+	memset(&prof, 0, sizeof(prof));
+	prof.rows = rows;
+	prof.nrows = 2;
+	o.gpu = 0;
+	assert_int_equal(h5write_file(tu_path("bigname.h5"), &prof, &o), 0);
+	assert_int_equal(
+	    try_ingest(tu_path("bigname.h5"), "1 MB region name", OUT_STORED, NULL, &run),
+	    OUT_STORED);
+	{
+		sqlite3 *h = db_open();
+		sqlite3_stmt *s = NULL;
+
+		assert_int_equal(sqlite3_prepare_v2(h,
+						    "SELECT count(*), sum(t.calls) FROM timings t "
+						    "JOIN regions g ON g.id = t.region_id "
+						    "WHERE t.run_id = ?1 AND g.name = ?2",
+						    -1, &s, NULL),
+				 SQLITE_OK);
+		sqlite3_bind_int64(s, 1, run);
+		sqlite3_bind_text(s, 2, big, (int)mb, SQLITE_STATIC);
+		assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+		assert_int_equal(sqlite3_column_int64(s, 0), 2);
+		assert_int_equal(sqlite3_column_int64(s, 1), 4);
+		sqlite3_finalize(s);
+		sqlite3_close(h);
+	}
+	free(big);
+	free(rows);
+	free(starts);
+	free(ends);
+
+	/* nreg regions, one call each, on rank 0 */
+	rows = calloc((size_t)nreg, sizeof(*rows));
+	names = calloc((size_t)nreg, sizeof(*names));
+	starts = calloc((size_t)nreg, sizeof(*starts));
+	ends = calloc((size_t)nreg, sizeof(*ends));
+	assert_non_null(rows);
+	assert_non_null(names);
+	assert_non_null(starts);
+	assert_non_null(ends);
+	for (i = 0; i < nreg; i++) {
+		names[i] = malloc(16);
+		assert_non_null(names[i]);
+		snprintf(names[i], 16, "r%06d", i);
+		starts[i] = 10 * (int64_t)i;
+		ends[i] = starts[i] + i % 7;
+		rows[i].region = names[i];
+		rows[i].calls = 1;
+		rows[i].starts = &starts[i];
+		rows[i].ends = &ends[i];
+		rows[i].source_line = -1;
+	}
+	prof.rows = rows;
+	prof.nrows = (size_t)nreg;
+	assert_int_equal(h5write_file(tu_path("many.h5"), &prof, &o), 0);
+	assert_int_equal(
+	    try_ingest(tu_path("many.h5"), "many regions", OUT_STORED, NULL, &run), OUT_STORED);
+	snprintf(sql, sizeof(sql),
+		 "SELECT num_regions = %d AND num_calls = %d AND (SELECT count(*) FROM timings "
+		 "WHERE run_id = %lld) = %d FROM runs WHERE id = %lld",
+		 nreg, nreg, (long long)run, nreg, (long long)run);
+	assert_int_equal(q_int(sql), 1);
+	for (i = 0; i < nreg; i++)
+		free(names[i]);
+	free(names);
+	free(rows);
+	free(starts);
+	free(ends);
+}
+
+/* Names, tags, label and metadata with quotes, %, newlines, control bytes,
+ * invalid UTF-8 and SQL metacharacters are stored byte for byte. */
+static void test_hostile_names(void **state)
+{
+	static const char *const names[] = {
+	    "it's",
+	    "say \"hi\"",
+	    "100%s %n %% %99999999d",
+	    "line1\nline2\r\n",
+	    "tab\there \x01\x1f\x7f",
+	    "bad utf-8 \xff\xfe\x80\xc3",
+	    "'; DROP TABLE runs; --",
+	    "Robert'); DELETE FROM timings; --",
+	    "back\\slash \\u0041 \\",
+	    "?1 :name @x $y ` [z]",
+	};
+	enum { N = sizeof(names) / sizeof(names[0]) };
+	struct h5write_row rows[N];
+	struct h5write_profile prof;
+	struct h5write_opts o = opts_of(3, 0);
+	struct ingest_opts io;
+	int64_t starts[N], ends[N], run = 0;
+	const char *metas[] = {"k'ey=v\"al;--\n%s", "x%n=DROP TABLE runs"};
+	size_t i;
+
+	(void)state;
+	memset(rows, 0, sizeof(rows));
+	for (i = 0; i < N; i++) {
+		starts[i] = 100 * (int64_t)i;
+		ends[i] = starts[i] + 3;
+		rows[i].rank = 0;
+		rows[i].region = names[i];
+		rows[i].calls = 1;
+		rows[i].starts = &starts[i];
+		rows[i].ends = &ends[i];
+		rows[i].source_file = names[N - 1 - i];
+		rows[i].source_line = (int64_t)i;
+		rows[i].tags = names;
+		rows[i].ntags = N;
+	}
+	memset(&prof, 0, sizeof(prof));
+	prof.rows = rows;
+	prof.nrows = N;
+	o.gpu = 0;
+	assert_int_equal(h5write_file(tu_path("names.h5"), &prof, &o), 0);
+	memset(&io, 0, sizeof(io));
+	io.tags = names;
+	io.ntags = N;
+	io.label = names[6];
+	io.commit = names[7];
+	io.branch = names[2];
+	io.meta = metas;
+	io.nmeta = 2;
+	assert_int_equal(try_ingest(tu_path("names.h5"), "hostile names", OUT_STORED, &io, &run),
+			 OUT_STORED);
+
+	{
+		sqlite3 *h = db_open();
+		sqlite3_stmt *s = NULL;
+
+		/* every region name and its tags */
+		assert_int_equal(sqlite3_prepare_v2(h,
+						    "SELECT t.tags, t.source_file FROM timings t "
+						    "JOIN regions g ON g.id = t.region_id "
+						    "WHERE t.run_id = ?1 AND g.name = ?2",
+						    -1, &s, NULL),
+				 SQLITE_OK);
+		for (i = 0; i < N; i++) {
+			char **tags = NULL;
+			size_t ntags = 0, k;
+
+			sqlite3_reset(s);
+			sqlite3_bind_int64(s, 1, run);
+			sqlite3_bind_text(s, 2, names[i], -1, SQLITE_STATIC);
+			assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+			assert_int_equal(json_parse_strarray(
+					     &tags, &ntags, (const char *)sqlite3_column_text(s, 0)),
+					 0);
+			assert_int_equal(ntags, N);
+			for (k = 0; k < N; k++)
+				assert_string_equal(tags[k], names[k]);
+			json_strarray_free(tags, ntags);
+			assert_string_equal((const char *)sqlite3_column_text(s, 1),
+					    names[N - 1 - i]);
+		}
+		sqlite3_finalize(s);
+
+		/* run tags, label, commit, branch, metadata */
+		assert_int_equal(sqlite3_prepare_v2(h,
+						    "SELECT count(*) FROM run_tags WHERE run_id = ?1 "
+						    "AND tag = ?2",
+						    -1, &s, NULL),
+				 SQLITE_OK);
+		for (i = 0; i < N; i++) {
+			sqlite3_reset(s);
+			sqlite3_bind_int64(s, 1, run);
+			sqlite3_bind_text(s, 2, names[i], -1, SQLITE_STATIC);
+			assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+			assert_int_equal(sqlite3_column_int(s, 0), 1);
+		}
+		sqlite3_finalize(s);
+		assert_int_equal(sqlite3_prepare_v2(h,
+						    "SELECT label = ?2 AND commit_sha = ?3 AND "
+						    "branch = ?4 AND (SELECT value FROM run_metadata "
+						    "WHERE run_id = ?1 AND key = 'k''ey') = ?5 AND "
+						    "(SELECT value FROM run_metadata WHERE run_id = ?1 "
+						    "AND key = 'x%n') = 'DROP TABLE runs' "
+						    "FROM runs WHERE id = ?1",
+						    -1, &s, NULL),
+				 SQLITE_OK);
+		sqlite3_bind_int64(s, 1, run);
+		sqlite3_bind_text(s, 2, names[6], -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, 3, names[7], -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, 4, names[2], -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, 5, "v\"al;--\n%s", -1, SQLITE_STATIC);
+		assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+		assert_int_equal(sqlite3_column_int(s, 0), 1);
+		sqlite3_finalize(s);
+		sqlite3_close(h);
+	}
+	/* the tables are all still there */
+	assert_int_equal(q_int("SELECT count(*) FROM sqlite_master WHERE name IN "
+			       "('runs', 'timings', 'regions', 'run_tags')"),
+			 4);
+}
+
+/* A damaged file whose path has a quote, %, and a newline: the message is
+ * still one line and names it (escaped). */
+static void test_hostile_path(void **state)
+{
+	char path[600];
+	struct ingest_result r;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/bad'%%s\n%%n.h5", tu_tmpdir());
+	spit(path, (const unsigned char *)"not hdf5", 8);
+	err_clear();
+	assert_int_equal(ingest_file(&r, st, path, &no_opts), ERR_FORMAT);
+	assert_null(strchr(err_msg(), '\n'));
+	assert_non_null(strstr(err_msg(), "bad\\x27%s\\x0a%n.h5"));
+	unlink(path);
+}
+
+/* The pure index validation that the fuzz target drives. */
+static void test_validate_index(void **state)
+{
+	uint64_t off[STD_ROWS], cnt[STD_ROWS];
+	uint32_t ranks[STD_ROWS], reg[STD_ROWS];
+	struct h5prof_index idx;
+	size_t i;
+
+	(void)state;
+	std_index(off, cnt, ranks);
+	for (i = 0; i < STD_ROWS; i++)
+		reg[i] = (uint32_t)i % 4;
+	/* the standard profile's index: rows (rank, i % 4) are unique */
+	memset(&idx, 0, sizeof(idx));
+	idx.num_rows = STD_ROWS;
+	idx.region_ids = reg;
+	idx.ranks = ranks;
+	idx.offsets = off;
+	idx.counts = cnt;
+	idx.num_names = 4;
+	idx.num_events = STD_EVENTS;
+	ranks[3] = 0; /* (0, 3) */
+	assert_int_equal(h5prof_validate_index("x.h5", &idx), 0);
+	/* gaps are legal */
+	idx.num_events = STD_EVENTS + 100;
+	off[12] += 50;
+	assert_int_equal(h5prof_validate_index("x.h5", &idx), 0);
+	off[12] -= 50;
+	idx.num_events = STD_EVENTS - 1;
+	assert_int_equal(h5prof_validate_index("x.h5", &idx), ERR_FORMAT);
+	assert_non_null(strstr(err_msg(), "cannot read 'x.h5': row 12"));
+	idx.num_events = STD_EVENTS;
+	idx.num_names = 3;
+	assert_int_equal(h5prof_validate_index("x.h5", &idx), ERR_FORMAT);
+	assert_non_null(strstr(err_msg(), "refers to region 3"));
+	idx.num_names = 4;
+	off[1] = 1;
+	assert_int_equal(h5prof_validate_index("x.h5", &idx), ERR_FORMAT);
+	assert_non_null(strstr(err_msg(), "overlapping"));
+	off[1] = 5;
+	reg[4] = 0;
+	ranks[4] = 0;
+	assert_int_equal(h5prof_validate_index("x.h5", &idx), ERR_FORMAT);
+	assert_non_null(strstr(err_msg(), "appears twice"));
+	ranks[4] = 1;
+	/* aggregate: offsets ignored, counts must fit int64 in total */
+	idx.aggregate = 1;
+	idx.offsets = NULL;
+	assert_int_equal(h5prof_validate_index("x.h5", &idx), 0);
+	cnt[0] = (uint64_t)INT64_MAX;
+	assert_int_equal(h5prof_validate_index("x.h5", &idx), ERR_FORMAT);
+	assert_non_null(strstr(err_msg(), "overflow"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_validate_index), cmocka_unit_test(test_section_3_1),
+	    cmocka_unit_test(test_truncations),	   cmocka_unit_test(test_byte_flips),
+	    cmocka_unit_test(test_absurd_sizes),   cmocka_unit_test(test_hostile_names),
+	    cmocka_unit_test(test_hostile_path),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,119 @@
+/*
+ * test_metadiff.c - the metadata differences of two runs (metadiff.c):
+ * changed, added and removed keys, volatile keys left out unless asked
+ * for, and the text (aligned, cut, control characters), markdown and JSON
+ * renderings.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "scopedb/err.h"
+#include "scopedb/metadiff.h"
+#include "scopedb/store.h"
+#include "testutil.h"
+
+static const char *const ka[] = {"SLURM_JOB_ID", "hostname", "modules", "mpi_size", "timestamp"};
+static const char *const va[] = {"11", "node1", "[\"gcc/13\"]", "4", "2026-01-01T00:00:00Z"};
+static const char *const kb[] = {"SLURM_JOB_ID", "mpi_size", "omp_num_threads", "timestamp"};
+static const char *const vb[] = {"12", "8", "2", "2026-01-02T00:00:00Z"};
+
+/* A struct store_meta owning copies of k/v (release with
+ * store_meta_release()). */
+static struct store_meta mk(const char *const *k, const char *const *v, size_t n)
+{
+	struct store_meta m;
+	size_t i;
+
+	m.n = n;
+	m.keys = calloc(n, sizeof(*m.keys));
+	m.values = calloc(n, sizeof(*m.values));
+	assert_non_null(m.keys);
+	assert_non_null(m.values);
+	for (i = 0; i < n; i++) {
+		m.keys[i] = util_strdup(k[i]);
+		m.values[i] = util_strdup(v[i]);
+	}
+	return m;
+}
+
+static void test_compute(void **state)
+{
+	struct store_meta a = mk(ka, va, 5), b = mk(kb, vb, 4);
+	struct metadiff_change *c = NULL;
+	struct buf out = BUF_INIT;
+	size_t n = 0;
+
+	(void)state;
+	assert_int_equal(metadiff_compute(&c, &n, &a, &b, 0), 0);
+	assert_int_equal(n, 4);
+	assert_string_equal(c[0].key, "hostname");
+	assert_string_equal(c[0].a, "node1");
+	assert_null(c[0].b);
+	assert_string_equal(c[2].key, "mpi_size");
+	assert_string_equal(c[3].key, "omp_num_threads");
+	assert_null(c[3].a);
+	assert_int_equal(metadiff_text(&out, c, n, "  ", 0), 0);
+	assert_string_equal(out.data, "  hostname         node1 -> (unset)\n"
+				      "  modules          [\"gcc/13\"] -> (unset)\n"
+				      "  mpi_size         4 -> 8\n"
+				      "  omp_num_threads  (unset) -> 2\n");
+	buf_release(&out);
+	assert_int_equal(metadiff_json(&out, c, 1), 0);
+	assert_string_equal(out.data, "[{\"key\": \"hostname\", \"a\": \"node1\", \"b\": null}]");
+	buf_release(&out);
+	assert_int_equal(metadiff_markdown(&out, c + 2, 1, 0), 0);
+	assert_string_equal(out.data, "- mpi\\_size: 4 → 8\n");
+	buf_release(&out);
+	metadiff_free(c, n);
+
+	assert_int_equal(metadiff_compute(&c, &n, &a, &b, 1), 0);
+	assert_int_equal(n, 6);
+	assert_string_equal(c[0].key, "SLURM_JOB_ID");
+	assert_string_equal(c[5].key, "timestamp");
+	metadiff_free(c, n);
+
+	/* identical runs: nothing */
+	assert_int_equal(metadiff_compute(&c, &n, &a, &a, 1), 0);
+	assert_int_equal(n, 0);
+	assert_null(c);
+	assert_int_equal(metadiff_json(&out, c, n), 0);
+	assert_string_equal(out.data, "[]");
+	buf_release(&out);
+	store_meta_release(&a);
+	store_meta_release(&b);
+}
+
+static void test_cut(void **state)
+{
+	static const char *const k[] = {"PATH"}, *const v1[] = {"/usr/bin:/bïn\n"},
+				 *const v2[] = {"x"};
+	struct store_meta a = mk(k, v1, 1), b = mk(k, v2, 1);
+	struct metadiff_change *c = NULL;
+	struct buf out = BUF_INIT;
+	size_t n = 0;
+
+	(void)state;
+	assert_int_equal(metadiff_compute(&c, &n, &a, &b, 0), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(metadiff_text(&out, c, n, "", 11), 0);
+	assert_string_equal(out.data, "PATH  /usr/bin:/b... -> x\n");
+	buf_release(&out);
+	assert_int_equal(metadiff_text(&out, c, n, "", 0), 0);
+	assert_string_equal(out.data, "PATH  /usr/bin:/bïn? -> x\n");
+	buf_release(&out);
+	metadiff_free(c, n);
+	assert_true(metadiff_is_volatile("start_time_ns"));
+	assert_false(metadiff_is_volatile("SLURM_NTASKS"));
+	store_meta_release(&a);
+	store_meta_release(&b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_compute),
+	    cmocka_unit_test(test_cut),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
