@@ -192,7 +192,8 @@ int blob_decode_append(struct i64vec *out, const void *data, size_t len)
 		return err_nomem();
 	if (i64vec_reserve(out, out->len + (size_t)n))
 		return ERR_NOMEM;
-	v = out->v + out->len;
+	/* out->v is still NULL when n == 0 and out was empty: no arithmetic on it */
+	v = out->v ? out->v + out->len : NULL;
 	for (i = 0; i < n; i++) {
 		if (p < end && *p < 0x80) {
 			d = *p++;

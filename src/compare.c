@@ -172,11 +172,12 @@ static int compare_values(struct stats_named **out, struct compare_side *side,
 {
 	struct store_region_stats *regs = NULL;
 	struct stats_named *vals = NULL;
-	struct i64vec d;
+	struct i64vec d, ends;
 	size_t n = 0, i;
 	int need = stats_metric_quantile(o->metric) > 0.0, rc;
 
 	i64vec_init(&d);
+	i64vec_init(&ends);
 	*out = NULL;
 	rc = store_region_stats(src->st, &regs, &n, src->run_id, o->ranks, o->nranks,
 				compare_filter, m);
@@ -203,9 +204,12 @@ static int compare_values(struct stats_named **out, struct compare_side *side,
 		r.busy_ranks = g->busy_ranks;
 		r.busy_max = g->busy_max;
 		if (need && g->has_events && g->calls > 0) {
+			/* Each rank's blob is sorted already: the percentile is
+			 * selected across those runs, never sorting them all. */
 			d.len = 0;
-			rc = store_region_durations(src->st, &d, src->run_id, g->region_id,
-						    o->ranks, o->nranks);
+			ends.len = 0;
+			rc = store_region_duration_runs(src->st, &d, &ends, src->run_id,
+							g->region_id, o->ranks, o->nranks);
 			if (rc)
 				goto out;
 			if (d.len != g->calls) {
@@ -218,6 +222,8 @@ static int compare_values(struct stats_named **out, struct compare_side *side,
 			}
 			r.sorted = d.v;
 			r.nsorted = d.len;
+			r.run_ends = ends.v;
+			r.nruns = ends.len;
 		}
 		rc = stats_region_value(&vals[i].v, &r, o->metric);
 		if (rc)
@@ -234,6 +240,7 @@ static int compare_values(struct stats_named **out, struct compare_side *side,
 out:
 	store_region_stats_free(regs, n);
 	i64vec_release(&d);
+	i64vec_release(&ends);
 	free(vals);
 	return rc;
 }

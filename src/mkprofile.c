@@ -28,6 +28,8 @@ struct mkopts {
 	int schema, aggregate, gzip, gpu;
 	uint64_t ranks, calls, seed;
 	double scale;
+	const char *slow_name; /* --slow NAME=F: that region F times slower */
+	double slow_factor;
 	const char *regions, *label, *timestamp, *out;
 };
 
@@ -45,6 +47,7 @@ static void mk_usage(FILE *f)
 	      "  --calls N         calls per rank and region (default 100)\n"
 	      "  --seed S          random seed (default 1)\n"
 	      "  --scale F         multiply every duration by F (default 1)\n"
+	      "  --slow NAME=F     multiply the durations of region NAME by F as well\n"
 	      "  --label L         metadata label (default \"example\")\n"
 	      "  --timestamp ISO   metadata timestamp (default 2024-01-01T00:00:00Z)\n"
 	      "  --help            show this help\n",
@@ -110,6 +113,7 @@ static void mk_parse(struct mkopts *o, int argc, char **argv)
 		} else if (strcmp(a, "--schema") == 0 || strcmp(a, "--ranks") == 0 ||
 			   strcmp(a, "--regions") == 0 || strcmp(a, "--calls") == 0 ||
 			   strcmp(a, "--seed") == 0 || strcmp(a, "--scale") == 0 ||
+			   strcmp(a, "--slow") == 0 ||
 			   strcmp(a, "--label") == 0 || strcmp(a, "--timestamp") == 0) {
 			if (!v)
 				mk_die("%s needs a value", a);
@@ -131,6 +135,17 @@ static void mk_parse(struct mkopts *o, int argc, char **argv)
 					mk_die("invalid value '%s' for --scale (expected a number "
 					       "above 0)",
 					       v);
+			} else if (strcmp(a, "--slow") == 0) {
+				const char *eq = strrchr(v, '=');
+				char *end;
+
+				errno = 0;
+				o->slow_factor = eq ? strtod(eq + 1, &end) : 0.0;
+				if (!eq || eq == v || !eq[1] || *end || errno ||
+				    !(o->slow_factor > 0) || o->slow_factor > 1e6)
+					mk_die("invalid value '%s' for --slow (expected NAME=FACTOR)",
+					       v);
+				o->slow_name = v;
 			} else if (strcmp(a, "--regions") == 0) {
 				o->regions = v;
 			} else if (strcmp(a, "--label") == 0) {
@@ -217,22 +232,26 @@ static double mk_uniform(uint64_t *s)
  * Fill the row's calls for (rank, region index ri): durations log-normal
  * around the region's base, back-to-back calls separated by small gaps.
  */
-static void mk_row(const struct mkopts *o, uint64_t rank, size_t ri, int64_t *starts, int64_t *ends,
-		   int64_t *gpu)
+static void mk_row(const struct mkopts *o, uint64_t rank, size_t ri, const char *name,
+		   int64_t *starts, int64_t *ends, int64_t *gpu)
 {
+	size_t slow_len = o->slow_name ? (size_t)(strrchr(o->slow_name, '=') - o->slow_name) : 0;
+	double factor = o->scale;
 	uint64_t st = mk_splitmix(o->seed ^ mk_splitmix(rank * UINT64_C(0x10001) + ri));
 	double base = 20000.0 * (double)(1 + 3 * (ri % 7)) * (ri % 2 ? 1.0 : 2.5);
 	double imbalance = 1.0 + 0.03 * (double)(rank % 8);
 	int64_t t = (int64_t)(1000000 + 1000 * rank);
 	uint64_t c;
 
+	if (slow_len && strlen(name) == slow_len && !strncmp(name, o->slow_name, slow_len))
+		factor *= o->slow_factor;
 	if (!st)
 		st = 1;
 	for (c = 0; c < o->calls; c++) {
 		double z =
 		    (mk_uniform(&st) + mk_uniform(&st) + mk_uniform(&st) + mk_uniform(&st) - 2.0) *
 		    1.7320508075688772;
-		double d = base * imbalance * exp(0.35 * z) * o->scale;
+		double d = base * imbalance * exp(0.35 * z) * factor;
 		int64_t dn = d < 1.0 ? 1 : (int64_t)llround(d);
 
 		starts[c] = t;
@@ -311,7 +330,7 @@ int main(int argc, char **argv)
 			r->source_line = (int64_t)(10 + 7 * ri);
 			r->tags = tags;
 			r->ntags = 1;
-			mk_row(&o, rank, ri, base, base + o.calls, gpu);
+			mk_row(&o, rank, ri, names[ri], base, base + o.calls, gpu);
 			if (stream)
 				rc = h5write_stream_row(s, r);
 			k++;

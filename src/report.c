@@ -501,10 +501,9 @@ int report_json(struct buf *out, const struct compare_result *r, const struct co
 		}
 		rc |= buf_putc(out, ']');
 	}
-	if (r->nmeta_changes) {
-		rc |= buf_puts(out, ", \"metadata_changes\": ");
-		rc |= metadiff_json(out, r->meta_changes, r->nmeta_changes);
-	}
+	/* always present, [] when the runs are like for like */
+	rc |= buf_puts(out, ", \"metadata_changes\": ");
+	rc |= metadiff_json(out, r->meta_changes, r->nmeta_changes);
 	rc |= buf_puts(out, "}\n");
 	return rc ? ERR_NOMEM : 0;
 }

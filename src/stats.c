@@ -64,9 +64,17 @@ int stats_metric_is_count(enum stats_metric m)
  * numpy's _lerp(a, b, t) = a + (b-a)*t, computed as b - (b-a)*(1-t) when
  * t >= 0.5 (numpy does the same to stay monotonic).
  */
+/* numpy's _lerp between the order statistics a and b at fraction frac. */
+static double stats_lerp(double a, double b, double frac)
+{
+	double diff = b - a;
+
+	return frac >= 0.5 ? b - diff * (1.0 - frac) : a + diff * frac;
+}
+
 double stats_percentile(const int64_t *sorted, size_t n, double q)
 {
-	double pos, frac, a, b, diff;
+	double pos, frac;
 	size_t lo;
 
 	if (n == 1)
@@ -76,10 +84,103 @@ double stats_percentile(const int64_t *sorted, size_t n, double q)
 	if (lo >= n - 1)
 		return (double)sorted[n - 1];
 	frac = pos - (double)lo;
-	a = (double)sorted[lo];
-	b = (double)sorted[lo + 1];
-	diff = b - a;
-	return frac >= 0.5 ? b - diff * (1.0 - frac) : a + diff * frac;
+	return stats_lerp((double)sorted[lo], (double)sorted[lo + 1], frac);
+}
+
+/* Number of values <= x in the ascending run v[0..n) (upper bound). */
+static size_t stats_count_le(const int64_t *v, size_t n, int64_t x)
+{
+	size_t lo = 0, hi = n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (v[mid] <= x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Number of values <= x over all runs. */
+static size_t stats_runs_count_le(const int64_t *v, const int64_t *ends, size_t nruns, int64_t x)
+{
+	size_t i, start = 0, c = 0;
+
+	for (i = 0; i < nruns; i++) {
+		size_t end = (size_t)ends[i];
+
+		c += stats_count_le(v + start, end - start, x);
+		start = end;
+	}
+	return c;
+}
+
+/*
+ * The k-th (0-based) smallest value over the runs, k < total: the least x
+ * in [smallest first, largest last] with more than k values <= x.  *next
+ * receives the (k+1)-th smallest value when k + 1 < total (else x).
+ */
+static int64_t stats_runs_kth(int64_t *next, const int64_t *v, const int64_t *ends, size_t nruns,
+			      size_t k)
+{
+	size_t i, start = 0, c;
+	int64_t lo = INT64_MAX, hi = INT64_MIN, mid, above = INT64_MAX;
+	int have_above = 0;
+
+	for (i = 0; i < nruns; i++) {
+		size_t end = (size_t)ends[i];
+
+		if (end > start) {
+			lo = v[start] < lo ? v[start] : lo;
+			hi = v[end - 1] > hi ? v[end - 1] : hi;
+		}
+		start = end;
+	}
+	while (lo < hi) {
+		mid = lo + (int64_t)(((uint64_t)hi - (uint64_t)lo) / 2);
+		if (stats_runs_count_le(v, ends, nruns, mid) > k)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	/* lo is the k-th value; the next one is lo again when more than k + 1
+	 * values are <= lo, else the least value above lo in any run. */
+	c = stats_runs_count_le(v, ends, nruns, lo);
+	*next = lo;
+	if (c > k + 1)
+		return lo;
+	start = 0;
+	for (i = 0; i < nruns; i++) {
+		size_t end = (size_t)ends[i],
+		       j = start + stats_count_le(v + start, end - start, lo);
+
+		if (j < end && (!have_above || v[j] < above)) {
+			above = v[j];
+			have_above = 1;
+		}
+		start = end;
+	}
+	if (have_above)
+		*next = above;
+	return lo;
+}
+
+double stats_percentile_runs(const int64_t *v, const int64_t *ends, size_t nruns, double q)
+{
+	size_t n = nruns ? (size_t)ends[nruns - 1] : 0, lo;
+	double pos, frac;
+	int64_t a, b;
+
+	if (n == 1)
+		return (double)v[0];
+	pos = q / 100.0 * (double)(n - 1);
+	lo = (size_t)floor(pos);
+	if (lo >= n - 1)
+		return (double)stats_runs_kth(&b, v, ends, nruns, n - 1);
+	frac = pos - (double)lo;
+	a = stats_runs_kth(&b, v, ends, nruns, lo);
+	return stats_lerp((double)a, (double)b, frac);
 }
 
 /*
@@ -147,12 +248,16 @@ int stats_region_value(struct stats_val *out, const struct stats_region *r, enum
 			out->none = 1;
 			break;
 		}
-		if (!r->sorted || r->nsorted != r->calls)
+		if (!r->sorted || r->nsorted != r->calls ||
+		    (r->run_ends && (!r->nruns || (size_t)r->run_ends[r->nruns - 1] != r->nsorted)))
 			return err_set(ERR_GENERIC,
 				       "internal error: %s needs the %llu sorted durations",
 				       stats_metric_name(m), (unsigned long long)r->calls);
 		q = stats_metric_quantile(m);
-		out->v = stats_percentile(r->sorted, r->nsorted, q) / 1e9;
+		if (r->run_ends)
+			out->v = stats_percentile_runs(r->sorted, r->run_ends, r->nruns, q) / 1e9;
+		else
+			out->v = stats_percentile(r->sorted, r->nsorted, q) / 1e9;
 		break;
 	case STATS_CALLS:
 		break;

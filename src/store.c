@@ -63,7 +63,8 @@ struct store {
 	sqlite3_stmt *region_find;
 	sqlite3_stmt *region_add;
 	/* cached statements of diff/check, run once per side and region */
-	sqlite3_stmt *region_stats;
+	sqlite3_stmt *region_stats;	/* with a rank list */
+	sqlite3_stmt *region_stats_all; /* all ranks */
 	sqlite3_stmt *region_durations;
 	/* region name -> id; nslots is 0 or a power of two */
 	struct region_slot *slots;
@@ -429,6 +430,13 @@ int store_open(struct store **out, const char *path, int flags)
 			goto out;
 	}
 	ret = store_configure(st);
+	/* Readers (diff, check, history) map the file instead of pread()ing
+	 * every page into freshly allocated cache memory: a p95 diff of two
+	 * medium runs reads ~50 MB of duration blobs, and the copies and page
+	 * faults were a third of its time (issue 6).  Read-only mapping;
+	 * writers keep the default. */
+	if (!ret && st->readonly)
+		(void)sqlite3_exec(st->db, "PRAGMA mmap_size = 1073741824", NULL, NULL, NULL);
 out:
 	if (ret) {
 		store_close(st);
@@ -454,6 +462,7 @@ void store_close(struct store *st)
 	sqlite3_finalize(st->region_find);
 	sqlite3_finalize(st->region_add);
 	sqlite3_finalize(st->region_stats);
+	sqlite3_finalize(st->region_stats_all);
 	sqlite3_finalize(st->region_durations);
 	sqlite3_close(st->db);
 	cache_clear(st);
@@ -1513,17 +1522,36 @@ static void region_stats_from_row(struct store_region_stats *g, sqlite3_stmt *s,
 
 /*
  * store_region_stats(): one row per region of run ?1, pooled over the ranks
- * of the JSON list ?2 (NULL = all).  Rows of unselected ranks still make the
- * region appear (with calls 0).  Columns: region id, name, has_events,
- * calls, total, min and max over rows with calls, GPU count and total, rows
- * with total > 0 and the largest such total, selected rows.
+ * of the JSON list ?2.  Rows of unselected ranks still make the region
+ * appear (with calls 0).  Columns: region id, has_events, calls, total, min
+ * and max over rows with calls, GPU count and total, rows with total > 0 and
+ * the largest such total, selected rows, then the region name.  Rows are
+ * grouped before the join, so the name is looked up once per region rather
+ * than once per (region, rank) row.
  */
 static const char REGION_STATS_SQL[] =
-    "SELECT t.region_id, r.name, " REGION_AGGREGATES " "
+    "SELECT g.*, r.name FROM (SELECT t.region_id, " REGION_AGGREGATES " "
     "FROM (SELECT region_id, has_events, calls, total_ns, min_ns, max_ns, gpu_count, "
-    "gpu_total_ns, (?2 IS NULL OR rank IN (SELECT value FROM json_each(?2))) AS sel "
-    "FROM timings WHERE run_id = ?1) AS t "
-    "JOIN regions AS r ON r.id = t.region_id GROUP BY t.region_id";
+    "gpu_total_ns, rank IN (SELECT value FROM json_each(?2)) AS sel "
+    "FROM timings WHERE run_id = ?1) AS t GROUP BY t.region_id) AS g "
+    "JOIN regions AS r ON r.id = g.region_id";
+
+/*
+ * The same over all ranks (no --ranks, the common case): the plain
+ * aggregates without the per-row rank test, read from the covering index
+ * timings_summary alone (issue 6: the CASE per row was most of the time of
+ * a stored diff).
+ */
+static const char REGION_STATS_ALL_SQL[] =
+    "SELECT g.*, r.name FROM (SELECT region_id, min(has_events), sum(calls), sum(total_ns), "
+    "min(CASE WHEN calls > 0 THEN min_ns END), max(CASE WHEN calls > 0 THEN max_ns END), "
+    "sum(gpu_count), sum(gpu_total_ns), sum(total_ns > 0), "
+    "max(CASE WHEN total_ns > 0 THEN total_ns END), count(*) "
+    "FROM timings WHERE run_id = ?1 GROUP BY region_id) AS g "
+    "JOIN regions AS r ON r.id = g.region_id";
+
+/* Column of the region name in both queries above. */
+#define REGION_STATS_NAME_COL (1 + REGION_AGGREGATE_COLUMNS)
 
 /* store_region_durations(): the duration blobs of region ?2 of run ?1 on the
  * ranks of the JSON list ?3 (NULL = all). */
@@ -1564,21 +1592,28 @@ int store_region_stats(struct store *st, struct store_region_stats **out, size_t
 	json = ranks_json(ranks, nranks, &failed);
 	if (failed)
 		return err_nomem();
-	if (!st->region_stats)
-		ret = prepare(st, &st->region_stats, REGION_STATS_SQL, SQLITE_PREPARE_PERSISTENT,
-			      "read");
-	s = st->region_stats;
+	if (json) {
+		if (!st->region_stats)
+			ret = prepare(st, &st->region_stats, REGION_STATS_SQL,
+				      SQLITE_PREPARE_PERSISTENT, "read");
+		s = st->region_stats;
+	} else {
+		if (!st->region_stats_all)
+			ret = prepare(st, &st->region_stats_all, REGION_STATS_ALL_SQL,
+				      SQLITE_PREPARE_PERSISTENT, "read");
+		s = st->region_stats_all;
+	}
 	if (ret)
 		goto out;
 	bad |= sqlite3_bind_int64(s, 1, run_id) != SQLITE_OK;
-	bad |= (json ? sqlite3_bind_text(s, 2, json, -1, SQLITE_STATIC)
-		     : sqlite3_bind_null(s, 2)) != SQLITE_OK;
+	if (json)
+		bad |= sqlite3_bind_text(s, 2, json, -1, SQLITE_STATIC) != SQLITE_OK;
 	if (bad) {
 		ret = store_err(st, sqlite3_errcode(st->db), "read");
 		goto out;
 	}
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		const char *name = (const char *)sqlite3_column_text(s, 1);
+		const char *name = (const char *)sqlite3_column_text(s, REGION_STATS_NAME_COL);
 
 		if (!name) {
 			ret = err_nomem();
@@ -1601,7 +1636,7 @@ int store_region_stats(struct store *st, struct store_region_stats **out, size_t
 		g = &regs[len++];
 		memset(g, 0, sizeof(*g));
 		g->region_id = sqlite3_column_int64(s, 0);
-		region_stats_from_row(g, s, 2);
+		region_stats_from_row(g, s, 1);
 		g->name = util_strdup(name);
 		if (!g->name) {
 			ret = ERR_NOMEM;
@@ -1628,11 +1663,17 @@ out:
 	return 0;
 }
 
-int store_region_durations(struct store *st, struct i64vec *out, int64_t run_id, int64_t region_id,
-			   const int64_t *ranks, size_t nranks)
+/*
+ * The blobs of one region of run_id on the selected ranks, decoded and
+ * appended to out; with ends, the end offset in out of each row is pushed
+ * to ends (each row sorted, the rows not merged), else the appended values
+ * are sorted together.
+ */
+static int region_durations(struct store *st, struct i64vec *out, struct i64vec *ends,
+			    int64_t run_id, int64_t region_id, const int64_t *ranks, size_t nranks)
 {
 	sqlite3_stmt *s;
-	size_t start = out->len;
+	size_t start = out->len, ends_start = ends ? ends->len : 0;
 	char *json;
 	int rc, bad = 0, failed, ret = 0;
 
@@ -1672,6 +1713,8 @@ int store_region_durations(struct store *st, struct i64vec *out, int64_t run_id,
 				      st->path, (long long)run_id);
 			goto out;
 		}
+		if (ends && (ret = i64vec_push(ends, (int64_t)out->len)))
+			goto out;
 	}
 	if (rc != SQLITE_DONE)
 		ret = store_err(st, rc, "read");
@@ -1681,11 +1724,27 @@ out:
 		sqlite3_clear_bindings(s);
 	}
 	free(json);
-	if (ret)
+	if (ret) {
 		out->len = start;
-	else
+		if (ends)
+			ends->len = ends_start;
+	} else if (!ends) {
 		util_sort_i64(out->v + start, out->len - start);
+	}
 	return ret;
+}
+
+int store_region_durations(struct store *st, struct i64vec *out, int64_t run_id, int64_t region_id,
+			   const int64_t *ranks, size_t nranks)
+{
+	return region_durations(st, out, NULL, run_id, region_id, ranks, nranks);
+}
+
+int store_region_duration_runs(struct store *st, struct i64vec *out, struct i64vec *ends,
+			       int64_t run_id, int64_t region_id, const int64_t *ranks,
+			       size_t nranks)
+{
+	return region_durations(st, out, ends, run_id, region_id, ranks, nranks);
 }
 
 /* ---- the history workflow: filtered listings, tags, removal, history ---- */

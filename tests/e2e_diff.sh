@@ -120,7 +120,8 @@ if [ $has_python = 1 ]; then
 import json, sys
 d = json.load(sys.stdin)
 assert list(d) == ["metric", "a", "b", "rows", "max_regression", "fail_on_new", "status",
-                   "violations"], list(d)
+                   "violations", "metadata_changes"], list(d)
+assert d["metadata_changes"] == [], d["metadata_changes"]
 assert list(d["a"]) == ["id", "path", "label", "commit", "branch", "tags", "recorded_at",
                         "num_ranks"], list(d["a"])
 assert d["metric"] == "total" and d["status"] == "FAIL" and d["max_regression"] == 5.0

@@ -175,7 +175,7 @@ equals "diff json metadata_changes" "$(printf '%s' "$out" | jq -c '.metadata_cha
 run $S check 1 3 --format markdown
 contains "check markdown metadata" "$out" "- mpi\\_size: 2 → 4"
 expect 0 "diff alike no metadata" $S diff 2 2 --format json
-equals "diff alike json" "$(printf '%s' "$out" | jq 'has("metadata_changes")')" "false"
+equals "diff alike json" "$(printf '%s' "$out" | jq -c .metadata_changes)" "[]"
 usage_error "meta too many" "unexpected argument '3'" "usage: scopedb meta" $S meta 1 2 3
 
 # --- tag / untag ----------------------------------------------------------------

@@ -132,12 +132,13 @@ static void check_run_consistent(int64_t run_id)
 {
 	char sql[512];
 
-	snprintf(sql, sizeof(sql),
-		 "SELECT (SELECT num_calls FROM runs WHERE id = %lld) = "
-		 "(SELECT coalesce(sum(calls), 0) FROM timings WHERE run_id = %lld) AND "
-		 "NOT EXISTS (SELECT 1 FROM timings t LEFT JOIN timings_durations d ON "
-		 "d.timing_id = t.id WHERE t.run_id = %lld AND (d.timing_id IS NULL) = t.has_events)",
-		 (long long)run_id, (long long)run_id, (long long)run_id);
+	snprintf(
+	    sql, sizeof(sql),
+	    "SELECT (SELECT num_calls FROM runs WHERE id = %lld) = "
+	    "(SELECT coalesce(sum(calls), 0) FROM timings WHERE run_id = %lld) AND "
+	    "NOT EXISTS (SELECT 1 FROM timings t LEFT JOIN timings_durations d ON "
+	    "d.timing_id = t.id WHERE t.run_id = %lld AND (d.timing_id IS NULL) = t.has_events)",
+	    (long long)run_id, (long long)run_id, (long long)run_id);
 	assert_int_equal(q_int(sql), 1);
 }
 
@@ -288,11 +289,16 @@ static int teardown(void **state)
 static void test_section_3_1(void **state)
 {
 	static const char *const missing[] = {
-	    "/region_table/names",	       "/rank_region_index/region_ids",
-	    "/rank_region_index/ranks",	       "/rank_region_index/event_offsets",
-	    "/rank_region_index/event_counts", "/events/start_deltas",
-	    "/events/durations",	       "/region_table",
-	    "/rank_region_index",	       "/events",
+	    "/region_table/names",
+	    "/rank_region_index/region_ids",
+	    "/rank_region_index/ranks",
+	    "/rank_region_index/event_offsets",
+	    "/rank_region_index/event_counts",
+	    "/events/start_deltas",
+	    "/events/durations",
+	    "/region_table",
+	    "/rank_region_index",
+	    "/events",
 	};
 	uint64_t off[STD_ROWS], cnt[STD_ROWS], u[STD_ROWS];
 	uint32_t ranks[STD_ROWS], u32[STD_ROWS];
@@ -318,8 +324,8 @@ static void test_section_3_1(void **state)
 	path = fresh("region-id.h5", 3, 0);
 	for (i = 0; i < STD_ROWS; i++)
 		u32[i] = i == 7 ? 4 : (uint32_t)(i % 4);
-	assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/region_ids",
-						 H5WRITE_U32, u32, STD_ROWS),
+	assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/region_ids", H5WRITE_U32,
+						 u32, STD_ROWS),
 			 0);
 	expect_refused(path, "region id >= number of names");
 
@@ -358,9 +364,9 @@ static void test_section_3_1(void **state)
 	path = fresh("duplicate.h5", 3, 0);
 	memcpy(u32, ranks, sizeof(u32));
 	u32[4] = 0; /* (1, solve) becomes a second (0, solve) */
-	assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/ranks", H5WRITE_U32,
-						 u32, STD_ROWS),
-			 0);
+	assert_int_equal(
+	    h5write_replace_dataset(path, "/rank_region_index/ranks", H5WRITE_U32, u32, STD_ROWS),
+	    0);
 	expect_refused(path, "the same (rank, region) twice");
 
 	path = fresh("event-lengths.h5", 3, 0);
@@ -392,8 +398,8 @@ static void test_section_3_1(void **state)
 	expect_refused(path, "float counts");
 
 	path = fresh("names-int.h5", 3, 0);
-	assert_int_equal(
-	    h5write_replace_dataset(path, "/region_table/names", H5WRITE_I64, ev, 4), 0);
+	assert_int_equal(h5write_replace_dataset(path, "/region_table/names", H5WRITE_I64, ev, 4),
+			 0);
 	expect_refused(path, "integer region names");
 
 	for (i = 0; i < sizeof(missing) / sizeof(missing[0]); i++) {
@@ -522,7 +528,8 @@ static void test_byte_flips(void **state)
 	char srcs[4][512];
 	unsigned char *orig[4], *b;
 	long len[4];
-	int nflips = env_int("HOSTILE_FLIPS", DEFAULT_FLIPS), seed, v, stored = 0, refused = 0, skipped = 0;
+	int nflips = env_int("HOSTILE_FLIPS", DEFAULT_FLIPS), seed, v, stored = 0, refused = 0,
+	    skipped = 0;
 	int first = env_int("HOSTILE_FLIP_FIRST", 0);
 	char name[64], what[96];
 
@@ -674,8 +681,8 @@ static void test_absurd_sizes(void **state)
 	prof.rows = rows;
 	prof.nrows = (size_t)nreg;
 	assert_int_equal(h5write_file(tu_path("many.h5"), &prof, &o), 0);
-	assert_int_equal(
-	    try_ingest(tu_path("many.h5"), "many regions", OUT_STORED, NULL, &run), OUT_STORED);
+	assert_int_equal(try_ingest(tu_path("many.h5"), "many regions", OUT_STORED, NULL, &run),
+			 OUT_STORED);
 	snprintf(sql, sizeof(sql),
 		 "SELECT num_regions = %d AND num_calls = %d AND (SELECT count(*) FROM timings "
 		 "WHERE run_id = %lld) = %d FROM runs WHERE id = %lld",
@@ -764,9 +771,10 @@ static void test_hostile_names(void **state)
 			sqlite3_bind_int64(s, 1, run);
 			sqlite3_bind_text(s, 2, names[i], -1, SQLITE_STATIC);
 			assert_int_equal(sqlite3_step(s), SQLITE_ROW);
-			assert_int_equal(json_parse_strarray(
-					     &tags, &ntags, (const char *)sqlite3_column_text(s, 0)),
-					 0);
+			assert_int_equal(
+			    json_parse_strarray(&tags, &ntags,
+						(const char *)sqlite3_column_text(s, 0)),
+			    0);
 			assert_int_equal(ntags, N);
 			for (k = 0; k < N; k++)
 				assert_string_equal(tags[k], names[k]);
@@ -777,11 +785,12 @@ static void test_hostile_names(void **state)
 		sqlite3_finalize(s);
 
 		/* run tags, label, commit, branch, metadata */
-		assert_int_equal(sqlite3_prepare_v2(h,
-						    "SELECT count(*) FROM run_tags WHERE run_id = ?1 "
-						    "AND tag = ?2",
-						    -1, &s, NULL),
-				 SQLITE_OK);
+		assert_int_equal(
+		    sqlite3_prepare_v2(h,
+				       "SELECT count(*) FROM run_tags WHERE run_id = ?1 "
+				       "AND tag = ?2",
+				       -1, &s, NULL),
+		    SQLITE_OK);
 		for (i = 0; i < N; i++) {
 			sqlite3_reset(s);
 			sqlite3_bind_int64(s, 1, run);
@@ -790,15 +799,16 @@ static void test_hostile_names(void **state)
 			assert_int_equal(sqlite3_column_int(s, 0), 1);
 		}
 		sqlite3_finalize(s);
-		assert_int_equal(sqlite3_prepare_v2(h,
-						    "SELECT label = ?2 AND commit_sha = ?3 AND "
-						    "branch = ?4 AND (SELECT value FROM run_metadata "
-						    "WHERE run_id = ?1 AND key = 'k''ey') = ?5 AND "
-						    "(SELECT value FROM run_metadata WHERE run_id = ?1 "
-						    "AND key = 'x%n') = 'DROP TABLE runs' "
-						    "FROM runs WHERE id = ?1",
-						    -1, &s, NULL),
-				 SQLITE_OK);
+		assert_int_equal(
+		    sqlite3_prepare_v2(h,
+				       "SELECT label = ?2 AND commit_sha = ?3 AND "
+				       "branch = ?4 AND (SELECT value FROM run_metadata "
+				       "WHERE run_id = ?1 AND key = 'k''ey') = ?5 AND "
+				       "(SELECT value FROM run_metadata WHERE run_id = ?1 "
+				       "AND key = 'x%n') = 'DROP TABLE runs' "
+				       "FROM runs WHERE id = ?1",
+				       -1, &s, NULL),
+		    SQLITE_OK);
 		sqlite3_bind_int64(s, 1, run);
 		sqlite3_bind_text(s, 2, names[6], -1, SQLITE_STATIC);
 		sqlite3_bind_text(s, 3, names[7], -1, SQLITE_STATIC);

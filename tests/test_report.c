@@ -390,7 +390,7 @@ static void test_json(void **state)
 	    "\"pct\": -100.0},\n"
 	    "  {\"name\": \"new|pipe\", \"a\": null, \"b\": 3e-05, \"delta\": 3e-05, "
 	    "\"pct\": null}\n"
-	    "]}\n");
+	    "], \"metadata_changes\": []}\n");
 	make_opts(&o, 1);
 	o.fail_on_new = 1;
 	o.metric = STATS_CALLS;
@@ -410,7 +410,7 @@ static void test_json(void **state)
 	    "\"tags\": [], \"recorded_at\": null, \"num_ranks\": 1}, \"rows\": [\n"
 	    "  {\"name\": \"solve\", \"a\": 2, \"b\": 3, \"delta\": 1, \"pct\": 50.0}\n"
 	    "], \"max_regression\": 5.0, \"fail_on_new\": true, \"status\": \"FAIL\", "
-	    "\"violations\": [\"solve\"]}\n");
+	    "\"violations\": [\"solve\"], \"metadata_changes\": []}\n");
 	r.nrows = 0;
 	r.nviolations = 0;
 	o.fail_on_new = 0;
@@ -423,7 +423,7 @@ static void test_json(void **state)
 	    "\"path\": \"b.h5\", \"label\": null, \"commit\": null, \"branch\": null, "
 	    "\"tags\": [], \"recorded_at\": null, \"num_ranks\": 1}, \"rows\": [], "
 	    "\"max_regression\": 5.0, \"fail_on_new\": false, \"status\": \"PASS\", "
-	    "\"violations\": []}\n");
+	    "\"violations\": [], \"metadata_changes\": []}\n");
 }
 
 int main(void)

@@ -67,6 +67,11 @@ struct stats_region {
 	 * p50/p95/p99, may be NULL otherwise. */
 	const int64_t *sorted;
 	size_t nsorted;
+	/* Or, when run_ends != NULL: sorted[0..nsorted) is the concatenation
+	 * of nruns ascending runs, run i ending at run_ends[i] (the last at
+	 * nsorted), as store_region_duration_runs() returns them. */
+	const int64_t *run_ends;
+	size_t nruns;
 };
 
 /*
@@ -75,6 +80,15 @@ struct stats_region {
  * Returned in the unit of the input.
  */
 double stats_percentile(const int64_t *sorted, size_t n, double q);
+
+/*
+ * The same percentile of the union of nruns ascending runs v[0..ends[0]),
+ * v[ends[0]..ends[1]), ... (ends[nruns-1] = n > 0 values in all), without
+ * merging them: the two order statistics needed are found by a binary
+ * search over the value domain, counting with a binary search per run.
+ * Exactly stats_percentile() of the merged array.
+ */
+double stats_percentile_runs(const int64_t *v, const int64_t *ends, size_t nruns, double q);
 
 /*
  * The metric of one region (format doc, section 5).  ERR_GENERIC when a

@@ -227,6 +227,17 @@ void store_region_stats_free(struct store_region_stats *regs, size_t n);
 int store_region_durations(struct store *st, struct i64vec *out, int64_t run_id, int64_t region_id,
 			   const int64_t *ranks, size_t nranks);
 
+/*
+ * The same durations without the final sort: each stored (rank) row is
+ * appended as one ascending run and the end offset of each run in out is
+ * pushed to ends.  For order statistics that do not need the merged array
+ * (stats_percentile_runs()): a full sort of every call of a region costs
+ * far more than decoding them (issue 6).
+ */
+int store_region_duration_runs(struct store *st, struct i64vec *out, struct i64vec *ends,
+			       int64_t run_id, int64_t region_id, const int64_t *ranks,
+			       size_t nranks);
+
 /* ---- the history workflow: filtered listings, tags, removal, history ---- */
 
 /*

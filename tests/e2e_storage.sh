@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# e2e_storage.sh - storage failures (issue 5, part 5).
+#
+#  1. A full disk, simulated with RLIMIT_FSIZE (works unprivileged; SIGXFSZ
+#     ignored so write() fails with EFBIG): ingest fails with exit 2 and one
+#     "cannot update store" line; the earlier run is intact, integrity_check
+#     is ok, and the same ingest works once there is room.
+#  2. When mounts are possible (root, unshare -m; skipped with a note
+#     otherwise): a store on a 1 MB tmpfs filled up by another file, then the
+#     same tmpfs
+#     remounted read-only: ingest fails with one clear line, `runs` still
+#     lists the run, nothing is damaged.
+#  3. Store creation and migration are atomic: `scopedb ingest` into a new
+#     store is killed at 20 moments during creation; afterwards the store is
+#     either untouched (no file, or user_version 0 and no tables) or the
+#     complete current schema, never in between, and the next ingest works.
+#     An empty file (an SQLite database of version 0) is migrated too.
+# (A store of a newer scopedb is covered by e2e_ingest.sh.)
+source "$(dirname "$0")/e2e-lib.sh"
+: "${MKPROFILE:?set MKPROFILE to the mkprofile binary}"
+
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
+
+"$MKPROFILE" --ranks 2 --calls 50 --seed 1 --label first small.h5 >/dev/null || exit 1
+"$MKPROFILE" --ranks 16 --calls 2000 --seed 2 --label big big.h5 >/dev/null || exit 1
+runs_sig() { sqlite3 "$1" "select group_concat(id || ':' || num_calls || ':' || label, ' ') from runs"; }
+
+# 1. full disk via RLIMIT_FSIZE
+db=fsize.sqlite
+expect 0 "fsize: first ingest" "$SCOPEDB" ingest --db $db small.h5
+before=$(runs_sig $db)
+size_kb=$((($(stat -c %s $db) + 1023) / 1024))
+limited() { (trap '' XFSZ; ulimit -f $((size_kb + 16)); "$@"); }
+expect_error "fsize: ingest on a full disk" "^scopedb: cannot (update|open) store 'fsize.sqlite': " \
+	limited "$SCOPEDB" ingest --db $db big.h5
+equals "fsize: integrity_check" "$(sqlite3 $db 'pragma integrity_check')" ok
+equals "fsize: earlier run intact" "$(runs_sig $db)" "$before"
+equals "fsize: no trace of the failed run" "$(sqlite3 $db "select count(*) from timings
+	where run_id not in (select id from runs)")" 0
+expect 0 "fsize: ingest once there is room" "$SCOPEDB" ingest --db $db big.h5
+equals "fsize: both runs" "$(sqlite3 $db 'select count(*) from runs')" 2
+
+# 2. tmpfs: full, then read-only
+if unshare -m true 2>/dev/null && unshare -m sh -c 'mkdir -p mnt-probe &&
+	mount -t tmpfs -o size=64k tmpfs mnt-probe' 2>/dev/null; then
+	rmdir mnt-probe 2>/dev/null
+	mkdir -p m
+	# runs in a private mount namespace: the mount disappears with it
+	unshare -m bash -s "$SCOPEDB" >mount.log 2>&1 <<-'EOF'
+		S=$1
+		mount -t tmpfs -o size=1m tmpfs m || exit 1
+		step() { echo "== $1"; shift; "$@" 2>&1; echo "rc=$?"; }
+		step first "$S" ingest --db m/s.sqlite small.h5
+		step runs-before sqlite3 m/s.sqlite "select count(*) from runs"
+		dd if=/dev/zero of=m/filler bs=4k 2>/dev/null # the disk is now full
+		step full "$S" ingest --db m/s.sqlite big.h5
+		step integrity-full sqlite3 m/s.sqlite "pragma integrity_check"
+		step runs-full sqlite3 m/s.sqlite "select count(*) from runs;
+			select count(*) from timings where run_id not in (select id from runs)"
+		mount -o remount,ro m || exit 1
+		step readonly "$S" ingest --db m/s.sqlite ../small.h5 big.h5
+		step runs-readonly "$S" runs --db m/s.sqlite --format json
+		mount -o remount,rw m || exit 1
+		step integrity-end sqlite3 m/s.sqlite "pragma integrity_check"
+	EOF
+	log=$(cat mount.log)
+	section() { awk -v s="== $1" '$0 == s {p = 1; next} /^== / {p = 0} p' mount.log; }
+	contains "tmpfs: first ingest" "$(section first)" "rc=0"
+	equals "tmpfs: disk full is one clear line, exit 2" "$(section full)" \
+		"scopedb: cannot update store 'm/s.sqlite': database or disk is full
+rc=2"
+	equals "tmpfs: integrity after disk full" "$(section integrity-full)" "ok
+rc=0"
+	equals "tmpfs: earlier run intact, no orphans" "$(section runs-full)" "1
+0
+rc=0"
+	case "$(section readonly)" in
+	"scopedb: cannot "*"store 'm/s.sqlite'"*"readonly"*"rc=2") ok ;;
+	*) bad "tmpfs: read-only store: $(section readonly)" ;;
+	esac
+	equals "tmpfs: read-only error is one line per file" \
+		"$(section readonly | grep -c '^scopedb: ')" 2
+	contains "tmpfs: runs on a read-only store" "$(section runs-readonly)" '"label": "first"'
+	contains "tmpfs: runs on a read-only store exits 0" "$(section runs-readonly)" "rc=0"
+	equals "tmpfs: integrity at the end" "$(section integrity-end)" "ok
+rc=0"
+	[ -n "$log" ] || bad "tmpfs: no log"
+else
+	echo "note: cannot mount a tmpfs here (needs root and unshare -m); tmpfs checks skipped"
+fi
+
+# 3. atomic creation/migration
+ref=ref.sqlite
+expect 0 "reference store" "$SCOPEDB" ingest --db $ref small.h5
+want_objects=$(sqlite3 $ref "select count(*) from sqlite_master")
+want_version=$(sqlite3 $ref "pragma user_version")
+t0=$(now_ms)
+"$SCOPEDB" runs --db timing.sqlite >/dev/null 2>&1
+create_ms=$(($(now_ms) - t0 + 5))
+for ((i = 0; i < 20; i++)); do
+	new=new$i.sqlite
+	delay_us=$((create_ms * 1000 * i / 19))
+	"$SCOPEDB" ingest --db $new small.h5 >/dev/null 2>&1 &
+	pid=$!
+	sleep "$(printf '%d.%06d' $((delay_us / 1000000)) $((delay_us % 1000000)))"
+	kill -KILL $pid 2>/dev/null
+	{ wait $pid; } 2>/dev/null
+	if [ ! -e $new ]; then
+		ok
+	else
+		state=$(sqlite3 $new "select (select user_version from pragma_user_version) || ' ' ||
+			(select count(*) from sqlite_master)" 2>&1)
+		case "$state" in
+		"0 0" | "$want_version $want_objects") ok ;;
+		*) bad "creation killed after ${delay_us} us: store in state '$state'" ;;
+		esac
+		equals "creation kill $i: integrity" "$(sqlite3 $new 'pragma integrity_check')" ok
+	fi
+	run "$SCOPEDB" ingest --db $new small.h5
+	if [ "$rc" -eq 0 ]; then ok; else bad "ingest after creation kill $i: exit $rc: $err"; fi
+	equals "creation kill $i: one run" "$(sqlite3 $new 'select count(*) from runs')" 1
+done
+
+# an empty file is an SQLite database of version 0: migrated in place
+: >empty.sqlite
+expect 0 "empty file migrated" "$SCOPEDB" ingest --db empty.sqlite small.h5
+equals "empty file: current schema" "$(sqlite3 empty.sqlite "select
+	(select user_version from pragma_user_version) || ' ' || count(*) from sqlite_master")" \
+	"$want_version $want_objects"
+finish
