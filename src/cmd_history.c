@@ -60,33 +60,6 @@ static const char *history_unit(enum stats_metric m)
 	return m == STATS_CALLS ? "calls" : m == STATS_IMBALANCE ? "percent" : "seconds";
 }
 
-/* Control characters as '?' so one line stays one line. */
-static int history_plain(struct buf *out, const char *s)
-{
-	int rc = 0;
-
-	for (; *s && !rc; s++)
-		rc = buf_putc(out, (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s);
-	return rc;
-}
-
-static int history_md(struct buf *out, const char *s)
-{
-	int rc = 0;
-
-	for (; *s && !rc; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (ch < 0x20 || ch == 0x7f)
-			rc = buf_putc(out, '?');
-		else if (strchr("\\`*_[]<>|~&#", ch))
-			rc = buf_printf(out, "\\%c", ch);
-		else
-			rc = buf_putc(out, (char)ch);
-	}
-	return rc;
-}
-
 /* The three formatted numbers of a step (table and markdown). */
 static void history_cells(const struct hist_ctx *h, const struct history_step *s, char *v, char *d,
 			  char *p, size_t len)
@@ -118,7 +91,7 @@ static int history_table(struct hist_ctx *h, const struct store_history_point *p
 	memset(&t, 0, sizeof(t));
 	header[4] = stats_metric_name(h->metric);
 	rc |= buf_puts(h->out, h->blocks++ ? "\nRegion: " : "Region: ");
-	rc |= history_plain(h->out, p[0].stats.name);
+	rc |= report_plain(h->out, p[0].stats.name);
 	rc |= buf_printf(h->out, " (%s, %s)\n\n", stats_metric_name(h->metric),
 			 history_unit(h->metric));
 	if (rc)
@@ -187,7 +160,7 @@ static int history_markdown(struct hist_ctx *h, const struct store_history_point
 	int rc = 0;
 
 	rc |= buf_puts(h->out, h->blocks++ ? "\n### " : "### ");
-	rc |= history_md(h->out, p[0].stats.name);
+	rc |= report_md(h->out, p[0].stats.name);
 	rc |= buf_printf(
 	    h->out,
 	    " (%s, %s)\n\n| run | recorded | commit | label | %s | change | change %% |\n"
@@ -201,7 +174,7 @@ static int history_markdown(struct hist_ctx *h, const struct store_history_point
 		rc |=
 		    p[i].commit ? buf_printf(h->out, "%.12s", p[i].commit) : buf_puts(h->out, "-");
 		rc |= buf_puts(h->out, " | ");
-		rc |= history_md(h->out, p[i].label ? p[i].label : "-");
+		rc |= report_md(h->out, p[i].label ? p[i].label : "-");
 		if (s[i].largest)
 			rc |= buf_printf(h->out, " | %s | **%s** | **%s** (largest change) |\n", v,
 					 d, pc);
@@ -209,22 +182,6 @@ static int history_markdown(struct hist_ctx *h, const struct store_history_point
 			rc |= buf_printf(h->out, " | %s | %s | %s |\n", v, d, pc);
 	}
 	return rc ? err_nomem() : 0;
-}
-
-/* One CSV field, quoted (RFC 4180) when needed. */
-static int history_csv_field(struct buf *out, const char *s)
-{
-	int rc = 0;
-
-	if (!s)
-		return 0;
-	if (!strpbrk(s, ",\"\r\n"))
-		return buf_puts(out, s);
-	rc |= buf_putc(out, '"');
-	for (; *s; s++)
-		rc |= *s == '"' ? buf_puts(out, "\"\"") : buf_putc(out, *s);
-	rc |= buf_putc(out, '"');
-	return rc;
 }
 
 /* A number for CSV/JSON: unrounded, or none_text for None. */
@@ -248,11 +205,11 @@ static int history_csv(struct hist_ctx *h, const struct store_history_point *p,
 		rc |= buf_puts(h->out,
 			       "region,run,recorded_at,commit,label,value,delta,pct,largest\n");
 	for (i = 0; i < n; i++) {
-		rc |= history_csv_field(h->out, p[i].stats.name);
+		rc |= report_csv_field(h->out, p[i].stats.name);
 		rc |= buf_printf(h->out, ",%" PRId64 ",%s,", p[i].run_id, p[i].time);
-		rc |= history_csv_field(h->out, p[i].commit);
+		rc |= report_csv_field(h->out, p[i].commit);
 		rc |= buf_putc(h->out, ',');
-		rc |= history_csv_field(h->out, p[i].label);
+		rc |= report_csv_field(h->out, p[i].label);
 		rc |= buf_putc(h->out, ',');
 		rc |= history_num(h->out, s[i].v, h->count, "");
 		rc |= buf_putc(h->out, ',');
@@ -262,11 +219,6 @@ static int history_csv(struct hist_ctx *h, const struct store_history_point *p,
 		rc |= buf_printf(h->out, ",%d\n", s[i].largest);
 	}
 	return rc ? err_nomem() : 0;
-}
-
-static int history_json_str(struct buf *out, const char *s)
-{
-	return s ? json_buf_string(out, s) : buf_puts(out, "null");
 }
 
 static int history_json(struct hist_ctx *h, const struct store_history_point *p,
@@ -282,11 +234,11 @@ static int history_json(struct hist_ctx *h, const struct store_history_point *p,
 		rc |= buf_printf(h->out,
 				 "%s\n    {\"id\": %" PRId64 ", \"recorded_at\": ", i ? "," : "",
 				 p[i].run_id);
-		rc |= history_json_str(h->out, p[i].time);
+		rc |= report_json_str(h->out, p[i].time);
 		rc |= buf_puts(h->out, ", \"commit\": ");
-		rc |= history_json_str(h->out, p[i].commit);
+		rc |= report_json_str(h->out, p[i].commit);
 		rc |= buf_puts(h->out, ", \"label\": ");
-		rc |= history_json_str(h->out, p[i].label);
+		rc |= report_json_str(h->out, p[i].label);
 		rc |= buf_puts(h->out, ", \"value\": ");
 		rc |= history_num(h->out, s[i].v, h->count, "null");
 		rc |= buf_puts(h->out, ", \"delta\": ");

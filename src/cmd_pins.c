@@ -10,16 +10,12 @@
 
 #include "cmd.h"
 #include "scopedb/cli.h"
+#include "scopedb/report.h"
 #include "scopedb/err.h"
 #include "scopedb/json.h"
 #include "scopedb/store.h"
 #include "scopedb/table.h"
 #include "scopedb/util.h"
-
-static int pins_json_opt(struct buf *out, const char *s)
-{
-	return s ? json_buf_string(out, s) : buf_puts(out, "null");
-}
 
 /* runs[i] describes pins[i]. */
 static int pins_json(struct buf *out, const struct store_pin *pins, const struct store_run *runs,
@@ -34,15 +30,15 @@ static int pins_json(struct buf *out, const struct store_pin *pins, const struct
 		rc |= buf_puts(out, i ? ",\n  {\"name\": " : "\n  {\"name\": ");
 		rc |= json_buf_string(out, pins[i].name);
 		rc |= buf_printf(out, ", \"run\": %" PRId64 ", \"pinned_at\": ", pins[i].run_id);
-		rc |= pins_json_opt(out, pins[i].pinned_at);
+		rc |= report_json_str(out, pins[i].pinned_at);
 		rc |= buf_puts(out, ", \"recorded_at\": ");
-		rc |= pins_json_opt(out, r->recorded_at);
+		rc |= report_json_str(out, r->recorded_at);
 		rc |= buf_puts(out, ", \"label\": ");
-		rc |= pins_json_opt(out, r->label);
+		rc |= report_json_str(out, r->label);
 		rc |= buf_puts(out, ", \"commit\": ");
-		rc |= pins_json_opt(out, r->commit);
+		rc |= report_json_str(out, r->commit);
 		rc |= buf_puts(out, ", \"branch\": ");
-		rc |= pins_json_opt(out, r->branch);
+		rc |= report_json_str(out, r->branch);
 		rc |= buf_puts(out, ", \"tags\": ");
 		rc |= json_buf_strarray(out, (const char *const *)r->tags, r->ntags);
 		rc |= buf_putc(out, '}');

@@ -13,18 +13,13 @@
 
 #include "cmd.h"
 #include "scopedb/cli.h"
+#include "scopedb/report.h"
 #include "scopedb/err.h"
 #include "scopedb/filter.h"
 #include "scopedb/json.h"
 #include "scopedb/store.h"
 #include "scopedb/table.h"
 #include "scopedb/util.h"
-
-/* JSON string or null. */
-static int json_opt(struct buf *out, const char *s)
-{
-	return s ? json_buf_string(out, s) : buf_puts(out, "null");
-}
 
 static int runs_json(struct buf *out, const struct store_run *runs, size_t n)
 {
@@ -36,15 +31,15 @@ static int runs_json(struct buf *out, const struct store_run *runs, size_t n)
 
 		rc |= buf_printf(out, "%s\n  {\"id\": %" PRId64 ", \"recorded_at\": ", i ? "," : "",
 				 r->id);
-		rc |= json_opt(out, r->recorded_at);
+		rc |= report_json_str(out, r->recorded_at);
 		rc |= buf_puts(out, ", \"ingested_at\": ");
-		rc |= json_opt(out, r->ingested_at);
+		rc |= report_json_str(out, r->ingested_at);
 		rc |= buf_puts(out, ", \"label\": ");
-		rc |= json_opt(out, r->label);
+		rc |= report_json_str(out, r->label);
 		rc |= buf_puts(out, ", \"commit\": ");
-		rc |= json_opt(out, r->commit);
+		rc |= report_json_str(out, r->commit);
 		rc |= buf_puts(out, ", \"branch\": ");
-		rc |= json_opt(out, r->branch);
+		rc |= report_json_str(out, r->branch);
 		rc |= buf_puts(out, ", \"tags\": [");
 		for (k = 0; k < r->ntags; k++) {
 			rc |= buf_puts(out, k ? ", " : "");
@@ -54,11 +49,11 @@ static int runs_json(struct buf *out, const struct store_run *runs, size_t n)
 				 "], \"num_ranks\": %" PRId64 ", \"num_regions\": %" PRId64
 				 ", \"num_calls\": %" PRId64 ", \"schema\": %d, \"layout\": ",
 				 r->num_ranks, r->num_regions, r->num_calls, r->schema);
-		rc |= json_opt(out, r->layout);
+		rc |= report_json_str(out, r->layout);
 		rc |= buf_puts(out, ", \"path\": ");
-		rc |= json_opt(out, r->source_path);
+		rc |= report_json_str(out, r->source_path);
 		rc |= buf_puts(out, ", \"sha256\": ");
-		rc |= json_opt(out, r->sha256);
+		rc |= report_json_str(out, r->sha256);
 		rc |= buf_puts(out, "}");
 	}
 	rc |= buf_puts(out, n ? "\n]\n" : "]\n");
@@ -110,23 +105,6 @@ static int runs_table(const struct store_run *runs, size_t n)
 	return rc;
 }
 
-/* One CSV field, quoted (RFC 4180) when it holds a comma, quote or line
- * break; nothing for NULL. */
-static int runs_csv_field(struct buf *out, const char *s)
-{
-	int rc = 0;
-
-	if (!s)
-		return 0;
-	if (!strpbrk(s, ",\"\r\n"))
-		return buf_puts(out, s);
-	rc |= buf_putc(out, '"');
-	for (; *s; s++)
-		rc |= *s == '"' ? buf_puts(out, "\"\"") : buf_putc(out, *s);
-	rc |= buf_putc(out, '"');
-	return rc;
-}
-
 /* CSV: one line per run; tags joined by ';'. */
 static int runs_csv(struct buf *out, const struct store_run *runs, size_t n)
 {
@@ -141,20 +119,20 @@ static int runs_csv(struct buf *out, const struct store_run *runs, size_t n)
 		for (k = 0; k < r->ntags; k++)
 			rc |= buf_printf(&tags, "%s%s", k ? ";" : "", r->tags[k]);
 		rc |= buf_printf(out, "%" PRId64 ",", r->id);
-		rc |= runs_csv_field(out, r->recorded_at);
+		rc |= report_csv_field(out, r->recorded_at);
 		rc |= buf_putc(out, ',');
-		rc |= runs_csv_field(out, r->ingested_at);
+		rc |= report_csv_field(out, r->ingested_at);
 		rc |= buf_putc(out, ',');
-		rc |= runs_csv_field(out, r->label);
+		rc |= report_csv_field(out, r->label);
 		rc |= buf_putc(out, ',');
-		rc |= runs_csv_field(out, r->commit);
+		rc |= report_csv_field(out, r->commit);
 		rc |= buf_putc(out, ',');
-		rc |= runs_csv_field(out, r->branch);
+		rc |= report_csv_field(out, r->branch);
 		rc |= buf_putc(out, ',');
-		rc |= runs_csv_field(out, tags.data);
+		rc |= report_csv_field(out, tags.data);
 		rc |= buf_printf(out, ",%" PRId64 ",%" PRId64 ",%" PRId64 ",", r->num_ranks,
 				 r->num_regions, r->num_calls);
-		rc |= runs_csv_field(out, r->source_path);
+		rc |= report_csv_field(out, r->source_path);
 		rc |= buf_putc(out, '\n');
 		buf_release(&tags);
 	}

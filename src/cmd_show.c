@@ -56,16 +56,6 @@ static int show_describe(struct buf *out, const struct store_run *r)
 	return rc ? err_nomem() : 0;
 }
 
-/* Control characters as '?' so one line stays one line. */
-static int show_plain(struct buf *out, const char *s)
-{
-	int rc = 0;
-
-	for (; *s && !rc; s++)
-		rc = buf_putc(out, (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s);
-	return rc;
-}
-
 static int show_table(const struct show_view *v, FILE *f)
 {
 	enum table_align align[SUMMARY_NCOLS];
@@ -79,7 +69,7 @@ static int show_table(const struct show_view *v, FILE *f)
 	memset(&t, 0, sizeof(t));
 	rc = show_describe(&line, v->run);
 	if (!rc)
-		rc = buf_puts(&head, "Run: ") || show_plain(&head, line.data) ||
+		rc = buf_puts(&head, "Run: ") || report_plain(&head, line.data) ||
 		     buf_putc(&head, '\n');
 	if (!rc && v->ranks) {
 		rc = buf_puts(&head, "Ranks: ") || match_ranks_format(&head, v->ranks, v->nranks) ||
@@ -123,24 +113,6 @@ out:
 	return rc;
 }
 
-/* Markdown-escape text for a table cell. */
-static int show_md(struct buf *out, const char *s)
-{
-	int rc = 0;
-
-	for (; *s && !rc; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (ch < 0x20 || ch == 0x7f)
-			rc = buf_putc(out, '?');
-		else if (strchr("\\`*_[]<>|~&#", ch))
-			rc = buf_printf(out, "\\%c", ch);
-		else
-			rc = buf_putc(out, (char)ch);
-	}
-	return rc;
-}
-
 static int show_markdown(struct buf *out, const struct show_view *v)
 {
 	struct buf line = BUF_INIT;
@@ -150,7 +122,7 @@ static int show_markdown(struct buf *out, const struct show_view *v)
 
 	rc = show_describe(&line, v->run);
 	rc |= buf_puts(out, "- **Run:** ");
-	rc |= show_md(out, line.data ? line.data : "");
+	rc |= report_md(out, line.data ? line.data : "");
 	rc |= buf_putc(out, '\n');
 	if (v->ranks) {
 		rc |= buf_puts(out, "- **Ranks:** ");
@@ -171,7 +143,7 @@ static int show_markdown(struct buf *out, const struct show_view *v)
 
 			rc |= buf_putc(out, ' ');
 			if (col == SUMMARY_COL_REGION) {
-				rc |= show_md(out, v->rows[i].name);
+				rc |= report_md(out, v->rows[i].name);
 			} else {
 				report_fmt_value(text, sizeof(text), v->rows[i].v[col],
 						 summary_col_is_count(col));
@@ -183,20 +155,6 @@ static int show_markdown(struct buf *out, const struct show_view *v)
 	}
 	buf_release(&line);
 	return rc ? err_nomem() : 0;
-}
-
-/* One CSV field, quoted (RFC 4180) when needed. */
-static int show_csv_field(struct buf *out, const char *s)
-{
-	int rc = 0;
-
-	if (!strpbrk(s, ",\"\r\n"))
-		return buf_puts(out, s);
-	rc |= buf_putc(out, '"');
-	for (; *s; s++)
-		rc |= *s == '"' ? buf_puts(out, "\"\"") : buf_putc(out, *s);
-	rc |= buf_putc(out, '"');
-	return rc;
 }
 
 static int show_csv(struct buf *out, const struct show_view *v)
@@ -216,7 +174,7 @@ static int show_csv(struct buf *out, const struct show_view *v)
 			if (c)
 				rc |= buf_putc(out, ',');
 			if (col == SUMMARY_COL_REGION) {
-				rc |= show_csv_field(out, v->rows[i].name);
+				rc |= report_csv_field(out, v->rows[i].name);
 			} else if (!val.none) {
 				report_fmt_number(text, sizeof(text), val.v,
 						  summary_col_is_count(col));
@@ -228,11 +186,6 @@ static int show_csv(struct buf *out, const struct show_view *v)
 	return rc ? err_nomem() : 0;
 }
 
-static int show_json_str(struct buf *out, const char *s)
-{
-	return s ? json_buf_string(out, s) : buf_puts(out, "null");
-}
-
 static int show_json(struct buf *out, const struct show_view *v)
 {
 	const struct store_run *r = v->run;
@@ -241,19 +194,19 @@ static int show_json(struct buf *out, const struct show_view *v)
 	int rc = 0;
 
 	rc |= buf_printf(out, "{\"run\": {\"id\": %" PRId64 ", \"path\": ", r->id);
-	rc |= show_json_str(out, r->source_path);
+	rc |= report_json_str(out, r->source_path);
 	rc |= buf_puts(out, ", \"label\": ");
-	rc |= show_json_str(out, r->label);
+	rc |= report_json_str(out, r->label);
 	rc |= buf_puts(out, ", \"commit\": ");
-	rc |= show_json_str(out, r->commit);
+	rc |= report_json_str(out, r->commit);
 	rc |= buf_puts(out, ", \"branch\": ");
-	rc |= show_json_str(out, r->branch);
+	rc |= report_json_str(out, r->branch);
 	rc |= buf_puts(out, ", \"tags\": ");
 	rc |= json_buf_strarray(out, (const char *const *)r->tags, r->ntags);
 	rc |= buf_puts(out, ", \"recorded_at\": ");
-	rc |= show_json_str(out, r->recorded_at);
+	rc |= report_json_str(out, r->recorded_at);
 	rc |= buf_printf(out, ", \"num_ranks\": %" PRId64 ", \"layout\": ", r->num_ranks);
-	rc |= show_json_str(out, r->layout);
+	rc |= report_json_str(out, r->layout);
 	rc |= buf_puts(out, "}, \"ranks\": ");
 	if (v->ranks) {
 		rc |= buf_putc(out, '[');

@@ -113,8 +113,7 @@ static int report_side_text(struct buf *out, const struct compare_side *s)
 	return rc ? ERR_NOMEM : 0;
 }
 
-/* Control characters in names (hostile files) become '?' on one line. */
-static int report_plain(struct buf *out, const char *s)
+int report_plain(struct buf *out, const char *s)
 {
 	int rc = 0;
 
@@ -274,8 +273,7 @@ out:
 	return rc;
 }
 
-/* Markdown-escape text for inline use (table cells, list items). */
-static int report_md(struct buf *out, const char *s)
+int report_md(struct buf *out, const char *s)
 {
 	int rc = 0;
 
@@ -383,12 +381,12 @@ int report_markdown(struct buf *out, const struct compare_result *r, const struc
 	return rc ? ERR_NOMEM : 0;
 }
 
-/* One CSV field, quoted (RFC 4180) when it holds a comma, quote or line
- * break. */
-static int report_csv_field(struct buf *out, const char *s)
+int report_csv_field(struct buf *out, const char *s)
 {
 	int rc = 0;
 
+	if (!s)
+		return 0;
 	if (!strpbrk(s, ",\"\r\n"))
 		return buf_puts(out, s);
 	rc |= buf_putc(out, '"');
@@ -421,7 +419,7 @@ int report_csv(struct buf *out, const struct compare_result *r, const struct com
 	return rc ? ERR_NOMEM : 0;
 }
 
-static int report_json_str(struct buf *out, const char *s)
+int report_json_str(struct buf *out, const char *s)
 {
 	return s ? json_buf_string(out, s) : buf_puts(out, "null");
 }

@@ -15,9 +15,9 @@
  * "fail_on_new", "status" and "violations".  RUN is {"id", "path", "label",
  * "commit", "branch", "tags", "recorded_at", "num_ranks"} with "id": null
  * for a file read directly.  When the runs' metadata differ (metadiff.h),
- * the table and markdown list the differences under the header and JSON
- * ends with "metadata_changes": [{"key", "a", "b"}...]; runs alike keep
- * exactly the shape above.
+ * the table and markdown list the differences under the header; JSON
+ * always ends with "metadata_changes": [{"key", "a", "b"}...] ([] when the
+ * runs are alike).
  *
  * Every function appends to out (a struct buf it does not clear) and
  * returns 0 or ERR_NOMEM.
@@ -37,6 +37,20 @@ int report_table(struct buf *out, const struct compare_result *r, const struct c
 int report_markdown(struct buf *out, const struct compare_result *r, const struct compare_opts *o);
 int report_csv(struct buf *out, const struct compare_result *r, const struct compare_opts *o);
 int report_json(struct buf *out, const struct compare_result *r, const struct compare_opts *o);
+
+/*
+ * Text escaping shared by every command's output (show, history, runs,
+ * pins, ...), so a hostile region name prints the same way everywhere:
+ * report_plain: control characters as '?' so one row stays one line;
+ * report_md: the same, plus markdown metacharacters backslash-escaped;
+ * report_csv_field: an RFC 4180 field, quoted when it holds a comma, quote
+ * or line break (nothing for NULL);
+ * report_json_str: a JSON string, or null for NULL.
+ */
+int report_plain(struct buf *out, const char *s);
+int report_md(struct buf *out, const char *s);
+int report_csv_field(struct buf *out, const char *s);
+int report_json_str(struct buf *out, const char *s);
 
 /* Upstream's cell formats (see above) into s (at least 64 bytes). */
 void report_fmt_value(char *s, size_t len, struct stats_val v, int is_count);
