@@ -10,7 +10,7 @@
  * must be minimal (so every valid blob has exactly one encoding), the count
  * is checked against the bytes before anything is allocated, the running sum
  * may not exceed INT64_MAX, and trailing bytes are refused.  One- and
- * two-byte gaps, the common cases, take a short path.  On error the output
+ * two-byte gaps, the common cases, take a short branch-free path.  On error the output
  * vector is left as it was.
  */
 #include <stdint.h>
@@ -195,6 +195,27 @@ int blob_decode_append(struct i64vec *out, const void *data, size_t len)
 	/* out->v is still NULL when n == 0 and out was empty: no arithmetic on it */
 	v = out->v ? out->v + out->len : NULL;
 	for (i = 0; i < n; i++) {
+		if (end - p >= 2) {
+			/* One- or two-byte gap without a branch on which (their
+			 * mix is unpredictable in sorted durations); anything else
+			 * (longer, or a non-minimal second byte) is rare and goes
+			 * the checked way below. */
+			uint64_t b0 = p[0], b1 = p[1], two = b0 >> 7;
+
+			if (!two || (b1 < 0x80 && b1 != 0)) {
+				d = (b0 & 0x7f) | ((b1 << 7) & (0 - two));
+				p += 1 + two;
+				if (d > (uint64_t)INT64_MAX - sum)
+					return err_set(
+					    ERR_FORMAT,
+					    "corrupt durations blob: value %llu overflows "
+					    "int64",
+					    (unsigned long long)i);
+				sum += d;
+				v[i] = (int64_t)sum;
+				continue;
+			}
+		}
 		if (p < end && *p < 0x80) {
 			d = *p++;
 		} else if (end - p >= 2 && p[1] < 0x80 && p[1] != 0) {

@@ -116,18 +116,32 @@ static size_t stats_runs_count_le(const int64_t *v, const int64_t *ends, size_t 
 	return c;
 }
 
+/* Runs whose search windows live on the stack in stats_runs_kth(). */
+#define STATS_RUNS_STACK 256
+
 /*
  * The k-th (0-based) smallest value over the runs, k < total: the least x
- * in [smallest first, largest last] with more than k values <= x.  *next
- * receives the (k+1)-th smallest value when k + 1 < total (else x).
+ * in [smallest first, largest last] with more than k values <= x.  Each run
+ * keeps a window [wlo, whi) of the positions that can still hold values in
+ * the current [lo, hi] (before wlo all are < lo, from whi on all are > hi),
+ * so the per-run searches shrink with the range.  Without the memory for
+ * the windows (many runs, allocation failure) whole runs are searched: the
+ * same answer, slower.  *next receives the (k+1)-th smallest value when
+ * k + 1 < total (else x).
  */
 static int64_t stats_runs_kth(int64_t *next, const int64_t *v, const int64_t *ends, size_t nruns,
 			      size_t k)
 {
+	size_t stack[3 * STATS_RUNS_STACK], *w = stack, *heap = NULL;
 	size_t i, start = 0, c;
 	int64_t lo = INT64_MAX, hi = INT64_MIN, mid, above = INT64_MAX;
 	int have_above = 0;
 
+	if (nruns > STATS_RUNS_STACK) {
+		heap = nruns <= SIZE_MAX / (3 * sizeof(*heap)) ? malloc(3 * nruns * sizeof(*heap))
+							       : NULL;
+		w = heap;
+	}
 	for (i = 0; i < nruns; i++) {
 		size_t end = (size_t)ends[i];
 
@@ -135,15 +149,36 @@ static int64_t stats_runs_kth(int64_t *next, const int64_t *v, const int64_t *en
 			lo = v[start] < lo ? v[start] : lo;
 			hi = v[end - 1] > hi ? v[end - 1] : hi;
 		}
+		if (w) {
+			w[3 * i] = start;
+			w[3 * i + 1] = end;
+		}
 		start = end;
 	}
 	while (lo < hi) {
 		mid = lo + (int64_t)(((uint64_t)hi - (uint64_t)lo) / 2);
-		if (stats_runs_count_le(v, ends, nruns, mid) > k)
+		if (!w) {
+			c = stats_runs_count_le(v, ends, nruns, mid);
+		} else {
+			for (c = 0, i = 0; i < nruns; i++) {
+				size_t *r = &w[3 * i];
+
+				/* absolute positions; the count is within the run */
+				r[2] = r[0] + stats_count_le(v + r[0], r[1] - r[0], mid);
+				c += r[2] - (i ? (size_t)ends[i - 1] : 0);
+			}
+		}
+		if (c > k) {
 			hi = mid;
-		else
+			for (i = 0; w && i < nruns; i++)
+				w[3 * i + 1] = w[3 * i + 2];
+		} else {
 			lo = mid + 1;
+			for (i = 0; w && i < nruns; i++)
+				w[3 * i] = w[3 * i + 2];
+		}
 	}
+	free(heap);
 	/* lo is the k-th value; the next one is lo again when more than k + 1
 	 * values are <= lo, else the least value above lo in any run. */
 	c = stats_runs_count_le(v, ends, nruns, lo);

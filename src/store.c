@@ -921,57 +921,7 @@ out:
 
 int store_list_runs(struct store *st, struct store_run **out, size_t *n)
 {
-	sqlite3_stmt *s = NULL;
-	struct store_run *runs = NULL, *grown;
-	size_t len = 0, cap = 0;
-	int own_txn = 0, rc, ret;
-
-	*out = NULL;
-	*n = 0;
-	/* One snapshot for both queries when no transaction is open. */
-	if (sqlite3_get_autocommit(st->db)) {
-		ret = exec_retry(st, "BEGIN", "read");
-		if (ret)
-			return ret;
-		own_txn = 1;
-	}
-	ret = prepare(st, &s, "SELECT " RUN_COLUMNS " FROM runs ORDER BY sort_time DESC, id DESC",
-		      0, "read");
-	if (ret)
-		goto out;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		if (len == cap) {
-			cap = cap ? 2 * cap : 16;
-			grown = realloc(runs, cap * sizeof(*runs));
-			if (!grown) {
-				ret = err_nomem();
-				goto out;
-			}
-			runs = grown;
-		}
-		memset(&runs[len], 0, sizeof(*runs));
-		ret = run_from_row(&runs[len++], s);
-		if (ret)
-			goto out;
-	}
-	if (rc != SQLITE_DONE) {
-		ret = store_err(st, rc, "read");
-		goto out;
-	}
-	sqlite3_finalize(s);
-	s = NULL;
-	ret = attach_tags(st, runs, len);
-out:
-	sqlite3_finalize(s);
-	if (own_txn)
-		sqlite3_exec(st->db, ret ? "ROLLBACK" : "COMMIT", NULL, NULL, NULL);
-	if (ret) {
-		store_runs_free(runs, len);
-		return ret;
-	}
-	*out = runs;
-	*n = len;
-	return 0;
+	return store_find_runs(st, out, n, NULL);
 }
 
 int store_get_run(struct store *st, struct store_run *out, int64_t id)
