@@ -30,10 +30,10 @@ int cli_parse_format(enum cli_format *out, const char *arg, unsigned allowed)
 		const char *name;
 		enum cli_format fmt;
 	} names[] = {
-		{"table", CLI_FORMAT_TABLE},
-		{"json", CLI_FORMAT_JSON},
-		{"csv", CLI_FORMAT_CSV},
-		{"markdown", CLI_FORMAT_MARKDOWN},
+	    {"table", CLI_FORMAT_TABLE},
+	    {"json", CLI_FORMAT_JSON},
+	    {"csv", CLI_FORMAT_CSV},
+	    {"markdown", CLI_FORMAT_MARKDOWN},
 	};
 	char choices[64] = "";
 	size_t i;

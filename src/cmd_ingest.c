@@ -71,15 +71,16 @@ static int json_result(struct buf *out, const char *path, const struct ingest_re
 	rc |= buf_puts(out, ", \"path\": ");
 	rc |= json_buf_string(out, path);
 	rc |= buf_printf(out, ", \"status\": \"%s\"",
-			 error ? "error" : r->duplicate ? "duplicate" : "stored");
+			 error		? "error"
+			 : r->duplicate ? "duplicate"
+					: "stored");
 	if (error) {
 		rc |= buf_puts(out, ", \"error\": ");
 		rc |= json_buf_string(out, error);
 	} else {
-		rc |= buf_printf(out,
-				 ", \"ranks\": %" PRId64 ", \"regions\": %" PRId64
-				 ", \"calls\": %" PRIu64,
-				 r->num_ranks, r->num_regions, r->num_calls);
+		rc |= buf_printf(
+		    out, ", \"ranks\": %" PRId64 ", \"regions\": %" PRId64 ", \"calls\": %" PRIu64,
+		    r->num_ranks, r->num_regions, r->num_calls);
 	}
 	rc |= buf_putc(out, '}');
 	return rc ? ERR_NOMEM : 0;
@@ -88,11 +89,11 @@ static int json_result(struct buf *out, const char *path, const struct ingest_re
 int cmd_ingest(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{"db", required_argument, NULL, 'd'},    {"tag", required_argument, NULL, 't'},
-		{"label", required_argument, NULL, 'l'}, {"commit", required_argument, NULL, 'c'},
-		{"branch", required_argument, NULL, 'b'}, {"meta", required_argument, NULL, 'm'},
-		{"format", required_argument, NULL, 'f'}, {"quiet", no_argument, NULL, 'q'},
-		{"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
+	    {"db", required_argument, NULL, 'd'},     {"tag", required_argument, NULL, 't'},
+	    {"label", required_argument, NULL, 'l'},  {"commit", required_argument, NULL, 'c'},
+	    {"branch", required_argument, NULL, 'b'}, {"meta", required_argument, NULL, 'm'},
+	    {"format", required_argument, NULL, 'f'}, {"quiet", no_argument, NULL, 'q'},
+	    {"help", no_argument, NULL, 'h'},	      {NULL, 0, NULL, 0},
 	};
 	const struct cmd *self = cmd_find("ingest");
 	const char *db = NULL, *env_commit, *env_branch;
@@ -175,9 +176,8 @@ int cmd_ingest(int argc, char **argv)
 		struct ingest_result r;
 		int rc;
 
-		io.progress = (!quiet && fmt == CLI_FORMAT_TABLE && cli_isatty(stderr))
-				      ? progress_cb
-				      : NULL;
+		io.progress =
+		    (!quiet && fmt == CLI_FORMAT_TABLE && cli_isatty(stderr)) ? progress_cb : NULL;
 		io.progress_ctx = &prog;
 		err_clear();
 		rc = ingest_file(&r, st, argv[i], &io);

@@ -62,11 +62,10 @@ static int runs_json(struct buf *out, const struct store_run *runs, size_t n)
 
 static int runs_table(const struct store_run *runs, size_t n)
 {
-	static const char *const header[] = {"id",   "recorded",   "label",
-					     "commit", "branch", "tags",
-					     "ranks", "regions", "source"};
-	static const enum table_align align[] = {TABLE_RIGHT, TABLE_LEFT, TABLE_LEFT,
-						 TABLE_LEFT,  TABLE_LEFT, TABLE_LEFT,
+	static const char *const header[] = {"id",   "recorded", "label",   "commit", "branch",
+					     "tags", "ranks",	 "regions", "source"};
+	static const enum table_align align[] = {TABLE_RIGHT, TABLE_LEFT,  TABLE_LEFT,
+						 TABLE_LEFT,  TABLE_LEFT,  TABLE_LEFT,
 						 TABLE_RIGHT, TABLE_RIGHT, TABLE_LEFT};
 	struct table t;
 	size_t i, k;
@@ -149,18 +148,12 @@ static int runs_filtered(const struct filter *f)
 int cmd_runs(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{"db", required_argument, NULL, 'd'},
-		{"tag", required_argument, NULL, 't'},
-		{"branch", required_argument, NULL, 'b'},
-		{"commit", required_argument, NULL, 'c'},
-		{"label", required_argument, NULL, 'l'},
-		{"since", required_argument, NULL, 'S'},
-		{"until", required_argument, NULL, 'U'},
-		{"meta", required_argument, NULL, 'm'},
-		{"limit", required_argument, NULL, 'n'},
-		{"format", required_argument, NULL, 'f'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	    {"db", required_argument, NULL, 'd'},     {"tag", required_argument, NULL, 't'},
+	    {"branch", required_argument, NULL, 'b'}, {"commit", required_argument, NULL, 'c'},
+	    {"label", required_argument, NULL, 'l'},  {"since", required_argument, NULL, 'S'},
+	    {"until", required_argument, NULL, 'U'},  {"meta", required_argument, NULL, 'm'},
+	    {"limit", required_argument, NULL, 'n'},  {"format", required_argument, NULL, 'f'},
+	    {"help", no_argument, NULL, 'h'},	      {NULL, 0, NULL, 0},
 	};
 	const struct cmd *self = cmd_find("runs");
 	enum cli_format fmt = CLI_FORMAT_TABLE;

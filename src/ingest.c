@@ -66,11 +66,11 @@ struct ingest_ctx {
 	const struct ingest_opts *opts;
 	struct ingest_result *out;
 	struct ingest_hash *hash;
-	int64_t run_id;        /* 0 while rows are pending */
-	int64_t *region_ids;   /* file region id -> store region id, 0 = not yet */
-	unsigned char *seen;   /* region has at least one row */
-	struct i64vec sorted;  /* scratch: the row's durations, sorted */
-	struct buf blob;       /* scratch: the encoded row */
+	int64_t run_id;	      /* 0 while rows are pending */
+	int64_t *region_ids;  /* file region id -> store region id, 0 = not yet */
+	unsigned char *seen;  /* region has at least one row */
+	struct i64vec sorted; /* scratch: the row's durations, sorted */
+	struct buf blob;      /* scratch: the encoded row */
 	struct ingest_pending *pending;
 	size_t npending, cappending;
 	struct buf pending_blobs;
@@ -91,9 +91,9 @@ int ingest_meta_check(const char *kv)
 void ingest_ci_env(const char **out_commit, const char **out_branch)
 {
 	static const char *const vars[][2] = {
-		{"GITHUB_SHA", "GITHUB_REF_NAME"},
-		{"CI_COMMIT_SHA", "CI_COMMIT_REF_NAME"},
-		{"GIT_COMMIT", "GIT_BRANCH"},
+	    {"GITHUB_SHA", "GITHUB_REF_NAME"},
+	    {"CI_COMMIT_SHA", "CI_COMMIT_REF_NAME"},
+	    {"GIT_COMMIT", "GIT_BRANCH"},
 	};
 	size_t i;
 
@@ -115,8 +115,7 @@ static int ingest_insert(struct ingest_ctx *c, struct store_timing *t, uint32_t 
 	int rc;
 
 	if (!c->region_ids[region]) {
-		rc = store_region_id(c->st, &c->region_ids[region],
-				     c->info->region_names[region]);
+		rc = store_region_id(c->st, &c->region_ids[region], c->info->region_names[region]);
 		if (rc)
 			return rc;
 	}
@@ -242,9 +241,9 @@ static int ingest_row(void *arg, const struct h5prof_row *row)
 	t.source_line = row->source_line;
 	t.source_text = row->source_text;
 	t.tags_json = row->tags_json;
-	if (!c->run_id && (atomic_load(&c->hash->done) ||
-			   c->pending_blobs.len + c->npending * sizeof(*c->pending) >=
-			       INGEST_PENDING_MAX)) {
+	if (!c->run_id &&
+	    (atomic_load(&c->hash->done) ||
+	     c->pending_blobs.len + c->npending * sizeof(*c->pending) >= INGEST_PENDING_MAX)) {
 		rc = ingest_resolve(c);
 		if (rc)
 			return rc;
@@ -408,8 +407,7 @@ static int ingest_new_run(struct ingest_ctx *c, const char *sha)
 		util_format_iso(recorded, sizeof(recorded), epoch);
 	else
 		run.recorded_at = NULL;
-	run.label =
-	    (char *)(c->opts->label ? c->opts->label : h5prof_meta_get(c->p, "label"));
+	run.label = (char *)(c->opts->label ? c->opts->label : h5prof_meta_get(c->p, "label"));
 	run.commit = (char *)c->opts->commit;
 	run.branch = (char *)c->opts->branch;
 	run.schema = c->info->schema;

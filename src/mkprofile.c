@@ -113,8 +113,8 @@ static void mk_parse(struct mkopts *o, int argc, char **argv)
 		} else if (strcmp(a, "--schema") == 0 || strcmp(a, "--ranks") == 0 ||
 			   strcmp(a, "--regions") == 0 || strcmp(a, "--calls") == 0 ||
 			   strcmp(a, "--seed") == 0 || strcmp(a, "--scale") == 0 ||
-			   strcmp(a, "--slow") == 0 ||
-			   strcmp(a, "--label") == 0 || strcmp(a, "--timestamp") == 0) {
+			   strcmp(a, "--slow") == 0 || strcmp(a, "--label") == 0 ||
+			   strcmp(a, "--timestamp") == 0) {
 			if (!v)
 				mk_die("%s needs a value", a);
 			i++;
@@ -143,8 +143,9 @@ static void mk_parse(struct mkopts *o, int argc, char **argv)
 				o->slow_factor = eq ? strtod(eq + 1, &end) : 0.0;
 				if (!eq || eq == v || !eq[1] || *end || errno ||
 				    !(o->slow_factor > 0) || o->slow_factor > 1e6)
-					mk_die("invalid value '%s' for --slow (expected NAME=FACTOR)",
-					       v);
+					mk_die(
+					    "invalid value '%s' for --slow (expected NAME=FACTOR)",
+					    v);
 				o->slow_name = v;
 			} else if (strcmp(a, "--regions") == 0) {
 				o->regions = v;

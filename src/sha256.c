@@ -24,16 +24,14 @@
 #include "scopedb/sha256.h"
 
 static const uint32_t sha256_k[64] = {
-	0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4,
-	0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe,
-	0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f,
-	0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7,
-	0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc,
-	0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b,
-	0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116,
-	0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-	0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7,
-	0xc67178f2};
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
 
 static uint32_t ror(uint32_t x, unsigned n)
 {
@@ -102,9 +100,9 @@ sha256_blocks_ni(uint32_t h[8], const unsigned char *p, size_t n)
 
 	tmp = _mm_loadu_si128((const __m128i *)(const void *)&h[0]);
 	st1 = _mm_loadu_si128((const __m128i *)(const void *)&h[4]);
-	tmp = _mm_shuffle_epi32(tmp, 0xB1);	 /* CDAB */
-	st1 = _mm_shuffle_epi32(st1, 0x1B);	 /* EFGH */
-	st0 = _mm_alignr_epi8(tmp, st1, 8);	 /* ABEF */
+	tmp = _mm_shuffle_epi32(tmp, 0xB1);    /* CDAB */
+	st1 = _mm_shuffle_epi32(st1, 0x1B);    /* EFGH */
+	st0 = _mm_alignr_epi8(tmp, st1, 8);    /* ABEF */
 	st1 = _mm_blend_epi16(st1, tmp, 0xF0); /* CDGH */
 	for (; n; n--, p += 64) {
 		abef = st0;
@@ -121,7 +119,8 @@ sha256_blocks_ni(uint32_t h[8], const unsigned char *p, size_t n)
 				w[g & 3] = _mm_sha256msg2_epu32(tmp, w[(g + 3) & 3]);
 			}
 			msg = _mm_add_epi32(
-			    w[g & 3], _mm_loadu_si128((const __m128i *)(const void *)&sha256_k[4 * g]));
+			    w[g & 3],
+			    _mm_loadu_si128((const __m128i *)(const void *)&sha256_k[4 * g]));
 			st1 = _mm_sha256rnds2_epu32(st1, st0, msg);
 			msg = _mm_shuffle_epi32(msg, 0x0E);
 			st0 = _mm_sha256rnds2_epu32(st0, st1, msg);
@@ -129,10 +128,10 @@ sha256_blocks_ni(uint32_t h[8], const unsigned char *p, size_t n)
 		st0 = _mm_add_epi32(st0, abef);
 		st1 = _mm_add_epi32(st1, cdgh);
 	}
-	tmp = _mm_shuffle_epi32(st0, 0x1B);	 /* FEBA */
-	st1 = _mm_shuffle_epi32(st1, 0xB1);	 /* DCHG */
+	tmp = _mm_shuffle_epi32(st0, 0x1B);    /* FEBA */
+	st1 = _mm_shuffle_epi32(st1, 0xB1);    /* DCHG */
 	st0 = _mm_blend_epi16(tmp, st1, 0xF0); /* DCBA */
-	st1 = _mm_alignr_epi8(st1, tmp, 8);	 /* HGFE */
+	st1 = _mm_alignr_epi8(st1, tmp, 8);    /* HGFE */
 	_mm_storeu_si128((__m128i *)(void *)&h[0], st0);
 	_mm_storeu_si128((__m128i *)(void *)&h[4], st1);
 }

@@ -1705,8 +1705,8 @@ int store_region_duration_runs(struct store *st, struct i64vec *out, struct i64v
  * becomes an indexed GLOB pattern (owned in glob).
  */
 struct run_where {
-	struct buf sql;     /* " AND cond" for each condition; "" for none */
-	const char **vals;  /* the bound texts, in parameter order */
+	struct buf sql;	   /* " AND cond" for each condition; "" for none */
+	const char **vals; /* the bound texts, in parameter order */
 	size_t n;
 	char *glob;
 };
@@ -1760,8 +1760,8 @@ static int run_where_build(struct run_where *w, const struct filter *f, int firs
 		rc = run_where_add(w, first, " AND runs.branch = ", f->branch, NULL, NULL, "");
 	if (!rc && f->commit) {
 		w->glob = glob_prefix(f->commit);
-		rc = w->glob ? run_where_add(w, first, " AND runs.commit_sha GLOB ", w->glob,
-					     NULL, NULL, "")
+		rc = w->glob ? run_where_add(w, first, " AND runs.commit_sha GLOB ", w->glob, NULL,
+					     NULL, "")
 			     : ERR_NOMEM;
 	}
 	if (!rc && f->label)
@@ -1800,8 +1800,9 @@ int store_find_runs(struct store *st, struct store_run **out, size_t *n, const s
 	*out = NULL;
 	*n = 0;
 	ret = run_where_build(&w, f, 2);
-	if (!ret && buf_printf(&sql, "SELECT " RUN_COLUMNS " FROM runs WHERE 1%s" NEWEST_FIRST
-			       " LIMIT ?1", w.sql.data))
+	if (!ret &&
+	    buf_printf(&sql, "SELECT " RUN_COLUMNS " FROM runs WHERE 1%s" NEWEST_FIRST " LIMIT ?1",
+		       w.sql.data))
 		ret = ERR_NOMEM;
 	if (ret)
 		goto out;
@@ -1862,8 +1863,7 @@ int store_remove_tag(struct store *st, int *removed, int64_t run_id, const char 
 	int bad = 0, ret;
 
 	*removed = 0;
-	ret = prepare(st, &s, "DELETE FROM run_tags WHERE run_id = ?1 AND tag = ?2", 0,
-		      "update");
+	ret = prepare(st, &s, "DELETE FROM run_tags WHERE run_id = ?1 AND tag = ?2", 0, "update");
 	if (ret)
 		return ret;
 	bad |= sqlite3_bind_int64(s, 1, run_id) != SQLITE_OK;
@@ -2137,11 +2137,11 @@ static int history_durations(struct store *st, struct store_history_point *pts, 
 		}
 		if (blob_decode_append(&(*hit)->durations, data, (size_t)len)) {
 			ret = err_code() == ERR_NOMEM
-				      ? ERR_NOMEM
-				      : err_set(ERR_STORE,
-						"store '%s' is damaged: call durations of run %lld "
-						"do not decode",
-						st->path, (long long)key.run_id);
+				  ? ERR_NOMEM
+				  : err_set(ERR_STORE,
+					    "store '%s' is damaged: call durations of run %lld "
+					    "do not decode",
+					    st->path, (long long)key.run_id);
 			goto out;
 		}
 	}

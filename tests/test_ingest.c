@@ -153,14 +153,14 @@ static void check_generated(const char *db, int64_t run_id, int layout_schema, i
 			}
 		}
 		assert_int_equal(
-			sqlite3_prepare_v2(h,
-					   "select t.calls, t.total_ns, t.min_ns, t.max_ns, "
-					   "t.gpu_count, t.gpu_total_ns, d.data, t.has_events "
-					   "from timings t join regions g on g.id=t.region_id "
-					   "left join timings_durations d on d.timing_id=t.id "
-					   "where t.run_id=?1 and t.rank=?2 and g.name=?3",
-					   -1, &s, NULL),
-			SQLITE_OK);
+		    sqlite3_prepare_v2(h,
+				       "select t.calls, t.total_ns, t.min_ns, t.max_ns, "
+				       "t.gpu_count, t.gpu_total_ns, d.data, t.has_events "
+				       "from timings t join regions g on g.id=t.region_id "
+				       "left join timings_durations d on d.timing_id=t.id "
+				       "where t.run_id=?1 and t.rank=?2 and g.name=?3",
+				       -1, &s, NULL),
+		    SQLITE_OK);
 		sqlite3_bind_int64(s, 1, run_id);
 		sqlite3_bind_int64(s, 2, rows[k].rank);
 		sqlite3_bind_text(s, 3, rows[k].region, -1, SQLITE_STATIC);
@@ -395,11 +395,11 @@ static void test_meta_check_and_env(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_upstream_fixtures),
-		cmocka_unit_test(test_generated_layouts),
-		cmocka_unit_test(test_duplicate_and_tags),
-		cmocka_unit_test(test_damaged_files_leave_nothing),
-		cmocka_unit_test(test_meta_check_and_env),
+	    cmocka_unit_test(test_upstream_fixtures),
+	    cmocka_unit_test(test_generated_layouts),
+	    cmocka_unit_test(test_duplicate_and_tags),
+	    cmocka_unit_test(test_damaged_files_leave_nothing),
+	    cmocka_unit_test(test_meta_check_and_env),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -66,20 +66,27 @@ static void test_iso(void **state)
 		const char *in;
 		long long epoch;
 	} ok[] = {
-		{"1970-01-01", 0},
-		{"2026-11-30", 1795996800},
-		{"2026-11-30T02:00:00Z", 1796004000},
-		{"2026-11-30T02:00:00", 1796004000},
-		{"2026-11-30 02:00", 1796004000},
-		{"2026-11-30T03:00:00+01:00", 1796004000},
-		{"2026-11-29T21:00:00.123456-05:00", 1796004000},
-		{"2026-11-30T02:00:00.5+0000", 1796004000},
-		{"2000-02-29T00:00:00Z", 951782400},
-		{"1969-12-31T23:59:59Z", -1},
+	    {"1970-01-01", 0},
+	    {"2026-11-30", 1795996800},
+	    {"2026-11-30T02:00:00Z", 1796004000},
+	    {"2026-11-30T02:00:00", 1796004000},
+	    {"2026-11-30 02:00", 1796004000},
+	    {"2026-11-30T03:00:00+01:00", 1796004000},
+	    {"2026-11-29T21:00:00.123456-05:00", 1796004000},
+	    {"2026-11-30T02:00:00.5+0000", 1796004000},
+	    {"2000-02-29T00:00:00Z", 951782400},
+	    {"1969-12-31T23:59:59Z", -1},
 	};
-	static const char *const bad[] = {"", "2026", "2026-13-01", "2026-02-30", "yesterday",
-					  "2026-11-30T25:00", "2026-11-30T02:00:00+", "7d",
-					  "2026-11-30T02:00:00Zjunk", "2026-11-30T"};
+	static const char *const bad[] = {"",
+					  "2026",
+					  "2026-13-01",
+					  "2026-02-30",
+					  "yesterday",
+					  "2026-11-30T25:00",
+					  "2026-11-30T02:00:00+",
+					  "7d",
+					  "2026-11-30T02:00:00Zjunk",
+					  "2026-11-30T"};
 	char out[32];
 	size_t i;
 	int64_t e;
@@ -165,9 +172,8 @@ static void test_table(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_buf),    cmocka_unit_test(test_sort),
-		cmocka_unit_test(test_iso),    cmocka_unit_test(test_sha256),
-		cmocka_unit_test(test_table),
+	    cmocka_unit_test(test_buf),	   cmocka_unit_test(test_sort),	 cmocka_unit_test(test_iso),
+	    cmocka_unit_test(test_sha256), cmocka_unit_test(test_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

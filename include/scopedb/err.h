@@ -13,13 +13,13 @@
 enum {
 	ERR_OK = 0,
 	ERR_GENERIC = -1,  /* anything not covered below */
-	ERR_NOMEM = -2,    /* allocation failed */
-	ERR_IO = -3,       /* file missing, unreadable, unwritable */
+	ERR_NOMEM = -2,	   /* allocation failed */
+	ERR_IO = -3,	   /* file missing, unreadable, unwritable */
 	ERR_FORMAT = -4,   /* input file is not a valid scope-profiler file */
-	ERR_STORE = -5,    /* SQLite failure or incompatible store */
-	ERR_USAGE = -6,    /* bad argument or option value */
+	ERR_STORE = -5,	   /* SQLite failure or incompatible store */
+	ERR_USAGE = -6,	   /* bad argument or option value */
 	ERR_NOTFOUND = -7, /* selector or name matches nothing */
-	ERR_BUSY = -8,     /* store locked by another process for too long */
+	ERR_BUSY = -8,	   /* store locked by another process for too long */
 };
 
 /* Record a printf-style message; returns code so callers can write

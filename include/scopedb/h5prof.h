@@ -49,37 +49,37 @@ struct h5prof_meta {
 
 struct h5prof_info {
 	const char *path;
-	int schema;                /* 1..3 */
+	int schema; /* 1..3 */
 	enum h5prof_layout layout;
-	uint32_t num_ranks;        /* as defined in the format doc */
-	size_t num_regions;        /* names[] length */
-	char **region_names;       /* region id -> name (UTF-8) */
-	size_t num_rows;           /* (rank, region) rows, including 0-call rows */
-	uint64_t num_events;       /* sum of all rows' calls */
+	uint32_t num_ranks;  /* as defined in the format doc */
+	size_t num_regions;  /* names[] length */
+	char **region_names; /* region id -> name (UTF-8) */
+	size_t num_rows;     /* (rank, region) rows, including 0-call rows */
+	uint64_t num_events; /* sum of all rows' calls */
 	size_t num_meta;
-	struct h5prof_meta *meta;  /* in attribute name order */
+	struct h5prof_meta *meta; /* in attribute name order */
 };
 
 struct h5prof_row {
 	uint32_t rank;
-	uint32_t region;            /* index into region_names */
-	uint64_t calls;             /* 0 is legal */
-	int has_events;             /* 0 for the aggregate layout */
+	uint32_t region; /* index into region_names */
+	uint64_t calls;	 /* 0 is legal */
+	int has_events;	 /* 0 for the aggregate layout */
 	/* per-call arrays of length calls, call order; NULL when !has_events
 	 * or calls == 0 */
-	const int64_t *starts;      /* absolute start times, ns */
-	const int64_t *durations;   /* end - start, ns, all >= 0 */
-	const int64_t *gpu;         /* device time per call, < 0 = none;
-				       NULL when the file has no GPU column */
+	const int64_t *starts;	  /* absolute start times, ns */
+	const int64_t *durations; /* end - start, ns, all >= 0 */
+	const int64_t *gpu;	  /* device time per call, < 0 = none;
+				     NULL when the file has no GPU column */
 	/* aggregate layout only (0 otherwise) */
 	int64_t agg_total;
 	int64_t agg_min;
 	int64_t agg_max;
-	int64_t exclusive;          /* exclusive total ns, -1 = unknown */
-	int64_t source_line;        /* -1 = unknown */
-	const char *source_file;    /* "" = unknown */
-	const char *source_text;    /* "" = unknown */
-	const char *tags_json;      /* normalized JSON array text, "[]" = none */
+	int64_t exclusive;	 /* exclusive total ns, -1 = unknown */
+	int64_t source_line;	 /* -1 = unknown */
+	const char *source_file; /* "" = unknown */
+	const char *source_text; /* "" = unknown */
+	const char *tags_json;	 /* normalized JSON array text, "[]" = none */
 };
 
 struct h5prof;

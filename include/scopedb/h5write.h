@@ -24,14 +24,14 @@
 
 struct h5write_row {
 	uint32_t rank;
-	const char *region;       /* region name (UTF-8) */
-	size_t calls;             /* 0 is legal (columnar only writes it) */
-	const int64_t *starts;    /* calls values, absolute ns */
-	const int64_t *ends;      /* calls values */
-	const int64_t *gpu;       /* calls values (< 0 = none) or NULL */
-	const char *source_file;  /* NULL or "" = unknown */
-	int64_t source_line;      /* -1 = unknown */
-	const char *const *tags;  /* ntags strings */
+	const char *region;	 /* region name (UTF-8) */
+	size_t calls;		 /* 0 is legal (columnar only writes it) */
+	const int64_t *starts;	 /* calls values, absolute ns */
+	const int64_t *ends;	 /* calls values */
+	const int64_t *gpu;	 /* calls values (< 0 = none) or NULL */
+	const char *source_file; /* NULL or "" = unknown */
+	int64_t source_line;	 /* -1 = unknown */
+	const char *const *tags; /* ntags strings */
 	size_t ntags;
 };
 
@@ -40,21 +40,21 @@ enum h5write_meta_kind { H5WRITE_META_STR, H5WRITE_META_INT, H5WRITE_META_STRARR
 struct h5write_meta {
 	const char *key;
 	enum h5write_meta_kind kind;
-	const char *str;          /* H5WRITE_META_STR */
-	int64_t i;                /* H5WRITE_META_INT */
-	const char *const *strs;  /* H5WRITE_META_STRARRAY */
+	const char *str;	 /* H5WRITE_META_STR */
+	int64_t i;		 /* H5WRITE_META_INT */
+	const char *const *strs; /* H5WRITE_META_STRARRAY */
 	size_t nstrs;
 };
 
 struct h5write_opts {
-	int schema;          /* 1, 2 or 3 (the attribute is omitted for 1) */
-	int aggregate;       /* schema >= 2: storage_layout = "aggregate" */
-	int chunked;         /* chunked datasets */
-	int gzip;            /* chunked + shuffle + deflate */
-	int fixed_strings;   /* fixed-length UTF-8 strings (MPI writer) */
-	int gpu;             /* write gpu_durations (-1 where a row has none) */
-	int summary;         /* columnar: write summary_statistics */
-	int64_t mpi_size;    /* > 0: write /metadata mpi_size */
+	int schema;	   /* 1, 2 or 3 (the attribute is omitted for 1) */
+	int aggregate;	   /* schema >= 2: storage_layout = "aggregate" */
+	int chunked;	   /* chunked datasets */
+	int gzip;	   /* chunked + shuffle + deflate */
+	int fixed_strings; /* fixed-length UTF-8 strings (MPI writer) */
+	int gpu;	   /* write gpu_durations (-1 where a row has none) */
+	int summary;	   /* columnar: write summary_statistics */
+	int64_t mpi_size;  /* > 0: write /metadata mpi_size */
 };
 
 struct h5write_profile {
@@ -90,8 +90,8 @@ int h5write_stream_meta(struct h5write_stream *s, const struct h5write_meta *met
  * and n elements (contiguous; for H5WRITE_STR data is a const char *const *
  * of variable-length UTF-8 strings); missing parent groups are created. */
 enum h5write_type { H5WRITE_I64, H5WRITE_U64, H5WRITE_U32, H5WRITE_F64, H5WRITE_STR };
-int h5write_replace_dataset(const char *path, const char *dataset,
-			    enum h5write_type type, const void *data, size_t n);
+int h5write_replace_dataset(const char *path, const char *dataset, enum h5write_type type,
+			    const void *data, size_t n);
 /* Delete a dataset, group or root attribute ("@name" deletes attribute name
  * of the root group). */
 int h5write_delete(const char *path, const char *object);

@@ -24,9 +24,9 @@ typedef void (*ingest_progress_fn)(void *ctx, uint64_t done, uint64_t total);
 struct ingest_opts {
 	const char *const *tags; /* --tag values */
 	size_t ntags;
-	const char *label;  /* NULL: the file's metadata label */
-	const char *commit; /* NULL: unset */
-	const char *branch; /* NULL: unset */
+	const char *label;	 /* NULL: the file's metadata label */
+	const char *commit;	 /* NULL: unset */
+	const char *branch;	 /* NULL: unset */
 	const char *const *meta; /* "KEY=VALUE" strings (validated by ingest_meta_check) */
 	size_t nmeta;
 	ingest_progress_fn progress; /* may be NULL */
@@ -35,8 +35,8 @@ struct ingest_opts {
 
 struct ingest_result {
 	int64_t run_id;
-	int duplicate;       /* content was already stored as run_id */
-	int tags_added;      /* new tags added to a duplicate */
+	int duplicate;	/* content was already stored as run_id */
+	int tags_added; /* new tags added to a duplicate */
 	int64_t num_ranks;
 	int64_t num_regions;
 	uint64_t num_calls;

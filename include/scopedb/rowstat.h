@@ -16,14 +16,14 @@
 
 struct rowstat {
 	uint64_t calls;
-	int64_t total;      /* sum of durations */
+	int64_t total;	    /* sum of durations */
 	int64_t min, max;   /* 0 when calls == 0 */
-	int64_t first;      /* duration of the first call in call order */
-	int64_t last;       /* duration of the last call */
+	int64_t first;	    /* duration of the first call in call order */
+	int64_t last;	    /* duration of the last call */
 	int64_t start_min;  /* earliest start */
 	int64_t end_max;    /* latest end */
-	double mean;        /* mean duration, ns */
-	double m2;          /* sum of squared deviations from the mean, ns^2 */
+	double mean;	    /* mean duration, ns */
+	double m2;	    /* sum of squared deviations from the mean, ns^2 */
 	uint64_t gpu_count; /* calls with GPU time >= 0 */
 	int64_t gpu_total;  /* sum of those GPU times */
 };

@@ -62,19 +62,19 @@ void store_rollback(struct store *st);
 /* A stored run (one ingested file). */
 struct store_run {
 	int64_t id;
-	char *sha256;        /* hex content hash */
+	char *sha256; /* hex content hash */
 	char *source_path;
-	char *ingested_at;   /* ISO-8601 UTC */
-	char *recorded_at;   /* metadata timestamp, may be NULL */
-	char *label;         /* may be NULL */
-	char *commit;        /* may be NULL */
-	char *branch;        /* may be NULL */
+	char *ingested_at; /* ISO-8601 UTC */
+	char *recorded_at; /* metadata timestamp, may be NULL */
+	char *label;	   /* may be NULL */
+	char *commit;	   /* may be NULL */
+	char *branch;	   /* may be NULL */
 	int schema;
-	char *layout;        /* "hierarchical" | "columnar" | "aggregate" */
+	char *layout; /* "hierarchical" | "columnar" | "aggregate" */
 	int64_t num_ranks;
 	int64_t num_regions; /* distinct regions with a timings row */
 	int64_t num_calls;
-	char **tags;         /* sorted */
+	char **tags; /* sorted */
 	size_t ntags;
 };
 
@@ -90,8 +90,7 @@ int store_insert_run(struct store *st, int64_t *out, const struct store_run *run
 
 /* Set the final region/call counts of a run after its timings are in
  * (ERR_NOTFOUND when there is no such run). */
-int store_set_run_counts(struct store *st, int64_t run_id, int64_t num_regions,
-			 int64_t num_calls);
+int store_set_run_counts(struct store *st, int64_t run_id, int64_t num_regions, int64_t num_calls);
 
 /* Add a tag (no-op if the run has it).  *added = 1 if it was new. */
 int store_add_tag(struct store *st, int *added, int64_t run_id, const char *tag);
@@ -108,18 +107,18 @@ struct store_timing {
 	int64_t run_id;
 	int64_t region_id;
 	int64_t rank;
-	int has_events;          /* 0: aggregate layout, no per-call data */
+	int has_events; /* 0: aggregate layout, no per-call data */
 	uint64_t calls;
 	int64_t total, min, max, first, last, start_min, end_max;
 	double mean, m2;
-	int64_t exclusive;       /* -1 unknown -> NULL */
+	int64_t exclusive; /* -1 unknown -> NULL */
 	uint64_t gpu_count;
 	int64_t gpu_total;
 	const char *source_file; /* "" -> NULL */
-	int64_t source_line;     /* -1 -> NULL */
+	int64_t source_line;	 /* -1 -> NULL */
 	const char *source_text; /* "" -> NULL */
-	const char *tags_json;   /* "[]" -> NULL */
-	const void *durations;   /* blob.h encoding, NULL when !has_events */
+	const char *tags_json;	 /* "[]" -> NULL */
+	const void *durations;	 /* blob.h encoding, NULL when !has_events */
 	size_t durations_len;
 };
 
@@ -273,22 +272,22 @@ int store_vacuum(struct store *st, int64_t *before, int64_t *after);
 struct store_history_point {
 	struct store_region_stats stats; /* the region (name) pooled in the run */
 	int64_t run_id;
-	char *time;                      /* the run's sort time (recorded, else ingested) */
-	char *commit;                    /* NULL when unknown, likewise label */
+	char *time;   /* the run's sort time (recorded, else ingested) */
+	char *commit; /* NULL when unknown, likewise label */
 	char *label;
-	struct i64vec durations;         /* sorted; only with q->durations */
+	struct i64vec durations; /* sorted; only with q->durations */
 };
 
 struct store_history_query {
-	const char *region;           /* exact region name, or NULL: */
-	store_region_filter filter;   /* the regions filter keeps */
+	const char *region;	    /* exact region name, or NULL: */
+	store_region_filter filter; /* the regions filter keeps */
 	void *ctx;
-	const char *pattern;          /* how filter selects, for messages */
-	const struct filter *runs;    /* which runs (NULL = all); limit = the
-				       * newest N runs per region that have it */
-	const int64_t *ranks;         /* NULL = all ranks */
+	const char *pattern;	   /* how filter selects, for messages */
+	const struct filter *runs; /* which runs (NULL = all); limit = the
+				    * newest N runs per region that have it */
+	const int64_t *ranks;	   /* NULL = all ranks */
 	size_t nranks;
-	int durations;                /* also read the sorted durations (p50..) */
+	int durations; /* also read the sorted durations (p50..) */
 };
 
 /*

@@ -25,7 +25,7 @@ struct table_cell {
 struct table {
 	size_t ncols;
 	enum table_align *align;
-	size_t nrows;     /* including the header row */
+	size_t nrows; /* including the header row */
 	size_t cap;
 	struct table_cell *cells; /* nrows * ncols */
 };
