@@ -18,12 +18,10 @@
  * hashed first, as before.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "scopedb/blob.h"
 #include "scopedb/err.h"
@@ -317,34 +315,8 @@ static int ingest_meta(struct store *st, int64_t run_id, const struct h5prof_inf
 static void *ingest_hash_main(void *arg)
 {
 	struct ingest_hash *h = arg;
-	struct sha256 s;
-	unsigned char *chunk = malloc((size_t)1 << 20);
-	ssize_t n;
-	int fd;
 
-	h->err = 0;
-	fd = chunk ? open(h->path, O_RDONLY) : -1;
-	if (!chunk) {
-		h->err = ENOMEM;
-	} else if (fd < 0) {
-		h->err = errno;
-	} else {
-		posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
-		sha256_init(&s);
-		while ((n = read(fd, chunk, (size_t)1 << 20)) != 0) {
-			if (n < 0) {
-				if (errno == EINTR)
-					continue;
-				h->err = errno;
-				break;
-			}
-			sha256_update(&s, chunk, (size_t)n);
-		}
-		if (!h->err)
-			sha256_hex(h->hex, &s);
-		close(fd);
-	}
-	free(chunk);
+	h->err = sha256_path(h->hex, h->path);
 	atomic_store(&h->done, 1);
 	return NULL;
 }

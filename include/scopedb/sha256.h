@@ -21,6 +21,10 @@ void sha256_update(struct sha256 *s, const void *data, size_t len);
 /* Finish and write 64 lowercase hex digits + NUL to out. */
 void sha256_hex(char out[65], struct sha256 *s);
 
+/* Hash a whole file without touching the error message (safe on any
+ * thread): 0, or the errno value of the failed open/read. */
+int sha256_path(char out[65], const char *path);
+
 /* Hash a whole file; ERR_IO (message naming path) when it cannot be read. */
 int sha256_file(char out[65], const char *path);
 
