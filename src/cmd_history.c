@@ -274,8 +274,10 @@ static int history_values(struct history_step *s, const struct store_history_poi
 		r.busy_max = g->busy_max;
 		r.sorted = p[i].durations.v;
 		r.nsorted = p[i].durations.len;
-		if (stats_metric_quantile(m) > 0.0 && g->has_events && g->calls > 0 &&
-		    r.nsorted != g->calls)
+		if (g->has_quantiles)
+			r.quantiles = g->quantiles;
+		else if (stats_metric_quantile(m) > 0.0 && g->has_events && g->calls > 0 &&
+			 r.nsorted != g->calls)
 			return err_set(ERR_STORE,
 				       "store is inconsistent: region '%s' of run %lld has %llu "
 				       "calls but %zu stored durations",

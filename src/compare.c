@@ -203,7 +203,9 @@ static int compare_values(struct stats_named **out, struct compare_side *side,
 		r.gpu_total = g->gpu_total;
 		r.busy_ranks = g->busy_ranks;
 		r.busy_max = g->busy_max;
-		if (need && g->has_events && g->calls > 0) {
+		if (need && g->has_quantiles) {
+			r.quantiles = g->quantiles;
+		} else if (need && g->has_events && g->calls > 0) {
 			/* Each rank's blob is sorted already: the percentile is
 			 * selected across those runs, never sorting them all. */
 			d.len = 0;

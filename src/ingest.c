@@ -435,7 +435,7 @@ int ingest_file(struct ingest_result *out, struct store *st, const char *path,
 		goto commit;
 	if (rc)
 		goto out;
-	rc = store_set_run_counts(st, c.run_id, c.regions, (int64_t)c.calls);
+	rc = store_finish_run(st, c.run_id);
 	if (rc)
 		goto out;
 	out->run_id = c.run_id;

@@ -283,6 +283,10 @@ int stats_region_value(struct stats_val *out, const struct stats_region *r, enum
 			out->none = 1;
 			break;
 		}
+		if (r->quantiles) {
+			out->v = r->quantiles[m == STATS_P50 ? 0 : m == STATS_P95 ? 1 : 2] / 1e9;
+			break;
+		}
 		if (!r->sorted || r->nsorted != r->calls ||
 		    (r->run_ends && (!r->nruns || (size_t)r->run_ends[r->nruns - 1] != r->nsorted)))
 			return err_set(ERR_GENERIC,

@@ -39,6 +39,7 @@
 #include "scopedb/schema_sql.h"
 #include "scopedb/blob.h"
 #include "scopedb/err.h"
+#include "scopedb/stats.h"
 #include "scopedb/store.h"
 #include "scopedb/util.h"
 
@@ -304,16 +305,49 @@ static int store_identify_retry(struct store *st, int64_t *out)
 	return ret;
 }
 
+static int store_finish_all_runs(struct store *st);
+
 /*
- * Apply the missing migrations, one transaction each.  Inside the
- * transaction the store is identified again: another process may have
- * created or upgraded it since we looked.
+ * Apply migration schema_sql[version] (bringing the store to version + 1)
+ * inside the caller's transaction, with its data fix-ups, and stamp the
+ * application id and the new user_version.
+ */
+static int store_apply(struct store *st, int64_t version)
+{
+	char pragma[64];
+	int rc, ret;
+
+	rc = sqlite3_exec(st->db, schema_sql[version], NULL, NULL, NULL);
+	if (rc != SQLITE_OK)
+		return err_set(ERR_STORE,
+			       "cannot open store '%s': upgrade to schema version %lld failed: %s",
+			       st->path, (long long)version + 1, sqlite3_errmsg(st->db));
+	/* Schema 2 adds run_regions: fill it for the runs already stored. */
+	if (version + 1 == 2) {
+		ret = store_finish_all_runs(st);
+		if (ret)
+			return ret;
+	}
+	snprintf(pragma, sizeof(pragma), "PRAGMA application_id = %d", STORE_APPLICATION_ID);
+	rc = sqlite3_exec(st->db, pragma, NULL, NULL, NULL);
+	if (rc == SQLITE_OK) {
+		snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %lld",
+			 (long long)version + 1);
+		rc = sqlite3_exec(st->db, pragma, NULL, NULL, NULL);
+	}
+	return rc == SQLITE_OK ? 0 : store_err(st, rc, "open");
+}
+
+/*
+ * Apply the missing migrations: all of them in one transaction for a new
+ * store (so that a store is either empty or complete), one transaction
+ * each for an existing one.  Inside the transaction the store is identified
+ * again: another process may have created or upgraded it since we looked.
  */
 static int store_migrate(struct store *st)
 {
-	char pragma[64];
 	int64_t version;
-	int ret, rc;
+	int fresh, ret;
 
 	for (;;) {
 		ret = exec_retry(st, "BEGIN IMMEDIATE", "open");
@@ -324,26 +358,12 @@ static int store_migrate(struct store *st)
 			goto fail;
 		if (version >= schema_sql_count)
 			return exec_retry(st, "COMMIT", "open");
-		rc = sqlite3_exec(st->db, schema_sql[version], NULL, NULL, NULL);
-		if (rc != SQLITE_OK) {
-			ret = err_set(
-			    ERR_STORE,
-			    "cannot open store '%s': upgrade to schema version %lld failed: %s",
-			    st->path, (long long)version + 1, sqlite3_errmsg(st->db));
-			goto fail;
-		}
-		snprintf(pragma, sizeof(pragma), "PRAGMA application_id = %d",
-			 STORE_APPLICATION_ID);
-		rc = sqlite3_exec(st->db, pragma, NULL, NULL, NULL);
-		if (rc == SQLITE_OK) {
-			snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %lld",
-				 (long long)version + 1);
-			rc = sqlite3_exec(st->db, pragma, NULL, NULL, NULL);
-		}
-		if (rc != SQLITE_OK) {
-			ret = store_err(st, rc, "open");
-			goto fail;
-		}
+		fresh = version == 0;
+		do {
+			ret = store_apply(st, version++);
+			if (ret)
+				goto fail;
+		} while (fresh && version < schema_sql_count);
 		ret = exec_retry(st, "COMMIT", "open");
 		if (ret)
 			goto fail;
@@ -593,25 +613,6 @@ int store_insert_run(struct store *st, int64_t *out, const struct store_run *run
 	ret = step_done(st, s, bad);
 	if (!ret)
 		*out = sqlite3_last_insert_rowid(st->db);
-	return ret;
-}
-
-int store_set_run_counts(struct store *st, int64_t run_id, int64_t num_regions, int64_t num_calls)
-{
-	sqlite3_stmt *s = NULL;
-	int bad = 0, ret;
-
-	ret = prepare(st, &s, "UPDATE runs SET num_regions = ?2, num_calls = ?3 WHERE id = ?1", 0,
-		      "update");
-	if (ret)
-		return ret;
-	bad |= sqlite3_bind_int64(s, 1, run_id) != SQLITE_OK;
-	bad |= sqlite3_bind_int64(s, 2, num_regions) != SQLITE_OK;
-	bad |= sqlite3_bind_int64(s, 3, num_calls) != SQLITE_OK;
-	ret = step_done(st, s, bad);
-	if (!ret && sqlite3_changes(st->db) == 0)
-		ret = err_set(ERR_NOTFOUND, "cannot update store '%s': no run %lld", st->path,
-			      (long long)run_id);
 	return ret;
 }
 
@@ -1470,6 +1471,20 @@ static void region_stats_from_row(struct store_region_stats *g, sqlite3_stmt *s,
 	g->nranks = (uint64_t)sqlite3_column_int64(s, col + 9);
 }
 
+/* Fill g's stored p50/p95/p99 from the three columns starting at col
+ * (run_regions; all NULL when the region has no per-call data). */
+static void quantiles_from_row(struct store_region_stats *g, sqlite3_stmt *s, int col)
+{
+	int i;
+
+	g->has_quantiles = 1;
+	for (i = 0; i < 3; i++) {
+		if (sqlite3_column_type(s, col + i) == SQLITE_NULL)
+			g->has_quantiles = 0;
+		g->quantiles[i] = sqlite3_column_double(s, col + i);
+	}
+}
+
 /*
  * store_region_stats(): one row per region of run ?1, pooled over the ranks
  * of the JSON list ?2.  Rows of unselected ranks still make the region
@@ -1487,18 +1502,26 @@ static const char REGION_STATS_SQL[] =
     "JOIN regions AS r ON r.id = g.region_id";
 
 /*
- * The same over all ranks (no --ranks, the common case): the plain
- * aggregates without the per-row rank test, read from the covering index
- * timings_summary alone (issue 6: the CASE per row was most of the time of
- * a stored diff).
+ * The same over all ranks, without the per-row rank test: what
+ * store_finish_run() writes into run_regions once per run (issue 6: a
+ * medium run has 16,384 timings rows but 256 regions).
  */
+#define ALL_RANKS_AGGREGATES                                                                       \
+	"min(has_events), sum(calls), sum(total_ns), "                                             \
+	"min(CASE WHEN calls > 0 THEN min_ns END), max(CASE WHEN calls > 0 THEN max_ns END), "     \
+	"sum(gpu_count), sum(gpu_total_ns), sum(total_ns > 0), "                                   \
+	"max(CASE WHEN total_ns > 0 THEN total_ns END), count(*)"
+
+/* The REGION_AGGREGATES columns as stored in run_regions. */
+#define RUN_REGIONS_COLUMNS                                                                        \
+	"has_events, calls, total_ns, min_ns, max_ns, gpu_count, gpu_total_ns, busy_ranks, "       \
+	"busy_max_ns, nranks"
+
+/* The all-ranks variant of REGION_STATS_SQL: read back from run_regions,
+ * with the stored p50/p95/p99 after the name. */
 static const char REGION_STATS_ALL_SQL[] =
-    "SELECT g.*, r.name FROM (SELECT region_id, min(has_events), sum(calls), sum(total_ns), "
-    "min(CASE WHEN calls > 0 THEN min_ns END), max(CASE WHEN calls > 0 THEN max_ns END), "
-    "sum(gpu_count), sum(gpu_total_ns), sum(total_ns > 0), "
-    "max(CASE WHEN total_ns > 0 THEN total_ns END), count(*) "
-    "FROM timings WHERE run_id = ?1 GROUP BY region_id) AS g "
-    "JOIN regions AS r ON r.id = g.region_id";
+    "SELECT g.region_id, " RUN_REGIONS_COLUMNS ", r.name, g.p50_ns, g.p95_ns, g.p99_ns "
+    "FROM run_regions AS g JOIN regions AS r ON r.id = g.region_id WHERE g.run_id = ?1";
 
 /* Column of the region name in both queries above. */
 #define REGION_STATS_NAME_COL (1 + REGION_AGGREGATE_COLUMNS)
@@ -1587,6 +1610,8 @@ int store_region_stats(struct store *st, struct store_region_stats **out, size_t
 		memset(g, 0, sizeof(*g));
 		g->region_id = sqlite3_column_int64(s, 0);
 		region_stats_from_row(g, s, 1);
+		if (!json)
+			quantiles_from_row(g, s, REGION_STATS_NAME_COL + 1);
 		g->name = util_strdup(name);
 		if (!g->name) {
 			ret = ERR_NOMEM;
@@ -1695,6 +1720,163 @@ int store_region_duration_runs(struct store *st, struct i64vec *out, struct i64v
 			       size_t nranks)
 {
 	return region_durations(st, out, ends, run_id, region_id, ranks, nranks);
+}
+
+/* store_finish_run(): pool every rank of each region of run ?1 into
+ * run_regions (percentiles filled in afterwards). */
+static const char FINISH_TOTALS_SQL[] =
+    "INSERT INTO run_regions (run_id, region_id, " RUN_REGIONS_COLUMNS ") "
+    "SELECT ?1, region_id, " ALL_RANKS_AGGREGATES " FROM timings WHERE run_id = ?1 "
+    "GROUP BY region_id";
+
+/* The regions of run ?1 whose percentiles can be computed. */
+static const char FINISH_EVENTS_SQL[] =
+    "SELECT region_id, calls FROM run_regions WHERE run_id = ?1 AND has_events AND calls > 0";
+
+static const char FINISH_QUANTILES_SQL[] =
+    "UPDATE run_regions SET p50_ns = ?3, p95_ns = ?4, p99_ns = ?5 "
+    "WHERE run_id = ?1 AND region_id = ?2";
+
+static const char FINISH_COUNTS_SQL[] =
+    "UPDATE runs SET "
+    "num_regions = (SELECT count(*) FROM run_regions WHERE run_id = ?1), "
+    "num_calls = (SELECT coalesce(sum(calls), 0) FROM run_regions WHERE run_id = ?1) "
+    "WHERE id = ?1";
+
+/* Run a statement of one bound run id to completion (not finalized). */
+static int step_run(struct store *st, sqlite3_stmt *s, int64_t run_id)
+{
+	int rc = sqlite3_bind_int64(s, 1, run_id);
+
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(s);
+	sqlite3_reset(s);
+	return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : store_err(st, rc, "update");
+}
+
+/*
+ * The exact p50/p95/p99 of every region of run_id with per-call data: each
+ * rank's blob is a sorted run, and stats_percentile_runs() selects across
+ * the runs without merging them.  One region's durations in memory at a
+ * time (2 MB for a region of 1,024 ranks x 256 calls).
+ */
+static int finish_quantiles(struct store *st, int64_t run_id)
+{
+	static const enum stats_metric qm[3] = {STATS_P50, STATS_P95, STATS_P99};
+	sqlite3_stmt *s = NULL, *u = NULL;
+	struct i64vec regs, d, ends;
+	size_t i;
+	int rc, bad, k, ret;
+
+	i64vec_init(&regs);
+	i64vec_init(&d);
+	i64vec_init(&ends);
+	/* The list first: the updates below must not run under this scan. */
+	ret = prepare(st, &s, FINISH_EVENTS_SQL, 0, "read");
+	if (ret)
+		goto out;
+	rc = sqlite3_bind_int64(s, 1, run_id);
+	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		rc = SQLITE_OK;
+		if (i64vec_push(&regs, sqlite3_column_int64(s, 0)) ||
+		    i64vec_push(&regs, sqlite3_column_int64(s, 1))) {
+			ret = ERR_NOMEM;
+			goto out;
+		}
+	}
+	if (rc != SQLITE_DONE) {
+		ret = store_err(st, rc, "read");
+		goto out;
+	}
+	ret = prepare(st, &u, FINISH_QUANTILES_SQL, 0, "update");
+	for (i = 0; !ret && i < regs.len; i += 2) {
+		d.len = ends.len = 0;
+		ret = region_durations(st, &d, &ends, run_id, regs.v[i], NULL, 0);
+		if (ret)
+			break;
+		if (d.len != (uint64_t)regs.v[i + 1] || !ends.len) {
+			ret = err_set(ERR_STORE,
+				      "store '%s' is inconsistent: run %lld has %lld calls but %zu "
+				      "stored durations in region %lld",
+				      st->path, (long long)run_id, (long long)regs.v[i + 1], d.len,
+				      (long long)regs.v[i]);
+			break;
+		}
+		bad = sqlite3_bind_int64(u, 1, run_id) != SQLITE_OK;
+		bad |= sqlite3_bind_int64(u, 2, regs.v[i]) != SQLITE_OK;
+		for (k = 0; k < 3; k++)
+			bad |= sqlite3_bind_double(u, 3 + k,
+						   stats_percentile_runs(
+						       d.v, ends.v, ends.len,
+						       stats_metric_quantile(qm[k]))) != SQLITE_OK;
+		rc = bad ? sqlite3_errcode(st->db) : sqlite3_step(u);
+		sqlite3_reset(u);
+		if (rc != SQLITE_DONE)
+			ret = store_err(st, rc, "update");
+	}
+out:
+	sqlite3_finalize(s);
+	sqlite3_finalize(u);
+	i64vec_release(&regs);
+	i64vec_release(&d);
+	i64vec_release(&ends);
+	return ret;
+}
+
+int store_finish_run(struct store *st, int64_t run_id)
+{
+	sqlite3_stmt *s = NULL;
+	int ret;
+
+	ret = prepare(st, &s, "DELETE FROM run_regions WHERE run_id = ?1", 0, "update");
+	if (!ret)
+		ret = step_run(st, s, run_id);
+	sqlite3_finalize(s);
+	s = NULL;
+	if (!ret)
+		ret = prepare(st, &s, FINISH_TOTALS_SQL, 0, "update");
+	if (!ret)
+		ret = step_run(st, s, run_id);
+	sqlite3_finalize(s);
+	s = NULL;
+	if (!ret)
+		ret = finish_quantiles(st, run_id);
+	if (!ret)
+		ret = prepare(st, &s, FINISH_COUNTS_SQL, 0, "update");
+	if (!ret)
+		ret = step_run(st, s, run_id);
+	if (!ret && sqlite3_changes(st->db) == 0)
+		ret = err_set(ERR_NOTFOUND, "cannot update store '%s': no run %lld", st->path,
+			      (long long)run_id);
+	sqlite3_finalize(s);
+	return ret;
+}
+
+/* The schema 2 upgrade: run_regions for every run stored before it. */
+static int store_finish_all_runs(struct store *st)
+{
+	sqlite3_stmt *s = NULL;
+	struct i64vec ids;
+	size_t i;
+	int rc, ret;
+
+	i64vec_init(&ids);
+	ret = prepare(st, &s, "SELECT id FROM runs ORDER BY id", 0, "read");
+	rc = ret ? SQLITE_DONE : SQLITE_OK;
+	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		rc = SQLITE_OK;
+		if (i64vec_push(&ids, sqlite3_column_int64(s, 0)))
+			ret = ERR_NOMEM;
+		if (ret)
+			break;
+	}
+	if (!ret && rc != SQLITE_DONE)
+		ret = store_err(st, rc, "read");
+	for (i = 0; !ret && i < ids.len; i++)
+		ret = store_finish_run(st, ids.v[i]);
+	sqlite3_finalize(s);
+	i64vec_release(&ids);
+	return ret;
 }
 
 /* ---- the history workflow: filtered listings, tags, removal, history ---- */
@@ -2159,6 +2341,21 @@ out:
 	return ret;
 }
 
+/* The "pts" of store_region_history() over the ranks ?2: region, run, the
+ * REGION_AGGREGATES and three NULL percentiles (those come from the blobs). */
+static const char HISTORY_RANKS_SQL[] =
+    "SELECT t.region_id, t.run_id, " REGION_AGGREGATES ", NULL, NULL, NULL "
+    "FROM (SELECT region_id, run_id, has_events, calls, total_ns, min_ns, max_ns, gpu_count, "
+    "gpu_total_ns, rank IN (SELECT value FROM json_each(?2)) AS sel "
+    "FROM timings WHERE region_id IN (SELECT value FROM json_each(?1)) "
+    "AND run_id IN (SELECT id FROM sr)) AS t GROUP BY t.region_id, t.run_id";
+
+/* The same over all ranks, from the stored totals (one row per point). */
+static const char HISTORY_ALL_SQL[] =
+    "SELECT region_id, run_id, " RUN_REGIONS_COLUMNS ", p50_ns, p95_ns, p99_ns "
+    "FROM run_regions WHERE region_id IN (SELECT value FROM json_each(?1)) "
+    "AND run_id IN (SELECT id FROM sr)";
+
 int store_region_history(struct store *st, struct store_history_point **out, size_t *n,
 			 const struct store_history_query *q)
 {
@@ -2186,16 +2383,12 @@ int store_region_history(struct store *st, struct store_history_point **out, siz
 	ret = history_regions(st, &ids, q);
 	if (!ret)
 		ret = run_where_build(&w, q->runs, 4);
+	/* pts: one row per (region, run): the stored totals over all ranks,
+	 * or the timings rows of the ranks ?2 pooled (no stored percentiles). */
 	if (!ret &&
 	    buf_printf(&sql,
 		       "WITH sr AS (SELECT id, sort_time, commit_sha, label FROM runs WHERE 1%s), "
-		       "pts AS (SELECT t.region_id, t.run_id, " REGION_AGGREGATES " "
-		       "FROM (SELECT region_id, run_id, has_events, calls, total_ns, min_ns, "
-		       "max_ns, gpu_count, gpu_total_ns, "
-		       "(?2 IS NULL OR rank IN (SELECT value FROM json_each(?2))) AS sel "
-		       "FROM timings WHERE region_id IN (SELECT value FROM json_each(?1)) "
-		       "AND run_id IN (SELECT id FROM sr)) AS t "
-		       "GROUP BY t.region_id, t.run_id), "
+		       "pts AS (%s), "
 		       "ranked AS (SELECT pts.*, sr.sort_time, sr.commit_sha, sr.label, "
 		       "row_number() OVER (PARTITION BY pts.region_id "
 		       "ORDER BY sr.sort_time DESC, sr.id DESC) AS rn "
@@ -2203,7 +2396,7 @@ int store_region_history(struct store *st, struct store_history_point **out, siz
 		       "SELECT ranked.*, g.name FROM ranked JOIN regions AS g "
 		       "ON g.id = ranked.region_id WHERE ?3 <= 0 OR ranked.rn <= ?3 "
 		       "ORDER BY g.name, ranked.sort_time, ranked.run_id",
-		       w.sql.data))
+		       w.sql.data, ranks ? HISTORY_RANKS_SQL : HISTORY_ALL_SQL))
 		ret = ERR_NOMEM;
 	if (!ret)
 		ret = prepare(st, &s, sql.data, 0, "read");
@@ -2232,10 +2425,12 @@ int store_region_history(struct store *st, struct store_history_point **out, siz
 		p->stats.region_id = sqlite3_column_int64(s, 0);
 		p->run_id = sqlite3_column_int64(s, 1);
 		region_stats_from_row(&p->stats, s, 2);
-		if ((ret = col_text(&p->time, s, 2 + REGION_AGGREGATE_COLUMNS)) ||
-		    (ret = col_text(&p->commit, s, 3 + REGION_AGGREGATE_COLUMNS)) ||
-		    (ret = col_text(&p->label, s, 4 + REGION_AGGREGATE_COLUMNS)) ||
-		    (ret = col_text(&p->stats.name, s, 6 + REGION_AGGREGATE_COLUMNS)))
+		if (!ranks)
+			quantiles_from_row(&p->stats, s, 2 + REGION_AGGREGATE_COLUMNS);
+		if ((ret = col_text(&p->time, s, 5 + REGION_AGGREGATE_COLUMNS)) ||
+		    (ret = col_text(&p->commit, s, 6 + REGION_AGGREGATE_COLUMNS)) ||
+		    (ret = col_text(&p->label, s, 7 + REGION_AGGREGATE_COLUMNS)) ||
+		    (ret = col_text(&p->stats.name, s, 9 + REGION_AGGREGATE_COLUMNS)))
 			goto out;
 	}
 	if (rc != SQLITE_DONE) {
@@ -2244,7 +2439,8 @@ int store_region_history(struct store *st, struct store_history_point **out, siz
 	}
 	sqlite3_finalize(s);
 	s = NULL;
-	if (q->durations && len)
+	/* All ranks: the percentiles are stored; no blob is read. */
+	if (q->durations && len && ranks)
 		ret = history_durations(st, pts, len, ids, ranks, q);
 out:
 	sqlite3_finalize(s);

@@ -109,6 +109,18 @@ expect 0 "ranks table line" $S diff 1 2 --ranks 0-1 --ranks 3
 contains "ranks line" "$out" "Ranks: 0-1,3"
 expect 0 "absent ranks" $S diff 1 2 --ranks 7 --metric calls --format csv
 equals "absent ranks: calls 0" "$(printf '%s\n' "$out" | sed -n 2p | cut -d, -f2-3)" "0,0"
+# Without --ranks the stored all-ranks totals (run_regions) are read; with
+# every rank listed the timings rows and blobs are pooled: same numbers.
+for m in gpu_total gpu_avg total avg min max p50 p95 p99 imbalance calls; do
+	expect 0 "stored totals $m" $S diff 1 2 --metric $m --format csv
+	all=$out
+	expect 0 "pooled ranks $m" $S diff 1 2 --ranks 0-3 --metric $m --format csv
+	equals "stored totals = pooled ranks: $m" "$all" "$out"
+	expect 0 "stored history $m" $S history --match . --metric $m --format csv
+	all=$out
+	expect 0 "pooled history $m" $S history --match . --ranks 0-3 --metric $m --format csv
+	equals "history stored = pooled: $m" "$all" "$out"
+done
 
 # --- formats -------------------------------------------------------------------
 expect_error "unknown pin" "no pin named 'none'" $S check pin:none 2 --format json

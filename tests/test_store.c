@@ -6,6 +6,7 @@
  * contention.  The database is inspected with the sqlite3 API directly.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,7 @@
 
 #include "scopedb/blob.h"
 #include "scopedb/err.h"
+#include "scopedb/stats.h"
 #include "scopedb/store.h"
 #include "scopedb/util.h"
 
@@ -188,7 +190,7 @@ static void test_create_and_reopen(void **state)
 
 	(void)state;
 	snprintf(path, sizeof(path), "%s", tu_path("create.sqlite"));
-	assert_int_equal(store_schema_version(), 1);
+	assert_int_equal(store_schema_version(), 2);
 	st = open_ok(path, 0);
 	store_close(st);
 	assert_true(file_exists(path));
@@ -423,8 +425,8 @@ static void test_runs_tags_meta(void **state)
 	assert_int_equal(store_set_meta(st, id, "platform", "linux"), 0);
 	assert_int_equal(store_set_meta(st, id, "modules", "[\"gcc\",\"mpi\"]"), 0);
 	assert_int_equal(store_set_meta(st, id, "platform", "Linux-x86_64"), 0);
-	assert_int_equal(store_set_run_counts(st, id, 12, 3456), 0);
-	assert_int_equal(store_set_run_counts(st, 77, 1, 1), ERR_NOTFOUND);
+	assert_int_equal(store_finish_run(st, id), 0); /* no timings: 0 and 0 */
+	assert_int_equal(store_finish_run(st, 77), ERR_NOTFOUND);
 
 	assert_int_equal(store_get_run(st, &got, id), 0);
 	assert_int_equal(got.id, id);
@@ -438,8 +440,8 @@ static void test_runs_tags_meta(void **state)
 	assert_int_equal(got.schema, 2);
 	assert_string_equal(got.layout, "aggregate");
 	assert_int_equal(got.num_ranks, 16);
-	assert_int_equal(got.num_regions, 12);
-	assert_int_equal(got.num_calls, 3456);
+	assert_int_equal(got.num_regions, 0);
+	assert_int_equal(got.num_calls, 0);
 	assert_int_equal(got.ntags, 3);
 	assert_string_equal(got.tags[0], "baseline");
 	assert_string_equal(got.tags[1], "mid");
@@ -584,6 +586,140 @@ static void test_regions_and_timings(void **state)
 	assert_int_equal(store_region_id(st, &a2, "io/write"), 0);
 	assert_int_equal(a2, b);
 	store_close(st);
+}
+
+/* One timings row of region on rank with the sorted durations d[0..n). */
+static void add_durations(struct store *st, int64_t run, int64_t region, int64_t rank,
+			  const int64_t *d, size_t n)
+{
+	struct store_timing t;
+	struct buf blob = BUF_INIT;
+	size_t i;
+
+	fill_timing(&t, run, region, rank);
+	t.calls = n;
+	t.total = 0;
+	for (i = 0; i < n; i++)
+		t.total += d[i];
+	t.min = n ? d[0] : 0;
+	t.max = n ? d[n - 1] : 0;
+	t.gpu_count = 0;
+	t.gpu_total = 0;
+	if (n) {
+		assert_int_equal(blob_encode(&blob, d, n), 0);
+		t.durations = blob.data;
+		t.durations_len = blob.len;
+	}
+	assert_int_equal(store_add_timing(st, &t), 0);
+	buf_release(&blob);
+}
+
+/* Find region name in regs[0..n). */
+static const struct store_region_stats *find_region(const struct store_region_stats *regs, size_t n,
+						    const char *name)
+{
+	size_t i = 0;
+
+	assert_true(n > 0);
+	while (i + 1 < n && strcmp(regs[i].name, name))
+		i++;
+	assert_string_equal(regs[i].name, name);
+	return &regs[i];
+}
+
+/*
+ * store_finish_run(): the all-ranks totals and exact percentiles of each
+ * region, as store_region_stats() returns them without a rank list, and
+ * the schema 1 -> 2 upgrade that fills them in for older stores.
+ */
+static void test_finish_run(void **state)
+{
+	static const int64_t r0[] = {5, 13, 20}, r1[] = {1, 2, 3, 100},
+			     merged[] = {1, 2, 3, 5, 13, 20, 100};
+	static const int64_t rank1 = 1;
+	char path[512], buf[256], before[256];
+	struct store *st;
+	struct store_timing t;
+	struct store_region_stats *regs = NULL;
+	const struct store_region_stats *g;
+	struct store_run run;
+	size_t n = 0;
+	int64_t id, solve, io;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s", tu_path("finish.sqlite"));
+	st = open_ok(path, 0);
+	assert_int_equal(store_begin(st), 0);
+	id = add_run(st, "f1", NULL, "2024-01-01T00:00:00Z");
+	assert_int_equal(store_region_id(st, &solve, "solve"), 0);
+	assert_int_equal(store_region_id(st, &io, "io"), 0);
+	add_durations(st, id, solve, 0, r0, 3);
+	add_durations(st, id, solve, 1, r1, 4);
+	add_durations(st, id, solve, 2, NULL, 0); /* a rank without calls */
+	fill_timing(&t, id, io, 0);		  /* aggregate layout: no blobs */
+	t.has_events = 0;
+	assert_int_equal(store_add_timing(st, &t), 0);
+	assert_int_equal(store_finish_run(st, id), 0);
+	assert_int_equal(store_finish_run(st, id), 0); /* idempotent */
+	assert_int_equal(store_commit(st), 0);
+
+	assert_int_equal(store_get_run(st, &run, id), 0);
+	assert_int_equal(run.num_regions, 2);
+	assert_int_equal(run.num_calls, 10);
+	store_run_release(&run);
+
+	assert_int_equal(store_region_stats(st, &regs, &n, id, NULL, 0, NULL, NULL), 0);
+	assert_int_equal(n, 2);
+	g = find_region(regs, n, "solve");
+	assert_int_equal(g->calls, 7);
+	assert_int_equal(g->total, 144);
+	assert_int_equal(g->min, 1);
+	assert_int_equal(g->max, 100);
+	assert_int_equal(g->nranks, 3);
+	assert_int_equal(g->busy_ranks, 2);
+	assert_int_equal(g->busy_max, 106);
+	assert_int_equal(g->has_events, 1);
+	assert_true(g->has_quantiles);
+	/* bit for bit the percentiles of the merged durations */
+	assert_true(g->quantiles[0] == stats_percentile(merged, 7, 50.0));
+	assert_true(g->quantiles[1] == stats_percentile(merged, 7, 95.0));
+	assert_true(g->quantiles[2] == stats_percentile(merged, 7, 99.0));
+	assert_true(fabs(g->quantiles[1] - 76.0) < 1e-9); /* 20 + 0.7 * (100 - 20) */
+	g = find_region(regs, n, "io");
+	assert_int_equal(g->has_events, 0);
+	assert_int_equal(g->calls, 3);
+	assert_false(g->has_quantiles);
+	store_region_stats_free(regs, n);
+
+	/* with a rank list the timings rows are pooled, nothing is stored */
+	assert_int_equal(store_region_stats(st, &regs, &n, id, &rank1, 1, NULL, NULL), 0);
+	g = find_region(regs, n, "solve");
+	assert_int_equal(g->calls, 4);
+	assert_false(g->has_quantiles);
+	store_region_stats_free(regs, n);
+	store_close(st);
+
+	/* a schema 1 store: the upgrade recomputes the same rows */
+	snprintf(before, sizeof(before), "%s",
+		 db_text(buf, sizeof(buf), path,
+			 "SELECT group_concat(printf('%d %d %d %d %!.17g %!.17g %!.17g', "
+			 "region_id, calls, busy_ranks, nranks, p50_ns, p95_ns, p99_ns), ';') "
+			 "FROM run_regions"));
+	assert_int_equal(db_exec(path, "DROP TABLE run_regions; PRAGMA user_version = 1"),
+			 SQLITE_OK);
+	assert_int_equal(store_open(&st, path, STORE_READONLY), ERR_STORE);
+	expect_msg("cannot open store '", path,
+		   "': schema version 1 must be upgraded to 2; open it for writing once");
+	st = open_ok(path, 0);
+	store_close(st);
+	assert_int_equal(db_int(path, "PRAGMA user_version"), 2);
+	assert_string_equal(
+	    db_text(buf, sizeof(buf), path,
+		    "SELECT group_concat(printf('%d %d %d %d %!.17g %!.17g %!.17g', "
+		    "region_id, calls, busy_ranks, nranks, p50_ns, p95_ns, p99_ns), ';') "
+		    "FROM run_regions"),
+	    before);
+	assert_non_null(strstr(before, ";")); /* both regions */
 }
 
 static void test_list_order(void **state)
@@ -940,18 +1076,22 @@ static void test_bulk_insert(void **state)
 			assert_int_equal(store_region_id(st, &reg, name), 0);
 			assert_int_equal(reg, region + 1);
 			fill_timing(&t, run, reg, rank);
+			t.calls = 64;
 			t.durations = blob.data;
 			t.durations_len = blob.len;
 			assert_int_equal(store_add_timing(st, &t), 0);
 		}
 	}
-	assert_int_equal(store_set_run_counts(st, run, 300, 64 * 300 * 3), 0);
+	assert_int_equal(store_finish_run(st, run), 0);
 	assert_int_equal(store_commit(st), 0);
 	store_close(st);
 	buf_release(&blob);
 	assert_int_equal(db_int(path, "SELECT count(*) FROM timings"), 64 * 300);
 	assert_int_equal(db_int(path, "SELECT count(*) FROM timings_durations"), 64 * 300);
 	assert_int_equal(db_int(path, "SELECT count(*) FROM regions"), 300);
+	assert_int_equal(db_int(path, "SELECT num_calls FROM runs"), 64 * 300 * 64);
+	assert_int_equal(db_int(path, "SELECT count(*) FROM run_regions WHERE p50_ns = 1094.5"),
+			 300);
 }
 
 int main(void)
@@ -966,6 +1106,7 @@ int main(void)
 	    cmocka_unit_test(test_unusable_paths),
 	    cmocka_unit_test(test_runs_tags_meta),
 	    cmocka_unit_test(test_regions_and_timings),
+	    cmocka_unit_test(test_finish_run),
 	    cmocka_unit_test(test_list_order),
 	    cmocka_unit_test(test_list_many),
 	    cmocka_unit_test(test_rollback),

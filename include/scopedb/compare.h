@@ -10,9 +10,12 @@
  * at opts->db_path is opened (read-only) only when a side needs it, so
  * "scopedb diff a.h5 b.h5" works without any store.
  *
- * Summary metrics come from one aggregate query per side over the timings
- * rows of the selected ranks (store_region_stats); p50/p95/p99 decode the
- * sorted-duration blobs of only the selected regions and ranks.
+ * Without --ranks every metric, p50/p95/p99 included, is read from the
+ * run's stored all-ranks totals (store_region_stats over run_regions: one
+ * row per region).  With --ranks, summary metrics come from one aggregate
+ * query per side over the timings rows of the selected ranks, and
+ * p50/p95/p99 decode the sorted-duration blobs of only the selected regions
+ * and ranks.
  *
  * Ownership: struct compare_result owns everything it points to and is
  * released with compare_release() (which accepts a zeroed structure).

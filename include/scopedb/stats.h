@@ -72,6 +72,10 @@ struct stats_region {
 	 * nsorted), as store_region_duration_runs() returns them. */
 	const int64_t *run_ends;
 	size_t nruns;
+	/* Or, when quantiles != NULL: the p50, p95 and p99 of those durations
+	 * in ns, computed once by stats_percentile_runs() and stored
+	 * (store_finish_run()); sorted is then not needed. */
+	const double *quantiles;
 };
 
 /*

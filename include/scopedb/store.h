@@ -88,9 +88,14 @@ int store_find_sha(struct store *st, int64_t *out, const char *sha256);
  * stored as NULL.  Run ids are never reused, even after a run is removed. */
 int store_insert_run(struct store *st, int64_t *out, const struct store_run *run);
 
-/* Set the final region/call counts of a run after its timings are in
- * (ERR_NOTFOUND when there is no such run). */
-int store_set_run_counts(struct store *st, int64_t run_id, int64_t num_regions, int64_t num_calls);
+/*
+ * Complete a run once all its timings are in (inside the ingest
+ * transaction): pool every rank of each region into run_regions, with the
+ * exact p50/p95/p99 of its call durations, and set the run's region and
+ * call counts.  Readers without --ranks use those totals instead of the
+ * timings rows.  ERR_NOTFOUND when there is no such run.
+ */
+int store_finish_run(struct store *st, int64_t run_id);
 
 /* Add a tag (no-op if the run has it).  *added = 1 if it was new. */
 int store_add_tag(struct store *st, int *added, int64_t run_id, const char *tag);
@@ -203,6 +208,10 @@ struct store_region_stats {
 	uint64_t nranks;     /* selected ranks with a row (calls may be 0) */
 	uint64_t busy_ranks; /* selected rows (= ranks) with total > 0 */
 	int64_t busy_max;    /* largest such total, 0 if none */
+	/* All ranks only (no rank list): the stored p50, p95 and p99 of the
+	 * region's call durations in ns (has_quantiles 0 without them). */
+	int has_quantiles;
+	double quantiles[3];
 };
 
 /* Return 0 and *keep = 1 to list the region called name. */
@@ -211,8 +220,9 @@ typedef int (*store_region_filter)(void *ctx, int *keep, const char *name);
 /*
  * The regions of run_id (sorted by name, byte order) that filter keeps (all
  * when filter is NULL), pooled over ranks[0..nranks) (all ranks when ranks
- * is NULL).  One aggregate query over the timings rows; free *out with
- * store_region_stats_free().
+ * is NULL).  With ranks, one aggregate query over the timings rows;
+ * without, the run's stored totals (run_regions, with the percentiles).
+ * Free *out with store_region_stats_free().
  */
 int store_region_stats(struct store *st, struct store_region_stats **out, size_t *n, int64_t run_id,
 		       const int64_t *ranks, size_t nranks, store_region_filter filter, void *ctx);
@@ -275,7 +285,8 @@ struct store_history_point {
 	char *time;   /* the run's sort time (recorded, else ingested) */
 	char *commit; /* NULL when unknown, likewise label */
 	char *label;
-	struct i64vec durations; /* sorted; only with q->durations */
+	struct i64vec durations; /* sorted; only with q->durations and ranks
+				  * (all ranks: stats.quantiles instead) */
 };
 
 struct store_history_query {
