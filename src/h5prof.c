@@ -60,6 +60,7 @@ struct h5col {
 	hid_t type;
 	hid_t space;
 	hsize_t n;
+	hsize_t chunk;	   /* chunk length of a chunked dataset, else 0 */
 	const char *label; /* path for messages, e.g. "events/durations" */
 };
 
@@ -303,6 +304,7 @@ static int h5col_open(const struct h5prof *p, struct h5col *c, hid_t loc, const 
 		      const char *label, H5T_class_t want_class, const char *expect, int required)
 {
 	hsize_t dims[1];
+	hid_t dcpl;
 	int e, nd;
 
 	h5col_init(c);
@@ -342,6 +344,15 @@ static int h5col_open(const struct h5prof *p, struct h5col *c, hid_t loc, const 
 				   h5prof_q(label));
 	}
 	c->n = dims[0];
+	/* The chunk length, so that event windows can start on a chunk
+	 * boundary (a window cutting chunks makes libhdf5 read and copy
+	 * those chunks through its cache).  Only a hint: no error. */
+	dcpl = H5Dget_create_plist(c->dset);
+	if (dcpl >= 0) {
+		if (H5Pget_layout(dcpl) == H5D_CHUNKED && H5Pget_chunk(dcpl, 1, dims) == 1)
+			c->chunk = dims[0];
+		H5Pclose(dcpl);
+	}
 	return 0;
 }
 
@@ -1826,9 +1837,14 @@ int h5prof_open(struct h5prof **out, const char *path)
 	/* no file locking (read-only; some file systems lack it); evict each
 	 * object's metadata when it is closed, so that the metadata cache does
 	 * not keep the decoded headers of every schema-1 dataset ever opened
-	 * (memory would grow with the number of region groups) */
+	 * (memory would grow with the number of region groups); no raw data
+	 * chunk cache: event windows start and end on chunk boundaries and
+	 * every other dataset is read whole, so each chunk is read once, and
+	 * without the cache libhdf5 reads (or decompresses) it straight into
+	 * our buffer instead of into a cache slot and then a copy (issue 6) */
 	fapl = H5Pcreate(H5P_FILE_ACCESS);
-	if (fapl < 0 || H5Pset_file_locking(fapl, 0, 1) < 0 || H5Pset_evict_on_close(fapl, 1) < 0) {
+	if (fapl < 0 || H5Pset_file_locking(fapl, 0, 1) < 0 || H5Pset_evict_on_close(fapl, 1) < 0 ||
+	    H5Pset_cache(fapl, 0, 0, 0, 0.75) < 0) {
 		rc = h5prof_fail(p, ERR_GENERIC, "cannot set up HDF5 file access");
 		goto out;
 	}
@@ -1984,37 +2000,48 @@ static void h5prof_fill_row(const struct h5prof *p, const struct prow *r, struct
 }
 
 /*
- * Turn the raw columns of a row (a = starts or deltas, b = ends or
- * durations, written into starts/durs) into absolute starts and durations,
- * refusing negative durations and overflowing times.
+ * Turn the raw columns of row r (a = starts or, with delta, start deltas;
+ * e = ends or, with delta, durations) into absolute starts and durations,
+ * refusing negative durations and overflowing times.  The column that is
+ * already in its final form is used where it lies; the other is computed
+ * into starts (the running sum of the deltas) or durs (end - start), which
+ * may be a or e themselves.  *out_starts and *out_durs say where the result
+ * is.
  */
-static int h5prof_decode(const struct h5prof *p, const struct prow *r, int delta, int64_t *starts,
-			 int64_t *durs)
+static int h5prof_decode(const struct h5prof *p, const struct prow *r, int delta, const int64_t *a,
+			 const int64_t *e, int64_t *starts, int64_t *durs,
+			 const int64_t **out_starts, const int64_t **out_durs)
 {
 	uint64_t i;
-	int64_t run = 0, end;
+	int64_t run = 0, start, dur, end;
 
+	*out_starts = delta ? starts : a;
+	*out_durs = delta ? e : durs;
 	for (i = 0; i < r->count; i++) {
 		if (delta) {
 			/* starts = running sum of the row's deltas */
-			if (__builtin_add_overflow(run, starts[i], &run))
+			if (__builtin_add_overflow(run, a[i], &run))
 				return h5prof_fail(p, ERR_FORMAT,
 						   "%s: the start time of call %" PRIu64
 						   " overflows; the file is damaged",
 						   h5prof_rowdesc(p, r), i);
-			starts[i] = run;
-		} else if (__builtin_sub_overflow(durs[i], starts[i], &durs[i])) {
-			return h5prof_fail(p, ERR_FORMAT,
-					   "%s: the duration of call %" PRIu64
-					   " overflows; the file is damaged",
-					   h5prof_rowdesc(p, r), i);
+			starts[i] = start = run;
+			dur = e[i];
+		} else {
+			start = a[i];
+			if (__builtin_sub_overflow(e[i], start, &dur))
+				return h5prof_fail(p, ERR_FORMAT,
+						   "%s: the duration of call %" PRIu64
+						   " overflows; the file is damaged",
+						   h5prof_rowdesc(p, r), i);
+			durs[i] = dur;
 		}
-		if (durs[i] < 0)
+		if (dur < 0)
 			return h5prof_fail(p, ERR_FORMAT,
 					   "%s: call %" PRIu64 " has a negative duration (%" PRId64
 					   " ns); the file is damaged",
-					   h5prof_rowdesc(p, r), i, durs[i]);
-		if (__builtin_add_overflow(starts[i], durs[i], &end))
+					   h5prof_rowdesc(p, r), i, dur);
+		if (__builtin_add_overflow(start, dur, &end))
 			return h5prof_fail(p, ERR_FORMAT,
 					   "%s: the end time of call %" PRIu64
 					   " overflows; the file is damaged",
@@ -2023,14 +2050,23 @@ static int h5prof_decode(const struct h5prof *p, const struct prow *r, int delta
 	return 0;
 }
 
-/* Load the window [pos, pos + chunk) of every event column. */
+/*
+ * Load a window of every event column that contains event pos: at most
+ * h5prof_chunk events, starting and ending on chunk boundaries of the
+ * first column when its chunks are smaller than a window (as bench_rawread
+ * reads, and at the same speed), else starting at pos.
+ */
 static int h5prof_load_window(const struct h5prof *p, struct h5prof_bufs *b, uint64_t pos)
 {
-	hsize_t start = pos, count;
+	hsize_t start = pos, count, len = h5prof_chunk, align = p->ev[0].chunk;
 	hid_t mem = H5I_INVALID_HID;
 	int k, rc = 0;
 
-	count = p->nev - pos < h5prof_chunk ? p->nev - pos : h5prof_chunk;
+	if (align > 0 && align <= len) {
+		len = len / align * align;
+		start = pos / align * align;
+	}
+	count = p->nev - start < len ? p->nev - start : len;
 	for (k = 0; k < 3; k++) {
 		if (p->ev[k].dset < 0)
 			continue;
@@ -2064,7 +2100,7 @@ static int h5prof_load_window(const struct h5prof *p, struct h5prof_bufs *b, uin
 			goto out;
 		}
 	}
-	b->win_start = pos;
+	b->win_start = start;
 	b->win_len = count;
 out:
 	if (mem >= 0)
@@ -2091,6 +2127,32 @@ static int h5prof_read_columnar(struct h5prof *p, h5prof_row_fn fn, void *ctx)
 
 		h5prof_fill_row(p, r, &row);
 		if (p->info.layout == H5PROF_AGGREGATE || r->count == 0) {
+			rc = fn(ctx, &row);
+			if (rc)
+				goto out;
+			continue;
+		}
+		if (pos < b.win_start || pos >= b.win_start + b.win_len) {
+			/* validated at open; guards against an endless loop */
+			if (pos >= p->nev) {
+				rc = h5prof_damaged(p, "events beyond the event columns", NULL);
+				goto out;
+			}
+			rc = h5prof_load_window(p, &b, pos);
+			if (rc)
+				goto out;
+		}
+		if (r->count <= b.win_start + b.win_len - pos) {
+			/* The whole row is in the window (all but at most one row
+			 * per window): decode it from there, without a copy.  The
+			 * window stays read-only, so rows may share events. */
+			size_t off = (size_t)(pos - b.win_start);
+
+			rc = h5prof_decode(p, r, p->delta, b.win[0] + off, b.win[1] + off, b.starts,
+					   b.durs, &row.starts, &row.durations);
+			if (rc)
+				goto out;
+			row.gpu = p->ev[2].dset >= 0 ? b.win[2] + off : NULL;
 			rc = fn(ctx, &row);
 			if (rc)
 				goto out;
@@ -2126,11 +2188,10 @@ static int h5prof_read_columnar(struct h5prof *p, h5prof_row_fn fn, void *ctx)
 			pos += take;
 			done += take;
 		}
-		rc = h5prof_decode(p, r, p->delta, b.starts, b.durs);
+		rc = h5prof_decode(p, r, p->delta, b.starts, b.durs, b.starts, b.durs, &row.starts,
+				   &row.durations);
 		if (rc)
 			goto out;
-		row.starts = b.starts;
-		row.durations = b.durs;
 		row.gpu = p->ev[2].dset >= 0 ? b.gpu : NULL;
 		rc = fn(ctx, &row);
 		if (rc)
@@ -2220,11 +2281,10 @@ static int h5prof_read_hier(struct h5prof *p, h5prof_row_fn fn, void *ctx)
 			}
 			H5Gclose(g);
 			g = H5I_INVALID_HID;
-			rc = h5prof_decode(p, r, 0, b.starts, b.durs);
+			rc = h5prof_decode(p, r, 0, b.starts, b.durs, b.starts, b.durs, &row.starts,
+					   &row.durations);
 			if (rc)
 				goto out;
-			row.starts = b.starts;
-			row.durations = b.durs;
 			row.gpu = (r->flags & PROW_GPU) ? b.gpu : NULL;
 		}
 		rc = fn(ctx, &row);

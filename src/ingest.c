@@ -8,14 +8,14 @@
  *
  * Speed (issue 6): the content SHA-256, which decides whether the file is
  * already stored, needs a second full read of the file.  It runs on a
- * hashing thread while this thread reads and encodes the rows; until the
- * hash is known, encoded rows wait in a bounded pending queue (their blobs
- * take ~2 bytes per call) and are inserted once the run exists.  If the
- * queue fills up first, the reader waits for the hash.  A duplicate stops
- * the read as soon as the hash says so.  The hashing thread only reads the
- * file and hashes: it never calls libhdf5, SQLite or err_set(), which are
- * used by this thread alone.  When no thread can be started, the file is
- * hashed first, as before.
+ * hashing thread while this thread reads and inserts the rows.  The run is
+ * inserted first under a provisional hash (INGEST_PENDING_SHA) and gets its
+ * real one as soon as the thread has it; if the content turns out to be
+ * stored already, the read stops, the transaction is rolled back and the
+ * duplicate is reported (with its tags added) in a transaction of its own.
+ * The hashing thread only reads the file and hashes: it never calls
+ * libhdf5, SQLite or err_set(), which are used by this thread alone.  When
+ * no thread can be started, the file is hashed first.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -31,9 +31,9 @@
 #include "scopedb/sha256.h"
 #include "scopedb/util.h"
 
-/* Bytes of pending rows (records + blobs) after which the reader waits for
- * the hash: bounds memory whatever the file size. */
-#define INGEST_PENDING_MAX ((size_t)64 << 20)
+/* The sha256 of a run until its hash is known: not a hex digest, so it
+ * never matches a file, and only ever seen inside the ingest transaction. */
+#define INGEST_PENDING_SHA "pending"
 /* h5prof_read() stop code: the hash says the file is already stored. */
 #define INGEST_STOP_DUPLICATE 1
 
@@ -47,16 +47,6 @@ struct ingest_hash {
 	char hex[65];
 };
 
-/* A row waiting for the hash: its timings record (run and region ids
- * filled in at flush; strings owned by the h5prof handle) and where its
- * blob lies in ingest_ctx.pending_blobs. */
-struct ingest_pending {
-	struct store_timing t;
-	uint32_t region;
-	int has_blob;
-	size_t blob_off;
-};
-
 struct ingest_ctx {
 	struct store *st;
 	struct h5prof *p;
@@ -64,14 +54,13 @@ struct ingest_ctx {
 	const struct ingest_opts *opts;
 	struct ingest_result *out;
 	struct ingest_hash *hash;
-	int64_t run_id;	      /* 0 while rows are pending */
+	int64_t run_id;	      /* the new run (under INGEST_PENDING_SHA) */
+	int resolved;	      /* the run has its real hash */
+	int64_t duplicate;    /* the run that already holds the content */
 	int64_t *region_ids;  /* file region id -> store region id, 0 = not yet */
 	unsigned char *seen;  /* region has at least one row */
 	struct i64vec sorted; /* scratch: the row's durations, sorted */
 	struct buf blob;      /* scratch: the encoded row */
-	struct ingest_pending *pending;
-	size_t npending, cappending;
-	struct buf pending_blobs;
 	uint64_t events_done;
 	uint64_t calls;
 	int64_t regions;
@@ -122,50 +111,21 @@ static int ingest_insert(struct ingest_ctx *c, struct store_timing *t, uint32_t 
 	return store_add_timing(c->st, t);
 }
 
-/* Keep an encoded row until the run exists (the hash is not known yet). */
-static int ingest_queue(struct ingest_ctx *c, const struct store_timing *t, uint32_t region)
-{
-	struct ingest_pending *q;
-
-	if (c->npending == c->cappending) {
-		size_t cap = c->cappending ? 2 * c->cappending : 256;
-
-		q = realloc(c->pending, cap * sizeof(*q));
-		if (!q)
-			return err_nomem();
-		c->pending = q;
-		c->cappending = cap;
-	}
-	q = &c->pending[c->npending];
-	q->t = *t;
-	q->region = region;
-	q->blob_off = c->pending_blobs.len;
-	q->t.durations = NULL;
-	q->has_blob = t->durations != NULL;
-	if (q->has_blob && buf_add(&c->pending_blobs, t->durations, t->durations_len))
-		return ERR_NOMEM;
-	c->npending++;
-	return 0;
-}
-
-static int ingest_new_run(struct ingest_ctx *c, const char *sha);
-static int ingest_duplicate(struct ingest_ctx *c, int64_t existing);
-
 /*
- * The hash is known: if the content is already stored, handle the duplicate
- * and return INGEST_STOP_DUPLICATE; otherwise insert the run and every
- * pending row.
+ * The hash is known: if the content is already stored, remember that run
+ * and return INGEST_STOP_DUPLICATE (the caller rolls back); otherwise give
+ * the new run its hash.
  */
 static int ingest_resolve(struct ingest_ctx *c)
 {
 	int64_t existing = 0;
-	size_t i;
 	int rc;
 
 	if (c->hash->started) {
 		pthread_join(c->hash->thread, NULL);
 		c->hash->started = 0;
 	}
+	c->resolved = 1;
 	if (c->hash->err)
 		return err_set(ERR_IO, "cannot read '%s': %s", c->hash->path,
 			       strerror(c->hash->err));
@@ -173,22 +133,10 @@ static int ingest_resolve(struct ingest_ctx *c)
 	if (rc)
 		return rc;
 	if (existing) {
-		rc = ingest_duplicate(c, existing);
-		return rc ? rc : INGEST_STOP_DUPLICATE;
+		c->duplicate = existing;
+		return INGEST_STOP_DUPLICATE;
 	}
-	rc = ingest_new_run(c, c->hash->hex);
-	for (i = 0; !rc && i < c->npending; i++) {
-		struct ingest_pending *q = &c->pending[i];
-
-		if (q->has_blob)
-			q->t.durations = c->pending_blobs.data + q->blob_off;
-		rc = ingest_insert(c, &q->t, q->region);
-	}
-	free(c->pending);
-	c->pending = NULL;
-	c->npending = c->cappending = 0;
-	buf_release(&c->pending_blobs);
-	return rc;
+	return store_set_run_sha(c->st, c->run_id, c->hash->hex);
 }
 
 /* The per-row callback of h5prof_read: summarise, encode, insert (or queue
@@ -210,10 +158,8 @@ static int ingest_row(void *arg, const struct h5prof_row *row)
 		c->sorted.len = 0;
 		if (i64vec_reserve(&c->sorted, (size_t)row->calls))
 			return ERR_NOMEM;
-		if (row->calls)
-			memcpy(c->sorted.v, row->durations, (size_t)row->calls * sizeof(int64_t));
 		c->sorted.len = (size_t)row->calls;
-		util_sort_i64(c->sorted.v, c->sorted.len);
+		util_sort_i64_to(c->sorted.v, row->durations, c->sorted.len);
 		rc = blob_encode(&c->blob, c->sorted.v, c->sorted.len);
 		if (rc)
 			return rc;
@@ -239,16 +185,14 @@ static int ingest_row(void *arg, const struct h5prof_row *row)
 	t.source_line = row->source_line;
 	t.source_text = row->source_text;
 	t.tags_json = row->tags_json;
-	if (!c->run_id &&
-	    (atomic_load(&c->hash->done) ||
-	     c->pending_blobs.len + c->npending * sizeof(*c->pending) >= INGEST_PENDING_MAX)) {
+	rc = ingest_insert(c, &t, row->region);
+	if (rc)
+		return rc;
+	if (!c->resolved && atomic_load(&c->hash->done)) {
 		rc = ingest_resolve(c);
 		if (rc)
 			return rc;
 	}
-	rc = c->run_id ? ingest_insert(c, &t, row->region) : ingest_queue(c, &t, row->region);
-	if (rc)
-		return rc;
 	if (!c->seen[row->region]) {
 		c->seen[row->region] = 1;
 		c->regions++;
@@ -406,7 +350,6 @@ int ingest_file(struct ingest_result *out, struct store *st, const char *path,
 	memset(&hash, 0, sizeof(hash));
 	i64vec_init(&c.sorted);
 	buf_init(&c.blob);
-	buf_init(&c.pending_blobs);
 	rc = h5prof_open(&c.p, path);
 	if (rc)
 		goto out;
@@ -428,11 +371,27 @@ int ingest_file(struct ingest_result *out, struct store *st, const char *path,
 	if (rc)
 		goto out;
 	in_tx = 1;
-	rc = h5prof_read(c.p, ingest_row, &c);
-	if (!rc && !c.run_id)
+	rc = ingest_new_run(&c, INGEST_PENDING_SHA);
+	if (!rc && atomic_load(&hash.done))
+		rc = ingest_resolve(&c); /* hashed without a thread */
+	if (!rc)
+		rc = h5prof_read(c.p, ingest_row, &c);
+	if (!rc && !c.resolved)
 		rc = ingest_resolve(&c);
-	if (rc == INGEST_STOP_DUPLICATE)
+	if (rc == INGEST_STOP_DUPLICATE) {
+		/* Nothing of this file is kept: the run and its rows go. */
+		store_rollback(st);
+		in_tx = 0;
+		c.out->tags_added = 0;
+		rc = store_begin(st);
+		if (rc)
+			goto out;
+		in_tx = 1;
+		rc = ingest_duplicate(&c, c.duplicate);
+		if (rc)
+			goto out;
 		goto commit;
+	}
 	if (rc)
 		goto out;
 	rc = store_finish_run(st, c.run_id);
@@ -455,8 +414,6 @@ out:
 		memset(out, 0, sizeof(*out));
 	free(c.region_ids);
 	free(c.seen);
-	free(c.pending);
-	buf_release(&c.pending_blobs);
 	i64vec_release(&c.sorted);
 	buf_release(&c.blob);
 	h5prof_free(c.p);

@@ -171,17 +171,22 @@ static int cmp_i64(const void *a, const void *b)
  */
 #define SORT_STACK 4096
 
-void util_sort_i64(int64_t *v, size_t n)
+/* Sort in[0..n) into out[0..n); in may be out. */
+static void sort_i64(int64_t *out, const int64_t *in, size_t n)
 {
-	uint64_t stack[SORT_STACK], *a = (uint64_t *)v, *tmp, *src, *dst, range;
+	uint64_t stack[SORT_STACK], *a = (uint64_t *)out, *tmp, *src, *dst, range;
 	uint32_t count[8][256];
-	int64_t mn, mx;
+	int64_t mn, mx, *v = out;
 	size_t i;
 	unsigned npass, p;
 
-	if (n < 2)
-		return;
-	if (n < 48) {
+	if (n < 48 || n > UINT32_MAX) {
+		if (in != out && n)
+			memcpy(out, in, n * sizeof(*out));
+		if (n > UINT32_MAX) {
+			qsort(v, n, sizeof(*v), cmp_i64);
+			return;
+		}
 		for (i = 1; i < n; i++) {
 			int64_t x = v[i];
 			size_t j = i;
@@ -192,28 +197,26 @@ void util_sort_i64(int64_t *v, size_t n)
 		}
 		return;
 	}
-	if (n > UINT32_MAX) {
-		qsort(v, n, sizeof(*v), cmp_i64);
-		return;
-	}
-	mn = mx = v[0];
+	mn = mx = in[0];
 	for (i = 1; i < n; i++) {
-		mn = v[i] < mn ? v[i] : mn;
-		mx = v[i] > mx ? v[i] : mx;
+		mn = in[i] < mn ? in[i] : mn;
+		mx = in[i] > mx ? in[i] : mx;
 	}
 	range = (uint64_t)mx - (uint64_t)mn;
-	if (!range)
-		return;
 	for (npass = 0; npass < 8 && (range >> (8 * npass)); npass++)
 		;
-	tmp = n <= SORT_STACK ? stack : malloc(n * sizeof(*tmp));
-	if (!tmp) {
-		qsort(v, n, sizeof(*v), cmp_i64);
+	tmp = n <= SORT_STACK || !range ? stack : malloc(n * sizeof(*tmp));
+	if (!tmp || !range) {
+		if (in != out)
+			memcpy(out, in, n * sizeof(*out));
+		if (range)
+			qsort(v, n, sizeof(*v), cmp_i64);
 		return;
 	}
 	memset(count, 0, sizeof(count[0]) * npass);
+	/* keys relative to the minimum, written to out as they are counted */
 	for (i = 0; i < n; i++) {
-		uint64_t k = (uint64_t)v[i] - (uint64_t)mn;
+		uint64_t k = (uint64_t)in[i] - (uint64_t)mn;
 
 		a[i] = k;
 		for (p = 0; p < npass; p++)
@@ -242,6 +245,16 @@ void util_sort_i64(int64_t *v, size_t n)
 		v[i] = (int64_t)(src[i] + (uint64_t)mn);
 	if (tmp != stack)
 		free(tmp);
+}
+
+void util_sort_i64(int64_t *v, size_t n)
+{
+	sort_i64(v, v, n);
+}
+
+void util_sort_i64_to(int64_t *out, const int64_t *v, size_t n)
+{
+	sort_i64(out, v, n);
 }
 
 void util_now_iso(char *out, size_t outlen)

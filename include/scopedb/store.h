@@ -88,6 +88,10 @@ int store_find_sha(struct store *st, int64_t *out, const char *sha256);
  * stored as NULL.  Run ids are never reused, even after a run is removed. */
 int store_insert_run(struct store *st, int64_t *out, const struct store_run *run);
 
+/* Set the content hash of a run inserted before its hash was known
+ * (ingest hashes while it reads); ERR_STORE when another run has it. */
+int store_set_run_sha(struct store *st, int64_t run_id, const char *sha256);
+
 /*
  * Complete a run once all its timings are in (inside the ingest
  * transaction): pool every rank of each region into run_regions, with the

@@ -55,6 +55,9 @@ char *util_strdup(const char *s);
 
 /* Sort ascending (radix sort for large arrays; stable not needed). */
 void util_sort_i64(int64_t *v, size_t n);
+/* The same, writing the sorted copy of v[0..n) to out (out != v): ingest
+ * sorts each row's durations without a separate copy. */
+void util_sort_i64_to(int64_t *out, const int64_t *v, size_t n);
 
 /*
  * Parse an ISO-8601 date or date-time: "2026-11-30", "2026-11-30T02:00:00",
