@@ -42,3 +42,10 @@ CREATE TABLE run_regions (
 
 -- History of one region across runs.
 CREATE INDEX run_regions_by_region ON run_regions (region_id, run_id);
+
+-- The covering index of 0001 served the all-ranks summary query, which now
+-- reads run_regions; --ranks queries find a run's rows through the UNIQUE
+-- (run_id, region_id, rank) index.  Dropping it saves a wide index entry
+-- per ingested row (issue 6: on the large profile, 262,144 rows per run,
+-- its inserts overflowed the page cache).
+DROP INDEX timings_summary;

@@ -175,25 +175,12 @@ int blob_count(uint64_t *out, const void *data, size_t len)
 	return blob_header(out, &p, p + len);
 }
 
-int blob_decode_append(struct i64vec *out, const void *data, size_t len)
+/* Decode the n values after the header (p, end) into v[0..n). */
+static int blob_decode_values(int64_t *v, uint64_t n, const uint8_t *p, const uint8_t *end)
 {
-	const uint8_t *p = data, *end = len ? p + len : p; /* data may be NULL */
 	enum varint_status vs;
-	uint64_t n, i, sum = 0, d;
-	int64_t *v;
-	int ret;
+	uint64_t i, sum = 0, d;
 
-	ret = blob_header(&n, &p, end);
-	if (ret)
-		return ret;
-	/* n <= len, so n fits in size_t and the reserve is bounded by the
-	 * input size. */
-	if ((size_t)n > SIZE_MAX - out->len)
-		return err_nomem();
-	if (i64vec_reserve(out, out->len + (size_t)n))
-		return ERR_NOMEM;
-	/* out->v is still NULL when n == 0 and out was empty: no arithmetic on it */
-	v = out->v ? out->v + out->len : NULL;
 	for (i = 0; i < n; i++) {
 		if (end - p >= 2) {
 			/* One- or two-byte gap without a branch on which (their
@@ -237,6 +224,48 @@ int blob_decode_append(struct i64vec *out, const void *data, size_t len)
 	if (p != end)
 		return err_set(ERR_FORMAT, "corrupt durations blob: %zu trailing bytes",
 			       (size_t)(end - p));
+	return 0;
+}
+
+int blob_decode_append(struct i64vec *out, const void *data, size_t len)
+{
+	const uint8_t *p = data, *end = len ? p + len : p; /* data may be NULL */
+	uint64_t n;
+	int ret;
+
+	ret = blob_header(&n, &p, end);
+	if (ret)
+		return ret;
+	/* n <= len, so n fits in size_t and the reserve is bounded by the
+	 * input size. */
+	if ((size_t)n > SIZE_MAX - out->len)
+		return err_nomem();
+	if (i64vec_reserve(out, out->len + (size_t)n))
+		return ERR_NOMEM;
+	/* out->v is still NULL when n == 0 and out was empty: no arithmetic on it */
+	ret = blob_decode_values(out->v ? out->v + out->len : NULL, n, p, end);
+	if (ret)
+		return ret;
 	out->len += (size_t)n;
 	return 0;
+}
+
+int blob_decode_to(int64_t *out, size_t cap, size_t *n, const void *data, size_t len)
+{
+	const uint8_t *p = data, *end = len ? p + len : p;
+	uint64_t count;
+	int ret;
+
+	*n = 0;
+	ret = blob_header(&count, &p, end);
+	if (ret)
+		return ret;
+	if (count > cap)
+		return err_set(ERR_FORMAT,
+			       "corrupt durations blob: %llu values, expected at most %zu",
+			       (unsigned long long)count, cap);
+	ret = blob_decode_values(out, count, p, end);
+	if (!ret)
+		*n = (size_t)count;
+	return ret;
 }

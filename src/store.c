@@ -1743,15 +1743,29 @@ int store_region_duration_runs(struct store *st, struct i64vec *out, struct i64v
 }
 
 /* store_finish_run(): pool every rank of each region of run ?1 into
- * run_regions (percentiles filled in afterwards). */
+ * run_regions (percentiles filled in afterwards).  The rows are read in
+ * rowid order ?2..?3 (one run's rows are contiguous) rather than through
+ * the (run_id, region_id, rank) index, whose order is not the order of the
+ * rows in the file: on the large profile, 262,144 random row lookups that
+ * missed the page cache one by one. */
 static const char FINISH_TOTALS_SQL[] =
     "INSERT INTO run_regions (run_id, region_id, " RUN_REGIONS_COLUMNS ") "
-    "SELECT ?1, region_id, " ALL_RANKS_AGGREGATES " FROM timings WHERE run_id = ?1 "
-    "GROUP BY region_id";
+    "SELECT ?1, region_id, " ALL_RANKS_AGGREGATES " FROM timings "
+    "WHERE id BETWEEN ?2 AND ?3 AND +run_id = ?1 GROUP BY region_id";
 
-/* The regions of run ?1 whose percentiles can be computed. */
+/* The regions of run ?1 whose percentiles can be computed, with their
+ * calls and rows. */
 static const char FINISH_EVENTS_SQL[] =
-    "SELECT region_id, calls FROM run_regions WHERE run_id = ?1 AND has_events AND calls > 0";
+    "SELECT region_id, calls, nranks FROM run_regions "
+    "WHERE run_id = ?1 AND has_events AND calls > 0 ORDER BY region_id";
+
+/* The duration blobs of run ?1 in the order they were written (rowid
+ * ?2..?3; "+" keeps the planner on the rowid range rather than an index
+ * on run_id, which would visit them region by region, all over the file). */
+static const char FINISH_BLOBS_SQL[] =
+    "SELECT t.region_id, d.data FROM timings AS t "
+    "JOIN timings_durations AS d ON d.timing_id = t.id "
+    "WHERE t.id BETWEEN ?2 AND ?3 AND +t.run_id = ?1 ORDER BY t.id";
 
 static const char FINISH_QUANTILES_SQL[] =
     "UPDATE run_regions SET p50_ns = ?3, p95_ns = ?4, p99_ns = ?5 "
@@ -1763,108 +1777,389 @@ static const char FINISH_COUNTS_SQL[] =
     "num_calls = (SELECT coalesce(sum(calls), 0) FROM run_regions WHERE run_id = ?1) "
     "WHERE id = ?1";
 
-/* Run a statement of one bound run id to completion (not finalized). */
-static int step_run(struct store *st, sqlite3_stmt *s, int64_t run_id)
+/* Encoded blobs held at once by store_finish_run(). */
+#define FINISH_SPOOL_BYTES ((size_t)128 << 20)
+
+/* The spool size in use (testing hook: store_set_spool_bytes()). */
+static size_t finish_spool = FINISH_SPOOL_BYTES;
+
+void store_set_spool_bytes(size_t n)
+{
+	finish_spool = n ? n : FINISH_SPOOL_BYTES;
+}
+
+/* One region of store_finish_run(). */
+struct finish_region {
+	int64_t id;
+	size_t calls, rows; /* from run_regions */
+	size_t first, nrec; /* its blobs in the batch (finish_group()) */
+};
+
+/* One blob copied into the spool by finish_scan(). */
+struct finish_rec {
+	size_t off;	 /* in the spool */
+	uint32_t len;	 /* bytes */
+	uint32_t region; /* index in the batch */
+};
+
+/* The blobs of one batch of regions, in the order they were read. */
+struct finish_batch {
+	struct finish_region *r; /* the batch's regions, sorted by id */
+	size_t n;
+	char *spool; /* finish_spool bytes of scratch memory */
+	size_t used;
+	struct finish_rec *recs;
+	size_t nrecs, caprecs;
+	uint64_t values; /* durations in the spool */
+};
+
+/* finish_scan(): the batch does not fit in the spool. */
+#define FINISH_OVERFLOW 1
+
+/* Run a statement of run id ?1 (and, if it has them, rowids ?2..?3) to
+ * completion (not finalized). */
+static int step_run(struct store *st, sqlite3_stmt *s, int64_t run_id, int64_t lo, int64_t hi)
 {
 	int rc = sqlite3_bind_int64(s, 1, run_id);
 
+	if (rc == SQLITE_OK && sqlite3_bind_parameter_count(s) == 3) {
+		rc = sqlite3_bind_int64(s, 2, lo);
+		if (rc == SQLITE_OK)
+			rc = sqlite3_bind_int64(s, 3, hi);
+	}
 	if (rc == SQLITE_OK)
 		rc = sqlite3_step(s);
 	sqlite3_reset(s);
 	return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : store_err(st, rc, "update");
 }
 
+static int cmp_finish_region(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = ((const struct finish_region *)b)->id;
+
+	return (x > y) - (x < y);
+}
+
+/* Blob damage found by store_finish_run(). */
+static int finish_damaged(struct store *st, int64_t run_id)
+{
+	if (err_code() == ERR_NOMEM)
+		return ERR_NOMEM;
+	return err_set(ERR_STORE,
+		       "store '%s' is damaged: the call durations of run %lld do not match its "
+		       "timings",
+		       st->path, (long long)run_id);
+}
+
 /*
- * The exact p50/p95/p99 of every region of run_id with per-call data: each
- * rank's blob is a sorted run, and stats_percentile_runs() selects across
- * the runs without merging them.  One region's durations in memory at a
- * time (2 MB for a region of 1,024 ranks x 256 calls).
+ * Copy the blobs of the batch's regions of run_id (rowids lo..hi) into its
+ * spool: one pass over the run's blobs in the order they lie in the file.
+ * FINISH_OVERFLOW when they do not fit (and the batch has several regions;
+ * a single region is never refused).
  */
-static int finish_quantiles(struct store *st, int64_t run_id)
+static int finish_scan(struct store *st, struct finish_batch *b, int64_t run_id, int64_t lo,
+		       int64_t hi)
+{
+	sqlite3_stmt *s = NULL;
+	struct finish_region *g;
+	struct finish_rec *rec;
+	uint64_t count;
+	int64_t region;
+	int rc, bad = 0, len, ret;
+
+	b->used = b->nrecs = 0;
+	b->values = 0;
+	ret = prepare(st, &s, FINISH_BLOBS_SQL, 0, "read");
+	if (ret)
+		return ret;
+	bad |= sqlite3_bind_int64(s, 1, run_id) != SQLITE_OK;
+	bad |= sqlite3_bind_int64(s, 2, lo) != SQLITE_OK;
+	bad |= sqlite3_bind_int64(s, 3, hi) != SQLITE_OK;
+	rc = bad ? sqlite3_errcode(st->db) : SQLITE_OK;
+	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const void *data;
+
+		rc = SQLITE_OK;
+		region = sqlite3_column_int64(s, 0);
+		g = bsearch(&region, b->r, b->n, sizeof(*b->r), cmp_finish_region);
+		if (!g)
+			continue;
+		data = sqlite3_column_blob(s, 1);
+		len = sqlite3_column_bytes(s, 1);
+		if (!data && len > 0) {
+			ret = err_nomem();
+			goto out;
+		}
+		if ((size_t)len > finish_spool - b->used) {
+			if (b->n > 1) {
+				ret = FINISH_OVERFLOW;
+				goto out;
+			}
+			ret =
+			    err_set(ERR_NOMEM,
+				    "cannot complete run %lld: region %lld has more than %zu bytes "
+				    "of encoded call durations",
+				    (long long)run_id, (long long)g->id, finish_spool);
+			goto out;
+		}
+		if (blob_count(&count, data, (size_t)len)) {
+			ret = finish_damaged(st, run_id);
+			goto out;
+		}
+		if (b->nrecs == b->caprecs) {
+			size_t cap = b->caprecs ? 2 * b->caprecs : 1024;
+
+			rec = realloc(b->recs, cap * sizeof(*rec));
+			if (!rec) {
+				ret = err_nomem();
+				goto out;
+			}
+			b->recs = rec;
+			b->caprecs = cap;
+		}
+		rec = &b->recs[b->nrecs++];
+		rec->off = b->used;
+		rec->len = (uint32_t)len;
+		rec->region = (uint32_t)(g - b->r);
+		memcpy(b->spool + b->used, data, (size_t)len);
+		b->used += (size_t)len;
+		b->values += count;
+	}
+	if (rc != SQLITE_DONE)
+		ret = store_err(st, rc, "read");
+out:
+	sqlite3_finalize(s);
+	return ret;
+}
+
+/*
+ * The percentiles of each region of a scanned batch: its blobs (sorted
+ * runs) decoded next to each other, then stats_percentile_runs() selects
+ * across the runs without merging them.  Written with statement u.
+ */
+static int finish_batch_quantiles(struct store *st, struct finish_batch *b, sqlite3_stmt *u,
+				  int64_t run_id)
 {
 	static const enum stats_metric qm[3] = {STATS_P50, STATS_P95, STATS_P99};
-	sqlite3_stmt *s = NULL, *u = NULL;
-	struct i64vec regs, d, ends;
-	size_t i;
-	int rc, bad, k, ret;
+	struct i64vec vals, ends;
+	size_t *order = NULL, i, k, got;
+	int rc, bad, q, ret = 0;
 
-	i64vec_init(&regs);
-	i64vec_init(&d);
+	i64vec_init(&vals);
 	i64vec_init(&ends);
-	/* The list first: the updates below must not run under this scan. */
+	/* group the records by region (counting sort, scan order kept) */
+	order = malloc((b->nrecs ? b->nrecs : 1) * sizeof(*order));
+	if (!order) {
+		ret = err_nomem();
+		goto out;
+	}
+	for (i = 0; i < b->n; i++)
+		b->r[i].nrec = 0;
+	for (i = 0; i < b->nrecs; i++)
+		b->r[b->recs[i].region].nrec++;
+	for (i = 0, k = 0; i < b->n; i++) {
+		b->r[i].first = k;
+		k += b->r[i].nrec;
+		b->r[i].nrec = 0;
+	}
+	for (i = 0; i < b->nrecs; i++) {
+		struct finish_region *g = &b->r[b->recs[i].region];
+
+		order[g->first + g->nrec++] = i;
+	}
+	for (i = 0; i < b->n; i++) {
+		struct finish_region *g = &b->r[i];
+
+		vals.len = ends.len = 0;
+		if (i64vec_reserve(&vals, g->calls)) {
+			ret = ERR_NOMEM;
+			goto out;
+		}
+		for (k = 0; k < g->nrec; k++) {
+			const struct finish_rec *rec = &b->recs[order[g->first + k]];
+
+			if (blob_decode_to(vals.v + vals.len, g->calls - vals.len, &got,
+					   b->spool + rec->off, rec->len)) {
+				ret = finish_damaged(st, run_id);
+				goto out;
+			}
+			vals.len += got;
+			if (i64vec_push(&ends, (int64_t)vals.len)) {
+				ret = ERR_NOMEM;
+				goto out;
+			}
+		}
+		if (vals.len != g->calls || !ends.len || ends.len > g->rows) {
+			ret = err_set(
+			    ERR_STORE,
+			    "store '%s' is damaged: run %lld has %zu calls but %zu stored "
+			    "durations in region %lld",
+			    st->path, (long long)run_id, g->calls, vals.len, (long long)g->id);
+			goto out;
+		}
+		bad = sqlite3_bind_int64(u, 1, run_id) != SQLITE_OK;
+		bad |= sqlite3_bind_int64(u, 2, g->id) != SQLITE_OK;
+		for (q = 0; q < 3; q++)
+			bad |= sqlite3_bind_double(u, 3 + q,
+						   stats_percentile_runs(
+						       vals.v, ends.v, ends.len,
+						       stats_metric_quantile(qm[q]))) != SQLITE_OK;
+		rc = bad ? sqlite3_errcode(st->db) : sqlite3_step(u);
+		sqlite3_reset(u);
+		if (rc != SQLITE_DONE) {
+			ret = store_err(st, rc, "update");
+			goto out;
+		}
+	}
+out:
+	free(order);
+	i64vec_release(&vals);
+	i64vec_release(&ends);
+	return ret;
+}
+
+/*
+ * The exact p50/p95/p99 of every region of run_id with per-call data.  A
+ * region's blobs are spread over the whole run (files list ranks first), so
+ * fetching them region by region would read every page of the run once per
+ * region (3.7 s on the large profile with its 1,024 ranks).  Instead the
+ * blobs are copied in one pass, in file order, into a spool of at most
+ * FINISH_SPOOL_BYTES (a medium or large run fits whole); a bigger run is
+ * done in batches of regions sized from the bytes per call seen so far.
+ */
+static int finish_quantiles(struct store *st, int64_t run_id, int64_t lo, int64_t hi)
+{
+	sqlite3_stmt *s = NULL, *u = NULL;
+	struct finish_region *r = NULL;
+	struct finish_batch b;
+	size_t n = 0, cap = 0, i, j, limit = SIZE_MAX;
+	double bpc = 0.0, est; /* bytes per call; 0 = unknown: try all */
+	int rc, ret;
+
+	memset(&b, 0, sizeof(b));
 	ret = prepare(st, &s, FINISH_EVENTS_SQL, 0, "read");
 	if (ret)
 		goto out;
 	rc = sqlite3_bind_int64(s, 1, run_id);
 	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
 		rc = SQLITE_OK;
-		if (i64vec_push(&regs, sqlite3_column_int64(s, 0)) ||
-		    i64vec_push(&regs, sqlite3_column_int64(s, 1))) {
-			ret = ERR_NOMEM;
-			goto out;
+		if (n == cap) {
+			void *grown;
+
+			cap = cap ? 2 * cap : 64;
+			grown = realloc(r, cap * sizeof(*r));
+			if (!grown) {
+				ret = err_nomem();
+				goto out;
+			}
+			r = grown;
 		}
+		memset(&r[n], 0, sizeof(r[n]));
+		r[n].id = sqlite3_column_int64(s, 0);
+		r[n].calls = (size_t)sqlite3_column_int64(s, 1);
+		r[n].rows = (size_t)sqlite3_column_int64(s, 2);
+		n++;
 	}
 	if (rc != SQLITE_DONE) {
 		ret = store_err(st, rc, "read");
 		goto out;
 	}
+	sqlite3_finalize(s);
+	s = NULL;
+	if (!n)
+		goto out;
 	ret = prepare(st, &u, FINISH_QUANTILES_SQL, 0, "update");
-	for (i = 0; !ret && i < regs.len; i += 2) {
-		d.len = ends.len = 0;
-		ret = region_durations(st, &d, &ends, run_id, regs.v[i], NULL, 0);
-		if (ret)
-			break;
-		if (d.len != (uint64_t)regs.v[i + 1] || !ends.len) {
-			ret = err_set(ERR_STORE,
-				      "store '%s' is inconsistent: run %lld has %lld calls but %zu "
-				      "stored durations in region %lld",
-				      st->path, (long long)run_id, (long long)regs.v[i + 1], d.len,
-				      (long long)regs.v[i]);
-			break;
+	if (ret)
+		goto out;
+	b.spool = util_scratch_alloc(finish_spool);
+	if (!b.spool) {
+		ret = err_nomem();
+		goto out;
+	}
+	for (i = 0; i < n; i = j) {
+		/* the batch r[i..j): everything left, or what the spool holds at
+		 * the bytes per call seen so far (at least one region) */
+		est = 0.0;
+		for (j = i; j < n && j - i < limit; j++) {
+			est += (double)r[j].calls * bpc;
+			if (j > i && est > (double)finish_spool)
+				break;
 		}
-		bad = sqlite3_bind_int64(u, 1, run_id) != SQLITE_OK;
-		bad |= sqlite3_bind_int64(u, 2, regs.v[i]) != SQLITE_OK;
-		for (k = 0; k < 3; k++)
-			bad |= sqlite3_bind_double(u, 3 + k,
-						   stats_percentile_runs(
-						       d.v, ends.v, ends.len,
-						       stats_metric_quantile(qm[k]))) != SQLITE_OK;
-		rc = bad ? sqlite3_errcode(st->db) : sqlite3_step(u);
-		sqlite3_reset(u);
-		if (rc != SQLITE_DONE)
-			ret = store_err(st, rc, "update");
+		b.r = r + i;
+		b.n = j - i;
+		ret = finish_scan(st, &b, run_id, lo, hi);
+		if (ret == FINISH_OVERFLOW) {
+			/* a tighter estimate, with a margin; then again */
+			bpc = 1.25 * (double)b.used / (double)(b.values ? b.values : 1);
+			if (bpc < 0.125)
+				bpc = 0.125;
+			limit = (j - i) / 2 ? (j - i) / 2 : 1; /* shrinks every time */
+			j = i;
+			continue;
+		}
+		if (!ret)
+			ret = finish_batch_quantiles(st, &b, u, run_id);
+		if (ret)
+			goto out;
 	}
 out:
 	sqlite3_finalize(s);
 	sqlite3_finalize(u);
-	i64vec_release(&regs);
-	i64vec_release(&d);
-	i64vec_release(&ends);
+	util_scratch_free(b.spool, finish_spool);
+	free(b.recs);
+	free(r);
+	return ret;
+}
+
+/* The first and last timings rowid of run_id (hi < lo when none). */
+static int finish_rowids(struct store *st, int64_t run_id, int64_t *lo, int64_t *hi)
+{
+	sqlite3_stmt *s = NULL;
+	int rc, ret;
+
+	*lo = 0;
+	*hi = -1;
+	ret = prepare(st, &s, "SELECT min(id), max(id) FROM timings WHERE run_id = ?1", 0, "read");
+	if (ret)
+		return ret;
+	rc = sqlite3_bind_int64(s, 1, run_id);
+	if (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		if (sqlite3_column_type(s, 0) != SQLITE_NULL) {
+			*lo = sqlite3_column_int64(s, 0);
+			*hi = sqlite3_column_int64(s, 1);
+		}
+	} else {
+		ret = store_err(st, rc, "read");
+	}
+	sqlite3_finalize(s);
 	return ret;
 }
 
 int store_finish_run(struct store *st, int64_t run_id)
 {
 	sqlite3_stmt *s = NULL;
+	int64_t lo, hi;
 	int ret;
 
-	ret = prepare(st, &s, "DELETE FROM run_regions WHERE run_id = ?1", 0, "update");
+	ret = finish_rowids(st, run_id, &lo, &hi);
 	if (!ret)
-		ret = step_run(st, s, run_id);
+		ret = prepare(st, &s, "DELETE FROM run_regions WHERE run_id = ?1", 0, "update");
+	if (!ret)
+		ret = step_run(st, s, run_id, lo, hi);
 	sqlite3_finalize(s);
 	s = NULL;
 	if (!ret)
 		ret = prepare(st, &s, FINISH_TOTALS_SQL, 0, "update");
 	if (!ret)
-		ret = step_run(st, s, run_id);
+		ret = step_run(st, s, run_id, lo, hi);
 	sqlite3_finalize(s);
 	s = NULL;
 	if (!ret)
-		ret = finish_quantiles(st, run_id);
+		ret = finish_quantiles(st, run_id, lo, hi);
 	if (!ret)
 		ret = prepare(st, &s, FINISH_COUNTS_SQL, 0, "update");
 	if (!ret)
-		ret = step_run(st, s, run_id);
+		ret = step_run(st, s, run_id, lo, hi);
 	if (!ret && sqlite3_changes(st->db) == 0)
 		ret = err_set(ERR_NOTFOUND, "cannot update store '%s': no run %lld", st->path,
 			      (long long)run_id);

@@ -1,12 +1,15 @@
 /*
  * util.c - growable buffers, a fast int64 sort and small string helpers
- * used across the core.
+ * used across the core, and mapped scratch memory.
  */
+/* MAP_ANONYMOUS and MADV_HUGEPAGE are not POSIX 2008. */
+#define _DEFAULT_SOURCE
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #include "scopedb/err.h"
@@ -255,6 +258,24 @@ void util_sort_i64(int64_t *v, size_t n)
 void util_sort_i64_to(int64_t *out, const int64_t *v, size_t n)
 {
 	sort_i64(out, v, n);
+}
+
+void *util_scratch_alloc(size_t n)
+{
+	void *p = mmap(NULL, n ? n : 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+#ifdef MADV_HUGEPAGE
+	(void)madvise(p, n ? n : 1, MADV_HUGEPAGE); /* a hint only */
+#endif
+	return p;
+}
+
+void util_scratch_free(void *p, size_t n)
+{
+	if (p)
+		munmap(p, n ? n : 1);
 }
 
 void util_now_iso(char *out, size_t outlen)

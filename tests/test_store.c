@@ -705,7 +705,10 @@ static void test_finish_run(void **state)
 			 "SELECT group_concat(printf('%d %d %d %d %!.17g %!.17g %!.17g', "
 			 "region_id, calls, busy_ranks, nranks, p50_ns, p95_ns, p99_ns), ';') "
 			 "FROM run_regions"));
-	assert_int_equal(db_exec(path, "DROP TABLE run_regions; PRAGMA user_version = 1"),
+	assert_int_equal(db_exec(path, "DROP TABLE run_regions; CREATE INDEX timings_summary ON "
+				       "timings (run_id, region_id, rank, has_events, calls, "
+				       "total_ns, min_ns, max_ns, gpu_count, gpu_total_ns); "
+				       "PRAGMA user_version = 1"),
 			 SQLITE_OK);
 	assert_int_equal(store_open(&st, path, STORE_READONLY), ERR_STORE);
 	expect_msg("cannot open store '", path,
@@ -720,6 +723,64 @@ static void test_finish_run(void **state)
 		    "FROM run_regions"),
 	    before);
 	assert_non_null(strstr(before, ";")); /* both regions */
+}
+
+/* The quantiles of all regions of run id as text, in region order. */
+static const char *quantiles_text(char *buf, size_t len, const char *path)
+{
+	return db_text(buf, len, path,
+		       "SELECT group_concat(printf('%d:%!.17g/%!.17g/%!.17g', region_id, p50_ns, "
+		       "p95_ns, p99_ns), ' ') FROM (SELECT * FROM run_regions ORDER BY region_id)");
+}
+
+/*
+ * store_finish_run() with a spool too small for the run: the regions are
+ * done in batches (after a first pass that overflows), with the same
+ * results; a region bigger than the spool is refused, and nothing changes.
+ */
+static void test_finish_batches(void **state)
+{
+	char path[512], name[32], want[2048], got[2048];
+	int64_t d[40], run, reg;
+	struct store *st;
+	int region, rank, i;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s", tu_path("batches.sqlite"));
+	st = open_ok(path, 0);
+	assert_int_equal(store_begin(st), 0);
+	run = add_run(st, "b1", NULL, "2024-01-01T00:00:00Z");
+	for (rank = 0; rank < 4; rank++) {
+		for (region = 0; region < 6; region++) {
+			snprintf(name, sizeof(name), "r%d", region);
+			assert_int_equal(store_region_id(st, &reg, name), 0);
+			for (i = 0; i < 10 + region; i++)
+				d[i] = 1000 * region + 37 * rank + i * (rank + 1);
+			add_durations(st, run, reg, rank, d, (size_t)(10 + region));
+		}
+	}
+	assert_int_equal(store_finish_run(st, run), 0);
+	quantiles_text(want, sizeof(want), path); /* not committed: a read of the WAL */
+	assert_int_equal(store_commit(st), 0);
+	quantiles_text(want, sizeof(want), path);
+	assert_non_null(strstr(want, "6:"));
+
+	/* a 100-byte spool holds one region (4 blobs): many passes, same values */
+	store_set_spool_bytes(100);
+	assert_int_equal(store_begin(st), 0);
+	assert_int_equal(store_finish_run(st, run), 0);
+	assert_int_equal(store_commit(st), 0);
+	assert_string_equal(quantiles_text(got, sizeof(got), path), want);
+
+	/* smaller than one blob: refused, rolled back, the old rows stay */
+	store_set_spool_bytes(8);
+	assert_int_equal(store_begin(st), 0);
+	assert_int_equal(store_finish_run(st, run), ERR_NOMEM);
+	assert_non_null(strstr(err_msg(), "has more than 8 bytes of encoded call durations"));
+	store_rollback(st);
+	store_set_spool_bytes(0);
+	assert_string_equal(quantiles_text(got, sizeof(got), path), want);
+	store_close(st);
 }
 
 static void test_list_order(void **state)
@@ -1107,6 +1168,7 @@ int main(void)
 	    cmocka_unit_test(test_runs_tags_meta),
 	    cmocka_unit_test(test_regions_and_timings),
 	    cmocka_unit_test(test_finish_run),
+	    cmocka_unit_test(test_finish_batches),
 	    cmocka_unit_test(test_list_order),
 	    cmocka_unit_test(test_list_many),
 	    cmocka_unit_test(test_rollback),

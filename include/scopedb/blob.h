@@ -35,4 +35,8 @@ int blob_count(uint64_t *out, const void *data, size_t len);
 /* Decode and append all values to out (which keeps its previous content). */
 int blob_decode_append(struct i64vec *out, const void *data, size_t len);
 
+/* Decode into out[0..cap) (*n values); ERR_FORMAT when the blob holds more
+ * than cap values.  For callers that know where each row's values go. */
+int blob_decode_to(int64_t *out, size_t cap, size_t *n, const void *data, size_t len);
+
 #endif

@@ -88,6 +88,11 @@ int store_find_sha(struct store *st, int64_t *out, const char *sha256);
  * stored as NULL.  Run ids are never reused, even after a run is removed. */
 int store_insert_run(struct store *st, int64_t *out, const struct store_run *run);
 
+/* Testing hook: the scratch memory store_finish_run() copies a run's
+ * duration blobs into (0 = the default, 128 MB); bigger runs are done in
+ * several passes, and a single region that does not fit is refused. */
+void store_set_spool_bytes(size_t n);
+
 /* Set the content hash of a run inserted before its hash was known
  * (ingest hashes while it reads); ERR_STORE when another run has it. */
 int store_set_run_sha(struct store *st, int64_t run_id, const char *sha256);

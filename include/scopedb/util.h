@@ -53,6 +53,16 @@ int i64vec_push(struct i64vec *a, int64_t x);
  * with "if (s && !copy)"). */
 char *util_strdup(const char *s);
 
+/*
+ * n bytes of scratch memory for a large, short-lived buffer, mapped so
+ * that only the pages touched cost memory, with transparent huge pages
+ * where the kernel offers them (fresh 4 KiB pages fault one by one, which
+ * is slow on virtual machines); NULL on failure (no message).  Release
+ * with util_scratch_free(p, n), which accepts NULL.
+ */
+void *util_scratch_alloc(size_t n);
+void util_scratch_free(void *p, size_t n);
+
 /* Sort ascending (radix sort for large arrays; stable not needed). */
 void util_sort_i64(int64_t *v, size_t n);
 /* The same, writing the sorted copy of v[0..n) to out (out != v): ingest
