@@ -431,13 +431,27 @@ int store_open(struct store **out, const char *path, int flags)
 	if (ret)
 		goto out;
 	if (version < schema_sql_count && st->readonly) {
-		ret = version == 0 ? err_set(ERR_STORE,
-					     "cannot open store '%s': not a scopedb database", path)
-				   : err_set(ERR_STORE,
-					     "cannot open store '%s': schema version %lld must be "
-					     "upgraded to %d; open it for writing once",
-					     path, (long long)version, schema_sql_count);
-		goto out;
+		struct store *up = NULL;
+
+		if (version == 0) {
+			ret = err_set(ERR_STORE, "cannot open store '%s': not a scopedb database",
+				      path);
+			goto out;
+		}
+		/* An older store: upgrade it through a writing connection
+		 * (when the file allows), then open it as asked. */
+		store_close(st);
+		st = NULL;
+		if (!(flags & STORE_NO_UPGRADE) &&
+		    store_open(&up, path, (flags & ~STORE_READONLY) | STORE_NO_UPGRADE) == 0) {
+			store_close(up);
+			return store_open(out, path, flags | STORE_NO_UPGRADE);
+		}
+		return err_set(
+		    ERR_STORE,
+		    "cannot open store '%s': schema version %lld must be upgraded to %d; "
+		    "open it for writing once",
+		    path, (long long)version, schema_sql_count);
 	}
 	if (version < schema_sql_count) {
 		/* 16 KiB pages for a new store (a no-op on an existing one):

@@ -30,17 +30,22 @@
 struct store;
 
 enum store_open_flags {
-	STORE_READONLY = 1, /* do not create or migrate; fail if missing */
+	STORE_READONLY = 1,   /* do not create; fail if missing */
+	STORE_NO_UPGRADE = 2, /* read-only: never upgrade an older store */
 };
 
 /*
  * Open (creating if needed, unless STORE_READONLY) the store at path and
- * bring its schema up to date, each migration inside its own transaction.
+ * bring its schema up to date: a new store in one transaction, an older one
+ * one migration per transaction.  A read-only open of an older store
+ * upgrades it first through a writing connection (unless STORE_NO_UPGRADE),
+ * so that read commands keep working after scopedb itself was upgraded.
  * Fails with ERR_STORE and a message naming path when the file is not a
  * scopedb store, was written by a newer scopedb (user_version too high) or
- * (read-only) needs an upgrade; with ERR_IO when the file cannot be opened
- * or created ("cannot open store 'PATH': no such file or directory"); with
- * ERR_BUSY when another process holds the lock longer than the timeout.
+ * (read-only) needs an upgrade that cannot be written; with ERR_IO when the
+ * file cannot be opened or created ("cannot open store 'PATH': no such file
+ * or directory"); with ERR_BUSY when another process holds the lock longer
+ * than the timeout.
  */
 int store_open(struct store **out, const char *path, int flags);
 void store_close(struct store *st);
