@@ -5,7 +5,9 @@
  * Any input must decode or fail with ERR_FORMAT without reading out of
  * bounds; blob_count() must agree with the decoder; a blob that decodes must
  * re-encode to exactly the same bytes (the encoding is canonical: sorted
- * values, minimal varints, no trailing bytes).
+ * values, minimal varints, no trailing bytes).  blob_decode_to() into a
+ * buffer of exactly the decoded size must give the same values, and into
+ * one value less (an ASan-visible heap buffer) must refuse, not overflow.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -35,6 +37,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		if (b.len != size || memcmp(b.data, data, size) != 0)
 			abort();
+		if (v.len > 0) {
+			int64_t *to = malloc(v.len * sizeof(*to));
+			size_t got = 0;
+
+			if (!to)
+				abort();
+			if (blob_decode_to(to, v.len, &got, data, size) != 0 || got != v.len ||
+			    memcmp(to, v.v, v.len * sizeof(*to)) != 0)
+				abort();
+			if (blob_decode_to(to, v.len - 1, &got, data, size) != ERR_FORMAT ||
+			    got != 0)
+				abort();
+			free(to);
+		}
 	} else if (rc != ERR_FORMAT && rc != ERR_NOMEM) {
 		abort();
 	}

@@ -161,6 +161,31 @@ static void test_decode_appends(void **state)
 	i64vec_release(&d);
 }
 
+/* blob_decode_to(): into a caller's buffer, refusing more values than fit
+ * without writing any of them; damage is still ERR_FORMAT. */
+static void test_decode_to(void **state)
+{
+	static const int64_t v[] = {3, 4, 10, 900};
+	int64_t out[5] = {-1, -1, -1, -1, -1};
+	struct buf b = BUF_INIT;
+	size_t n = 99;
+
+	(void)state;
+	assert_int_equal(blob_encode(&b, v, 4), 0);
+	assert_int_equal(blob_decode_to(out, 4, &n, b.data, b.len), 0);
+	assert_int_equal(n, 4);
+	assert_memory_equal(out, v, sizeof(v));
+	assert_int_equal(out[4], -1);
+	out[0] = -1;
+	assert_int_equal(blob_decode_to(out, 3, &n, b.data, b.len), ERR_FORMAT);
+	assert_int_equal(n, 0);
+	assert_int_equal(out[0], -1);
+	assert_string_equal(err_msg(), "corrupt durations blob: 4 values, expected at most 3");
+	assert_int_equal(blob_decode_to(out, 4, &n, b.data, b.len - 1), ERR_FORMAT);
+	assert_int_equal(n, 0);
+	buf_release(&b);
+}
+
 static void test_encode_rejects(void **state)
 {
 	static const int64_t neg[] = {-1, 2};
@@ -398,11 +423,17 @@ static void test_fuzz(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_exact_encodings),  cmocka_unit_test(test_roundtrip_edges),
-	    cmocka_unit_test(test_roundtrip_random), cmocka_unit_test(test_decode_appends),
-	    cmocka_unit_test(test_encode_rejects),   cmocka_unit_test(test_bytes_per_value),
-	    cmocka_unit_test(test_corrupt_cases),    cmocka_unit_test(test_count),
-	    cmocka_unit_test(test_every_truncation), cmocka_unit_test(test_fuzz),
+	    cmocka_unit_test(test_exact_encodings),
+	    cmocka_unit_test(test_roundtrip_edges),
+	    cmocka_unit_test(test_roundtrip_random),
+	    cmocka_unit_test(test_decode_appends),
+	    cmocka_unit_test(test_decode_to),
+	    cmocka_unit_test(test_encode_rejects),
+	    cmocka_unit_test(test_bytes_per_value),
+	    cmocka_unit_test(test_corrupt_cases),
+	    cmocka_unit_test(test_count),
+	    cmocka_unit_test(test_every_truncation),
+	    cmocka_unit_test(test_fuzz),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
