@@ -1,15 +1,16 @@
 /*
  * err.c - the last error message, recorded by core functions and printed by
- * the command layer.  A single static buffer is enough: scopedb is single
- * threaded and every error is reported before the next operation starts.
+ * the command layer.  One buffer per thread: core functions may run on
+ * helper threads (store_finish_run() computes percentiles on two), and a
+ * helper's failure must not overwrite or race with the calling thread's.
  */
 #include <stdarg.h>
 #include <stdio.h>
 
 #include "scopedb/err.h"
 
-static char err_buf[1024];
-static int err_last;
+static _Thread_local char err_buf[1024];
+static _Thread_local int err_last;
 
 int err_set(int code, const char *fmt, ...)
 {

@@ -8,7 +8,10 @@
  * event is read.  h5prof_read() then streams the rows: schema 1 reads each
  * region group's datasets, columnar files are read in event-offset order
  * through fixed-size windows of the event columns (one hyperslab read per
- * column per window), so memory grows only with the largest row.
+ * column per window, aligned to the chunks, no chunk cache), so memory
+ * grows only with the largest row.  While the rows of one window are handed
+ * out, a prefetch thread reads the next one (struct h5prefetch); it is the
+ * only thread calling libhdf5 while it exists.
  *
  * All strings of the index (region names, source files and texts,
  * normalized tags) are interned in string maps owned by the handle.  Every

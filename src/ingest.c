@@ -3,8 +3,9 @@
  *
  * The HDF5 index is validated before anything is written; events are then
  * streamed row by row (h5prof_read), each row summarised (rowstat), its
- * durations sorted and encoded (blob) and inserted with its summary.  Any
- * failure rolls the whole file back.
+ * durations sorted and encoded (blob) and inserted with its summary; at the
+ * end store_finish_run() adds the run's all-ranks totals.  Any failure rolls
+ * the whole file back.
  *
  * Speed (issue 6): the content SHA-256, which decides whether the file is
  * already stored, needs a second full read of the file.  It runs on a

@@ -21,12 +21,16 @@
  * Text read from SQLite is always copied (util_strdup) before the statement
  * moves on.
  *
- * The last section serves diff/check and pins: selector resolution, pins,
- * and the per-region aggregates of a run over a set of ranks (one GROUP BY
- * query; the rank set is bound as a JSON array for json_each()).
+ * The last sections serve diff/check, pins and history: selector
+ * resolution, pins, the per-region aggregates of a run over a set of ranks
+ * (one GROUP BY query; the rank set is bound as a JSON array for
+ * json_each()), and store_finish_run(), which writes each run's all-ranks
+ * totals and exact percentiles into run_regions once, at the end of its
+ * ingest, so that queries without a rank set read one row per region.
  */
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1855,7 +1859,7 @@ static int cmp_finish_region(const void *a, const void *b)
 }
 
 /* Blob damage found by store_finish_run(). */
-static int finish_damaged(struct store *st, int64_t run_id)
+static int finish_damaged(const struct store *st, int64_t run_id)
 {
 	if (err_code() == ERR_NOMEM)
 		return ERR_NOMEM;
@@ -1946,24 +1950,107 @@ out:
 	return ret;
 }
 
+/* Part of a batch's percentiles, computed by finish_compute(). */
+struct finish_job {
+	const struct store *st;
+	const struct finish_batch *b;
+	const size_t *order; /* the batch's records grouped by region */
+	size_t from, to;     /* regions b->r[from..to) */
+	double *q;	     /* 3 per region of the batch */
+	int64_t run_id;
+	int ret;
+};
+
 /*
- * The percentiles of each region of a scanned batch: its blobs (sorted
- * runs) decoded next to each other, then stats_percentile_runs() selects
- * across the runs without merging them.  Written with statement u.
+ * The percentiles of regions [from, to) of a scanned batch: each region's
+ * blobs (sorted runs) decoded next to each other, then
+ * stats_percentile_runs() selects across the runs without merging them.
+ * Pure computation on memory no one else writes (errors are per thread),
+ * so two jobs run at once on the two halves of a batch.
+ */
+static int finish_compute(struct finish_job *job)
+{
+	static const enum stats_metric qm[3] = {STATS_P50, STATS_P95, STATS_P99};
+	const struct finish_batch *b = job->b;
+	struct i64vec vals, ends;
+	size_t i, k, got;
+	int q, ret = 0;
+
+	i64vec_init(&vals);
+	i64vec_init(&ends);
+	for (i = job->from; i < job->to; i++) {
+		const struct finish_region *g = &b->r[i];
+
+		vals.len = ends.len = 0;
+		if (i64vec_reserve(&vals, g->calls)) {
+			ret = ERR_NOMEM;
+			goto out;
+		}
+		for (k = 0; k < g->nrec; k++) {
+			const struct finish_rec *rec = &b->recs[job->order[g->first + k]];
+
+			if (blob_decode_to(vals.v + vals.len, g->calls - vals.len, &got,
+					   b->spool + rec->off, rec->len)) {
+				ret = finish_damaged(job->st, job->run_id);
+				goto out;
+			}
+			vals.len += got;
+			if (i64vec_push(&ends, (int64_t)vals.len)) {
+				ret = ERR_NOMEM;
+				goto out;
+			}
+		}
+		if (vals.len != g->calls || !ends.len || ends.len > g->rows) {
+			ret =
+			    err_set(ERR_STORE,
+				    "store '%s' is damaged: run %lld has %zu calls but %zu stored "
+				    "durations in region %lld",
+				    job->st->path, (long long)job->run_id, g->calls, vals.len,
+				    (long long)g->id);
+			goto out;
+		}
+		for (q = 0; q < 3; q++)
+			job->q[3 * i + (size_t)q] = stats_percentile_runs(
+			    vals.v, ends.v, ends.len, stats_metric_quantile(qm[q]));
+	}
+out:
+	i64vec_release(&vals);
+	i64vec_release(&ends);
+	return ret;
+}
+
+/* finish_compute() on a thread of its own. */
+static void *finish_job_main(void *arg)
+{
+	struct finish_job *job = arg;
+
+	job->ret = finish_compute(job);
+	return NULL;
+}
+
+/* Batches smaller than this many durations are not worth a second thread. */
+#define FINISH_THREAD_MIN ((size_t)1 << 20)
+
+/*
+ * The percentiles of each region of a scanned batch, written with
+ * statement u.  The regions are split into two halves of about the same
+ * number of calls; the second half is computed on a second thread (the
+ * core that hashed the file is idle by now), then all rows are written by
+ * this thread, the only one using SQLite.
  */
 static int finish_batch_quantiles(struct store *st, struct finish_batch *b, sqlite3_stmt *u,
 				  int64_t run_id)
 {
-	static const enum stats_metric qm[3] = {STATS_P50, STATS_P95, STATS_P99};
-	struct i64vec vals, ends;
-	size_t *order = NULL, i, k, got;
-	int rc, bad, q, ret = 0;
+	struct finish_job job[2];
+	pthread_t thread;
+	size_t *order = NULL, i, k, half = 0, total = 0, acc = 0;
+	double *q = NULL;
+	int rc, bad, threaded = 0, ret = 0;
 
-	i64vec_init(&vals);
-	i64vec_init(&ends);
 	/* group the records by region (counting sort, scan order kept) */
 	order = malloc((b->nrecs ? b->nrecs : 1) * sizeof(*order));
-	if (!order) {
+	q = malloc((b->n ? b->n : 1) * 3 * sizeof(*q));
+	if (!order || !q) {
 		ret = err_nomem();
 		goto out;
 	}
@@ -1975,60 +2062,53 @@ static int finish_batch_quantiles(struct store *st, struct finish_batch *b, sqli
 		b->r[i].first = k;
 		k += b->r[i].nrec;
 		b->r[i].nrec = 0;
+		total += b->r[i].calls;
 	}
 	for (i = 0; i < b->nrecs; i++) {
 		struct finish_region *g = &b->r[b->recs[i].region];
 
 		order[g->first + g->nrec++] = i;
 	}
-	for (i = 0; i < b->n; i++) {
-		struct finish_region *g = &b->r[i];
-
-		vals.len = ends.len = 0;
-		if (i64vec_reserve(&vals, g->calls)) {
-			ret = ERR_NOMEM;
-			goto out;
-		}
-		for (k = 0; k < g->nrec; k++) {
-			const struct finish_rec *rec = &b->recs[order[g->first + k]];
-
-			if (blob_decode_to(vals.v + vals.len, g->calls - vals.len, &got,
-					   b->spool + rec->off, rec->len)) {
-				ret = finish_damaged(st, run_id);
-				goto out;
-			}
-			vals.len += got;
-			if (i64vec_push(&ends, (int64_t)vals.len)) {
-				ret = ERR_NOMEM;
-				goto out;
-			}
-		}
-		if (vals.len != g->calls || !ends.len || ends.len > g->rows) {
-			ret = err_set(
-			    ERR_STORE,
-			    "store '%s' is damaged: run %lld has %zu calls but %zu stored "
-			    "durations in region %lld",
-			    st->path, (long long)run_id, g->calls, vals.len, (long long)g->id);
-			goto out;
-		}
+	while (half < b->n && 2 * acc < total)
+		acc += b->r[half++].calls;
+	for (i = 0; i < 2; i++) {
+		job[i].st = st;
+		job[i].b = b;
+		job[i].order = order;
+		job[i].q = q;
+		job[i].run_id = run_id;
+		job[i].ret = 0;
+	}
+	job[0].from = 0;
+	job[0].to = half;
+	job[1].from = half;
+	job[1].to = b->n;
+	if (total >= FINISH_THREAD_MIN && half < b->n &&
+	    pthread_create(&thread, NULL, finish_job_main, &job[1]) == 0)
+		threaded = 1;
+	else
+		job[0].to = b->n;
+	ret = finish_compute(&job[0]);
+	if (threaded) {
+		pthread_join(thread, NULL);
+		/* the other thread's message is its own: compute that half
+		 * again here to report it */
+		if (!ret && job[1].ret)
+			ret = finish_compute(&job[1]);
+	}
+	for (i = 0; !ret && i < b->n; i++) {
 		bad = sqlite3_bind_int64(u, 1, run_id) != SQLITE_OK;
-		bad |= sqlite3_bind_int64(u, 2, g->id) != SQLITE_OK;
-		for (q = 0; q < 3; q++)
-			bad |= sqlite3_bind_double(u, 3 + q,
-						   stats_percentile_runs(
-						       vals.v, ends.v, ends.len,
-						       stats_metric_quantile(qm[q]))) != SQLITE_OK;
+		bad |= sqlite3_bind_int64(u, 2, b->r[i].id) != SQLITE_OK;
+		for (k = 0; k < 3; k++)
+			bad |= sqlite3_bind_double(u, 3 + (int)k, q[3 * i + k]) != SQLITE_OK;
 		rc = bad ? sqlite3_errcode(st->db) : sqlite3_step(u);
 		sqlite3_reset(u);
-		if (rc != SQLITE_DONE) {
+		if (rc != SQLITE_DONE)
 			ret = store_err(st, rc, "update");
-			goto out;
-		}
 	}
 out:
 	free(order);
-	i64vec_release(&vals);
-	i64vec_release(&ends);
+	free(q);
 	return ret;
 }
 

@@ -1155,6 +1155,22 @@ static void test_bulk_insert(void **state)
 	assert_int_equal(db_int(path, "SELECT num_calls FROM runs"), 64 * 300 * 64);
 	assert_int_equal(db_int(path, "SELECT count(*) FROM run_regions WHERE p50_ns = 1094.5"),
 			 300);
+
+	/* 1.2M durations: the percentiles are computed on two threads; a
+	 * blob of the last region (the second thread's half) with a valid
+	 * header but a trailing byte is still reported by this thread */
+	assert_int_equal(db_exec(path, "UPDATE timings_durations SET data = x'010301010101' WHERE "
+				       "timing_id = (SELECT max(id) FROM timings)"),
+			 SQLITE_OK);
+	st = open_ok(path, 0);
+	assert_int_equal(store_begin(st), 0);
+	assert_int_equal(store_finish_run(st, run), ERR_STORE);
+	expect_msg("store '", path,
+		   "' is damaged: the call durations of run 1 do not match its timings");
+	store_rollback(st);
+	store_close(st);
+	assert_int_equal(db_int(path, "SELECT count(*) FROM run_regions WHERE p50_ns = 1094.5"),
+			 300);
 }
 
 int main(void)

@@ -5,7 +5,7 @@
  * below, after recording a human-readable message with err_set().  Callers
  * propagate the code without overwriting the message; only the command
  * layer prints it (as "scopedb: <message>") and turns it into an exit code.
- * The message is kept in a static buffer owned by this module.
+ * The message is kept in a per-thread buffer owned by this module.
  */
 #ifndef SCOPEDB_ERR_H
 #define SCOPEDB_ERR_H
