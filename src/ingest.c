@@ -140,8 +140,8 @@ static int ingest_resolve(struct ingest_ctx *c)
 	return store_set_run_sha(c->st, c->run_id, c->hash->hex);
 }
 
-/* The per-row callback of h5prof_read: summarise, encode, insert (or queue
- * while the hash is being computed). */
+/* The per-row callback of h5prof_read: summarise, encode, insert; once the
+ * hashing thread is done, check the hash (which may stop the read). */
 static int ingest_row(void *arg, const struct h5prof_row *row)
 {
 	struct ingest_ctx *c = arg;
