@@ -1872,8 +1872,7 @@ static int finish_damaged(const struct store *st, int64_t run_id)
 /*
  * Copy the blobs of the batch's regions of run_id (rowids lo..hi) into its
  * spool: one pass over the run's blobs in the order they lie in the file.
- * FINISH_OVERFLOW when they do not fit (and the batch has several regions;
- * a single region is never refused).
+ * FINISH_OVERFLOW when they do not fit.
  */
 static int finish_scan(struct store *st, struct finish_batch *b, int64_t run_id, int64_t lo,
 		       int64_t hi)
@@ -1909,15 +1908,7 @@ static int finish_scan(struct store *st, struct finish_batch *b, int64_t run_id,
 			goto out;
 		}
 		if ((size_t)len > finish_spool - b->used) {
-			if (b->n > 1) {
-				ret = FINISH_OVERFLOW;
-				goto out;
-			}
-			ret =
-			    err_set(ERR_NOMEM,
-				    "cannot complete run %lld: region %lld has more than %zu bytes "
-				    "of encoded call durations",
-				    (long long)run_id, (long long)g->id, finish_spool);
+			ret = FINISH_OVERFLOW;
 			goto out;
 		}
 		if (blob_count(&count, data, (size_t)len)) {
@@ -2113,13 +2104,52 @@ out:
 }
 
 /*
+ * The percentiles of one region whose blobs do not fit in the spool (over
+ * ~90M calls): fetched through the index and decoded whole, as a --ranks
+ * diff does (8 bytes per call of memory), and written with statement u.
+ */
+static int finish_region_alone(struct store *st, sqlite3_stmt *u, int64_t run_id,
+			       const struct finish_region *g)
+{
+	static const enum stats_metric qm[3] = {STATS_P50, STATS_P95, STATS_P99};
+	struct i64vec d, ends;
+	int bad, k, rc, ret;
+
+	i64vec_init(&d);
+	i64vec_init(&ends);
+	ret = region_durations(st, &d, &ends, run_id, g->id, NULL, 0);
+	if (!ret && (d.len != g->calls || !ends.len || ends.len > g->rows))
+		ret = err_set(ERR_STORE,
+			      "store '%s' is damaged: run %lld has %zu calls but %zu stored "
+			      "durations in region %lld",
+			      st->path, (long long)run_id, g->calls, d.len, (long long)g->id);
+	if (!ret) {
+		bad = sqlite3_bind_int64(u, 1, run_id) != SQLITE_OK;
+		bad |= sqlite3_bind_int64(u, 2, g->id) != SQLITE_OK;
+		for (k = 0; k < 3; k++)
+			bad |= sqlite3_bind_double(u, 3 + k,
+						   stats_percentile_runs(
+						       d.v, ends.v, ends.len,
+						       stats_metric_quantile(qm[k]))) != SQLITE_OK;
+		rc = bad ? sqlite3_errcode(st->db) : sqlite3_step(u);
+		sqlite3_reset(u);
+		if (rc != SQLITE_DONE)
+			ret = store_err(st, rc, "update");
+	}
+	i64vec_release(&d);
+	i64vec_release(&ends);
+	return ret;
+}
+
+/*
  * The exact p50/p95/p99 of every region of run_id with per-call data.  A
  * region's blobs are spread over the whole run (files list ranks first), so
  * fetching them region by region would read every page of the run once per
  * region (3.7 s on the large profile with its 1,024 ranks).  Instead the
  * blobs are copied in one pass, in file order, into a spool of at most
  * FINISH_SPOOL_BYTES (a medium or large run fits whole); a bigger run is
- * done in batches of regions sized from the bytes per call seen so far.
+ * done in batches of regions sized from the bytes per call seen so far, and
+ * a region bigger than the spool by itself (finish_region_alone()).
  */
 static int finish_quantiles(struct store *st, int64_t run_id, int64_t lo, int64_t hi)
 {
@@ -2182,6 +2212,13 @@ static int finish_quantiles(struct store *st, int64_t run_id, int64_t lo, int64_
 		b.r = r + i;
 		b.n = j - i;
 		ret = finish_scan(st, &b, run_id, lo, hi);
+		if (ret == FINISH_OVERFLOW && b.n == 1) {
+			/* one region bigger than the spool: on its own */
+			ret = finish_region_alone(st, u, run_id, &r[i]);
+			if (ret)
+				goto out;
+			continue;
+		}
 		if (ret == FINISH_OVERFLOW) {
 			/* a tighter estimate, with a margin; then again */
 			bpc = 1.25 * (double)b.used / (double)(b.values ? b.values : 1);

@@ -95,7 +95,8 @@ int store_insert_run(struct store *st, int64_t *out, const struct store_run *run
 
 /* Testing hook: the scratch memory store_finish_run() copies a run's
  * duration blobs into (0 = the default, 128 MB); bigger runs are done in
- * several passes, and a single region that does not fit is refused. */
+ * several passes, and a region that does not fit by itself is fetched and
+ * decoded whole. */
 void store_set_spool_bytes(size_t n);
 
 /* Set the content hash of a run inserted before its hash was known
