@@ -121,6 +121,19 @@ for m in gpu_total gpu_avg total avg min max p50 p95 p99 imbalance calls; do
 	expect 0 "pooled history $m" $S history --match . --ranks 0-3 --metric $m --format csv
 	equals "history stored = pooled: $m" "$all" "$out"
 done
+# A schema-1 store (no run_regions, its covering index still there): the
+# first command, even a read-only diff, upgrades it to the same numbers.
+cp "$db" v1.sqlite
+expect 0 "p95 before" $S diff 1 2 --db v1.sqlite --metric p95 --format csv
+all=$out
+sqlite3 v1.sqlite "DROP TABLE run_regions; CREATE INDEX timings_summary ON timings (run_id,
+	region_id, rank, has_events, calls, total_ns, min_ns, max_ns, gpu_count, gpu_total_ns);
+	PRAGMA user_version = 1" || bad "cannot make a schema-1 store"
+expect 0 "diff upgrades a schema-1 store" $S diff 1 2 --db v1.sqlite --metric p95 --format csv
+equals "upgraded store, same p95" "$out" "$all"
+equals "upgraded to 2" "$(sqlite3 v1.sqlite 'PRAGMA user_version')" 2
+equals "run_regions refilled" "$(sqlite3 v1.sqlite 'SELECT count(DISTINCT run_id) FROM run_regions')" \
+	"$(sqlite3 v1.sqlite 'SELECT count(*) FROM runs')"
 
 # --- formats -------------------------------------------------------------------
 expect_error "unknown pin" "no pin named 'none'" $S check pin:none 2 --format json
