@@ -1941,6 +1941,44 @@ out:
 	return ret;
 }
 
+/* The check that a region's decoded durations match its run_regions row:
+ * nvals values in nruns sorted runs (one per timings row with calls). */
+static int finish_check(const struct store *st, int64_t run_id, const struct finish_region *g,
+			size_t nvals, size_t nruns)
+{
+	if (nvals == g->calls && nruns && nruns <= g->rows)
+		return 0;
+	return err_set(ERR_STORE,
+		       "store '%s' is damaged: run %lld has %zu calls but %zu stored durations in "
+		       "region %lld",
+		       st->path, (long long)run_id, g->calls, nvals, (long long)g->id);
+}
+
+/* p50, p95 and p99 of the union of the sorted runs v[..ends[i]). */
+static void finish_percentiles(double out[3], const int64_t *v, const int64_t *ends, size_t nruns)
+{
+	static const enum stats_metric qm[3] = {STATS_P50, STATS_P95, STATS_P99};
+	int k;
+
+	for (k = 0; k < 3; k++)
+		out[k] = stats_percentile_runs(v, ends, nruns, stats_metric_quantile(qm[k]));
+}
+
+/* Write the percentiles q of region of run_id (FINISH_QUANTILES_SQL in u). */
+static int finish_write(struct store *st, sqlite3_stmt *u, int64_t run_id, int64_t region,
+			const double q[3])
+{
+	int bad, k, rc;
+
+	bad = sqlite3_bind_int64(u, 1, run_id) != SQLITE_OK;
+	bad |= sqlite3_bind_int64(u, 2, region) != SQLITE_OK;
+	for (k = 0; k < 3; k++)
+		bad |= sqlite3_bind_double(u, 3 + k, q[k]) != SQLITE_OK;
+	rc = bad ? sqlite3_errcode(st->db) : sqlite3_step(u);
+	sqlite3_reset(u);
+	return rc == SQLITE_DONE ? 0 : store_err(st, rc, "update");
+}
+
 /* Part of a batch's percentiles, computed by finish_compute(). */
 struct finish_job {
 	const struct store *st;
@@ -1961,11 +1999,10 @@ struct finish_job {
  */
 static int finish_compute(struct finish_job *job)
 {
-	static const enum stats_metric qm[3] = {STATS_P50, STATS_P95, STATS_P99};
 	const struct finish_batch *b = job->b;
 	struct i64vec vals, ends;
 	size_t i, k, got;
-	int q, ret = 0;
+	int ret = 0;
 
 	i64vec_init(&vals);
 	i64vec_init(&ends);
@@ -1991,18 +2028,10 @@ static int finish_compute(struct finish_job *job)
 				goto out;
 			}
 		}
-		if (vals.len != g->calls || !ends.len || ends.len > g->rows) {
-			ret =
-			    err_set(ERR_STORE,
-				    "store '%s' is damaged: run %lld has %zu calls but %zu stored "
-				    "durations in region %lld",
-				    job->st->path, (long long)job->run_id, g->calls, vals.len,
-				    (long long)g->id);
+		ret = finish_check(job->st, job->run_id, g, vals.len, ends.len);
+		if (ret)
 			goto out;
-		}
-		for (q = 0; q < 3; q++)
-			job->q[3 * i + (size_t)q] = stats_percentile_runs(
-			    vals.v, ends.v, ends.len, stats_metric_quantile(qm[q]));
+		finish_percentiles(job->q + 3 * i, vals.v, ends.v, ends.len);
 	}
 out:
 	i64vec_release(&vals);
@@ -2036,7 +2065,7 @@ static int finish_batch_quantiles(struct store *st, struct finish_batch *b, sqli
 	pthread_t thread;
 	size_t *order = NULL, i, k, half = 0, total = 0, acc = 0;
 	double *q = NULL;
-	int rc, bad, threaded = 0, ret = 0;
+	int threaded = 0, ret = 0;
 
 	/* group the records by region (counting sort, scan order kept) */
 	order = malloc((b->nrecs ? b->nrecs : 1) * sizeof(*order));
@@ -2087,16 +2116,8 @@ static int finish_batch_quantiles(struct store *st, struct finish_batch *b, sqli
 		if (!ret && job[1].ret)
 			ret = finish_compute(&job[1]);
 	}
-	for (i = 0; !ret && i < b->n; i++) {
-		bad = sqlite3_bind_int64(u, 1, run_id) != SQLITE_OK;
-		bad |= sqlite3_bind_int64(u, 2, b->r[i].id) != SQLITE_OK;
-		for (k = 0; k < 3; k++)
-			bad |= sqlite3_bind_double(u, 3 + (int)k, q[3 * i + k]) != SQLITE_OK;
-		rc = bad ? sqlite3_errcode(st->db) : sqlite3_step(u);
-		sqlite3_reset(u);
-		if (rc != SQLITE_DONE)
-			ret = store_err(st, rc, "update");
-	}
+	for (i = 0; !ret && i < b->n; i++)
+		ret = finish_write(st, u, run_id, b->r[i].id, q + 3 * i);
 out:
 	free(order);
 	free(q);
@@ -2111,30 +2132,18 @@ out:
 static int finish_region_alone(struct store *st, sqlite3_stmt *u, int64_t run_id,
 			       const struct finish_region *g)
 {
-	static const enum stats_metric qm[3] = {STATS_P50, STATS_P95, STATS_P99};
 	struct i64vec d, ends;
-	int bad, k, rc, ret;
+	double q[3];
+	int ret;
 
 	i64vec_init(&d);
 	i64vec_init(&ends);
 	ret = region_durations(st, &d, &ends, run_id, g->id, NULL, 0);
-	if (!ret && (d.len != g->calls || !ends.len || ends.len > g->rows))
-		ret = err_set(ERR_STORE,
-			      "store '%s' is damaged: run %lld has %zu calls but %zu stored "
-			      "durations in region %lld",
-			      st->path, (long long)run_id, g->calls, d.len, (long long)g->id);
+	if (!ret)
+		ret = finish_check(st, run_id, g, d.len, ends.len);
 	if (!ret) {
-		bad = sqlite3_bind_int64(u, 1, run_id) != SQLITE_OK;
-		bad |= sqlite3_bind_int64(u, 2, g->id) != SQLITE_OK;
-		for (k = 0; k < 3; k++)
-			bad |= sqlite3_bind_double(u, 3 + k,
-						   stats_percentile_runs(
-						       d.v, ends.v, ends.len,
-						       stats_metric_quantile(qm[k]))) != SQLITE_OK;
-		rc = bad ? sqlite3_errcode(st->db) : sqlite3_step(u);
-		sqlite3_reset(u);
-		if (rc != SQLITE_DONE)
-			ret = store_err(st, rc, "update");
+		finish_percentiles(q, d.v, ends.v, ends.len);
+		ret = finish_write(st, u, run_id, g->id, q);
 	}
 	i64vec_release(&d);
 	i64vec_release(&ends);
