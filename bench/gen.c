@@ -25,7 +25,7 @@
 #include <string.h>
 
 #include "scopedb/err.h"
-#include "scopedb/h5write.h"
+#include "h5write.h"
 
 struct genopts {
 	uint64_t ranks, regions, calls, seed, count;

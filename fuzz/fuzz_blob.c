@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "scopedb/blob.h"
+#include "store/blob.h"
 #include "scopedb/err.h"
 #include "scopedb/util.h"
 

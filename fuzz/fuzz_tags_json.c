@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "scopedb/err.h"
-#include "scopedb/json.h"
+#include "util/json.h"
 #include "scopedb/util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -12,7 +12,7 @@
 
 #include "testutil.h"
 
-#include "scopedb/blob.h"
+#include "store/blob.h"
 #include "scopedb/err.h"
 #include "scopedb/util.h"
 

@@ -19,7 +19,7 @@
 
 #include "scopedb/compare.h"
 #include "scopedb/err.h"
-#include "scopedb/h5write.h"
+#include "h5write.h"
 #include "scopedb/ingest.h"
 #include "scopedb/select.h"
 #include "scopedb/store.h"

@@ -14,7 +14,7 @@
 
 #include "scopedb/err.h"
 #include "scopedb/h5prof.h"
-#include "scopedb/h5write.h"
+#include "h5write.h"
 #include "testutil.h"
 #include "testutil_h5.h"
 

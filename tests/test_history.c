@@ -17,10 +17,10 @@
 #include <string.h>
 
 #include "scopedb/err.h"
-#include "scopedb/h5write.h"
+#include "h5write.h"
 #include "scopedb/history.h"
 #include "scopedb/ingest.h"
-#include "scopedb/match.h"
+#include "select/match.h"
 #include "scopedb/store.h"
 #include "testutil.h"
 

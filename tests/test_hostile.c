@@ -32,9 +32,9 @@
 
 #include "scopedb/err.h"
 #include "scopedb/h5prof.h"
-#include "scopedb/h5write.h"
+#include "h5write.h"
 #include "scopedb/ingest.h"
-#include "scopedb/json.h"
+#include "util/json.h"
 #include "scopedb/store.h"
 #include "testutil.h"
 #include "testutil_h5.h"

@@ -10,9 +10,9 @@
 
 #include <sqlite3.h>
 
-#include "scopedb/blob.h"
+#include "store/blob.h"
 #include "scopedb/err.h"
-#include "scopedb/h5write.h"
+#include "h5write.h"
 #include "scopedb/ingest.h"
 #include "scopedb/store.h"
 #include "scopedb/util.h"

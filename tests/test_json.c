@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "scopedb/err.h"
-#include "scopedb/json.h"
+#include "util/json.h"
 #include "testutil.h"
 
 /* Parse text, expecting success and the n strings in want. */

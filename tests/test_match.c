@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "scopedb/err.h"
-#include "scopedb/match.h"
+#include "select/match.h"
 #include "testutil.h"
 
 /* 1/0 whether name is selected by the given patterns. */

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "scopedb/err.h"
-#include "scopedb/report.h"
+#include "render/report.h"
 #include "testutil.h"
 
 #define NONE                                                                                       \

@@ -19,7 +19,7 @@
 
 #include "testutil.h"
 
-#include "scopedb/blob.h"
+#include "store/blob.h"
 #include "scopedb/err.h"
 #include "scopedb/stats.h"
 #include "scopedb/store.h"

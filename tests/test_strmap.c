@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "scopedb/strmap.h"
+#include "util/strmap.h"
 #include "testutil.h"
 
 static void test_intern(void **state)

@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "scopedb/err.h"
-#include "scopedb/sha256.h"
-#include "scopedb/table.h"
+#include "util/sha256.h"
+#include "render/table.h"
 #include "scopedb/util.h"
 #include "testutil.h"
 

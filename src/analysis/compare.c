@@ -1,0 +1,396 @@
+/*
+ * compare.c - the core of diff and check (see compare.h): resolve both
+ * arguments to a (store, run) pair, pool each selected region's rows of the
+ * selected ranks with the store's aggregate query, turn the aggregates into
+ * metric values (stats.c) and build the rows and the verdict.
+ *
+ * Files named on the command line are ingested into a private in-memory
+ * store, so stored runs and files share every line of the metric code.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "scopedb/compare.h"
+#include "scopedb/err.h"
+#include "scopedb/ingest.h"
+#include "select/match.h"
+#include "scopedb/select.h"
+#include "scopedb/store.h"
+#include "scopedb/util.h"
+
+/* Where a side's data lives while it is being compared. */
+struct compare_src {
+	struct store *st;  /* the store of selectors (compare_db), or mem */
+	struct store *mem; /* private in-memory store of a file (owned) */
+	int64_t run_id;
+};
+
+/* The store selectors are resolved in, read in one snapshot by both sides:
+ * resolution, run details and aggregates all see the same data even while
+ * other processes ingest or remove runs. */
+struct compare_db {
+	struct store *st;     /* opts->store, or opened */
+	struct store *opened; /* owned when compare_runs() opened it */
+	int began;	      /* we started the read transaction */
+};
+
+/* 1 when arg names an existing regular file (following symlinks). */
+static int compare_is_file(const char *arg)
+{
+	struct stat sb;
+
+	return stat(arg, &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
+/* 1 when arg looks like a path rather than a mistyped selector. */
+static int compare_looks_like_path(const char *arg)
+{
+	size_t n = strlen(arg);
+
+	return strchr(arg, '/') || (n > 3 && !strcmp(arg + n - 3, ".h5")) ||
+	       (n > 5 && !strcmp(arg + n - 5, ".hdf5"));
+}
+
+/* Move the run's description into side (run is released by the caller). */
+static void compare_fill_side(struct compare_side *side, struct store_run *run)
+{
+	side->id = run->id;
+	side->num_ranks = run->num_ranks;
+	side->label = run->label;
+	side->commit = run->commit;
+	side->branch = run->branch;
+	side->recorded_at = run->recorded_at;
+	side->layout = run->layout;
+	side->tags = run->tags;
+	side->ntags = run->ntags;
+	if (!side->path)
+		side->path = run->source_path;
+	else
+		free(run->source_path);
+	/* Ownership moved to side; drop what side does not keep. */
+	run->label = run->commit = run->branch = run->recorded_at = run->layout = NULL;
+	run->source_path = NULL;
+	run->tags = NULL;
+	run->ntags = 0;
+}
+
+/*
+ * Resolve arg: a selector against o->store or the shared store (opened
+ * read-only on first use), else an existing file ingested into an in-memory
+ * store.
+ */
+static int compare_open_side(struct compare_src *src, struct compare_side *side,
+			     struct compare_db *db, const char *arg, const struct compare_opts *o)
+{
+	struct select_spec sel;
+	struct store_run run;
+	int rc;
+
+	memset(&run, 0, sizeof(run));
+	side->arg = util_strdup(arg);
+	if (!side->arg)
+		return ERR_NOMEM;
+	rc = select_parse(&sel, arg);
+	if (!rc) {
+		if (!db->st) {
+			if (o->store)
+				db->st = o->store;
+			else if (!(rc = store_open(&db->opened, o->db_path, STORE_READONLY)))
+				db->st = db->opened;
+			if (!rc)
+				rc = store_read_begin(db->st, &db->began);
+		}
+		src->st = db->st;
+		if (!rc)
+			rc = store_resolve(src->st, &src->run_id, &sel);
+		select_release(&sel);
+		if (rc)
+			return rc;
+	} else if (compare_is_file(arg)) {
+		struct ingest_opts io;
+		struct ingest_result res;
+
+		err_clear();
+		memset(&io, 0, sizeof(io));
+		rc = store_open(&src->mem, ":memory:", 0);
+		if (!rc)
+			rc = ingest_file(&res, src->mem, arg, &io);
+		if (rc)
+			return rc;
+		src->st = src->mem;
+		src->run_id = res.run_id;
+		side->is_file = 1;
+		side->path = util_strdup(arg);
+		if (!side->path)
+			return ERR_NOMEM;
+	} else if (compare_looks_like_path(arg)) {
+		struct stat sb;
+		int e = stat(arg, &sb) ? errno : EISDIR;
+		char why[128];
+
+		/* strerror() text, lowercased to match the house style */
+		snprintf(why, sizeof(why), "%s",
+			 e == ENOENT   ? "no such file"
+			 : e == EISDIR ? "not a regular file"
+				       : strerror(e));
+		why[0] = (char)tolower((unsigned char)why[0]);
+		return err_set(ERR_IO, "cannot read '%s': %s", arg, why);
+	} else {
+		return rc; /* the selector message */
+	}
+	rc = store_get_run(src->st, &run, src->run_id);
+	if (!rc)
+		compare_fill_side(side, &run);
+	store_run_release(&run);
+	if (!rc && side->is_file)
+		side->id = 0;
+	return rc;
+}
+
+/* store_region_stats() filter: the --include/--exclude patterns. */
+static int compare_filter(void *ctx, int *keep, const char *name)
+{
+	return match_name(keep, ctx, name);
+}
+
+static int compare_cmp_str(const void *x, const void *y)
+{
+	return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+/*
+ * The metric of every selected region of one side: *out[i].name points
+ * into side->regions, which receives the names (sorted).
+ */
+static int compare_values(struct stats_named **out, struct compare_side *side,
+			  const struct compare_src *src, struct match *m,
+			  const struct compare_opts *o)
+{
+	struct store_region_stats *regs = NULL;
+	struct stats_named *vals = NULL;
+	struct i64vec d, ends;
+	size_t n = 0, i;
+	int need = stats_metric_quantile(o->metric) > 0.0, rc;
+
+	i64vec_init(&d);
+	i64vec_init(&ends);
+	*out = NULL;
+	rc = store_region_stats(src->st, &regs, &n, src->run_id, o->ranks, o->nranks,
+				compare_filter, m);
+	if (rc)
+		goto out;
+	vals = calloc(n ? n : 1, sizeof(*vals));
+	side->regions = calloc(n ? n : 1, sizeof(*side->regions));
+	if (!vals || !side->regions) {
+		rc = err_nomem();
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		const struct store_region_stats *g = &regs[i];
+		struct stats_region r;
+
+		memset(&r, 0, sizeof(r));
+		r.calls = g->calls;
+		r.total = g->total;
+		r.min = g->min;
+		r.max = g->max;
+		r.has_events = g->has_events;
+		r.gpu_count = g->gpu_count;
+		r.gpu_total = g->gpu_total;
+		r.busy_ranks = g->busy_ranks;
+		r.busy_max = g->busy_max;
+		if (need && g->has_quantiles) {
+			r.quantiles = g->quantiles;
+		} else if (need && g->has_events && g->calls > 0) {
+			/* Each rank's blob is sorted already: the percentile is
+			 * selected across those runs, never sorting them all. */
+			d.len = 0;
+			ends.len = 0;
+			rc = store_region_duration_runs(src->st, &d, &ends, src->run_id,
+							g->region_id, o->ranks, o->nranks);
+			if (rc)
+				goto out;
+			if (d.len != g->calls) {
+				rc = err_set(ERR_STORE,
+					     "store is inconsistent: region '%s' of run %lld has "
+					     "%llu calls but %zu stored durations",
+					     g->name, (long long)src->run_id,
+					     (unsigned long long)g->calls, d.len);
+				goto out;
+			}
+			r.sorted = d.v;
+			r.nsorted = d.len;
+			r.run_ends = ends.v;
+			r.nruns = ends.len;
+		}
+		rc = stats_region_value(&vals[i].v, &r, o->metric);
+		if (rc)
+			goto out;
+		side->regions[i] = g->name;
+		regs[i].name = NULL; /* moved */
+		side->nregions++;
+		vals[i].name = side->regions[i];
+	}
+	/* Names as Python sorts them (code points = UTF-8 byte order). */
+	qsort(side->regions, side->nregions, sizeof(*side->regions), compare_cmp_str);
+	*out = vals;
+	vals = NULL;
+out:
+	store_region_stats_free(regs, n);
+	i64vec_release(&d);
+	i64vec_release(&ends);
+	free(vals);
+	return rc;
+}
+
+/* Names in x but not in y (both sorted): *out borrows x's strings. */
+static int compare_only(const char ***out, size_t *n, char *const *x, size_t nx, char *const *y,
+			size_t ny)
+{
+	size_t i = 0, j = 0;
+	const char **v;
+
+	*n = 0;
+	*out = NULL;
+	v = malloc((nx ? nx : 1) * sizeof(*v));
+	if (!v)
+		return err_nomem();
+	while (i < nx) {
+		int c = j < ny ? strcmp(x[i], y[j]) : -1;
+
+		if (c < 0)
+			v[(*n)++] = x[i++];
+		else if (c > 0)
+			j++;
+		else
+			i++, j++;
+	}
+	*out = v;
+	return 0;
+}
+
+/* The metadata differences of the two sides (files included: their
+ * in-memory store holds their metadata). */
+static int compare_meta(struct compare_result *out, const struct compare_src *sa,
+			const struct compare_src *sb)
+{
+	struct store_meta ma, mb;
+	int rc;
+
+	memset(&mb, 0, sizeof(mb));
+	rc = store_get_meta(sa->st, &ma, sa->run_id);
+	if (!rc)
+		rc = store_get_meta(sb->st, &mb, sb->run_id);
+	if (!rc)
+		rc = metadiff_compute(&out->meta_changes, &out->nmeta_changes, &ma, &mb, 0);
+	store_meta_release(&ma);
+	store_meta_release(&mb);
+	return rc;
+}
+
+int compare_runs(struct compare_result *out, const char *arg_a, const char *arg_b,
+		 const struct compare_opts *opts)
+{
+	struct compare_src sa, sb;
+	struct compare_db db;
+	struct stats_named *va = NULL, *vb = NULL;
+	struct stats_diff_opts dopts;
+	struct match *m = NULL;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	memset(&sa, 0, sizeof(sa));
+	memset(&sb, 0, sizeof(sb));
+	memset(&db, 0, sizeof(db));
+	/* Refuse a bad budget before any file is read (NaN fails too). */
+	if (opts->check && !(opts->max_regression >= 0.0)) {
+		rc = err_set(ERR_USAGE, "invalid --max-regression %g: must not be negative",
+			     opts->max_regression);
+		goto out;
+	}
+	rc = match_new(&m, opts->includes, opts->ninclude, opts->excludes, opts->nexclude);
+	if (rc)
+		goto out;
+	rc = compare_open_side(&sa, &out->a, &db, arg_a, opts);
+	if (rc)
+		goto out;
+	rc = compare_open_side(&sb, &out->b, &db, arg_b, opts);
+	if (rc)
+		goto out;
+	rc = compare_meta(out, &sa, &sb);
+	if (rc)
+		goto out;
+	rc = compare_values(&va, &out->a, &sa, m, opts);
+	if (rc)
+		goto out;
+	rc = compare_values(&vb, &out->b, &sb, m, opts);
+	if (rc)
+		goto out;
+	memset(&dopts, 0, sizeof(dopts));
+	dopts.sort = opts->check ? STATS_SORT_PCT : opts->sort;
+	dopts.has_threshold = !opts->check && opts->has_threshold;
+	dopts.threshold = opts->threshold;
+	rc = stats_diff(&out->rows, &out->nrows, va, out->a.nregions, vb, out->b.nregions, &dopts);
+	if (rc)
+		goto out;
+	if (opts->check) {
+		rc = stats_check(&out->nviolations, out->rows, out->nrows, opts->max_regression,
+				 opts->fail_on_new);
+		if (rc)
+			goto out;
+	}
+	rc = compare_only(&out->only_a, &out->nonly_a, out->a.regions, out->a.nregions,
+			  out->b.regions, out->b.nregions);
+	if (!rc)
+		rc = compare_only(&out->only_b, &out->nonly_b, out->b.regions, out->b.nregions,
+				  out->a.regions, out->a.nregions);
+out:
+	free(va);
+	free(vb);
+	match_free(m);
+	store_close(sa.mem);
+	store_close(sb.mem);
+	if (db.began)
+		store_read_end(db.st);
+	store_close(db.opened);
+	if (rc)
+		compare_release(out);
+	return rc;
+}
+
+static void compare_side_release(struct compare_side *s)
+{
+	size_t i;
+
+	free(s->arg);
+	free(s->path);
+	free(s->label);
+	free(s->commit);
+	free(s->branch);
+	free(s->recorded_at);
+	free(s->layout);
+	for (i = 0; i < s->ntags; i++)
+		free(s->tags[i]);
+	free(s->tags);
+	for (i = 0; i < s->nregions; i++)
+		free(s->regions[i]);
+	free(s->regions);
+	memset(s, 0, sizeof(*s));
+}
+
+void compare_release(struct compare_result *r)
+{
+	if (!r)
+		return;
+	compare_side_release(&r->a);
+	compare_side_release(&r->b);
+	free(r->rows);
+	free(r->only_a);
+	free(r->only_b);
+	metadiff_free(r->meta_changes, r->nmeta_changes);
+	memset(r, 0, sizeof(*r));
+}

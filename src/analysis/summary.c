@@ -1,0 +1,284 @@
+/*
+ * summary.c - the per-region summary of one run for "scopedb show" (see
+ * summary.h).  Every metric goes through the code diff and check use:
+ * store_region_stats() pools the timings rows of the selected ranks in
+ * SQL, store_region_durations() returns a region's sorted durations, and
+ * stats_region_value() turns them into values.  Only std is computed here,
+ * from the same sorted durations.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scopedb/err.h"
+#include "select/match.h"
+#include "scopedb/store.h"
+#include "scopedb/summary.h"
+#include "scopedb/util.h"
+
+static const char *const summary_col_names[SUMMARY_NCOLS] = {
+    "region", "ranks", "calls", "total", "avg",	      "min",	   "max",
+    "std",    "p50",   "p95",	"p99",	 "imbalance", "gpu_total", "gpu_avg",
+};
+
+#define SUMMARY_CHOICES                                                                            \
+	"region, ranks, calls, total, avg, min, max, std, p50, p95, p99, imbalance, "              \
+	"gpu_total, gpu_avg"
+
+/* The stats.h metric of a column, or -1 (region, ranks, std). */
+static int summary_metric(enum summary_col c)
+{
+	switch (c) {
+	case SUMMARY_COL_CALLS:
+		return STATS_CALLS;
+	case SUMMARY_COL_TOTAL:
+		return STATS_TOTAL;
+	case SUMMARY_COL_AVG:
+		return STATS_AVG;
+	case SUMMARY_COL_MIN:
+		return STATS_MIN;
+	case SUMMARY_COL_MAX:
+		return STATS_MAX;
+	case SUMMARY_COL_P50:
+		return STATS_P50;
+	case SUMMARY_COL_P95:
+		return STATS_P95;
+	case SUMMARY_COL_P99:
+		return STATS_P99;
+	case SUMMARY_COL_IMBALANCE:
+		return STATS_IMBALANCE;
+	case SUMMARY_COL_GPU_TOTAL:
+		return STATS_GPU_TOTAL;
+	case SUMMARY_COL_GPU_AVG:
+		return STATS_GPU_AVG;
+	default:
+		return -1;
+	}
+}
+
+const char *summary_col_name(enum summary_col c)
+{
+	return (unsigned)c < SUMMARY_NCOLS ? summary_col_names[c] : "?";
+}
+
+int summary_col_is_count(enum summary_col c)
+{
+	return c == SUMMARY_COL_RANKS || c == SUMMARY_COL_CALLS;
+}
+
+/* Column called name[0..len), or -1. */
+static int summary_find_col(const char *name, size_t len)
+{
+	int i;
+
+	for (i = 0; i < SUMMARY_NCOLS; i++)
+		if (strlen(summary_col_names[i]) == len && !memcmp(summary_col_names[i], name, len))
+			return i;
+	return -1;
+}
+
+int summary_parse_columns(enum summary_col *out, size_t *n, const char *list)
+{
+	int seen[SUMMARY_NCOLS] = {0};
+	const char *p = list, *e;
+	int c;
+
+	*n = 0;
+	out[(*n)++] = SUMMARY_COL_REGION;
+	seen[SUMMARY_COL_REGION] = 1;
+	for (;;) {
+		e = strchr(p, ',');
+		if (!e)
+			e = p + strlen(p);
+		c = summary_find_col(p, (size_t)(e - p));
+		if (c < 0)
+			return err_set(ERR_USAGE,
+				       "invalid --columns '%s': unknown column '%.*s'; choose "
+				       "from " SUMMARY_CHOICES,
+				       list, (int)(e - p), p);
+		if (!seen[c])
+			out[(*n)++] = (enum summary_col)c;
+		seen[c] = 1;
+		if (!*e)
+			break;
+		p = e + 1;
+	}
+	return 0;
+}
+
+int summary_parse_sort(enum summary_col *out, const char *name)
+{
+	int c = strcmp(name, "name") ? summary_find_col(name, strlen(name)) : SUMMARY_COL_REGION;
+
+	if (c < 0)
+		return err_set(ERR_USAGE, "invalid --sort '%s': choose from name, " SUMMARY_CHOICES,
+			       name);
+	*out = (enum summary_col)c;
+	return 0;
+}
+
+/* Population standard deviation of sorted[0..n) ns, in seconds (two
+ * passes: the mean from the exact integer sum, then the squared
+ * deviations). */
+static double summary_std(const int64_t *d, size_t n, int64_t total)
+{
+	double mean = (double)total / (double)n, ss = 0.0, x;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		x = (double)d[i] - mean;
+		ss += x * x;
+	}
+	return sqrt(ss / (double)n) / 1e9;
+}
+
+/* store_region_stats() filter: the --include/--exclude patterns. */
+static int summary_filter(void *ctx, int *keep, const char *name)
+{
+	return match_name(keep, ctx, name);
+}
+
+/* Fill row from the pooled aggregates g (and, when d != NULL, the sorted
+ * durations of the region). */
+static int summary_fill(struct summary_row *row, const struct store_region_stats *g,
+			const struct i64vec *d)
+{
+	struct stats_region r;
+	int c, m, rc;
+
+	memset(&r, 0, sizeof(r));
+	r.calls = g->calls;
+	r.total = g->total;
+	r.min = g->min;
+	r.max = g->max;
+	r.has_events = g->has_events;
+	r.gpu_count = g->gpu_count;
+	r.gpu_total = g->gpu_total;
+	r.busy_ranks = g->busy_ranks;
+	r.busy_max = g->busy_max;
+	if (d) {
+		r.sorted = d->v;
+		r.nsorted = d->len;
+	}
+	row->v[SUMMARY_COL_REGION].none = 1;
+	row->v[SUMMARY_COL_RANKS].v = (double)g->nranks;
+	for (c = 0; c < SUMMARY_NCOLS; c++) {
+		m = summary_metric((enum summary_col)c);
+		if (m < 0)
+			continue;
+		if (!d && stats_metric_quantile((enum stats_metric)m) > 0.0) {
+			row->v[c].none = 1;
+			continue;
+		}
+		rc = stats_region_value(&row->v[c], &r, (enum stats_metric)m);
+		if (rc)
+			return rc;
+	}
+	row->v[SUMMARY_COL_STD].none = !(d && g->has_events && g->calls > 0);
+	if (!row->v[SUMMARY_COL_STD].none)
+		row->v[SUMMARY_COL_STD].v = summary_std(d->v, d->len, g->total);
+	return 0;
+}
+
+int summary_run(struct summary_row **out, size_t *n, struct store *st, int64_t run_id,
+		const struct summary_opts *o)
+{
+	struct store_region_stats *regs = NULL;
+	struct summary_row *rows = NULL;
+	struct match *m = NULL;
+	struct i64vec d;
+	size_t nregs = 0, i, len = 0;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	i64vec_init(&d);
+	rc = match_new(&m, o->includes, o->ninclude, o->excludes, o->nexclude);
+	if (!rc)
+		rc = store_region_stats(st, &regs, &nregs, run_id, o->ranks, o->nranks,
+					summary_filter, m);
+	if (rc)
+		goto out;
+	rows = calloc(nregs ? nregs : 1, sizeof(*rows));
+	if (!rows) {
+		rc = err_nomem();
+		goto out;
+	}
+	for (i = 0; i < nregs; i++) {
+		const struct store_region_stats *g = &regs[i];
+		int want = o->durations && g->has_events && g->calls > 0;
+
+		if (want) {
+			d.len = 0;
+			rc = store_region_durations(st, &d, run_id, g->region_id, o->ranks,
+						    o->nranks);
+			if (!rc && d.len != g->calls)
+				rc = err_set(ERR_STORE,
+					     "store is inconsistent: region '%s' of run %lld has "
+					     "%llu calls but %zu stored durations",
+					     g->name, (long long)run_id,
+					     (unsigned long long)g->calls, d.len);
+			if (rc)
+				goto out;
+		}
+		rc = summary_fill(&rows[len], g, want ? &d : NULL);
+		if (rc)
+			goto out;
+		rows[len++].name = regs[i].name;
+		regs[i].name = NULL; /* moved */
+	}
+	*out = rows;
+	*n = len;
+	rows = NULL;
+out:
+	summary_free(rows, len);
+	store_region_stats_free(regs, nregs);
+	match_free(m);
+	i64vec_release(&d);
+	return rc;
+}
+
+/* The sort key of summary_sort() (qsort has no context argument). */
+static enum summary_col summary_key;
+
+static int summary_cmp(const void *x, const void *y)
+{
+	const struct summary_row *a = x, *b = y;
+	const struct stats_val *va = &a->v[summary_key], *vb = &b->v[summary_key];
+
+	if (summary_key != SUMMARY_COL_REGION) {
+		if (va->none != vb->none)
+			return va->none - vb->none;
+		if (!va->none && va->v != vb->v)
+			return va->v > vb->v ? -1 : 1;
+	}
+	return strcmp(a->name, b->name);
+}
+
+void summary_sort(struct summary_row *rows, size_t n, enum summary_col key)
+{
+	summary_key = key;
+	if (n > 1)
+		qsort(rows, n, sizeof(*rows), summary_cmp);
+}
+
+int summary_has_gpu(const struct summary_row *rows, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!rows[i].v[SUMMARY_COL_GPU_TOTAL].none)
+			return 1;
+	return 0;
+}
+
+void summary_free(struct summary_row *rows, size_t n)
+{
+	size_t i;
+
+	if (!rows)
+		return;
+	for (i = 0; i < n; i++)
+		free(rows[i].name);
+	free(rows);
+}

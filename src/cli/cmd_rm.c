@@ -1,0 +1,130 @@
+/*
+ * cmd_rm.c - "scopedb rm RUN...": remove stored runs with everything of
+ * theirs (tags, metadata, timings, durations).  All selectors are resolved
+ * and all runs removed in one transaction: if one fails (unknown selector,
+ * a pinned run without --force), nothing is removed.  --force also removes
+ * the pins of a pinned run.  The space is given back by "scopedb vacuum".
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cmd.h"
+#include "cli/cli.h"
+#include "scopedb/err.h"
+#include "scopedb/select.h"
+#include "scopedb/store.h"
+
+int cmd_rm(int argc, char **argv)
+{
+	static const struct option opts[] = {
+	    {"db", required_argument, NULL, 'd'},
+	    {"force", no_argument, NULL, 'F'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
+	};
+	const struct cmd *self = cmd_find("rm");
+	struct select_spec sel;
+	struct store *st = NULL;
+	struct stat sb;
+	const char *db = NULL;
+	int64_t *ids = NULL;
+	char **unpinned = NULL;
+	int n = 0, nids = 0, i, j, force = 0, in_txn = 0, code = CLI_EXIT_ERROR, o, rc = 0;
+
+	memset(&sel, 0, sizeof(sel));
+	opterr = 0;
+	while ((o = getopt_long(argc, argv, ":hf", opts, NULL)) != -1) {
+		switch (o) {
+		case 'd':
+			db = optarg;
+			break;
+		case 'F':
+		case 'f':
+			force = 1;
+			break;
+		case 'h':
+			cmd_print_help(self);
+			code = cli_finish(CLI_EXIT_OK);
+			goto out;
+		default:
+			code = cli_bad_option(self->usage, o, argv, optind);
+			goto out;
+		}
+	}
+	n = argc - optind;
+	if (n < 1) {
+		code = cli_usage_error(self->usage, "rm needs at least one run SELECTOR");
+		goto out;
+	}
+	ids = calloc((size_t)n, sizeof(*ids));
+	unpinned = calloc((size_t)n, sizeof(*unpinned));
+	if (!ids || !unpinned) {
+		err_nomem();
+		code = cli_error();
+		goto out;
+	}
+	/* Check every selector before touching the store. */
+	for (i = 0; i < n; i++) {
+		if (select_parse(&sel, argv[optind + i])) {
+			code = cli_error();
+			goto out;
+		}
+		select_release(&sel);
+	}
+	if (stat(cli_db_path(db), &sb) != 0) {
+		err_set(ERR_IO, "cannot open store '%s': no such file", cli_db_path(db));
+		code = cli_error();
+		goto out;
+	}
+	rc = store_open(&st, cli_db_path(db), 0);
+	if (!rc)
+		rc = store_begin(st);
+	in_txn = rc == 0;
+	/* Resolve all selectors first: "latest latest~1" names two runs even
+	 * though removing the first would shift the second. */
+	for (i = 0; i < n && !rc; i++) {
+		int64_t id = 0;
+
+		rc = select_parse(&sel, argv[optind + i]);
+		if (!rc)
+			rc = store_resolve(st, &id, &sel);
+		select_release(&sel);
+		for (j = 0; j < nids && !rc; j++)
+			if (ids[j] == id)
+				break;
+		if (!rc && j == nids)
+			ids[nids++] = id;
+	}
+	for (i = 0; i < nids && !rc; i++)
+		rc = store_remove_run(st, &unpinned[i], ids[i], force);
+	if (rc) {
+		if (in_txn)
+			store_rollback(st);
+		code = cli_error();
+		goto out;
+	}
+	if (store_commit(st)) {
+		code = cli_error();
+		goto out;
+	}
+	for (i = 0; i < nids; i++) {
+		if (unpinned[i])
+			printf("removed run %" PRId64 " (and its pin%s %s)\n", ids[i],
+			       strchr(unpinned[i], ',') ? "s" : "", unpinned[i]);
+		else
+			printf("removed run %" PRId64 "\n", ids[i]);
+	}
+	code = cli_finish(CLI_EXIT_OK);
+out:
+	for (i = 0; unpinned && i < n; i++)
+		free(unpinned[i]);
+	free(unpinned);
+	free(ids);
+	select_release(&sel);
+	store_close(st);
+	return code;
+}

@@ -1,0 +1,271 @@
+/*
+ * blob.c - encoding and decoding of sorted call durations (format in
+ * blob.h): a version byte, the count, then the first value and the gaps
+ * between consecutive values as unsigned LEB128 varints.  Sorted durations
+ * of one region are close together, so most gaps take one or two bytes.
+ *
+ * The encoder writes in one pass into a worst-case reservation (measuring
+ * first only for very long rows).  The decoder runs over untrusted bytes (the
+ * store can be edited or damaged): every byte read is bounds-checked, varints
+ * must be minimal (so every valid blob has exactly one encoding), the count
+ * is checked against the bytes before anything is allocated, the running sum
+ * may not exceed INT64_MAX, and trailing bytes are refused.  One- and
+ * two-byte gaps, the common cases, take a short branch-free path.  On error the output
+ * vector is left as it was.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "store/blob.h"
+#include "scopedb/err.h"
+
+#define BLOB_VERSION 1
+/* A 64-bit value needs at most 10 groups of 7 bits. */
+#define VARINT_MAX 10
+
+enum varint_status { VARINT_OK, VARINT_TRUNCATED, VARINT_OVERLONG, VARINT_TOO_BIG };
+
+static size_t varint_len(uint64_t x)
+{
+	size_t n = 1;
+
+	while (x >= 0x80) {
+		x >>= 7;
+		n++;
+	}
+	return n;
+}
+
+static uint8_t *varint_put(uint8_t *p, uint64_t x)
+{
+	while (x >= 0x80) {
+		*p++ = (uint8_t)(x | 0x80);
+		x >>= 7;
+	}
+	*p++ = (uint8_t)x;
+	return p;
+}
+
+/*
+ * Read one varint from [*pp, end).  Refuses a varint running past end, one
+ * with a redundant final zero group (overlong), and one whose tenth byte
+ * carries more than the single remaining bit of a 64-bit value.
+ */
+static enum varint_status varint_get(const uint8_t **pp, const uint8_t *end, uint64_t *out)
+{
+	const uint8_t *p = *pp;
+	uint64_t x = 0;
+	unsigned shift = 0;
+	uint8_t b;
+
+	for (;;) {
+		if (p == end)
+			return VARINT_TRUNCATED;
+		b = *p++;
+		if (shift == 7 * (VARINT_MAX - 1) && b > 1)
+			return (b & 0x80) ? VARINT_OVERLONG : VARINT_TOO_BIG;
+		x |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80))
+			break;
+		shift += 7;
+	}
+	if (b == 0 && shift > 0)
+		return VARINT_OVERLONG;
+	*pp = p;
+	*out = x;
+	return VARINT_OK;
+}
+
+static int varint_error(enum varint_status st)
+{
+	switch (st) {
+	case VARINT_TRUNCATED:
+		return err_set(ERR_FORMAT, "corrupt durations blob: truncated");
+	case VARINT_OVERLONG:
+		return err_set(ERR_FORMAT, "corrupt durations blob: overlong varint");
+	default:
+		return err_set(ERR_FORMAT, "corrupt durations blob: varint exceeds 64 bits");
+	}
+}
+
+/*
+ * Rows of up to BLOB_ONE_PASS values are encoded in one pass into a
+ * worst-case reservation (10 bytes a value); longer ones are measured first
+ * so that a huge row does not reserve 10 bytes per value.  One-byte gaps,
+ * the common case, take a short path.
+ */
+#define BLOB_ONE_PASS 65536
+
+int blob_encode(struct buf *out, const int64_t *sorted, size_t n)
+{
+	size_t size, i;
+	int64_t prev = 0;
+	uint8_t *p, *start;
+
+	if (n > (SIZE_MAX - 1 - VARINT_MAX) / VARINT_MAX)
+		return err_nomem();
+	if (n <= BLOB_ONE_PASS) {
+		size = 1 + VARINT_MAX + n * VARINT_MAX;
+	} else {
+		size = 1 + varint_len(n);
+		for (i = 0; i < n; i++) {
+			if (sorted[i] < prev)
+				break;
+			size += varint_len((uint64_t)(sorted[i] - prev));
+			prev = sorted[i];
+		}
+		prev = 0;
+	}
+	if (buf_grow(out, size))
+		return ERR_NOMEM;
+	start = p = (uint8_t *)out->data + out->len;
+	*p++ = BLOB_VERSION;
+	p = varint_put(p, n);
+	for (i = 0; i < n; i++) {
+		uint64_t gap = (uint64_t)sorted[i] - (uint64_t)prev;
+
+		if (sorted[i] < prev) {
+			*start = '\0'; /* out stays as it was */
+			return err_set(ERR_USAGE,
+				       sorted[i] < 0
+					   ? "cannot encode durations: value %zu is negative"
+					   : "cannot encode durations: value %zu is not sorted",
+				       i);
+		}
+		if (gap < 0x80)
+			*p++ = (uint8_t)gap;
+		else
+			p = varint_put(p, gap);
+		prev = sorted[i];
+	}
+	out->len += (size_t)(p - start);
+	out->data[out->len] = '\0';
+	return 0;
+}
+
+/* Parse the header: *p is left at the first value, *out = count.  The
+ * count is refused when the remaining bytes cannot hold that many values. */
+static int blob_header(uint64_t *out, const uint8_t **p, const uint8_t *end)
+{
+	enum varint_status vs;
+
+	*out = 0;
+	if (*p == end)
+		return err_set(ERR_FORMAT, "corrupt durations blob: truncated");
+	if (**p != BLOB_VERSION)
+		return err_set(ERR_FORMAT, "corrupt durations blob: unsupported version %u",
+			       (unsigned)**p);
+	(*p)++;
+	vs = varint_get(p, end, out);
+	if (vs != VARINT_OK)
+		return varint_error(vs);
+	if (*out > (uint64_t)(end - *p))
+		return err_set(ERR_FORMAT,
+			       "corrupt durations blob: claims %llu values in %zu bytes; truncated",
+			       (unsigned long long)*out, (size_t)(end - *p));
+	return 0;
+}
+
+int blob_count(uint64_t *out, const void *data, size_t len)
+{
+	const uint8_t *p = data;
+
+	if (!len) /* data may be NULL */
+		return blob_header(out, &p, p);
+	return blob_header(out, &p, p + len);
+}
+
+/* Decode the n values after the header (p, end) into v[0..n). */
+static int blob_decode_values(int64_t *v, uint64_t n, const uint8_t *p, const uint8_t *end)
+{
+	enum varint_status vs;
+	uint64_t i, sum = 0, d;
+
+	for (i = 0; i < n; i++) {
+		if (end - p >= 2) {
+			/* One- or two-byte gap without a branch on which (their
+			 * mix is unpredictable in sorted durations); anything else
+			 * (longer, or a non-minimal second byte) is rare and goes
+			 * the checked way below. */
+			uint64_t b0 = p[0], b1 = p[1], two = b0 >> 7;
+
+			if (!two || (b1 < 0x80 && b1 != 0)) {
+				d = (b0 & 0x7f) | ((b1 << 7) & (0 - two));
+				p += 1 + two;
+				if (d > (uint64_t)INT64_MAX - sum)
+					return err_set(
+					    ERR_FORMAT,
+					    "corrupt durations blob: value %llu overflows "
+					    "int64",
+					    (unsigned long long)i);
+				sum += d;
+				v[i] = (int64_t)sum;
+				continue;
+			}
+		}
+		if (p < end && *p < 0x80) {
+			d = *p++;
+		} else if (end - p >= 2 && p[1] < 0x80 && p[1] != 0) {
+			/* two bytes, minimal because the high group is not 0 */
+			d = (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
+			p += 2;
+		} else {
+			vs = varint_get(&p, end, &d);
+			if (vs != VARINT_OK)
+				return varint_error(vs);
+		}
+		if (d > (uint64_t)INT64_MAX - sum)
+			return err_set(ERR_FORMAT,
+				       "corrupt durations blob: value %llu overflows int64",
+				       (unsigned long long)i);
+		sum += d;
+		v[i] = (int64_t)sum;
+	}
+	if (p != end)
+		return err_set(ERR_FORMAT, "corrupt durations blob: %zu trailing bytes",
+			       (size_t)(end - p));
+	return 0;
+}
+
+int blob_decode_append(struct i64vec *out, const void *data, size_t len)
+{
+	const uint8_t *p = data, *end = len ? p + len : p; /* data may be NULL */
+	uint64_t n;
+	int ret;
+
+	ret = blob_header(&n, &p, end);
+	if (ret)
+		return ret;
+	/* n <= len, so n fits in size_t and the reserve is bounded by the
+	 * input size. */
+	if ((size_t)n > SIZE_MAX - out->len)
+		return err_nomem();
+	if (i64vec_reserve(out, out->len + (size_t)n))
+		return ERR_NOMEM;
+	/* out->v is still NULL when n == 0 and out was empty: no arithmetic on it */
+	ret = blob_decode_values(out->v ? out->v + out->len : NULL, n, p, end);
+	if (ret)
+		return ret;
+	out->len += (size_t)n;
+	return 0;
+}
+
+int blob_decode_to(int64_t *out, size_t cap, size_t *n, const void *data, size_t len)
+{
+	const uint8_t *p = data, *end = len ? p + len : p;
+	uint64_t count;
+	int ret;
+
+	*n = 0;
+	ret = blob_header(&count, &p, end);
+	if (ret)
+		return ret;
+	if (count > cap)
+		return err_set(ERR_FORMAT,
+			       "corrupt durations blob: %llu values, expected at most %zu",
+			       (unsigned long long)count, cap);
+	ret = blob_decode_values(out, count, p, end);
+	if (!ret)
+		*n = (size_t)count;
+	return ret;
+}

@@ -1,0 +1,311 @@
+/*
+ * testutil_h5.c - the standard test profile, a whole-file loader built on
+ * h5prof and a round-trip check (see testutil_h5.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <hdf5.h>
+
+#include "scopedb/err.h"
+#include "util/json.h"
+#include "scopedb/util.h"
+#include "testutil.h"
+#include "testutil_h5.h"
+
+#define TU_NROWS 13
+#define TU_MAXCALLS 8
+
+static struct h5write_row tu_rows[TU_NROWS];
+static int64_t tu_starts[TU_NROWS][TU_MAXCALLS], tu_ends[TU_NROWS][TU_MAXCALLS];
+static int64_t tu_gpu[TU_NROWS][TU_MAXCALLS];
+static struct h5write_meta tu_meta[3];
+static struct h5write_profile tu_prof;
+
+static const char *const tu_tags_solve[] = {"golden"};
+static const char *const tu_tags_grosse[] = {"a", "b \"q\"\n"};
+static const char *const tu_tags_idle[] = {"x"};
+static const char *const tu_modules[] = {"gcc/13", "openmpi/5"};
+
+const struct h5write_profile *tu_h5_standard(void)
+{
+	static const struct {
+		uint32_t rank;
+		int region; /* 0 solve, 1 größe_λ, 2 io, 3 idle */
+		size_t calls;
+	} spec[TU_NROWS] = {
+	    {0, 0, 5}, {0, 1, 3}, {0, 2, 2}, {0, 3, 0},	 {1, 0, 4},  {1, 1, 1},	 {1, 2, 3},
+	    {1, 3, 0}, {2, 0, 2}, {2, 1, 2}, {10, 0, 3}, {10, 2, 1}, {10, 1, 8},
+	};
+	static const char *const names[] = {"solve", "größe_λ", "io", "idle"};
+	static const char *const files[] = {"solver.py", "größe.py", "", NULL};
+	static const int64_t lines[] = {7, 42, -1, 3};
+	static int built;
+	size_t i, c;
+
+	if (built)
+		return &tu_prof;
+	for (i = 0; i < TU_NROWS; i++) {
+		struct h5write_row *r = &tu_rows[i];
+		int reg = spec[i].region;
+
+		r->rank = spec[i].rank;
+		r->region = names[reg];
+		r->calls = spec[i].calls;
+		for (c = 0; c < r->calls; c++) {
+			int64_t k = (int64_t)c, rank = (int64_t)r->rank;
+			int64_t step = (r->rank == 1 && reg == 2) ? (int64_t)(r->calls - c) : k;
+
+			tu_starts[i][c] = 1000 * (rank + 1) + 100 * step + 10 * reg;
+			tu_ends[i][c] = tu_starts[i][c] + (37 * k + 11 * rank + 5 * reg) % 23;
+			tu_gpu[i][c] = c % 2 ? -1 : 2 * (tu_ends[i][c] - tu_starts[i][c]) + 1;
+		}
+		r->starts = tu_starts[i];
+		r->ends = tu_ends[i];
+		r->gpu = reg == 0 ? tu_gpu[i] : NULL;
+		r->source_file = files[reg];
+		r->source_line = lines[reg];
+		r->tags = reg == 0   ? tu_tags_solve
+			  : reg == 1 ? tu_tags_grosse
+			  : reg == 3 ? tu_tags_idle
+				     : NULL;
+		r->ntags = reg == 0 ? 1 : reg == 1 ? 2 : reg == 3 ? 1 : 0;
+	}
+	tu_meta[0].key = "label";
+	tu_meta[0].kind = H5WRITE_META_STR;
+	tu_meta[0].str = "baseline run";
+	tu_meta[1].key = "omp_num_threads";
+	tu_meta[1].kind = H5WRITE_META_INT;
+	tu_meta[1].i = 8;
+	tu_meta[2].key = "modules";
+	tu_meta[2].kind = H5WRITE_META_STRARRAY;
+	tu_meta[2].strs = tu_modules;
+	tu_meta[2].nstrs = 2;
+	tu_prof.rows = tu_rows;
+	tu_prof.nrows = TU_NROWS;
+	tu_prof.meta = tu_meta;
+	tu_prof.nmeta = 3;
+	built = 1;
+	return &tu_prof;
+}
+
+unsigned long long tu_h5_live_ids(void)
+{
+	ssize_t n = H5Fget_obj_count((hid_t)H5F_OBJ_ALL, H5F_OBJ_ALL);
+
+	assert_true(n >= 0);
+	return (unsigned long long)n;
+}
+
+const char *tu_h5_write_standard(const char *name, const struct h5write_opts *opts)
+{
+	const char *path = tu_path(name);
+	unsigned long long ids = tu_h5_live_ids();
+	int rc = h5write_file(path, tu_h5_standard(), opts);
+
+	if (rc)
+		fail_msg("h5write_file(%s): %s", path, err_msg());
+	assert_int_equal(tu_h5_live_ids(), ids);
+	return path;
+}
+
+static int64_t *tu_dup64(const int64_t *v, uint64_t n)
+{
+	int64_t *d;
+
+	if (!v)
+		return NULL;
+	d = malloc((size_t)(n ? n : 1) * sizeof(*d));
+	assert_non_null(d);
+	memcpy(d, v, (size_t)n * sizeof(*d));
+	return d;
+}
+
+static char *tu_dupstr(const char *s)
+{
+	char *d = util_strdup(s);
+
+	assert_non_null(d);
+	return d;
+}
+
+struct tu_loadctx {
+	struct tu_h5_loaded *l;
+	const struct h5prof_info *info;
+	size_t cap;
+};
+
+static int tu_load_row(void *ctx, const struct h5prof_row *row)
+{
+	struct tu_loadctx *c = ctx;
+	struct tu_h5_loaded *l = c->l;
+	struct tu_h5_row *r;
+
+	if (l->nrows == c->cap) {
+		c->cap = c->cap ? c->cap * 2 : 16;
+		l->rows = realloc(l->rows, c->cap * sizeof(*l->rows));
+		assert_non_null(l->rows);
+	}
+	r = &l->rows[l->nrows++];
+	memset(r, 0, sizeof(*r));
+	assert_true(row->region < c->info->num_regions);
+	r->rank = row->rank;
+	r->region = tu_dupstr(c->info->region_names[row->region]);
+	r->calls = row->calls;
+	r->has_events = row->has_events;
+	if (row->calls == 0 || !row->has_events) {
+		assert_null(row->starts);
+		assert_null(row->durations);
+		assert_null(row->gpu);
+	} else {
+		assert_non_null(row->starts);
+		assert_non_null(row->durations);
+	}
+	r->starts = tu_dup64(row->starts, row->calls);
+	r->durations = tu_dup64(row->durations, row->calls);
+	r->gpu = tu_dup64(row->gpu, row->calls);
+	r->agg_total = row->agg_total;
+	r->agg_min = row->agg_min;
+	r->agg_max = row->agg_max;
+	r->exclusive = row->exclusive;
+	r->source_line = row->source_line;
+	r->source_file = tu_dupstr(row->source_file);
+	r->source_text = tu_dupstr(row->source_text);
+	r->tags_json = tu_dupstr(row->tags_json);
+	return 0;
+}
+
+int tu_h5_load(struct tu_h5_loaded *out, const char *path)
+{
+	struct h5prof *p = NULL;
+	struct tu_loadctx c;
+	size_t i;
+	int rc;
+
+	unsigned long long ids = tu_h5_live_ids();
+
+	memset(out, 0, sizeof(*out));
+	rc = h5prof_open(&p, path);
+	if (rc) {
+		assert_int_equal(tu_h5_live_ids(), ids);
+		return rc;
+	}
+	c.l = out;
+	c.info = h5prof_info(p);
+	c.cap = 0;
+	out->schema = c.info->schema;
+	out->layout = c.info->layout;
+	out->num_ranks = c.info->num_ranks;
+	out->num_events = c.info->num_events;
+	out->num_regions = c.info->num_regions;
+	out->names = calloc(out->num_regions + 1, sizeof(char *));
+	assert_non_null(out->names);
+	for (i = 0; i < out->num_regions; i++)
+		out->names[i] = tu_dupstr(c.info->region_names[i]);
+	rc = h5prof_read(p, tu_load_row, &c);
+	if (!rc)
+		assert_int_equal(out->nrows, c.info->num_rows);
+	h5prof_free(p);
+	assert_int_equal(tu_h5_live_ids(), ids);
+	if (rc)
+		tu_h5_loaded_free(out);
+	return rc;
+}
+
+void tu_h5_loaded_free(struct tu_h5_loaded *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->nrows; i++) {
+		struct tu_h5_row *r = &l->rows[i];
+
+		free(r->region);
+		free(r->starts);
+		free(r->durations);
+		free(r->gpu);
+		free(r->source_file);
+		free(r->source_text);
+		free(r->tags_json);
+	}
+	free(l->rows);
+	for (i = 0; i < l->num_regions; i++)
+		free(l->names ? l->names[i] : NULL);
+	free(l->names);
+	memset(l, 0, sizeof(*l));
+}
+
+const struct tu_h5_row *tu_h5_find(const struct tu_h5_loaded *l, uint32_t rank, const char *region)
+{
+	size_t i;
+
+	for (i = 0; i < l->nrows; i++)
+		if (l->rows[i].rank == rank && strcmp(l->rows[i].region, region) == 0)
+			return &l->rows[i];
+	return NULL;
+}
+
+void tu_h5_check(const struct tu_h5_loaded *l, const struct h5write_profile *prof,
+		 const struct h5write_opts *opts)
+{
+	size_t i, c, expect_rows = 0;
+	uint64_t events = 0;
+	int agg = opts->aggregate;
+
+	for (i = 0; i < prof->nrows; i++) {
+		const struct h5write_row *w = &prof->rows[i];
+		const struct tu_h5_row *r = tu_h5_find(l, w->rank, w->region);
+		struct buf tags = BUF_INIT;
+		int64_t total = 0, mn = 0, mx = 0;
+
+		if (opts->schema == 1 && w->calls == 0) {
+			assert_null(r);
+			continue;
+		}
+		expect_rows++;
+		events += w->calls;
+		if (!r)
+			fail_msg("row (rank %u, region %s) missing", (unsigned)w->rank, w->region);
+		assert_int_equal(r->calls, w->calls);
+		assert_int_equal(r->has_events, !agg);
+		assert_int_equal(r->source_line, opts->schema == 1 || !agg ? w->source_line : -1);
+		assert_string_equal(r->source_file,
+				    agg ? "" : (w->source_file ? w->source_file : ""));
+		assert_string_equal(r->source_text, "");
+		assert_int_equal(json_buf_strarray(&tags, w->tags, w->ntags), 0);
+		assert_string_equal(r->tags_json, agg ? "[]" : tags.data);
+		buf_release(&tags);
+		assert_int_equal(r->exclusive, -1);
+		for (c = 0; c < w->calls; c++) {
+			int64_t d = w->ends[c] - w->starts[c];
+
+			total += d;
+			if (c == 0 || d < mn)
+				mn = d;
+			if (c == 0 || d > mx)
+				mx = d;
+			if (agg)
+				continue;
+			assert_int_equal(r->starts[c], w->starts[c]);
+			assert_int_equal(r->durations[c], d);
+			if (opts->gpu)
+				assert_int_equal(r->gpu[c], w->gpu ? w->gpu[c] : -1);
+		}
+		if (!agg && w->calls && !opts->gpu)
+			assert_null(r->gpu);
+		if (agg) {
+			assert_int_equal(r->agg_total, total);
+			assert_int_equal(r->agg_min, mn);
+			assert_int_equal(r->agg_max, mx);
+		} else {
+			assert_int_equal(r->agg_total, 0);
+			assert_int_equal(r->agg_min, 0);
+			assert_int_equal(r->agg_max, 0);
+		}
+	}
+	assert_int_equal(l->nrows, expect_rows);
+	assert_int_equal(l->num_events, events);
+	assert_int_equal(l->schema, opts->schema);
+	assert_int_equal(l->layout, opts->schema == 1 ? H5PROF_HIERARCHICAL
+				    : agg	      ? H5PROF_AGGREGATE
+						      : H5PROF_COLUMNAR);
+}

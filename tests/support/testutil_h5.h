@@ -1,0 +1,77 @@
+/*
+ * testutil_h5.h - shared helpers for tests that need scope-profiler files:
+ * a standard multi-rank profile to write with h5write, a loader that reads
+ * a whole file through h5prof into plain arrays, and a cmocka check that a
+ * loaded file holds exactly a written profile.
+ *
+ * The standard profile (tu_h5_standard()) has ranks 0, 1, 2 and 10 and the
+ * regions "solve", "größe_λ", "io" and "idle" in that order of first
+ * appearance:
+ *   - "solve" on every rank, with GPU times (every odd call -1 = none);
+ *   - "größe_λ" on ranks 0-2, tags ["a","b \"q\"\n"];
+ *   - "io" on ranks 0, 1 and 10 (missing on rank 2); rank 1's calls have
+ *     decreasing start times (negative deltas in schema 3);
+ *   - "idle" with zero calls on ranks 0 and 1 (not written in schema 1).
+ * Durations are (37 i + 11 rank + 5 region) mod 23 ns (some are 0).
+ */
+#ifndef SCOPEDB_TESTUTIL_H5_H
+#define SCOPEDB_TESTUTIL_H5_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "scopedb/h5prof.h"
+#include "h5write.h"
+
+struct tu_h5_row {
+	uint32_t rank;
+	char *region;
+	uint64_t calls;
+	int has_events;
+	int64_t *starts, *durations, *gpu; /* NULL when the reader gave NULL */
+	int64_t agg_total, agg_min, agg_max, exclusive, source_line;
+	char *source_file, *source_text, *tags_json;
+};
+
+struct tu_h5_loaded {
+	int schema;
+	enum h5prof_layout layout;
+	uint32_t num_ranks;
+	uint64_t num_events;
+	size_t num_regions;
+	char **names;
+	size_t nrows;
+	struct tu_h5_row *rows; /* in delivery order */
+};
+
+/* The standard profile (static storage, built on first use). */
+const struct h5write_profile *tu_h5_standard(void);
+
+/* Write the standard profile to tu_path(name) with opts (fails the test on
+ * error); returns the path (rotating static buffer of tu_path). */
+const char *tu_h5_write_standard(const char *name, const struct h5write_opts *opts);
+
+/* Open and read path completely; returns 0 or the h5prof error code (then
+ * *out is empty).  Free with tu_h5_loaded_free(). */
+int tu_h5_load(struct tu_h5_loaded *out, const char *path);
+void tu_h5_loaded_free(struct tu_h5_loaded *l);
+
+/* Number of open HDF5 objects (files, groups, datasets, attributes, named
+ * types) in all files.  Equal before and after an operation = every such
+ * id was closed on every path.
+ * tu_h5_load() and tu_h5_write_standard() check it themselves. */
+unsigned long long tu_h5_live_ids(void);
+
+/* The loaded row of (rank, region), or NULL. */
+const struct tu_h5_row *tu_h5_find(const struct tu_h5_loaded *l, uint32_t rank, const char *region);
+
+/*
+ * Assert (cmocka) that l holds exactly prof as written with opts: same rows
+ * (zero-call rows only for columnar layouts), calls, starts, durations,
+ * GPU values (-1 where a row has none, when opts->gpu), aggregates, source
+ * info and normalized tags.
+ */
+void tu_h5_check(const struct tu_h5_loaded *l, const struct h5write_profile *prof,
+		 const struct h5write_opts *opts);
+
+#endif

@@ -1,0 +1,357 @@
+/*
+ * mkprofile.c - writes deterministic example scope-profiler profiles for
+ * the examples, the end-to-end tests and the benchmarks.
+ *
+ * Every (rank, region) row gets --calls calls whose durations come from a
+ * xorshift64* generator seeded from (--seed, rank, region), shaped into a
+ * skewed (log-normal-like) distribution around a per-region base duration
+ * with a small per-rank imbalance, and multiplied by --scale (so a
+ * "slower" candidate run is the same command with --scale 1.1).  The same
+ * arguments always give the same events.  Columnar non-aggregate files are
+ * written with the streaming writer, so memory stays bounded for large
+ * benchmark profiles.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scopedb/err.h"
+#include "h5write.h"
+
+#define MK_MAX_REGIONS 100000
+
+struct mkopts {
+	int schema, aggregate, gzip, gpu;
+	uint64_t ranks, calls, seed;
+	double scale;
+	const char *slow_name; /* --slow NAME=F: that region F times slower */
+	double slow_factor;
+	const char *regions, *label, *timestamp, *out;
+};
+
+static void mk_usage(FILE *f)
+{
+	fputs("usage: mkprofile [options] OUT.h5\n"
+	      "Write a deterministic example scope-profiler profile.\n"
+	      "  --schema 1|2|3    file layout version (default 3)\n"
+	      "  --aggregate       aggregate-only layout (schema 2 or 3)\n"
+	      "  --gzip            chunked datasets with shuffle + gzip\n"
+	      "  --gpu             GPU durations for every other region (-1 elsewhere)\n"
+	      "  --ranks N         number of MPI ranks (default 4)\n"
+	      "  --regions LIST    comma-separated region names\n"
+	      "                    (default main,solve,assemble,io,halo_exchange)\n"
+	      "  --calls N         calls per rank and region (default 100)\n"
+	      "  --seed S          random seed (default 1)\n"
+	      "  --scale F         multiply every duration by F (default 1)\n"
+	      "  --slow NAME=F     multiply the durations of region NAME by F as well\n"
+	      "  --label L         metadata label (default \"example\")\n"
+	      "  --timestamp ISO   metadata timestamp (default 2024-01-01T00:00:00Z)\n"
+	      "  --help            show this help\n",
+	      f);
+}
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 1, 2), noreturn))
+#endif
+static void
+mk_die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("mkprofile: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(2);
+}
+
+static uint64_t mk_u64(const char *opt, const char *v, uint64_t min, uint64_t max)
+{
+	char *end;
+	unsigned long long n;
+
+	errno = 0;
+	if (!v || !*v || *v == '-')
+		mk_die("%s needs a non-negative integer", opt);
+	n = strtoull(v, &end, 10);
+	if (*end || errno || n < min || n > max)
+		mk_die("invalid value '%s' for %s (expected %llu-%llu)", v, opt,
+		       (unsigned long long)min, (unsigned long long)max);
+	return (uint64_t)n;
+}
+
+static void mk_parse(struct mkopts *o, int argc, char **argv)
+{
+	int i;
+
+	o->schema = 3;
+	o->ranks = 4;
+	o->calls = 100;
+	o->seed = 1;
+	o->scale = 1.0;
+	o->regions = "main,solve,assemble,io,halo_exchange";
+	o->label = "example";
+	o->timestamp = "2024-01-01T00:00:00Z";
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			mk_usage(stdout);
+			exit(0);
+		} else if (strcmp(a, "--aggregate") == 0) {
+			o->aggregate = 1;
+		} else if (strcmp(a, "--gzip") == 0) {
+			o->gzip = 1;
+		} else if (strcmp(a, "--gpu") == 0) {
+			o->gpu = 1;
+		} else if (strcmp(a, "--schema") == 0 || strcmp(a, "--ranks") == 0 ||
+			   strcmp(a, "--regions") == 0 || strcmp(a, "--calls") == 0 ||
+			   strcmp(a, "--seed") == 0 || strcmp(a, "--scale") == 0 ||
+			   strcmp(a, "--slow") == 0 || strcmp(a, "--label") == 0 ||
+			   strcmp(a, "--timestamp") == 0) {
+			if (!v)
+				mk_die("%s needs a value", a);
+			i++;
+			if (strcmp(a, "--schema") == 0) {
+				o->schema = (int)mk_u64(a, v, 1, 3);
+			} else if (strcmp(a, "--ranks") == 0) {
+				o->ranks = mk_u64(a, v, 1, 1000000);
+			} else if (strcmp(a, "--calls") == 0) {
+				o->calls = mk_u64(a, v, 0, UINT64_C(1) << 32);
+			} else if (strcmp(a, "--seed") == 0) {
+				o->seed = mk_u64(a, v, 0, UINT64_MAX);
+			} else if (strcmp(a, "--scale") == 0) {
+				char *end;
+
+				errno = 0;
+				o->scale = strtod(v, &end);
+				if (*end || !*v || errno || !(o->scale > 0) || o->scale > 1e6)
+					mk_die("invalid value '%s' for --scale (expected a number "
+					       "above 0)",
+					       v);
+			} else if (strcmp(a, "--slow") == 0) {
+				const char *eq = strrchr(v, '=');
+				char *end;
+
+				errno = 0;
+				o->slow_factor = eq ? strtod(eq + 1, &end) : 0.0;
+				if (!eq || eq == v || !eq[1] || *end || errno ||
+				    !(o->slow_factor > 0) || o->slow_factor > 1e6)
+					mk_die(
+					    "invalid value '%s' for --slow (expected NAME=FACTOR)",
+					    v);
+				o->slow_name = v;
+			} else if (strcmp(a, "--regions") == 0) {
+				o->regions = v;
+			} else if (strcmp(a, "--label") == 0) {
+				o->label = v;
+			} else {
+				o->timestamp = v;
+			}
+		} else if (a[0] == '-' && a[1]) {
+			mk_die("unknown option '%s' (see --help)", a);
+		} else if (o->out) {
+			mk_die("more than one output file given");
+		} else {
+			o->out = a;
+		}
+	}
+	if (!o->out)
+		mk_die("no output file given (see --help)");
+	if (o->aggregate && o->schema < 2)
+		mk_die("--aggregate needs --schema 2 or 3");
+}
+
+/* Split the comma-separated list into names (pointers into a copy). */
+static char **mk_regions(const char *list, size_t *n, char **copy)
+{
+	char **v;
+	char *s, *p;
+	const char *q;
+	size_t cap = 1, i, j;
+
+	for (q = list; *q; q++)
+		cap += *q == ',';
+	*copy = s = strdup(list);
+	v = calloc(cap, sizeof(*v));
+	if (!s || !v)
+		mk_die("out of memory");
+	*n = 0;
+	for (p = s;;) {
+		char *c = strchr(p, ',');
+
+		if (c)
+			*c = '\0';
+		if (!*p)
+			mk_die("empty region name in --regions '%s'", list);
+		v[(*n)++] = p;
+		if (!c)
+			break;
+		p = c + 1;
+	}
+	if (*n > MK_MAX_REGIONS)
+		mk_die("too many regions (at most %d)", MK_MAX_REGIONS);
+	for (i = 0; i < *n; i++)
+		for (j = 0; j < i; j++)
+			if (strcmp(v[i], v[j]) == 0)
+				mk_die("region '%s' is listed twice", v[i]);
+	return v;
+}
+
+static uint64_t mk_splitmix(uint64_t x)
+{
+	x += UINT64_C(0x9e3779b97f4a7c15);
+	x = (x ^ (x >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	x = (x ^ (x >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return x ^ (x >> 31);
+}
+
+/* xorshift64*: never zero once seeded through splitmix. */
+static uint64_t mk_next(uint64_t *s)
+{
+	uint64_t x = *s;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	*s = x;
+	return x * UINT64_C(2685821657736338717);
+}
+
+static double mk_uniform(uint64_t *s)
+{
+	return (double)(mk_next(s) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+/*
+ * Fill the row's calls for (rank, region index ri): durations log-normal
+ * around the region's base, back-to-back calls separated by small gaps.
+ */
+static void mk_row(const struct mkopts *o, uint64_t rank, size_t ri, const char *name,
+		   int64_t *starts, int64_t *ends, int64_t *gpu)
+{
+	size_t slow_len = o->slow_name ? (size_t)(strrchr(o->slow_name, '=') - o->slow_name) : 0;
+	double factor = o->scale;
+	uint64_t st = mk_splitmix(o->seed ^ mk_splitmix(rank * UINT64_C(0x10001) + ri));
+	double base = 20000.0 * (double)(1 + 3 * (ri % 7)) * (ri % 2 ? 1.0 : 2.5);
+	double imbalance = 1.0 + 0.03 * (double)(rank % 8);
+	int64_t t = (int64_t)(1000000 + 1000 * rank);
+	uint64_t c;
+
+	if (slow_len && strlen(name) == slow_len && !strncmp(name, o->slow_name, slow_len))
+		factor *= o->slow_factor;
+	if (!st)
+		st = 1;
+	for (c = 0; c < o->calls; c++) {
+		double z =
+		    (mk_uniform(&st) + mk_uniform(&st) + mk_uniform(&st) + mk_uniform(&st) - 2.0) *
+		    1.7320508075688772;
+		double d = base * imbalance * exp(0.35 * z) * factor;
+		int64_t dn = d < 1.0 ? 1 : (int64_t)llround(d);
+
+		starts[c] = t;
+		ends[c] = t + dn;
+		if (gpu)
+			gpu[c] = (int64_t)llround((double)dn * 0.6);
+		t = ends[c] + 500 + (int64_t)(mk_next(&st) % 2000);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct mkopts o;
+	struct h5write_opts wo;
+	struct h5write_meta meta[5];
+	struct h5write_row *rows = NULL;
+	struct h5write_stream *s = NULL;
+	static const char *tags[] = {"example"};
+	char **names, *copy;
+	size_t nreg, ri, nrows, k = 0;
+	int64_t *ev = NULL;
+	uint64_t rank;
+	int rc = 0, stream;
+
+	memset(&o, 0, sizeof(o));
+	mk_parse(&o, argc, argv);
+	names = mk_regions(o.regions, &nreg, &copy);
+	memset(&wo, 0, sizeof(wo));
+	wo.schema = o.schema;
+	wo.aggregate = o.aggregate;
+	wo.gzip = o.gzip;
+	wo.gpu = o.gpu;
+	wo.mpi_size = (int64_t)o.ranks;
+	memset(meta, 0, sizeof(meta));
+	meta[0].key = "label";
+	meta[0].str = o.label;
+	meta[1].key = "timestamp";
+	meta[1].str = o.timestamp;
+	meta[2].key = "platform";
+	meta[2].str = "linux-x86_64";
+	meta[3].key = "scope_profiler_version";
+	meta[3].str = "0.7.0";
+	meta[4].key = "omp_num_threads";
+	meta[4].kind = H5WRITE_META_INT;
+	meta[4].i = 1;
+
+	if (o.ranks * nreg > SIZE_MAX / sizeof(*rows) / 4)
+		mk_die("too many rows");
+	nrows = (size_t)(o.ranks * nreg);
+	stream = o.schema >= 2 && !o.aggregate;
+	if (!stream && o.calls && nrows > SIZE_MAX / 3 / sizeof(int64_t) / o.calls)
+		mk_die("profile too large for --schema %d%s; use --schema 3", o.schema,
+		       o.aggregate ? " --aggregate" : "");
+	ev = malloc((size_t)((stream ? 1 : nrows) * (o.calls ? o.calls : 1)) * 3 * sizeof(*ev));
+	rows = calloc(stream ? 1 : nrows, sizeof(*rows));
+	if (!ev || !rows)
+		mk_die("out of memory");
+	if (stream) {
+		rc = h5write_stream_open(&s, o.out, (const char *const *)names, nreg, &wo);
+		if (!rc)
+			rc = h5write_stream_meta(s, meta, 5);
+	}
+	for (rank = 0; rank < o.ranks && !rc; rank++) {
+		for (ri = 0; ri < nreg && !rc; ri++) {
+			struct h5write_row *r = &rows[stream ? 0 : k];
+			int64_t *base = ev + (size_t)(stream ? 0 : k) * (size_t)o.calls * 3;
+			int64_t *gpu = o.gpu && ri % 2 == 0 ? base + 2 * o.calls : NULL;
+
+			r->rank = (uint32_t)rank;
+			r->region = names[ri];
+			r->calls = (size_t)o.calls;
+			r->starts = base;
+			r->ends = base + o.calls;
+			r->gpu = gpu;
+			r->source_file = "example.py";
+			r->source_line = (int64_t)(10 + 7 * ri);
+			r->tags = tags;
+			r->ntags = 1;
+			mk_row(&o, rank, ri, names[ri], base, base + o.calls, gpu);
+			if (stream)
+				rc = h5write_stream_row(s, r);
+			k++;
+		}
+	}
+	if (stream) {
+		int crc = h5write_stream_close(s);
+
+		if (!rc)
+			rc = crc;
+	} else {
+		struct h5write_profile prof = {rows, nrows, meta, 5};
+
+		rc = h5write_file(o.out, &prof, &wo);
+	}
+	free(ev);
+	free(rows);
+	free(names);
+	free(copy);
+	if (rc)
+		mk_die("%s", err_msg());
+	return 0;
+}
