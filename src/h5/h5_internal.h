@@ -1,0 +1,188 @@
+/*
+ * h5_internal.h - private to src/h5/: the handle behind struct h5prof and
+ * the helpers the reader's files share.  Nothing outside src/h5/ includes
+ * it; it is the only header besides <hdf5.h> that mentions libhdf5 types.
+ *
+ * The reader is split by layout (docs/format.md sections 1-4):
+ *   h5prof.c      public entry points (open, read, free, validate_index),
+ *                 schema and layout detection, /metadata, and the row
+ *                 helpers every layout uses (messages, decode, fill_row)
+ *   h5util.c      datasets, attributes and strings: opening, type checks,
+ *                 whole reads (fixed and variable-length strings)
+ *   h5hier.c      schema 1: /rank<N>/regions/<name> groups
+ *   h5index.c     schema 2/3: region_table and rank_region_index, shared by
+ *                 the columnar and aggregate layouts, and its validation
+ *   h5columnar.c  the columnar layout's event columns: windows, prefetch
+ *                 thread, absolute or delta-encoded times
+ *   h5aggregate.c the aggregate layout's aggregate_* index columns
+ *
+ * Ownership: everything reachable from struct h5prof is owned by it and
+ * freed by h5prof_free().  Message helpers return a negative ERR_* code
+ * after err_set() ("cannot read 'PATH': WHAT").
+ */
+#ifndef SCOPEDB_H5_INTERNAL_H
+#define SCOPEDB_H5_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <hdf5.h>
+
+#include "scopedb/h5prof.h"
+#include "util/strmap.h"
+
+/* Row flag: schema-1 region group has a gpu_durations dataset. */
+#define PROW_GPU 1u
+
+/* One (rank, region) row of the index, as held in memory. */
+struct prow {
+	uint32_t rank;
+	uint32_t region;
+	uint64_t offset; /* columnar: first event */
+	uint64_t count;
+	int64_t source_line;
+	int64_t exclusive;
+	int64_t agg_total, agg_min, agg_max;
+	size_t file_id, text_id, tags_id; /* ids in h5prof.strs */
+	size_t idx;			  /* index row (columnar), rank group (schema 1) */
+	unsigned flags;
+};
+
+/* An open one-dimensional dataset. */
+struct h5col {
+	hid_t dset;
+	hid_t type;
+	hid_t space;
+	hsize_t n;
+	hsize_t chunk;	   /* chunk length of a chunked dataset, else 0 */
+	int filtered;	   /* chunks are compressed (or otherwise filtered) */
+	const char *label; /* path for messages, e.g. "events/durations" */
+};
+
+struct h5prof {
+	struct h5prof_info info;
+	char *path;
+	char *qpath; /* path escaped for messages */
+	hid_t file;
+	struct prow *rows;
+	struct strmap names; /* region names */
+	struct strmap strs;  /* per-row strings */
+	size_t empty_id;     /* id of "" in strs */
+	size_t notags_id;    /* id of "[]" in strs */
+	char **name_ptrs;
+	struct h5prof_meta *meta;
+	char **rank_groups; /* schema 1: rank group names, numeric order */
+	size_t nrank_groups;
+	int delta;	    /* columnar: start_deltas + durations */
+	struct h5col ev[3]; /* columnar: starts|deltas, ends|durations, gpu */
+	uint64_t nev;	    /* length of the event columns */
+	uint64_t max_count; /* largest row */
+};
+
+/* A growable list of malloc'ed strings (zero-initialize it). */
+struct h5names {
+	char **v;
+	size_t n, cap;
+	int failed; /* a push failed inside an HDF5 iteration callback */
+};
+
+/* The current row's events in their final form (capacity cap each). */
+struct h5rowbuf {
+	int64_t *starts, *durs, *gpu;
+	size_t cap;
+};
+
+/* Index columns of rank_region_index (schema 2/3), in the order they are
+ * opened and checked (h5index.c holds their names and types). */
+enum {
+	IX_REGION,
+	IX_RANK,
+	IX_OFFSET, /* columnar */
+	IX_COUNT,
+	IX_EXCL,
+	IX_ACOUNT, /* aggregate */
+	IX_ATOTAL,
+	IX_AMIN,
+	IX_AMAX,
+	IX_AEXCL,
+	IX_LINE, /* both */
+	IX_FILE,
+	IX_TEXT,
+	IX_TAGS,
+	IX_SUMMARY, /* only checked for its length */
+	IX_N
+};
+
+/* ---- h5prof.c: messages and rows ---- */
+
+/* s escaped for a one-line message (one of four rotating static buffers). */
+const char *h5prof_q(const char *s);
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+int h5prof_fail(const struct h5prof *p, int code, const char *fmt, ...);
+/* "WHAT 'LABEL'; the file is truncated or damaged" (label may be NULL). */
+int h5prof_damaged(const struct h5prof *p, const char *what, const char *label);
+/* "rank 1, region 'solve'" (one of two rotating static buffers). */
+const char *h5prof_rowdesc(const struct h5prof *p, const struct prow *r);
+/* Normalize a tags list to compact JSON and intern it in p->strs. */
+int h5prof_intern_tags(struct h5prof *p, const char *const *tags, size_t n, size_t *out);
+void h5prof_fill_row(const struct h5prof *p, const struct prow *r, struct h5prof_row *out);
+int h5prof_decode(const struct h5prof *p, const struct prow *r, int delta, const int64_t *a,
+		  const int64_t *e, int64_t *starts, int64_t *durs, const int64_t **out_starts,
+		  const int64_t **out_durs);
+int h5prof_rowbuf_reserve(struct h5rowbuf *b, size_t n);
+void h5prof_rowbuf_release(struct h5rowbuf *b);
+
+/* ---- h5util.c: datasets, attributes, strings ---- */
+
+const char *h5util_class_name(hid_t type);
+void h5util_close_type(hid_t *id);
+void h5util_close_space(hid_t *id);
+int h5names_push(struct h5names *l, const char *s);
+/* h5names_push() for an HDF5 iteration callback: -1 (and l->failed) on error. */
+herr_t h5names_push_cb(struct h5names *l, const char *s);
+void h5names_free(struct h5names *l);
+int h5util_exists(const struct h5prof *p, hid_t loc, const char *path);
+H5O_type_t h5util_objtype(hid_t loc, const char *path);
+void h5col_init(struct h5col *c);
+void h5col_close(struct h5col *c);
+int h5col_open(const struct h5prof *p, struct h5col *c, hid_t loc, const char *path,
+	       const char *label, H5T_class_t want_class, const char *expect, int required);
+int h5col_read_i64(const struct h5prof *p, const struct h5col *c, int64_t *out);
+int h5col_read_u64(const struct h5prof *p, const struct h5col *c, uint64_t *out, uint64_t max);
+typedef int (*h5util_str_fn)(void *ctx, size_t i, const char *s);
+int h5util_read_strings(const struct h5prof *p, hid_t obj, int attr, hid_t ftype, hid_t space,
+			size_t n, const char *label, h5util_str_fn fn, void *ctx);
+int h5util_attr_strings(const struct h5prof *p, hid_t attr, const char *label, struct h5names *out,
+			int *scalar);
+int h5util_attr_i64(const struct h5prof *p, hid_t attr, const char *label, int64_t *out);
+int h5util_attr_open(const struct h5prof *p, hid_t obj, const char *name, const char *label,
+		     hid_t *out);
+
+/* ---- one file per layout ---- */
+
+/* Schema 1: index every rank and region group; stream the rows. */
+int h5hier_open(struct h5prof *p);
+int h5hier_read(struct h5prof *p, h5prof_row_fn fn, void *ctx);
+
+/* Schema 2/3: read and validate region_table and rank_region_index. */
+int h5index_open(struct h5prof *p);
+/* The index checks on p->rows (also run by h5prof_validate_index()). */
+int h5index_check_regions(const struct h5prof *p);
+int h5index_count_events(struct h5prof *p);
+int h5index_check(struct h5prof *p);
+
+/* Columnar layout: open the event columns; store event_offsets,
+ * event_counts and exclusive_totals of the index (u, s: num_rows scratch
+ * values); stream the rows. */
+int h5columnar_open_events(struct h5prof *p);
+int h5columnar_read_index(struct h5prof *p, const struct h5col *ix, uint64_t *u, int64_t *s);
+int h5columnar_read(struct h5prof *p, h5prof_row_fn fn, void *ctx);
+void h5columnar_set_window(size_t n);
+
+/* Aggregate layout: store the aggregate_* index columns; stream the rows. */
+int h5aggregate_read_index(struct h5prof *p, const struct h5col *ix, uint64_t *u, int64_t *s);
+int h5aggregate_read(struct h5prof *p, h5prof_row_fn fn, void *ctx);
+
+#endif

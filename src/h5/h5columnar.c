@@ -1,0 +1,454 @@
+/*
+ * h5columnar.c - the event columns of the columnar layout (schemas 2 and 3,
+ * docs/format.md section 3.3): /events/start_times + end_times, or
+ * start_deltas + durations (delta encoding, chosen by which exists), and
+ * the optional gpu_durations.  The index itself is read by h5index.c.
+ *
+ * h5columnar_read() hands out the rows in event-offset order, reading the
+ * event columns through fixed-size windows (one hyperslab read per column
+ * per window, aligned to the chunks, no chunk cache), so memory grows only
+ * with the largest row.  While the rows of one window are handed out, a
+ * prefetch thread reads the next one (struct h5prefetch); it is the only
+ * thread calling libhdf5 while it exists.
+ */
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <hdf5.h>
+
+#include "scopedb/err.h"
+#include "h5/h5_internal.h"
+
+/* Events per column per hyperslab read: 512 KB windows stay in the CPU
+ * caches and cost few fresh pages (issue 6: 1M-event windows were 8 % slower). */
+#define H5PROF_DEFAULT_CHUNK ((size_t)1 << 16)
+/* Compressed chunks up to this many events widen the window to a whole
+ * chunk, so that no chunk is decompressed twice (there is no chunk cache). */
+#define H5PROF_MAX_WINDOW ((hsize_t)1 << 22)
+
+/* Events per column per hyperslab read (testing hook: h5prof_set_chunk_events). */
+static size_t h5columnar_chunk = H5PROF_DEFAULT_CHUNK;
+
+void h5columnar_set_window(size_t n)
+{
+	h5columnar_chunk = n ? n : H5PROF_DEFAULT_CHUNK;
+}
+
+/*
+ * Open the event columns (section 3.3): start_deltas + durations when
+ * start_deltas exists, else start_times + end_times; gpu_durations when
+ * present.  They must be int64 columns of one length.
+ */
+int h5columnar_open_events(struct h5prof *p)
+{
+	const char *starts, *ends;
+	int k, rc;
+
+	p->delta = h5util_exists(p, p->file, "events/start_deltas");
+	if (p->delta < 0)
+		return p->delta;
+	starts = p->delta ? "events/start_deltas" : "events/start_times";
+	ends = p->delta ? "events/durations" : "events/end_times";
+	rc = h5col_open(p, &p->ev[0], p->file, starts, starts, H5T_INTEGER, "int64", 1);
+	if (!rc)
+		rc = h5col_open(p, &p->ev[1], p->file, ends, ends, H5T_INTEGER, "int64", 1);
+	if (!rc)
+		rc = h5col_open(p, &p->ev[2], p->file, "events/gpu_durations",
+				"events/gpu_durations", H5T_INTEGER, "int64", 0);
+	if (rc)
+		return rc;
+	p->nev = p->ev[0].n;
+	for (k = 1; k < 3; k++) {
+		if (p->ev[k].dset >= 0 && p->ev[k].n != p->nev)
+			return h5prof_fail(p, ERR_FORMAT,
+					   "event columns have different lengths: '%s' has "
+					   "%llu events, '%s' has %llu; the file is truncated "
+					   "or damaged",
+					   p->ev[0].label, (unsigned long long)p->nev,
+					   p->ev[k].label, (unsigned long long)p->ev[k].n);
+	}
+	return 0;
+}
+
+/* Store event_offsets, event_counts and exclusive_totals into p->rows. */
+int h5columnar_read_index(struct h5prof *p, const struct h5col *ix, uint64_t *u, int64_t *s)
+{
+	size_t i, nrows = p->info.num_rows;
+	int rc;
+
+	rc = h5col_read_u64(p, &ix[IX_OFFSET], u, UINT64_MAX);
+	if (rc)
+		return rc;
+	for (i = 0; i < nrows; i++)
+		p->rows[i].offset = u[i];
+	rc = h5col_read_u64(p, &ix[IX_COUNT], u, UINT64_MAX);
+	if (rc)
+		return rc;
+	for (i = 0; i < nrows; i++)
+		p->rows[i].count = u[i];
+	if (ix[IX_EXCL].dset >= 0) {
+		rc = h5col_read_i64(p, &ix[IX_EXCL], s);
+		if (rc)
+			return rc;
+		for (i = 0; i < nrows; i++)
+			p->rows[i].exclusive = s[i];
+	}
+	return 0;
+}
+
+/* A window of every event column: events [start, start + len). */
+struct h5win {
+	int64_t *col[3];
+	uint64_t start, len;
+};
+
+/*
+ * The reader of event windows on a second thread: while the rows of one
+ * window are handed out, the next window is read (and, in gzip files,
+ * decompressed) into the other buffer.  libhdf5 is not thread-safe, so
+ * while this thread exists it makes every H5* call of the read; the
+ * calling thread only waits for it.  It never calls err_set() either: a
+ * failure is passed back in fail and reported by the calling thread.
+ */
+struct h5prefetch {
+	const struct h5prof *p;
+	pthread_t thread;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int started;
+	int busy; /* a request is being served */
+	int quit;
+	struct h5win *w; /* the request: load the window of event pos into w */
+	uint64_t pos;
+	int fail; /* h5win_load() of the last request */
+};
+
+/* Per-read buffers: two windows of the event columns (the current one is
+ * win[cur], cur < 0 before the first) and the current row. */
+struct h5evbufs {
+	struct h5win win[2];
+	int cur;
+	int pending; /* win[1 - cur] is being loaded by pf */
+	struct h5prefetch pf;
+	struct h5rowbuf row;
+};
+
+static void h5prefetch_stop(struct h5prefetch *pf);
+
+static void h5evbufs_release(struct h5evbufs *b)
+{
+	int i;
+
+	h5prefetch_stop(&b->pf);
+	for (i = 0; i < 3; i++) {
+		free(b->win[0].col[i]);
+		free(b->win[1].col[i]);
+	}
+	h5prof_rowbuf_release(&b->row);
+}
+
+/*
+ * Events per window: h5columnar_chunk, or a whole compressed chunk when that
+ * is longer (up to H5PROF_MAX_WINDOW), rounded down to whole chunks of the
+ * first column when they fit.
+ */
+static hsize_t h5columnar_window_len(const struct h5prof *p)
+{
+	hsize_t len = h5columnar_chunk, align = p->ev[0].chunk;
+	int k;
+
+	for (k = 0; k < 3; k++)
+		if (p->ev[k].dset >= 0 && p->ev[k].filtered && p->ev[k].chunk > len &&
+		    p->ev[k].chunk <= H5PROF_MAX_WINDOW)
+			len = p->ev[k].chunk;
+	if (align > 0 && align <= len)
+		len = len / align * align;
+	return len;
+}
+
+/*
+ * Load a window of every event column that contains event pos into w
+ * (buffers of h5columnar_window_len() events), starting on a chunk boundary of
+ * the first column when its chunks fit in a window (as bench_rawread
+ * reads, and at the same speed), else at pos.  libhdf5 then reads whole
+ * chunks straight into the window.  Runs on the prefetch thread: no
+ * err_set(); returns 0, k + 1 when column k cannot be read, or -1 when no
+ * dataspace can be made (h5columnar_window_error() words it).
+ */
+static int h5win_load(const struct h5prof *p, struct h5win *w, uint64_t pos)
+{
+	hsize_t start = pos, count, len = h5columnar_window_len(p), align = p->ev[0].chunk;
+	hid_t mem;
+	int k, fail = 0;
+
+	if (align > 0 && align <= len)
+		start = pos / align * align;
+	count = p->nev - start < len ? p->nev - start : len;
+	mem = H5Screate_simple(1, &count, NULL);
+	if (mem < 0)
+		return -1;
+	for (k = 0; k < 3 && !fail; k++) {
+		const struct h5col *c = &p->ev[k];
+
+		if (c->dset < 0)
+			continue;
+		if (H5Sselect_hyperslab(c->space, H5S_SELECT_SET, &start, NULL, &count, NULL) < 0 ||
+		    H5Dread(c->dset, H5T_NATIVE_INT64, mem, c->space, H5P_DEFAULT, w->col[k]) < 0)
+			fail = k + 1;
+	}
+	H5Sclose(mem);
+	w->start = start;
+	w->len = fail ? 0 : count;
+	return fail;
+}
+
+/* The message of a failed h5win_load() of the window of event pos. */
+static int h5columnar_window_error(const struct h5prof *p, uint64_t pos, int fail)
+{
+	const struct h5col *c = &p->ev[fail > 0 ? fail - 1 : 0];
+	uint64_t len = h5columnar_window_len(p);
+
+	if (fail < 0)
+		return h5prof_fail(p, ERR_GENERIC, "cannot create an HDF5 dataspace");
+	return h5prof_fail(p, ERR_FORMAT,
+			   "cannot read events [%llu, %llu) of '%s'; the file is truncated or "
+			   "damaged",
+			   (unsigned long long)pos,
+			   (unsigned long long)(pos + (p->nev - pos < len ? p->nev - pos : len)),
+			   c->label);
+}
+
+/* The prefetch thread: serve one request at a time until told to quit. */
+static void *h5prefetch_main(void *arg)
+{
+	struct h5prefetch *pf = arg;
+	int fail;
+
+	pthread_mutex_lock(&pf->mu);
+	for (;;) {
+		while (!pf->busy && !pf->quit)
+			pthread_cond_wait(&pf->cv, &pf->mu);
+		if (pf->quit)
+			break;
+		pthread_mutex_unlock(&pf->mu);
+		fail = h5win_load(pf->p, pf->w, pf->pos);
+		pthread_mutex_lock(&pf->mu);
+		pf->fail = fail;
+		pf->busy = 0;
+		pthread_cond_broadcast(&pf->cv);
+	}
+	pthread_mutex_unlock(&pf->mu);
+	return NULL;
+}
+
+/* Start the prefetch thread; without it (no thread, no memory) windows are
+ * simply loaded by the calling thread. */
+static void h5prefetch_start(struct h5prefetch *pf, const struct h5prof *p)
+{
+	memset(pf, 0, sizeof(*pf));
+	pf->p = p;
+	if (pthread_mutex_init(&pf->mu, NULL))
+		return;
+	if (pthread_cond_init(&pf->cv, NULL)) {
+		pthread_mutex_destroy(&pf->mu);
+		return;
+	}
+	if (pthread_create(&pf->thread, NULL, h5prefetch_main, pf)) {
+		pthread_cond_destroy(&pf->cv);
+		pthread_mutex_destroy(&pf->mu);
+		return;
+	}
+	pf->started = 1;
+}
+
+/* Wait until the thread has served its request (it then makes no H5 call). */
+static void h5prefetch_wait(struct h5prefetch *pf)
+{
+	if (!pf->started)
+		return;
+	pthread_mutex_lock(&pf->mu);
+	while (pf->busy)
+		pthread_cond_wait(&pf->cv, &pf->mu);
+	pthread_mutex_unlock(&pf->mu);
+}
+
+static void h5prefetch_stop(struct h5prefetch *pf)
+{
+	if (!pf->started)
+		return;
+	pthread_mutex_lock(&pf->mu);
+	pf->quit = 1;
+	pthread_cond_broadcast(&pf->cv);
+	pthread_mutex_unlock(&pf->mu);
+	pthread_join(pf->thread, NULL);
+	pthread_cond_destroy(&pf->cv);
+	pthread_mutex_destroy(&pf->mu);
+	pf->started = 0;
+}
+
+/* Load the window of event pos into w: by the prefetch thread in the
+ * background (then *fail is set later), or here when there is none. */
+static void h5prefetch_request(struct h5prefetch *pf, struct h5win *w, uint64_t pos, int *fail)
+{
+	if (!pf->started) {
+		*fail = h5win_load(pf->p, w, pos);
+		return;
+	}
+	pthread_mutex_lock(&pf->mu);
+	pf->w = w;
+	pf->pos = pos;
+	pf->busy = 1;
+	pthread_cond_broadcast(&pf->cv);
+	pthread_mutex_unlock(&pf->mu);
+}
+
+/*
+ * Make b->win[b->cur] the window that holds event pos: the prefetched one
+ * when it does (the rows are read in file order, so it nearly always
+ * does), else a fresh load.  Then start loading the window after it.
+ */
+static int h5columnar_window(const struct h5prof *p, struct h5evbufs *b, uint64_t pos)
+{
+	struct h5win *w;
+	uint64_t next;
+	int other, fail = 0, k;
+
+	/* validated at open; guards against an endless loop */
+	if (pos >= p->nev)
+		return h5prof_damaged(p, "events beyond the event columns", NULL);
+	if (b->cur >= 0 && pos >= b->win[b->cur].start &&
+	    pos < b->win[b->cur].start + b->win[b->cur].len)
+		return 0;
+	if (!b->win[0].col[0]) {
+		/* first use: the buffers of both windows */
+		uint64_t len = h5columnar_window_len(p);
+		size_t n = p->nev < len ? (size_t)p->nev : (size_t)len;
+
+		for (k = 0; k < 3; k++) {
+			if (p->ev[k].dset < 0)
+				continue;
+			b->win[0].col[k] = malloc((n ? n : 1) * sizeof(int64_t));
+			b->win[1].col[k] = malloc((n ? n : 1) * sizeof(int64_t));
+			if (!b->win[0].col[k] || !b->win[1].col[k])
+				return err_nomem();
+		}
+		b->pf.p = p;
+		if (p->nev > n)
+			h5prefetch_start(&b->pf, p);
+	}
+	other = b->cur < 0 ? 0 : 1 - b->cur;
+	w = &b->win[other];
+	if (b->pending) {
+		/* a failed prefetch leaves w empty: then the load below says
+		 * what is wrong, if the rows need that window at all */
+		h5prefetch_wait(&b->pf);
+		b->pending = 0;
+	}
+	if (!(w->len && pos >= w->start && pos < w->start + w->len)) {
+		/* not the prefetched window (or none): load it now */
+		h5prefetch_request(&b->pf, w, pos, &fail);
+		h5prefetch_wait(&b->pf);
+		if (b->pf.started)
+			fail = b->pf.fail;
+		if (fail)
+			return h5columnar_window_error(p, pos, fail);
+	}
+	b->cur = other;
+	next = w->start + w->len;
+	if (b->pf.started && next < p->nev) {
+		b->win[1 - other].len = 0;
+		h5prefetch_request(&b->pf, &b->win[1 - other], next, &fail);
+		b->pending = 1;
+	}
+	return 0;
+}
+
+/*
+ * Hand out the rows in event-offset order.  A row lying wholly in the
+ * current window is decoded from there without a copy; a row spanning
+ * windows is gathered into b.row first.
+ */
+int h5columnar_read(struct h5prof *p, h5prof_row_fn fn, void *ctx)
+{
+	struct h5evbufs b;
+	struct h5prof_row row;
+	size_t i;
+	int rc = 0;
+
+	memset(&b, 0, sizeof(b));
+	b.cur = -1;
+	rc = h5prof_rowbuf_reserve(&b.row, (size_t)(p->max_count ? p->max_count : 1));
+	if (rc)
+		goto out;
+	for (i = 0; i < p->info.num_rows; i++) {
+		const struct prow *r = &p->rows[i];
+		const struct h5win *w;
+		uint64_t pos = r->offset, done = 0;
+
+		h5prof_fill_row(p, r, &row);
+		if (r->count == 0) {
+			rc = fn(ctx, &row);
+			if (rc)
+				goto out;
+			continue;
+		}
+		rc = h5columnar_window(p, &b, pos);
+		if (rc)
+			goto out;
+		w = &b.win[b.cur];
+		if (r->count <= w->start + w->len - pos) {
+			/* The whole row is in the window (all but at most one row
+			 * per window): decode it from there, without a copy.  The
+			 * window stays read-only, so rows may share events. */
+			size_t off = (size_t)(pos - w->start);
+
+			rc = h5prof_decode(p, r, p->delta, w->col[0] + off, w->col[1] + off,
+					   b.row.starts, b.row.durs, &row.starts, &row.durations);
+			if (rc)
+				goto out;
+			row.gpu = p->ev[2].dset >= 0 ? w->col[2] + off : NULL;
+			rc = fn(ctx, &row);
+			if (rc)
+				goto out;
+			continue;
+		}
+		while (done < r->count) {
+			uint64_t take;
+			size_t off;
+			int k;
+
+			rc = h5columnar_window(p, &b, pos);
+			if (rc)
+				goto out;
+			w = &b.win[b.cur];
+			take = w->start + w->len - pos;
+			if (take > r->count - done)
+				take = r->count - done;
+			off = (size_t)(pos - w->start);
+			for (k = 0; k < 3; k++) {
+				int64_t *dst = k == 0	? b.row.starts
+					       : k == 1 ? b.row.durs
+							: b.row.gpu;
+
+				if (p->ev[k].dset >= 0)
+					memcpy(dst + done, w->col[k] + off,
+					       (size_t)take * sizeof(int64_t));
+			}
+			pos += take;
+			done += take;
+		}
+		rc = h5prof_decode(p, r, p->delta, b.row.starts, b.row.durs, b.row.starts,
+				   b.row.durs, &row.starts, &row.durations);
+		if (rc)
+			goto out;
+		row.gpu = p->ev[2].dset >= 0 ? b.row.gpu : NULL;
+		rc = fn(ctx, &row);
+		if (rc)
+			goto out;
+	}
+out:
+	h5evbufs_release(&b);
+	return rc;
+}

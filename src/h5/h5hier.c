@@ -1,0 +1,458 @@
+/*
+ * h5hier.c - the schema 1 (hierarchical) layout of docs/format.md section 2:
+ * one group /rank<N>/regions/<name> per (rank, region) holding start_times,
+ * end_times and optionally gpu_durations, with the source and tags as
+ * attributes of the region group.
+ *
+ * h5hier_open() lists the rank groups, sorts them numerically, and indexes
+ * every region group in byte-wise name order, checking its datasets' types
+ * and lengths; region ids are given in order of first appearance.
+ * h5hier_read() then reads each region's datasets whole, one rank's regions
+ * group open at a time.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <hdf5.h>
+
+#include "scopedb/err.h"
+#include "scopedb/util.h"
+#include "util/json.h"
+#include "util/strmap.h"
+#include "h5/h5_internal.h"
+
+static herr_t h5hier_link_cb(hid_t g, const char *name, const H5L_info_t *info, void *ctx)
+{
+	(void)g;
+	(void)info;
+	return h5names_push_cb(ctx, name);
+}
+
+/* List the links of loc in name order (byte-wise). */
+static int h5hier_list(const struct h5prof *p, hid_t loc, const char *label, struct h5names *out)
+{
+	if (H5Literate(loc, H5_INDEX_NAME, H5_ITER_INC, NULL, h5hier_link_cb, out) < 0) {
+		if (out->failed)
+			return ERR_NOMEM;
+		return h5prof_damaged(p, "cannot list the members of", label);
+	}
+	return 0;
+}
+
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Rank of a group named "rank" + decimal digits, or -1 for other names. */
+static int64_t h5hier_rank_of(const char *name)
+{
+	const char *s;
+	int64_t v = 0;
+
+	if (strncmp(name, "rank", 4) != 0 || !name[4])
+		return -1;
+	for (s = name + 4; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return -1;
+		if (v > INT64_C(1) << 40)
+			return INT64_MAX; /* out of range, refused by the caller */
+		v = v * 10 + (*s - '0');
+	}
+	return v;
+}
+
+struct rankgrp {
+	int64_t rank;
+	char *name;
+};
+
+static int rankgrp_cmp(const void *a, const void *b)
+{
+	const struct rankgrp *x = a, *y = b;
+
+	return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+/* Append r to p->rows (capacity *cap). */
+static int h5hier_push_row(struct h5prof *p, size_t *cap, const struct prow *r)
+{
+	if (p->info.num_rows == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 64;
+		struct prow *v = realloc(p->rows, ncap * sizeof(*v));
+
+		if (!v)
+			return err_nomem();
+		p->rows = v;
+		*cap = ncap;
+	}
+	p->rows[p->info.num_rows++] = *r;
+	return 0;
+}
+
+/*
+ * Intern the string attribute name of region group g (label is the group's
+ * path, for messages) into *id; *id is left as it is when it is absent.
+ */
+static int h5hier_str_attr(struct h5prof *p, hid_t g, const char *label, const char *name,
+			   size_t *id)
+{
+	struct h5names l = {NULL, 0, 0, 0};
+	char alabel[700];
+	hid_t a = H5I_INVALID_HID;
+	int rc, scalar = 0;
+
+	snprintf(alabel, sizeof(alabel), "%s@%s", label, name);
+	rc = h5util_attr_open(p, g, name, alabel, &a);
+	if (rc <= 0)
+		goto out;
+	rc = h5util_attr_strings(p, a, alabel, &l, &scalar);
+	if (!rc)
+		rc = strmap_intern(id, &p->strs, l.n ? l.v[0] : "");
+out:
+	h5names_free(&l);
+	if (a >= 0)
+		H5Aclose(a);
+	return rc < 0 ? rc : 0;
+}
+
+/*
+ * The tags attribute of region group g, normalized and interned into *id:
+ * a list of strings, or a single string holding a JSON array text or one
+ * tag (docs/format.md section 2.2).  *id is left as it is when absent.
+ */
+static int h5hier_tags_attr(struct h5prof *p, hid_t g, const char *label, size_t *id)
+{
+	struct h5names l = {NULL, 0, 0, 0};
+	char alabel[700];
+	hid_t a = H5I_INVALID_HID;
+	int rc, scalar = 0;
+	char **tags = NULL;
+	size_t ntags = 0;
+
+	snprintf(alabel, sizeof(alabel), "%s@tags", label);
+	rc = h5util_attr_open(p, g, "tags", alabel, &a);
+	if (rc <= 0)
+		goto out;
+	rc = h5util_attr_strings(p, a, alabel, &l, &scalar);
+	if (!rc && scalar) {
+		/* a single string: JSON array text, or one tag */
+		const char *s = l.n ? l.v[0] : "";
+
+		if (json_parse_strarray(&tags, &ntags, s) == 0)
+			rc = h5prof_intern_tags(p, (const char *const *)tags, ntags, id);
+		else if (err_code() == ERR_NOMEM)
+			rc = ERR_NOMEM;
+		else
+			rc = h5prof_intern_tags(p, &s, *s ? 1 : 0, id);
+	} else if (!rc) {
+		rc = h5prof_intern_tags(p, (const char *const *)l.v, l.n, id);
+	}
+out:
+	json_strarray_free(tags, ntags);
+	h5names_free(&l);
+	if (a >= 0)
+		H5Aclose(a);
+	return rc < 0 ? rc : 0;
+}
+
+/* Read the optional attributes of one schema-1 region group into r. */
+static int h5hier_region_attrs(struct h5prof *p, hid_t g, const char *label, struct prow *r)
+{
+	char alabel[700];
+	hid_t a = H5I_INVALID_HID;
+	int rc;
+
+	r->file_id = r->text_id = p->empty_id;
+	r->tags_id = p->notags_id;
+	r->source_line = -1;
+	rc = h5hier_str_attr(p, g, label, "source_file", &r->file_id);
+	if (!rc)
+		rc = h5hier_str_attr(p, g, label, "source_text", &r->text_id);
+	if (rc)
+		goto out;
+	snprintf(alabel, sizeof(alabel), "%s@source_lineno", label);
+	rc = h5util_attr_open(p, g, "source_lineno", alabel, &a);
+	if (rc > 0)
+		rc = h5util_attr_i64(p, a, alabel, &r->source_line);
+	if (rc < 0)
+		goto out;
+	rc = h5hier_tags_attr(p, g, label, &r->tags_id);
+out:
+	if (a >= 0)
+		H5Aclose(a);
+	return rc < 0 ? rc : 0;
+}
+
+/* Validate one schema-1 region group and append its row. */
+static int h5hier_region(struct h5prof *p, size_t *cap, hid_t rg, const char *rgname, uint32_t rank,
+			 size_t gidx, const char *name)
+{
+	struct h5col st, en, gp;
+	char label[600], sub[700];
+	struct prow r;
+	hid_t g = H5I_INVALID_HID;
+	int rc;
+
+	h5col_init(&st);
+	h5col_init(&en);
+	h5col_init(&gp);
+	memset(&r, 0, sizeof(r));
+	snprintf(label, sizeof(label), "%s/regions/%s", rgname, name);
+	g = H5Gopen2(rg, name, H5P_DEFAULT);
+	if (g < 0) {
+		if (h5util_objtype(rg, name) != H5O_TYPE_GROUP)
+			rc = h5prof_fail(p, ERR_FORMAT, "'%s' is not a group", h5prof_q(label));
+		else
+			rc = h5prof_damaged(p, "cannot open group", label);
+		goto out;
+	}
+	snprintf(sub, sizeof(sub), "%s/start_times", label);
+	rc = h5col_open(p, &st, g, "start_times", sub, H5T_INTEGER, "int64", 1);
+	if (rc)
+		goto out;
+	snprintf(sub, sizeof(sub), "%s/end_times", label);
+	rc = h5col_open(p, &en, g, "end_times", sub, H5T_INTEGER, "int64", 1);
+	if (rc)
+		goto out;
+	snprintf(sub, sizeof(sub), "%s/gpu_durations", label);
+	rc = h5col_open(p, &gp, g, "gpu_durations", sub, H5T_INTEGER, "int64", 0);
+	if (rc)
+		goto out;
+	if (st.n != en.n || (gp.dset >= 0 && gp.n != st.n)) {
+		rc = h5prof_fail(
+		    p, ERR_FORMAT,
+		    "'%s' has %llu start times, %llu end times%s; the file is truncated "
+		    "or damaged",
+		    h5prof_q(label), (unsigned long long)st.n, (unsigned long long)en.n,
+		    gp.dset >= 0 && gp.n != st.n ? " and a different number of GPU "
+						   "durations"
+						 : "");
+		goto out;
+	}
+	r.rank = rank;
+	rc = strmap_intern(&r.idx, &p->names, name);
+	if (rc)
+		goto out;
+	r.region = (uint32_t)r.idx;
+	r.idx = gidx;
+	r.count = st.n;
+	r.exclusive = -1;
+	r.flags = gp.dset >= 0 ? PROW_GPU : 0;
+	rc = h5hier_region_attrs(p, g, label, &r);
+	if (rc)
+		goto out;
+	rc = h5hier_push_row(p, cap, &r);
+out:
+	h5col_close(&st);
+	h5col_close(&en);
+	h5col_close(&gp);
+	if (g >= 0)
+		H5Gclose(g);
+	return rc;
+}
+
+/*
+ * Schema 1: find the rank groups, sort them numerically, and index every
+ * region group.  Region ids are given in order of first appearance, ranks
+ * visited in numeric order and regions in byte-wise name order.
+ */
+int h5hier_open(struct h5prof *p)
+{
+	struct h5names top = {NULL, 0, 0, 0}, regs = {NULL, 0, 0, 0};
+	struct rankgrp *rg = NULL;
+	size_t nrg = 0, i, j, cap = 0;
+	hid_t g = H5I_INVALID_HID;
+	int rc;
+
+	rc = h5hier_list(p, p->file, "/", &top);
+	if (rc)
+		goto out;
+	rg = calloc(top.n ? top.n : 1, sizeof(*rg));
+	if (!rg) {
+		rc = err_nomem();
+		goto out;
+	}
+	for (i = 0; i < top.n; i++) {
+		int64_t rank = h5hier_rank_of(top.v[i]);
+
+		if (rank < 0 || h5util_objtype(p->file, top.v[i]) != H5O_TYPE_GROUP)
+			continue;
+		if (rank >= (int64_t)UINT32_MAX) {
+			rc = h5prof_fail(p, ERR_FORMAT, "rank group '%s' is out of range",
+					 h5prof_q(top.v[i]));
+			goto out;
+		}
+		rg[nrg].rank = rank;
+		rg[nrg].name = top.v[i];
+		nrg++;
+	}
+	if (nrg > 1)
+		qsort(rg, nrg, sizeof(*rg), rankgrp_cmp);
+	for (i = 1; i < nrg; i++) {
+		if (rg[i].rank == rg[i - 1].rank) {
+			rc = h5prof_fail(
+			    p, ERR_FORMAT, "groups '%s' and '%s' both hold rank %" PRId64,
+			    h5prof_q(rg[i - 1].name), h5prof_q(rg[i].name), rg[i].rank);
+			goto out;
+		}
+	}
+	p->rank_groups = calloc(nrg ? nrg : 1, sizeof(*p->rank_groups));
+	if (!p->rank_groups) {
+		rc = err_nomem();
+		goto out;
+	}
+	for (i = 0; i < nrg; i++) {
+		p->rank_groups[i] = util_strdup(rg[i].name);
+		if (!p->rank_groups[i]) {
+			rc = ERR_NOMEM;
+			goto out;
+		}
+		p->nrank_groups++;
+	}
+	p->info.num_ranks = (uint32_t)nrg;
+	for (i = 0; i < nrg; i++) {
+		char label[300];
+
+		snprintf(label, sizeof(label), "%s/regions", rg[i].name);
+		rc = h5util_exists(p, p->file, label);
+		if (rc < 0)
+			goto out;
+		if (rc == 0)
+			continue;
+		if (h5util_objtype(p->file, label) != H5O_TYPE_GROUP) {
+			rc = h5prof_fail(p, ERR_FORMAT, "'%s' is not a group", h5prof_q(label));
+			goto out;
+		}
+		g = H5Gopen2(p->file, label, H5P_DEFAULT);
+		if (g < 0) {
+			rc = h5prof_damaged(p, "cannot open group", label);
+			goto out;
+		}
+		rc = h5hier_list(p, g, label, &regs);
+		if (rc)
+			goto out;
+		if (regs.n > 1)
+			qsort(regs.v, regs.n, sizeof(*regs.v), str_cmp);
+		for (j = 0; j < regs.n; j++) {
+			rc = h5hier_region(p, &cap, g, rg[i].name, (uint32_t)rg[i].rank, i,
+					   regs.v[j]);
+			if (rc)
+				goto out;
+			p->info.num_events += p->rows[p->info.num_rows - 1].count;
+			if (p->rows[p->info.num_rows - 1].count > p->max_count)
+				p->max_count = p->rows[p->info.num_rows - 1].count;
+		}
+		h5names_free(&regs);
+		H5Gclose(g);
+		g = H5I_INVALID_HID;
+	}
+	rc = 0;
+out:
+	if (g >= 0)
+		H5Gclose(g);
+	h5names_free(&regs);
+	h5names_free(&top);
+	free(rg);
+	return rc;
+}
+
+/* Read one whole dataset of a schema-1 region group into dst. */
+static int h5hier_read_whole(const struct h5prof *p, hid_t g, const char *name, const char *label,
+			     int64_t *dst, uint64_t n)
+{
+	hid_t d;
+	herr_t st;
+
+	if (n == 0)
+		return 0;
+	d = H5Dopen2(g, name, H5P_DEFAULT);
+	if (d < 0)
+		return h5prof_damaged(p, "cannot open dataset", label);
+	st = H5Dread(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, dst);
+	H5Dclose(d);
+	if (st < 0)
+		return h5prof_damaged(p, "cannot read dataset", label);
+	return 0;
+}
+
+/*
+ * Schema 1: rows come grouped by rank; each rank's regions group stays open
+ * while its rows are read (with evict-on-close, re-opening it per row would
+ * re-read its metadata every time).
+ */
+int h5hier_read(struct h5prof *p, h5prof_row_fn fn, void *ctx)
+{
+	struct h5rowbuf b;
+	struct h5prof_row row;
+	hid_t regs = H5I_INVALID_HID, g = H5I_INVALID_HID;
+	size_t i, cur = SIZE_MAX;
+	int rc = 0;
+
+	memset(&b, 0, sizeof(b));
+	rc = h5prof_rowbuf_reserve(&b, (size_t)(p->max_count ? p->max_count : 1));
+	if (rc)
+		goto out;
+	for (i = 0; i < p->info.num_rows; i++) {
+		const struct prow *r = &p->rows[i];
+		const char *name = strmap_get(&p->names, r->region);
+		char path[700], label[800];
+
+		h5prof_fill_row(p, r, &row);
+		snprintf(path, sizeof(path), "%s/regions/%s", p->rank_groups[r->idx], name);
+		if (r->count && r->idx != cur) {
+			char rpath[300];
+
+			if (regs >= 0)
+				H5Gclose(regs);
+			snprintf(rpath, sizeof(rpath), "%s/regions", p->rank_groups[r->idx]);
+			regs = H5Gopen2(p->file, rpath, H5P_DEFAULT);
+			if (regs < 0) {
+				rc = h5prof_damaged(p, "cannot open group", rpath);
+				goto out;
+			}
+			cur = r->idx;
+		}
+		if (r->count) {
+			g = H5Gopen2(regs, name, H5P_DEFAULT);
+			if (g < 0) {
+				rc = h5prof_damaged(p, "cannot open group", path);
+				goto out;
+			}
+			snprintf(label, sizeof(label), "%s/start_times", path);
+			rc = h5hier_read_whole(p, g, "start_times", label, b.starts, r->count);
+			if (rc)
+				goto out;
+			snprintf(label, sizeof(label), "%s/end_times", path);
+			rc = h5hier_read_whole(p, g, "end_times", label, b.durs, r->count);
+			if (rc)
+				goto out;
+			if (r->flags & PROW_GPU) {
+				snprintf(label, sizeof(label), "%s/gpu_durations", path);
+				rc = h5hier_read_whole(p, g, "gpu_durations", label, b.gpu,
+						       r->count);
+				if (rc)
+					goto out;
+			}
+			H5Gclose(g);
+			g = H5I_INVALID_HID;
+			rc = h5prof_decode(p, r, 0, b.starts, b.durs, b.starts, b.durs, &row.starts,
+					   &row.durations);
+			if (rc)
+				goto out;
+			row.gpu = (r->flags & PROW_GPU) ? b.gpu : NULL;
+		}
+		rc = fn(ctx, &row);
+		if (rc)
+			goto out;
+	}
+out:
+	if (g >= 0)
+		H5Gclose(g);
+	if (regs >= 0)
+		H5Gclose(regs);
+	h5prof_rowbuf_release(&b);
+	return rc;
+}
