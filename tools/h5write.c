@@ -216,26 +216,47 @@ static char *h5w_pack(const char *const *s, size_t n, size_t size)
 	return b;
 }
 
+/*
+ * The type and data of n strings: variable-length UTF-8 (fixed == 0; *data
+ * is s), or fixed-length UTF-8 of the longest string's size, packed into
+ * *packed (freed by the caller, NULL otherwise).  *type is closed by the
+ * caller on success.
+ */
+static int h5w_strdata(const char *path, const char *const *s, size_t n, int fixed, hid_t *type,
+		       char **packed, const void **data)
+{
+	size_t size = fixed ? h5w_fixed_size(s, n) : 0;
+
+	*packed = NULL;
+	*data = s;
+	*type = h5w_strtype(size);
+	if (*type < 0)
+		return h5w_fail(path, ERR_IO, "cannot create a string type");
+	if (size) {
+		*packed = h5w_pack(s, n, size);
+		if (!*packed) {
+			H5Tclose(*type);
+			*type = H5I_INVALID_HID;
+			return ERR_NOMEM;
+		}
+		*data = *packed;
+	}
+	return 0;
+}
+
 /* A string dataset, variable or fixed length according to w->o. */
 static int h5w_strings(const struct h5w *w, hid_t loc, const char *name, const char *const *s,
 		       size_t n)
 {
-	size_t size = w->o->fixed_strings ? h5w_fixed_size(s, n) : 0;
-	hid_t t = h5w_strtype(size);
-	char *packed = NULL;
+	const void *data;
+	char *packed;
+	hid_t t;
 	int rc;
 
-	if (t < 0)
-		return h5w_fail(w->path, ERR_IO, "cannot create a string type");
-	if (size) {
-		packed = h5w_pack(s, n, size);
-		if (!packed) {
-			H5Tclose(t);
-			return ERR_NOMEM;
-		}
-	}
-	rc = h5w_dataset(w, loc, name, t, t, size ? (const void *)packed : (const void *)s, n, 0,
-			 NULL);
+	rc = h5w_strdata(w->path, s, n, w->o->fixed_strings, &t, &packed, &data);
+	if (rc)
+		return rc;
+	rc = h5w_dataset(w, loc, name, t, t, data, n, 0, NULL);
 	free(packed);
 	H5Tclose(t);
 	return rc;
@@ -271,23 +292,16 @@ static int h5w_attr_str(const char *path, hid_t obj, const char *name, const cha
 			size_t n, int fixed)
 {
 	size_t cnt = n == SIZE_MAX ? 1 : n;
-	size_t size = fixed ? h5w_fixed_size(s, cnt) : 0;
-	hid_t t = h5w_strtype(size);
 	hsize_t dims[1] = {cnt};
-	char *packed = NULL;
+	const void *data;
+	char *packed;
+	hid_t t;
 	int rc;
 
-	if (t < 0)
-		return h5w_fail(path, ERR_IO, "cannot create a string type");
-	if (size) {
-		packed = h5w_pack(s, cnt, size);
-		if (!packed) {
-			H5Tclose(t);
-			return ERR_NOMEM;
-		}
-	}
-	rc = h5w_attr(path, obj, name, t, t, n == SIZE_MAX ? NULL : dims,
-		      size ? (const void *)packed : (const void *)s);
+	rc = h5w_strdata(path, s, cnt, fixed, &t, &packed, &data);
+	if (rc)
+		return rc;
+	rc = h5w_attr(path, obj, name, t, t, n == SIZE_MAX ? NULL : dims, data);
 	free(packed);
 	H5Tclose(t);
 	return rc;
@@ -1125,7 +1139,10 @@ int h5write_delete(const char *path, const char *object)
 	return rc;
 }
 
-int h5write_set_root_attr_i64(const char *path, const char *name, int64_t v)
+/* Replace root attribute name of path by a scalar of type ftype (memory
+ * type mtype) holding *v. */
+static int h5w_set_root_attr(const char *path, const char *name, hid_t ftype, hid_t mtype,
+			     const void *v)
 {
 	hid_t f = h5w_open_rw(path);
 	char at[300];
@@ -1136,42 +1153,30 @@ int h5write_set_root_attr_i64(const char *path, const char *name, int64_t v)
 	snprintf(at, sizeof(at), "@%s", name);
 	rc = h5w_remove(path, f, at);
 	if (!rc)
-		rc = h5w_attr_i64(path, f, name, v);
+		rc = h5w_attr(path, f, name, ftype, mtype, NULL, v);
 	if (h5w_close_file(path, f) && !rc)
 		rc = ERR_IO;
 	return rc;
 }
 
+int h5write_set_root_attr_i64(const char *path, const char *name, int64_t v)
+{
+	return h5w_set_root_attr(path, name, H5T_STD_I64LE, H5T_NATIVE_INT64, &v);
+}
+
 int h5write_set_root_attr_str(const char *path, const char *name, const char *v)
 {
-	hid_t f = h5w_open_rw(path);
-	char at[300];
+	hid_t t = h5w_strtype(0);
 	int rc;
 
-	if (f < 0)
-		return ERR_IO;
-	snprintf(at, sizeof(at), "@%s", name);
-	rc = h5w_remove(path, f, at);
-	if (!rc)
-		rc = h5w_attr_str(path, f, name, &v, SIZE_MAX, 0);
-	if (h5w_close_file(path, f) && !rc)
-		rc = ERR_IO;
+	if (t < 0)
+		return h5w_fail(path, ERR_IO, "cannot create a string type");
+	rc = h5w_set_root_attr(path, name, t, t, &v);
+	H5Tclose(t);
 	return rc;
 }
 
 int h5write_set_root_attr_f64(const char *path, const char *name, double v)
 {
-	hid_t f = h5w_open_rw(path);
-	char at[300];
-	int rc;
-
-	if (f < 0)
-		return ERR_IO;
-	snprintf(at, sizeof(at), "@%s", name);
-	rc = h5w_remove(path, f, at);
-	if (!rc)
-		rc = h5w_attr(path, f, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, NULL, &v);
-	if (h5w_close_file(path, f) && !rc)
-		rc = ERR_IO;
-	return rc;
+	return h5w_set_root_attr(path, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &v);
 }
