@@ -8,7 +8,7 @@
  *
  * The expected rows come from a small reference implementation in this file
  * that works on the generated arrays directly (pooling durations, numpy's
- * percentile, the diff/check rules of the format doc); it shares no code
+ * percentile, the diff/check rules of docs/format.md sections 8 and 9); it shares no code
  * with stats.c or the store's SQL.  Values must agree to a relative 1e-9.
  * Also covered: selector resolution, pins, and the error messages.
  */
@@ -218,7 +218,7 @@ static int ref_present(const struct gen_prof *p, const char *region)
 }
 
 /* The metric of region on p over the selected ranks, straight from the
- * format doc's definitions. */
+ * definitions of docs/format.md section 8. */
 static struct ref_val ref_metric(const struct gen_prof *p, const char *region, enum stats_metric m,
 				 const int64_t *ranks, size_t nranks)
 {

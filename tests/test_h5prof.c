@@ -2,7 +2,7 @@
  * test_h5prof.c - the HDF5 reader and writer: the upstream fixtures read to
  * their documented values, round trips of every layout and storage variant
  * through h5write, the streaming writer, event-window boundaries, delivery
- * order, metadata, and every refusal of section 3.1 of the format doc.
+ * order, metadata, and every refusal of docs/format.md section 6.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /*
  * test_hostile.c - hostile and damaged profiles at the ingest level (issue 5,
- * part 3).  A corpus generated here: every structural violation of section
- * 3.1 of the format doc, truncations at many offsets, seeded random byte
+ * part 3).  A corpus generated here: every structural violation of
+ * docs/format.md section 6, truncations at many offsets, seeded random byte
  * flips of valid files of several layouts, absurd sizes (counts near 2^64,
  * a 1 MB region name, 100k regions) and names with quotes, %, newlines,
  * control bytes, invalid UTF-8 and SQL metacharacters.
@@ -285,8 +285,8 @@ static int teardown(void **state)
 	return 0;
 }
 
-/* Section 3.1 of the format doc, one damaged file per violation. */
-static void test_section_3_1(void **state)
+/* docs/format.md section 6, one damaged file per violation. */
+static void test_section_6(void **state)
 {
 	static const char *const missing[] = {
 	    "/region_table/names",
@@ -899,7 +899,7 @@ static void test_validate_index(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_validate_index), cmocka_unit_test(test_section_3_1),
+	    cmocka_unit_test(test_validate_index), cmocka_unit_test(test_section_6),
 	    cmocka_unit_test(test_truncations),	   cmocka_unit_test(test_byte_flips),
 	    cmocka_unit_test(test_absurd_sizes),   cmocka_unit_test(test_hostile_names),
 	    cmocka_unit_test(test_hostile_path),

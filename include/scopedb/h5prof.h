@@ -1,11 +1,11 @@
 /*
  * h5prof.h - reading merged scope-profiler HDF5 files (every layout of
- * ../shared/docs/scope-profiler-format.md: schema 1 hierarchical, schema 2/3
- * columnar with absolute or delta-encoded times, and the aggregate layout).
+ * docs/format.md: schema 1 hierarchical, schema 2/3 columnar with absolute
+ * or delta-encoded times, and the aggregate layout).
  *
  * h5prof_open() opens the file, determines schema and layout, reads the
  * metadata, the region names and the whole rank/region index, and validates
- * the index structure (section 3.1 of the format doc) before any event is
+ * the index structure (docs/format.md section 6) before any event is
  * read.  h5prof_read() then streams one struct h5prof_row per (rank, region)
  * to a callback, reading the event columns in bounded chunks so memory does
  * not grow with the size of the file (only with the largest single row).
@@ -51,7 +51,7 @@ struct h5prof_info {
 	const char *path;
 	int schema; /* 1..3 */
 	enum h5prof_layout layout;
-	uint32_t num_ranks;  /* as defined in the format doc */
+	uint32_t num_ranks;  /* docs/format.md sections 2.1 and 3.4 */
 	size_t num_regions;  /* names[] length */
 	char **region_names; /* region id -> name (UTF-8) */
 	size_t num_rows;     /* (rank, region) rows, including 0-call rows */
@@ -123,8 +123,8 @@ struct h5prof_index {
 };
 
 /*
- * Validate idx exactly as h5prof_open() validates a file's index (section
- * 3.1 of the format doc: region ids in range, counts not overflowing,
+ * Validate idx exactly as h5prof_open() validates a file's index (docs/format.md
+ * section 6.2: region ids in range, counts not overflowing,
  * offset + count within the event columns, no duplicate (rank, region), no
  * overlapping rows).  0 or ERR_FORMAT ("cannot read 'PATH': ..."; region
  * names in messages are placeholders).  For the fuzz target and tests.

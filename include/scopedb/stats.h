@@ -1,6 +1,6 @@
 /*
  * stats.h - the metrics, diff rows and check verdicts of scope-profiler's
- * diff and check commands, exactly as sections 5 and 7 of the format doc
+ * diff and check commands, exactly as docs/format.md sections 8 and 9
  * define them.  Pure computation on numbers already pooled over the
  * selected ranks of a region (the store does the pooling in SQL); nothing
  * here reads files or the store.
@@ -95,7 +95,7 @@ double stats_percentile(const int64_t *sorted, size_t n, double q);
 double stats_percentile_runs(const int64_t *v, const int64_t *ends, size_t nruns, double q);
 
 /*
- * The metric of one region (format doc, section 5).  ERR_GENERIC when a
+ * The metric of one region (docs/format.md section 8).  ERR_GENERIC when a
  * percentile is asked for without the sorted durations (a caller bug).
  */
 int stats_region_value(struct stats_val *out, const struct stats_region *r, enum stats_metric m);
@@ -126,7 +126,7 @@ struct stats_diff_opts {
 };
 
 /*
- * The diff rows of two sides (format doc, section 7): the union of the
+ * The diff rows of two sides (docs/format.md section 9): the union of the
  * names (each side's names must be unique: ERR_GENERIC otherwise), rows
  * where both values are None dropped, the threshold applied, sorted
  * alphabetically and then (unless sort is name) stably by descending

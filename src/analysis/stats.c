@@ -1,6 +1,6 @@
 /*
  * stats.c - metric values, diff rows and check verdicts as scope-profiler
- * defines them (format doc sections 5 and 7; see stats.h).
+ * defines them (docs/format.md sections 8 and 9; see stats.h).
  *
  * The arithmetic follows the reference definitions operation by operation
  * where the order matters for the last bits (pct = delta / a * 100, the

@@ -1,6 +1,6 @@
 /*
  * match.h - region and rank selection as scope-profiler's --include,
- * --exclude and --ranks options define it (format doc, section 5).
+ * --exclude and --ranks options define it (docs/format.md section 7).
  *
  * Patterns are Python regular expressions applied with re.match semantics:
  * anchored at the start of the name only ("solve" selects "solver_x").
