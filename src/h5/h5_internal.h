@@ -6,15 +6,21 @@
  * The reader is split by layout (docs/format.md sections 1-4):
  *   h5prof.c      public entry points (open, read, free, validate_index),
  *                 schema and layout detection, /metadata, and the row
- *                 helpers every layout uses (messages, decode, fill_row)
+ *                 helpers every layout uses (messages, fill_row, buffers)
  *   h5util.c      datasets, attributes and strings: opening, type checks,
  *                 whole reads (fixed and variable-length strings)
  *   h5hier.c      schema 1: /rank<N>/regions/<name> groups
  *   h5index.c     schema 2/3: region_table and rank_region_index, shared by
  *                 the columnar and aggregate layouts, and its validation
  *   h5columnar.c  the columnar layout's event columns: windows, prefetch
- *                 thread, absolute or delta-encoded times
+ *                 thread, decoding absolute or delta-encoded times (also
+ *                 used for schema 1 times)
  *   h5aggregate.c the aggregate layout's aggregate_* index columns
+ *
+ * A new layout: detect it in h5prof_detect() (add an enum h5prof_layout
+ * value), give it a file with an _open (or an index reader called from
+ * h5index_open()) and a _read, and dispatch to them in h5prof_open() and
+ * h5prof_read().
  *
  * Ownership: everything reachable from struct h5prof is owned by it and
  * freed by h5prof_free().  Message helpers return a negative ERR_* code
@@ -128,9 +134,6 @@ const char *h5prof_rowdesc(const struct h5prof *p, const struct prow *r);
 /* Normalize a tags list to compact JSON and intern it in p->strs. */
 int h5prof_intern_tags(struct h5prof *p, const char *const *tags, size_t n, size_t *out);
 void h5prof_fill_row(const struct h5prof *p, const struct prow *r, struct h5prof_row *out);
-int h5prof_decode(const struct h5prof *p, const struct prow *r, int delta, const int64_t *a,
-		  const int64_t *e, int64_t *starts, int64_t *durs, const int64_t **out_starts,
-		  const int64_t **out_durs);
 int h5prof_rowbuf_reserve(struct h5rowbuf *b, size_t n);
 void h5prof_rowbuf_release(struct h5rowbuf *b);
 
@@ -180,6 +183,11 @@ int h5columnar_open_events(struct h5prof *p);
 int h5columnar_read_index(struct h5prof *p, const struct h5col *ix, uint64_t *u, int64_t *s);
 int h5columnar_read(struct h5prof *p, h5prof_row_fn fn, void *ctx);
 void h5columnar_set_window(size_t n);
+/* Raw event columns of row r (a = starts or deltas, e = ends or durations)
+ * to absolute starts and durations, with the checks of section 6.3. */
+int h5columnar_decode(const struct h5prof *p, const struct prow *r, int delta, const int64_t *a,
+		      const int64_t *e, int64_t *starts, int64_t *durs, const int64_t **out_starts,
+		      const int64_t **out_durs);
 
 /* Aggregate layout: store the aggregate_* index columns; stream the rows. */
 int h5aggregate_read_index(struct h5prof *p, const struct h5col *ix, uint64_t *u, int64_t *s);

@@ -98,6 +98,58 @@ int h5columnar_read_index(struct h5prof *p, const struct h5col *ix, uint64_t *u,
 	return 0;
 }
 
+/*
+ * Turn the raw columns of row r (a = starts or, with delta, start deltas;
+ * e = ends or, with delta, durations) into absolute starts and durations,
+ * refusing negative durations and overflowing times.  The column that is
+ * already in its final form is used where it lies; the other is computed
+ * into starts (the running sum of the deltas) or durs (end - start), which
+ * may be a or e themselves.  *out_starts and *out_durs say where the result
+ * is.  Schema 1 rows use it too (absolute times, delta = 0); it lives here
+ * so that the compiler can inline it into the columnar read loop.
+ */
+int h5columnar_decode(const struct h5prof *p, const struct prow *r, int delta, const int64_t *a,
+		      const int64_t *e, int64_t *starts, int64_t *durs, const int64_t **out_starts,
+		      const int64_t **out_durs)
+{
+	uint64_t i;
+	int64_t run = 0, start, dur, end;
+
+	*out_starts = delta ? starts : a;
+	*out_durs = delta ? e : durs;
+	for (i = 0; i < r->count; i++) {
+		if (delta) {
+			/* starts = running sum of the row's deltas */
+			if (__builtin_add_overflow(run, a[i], &run))
+				return h5prof_fail(p, ERR_FORMAT,
+						   "%s: the start time of call %" PRIu64
+						   " overflows; the file is damaged",
+						   h5prof_rowdesc(p, r), i);
+			starts[i] = start = run;
+			dur = e[i];
+		} else {
+			start = a[i];
+			if (__builtin_sub_overflow(e[i], start, &dur))
+				return h5prof_fail(p, ERR_FORMAT,
+						   "%s: the duration of call %" PRIu64
+						   " overflows; the file is damaged",
+						   h5prof_rowdesc(p, r), i);
+			durs[i] = dur;
+		}
+		if (dur < 0)
+			return h5prof_fail(p, ERR_FORMAT,
+					   "%s: call %" PRIu64 " has a negative duration (%" PRId64
+					   " ns); the file is damaged",
+					   h5prof_rowdesc(p, r), i, dur);
+		if (__builtin_add_overflow(start, dur, &end))
+			return h5prof_fail(p, ERR_FORMAT,
+					   "%s: the end time of call %" PRIu64
+					   " overflows; the file is damaged",
+					   h5prof_rowdesc(p, r), i);
+	}
+	return 0;
+}
+
 /* A window of every event column: events [start, start + len). */
 struct h5win {
 	int64_t *col[3];
@@ -404,8 +456,9 @@ int h5columnar_read(struct h5prof *p, h5prof_row_fn fn, void *ctx)
 			 * window stays read-only, so rows may share events. */
 			size_t off = (size_t)(pos - w->start);
 
-			rc = h5prof_decode(p, r, p->delta, w->col[0] + off, w->col[1] + off,
-					   b.row.starts, b.row.durs, &row.starts, &row.durations);
+			rc = h5columnar_decode(p, r, p->delta, w->col[0] + off, w->col[1] + off,
+					       b.row.starts, b.row.durs, &row.starts,
+					       &row.durations);
 			if (rc)
 				goto out;
 			row.gpu = p->ev[2].dset >= 0 ? w->col[2] + off : NULL;
@@ -439,8 +492,8 @@ int h5columnar_read(struct h5prof *p, h5prof_row_fn fn, void *ctx)
 			pos += take;
 			done += take;
 		}
-		rc = h5prof_decode(p, r, p->delta, b.row.starts, b.row.durs, b.row.starts,
-				   b.row.durs, &row.starts, &row.durations);
+		rc = h5columnar_decode(p, r, p->delta, b.row.starts, b.row.durs, b.row.starts,
+				       b.row.durs, &row.starts, &row.durations);
 		if (rc)
 			goto out;
 		row.gpu = p->ev[2].dset >= 0 ? b.row.gpu : NULL;

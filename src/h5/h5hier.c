@@ -438,8 +438,8 @@ int h5hier_read(struct h5prof *p, h5prof_row_fn fn, void *ctx)
 			}
 			H5Gclose(g);
 			g = H5I_INVALID_HID;
-			rc = h5prof_decode(p, r, 0, b.starts, b.durs, b.starts, b.durs, &row.starts,
-					   &row.durations);
+			rc = h5columnar_decode(p, r, 0, b.starts, b.durs, b.starts, b.durs,
+					       &row.starts, &row.durations);
 			if (rc)
 				goto out;
 			row.gpu = (r->flags & PROW_GPU) ? b.gpu : NULL;

@@ -413,57 +413,6 @@ void h5prof_fill_row(const struct h5prof *p, const struct prow *r, struct h5prof
 	out->tags_json = strmap_get(&p->strs, r->tags_id);
 }
 
-/*
- * Turn the raw columns of row r (a = starts or, with delta, start deltas;
- * e = ends or, with delta, durations) into absolute starts and durations,
- * refusing negative durations and overflowing times.  The column that is
- * already in its final form is used where it lies; the other is computed
- * into starts (the running sum of the deltas) or durs (end - start), which
- * may be a or e themselves.  *out_starts and *out_durs say where the result
- * is.
- */
-int h5prof_decode(const struct h5prof *p, const struct prow *r, int delta, const int64_t *a,
-		  const int64_t *e, int64_t *starts, int64_t *durs, const int64_t **out_starts,
-		  const int64_t **out_durs)
-{
-	uint64_t i;
-	int64_t run = 0, start, dur, end;
-
-	*out_starts = delta ? starts : a;
-	*out_durs = delta ? e : durs;
-	for (i = 0; i < r->count; i++) {
-		if (delta) {
-			/* starts = running sum of the row's deltas */
-			if (__builtin_add_overflow(run, a[i], &run))
-				return h5prof_fail(p, ERR_FORMAT,
-						   "%s: the start time of call %" PRIu64
-						   " overflows; the file is damaged",
-						   h5prof_rowdesc(p, r), i);
-			starts[i] = start = run;
-			dur = e[i];
-		} else {
-			start = a[i];
-			if (__builtin_sub_overflow(e[i], start, &dur))
-				return h5prof_fail(p, ERR_FORMAT,
-						   "%s: the duration of call %" PRIu64
-						   " overflows; the file is damaged",
-						   h5prof_rowdesc(p, r), i);
-			durs[i] = dur;
-		}
-		if (dur < 0)
-			return h5prof_fail(p, ERR_FORMAT,
-					   "%s: call %" PRIu64 " has a negative duration (%" PRId64
-					   " ns); the file is damaged",
-					   h5prof_rowdesc(p, r), i, dur);
-		if (__builtin_add_overflow(start, dur, &end))
-			return h5prof_fail(p, ERR_FORMAT,
-					   "%s: the end time of call %" PRIu64
-					   " overflows; the file is damaged",
-					   h5prof_rowdesc(p, r), i);
-	}
-	return 0;
-}
-
 /* Make room for n events in each array of b. */
 int h5prof_rowbuf_reserve(struct h5rowbuf *b, size_t n)
 {
