@@ -19,11 +19,14 @@
 
 #include "testutil.h"
 
-#include "store/blob.h"
+#include "ingest/finish.h"
 #include "scopedb/err.h"
 #include "scopedb/stats.h"
 #include "scopedb/store.h"
 #include "scopedb/util.h"
+#include "store/backend.h"
+#include "store/blob.h"
+#include "store/sqlite/sqlite.h"
 
 /* ---- direct database access ---- */
 
@@ -194,7 +197,7 @@ static void test_create_and_reopen(void **state)
 	st = open_ok(path, 0);
 	store_close(st);
 	assert_true(file_exists(path));
-	assert_int_equal(db_int(path, "PRAGMA application_id"), STORE_APPLICATION_ID);
+	assert_int_equal(db_int(path, "PRAGMA application_id"), SQLITE_APPLICATION_ID);
 	assert_int_equal(db_int(path, "PRAGMA user_version"), store_schema_version());
 	assert_string_equal(db_text(buf, sizeof(buf), path, "PRAGMA journal_mode"), "wal");
 	objects = db_int(path, "SELECT count(*) FROM sqlite_master");
@@ -240,7 +243,7 @@ static void test_empty_file_becomes_store(void **state)
 	expect_msg("cannot open store '", path, "': not a scopedb database");
 	st = open_ok(path, 0);
 	store_close(st);
-	assert_int_equal(db_int(path, "PRAGMA application_id"), STORE_APPLICATION_ID);
+	assert_int_equal(db_int(path, "PRAGMA application_id"), SQLITE_APPLICATION_ID);
 }
 
 static void test_readonly_missing(void **state)
@@ -425,8 +428,8 @@ static void test_runs_tags_meta(void **state)
 	assert_int_equal(store_set_meta(st, id, "platform", "linux"), 0);
 	assert_int_equal(store_set_meta(st, id, "modules", "[\"gcc\",\"mpi\"]"), 0);
 	assert_int_equal(store_set_meta(st, id, "platform", "Linux-x86_64"), 0);
-	assert_int_equal(store_finish_run(st, id), 0); /* no timings: 0 and 0 */
-	assert_int_equal(store_finish_run(st, 77), ERR_NOTFOUND);
+	assert_int_equal(finish_run(st, id), 0); /* no timings: 0 and 0 */
+	assert_int_equal(finish_run(st, 77), ERR_NOTFOUND);
 
 	assert_int_equal(store_get_run(st, &got, id), 0);
 	assert_int_equal(got.id, id);
@@ -628,7 +631,7 @@ static const struct store_region_stats *find_region(const struct store_region_st
 }
 
 /*
- * store_finish_run(): the all-ranks totals and exact percentiles of each
+ * finish_run(): the all-ranks totals and exact percentiles of each
  * region, as store_region_stats() returns them without a rank list, and
  * the schema 1 -> 2 upgrade that fills them in for older stores.
  */
@@ -659,8 +662,8 @@ static void test_finish_run(void **state)
 	fill_timing(&t, id, io, 0);		  /* aggregate layout: no blobs */
 	t.has_events = 0;
 	assert_int_equal(store_add_timing(st, &t), 0);
-	assert_int_equal(store_finish_run(st, id), 0);
-	assert_int_equal(store_finish_run(st, id), 0); /* idempotent */
+	assert_int_equal(finish_run(st, id), 0);
+	assert_int_equal(finish_run(st, id), 0); /* idempotent */
 	assert_int_equal(store_commit(st), 0);
 
 	assert_int_equal(store_get_run(st, &run, id), 0);
@@ -736,7 +739,7 @@ static const char *quantiles_text(char *buf, size_t len, const char *path)
 }
 
 /*
- * store_finish_run() with a spool too small for the run: the regions are
+ * finish_run() with a spool too small for the run: the regions are
  * done in batches (after a first pass that overflows), with the same
  * results; so are regions bigger than the spool, each on its own.
  */
@@ -761,26 +764,26 @@ static void test_finish_batches(void **state)
 			add_durations(st, run, reg, rank, d, (size_t)(10 + region));
 		}
 	}
-	assert_int_equal(store_finish_run(st, run), 0);
+	assert_int_equal(finish_run(st, run), 0);
 	quantiles_text(want, sizeof(want), path); /* not committed: a read of the WAL */
 	assert_int_equal(store_commit(st), 0);
 	quantiles_text(want, sizeof(want), path);
 	assert_non_null(strstr(want, "6:"));
 
 	/* a 100-byte spool holds one region (4 blobs): many passes, same values */
-	store_set_spool_bytes(100);
+	finish_set_spool_bytes(100);
 	assert_int_equal(store_begin(st), 0);
-	assert_int_equal(store_finish_run(st, run), 0);
+	assert_int_equal(finish_run(st, run), 0);
 	assert_int_equal(store_commit(st), 0);
 	assert_string_equal(quantiles_text(got, sizeof(got), path), want);
 
 	/* smaller than one blob: every region is fetched and decoded on its
 	 * own, same values */
-	store_set_spool_bytes(8);
+	finish_set_spool_bytes(8);
 	assert_int_equal(store_begin(st), 0);
-	assert_int_equal(store_finish_run(st, run), 0);
+	assert_int_equal(finish_run(st, run), 0);
 	assert_int_equal(store_commit(st), 0);
-	store_set_spool_bytes(0);
+	finish_set_spool_bytes(0);
 	assert_string_equal(quantiles_text(got, sizeof(got), path), want);
 	store_close(st);
 }
@@ -1067,7 +1070,7 @@ static void test_concurrent_create(void **state)
 	}
 	assert_int_equal(db_int(path, "SELECT count(*) FROM runs"), 4);
 	assert_int_equal(db_int(path, "PRAGMA user_version"), store_schema_version());
-	assert_int_equal(db_int(path, "PRAGMA application_id"), STORE_APPLICATION_ID);
+	assert_int_equal(db_int(path, "PRAGMA application_id"), SQLITE_APPLICATION_ID);
 }
 
 /* In-memory stores (scratch stores of single-file comparisons) work. */
@@ -1145,7 +1148,7 @@ static void test_bulk_insert(void **state)
 			assert_int_equal(store_add_timing(st, &t), 0);
 		}
 	}
-	assert_int_equal(store_finish_run(st, run), 0);
+	assert_int_equal(finish_run(st, run), 0);
 	assert_int_equal(store_commit(st), 0);
 	store_close(st);
 	buf_release(&blob);
@@ -1164,7 +1167,7 @@ static void test_bulk_insert(void **state)
 			 SQLITE_OK);
 	st = open_ok(path, 0);
 	assert_int_equal(store_begin(st), 0);
-	assert_int_equal(store_finish_run(st, run), ERR_STORE);
+	assert_int_equal(finish_run(st, run), ERR_STORE);
 	expect_msg("store '", path,
 		   "' is damaged: the call durations of run 1 do not match its timings");
 	store_rollback(st);
