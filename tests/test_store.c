@@ -1,9 +1,12 @@
 /*
- * test_store.c - the SQLite store: creating, stamping and reopening stores,
- * refusing foreign, non-SQLite and newer files and unusable paths, the run /
- * tag / metadata / region / timings writes and their reads, list order,
- * rollback (including the region id cache), cascading deletes, pins and lock
- * contention.  The database is inspected with the sqlite3 API directly.
+ * test_store.c - the store front end and its SQLite backend: creating,
+ * stamping and reopening stores, refusing foreign, non-SQLite and newer
+ * files and unusable paths, the run / tag / metadata / region / timings
+ * writes and their reads, finishing a run (src/ingest/finish.c over this
+ * backend), list order, rollback (including the region id cache),
+ * cascading deletes, pins, lock contention, temporary stores, and the
+ * backend registry and table check.  The database is inspected with the
+ * sqlite3 API directly.
  */
 #include <errno.h>
 #include <math.h>
@@ -1176,6 +1179,104 @@ static void test_bulk_insert(void **state)
 			 300);
 }
 
+/* store_open_temporary(): a private store in memory, no file anywhere. */
+static void test_temporary_store(void **state)
+{
+	struct store *st = NULL;
+	struct store_run *runs;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(store_open_temporary(&st), 0);
+	assert_string_equal(store_location(st), ":memory:");
+	assert_int_equal(store_begin(st), 0);
+	add_run(st, "t1", NULL, "2024-01-01T00:00:00Z");
+	assert_int_equal(store_commit(st), 0);
+	assert_int_equal(store_list_runs(st, &runs, &n), 0);
+	assert_int_equal(n, 1);
+	store_runs_free(runs, n);
+	store_close(st);
+	assert_false(file_exists(":memory:"));
+}
+
+/* STORE_EXISTING: the "no store" check of pin, rm, tag, unpin and vacuum. */
+static void test_open_existing(void **state)
+{
+	char path[512];
+	struct store *st = (struct store *)1;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s", tu_path("existing.sqlite"));
+	assert_int_equal(store_open(&st, path, STORE_EXISTING), ERR_IO);
+	assert_null(st);
+	expect_msg("cannot open store '", path, "': no such file");
+	assert_false(file_exists(path));
+	store_close(open_ok(path, 0));
+	st = open_ok(path, STORE_EXISTING);
+	assert_string_equal(store_location(st), path);
+	store_close(st);
+}
+
+/* The registry hands every path (and, until a backend claims them, URLs)
+ * to SQLite, and its table is complete. */
+static void test_backend_registry(void **state)
+{
+	(void)state;
+	assert_ptr_equal(store_backend_for("history.sqlite"), &sqlite_store_backend);
+	assert_ptr_equal(store_backend_for("/tmp/x/y.db"), &sqlite_store_backend);
+	assert_ptr_equal(store_backend_for(":memory:"), &sqlite_store_backend);
+	assert_ptr_equal(store_backend_for("postgresql://host/db"), &sqlite_store_backend);
+	assert_int_equal(store_backend_check(&sqlite_store_backend), 0);
+	assert_int_equal(sqlite_store_backend.version, STORE_BACKEND_VERSION);
+}
+
+/* A table with a missing function or of an unknown version is refused,
+ * by the check and by store_open_with(), before anything is opened. */
+static void test_backend_check(void **state)
+{
+	char path[512];
+	struct store_backend be = sqlite_store_backend;
+	struct store *st = (struct store *)1;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s", tu_path("check.sqlite"));
+	be.scan_blobs = NULL;
+	assert_int_equal(store_backend_check(&be), ERR_STORE);
+	assert_string_equal(err_msg(),
+			    "store backend 'sqlite' is incomplete: it has no scan_blobs");
+	assert_int_equal(store_open_with(&st, &be, path, 0), ERR_STORE);
+	assert_null(st);
+	assert_false(file_exists(path));
+
+	be = sqlite_store_backend;
+	be.compact = NULL;
+	assert_int_equal(store_backend_check(&be), ERR_STORE);
+	assert_string_equal(err_msg(), "store backend 'sqlite' is incomplete: it has no compact");
+
+	be = sqlite_store_backend;
+	be.accepts = NULL;
+	assert_int_equal(store_backend_check(&be), ERR_STORE);
+	assert_string_equal(err_msg(), "store backend 'sqlite' is incomplete: it has no accepts");
+
+	be = sqlite_store_backend;
+	be.version = STORE_BACKEND_VERSION + 1;
+	assert_int_equal(store_backend_check(&be), ERR_STORE);
+	assert_string_equal(err_msg(),
+			    "store backend 'sqlite' has interface version 2; this scopedb "
+			    "understands 1");
+	assert_int_equal(store_open_with(&st, &be, path, 0), ERR_STORE);
+	assert_null(st);
+	assert_false(file_exists(path));
+
+	assert_int_equal(store_backend_check(NULL), ERR_STORE);
+
+	be = sqlite_store_backend;
+	assert_int_equal(store_open_with(&st, &be, path, 0), 0);
+	assert_non_null(st);
+	store_close(st);
+	assert_true(file_exists(path));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1199,6 +1300,10 @@ int main(void)
 	    cmocka_unit_test(test_memory_store),
 	    cmocka_unit_test(test_readonly_writes_fail),
 	    cmocka_unit_test(test_bulk_insert),
+	    cmocka_unit_test(test_temporary_store),
+	    cmocka_unit_test(test_open_existing),
+	    cmocka_unit_test(test_backend_registry),
+	    cmocka_unit_test(test_backend_check),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,7 +8,7 @@
  * table of functions is complete and then dispatches every call to it.
  * Nothing in this header depends on the backend; the SQLite backend owns
  * the schema (schema/NNNN_name.sql), its migrations and every SQL
- * statement.
+ * statement.  Errors name the store as "store 'PATH'" (store_location()).
  *
  * Writers use one transaction per ingested file: store_begin(), store_*
  * inserts, then store_commit() or store_rollback().  A run's all-ranks
@@ -40,13 +40,14 @@ enum store_open_flags {
 };
 
 /*
- * Open (creating if needed, unless STORE_READONLY) the store at path and
- * bring its schema up to date: a new store in one transaction, an older one
- * one migration per transaction.  A read-only open of an older store
+ * Open (creating if needed, unless STORE_READONLY or STORE_EXISTING) the
+ * store at path, with the backend the registry picks for it (an SQLite file
+ * for any path today), and bring its schema up to date: a new store in one
+ * transaction, an older one one migration per transaction.  A read-only open of an older store
  * upgrades it first through a writing connection (unless STORE_NO_UPGRADE),
  * so that read commands keep working after scopedb itself was upgraded.
  * Fails with ERR_STORE and a message naming path when the file is not a
- * scopedb store, was written by a newer scopedb (user_version too high) or
+ * scopedb store, was written by a newer scopedb (schema version too high) or
  * (read-only) needs an upgrade that cannot be written; with ERR_IO when the
  * file cannot be opened or created ("cannot open store 'PATH': no such file
  * or directory"); with ERR_BUSY when another process holds the lock longer
@@ -69,7 +70,8 @@ int store_schema_version(void);
  * (default 30000 ms). */
 void store_set_busy_timeout(struct store *st, int ms);
 
-/* BEGIN IMMEDIATE (ERR_USAGE if a transaction is already open). */
+/* Begin a write transaction, taking the store's write lock at once
+ * (ERR_USAGE if a transaction is already open). */
 int store_begin(struct store *st);
 /* On failure the transaction has been rolled back already. */
 int store_commit(struct store *st);
@@ -195,7 +197,7 @@ int store_list_pins(struct store *st, struct store_pin **out, size_t *n);
 void store_pins_free(struct store_pin *pins, size_t n);
 
 /*
- * Several reads from one snapshot (BEGIN ... COMMIT), e.g. resolving a
+ * Several reads from one snapshot (a read transaction), e.g. resolving a
  * selector and then reading the run's aggregates and durations.  *started =
  * 1 when a read transaction was begun (end it with store_read_end()), 0
  * when one was already open (the reads join it).
@@ -204,7 +206,7 @@ int store_read_begin(struct store *st, int *started);
 void store_read_end(struct store *st);
 
 /*
- * One region of a run pooled over the selected ranks by SQL aggregates:
+ * One region of a run pooled over the selected ranks:
  * sums of calls, totals and GPU values, the extremes over rows with calls,
  * and the per-rank totals > 0 (count and largest) for the imbalance.  A
  * region with rows only on unselected ranks is still listed (calls 0).
@@ -232,8 +234,9 @@ typedef int (*store_region_filter)(void *ctx, int *keep, const char *name);
 /*
  * The regions of run_id (sorted by name, byte order) that filter keeps (all
  * when filter is NULL), pooled over ranks[0..nranks) (all ranks when ranks
- * is NULL).  With ranks, one aggregate query over the timings rows;
- * without, the run's stored totals (run_regions, with the percentiles).
+ * is NULL).  With ranks, pooled from the timings rows of those ranks;
+ * without, the run's stored totals (store_put_region_totals(), with the
+ * percentiles).
  * Free *out with store_region_stats_free().
  */
 int store_region_stats(struct store *st, struct store_region_stats **out, size_t *n, int64_t run_id,
@@ -263,8 +266,7 @@ int store_region_duration_runs(struct store *st, struct i64vec *out, struct i64v
 
 /*
  * Runs matching f (NULL = all), newest first (as store_list_runs()), at
- * most f->limit of them: one query over runs (the filters use the runs_by_*,
- * run_tags_by_tag and run_metadata_by_key indexes) plus one for the tags.
+ * most f->limit of them, each with its tags.
  */
 int store_find_runs(struct store *st, struct store_run **out, size_t *n, const struct filter *f);
 
@@ -317,9 +319,8 @@ struct store_history_query {
 /*
  * Every selected region in every selected run that has it, pooled over the
  * selected ranks like store_region_stats(): ordered by region name, then
- * oldest first (sort time, then id).  One aggregate query over the
- * timings_by_region index, and one more over the duration blobs when
- * q->durations.  ERR_NOTFOUND "no region 'x' in store 'PATH'" (or "no
+ * oldest first (sort time, then id), with the durations of the selected
+ * ranks when q->durations.  ERR_NOTFOUND "no region 'x' in store 'PATH'" (or "no
  * region matches 'PATTERN' in store 'PATH'") when no stored region
  * qualifies; an empty result (*n = 0) when none of the selected runs has
  * one.  Free with store_history_free().
