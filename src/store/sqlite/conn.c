@@ -487,8 +487,7 @@ static void sqlite_read_end(struct store_conn *st)
 /* ranks[0..n) as the JSON array bound for json_each(), or NULL (all ranks)
  * when ranks is NULL.  *failed = 1 on allocation failure. */
 
-/* *out = the value of a one-integer PRAGMA (page_count, page_size ...). */
-static int pragma_int(struct store_conn *st, int64_t *out, const char *sql)
+int sqlite_query_int(struct store_conn *st, int64_t *out, const char *sql, const char *text1)
 {
 	sqlite3_stmt *s = NULL;
 	int rc, ret;
@@ -497,7 +496,9 @@ static int pragma_int(struct store_conn *st, int64_t *out, const char *sql)
 	ret = sqlite_prepare(st, &s, sql, 0, "read");
 	if (ret)
 		return ret;
-	rc = sqlite3_step(s);
+	rc = text1 ? sqlite3_bind_text(s, 1, text1, -1, SQLITE_STATIC) : SQLITE_OK;
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(s);
 	if (rc == SQLITE_ROW)
 		*out = sqlite3_column_int64(s, 0);
 	else
@@ -512,9 +513,9 @@ static int sqlite_used_bytes(struct store_conn *st, int64_t *out)
 	int64_t pages = 0, free_pages = 0, size = 0;
 	int ret;
 
-	if ((ret = pragma_int(st, &pages, "PRAGMA page_count")) ||
-	    (ret = pragma_int(st, &free_pages, "PRAGMA freelist_count")) ||
-	    (ret = pragma_int(st, &size, "PRAGMA page_size")))
+	if ((ret = sqlite_query_int(st, &pages, "PRAGMA page_count", NULL)) ||
+	    (ret = sqlite_query_int(st, &free_pages, "PRAGMA freelist_count", NULL)) ||
+	    (ret = sqlite_query_int(st, &size, "PRAGMA page_size", NULL)))
 		return ret;
 	*out = (pages - free_pages) * size;
 	return 0;
@@ -528,8 +529,8 @@ static int sqlite_compact(struct store_conn *st, int64_t *before, int64_t *after
 	*before = *after = 0;
 	if (!sqlite3_get_autocommit(st->db))
 		return err_set(ERR_USAGE, "internal error: vacuum inside a transaction");
-	if ((ret = pragma_int(st, &pages, "PRAGMA page_count")) ||
-	    (ret = pragma_int(st, &size, "PRAGMA page_size")))
+	if ((ret = sqlite_query_int(st, &pages, "PRAGMA page_count", NULL)) ||
+	    (ret = sqlite_query_int(st, &size, "PRAGMA page_size", NULL)))
 		return ret;
 	*before = pages * size;
 	ret = sqlite_exec_retry(

@@ -13,7 +13,6 @@
 #include "scopedb/err.h"
 #include "scopedb/store.h"
 #include "scopedb/util.h"
-#include "store/blob.h"
 #include "store/sqlite/sqlite.h"
 
 /* The ids of the regions q selects as a JSON array (for json_each());
@@ -129,30 +128,15 @@ static int history_durations(struct store_conn *st, struct store_history_point *
 	bad |= sqlite_run_where_bind(s, &w, 3) != SQLITE_OK;
 	rc = bad ? sqlite3_errcode(st->db) : SQLITE_OK;
 	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-		const void *data;
-		int len;
-
 		rc = SQLITE_OK;
 		key.stats.region_id = sqlite3_column_int64(s, 0);
 		key.run_id = sqlite3_column_int64(s, 1);
 		hit = bsearch(&kp, index, n, sizeof(*index), cmp_point_key);
 		if (!hit)
 			continue; /* a run beyond the limit */
-		data = sqlite3_column_blob(s, 2);
-		len = sqlite3_column_bytes(s, 2);
-		if (!data && len > 0) {
-			ret = err_nomem();
+		ret = sqlite_blob_append(st, &(*hit)->durations, s, 2, key.run_id);
+		if (ret)
 			goto out;
-		}
-		if (blob_decode_append(&(*hit)->durations, data, (size_t)len)) {
-			ret = err_code() == ERR_NOMEM
-				  ? ERR_NOMEM
-				  : err_set(ERR_STORE,
-					    "store '%s' is damaged: call durations of run %lld "
-					    "do not decode",
-					    st->path, (long long)key.run_id);
-			goto out;
-		}
 	}
 	if (rc != SQLITE_DONE) {
 		ret = sqlite_err(st, rc, "read");
@@ -237,15 +221,12 @@ int sqlite_region_history(struct store_conn *st, struct store_history_point **ou
 	rc = bad ? sqlite3_errcode(st->db) : SQLITE_OK;
 	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
 		rc = SQLITE_OK;
-		if (len == cap) {
-			cap = cap ? 2 * cap : 64;
-			grown = realloc(pts, cap * sizeof(*pts));
-			if (!grown) {
-				ret = err_nomem();
-				goto out;
-			}
-			pts = grown;
+		grown = sqlite_grow(pts, &cap, len, sizeof(*pts));
+		if (!grown) {
+			ret = ERR_NOMEM;
+			goto out;
 		}
+		pts = grown;
 		p = &pts[len++];
 		memset(p, 0, sizeof(*p));
 		i64vec_init(&p->durations);

@@ -21,6 +21,22 @@
 
 /* ---- runs and metadata ----------------------------------------------- */
 
+void *sqlite_grow(void *arr, size_t *cap, size_t len, size_t size)
+{
+	size_t n = *cap ? 2 * *cap : 16;
+	void *grown;
+
+	if (len < *cap)
+		return arr;
+	grown = realloc(arr, n * size);
+	if (!grown) {
+		err_nomem();
+		return NULL;
+	}
+	*cap = n;
+	return grown;
+}
+
 /* Copy text column i (NULL stays NULL). */
 int sqlite_col_text(char **out, sqlite3_stmt *s, int i)
 {
@@ -265,18 +281,7 @@ static int resolve_nth(struct store_conn *st, int64_t *out, int64_t *count, cons
 	if (ret || *out)
 		return ret;
 	snprintf(sql, sizeof(sql), "SELECT count(*) %s", from);
-	ret = sqlite_prepare(st, &s, sql, 0, "read");
-	if (ret)
-		return ret;
-	rc = name ? sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC) : SQLITE_OK;
-	if (rc == SQLITE_OK)
-		rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW)
-		*count = sqlite3_column_int64(s, 0);
-	else
-		ret = sqlite_err(st, rc, "read");
-	sqlite3_finalize(s);
-	return ret;
+	return sqlite_query_int(st, count, sql, name);
 }
 
 /* "abc" -> "abc*" with GLOB's special characters bracketed, for an indexed
@@ -466,15 +471,12 @@ int sqlite_list_pins(struct store_conn *st, struct store_pin **out, size_t *n)
 	if (ret)
 		return ret;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		if (len == cap) {
-			cap = cap ? 2 * cap : 8;
-			grown = realloc(pins, cap * sizeof(*pins));
-			if (!grown) {
-				ret = err_nomem();
-				goto out;
-			}
-			pins = grown;
+		grown = sqlite_grow(pins, &cap, len, sizeof(*pins));
+		if (!grown) {
+			ret = ERR_NOMEM;
+			goto out;
 		}
+		pins = grown;
 		memset(&pins[len], 0, sizeof(*pins));
 		pins[len].run_id = sqlite3_column_int64(s, 1);
 		len++;
@@ -632,15 +634,12 @@ int sqlite_region_stats(struct store_conn *st, struct store_region_stats **out, 
 			goto out;
 		if (!keep)
 			continue;
-		if (len == cap) {
-			cap = cap ? 2 * cap : 16;
-			grown = realloc(regs, cap * sizeof(*regs));
-			if (!grown) {
-				ret = err_nomem();
-				goto out;
-			}
-			regs = grown;
+		grown = sqlite_grow(regs, &cap, len, sizeof(*regs));
+		if (!grown) {
+			ret = ERR_NOMEM;
+			goto out;
 		}
+		regs = grown;
 		g = &regs[len++];
 		memset(g, 0, sizeof(*g));
 		g->region_id = sqlite3_column_int64(s, 0);
@@ -671,6 +670,22 @@ out:
 	*out = regs;
 	*n = len;
 	return 0;
+}
+
+int sqlite_blob_append(struct store_conn *st, struct i64vec *out, sqlite3_stmt *s, int col,
+		       int64_t run_id)
+{
+	const void *data = sqlite3_column_blob(s, col);
+	int len = sqlite3_column_bytes(s, col);
+
+	if (!data && len > 0)
+		return err_nomem();
+	if (!blob_decode_append(out, data, (size_t)len))
+		return 0;
+	if (err_code() == ERR_NOMEM)
+		return ERR_NOMEM;
+	return err_set(ERR_STORE, "store '%s' is damaged: call durations of run %lld do not decode",
+		       st->path, (long long)run_id);
 }
 
 /*
@@ -705,25 +720,10 @@ int sqlite_region_durations(struct store_conn *st, struct i64vec *out, struct i6
 		goto out;
 	}
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		const void *data = sqlite3_column_blob(s, 0);
-		int len = sqlite3_column_bytes(s, 0);
-
-		if (!data && len > 0) {
-			ret = err_nomem();
-			goto out;
-		}
-		if (blob_decode_append(out, data, (size_t)len)) {
-			if (err_code() == ERR_NOMEM) {
-				ret = ERR_NOMEM;
-				goto out;
-			}
-			ret = err_set(ERR_STORE,
-				      "store '%s' is damaged: call durations of run %lld do not "
-				      "decode",
-				      st->path, (long long)run_id);
-			goto out;
-		}
-		if (ends && (ret = i64vec_push(ends, (int64_t)out->len)))
+		ret = sqlite_blob_append(st, out, s, 0, run_id);
+		if (!ret && ends)
+			ret = i64vec_push(ends, (int64_t)out->len);
+		if (ret)
 			goto out;
 	}
 	if (rc != SQLITE_DONE)
@@ -854,15 +854,12 @@ int sqlite_find_runs(struct store_conn *st, struct store_run **out, size_t *n,
 	if (rc == SQLITE_OK)
 		rc = sqlite_run_where_bind(s, &w, 2);
 	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-		if (len == cap) {
-			cap = cap ? 2 * cap : 16;
-			grown = realloc(runs, cap * sizeof(*runs));
-			if (!grown) {
-				ret = err_nomem();
-				goto out;
-			}
-			runs = grown;
+		grown = sqlite_grow(runs, &cap, len, sizeof(*runs));
+		if (!grown) {
+			ret = ERR_NOMEM;
+			goto out;
 		}
+		runs = grown;
 		memset(&runs[len], 0, sizeof(*runs));
 		ret = run_from_row(&runs[len++], s);
 		if (ret)

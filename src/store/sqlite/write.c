@@ -639,7 +639,7 @@ int sqlite_percentile_regions(struct store_conn *st, struct store_region_calls *
 			      int64_t run_id)
 {
 	sqlite3_stmt *s = NULL;
-	struct store_region_calls *r = NULL;
+	struct store_region_calls *r = NULL, *grown;
 	size_t len = 0, cap = 0;
 	int rc, ret;
 
@@ -651,17 +651,12 @@ int sqlite_percentile_regions(struct store_conn *st, struct store_region_calls *
 	rc = sqlite3_bind_int64(s, 1, run_id);
 	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
 		rc = SQLITE_OK;
-		if (len == cap) {
-			void *grown;
-
-			cap = cap ? 2 * cap : 64;
-			grown = realloc(r, cap * sizeof(*r));
-			if (!grown) {
-				ret = err_nomem();
-				goto out;
-			}
-			r = grown;
+		grown = sqlite_grow(r, &cap, len, sizeof(*r));
+		if (!grown) {
+			ret = ERR_NOMEM;
+			goto out;
 		}
+		r = grown;
 		r[len].region_id = sqlite3_column_int64(s, 0);
 		r[len].calls = (uint64_t)sqlite3_column_int64(s, 1);
 		r[len].rows = (uint64_t)sqlite3_column_int64(s, 2);
