@@ -14,7 +14,7 @@
  * the blobs are copied in one pass, in storage order, into a spool of at
  * most FINISH_SPOOL_BYTES (a medium or large run fits whole); a bigger run
  * is done in batches of regions sized from the bytes per call seen so far,
- * and a region bigger than the spool by itself on its own
+ * and a region that does not fit the spool by itself is read on its own
  * (finish_region_alone()).  The percentiles of a batch are computed on two
  * threads; only the calling thread uses the store.
  */
@@ -30,6 +30,7 @@
 #include "scopedb/util.h"
 #include "store/blob.h"
 
+/* Encoded blobs held at once by finish_run(). */
 #define FINISH_SPOOL_BYTES ((size_t)128 << 20)
 
 /* The spool size in use (testing hook: finish_set_spool_bytes()). */
