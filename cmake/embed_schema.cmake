@@ -2,7 +2,7 @@
 #   const char *const schema_sql[]; const int schema_sql_count;
 # Migration i (0-based) brings a store from user_version i to i + 1.
 set(body "/* Generated from schema/NNNN_name.sql by cmake/embed_schema.cmake. */\n")
-string(APPEND body "#include \"store/schema_sql.h\"\n\n")
+string(APPEND body "#include \"store/sqlite/schema_sql.h\"\n\n")
 set(list "")
 set(n 0)
 foreach(f IN LISTS FILES)

@@ -2,7 +2,8 @@
  * test_ingest.c - ingest_file() end to end against a real store: the
  * upstream fixtures, generated profiles of every layout (values checked row
  * by row against the arrays that generated them, durations blobs decoded),
- * duplicates, and damaged files that must leave the store unchanged.
+ * duplicates, damaged files that must leave the store unchanged, and the
+ * finish pipeline (finish.h) over a temporary store.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,12 +11,13 @@
 
 #include <sqlite3.h>
 
-#include "store/blob.h"
-#include "scopedb/err.h"
 #include "h5write.h"
+#include "ingest/finish.h"
+#include "scopedb/err.h"
 #include "scopedb/ingest.h"
 #include "scopedb/store.h"
 #include "scopedb/util.h"
+#include "store/blob.h"
 #include "testutil.h"
 
 static int64_t q_int(const char *db, const char *sql)
@@ -392,6 +394,83 @@ static void test_meta_check_and_env(void **state)
 	assert_string_equal(c, "g1");
 }
 
+/* The all-ranks totals of run (with their percentiles) as one string. */
+static void totals_text(char *out, size_t len, struct store *st, int64_t run)
+{
+	struct store_region_stats *regs = NULL;
+	size_t n = 0, i, used = 0;
+
+	assert_int_equal(store_region_stats(st, &regs, &n, run, NULL, 0, NULL, NULL), 0);
+	assert_true(n > 0);
+	out[0] = '\0';
+	for (i = 0; i < n && used < len; i++)
+		used += (size_t)snprintf(
+		    out + used, len - used, "%s:%llu:%lld:%d:%.17g:%.17g:%.17g;", regs[i].name,
+		    (unsigned long long)regs[i].calls, (long long)regs[i].total,
+		    regs[i].has_quantiles, regs[i].quantiles[0], regs[i].quantiles[1],
+		    regs[i].quantiles[2]);
+	assert_true(used < len);
+	store_region_stats_free(regs, n);
+}
+
+/*
+ * finish_run() (src/ingest/finish.c) through the backend-neutral store
+ * API: a file ingested into a temporary store gets the same totals and
+ * percentiles as in a store file, finishing again changes nothing, and a
+ * spool too small for any blob (every region on its own) gives the same
+ * numbers.
+ */
+static void test_finish_temporary_store(void **state)
+{
+	struct h5write_row rows[9];
+	struct h5write_profile prof;
+	struct h5write_opts o;
+	struct ingest_result r, rt;
+	struct store *st = NULL, *tmp = NULL;
+	char db[512], want[4096], got[4096];
+
+	(void)state;
+	snprintf(db, sizeof(db), "%s", tu_path("finish.sqlite"));
+	memset(&prof, 0, sizeof(prof));
+	prof.rows = rows;
+	prof.nrows = gen_rows(rows);
+	memset(&o, 0, sizeof(o));
+	o.schema = 3;
+	o.mpi_size = 3;
+	assert_int_equal(h5write_file(tu_path("finish.h5"), &prof, &o), 0);
+
+	assert_int_equal(store_open(&st, db, 0), 0);
+	assert_int_equal(ingest_file(&r, st, tu_path("finish.h5"), &no_opts), 0);
+	totals_text(want, sizeof(want), st, r.run_id);
+	assert_non_null(strstr(want, ":1:"));
+
+	assert_int_equal(store_open_temporary(&tmp), 0);
+	assert_int_equal(ingest_file(&rt, tmp, tu_path("finish.h5"), &no_opts), 0);
+	assert_int_equal(rt.num_calls, r.num_calls);
+	totals_text(got, sizeof(got), tmp, rt.run_id);
+	assert_string_equal(got, want);
+
+	assert_int_equal(store_begin(tmp), 0);
+	assert_int_equal(finish_run(tmp, rt.run_id), 0);
+	assert_int_equal(store_commit(tmp), 0);
+	totals_text(got, sizeof(got), tmp, rt.run_id);
+	assert_string_equal(got, want);
+
+	finish_set_spool_bytes(1);
+	assert_int_equal(store_begin(tmp), 0);
+	assert_int_equal(finish_run(tmp, rt.run_id), 0);
+	assert_int_equal(store_commit(tmp), 0);
+	finish_set_spool_bytes(0);
+	totals_text(got, sizeof(got), tmp, rt.run_id);
+	assert_string_equal(got, want);
+
+	assert_int_equal(store_begin(tmp), 0);
+	assert_int_equal(finish_run(tmp, rt.run_id + 1), ERR_NOTFOUND);
+	store_rollback(tmp);
+	store_close(tmp);
+	store_close(st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -400,6 +479,7 @@ int main(void)
 	    cmocka_unit_test(test_duplicate_and_tags),
 	    cmocka_unit_test(test_damaged_files_leave_nothing),
 	    cmocka_unit_test(test_meta_check_and_env),
+	    cmocka_unit_test(test_finish_temporary_store),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

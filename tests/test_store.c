@@ -1,9 +1,12 @@
 /*
- * test_store.c - the SQLite store: creating, stamping and reopening stores,
- * refusing foreign, non-SQLite and newer files and unusable paths, the run /
- * tag / metadata / region / timings writes and their reads, list order,
- * rollback (including the region id cache), cascading deletes, pins and lock
- * contention.  The database is inspected with the sqlite3 API directly.
+ * test_store.c - the store front end and its SQLite backend: creating,
+ * stamping and reopening stores, refusing foreign, non-SQLite and newer
+ * files and unusable paths, the run / tag / metadata / region / timings
+ * writes and their reads, finishing a run (src/ingest/finish.c over this
+ * backend), list order, rollback (including the region id cache),
+ * cascading deletes, pins, lock contention, temporary stores, and the
+ * backend registry and table check.  The database is inspected with the
+ * sqlite3 API directly.
  */
 #include <errno.h>
 #include <math.h>
@@ -19,11 +22,14 @@
 
 #include "testutil.h"
 
-#include "store/blob.h"
+#include "ingest/finish.h"
 #include "scopedb/err.h"
 #include "scopedb/stats.h"
 #include "scopedb/store.h"
 #include "scopedb/util.h"
+#include "store/backend.h"
+#include "store/blob.h"
+#include "store/sqlite/sqlite.h"
 
 /* ---- direct database access ---- */
 
@@ -194,7 +200,7 @@ static void test_create_and_reopen(void **state)
 	st = open_ok(path, 0);
 	store_close(st);
 	assert_true(file_exists(path));
-	assert_int_equal(db_int(path, "PRAGMA application_id"), STORE_APPLICATION_ID);
+	assert_int_equal(db_int(path, "PRAGMA application_id"), SQLITE_APPLICATION_ID);
 	assert_int_equal(db_int(path, "PRAGMA user_version"), store_schema_version());
 	assert_string_equal(db_text(buf, sizeof(buf), path, "PRAGMA journal_mode"), "wal");
 	objects = db_int(path, "SELECT count(*) FROM sqlite_master");
@@ -240,7 +246,7 @@ static void test_empty_file_becomes_store(void **state)
 	expect_msg("cannot open store '", path, "': not a scopedb database");
 	st = open_ok(path, 0);
 	store_close(st);
-	assert_int_equal(db_int(path, "PRAGMA application_id"), STORE_APPLICATION_ID);
+	assert_int_equal(db_int(path, "PRAGMA application_id"), SQLITE_APPLICATION_ID);
 }
 
 static void test_readonly_missing(void **state)
@@ -425,8 +431,8 @@ static void test_runs_tags_meta(void **state)
 	assert_int_equal(store_set_meta(st, id, "platform", "linux"), 0);
 	assert_int_equal(store_set_meta(st, id, "modules", "[\"gcc\",\"mpi\"]"), 0);
 	assert_int_equal(store_set_meta(st, id, "platform", "Linux-x86_64"), 0);
-	assert_int_equal(store_finish_run(st, id), 0); /* no timings: 0 and 0 */
-	assert_int_equal(store_finish_run(st, 77), ERR_NOTFOUND);
+	assert_int_equal(finish_run(st, id), 0); /* no timings: 0 and 0 */
+	assert_int_equal(finish_run(st, 77), ERR_NOTFOUND);
 
 	assert_int_equal(store_get_run(st, &got, id), 0);
 	assert_int_equal(got.id, id);
@@ -628,7 +634,7 @@ static const struct store_region_stats *find_region(const struct store_region_st
 }
 
 /*
- * store_finish_run(): the all-ranks totals and exact percentiles of each
+ * finish_run(): the all-ranks totals and exact percentiles of each
  * region, as store_region_stats() returns them without a rank list, and
  * the schema 1 -> 2 upgrade that fills them in for older stores.
  */
@@ -659,8 +665,8 @@ static void test_finish_run(void **state)
 	fill_timing(&t, id, io, 0);		  /* aggregate layout: no blobs */
 	t.has_events = 0;
 	assert_int_equal(store_add_timing(st, &t), 0);
-	assert_int_equal(store_finish_run(st, id), 0);
-	assert_int_equal(store_finish_run(st, id), 0); /* idempotent */
+	assert_int_equal(finish_run(st, id), 0);
+	assert_int_equal(finish_run(st, id), 0); /* idempotent */
 	assert_int_equal(store_commit(st), 0);
 
 	assert_int_equal(store_get_run(st, &run, id), 0);
@@ -736,7 +742,7 @@ static const char *quantiles_text(char *buf, size_t len, const char *path)
 }
 
 /*
- * store_finish_run() with a spool too small for the run: the regions are
+ * finish_run() with a spool too small for the run: the regions are
  * done in batches (after a first pass that overflows), with the same
  * results; so are regions bigger than the spool, each on its own.
  */
@@ -761,26 +767,26 @@ static void test_finish_batches(void **state)
 			add_durations(st, run, reg, rank, d, (size_t)(10 + region));
 		}
 	}
-	assert_int_equal(store_finish_run(st, run), 0);
+	assert_int_equal(finish_run(st, run), 0);
 	quantiles_text(want, sizeof(want), path); /* not committed: a read of the WAL */
 	assert_int_equal(store_commit(st), 0);
 	quantiles_text(want, sizeof(want), path);
 	assert_non_null(strstr(want, "6:"));
 
 	/* a 100-byte spool holds one region (4 blobs): many passes, same values */
-	store_set_spool_bytes(100);
+	finish_set_spool_bytes(100);
 	assert_int_equal(store_begin(st), 0);
-	assert_int_equal(store_finish_run(st, run), 0);
+	assert_int_equal(finish_run(st, run), 0);
 	assert_int_equal(store_commit(st), 0);
 	assert_string_equal(quantiles_text(got, sizeof(got), path), want);
 
 	/* smaller than one blob: every region is fetched and decoded on its
 	 * own, same values */
-	store_set_spool_bytes(8);
+	finish_set_spool_bytes(8);
 	assert_int_equal(store_begin(st), 0);
-	assert_int_equal(store_finish_run(st, run), 0);
+	assert_int_equal(finish_run(st, run), 0);
 	assert_int_equal(store_commit(st), 0);
-	store_set_spool_bytes(0);
+	finish_set_spool_bytes(0);
 	assert_string_equal(quantiles_text(got, sizeof(got), path), want);
 	store_close(st);
 }
@@ -1067,7 +1073,7 @@ static void test_concurrent_create(void **state)
 	}
 	assert_int_equal(db_int(path, "SELECT count(*) FROM runs"), 4);
 	assert_int_equal(db_int(path, "PRAGMA user_version"), store_schema_version());
-	assert_int_equal(db_int(path, "PRAGMA application_id"), STORE_APPLICATION_ID);
+	assert_int_equal(db_int(path, "PRAGMA application_id"), SQLITE_APPLICATION_ID);
 }
 
 /* In-memory stores (scratch stores of single-file comparisons) work. */
@@ -1145,7 +1151,7 @@ static void test_bulk_insert(void **state)
 			assert_int_equal(store_add_timing(st, &t), 0);
 		}
 	}
-	assert_int_equal(store_finish_run(st, run), 0);
+	assert_int_equal(finish_run(st, run), 0);
 	assert_int_equal(store_commit(st), 0);
 	store_close(st);
 	buf_release(&blob);
@@ -1164,13 +1170,111 @@ static void test_bulk_insert(void **state)
 			 SQLITE_OK);
 	st = open_ok(path, 0);
 	assert_int_equal(store_begin(st), 0);
-	assert_int_equal(store_finish_run(st, run), ERR_STORE);
+	assert_int_equal(finish_run(st, run), ERR_STORE);
 	expect_msg("store '", path,
 		   "' is damaged: the call durations of run 1 do not match its timings");
 	store_rollback(st);
 	store_close(st);
 	assert_int_equal(db_int(path, "SELECT count(*) FROM run_regions WHERE p50_ns = 1094.5"),
 			 300);
+}
+
+/* store_open_temporary(): a private store in memory, no file anywhere. */
+static void test_temporary_store(void **state)
+{
+	struct store *st = NULL;
+	struct store_run *runs;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(store_open_temporary(&st), 0);
+	assert_string_equal(store_location(st), ":memory:");
+	assert_int_equal(store_begin(st), 0);
+	add_run(st, "t1", NULL, "2024-01-01T00:00:00Z");
+	assert_int_equal(store_commit(st), 0);
+	assert_int_equal(store_list_runs(st, &runs, &n), 0);
+	assert_int_equal(n, 1);
+	store_runs_free(runs, n);
+	store_close(st);
+	assert_false(file_exists(":memory:"));
+}
+
+/* STORE_EXISTING: the "no store" check of pin, rm, tag, unpin and vacuum. */
+static void test_open_existing(void **state)
+{
+	char path[512];
+	struct store *st = (struct store *)1;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s", tu_path("existing.sqlite"));
+	assert_int_equal(store_open(&st, path, STORE_EXISTING), ERR_IO);
+	assert_null(st);
+	expect_msg("cannot open store '", path, "': no such file");
+	assert_false(file_exists(path));
+	store_close(open_ok(path, 0));
+	st = open_ok(path, STORE_EXISTING);
+	assert_string_equal(store_location(st), path);
+	store_close(st);
+}
+
+/* The registry hands every path (and, until a backend claims them, URLs)
+ * to SQLite, and its table is complete. */
+static void test_backend_registry(void **state)
+{
+	(void)state;
+	assert_ptr_equal(store_backend_for("history.sqlite"), &sqlite_store_backend);
+	assert_ptr_equal(store_backend_for("/tmp/x/y.db"), &sqlite_store_backend);
+	assert_ptr_equal(store_backend_for(":memory:"), &sqlite_store_backend);
+	assert_ptr_equal(store_backend_for("postgresql://host/db"), &sqlite_store_backend);
+	assert_int_equal(store_backend_check(&sqlite_store_backend), 0);
+	assert_int_equal(sqlite_store_backend.version, STORE_BACKEND_VERSION);
+}
+
+/* A table with a missing function or of an unknown version is refused,
+ * by the check and by store_open_with(), before anything is opened. */
+static void test_backend_check(void **state)
+{
+	char path[512];
+	struct store_backend be = sqlite_store_backend;
+	struct store *st = (struct store *)1;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s", tu_path("check.sqlite"));
+	be.scan_blobs = NULL;
+	assert_int_equal(store_backend_check(&be), ERR_STORE);
+	assert_string_equal(err_msg(),
+			    "store backend 'sqlite' is incomplete: it has no scan_blobs");
+	assert_int_equal(store_open_with(&st, &be, path, 0), ERR_STORE);
+	assert_null(st);
+	assert_false(file_exists(path));
+
+	be = sqlite_store_backend;
+	be.compact = NULL;
+	assert_int_equal(store_backend_check(&be), ERR_STORE);
+	assert_string_equal(err_msg(), "store backend 'sqlite' is incomplete: it has no compact");
+
+	be = sqlite_store_backend;
+	be.accepts = NULL;
+	assert_int_equal(store_backend_check(&be), ERR_STORE);
+	assert_string_equal(err_msg(), "store backend 'sqlite' is incomplete: it has no accepts");
+
+	be = sqlite_store_backend;
+	be.version = STORE_BACKEND_VERSION + 1;
+	assert_int_equal(store_backend_check(&be), ERR_STORE);
+	assert_string_equal(err_msg(),
+			    "store backend 'sqlite' has interface version 2; this scopedb "
+			    "understands 1");
+	assert_int_equal(store_open_with(&st, &be, path, 0), ERR_STORE);
+	assert_null(st);
+	assert_false(file_exists(path));
+
+	assert_int_equal(store_backend_check(NULL), ERR_STORE);
+
+	be = sqlite_store_backend;
+	assert_int_equal(store_open_with(&st, &be, path, 0), 0);
+	assert_non_null(st);
+	store_close(st);
+	assert_true(file_exists(path));
 }
 
 int main(void)
@@ -1196,6 +1300,10 @@ int main(void)
 	    cmocka_unit_test(test_memory_store),
 	    cmocka_unit_test(test_readonly_writes_fail),
 	    cmocka_unit_test(test_bulk_insert),
+	    cmocka_unit_test(test_temporary_store),
+	    cmocka_unit_test(test_open_existing),
+	    cmocka_unit_test(test_backend_registry),
+	    cmocka_unit_test(test_backend_check),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

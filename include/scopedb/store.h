@@ -1,18 +1,24 @@
 /*
- * store.h - the SQLite history store.
+ * store.h - the history store: runs, their timings and duration blobs,
+ * tags, metadata, pins, and the queries of diff, check, show and history.
  *
- * The only module that calls SQLite.  The schema lives in schema/NNNN_name.sql,
- * compiled into the binary (schema_sql.h) and applied in order by
- * store_open() according to PRAGMA user_version; application_id is stamped
- * so that scopedb refuses foreign databases.  Connections run with
- * foreign_keys=ON, WAL journaling and a busy timeout.
+ * A front end (src/store/store.c) over interchangeable backends
+ * (src/store/backend.h): store_open() picks the backend from the --db value
+ * (today every value is an SQLite file, src/store/sqlite/), checks that its
+ * table of functions is complete and then dispatches every call to it.
+ * Nothing in this header depends on the backend; the SQLite backend owns
+ * the schema (schema/NNNN_name.sql), its migrations and every SQL
+ * statement.  Errors name the store as "store 'PATH'" (store_location()).
  *
- * Writers use one transaction per ingested file: store_begin() (BEGIN
- * IMMEDIATE), store_* inserts, then store_commit() or store_rollback().
+ * Writers use one transaction per ingested file: store_begin(), store_*
+ * inserts, then store_commit() or store_rollback().  A run's all-ranks
+ * totals and percentiles are added at the end of its ingest by the finish
+ * pipeline (src/ingest/finish.h) through the "finishing a run" calls below.
  *
  * Ownership: struct store is freed by store_close() (accepts NULL).  Strings
  * in structures filled by store_* read functions are malloc'ed copies owned
- * by the structure and freed by its *_release() function.
+ * by the structure and freed by its *_release() function.  Pointers passed
+ * in (names, blobs, filters) are only read during the call.
  */
 #ifndef SCOPEDB_STORE_H
 #define SCOPEDB_STORE_H
@@ -24,24 +30,24 @@
 #include "scopedb/select.h"
 #include "scopedb/util.h"
 
-/* application_id stamped in every store ("SCPD"). */
-#define STORE_APPLICATION_ID 0x53435044
-
 struct store;
 
 enum store_open_flags {
 	STORE_READONLY = 1,   /* do not create; fail if missing */
 	STORE_NO_UPGRADE = 2, /* read-only: never upgrade an older store */
+	STORE_EXISTING = 4,   /* writable, but never create: ERR_IO "cannot open
+			       * store 'PATH': no such file" when it is missing */
 };
 
 /*
- * Open (creating if needed, unless STORE_READONLY) the store at path and
- * bring its schema up to date: a new store in one transaction, an older one
- * one migration per transaction.  A read-only open of an older store
+ * Open (creating if needed, unless STORE_READONLY or STORE_EXISTING) the
+ * store at path, with the backend the registry picks for it (an SQLite file
+ * for any path today), and bring its schema up to date: a new store in one
+ * transaction, an older one one migration per transaction.  A read-only open of an older store
  * upgrades it first through a writing connection (unless STORE_NO_UPGRADE),
  * so that read commands keep working after scopedb itself was upgraded.
  * Fails with ERR_STORE and a message naming path when the file is not a
- * scopedb store, was written by a newer scopedb (user_version too high) or
+ * scopedb store, was written by a newer scopedb (schema version too high) or
  * (read-only) needs an upgrade that cannot be written; with ERR_IO when the
  * file cannot be opened or created ("cannot open store 'PATH': no such file
  * or directory"); with ERR_BUSY when another process holds the lock longer
@@ -50,6 +56,13 @@ enum store_open_flags {
 int store_open(struct store **out, const char *path, int flags);
 void store_close(struct store *st);
 
+/* A private, empty store that lives in memory until store_close() (diff
+ * and check of a file that is not stored: it is ingested there). */
+int store_open_temporary(struct store **out);
+
+/* The --db value the store was opened with, for messages. */
+const char *store_location(const struct store *st);
+
 /* Schema version this build writes (number of schema/NNNN_name.sql files). */
 int store_schema_version(void);
 
@@ -57,7 +70,8 @@ int store_schema_version(void);
  * (default 30000 ms). */
 void store_set_busy_timeout(struct store *st, int ms);
 
-/* BEGIN IMMEDIATE (ERR_USAGE if a transaction is already open). */
+/* Begin a write transaction, taking the store's write lock at once
+ * (ERR_USAGE if a transaction is already open). */
 int store_begin(struct store *st);
 /* On failure the transaction has been rolled back already. */
 int store_commit(struct store *st);
@@ -93,24 +107,9 @@ int store_find_sha(struct store *st, int64_t *out, const char *sha256);
  * stored as NULL.  Run ids are never reused, even after a run is removed. */
 int store_insert_run(struct store *st, int64_t *out, const struct store_run *run);
 
-/* Testing hook: the scratch memory store_finish_run() copies a run's
- * duration blobs into (0 = the default, 128 MB); bigger runs are done in
- * several passes, and a region that does not fit by itself is fetched and
- * decoded whole. */
-void store_set_spool_bytes(size_t n);
-
 /* Set the content hash of a run inserted before its hash was known
  * (ingest hashes while it reads); ERR_STORE when another run has it. */
 int store_set_run_sha(struct store *st, int64_t run_id, const char *sha256);
-
-/*
- * Complete a run once all its timings are in (inside the ingest
- * transaction): pool every rank of each region into run_regions, with the
- * exact p50/p95/p99 of its call durations, and set the run's region and
- * call counts.  Readers without --ranks use those totals instead of the
- * timings rows.  ERR_NOTFOUND when there is no such run.
- */
-int store_finish_run(struct store *st, int64_t run_id);
 
 /* Add a tag (no-op if the run has it).  *added = 1 if it was new. */
 int store_add_tag(struct store *st, int *added, int64_t run_id, const char *tag);
@@ -198,7 +197,7 @@ int store_list_pins(struct store *st, struct store_pin **out, size_t *n);
 void store_pins_free(struct store_pin *pins, size_t n);
 
 /*
- * Several reads from one snapshot (BEGIN ... COMMIT), e.g. resolving a
+ * Several reads from one snapshot (a read transaction), e.g. resolving a
  * selector and then reading the run's aggregates and durations.  *started =
  * 1 when a read transaction was begun (end it with store_read_end()), 0
  * when one was already open (the reads join it).
@@ -207,7 +206,7 @@ int store_read_begin(struct store *st, int *started);
 void store_read_end(struct store *st);
 
 /*
- * One region of a run pooled over the selected ranks by SQL aggregates:
+ * One region of a run pooled over the selected ranks:
  * sums of calls, totals and GPU values, the extremes over rows with calls,
  * and the per-rank totals > 0 (count and largest) for the imbalance.  A
  * region with rows only on unselected ranks is still listed (calls 0).
@@ -235,8 +234,9 @@ typedef int (*store_region_filter)(void *ctx, int *keep, const char *name);
 /*
  * The regions of run_id (sorted by name, byte order) that filter keeps (all
  * when filter is NULL), pooled over ranks[0..nranks) (all ranks when ranks
- * is NULL).  With ranks, one aggregate query over the timings rows;
- * without, the run's stored totals (run_regions, with the percentiles).
+ * is NULL).  With ranks, pooled from the timings rows of those ranks;
+ * without, the run's stored totals (store_put_region_totals(), with the
+ * percentiles).
  * Free *out with store_region_stats_free().
  */
 int store_region_stats(struct store *st, struct store_region_stats **out, size_t *n, int64_t run_id,
@@ -266,8 +266,7 @@ int store_region_duration_runs(struct store *st, struct i64vec *out, struct i64v
 
 /*
  * Runs matching f (NULL = all), newest first (as store_list_runs()), at
- * most f->limit of them: one query over runs (the filters use the runs_by_*,
- * run_tags_by_tag and run_metadata_by_key indexes) plus one for the tags.
+ * most f->limit of them, each with its tags.
  */
 int store_find_runs(struct store *st, struct store_run **out, size_t *n, const struct filter *f);
 
@@ -286,10 +285,11 @@ int store_remove_tag(struct store *st, int *removed, int64_t run_id, const char 
 int store_remove_run(struct store *st, char **unpinned, int64_t run_id, int force);
 
 /*
- * Forget region names no run uses any more, rebuild the file (VACUUM),
- * truncate the WAL and refresh the planner statistics (PRAGMA optimize).
- * The sizes before and after are in bytes (pages in use x page size).
- * Must not run inside a transaction.
+ * Compact the store: forget region names no run uses any more, give the
+ * space of removed runs back and refresh the query planner's statistics.
+ * *before and *after are the store's size in bytes as the backend counts
+ * it (the SQLite backend: the file before, the space in use after).  Must
+ * not run inside a transaction.
  */
 int store_vacuum(struct store *st, int64_t *before, int64_t *after);
 
@@ -319,9 +319,8 @@ struct store_history_query {
 /*
  * Every selected region in every selected run that has it, pooled over the
  * selected ranks like store_region_stats(): ordered by region name, then
- * oldest first (sort time, then id).  One aggregate query over the
- * timings_by_region index, and one more over the duration blobs when
- * q->durations.  ERR_NOTFOUND "no region 'x' in store 'PATH'" (or "no
+ * oldest first (sort time, then id), with the durations of the selected
+ * ranks when q->durations.  ERR_NOTFOUND "no region 'x' in store 'PATH'" (or "no
  * region matches 'PATTERN' in store 'PATH'") when no stored region
  * qualifies; an empty result (*n = 0) when none of the selected runs has
  * one.  Free with store_history_free().
@@ -329,5 +328,40 @@ struct store_history_query {
 int store_region_history(struct store *st, struct store_history_point **out, size_t *n,
 			 const struct store_history_query *q);
 void store_history_free(struct store_history_point *p, size_t n);
+
+/* ---- finishing a run (src/ingest/finish.c) ------------------------------ */
+
+/*
+ * Pool every rank of each region of run_id into the run's stored totals
+ * (the rows store_region_stats() reads without a rank list), without
+ * percentiles yet, replacing any there were, and set the run's region and
+ * call counts from them.  ERR_NOTFOUND when there is no such run.
+ */
+int store_put_region_totals(struct store *st, int64_t run_id);
+
+/* A region of a run with per-call data, from its stored totals. */
+struct store_region_calls {
+	int64_t region_id;
+	uint64_t calls; /* all ranks */
+	uint64_t rows;	/* ranks with a timings row */
+};
+
+/* The regions of run_id whose totals (store_put_region_totals()) have
+ * per-call data and calls, by region id; free *out with free(). */
+int store_percentile_regions(struct store *st, struct store_region_calls **out, size_t *n,
+			     int64_t run_id);
+
+/* Called by store_scan_blobs() with each durations blob (blob.h encoding;
+ * data valid during the call only).  A non-zero return stops the scan and
+ * is returned by it. */
+typedef int (*store_blob_fn)(void *ctx, int64_t region_id, const void *data, size_t len);
+
+/* Every durations blob of run_id, in the order they lie in the store (one
+ * sequential pass), to fn. */
+int store_scan_blobs(struct store *st, int64_t run_id, store_blob_fn fn, void *ctx);
+
+/* Store the p50, p95 and p99 (ns) of a region in the run's totals. */
+int store_put_region_quantiles(struct store *st, int64_t run_id, int64_t region_id,
+			       const double q[3]);
 
 #endif

@@ -116,7 +116,7 @@ static int compare_open_side(struct compare_src *src, struct compare_side *side,
 
 		err_clear();
 		memset(&io, 0, sizeof(io));
-		rc = store_open(&src->mem, ":memory:", 0);
+		rc = store_open_temporary(&src->mem);
 		if (!rc)
 			rc = ingest_file(&res, src->mem, arg, &io);
 		if (rc)

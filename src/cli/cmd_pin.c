@@ -67,12 +67,7 @@ int cmd_pin(int argc, char **argv)
 		goto out;
 	}
 	/* Pinning never creates a store. */
-	if (stat(cli_db_path(db), &sb) != 0) {
-		err_set(ERR_IO, "cannot open store '%s': no such file", cli_db_path(db));
-		code = cli_error();
-		goto out;
-	}
-	if (store_open(&st, cli_db_path(db), 0) || store_resolve(st, &run, &sel) ||
+	if (store_open(&st, cli_db_path(db), STORE_EXISTING) || store_resolve(st, &run, &sel) ||
 	    store_pin_set(st, &prev, name, run)) {
 		code = cli_error();
 		goto out;

@@ -29,7 +29,6 @@ int cmd_rm(int argc, char **argv)
 	const struct cmd *self = cmd_find("rm");
 	struct select_spec sel;
 	struct store *st = NULL;
-	struct stat sb;
 	const char *db = NULL;
 	int64_t *ids = NULL;
 	char **unpinned = NULL;
@@ -75,12 +74,7 @@ int cmd_rm(int argc, char **argv)
 		}
 		select_release(&sel);
 	}
-	if (stat(cli_db_path(db), &sb) != 0) {
-		err_set(ERR_IO, "cannot open store '%s': no such file", cli_db_path(db));
-		code = cli_error();
-		goto out;
-	}
-	rc = store_open(&st, cli_db_path(db), 0);
+	rc = store_open(&st, cli_db_path(db), STORE_EXISTING);
 	if (!rc)
 		rc = store_begin(st);
 	in_txn = rc == 0;

@@ -44,7 +44,6 @@ int cmd_tag_change(int argc, char **argv, int add)
 	const struct cmd *self = cmd_find(add ? "tag" : "untag");
 	struct select_spec sel;
 	struct store *st = NULL;
-	struct stat sb;
 	const char *db = NULL;
 	int *changed = NULL;
 	int64_t run = 0;
@@ -88,12 +87,7 @@ int cmd_tag_change(int argc, char **argv, int add)
 		goto out;
 	}
 	/* Tagging never creates a store. */
-	if (stat(cli_db_path(db), &sb) != 0) {
-		err_set(ERR_IO, "cannot open store '%s': no such file", cli_db_path(db));
-		code = cli_error();
-		goto out;
-	}
-	rc = store_open(&st, cli_db_path(db), 0);
+	rc = store_open(&st, cli_db_path(db), STORE_EXISTING);
 	if (!rc)
 		rc = store_begin(st);
 	in_txn = rc == 0;

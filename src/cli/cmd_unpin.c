@@ -23,7 +23,6 @@ int cmd_unpin(int argc, char **argv)
 	const struct cmd *self = cmd_find("unpin");
 	const char *db = NULL;
 	struct store *st = NULL;
-	struct stat sb;
 	int64_t prev = 0;
 	int code = CLI_EXIT_ERROR, o;
 
@@ -47,12 +46,8 @@ int cmd_unpin(int argc, char **argv)
 								      : "too many arguments");
 		goto out;
 	}
-	if (stat(cli_db_path(db), &sb) != 0) {
-		err_set(ERR_IO, "cannot open store '%s': no such file", cli_db_path(db));
-		code = cli_error();
-		goto out;
-	}
-	if (store_open(&st, cli_db_path(db), 0) || store_pin_remove(st, &prev, argv[optind])) {
+	if (store_open(&st, cli_db_path(db), STORE_EXISTING) ||
+	    store_pin_remove(st, &prev, argv[optind])) {
 		code = cli_error();
 		goto out;
 	}

@@ -34,7 +34,6 @@ int cmd_vacuum(int argc, char **argv)
 	};
 	const struct cmd *self = cmd_find("vacuum");
 	struct store *st = NULL;
-	struct stat sb;
 	const char *db = NULL;
 	char a[32], b[32];
 	int64_t before = 0, after = 0;
@@ -59,12 +58,7 @@ int cmd_vacuum(int argc, char **argv)
 		code = cli_usage_error(self->usage, "unexpected argument '%s'", argv[optind]);
 		goto out;
 	}
-	if (stat(cli_db_path(db), &sb) != 0) {
-		err_set(ERR_IO, "cannot open store '%s': no such file", cli_db_path(db));
-		code = cli_error();
-		goto out;
-	}
-	if (store_open(&st, cli_db_path(db), 0) || store_vacuum(st, &before, &after)) {
+	if (store_open(&st, cli_db_path(db), STORE_EXISTING) || store_vacuum(st, &before, &after)) {
 		code = cli_error();
 		goto out;
 	}

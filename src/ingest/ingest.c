@@ -4,8 +4,8 @@
  * The HDF5 index is validated before anything is written; events are then
  * streamed row by row (h5prof_read), each row summarised (rowstat), its
  * durations sorted and encoded (blob) and inserted with its summary; at the
- * end store_finish_run() adds the run's all-ranks totals.  Any failure rolls
- * the whole file back.
+ * end finish_run() (finish.h) adds the run's all-ranks totals and
+ * percentiles.  Any failure rolls the whole file back.
  *
  * Speed (issue 6): the content SHA-256, which decides whether the file is
  * already stored, needs a second full read of the file.  It runs on a
@@ -15,7 +15,7 @@
  * stored already, the read stops, the transaction is rolled back and the
  * duplicate is reported (with its tags added) in a transaction of its own.
  * The hashing thread only reads the file and hashes: it never calls
- * libhdf5, SQLite or err_set(), which are used by this thread alone.  When
+ * libhdf5, the store or err_set(), which are used by this thread alone.  When
  * no thread can be started, the file is hashed first.
  */
 #include <errno.h>
@@ -28,6 +28,7 @@
 #include "scopedb/err.h"
 #include "scopedb/h5prof.h"
 #include "scopedb/ingest.h"
+#include "ingest/finish.h"
 #include "ingest/rowstat.h"
 #include "util/sha256.h"
 #include "scopedb/util.h"
@@ -395,7 +396,7 @@ int ingest_file(struct ingest_result *out, struct store *st, const char *path,
 	}
 	if (rc)
 		goto out;
-	rc = store_finish_run(st, c.run_id);
+	rc = finish_run(st, c.run_id);
 	if (rc)
 		goto out;
 	out->run_id = c.run_id;

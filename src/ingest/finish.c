@@ -1,0 +1,419 @@
+/*
+ * finish.c - a run's all-ranks totals and exact percentiles, at the end of
+ * its ingest (see finish.h).
+ *
+ * The store pools each region's timings rows into totals
+ * (store_put_region_totals()); this file adds the exact p50/p95/p99 of the
+ * regions with per-call data.  It is written against the backend-neutral
+ * store API only (store_scan_blobs(), store_put_region_quantiles()), so
+ * every backend reuses it.
+ *
+ * A region's blobs are spread over the whole run (files list ranks first),
+ * so fetching them region by region would read every page of the run once
+ * per region (3.7 s on the large profile with its 1,024 ranks).  Instead
+ * the blobs are copied in one pass, in storage order, into a spool of at
+ * most FINISH_SPOOL_BYTES (a medium or large run fits whole); a bigger run
+ * is done in batches of regions sized from the bytes per call seen so far,
+ * and a region that does not fit the spool by itself is read on its own
+ * (finish_region_alone()).  The percentiles of a batch are computed on two
+ * threads; only the calling thread uses the store.
+ */
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ingest/finish.h"
+#include "scopedb/err.h"
+#include "scopedb/stats.h"
+#include "scopedb/store.h"
+#include "scopedb/util.h"
+#include "store/blob.h"
+
+/* Encoded blobs held at once by finish_run(). */
+#define FINISH_SPOOL_BYTES ((size_t)128 << 20)
+
+/* The spool size in use (testing hook: finish_set_spool_bytes()). */
+static size_t finish_spool = FINISH_SPOOL_BYTES;
+
+void finish_set_spool_bytes(size_t n)
+{
+	finish_spool = n ? n : FINISH_SPOOL_BYTES;
+}
+
+/* One region of finish_run(). */
+struct finish_region {
+	int64_t id;
+	size_t calls, rows; /* from the run's totals */
+	size_t first, nrec; /* its blobs in the batch (finish_batch_quantiles()) */
+};
+
+/* One blob copied into the spool by finish_scan(). */
+struct finish_rec {
+	size_t off;	 /* in the spool */
+	uint32_t len;	 /* bytes */
+	uint32_t region; /* index in the batch */
+};
+
+/* The blobs of one batch of regions, in the order they were read. */
+struct finish_batch {
+	struct finish_region *r; /* the batch's regions, sorted by id */
+	size_t n;
+	char *spool; /* finish_spool bytes of scratch memory */
+	size_t used;
+	struct finish_rec *recs;
+	size_t nrecs, caprecs;
+	uint64_t values; /* durations in the spool */
+};
+
+/* finish_scan(): the batch does not fit in the spool. */
+#define FINISH_OVERFLOW 1
+
+static int cmp_finish_region(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = ((const struct finish_region *)b)->id;
+
+	return (x > y) - (x < y);
+}
+
+/* Blob damage found by finish_run(). */
+static int finish_damaged(const struct store *st, int64_t run_id)
+{
+	if (err_code() == ERR_NOMEM)
+		return ERR_NOMEM;
+	return err_set(ERR_STORE,
+		       "store '%s' is damaged: the call durations of run %lld do not match its "
+		       "timings",
+		       store_location(st), (long long)run_id);
+}
+
+/* The scan of one batch: its spool, the store and the run (for messages). */
+struct finish_scan_ctx {
+	struct finish_batch *b;
+	const struct store *st;
+	int64_t run_id;
+};
+
+/* store_scan_blobs() callback: copy a blob of one of the batch's regions
+ * into the spool (FINISH_OVERFLOW when it does not fit). */
+static int finish_scan_blob(void *arg, int64_t region, const void *data, size_t len)
+{
+	struct finish_scan_ctx *sc = arg;
+	struct finish_batch *b = sc->b;
+	struct finish_region *g;
+	struct finish_rec *rec;
+	uint64_t count;
+
+	g = bsearch(&region, b->r, b->n, sizeof(*b->r), cmp_finish_region);
+	if (!g)
+		return 0;
+	if (len > finish_spool - b->used)
+		return FINISH_OVERFLOW;
+	if (len > UINT32_MAX || blob_count(&count, data, len))
+		return finish_damaged(sc->st, sc->run_id);
+	if (b->nrecs == b->caprecs) {
+		size_t cap = b->caprecs ? 2 * b->caprecs : 1024;
+
+		rec = realloc(b->recs, cap * sizeof(*rec));
+		if (!rec)
+			return err_nomem();
+		b->recs = rec;
+		b->caprecs = cap;
+	}
+	rec = &b->recs[b->nrecs++];
+	rec->off = b->used;
+	rec->len = (uint32_t)len;
+	rec->region = (uint32_t)(g - b->r);
+	memcpy(b->spool + b->used, data, len);
+	b->used += len;
+	b->values += count;
+	return 0;
+}
+
+/*
+ * Copy the blobs of the batch's regions of run_id into its spool: one pass
+ * over the run's blobs in the order they lie in the store.
+ * FINISH_OVERFLOW when they do not fit.
+ */
+static int finish_scan(struct store *st, struct finish_batch *b, int64_t run_id)
+{
+	struct finish_scan_ctx sc = {b, st, run_id};
+
+	b->used = b->nrecs = 0;
+	b->values = 0;
+	return store_scan_blobs(st, run_id, finish_scan_blob, &sc);
+}
+
+/* The check that a region's decoded durations match its totals:
+ * nvals values in nruns sorted runs (one per timings row with calls). */
+static int finish_check(const struct store *st, int64_t run_id, const struct finish_region *g,
+			size_t nvals, size_t nruns)
+{
+	if (nvals == g->calls && nruns && nruns <= g->rows)
+		return 0;
+	return err_set(ERR_STORE,
+		       "store '%s' is damaged: run %lld has %zu calls but %zu stored durations in "
+		       "region %lld",
+		       store_location(st), (long long)run_id, g->calls, nvals, (long long)g->id);
+}
+
+/* p50, p95 and p99 of the union of the sorted runs v[..ends[i]). */
+static void finish_percentiles(double out[3], const int64_t *v, const int64_t *ends, size_t nruns)
+{
+	static const enum stats_metric qm[3] = {STATS_P50, STATS_P95, STATS_P99};
+	int k;
+
+	for (k = 0; k < 3; k++)
+		out[k] = stats_percentile_runs(v, ends, nruns, stats_metric_quantile(qm[k]));
+}
+
+/* Part of a batch's percentiles, computed by finish_compute(). */
+struct finish_job {
+	const struct store *st;
+	const struct finish_batch *b;
+	const size_t *order; /* the batch's records grouped by region */
+	size_t from, to;     /* regions b->r[from..to) */
+	double *q;	     /* 3 per region of the batch */
+	int64_t run_id;
+	int ret;
+};
+
+/*
+ * The percentiles of regions [from, to) of a scanned batch: each region's
+ * blobs (sorted runs) decoded next to each other, then
+ * stats_percentile_runs() selects across the runs without merging them.
+ * Pure computation on memory no one else writes (errors are per thread),
+ * so two jobs run at once on the two halves of a batch.
+ */
+static int finish_compute(struct finish_job *job)
+{
+	const struct finish_batch *b = job->b;
+	struct i64vec vals, ends;
+	size_t i, k, got;
+	int ret = 0;
+
+	i64vec_init(&vals);
+	i64vec_init(&ends);
+	for (i = job->from; i < job->to; i++) {
+		const struct finish_region *g = &b->r[i];
+
+		vals.len = ends.len = 0;
+		if (i64vec_reserve(&vals, g->calls)) {
+			ret = ERR_NOMEM;
+			goto out;
+		}
+		for (k = 0; k < g->nrec; k++) {
+			const struct finish_rec *rec = &b->recs[job->order[g->first + k]];
+
+			if (blob_decode_to(vals.v + vals.len, g->calls - vals.len, &got,
+					   b->spool + rec->off, rec->len)) {
+				ret = finish_damaged(job->st, job->run_id);
+				goto out;
+			}
+			vals.len += got;
+			if (i64vec_push(&ends, (int64_t)vals.len)) {
+				ret = ERR_NOMEM;
+				goto out;
+			}
+		}
+		ret = finish_check(job->st, job->run_id, g, vals.len, ends.len);
+		if (ret)
+			goto out;
+		finish_percentiles(job->q + 3 * i, vals.v, ends.v, ends.len);
+	}
+out:
+	i64vec_release(&vals);
+	i64vec_release(&ends);
+	return ret;
+}
+
+/* finish_compute() on a thread of its own. */
+static void *finish_job_main(void *arg)
+{
+	struct finish_job *job = arg;
+
+	job->ret = finish_compute(job);
+	return NULL;
+}
+
+/* Batches smaller than this many durations are not worth a second thread. */
+#define FINISH_THREAD_MIN ((size_t)1 << 20)
+
+/*
+ * The percentiles of each region of a scanned batch, written to the
+ * store.  The regions are split into two halves of about the same
+ * number of calls; the second half is computed on a second thread (the
+ * core that hashed the file is idle by now), then all rows are written by
+ * this thread, the only one using the store.
+ */
+static int finish_batch_quantiles(struct store *st, struct finish_batch *b, int64_t run_id)
+{
+	struct finish_job job[2];
+	pthread_t thread;
+	size_t *order = NULL, i, k, half = 0, total = 0, acc = 0;
+	double *q = NULL;
+	int threaded = 0, ret = 0;
+
+	/* group the records by region (counting sort, scan order kept) */
+	order = malloc((b->nrecs ? b->nrecs : 1) * sizeof(*order));
+	q = malloc((b->n ? b->n : 1) * 3 * sizeof(*q));
+	if (!order || !q) {
+		ret = err_nomem();
+		goto out;
+	}
+	for (i = 0; i < b->n; i++)
+		b->r[i].nrec = 0;
+	for (i = 0; i < b->nrecs; i++)
+		b->r[b->recs[i].region].nrec++;
+	for (i = 0, k = 0; i < b->n; i++) {
+		b->r[i].first = k;
+		k += b->r[i].nrec;
+		b->r[i].nrec = 0;
+		total += b->r[i].calls;
+	}
+	for (i = 0; i < b->nrecs; i++) {
+		struct finish_region *g = &b->r[b->recs[i].region];
+
+		order[g->first + g->nrec++] = i;
+	}
+	while (half < b->n && 2 * acc < total)
+		acc += b->r[half++].calls;
+	for (i = 0; i < 2; i++) {
+		job[i].st = st;
+		job[i].b = b;
+		job[i].order = order;
+		job[i].q = q;
+		job[i].run_id = run_id;
+		job[i].ret = 0;
+	}
+	job[0].from = 0;
+	job[0].to = half;
+	job[1].from = half;
+	job[1].to = b->n;
+	if (total >= FINISH_THREAD_MIN && half < b->n &&
+	    pthread_create(&thread, NULL, finish_job_main, &job[1]) == 0)
+		threaded = 1;
+	else
+		job[0].to = b->n;
+	ret = finish_compute(&job[0]);
+	if (threaded) {
+		pthread_join(thread, NULL);
+		/* the other thread's message is its own: compute that half
+		 * again here to report it */
+		if (!ret && job[1].ret)
+			ret = finish_compute(&job[1]);
+	}
+	for (i = 0; !ret && i < b->n; i++)
+		ret = store_put_region_quantiles(st, run_id, b->r[i].id, q + 3 * i);
+out:
+	free(order);
+	free(q);
+	return ret;
+}
+
+/*
+ * The percentiles of one region whose blobs do not fit in the spool (over
+ * ~90M calls): fetched on its own and decoded whole, as a --ranks diff
+ * does (8 bytes per call of memory).
+ */
+static int finish_region_alone(struct store *st, int64_t run_id, const struct finish_region *g)
+{
+	struct i64vec d, ends;
+	double q[3];
+	int ret;
+
+	i64vec_init(&d);
+	i64vec_init(&ends);
+	ret = store_region_duration_runs(st, &d, &ends, run_id, g->id, NULL, 0);
+	if (!ret)
+		ret = finish_check(st, run_id, g, d.len, ends.len);
+	if (!ret) {
+		finish_percentiles(q, d.v, ends.v, ends.len);
+		ret = store_put_region_quantiles(st, run_id, g->id, q);
+	}
+	i64vec_release(&d);
+	i64vec_release(&ends);
+	return ret;
+}
+
+/*
+ * The exact p50/p95/p99 of every region of run_id with per-call data, in
+ * batches of regions that fit the spool (see the top of this file).
+ */
+static int finish_quantiles(struct store *st, int64_t run_id)
+{
+	struct store_region_calls *calls = NULL;
+	struct finish_region *r = NULL;
+	struct finish_batch b;
+	size_t n = 0, i, j, limit = SIZE_MAX;
+	double bpc = 0.0, est; /* bytes per call; 0 = unknown: try all */
+	int ret;
+
+	memset(&b, 0, sizeof(b));
+	ret = store_percentile_regions(st, &calls, &n, run_id);
+	if (ret || !n)
+		goto out;
+	r = calloc(n, sizeof(*r));
+	if (!r) {
+		ret = err_nomem();
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		r[i].id = calls[i].region_id;
+		r[i].calls = (size_t)calls[i].calls;
+		r[i].rows = (size_t)calls[i].rows;
+	}
+	b.spool = util_scratch_alloc(finish_spool);
+	if (!b.spool) {
+		ret = err_nomem();
+		goto out;
+	}
+	for (i = 0; i < n; i = j) {
+		/* the batch r[i..j): everything left, or what the spool holds at
+		 * the bytes per call seen so far (at least one region) */
+		est = 0.0;
+		for (j = i; j < n && j - i < limit; j++) {
+			est += (double)r[j].calls * bpc;
+			if (j > i && est > (double)finish_spool)
+				break;
+		}
+		b.r = r + i;
+		b.n = j - i;
+		ret = finish_scan(st, &b, run_id);
+		if (ret == FINISH_OVERFLOW && b.n == 1) {
+			/* one region bigger than the spool: on its own */
+			ret = finish_region_alone(st, run_id, &r[i]);
+			if (ret)
+				goto out;
+			continue;
+		}
+		if (ret == FINISH_OVERFLOW) {
+			/* a tighter estimate, with a margin; then again */
+			bpc = 1.25 * (double)b.used / (double)(b.values ? b.values : 1);
+			if (bpc < 0.125)
+				bpc = 0.125;
+			limit = (j - i) / 2 ? (j - i) / 2 : 1; /* shrinks every time */
+			j = i;
+			continue;
+		}
+		if (!ret)
+			ret = finish_batch_quantiles(st, &b, run_id);
+		if (ret)
+			goto out;
+	}
+out:
+	util_scratch_free(b.spool, finish_spool);
+	free(b.recs);
+	free(r);
+	free(calls);
+	return ret;
+}
+
+int finish_run(struct store *st, int64_t run_id)
+{
+	int ret = store_put_region_totals(st, run_id);
+
+	if (!ret)
+		ret = finish_quantiles(st, run_id);
+	return ret;
+}

@@ -1,0 +1,618 @@
+/*
+ * conn.c - the SQLite backend's connection: open, schema migrations,
+ * transactions, maintenance, and the backend table (see sqlite.h).
+ *
+ * sqlite_open() identifies the file (application_id, user_version, whether
+ * it is empty), refuses foreign and newer databases, switches new stores to
+ * WAL and applies the embedded schema migrations (schema_sql.h), each in
+ * its own BEGIN IMMEDIATE transaction that also sets user_version, so that
+ * a crash or a concurrent opener never sees half a migration.  The
+ * identification is repeated under the write lock because another process
+ * may have created or upgraded the store meanwhile.
+ *
+ * The region cache of the ingest hot path (write.c) is emptied whenever a
+ * transaction begins or is rolled back, so it never holds ids of
+ * rolled-back rows nor of rows another connection may have deleted between
+ * our transactions.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "scopedb/err.h"
+#include "scopedb/store.h"
+#include "scopedb/util.h"
+#include "store/backend.h"
+#include "store/sqlite/schema_sql.h"
+#include "store/sqlite/sqlite.h"
+
+/* Default time to wait for another process's lock. */
+#define STORE_BUSY_MS 30000
+
+/* Map SQLite result code rc (the message is in the connection) to an ERR_*
+ * code and record "cannot WHAT store 'PATH': REASON". */
+int sqlite_err(const struct store_conn *st, int rc, const char *what)
+{
+	const char *msg = st->db ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc);
+
+	switch (rc & 0xff) {
+	case SQLITE_BUSY:
+	case SQLITE_LOCKED:
+		return err_set(
+		    ERR_BUSY,
+		    "cannot %s store '%s': locked by another process (gave up after %d ms)", what,
+		    st->path, st->busy_ms);
+	case SQLITE_NOMEM:
+		return err_nomem();
+	case SQLITE_IOERR:
+	case SQLITE_FULL:
+	case SQLITE_CANTOPEN:
+	case SQLITE_READONLY:
+	case SQLITE_PERM:
+		return err_set(ERR_IO, "cannot %s store '%s': %s", what, st->path, msg);
+	default:
+		return err_set(ERR_STORE, "cannot %s store '%s': %s", what, st->path, msg);
+	}
+}
+
+int sqlite_prepare(struct store_conn *st, sqlite3_stmt **out, const char *sql, unsigned flags,
+		   const char *what)
+{
+	int rc = sqlite3_prepare_v3(st->db, sql, -1, flags, out, NULL);
+
+	if (rc != SQLITE_OK) {
+		*out = NULL;
+		return sqlite_err(st, rc, what);
+	}
+	return 0;
+}
+
+static int64_t monotonic_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * Run a transaction-control statement, retrying on SQLITE_BUSY until
+ * busy_ms have passed.  The busy handler already waits for ordinary locks;
+ * the loop covers the cases where SQLite returns BUSY without invoking it
+ * (WAL recovery by another connection, snapshot conflicts).
+ */
+int sqlite_exec_retry(struct store_conn *st, const char *sql, const char *what)
+{
+	int64_t deadline = monotonic_ms() + st->busy_ms;
+	struct timespec pause = {0, 10 * 1000 * 1000};
+	int rc;
+
+	for (;;) {
+		rc = sqlite3_exec(st->db, sql, NULL, NULL, NULL);
+		if ((rc & 0xff) != SQLITE_BUSY || monotonic_ms() >= deadline)
+			break;
+		nanosleep(&pause, NULL);
+	}
+	return rc == SQLITE_OK ? 0 : sqlite_err(st, rc, what);
+}
+
+/* ---- open / close / migrations --------------------------------------- */
+
+/* The open failure reason: the OS error behind SQLITE_CANTOPEN when there is
+ * one (lowercased strerror), else SQLite's message. */
+static void open_reason(char *buf, size_t len, sqlite3 *db, int rc)
+{
+	int e = db ? sqlite3_system_errno(db) : 0;
+
+	if ((rc & 0xff) == SQLITE_CANTOPEN && e > 0) {
+		snprintf(buf, len, "%s", strerror(e));
+		if (buf[0] >= 'A' && buf[0] <= 'Z')
+			buf[0] = (char)(buf[0] - 'A' + 'a');
+	} else {
+		snprintf(buf, len, "%s", db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+	}
+}
+
+/*
+ * Identify the open database: *out = its schema version, 0 for a brand new
+ * (empty, unstamped) database.  Fails for a non-SQLite file, an SQLite
+ * database of another application, and a store of a newer scopedb.  One
+ * statement, so that the three values come from the same snapshot even
+ * while another process is creating the store.
+ */
+static int sqlite_identify(struct store_conn *st, int64_t *out)
+{
+	sqlite3_stmt *s = NULL;
+	int64_t app = 0, version = 0, objects = 0;
+	int rc, ret;
+
+	*out = 0;
+	ret = sqlite_prepare(st, &s,
+			     "SELECT (SELECT application_id FROM pragma_application_id), "
+			     "(SELECT user_version FROM pragma_user_version), "
+			     "(SELECT count(*) FROM sqlite_master)",
+			     0, "open");
+	if (!ret) {
+		rc = sqlite3_step(s);
+		if (rc == SQLITE_ROW) {
+			app = sqlite3_column_int64(s, 0);
+			version = sqlite3_column_int64(s, 1);
+			objects = sqlite3_column_int64(s, 2);
+		} else {
+			ret = sqlite_err(st, rc, "open");
+		}
+	}
+	sqlite3_finalize(s);
+	if (ret && err_code() == ERR_STORE && sqlite3_errcode(st->db) == SQLITE_NOTADB)
+		return err_set(ERR_STORE, "cannot open store '%s': not a scopedb database",
+			       st->path);
+	if (ret)
+		return ret;
+	if (app == 0 && version == 0 && objects == 0)
+		return 0;
+	if (app != SQLITE_APPLICATION_ID)
+		return err_set(ERR_STORE, "cannot open store '%s': not a scopedb database",
+			       st->path);
+	if (version > schema_sql_count || version < 0)
+		return err_set(ERR_STORE,
+			       "cannot open store '%s': written by a newer scopedb (schema version "
+			       "%lld; this scopedb supports up to %d)",
+			       st->path, (long long)version, schema_sql_count);
+	*out = version;
+	return 0;
+}
+
+/*
+ * sqlite_identify(), retried on SQLITE_BUSY until busy_ms have passed: while
+ * another process switches a new store to WAL or recovers its WAL, readers
+ * get BUSY without the busy handler being called.
+ */
+static int sqlite_identify_retry(struct store_conn *st, int64_t *out)
+{
+	int64_t deadline = monotonic_ms() + st->busy_ms;
+	struct timespec pause = {0, 10 * 1000 * 1000};
+	int ret;
+
+	while ((ret = sqlite_identify(st, out)) == ERR_BUSY && monotonic_ms() < deadline)
+		nanosleep(&pause, NULL);
+	return ret;
+}
+
+static int sqlite_finish_all_runs(struct store_conn *st);
+
+/*
+ * Apply migration schema_sql[version] (bringing the store to version + 1)
+ * inside the caller's transaction, with its data fix-ups, and stamp the
+ * application id and the new user_version.
+ */
+static int sqlite_apply(struct store_conn *st, int64_t version)
+{
+	char pragma[64];
+	int rc, ret;
+
+	rc = sqlite3_exec(st->db, schema_sql[version], NULL, NULL, NULL);
+	if (rc != SQLITE_OK)
+		return err_set(ERR_STORE,
+			       "cannot open store '%s': upgrade to schema version %lld failed: %s",
+			       st->path, (long long)version + 1, sqlite3_errmsg(st->db));
+	/* Schema 2 adds run_regions: fill it for the runs already stored. */
+	if (version + 1 == 2) {
+		ret = sqlite_finish_all_runs(st);
+		if (ret)
+			return ret;
+	}
+	snprintf(pragma, sizeof(pragma), "PRAGMA application_id = %d", SQLITE_APPLICATION_ID);
+	rc = sqlite3_exec(st->db, pragma, NULL, NULL, NULL);
+	if (rc == SQLITE_OK) {
+		snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %lld",
+			 (long long)version + 1);
+		rc = sqlite3_exec(st->db, pragma, NULL, NULL, NULL);
+	}
+	return rc == SQLITE_OK ? 0 : sqlite_err(st, rc, "open");
+}
+
+/*
+ * Apply the missing migrations: all of them in one transaction for a new
+ * store (so that a store is either empty or complete), one transaction
+ * each for an existing one.  Inside the transaction the store is identified
+ * again: another process may have created or upgraded it since we looked.
+ */
+static int sqlite_migrate(struct store_conn *st)
+{
+	int64_t version;
+	int fresh, ret;
+
+	for (;;) {
+		ret = sqlite_exec_retry(st, "BEGIN IMMEDIATE", "open");
+		if (ret)
+			return ret;
+		ret = sqlite_identify(st, &version);
+		if (ret)
+			goto fail;
+		if (version >= schema_sql_count)
+			return sqlite_exec_retry(st, "COMMIT", "open");
+		fresh = version == 0;
+		do {
+			ret = sqlite_apply(st, version++);
+			if (ret)
+				goto fail;
+		} while (fresh && version < schema_sql_count);
+		ret = sqlite_exec_retry(st, "COMMIT", "open");
+		if (ret)
+			goto fail;
+	}
+fail:
+	if (!sqlite3_get_autocommit(st->db))
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	return ret;
+}
+
+/* Per-connection settings; foreign keys are switched on only after the
+ * migrations, which may need to rebuild tables.  An 8 MB page cache: ingest
+ * appends megabytes of blobs that are written once, and a larger cache only
+ * meant more fresh memory to fault in (issue 6: 32 MB cost 12 % of a medium
+ * ingest); readers map the file. */
+static int sqlite_configure(struct store_conn *st)
+{
+	int rc = sqlite3_exec(st->db,
+			      "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL; "
+			      "PRAGMA cache_size = -8192; PRAGMA temp_store = MEMORY",
+			      NULL, NULL, NULL);
+
+	return rc == SQLITE_OK ? 0 : sqlite_err(st, rc, "open");
+}
+
+static void sqlite_close(struct store_conn *st);
+
+/*
+ * Open path for front (store_open() flags).  front->conn is set as soon as
+ * the connection exists: the schema 2 upgrade runs the finish pipeline
+ * through front.  On failure nothing is left (front->conn NULL) and an
+ * empty file we created is removed.
+ */
+static int sqlite_open(struct store *front, const char *path, int flags)
+{
+	struct store_conn *st;
+	struct stat sb;
+	char reason[256];
+	int64_t version;
+	int created = 0, rc, ret;
+
+	front->conn = NULL;
+	/* Commands that never create a store (pin, rm, tag, vacuum ...). */
+	if ((flags & STORE_EXISTING) && stat(path, &sb) != 0)
+		return err_set(ERR_IO, "cannot open store '%s': no such file", path);
+	st = calloc(1, sizeof(*st));
+	if (!st)
+		return err_nomem();
+	front->conn = st;
+	st->front = front;
+	st->readonly = (flags & STORE_READONLY) != 0;
+	st->busy_ms = STORE_BUSY_MS;
+	st->path = util_strdup(path);
+	if (!st->path) {
+		ret = ERR_NOMEM;
+		goto out;
+	}
+	/* ":memory:" and "" (private temporary) databases have no file */
+	created = !st->readonly && *path && strcmp(path, ":memory:") != 0 && stat(path, &sb) != 0 &&
+		  errno == ENOENT;
+	rc = sqlite3_open_v2(
+	    path, &st->db,
+	    SQLITE_OPEN_NOMUTEX |
+		(st->readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE),
+	    NULL);
+	if (rc != SQLITE_OK) {
+		if (!st->db) {
+			ret = err_nomem();
+			goto out;
+		}
+		open_reason(reason, sizeof(reason), st->db, rc);
+		ret = err_set((rc & 0xff) == SQLITE_CANTOPEN ? ERR_IO : ERR_STORE,
+			      "cannot open store '%s': %s", path, reason);
+		goto out;
+	}
+	sqlite3_busy_timeout(st->db, st->busy_ms);
+	ret = sqlite_identify_retry(st, &version);
+	if (ret)
+		goto out;
+	if (version < schema_sql_count && st->readonly) {
+		struct store *up = NULL;
+
+		if (version == 0) {
+			ret = err_set(ERR_STORE, "cannot open store '%s': not a scopedb database",
+				      path);
+			goto out;
+		}
+		/* An older store: upgrade it through a writing connection
+		 * (when the file allows), then open it as asked. */
+		sqlite_close(st);
+		front->conn = NULL;
+		if (!(flags & STORE_NO_UPGRADE) &&
+		    store_open_with(&up, &sqlite_store_backend, path,
+				    (flags & ~STORE_READONLY) | STORE_NO_UPGRADE) == 0) {
+			store_close(up);
+			return sqlite_open(front, path, flags | STORE_NO_UPGRADE);
+		}
+		return err_set(
+		    ERR_STORE,
+		    "cannot open store '%s': schema version %lld must be upgraded to %d; "
+		    "open it for writing once",
+		    path, (long long)version, schema_sql_count);
+	}
+	if (version < schema_sql_count) {
+		/* 16 KiB pages for a new store (a no-op on an existing one):
+		 * a quarter of the page writes and syscalls of the default
+		 * 4 KiB when ingest appends megabytes of durations (issue 6). */
+		if (version == 0)
+			(void)sqlite3_exec(st->db, "PRAGMA page_size = 16384", NULL, NULL, NULL);
+		ret = sqlite_exec_retry(st, "PRAGMA journal_mode = WAL", "open");
+		if (ret)
+			goto out;
+		ret = sqlite_migrate(st);
+		if (ret)
+			goto out;
+	}
+	ret = sqlite_configure(st);
+	/* Readers (diff, check, history) map the file instead of pread()ing
+	 * every page into freshly allocated cache memory: a p95 diff of two
+	 * medium runs reads ~50 MB of duration blobs, and the copies and page
+	 * faults were a third of its time (issue 6).  Read-only mapping;
+	 * writers keep the default. */
+	if (!ret && st->readonly)
+		(void)sqlite3_exec(st->db, "PRAGMA mmap_size = 1073741824", NULL, NULL, NULL);
+out:
+	if (ret) {
+		sqlite_close(st);
+		front->conn = NULL;
+		/* Do not leave behind an empty file that we created; a busy
+		 * store belongs to the process holding the lock. */
+		if (created && ret != ERR_BUSY && stat(path, &sb) == 0 && S_ISREG(sb.st_mode) &&
+		    sb.st_size == 0)
+			unlink(path);
+		return ret;
+	}
+	return 0;
+}
+
+/* A private store in memory: SQLite's ":memory:" database. */
+static int sqlite_open_temporary(struct store *front)
+{
+	return sqlite_open(front, ":memory:", 0);
+}
+
+static void sqlite_close(struct store_conn *st)
+{
+	if (!st)
+		return;
+	if (st->db && !sqlite3_get_autocommit(st->db))
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	sqlite3_finalize(st->add_timing);
+	sqlite3_finalize(st->add_durations);
+	sqlite3_finalize(st->region_find);
+	sqlite3_finalize(st->region_add);
+	sqlite3_finalize(st->put_quantiles);
+	sqlite3_finalize(st->region_stats);
+	sqlite3_finalize(st->region_stats_all);
+	sqlite3_finalize(st->region_durations);
+	sqlite3_close(st->db);
+	sqlite_cache_clear(st);
+	free(st->path);
+	free(st);
+}
+
+static int sqlite_schema_version(void)
+{
+	return schema_sql_count;
+}
+
+static const char *sqlite_location(const struct store_conn *st)
+{
+	return st->path;
+}
+
+/* Every --db value is a file path for SQLite (the last backend tried). */
+static int sqlite_accepts(const char *location)
+{
+	(void)location;
+	return 1;
+}
+
+static void sqlite_set_busy_timeout(struct store_conn *st, int ms)
+{
+	st->busy_ms = ms < 0 ? 0 : ms;
+	sqlite3_busy_timeout(st->db, st->busy_ms);
+}
+
+/* ---- transactions ---------------------------------------------------- */
+
+int sqlite_begin(struct store_conn *st)
+{
+	if (!sqlite3_get_autocommit(st->db))
+		return err_set(ERR_USAGE,
+			       "cannot begin a transaction on store '%s': one is already open",
+			       st->path);
+	sqlite_cache_clear(st);
+	return sqlite_exec_retry(st, "BEGIN IMMEDIATE", "update");
+}
+
+int sqlite_commit(struct store_conn *st)
+{
+	int ret = sqlite_exec_retry(st, "COMMIT", "update");
+
+	if (ret)
+		sqlite_rollback(st);
+	return ret;
+}
+
+void sqlite_rollback(struct store_conn *st)
+{
+	if (!st)
+		return;
+	if (st->add_timing)
+		sqlite3_reset(st->add_timing);
+	if (st->add_durations)
+		sqlite3_reset(st->add_durations);
+	if (st->region_find)
+		sqlite3_reset(st->region_find);
+	if (st->region_add)
+		sqlite3_reset(st->region_add);
+	if (!sqlite3_get_autocommit(st->db))
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	sqlite_cache_clear(st);
+}
+
+static int sqlite_read_begin(struct store_conn *st, int *started)
+{
+	int ret;
+
+	*started = 0;
+	if (!sqlite3_get_autocommit(st->db))
+		return 0;
+	ret = sqlite_exec_retry(st, "BEGIN", "read");
+	*started = ret == 0;
+	return ret;
+}
+
+static void sqlite_read_end(struct store_conn *st)
+{
+	if (st && st->db && !sqlite3_get_autocommit(st->db))
+		sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL);
+}
+
+/* ranks[0..n) as the JSON array bound for json_each(), or NULL (all ranks)
+ * when ranks is NULL.  *failed = 1 on allocation failure. */
+
+int sqlite_query_int(struct store_conn *st, int64_t *out, const char *sql, const char *text1)
+{
+	sqlite3_stmt *s = NULL;
+	int rc, ret;
+
+	*out = 0;
+	ret = sqlite_prepare(st, &s, sql, 0, "read");
+	if (ret)
+		return ret;
+	rc = text1 ? sqlite3_bind_text(s, 1, text1, -1, SQLITE_STATIC) : SQLITE_OK;
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW)
+		*out = sqlite3_column_int64(s, 0);
+	else
+		ret = sqlite_err(st, rc, "read");
+	sqlite3_finalize(s);
+	return ret;
+}
+
+/* Bytes in use: (page_count - freelist_count) * page_size. */
+static int sqlite_used_bytes(struct store_conn *st, int64_t *out)
+{
+	int64_t pages = 0, free_pages = 0, size = 0;
+	int ret;
+
+	if ((ret = sqlite_query_int(st, &pages, "PRAGMA page_count", NULL)) ||
+	    (ret = sqlite_query_int(st, &free_pages, "PRAGMA freelist_count", NULL)) ||
+	    (ret = sqlite_query_int(st, &size, "PRAGMA page_size", NULL)))
+		return ret;
+	*out = (pages - free_pages) * size;
+	return 0;
+}
+
+static int sqlite_compact(struct store_conn *st, int64_t *before, int64_t *after)
+{
+	int64_t pages = 0, size = 0;
+	int ret;
+
+	*before = *after = 0;
+	if (!sqlite3_get_autocommit(st->db))
+		return err_set(ERR_USAGE, "internal error: vacuum inside a transaction");
+	if ((ret = sqlite_query_int(st, &pages, "PRAGMA page_count", NULL)) ||
+	    (ret = sqlite_query_int(st, &size, "PRAGMA page_size", NULL)))
+		return ret;
+	*before = pages * size;
+	ret = sqlite_exec_retry(
+	    st, "DELETE FROM regions WHERE id NOT IN (SELECT region_id FROM timings)", "update");
+	if (!ret)
+		ret = sqlite_exec_retry(st, "VACUUM", "vacuum");
+	if (!ret)
+		ret = sqlite_exec_retry(st, "PRAGMA wal_checkpoint(TRUNCATE)", "vacuum");
+	if (!ret)
+		ret = sqlite_exec_retry(st, "PRAGMA optimize", "optimize");
+	if (!ret)
+		ret = sqlite_used_bytes(st, after);
+	return ret;
+}
+
+/* The schema 2 upgrade: run_regions for every run stored before it, by the
+ * finish pipeline of ingest (through the front end). */
+static int sqlite_finish_all_runs(struct store_conn *st)
+{
+	sqlite3_stmt *s = NULL;
+	struct i64vec ids;
+	size_t i;
+	int rc, ret;
+
+	i64vec_init(&ids);
+	ret = sqlite_prepare(st, &s, "SELECT id FROM runs ORDER BY id", 0, "read");
+	rc = ret ? SQLITE_DONE : SQLITE_OK;
+	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		rc = SQLITE_OK;
+		if (i64vec_push(&ids, sqlite3_column_int64(s, 0)))
+			ret = ERR_NOMEM;
+		if (ret)
+			break;
+	}
+	if (!ret && rc != SQLITE_DONE)
+		ret = sqlite_err(st, rc, "read");
+	for (i = 0; !ret && i < ids.len; i++)
+		ret = store_backend_finish_run(st->front, ids.v[i]);
+	sqlite3_finalize(s);
+	i64vec_release(&ids);
+	return ret;
+}
+
+/* ---- the backend table ------------------------------------------------- */
+
+const struct store_backend sqlite_store_backend = {
+    .version = STORE_BACKEND_VERSION,
+    .name = "sqlite",
+    .accepts = sqlite_accepts,
+    .schema_version = sqlite_schema_version,
+    .open = sqlite_open,
+    .open_temporary = sqlite_open_temporary,
+    .close = sqlite_close,
+    .location = sqlite_location,
+    .set_busy_timeout = sqlite_set_busy_timeout,
+    .begin = sqlite_begin,
+    .commit = sqlite_commit,
+    .rollback = sqlite_rollback,
+    .read_begin = sqlite_read_begin,
+    .read_end = sqlite_read_end,
+    .find_sha = sqlite_find_sha,
+    .insert_run = sqlite_insert_run,
+    .set_run_sha = sqlite_set_run_sha,
+    .region_id = sqlite_region_id,
+    .add_timing = sqlite_add_timing,
+    .put_region_totals = sqlite_put_region_totals,
+    .percentile_regions = sqlite_percentile_regions,
+    .scan_blobs = sqlite_scan_blobs,
+    .put_region_quantiles = sqlite_put_region_quantiles,
+    .add_tag = sqlite_add_tag,
+    .remove_tag = sqlite_remove_tag,
+    .set_meta = sqlite_set_meta,
+    .get_meta = sqlite_get_meta,
+    .pin_set = sqlite_pin_set,
+    .pin_remove = sqlite_pin_remove,
+    .list_pins = sqlite_list_pins,
+    .resolve = sqlite_resolve,
+    .find_runs = sqlite_find_runs,
+    .get_run = sqlite_get_run,
+    .region_stats = sqlite_region_stats,
+    .region_durations = sqlite_region_durations,
+    .region_history = sqlite_region_history,
+    .remove_run = sqlite_remove_run,
+    .compact = sqlite_compact,
+};

@@ -1,0 +1,268 @@
+/*
+ * history.c - the SQLite backend's history of regions across runs
+ * (store_region_history(), see sqlite.h).
+ *
+ * One query over the timings_by_region index (or the stored all-ranks
+ * totals) gives one row per (region, run), numbered newest first per
+ * region for the --limit; with a rank set and durations asked for, one
+ * more query decodes the duration blobs of all those rows.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "scopedb/err.h"
+#include "scopedb/store.h"
+#include "scopedb/util.h"
+#include "store/sqlite/sqlite.h"
+
+/* The ids of the regions q selects as a JSON array (for json_each());
+ * ERR_NOTFOUND when there is none. */
+static int history_regions(struct store_conn *st, char **out, const struct store_history_query *q)
+{
+	sqlite3_stmt *s = NULL;
+	struct buf ids = BUF_INIT;
+	size_t count = 0;
+	int rc, keep, ret;
+
+	*out = NULL;
+	ret = sqlite_prepare(st, &s,
+			     q->region ? "SELECT id, name FROM regions WHERE name = ?1"
+				       : "SELECT id, name FROM regions",
+			     0, "read");
+	if (ret)
+		goto out;
+	rc = q->region ? sqlite3_bind_text(s, 1, q->region, -1, SQLITE_STATIC) : SQLITE_OK;
+	if (buf_putc(&ids, '[')) {
+		ret = ERR_NOMEM;
+		goto out;
+	}
+	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(s, 1);
+
+		rc = SQLITE_OK;
+		if (!name) {
+			ret = err_nomem();
+			goto out;
+		}
+		keep = 1;
+		if (!q->region && q->filter && (ret = q->filter(q->ctx, &keep, name)))
+			goto out;
+		if (!keep)
+			continue;
+		if (buf_printf(&ids, "%s%lld", count++ ? "," : "",
+			       (long long)sqlite3_column_int64(s, 0))) {
+			ret = ERR_NOMEM;
+			goto out;
+		}
+	}
+	if (rc != SQLITE_DONE) {
+		ret = sqlite_err(st, rc, "read");
+		goto out;
+	}
+	if (count == 0) {
+		ret = q->region ? err_set(ERR_NOTFOUND, "no region '%s' in store '%s'", q->region,
+					  st->path)
+				: err_set(ERR_NOTFOUND, "no region matches '%s' in store '%s'",
+					  q->pattern ? q->pattern : "", st->path);
+		goto out;
+	}
+	if (buf_putc(&ids, ']')) {
+		ret = ERR_NOMEM;
+		goto out;
+	}
+	*out = buf_detach(&ids);
+out:
+	sqlite3_finalize(s);
+	buf_release(&ids);
+	return ret;
+}
+
+/* Order of history points by (region id, run id), for matching the
+ * duration blobs to their point. */
+static int cmp_point_key(const void *a, const void *b)
+{
+	const struct store_history_point *x = *(const struct store_history_point *const *)a;
+	const struct store_history_point *y = *(const struct store_history_point *const *)b;
+
+	if (x->stats.region_id != y->stats.region_id)
+		return x->stats.region_id < y->stats.region_id ? -1 : 1;
+	return (x->run_id > y->run_id) - (x->run_id < y->run_id);
+}
+
+/* Decode the duration blobs of the selected rows into their points (one
+ * query over all regions and runs). */
+static int history_durations(struct store_conn *st, struct store_history_point *pts, size_t n,
+			     const char *ids, const char *ranks,
+			     const struct store_history_query *q)
+{
+	struct store_history_point **index = NULL, key, *kp = &key, **hit;
+	struct run_where w;
+	struct buf sql = BUF_INIT;
+	sqlite3_stmt *s = NULL;
+	size_t i;
+	int rc, bad = 0, ret;
+
+	memset(&w, 0, sizeof(w));
+	index = malloc((n ? n : 1) * sizeof(*index));
+	if (!index)
+		return err_nomem();
+	for (i = 0; i < n; i++)
+		index[i] = &pts[i];
+	qsort(index, n, sizeof(*index), cmp_point_key);
+	ret = sqlite_run_where_build(&w, q->runs, 3);
+	if (!ret && buf_printf(&sql,
+			       "SELECT t.region_id, t.run_id, d.data FROM timings AS t "
+			       "JOIN timings_durations AS d ON d.timing_id = t.id "
+			       "WHERE t.region_id IN (SELECT value FROM json_each(?1)) AND "
+			       "(?2 IS NULL OR t.rank IN (SELECT value FROM json_each(?2))) AND "
+			       "t.run_id IN (SELECT id FROM runs WHERE 1%s)",
+			       w.sql.data))
+		ret = ERR_NOMEM;
+	if (!ret)
+		ret = sqlite_prepare(st, &s, sql.data, 0, "read");
+	if (ret)
+		goto out;
+	bad |= sqlite3_bind_text(s, 1, ids, -1, SQLITE_STATIC) != SQLITE_OK;
+	bad |= (ranks ? sqlite3_bind_text(s, 2, ranks, -1, SQLITE_STATIC)
+		      : sqlite3_bind_null(s, 2)) != SQLITE_OK;
+	bad |= sqlite_run_where_bind(s, &w, 3) != SQLITE_OK;
+	rc = bad ? sqlite3_errcode(st->db) : SQLITE_OK;
+	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		rc = SQLITE_OK;
+		key.stats.region_id = sqlite3_column_int64(s, 0);
+		key.run_id = sqlite3_column_int64(s, 1);
+		hit = bsearch(&kp, index, n, sizeof(*index), cmp_point_key);
+		if (!hit)
+			continue; /* a run beyond the limit */
+		ret = sqlite_blob_append(st, &(*hit)->durations, s, 2, key.run_id);
+		if (ret)
+			goto out;
+	}
+	if (rc != SQLITE_DONE) {
+		ret = sqlite_err(st, rc, "read");
+		goto out;
+	}
+	for (i = 0; i < n; i++)
+		util_sort_i64(pts[i].durations.v, pts[i].durations.len);
+out:
+	sqlite3_finalize(s);
+	sqlite_run_where_release(&w);
+	buf_release(&sql);
+	free(index);
+	return ret;
+}
+
+/* The "pts" of sqlite_region_history() over the ranks ?2: region, run, the
+ * REGION_AGGREGATES and three NULL percentiles (those come from the blobs). */
+static const char HISTORY_RANKS_SQL[] =
+    "SELECT t.region_id, t.run_id, " REGION_AGGREGATES ", NULL, NULL, NULL "
+    "FROM (SELECT region_id, run_id, has_events, calls, total_ns, min_ns, max_ns, gpu_count, "
+    "gpu_total_ns, rank IN (SELECT value FROM json_each(?2)) AS sel "
+    "FROM timings WHERE region_id IN (SELECT value FROM json_each(?1)) "
+    "AND run_id IN (SELECT id FROM sr)) AS t GROUP BY t.region_id, t.run_id";
+
+/* The same over all ranks, from the stored totals (one row per point). */
+static const char HISTORY_ALL_SQL[] =
+    "SELECT region_id, run_id, " RUN_REGIONS_COLUMNS ", p50_ns, p95_ns, p99_ns "
+    "FROM run_regions WHERE region_id IN (SELECT value FROM json_each(?1)) "
+    "AND run_id IN (SELECT id FROM sr)";
+
+int sqlite_region_history(struct store_conn *st, struct store_history_point **out, size_t *n,
+			  const struct store_history_query *q)
+{
+	struct store_history_point *pts = NULL, *grown, *p;
+	struct run_where w;
+	struct buf sql = BUF_INIT;
+	sqlite3_stmt *s = NULL;
+	char *ids = NULL, *ranks;
+	size_t len = 0, cap = 0;
+	int rc, bad = 0, failed, own_txn = 0, ret;
+
+	*out = NULL;
+	*n = 0;
+	memset(&w, 0, sizeof(w));
+	ranks = sqlite_ranks_json(q->ranks, q->nranks, &failed);
+	if (failed)
+		return err_nomem();
+	/* One snapshot for the region list, the aggregates and the blobs. */
+	if (sqlite3_get_autocommit(st->db)) {
+		ret = sqlite_exec_retry(st, "BEGIN", "read");
+		if (ret)
+			goto out;
+		own_txn = 1;
+	}
+	ret = history_regions(st, &ids, q);
+	if (!ret)
+		ret = sqlite_run_where_build(&w, q->runs, 4);
+	/* pts: one row per (region, run): the stored totals over all ranks,
+	 * or the timings rows of the ranks ?2 pooled (no stored percentiles). */
+	if (!ret &&
+	    buf_printf(&sql,
+		       "WITH sr AS (SELECT id, sort_time, commit_sha, label FROM runs WHERE 1%s), "
+		       "pts AS (%s), "
+		       "ranked AS (SELECT pts.*, sr.sort_time, sr.commit_sha, sr.label, "
+		       "row_number() OVER (PARTITION BY pts.region_id "
+		       "ORDER BY sr.sort_time DESC, sr.id DESC) AS rn "
+		       "FROM pts JOIN sr ON sr.id = pts.run_id) "
+		       "SELECT ranked.*, g.name FROM ranked JOIN regions AS g "
+		       "ON g.id = ranked.region_id WHERE ?3 <= 0 OR ranked.rn <= ?3 "
+		       "ORDER BY g.name, ranked.sort_time, ranked.run_id",
+		       w.sql.data, ranks ? HISTORY_RANKS_SQL : HISTORY_ALL_SQL))
+		ret = ERR_NOMEM;
+	if (!ret)
+		ret = sqlite_prepare(st, &s, sql.data, 0, "read");
+	if (ret)
+		goto out;
+	bad |= sqlite3_bind_text(s, 1, ids, -1, SQLITE_STATIC) != SQLITE_OK;
+	bad |= (ranks ? sqlite3_bind_text(s, 2, ranks, -1, SQLITE_STATIC)
+		      : sqlite3_bind_null(s, 2)) != SQLITE_OK;
+	bad |= sqlite3_bind_int64(s, 3, q->runs ? q->runs->limit : 0) != SQLITE_OK;
+	bad |= sqlite_run_where_bind(s, &w, 4) != SQLITE_OK;
+	rc = bad ? sqlite3_errcode(st->db) : SQLITE_OK;
+	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		rc = SQLITE_OK;
+		grown = sqlite_grow(pts, &cap, len, sizeof(*pts));
+		if (!grown) {
+			ret = ERR_NOMEM;
+			goto out;
+		}
+		pts = grown;
+		p = &pts[len++];
+		memset(p, 0, sizeof(*p));
+		i64vec_init(&p->durations);
+		p->stats.region_id = sqlite3_column_int64(s, 0);
+		p->run_id = sqlite3_column_int64(s, 1);
+		sqlite_region_stats_from_row(&p->stats, s, 2);
+		if (!ranks)
+			sqlite_quantiles_from_row(&p->stats, s, 2 + REGION_AGGREGATE_COLUMNS);
+		if ((ret = sqlite_col_text(&p->time, s, 5 + REGION_AGGREGATE_COLUMNS)) ||
+		    (ret = sqlite_col_text(&p->commit, s, 6 + REGION_AGGREGATE_COLUMNS)) ||
+		    (ret = sqlite_col_text(&p->label, s, 7 + REGION_AGGREGATE_COLUMNS)) ||
+		    (ret = sqlite_col_text(&p->stats.name, s, 9 + REGION_AGGREGATE_COLUMNS)))
+			goto out;
+	}
+	if (rc != SQLITE_DONE) {
+		ret = sqlite_err(st, rc, "read");
+		goto out;
+	}
+	sqlite3_finalize(s);
+	s = NULL;
+	/* All ranks: the percentiles are stored; no blob is read. */
+	if (q->durations && len && ranks)
+		ret = history_durations(st, pts, len, ids, ranks, q);
+out:
+	sqlite3_finalize(s);
+	if (own_txn)
+		sqlite3_exec(st->db, ret ? "ROLLBACK" : "COMMIT", NULL, NULL, NULL);
+	sqlite_run_where_release(&w);
+	buf_release(&sql);
+	free(ids);
+	free(ranks);
+	if (ret) {
+		store_history_free(pts, len);
+		return ret;
+	}
+	*out = pts;
+	*n = len;
+	return 0;
+}
