@@ -3,7 +3,6 @@
  * (forget unused region names, VACUUM, truncate the WAL) and refresh the
  * query planner's statistics (PRAGMA optimize).
  */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -25,38 +24,30 @@ static void vacuum_size(char *s, size_t len, int64_t bytes)
 		snprintf(s, len, "%.1f MiB", (double)bytes / (1024.0 * 1024.0));
 }
 
+const struct opt_cmd cmd_vacuum_usage = {
+    "vacuum",
+    "scopedb vacuum [--db PATH]",
+    NULL,
+    "Gives back the space of removed runs and refreshes the query planner statistics.",
+    "compact the store",
+};
+
 int cmd_vacuum(int argc, char **argv)
 {
-	static const struct option opts[] = {
-	    {"db", required_argument, NULL, 'd'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
-	const struct cmd *self = cmd_find("vacuum");
+	const struct opt_cmd *self = &cmd_vacuum_usage;
 	struct store *st = NULL;
 	struct stat sb;
 	const char *db = NULL;
+	const struct opt opts[] = {OPT__DB(&db), OPT_END()};
 	char a[32], b[32];
 	int64_t before = 0, after = 0;
-	int code = CLI_EXIT_ERROR, o;
+	int code = CLI_EXIT_ERROR, nargs;
 
-	opterr = 0;
-	while ((o = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		switch (o) {
-		case 'd':
-			db = optarg;
-			break;
-		case 'h':
-			cmd_print_help(self);
-			code = cli_finish(CLI_EXIT_OK);
-			goto out;
-		default:
-			code = cli_bad_option(self->usage, o, argv, optind);
-			goto out;
-		}
-	}
-	if (optind < argc) {
-		code = cli_usage_error(self->usage, "unexpected argument '%s'", argv[optind]);
+	nargs = opt_parse(self, opts, argc, argv, &code);
+	if (nargs < 0)
+		goto out;
+	if (nargs > 0) {
+		code = opt_usage_error(self, opts, "unexpected argument '%s'", argv[0]);
 		goto out;
 	}
 	if (stat(cli_db_path(db), &sb) != 0) {
