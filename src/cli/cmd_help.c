@@ -117,8 +117,9 @@ static int help_man_cmd(void *ctx, const struct opt_cmd *cmd, const struct opt *
 	if (!rc)
 		rc = help_man_head(out, page.data, cmd->summary, cmd->synopsis);
 	buf_release(&page);
-	rc |= buf_puts(out, ".SH DESCRIPTION\n");
-	rc |= help_roff(out, cmd->summary);
+	/* The summary as a sentence. */
+	rc |= buf_printf(out, ".SH DESCRIPTION\n%c", toupper((unsigned char)cmd->summary[0]));
+	rc |= help_roff(out, cmd->summary + 1);
 	rc |= buf_puts(out, ".\n");
 	if (cmd->before) {
 		rc |= buf_puts(out, ".PP\n");
