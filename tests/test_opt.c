@@ -31,11 +31,12 @@ struct dest {
 };
 
 static const struct opt_cmd test_cmd = {
-    "frob",
-    "scopedb frob FILE... [--db PATH] [--tag T]...",
-    "FILE is anything.",
-    "The end.",
-    "frobnicate the files",
+    .name = "frob",
+    .synopsis = "scopedb frob FILE... [--db PATH] [--tag T]...",
+    .before = "FILE is anything.",
+    .after = "The end.",
+    .summary = "frobnicate the files",
+    .max_args = OPT_ARGS_ANY,
 };
 
 /* A callback counting its calls and refusing "bad". */
@@ -76,11 +77,12 @@ static void slurp(const char *path, char *text, size_t len)
 		fclose(f);
 }
 
-/* Parse argv (NULL-terminated, argv[0] = "frob") into d with stdout and
- * stderr captured; returns opt_parse()'s result, *code its code. */
-static int parse(struct dest *d, const char **args, int *code)
+/* Parse argv (NULL-terminated; argv[0] the command name) against cmd and
+ * opts with stdout and stderr captured in out_text and err_text; returns
+ * opt_parse()'s result, *code its code. */
+static int parse_with(const struct opt_cmd *cmd, const struct opt *opts, const char **args,
+		      int *code)
 {
-	const struct opt opts[] = TEST_OPTS(*d);
 	char **argv = (char **)args; /* opt_parse() moves the pointers only */
 	int argc = 0, saved_out, saved_err, n;
 
@@ -93,7 +95,7 @@ static int parse(struct dest *d, const char **args, int *code)
 	assert_non_null(freopen(tu_path("out"), "w", stdout));
 	assert_non_null(freopen(tu_path("err"), "w", stderr));
 	*code = -99;
-	n = opt_parse(&test_cmd, opts, argc, argv, code);
+	n = opt_parse(cmd, opts, argc, argv, code);
 	fflush(stdout);
 	fflush(stderr);
 	dup2(saved_out, 1);
@@ -103,6 +105,14 @@ static int parse(struct dest *d, const char **args, int *code)
 	slurp(tu_path("out"), out_text, sizeof(out_text));
 	slurp(tu_path("err"), err_text, sizeof(err_text));
 	return n;
+}
+
+/* parse_with() the test command into d. */
+static int parse(struct dest *d, const char **args, int *code)
+{
+	const struct opt opts[] = TEST_OPTS(*d);
+
+	return parse_with(&test_cmd, opts, args, code);
 }
 
 static void dest_init(struct dest *d)
@@ -260,6 +270,24 @@ static void test_unknown(void **state)
 	}
 }
 
+static void test_max_args(void **state)
+{
+	const struct opt_cmd two = {.name = "two", .synopsis = "scopedb two A B", .max_args = 2};
+	const struct opt_cmd none = {.name = "none", .synopsis = "scopedb none"};
+	const struct opt opts[] = {OPT_END()};
+	const char *argv2[] = {"two", "a", "b", NULL}, *argv3[] = {"two", "a", "b", "c", NULL};
+	const char *argv1[] = {"none", "x", NULL};
+	int code;
+
+	(void)state;
+	assert_int_equal(parse_with(&two, opts, argv2, &code), 2);
+	assert_int_equal(parse_with(&two, opts, argv3, &code), -1);
+	assert_int_equal(code, CLI_EXIT_ERROR);
+	assert_string_equal(err_text, "scopedb: unexpected argument 'c'\nusage: scopedb two A B\n");
+	assert_int_equal(parse_with(&none, opts, argv1, &code), -1);
+	assert_string_equal(err_text, "scopedb: unexpected argument 'x'\nusage: scopedb none\n");
+}
+
 static void test_missing_value(void **state)
 {
 	const char *argv[] = {"frob", "x", "--limit", NULL};
@@ -355,7 +383,7 @@ static void test_usage_text(void **state)
 	struct dest d;
 	const struct opt opts[] = TEST_OPTS(d);
 	const struct opt none[] = {OPT_END()};
-	const struct opt_cmd bare = {"bare", "scopedb bare", NULL, NULL, "x"};
+	const struct opt_cmd bare = {.name = "bare", .synopsis = "scopedb bare", .summary = "x"};
 	struct buf b = BUF_INIT;
 
 	(void)state;
@@ -399,11 +427,17 @@ static void test_describe(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_types),	    cmocka_unit_test(test_positionals),
-	    cmocka_unit_test(test_posixly_correct), cmocka_unit_test(test_abbreviations),
-	    cmocka_unit_test(test_unknown),	    cmocka_unit_test(test_missing_value),
-	    cmocka_unit_test(test_bad_values),	    cmocka_unit_test(test_help),
-	    cmocka_unit_test(test_usage_text),	    cmocka_unit_test(test_describe),
+	    cmocka_unit_test(test_types),
+	    cmocka_unit_test(test_positionals),
+	    cmocka_unit_test(test_posixly_correct),
+	    cmocka_unit_test(test_abbreviations),
+	    cmocka_unit_test(test_unknown),
+	    cmocka_unit_test(test_max_args),
+	    cmocka_unit_test(test_missing_value),
+	    cmocka_unit_test(test_bad_values),
+	    cmocka_unit_test(test_help),
+	    cmocka_unit_test(test_usage_text),
+	    cmocka_unit_test(test_describe),
 	};
 
 	unsetenv("POSIXLY_CORRECT");

@@ -18,12 +18,12 @@
 #include "scopedb/util.h"
 
 const struct opt_cmd cmd_completion_usage = {
-    "completion",
-    "scopedb completion bash",
-    NULL,
-    "Prints a bash completion script for scopedb; load it with\n"
-    "    source <(scopedb completion bash)",
-    "print the bash completion script",
+    .name = "completion",
+    .synopsis = "scopedb completion bash",
+    .after = "Prints a bash completion script for scopedb; load it with\n"
+	     "    source <(scopedb completion bash)",
+    .summary = "print the bash completion script",
+    .max_args = OPT_ARGS_ANY,
 };
 
 static const char completion_head[] =
@@ -76,6 +76,18 @@ static int completion_cmd(void *ctx, const struct opt_cmd *cmd, const struct opt
 	return rc ? err_nomem() : 0;
 }
 
+/* The names of the listed commands, each followed by a space. */
+static int completion_names(struct buf *out)
+{
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < cmd_count; i++)
+		if (!cmd_table[i].hidden)
+			rc |= buf_printf(out, "%s ", cmd_table[i].usage->name);
+	return rc;
+}
+
 /* The whole script into out. */
 static int completion_bash(struct buf *out)
 {
@@ -85,18 +97,14 @@ static int completion_bash(struct buf *out)
 	rc |= buf_puts(out, completion_head);
 	rc |= buf_puts(out, "\tif ((COMP_CWORD == 1)); then\n"
 			    "\t\tCOMPREPLY=($(compgen -W '");
-	for (i = 0; i < cmd_count; i++)
-		if (!cmd_table[i].hidden)
-			rc |= buf_printf(out, "%s ", cmd_table[i].usage->name);
+	rc |= completion_names(out);
 	rc |= buf_puts(out, "--help --version' -- \"$cur\"))\n"
 			    "\t\treturn\n"
 			    "\tfi\n"
 			    "\tcase ${COMP_WORDS[1]} in\n"
 			    "\thelp)\n"
 			    "\t\t((COMP_CWORD == 2)) && COMPREPLY=($(compgen -W '");
-	for (i = 0; i < cmd_count; i++)
-		if (!cmd_table[i].hidden)
-			rc |= buf_printf(out, "%s ", cmd_table[i].usage->name);
+	rc |= completion_names(out);
 	rc |= buf_puts(out, "--man' -- \"$cur\"))\n"
 			    "\t\treturn\n"
 			    "\t\t;;\n");

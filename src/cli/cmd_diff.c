@@ -26,23 +26,27 @@
 	"    label:NAME[~N]  pin:NAME  path/to/profile.h5"
 
 const struct opt_cmd cmd_diff_usage = {
-    "diff",
-    "scopedb diff A B [--metric M] [--sort delta|pct|name] [--threshold PCT]\n"
-    "                [--include P]... [--exclude P]... [--ranks SPEC]... [--format FMT]\n"
-    "                [--db PATH]",
-    "A and B are stored runs (selectors) or profile files:\n" COMPARE_SELECTORS,
-    NULL,
-    "compare one metric of every region of two runs",
+    .name = "diff",
+    .synopsis =
+	"scopedb diff A B [--metric M] [--sort delta|pct|name] [--threshold PCT]\n"
+	"                [--include P]... [--exclude P]... [--ranks SPEC]... [--format FMT]\n"
+	"                [--db PATH]",
+    .before = "A and B are stored runs (selectors) or profile files:\n" COMPARE_SELECTORS,
+    .summary = "compare one metric of every region of two runs",
+    .max_args = 2,
 };
 
 const struct opt_cmd cmd_check_usage = {
-    "check",
-    "scopedb check BASELINE CANDIDATE [--max-regression PCT] [--fail-on-new] [--metric M]\n"
-    "                [--include P]... [--exclude P]... [--ranks SPEC]... [--format FMT]\n"
-    "                [--db PATH]",
-    "BASELINE and CANDIDATE are stored runs (selectors) or profile files:\n" COMPARE_SELECTORS,
-    "Exit status: 0 PASS, 1 FAIL (budget exceeded), 2 error.",
-    "fail (exit 1) when a run regressed against a baseline",
+    .name = "check",
+    .synopsis =
+	"scopedb check BASELINE CANDIDATE [--max-regression PCT] [--fail-on-new] [--metric M]\n"
+	"                [--include P]... [--exclude P]... [--ranks SPEC]... [--format FMT]\n"
+	"                [--db PATH]",
+    .before =
+	"BASELINE and CANDIDATE are stored runs (selectors) or profile files:\n" COMPARE_SELECTORS,
+    .after = "Exit status: 0 PASS, 1 FAIL (budget exceeded), 2 error.",
+    .summary = "fail (exit 1) when a run regressed against a baseline",
+    .max_args = 2,
 };
 
 /* --sort KEY (enum stats_sort *). */
@@ -106,10 +110,6 @@ int cmd_compare(int argc, char **argv, int check)
 	if (nargs < 2) {
 		code = opt_usage_error(self, opts, "%s needs two runs (selectors or files)",
 				       self->name);
-		goto out;
-	}
-	if (nargs > 2) {
-		code = opt_usage_error(self, opts, "unexpected argument '%s'", argv[2]);
 		goto out;
 	}
 	if (ranks.len) {

@@ -20,7 +20,10 @@
 #define HELP_TITLE "Keep the performance history of scope-profiler runs in an SQLite store."
 
 const struct opt_cmd cmd_help_usage = {
-    "help", "scopedb help [COMMAND]", NULL, NULL, "show the commands, or one command's usage",
+    .name = "help",
+    .synopsis = "scopedb help [COMMAND]",
+    .summary = "show the commands, or one command's usage",
+    .max_args = OPT_ARGS_ANY,
 };
 
 /* help has no options of its own: its arguments are command names. */

@@ -295,14 +295,15 @@ static int history_filter(void *ctx, int *keep, const char *name)
 }
 
 const struct opt_cmd cmd_history_usage = {
-    "history",
-    "scopedb history REGION [--metric M] [--tag T]... [--branch B] [--since DATE]\n"
-    "                [--until DATE] [--limit N] [--ranks SPEC]... [--format FMT] [--db PATH]\n"
-    "       scopedb history --match PATTERN [options]",
-    NULL,
-    "One row per run, oldest first: run, recorded time, commit, label, the metric and\n"
-    "its change against the previous run; the table marks the largest change.",
-    "follow one region's metric across runs",
+    .name = "history",
+    .synopsis =
+	"scopedb history REGION [--metric M] [--tag T]... [--branch B] [--since DATE]\n"
+	"                [--until DATE] [--limit N] [--ranks SPEC]... [--format FMT] [--db PATH]\n"
+	"       scopedb history --match PATTERN [options]",
+    .after = "One row per run, oldest first: run, recorded time, commit, label, the metric and\n"
+	     "its change against the previous run; the table marks the largest change.",
+    .summary = "follow one region's metric across runs",
+    .max_args = OPT_ARGS_ANY,
 };
 
 int cmd_history(int argc, char **argv)

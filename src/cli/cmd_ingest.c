@@ -86,12 +86,12 @@ static int json_result(struct buf *out, const char *path, const struct ingest_re
 }
 
 const struct opt_cmd cmd_ingest_usage = {
-    "ingest",
-    "scopedb ingest FILE... [--db PATH] [--tag T]... [--label L] [--commit SHA]\n"
-    "                [--branch NAME] [--meta KEY=VALUE]... [--format table|json] [--quiet]",
-    NULL,
-    NULL,
-    "import scope-profiler HDF5 profiles into the store",
+    .name = "ingest",
+    .synopsis =
+	"scopedb ingest FILE... [--db PATH] [--tag T]... [--label L] [--commit SHA]\n"
+	"                [--branch NAME] [--meta KEY=VALUE]... [--format table|json] [--quiet]",
+    .summary = "import scope-profiler HDF5 profiles into the store",
+    .max_args = OPT_ARGS_ANY,
 };
 
 /* --meta KEY=VALUE (struct opt_list *), checked as it is met. */

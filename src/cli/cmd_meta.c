@@ -99,12 +99,12 @@ static int meta_two(struct buf *out, const struct store_meta *a, const struct st
 }
 
 const struct opt_cmd cmd_meta_usage = {
-    "meta",
-    "scopedb meta RUN [--db PATH] [--format table|json]\n"
-    "       scopedb meta A B [--all] [--db PATH] [--format table|json]",
-    NULL,
-    "With one run, its metadata; with two, only the keys whose values differ.",
-    "show a run's metadata, or what differs between two runs",
+    .name = "meta",
+    .synopsis = "scopedb meta RUN [--db PATH] [--format table|json]\n"
+		"       scopedb meta A B [--all] [--db PATH] [--format table|json]",
+    .after = "With one run, its metadata; with two, only the keys whose values differ.",
+    .summary = "show a run's metadata, or what differs between two runs",
+    .max_args = 2,
 };
 
 int cmd_meta(int argc, char **argv)
@@ -131,10 +131,6 @@ int cmd_meta(int argc, char **argv)
 		goto out;
 	if (nargs < 1) {
 		code = opt_usage_error(self, opts, "meta needs one or two run selectors");
-		goto out;
-	}
-	if (nargs > 2) {
-		code = opt_usage_error(self, opts, "unexpected argument '%s'", argv[2]);
 		goto out;
 	}
 	if (store_open(&st, cli_db_path(db), STORE_READONLY) || store_read_begin(st, &started) ||

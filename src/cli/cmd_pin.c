@@ -16,12 +16,12 @@
 #include "scopedb/store.h"
 
 const struct opt_cmd cmd_pin_usage = {
-    "pin",
-    "scopedb pin NAME RUN [--db PATH]",
-    NULL,
-    "RUN is a selector (42, latest, tag:NAME, ...); an existing pin is moved.\n"
-    "Use it as pin:NAME; a pinned run cannot be removed.",
-    "name a stored run, e.g. the baseline for check",
+    .name = "pin",
+    .synopsis = "scopedb pin NAME RUN [--db PATH]",
+    .after = "RUN is a selector (42, latest, tag:NAME, ...); an existing pin is moved.\n"
+	     "Use it as pin:NAME; a pinned run cannot be removed.",
+    .summary = "name a stored run, e.g. the baseline for check",
+    .max_args = OPT_ARGS_ANY,
 };
 
 int cmd_pin(int argc, char **argv)

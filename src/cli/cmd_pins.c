@@ -81,7 +81,10 @@ static int pins_table(const struct store_pin *pins, const struct store_run *runs
 }
 
 const struct opt_cmd cmd_pins_usage = {
-    "pins", "scopedb pins [--db PATH] [--format table|json]", NULL, NULL, "list the pins",
+    .name = "pins",
+    .synopsis = "scopedb pins [--db PATH] [--format table|json]",
+    .summary = "list the pins",
+    .max_args = 0,
 };
 
 int cmd_pins(int argc, char **argv)
@@ -95,15 +98,10 @@ int cmd_pins(int argc, char **argv)
 	const char *db = NULL;
 	const struct opt opts[] = {OPT__DB(&db), OPT__FORMAT(&fmt, "table json"), OPT_END()};
 	size_t n = 0, i;
-	int code = CLI_EXIT_ERROR, nargs;
+	int code = CLI_EXIT_ERROR;
 
-	nargs = opt_parse(self, opts, argc, argv, &code);
-	if (nargs < 0)
+	if (opt_parse(self, opts, argc, argv, &code) < 0)
 		goto out;
-	if (nargs > 0) {
-		code = opt_usage_error(self, opts, "unexpected argument '%s'", argv[0]);
-		goto out;
-	}
 	if (store_open(&st, cli_db_path(db), STORE_READONLY) || store_list_pins(st, &pins, &n)) {
 		code = cli_error();
 		goto out;

@@ -18,12 +18,12 @@
 #include "scopedb/store.h"
 
 const struct opt_cmd cmd_rm_usage = {
-    "rm",
-    "scopedb rm RUN... [--force] [--db PATH]",
-    NULL,
-    "All runs are removed in one transaction, or none.  'scopedb vacuum' gives the\n"
-    "space back.",
-    "remove stored runs",
+    .name = "rm",
+    .synopsis = "scopedb rm RUN... [--force] [--db PATH]",
+    .after = "All runs are removed in one transaction, or none.  'scopedb vacuum' gives the\n"
+	     "space back.",
+    .summary = "remove stored runs",
+    .max_args = OPT_ARGS_ANY,
 };
 
 int cmd_rm(int argc, char **argv)

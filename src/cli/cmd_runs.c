@@ -144,13 +144,13 @@ static int runs_filtered(const struct filter *f)
 }
 
 const struct opt_cmd cmd_runs_usage = {
-    "runs",
-    "scopedb runs [--tag T]... [--branch B] [--commit PREFIX] [--label L] [--since DATE]\n"
-    "                [--until DATE] [--meta KEY=VALUE]... [--limit N] [--format FMT]\n"
-    "                [--db PATH]",
-    NULL,
-    NULL,
-    "list the stored runs, newest first",
+    .name = "runs",
+    .synopsis =
+	"scopedb runs [--tag T]... [--branch B] [--commit PREFIX] [--label L] [--since DATE]\n"
+	"                [--until DATE] [--meta KEY=VALUE]... [--limit N] [--format FMT]\n"
+	"                [--db PATH]",
+    .summary = "list the stored runs, newest first",
+    .max_args = 0,
 };
 
 /* The --meta KEY=VALUE conditions (arrays of argc entries). */
@@ -183,7 +183,7 @@ int cmd_runs(int argc, char **argv)
 	const char *db = NULL;
 	size_t n = 0, i;
 	long limit = 0;
-	int code = CLI_EXIT_ERROR, nargs;
+	int code = CLI_EXIT_ERROR;
 	const struct opt opts[] = {
 	    OPT__DB(&db),
 	    OPT__FILTER_TAG(&tags),
@@ -209,13 +209,8 @@ int cmd_runs(int argc, char **argv)
 		code = cli_error();
 		goto out;
 	}
-	nargs = opt_parse(self, opts, argc, argv, &code);
-	if (nargs < 0)
+	if (opt_parse(self, opts, argc, argv, &code) < 0)
 		goto out;
-	if (nargs > 0) {
-		code = opt_usage_error(self, opts, "unexpected argument '%s'", argv[0]);
-		goto out;
-	}
 	f.tags = tags.v;
 	f.ntags = tags.n;
 	f.meta = meta.v;

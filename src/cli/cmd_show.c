@@ -245,13 +245,13 @@ static int show_json(struct buf *out, const struct show_view *v)
 }
 
 const struct opt_cmd cmd_show_usage = {
-    "show",
-    "scopedb show RUN [--include P]... [--exclude P]... [--ranks SPEC]...\n"
-    "                [--sort COLUMN|name] [--columns LIST] [--format FMT] [--db PATH]",
-    NULL,
-    "Times in seconds, imbalance in percent, std is the population standard deviation;\n"
-    "gpu_total and gpu_avg are shown by default when the run has GPU data.",
-    "show the per-region summary of one run",
+    .name = "show",
+    .synopsis = "scopedb show RUN [--include P]... [--exclude P]... [--ranks SPEC]...\n"
+		"                [--sort COLUMN|name] [--columns LIST] [--format FMT] [--db PATH]",
+    .after = "Times in seconds, imbalance in percent, std is the population standard deviation;\n"
+	     "gpu_total and gpu_avg are shown by default when the run has GPU data.",
+    .summary = "show the per-region summary of one run",
+    .max_args = 1,
 };
 
 /* --columns LIST: the parsed columns, and the text (NULL: not given). */
@@ -319,10 +319,6 @@ int cmd_show(int argc, char **argv)
 		goto out;
 	if (nargs < 1) {
 		code = opt_usage_error(self, opts, "show needs a run SELECTOR");
-		goto out;
-	}
-	if (nargs > 1) {
-		code = opt_usage_error(self, opts, "unexpected argument '%s'", argv[1]);
 		goto out;
 	}
 	if (select_parse(&sel, argv[0])) {

@@ -34,11 +34,17 @@ static void tag_report(int64_t run, char **tags, const int *changed, int n, int 
 }
 
 const struct opt_cmd cmd_tag_usage = {
-    "tag", "scopedb tag RUN TAG... [--db PATH]", NULL, NULL, "add tags to a stored run",
+    .name = "tag",
+    .synopsis = "scopedb tag RUN TAG... [--db PATH]",
+    .summary = "add tags to a stored run",
+    .max_args = OPT_ARGS_ANY,
 };
 
 const struct opt_cmd cmd_untag_usage = {
-    "untag", "scopedb untag RUN TAG... [--db PATH]", NULL, NULL, "remove tags from a stored run",
+    .name = "untag",
+    .synopsis = "scopedb untag RUN TAG... [--db PATH]",
+    .summary = "remove tags from a stored run",
+    .max_args = OPT_ARGS_ANY,
 };
 
 int cmd_tag_change(int argc, char **argv, int add)

@@ -13,7 +13,10 @@
 #include "scopedb/store.h"
 
 const struct opt_cmd cmd_unpin_usage = {
-    "unpin", "scopedb unpin NAME [--db PATH]", NULL, NULL, "remove a pin",
+    .name = "unpin",
+    .synopsis = "scopedb unpin NAME [--db PATH]",
+    .summary = "remove a pin",
+    .max_args = OPT_ARGS_ANY,
 };
 
 int cmd_unpin(int argc, char **argv)

@@ -25,11 +25,11 @@ static void vacuum_size(char *s, size_t len, int64_t bytes)
 }
 
 const struct opt_cmd cmd_vacuum_usage = {
-    "vacuum",
-    "scopedb vacuum [--db PATH]",
-    NULL,
-    "Gives back the space of removed runs and refreshes the query planner statistics.",
-    "compact the store",
+    .name = "vacuum",
+    .synopsis = "scopedb vacuum [--db PATH]",
+    .after = "Gives back the space of removed runs and refreshes the query planner statistics.",
+    .summary = "compact the store",
+    .max_args = 0,
 };
 
 int cmd_vacuum(int argc, char **argv)
@@ -41,15 +41,10 @@ int cmd_vacuum(int argc, char **argv)
 	const struct opt opts[] = {OPT__DB(&db), OPT_END()};
 	char a[32], b[32];
 	int64_t before = 0, after = 0;
-	int code = CLI_EXIT_ERROR, nargs;
+	int code = CLI_EXIT_ERROR;
 
-	nargs = opt_parse(self, opts, argc, argv, &code);
-	if (nargs < 0)
+	if (opt_parse(self, opts, argc, argv, &code) < 0)
 		goto out;
-	if (nargs > 0) {
-		code = opt_usage_error(self, opts, "unexpected argument '%s'", argv[0]);
-		goto out;
-	}
 	if (stat(cli_db_path(db), &sb) != 0) {
 		err_set(ERR_IO, "cannot open store '%s': no such file", cli_db_path(db));
 		code = cli_error();

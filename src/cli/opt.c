@@ -252,6 +252,10 @@ int opt_parse(const struct opt_cmd *cmd, const struct opt *opts, int argc, char 
 	while (i < argc)
 		argv[n++] = argv[i++];
 	argv[n] = NULL;
+	if (cmd->max_args != OPT_ARGS_ANY && n > cmd->max_args) {
+		*code = opt_usage_error(cmd, opts, "unexpected argument '%s'", argv[cmd->max_args]);
+		return -1;
+	}
 	return n;
 }
 

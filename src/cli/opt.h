@@ -106,20 +106,27 @@ int opt_list_push(struct opt_list *l, const char *s);
 /* Free the array (not the strings); l is empty afterwards. */
 void opt_list_release(struct opt_list *l);
 
-/* A command's usage texts besides its options.  Usage = synopsis, then
- * (each after a blank line) before, the option lines, after. */
+/* max_args of a command whose positional arguments are not counted. */
+#define OPT_ARGS_ANY (-1)
+
+/* A command's usage texts besides its options (usage = synopsis, then,
+ * each after a blank line, before, the option lines, after), and how many
+ * positional arguments it takes at most: more is the error "unexpected
+ * argument 'X'" (X the first one too many); the command checks the
+ * minimum itself, in its own words. */
 struct opt_cmd {
 	const char *name;     /* "diff" */
 	const char *synopsis; /* "scopedb diff A B [...]" lines, verbatim */
 	const char *before;   /* paragraph before the options, or NULL */
 	const char *after;    /* paragraph after the options, or NULL */
 	const char *summary;  /* one line: the command list, the end of help */
+	int max_args;	      /* or OPT_ARGS_ANY; 0 (the default) takes none */
 };
 
 /*
  * Parse argv[1..argc) (argv[0] is the command name) against opts.  On
  * success returns the number n of positional arguments, moved to
- * argv[0..n) in their order (argv[n] = NULL).  Returns -1 when the
+ * argv[0..n) in their order (argv[n] = NULL), n <= cmd->max_args.  Returns -1 when the
  * command must stop and return *code: after --help (the help is on
  * stdout, *code 0 unless stdout failed) or after an error (reported on
  * stderr, *code 2).  See opt_describe() for the third case.
