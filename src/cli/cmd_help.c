@@ -154,8 +154,16 @@ static int help_man_cmd(void *ctx, const struct opt_cmd *cmd, const struct opt *
 		rc |= buf_putc(out, '\n');
 		buf_release(&help);
 	}
-	rc |= buf_puts(out, first ? ".SH OPTIONS\n.TP\n" : ".TP\n");
-	rc |= buf_puts(out, "\\fB\\-h\\fR, \\fB\\-\\-help\\fR\nshow the usage and exit\n");
+	if (cmd == &cmd_help_usage) {
+		/* help reads its arguments itself: --man is no table entry */
+		rc |=
+		    buf_puts(out, ".SH OPTIONS\n.TP\n\\fB\\-\\-man\\fR [\\fICOMMAND\\fR]\n"
+				  "print the man page of COMMAND, or of scopedb, as roff; read it "
+				  "with\n\\fBscopedb help \\-\\-man diff | man \\-l \\-\\fR\n");
+	} else {
+		rc |= buf_puts(out, first ? ".SH OPTIONS\n.TP\n" : ".TP\n");
+		rc |= buf_puts(out, "\\fB\\-h\\fR, \\fB\\-\\-help\\fR\nshow the usage and exit\n");
+	}
 	if (cmd->after) {
 		rc |= buf_puts(out, ".SH NOTES\n");
 		rc |= help_roff(out, cmd->after);
