@@ -16,6 +16,7 @@
 #include "cli/cli.h"
 #include "cli/opt.h"
 #include "scopedb/err.h"
+#include "scopedb/stats.h"
 #include "scopedb/util.h"
 #include "testutil.h"
 
@@ -424,6 +425,28 @@ static void test_describe(void **state)
 	assert_string_equal(err_text, "");
 }
 
+/* The values completion offers for --metric are the metrics, in order. */
+static void test_metric_choices(void **state)
+{
+	enum stats_metric m = STATS_TOTAL;
+	const struct opt opts[] = {OPT__METRIC(&m), OPT_END()};
+	char word[32];
+	const char *p = opts[0].choices;
+	int i;
+
+	(void)state;
+	for (i = 0; i < STATS_NMETRICS; i++) {
+		size_t len = strcspn(p, " ");
+
+		snprintf(word, sizeof(word), "%.*s", (int)len, p);
+		assert_string_equal(word, stats_metric_name((enum stats_metric)i));
+		assert_int_equal(cli_opt_metric(&opts[0], word), 0);
+		assert_int_equal(m, i);
+		p += len + (p[len] == ' ');
+	}
+	assert_string_equal(p, "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -438,6 +461,7 @@ int main(void)
 	    cmocka_unit_test(test_help),
 	    cmocka_unit_test(test_usage_text),
 	    cmocka_unit_test(test_describe),
+	    cmocka_unit_test(test_metric_choices),
 	};
 
 	unsetenv("POSIXLY_CORRECT");

@@ -74,16 +74,15 @@ int cli_opt_percent(const struct opt *opt, const char *arg);
 /* --format FMT among fmts, e.g. "table markdown csv json": the first is the
  * default and the help line lists them in this order. */
 #define OPT__FORMAT(v, fmts)                                                                       \
-	OPT_ENTRY(OPT_T_CALLBACK, 0, "format", OPT_TYPED(enum cli_format *, v), "FMT", NULL, fmts, \
-		  cli_opt_format, 0, 0)
+	OPT_CHOICE(0, "format", OPT_TYPED(enum cli_format *, v), "FMT", NULL, fmts, cli_opt_format)
 
 /* --metric M (enum stats_metric *). */
 #define OPT__METRIC(v)                                                                             \
-	OPT_ENTRY(OPT_T_CALLBACK, 0, "metric", v, "M",                                             \
-		  "gpu_total gpu_avg total avg min max p50 p95 p99 imbalance\n"                    \
-		  "calls (default total)",                                                         \
-		  "gpu_total gpu_avg total avg min max p50 p95 p99 imbalance calls",               \
-		  cli_opt_metric, 0, 0)
+	OPT_CHOICE(0, "metric", v, "M",                                                            \
+		   "gpu_total gpu_avg total avg min max p50 p95 p99 imbalance\n"                   \
+		   "calls (default total)",                                                        \
+		   "gpu_total gpu_avg total avg min max p50 p95 p99 imbalance calls",              \
+		   cli_opt_metric)
 
 /* --include P / --exclude P (struct opt_list *), region name patterns. */
 #define OPT__INCLUDE(v)                                                                            \

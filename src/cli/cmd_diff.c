@@ -79,8 +79,7 @@ int cmd_compare(int argc, char **argv, int check)
 	    OPT__RANKS(&ranks), OPT__FORMAT(&fmt, "table markdown csv json")
 	const struct opt diff_opts[] = {
 	    COMPARE_OPTS,
-	    OPT_ENTRY(OPT_T_CALLBACK, 0, "sort", &co.sort, "KEY", "delta (default), pct or name",
-		      "delta pct name", compare_opt_sort, 0, 0),
+	    OPT_CHOICE(0, "sort", &co.sort, "KEY", NULL, "delta pct name", compare_opt_sort),
 	    OPT_CALLBACK(0, "threshold", &co, "PCT", "hide rows whose |delta %| is below PCT",
 			 compare_opt_threshold, 0),
 	    OPT_END(),

@@ -58,7 +58,7 @@ struct opt {
 	int short_name;	       /* a letter, or 0 */
 	const char *long_name; /* without the dashes */
 	void *value;	       /* destination; its type depends on type */
-	const char *argh;      /* value name in help ("PATH"); NULL: takes no value */
+	const char *argh;      /* value name in help ("PATH"); NULL for a flag */
 	/* Help text; '\n' starts a continuation line (the help column is not
 	 * wrapped automatically).  NULL with choices set: "first (default),
 	 * second or third". */
@@ -87,6 +87,9 @@ struct opt {
 #define OPT_COUNT(s, l, v, a, h)                                                                   \
 	OPT_ENTRY(OPT_T_COUNT, s, l, OPT_TYPED(long *, v), a, h, NULL, NULL, 0, 0)
 #define OPT_CALLBACK(s, l, v, a, h, cb, d) OPT_ENTRY(OPT_T_CALLBACK, s, l, v, a, h, NULL, cb, d, 0)
+/* A callback option whose values are the words of choices. */
+#define OPT_CHOICE(s, l, v, a, h, choices, cb)                                                     \
+	OPT_ENTRY(OPT_T_CALLBACK, s, l, v, a, h, choices, cb, 0, 0)
 
 /* The values of a repeatable option, in command-line order (borrowed). */
 struct opt_list {
