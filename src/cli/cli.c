@@ -1,16 +1,21 @@
 /*
  * cli.c - shared command-line plumbing: store path resolution, --format
- * parsing, terminal and NO_COLOR handling, error printing, and checking
- * that stdout was really written before exiting.
+ * parsing, terminal and NO_COLOR handling, error printing, checking that
+ * stdout was really written before exiting, and the callbacks of the
+ * options several commands share (cli.h).
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
 #include "scopedb/err.h"
+#include "scopedb/filter.h"
+#include "scopedb/stats.h"
+#include "scopedb/util.h"
+#include "select/match.h"
 
 const char *cli_db_path(const char *flag)
 {
@@ -52,20 +57,6 @@ int cli_parse_format(enum cli_format *out, const char *arg, unsigned allowed)
 	return err_set(ERR_USAGE, "invalid --format '%s': choose from %s", arg, choices);
 }
 
-int cli_parse_count(long *out, const char *opt, const char *arg)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(arg, &end, 10);
-	if (errno || end == arg || *end || v < 0)
-		return err_set(ERR_USAGE, "invalid %s '%s': expected a non-negative integer", opt,
-			       arg);
-	*out = v;
-	return 0;
-}
-
 int cli_isatty(FILE *f)
 {
 	return isatty(fileno(f));
@@ -88,27 +79,6 @@ int cli_error(void)
 	return CLI_EXIT_ERROR;
 }
 
-int cli_usage_error(const char *usage, const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("scopedb: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\nusage: %s\n", usage);
-	return CLI_EXIT_ERROR;
-}
-
-int cli_bad_option(const char *usage, int opt, char **argv, int optind_now)
-{
-	const char *arg = argv[optind_now - 1];
-
-	if (opt == ':')
-		return cli_usage_error(usage, "option '%s' needs a value", arg);
-	return cli_usage_error(usage, "unknown option '%s'", arg);
-}
-
 int cli_finish(int code)
 {
 	if (fflush(stdout) != 0 || ferror(stdout)) {
@@ -116,4 +86,54 @@ int cli_finish(int code)
 		return CLI_EXIT_ERROR;
 	}
 	return code;
+}
+
+/* The mask of the format names in the space-separated list. */
+static unsigned cli_format_mask(const char *list)
+{
+	enum cli_format fmt;
+	unsigned mask = 0;
+	char name[16];
+	size_t len;
+
+	while (list && *list) {
+		len = strcspn(list, " ");
+		snprintf(name, sizeof(name), "%.*s", (int)len, list);
+		if (!cli_parse_format(&fmt, name, ~0u))
+			mask |= (unsigned)fmt;
+		list += len;
+		list += *list == ' ';
+	}
+	return mask;
+}
+
+int cli_opt_format(const struct opt *opt, const char *arg)
+{
+	return cli_parse_format(opt->value, arg, cli_format_mask(opt->choices));
+}
+
+int cli_opt_metric(const struct opt *opt, const char *arg)
+{
+	return stats_metric_parse(opt->value, arg);
+}
+
+int cli_opt_ranks(const struct opt *opt, const char *arg)
+{
+	return match_ranks_parse(opt->value, arg);
+}
+
+int cli_opt_date(const struct opt *opt, const char *arg)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "--%s", opt->long_name);
+	return filter_parse_date(opt->value, (size_t)opt->defval, name, arg, (int64_t)time(NULL));
+}
+
+int cli_opt_percent(const struct opt *opt, const char *arg)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "--%s", opt->long_name);
+	return stats_parse_percent(opt->value, name, arg, (int)opt->defval);
 }

@@ -1,7 +1,9 @@
 /*
  * cli.h - what every command needs around the core: the store path
  * (--db, $SCOPEDB_DB, ./scopedb.sqlite), output format names, terminal and
- * colour detection, and the final check that stdout was written.
+ * colour detection, the final check that stdout was written, and the
+ * options several commands share (OPT__DB, OPT__FORMAT, ...: declared once
+ * here with their help lines, used in the commands' option tables).
  *
  * The command layer prints errors as "scopedb: MESSAGE" and exits with
  * CLI_EXIT_ERROR (2) on any error; check uses CLI_EXIT_FAIL (1) for a
@@ -11,6 +13,8 @@
 #define SCOPEDB_CLI_H
 
 #include <stdio.h>
+
+#include "cli/opt.h"
 
 enum {
 	CLI_EXIT_OK = 0,
@@ -33,9 +37,6 @@ const char *cli_db_path(const char *flag);
  * ERR_USAGE naming the value and the choices otherwise. */
 int cli_parse_format(enum cli_format *out, const char *arg, unsigned allowed);
 
-/* Parse a non-negative integer option value (ERR_USAGE naming opt). */
-int cli_parse_count(long *out, const char *opt, const char *arg);
-
 /* 1 if f is a terminal. */
 int cli_isatty(FILE *f);
 
@@ -46,19 +47,72 @@ int cli_use_color(FILE *f);
 /* Print "scopedb: " + err_msg() to stderr and return CLI_EXIT_ERROR. */
 int cli_error(void);
 
-/* Print "scopedb: " + message, then "usage: ..." to stderr; returns
- * CLI_EXIT_ERROR.  usage is the command's usage text. */
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
-int cli_usage_error(const char *usage, const char *fmt, ...);
-
-/* Report the option getopt_long() rejected ('?' unknown, ':' missing value)
- * with the usage text; returns CLI_EXIT_ERROR. */
-int cli_bad_option(const char *usage, int opt, char **argv, int optind_now);
-
 /* Flush stdout and report a write error (full disk, closed pipe) as an
  * error exit; returns the exit code to use given the command's own. */
 int cli_finish(int code);
+
+/*
+ * Option callbacks (opt.h) behind the shared options below; each parses
+ * the value into opt->value with the core's parser, so the messages are
+ * the core's ("invalid --metric 'x': choose from ...").
+ *   cli_opt_format   enum cli_format *; allowed: the names in opt->choices
+ *   cli_opt_metric   enum stats_metric *
+ *   cli_opt_ranks    struct i64vec * (appends; match_ranks_finish() after)
+ *   cli_opt_date     char[opt->defval] (filter_parse_date(), now = time())
+ *   cli_opt_percent  double *; opt->defval 1 = must not be negative
+ */
+int cli_opt_format(const struct opt *opt, const char *arg);
+int cli_opt_metric(const struct opt *opt, const char *arg);
+int cli_opt_ranks(const struct opt *opt, const char *arg);
+int cli_opt_date(const struct opt *opt, const char *arg);
+int cli_opt_percent(const struct opt *opt, const char *arg);
+
+/* --db PATH (const char **; NULL = cli_db_path()'s default). */
+#define OPT__DB(v)                                                                                 \
+	OPT_STRING(0, "db", v, "PATH", "store to use (default $SCOPEDB_DB, else ./scopedb.sqlite)")
+
+/* --format FMT among fmts, e.g. "table markdown csv json": the first is the
+ * default and the help line lists them in this order. */
+#define OPT__FORMAT(v, fmts)                                                                       \
+	OPT_CHOICE(0, "format", OPT_TYPED(enum cli_format *, v), "FMT", NULL, fmts, cli_opt_format)
+
+/* --metric M (enum stats_metric *). */
+#define OPT__METRIC(v)                                                                             \
+	OPT_CHOICE(0, "metric", v, "M",                                                            \
+		   "gpu_total gpu_avg total avg min max p50 p95 p99 imbalance\n"                   \
+		   "calls (default total)",                                                        \
+		   "gpu_total gpu_avg total avg min max p50 p95 p99 imbalance calls",              \
+		   cli_opt_metric)
+
+/* --include P / --exclude P (struct opt_list *), region name patterns. */
+#define OPT__INCLUDE(v)                                                                            \
+	OPT_LIST(0, "include", v, "P",                                                             \
+		 "only regions matching the Python regex P at the start of the\n"                  \
+		 "name (repeatable, OR-ed)")
+#define OPT__EXCLUDE(v)                                                                            \
+	OPT_LIST(0, "exclude", v, "P", "drop regions matching P (repeatable; after --include)")
+
+/* --ranks SPEC (struct i64vec *). */
+#define OPT__RANKS(v)                                                                              \
+	OPT_ENTRY(OPT_T_CALLBACK, 0, "ranks", OPT_TYPED(struct i64vec *, v), "SPEC",               \
+		  "only these ranks, e.g. 0-3,8 (repeatable, unioned)", NULL, cli_opt_ranks, 0, 0)
+
+/* The run filters of runs and history (struct filter, filter.h):
+ * --tag T (struct opt_list *), --branch B (const char **), --since DATE
+ * and --until DATE (the char arrays of struct filter). */
+#define OPT__FILTER_TAG(v)                                                                         \
+	OPT_LIST(0, "tag", v, "T", "only runs with tag T (repeatable: all of them)")
+#define OPT__FILTER_BRANCH(v) OPT_STRING(0, "branch", v, "B", "only runs of branch B")
+#define OPT__SINCE(buf)                                                                            \
+	OPT_CALLBACK(0, "since", buf, "DATE",                                                      \
+		     "only runs recorded at or after DATE (2026-11-30,\n"                          \
+		     "2026-11-30T02:00:00Z, or an age: 30m, 24h, 7d, 2w)",                         \
+		     cli_opt_date, (intptr_t)sizeof(buf))
+#define OPT__UNTIL(buf, help)                                                                      \
+	OPT_CALLBACK(0, "until", buf, "DATE", help, cli_opt_date, (intptr_t)sizeof(buf))
+
+/* A percentage (double *), e.g. --max-regression PCT. */
+#define OPT__PERCENT(l, v, h, nonneg)                                                              \
+	OPT_CALLBACK(0, l, OPT_TYPED(double *, v), "PCT", h, cli_opt_percent, nonneg)
 
 #endif

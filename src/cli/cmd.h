@@ -1,21 +1,25 @@
 /*
  * cmd.h - the subcommands of the scopedb CLI.  Each lives in its own
- * src/cmd_<name>.c, parses its options, calls the core and prints; main.c
- * holds the sorted command table from which help is generated.
+ * src/cli/cmd_<name>.c, which holds its usage texts (struct opt_cmd) and
+ * its option table beside the code: it parses its options with
+ * opt_parse(), calls the core and prints.  main.c holds the sorted command
+ * table; help, the man pages and the completion script are generated from
+ * it and from the option tables (cmd_help.c, cmd_completion.c).
  *
  * A command function receives argv with argv[0] = the command name and
- * returns the process exit status (see CLI_EXIT_* in scopedb/cli.h).
+ * returns the process exit status (see CLI_EXIT_* in cli/cli.h).
  */
 #ifndef SCOPEDB_CMD_H
 #define SCOPEDB_CMD_H
 
 #include <stddef.h>
 
+#include "cli/opt.h"
+
 struct cmd {
-	const char *name;
 	int (*fn)(int argc, char **argv);
-	const char *usage;   /* synopsis line(s) followed by option lines */
-	const char *summary; /* one line for the command list */
+	const struct opt_cmd *usage; /* name, synopsis, paragraphs, summary */
+	int hidden;		     /* left out of the command list */
 };
 
 /* The command table (sorted by name) and its length, from main.c. */
@@ -25,10 +29,30 @@ extern const size_t cmd_count;
 /* The entry for name, or NULL. */
 const struct cmd *cmd_find(const char *name);
 
-/* Print "usage: ..." and the summary of c to stdout. */
-void cmd_print_help(const struct cmd *c);
+/* Run c with opt_describe(fn, ctx): fn gets c's usage texts and option
+ * table; returns what fn returned. */
+int cmd_describe(const struct cmd *c, opt_describe_fn fn, void *ctx);
+
+/* The usage texts, beside each command's options. */
+extern const struct opt_cmd cmd_check_usage;
+extern const struct opt_cmd cmd_completion_usage;
+extern const struct opt_cmd cmd_diff_usage;
+extern const struct opt_cmd cmd_help_usage;
+extern const struct opt_cmd cmd_history_usage;
+extern const struct opt_cmd cmd_ingest_usage;
+extern const struct opt_cmd cmd_meta_usage;
+extern const struct opt_cmd cmd_pin_usage;
+extern const struct opt_cmd cmd_pins_usage;
+extern const struct opt_cmd cmd_rm_usage;
+extern const struct opt_cmd cmd_runs_usage;
+extern const struct opt_cmd cmd_show_usage;
+extern const struct opt_cmd cmd_tag_usage;
+extern const struct opt_cmd cmd_unpin_usage;
+extern const struct opt_cmd cmd_untag_usage;
+extern const struct opt_cmd cmd_vacuum_usage;
 
 int cmd_check(int argc, char **argv);
+int cmd_completion(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 int cmd_history(int argc, char **argv);

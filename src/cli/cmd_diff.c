@@ -1,12 +1,12 @@
 /*
  * cmd_diff.c - "scopedb diff A B": compare one metric of every region of two
  * runs (stored runs by selector, or files).  Also holds cmd_compare(), the
- * option parsing and printing shared with "scopedb check" (cmd_check.c);
- * the work itself is compare_runs() and the report_* formatters.
+ * options (and usage texts) and printing shared with "scopedb check"
+ * (cmd_check.c); the work itself is compare_runs() and the report_*
+ * formatters.
  *
  * Exit status: diff 0; check 0 on PASS and 1 on FAIL; 2 on any error.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,35 +20,82 @@
 #include "scopedb/stats.h"
 #include "scopedb/util.h"
 
+/* The selector forms, in the help of diff and check. */
+#define COMPARE_SELECTORS                                                                          \
+	"    42  latest  latest~N  tag:NAME[~N]  commit:PREFIX  branch:NAME[~N]\n"                 \
+	"    label:NAME[~N]  pin:NAME  path/to/profile.h5"
+
+const struct opt_cmd cmd_diff_usage = {
+    .name = "diff",
+    .synopsis =
+	"scopedb diff A B [--metric M] [--sort delta|pct|name] [--threshold PCT]\n"
+	"                [--include P]... [--exclude P]... [--ranks SPEC]... [--format FMT]\n"
+	"                [--db PATH]",
+    .before = "A and B are stored runs (selectors) or profile files:\n" COMPARE_SELECTORS,
+    .summary = "compare one metric of every region of two runs",
+    .max_args = 2,
+};
+
+const struct opt_cmd cmd_check_usage = {
+    .name = "check",
+    .synopsis =
+	"scopedb check BASELINE CANDIDATE [--max-regression PCT] [--fail-on-new] [--metric M]\n"
+	"                [--include P]... [--exclude P]... [--ranks SPEC]... [--format FMT]\n"
+	"                [--db PATH]",
+    .before =
+	"BASELINE and CANDIDATE are stored runs (selectors) or profile files:\n" COMPARE_SELECTORS,
+    .after = "Exit status: 0 PASS, 1 FAIL (budget exceeded), 2 error.",
+    .summary = "fail (exit 1) when a run regressed against a baseline",
+    .max_args = 2,
+};
+
+/* --sort KEY (enum stats_sort *). */
+static int compare_opt_sort(const struct opt *opt, const char *arg)
+{
+	return stats_sort_parse(opt->value, arg);
+}
+
+/* --threshold PCT (struct compare_opts *: the value and has_threshold). */
+static int compare_opt_threshold(const struct opt *opt, const char *arg)
+{
+	struct compare_opts *co = opt->value;
+
+	co->has_threshold = 1;
+	return stats_parse_percent(&co->threshold, "--threshold", arg, 0);
+}
+
 int cmd_compare(int argc, char **argv, int check)
 {
-	static const struct option diff_opts[] = {
-	    {"db", required_argument, NULL, 'd'},      {"metric", required_argument, NULL, 'm'},
-	    {"sort", required_argument, NULL, 's'},    {"threshold", required_argument, NULL, 't'},
-	    {"include", required_argument, NULL, 'i'}, {"exclude", required_argument, NULL, 'x'},
-	    {"ranks", required_argument, NULL, 'r'},   {"format", required_argument, NULL, 'f'},
-	    {"help", no_argument, NULL, 'h'},	       {NULL, 0, NULL, 0},
-	};
-	static const struct option check_opts[] = {
-	    {"db", required_argument, NULL, 'd'},
-	    {"metric", required_argument, NULL, 'm'},
-	    {"max-regression", required_argument, NULL, 'b'},
-	    {"fail-on-new", no_argument, NULL, 'n'},
-	    {"include", required_argument, NULL, 'i'},
-	    {"exclude", required_argument, NULL, 'x'},
-	    {"ranks", required_argument, NULL, 'r'},
-	    {"format", required_argument, NULL, 'f'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
-	const struct cmd *self = cmd_find(check ? "check" : "diff");
-	const char **inc = NULL, **exc = NULL, *db = NULL;
+	struct opt_list inc = OPT_LIST_INIT, exc = OPT_LIST_INIT;
+	const char *db = NULL;
 	enum cli_format fmt = CLI_FORMAT_TABLE;
 	struct compare_opts co;
 	struct compare_result res;
 	struct i64vec ranks;
 	struct buf out = BUF_INIT;
-	int have_ranks = 0, code = CLI_EXIT_ERROR, o, rc;
+	/* The options of both, then those of diff only or check only. */
+#define COMPARE_OPTS                                                                               \
+	OPT__DB(&db), OPT__METRIC(&co.metric), OPT__INCLUDE(&inc), OPT__EXCLUDE(&exc),             \
+	    OPT__RANKS(&ranks), OPT__FORMAT(&fmt, "table markdown csv json")
+	const struct opt diff_opts[] = {
+	    COMPARE_OPTS,
+	    OPT_CHOICE(0, "sort", &co.sort, "KEY", NULL, "delta pct name", compare_opt_sort),
+	    OPT_CALLBACK(0, "threshold", &co, "PCT", "hide rows whose |delta %| is below PCT",
+			 compare_opt_threshold, 0),
+	    OPT_END(),
+	};
+	const struct opt check_opts[] = {
+	    COMPARE_OPTS,
+	    OPT__PERCENT("max-regression", &co.max_regression,
+			 "fail when a region's metric grows by more than PCT %\n(default 0)", 1),
+	    OPT_FLAG(0, "fail-on-new", &co.fail_on_new,
+		     "also fail on regions without a baseline value"),
+	    OPT_END(),
+	};
+#undef COMPARE_OPTS
+	const struct opt_cmd *self = check ? &cmd_check_usage : &cmd_diff_usage;
+	const struct opt *opts = check ? check_opts : diff_opts;
+	int code = CLI_EXIT_ERROR, nargs, rc;
 
 	memset(&co, 0, sizeof(co));
 	memset(&res, 0, sizeof(res));
@@ -56,82 +103,25 @@ int cmd_compare(int argc, char **argv, int check)
 	co.metric = STATS_TOTAL;
 	co.sort = STATS_SORT_DELTA;
 	co.check = check;
-	inc = calloc((size_t)argc, sizeof(*inc));
-	exc = calloc((size_t)argc, sizeof(*exc));
-	if (!inc || !exc) {
-		err_nomem();
-		code = cli_error();
+	nargs = opt_parse(self, opts, argc, argv, &code);
+	if (nargs < 0)
 		goto out;
-	}
-	opterr = 0;
-	while ((o = getopt_long(argc, argv, ":h", check ? check_opts : diff_opts, NULL)) != -1) {
-		rc = 0;
-		switch (o) {
-		case 'd':
-			db = optarg;
-			break;
-		case 'm':
-			rc = stats_metric_parse(&co.metric, optarg);
-			break;
-		case 's':
-			rc = stats_sort_parse(&co.sort, optarg);
-			break;
-		case 't':
-			rc = stats_parse_percent(&co.threshold, "--threshold", optarg, 0);
-			co.has_threshold = 1;
-			break;
-		case 'b':
-			rc = stats_parse_percent(&co.max_regression, "--max-regression", optarg, 1);
-			break;
-		case 'n':
-			co.fail_on_new = 1;
-			break;
-		case 'i':
-			inc[co.ninclude++] = optarg;
-			break;
-		case 'x':
-			exc[co.nexclude++] = optarg;
-			break;
-		case 'r':
-			rc = match_ranks_parse(&ranks, optarg);
-			have_ranks = 1;
-			break;
-		case 'f':
-			rc = cli_parse_format(&fmt, optarg,
-					      CLI_FORMAT_TABLE | CLI_FORMAT_MARKDOWN |
-						  CLI_FORMAT_CSV | CLI_FORMAT_JSON);
-			break;
-		case 'h':
-			cmd_print_help(self);
-			code = cli_finish(CLI_EXIT_OK);
-			goto out;
-		default:
-			code = cli_bad_option(self->usage, o, argv, optind);
-			goto out;
-		}
-		if (rc) {
-			code = cli_error();
-			goto out;
-		}
-	}
-	if (argc - optind < 2) {
-		code = cli_usage_error(self->usage, "%s needs two runs (selectors or files)",
+	if (nargs < 2) {
+		code = opt_usage_error(self, opts, "%s needs two runs (selectors or files)",
 				       self->name);
 		goto out;
 	}
-	if (argc - optind > 2) {
-		code = cli_usage_error(self->usage, "unexpected argument '%s'", argv[optind + 2]);
-		goto out;
-	}
-	if (have_ranks) {
+	if (ranks.len) {
 		match_ranks_finish(&ranks);
 		co.ranks = ranks.v;
 		co.nranks = ranks.len;
 	}
 	co.db_path = cli_db_path(db);
-	co.includes = inc;
-	co.excludes = exc;
-	if (compare_runs(&res, argv[optind], argv[optind + 1], &co)) {
+	co.includes = inc.v;
+	co.ninclude = inc.n;
+	co.excludes = exc.v;
+	co.nexclude = exc.n;
+	if (compare_runs(&res, argv[0], argv[1], &co)) {
 		code = cli_error();
 		goto out;
 	}
@@ -159,8 +149,8 @@ out:
 	compare_release(&res);
 	buf_release(&out);
 	i64vec_release(&ranks);
-	free(inc);
-	free(exc);
+	opt_list_release(&inc);
+	opt_list_release(&exc);
 	return code;
 }
 

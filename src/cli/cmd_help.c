@@ -1,26 +1,229 @@
 /*
- * cmd_help.c - "scopedb help [COMMAND]" and the shared help printer: the
- * command list is generated from the table in main.c.
+ * cmd_help.c - "scopedb help [COMMAND]" and "scopedb help --man
+ * [COMMAND]": the command list is generated from the table in main.c, a
+ * command's help and its man page from its usage texts and option table
+ * (handed over by the command itself under opt_describe()).
+ *
+ * The man pages are roff (man(7)) on stdout, as git's are named:
+ * scopedb(1) for the tool, scopedb-diff(1) for "scopedb diff"; read one
+ * with "scopedb help --man diff | man -l -".
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cmd.h"
 #include "cli/cli.h"
+#include "scopedb/err.h"
+#include "scopedb/util.h"
+
+#define HELP_TITLE "Keep the performance history of scope-profiler runs in an SQLite store."
+
+const struct opt_cmd cmd_help_usage = {
+    .name = "help",
+    .synopsis = "scopedb help [COMMAND]",
+    .summary = "show the commands, or one command's usage",
+    .max_args = OPT_ARGS_ANY,
+};
+
+/* help has no options of its own: its arguments are command names. */
+static const struct opt help_opts[] = {OPT_END()};
 
 const struct cmd *cmd_find(const char *name)
 {
 	size_t i;
 
 	for (i = 0; i < cmd_count; i++)
-		if (!strcmp(cmd_table[i].name, name))
+		if (!strcmp(cmd_table[i].usage->name, name))
 			return &cmd_table[i];
 	return NULL;
 }
 
-void cmd_print_help(const struct cmd *c)
+int cmd_describe(const struct cmd *c, opt_describe_fn fn, void *ctx)
 {
-	printf("usage: %s\n\n%s\n", c->usage, c->summary);
+	char name[64], *argv[2];
+	int code;
+
+	if (c->fn == cmd_help)
+		return fn(ctx, c->usage, help_opts);
+	snprintf(name, sizeof(name), "%s", c->usage->name);
+	argv[0] = name;
+	argv[1] = NULL;
+	opt_describe(fn, ctx);
+	code = c->fn(1, argv);
+	opt_describe(NULL, NULL);
+	return code;
+}
+
+/* opt_describe_fn printing the help. */
+static int help_print(void *ctx, const struct opt_cmd *cmd, const struct opt *opts)
+{
+	(void)ctx;
+	return opt_help(cmd, opts);
+}
+
+/* Append text to out escaped for roff: backslashes and dashes, and a
+ * leading '.' or '\'' made literal. */
+static int help_roff(struct buf *out, const char *text)
+{
+	const char *p;
+	int rc = 0, bol = 1;
+
+	for (p = text; *p && !rc; p++) {
+		if (bol && (*p == '.' || *p == '\''))
+			rc = buf_puts(out, "\\&");
+		bol = *p == '\n';
+		if (*p == '\\')
+			rc |= buf_puts(out, "\\e");
+		else if (*p == '-')
+			rc |= buf_puts(out, "\\-");
+		else
+			rc |= buf_putc(out, *p);
+	}
+	return rc ? err_nomem() : 0;
+}
+
+/* ".TH", NAME and SYNOPSIS of page (upper-cased title from name). */
+static int help_man_head(struct buf *out, const char *name, const char *summary,
+			 const char *synopsis)
+{
+	const char *p;
+	int rc = buf_puts(out, ".TH ");
+
+	for (p = name; *p && !rc; p++)
+		rc = *p == '-' ? buf_puts(out, "\\-")
+			       : buf_putc(out, (char)toupper((unsigned char)*p));
+	rc |= buf_printf(out, " 1 \"\" \"scopedb %s\" \"scopedb manual\"\n.SH NAME\n",
+			 SCOPEDB_VERSION);
+	rc |= help_roff(out, name);
+	rc |= buf_puts(out, " \\- ");
+	rc |= help_roff(out, summary);
+	rc |= buf_puts(out, "\n.SH SYNOPSIS\n.nf\n");
+	rc |= help_roff(out, synopsis);
+	rc |= buf_puts(out, "\n.fi\n");
+	return rc ? err_nomem() : 0;
+}
+
+static const char help_man_exit[] =
+    ".SH EXIT STATUS\n"
+    "0 on success, 1 when \\fBscopedb check\\fR finds a regression, 2 on any error (bad\n"
+    "option, bad file, unknown run, store problem).\n";
+
+/* opt_describe_fn appending the man page of a command to ctx (struct buf). */
+static int help_man_cmd(void *ctx, const struct opt_cmd *cmd, const struct opt *opts)
+{
+	struct buf *out = ctx, page = BUF_INIT;
+	const struct opt *o;
+	int rc, first = 1;
+
+	rc = buf_printf(&page, "scopedb-%s", cmd->name) ? err_nomem() : 0;
+	if (!rc)
+		rc = help_man_head(out, page.data, cmd->summary, cmd->synopsis);
+	buf_release(&page);
+	/* The summary as a sentence. */
+	rc |= buf_printf(out, ".SH DESCRIPTION\n%c", toupper((unsigned char)cmd->summary[0]));
+	rc |= help_roff(out, cmd->summary + 1);
+	rc |= buf_puts(out, ".\n");
+	if (cmd->before) {
+		rc |= buf_puts(out, ".PP\n");
+		rc |= help_roff(out, cmd->before);
+		rc |= buf_putc(out, '\n');
+	}
+	for (o = opts; o->type != OPT_T_END && !rc; o++) {
+		struct buf help = BUF_INIT;
+
+		if (o->flags & OPT_HIDDEN)
+			continue;
+		rc |= buf_puts(out, first ? ".SH OPTIONS\n.TP\n" : ".TP\n");
+		first = 0;
+		if (o->short_name)
+			rc |= buf_printf(out, "\\fB\\-%c\\fR, ", o->short_name);
+		rc |= buf_puts(out, "\\fB\\-\\-");
+		rc |= help_roff(out, o->long_name);
+		rc |= buf_puts(out, "\\fR");
+		if (o->argh) {
+			rc |= buf_puts(out, " \\fI");
+			rc |= help_roff(out, o->argh);
+			rc |= buf_puts(out, "\\fR");
+		}
+		rc |= buf_putc(out, '\n');
+		if (!rc)
+			rc = opt_help_text(&help, o, " ");
+		if (!rc)
+			rc = help_roff(out, help.data ? help.data : "");
+		rc |= buf_putc(out, '\n');
+		buf_release(&help);
+	}
+	if (cmd == &cmd_help_usage) {
+		/* help reads its arguments itself: --man is no table entry */
+		rc |=
+		    buf_puts(out, ".SH OPTIONS\n.TP\n\\fB\\-\\-man\\fR [\\fICOMMAND\\fR]\n"
+				  "print the man page of COMMAND, or of scopedb, as roff; read it "
+				  "with\n\\fBscopedb help \\-\\-man diff | man \\-l \\-\\fR\n");
+	} else {
+		rc |= buf_puts(out, first ? ".SH OPTIONS\n.TP\n" : ".TP\n");
+		rc |= buf_puts(out, "\\fB\\-h\\fR, \\fB\\-\\-help\\fR\nshow the usage and exit\n");
+	}
+	if (cmd->after) {
+		rc |= buf_puts(out, ".SH NOTES\n");
+		rc |= help_roff(out, cmd->after);
+		rc |= buf_putc(out, '\n');
+	}
+	rc |= buf_puts(out, help_man_exit);
+	rc |= buf_puts(out, ".SH SEE ALSO\n\\fBscopedb\\fR(1)\n");
+	return rc ? (rc == ERR_NOMEM ? rc : err_nomem()) : 0;
+}
+
+/* The page of the tool: the commands with their summaries. */
+static int help_man_main(struct buf *out)
+{
+	size_t i;
+	int rc;
+
+	rc = help_man_head(out, "scopedb", "keep the performance history of scope-profiler runs",
+			   "scopedb [--help] [--version] COMMAND [ARGS]");
+	rc |= buf_puts(out, ".SH DESCRIPTION\n" HELP_TITLE "\n"
+			    ".PP\n"
+			    "Every command takes \\fB\\-\\-db\\fR \\fIPATH\\fR; without it the "
+			    "store is $SCOPEDB_DB, else\n"
+			    "\\&./scopedb.sqlite, created on first use.  Data goes to stdout, "
+			    "diagnostics to stderr.\n"
+			    ".SH COMMANDS\n");
+	for (i = 0; i < cmd_count && !rc; i++) {
+		const struct opt_cmd *u = cmd_table[i].usage;
+
+		if (cmd_table[i].hidden)
+			continue;
+		rc |= buf_printf(out, ".TP\n\\fBscopedb\\-%s\\fR(1)\n", u->name);
+		rc |= help_roff(out, u->summary);
+		rc |= buf_putc(out, '\n');
+	}
+	rc |= buf_puts(out, ".SH ENVIRONMENT\n"
+			    ".TP\n.B SCOPEDB_DB\nthe store when \\fB\\-\\-db\\fR is not given\n"
+			    ".TP\n.B NO_COLOR\nno colour on a terminal when set and not empty\n");
+	rc |= buf_puts(out, help_man_exit);
+	return rc ? err_nomem() : 0;
+}
+
+/* "help --man [COMMAND]". */
+static int help_man(const char *name)
+{
+	const struct cmd *c = name ? cmd_find(name) : NULL;
+	struct buf out = BUF_INIT;
+	int rc;
+
+	if (name && !c) {
+		fprintf(stderr, "scopedb: '%s' is not a scopedb command\n", name);
+		return CLI_EXIT_ERROR;
+	}
+	rc = c ? cmd_describe(c, help_man_cmd, &out) : help_man_main(&out);
+	if (rc) {
+		buf_release(&out);
+		return cli_error();
+	}
+	fputs(out.data, stdout);
+	buf_release(&out);
+	return cli_finish(CLI_EXIT_OK);
 }
 
 int cmd_help(int argc, char **argv)
@@ -28,24 +231,27 @@ int cmd_help(int argc, char **argv)
 	const struct cmd *c;
 	size_t i;
 
-	if (argc > 2) {
-		fprintf(stderr, "scopedb: too many arguments\nusage: scopedb help [COMMAND]\n");
-		return CLI_EXIT_ERROR;
+	if (argc >= 2 && !strcmp(argv[1], "--man")) {
+		if (argc > 3)
+			return opt_usage_error(&cmd_help_usage, help_opts, "too many arguments");
+		return help_man(argc == 3 ? argv[2] : NULL);
 	}
+	if (argc > 2)
+		return opt_usage_error(&cmd_help_usage, help_opts, "too many arguments");
 	if (argc == 2 && strcmp(argv[1], "--help") && strcmp(argv[1], "-h")) {
 		c = cmd_find(argv[1]);
 		if (!c) {
 			fprintf(stderr, "scopedb: '%s' is not a scopedb command\n", argv[1]);
 			return CLI_EXIT_ERROR;
 		}
-		cmd_print_help(c);
-		return cli_finish(CLI_EXIT_OK);
+		return cmd_describe(c, help_print, NULL);
 	}
-	printf("usage: scopedb [--help] [--version] COMMAND [ARGS]\n\n"
-	       "Keep the performance history of scope-profiler runs in an SQLite store.\n\n"
+	printf("usage: scopedb [--help] [--version] COMMAND [ARGS]\n\n" HELP_TITLE "\n\n"
 	       "Commands:\n");
 	for (i = 0; i < cmd_count; i++)
-		printf("   %-10s %s\n", cmd_table[i].name, cmd_table[i].summary);
+		if (!cmd_table[i].hidden)
+			printf("   %-10s %s\n", cmd_table[i].usage->name,
+			       cmd_table[i].usage->summary);
 	printf("\nSee 'scopedb help COMMAND' for the options of a command.\n");
 	return cli_finish(CLI_EXIT_OK);
 }

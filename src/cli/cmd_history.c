@@ -9,14 +9,12 @@
  * stats_region_value() exactly as in diff, and history_compute() does the
  * steps.
  */
-#include <getopt.h>
 #include <inttypes.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cmd.h"
 #include "cli/cli.h"
@@ -296,18 +294,23 @@ static int history_filter(void *ctx, int *keep, const char *name)
 	return match_name(keep, ctx, name);
 }
 
+const struct opt_cmd cmd_history_usage = {
+    .name = "history",
+    .synopsis =
+	"scopedb history REGION [--metric M] [--tag T]... [--branch B] [--since DATE]\n"
+	"                [--until DATE] [--limit N] [--ranks SPEC]... [--format FMT] [--db PATH]\n"
+	"       scopedb history --match PATTERN [options]",
+    .after = "One row per run, oldest first: run, recorded time, commit, label, the metric and\n"
+	     "its change against the previous run; the table marks the largest change.",
+    .summary = "follow one region's metric across runs",
+    .max_args = OPT_ARGS_ANY,
+};
+
 int cmd_history(int argc, char **argv)
 {
-	static const struct option opts[] = {
-	    {"db", required_argument, NULL, 'd'},     {"metric", required_argument, NULL, 'm'},
-	    {"match", required_argument, NULL, 'M'},  {"tag", required_argument, NULL, 't'},
-	    {"branch", required_argument, NULL, 'b'}, {"since", required_argument, NULL, 'S'},
-	    {"until", required_argument, NULL, 'U'},  {"limit", required_argument, NULL, 'n'},
-	    {"ranks", required_argument, NULL, 'r'},  {"format", required_argument, NULL, 'f'},
-	    {"help", no_argument, NULL, 'h'},	      {NULL, 0, NULL, 0},
-	};
-	const struct cmd *self = cmd_find("history");
-	const char **tags = NULL, *db = NULL, *pattern = NULL;
+	const struct opt_cmd *self = &cmd_history_usage;
+	const char *db = NULL, *pattern = NULL;
+	struct opt_list tags = OPT_LIST_INIT;
 	enum cli_format fmt = CLI_FORMAT_TABLE;
 	struct store_history_point *pts = NULL;
 	struct store_history_query q;
@@ -319,8 +322,23 @@ int cmd_history(int argc, char **argv)
 	struct i64vec ranks;
 	struct buf out = BUF_INIT;
 	size_t n = 0, i, j, largest;
-	long limit;
-	int have_ranks = 0, code = CLI_EXIT_ERROR, o, rc;
+	long limit = 0;
+	int code = CLI_EXIT_ERROR, nargs, rc;
+	const struct opt opts[] = {
+	    OPT__DB(&db),
+	    OPT__METRIC(&h.metric),
+	    OPT_STRING(0, "match", &pattern, "P",
+		       "every region matching the Python regex P at the start of its\n"
+		       "name, one block per region (instead of REGION)"),
+	    OPT__FILTER_TAG(&tags),
+	    OPT__FILTER_BRANCH(&f.branch),
+	    OPT__SINCE(f.since),
+	    OPT__UNTIL(f.until, "only runs recorded at or before DATE"),
+	    OPT_COUNT(0, "limit", &limit, "N", "only the newest N runs that have the region"),
+	    OPT__RANKS(&ranks),
+	    OPT__FORMAT(&fmt, "table markdown csv json"),
+	    OPT_END(),
+	};
 
 	memset(&q, 0, sizeof(q));
 	memset(&f, 0, sizeof(f));
@@ -328,76 +346,22 @@ int cmd_history(int argc, char **argv)
 	h.metric = STATS_TOTAL;
 	h.out = &out;
 	i64vec_init(&ranks);
-	tags = calloc((size_t)argc, sizeof(*tags));
-	if (!tags) {
-		err_nomem();
-		code = cli_error();
+	nargs = opt_parse(self, opts, argc, argv, &code);
+	if (nargs < 0)
+		goto out;
+	if (nargs > (pattern ? 0 : 1)) {
+		code =
+		    opt_usage_error(self, opts, "unexpected argument '%s'", argv[pattern ? 0 : 1]);
 		goto out;
 	}
-	opterr = 0;
-	while ((o = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		rc = 0;
-		switch (o) {
-		case 'd':
-			db = optarg;
-			break;
-		case 'm':
-			rc = stats_metric_parse(&h.metric, optarg);
-			break;
-		case 'M':
-			pattern = optarg;
-			break;
-		case 't':
-			tags[f.ntags++] = optarg;
-			break;
-		case 'b':
-			f.branch = optarg;
-			break;
-		case 'S':
-			rc = filter_parse_date(f.since, sizeof(f.since), "--since", optarg,
-					       (int64_t)time(NULL));
-			break;
-		case 'U':
-			rc = filter_parse_date(f.until, sizeof(f.until), "--until", optarg,
-					       (int64_t)time(NULL));
-			break;
-		case 'n':
-			rc = cli_parse_count(&limit, "--limit", optarg);
-			f.limit = limit;
-			break;
-		case 'r':
-			rc = match_ranks_parse(&ranks, optarg);
-			have_ranks = 1;
-			break;
-		case 'f':
-			rc = cli_parse_format(&fmt, optarg,
-					      CLI_FORMAT_TABLE | CLI_FORMAT_MARKDOWN |
-						  CLI_FORMAT_CSV | CLI_FORMAT_JSON);
-			break;
-		case 'h':
-			cmd_print_help(self);
-			code = cli_finish(CLI_EXIT_OK);
-			goto out;
-		default:
-			code = cli_bad_option(self->usage, o, argv, optind);
-			goto out;
-		}
-		if (rc) {
-			code = cli_error();
-			goto out;
-		}
-	}
-	if (argc - optind > (pattern ? 0 : 1)) {
-		code = cli_usage_error(self->usage, "unexpected argument '%s'",
-				       argv[optind + (pattern ? 0 : 1)]);
+	if (!pattern && nargs < 1) {
+		code =
+		    opt_usage_error(self, opts, "history needs a REGION name (or --match PATTERN)");
 		goto out;
 	}
-	if (!pattern && argc - optind < 1) {
-		code = cli_usage_error(self->usage,
-				       "history needs a REGION name (or --match PATTERN)");
-		goto out;
-	}
-	f.tags = tags;
+	f.tags = tags.v;
+	f.ntags = tags.n;
+	f.limit = limit;
 	if (pattern) {
 		if (match_new(&m, &pattern, 1, NULL, 0)) {
 			code = cli_error();
@@ -407,9 +371,9 @@ int cmd_history(int argc, char **argv)
 		q.ctx = m;
 		q.pattern = pattern;
 	} else {
-		q.region = argv[optind];
+		q.region = argv[0];
 	}
-	if (have_ranks) {
+	if (ranks.len) {
 		match_ranks_finish(&ranks);
 		q.ranks = ranks.v;
 		q.nranks = ranks.len;
@@ -475,7 +439,7 @@ int cmd_history(int argc, char **argv)
 out:
 	store_history_free(pts, n);
 	free(steps);
-	free(tags);
+	opt_list_release(&tags);
 	match_free(m);
 	store_close(st);
 	buf_release(&out);

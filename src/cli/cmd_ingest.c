@@ -4,7 +4,6 @@
  * exit status is 2 if any file failed.  On a terminal a progress line is
  * drawn on stderr for ingests that take more than half a second.
  */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,81 +85,63 @@ static int json_result(struct buf *out, const char *path, const struct ingest_re
 	return rc ? ERR_NOMEM : 0;
 }
 
+const struct opt_cmd cmd_ingest_usage = {
+    .name = "ingest",
+    .synopsis =
+	"scopedb ingest FILE... [--db PATH] [--tag T]... [--label L] [--commit SHA]\n"
+	"                [--branch NAME] [--meta KEY=VALUE]... [--format table|json] [--quiet]",
+    .summary = "import scope-profiler HDF5 profiles into the store",
+    .max_args = OPT_ARGS_ANY,
+};
+
+/* --meta KEY=VALUE (struct opt_list *), checked as it is met. */
+static int ingest_opt_meta(const struct opt *opt, const char *arg)
+{
+	int rc = ingest_meta_check(arg);
+
+	return rc ? rc : opt_list_push(opt->value, arg);
+}
+
 int cmd_ingest(int argc, char **argv)
 {
-	static const struct option opts[] = {
-	    {"db", required_argument, NULL, 'd'},     {"tag", required_argument, NULL, 't'},
-	    {"label", required_argument, NULL, 'l'},  {"commit", required_argument, NULL, 'c'},
-	    {"branch", required_argument, NULL, 'b'}, {"meta", required_argument, NULL, 'm'},
-	    {"format", required_argument, NULL, 'f'}, {"quiet", no_argument, NULL, 'q'},
-	    {"help", no_argument, NULL, 'h'},	      {NULL, 0, NULL, 0},
-	};
-	const struct cmd *self = cmd_find("ingest");
+	const struct opt_cmd *self = &cmd_ingest_usage;
 	const char *db = NULL, *env_commit, *env_branch;
-	const char **tags = NULL, **meta = NULL;
+	struct opt_list tags = OPT_LIST_INIT, meta = OPT_LIST_INIT;
 	struct ingest_opts io;
 	enum cli_format fmt = CLI_FORMAT_TABLE;
 	struct store *st = NULL;
 	struct buf json = BUF_INIT;
-	int quiet = 0, failed = 0, code = CLI_EXIT_ERROR, o, i;
+	int quiet = 0, failed = 0, code = CLI_EXIT_ERROR, nargs, i;
+	const struct opt opts[] = {
+	    OPT__DB(&db),
+	    OPT_LIST(0, "tag", &tags, "T",
+		     "tag the run (repeatable; also added to an already stored run)"),
+	    OPT_STRING(0, "label", &io.label, "L",
+		       "label of the run (default: the file's metadata label)"),
+	    OPT_STRING(0, "commit", &io.commit, "SHA",
+		       "commit (default: $GITHUB_SHA, $CI_COMMIT_SHA or $GIT_COMMIT)"),
+	    OPT_STRING(0, "branch", &io.branch, "NAME",
+		       "branch (default: $GITHUB_REF_NAME, $CI_COMMIT_REF_NAME or\n"
+		       "$GIT_BRANCH)"),
+	    OPT_CALLBACK(0, "meta", &meta, "KEY=VALUE",
+			 "extra metadata (repeatable; overrides the file's)", ingest_opt_meta, 0),
+	    OPT__FORMAT(&fmt, "table json"),
+	    OPT_FLAG('q', "quiet", &quiet, "no progress display"),
+	    OPT_END(),
+	};
 
 	memset(&io, 0, sizeof(io));
-	tags = calloc((size_t)argc, sizeof(*tags));
-	meta = calloc((size_t)argc, sizeof(*meta));
-	if (!tags || !meta) {
-		err_nomem();
-		code = cli_error();
+	nargs = opt_parse(self, opts, argc, argv, &code);
+	if (nargs < 0)
+		goto out;
+	if (nargs == 0) {
+		code = opt_usage_error(self, opts, "no file to ingest");
 		goto out;
 	}
-	opterr = 0;
-	while ((o = getopt_long(argc, argv, ":qh", opts, NULL)) != -1) {
-		switch (o) {
-		case 'd':
-			db = optarg;
-			break;
-		case 't':
-			tags[io.ntags++] = optarg;
-			break;
-		case 'l':
-			io.label = optarg;
-			break;
-		case 'c':
-			io.commit = optarg;
-			break;
-		case 'b':
-			io.branch = optarg;
-			break;
-		case 'm':
-			if (ingest_meta_check(optarg)) {
-				code = cli_error();
-				goto out;
-			}
-			meta[io.nmeta++] = optarg;
-			break;
-		case 'f':
-			if (cli_parse_format(&fmt, optarg, CLI_FORMAT_TABLE | CLI_FORMAT_JSON)) {
-				code = cli_error();
-				goto out;
-			}
-			break;
-		case 'q':
-			quiet = 1;
-			break;
-		case 'h':
-			cmd_print_help(self);
-			code = cli_finish(CLI_EXIT_OK);
-			goto out;
-		default:
-			code = cli_bad_option(self->usage, o, argv, optind);
-			goto out;
-		}
-	}
-	if (optind >= argc) {
-		code = cli_usage_error(self->usage, "no file to ingest");
-		goto out;
-	}
-	io.tags = tags;
-	io.meta = meta;
+	io.tags = tags.v;
+	io.ntags = tags.n;
+	io.meta = meta.v;
+	io.nmeta = meta.n;
 	ingest_ci_env(&env_commit, &env_branch);
 	if (!io.commit)
 		io.commit = env_commit;
@@ -171,7 +152,7 @@ int cmd_ingest(int argc, char **argv)
 		goto out;
 	}
 	buf_puts(&json, "[");
-	for (i = optind; i < argc; i++) {
+	for (i = 0; i < nargs; i++) {
 		struct progress prog = {argv[i], now_seconds(), 0.0, 0};
 		struct ingest_result r;
 		int rc;
@@ -209,7 +190,7 @@ int cmd_ingest(int argc, char **argv)
 out:
 	store_close(st);
 	buf_release(&json);
-	free(tags);
-	free(meta);
+	opt_list_release(&tags);
+	opt_list_release(&meta);
 	return code;
 }

@@ -4,7 +4,6 @@
  * whose values differ between two runs (metadiff.h), the same list diff
  * and check print under their header.
  */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -99,62 +98,43 @@ static int meta_two(struct buf *out, const struct store_meta *a, const struct st
 	return rc ? (rc == ERR_NOMEM ? rc : err_nomem()) : 0;
 }
 
+const struct opt_cmd cmd_meta_usage = {
+    .name = "meta",
+    .synopsis = "scopedb meta RUN [--db PATH] [--format table|json]\n"
+		"       scopedb meta A B [--all] [--db PATH] [--format table|json]",
+    .after = "With one run, its metadata; with two, only the keys whose values differ.",
+    .summary = "show a run's metadata, or what differs between two runs",
+    .max_args = 2,
+};
+
 int cmd_meta(int argc, char **argv)
 {
-	static const struct option opts[] = {
-	    {"db", required_argument, NULL, 'd'},
-	    {"all", no_argument, NULL, 'a'},
-	    {"format", required_argument, NULL, 'f'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
-	const struct cmd *self = cmd_find("meta");
+	const struct opt_cmd *self = &cmd_meta_usage;
 	enum cli_format fmt = CLI_FORMAT_TABLE;
 	struct store_meta ma, mb;
 	struct store *st = NULL;
 	struct buf out = BUF_INIT;
 	const char *db = NULL;
 	int64_t ia = 0, ib = 0;
-	int all = 0, started = 0, nargs, code = CLI_EXIT_ERROR, o, rc;
+	int all = 0, started = 0, nargs, code = CLI_EXIT_ERROR, rc;
+	const struct opt opts[] = {
+	    OPT__DB(&db),
+	    OPT_FLAG(0, "all", &all, "with two runs, also compare timestamps, labels and job ids"),
+	    OPT__FORMAT(&fmt, "table json"),
+	    OPT_END(),
+	};
 
 	memset(&ma, 0, sizeof(ma));
 	memset(&mb, 0, sizeof(mb));
-	opterr = 0;
-	while ((o = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		switch (o) {
-		case 'd':
-			db = optarg;
-			break;
-		case 'a':
-			all = 1;
-			break;
-		case 'f':
-			if (cli_parse_format(&fmt, optarg, CLI_FORMAT_TABLE | CLI_FORMAT_JSON)) {
-				code = cli_error();
-				goto out;
-			}
-			break;
-		case 'h':
-			cmd_print_help(self);
-			code = cli_finish(CLI_EXIT_OK);
-			goto out;
-		default:
-			code = cli_bad_option(self->usage, o, argv, optind);
-			goto out;
-		}
-	}
-	nargs = argc - optind;
-	if (nargs < 1) {
-		code = cli_usage_error(self->usage, "meta needs one or two run selectors");
+	nargs = opt_parse(self, opts, argc, argv, &code);
+	if (nargs < 0)
 		goto out;
-	}
-	if (nargs > 2) {
-		code = cli_usage_error(self->usage, "unexpected argument '%s'", argv[optind + 2]);
+	if (nargs < 1) {
+		code = opt_usage_error(self, opts, "meta needs one or two run selectors");
 		goto out;
 	}
 	if (store_open(&st, cli_db_path(db), STORE_READONLY) || store_read_begin(st, &started) ||
-	    meta_resolve(st, &ia, argv[optind]) ||
-	    (nargs == 2 && meta_resolve(st, &ib, argv[optind + 1])) ||
+	    meta_resolve(st, &ia, argv[0]) || (nargs == 2 && meta_resolve(st, &ib, argv[1])) ||
 	    store_get_meta(st, &ma, ia) || (nargs == 2 && store_get_meta(st, &mb, ib))) {
 		code = cli_error();
 		goto out;

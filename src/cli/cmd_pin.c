@@ -4,7 +4,6 @@
  * existing pin is moved, and the output says from which run to which.  A
  * pinned run cannot be removed until it is unpinned.
  */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -16,45 +15,38 @@
 #include "scopedb/select.h"
 #include "scopedb/store.h"
 
+const struct opt_cmd cmd_pin_usage = {
+    .name = "pin",
+    .synopsis = "scopedb pin NAME RUN [--db PATH]",
+    .after = "RUN is a selector (42, latest, tag:NAME, ...); an existing pin is moved.\n"
+	     "Use it as pin:NAME; a pinned run cannot be removed.",
+    .summary = "name a stored run, e.g. the baseline for check",
+    .max_args = OPT_ARGS_ANY,
+};
+
 int cmd_pin(int argc, char **argv)
 {
-	static const struct option opts[] = {
-	    {"db", required_argument, NULL, 'd'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
-	const struct cmd *self = cmd_find("pin");
+	const struct opt_cmd *self = &cmd_pin_usage;
 	const char *db = NULL, *name, *arg;
+	const struct opt opts[] = {OPT__DB(&db), OPT_END()};
 	struct select_spec sel;
 	struct store *st = NULL;
 	struct stat sb;
 	int64_t run = 0, prev = 0;
-	int code = CLI_EXIT_ERROR, o;
+	int code = CLI_EXIT_ERROR, nargs;
 
 	memset(&sel, 0, sizeof(sel));
-	opterr = 0;
-	while ((o = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		switch (o) {
-		case 'd':
-			db = optarg;
-			break;
-		case 'h':
-			cmd_print_help(self);
-			code = cli_finish(CLI_EXIT_OK);
-			goto out;
-		default:
-			code = cli_bad_option(self->usage, o, argv, optind);
-			goto out;
-		}
-	}
-	if (argc - optind != 2) {
-		code = cli_usage_error(self->usage, argc - optind < 2
-							? "pin needs a NAME and a run SELECTOR"
-							: "too many arguments");
+	nargs = opt_parse(self, opts, argc, argv, &code);
+	if (nargs < 0)
+		goto out;
+	if (nargs != 2) {
+		code = opt_usage_error(self, opts,
+				       nargs < 2 ? "pin needs a NAME and a run SELECTOR"
+						 : "too many arguments");
 		goto out;
 	}
-	name = argv[optind];
-	arg = argv[optind + 1];
+	name = argv[0];
+	arg = argv[1];
 	if (select_check_pin_name(name)) {
 		code = cli_error();
 		goto out;

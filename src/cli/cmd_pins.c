@@ -2,7 +2,6 @@
  * cmd_pins.c - "scopedb pins": list the pins with the runs they name, as an
  * aligned table or a JSON array.
  */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,49 +80,28 @@ static int pins_table(const struct store_pin *pins, const struct store_run *runs
 	return rc;
 }
 
+const struct opt_cmd cmd_pins_usage = {
+    .name = "pins",
+    .synopsis = "scopedb pins [--db PATH] [--format table|json]",
+    .summary = "list the pins",
+    .max_args = 0,
+};
+
 int cmd_pins(int argc, char **argv)
 {
-	static const struct option opts[] = {
-	    {"db", required_argument, NULL, 'd'},
-	    {"format", required_argument, NULL, 'f'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
-	const struct cmd *self = cmd_find("pins");
+	const struct opt_cmd *self = &cmd_pins_usage;
 	enum cli_format fmt = CLI_FORMAT_TABLE;
 	struct store_pin *pins = NULL;
 	struct store_run *runs = NULL;
 	struct store *st = NULL;
 	struct buf json = BUF_INIT;
 	const char *db = NULL;
+	const struct opt opts[] = {OPT__DB(&db), OPT__FORMAT(&fmt, "table json"), OPT_END()};
 	size_t n = 0, i;
-	int code = CLI_EXIT_ERROR, o;
+	int code = CLI_EXIT_ERROR;
 
-	opterr = 0;
-	while ((o = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		switch (o) {
-		case 'd':
-			db = optarg;
-			break;
-		case 'f':
-			if (cli_parse_format(&fmt, optarg, CLI_FORMAT_TABLE | CLI_FORMAT_JSON)) {
-				code = cli_error();
-				goto out;
-			}
-			break;
-		case 'h':
-			cmd_print_help(self);
-			code = cli_finish(CLI_EXIT_OK);
-			goto out;
-		default:
-			code = cli_bad_option(self->usage, o, argv, optind);
-			goto out;
-		}
-	}
-	if (optind < argc) {
-		code = cli_usage_error(self->usage, "unexpected argument '%s'", argv[optind]);
+	if (opt_parse(self, opts, argc, argv, &code) < 0)
 		goto out;
-	}
 	if (store_open(&st, cli_db_path(db), STORE_READONLY) || store_list_pins(st, &pins, &n)) {
 		code = cli_error();
 		goto out;

@@ -5,12 +5,10 @@
  * a pinned run without --force), nothing is removed.  --force also removes
  * the pins of a pinned run.  The space is given back by "scopedb vacuum".
  */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cmd.h"
 #include "cli/cli.h"
@@ -18,45 +16,38 @@
 #include "scopedb/select.h"
 #include "scopedb/store.h"
 
+const struct opt_cmd cmd_rm_usage = {
+    .name = "rm",
+    .synopsis = "scopedb rm RUN... [--force] [--db PATH]",
+    .after = "All runs are removed in one transaction, or none.  'scopedb vacuum' gives the\n"
+	     "space back.",
+    .summary = "remove stored runs",
+    .max_args = OPT_ARGS_ANY,
+};
+
 int cmd_rm(int argc, char **argv)
 {
-	static const struct option opts[] = {
-	    {"db", required_argument, NULL, 'd'},
-	    {"force", no_argument, NULL, 'F'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
-	const struct cmd *self = cmd_find("rm");
+	const struct opt_cmd *self = &cmd_rm_usage;
 	struct select_spec sel;
 	struct store *st = NULL;
 	const char *db = NULL;
 	int64_t *ids = NULL;
 	char **unpinned = NULL;
-	int n = 0, nids = 0, i, j, force = 0, in_txn = 0, code = CLI_EXIT_ERROR, o, rc = 0;
+	int n = 0, nids = 0, i, j, force = 0, in_txn = 0, code = CLI_EXIT_ERROR, rc = 0;
+	const struct opt opts[] = {
+	    OPT__DB(&db),
+	    OPT_FLAG('f', "force", &force, "also remove pinned runs (and their pins)"),
+	    OPT_END(),
+	};
 
 	memset(&sel, 0, sizeof(sel));
-	opterr = 0;
-	while ((o = getopt_long(argc, argv, ":hf", opts, NULL)) != -1) {
-		switch (o) {
-		case 'd':
-			db = optarg;
-			break;
-		case 'F':
-		case 'f':
-			force = 1;
-			break;
-		case 'h':
-			cmd_print_help(self);
-			code = cli_finish(CLI_EXIT_OK);
-			goto out;
-		default:
-			code = cli_bad_option(self->usage, o, argv, optind);
-			goto out;
-		}
+	n = opt_parse(self, opts, argc, argv, &code);
+	if (n < 0) {
+		n = 0;
+		goto out;
 	}
-	n = argc - optind;
 	if (n < 1) {
-		code = cli_usage_error(self->usage, "rm needs at least one run SELECTOR");
+		code = opt_usage_error(self, opts, "rm needs at least one run SELECTOR");
 		goto out;
 	}
 	ids = calloc((size_t)n, sizeof(*ids));
@@ -68,7 +59,7 @@ int cmd_rm(int argc, char **argv)
 	}
 	/* Check every selector before touching the store. */
 	for (i = 0; i < n; i++) {
-		if (select_parse(&sel, argv[optind + i])) {
+		if (select_parse(&sel, argv[i])) {
 			code = cli_error();
 			goto out;
 		}
@@ -83,7 +74,7 @@ int cmd_rm(int argc, char **argv)
 	for (i = 0; i < n && !rc; i++) {
 		int64_t id = 0;
 
-		rc = select_parse(&sel, argv[optind + i]);
+		rc = select_parse(&sel, argv[i]);
 		if (!rc)
 			rc = store_resolve(st, &id, &sel);
 		select_release(&sel);

@@ -4,12 +4,10 @@
  * store query, store_find_runs()), as an
  * aligned table or a JSON array.
  */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cmd.h"
 #include "cli/cli.h"
@@ -145,97 +143,79 @@ static int runs_filtered(const struct filter *f)
 	       f->nmeta || f->limit;
 }
 
+const struct opt_cmd cmd_runs_usage = {
+    .name = "runs",
+    .synopsis =
+	"scopedb runs [--tag T]... [--branch B] [--commit PREFIX] [--label L] [--since DATE]\n"
+	"                [--until DATE] [--meta KEY=VALUE]... [--limit N] [--format FMT]\n"
+	"                [--db PATH]",
+    .summary = "list the stored runs, newest first",
+    .max_args = 0,
+};
+
+/* The --meta KEY=VALUE conditions (arrays of argc entries). */
+struct runs_meta {
+	struct filter_meta *v;
+	char **copies; /* what filter_parse_meta() allocated */
+	size_t n;
+};
+
+static int runs_opt_meta(const struct opt *opt, const char *arg)
+{
+	struct runs_meta *m = opt->value;
+	int rc = filter_parse_meta(&m->v[m->n], &m->copies[m->n], arg);
+
+	if (!rc)
+		m->n++;
+	return rc;
+}
+
 int cmd_runs(int argc, char **argv)
 {
-	static const struct option opts[] = {
-	    {"db", required_argument, NULL, 'd'},     {"tag", required_argument, NULL, 't'},
-	    {"branch", required_argument, NULL, 'b'}, {"commit", required_argument, NULL, 'c'},
-	    {"label", required_argument, NULL, 'l'},  {"since", required_argument, NULL, 'S'},
-	    {"until", required_argument, NULL, 'U'},  {"meta", required_argument, NULL, 'm'},
-	    {"limit", required_argument, NULL, 'n'},  {"format", required_argument, NULL, 'f'},
-	    {"help", no_argument, NULL, 'h'},	      {NULL, 0, NULL, 0},
-	};
-	const struct cmd *self = cmd_find("runs");
+	const struct opt_cmd *self = &cmd_runs_usage;
 	enum cli_format fmt = CLI_FORMAT_TABLE;
 	struct store_run *runs = NULL;
 	struct store *st = NULL;
 	struct buf json = BUF_INIT;
 	struct filter f;
-	struct filter_meta *meta = NULL;
-	const char **tags = NULL, *db = NULL;
-	char **meta_copies = NULL;
+	struct opt_list tags = OPT_LIST_INIT;
+	struct runs_meta meta = {NULL, NULL, 0};
+	const char *db = NULL;
 	size_t n = 0, i;
-	long limit;
-	int code = CLI_EXIT_ERROR, o, rc;
+	long limit = 0;
+	int code = CLI_EXIT_ERROR;
+	const struct opt opts[] = {
+	    OPT__DB(&db),
+	    OPT__FILTER_TAG(&tags),
+	    OPT__FILTER_BRANCH(&f.branch),
+	    OPT_STRING(0, "commit", &f.commit, "PREFIX",
+		       "only runs whose commit starts with PREFIX"),
+	    OPT_STRING(0, "label", &f.label, "L", "only runs labelled L"),
+	    OPT__SINCE(f.since),
+	    OPT__UNTIL(f.until, "only runs recorded at or before DATE (a bare date includes\n"
+				"that whole day)"),
+	    OPT_CALLBACK(0, "meta", &meta, "KEY=VALUE",
+			 "only runs whose metadata KEY is VALUE (repeatable)", runs_opt_meta, 0),
+	    OPT_COUNT(0, "limit", &limit, "N", "only the newest N matching runs"),
+	    OPT__FORMAT(&fmt, "table json csv"),
+	    OPT_END(),
+	};
 
 	memset(&f, 0, sizeof(f));
-	tags = calloc((size_t)argc, sizeof(*tags));
-	meta = calloc((size_t)argc, sizeof(*meta));
-	meta_copies = calloc((size_t)argc, sizeof(*meta_copies));
-	if (!tags || !meta || !meta_copies) {
+	meta.v = calloc((size_t)argc, sizeof(*meta.v));
+	meta.copies = calloc((size_t)argc, sizeof(*meta.copies));
+	if (!meta.v || !meta.copies) {
 		err_nomem();
 		code = cli_error();
 		goto out;
 	}
-	opterr = 0;
-	while ((o = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		rc = 0;
-		switch (o) {
-		case 'd':
-			db = optarg;
-			break;
-		case 't':
-			tags[f.ntags++] = optarg;
-			break;
-		case 'b':
-			f.branch = optarg;
-			break;
-		case 'c':
-			f.commit = optarg;
-			break;
-		case 'l':
-			f.label = optarg;
-			break;
-		case 'S':
-			rc = filter_parse_date(f.since, sizeof(f.since), "--since", optarg,
-					       (int64_t)time(NULL));
-			break;
-		case 'U':
-			rc = filter_parse_date(f.until, sizeof(f.until), "--until", optarg,
-					       (int64_t)time(NULL));
-			break;
-		case 'm':
-			rc = filter_parse_meta(&meta[f.nmeta], &meta_copies[f.nmeta], optarg);
-			if (!rc)
-				f.nmeta++;
-			break;
-		case 'n':
-			rc = cli_parse_count(&limit, "--limit", optarg);
-			f.limit = limit;
-			break;
-		case 'f':
-			rc = cli_parse_format(&fmt, optarg,
-					      CLI_FORMAT_TABLE | CLI_FORMAT_JSON | CLI_FORMAT_CSV);
-			break;
-		case 'h':
-			cmd_print_help(self);
-			code = cli_finish(CLI_EXIT_OK);
-			goto out;
-		default:
-			code = cli_bad_option(self->usage, o, argv, optind);
-			goto out;
-		}
-		if (rc) {
-			code = cli_error();
-			goto out;
-		}
-	}
-	if (optind < argc) {
-		code = cli_usage_error(self->usage, "unexpected argument '%s'", argv[optind]);
+	if (opt_parse(self, opts, argc, argv, &code) < 0)
 		goto out;
-	}
-	f.tags = tags;
-	f.meta = meta;
+	f.tags = tags.v;
+	f.ntags = tags.n;
+	f.meta = meta.v;
+	f.nmeta = meta.n;
+	f.limit = limit;
 	if (store_open(&st, cli_db_path(db), STORE_READONLY) ||
 	    store_find_runs(st, &runs, &n, &f)) {
 		code = cli_error();
@@ -261,10 +241,10 @@ out:
 	store_runs_free(runs, n);
 	store_close(st);
 	buf_release(&json);
-	for (i = 0; meta_copies && i < f.nmeta; i++)
-		free(meta_copies[i]);
-	free(meta_copies);
-	free(meta);
-	free(tags);
+	for (i = 0; meta.copies && i < meta.n; i++)
+		free(meta.copies[i]);
+	free(meta.copies);
+	free(meta.v);
+	opt_list_release(&tags);
 	return code;
 }

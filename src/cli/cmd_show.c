@@ -5,7 +5,6 @@
  * gpu_avg, pooled over the selected ranks.  The numbers come from
  * summary_run(), which uses the metric code of diff and check.
  */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -245,23 +244,45 @@ static int show_json(struct buf *out, const struct show_view *v)
 	return rc ? err_nomem() : 0;
 }
 
+const struct opt_cmd cmd_show_usage = {
+    .name = "show",
+    .synopsis = "scopedb show RUN [--include P]... [--exclude P]... [--ranks SPEC]...\n"
+		"                [--sort COLUMN|name] [--columns LIST] [--format FMT] [--db PATH]",
+    .after = "Times in seconds, imbalance in percent, std is the population standard deviation;\n"
+	     "gpu_total and gpu_avg are shown by default when the run has GPU data.",
+    .summary = "show the per-region summary of one run",
+    .max_args = 1,
+};
+
+/* --columns LIST: the parsed columns, and the text (NULL: not given). */
+struct show_columns {
+	enum summary_col v[SUMMARY_NCOLS];
+	size_t n;
+	const char *text;
+};
+
+static int show_opt_columns(const struct opt *opt, const char *arg)
+{
+	struct show_columns *c = opt->value;
+
+	c->text = arg;
+	return summary_parse_columns(c->v, &c->n, arg);
+}
+
+/* --sort COLUMN|name (enum summary_col *). */
+static int show_opt_sort(const struct opt *opt, const char *arg)
+{
+	return summary_parse_sort(opt->value, arg);
+}
+
 int cmd_show(int argc, char **argv)
 {
-	static const struct option opts[] = {
-	    {"db", required_argument, NULL, 'd'},
-	    {"include", required_argument, NULL, 'i'},
-	    {"exclude", required_argument, NULL, 'x'},
-	    {"ranks", required_argument, NULL, 'r'},
-	    {"sort", required_argument, NULL, 's'},
-	    {"columns", required_argument, NULL, 'c'},
-	    {"format", required_argument, NULL, 'f'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
-	const struct cmd *self = cmd_find("show");
-	const char **inc = NULL, **exc = NULL, *db = NULL, *columns = NULL;
+	const struct opt_cmd *self = &cmd_show_usage;
+	struct opt_list inc = OPT_LIST_INIT, exc = OPT_LIST_INIT;
+	const char *db = NULL;
+	struct show_columns columns = {{SUMMARY_COL_REGION}, 0, NULL};
 	enum cli_format fmt = CLI_FORMAT_TABLE;
-	enum summary_col sort = SUMMARY_COL_TOTAL, cols[SUMMARY_NCOLS];
+	enum summary_col sort = SUMMARY_COL_TOTAL, *cols = columns.v;
 	struct summary_opts so;
 	struct summary_row *rows = NULL;
 	struct select_spec sel;
@@ -270,83 +291,51 @@ int cmd_show(int argc, char **argv)
 	struct show_view view;
 	struct i64vec ranks;
 	struct buf out = BUF_INIT;
-	size_t nrows = 0, ncols = 0, c;
+	size_t nrows = 0, ncols, c;
 	int64_t id = 0;
-	int have_ranks = 0, started = 0, code = CLI_EXIT_ERROR, o, rc;
+	int started = 0, code = CLI_EXIT_ERROR, nargs, rc;
+	const struct opt opts[] = {
+	    OPT__DB(&db),
+	    OPT__INCLUDE(&inc),
+	    OPT__EXCLUDE(&exc),
+	    OPT__RANKS(&ranks),
+	    OPT_CALLBACK(0, "sort", &sort, "COLUMN",
+			 "name, or a column to sort by, largest first (default total)",
+			 show_opt_sort, 0),
+	    OPT_CALLBACK(0, "columns", &columns, "LIST",
+			 "comma-separated columns among ranks calls total avg min max\n"
+			 "std p50 p95 p99 imbalance gpu_total gpu_avg",
+			 show_opt_columns, 0),
+	    OPT__FORMAT(&fmt, "table markdown csv json"),
+	    OPT_END(),
+	};
 
 	memset(&so, 0, sizeof(so));
 	memset(&sel, 0, sizeof(sel));
 	memset(&run, 0, sizeof(run));
 	i64vec_init(&ranks);
-	inc = calloc((size_t)argc, sizeof(*inc));
-	exc = calloc((size_t)argc, sizeof(*exc));
-	if (!inc || !exc) {
-		err_nomem();
+	nargs = opt_parse(self, opts, argc, argv, &code);
+	if (nargs < 0)
+		goto out;
+	if (nargs < 1) {
+		code = opt_usage_error(self, opts, "show needs a run SELECTOR");
+		goto out;
+	}
+	if (select_parse(&sel, argv[0])) {
 		code = cli_error();
 		goto out;
 	}
-	opterr = 0;
-	while ((o = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		rc = 0;
-		switch (o) {
-		case 'd':
-			db = optarg;
-			break;
-		case 'i':
-			inc[so.ninclude++] = optarg;
-			break;
-		case 'x':
-			exc[so.nexclude++] = optarg;
-			break;
-		case 'r':
-			rc = match_ranks_parse(&ranks, optarg);
-			have_ranks = 1;
-			break;
-		case 's':
-			rc = summary_parse_sort(&sort, optarg);
-			break;
-		case 'c':
-			columns = optarg;
-			rc = summary_parse_columns(cols, &ncols, optarg);
-			break;
-		case 'f':
-			rc = cli_parse_format(&fmt, optarg,
-					      CLI_FORMAT_TABLE | CLI_FORMAT_MARKDOWN |
-						  CLI_FORMAT_CSV | CLI_FORMAT_JSON);
-			break;
-		case 'h':
-			cmd_print_help(self);
-			code = cli_finish(CLI_EXIT_OK);
-			goto out;
-		default:
-			code = cli_bad_option(self->usage, o, argv, optind);
-			goto out;
-		}
-		if (rc) {
-			code = cli_error();
-			goto out;
-		}
-	}
-	if (argc - optind < 1) {
-		code = cli_usage_error(self->usage, "show needs a run SELECTOR");
-		goto out;
-	}
-	if (argc - optind > 1) {
-		code = cli_usage_error(self->usage, "unexpected argument '%s'", argv[optind + 1]);
-		goto out;
-	}
-	if (select_parse(&sel, argv[optind])) {
-		code = cli_error();
-		goto out;
-	}
-	if (have_ranks) {
+	if (ranks.len) {
 		match_ranks_finish(&ranks);
 		so.ranks = ranks.v;
 		so.nranks = ranks.len;
 	}
-	so.includes = inc;
-	so.excludes = exc;
-	if (!columns) {
+	so.includes = inc.v;
+	so.ninclude = inc.n;
+	so.excludes = exc.v;
+	so.nexclude = exc.n;
+	ncols = columns.n;
+	if (!columns.text) {
 		for (c = 0; c < SUMMARY_NCOLS; c++)
 			cols[ncols++] = (enum summary_col)c;
 	}
@@ -362,7 +351,7 @@ int cmd_show(int argc, char **argv)
 		goto out;
 	}
 	/* GPU columns by default only when the run has GPU data. */
-	if (!columns && !summary_has_gpu(rows, nrows))
+	if (!columns.text && !summary_has_gpu(rows, nrows))
 		ncols -= 2;
 	summary_sort(rows, nrows, sort);
 	memset(&view, 0, sizeof(view));
@@ -402,7 +391,7 @@ out:
 	store_close(st);
 	buf_release(&out);
 	i64vec_release(&ranks);
-	free(inc);
-	free(exc);
+	opt_list_release(&inc);
+	opt_list_release(&exc);
 	return code;
 }

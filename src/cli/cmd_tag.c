@@ -4,12 +4,10 @@
  * stored run, all in one transaction.  Tags already present (or already
  * absent) are reported, not errors, so the commands can be repeated.
  */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cmd.h"
 #include "cli/cli.h"
@@ -34,46 +32,44 @@ static void tag_report(int64_t run, char **tags, const int *changed, int n, int 
 	}
 }
 
+const struct opt_cmd cmd_tag_usage = {
+    .name = "tag",
+    .synopsis = "scopedb tag RUN TAG... [--db PATH]",
+    .summary = "add tags to a stored run",
+    .max_args = OPT_ARGS_ANY,
+};
+
+const struct opt_cmd cmd_untag_usage = {
+    .name = "untag",
+    .synopsis = "scopedb untag RUN TAG... [--db PATH]",
+    .summary = "remove tags from a stored run",
+    .max_args = OPT_ARGS_ANY,
+};
+
 int cmd_tag_change(int argc, char **argv, int add)
 {
-	static const struct option opts[] = {
-	    {"db", required_argument, NULL, 'd'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
-	const struct cmd *self = cmd_find(add ? "tag" : "untag");
+	const struct opt_cmd *self = add ? &cmd_tag_usage : &cmd_untag_usage;
 	struct select_spec sel;
 	struct store *st = NULL;
 	const char *db = NULL;
+	const struct opt opts[] = {OPT__DB(&db), OPT_END()};
 	int *changed = NULL;
 	int64_t run = 0;
-	int ntags, i, in_txn = 0, code = CLI_EXIT_ERROR, o, rc = 0;
+	int nargs, ntags, i, in_txn = 0, code = CLI_EXIT_ERROR, rc = 0;
 
 	memset(&sel, 0, sizeof(sel));
-	opterr = 0;
-	while ((o = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		switch (o) {
-		case 'd':
-			db = optarg;
-			break;
-		case 'h':
-			cmd_print_help(self);
-			code = cli_finish(CLI_EXIT_OK);
-			goto out;
-		default:
-			code = cli_bad_option(self->usage, o, argv, optind);
-			goto out;
-		}
-	}
-	if (argc - optind < 2) {
-		code = cli_usage_error(self->usage, "%s needs a run SELECTOR and at least one TAG",
+	nargs = opt_parse(self, opts, argc, argv, &code);
+	if (nargs < 0)
+		goto out;
+	if (nargs < 2) {
+		code = opt_usage_error(self, opts, "%s needs a run SELECTOR and at least one TAG",
 				       self->name);
 		goto out;
 	}
-	ntags = argc - optind - 1;
+	ntags = nargs - 1;
 	for (i = 0; i < ntags; i++)
-		if (!argv[optind + 1 + i][0]) {
-			code = cli_usage_error(self->usage, "empty tag");
+		if (!argv[1 + i][0]) {
+			code = opt_usage_error(self, opts, "empty tag");
 			goto out;
 		}
 	changed = calloc((size_t)ntags, sizeof(*changed));
@@ -82,7 +78,7 @@ int cmd_tag_change(int argc, char **argv, int add)
 		code = cli_error();
 		goto out;
 	}
-	if (select_parse(&sel, argv[optind])) {
+	if (select_parse(&sel, argv[0])) {
 		code = cli_error();
 		goto out;
 	}
@@ -94,8 +90,8 @@ int cmd_tag_change(int argc, char **argv, int add)
 	if (!rc)
 		rc = store_resolve(st, &run, &sel);
 	for (i = 0; i < ntags && !rc; i++)
-		rc = add ? store_add_tag(st, &changed[i], run, argv[optind + 1 + i])
-			 : store_remove_tag(st, &changed[i], run, argv[optind + 1 + i]);
+		rc = add ? store_add_tag(st, &changed[i], run, argv[1 + i])
+			 : store_remove_tag(st, &changed[i], run, argv[1 + i]);
 	if (rc) {
 		if (in_txn)
 			store_rollback(st);
@@ -107,7 +103,7 @@ int cmd_tag_change(int argc, char **argv, int add)
 		code = cli_error();
 		goto out;
 	}
-	tag_report(run, argv + optind + 1, changed, ntags, add);
+	tag_report(run, argv + 1, changed, ntags, add);
 	code = cli_finish(CLI_EXIT_OK);
 out:
 	free(changed);

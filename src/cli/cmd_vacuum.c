@@ -3,11 +3,9 @@
  * (forget unused region names, VACUUM, truncate the WAL) and refresh the
  * query planner's statistics (PRAGMA optimize).
  */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cmd.h"
 #include "cli/cli.h"
@@ -25,39 +23,26 @@ static void vacuum_size(char *s, size_t len, int64_t bytes)
 		snprintf(s, len, "%.1f MiB", (double)bytes / (1024.0 * 1024.0));
 }
 
+const struct opt_cmd cmd_vacuum_usage = {
+    .name = "vacuum",
+    .synopsis = "scopedb vacuum [--db PATH]",
+    .after = "Gives back the space of removed runs and refreshes the query planner statistics.",
+    .summary = "compact the store",
+    .max_args = 0,
+};
+
 int cmd_vacuum(int argc, char **argv)
 {
-	static const struct option opts[] = {
-	    {"db", required_argument, NULL, 'd'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
-	const struct cmd *self = cmd_find("vacuum");
+	const struct opt_cmd *self = &cmd_vacuum_usage;
 	struct store *st = NULL;
 	const char *db = NULL;
+	const struct opt opts[] = {OPT__DB(&db), OPT_END()};
 	char a[32], b[32];
 	int64_t before = 0, after = 0;
-	int code = CLI_EXIT_ERROR, o;
+	int code = CLI_EXIT_ERROR;
 
-	opterr = 0;
-	while ((o = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		switch (o) {
-		case 'd':
-			db = optarg;
-			break;
-		case 'h':
-			cmd_print_help(self);
-			code = cli_finish(CLI_EXIT_OK);
-			goto out;
-		default:
-			code = cli_bad_option(self->usage, o, argv, optind);
-			goto out;
-		}
-	}
-	if (optind < argc) {
-		code = cli_usage_error(self->usage, "unexpected argument '%s'", argv[optind]);
+	if (opt_parse(self, opts, argc, argv, &code) < 0)
 		goto out;
-	}
 	if (store_open(&st, cli_db_path(db), STORE_EXISTING) || store_vacuum(st, &before, &after)) {
 		code = cli_error();
 		goto out;

@@ -1,0 +1,367 @@
+/*
+ * opt.c - the option parser (opt.h): one pass over argv that reads it as
+ * GNU getopt_long(":h") did for every command before, the usage text
+ * generated from the option table, and the describe hook the help, man
+ * page and completion generators use.
+ *
+ * Compatibility notes (tests/golden/options.txt holds the cases): an
+ * abbreviation matching two options is an unknown option; a value given
+ * with '=' to an option that takes none makes the whole word unknown; an
+ * unknown letter inside a cluster ("-xq") is reported under the word that
+ * precedes the cluster once positionals are moved behind the options
+ * (getopt_long's optind - 1), which is what the message always said.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/opt.h"
+#include "scopedb/err.h"
+#include "scopedb/util.h"
+
+/* Column of the help text in the option lines, and the width left for
+ * "-q, --quiet" or "--db PATH" after the 4-space indent. */
+#define OPT_HELP_COL 23
+#define OPT_NAME_WIDTH (OPT_HELP_COL - 4)
+
+/* -h and --help, accepted by every command without being declared. */
+static const struct opt opt_help_opt =
+    OPT_ENTRY(OPT_T_FLAG, 'h', "help", NULL, NULL, NULL, NULL, NULL, 0, OPT_HIDDEN);
+
+static opt_describe_fn opt_describe_hook;
+static void *opt_describe_ctx;
+
+int opt_list_push(struct opt_list *l, const char *s)
+{
+	if (l->n == l->alloc) {
+		size_t alloc = l->alloc ? 2 * l->alloc : 4;
+		const char **v = realloc(l->v, alloc * sizeof(*v));
+
+		if (!v)
+			return err_nomem();
+		l->v = v;
+		l->alloc = alloc;
+	}
+	l->v[l->n++] = s;
+	return 0;
+}
+
+void opt_list_release(struct opt_list *l)
+{
+	free(l->v);
+	l->v = NULL;
+	l->n = l->alloc = 0;
+}
+
+void opt_describe(opt_describe_fn fn, void *ctx)
+{
+	opt_describe_hook = fn;
+	opt_describe_ctx = ctx;
+}
+
+/* 1 when o takes a value. */
+static int opt_takes_value(const struct opt *o)
+{
+	return o->type != OPT_T_FLAG;
+}
+
+/* The option long name + len names: the exact match, else the only one it
+ * abbreviates (NULL when none or several). */
+static const struct opt *opt_find_long(const struct opt *opts, const char *name, size_t len)
+{
+	const struct opt *o, *found = NULL;
+	int n = 0;
+
+	for (o = opts;; o++) {
+		const struct opt *c = o->type == OPT_T_END ? &opt_help_opt : o;
+
+		if (c->long_name && strlen(c->long_name) == len &&
+		    !strncmp(c->long_name, name, len))
+			return c;
+		if (c == &opt_help_opt)
+			break;
+	}
+	for (o = opts;; o++) {
+		const struct opt *c = o->type == OPT_T_END ? &opt_help_opt : o;
+
+		if (c->long_name && !strncmp(c->long_name, name, len)) {
+			found = c;
+			n++;
+		}
+		if (c == &opt_help_opt)
+			break;
+	}
+	return n == 1 ? found : NULL;
+}
+
+static const struct opt *opt_find_short(const struct opt *opts, int c)
+{
+	const struct opt *o;
+
+	for (o = opts; o->type != OPT_T_END; o++)
+		if (o->short_name && o->short_name == c)
+			return o;
+	return c == opt_help_opt.short_name ? &opt_help_opt : NULL;
+}
+
+/* A non-negative decimal integer (OPT_T_COUNT). */
+static int opt_count(long *out, const struct opt *o, const char *arg)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || v < 0)
+		return err_set(ERR_USAGE, "invalid --%s '%s': expected a non-negative integer",
+			       o->long_name, arg);
+	*out = v;
+	return 0;
+}
+
+/* Store the value (NULL for a flag) of o. */
+static int opt_apply(const struct opt *o, const char *arg)
+{
+	switch (o->type) {
+	case OPT_T_FLAG:
+		*(int *)o->value = 1;
+		return 0;
+	case OPT_T_STRING:
+		*(const char **)o->value = arg;
+		return 0;
+	case OPT_T_LIST:
+		return opt_list_push(o->value, arg);
+	case OPT_T_COUNT:
+		return opt_count(o->value, o, arg);
+	case OPT_T_CALLBACK:
+		return o->callback(o, arg);
+	case OPT_T_END:
+		break;
+	}
+	return err_set(ERR_GENERIC, "option --%s has no type", o->long_name);
+}
+
+/* Apply o (with arg) as met on the command line: help, a value error, or
+ * nothing to report (0). */
+static int opt_take(const struct opt_cmd *cmd, const struct opt *opts, const struct opt *o,
+		    const char *arg, int *code)
+{
+	if (o == &opt_help_opt) {
+		*code = opt_help(cmd, opts);
+		return -1;
+	}
+	if (opt_apply(o, arg)) {
+		*code = cli_error();
+		return -1;
+	}
+	return 0;
+}
+
+/* "--name[=value]" at argv[*i]; advances *i past a separate value. */
+static int opt_long(const struct opt_cmd *cmd, const struct opt *opts, int argc, char **argv,
+		    int *i, int *code)
+{
+	const char *word = argv[*i], *name = word + 2, *eq = strchr(name, '=');
+	const struct opt *o = opt_find_long(opts, name, eq ? (size_t)(eq - name) : strlen(name));
+	const char *arg = NULL;
+
+	if (!o || (eq && !opt_takes_value(o))) {
+		*code = opt_usage_error(cmd, opts, "unknown option '%s'", word);
+		return -1;
+	}
+	if (opt_takes_value(o)) {
+		if (eq) {
+			arg = eq + 1;
+		} else if (*i + 1 < argc) {
+			arg = argv[++*i];
+		} else {
+			*code = opt_usage_error(cmd, opts, "option '%s' needs a value", word);
+			return -1;
+		}
+	}
+	return opt_take(cmd, opts, o, arg, code);
+}
+
+/* The cluster "-abc" at argv[*i]; prev is the word before it once the
+ * positionals met so far are moved behind the options. */
+static int opt_short(const struct opt_cmd *cmd, const struct opt *opts, int argc, char **argv,
+		     int *i, const char *prev, int *code)
+{
+	const char *word = argv[*i], *p;
+
+	for (p = word + 1; *p; p++) {
+		const struct opt *o = opt_find_short(opts, (unsigned char)*p);
+		const char *arg = NULL;
+
+		if (!o) {
+			*code =
+			    opt_usage_error(cmd, opts, "unknown option '%s'", p[1] ? prev : word);
+			return -1;
+		}
+		if (opt_takes_value(o)) {
+			if (p[1]) {
+				arg = p + 1;
+			} else if (*i + 1 < argc) {
+				arg = argv[++*i];
+			} else {
+				*code =
+				    opt_usage_error(cmd, opts, "option '%s' needs a value", word);
+				return -1;
+			}
+		}
+		if (opt_take(cmd, opts, o, arg, code))
+			return -1;
+		if (arg)
+			break;
+	}
+	return 0;
+}
+
+int opt_parse(const struct opt_cmd *cmd, const struct opt *opts, int argc, char **argv, int *code)
+{
+	const char *prev = argv[0];
+	int posix = getenv("POSIXLY_CORRECT") != NULL, n = 0, i;
+
+	if (opt_describe_hook) {
+		*code = opt_describe_hook(opt_describe_ctx, cmd, opts);
+		return -1;
+	}
+	/* Positionals are moved down to argv[n], n < i: argv[i] is unread. */
+	for (i = 1; i < argc; i++) {
+		const char *word = argv[i];
+
+		if (word[0] != '-' || !word[1]) {
+			if (posix)
+				break;
+			argv[n++] = argv[i];
+			continue;
+		}
+		if (!strcmp(word, "--")) {
+			i++;
+			break;
+		}
+		if (word[1] == '-'
+			? opt_long(cmd, opts, argc, argv, &i, code)
+			: opt_short(cmd, opts, argc, argv, &i, n ? argv[n - 1] : prev, code))
+			return -1;
+		prev = argv[i];
+	}
+	while (i < argc)
+		argv[n++] = argv[i++];
+	argv[n] = NULL;
+	if (cmd->max_args != OPT_ARGS_ANY && n > cmd->max_args) {
+		*code = opt_usage_error(cmd, opts, "unexpected argument '%s'", argv[cmd->max_args]);
+		return -1;
+	}
+	return n;
+}
+
+int opt_help_text(struct buf *out, const struct opt *o, const char *sep)
+{
+	const char *p, *e;
+	int rc = 0, k = 0;
+
+	if (o->help) {
+		for (p = o->help; !rc; p = e + 1) {
+			e = strchr(p, '\n');
+			rc = buf_add(out, p, e ? (size_t)(e - p) : strlen(p));
+			if (!e)
+				break;
+			if (!rc)
+				rc = buf_puts(out, sep);
+		}
+		return rc ? err_nomem() : 0;
+	}
+	/* "a b c" -> "a (default), b or c" */
+	for (p = o->choices ? o->choices : ""; *p && !rc; p = *e ? e + 1 : e, k++) {
+		e = strchr(p, ' ');
+		if (!e)
+			e = p + strlen(p);
+		if (k)
+			rc = buf_puts(out, *e ? ", " : " or ");
+		if (!rc)
+			rc = buf_add(out, p, (size_t)(e - p));
+		if (!rc && k == 0)
+			rc = buf_puts(out, " (default)");
+	}
+	return rc ? err_nomem() : 0;
+}
+
+/* "    -q, --quiet        no progress display" (help lines joined by a
+ * newline and the indent of the help column). */
+static int opt_line(struct buf *out, const struct opt *o)
+{
+	char sep[OPT_HELP_COL + 2];
+	size_t start = out->len, len;
+	int rc = 0;
+
+	sep[0] = '\n';
+	memset(sep + 1, ' ', OPT_HELP_COL);
+	sep[OPT_HELP_COL + 1] = '\0';
+	rc |= buf_puts(out, "    ");
+	if (o->short_name)
+		rc |= buf_printf(out, "-%c, ", o->short_name);
+	rc |= buf_printf(out, "--%s", o->long_name);
+	if (o->argh)
+		rc |= buf_printf(out, " %s", o->argh);
+	if (rc)
+		return err_nomem();
+	len = out->len - start - 4;
+	rc =
+	    buf_printf(out, "%*s", len + 2 <= OPT_NAME_WIDTH ? (int)(OPT_NAME_WIDTH - len) : 2, "");
+	return rc ? err_nomem() : opt_help_text(out, o, sep);
+}
+
+int opt_usage(struct buf *out, const struct opt_cmd *cmd, const struct opt *opts)
+{
+	const struct opt *o;
+	int rc, first = 1;
+
+	rc = buf_puts(out, cmd->synopsis);
+	if (!rc && cmd->before)
+		rc = buf_printf(out, "\n\n%s", cmd->before);
+	for (o = opts; o->type != OPT_T_END && !rc; o++) {
+		if (o->flags & OPT_HIDDEN)
+			continue;
+		rc = buf_puts(out, first ? "\n\n" : "\n");
+		first = 0;
+		if (!rc)
+			rc = opt_line(out, o);
+	}
+	if (!rc && cmd->after)
+		rc = buf_printf(out, "\n\n%s", cmd->after);
+	return rc ? err_nomem() : 0;
+}
+
+int opt_help(const struct opt_cmd *cmd, const struct opt *opts)
+{
+	struct buf text = BUF_INIT;
+
+	if (opt_usage(&text, cmd, opts)) {
+		buf_release(&text);
+		return cli_error();
+	}
+	printf("usage: %s\n\n%s\n", text.data, cmd->summary);
+	buf_release(&text);
+	return cli_finish(CLI_EXIT_OK);
+}
+
+int opt_usage_error(const struct opt_cmd *cmd, const struct opt *opts, const char *fmt, ...)
+{
+	struct buf text = BUF_INIT;
+	va_list ap;
+
+	fputs("scopedb: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	if (opt_usage(&text, cmd, opts))
+		fprintf(stderr, "\n");
+	else
+		fprintf(stderr, "\nusage: %s\n", text.data);
+	buf_release(&text);
+	return CLI_EXIT_ERROR;
+}

@@ -1,0 +1,469 @@
+/*
+ * test_opt.c - the option parser of the CLI (src/cli/opt.c): each type
+ * (flag, string, repeatable list, count, callback), "--opt=value" and
+ * "--opt value", short options and clusters, abbreviations, a missing
+ * value, an unknown option, permutation of positionals, POSIXLY_CORRECT,
+ * "--", -h/--help, the describe hook, and the usage text generated for a
+ * small declared command (column, continuation lines, hidden options,
+ * help made from choices).  stdout and stderr are captured in files of
+ * the test directory.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/opt.h"
+#include "scopedb/err.h"
+#include "scopedb/stats.h"
+#include "scopedb/util.h"
+#include "testutil.h"
+
+/* What a parse of the test command stored. */
+struct dest {
+	int flag, quiet;
+	const char *db;
+	struct opt_list tags;
+	long limit;
+	double pct;
+	enum cli_format fmt;
+	int seen_cb;
+};
+
+static const struct opt_cmd test_cmd = {
+    .name = "frob",
+    .synopsis = "scopedb frob FILE... [--db PATH] [--tag T]...",
+    .before = "FILE is anything.",
+    .after = "The end.",
+    .summary = "frobnicate the files",
+    .max_args = OPT_ARGS_ANY,
+};
+
+/* A callback counting its calls and refusing "bad". */
+static int test_cb(const struct opt *opt, const char *arg)
+{
+	struct dest *d = opt->value;
+
+	if (!strcmp(arg, "bad"))
+		return err_set(ERR_USAGE, "invalid --frob '%s': not good", arg);
+	d->seen_cb += (int)opt->defval;
+	return 0;
+}
+
+#define TEST_OPTS(d)                                                                               \
+	{                                                                                          \
+		OPT__DB(&(d).db), OPT_FLAG(0, "flag", &(d).flag, "a flag"),                        \
+		    OPT_LIST(0, "tag", &(d).tags, "T", "tag (repeatable)\nsecond line"),           \
+		    OPT_COUNT(0, "limit", &(d).limit, "N", "at most N"),                           \
+		    OPT_FLAG('q', "quiet", &(d).quiet, "quiet"),                                   \
+		    OPT__PERCENT("max-regression", &(d).pct, "a long name", 1),                    \
+		    OPT__FORMAT(&(d).fmt, "table csv json"),                                       \
+		    OPT_CALLBACK(0, "frob", &(d), "X", "callback", test_cb, 2),                    \
+		    OPT_ENTRY(OPT_T_FLAG, 0, "secret", &(d).flag, NULL, "hidden", NULL, NULL, 0,   \
+			      OPT_HIDDEN),                                                         \
+		    OPT_END(),                                                                     \
+	}
+
+/* Captured output of the last parse. */
+static char out_text[8192], err_text[8192];
+
+static void slurp(const char *path, char *text, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	size_t n = f ? fread(text, 1, len - 1, f) : 0;
+
+	text[n] = '\0';
+	if (f)
+		fclose(f);
+}
+
+/* Parse argv (NULL-terminated; argv[0] the command name) against cmd and
+ * opts with stdout and stderr captured in out_text and err_text; returns
+ * opt_parse()'s result, *code its code. */
+static int parse_with(const struct opt_cmd *cmd, const struct opt *opts, const char **args,
+		      int *code)
+{
+	char **argv = (char **)args; /* opt_parse() moves the pointers only */
+	int argc = 0, saved_out, saved_err, n;
+
+	while (argv[argc])
+		argc++;
+	fflush(stdout);
+	fflush(stderr);
+	saved_out = dup(1);
+	saved_err = dup(2);
+	assert_non_null(freopen(tu_path("out"), "w", stdout));
+	assert_non_null(freopen(tu_path("err"), "w", stderr));
+	*code = -99;
+	n = opt_parse(cmd, opts, argc, argv, code);
+	fflush(stdout);
+	fflush(stderr);
+	dup2(saved_out, 1);
+	dup2(saved_err, 2);
+	close(saved_out);
+	close(saved_err);
+	slurp(tu_path("out"), out_text, sizeof(out_text));
+	slurp(tu_path("err"), err_text, sizeof(err_text));
+	return n;
+}
+
+/* parse_with() the test command into d. */
+static int parse(struct dest *d, const char **args, int *code)
+{
+	const struct opt opts[] = TEST_OPTS(*d);
+
+	return parse_with(&test_cmd, opts, args, code);
+}
+
+static void dest_init(struct dest *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->fmt = CLI_FORMAT_TABLE;
+}
+
+/* The first line of the captured stderr. */
+static const char *err_line(void)
+{
+	static char line[512];
+	size_t k = strcspn(err_text, "\n");
+
+	snprintf(line, sizeof(line), "%.*s", (int)k, err_text);
+	return line;
+}
+
+static void test_types(void **state)
+{
+	const char *argv[] = {"frob",
+			      "--db",
+			      "x.sqlite",
+			      "--flag",
+			      "--tag",
+			      "a",
+			      "--tag=b",
+			      "--limit",
+			      "7",
+			      "-q",
+			      "--max-regression=2.5",
+			      "--format",
+			      "csv",
+			      "--frob=ok",
+			      "--frob",
+			      "ok",
+			      NULL};
+	struct dest d;
+	int code, n;
+
+	(void)state;
+	dest_init(&d);
+	n = parse(&d, argv, &code);
+	assert_int_equal(n, 0);
+	assert_string_equal(d.db, "x.sqlite");
+	assert_int_equal(d.flag, 1);
+	assert_int_equal(d.quiet, 1);
+	assert_int_equal(d.tags.n, 2);
+	assert_string_equal(d.tags.v[0], "a");
+	assert_string_equal(d.tags.v[1], "b");
+	assert_int_equal(d.limit, 7);
+	assert_true(d.pct == 2.5);
+	assert_int_equal(d.fmt, CLI_FORMAT_CSV);
+	assert_int_equal(d.seen_cb, 4);
+	assert_string_equal(err_text, "");
+	assert_string_equal(out_text, "");
+	opt_list_release(&d.tags);
+}
+
+static void test_positionals(void **state)
+{
+	const char *argv[] = {"frob",	"one", "--db",	"x",  "two", "-",
+			      "--flag", "--",  "--tag", "-q", NULL};
+	struct dest d;
+	int code, n;
+
+	(void)state;
+	dest_init(&d);
+	n = parse(&d, argv, &code);
+	assert_int_equal(n, 5);
+	assert_string_equal(argv[0], "one");
+	assert_string_equal(argv[1], "two");
+	assert_string_equal(argv[2], "-");
+	assert_string_equal(argv[3], "--tag");
+	assert_string_equal(argv[4], "-q");
+	assert_null(argv[5]);
+	assert_string_equal(d.db, "x");
+	assert_int_equal(d.flag, 1);
+	assert_int_equal(d.quiet, 0);
+	assert_int_equal(d.tags.n, 0);
+}
+
+static void test_posixly_correct(void **state)
+{
+	const char *argv[] = {"frob", "--flag", "one", "--quiet", NULL};
+	struct dest d;
+	int code, n;
+
+	(void)state;
+	dest_init(&d);
+	setenv("POSIXLY_CORRECT", "1", 1);
+	n = parse(&d, argv, &code);
+	unsetenv("POSIXLY_CORRECT");
+	assert_int_equal(n, 2);
+	assert_string_equal(argv[0], "one");
+	assert_string_equal(argv[1], "--quiet");
+	assert_int_equal(d.flag, 1);
+	assert_int_equal(d.quiet, 0);
+}
+
+static void test_abbreviations(void **state)
+{
+	const char *ok[] = {"frob", "--li=3", "--fl", "--ma", "1", "--fo", "json", NULL};
+	const char *ambiguous[] = {"frob", "--f", "x", NULL};
+	struct dest d;
+	int code;
+
+	(void)state;
+	dest_init(&d);
+	assert_int_equal(parse(&d, ok, &code), 0);
+	assert_int_equal(d.limit, 3);
+	assert_int_equal(d.flag, 1);
+	assert_true(d.pct == 1.0);
+	assert_int_equal(d.fmt, CLI_FORMAT_JSON);
+	/* flag, format, frob */
+	dest_init(&d);
+	assert_int_equal(parse(&d, ambiguous, &code), -1);
+	assert_int_equal(code, CLI_EXIT_ERROR);
+	assert_string_equal(err_line(), "scopedb: unknown option '--f'");
+}
+
+static void test_unknown(void **state)
+{
+	static const struct {
+		const char *argv[5];
+		const char *msg;
+	} cases[] = {
+	    {{"frob", "--bogus", "x", NULL}, "scopedb: unknown option '--bogus'"},
+	    {{"frob", "--bogus=1", NULL}, "scopedb: unknown option '--bogus=1'"},
+	    {{"frob", "--flag=1", NULL}, "scopedb: unknown option '--flag=1'"},
+	    {{"frob", "--help=1", NULL}, "scopedb: unknown option '--help=1'"},
+	    {{"frob", "-x", NULL}, "scopedb: unknown option '-x'"},
+	    {{"frob", "-qx", NULL}, "scopedb: unknown option '-qx'"},
+	    /* getopt_long named the word before the cluster */
+	    {{"frob", "-xq", NULL}, "scopedb: unknown option 'frob'"},
+	    {{"frob", "a", "--tag", "t", "-xq"}, "scopedb: unknown option 'a'"},
+	    {{"frob", "--tag", "t", "-xq", NULL}, "scopedb: unknown option 't'"},
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *argv[6] = {NULL};
+		struct dest d;
+		int code, k;
+
+		for (k = 0; k < 5 && cases[i].argv[k]; k++)
+			argv[k] = cases[i].argv[k];
+		dest_init(&d);
+		assert_int_equal(parse(&d, argv, &code), -1);
+		assert_int_equal(code, CLI_EXIT_ERROR);
+		assert_string_equal(err_line(), cases[i].msg);
+		assert_non_null(strstr(err_text, "\nusage: scopedb frob FILE..."));
+		opt_list_release(&d.tags);
+	}
+}
+
+static void test_max_args(void **state)
+{
+	const struct opt_cmd two = {.name = "two", .synopsis = "scopedb two A B", .max_args = 2};
+	const struct opt_cmd none = {.name = "none", .synopsis = "scopedb none"};
+	const struct opt opts[] = {OPT_END()};
+	const char *argv2[] = {"two", "a", "b", NULL}, *argv3[] = {"two", "a", "b", "c", NULL};
+	const char *argv1[] = {"none", "x", NULL};
+	int code;
+
+	(void)state;
+	assert_int_equal(parse_with(&two, opts, argv2, &code), 2);
+	assert_int_equal(parse_with(&two, opts, argv3, &code), -1);
+	assert_int_equal(code, CLI_EXIT_ERROR);
+	assert_string_equal(err_text, "scopedb: unexpected argument 'c'\nusage: scopedb two A B\n");
+	assert_int_equal(parse_with(&none, opts, argv1, &code), -1);
+	assert_string_equal(err_text, "scopedb: unexpected argument 'x'\nusage: scopedb none\n");
+}
+
+static void test_missing_value(void **state)
+{
+	const char *argv[] = {"frob", "x", "--limit", NULL};
+	const char *taken[] = {"frob", "--db", "--flag", NULL};
+	struct dest d;
+	int code;
+
+	(void)state;
+	dest_init(&d);
+	assert_int_equal(parse(&d, argv, &code), -1);
+	assert_int_equal(code, CLI_EXIT_ERROR);
+	assert_string_equal(err_line(), "scopedb: option '--limit' needs a value");
+	/* a value that looks like an option is still the value */
+	dest_init(&d);
+	assert_int_equal(parse(&d, taken, &code), 0);
+	assert_string_equal(d.db, "--flag");
+	assert_int_equal(d.flag, 0);
+}
+
+static void test_bad_values(void **state)
+{
+	const char *count[] = {"frob", "--limit", "-1", NULL};
+	const char *fmt[] = {"frob", "--format=markdown", NULL};
+	const char *cb[] = {"frob", "--frob", "bad", "--bogus", NULL};
+	const char *order[] = {"frob", "--bogus", "--frob", "bad", NULL};
+	struct dest d;
+	int code;
+
+	(void)state;
+	dest_init(&d);
+	assert_int_equal(parse(&d, count, &code), -1);
+	assert_string_equal(err_text,
+			    "scopedb: invalid --limit '-1': expected a non-negative integer\n");
+	dest_init(&d);
+	assert_int_equal(parse(&d, fmt, &code), -1);
+	assert_string_equal(err_text,
+			    "scopedb: invalid --format 'markdown': choose from table, json, csv\n");
+	/* values are checked left to right: the first problem wins */
+	dest_init(&d);
+	assert_int_equal(parse(&d, cb, &code), -1);
+	assert_int_equal(code, CLI_EXIT_ERROR);
+	assert_string_equal(err_text, "scopedb: invalid --frob 'bad': not good\n");
+	dest_init(&d);
+	assert_int_equal(parse(&d, order, &code), -1);
+	assert_string_equal(err_line(), "scopedb: unknown option '--bogus'");
+}
+
+static const char test_usage[] =
+    "usage: scopedb frob FILE... [--db PATH] [--tag T]...\n"
+    "\n"
+    "FILE is anything.\n"
+    "\n"
+    "    --db PATH          store to use (default $SCOPEDB_DB, else ./scopedb.sqlite)\n"
+    "    --flag             a flag\n"
+    "    --tag T            tag (repeatable)\n"
+    "                       second line\n"
+    "    --limit N          at most N\n"
+    "    -q, --quiet        quiet\n"
+    "    --max-regression PCT  a long name\n"
+    "    --format FMT       table (default), csv or json\n"
+    "    --frob X           callback\n"
+    "\n"
+    "The end.\n";
+
+static void test_help(void **state)
+{
+	const char *help[] = {"frob", "--flag", "--help", "--bogus", NULL};
+	const char *cluster[] = {"frob", "-qh", NULL};
+	const char *abbrev[] = {"frob", "--he", NULL};
+	char expect[sizeof(test_usage) + 64];
+	struct dest d;
+	int code;
+
+	(void)state;
+	snprintf(expect, sizeof(expect), "%s\nfrobnicate the files\n", test_usage);
+	dest_init(&d);
+	assert_int_equal(parse(&d, help, &code), -1);
+	assert_int_equal(code, CLI_EXIT_OK);
+	assert_string_equal(out_text, expect);
+	assert_string_equal(err_text, "");
+	dest_init(&d);
+	assert_int_equal(parse(&d, cluster, &code), -1);
+	assert_int_equal(code, CLI_EXIT_OK);
+	assert_int_equal(d.quiet, 1);
+	assert_string_equal(out_text, expect);
+	dest_init(&d);
+	assert_int_equal(parse(&d, abbrev, &code), -1);
+	assert_string_equal(out_text, expect);
+}
+
+static void test_usage_text(void **state)
+{
+	struct dest d;
+	const struct opt opts[] = TEST_OPTS(d);
+	const struct opt none[] = {OPT_END()};
+	const struct opt_cmd bare = {.name = "bare", .synopsis = "scopedb bare", .summary = "x"};
+	struct buf b = BUF_INIT;
+
+	(void)state;
+	assert_int_equal(opt_usage(&b, &test_cmd, opts), 0);
+	/* the text of "usage: TEXT\n" */
+	assert_int_equal(b.len, strlen(test_usage) - strlen("usage: ") - 1);
+	assert_memory_equal(b.data, test_usage + strlen("usage: "), b.len);
+	b.len = 0;
+	assert_int_equal(opt_usage(&b, &bare, none), 0);
+	assert_string_equal(b.data, "scopedb bare");
+	buf_release(&b);
+}
+
+/* opt_describe_fn recording what it was given. */
+static int test_describe_fn(void *ctx, const struct opt_cmd *cmd, const struct opt *opts)
+{
+	const struct opt **seen = ctx;
+
+	assert_ptr_equal(cmd, &test_cmd);
+	*seen = opts;
+	return 7;
+}
+
+static void test_describe(void **state)
+{
+	const char *argv[] = {"frob", "--bogus", NULL};
+	const struct opt *seen = NULL;
+	struct dest d;
+	int code;
+
+	(void)state;
+	dest_init(&d);
+	opt_describe(test_describe_fn, &seen);
+	assert_int_equal(parse(&d, argv, &code), -1);
+	opt_describe(NULL, NULL);
+	assert_int_equal(code, 7);
+	assert_non_null(seen);
+	assert_string_equal(err_text, "");
+}
+
+/* The values completion offers for --metric are the metrics, in order. */
+static void test_metric_choices(void **state)
+{
+	enum stats_metric m = STATS_TOTAL;
+	const struct opt opts[] = {OPT__METRIC(&m), OPT_END()};
+	char word[32];
+	const char *p = opts[0].choices;
+	int i;
+
+	(void)state;
+	for (i = 0; i < STATS_NMETRICS; i++) {
+		size_t len = strcspn(p, " ");
+
+		snprintf(word, sizeof(word), "%.*s", (int)len, p);
+		assert_string_equal(word, stats_metric_name((enum stats_metric)i));
+		assert_int_equal(cli_opt_metric(&opts[0], word), 0);
+		assert_int_equal(m, i);
+		p += len + (p[len] == ' ');
+	}
+	assert_string_equal(p, "");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_types),
+	    cmocka_unit_test(test_positionals),
+	    cmocka_unit_test(test_posixly_correct),
+	    cmocka_unit_test(test_abbreviations),
+	    cmocka_unit_test(test_unknown),
+	    cmocka_unit_test(test_max_args),
+	    cmocka_unit_test(test_missing_value),
+	    cmocka_unit_test(test_bad_values),
+	    cmocka_unit_test(test_help),
+	    cmocka_unit_test(test_usage_text),
+	    cmocka_unit_test(test_describe),
+	    cmocka_unit_test(test_metric_choices),
+	};
+
+	unsetenv("POSIXLY_CORRECT");
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
