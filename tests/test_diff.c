@@ -488,7 +488,10 @@ static void run_case(const char *arg_a, const char *arg_b, const struct gen_prof
 				 stats_metric_name(m), g->name, g->violation, want[i].violation);
 		nviol += (size_t)want[i].violation;
 	}
-	assert_int_equal(r.nviolations, t->check ? nviol : 0);
+	assert_int_equal(r.verdict.nviolations, t->check ? nviol : 0);
+	assert_int_equal(r.verdict.kind, !t->check ? VERDICT_NONE
+					 : nviol   ? VERDICT_FAIL
+						   : VERDICT_PASS);
 	/* Only in a / b: selected regions present on one side. */
 	{
 		const char *names[2 * MAXROWS];

@@ -75,7 +75,7 @@ struct compare_result {
 	size_t nonly_a;
 	const char **only_b;
 	size_t nonly_b;
-	size_t nviolations; /* check only */
+	struct verdict verdict; /* check only (VERDICT_NONE for diff) */
 	/* metadata keys whose values differ (metadiff.h, volatile keys left out) */
 	struct metadiff_change *meta_changes;
 	size_t nmeta_changes;

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "analysis/metric.h"
 #include "scopedb/compare.h"
 #include "scopedb/err.h"
 #include "scopedb/ingest.h"
@@ -191,20 +192,11 @@ static int compare_values(struct stats_named **out, struct compare_side *side,
 	}
 	for (i = 0; i < n; i++) {
 		const struct store_region_stats *g = &regs[i];
-		struct stats_region r;
+		struct metric_samples smp;
 
-		memset(&r, 0, sizeof(r));
-		r.calls = g->calls;
-		r.total = g->total;
-		r.min = g->min;
-		r.max = g->max;
-		r.has_events = g->has_events;
-		r.gpu_count = g->gpu_count;
-		r.gpu_total = g->gpu_total;
-		r.busy_ranks = g->busy_ranks;
-		r.busy_max = g->busy_max;
+		memset(&smp, 0, sizeof(smp));
 		if (need && g->has_quantiles) {
-			r.quantiles = g->quantiles;
+			smp.quantiles = g->quantiles;
 		} else if (need && g->has_events && g->calls > 0) {
 			/* Each rank's blob is sorted already: the percentile is
 			 * selected across those runs, never sorting them all. */
@@ -212,22 +204,16 @@ static int compare_values(struct stats_named **out, struct compare_side *side,
 			ends.len = 0;
 			rc = store_region_duration_runs(src->st, &d, &ends, src->run_id,
 							g->region_id, o->ranks, o->nranks);
+			if (!rc)
+				rc = metric_check_samples(g, src->run_id, d.len);
 			if (rc)
 				goto out;
-			if (d.len != g->calls) {
-				rc = err_set(ERR_STORE,
-					     "store is inconsistent: region '%s' of run %lld has "
-					     "%llu calls but %zu stored durations",
-					     g->name, (long long)src->run_id,
-					     (unsigned long long)g->calls, d.len);
-				goto out;
-			}
-			r.sorted = d.v;
-			r.nsorted = d.len;
-			r.run_ends = ends.v;
-			r.nruns = ends.len;
+			smp.sorted = d.v;
+			smp.nsorted = d.len;
+			smp.run_ends = ends.v;
+			smp.nruns = ends.len;
 		}
-		rc = stats_region_value(&vals[i].v, &r, o->metric);
+		rc = metric_value(&vals[i].v, g, &smp, o->metric);
 		if (rc)
 			goto out;
 		side->regions[i] = g->name;
@@ -338,8 +324,12 @@ int compare_runs(struct compare_result *out, const char *arg_a, const char *arg_
 	if (rc)
 		goto out;
 	if (opts->check) {
-		rc = stats_check(&out->nviolations, out->rows, out->nrows, opts->max_regression,
+		size_t nviol;
+
+		rc = stats_check(&nviol, out->rows, out->nrows, opts->max_regression,
 				 opts->fail_on_new);
+		if (!rc)
+			rc = stats_verdict(&out->verdict, out->rows, out->nrows);
 		if (rc)
 			goto out;
 	}
@@ -388,6 +378,7 @@ void compare_release(struct compare_result *r)
 		return;
 	compare_side_release(&r->a);
 	compare_side_release(&r->b);
+	verdict_release(&r->verdict);
 	free(r->rows);
 	free(r->only_a);
 	free(r->only_b);

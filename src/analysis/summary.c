@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/metric.h"
 #include "scopedb/err.h"
 #include "select/match.h"
 #include "scopedb/store.h"
@@ -143,23 +144,16 @@ static int summary_filter(void *ctx, int *keep, const char *name)
 static int summary_fill(struct summary_row *row, const struct store_region_stats *g,
 			const struct i64vec *d)
 {
+	struct metric_samples smp;
 	struct stats_region r;
 	int c, m, rc;
 
-	memset(&r, 0, sizeof(r));
-	r.calls = g->calls;
-	r.total = g->total;
-	r.min = g->min;
-	r.max = g->max;
-	r.has_events = g->has_events;
-	r.gpu_count = g->gpu_count;
-	r.gpu_total = g->gpu_total;
-	r.busy_ranks = g->busy_ranks;
-	r.busy_max = g->busy_max;
+	memset(&smp, 0, sizeof(smp));
 	if (d) {
-		r.sorted = d->v;
-		r.nsorted = d->len;
+		smp.sorted = d->v;
+		smp.nsorted = d->len;
 	}
+	metric_region(&r, g, &smp);
 	row->v[SUMMARY_COL_REGION].none = 1;
 	row->v[SUMMARY_COL_RANKS].v = (double)g->nranks;
 	for (c = 0; c < SUMMARY_NCOLS; c++) {
@@ -212,12 +206,8 @@ int summary_run(struct summary_row **out, size_t *n, struct store *st, int64_t r
 			d.len = 0;
 			rc = store_region_durations(st, &d, run_id, g->region_id, o->ranks,
 						    o->nranks);
-			if (!rc && d.len != g->calls)
-				rc = err_set(ERR_STORE,
-					     "store is inconsistent: region '%s' of run %lld has "
-					     "%llu calls but %zu stored durations",
-					     g->name, (long long)run_id,
-					     (unsigned long long)g->calls, d.len);
+			if (!rc)
+				rc = metric_check_samples(g, run_id, d.len);
 			if (rc)
 				goto out;
 		}

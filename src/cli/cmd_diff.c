@@ -2,7 +2,7 @@
  * cmd_diff.c - "scopedb diff A B": compare one metric of every region of two
  * runs (stored runs by selector, or files).  Also holds cmd_compare(), the
  * option parsing and printing shared with "scopedb check" (cmd_check.c);
- * the work itself is compare_runs() and the report_* formatters.
+ * the work itself is compare_runs(), the document report_doc().
  *
  * Exit status: diff 0; check 0 on PASS and 1 on FAIL; 2 on any error.
  */
@@ -13,12 +13,27 @@
 
 #include "cmd.h"
 #include "cli/cli.h"
+#include "cli/output.h"
 #include "scopedb/compare.h"
 #include "scopedb/err.h"
 #include "select/match.h"
 #include "render/report.h"
 #include "scopedb/stats.h"
 #include "scopedb/util.h"
+
+/* The comparison's document (report.h), rendered in fmt into out. */
+static int compare_output(struct buf *out, const struct compare_result *res,
+			  const struct compare_opts *co, enum cli_format fmt)
+{
+	struct doc d;
+	int rc;
+
+	doc_init(&d);
+	report_doc(&d, res, co);
+	rc = cli_render(out, &d, fmt, cli_use_color(stdout));
+	doc_release(&d);
+	return rc;
+}
 
 int cmd_compare(int argc, char **argv, int check)
 {
@@ -135,26 +150,13 @@ int cmd_compare(int argc, char **argv, int check)
 		code = cli_error();
 		goto out;
 	}
-	switch (fmt) {
-	case CLI_FORMAT_JSON:
-		rc = report_json(&out, &res, &co);
-		break;
-	case CLI_FORMAT_CSV:
-		rc = report_csv(&out, &res, &co);
-		break;
-	case CLI_FORMAT_MARKDOWN:
-		rc = report_markdown(&out, &res, &co);
-		break;
-	default:
-		rc = report_table(&out, &res, &co, cli_use_color(stdout));
-		break;
-	}
-	if (rc) {
+	if (compare_output(&out, &res, &co, fmt)) {
 		code = cli_error();
 		goto out;
 	}
 	fwrite(out.data, 1, out.len, stdout);
-	code = cli_finish(check && res.nviolations ? CLI_EXIT_FAIL : CLI_EXIT_OK);
+	/* the exit status of a verdict: decided here, nowhere else */
+	code = cli_finish(res.verdict.kind == VERDICT_FAIL ? CLI_EXIT_FAIL : CLI_EXIT_OK);
 out:
 	compare_release(&res);
 	buf_release(&out);

@@ -1,0 +1,40 @@
+/*
+ * render.c - the table of renderers (see render.h): the one place a new
+ * output format is registered.
+ */
+#include <string.h>
+
+#include "render/render.h"
+#include "scopedb/err.h"
+
+static const struct renderer render_table[] = {
+    {"table", DOC_F_TEXT, render_text},
+    {"markdown", DOC_F_MD, render_md},
+    {"csv", DOC_F_CSV, render_csv},
+    {"json", DOC_F_JSON, render_json},
+};
+
+const struct renderer *render_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(render_table) / sizeof(render_table[0]); i++)
+		if (!strcmp(render_table[i].name, name))
+			return &render_table[i];
+	return NULL;
+}
+
+int render_doc(struct buf *out, const char *name, const struct doc *d, const struct render_opts *o)
+{
+	const struct renderer *r = render_find(name);
+	struct render_opts ro = {0, 0};
+
+	if (!r)
+		return err_set(ERR_GENERIC, "no renderer for format '%s'", name);
+	if (doc_check(d))
+		return ERR_NOMEM;
+	if (o)
+		ro = *o;
+	ro.fmt = r->fmt;
+	return r->render(out, d, &ro);
+}

@@ -1,0 +1,44 @@
+/*
+ * render.h - the renderers: one per output format, each printing any
+ * document (doc.h) into a buffer.  They are registered in one table
+ * (render.c); adding a format (say html) is a new render_html.c defining
+ * render_html() plus one line in that table (and its declaration below).
+ *
+ *   table     the terminal: "Key: value" fields, aligned tables (colour
+ *             when opts->color), lines; markdown-only blocks skipped
+ *   markdown  GitHub-flavoured: "- **Key:** value", headings, pipe tables
+ *   csv       the CSV tables of the document as one (header + rows)
+ *   json      the document's JSON tree, then a newline
+ */
+#ifndef SCOPEDB_RENDER_H
+#define SCOPEDB_RENDER_H
+
+#include "render/doc.h"
+#include "scopedb/util.h"
+
+struct render_opts {
+	int color;    /* ANSI colour (terminal) */
+	unsigned fmt; /* the DOC_F_* blocks to show; set by render_doc() */
+};
+
+struct renderer {
+	const char *name; /* the --format value */
+	unsigned fmt;	  /* the DOC_F_* blocks it shows (html would show DOC_F_MD's) */
+	int (*render)(struct buf *out, const struct doc *d, const struct render_opts *o);
+};
+
+int render_text(struct buf *out, const struct doc *d, const struct render_opts *o);
+int render_md(struct buf *out, const struct doc *d, const struct render_opts *o);
+int render_csv(struct buf *out, const struct doc *d, const struct render_opts *o);
+int render_json(struct buf *out, const struct doc *d, const struct render_opts *o);
+
+/* The renderer of a --format name, or NULL. */
+const struct renderer *render_find(const char *name);
+
+/*
+ * Append d rendered as format name to out.  0, ERR_NOMEM (also for a
+ * document whose building failed), or ERR_GENERIC for an unknown name.
+ */
+int render_doc(struct buf *out, const char *name, const struct doc *d, const struct render_opts *o);
+
+#endif
