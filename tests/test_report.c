@@ -41,20 +41,20 @@ static void make(struct compare_result *r, struct stats_row *rows)
 
 	memcpy(rows, rr, sizeof(rr));
 	memset(r, 0, sizeof(*r));
-	r->a.id = 7;
-	r->a.path = (char *)"/data/a.h5";
-	r->a.label = (char *)"nightly-41";
-	r->a.commit = (char *)"1a2b3c4d5e6f7a8b9c0d";
-	r->a.branch = (char *)"main";
-	r->a.recorded_at = (char *)"2024-05-01T02:00:00Z";
-	r->a.tags = tags_a;
-	r->a.ntags = 2;
-	r->a.num_ranks = 4;
+	r->a.run.id = 7;
+	r->a.run.source_path = (char *)"/data/a.h5";
+	r->a.run.label = (char *)"nightly-41";
+	r->a.run.commit = (char *)"1a2b3c4d5e6f7a8b9c0d";
+	r->a.run.branch = (char *)"main";
+	r->a.run.recorded_at = (char *)"2024-05-01T02:00:00Z";
+	r->a.run.tags = tags_a;
+	r->a.run.ntags = 2;
+	r->a.run.num_ranks = 4;
 	r->a.regions = regions_a;
 	r->a.nregions = 3;
 	r->b.is_file = 1;
-	r->b.path = (char *)"b.h5";
-	r->b.num_ranks = 1;
+	r->b.run.source_path = (char *)"b.h5";
+	r->b.run.num_ranks = 1;
 	r->b.regions = regions_b;
 	r->b.nregions = 2;
 	r->rows = rows;
@@ -307,7 +307,7 @@ static void test_table_hostile(void **state)
 	(void)state;
 	make(&r, rows);
 	make_opts(&o, 0);
-	r.a.label = (char *)"x\033[2Jy";
+	r.a.run.label = (char *)"x\033[2Jy";
 	r.nrows = 1;
 	rows[0].name = "s\r\nt";
 	r.only_a = only;
@@ -354,7 +354,7 @@ static void test_markdown(void **state)
 		      "Only in b: new\\|pipe\n");
 	make_opts(&o, 1);
 	rows[0].violation = 1;
-	r.a.label = (char *)"*bold* <b>";
+	r.a.run.label = (char *)"*bold* <b>";
 	expect_render(
 	    report_markdown, &r, &o,
 	    "### Regression check: FAIL\n"

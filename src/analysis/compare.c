@@ -56,29 +56,6 @@ static int compare_looks_like_path(const char *arg)
 	       (n > 5 && !strcmp(arg + n - 5, ".hdf5"));
 }
 
-/* Move the run's description into side (run is released by the caller). */
-static void compare_fill_side(struct compare_side *side, struct store_run *run)
-{
-	side->id = run->id;
-	side->num_ranks = run->num_ranks;
-	side->label = run->label;
-	side->commit = run->commit;
-	side->branch = run->branch;
-	side->recorded_at = run->recorded_at;
-	side->layout = run->layout;
-	side->tags = run->tags;
-	side->ntags = run->ntags;
-	if (!side->path)
-		side->path = run->source_path;
-	else
-		free(run->source_path);
-	/* Ownership moved to side; drop what side does not keep. */
-	run->label = run->commit = run->branch = run->recorded_at = run->layout = NULL;
-	run->source_path = NULL;
-	run->tags = NULL;
-	run->ntags = 0;
-}
-
 /*
  * Resolve arg: a selector against o->store or the shared store (opened
  * read-only on first use), else an existing file ingested into an in-memory
@@ -88,10 +65,8 @@ static int compare_open_side(struct compare_src *src, struct compare_side *side,
 			     struct compare_db *db, const char *arg, const struct compare_opts *o)
 {
 	struct select_spec sel;
-	struct store_run run;
 	int rc;
 
-	memset(&run, 0, sizeof(run));
 	side->arg = util_strdup(arg);
 	if (!side->arg)
 		return ERR_NOMEM;
@@ -125,9 +100,6 @@ static int compare_open_side(struct compare_src *src, struct compare_side *side,
 		src->st = src->mem;
 		src->run_id = res.run_id;
 		side->is_file = 1;
-		side->path = util_strdup(arg);
-		if (!side->path)
-			return ERR_NOMEM;
 	} else if (compare_looks_like_path(arg)) {
 		struct stat sb;
 		int e = stat(arg, &sb) ? errno : EISDIR;
@@ -143,12 +115,15 @@ static int compare_open_side(struct compare_src *src, struct compare_side *side,
 	} else {
 		return rc; /* the selector message */
 	}
-	rc = store_get_run(src->st, &run, src->run_id);
-	if (!rc)
-		compare_fill_side(side, &run);
-	store_run_release(&run);
-	if (!rc && side->is_file)
-		side->id = 0;
+	rc = store_get_run(src->st, &side->run, src->run_id);
+	if (!rc && side->is_file) {
+		/* a file is named as given, and has no run id */
+		free(side->run.source_path);
+		side->run.source_path = util_strdup(arg);
+		side->run.id = 0;
+		if (!side->run.source_path)
+			rc = err_nomem();
+	}
 	return rc;
 }
 
@@ -357,15 +332,7 @@ static void compare_side_release(struct compare_side *s)
 	size_t i;
 
 	free(s->arg);
-	free(s->path);
-	free(s->label);
-	free(s->commit);
-	free(s->branch);
-	free(s->recorded_at);
-	free(s->layout);
-	for (i = 0; i < s->ntags; i++)
-		free(s->tags[i]);
-	free(s->tags);
+	store_run_release(&s->run);
 	for (i = 0; i < s->nregions; i++)
 		free(s->regions[i]);
 	free(s->regions);

@@ -21,18 +21,27 @@
 #include "scopedb/stats.h"
 #include "scopedb/util.h"
 
+/* What the comparison's document is made of. */
+struct compare_view {
+	const struct compare_result *res;
+	const struct compare_opts *co;
+};
+
+static int compare_document(struct doc *d, const void *ctx)
+{
+	const struct compare_view *v = ctx;
+
+	report_doc(d, v->res, v->co);
+	return 0;
+}
+
 /* The comparison's document (report.h), rendered in fmt into out. */
 static int compare_output(struct buf *out, const struct compare_result *res,
 			  const struct compare_opts *co, enum cli_format fmt)
 {
-	struct doc d;
-	int rc;
+	const struct compare_view v = {res, co};
 
-	doc_init(&d);
-	report_doc(&d, res, co);
-	rc = cli_render(out, &d, fmt, cli_use_color(stdout));
-	doc_release(&d);
-	return rc;
+	return cli_output(out, compare_document, &v, fmt, cli_use_color(stdout));
 }
 
 int cmd_compare(int argc, char **argv, int check)

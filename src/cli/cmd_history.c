@@ -36,9 +36,9 @@
 /* What every renderer needs. */
 struct hist_ctx {
 	enum stats_metric metric;
-	int count;	 /* the metric is a count (calls) */
-	int utf8;	 /* block characters for bars */
-	struct buf *out; /* the output */
+	int count; /* the metric is a count (calls) */
+	int utf8;  /* block characters for bars */
+	struct buf *out;
 };
 
 /* 1 when the terminal's character set (locale) is UTF-8. */
@@ -187,20 +187,22 @@ static int history_series(struct history_step *s, const struct store_history_poi
 	return rc;
 }
 
-/* history's document rendered in fmt into h->out. */
-static int history_output(const struct hist_ctx *h, const struct store_history_point *p,
-			  struct history_step *s, size_t n, enum cli_format fmt)
-{
-	struct doc d;
-	int rc;
+struct history_view {
+	const struct hist_ctx *h;
+	const struct store_history_point *p;
+	struct history_step *s; /* filled here */
+	size_t n;
+};
 
-	doc_init(&d);
-	rc = history_series(s, p, n, h->metric);
-	if (!rc) {
-		history_document(&d, h, p, s, n);
-		rc = cli_render(h->out, &d, fmt, 0);
-	}
-	doc_release(&d);
+/* history's document (ctx: a struct history_view), once the values and
+ * steps of every region are computed. */
+static int history_build(struct doc *d, const void *ctx)
+{
+	const struct history_view *v = ctx;
+	int rc = history_series(v->s, v->p, v->n, v->h->metric);
+
+	if (!rc)
+		history_document(d, v->h, v->p, v->s, v->n);
 	return rc;
 }
 
@@ -343,7 +345,11 @@ int cmd_history(int argc, char **argv)
 		code = cli_error();
 		goto out;
 	}
-	rc = history_output(&h, pts, steps, n, fmt);
+	{
+		const struct history_view v = {&h, pts, steps, n};
+
+		rc = cli_output(h.out, history_build, &v, fmt, 0);
+	}
 	if (rc) {
 		code = cli_error();
 		goto out;

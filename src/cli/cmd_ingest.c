@@ -79,33 +79,30 @@ static void ingest_json(struct doc *d, struct doc_value *list, const char *path,
 	}
 }
 
-/* The terminal's line of a stored file (printed as each file is done). */
-static int ingest_line(const char *path, const struct ingest_result *r)
-{
-	struct buf out = BUF_INIT;
-	struct doc d;
-	struct doc_block *b;
-	int rc;
+struct ingest_view {
+	const char *path;
+	const struct ingest_result *r;
+};
 
-	doc_init(&d);
-	b = doc_line(&d, DOC_F_TEXT);
+/* The terminal's line of a stored file (ctx: a struct ingest_view). */
+static int ingest_line(struct doc *d, const void *ctx)
+{
+	const struct ingest_view *v = ctx;
+	const struct ingest_result *r = v->r;
+	struct doc_block *b = doc_line(d, DOC_F_TEXT);
+
 	/* the path is printed as given (DOC_RAW), as it always was */
 	if (r->duplicate)
-		doc_spanf(&d, b, DOC_RAW, "%s: already stored as run %" PRId64 "%s", path,
+		doc_spanf(d, b, DOC_RAW, "%s: already stored as run %" PRId64 "%s", v->path,
 			  r->run_id, r->tags_added ? " (tags added)" : "");
 	else
-		doc_spanf(&d, b, DOC_RAW,
+		doc_spanf(d, b, DOC_RAW,
 			  "run %" PRId64 ": %s: %" PRId64 " rank%s, %" PRId64 " region%s, %" PRIu64
 			  " call%s",
-			  r->run_id, path, r->num_ranks, r->num_ranks == 1 ? "" : "s",
+			  r->run_id, v->path, r->num_ranks, r->num_ranks == 1 ? "" : "s",
 			  r->num_regions, r->num_regions == 1 ? "" : "s", r->num_calls,
 			  r->num_calls == 1 ? "" : "s");
-	rc = cli_render(&out, &d, CLI_FORMAT_TABLE, 0);
-	if (!rc)
-		fputs(out.data ? out.data : "", stdout);
-	doc_release(&d);
-	buf_release(&out);
-	return rc;
+	return 0;
 }
 
 /*
@@ -116,6 +113,7 @@ static int ingest_line(const char *path, const struct ingest_result *r)
 static int ingest_files(struct buf *json, struct store *st, struct ingest_opts *io, char **files,
 			int n, enum cli_format fmt, int quiet, int *failed)
 {
+	struct buf line = BUF_INIT;
 	struct doc d;
 	struct doc_value *list;
 	int i, rc = 0;
@@ -137,15 +135,21 @@ static int ingest_files(struct buf *json, struct store *st, struct ingest_opts *
 			*failed = 1;
 			fprintf(stderr, "scopedb: %s\n", err_msg());
 		}
-		if (fmt == CLI_FORMAT_JSON)
+		if (fmt == CLI_FORMAT_JSON) {
 			ingest_json(&d, list, files[i], &r, e ? err_msg() : NULL);
-		else if (!e)
-			rc = ingest_line(files[i], &r);
+		} else if (!e) {
+			const struct ingest_view v = {files[i], &r};
+
+			line.len = 0;
+			rc = cli_output(&line, ingest_line, &v, fmt, 0);
+			fputs(line.len ? line.data : "", stdout);
+		}
 		fflush(stdout);
 	}
 	if (!rc && fmt == CLI_FORMAT_JSON)
 		rc = cli_render(json, &d, fmt, 0);
 	doc_release(&d);
+	buf_release(&line);
 	return rc;
 }
 

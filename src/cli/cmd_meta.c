@@ -85,22 +85,22 @@ static int meta_two(struct doc *d, const struct store_meta *a, const struct stor
 	return 0;
 }
 
-/* meta's document (one run, or the differences of two) rendered in fmt. */
-static int meta_output(struct buf *out, const struct store_meta *ma, const struct store_meta *mb,
-		       int64_t ia, int64_t ib, int two, int all, enum cli_format fmt)
-{
-	struct doc d;
-	int rc = 0;
+struct meta_view {
+	const struct store_meta *ma, *mb; /* mb: NULL for one run */
+	int64_t ia, ib;
+	int all;
+};
 
-	doc_init(&d);
-	if (two)
-		rc = meta_two(&d, ma, mb, ia, ib, all);
-	else
-		meta_one(&d, ma, ia);
-	if (!rc)
-		rc = cli_render(out, &d, fmt, 0);
-	doc_release(&d);
-	return rc;
+/* meta's document (ctx: a struct meta_view): one run, or the differences
+ * of two. */
+static int meta_document(struct doc *d, const void *ctx)
+{
+	const struct meta_view *v = ctx;
+
+	if (v->mb)
+		return meta_two(d, v->ma, v->mb, v->ia, v->ib, v->all);
+	meta_one(d, v->ma, v->ia);
+	return 0;
 }
 
 int cmd_meta(int argc, char **argv)
@@ -163,7 +163,11 @@ int cmd_meta(int argc, char **argv)
 		code = cli_error();
 		goto out;
 	}
-	rc = meta_output(&out, &ma, &mb, ia, ib, nargs == 2, all, fmt);
+	{
+		const struct meta_view v = {&ma, nargs == 2 ? &mb : NULL, ia, ib, all};
+
+		rc = cli_output(&out, meta_document, &v, fmt, 0);
+	}
 	if (rc) {
 		code = cli_error();
 		goto out;

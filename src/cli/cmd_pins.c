@@ -43,15 +43,22 @@ static const struct doc_col pins_cols[PC_N] = {
     {"pinned", NULL, NULL, DOC_TEXT, DOC_LEFT, DOC_F_TEXT, 0, 0},
 };
 
-/* The document of pins (runs[i] describes pins[i]). */
-static void pins_document(struct doc *d, const struct store_pin *pins, const struct store_run *runs,
-			  size_t n)
+struct pins_view {
+	const struct store_pin *pins;
+	const struct store_run *runs; /* runs[i] describes pins[i] */
+	size_t n;
+};
+
+/* The document of pins (ctx: a struct pins_view). */
+static int pins_document(struct doc *d, const void *ctx)
 {
+	const struct pins_view *v = ctx;
+	const struct store_pin *pins = v->pins;
 	struct doc_table *t = doc_table(d, DOC_F_TEXT, pins_cols, PC_N);
 	size_t i;
 
-	for (i = 0; i < n; i++) {
-		const struct store_run *r = &runs[i];
+	for (i = 0; i < v->n; i++) {
+		const struct store_run *r = &v->runs[i];
 
 		doc_row(t);
 		doc_set_text(t, PC_NAME, pins[i].name);
@@ -66,20 +73,7 @@ static void pins_document(struct doc *d, const struct store_pin *pins, const str
 		doc_set_text(t, PC_PINNED, pins[i].pinned_at);
 	}
 	doc_json_root_table(d, t);
-}
-
-/* pins' document rendered in fmt into out. */
-static int pins_output(struct buf *out, const struct store_pin *pins, const struct store_run *runs,
-		       size_t n, enum cli_format fmt)
-{
-	struct doc d;
-	int rc;
-
-	doc_init(&d);
-	pins_document(&d, pins, runs, n);
-	rc = cli_render(out, &d, fmt, 0);
-	doc_release(&d);
-	return rc;
+	return 0;
 }
 
 int cmd_pins(int argc, char **argv)
@@ -142,10 +136,13 @@ int cmd_pins(int argc, char **argv)
 		}
 	if (fmt == CLI_FORMAT_TABLE && n == 0) {
 		fprintf(stderr, "scopedb: no pins in store '%s'\n", cli_db_path(db));
-	} else if (pins_output(&json, pins, runs, n, fmt)) {
-		code = cli_error();
-		goto out;
 	} else {
+		const struct pins_view v = {pins, runs, n};
+
+		if (cli_output(&json, pins_document, &v, fmt, 0)) {
+			code = cli_error();
+			goto out;
+		}
 		fputs(json.data ? json.data : "", stdout);
 	}
 	code = cli_finish(CLI_EXIT_OK);

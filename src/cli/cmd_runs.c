@@ -57,14 +57,21 @@ static const struct doc_col runs_cols[RC_N] = {
     {NULL, NULL, "sha256", DOC_TEXT, DOC_LEFT, 0, 0, 0},
 };
 
-/* The document of runs: one row per run (JSON: the array of rows). */
-static void runs_document(struct doc *d, const struct store_run *runs, size_t n)
+struct runs_view {
+	const struct store_run *runs;
+	size_t n;
+};
+
+/* The document of runs (ctx: a struct runs_view): one row per run (JSON:
+ * the array of rows). */
+static int runs_document(struct doc *d, const void *ctx)
 {
+	const struct runs_view *v = ctx;
 	struct doc_table *t = doc_table(d, DOC_F_TEXT | DOC_F_CSV, runs_cols, RC_N);
 	size_t i;
 
-	for (i = 0; i < n; i++) {
-		const struct store_run *r = &runs[i];
+	for (i = 0; i < v->n; i++) {
+		const struct store_run *r = &v->runs[i];
 
 		doc_row(t);
 		doc_set_id(t, RC_ID, r->id);
@@ -84,19 +91,7 @@ static void runs_document(struct doc *d, const struct store_run *runs, size_t n)
 		doc_set_text(t, RC_SHA, r->sha256);
 	}
 	doc_json_root_table(d, t);
-}
-
-/* runs' document rendered in fmt into out. */
-static int runs_output(struct buf *out, const struct store_run *runs, size_t n, enum cli_format fmt)
-{
-	struct doc d;
-	int rc;
-
-	doc_init(&d);
-	runs_document(&d, runs, n);
-	rc = cli_render(out, &d, fmt, 0);
-	doc_release(&d);
-	return rc;
+	return 0;
 }
 
 /* 1 when f restricts the listing at all. */
@@ -104,6 +99,16 @@ static int runs_filtered(const struct filter *f)
 {
 	return f->ntags || f->branch || f->commit || f->label || f->since[0] || f->until[0] ||
 	       f->nmeta || f->limit;
+}
+
+/* Nothing to list on the terminal: say why on stderr. */
+static int runs_none(const struct filter *f, const char *db)
+{
+	if (runs_filtered(f))
+		fprintf(stderr, "scopedb: no run matches the filters\n");
+	else
+		fprintf(stderr, "scopedb: no runs stored in '%s'\n", cli_db_path(db));
+	return 0;
 }
 
 int cmd_runs(int argc, char **argv)
@@ -202,17 +207,18 @@ int cmd_runs(int argc, char **argv)
 		code = cli_error();
 		goto out;
 	}
-	if (fmt == CLI_FORMAT_TABLE && n == 0) {
-		if (runs_filtered(&f))
-			fprintf(stderr, "scopedb: no run matches the filters\n");
-		else
-			fprintf(stderr, "scopedb: no runs stored in '%s'\n", cli_db_path(db));
-	} else if (runs_output(&json, runs, n, fmt)) {
+	{
+		const struct runs_view v = {runs, n};
+
+		rc = fmt == CLI_FORMAT_TABLE && n == 0
+			 ? runs_none(&f, db)
+			 : cli_output(&json, runs_document, &v, fmt, 0);
+	}
+	if (rc) {
 		code = cli_error();
 		goto out;
-	} else {
-		fputs(json.data ? json.data : "", stdout);
 	}
+	fputs(json.data ? json.data : "", stdout);
 	code = cli_finish(CLI_EXIT_OK);
 out:
 	store_runs_free(runs, n);

@@ -63,13 +63,14 @@ static enum doc_type show_col_type(enum summary_col col)
 	return summary_col_is_count(col) ? DOC_COUNT : DOC_VALUE;
 }
 
-/* The document of show: the run, the ranks, one row per region. */
-static void show_document(struct doc *d, const struct show_view *v)
+/* The document of show (ctx: a struct show_view): the run, the ranks, one
+ * row per region. */
+static int show_document(struct doc *d, const void *ctx)
 {
+	const struct show_view *v = ctx;
 	struct doc_col cols[SUMMARY_NCOLS];
 	struct doc_value *ranks;
 	struct doc_table *t;
-	struct report_run run;
 	struct buf line = BUF_INIT;
 	size_t i, c;
 
@@ -110,20 +111,8 @@ static void show_document(struct doc *d, const struct show_view *v)
 				doc_set_num(t, c, val.none, val.v);
 		}
 	}
-	memset(&run, 0, sizeof(run));
-	run.id = v->run->id;
-	run.path = v->run->source_path;
-	run.label = v->run->label;
-	run.commit = v->run->commit;
-	run.branch = v->run->branch;
-	run.tags = (const char *const *)v->run->tags;
-	run.ntags = v->run->ntags;
-	run.recorded_at = v->run->recorded_at;
-	run.num_ranks = v->run->num_ranks;
-	run.has_layout = 1;
-	run.layout = v->run->layout;
 	doc_json_root(d, DOC_V_OBJ, JSONW_INLINE);
-	report_run_json(d, d->json, "run", &run);
+	report_run_json(d, d->json, "run", v->run, 0, 1);
 	if (v->ranks) {
 		ranks = doc_json_arr(d, d->json, "ranks", JSONW_INLINE);
 		for (i = 0; i < v->nranks; i++)
@@ -132,19 +121,7 @@ static void show_document(struct doc *d, const struct show_view *v)
 		doc_json_null(d, d->json, "ranks");
 	}
 	doc_json_table(d, d->json, "regions", t);
-}
-
-/* show's document rendered in fmt into out. */
-static int show_output(struct buf *out, const struct show_view *v, enum cli_format fmt)
-{
-	struct doc d;
-	int rc;
-
-	doc_init(&d);
-	show_document(&d, v);
-	rc = cli_render(out, &d, fmt, 0);
-	doc_release(&d);
-	return rc;
+	return 0;
 }
 
 int cmd_show(int argc, char **argv)
@@ -275,7 +252,7 @@ int cmd_show(int argc, char **argv)
 	view.ncols = ncols;
 	view.ranks = so.ranks;
 	view.nranks = so.nranks;
-	rc = show_output(&out, &view, fmt);
+	rc = cli_output(&out, show_document, &view, fmt, 0);
 	if (rc) {
 		code = cli_error();
 		goto out;

@@ -28,3 +28,16 @@ int cli_render(struct buf *out, const struct doc *d, enum cli_format fmt, int co
 
 	return render_doc(out, cli_format_name(fmt), d, &o);
 }
+
+int cli_output(struct buf *out, cli_doc_fn build, const void *ctx, enum cli_format fmt, int color)
+{
+	struct doc d;
+	int rc;
+
+	doc_init(&d);
+	rc = build(&d, ctx);
+	if (!rc)
+		rc = cli_render(out, &d, fmt, color);
+	doc_release(&d);
+	return rc;
+}

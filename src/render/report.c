@@ -28,28 +28,29 @@ const char *report_unit(enum stats_metric m)
  */
 static int report_side_text(struct buf *out, const struct compare_side *s)
 {
+	const struct store_run *r = &s->run;
 	struct buf d = BUF_INIT;
 	size_t k;
 	int rc = 0;
 
 	if (s->is_file) {
-		rc |= buf_puts(out, s->path);
+		rc |= buf_puts(out, r->source_path);
 		rc |= buf_puts(&d, "file");
 	} else {
-		rc |= buf_printf(out, "run %" PRId64, s->id);
+		rc |= buf_printf(out, "run %" PRId64, r->id);
 	}
-	if (s->label)
-		rc |= buf_printf(&d, "%slabel %s", d.len ? ", " : "", s->label);
-	if (s->commit)
-		rc |= buf_printf(&d, "%scommit %.12s", d.len ? ", " : "", s->commit);
-	if (s->branch)
-		rc |= buf_printf(&d, "%sbranch %s", d.len ? ", " : "", s->branch);
-	for (k = 0; k < s->ntags; k++)
-		rc |= buf_printf(&d, "%s%s", k ? "," : d.len ? ", tags " : "tags ", s->tags[k]);
-	if (s->recorded_at)
-		rc |= buf_printf(&d, "%srecorded %s", d.len ? ", " : "", s->recorded_at);
-	rc |= buf_printf(&d, "%s%" PRId64 " rank%s", d.len ? ", " : "", s->num_ranks,
-			 s->num_ranks == 1 ? "" : "s");
+	if (r->label)
+		rc |= buf_printf(&d, "%slabel %s", d.len ? ", " : "", r->label);
+	if (r->commit)
+		rc |= buf_printf(&d, "%scommit %.12s", d.len ? ", " : "", r->commit);
+	if (r->branch)
+		rc |= buf_printf(&d, "%sbranch %s", d.len ? ", " : "", r->branch);
+	for (k = 0; k < r->ntags; k++)
+		rc |= buf_printf(&d, "%s%s", k ? "," : d.len ? ", tags " : "tags ", r->tags[k]);
+	if (r->recorded_at)
+		rc |= buf_printf(&d, "%srecorded %s", d.len ? ", " : "", r->recorded_at);
+	rc |= buf_printf(&d, "%s%" PRId64 " rank%s", d.len ? ", " : "", r->num_ranks,
+			 r->num_ranks == 1 ? "" : "s");
 	rc |= buf_printf(out, " (%s)", d.data);
 	buf_release(&d);
 	return rc ? ERR_NOMEM : 0;
@@ -132,25 +133,6 @@ static void report_rows(struct doc *d, const struct compare_result *r, const str
 		doc_json_table(d, d->json, "rows", t);
 }
 
-/* The JSON tree of a comparison (before "rows"; the rest is added after). */
-static void report_side_json(struct doc *d, const char *key, const struct compare_side *s)
-{
-	struct report_run run;
-
-	memset(&run, 0, sizeof(run));
-	run.id = s->id;
-	run.no_id = s->is_file;
-	run.path = s->path;
-	run.label = s->label;
-	run.commit = s->commit;
-	run.branch = s->branch;
-	run.recorded_at = s->recorded_at;
-	run.tags = (const char *const *)s->tags;
-	run.ntags = s->ntags;
-	run.num_ranks = s->num_ranks;
-	report_run_json(d, d->json, key, &run);
-}
-
 void report_doc(struct doc *d, const struct compare_result *r, const struct compare_opts *o)
 {
 	const struct verdict *v = &r->verdict;
@@ -160,8 +142,8 @@ void report_doc(struct doc *d, const struct compare_result *r, const struct comp
 
 	doc_json_root(d, DOC_V_OBJ, JSONW_INLINE);
 	doc_json_str(d, d->json, "metric", metric);
-	report_side_json(d, "a", &r->a);
-	report_side_json(d, "b", &r->b);
+	report_run_json(d, d->json, "a", &r->a.run, r->a.is_file, 0);
+	report_run_json(d, d->json, "b", &r->b.run, r->b.is_file, 0);
 	if (o->check) {
 		/* markdown puts the verdict on top */
 		doc_spanf(d, doc_heading(d, DOC_F_MD, 3), DOC_RAW, "Regression check: %s",
@@ -220,22 +202,22 @@ void report_doc(struct doc *d, const struct compare_result *r, const struct comp
 }
 
 void report_run_json(struct doc *d, struct doc_value *parent, const char *key,
-		     const struct report_run *run)
+		     const struct store_run *run, int no_id, int layout)
 {
 	struct doc_value *o = doc_json_obj(d, parent, key, JSONW_INLINE);
 
-	if (run->no_id)
+	if (no_id)
 		doc_json_null(d, o, "id");
 	else
 		doc_json_int(d, o, "id", run->id);
-	doc_json_str(d, o, "path", run->path);
+	doc_json_str(d, o, "path", run->source_path);
 	doc_json_str(d, o, "label", run->label);
 	doc_json_str(d, o, "commit", run->commit);
 	doc_json_str(d, o, "branch", run->branch);
-	doc_json_strs(d, o, "tags", run->tags, run->ntags, JSONW_COMPACT);
+	doc_json_strs(d, o, "tags", (const char *const *)run->tags, run->ntags, JSONW_COMPACT);
 	doc_json_str(d, o, "recorded_at", run->recorded_at);
 	doc_json_int(d, o, "num_ranks", run->num_ranks);
-	if (run->has_layout)
+	if (layout)
 		doc_json_str(d, o, "layout", run->layout);
 }
 

@@ -33,22 +33,10 @@
 /* The document of a comparison (diff, or check when o->check). */
 void report_doc(struct doc *d, const struct compare_result *r, const struct compare_opts *o);
 
-/* A run as its JSON object shows it (strings borrowed; NULL = null). */
-struct report_run {
-	int64_t id; /* 0 with no_id: a file ("id": null) */
-	int no_id;
-	const char *path, *label, *commit, *branch, *recorded_at;
-	const char *const *tags;
-	size_t ntags;
-	int64_t num_ranks;
-	int has_layout; /* add "layout" */
-	const char *layout;
-};
-
-/* {"id", "path", "label", "commit", "branch", "tags", "recorded_at",
- * "num_ranks"[, "layout"]} under parent. */
+/* {"id" (null when no_id), "path", "label", "commit", "branch", "tags",
+ * "recorded_at", "num_ranks"[, "layout" when layout]} of run under parent. */
 void report_run_json(struct doc *d, struct doc_value *parent, const char *key,
-		     const struct report_run *run);
+		     const struct store_run *run, int no_id, int layout);
 
 /*
  * The metadata differences c[0..n) (metadiff.h): for the terminal, lines
