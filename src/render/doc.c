@@ -407,24 +407,28 @@ struct doc_value *doc_json_root(struct doc *d, enum doc_vkind kind, enum jsonw_l
 	return d->json;
 }
 
-struct doc_value *doc_json_obj(struct doc *d, struct doc_value *parent, const char *key,
-			       enum jsonw_layout layout)
+/* A container (object or array) under parent. */
+static struct doc_value *doc_json_container(struct doc *d, struct doc_value *parent,
+					    const char *key, enum doc_vkind kind,
+					    enum jsonw_layout layout)
 {
-	struct doc_value *v = doc_value_add(d, parent, key, DOC_V_OBJ);
+	struct doc_value *v = doc_value_add(d, parent, key, kind);
 
 	if (v)
 		v->layout = layout;
 	return v;
 }
 
+struct doc_value *doc_json_obj(struct doc *d, struct doc_value *parent, const char *key,
+			       enum jsonw_layout layout)
+{
+	return doc_json_container(d, parent, key, DOC_V_OBJ, layout);
+}
+
 struct doc_value *doc_json_arr(struct doc *d, struct doc_value *parent, const char *key,
 			       enum jsonw_layout layout)
 {
-	struct doc_value *v = doc_value_add(d, parent, key, DOC_V_ARR);
-
-	if (v)
-		v->layout = layout;
-	return v;
+	return doc_json_container(d, parent, key, DOC_V_ARR, layout);
 }
 
 void doc_json_str(struct doc *d, struct doc_value *parent, const char *key, const char *s)
@@ -435,30 +439,32 @@ void doc_json_str(struct doc *d, struct doc_value *parent, const char *key, cons
 		v->s = doc_strdup(d, s);
 }
 
-void doc_json_int(struct doc *d, struct doc_value *parent, const char *key, int64_t i)
+/* A number or boolean under parent. */
+static void doc_json_scalar(struct doc *d, struct doc_value *parent, const char *key,
+			    enum doc_vkind kind, int64_t i, double x, int is_count)
 {
-	struct doc_value *v = doc_value_add(d, parent, key, DOC_V_INT);
-
-	if (v)
-		v->i = i;
-}
-
-void doc_json_num(struct doc *d, struct doc_value *parent, const char *key, double x, int is_count)
-{
-	struct doc_value *v = doc_value_add(d, parent, key, DOC_V_NUM);
+	struct doc_value *v = doc_value_add(d, parent, key, kind);
 
 	if (v) {
+		v->i = i;
 		v->v = x;
 		v->is_count = is_count;
 	}
 }
 
+void doc_json_int(struct doc *d, struct doc_value *parent, const char *key, int64_t i)
+{
+	doc_json_scalar(d, parent, key, DOC_V_INT, i, 0.0, 0);
+}
+
+void doc_json_num(struct doc *d, struct doc_value *parent, const char *key, double x, int is_count)
+{
+	doc_json_scalar(d, parent, key, DOC_V_NUM, 0, x, is_count);
+}
+
 void doc_json_bool(struct doc *d, struct doc_value *parent, const char *key, int b)
 {
-	struct doc_value *v = doc_value_add(d, parent, key, DOC_V_BOOL);
-
-	if (v)
-		v->i = b ? 1 : 0;
+	doc_json_scalar(d, parent, key, DOC_V_BOOL, b ? 1 : 0, 0.0, 0);
 }
 
 void doc_json_null(struct doc *d, struct doc_value *parent, const char *key)

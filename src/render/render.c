@@ -24,6 +24,43 @@ const struct renderer *render_find(const char *name)
 	return NULL;
 }
 
+int render_blocks(struct buf *out, const struct doc *d, const struct render_opts *o,
+		  const struct render_style *how)
+{
+	size_t i;
+	int rc = 0, k;
+
+	for (i = 0; i < d->nblocks && !rc; i++) {
+		const struct doc_block *b = &d->blocks[i];
+
+		if (!(b->fmts & o->fmt))
+			continue;
+		switch (b->kind) {
+		case DOC_B_TABLE:
+			rc = how->table(out, b->table, o);
+			continue;
+		case DOC_B_BLANK:
+			break;
+		case DOC_B_FIELD:
+			rc |= buf_printf(out, "%s%s%s", how->field_open, b->key, how->field_sep);
+			rc |= how->spans(out, &b->text, o);
+			break;
+		case DOC_B_ITEM:
+			rc |= buf_puts(out, how->item);
+			rc |= how->spans(out, &b->text, o);
+			break;
+		default:
+			for (k = 0; how->heading && b->kind == DOC_B_HEADING && k <= b->level; k++)
+				rc |= buf_putc(out, k < b->level ? how->heading : ' ');
+			rc |= how->spans(out, &b->text, o);
+			break;
+		}
+		rc |= buf_putc(out, '\n');
+		rc = rc ? err_nomem() : 0;
+	}
+	return rc;
+}
+
 int render_doc(struct buf *out, const char *name, const struct doc *d, const struct render_opts *o)
 {
 	const struct renderer *r = render_find(name);

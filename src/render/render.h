@@ -32,6 +32,23 @@ int render_md(struct buf *out, const struct doc *d, const struct render_opts *o)
 int render_csv(struct buf *out, const struct doc *d, const struct render_opts *o);
 int render_json(struct buf *out, const struct doc *d, const struct render_opts *o);
 
+/*
+ * How a line-oriented renderer (terminal, markdown) writes the blocks of a
+ * document; render_blocks() walks the blocks it shows and ends each (but a
+ * table) with a newline.
+ */
+struct render_style {
+	const char *field_open; /* before a field's key */
+	const char *field_sep;	/* between key and value */
+	const char *item;	/* before a bullet item's text */
+	char heading;		/* repeated level times, then a blank (0: none) */
+	int (*spans)(struct buf *out, const struct doc_text *t, const struct render_opts *o);
+	int (*table)(struct buf *out, const struct doc_table *t, const struct render_opts *o);
+};
+
+int render_blocks(struct buf *out, const struct doc *d, const struct render_opts *o,
+		  const struct render_style *how);
+
 /* The renderer of a --format name, or NULL. */
 const struct renderer *render_find(const char *name);
 

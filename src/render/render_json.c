@@ -3,12 +3,18 @@
  * JSON writer (jsonw.h), then a newline.  A table value is an array of one
  * inline object per row, keyed by the columns' JSON names.
  */
+#include <string.h>
+
 #include "render/jsonw.h"
 #include "render/render.h"
 #include "scopedb/err.h"
 
+static void render_json_value(struct jsonw *w, const struct doc_value *v);
+
+/* A table cell as a JSON value: lists as arrays, scalars by type. */
 static void render_json_cell(struct jsonw *w, const struct doc_col *c, const struct doc_cell *x)
 {
+	struct doc_value v;
 	size_t i;
 
 	if (c->type == DOC_LIST) {
@@ -18,24 +24,22 @@ static void render_json_cell(struct jsonw *w, const struct doc_col *c, const str
 		jsonw_end(w);
 		return;
 	}
-	if (x->null) {
-		jsonw_null(w);
-		return;
-	}
-	switch (c->type) {
-	case DOC_TEXT:
-		jsonw_string(w, x->s);
-		break;
-	case DOC_ID:
-		jsonw_int(w, x->i);
-		break;
-	case DOC_BOOL:
-		jsonw_bool(w, (int)x->i);
-		break;
-	default:
-		jsonw_number(w, x->v, c->type == DOC_COUNT || c->type == DOC_COUNT_DELTA);
-		break;
-	}
+	memset(&v, 0, sizeof(v));
+	v.i = x->i;
+	v.v = x->v;
+	v.s = x->s;
+	v.is_count = c->type == DOC_COUNT || c->type == DOC_COUNT_DELTA;
+	if (x->null)
+		v.kind = DOC_V_NULL;
+	else if (c->type == DOC_TEXT)
+		v.kind = DOC_V_STR;
+	else if (c->type == DOC_ID)
+		v.kind = DOC_V_INT;
+	else if (c->type == DOC_BOOL)
+		v.kind = DOC_V_BOOL;
+	else
+		v.kind = DOC_V_NUM;
+	render_json_value(w, &v);
 }
 
 static void render_json_table(struct jsonw *w, const struct doc_table *t)

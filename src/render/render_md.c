@@ -21,18 +21,20 @@ static int render_md_put(struct buf *out, const char *s, unsigned flags)
 	return rc;
 }
 
-static int render_md_spans(struct buf *out, const struct doc_text *t)
+static int render_md_spans(struct buf *out, const struct doc_text *t, const struct render_opts *o)
 {
 	size_t i;
 	int rc = 0;
 
+	(void)o;
 	for (i = 0; i < t->n; i++)
 		rc |= render_md_put(out, t->v[i].s, t->v[i].flags);
 	return rc;
 }
 
-static int render_md_table(struct buf *out, const struct doc_table *t, unsigned fmt)
+static int render_md_table(struct buf *out, const struct doc_table *t, const struct render_opts *o)
 {
+	unsigned fmt = o->fmt;
 	struct buf cell = BUF_INIT;
 	size_t r, c;
 	int rc = 0;
@@ -70,40 +72,9 @@ static int render_md_table(struct buf *out, const struct doc_table *t, unsigned 
 
 int render_md(struct buf *out, const struct doc *d, const struct render_opts *o)
 {
-	size_t i;
-	int rc = 0, k;
+	static const struct render_style style = {
+	    "- **", ":** ", "- ", '#', render_md_spans, render_md_table,
+	};
 
-	for (i = 0; i < d->nblocks && !rc; i++) {
-		const struct doc_block *b = &d->blocks[i];
-
-		if (!(b->fmts & o->fmt))
-			continue;
-		switch (b->kind) {
-		case DOC_B_TABLE:
-			rc = render_md_table(out, b->table, o->fmt);
-			continue;
-		case DOC_B_BLANK:
-			break;
-		case DOC_B_FIELD:
-			rc |= buf_printf(out, "- **%s:** ", b->key);
-			rc |= render_md_spans(out, &b->text);
-			break;
-		case DOC_B_ITEM:
-			rc |= buf_puts(out, "- ");
-			rc |= render_md_spans(out, &b->text);
-			break;
-		case DOC_B_HEADING:
-			for (k = 0; k < b->level; k++)
-				rc |= buf_putc(out, '#');
-			rc |= buf_putc(out, ' ');
-			rc |= render_md_spans(out, &b->text);
-			break;
-		default:
-			rc |= render_md_spans(out, &b->text);
-			break;
-		}
-		rc |= buf_putc(out, '\n');
-		rc = rc ? err_nomem() : 0;
-	}
-	return rc;
+	return render_blocks(out, d, o, &style);
 }

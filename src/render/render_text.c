@@ -23,14 +23,14 @@ static const char *render_text_sgr(unsigned flags)
 	return strong ? "1" : NULL;
 }
 
-static int render_text_spans(struct buf *out, const struct doc_text *t, int color)
+static int render_text_spans(struct buf *out, const struct doc_text *t, const struct render_opts *o)
 {
 	const char *sgr;
 	size_t i;
 	int rc = 0;
 
 	for (i = 0; i < t->n; i++) {
-		sgr = color ? render_text_sgr(t->v[i].flags) : NULL;
+		sgr = o->color ? render_text_sgr(t->v[i].flags) : NULL;
 		if (sgr)
 			rc |= buf_printf(out, "\033[%sm", sgr);
 		rc |= t->v[i].flags & DOC_RAW ? buf_puts(out, t->v[i].s)
@@ -98,34 +98,9 @@ out:
 
 int render_text(struct buf *out, const struct doc *d, const struct render_opts *o)
 {
-	size_t i;
-	int rc = 0;
+	static const struct render_style style = {
+	    "", ": ", "- ", 0, render_text_spans, render_text_table,
+	};
 
-	for (i = 0; i < d->nblocks && !rc; i++) {
-		const struct doc_block *b = &d->blocks[i];
-
-		if (!(b->fmts & o->fmt))
-			continue;
-		switch (b->kind) {
-		case DOC_B_TABLE:
-			rc = render_text_table(out, b->table, o);
-			continue;
-		case DOC_B_BLANK:
-			break;
-		case DOC_B_FIELD:
-			rc |= buf_printf(out, "%s: ", b->key);
-			rc |= render_text_spans(out, &b->text, o->color);
-			break;
-		case DOC_B_ITEM:
-			rc |= buf_puts(out, "- ");
-			rc |= render_text_spans(out, &b->text, o->color);
-			break;
-		default:
-			rc |= render_text_spans(out, &b->text, o->color);
-			break;
-		}
-		rc |= buf_putc(out, '\n');
-		rc = rc ? err_nomem() : 0;
-	}
-	return rc;
+	return render_blocks(out, d, o, &style);
 }
