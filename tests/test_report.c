@@ -222,35 +222,69 @@ static void test_numbers(void **state)
 	}
 }
 
-static void test_table(void **state)
-{
+/* The descriptions of the two sides of make(). */
+#define DESC_A                                                                                     \
+	"run 7 (label nightly-41, commit 1a2b3c4d5e6f, branch main, tags nightly,x, recorded "     \
+	"2024-05-01T02:00:00Z, 4 ranks)"
+#define DESC_B "b.h5 (file, 1 rank)"
+
+/* The terminal rows of make() and the lists after them. */
+#define TABLE_ROWS                                                                                 \
+	"region      a      b   delta  delta %\n"                                                  \
+	"solve     1.5   2.25   +0.75     +50%\n"                                                  \
+	"io,\"x\"    0.1      -    -0.1    -100%\n"                                                \
+	"new|pipe    -  3e-05  +3e-05        -\n"                                                  \
+	"\n"                                                                                       \
+	"Only in a: gone\n"                                                                        \
+	"Only in b: new|pipe\n"
+
+/* The markdown rows of make() (name: the first row's region cell) and the
+ * lists after them. */
+#define MD_ROWS(name)                                                                              \
+	"\n"                                                                                       \
+	"| region | a | b | delta | delta % |\n"                                                   \
+	"| :--- | ---: | ---: | ---: | ---: |\n"                                                   \
+	"| " name " | 1.5 | 2.25 | +0.75 | +50% |\n"                                               \
+	"| io,\"x\" | 0.1 | - | -0.1 | -100% |\n"                                                  \
+	"| new\\|pipe | - | 3e-05 | +3e-05 | - |\n"                                                \
+	"\n"                                                                                       \
+	"Only in a: gone\n"                                                                        \
+	"\n"                                                                                       \
+	"Only in b: new\\|pipe\n"
+
+/* The JSON of make() up to "rows" (metric: its name). */
+#define JSON_HEAD(metric)                                                                          \
+	"{\"metric\": \"" metric "\", \"a\": {\"id\": 7, \"path\": \"/data/a.h5\", \"label\": "    \
+	"\"nightly-41\", \"commit\": \"1a2b3c4d5e6f7a8b9c0d\", \"branch\": \"main\", \"tags\": "   \
+	"[\"nightly\",\"x\"], \"recorded_at\": \"2024-05-01T02:00:00Z\", \"num_ranks\": 4}, "      \
+	"\"b\": {\"id\": null, \"path\": \"b.h5\", \"label\": null, \"commit\": null, "            \
+	"\"branch\": null, \"tags\": [], \"recorded_at\": null, \"num_ranks\": 1}, \"rows\": "
+
+/* make()'s comparison with its options (check or diff). */
+struct fixture {
 	struct compare_result r;
 	struct compare_opts o;
 	struct stats_row rows[3];
+};
+
+static void setup(struct fixture *f, int check)
+{
+	make(&f->r, f->rows);
+	make_opts(&f->o, check);
+}
+
+static void test_table(void **state)
+{
+	struct fixture f;
 	int64_t ranks[] = {0, 1, 2, 3, 8};
 
 	(void)state;
-	make(&r, rows);
-	make_opts(&o, 0);
-	expect_render(table_plain, &r, &o,
-		      "a: run 7 (label nightly-41, commit 1a2b3c4d5e6f, branch main, tags "
-		      "nightly,x, recorded 2024-05-01T02:00:00Z, 4 ranks)\n"
-		      "b: b.h5 (file, 1 rank)\n"
-		      "Metric: total (seconds)\n"
-		      "\n"
-		      "region      a      b   delta  delta %\n"
-		      "solve     1.5   2.25   +0.75     +50%\n"
-		      "io,\"x\"    0.1      -    -0.1    -100%\n"
-		      "new|pipe    -  3e-05  +3e-05        -\n"
-		      "\n"
-		      "Only in a: gone\n"
-		      "Only in b: new|pipe\n");
+	setup(&f, 0);
+	expect_render(table_plain, &f.r, &f.o,
+		      "a: " DESC_A "\nb: " DESC_B "\nMetric: total (seconds)\n\n" TABLE_ROWS);
 	/* Colour: red regressions, green improvements, nothing on +0. */
-	expect_render(table_color, &r, &o,
-		      "a: run 7 (label nightly-41, commit 1a2b3c4d5e6f, branch main, tags "
-		      "nightly,x, recorded 2024-05-01T02:00:00Z, 4 ranks)\n"
-		      "b: b.h5 (file, 1 rank)\n"
-		      "Metric: total (seconds)\n"
+	expect_render(table_color, &f.r, &f.o,
+		      "a: " DESC_A "\nb: " DESC_B "\nMetric: total (seconds)\n"
 		      "\n"
 		      "region      a      b   delta  delta %\n"
 		      "solve     1.5   2.25  \033[31m +0.75\033[0m  \033[31m   +50%\033[0m\n"
@@ -260,37 +294,25 @@ static void test_table(void **state)
 		      "Only in a: gone\n"
 		      "Only in b: new|pipe\n");
 	/* check: budget, verdict, violations after the table; rank line. */
-	make_opts(&o, 1);
-	o.ranks = ranks;
-	o.nranks = 5;
-	rows[0].violation = 1;
-	rows[2].violation = 1;
-	expect_render(table_plain, &r, &o,
-		      "Baseline: run 7 (label nightly-41, commit 1a2b3c4d5e6f, branch main, tags "
-		      "nightly,x, recorded 2024-05-01T02:00:00Z, 4 ranks)\n"
-		      "Candidate: b.h5 (file, 1 rank)\n"
+	make_opts(&f.o, 1);
+	f.o.ranks = ranks;
+	f.o.nranks = 5;
+	f.rows[0].violation = 1;
+	f.rows[2].violation = 1;
+	expect_render(table_plain, &f.r, &f.o,
+		      "Baseline: " DESC_A "\nCandidate: " DESC_B "\n"
 		      "Ranks: 0-3,8\n"
 		      "Regression budget: +5% (total)\n"
 		      "Regression check: FAIL\n"
-		      "\n"
-		      "region      a      b   delta  delta %\n"
-		      "solve     1.5   2.25   +0.75     +50%\n"
-		      "io,\"x\"    0.1      -    -0.1    -100%\n"
-		      "new|pipe    -  3e-05  +3e-05        -\n"
-		      "\n"
-		      "Only in a: gone\n"
-		      "Only in b: new|pipe\n"
-		      "Budget violations: solve, new|pipe\n");
+		      "\n" TABLE_ROWS "Budget violations: solve, new|pipe\n");
 	/* PASS with nothing to list, no rows at all. */
-	r.nrows = 0;
-	r.nonly_a = r.nonly_b = 0;
-	o.ranks = NULL;
-	o.max_regression = 2.5;
-	o.metric = STATS_P95;
-	expect_render(table_plain, &r, &o,
-		      "Baseline: run 7 (label nightly-41, commit 1a2b3c4d5e6f, branch main, tags "
-		      "nightly,x, recorded 2024-05-01T02:00:00Z, 4 ranks)\n"
-		      "Candidate: b.h5 (file, 1 rank)\n"
+	f.r.nrows = 0;
+	f.r.nonly_a = f.r.nonly_b = 0;
+	f.o.ranks = NULL;
+	f.o.max_regression = 2.5;
+	f.o.metric = STATS_P95;
+	expect_render(table_plain, &f.r, &f.o,
+		      "Baseline: " DESC_A "\nCandidate: " DESC_B "\n"
 		      "Regression budget: +2.5% (p95)\n"
 		      "Regression check: PASS\n"
 		      "\n"
@@ -299,27 +321,24 @@ static void test_table(void **state)
 
 static void test_table_hostile(void **state)
 {
-	struct compare_result r;
-	struct compare_opts o;
-	struct stats_row rows[3];
 	static const char *only[] = {"a\nb"};
+	struct fixture f;
 
 	(void)state;
-	make(&r, rows);
-	make_opts(&o, 0);
-	r.a.run.label = (char *)"x\033[2Jy";
-	r.nrows = 1;
-	rows[0].name = "s\r\nt";
-	r.only_a = only;
-	r.nonly_b = 0;
-	o.metric = STATS_CALLS;
-	rows[0].a.v = 3;
-	rows[0].b.v = 5;
-	rows[0].delta = 2;
-	expect_render(table_plain, &r, &o,
+	setup(&f, 0);
+	f.r.a.run.label = (char *)"x\033[2Jy";
+	f.r.nrows = 1;
+	f.rows[0].name = "s\r\nt";
+	f.r.only_a = only;
+	f.r.nonly_b = 0;
+	f.o.metric = STATS_CALLS;
+	f.rows[0].a.v = 3;
+	f.rows[0].b.v = 5;
+	f.rows[0].delta = 2;
+	expect_render(table_plain, &f.r, &f.o,
 		      "a: run 7 (label x?[2Jy, commit 1a2b3c4d5e6f, branch main, tags nightly,x, "
 		      "recorded 2024-05-01T02:00:00Z, 4 ranks)\n"
-		      "b: b.h5 (file, 1 rank)\n"
+		      "b: " DESC_B "\n"
 		      "Metric: calls (calls)\n"
 		      "\n"
 		      "region  a  b  delta  delta %\n"
@@ -330,134 +349,92 @@ static void test_table_hostile(void **state)
 
 static void test_markdown(void **state)
 {
-	struct compare_result r;
-	struct compare_opts o;
-	struct stats_row rows[3];
+	struct fixture f;
 
 	(void)state;
-	make(&r, rows);
-	make_opts(&o, 0);
-	expect_render(report_markdown, &r, &o,
-		      "- **a:** run 7 (label nightly-41, commit 1a2b3c4d5e6f, branch main, tags "
-		      "nightly,x, recorded 2024-05-01T02:00:00Z, 4 ranks)\n"
-		      "- **b:** b.h5 (file, 1 rank)\n"
-		      "- **Metric:** total (seconds)\n"
-		      "\n"
-		      "| region | a | b | delta | delta % |\n"
-		      "| :--- | ---: | ---: | ---: | ---: |\n"
-		      "| solve | 1.5 | 2.25 | +0.75 | +50% |\n"
-		      "| io,\"x\" | 0.1 | - | -0.1 | -100% |\n"
-		      "| new\\|pipe | - | 3e-05 | +3e-05 | - |\n"
-		      "\n"
-		      "Only in a: gone\n"
-		      "\n"
-		      "Only in b: new\\|pipe\n");
-	make_opts(&o, 1);
-	rows[0].violation = 1;
-	r.a.run.label = (char *)"*bold* <b>";
+	setup(&f, 0);
+	expect_render(report_markdown, &f.r, &f.o,
+		      "- **a:** " DESC_A "\n- **b:** " DESC_B
+		      "\n- **Metric:** total (seconds)\n" MD_ROWS("solve"));
+	make_opts(&f.o, 1);
+	f.rows[0].violation = 1;
+	f.r.a.run.label = (char *)"*bold* <b>";
 	expect_render(
-	    report_markdown, &r, &o,
+	    report_markdown, &f.r, &f.o,
 	    "### Regression check: FAIL\n"
 	    "\n"
 	    "Budget: +5% (total); budget violations: solve\n"
 	    "\n"
 	    "- **Baseline:** run 7 (label \\*bold\\* \\<b\\>, commit 1a2b3c4d5e6f, branch "
 	    "main, tags nightly,x, recorded 2024-05-01T02:00:00Z, 4 ranks)\n"
-	    "- **Candidate:** b.h5 (file, 1 rank)\n"
-	    "- **Metric:** total (seconds)\n"
-	    "\n"
-	    "| region | a | b | delta | delta % |\n"
-	    "| :--- | ---: | ---: | ---: | ---: |\n"
-	    "| **solve** | 1.5 | 2.25 | +0.75 | +50% |\n"
-	    "| io,\"x\" | 0.1 | - | -0.1 | -100% |\n"
-	    "| new\\|pipe | - | 3e-05 | +3e-05 | - |\n"
-	    "\n"
-	    "Only in a: gone\n"
-	    "\n"
-	    "Only in b: new\\|pipe\n");
+	    "- **Candidate:** " DESC_B "\n"
+	    "- **Metric:** total (seconds)\n" MD_ROWS("**solve**"));
 }
 
 static void test_csv(void **state)
 {
-	struct compare_result r;
-	struct compare_opts o;
-	struct stats_row rows[3];
+	struct fixture f;
 
 	(void)state;
-	make(&r, rows);
-	make_opts(&o, 0);
-	expect_render(report_csv, &r, &o,
+	setup(&f, 0);
+	expect_render(report_csv, &f.r, &f.o,
 		      "region,a,b,delta,pct\n"
 		      "solve,1.5,2.25,0.75,50.0\n"
 		      "\"io,\"\"x\"\"\",0.1,,-0.1,-100.0\n"
 		      "new|pipe,,3e-05,3e-05,\n");
-	o.metric = STATS_CALLS;
-	r.nrows = 1;
-	rows[0].name = "line\nbreak";
-	rows[0].a.v = 3;
-	rows[0].b.v = 4;
-	rows[0].delta = 1;
-	rows[0].pct.v = 100.0 / 3.0;
-	expect_render(report_csv, &r, &o,
+	f.o.metric = STATS_CALLS;
+	f.r.nrows = 1;
+	f.rows[0].name = "line\nbreak";
+	f.rows[0].a.v = 3;
+	f.rows[0].b.v = 4;
+	f.rows[0].delta = 1;
+	f.rows[0].pct.v = 100.0 / 3.0;
+	expect_render(report_csv, &f.r, &f.o,
 		      "region,a,b,delta,pct\n"
 		      "\"line\nbreak\",3,4,1,33.333333333333336\n");
 }
 
 static void test_json(void **state)
 {
-	struct compare_result r;
-	struct compare_opts o;
-	struct stats_row rows[3];
+	struct fixture f;
 
 	(void)state;
-	make(&r, rows);
-	make_opts(&o, 0);
+	setup(&f, 0);
 	expect_render(
-	    report_json, &r, &o,
-	    "{\"metric\": \"total\", \"a\": {\"id\": 7, \"path\": \"/data/a.h5\", "
-	    "\"label\": \"nightly-41\", \"commit\": \"1a2b3c4d5e6f7a8b9c0d\", \"branch\": "
-	    "\"main\", \"tags\": [\"nightly\",\"x\"], \"recorded_at\": "
-	    "\"2024-05-01T02:00:00Z\", \"num_ranks\": 4}, \"b\": {\"id\": null, "
-	    "\"path\": \"b.h5\", \"label\": null, \"commit\": null, \"branch\": null, "
-	    "\"tags\": [], \"recorded_at\": null, \"num_ranks\": 1}, \"rows\": [\n"
-	    "  {\"name\": \"solve\", \"a\": 1.5, \"b\": 2.25, \"delta\": 0.75, \"pct\": "
-	    "50.0},\n"
-	    "  {\"name\": \"io,\\\"x\\\"\", \"a\": 0.1, \"b\": null, \"delta\": -0.1, "
-	    "\"pct\": -100.0},\n"
-	    "  {\"name\": \"new|pipe\", \"a\": null, \"b\": 3e-05, \"delta\": 3e-05, "
-	    "\"pct\": null}\n"
-	    "], \"metadata_changes\": []}\n");
-	make_opts(&o, 1);
-	o.fail_on_new = 1;
-	o.metric = STATS_CALLS;
-	r.nrows = 1;
-	rows[0].violation = 1;
-	rows[0].a.v = 2;
-	rows[0].b.v = 3;
-	rows[0].delta = 1;
+	    report_json, &f.r, &f.o,
+	    JSON_HEAD(
+		"total") "[\n"
+			 "  {\"name\": \"solve\", \"a\": 1.5, \"b\": 2.25, \"delta\": 0.75, "
+			 "\"pct\": "
+			 "50.0},\n"
+			 "  {\"name\": \"io,\\\"x\\\"\", \"a\": 0.1, \"b\": null, \"delta\": -0.1, "
+			 "\"pct\": -100.0},\n"
+			 "  {\"name\": \"new|pipe\", \"a\": null, \"b\": 3e-05, \"delta\": 3e-05, "
+			 "\"pct\": null}\n"
+			 "], \"metadata_changes\": []}\n");
+	make_opts(&f.o, 1);
+	f.o.fail_on_new = 1;
+	f.o.metric = STATS_CALLS;
+	f.r.nrows = 1;
+	f.rows[0].violation = 1;
+	f.rows[0].a.v = 2;
+	f.rows[0].b.v = 3;
+	f.rows[0].delta = 1;
 	expect_render(
-	    report_json, &r, &o,
-	    "{\"metric\": \"calls\", \"a\": {\"id\": 7, \"path\": \"/data/a.h5\", "
-	    "\"label\": \"nightly-41\", \"commit\": \"1a2b3c4d5e6f7a8b9c0d\", \"branch\": "
-	    "\"main\", \"tags\": [\"nightly\",\"x\"], \"recorded_at\": "
-	    "\"2024-05-01T02:00:00Z\", \"num_ranks\": 4}, \"b\": {\"id\": null, "
-	    "\"path\": \"b.h5\", \"label\": null, \"commit\": null, \"branch\": null, "
-	    "\"tags\": [], \"recorded_at\": null, \"num_ranks\": 1}, \"rows\": [\n"
-	    "  {\"name\": \"solve\", \"a\": 2, \"b\": 3, \"delta\": 1, \"pct\": 50.0}\n"
-	    "], \"max_regression\": 5.0, \"fail_on_new\": true, \"status\": \"FAIL\", "
-	    "\"violations\": [\"solve\"], \"metadata_changes\": []}\n");
-	r.nrows = 0;
-	o.fail_on_new = 0;
+	    report_json, &f.r, &f.o,
+	    JSON_HEAD(
+		"calls") "[\n"
+			 "  {\"name\": \"solve\", \"a\": 2, \"b\": 3, \"delta\": 1, \"pct\": "
+			 "50.0}\n"
+			 "], \"max_regression\": 5.0, \"fail_on_new\": true, \"status\": \"FAIL\", "
+			 "\"violations\": [\"solve\"], \"metadata_changes\": []}\n");
+	f.r.nrows = 0;
+	f.o.fail_on_new = 0;
 	expect_render(
-	    report_json, &r, &o,
-	    "{\"metric\": \"calls\", \"a\": {\"id\": 7, \"path\": \"/data/a.h5\", "
-	    "\"label\": \"nightly-41\", \"commit\": \"1a2b3c4d5e6f7a8b9c0d\", \"branch\": "
-	    "\"main\", \"tags\": [\"nightly\",\"x\"], \"recorded_at\": "
-	    "\"2024-05-01T02:00:00Z\", \"num_ranks\": 4}, \"b\": {\"id\": null, "
-	    "\"path\": \"b.h5\", \"label\": null, \"commit\": null, \"branch\": null, "
-	    "\"tags\": [], \"recorded_at\": null, \"num_ranks\": 1}, \"rows\": [], "
-	    "\"max_regression\": 5.0, \"fail_on_new\": false, \"status\": \"PASS\", "
-	    "\"violations\": [], \"metadata_changes\": []}\n");
+	    report_json, &f.r, &f.o,
+	    JSON_HEAD(
+		"calls") "[], \"max_regression\": 5.0, \"fail_on_new\": false, "
+			 "\"status\": \"PASS\", \"violations\": [], \"metadata_changes\": []}\n");
 }
 
 int main(void)

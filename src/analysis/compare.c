@@ -274,21 +274,16 @@ int compare_runs(struct compare_result *out, const char *arg_a, const char *arg_
 		goto out;
 	}
 	rc = match_new(&m, opts->includes, opts->ninclude, opts->excludes, opts->nexclude);
-	if (rc)
-		goto out;
-	rc = compare_open_side(&sa, &out->a, &db, arg_a, opts);
-	if (rc)
-		goto out;
-	rc = compare_open_side(&sb, &out->b, &db, arg_b, opts);
-	if (rc)
-		goto out;
-	rc = compare_meta(out, &sa, &sb);
-	if (rc)
-		goto out;
-	rc = compare_values(&va, &out->a, &sa, m, opts);
-	if (rc)
-		goto out;
-	rc = compare_values(&vb, &out->b, &sb, m, opts);
+	if (!rc)
+		rc = compare_open_side(&sa, &out->a, &db, arg_a, opts);
+	if (!rc)
+		rc = compare_open_side(&sb, &out->b, &db, arg_b, opts);
+	if (!rc)
+		rc = compare_meta(out, &sa, &sb);
+	if (!rc)
+		rc = compare_values(&va, &out->a, &sa, m, opts);
+	if (!rc)
+		rc = compare_values(&vb, &out->b, &sb, m, opts);
 	if (rc)
 		goto out;
 	memset(&dopts, 0, sizeof(dopts));
