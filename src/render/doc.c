@@ -49,10 +49,8 @@ static char *doc_strdup(struct doc *d, const char *s)
 
 static void doc_text_release(struct doc_text *t)
 {
-	size_t i;
-
-	for (i = 0; i < t->n; i++)
-		free(t->v[i].s);
+	while (t->n)
+		free(t->v[--t->n].s);
 	free(t->v);
 }
 
@@ -169,23 +167,13 @@ void doc_blank(struct doc *d, unsigned fmts)
 void doc_span(struct doc *d, struct doc_block *b, const char *s, unsigned flags)
 {
 	struct doc_text *t;
-	size_t cap;
 
 	if (!b || d->failed)
 		return;
 	t = &b->text;
-	/* capacity is the next power of two of n (spans are few) */
-	cap = 1;
-	while (cap < t->n)
-		cap *= 2;
-	if (t->n == 0 || t->n == cap) {
-		struct doc_span *p = realloc(t->v, (t->n ? 2 * cap : 1) * sizeof(*p));
-
-		if (!p) {
-			d->failed = 1;
-			return;
-		}
-		t->v = p;
+	if (doc_grow(&t->v, &t->cap, t->n, sizeof(*t->v))) {
+		d->failed = 1;
+		return;
 	}
 	t->v[t->n].s = doc_strdup(d, s ? s : "");
 	t->v[t->n].flags = flags;

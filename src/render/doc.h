@@ -119,7 +119,7 @@ struct doc_span {
 
 struct doc_text {
 	struct doc_span *v;
-	size_t n;
+	size_t n, cap;
 };
 
 enum doc_block_kind {

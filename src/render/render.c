@@ -7,20 +7,26 @@
 #include "render/render.h"
 #include "scopedb/err.h"
 
-static const struct renderer render_table[] = {
-    {"table", DOC_F_TEXT, render_text},
-    {"markdown", DOC_F_MD, render_md},
-    {"csv", DOC_F_CSV, render_csv},
-    {"json", DOC_F_JSON, render_json},
-};
+/*
+ * The output formats, one X(name) each: the struct renderer
+ * render_<name>_renderer defined in render_<name>.c.  Adding a format is
+ * adding it here.
+ */
+#define RENDER_FORMATS(X) X(text) X(md) X(csv) X(json)
+
+#define RENDER_DECLARE(n) extern const struct renderer render_##n##_renderer;
+RENDER_FORMATS(RENDER_DECLARE)
+
+#define RENDER_ENTRY(n) &render_##n##_renderer,
+static const struct renderer *const render_table[] = {RENDER_FORMATS(RENDER_ENTRY)};
 
 const struct renderer *render_find(const char *name)
 {
 	size_t i;
 
 	for (i = 0; i < sizeof(render_table) / sizeof(render_table[0]); i++)
-		if (!strcmp(render_table[i].name, name))
-			return &render_table[i];
+		if (!strcmp(render_table[i]->name, name))
+			return render_table[i];
 	return NULL;
 }
 

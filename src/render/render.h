@@ -1,8 +1,9 @@
 /*
  * render.h - the renderers: one per output format, each printing any
- * document (doc.h) into a buffer.  They are registered in one table
- * (render.c); adding a format (say html) is a new render_html.c defining
- * render_html() plus one line in that table (and its declaration below).
+ * document (doc.h) into a buffer.  A renderer is a struct renderer named
+ * render_<name>_renderer in its own render_<name>.c, registered by one
+ * entry in RENDER_FORMATS (render.c); adding a format (say html) is a new
+ * render_html.c plus "X(html)" there.
  *
  *   table     the terminal: "Key: value" fields, aligned tables (colour
  *             when opts->color), lines; markdown-only blocks skipped
@@ -27,10 +28,6 @@ struct renderer {
 	int (*render)(struct buf *out, const struct doc *d, const struct render_opts *o);
 };
 
-int render_text(struct buf *out, const struct doc *d, const struct render_opts *o);
-int render_md(struct buf *out, const struct doc *d, const struct render_opts *o);
-int render_csv(struct buf *out, const struct doc *d, const struct render_opts *o);
-int render_json(struct buf *out, const struct doc *d, const struct render_opts *o);
 
 /*
  * How a line-oriented renderer (terminal, markdown) writes the blocks of a

@@ -35,7 +35,7 @@ static int render_csv_rows(struct buf *out, const struct doc_table *t, int heade
 	return rc ? err_nomem() : 0;
 }
 
-int render_csv(struct buf *out, const struct doc *d, const struct render_opts *o)
+static int render_csv(struct buf *out, const struct doc *d, const struct render_opts *o)
 {
 	size_t i, n = 0;
 	int rc = 0;
@@ -45,3 +45,5 @@ int render_csv(struct buf *out, const struct doc *d, const struct render_opts *o
 			rc = render_csv_rows(out, d->blocks[i].table, n++ == 0);
 	return rc;
 }
+
+const struct renderer render_csv_renderer = {"csv", DOC_F_CSV, render_csv};

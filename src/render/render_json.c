@@ -99,7 +99,7 @@ static void render_json_value(struct jsonw *w, const struct doc_value *v)
 	}
 }
 
-int render_json(struct buf *out, const struct doc *d, const struct render_opts *o)
+static int render_json(struct buf *out, const struct doc *d, const struct render_opts *o)
 {
 	struct jsonw w;
 	int rc;
@@ -115,3 +115,5 @@ int render_json(struct buf *out, const struct doc *d, const struct render_opts *
 		rc = err_nomem();
 	return rc;
 }
+
+const struct renderer render_json_renderer = {"json", DOC_F_JSON, render_json};

@@ -70,7 +70,7 @@ static int render_md_table(struct buf *out, const struct doc_table *t, const str
 	return rc ? err_nomem() : 0;
 }
 
-int render_md(struct buf *out, const struct doc *d, const struct render_opts *o)
+static int render_md(struct buf *out, const struct doc *d, const struct render_opts *o)
 {
 	static const struct render_style style = {
 	    "- **", ":** ", "- ", '#', render_md_spans, render_md_table,
@@ -78,3 +78,5 @@ int render_md(struct buf *out, const struct doc *d, const struct render_opts *o)
 
 	return render_blocks(out, d, o, &style);
 }
+
+const struct renderer render_md_renderer = {"markdown", DOC_F_MD, render_md};

@@ -96,7 +96,7 @@ out:
 	return rc;
 }
 
-int render_text(struct buf *out, const struct doc *d, const struct render_opts *o)
+static int render_text(struct buf *out, const struct doc *d, const struct render_opts *o)
 {
 	static const struct render_style style = {
 	    "", ": ", "- ", 0, render_text_spans, render_text_table,
@@ -104,3 +104,5 @@ int render_text(struct buf *out, const struct doc *d, const struct render_opts *
 
 	return render_blocks(out, d, o, &style);
 }
+
+const struct renderer render_text_renderer = {"table", DOC_F_TEXT, render_text};
