@@ -7,8 +7,10 @@
 #include "scopedb/err.h"
 #include "scopedb/stats.h"
 
-void metric_region(struct stats_region *out, const struct store_region_stats *g,
-		   const struct metric_samples *s)
+/* The aggregate of g as the metrics need it, with the samples s (NULL:
+ * none). */
+static void metric_region(struct stats_region *out, const struct store_region_stats *g,
+			  const struct metric_samples *s)
 {
 	memset(out, 0, sizeof(*out));
 	out->calls = g->calls;

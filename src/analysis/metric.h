@@ -16,11 +16,6 @@
 #include "scopedb/model.h"
 #include "scopedb/store.h"
 
-/* The aggregate of g as the metrics need it, with the samples s (NULL:
- * none). */
-void metric_region(struct stats_region *out, const struct store_region_stats *g,
-		   const struct metric_samples *s);
-
 /* Metric m of g with the samples s (NULL: none; p50/p95/p99 then need
  * g's stored quantiles passed in s).  ERR_GENERIC as stats_region_value(). */
 int metric_value(struct stats_val *out, const struct store_region_stats *g,

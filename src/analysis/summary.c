@@ -3,7 +3,7 @@
  * summary.h).  Every metric goes through the code diff and check use:
  * store_region_stats() pools the timings rows of the selected ranks in
  * SQL, store_region_durations() returns a region's sorted durations, and
- * stats_region_value() turns them into values.  Only std is computed here,
+ * metric_value() (metric.h) turns them into values.  Only std is computed here,
  * from the same sorted durations.
  */
 #include <math.h>
@@ -145,7 +145,6 @@ static int summary_fill(struct summary_row *row, const struct store_region_stats
 			const struct i64vec *d)
 {
 	struct metric_samples smp;
-	struct stats_region r;
 	int c, m, rc;
 
 	memset(&smp, 0, sizeof(smp));
@@ -153,7 +152,6 @@ static int summary_fill(struct summary_row *row, const struct store_region_stats
 		smp.sorted = d->v;
 		smp.nsorted = d->len;
 	}
-	metric_region(&r, g, &smp);
 	row->v[SUMMARY_COL_REGION].none = 1;
 	row->v[SUMMARY_COL_RANKS].v = (double)g->nranks;
 	for (c = 0; c < SUMMARY_NCOLS; c++) {
@@ -164,7 +162,7 @@ static int summary_fill(struct summary_row *row, const struct store_region_stats
 			row->v[c].none = 1;
 			continue;
 		}
-		rc = stats_region_value(&row->v[c], &r, (enum stats_metric)m);
+		rc = metric_value(&row->v[c], g, &smp, (enum stats_metric)m);
 		if (rc)
 			return rc;
 	}

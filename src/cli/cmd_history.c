@@ -5,9 +5,9 @@
  * marks the largest step.  --match PATTERN follows every region the
  * pattern selects, one block per region.
  *
- * The data is one store query (store_region_history()); values go through
- * stats_region_value() exactly as in diff, and history_compute() does the
- * steps.
+ * The data is one store query (store_region_history()); history_values()
+ * turns it into values through metric_value() exactly as diff does, and
+ * history_compute() does the steps.  The output is a document (doc.h).
  */
 #include <getopt.h>
 #include <inttypes.h>
