@@ -130,6 +130,24 @@ static struct doc_table *history_table(struct doc *d, const struct hist_ctx *h,
 	return t;
 }
 
+/* The end of the region whose points start at p[i] (grouped by region). */
+static size_t history_group_end(const struct store_history_point *p, size_t n, size_t i)
+{
+	size_t j;
+
+	for (j = i + 1; j < n && p[j].stats.region_id == p[i].stats.region_id; j++)
+		;
+	return j;
+}
+
+/* "NAME (metric, unit)" as b's text, the name escaped. */
+static void history_title(struct doc *d, struct doc_block *b, const struct hist_ctx *h,
+			  const char *name)
+{
+	doc_span(d, b, name, 0);
+	doc_spanf(d, b, DOC_RAW, " (%s, %s)", stats_metric_name(h->metric), report_unit(h->metric));
+}
+
 /*
  * The document of history: per region a heading and its table (CSV: one
  * table over all regions); JSON {"metric", "regions": [{"name", "runs"}]}.
@@ -141,25 +159,17 @@ static void history_document(struct doc *d, const struct hist_ctx *h,
 {
 	struct doc_value *regions, *r;
 	struct doc_table *t;
-	struct doc_block *b;
 	size_t i, j;
 
 	doc_json_root(d, DOC_V_OBJ, JSONW_INLINE);
 	doc_json_str(d, d->json, "metric", stats_metric_name(h->metric));
 	regions = doc_json_arr(d, d->json, "regions", JSONW_BLOCK);
 	for (i = 0; i < n; i = j) {
-		for (j = i + 1; j < n && p[j].stats.region_id == p[i].stats.region_id; j++)
-			;
+		j = history_group_end(p, n, i);
 		if (i)
 			doc_blank(d, DOC_F_HUMAN);
-		b = doc_field(d, DOC_F_TEXT, "Region");
-		doc_span(d, b, p[i].stats.name, 0);
-		doc_spanf(d, b, DOC_RAW, " (%s, %s)", stats_metric_name(h->metric),
-			  report_unit(h->metric));
-		b = doc_heading(d, DOC_F_MD, 3);
-		doc_span(d, b, p[i].stats.name, 0);
-		doc_spanf(d, b, DOC_RAW, " (%s, %s)", stats_metric_name(h->metric),
-			  report_unit(h->metric));
+		history_title(d, doc_field(d, DOC_F_TEXT, "Region"), h, p[i].stats.name);
+		history_title(d, doc_heading(d, DOC_F_MD, 3), h, p[i].stats.name);
 		doc_blank(d, DOC_F_HUMAN);
 		t = history_table(d, h, p + i, s + i, j - i);
 		r = doc_json_obj(d, regions, NULL, JSONW_INLINE);
@@ -178,8 +188,7 @@ static int history_series(struct history_step *s, const struct store_history_poi
 	int rc = 0;
 
 	for (i = 0; i < n && !rc; i = j) {
-		for (j = i + 1; j < n && p[j].stats.region_id == p[i].stats.region_id; j++)
-			;
+		j = history_group_end(p, n, i);
 		rc = history_values(s + i, p + i, j - i, m);
 		if (!rc)
 			history_compute(s + i, j - i, &largest);

@@ -28,7 +28,6 @@ struct renderer {
 	int (*render)(struct buf *out, const struct doc *d, const struct render_opts *o);
 };
 
-
 /*
  * How a line-oriented renderer (terminal, markdown) writes the blocks of a
  * document; render_blocks() walks the blocks it shows and ends each (but a
