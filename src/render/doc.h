@@ -10,10 +10,11 @@
  *     the formats disagree (markdown puts the verdict on top, the terminal
  *     shows a bar column) the document says so, not the renderer.
  *   - text is a list of spans; a span is escaped by the renderer for its
- *     format unless it is DOC_RAW (trusted text such as metric names that
- *     markdown and the terminal print as is), and may be emphasised (DOC_STRONG: bold in
- *     markdown and on the terminal; DOC_BAD / DOC_GOOD: red / green on a
- *     colour terminal).
+ *     format unless it is DOC_RAW (trusted text such as metric names, which
+ *     markdown and the terminal print as is), and may be emphasised
+ *     (DOC_STRONG: bold in markdown and on the terminal; DOC_BAD /
+ *     DOC_GOOD: red / green on a colour terminal).  A DOC_RAW column is
+ *     unescaped in markdown only; terminal tables always escape.
  *   - a table has typed columns (enum doc_type) with an alignment, a title
  *     for the human formats, a CSV header and a JSON key (NULL: not in that
  *     format), and cells that may be None (null).  The type decides how a
@@ -45,7 +46,6 @@ enum {
 	DOC_F_JSON = 8,
 };
 #define DOC_F_HUMAN (DOC_F_TEXT | DOC_F_MD)
-#define DOC_F_ALL 0xffu
 
 /* Span, cell and column flags. */
 enum {
