@@ -193,14 +193,14 @@ static void test_errors(void **state)
 	buf_release(&b);
 }
 
+static const struct CMUnitTest render_tests[] = {
+    cmocka_unit_test(test_jsonw),
+    cmocka_unit_test(test_escape),
+    cmocka_unit_test(test_renderers),
+    cmocka_unit_test(test_errors),
+};
+
 int main(void)
 {
-	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_jsonw),
-	    cmocka_unit_test(test_escape),
-	    cmocka_unit_test(test_renderers),
-	    cmocka_unit_test(test_errors),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(render_tests, NULL, NULL);
 }
