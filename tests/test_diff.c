@@ -488,7 +488,10 @@ static void run_case(const char *arg_a, const char *arg_b, const struct gen_prof
 				 stats_metric_name(m), g->name, g->violation, want[i].violation);
 		nviol += (size_t)want[i].violation;
 	}
-	assert_int_equal(r.nviolations, t->check ? nviol : 0);
+	assert_int_equal(r.verdict.nviolations, t->check ? nviol : 0);
+	assert_int_equal(r.verdict.kind, !t->check ? VERDICT_NONE
+					 : nviol   ? VERDICT_FAIL
+						   : VERDICT_PASS);
 	/* Only in a / b: selected regions present on one side. */
 	{
 		const char *names[2 * MAXROWS];
@@ -772,23 +775,23 @@ static void test_sides(void **state)
 	o.metric = STATS_TOTAL;
 	assert_int_equal(compare_runs(&r, "tag:base", path_b, &o), 0);
 	assert_false(r.a.is_file);
-	assert_int_equal(r.a.id, 1);
-	assert_string_equal(r.a.path, path_a);
-	assert_string_equal(r.a.label, "A");
-	assert_string_equal(r.a.commit, "aaaa1111");
-	assert_string_equal(r.a.branch, "main");
-	assert_string_equal(r.a.recorded_at, "2024-03-01T00:00:00Z");
-	assert_int_equal(r.a.ntags, 1);
-	assert_string_equal(r.a.tags[0], "base");
-	assert_int_equal(r.a.num_ranks, 4);
+	assert_int_equal(r.a.run.id, 1);
+	assert_string_equal(r.a.run.source_path, path_a);
+	assert_string_equal(r.a.run.label, "A");
+	assert_string_equal(r.a.run.commit, "aaaa1111");
+	assert_string_equal(r.a.run.branch, "main");
+	assert_string_equal(r.a.run.recorded_at, "2024-03-01T00:00:00Z");
+	assert_int_equal(r.a.run.ntags, 1);
+	assert_string_equal(r.a.run.tags[0], "base");
+	assert_int_equal(r.a.run.num_ranks, 4);
 	assert_true(r.b.is_file);
-	assert_int_equal(r.b.id, 0);
-	assert_string_equal(r.b.path, path_b);
-	assert_string_equal(r.b.label, "B");
-	assert_null(r.b.commit);
-	assert_null(r.b.branch);
-	assert_int_equal(r.b.ntags, 0);
-	assert_string_equal(r.b.recorded_at, "2024-03-02T00:00:00Z");
+	assert_int_equal(r.b.run.id, 0);
+	assert_string_equal(r.b.run.source_path, path_b);
+	assert_string_equal(r.b.run.label, "B");
+	assert_null(r.b.run.commit);
+	assert_null(r.b.run.branch);
+	assert_int_equal(r.b.run.ntags, 0);
+	assert_string_equal(r.b.run.recorded_at, "2024-03-02T00:00:00Z");
 	compare_release(&r);
 	/* Files need no store at all. */
 	o.db_path = tu_path("no-such-store.db");

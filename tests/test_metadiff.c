@@ -2,11 +2,13 @@
  * test_metadiff.c - the metadata differences of two runs (metadiff.c):
  * changed, added and removed keys, volatile keys left out unless asked
  * for, and the text (aligned, cut, control characters), markdown and JSON
- * renderings.
+ * renderings (report_meta_*() in src/render/report.c).
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "render/render.h"
+#include "render/report.h"
 #include "scopedb/err.h"
 #include "scopedb/metadiff.h"
 #include "scopedb/store.h"
@@ -34,6 +36,49 @@ static struct store_meta mk(const char *const *k, const char *const *v, size_t n
 		m.values[i] = util_strdup(v[i]);
 	}
 	return m;
+}
+
+/* The changes' document (report_meta_*()) rendered as format into out;
+ * JSON is the array alone (as a member of {"m": ...}, which is cut off). */
+static int render(struct buf *out, const char *format, const struct metadiff_change *c, size_t n,
+		  const char *indent, size_t maxw)
+{
+	struct doc d;
+	int rc;
+
+	doc_init(&d);
+	if (!strcmp(format, "table"))
+		report_meta_text(&d, c, n, indent, maxw);
+	else if (!strcmp(format, "markdown"))
+		report_meta_md(&d, c, n, maxw);
+	else
+		report_meta_json(&d, doc_json_root(&d, DOC_V_OBJ, JSONW_INLINE), "m", c, n);
+	rc = render_doc(out, format, &d, NULL);
+	doc_release(&d);
+	if (!rc && !strcmp(format, "json")) {
+		assert_true(out->len >= 8);
+		memmove(out->data, out->data + 6, out->len - 8);
+		out->len -= 8;
+		out->data[out->len] = '\0';
+	}
+	return rc;
+}
+
+static int metadiff_text(struct buf *out, const struct metadiff_change *c, size_t n,
+			 const char *indent, size_t maxw)
+{
+	return render(out, "table", c, n, indent, maxw);
+}
+
+static int metadiff_markdown(struct buf *out, const struct metadiff_change *c, size_t n,
+			     size_t maxw)
+{
+	return render(out, "markdown", c, n, NULL, maxw);
+}
+
+static int metadiff_json(struct buf *out, const struct metadiff_change *c, size_t n)
+{
+	return render(out, "json", c, n, NULL, 0);
 }
 
 static void test_compute(void **state)

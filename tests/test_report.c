@@ -1,6 +1,7 @@
 /*
  * test_report.c - the four output formats of diff and check on a hand-made
- * comparison: upstream's cell formatting (.6g, signed delta, .4g percent,
+ * comparison (its document, report_doc(), through each renderer): upstream's cell formatting (.6g,
+ * signed delta, .4g percent,
  * "-" for None, integer calls), CSV quoting, markdown escaping, the exact
  * JSON shape and the shortest round-trip numbers.
  */
@@ -9,6 +10,8 @@
 #include <string.h>
 
 #include "scopedb/err.h"
+#include "render/format.h"
+#include "render/render.h"
 #include "render/report.h"
 #include "testutil.h"
 
@@ -38,20 +41,20 @@ static void make(struct compare_result *r, struct stats_row *rows)
 
 	memcpy(rows, rr, sizeof(rr));
 	memset(r, 0, sizeof(*r));
-	r->a.id = 7;
-	r->a.path = (char *)"/data/a.h5";
-	r->a.label = (char *)"nightly-41";
-	r->a.commit = (char *)"1a2b3c4d5e6f7a8b9c0d";
-	r->a.branch = (char *)"main";
-	r->a.recorded_at = (char *)"2024-05-01T02:00:00Z";
-	r->a.tags = tags_a;
-	r->a.ntags = 2;
-	r->a.num_ranks = 4;
+	r->a.run.id = 7;
+	r->a.run.source_path = (char *)"/data/a.h5";
+	r->a.run.label = (char *)"nightly-41";
+	r->a.run.commit = (char *)"1a2b3c4d5e6f7a8b9c0d";
+	r->a.run.branch = (char *)"main";
+	r->a.run.recorded_at = (char *)"2024-05-01T02:00:00Z";
+	r->a.run.tags = tags_a;
+	r->a.run.ntags = 2;
+	r->a.run.num_ranks = 4;
 	r->a.regions = regions_a;
 	r->a.nregions = 3;
 	r->b.is_file = 1;
-	r->b.path = (char *)"b.h5";
-	r->b.num_ranks = 1;
+	r->b.run.source_path = (char *)"b.h5";
+	r->b.run.num_ranks = 1;
 	r->b.regions = regions_b;
 	r->b.nregions = 2;
 	r->rows = rows;
@@ -83,14 +86,50 @@ static void expect_render(render_fn fn, const struct compare_result *r,
 	buf_release(&b);
 }
 
+/* The comparison's document (its verdict from the rows' violation marks)
+ * rendered as format. */
+static int render(struct buf *b, const char *format, const struct compare_result *r,
+		  const struct compare_opts *o, int color)
+{
+	struct compare_result c = *r;
+	struct render_opts ro = {color, 0};
+	struct doc d;
+	int rc;
+
+	doc_init(&d);
+	if (o->check)
+		assert_int_equal(stats_verdict(&c.verdict, r->rows, r->nrows), 0);
+	report_doc(&d, &c, o);
+	rc = render_doc(b, format, &d, &ro);
+	doc_release(&d);
+	verdict_release(&c.verdict);
+	return rc;
+}
+
 static int table_plain(struct buf *b, const struct compare_result *r, const struct compare_opts *o)
 {
-	return report_table(b, r, o, 0);
+	return render(b, "table", r, o, 0);
 }
 
 static int table_color(struct buf *b, const struct compare_result *r, const struct compare_opts *o)
 {
-	return report_table(b, r, o, 1);
+	return render(b, "table", r, o, 1);
+}
+
+static int report_markdown(struct buf *b, const struct compare_result *r,
+			   const struct compare_opts *o)
+{
+	return render(b, "markdown", r, o, 0);
+}
+
+static int report_csv(struct buf *b, const struct compare_result *r, const struct compare_opts *o)
+{
+	return render(b, "csv", r, o, 0);
+}
+
+static int report_json(struct buf *b, const struct compare_result *r, const struct compare_opts *o)
+{
+	return render(b, "json", r, o, 0);
 }
 
 static void test_cells(void **state)
@@ -99,47 +138,47 @@ static void test_cells(void **state)
 	struct stats_val none = NONE, v;
 
 	(void)state;
-	report_fmt_value(s, sizeof(s), none, 0);
+	format_value(s, sizeof(s), none.none, none.v, 0);
 	assert_string_equal(s, "-");
 	v.none = 0;
 	v.v = 123456789.0;
-	report_fmt_value(s, sizeof(s), v, 0);
+	format_value(s, sizeof(s), v.none, v.v, 0);
 	assert_string_equal(s, "1.23457e+08");
 	v.v = 0.0001234567;
-	report_fmt_value(s, sizeof(s), v, 0);
+	format_value(s, sizeof(s), v.none, v.v, 0);
 	assert_string_equal(s, "0.000123457");
 	v.v = 2.0;
-	report_fmt_value(s, sizeof(s), v, 0);
+	format_value(s, sizeof(s), v.none, v.v, 0);
 	assert_string_equal(s, "2");
 	v.v = 1234567.0;
-	report_fmt_value(s, sizeof(s), v, 1);
+	format_value(s, sizeof(s), v.none, v.v, 1);
 	assert_string_equal(s, "1234567");
-	report_fmt_delta(s, sizeof(s), 0.0, 0);
+	format_delta(s, sizeof(s), 0.0, 0);
 	assert_string_equal(s, "+0");
-	report_fmt_delta(s, sizeof(s), 0.0, 1);
+	format_delta(s, sizeof(s), 0.0, 1);
 	assert_string_equal(s, "+0");
-	report_fmt_delta(s, sizeof(s), -3.0, 1);
+	format_delta(s, sizeof(s), -3.0, 1);
 	assert_string_equal(s, "-3");
-	report_fmt_delta(s, sizeof(s), 1e-05, 0);
+	format_delta(s, sizeof(s), 1e-05, 0);
 	assert_string_equal(s, "+1e-05");
-	report_fmt_delta(s, sizeof(s), -1.5e-9, 0);
+	format_delta(s, sizeof(s), -1.5e-9, 0);
 	assert_string_equal(s, "-1.5e-09");
-	report_fmt_pct(s, sizeof(s), none);
+	format_pct(s, sizeof(s), none.none, none.v);
 	assert_string_equal(s, "-");
 	v.v = 50.0;
-	report_fmt_pct(s, sizeof(s), v);
+	format_pct(s, sizeof(s), v.none, v.v);
 	assert_string_equal(s, "+50%");
 	v.v = -100.0;
-	report_fmt_pct(s, sizeof(s), v);
+	format_pct(s, sizeof(s), v.none, v.v);
 	assert_string_equal(s, "-100%");
 	v.v = 100.0 / 3.0;
-	report_fmt_pct(s, sizeof(s), v);
+	format_pct(s, sizeof(s), v.none, v.v);
 	assert_string_equal(s, "+33.33%");
 	v.v = 0.0;
-	report_fmt_pct(s, sizeof(s), v);
+	format_pct(s, sizeof(s), v.none, v.v);
 	assert_string_equal(s, "+0%");
 	v.v = 1.2345e10;
-	report_fmt_pct(s, sizeof(s), v);
+	format_pct(s, sizeof(s), v.none, v.v);
 	assert_string_equal(s, "+1.234e+10%");
 }
 
@@ -148,25 +187,25 @@ static void test_numbers(void **state)
 	char s[64];
 
 	(void)state;
-	report_fmt_number(s, sizeof(s), 1.0, 0);
+	format_number(s, sizeof(s), 1.0, 0);
 	assert_string_equal(s, "1.0");
-	report_fmt_number(s, sizeof(s), 100.0, 0);
+	format_number(s, sizeof(s), 100.0, 0);
 	assert_string_equal(s, "100.0");
-	report_fmt_number(s, sizeof(s), 0.1, 0);
+	format_number(s, sizeof(s), 0.1, 0);
 	assert_string_equal(s, "0.1");
-	report_fmt_number(s, sizeof(s), 1.0 / 3.0, 0);
+	format_number(s, sizeof(s), 1.0 / 3.0, 0);
 	assert_string_equal(s, "0.3333333333333333");
-	report_fmt_number(s, sizeof(s), 0.1 + 0.2, 0);
+	format_number(s, sizeof(s), 0.1 + 0.2, 0);
 	assert_string_equal(s, "0.30000000000000004");
-	report_fmt_number(s, sizeof(s), 1e-05, 0);
+	format_number(s, sizeof(s), 1e-05, 0);
 	assert_string_equal(s, "1e-05");
-	report_fmt_number(s, sizeof(s), -2.5e-9, 0);
+	format_number(s, sizeof(s), -2.5e-9, 0);
 	assert_string_equal(s, "-2.5e-09");
-	report_fmt_number(s, sizeof(s), 0.0, 0);
+	format_number(s, sizeof(s), 0.0, 0);
 	assert_string_equal(s, "0.0");
-	report_fmt_number(s, sizeof(s), 42.0, 1);
+	format_number(s, sizeof(s), 42.0, 1);
 	assert_string_equal(s, "42");
-	report_fmt_number(s, sizeof(s), -7.0, 1);
+	format_number(s, sizeof(s), -7.0, 1);
 	assert_string_equal(s, "-7");
 	/* Every double survives the trip. */
 	{
@@ -177,41 +216,75 @@ static void test_numbers(void **state)
 			x = x * 1.37 + 1e-7;
 			if (x > 1e12)
 				x /= 1e15;
-			report_fmt_number(s, sizeof(s), x, 0);
+			format_number(s, sizeof(s), x, 0);
 			assert_true(strtod(s, NULL) == x);
 		}
 	}
 }
 
-static void test_table(void **state)
-{
+/* The descriptions of the two sides of make(). */
+#define DESC_A                                                                                     \
+	"run 7 (label nightly-41, commit 1a2b3c4d5e6f, branch main, tags nightly,x, recorded "     \
+	"2024-05-01T02:00:00Z, 4 ranks)"
+#define DESC_B "b.h5 (file, 1 rank)"
+
+/* The terminal rows of make() and the lists after them. */
+#define TABLE_ROWS                                                                                 \
+	"region      a      b   delta  delta %\n"                                                  \
+	"solve     1.5   2.25   +0.75     +50%\n"                                                  \
+	"io,\"x\"    0.1      -    -0.1    -100%\n"                                                \
+	"new|pipe    -  3e-05  +3e-05        -\n"                                                  \
+	"\n"                                                                                       \
+	"Only in a: gone\n"                                                                        \
+	"Only in b: new|pipe\n"
+
+/* The markdown rows of make() (name: the first row's region cell) and the
+ * lists after them. */
+#define MD_ROWS(name)                                                                              \
+	"\n"                                                                                       \
+	"| region | a | b | delta | delta % |\n"                                                   \
+	"| :--- | ---: | ---: | ---: | ---: |\n"                                                   \
+	"| " name " | 1.5 | 2.25 | +0.75 | +50% |\n"                                               \
+	"| io,\"x\" | 0.1 | - | -0.1 | -100% |\n"                                                  \
+	"| new\\|pipe | - | 3e-05 | +3e-05 | - |\n"                                                \
+	"\n"                                                                                       \
+	"Only in a: gone\n"                                                                        \
+	"\n"                                                                                       \
+	"Only in b: new\\|pipe\n"
+
+/* The JSON of make() up to "rows" (metric: its name). */
+#define JSON_HEAD(metric)                                                                          \
+	"{\"metric\": \"" metric "\", \"a\": {\"id\": 7, \"path\": \"/data/a.h5\", \"label\": "    \
+	"\"nightly-41\", \"commit\": \"1a2b3c4d5e6f7a8b9c0d\", \"branch\": \"main\", \"tags\": "   \
+	"[\"nightly\",\"x\"], \"recorded_at\": \"2024-05-01T02:00:00Z\", \"num_ranks\": 4}, "      \
+	"\"b\": {\"id\": null, \"path\": \"b.h5\", \"label\": null, \"commit\": null, "            \
+	"\"branch\": null, \"tags\": [], \"recorded_at\": null, \"num_ranks\": 1}, \"rows\": "
+
+/* make()'s comparison with its options (check or diff). */
+struct fixture {
 	struct compare_result r;
 	struct compare_opts o;
 	struct stats_row rows[3];
+};
+
+static void setup(struct fixture *f, int check)
+{
+	make(&f->r, f->rows);
+	make_opts(&f->o, check);
+}
+
+static void test_table(void **state)
+{
+	struct fixture f;
 	int64_t ranks[] = {0, 1, 2, 3, 8};
 
 	(void)state;
-	make(&r, rows);
-	make_opts(&o, 0);
-	expect_render(table_plain, &r, &o,
-		      "a: run 7 (label nightly-41, commit 1a2b3c4d5e6f, branch main, tags "
-		      "nightly,x, recorded 2024-05-01T02:00:00Z, 4 ranks)\n"
-		      "b: b.h5 (file, 1 rank)\n"
-		      "Metric: total (seconds)\n"
-		      "\n"
-		      "region      a      b   delta  delta %\n"
-		      "solve     1.5   2.25   +0.75     +50%\n"
-		      "io,\"x\"    0.1      -    -0.1    -100%\n"
-		      "new|pipe    -  3e-05  +3e-05        -\n"
-		      "\n"
-		      "Only in a: gone\n"
-		      "Only in b: new|pipe\n");
+	setup(&f, 0);
+	expect_render(table_plain, &f.r, &f.o,
+		      "a: " DESC_A "\nb: " DESC_B "\nMetric: total (seconds)\n\n" TABLE_ROWS);
 	/* Colour: red regressions, green improvements, nothing on +0. */
-	expect_render(table_color, &r, &o,
-		      "a: run 7 (label nightly-41, commit 1a2b3c4d5e6f, branch main, tags "
-		      "nightly,x, recorded 2024-05-01T02:00:00Z, 4 ranks)\n"
-		      "b: b.h5 (file, 1 rank)\n"
-		      "Metric: total (seconds)\n"
+	expect_render(table_color, &f.r, &f.o,
+		      "a: " DESC_A "\nb: " DESC_B "\nMetric: total (seconds)\n"
 		      "\n"
 		      "region      a      b   delta  delta %\n"
 		      "solve     1.5   2.25  \033[31m +0.75\033[0m  \033[31m   +50%\033[0m\n"
@@ -221,39 +294,25 @@ static void test_table(void **state)
 		      "Only in a: gone\n"
 		      "Only in b: new|pipe\n");
 	/* check: budget, verdict, violations after the table; rank line. */
-	make_opts(&o, 1);
-	o.ranks = ranks;
-	o.nranks = 5;
-	rows[0].violation = 1;
-	rows[2].violation = 1;
-	r.nviolations = 2;
-	expect_render(table_plain, &r, &o,
-		      "Baseline: run 7 (label nightly-41, commit 1a2b3c4d5e6f, branch main, tags "
-		      "nightly,x, recorded 2024-05-01T02:00:00Z, 4 ranks)\n"
-		      "Candidate: b.h5 (file, 1 rank)\n"
+	make_opts(&f.o, 1);
+	f.o.ranks = ranks;
+	f.o.nranks = 5;
+	f.rows[0].violation = 1;
+	f.rows[2].violation = 1;
+	expect_render(table_plain, &f.r, &f.o,
+		      "Baseline: " DESC_A "\nCandidate: " DESC_B "\n"
 		      "Ranks: 0-3,8\n"
 		      "Regression budget: +5% (total)\n"
 		      "Regression check: FAIL\n"
-		      "\n"
-		      "region      a      b   delta  delta %\n"
-		      "solve     1.5   2.25   +0.75     +50%\n"
-		      "io,\"x\"    0.1      -    -0.1    -100%\n"
-		      "new|pipe    -  3e-05  +3e-05        -\n"
-		      "\n"
-		      "Only in a: gone\n"
-		      "Only in b: new|pipe\n"
-		      "Budget violations: solve, new|pipe\n");
+		      "\n" TABLE_ROWS "Budget violations: solve, new|pipe\n");
 	/* PASS with nothing to list, no rows at all. */
-	r.nrows = 0;
-	r.nonly_a = r.nonly_b = 0;
-	r.nviolations = 0;
-	o.ranks = NULL;
-	o.max_regression = 2.5;
-	o.metric = STATS_P95;
-	expect_render(table_plain, &r, &o,
-		      "Baseline: run 7 (label nightly-41, commit 1a2b3c4d5e6f, branch main, tags "
-		      "nightly,x, recorded 2024-05-01T02:00:00Z, 4 ranks)\n"
-		      "Candidate: b.h5 (file, 1 rank)\n"
+	f.r.nrows = 0;
+	f.r.nonly_a = f.r.nonly_b = 0;
+	f.o.ranks = NULL;
+	f.o.max_regression = 2.5;
+	f.o.metric = STATS_P95;
+	expect_render(table_plain, &f.r, &f.o,
+		      "Baseline: " DESC_A "\nCandidate: " DESC_B "\n"
 		      "Regression budget: +2.5% (p95)\n"
 		      "Regression check: PASS\n"
 		      "\n"
@@ -262,27 +321,24 @@ static void test_table(void **state)
 
 static void test_table_hostile(void **state)
 {
-	struct compare_result r;
-	struct compare_opts o;
-	struct stats_row rows[3];
 	static const char *only[] = {"a\nb"};
+	struct fixture f;
 
 	(void)state;
-	make(&r, rows);
-	make_opts(&o, 0);
-	r.a.label = (char *)"x\033[2Jy";
-	r.nrows = 1;
-	rows[0].name = "s\r\nt";
-	r.only_a = only;
-	r.nonly_b = 0;
-	o.metric = STATS_CALLS;
-	rows[0].a.v = 3;
-	rows[0].b.v = 5;
-	rows[0].delta = 2;
-	expect_render(table_plain, &r, &o,
+	setup(&f, 0);
+	f.r.a.run.label = (char *)"x\033[2Jy";
+	f.r.nrows = 1;
+	f.rows[0].name = "s\r\nt";
+	f.r.only_a = only;
+	f.r.nonly_b = 0;
+	f.o.metric = STATS_CALLS;
+	f.rows[0].a.v = 3;
+	f.rows[0].b.v = 5;
+	f.rows[0].delta = 2;
+	expect_render(table_plain, &f.r, &f.o,
 		      "a: run 7 (label x?[2Jy, commit 1a2b3c4d5e6f, branch main, tags nightly,x, "
 		      "recorded 2024-05-01T02:00:00Z, 4 ranks)\n"
-		      "b: b.h5 (file, 1 rank)\n"
+		      "b: " DESC_B "\n"
 		      "Metric: calls (calls)\n"
 		      "\n"
 		      "region  a  b  delta  delta %\n"
@@ -293,137 +349,92 @@ static void test_table_hostile(void **state)
 
 static void test_markdown(void **state)
 {
-	struct compare_result r;
-	struct compare_opts o;
-	struct stats_row rows[3];
+	struct fixture f;
 
 	(void)state;
-	make(&r, rows);
-	make_opts(&o, 0);
-	expect_render(report_markdown, &r, &o,
-		      "- **a:** run 7 (label nightly-41, commit 1a2b3c4d5e6f, branch main, tags "
-		      "nightly,x, recorded 2024-05-01T02:00:00Z, 4 ranks)\n"
-		      "- **b:** b.h5 (file, 1 rank)\n"
-		      "- **Metric:** total (seconds)\n"
-		      "\n"
-		      "| region | a | b | delta | delta % |\n"
-		      "| :--- | ---: | ---: | ---: | ---: |\n"
-		      "| solve | 1.5 | 2.25 | +0.75 | +50% |\n"
-		      "| io,\"x\" | 0.1 | - | -0.1 | -100% |\n"
-		      "| new\\|pipe | - | 3e-05 | +3e-05 | - |\n"
-		      "\n"
-		      "Only in a: gone\n"
-		      "\n"
-		      "Only in b: new\\|pipe\n");
-	make_opts(&o, 1);
-	rows[0].violation = 1;
-	r.nviolations = 1;
-	r.a.label = (char *)"*bold* <b>";
+	setup(&f, 0);
+	expect_render(report_markdown, &f.r, &f.o,
+		      "- **a:** " DESC_A "\n- **b:** " DESC_B
+		      "\n- **Metric:** total (seconds)\n" MD_ROWS("solve"));
+	make_opts(&f.o, 1);
+	f.rows[0].violation = 1;
+	f.r.a.run.label = (char *)"*bold* <b>";
 	expect_render(
-	    report_markdown, &r, &o,
+	    report_markdown, &f.r, &f.o,
 	    "### Regression check: FAIL\n"
 	    "\n"
 	    "Budget: +5% (total); budget violations: solve\n"
 	    "\n"
 	    "- **Baseline:** run 7 (label \\*bold\\* \\<b\\>, commit 1a2b3c4d5e6f, branch "
 	    "main, tags nightly,x, recorded 2024-05-01T02:00:00Z, 4 ranks)\n"
-	    "- **Candidate:** b.h5 (file, 1 rank)\n"
-	    "- **Metric:** total (seconds)\n"
-	    "\n"
-	    "| region | a | b | delta | delta % |\n"
-	    "| :--- | ---: | ---: | ---: | ---: |\n"
-	    "| **solve** | 1.5 | 2.25 | +0.75 | +50% |\n"
-	    "| io,\"x\" | 0.1 | - | -0.1 | -100% |\n"
-	    "| new\\|pipe | - | 3e-05 | +3e-05 | - |\n"
-	    "\n"
-	    "Only in a: gone\n"
-	    "\n"
-	    "Only in b: new\\|pipe\n");
+	    "- **Candidate:** " DESC_B "\n"
+	    "- **Metric:** total (seconds)\n" MD_ROWS("**solve**"));
 }
 
 static void test_csv(void **state)
 {
-	struct compare_result r;
-	struct compare_opts o;
-	struct stats_row rows[3];
+	struct fixture f;
 
 	(void)state;
-	make(&r, rows);
-	make_opts(&o, 0);
-	expect_render(report_csv, &r, &o,
+	setup(&f, 0);
+	expect_render(report_csv, &f.r, &f.o,
 		      "region,a,b,delta,pct\n"
 		      "solve,1.5,2.25,0.75,50.0\n"
 		      "\"io,\"\"x\"\"\",0.1,,-0.1,-100.0\n"
 		      "new|pipe,,3e-05,3e-05,\n");
-	o.metric = STATS_CALLS;
-	r.nrows = 1;
-	rows[0].name = "line\nbreak";
-	rows[0].a.v = 3;
-	rows[0].b.v = 4;
-	rows[0].delta = 1;
-	rows[0].pct.v = 100.0 / 3.0;
-	expect_render(report_csv, &r, &o,
+	f.o.metric = STATS_CALLS;
+	f.r.nrows = 1;
+	f.rows[0].name = "line\nbreak";
+	f.rows[0].a.v = 3;
+	f.rows[0].b.v = 4;
+	f.rows[0].delta = 1;
+	f.rows[0].pct.v = 100.0 / 3.0;
+	expect_render(report_csv, &f.r, &f.o,
 		      "region,a,b,delta,pct\n"
 		      "\"line\nbreak\",3,4,1,33.333333333333336\n");
 }
 
 static void test_json(void **state)
 {
-	struct compare_result r;
-	struct compare_opts o;
-	struct stats_row rows[3];
+	struct fixture f;
 
 	(void)state;
-	make(&r, rows);
-	make_opts(&o, 0);
+	setup(&f, 0);
 	expect_render(
-	    report_json, &r, &o,
-	    "{\"metric\": \"total\", \"a\": {\"id\": 7, \"path\": \"/data/a.h5\", "
-	    "\"label\": \"nightly-41\", \"commit\": \"1a2b3c4d5e6f7a8b9c0d\", \"branch\": "
-	    "\"main\", \"tags\": [\"nightly\",\"x\"], \"recorded_at\": "
-	    "\"2024-05-01T02:00:00Z\", \"num_ranks\": 4}, \"b\": {\"id\": null, "
-	    "\"path\": \"b.h5\", \"label\": null, \"commit\": null, \"branch\": null, "
-	    "\"tags\": [], \"recorded_at\": null, \"num_ranks\": 1}, \"rows\": [\n"
-	    "  {\"name\": \"solve\", \"a\": 1.5, \"b\": 2.25, \"delta\": 0.75, \"pct\": "
-	    "50.0},\n"
-	    "  {\"name\": \"io,\\\"x\\\"\", \"a\": 0.1, \"b\": null, \"delta\": -0.1, "
-	    "\"pct\": -100.0},\n"
-	    "  {\"name\": \"new|pipe\", \"a\": null, \"b\": 3e-05, \"delta\": 3e-05, "
-	    "\"pct\": null}\n"
-	    "], \"metadata_changes\": []}\n");
-	make_opts(&o, 1);
-	o.fail_on_new = 1;
-	o.metric = STATS_CALLS;
-	r.nrows = 1;
-	rows[0].violation = 1;
-	rows[0].a.v = 2;
-	rows[0].b.v = 3;
-	rows[0].delta = 1;
-	r.nviolations = 1;
+	    report_json, &f.r, &f.o,
+	    JSON_HEAD(
+		"total") "[\n"
+			 "  {\"name\": \"solve\", \"a\": 1.5, \"b\": 2.25, \"delta\": 0.75, "
+			 "\"pct\": "
+			 "50.0},\n"
+			 "  {\"name\": \"io,\\\"x\\\"\", \"a\": 0.1, \"b\": null, \"delta\": -0.1, "
+			 "\"pct\": -100.0},\n"
+			 "  {\"name\": \"new|pipe\", \"a\": null, \"b\": 3e-05, \"delta\": 3e-05, "
+			 "\"pct\": null}\n"
+			 "], \"metadata_changes\": []}\n");
+	make_opts(&f.o, 1);
+	f.o.fail_on_new = 1;
+	f.o.metric = STATS_CALLS;
+	f.r.nrows = 1;
+	f.rows[0].violation = 1;
+	f.rows[0].a.v = 2;
+	f.rows[0].b.v = 3;
+	f.rows[0].delta = 1;
 	expect_render(
-	    report_json, &r, &o,
-	    "{\"metric\": \"calls\", \"a\": {\"id\": 7, \"path\": \"/data/a.h5\", "
-	    "\"label\": \"nightly-41\", \"commit\": \"1a2b3c4d5e6f7a8b9c0d\", \"branch\": "
-	    "\"main\", \"tags\": [\"nightly\",\"x\"], \"recorded_at\": "
-	    "\"2024-05-01T02:00:00Z\", \"num_ranks\": 4}, \"b\": {\"id\": null, "
-	    "\"path\": \"b.h5\", \"label\": null, \"commit\": null, \"branch\": null, "
-	    "\"tags\": [], \"recorded_at\": null, \"num_ranks\": 1}, \"rows\": [\n"
-	    "  {\"name\": \"solve\", \"a\": 2, \"b\": 3, \"delta\": 1, \"pct\": 50.0}\n"
-	    "], \"max_regression\": 5.0, \"fail_on_new\": true, \"status\": \"FAIL\", "
-	    "\"violations\": [\"solve\"], \"metadata_changes\": []}\n");
-	r.nrows = 0;
-	r.nviolations = 0;
-	o.fail_on_new = 0;
+	    report_json, &f.r, &f.o,
+	    JSON_HEAD(
+		"calls") "[\n"
+			 "  {\"name\": \"solve\", \"a\": 2, \"b\": 3, \"delta\": 1, \"pct\": "
+			 "50.0}\n"
+			 "], \"max_regression\": 5.0, \"fail_on_new\": true, \"status\": \"FAIL\", "
+			 "\"violations\": [\"solve\"], \"metadata_changes\": []}\n");
+	f.r.nrows = 0;
+	f.o.fail_on_new = 0;
 	expect_render(
-	    report_json, &r, &o,
-	    "{\"metric\": \"calls\", \"a\": {\"id\": 7, \"path\": \"/data/a.h5\", "
-	    "\"label\": \"nightly-41\", \"commit\": \"1a2b3c4d5e6f7a8b9c0d\", \"branch\": "
-	    "\"main\", \"tags\": [\"nightly\",\"x\"], \"recorded_at\": "
-	    "\"2024-05-01T02:00:00Z\", \"num_ranks\": 4}, \"b\": {\"id\": null, "
-	    "\"path\": \"b.h5\", \"label\": null, \"commit\": null, \"branch\": null, "
-	    "\"tags\": [], \"recorded_at\": null, \"num_ranks\": 1}, \"rows\": [], "
-	    "\"max_regression\": 5.0, \"fail_on_new\": false, \"status\": \"PASS\", "
-	    "\"violations\": [], \"metadata_changes\": []}\n");
+	    report_json, &f.r, &f.o,
+	    JSON_HEAD(
+		"calls") "[], \"max_regression\": 5.0, \"fail_on_new\": false, "
+			 "\"status\": \"PASS\", \"violations\": [], \"metadata_changes\": []}\n");
 }
 
 int main(void)

@@ -114,8 +114,8 @@ static void test_region_values(void **state)
 	r.gpu_total = 6;
 	r.busy_ranks = 2;
 	r.busy_max = 33;
-	r.sorted = sorted;
-	r.nsorted = 5;
+	r.samples.sorted = sorted;
+	r.samples.nsorted = 5;
 	assert_close(value(&r, STATS_TOTAL).v, 36e-9);
 	assert_close(value(&r, STATS_AVG).v, 7.2e-9);
 	assert_close(value(&r, STATS_MIN).v, 1e-9);
@@ -131,7 +131,7 @@ static void test_region_values(void **state)
 	assert_false(value(&r, STATS_IMBALANCE).none);
 
 	/* Percentiles without the durations: a caller bug, reported. */
-	r.sorted = NULL;
+	r.samples.sorted = NULL;
 	assert_int_equal(stats_region_value(&v, &r, STATS_P50), ERR_GENERIC);
 
 	/* No GPU values: gpu metrics None, others unaffected. */

@@ -28,8 +28,7 @@
 
 #include "scopedb/metadiff.h"
 #include "scopedb/stats.h"
-
-struct store;
+#include "scopedb/store.h"
 
 struct compare_opts {
 	const char *db_path; /* store for selectors, opened read-only if needed */
@@ -51,19 +50,11 @@ struct compare_opts {
 
 /* One side of a comparison, as shown in headers and JSON. */
 struct compare_side {
-	char *arg;   /* the argument as given */
-	int is_file; /* read directly from a file (id is then 0) */
-	int64_t id;  /* stored run id */
-	char *path;  /* the file, or the run's source path */
-	char *label; /* NULL when unset, likewise commit/branch/recorded_at */
-	char *commit;
-	char *branch;
-	char *recorded_at;
-	char **tags;
-	size_t ntags;
-	int64_t num_ranks;
-	char *layout;
-	char **regions; /* the selected regions present on this side, sorted */
+	char *arg;	      /* the argument as given */
+	int is_file;	      /* read directly from a file (run.id is then 0) */
+	struct store_run run; /* the run (store.h); for a file, run.source_path
+			       * is the file as given */
+	char **regions;	      /* the selected regions present on this side, sorted */
 	size_t nregions;
 };
 
@@ -75,7 +66,7 @@ struct compare_result {
 	size_t nonly_a;
 	const char **only_b;
 	size_t nonly_b;
-	size_t nviolations; /* check only */
+	struct verdict verdict; /* check only (VERDICT_NONE for diff) */
 	/* metadata keys whose values differ (metadiff.h, volatile keys left out) */
 	struct metadiff_change *meta_changes;
 	size_t nmeta_changes;

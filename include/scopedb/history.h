@@ -5,8 +5,8 @@
  * proportional to the value for the terminal.
  *
  * The values themselves come from the store's per-run aggregates
- * (store_region_history()) through stats_region_value(), exactly as diff
- * computes them; this module only does the arithmetic between consecutive
+ * (store_region_history()) through metric_value(), exactly as diff
+ * computes them; this module also does the arithmetic between consecutive
  * runs and draws the bars.
  *
  * Ownership: none; the caller owns the arrays.
@@ -29,6 +29,17 @@ struct history_step {
 	int largest;		/* the largest |delta| of the series (first of
 				 * ties; no step is marked when all are 0) */
 };
+
+struct store_history_point;
+
+/*
+ * The metric m of the points p[0..n) (one region, as
+ * store_region_history() returns them) into s[i].v, through
+ * metric_value() as diff computes them.  ERR_STORE when a point lacks
+ * durations a percentile needs.
+ */
+int history_values(struct history_step *s, const struct store_history_point *p, size_t n,
+		   enum stats_metric m);
 
 /*
  * Fill delta, pct and largest of s[0..n) from the values (the previous

@@ -9,10 +9,9 @@
  * and job start/end times) are left out unless asked for: they would hide
  * the differences that matter.
  *
- * Rendering: one aligned block of text lines ("  key  a -> b"), markdown
- * list items, or a JSON array of {"key", "a", "b"} objects (null for a key
- * one side lacks).  Each appends to a struct buf and returns 0 or
- * ERR_NOMEM.
+ * Rendering (aligned text lines "  key  a -> b", markdown items, a JSON
+ * array of {"key", "a", "b"}) is the output layer's: report_meta_text(),
+ * report_meta_md() and report_meta_json() in src/render/report.h.
  *
  * Ownership: metadiff_compute() returns a malloc'ed array of changes that
  * own copies of their strings; metadiff_free() releases it (accepts NULL).
@@ -21,8 +20,6 @@
 #define SCOPEDB_METADIFF_H
 
 #include <stddef.h>
-
-#include "scopedb/util.h"
 
 struct store_meta;
 
@@ -45,19 +42,5 @@ int metadiff_compute(struct metadiff_change **out, size_t *n, const struct store
 		     const struct store_meta *b, int all);
 
 void metadiff_free(struct metadiff_change *c, size_t n);
-
-/*
- * Text lines "INDENT key  a -> b" with the keys padded to one width,
- * "(unset)" for a missing side, control characters as '?'.  Values longer
- * than maxw code points (0 = no limit) are cut and end in "...".
- */
-int metadiff_text(struct buf *out, const struct metadiff_change *c, size_t n, const char *indent,
-		  size_t maxw);
-
-/* Markdown list items "- key: a → b" (escaped; cut like metadiff_text). */
-int metadiff_markdown(struct buf *out, const struct metadiff_change *c, size_t n, size_t maxw);
-
-/* JSON array [{"key": K, "a": A or null, "b": B or null}, ...]. */
-int metadiff_json(struct buf *out, const struct metadiff_change *c, size_t n);
 
 #endif

@@ -19,21 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum stats_metric {
-	STATS_GPU_TOTAL,
-	STATS_GPU_AVG,
-	STATS_TOTAL,
-	STATS_AVG,
-	STATS_MIN,
-	STATS_MAX,
-	STATS_P50,
-	STATS_P95,
-	STATS_P99,
-	STATS_IMBALANCE,
-	STATS_CALLS,
-};
-
-#define STATS_NMETRICS 11
+#include "scopedb/model.h"
 
 /* "gpu_total", ..., "calls" (static strings). */
 const char *stats_metric_name(enum stats_metric m);
@@ -47,36 +33,6 @@ double stats_metric_quantile(enum stats_metric m);
 
 /* 1 for calls, whose values are printed as integers. */
 int stats_metric_is_count(enum stats_metric m);
-
-/* A metric value that may be None. */
-struct stats_val {
-	int none;
-	double v;
-};
-
-/* What the metrics need of one region, pooled over the selected ranks. */
-struct stats_region {
-	uint64_t calls;
-	int64_t total, min, max; /* ns over the calls (min/max unused if none) */
-	int has_events;		 /* 0: aggregate layout (no percentiles, no GPU) */
-	uint64_t gpu_count;	 /* calls with GPU time >= 0 */
-	int64_t gpu_total;	 /* ns */
-	uint64_t busy_ranks;	 /* selected ranks whose total is > 0 */
-	int64_t busy_max;	 /* the largest such per-rank total, ns */
-	/* All pooled durations sorted ascending (n == calls); needed only by
-	 * p50/p95/p99, may be NULL otherwise. */
-	const int64_t *sorted;
-	size_t nsorted;
-	/* Or, when run_ends != NULL: sorted[0..nsorted) is the concatenation
-	 * of nruns ascending runs, run i ending at run_ends[i] (the last at
-	 * nsorted), as store_region_duration_runs() returns them. */
-	const int64_t *run_ends;
-	size_t nruns;
-	/* Or, when quantiles != NULL: the p50, p95 and p99 of those durations
-	 * in ns, computed once by stats_percentile_runs() and stored
-	 * (store_finish_run()); sorted is then not needed. */
-	const double *quantiles;
-};
 
 /*
  * numpy's default (linear) percentile of sorted[0..n), n > 0, q in
@@ -144,6 +100,15 @@ int stats_diff(struct stats_row **out, size_t *n, const struct stats_named *a, s
  */
 int stats_check(size_t *out, struct stats_row *rows, size_t n, double max_regression,
 		int fail_on_new);
+
+/*
+ * The verdict of rows marked by stats_check(): FAIL naming the violating
+ * rows (in row order; names borrowed from the rows), else PASS.  Release
+ * with verdict_release() (accepts a zeroed verdict).
+ */
+int stats_verdict(struct verdict *out, const struct stats_row *rows, size_t n);
+
+void verdict_release(struct verdict *v);
 
 /*
  * Parse a percentage option value (--threshold, --max-regression): a

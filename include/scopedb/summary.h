@@ -6,8 +6,8 @@
  *
  * The values are those of diff and check: the same aggregate query
  * (store_region_stats()), the same stored durations
- * (store_region_durations()) and the same metric code
- * (stats_region_value()).  std, which diff does not offer, is the
+ * (store_region_durations()) and the same metric code (metric_value(),
+ * src/analysis/metric.h).  std, which diff does not offer, is the
  * population standard deviation of the pooled durations (None when there
  * are no calls or no per-call data, like the percentiles).
  *

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "analysis/metric.h"
 #include "scopedb/compare.h"
 #include "scopedb/err.h"
 #include "scopedb/ingest.h"
@@ -55,29 +56,6 @@ static int compare_looks_like_path(const char *arg)
 	       (n > 5 && !strcmp(arg + n - 5, ".hdf5"));
 }
 
-/* Move the run's description into side (run is released by the caller). */
-static void compare_fill_side(struct compare_side *side, struct store_run *run)
-{
-	side->id = run->id;
-	side->num_ranks = run->num_ranks;
-	side->label = run->label;
-	side->commit = run->commit;
-	side->branch = run->branch;
-	side->recorded_at = run->recorded_at;
-	side->layout = run->layout;
-	side->tags = run->tags;
-	side->ntags = run->ntags;
-	if (!side->path)
-		side->path = run->source_path;
-	else
-		free(run->source_path);
-	/* Ownership moved to side; drop what side does not keep. */
-	run->label = run->commit = run->branch = run->recorded_at = run->layout = NULL;
-	run->source_path = NULL;
-	run->tags = NULL;
-	run->ntags = 0;
-}
-
 /*
  * Resolve arg: a selector against o->store or the shared store (opened
  * read-only on first use), else an existing file ingested into an in-memory
@@ -87,10 +65,8 @@ static int compare_open_side(struct compare_src *src, struct compare_side *side,
 			     struct compare_db *db, const char *arg, const struct compare_opts *o)
 {
 	struct select_spec sel;
-	struct store_run run;
 	int rc;
 
-	memset(&run, 0, sizeof(run));
 	side->arg = util_strdup(arg);
 	if (!side->arg)
 		return ERR_NOMEM;
@@ -124,9 +100,6 @@ static int compare_open_side(struct compare_src *src, struct compare_side *side,
 		src->st = src->mem;
 		src->run_id = res.run_id;
 		side->is_file = 1;
-		side->path = util_strdup(arg);
-		if (!side->path)
-			return ERR_NOMEM;
 	} else if (compare_looks_like_path(arg)) {
 		struct stat sb;
 		int e = stat(arg, &sb) ? errno : EISDIR;
@@ -142,12 +115,15 @@ static int compare_open_side(struct compare_src *src, struct compare_side *side,
 	} else {
 		return rc; /* the selector message */
 	}
-	rc = store_get_run(src->st, &run, src->run_id);
-	if (!rc)
-		compare_fill_side(side, &run);
-	store_run_release(&run);
-	if (!rc && side->is_file)
-		side->id = 0;
+	rc = store_get_run(src->st, &side->run, src->run_id);
+	if (!rc && side->is_file) {
+		/* a file is named as given, and has no run id */
+		free(side->run.source_path);
+		side->run.source_path = util_strdup(arg);
+		side->run.id = 0;
+		if (!side->run.source_path)
+			rc = err_nomem();
+	}
 	return rc;
 }
 
@@ -191,20 +167,11 @@ static int compare_values(struct stats_named **out, struct compare_side *side,
 	}
 	for (i = 0; i < n; i++) {
 		const struct store_region_stats *g = &regs[i];
-		struct stats_region r;
+		struct metric_samples smp;
 
-		memset(&r, 0, sizeof(r));
-		r.calls = g->calls;
-		r.total = g->total;
-		r.min = g->min;
-		r.max = g->max;
-		r.has_events = g->has_events;
-		r.gpu_count = g->gpu_count;
-		r.gpu_total = g->gpu_total;
-		r.busy_ranks = g->busy_ranks;
-		r.busy_max = g->busy_max;
+		memset(&smp, 0, sizeof(smp));
 		if (need && g->has_quantiles) {
-			r.quantiles = g->quantiles;
+			smp.quantiles = g->quantiles;
 		} else if (need && g->has_events && g->calls > 0) {
 			/* Each rank's blob is sorted already: the percentile is
 			 * selected across those runs, never sorting them all. */
@@ -212,22 +179,16 @@ static int compare_values(struct stats_named **out, struct compare_side *side,
 			ends.len = 0;
 			rc = store_region_duration_runs(src->st, &d, &ends, src->run_id,
 							g->region_id, o->ranks, o->nranks);
+			if (!rc)
+				rc = metric_check_samples(g, src->run_id, d.len);
 			if (rc)
 				goto out;
-			if (d.len != g->calls) {
-				rc = err_set(ERR_STORE,
-					     "store is inconsistent: region '%s' of run %lld has "
-					     "%llu calls but %zu stored durations",
-					     g->name, (long long)src->run_id,
-					     (unsigned long long)g->calls, d.len);
-				goto out;
-			}
-			r.sorted = d.v;
-			r.nsorted = d.len;
-			r.run_ends = ends.v;
-			r.nruns = ends.len;
+			smp.sorted = d.v;
+			smp.nsorted = d.len;
+			smp.run_ends = ends.v;
+			smp.nruns = ends.len;
 		}
-		rc = stats_region_value(&vals[i].v, &r, o->metric);
+		rc = metric_value(&vals[i].v, g, &smp, o->metric);
 		if (rc)
 			goto out;
 		side->regions[i] = g->name;
@@ -313,21 +274,16 @@ int compare_runs(struct compare_result *out, const char *arg_a, const char *arg_
 		goto out;
 	}
 	rc = match_new(&m, opts->includes, opts->ninclude, opts->excludes, opts->nexclude);
-	if (rc)
-		goto out;
-	rc = compare_open_side(&sa, &out->a, &db, arg_a, opts);
-	if (rc)
-		goto out;
-	rc = compare_open_side(&sb, &out->b, &db, arg_b, opts);
-	if (rc)
-		goto out;
-	rc = compare_meta(out, &sa, &sb);
-	if (rc)
-		goto out;
-	rc = compare_values(&va, &out->a, &sa, m, opts);
-	if (rc)
-		goto out;
-	rc = compare_values(&vb, &out->b, &sb, m, opts);
+	if (!rc)
+		rc = compare_open_side(&sa, &out->a, &db, arg_a, opts);
+	if (!rc)
+		rc = compare_open_side(&sb, &out->b, &db, arg_b, opts);
+	if (!rc)
+		rc = compare_meta(out, &sa, &sb);
+	if (!rc)
+		rc = compare_values(&va, &out->a, &sa, m, opts);
+	if (!rc)
+		rc = compare_values(&vb, &out->b, &sb, m, opts);
 	if (rc)
 		goto out;
 	memset(&dopts, 0, sizeof(dopts));
@@ -338,8 +294,12 @@ int compare_runs(struct compare_result *out, const char *arg_a, const char *arg_
 	if (rc)
 		goto out;
 	if (opts->check) {
-		rc = stats_check(&out->nviolations, out->rows, out->nrows, opts->max_regression,
+		size_t nviol;
+
+		rc = stats_check(&nviol, out->rows, out->nrows, opts->max_regression,
 				 opts->fail_on_new);
+		if (!rc)
+			rc = stats_verdict(&out->verdict, out->rows, out->nrows);
 		if (rc)
 			goto out;
 	}
@@ -367,15 +327,7 @@ static void compare_side_release(struct compare_side *s)
 	size_t i;
 
 	free(s->arg);
-	free(s->path);
-	free(s->label);
-	free(s->commit);
-	free(s->branch);
-	free(s->recorded_at);
-	free(s->layout);
-	for (i = 0; i < s->ntags; i++)
-		free(s->tags[i]);
-	free(s->tags);
+	store_run_release(&s->run);
 	for (i = 0; i < s->nregions; i++)
 		free(s->regions[i]);
 	free(s->regions);
@@ -388,6 +340,7 @@ void compare_release(struct compare_result *r)
 		return;
 	compare_side_release(&r->a);
 	compare_side_release(&r->b);
+	verdict_release(&r->verdict);
 	free(r->rows);
 	free(r->only_a);
 	free(r->only_b);

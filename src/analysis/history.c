@@ -1,11 +1,42 @@
 /*
- * history.c - changes between consecutive runs and the bars of "scopedb
- * history" (see history.h).
+ * history.c - one region's values across runs, the changes between
+ * consecutive runs and the bars of "scopedb history" (see history.h).
  */
 #include <math.h>
 
+#include <string.h>
+
+#include "analysis/metric.h"
 #include "scopedb/err.h"
 #include "scopedb/history.h"
+#include "scopedb/store.h"
+
+int history_values(struct history_step *s, const struct store_history_point *p, size_t n,
+		   enum stats_metric m)
+{
+	size_t i;
+	int rc;
+
+	for (i = 0; i < n; i++) {
+		const struct store_region_stats *g = &p[i].stats;
+		struct metric_samples smp;
+
+		memset(&smp, 0, sizeof(smp));
+		smp.sorted = p[i].durations.v;
+		smp.nsorted = p[i].durations.len;
+		if (g->has_quantiles) {
+			smp.quantiles = g->quantiles;
+		} else if (stats_metric_quantile(m) > 0.0 && g->has_events && g->calls > 0) {
+			rc = metric_check_samples(g, p[i].run_id, smp.nsorted);
+			if (rc)
+				return rc;
+		}
+		rc = metric_value(&s[i].v, g, &smp, m);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
 
 void history_compute(struct history_step *s, size_t n, size_t *largest)
 {

@@ -237,6 +237,7 @@ static double stats_imbalance(uint64_t k, int64_t max, int64_t sum)
 
 int stats_region_value(struct stats_val *out, const struct stats_region *r, enum stats_metric m)
 {
+	const struct metric_samples *s = &r->samples;
 	double q;
 
 	out->none = 0;
@@ -283,20 +284,20 @@ int stats_region_value(struct stats_val *out, const struct stats_region *r, enum
 			out->none = 1;
 			break;
 		}
-		if (r->quantiles) {
-			out->v = r->quantiles[m == STATS_P50 ? 0 : m == STATS_P95 ? 1 : 2] / 1e9;
+		if (s->quantiles) {
+			out->v = s->quantiles[m == STATS_P50 ? 0 : m == STATS_P95 ? 1 : 2] / 1e9;
 			break;
 		}
-		if (!r->sorted || r->nsorted != r->calls ||
-		    (r->run_ends && (!r->nruns || (size_t)r->run_ends[r->nruns - 1] != r->nsorted)))
+		if (!s->sorted || s->nsorted != r->calls ||
+		    (s->run_ends && (!s->nruns || (size_t)s->run_ends[s->nruns - 1] != s->nsorted)))
 			return err_set(ERR_GENERIC,
 				       "internal error: %s needs the %llu sorted durations",
 				       stats_metric_name(m), (unsigned long long)r->calls);
 		q = stats_metric_quantile(m);
-		if (r->run_ends)
-			out->v = stats_percentile_runs(r->sorted, r->run_ends, r->nruns, q) / 1e9;
+		if (s->run_ends)
+			out->v = stats_percentile_runs(s->sorted, s->run_ends, s->nruns, q) / 1e9;
 		else
-			out->v = stats_percentile(r->sorted, r->nsorted, q) / 1e9;
+			out->v = stats_percentile(s->sorted, s->nsorted, q) / 1e9;
 		break;
 	case STATS_CALLS:
 		break;
@@ -498,4 +499,32 @@ int stats_parse_percent(double *out, const char *opt, const char *arg, int nonne
 		return err_set(ERR_USAGE, "invalid %s '%s': must not be negative", opt, arg);
 	*out = v;
 	return 0;
+}
+
+int stats_verdict(struct verdict *out, const struct stats_row *rows, size_t n)
+{
+	size_t i;
+
+	memset(out, 0, sizeof(*out));
+	out->violations = malloc((n ? n : 1) * sizeof(*out->violations));
+	if (!out->violations)
+		return err_nomem();
+	for (i = 0; i < n; i++)
+		if (rows[i].violation)
+			out->violations[out->nviolations++] = rows[i].name;
+	out->kind = out->nviolations ? VERDICT_FAIL : VERDICT_PASS;
+	return 0;
+}
+
+void verdict_release(struct verdict *v)
+{
+	if (!v)
+		return;
+	free(v->violations);
+	memset(v, 0, sizeof(*v));
+}
+
+const char *verdict_name(enum verdict_kind k)
+{
+	return k == VERDICT_FAIL ? "FAIL" : k == VERDICT_PASS ? "PASS" : "";
 }

@@ -3,13 +3,14 @@
  * summary.h).  Every metric goes through the code diff and check use:
  * store_region_stats() pools the timings rows of the selected ranks in
  * SQL, store_region_durations() returns a region's sorted durations, and
- * stats_region_value() turns them into values.  Only std is computed here,
+ * metric_value() (metric.h) turns them into values.  Only std is computed here,
  * from the same sorted durations.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/metric.h"
 #include "scopedb/err.h"
 #include "select/match.h"
 #include "scopedb/store.h"
@@ -143,22 +144,13 @@ static int summary_filter(void *ctx, int *keep, const char *name)
 static int summary_fill(struct summary_row *row, const struct store_region_stats *g,
 			const struct i64vec *d)
 {
-	struct stats_region r;
+	struct metric_samples smp;
 	int c, m, rc;
 
-	memset(&r, 0, sizeof(r));
-	r.calls = g->calls;
-	r.total = g->total;
-	r.min = g->min;
-	r.max = g->max;
-	r.has_events = g->has_events;
-	r.gpu_count = g->gpu_count;
-	r.gpu_total = g->gpu_total;
-	r.busy_ranks = g->busy_ranks;
-	r.busy_max = g->busy_max;
+	memset(&smp, 0, sizeof(smp));
 	if (d) {
-		r.sorted = d->v;
-		r.nsorted = d->len;
+		smp.sorted = d->v;
+		smp.nsorted = d->len;
 	}
 	row->v[SUMMARY_COL_REGION].none = 1;
 	row->v[SUMMARY_COL_RANKS].v = (double)g->nranks;
@@ -170,7 +162,7 @@ static int summary_fill(struct summary_row *row, const struct store_region_stats
 			row->v[c].none = 1;
 			continue;
 		}
-		rc = stats_region_value(&row->v[c], &r, (enum stats_metric)m);
+		rc = metric_value(&row->v[c], g, &smp, (enum stats_metric)m);
 		if (rc)
 			return rc;
 	}
@@ -212,12 +204,8 @@ int summary_run(struct summary_row **out, size_t *n, struct store *st, int64_t r
 			d.len = 0;
 			rc = store_region_durations(st, &d, run_id, g->region_id, o->ranks,
 						    o->nranks);
-			if (!rc && d.len != g->calls)
-				rc = err_set(ERR_STORE,
-					     "store is inconsistent: region '%s' of run %lld has "
-					     "%llu calls but %zu stored durations",
-					     g->name, (long long)run_id,
-					     (unsigned long long)g->calls, d.len);
+			if (!rc)
+				rc = metric_check_samples(g, run_id, d.len);
 			if (rc)
 				goto out;
 		}

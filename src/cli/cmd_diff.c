@@ -1,9 +1,9 @@
 /*
  * cmd_diff.c - "scopedb diff A B": compare one metric of every region of two
  * runs (stored runs by selector, or files).  Also holds cmd_compare(), the
- * options (and usage texts) and printing shared with "scopedb check"
- * (cmd_check.c); the work itself is compare_runs() and the report_*
- * formatters.
+ * options (and usage texts) and output shared with "scopedb check"
+ * (cmd_check.c); the work itself is compare_runs(), the document
+ * report_doc().
  *
  * Exit status: diff 0; check 0 on PASS and 1 on FAIL; 2 on any error.
  */
@@ -13,6 +13,7 @@
 
 #include "cmd.h"
 #include "cli/cli.h"
+#include "cli/output.h"
 #include "scopedb/compare.h"
 #include "scopedb/err.h"
 #include "select/match.h"
@@ -64,6 +65,29 @@ static int compare_opt_threshold(const struct opt *opt, const char *arg)
 	return stats_parse_percent(&co->threshold, "--threshold", arg, 0);
 }
 
+/* What the comparison's document is made of. */
+struct compare_view {
+	const struct compare_result *res;
+	const struct compare_opts *co;
+};
+
+static int compare_document(struct doc *d, const void *ctx)
+{
+	const struct compare_view *v = ctx;
+
+	report_doc(d, v->res, v->co);
+	return 0;
+}
+
+/* The comparison's document (report.h), rendered in fmt into out. */
+static int compare_output(struct buf *out, const struct compare_result *res,
+			  const struct compare_opts *co, enum cli_format fmt)
+{
+	const struct compare_view v = {res, co};
+
+	return cli_output(out, compare_document, &v, fmt, cli_use_color(stdout));
+}
+
 int cmd_compare(int argc, char **argv, int check)
 {
 	struct opt_list inc = OPT_LIST_INIT, exc = OPT_LIST_INIT;
@@ -95,7 +119,7 @@ int cmd_compare(int argc, char **argv, int check)
 #undef COMPARE_OPTS
 	const struct opt_cmd *self = check ? &cmd_check_usage : &cmd_diff_usage;
 	const struct opt *opts = check ? check_opts : diff_opts;
-	int code = CLI_EXIT_ERROR, nargs, rc;
+	int code = CLI_EXIT_ERROR, nargs;
 
 	memset(&co, 0, sizeof(co));
 	memset(&res, 0, sizeof(res));
@@ -125,26 +149,13 @@ int cmd_compare(int argc, char **argv, int check)
 		code = cli_error();
 		goto out;
 	}
-	switch (fmt) {
-	case CLI_FORMAT_JSON:
-		rc = report_json(&out, &res, &co);
-		break;
-	case CLI_FORMAT_CSV:
-		rc = report_csv(&out, &res, &co);
-		break;
-	case CLI_FORMAT_MARKDOWN:
-		rc = report_markdown(&out, &res, &co);
-		break;
-	default:
-		rc = report_table(&out, &res, &co, cli_use_color(stdout));
-		break;
-	}
-	if (rc) {
+	if (compare_output(&out, &res, &co, fmt)) {
 		code = cli_error();
 		goto out;
 	}
 	fwrite(out.data, 1, out.len, stdout);
-	code = cli_finish(check && res.nviolations ? CLI_EXIT_FAIL : CLI_EXIT_OK);
+	/* the exit status of a verdict: decided here, nowhere else */
+	code = cli_finish(res.verdict.kind == VERDICT_FAIL ? CLI_EXIT_FAIL : CLI_EXIT_OK);
 out:
 	compare_release(&res);
 	buf_release(&out);

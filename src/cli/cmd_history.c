@@ -5,9 +5,9 @@
  * marks the largest step.  --match PATTERN follows every region the
  * pattern selects, one block per region.
  *
- * The data is one store query (store_region_history()); values go through
- * stats_region_value() exactly as in diff, and history_compute() does the
- * steps.
+ * The data is one store query (store_region_history()); history_values()
+ * turns it into values through metric_value() exactly as diff does, and
+ * history_compute() does the steps.  The output is a document (doc.h).
  */
 #include <inttypes.h>
 #include <langinfo.h>
@@ -18,15 +18,14 @@
 
 #include "cmd.h"
 #include "cli/cli.h"
+#include "cli/output.h"
 #include "scopedb/err.h"
 #include "scopedb/filter.h"
 #include "scopedb/history.h"
-#include "util/json.h"
 #include "select/match.h"
 #include "render/report.h"
 #include "scopedb/stats.h"
 #include "scopedb/store.h"
-#include "render/table.h"
 #include "scopedb/util.h"
 
 /* Width of the bars in cells. */
@@ -38,7 +37,6 @@ struct hist_ctx {
 	int count; /* the metric is a count (calls) */
 	int utf8;  /* block characters for bars */
 	struct buf *out;
-	size_t blocks; /* regions printed so far */
 };
 
 /* 1 when the terminal's character set (locale) is UTF-8. */
@@ -52,240 +50,167 @@ static int history_utf8(void)
 	return cs && (!strcmp(cs, "UTF-8") || !strcmp(cs, "utf8"));
 }
 
-/* Unit of a metric, for headers. */
-static const char *history_unit(enum stats_metric m)
-{
-	return m == STATS_CALLS ? "calls" : m == STATS_IMBALANCE ? "percent" : "seconds";
-}
+/* The columns of a region's table (value, change: the metric's type). */
+enum {
+	HC_REGION,
+	HC_RUN,
+	HC_TIME,
+	HC_COMMIT,
+	HC_LABEL,
+	HC_VALUE,
+	HC_DELTA,
+	HC_PCT,
+	HC_BAR,
+	HC_MARK,
+	HC_LARGEST,
+	HC_N
+};
 
-/* The three formatted numbers of a step (table and markdown). */
-static void history_cells(const struct hist_ctx *h, const struct history_step *s, char *v, char *d,
-			  char *p, size_t len)
-{
-	report_fmt_value(v, len, s->v, h->count);
-	if (s->delta.none)
-		snprintf(d, len, "-");
-	else
-		report_fmt_delta(d, len, s->delta.v, h->count);
-	report_fmt_pct(p, len, s->pct);
-}
+static const struct doc_col history_cols[HC_N] = {
+    {NULL, "region", NULL, DOC_TEXT, DOC_LEFT, 0, 0, 0},
+    {"run", "run", "id", DOC_ID, DOC_RIGHT, DOC_F_HUMAN, DOC_RAW, 0},
+    {"recorded", "recorded_at", "recorded_at", DOC_TEXT, DOC_LEFT, DOC_F_HUMAN, DOC_RAW, 0},
+    {"commit", "commit", "commit", DOC_TEXT, DOC_LEFT, DOC_F_HUMAN, DOC_RAW, 12},
+    {"label", "label", "label", DOC_TEXT, DOC_LEFT, DOC_F_HUMAN, 0, 0},
+    {NULL, "value", "value", DOC_VALUE, DOC_RIGHT, DOC_F_HUMAN, DOC_RAW, 0},
+    {"change", "delta", "delta", DOC_DELTA, DOC_RIGHT, DOC_F_HUMAN, DOC_RAW, 0},
+    {"change %", "pct", "pct", DOC_PCT, DOC_RIGHT, DOC_F_HUMAN, DOC_RAW, 0},
+    {"", NULL, NULL, DOC_TEXT, DOC_LEFT, DOC_F_TEXT, 0, 0},
+    {"", NULL, NULL, DOC_TEXT, DOC_LEFT, DOC_F_TEXT, 0, 0},
+    {NULL, "largest", "largest", DOC_BOOL, DOC_LEFT, 0, 0, 0},
+};
 
-static int history_table(struct hist_ctx *h, const struct store_history_point *p,
-			 const struct history_step *s, size_t n)
+/* A region's table: one row per run (the terminal adds a bar and marks the
+ * largest change in a column; markdown in bold). */
+static struct doc_table *history_table(struct doc *d, const struct hist_ctx *h,
+				       const struct store_history_point *p,
+				       const struct history_step *s, size_t n)
 {
-	static const enum table_align align[] = {TABLE_RIGHT, TABLE_LEFT,  TABLE_LEFT,
-						 TABLE_LEFT,  TABLE_RIGHT, TABLE_RIGHT,
-						 TABLE_RIGHT, TABLE_LEFT,  TABLE_LEFT};
-	const char *header[] = {"run",	  "recorded", "commit", "label", NULL,
-				"change", "change %", "",	""};
-	double max = history_max(s, n);
-	struct table t;
+	struct doc_col cols[HC_N];
+	struct doc_table *t;
 	struct buf bar = BUF_INIT;
-	char *text = NULL;
-	size_t i, tlen = 0;
-	FILE *mem = NULL;
+	double max = history_max(s, n);
+	size_t i;
+
+	memcpy(cols, history_cols, sizeof(cols));
+	cols[HC_VALUE].title = stats_metric_name(h->metric);
+	if (h->count) {
+		cols[HC_VALUE].type = DOC_COUNT;
+		cols[HC_DELTA].type = DOC_COUNT_DELTA;
+	}
+	t = doc_table(d, DOC_F_HUMAN | DOC_F_CSV, cols, HC_N);
+	if (t)
+		t->flags |= DOC_TABLE_TRIM;
+	for (i = 0; i < n; i++) {
+		bar.len = 0;
+		if (buf_puts(&bar, "") ||
+		    history_bar(&bar, s[i].v, max, HISTORY_BAR_WIDTH, h->utf8))
+			d->failed = 1;
+		doc_row(t);
+		doc_set_text(t, HC_REGION, p[i].stats.name);
+		doc_set_id(t, HC_RUN, p[i].run_id);
+		doc_set_text(t, HC_TIME, p[i].time);
+		doc_set_text(t, HC_COMMIT, p[i].commit);
+		doc_set_text(t, HC_LABEL, p[i].label);
+		doc_set_num(t, HC_VALUE, s[i].v.none, s[i].v.v);
+		doc_set_num(t, HC_DELTA, s[i].delta.none, s[i].delta.v);
+		doc_set_num(t, HC_PCT, s[i].pct.none, s[i].pct.v);
+		doc_set_text(t, HC_BAR, bar.data);
+		doc_set_text(t, HC_MARK, s[i].largest ? "<- largest change" : "");
+		doc_set_bool(t, HC_LARGEST, s[i].largest);
+		if (s[i].largest) {
+			doc_set_flags(t, HC_DELTA, DOC_STRONG);
+			doc_set_flags(t, HC_PCT, DOC_STRONG);
+			doc_set_note(t, HC_PCT, "largest change");
+		}
+	}
+	buf_release(&bar);
+	return t;
+}
+
+/* The end of the region whose points start at p[i] (grouped by region). */
+static size_t history_group_end(const struct store_history_point *p, size_t n, size_t i)
+{
+	size_t j;
+
+	for (j = i + 1; j < n && p[j].stats.region_id == p[i].stats.region_id; j++)
+		;
+	return j;
+}
+
+/* "NAME (metric, unit)" as b's text, the name escaped. */
+static void history_title(struct doc *d, struct doc_block *b, const struct hist_ctx *h,
+			  const char *name)
+{
+	doc_span(d, b, name, 0);
+	doc_spanf(d, b, DOC_RAW, " (%s, %s)", stats_metric_name(h->metric), report_unit(h->metric));
+}
+
+/*
+ * The document of history: per region a heading and its table (CSV: one
+ * table over all regions); JSON {"metric", "regions": [{"name", "runs"}]}.
+ * The points are grouped by region.
+ */
+static void history_document(struct doc *d, const struct hist_ctx *h,
+			     const struct store_history_point *p, const struct history_step *s,
+			     size_t n)
+{
+	struct doc_value *regions, *r;
+	struct doc_table *t;
+	size_t i, j;
+
+	doc_json_root(d, DOC_V_OBJ, JSONW_INLINE);
+	doc_json_str(d, d->json, "metric", stats_metric_name(h->metric));
+	regions = doc_json_arr(d, d->json, "regions", JSONW_BLOCK);
+	for (i = 0; i < n; i = j) {
+		j = history_group_end(p, n, i);
+		if (i)
+			doc_blank(d, DOC_F_HUMAN);
+		history_title(d, doc_field(d, DOC_F_TEXT, "Region"), h, p[i].stats.name);
+		history_title(d, doc_heading(d, DOC_F_MD, 3), h, p[i].stats.name);
+		doc_blank(d, DOC_F_HUMAN);
+		t = history_table(d, h, p + i, s + i, j - i);
+		r = doc_json_obj(d, regions, NULL, JSONW_INLINE);
+		doc_json_str(d, r, "name", p[i].stats.name);
+		doc_json_table(d, r, "runs", t);
+	}
+	if (n == 0) /* the CSV header alone */
+		doc_table(d, DOC_F_CSV, history_cols, HC_N);
+}
+
+/* The values and steps of every region (grouped points) into s. */
+static int history_series(struct history_step *s, const struct store_history_point *p, size_t n,
+			  enum stats_metric m)
+{
+	size_t i, j, largest;
 	int rc = 0;
 
-	memset(&t, 0, sizeof(t));
-	header[4] = stats_metric_name(h->metric);
-	rc |= buf_puts(h->out, h->blocks++ ? "\nRegion: " : "Region: ");
-	rc |= report_plain(h->out, p[0].stats.name);
-	rc |= buf_printf(h->out, " (%s, %s)\n\n", stats_metric_name(h->metric),
-			 history_unit(h->metric));
-	if (rc)
-		return err_nomem();
-	rc = table_init(&t, 9, header, align);
-	for (i = 0; i < n && !rc; i++) {
-		char id[24], commit[16], v[64], d[64], pc[64];
-		const char *cells[9];
-
-		snprintf(id, sizeof(id), "%" PRId64, p[i].run_id);
-		snprintf(commit, sizeof(commit), "%.12s", p[i].commit ? p[i].commit : "-");
-		history_cells(h, &s[i], v, d, pc, sizeof(v));
-		bar.len = 0;
-		rc = buf_puts(&bar, "");
+	for (i = 0; i < n && !rc; i = j) {
+		j = history_group_end(p, n, i);
+		rc = history_values(s + i, p + i, j - i, m);
 		if (!rc)
-			rc = history_bar(&bar, s[i].v, max, HISTORY_BAR_WIDTH, h->utf8);
-		cells[0] = id;
-		cells[1] = p[i].time;
-		cells[2] = commit;
-		cells[3] = p[i].label ? p[i].label : "-";
-		cells[4] = v;
-		cells[5] = d;
-		cells[6] = pc;
-		cells[7] = bar.data;
-		cells[8] = s[i].largest ? "<- largest change" : "";
-		if (!rc)
-			rc = table_add_row(&t, cells);
+			history_compute(s + i, j - i, &largest);
 	}
-	/* table.h prints to a FILE: render into memory. */
-	if (!rc) {
-		mem = open_memstream(&text, &tlen);
-		if (!mem)
-			rc = err_nomem();
-	}
-	if (!rc)
-		rc = table_print(&t, mem, 0);
-	if (mem && fclose(mem) && !rc)
-		rc = err_nomem();
-	if (!rc) {
-		/* Drop the padding the empty last columns leave at line ends. */
-		char *line = text, *nl;
-
-		while (!rc && line && *line) {
-			size_t k;
-
-			nl = strchr(line, '\n');
-			k = nl ? (size_t)(nl - line) : strlen(line);
-			while (k > 0 && line[k - 1] == ' ')
-				k--;
-			rc = buf_add(h->out, line, k) || buf_putc(h->out, '\n');
-			line = nl ? nl + 1 : NULL;
-		}
-		if (rc)
-			rc = err_nomem();
-	}
-	free(text);
-	buf_release(&bar);
-	table_release(&t);
 	return rc;
 }
 
-static int history_markdown(struct hist_ctx *h, const struct store_history_point *p,
-			    const struct history_step *s, size_t n)
+struct history_view {
+	const struct hist_ctx *h;
+	const struct store_history_point *p;
+	struct history_step *s; /* filled here */
+	size_t n;
+};
+
+/* history's document (ctx: a struct history_view), once the values and
+ * steps of every region are computed. */
+static int history_build(struct doc *d, const void *ctx)
 {
-	size_t i;
-	int rc = 0;
+	const struct history_view *v = ctx;
+	int rc = history_series(v->s, v->p, v->n, v->h->metric);
 
-	rc |= buf_puts(h->out, h->blocks++ ? "\n### " : "### ");
-	rc |= report_md(h->out, p[0].stats.name);
-	rc |= buf_printf(
-	    h->out,
-	    " (%s, %s)\n\n| run | recorded | commit | label | %s | change | change %% |\n"
-	    "| ---: | :--- | :--- | :--- | ---: | ---: | ---: |\n",
-	    stats_metric_name(h->metric), history_unit(h->metric), stats_metric_name(h->metric));
-	for (i = 0; i < n; i++) {
-		char v[64], d[64], pc[64];
-
-		history_cells(h, &s[i], v, d, pc, sizeof(v));
-		rc |= buf_printf(h->out, "| %" PRId64 " | %s | ", p[i].run_id, p[i].time);
-		rc |=
-		    p[i].commit ? buf_printf(h->out, "%.12s", p[i].commit) : buf_puts(h->out, "-");
-		rc |= buf_puts(h->out, " | ");
-		rc |= report_md(h->out, p[i].label ? p[i].label : "-");
-		if (s[i].largest)
-			rc |= buf_printf(h->out, " | %s | **%s** | **%s** (largest change) |\n", v,
-					 d, pc);
-		else
-			rc |= buf_printf(h->out, " | %s | %s | %s |\n", v, d, pc);
-	}
-	return rc ? err_nomem() : 0;
-}
-
-/* A number for CSV/JSON: unrounded, or none_text for None. */
-static int history_num(struct buf *out, struct stats_val v, int count, const char *none_text)
-{
-	char s[64];
-
-	if (v.none)
-		return buf_puts(out, none_text);
-	report_fmt_number(s, sizeof(s), v.v, count);
-	return buf_puts(out, s);
-}
-
-static int history_csv(struct hist_ctx *h, const struct store_history_point *p,
-		       const struct history_step *s, size_t n)
-{
-	size_t i;
-	int rc = 0;
-
-	if (h->blocks++ == 0)
-		rc |= buf_puts(h->out,
-			       "region,run,recorded_at,commit,label,value,delta,pct,largest\n");
-	for (i = 0; i < n; i++) {
-		rc |= report_csv_field(h->out, p[i].stats.name);
-		rc |= buf_printf(h->out, ",%" PRId64 ",%s,", p[i].run_id, p[i].time);
-		rc |= report_csv_field(h->out, p[i].commit);
-		rc |= buf_putc(h->out, ',');
-		rc |= report_csv_field(h->out, p[i].label);
-		rc |= buf_putc(h->out, ',');
-		rc |= history_num(h->out, s[i].v, h->count, "");
-		rc |= buf_putc(h->out, ',');
-		rc |= history_num(h->out, s[i].delta, h->count, "");
-		rc |= buf_putc(h->out, ',');
-		rc |= history_num(h->out, s[i].pct, 0, "");
-		rc |= buf_printf(h->out, ",%d\n", s[i].largest);
-	}
-	return rc ? err_nomem() : 0;
-}
-
-static int history_json(struct hist_ctx *h, const struct store_history_point *p,
-			const struct history_step *s, size_t n)
-{
-	size_t i;
-	int rc = 0;
-
-	rc |= buf_puts(h->out, h->blocks++ ? ",\n  {\"name\": " : "\n  {\"name\": ");
-	rc |= json_buf_string(h->out, p[0].stats.name);
-	rc |= buf_puts(h->out, ", \"runs\": [");
-	for (i = 0; i < n; i++) {
-		rc |= buf_printf(h->out,
-				 "%s\n    {\"id\": %" PRId64 ", \"recorded_at\": ", i ? "," : "",
-				 p[i].run_id);
-		rc |= report_json_str(h->out, p[i].time);
-		rc |= buf_puts(h->out, ", \"commit\": ");
-		rc |= report_json_str(h->out, p[i].commit);
-		rc |= buf_puts(h->out, ", \"label\": ");
-		rc |= report_json_str(h->out, p[i].label);
-		rc |= buf_puts(h->out, ", \"value\": ");
-		rc |= history_num(h->out, s[i].v, h->count, "null");
-		rc |= buf_puts(h->out, ", \"delta\": ");
-		rc |= history_num(h->out, s[i].delta, h->count, "null");
-		rc |= buf_puts(h->out, ", \"pct\": ");
-		rc |= history_num(h->out, s[i].pct, 0, "null");
-		rc |= buf_printf(h->out, ", \"largest\": %s}", s[i].largest ? "true" : "false");
-	}
-	rc |= buf_puts(h->out, n ? "\n  ]}" : "]}");
-	return rc ? err_nomem() : 0;
-}
-
-/* The metric values of points p[0..n) (one region) into s. */
-static int history_values(struct history_step *s, const struct store_history_point *p, size_t n,
-			  enum stats_metric m)
-{
-	size_t i;
-	int rc;
-
-	for (i = 0; i < n; i++) {
-		const struct store_region_stats *g = &p[i].stats;
-		struct stats_region r;
-
-		memset(&r, 0, sizeof(r));
-		r.calls = g->calls;
-		r.total = g->total;
-		r.min = g->min;
-		r.max = g->max;
-		r.has_events = g->has_events;
-		r.gpu_count = g->gpu_count;
-		r.gpu_total = g->gpu_total;
-		r.busy_ranks = g->busy_ranks;
-		r.busy_max = g->busy_max;
-		r.sorted = p[i].durations.v;
-		r.nsorted = p[i].durations.len;
-		if (g->has_quantiles)
-			r.quantiles = g->quantiles;
-		else if (stats_metric_quantile(m) > 0.0 && g->has_events && g->calls > 0 &&
-			 r.nsorted != g->calls)
-			return err_set(ERR_STORE,
-				       "store is inconsistent: region '%s' of run %lld has %llu "
-				       "calls but %zu stored durations",
-				       g->name, (long long)p[i].run_id,
-				       (unsigned long long)g->calls, r.nsorted);
-		rc = stats_region_value(&s[i].v, &r, m);
-		if (rc)
-			return rc;
-	}
-	return 0;
+	if (!rc)
+		history_document(d, v->h, v->p, v->s, v->n);
+	return rc;
 }
 
 /* store_region_history() filter: the --match pattern. */
@@ -321,7 +246,7 @@ int cmd_history(int argc, char **argv)
 	struct store *st = NULL;
 	struct i64vec ranks;
 	struct buf out = BUF_INIT;
-	size_t n = 0, i, j, largest;
+	size_t n = 0;
 	long limit = 0;
 	int code = CLI_EXIT_ERROR, nargs, rc;
 	const struct opt opts[] = {
@@ -393,40 +318,11 @@ int cmd_history(int argc, char **argv)
 		code = cli_error();
 		goto out;
 	}
-	if (fmt == CLI_FORMAT_JSON)
-		rc = buf_printf(&out, "{\"metric\": \"%s\", \"regions\": [",
-				stats_metric_name(h.metric));
-	else
-		rc = buf_puts(&out, "");
-	/* One block per region: the points are grouped by region name. */
-	for (i = 0; i < n && !rc; i = j) {
-		for (j = i + 1; j < n && pts[j].stats.region_id == pts[i].stats.region_id; j++)
-			;
-		rc = history_values(steps + i, pts + i, j - i, h.metric);
-		if (rc)
-			break;
-		history_compute(steps + i, j - i, &largest);
-		switch (fmt) {
-		case CLI_FORMAT_JSON:
-			rc = history_json(&h, pts + i, steps + i, j - i);
-			break;
-		case CLI_FORMAT_CSV:
-			rc = history_csv(&h, pts + i, steps + i, j - i);
-			break;
-		case CLI_FORMAT_MARKDOWN:
-			rc = history_markdown(&h, pts + i, steps + i, j - i);
-			break;
-		default:
-			rc = history_table(&h, pts + i, steps + i, j - i);
-			break;
-		}
+	{
+		const struct history_view v = {&h, pts, steps, n};
+
+		rc = cli_output(h.out, history_build, &v, fmt, 0);
 	}
-	if (!rc && fmt == CLI_FORMAT_JSON)
-		rc = buf_puts(&out, n ? "\n]}\n" : "]}\n") ? err_nomem() : 0;
-	if (!rc && fmt == CLI_FORMAT_CSV && n == 0)
-		rc = buf_puts(&out, "region,run,recorded_at,commit,label,value,delta,pct,largest\n")
-			 ? err_nomem()
-			 : 0;
 	if (rc) {
 		code = cli_error();
 		goto out;

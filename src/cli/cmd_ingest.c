@@ -12,9 +12,9 @@
 
 #include "cmd.h"
 #include "cli/cli.h"
+#include "cli/output.h"
 #include "scopedb/err.h"
 #include "scopedb/ingest.h"
-#include "util/json.h"
 #include "scopedb/store.h"
 #include "scopedb/util.h"
 
@@ -56,33 +56,100 @@ static void progress_clear(struct progress *p)
 	p->shown = 0;
 }
 
-/* Append {"run":..,"path":..,"status":..,"error":..} to out. */
-static int json_result(struct buf *out, const char *path, const struct ingest_result *r,
-		       const char *error)
+/* {"run", "path", "status", "error" or "ranks", "regions", "calls"} of a
+ * file under list. */
+static void ingest_json(struct doc *d, struct doc_value *list, const char *path,
+			const struct ingest_result *r, const char *error)
 {
-	int rc = 0;
+	struct doc_value *o = doc_json_obj(d, list, NULL, JSONW_INLINE);
 
-	rc |= buf_puts(out, out->len > 1 ? ",\n  {" : "\n  {");
 	if (error || !r->run_id)
-		rc |= buf_puts(out, "\"run\": null");
+		doc_json_null(d, o, "run");
 	else
-		rc |= buf_printf(out, "\"run\": %" PRId64, r->run_id);
-	rc |= buf_puts(out, ", \"path\": ");
-	rc |= json_buf_string(out, path);
-	rc |= buf_printf(out, ", \"status\": \"%s\"",
-			 error		? "error"
-			 : r->duplicate ? "duplicate"
-					: "stored");
+		doc_json_int(d, o, "run", r->run_id);
+	doc_json_str(d, o, "path", path);
+	doc_json_str(d, o, "status", error ? "error" : r->duplicate ? "duplicate" : "stored");
 	if (error) {
-		rc |= buf_puts(out, ", \"error\": ");
-		rc |= json_buf_string(out, error);
+		doc_json_str(d, o, "error", error);
 	} else {
-		rc |= buf_printf(
-		    out, ", \"ranks\": %" PRId64 ", \"regions\": %" PRId64 ", \"calls\": %" PRIu64,
-		    r->num_ranks, r->num_regions, r->num_calls);
+		doc_json_int(d, o, "ranks", r->num_ranks);
+		doc_json_int(d, o, "regions", r->num_regions);
+		doc_json_int(d, o, "calls", (int64_t)r->num_calls);
 	}
-	rc |= buf_putc(out, '}');
-	return rc ? ERR_NOMEM : 0;
+}
+
+struct ingest_view {
+	const char *path;
+	const struct ingest_result *r;
+};
+
+/* The terminal's line of a stored file (ctx: a struct ingest_view). */
+static int ingest_line(struct doc *d, const void *ctx)
+{
+	const struct ingest_view *v = ctx;
+	const struct ingest_result *r = v->r;
+	struct doc_block *b = doc_line(d, DOC_F_TEXT);
+
+	/* the path is printed as given (DOC_RAW), as it always was */
+	if (r->duplicate)
+		doc_spanf(d, b, DOC_RAW, "%s: already stored as run %" PRId64 "%s", v->path,
+			  r->run_id, r->tags_added ? " (tags added)" : "");
+	else
+		doc_spanf(d, b, DOC_RAW,
+			  "run %" PRId64 ": %s: %" PRId64 " rank%s, %" PRId64 " region%s, %" PRIu64
+			  " call%s",
+			  r->run_id, v->path, r->num_ranks, r->num_ranks == 1 ? "" : "s",
+			  r->num_regions, r->num_regions == 1 ? "" : "s", r->num_calls,
+			  r->num_calls == 1 ? "" : "s");
+	return 0;
+}
+
+/*
+ * Ingest files[0..n) one by one; the terminal gets a line per stored file
+ * as it is done, JSON one array at the end (rendered into json).  *failed
+ * is set when some file failed.  0, or an error of the output itself.
+ */
+static int ingest_files(struct buf *json, struct store *st, struct ingest_opts *io, char **files,
+			int n, enum cli_format fmt, int quiet, int *failed)
+{
+	struct buf line = BUF_INIT;
+	struct doc d;
+	struct doc_value *list;
+	int i, rc = 0;
+
+	doc_init(&d);
+	list = doc_json_root(&d, DOC_V_ARR, JSONW_BLOCK);
+	for (i = 0; i < n && !rc; i++) {
+		struct progress prog = {files[i], now_seconds(), 0.0, 0};
+		struct ingest_result r;
+		int e;
+
+		io->progress =
+		    (!quiet && fmt == CLI_FORMAT_TABLE && cli_isatty(stderr)) ? progress_cb : NULL;
+		io->progress_ctx = &prog;
+		err_clear();
+		e = ingest_file(&r, st, files[i], io);
+		progress_clear(&prog);
+		if (e) {
+			*failed = 1;
+			fprintf(stderr, "scopedb: %s\n", err_msg());
+		}
+		if (fmt == CLI_FORMAT_JSON) {
+			ingest_json(&d, list, files[i], &r, e ? err_msg() : NULL);
+		} else if (!e) {
+			const struct ingest_view v = {files[i], &r};
+
+			line.len = 0;
+			rc = cli_output(&line, ingest_line, &v, fmt, 0);
+			fputs(line.len ? line.data : "", stdout);
+		}
+		fflush(stdout);
+	}
+	if (!rc && fmt == CLI_FORMAT_JSON)
+		rc = cli_render(json, &d, fmt, 0);
+	doc_release(&d);
+	buf_release(&line);
+	return rc;
 }
 
 const struct opt_cmd cmd_ingest_usage = {
@@ -111,7 +178,7 @@ int cmd_ingest(int argc, char **argv)
 	enum cli_format fmt = CLI_FORMAT_TABLE;
 	struct store *st = NULL;
 	struct buf json = BUF_INIT;
-	int quiet = 0, failed = 0, code = CLI_EXIT_ERROR, nargs, i;
+	int quiet = 0, failed = 0, code = CLI_EXIT_ERROR, nargs;
 	const struct opt opts[] = {
 	    OPT__DB(&db),
 	    OPT_LIST(0, "tag", &tags, "T",
@@ -151,41 +218,11 @@ int cmd_ingest(int argc, char **argv)
 		code = cli_error();
 		goto out;
 	}
-	buf_puts(&json, "[");
-	for (i = 0; i < nargs; i++) {
-		struct progress prog = {argv[i], now_seconds(), 0.0, 0};
-		struct ingest_result r;
-		int rc;
-
-		io.progress =
-		    (!quiet && fmt == CLI_FORMAT_TABLE && cli_isatty(stderr)) ? progress_cb : NULL;
-		io.progress_ctx = &prog;
-		err_clear();
-		rc = ingest_file(&r, st, argv[i], &io);
-		progress_clear(&prog);
-		if (rc) {
-			failed = 1;
-			fprintf(stderr, "scopedb: %s\n", err_msg());
-		}
-		if (fmt == CLI_FORMAT_JSON) {
-			if (json_result(&json, argv[i], &r, rc ? err_msg() : NULL)) {
-				code = cli_error();
-				goto out;
-			}
-		} else if (!rc && r.duplicate) {
-			printf("%s: already stored as run %" PRId64 "%s\n", argv[i], r.run_id,
-			       r.tags_added ? " (tags added)" : "");
-		} else if (!rc) {
-			printf("run %" PRId64 ": %s: %" PRId64 " rank%s, %" PRId64
-			       " region%s, %" PRIu64 " call%s\n",
-			       r.run_id, argv[i], r.num_ranks, r.num_ranks == 1 ? "" : "s",
-			       r.num_regions, r.num_regions == 1 ? "" : "s", r.num_calls,
-			       r.num_calls == 1 ? "" : "s");
-		}
-		fflush(stdout);
+	if (ingest_files(&json, st, &io, argv, nargs, fmt, quiet, &failed)) {
+		code = cli_error();
+		goto out;
 	}
-	if (fmt == CLI_FORMAT_JSON)
-		printf("%s\n]\n", json.data);
+	fputs(json.data ? json.data : "", stdout);
 	code = cli_finish(failed ? CLI_EXIT_ERROR : CLI_EXIT_OK);
 out:
 	store_close(st);

@@ -10,12 +10,12 @@
 
 #include "cmd.h"
 #include "cli/cli.h"
+#include "cli/output.h"
 #include "scopedb/err.h"
-#include "util/json.h"
+#include "render/report.h"
 #include "scopedb/metadiff.h"
 #include "scopedb/select.h"
 #include "scopedb/store.h"
-#include "render/table.h"
 #include "scopedb/util.h"
 
 /* Resolve the selector text to a run id in st. */
@@ -30,44 +30,35 @@ static int meta_resolve(struct store *st, int64_t *out, const char *text)
 	return rc;
 }
 
-/* One run: an aligned key/value table or a JSON object. */
-static int meta_one(struct buf *out, const struct store_meta *m, int64_t id, int json)
+/* One run: an aligned key/value table, or {"run", "metadata": {...}}. */
+static void meta_one(struct doc *d, const struct store_meta *m, int64_t id)
 {
-	static const char *const header[] = {"key", "value"};
-	struct table t;
+	static const struct doc_col cols[] = {
+	    {"key", NULL, NULL, DOC_TEXT, DOC_LEFT, DOC_F_TEXT, 0, 0},
+	    {"value", NULL, NULL, DOC_TEXT, DOC_LEFT, DOC_F_TEXT, 0, 0},
+	};
+	struct doc_table *t = doc_table(d, DOC_F_TEXT, cols, 2);
+	struct doc_value *o;
+	char empty[64];
 	size_t i;
-	int rc = 0;
 
-	if (json) {
-		rc |= buf_printf(out, "{\"run\": %" PRId64 ", \"metadata\": {", id);
-		for (i = 0; i < m->n; i++) {
-			rc |= buf_puts(out, i ? ",\n  " : "\n  ");
-			rc |= json_buf_string(out, m->keys[i]);
-			rc |= buf_puts(out, ": ");
-			rc |= json_buf_string(out, m->values[i]);
-		}
-		rc |= buf_puts(out, m->n ? "\n}}\n" : "}}\n");
-		return rc ? err_nomem() : 0;
+	snprintf(empty, sizeof(empty), "run %" PRId64 " has no metadata", id);
+	doc_table_empty(t, empty);
+	doc_json_root(d, DOC_V_OBJ, JSONW_INLINE);
+	doc_json_int(d, d->json, "run", id);
+	o = doc_json_obj(d, d->json, "metadata", JSONW_BLOCK);
+	for (i = 0; i < m->n; i++) {
+		doc_row(t);
+		doc_set_text(t, 0, m->keys[i]);
+		doc_set_text(t, 1, m->values[i]);
+		doc_json_str(d, o, m->keys[i], m->values[i]);
 	}
-	if (m->n == 0) {
-		fprintf(stdout, "run %" PRId64 " has no metadata\n", id);
-		return 0;
-	}
-	rc = table_init(&t, 2, header, NULL);
-	for (i = 0; i < m->n && !rc; i++) {
-		const char *cells[2] = {m->keys[i], m->values[i]};
-
-		rc = table_add_row(&t, cells);
-	}
-	if (!rc)
-		rc = table_print(&t, stdout, 0);
-	table_release(&t);
-	return rc;
 }
 
-/* Two runs: the differing keys as text lines or JSON. */
-static int meta_two(struct buf *out, const struct store_meta *a, const struct store_meta *b,
-		    int64_t ia, int64_t ib, int all, int json)
+/* Two runs: the differing keys as text lines, or {"a", "b",
+ * "metadata_changes"}. */
+static int meta_two(struct doc *d, const struct store_meta *a, const struct store_meta *b,
+		    int64_t ia, int64_t ib, int all)
 {
 	struct metadiff_change *ch = NULL;
 	size_t n = 0;
@@ -76,26 +67,39 @@ static int meta_two(struct buf *out, const struct store_meta *a, const struct st
 	rc = metadiff_compute(&ch, &n, a, b, all);
 	if (rc)
 		return rc;
-	if (json) {
-		rc = buf_printf(
-		    out, "{\"a\": %" PRId64 ", \"b\": %" PRId64 ", \"metadata_changes\": ", ia, ib);
-		if (!rc)
-			rc = metadiff_json(out, ch, n);
-		if (!rc)
-			rc = buf_puts(out, "}\n");
-	} else {
-		rc = buf_printf(out, "a: run %" PRId64 "\nb: run %" PRId64 "\n\n", ia, ib);
-		if (!rc && n == 0)
-			rc = buf_puts(out, all ? "No metadata differences.\n"
-					       : "No metadata differences (use --all to include "
-						 "timestamps and job ids).\n");
-		else if (!rc)
-			rc = buf_puts(out, "Metadata differences (a -> b):\n");
-		if (!rc)
-			rc = metadiff_text(out, ch, n, "  ", 0);
-	}
+	doc_spanf(d, doc_field(d, DOC_F_TEXT, "a"), DOC_RAW, "run %" PRId64, ia);
+	doc_spanf(d, doc_field(d, DOC_F_TEXT, "b"), DOC_RAW, "run %" PRId64, ib);
+	doc_blank(d, DOC_F_TEXT);
+	doc_span(d, doc_line(d, DOC_F_TEXT),
+		 n     ? "Metadata differences (a -> b):"
+		 : all ? "No metadata differences."
+		       : "No metadata differences (use --all to include timestamps and job ids).",
+		 DOC_RAW);
+	report_meta_text(d, ch, n, "  ", 0);
+	doc_json_root(d, DOC_V_OBJ, JSONW_INLINE);
+	doc_json_int(d, d->json, "a", ia);
+	doc_json_int(d, d->json, "b", ib);
+	report_meta_json(d, d->json, "metadata_changes", ch, n);
 	metadiff_free(ch, n);
-	return rc ? (rc == ERR_NOMEM ? rc : err_nomem()) : 0;
+	return 0;
+}
+
+struct meta_view {
+	const struct store_meta *ma, *mb; /* mb: NULL for one run */
+	int64_t ia, ib;
+	int all;
+};
+
+/* meta's document (ctx: a struct meta_view): one run, or the differences
+ * of two. */
+static int meta_document(struct doc *d, const void *ctx)
+{
+	const struct meta_view *v = ctx;
+
+	if (v->mb)
+		return meta_two(d, v->ma, v->mb, v->ia, v->ib, v->all);
+	meta_one(d, v->ma, v->ia);
+	return 0;
 }
 
 const struct opt_cmd cmd_meta_usage = {
@@ -139,8 +143,11 @@ int cmd_meta(int argc, char **argv)
 		code = cli_error();
 		goto out;
 	}
-	rc = nargs == 1 ? meta_one(&out, &ma, ia, fmt == CLI_FORMAT_JSON)
-			: meta_two(&out, &ma, &mb, ia, ib, all, fmt == CLI_FORMAT_JSON);
+	{
+		const struct meta_view v = {&ma, nargs == 2 ? &mb : NULL, ia, ib, all};
+
+		rc = cli_output(&out, meta_document, &v, fmt, 0);
+	}
 	if (rc) {
 		code = cli_error();
 		goto out;

@@ -9,75 +9,70 @@
 
 #include "cmd.h"
 #include "cli/cli.h"
-#include "render/report.h"
+#include "cli/output.h"
 #include "scopedb/err.h"
-#include "util/json.h"
 #include "scopedb/store.h"
-#include "render/table.h"
 #include "scopedb/util.h"
 
-/* runs[i] describes pins[i]. */
-static int pins_json(struct buf *out, const struct store_pin *pins, const struct store_run *runs,
-		     size_t n)
+/* The columns of pins: the terminal and JSON each show their own. */
+enum {
+	PC_NAME,
+	PC_RUN,
+	PC_PINNED_AT,
+	PC_RECORDED,
+	PC_RECORDED_AT,
+	PC_LABEL,
+	PC_COMMIT,
+	PC_BRANCH,
+	PC_TAGS,
+	PC_PINNED,
+	PC_N
+};
+
+static const struct doc_col pins_cols[PC_N] = {
+    {"pin", NULL, "name", DOC_TEXT, DOC_LEFT, DOC_F_TEXT, 0, 0},
+    {"run", NULL, "run", DOC_ID, DOC_RIGHT, DOC_F_TEXT, 0, 0},
+    {NULL, NULL, "pinned_at", DOC_TEXT, DOC_LEFT, 0, 0, 0},
+    {"recorded", NULL, NULL, DOC_TEXT, DOC_LEFT, DOC_F_TEXT, 0, 0},
+    {NULL, NULL, "recorded_at", DOC_TEXT, DOC_LEFT, 0, 0, 0},
+    {"label", NULL, "label", DOC_TEXT, DOC_LEFT, DOC_F_TEXT, 0, 0},
+    {"commit", NULL, "commit", DOC_TEXT, DOC_LEFT, DOC_F_TEXT, 0, 12},
+    {"branch", NULL, "branch", DOC_TEXT, DOC_LEFT, DOC_F_TEXT, 0, 0},
+    {NULL, NULL, "tags", DOC_LIST, DOC_LEFT, 0, DOC_COMPACT, 0},
+    {"pinned", NULL, NULL, DOC_TEXT, DOC_LEFT, DOC_F_TEXT, 0, 0},
+};
+
+struct pins_view {
+	const struct store_pin *pins;
+	const struct store_run *runs; /* runs[i] describes pins[i] */
+	size_t n;
+};
+
+/* The document of pins (ctx: a struct pins_view). */
+static int pins_document(struct doc *d, const void *ctx)
 {
+	const struct pins_view *v = ctx;
+	const struct store_pin *pins = v->pins;
+	struct doc_table *t = doc_table(d, DOC_F_TEXT, pins_cols, PC_N);
 	size_t i;
-	int rc = buf_puts(out, "[");
 
-	for (i = 0; i < n; i++) {
-		const struct store_run *r = &runs[i];
+	for (i = 0; i < v->n; i++) {
+		const struct store_run *r = &v->runs[i];
 
-		rc |= buf_puts(out, i ? ",\n  {\"name\": " : "\n  {\"name\": ");
-		rc |= json_buf_string(out, pins[i].name);
-		rc |= buf_printf(out, ", \"run\": %" PRId64 ", \"pinned_at\": ", pins[i].run_id);
-		rc |= report_json_str(out, pins[i].pinned_at);
-		rc |= buf_puts(out, ", \"recorded_at\": ");
-		rc |= report_json_str(out, r->recorded_at);
-		rc |= buf_puts(out, ", \"label\": ");
-		rc |= report_json_str(out, r->label);
-		rc |= buf_puts(out, ", \"commit\": ");
-		rc |= report_json_str(out, r->commit);
-		rc |= buf_puts(out, ", \"branch\": ");
-		rc |= report_json_str(out, r->branch);
-		rc |= buf_puts(out, ", \"tags\": ");
-		rc |= json_buf_strarray(out, (const char *const *)r->tags, r->ntags);
-		rc |= buf_putc(out, '}');
+		doc_row(t);
+		doc_set_text(t, PC_NAME, pins[i].name);
+		doc_set_id(t, PC_RUN, pins[i].run_id);
+		doc_set_text(t, PC_PINNED_AT, pins[i].pinned_at);
+		doc_set_text(t, PC_RECORDED, r->recorded_at ? r->recorded_at : r->ingested_at);
+		doc_set_text(t, PC_RECORDED_AT, r->recorded_at);
+		doc_set_text(t, PC_LABEL, r->label);
+		doc_set_text(t, PC_COMMIT, r->commit);
+		doc_set_text(t, PC_BRANCH, r->branch);
+		doc_set_list(t, PC_TAGS, (const char *const *)r->tags, r->ntags);
+		doc_set_text(t, PC_PINNED, pins[i].pinned_at);
 	}
-	rc |= buf_puts(out, n ? "\n]\n" : "]\n");
-	return rc ? ERR_NOMEM : 0;
-}
-
-static int pins_table(const struct store_pin *pins, const struct store_run *runs, size_t n)
-{
-	static const char *const header[] = {"pin",    "run",	 "recorded", "label",
-					     "commit", "branch", "pinned"};
-	static const enum table_align align[] = {TABLE_LEFT, TABLE_RIGHT, TABLE_LEFT, TABLE_LEFT,
-						 TABLE_LEFT, TABLE_LEFT,  TABLE_LEFT};
-	struct table t;
-	size_t i;
-	int rc;
-
-	rc = table_init(&t, 7, header, align);
-	for (i = 0; i < n && !rc; i++) {
-		const struct store_run *r = &runs[i];
-		char id[24], commit[13] = "-";
-		const char *cells[7];
-
-		snprintf(id, sizeof(id), "%" PRId64, pins[i].run_id);
-		if (r->commit)
-			snprintf(commit, sizeof(commit), "%s", r->commit);
-		cells[0] = pins[i].name;
-		cells[1] = id;
-		cells[2] = r->recorded_at ? r->recorded_at : r->ingested_at;
-		cells[3] = r->label ? r->label : "-";
-		cells[4] = commit;
-		cells[5] = r->branch ? r->branch : "-";
-		cells[6] = pins[i].pinned_at;
-		rc = table_add_row(&t, cells);
-	}
-	if (!rc)
-		rc = table_print(&t, stdout, 0);
-	table_release(&t);
-	return rc;
+	doc_json_root_table(d, t);
+	return 0;
 }
 
 const struct opt_cmd cmd_pins_usage = {
@@ -117,17 +112,16 @@ int cmd_pins(int argc, char **argv)
 			code = cli_error();
 			goto out;
 		}
-	if (fmt == CLI_FORMAT_JSON) {
-		if (pins_json(&json, pins, runs, n)) {
+	if (fmt == CLI_FORMAT_TABLE && n == 0) {
+		fprintf(stderr, "scopedb: no pins in store '%s'\n", cli_db_path(db));
+	} else {
+		const struct pins_view v = {pins, runs, n};
+
+		if (cli_output(&json, pins_document, &v, fmt, 0)) {
 			code = cli_error();
 			goto out;
 		}
-		fputs(json.data, stdout);
-	} else if (n == 0) {
-		fprintf(stderr, "scopedb: no pins in store '%s'\n", cli_db_path(db));
-	} else if (pins_table(pins, runs, n)) {
-		code = cli_error();
-		goto out;
+		fputs(json.data ? json.data : "", stdout);
 	}
 	code = cli_finish(CLI_EXIT_OK);
 out:

@@ -2,7 +2,7 @@
  * cmd_runs.c - "scopedb runs": list the stored runs, newest first, filtered
  * by tag, branch, commit prefix, label, recorded time and metadata (one
  * store query, store_find_runs()), as an
- * aligned table or a JSON array.
+ * aligned table, CSV or a JSON array.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -11,129 +11,85 @@
 
 #include "cmd.h"
 #include "cli/cli.h"
-#include "render/report.h"
+#include "cli/output.h"
 #include "scopedb/err.h"
 #include "scopedb/filter.h"
-#include "util/json.h"
 #include "scopedb/store.h"
-#include "render/table.h"
 #include "scopedb/util.h"
 
-static int runs_json(struct buf *out, const struct store_run *runs, size_t n)
+/* The columns of runs: the terminal, CSV and JSON each show their own. */
+enum {
+	RC_ID,
+	RC_RECORDED,
+	RC_RECORDED_AT,
+	RC_INGESTED_AT,
+	RC_LABEL,
+	RC_COMMIT,
+	RC_BRANCH,
+	RC_TAGS,
+	RC_RANKS,
+	RC_REGIONS,
+	RC_CALLS,
+	RC_SCHEMA,
+	RC_LAYOUT,
+	RC_PATH,
+	RC_SHA,
+	RC_N
+};
+
+static const struct doc_col runs_cols[RC_N] = {
+    {"id", "id", "id", DOC_ID, DOC_RIGHT, DOC_F_TEXT, 0, 0},
+    {"recorded", NULL, NULL, DOC_TEXT, DOC_LEFT, DOC_F_TEXT, 0, 0},
+    {NULL, "recorded_at", "recorded_at", DOC_TEXT, DOC_LEFT, 0, 0, 0},
+    {NULL, "ingested_at", "ingested_at", DOC_TEXT, DOC_LEFT, 0, 0, 0},
+    {"label", "label", "label", DOC_TEXT, DOC_LEFT, DOC_F_TEXT, 0, 0},
+    {"commit", "commit", "commit", DOC_TEXT, DOC_LEFT, DOC_F_TEXT, 0, 12},
+    {"branch", "branch", "branch", DOC_TEXT, DOC_LEFT, DOC_F_TEXT, 0, 0},
+    {"tags", "tags", "tags", DOC_LIST, DOC_LEFT, DOC_F_TEXT, 0, 0},
+    {"ranks", "ranks", "num_ranks", DOC_ID, DOC_RIGHT, DOC_F_TEXT, 0, 0},
+    {"regions", "regions", "num_regions", DOC_ID, DOC_RIGHT, DOC_F_TEXT, 0, 0},
+    {NULL, "calls", "num_calls", DOC_ID, DOC_RIGHT, 0, 0, 0},
+    {NULL, NULL, "schema", DOC_ID, DOC_RIGHT, 0, 0, 0},
+    {NULL, NULL, "layout", DOC_TEXT, DOC_LEFT, 0, 0, 0},
+    {"source", "path", "path", DOC_TEXT, DOC_LEFT, DOC_F_TEXT, 0, 0},
+    {NULL, NULL, "sha256", DOC_TEXT, DOC_LEFT, 0, 0, 0},
+};
+
+struct runs_view {
+	const struct store_run *runs;
+	size_t n;
+};
+
+/* The document of runs (ctx: a struct runs_view): one row per run (JSON:
+ * the array of rows). */
+static int runs_document(struct doc *d, const void *ctx)
 {
-	size_t i, k;
-	int rc = buf_puts(out, "[");
+	const struct runs_view *v = ctx;
+	struct doc_table *t = doc_table(d, DOC_F_TEXT | DOC_F_CSV, runs_cols, RC_N);
+	size_t i;
 
-	for (i = 0; i < n && !rc; i++) {
-		const struct store_run *r = &runs[i];
+	for (i = 0; i < v->n; i++) {
+		const struct store_run *r = &v->runs[i];
 
-		rc |= buf_printf(out, "%s\n  {\"id\": %" PRId64 ", \"recorded_at\": ", i ? "," : "",
-				 r->id);
-		rc |= report_json_str(out, r->recorded_at);
-		rc |= buf_puts(out, ", \"ingested_at\": ");
-		rc |= report_json_str(out, r->ingested_at);
-		rc |= buf_puts(out, ", \"label\": ");
-		rc |= report_json_str(out, r->label);
-		rc |= buf_puts(out, ", \"commit\": ");
-		rc |= report_json_str(out, r->commit);
-		rc |= buf_puts(out, ", \"branch\": ");
-		rc |= report_json_str(out, r->branch);
-		rc |= buf_puts(out, ", \"tags\": [");
-		for (k = 0; k < r->ntags; k++) {
-			rc |= buf_puts(out, k ? ", " : "");
-			rc |= json_buf_string(out, r->tags[k]);
-		}
-		rc |= buf_printf(out,
-				 "], \"num_ranks\": %" PRId64 ", \"num_regions\": %" PRId64
-				 ", \"num_calls\": %" PRId64 ", \"schema\": %d, \"layout\": ",
-				 r->num_ranks, r->num_regions, r->num_calls, r->schema);
-		rc |= report_json_str(out, r->layout);
-		rc |= buf_puts(out, ", \"path\": ");
-		rc |= report_json_str(out, r->source_path);
-		rc |= buf_puts(out, ", \"sha256\": ");
-		rc |= report_json_str(out, r->sha256);
-		rc |= buf_puts(out, "}");
+		doc_row(t);
+		doc_set_id(t, RC_ID, r->id);
+		doc_set_text(t, RC_RECORDED, r->recorded_at ? r->recorded_at : r->ingested_at);
+		doc_set_text(t, RC_RECORDED_AT, r->recorded_at);
+		doc_set_text(t, RC_INGESTED_AT, r->ingested_at);
+		doc_set_text(t, RC_LABEL, r->label);
+		doc_set_text(t, RC_COMMIT, r->commit);
+		doc_set_text(t, RC_BRANCH, r->branch);
+		doc_set_list(t, RC_TAGS, (const char *const *)r->tags, r->ntags);
+		doc_set_id(t, RC_RANKS, r->num_ranks);
+		doc_set_id(t, RC_REGIONS, r->num_regions);
+		doc_set_id(t, RC_CALLS, r->num_calls);
+		doc_set_id(t, RC_SCHEMA, r->schema);
+		doc_set_text(t, RC_LAYOUT, r->layout);
+		doc_set_text(t, RC_PATH, r->source_path);
+		doc_set_text(t, RC_SHA, r->sha256);
 	}
-	rc |= buf_puts(out, n ? "\n]\n" : "]\n");
-	return rc ? ERR_NOMEM : 0;
-}
-
-static int runs_table(const struct store_run *runs, size_t n)
-{
-	static const char *const header[] = {"id",   "recorded", "label",   "commit", "branch",
-					     "tags", "ranks",	 "regions", "source"};
-	static const enum table_align align[] = {TABLE_RIGHT, TABLE_LEFT,  TABLE_LEFT,
-						 TABLE_LEFT,  TABLE_LEFT,  TABLE_LEFT,
-						 TABLE_RIGHT, TABLE_RIGHT, TABLE_LEFT};
-	struct table t;
-	size_t i, k;
-	int rc;
-
-	rc = table_init(&t, 9, header, align);
-	for (i = 0; i < n && !rc; i++) {
-		const struct store_run *r = &runs[i];
-		char id[24], ranks[24], regions[24], commit[13] = "";
-		struct buf tags = BUF_INIT;
-		const char *cells[9];
-
-		snprintf(id, sizeof(id), "%" PRId64, r->id);
-		snprintf(ranks, sizeof(ranks), "%" PRId64, r->num_ranks);
-		snprintf(regions, sizeof(regions), "%" PRId64, r->num_regions);
-		if (r->commit)
-			snprintf(commit, sizeof(commit), "%s", r->commit);
-		for (k = 0; k < r->ntags; k++)
-			rc |= buf_printf(&tags, "%s%s", k ? "," : "", r->tags[k]);
-		cells[0] = id;
-		cells[1] = r->recorded_at ? r->recorded_at : r->ingested_at;
-		cells[2] = r->label ? r->label : "-";
-		cells[3] = r->commit ? commit : "-";
-		cells[4] = r->branch ? r->branch : "-";
-		cells[5] = tags.len ? tags.data : "-";
-		cells[6] = ranks;
-		cells[7] = regions;
-		cells[8] = r->source_path;
-		if (!rc)
-			rc = table_add_row(&t, cells);
-		buf_release(&tags);
-	}
-	if (!rc)
-		rc = table_print(&t, stdout, 0);
-	table_release(&t);
-	return rc;
-}
-
-/* CSV: one line per run; tags joined by ';'. */
-static int runs_csv(struct buf *out, const struct store_run *runs, size_t n)
-{
-	size_t i, k;
-	int rc = buf_puts(out, "id,recorded_at,ingested_at,label,commit,branch,tags,ranks,regions,"
-			       "calls,path\n");
-
-	for (i = 0; i < n && !rc; i++) {
-		const struct store_run *r = &runs[i];
-		struct buf tags = BUF_INIT;
-
-		for (k = 0; k < r->ntags; k++)
-			rc |= buf_printf(&tags, "%s%s", k ? ";" : "", r->tags[k]);
-		rc |= buf_printf(out, "%" PRId64 ",", r->id);
-		rc |= report_csv_field(out, r->recorded_at);
-		rc |= buf_putc(out, ',');
-		rc |= report_csv_field(out, r->ingested_at);
-		rc |= buf_putc(out, ',');
-		rc |= report_csv_field(out, r->label);
-		rc |= buf_putc(out, ',');
-		rc |= report_csv_field(out, r->commit);
-		rc |= buf_putc(out, ',');
-		rc |= report_csv_field(out, r->branch);
-		rc |= buf_putc(out, ',');
-		rc |= report_csv_field(out, tags.data);
-		rc |= buf_printf(out, ",%" PRId64 ",%" PRId64 ",%" PRId64 ",", r->num_ranks,
-				 r->num_regions, r->num_calls);
-		rc |= report_csv_field(out, r->source_path);
-		rc |= buf_putc(out, '\n');
-		buf_release(&tags);
-	}
-	return rc ? err_nomem() : 0;
+	doc_json_root_table(d, t);
+	return 0;
 }
 
 /* 1 when f restricts the listing at all. */
@@ -170,6 +126,16 @@ static int runs_opt_meta(const struct opt *opt, const char *arg)
 	return rc;
 }
 
+/* Nothing to list on the terminal: say why on stderr. */
+static int runs_none(const struct filter *f, const char *db)
+{
+	if (runs_filtered(f))
+		fprintf(stderr, "scopedb: no run matches the filters\n");
+	else
+		fprintf(stderr, "scopedb: no runs stored in '%s'\n", cli_db_path(db));
+	return 0;
+}
+
 int cmd_runs(int argc, char **argv)
 {
 	const struct opt_cmd *self = &cmd_runs_usage;
@@ -183,7 +149,7 @@ int cmd_runs(int argc, char **argv)
 	const char *db = NULL;
 	size_t n = 0, i;
 	long limit = 0;
-	int code = CLI_EXIT_ERROR;
+	int code = CLI_EXIT_ERROR, rc;
 	const struct opt opts[] = {
 	    OPT__DB(&db),
 	    OPT__FILTER_TAG(&tags),
@@ -221,21 +187,18 @@ int cmd_runs(int argc, char **argv)
 		code = cli_error();
 		goto out;
 	}
-	if (fmt == CLI_FORMAT_JSON || fmt == CLI_FORMAT_CSV) {
-		if (fmt == CLI_FORMAT_JSON ? runs_json(&json, runs, n) : runs_csv(&json, runs, n)) {
-			code = cli_error();
-			goto out;
-		}
-		fputs(json.data, stdout);
-	} else if (n == 0) {
-		if (runs_filtered(&f))
-			fprintf(stderr, "scopedb: no run matches the filters\n");
-		else
-			fprintf(stderr, "scopedb: no runs stored in '%s'\n", cli_db_path(db));
-	} else if (runs_table(runs, n)) {
+	{
+		const struct runs_view v = {runs, n};
+
+		rc = fmt == CLI_FORMAT_TABLE && n == 0
+			 ? runs_none(&f, db)
+			 : cli_output(&json, runs_document, &v, fmt, 0);
+	}
+	if (rc) {
 		code = cli_error();
 		goto out;
 	}
+	fputs(json.data ? json.data : "", stdout);
 	code = cli_finish(CLI_EXIT_OK);
 out:
 	store_runs_free(runs, n);

@@ -12,14 +12,13 @@
 
 #include "cmd.h"
 #include "cli/cli.h"
+#include "cli/output.h"
 #include "scopedb/err.h"
-#include "util/json.h"
 #include "select/match.h"
 #include "render/report.h"
 #include "scopedb/select.h"
 #include "scopedb/store.h"
 #include "scopedb/summary.h"
-#include "render/table.h"
 #include "scopedb/util.h"
 
 struct show_view {
@@ -55,193 +54,73 @@ static int show_describe(struct buf *out, const struct store_run *r)
 	return rc ? err_nomem() : 0;
 }
 
-static int show_table(const struct show_view *v, FILE *f)
+/* "ranks", "calls": integers; "region": the name; others: values. */
+static enum doc_type show_col_type(enum summary_col col)
 {
-	enum table_align align[SUMMARY_NCOLS];
-	const char *header[SUMMARY_NCOLS], *cells[SUMMARY_NCOLS];
-	char text[SUMMARY_NCOLS][64];
-	struct buf head = BUF_INIT, line = BUF_INIT;
-	struct table t;
-	size_t i, c;
-	int rc;
-
-	memset(&t, 0, sizeof(t));
-	rc = show_describe(&line, v->run);
-	if (!rc)
-		rc = buf_puts(&head, "Run: ") || report_plain(&head, line.data) ||
-		     buf_putc(&head, '\n');
-	if (!rc && v->ranks) {
-		rc = buf_puts(&head, "Ranks: ") || match_ranks_format(&head, v->ranks, v->nranks) ||
-		     buf_putc(&head, '\n');
-	}
-	if (rc) {
-		rc = err_nomem();
-		goto out;
-	}
-	fputs(head.data, f);
-	if (v->nrows == 0) {
-		fputs("\nNo regions selected.\n", f);
-		goto out;
-	}
-	fputc('\n', f);
-	for (c = 0; c < v->ncols; c++) {
-		header[c] = summary_col_name(v->cols[c]);
-		align[c] = v->cols[c] == SUMMARY_COL_REGION ? TABLE_LEFT : TABLE_RIGHT;
-	}
-	rc = table_init(&t, v->ncols, header, align);
-	for (i = 0; i < v->nrows && !rc; i++) {
-		for (c = 0; c < v->ncols; c++) {
-			enum summary_col col = v->cols[c];
-
-			if (col == SUMMARY_COL_REGION) {
-				cells[c] = v->rows[i].name;
-				continue;
-			}
-			report_fmt_value(text[c], sizeof(text[c]), v->rows[i].v[col],
-					 summary_col_is_count(col));
-			cells[c] = text[c];
-		}
-		rc = table_add_row(&t, cells);
-	}
-	if (!rc)
-		rc = table_print(&t, f, 0);
-out:
-	table_release(&t);
-	buf_release(&head);
-	buf_release(&line);
-	return rc;
+	if (col == SUMMARY_COL_REGION)
+		return DOC_TEXT;
+	return summary_col_is_count(col) ? DOC_COUNT : DOC_VALUE;
 }
 
-static int show_markdown(struct buf *out, const struct show_view *v)
+/* The document of show (ctx: a struct show_view): the run, the ranks, one
+ * row per region. */
+static int show_document(struct doc *d, const void *ctx)
 {
+	const struct show_view *v = ctx;
+	struct doc_col cols[SUMMARY_NCOLS];
+	struct doc_value *ranks;
+	struct doc_table *t;
 	struct buf line = BUF_INIT;
-	char text[64];
 	size_t i, c;
-	int rc;
 
-	rc = show_describe(&line, v->run);
-	rc |= buf_puts(out, "- **Run:** ");
-	rc |= report_md(out, line.data ? line.data : "");
-	rc |= buf_putc(out, '\n');
-	if (v->ranks) {
-		rc |= buf_puts(out, "- **Ranks:** ");
-		rc |= match_ranks_format(out, v->ranks, v->nranks);
-		rc |= buf_putc(out, '\n');
-	}
-	rc |= buf_puts(out, "\n|");
-	for (c = 0; c < v->ncols; c++)
-		rc |= buf_printf(out, " %s |", summary_col_name(v->cols[c]));
-	rc |= buf_puts(out, "\n|");
-	for (c = 0; c < v->ncols; c++)
-		rc |= buf_puts(out, v->cols[c] == SUMMARY_COL_REGION ? " :--- |" : " ---: |");
-	rc |= buf_putc(out, '\n');
-	for (i = 0; i < v->nrows; i++) {
-		rc |= buf_putc(out, '|');
-		for (c = 0; c < v->ncols; c++) {
-			enum summary_col col = v->cols[c];
-
-			rc |= buf_putc(out, ' ');
-			if (col == SUMMARY_COL_REGION) {
-				rc |= report_md(out, v->rows[i].name);
-			} else {
-				report_fmt_value(text, sizeof(text), v->rows[i].v[col],
-						 summary_col_is_count(col));
-				rc |= buf_puts(out, text);
-			}
-			rc |= buf_puts(out, " |");
-		}
-		rc |= buf_putc(out, '\n');
-	}
+	if (show_describe(&line, v->run))
+		d->failed = 1;
+	else
+		doc_span(d, doc_field(d, DOC_F_HUMAN, "Run"), line.data, 0);
 	buf_release(&line);
-	return rc ? err_nomem() : 0;
-}
-
-static int show_csv(struct buf *out, const struct show_view *v)
-{
-	char text[64];
-	size_t i, c;
-	int rc = 0;
-
-	for (c = 0; c < v->ncols; c++)
-		rc |= buf_printf(out, "%s%s", c ? "," : "", summary_col_name(v->cols[c]));
-	rc |= buf_putc(out, '\n');
-	for (i = 0; i < v->nrows; i++) {
-		for (c = 0; c < v->ncols; c++) {
-			enum summary_col col = v->cols[c];
-			struct stats_val val = v->rows[i].v[col];
-
-			if (c)
-				rc |= buf_putc(out, ',');
-			if (col == SUMMARY_COL_REGION) {
-				rc |= report_csv_field(out, v->rows[i].name);
-			} else if (!val.none) {
-				report_fmt_number(text, sizeof(text), val.v,
-						  summary_col_is_count(col));
-				rc |= buf_puts(out, text);
-			}
-		}
-		rc |= buf_putc(out, '\n');
-	}
-	return rc ? err_nomem() : 0;
-}
-
-static int show_json(struct buf *out, const struct show_view *v)
-{
-	const struct store_run *r = v->run;
-	char text[64];
-	size_t i, c;
-	int rc = 0;
-
-	rc |= buf_printf(out, "{\"run\": {\"id\": %" PRId64 ", \"path\": ", r->id);
-	rc |= report_json_str(out, r->source_path);
-	rc |= buf_puts(out, ", \"label\": ");
-	rc |= report_json_str(out, r->label);
-	rc |= buf_puts(out, ", \"commit\": ");
-	rc |= report_json_str(out, r->commit);
-	rc |= buf_puts(out, ", \"branch\": ");
-	rc |= report_json_str(out, r->branch);
-	rc |= buf_puts(out, ", \"tags\": ");
-	rc |= json_buf_strarray(out, (const char *const *)r->tags, r->ntags);
-	rc |= buf_puts(out, ", \"recorded_at\": ");
-	rc |= report_json_str(out, r->recorded_at);
-	rc |= buf_printf(out, ", \"num_ranks\": %" PRId64 ", \"layout\": ", r->num_ranks);
-	rc |= report_json_str(out, r->layout);
-	rc |= buf_puts(out, "}, \"ranks\": ");
 	if (v->ranks) {
-		rc |= buf_putc(out, '[');
-		for (i = 0; i < v->nranks; i++)
-			rc |= buf_printf(out, "%s%" PRId64, i ? ", " : "", v->ranks[i]);
-		rc |= buf_putc(out, ']');
-	} else {
-		rc |= buf_puts(out, "null");
+		if (match_ranks_format(&line, v->ranks, v->nranks))
+			d->failed = 1;
+		else
+			doc_span(d, doc_field(d, DOC_F_HUMAN, "Ranks"), line.data, DOC_RAW);
+		buf_release(&line);
 	}
-	rc |= buf_puts(out, ", \"regions\": [");
-	for (i = 0; i < v->nrows; i++) {
-		rc |= buf_puts(out, i ? ",\n  {" : "\n  {");
-		for (c = 0; c < v->ncols; c++) {
-			enum summary_col col = v->cols[c];
-			struct stats_val val = v->rows[i].v[col];
+	doc_blank(d, DOC_F_HUMAN);
+	memset(cols, 0, sizeof(cols));
+	for (c = 0; c < v->ncols; c++) {
+		enum summary_col col = v->cols[c];
 
-			if (c)
-				rc |= buf_puts(out, ", ");
-			if (col == SUMMARY_COL_REGION) {
-				rc |= buf_puts(out, "\"name\": ");
-				rc |= json_buf_string(out, v->rows[i].name);
-				continue;
-			}
-			rc |= buf_printf(out, "\"%s\": ", summary_col_name(col));
-			if (val.none) {
-				rc |= buf_puts(out, "null");
-			} else {
-				report_fmt_number(text, sizeof(text), val.v,
-						  summary_col_is_count(col));
-				rc |= buf_puts(out, text);
-			}
-		}
-		rc |= buf_putc(out, '}');
+		cols[c].title = cols[c].csv = summary_col_name(col);
+		cols[c].json = col == SUMMARY_COL_REGION ? "name" : summary_col_name(col);
+		cols[c].type = show_col_type(col);
+		cols[c].align = col == SUMMARY_COL_REGION ? DOC_LEFT : DOC_RIGHT;
+		cols[c].fmts = DOC_F_HUMAN;
+		cols[c].flags = col == SUMMARY_COL_REGION ? 0 : DOC_RAW;
 	}
-	rc |= buf_puts(out, v->nrows ? "\n]}\n" : "]}\n");
-	return rc ? err_nomem() : 0;
+	t = doc_table(d, DOC_F_HUMAN | DOC_F_CSV, cols, v->ncols);
+	doc_table_empty(t, "No regions selected.");
+	for (i = 0; i < v->nrows; i++) {
+		doc_row(t);
+		for (c = 0; c < v->ncols; c++) {
+			struct stats_val val = v->rows[i].v[v->cols[c]];
+
+			if (v->cols[c] == SUMMARY_COL_REGION)
+				doc_set_text(t, c, v->rows[i].name);
+			else
+				doc_set_num(t, c, val.none, val.v);
+		}
+	}
+	doc_json_root(d, DOC_V_OBJ, JSONW_INLINE);
+	report_run_json(d, d->json, "run", v->run, 0, 1);
+	if (v->ranks) {
+		ranks = doc_json_arr(d, d->json, "ranks", JSONW_INLINE);
+		for (i = 0; i < v->nranks; i++)
+			doc_json_int(d, ranks, NULL, v->ranks[i]);
+	} else {
+		doc_json_null(d, d->json, "ranks");
+	}
+	doc_json_table(d, d->json, "regions", t);
+	return 0;
 }
 
 const struct opt_cmd cmd_show_usage = {
@@ -362,20 +241,7 @@ int cmd_show(int argc, char **argv)
 	view.ncols = ncols;
 	view.ranks = so.ranks;
 	view.nranks = so.nranks;
-	switch (fmt) {
-	case CLI_FORMAT_JSON:
-		rc = show_json(&out, &view);
-		break;
-	case CLI_FORMAT_CSV:
-		rc = show_csv(&out, &view);
-		break;
-	case CLI_FORMAT_MARKDOWN:
-		rc = show_markdown(&out, &view);
-		break;
-	default:
-		rc = show_table(&view, stdout);
-		break;
-	}
+	rc = cli_output(&out, show_document, &view, fmt, 0);
 	if (rc) {
 		code = cli_error();
 		goto out;

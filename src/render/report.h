@@ -1,14 +1,12 @@
 /*
- * report.h - printing a comparison (compare.h) as "scopedb diff" and
- * "scopedb check" show it: an aligned terminal table, a GitHub-flavoured
- * markdown table for PR comments, CSV, or JSON.
+ * report.h - the document of "scopedb diff" and "scopedb check" (a
+ * comparison, compare.h), and the pieces other commands' documents share
+ * with it: a run's description, the metadata differences of two runs, the
+ * unit of a metric.  Rendering is render.h's.
  *
  * Terminal and markdown values are formatted as upstream scope-profiler
- * prints them: values with %.6g (calls as integers), delta signed (+0),
- * delta % with %+.4g and a '%' sign, "-" for None.  CSV and JSON carry the
- * unrounded numbers (the shortest text that reads back as the same double,
- * so nothing is lost) and null / an empty cell for None; non-finite numbers
- * never occur in the rows.
+ * prints them (format.h); CSV and JSON carry the unrounded numbers and
+ * null / an empty cell for None.
  *
  * JSON shape (diff): {"metric": M, "a": RUN, "b": RUN, "rows": [{"name",
  * "a", "b", "delta", "pct"}...]}; check adds "max_regression",
@@ -19,46 +17,41 @@
  * always ends with "metadata_changes": [{"key", "a", "b"}...] ([] when the
  * runs are alike).
  *
- * Every function appends to out (a struct buf it does not clear) and
- * returns 0 or ERR_NOMEM.
+ * Every function adds to a document (doc.h); failures are the document's
+ * (doc_check()).
  */
 #ifndef SCOPEDB_REPORT_H
 #define SCOPEDB_REPORT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
+#include "render/doc.h"
 #include "scopedb/compare.h"
-#include "scopedb/util.h"
+#include "scopedb/metadiff.h"
 
-/* Terminal table; color adds ANSI colour (red regressions, green
- * improvements, the verdict). */
-int report_table(struct buf *out, const struct compare_result *r, const struct compare_opts *o,
-		 int color);
-int report_markdown(struct buf *out, const struct compare_result *r, const struct compare_opts *o);
-int report_csv(struct buf *out, const struct compare_result *r, const struct compare_opts *o);
-int report_json(struct buf *out, const struct compare_result *r, const struct compare_opts *o);
+/* The document of a comparison (diff, or check when o->check). */
+void report_doc(struct doc *d, const struct compare_result *r, const struct compare_opts *o);
+
+/* {"id" (null when no_id), "path", "label", "commit", "branch", "tags",
+ * "recorded_at", "num_ranks"[, "layout" when layout]} of run under parent. */
+void report_run_json(struct doc *d, struct doc_value *parent, const char *key,
+		     const struct store_run *run, int no_id, int layout);
 
 /*
- * Text escaping shared by every command's output (show, history, runs,
- * pins, ...), so a hostile region name prints the same way everywhere:
- * report_plain: control characters as '?' so one row stays one line;
- * report_md: the same, plus markdown metacharacters backslash-escaped;
- * report_csv_field: an RFC 4180 field, quoted when it holds a comma, quote
- * or line break (nothing for NULL);
- * report_json_str: a JSON string, or null for NULL.
+ * The metadata differences c[0..n) (metadiff.h): for the terminal, lines
+ * "INDENT key  a -> b" with the keys padded to one width and "(unset)" for
+ * a missing side; for markdown, items "- key: a → b"; both with values
+ * longer than maxw code points (0 = no limit) cut and ended by "...".
+ * JSON: [{"key": K, "a": A or null, "b": B or null}, ...] under parent.
  */
-int report_plain(struct buf *out, const char *s);
-int report_md(struct buf *out, const char *s);
-int report_csv_field(struct buf *out, const char *s);
-int report_json_str(struct buf *out, const char *s);
+void report_meta_text(struct doc *d, const struct metadiff_change *c, size_t n, const char *indent,
+		      size_t maxw);
+void report_meta_md(struct doc *d, const struct metadiff_change *c, size_t n, size_t maxw);
+void report_meta_json(struct doc *d, struct doc_value *parent, const char *key,
+		      const struct metadiff_change *c, size_t n);
 
-/* Upstream's cell formats (see above) into s (at least 64 bytes). */
-void report_fmt_value(char *s, size_t len, struct stats_val v, int is_count);
-void report_fmt_delta(char *s, size_t len, double delta, int is_count);
-void report_fmt_pct(char *s, size_t len, struct stats_val pct);
-
-/* The shortest %.Ng (N = 15..17) that reads back as v, with ".0" added to
- * integral values ("1.0", "0.1", "1e-05"); integers when is_count. */
-void report_fmt_number(char *s, size_t len, double v, int is_count);
+/* "seconds", "percent" (imbalance) or "calls". */
+const char *report_unit(enum stats_metric m);
 
 #endif

@@ -1,10 +1,12 @@
 /*
- * table.c - aligned text tables (see table.h).
+ * table.c - aligned text tables (see table.h), rendered into a buffer by the
+ * terminal renderer (render_text.c).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "scopedb/err.h"
+#include "render/escape.h"
 #include "render/table.h"
 #include "scopedb/util.h"
 
@@ -13,12 +15,12 @@ int table_init(struct table *t, size_t ncols, const char *const *header,
 {
 	memset(t, 0, sizeof(*t));
 	t->ncols = ncols;
-	t->align = calloc(ncols, sizeof(*t->align));
+	t->align = calloc(ncols ? ncols : 1, sizeof(*t->align));
 	if (!t->align)
 		return err_nomem();
 	if (align)
 		memcpy(t->align, align, ncols * sizeof(*align));
-	return table_add_row(t, header);
+	return header ? table_add_row(t, header) : 0;
 }
 
 void table_release(struct table *t)
@@ -77,15 +79,10 @@ static size_t table_width(const char *s)
 	return w;
 }
 
-static void table_put_text(FILE *f, const char *s)
+int table_render(struct buf *out, const struct table *t, const char *indent, int rule, int trim)
 {
-	for (; *s; s++)
-		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, f);
-}
-
-int table_print(const struct table *t, FILE *f, int rule)
-{
-	size_t *width, r, c;
+	size_t *width, r, c, k, mark;
+	int rc = 0;
 
 	width = calloc(t->ncols ? t->ncols : 1, sizeof(*width));
 	if (!width)
@@ -97,39 +94,57 @@ int table_print(const struct table *t, FILE *f, int rule)
 			if (w > width[c])
 				width[c] = w;
 		}
-	for (r = 0; r < t->nrows; r++) {
+	for (r = 0; r < t->nrows && !rc; r++) {
+		rc |= buf_puts(out, indent ? indent : "");
 		for (c = 0; c < t->ncols; c++) {
 			const struct table_cell *cell = &t->cells[r * t->ncols + c];
-			size_t pad = width[c] - table_width(cell->text), k;
+			size_t pad = width[c] - table_width(cell->text);
 			int last = c + 1 == t->ncols;
 
 			if (c)
-				fputs("  ", f);
+				rc |= buf_puts(out, "  ");
 			if (cell->color)
-				fprintf(f, "\033[%sm", cell->color);
+				rc |= buf_printf(out, "\033[%sm", cell->color);
 			if (t->align[c] == TABLE_RIGHT)
 				for (k = 0; k < pad; k++)
-					fputc(' ', f);
-			table_put_text(f, cell->text);
+					rc |= buf_putc(out, ' ');
+			rc |= escape_plain(out, cell->text);
 			if (cell->color)
-				fputs("\033[0m", f);
+				rc |= buf_puts(out, "\033[0m");
 			if (t->align[c] == TABLE_LEFT && !last)
 				for (k = 0; k < pad; k++)
-					fputc(' ', f);
+					rc |= buf_putc(out, ' ');
 		}
-		fputc('\n', f);
+		/* Optional last columns leave no blanks at the line's end. */
+		mark = out->len;
+		while (trim && mark > 0 && out->data[mark - 1] == ' ')
+			mark--;
+		out->len = mark;
+		rc |= buf_putc(out, '\n');
 		if (r == 0 && rule) {
+			rc |= buf_puts(out, indent ? indent : "");
 			for (c = 0; c < t->ncols; c++) {
-				size_t k;
-
 				if (c)
-					fputs("  ", f);
+					rc |= buf_puts(out, "  ");
 				for (k = 0; k < width[c]; k++)
-					fputc('-', f);
+					rc |= buf_putc(out, '-');
 			}
-			fputc('\n', f);
+			rc |= buf_putc(out, '\n');
 		}
 	}
 	free(width);
+	return rc ? err_nomem() : 0;
+}
+
+int table_print(const struct table *t, FILE *f, int rule)
+{
+	struct buf out = BUF_INIT;
+	int rc = table_render(&out, t, NULL, rule, 0);
+
+	if (!rc && out.len)
+		fwrite(out.data, 1, out.len, f);
+	buf_release(&out);
+	if (rc)
+		return rc;
 	return ferror(f) ? err_set(ERR_IO, "cannot write output") : 0;
 }

@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "scopedb/util.h"
+
 enum table_align { TABLE_LEFT, TABLE_RIGHT };
 
 struct table_cell {
@@ -30,7 +32,7 @@ struct table {
 	struct table_cell *cells; /* nrows * ncols */
 };
 
-/* A table whose first row is the header. */
+/* A table whose first row is the header (none when header is NULL). */
 int table_init(struct table *t, size_t ncols, const char *const *header,
 	       const enum table_align *align);
 void table_release(struct table *t);
@@ -41,8 +43,14 @@ int table_add_row(struct table *t, const char *const *cells);
 /* Colour of cell (row, col) of the last added row; row 0 is the header. */
 void table_set_color(struct table *t, size_t col, const char *color);
 
-/* Print all rows; the header is underlined with dashes when rule != 0.
- * Returns 0, or ERR_IO when writing failed. */
+/*
+ * Append all rows to out, each line after indent (NULL: none); the first
+ * row is underlined with dashes when rule != 0; trim drops the blanks
+ * empty last columns leave at the end of a line.  0 or ERR_NOMEM.
+ */
+int table_render(struct buf *out, const struct table *t, const char *indent, int rule, int trim);
+
+/* table_render() to a FILE; ERR_IO when writing failed. */
 int table_print(const struct table *t, FILE *f, int rule);
 
 #endif

@@ -1,0 +1,98 @@
+/*
+ * model.h - the domain types every analysis shares, in one place:
+ *
+ *   metric        enum stats_metric: what is measured of a region (total,
+ *                 avg, p95, imbalance, calls, ...)
+ *   metric value  struct stats_val: one metric of one region, possibly
+ *                 None (no calls, no GPU data, no per-call durations)
+ *   sample set    struct metric_samples: a region's per-call durations as
+ *                 the percentiles need them (sorted, sorted runs, or the
+ *                 stored p50/p95/p99)
+ *   region aggregate  struct stats_region: a region pooled over the
+ *                 selected ranks (from the store's struct
+ *                 store_region_stats, see metric.h) plus its samples
+ *   verdict       struct verdict: the outcome of a check and why
+ *
+ * A stored run is struct store_run (store.h).  Turning a stored aggregate
+ * into a metric value is metric_value() (metric.h), used by diff, check,
+ * show and history alike.
+ *
+ * Ownership: plain values; pointers inside are borrowed (see each type).
+ */
+#ifndef SCOPEDB_MODEL_H
+#define SCOPEDB_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum stats_metric {
+	STATS_GPU_TOTAL,
+	STATS_GPU_AVG,
+	STATS_TOTAL,
+	STATS_AVG,
+	STATS_MIN,
+	STATS_MAX,
+	STATS_P50,
+	STATS_P95,
+	STATS_P99,
+	STATS_IMBALANCE,
+	STATS_CALLS,
+};
+
+#define STATS_NMETRICS 11
+
+/* A metric value that may be None. */
+struct stats_val {
+	int none;
+	double v;
+};
+
+/* A region's per-call durations (ns), borrowed; all NULL when none are
+ * needed or known. */
+struct metric_samples {
+	/* All pooled durations sorted ascending (n == calls), or, when
+	 * run_ends != NULL, the concatenation of nruns ascending runs, run i
+	 * ending at run_ends[i] (as store_region_duration_runs() returns). */
+	const int64_t *sorted;
+	size_t nsorted;
+	const int64_t *run_ends;
+	size_t nruns;
+	/* Or the stored p50, p95 and p99 in ns (store_finish_run()). */
+	const double *quantiles;
+};
+
+/* What the metrics need of one region, pooled over the selected ranks. */
+struct stats_region {
+	uint64_t calls;
+	int64_t total, min, max;       /* ns over the calls (min/max unused if none) */
+	int has_events;		       /* 0: aggregate layout (no percentiles, no GPU) */
+	uint64_t gpu_count;	       /* calls with GPU time >= 0 */
+	int64_t gpu_total;	       /* ns */
+	uint64_t busy_ranks;	       /* selected ranks whose total is > 0 */
+	int64_t busy_max;	       /* the largest such per-rank total, ns */
+	struct metric_samples samples; /* needed only by p50/p95/p99 */
+};
+
+/*
+ * The outcome of a check.  Room for more outcomes (a statistical verdict
+ * may say IMPROVED, UNCHANGED or INCONCLUSIVE); PASS and FAIL are what
+ * "scopedb check" gives today.  The command layer alone maps a verdict to
+ * an exit status.
+ */
+enum verdict_kind {
+	VERDICT_NONE, /* no check was made (diff) */
+	VERDICT_PASS,
+	VERDICT_FAIL,
+};
+
+struct verdict {
+	enum verdict_kind kind;
+	const char **violations; /* regions over the budget, in row order
+				  * (malloc'ed array of borrowed names) */
+	size_t nviolations;
+};
+
+/* "PASS", "FAIL" ("" for VERDICT_NONE). */
+const char *verdict_name(enum verdict_kind k);
+
+#endif

@@ -1,0 +1,22 @@
+/*
+ * escape.h - the only place where text is escaped for an output format, so
+ * a hostile region name (newlines, pipes, quotes, ANSI escapes) prints the
+ * same way in every command:
+ *   escape_plain: terminal; control characters as '?' so a row stays a line;
+ *   escape_md:    markdown; the same, plus \`*_[]<>|~&# backslash-escaped;
+ *   escape_csv:   an RFC 4180 field, quoted when it holds a comma, quote or
+ *                 line break (nothing for NULL);
+ *   escape_json:  a JSON string literal, or null for NULL.
+ * Each appends to out and returns 0 or ERR_NOMEM.
+ */
+#ifndef SCOPEDB_RENDER_ESCAPE_H
+#define SCOPEDB_RENDER_ESCAPE_H
+
+#include "scopedb/util.h"
+
+int escape_plain(struct buf *out, const char *s);
+int escape_md(struct buf *out, const char *s);
+int escape_csv(struct buf *out, const char *s);
+int escape_json(struct buf *out, const char *s);
+
+#endif

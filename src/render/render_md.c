@@ -1,0 +1,82 @@
+/*
+ * render_md.c - the GitHub-flavoured markdown renderer: fields as bullet
+ * items with a bold key, headings, pipe tables (numbers right-aligned).
+ * Spans and cells go through escape_md() unless marked DOC_RAW.
+ */
+#include <string.h>
+
+#include "render/escape.h"
+#include "render/render.h"
+#include "scopedb/err.h"
+
+static int render_md_put(struct buf *out, const char *s, unsigned flags)
+{
+	int rc = 0, strong = !!(flags & DOC_STRONG);
+
+	if (strong)
+		rc |= buf_puts(out, "**");
+	rc |= flags & DOC_RAW ? buf_puts(out, s) : escape_md(out, s);
+	if (strong)
+		rc |= buf_puts(out, "**");
+	return rc;
+}
+
+static int render_md_spans(struct buf *out, const struct doc_text *t, const struct render_opts *o)
+{
+	size_t i;
+	int rc = 0;
+
+	(void)o;
+	for (i = 0; i < t->n; i++)
+		rc |= render_md_put(out, t->v[i].s, t->v[i].flags);
+	return rc;
+}
+
+static int render_md_table(struct buf *out, const struct doc_table *t, const struct render_opts *o)
+{
+	unsigned fmt = o->fmt;
+	struct buf cell = BUF_INIT;
+	size_t r, c;
+	int rc = 0;
+
+	rc |= buf_putc(out, '|');
+	for (c = 0; c < t->ncols; c++)
+		if (t->cols[c].fmts & fmt)
+			rc |= buf_printf(out, " %s |", t->cols[c].title ? t->cols[c].title : "");
+	rc |= buf_puts(out, "\n|");
+	for (c = 0; c < t->ncols; c++)
+		if (t->cols[c].fmts & fmt)
+			rc |= buf_puts(out, t->cols[c].align == DOC_LEFT ? " :--- |" : " ---: |");
+	rc |= buf_putc(out, '\n');
+	for (r = 0; r < t->nrows && !rc; r++) {
+		rc |= buf_putc(out, '|');
+		for (c = 0; c < t->ncols; c++) {
+			const struct doc_cell *x = doc_cell(t, r, c);
+
+			if (!(t->cols[c].fmts & fmt))
+				continue;
+			cell.len = 0;
+			rc |= doc_cell_human(&cell, &t->cols[c], x);
+			rc |= buf_putc(out, ' ');
+			rc |= render_md_put(out, cell.len ? cell.data : "",
+					    x->flags | t->cols[c].flags);
+			if (x->note)
+				rc |= buf_printf(out, " (%s)", x->note);
+			rc |= buf_puts(out, " |");
+		}
+		rc |= buf_putc(out, '\n');
+	}
+	buf_release(&cell);
+	return rc ? err_nomem() : 0;
+}
+
+static int render_md(struct buf *out, const struct doc *d, const struct render_opts *o)
+{
+	static const struct render_style style = {
+	    "- **", ":** ", "- ", '#', render_md_spans, render_md_table,
+	};
+
+	return render_blocks(out, d, o, &style);
+}
+
+const struct renderer render_md_renderer = {"markdown", DOC_F_MD, render_md};

@@ -1,0 +1,206 @@
+/*
+ * test_render.c - the output layer on its own: the JSON writer's layouts,
+ * escaping for each format, and one document (fields, spans, typed table
+ * cells, None, emphasis, notes, per-format blocks and columns) through
+ * every renderer.  The commands' documents are covered byte for byte by
+ * e2e_golden and test_report.
+ */
+#include <string.h>
+
+#include "render/escape.h"
+#include "render/jsonw.h"
+#include "render/render.h"
+#include "scopedb/err.h"
+#include "testutil.h"
+
+static void test_jsonw(void **state)
+{
+	struct buf b = BUF_INIT;
+	struct jsonw w;
+
+	(void)state;
+	jsonw_init(&w, &b);
+	jsonw_begin_object(&w, JSONW_INLINE);
+	jsonw_key(&w, "a");
+	jsonw_begin_array(&w, JSONW_BLOCK);
+	jsonw_begin_object(&w, JSONW_INLINE);
+	jsonw_key(&w, "n");
+	jsonw_number(&w, 1.0, 0);
+	jsonw_key(&w, "c");
+	jsonw_number(&w, 3.0, 1);
+	jsonw_key(&w, "in");
+	jsonw_begin_array(&w, JSONW_BLOCK);
+	jsonw_int(&w, -7);
+	jsonw_end(&w);
+	jsonw_end(&w);
+	jsonw_null(&w);
+	jsonw_end(&w);
+	jsonw_key(&w, "t\"ag");
+	jsonw_begin_array(&w, JSONW_COMPACT);
+	jsonw_string(&w, "x");
+	jsonw_string(&w, NULL);
+	jsonw_bool(&w, 1);
+	jsonw_end(&w);
+	jsonw_key(&w, "e");
+	jsonw_begin_object(&w, JSONW_BLOCK);
+	jsonw_end(&w);
+	jsonw_end(&w);
+	assert_int_equal(jsonw_finish(&w), 0);
+	assert_string_equal(b.data, "{\"a\": [\n"
+				    "  {\"n\": 1.0, \"c\": 3, \"in\": [\n"
+				    "    -7\n"
+				    "  ]},\n"
+				    "  null\n"
+				    "], \"t\\\"ag\": [\"x\",null,true], \"e\": {}}");
+	/* unbalanced: an error, not a crash */
+	jsonw_end(&w);
+	assert_int_equal(jsonw_finish(&w), ERR_NOMEM);
+	buf_release(&b);
+}
+
+static void test_escape(void **state)
+{
+	struct buf b = BUF_INIT;
+
+	(void)state;
+	assert_int_equal(escape_plain(&b, "a\nb\033[1m|"), 0);
+	assert_int_equal(escape_md(&b, " a\tb*_|#"), 0);
+	assert_int_equal(escape_csv(&b, " plain"), 0);
+	assert_int_equal(escape_csv(&b, " q\"u,o"), 0);
+	assert_int_equal(escape_csv(&b, NULL), 0);
+	assert_int_equal(escape_json(&b, " j\n"), 0);
+	assert_int_equal(escape_json(&b, NULL), 0);
+	assert_string_equal(b.data, "a?b?[1m| a?b\\*\\_\\|\\# plain\" q\"\"u,o\"\" j\\n\"null");
+	buf_release(&b);
+}
+
+/* One document using every kind of block and cell. */
+static void make(struct doc *d)
+{
+	static const struct doc_col cols[] = {
+	    {"name", "name", "name", DOC_TEXT, DOC_LEFT, DOC_F_HUMAN, 0, 0},
+	    {"n", "n", "n", DOC_COUNT, DOC_RIGHT, DOC_F_HUMAN, 0, 0},
+	    {"v", "v", "v", DOC_VALUE, DOC_RIGHT, DOC_F_HUMAN, DOC_RAW, 0},
+	    {"d %", "pct", "pct", DOC_PCT, DOC_RIGHT, DOC_F_HUMAN, 0, 0},
+	    {"tags", "tags", "tags", DOC_LIST, DOC_LEFT, DOC_F_TEXT, 0, 0},
+	    {"sha", NULL, "sha", DOC_TEXT, DOC_LEFT, DOC_F_TEXT, 0, 4},
+	};
+	static const char *const tags[] = {"x", "y"};
+	struct doc_table *t;
+	struct doc_block *b;
+
+	doc_init(d);
+	doc_spanf(d, doc_heading(d, DOC_F_MD, 2), DOC_RAW, "Title %d", 1);
+	b = doc_field(d, DOC_F_HUMAN, "Run");
+	doc_span(d, b, "a_b\n", 0);
+	doc_span(d, b, " ", DOC_RAW);
+	doc_span(d, b, "FAIL", DOC_RAW | DOC_STRONG | DOC_BAD);
+	doc_blank(d, DOC_F_HUMAN);
+	t = doc_table(d, DOC_F_HUMAN | DOC_F_CSV, cols, 6);
+	doc_row(t);
+	doc_set_text(t, 0, "r|1");
+	doc_set_num(t, 1, 0, 12.0);
+	doc_set_num(t, 2, 0, 0.1 + 0.2);
+	doc_set_num(t, 3, 0, 50.0);
+	doc_set_list(t, 4, tags, 2);
+	doc_set_text(t, 5, "abcdef");
+	doc_set_flags(t, 3, DOC_STRONG | DOC_GOOD);
+	doc_set_note(t, 3, "best");
+	doc_row(t);
+	doc_set_text(t, 0, "r,2");
+	doc_set_list(t, 4, NULL, 0);
+	doc_item(d, DOC_F_MD);
+	doc_span(d, doc_item(d, DOC_F_MD), "item", 0);
+	doc_json_root(d, DOC_V_OBJ, JSONW_INLINE);
+	doc_json_table(d, d->json, "rows", t);
+	/* a second CSV table joins the first (its header is not repeated) */
+	t = doc_table(d, DOC_F_CSV, cols, 6);
+	doc_row(t);
+	doc_set_text(t, 0, "r3");
+	/* terminal only: an empty table prints its note */
+	t = doc_table(d, DOC_F_TEXT, cols, 1);
+	doc_table_empty(t, "Nothing.");
+}
+
+static void expect(const char *format, int color, const char *want)
+{
+	struct render_opts o = {color, 0};
+	struct buf b = BUF_INIT;
+	struct doc d;
+
+	make(&d);
+	assert_int_equal(render_doc(&b, format, &d, &o), 0);
+	if (strcmp(b.data, want))
+		fail_msg("%s: got:\n%s\nwant:\n%s", format, b.data, want);
+	doc_release(&d);
+	buf_release(&b);
+}
+
+static void test_renderers(void **state)
+{
+	(void)state;
+	expect("table", 0,
+	       "Run: a_b? FAIL\n"
+	       "\n"
+	       "name   n    v   d %  tags  sha\n"
+	       "r|1   12  0.3  +50%  x,y   abcd\n"
+	       "r,2    -    -     -  -     -\n"
+	       "Nothing.\n");
+	expect("table", 1,
+	       "Run: a_b? \033[1;31mFAIL\033[0m\n"
+	       "\n"
+	       "name   n    v   d %  tags  sha\n"
+	       "r|1   12  0.3  \033[1;32m+50%\033[0m  x,y   abcd\n"
+	       "r,2    -    -     -  -     -\n"
+	       "Nothing.\n");
+	expect("markdown", 0,
+	       "## Title 1\n"
+	       "- **Run:** a\\_b? **FAIL**\n"
+	       "\n"
+	       "| name | n | v | d % |\n"
+	       "| :--- | ---: | ---: | ---: |\n"
+	       "| r\\|1 | 12 | 0.3 | **+50%** (best) |\n"
+	       "| r,2 | - | - | - |\n"
+	       "- \n"
+	       "- item\n");
+	expect("csv", 0,
+	       "name,n,v,pct,tags\n"
+	       "r|1,12,0.30000000000000004,50.0,x;y\n"
+	       "\"r,2\",,,,\n"
+	       "r3,,,,\n");
+	expect("json", 0,
+	       "{\"rows\": [\n"
+	       "  {\"name\": \"r|1\", \"n\": 12, \"v\": 0.30000000000000004, \"pct\": 50.0, "
+	       "\"tags\": [\"x\", \"y\"], \"sha\": \"abcdef\"},\n"
+	       "  {\"name\": \"r,2\", \"n\": null, \"v\": null, \"pct\": null, \"tags\": [], "
+	       "\"sha\": null}\n"
+	       "]}\n");
+}
+
+static void test_errors(void **state)
+{
+	struct buf b = BUF_INIT;
+	struct doc d;
+
+	(void)state;
+	assert_null(render_find("html"));
+	assert_non_null(render_find("markdown"));
+	make(&d);
+	assert_int_equal(render_doc(&b, "html", &d, NULL), ERR_GENERIC);
+	d.failed = 1; /* as after an allocation failure */
+	assert_int_equal(render_doc(&b, "table", &d, NULL), ERR_NOMEM);
+	doc_release(&d);
+	buf_release(&b);
+}
+
+static const struct CMUnitTest render_tests[] = {
+    cmocka_unit_test(test_jsonw),
+    cmocka_unit_test(test_escape),
+    cmocka_unit_test(test_renderers),
+    cmocka_unit_test(test_errors),
+};
+
+int main(void)
+{
+	return cmocka_run_group_tests(render_tests, NULL, NULL);
+}
