@@ -15,6 +15,7 @@
 
 #include "cli/cli.h"
 #include "cli/opt.h"
+#include "render/render.h"
 #include "scopedb/err.h"
 #include "scopedb/stats.h"
 #include "scopedb/util.h"
@@ -27,7 +28,7 @@ struct dest {
 	struct opt_list tags;
 	long limit;
 	double pct;
-	enum cli_format fmt;
+	const char *fmt;
 	int seen_cb;
 };
 
@@ -119,7 +120,7 @@ static int parse(struct dest *d, const char **args, int *code)
 static void dest_init(struct dest *d)
 {
 	memset(d, 0, sizeof(*d));
-	d->fmt = CLI_FORMAT_TABLE;
+	d->fmt = "table";
 }
 
 /* The first line of the captured stderr. */
@@ -166,7 +167,7 @@ static void test_types(void **state)
 	assert_string_equal(d.tags.v[1], "b");
 	assert_int_equal(d.limit, 7);
 	assert_true(d.pct == 2.5);
-	assert_int_equal(d.fmt, CLI_FORMAT_CSV);
+	assert_string_equal(d.fmt, "csv");
 	assert_int_equal(d.seen_cb, 4);
 	assert_string_equal(err_text, "");
 	assert_string_equal(out_text, "");
@@ -227,7 +228,7 @@ static void test_abbreviations(void **state)
 	assert_int_equal(d.limit, 3);
 	assert_int_equal(d.flag, 1);
 	assert_true(d.pct == 1.0);
-	assert_int_equal(d.fmt, CLI_FORMAT_JSON);
+	assert_string_equal(d.fmt, "json");
 	/* flag, format, frob */
 	dest_init(&d);
 	assert_int_equal(parse(&d, ambiguous, &code), -1);
@@ -447,6 +448,34 @@ static void test_metric_choices(void **state)
 	assert_string_equal(p, "");
 }
 
+/* --format takes the names of the registered renderers: a command that
+ * renders any document offers every renderer, its own order first. */
+static void test_format_choices(void **state)
+{
+	const char *all = cli_formats_all("table markdown csv json"), *fmt = NULL;
+	const struct renderer *r;
+	size_t i, len;
+
+	(void)state;
+	assert_true(!strncmp(all, "table markdown csv json", 23));
+	for (i = 0; (r = render_at(i)) != NULL; i++) {
+		const char *p = strstr(all, r->name);
+
+		len = strlen(r->name);
+		assert_non_null(p);
+		assert_true(p[len] == ' ' || p[len] == '\0');
+		assert_int_equal(cli_parse_format(&fmt, r->name, all), 0);
+		assert_string_equal(fmt, r->name);
+	}
+	assert_int_equal(i, 4);
+	assert_string_equal(cli_formats_all("ignored: built once"), all);
+	fmt = "table";
+	assert_int_equal(cli_parse_format(&fmt, "csv", "json table"), ERR_USAGE);
+	assert_string_equal(err_msg(), "invalid --format 'csv': choose from table, json");
+	assert_true(cli_format_is(fmt, "table"));
+	assert_false(cli_format_is(NULL, "csv"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -462,6 +491,7 @@ int main(void)
 	    cmocka_unit_test(test_usage_text),
 	    cmocka_unit_test(test_describe),
 	    cmocka_unit_test(test_metric_choices),
+	    cmocka_unit_test(test_format_choices),
 	};
 
 	unsetenv("POSIXLY_CORRECT");

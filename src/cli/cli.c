@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "render/render.h"
 #include "scopedb/err.h"
 #include "scopedb/filter.h"
 #include "scopedb/stats.h"
@@ -29,32 +30,64 @@ const char *cli_db_path(const char *flag)
 	return "scopedb.sqlite";
 }
 
-int cli_parse_format(enum cli_format *out, const char *arg, unsigned allowed)
+int cli_format_is(const char *fmt, const char *name)
 {
-	static const struct {
-		const char *name;
-		enum cli_format fmt;
-	} names[] = {
-	    {"table", CLI_FORMAT_TABLE},
-	    {"json", CLI_FORMAT_JSON},
-	    {"csv", CLI_FORMAT_CSV},
-	    {"markdown", CLI_FORMAT_MARKDOWN},
-	};
-	char choices[64] = "";
-	size_t i;
+	return fmt && !strcmp(fmt, name);
+}
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		if (!(allowed & (unsigned)names[i].fmt))
+/* 1 if name is one of the space-separated words of list. */
+static int cli_word_in(const char *list, const char *name)
+{
+	size_t len = strlen(name), k;
+
+	while (list && *list) {
+		k = strcspn(list, " ");
+		if (k == len && !strncmp(list, name, len))
+			return 1;
+		list += k;
+		list += *list == ' ';
+	}
+	return 0;
+}
+
+int cli_parse_format(const char **out, const char *arg, const char *allowed)
+{
+	const struct renderer *r;
+	struct buf choices = BUF_INIT;
+	size_t i;
+	int rc;
+
+	for (i = 0; (r = render_at(i)) != NULL; i++) {
+		if (!cli_word_in(allowed, r->name))
 			continue;
-		if (!strcmp(arg, names[i].name)) {
-			*out = names[i].fmt;
+		if (!strcmp(arg, r->name)) {
+			*out = r->name;
 			return 0;
 		}
-		if (choices[0])
-			strcat(choices, ", ");
-		strcat(choices, names[i].name);
+		if (buf_printf(&choices, "%s%s", choices.len ? ", " : "", r->name)) {
+			buf_release(&choices);
+			return err_nomem();
+		}
 	}
-	return err_set(ERR_USAGE, "invalid --format '%s': choose from %s", arg, choices);
+	rc = err_set(ERR_USAGE, "invalid --format '%s': choose from %s", arg,
+		     choices.data ? choices.data : "");
+	buf_release(&choices);
+	return rc;
+}
+
+const char *cli_formats_all(const char *fmts)
+{
+	static char all[256];
+	const struct renderer *r;
+	size_t i, len;
+
+	if (all[0])
+		return all;
+	len = (size_t)snprintf(all, sizeof(all), "%s", fmts);
+	for (i = 0; (r = render_at(i)) != NULL && len < sizeof(all); i++)
+		if (!cli_word_in(fmts, r->name))
+			len += (size_t)snprintf(all + len, sizeof(all) - len, " %s", r->name);
+	return all;
 }
 
 int cli_isatty(FILE *f)
@@ -88,28 +121,9 @@ int cli_finish(int code)
 	return code;
 }
 
-/* The mask of the format names in the space-separated list. */
-static unsigned cli_format_mask(const char *list)
-{
-	enum cli_format fmt;
-	unsigned mask = 0;
-	char name[16];
-	size_t len;
-
-	while (list && *list) {
-		len = strcspn(list, " ");
-		snprintf(name, sizeof(name), "%.*s", (int)len, list);
-		if (!cli_parse_format(&fmt, name, ~0u))
-			mask |= (unsigned)fmt;
-		list += len;
-		list += *list == ' ';
-	}
-	return mask;
-}
-
 int cli_opt_format(const struct opt *opt, const char *arg)
 {
-	return cli_parse_format(opt->value, arg, cli_format_mask(opt->choices));
+	return cli_parse_format(opt->value, arg, opt->choices);
 }
 
 int cli_opt_metric(const struct opt *opt, const char *arg)

@@ -22,20 +22,29 @@ enum {
 	CLI_EXIT_ERROR = 2, /* bad usage, bad input, store problem */
 };
 
-enum cli_format {
-	CLI_FORMAT_TABLE = 1,
-	CLI_FORMAT_JSON = 2,
-	CLI_FORMAT_CSV = 4,
-	CLI_FORMAT_MARKDOWN = 8,
-};
+/*
+ * An output format is the name of a renderer (src/render/render.c):
+ * "table", "json", "csv", "markdown", ...  Commands hold it as a string
+ * (const char *, default "table"); the --format option only accepts the
+ * names of registered renderers.
+ */
+
+/* 1 if fmt is the format name. */
+int cli_format_is(const char *fmt, const char *name);
+
+/* Every registered format: first the words of fmts (a command's own order
+ * for its help), then the other renderers in registry order.  The result
+ * is static, built on the first call. */
+const char *cli_formats_all(const char *fmts);
 
 /* The store path: flag if non-NULL, else $SCOPEDB_DB, else
  * "scopedb.sqlite". */
 const char *cli_db_path(const char *flag);
 
-/* Parse a --format value among the allowed (mask of enum cli_format);
- * ERR_USAGE naming the value and the choices otherwise. */
-int cli_parse_format(enum cli_format *out, const char *arg, unsigned allowed);
+/* Set *out to arg if it is a registered format among the space-separated
+ * allowed names; ERR_USAGE naming the value and the choices (in registry
+ * order) otherwise. */
+int cli_parse_format(const char **out, const char *arg, const char *allowed);
 
 /* 1 if f is a terminal. */
 int cli_isatty(FILE *f);
@@ -55,7 +64,7 @@ int cli_finish(int code);
  * Option callbacks (opt.h) behind the shared options below; each parses
  * the value into opt->value with the core's parser, so the messages are
  * the core's ("invalid --metric 'x': choose from ...").
- *   cli_opt_format   enum cli_format *; allowed: the names in opt->choices
+ *   cli_opt_format   const char * (a renderer name); allowed: opt->choices
  *   cli_opt_metric   enum stats_metric *
  *   cli_opt_ranks    struct i64vec * (appends; match_ranks_finish() after)
  *   cli_opt_date     char[opt->defval] (filter_parse_date(), now = time())
@@ -71,10 +80,15 @@ int cli_opt_percent(const struct opt *opt, const char *arg);
 #define OPT__DB(v)                                                                                 \
 	OPT_STRING(0, "db", v, "PATH", "store to use (default $SCOPEDB_DB, else ./scopedb.sqlite)")
 
-/* --format FMT among fmts, e.g. "table markdown csv json": the first is the
- * default and the help line lists them in this order. */
+/* --format FMT among fmts, e.g. "table json": the first is the default and
+ * the help line lists them in this order. */
 #define OPT__FORMAT(v, fmts)                                                                       \
-	OPT_CHOICE(0, "format", OPT_TYPED(enum cli_format *, v), "FMT", NULL, fmts, cli_opt_format)
+	OPT_CHOICE(0, "format", OPT_TYPED(const char **, v), "FMT", NULL, fmts, cli_opt_format)
+
+/* --format FMT for a command whose document may be rendered in any format:
+ * fmts first (the default first), then every other registered renderer,
+ * so a new renderer is offered without touching the command. */
+#define OPT__FORMAT_ALL(v, fmts) OPT__FORMAT(v, cli_formats_all(fmts))
 
 /* --metric M (enum stats_metric *). */
 #define OPT__METRIC(v)                                                                             \

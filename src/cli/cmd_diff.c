@@ -81,7 +81,7 @@ static int compare_document(struct doc *d, const void *ctx)
 
 /* The comparison's document (report.h), rendered in fmt into out. */
 static int compare_output(struct buf *out, const struct compare_result *res,
-			  const struct compare_opts *co, enum cli_format fmt)
+			  const struct compare_opts *co, const char *fmt)
 {
 	const struct compare_view v = {res, co};
 
@@ -92,7 +92,7 @@ int cmd_compare(int argc, char **argv, int check)
 {
 	struct opt_list inc = OPT_LIST_INIT, exc = OPT_LIST_INIT;
 	const char *db = NULL;
-	enum cli_format fmt = CLI_FORMAT_TABLE;
+	const char *fmt = "table";
 	struct compare_opts co;
 	struct compare_result res;
 	struct i64vec ranks;
@@ -100,7 +100,7 @@ int cmd_compare(int argc, char **argv, int check)
 	/* The options of both, then those of diff only or check only. */
 #define COMPARE_OPTS                                                                               \
 	OPT__DB(&db), OPT__METRIC(&co.metric), OPT__INCLUDE(&inc), OPT__EXCLUDE(&exc),             \
-	    OPT__RANKS(&ranks), OPT__FORMAT(&fmt, "table markdown csv json")
+	    OPT__RANKS(&ranks), OPT__FORMAT_ALL(&fmt, "table markdown csv json")
 	const struct opt diff_opts[] = {
 	    COMPARE_OPTS,
 	    OPT_CHOICE(0, "sort", &co.sort, "KEY", NULL, "delta pct name", compare_opt_sort),

@@ -236,7 +236,7 @@ int cmd_history(int argc, char **argv)
 	const struct opt_cmd *self = &cmd_history_usage;
 	const char *db = NULL, *pattern = NULL;
 	struct opt_list tags = OPT_LIST_INIT;
-	enum cli_format fmt = CLI_FORMAT_TABLE;
+	const char *fmt = "table";
 	struct store_history_point *pts = NULL;
 	struct store_history_query q;
 	struct history_step *steps = NULL;
@@ -261,7 +261,7 @@ int cmd_history(int argc, char **argv)
 	    OPT__UNTIL(f.until, "only runs recorded at or before DATE"),
 	    OPT_COUNT(0, "limit", &limit, "N", "only the newest N runs that have the region"),
 	    OPT__RANKS(&ranks),
-	    OPT__FORMAT(&fmt, "table markdown csv json"),
+	    OPT__FORMAT_ALL(&fmt, "table markdown csv json"),
 	    OPT_END(),
 	};
 
@@ -306,7 +306,7 @@ int cmd_history(int argc, char **argv)
 	q.runs = &f;
 	q.durations = stats_metric_quantile(h.metric) > 0.0;
 	h.count = stats_metric_is_count(h.metric);
-	h.utf8 = fmt == CLI_FORMAT_TABLE && history_utf8();
+	h.utf8 = cli_format_is(fmt, "table") && history_utf8();
 	if (store_open(&st, cli_db_path(db), STORE_READONLY) ||
 	    store_region_history(st, &pts, &n, &q)) {
 		code = cli_error();
@@ -327,7 +327,7 @@ int cmd_history(int argc, char **argv)
 		code = cli_error();
 		goto out;
 	}
-	if (n == 0 && (fmt == CLI_FORMAT_TABLE || fmt == CLI_FORMAT_MARKDOWN))
+	if (n == 0 && (cli_format_is(fmt, "table") || cli_format_is(fmt, "markdown")))
 		fprintf(stderr, "scopedb: no selected run has %s '%s'\n",
 			pattern ? "a region matching" : "region", pattern ? pattern : q.region);
 	fwrite(out.data ? out.data : "", 1, out.len, stdout);

@@ -110,7 +110,7 @@ static int ingest_line(struct doc *d, const void *ctx)
  * is set when some file failed.  0, or an error of the output itself.
  */
 static int ingest_files(struct buf *json, struct store *st, struct ingest_opts *io, char **files,
-			int n, enum cli_format fmt, int quiet, int *failed)
+			int n, const char *fmt, int quiet, int *failed)
 {
 	struct buf line = BUF_INIT;
 	struct doc d;
@@ -124,8 +124,9 @@ static int ingest_files(struct buf *json, struct store *st, struct ingest_opts *
 		struct ingest_result r;
 		int e;
 
-		io->progress =
-		    (!quiet && fmt == CLI_FORMAT_TABLE && cli_isatty(stderr)) ? progress_cb : NULL;
+		io->progress = (!quiet && cli_format_is(fmt, "table") && cli_isatty(stderr))
+				   ? progress_cb
+				   : NULL;
 		io->progress_ctx = &prog;
 		err_clear();
 		e = ingest_file(&r, st, files[i], io);
@@ -134,7 +135,7 @@ static int ingest_files(struct buf *json, struct store *st, struct ingest_opts *
 			*failed = 1;
 			fprintf(stderr, "scopedb: %s\n", err_msg());
 		}
-		if (fmt == CLI_FORMAT_JSON) {
+		if (cli_format_is(fmt, "json")) {
 			ingest_json(&d, list, files[i], &r, e ? err_msg() : NULL);
 		} else if (!e) {
 			const struct ingest_view v = {files[i], &r};
@@ -145,7 +146,7 @@ static int ingest_files(struct buf *json, struct store *st, struct ingest_opts *
 		}
 		fflush(stdout);
 	}
-	if (!rc && fmt == CLI_FORMAT_JSON)
+	if (!rc && cli_format_is(fmt, "json"))
 		rc = cli_render(json, &d, fmt, 0);
 	doc_release(&d);
 	buf_release(&line);
@@ -175,7 +176,7 @@ int cmd_ingest(int argc, char **argv)
 	const char *db = NULL, *env_commit, *env_branch;
 	struct opt_list tags = OPT_LIST_INIT, meta = OPT_LIST_INIT;
 	struct ingest_opts io;
-	enum cli_format fmt = CLI_FORMAT_TABLE;
+	const char *fmt = "table";
 	struct store *st = NULL;
 	struct buf json = BUF_INIT;
 	int quiet = 0, failed = 0, code = CLI_EXIT_ERROR, nargs;

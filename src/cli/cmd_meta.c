@@ -114,7 +114,7 @@ const struct opt_cmd cmd_meta_usage = {
 int cmd_meta(int argc, char **argv)
 {
 	const struct opt_cmd *self = &cmd_meta_usage;
-	enum cli_format fmt = CLI_FORMAT_TABLE;
+	const char *fmt = "table";
 	struct store_meta ma, mb;
 	struct store *st = NULL;
 	struct buf out = BUF_INIT;

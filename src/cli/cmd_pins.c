@@ -85,7 +85,7 @@ const struct opt_cmd cmd_pins_usage = {
 int cmd_pins(int argc, char **argv)
 {
 	const struct opt_cmd *self = &cmd_pins_usage;
-	enum cli_format fmt = CLI_FORMAT_TABLE;
+	const char *fmt = "table";
 	struct store_pin *pins = NULL;
 	struct store_run *runs = NULL;
 	struct store *st = NULL;
@@ -112,7 +112,7 @@ int cmd_pins(int argc, char **argv)
 			code = cli_error();
 			goto out;
 		}
-	if (fmt == CLI_FORMAT_TABLE && n == 0) {
+	if (cli_format_is(fmt, "table") && n == 0) {
 		fprintf(stderr, "scopedb: no pins in store '%s'\n", cli_db_path(db));
 	} else {
 		const struct pins_view v = {pins, runs, n};

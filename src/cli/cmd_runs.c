@@ -139,7 +139,7 @@ static int runs_none(const struct filter *f, const char *db)
 int cmd_runs(int argc, char **argv)
 {
 	const struct opt_cmd *self = &cmd_runs_usage;
-	enum cli_format fmt = CLI_FORMAT_TABLE;
+	const char *fmt = "table";
 	struct store_run *runs = NULL;
 	struct store *st = NULL;
 	struct buf json = BUF_INIT;
@@ -190,7 +190,7 @@ int cmd_runs(int argc, char **argv)
 	{
 		const struct runs_view v = {runs, n};
 
-		rc = fmt == CLI_FORMAT_TABLE && n == 0
+		rc = cli_format_is(fmt, "table") && n == 0
 			 ? runs_none(&f, db)
 			 : cli_output(&json, runs_document, &v, fmt, 0);
 	}

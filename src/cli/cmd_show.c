@@ -160,7 +160,7 @@ int cmd_show(int argc, char **argv)
 	struct opt_list inc = OPT_LIST_INIT, exc = OPT_LIST_INIT;
 	const char *db = NULL;
 	struct show_columns columns = {{SUMMARY_COL_REGION}, 0, NULL};
-	enum cli_format fmt = CLI_FORMAT_TABLE;
+	const char *fmt = "table";
 	enum summary_col sort = SUMMARY_COL_TOTAL, *cols = columns.v;
 	struct summary_opts so;
 	struct summary_row *rows = NULL;
@@ -185,7 +185,7 @@ int cmd_show(int argc, char **argv)
 			 "comma-separated columns among ranks calls total avg min max\n"
 			 "std p50 p95 p99 imbalance gpu_total gpu_avg",
 			 show_opt_columns, 0),
-	    OPT__FORMAT(&fmt, "table markdown csv json"),
+	    OPT__FORMAT_ALL(&fmt, "table markdown csv json"),
 	    OPT_END(),
 	};
 

@@ -11,13 +11,13 @@
 
 /* Append d rendered in format fmt to out (color: ANSI colour on the
  * terminal).  0 or a negative ERR_* code with the message set. */
-int cli_render(struct buf *out, const struct doc *d, enum cli_format fmt, int color);
+int cli_render(struct buf *out, const struct doc *d, const char *fmt, int color);
 
 /* A command's document builder: fills d from what ctx points to; 0 or a
  * negative ERR_* code. */
 typedef int (*cli_doc_fn)(struct doc *d, const void *ctx);
 
 /* Build a document with build(ctx) and append it rendered in fmt to out. */
-int cli_output(struct buf *out, cli_doc_fn build, const void *ctx, enum cli_format fmt, int color);
+int cli_output(struct buf *out, cli_doc_fn build, const void *ctx, const char *fmt, int color);
 
 #endif

@@ -12,13 +12,18 @@
  * render_<name>_renderer defined in render_<name>.c.  Adding a format is
  * adding it here.
  */
-#define RENDER_FORMATS(X) X(text) X(md) X(csv) X(json)
+#define RENDER_FORMATS(X) X(text) X(json) X(csv) X(md)
 
 #define RENDER_DECLARE(n) extern const struct renderer render_##n##_renderer;
 RENDER_FORMATS(RENDER_DECLARE)
 
 #define RENDER_ENTRY(n) &render_##n##_renderer,
 static const struct renderer *const render_table[] = {RENDER_FORMATS(RENDER_ENTRY)};
+
+const struct renderer *render_at(size_t i)
+{
+	return i < sizeof(render_table) / sizeof(render_table[0]) ? render_table[i] : NULL;
+}
 
 const struct renderer *render_find(const char *name)
 {

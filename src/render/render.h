@@ -45,6 +45,9 @@ struct render_style {
 int render_blocks(struct buf *out, const struct doc *d, const struct render_opts *o,
 		  const struct render_style *how);
 
+/* The i-th registered renderer (registry order), or NULL past the last. */
+const struct renderer *render_at(size_t i);
+
 /* The renderer of a --format name, or NULL. */
 const struct renderer *render_find(const char *name);
 
