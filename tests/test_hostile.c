@@ -37,6 +37,7 @@
 #include "util/json.h"
 #include "scopedb/store.h"
 #include "testutil.h"
+#include "testutil_db.h"
 #include "testutil_h5.h"
 
 /* The standard profile: 13 index rows, 34 events. */
@@ -77,25 +78,17 @@ static int env_int(const char *name, int def)
 
 /* ---- store helpers ---- */
 
+/* A read-only connection to the store. */
 static sqlite3 *db_open(void)
 {
-	sqlite3 *h = NULL;
-
-	assert_int_equal(sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
-	sqlite3_busy_timeout(h, 10000);
-	return h;
+	return tu_db_open(db, 1);
 }
 
 static int64_t q_int(const char *sql)
 {
 	sqlite3 *h = db_open();
-	sqlite3_stmt *s = NULL;
-	int64_t v = -12345;
+	int64_t v = tu_sql_int(h, sql);
 
-	assert_int_equal(sqlite3_prepare_v2(h, sql, -1, &s, NULL), SQLITE_OK);
-	if (sqlite3_step(s) == SQLITE_ROW)
-		v = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
 	sqlite3_close(h);
 	return v;
 }
@@ -104,25 +97,19 @@ static int64_t q_int(const char *sql)
 static void signature(char *out, size_t len)
 {
 	sqlite3 *h = db_open();
-	sqlite3_stmt *s = NULL;
 
-	assert_int_equal(
-	    sqlite3_prepare_v2(
-		h,
-		"SELECT (SELECT count(*) || ':' || total(num_calls) || ':' || "
-		"coalesce(max(id), 0) FROM runs) || ' ' || "
-		"(SELECT count(*) || ':' || total(calls) || ':' || total(total_ns) FROM timings) "
-		"|| ' ' || (SELECT count(*) || ':' || total(length(data)) FROM timings_durations) "
-		"|| ' ' || (SELECT count(*) FROM run_tags) || ' ' || "
-		"(SELECT count(*) || ':' || total(length(value)) FROM run_metadata) || ' ' || "
-		"(SELECT count(*) || ':' || total(length(name)) FROM regions) || ' ' || "
-		"(SELECT coalesce(group_concat(name || '=' || seq), '') FROM sqlite_sequence) "
-		"|| ' ' || (SELECT count(*) FROM pins)",
-		-1, &s, NULL),
-	    SQLITE_OK);
-	assert_int_equal(sqlite3_step(s), SQLITE_ROW);
-	snprintf(out, len, "%s", (const char *)sqlite3_column_text(s, 0));
-	sqlite3_finalize(s);
+	tu_sql_text(
+	    out, len, h,
+	    "SELECT (SELECT count(*) || ':' || total(num_calls) || ':' || "
+	    "coalesce(max(id), 0) FROM runs) || ' ' || "
+	    "(SELECT count(*) || ':' || total(calls) || ':' || total(total_ns) FROM timings) "
+	    "|| ' ' || (SELECT count(*) || ':' || total(length(data)) FROM timings_durations) "
+	    "|| ' ' || (SELECT count(*) FROM run_tags) || ' ' || "
+	    "(SELECT count(*) || ':' || total(length(value)) FROM run_metadata) || ' ' || "
+	    "(SELECT count(*) || ':' || total(length(name)) FROM regions) || ' ' || "
+	    "(SELECT coalesce(group_concat(name || '=' || seq), '') FROM sqlite_sequence) "
+	    "|| ' ' || (SELECT count(*) FROM pins)");
+	assert_string_not_equal(out, "<none>");
 	sqlite3_close(h);
 }
 
@@ -638,12 +625,9 @@ static void test_absurd_sizes(void **state)
 		sqlite3 *h = db_open();
 		sqlite3_stmt *s = NULL;
 
-		assert_int_equal(sqlite3_prepare_v2(h,
-						    "SELECT count(*), sum(t.calls) FROM timings t "
-						    "JOIN regions g ON g.id = t.region_id "
-						    "WHERE t.run_id = ?1 AND g.name = ?2",
-						    -1, &s, NULL),
-				 SQLITE_OK);
+		s = tu_sql_prepare(h, "SELECT count(*), sum(t.calls) FROM timings t "
+				      "JOIN regions g ON g.id = t.region_id "
+				      "WHERE t.run_id = ?1 AND g.name = ?2");
 		sqlite3_bind_int64(s, 1, run);
 		sqlite3_bind_text(s, 2, big, (int)mb, SQLITE_STATIC);
 		assert_int_equal(sqlite3_step(s), SQLITE_ROW);
@@ -757,12 +741,9 @@ static void test_hostile_names(void **state)
 		sqlite3_stmt *s = NULL;
 
 		/* every region name and its tags */
-		assert_int_equal(sqlite3_prepare_v2(h,
-						    "SELECT t.tags, t.source_file FROM timings t "
-						    "JOIN regions g ON g.id = t.region_id "
-						    "WHERE t.run_id = ?1 AND g.name = ?2",
-						    -1, &s, NULL),
-				 SQLITE_OK);
+		s = tu_sql_prepare(h, "SELECT t.tags, t.source_file FROM timings t "
+				      "JOIN regions g ON g.id = t.region_id "
+				      "WHERE t.run_id = ?1 AND g.name = ?2");
 		for (i = 0; i < N; i++) {
 			char **tags = NULL;
 			size_t ntags = 0, k;
@@ -785,12 +766,8 @@ static void test_hostile_names(void **state)
 		sqlite3_finalize(s);
 
 		/* run tags, label, commit, branch, metadata */
-		assert_int_equal(
-		    sqlite3_prepare_v2(h,
-				       "SELECT count(*) FROM run_tags WHERE run_id = ?1 "
-				       "AND tag = ?2",
-				       -1, &s, NULL),
-		    SQLITE_OK);
+		s = tu_sql_prepare(h, "SELECT count(*) FROM run_tags WHERE run_id = ?1 "
+				      "AND tag = ?2");
 		for (i = 0; i < N; i++) {
 			sqlite3_reset(s);
 			sqlite3_bind_int64(s, 1, run);
@@ -799,16 +776,12 @@ static void test_hostile_names(void **state)
 			assert_int_equal(sqlite3_column_int(s, 0), 1);
 		}
 		sqlite3_finalize(s);
-		assert_int_equal(
-		    sqlite3_prepare_v2(h,
-				       "SELECT label = ?2 AND commit_sha = ?3 AND "
-				       "branch = ?4 AND (SELECT value FROM run_metadata "
-				       "WHERE run_id = ?1 AND key = 'k''ey') = ?5 AND "
-				       "(SELECT value FROM run_metadata WHERE run_id = ?1 "
-				       "AND key = 'x%n') = 'DROP TABLE runs' "
-				       "FROM runs WHERE id = ?1",
-				       -1, &s, NULL),
-		    SQLITE_OK);
+		s = tu_sql_prepare(h, "SELECT label = ?2 AND commit_sha = ?3 AND "
+				      "branch = ?4 AND (SELECT value FROM run_metadata "
+				      "WHERE run_id = ?1 AND key = 'k''ey') = ?5 AND "
+				      "(SELECT value FROM run_metadata WHERE run_id = ?1 "
+				      "AND key = 'x%n') = 'DROP TABLE runs' "
+				      "FROM runs WHERE id = ?1");
 		sqlite3_bind_int64(s, 1, run);
 		sqlite3_bind_text(s, 2, names[6], -1, SQLITE_STATIC);
 		sqlite3_bind_text(s, 3, names[7], -1, SQLITE_STATIC);

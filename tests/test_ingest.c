@@ -19,32 +19,18 @@
 #include "scopedb/util.h"
 #include "store/blob.h"
 #include "testutil.h"
-
-static int64_t q_int(const char *db, const char *sql)
-{
-	sqlite3 *h;
-	sqlite3_stmt *s;
-	int64_t v = -12345;
-
-	assert_int_equal(sqlite3_open(db, &h), SQLITE_OK);
-	assert_int_equal(sqlite3_prepare_v2(h, sql, -1, &s, NULL), SQLITE_OK);
-	if (sqlite3_step(s) == SQLITE_ROW)
-		v = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
-	sqlite3_close(h);
-	return v;
-}
+#include "testutil_db.h"
 
 /* A snapshot of every table's row count, to prove a failure wrote nothing. */
 static void counts(const char *db, char *out, size_t len)
 {
 	snprintf(out, len, "%lld %lld %lld %lld %lld %lld",
-		 (long long)q_int(db, "select count(*) from runs"),
-		 (long long)q_int(db, "select count(*) from timings"),
-		 (long long)q_int(db, "select count(*) from timings_durations"),
-		 (long long)q_int(db, "select count(*) from run_tags"),
-		 (long long)q_int(db, "select count(*) from run_metadata"),
-		 (long long)q_int(db, "select count(*) from regions"));
+		 (long long)tu_db_int(db, "select count(*) from runs"),
+		 (long long)tu_db_int(db, "select count(*) from timings"),
+		 (long long)tu_db_int(db, "select count(*) from timings_durations"),
+		 (long long)tu_db_int(db, "select count(*) from run_tags"),
+		 (long long)tu_db_int(db, "select count(*) from run_metadata"),
+		 (long long)tu_db_int(db, "select count(*) from regions"));
 }
 
 static struct ingest_opts no_opts;
@@ -70,19 +56,20 @@ static void test_upstream_fixtures(void **state)
 	}
 	store_close(st);
 	/* durations 5, 13, 15 in every layout */
-	assert_int_equal(q_int(db, "select count(*) from timings where calls=3 and total_ns=33 "
+	assert_int_equal(tu_db_int(db,
+				   "select count(*) from timings where calls=3 and total_ns=33 "
 				   "and min_ns=5 and max_ns=15 and first_ns=5 and last_ns=15 and "
 				   "start_min_ns=10 and end_max_ns=55 and rank=0 and has_events=1"),
 			 3);
-	assert_int_equal(q_int(db, "select count(*) from timings where source_line=7 and "
-				   "source_file='solver.py' and tags='[\"golden\"]'"),
+	assert_int_equal(tu_db_int(db, "select count(*) from timings where source_line=7 and "
+				       "source_file='solver.py' and tags='[\"golden\"]'"),
 			 3);
-	assert_int_equal(q_int(db, "select count(distinct region_id) from timings"), 1);
-	assert_int_equal(q_int(db, "select count(*) from run_metadata where key='mpi_size' and "
-				   "value='1'"),
+	assert_int_equal(tu_db_int(db, "select count(distinct region_id) from timings"), 1);
+	assert_int_equal(tu_db_int(db, "select count(*) from run_metadata where key='mpi_size' and "
+				       "value='1'"),
 			 3);
-	assert_int_equal(q_int(db, "select count(*) from runs where layout='hierarchical'"), 1);
-	assert_int_equal(q_int(db, "select count(*) from runs where layout='columnar'"), 2);
+	assert_int_equal(tu_db_int(db, "select count(*) from runs where layout='hierarchical'"), 1);
+	assert_int_equal(tu_db_int(db, "select count(*) from runs where layout='columnar'"), 2);
 }
 
 /* Generated profile: 3 ranks, regions with GPU data, a zero-call row and a
@@ -134,9 +121,8 @@ static void check_generated(const char *db, int64_t run_id, int layout_schema, i
 {
 	struct h5write_row rows[9];
 	size_t n = gen_rows(rows), k;
-	sqlite3 *h;
+	sqlite3 *h = tu_db_open(db, 0);
 
-	assert_int_equal(sqlite3_open(db, &h), SQLITE_OK);
 	for (k = 0; k < n; k++) {
 		sqlite3_stmt *s;
 		int64_t total = 0, mn = INT64_MAX, mx = 0, gtot = 0, gcnt = 0;
@@ -154,15 +140,11 @@ static void check_generated(const char *db, int64_t run_id, int layout_schema, i
 				gcnt++;
 			}
 		}
-		assert_int_equal(
-		    sqlite3_prepare_v2(h,
-				       "select t.calls, t.total_ns, t.min_ns, t.max_ns, "
-				       "t.gpu_count, t.gpu_total_ns, d.data, t.has_events "
-				       "from timings t join regions g on g.id=t.region_id "
-				       "left join timings_durations d on d.timing_id=t.id "
-				       "where t.run_id=?1 and t.rank=?2 and g.name=?3",
-				       -1, &s, NULL),
-		    SQLITE_OK);
+		s = tu_sql_prepare(h, "select t.calls, t.total_ns, t.min_ns, t.max_ns, "
+				      "t.gpu_count, t.gpu_total_ns, d.data, t.has_events "
+				      "from timings t join regions g on g.id=t.region_id "
+				      "left join timings_durations d on d.timing_id=t.id "
+				      "where t.run_id=?1 and t.rank=?2 and g.name=?3");
 		sqlite3_bind_int64(s, 1, run_id);
 		sqlite3_bind_int64(s, 2, rows[k].rank);
 		sqlite3_bind_text(s, 3, rows[k].region, -1, SQLITE_STATIC);
@@ -272,11 +254,11 @@ static void test_duplicate_and_tags(void **state)
 	assert_int_equal(r.tags_added, 1);
 	assert_int_equal(r.num_calls, 3);
 	store_close(st);
-	assert_int_equal(q_int(db, "select count(*) from runs"), 1);
-	assert_int_equal(q_int(db, "select count(*) from run_tags"), 2);
-	assert_int_equal(q_int(db, "select value from run_metadata where key='mpi_size'"), 64);
-	assert_int_equal(q_int(db, "select count(*) from runs where label='base' and "
-				   "commit_sha='0123abcd' and branch='main'"),
+	assert_int_equal(tu_db_int(db, "select count(*) from runs"), 1);
+	assert_int_equal(tu_db_int(db, "select count(*) from run_tags"), 2);
+	assert_int_equal(tu_db_int(db, "select value from run_metadata where key='mpi_size'"), 64);
+	assert_int_equal(tu_db_int(db, "select count(*) from runs where label='base' and "
+				       "commit_sha='0123abcd' and branch='main'"),
 			 1);
 }
 
@@ -369,7 +351,7 @@ static void test_damaged_files_leave_nothing(void **state)
 	assert_int_equal(store_open(&st, db, 0), 0);
 	assert_int_equal(ingest_file(&r, st, tu_fixture("schema-1.h5"), &no_opts), 0);
 	store_close(st);
-	assert_int_equal(q_int(db, "select count(*) from runs"), 2);
+	assert_int_equal(tu_db_int(db, "select count(*) from runs"), 2);
 }
 
 static void test_meta_check_and_env(void **state)

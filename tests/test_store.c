@@ -6,7 +6,7 @@
  * backend), list order, rollback (including the region id cache),
  * cascading deletes, pins, lock contention, temporary stores, and the
  * backend registry and table check.  The database is inspected with the
- * sqlite3 API directly.
+ * sqlite3 API directly (testutil_db.h).
  */
 #include <errno.h>
 #include <math.h>
@@ -21,6 +21,7 @@
 #include <sqlite3.h>
 
 #include "testutil.h"
+#include "testutil_db.h"
 
 #include "ingest/finish.h"
 #include "scopedb/err.h"
@@ -31,75 +32,7 @@
 #include "store/blob.h"
 #include "store/sqlite/sqlite.h"
 
-/* ---- direct database access ---- */
-
-static sqlite3 *db_open(const char *path)
-{
-	sqlite3 *db = NULL;
-
-	assert_int_equal(
-	    sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL),
-	    SQLITE_OK);
-	assert_int_equal(sqlite3_exec(db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL), SQLITE_OK);
-	return db;
-}
-
-/* First column of the first row as an integer (-999 when no row). */
-static int64_t db_int(const char *path, const char *sql)
-{
-	sqlite3 *db = db_open(path);
-	sqlite3_stmt *s = NULL;
-	int64_t v = -999;
-
-	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &s, NULL), SQLITE_OK);
-	if (sqlite3_step(s) == SQLITE_ROW)
-		v = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
-	sqlite3_close(db);
-	return v;
-}
-
-/* First column of the first row as a double (-999 when no row). */
-static double db_double(const char *path, const char *sql)
-{
-	sqlite3 *db = db_open(path);
-	sqlite3_stmt *s = NULL;
-	double v = -999;
-
-	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &s, NULL), SQLITE_OK);
-	if (sqlite3_step(s) == SQLITE_ROW)
-		v = sqlite3_column_double(s, 0);
-	sqlite3_finalize(s);
-	sqlite3_close(db);
-	return v;
-}
-
-/* First column of the first row as text into buf ("<null>", "<none>"). */
-static const char *db_text(char *buf, size_t len, const char *path, const char *sql)
-{
-	sqlite3 *db = db_open(path);
-	sqlite3_stmt *s = NULL;
-
-	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &s, NULL), SQLITE_OK);
-	if (sqlite3_step(s) != SQLITE_ROW)
-		snprintf(buf, len, "<none>");
-	else if (sqlite3_column_type(s, 0) == SQLITE_NULL)
-		snprintf(buf, len, "<null>");
-	else
-		snprintf(buf, len, "%s", (const char *)sqlite3_column_text(s, 0));
-	sqlite3_finalize(s);
-	sqlite3_close(db);
-	return buf;
-}
-
-static int db_exec(const char *path, const char *sql)
-{
-	sqlite3 *db = db_open(path);
-	int rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
-
-	sqlite3_close(db);
-	return rc;
-}
+/* ---- files ---- */
 
 static void write_file(const char *path, const void *data, size_t len)
 {
@@ -200,14 +133,15 @@ static void test_create_and_reopen(void **state)
 	st = open_ok(path, 0);
 	store_close(st);
 	assert_true(file_exists(path));
-	assert_int_equal(db_int(path, "PRAGMA application_id"), SQLITE_APPLICATION_ID);
-	assert_int_equal(db_int(path, "PRAGMA user_version"), store_schema_version());
-	assert_string_equal(db_text(buf, sizeof(buf), path, "PRAGMA journal_mode"), "wal");
-	objects = db_int(path, "SELECT count(*) FROM sqlite_master");
+	assert_int_equal(tu_db_int(path, "PRAGMA application_id"), SQLITE_APPLICATION_ID);
+	assert_int_equal(tu_db_int(path, "PRAGMA user_version"), store_schema_version());
+	assert_string_equal(tu_db_text(buf, sizeof(buf), path, "PRAGMA journal_mode"), "wal");
+	objects = tu_db_int(path, "SELECT count(*) FROM sqlite_master");
 	assert_true(objects >= 7);
-	assert_int_equal(db_int(path, "SELECT count(*) FROM sqlite_master WHERE name IN "
-				      "('runs', 'run_tags', 'run_metadata', 'regions', 'timings', "
-				      "'timings_durations', 'pins')"),
+	assert_int_equal(tu_db_int(path,
+				   "SELECT count(*) FROM sqlite_master WHERE name IN "
+				   "('runs', 'run_tags', 'run_metadata', 'regions', 'timings', "
+				   "'timings_durations', 'pins')"),
 			 7);
 
 	/* reopening migrates nothing again */
@@ -215,8 +149,8 @@ static void test_create_and_reopen(void **state)
 		st = open_ok(path, i == 1 ? STORE_READONLY : 0);
 		store_close(st);
 	}
-	assert_int_equal(db_int(path, "SELECT count(*) FROM sqlite_master"), objects);
-	assert_int_equal(db_int(path, "PRAGMA user_version"), store_schema_version());
+	assert_int_equal(tu_db_int(path, "SELECT count(*) FROM sqlite_master"), objects);
+	assert_int_equal(tu_db_int(path, "PRAGMA user_version"), store_schema_version());
 
 	/* data written in one session is there in the next */
 	st = open_ok(path, 0);
@@ -246,7 +180,7 @@ static void test_empty_file_becomes_store(void **state)
 	expect_msg("cannot open store '", path, "': not a scopedb database");
 	st = open_ok(path, 0);
 	store_close(st);
-	assert_int_equal(db_int(path, "PRAGMA application_id"), SQLITE_APPLICATION_ID);
+	assert_int_equal(tu_db_int(path, "PRAGMA application_id"), SQLITE_APPLICATION_ID);
 }
 
 static void test_readonly_missing(void **state)
@@ -269,25 +203,26 @@ static void test_refuses_foreign_sqlite(void **state)
 
 	(void)state;
 	snprintf(path, sizeof(path), "%s", tu_path("foreign.sqlite"));
-	assert_int_equal(db_exec(path, "CREATE TABLE t (x); INSERT INTO t VALUES (1)"), SQLITE_OK);
+	assert_int_equal(tu_db_exec(path, "CREATE TABLE t (x); INSERT INTO t VALUES (1)"),
+			 SQLITE_OK);
 	assert_int_equal(store_open(&st, path, 0), ERR_STORE);
 	assert_null(st);
 	expect_msg("cannot open store '", path, "': not a scopedb database");
 	assert_int_equal(store_open(&st, path, STORE_READONLY), ERR_STORE);
 	expect_msg("cannot open store '", path, "': not a scopedb database");
 	/* untouched */
-	assert_string_equal(db_text(buf, sizeof(buf), path, "PRAGMA journal_mode"), "delete");
-	assert_int_equal(db_int(path, "PRAGMA application_id"), 0);
-	assert_int_equal(db_int(path, "PRAGMA user_version"), 0);
-	assert_int_equal(db_int(path, "SELECT count(*) FROM sqlite_master"), 1);
+	assert_string_equal(tu_db_text(buf, sizeof(buf), path, "PRAGMA journal_mode"), "delete");
+	assert_int_equal(tu_db_int(path, "PRAGMA application_id"), 0);
+	assert_int_equal(tu_db_int(path, "PRAGMA user_version"), 0);
+	assert_int_equal(tu_db_int(path, "SELECT count(*) FROM sqlite_master"), 1);
 
 	/* an empty database stamped by another application */
 	snprintf(path2, sizeof(path2), "%s", tu_path("otherapp.sqlite"));
-	assert_int_equal(db_exec(path2, "PRAGMA application_id = 305419896"), SQLITE_OK);
+	assert_int_equal(tu_db_exec(path2, "PRAGMA application_id = 305419896"), SQLITE_OK);
 	assert_int_equal(store_open(&st, path2, 0), ERR_STORE);
 	expect_msg("cannot open store '", path2, "': not a scopedb database");
-	assert_int_equal(db_int(path2, "PRAGMA application_id"), 305419896);
-	assert_int_equal(db_int(path2, "SELECT count(*) FROM sqlite_master"), 0);
+	assert_int_equal(tu_db_int(path2, "PRAGMA application_id"), 305419896);
+	assert_int_equal(tu_db_int(path2, "SELECT count(*) FROM sqlite_master"), 0);
 }
 
 static void test_refuses_non_sqlite(void **state)
@@ -332,7 +267,7 @@ static void test_refuses_newer_version(void **state)
 	snprintf(path, sizeof(path), "%s", tu_path("newer.sqlite"));
 	store_close(open_ok(path, 0));
 	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", store_schema_version() + 1);
-	assert_int_equal(db_exec(path, sql), SQLITE_OK);
+	assert_int_equal(tu_db_exec(path, sql), SQLITE_OK);
 	snprintf(want, sizeof(want),
 		 "cannot open store '%s': written by a newer scopedb (schema version %d; this "
 		 "scopedb supports up to %d)",
@@ -342,7 +277,7 @@ static void test_refuses_newer_version(void **state)
 	assert_string_equal(err_msg(), want);
 	assert_int_equal(store_open(&st, path, STORE_READONLY), ERR_STORE);
 	assert_string_equal(err_msg(), want);
-	assert_int_equal(db_int(path, "PRAGMA user_version"), store_schema_version() + 1);
+	assert_int_equal(tu_db_int(path, "PRAGMA user_version"), store_schema_version() + 1);
 }
 
 static void test_unusable_paths(void **state)
@@ -554,35 +489,37 @@ static void test_regions_and_timings(void **state)
 	assert_int_equal(store_add_timing(st, &t), ERR_USAGE);
 	store_close(st);
 
-	assert_int_equal(db_int(path, "SELECT count(*) FROM timings"), 2);
-	assert_int_equal(db_int(path, "SELECT count(*) FROM timings_durations"), 1);
-	assert_int_equal(db_int(path, "SELECT count(*) FROM regions"), 2);
+	assert_int_equal(tu_db_int(path, "SELECT count(*) FROM timings"), 2);
+	assert_int_equal(tu_db_int(path, "SELECT count(*) FROM timings_durations"), 1);
+	assert_int_equal(tu_db_int(path, "SELECT count(*) FROM regions"), 2);
 	assert_string_equal(
-	    db_text(buf, sizeof(buf), path,
-		    "SELECT printf('%d %d %d %d %d %d %d %d %d %d %d %d %d %d %s %d %s "
-		    "%s', rank, has_events, calls, total_ns, min_ns, max_ns, "
-		    "first_ns, last_ns, start_min_ns, end_max_ns, gpu_count, "
-		    "exclusive_ns, gpu_total_ns, run_id, source_file, source_line, "
-		    "source_text, tags) FROM timings WHERE rank = 0"),
+	    tu_db_text(buf, sizeof(buf), path,
+		       "SELECT printf('%d %d %d %d %d %d %d %d %d %d %d %d %d %d %s %d %s "
+		       "%s', rank, has_events, calls, total_ns, min_ns, max_ns, "
+		       "first_ns, last_ns, start_min_ns, end_max_ns, gpu_count, "
+		       "exclusive_ns, gpu_total_ns, run_id, source_file, source_line, "
+		       "source_text, tags) FROM timings WHERE rank = 0"),
 	    "0 1 3 38 5 20 5 15 10 55 2 30 9 1 solver.py 7 def solve(): "
 	    "[\"golden\"]");
 	/* doubles come back bit for bit */
-	assert_true(db_double(path, "SELECT mean_ns FROM timings WHERE rank = 0") == 38.0 / 3.0);
-	assert_true(db_double(path, "SELECT m2 FROM timings WHERE rank = 0") == 116.66666666666667);
+	assert_true(tu_db_double(path, "SELECT mean_ns FROM timings WHERE rank = 0") == 38.0 / 3.0);
+	assert_true(tu_db_double(path, "SELECT m2 FROM timings WHERE rank = 0") ==
+		    116.66666666666667);
 	assert_string_equal(
-	    db_text(buf, sizeof(buf), path,
-		    "SELECT printf('%d %d %d', has_events, calls, rank) FROM timings "
-		    "WHERE rank = 3"),
+	    tu_db_text(buf, sizeof(buf), path,
+		       "SELECT printf('%d %d %d', has_events, calls, rank) FROM timings "
+		       "WHERE rank = 3"),
 	    "0 9000000000 3");
-	assert_int_equal(db_int(path,
-				"SELECT count(*) FROM timings WHERE rank = 3 AND "
-				"exclusive_ns IS NULL AND source_file IS NULL AND "
-				"source_line IS NULL AND source_text IS NULL AND tags IS NULL"),
+	assert_int_equal(tu_db_int(path,
+				   "SELECT count(*) FROM timings WHERE rank = 3 AND "
+				   "exclusive_ns IS NULL AND source_file IS NULL AND "
+				   "source_line IS NULL AND source_text IS NULL AND tags IS NULL"),
 			 1);
-	assert_string_equal(db_text(buf, sizeof(buf), path,
-				    "SELECT hex(d.data) FROM timings_durations d JOIN timings t ON "
-				    "t.id = d.timing_id WHERE t.rank = 0"),
-			    "0103050807");
+	assert_string_equal(
+	    tu_db_text(buf, sizeof(buf), path,
+		       "SELECT hex(d.data) FROM timings_durations d JOIN timings t ON "
+		       "t.id = d.timing_id WHERE t.rank = 0"),
+	    "0103050807");
 	buf_release(&blob);
 
 	/* interned names survive reopening */
@@ -707,28 +644,28 @@ static void test_finish_run(void **state)
 
 	/* a schema 1 store: the upgrade recomputes the same rows */
 	snprintf(before, sizeof(before), "%s",
-		 db_text(buf, sizeof(buf), path,
-			 "SELECT group_concat(printf('%d %d %d %d %!.17g %!.17g %!.17g', "
-			 "region_id, calls, busy_ranks, nranks, p50_ns, p95_ns, p99_ns), ';') "
-			 "FROM run_regions"));
-	assert_int_equal(db_exec(path, "DROP TABLE run_regions; CREATE INDEX timings_summary ON "
-				       "timings (run_id, region_id, rank, has_events, calls, "
-				       "total_ns, min_ns, max_ns, gpu_count, gpu_total_ns); "
-				       "PRAGMA user_version = 1"),
+		 tu_db_text(buf, sizeof(buf), path,
+			    "SELECT group_concat(printf('%d %d %d %d %!.17g %!.17g %!.17g', "
+			    "region_id, calls, busy_ranks, nranks, p50_ns, p95_ns, p99_ns), ';') "
+			    "FROM run_regions"));
+	assert_int_equal(tu_db_exec(path, "DROP TABLE run_regions; CREATE INDEX timings_summary ON "
+					  "timings (run_id, region_id, rank, has_events, calls, "
+					  "total_ns, min_ns, max_ns, gpu_count, gpu_total_ns); "
+					  "PRAGMA user_version = 1"),
 			 SQLITE_OK);
 	assert_int_equal(store_open(&st, path, STORE_READONLY | STORE_NO_UPGRADE), ERR_STORE);
 	expect_msg("cannot open store '", path,
 		   "': schema version 1 must be upgraded to 2; open it for writing once");
-	assert_int_equal(db_int(path, "PRAGMA user_version"), 1);
+	assert_int_equal(tu_db_int(path, "PRAGMA user_version"), 1);
 	/* a read-only open upgrades it first (the file is writable) */
 	st = open_ok(path, STORE_READONLY);
 	store_close(st);
-	assert_int_equal(db_int(path, "PRAGMA user_version"), 2);
+	assert_int_equal(tu_db_int(path, "PRAGMA user_version"), 2);
 	assert_string_equal(
-	    db_text(buf, sizeof(buf), path,
-		    "SELECT group_concat(printf('%d %d %d %d %!.17g %!.17g %!.17g', "
-		    "region_id, calls, busy_ranks, nranks, p50_ns, p95_ns, p99_ns), ';') "
-		    "FROM run_regions"),
+	    tu_db_text(buf, sizeof(buf), path,
+		       "SELECT group_concat(printf('%d %d %d %d %!.17g %!.17g %!.17g', "
+		       "region_id, calls, busy_ranks, nranks, p50_ns, p95_ns, p99_ns), ';') "
+		       "FROM run_regions"),
 	    before);
 	assert_non_null(strstr(before, ";")); /* both regions */
 }
@@ -736,9 +673,10 @@ static void test_finish_run(void **state)
 /* The quantiles of all regions of run id as text, in region order. */
 static const char *quantiles_text(char *buf, size_t len, const char *path)
 {
-	return db_text(buf, len, path,
-		       "SELECT group_concat(printf('%d:%!.17g/%!.17g/%!.17g', region_id, p50_ns, "
-		       "p95_ns, p99_ns), ' ') FROM (SELECT * FROM run_regions ORDER BY region_id)");
+	return tu_db_text(
+	    buf, len, path,
+	    "SELECT group_concat(printf('%d:%!.17g/%!.17g/%!.17g', region_id, p50_ns, "
+	    "p95_ns, p99_ns), ' ') FROM (SELECT * FROM run_regions ORDER BY region_id)");
 }
 
 /*
@@ -910,10 +848,11 @@ static void test_rollback(void **state)
 	assert_int_equal(store_get_meta(st, &m, run), 0);
 	assert_int_equal(m.n, 0);
 	store_meta_release(&m);
-	assert_int_equal(db_int(path, "SELECT (SELECT count(*) FROM regions) + (SELECT count(*) "
-				      "FROM timings) + (SELECT count(*) FROM timings_durations) + "
-				      "(SELECT count(*) FROM run_tags) + (SELECT count(*) FROM "
-				      "run_metadata)"),
+	assert_int_equal(tu_db_int(path,
+				   "SELECT (SELECT count(*) FROM regions) + (SELECT count(*) "
+				   "FROM timings) + (SELECT count(*) FROM timings_durations) + "
+				   "(SELECT count(*) FROM run_tags) + (SELECT count(*) FROM "
+				   "run_metadata)"),
 			 0);
 
 	/* The rolled-back id of "ra" is reused by the next new name; the
@@ -927,19 +866,19 @@ static void test_rollback(void **state)
 	assert_int_equal(store_add_timing(st, &t), 0);
 	assert_int_equal(store_commit(st), 0);
 	snprintf(sql, sizeof(sql), "SELECT name FROM regions WHERE id = %lld", (long long)ra2);
-	assert_string_equal(db_text(buf, sizeof(buf), path, sql), "ra");
+	assert_string_equal(tu_db_text(buf, sizeof(buf), path, sql), "ra");
 	snprintf(sql, sizeof(sql), "SELECT name FROM regions WHERE id = %lld", (long long)rb);
-	assert_string_equal(db_text(buf, sizeof(buf), path, sql), "rb");
-	assert_string_equal(db_text(buf, sizeof(buf), path,
-				    "SELECT r.name FROM timings t JOIN regions r ON r.id = "
-				    "t.region_id"),
+	assert_string_equal(tu_db_text(buf, sizeof(buf), path, sql), "rb");
+	assert_string_equal(tu_db_text(buf, sizeof(buf), path,
+				       "SELECT r.name FROM timings t JOIN regions r ON r.id = "
+				       "t.region_id"),
 			    "ra");
 
 	/* closing with an open transaction rolls it back */
 	assert_int_equal(store_begin(st), 0);
 	add_run(st, "r3", NULL, "2024-01-01T00:00:00Z");
 	store_close(st);
-	assert_int_equal(db_int(path, "SELECT count(*) FROM runs"), 1);
+	assert_int_equal(tu_db_int(path, "SELECT count(*) FROM runs"), 1);
 }
 
 static void test_cascade_and_pins(void **state)
@@ -973,30 +912,30 @@ static void test_cascade_and_pins(void **state)
 	store_close(st);
 
 	snprintf(sql, sizeof(sql), "DELETE FROM runs WHERE id = %lld", (long long)run);
-	assert_int_equal(db_exec(path, sql), SQLITE_OK);
-	assert_int_equal(db_int(path, "SELECT count(*) FROM runs"), 2);
-	assert_int_equal(db_int(path, "SELECT count(*) FROM timings"), 4);
-	assert_int_equal(db_int(path, "SELECT count(*) FROM timings_durations"), 4);
-	assert_int_equal(db_int(path, "SELECT count(*) FROM run_tags"), 1);
-	assert_int_equal(db_int(path, "SELECT count(*) FROM run_metadata"), 0);
-	assert_int_equal(db_int(path, "SELECT count(*) FROM regions"), 1);
-	assert_int_equal(db_int(path, "PRAGMA foreign_key_check"), -999);
+	assert_int_equal(tu_db_exec(path, sql), SQLITE_OK);
+	assert_int_equal(tu_db_int(path, "SELECT count(*) FROM runs"), 2);
+	assert_int_equal(tu_db_int(path, "SELECT count(*) FROM timings"), 4);
+	assert_int_equal(tu_db_int(path, "SELECT count(*) FROM timings_durations"), 4);
+	assert_int_equal(tu_db_int(path, "SELECT count(*) FROM run_tags"), 1);
+	assert_int_equal(tu_db_int(path, "SELECT count(*) FROM run_metadata"), 0);
+	assert_int_equal(tu_db_int(path, "SELECT count(*) FROM regions"), 1);
+	assert_int_equal(tu_db_int(path, "PRAGMA foreign_key_check"), TU_DB_NONE);
 
 	/* a pinned run cannot be deleted */
 	snprintf(sql, sizeof(sql),
 		 "INSERT INTO pins (name, run_id, pinned_at) VALUES ('base', %lld, "
 		 "'2024-01-04T00:00:00Z')",
 		 (long long)pinned);
-	assert_int_equal(db_exec(path, sql), SQLITE_OK);
+	assert_int_equal(tu_db_exec(path, sql), SQLITE_OK);
 	snprintf(sql, sizeof(sql), "DELETE FROM runs WHERE id = %lld", (long long)pinned);
-	assert_int_equal(db_exec(path, sql), SQLITE_CONSTRAINT);
-	assert_int_equal(db_int(path, "SELECT count(*) FROM runs"), 2);
+	assert_int_equal(tu_db_exec(path, sql), SQLITE_CONSTRAINT);
+	assert_int_equal(tu_db_int(path, "SELECT count(*) FROM runs"), 2);
 
 	/* ids of removed runs are not reused */
 	st = open_ok(path, 0);
 	assert_int_equal(add_run(st, "c4", NULL, "2024-01-05T00:00:00Z"), pinned + 1);
 	snprintf(sql, sizeof(sql), "DELETE FROM runs WHERE id = %lld", (long long)pinned + 1);
-	assert_int_equal(db_exec(path, sql), SQLITE_OK);
+	assert_int_equal(tu_db_exec(path, sql), SQLITE_OK);
 	assert_int_equal(add_run(st, "c5", NULL, "2024-01-05T00:00:00Z"), pinned + 2);
 	store_close(st);
 }
@@ -1071,9 +1010,9 @@ static void test_concurrent_create(void **state)
 		assert_true(WIFEXITED(status));
 		assert_int_equal(WEXITSTATUS(status), 0);
 	}
-	assert_int_equal(db_int(path, "SELECT count(*) FROM runs"), 4);
-	assert_int_equal(db_int(path, "PRAGMA user_version"), store_schema_version());
-	assert_int_equal(db_int(path, "PRAGMA application_id"), SQLITE_APPLICATION_ID);
+	assert_int_equal(tu_db_int(path, "SELECT count(*) FROM runs"), 4);
+	assert_int_equal(tu_db_int(path, "PRAGMA user_version"), store_schema_version());
+	assert_int_equal(tu_db_int(path, "PRAGMA application_id"), SQLITE_APPLICATION_ID);
 }
 
 /* In-memory stores (scratch stores of single-file comparisons) work. */
@@ -1155,18 +1094,19 @@ static void test_bulk_insert(void **state)
 	assert_int_equal(store_commit(st), 0);
 	store_close(st);
 	buf_release(&blob);
-	assert_int_equal(db_int(path, "SELECT count(*) FROM timings"), 64 * 300);
-	assert_int_equal(db_int(path, "SELECT count(*) FROM timings_durations"), 64 * 300);
-	assert_int_equal(db_int(path, "SELECT count(*) FROM regions"), 300);
-	assert_int_equal(db_int(path, "SELECT num_calls FROM runs"), 64 * 300 * 64);
-	assert_int_equal(db_int(path, "SELECT count(*) FROM run_regions WHERE p50_ns = 1094.5"),
+	assert_int_equal(tu_db_int(path, "SELECT count(*) FROM timings"), 64 * 300);
+	assert_int_equal(tu_db_int(path, "SELECT count(*) FROM timings_durations"), 64 * 300);
+	assert_int_equal(tu_db_int(path, "SELECT count(*) FROM regions"), 300);
+	assert_int_equal(tu_db_int(path, "SELECT num_calls FROM runs"), 64 * 300 * 64);
+	assert_int_equal(tu_db_int(path, "SELECT count(*) FROM run_regions WHERE p50_ns = 1094.5"),
 			 300);
 
 	/* 1.2M durations: the percentiles are computed on two threads; a
 	 * blob of the last region (the second thread's half) with a valid
 	 * header but a trailing byte is still reported by this thread */
-	assert_int_equal(db_exec(path, "UPDATE timings_durations SET data = x'010301010101' WHERE "
-				       "timing_id = (SELECT max(id) FROM timings)"),
+	assert_int_equal(tu_db_exec(path,
+				    "UPDATE timings_durations SET data = x'010301010101' WHERE "
+				    "timing_id = (SELECT max(id) FROM timings)"),
 			 SQLITE_OK);
 	st = open_ok(path, 0);
 	assert_int_equal(store_begin(st), 0);
@@ -1175,7 +1115,7 @@ static void test_bulk_insert(void **state)
 		   "' is damaged: the call durations of run 1 do not match its timings");
 	store_rollback(st);
 	store_close(st);
-	assert_int_equal(db_int(path, "SELECT count(*) FROM run_regions WHERE p50_ns = 1094.5"),
+	assert_int_equal(tu_db_int(path, "SELECT count(*) FROM run_regions WHERE p50_ns = 1094.5"),
 			 300);
 }
 
