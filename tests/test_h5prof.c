@@ -18,17 +18,6 @@
 #include "testutil.h"
 #include "testutil_h5.h"
 
-static struct h5write_opts opts_of(int schema, int aggregate)
-{
-	struct h5write_opts o;
-
-	memset(&o, 0, sizeof(o));
-	o.schema = schema;
-	o.aggregate = aggregate;
-	o.mpi_size = 4;
-	return o;
-}
-
 /* Copy file src to dst. */
 static void copy_file(const char *src, const char *dst, long limit)
 {
@@ -157,7 +146,7 @@ static void test_fixtures(void **state)
  * that it reads back exactly. */
 static void roundtrip_one(int schema, int aggregate, int storage, int fixed, int gpu)
 {
-	struct h5write_opts o = opts_of(schema, aggregate);
+	struct h5write_opts o = tu_h5_opts(schema, aggregate);
 	struct tu_h5_loaded l;
 	const char *path;
 	char name[64];
@@ -196,7 +185,7 @@ static void test_roundtrip_all_layouts(void **state)
 
 static void test_order_and_names(void **state)
 {
-	struct h5write_opts o = opts_of(1, 0);
+	struct h5write_opts o = tu_h5_opts(1, 0);
 	struct tu_h5_loaded l;
 	const char *path;
 	size_t i;
@@ -214,7 +203,7 @@ static void test_order_and_names(void **state)
 
 	/* columnar: names in order of first appearance, rows in offset order
 	 * (= written order, zero-call rows in place) */
-	o = opts_of(3, 0);
+	o = tu_h5_opts(3, 0);
 	path = tu_h5_write_standard("order3.h5", &o);
 	assert_int_equal(tu_h5_load(&l, path), 0);
 	assert_int_equal(l.num_regions, 4);
@@ -232,7 +221,7 @@ static void test_order_and_names(void **state)
 
 static void test_schema1_rank_sequence(void **state)
 {
-	struct h5write_opts o = opts_of(1, 0);
+	struct h5write_opts o = tu_h5_opts(1, 0);
 	struct tu_h5_loaded l;
 	static const unsigned ranks[] = {0, 0, 0, 1, 1, 1, 2, 2, 10, 10, 10};
 	static const char *const regs[] = {"größe_λ", "io",    "solve",	  "größe_λ",
@@ -254,7 +243,7 @@ static void test_schema1_rank_sequence(void **state)
 
 static void test_metadata(void **state)
 {
-	struct h5write_opts o = opts_of(3, 0);
+	struct h5write_opts o = tu_h5_opts(3, 0);
 	const struct h5prof_info *info;
 	struct h5prof *p = NULL;
 	const char *path = tu_h5_write_standard("meta.h5", &o);
@@ -314,7 +303,7 @@ static void test_columnar_offsets_out_of_order(void **state)
 	const int64_t excl[] = {11, 22, 33};
 	const char *const files[] = {"a.py", "b.py", "c.py"};
 	const char *const tags[] = {"", "[ \"x\" , \"y\" ]", "[]"};
-	struct h5write_opts o = opts_of(3, 0);
+	struct h5write_opts o = tu_h5_opts(3, 0);
 	struct tu_h5_loaded l;
 	const char *path;
 
@@ -422,7 +411,7 @@ static void test_chunk_boundaries(void **state)
 		int schema;
 
 		for (schema = 2; schema <= 3; schema++) {
-			struct h5write_opts o = opts_of(schema, 0);
+			struct h5write_opts o = tu_h5_opts(schema, 0);
 			const char *path = tu_path("chunks.h5");
 
 			o.gzip = gz;
@@ -452,7 +441,7 @@ static void test_stream_writer(void **state)
 	(void)state;
 	for (schema = 2; schema <= 3; schema++) {
 		for (gz = 0; gz < 2; gz++) {
-			struct h5write_opts o = opts_of(schema, 0);
+			struct h5write_opts o = tu_h5_opts(schema, 0);
 			struct h5write_stream *s = NULL;
 			struct tu_h5_loaded l;
 			struct h5prof *p = NULL;
@@ -482,7 +471,7 @@ static void test_stream_writer(void **state)
 /* Undeclared region and schema-1 streams are refused. */
 static void test_stream_errors(void **state)
 {
-	struct h5write_opts o = opts_of(3, 0);
+	struct h5write_opts o = tu_h5_opts(3, 0);
 	struct h5write_stream *s = NULL;
 	const char *names[] = {"a", "b"}, *dup[] = {"a", "a"};
 	const struct h5write_row *r = &tu_h5_standard()->rows[0];
@@ -496,13 +485,13 @@ static void test_stream_errors(void **state)
 	assert_int_equal(h5write_stream_close(s), ERR_USAGE);
 	o.schema = 1;
 	assert_int_equal(h5write_stream_open(&s, tu_path("s.h5"), names, 2, &o), ERR_USAGE);
-	o = opts_of(3, 1);
+	o = tu_h5_opts(3, 1);
 	assert_int_equal(h5write_stream_open(&s, tu_path("s.h5"), names, 2, &o), ERR_USAGE);
-	o = opts_of(4, 0);
+	o = tu_h5_opts(4, 0);
 	assert_int_equal(h5write_file(tu_path("s.h5"), tu_h5_standard(), &o), ERR_USAGE);
-	o = opts_of(1, 1);
+	o = tu_h5_opts(1, 1);
 	assert_int_equal(h5write_file(tu_path("s.h5"), tu_h5_standard(), &o), ERR_USAGE);
-	o = opts_of(3, 0);
+	o = tu_h5_opts(3, 0);
 	assert_int_equal(h5write_file("/nonexistent-dir/x.h5", tu_h5_standard(), &o), ERR_IO);
 	assert_non_null(strstr(err_msg(), "cannot write '/nonexistent-dir/x.h5'"));
 }
@@ -513,7 +502,7 @@ static void test_stream_large_row(void **state)
 {
 	const size_t n = ((size_t)1 << 18) + 10;
 	int64_t *st = malloc(n * sizeof(*st)), *en = malloc(n * sizeof(*en));
-	struct h5write_opts o = opts_of(3, 0);
+	struct h5write_opts o = tu_h5_opts(3, 0);
 	struct h5write_stream *s = NULL;
 	struct h5write_row r;
 	const char *names[] = {"r"};
@@ -567,7 +556,7 @@ static int stop_at_second(void *ctx, const struct h5prof_row *row)
 
 static void test_callback_stop_and_reread(void **state)
 {
-	struct h5write_opts o = opts_of(3, 0);
+	struct h5write_opts o = tu_h5_opts(3, 0);
 	const char *path = tu_h5_write_standard("stop.h5", &o);
 	struct h5prof *p = NULL;
 	struct stopctx c = {0};
@@ -602,7 +591,7 @@ static void test_empty_profile(void **state)
 
 	(void)state;
 	for (schema = 1; schema <= 3; schema++) {
-		struct h5write_opts o = opts_of(schema, 0);
+		struct h5write_opts o = tu_h5_opts(schema, 0);
 		struct tu_h5_loaded l;
 		int chunked;
 
@@ -663,7 +652,7 @@ static void test_refuse_not_hdf5(void **state)
 
 static void test_refuse_schema_attr(void **state)
 {
-	struct h5write_opts o = opts_of(3, 0);
+	struct h5write_opts o = tu_h5_opts(3, 0);
 	const char *path;
 
 	(void)state;
@@ -716,7 +705,7 @@ static const char *fresh(int schema, int aggregate)
 
 	snprintf(tname, sizeof(tname), "template-%d%d.h5", schema, aggregate);
 	if (!written[schema][aggregate]) {
-		struct h5write_opts o = opts_of(schema, aggregate);
+		struct h5write_opts o = tu_h5_opts(schema, aggregate);
 
 		o.gpu = 1;
 		tu_h5_write_standard(tname, &o);
@@ -1033,7 +1022,7 @@ static void test_message_escaping(void **state)
 {
 	struct h5write_row row;
 	struct h5write_profile prof = {&row, 1, NULL, 0};
-	struct h5write_opts o = opts_of(3, 0);
+	struct h5write_opts o = tu_h5_opts(3, 0);
 	const int64_t st[] = {1}, en[] = {2}, bad[] = {-3};
 	const char *path = tu_path("esc.h5");
 
@@ -1074,7 +1063,7 @@ static void test_fixed_string_edges(void **state)
 	rows[1].source_file = "";
 	rows[1].ntags = 0;
 	for (schema = 1; schema <= 3; schema++) {
-		struct h5write_opts o = opts_of(schema, 0);
+		struct h5write_opts o = tu_h5_opts(schema, 0);
 		struct tu_h5_loaded l;
 
 		o.fixed_strings = 1;

@@ -92,6 +92,13 @@ static int64_t add_run(struct store *st, const char *sha, const char *recorded,
 	return id;
 }
 
+/* Begin a transaction on st and add run sha to it (as add_run()). */
+static int64_t begin_run(struct store *st, const char *sha)
+{
+	assert_int_equal(store_begin(st), 0);
+	return add_run(st, sha, NULL, "2024-01-01T00:00:00Z");
+}
+
 static void fill_timing(struct store_timing *t, int64_t run, int64_t region, int64_t rank)
 {
 	memset(t, 0, sizeof(*t));
@@ -592,8 +599,7 @@ static void test_finish_run(void **state)
 	(void)state;
 	snprintf(path, sizeof(path), "%s", tu_path("finish.sqlite"));
 	st = open_ok(path, 0);
-	assert_int_equal(store_begin(st), 0);
-	id = add_run(st, "f1", NULL, "2024-01-01T00:00:00Z");
+	id = begin_run(st, "f1");
 	assert_int_equal(store_region_id(st, &solve, "solve"), 0);
 	assert_int_equal(store_region_id(st, &io, "io"), 0);
 	add_durations(st, id, solve, 0, r0, 3);
@@ -694,8 +700,7 @@ static void test_finish_batches(void **state)
 	(void)state;
 	snprintf(path, sizeof(path), "%s", tu_path("batches.sqlite"));
 	st = open_ok(path, 0);
-	assert_int_equal(store_begin(st), 0);
-	run = add_run(st, "b1", NULL, "2024-01-01T00:00:00Z");
+	run = begin_run(st, "b1");
 	for (rank = 0; rank < 4; rank++) {
 		for (region = 0; region < 6; region++) {
 			snprintf(name, sizeof(name), "r%d", region);
@@ -829,8 +834,7 @@ static void test_rollback(void **state)
 	(void)state;
 	snprintf(path, sizeof(path), "%s", tu_path("rollback.sqlite"));
 	st = open_ok(path, 0);
-	assert_int_equal(store_begin(st), 0);
-	run = add_run(st, "r1", NULL, "2024-01-01T00:00:00Z");
+	run = begin_run(st, "r1");
 	assert_int_equal(store_add_tag(st, NULL, run, "t"), 0);
 	assert_int_equal(store_set_meta(st, run, "k", "v"), 0);
 	assert_int_equal(store_region_id(st, &ra, "ra"), 0);
@@ -857,8 +861,7 @@ static void test_rollback(void **state)
 
 	/* The rolled-back id of "ra" is reused by the next new name; the
 	 * cache must not hand out the stale id for "ra". */
-	assert_int_equal(store_begin(st), 0);
-	run = add_run(st, "r2", NULL, "2024-01-01T00:00:00Z");
+	run = begin_run(st, "r2");
 	assert_int_equal(store_region_id(st, &rb, "rb"), 0);
 	assert_int_equal(store_region_id(st, &ra2, "ra"), 0);
 	assert_true(ra2 != rb);
@@ -875,8 +878,7 @@ static void test_rollback(void **state)
 			    "ra");
 
 	/* closing with an open transaction rolls it back */
-	assert_int_equal(store_begin(st), 0);
-	add_run(st, "r3", NULL, "2024-01-01T00:00:00Z");
+	begin_run(st, "r3");
 	store_close(st);
 	assert_int_equal(tu_db_int(path, "SELECT count(*) FROM runs"), 1);
 }
@@ -892,8 +894,7 @@ static void test_cascade_and_pins(void **state)
 	(void)state;
 	snprintf(path, sizeof(path), "%s", tu_path("cascade.sqlite"));
 	st = open_ok(path, 0);
-	assert_int_equal(store_begin(st), 0);
-	run = add_run(st, "c1", NULL, "2024-01-01T00:00:00Z");
+	run = begin_run(st, "c1");
 	keep = add_run(st, "c2", NULL, "2024-01-02T00:00:00Z");
 	pinned = add_run(st, "c3", NULL, "2024-01-03T00:00:00Z");
 	assert_int_equal(store_region_id(st, &reg, "solve"), 0);
@@ -952,8 +953,7 @@ static void test_busy(void **state)
 	a = open_ok(path, 0);
 	b = open_ok(path, 0);
 	store_set_busy_timeout(b, 50);
-	assert_int_equal(store_begin(a), 0);
-	add_run(a, "b1", NULL, "2024-01-01T00:00:00Z");
+	begin_run(a, "b1");
 	assert_int_equal(store_begin(b), ERR_BUSY);
 	expect_msg("cannot update store '", path,
 		   "': locked by another process (gave up after 50 ms)");
@@ -961,8 +961,7 @@ static void test_busy(void **state)
 	assert_int_equal(store_list_runs(b, &runs, &n), 0);
 	assert_int_equal(n, 0);
 	assert_int_equal(store_commit(a), 0);
-	assert_int_equal(store_begin(b), 0);
-	add_run(b, "b2", NULL, "2024-01-01T00:00:00Z");
+	begin_run(b, "b2");
 	assert_int_equal(store_commit(b), 0);
 	assert_int_equal(store_list_runs(a, &runs, &n), 0);
 	assert_int_equal(n, 2);
@@ -1023,8 +1022,7 @@ static void test_memory_store(void **state)
 	size_t n;
 
 	(void)state;
-	assert_int_equal(store_begin(st), 0);
-	add_run(st, "m1", NULL, "2024-01-01T00:00:00Z");
+	begin_run(st, "m1");
 	assert_int_equal(store_commit(st), 0);
 	assert_int_equal(store_list_runs(st, &runs, &n), 0);
 	assert_int_equal(n, 1);
@@ -1076,8 +1074,7 @@ static void test_bulk_insert(void **state)
 	assert_int_equal(blob_encode(&blob, durs, 64), 0);
 	snprintf(path, sizeof(path), "%s", tu_path("bulk.sqlite"));
 	st = open_ok(path, 0);
-	assert_int_equal(store_begin(st), 0);
-	run = add_run(st, "bulk", NULL, "2024-01-01T00:00:00Z");
+	run = begin_run(st, "bulk");
 	for (rank = 0; rank < 64; rank++) {
 		for (region = 0; region < 300; region++) {
 			snprintf(name, sizeof(name), "region_%d", region);
@@ -1129,8 +1126,7 @@ static void test_temporary_store(void **state)
 	(void)state;
 	assert_int_equal(store_open_temporary(&st), 0);
 	assert_string_equal(store_location(st), ":memory:");
-	assert_int_equal(store_begin(st), 0);
-	add_run(st, "t1", NULL, "2024-01-01T00:00:00Z");
+	begin_run(st, "t1");
 	assert_int_equal(store_commit(st), 0);
 	assert_int_equal(store_list_runs(st, &runs, &n), 0);
 	assert_int_equal(n, 1);

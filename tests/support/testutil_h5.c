@@ -89,6 +89,25 @@ const struct h5write_profile *tu_h5_standard(void)
 	return &tu_prof;
 }
 
+struct h5write_opts tu_h5_opts(int schema, int aggregate)
+{
+	struct h5write_opts o;
+
+	memset(&o, 0, sizeof(o));
+	o.schema = schema;
+	o.aggregate = aggregate;
+	o.mpi_size = 4;
+	return o;
+}
+
+void tu_h5_damage(const char *path, const struct tu_h5_damage *d)
+{
+	if (d->del && h5write_delete(path, d->del))
+		fail_msg("h5write_delete(%s, %s): %s", path, d->del, err_msg());
+	if (d->dataset && h5write_replace_dataset(path, d->dataset, d->type, d->data, d->n))
+		fail_msg("h5write_replace_dataset(%s, %s): %s", path, d->dataset, err_msg());
+}
+
 unsigned long long tu_h5_live_ids(void)
 {
 	ssize_t n = H5Fget_obj_count((hid_t)H5F_OBJ_ALL, H5F_OBJ_ALL);

@@ -65,6 +65,24 @@ unsigned long long tu_h5_live_ids(void);
 /* The loaded row of (rank, region), or NULL. */
 const struct tu_h5_row *tu_h5_find(const struct tu_h5_loaded *l, uint32_t rank, const char *region);
 
+/* Options for the standard profile: schema, aggregate layout, mpi_size 4,
+ * everything else off. */
+struct h5write_opts tu_h5_opts(int schema, int aggregate);
+
+/* One damage done to a written file: delete an object (h5write_delete(),
+ * "@name" for a root attribute), then (re)write a dataset with n values of
+ * type (h5write_replace_dataset()); either step may be NULL. */
+struct tu_h5_damage {
+	const char *del;
+	const char *dataset;
+	enum h5write_type type;
+	const void *data;
+	size_t n;
+};
+
+/* Apply d to path (fails the test if h5write refuses). */
+void tu_h5_damage(const char *path, const struct tu_h5_damage *d);
+
 /*
  * Assert (cmocka) that l holds exactly prof as written with opts: same rows
  * (zero-call rows only for columnar layouts), calls, starts, durations,
