@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,6 +63,19 @@ static void expect_msg(const char *before, const char *path, const char *after)
 
 /* ---- store helpers ---- */
 
+/* store_open(path, flags) fails with code, no store and the message
+ * "cannot open store 'PATH'" + tail. */
+static void expect_open_fails(const char *path, int flags, int code, const char *tail)
+{
+	struct store *st = (struct store *)1;
+	char after[256];
+
+	assert_int_equal(store_open(&st, path, flags), code);
+	assert_null(st);
+	snprintf(after, sizeof(after), "'%s", tail);
+	expect_msg("cannot open store '", path, after);
+}
+
 static struct store *open_ok(const char *path, int flags)
 {
 	struct store *st = NULL;
@@ -89,6 +103,31 @@ static int64_t add_run(struct store *st, const char *sha, const char *recorded,
 	r.num_ranks = 4;
 	assert_int_equal(store_insert_run(st, &id, &r), 0);
 	assert_true(id > 0);
+	return id;
+}
+
+/* A new store tu_path(name) opened for writing; its path goes to path. */
+static struct store *open_tmp(char path[static 512], const char *name)
+{
+	snprintf(path, 512, "%s", tu_path(name));
+	return open_ok(path, 0);
+}
+
+/* The id of the region named by fmt (store_region_id() must succeed). */
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static int64_t
+region_id(struct store *st, const char *fmt, ...)
+{
+	char name[64];
+	int64_t id = 0;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(name, sizeof(name), fmt, ap);
+	va_end(ap);
+	assert_int_equal(store_region_id(st, &id, name), 0);
 	return id;
 }
 
@@ -182,9 +221,7 @@ static void test_empty_file_becomes_store(void **state)
 	snprintf(path, sizeof(path), "%s", tu_path("empty.sqlite"));
 	write_file(path, NULL, 0);
 	/* an empty file is not a store yet; read-only cannot make it one */
-	assert_int_equal(store_open(&st, path, STORE_READONLY), ERR_STORE);
-	assert_null(st);
-	expect_msg("cannot open store '", path, "': not a scopedb database");
+	expect_open_fails(path, STORE_READONLY, ERR_STORE, ": not a scopedb database");
 	st = open_ok(path, 0);
 	store_close(st);
 	assert_int_equal(tu_db_int(path, "PRAGMA application_id"), SQLITE_APPLICATION_ID);
@@ -193,30 +230,23 @@ static void test_empty_file_becomes_store(void **state)
 static void test_readonly_missing(void **state)
 {
 	char path[512];
-	struct store *st = NULL;
 
 	(void)state;
 	snprintf(path, sizeof(path), "%s", tu_path("missing.sqlite"));
-	assert_int_equal(store_open(&st, path, STORE_READONLY), ERR_IO);
-	assert_null(st);
-	expect_msg("cannot open store '", path, "': no such file or directory");
+	expect_open_fails(path, STORE_READONLY, ERR_IO, ": no such file or directory");
 	assert_false(file_exists(path));
 }
 
 static void test_refuses_foreign_sqlite(void **state)
 {
 	char path[512], path2[512], buf[64];
-	struct store *st = NULL;
 
 	(void)state;
 	snprintf(path, sizeof(path), "%s", tu_path("foreign.sqlite"));
 	assert_int_equal(tu_db_exec(path, "CREATE TABLE t (x); INSERT INTO t VALUES (1)"),
 			 SQLITE_OK);
-	assert_int_equal(store_open(&st, path, 0), ERR_STORE);
-	assert_null(st);
-	expect_msg("cannot open store '", path, "': not a scopedb database");
-	assert_int_equal(store_open(&st, path, STORE_READONLY), ERR_STORE);
-	expect_msg("cannot open store '", path, "': not a scopedb database");
+	expect_open_fails(path, 0, ERR_STORE, ": not a scopedb database");
+	expect_open_fails(path, STORE_READONLY, ERR_STORE, ": not a scopedb database");
 	/* untouched */
 	assert_string_equal(tu_db_text(buf, sizeof(buf), path, "PRAGMA journal_mode"), "delete");
 	assert_int_equal(tu_db_int(path, "PRAGMA application_id"), 0);
@@ -226,8 +256,7 @@ static void test_refuses_foreign_sqlite(void **state)
 	/* an empty database stamped by another application */
 	snprintf(path2, sizeof(path2), "%s", tu_path("otherapp.sqlite"));
 	assert_int_equal(tu_db_exec(path2, "PRAGMA application_id = 305419896"), SQLITE_OK);
-	assert_int_equal(store_open(&st, path2, 0), ERR_STORE);
-	expect_msg("cannot open store '", path2, "': not a scopedb database");
+	expect_open_fails(path2, 0, ERR_STORE, ": not a scopedb database");
 	assert_int_equal(tu_db_int(path2, "PRAGMA application_id"), 305419896);
 	assert_int_equal(tu_db_int(path2, "SELECT count(*) FROM sqlite_master"), 0);
 }
@@ -236,25 +265,20 @@ static void test_refuses_non_sqlite(void **state)
 {
 	static const char text[] = "region,total\nsolve,38\n";
 	char path[512], big[512], data[8192];
-	struct store *st = NULL;
 	FILE *f;
 	size_t i;
 
 	(void)state;
 	snprintf(path, sizeof(path), "%s", tu_path("notes.txt"));
 	write_file(path, text, sizeof(text) - 1);
-	assert_int_equal(store_open(&st, path, 0), ERR_STORE);
-	assert_null(st);
-	expect_msg("cannot open store '", path, "': not a scopedb database");
-	assert_int_equal(store_open(&st, path, STORE_READONLY), ERR_STORE);
-	expect_msg("cannot open store '", path, "': not a scopedb database");
+	expect_open_fails(path, 0, ERR_STORE, ": not a scopedb database");
+	expect_open_fails(path, STORE_READONLY, ERR_STORE, ": not a scopedb database");
 
 	snprintf(big, sizeof(big), "%s", tu_path("noise.bin"));
 	for (i = 0; i < sizeof(data); i++)
 		data[i] = (char)(i * 7 + 3);
 	write_file(big, data, sizeof(data));
-	assert_int_equal(store_open(&st, big, 0), ERR_STORE);
-	expect_msg("cannot open store '", big, "': not a scopedb database");
+	expect_open_fails(big, 0, ERR_STORE, ": not a scopedb database");
 
 	/* contents unchanged */
 	f = fopen(path, "rb");
@@ -295,9 +319,7 @@ static void test_unusable_paths(void **state)
 
 	(void)state;
 	snprintf(path, sizeof(path), "%s", tu_path("no/such/dir/x.sqlite"));
-	assert_int_equal(store_open(&st, path, 0), ERR_IO);
-	assert_null(st);
-	expect_msg("cannot open store '", path, "': no such file or directory");
+	expect_open_fails(path, 0, ERR_IO, ": no such file or directory");
 	assert_false(file_exists(tu_path("no")));
 
 	/* a directory */
@@ -314,8 +336,7 @@ static void test_unusable_paths(void **state)
 		snprintf(dir, sizeof(dir), "%s", tu_path("rodir"));
 		assert_int_equal(mkdir(dir, 0555), 0);
 		snprintf(path, sizeof(path), "%s/x.sqlite", dir);
-		assert_int_equal(store_open(&st, path, 0), ERR_IO);
-		expect_msg("cannot open store '", path, "': permission denied");
+		expect_open_fails(path, 0, ERR_IO, ": permission denied");
 		assert_false(file_exists(path));
 		chmod(dir, 0755);
 	}
@@ -333,8 +354,7 @@ static void test_runs_tags_meta(void **state)
 	int added = -1;
 
 	(void)state;
-	snprintf(path, sizeof(path), "%s", tu_path("runs.sqlite"));
-	st = open_ok(path, 0);
+	st = open_tmp(path, "runs.sqlite");
 	memset(&r, 0, sizeof(r));
 	r.sha256 = (char *)"0123abcd";
 	r.source_path = (char *)"runs/a.h5";
@@ -454,14 +474,13 @@ static void test_regions_and_timings(void **state)
 	int64_t run, a, b, a2;
 
 	(void)state;
-	snprintf(path, sizeof(path), "%s", tu_path("timings.sqlite"));
-	st = open_ok(path, 0);
+	st = open_tmp(path, "timings.sqlite");
 	assert_int_equal(store_begin(st), 0);
 	assert_int_equal(store_begin(st), ERR_USAGE);
 	run = add_run(st, "t1", NULL, "2024-01-01T00:00:00Z");
-	assert_int_equal(store_region_id(st, &a, "solve"), 0);
-	assert_int_equal(store_region_id(st, &b, "io/write"), 0);
-	assert_int_equal(store_region_id(st, &a2, "solve"), 0);
+	a = region_id(st, "solve");
+	b = region_id(st, "io/write");
+	a2 = region_id(st, "solve");
 	assert_int_equal(a, a2);
 	assert_true(a != b);
 
@@ -531,9 +550,9 @@ static void test_regions_and_timings(void **state)
 
 	/* interned names survive reopening */
 	st = open_ok(path, 0);
-	assert_int_equal(store_region_id(st, &a2, "solve"), 0);
+	a2 = region_id(st, "solve");
 	assert_int_equal(a2, a);
-	assert_int_equal(store_region_id(st, &a2, "io/write"), 0);
+	a2 = region_id(st, "io/write");
 	assert_int_equal(a2, b);
 	store_close(st);
 }
@@ -597,11 +616,10 @@ static void test_finish_run(void **state)
 	int64_t id, solve, io;
 
 	(void)state;
-	snprintf(path, sizeof(path), "%s", tu_path("finish.sqlite"));
-	st = open_ok(path, 0);
+	st = open_tmp(path, "finish.sqlite");
 	id = begin_run(st, "f1");
-	assert_int_equal(store_region_id(st, &solve, "solve"), 0);
-	assert_int_equal(store_region_id(st, &io, "io"), 0);
+	solve = region_id(st, "solve");
+	io = region_id(st, "io");
 	add_durations(st, id, solve, 0, r0, 3);
 	add_durations(st, id, solve, 1, r1, 4);
 	add_durations(st, id, solve, 2, NULL, 0); /* a rank without calls */
@@ -659,9 +677,8 @@ static void test_finish_run(void **state)
 					  "total_ns, min_ns, max_ns, gpu_count, gpu_total_ns); "
 					  "PRAGMA user_version = 1"),
 			 SQLITE_OK);
-	assert_int_equal(store_open(&st, path, STORE_READONLY | STORE_NO_UPGRADE), ERR_STORE);
-	expect_msg("cannot open store '", path,
-		   "': schema version 1 must be upgraded to 2; open it for writing once");
+	expect_open_fails(path, STORE_READONLY | STORE_NO_UPGRADE, ERR_STORE,
+			  ": schema version 1 must be upgraded to 2; open it for writing once");
 	assert_int_equal(tu_db_int(path, "PRAGMA user_version"), 1);
 	/* a read-only open upgrades it first (the file is writable) */
 	st = open_ok(path, STORE_READONLY);
@@ -692,19 +709,17 @@ static const char *quantiles_text(char *buf, size_t len, const char *path)
  */
 static void test_finish_batches(void **state)
 {
-	char path[512], name[32], want[2048], got[2048];
+	char path[512], want[2048], got[2048];
 	int64_t d[40], run, reg;
 	struct store *st;
 	int region, rank, i;
 
 	(void)state;
-	snprintf(path, sizeof(path), "%s", tu_path("batches.sqlite"));
-	st = open_ok(path, 0);
+	st = open_tmp(path, "batches.sqlite");
 	run = begin_run(st, "b1");
 	for (rank = 0; rank < 4; rank++) {
 		for (region = 0; region < 6; region++) {
-			snprintf(name, sizeof(name), "r%d", region);
-			assert_int_equal(store_region_id(st, &reg, name), 0);
+			reg = region_id(st, "r%d", region);
 			for (i = 0; i < 10 + region; i++)
 				d[i] = 1000 * region + 37 * rank + i * (rank + 1);
 			add_durations(st, run, reg, rank, d, (size_t)(10 + region));
@@ -832,12 +847,11 @@ static void test_rollback(void **state)
 	struct store_meta m;
 
 	(void)state;
-	snprintf(path, sizeof(path), "%s", tu_path("rollback.sqlite"));
-	st = open_ok(path, 0);
+	st = open_tmp(path, "rollback.sqlite");
 	run = begin_run(st, "r1");
 	assert_int_equal(store_add_tag(st, NULL, run, "t"), 0);
 	assert_int_equal(store_set_meta(st, run, "k", "v"), 0);
-	assert_int_equal(store_region_id(st, &ra, "ra"), 0);
+	ra = region_id(st, "ra");
 	fill_timing(&t, run, ra, 0);
 	t.durations = "\x01\x00";
 	t.durations_len = 2;
@@ -862,8 +876,8 @@ static void test_rollback(void **state)
 	/* The rolled-back id of "ra" is reused by the next new name; the
 	 * cache must not hand out the stale id for "ra". */
 	run = begin_run(st, "r2");
-	assert_int_equal(store_region_id(st, &rb, "rb"), 0);
-	assert_int_equal(store_region_id(st, &ra2, "ra"), 0);
+	rb = region_id(st, "rb");
+	ra2 = region_id(st, "ra");
 	assert_true(ra2 != rb);
 	fill_timing(&t, run, ra2, 0);
 	assert_int_equal(store_add_timing(st, &t), 0);
@@ -892,12 +906,11 @@ static void test_cascade_and_pins(void **state)
 	int rank;
 
 	(void)state;
-	snprintf(path, sizeof(path), "%s", tu_path("cascade.sqlite"));
-	st = open_ok(path, 0);
+	st = open_tmp(path, "cascade.sqlite");
 	run = begin_run(st, "c1");
 	keep = add_run(st, "c2", NULL, "2024-01-02T00:00:00Z");
 	pinned = add_run(st, "c3", NULL, "2024-01-03T00:00:00Z");
-	assert_int_equal(store_region_id(st, &reg, "solve"), 0);
+	reg = region_id(st, "solve");
 	for (rank = 0; rank < 4; rank++) {
 		fill_timing(&t, run, reg, rank);
 		t.durations = "\x01\x00";
@@ -949,8 +962,7 @@ static void test_busy(void **state)
 	size_t n;
 
 	(void)state;
-	snprintf(path, sizeof(path), "%s", tu_path("busy.sqlite"));
-	a = open_ok(path, 0);
+	a = open_tmp(path, "busy.sqlite");
 	b = open_ok(path, 0);
 	store_set_busy_timeout(b, 50);
 	begin_run(a, "b1");
@@ -1061,7 +1073,7 @@ static void test_readonly_writes_fail(void **state)
  * region cache under load (kept small enough for the sanitizer build). */
 static void test_bulk_insert(void **state)
 {
-	char path[512], name[32];
+	char path[512];
 	struct store *st;
 	struct store_timing t;
 	struct buf blob = BUF_INIT;
@@ -1072,13 +1084,11 @@ static void test_bulk_insert(void **state)
 	for (i = 0; i < 64; i++)
 		durs[i] = 1000 + i * 3;
 	assert_int_equal(blob_encode(&blob, durs, 64), 0);
-	snprintf(path, sizeof(path), "%s", tu_path("bulk.sqlite"));
-	st = open_ok(path, 0);
+	st = open_tmp(path, "bulk.sqlite");
 	run = begin_run(st, "bulk");
 	for (rank = 0; rank < 64; rank++) {
 		for (region = 0; region < 300; region++) {
-			snprintf(name, sizeof(name), "region_%d", region);
-			assert_int_equal(store_region_id(st, &reg, name), 0);
+			reg = region_id(st, "region_%d", region);
 			assert_int_equal(reg, region + 1);
 			fill_timing(&t, run, reg, rank);
 			t.calls = 64;
@@ -1143,9 +1153,7 @@ static void test_open_existing(void **state)
 
 	(void)state;
 	snprintf(path, sizeof(path), "%s", tu_path("existing.sqlite"));
-	assert_int_equal(store_open(&st, path, STORE_EXISTING), ERR_IO);
-	assert_null(st);
-	expect_msg("cannot open store '", path, "': no such file");
+	expect_open_fails(path, STORE_EXISTING, ERR_IO, ": no such file");
 	assert_false(file_exists(path));
 	store_close(open_ok(path, 0));
 	st = open_ok(path, STORE_EXISTING);
