@@ -93,14 +93,13 @@ static int64_t add_run(struct store *st, const char *sha, const char *recorded,
 	struct store_run r;
 	int64_t id = 0;
 
-	memset(&r, 0, sizeof(r));
-	r.sha256 = (char *)sha;
-	r.source_path = (char *)"/data/prof.h5";
-	r.ingested_at = (char *)ingested;
-	r.recorded_at = (char *)recorded;
-	r.schema = 3;
-	r.layout = (char *)"columnar";
-	r.num_ranks = 4;
+	r = (struct store_run){.sha256 = (char *)sha,
+			       .source_path = (char *)"/data/prof.h5",
+			       .ingested_at = (char *)ingested,
+			       .recorded_at = (char *)recorded,
+			       .schema = 3,
+			       .layout = (char *)"columnar",
+			       .num_ranks = 4};
 	assert_int_equal(store_insert_run(st, &id, &r), 0);
 	assert_true(id > 0);
 	return id;
@@ -140,28 +139,27 @@ static int64_t begin_run(struct store *st, const char *sha)
 
 static void fill_timing(struct store_timing *t, int64_t run, int64_t region, int64_t rank)
 {
-	memset(t, 0, sizeof(*t));
-	t->run_id = run;
-	t->region_id = region;
-	t->rank = rank;
-	t->has_events = 1;
-	t->calls = 3;
-	t->total = 38;
-	t->min = 5;
-	t->max = 20;
-	t->first = 5;
-	t->last = 15;
-	t->start_min = 10;
-	t->end_max = 55;
-	t->mean = 38.0 / 3.0;
-	t->m2 = 116.66666666666667;
-	t->exclusive = 30;
-	t->gpu_count = 2;
-	t->gpu_total = 9;
-	t->source_file = "solver.py";
-	t->source_line = 7;
-	t->source_text = "def solve():";
-	t->tags_json = "[\"golden\"]";
+	*t = (struct store_timing){.run_id = run,
+				   .region_id = region,
+				   .rank = rank,
+				   .has_events = 1,
+				   .calls = 3,
+				   .total = 38,
+				   .min = 5,
+				   .max = 20,
+				   .first = 5,
+				   .last = 15,
+				   .start_min = 10,
+				   .end_max = 55,
+				   .mean = 38.0 / 3.0,
+				   .m2 = 116.66666666666667,
+				   .exclusive = 30,
+				   .gpu_count = 2,
+				   .gpu_total = 9,
+				   .source_file = "solver.py",
+				   .source_line = 7,
+				   .source_text = "def solve():",
+				   .tags_json = "[\"golden\"]"};
 }
 
 /* ---- opening ---- */
@@ -355,18 +353,19 @@ static void test_runs_tags_meta(void **state)
 
 	(void)state;
 	st = open_tmp(path, "runs.sqlite");
-	memset(&r, 0, sizeof(r));
-	r.sha256 = (char *)"0123abcd";
-	r.source_path = (char *)"runs/a.h5";
-	r.ingested_at = (char *)"2024-05-01T10:00:00Z";
-	r.recorded_at = (char *)"2024-05-01T09:59:00Z";
-	r.label = (char *)"nightly";
-	r.commit = (char *)"deadbeef";
-	r.branch = (char *)"main";
-	r.schema = 2;
-	r.layout = (char *)"aggregate";
-	r.num_ranks = 16;
-	r.num_regions = 99; /* ignored */
+	r = (struct store_run){
+	    .sha256 = (char *)"0123abcd",
+	    .source_path = (char *)"runs/a.h5",
+	    .ingested_at = (char *)"2024-05-01T10:00:00Z",
+	    .recorded_at = (char *)"2024-05-01T09:59:00Z",
+	    .label = (char *)"nightly",
+	    .commit = (char *)"deadbeef",
+	    .branch = (char *)"main",
+	    .schema = 2,
+	    .layout = (char *)"aggregate",
+	    .num_ranks = 16,
+	    .num_regions = 99 /* ignored */
+	};
 	assert_int_equal(store_insert_run(st, &id, &r), 0);
 	assert_int_equal(id, 1);
 
@@ -436,13 +435,12 @@ static void test_runs_tags_meta(void **state)
 	store_meta_release(NULL);
 
 	/* NULL ingested_at means now; "" optional fields become NULL */
-	memset(&r, 0, sizeof(r));
-	r.sha256 = (char *)"ff";
-	r.source_path = (char *)"b.h5";
-	r.label = (char *)"";
-	r.commit = (char *)"";
-	r.schema = 1;
-	r.layout = (char *)"hierarchical";
+	r = (struct store_run){.sha256 = (char *)"ff",
+			       .source_path = (char *)"b.h5",
+			       .label = (char *)"",
+			       .commit = (char *)"",
+			       .schema = 1,
+			       .layout = (char *)"hierarchical"};
 	assert_int_equal(store_insert_run(st, &id2, &r), 0);
 	assert_int_equal(id2, id + 1);
 	assert_int_equal(store_get_run(st, &got, id2), 0);
@@ -1055,11 +1053,10 @@ static void test_readonly_writes_fail(void **state)
 	snprintf(path, sizeof(path), "%s", tu_path("ro.sqlite"));
 	store_close(open_ok(path, 0));
 	st = open_ok(path, STORE_READONLY);
-	memset(&r, 0, sizeof(r));
-	r.sha256 = (char *)"x";
-	r.source_path = (char *)"x.h5";
-	r.schema = 1;
-	r.layout = (char *)"columnar";
+	r = (struct store_run){.sha256 = (char *)"x",
+			       .source_path = (char *)"x.h5",
+			       .schema = 1,
+			       .layout = (char *)"columnar"};
 	assert_int_equal(store_insert_run(st, &id, &r), ERR_IO);
 	assert_int_equal(id, 0);
 	expect_msg("cannot update store '", path, "': attempt to write a readonly database");
