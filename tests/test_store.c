@@ -137,6 +137,34 @@ static int64_t begin_run(struct store *st, const char *sha)
 	return add_run(st, sha, NULL, "2024-01-01T00:00:00Z");
 }
 
+/* The number of runs store_list_runs() gives. */
+static size_t count_runs(struct store *st)
+{
+	struct store_run *runs = NULL;
+	size_t n = 0;
+
+	assert_int_equal(store_list_runs(st, &runs, &n), 0);
+	store_runs_free(runs, n);
+	return n;
+}
+
+/* An in-memory store st takes and lists run sha; closing it leaves no
+ * file behind. */
+static void check_in_memory(struct store *st, const char *sha)
+{
+	struct store_run *runs;
+	size_t n;
+
+	begin_run(st, sha);
+	assert_int_equal(store_commit(st), 0);
+	assert_int_equal(store_list_runs(st, &runs, &n), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(runs[0].sha256, sha);
+	store_runs_free(runs, n);
+	store_close(st);
+	assert_false(file_exists(":memory:"));
+}
+
 static void fill_timing(struct store_timing *t, int64_t run, int64_t region, int64_t rank)
 {
 	*t = (struct store_timing){.run_id = run,
@@ -956,8 +984,6 @@ static void test_busy(void **state)
 {
 	char path[512];
 	struct store *a, *b;
-	struct store_run *runs;
-	size_t n;
 
 	(void)state;
 	a = open_tmp(path, "busy.sqlite");
@@ -968,14 +994,11 @@ static void test_busy(void **state)
 	expect_msg("cannot update store '", path,
 		   "': locked by another process (gave up after 50 ms)");
 	/* readers are not blocked by the writer (WAL) and see the last commit */
-	assert_int_equal(store_list_runs(b, &runs, &n), 0);
-	assert_int_equal(n, 0);
+	assert_int_equal(count_runs(b), 0);
 	assert_int_equal(store_commit(a), 0);
 	begin_run(b, "b2");
 	assert_int_equal(store_commit(b), 0);
-	assert_int_equal(store_list_runs(a, &runs, &n), 0);
-	assert_int_equal(n, 2);
-	store_runs_free(runs, n);
+	assert_int_equal(count_runs(a), 2);
 	store_close(a);
 	store_close(b);
 }
@@ -1027,19 +1050,8 @@ static void test_concurrent_create(void **state)
 /* In-memory stores (scratch stores of single-file comparisons) work. */
 static void test_memory_store(void **state)
 {
-	struct store *st = open_ok(":memory:", 0);
-	struct store_run *runs;
-	size_t n;
-
 	(void)state;
-	begin_run(st, "m1");
-	assert_int_equal(store_commit(st), 0);
-	assert_int_equal(store_list_runs(st, &runs, &n), 0);
-	assert_int_equal(n, 1);
-	assert_string_equal(runs[0].sha256, "m1");
-	store_runs_free(runs, n);
-	store_close(st);
-	assert_false(file_exists(":memory:"));
+	check_in_memory(open_ok(":memory:", 0), "m1");
 }
 
 static void test_readonly_writes_fail(void **state)
@@ -1127,19 +1139,11 @@ static void test_bulk_insert(void **state)
 static void test_temporary_store(void **state)
 {
 	struct store *st = NULL;
-	struct store_run *runs;
-	size_t n;
 
 	(void)state;
 	assert_int_equal(store_open_temporary(&st), 0);
 	assert_string_equal(store_location(st), ":memory:");
-	begin_run(st, "t1");
-	assert_int_equal(store_commit(st), 0);
-	assert_int_equal(store_list_runs(st, &runs, &n), 0);
-	assert_int_equal(n, 1);
-	store_runs_free(runs, n);
-	store_close(st);
-	assert_false(file_exists(":memory:"));
+	check_in_memory(st, "t1");
 }
 
 /* STORE_EXISTING: the "no store" check of pin, rm, tag, unpin and vacuum. */

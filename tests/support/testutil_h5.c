@@ -237,14 +237,12 @@ void tu_h5_loaded_free(struct tu_h5_loaded *l)
 
 	for (i = 0; i < l->nrows; i++) {
 		struct tu_h5_row *r = &l->rows[i];
+		void *owned[] = {r->region,	 r->starts,	 r->durations, r->gpu,
+				 r->source_file, r->source_text, r->tags_json};
+		size_t k;
 
-		free(r->region);
-		free(r->starts);
-		free(r->durations);
-		free(r->gpu);
-		free(r->source_file);
-		free(r->source_text);
-		free(r->tags_json);
+		for (k = 0; k < sizeof(owned) / sizeof(owned[0]); k++)
+			free(owned[k]);
 	}
 	free(l->rows);
 	for (i = 0; i < l->num_regions; i++)
