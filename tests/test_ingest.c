@@ -116,6 +116,19 @@ static size_t gen_rows(struct h5write_row *rows)
 	return n;
 }
 
+/* Write the generated profile to tu_path(name) with o; returns the path
+ * (tu_path's rotating buffer). */
+static const char *write_generated(const char *name, const struct h5write_opts *o)
+{
+	static struct h5write_row rows[9];
+	struct h5write_profile prof = {rows, 0, NULL, 0};
+	const char *path = tu_path(name);
+
+	prof.nrows = gen_rows(rows);
+	assert_int_equal(h5write_file(path, &prof, o), 0);
+	return path;
+}
+
 /* Compare every stored timings row with the generating arrays. */
 static void check_generated(const char *db, int64_t run_id, int layout_schema, int aggregate)
 {
@@ -191,34 +204,27 @@ static void check_generated(const char *db, int64_t run_id, int layout_schema, i
 
 static void test_generated_layouts(void **state)
 {
-	struct h5write_row rows[9];
 	char db[512];
-	struct h5write_profile prof;
 	struct store *st = NULL;
 	int schema, variant;
 
 	(void)state;
 	snprintf(db, sizeof(db), "%s", tu_path("layouts.sqlite"));
-	memset(&prof, 0, sizeof(prof));
-	prof.rows = rows;
-	prof.nrows = gen_rows(rows);
 	assert_int_equal(store_open(&st, db, 0), 0);
 	for (schema = 1; schema <= 3; schema++) {
 		for (variant = 0; variant < 3; variant++) {
-			struct h5write_opts o;
+			struct h5write_opts o = {.schema = schema,
+						 .gpu = 1,
+						 .mpi_size = 3,
+						 .gzip = variant == 1,
+						 .fixed_strings = variant == 2,
+						 .aggregate = schema >= 2 && variant == 2};
 			struct ingest_result r;
 			char name[64];
 
-			memset(&o, 0, sizeof(o));
-			o.schema = schema;
-			o.gpu = 1;
-			o.mpi_size = 3;
-			o.gzip = variant == 1;
-			o.fixed_strings = variant == 2;
-			o.aggregate = schema >= 2 && variant == 2;
 			snprintf(name, sizeof(name), "gen-%d-%d.h5", schema, variant);
-			assert_int_equal(h5write_file(tu_path(name), &prof, &o), 0);
-			assert_int_equal(ingest_file(&r, st, tu_path(name), &no_opts), 0);
+			assert_int_equal(ingest_file(&r, st, write_generated(name, &o), &no_opts),
+					 0);
 			assert_int_equal(r.num_ranks, 3);
 			assert_int_equal(r.num_regions, 3);
 			check_generated(db, r.run_id, schema, o.aggregate);
@@ -265,18 +271,9 @@ static void test_duplicate_and_tags(void **state)
 /* Write a valid file then damage it with fn. */
 static const char *damaged(const char *name, int (*fn)(const char *path))
 {
-	struct h5write_row rows[9];
-	struct h5write_profile prof;
-	struct h5write_opts o;
-	const char *path = tu_path(name);
+	const struct h5write_opts o = {.schema = 3, .gpu = 1};
+	const char *path = write_generated(name, &o);
 
-	memset(&prof, 0, sizeof(prof));
-	memset(&o, 0, sizeof(o));
-	prof.rows = rows;
-	prof.nrows = gen_rows(rows);
-	o.schema = 3;
-	o.gpu = 1;
-	assert_int_equal(h5write_file(path, &prof, &o), 0);
 	assert_int_equal(fn(path), 0);
 	return path;
 }
@@ -404,22 +401,14 @@ static void totals_text(char *out, size_t len, struct store *st, int64_t run)
  */
 static void test_finish_temporary_store(void **state)
 {
-	struct h5write_row rows[9];
-	struct h5write_profile prof;
-	struct h5write_opts o;
+	const struct h5write_opts o = {.schema = 3, .mpi_size = 3};
 	struct ingest_result r, rt;
 	struct store *st = NULL, *tmp = NULL;
 	char db[512], want[4096], got[4096];
 
 	(void)state;
 	snprintf(db, sizeof(db), "%s", tu_path("finish.sqlite"));
-	memset(&prof, 0, sizeof(prof));
-	prof.rows = rows;
-	prof.nrows = gen_rows(rows);
-	memset(&o, 0, sizeof(o));
-	o.schema = 3;
-	o.mpi_size = 3;
-	assert_int_equal(h5write_file(tu_path("finish.h5"), &prof, &o), 0);
+	write_generated("finish.h5", &o);
 
 	assert_int_equal(store_open(&st, db, 0), 0);
 	assert_int_equal(ingest_file(&r, st, tu_path("finish.h5"), &no_opts), 0);
