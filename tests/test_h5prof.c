@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <hdf5.h>
@@ -18,34 +17,14 @@
 #include "testutil.h"
 #include "testutil_h5.h"
 
-/* Copy file src to dst. */
+/* Copy file src to dst: its first limit bytes (all when limit < 0). */
 static void copy_file(const char *src, const char *dst, long limit)
 {
-	FILE *in = fopen(src, "rb"), *out = fopen(dst, "wb");
-	char b[4096];
-	long done = 0;
-	size_t n;
+	long len;
+	unsigned char *b = tu_read_file(src, &len);
 
-	assert_non_null(in);
-	assert_non_null(out);
-	while ((n = fread(b, 1, sizeof(b), in)) > 0) {
-		if (limit >= 0 && done + (long)n > limit)
-			n = (size_t)(limit - done);
-		assert_int_equal(fwrite(b, 1, n, out), n);
-		done += (long)n;
-		if (limit >= 0 && done >= limit)
-			break;
-	}
-	fclose(in);
-	fclose(out);
-}
-
-static long file_size(const char *path)
-{
-	struct stat st;
-
-	assert_int_equal(stat(path, &st), 0);
-	return (long)st.st_size;
+	tu_write_file(dst, b, (size_t)(limit >= 0 && limit < len ? limit : len));
+	free(b);
 }
 
 /* Assert that opening (or else reading) path fails with code and a one-line
@@ -612,8 +591,9 @@ static void test_empty_profile(void **state)
 
 static void test_refuse_not_hdf5(void **state)
 {
+	static const char text[] =
+	    "this is not\nan HDF5 file at all, just some text that is long enough\n";
 	const char *path;
-	FILE *f;
 	long size, cuts[6];
 	size_t i;
 
@@ -621,19 +601,14 @@ static void test_refuse_not_hdf5(void **state)
 	expect_refusal(tu_path("missing.h5"), ERR_IO, "no such file");
 	expect_refusal(tu_tmpdir(), ERR_IO, "is a directory");
 	path = tu_path("empty-file.h5");
-	f = fopen(path, "wb");
-	assert_non_null(f);
-	fclose(f);
+	tu_write_file(path, NULL, 0);
 	expect_refusal(path, ERR_FORMAT, "not an HDF5 file");
 	path = tu_path("text.h5");
-	f = fopen(path, "wb");
-	assert_non_null(f);
-	fputs("this is not\nan HDF5 file at all, just some text that is long enough\n", f);
-	fclose(f);
+	tu_write_file(path, text, strlen(text));
 	expect_refusal(path, ERR_FORMAT, "not an HDF5 file");
 
 	/* truncated copies of a valid file */
-	size = file_size(tu_fixture("schema-3.h5"));
+	size = tu_file_size(tu_fixture("schema-3.h5"));
 	cuts[0] = 4;
 	cuts[1] = 9;
 	cuts[2] = 100;
@@ -643,7 +618,7 @@ static void test_refuse_not_hdf5(void **state)
 	for (i = 0; i < 6; i++) {
 		path = tu_path("trunc.h5");
 		copy_file(tu_fixture("schema-3.h5"), path, cuts[i]);
-		assert_int_equal(file_size(path), cuts[i]);
+		assert_int_equal(tu_file_size(path), cuts[i]);
 		expect_refusal(path, ERR_FORMAT, i < 1 ? "not an HDF5 file" : "");
 		if (i >= 2)
 			assert_non_null(strstr(err_msg(), "truncated or damaged"));

@@ -25,7 +25,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
@@ -216,37 +215,6 @@ static const char *fresh(const char *name, int schema, int aggregate)
 	return tu_h5_write_standard(name, &o);
 }
 
-static long file_size(const char *path)
-{
-	struct stat sb;
-
-	assert_int_equal(stat(path, &sb), 0);
-	return (long)sb.st_size;
-}
-
-static unsigned char *slurp(const char *path, long *len)
-{
-	FILE *f = fopen(path, "rb");
-	unsigned char *b;
-
-	assert_non_null(f);
-	*len = file_size(path);
-	b = malloc((size_t)*len);
-	assert_non_null(b);
-	assert_int_equal(fread(b, 1, (size_t)*len, f), (size_t)*len);
-	fclose(f);
-	return b;
-}
-
-static void spit(const char *path, const unsigned char *b, long len)
-{
-	FILE *f = fopen(path, "wb");
-
-	assert_non_null(f);
-	assert_int_equal(fwrite(b, 1, (size_t)len, f), (size_t)len);
-	fclose(f);
-}
-
 /* The standard profile's offsets and counts as written. */
 static void std_index(uint64_t *offsets, uint64_t *counts, uint32_t *ranks)
 {
@@ -393,10 +361,10 @@ static void test_section_6(void **state)
 
 	/* not a profile at all */
 	path = tu_path("empty.h5");
-	spit(path, (const unsigned char *)"", 0);
+	tu_write_file(path, "", 0);
 	expect_refused(path, "empty file");
 	path = tu_path("text.h5");
-	spit(path, (const unsigned char *)"hello\n", 6);
+	tu_write_file(path, "hello\n", 6);
 	expect_refused(path, "text file");
 	expect_refused(tu_tmpdir(), "directory");
 	expect_refused(tu_path("does-not-exist.h5"), "missing file");
@@ -422,7 +390,7 @@ static void test_truncations(void **state)
 	}
 	snprintf(srcs[2], sizeof(srcs[2]), "%s", fresh("trunc-src1.h5", 1, 0));
 	for (v = 0; v < 3; v++) {
-		b = slurp(srcs[v], &len);
+		b = tu_read_file(srcs[v], &len);
 		for (k = 0; k < 48; k++) {
 			/* 40 offsets spread over the file, then the edges */
 			static const long edges[] = {1, 8, 96, 511, 512, 2048, -1, -8};
@@ -433,7 +401,7 @@ static void test_truncations(void **state)
 			if (cut < 0 || cut >= len)
 				continue;
 			snprintf(name, sizeof(name), "trunc-%d-%ld.h5", v, cut);
-			spit(tu_path(name), b, cut);
+			tu_write_file(tu_path(name), b, (size_t)cut);
 			snprintf(what, sizeof(what), "variant %d truncated to %ld of %ld bytes", v,
 				 cut, len);
 			if (try_ingest(tu_path(name), what, OUT_STORED | OUT_REFUSED, NULL, NULL) ==
@@ -510,7 +478,7 @@ static void test_byte_flips(void **state)
 		snprintf(srcs[3], sizeof(srcs[3]), "%s", tu_h5_write_standard("flip-src3.h5", &o));
 	}
 	for (v = 0; v < 4; v++)
-		orig[v] = slurp(srcs[v], &len[v]);
+		orig[v] = tu_read_file(srcs[v], &len[v]);
 	for (seed = first; seed < nflips; seed++) {
 		uint64_t s = UINT64_C(0x9e3779b97f4a7c15) ^ (uint64_t)(seed + 1) * 7919;
 		int k, n = 1 + seed % 5;
@@ -531,7 +499,7 @@ static void test_byte_flips(void **state)
 			b[pos] ^= (unsigned char)(1 + rnd(&s) % 255);
 		}
 		snprintf(name, sizeof(name), "flip-%d.h5", seed);
-		spit(tu_path(name), b, len[v]);
+		tu_write_file(tu_path(name), b, (size_t)len[v]);
 		free(b);
 		snprintf(what, sizeof(what), "byte flips seed %d (variant %d, %d flips)", seed, v,
 			 n);
@@ -768,7 +736,7 @@ static void test_hostile_path(void **state)
 
 	(void)state;
 	snprintf(path, sizeof(path), "%s/bad'%%s\n%%n.h5", tu_tmpdir());
-	spit(path, (const unsigned char *)"not hdf5", 8);
+	tu_write_file(path, "not hdf5", 8);
 	err_clear();
 	assert_int_equal(ingest_file(&r, st, path, &no_opts), ERR_FORMAT);
 	assert_null(strchr(err_msg(), '\n'));

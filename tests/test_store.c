@@ -35,23 +35,6 @@
 
 /* ---- files ---- */
 
-static void write_file(const char *path, const void *data, size_t len)
-{
-	FILE *f = fopen(path, "wb");
-
-	assert_non_null(f);
-	if (len)
-		assert_int_equal(fwrite(data, 1, len, f), len);
-	assert_int_equal(fclose(f), 0);
-}
-
-static int file_exists(const char *path)
-{
-	struct stat sb;
-
-	return stat(path, &sb) == 0;
-}
-
 /* The message must be exactly before + path + after. */
 static void expect_msg(const char *before, const char *path, const char *after)
 {
@@ -162,7 +145,7 @@ static void check_in_memory(struct store *st, const char *sha)
 	assert_string_equal(runs[0].sha256, sha);
 	store_runs_free(runs, n);
 	store_close(st);
-	assert_false(file_exists(":memory:"));
+	assert_false(tu_file_exists(":memory:"));
 }
 
 static void fill_timing(struct store_timing *t, int64_t run, int64_t region, int64_t rank)
@@ -204,7 +187,7 @@ static void test_create_and_reopen(void **state)
 	assert_int_equal(store_schema_version(), 2);
 	st = open_ok(path, 0);
 	store_close(st);
-	assert_true(file_exists(path));
+	assert_true(tu_file_exists(path));
 	assert_int_equal(tu_db_int(path, "PRAGMA application_id"), SQLITE_APPLICATION_ID);
 	assert_int_equal(tu_db_int(path, "PRAGMA user_version"), store_schema_version());
 	assert_string_equal(tu_db_text(buf, sizeof(buf), path, "PRAGMA journal_mode"), "wal");
@@ -245,7 +228,7 @@ static void test_empty_file_becomes_store(void **state)
 
 	(void)state;
 	snprintf(path, sizeof(path), "%s", tu_path("empty.sqlite"));
-	write_file(path, NULL, 0);
+	tu_write_file(path, NULL, 0);
 	/* an empty file is not a store yet; read-only cannot make it one */
 	expect_open_fails(path, STORE_READONLY, ERR_STORE, ": not a scopedb database");
 	st = open_ok(path, 0);
@@ -260,7 +243,7 @@ static void test_readonly_missing(void **state)
 	(void)state;
 	snprintf(path, sizeof(path), "%s", tu_path("missing.sqlite"));
 	expect_open_fails(path, STORE_READONLY, ERR_IO, ": no such file or directory");
-	assert_false(file_exists(path));
+	assert_false(tu_file_exists(path));
 }
 
 static void test_refuses_foreign_sqlite(void **state)
@@ -291,28 +274,28 @@ static void test_refuses_non_sqlite(void **state)
 {
 	static const char text[] = "region,total\nsolve,38\n";
 	char path[512], big[512], data[8192];
-	FILE *f;
+	unsigned char *back;
+	long len;
 	size_t i;
 
 	(void)state;
 	snprintf(path, sizeof(path), "%s", tu_path("notes.txt"));
-	write_file(path, text, sizeof(text) - 1);
+	tu_write_file(path, text, sizeof(text) - 1);
 	expect_open_fails(path, 0, ERR_STORE, ": not a scopedb database");
 	expect_open_fails(path, STORE_READONLY, ERR_STORE, ": not a scopedb database");
 
 	snprintf(big, sizeof(big), "%s", tu_path("noise.bin"));
 	for (i = 0; i < sizeof(data); i++)
 		data[i] = (char)(i * 7 + 3);
-	write_file(big, data, sizeof(data));
+	tu_write_file(big, data, sizeof(data));
 	expect_open_fails(big, 0, ERR_STORE, ": not a scopedb database");
 
 	/* contents unchanged */
-	f = fopen(path, "rb");
-	assert_non_null(f);
-	assert_int_equal(fread(data, 1, sizeof(data), f), sizeof(text) - 1);
-	fclose(f);
-	assert_memory_equal(data, text, sizeof(text) - 1);
-	assert_false(file_exists(tu_path("notes.txt-wal")));
+	back = tu_read_file(path, &len);
+	assert_int_equal(len, sizeof(text) - 1);
+	assert_memory_equal(back, text, sizeof(text) - 1);
+	free(back);
+	assert_false(tu_file_exists(tu_path("notes.txt-wal")));
 }
 
 static void test_refuses_newer_version(void **state)
@@ -346,7 +329,7 @@ static void test_unusable_paths(void **state)
 	(void)state;
 	snprintf(path, sizeof(path), "%s", tu_path("no/such/dir/x.sqlite"));
 	expect_open_fails(path, 0, ERR_IO, ": no such file or directory");
-	assert_false(file_exists(tu_path("no")));
+	assert_false(tu_file_exists(tu_path("no")));
 
 	/* a directory */
 	snprintf(dir, sizeof(dir), "%s", tu_path("adir"));
@@ -363,7 +346,7 @@ static void test_unusable_paths(void **state)
 		assert_int_equal(mkdir(dir, 0555), 0);
 		snprintf(path, sizeof(path), "%s/x.sqlite", dir);
 		expect_open_fails(path, 0, ERR_IO, ": permission denied");
-		assert_false(file_exists(path));
+		assert_false(tu_file_exists(path));
 		chmod(dir, 0755);
 	}
 }
@@ -1155,7 +1138,7 @@ static void test_open_existing(void **state)
 	(void)state;
 	snprintf(path, sizeof(path), "%s", tu_path("existing.sqlite"));
 	expect_open_fails(path, STORE_EXISTING, ERR_IO, ": no such file");
-	assert_false(file_exists(path));
+	assert_false(tu_file_exists(path));
 	store_close(open_ok(path, 0));
 	st = open_ok(path, STORE_EXISTING);
 	assert_string_equal(store_location(st), path);
@@ -1191,7 +1174,7 @@ static void test_backend_check(void **state)
 			    "store backend 'sqlite' is incomplete: it has no scan_blobs");
 	assert_int_equal(store_open_with(&st, &be, path, 0), ERR_STORE);
 	assert_null(st);
-	assert_false(file_exists(path));
+	assert_false(tu_file_exists(path));
 
 	be = sqlite_store_backend;
 	be.compact = NULL;
@@ -1211,7 +1194,7 @@ static void test_backend_check(void **state)
 			    "understands 1");
 	assert_int_equal(store_open_with(&st, &be, path, 0), ERR_STORE);
 	assert_null(st);
-	assert_false(file_exists(path));
+	assert_false(tu_file_exists(path));
 
 	assert_int_equal(store_backend_check(NULL), ERR_STORE);
 
@@ -1219,7 +1202,7 @@ static void test_backend_check(void **state)
 	assert_int_equal(store_open_with(&st, &be, path, 0), 0);
 	assert_non_null(st);
 	store_close(st);
-	assert_true(file_exists(path));
+	assert_true(tu_file_exists(path));
 }
 
 int main(void)
