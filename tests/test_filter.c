@@ -105,14 +105,10 @@ static void test_meta(void **state)
 	assert_int_equal(filter_parse_meta(&m, &copy, "=v"), ERR_USAGE);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
+TU_MAIN(NULL, NULL,
+	{
 	    cmocka_unit_test(test_iso),
 	    cmocka_unit_test(test_relative),
 	    cmocka_unit_test(test_bad),
 	    cmocka_unit_test(test_meta),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+	})

@@ -995,9 +995,8 @@ static void test_fixed_string_edges(void **state)
 	}
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
+TU_MAIN(NULL, NULL,
+	{
 	    cmocka_unit_test(test_fixtures),
 	    cmocka_unit_test(test_roundtrip_all_layouts),
 	    cmocka_unit_test(test_order_and_names),
@@ -1017,7 +1016,4 @@ int main(void)
 	    cmocka_unit_test(test_refuse_schema1_damage),
 	    cmocka_unit_test(test_message_escaping),
 	    cmocka_unit_test(test_fixed_string_edges),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+	})

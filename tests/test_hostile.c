@@ -798,14 +798,13 @@ static void test_validate_index(void **state)
 	assert_non_null(strstr(err_msg(), "overflow"));
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_validate_index), cmocka_unit_test(test_section_6),
-	    cmocka_unit_test(test_truncations),	   cmocka_unit_test(test_byte_flips),
-	    cmocka_unit_test(test_absurd_sizes),   cmocka_unit_test(test_hostile_names),
+TU_MAIN(setup, teardown,
+	{
+	    cmocka_unit_test(test_validate_index),
+	    cmocka_unit_test(test_section_6),
+	    cmocka_unit_test(test_truncations),
+	    cmocka_unit_test(test_byte_flips),
+	    cmocka_unit_test(test_absurd_sizes),
+	    cmocka_unit_test(test_hostile_names),
 	    cmocka_unit_test(test_hostile_path),
-	};
-
-	return cmocka_run_group_tests(tests, setup, teardown);
-}
+	})

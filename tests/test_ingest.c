@@ -442,16 +442,12 @@ static void test_finish_temporary_store(void **state)
 	store_close(st);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
+TU_MAIN(NULL, NULL,
+	{
 	    cmocka_unit_test(test_upstream_fixtures),
 	    cmocka_unit_test(test_generated_layouts),
 	    cmocka_unit_test(test_duplicate_and_tags),
 	    cmocka_unit_test(test_damaged_files_leave_nothing),
 	    cmocka_unit_test(test_meta_check_and_env),
 	    cmocka_unit_test(test_finish_temporary_store),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+	})

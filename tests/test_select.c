@@ -113,13 +113,9 @@ static void test_pin_names(void **state)
 	select_release(NULL);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
+TU_MAIN(NULL, NULL,
+	{
 	    cmocka_unit_test(test_forms),
 	    cmocka_unit_test(test_bad),
 	    cmocka_unit_test(test_pin_names),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+	})

@@ -1205,9 +1205,8 @@ static void test_backend_check(void **state)
 	assert_true(tu_file_exists(path));
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
+TU_MAIN(NULL, NULL,
+	{
 	    cmocka_unit_test(test_create_and_reopen),
 	    cmocka_unit_test(test_empty_file_becomes_store),
 	    cmocka_unit_test(test_readonly_missing),
@@ -1232,7 +1231,4 @@ int main(void)
 	    cmocka_unit_test(test_open_existing),
 	    cmocka_unit_test(test_backend_registry),
 	    cmocka_unit_test(test_backend_check),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+	})

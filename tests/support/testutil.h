@@ -21,6 +21,18 @@ const char *tu_path(const char *name);
 /* Path of a committed fixture under tests/data. */
 const char *tu_fixture(const char *name);
 
+/*
+ * The main() of a test program: run the braced list of cmocka tests (each
+ * cmocka_unit_test(...)) as one group with setup and teardown (or NULL):
+ *   TU_MAIN(NULL, NULL, {cmocka_unit_test(test_a), cmocka_unit_test(test_b)})
+ */
+#define TU_MAIN(setup, teardown, ...)                                                              \
+	int main(void)                                                                             \
+	{                                                                                          \
+		const struct CMUnitTest tu_tests[] = __VA_ARGS__;                                  \
+		return cmocka_run_group_tests(tu_tests, setup, teardown);                          \
+	}
+
 /* Size of path in bytes (it must exist). */
 long tu_file_size(const char *path);
 
