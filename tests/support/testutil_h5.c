@@ -1,6 +1,7 @@
 /*
- * testutil_h5.c - the standard test profile, a whole-file loader built on
- * h5prof and a round-trip check (see testutil_h5.h).
+ * testutil_h5.c - the standard test profile and its options, a whole-file
+ * loader built on h5prof, a round-trip check and file damage (see
+ * testutil_h5.h).
  */
 #include <stdlib.h>
 #include <string.h>

@@ -1,8 +1,9 @@
 /*
  * testutil_h5.h - shared helpers for tests that need scope-profiler files:
- * a standard multi-rank profile to write with h5write, a loader that reads
- * a whole file through h5prof into plain arrays, and a cmocka check that a
- * loaded file holds exactly a written profile.
+ * a standard multi-rank profile to write with h5write (and its usual
+ * options), a loader that reads a whole file through h5prof into plain
+ * arrays, a cmocka check that a loaded file holds exactly a written
+ * profile, and one step of damage to a written file (the refusal tests).
  *
  * The standard profile (tu_h5_standard()) has ranks 0, 1, 2 and 10 and the
  * regions "solve", "größe_λ", "io" and "idle" in that order of first
