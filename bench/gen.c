@@ -26,6 +26,9 @@
 
 #include "scopedb/err.h"
 #include "h5write.h"
+#include "toolutil.h"
+
+const char *const toolutil_name = "gen";
 
 struct genopts {
 	uint64_t ranks, regions, calls, seed, count;
@@ -54,67 +57,31 @@ static void gen_usage(FILE *f)
 	      f);
 }
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 1, 2), noreturn))
-#endif
-static void
-gen_die(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("gen: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(2);
-}
-
-static uint64_t gen_u64(const char *opt, const char *v, uint64_t min, uint64_t max)
-{
-	char *end;
-	unsigned long long n;
-
-	errno = 0;
-	if (!v || !*v || *v == '-')
-		gen_die("%s needs a non-negative integer", opt);
-	n = strtoull(v, &end, 10);
-	if (*end || errno || n < min || n > max)
-		gen_die("invalid value '%s' for %s (expected %llu-%llu)", v, opt,
-			(unsigned long long)min, (unsigned long long)max);
-	return (uint64_t)n;
-}
-
 static void gen_size(struct genopts *o, const char *s)
 {
-	if (strcmp(s, "small") == 0) {
-		o->ranks = 4;
-		o->regions = 32;
-		o->calls = 1000;
-	} else if (strcmp(s, "medium") == 0) {
-		o->ranks = 64;
-		o->regions = 256;
-		o->calls = 1000;
-	} else if (strcmp(s, "large") == 0) {
-		o->ranks = 1024;
-		o->regions = 256;
-		o->calls = 256;
-	} else {
-		gen_die("unknown size '%s' (expected small, medium or large)", s);
+	static const struct {
+		const char *name;
+		uint64_t ranks, regions, calls;
+	} sizes[] = {{"small", 4, 32, 1000}, {"medium", 64, 256, 1000}, {"large", 1024, 256, 256}};
+	size_t i;
+
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		if (strcmp(s, sizes[i].name) == 0) {
+			o->ranks = sizes[i].ranks;
+			o->regions = sizes[i].regions;
+			o->calls = sizes[i].calls;
+			return;
+		}
 	}
+	toolutil_die("unknown size '%s' (expected small, medium or large)", s);
 }
 
 static void gen_parse(struct genopts *o, int argc, char **argv)
 {
 	int i;
 
-	o->ranks = 4;
-	o->regions = 32;
-	o->calls = 1000;
-	o->seed = 1;
-	o->count = 0;
-	o->scale = 1.0;
-	o->label = "bench";
+	*o = (struct genopts){
+	    .ranks = 4, .regions = 32, .calls = 1000, .seed = 1, .scale = 1.0, .label = "bench"};
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -128,22 +95,22 @@ static void gen_parse(struct genopts *o, int argc, char **argv)
 			o->gpu = 1;
 		} else if (a[0] == '-' && a[1] == '-') {
 			if (!v)
-				gen_die("%s needs a value", a);
+				toolutil_die("%s needs a value", a);
 			i++;
 			if (strcmp(a, "--size") == 0) {
 				gen_size(o, v);
 			} else if (strcmp(a, "--ranks") == 0) {
-				o->ranks = gen_u64(a, v, 1, 1u << 20);
+				o->ranks = toolutil_u64(a, v, 1, 1u << 20);
 			} else if (strcmp(a, "--regions") == 0) {
-				o->regions = gen_u64(a, v, 1, 100000);
+				o->regions = toolutil_u64(a, v, 1, 100000);
 			} else if (strcmp(a, "--calls") == 0) {
-				o->calls = gen_u64(a, v, 0, 1u << 24);
+				o->calls = toolutil_u64(a, v, 0, 1u << 24);
 			} else if (strcmp(a, "--seed") == 0) {
-				o->seed = gen_u64(a, v, 0, UINT64_MAX / 2);
+				o->seed = toolutil_u64(a, v, 0, UINT64_MAX / 2);
 			} else if (strcmp(a, "--count") == 0) {
-				o->count = gen_u64(a, v, 1, 100000);
+				o->count = toolutil_u64(a, v, 1, 100000);
 			} else if (strcmp(a, "--day") == 0) {
-				o->day = (int64_t)gen_u64(a, v, 0, 100000);
+				o->day = (int64_t)toolutil_u64(a, v, 0, 100000);
 			} else if (strcmp(a, "--label") == 0) {
 				o->label = v;
 			} else if (strcmp(a, "--scale") == 0) {
@@ -152,51 +119,32 @@ static void gen_parse(struct genopts *o, int argc, char **argv)
 				errno = 0;
 				o->scale = strtod(v, &end);
 				if (*end || errno || !(o->scale > 0) || o->scale > 1e6)
-					gen_die("invalid value '%s' for --scale", v);
+					toolutil_die("invalid value '%s' for --scale", v);
 			} else {
-				gen_die("unknown option '%s' (see --help)", a);
+				toolutil_die("unknown option '%s' (see --help)", a);
 			}
 		} else if (o->out) {
-			gen_die("more than one output given");
+			toolutil_die("more than one output given");
 		} else {
 			o->out = a;
 		}
 	}
 	if (!o->out)
-		gen_die("no output given (see --help)");
-}
-
-static uint64_t gen_splitmix(uint64_t x)
-{
-	x += UINT64_C(0x9e3779b97f4a7c15);
-	x = (x ^ (x >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	x = (x ^ (x >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return x ^ (x >> 31);
-}
-
-static uint64_t gen_next(uint64_t *s)
-{
-	uint64_t x = *s;
-
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	*s = x;
-	return x * UINT64_C(2685821657736338717);
+		toolutil_die("no output given (see --help)");
 }
 
 /* Uniform in (0, 1). */
 static double gen_uniform(uint64_t *s)
 {
-	return ((double)(gen_next(s) >> 11) + 0.5) * (1.0 / 9007199254740992.0);
+	return ((double)(toolutil_next(s) >> 11) + 0.5) * (1.0 / 9007199254740992.0);
 }
 
 /* The events of row (rank, region ri): see the top of the file. */
 static void gen_row(const struct genopts *o, uint64_t rank, uint64_t ri, int64_t *starts,
 		    int64_t *ends, int64_t *gpu)
 {
-	uint64_t st =
-	    gen_splitmix(o->seed * UINT64_C(0x100000001b3) ^ gen_splitmix((rank << 20) + ri));
+	uint64_t st = toolutil_splitmix(o->seed * UINT64_C(0x100000001b3) ^
+					toolutil_splitmix((rank << 20) + ri));
 	double frac = fmod((double)ri * 0.6180339887498949, 1.0);
 	double median = 1000.0 * pow(5000.0, frac);
 	double imbalance = 1.0 + 0.1 * (double)rank / (double)o->ranks;
@@ -223,17 +171,21 @@ static void gen_row(const struct genopts *o, uint64_t rank, uint64_t ri, int64_t
 		ends[c] = t + dn;
 		if (gpu)
 			gpu[c] = (int64_t)llround((double)dn * 0.7);
-		t = ends[c] + 200 + (int64_t)(gen_next(&st) % 1000);
+		t = ends[c] + 200 + (int64_t)(toolutil_next(&st) % 1000);
 	}
 }
 
 static int gen_file(const struct genopts *o, const char *path, char *const *names)
 {
-	struct h5write_opts wo;
-	struct h5write_meta meta[4];
+	struct h5write_opts wo = {
+	    .schema = 3, .gzip = o->gzip, .gpu = o->gpu, .mpi_size = (int64_t)o->ranks};
+	char ts[80];
+	struct h5write_meta meta[4] = {{.key = "label", .str = o->label},
+				       {.key = "timestamp", .str = ts},
+				       {.key = "platform", .str = "linux-x86_64"},
+				       {.key = "scope_profiler_version", .str = "0.7.0"}};
 	struct h5write_stream *s = NULL;
 	struct h5write_row r;
-	char ts[80];
 	int64_t *ev;
 	uint64_t rank, ri;
 	int64_t y = 2024, m = 1, d = 1 + o->day;
@@ -251,23 +203,9 @@ static int gen_file(const struct genopts *o, const char *path, char *const *name
 	}
 	snprintf(ts, sizeof(ts), "%04lld-%02lld-%02lldT02:00:00Z", (long long)y, (long long)m,
 		 (long long)d);
-	memset(&wo, 0, sizeof(wo));
-	wo.schema = 3;
-	wo.gzip = o->gzip;
-	wo.gpu = o->gpu;
-	wo.mpi_size = (int64_t)o->ranks;
-	memset(meta, 0, sizeof(meta));
-	meta[0].key = "label";
-	meta[0].str = o->label;
-	meta[1].key = "timestamp";
-	meta[1].str = ts;
-	meta[2].key = "platform";
-	meta[2].str = "linux-x86_64";
-	meta[3].key = "scope_profiler_version";
-	meta[3].str = "0.7.0";
 	ev = malloc((size_t)(o->calls ? o->calls : 1) * 3 * sizeof(*ev));
 	if (!ev)
-		gen_die("out of memory");
+		toolutil_die("out of memory");
 	rc = h5write_stream_open(&s, path, (const char *const *)names, (size_t)o->regions, &wo);
 	if (!rc)
 		rc = h5write_stream_meta(s, meta, 4);
@@ -275,15 +213,14 @@ static int gen_file(const struct genopts *o, const char *path, char *const *name
 		for (ri = 0; ri < o->regions && !rc; ri++) {
 			int64_t *g = o->gpu && ri % 4 == 0 ? ev + 2 * o->calls : NULL;
 
-			memset(&r, 0, sizeof(r));
-			r.rank = (uint32_t)rank;
-			r.region = names[ri];
-			r.calls = (size_t)o->calls;
-			r.starts = ev;
-			r.ends = ev + o->calls;
-			r.gpu = g;
-			r.source_file = "solver.py";
-			r.source_line = (int64_t)(10 + 3 * ri);
+			r = (struct h5write_row){.rank = (uint32_t)rank,
+						 .region = names[ri],
+						 .calls = (size_t)o->calls,
+						 .starts = ev,
+						 .ends = ev + o->calls,
+						 .gpu = g,
+						 .source_file = "solver.py",
+						 .source_line = (int64_t)(10 + 3 * ri)};
 			gen_row(o, rank, ri, ev, ev + o->calls, g);
 			rc = h5write_stream_row(s, &r);
 		}
@@ -305,11 +242,11 @@ int main(int argc, char **argv)
 	gen_parse(&o, argc, argv);
 	names = calloc((size_t)o.regions, sizeof(*names));
 	if (!names)
-		gen_die("out of memory");
+		toolutil_die("out of memory");
 	for (i = 0; i < o.regions; i++) {
 		names[i] = malloc(48);
 		if (!names[i])
-			gen_die("out of memory");
+			toolutil_die("out of memory");
 		/* a few levels of nesting, as real profiles have */
 		snprintf(names[i], 48, "%s/region_%03llu",
 			 i % 3 == 0   ? "solve"
@@ -334,6 +271,6 @@ int main(int argc, char **argv)
 		free(names[i]);
 	free(names);
 	if (rc)
-		gen_die("%s", err_msg());
+		toolutil_die("%s", err_msg());
 	return 0;
 }

@@ -420,9 +420,8 @@ static void test_fuzz(void **state)
 	buf_release(&b);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
+TU_MAIN(NULL, NULL,
+	{
 	    cmocka_unit_test(test_exact_encodings),
 	    cmocka_unit_test(test_roundtrip_edges),
 	    cmocka_unit_test(test_roundtrip_random),
@@ -434,7 +433,4 @@ int main(void)
 	    cmocka_unit_test(test_count),
 	    cmocka_unit_test(test_every_truncation),
 	    cmocka_unit_test(test_fuzz),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+	})

@@ -14,36 +14,46 @@
 /* 2026-11-30T12:00:00Z */
 #define NOW 1796040000LL
 
-static void want(const char *opt, const char *arg, const char *expect)
+/* Each row of t: option, argument, the date filter_parse_date() makes of
+ * it at NOW. */
+static void want(const char *const (*t)[3], size_t n)
 {
 	char out[24];
+	size_t i;
 
-	if (filter_parse_date(out, sizeof(out), opt, arg, NOW))
-		fail_msg("%s %s: %s", opt, arg, err_msg());
-	assert_string_equal(out, expect);
+	for (i = 0; i < n; i++) {
+		if (filter_parse_date(out, sizeof(out), t[i][0], t[i][1], NOW))
+			fail_msg("%s %s: %s", t[i][0], t[i][1], err_msg());
+		assert_string_equal(out, t[i][2]);
+	}
 }
 
 static void test_iso(void **state)
 {
+	static const char *const t[][3] = {
+	    {"--since", "2026-11-30", "2026-11-30T00:00:00Z"},
+	    {"--until", "2026-11-30", "2026-11-30T23:59:59Z"},
+	    {"--since", "2026-11-30T02:00:00Z", "2026-11-30T02:00:00Z"},
+	    {"--until", "2026-11-30T02:00:00Z", "2026-11-30T02:00:00Z"},
+	    {"--since", "2026-11-30T02:00:00+01:00", "2026-11-30T01:00:00Z"},
+	    {"--since", "2026-11-30 02:00", "2026-11-30T02:00:00Z"},
+	    {"--since", "2024-02-29T23:59:59.999Z", "2024-02-29T23:59:59Z"},
+	};
+
 	(void)state;
-	want("--since", "2026-11-30", "2026-11-30T00:00:00Z");
-	want("--until", "2026-11-30", "2026-11-30T23:59:59Z");
-	want("--since", "2026-11-30T02:00:00Z", "2026-11-30T02:00:00Z");
-	want("--until", "2026-11-30T02:00:00Z", "2026-11-30T02:00:00Z");
-	want("--since", "2026-11-30T02:00:00+01:00", "2026-11-30T01:00:00Z");
-	want("--since", "2026-11-30 02:00", "2026-11-30T02:00:00Z");
-	want("--since", "2024-02-29T23:59:59.999Z", "2024-02-29T23:59:59Z");
+	want(t, sizeof(t) / sizeof(t[0]));
 }
 
 static void test_relative(void **state)
 {
+	static const char *const t[][3] = {
+	    {"--since", "7d", "2026-11-23T12:00:00Z"},	{"--since", "24h", "2026-11-29T12:00:00Z"},
+	    {"--since", "30m", "2026-11-30T11:30:00Z"}, {"--since", "2w", "2026-11-16T12:00:00Z"},
+	    {"--until", "0d", "2026-11-30T12:00:00Z"},	{"--since", "90s", "2026-11-30T11:58:30Z"},
+	};
+
 	(void)state;
-	want("--since", "7d", "2026-11-23T12:00:00Z");
-	want("--since", "24h", "2026-11-29T12:00:00Z");
-	want("--since", "30m", "2026-11-30T11:30:00Z");
-	want("--since", "2w", "2026-11-16T12:00:00Z");
-	want("--until", "0d", "2026-11-30T12:00:00Z");
-	want("--since", "90s", "2026-11-30T11:58:30Z");
+	want(t, sizeof(t) / sizeof(t[0]));
 }
 
 static void test_bad(void **state)
@@ -95,14 +105,10 @@ static void test_meta(void **state)
 	assert_int_equal(filter_parse_meta(&m, &copy, "=v"), ERR_USAGE);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
+TU_MAIN(NULL, NULL,
+	{
 	    cmocka_unit_test(test_iso),
 	    cmocka_unit_test(test_relative),
 	    cmocka_unit_test(test_bad),
 	    cmocka_unit_test(test_meta),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+	})

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <hdf5.h>
@@ -18,45 +17,14 @@
 #include "testutil.h"
 #include "testutil_h5.h"
 
-static struct h5write_opts opts_of(int schema, int aggregate)
-{
-	struct h5write_opts o;
-
-	memset(&o, 0, sizeof(o));
-	o.schema = schema;
-	o.aggregate = aggregate;
-	o.mpi_size = 4;
-	return o;
-}
-
-/* Copy file src to dst. */
+/* Copy file src to dst: its first limit bytes (all when limit < 0). */
 static void copy_file(const char *src, const char *dst, long limit)
 {
-	FILE *in = fopen(src, "rb"), *out = fopen(dst, "wb");
-	char b[4096];
-	long done = 0;
-	size_t n;
+	long len;
+	unsigned char *b = tu_read_file(src, &len);
 
-	assert_non_null(in);
-	assert_non_null(out);
-	while ((n = fread(b, 1, sizeof(b), in)) > 0) {
-		if (limit >= 0 && done + (long)n > limit)
-			n = (size_t)(limit - done);
-		assert_int_equal(fwrite(b, 1, n, out), n);
-		done += (long)n;
-		if (limit >= 0 && done >= limit)
-			break;
-	}
-	fclose(in);
-	fclose(out);
-}
-
-static long file_size(const char *path)
-{
-	struct stat st;
-
-	assert_int_equal(stat(path, &st), 0);
-	return (long)st.st_size;
+	tu_write_file(dst, b, (size_t)(limit >= 0 && limit < len ? limit : len));
+	free(b);
 }
 
 /* Assert that opening (or else reading) path fails with code and a one-line
@@ -157,7 +125,7 @@ static void test_fixtures(void **state)
  * that it reads back exactly. */
 static void roundtrip_one(int schema, int aggregate, int storage, int fixed, int gpu)
 {
-	struct h5write_opts o = opts_of(schema, aggregate);
+	struct h5write_opts o = tu_h5_opts(schema, aggregate);
 	struct tu_h5_loaded l;
 	const char *path;
 	char name[64];
@@ -196,7 +164,7 @@ static void test_roundtrip_all_layouts(void **state)
 
 static void test_order_and_names(void **state)
 {
-	struct h5write_opts o = opts_of(1, 0);
+	struct h5write_opts o = tu_h5_opts(1, 0);
 	struct tu_h5_loaded l;
 	const char *path;
 	size_t i;
@@ -214,7 +182,7 @@ static void test_order_and_names(void **state)
 
 	/* columnar: names in order of first appearance, rows in offset order
 	 * (= written order, zero-call rows in place) */
-	o = opts_of(3, 0);
+	o = tu_h5_opts(3, 0);
 	path = tu_h5_write_standard("order3.h5", &o);
 	assert_int_equal(tu_h5_load(&l, path), 0);
 	assert_int_equal(l.num_regions, 4);
@@ -232,7 +200,7 @@ static void test_order_and_names(void **state)
 
 static void test_schema1_rank_sequence(void **state)
 {
-	struct h5write_opts o = opts_of(1, 0);
+	struct h5write_opts o = tu_h5_opts(1, 0);
 	struct tu_h5_loaded l;
 	static const unsigned ranks[] = {0, 0, 0, 1, 1, 1, 2, 2, 10, 10, 10};
 	static const char *const regs[] = {"größe_λ", "io",    "solve",	  "größe_λ",
@@ -254,7 +222,7 @@ static void test_schema1_rank_sequence(void **state)
 
 static void test_metadata(void **state)
 {
-	struct h5write_opts o = opts_of(3, 0);
+	struct h5write_opts o = tu_h5_opts(3, 0);
 	const struct h5prof_info *info;
 	struct h5prof *p = NULL;
 	const char *path = tu_h5_write_standard("meta.h5", &o);
@@ -314,7 +282,7 @@ static void test_columnar_offsets_out_of_order(void **state)
 	const int64_t excl[] = {11, 22, 33};
 	const char *const files[] = {"a.py", "b.py", "c.py"};
 	const char *const tags[] = {"", "[ \"x\" , \"y\" ]", "[]"};
-	struct h5write_opts o = opts_of(3, 0);
+	struct h5write_opts o = tu_h5_opts(3, 0);
 	struct tu_h5_loaded l;
 	const char *path;
 
@@ -422,7 +390,7 @@ static void test_chunk_boundaries(void **state)
 		int schema;
 
 		for (schema = 2; schema <= 3; schema++) {
-			struct h5write_opts o = opts_of(schema, 0);
+			struct h5write_opts o = tu_h5_opts(schema, 0);
 			const char *path = tu_path("chunks.h5");
 
 			o.gzip = gz;
@@ -452,7 +420,7 @@ static void test_stream_writer(void **state)
 	(void)state;
 	for (schema = 2; schema <= 3; schema++) {
 		for (gz = 0; gz < 2; gz++) {
-			struct h5write_opts o = opts_of(schema, 0);
+			struct h5write_opts o = tu_h5_opts(schema, 0);
 			struct h5write_stream *s = NULL;
 			struct tu_h5_loaded l;
 			struct h5prof *p = NULL;
@@ -482,7 +450,7 @@ static void test_stream_writer(void **state)
 /* Undeclared region and schema-1 streams are refused. */
 static void test_stream_errors(void **state)
 {
-	struct h5write_opts o = opts_of(3, 0);
+	struct h5write_opts o = tu_h5_opts(3, 0);
 	struct h5write_stream *s = NULL;
 	const char *names[] = {"a", "b"}, *dup[] = {"a", "a"};
 	const struct h5write_row *r = &tu_h5_standard()->rows[0];
@@ -496,13 +464,13 @@ static void test_stream_errors(void **state)
 	assert_int_equal(h5write_stream_close(s), ERR_USAGE);
 	o.schema = 1;
 	assert_int_equal(h5write_stream_open(&s, tu_path("s.h5"), names, 2, &o), ERR_USAGE);
-	o = opts_of(3, 1);
+	o = tu_h5_opts(3, 1);
 	assert_int_equal(h5write_stream_open(&s, tu_path("s.h5"), names, 2, &o), ERR_USAGE);
-	o = opts_of(4, 0);
+	o = tu_h5_opts(4, 0);
 	assert_int_equal(h5write_file(tu_path("s.h5"), tu_h5_standard(), &o), ERR_USAGE);
-	o = opts_of(1, 1);
+	o = tu_h5_opts(1, 1);
 	assert_int_equal(h5write_file(tu_path("s.h5"), tu_h5_standard(), &o), ERR_USAGE);
-	o = opts_of(3, 0);
+	o = tu_h5_opts(3, 0);
 	assert_int_equal(h5write_file("/nonexistent-dir/x.h5", tu_h5_standard(), &o), ERR_IO);
 	assert_non_null(strstr(err_msg(), "cannot write '/nonexistent-dir/x.h5'"));
 }
@@ -513,7 +481,7 @@ static void test_stream_large_row(void **state)
 {
 	const size_t n = ((size_t)1 << 18) + 10;
 	int64_t *st = malloc(n * sizeof(*st)), *en = malloc(n * sizeof(*en));
-	struct h5write_opts o = opts_of(3, 0);
+	struct h5write_opts o = tu_h5_opts(3, 0);
 	struct h5write_stream *s = NULL;
 	struct h5write_row r;
 	const char *names[] = {"r"};
@@ -567,7 +535,7 @@ static int stop_at_second(void *ctx, const struct h5prof_row *row)
 
 static void test_callback_stop_and_reread(void **state)
 {
-	struct h5write_opts o = opts_of(3, 0);
+	struct h5write_opts o = tu_h5_opts(3, 0);
 	const char *path = tu_h5_write_standard("stop.h5", &o);
 	struct h5prof *p = NULL;
 	struct stopctx c = {0};
@@ -602,7 +570,7 @@ static void test_empty_profile(void **state)
 
 	(void)state;
 	for (schema = 1; schema <= 3; schema++) {
-		struct h5write_opts o = opts_of(schema, 0);
+		struct h5write_opts o = tu_h5_opts(schema, 0);
 		struct tu_h5_loaded l;
 		int chunked;
 
@@ -623,8 +591,9 @@ static void test_empty_profile(void **state)
 
 static void test_refuse_not_hdf5(void **state)
 {
+	static const char text[] =
+	    "this is not\nan HDF5 file at all, just some text that is long enough\n";
 	const char *path;
-	FILE *f;
 	long size, cuts[6];
 	size_t i;
 
@@ -632,19 +601,14 @@ static void test_refuse_not_hdf5(void **state)
 	expect_refusal(tu_path("missing.h5"), ERR_IO, "no such file");
 	expect_refusal(tu_tmpdir(), ERR_IO, "is a directory");
 	path = tu_path("empty-file.h5");
-	f = fopen(path, "wb");
-	assert_non_null(f);
-	fclose(f);
+	tu_write_file(path, NULL, 0);
 	expect_refusal(path, ERR_FORMAT, "not an HDF5 file");
 	path = tu_path("text.h5");
-	f = fopen(path, "wb");
-	assert_non_null(f);
-	fputs("this is not\nan HDF5 file at all, just some text that is long enough\n", f);
-	fclose(f);
+	tu_write_file(path, text, strlen(text));
 	expect_refusal(path, ERR_FORMAT, "not an HDF5 file");
 
 	/* truncated copies of a valid file */
-	size = file_size(tu_fixture("schema-3.h5"));
+	size = tu_file_size(tu_fixture("schema-3.h5"));
 	cuts[0] = 4;
 	cuts[1] = 9;
 	cuts[2] = 100;
@@ -654,7 +618,7 @@ static void test_refuse_not_hdf5(void **state)
 	for (i = 0; i < 6; i++) {
 		path = tu_path("trunc.h5");
 		copy_file(tu_fixture("schema-3.h5"), path, cuts[i]);
-		assert_int_equal(file_size(path), cuts[i]);
+		assert_int_equal(tu_file_size(path), cuts[i]);
 		expect_refusal(path, ERR_FORMAT, i < 1 ? "not an HDF5 file" : "");
 		if (i >= 2)
 			assert_non_null(strstr(err_msg(), "truncated or damaged"));
@@ -663,7 +627,7 @@ static void test_refuse_not_hdf5(void **state)
 
 static void test_refuse_schema_attr(void **state)
 {
-	struct h5write_opts o = opts_of(3, 0);
+	struct h5write_opts o = tu_h5_opts(3, 0);
 	const char *path;
 
 	(void)state;
@@ -716,7 +680,7 @@ static const char *fresh(int schema, int aggregate)
 
 	snprintf(tname, sizeof(tname), "template-%d%d.h5", schema, aggregate);
 	if (!written[schema][aggregate]) {
-		struct h5write_opts o = opts_of(schema, aggregate);
+		struct h5write_opts o = tu_h5_opts(schema, aggregate);
 
 		o.gpu = 1;
 		tu_h5_write_standard(tname, &o);
@@ -726,9 +690,41 @@ static const char *fresh(int schema, int aggregate)
 	return path;
 }
 
+/* One damaged copy of the standard profile and how the reader refuses it. */
+struct refusal {
+	int schema, aggregate;
+	const char *want;	   /* in the ERR_FORMAT message */
+	const char *del, *dataset; /* the damage, as struct tu_h5_damage */
+	enum h5write_type type;
+	const void *data;
+	size_t n;
+	int on_read;	  /* open accepts the file, the read refuses it */
+	const char *also; /* a second part of the message, or NULL */
+};
+
+/* Damage a fresh file as each of t[0..n) says; each must be refused. */
+static void expect_refusals(const struct refusal *t, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		struct tu_h5_damage d = {t[i].del, t[i].dataset, t[i].type, t[i].data, t[i].n};
+		const char *path = fresh(t[i].schema, t[i].aggregate);
+
+		tu_h5_damage(path, &d);
+		if (t[i].on_read)
+			expect_read_refusal(path, t[i].want);
+		else
+			expect_refusal(path, ERR_FORMAT, t[i].want);
+		if (t[i].also)
+			assert_non_null(strstr(err_msg(), t[i].also));
+	}
+}
+
+#define NREFUSALS(t) (sizeof(t) / sizeof((t)[0]))
+
 static void test_refuse_index_damage(void **state)
 {
-	const char *path;
 	const uint32_t big_region[] = {0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 0, 9, 1};
 	const uint32_t dup_ranks[] = {0, 0, 0, 0, 0, 1, 1, 1, 2, 2, 10, 10, 10};
 	const int64_t neg_ranks[] = {0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 10, -1, 10};
@@ -747,208 +743,129 @@ static void test_refuse_index_damage(void **state)
 				  "[]",
 				  "[]",
 				  "[]"};
-	uint64_t offsets[13], counts[13];
+	uint64_t past_end[13], overflow[13], overlap[13], off = 0;
+	int64_t mins[13];
 	size_t i;
 
 	(void)state;
-	/* the standard profile: offsets/counts as written */
-	{
-		uint64_t off = 0;
+	/* the standard profile's offsets and counts as written, each damaged
+	 * in one place */
+	for (i = 0; i < 13; i++) {
+		uint64_t count = tu_h5_standard()->rows[i].calls;
 
-		for (i = 0; i < 13; i++) {
-			counts[i] = tu_h5_standard()->rows[i].calls;
-			offsets[i] = off;
-			off += counts[i];
-		}
+		/* last row: [26, 35) but only 34 events */
+		past_end[i] = i == 12 ? 9 : count;
+		overflow[i] = i == 4 ? UINT64_MAX - 1 : off;
+		overlap[i] = off;
+		off += count;
+		mins[i] = i == 2 ? -4 : 0;
 	}
-
-	path = fresh(3, 0);
-	assert_int_equal(
-	    h5write_replace_dataset(path, "/rank_region_index/ranks", H5WRITE_U32, dup_ranks, 12),
-	    0);
-	expect_refusal(path, ERR_FORMAT, "index columns have different lengths");
-
-	path = fresh(3, 0);
-	assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/region_ids", H5WRITE_U32,
-						 big_region, 13),
-			 0);
-	expect_refusal(path, ERR_FORMAT,
-		       "row 11 refers to region 9 but 'region_table/names' holds 4 names");
-
-	path = fresh(3, 0);
+	overlap[5] = overlap[4] + 1; /* inside row 4's slice */
 	{
-		uint64_t c[13];
+		const struct refusal t[] = {
+		    {3, 0, "index columns have different lengths",
+		     .dataset = "/rank_region_index/ranks", .type = H5WRITE_U32, .data = dup_ranks,
+		     .n = 12},
+		    {3, 0, "row 11 refers to region 9 but 'region_table/names' holds 4 names",
+		     .dataset = "/rank_region_index/region_ids", .type = H5WRITE_U32,
+		     .data = big_region, .n = 13},
+		    {3, 0,
+		     "row 12 (rank 10, region 'größe_λ') claims events [26, 35) but the "
+		     "event columns hold 34; the file is truncated or damaged",
+		     .dataset = "/rank_region_index/event_counts", .type = H5WRITE_U64,
+		     .data = past_end, .n = 13},
+		    {3, 0, "row 4 (rank 1, region 'solve') claims 4 events",
+		     .dataset = "/rank_region_index/event_offsets", .type = H5WRITE_U64,
+		     .data = overflow, .n = 13, .also = "overflows"},
+		    {3, 0,
+		     "rows 4 (rank 1, region 'solve') and 5 (rank 1, "
+		     "region 'größe_λ') claim overlapping events",
+		     .dataset = "/rank_region_index/event_offsets", .type = H5WRITE_U64,
+		     .data = overlap, .n = 13},
+		    {3, 0, "rank 0, region 'solve' appears twice in the index (rows 0 and 4)",
+		     .dataset = "/rank_region_index/ranks", .type = H5WRITE_U32, .data = dup_ranks,
+		     .n = 13},
+		    {3, 0, "'rank_region_index/ranks' holds the negative value -1 at row 11",
+		     .dataset = "/rank_region_index/ranks", .type = H5WRITE_I64, .data = neg_ranks,
+		     .n = 13},
+		    {3, 0,
+		     "row 6 (rank 1, region 'io'): tags '[1]' are not a JSON array of strings",
+		     .dataset = "/rank_region_index/tags", .type = H5WRITE_STR, .data = bad_tags,
+		     .n = 13},
+		    /* missing required datasets */
+		    {3, 0, "missing dataset 'region_table/names'", .del = "/region_table/names"},
+		    {3, 0, "missing dataset 'region_table/names'", .del = "/region_table"},
+		    {3, 0, "missing dataset 'rank_region_index/event_offsets'",
+		     .del = "/rank_region_index/event_offsets"},
+		    {3, 0, "missing dataset 'rank_region_index/region_ids'",
+		     .del = "/rank_region_index/region_ids"},
+		    {3, 0, "missing dataset 'events/durations'", .del = "/events/durations"},
+		    {2, 0, "missing dataset 'events/end_times'", .del = "/events/end_times"},
+		    {3, 1, "missing dataset 'rank_region_index/aggregate_totals'",
+		     .del = "/rank_region_index/aggregate_totals"},
+		    /* wrong types */
+		    {3, 0, "'rank_region_index/event_offsets' has type float, expected uint64",
+		     .dataset = "/rank_region_index/event_offsets", .type = H5WRITE_F64, .data = fl,
+		     .n = 3},
+		    {3, 0, "'region_table/names' has type int, expected string",
+		     .dataset = "/region_table/names", .type = H5WRITE_I64, .data = i3, .n = 3},
+		    {3, 0, "'rank_region_index/tags' has type int, expected string",
+		     .dataset = "/rank_region_index/tags", .type = H5WRITE_I64, .data = i3, .n = 3},
+		    {3, 0, "'events/start_deltas' is not a dataset", .del = "/events/start_deltas",
+		     .dataset = "/events/start_deltas/x", .type = H5WRITE_I64, .data = i3, .n = 3},
+		    /* aggregate values */
+		    {3, 1,
+		     "row 2 (rank 0, region 'io'): 'rank_region_index/aggregate_minimums' "
+		     "is negative (-4 ns)",
+		     .dataset = "/rank_region_index/aggregate_minimums", .type = H5WRITE_I64,
+		     .data = mins, .n = 13},
+		};
 
-		memcpy(c, counts, sizeof(c));
-		c[12] = 9; /* last row: [26, 35) but only 34 events */
-		assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/event_counts",
-							 H5WRITE_U64, c, 13),
-				 0);
-		expect_refusal(path, ERR_FORMAT,
-			       "row 12 (rank 10, region 'größe_λ') claims events [26, 35) but the "
-			       "event columns hold 34; the file is truncated or damaged");
-	}
-
-	path = fresh(3, 0);
-	{
-		uint64_t o2[13];
-
-		memcpy(o2, offsets, sizeof(o2));
-		o2[4] = UINT64_MAX - 1;
-		assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/event_offsets",
-							 H5WRITE_U64, o2, 13),
-				 0);
-		expect_refusal(path, ERR_FORMAT, "row 4 (rank 1, region 'solve') claims 4 events");
-		assert_non_null(strstr(err_msg(), "overflows"));
-	}
-
-	path = fresh(3, 0);
-	{
-		uint64_t o2[13];
-
-		memcpy(o2, offsets, sizeof(o2));
-		o2[5] = offsets[4] + 1; /* inside row 4's slice */
-		assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/event_offsets",
-							 H5WRITE_U64, o2, 13),
-				 0);
-		expect_refusal(path, ERR_FORMAT,
-			       "rows 4 (rank 1, region 'solve') and 5 (rank 1, "
-			       "region 'größe_λ') claim overlapping events");
-	}
-
-	path = fresh(3, 0);
-	assert_int_equal(
-	    h5write_replace_dataset(path, "/rank_region_index/ranks", H5WRITE_U32, dup_ranks, 13),
-	    0);
-	expect_refusal(path, ERR_FORMAT,
-		       "rank 0, region 'solve' appears twice in the index (rows 0 and 4)");
-
-	path = fresh(3, 0);
-	assert_int_equal(
-	    h5write_replace_dataset(path, "/rank_region_index/ranks", H5WRITE_I64, neg_ranks, 13),
-	    0);
-	expect_refusal(path, ERR_FORMAT,
-		       "'rank_region_index/ranks' holds the negative value -1 at row 11");
-
-	path = fresh(3, 0);
-	assert_int_equal(
-	    h5write_replace_dataset(path, "/rank_region_index/tags", H5WRITE_STR, bad_tags, 13), 0);
-	expect_refusal(path, ERR_FORMAT,
-		       "row 6 (rank 1, region 'io'): tags '[1]' are not a JSON array of strings");
-
-	/* missing required datasets */
-	path = fresh(3, 0);
-	assert_int_equal(h5write_delete(path, "/region_table/names"), 0);
-	expect_refusal(path, ERR_FORMAT, "missing dataset 'region_table/names'");
-	path = fresh(3, 0);
-	assert_int_equal(h5write_delete(path, "/region_table"), 0);
-	expect_refusal(path, ERR_FORMAT, "missing dataset 'region_table/names'");
-	path = fresh(3, 0);
-	assert_int_equal(h5write_delete(path, "/rank_region_index/event_offsets"), 0);
-	expect_refusal(path, ERR_FORMAT, "missing dataset 'rank_region_index/event_offsets'");
-	path = fresh(3, 0);
-	assert_int_equal(h5write_delete(path, "/rank_region_index/region_ids"), 0);
-	expect_refusal(path, ERR_FORMAT, "missing dataset 'rank_region_index/region_ids'");
-	path = fresh(3, 0);
-	assert_int_equal(h5write_delete(path, "/events/durations"), 0);
-	expect_refusal(path, ERR_FORMAT, "missing dataset 'events/durations'");
-	path = fresh(2, 0);
-	assert_int_equal(h5write_delete(path, "/events/end_times"), 0);
-	expect_refusal(path, ERR_FORMAT, "missing dataset 'events/end_times'");
-	path = fresh(3, 1);
-	assert_int_equal(h5write_delete(path, "/rank_region_index/aggregate_totals"), 0);
-	expect_refusal(path, ERR_FORMAT, "missing dataset 'rank_region_index/aggregate_totals'");
-
-	/* wrong types */
-	path = fresh(3, 0);
-	assert_int_equal(
-	    h5write_replace_dataset(path, "/rank_region_index/event_offsets", H5WRITE_F64, fl, 3),
-	    0);
-	expect_refusal(path, ERR_FORMAT,
-		       "'rank_region_index/event_offsets' has type float, expected uint64");
-	path = fresh(3, 0);
-	assert_int_equal(h5write_replace_dataset(path, "/region_table/names", H5WRITE_I64, i3, 3),
-			 0);
-	expect_refusal(path, ERR_FORMAT, "'region_table/names' has type int, expected string");
-	path = fresh(3, 0);
-	assert_int_equal(
-	    h5write_replace_dataset(path, "/rank_region_index/tags", H5WRITE_I64, i3, 3), 0);
-	expect_refusal(path, ERR_FORMAT, "'rank_region_index/tags' has type int, expected string");
-	path = fresh(3, 0);
-	assert_int_equal(h5write_delete(path, "/events/start_deltas"), 0);
-	assert_int_equal(
-	    h5write_replace_dataset(path, "/events/start_deltas/x", H5WRITE_I64, i3, 3), 0);
-	expect_refusal(path, ERR_FORMAT, "'events/start_deltas' is not a dataset");
-
-	/* aggregate values */
-	path = fresh(3, 1);
-	{
-		int64_t mins[13];
-
-		for (i = 0; i < 13; i++)
-			mins[i] = i == 2 ? -4 : 0;
-		assert_int_equal(h5write_replace_dataset(path,
-							 "/rank_region_index/aggregate_minimums",
-							 H5WRITE_I64, mins, 13),
-				 0);
-		expect_refusal(
-		    path, ERR_FORMAT,
-		    "row 2 (rank 0, region 'io'): 'rank_region_index/aggregate_minimums' "
-		    "is negative (-4 ns)");
+		expect_refusals(t, NREFUSALS(t));
 	}
 }
 
 static void test_refuse_event_damage(void **state)
 {
-	const char *path;
-	int64_t *v = calloc(34, sizeof(*v));
-	double *f = calloc(34, sizeof(*f));
+	int64_t zeros[34], negative[34], ends[34];
+	double f[34];
 	size_t i;
 
 	(void)state;
-	assert_non_null(v);
-	assert_non_null(f);
-	path = fresh(3, 0);
-	assert_int_equal(h5write_replace_dataset(path, "/events/durations", H5WRITE_I64, v, 33), 0);
-	expect_refusal(path, ERR_FORMAT,
-		       "event columns have different lengths: 'events/start_deltas' has 34 events, "
-		       "'events/durations' has 33");
-	path = fresh(3, 0);
-	assert_int_equal(h5write_replace_dataset(path, "/events/gpu_durations", H5WRITE_I64, v, 33),
-			 0);
-	expect_refusal(path, ERR_FORMAT, "'events/gpu_durations' has 33");
-
-	/* negative duration, schema 3: row 6 = (rank 1, io) starts at event 15 */
-	path = fresh(3, 0);
-	for (i = 0; i < 34; i++)
-		v[i] = i == 16 ? -5 : 1;
-	assert_int_equal(h5write_replace_dataset(path, "/events/durations", H5WRITE_I64, v, 34), 0);
-	expect_read_refusal(path, "rank 1, region 'io': call 1 has a negative duration (-5 ns)");
-
-	/* negative duration, schema 2: end before start */
-	path = fresh(2, 0);
-	for (i = 0; i < 34; i++)
-		v[i] = i == 0 ? 0 : INT64_C(1) << 40;
-	assert_int_equal(h5write_replace_dataset(path, "/events/end_times", H5WRITE_I64, v, 34), 0);
-	expect_read_refusal(path, "rank 0, region 'solve': call 0 has a negative duration");
-
-	/* float times */
-	for (i = 0; i < 34; i++)
+	for (i = 0; i < 34; i++) {
+		zeros[i] = 0;
+		/* schema 3: row 6 = (rank 1, io) starts at event 15 */
+		negative[i] = i == 16 ? -5 : 1;
+		/* schema 2: end before start */
+		ends[i] = i == 0 ? 0 : INT64_C(1) << 40;
 		f[i] = (double)i;
-	path = fresh(3, 0);
-	assert_int_equal(h5write_replace_dataset(path, "/events/start_deltas", H5WRITE_F64, f, 34),
-			 0);
-	expect_refusal(path, ERR_FORMAT, "'events/start_deltas' has type float, expected int64");
-	path = fresh(2, 0);
-	assert_int_equal(h5write_replace_dataset(path, "/events/start_times", H5WRITE_F64, f, 34),
-			 0);
-	expect_refusal(path, ERR_FORMAT, "'events/start_times' has type float, expected int64");
-	path = fresh(3, 0);
-	assert_int_equal(h5write_replace_dataset(path, "/events/gpu_durations", H5WRITE_F64, f, 34),
-			 0);
-	expect_refusal(path, ERR_FORMAT, "'events/gpu_durations' has type float, expected int64");
-	free(v);
-	free(f);
+	}
+	{
+		const struct refusal t[] = {
+		    {3, 0,
+		     "event columns have different lengths: 'events/start_deltas' has 34 events, "
+		     "'events/durations' has 33",
+		     .dataset = "/events/durations", .type = H5WRITE_I64, .data = zeros, .n = 33},
+		    {3, 0, "'events/gpu_durations' has 33", .dataset = "/events/gpu_durations",
+		     .type = H5WRITE_I64, .data = zeros, .n = 33},
+		    /* negative durations */
+		    {3, 0, "rank 1, region 'io': call 1 has a negative duration (-5 ns)",
+		     .dataset = "/events/durations", .type = H5WRITE_I64, .data = negative, .n = 34,
+		     .on_read = 1},
+		    {2, 0, "rank 0, region 'solve': call 0 has a negative duration",
+		     .dataset = "/events/end_times", .type = H5WRITE_I64, .data = ends, .n = 34,
+		     .on_read = 1},
+		    /* float times */
+		    {3, 0, "'events/start_deltas' has type float, expected int64",
+		     .dataset = "/events/start_deltas", .type = H5WRITE_F64, .data = f, .n = 34},
+		    {2, 0, "'events/start_times' has type float, expected int64",
+		     .dataset = "/events/start_times", .type = H5WRITE_F64, .data = f, .n = 34},
+		    {3, 0, "'events/gpu_durations' has type float, expected int64",
+		     .dataset = "/events/gpu_durations", .type = H5WRITE_F64, .data = f, .n = 34},
+		};
+
+		expect_refusals(t, NREFUSALS(t));
+	}
 }
 
 static void test_refuse_schema1_damage(void **state)
@@ -956,28 +873,28 @@ static void test_refuse_schema1_damage(void **state)
 	const char *path;
 	const double f[] = {1.0, 2.0, 3.0, 4.0, 5.0};
 	const int64_t st[] = {10, 20, 30, 40, 50}, en[] = {15, 25, 29, 45, 55};
+	const struct refusal t[] = {
+	    {1, 0, "'rank0/regions/solve/start_times' has type float, expected int64",
+	     .dataset = "/rank0/regions/solve/start_times", .type = H5WRITE_F64, .data = f, .n = 5},
+	    {1, 0, "missing dataset 'rank10/regions/io/end_times'",
+	     .del = "/rank10/regions/io/end_times"},
+	    {1, 0,
+	     "'rank2/regions/solve' has 2 start times, 5 end times; the file is "
+	     "truncated or damaged",
+	     .dataset = "/rank2/regions/solve/end_times", .type = H5WRITE_I64, .data = en, .n = 5},
+	    {1, 0, "a different number of GPU durations",
+	     .dataset = "/rank0/regions/solve/gpu_durations", .type = H5WRITE_I64, .data = en,
+	     .n = 4},
+	    {1, 0, "'rank1/regions/not_a_group' is not a group",
+	     .dataset = "/rank1/regions/not_a_group", .type = H5WRITE_I64, .data = st, .n = 5},
+	    /* rank groups that name the same rank */
+	    {1, 0, "groups 'rank01' and 'rank1' both hold rank 1",
+	     .dataset = "/rank01/regions/x/start_times", .type = H5WRITE_I64, .data = st, .n = 5},
+	};
 
 	(void)state;
-	path = fresh(1, 0);
-	assert_int_equal(
-	    h5write_replace_dataset(path, "/rank0/regions/solve/start_times", H5WRITE_F64, f, 5),
-	    0);
-	expect_refusal(path, ERR_FORMAT,
-		       "'rank0/regions/solve/start_times' has type float, expected int64");
-	path = fresh(1, 0);
-	assert_int_equal(h5write_delete(path, "/rank10/regions/io/end_times"), 0);
-	expect_refusal(path, ERR_FORMAT, "missing dataset 'rank10/regions/io/end_times'");
-	path = fresh(1, 0);
-	assert_int_equal(
-	    h5write_replace_dataset(path, "/rank2/regions/solve/end_times", H5WRITE_I64, en, 5), 0);
-	expect_refusal(path, ERR_FORMAT,
-		       "'rank2/regions/solve' has 2 start times, 5 end times; the file is "
-		       "truncated or damaged");
-	path = fresh(1, 0);
-	assert_int_equal(
-	    h5write_replace_dataset(path, "/rank0/regions/solve/gpu_durations", H5WRITE_I64, en, 4),
-	    0);
-	expect_refusal(path, ERR_FORMAT, "a different number of GPU durations");
+	expect_refusals(t, NREFUSALS(t));
+	/* both columns replaced: call 2 ends before it starts */
 	path = fresh(1, 0);
 	assert_int_equal(
 	    h5write_replace_dataset(path, "/rank0/regions/solve/start_times", H5WRITE_I64, st, 5),
@@ -985,15 +902,6 @@ static void test_refuse_schema1_damage(void **state)
 	assert_int_equal(
 	    h5write_replace_dataset(path, "/rank0/regions/solve/end_times", H5WRITE_I64, en, 5), 0);
 	expect_read_refusal(path, "rank 0, region 'solve': call 2 has a negative duration (-1 ns)");
-	path = fresh(1, 0);
-	assert_int_equal(
-	    h5write_replace_dataset(path, "/rank1/regions/not_a_group", H5WRITE_I64, st, 5), 0);
-	expect_refusal(path, ERR_FORMAT, "'rank1/regions/not_a_group' is not a group");
-	/* rank groups that name the same rank */
-	path = fresh(1, 0);
-	assert_int_equal(
-	    h5write_replace_dataset(path, "/rank01/regions/x/start_times", H5WRITE_I64, st, 5), 0);
-	expect_refusal(path, ERR_FORMAT, "groups 'rank01' and 'rank1' both hold rank 1");
 	/* other top-level groups are ignored */
 	path = fresh(1, 0);
 	assert_int_equal(
@@ -1033,7 +941,7 @@ static void test_message_escaping(void **state)
 {
 	struct h5write_row row;
 	struct h5write_profile prof = {&row, 1, NULL, 0};
-	struct h5write_opts o = opts_of(3, 0);
+	struct h5write_opts o = tu_h5_opts(3, 0);
 	const int64_t st[] = {1}, en[] = {2}, bad[] = {-3};
 	const char *path = tu_path("esc.h5");
 
@@ -1074,7 +982,7 @@ static void test_fixed_string_edges(void **state)
 	rows[1].source_file = "";
 	rows[1].ntags = 0;
 	for (schema = 1; schema <= 3; schema++) {
-		struct h5write_opts o = opts_of(schema, 0);
+		struct h5write_opts o = tu_h5_opts(schema, 0);
 		struct tu_h5_loaded l;
 
 		o.fixed_strings = 1;
@@ -1087,9 +995,8 @@ static void test_fixed_string_edges(void **state)
 	}
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
+TU_MAIN(NULL, NULL,
+	{
 	    cmocka_unit_test(test_fixtures),
 	    cmocka_unit_test(test_roundtrip_all_layouts),
 	    cmocka_unit_test(test_order_and_names),
@@ -1109,7 +1016,4 @@ int main(void)
 	    cmocka_unit_test(test_refuse_schema1_damage),
 	    cmocka_unit_test(test_message_escaping),
 	    cmocka_unit_test(test_fixed_string_edges),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+	})

@@ -25,7 +25,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
@@ -37,6 +36,7 @@
 #include "util/json.h"
 #include "scopedb/store.h"
 #include "testutil.h"
+#include "testutil_db.h"
 #include "testutil_h5.h"
 
 /* The standard profile: 13 index rows, 34 events. */
@@ -77,52 +77,52 @@ static int env_int(const char *name, int def)
 
 /* ---- store helpers ---- */
 
+/* A read-only connection to the store. */
 static sqlite3 *db_open(void)
 {
-	sqlite3 *h = NULL;
-
-	assert_int_equal(sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
-	sqlite3_busy_timeout(h, 10000);
-	return h;
+	return tu_db_open(db, 1);
 }
 
 static int64_t q_int(const char *sql)
 {
 	sqlite3 *h = db_open();
-	sqlite3_stmt *s = NULL;
-	int64_t v = -12345;
+	int64_t v = tu_sql_int(h, sql);
 
-	assert_int_equal(sqlite3_prepare_v2(h, sql, -1, &s, NULL), SQLITE_OK);
-	if (sqlite3_step(s) == SQLITE_ROW)
-		v = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
 	sqlite3_close(h);
 	return v;
+}
+
+/* The rows of one region of a run: bind the run to ?1, the name to ?2. */
+#define REGION_ROW                                                                                 \
+	"FROM timings t JOIN regions g ON g.id = t.region_id WHERE t.run_id = ?1 AND g.name = ?2"
+
+/* Step s (reset first) with run bound to ?1 and name (len bytes, -1 = up to
+ * its NUL) to ?2; it must give a row. */
+static void step_run_name(sqlite3_stmt *s, int64_t run, const char *name, int len)
+{
+	sqlite3_reset(s);
+	sqlite3_bind_int64(s, 1, run);
+	sqlite3_bind_text(s, 2, name, len, SQLITE_STATIC);
+	assert_int_equal(sqlite3_step(s), SQLITE_ROW);
 }
 
 /* Everything in the store, summarised: any write changes it. */
 static void signature(char *out, size_t len)
 {
 	sqlite3 *h = db_open();
-	sqlite3_stmt *s = NULL;
 
-	assert_int_equal(
-	    sqlite3_prepare_v2(
-		h,
-		"SELECT (SELECT count(*) || ':' || total(num_calls) || ':' || "
-		"coalesce(max(id), 0) FROM runs) || ' ' || "
-		"(SELECT count(*) || ':' || total(calls) || ':' || total(total_ns) FROM timings) "
-		"|| ' ' || (SELECT count(*) || ':' || total(length(data)) FROM timings_durations) "
-		"|| ' ' || (SELECT count(*) FROM run_tags) || ' ' || "
-		"(SELECT count(*) || ':' || total(length(value)) FROM run_metadata) || ' ' || "
-		"(SELECT count(*) || ':' || total(length(name)) FROM regions) || ' ' || "
-		"(SELECT coalesce(group_concat(name || '=' || seq), '') FROM sqlite_sequence) "
-		"|| ' ' || (SELECT count(*) FROM pins)",
-		-1, &s, NULL),
-	    SQLITE_OK);
-	assert_int_equal(sqlite3_step(s), SQLITE_ROW);
-	snprintf(out, len, "%s", (const char *)sqlite3_column_text(s, 0));
-	sqlite3_finalize(s);
+	tu_sql_text(
+	    out, len, h,
+	    "SELECT (SELECT count(*) || ':' || total(num_calls) || ':' || "
+	    "coalesce(max(id), 0) FROM runs) || ' ' || "
+	    "(SELECT count(*) || ':' || total(calls) || ':' || total(total_ns) FROM timings) "
+	    "|| ' ' || (SELECT count(*) || ':' || total(length(data)) FROM timings_durations) "
+	    "|| ' ' || (SELECT count(*) FROM run_tags) || ' ' || "
+	    "(SELECT count(*) || ':' || total(length(value)) FROM run_metadata) || ' ' || "
+	    "(SELECT count(*) || ':' || total(length(name)) FROM regions) || ' ' || "
+	    "(SELECT coalesce(group_concat(name || '=' || seq), '') FROM sqlite_sequence) "
+	    "|| ' ' || (SELECT count(*) FROM pins)");
+	assert_string_not_equal(out, "<none>");
 	sqlite3_close(h);
 }
 
@@ -199,14 +199,11 @@ static void expect_refused(const char *path, const char *what)
 
 /* ---- files ---- */
 
+/* The standard options, with the GPU column wherever the layout has one. */
 static struct h5write_opts opts_of(int schema, int aggregate)
 {
-	struct h5write_opts o;
+	struct h5write_opts o = tu_h5_opts(schema, aggregate);
 
-	memset(&o, 0, sizeof(o));
-	o.schema = schema;
-	o.aggregate = aggregate;
-	o.mpi_size = 4;
 	o.gpu = schema > 1 && !aggregate;
 	return o;
 }
@@ -216,37 +213,6 @@ static const char *fresh(const char *name, int schema, int aggregate)
 	struct h5write_opts o = opts_of(schema, aggregate);
 
 	return tu_h5_write_standard(name, &o);
-}
-
-static long file_size(const char *path)
-{
-	struct stat sb;
-
-	assert_int_equal(stat(path, &sb), 0);
-	return (long)sb.st_size;
-}
-
-static unsigned char *slurp(const char *path, long *len)
-{
-	FILE *f = fopen(path, "rb");
-	unsigned char *b;
-
-	assert_non_null(f);
-	*len = file_size(path);
-	b = malloc((size_t)*len);
-	assert_non_null(b);
-	assert_int_equal(fread(b, 1, (size_t)*len, f), (size_t)*len);
-	fclose(f);
-	return b;
-}
-
-static void spit(const char *path, const unsigned char *b, long len)
-{
-	FILE *f = fopen(path, "wb");
-
-	assert_non_null(f);
-	assert_int_equal(fwrite(b, 1, (size_t)len, f), (size_t)len);
-	fclose(f);
 }
 
 /* The standard profile's offsets and counts as written. */
@@ -285,6 +251,17 @@ static int teardown(void **state)
 	return 0;
 }
 
+/* One damaged file of test_section_6: file name, layout, damage, case. */
+struct violation {
+	const char *file;
+	int schema, aggregate;
+	const char *dataset;
+	enum h5write_type type;
+	const void *data;
+	size_t n;
+	const char *what;
+};
+
 /* docs/format.md section 6, one damaged file per violation. */
 static void test_section_6(void **state)
 {
@@ -300,9 +277,10 @@ static void test_section_6(void **state)
 	    "/rank_region_index",
 	    "/events",
 	};
-	uint64_t off[STD_ROWS], cnt[STD_ROWS], u[STD_ROWS];
-	uint32_t ranks[STD_ROWS], u32[STD_ROWS];
-	int64_t ev[STD_EVENTS];
+	uint64_t off[STD_ROWS], cnt[STD_ROWS], past_end[STD_ROWS], overflow[STD_ROWS],
+	    near_2_64[STD_ROWS], overlap[STD_ROWS], agg_max[STD_ROWS], agg_sum[STD_ROWS];
+	uint32_t ranks[STD_ROWS], region_ids[STD_ROWS], dup_ranks[STD_ROWS];
+	int64_t ev[STD_EVENTS], negative[STD_EVENTS];
 	double fl[STD_EVENTS];
 	const char *path;
 	char what[128];
@@ -312,95 +290,64 @@ static void test_section_6(void **state)
 	std_index(off, cnt, ranks);
 	for (i = 0; i < STD_EVENTS; i++) {
 		ev[i] = 10;
+		negative[i] = i == 20 ? -5 : 10;
 		fl[i] = 10.5;
 	}
+	for (i = 0; i < STD_ROWS; i++) {
+		region_ids[i] = i == 7 ? 4 : (uint32_t)(i % 4);
+		dup_ranks[i] = i == 4 ? 0 : ranks[i]; /* (1, solve) becomes a second (0, solve) */
+		past_end[i] = cnt[i] + (i == STD_ROWS - 1);
+		overflow[i] = i == 4 ? UINT64_MAX - 1 : off[i];
+		near_2_64[i] = i == 0 ? UINT64_MAX - 2 : cnt[i];
+		overlap[i] = i == 1 ? off[0] + 1 : off[i]; /* row 0 has 5 calls */
+		/* aggregate layout: counts near 2^64, and two counts whose sum
+		 * does not fit the store's 64-bit signed integers */
+		agg_max[i] = i == 0 ? UINT64_MAX : cnt[i];
+		agg_sum[i] = i == 0 ? (uint64_t)INT64_MAX - 1 : i == 1 ? 5 : cnt[i];
+	}
+	{
+		const struct violation cases[] = {
+		    {"lengths.h5", 3, 0, "/rank_region_index/ranks", H5WRITE_U32, ranks,
+		     STD_ROWS - 1, "index columns of different lengths"},
+		    {"region-id.h5", 3, 0, "/rank_region_index/region_ids", H5WRITE_U32, region_ids,
+		     STD_ROWS, "region id >= number of names"},
+		    {"past-end.h5", 3, 0, "/rank_region_index/event_counts", H5WRITE_U64, past_end,
+		     STD_ROWS, "offset + count beyond the event columns"},
+		    {"overflow.h5", 3, 0, "/rank_region_index/event_offsets", H5WRITE_U64, overflow,
+		     STD_ROWS, "offset + count overflowing"},
+		    {"count-2-64.h5", 3, 0, "/rank_region_index/event_counts", H5WRITE_U64,
+		     near_2_64, STD_ROWS, "event count near 2^64"},
+		    {"overlap.h5", 3, 0, "/rank_region_index/event_offsets", H5WRITE_U64, overlap,
+		     STD_ROWS, "overlapping rows"},
+		    {"duplicate.h5", 3, 0, "/rank_region_index/ranks", H5WRITE_U32, dup_ranks,
+		     STD_ROWS, "the same (rank, region) twice"},
+		    {"event-lengths.h5", 3, 0, "/events/durations", H5WRITE_I64, ev, STD_EVENTS - 1,
+		     "event columns of different lengths"},
+		    {"negative.h5", 3, 0, "/events/durations", H5WRITE_I64, negative, STD_EVENTS,
+		     "a negative duration"},
+		    {"negative-s2.h5", 2, 0, "/events/end_times", H5WRITE_I64, ev, STD_EVENTS,
+		     "end before start (schema 2)"},
+		    {"float-times.h5", 3, 0, "/events/start_deltas", H5WRITE_F64, fl, STD_EVENTS,
+		     "float timestamps"},
+		    {"float-counts.h5", 3, 0, "/rank_region_index/event_counts", H5WRITE_F64, fl,
+		     STD_ROWS, "float counts"},
+		    {"names-int.h5", 3, 0, "/region_table/names", H5WRITE_I64, ev, 4,
+		     "integer region names"},
+		    {"agg-2-64.h5", 3, 1, "/rank_region_index/aggregate_counts", H5WRITE_U64,
+		     agg_max, STD_ROWS, "aggregate count 2^64 - 1"},
+		    {"agg-sum.h5", 3, 1, "/rank_region_index/aggregate_counts", H5WRITE_U64,
+		     agg_sum, STD_ROWS, "aggregate counts summing past 2^63"},
+		};
 
-	path = fresh("lengths.h5", 3, 0);
-	assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/ranks", H5WRITE_U32,
-						 ranks, STD_ROWS - 1),
-			 0);
-	expect_refused(path, "index columns of different lengths");
+		for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+			struct tu_h5_damage d = {NULL, cases[i].dataset, cases[i].type,
+						 cases[i].data, cases[i].n};
 
-	path = fresh("region-id.h5", 3, 0);
-	for (i = 0; i < STD_ROWS; i++)
-		u32[i] = i == 7 ? 4 : (uint32_t)(i % 4);
-	assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/region_ids", H5WRITE_U32,
-						 u32, STD_ROWS),
-			 0);
-	expect_refused(path, "region id >= number of names");
-
-	path = fresh("past-end.h5", 3, 0);
-	memcpy(u, cnt, sizeof(u));
-	u[STD_ROWS - 1] += 1;
-	assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/event_counts",
-						 H5WRITE_U64, u, STD_ROWS),
-			 0);
-	expect_refused(path, "offset + count beyond the event columns");
-
-	path = fresh("overflow.h5", 3, 0);
-	memcpy(u, off, sizeof(u));
-	u[4] = UINT64_MAX - 1;
-	assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/event_offsets",
-						 H5WRITE_U64, u, STD_ROWS),
-			 0);
-	expect_refused(path, "offset + count overflowing");
-
-	path = fresh("count-2-64.h5", 3, 0);
-	memcpy(u, cnt, sizeof(u));
-	u[0] = UINT64_MAX - 2;
-	assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/event_counts",
-						 H5WRITE_U64, u, STD_ROWS),
-			 0);
-	expect_refused(path, "event count near 2^64");
-
-	path = fresh("overlap.h5", 3, 0);
-	memcpy(u, off, sizeof(u));
-	u[1] = off[0] + 1; /* row 0 has 5 calls */
-	assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/event_offsets",
-						 H5WRITE_U64, u, STD_ROWS),
-			 0);
-	expect_refused(path, "overlapping rows");
-
-	path = fresh("duplicate.h5", 3, 0);
-	memcpy(u32, ranks, sizeof(u32));
-	u32[4] = 0; /* (1, solve) becomes a second (0, solve) */
-	assert_int_equal(
-	    h5write_replace_dataset(path, "/rank_region_index/ranks", H5WRITE_U32, u32, STD_ROWS),
-	    0);
-	expect_refused(path, "the same (rank, region) twice");
-
-	path = fresh("event-lengths.h5", 3, 0);
-	assert_int_equal(
-	    h5write_replace_dataset(path, "/events/durations", H5WRITE_I64, ev, STD_EVENTS - 1), 0);
-	expect_refused(path, "event columns of different lengths");
-
-	path = fresh("negative.h5", 3, 0);
-	ev[20] = -5;
-	assert_int_equal(
-	    h5write_replace_dataset(path, "/events/durations", H5WRITE_I64, ev, STD_EVENTS), 0);
-	expect_refused(path, "a negative duration");
-	ev[20] = 10;
-
-	path = fresh("negative-s2.h5", 2, 0);
-	assert_int_equal(
-	    h5write_replace_dataset(path, "/events/end_times", H5WRITE_I64, ev, STD_EVENTS), 0);
-	expect_refused(path, "end before start (schema 2)");
-
-	path = fresh("float-times.h5", 3, 0);
-	assert_int_equal(
-	    h5write_replace_dataset(path, "/events/start_deltas", H5WRITE_F64, fl, STD_EVENTS), 0);
-	expect_refused(path, "float timestamps");
-
-	path = fresh("float-counts.h5", 3, 0);
-	assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/event_counts",
-						 H5WRITE_F64, fl, STD_ROWS),
-			 0);
-	expect_refused(path, "float counts");
-
-	path = fresh("names-int.h5", 3, 0);
-	assert_int_equal(h5write_replace_dataset(path, "/region_table/names", H5WRITE_I64, ev, 4),
-			 0);
-	expect_refused(path, "integer region names");
+			path = fresh(cases[i].file, cases[i].schema, cases[i].aggregate);
+			tu_h5_damage(path, &d);
+			expect_refused(path, cases[i].what);
+		}
+	}
 
 	for (i = 0; i < sizeof(missing) / sizeof(missing[0]); i++) {
 		char name[64];
@@ -412,29 +359,12 @@ static void test_section_6(void **state)
 		expect_refused(path, what);
 	}
 
-	/* aggregate layout: counts near 2^64, and two counts whose sum does
-	 * not fit the store's 64-bit signed integers */
-	path = fresh("agg-2-64.h5", 3, 1);
-	memcpy(u, cnt, sizeof(u));
-	u[0] = UINT64_MAX;
-	assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/aggregate_counts",
-						 H5WRITE_U64, u, STD_ROWS),
-			 0);
-	expect_refused(path, "aggregate count 2^64 - 1");
-	path = fresh("agg-sum.h5", 3, 1);
-	u[0] = (uint64_t)INT64_MAX - 1;
-	u[1] = 5;
-	assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/aggregate_counts",
-						 H5WRITE_U64, u, STD_ROWS),
-			 0);
-	expect_refused(path, "aggregate counts summing past 2^63");
-
 	/* not a profile at all */
 	path = tu_path("empty.h5");
-	spit(path, (const unsigned char *)"", 0);
+	tu_write_file(path, "", 0);
 	expect_refused(path, "empty file");
 	path = tu_path("text.h5");
-	spit(path, (const unsigned char *)"hello\n", 6);
+	tu_write_file(path, "hello\n", 6);
 	expect_refused(path, "text file");
 	expect_refused(tu_tmpdir(), "directory");
 	expect_refused(tu_path("does-not-exist.h5"), "missing file");
@@ -460,7 +390,7 @@ static void test_truncations(void **state)
 	}
 	snprintf(srcs[2], sizeof(srcs[2]), "%s", fresh("trunc-src1.h5", 1, 0));
 	for (v = 0; v < 3; v++) {
-		b = slurp(srcs[v], &len);
+		b = tu_read_file(srcs[v], &len);
 		for (k = 0; k < 48; k++) {
 			/* 40 offsets spread over the file, then the edges */
 			static const long edges[] = {1, 8, 96, 511, 512, 2048, -1, -8};
@@ -471,7 +401,7 @@ static void test_truncations(void **state)
 			if (cut < 0 || cut >= len)
 				continue;
 			snprintf(name, sizeof(name), "trunc-%d-%ld.h5", v, cut);
-			spit(tu_path(name), b, cut);
+			tu_write_file(tu_path(name), b, (size_t)cut);
 			snprintf(what, sizeof(what), "variant %d truncated to %ld of %ld bytes", v,
 				 cut, len);
 			if (try_ingest(tu_path(name), what, OUT_STORED | OUT_REFUSED, NULL, NULL) ==
@@ -548,7 +478,7 @@ static void test_byte_flips(void **state)
 		snprintf(srcs[3], sizeof(srcs[3]), "%s", tu_h5_write_standard("flip-src3.h5", &o));
 	}
 	for (v = 0; v < 4; v++)
-		orig[v] = slurp(srcs[v], &len[v]);
+		orig[v] = tu_read_file(srcs[v], &len[v]);
 	for (seed = first; seed < nflips; seed++) {
 		uint64_t s = UINT64_C(0x9e3779b97f4a7c15) ^ (uint64_t)(seed + 1) * 7919;
 		int k, n = 1 + seed % 5;
@@ -569,7 +499,7 @@ static void test_byte_flips(void **state)
 			b[pos] ^= (unsigned char)(1 + rnd(&s) % 255);
 		}
 		snprintf(name, sizeof(name), "flip-%d.h5", seed);
-		spit(tu_path(name), b, len[v]);
+		tu_write_file(tu_path(name), b, (size_t)len[v]);
 		free(b);
 		snprintf(what, sizeof(what), "byte flips seed %d (variant %d, %d flips)", seed, v,
 			 n);
@@ -636,17 +566,9 @@ static void test_absurd_sizes(void **state)
 	    OUT_STORED);
 	{
 		sqlite3 *h = db_open();
-		sqlite3_stmt *s = NULL;
+		sqlite3_stmt *s = tu_sql_prepare(h, "SELECT count(*), sum(t.calls) " REGION_ROW);
 
-		assert_int_equal(sqlite3_prepare_v2(h,
-						    "SELECT count(*), sum(t.calls) FROM timings t "
-						    "JOIN regions g ON g.id = t.region_id "
-						    "WHERE t.run_id = ?1 AND g.name = ?2",
-						    -1, &s, NULL),
-				 SQLITE_OK);
-		sqlite3_bind_int64(s, 1, run);
-		sqlite3_bind_text(s, 2, big, (int)mb, SQLITE_STATIC);
-		assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+		step_run_name(s, run, big, (int)mb);
 		assert_int_equal(sqlite3_column_int64(s, 0), 2);
 		assert_int_equal(sqlite3_column_int64(s, 1), 4);
 		sqlite3_finalize(s);
@@ -754,23 +676,14 @@ static void test_hostile_names(void **state)
 
 	{
 		sqlite3 *h = db_open();
-		sqlite3_stmt *s = NULL;
-
 		/* every region name and its tags */
-		assert_int_equal(sqlite3_prepare_v2(h,
-						    "SELECT t.tags, t.source_file FROM timings t "
-						    "JOIN regions g ON g.id = t.region_id "
-						    "WHERE t.run_id = ?1 AND g.name = ?2",
-						    -1, &s, NULL),
-				 SQLITE_OK);
+		sqlite3_stmt *s = tu_sql_prepare(h, "SELECT t.tags, t.source_file " REGION_ROW);
+
 		for (i = 0; i < N; i++) {
 			char **tags = NULL;
 			size_t ntags = 0, k;
 
-			sqlite3_reset(s);
-			sqlite3_bind_int64(s, 1, run);
-			sqlite3_bind_text(s, 2, names[i], -1, SQLITE_STATIC);
-			assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+			step_run_name(s, run, names[i], -1);
 			assert_int_equal(
 			    json_parse_strarray(&tags, &ntags,
 						(const char *)sqlite3_column_text(s, 0)),
@@ -785,30 +698,19 @@ static void test_hostile_names(void **state)
 		sqlite3_finalize(s);
 
 		/* run tags, label, commit, branch, metadata */
-		assert_int_equal(
-		    sqlite3_prepare_v2(h,
-				       "SELECT count(*) FROM run_tags WHERE run_id = ?1 "
-				       "AND tag = ?2",
-				       -1, &s, NULL),
-		    SQLITE_OK);
+		s = tu_sql_prepare(h, "SELECT count(*) FROM run_tags WHERE run_id = ?1 "
+				      "AND tag = ?2");
 		for (i = 0; i < N; i++) {
-			sqlite3_reset(s);
-			sqlite3_bind_int64(s, 1, run);
-			sqlite3_bind_text(s, 2, names[i], -1, SQLITE_STATIC);
-			assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+			step_run_name(s, run, names[i], -1);
 			assert_int_equal(sqlite3_column_int(s, 0), 1);
 		}
 		sqlite3_finalize(s);
-		assert_int_equal(
-		    sqlite3_prepare_v2(h,
-				       "SELECT label = ?2 AND commit_sha = ?3 AND "
-				       "branch = ?4 AND (SELECT value FROM run_metadata "
-				       "WHERE run_id = ?1 AND key = 'k''ey') = ?5 AND "
-				       "(SELECT value FROM run_metadata WHERE run_id = ?1 "
-				       "AND key = 'x%n') = 'DROP TABLE runs' "
-				       "FROM runs WHERE id = ?1",
-				       -1, &s, NULL),
-		    SQLITE_OK);
+		s = tu_sql_prepare(h, "SELECT label = ?2 AND commit_sha = ?3 AND "
+				      "branch = ?4 AND (SELECT value FROM run_metadata "
+				      "WHERE run_id = ?1 AND key = 'k''ey') = ?5 AND "
+				      "(SELECT value FROM run_metadata WHERE run_id = ?1 "
+				      "AND key = 'x%n') = 'DROP TABLE runs' "
+				      "FROM runs WHERE id = ?1");
 		sqlite3_bind_int64(s, 1, run);
 		sqlite3_bind_text(s, 2, names[6], -1, SQLITE_STATIC);
 		sqlite3_bind_text(s, 3, names[7], -1, SQLITE_STATIC);
@@ -834,7 +736,7 @@ static void test_hostile_path(void **state)
 
 	(void)state;
 	snprintf(path, sizeof(path), "%s/bad'%%s\n%%n.h5", tu_tmpdir());
-	spit(path, (const unsigned char *)"not hdf5", 8);
+	tu_write_file(path, "not hdf5", 8);
 	err_clear();
 	assert_int_equal(ingest_file(&r, st, path, &no_opts), ERR_FORMAT);
 	assert_null(strchr(err_msg(), '\n'));
@@ -896,14 +798,13 @@ static void test_validate_index(void **state)
 	assert_non_null(strstr(err_msg(), "overflow"));
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_validate_index), cmocka_unit_test(test_section_6),
-	    cmocka_unit_test(test_truncations),	   cmocka_unit_test(test_byte_flips),
-	    cmocka_unit_test(test_absurd_sizes),   cmocka_unit_test(test_hostile_names),
+TU_MAIN(setup, teardown,
+	{
+	    cmocka_unit_test(test_validate_index),
+	    cmocka_unit_test(test_section_6),
+	    cmocka_unit_test(test_truncations),
+	    cmocka_unit_test(test_byte_flips),
+	    cmocka_unit_test(test_absurd_sizes),
+	    cmocka_unit_test(test_hostile_names),
 	    cmocka_unit_test(test_hostile_path),
-	};
-
-	return cmocka_run_group_tests(tests, setup, teardown);
-}
+	})

@@ -19,32 +19,18 @@
 #include "scopedb/util.h"
 #include "store/blob.h"
 #include "testutil.h"
-
-static int64_t q_int(const char *db, const char *sql)
-{
-	sqlite3 *h;
-	sqlite3_stmt *s;
-	int64_t v = -12345;
-
-	assert_int_equal(sqlite3_open(db, &h), SQLITE_OK);
-	assert_int_equal(sqlite3_prepare_v2(h, sql, -1, &s, NULL), SQLITE_OK);
-	if (sqlite3_step(s) == SQLITE_ROW)
-		v = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
-	sqlite3_close(h);
-	return v;
-}
+#include "testutil_db.h"
 
 /* A snapshot of every table's row count, to prove a failure wrote nothing. */
 static void counts(const char *db, char *out, size_t len)
 {
 	snprintf(out, len, "%lld %lld %lld %lld %lld %lld",
-		 (long long)q_int(db, "select count(*) from runs"),
-		 (long long)q_int(db, "select count(*) from timings"),
-		 (long long)q_int(db, "select count(*) from timings_durations"),
-		 (long long)q_int(db, "select count(*) from run_tags"),
-		 (long long)q_int(db, "select count(*) from run_metadata"),
-		 (long long)q_int(db, "select count(*) from regions"));
+		 (long long)tu_db_int(db, "select count(*) from runs"),
+		 (long long)tu_db_int(db, "select count(*) from timings"),
+		 (long long)tu_db_int(db, "select count(*) from timings_durations"),
+		 (long long)tu_db_int(db, "select count(*) from run_tags"),
+		 (long long)tu_db_int(db, "select count(*) from run_metadata"),
+		 (long long)tu_db_int(db, "select count(*) from regions"));
 }
 
 static struct ingest_opts no_opts;
@@ -70,19 +56,20 @@ static void test_upstream_fixtures(void **state)
 	}
 	store_close(st);
 	/* durations 5, 13, 15 in every layout */
-	assert_int_equal(q_int(db, "select count(*) from timings where calls=3 and total_ns=33 "
+	assert_int_equal(tu_db_int(db,
+				   "select count(*) from timings where calls=3 and total_ns=33 "
 				   "and min_ns=5 and max_ns=15 and first_ns=5 and last_ns=15 and "
 				   "start_min_ns=10 and end_max_ns=55 and rank=0 and has_events=1"),
 			 3);
-	assert_int_equal(q_int(db, "select count(*) from timings where source_line=7 and "
-				   "source_file='solver.py' and tags='[\"golden\"]'"),
+	assert_int_equal(tu_db_int(db, "select count(*) from timings where source_line=7 and "
+				       "source_file='solver.py' and tags='[\"golden\"]'"),
 			 3);
-	assert_int_equal(q_int(db, "select count(distinct region_id) from timings"), 1);
-	assert_int_equal(q_int(db, "select count(*) from run_metadata where key='mpi_size' and "
-				   "value='1'"),
+	assert_int_equal(tu_db_int(db, "select count(distinct region_id) from timings"), 1);
+	assert_int_equal(tu_db_int(db, "select count(*) from run_metadata where key='mpi_size' and "
+				       "value='1'"),
 			 3);
-	assert_int_equal(q_int(db, "select count(*) from runs where layout='hierarchical'"), 1);
-	assert_int_equal(q_int(db, "select count(*) from runs where layout='columnar'"), 2);
+	assert_int_equal(tu_db_int(db, "select count(*) from runs where layout='hierarchical'"), 1);
+	assert_int_equal(tu_db_int(db, "select count(*) from runs where layout='columnar'"), 2);
 }
 
 /* Generated profile: 3 ranks, regions with GPU data, a zero-call row and a
@@ -129,14 +116,26 @@ static size_t gen_rows(struct h5write_row *rows)
 	return n;
 }
 
+/* Write the generated profile to tu_path(name) with o; returns the path
+ * (tu_path's rotating buffer). */
+static const char *write_generated(const char *name, const struct h5write_opts *o)
+{
+	static struct h5write_row rows[9];
+	struct h5write_profile prof = {rows, 0, NULL, 0};
+	const char *path = tu_path(name);
+
+	prof.nrows = gen_rows(rows);
+	assert_int_equal(h5write_file(path, &prof, o), 0);
+	return path;
+}
+
 /* Compare every stored timings row with the generating arrays. */
 static void check_generated(const char *db, int64_t run_id, int layout_schema, int aggregate)
 {
 	struct h5write_row rows[9];
 	size_t n = gen_rows(rows), k;
-	sqlite3 *h;
+	sqlite3 *h = tu_db_open(db, 0);
 
-	assert_int_equal(sqlite3_open(db, &h), SQLITE_OK);
 	for (k = 0; k < n; k++) {
 		sqlite3_stmt *s;
 		int64_t total = 0, mn = INT64_MAX, mx = 0, gtot = 0, gcnt = 0;
@@ -154,15 +153,11 @@ static void check_generated(const char *db, int64_t run_id, int layout_schema, i
 				gcnt++;
 			}
 		}
-		assert_int_equal(
-		    sqlite3_prepare_v2(h,
-				       "select t.calls, t.total_ns, t.min_ns, t.max_ns, "
-				       "t.gpu_count, t.gpu_total_ns, d.data, t.has_events "
-				       "from timings t join regions g on g.id=t.region_id "
-				       "left join timings_durations d on d.timing_id=t.id "
-				       "where t.run_id=?1 and t.rank=?2 and g.name=?3",
-				       -1, &s, NULL),
-		    SQLITE_OK);
+		s = tu_sql_prepare(h, "select t.calls, t.total_ns, t.min_ns, t.max_ns, "
+				      "t.gpu_count, t.gpu_total_ns, d.data, t.has_events "
+				      "from timings t join regions g on g.id=t.region_id "
+				      "left join timings_durations d on d.timing_id=t.id "
+				      "where t.run_id=?1 and t.rank=?2 and g.name=?3");
 		sqlite3_bind_int64(s, 1, run_id);
 		sqlite3_bind_int64(s, 2, rows[k].rank);
 		sqlite3_bind_text(s, 3, rows[k].region, -1, SQLITE_STATIC);
@@ -209,34 +204,27 @@ static void check_generated(const char *db, int64_t run_id, int layout_schema, i
 
 static void test_generated_layouts(void **state)
 {
-	struct h5write_row rows[9];
 	char db[512];
-	struct h5write_profile prof;
 	struct store *st = NULL;
 	int schema, variant;
 
 	(void)state;
 	snprintf(db, sizeof(db), "%s", tu_path("layouts.sqlite"));
-	memset(&prof, 0, sizeof(prof));
-	prof.rows = rows;
-	prof.nrows = gen_rows(rows);
 	assert_int_equal(store_open(&st, db, 0), 0);
 	for (schema = 1; schema <= 3; schema++) {
 		for (variant = 0; variant < 3; variant++) {
-			struct h5write_opts o;
+			struct h5write_opts o = {.schema = schema,
+						 .gpu = 1,
+						 .mpi_size = 3,
+						 .gzip = variant == 1,
+						 .fixed_strings = variant == 2,
+						 .aggregate = schema >= 2 && variant == 2};
 			struct ingest_result r;
 			char name[64];
 
-			memset(&o, 0, sizeof(o));
-			o.schema = schema;
-			o.gpu = 1;
-			o.mpi_size = 3;
-			o.gzip = variant == 1;
-			o.fixed_strings = variant == 2;
-			o.aggregate = schema >= 2 && variant == 2;
 			snprintf(name, sizeof(name), "gen-%d-%d.h5", schema, variant);
-			assert_int_equal(h5write_file(tu_path(name), &prof, &o), 0);
-			assert_int_equal(ingest_file(&r, st, tu_path(name), &no_opts), 0);
+			assert_int_equal(ingest_file(&r, st, write_generated(name, &o), &no_opts),
+					 0);
 			assert_int_equal(r.num_ranks, 3);
 			assert_int_equal(r.num_regions, 3);
 			check_generated(db, r.run_id, schema, o.aggregate);
@@ -272,29 +260,20 @@ static void test_duplicate_and_tags(void **state)
 	assert_int_equal(r.tags_added, 1);
 	assert_int_equal(r.num_calls, 3);
 	store_close(st);
-	assert_int_equal(q_int(db, "select count(*) from runs"), 1);
-	assert_int_equal(q_int(db, "select count(*) from run_tags"), 2);
-	assert_int_equal(q_int(db, "select value from run_metadata where key='mpi_size'"), 64);
-	assert_int_equal(q_int(db, "select count(*) from runs where label='base' and "
-				   "commit_sha='0123abcd' and branch='main'"),
+	assert_int_equal(tu_db_int(db, "select count(*) from runs"), 1);
+	assert_int_equal(tu_db_int(db, "select count(*) from run_tags"), 2);
+	assert_int_equal(tu_db_int(db, "select value from run_metadata where key='mpi_size'"), 64);
+	assert_int_equal(tu_db_int(db, "select count(*) from runs where label='base' and "
+				       "commit_sha='0123abcd' and branch='main'"),
 			 1);
 }
 
 /* Write a valid file then damage it with fn. */
 static const char *damaged(const char *name, int (*fn)(const char *path))
 {
-	struct h5write_row rows[9];
-	struct h5write_profile prof;
-	struct h5write_opts o;
-	const char *path = tu_path(name);
+	const struct h5write_opts o = {.schema = 3, .gpu = 1};
+	const char *path = write_generated(name, &o);
 
-	memset(&prof, 0, sizeof(prof));
-	memset(&o, 0, sizeof(o));
-	prof.rows = rows;
-	prof.nrows = gen_rows(rows);
-	o.schema = 3;
-	o.gpu = 1;
-	assert_int_equal(h5write_file(path, &prof, &o), 0);
 	assert_int_equal(fn(path), 0);
 	return path;
 }
@@ -369,7 +348,7 @@ static void test_damaged_files_leave_nothing(void **state)
 	assert_int_equal(store_open(&st, db, 0), 0);
 	assert_int_equal(ingest_file(&r, st, tu_fixture("schema-1.h5"), &no_opts), 0);
 	store_close(st);
-	assert_int_equal(q_int(db, "select count(*) from runs"), 2);
+	assert_int_equal(tu_db_int(db, "select count(*) from runs"), 2);
 }
 
 static void test_meta_check_and_env(void **state)
@@ -422,22 +401,14 @@ static void totals_text(char *out, size_t len, struct store *st, int64_t run)
  */
 static void test_finish_temporary_store(void **state)
 {
-	struct h5write_row rows[9];
-	struct h5write_profile prof;
-	struct h5write_opts o;
+	const struct h5write_opts o = {.schema = 3, .mpi_size = 3};
 	struct ingest_result r, rt;
 	struct store *st = NULL, *tmp = NULL;
 	char db[512], want[4096], got[4096];
 
 	(void)state;
 	snprintf(db, sizeof(db), "%s", tu_path("finish.sqlite"));
-	memset(&prof, 0, sizeof(prof));
-	prof.rows = rows;
-	prof.nrows = gen_rows(rows);
-	memset(&o, 0, sizeof(o));
-	o.schema = 3;
-	o.mpi_size = 3;
-	assert_int_equal(h5write_file(tu_path("finish.h5"), &prof, &o), 0);
+	write_generated("finish.h5", &o);
 
 	assert_int_equal(store_open(&st, db, 0), 0);
 	assert_int_equal(ingest_file(&r, st, tu_path("finish.h5"), &no_opts), 0);
@@ -471,16 +442,12 @@ static void test_finish_temporary_store(void **state)
 	store_close(st);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
+TU_MAIN(NULL, NULL,
+	{
 	    cmocka_unit_test(test_upstream_fixtures),
 	    cmocka_unit_test(test_generated_layouts),
 	    cmocka_unit_test(test_duplicate_and_tags),
 	    cmocka_unit_test(test_damaged_files_leave_nothing),
 	    cmocka_unit_test(test_meta_check_and_env),
 	    cmocka_unit_test(test_finish_temporary_store),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+	})

@@ -117,13 +117,9 @@ static void test_quote(void **state)
 	json_strarray_free(NULL, 0);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
+TU_MAIN(NULL, NULL,
+	{
 	    cmocka_unit_test(test_parse_valid),
 	    cmocka_unit_test(test_parse_invalid),
 	    cmocka_unit_test(test_quote),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+	})

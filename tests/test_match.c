@@ -198,13 +198,11 @@ static void test_ranks(void **state)
 					 "ranks");
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_anchoring),	    cmocka_unit_test(test_python_syntax),
-	    cmocka_unit_test(test_include_exclude), cmocka_unit_test(test_compile_errors),
+TU_MAIN(NULL, NULL,
+	{
+	    cmocka_unit_test(test_anchoring),
+	    cmocka_unit_test(test_python_syntax),
+	    cmocka_unit_test(test_include_exclude),
+	    cmocka_unit_test(test_compile_errors),
 	    cmocka_unit_test(test_ranks),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+	})

@@ -64,21 +64,18 @@ static void test_bad(void **state)
 	static const char grammar[] =
 	    "expected ID, latest[~N], tag:NAME[~N], commit:PREFIX, branch:NAME[~N], "
 	    "label:NAME[~N], pin:NAME or the path of an existing file";
+	/* spellings of no form at all: the message lists the grammar */
+	static const char *const unknown[] = {
+	    "nightly", "", "42x", "99999999999999999999", "latestx", "Tag:x",
+	};
 	char msg[512];
+	size_t i;
 
 	(void)state;
-	snprintf(msg, sizeof(msg), "invalid run selector 'nightly': %s", grammar);
-	expect_bad("nightly", msg);
-	snprintf(msg, sizeof(msg), "invalid run selector '': %s", grammar);
-	expect_bad("", msg);
-	snprintf(msg, sizeof(msg), "invalid run selector '42x': %s", grammar);
-	expect_bad("42x", msg);
-	snprintf(msg, sizeof(msg), "invalid run selector '99999999999999999999': %s", grammar);
-	expect_bad("99999999999999999999", msg);
-	snprintf(msg, sizeof(msg), "invalid run selector 'latestx': %s", grammar);
-	expect_bad("latestx", msg);
-	snprintf(msg, sizeof(msg), "invalid run selector 'Tag:x': %s", grammar);
-	expect_bad("Tag:x", msg);
+	for (i = 0; i < sizeof(unknown) / sizeof(unknown[0]); i++) {
+		snprintf(msg, sizeof(msg), "invalid run selector '%s': %s", unknown[i], grammar);
+		expect_bad(unknown[i], msg);
+	}
 	expect_bad("latest~", "invalid run selector 'latest~': ~N needs a non-negative integer");
 	expect_bad("latest~-1",
 		   "invalid run selector 'latest~-1': ~N needs a non-negative integer");
@@ -116,13 +113,9 @@ static void test_pin_names(void **state)
 	select_release(NULL);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
+TU_MAIN(NULL, NULL,
+	{
 	    cmocka_unit_test(test_forms),
 	    cmocka_unit_test(test_bad),
 	    cmocka_unit_test(test_pin_names),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+	})

@@ -6,10 +6,11 @@
  * backend), list order, rollback (including the region id cache),
  * cascading deletes, pins, lock contention, temporary stores, and the
  * backend registry and table check.  The database is inspected with the
- * sqlite3 API directly.
+ * sqlite3 API directly (testutil_db.h).
  */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +22,7 @@
 #include <sqlite3.h>
 
 #include "testutil.h"
+#include "testutil_db.h"
 
 #include "ingest/finish.h"
 #include "scopedb/err.h"
@@ -31,92 +33,7 @@
 #include "store/blob.h"
 #include "store/sqlite/sqlite.h"
 
-/* ---- direct database access ---- */
-
-static sqlite3 *db_open(const char *path)
-{
-	sqlite3 *db = NULL;
-
-	assert_int_equal(
-	    sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL),
-	    SQLITE_OK);
-	assert_int_equal(sqlite3_exec(db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL), SQLITE_OK);
-	return db;
-}
-
-/* First column of the first row as an integer (-999 when no row). */
-static int64_t db_int(const char *path, const char *sql)
-{
-	sqlite3 *db = db_open(path);
-	sqlite3_stmt *s = NULL;
-	int64_t v = -999;
-
-	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &s, NULL), SQLITE_OK);
-	if (sqlite3_step(s) == SQLITE_ROW)
-		v = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
-	sqlite3_close(db);
-	return v;
-}
-
-/* First column of the first row as a double (-999 when no row). */
-static double db_double(const char *path, const char *sql)
-{
-	sqlite3 *db = db_open(path);
-	sqlite3_stmt *s = NULL;
-	double v = -999;
-
-	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &s, NULL), SQLITE_OK);
-	if (sqlite3_step(s) == SQLITE_ROW)
-		v = sqlite3_column_double(s, 0);
-	sqlite3_finalize(s);
-	sqlite3_close(db);
-	return v;
-}
-
-/* First column of the first row as text into buf ("<null>", "<none>"). */
-static const char *db_text(char *buf, size_t len, const char *path, const char *sql)
-{
-	sqlite3 *db = db_open(path);
-	sqlite3_stmt *s = NULL;
-
-	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &s, NULL), SQLITE_OK);
-	if (sqlite3_step(s) != SQLITE_ROW)
-		snprintf(buf, len, "<none>");
-	else if (sqlite3_column_type(s, 0) == SQLITE_NULL)
-		snprintf(buf, len, "<null>");
-	else
-		snprintf(buf, len, "%s", (const char *)sqlite3_column_text(s, 0));
-	sqlite3_finalize(s);
-	sqlite3_close(db);
-	return buf;
-}
-
-static int db_exec(const char *path, const char *sql)
-{
-	sqlite3 *db = db_open(path);
-	int rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
-
-	sqlite3_close(db);
-	return rc;
-}
-
-static void write_file(const char *path, const void *data, size_t len)
-{
-	FILE *f = fopen(path, "wb");
-
-	assert_non_null(f);
-	if (len)
-		assert_int_equal(fwrite(data, 1, len, f), len);
-	assert_int_equal(fclose(f), 0);
-}
-
-static int file_exists(const char *path)
-{
-	struct stat sb;
-
-	return stat(path, &sb) == 0;
-}
+/* ---- files ---- */
 
 /* The message must be exactly before + path + after. */
 static void expect_msg(const char *before, const char *path, const char *after)
@@ -128,6 +45,19 @@ static void expect_msg(const char *before, const char *path, const char *after)
 }
 
 /* ---- store helpers ---- */
+
+/* store_open(path, flags) fails with code, no store and the message
+ * "cannot open store 'PATH'" + tail. */
+static void expect_open_fails(const char *path, int flags, int code, const char *tail)
+{
+	struct store *st = (struct store *)1;
+	char after[256];
+
+	assert_int_equal(store_open(&st, path, flags), code);
+	assert_null(st);
+	snprintf(after, sizeof(after), "'%s", tail);
+	expect_msg("cannot open store '", path, after);
+}
 
 static struct store *open_ok(const char *path, int flags)
 {
@@ -146,43 +76,101 @@ static int64_t add_run(struct store *st, const char *sha, const char *recorded,
 	struct store_run r;
 	int64_t id = 0;
 
-	memset(&r, 0, sizeof(r));
-	r.sha256 = (char *)sha;
-	r.source_path = (char *)"/data/prof.h5";
-	r.ingested_at = (char *)ingested;
-	r.recorded_at = (char *)recorded;
-	r.schema = 3;
-	r.layout = (char *)"columnar";
-	r.num_ranks = 4;
+	r = (struct store_run){.sha256 = (char *)sha,
+			       .source_path = (char *)"/data/prof.h5",
+			       .ingested_at = (char *)ingested,
+			       .recorded_at = (char *)recorded,
+			       .schema = 3,
+			       .layout = (char *)"columnar",
+			       .num_ranks = 4};
 	assert_int_equal(store_insert_run(st, &id, &r), 0);
 	assert_true(id > 0);
 	return id;
 }
 
+/* A new store tu_path(name) opened for writing; its path goes to path. */
+static struct store *open_tmp(char path[static 512], const char *name)
+{
+	snprintf(path, 512, "%s", tu_path(name));
+	return open_ok(path, 0);
+}
+
+/* The id of the region named by fmt (store_region_id() must succeed). */
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static int64_t
+region_id(struct store *st, const char *fmt, ...)
+{
+	char name[64];
+	int64_t id = 0;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(name, sizeof(name), fmt, ap);
+	va_end(ap);
+	assert_int_equal(store_region_id(st, &id, name), 0);
+	return id;
+}
+
+/* Begin a transaction on st and add run sha to it (as add_run()). */
+static int64_t begin_run(struct store *st, const char *sha)
+{
+	assert_int_equal(store_begin(st), 0);
+	return add_run(st, sha, NULL, "2024-01-01T00:00:00Z");
+}
+
+/* The number of runs store_list_runs() gives. */
+static size_t count_runs(struct store *st)
+{
+	struct store_run *runs = NULL;
+	size_t n = 0;
+
+	assert_int_equal(store_list_runs(st, &runs, &n), 0);
+	store_runs_free(runs, n);
+	return n;
+}
+
+/* An in-memory store st takes and lists run sha; closing it leaves no
+ * file behind. */
+static void check_in_memory(struct store *st, const char *sha)
+{
+	struct store_run *runs;
+	size_t n;
+
+	begin_run(st, sha);
+	assert_int_equal(store_commit(st), 0);
+	assert_int_equal(store_list_runs(st, &runs, &n), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(runs[0].sha256, sha);
+	store_runs_free(runs, n);
+	store_close(st);
+	assert_false(tu_file_exists(":memory:"));
+}
+
 static void fill_timing(struct store_timing *t, int64_t run, int64_t region, int64_t rank)
 {
-	memset(t, 0, sizeof(*t));
-	t->run_id = run;
-	t->region_id = region;
-	t->rank = rank;
-	t->has_events = 1;
-	t->calls = 3;
-	t->total = 38;
-	t->min = 5;
-	t->max = 20;
-	t->first = 5;
-	t->last = 15;
-	t->start_min = 10;
-	t->end_max = 55;
-	t->mean = 38.0 / 3.0;
-	t->m2 = 116.66666666666667;
-	t->exclusive = 30;
-	t->gpu_count = 2;
-	t->gpu_total = 9;
-	t->source_file = "solver.py";
-	t->source_line = 7;
-	t->source_text = "def solve():";
-	t->tags_json = "[\"golden\"]";
+	*t = (struct store_timing){.run_id = run,
+				   .region_id = region,
+				   .rank = rank,
+				   .has_events = 1,
+				   .calls = 3,
+				   .total = 38,
+				   .min = 5,
+				   .max = 20,
+				   .first = 5,
+				   .last = 15,
+				   .start_min = 10,
+				   .end_max = 55,
+				   .mean = 38.0 / 3.0,
+				   .m2 = 116.66666666666667,
+				   .exclusive = 30,
+				   .gpu_count = 2,
+				   .gpu_total = 9,
+				   .source_file = "solver.py",
+				   .source_line = 7,
+				   .source_text = "def solve():",
+				   .tags_json = "[\"golden\"]"};
 }
 
 /* ---- opening ---- */
@@ -199,15 +187,16 @@ static void test_create_and_reopen(void **state)
 	assert_int_equal(store_schema_version(), 2);
 	st = open_ok(path, 0);
 	store_close(st);
-	assert_true(file_exists(path));
-	assert_int_equal(db_int(path, "PRAGMA application_id"), SQLITE_APPLICATION_ID);
-	assert_int_equal(db_int(path, "PRAGMA user_version"), store_schema_version());
-	assert_string_equal(db_text(buf, sizeof(buf), path, "PRAGMA journal_mode"), "wal");
-	objects = db_int(path, "SELECT count(*) FROM sqlite_master");
+	assert_true(tu_file_exists(path));
+	assert_int_equal(tu_db_int(path, "PRAGMA application_id"), SQLITE_APPLICATION_ID);
+	assert_int_equal(tu_db_int(path, "PRAGMA user_version"), store_schema_version());
+	assert_string_equal(tu_db_text(buf, sizeof(buf), path, "PRAGMA journal_mode"), "wal");
+	objects = tu_db_int(path, "SELECT count(*) FROM sqlite_master");
 	assert_true(objects >= 7);
-	assert_int_equal(db_int(path, "SELECT count(*) FROM sqlite_master WHERE name IN "
-				      "('runs', 'run_tags', 'run_metadata', 'regions', 'timings', "
-				      "'timings_durations', 'pins')"),
+	assert_int_equal(tu_db_int(path,
+				   "SELECT count(*) FROM sqlite_master WHERE name IN "
+				   "('runs', 'run_tags', 'run_metadata', 'regions', 'timings', "
+				   "'timings_durations', 'pins')"),
 			 7);
 
 	/* reopening migrates nothing again */
@@ -215,8 +204,8 @@ static void test_create_and_reopen(void **state)
 		st = open_ok(path, i == 1 ? STORE_READONLY : 0);
 		store_close(st);
 	}
-	assert_int_equal(db_int(path, "SELECT count(*) FROM sqlite_master"), objects);
-	assert_int_equal(db_int(path, "PRAGMA user_version"), store_schema_version());
+	assert_int_equal(tu_db_int(path, "SELECT count(*) FROM sqlite_master"), objects);
+	assert_int_equal(tu_db_int(path, "PRAGMA user_version"), store_schema_version());
 
 	/* data written in one session is there in the next */
 	st = open_ok(path, 0);
@@ -239,88 +228,74 @@ static void test_empty_file_becomes_store(void **state)
 
 	(void)state;
 	snprintf(path, sizeof(path), "%s", tu_path("empty.sqlite"));
-	write_file(path, NULL, 0);
+	tu_write_file(path, NULL, 0);
 	/* an empty file is not a store yet; read-only cannot make it one */
-	assert_int_equal(store_open(&st, path, STORE_READONLY), ERR_STORE);
-	assert_null(st);
-	expect_msg("cannot open store '", path, "': not a scopedb database");
+	expect_open_fails(path, STORE_READONLY, ERR_STORE, ": not a scopedb database");
 	st = open_ok(path, 0);
 	store_close(st);
-	assert_int_equal(db_int(path, "PRAGMA application_id"), SQLITE_APPLICATION_ID);
+	assert_int_equal(tu_db_int(path, "PRAGMA application_id"), SQLITE_APPLICATION_ID);
 }
 
 static void test_readonly_missing(void **state)
 {
 	char path[512];
-	struct store *st = NULL;
 
 	(void)state;
 	snprintf(path, sizeof(path), "%s", tu_path("missing.sqlite"));
-	assert_int_equal(store_open(&st, path, STORE_READONLY), ERR_IO);
-	assert_null(st);
-	expect_msg("cannot open store '", path, "': no such file or directory");
-	assert_false(file_exists(path));
+	expect_open_fails(path, STORE_READONLY, ERR_IO, ": no such file or directory");
+	assert_false(tu_file_exists(path));
 }
 
 static void test_refuses_foreign_sqlite(void **state)
 {
 	char path[512], path2[512], buf[64];
-	struct store *st = NULL;
 
 	(void)state;
 	snprintf(path, sizeof(path), "%s", tu_path("foreign.sqlite"));
-	assert_int_equal(db_exec(path, "CREATE TABLE t (x); INSERT INTO t VALUES (1)"), SQLITE_OK);
-	assert_int_equal(store_open(&st, path, 0), ERR_STORE);
-	assert_null(st);
-	expect_msg("cannot open store '", path, "': not a scopedb database");
-	assert_int_equal(store_open(&st, path, STORE_READONLY), ERR_STORE);
-	expect_msg("cannot open store '", path, "': not a scopedb database");
+	assert_int_equal(tu_db_exec(path, "CREATE TABLE t (x); INSERT INTO t VALUES (1)"),
+			 SQLITE_OK);
+	expect_open_fails(path, 0, ERR_STORE, ": not a scopedb database");
+	expect_open_fails(path, STORE_READONLY, ERR_STORE, ": not a scopedb database");
 	/* untouched */
-	assert_string_equal(db_text(buf, sizeof(buf), path, "PRAGMA journal_mode"), "delete");
-	assert_int_equal(db_int(path, "PRAGMA application_id"), 0);
-	assert_int_equal(db_int(path, "PRAGMA user_version"), 0);
-	assert_int_equal(db_int(path, "SELECT count(*) FROM sqlite_master"), 1);
+	assert_string_equal(tu_db_text(buf, sizeof(buf), path, "PRAGMA journal_mode"), "delete");
+	assert_int_equal(tu_db_int(path, "PRAGMA application_id"), 0);
+	assert_int_equal(tu_db_int(path, "PRAGMA user_version"), 0);
+	assert_int_equal(tu_db_int(path, "SELECT count(*) FROM sqlite_master"), 1);
 
 	/* an empty database stamped by another application */
 	snprintf(path2, sizeof(path2), "%s", tu_path("otherapp.sqlite"));
-	assert_int_equal(db_exec(path2, "PRAGMA application_id = 305419896"), SQLITE_OK);
-	assert_int_equal(store_open(&st, path2, 0), ERR_STORE);
-	expect_msg("cannot open store '", path2, "': not a scopedb database");
-	assert_int_equal(db_int(path2, "PRAGMA application_id"), 305419896);
-	assert_int_equal(db_int(path2, "SELECT count(*) FROM sqlite_master"), 0);
+	assert_int_equal(tu_db_exec(path2, "PRAGMA application_id = 305419896"), SQLITE_OK);
+	expect_open_fails(path2, 0, ERR_STORE, ": not a scopedb database");
+	assert_int_equal(tu_db_int(path2, "PRAGMA application_id"), 305419896);
+	assert_int_equal(tu_db_int(path2, "SELECT count(*) FROM sqlite_master"), 0);
 }
 
 static void test_refuses_non_sqlite(void **state)
 {
 	static const char text[] = "region,total\nsolve,38\n";
 	char path[512], big[512], data[8192];
-	struct store *st = NULL;
-	FILE *f;
+	unsigned char *back;
+	long len;
 	size_t i;
 
 	(void)state;
 	snprintf(path, sizeof(path), "%s", tu_path("notes.txt"));
-	write_file(path, text, sizeof(text) - 1);
-	assert_int_equal(store_open(&st, path, 0), ERR_STORE);
-	assert_null(st);
-	expect_msg("cannot open store '", path, "': not a scopedb database");
-	assert_int_equal(store_open(&st, path, STORE_READONLY), ERR_STORE);
-	expect_msg("cannot open store '", path, "': not a scopedb database");
+	tu_write_file(path, text, sizeof(text) - 1);
+	expect_open_fails(path, 0, ERR_STORE, ": not a scopedb database");
+	expect_open_fails(path, STORE_READONLY, ERR_STORE, ": not a scopedb database");
 
 	snprintf(big, sizeof(big), "%s", tu_path("noise.bin"));
 	for (i = 0; i < sizeof(data); i++)
 		data[i] = (char)(i * 7 + 3);
-	write_file(big, data, sizeof(data));
-	assert_int_equal(store_open(&st, big, 0), ERR_STORE);
-	expect_msg("cannot open store '", big, "': not a scopedb database");
+	tu_write_file(big, data, sizeof(data));
+	expect_open_fails(big, 0, ERR_STORE, ": not a scopedb database");
 
 	/* contents unchanged */
-	f = fopen(path, "rb");
-	assert_non_null(f);
-	assert_int_equal(fread(data, 1, sizeof(data), f), sizeof(text) - 1);
-	fclose(f);
-	assert_memory_equal(data, text, sizeof(text) - 1);
-	assert_false(file_exists(tu_path("notes.txt-wal")));
+	back = tu_read_file(path, &len);
+	assert_int_equal(len, sizeof(text) - 1);
+	assert_memory_equal(back, text, sizeof(text) - 1);
+	free(back);
+	assert_false(tu_file_exists(tu_path("notes.txt-wal")));
 }
 
 static void test_refuses_newer_version(void **state)
@@ -332,7 +307,7 @@ static void test_refuses_newer_version(void **state)
 	snprintf(path, sizeof(path), "%s", tu_path("newer.sqlite"));
 	store_close(open_ok(path, 0));
 	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", store_schema_version() + 1);
-	assert_int_equal(db_exec(path, sql), SQLITE_OK);
+	assert_int_equal(tu_db_exec(path, sql), SQLITE_OK);
 	snprintf(want, sizeof(want),
 		 "cannot open store '%s': written by a newer scopedb (schema version %d; this "
 		 "scopedb supports up to %d)",
@@ -342,7 +317,7 @@ static void test_refuses_newer_version(void **state)
 	assert_string_equal(err_msg(), want);
 	assert_int_equal(store_open(&st, path, STORE_READONLY), ERR_STORE);
 	assert_string_equal(err_msg(), want);
-	assert_int_equal(db_int(path, "PRAGMA user_version"), store_schema_version() + 1);
+	assert_int_equal(tu_db_int(path, "PRAGMA user_version"), store_schema_version() + 1);
 }
 
 static void test_unusable_paths(void **state)
@@ -353,10 +328,8 @@ static void test_unusable_paths(void **state)
 
 	(void)state;
 	snprintf(path, sizeof(path), "%s", tu_path("no/such/dir/x.sqlite"));
-	assert_int_equal(store_open(&st, path, 0), ERR_IO);
-	assert_null(st);
-	expect_msg("cannot open store '", path, "': no such file or directory");
-	assert_false(file_exists(tu_path("no")));
+	expect_open_fails(path, 0, ERR_IO, ": no such file or directory");
+	assert_false(tu_file_exists(tu_path("no")));
 
 	/* a directory */
 	snprintf(dir, sizeof(dir), "%s", tu_path("adir"));
@@ -372,9 +345,8 @@ static void test_unusable_paths(void **state)
 		snprintf(dir, sizeof(dir), "%s", tu_path("rodir"));
 		assert_int_equal(mkdir(dir, 0555), 0);
 		snprintf(path, sizeof(path), "%s/x.sqlite", dir);
-		assert_int_equal(store_open(&st, path, 0), ERR_IO);
-		expect_msg("cannot open store '", path, "': permission denied");
-		assert_false(file_exists(path));
+		expect_open_fails(path, 0, ERR_IO, ": permission denied");
+		assert_false(tu_file_exists(path));
 		chmod(dir, 0755);
 	}
 }
@@ -391,20 +363,20 @@ static void test_runs_tags_meta(void **state)
 	int added = -1;
 
 	(void)state;
-	snprintf(path, sizeof(path), "%s", tu_path("runs.sqlite"));
-	st = open_ok(path, 0);
-	memset(&r, 0, sizeof(r));
-	r.sha256 = (char *)"0123abcd";
-	r.source_path = (char *)"runs/a.h5";
-	r.ingested_at = (char *)"2024-05-01T10:00:00Z";
-	r.recorded_at = (char *)"2024-05-01T09:59:00Z";
-	r.label = (char *)"nightly";
-	r.commit = (char *)"deadbeef";
-	r.branch = (char *)"main";
-	r.schema = 2;
-	r.layout = (char *)"aggregate";
-	r.num_ranks = 16;
-	r.num_regions = 99; /* ignored */
+	st = open_tmp(path, "runs.sqlite");
+	r = (struct store_run){
+	    .sha256 = (char *)"0123abcd",
+	    .source_path = (char *)"runs/a.h5",
+	    .ingested_at = (char *)"2024-05-01T10:00:00Z",
+	    .recorded_at = (char *)"2024-05-01T09:59:00Z",
+	    .label = (char *)"nightly",
+	    .commit = (char *)"deadbeef",
+	    .branch = (char *)"main",
+	    .schema = 2,
+	    .layout = (char *)"aggregate",
+	    .num_ranks = 16,
+	    .num_regions = 99 /* ignored */
+	};
 	assert_int_equal(store_insert_run(st, &id, &r), 0);
 	assert_int_equal(id, 1);
 
@@ -474,13 +446,12 @@ static void test_runs_tags_meta(void **state)
 	store_meta_release(NULL);
 
 	/* NULL ingested_at means now; "" optional fields become NULL */
-	memset(&r, 0, sizeof(r));
-	r.sha256 = (char *)"ff";
-	r.source_path = (char *)"b.h5";
-	r.label = (char *)"";
-	r.commit = (char *)"";
-	r.schema = 1;
-	r.layout = (char *)"hierarchical";
+	r = (struct store_run){.sha256 = (char *)"ff",
+			       .source_path = (char *)"b.h5",
+			       .label = (char *)"",
+			       .commit = (char *)"",
+			       .schema = 1,
+			       .layout = (char *)"hierarchical"};
 	assert_int_equal(store_insert_run(st, &id2, &r), 0);
 	assert_int_equal(id2, id + 1);
 	assert_int_equal(store_get_run(st, &got, id2), 0);
@@ -512,14 +483,13 @@ static void test_regions_and_timings(void **state)
 	int64_t run, a, b, a2;
 
 	(void)state;
-	snprintf(path, sizeof(path), "%s", tu_path("timings.sqlite"));
-	st = open_ok(path, 0);
+	st = open_tmp(path, "timings.sqlite");
 	assert_int_equal(store_begin(st), 0);
 	assert_int_equal(store_begin(st), ERR_USAGE);
 	run = add_run(st, "t1", NULL, "2024-01-01T00:00:00Z");
-	assert_int_equal(store_region_id(st, &a, "solve"), 0);
-	assert_int_equal(store_region_id(st, &b, "io/write"), 0);
-	assert_int_equal(store_region_id(st, &a2, "solve"), 0);
+	a = region_id(st, "solve");
+	b = region_id(st, "io/write");
+	a2 = region_id(st, "solve");
 	assert_int_equal(a, a2);
 	assert_true(a != b);
 
@@ -554,42 +524,44 @@ static void test_regions_and_timings(void **state)
 	assert_int_equal(store_add_timing(st, &t), ERR_USAGE);
 	store_close(st);
 
-	assert_int_equal(db_int(path, "SELECT count(*) FROM timings"), 2);
-	assert_int_equal(db_int(path, "SELECT count(*) FROM timings_durations"), 1);
-	assert_int_equal(db_int(path, "SELECT count(*) FROM regions"), 2);
+	assert_int_equal(tu_db_int(path, "SELECT count(*) FROM timings"), 2);
+	assert_int_equal(tu_db_int(path, "SELECT count(*) FROM timings_durations"), 1);
+	assert_int_equal(tu_db_int(path, "SELECT count(*) FROM regions"), 2);
 	assert_string_equal(
-	    db_text(buf, sizeof(buf), path,
-		    "SELECT printf('%d %d %d %d %d %d %d %d %d %d %d %d %d %d %s %d %s "
-		    "%s', rank, has_events, calls, total_ns, min_ns, max_ns, "
-		    "first_ns, last_ns, start_min_ns, end_max_ns, gpu_count, "
-		    "exclusive_ns, gpu_total_ns, run_id, source_file, source_line, "
-		    "source_text, tags) FROM timings WHERE rank = 0"),
+	    tu_db_text(buf, sizeof(buf), path,
+		       "SELECT printf('%d %d %d %d %d %d %d %d %d %d %d %d %d %d %s %d %s "
+		       "%s', rank, has_events, calls, total_ns, min_ns, max_ns, "
+		       "first_ns, last_ns, start_min_ns, end_max_ns, gpu_count, "
+		       "exclusive_ns, gpu_total_ns, run_id, source_file, source_line, "
+		       "source_text, tags) FROM timings WHERE rank = 0"),
 	    "0 1 3 38 5 20 5 15 10 55 2 30 9 1 solver.py 7 def solve(): "
 	    "[\"golden\"]");
 	/* doubles come back bit for bit */
-	assert_true(db_double(path, "SELECT mean_ns FROM timings WHERE rank = 0") == 38.0 / 3.0);
-	assert_true(db_double(path, "SELECT m2 FROM timings WHERE rank = 0") == 116.66666666666667);
+	assert_true(tu_db_double(path, "SELECT mean_ns FROM timings WHERE rank = 0") == 38.0 / 3.0);
+	assert_true(tu_db_double(path, "SELECT m2 FROM timings WHERE rank = 0") ==
+		    116.66666666666667);
 	assert_string_equal(
-	    db_text(buf, sizeof(buf), path,
-		    "SELECT printf('%d %d %d', has_events, calls, rank) FROM timings "
-		    "WHERE rank = 3"),
+	    tu_db_text(buf, sizeof(buf), path,
+		       "SELECT printf('%d %d %d', has_events, calls, rank) FROM timings "
+		       "WHERE rank = 3"),
 	    "0 9000000000 3");
-	assert_int_equal(db_int(path,
-				"SELECT count(*) FROM timings WHERE rank = 3 AND "
-				"exclusive_ns IS NULL AND source_file IS NULL AND "
-				"source_line IS NULL AND source_text IS NULL AND tags IS NULL"),
+	assert_int_equal(tu_db_int(path,
+				   "SELECT count(*) FROM timings WHERE rank = 3 AND "
+				   "exclusive_ns IS NULL AND source_file IS NULL AND "
+				   "source_line IS NULL AND source_text IS NULL AND tags IS NULL"),
 			 1);
-	assert_string_equal(db_text(buf, sizeof(buf), path,
-				    "SELECT hex(d.data) FROM timings_durations d JOIN timings t ON "
-				    "t.id = d.timing_id WHERE t.rank = 0"),
-			    "0103050807");
+	assert_string_equal(
+	    tu_db_text(buf, sizeof(buf), path,
+		       "SELECT hex(d.data) FROM timings_durations d JOIN timings t ON "
+		       "t.id = d.timing_id WHERE t.rank = 0"),
+	    "0103050807");
 	buf_release(&blob);
 
 	/* interned names survive reopening */
 	st = open_ok(path, 0);
-	assert_int_equal(store_region_id(st, &a2, "solve"), 0);
+	a2 = region_id(st, "solve");
 	assert_int_equal(a2, a);
-	assert_int_equal(store_region_id(st, &a2, "io/write"), 0);
+	a2 = region_id(st, "io/write");
 	assert_int_equal(a2, b);
 	store_close(st);
 }
@@ -653,12 +625,10 @@ static void test_finish_run(void **state)
 	int64_t id, solve, io;
 
 	(void)state;
-	snprintf(path, sizeof(path), "%s", tu_path("finish.sqlite"));
-	st = open_ok(path, 0);
-	assert_int_equal(store_begin(st), 0);
-	id = add_run(st, "f1", NULL, "2024-01-01T00:00:00Z");
-	assert_int_equal(store_region_id(st, &solve, "solve"), 0);
-	assert_int_equal(store_region_id(st, &io, "io"), 0);
+	st = open_tmp(path, "finish.sqlite");
+	id = begin_run(st, "f1");
+	solve = region_id(st, "solve");
+	io = region_id(st, "io");
 	add_durations(st, id, solve, 0, r0, 3);
 	add_durations(st, id, solve, 1, r1, 4);
 	add_durations(st, id, solve, 2, NULL, 0); /* a rank without calls */
@@ -707,28 +677,27 @@ static void test_finish_run(void **state)
 
 	/* a schema 1 store: the upgrade recomputes the same rows */
 	snprintf(before, sizeof(before), "%s",
-		 db_text(buf, sizeof(buf), path,
-			 "SELECT group_concat(printf('%d %d %d %d %!.17g %!.17g %!.17g', "
-			 "region_id, calls, busy_ranks, nranks, p50_ns, p95_ns, p99_ns), ';') "
-			 "FROM run_regions"));
-	assert_int_equal(db_exec(path, "DROP TABLE run_regions; CREATE INDEX timings_summary ON "
-				       "timings (run_id, region_id, rank, has_events, calls, "
-				       "total_ns, min_ns, max_ns, gpu_count, gpu_total_ns); "
-				       "PRAGMA user_version = 1"),
+		 tu_db_text(buf, sizeof(buf), path,
+			    "SELECT group_concat(printf('%d %d %d %d %!.17g %!.17g %!.17g', "
+			    "region_id, calls, busy_ranks, nranks, p50_ns, p95_ns, p99_ns), ';') "
+			    "FROM run_regions"));
+	assert_int_equal(tu_db_exec(path, "DROP TABLE run_regions; CREATE INDEX timings_summary ON "
+					  "timings (run_id, region_id, rank, has_events, calls, "
+					  "total_ns, min_ns, max_ns, gpu_count, gpu_total_ns); "
+					  "PRAGMA user_version = 1"),
 			 SQLITE_OK);
-	assert_int_equal(store_open(&st, path, STORE_READONLY | STORE_NO_UPGRADE), ERR_STORE);
-	expect_msg("cannot open store '", path,
-		   "': schema version 1 must be upgraded to 2; open it for writing once");
-	assert_int_equal(db_int(path, "PRAGMA user_version"), 1);
+	expect_open_fails(path, STORE_READONLY | STORE_NO_UPGRADE, ERR_STORE,
+			  ": schema version 1 must be upgraded to 2; open it for writing once");
+	assert_int_equal(tu_db_int(path, "PRAGMA user_version"), 1);
 	/* a read-only open upgrades it first (the file is writable) */
 	st = open_ok(path, STORE_READONLY);
 	store_close(st);
-	assert_int_equal(db_int(path, "PRAGMA user_version"), 2);
+	assert_int_equal(tu_db_int(path, "PRAGMA user_version"), 2);
 	assert_string_equal(
-	    db_text(buf, sizeof(buf), path,
-		    "SELECT group_concat(printf('%d %d %d %d %!.17g %!.17g %!.17g', "
-		    "region_id, calls, busy_ranks, nranks, p50_ns, p95_ns, p99_ns), ';') "
-		    "FROM run_regions"),
+	    tu_db_text(buf, sizeof(buf), path,
+		       "SELECT group_concat(printf('%d %d %d %d %!.17g %!.17g %!.17g', "
+		       "region_id, calls, busy_ranks, nranks, p50_ns, p95_ns, p99_ns), ';') "
+		       "FROM run_regions"),
 	    before);
 	assert_non_null(strstr(before, ";")); /* both regions */
 }
@@ -736,9 +705,10 @@ static void test_finish_run(void **state)
 /* The quantiles of all regions of run id as text, in region order. */
 static const char *quantiles_text(char *buf, size_t len, const char *path)
 {
-	return db_text(buf, len, path,
-		       "SELECT group_concat(printf('%d:%!.17g/%!.17g/%!.17g', region_id, p50_ns, "
-		       "p95_ns, p99_ns), ' ') FROM (SELECT * FROM run_regions ORDER BY region_id)");
+	return tu_db_text(
+	    buf, len, path,
+	    "SELECT group_concat(printf('%d:%!.17g/%!.17g/%!.17g', region_id, p50_ns, "
+	    "p95_ns, p99_ns), ' ') FROM (SELECT * FROM run_regions ORDER BY region_id)");
 }
 
 /*
@@ -748,20 +718,17 @@ static const char *quantiles_text(char *buf, size_t len, const char *path)
  */
 static void test_finish_batches(void **state)
 {
-	char path[512], name[32], want[2048], got[2048];
+	char path[512], want[2048], got[2048];
 	int64_t d[40], run, reg;
 	struct store *st;
 	int region, rank, i;
 
 	(void)state;
-	snprintf(path, sizeof(path), "%s", tu_path("batches.sqlite"));
-	st = open_ok(path, 0);
-	assert_int_equal(store_begin(st), 0);
-	run = add_run(st, "b1", NULL, "2024-01-01T00:00:00Z");
+	st = open_tmp(path, "batches.sqlite");
+	run = begin_run(st, "b1");
 	for (rank = 0; rank < 4; rank++) {
 		for (region = 0; region < 6; region++) {
-			snprintf(name, sizeof(name), "r%d", region);
-			assert_int_equal(store_region_id(st, &reg, name), 0);
+			reg = region_id(st, "r%d", region);
 			for (i = 0; i < 10 + region; i++)
 				d[i] = 1000 * region + 37 * rank + i * (rank + 1);
 			add_durations(st, run, reg, rank, d, (size_t)(10 + region));
@@ -889,13 +856,11 @@ static void test_rollback(void **state)
 	struct store_meta m;
 
 	(void)state;
-	snprintf(path, sizeof(path), "%s", tu_path("rollback.sqlite"));
-	st = open_ok(path, 0);
-	assert_int_equal(store_begin(st), 0);
-	run = add_run(st, "r1", NULL, "2024-01-01T00:00:00Z");
+	st = open_tmp(path, "rollback.sqlite");
+	run = begin_run(st, "r1");
 	assert_int_equal(store_add_tag(st, NULL, run, "t"), 0);
 	assert_int_equal(store_set_meta(st, run, "k", "v"), 0);
-	assert_int_equal(store_region_id(st, &ra, "ra"), 0);
+	ra = region_id(st, "ra");
 	fill_timing(&t, run, ra, 0);
 	t.durations = "\x01\x00";
 	t.durations_len = 2;
@@ -910,36 +875,35 @@ static void test_rollback(void **state)
 	assert_int_equal(store_get_meta(st, &m, run), 0);
 	assert_int_equal(m.n, 0);
 	store_meta_release(&m);
-	assert_int_equal(db_int(path, "SELECT (SELECT count(*) FROM regions) + (SELECT count(*) "
-				      "FROM timings) + (SELECT count(*) FROM timings_durations) + "
-				      "(SELECT count(*) FROM run_tags) + (SELECT count(*) FROM "
-				      "run_metadata)"),
+	assert_int_equal(tu_db_int(path,
+				   "SELECT (SELECT count(*) FROM regions) + (SELECT count(*) "
+				   "FROM timings) + (SELECT count(*) FROM timings_durations) + "
+				   "(SELECT count(*) FROM run_tags) + (SELECT count(*) FROM "
+				   "run_metadata)"),
 			 0);
 
 	/* The rolled-back id of "ra" is reused by the next new name; the
 	 * cache must not hand out the stale id for "ra". */
-	assert_int_equal(store_begin(st), 0);
-	run = add_run(st, "r2", NULL, "2024-01-01T00:00:00Z");
-	assert_int_equal(store_region_id(st, &rb, "rb"), 0);
-	assert_int_equal(store_region_id(st, &ra2, "ra"), 0);
+	run = begin_run(st, "r2");
+	rb = region_id(st, "rb");
+	ra2 = region_id(st, "ra");
 	assert_true(ra2 != rb);
 	fill_timing(&t, run, ra2, 0);
 	assert_int_equal(store_add_timing(st, &t), 0);
 	assert_int_equal(store_commit(st), 0);
 	snprintf(sql, sizeof(sql), "SELECT name FROM regions WHERE id = %lld", (long long)ra2);
-	assert_string_equal(db_text(buf, sizeof(buf), path, sql), "ra");
+	assert_string_equal(tu_db_text(buf, sizeof(buf), path, sql), "ra");
 	snprintf(sql, sizeof(sql), "SELECT name FROM regions WHERE id = %lld", (long long)rb);
-	assert_string_equal(db_text(buf, sizeof(buf), path, sql), "rb");
-	assert_string_equal(db_text(buf, sizeof(buf), path,
-				    "SELECT r.name FROM timings t JOIN regions r ON r.id = "
-				    "t.region_id"),
+	assert_string_equal(tu_db_text(buf, sizeof(buf), path, sql), "rb");
+	assert_string_equal(tu_db_text(buf, sizeof(buf), path,
+				       "SELECT r.name FROM timings t JOIN regions r ON r.id = "
+				       "t.region_id"),
 			    "ra");
 
 	/* closing with an open transaction rolls it back */
-	assert_int_equal(store_begin(st), 0);
-	add_run(st, "r3", NULL, "2024-01-01T00:00:00Z");
+	begin_run(st, "r3");
 	store_close(st);
-	assert_int_equal(db_int(path, "SELECT count(*) FROM runs"), 1);
+	assert_int_equal(tu_db_int(path, "SELECT count(*) FROM runs"), 1);
 }
 
 static void test_cascade_and_pins(void **state)
@@ -951,13 +915,11 @@ static void test_cascade_and_pins(void **state)
 	int rank;
 
 	(void)state;
-	snprintf(path, sizeof(path), "%s", tu_path("cascade.sqlite"));
-	st = open_ok(path, 0);
-	assert_int_equal(store_begin(st), 0);
-	run = add_run(st, "c1", NULL, "2024-01-01T00:00:00Z");
+	st = open_tmp(path, "cascade.sqlite");
+	run = begin_run(st, "c1");
 	keep = add_run(st, "c2", NULL, "2024-01-02T00:00:00Z");
 	pinned = add_run(st, "c3", NULL, "2024-01-03T00:00:00Z");
-	assert_int_equal(store_region_id(st, &reg, "solve"), 0);
+	reg = region_id(st, "solve");
 	for (rank = 0; rank < 4; rank++) {
 		fill_timing(&t, run, reg, rank);
 		t.durations = "\x01\x00";
@@ -973,30 +935,30 @@ static void test_cascade_and_pins(void **state)
 	store_close(st);
 
 	snprintf(sql, sizeof(sql), "DELETE FROM runs WHERE id = %lld", (long long)run);
-	assert_int_equal(db_exec(path, sql), SQLITE_OK);
-	assert_int_equal(db_int(path, "SELECT count(*) FROM runs"), 2);
-	assert_int_equal(db_int(path, "SELECT count(*) FROM timings"), 4);
-	assert_int_equal(db_int(path, "SELECT count(*) FROM timings_durations"), 4);
-	assert_int_equal(db_int(path, "SELECT count(*) FROM run_tags"), 1);
-	assert_int_equal(db_int(path, "SELECT count(*) FROM run_metadata"), 0);
-	assert_int_equal(db_int(path, "SELECT count(*) FROM regions"), 1);
-	assert_int_equal(db_int(path, "PRAGMA foreign_key_check"), -999);
+	assert_int_equal(tu_db_exec(path, sql), SQLITE_OK);
+	assert_int_equal(tu_db_int(path, "SELECT count(*) FROM runs"), 2);
+	assert_int_equal(tu_db_int(path, "SELECT count(*) FROM timings"), 4);
+	assert_int_equal(tu_db_int(path, "SELECT count(*) FROM timings_durations"), 4);
+	assert_int_equal(tu_db_int(path, "SELECT count(*) FROM run_tags"), 1);
+	assert_int_equal(tu_db_int(path, "SELECT count(*) FROM run_metadata"), 0);
+	assert_int_equal(tu_db_int(path, "SELECT count(*) FROM regions"), 1);
+	assert_int_equal(tu_db_int(path, "PRAGMA foreign_key_check"), TU_DB_NONE);
 
 	/* a pinned run cannot be deleted */
 	snprintf(sql, sizeof(sql),
 		 "INSERT INTO pins (name, run_id, pinned_at) VALUES ('base', %lld, "
 		 "'2024-01-04T00:00:00Z')",
 		 (long long)pinned);
-	assert_int_equal(db_exec(path, sql), SQLITE_OK);
+	assert_int_equal(tu_db_exec(path, sql), SQLITE_OK);
 	snprintf(sql, sizeof(sql), "DELETE FROM runs WHERE id = %lld", (long long)pinned);
-	assert_int_equal(db_exec(path, sql), SQLITE_CONSTRAINT);
-	assert_int_equal(db_int(path, "SELECT count(*) FROM runs"), 2);
+	assert_int_equal(tu_db_exec(path, sql), SQLITE_CONSTRAINT);
+	assert_int_equal(tu_db_int(path, "SELECT count(*) FROM runs"), 2);
 
 	/* ids of removed runs are not reused */
 	st = open_ok(path, 0);
 	assert_int_equal(add_run(st, "c4", NULL, "2024-01-05T00:00:00Z"), pinned + 1);
 	snprintf(sql, sizeof(sql), "DELETE FROM runs WHERE id = %lld", (long long)pinned + 1);
-	assert_int_equal(db_exec(path, sql), SQLITE_OK);
+	assert_int_equal(tu_db_exec(path, sql), SQLITE_OK);
 	assert_int_equal(add_run(st, "c5", NULL, "2024-01-05T00:00:00Z"), pinned + 2);
 	store_close(st);
 }
@@ -1005,29 +967,21 @@ static void test_busy(void **state)
 {
 	char path[512];
 	struct store *a, *b;
-	struct store_run *runs;
-	size_t n;
 
 	(void)state;
-	snprintf(path, sizeof(path), "%s", tu_path("busy.sqlite"));
-	a = open_ok(path, 0);
+	a = open_tmp(path, "busy.sqlite");
 	b = open_ok(path, 0);
 	store_set_busy_timeout(b, 50);
-	assert_int_equal(store_begin(a), 0);
-	add_run(a, "b1", NULL, "2024-01-01T00:00:00Z");
+	begin_run(a, "b1");
 	assert_int_equal(store_begin(b), ERR_BUSY);
 	expect_msg("cannot update store '", path,
 		   "': locked by another process (gave up after 50 ms)");
 	/* readers are not blocked by the writer (WAL) and see the last commit */
-	assert_int_equal(store_list_runs(b, &runs, &n), 0);
-	assert_int_equal(n, 0);
+	assert_int_equal(count_runs(b), 0);
 	assert_int_equal(store_commit(a), 0);
-	assert_int_equal(store_begin(b), 0);
-	add_run(b, "b2", NULL, "2024-01-01T00:00:00Z");
+	begin_run(b, "b2");
 	assert_int_equal(store_commit(b), 0);
-	assert_int_equal(store_list_runs(a, &runs, &n), 0);
-	assert_int_equal(n, 2);
-	store_runs_free(runs, n);
+	assert_int_equal(count_runs(a), 2);
 	store_close(a);
 	store_close(b);
 }
@@ -1071,28 +1025,16 @@ static void test_concurrent_create(void **state)
 		assert_true(WIFEXITED(status));
 		assert_int_equal(WEXITSTATUS(status), 0);
 	}
-	assert_int_equal(db_int(path, "SELECT count(*) FROM runs"), 4);
-	assert_int_equal(db_int(path, "PRAGMA user_version"), store_schema_version());
-	assert_int_equal(db_int(path, "PRAGMA application_id"), SQLITE_APPLICATION_ID);
+	assert_int_equal(tu_db_int(path, "SELECT count(*) FROM runs"), 4);
+	assert_int_equal(tu_db_int(path, "PRAGMA user_version"), store_schema_version());
+	assert_int_equal(tu_db_int(path, "PRAGMA application_id"), SQLITE_APPLICATION_ID);
 }
 
 /* In-memory stores (scratch stores of single-file comparisons) work. */
 static void test_memory_store(void **state)
 {
-	struct store *st = open_ok(":memory:", 0);
-	struct store_run *runs;
-	size_t n;
-
 	(void)state;
-	assert_int_equal(store_begin(st), 0);
-	add_run(st, "m1", NULL, "2024-01-01T00:00:00Z");
-	assert_int_equal(store_commit(st), 0);
-	assert_int_equal(store_list_runs(st, &runs, &n), 0);
-	assert_int_equal(n, 1);
-	assert_string_equal(runs[0].sha256, "m1");
-	store_runs_free(runs, n);
-	store_close(st);
-	assert_false(file_exists(":memory:"));
+	check_in_memory(open_ok(":memory:", 0), "m1");
 }
 
 static void test_readonly_writes_fail(void **state)
@@ -1106,11 +1048,10 @@ static void test_readonly_writes_fail(void **state)
 	snprintf(path, sizeof(path), "%s", tu_path("ro.sqlite"));
 	store_close(open_ok(path, 0));
 	st = open_ok(path, STORE_READONLY);
-	memset(&r, 0, sizeof(r));
-	r.sha256 = (char *)"x";
-	r.source_path = (char *)"x.h5";
-	r.schema = 1;
-	r.layout = (char *)"columnar";
+	r = (struct store_run){.sha256 = (char *)"x",
+			       .source_path = (char *)"x.h5",
+			       .schema = 1,
+			       .layout = (char *)"columnar"};
 	assert_int_equal(store_insert_run(st, &id, &r), ERR_IO);
 	assert_int_equal(id, 0);
 	expect_msg("cannot update store '", path, "': attempt to write a readonly database");
@@ -1124,7 +1065,7 @@ static void test_readonly_writes_fail(void **state)
  * region cache under load (kept small enough for the sanitizer build). */
 static void test_bulk_insert(void **state)
 {
-	char path[512], name[32];
+	char path[512];
 	struct store *st;
 	struct store_timing t;
 	struct buf blob = BUF_INIT;
@@ -1135,14 +1076,11 @@ static void test_bulk_insert(void **state)
 	for (i = 0; i < 64; i++)
 		durs[i] = 1000 + i * 3;
 	assert_int_equal(blob_encode(&blob, durs, 64), 0);
-	snprintf(path, sizeof(path), "%s", tu_path("bulk.sqlite"));
-	st = open_ok(path, 0);
-	assert_int_equal(store_begin(st), 0);
-	run = add_run(st, "bulk", NULL, "2024-01-01T00:00:00Z");
+	st = open_tmp(path, "bulk.sqlite");
+	run = begin_run(st, "bulk");
 	for (rank = 0; rank < 64; rank++) {
 		for (region = 0; region < 300; region++) {
-			snprintf(name, sizeof(name), "region_%d", region);
-			assert_int_equal(store_region_id(st, &reg, name), 0);
+			reg = region_id(st, "region_%d", region);
 			assert_int_equal(reg, region + 1);
 			fill_timing(&t, run, reg, rank);
 			t.calls = 64;
@@ -1155,18 +1093,19 @@ static void test_bulk_insert(void **state)
 	assert_int_equal(store_commit(st), 0);
 	store_close(st);
 	buf_release(&blob);
-	assert_int_equal(db_int(path, "SELECT count(*) FROM timings"), 64 * 300);
-	assert_int_equal(db_int(path, "SELECT count(*) FROM timings_durations"), 64 * 300);
-	assert_int_equal(db_int(path, "SELECT count(*) FROM regions"), 300);
-	assert_int_equal(db_int(path, "SELECT num_calls FROM runs"), 64 * 300 * 64);
-	assert_int_equal(db_int(path, "SELECT count(*) FROM run_regions WHERE p50_ns = 1094.5"),
+	assert_int_equal(tu_db_int(path, "SELECT count(*) FROM timings"), 64 * 300);
+	assert_int_equal(tu_db_int(path, "SELECT count(*) FROM timings_durations"), 64 * 300);
+	assert_int_equal(tu_db_int(path, "SELECT count(*) FROM regions"), 300);
+	assert_int_equal(tu_db_int(path, "SELECT num_calls FROM runs"), 64 * 300 * 64);
+	assert_int_equal(tu_db_int(path, "SELECT count(*) FROM run_regions WHERE p50_ns = 1094.5"),
 			 300);
 
 	/* 1.2M durations: the percentiles are computed on two threads; a
 	 * blob of the last region (the second thread's half) with a valid
 	 * header but a trailing byte is still reported by this thread */
-	assert_int_equal(db_exec(path, "UPDATE timings_durations SET data = x'010301010101' WHERE "
-				       "timing_id = (SELECT max(id) FROM timings)"),
+	assert_int_equal(tu_db_exec(path,
+				    "UPDATE timings_durations SET data = x'010301010101' WHERE "
+				    "timing_id = (SELECT max(id) FROM timings)"),
 			 SQLITE_OK);
 	st = open_ok(path, 0);
 	assert_int_equal(store_begin(st), 0);
@@ -1175,7 +1114,7 @@ static void test_bulk_insert(void **state)
 		   "' is damaged: the call durations of run 1 do not match its timings");
 	store_rollback(st);
 	store_close(st);
-	assert_int_equal(db_int(path, "SELECT count(*) FROM run_regions WHERE p50_ns = 1094.5"),
+	assert_int_equal(tu_db_int(path, "SELECT count(*) FROM run_regions WHERE p50_ns = 1094.5"),
 			 300);
 }
 
@@ -1183,20 +1122,11 @@ static void test_bulk_insert(void **state)
 static void test_temporary_store(void **state)
 {
 	struct store *st = NULL;
-	struct store_run *runs;
-	size_t n;
 
 	(void)state;
 	assert_int_equal(store_open_temporary(&st), 0);
 	assert_string_equal(store_location(st), ":memory:");
-	assert_int_equal(store_begin(st), 0);
-	add_run(st, "t1", NULL, "2024-01-01T00:00:00Z");
-	assert_int_equal(store_commit(st), 0);
-	assert_int_equal(store_list_runs(st, &runs, &n), 0);
-	assert_int_equal(n, 1);
-	store_runs_free(runs, n);
-	store_close(st);
-	assert_false(file_exists(":memory:"));
+	check_in_memory(st, "t1");
 }
 
 /* STORE_EXISTING: the "no store" check of pin, rm, tag, unpin and vacuum. */
@@ -1207,10 +1137,8 @@ static void test_open_existing(void **state)
 
 	(void)state;
 	snprintf(path, sizeof(path), "%s", tu_path("existing.sqlite"));
-	assert_int_equal(store_open(&st, path, STORE_EXISTING), ERR_IO);
-	assert_null(st);
-	expect_msg("cannot open store '", path, "': no such file");
-	assert_false(file_exists(path));
+	expect_open_fails(path, STORE_EXISTING, ERR_IO, ": no such file");
+	assert_false(tu_file_exists(path));
 	store_close(open_ok(path, 0));
 	st = open_ok(path, STORE_EXISTING);
 	assert_string_equal(store_location(st), path);
@@ -1246,7 +1174,7 @@ static void test_backend_check(void **state)
 			    "store backend 'sqlite' is incomplete: it has no scan_blobs");
 	assert_int_equal(store_open_with(&st, &be, path, 0), ERR_STORE);
 	assert_null(st);
-	assert_false(file_exists(path));
+	assert_false(tu_file_exists(path));
 
 	be = sqlite_store_backend;
 	be.compact = NULL;
@@ -1266,7 +1194,7 @@ static void test_backend_check(void **state)
 			    "understands 1");
 	assert_int_equal(store_open_with(&st, &be, path, 0), ERR_STORE);
 	assert_null(st);
-	assert_false(file_exists(path));
+	assert_false(tu_file_exists(path));
 
 	assert_int_equal(store_backend_check(NULL), ERR_STORE);
 
@@ -1274,12 +1202,11 @@ static void test_backend_check(void **state)
 	assert_int_equal(store_open_with(&st, &be, path, 0), 0);
 	assert_non_null(st);
 	store_close(st);
-	assert_true(file_exists(path));
+	assert_true(tu_file_exists(path));
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
+TU_MAIN(NULL, NULL,
+	{
 	    cmocka_unit_test(test_create_and_reopen),
 	    cmocka_unit_test(test_empty_file_becomes_store),
 	    cmocka_unit_test(test_readonly_missing),
@@ -1304,7 +1231,4 @@ int main(void)
 	    cmocka_unit_test(test_open_existing),
 	    cmocka_unit_test(test_backend_registry),
 	    cmocka_unit_test(test_backend_check),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+	})

@@ -169,12 +169,11 @@ static void test_table(void **state)
 				 "a?b      100\n");
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_buf),	   cmocka_unit_test(test_sort),	 cmocka_unit_test(test_iso),
-	    cmocka_unit_test(test_sha256), cmocka_unit_test(test_table),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TU_MAIN(NULL, NULL,
+	{
+	    cmocka_unit_test(test_buf),
+	    cmocka_unit_test(test_sort),
+	    cmocka_unit_test(test_iso),
+	    cmocka_unit_test(test_sha256),
+	    cmocka_unit_test(test_table),
+	})

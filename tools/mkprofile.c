@@ -21,6 +21,9 @@
 
 #include "scopedb/err.h"
 #include "h5write.h"
+#include "toolutil.h"
+
+const char *const toolutil_name = "mkprofile";
 
 #define MK_MAX_REGIONS 100000
 
@@ -54,37 +57,6 @@ static void mk_usage(FILE *f)
 	      f);
 }
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 1, 2), noreturn))
-#endif
-static void
-mk_die(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("mkprofile: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(2);
-}
-
-static uint64_t mk_u64(const char *opt, const char *v, uint64_t min, uint64_t max)
-{
-	char *end;
-	unsigned long long n;
-
-	errno = 0;
-	if (!v || !*v || *v == '-')
-		mk_die("%s needs a non-negative integer", opt);
-	n = strtoull(v, &end, 10);
-	if (*end || errno || n < min || n > max)
-		mk_die("invalid value '%s' for %s (expected %llu-%llu)", v, opt,
-		       (unsigned long long)min, (unsigned long long)max);
-	return (uint64_t)n;
-}
-
 static void mk_parse(struct mkopts *o, int argc, char **argv)
 {
 	int i;
@@ -116,25 +88,26 @@ static void mk_parse(struct mkopts *o, int argc, char **argv)
 			   strcmp(a, "--slow") == 0 || strcmp(a, "--label") == 0 ||
 			   strcmp(a, "--timestamp") == 0) {
 			if (!v)
-				mk_die("%s needs a value", a);
+				toolutil_die("%s needs a value", a);
 			i++;
 			if (strcmp(a, "--schema") == 0) {
-				o->schema = (int)mk_u64(a, v, 1, 3);
+				o->schema = (int)toolutil_u64(a, v, 1, 3);
 			} else if (strcmp(a, "--ranks") == 0) {
-				o->ranks = mk_u64(a, v, 1, 1000000);
+				o->ranks = toolutil_u64(a, v, 1, 1000000);
 			} else if (strcmp(a, "--calls") == 0) {
-				o->calls = mk_u64(a, v, 0, UINT64_C(1) << 32);
+				o->calls = toolutil_u64(a, v, 0, UINT64_C(1) << 32);
 			} else if (strcmp(a, "--seed") == 0) {
-				o->seed = mk_u64(a, v, 0, UINT64_MAX);
+				o->seed = toolutil_u64(a, v, 0, UINT64_MAX);
 			} else if (strcmp(a, "--scale") == 0) {
 				char *end;
 
 				errno = 0;
 				o->scale = strtod(v, &end);
 				if (*end || !*v || errno || !(o->scale > 0) || o->scale > 1e6)
-					mk_die("invalid value '%s' for --scale (expected a number "
-					       "above 0)",
-					       v);
+					toolutil_die(
+					    "invalid value '%s' for --scale (expected a number "
+					    "above 0)",
+					    v);
 			} else if (strcmp(a, "--slow") == 0) {
 				const char *eq = strrchr(v, '=');
 				char *end;
@@ -143,7 +116,7 @@ static void mk_parse(struct mkopts *o, int argc, char **argv)
 				o->slow_factor = eq ? strtod(eq + 1, &end) : 0.0;
 				if (!eq || eq == v || !eq[1] || *end || errno ||
 				    !(o->slow_factor > 0) || o->slow_factor > 1e6)
-					mk_die(
+					toolutil_die(
 					    "invalid value '%s' for --slow (expected NAME=FACTOR)",
 					    v);
 				o->slow_name = v;
@@ -155,17 +128,17 @@ static void mk_parse(struct mkopts *o, int argc, char **argv)
 				o->timestamp = v;
 			}
 		} else if (a[0] == '-' && a[1]) {
-			mk_die("unknown option '%s' (see --help)", a);
+			toolutil_die("unknown option '%s' (see --help)", a);
 		} else if (o->out) {
-			mk_die("more than one output file given");
+			toolutil_die("more than one output file given");
 		} else {
 			o->out = a;
 		}
 	}
 	if (!o->out)
-		mk_die("no output file given (see --help)");
+		toolutil_die("no output file given (see --help)");
 	if (o->aggregate && o->schema < 2)
-		mk_die("--aggregate needs --schema 2 or 3");
+		toolutil_die("--aggregate needs --schema 2 or 3");
 }
 
 /* Split the comma-separated list into names (pointers into a copy). */
@@ -181,7 +154,7 @@ static char **mk_regions(const char *list, size_t *n, char **copy)
 	*copy = s = strdup(list);
 	v = calloc(cap, sizeof(*v));
 	if (!s || !v)
-		mk_die("out of memory");
+		toolutil_die("out of memory");
 	*n = 0;
 	for (p = s;;) {
 		char *c = strchr(p, ',');
@@ -189,44 +162,24 @@ static char **mk_regions(const char *list, size_t *n, char **copy)
 		if (c)
 			*c = '\0';
 		if (!*p)
-			mk_die("empty region name in --regions '%s'", list);
+			toolutil_die("empty region name in --regions '%s'", list);
 		v[(*n)++] = p;
 		if (!c)
 			break;
 		p = c + 1;
 	}
 	if (*n > MK_MAX_REGIONS)
-		mk_die("too many regions (at most %d)", MK_MAX_REGIONS);
+		toolutil_die("too many regions (at most %d)", MK_MAX_REGIONS);
 	for (i = 0; i < *n; i++)
 		for (j = 0; j < i; j++)
 			if (strcmp(v[i], v[j]) == 0)
-				mk_die("region '%s' is listed twice", v[i]);
+				toolutil_die("region '%s' is listed twice", v[i]);
 	return v;
-}
-
-static uint64_t mk_splitmix(uint64_t x)
-{
-	x += UINT64_C(0x9e3779b97f4a7c15);
-	x = (x ^ (x >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	x = (x ^ (x >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return x ^ (x >> 31);
-}
-
-/* xorshift64*: never zero once seeded through splitmix. */
-static uint64_t mk_next(uint64_t *s)
-{
-	uint64_t x = *s;
-
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	*s = x;
-	return x * UINT64_C(2685821657736338717);
 }
 
 static double mk_uniform(uint64_t *s)
 {
-	return (double)(mk_next(s) >> 11) * (1.0 / 9007199254740992.0);
+	return (double)(toolutil_next(s) >> 11) * (1.0 / 9007199254740992.0);
 }
 
 /*
@@ -238,7 +191,7 @@ static void mk_row(const struct mkopts *o, uint64_t rank, size_t ri, const char 
 {
 	size_t slow_len = o->slow_name ? (size_t)(strrchr(o->slow_name, '=') - o->slow_name) : 0;
 	double factor = o->scale;
-	uint64_t st = mk_splitmix(o->seed ^ mk_splitmix(rank * UINT64_C(0x10001) + ri));
+	uint64_t st = toolutil_splitmix(o->seed ^ toolutil_splitmix(rank * UINT64_C(0x10001) + ri));
 	double base = 20000.0 * (double)(1 + 3 * (ri % 7)) * (ri % 2 ? 1.0 : 2.5);
 	double imbalance = 1.0 + 0.03 * (double)(rank % 8);
 	int64_t t = (int64_t)(1000000 + 1000 * rank);
@@ -259,7 +212,7 @@ static void mk_row(const struct mkopts *o, uint64_t rank, size_t ri, const char 
 		ends[c] = t + dn;
 		if (gpu)
 			gpu[c] = (int64_t)llround((double)dn * 0.6);
-		t = ends[c] + 500 + (int64_t)(mk_next(&st) % 2000);
+		t = ends[c] + 500 + (int64_t)(toolutil_next(&st) % 2000);
 	}
 }
 
@@ -300,16 +253,16 @@ int main(int argc, char **argv)
 	meta[4].i = 1;
 
 	if (o.ranks * nreg > SIZE_MAX / sizeof(*rows) / 4)
-		mk_die("too many rows");
+		toolutil_die("too many rows");
 	nrows = (size_t)(o.ranks * nreg);
 	stream = o.schema >= 2 && !o.aggregate;
 	if (!stream && o.calls && nrows > SIZE_MAX / 3 / sizeof(int64_t) / o.calls)
-		mk_die("profile too large for --schema %d%s; use --schema 3", o.schema,
-		       o.aggregate ? " --aggregate" : "");
+		toolutil_die("profile too large for --schema %d%s; use --schema 3", o.schema,
+			     o.aggregate ? " --aggregate" : "");
 	ev = malloc((size_t)((stream ? 1 : nrows) * (o.calls ? o.calls : 1)) * 3 * sizeof(*ev));
 	rows = calloc(stream ? 1 : nrows, sizeof(*rows));
 	if (!ev || !rows)
-		mk_die("out of memory");
+		toolutil_die("out of memory");
 	if (stream) {
 		rc = h5write_stream_open(&s, o.out, (const char *const *)names, nreg, &wo);
 		if (!rc)
@@ -352,6 +305,6 @@ int main(int argc, char **argv)
 	free(names);
 	free(copy);
 	if (rc)
-		mk_die("%s", err_msg());
+		toolutil_die("%s", err_msg());
 	return 0;
 }

@@ -1,9 +1,11 @@
 /*
- * testutil.c - temporary directories and fixture paths for the tests.
+ * testutil.c - temporary directories, fixture paths and whole files for the
+ * tests.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "testutil.h"
@@ -54,4 +56,43 @@ const char *tu_fixture(const char *name)
 
 	snprintf(b, 512, "%s/%s", SCOPEDB_FIXTURES, name);
 	return b;
+}
+
+long tu_file_size(const char *path)
+{
+	struct stat sb;
+
+	assert_int_equal(stat(path, &sb), 0);
+	return (long)sb.st_size;
+}
+
+int tu_file_exists(const char *path)
+{
+	struct stat sb;
+
+	return stat(path, &sb) == 0;
+}
+
+unsigned char *tu_read_file(const char *path, long *len)
+{
+	FILE *f = fopen(path, "rb");
+	unsigned char *b;
+
+	assert_non_null(f);
+	*len = tu_file_size(path);
+	b = malloc((size_t)(*len ? *len : 1));
+	assert_non_null(b);
+	assert_int_equal(fread(b, 1, (size_t)*len, f), (size_t)*len);
+	fclose(f);
+	return b;
+}
+
+void tu_write_file(const char *path, const void *data, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+
+	assert_non_null(f);
+	if (len)
+		assert_int_equal(fwrite(data, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
 }

@@ -1,6 +1,7 @@
 /*
  * testutil.h - helpers shared by the cmocka tests: a private temporary
- * directory per test program and paths inside it.
+ * directory per test program, paths inside it, and whole-file reads and
+ * writes.  Every failure fails the test (cmocka).
  */
 #ifndef SCOPEDB_TESTUTIL_H
 #define SCOPEDB_TESTUTIL_H
@@ -19,5 +20,29 @@ const char *tu_path(const char *name);
 
 /* Path of a committed fixture under tests/data. */
 const char *tu_fixture(const char *name);
+
+/*
+ * The main() of a test program: run the braced list of cmocka tests (each
+ * cmocka_unit_test(...)) as one group with setup and teardown (or NULL):
+ *   TU_MAIN(NULL, NULL, {cmocka_unit_test(test_a), cmocka_unit_test(test_b)})
+ */
+#define TU_MAIN(setup, teardown, ...)                                                              \
+	int main(void)                                                                             \
+	{                                                                                          \
+		const struct CMUnitTest tu_tests[] = __VA_ARGS__;                                  \
+		return cmocka_run_group_tests(tu_tests, setup, teardown);                          \
+	}
+
+/* Size of path in bytes (it must exist). */
+long tu_file_size(const char *path);
+
+/* 1 if path exists (stat() succeeds), else 0. */
+int tu_file_exists(const char *path);
+
+/* The whole of path in a malloc'd buffer the caller frees; *len = its size. */
+unsigned char *tu_read_file(const char *path, long *len);
+
+/* Create or replace path with the len bytes at data. */
+void tu_write_file(const char *path, const void *data, size_t len);
 
 #endif

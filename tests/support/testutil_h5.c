@@ -1,6 +1,7 @@
 /*
- * testutil_h5.c - the standard test profile, a whole-file loader built on
- * h5prof and a round-trip check (see testutil_h5.h).
+ * testutil_h5.c - the standard test profile and its options, a whole-file
+ * loader built on h5prof, a round-trip check and file damage (see
+ * testutil_h5.h).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -87,6 +88,25 @@ const struct h5write_profile *tu_h5_standard(void)
 	tu_prof.nmeta = 3;
 	built = 1;
 	return &tu_prof;
+}
+
+struct h5write_opts tu_h5_opts(int schema, int aggregate)
+{
+	struct h5write_opts o;
+
+	memset(&o, 0, sizeof(o));
+	o.schema = schema;
+	o.aggregate = aggregate;
+	o.mpi_size = 4;
+	return o;
+}
+
+void tu_h5_damage(const char *path, const struct tu_h5_damage *d)
+{
+	if (d->del && h5write_delete(path, d->del))
+		fail_msg("h5write_delete(%s, %s): %s", path, d->del, err_msg());
+	if (d->dataset && h5write_replace_dataset(path, d->dataset, d->type, d->data, d->n))
+		fail_msg("h5write_replace_dataset(%s, %s): %s", path, d->dataset, err_msg());
 }
 
 unsigned long long tu_h5_live_ids(void)
@@ -218,14 +238,12 @@ void tu_h5_loaded_free(struct tu_h5_loaded *l)
 
 	for (i = 0; i < l->nrows; i++) {
 		struct tu_h5_row *r = &l->rows[i];
+		void *owned[] = {r->region,	 r->starts,	 r->durations, r->gpu,
+				 r->source_file, r->source_text, r->tags_json};
+		size_t k;
 
-		free(r->region);
-		free(r->starts);
-		free(r->durations);
-		free(r->gpu);
-		free(r->source_file);
-		free(r->source_text);
-		free(r->tags_json);
+		for (k = 0; k < sizeof(owned) / sizeof(owned[0]); k++)
+			free(owned[k]);
 	}
 	free(l->rows);
 	for (i = 0; i < l->num_regions; i++)

@@ -1,8 +1,9 @@
 /*
  * testutil_h5.h - shared helpers for tests that need scope-profiler files:
- * a standard multi-rank profile to write with h5write, a loader that reads
- * a whole file through h5prof into plain arrays, and a cmocka check that a
- * loaded file holds exactly a written profile.
+ * a standard multi-rank profile to write with h5write (and its usual
+ * options), a loader that reads a whole file through h5prof into plain
+ * arrays, a cmocka check that a loaded file holds exactly a written
+ * profile, and one step of damage to a written file (the refusal tests).
  *
  * The standard profile (tu_h5_standard()) has ranks 0, 1, 2 and 10 and the
  * regions "solve", "größe_λ", "io" and "idle" in that order of first
@@ -64,6 +65,24 @@ unsigned long long tu_h5_live_ids(void);
 
 /* The loaded row of (rank, region), or NULL. */
 const struct tu_h5_row *tu_h5_find(const struct tu_h5_loaded *l, uint32_t rank, const char *region);
+
+/* Options for the standard profile: schema, aggregate layout, mpi_size 4,
+ * everything else off. */
+struct h5write_opts tu_h5_opts(int schema, int aggregate);
+
+/* One damage done to a written file: delete an object (h5write_delete(),
+ * "@name" for a root attribute), then (re)write a dataset with n values of
+ * type (h5write_replace_dataset()); either step may be NULL. */
+struct tu_h5_damage {
+	const char *del;
+	const char *dataset;
+	enum h5write_type type;
+	const void *data;
+	size_t n;
+};
+
+/* Apply d to path (fails the test if h5write refuses). */
+void tu_h5_damage(const char *path, const struct tu_h5_damage *d);
 
 /*
  * Assert (cmocka) that l holds exactly prof as written with opts: same rows

@@ -1,0 +1,56 @@
+/*
+ * toolutil.c - errors, option values and random numbers of the profile
+ * generators (see toolutil.h).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "toolutil.h"
+
+void toolutil_die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", toolutil_name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(2);
+}
+
+uint64_t toolutil_u64(const char *opt, const char *v, uint64_t min, uint64_t max)
+{
+	char *end;
+	unsigned long long n;
+
+	errno = 0;
+	if (!v || !*v || *v == '-')
+		toolutil_die("%s needs a non-negative integer", opt);
+	n = strtoull(v, &end, 10);
+	if (*end || errno || n < min || n > max)
+		toolutil_die("invalid value '%s' for %s (expected %llu-%llu)", v, opt,
+			     (unsigned long long)min, (unsigned long long)max);
+	return (uint64_t)n;
+}
+
+uint64_t toolutil_splitmix(uint64_t x)
+{
+	x += UINT64_C(0x9e3779b97f4a7c15);
+	x = (x ^ (x >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	x = (x ^ (x >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return x ^ (x >> 31);
+}
+
+uint64_t toolutil_next(uint64_t *s)
+{
+	uint64_t x = *s;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	*s = x;
+	return x * UINT64_C(2685821657736338717);
+}
