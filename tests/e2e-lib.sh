@@ -62,3 +62,54 @@ finish() {
 	[ "$e2e_fail" -eq 0 ]
 	exit $?
 }
+
+# --- golden outputs (e2e_golden.sh, e2e_options.sh) --------------------------
+# golden_init NAME [STDERR_LINES]: record into $E2E_DIR/NAME; g CMD... then
+# appends the command line, its stdout, its stderr (all of it, or a line
+# count and the first STDERR_LINES lines) and its exit status.
+golden_init() {
+	golden_log=$E2E_DIR/$1
+	golden_stderr_lines=${2:-}
+	: >"$golden_log"
+}
+
+g() {
+	local rc
+	{
+		printf '$ %s\n' "$*"
+		"$@" 2>"$E2E_DIR/.err"
+		rc=$?
+		if [ -s "$E2E_DIR/.err" ] && [ -z "$golden_stderr_lines" ]; then
+			echo "[stderr]"
+			cat "$E2E_DIR/.err"
+		elif [ -s "$E2E_DIR/.err" ]; then
+			echo "[stderr, $(wc -l <"$E2E_DIR/.err") lines]"
+			head -"$golden_stderr_lines" "$E2E_DIR/.err"
+		fi
+		echo "[exit $rc]"
+	} >>"$golden_log"
+}
+
+# golden_check EXPECTED: compare the recording with the file EXPECTED, after
+# masking what varies between runs: today's timestamps (ingest and pin
+# times), the temporary directory, the binary's path, SHA-256 digests
+# (libhdf5 stamps the files mkprofile writes) and store sizes.  With
+# GOLDEN_UPDATE=1 the recording replaces EXPECTED first (review its diff
+# before committing it).
+golden_check() {
+	local expected=$1 today
+	today=$(date -u +%Y-%m-%d)
+	sed -e "s/${today}T[0-9:]*Z/<now>/g" -e "s|$E2E_DIR|<dir>|g" -e "s|$SCOPEDB|scopedb|g" \
+		-e 's/[0-9a-f]\{64\}/<sha256>/g' -e 's/[0-9.]* KiB/<size>/g' \
+		"$golden_log" >"$golden_log.norm"
+	if [ "${GOLDEN_UPDATE:-}" = 1 ]; then
+		cp "$golden_log.norm" "$expected"
+		echo "wrote $expected"
+	fi
+	if diff -u "$expected" "$golden_log.norm" >"$E2E_DIR/golden.diff"; then
+		ok
+	else
+		head -200 "$E2E_DIR/golden.diff" >&2
+		bad "output differs from $expected"
+	fi
+}

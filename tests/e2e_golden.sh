@@ -12,24 +12,8 @@ expected=$(cd "$(dirname "$0")" && pwd)/golden/battery.txt
 . "$(dirname "$0")/e2e-lib.sh"
 : "${MKPROFILE:?}" "${EXAMPLES:?}" "${TESTDATA:?}"
 S=$SCOPEDB
-log=$E2E_DIR/battery.txt
-today=$(date -u +%Y-%m-%d)
 export SCOPEDB_DB=g.sqlite LC_ALL=C.UTF-8
-
-# g CMD...: record the command line, its stdout, its stderr and its status.
-g() {
-	local rc
-	{
-		printf '$ %s\n' "$*"
-		"$@" 2>"$E2E_DIR/.err"
-		rc=$?
-		if [ -s "$E2E_DIR/.err" ]; then
-			echo "[stderr]"
-			cat "$E2E_DIR/.err"
-		fi
-		echo "[exit $rc]"
-	} >>"$log"
-}
+golden_init battery.txt
 
 mk() { "$MKPROFILE" "$@" >/dev/null || { bad "mkprofile $*"; finish; }; }
 mk --seed 1 --gpu --timestamp 2024-01-01T00:00:00Z base.h5
@@ -157,18 +141,5 @@ g $S runs --format csv
 g $S diff --db absent.sqlite 1 2
 g $S runs --db base.h5
 
-# Ingest times, the temporary directory, the binary's path and the SHA-256
-# of mkprofile's files (libhdf5 stamps them) vary between runs.
-sed -e "s/${today}T[0-9:]*Z/<now>/g" -e "s|$E2E_DIR|<dir>|g" -e "s|$S|scopedb|g" \
-	-e 's/[0-9a-f]\{64\}/<sha256>/g' "$log" >"$log.norm"
-if [ "${GOLDEN_UPDATE:-}" = 1 ]; then
-	cp "$log.norm" "$expected"
-	echo "wrote $expected"
-fi
-if diff -u "$expected" "$log.norm" >"$E2E_DIR/golden.diff"; then
-	ok
-else
-	head -200 "$E2E_DIR/golden.diff" >&2
-	bad "output differs from tests/golden/battery.txt"
-fi
+golden_check "$expected"
 finish

@@ -15,28 +15,13 @@ expected=$(cd "$(dirname "$0")" && pwd)/golden/options.txt
 . "$(dirname "$0")/e2e-lib.sh"
 : "${MKPROFILE:?}"
 S=$SCOPEDB
-log=$E2E_DIR/options.txt
-today=$(date -u +%Y-%m-%d)
 export SCOPEDB_DB=o.sqlite LC_ALL=C.UTF-8
+# the command line, its stdout, the first two lines of its stderr, its status
+golden_init options.txt 2
 
-# g CMD...: the command line, its stdout, the first two lines of its stderr
-# and its status.
-g() {
-	local rc
-	{
-		printf '$ %s\n' "$*"
-		"$@" 2>"$E2E_DIR/.err"
-		rc=$?
-		if [ -s "$E2E_DIR/.err" ]; then
-			echo "[stderr, $(wc -l <"$E2E_DIR/.err") lines]"
-			head -2 "$E2E_DIR/.err"
-		fi
-		echo "[exit $rc]"
-	} >>"$log"
-}
 # gp CMD...: g with POSIXLY_CORRECT set (no permutation).
 gp() {
-	printf '(POSIXLY_CORRECT) ' >>"$log"
+	printf '(POSIXLY_CORRECT) ' >>"$golden_log"
 	POSIXLY_CORRECT=1 g "$@"
 }
 
@@ -195,16 +180,5 @@ g $S vacuum extra
 g $S vacuum --d=o.sqlite
 g $S rm --f 2
 
-sed -e "s/${today}T[0-9:]*Z/<now>/g" -e "s|$E2E_DIR|<dir>|g" -e "s|$S|scopedb|g" \
-	-e 's/[0-9a-f]\{64\}/<sha256>/g' -e 's/[0-9.]* KiB/<size>/g' "$log" >"$log.norm"
-if [ "${GOLDEN_UPDATE:-}" = 1 ]; then
-	cp "$log.norm" "$expected"
-	echo "wrote $expected"
-fi
-if diff -u "$expected" "$log.norm" >"$E2E_DIR/options.diff"; then
-	ok
-else
-	head -200 "$E2E_DIR/options.diff" >&2
-	bad "output differs from tests/golden/options.txt"
-fi
+golden_check "$expected"
 finish
