@@ -23,6 +23,16 @@ struct buf {
 		NULL, 0, 0                                                                         \
 	}
 
+/*
+ * Grow the array whose pointer is at arrp (elements of size bytes, capacity
+ * *cap) to hold at least need elements, doubling from first; 0 or ERR_NOMEM
+ * (the array is unchanged then).  The array stays owned by the caller.
+ */
+int util_grow(void *arrp, size_t *cap, size_t need, size_t size, size_t first);
+/* Append one zeroed element to the array at arrp (length *len, incremented)
+ * and return it; NULL with ERR_NOMEM set on failure. */
+void *util_push(void *arrp, size_t *cap, size_t *len, size_t size);
+
 void buf_init(struct buf *b);
 void buf_release(struct buf *b);
 /* Make room for at least extra more bytes (plus the terminating NUL). */

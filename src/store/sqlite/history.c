@@ -55,10 +55,9 @@ static int history_regions(struct store_conn *st, char **out, const struct store
 			goto out;
 		}
 	}
-	if (rc != SQLITE_DONE) {
-		ret = sqlite_err(st, rc, "read");
+	ret = sqlite_rows_end(st, &s, rc);
+	if (ret)
 		goto out;
-	}
 	if (count == 0) {
 		ret = q->region ? err_set(ERR_NOTFOUND, "no region '%s' in store '%s'", q->region,
 					  st->path)
@@ -123,8 +122,7 @@ static int history_durations(struct store_conn *st, struct store_history_point *
 	if (ret)
 		goto out;
 	bad |= sqlite3_bind_text(s, 1, ids, -1, SQLITE_STATIC) != SQLITE_OK;
-	bad |= (ranks ? sqlite3_bind_text(s, 2, ranks, -1, SQLITE_STATIC)
-		      : sqlite3_bind_null(s, 2)) != SQLITE_OK;
+	bad |= sqlite_bind_text_or_null(s, 2, ranks) != SQLITE_OK;
 	bad |= sqlite_run_where_bind(s, &w, 3) != SQLITE_OK;
 	rc = bad ? sqlite3_errcode(st->db) : SQLITE_OK;
 	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
@@ -138,10 +136,9 @@ static int history_durations(struct store_conn *st, struct store_history_point *
 		if (ret)
 			goto out;
 	}
-	if (rc != SQLITE_DONE) {
-		ret = sqlite_err(st, rc, "read");
+	ret = sqlite_rows_end(st, &s, rc);
+	if (ret)
 		goto out;
-	}
 	for (i = 0; i < n; i++)
 		util_sort_i64(pts[i].durations.v, pts[i].durations.len);
 out:
@@ -170,7 +167,7 @@ static const char HISTORY_ALL_SQL[] =
 int sqlite_region_history(struct store_conn *st, struct store_history_point **out, size_t *n,
 			  const struct store_history_query *q)
 {
-	struct store_history_point *pts = NULL, *grown, *p;
+	struct store_history_point *pts = NULL, *p;
 	struct run_where w;
 	struct buf sql = BUF_INIT;
 	sqlite3_stmt *s = NULL;
@@ -214,21 +211,17 @@ int sqlite_region_history(struct store_conn *st, struct store_history_point **ou
 	if (ret)
 		goto out;
 	bad |= sqlite3_bind_text(s, 1, ids, -1, SQLITE_STATIC) != SQLITE_OK;
-	bad |= (ranks ? sqlite3_bind_text(s, 2, ranks, -1, SQLITE_STATIC)
-		      : sqlite3_bind_null(s, 2)) != SQLITE_OK;
+	bad |= sqlite_bind_text_or_null(s, 2, ranks) != SQLITE_OK;
 	bad |= sqlite3_bind_int64(s, 3, q->runs ? q->runs->limit : 0) != SQLITE_OK;
 	bad |= sqlite_run_where_bind(s, &w, 4) != SQLITE_OK;
 	rc = bad ? sqlite3_errcode(st->db) : SQLITE_OK;
 	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
 		rc = SQLITE_OK;
-		grown = sqlite_grow(pts, &cap, len, sizeof(*pts));
-		if (!grown) {
+		p = util_push(&pts, &cap, &len, sizeof(*pts));
+		if (!p) {
 			ret = ERR_NOMEM;
 			goto out;
 		}
-		pts = grown;
-		p = &pts[len++];
-		memset(p, 0, sizeof(*p));
 		i64vec_init(&p->durations);
 		p->stats.region_id = sqlite3_column_int64(s, 0);
 		p->run_id = sqlite3_column_int64(s, 1);
@@ -241,12 +234,9 @@ int sqlite_region_history(struct store_conn *st, struct store_history_point **ou
 		    (ret = sqlite_col_text(&p->stats.name, s, 9 + REGION_AGGREGATE_COLUMNS)))
 			goto out;
 	}
-	if (rc != SQLITE_DONE) {
-		ret = sqlite_err(st, rc, "read");
+	ret = sqlite_rows_end(st, &s, rc);
+	if (ret)
 		goto out;
-	}
-	sqlite3_finalize(s);
-	s = NULL;
 	/* All ranks: the percentiles are stored; no blob is read. */
 	if (q->durations && len && ranks)
 		ret = history_durations(st, pts, len, ids, ranks, q);

@@ -21,22 +21,6 @@
 
 /* ---- runs and metadata ----------------------------------------------- */
 
-void *sqlite_grow(void *arr, size_t *cap, size_t len, size_t size)
-{
-	size_t n = *cap ? 2 * *cap : 16;
-	void *grown;
-
-	if (len < *cap)
-		return arr;
-	grown = realloc(arr, n * size);
-	if (!grown) {
-		err_nomem();
-		return NULL;
-	}
-	*cap = n;
-	return grown;
-}
-
 /* Copy text column i (NULL stays NULL). */
 int sqlite_col_text(char **out, sqlite3_stmt *s, int i)
 {
@@ -281,7 +265,7 @@ static int resolve_nth(struct store_conn *st, int64_t *out, int64_t *count, cons
 	if (ret || *out)
 		return ret;
 	snprintf(sql, sizeof(sql), "SELECT count(*) %s", from);
-	return sqlite_query_int(st, count, sql, name);
+	return sqlite_query_int(st, count, sql, name, 0);
 }
 
 /* "abc" -> "abc*" with GLOB's special characters bracketed, for an indexed
@@ -353,10 +337,9 @@ static int resolve_commit(struct store_conn *st, char **out, const char *prefix)
 		n++;
 		rc = SQLITE_OK;
 	}
-	if (rc != SQLITE_DONE) {
-		ret = sqlite_err(st, rc, "read");
+	ret = sqlite_rows_end(st, &s, rc);
+	if (ret)
 		goto out;
-	}
 	if (n == 0) {
 		ret = err_set(ERR_NOTFOUND, "no run has a commit starting with '%s'", prefix);
 		goto out;
@@ -460,7 +443,7 @@ int sqlite_resolve(struct store_conn *st, int64_t *out, const struct select_spec
 int sqlite_list_pins(struct store_conn *st, struct store_pin **out, size_t *n)
 {
 	sqlite3_stmt *s = NULL;
-	struct store_pin *pins = NULL, *grown;
+	struct store_pin *pins = NULL, *p;
 	size_t len = 0, cap = 0;
 	int rc, ret;
 
@@ -471,17 +454,14 @@ int sqlite_list_pins(struct store_conn *st, struct store_pin **out, size_t *n)
 	if (ret)
 		return ret;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		grown = sqlite_grow(pins, &cap, len, sizeof(*pins));
-		if (!grown) {
+		p = util_push(&pins, &cap, &len, sizeof(*pins));
+		if (!p) {
 			ret = ERR_NOMEM;
 			goto out;
 		}
-		pins = grown;
-		memset(&pins[len], 0, sizeof(*pins));
-		pins[len].run_id = sqlite3_column_int64(s, 1);
-		len++;
-		if ((ret = sqlite_col_text(&pins[len - 1].name, s, 0)) ||
-		    (ret = sqlite_col_text(&pins[len - 1].pinned_at, s, 2)))
+		p->run_id = sqlite3_column_int64(s, 1);
+		if ((ret = sqlite_col_text(&p->name, s, 0)) ||
+		    (ret = sqlite_col_text(&p->pinned_at, s, 2)))
 			goto out;
 	}
 	if (rc != SQLITE_DONE)
@@ -592,7 +572,7 @@ int sqlite_region_stats(struct store_conn *st, struct store_region_stats **out, 
 			store_region_filter filter, void *ctx)
 {
 	sqlite3_stmt *s;
-	struct store_region_stats *regs = NULL, *grown, *g;
+	struct store_region_stats *regs = NULL, *g;
 	size_t len = 0, cap = 0;
 	char *json;
 	int rc, bad = 0, failed, keep, ret = 0;
@@ -634,14 +614,11 @@ int sqlite_region_stats(struct store_conn *st, struct store_region_stats **out, 
 			goto out;
 		if (!keep)
 			continue;
-		grown = sqlite_grow(regs, &cap, len, sizeof(*regs));
-		if (!grown) {
+		g = util_push(&regs, &cap, &len, sizeof(*regs));
+		if (!g) {
 			ret = ERR_NOMEM;
 			goto out;
 		}
-		regs = grown;
-		g = &regs[len++];
-		memset(g, 0, sizeof(*g));
 		g->region_id = sqlite3_column_int64(s, 0);
 		sqlite_region_stats_from_row(g, s, 1);
 		if (!json)
@@ -655,10 +632,7 @@ int sqlite_region_stats(struct store_conn *st, struct store_region_stats **out, 
 	if (rc != SQLITE_DONE)
 		ret = sqlite_err(st, rc, "read");
 out:
-	if (s) {
-		sqlite3_reset(s);
-		sqlite3_clear_bindings(s);
-	}
+	sqlite_rewind(s);
 	free(json);
 	if (ret) {
 		store_region_stats_free(regs, len);
@@ -713,8 +687,7 @@ int sqlite_region_durations(struct store_conn *st, struct i64vec *out, struct i6
 		goto out;
 	bad |= sqlite3_bind_int64(s, 1, run_id) != SQLITE_OK;
 	bad |= sqlite3_bind_int64(s, 2, region_id) != SQLITE_OK;
-	bad |= (json ? sqlite3_bind_text(s, 3, json, -1, SQLITE_STATIC)
-		     : sqlite3_bind_null(s, 3)) != SQLITE_OK;
+	bad |= sqlite_bind_text_or_null(s, 3, json) != SQLITE_OK;
 	if (bad) {
 		ret = sqlite_err(st, sqlite3_errcode(st->db), "read");
 		goto out;
@@ -729,10 +702,7 @@ int sqlite_region_durations(struct store_conn *st, struct i64vec *out, struct i6
 	if (rc != SQLITE_DONE)
 		ret = sqlite_err(st, rc, "read");
 out:
-	if (s) {
-		sqlite3_reset(s);
-		sqlite3_clear_bindings(s);
-	}
+	sqlite_rewind(s);
 	free(json);
 	if (ret) {
 		out->len = start;
@@ -825,7 +795,7 @@ int sqlite_find_runs(struct store_conn *st, struct store_run **out, size_t *n,
 		     const struct filter *f)
 {
 	sqlite3_stmt *s = NULL;
-	struct store_run *runs = NULL, *grown;
+	struct store_run *runs = NULL, *r;
 	struct run_where w;
 	struct buf sql = BUF_INIT;
 	size_t len = 0, cap = 0;
@@ -854,24 +824,15 @@ int sqlite_find_runs(struct store_conn *st, struct store_run **out, size_t *n,
 	if (rc == SQLITE_OK)
 		rc = sqlite_run_where_bind(s, &w, 2);
 	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-		grown = sqlite_grow(runs, &cap, len, sizeof(*runs));
-		if (!grown) {
-			ret = ERR_NOMEM;
-			goto out;
-		}
-		runs = grown;
-		memset(&runs[len], 0, sizeof(*runs));
-		ret = run_from_row(&runs[len++], s);
+		r = util_push(&runs, &cap, &len, sizeof(*runs));
+		ret = r ? run_from_row(r, s) : ERR_NOMEM;
 		if (ret)
 			goto out;
 		rc = SQLITE_OK;
 	}
-	if (rc != SQLITE_DONE) {
-		ret = sqlite_err(st, rc, "read");
+	ret = sqlite_rows_end(st, &s, rc);
+	if (ret)
 		goto out;
-	}
-	sqlite3_finalize(s);
-	s = NULL;
 	ret = attach_tags(st, runs, len);
 out:
 	sqlite3_finalize(s);

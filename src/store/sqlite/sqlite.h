@@ -129,8 +129,13 @@ void sqlite_cache_clear(struct store_conn *st);
 int sqlite_bind_text_or_null(sqlite3_stmt *s, int i, const char *text);
 /* Run a fully bound single-row write statement and finalize it. */
 int sqlite_step_done(struct store_conn *st, sqlite3_stmt *s, int bind_failed);
-/* *out = the integer of the one-row query sql (?1 = text1 unless NULL). */
-int sqlite_query_int(struct store_conn *st, int64_t *out, const char *sql, const char *text1);
+/* *out = the integer of the one-row query sql (?1 = text1 unless NULL);
+ * with optional, no row is not an error and leaves *out = 0. */
+int sqlite_query_int(struct store_conn *st, int64_t *out, const char *sql, const char *text1,
+		     int optional);
+/* Finish a row loop: see write.c. */
+int sqlite_rows_end(struct store_conn *st, sqlite3_stmt **s, int rc);
+void sqlite_rewind(sqlite3_stmt *s);
 /* Decode the durations blob of column col and append it to out; a blob
  * that does not decode is ERR_STORE "store 'PATH' is damaged" naming run_id. */
 int sqlite_blob_append(struct store_conn *st, struct i64vec *out, sqlite3_stmt *s, int col,
@@ -138,7 +143,6 @@ int sqlite_blob_append(struct store_conn *st, struct i64vec *out, sqlite3_stmt *
 /* arr (of elements of size bytes) with room for element len: arr itself
  * while len < *cap, else reallocated to twice *cap (at least 16); NULL
  * (arr untouched, ERR_NOMEM set) when memory runs out. */
-void *sqlite_grow(void *arr, size_t *cap, size_t len, size_t size);
 /* Copy text column i (NULL stays NULL). */
 int sqlite_col_text(char **out, sqlite3_stmt *s, int i);
 /* Fill g's aggregates from the REGION_AGGREGATES columns starting at col. */

@@ -126,25 +126,32 @@ int sqlite_step_done(struct store_conn *st, sqlite3_stmt *s, int bind_failed)
 	return ret;
 }
 
+/*
+ * Finish a row loop that ended with rc: SQLITE_DONE finalizes *s (and sets
+ * it to NULL) so the caller can prepare the next statement; anything else
+ * is the read error.
+ */
+int sqlite_rows_end(struct store_conn *st, sqlite3_stmt **s, int rc)
+{
+	if (rc != SQLITE_DONE)
+		return sqlite_err(st, rc, "read");
+	sqlite3_finalize(*s);
+	*s = NULL;
+	return 0;
+}
+
+/* Make a cached (persistent) statement ready for its next use. */
+void sqlite_rewind(sqlite3_stmt *s)
+{
+	if (s) {
+		sqlite3_reset(s);
+		sqlite3_clear_bindings(s);
+	}
+}
+
 int sqlite_find_sha(struct store_conn *st, int64_t *out, const char *sha256)
 {
-	sqlite3_stmt *s = NULL;
-	int rc, ret;
-
-	*out = 0;
-	ret = sqlite_prepare(st, &s, "SELECT id FROM runs WHERE sha256 = ?1", 0, "read");
-	if (ret)
-		goto out;
-	rc = sqlite3_bind_text(s, 1, sha256, -1, SQLITE_STATIC);
-	if (rc == SQLITE_OK)
-		rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW)
-		*out = sqlite3_column_int64(s, 0);
-	else if (rc != SQLITE_DONE)
-		ret = sqlite_err(st, rc, "read");
-out:
-	sqlite3_finalize(s);
-	return ret;
+	return sqlite_query_int(st, out, "SELECT id FROM runs WHERE sha256 = ?1", sha256, 1);
 }
 
 int sqlite_insert_run(struct store_conn *st, int64_t *out, const struct store_run *run)
@@ -368,18 +375,7 @@ int sqlite_pin_set(struct store_conn *st, int64_t *prev, const char *name, int64
 	ret = sqlite_begin(st);
 	if (ret)
 		return ret;
-	ret = sqlite_prepare(st, &s, "SELECT run_id FROM pins WHERE name = ?1", 0, "read");
-	if (ret)
-		goto out;
-	rc = sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
-	if (rc == SQLITE_OK)
-		rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW)
-		*prev = sqlite3_column_int64(s, 0);
-	else if (rc != SQLITE_DONE)
-		ret = sqlite_err(st, rc, "read");
-	sqlite3_finalize(s);
-	s = NULL;
+	ret = sqlite_query_int(st, prev, "SELECT run_id FROM pins WHERE name = ?1", name, 1);
 	if (ret || *prev == run_id)
 		goto out;
 	ret = sqlite_prepare(st, &s, "SELECT 1 FROM runs WHERE id = ?1", 0, "read");
@@ -485,12 +481,9 @@ int sqlite_remove_run(struct store_conn *st, char **unpinned, int64_t run_id, in
 		}
 		rc = SQLITE_OK;
 	}
-	if (rc != SQLITE_DONE) {
-		ret = sqlite_err(st, rc, "read");
+	ret = sqlite_rows_end(st, &s, rc);
+	if (ret)
 		goto out;
-	}
-	sqlite3_finalize(s);
-	s = NULL;
 	if (names.len && !force) {
 		ret = err_set(ERR_USAGE, "run %lld is pinned as '%s': unpin it or use --force",
 			      (long long)run_id, names.data);
@@ -639,7 +632,7 @@ int sqlite_percentile_regions(struct store_conn *st, struct store_region_calls *
 			      int64_t run_id)
 {
 	sqlite3_stmt *s = NULL;
-	struct store_region_calls *r = NULL, *grown;
+	struct store_region_calls *r = NULL, *p;
 	size_t len = 0, cap = 0;
 	int rc, ret;
 
@@ -651,16 +644,14 @@ int sqlite_percentile_regions(struct store_conn *st, struct store_region_calls *
 	rc = sqlite3_bind_int64(s, 1, run_id);
 	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
 		rc = SQLITE_OK;
-		grown = sqlite_grow(r, &cap, len, sizeof(*r));
-		if (!grown) {
+		p = util_push(&r, &cap, &len, sizeof(*r));
+		if (!p) {
 			ret = ERR_NOMEM;
 			goto out;
 		}
-		r = grown;
-		r[len].region_id = sqlite3_column_int64(s, 0);
-		r[len].calls = (uint64_t)sqlite3_column_int64(s, 1);
-		r[len].rows = (uint64_t)sqlite3_column_int64(s, 2);
-		len++;
+		p->region_id = sqlite3_column_int64(s, 0);
+		p->calls = (uint64_t)sqlite3_column_int64(s, 1);
+		p->rows = (uint64_t)sqlite3_column_int64(s, 2);
 	}
 	if (rc != SQLITE_DONE)
 		ret = sqlite_err(st, rc, "read");
