@@ -76,6 +76,19 @@ out:
 	return ret;
 }
 
+/* Prepare the history query sql with ?1 = the region ids, ?2 = the ranks
+ * (NULL: all ranks). */
+static int history_prepare(struct store_conn *st, sqlite3_stmt **s, const char *sql,
+			   const char *ids, const char *ranks)
+{
+	int ret = sqlite_prepare(st, s, sql, 0, "read");
+
+	if (!ret && (sqlite3_bind_text(*s, 1, ids, -1, SQLITE_STATIC) != SQLITE_OK ||
+		     sqlite_bind_text_or_null(*s, 2, ranks) != SQLITE_OK))
+		ret = sqlite_err(st, sqlite3_errcode(st->db), "read");
+	return ret;
+}
+
 /* Order of history points by (region id, run id), for matching the
  * duration blobs to their point. */
 static int cmp_point_key(const void *a, const void *b)
@@ -118,11 +131,9 @@ static int history_durations(struct store_conn *st, struct store_history_point *
 			       w.sql.data))
 		ret = ERR_NOMEM;
 	if (!ret)
-		ret = sqlite_prepare(st, &s, sql.data, 0, "read");
+		ret = history_prepare(st, &s, sql.data, ids, ranks);
 	if (ret)
 		goto out;
-	bad |= sqlite3_bind_text(s, 1, ids, -1, SQLITE_STATIC) != SQLITE_OK;
-	bad |= sqlite_bind_text_or_null(s, 2, ranks) != SQLITE_OK;
 	bad |= sqlite_run_where_bind(s, &w, 3) != SQLITE_OK;
 	rc = bad ? sqlite3_errcode(st->db) : SQLITE_OK;
 	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
@@ -182,12 +193,9 @@ int sqlite_region_history(struct store_conn *st, struct store_history_point **ou
 	if (failed)
 		return err_nomem();
 	/* One snapshot for the region list, the aggregates and the blobs. */
-	if (sqlite3_get_autocommit(st->db)) {
-		ret = sqlite_exec_retry(st, "BEGIN", "read");
-		if (ret)
-			goto out;
-		own_txn = 1;
-	}
+	ret = sqlite_snapshot_begin(st, &own_txn);
+	if (ret)
+		goto out;
 	ret = history_regions(st, &ids, q);
 	if (!ret)
 		ret = sqlite_run_where_build(&w, q->runs, 4);
@@ -207,11 +215,9 @@ int sqlite_region_history(struct store_conn *st, struct store_history_point **ou
 		       w.sql.data, ranks ? HISTORY_RANKS_SQL : HISTORY_ALL_SQL))
 		ret = ERR_NOMEM;
 	if (!ret)
-		ret = sqlite_prepare(st, &s, sql.data, 0, "read");
+		ret = history_prepare(st, &s, sql.data, ids, ranks);
 	if (ret)
 		goto out;
-	bad |= sqlite3_bind_text(s, 1, ids, -1, SQLITE_STATIC) != SQLITE_OK;
-	bad |= sqlite_bind_text_or_null(s, 2, ranks) != SQLITE_OK;
 	bad |= sqlite3_bind_int64(s, 3, q->runs ? q->runs->limit : 0) != SQLITE_OK;
 	bad |= sqlite_run_where_bind(s, &w, 4) != SQLITE_OK;
 	rc = bad ? sqlite3_errcode(st->db) : SQLITE_OK;
@@ -242,8 +248,7 @@ int sqlite_region_history(struct store_conn *st, struct store_history_point **ou
 		ret = history_durations(st, pts, len, ids, ranks, q);
 out:
 	sqlite3_finalize(s);
-	if (own_txn)
-		sqlite3_exec(st->db, ret ? "ROLLBACK" : "COMMIT", NULL, NULL, NULL);
+	sqlite_snapshot_end(st, own_txn, ret);
 	sqlite_run_where_release(&w);
 	buf_release(&sql);
 	free(ids);

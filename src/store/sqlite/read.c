@@ -112,8 +112,14 @@ static int attach_tags(struct store_conn *st, struct store_run *runs, size_t n)
 		byid[i].pos = i;
 	}
 	qsort(byid, n, sizeof(*byid), cmp_run_pos);
-	ret = sqlite_prepare(st, &s, "SELECT run_id, tag FROM run_tags ORDER BY run_id, tag", 0,
-			     "read");
+	/* One run (sqlite_get_run()): its tags only, by the primary key. */
+	ret = sqlite_prepare(st, &s,
+			     n == 1
+				 ? "SELECT run_id, tag FROM run_tags WHERE run_id = ?1 ORDER BY tag"
+				 : "SELECT run_id, tag FROM run_tags ORDER BY run_id, tag",
+			     0, "read");
+	if (!ret && n == 1 && sqlite3_bind_int64(s, 1, runs[0].id) != SQLITE_OK)
+		ret = sqlite_err(st, sqlite3_errcode(st->db), "read");
 	if (ret)
 		goto out;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
@@ -130,8 +136,7 @@ static int attach_tags(struct store_conn *st, struct store_run *runs, size_t n)
 		if (ret)
 			goto out;
 	}
-	if (rc != SQLITE_DONE)
-		ret = sqlite_err(st, rc, "read");
+	ret = sqlite_rows_end(st, &s, rc);
 out:
 	sqlite3_finalize(s);
 	free(byid);
@@ -159,28 +164,8 @@ int sqlite_get_run(struct store_conn *st, struct store_run *out, int64_t id)
 		goto out;
 	}
 	ret = run_from_row(out, s);
-	if (ret)
-		goto out;
-	sqlite3_finalize(s);
-	ret = sqlite_prepare(st, &s, "SELECT tag FROM run_tags WHERE run_id = ?1 ORDER BY tag", 0,
-			     "read");
-	if (ret)
-		goto out;
-	rc = sqlite3_bind_int64(s, 1, id);
-	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-		const unsigned char *tag = sqlite3_column_text(s, 0);
-
-		if (!tag) {
-			ret = err_nomem();
-			goto out;
-		}
-		ret = run_add_tag(out, (const char *)tag);
-		if (ret)
-			goto out;
-		rc = SQLITE_OK;
-	}
-	if (rc != SQLITE_DONE)
-		ret = sqlite_err(st, rc, "read");
+	if (!ret)
+		ret = attach_tags(st, out, 1);
 out:
 	sqlite3_finalize(s);
 	if (ret)
@@ -191,7 +176,7 @@ out:
 int sqlite_get_meta(struct store_conn *st, struct store_meta *out, int64_t run_id)
 {
 	sqlite3_stmt *s = NULL;
-	size_t cap = 0;
+	size_t kcap = 0, vcap = 0;
 	int rc, ret;
 
 	memset(out, 0, sizeof(*out));
@@ -202,20 +187,9 @@ int sqlite_get_meta(struct store_conn *st, struct store_meta *out, int64_t run_i
 		goto out;
 	rc = sqlite3_bind_int64(s, 1, run_id);
 	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-		if (out->n == cap) {
-			char **keys, **values;
-
-			cap = cap ? 2 * cap : 16;
-			keys = realloc(out->keys, cap * sizeof(*keys));
-			if (keys)
-				out->keys = keys;
-			values = keys ? realloc(out->values, cap * sizeof(*values)) : NULL;
-			if (!values) {
-				ret = err_nomem();
-				goto out;
-			}
-			out->values = values;
-		}
+		if ((ret = util_grow(&out->keys, &kcap, out->n + 1, sizeof(*out->keys), 16)) ||
+		    (ret = util_grow(&out->values, &vcap, out->n + 1, sizeof(*out->values), 16)))
+			goto out;
 		out->keys[out->n] = NULL;
 		out->values[out->n] = NULL;
 		out->n++;
@@ -224,8 +198,7 @@ int sqlite_get_meta(struct store_conn *st, struct store_meta *out, int64_t run_i
 			goto out;
 		rc = SQLITE_OK;
 	}
-	if (rc != SQLITE_DONE)
-		ret = sqlite_err(st, rc, "read");
+	ret = sqlite_rows_end(st, &s, rc);
 out:
 	sqlite3_finalize(s);
 	if (ret)
@@ -464,8 +437,7 @@ int sqlite_list_pins(struct store_conn *st, struct store_pin **out, size_t *n)
 		    (ret = sqlite_col_text(&p->pinned_at, s, 2)))
 			goto out;
 	}
-	if (rc != SQLITE_DONE)
-		ret = sqlite_err(st, rc, "read");
+	ret = sqlite_rows_end(st, &s, rc);
 out:
 	sqlite3_finalize(s);
 	if (ret) {
@@ -582,27 +554,16 @@ int sqlite_region_stats(struct store_conn *st, struct store_region_stats **out, 
 	json = sqlite_ranks_json(ranks, nranks, &failed);
 	if (failed)
 		return err_nomem();
-	if (json) {
-		if (!st->region_stats)
-			ret = sqlite_prepare(st, &st->region_stats, REGION_STATS_SQL,
-					     SQLITE_PREPARE_PERSISTENT, "read");
-		s = st->region_stats;
-	} else {
-		if (!st->region_stats_all)
-			ret = sqlite_prepare(st, &st->region_stats_all, REGION_STATS_ALL_SQL,
-					     SQLITE_PREPARE_PERSISTENT, "read");
-		s = st->region_stats_all;
-	}
+	ret = json ? sqlite_cached(st, &s, &st->region_stats, REGION_STATS_SQL)
+		   : sqlite_cached(st, &s, &st->region_stats_all, REGION_STATS_ALL_SQL);
 	if (ret)
 		goto out;
 	bad |= sqlite3_bind_int64(s, 1, run_id) != SQLITE_OK;
 	if (json)
 		bad |= sqlite3_bind_text(s, 2, json, -1, SQLITE_STATIC) != SQLITE_OK;
-	if (bad) {
-		ret = sqlite_err(st, sqlite3_errcode(st->db), "read");
-		goto out;
-	}
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	rc = bad ? sqlite3_errcode(st->db) : SQLITE_OK;
+	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		rc = SQLITE_OK;
 		const char *name = (const char *)sqlite3_column_text(s, REGION_STATS_NAME_COL);
 
 		if (!name) {
@@ -629,8 +590,7 @@ int sqlite_region_stats(struct store_conn *st, struct store_region_stats **out, 
 			goto out;
 		}
 	}
-	if (rc != SQLITE_DONE)
-		ret = sqlite_err(st, rc, "read");
+	ret = sqlite_rows_done(st, rc);
 out:
 	sqlite_rewind(s);
 	free(json);
@@ -679,28 +639,22 @@ int sqlite_region_durations(struct store_conn *st, struct i64vec *out, struct i6
 	json = sqlite_ranks_json(ranks, nranks, &failed);
 	if (failed)
 		return err_nomem();
-	if (!st->region_durations)
-		ret = sqlite_prepare(st, &st->region_durations, REGION_DURATIONS_SQL,
-				     SQLITE_PREPARE_PERSISTENT, "read");
-	s = st->region_durations;
+	ret = sqlite_cached(st, &s, &st->region_durations, REGION_DURATIONS_SQL);
 	if (ret)
 		goto out;
 	bad |= sqlite3_bind_int64(s, 1, run_id) != SQLITE_OK;
 	bad |= sqlite3_bind_int64(s, 2, region_id) != SQLITE_OK;
 	bad |= sqlite_bind_text_or_null(s, 3, json) != SQLITE_OK;
-	if (bad) {
-		ret = sqlite_err(st, sqlite3_errcode(st->db), "read");
-		goto out;
-	}
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	rc = bad ? sqlite3_errcode(st->db) : SQLITE_OK;
+	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		rc = SQLITE_OK;
 		ret = sqlite_blob_append(st, out, s, 0, run_id);
 		if (!ret && ends)
 			ret = i64vec_push(ends, (int64_t)out->len);
 		if (ret)
 			goto out;
 	}
-	if (rc != SQLITE_DONE)
-		ret = sqlite_err(st, rc, "read");
+	ret = sqlite_rows_done(st, rc);
 out:
 	sqlite_rewind(s);
 	free(json);
@@ -811,12 +765,9 @@ int sqlite_find_runs(struct store_conn *st, struct store_run **out, size_t *n,
 	if (ret)
 		goto out;
 	/* One snapshot for both queries when no transaction is open. */
-	if (sqlite3_get_autocommit(st->db)) {
-		ret = sqlite_exec_retry(st, "BEGIN", "read");
-		if (ret)
-			goto out;
-		own_txn = 1;
-	}
+	ret = sqlite_snapshot_begin(st, &own_txn);
+	if (ret)
+		goto out;
 	ret = sqlite_prepare(st, &s, sql.data, 0, "read");
 	if (ret)
 		goto out;
@@ -836,8 +787,7 @@ int sqlite_find_runs(struct store_conn *st, struct store_run **out, size_t *n,
 	ret = attach_tags(st, runs, len);
 out:
 	sqlite3_finalize(s);
-	if (own_txn)
-		sqlite3_exec(st->db, ret ? "ROLLBACK" : "COMMIT", NULL, NULL, NULL);
+	sqlite_snapshot_end(st, own_txn, ret);
 	sqlite_run_where_release(&w);
 	buf_release(&sql);
 	if (ret) {

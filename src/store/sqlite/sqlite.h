@@ -135,6 +135,10 @@ int sqlite_query_int(struct store_conn *st, int64_t *out, const char *sql, const
 		     int optional);
 /* Finish a row loop: see write.c. */
 int sqlite_rows_end(struct store_conn *st, sqlite3_stmt **s, int rc);
+int sqlite_rows_done(struct store_conn *st, int rc);
+int sqlite_cached(struct store_conn *st, sqlite3_stmt **s, sqlite3_stmt **slot, const char *sql);
+int sqlite_snapshot_begin(struct store_conn *st, int *own_txn);
+void sqlite_snapshot_end(struct store_conn *st, int own_txn, int failed);
 void sqlite_rewind(sqlite3_stmt *s);
 /* Decode the durations blob of column col and append it to out; a blob
  * that does not decode is ERR_STORE "store 'PATH' is damaged" naming run_id. */

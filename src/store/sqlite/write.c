@@ -134,10 +134,53 @@ int sqlite_step_done(struct store_conn *st, sqlite3_stmt *s, int bind_failed)
 int sqlite_rows_end(struct store_conn *st, sqlite3_stmt **s, int rc)
 {
 	if (rc != SQLITE_DONE)
-		return sqlite_err(st, rc, "read");
+		return sqlite_rows_done(st, rc);
 	sqlite3_finalize(*s);
 	*s = NULL;
 	return 0;
+}
+
+/* 0 when a row loop ended with SQLITE_DONE, else the read error of rc. */
+int sqlite_rows_done(struct store_conn *st, int rc)
+{
+	return rc == SQLITE_DONE ? 0 : sqlite_err(st, rc, "read");
+}
+
+/*
+ * *s = the statement cached in *slot, prepared (persistent) on first use;
+ * the cache lives until the connection closes (sqlite_cache_clear()).
+ */
+int sqlite_cached(struct store_conn *st, sqlite3_stmt **s, sqlite3_stmt **slot, const char *sql)
+{
+	int ret = 0;
+
+	if (!*slot)
+		ret = sqlite_prepare(st, slot, sql, SQLITE_PREPARE_PERSISTENT, "read");
+	*s = *slot;
+	return ret;
+}
+
+/*
+ * One snapshot for several read queries: BEGIN when no transaction is open
+ * (*own_txn = 1 then), ended by sqlite_snapshot_end() (ROLLBACK when failed).
+ */
+int sqlite_snapshot_begin(struct store_conn *st, int *own_txn)
+{
+	int ret;
+
+	*own_txn = 0;
+	if (!sqlite3_get_autocommit(st->db))
+		return 0;
+	ret = sqlite_exec_retry(st, "BEGIN", "read");
+	if (!ret)
+		*own_txn = 1;
+	return ret;
+}
+
+void sqlite_snapshot_end(struct store_conn *st, int own_txn, int failed)
+{
+	if (own_txn)
+		sqlite3_exec(st->db, failed ? "ROLLBACK" : "COMMIT", NULL, NULL, NULL);
 }
 
 /* Make a cached (persistent) statement ready for its next use. */
@@ -653,8 +696,7 @@ int sqlite_percentile_regions(struct store_conn *st, struct store_region_calls *
 		p->calls = (uint64_t)sqlite3_column_int64(s, 1);
 		p->rows = (uint64_t)sqlite3_column_int64(s, 2);
 	}
-	if (rc != SQLITE_DONE)
-		ret = sqlite_err(st, rc, "read");
+	ret = sqlite_rows_end(st, &s, rc);
 out:
 	sqlite3_finalize(s);
 	if (ret) {
@@ -695,8 +737,7 @@ int sqlite_scan_blobs(struct store_conn *st, int64_t run_id, store_blob_fn fn, v
 		if (ret)
 			goto out;
 	}
-	if (rc != SQLITE_DONE)
-		ret = sqlite_err(st, rc, "read");
+	ret = sqlite_rows_end(st, &s, rc);
 out:
 	sqlite3_finalize(s);
 	return ret;
