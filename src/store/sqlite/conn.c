@@ -559,8 +559,7 @@ static int sqlite_finish_all_runs(struct store_conn *st)
 	i64vec_init(&ids);
 	ret = sqlite_prepare(st, &s, "SELECT id FROM runs ORDER BY id", 0, "read");
 	rc = ret ? SQLITE_DONE : SQLITE_OK;
-	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-		rc = SQLITE_OK;
+	while (sqlite_row(s, &rc)) {
 		if (i64vec_push(&ids, sqlite3_column_int64(s, 0)))
 			ret = ERR_NOMEM;
 		if (ret)

@@ -36,10 +36,9 @@ static int history_regions(struct store_conn *st, char **out, const struct store
 		ret = ERR_NOMEM;
 		goto out;
 	}
-	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while (sqlite_row(s, &rc)) {
 		const char *name = (const char *)sqlite3_column_text(s, 1);
 
-		rc = SQLITE_OK;
 		if (!name) {
 			ret = err_nomem();
 			goto out;
@@ -136,8 +135,7 @@ static int history_durations(struct store_conn *st, struct store_history_point *
 		goto out;
 	bad |= sqlite_run_where_bind(s, &w, 3) != SQLITE_OK;
 	rc = bad ? sqlite3_errcode(st->db) : SQLITE_OK;
-	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-		rc = SQLITE_OK;
+	while (sqlite_row(s, &rc)) {
 		key.stats.region_id = sqlite3_column_int64(s, 0);
 		key.run_id = sqlite3_column_int64(s, 1);
 		hit = bsearch(&kp, index, n, sizeof(*index), cmp_point_key);
@@ -221,8 +219,7 @@ int sqlite_region_history(struct store_conn *st, struct store_history_point **ou
 	bad |= sqlite3_bind_int64(s, 3, q->runs ? q->runs->limit : 0) != SQLITE_OK;
 	bad |= sqlite_run_where_bind(s, &w, 4) != SQLITE_OK;
 	rc = bad ? sqlite3_errcode(st->db) : SQLITE_OK;
-	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-		rc = SQLITE_OK;
+	while (sqlite_row(s, &rc)) {
 		p = util_push(&pts, &cap, &len, sizeof(*pts));
 		if (!p) {
 			ret = ERR_NOMEM;

@@ -186,7 +186,7 @@ int sqlite_get_meta(struct store_conn *st, struct store_meta *out, int64_t run_i
 	if (ret)
 		goto out;
 	rc = sqlite3_bind_int64(s, 1, run_id);
-	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while (sqlite_row(s, &rc)) {
 		if ((ret = util_grow(&out->keys, &kcap, out->n + 1, sizeof(*out->keys), 16)) ||
 		    (ret = util_grow(&out->values, &vcap, out->n + 1, sizeof(*out->values), 16)))
 			goto out;
@@ -196,7 +196,6 @@ int sqlite_get_meta(struct store_conn *st, struct store_meta *out, int64_t run_i
 		if ((ret = sqlite_col_text(&out->keys[out->n - 1], s, 0)) ||
 		    (ret = sqlite_col_text(&out->values[out->n - 1], s, 1)))
 			goto out;
-		rc = SQLITE_OK;
 	}
 	ret = sqlite_rows_end(st, &s, rc);
 out:
@@ -287,7 +286,7 @@ static int resolve_commit(struct store_conn *st, char **out, const char *prefix)
 	if (ret)
 		goto out;
 	rc = sqlite3_bind_text(s, 1, pattern, -1, SQLITE_STATIC);
-	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while (sqlite_row(s, &rc)) {
 		const char *c = (const char *)sqlite3_column_text(s, 0);
 
 		if (!c) {
@@ -308,7 +307,6 @@ static int resolve_commit(struct store_conn *st, char **out, const char *prefix)
 			}
 		}
 		n++;
-		rc = SQLITE_OK;
 	}
 	ret = sqlite_rows_end(st, &s, rc);
 	if (ret)
@@ -562,8 +560,7 @@ int sqlite_region_stats(struct store_conn *st, struct store_region_stats **out, 
 	if (json)
 		bad |= sqlite3_bind_text(s, 2, json, -1, SQLITE_STATIC) != SQLITE_OK;
 	rc = bad ? sqlite3_errcode(st->db) : SQLITE_OK;
-	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-		rc = SQLITE_OK;
+	while (sqlite_row(s, &rc)) {
 		const char *name = (const char *)sqlite3_column_text(s, REGION_STATS_NAME_COL);
 
 		if (!name) {
@@ -646,8 +643,7 @@ int sqlite_region_durations(struct store_conn *st, struct i64vec *out, struct i6
 	bad |= sqlite3_bind_int64(s, 2, region_id) != SQLITE_OK;
 	bad |= sqlite_bind_text_or_null(s, 3, json) != SQLITE_OK;
 	rc = bad ? sqlite3_errcode(st->db) : SQLITE_OK;
-	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-		rc = SQLITE_OK;
+	while (sqlite_row(s, &rc)) {
 		ret = sqlite_blob_append(st, out, s, 0, run_id);
 		if (!ret && ends)
 			ret = i64vec_push(ends, (int64_t)out->len);
@@ -774,12 +770,11 @@ int sqlite_find_runs(struct store_conn *st, struct store_run **out, size_t *n,
 	rc = sqlite3_bind_int64(s, 1, f && f->limit > 0 ? f->limit : -1);
 	if (rc == SQLITE_OK)
 		rc = sqlite_run_where_bind(s, &w, 2);
-	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while (sqlite_row(s, &rc)) {
 		r = util_push(&runs, &cap, &len, sizeof(*runs));
 		ret = r ? run_from_row(r, s) : ERR_NOMEM;
 		if (ret)
 			goto out;
-		rc = SQLITE_OK;
 	}
 	ret = sqlite_rows_end(st, &s, rc);
 	if (ret)

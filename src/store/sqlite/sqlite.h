@@ -133,6 +133,36 @@ int sqlite_step_done(struct store_conn *st, sqlite3_stmt *s, int bind_failed);
  * with optional, no row is not an error and leaves *out = 0. */
 int sqlite_query_int(struct store_conn *st, int64_t *out, const char *sql, const char *text1,
 		     int optional);
+/*
+ * The row loop of a read statement: while (sqlite_row(s, &rc)) { ... }.
+ * rc starts as the bind status; 1 on each row (rc back to SQLITE_OK), then
+ * 0 with rc = the last step (or the failed bind) code, for
+ * sqlite_rows_done() / sqlite_rows_end().  Inline: it runs once a row.
+ */
+static inline int sqlite_row(sqlite3_stmt *s, int *rc)
+{
+	if (*rc != SQLITE_OK)
+		return 0;
+	*rc = sqlite3_step(s);
+	if (*rc != SQLITE_ROW)
+		return 0;
+	*rc = SQLITE_OK;
+	return 1;
+}
+
+/* Step a fully bound write statement once (no reset, no finalize): 0, or
+ * the error of the failed bind (bind_failed) or step.  Inline: the ingest
+ * path runs it once a row. */
+static inline int sqlite_step_write(struct store_conn *st, sqlite3_stmt *s, int bind_failed)
+{
+	int rc;
+
+	if (bind_failed)
+		return sqlite_err(st, sqlite3_errcode(st->db), "update");
+	rc = sqlite3_step(s);
+	return rc == SQLITE_DONE ? 0 : sqlite_err(st, rc, "update");
+}
+
 /* Finish a row loop: see write.c. */
 int sqlite_rows_end(struct store_conn *st, sqlite3_stmt **s, int rc);
 int sqlite_rows_done(struct store_conn *st, int rc);

@@ -116,12 +116,8 @@ int sqlite_bind_text_or_null(sqlite3_stmt *s, int i, const char *text)
 /* Run a fully bound single-row write statement and finalize it. */
 int sqlite_step_done(struct store_conn *st, sqlite3_stmt *s, int bind_failed)
 {
-	int rc, ret = 0;
+	int ret = sqlite_step_write(st, s, bind_failed);
 
-	if (bind_failed)
-		ret = sqlite_err(st, sqlite3_errcode(st->db), "update");
-	else if ((rc = sqlite3_step(s)) != SQLITE_DONE)
-		ret = sqlite_err(st, rc, "update");
 	sqlite3_finalize(s);
 	return ret;
 }
@@ -351,7 +347,7 @@ static int prepare_timing(struct store_conn *st)
 int sqlite_add_timing(struct store_conn *st, const struct store_timing *t)
 {
 	sqlite3_stmt *s;
-	int bad = 0, rc, ret = 0;
+	int bad = 0, ret = 0;
 
 	if (sqlite3_get_autocommit(st->db))
 		return err_set(ERR_USAGE, "cannot update store '%s': timings need a transaction",
@@ -388,10 +384,7 @@ int sqlite_add_timing(struct store_conn *st, const struct store_timing *t)
 	bad |= sqlite_bind_text_or_null(
 		   s, 21, t->tags_json && strcmp(t->tags_json, "[]") != 0 ? t->tags_json : NULL) !=
 	       SQLITE_OK;
-	if (bad)
-		ret = sqlite_err(st, sqlite3_errcode(st->db), "update");
-	else if ((rc = sqlite3_step(s)) != SQLITE_DONE)
-		ret = sqlite_err(st, rc, "update");
+	ret = sqlite_step_write(st, s, bad);
 	sqlite3_reset(s);
 	if (ret || !t->durations)
 		return ret;
@@ -400,10 +393,7 @@ int sqlite_add_timing(struct store_conn *st, const struct store_timing *t)
 	bad |= sqlite3_bind_int64(s, 1, sqlite3_last_insert_rowid(st->db)) != SQLITE_OK;
 	bad |= sqlite3_bind_blob64(s, 2, t->durations, (sqlite3_uint64)t->durations_len,
 				   SQLITE_STATIC) != SQLITE_OK;
-	if (bad)
-		ret = sqlite_err(st, sqlite3_errcode(st->db), "update");
-	else if ((rc = sqlite3_step(s)) != SQLITE_DONE)
-		ret = sqlite_err(st, rc, "update");
+	ret = sqlite_step_write(st, s, bad);
 	sqlite3_reset(s);
 	return ret;
 }
@@ -469,9 +459,8 @@ int sqlite_pin_remove(struct store_conn *st, int64_t *prev, const char *name)
 	if (ret)
 		return ret;
 	rc = sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
-	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while (sqlite_row(s, &rc)) {
 		*prev = sqlite3_column_int64(s, 0);
-		rc = SQLITE_OK;
 	}
 	if (rc != SQLITE_DONE)
 		ret = sqlite_err(st, rc, "update");
@@ -515,14 +504,13 @@ int sqlite_remove_run(struct store_conn *st, char **unpinned, int64_t run_id, in
 	if (ret)
 		goto out;
 	rc = sqlite3_bind_int64(s, 1, run_id);
-	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while (sqlite_row(s, &rc)) {
 		const char *name = (const char *)sqlite3_column_text(s, 0);
 
 		if (!name || buf_printf(&names, "%s%s", names.len ? ", " : "", name)) {
 			ret = err_nomem();
 			goto out;
 		}
-		rc = SQLITE_OK;
 	}
 	ret = sqlite_rows_end(st, &s, rc);
 	if (ret)
@@ -685,8 +673,7 @@ int sqlite_percentile_regions(struct store_conn *st, struct store_region_calls *
 	if (ret)
 		goto out;
 	rc = sqlite3_bind_int64(s, 1, run_id);
-	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-		rc = SQLITE_OK;
+	while (sqlite_row(s, &rc)) {
 		p = util_push(&r, &cap, &len, sizeof(*r));
 		if (!p) {
 			ret = ERR_NOMEM;
@@ -723,10 +710,9 @@ int sqlite_scan_blobs(struct store_conn *st, int64_t run_id, store_blob_fn fn, v
 	bad |= sqlite3_bind_int64(s, 2, lo) != SQLITE_OK;
 	bad |= sqlite3_bind_int64(s, 3, hi) != SQLITE_OK;
 	rc = bad ? sqlite3_errcode(st->db) : SQLITE_OK;
-	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while (sqlite_row(s, &rc)) {
 		const void *data;
 
-		rc = SQLITE_OK;
 		data = sqlite3_column_blob(s, 1);
 		len = sqlite3_column_bytes(s, 1);
 		if (!data && len > 0) {
