@@ -160,6 +160,8 @@ const struct opt_cmd cmd_ingest_usage = {
 	"                [--branch NAME] [--meta KEY=VALUE]... [--format table|json] [--quiet]",
     .summary = "import scope-profiler HDF5 profiles into the store",
     .max_args = OPT_ARGS_ANY,
+    .min_args = 1,
+    .missing = "no file to ingest",
 };
 
 /* --meta KEY=VALUE (struct opt_list *), checked as it is met. */
@@ -202,10 +204,6 @@ int cmd_ingest(int argc, char **argv)
 	nargs = opt_parse(self, opts, argc, argv, &code);
 	if (nargs < 0)
 		goto out;
-	if (nargs == 0) {
-		code = opt_usage_error(self, opts, "no file to ingest");
-		goto out;
-	}
 	io.tags = tags.v;
 	io.ntags = tags.n;
 	io.meta = meta.v;

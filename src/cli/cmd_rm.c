@@ -23,6 +23,8 @@ const struct opt_cmd cmd_rm_usage = {
 	     "space back.",
     .summary = "remove stored runs",
     .max_args = OPT_ARGS_ANY,
+    .min_args = 1,
+    .missing = "rm needs at least one run SELECTOR",
 };
 
 int cmd_rm(int argc, char **argv)
@@ -44,10 +46,6 @@ int cmd_rm(int argc, char **argv)
 	n = opt_parse(self, opts, argc, argv, &code);
 	if (n < 0) {
 		n = 0;
-		goto out;
-	}
-	if (n < 1) {
-		code = opt_usage_error(self, opts, "rm needs at least one run SELECTOR");
 		goto out;
 	}
 	ids = calloc((size_t)n, sizeof(*ids));

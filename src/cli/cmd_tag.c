@@ -34,6 +34,8 @@ static void tag_report(int64_t run, char **tags, const int *changed, int n, int 
 
 const struct opt_cmd cmd_tag_usage = {
     .name = "tag",
+    .min_args = 2,
+    .missing = "tag needs a run SELECTOR and at least one TAG",
     .synopsis = "scopedb tag RUN TAG... [--db PATH]",
     .summary = "add tags to a stored run",
     .max_args = OPT_ARGS_ANY,
@@ -41,6 +43,8 @@ const struct opt_cmd cmd_tag_usage = {
 
 const struct opt_cmd cmd_untag_usage = {
     .name = "untag",
+    .min_args = 2,
+    .missing = "untag needs a run SELECTOR and at least one TAG",
     .synopsis = "scopedb untag RUN TAG... [--db PATH]",
     .summary = "remove tags from a stored run",
     .max_args = OPT_ARGS_ANY,
@@ -61,11 +65,6 @@ int cmd_tag_change(int argc, char **argv, int add)
 	nargs = opt_parse(self, opts, argc, argv, &code);
 	if (nargs < 0)
 		goto out;
-	if (nargs < 2) {
-		code = opt_usage_error(self, opts, "%s needs a run SELECTOR and at least one TAG",
-				       self->name);
-		goto out;
-	}
 	ntags = nargs - 1;
 	for (i = 0; i < ntags; i++)
 		if (!argv[1 + i][0]) {

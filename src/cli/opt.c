@@ -253,7 +253,13 @@ int opt_parse(const struct opt_cmd *cmd, const struct opt *opts, int argc, char 
 		argv[n++] = argv[i++];
 	argv[n] = NULL;
 	if (cmd->max_args != OPT_ARGS_ANY && n > cmd->max_args) {
-		*code = opt_usage_error(cmd, opts, "unexpected argument '%s'", argv[cmd->max_args]);
+		*code = cmd->too_many ? opt_usage_error(cmd, opts, "%s", cmd->too_many)
+				      : opt_usage_error(cmd, opts, "unexpected argument '%s'",
+							argv[cmd->max_args]);
+		return -1;
+	}
+	if (n < cmd->min_args) {
+		*code = opt_usage_error(cmd, opts, "%s", cmd->missing);
 		return -1;
 	}
 	return n;
