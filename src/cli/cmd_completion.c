@@ -23,10 +23,7 @@ const struct opt_cmd cmd_completion_usage = {
     .after = "Prints a bash completion script for scopedb; load it with\n"
 	     "    source <(scopedb completion bash)",
     .summary = "print the bash completion script",
-    .max_args = 1,
-    .too_many = "too many arguments",
-    .min_args = 1,
-    .missing = "completion needs a shell: bash",
+    OPT_ARGS_EXACTLY(1, "completion needs a shell: bash"),
 };
 
 static const char completion_head[] =

@@ -34,9 +34,7 @@ const struct opt_cmd cmd_diff_usage = {
 	"                [--db PATH]",
     .before = "A and B are stored runs (selectors) or profile files:\n" COMPARE_SELECTORS,
     .summary = "compare one metric of every region of two runs",
-    .max_args = 2,
-    .min_args = 2,
-    .missing = "diff needs two runs (selectors or files)",
+    OPT_ARGS(2, 2, "diff needs two runs (selectors or files)"),
 };
 
 const struct opt_cmd cmd_check_usage = {
@@ -49,9 +47,7 @@ const struct opt_cmd cmd_check_usage = {
 	"BASELINE and CANDIDATE are stored runs (selectors) or profile files:\n" COMPARE_SELECTORS,
     .after = "Exit status: 0 PASS, 1 FAIL (budget exceeded), 2 error.",
     .summary = "fail (exit 1) when a run regressed against a baseline",
-    .max_args = 2,
-    .min_args = 2,
-    .missing = "check needs two runs (selectors or files)",
+    OPT_ARGS(2, 2, "check needs two runs (selectors or files)"),
 };
 
 /* --sort KEY (enum stats_sort *). */

@@ -159,9 +159,7 @@ const struct opt_cmd cmd_ingest_usage = {
 	"scopedb ingest FILE... [--db PATH] [--tag T]... [--label L] [--commit SHA]\n"
 	"                [--branch NAME] [--meta KEY=VALUE]... [--format table|json] [--quiet]",
     .summary = "import scope-profiler HDF5 profiles into the store",
-    .max_args = OPT_ARGS_ANY,
-    .min_args = 1,
-    .missing = "no file to ingest",
+    OPT_ARGS(1, OPT_ARGS_ANY, "no file to ingest"),
 };
 
 /* --meta KEY=VALUE (struct opt_list *), checked as it is met. */

@@ -108,9 +108,7 @@ const struct opt_cmd cmd_meta_usage = {
 		"       scopedb meta A B [--all] [--db PATH] [--format table|json]",
     .after = "With one run, its metadata; with two, only the keys whose values differ.",
     .summary = "show a run's metadata, or what differs between two runs",
-    .max_args = 2,
-    .min_args = 1,
-    .missing = "meta needs one or two run selectors",
+    OPT_ARGS(1, 2, "meta needs one or two run selectors"),
 };
 
 int cmd_meta(int argc, char **argv)

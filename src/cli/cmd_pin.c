@@ -21,10 +21,7 @@ const struct opt_cmd cmd_pin_usage = {
     .after = "RUN is a selector (42, latest, tag:NAME, ...); an existing pin is moved.\n"
 	     "Use it as pin:NAME; a pinned run cannot be removed.",
     .summary = "name a stored run, e.g. the baseline for check",
-    .max_args = 2,
-    .too_many = "too many arguments",
-    .min_args = 2,
-    .missing = "pin needs a NAME and a run SELECTOR",
+    OPT_ARGS_EXACTLY(2, "pin needs a NAME and a run SELECTOR"),
 };
 
 int cmd_pin(int argc, char **argv)

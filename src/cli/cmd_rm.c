@@ -22,9 +22,7 @@ const struct opt_cmd cmd_rm_usage = {
     .after = "All runs are removed in one transaction, or none.  'scopedb vacuum' gives the\n"
 	     "space back.",
     .summary = "remove stored runs",
-    .max_args = OPT_ARGS_ANY,
-    .min_args = 1,
-    .missing = "rm needs at least one run SELECTOR",
+    OPT_ARGS(1, OPT_ARGS_ANY, "rm needs at least one run SELECTOR"),
 };
 
 int cmd_rm(int argc, char **argv)

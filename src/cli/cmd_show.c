@@ -130,9 +130,7 @@ const struct opt_cmd cmd_show_usage = {
     .after = "Times in seconds, imbalance in percent, std is the population standard deviation;\n"
 	     "gpu_total and gpu_avg are shown by default when the run has GPU data.",
     .summary = "show the per-region summary of one run",
-    .max_args = 1,
-    .min_args = 1,
-    .missing = "show needs a run SELECTOR",
+    OPT_ARGS(1, 1, "show needs a run SELECTOR"),
 };
 
 /* --columns LIST: the parsed columns, and the text (NULL: not given). */

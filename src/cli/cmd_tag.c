@@ -34,20 +34,16 @@ static void tag_report(int64_t run, char **tags, const int *changed, int n, int 
 
 const struct opt_cmd cmd_tag_usage = {
     .name = "tag",
-    .min_args = 2,
-    .missing = "tag needs a run SELECTOR and at least one TAG",
     .synopsis = "scopedb tag RUN TAG... [--db PATH]",
     .summary = "add tags to a stored run",
-    .max_args = OPT_ARGS_ANY,
+    OPT_ARGS(2, OPT_ARGS_ANY, "tag needs a run SELECTOR and at least one TAG"),
 };
 
 const struct opt_cmd cmd_untag_usage = {
     .name = "untag",
-    .min_args = 2,
-    .missing = "untag needs a run SELECTOR and at least one TAG",
     .synopsis = "scopedb untag RUN TAG... [--db PATH]",
     .summary = "remove tags from a stored run",
-    .max_args = OPT_ARGS_ANY,
+    OPT_ARGS(2, OPT_ARGS_ANY, "untag needs a run SELECTOR and at least one TAG"),
 };
 
 int cmd_tag_change(int argc, char **argv, int add)

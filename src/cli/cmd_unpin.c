@@ -15,10 +15,7 @@ const struct opt_cmd cmd_unpin_usage = {
     .name = "unpin",
     .synopsis = "scopedb unpin NAME [--db PATH]",
     .summary = "remove a pin",
-    .max_args = 1,
-    .too_many = "too many arguments",
-    .min_args = 1,
-    .missing = "unpin needs a pin NAME",
+    OPT_ARGS_EXACTLY(1, "unpin needs a pin NAME"),
 };
 
 int cmd_unpin(int argc, char **argv)

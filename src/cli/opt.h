@@ -129,6 +129,12 @@ struct opt_cmd {
 	const char *missing;  /* with min_args: "show needs a run SELECTOR" */
 };
 
+/* The positional-argument count of an opt_cmd, in one line: at least min
+ * (fewer: the error missing) and at most most (or OPT_ARGS_ANY) ... */
+#define OPT_ARGS(min, most, msg) .min_args = (min), .max_args = (most), .missing = (msg)
+/* ... or exactly n, more being "too many arguments". */
+#define OPT_ARGS_EXACTLY(n, msg) OPT_ARGS(n, n, msg), .too_many = "too many arguments"
+
 /*
  * Parse argv[1..argc) (argv[0] is the command name) against opts.  On
  * success returns the number n of positional arguments, moved to
