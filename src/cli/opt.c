@@ -36,15 +36,8 @@ static void *opt_describe_ctx;
 
 int opt_list_push(struct opt_list *l, const char *s)
 {
-	if (l->n == l->alloc) {
-		size_t alloc = l->alloc ? 2 * l->alloc : 4;
-		const char **v = realloc(l->v, alloc * sizeof(*v));
-
-		if (!v)
-			return err_nomem();
-		l->v = v;
-		l->alloc = alloc;
-	}
+	if (util_grow(&l->v, &l->alloc, l->n + 1, sizeof(*l->v), 4))
+		return ERR_NOMEM;
 	l->v[l->n++] = s;
 	return 0;
 }

@@ -190,17 +190,9 @@ int json_parse_strarray(char ***out, size_t *n, const char *text)
 		rc = json_string(&s, &p);
 		if (rc)
 			goto out;
-		if (len == cap) {
-			size_t ncap = cap ? cap * 2 : 4;
-			char **nv = realloc(v, ncap * sizeof(*nv));
-
-			if (!nv) {
-				rc = err_nomem();
-				goto out;
-			}
-			v = nv;
-			cap = ncap;
-		}
+		rc = util_grow(&v, &cap, len + 1, sizeof(*v), 4);
+		if (rc)
+			goto out;
 		v[len++] = buf_detach(&s);
 		p = json_ws(p);
 		if (*p == ',') {
@@ -238,6 +230,8 @@ out:
 int json_buf_string(struct buf *out, const char *s)
 {
 	static const char hex[] = "0123456789abcdef";
+	/* the two-character escapes: from[i] is written as '\\' to[i] */
+	static const char from[] = "\"\\\b\f\n\r\t", to[] = "\"\\bfnrt";
 
 	if (buf_putc(out, '"'))
 		return ERR_NOMEM;
@@ -254,31 +248,13 @@ int json_buf_string(struct buf *out, const char *s)
 		{
 			unsigned char c = (unsigned char)*s++;
 			char esc[7] = {'\\', 0, 0, 0, 0, 0, 0};
+			/* c is not NUL (the scan above stops there) */
+			const char *e = strchr(from, c);
 			size_t n = 2;
 
-			switch (c) {
-			case '"':
-				esc[1] = '"';
-				break;
-			case '\\':
-				esc[1] = '\\';
-				break;
-			case '\b':
-				esc[1] = 'b';
-				break;
-			case '\f':
-				esc[1] = 'f';
-				break;
-			case '\n':
-				esc[1] = 'n';
-				break;
-			case '\r':
-				esc[1] = 'r';
-				break;
-			case '\t':
-				esc[1] = 't';
-				break;
-			default:
+			if (e) {
+				esc[1] = to[e - from];
+			} else {
 				esc[1] = 'u';
 				esc[2] = '0';
 				esc[3] = '0';
