@@ -66,6 +66,16 @@ static int json_put_utf8(struct buf *b, unsigned long cp)
 	return buf_add(b, u, n);
 }
 
+/* The end of the run from p of characters a JSON string holds as they are
+ * (not '"', '\\', a control character or the end): both the parser and
+ * the writer copy such runs in one piece. */
+static const char *json_plain_end(const char *p)
+{
+	while (*p && *p != '"' && *p != '\\' && (unsigned char)*p >= 0x20)
+		p++;
+	return p;
+}
+
 /*
  * Parse the string literal starting at *pp (which points at the opening
  * quote) into b; on success *pp points after the closing quote.
@@ -88,10 +98,8 @@ static int json_string(struct buf *b, const char **pp)
 		if (c < 0x20)
 			return err_set(ERR_FORMAT, "control character in string");
 		if (c != '\\') {
-			const char *q = p;
+			const char *q = json_plain_end(p);
 
-			while (*q && *q != '"' && *q != '\\' && (unsigned char)*q >= 0x20)
-				q++;
 			if (buf_add(b, p, (size_t)(q - p)))
 				return ERR_NOMEM;
 			p = q;
@@ -236,10 +244,8 @@ int json_buf_string(struct buf *out, const char *s)
 	if (buf_putc(out, '"'))
 		return ERR_NOMEM;
 	while (*s) {
-		const char *q = s;
+		const char *q = json_plain_end(s);
 
-		while (*q && *q != '"' && *q != '\\' && (unsigned char)*q >= 0x20)
-			q++;
 		if (buf_add(out, s, (size_t)(q - s)))
 			return ERR_NOMEM;
 		s = q;

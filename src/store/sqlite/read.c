@@ -21,6 +21,18 @@
 
 /* ---- runs and metadata ----------------------------------------------- */
 
+/* Blob column i, borrowed until the next step: SQLite returns NULL for an
+ * empty blob and for a failed allocation (then the length is not 0). */
+int sqlite_col_blob(const void **data, size_t *len, sqlite3_stmt *s, int i)
+{
+	int n;
+
+	*data = sqlite3_column_blob(s, i);
+	n = sqlite3_column_bytes(s, i);
+	*len = (size_t)n;
+	return !*data && n > 0 ? err_nomem() : 0;
+}
+
 /* Copy text column i (NULL stays NULL). */
 int sqlite_col_text(char **out, sqlite3_stmt *s, int i)
 {
@@ -537,6 +549,34 @@ static int cmp_region_stats(const void *a, const void *b)
 		      ((const struct store_region_stats *)b)->name);
 }
 
+/*
+ * The start of the region queries over the ranks: *json = the ranks as JSON
+ * (NULL: all ranks), *s = the statement cached in *slot (prepared from sql
+ * on first use) with ?1 = run_id.  ranks_stmt_end() ends it, also after a
+ * failure.
+ */
+static int ranks_stmt_begin(struct store_conn *st, sqlite3_stmt **s, char **json,
+			    sqlite3_stmt **slot, const char *sql, int64_t run_id,
+			    const int64_t *ranks, size_t nranks)
+{
+	int failed, ret;
+
+	*s = NULL;
+	*json = sqlite_ranks_json(ranks, nranks, &failed);
+	if (failed)
+		return err_nomem();
+	ret = sqlite_cached(st, s, slot, sql);
+	if (!ret && sqlite3_bind_int64(*s, 1, run_id) != SQLITE_OK)
+		ret = sqlite_err(st, sqlite3_errcode(st->db), "read");
+	return ret;
+}
+
+static void ranks_stmt_end(sqlite3_stmt *s, char *json)
+{
+	sqlite_rewind(s);
+	free(json);
+}
+
 int sqlite_region_stats(struct store_conn *st, struct store_region_stats **out, size_t *n,
 			int64_t run_id, const int64_t *ranks, size_t nranks,
 			store_region_filter filter, void *ctx)
@@ -545,21 +585,16 @@ int sqlite_region_stats(struct store_conn *st, struct store_region_stats **out, 
 	struct store_region_stats *regs = NULL, *g;
 	size_t len = 0, cap = 0;
 	char *json;
-	int rc, bad = 0, failed, keep, ret = 0;
+	int rc, keep, ret;
 
 	*out = NULL;
 	*n = 0;
-	json = sqlite_ranks_json(ranks, nranks, &failed);
-	if (failed)
-		return err_nomem();
-	ret = json ? sqlite_cached(st, &s, &st->region_stats, REGION_STATS_SQL)
-		   : sqlite_cached(st, &s, &st->region_stats_all, REGION_STATS_ALL_SQL);
+	ret = ranks_stmt_begin(st, &s, &json, ranks ? &st->region_stats : &st->region_stats_all,
+			       ranks ? REGION_STATS_SQL : REGION_STATS_ALL_SQL, run_id, ranks,
+			       nranks);
 	if (ret)
 		goto out;
-	bad |= sqlite3_bind_int64(s, 1, run_id) != SQLITE_OK;
-	if (json)
-		bad |= sqlite3_bind_text(s, 2, json, -1, SQLITE_STATIC) != SQLITE_OK;
-	rc = bad ? sqlite3_errcode(st->db) : SQLITE_OK;
+	rc = json ? sqlite3_bind_text(s, 2, json, -1, SQLITE_STATIC) : SQLITE_OK;
 	while (sqlite_row(s, &rc)) {
 		const char *name = (const char *)sqlite3_column_text(s, REGION_STATS_NAME_COL);
 
@@ -589,8 +624,7 @@ int sqlite_region_stats(struct store_conn *st, struct store_region_stats **out, 
 	}
 	ret = sqlite_rows_done(st, rc);
 out:
-	sqlite_rewind(s);
-	free(json);
+	ranks_stmt_end(s, json);
 	if (ret) {
 		store_region_stats_free(regs, len);
 		return ret;
@@ -606,12 +640,12 @@ out:
 int sqlite_blob_append(struct store_conn *st, struct i64vec *out, sqlite3_stmt *s, int col,
 		       int64_t run_id)
 {
-	const void *data = sqlite3_column_blob(s, col);
-	int len = sqlite3_column_bytes(s, col);
+	const void *data;
+	size_t len;
 
-	if (!data && len > 0)
-		return err_nomem();
-	if (!blob_decode_append(out, data, (size_t)len))
+	if (sqlite_col_blob(&data, &len, s, col))
+		return ERR_NOMEM;
+	if (!blob_decode_append(out, data, len))
 		return 0;
 	if (err_code() == ERR_NOMEM)
 		return ERR_NOMEM;
@@ -631,15 +665,12 @@ int sqlite_region_durations(struct store_conn *st, struct i64vec *out, struct i6
 	sqlite3_stmt *s;
 	size_t start = out->len, ends_start = ends ? ends->len : 0;
 	char *json;
-	int rc, bad = 0, failed, ret = 0;
+	int rc, bad = 0, ret;
 
-	json = sqlite_ranks_json(ranks, nranks, &failed);
-	if (failed)
-		return err_nomem();
-	ret = sqlite_cached(st, &s, &st->region_durations, REGION_DURATIONS_SQL);
+	ret = ranks_stmt_begin(st, &s, &json, &st->region_durations, REGION_DURATIONS_SQL, run_id,
+			       ranks, nranks);
 	if (ret)
 		goto out;
-	bad |= sqlite3_bind_int64(s, 1, run_id) != SQLITE_OK;
 	bad |= sqlite3_bind_int64(s, 2, region_id) != SQLITE_OK;
 	bad |= sqlite_bind_text_or_null(s, 3, json) != SQLITE_OK;
 	rc = bad ? sqlite3_errcode(st->db) : SQLITE_OK;
@@ -652,8 +683,7 @@ int sqlite_region_durations(struct store_conn *st, struct i64vec *out, struct i6
 	}
 	ret = sqlite_rows_done(st, rc);
 out:
-	sqlite_rewind(s);
-	free(json);
+	ranks_stmt_end(s, json);
 	if (ret) {
 		out->len = start;
 		if (ends)

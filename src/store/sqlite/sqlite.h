@@ -179,6 +179,7 @@ int sqlite_blob_append(struct store_conn *st, struct i64vec *out, sqlite3_stmt *
  * (arr untouched, ERR_NOMEM set) when memory runs out. */
 /* Copy text column i (NULL stays NULL). */
 int sqlite_col_text(char **out, sqlite3_stmt *s, int i);
+int sqlite_col_blob(const void **data, size_t *len, sqlite3_stmt *s, int i);
 /* Fill g's aggregates from the REGION_AGGREGATES columns starting at col. */
 void sqlite_region_stats_from_row(struct store_region_stats *g, sqlite3_stmt *s, int col);
 /* Fill g's stored p50/p95/p99 from the three columns starting at col. */

@@ -699,7 +699,7 @@ int sqlite_scan_blobs(struct store_conn *st, int64_t run_id, store_blob_fn fn, v
 {
 	sqlite3_stmt *s = NULL;
 	int64_t lo, hi;
-	int rc, bad = 0, len, ret;
+	int rc, bad = 0, ret;
 
 	ret = finish_rowids(st, run_id, &lo, &hi);
 	if (!ret)
@@ -712,14 +712,11 @@ int sqlite_scan_blobs(struct store_conn *st, int64_t run_id, store_blob_fn fn, v
 	rc = bad ? sqlite3_errcode(st->db) : SQLITE_OK;
 	while (sqlite_row(s, &rc)) {
 		const void *data;
+		size_t len;
 
-		data = sqlite3_column_blob(s, 1);
-		len = sqlite3_column_bytes(s, 1);
-		if (!data && len > 0) {
-			ret = err_nomem();
-			goto out;
-		}
-		ret = fn(ctx, sqlite3_column_int64(s, 0), data, (size_t)len);
+		ret = sqlite_col_blob(&data, &len, s, 1);
+		if (!ret)
+			ret = fn(ctx, sqlite3_column_int64(s, 0), data, len);
 		if (ret)
 			goto out;
 	}
