@@ -59,6 +59,14 @@ void i64vec_release(struct i64vec *a);
 int i64vec_reserve(struct i64vec *a, size_t n);
 int i64vec_push(struct i64vec *a, int64_t x);
 
+/* calloc of n elements (at least one, so that NULL means failure) that
+ * sets ERR_NOMEM on failure. */
+void *util_calloc(size_t n, size_t size);
+
+/* Hand b's string over (buf_detach()) unless failed is non-zero: then b is
+ * released and NULL returned.  For builders that check once at the end. */
+char *buf_finish(struct buf *b, int failed);
+
 /* strdup that returns NULL for NULL and sets ERR_NOMEM on failure (check
  * with "if (s && !copy)"). */
 char *util_strdup(const char *s);

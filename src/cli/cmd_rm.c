@@ -46,10 +46,9 @@ int cmd_rm(int argc, char **argv)
 		n = 0;
 		goto out;
 	}
-	ids = calloc((size_t)n, sizeof(*ids));
-	unpinned = calloc((size_t)n, sizeof(*unpinned));
-	if (!ids || !unpinned) {
-		err_nomem();
+	ids = util_calloc((size_t)n, sizeof(*ids));
+	unpinned = ids ? util_calloc((size_t)n, sizeof(*unpinned)) : NULL;
+	if (!unpinned) {
 		code = cli_error();
 		goto out;
 	}

@@ -168,10 +168,9 @@ int cmd_runs(int argc, char **argv)
 	};
 
 	memset(&f, 0, sizeof(f));
-	meta.v = calloc((size_t)argc, sizeof(*meta.v));
-	meta.copies = calloc((size_t)argc, sizeof(*meta.copies));
-	if (!meta.v || !meta.copies) {
-		err_nomem();
+	meta.v = util_calloc((size_t)argc, sizeof(*meta.v));
+	meta.copies = meta.v ? util_calloc((size_t)argc, sizeof(*meta.copies)) : NULL;
+	if (!meta.copies) {
 		code = cli_error();
 		goto out;
 	}

@@ -67,9 +67,8 @@ int cmd_tag_change(int argc, char **argv, int add)
 			code = opt_usage_error(self, opts, "empty tag");
 			goto out;
 		}
-	changed = calloc((size_t)ntags, sizeof(*changed));
+	changed = util_calloc((size_t)ntags, sizeof(*changed));
 	if (!changed) {
-		err_nomem();
 		code = cli_error();
 		goto out;
 	}

@@ -152,6 +152,24 @@ int i64vec_push(struct i64vec *a, int64_t x)
 	return 0;
 }
 
+void *util_calloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size);
+
+	if (!p)
+		err_nomem();
+	return p;
+}
+
+char *buf_finish(struct buf *b, int failed)
+{
+	if (failed) {
+		buf_release(b);
+		return NULL;
+	}
+	return buf_detach(b);
+}
+
 char *util_strdup(const char *s)
 {
 	char *d;

@@ -265,13 +265,7 @@ char *sqlite_glob_prefix(const char *prefix)
 		else
 			rc = buf_putc(&b, *prefix);
 	}
-	if (!rc)
-		rc = buf_putc(&b, '*');
-	if (rc) {
-		buf_release(&b);
-		return NULL;
-	}
-	return buf_detach(&b);
+	return buf_finish(&b, rc || buf_putc(&b, '*'));
 }
 
 /*
@@ -462,6 +456,7 @@ out:
 char *sqlite_ranks_json(const int64_t *ranks, size_t n, int *failed)
 {
 	struct buf b = BUF_INIT;
+	char *s;
 	size_t i;
 	int rc;
 
@@ -471,14 +466,9 @@ char *sqlite_ranks_json(const int64_t *ranks, size_t n, int *failed)
 	rc = buf_putc(&b, '[');
 	for (i = 0; i < n && !rc; i++)
 		rc = buf_printf(&b, "%s%lld", i ? "," : "", (long long)ranks[i]);
-	if (!rc)
-		rc = buf_putc(&b, ']');
-	if (rc) {
-		buf_release(&b);
-		*failed = 1;
-		return NULL;
-	}
-	return buf_detach(&b);
+	s = buf_finish(&b, rc || buf_putc(&b, ']'));
+	*failed = !s;
+	return s;
 }
 
 /* Fill g's aggregates from the REGION_AGGREGATES columns starting at col. */
