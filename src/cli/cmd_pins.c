@@ -79,7 +79,6 @@ const struct opt_cmd cmd_pins_usage = {
     .name = "pins",
     .synopsis = "scopedb pins [--db PATH] [--format table|json]",
     .summary = "list the pins",
-    .max_args = 0,
 };
 
 int cmd_pins(int argc, char **argv)

@@ -106,7 +106,6 @@ const struct opt_cmd cmd_runs_usage = {
 	"                [--until DATE] [--meta KEY=VALUE]... [--limit N] [--format FMT]\n"
 	"                [--db PATH]",
     .summary = "list the stored runs, newest first",
-    .max_args = 0,
 };
 
 /* The --meta KEY=VALUE conditions (arrays of argc entries). */
