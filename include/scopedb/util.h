@@ -23,6 +23,16 @@ struct buf {
 		NULL, 0, 0                                                                         \
 	}
 
+/*
+ * Grow the array whose pointer is at arrp (elements of size bytes, capacity
+ * *cap) to hold at least need elements, doubling from first; 0 or ERR_NOMEM
+ * (the array is unchanged then).  The array stays owned by the caller.
+ */
+int util_grow(void *arrp, size_t *cap, size_t need, size_t size, size_t first);
+/* Append one zeroed element to the array at arrp (length *len, incremented)
+ * and return it; NULL with ERR_NOMEM set on failure. */
+void *util_push(void *arrp, size_t *cap, size_t *len, size_t size);
+
 void buf_init(struct buf *b);
 void buf_release(struct buf *b);
 /* Make room for at least extra more bytes (plus the terminating NUL). */
@@ -48,6 +58,14 @@ void i64vec_init(struct i64vec *a);
 void i64vec_release(struct i64vec *a);
 int i64vec_reserve(struct i64vec *a, size_t n);
 int i64vec_push(struct i64vec *a, int64_t x);
+
+/* calloc of n elements (at least one, so that NULL means failure) that
+ * sets ERR_NOMEM on failure. */
+void *util_calloc(size_t n, size_t size);
+
+/* Hand b's string over (buf_detach()) unless failed is non-zero: then b is
+ * released and NULL returned.  For builders that check once at the end. */
+char *buf_finish(struct buf *b, int failed);
 
 /* strdup that returns NULL for NULL and sets ERR_NOMEM on failure (check
  * with "if (s && !copy)"). */

@@ -62,6 +62,7 @@ int cli_parse_format(const char **out, const char *arg, const char *allowed)
 			continue;
 		if (!strcmp(arg, r->name)) {
 			*out = r->name;
+			buf_release(&choices);
 			return 0;
 		}
 		if (buf_printf(&choices, "%s%s", choices.len ? ", " : "", r->name)) {

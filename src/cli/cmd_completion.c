@@ -23,7 +23,7 @@ const struct opt_cmd cmd_completion_usage = {
     .after = "Prints a bash completion script for scopedb; load it with\n"
 	     "    source <(scopedb completion bash)",
     .summary = "print the bash completion script",
-    .max_args = OPT_ARGS_ANY,
+    OPT_ARGS_EXACTLY(1, "completion needs a shell: bash"),
 };
 
 static const char completion_head[] =
@@ -132,16 +132,10 @@ int cmd_completion(int argc, char **argv)
 	const struct opt_cmd *self = &cmd_completion_usage;
 	const struct opt opts[] = {OPT_END()};
 	struct buf out = BUF_INIT;
-	int code = CLI_EXIT_ERROR, nargs;
+	int code = CLI_EXIT_ERROR;
 
-	nargs = opt_parse(self, opts, argc, argv, &code);
-	if (nargs < 0)
+	if (opt_parse(self, opts, argc, argv, &code) < 0)
 		goto out;
-	if (nargs != 1) {
-		code = opt_usage_error(
-		    self, opts, nargs ? "too many arguments" : "completion needs a shell: bash");
-		goto out;
-	}
 	if (strcmp(argv[0], "bash")) {
 		code = opt_usage_error(self, opts, "unsupported shell '%s': only bash", argv[0]);
 		goto out;

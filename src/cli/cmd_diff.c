@@ -34,7 +34,7 @@ const struct opt_cmd cmd_diff_usage = {
 	"                [--db PATH]",
     .before = "A and B are stored runs (selectors) or profile files:\n" COMPARE_SELECTORS,
     .summary = "compare one metric of every region of two runs",
-    .max_args = 2,
+    OPT_ARGS(2, 2, "diff needs two runs (selectors or files)"),
 };
 
 const struct opt_cmd cmd_check_usage = {
@@ -47,7 +47,7 @@ const struct opt_cmd cmd_check_usage = {
 	"BASELINE and CANDIDATE are stored runs (selectors) or profile files:\n" COMPARE_SELECTORS,
     .after = "Exit status: 0 PASS, 1 FAIL (budget exceeded), 2 error.",
     .summary = "fail (exit 1) when a run regressed against a baseline",
-    .max_args = 2,
+    OPT_ARGS(2, 2, "check needs two runs (selectors or files)"),
 };
 
 /* --sort KEY (enum stats_sort *). */
@@ -79,15 +79,6 @@ static int compare_document(struct doc *d, const void *ctx)
 	return 0;
 }
 
-/* The comparison's document (report.h), rendered in fmt into out. */
-static int compare_output(struct buf *out, const struct compare_result *res,
-			  const struct compare_opts *co, const char *fmt)
-{
-	const struct compare_view v = {res, co};
-
-	return cli_output(out, compare_document, &v, fmt, cli_use_color(stdout));
-}
-
 int cmd_compare(int argc, char **argv, int check)
 {
 	struct opt_list inc = OPT_LIST_INIT, exc = OPT_LIST_INIT;
@@ -96,7 +87,6 @@ int cmd_compare(int argc, char **argv, int check)
 	struct compare_opts co;
 	struct compare_result res;
 	struct i64vec ranks;
-	struct buf out = BUF_INIT;
 	/* The options of both, then those of diff only or check only. */
 #define COMPARE_OPTS                                                                               \
 	OPT__DB(&db), OPT__METRIC(&co.metric), OPT__INCLUDE(&inc), OPT__EXCLUDE(&exc),             \
@@ -130,11 +120,6 @@ int cmd_compare(int argc, char **argv, int check)
 	nargs = opt_parse(self, opts, argc, argv, &code);
 	if (nargs < 0)
 		goto out;
-	if (nargs < 2) {
-		code = opt_usage_error(self, opts, "%s needs two runs (selectors or files)",
-				       self->name);
-		goto out;
-	}
 	if (ranks.len) {
 		match_ranks_finish(&ranks);
 		co.ranks = ranks.v;
@@ -149,16 +134,16 @@ int cmd_compare(int argc, char **argv, int check)
 		code = cli_error();
 		goto out;
 	}
-	if (compare_output(&out, &res, &co, fmt)) {
-		code = cli_error();
-		goto out;
+	{
+		const struct compare_view v = {&res, &co};
+
+		/* the exit status of a verdict: decided here, nowhere else */
+		code =
+		    cli_print_doc(compare_document, &v, fmt, cli_use_color(stdout),
+				  res.verdict.kind == VERDICT_FAIL ? CLI_EXIT_FAIL : CLI_EXIT_OK);
 	}
-	fwrite(out.data, 1, out.len, stdout);
-	/* the exit status of a verdict: decided here, nowhere else */
-	code = cli_finish(res.verdict.kind == VERDICT_FAIL ? CLI_EXIT_FAIL : CLI_EXIT_OK);
 out:
 	compare_release(&res);
-	buf_release(&out);
 	i64vec_release(&ranks);
 	opt_list_release(&inc);
 	opt_list_release(&exc);

@@ -308,13 +308,7 @@ int cmd_history(int argc, char **argv)
 	h.count = stats_metric_is_count(h.metric);
 	h.utf8 = cli_format_is(fmt, "table") && history_utf8();
 	if (store_open(&st, cli_db_path(db), STORE_READONLY) ||
-	    store_region_history(st, &pts, &n, &q)) {
-		code = cli_error();
-		goto out;
-	}
-	steps = calloc(n ? n : 1, sizeof(*steps));
-	if (!steps) {
-		err_nomem();
+	    store_region_history(st, &pts, &n, &q) || !(steps = util_calloc(n, sizeof(*steps)))) {
 		code = cli_error();
 		goto out;
 	}

@@ -159,7 +159,7 @@ const struct opt_cmd cmd_ingest_usage = {
 	"scopedb ingest FILE... [--db PATH] [--tag T]... [--label L] [--commit SHA]\n"
 	"                [--branch NAME] [--meta KEY=VALUE]... [--format table|json] [--quiet]",
     .summary = "import scope-profiler HDF5 profiles into the store",
-    .max_args = OPT_ARGS_ANY,
+    OPT_ARGS(1, OPT_ARGS_ANY, "no file to ingest"),
 };
 
 /* --meta KEY=VALUE (struct opt_list *), checked as it is met. */
@@ -202,10 +202,6 @@ int cmd_ingest(int argc, char **argv)
 	nargs = opt_parse(self, opts, argc, argv, &code);
 	if (nargs < 0)
 		goto out;
-	if (nargs == 0) {
-		code = opt_usage_error(self, opts, "no file to ingest");
-		goto out;
-	}
 	io.tags = tags.v;
 	io.ntags = tags.n;
 	io.meta = meta.v;

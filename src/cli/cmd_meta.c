@@ -108,7 +108,7 @@ const struct opt_cmd cmd_meta_usage = {
 		"       scopedb meta A B [--all] [--db PATH] [--format table|json]",
     .after = "With one run, its metadata; with two, only the keys whose values differ.",
     .summary = "show a run's metadata, or what differs between two runs",
-    .max_args = 2,
+    OPT_ARGS(1, 2, "meta needs one or two run selectors"),
 };
 
 int cmd_meta(int argc, char **argv)
@@ -117,10 +117,9 @@ int cmd_meta(int argc, char **argv)
 	const char *fmt = "table";
 	struct store_meta ma, mb;
 	struct store *st = NULL;
-	struct buf out = BUF_INIT;
 	const char *db = NULL;
 	int64_t ia = 0, ib = 0;
-	int all = 0, started = 0, nargs, code = CLI_EXIT_ERROR, rc;
+	int all = 0, started = 0, nargs, code = CLI_EXIT_ERROR;
 	const struct opt opts[] = {
 	    OPT__DB(&db),
 	    OPT_FLAG(0, "all", &all, "with two runs, also compare timestamps, labels and job ids"),
@@ -133,10 +132,6 @@ int cmd_meta(int argc, char **argv)
 	nargs = opt_parse(self, opts, argc, argv, &code);
 	if (nargs < 0)
 		goto out;
-	if (nargs < 1) {
-		code = opt_usage_error(self, opts, "meta needs one or two run selectors");
-		goto out;
-	}
 	if (store_open(&st, cli_db_path(db), STORE_READONLY) || store_read_begin(st, &started) ||
 	    meta_resolve(st, &ia, argv[0]) || (nargs == 2 && meta_resolve(st, &ib, argv[1])) ||
 	    store_get_meta(st, &ma, ia) || (nargs == 2 && store_get_meta(st, &mb, ib))) {
@@ -146,20 +141,13 @@ int cmd_meta(int argc, char **argv)
 	{
 		const struct meta_view v = {&ma, nargs == 2 ? &mb : NULL, ia, ib, all};
 
-		rc = cli_output(&out, meta_document, &v, fmt, 0);
+		code = cli_print_doc(meta_document, &v, fmt, 0, CLI_EXIT_OK);
 	}
-	if (rc) {
-		code = cli_error();
-		goto out;
-	}
-	fwrite(out.data ? out.data : "", 1, out.len, stdout);
-	code = cli_finish(CLI_EXIT_OK);
 out:
 	if (started)
 		store_read_end(st);
 	store_meta_release(&ma);
 	store_meta_release(&mb);
 	store_close(st);
-	buf_release(&out);
 	return code;
 }

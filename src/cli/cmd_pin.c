@@ -21,7 +21,7 @@ const struct opt_cmd cmd_pin_usage = {
     .after = "RUN is a selector (42, latest, tag:NAME, ...); an existing pin is moved.\n"
 	     "Use it as pin:NAME; a pinned run cannot be removed.",
     .summary = "name a stored run, e.g. the baseline for check",
-    .max_args = OPT_ARGS_ANY,
+    OPT_ARGS_EXACTLY(2, "pin needs a NAME and a run SELECTOR"),
 };
 
 int cmd_pin(int argc, char **argv)
@@ -33,18 +33,11 @@ int cmd_pin(int argc, char **argv)
 	struct store *st = NULL;
 	struct stat sb;
 	int64_t run = 0, prev = 0;
-	int code = CLI_EXIT_ERROR, nargs;
+	int code = CLI_EXIT_ERROR;
 
 	memset(&sel, 0, sizeof(sel));
-	nargs = opt_parse(self, opts, argc, argv, &code);
-	if (nargs < 0)
+	if (opt_parse(self, opts, argc, argv, &code) < 0)
 		goto out;
-	if (nargs != 2) {
-		code = opt_usage_error(self, opts,
-				       nargs < 2 ? "pin needs a NAME and a run SELECTOR"
-						 : "too many arguments");
-		goto out;
-	}
 	name = argv[0];
 	arg = argv[1];
 	if (select_check_pin_name(name)) {

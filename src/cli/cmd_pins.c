@@ -79,7 +79,6 @@ const struct opt_cmd cmd_pins_usage = {
     .name = "pins",
     .synopsis = "scopedb pins [--db PATH] [--format table|json]",
     .summary = "list the pins",
-    .max_args = 0,
 };
 
 int cmd_pins(int argc, char **argv)
@@ -97,13 +96,8 @@ int cmd_pins(int argc, char **argv)
 
 	if (opt_parse(self, opts, argc, argv, &code) < 0)
 		goto out;
-	if (store_open(&st, cli_db_path(db), STORE_READONLY) || store_list_pins(st, &pins, &n)) {
-		code = cli_error();
-		goto out;
-	}
-	runs = calloc(n ? n : 1, sizeof(*runs));
-	if (!runs) {
-		err_nomem();
+	if (store_open(&st, cli_db_path(db), STORE_READONLY) || store_list_pins(st, &pins, &n) ||
+	    !(runs = util_calloc(n, sizeof(*runs)))) {
 		code = cli_error();
 		goto out;
 	}

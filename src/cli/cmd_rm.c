@@ -22,7 +22,7 @@ const struct opt_cmd cmd_rm_usage = {
     .after = "All runs are removed in one transaction, or none.  'scopedb vacuum' gives the\n"
 	     "space back.",
     .summary = "remove stored runs",
-    .max_args = OPT_ARGS_ANY,
+    OPT_ARGS(1, OPT_ARGS_ANY, "rm needs at least one run SELECTOR"),
 };
 
 int cmd_rm(int argc, char **argv)
@@ -46,14 +46,9 @@ int cmd_rm(int argc, char **argv)
 		n = 0;
 		goto out;
 	}
-	if (n < 1) {
-		code = opt_usage_error(self, opts, "rm needs at least one run SELECTOR");
-		goto out;
-	}
-	ids = calloc((size_t)n, sizeof(*ids));
-	unpinned = calloc((size_t)n, sizeof(*unpinned));
-	if (!ids || !unpinned) {
-		err_nomem();
+	ids = util_calloc((size_t)n, sizeof(*ids));
+	unpinned = ids ? util_calloc((size_t)n, sizeof(*unpinned)) : NULL;
+	if (!unpinned) {
 		code = cli_error();
 		goto out;
 	}

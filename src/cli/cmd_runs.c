@@ -106,7 +106,6 @@ const struct opt_cmd cmd_runs_usage = {
 	"                [--until DATE] [--meta KEY=VALUE]... [--limit N] [--format FMT]\n"
 	"                [--db PATH]",
     .summary = "list the stored runs, newest first",
-    .max_args = 0,
 };
 
 /* The --meta KEY=VALUE conditions (arrays of argc entries). */
@@ -168,10 +167,9 @@ int cmd_runs(int argc, char **argv)
 	};
 
 	memset(&f, 0, sizeof(f));
-	meta.v = calloc((size_t)argc, sizeof(*meta.v));
-	meta.copies = calloc((size_t)argc, sizeof(*meta.copies));
-	if (!meta.v || !meta.copies) {
-		err_nomem();
+	meta.v = util_calloc((size_t)argc, sizeof(*meta.v));
+	meta.copies = meta.v ? util_calloc((size_t)argc, sizeof(*meta.copies)) : NULL;
+	if (!meta.copies) {
 		code = cli_error();
 		goto out;
 	}

@@ -130,7 +130,7 @@ const struct opt_cmd cmd_show_usage = {
     .after = "Times in seconds, imbalance in percent, std is the population standard deviation;\n"
 	     "gpu_total and gpu_avg are shown by default when the run has GPU data.",
     .summary = "show the per-region summary of one run",
-    .max_args = 1,
+    OPT_ARGS(1, 1, "show needs a run SELECTOR"),
 };
 
 /* --columns LIST: the parsed columns, and the text (NULL: not given). */
@@ -169,10 +169,9 @@ int cmd_show(int argc, char **argv)
 	struct store *st = NULL;
 	struct show_view view;
 	struct i64vec ranks;
-	struct buf out = BUF_INIT;
 	size_t nrows = 0, ncols, c;
 	int64_t id = 0;
-	int started = 0, code = CLI_EXIT_ERROR, nargs, rc;
+	int started = 0, code = CLI_EXIT_ERROR;
 	const struct opt opts[] = {
 	    OPT__DB(&db),
 	    OPT__INCLUDE(&inc),
@@ -193,13 +192,8 @@ int cmd_show(int argc, char **argv)
 	memset(&sel, 0, sizeof(sel));
 	memset(&run, 0, sizeof(run));
 	i64vec_init(&ranks);
-	nargs = opt_parse(self, opts, argc, argv, &code);
-	if (nargs < 0)
+	if (opt_parse(self, opts, argc, argv, &code) < 0)
 		goto out;
-	if (nargs < 1) {
-		code = opt_usage_error(self, opts, "show needs a run SELECTOR");
-		goto out;
-	}
 	if (select_parse(&sel, argv[0])) {
 		code = cli_error();
 		goto out;
@@ -241,13 +235,7 @@ int cmd_show(int argc, char **argv)
 	view.ncols = ncols;
 	view.ranks = so.ranks;
 	view.nranks = so.nranks;
-	rc = cli_output(&out, show_document, &view, fmt, 0);
-	if (rc) {
-		code = cli_error();
-		goto out;
-	}
-	fwrite(out.data ? out.data : "", 1, out.len, stdout);
-	code = cli_finish(CLI_EXIT_OK);
+	code = cli_print_doc(show_document, &view, fmt, 0, CLI_EXIT_OK);
 out:
 	if (started)
 		store_read_end(st);
@@ -255,7 +243,6 @@ out:
 	store_run_release(&run);
 	select_release(&sel);
 	store_close(st);
-	buf_release(&out);
 	i64vec_release(&ranks);
 	opt_list_release(&inc);
 	opt_list_release(&exc);

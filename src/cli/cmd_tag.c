@@ -36,14 +36,14 @@ const struct opt_cmd cmd_tag_usage = {
     .name = "tag",
     .synopsis = "scopedb tag RUN TAG... [--db PATH]",
     .summary = "add tags to a stored run",
-    .max_args = OPT_ARGS_ANY,
+    OPT_ARGS(2, OPT_ARGS_ANY, "tag needs a run SELECTOR and at least one TAG"),
 };
 
 const struct opt_cmd cmd_untag_usage = {
     .name = "untag",
     .synopsis = "scopedb untag RUN TAG... [--db PATH]",
     .summary = "remove tags from a stored run",
-    .max_args = OPT_ARGS_ANY,
+    OPT_ARGS(2, OPT_ARGS_ANY, "untag needs a run SELECTOR and at least one TAG"),
 };
 
 int cmd_tag_change(int argc, char **argv, int add)
@@ -61,20 +61,14 @@ int cmd_tag_change(int argc, char **argv, int add)
 	nargs = opt_parse(self, opts, argc, argv, &code);
 	if (nargs < 0)
 		goto out;
-	if (nargs < 2) {
-		code = opt_usage_error(self, opts, "%s needs a run SELECTOR and at least one TAG",
-				       self->name);
-		goto out;
-	}
 	ntags = nargs - 1;
 	for (i = 0; i < ntags; i++)
 		if (!argv[1 + i][0]) {
 			code = opt_usage_error(self, opts, "empty tag");
 			goto out;
 		}
-	changed = calloc((size_t)ntags, sizeof(*changed));
+	changed = util_calloc((size_t)ntags, sizeof(*changed));
 	if (!changed) {
-		err_nomem();
 		code = cli_error();
 		goto out;
 	}

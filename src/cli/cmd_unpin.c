@@ -15,7 +15,7 @@ const struct opt_cmd cmd_unpin_usage = {
     .name = "unpin",
     .synopsis = "scopedb unpin NAME [--db PATH]",
     .summary = "remove a pin",
-    .max_args = OPT_ARGS_ANY,
+    OPT_ARGS_EXACTLY(1, "unpin needs a pin NAME"),
 };
 
 int cmd_unpin(int argc, char **argv)
@@ -25,16 +25,10 @@ int cmd_unpin(int argc, char **argv)
 	const struct opt opts[] = {OPT__DB(&db), OPT_END()};
 	struct store *st = NULL;
 	int64_t prev = 0;
-	int code = CLI_EXIT_ERROR, nargs;
+	int code = CLI_EXIT_ERROR;
 
-	nargs = opt_parse(self, opts, argc, argv, &code);
-	if (nargs < 0)
+	if (opt_parse(self, opts, argc, argv, &code) < 0)
 		goto out;
-	if (nargs != 1) {
-		code = opt_usage_error(self, opts,
-				       nargs < 1 ? "unpin needs a pin NAME" : "too many arguments");
-		goto out;
-	}
 	if (store_open(&st, cli_db_path(db), STORE_EXISTING) ||
 	    store_pin_remove(st, &prev, argv[0])) {
 		code = cli_error();

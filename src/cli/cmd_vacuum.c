@@ -28,7 +28,6 @@ const struct opt_cmd cmd_vacuum_usage = {
     .synopsis = "scopedb vacuum [--db PATH]",
     .after = "Gives back the space of removed runs and refreshes the query planner statistics.",
     .summary = "compact the store",
-    .max_args = 0,
 };
 
 int cmd_vacuum(int argc, char **argv)

@@ -36,15 +36,8 @@ static void *opt_describe_ctx;
 
 int opt_list_push(struct opt_list *l, const char *s)
 {
-	if (l->n == l->alloc) {
-		size_t alloc = l->alloc ? 2 * l->alloc : 4;
-		const char **v = realloc(l->v, alloc * sizeof(*v));
-
-		if (!v)
-			return err_nomem();
-		l->v = v;
-		l->alloc = alloc;
-	}
+	if (util_grow(&l->v, &l->alloc, l->n + 1, sizeof(*l->v), 4))
+		return ERR_NOMEM;
 	l->v[l->n++] = s;
 	return 0;
 }
@@ -253,7 +246,13 @@ int opt_parse(const struct opt_cmd *cmd, const struct opt *opts, int argc, char 
 		argv[n++] = argv[i++];
 	argv[n] = NULL;
 	if (cmd->max_args != OPT_ARGS_ANY && n > cmd->max_args) {
-		*code = opt_usage_error(cmd, opts, "unexpected argument '%s'", argv[cmd->max_args]);
+		*code = cmd->too_many ? opt_usage_error(cmd, opts, "%s", cmd->too_many)
+				      : opt_usage_error(cmd, opts, "unexpected argument '%s'",
+							argv[cmd->max_args]);
+		return -1;
+	}
+	if (n < cmd->min_args) {
+		*code = opt_usage_error(cmd, opts, "%s", cmd->missing);
 		return -1;
 	}
 	return n;

@@ -114,9 +114,9 @@ void opt_list_release(struct opt_list *l);
 
 /* A command's usage texts besides its options (usage = synopsis, then,
  * each after a blank line, before, the option lines, after), and how many
- * positional arguments it takes at most: more is the error "unexpected
- * argument 'X'" (X the first one too many); the command checks the
- * minimum itself, in its own words. */
+ * positional arguments it takes: more than max_args is the error too_many,
+ * or "unexpected argument 'X'" (X the first one too many) when too_many is
+ * NULL; fewer than min_args is the error missing, in the command's words. */
 struct opt_cmd {
 	const char *name;     /* "diff" */
 	const char *synopsis; /* "scopedb diff A B [...]" lines, verbatim */
@@ -124,12 +124,22 @@ struct opt_cmd {
 	const char *after;    /* paragraph after the options, or NULL */
 	const char *summary;  /* one line: the command list, the end of help */
 	int max_args;	      /* or OPT_ARGS_ANY; 0 (the default) takes none */
+	const char *too_many; /* NULL: "unexpected argument 'X'" */
+	int min_args;	      /* 0 (the default): no minimum */
+	const char *missing;  /* with min_args: "show needs a run SELECTOR" */
 };
+
+/* The positional-argument count of an opt_cmd, in one line: at least min
+ * (fewer: the error missing) and at most most (or OPT_ARGS_ANY) ... */
+#define OPT_ARGS(min, most, msg) .min_args = (min), .max_args = (most), .missing = (msg)
+/* ... or exactly n, more being "too many arguments". */
+#define OPT_ARGS_EXACTLY(n, msg) OPT_ARGS(n, n, msg), .too_many = "too many arguments"
 
 /*
  * Parse argv[1..argc) (argv[0] is the command name) against opts.  On
  * success returns the number n of positional arguments, moved to
- * argv[0..n) in their order (argv[n] = NULL), n <= cmd->max_args.  Returns -1 when the
+ * argv[0..n) in their order (argv[n] = NULL), cmd->min_args <= n <= cmd->max_args.
+ * Returns -1 when the
  * command must stop and return *code: after --help (the help is on
  * stdout, *code 0 unless stdout failed) or after an error (reported on
  * stderr, *code 2).  See opt_describe() for the third case.

@@ -4,6 +4,8 @@
  * --format option against the renderer registry, so a new renderer needs
  * no change here.
  */
+#include <stdio.h>
+
 #include "cli/output.h"
 #include "render/render.h"
 
@@ -25,4 +27,19 @@ int cli_output(struct buf *out, cli_doc_fn build, const void *ctx, const char *f
 		rc = cli_render(out, &d, fmt, color);
 	doc_release(&d);
 	return rc;
+}
+
+int cli_print_doc(cli_doc_fn build, const void *ctx, const char *fmt, int color, int ok)
+{
+	struct buf out = BUF_INIT;
+	int code;
+
+	if (cli_output(&out, build, ctx, fmt, color)) {
+		code = cli_error();
+	} else {
+		fwrite(out.data ? out.data : "", 1, out.len, stdout);
+		code = cli_finish(ok);
+	}
+	buf_release(&out);
+	return code;
 }

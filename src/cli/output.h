@@ -20,4 +20,9 @@ typedef int (*cli_doc_fn)(struct doc *d, const void *ctx);
 /* Build a document with build(ctx) and append it rendered in fmt to out. */
 int cli_output(struct buf *out, cli_doc_fn build, const void *ctx, const char *fmt, int color);
 
+/* The end of most commands: build the document, render it in fmt, write
+ * it to stdout and return the exit code: ok (cli_finish()), or
+ * CLI_EXIT_ERROR with the error reported (cli_error()). */
+int cli_print_doc(cli_doc_fn build, const void *ctx, const char *fmt, int color, int ok);
+
 #endif

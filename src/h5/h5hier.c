@@ -79,15 +79,8 @@ static int rankgrp_cmp(const void *a, const void *b)
 /* Append r to p->rows (capacity *cap). */
 static int h5hier_push_row(struct h5prof *p, size_t *cap, const struct prow *r)
 {
-	if (p->info.num_rows == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 64;
-		struct prow *v = realloc(p->rows, ncap * sizeof(*v));
-
-		if (!v)
-			return err_nomem();
-		p->rows = v;
-		*cap = ncap;
-	}
+	if (util_grow(&p->rows, cap, p->info.num_rows + 1, sizeof(*p->rows), 64))
+		return ERR_NOMEM;
 	p->rows[p->info.num_rows++] = *r;
 	return 0;
 }

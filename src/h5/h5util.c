@@ -85,15 +85,8 @@ int h5names_push(struct h5names *l, const char *s)
 {
 	char *d;
 
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 16;
-		char **v = realloc(l->v, cap * sizeof(*v));
-
-		if (!v)
-			return err_nomem();
-		l->v = v;
-		l->cap = cap;
-	}
+	if (util_grow(&l->v, &l->cap, l->n + 1, sizeof(*l->v), 16))
+		return ERR_NOMEM;
 	d = util_strdup(s);
 	if (!d)
 		return ERR_NOMEM;

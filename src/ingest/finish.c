@@ -111,15 +111,8 @@ static int finish_scan_blob(void *arg, int64_t region, const void *data, size_t 
 		return FINISH_OVERFLOW;
 	if (len > UINT32_MAX || blob_count(&count, data, len))
 		return finish_damaged(sc->st, sc->run_id);
-	if (b->nrecs == b->caprecs) {
-		size_t cap = b->caprecs ? 2 * b->caprecs : 1024;
-
-		rec = realloc(b->recs, cap * sizeof(*rec));
-		if (!rec)
-			return err_nomem();
-		b->recs = rec;
-		b->caprecs = cap;
-	}
+	if (util_grow(&b->recs, &b->caprecs, b->nrecs + 1, sizeof(*b->recs), 1024))
+		return ERR_NOMEM;
 	rec = &b->recs[b->nrecs++];
 	rec->off = b->used;
 	rec->len = (uint32_t)len;

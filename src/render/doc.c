@@ -20,18 +20,7 @@ void doc_init(struct doc *d)
 /* Grow *v (of *cap elements of size sz) to hold n + 1; 0 or -1. */
 static int doc_grow(void *v, size_t *cap, size_t n, size_t sz)
 {
-	void **p = v, *q;
-	size_t c;
-
-	if (n < *cap)
-		return 0;
-	c = *cap ? *cap * 2 : 8;
-	q = realloc(*p, c * sz);
-	if (!q)
-		return -1;
-	*p = q;
-	*cap = c;
-	return 0;
+	return util_grow(v, cap, n + 1, sz, 8) ? -1 : 0;
 }
 
 /* strdup that marks the document failed; NULL stays NULL. */

@@ -66,6 +66,16 @@ static int json_put_utf8(struct buf *b, unsigned long cp)
 	return buf_add(b, u, n);
 }
 
+/* The end of the run from p of characters a JSON string holds as they are
+ * (not '"', '\\', a control character or the end): both the parser and
+ * the writer copy such runs in one piece. */
+static const char *json_plain_end(const char *p)
+{
+	while (*p && *p != '"' && *p != '\\' && (unsigned char)*p >= 0x20)
+		p++;
+	return p;
+}
+
 /*
  * Parse the string literal starting at *pp (which points at the opening
  * quote) into b; on success *pp points after the closing quote.
@@ -88,10 +98,8 @@ static int json_string(struct buf *b, const char **pp)
 		if (c < 0x20)
 			return err_set(ERR_FORMAT, "control character in string");
 		if (c != '\\') {
-			const char *q = p;
+			const char *q = json_plain_end(p);
 
-			while (*q && *q != '"' && *q != '\\' && (unsigned char)*q >= 0x20)
-				q++;
 			if (buf_add(b, p, (size_t)(q - p)))
 				return ERR_NOMEM;
 			p = q;
@@ -190,17 +198,9 @@ int json_parse_strarray(char ***out, size_t *n, const char *text)
 		rc = json_string(&s, &p);
 		if (rc)
 			goto out;
-		if (len == cap) {
-			size_t ncap = cap ? cap * 2 : 4;
-			char **nv = realloc(v, ncap * sizeof(*nv));
-
-			if (!nv) {
-				rc = err_nomem();
-				goto out;
-			}
-			v = nv;
-			cap = ncap;
-		}
+		rc = util_grow(&v, &cap, len + 1, sizeof(*v), 4);
+		if (rc)
+			goto out;
 		v[len++] = buf_detach(&s);
 		p = json_ws(p);
 		if (*p == ',') {
@@ -238,14 +238,14 @@ out:
 int json_buf_string(struct buf *out, const char *s)
 {
 	static const char hex[] = "0123456789abcdef";
+	/* the two-character escapes: from[i] is written as '\\' to[i] */
+	static const char from[] = "\"\\\b\f\n\r\t", to[] = "\"\\bfnrt";
 
 	if (buf_putc(out, '"'))
 		return ERR_NOMEM;
 	while (*s) {
-		const char *q = s;
+		const char *q = json_plain_end(s);
 
-		while (*q && *q != '"' && *q != '\\' && (unsigned char)*q >= 0x20)
-			q++;
 		if (buf_add(out, s, (size_t)(q - s)))
 			return ERR_NOMEM;
 		s = q;
@@ -254,31 +254,13 @@ int json_buf_string(struct buf *out, const char *s)
 		{
 			unsigned char c = (unsigned char)*s++;
 			char esc[7] = {'\\', 0, 0, 0, 0, 0, 0};
+			/* c is not NUL (the scan above stops there) */
+			const char *e = strchr(from, c);
 			size_t n = 2;
 
-			switch (c) {
-			case '"':
-				esc[1] = '"';
-				break;
-			case '\\':
-				esc[1] = '\\';
-				break;
-			case '\b':
-				esc[1] = 'b';
-				break;
-			case '\f':
-				esc[1] = 'f';
-				break;
-			case '\n':
-				esc[1] = 'n';
-				break;
-			case '\r':
-				esc[1] = 'r';
-				break;
-			case '\t':
-				esc[1] = 't';
-				break;
-			default:
+			if (e) {
+				esc[1] = to[e - from];
+			} else {
 				esc[1] = 'u';
 				esc[2] = '0';
 				esc[3] = '0';

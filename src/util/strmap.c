@@ -84,18 +84,8 @@ int strmap_intern(size_t *out, struct strmap *m, const char *s)
 		*out = m->slots[i] - 1;
 		return 0;
 	}
-	if (m->n == m->cap) {
-		size_t cap = m->cap ? m->cap * 2 : 16;
-		size_t *p;
-
-		if (cap > SIZE_MAX / sizeof(*p))
-			return err_nomem();
-		p = realloc(m->offs, cap * sizeof(*p));
-		if (!p)
-			return err_nomem();
-		m->offs = p;
-		m->cap = cap;
-	}
+	if (util_grow(&m->offs, &m->cap, m->n + 1, sizeof(*m->offs), 16))
+		return ERR_NOMEM;
 	off = m->arena.len;
 	if (buf_add(&m->arena, s, strlen(s) + 1))
 		return ERR_NOMEM;

@@ -15,6 +15,47 @@
 #include "scopedb/err.h"
 #include "scopedb/util.h"
 
+/*
+ * The one growth rule of every growable array: *arrp (a pointer to the
+ * array pointer, elements of size bytes, capacity *cap elements) is
+ * reallocated to hold at least need elements, doubling from first, so
+ * appends cost amortized O(1).  Nothing moves when need <= *cap.
+ */
+int util_grow(void *arrp, size_t *cap, size_t need, size_t size, size_t first)
+{
+	void *arr, *p;
+	size_t n;
+
+	if (need <= *cap)
+		return 0;
+	n = *cap ? *cap : first;
+	while (n < need)
+		n = n > SIZE_MAX / 4 ? need : n * 2;
+	if (n > SIZE_MAX / size)
+		return err_nomem();
+	memcpy(&arr, arrp, sizeof(arr));
+	p = realloc(arr, n * size);
+	if (!p)
+		return err_nomem();
+	memcpy(arrp, &p, sizeof(p));
+	*cap = n;
+	return 0;
+}
+
+/* Append one zeroed element to the array *arrp of *len elements. */
+void *util_push(void *arrp, size_t *cap, size_t *len, size_t size)
+{
+	char *arr;
+
+	if (*len == SIZE_MAX || util_grow(arrp, cap, *len + 1, size, 16))
+		return NULL;
+	memcpy(&arr, arrp, sizeof(arr));
+	arr += *len * size;
+	memset(arr, 0, size);
+	(*len)++;
+	return arr;
+}
+
 void buf_init(struct buf *b)
 {
 	b->data = NULL;
@@ -30,23 +71,9 @@ void buf_release(struct buf *b)
 
 int buf_grow(struct buf *b, size_t extra)
 {
-	size_t need, cap;
-	char *p;
-
 	if (extra > SIZE_MAX - b->len - 1)
 		return err_nomem();
-	need = b->len + extra + 1;
-	if (need <= b->cap)
-		return 0;
-	cap = b->cap ? b->cap : 64;
-	while (cap < need)
-		cap = cap > SIZE_MAX / 2 ? need : cap * 2;
-	p = realloc(b->data, cap);
-	if (!p)
-		return err_nomem();
-	b->data = p;
-	b->cap = cap;
-	return 0;
+	return util_grow(&b->data, &b->cap, b->len + extra + 1, 1, 64);
 }
 
 int buf_add(struct buf *b, const void *data, size_t len)
@@ -114,22 +141,7 @@ void i64vec_release(struct i64vec *a)
 
 int i64vec_reserve(struct i64vec *a, size_t n)
 {
-	size_t cap;
-	int64_t *p;
-
-	if (n <= a->cap)
-		return 0;
-	cap = a->cap ? a->cap : 16;
-	while (cap < n)
-		cap = cap > SIZE_MAX / 4 ? n : cap * 2;
-	if (cap > SIZE_MAX / sizeof(int64_t))
-		return err_nomem();
-	p = realloc(a->v, cap * sizeof(int64_t));
-	if (!p)
-		return err_nomem();
-	a->v = p;
-	a->cap = cap;
-	return 0;
+	return util_grow(&a->v, &a->cap, n, sizeof(int64_t), 16);
 }
 
 int i64vec_push(struct i64vec *a, int64_t x)
@@ -138,6 +150,24 @@ int i64vec_push(struct i64vec *a, int64_t x)
 		return ERR_NOMEM;
 	a->v[a->len++] = x;
 	return 0;
+}
+
+void *util_calloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size);
+
+	if (!p)
+		err_nomem();
+	return p;
+}
+
+char *buf_finish(struct buf *b, int failed)
+{
+	if (failed) {
+		buf_release(b);
+		return NULL;
+	}
+	return buf_detach(b);
 }
 
 char *util_strdup(const char *s)

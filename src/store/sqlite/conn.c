@@ -487,7 +487,8 @@ static void sqlite_read_end(struct store_conn *st)
 /* ranks[0..n) as the JSON array bound for json_each(), or NULL (all ranks)
  * when ranks is NULL.  *failed = 1 on allocation failure. */
 
-int sqlite_query_int(struct store_conn *st, int64_t *out, const char *sql, const char *text1)
+int sqlite_query_int(struct store_conn *st, int64_t *out, const char *sql, const char *text1,
+		     int optional)
 {
 	sqlite3_stmt *s = NULL;
 	int rc, ret;
@@ -501,7 +502,7 @@ int sqlite_query_int(struct store_conn *st, int64_t *out, const char *sql, const
 		rc = sqlite3_step(s);
 	if (rc == SQLITE_ROW)
 		*out = sqlite3_column_int64(s, 0);
-	else
+	else if (rc != SQLITE_DONE || !optional)
 		ret = sqlite_err(st, rc, "read");
 	sqlite3_finalize(s);
 	return ret;
@@ -513,9 +514,9 @@ static int sqlite_used_bytes(struct store_conn *st, int64_t *out)
 	int64_t pages = 0, free_pages = 0, size = 0;
 	int ret;
 
-	if ((ret = sqlite_query_int(st, &pages, "PRAGMA page_count", NULL)) ||
-	    (ret = sqlite_query_int(st, &free_pages, "PRAGMA freelist_count", NULL)) ||
-	    (ret = sqlite_query_int(st, &size, "PRAGMA page_size", NULL)))
+	if ((ret = sqlite_query_int(st, &pages, "PRAGMA page_count", NULL, 0)) ||
+	    (ret = sqlite_query_int(st, &free_pages, "PRAGMA freelist_count", NULL, 0)) ||
+	    (ret = sqlite_query_int(st, &size, "PRAGMA page_size", NULL, 0)))
 		return ret;
 	*out = (pages - free_pages) * size;
 	return 0;
@@ -529,8 +530,8 @@ static int sqlite_compact(struct store_conn *st, int64_t *before, int64_t *after
 	*before = *after = 0;
 	if (!sqlite3_get_autocommit(st->db))
 		return err_set(ERR_USAGE, "internal error: vacuum inside a transaction");
-	if ((ret = sqlite_query_int(st, &pages, "PRAGMA page_count", NULL)) ||
-	    (ret = sqlite_query_int(st, &size, "PRAGMA page_size", NULL)))
+	if ((ret = sqlite_query_int(st, &pages, "PRAGMA page_count", NULL, 0)) ||
+	    (ret = sqlite_query_int(st, &size, "PRAGMA page_size", NULL, 0)))
 		return ret;
 	*before = pages * size;
 	ret = sqlite_exec_retry(
@@ -558,8 +559,7 @@ static int sqlite_finish_all_runs(struct store_conn *st)
 	i64vec_init(&ids);
 	ret = sqlite_prepare(st, &s, "SELECT id FROM runs ORDER BY id", 0, "read");
 	rc = ret ? SQLITE_DONE : SQLITE_OK;
-	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-		rc = SQLITE_OK;
+	while (sqlite_row(s, &rc)) {
 		if (i64vec_push(&ids, sqlite3_column_int64(s, 0)))
 			ret = ERR_NOMEM;
 		if (ret)

@@ -36,10 +36,9 @@ static int history_regions(struct store_conn *st, char **out, const struct store
 		ret = ERR_NOMEM;
 		goto out;
 	}
-	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while (sqlite_row(s, &rc)) {
 		const char *name = (const char *)sqlite3_column_text(s, 1);
 
-		rc = SQLITE_OK;
 		if (!name) {
 			ret = err_nomem();
 			goto out;
@@ -55,10 +54,9 @@ static int history_regions(struct store_conn *st, char **out, const struct store
 			goto out;
 		}
 	}
-	if (rc != SQLITE_DONE) {
-		ret = sqlite_err(st, rc, "read");
+	ret = sqlite_rows_end(st, &s, rc);
+	if (ret)
 		goto out;
-	}
 	if (count == 0) {
 		ret = q->region ? err_set(ERR_NOTFOUND, "no region '%s' in store '%s'", q->region,
 					  st->path)
@@ -74,6 +72,19 @@ static int history_regions(struct store_conn *st, char **out, const struct store
 out:
 	sqlite3_finalize(s);
 	buf_release(&ids);
+	return ret;
+}
+
+/* Prepare the history query sql with ?1 = the region ids, ?2 = the ranks
+ * (NULL: all ranks). */
+static int history_prepare(struct store_conn *st, sqlite3_stmt **s, const char *sql,
+			   const char *ids, const char *ranks)
+{
+	int ret = sqlite_prepare(st, s, sql, 0, "read");
+
+	if (!ret && (sqlite3_bind_text(*s, 1, ids, -1, SQLITE_STATIC) != SQLITE_OK ||
+		     sqlite_bind_text_or_null(*s, 2, ranks) != SQLITE_OK))
+		ret = sqlite_err(st, sqlite3_errcode(st->db), "read");
 	return ret;
 }
 
@@ -119,16 +130,12 @@ static int history_durations(struct store_conn *st, struct store_history_point *
 			       w.sql.data))
 		ret = ERR_NOMEM;
 	if (!ret)
-		ret = sqlite_prepare(st, &s, sql.data, 0, "read");
+		ret = history_prepare(st, &s, sql.data, ids, ranks);
 	if (ret)
 		goto out;
-	bad |= sqlite3_bind_text(s, 1, ids, -1, SQLITE_STATIC) != SQLITE_OK;
-	bad |= (ranks ? sqlite3_bind_text(s, 2, ranks, -1, SQLITE_STATIC)
-		      : sqlite3_bind_null(s, 2)) != SQLITE_OK;
 	bad |= sqlite_run_where_bind(s, &w, 3) != SQLITE_OK;
 	rc = bad ? sqlite3_errcode(st->db) : SQLITE_OK;
-	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-		rc = SQLITE_OK;
+	while (sqlite_row(s, &rc)) {
 		key.stats.region_id = sqlite3_column_int64(s, 0);
 		key.run_id = sqlite3_column_int64(s, 1);
 		hit = bsearch(&kp, index, n, sizeof(*index), cmp_point_key);
@@ -138,10 +145,9 @@ static int history_durations(struct store_conn *st, struct store_history_point *
 		if (ret)
 			goto out;
 	}
-	if (rc != SQLITE_DONE) {
-		ret = sqlite_err(st, rc, "read");
+	ret = sqlite_rows_end(st, &s, rc);
+	if (ret)
 		goto out;
-	}
 	for (i = 0; i < n; i++)
 		util_sort_i64(pts[i].durations.v, pts[i].durations.len);
 out:
@@ -170,7 +176,7 @@ static const char HISTORY_ALL_SQL[] =
 int sqlite_region_history(struct store_conn *st, struct store_history_point **out, size_t *n,
 			  const struct store_history_query *q)
 {
-	struct store_history_point *pts = NULL, *grown, *p;
+	struct store_history_point *pts = NULL, *p;
 	struct run_where w;
 	struct buf sql = BUF_INIT;
 	sqlite3_stmt *s = NULL;
@@ -185,12 +191,9 @@ int sqlite_region_history(struct store_conn *st, struct store_history_point **ou
 	if (failed)
 		return err_nomem();
 	/* One snapshot for the region list, the aggregates and the blobs. */
-	if (sqlite3_get_autocommit(st->db)) {
-		ret = sqlite_exec_retry(st, "BEGIN", "read");
-		if (ret)
-			goto out;
-		own_txn = 1;
-	}
+	ret = sqlite_snapshot_begin(st, &own_txn);
+	if (ret)
+		goto out;
 	ret = history_regions(st, &ids, q);
 	if (!ret)
 		ret = sqlite_run_where_build(&w, q->runs, 4);
@@ -210,25 +213,18 @@ int sqlite_region_history(struct store_conn *st, struct store_history_point **ou
 		       w.sql.data, ranks ? HISTORY_RANKS_SQL : HISTORY_ALL_SQL))
 		ret = ERR_NOMEM;
 	if (!ret)
-		ret = sqlite_prepare(st, &s, sql.data, 0, "read");
+		ret = history_prepare(st, &s, sql.data, ids, ranks);
 	if (ret)
 		goto out;
-	bad |= sqlite3_bind_text(s, 1, ids, -1, SQLITE_STATIC) != SQLITE_OK;
-	bad |= (ranks ? sqlite3_bind_text(s, 2, ranks, -1, SQLITE_STATIC)
-		      : sqlite3_bind_null(s, 2)) != SQLITE_OK;
 	bad |= sqlite3_bind_int64(s, 3, q->runs ? q->runs->limit : 0) != SQLITE_OK;
 	bad |= sqlite_run_where_bind(s, &w, 4) != SQLITE_OK;
 	rc = bad ? sqlite3_errcode(st->db) : SQLITE_OK;
-	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-		rc = SQLITE_OK;
-		grown = sqlite_grow(pts, &cap, len, sizeof(*pts));
-		if (!grown) {
+	while (sqlite_row(s, &rc)) {
+		p = util_push(&pts, &cap, &len, sizeof(*pts));
+		if (!p) {
 			ret = ERR_NOMEM;
 			goto out;
 		}
-		pts = grown;
-		p = &pts[len++];
-		memset(p, 0, sizeof(*p));
 		i64vec_init(&p->durations);
 		p->stats.region_id = sqlite3_column_int64(s, 0);
 		p->run_id = sqlite3_column_int64(s, 1);
@@ -241,19 +237,15 @@ int sqlite_region_history(struct store_conn *st, struct store_history_point **ou
 		    (ret = sqlite_col_text(&p->stats.name, s, 9 + REGION_AGGREGATE_COLUMNS)))
 			goto out;
 	}
-	if (rc != SQLITE_DONE) {
-		ret = sqlite_err(st, rc, "read");
+	ret = sqlite_rows_end(st, &s, rc);
+	if (ret)
 		goto out;
-	}
-	sqlite3_finalize(s);
-	s = NULL;
 	/* All ranks: the percentiles are stored; no blob is read. */
 	if (q->durations && len && ranks)
 		ret = history_durations(st, pts, len, ids, ranks, q);
 out:
 	sqlite3_finalize(s);
-	if (own_txn)
-		sqlite3_exec(st->db, ret ? "ROLLBACK" : "COMMIT", NULL, NULL, NULL);
+	sqlite_snapshot_end(st, own_txn, ret);
 	sqlite_run_where_release(&w);
 	buf_release(&sql);
 	free(ids);

@@ -21,20 +21,16 @@
 
 /* ---- runs and metadata ----------------------------------------------- */
 
-void *sqlite_grow(void *arr, size_t *cap, size_t len, size_t size)
+/* Blob column i, borrowed until the next step: SQLite returns NULL for an
+ * empty blob and for a failed allocation (then the length is not 0). */
+int sqlite_col_blob(const void **data, size_t *len, sqlite3_stmt *s, int i)
 {
-	size_t n = *cap ? 2 * *cap : 16;
-	void *grown;
+	int n;
 
-	if (len < *cap)
-		return arr;
-	grown = realloc(arr, n * size);
-	if (!grown) {
-		err_nomem();
-		return NULL;
-	}
-	*cap = n;
-	return grown;
+	*data = sqlite3_column_blob(s, i);
+	n = sqlite3_column_bytes(s, i);
+	*len = (size_t)n;
+	return !*data && n > 0 ? err_nomem() : 0;
 }
 
 /* Copy text column i (NULL stays NULL). */
@@ -128,8 +124,14 @@ static int attach_tags(struct store_conn *st, struct store_run *runs, size_t n)
 		byid[i].pos = i;
 	}
 	qsort(byid, n, sizeof(*byid), cmp_run_pos);
-	ret = sqlite_prepare(st, &s, "SELECT run_id, tag FROM run_tags ORDER BY run_id, tag", 0,
-			     "read");
+	/* One run (sqlite_get_run()): its tags only, by the primary key. */
+	ret = sqlite_prepare(st, &s,
+			     n == 1
+				 ? "SELECT run_id, tag FROM run_tags WHERE run_id = ?1 ORDER BY tag"
+				 : "SELECT run_id, tag FROM run_tags ORDER BY run_id, tag",
+			     0, "read");
+	if (!ret && n == 1 && sqlite3_bind_int64(s, 1, runs[0].id) != SQLITE_OK)
+		ret = sqlite_err(st, sqlite3_errcode(st->db), "read");
 	if (ret)
 		goto out;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
@@ -146,8 +148,7 @@ static int attach_tags(struct store_conn *st, struct store_run *runs, size_t n)
 		if (ret)
 			goto out;
 	}
-	if (rc != SQLITE_DONE)
-		ret = sqlite_err(st, rc, "read");
+	ret = sqlite_rows_end(st, &s, rc);
 out:
 	sqlite3_finalize(s);
 	free(byid);
@@ -175,28 +176,8 @@ int sqlite_get_run(struct store_conn *st, struct store_run *out, int64_t id)
 		goto out;
 	}
 	ret = run_from_row(out, s);
-	if (ret)
-		goto out;
-	sqlite3_finalize(s);
-	ret = sqlite_prepare(st, &s, "SELECT tag FROM run_tags WHERE run_id = ?1 ORDER BY tag", 0,
-			     "read");
-	if (ret)
-		goto out;
-	rc = sqlite3_bind_int64(s, 1, id);
-	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-		const unsigned char *tag = sqlite3_column_text(s, 0);
-
-		if (!tag) {
-			ret = err_nomem();
-			goto out;
-		}
-		ret = run_add_tag(out, (const char *)tag);
-		if (ret)
-			goto out;
-		rc = SQLITE_OK;
-	}
-	if (rc != SQLITE_DONE)
-		ret = sqlite_err(st, rc, "read");
+	if (!ret)
+		ret = attach_tags(st, out, 1);
 out:
 	sqlite3_finalize(s);
 	if (ret)
@@ -207,7 +188,7 @@ out:
 int sqlite_get_meta(struct store_conn *st, struct store_meta *out, int64_t run_id)
 {
 	sqlite3_stmt *s = NULL;
-	size_t cap = 0;
+	size_t kcap = 0, vcap = 0;
 	int rc, ret;
 
 	memset(out, 0, sizeof(*out));
@@ -217,31 +198,18 @@ int sqlite_get_meta(struct store_conn *st, struct store_meta *out, int64_t run_i
 	if (ret)
 		goto out;
 	rc = sqlite3_bind_int64(s, 1, run_id);
-	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-		if (out->n == cap) {
-			char **keys, **values;
-
-			cap = cap ? 2 * cap : 16;
-			keys = realloc(out->keys, cap * sizeof(*keys));
-			if (keys)
-				out->keys = keys;
-			values = keys ? realloc(out->values, cap * sizeof(*values)) : NULL;
-			if (!values) {
-				ret = err_nomem();
-				goto out;
-			}
-			out->values = values;
-		}
+	while (sqlite_row(s, &rc)) {
+		if ((ret = util_grow(&out->keys, &kcap, out->n + 1, sizeof(*out->keys), 16)) ||
+		    (ret = util_grow(&out->values, &vcap, out->n + 1, sizeof(*out->values), 16)))
+			goto out;
 		out->keys[out->n] = NULL;
 		out->values[out->n] = NULL;
 		out->n++;
 		if ((ret = sqlite_col_text(&out->keys[out->n - 1], s, 0)) ||
 		    (ret = sqlite_col_text(&out->values[out->n - 1], s, 1)))
 			goto out;
-		rc = SQLITE_OK;
 	}
-	if (rc != SQLITE_DONE)
-		ret = sqlite_err(st, rc, "read");
+	ret = sqlite_rows_end(st, &s, rc);
 out:
 	sqlite3_finalize(s);
 	if (ret)
@@ -281,7 +249,7 @@ static int resolve_nth(struct store_conn *st, int64_t *out, int64_t *count, cons
 	if (ret || *out)
 		return ret;
 	snprintf(sql, sizeof(sql), "SELECT count(*) %s", from);
-	return sqlite_query_int(st, count, sql, name);
+	return sqlite_query_int(st, count, sql, name, 0);
 }
 
 /* "abc" -> "abc*" with GLOB's special characters bracketed, for an indexed
@@ -297,13 +265,7 @@ char *sqlite_glob_prefix(const char *prefix)
 		else
 			rc = buf_putc(&b, *prefix);
 	}
-	if (!rc)
-		rc = buf_putc(&b, '*');
-	if (rc) {
-		buf_release(&b);
-		return NULL;
-	}
-	return buf_detach(&b);
+	return buf_finish(&b, rc || buf_putc(&b, '*'));
 }
 
 /*
@@ -330,7 +292,7 @@ static int resolve_commit(struct store_conn *st, char **out, const char *prefix)
 	if (ret)
 		goto out;
 	rc = sqlite3_bind_text(s, 1, pattern, -1, SQLITE_STATIC);
-	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while (sqlite_row(s, &rc)) {
 		const char *c = (const char *)sqlite3_column_text(s, 0);
 
 		if (!c) {
@@ -351,12 +313,10 @@ static int resolve_commit(struct store_conn *st, char **out, const char *prefix)
 			}
 		}
 		n++;
-		rc = SQLITE_OK;
 	}
-	if (rc != SQLITE_DONE) {
-		ret = sqlite_err(st, rc, "read");
+	ret = sqlite_rows_end(st, &s, rc);
+	if (ret)
 		goto out;
-	}
 	if (n == 0) {
 		ret = err_set(ERR_NOTFOUND, "no run has a commit starting with '%s'", prefix);
 		goto out;
@@ -460,7 +420,7 @@ int sqlite_resolve(struct store_conn *st, int64_t *out, const struct select_spec
 int sqlite_list_pins(struct store_conn *st, struct store_pin **out, size_t *n)
 {
 	sqlite3_stmt *s = NULL;
-	struct store_pin *pins = NULL, *grown;
+	struct store_pin *pins = NULL, *p;
 	size_t len = 0, cap = 0;
 	int rc, ret;
 
@@ -471,21 +431,17 @@ int sqlite_list_pins(struct store_conn *st, struct store_pin **out, size_t *n)
 	if (ret)
 		return ret;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		grown = sqlite_grow(pins, &cap, len, sizeof(*pins));
-		if (!grown) {
+		p = util_push(&pins, &cap, &len, sizeof(*pins));
+		if (!p) {
 			ret = ERR_NOMEM;
 			goto out;
 		}
-		pins = grown;
-		memset(&pins[len], 0, sizeof(*pins));
-		pins[len].run_id = sqlite3_column_int64(s, 1);
-		len++;
-		if ((ret = sqlite_col_text(&pins[len - 1].name, s, 0)) ||
-		    (ret = sqlite_col_text(&pins[len - 1].pinned_at, s, 2)))
+		p->run_id = sqlite3_column_int64(s, 1);
+		if ((ret = sqlite_col_text(&p->name, s, 0)) ||
+		    (ret = sqlite_col_text(&p->pinned_at, s, 2)))
 			goto out;
 	}
-	if (rc != SQLITE_DONE)
-		ret = sqlite_err(st, rc, "read");
+	ret = sqlite_rows_end(st, &s, rc);
 out:
 	sqlite3_finalize(s);
 	if (ret) {
@@ -500,6 +456,7 @@ out:
 char *sqlite_ranks_json(const int64_t *ranks, size_t n, int *failed)
 {
 	struct buf b = BUF_INIT;
+	char *s;
 	size_t i;
 	int rc;
 
@@ -509,14 +466,9 @@ char *sqlite_ranks_json(const int64_t *ranks, size_t n, int *failed)
 	rc = buf_putc(&b, '[');
 	for (i = 0; i < n && !rc; i++)
 		rc = buf_printf(&b, "%s%lld", i ? "," : "", (long long)ranks[i]);
-	if (!rc)
-		rc = buf_putc(&b, ']');
-	if (rc) {
-		buf_release(&b);
-		*failed = 1;
-		return NULL;
-	}
-	return buf_detach(&b);
+	s = buf_finish(&b, rc || buf_putc(&b, ']'));
+	*failed = !s;
+	return s;
 }
 
 /* Fill g's aggregates from the REGION_AGGREGATES columns starting at col. */
@@ -587,42 +539,53 @@ static int cmp_region_stats(const void *a, const void *b)
 		      ((const struct store_region_stats *)b)->name);
 }
 
+/*
+ * The start of the region queries over the ranks: *json = the ranks as JSON
+ * (NULL: all ranks), *s = the statement cached in *slot (prepared from sql
+ * on first use) with ?1 = run_id.  ranks_stmt_end() ends it, also after a
+ * failure.
+ */
+static int ranks_stmt_begin(struct store_conn *st, sqlite3_stmt **s, char **json,
+			    sqlite3_stmt **slot, const char *sql, int64_t run_id,
+			    const int64_t *ranks, size_t nranks)
+{
+	int failed, ret;
+
+	*s = NULL;
+	*json = sqlite_ranks_json(ranks, nranks, &failed);
+	if (failed)
+		return err_nomem();
+	ret = sqlite_cached(st, s, slot, sql);
+	if (!ret && sqlite3_bind_int64(*s, 1, run_id) != SQLITE_OK)
+		ret = sqlite_err(st, sqlite3_errcode(st->db), "read");
+	return ret;
+}
+
+static void ranks_stmt_end(sqlite3_stmt *s, char *json)
+{
+	sqlite_rewind(s);
+	free(json);
+}
+
 int sqlite_region_stats(struct store_conn *st, struct store_region_stats **out, size_t *n,
 			int64_t run_id, const int64_t *ranks, size_t nranks,
 			store_region_filter filter, void *ctx)
 {
 	sqlite3_stmt *s;
-	struct store_region_stats *regs = NULL, *grown, *g;
+	struct store_region_stats *regs = NULL, *g;
 	size_t len = 0, cap = 0;
 	char *json;
-	int rc, bad = 0, failed, keep, ret = 0;
+	int rc, keep, ret;
 
 	*out = NULL;
 	*n = 0;
-	json = sqlite_ranks_json(ranks, nranks, &failed);
-	if (failed)
-		return err_nomem();
-	if (json) {
-		if (!st->region_stats)
-			ret = sqlite_prepare(st, &st->region_stats, REGION_STATS_SQL,
-					     SQLITE_PREPARE_PERSISTENT, "read");
-		s = st->region_stats;
-	} else {
-		if (!st->region_stats_all)
-			ret = sqlite_prepare(st, &st->region_stats_all, REGION_STATS_ALL_SQL,
-					     SQLITE_PREPARE_PERSISTENT, "read");
-		s = st->region_stats_all;
-	}
+	ret = ranks_stmt_begin(st, &s, &json, ranks ? &st->region_stats : &st->region_stats_all,
+			       ranks ? REGION_STATS_SQL : REGION_STATS_ALL_SQL, run_id, ranks,
+			       nranks);
 	if (ret)
 		goto out;
-	bad |= sqlite3_bind_int64(s, 1, run_id) != SQLITE_OK;
-	if (json)
-		bad |= sqlite3_bind_text(s, 2, json, -1, SQLITE_STATIC) != SQLITE_OK;
-	if (bad) {
-		ret = sqlite_err(st, sqlite3_errcode(st->db), "read");
-		goto out;
-	}
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	rc = json ? sqlite3_bind_text(s, 2, json, -1, SQLITE_STATIC) : SQLITE_OK;
+	while (sqlite_row(s, &rc)) {
 		const char *name = (const char *)sqlite3_column_text(s, REGION_STATS_NAME_COL);
 
 		if (!name) {
@@ -634,14 +597,11 @@ int sqlite_region_stats(struct store_conn *st, struct store_region_stats **out, 
 			goto out;
 		if (!keep)
 			continue;
-		grown = sqlite_grow(regs, &cap, len, sizeof(*regs));
-		if (!grown) {
+		g = util_push(&regs, &cap, &len, sizeof(*regs));
+		if (!g) {
 			ret = ERR_NOMEM;
 			goto out;
 		}
-		regs = grown;
-		g = &regs[len++];
-		memset(g, 0, sizeof(*g));
 		g->region_id = sqlite3_column_int64(s, 0);
 		sqlite_region_stats_from_row(g, s, 1);
 		if (!json)
@@ -652,14 +612,9 @@ int sqlite_region_stats(struct store_conn *st, struct store_region_stats **out, 
 			goto out;
 		}
 	}
-	if (rc != SQLITE_DONE)
-		ret = sqlite_err(st, rc, "read");
+	ret = sqlite_rows_done(st, rc);
 out:
-	if (s) {
-		sqlite3_reset(s);
-		sqlite3_clear_bindings(s);
-	}
-	free(json);
+	ranks_stmt_end(s, json);
 	if (ret) {
 		store_region_stats_free(regs, len);
 		return ret;
@@ -675,12 +630,12 @@ out:
 int sqlite_blob_append(struct store_conn *st, struct i64vec *out, sqlite3_stmt *s, int col,
 		       int64_t run_id)
 {
-	const void *data = sqlite3_column_blob(s, col);
-	int len = sqlite3_column_bytes(s, col);
+	const void *data;
+	size_t len;
 
-	if (!data && len > 0)
-		return err_nomem();
-	if (!blob_decode_append(out, data, (size_t)len))
+	if (sqlite_col_blob(&data, &len, s, col))
+		return ERR_NOMEM;
+	if (!blob_decode_append(out, data, len))
 		return 0;
 	if (err_code() == ERR_NOMEM)
 		return ERR_NOMEM;
@@ -700,40 +655,25 @@ int sqlite_region_durations(struct store_conn *st, struct i64vec *out, struct i6
 	sqlite3_stmt *s;
 	size_t start = out->len, ends_start = ends ? ends->len : 0;
 	char *json;
-	int rc, bad = 0, failed, ret = 0;
+	int rc, bad = 0, ret;
 
-	json = sqlite_ranks_json(ranks, nranks, &failed);
-	if (failed)
-		return err_nomem();
-	if (!st->region_durations)
-		ret = sqlite_prepare(st, &st->region_durations, REGION_DURATIONS_SQL,
-				     SQLITE_PREPARE_PERSISTENT, "read");
-	s = st->region_durations;
+	ret = ranks_stmt_begin(st, &s, &json, &st->region_durations, REGION_DURATIONS_SQL, run_id,
+			       ranks, nranks);
 	if (ret)
 		goto out;
-	bad |= sqlite3_bind_int64(s, 1, run_id) != SQLITE_OK;
 	bad |= sqlite3_bind_int64(s, 2, region_id) != SQLITE_OK;
-	bad |= (json ? sqlite3_bind_text(s, 3, json, -1, SQLITE_STATIC)
-		     : sqlite3_bind_null(s, 3)) != SQLITE_OK;
-	if (bad) {
-		ret = sqlite_err(st, sqlite3_errcode(st->db), "read");
-		goto out;
-	}
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	bad |= sqlite_bind_text_or_null(s, 3, json) != SQLITE_OK;
+	rc = bad ? sqlite3_errcode(st->db) : SQLITE_OK;
+	while (sqlite_row(s, &rc)) {
 		ret = sqlite_blob_append(st, out, s, 0, run_id);
 		if (!ret && ends)
 			ret = i64vec_push(ends, (int64_t)out->len);
 		if (ret)
 			goto out;
 	}
-	if (rc != SQLITE_DONE)
-		ret = sqlite_err(st, rc, "read");
+	ret = sqlite_rows_done(st, rc);
 out:
-	if (s) {
-		sqlite3_reset(s);
-		sqlite3_clear_bindings(s);
-	}
-	free(json);
+	ranks_stmt_end(s, json);
 	if (ret) {
 		out->len = start;
 		if (ends)
@@ -825,7 +765,7 @@ int sqlite_find_runs(struct store_conn *st, struct store_run **out, size_t *n,
 		     const struct filter *f)
 {
 	sqlite3_stmt *s = NULL;
-	struct store_run *runs = NULL, *grown;
+	struct store_run *runs = NULL, *r;
 	struct run_where w;
 	struct buf sql = BUF_INIT;
 	size_t len = 0, cap = 0;
@@ -841,42 +781,28 @@ int sqlite_find_runs(struct store_conn *st, struct store_run **out, size_t *n,
 	if (ret)
 		goto out;
 	/* One snapshot for both queries when no transaction is open. */
-	if (sqlite3_get_autocommit(st->db)) {
-		ret = sqlite_exec_retry(st, "BEGIN", "read");
-		if (ret)
-			goto out;
-		own_txn = 1;
-	}
+	ret = sqlite_snapshot_begin(st, &own_txn);
+	if (ret)
+		goto out;
 	ret = sqlite_prepare(st, &s, sql.data, 0, "read");
 	if (ret)
 		goto out;
 	rc = sqlite3_bind_int64(s, 1, f && f->limit > 0 ? f->limit : -1);
 	if (rc == SQLITE_OK)
 		rc = sqlite_run_where_bind(s, &w, 2);
-	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-		grown = sqlite_grow(runs, &cap, len, sizeof(*runs));
-		if (!grown) {
-			ret = ERR_NOMEM;
-			goto out;
-		}
-		runs = grown;
-		memset(&runs[len], 0, sizeof(*runs));
-		ret = run_from_row(&runs[len++], s);
+	while (sqlite_row(s, &rc)) {
+		r = util_push(&runs, &cap, &len, sizeof(*runs));
+		ret = r ? run_from_row(r, s) : ERR_NOMEM;
 		if (ret)
 			goto out;
-		rc = SQLITE_OK;
 	}
-	if (rc != SQLITE_DONE) {
-		ret = sqlite_err(st, rc, "read");
+	ret = sqlite_rows_end(st, &s, rc);
+	if (ret)
 		goto out;
-	}
-	sqlite3_finalize(s);
-	s = NULL;
 	ret = attach_tags(st, runs, len);
 out:
 	sqlite3_finalize(s);
-	if (own_txn)
-		sqlite3_exec(st->db, ret ? "ROLLBACK" : "COMMIT", NULL, NULL, NULL);
+	sqlite_snapshot_end(st, own_txn, ret);
 	sqlite_run_where_release(&w);
 	buf_release(&sql);
 	if (ret) {

@@ -129,8 +129,47 @@ void sqlite_cache_clear(struct store_conn *st);
 int sqlite_bind_text_or_null(sqlite3_stmt *s, int i, const char *text);
 /* Run a fully bound single-row write statement and finalize it. */
 int sqlite_step_done(struct store_conn *st, sqlite3_stmt *s, int bind_failed);
-/* *out = the integer of the one-row query sql (?1 = text1 unless NULL). */
-int sqlite_query_int(struct store_conn *st, int64_t *out, const char *sql, const char *text1);
+/* *out = the integer of the one-row query sql (?1 = text1 unless NULL);
+ * with optional, no row is not an error and leaves *out = 0. */
+int sqlite_query_int(struct store_conn *st, int64_t *out, const char *sql, const char *text1,
+		     int optional);
+/*
+ * The row loop of a read statement: while (sqlite_row(s, &rc)) { ... }.
+ * rc starts as the bind status; 1 on each row (rc back to SQLITE_OK), then
+ * 0 with rc = the last step (or the failed bind) code, for
+ * sqlite_rows_done() / sqlite_rows_end().  Inline: it runs once a row.
+ */
+static inline int sqlite_row(sqlite3_stmt *s, int *rc)
+{
+	if (*rc != SQLITE_OK)
+		return 0;
+	*rc = sqlite3_step(s);
+	if (*rc != SQLITE_ROW)
+		return 0;
+	*rc = SQLITE_OK;
+	return 1;
+}
+
+/* Step a fully bound write statement once (no reset, no finalize): 0, or
+ * the error of the failed bind (bind_failed) or step.  Inline: the ingest
+ * path runs it once a row. */
+static inline int sqlite_step_write(struct store_conn *st, sqlite3_stmt *s, int bind_failed)
+{
+	int rc;
+
+	if (bind_failed)
+		return sqlite_err(st, sqlite3_errcode(st->db), "update");
+	rc = sqlite3_step(s);
+	return rc == SQLITE_DONE ? 0 : sqlite_err(st, rc, "update");
+}
+
+/* Finish a row loop: see write.c. */
+int sqlite_rows_end(struct store_conn *st, sqlite3_stmt **s, int rc);
+int sqlite_rows_done(struct store_conn *st, int rc);
+int sqlite_cached(struct store_conn *st, sqlite3_stmt **s, sqlite3_stmt **slot, const char *sql);
+int sqlite_snapshot_begin(struct store_conn *st, int *own_txn);
+void sqlite_snapshot_end(struct store_conn *st, int own_txn, int failed);
+void sqlite_rewind(sqlite3_stmt *s);
 /* Decode the durations blob of column col and append it to out; a blob
  * that does not decode is ERR_STORE "store 'PATH' is damaged" naming run_id. */
 int sqlite_blob_append(struct store_conn *st, struct i64vec *out, sqlite3_stmt *s, int col,
@@ -138,9 +177,9 @@ int sqlite_blob_append(struct store_conn *st, struct i64vec *out, sqlite3_stmt *
 /* arr (of elements of size bytes) with room for element len: arr itself
  * while len < *cap, else reallocated to twice *cap (at least 16); NULL
  * (arr untouched, ERR_NOMEM set) when memory runs out. */
-void *sqlite_grow(void *arr, size_t *cap, size_t len, size_t size);
 /* Copy text column i (NULL stays NULL). */
 int sqlite_col_text(char **out, sqlite3_stmt *s, int i);
+int sqlite_col_blob(const void **data, size_t *len, sqlite3_stmt *s, int i);
 /* Fill g's aggregates from the REGION_AGGREGATES columns starting at col. */
 void sqlite_region_stats_from_row(struct store_region_stats *g, sqlite3_stmt *s, int col);
 /* Fill g's stored p50/p95/p99 from the three columns starting at col. */

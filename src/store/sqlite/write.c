@@ -116,35 +116,81 @@ int sqlite_bind_text_or_null(sqlite3_stmt *s, int i, const char *text)
 /* Run a fully bound single-row write statement and finalize it. */
 int sqlite_step_done(struct store_conn *st, sqlite3_stmt *s, int bind_failed)
 {
-	int rc, ret = 0;
+	int ret = sqlite_step_write(st, s, bind_failed);
 
-	if (bind_failed)
-		ret = sqlite_err(st, sqlite3_errcode(st->db), "update");
-	else if ((rc = sqlite3_step(s)) != SQLITE_DONE)
-		ret = sqlite_err(st, rc, "update");
 	sqlite3_finalize(s);
 	return ret;
 }
 
+/*
+ * Finish a row loop that ended with rc: SQLITE_DONE finalizes *s (and sets
+ * it to NULL) so the caller can prepare the next statement; anything else
+ * is the read error.
+ */
+int sqlite_rows_end(struct store_conn *st, sqlite3_stmt **s, int rc)
+{
+	if (rc != SQLITE_DONE)
+		return sqlite_rows_done(st, rc);
+	sqlite3_finalize(*s);
+	*s = NULL;
+	return 0;
+}
+
+/* 0 when a row loop ended with SQLITE_DONE, else the read error of rc. */
+int sqlite_rows_done(struct store_conn *st, int rc)
+{
+	return rc == SQLITE_DONE ? 0 : sqlite_err(st, rc, "read");
+}
+
+/*
+ * *s = the statement cached in *slot, prepared (persistent) on first use;
+ * the cache lives until the connection closes (sqlite_cache_clear()).
+ */
+int sqlite_cached(struct store_conn *st, sqlite3_stmt **s, sqlite3_stmt **slot, const char *sql)
+{
+	int ret = 0;
+
+	if (!*slot)
+		ret = sqlite_prepare(st, slot, sql, SQLITE_PREPARE_PERSISTENT, "read");
+	*s = *slot;
+	return ret;
+}
+
+/*
+ * One snapshot for several read queries: BEGIN when no transaction is open
+ * (*own_txn = 1 then), ended by sqlite_snapshot_end() (ROLLBACK when failed).
+ */
+int sqlite_snapshot_begin(struct store_conn *st, int *own_txn)
+{
+	int ret;
+
+	*own_txn = 0;
+	if (!sqlite3_get_autocommit(st->db))
+		return 0;
+	ret = sqlite_exec_retry(st, "BEGIN", "read");
+	if (!ret)
+		*own_txn = 1;
+	return ret;
+}
+
+void sqlite_snapshot_end(struct store_conn *st, int own_txn, int failed)
+{
+	if (own_txn)
+		sqlite3_exec(st->db, failed ? "ROLLBACK" : "COMMIT", NULL, NULL, NULL);
+}
+
+/* Make a cached (persistent) statement ready for its next use. */
+void sqlite_rewind(sqlite3_stmt *s)
+{
+	if (s) {
+		sqlite3_reset(s);
+		sqlite3_clear_bindings(s);
+	}
+}
+
 int sqlite_find_sha(struct store_conn *st, int64_t *out, const char *sha256)
 {
-	sqlite3_stmt *s = NULL;
-	int rc, ret;
-
-	*out = 0;
-	ret = sqlite_prepare(st, &s, "SELECT id FROM runs WHERE sha256 = ?1", 0, "read");
-	if (ret)
-		goto out;
-	rc = sqlite3_bind_text(s, 1, sha256, -1, SQLITE_STATIC);
-	if (rc == SQLITE_OK)
-		rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW)
-		*out = sqlite3_column_int64(s, 0);
-	else if (rc != SQLITE_DONE)
-		ret = sqlite_err(st, rc, "read");
-out:
-	sqlite3_finalize(s);
-	return ret;
+	return sqlite_query_int(st, out, "SELECT id FROM runs WHERE sha256 = ?1", sha256, 1);
 }
 
 int sqlite_insert_run(struct store_conn *st, int64_t *out, const struct store_run *run)
@@ -301,7 +347,7 @@ static int prepare_timing(struct store_conn *st)
 int sqlite_add_timing(struct store_conn *st, const struct store_timing *t)
 {
 	sqlite3_stmt *s;
-	int bad = 0, rc, ret = 0;
+	int bad = 0, ret = 0;
 
 	if (sqlite3_get_autocommit(st->db))
 		return err_set(ERR_USAGE, "cannot update store '%s': timings need a transaction",
@@ -338,10 +384,7 @@ int sqlite_add_timing(struct store_conn *st, const struct store_timing *t)
 	bad |= sqlite_bind_text_or_null(
 		   s, 21, t->tags_json && strcmp(t->tags_json, "[]") != 0 ? t->tags_json : NULL) !=
 	       SQLITE_OK;
-	if (bad)
-		ret = sqlite_err(st, sqlite3_errcode(st->db), "update");
-	else if ((rc = sqlite3_step(s)) != SQLITE_DONE)
-		ret = sqlite_err(st, rc, "update");
+	ret = sqlite_step_write(st, s, bad);
 	sqlite3_reset(s);
 	if (ret || !t->durations)
 		return ret;
@@ -350,10 +393,7 @@ int sqlite_add_timing(struct store_conn *st, const struct store_timing *t)
 	bad |= sqlite3_bind_int64(s, 1, sqlite3_last_insert_rowid(st->db)) != SQLITE_OK;
 	bad |= sqlite3_bind_blob64(s, 2, t->durations, (sqlite3_uint64)t->durations_len,
 				   SQLITE_STATIC) != SQLITE_OK;
-	if (bad)
-		ret = sqlite_err(st, sqlite3_errcode(st->db), "update");
-	else if ((rc = sqlite3_step(s)) != SQLITE_DONE)
-		ret = sqlite_err(st, rc, "update");
+	ret = sqlite_step_write(st, s, bad);
 	sqlite3_reset(s);
 	return ret;
 }
@@ -368,18 +408,7 @@ int sqlite_pin_set(struct store_conn *st, int64_t *prev, const char *name, int64
 	ret = sqlite_begin(st);
 	if (ret)
 		return ret;
-	ret = sqlite_prepare(st, &s, "SELECT run_id FROM pins WHERE name = ?1", 0, "read");
-	if (ret)
-		goto out;
-	rc = sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
-	if (rc == SQLITE_OK)
-		rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW)
-		*prev = sqlite3_column_int64(s, 0);
-	else if (rc != SQLITE_DONE)
-		ret = sqlite_err(st, rc, "read");
-	sqlite3_finalize(s);
-	s = NULL;
+	ret = sqlite_query_int(st, prev, "SELECT run_id FROM pins WHERE name = ?1", name, 1);
 	if (ret || *prev == run_id)
 		goto out;
 	ret = sqlite_prepare(st, &s, "SELECT 1 FROM runs WHERE id = ?1", 0, "read");
@@ -430,9 +459,8 @@ int sqlite_pin_remove(struct store_conn *st, int64_t *prev, const char *name)
 	if (ret)
 		return ret;
 	rc = sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
-	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while (sqlite_row(s, &rc)) {
 		*prev = sqlite3_column_int64(s, 0);
-		rc = SQLITE_OK;
 	}
 	if (rc != SQLITE_DONE)
 		ret = sqlite_err(st, rc, "update");
@@ -476,21 +504,17 @@ int sqlite_remove_run(struct store_conn *st, char **unpinned, int64_t run_id, in
 	if (ret)
 		goto out;
 	rc = sqlite3_bind_int64(s, 1, run_id);
-	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while (sqlite_row(s, &rc)) {
 		const char *name = (const char *)sqlite3_column_text(s, 0);
 
 		if (!name || buf_printf(&names, "%s%s", names.len ? ", " : "", name)) {
 			ret = err_nomem();
 			goto out;
 		}
-		rc = SQLITE_OK;
 	}
-	if (rc != SQLITE_DONE) {
-		ret = sqlite_err(st, rc, "read");
+	ret = sqlite_rows_end(st, &s, rc);
+	if (ret)
 		goto out;
-	}
-	sqlite3_finalize(s);
-	s = NULL;
 	if (names.len && !force) {
 		ret = err_set(ERR_USAGE, "run %lld is pinned as '%s': unpin it or use --force",
 			      (long long)run_id, names.data);
@@ -639,7 +663,7 @@ int sqlite_percentile_regions(struct store_conn *st, struct store_region_calls *
 			      int64_t run_id)
 {
 	sqlite3_stmt *s = NULL;
-	struct store_region_calls *r = NULL, *grown;
+	struct store_region_calls *r = NULL, *p;
 	size_t len = 0, cap = 0;
 	int rc, ret;
 
@@ -649,21 +673,17 @@ int sqlite_percentile_regions(struct store_conn *st, struct store_region_calls *
 	if (ret)
 		goto out;
 	rc = sqlite3_bind_int64(s, 1, run_id);
-	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-		rc = SQLITE_OK;
-		grown = sqlite_grow(r, &cap, len, sizeof(*r));
-		if (!grown) {
+	while (sqlite_row(s, &rc)) {
+		p = util_push(&r, &cap, &len, sizeof(*r));
+		if (!p) {
 			ret = ERR_NOMEM;
 			goto out;
 		}
-		r = grown;
-		r[len].region_id = sqlite3_column_int64(s, 0);
-		r[len].calls = (uint64_t)sqlite3_column_int64(s, 1);
-		r[len].rows = (uint64_t)sqlite3_column_int64(s, 2);
-		len++;
+		p->region_id = sqlite3_column_int64(s, 0);
+		p->calls = (uint64_t)sqlite3_column_int64(s, 1);
+		p->rows = (uint64_t)sqlite3_column_int64(s, 2);
 	}
-	if (rc != SQLITE_DONE)
-		ret = sqlite_err(st, rc, "read");
+	ret = sqlite_rows_end(st, &s, rc);
 out:
 	sqlite3_finalize(s);
 	if (ret) {
@@ -679,7 +699,7 @@ int sqlite_scan_blobs(struct store_conn *st, int64_t run_id, store_blob_fn fn, v
 {
 	sqlite3_stmt *s = NULL;
 	int64_t lo, hi;
-	int rc, bad = 0, len, ret;
+	int rc, bad = 0, ret;
 
 	ret = finish_rowids(st, run_id, &lo, &hi);
 	if (!ret)
@@ -690,22 +710,17 @@ int sqlite_scan_blobs(struct store_conn *st, int64_t run_id, store_blob_fn fn, v
 	bad |= sqlite3_bind_int64(s, 2, lo) != SQLITE_OK;
 	bad |= sqlite3_bind_int64(s, 3, hi) != SQLITE_OK;
 	rc = bad ? sqlite3_errcode(st->db) : SQLITE_OK;
-	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while (sqlite_row(s, &rc)) {
 		const void *data;
+		size_t len;
 
-		rc = SQLITE_OK;
-		data = sqlite3_column_blob(s, 1);
-		len = sqlite3_column_bytes(s, 1);
-		if (!data && len > 0) {
-			ret = err_nomem();
-			goto out;
-		}
-		ret = fn(ctx, sqlite3_column_int64(s, 0), data, (size_t)len);
+		ret = sqlite_col_blob(&data, &len, s, 1);
+		if (!ret)
+			ret = fn(ctx, sqlite3_column_int64(s, 0), data, len);
 		if (ret)
 			goto out;
 	}
-	if (rc != SQLITE_DONE)
-		ret = sqlite_err(st, rc, "read");
+	ret = sqlite_rows_end(st, &s, rc);
 out:
 	sqlite3_finalize(s);
 	return ret;
