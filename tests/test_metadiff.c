@@ -153,12 +153,8 @@ static void test_cut(void **state)
 	store_meta_release(&b);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
+TU_MAIN(NULL, NULL,
+	{
 	    cmocka_unit_test(test_compute),
 	    cmocka_unit_test(test_cut),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+	})
