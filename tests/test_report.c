@@ -14,15 +14,7 @@
 #include "render/render.h"
 #include "render/report.h"
 #include "testutil.h"
-
-#define NONE                                                                                       \
-	{                                                                                          \
-		1, 0.0                                                                             \
-	}
-#define V(x)                                                                                       \
-	{                                                                                          \
-		0, (x)                                                                             \
-	}
+#include "testutil_stats.h"
 
 static char *tags_a[] = {(char *)"nightly", (char *)"x"};
 static char *regions_a[] = {(char *)"gone", (char *)"io,\"x\"", (char *)"solve"};
@@ -34,9 +26,9 @@ static const char *only_b[] = {"new|pipe"};
 static void make(struct compare_result *r, struct stats_row *rows)
 {
 	const struct stats_row rr[3] = {
-	    {"solve", V(1.5), V(2.25), 0.75, V(50.0), 0},
-	    {"io,\"x\"", V(0.1), NONE, -0.1, V(-100.0), 0},
-	    {"new|pipe", NONE, V(3e-05), 3e-05, NONE, 0},
+	    {"solve", TU_V(1.5), TU_V(2.25), 0.75, TU_V(50.0), 0},
+	    {"io,\"x\"", TU_V(0.1), TU_NONE, -0.1, TU_V(-100.0), 0},
+	    {"new|pipe", TU_NONE, TU_V(3e-05), 3e-05, TU_NONE, 0},
 	};
 
 	memcpy(rows, rr, sizeof(rr));
@@ -135,7 +127,7 @@ static int report_json(struct buf *b, const struct compare_result *r, const stru
 static void test_cells(void **state)
 {
 	char s[64];
-	struct stats_val none = NONE, v;
+	struct stats_val none = TU_NONE, v;
 
 	(void)state;
 	format_value(s, sizeof(s), none.none, none.v, 0);
@@ -437,14 +429,13 @@ static void test_json(void **state)
 			 "\"status\": \"PASS\", \"violations\": [], \"metadata_changes\": []}\n");
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_cells),    cmocka_unit_test(test_numbers),
-	    cmocka_unit_test(test_table),    cmocka_unit_test(test_table_hostile),
-	    cmocka_unit_test(test_markdown), cmocka_unit_test(test_csv),
+TU_MAIN(NULL, NULL,
+	{
+	    cmocka_unit_test(test_cells),
+	    cmocka_unit_test(test_numbers),
+	    cmocka_unit_test(test_table),
+	    cmocka_unit_test(test_table_hostile),
+	    cmocka_unit_test(test_markdown),
+	    cmocka_unit_test(test_csv),
 	    cmocka_unit_test(test_json),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+	})
