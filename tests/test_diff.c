@@ -24,6 +24,7 @@
 #include "scopedb/select.h"
 #include "scopedb/store.h"
 #include "testutil.h"
+#include "testutil_store.h"
 
 /* ---- generated profiles ------------------------------------------------ */
 
@@ -333,7 +334,8 @@ static size_t ref_names(const char **out, const struct gen_prof *a, const struct
 }
 
 /* One test case: options plus the hand-written set of regions the
- * include/exclude patterns must select (NULL = all). */
+ * include/exclude patterns must select (NULL = all).  Fields left out of
+ * a case are 0: sort by delta, no threshold, all ranks, no patterns, diff. */
 struct tcase {
 	const char *title;
 	enum stats_sort sort;
@@ -341,15 +343,19 @@ struct tcase {
 	double threshold;
 	const int64_t *ranks;
 	size_t nranks;
-	const char *inc[2];
-	size_t ninc;
+	const char *inc[2]; /* up to two patterns; the unused ones NULL */
 	const char *exc[2];
-	size_t nexc;
 	const char *const *selected; /* NULL-terminated, or NULL */
 	int check;
 	double budget;
 	int fail_on_new;
 };
+
+/* How many of the (at most two) patterns p holds. */
+static size_t npatterns(const char *const *p)
+{
+	return p[0] ? p[1] ? 2 : 1 : 0;
+}
 
 static int ref_selected(const struct tcase *t, const char *name)
 {
@@ -448,9 +454,9 @@ static void run_case(const char *arg_a, const char *arg_b, const struct gen_prof
 	o.db_path = db_path;
 	o.store = shared_st;
 	o.includes = t->inc;
-	o.ninclude = t->ninc;
+	o.ninclude = npatterns(t->inc);
 	o.excludes = t->exc;
-	o.nexclude = t->nexc;
+	o.nexclude = npatterns(t->exc);
 	o.ranks = t->ranks;
 	o.nranks = t->nranks;
 	o.metric = m;
@@ -526,114 +532,46 @@ static const char *const sel_not_idle_gone[] = {"solve",    "solver_setup", "io"
 						"balanced", "gpu_only_a",   "new", NULL};
 
 static const struct tcase cases[] = {
-    {"default", STATS_SORT_DELTA, 0, 0, NULL, 0, {NULL}, 0, {NULL}, 0, NULL, 0, 0, 0},
-    {"sort pct", STATS_SORT_PCT, 0, 0, NULL, 0, {NULL}, 0, {NULL}, 0, NULL, 0, 0, 0},
-    {"sort name", STATS_SORT_NAME, 0, 0, NULL, 0, {NULL}, 0, {NULL}, 0, NULL, 0, 0, 0},
-    {"threshold 10", STATS_SORT_DELTA, 1, 10.0, NULL, 0, {NULL}, 0, {NULL}, 0, NULL, 0, 0, 0},
-    {"threshold 60 by name",
-     STATS_SORT_NAME,
-     1,
-     60.0,
-     NULL,
-     0,
-     {NULL},
-     0,
-     {NULL},
-     0,
-     NULL,
-     0,
-     0,
-     0},
-    {"ranks 0,2", STATS_SORT_DELTA, 0, 0, ranks_02, 2, {NULL}, 0, {NULL}, 0, NULL, 0, 0, 0},
-    {"ranks 3", STATS_SORT_PCT, 0, 0, ranks_3, 1, {NULL}, 0, {NULL}, 0, NULL, 0, 0, 0},
-    {"include solve", STATS_SORT_DELTA, 0, 0, NULL, 0, {"solve"}, 1, {NULL}, 0, sel_solve, 0, 0, 0},
-    {"include io|new, bal",
-     STATS_SORT_NAME,
-     0,
-     0,
-     NULL,
-     0,
-     {"io|new", "bal"},
-     2,
-     {NULL},
-     0,
-     sel_io_new_bal,
-     0,
-     0,
-     0},
-    {"include solve exclude solver_",
-     STATS_SORT_DELTA,
-     0,
-     0,
-     NULL,
-     0,
-     {"solve"},
-     1,
-     {"solver_"},
-     1,
-     sel_solve_only,
-     0,
-     0,
-     0},
-    {"exclude idle|gone",
-     STATS_SORT_DELTA,
-     0,
-     0,
-     ranks_123,
-     3,
-     {NULL},
-     0,
-     {"idle", "gone"},
-     2,
-     sel_not_idle_gone,
-     0,
-     0,
-     0},
-    {"check 0", STATS_SORT_DELTA, 0, 0, NULL, 0, {NULL}, 0, {NULL}, 0, NULL, 1, 0.0, 0},
-    {"check 5 fail-on-new", STATS_SORT_DELTA, 0, 0, NULL, 0, {NULL}, 0, {NULL}, 0, NULL, 1, 5.0, 1},
-    {"check 20 ranks 1-3",
-     STATS_SORT_DELTA,
-     0,
-     0,
-     ranks_123,
-     3,
-     {NULL},
-     0,
-     {NULL},
-     0,
-     NULL,
-     1,
-     20.0,
-     0},
-    {"check include solve fail-on-new",
-     STATS_SORT_DELTA,
-     0,
-     0,
-     NULL,
-     0,
-     {"solve"},
-     1,
-     {NULL},
-     0,
-     sel_solve,
-     1,
-     0.0,
-     1},
+    {.title = "default"},
+    {.title = "sort pct", .sort = STATS_SORT_PCT},
+    {.title = "sort name", .sort = STATS_SORT_NAME},
+    {.title = "threshold 10", .has_threshold = 1, .threshold = 10.0},
+    {.title = "threshold 60 by name",
+     .sort = STATS_SORT_NAME,
+     .has_threshold = 1,
+     .threshold = 60.0},
+    {.title = "ranks 0,2", .ranks = ranks_02, .nranks = 2},
+    {.title = "ranks 3", .sort = STATS_SORT_PCT, .ranks = ranks_3, .nranks = 1},
+    {.title = "include solve", .inc = {"solve"}, .selected = sel_solve},
+    {.title = "include io|new, bal",
+     .sort = STATS_SORT_NAME,
+     .inc = {"io|new", "bal"},
+     .selected = sel_io_new_bal},
+    {.title = "include solve exclude solver_",
+     .inc = {"solve"},
+     .exc = {"solver_"},
+     .selected = sel_solve_only},
+    {.title = "exclude idle|gone",
+     .ranks = ranks_123,
+     .nranks = 3,
+     .exc = {"idle", "gone"},
+     .selected = sel_not_idle_gone},
+    {.title = "check 0", .check = 1, .budget = 0.0},
+    {.title = "check 5 fail-on-new", .check = 1, .budget = 5.0, .fail_on_new = 1},
+    {.title = "check 20 ranks 1-3", .ranks = ranks_123, .nranks = 3, .check = 1, .budget = 20.0},
+    {.title = "check include solve fail-on-new",
+     .inc = {"solve"},
+     .selected = sel_solve,
+     .check = 1,
+     .budget = 0.0,
+     .fail_on_new = 1},
     /* check sorts by pct and has no threshold, whatever the options say */
-    {"check ignores sort and threshold",
-     STATS_SORT_NAME,
-     1,
-     60.0,
-     NULL,
-     0,
-     {NULL},
-     0,
-     {NULL},
-     0,
-     NULL,
-     1,
-     10.0,
-     0},
+    {.title = "check ignores sort and threshold",
+     .sort = STATS_SORT_NAME,
+     .has_threshold = 1,
+     .threshold = 60.0,
+     .check = 1,
+     .budget = 10.0},
 };
 
 #define NCASES (sizeof(cases) / sizeof(cases[0]))
@@ -661,7 +599,7 @@ static int setup(void **state)
 {
 	struct store *st = NULL;
 
-	(void)state;
+	*state = &shared_st; /* closed by tu_store_teardown() */
 	gen_profiles();
 	snprintf(path_a, sizeof(path_a), "%s",
 		 gen_write(&prof_a, "a.h5", 3, "A", "2024-03-01T00:00:00Z"));
@@ -679,14 +617,6 @@ static int setup(void **state)
 	ingest(st, path_c, "nightly", "bbbb3333", "dev", 3);
 	ingest(st, path_a1, "old", "aaaa1111", "main", 4);
 	store_close(st);
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	store_close(shared_st);
-	shared_st = NULL;
 	return 0;
 }
 
@@ -1022,9 +952,8 @@ static void test_errors(void **state)
 	}
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
+TU_MAIN(setup, tu_store_teardown,
+	{
 	    cmocka_unit_test(test_stored_runs),
 	    cmocka_unit_test(test_files),
 	    cmocka_unit_test(test_aggregate_run),
@@ -1035,7 +964,4 @@ int main(void)
 	    cmocka_unit_test(test_region_stats),
 	    cmocka_unit_test(test_pins),
 	    cmocka_unit_test(test_errors),
-	};
-
-	return cmocka_run_group_tests(tests, setup, teardown);
-}
+	})

@@ -23,6 +23,7 @@
 #include "select/match.h"
 #include "scopedb/store.h"
 #include "testutil.h"
+#include "testutil_store.h"
 
 /* ---- history.c ----------------------------------------------------------- */
 
@@ -172,21 +173,13 @@ static int64_t add_run(int n, int64_t base, int with_io, const char *ts, const c
 
 static int setup(void **state)
 {
-	(void)state;
-	if (store_open(&st, tu_path("h.sqlite"), 0))
+	if (tu_store_open(state, &st, tu_path("h.sqlite")))
 		return -1;
 	/* ingested out of chronological order on purpose */
 	ids[2] = add_run(2, 300, 1, "2026-03-01T00:00:00Z", "nightly", "main", "bbb222", NULL);
 	ids[0] = add_run(0, 100, 1, "2026-01-01T00:00:00Z", "nightly", "main", "aaa111", "base");
 	ids[1] = add_run(1, 200, 0, "2026-02-01T00:00:00Z", NULL, "dev", NULL, NULL);
 	ids[3] = add_run(3, 250, 1, "2026-04-01T00:00:00Z", "nightly", "main", "ccc333", "ünï");
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	store_close(st);
 	return 0;
 }
 
@@ -416,13 +409,12 @@ static void test_remove(void **state)
 	}
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_steps),	  cmocka_unit_test(test_bars),
-	    cmocka_unit_test(test_history_query), cmocka_unit_test(test_history_match),
-	    cmocka_unit_test(test_find_runs),	  cmocka_unit_test(test_remove),
-	};
-
-	return cmocka_run_group_tests(tests, setup, teardown);
-}
+TU_MAIN(setup, tu_store_teardown,
+	{
+	    cmocka_unit_test(test_steps),
+	    cmocka_unit_test(test_bars),
+	    cmocka_unit_test(test_history_query),
+	    cmocka_unit_test(test_history_match),
+	    cmocka_unit_test(test_find_runs),
+	    cmocka_unit_test(test_remove),
+	})

@@ -38,6 +38,7 @@
 #include "testutil.h"
 #include "testutil_db.h"
 #include "testutil_h5.h"
+#include "testutil_store.h"
 
 /* The standard profile: 13 index rows, 34 events. */
 #define STD_ROWS 13
@@ -233,21 +234,12 @@ static void std_index(uint64_t *offsets, uint64_t *counts, uint32_t *ranks)
 
 static int setup(void **state)
 {
-	(void)state;
 	signal(SIGALRM, watchdog);
 	snprintf(db, sizeof(db), "%s", tu_path("hostile.sqlite"));
-	assert_int_equal(store_open(&st, db, 0), 0);
+	assert_int_equal(tu_store_open(state, &st, db), 0);
 	/* an existing run that every refusal must leave alone */
 	assert_int_equal(try_ingest(fresh("good.h5", 3, 0), "good", OUT_STORED, NULL, NULL),
 			 OUT_STORED);
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	store_close(st);
-	st = NULL;
 	return 0;
 }
 
@@ -798,7 +790,7 @@ static void test_validate_index(void **state)
 	assert_non_null(strstr(err_msg(), "overflow"));
 }
 
-TU_MAIN(setup, teardown,
+TU_MAIN(setup, tu_store_teardown,
 	{
 	    cmocka_unit_test(test_validate_index),
 	    cmocka_unit_test(test_section_6),

@@ -38,13 +38,16 @@ static struct store_meta mk(const char *const *k, const char *const *v, size_t n
 	return m;
 }
 
-/* The changes' document (report_meta_*()) rendered as format into out;
- * JSON is the array alone (as a member of {"m": ...}, which is cut off). */
-static int render(struct buf *out, const char *format, const struct metadiff_change *c, size_t n,
-		  const char *indent, size_t maxw)
+/*
+ * The changes' document (report_meta_*()) rendered as format must be want;
+ * of JSON only the array is compared (it is rendered as a member of
+ * {"m": ...}, which is cut off).
+ */
+static void expect_render(const char *format, const struct metadiff_change *c, size_t n,
+			  const char *indent, size_t maxw, const char *want)
 {
+	struct buf out = BUF_INIT;
 	struct doc d;
-	int rc;
 
 	doc_init(&d);
 	if (!strcmp(format, "table"))
@@ -53,77 +56,63 @@ static int render(struct buf *out, const char *format, const struct metadiff_cha
 		report_meta_md(&d, c, n, maxw);
 	else
 		report_meta_json(&d, doc_json_root(&d, DOC_V_OBJ, JSONW_INLINE), "m", c, n);
-	rc = render_doc(out, format, &d, NULL);
+	assert_int_equal(render_doc(&out, format, &d, NULL), 0);
 	doc_release(&d);
-	if (!rc && !strcmp(format, "json")) {
-		assert_true(out->len >= 8);
-		memmove(out->data, out->data + 6, out->len - 8);
-		out->len -= 8;
-		out->data[out->len] = '\0';
+	if (!strcmp(format, "json")) {
+		assert_true(out.len >= 8);
+		memmove(out.data, out.data + 6, out.len - 8);
+		out.len -= 8;
+		out.data[out.len] = '\0';
 	}
-	return rc;
+	assert_string_equal(out.data, want);
+	buf_release(&out);
 }
 
-static int metadiff_text(struct buf *out, const struct metadiff_change *c, size_t n,
-			 const char *indent, size_t maxw)
+/* The changes from a to b (volatile keys too when all): there must be
+ * want_n of them; the caller frees them with metadiff_free(). */
+static struct metadiff_change *changes(const struct store_meta *a, const struct store_meta *b,
+				       int all, size_t want_n)
 {
-	return render(out, "table", c, n, indent, maxw);
-}
+	struct metadiff_change *c = NULL;
+	size_t n = 0;
 
-static int metadiff_markdown(struct buf *out, const struct metadiff_change *c, size_t n,
-			     size_t maxw)
-{
-	return render(out, "markdown", c, n, NULL, maxw);
-}
-
-static int metadiff_json(struct buf *out, const struct metadiff_change *c, size_t n)
-{
-	return render(out, "json", c, n, NULL, 0);
+	assert_int_equal(metadiff_compute(&c, &n, a, b, all), 0);
+	assert_int_equal(n, want_n);
+	return c;
 }
 
 static void test_compute(void **state)
 {
 	struct store_meta a = mk(ka, va, 5), b = mk(kb, vb, 4);
-	struct metadiff_change *c = NULL;
-	struct buf out = BUF_INIT;
-	size_t n = 0;
+	struct metadiff_change *c;
 
 	(void)state;
-	assert_int_equal(metadiff_compute(&c, &n, &a, &b, 0), 0);
-	assert_int_equal(n, 4);
+	c = changes(&a, &b, 0, 4);
 	assert_string_equal(c[0].key, "hostname");
 	assert_string_equal(c[0].a, "node1");
 	assert_null(c[0].b);
 	assert_string_equal(c[2].key, "mpi_size");
 	assert_string_equal(c[3].key, "omp_num_threads");
 	assert_null(c[3].a);
-	assert_int_equal(metadiff_text(&out, c, n, "  ", 0), 0);
-	assert_string_equal(out.data, "  hostname         node1 -> (unset)\n"
-				      "  modules          [\"gcc/13\"] -> (unset)\n"
-				      "  mpi_size         4 -> 8\n"
-				      "  omp_num_threads  (unset) -> 2\n");
-	buf_release(&out);
-	assert_int_equal(metadiff_json(&out, c, 1), 0);
-	assert_string_equal(out.data, "[{\"key\": \"hostname\", \"a\": \"node1\", \"b\": null}]");
-	buf_release(&out);
-	assert_int_equal(metadiff_markdown(&out, c + 2, 1, 0), 0);
-	assert_string_equal(out.data, "- mpi\\_size: 4 → 8\n");
-	buf_release(&out);
-	metadiff_free(c, n);
+	expect_render("table", c, 4, "  ", 0,
+		      "  hostname         node1 -> (unset)\n"
+		      "  modules          [\"gcc/13\"] -> (unset)\n"
+		      "  mpi_size         4 -> 8\n"
+		      "  omp_num_threads  (unset) -> 2\n");
+	expect_render("json", c, 1, NULL, 0,
+		      "[{\"key\": \"hostname\", \"a\": \"node1\", \"b\": null}]");
+	expect_render("markdown", c + 2, 1, NULL, 0, "- mpi\\_size: 4 → 8\n");
+	metadiff_free(c, 4);
 
-	assert_int_equal(metadiff_compute(&c, &n, &a, &b, 1), 0);
-	assert_int_equal(n, 6);
+	c = changes(&a, &b, 1, 6);
 	assert_string_equal(c[0].key, "SLURM_JOB_ID");
 	assert_string_equal(c[5].key, "timestamp");
-	metadiff_free(c, n);
+	metadiff_free(c, 6);
 
 	/* identical runs: nothing */
-	assert_int_equal(metadiff_compute(&c, &n, &a, &a, 1), 0);
-	assert_int_equal(n, 0);
+	c = changes(&a, &a, 1, 0);
 	assert_null(c);
-	assert_int_equal(metadiff_json(&out, c, n), 0);
-	assert_string_equal(out.data, "[]");
-	buf_release(&out);
+	expect_render("json", c, 0, NULL, 0, "[]");
 	store_meta_release(&a);
 	store_meta_release(&b);
 }
@@ -133,32 +122,21 @@ static void test_cut(void **state)
 	static const char *const k[] = {"PATH"}, *const v1[] = {"/usr/bin:/bïn\n"},
 				 *const v2[] = {"x"};
 	struct store_meta a = mk(k, v1, 1), b = mk(k, v2, 1);
-	struct metadiff_change *c = NULL;
-	struct buf out = BUF_INIT;
-	size_t n = 0;
+	struct metadiff_change *c;
 
 	(void)state;
-	assert_int_equal(metadiff_compute(&c, &n, &a, &b, 0), 0);
-	assert_int_equal(n, 1);
-	assert_int_equal(metadiff_text(&out, c, n, "", 11), 0);
-	assert_string_equal(out.data, "PATH  /usr/bin:/b... -> x\n");
-	buf_release(&out);
-	assert_int_equal(metadiff_text(&out, c, n, "", 0), 0);
-	assert_string_equal(out.data, "PATH  /usr/bin:/bïn? -> x\n");
-	buf_release(&out);
-	metadiff_free(c, n);
+	c = changes(&a, &b, 0, 1);
+	expect_render("table", c, 1, "", 11, "PATH  /usr/bin:/b... -> x\n");
+	expect_render("table", c, 1, "", 0, "PATH  /usr/bin:/bïn? -> x\n");
+	metadiff_free(c, 1);
 	assert_true(metadiff_is_volatile("start_time_ns"));
 	assert_false(metadiff_is_volatile("SLURM_NTASKS"));
 	store_meta_release(&a);
 	store_meta_release(&b);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
+TU_MAIN(NULL, NULL,
+	{
 	    cmocka_unit_test(test_compute),
 	    cmocka_unit_test(test_cut),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+	})

@@ -476,9 +476,16 @@ static void test_format_choices(void **state)
 	assert_false(cli_format_is(NULL, "csv"));
 }
 
-int main(void)
+/* The parser follows POSIXLY_CORRECT: the tests start without it. */
+static int setup(void **state)
 {
-	const struct CMUnitTest tests[] = {
+	(void)state;
+	unsetenv("POSIXLY_CORRECT");
+	return 0;
+}
+
+TU_MAIN(setup, NULL,
+	{
 	    cmocka_unit_test(test_types),
 	    cmocka_unit_test(test_positionals),
 	    cmocka_unit_test(test_posixly_correct),
@@ -492,8 +499,4 @@ int main(void)
 	    cmocka_unit_test(test_describe),
 	    cmocka_unit_test(test_metric_choices),
 	    cmocka_unit_test(test_format_choices),
-	};
-
-	unsetenv("POSIXLY_CORRECT");
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+	})

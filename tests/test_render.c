@@ -193,14 +193,10 @@ static void test_errors(void **state)
 	buf_release(&b);
 }
 
-static const struct CMUnitTest render_tests[] = {
-    cmocka_unit_test(test_jsonw),
-    cmocka_unit_test(test_escape),
-    cmocka_unit_test(test_renderers),
-    cmocka_unit_test(test_errors),
-};
-
-int main(void)
-{
-	return cmocka_run_group_tests(render_tests, NULL, NULL);
-}
+TU_MAIN(NULL, NULL,
+	{
+	    cmocka_unit_test(test_jsonw),
+	    cmocka_unit_test(test_escape),
+	    cmocka_unit_test(test_renderers),
+	    cmocka_unit_test(test_errors),
+	})

@@ -14,15 +14,7 @@
 #include "render/render.h"
 #include "render/report.h"
 #include "testutil.h"
-
-#define NONE                                                                                       \
-	{                                                                                          \
-		1, 0.0                                                                             \
-	}
-#define V(x)                                                                                       \
-	{                                                                                          \
-		0, (x)                                                                             \
-	}
+#include "testutil_stats.h"
 
 static char *tags_a[] = {(char *)"nightly", (char *)"x"};
 static char *regions_a[] = {(char *)"gone", (char *)"io,\"x\"", (char *)"solve"};
@@ -34,9 +26,9 @@ static const char *only_b[] = {"new|pipe"};
 static void make(struct compare_result *r, struct stats_row *rows)
 {
 	const struct stats_row rr[3] = {
-	    {"solve", V(1.5), V(2.25), 0.75, V(50.0), 0},
-	    {"io,\"x\"", V(0.1), NONE, -0.1, V(-100.0), 0},
-	    {"new|pipe", NONE, V(3e-05), 3e-05, NONE, 0},
+	    {"solve", TU_V(1.5), TU_V(2.25), 0.75, TU_V(50.0), 0},
+	    {"io,\"x\"", TU_V(0.1), TU_NONE, -0.1, TU_V(-100.0), 0},
+	    {"new|pipe", TU_NONE, TU_V(3e-05), 3e-05, TU_NONE, 0},
 	};
 
 	memcpy(rows, rr, sizeof(rr));
@@ -132,93 +124,81 @@ static int report_json(struct buf *b, const struct compare_result *r, const stru
 	return render(b, "json", r, o, 0);
 }
 
-static void test_cells(void **state)
+/* The formatters of format.h: a value cell, a delta cell, a percentage
+ * cell and the shortest round-trip number. */
+enum cell { CELL_VALUE, CELL_DELTA, CELL_PCT, CELL_NUMBER };
+
+/* What the formatter kind makes of the value (none, v), with integer
+ * formatting where asked, must be want (a delta and a number are never
+ * None; a percentage has no integer form). */
+static void expect_cell(enum cell kind, int none, double v, int integer, const char *want)
 {
 	char s[64];
-	struct stats_val none = NONE, v;
+
+	switch (kind) {
+	case CELL_VALUE:
+		format_value(s, sizeof(s), none, v, integer);
+		break;
+	case CELL_DELTA:
+		format_delta(s, sizeof(s), v, integer);
+		break;
+	case CELL_PCT:
+		format_pct(s, sizeof(s), none, v);
+		break;
+	case CELL_NUMBER:
+		format_number(s, sizeof(s), v, integer);
+		break;
+	}
+	assert_string_equal(s, want);
+}
+
+static void test_cells(void **state)
+{
+	struct stats_val none = TU_NONE;
 
 	(void)state;
-	format_value(s, sizeof(s), none.none, none.v, 0);
-	assert_string_equal(s, "-");
-	v.none = 0;
-	v.v = 123456789.0;
-	format_value(s, sizeof(s), v.none, v.v, 0);
-	assert_string_equal(s, "1.23457e+08");
-	v.v = 0.0001234567;
-	format_value(s, sizeof(s), v.none, v.v, 0);
-	assert_string_equal(s, "0.000123457");
-	v.v = 2.0;
-	format_value(s, sizeof(s), v.none, v.v, 0);
-	assert_string_equal(s, "2");
-	v.v = 1234567.0;
-	format_value(s, sizeof(s), v.none, v.v, 1);
-	assert_string_equal(s, "1234567");
-	format_delta(s, sizeof(s), 0.0, 0);
-	assert_string_equal(s, "+0");
-	format_delta(s, sizeof(s), 0.0, 1);
-	assert_string_equal(s, "+0");
-	format_delta(s, sizeof(s), -3.0, 1);
-	assert_string_equal(s, "-3");
-	format_delta(s, sizeof(s), 1e-05, 0);
-	assert_string_equal(s, "+1e-05");
-	format_delta(s, sizeof(s), -1.5e-9, 0);
-	assert_string_equal(s, "-1.5e-09");
-	format_pct(s, sizeof(s), none.none, none.v);
-	assert_string_equal(s, "-");
-	v.v = 50.0;
-	format_pct(s, sizeof(s), v.none, v.v);
-	assert_string_equal(s, "+50%");
-	v.v = -100.0;
-	format_pct(s, sizeof(s), v.none, v.v);
-	assert_string_equal(s, "-100%");
-	v.v = 100.0 / 3.0;
-	format_pct(s, sizeof(s), v.none, v.v);
-	assert_string_equal(s, "+33.33%");
-	v.v = 0.0;
-	format_pct(s, sizeof(s), v.none, v.v);
-	assert_string_equal(s, "+0%");
-	v.v = 1.2345e10;
-	format_pct(s, sizeof(s), v.none, v.v);
-	assert_string_equal(s, "+1.234e+10%");
+	expect_cell(CELL_VALUE, none.none, none.v, 0, "-");
+	expect_cell(CELL_VALUE, 0, 123456789.0, 0, "1.23457e+08");
+	expect_cell(CELL_VALUE, 0, 0.0001234567, 0, "0.000123457");
+	expect_cell(CELL_VALUE, 0, 2.0, 0, "2");
+	expect_cell(CELL_VALUE, 0, 1234567.0, 1, "1234567");
+	expect_cell(CELL_DELTA, 0, 0.0, 0, "+0");
+	expect_cell(CELL_DELTA, 0, 0.0, 1, "+0");
+	expect_cell(CELL_DELTA, 0, -3.0, 1, "-3");
+	expect_cell(CELL_DELTA, 0, 1e-05, 0, "+1e-05");
+	expect_cell(CELL_DELTA, 0, -1.5e-9, 0, "-1.5e-09");
+	expect_cell(CELL_PCT, none.none, none.v, 0, "-");
+	expect_cell(CELL_PCT, 0, 50.0, 0, "+50%");
+	expect_cell(CELL_PCT, 0, -100.0, 0, "-100%");
+	expect_cell(CELL_PCT, 0, 100.0 / 3.0, 0, "+33.33%");
+	expect_cell(CELL_PCT, 0, 0.0, 0, "+0%");
+	expect_cell(CELL_PCT, 0, 1.2345e10, 0, "+1.234e+10%");
 }
 
 static void test_numbers(void **state)
 {
 	char s[64];
+	double x = 1.0;
+	int i;
 
 	(void)state;
-	format_number(s, sizeof(s), 1.0, 0);
-	assert_string_equal(s, "1.0");
-	format_number(s, sizeof(s), 100.0, 0);
-	assert_string_equal(s, "100.0");
-	format_number(s, sizeof(s), 0.1, 0);
-	assert_string_equal(s, "0.1");
-	format_number(s, sizeof(s), 1.0 / 3.0, 0);
-	assert_string_equal(s, "0.3333333333333333");
-	format_number(s, sizeof(s), 0.1 + 0.2, 0);
-	assert_string_equal(s, "0.30000000000000004");
-	format_number(s, sizeof(s), 1e-05, 0);
-	assert_string_equal(s, "1e-05");
-	format_number(s, sizeof(s), -2.5e-9, 0);
-	assert_string_equal(s, "-2.5e-09");
-	format_number(s, sizeof(s), 0.0, 0);
-	assert_string_equal(s, "0.0");
-	format_number(s, sizeof(s), 42.0, 1);
-	assert_string_equal(s, "42");
-	format_number(s, sizeof(s), -7.0, 1);
-	assert_string_equal(s, "-7");
+	expect_cell(CELL_NUMBER, 0, 1.0, 0, "1.0");
+	expect_cell(CELL_NUMBER, 0, 100.0, 0, "100.0");
+	expect_cell(CELL_NUMBER, 0, 0.1, 0, "0.1");
+	expect_cell(CELL_NUMBER, 0, 1.0 / 3.0, 0, "0.3333333333333333");
+	expect_cell(CELL_NUMBER, 0, 0.1 + 0.2, 0, "0.30000000000000004");
+	expect_cell(CELL_NUMBER, 0, 1e-05, 0, "1e-05");
+	expect_cell(CELL_NUMBER, 0, -2.5e-9, 0, "-2.5e-09");
+	expect_cell(CELL_NUMBER, 0, 0.0, 0, "0.0");
+	expect_cell(CELL_NUMBER, 0, 42.0, 1, "42");
+	expect_cell(CELL_NUMBER, 0, -7.0, 1, "-7");
 	/* Every double survives the trip. */
-	{
-		double x = 1.0;
-		int i;
-
-		for (i = 0; i < 2000; i++) {
-			x = x * 1.37 + 1e-7;
-			if (x > 1e12)
-				x /= 1e15;
-			format_number(s, sizeof(s), x, 0);
-			assert_true(strtod(s, NULL) == x);
-		}
+	for (i = 0; i < 2000; i++) {
+		x = x * 1.37 + 1e-7;
+		if (x > 1e12)
+			x /= 1e15;
+		format_number(s, sizeof(s), x, 0);
+		assert_true(strtod(s, NULL) == x);
 	}
 }
 
@@ -260,30 +240,34 @@ static void test_numbers(void **state)
 	"\"b\": {\"id\": null, \"path\": \"b.h5\", \"label\": null, \"commit\": null, "            \
 	"\"branch\": null, \"tags\": [], \"recorded_at\": null, \"num_ranks\": 1}, \"rows\": "
 
-/* make()'s comparison with its options (check or diff). */
+/* make()'s comparison with its options. */
 struct fixture {
 	struct compare_result r;
 	struct compare_opts o;
 	struct stats_row rows[3];
 };
 
-static void setup(struct fixture *f, int check)
+/* Per-test setup of the rendering tests: *state is a fresh fixture, a
+ * diff (not a check). */
+static int setup(void **state)
 {
-	make(&f->r, f->rows);
-	make_opts(&f->o, check);
+	static struct fixture f;
+
+	make(&f.r, f.rows);
+	make_opts(&f.o, 0);
+	*state = &f;
+	return 0;
 }
 
 static void test_table(void **state)
 {
-	struct fixture f;
+	struct fixture *f = *state;
 	int64_t ranks[] = {0, 1, 2, 3, 8};
 
-	(void)state;
-	setup(&f, 0);
-	expect_render(table_plain, &f.r, &f.o,
+	expect_render(table_plain, &f->r, &f->o,
 		      "a: " DESC_A "\nb: " DESC_B "\nMetric: total (seconds)\n\n" TABLE_ROWS);
 	/* Colour: red regressions, green improvements, nothing on +0. */
-	expect_render(table_color, &f.r, &f.o,
+	expect_render(table_color, &f->r, &f->o,
 		      "a: " DESC_A "\nb: " DESC_B "\nMetric: total (seconds)\n"
 		      "\n"
 		      "region      a      b   delta  delta %\n"
@@ -294,24 +278,24 @@ static void test_table(void **state)
 		      "Only in a: gone\n"
 		      "Only in b: new|pipe\n");
 	/* check: budget, verdict, violations after the table; rank line. */
-	make_opts(&f.o, 1);
-	f.o.ranks = ranks;
-	f.o.nranks = 5;
-	f.rows[0].violation = 1;
-	f.rows[2].violation = 1;
-	expect_render(table_plain, &f.r, &f.o,
+	make_opts(&f->o, 1);
+	f->o.ranks = ranks;
+	f->o.nranks = 5;
+	f->rows[0].violation = 1;
+	f->rows[2].violation = 1;
+	expect_render(table_plain, &f->r, &f->o,
 		      "Baseline: " DESC_A "\nCandidate: " DESC_B "\n"
 		      "Ranks: 0-3,8\n"
 		      "Regression budget: +5% (total)\n"
 		      "Regression check: FAIL\n"
 		      "\n" TABLE_ROWS "Budget violations: solve, new|pipe\n");
 	/* PASS with nothing to list, no rows at all. */
-	f.r.nrows = 0;
-	f.r.nonly_a = f.r.nonly_b = 0;
-	f.o.ranks = NULL;
-	f.o.max_regression = 2.5;
-	f.o.metric = STATS_P95;
-	expect_render(table_plain, &f.r, &f.o,
+	f->r.nrows = 0;
+	f->r.nonly_a = f->r.nonly_b = 0;
+	f->o.ranks = NULL;
+	f->o.max_regression = 2.5;
+	f->o.metric = STATS_P95;
+	expect_render(table_plain, &f->r, &f->o,
 		      "Baseline: " DESC_A "\nCandidate: " DESC_B "\n"
 		      "Regression budget: +2.5% (p95)\n"
 		      "Regression check: PASS\n"
@@ -322,20 +306,18 @@ static void test_table(void **state)
 static void test_table_hostile(void **state)
 {
 	static const char *only[] = {"a\nb"};
-	struct fixture f;
+	struct fixture *f = *state;
 
-	(void)state;
-	setup(&f, 0);
-	f.r.a.run.label = (char *)"x\033[2Jy";
-	f.r.nrows = 1;
-	f.rows[0].name = "s\r\nt";
-	f.r.only_a = only;
-	f.r.nonly_b = 0;
-	f.o.metric = STATS_CALLS;
-	f.rows[0].a.v = 3;
-	f.rows[0].b.v = 5;
-	f.rows[0].delta = 2;
-	expect_render(table_plain, &f.r, &f.o,
+	f->r.a.run.label = (char *)"x\033[2Jy";
+	f->r.nrows = 1;
+	f->rows[0].name = "s\r\nt";
+	f->r.only_a = only;
+	f->r.nonly_b = 0;
+	f->o.metric = STATS_CALLS;
+	f->rows[0].a.v = 3;
+	f->rows[0].b.v = 5;
+	f->rows[0].delta = 2;
+	expect_render(table_plain, &f->r, &f->o,
 		      "a: run 7 (label x?[2Jy, commit 1a2b3c4d5e6f, branch main, tags nightly,x, "
 		      "recorded 2024-05-01T02:00:00Z, 4 ranks)\n"
 		      "b: " DESC_B "\n"
@@ -349,18 +331,16 @@ static void test_table_hostile(void **state)
 
 static void test_markdown(void **state)
 {
-	struct fixture f;
+	struct fixture *f = *state;
 
-	(void)state;
-	setup(&f, 0);
-	expect_render(report_markdown, &f.r, &f.o,
+	expect_render(report_markdown, &f->r, &f->o,
 		      "- **a:** " DESC_A "\n- **b:** " DESC_B
 		      "\n- **Metric:** total (seconds)\n" MD_ROWS("solve"));
-	make_opts(&f.o, 1);
-	f.rows[0].violation = 1;
-	f.r.a.run.label = (char *)"*bold* <b>";
+	make_opts(&f->o, 1);
+	f->rows[0].violation = 1;
+	f->r.a.run.label = (char *)"*bold* <b>";
 	expect_render(
-	    report_markdown, &f.r, &f.o,
+	    report_markdown, &f->r, &f->o,
 	    "### Regression check: FAIL\n"
 	    "\n"
 	    "Budget: +5% (total); budget violations: solve\n"
@@ -373,35 +353,31 @@ static void test_markdown(void **state)
 
 static void test_csv(void **state)
 {
-	struct fixture f;
+	struct fixture *f = *state;
 
-	(void)state;
-	setup(&f, 0);
-	expect_render(report_csv, &f.r, &f.o,
+	expect_render(report_csv, &f->r, &f->o,
 		      "region,a,b,delta,pct\n"
 		      "solve,1.5,2.25,0.75,50.0\n"
 		      "\"io,\"\"x\"\"\",0.1,,-0.1,-100.0\n"
 		      "new|pipe,,3e-05,3e-05,\n");
-	f.o.metric = STATS_CALLS;
-	f.r.nrows = 1;
-	f.rows[0].name = "line\nbreak";
-	f.rows[0].a.v = 3;
-	f.rows[0].b.v = 4;
-	f.rows[0].delta = 1;
-	f.rows[0].pct.v = 100.0 / 3.0;
-	expect_render(report_csv, &f.r, &f.o,
+	f->o.metric = STATS_CALLS;
+	f->r.nrows = 1;
+	f->rows[0].name = "line\nbreak";
+	f->rows[0].a.v = 3;
+	f->rows[0].b.v = 4;
+	f->rows[0].delta = 1;
+	f->rows[0].pct.v = 100.0 / 3.0;
+	expect_render(report_csv, &f->r, &f->o,
 		      "region,a,b,delta,pct\n"
 		      "\"line\nbreak\",3,4,1,33.333333333333336\n");
 }
 
 static void test_json(void **state)
 {
-	struct fixture f;
+	struct fixture *f = *state;
 
-	(void)state;
-	setup(&f, 0);
 	expect_render(
-	    report_json, &f.r, &f.o,
+	    report_json, &f->r, &f->o,
 	    JSON_HEAD(
 		"total") "[\n"
 			 "  {\"name\": \"solve\", \"a\": 1.5, \"b\": 2.25, \"delta\": 0.75, "
@@ -412,39 +388,38 @@ static void test_json(void **state)
 			 "  {\"name\": \"new|pipe\", \"a\": null, \"b\": 3e-05, \"delta\": 3e-05, "
 			 "\"pct\": null}\n"
 			 "], \"metadata_changes\": []}\n");
-	make_opts(&f.o, 1);
-	f.o.fail_on_new = 1;
-	f.o.metric = STATS_CALLS;
-	f.r.nrows = 1;
-	f.rows[0].violation = 1;
-	f.rows[0].a.v = 2;
-	f.rows[0].b.v = 3;
-	f.rows[0].delta = 1;
+	make_opts(&f->o, 1);
+	f->o.fail_on_new = 1;
+	f->o.metric = STATS_CALLS;
+	f->r.nrows = 1;
+	f->rows[0].violation = 1;
+	f->rows[0].a.v = 2;
+	f->rows[0].b.v = 3;
+	f->rows[0].delta = 1;
 	expect_render(
-	    report_json, &f.r, &f.o,
+	    report_json, &f->r, &f->o,
 	    JSON_HEAD(
 		"calls") "[\n"
 			 "  {\"name\": \"solve\", \"a\": 2, \"b\": 3, \"delta\": 1, \"pct\": "
 			 "50.0}\n"
 			 "], \"max_regression\": 5.0, \"fail_on_new\": true, \"status\": \"FAIL\", "
 			 "\"violations\": [\"solve\"], \"metadata_changes\": []}\n");
-	f.r.nrows = 0;
-	f.o.fail_on_new = 0;
+	f->r.nrows = 0;
+	f->o.fail_on_new = 0;
 	expect_render(
-	    report_json, &f.r, &f.o,
+	    report_json, &f->r, &f->o,
 	    JSON_HEAD(
 		"calls") "[], \"max_regression\": 5.0, \"fail_on_new\": false, "
 			 "\"status\": \"PASS\", \"violations\": [], \"metadata_changes\": []}\n");
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_cells),    cmocka_unit_test(test_numbers),
-	    cmocka_unit_test(test_table),    cmocka_unit_test(test_table_hostile),
-	    cmocka_unit_test(test_markdown), cmocka_unit_test(test_csv),
-	    cmocka_unit_test(test_json),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TU_MAIN(NULL, NULL,
+	{
+	    cmocka_unit_test(test_cells),
+	    cmocka_unit_test(test_numbers),
+	    cmocka_unit_test_setup(test_table, setup),
+	    cmocka_unit_test_setup(test_table_hostile, setup),
+	    cmocka_unit_test_setup(test_markdown, setup),
+	    cmocka_unit_test_setup(test_csv, setup),
+	    cmocka_unit_test_setup(test_json, setup),
+	})

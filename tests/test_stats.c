@@ -11,15 +11,7 @@
 #include "scopedb/err.h"
 #include "scopedb/stats.h"
 #include "testutil.h"
-
-#define NONE                                                                                       \
-	{                                                                                          \
-		1, 0.0                                                                             \
-	}
-#define V(x)                                                                                       \
-	{                                                                                          \
-		0, (x)                                                                             \
-	}
+#include "testutil_stats.h"
 
 static void assert_close(double got, double want)
 {
@@ -185,12 +177,12 @@ static void test_region_values(void **state)
 
 /* The example used by the diff tests (see the table in test_diff_rows). */
 static const struct stats_named side_a[] = {
-    {"solve", V(1.0)}, {"io", V(2.0)},	{"gone", V(3.0)},
-    {"zero", V(0.0)},  {"anone", NONE}, {"bothnone", NONE},
+    {"solve", TU_V(1.0)}, {"io", TU_V(2.0)},  {"gone", TU_V(3.0)},
+    {"zero", TU_V(0.0)},  {"anone", TU_NONE}, {"bothnone", TU_NONE},
 };
 static const struct stats_named side_b[] = {
-    {"zero", V(1.0)},  {"new", V(4.0)},	   {"io", V(1.0)},	 {"solve", V(1.5)},
-    {"anone", V(2.0)}, {"bothnone", NONE}, {"onlyb_none", NONE},
+    {"zero", TU_V(1.0)},  {"new", TU_V(4.0)},	 {"io", TU_V(1.0)},	  {"solve", TU_V(1.5)},
+    {"anone", TU_V(2.0)}, {"bothnone", TU_NONE}, {"onlyb_none", TU_NONE},
 };
 
 struct want_row {
@@ -200,12 +192,12 @@ struct want_row {
 	struct stats_val pct;
 };
 
-static const struct want_row W_ANONE = {"anone", NONE, V(2.0), 2.0, NONE};
-static const struct want_row W_GONE = {"gone", V(3.0), NONE, -3.0, V(-100.0)};
-static const struct want_row W_IO = {"io", V(2.0), V(1.0), -1.0, V(-50.0)};
-static const struct want_row W_NEW = {"new", NONE, V(4.0), 4.0, NONE};
-static const struct want_row W_SOLVE = {"solve", V(1.0), V(1.5), 0.5, V(50.0)};
-static const struct want_row W_ZERO = {"zero", V(0.0), V(1.0), 1.0, NONE};
+static const struct want_row W_ANONE = {"anone", TU_NONE, TU_V(2.0), 2.0, TU_NONE};
+static const struct want_row W_GONE = {"gone", TU_V(3.0), TU_NONE, -3.0, TU_V(-100.0)};
+static const struct want_row W_IO = {"io", TU_V(2.0), TU_V(1.0), -1.0, TU_V(-50.0)};
+static const struct want_row W_NEW = {"new", TU_NONE, TU_V(4.0), 4.0, TU_NONE};
+static const struct want_row W_SOLVE = {"solve", TU_V(1.0), TU_V(1.5), 0.5, TU_V(50.0)};
+static const struct want_row W_ZERO = {"zero", TU_V(0.0), TU_V(1.0), 1.0, TU_NONE};
 
 static void assert_val(struct stats_val got, struct stats_val want)
 {
@@ -271,9 +263,9 @@ static void test_diff_rows(void **state)
 static void test_diff_edge_cases(void **state)
 {
 	struct stats_diff_opts o = {STATS_SORT_DELTA, 0, 0.0};
-	static const struct stats_named dup[] = {{"x", V(1.0)}, {"x", V(2.0)}};
-	static const struct stats_named one[] = {{"x", V(1.0)}};
-	static const struct stats_named z[] = {{"b", V(0.0)}, {"a", V(0.0)}};
+	static const struct stats_named dup[] = {{"x", TU_V(1.0)}, {"x", TU_V(2.0)}};
+	static const struct stats_named one[] = {{"x", TU_V(1.0)}};
+	static const struct stats_named z[] = {{"b", TU_V(0.0)}, {"a", TU_V(0.0)}};
 	struct stats_row *rows = (struct stats_row *)1;
 	size_t n = 5;
 
@@ -296,7 +288,7 @@ static void test_diff_edge_cases(void **state)
 	/* Byte order for non-ASCII names (Python sorts by code point). */
 	{
 		static const struct stats_named u[] = {
-		    {"\xc3\xa9", V(1.0)}, {"z", V(1.0)}, {"Z", V(1.0)}, {"_", V(1.0)}};
+		    {"\xc3\xa9", TU_V(1.0)}, {"z", TU_V(1.0)}, {"Z", TU_V(1.0)}, {"_", TU_V(1.0)}};
 
 		o.sort = STATS_SORT_NAME;
 		assert_int_equal(stats_diff(&rows, &n, u, 4, NULL, 0, &o), 0);
@@ -373,14 +365,13 @@ static void test_parse_percent(void **state)
 	assert_int_equal(stats_parse_percent(&v, "--threshold", "1e999", 0), ERR_USAGE);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_percentile),	    cmocka_unit_test(test_metric_names),
-	    cmocka_unit_test(test_region_values),   cmocka_unit_test(test_diff_rows),
-	    cmocka_unit_test(test_diff_edge_cases), cmocka_unit_test(test_check),
+TU_MAIN(NULL, NULL,
+	{
+	    cmocka_unit_test(test_percentile),
+	    cmocka_unit_test(test_metric_names),
+	    cmocka_unit_test(test_region_values),
+	    cmocka_unit_test(test_diff_rows),
+	    cmocka_unit_test(test_diff_edge_cases),
+	    cmocka_unit_test(test_check),
 	    cmocka_unit_test(test_parse_percent),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+	})

@@ -43,11 +43,7 @@ static void test_intern(void **state)
 	strmap_release(&m);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
+TU_MAIN(NULL, NULL,
+	{
 	    cmocka_unit_test(test_intern),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+	})

@@ -20,6 +20,7 @@
 #include "scopedb/summary.h"
 #include "testutil.h"
 #include "testutil_h5.h"
+#include "testutil_store.h"
 
 /* The standard profile's rows: rank, region (0 solve, 1 größe_λ, 2 io,
  * 3 idle), calls. */
@@ -152,10 +153,9 @@ static int setup(void **state)
 	struct ingest_opts io;
 	struct ingest_result res;
 
-	(void)state;
 	memset(&wo, 0, sizeof(wo));
 	memset(&io, 0, sizeof(io));
-	if (store_open(&st, tu_path("s.sqlite"), 0))
+	if (tu_store_open(state, &st, tu_path("s.sqlite")))
 		return -1;
 	wo.schema = 3;
 	wo.gpu = 1;
@@ -167,13 +167,6 @@ static int setup(void **state)
 	if (ingest_file(&res, st, tu_h5_write_standard("agg.h5", &wo), &io))
 		return -1;
 	run_aggregate = res.run_id;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	store_close(st);
 	return 0;
 }
 
@@ -320,13 +313,12 @@ static void test_parse(void **state)
 			    "gpu_total, gpu_avg");
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_all_ranks),	   cmocka_unit_test(test_rank_subset),
-	    cmocka_unit_test(test_aggregate),	   cmocka_unit_test(test_filter_and_no_durations),
-	    cmocka_unit_test(test_sort_none_last), cmocka_unit_test(test_parse),
-	};
-
-	return cmocka_run_group_tests(tests, setup, teardown);
-}
+TU_MAIN(setup, tu_store_teardown,
+	{
+	    cmocka_unit_test(test_all_ranks),
+	    cmocka_unit_test(test_rank_subset),
+	    cmocka_unit_test(test_aggregate),
+	    cmocka_unit_test(test_filter_and_no_durations),
+	    cmocka_unit_test(test_sort_none_last),
+	    cmocka_unit_test(test_parse),
+	})
