@@ -196,7 +196,7 @@ static int ingest_files(struct buf *json, struct store *st, struct ingest_opts *
 const struct opt_cmd cmd_ingest_usage = {
     .name = "ingest",
     .synopsis =
-	"scopedb ingest FILE... [--db PATH] [--tag T]... [--label L] [--commit REV]\n"
+	"scopedb ingest FILE... [--db PATH] [--tag T]... [--label L] [--commit SHA]\n"
 	"                [--branch NAME] [--meta KEY=VALUE]... [--format table|json] [--quiet]",
     .summary = "import scope-profiler HDF5 profiles into the store",
     OPT_ARGS(1, OPT_ARGS_ANY, "no file to ingest"),
@@ -227,8 +227,8 @@ int cmd_ingest(int argc, char **argv)
 		     "tag the run (repeatable; also added to an already stored run)"),
 	    OPT_STRING(0, "label", &io.label, "L",
 		       "label of the run (default: the file's metadata label)"),
-	    OPT_STRING(0, "commit", &commit, "REV",
-		       "commit: a sha, or HEAD, a branch, a tag resolved by git\n"
+	    OPT_STRING(0, "commit", &commit, "SHA",
+		       "commit: a sha, or a ref git resolves (HEAD, a branch, a tag)\n"
 		       "(default: the CI's variable, else the git work tree's HEAD)"),
 	    OPT_STRING(0, "branch", &branch, "NAME",
 		       "branch (default: the CI's variable, else the work tree's)"),
