@@ -23,8 +23,8 @@
 #include <stddef.h>
 
 struct identity {
-	char *commit;	     /* NULL: unknown */
-	char *branch;	     /* NULL: unknown */
+	char *commit;		 /* NULL: unknown */
+	char *branch;		 /* NULL: unknown */
 	const char *commit_from; /* "--commit", a variable's name, "git" or NULL */
 	const char *branch_from; /* "--branch", a variable's name, "git" or NULL */
 };

@@ -34,7 +34,8 @@ int cmd_pin(int argc, char **argv)
 	int if_missing = 0;
 	const struct opt opts[] = {
 	    OPT__DB(&db),
-	    OPT_FLAG(0, "if-missing", &if_missing, "only make the pin: leave an existing one as is"),
+	    OPT_FLAG(0, "if-missing", &if_missing,
+		     "only make the pin: leave an existing one as is"),
 	    OPT_END(),
 	};
 	struct select_spec sel;

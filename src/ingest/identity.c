@@ -40,10 +40,8 @@ static const char *const identity_commit_vars[] = {
 };
 static const char *const identity_branch_vars[] = {
     "GITHUB_HEAD_REF", /* pull requests: the head branch (REF_NAME is 42/merge) */
-    "GITHUB_REF_NAME",
-    "CI_MERGE_REQUEST_SOURCE_BRANCH_NAME",
-    "CI_COMMIT_REF_NAME",
-    "BUILDKITE_BRANCH",
+    "GITHUB_REF_NAME",	  "CI_MERGE_REQUEST_SOURCE_BRANCH_NAME",
+    "CI_COMMIT_REF_NAME", "BUILDKITE_BRANCH",
     "GIT_BRANCH", /* Jenkins: origin/main */
 };
 

@@ -398,8 +398,7 @@ int sqlite_add_timing(struct store_conn *st, const struct store_timing *t)
 	return ret;
 }
 
-int sqlite_pin_set(struct store_conn *st, int64_t *prev, const char *name, int64_t run_id,
-		   int keep)
+int sqlite_pin_set(struct store_conn *st, int64_t *prev, const char *name, int64_t run_id, int keep)
 {
 	sqlite3_stmt *s = NULL;
 	char now[32];
