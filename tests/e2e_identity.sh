@@ -85,6 +85,11 @@ equals "unknown ref message" "$err" \
 prof repo/r5.h5
 run bash -c "cd repo && GIT_COMMIT=7777777 GIT_BRANCH=origin/main $S ingest --db '$db' r5.h5"
 equals "CI variables win over the work tree" "$(ident r5.h5)" "7777777 main"
+prof repo/nogit.h5
+run bash -c "cd repo && PATH=/nonexistent $S ingest --db '$db' nogit.h5"
+equals "no git: stored" "$rc" 0
+equals "no git: no commit" "$(ident nogit.h5)" "- -"
+contains "no git: warning" "$err" "stored without a commit"
 git -C repo checkout -q --detach HEAD
 prof repo/r6.h5
 run bash -c "cd repo && $S ingest --db '$db' r6.h5"
