@@ -6,7 +6,12 @@ set -u
 E2E_DIR=$(mktemp -d "${TMPDIR:-/tmp}/scopedb-e2e-XXXXXX")
 trap 'rm -rf "$E2E_DIR"' EXIT
 cd "$E2E_DIR" || exit 1
-unset SCOPEDB_DB GITHUB_SHA GITHUB_REF_NAME CI_COMMIT_SHA CI_COMMIT_REF_NAME GIT_COMMIT GIT_BRANCH
+# No CI's variables, and no git repository above the private directory
+# (ingest reads the commit from the work tree it runs in).
+unset SCOPEDB_DB GITHUB_SHA GITHUB_REF_NAME GITHUB_HEAD_REF CI_COMMIT_SHA CI_COMMIT_REF_NAME \
+	CI_MERGE_REQUEST_SOURCE_BRANCH_NAME BUILDKITE_COMMIT BUILDKITE_BRANCH GIT_COMMIT GIT_BRANCH \
+	GIT_DIR GIT_WORK_TREE
+export GIT_CEILING_DIRECTORIES=${E2E_DIR%/*}
 export NO_COLOR=1
 e2e_pass=0
 e2e_fail=0

@@ -108,7 +108,7 @@ writer() {
 	for ((g = 0; g < per_writer / batch; g++)); do
 		files=()
 		for ((k = g * batch; k < (g + 1) * batch; k++)); do files+=("w$w-$k.h5"); done
-		"$SCOPEDB" ingest --db "$db" --tag "w$w" --tag "it's;--" "${files[@]}" \
+		"$SCOPEDB" ingest --db "$db" --commit "a1b2c3d$w" --tag "w$w" --tag "it's;--" "${files[@]}" \
 			>>"$log/out-w$w" 2>>"$log/err-w$w" || echo "exit $?" >>"$log/err-w$w"
 	done
 }
@@ -117,7 +117,7 @@ writer() {
 dup_writer() {
 	local tag=$1 k
 	for ((k = 0; k < ndup; k++)); do
-		"$SCOPEDB" ingest --db "$db" --tag "$tag" "dup-$k.h5" \
+		"$SCOPEDB" ingest --db "$db" --commit c1c1c1c --tag "$tag" "dup-$k.h5" \
 			>>"$log/out-$tag" 2>>"$log/err-$tag" || echo "exit $?" >>"$log/err-$tag"
 	done
 }

@@ -259,6 +259,22 @@ static void test_duplicate_and_tags(void **state)
 	assert_true(r.duplicate);
 	assert_int_equal(r.tags_added, 1);
 	assert_int_equal(r.num_calls, 3);
+	assert_int_equal(r.kept, 0);
+	/* the same commit abbreviated or in capitals is no change */
+	o.commit = "0123ABCDEF";
+	assert_int_equal(ingest_file(&r, st, tu_fixture("schema-3.h5"), &o), 0);
+	assert_int_equal(r.kept, 0);
+	/* another identity is reported, and the stored one kept */
+	o.commit = "9999";
+	o.branch = "dev";
+	o.label = NULL;
+	assert_int_equal(ingest_file(&r, st, tu_fixture("schema-3.h5"), &o), 0);
+	assert_int_equal(r.kept, INGEST_KEPT_COMMIT | INGEST_KEPT_BRANCH);
+	o.commit = NULL;
+	o.branch = NULL;
+	o.label = "other";
+	assert_int_equal(ingest_file(&r, st, tu_fixture("schema-3.h5"), &o), 0);
+	assert_int_equal(r.kept, INGEST_KEPT_LABEL);
 	store_close(st);
 	assert_int_equal(tu_db_int(db, "select count(*) from runs"), 1);
 	assert_int_equal(tu_db_int(db, "select count(*) from run_tags"), 2);
@@ -351,26 +367,13 @@ static void test_damaged_files_leave_nothing(void **state)
 	assert_int_equal(tu_db_int(db, "select count(*) from runs"), 2);
 }
 
-static void test_meta_check_and_env(void **state)
+static void test_meta_check(void **state)
 {
-	const char *c, *b;
-
 	(void)state;
 	assert_int_equal(ingest_meta_check("k=v"), 0);
 	assert_int_equal(ingest_meta_check("k="), 0);
 	assert_int_equal(ingest_meta_check("novalue"), ERR_USAGE);
 	assert_int_equal(ingest_meta_check("=v"), ERR_USAGE);
-	setenv("CI_COMMIT_SHA", "c1", 1);
-	setenv("GIT_BRANCH", "origin/x", 1);
-	unsetenv("GITHUB_SHA");
-	unsetenv("GITHUB_REF_NAME");
-	unsetenv("CI_COMMIT_REF_NAME");
-	ingest_ci_env(&c, &b);
-	assert_string_equal(c, "c1");
-	assert_string_equal(b, "origin/x");
-	setenv("GITHUB_SHA", "g1", 1);
-	ingest_ci_env(&c, &b);
-	assert_string_equal(c, "g1");
 }
 
 /* The all-ranks totals of run (with their percentiles) as one string. */
@@ -448,6 +451,6 @@ TU_MAIN(NULL, NULL,
 	    cmocka_unit_test(test_generated_layouts),
 	    cmocka_unit_test(test_duplicate_and_tags),
 	    cmocka_unit_test(test_damaged_files_leave_nothing),
-	    cmocka_unit_test(test_meta_check_and_env),
+	    cmocka_unit_test(test_meta_check),
 	    cmocka_unit_test(test_finish_temporary_store),
 	})

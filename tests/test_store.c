@@ -960,6 +960,21 @@ static void test_cascade_and_pins(void **state)
 	snprintf(sql, sizeof(sql), "DELETE FROM runs WHERE id = %lld", (long long)pinned + 1);
 	assert_int_equal(tu_db_exec(path, sql), SQLITE_OK);
 	assert_int_equal(add_run(st, "c5", NULL, "2024-01-05T00:00:00Z"), pinned + 2);
+
+	/* store_pin_add makes a pin only when there is none */
+	{
+		int64_t prev = -1;
+
+		assert_int_equal(store_pin_add(st, &prev, "first", keep), 0);
+		assert_int_equal(prev, 0);
+		assert_int_equal(store_pin_add(st, &prev, "first", pinned), 0);
+		assert_int_equal(prev, keep);
+		assert_int_equal(store_pin_add(st, &prev, "base", keep), 0);
+		assert_int_equal(prev, pinned);
+		assert_int_equal(tu_db_int(path, "SELECT run_id FROM pins WHERE name = 'first'"),
+				 keep);
+		assert_int_equal(store_pin_add(st, &prev, "gone", 999), ERR_NOTFOUND);
+	}
 	store_close(st);
 }
 

@@ -6,7 +6,8 @@
  * one timings row (summary + sorted-durations blob) per (rank, region).  On
  * any error the transaction is rolled back, so a bad file leaves nothing
  * behind.  A file whose content is already stored is not stored again: the
- * existing run gets any new tags and the result says duplicate.
+ * existing run gets any new tags and the result says duplicate, and which
+ * of the given commit, branch and label differ from the ones it keeps.
  *
  * Ownership: the options are only read; the result holds no pointers.
  */
@@ -33,10 +34,17 @@ struct ingest_opts {
 	void *progress_ctx;
 };
 
+/* What a duplicate kept of its stored identity (ingest_result.kept). */
+#define INGEST_KEPT_COMMIT 1u
+#define INGEST_KEPT_BRANCH 2u
+#define INGEST_KEPT_LABEL 4u
+
 struct ingest_result {
 	int64_t run_id;
 	int duplicate;	/* content was already stored as run_id */
 	int tags_added; /* new tags added to a duplicate */
+	unsigned kept;	/* duplicate: INGEST_KEPT_* of the options that differ
+			 * from the stored run, which keeps its own */
 	int64_t num_ranks;
 	int64_t num_regions;
 	uint64_t num_calls;
@@ -48,12 +56,5 @@ int ingest_file(struct ingest_result *out, struct store *st, const char *path,
 /* Check a --meta argument: ERR_USAGE unless it is KEY=VALUE with a
  * non-empty KEY. */
 int ingest_meta_check(const char *kv);
-
-/*
- * Commit and branch from the usual CI variables when not given: GITHUB_SHA /
- * GITHUB_REF_NAME, CI_COMMIT_SHA / CI_COMMIT_REF_NAME, GIT_COMMIT /
- * GIT_BRANCH, first non-empty wins.  Pointers into the environment or NULL.
- */
-void ingest_ci_env(const char **out_commit, const char **out_branch);
 
 #endif

@@ -188,6 +188,11 @@ struct store_pin {
  * before, or 0 when the pin is new.  ERR_NOTFOUND when the run is gone. */
 int store_pin_set(struct store *st, int64_t *prev, const char *name, int64_t run_id);
 
+/* Pin run_id as name only when there is no such pin (one transaction, so
+ * that concurrent first runs of a pipeline agree); *prev = the run an
+ * existing pin names, which is left as is, or 0 when the pin was made. */
+int store_pin_add(struct store *st, int64_t *prev, const char *name, int64_t run_id);
+
 /* Remove a pin; *prev = the run it named.  ERR_NOTFOUND when there is no
  * such pin. */
 int store_pin_remove(struct store *st, int64_t *prev, const char *name);

@@ -14,6 +14,7 @@
 #include "cli/cli.h"
 #include "cli/output.h"
 #include "scopedb/err.h"
+#include "scopedb/identity.h"
 #include "scopedb/ingest.h"
 #include "scopedb/store.h"
 #include "scopedb/util.h"
@@ -105,6 +106,37 @@ static int ingest_line(struct doc *d, const void *ctx)
 }
 
 /*
+ * The warning for a file already stored as a run whose commit, branch or
+ * label (r->kept) differ from the ones given: the run keeps its own.
+ */
+static void ingest_warn_kept(struct store *st, const char *path, const struct ingest_result *r)
+{
+	const char *names[] = {"commit", "branch", "label"};
+	const unsigned bits[] = {INGEST_KEPT_COMMIT, INGEST_KEPT_BRANCH, INGEST_KEPT_LABEL};
+	struct store_run old;
+	const char *sep = "";
+	size_t i;
+
+	if (store_get_run(st, &old, r->run_id))
+		return; /* the run was just read: only a failing store gets here */
+	fprintf(stderr, "scopedb: warning: '%s' already stored as run %" PRId64 " with ", path,
+		r->run_id);
+	for (i = 0; i < 3; i++) {
+		const char *v = i == 0 ? old.commit : i == 1 ? old.branch : old.label;
+
+		if (!(r->kept & bits[i]))
+			continue;
+		if (v)
+			fprintf(stderr, "%s%s %s", sep, names[i], v);
+		else
+			fprintf(stderr, "%sno %s", sep, names[i]);
+		sep = ", ";
+	}
+	fputs("; keeping it\n", stderr);
+	store_run_release(&old);
+}
+
+/*
  * Ingest files[0..n) one by one; the terminal gets a line per stored file
  * as it is done, JSON one array at the end (rendered into json).  *failed
  * is set when some file failed.  0, or an error of the output itself.
@@ -115,7 +147,7 @@ static int ingest_files(struct buf *json, struct store *st, struct ingest_opts *
 	struct buf line = BUF_INIT;
 	struct doc d;
 	struct doc_value *list;
-	int i, rc = 0;
+	int i, rc = 0, warned = 0;
 
 	doc_init(&d);
 	list = doc_json_root(&d, DOC_V_ARR, JSONW_BLOCK);
@@ -134,6 +166,14 @@ static int ingest_files(struct buf *json, struct store *st, struct ingest_opts *
 		if (e) {
 			*failed = 1;
 			fprintf(stderr, "scopedb: %s\n", err_msg());
+		} else if (r.duplicate && r.kept) {
+			ingest_warn_kept(st, files[i], &r);
+		} else if (!r.duplicate && !io->commit && !warned) {
+			fprintf(stderr,
+				"scopedb: warning: run %" PRId64 " stored without a commit: pass "
+				"--commit or run inside a git work tree\n",
+				r.run_id);
+			warned = 1;
 		}
 		if (cli_format_is(fmt, "json")) {
 			ingest_json(&d, list, files[i], &r, e ? err_msg() : NULL);
@@ -173,7 +213,8 @@ static int ingest_opt_meta(const struct opt *opt, const char *arg)
 int cmd_ingest(int argc, char **argv)
 {
 	const struct opt_cmd *self = &cmd_ingest_usage;
-	const char *db = NULL, *env_commit, *env_branch;
+	const char *db = NULL, *commit = NULL, *branch = NULL;
+	struct identity id;
 	struct opt_list tags = OPT_LIST_INIT, meta = OPT_LIST_INIT;
 	struct ingest_opts io;
 	const char *fmt = "table";
@@ -186,11 +227,11 @@ int cmd_ingest(int argc, char **argv)
 		     "tag the run (repeatable; also added to an already stored run)"),
 	    OPT_STRING(0, "label", &io.label, "L",
 		       "label of the run (default: the file's metadata label)"),
-	    OPT_STRING(0, "commit", &io.commit, "SHA",
-		       "commit (default: $GITHUB_SHA, $CI_COMMIT_SHA or $GIT_COMMIT)"),
-	    OPT_STRING(0, "branch", &io.branch, "NAME",
-		       "branch (default: $GITHUB_REF_NAME, $CI_COMMIT_REF_NAME or\n"
-		       "$GIT_BRANCH)"),
+	    OPT_STRING(0, "commit", &commit, "SHA",
+		       "commit: a sha, or a ref git resolves (HEAD, a branch, a tag)\n"
+		       "(default: the CI's variable, else the git work tree's HEAD)"),
+	    OPT_STRING(0, "branch", &branch, "NAME",
+		       "branch (default: the CI's variable, else the work tree's)"),
 	    OPT_CALLBACK(0, "meta", &meta, "KEY=VALUE",
 			 "extra metadata (repeatable; overrides the file's)", ingest_opt_meta, 0),
 	    OPT__FORMAT(&fmt, "table json"),
@@ -199,6 +240,7 @@ int cmd_ingest(int argc, char **argv)
 	};
 
 	memset(&io, 0, sizeof(io));
+	identity_init(&id);
 	nargs = opt_parse(self, opts, argc, argv, &code);
 	if (nargs < 0)
 		goto out;
@@ -206,11 +248,12 @@ int cmd_ingest(int argc, char **argv)
 	io.ntags = tags.n;
 	io.meta = meta.v;
 	io.nmeta = meta.n;
-	ingest_ci_env(&env_commit, &env_branch);
-	if (!io.commit)
-		io.commit = env_commit;
-	if (!io.branch)
-		io.branch = env_branch;
+	if (identity_resolve(&id, commit, branch)) {
+		code = cli_error();
+		goto out;
+	}
+	io.commit = id.commit;
+	io.branch = id.branch;
 	if (store_open(&st, cli_db_path(db), 0)) {
 		code = cli_error();
 		goto out;
@@ -223,6 +266,7 @@ int cmd_ingest(int argc, char **argv)
 	code = cli_finish(failed ? CLI_EXIT_ERROR : CLI_EXIT_OK);
 out:
 	store_close(st);
+	identity_release(&id);
 	buf_release(&json);
 	opt_list_release(&tags);
 	opt_list_release(&meta);

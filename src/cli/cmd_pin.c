@@ -1,8 +1,10 @@
 /*
  * cmd_pin.c - "scopedb pin NAME SELECTOR": give a stored run a name
  * ("pin:NAME" in selectors), e.g. the baseline CI checks against.  An
- * existing pin is moved, and the output says from which run to which.  A
- * pinned run cannot be removed until it is unpinned.
+ * existing pin is moved, and the output says from which run to which;
+ * with --if-missing it stays where it is (the first run of a CI pipeline
+ * pins its baseline, later ones leave it).  A pinned run cannot be removed
+ * until it is unpinned.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -17,9 +19,10 @@
 
 const struct opt_cmd cmd_pin_usage = {
     .name = "pin",
-    .synopsis = "scopedb pin NAME RUN [--db PATH]",
-    .after = "RUN is a selector (42, latest, tag:NAME, ...); an existing pin is moved.\n"
-	     "Use it as pin:NAME; a pinned run cannot be removed.",
+    .synopsis = "scopedb pin NAME RUN [--db PATH] [--if-missing]",
+    .after = "RUN is a selector (42, latest, tag:NAME, ...); an existing pin is moved\n"
+	     "(with --if-missing: left as is).  Use it as pin:NAME; a pinned run cannot\n"
+	     "be removed.",
     .summary = "name a stored run, e.g. the baseline for check",
     OPT_ARGS_EXACTLY(2, "pin needs a NAME and a run SELECTOR"),
 };
@@ -28,7 +31,13 @@ int cmd_pin(int argc, char **argv)
 {
 	const struct opt_cmd *self = &cmd_pin_usage;
 	const char *db = NULL, *name, *arg;
-	const struct opt opts[] = {OPT__DB(&db), OPT_END()};
+	int if_missing = 0;
+	const struct opt opts[] = {
+	    OPT__DB(&db),
+	    OPT_FLAG(0, "if-missing", &if_missing,
+		     "only make the pin: leave an existing one as is"),
+	    OPT_END(),
+	};
 	struct select_spec sel;
 	struct store *st = NULL;
 	struct stat sb;
@@ -53,7 +62,7 @@ int cmd_pin(int argc, char **argv)
 	}
 	/* Pinning never creates a store. */
 	if (store_open(&st, cli_db_path(db), STORE_EXISTING) || store_resolve(st, &run, &sel) ||
-	    store_pin_set(st, &prev, name, run)) {
+	    (if_missing ? store_pin_add : store_pin_set)(st, &prev, name, run)) {
 		code = cli_error();
 		goto out;
 	}
@@ -61,6 +70,8 @@ int cmd_pin(int argc, char **argv)
 		printf("pinned '%s' to run %" PRId64 "\n", name, run);
 	else if (prev == run)
 		printf("pin '%s' already on run %" PRId64 "\n", name, run);
+	else if (if_missing)
+		printf("pin '%s' exists (run %" PRId64 "); left as is\n", name, prev);
 	else
 		printf("moved pin '%s' from run %" PRId64 " to run %" PRId64 "\n", name, prev, run);
 	code = cli_finish(CLI_EXIT_OK);

@@ -23,10 +23,12 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "store/blob.h"
 #include "scopedb/err.h"
 #include "scopedb/h5prof.h"
+#include "scopedb/identity.h"
 #include "scopedb/ingest.h"
 #include "ingest/finish.h"
 #include "ingest/rowstat.h"
@@ -75,27 +77,6 @@ int ingest_meta_check(const char *kv)
 	if (!eq || eq == kv)
 		return err_set(ERR_USAGE, "invalid --meta '%s': expected KEY=VALUE", kv);
 	return 0;
-}
-
-void ingest_ci_env(const char **out_commit, const char **out_branch)
-{
-	static const char *const vars[][2] = {
-	    {"GITHUB_SHA", "GITHUB_REF_NAME"},
-	    {"CI_COMMIT_SHA", "CI_COMMIT_REF_NAME"},
-	    {"GIT_COMMIT", "GIT_BRANCH"},
-	};
-	size_t i;
-
-	*out_commit = NULL;
-	*out_branch = NULL;
-	for (i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
-		const char *c = getenv(vars[i][0]), *b = getenv(vars[i][1]);
-
-		if (!*out_commit && c && *c)
-			*out_commit = c;
-		if (!*out_branch && b && *b)
-			*out_branch = b;
-	}
 }
 
 /* Insert one row (run and region ids resolved here). */
@@ -284,7 +265,37 @@ static int ingest_hash_start(struct ingest_hash *h, const char *path)
 	return 0;
 }
 
-/* The content is already stored as run existing: report it, add tags. */
+/* Whether a given commit differs from the stored one: the same commit
+ * abbreviated (one a prefix of the other, both hex) does not. */
+static int ingest_commit_differs(const char *given, const char *stored)
+{
+	size_t a, b;
+
+	if (!stored)
+		return 1;
+	a = strlen(given);
+	b = strlen(stored);
+	if (identity_is_hex(given, 4, 64) && identity_is_hex(stored, 4, 64))
+		return strncasecmp(given, stored, a < b ? a : b) != 0;
+	return strcmp(given, stored) != 0;
+}
+
+/* INGEST_KEPT_* of the options that differ from the stored run old. */
+static unsigned ingest_kept(const struct store_run *old, const struct ingest_opts *opts)
+{
+	unsigned kept = 0;
+
+	if (opts->commit && ingest_commit_differs(opts->commit, old->commit))
+		kept |= INGEST_KEPT_COMMIT;
+	if (opts->branch && (!old->branch || strcmp(opts->branch, old->branch)))
+		kept |= INGEST_KEPT_BRANCH;
+	if (opts->label && (!old->label || strcmp(opts->label, old->label)))
+		kept |= INGEST_KEPT_LABEL;
+	return kept;
+}
+
+/* The content is already stored as run existing: report it (with what of
+ * the given identity it keeps), add tags. */
 static int ingest_duplicate(struct ingest_ctx *c, int64_t existing)
 {
 	struct store_run old;
@@ -298,6 +309,7 @@ static int ingest_duplicate(struct ingest_ctx *c, int64_t existing)
 		return rc;
 	c->out->run_id = existing;
 	c->out->duplicate = 1;
+	c->out->kept = ingest_kept(&old, c->opts);
 	c->out->num_ranks = old.num_ranks;
 	c->out->num_regions = old.num_regions;
 	c->out->num_calls = (uint64_t)old.num_calls;

@@ -88,7 +88,9 @@ struct store_backend {
 	int (*remove_tag)(struct store_conn *c, int *removed, int64_t run_id, const char *tag);
 	int (*set_meta)(struct store_conn *c, int64_t run_id, const char *key, const char *value);
 	int (*get_meta)(struct store_conn *c, struct store_meta *out, int64_t run_id);
-	int (*pin_set)(struct store_conn *c, int64_t *prev, const char *name, int64_t run_id);
+	/* keep: leave an existing pin where it is (*prev says where) */
+	int (*pin_set)(struct store_conn *c, int64_t *prev, const char *name, int64_t run_id,
+		       int keep);
 	int (*pin_remove)(struct store_conn *c, int64_t *prev, const char *name);
 	int (*list_pins)(struct store_conn *c, struct store_pin **out, size_t *n);
 

@@ -293,7 +293,12 @@ void store_meta_release(struct store_meta *m)
 
 int store_pin_set(struct store *st, int64_t *prev, const char *name, int64_t run_id)
 {
-	return st->be->pin_set(st->conn, prev, name, run_id);
+	return st->be->pin_set(st->conn, prev, name, run_id, 0);
+}
+
+int store_pin_add(struct store *st, int64_t *prev, const char *name, int64_t run_id)
+{
+	return st->be->pin_set(st->conn, prev, name, run_id, 1);
 }
 
 int store_pin_remove(struct store *st, int64_t *prev, const char *name)

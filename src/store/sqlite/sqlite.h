@@ -226,7 +226,8 @@ int sqlite_put_region_quantiles(struct store_conn *st, int64_t run_id, int64_t r
 int sqlite_add_tag(struct store_conn *st, int *added, int64_t run_id, const char *tag);
 int sqlite_remove_tag(struct store_conn *st, int *removed, int64_t run_id, const char *tag);
 int sqlite_set_meta(struct store_conn *st, int64_t run_id, const char *key, const char *value);
-int sqlite_pin_set(struct store_conn *st, int64_t *prev, const char *name, int64_t run_id);
+int sqlite_pin_set(struct store_conn *st, int64_t *prev, const char *name, int64_t run_id,
+		   int keep);
 int sqlite_pin_remove(struct store_conn *st, int64_t *prev, const char *name);
 int sqlite_remove_run(struct store_conn *st, char **unpinned, int64_t run_id, int force);
 

@@ -398,7 +398,7 @@ int sqlite_add_timing(struct store_conn *st, const struct store_timing *t)
 	return ret;
 }
 
-int sqlite_pin_set(struct store_conn *st, int64_t *prev, const char *name, int64_t run_id)
+int sqlite_pin_set(struct store_conn *st, int64_t *prev, const char *name, int64_t run_id, int keep)
 {
 	sqlite3_stmt *s = NULL;
 	char now[32];
@@ -409,7 +409,7 @@ int sqlite_pin_set(struct store_conn *st, int64_t *prev, const char *name, int64
 	if (ret)
 		return ret;
 	ret = sqlite_query_int(st, prev, "SELECT run_id FROM pins WHERE name = ?1", name, 1);
-	if (ret || *prev == run_id)
+	if (ret || *prev == run_id || (keep && *prev))
 		goto out;
 	ret = sqlite_prepare(st, &s, "SELECT 1 FROM runs WHERE id = ?1", 0, "read");
 	if (ret)

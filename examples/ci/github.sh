@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# The scopedb step of a GitHub Actions job: github-workflow.yml runs it
+# after the benchmark has written its profile.  tests/e2e_ci_recipes.sh
+# runs it with GitHub's variables set, so it is known to work.
+#
+# A push to the main branch ingests the profile (commit and branch come from
+# GITHUB_SHA and GITHUB_REF_NAME), pins the first run as the baseline
+# (pin --if-missing) and checks the run against it.  A pull request, or a
+# push to another branch, checks its profile file against the baseline
+# without storing it: diff and check read a file into a temporary store, so
+# nothing of a pull request enters main's history.  The markdown report is
+# appended to the job summary ($GITHUB_STEP_SUMMARY) and kept in $REPORT
+# (e.g. for a pull request comment).  Exit status: check's (0 pass, 1 a
+# region over the budget, 2 an error).
+#
+# Environment: PROFILE (the profile to check; required), SCOPEDB (the
+# scopedb command; default scopedb), SCOPEDB_DB (the store; default
+# .scopedb/history.sqlite, the cached folder), BUDGET (percent; default 5),
+# METRIC (default p95), MAIN_BRANCH (default main), REPORT (default
+# scopedb-report.md).
+set -euo pipefail
+: "${PROFILE:?set PROFILE to the profile this job wrote}"
+scopedb=${SCOPEDB:-scopedb}
+export SCOPEDB_DB=${SCOPEDB_DB:-.scopedb/history.sqlite}
+summary=${GITHUB_STEP_SUMMARY:-/dev/null}
+report=${REPORT:-scopedb-report.md}
+mkdir -p "$(dirname "$SCOPEDB_DB")"
+
+if [ "${GITHUB_EVENT_NAME:-}" = push ] && [ "${GITHUB_REF_NAME:-}" = "${MAIN_BRANCH:-main}" ]; then
+	# main: record the run; its first run becomes the baseline
+	run=$("$scopedb" ingest --tag ci --format json "$PROFILE" | jq -r '.[0].run')
+	"$scopedb" pin baseline "$run" --if-missing
+	candidate=$run
+else
+	# a pull request: compare the file, store nothing
+	if ! "$scopedb" show pin:baseline >/dev/null 2>&1; then
+		echo "scopedb: no baseline yet (the first run on ${MAIN_BRANCH:-main} pins it)" |
+			tee -a "$summary"
+		exit 0
+	fi
+	candidate=$PROFILE
+fi
+rc=0
+"$scopedb" check pin:baseline "$candidate" --metric "${METRIC:-p95}" \
+	--max-regression "${BUDGET:-5}" --format markdown >"$report" || rc=$?
+cat "$report" >>"$summary"
+exit "$rc"

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The scopedb step of a GitLab CI job: gitlab-ci.yml runs it after the
+# benchmark has written its profile.  tests/e2e_ci_recipes.sh runs it with
+# GitLab's variables set, so it is known to work.
+#
+# A pipeline of the default branch ingests the profile (commit and branch
+# come from CI_COMMIT_SHA and CI_COMMIT_REF_NAME), pins the first run as the
+# baseline (pin --if-missing) and checks the run against it.  A merge
+# request pipeline, or one of another branch, checks its profile file
+# against the baseline without storing it: diff and check read a file into
+# a temporary store, so nothing of a merge request enters the default
+# branch's history.  The markdown report goes to $REPORT (an artifact the
+# merge request links to) and to the job log.  Exit status: check's (0
+# pass, 1 a region over the budget, 2 an error).
+#
+# Environment: PROFILE (the profile to check; required), SCOPEDB (the
+# scopedb command; default scopedb), SCOPEDB_DB (the store; default
+# .scopedb/history.sqlite, the cached folder), BUDGET (percent; default 5),
+# METRIC (default p95), REPORT (default scopedb-report.md).
+set -euo pipefail
+: "${PROFILE:?set PROFILE to the profile this job wrote}"
+scopedb=${SCOPEDB:-scopedb}
+export SCOPEDB_DB=${SCOPEDB_DB:-.scopedb/history.sqlite}
+report=${REPORT:-scopedb-report.md}
+mkdir -p "$(dirname "$SCOPEDB_DB")"
+
+if [ -z "${CI_MERGE_REQUEST_IID:-}" ] &&
+	[ "${CI_COMMIT_BRANCH:-}" = "${CI_DEFAULT_BRANCH:-main}" ]; then
+	# the default branch: record the run; its first run becomes the baseline
+	run=$("$scopedb" ingest --tag ci --format json "$PROFILE" | jq -r '.[0].run')
+	"$scopedb" pin baseline "$run" --if-missing
+	candidate=$run
+else
+	# a merge request: compare the file, store nothing
+	if ! "$scopedb" show pin:baseline >/dev/null 2>&1; then
+		echo "scopedb: no baseline yet (the first run on ${CI_DEFAULT_BRANCH:-main} pins it)" |
+			tee "$report"
+		exit 0
+	fi
+	candidate=$PROFILE
+fi
+rc=0
+"$scopedb" check pin:baseline "$candidate" --metric "${METRIC:-p95}" \
+	--max-regression "${BUDGET:-5}" --format markdown >"$report" || rc=$?
+cat "$report"
+exit "$rc"

@@ -1,0 +1,60 @@
+/*
+ * identity.h - the commit and branch a run is stored under.
+ *
+ * identity_resolve() decides them once per ingest: the command line first
+ * (--commit, --branch), then the CI's variables (GitHub Actions, GitLab CI,
+ * Buildkite, Jenkins), then, with no CI variable set at all, the git work
+ * tree the command runs in.  git is run without a shell (posix_spawnp), its
+ * stderr discarded and its wait bounded; a missing git, a directory that is
+ * no repository or a detached HEAD only leave the value unset.
+ *
+ * A --commit that is a full 40/64-digit hex sha is kept as given.  Any
+ * other value is resolved with "git rev-parse --verify REF^{commit}" (so
+ * HEAD, main, v1.2, an abbreviated sha become the full sha); a value that
+ * git cannot resolve is kept as given when it looks like a (possibly
+ * abbreviated or foreign) sha, 4 to 64 hex digits, and is an ERR_USAGE
+ * error otherwise.
+ *
+ * Ownership: struct identity owns its strings (identity_release()).
+ */
+#ifndef SCOPEDB_IDENTITY_H
+#define SCOPEDB_IDENTITY_H
+
+#include <stddef.h>
+
+struct identity {
+	char *commit;		 /* NULL: unknown */
+	char *branch;		 /* NULL: unknown */
+	const char *commit_from; /* "--commit", a variable's name, "git" or NULL */
+	const char *branch_from; /* "--branch", a variable's name, "git" or NULL */
+};
+
+void identity_init(struct identity *id);
+void identity_release(struct identity *id);
+
+/* Fill id from commit_opt / branch_opt (the command line, NULL when not
+ * given), the CI variables and git.  0, ERR_NOMEM, or ERR_USAGE for a
+ * --commit that is neither a sha nor a commit of the current repository. */
+int identity_resolve(struct identity *id, const char *commit_opt, const char *branch_opt);
+
+/* The CI variables alone: commit and branch into id (as given; Buildkite's
+ * and Jenkins' branch cleaned by identity_branch_clean()).  1 when any CI variable is set (even
+ * one that gives neither), 0 when none is, ERR_NOMEM. */
+int identity_from_env(struct identity *id);
+
+/* A branch as Jenkins or Buildkite may give it, without "refs/heads/" or
+ * "origin/" (GIT_BRANCH=origin/main is main): a pointer into name. */
+const char *identity_branch_clean(const char *name);
+
+/* 1 when s is min..max hex digits. */
+int identity_is_hex(const char *s, size_t min, size_t max);
+
+/*
+ * Run git with args (argv[1..], NULL-terminated) in the current directory,
+ * without a shell; *out = the first line of its stdout (malloc'ed) when it
+ * exits 0 with some output.  1 when it could not run, failed or timed out
+ * (*out NULL, no error set), 0 on success, ERR_NOMEM.
+ */
+int identity_git(char **out, const char *const *args);
+
+#endif

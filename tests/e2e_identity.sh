@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# End-to-end tests of a run's identity (README "Run identity"): commit and
+# branch from the CI's variables (GitHub pull requests, GitLab merge
+# requests, Buildkite, Jenkins' origin/main), from the git work tree ingest
+# runs in, --commit HEAD or any ref resolved by git, the warnings for a run
+# stored without a commit and for a re-ingest under another identity,
+# ingest --format json for the run id, and pin --if-missing.  The git
+# repository is made in the private directory (no network, local config);
+# GIT_CEILING_DIRECTORIES (e2e-lib.sh) keeps git out of the project's own
+# checkout.
+. "$(dirname "$0")/e2e-lib.sh"
+S=$SCOPEDB
+M=$MKPROFILE
+db=$E2E_DIR/id.sqlite
+ident() { sql "$db" "select coalesce(commit_sha, '-') || ' ' || coalesce(branch, '-') from runs where source_path = '$1'"; }
+n=0
+prof() { n=$((n + 1)); "$M" --ranks 1 --regions a,b --calls 5 --seed "$n" "$1" >/dev/null; }
+
+# --- outside any repository, no CI: stored without a commit, with a warning --
+prof plain.h5
+prof plain2.h5
+expect 0 "no commit" $S ingest --db "$db" plain.h5 plain2.h5
+equals "no commit stdout" "$out" "run 1: plain.h5: 1 rank, 2 regions, 10 calls
+run 2: plain2.h5: 1 rank, 2 regions, 10 calls"
+equals "no commit warning, once" "$err" \
+	"scopedb: warning: run 1 stored without a commit: pass --commit or run inside a git work tree"
+equals "no commit stored" "$(ident plain.h5)" "- -"
+expect_error "ref outside a repository" \
+	"^scopedb: cannot resolve --commit 'HEAD': not a commit in this git repository$" \
+	$S ingest --db "$db" --commit HEAD plain.h5
+prof hexonly.h5
+expect 0 "unknown hex sha kept" $S ingest --db "$db" --commit 7e57ab1e hexonly.h5
+equals "hex kept" "$(ident hexonly.h5)" "7e57ab1e -"
+equals "hex no warning" "$err" ""
+
+# --- CI variables -------------------------------------------------------------
+prof gh-pr.h5
+GITHUB_SHA=1111111111111111111111111111111111111111 GITHUB_REF_NAME=42/merge GITHUB_HEAD_REF=feature \
+	GITHUB_EVENT_NAME=pull_request expect 0 "github pr" $S ingest --db "$db" gh-pr.h5
+equals "github pr: head branch" "$(ident gh-pr.h5)" "1111111111111111111111111111111111111111 feature"
+prof gh-push.h5
+GITHUB_SHA=2222222222222222222222222222222222222222 GITHUB_REF_NAME=main GITHUB_HEAD_REF= \
+	expect 0 "github push" $S ingest --db "$db" gh-push.h5
+equals "github push" "$(ident gh-push.h5)" "2222222222222222222222222222222222222222 main"
+prof gl-mr.h5
+CI_COMMIT_SHA=3333333333333333333333333333333333333333 CI_COMMIT_REF_NAME=refs/merge-requests/7/head \
+	CI_MERGE_REQUEST_SOURCE_BRANCH_NAME=fix-io expect 0 "gitlab mr" $S ingest --db "$db" gl-mr.h5
+equals "gitlab mr: source branch" "$(ident gl-mr.h5)" "3333333333333333333333333333333333333333 fix-io"
+prof bk.h5
+BUILDKITE_COMMIT=4444444 BUILDKITE_BRANCH=release expect 0 "buildkite" $S ingest --db "$db" bk.h5
+equals "buildkite" "$(ident bk.h5)" "4444444 release"
+prof jenkins.h5
+GIT_COMMIT=5555555 GIT_BRANCH=origin/main expect 0 "jenkins" $S ingest --db "$db" jenkins.h5
+equals "jenkins: origin/ stripped" "$(ident jenkins.h5)" "5555555 main"
+prof jenkins2.h5
+GIT_COMMIT=6666666 GIT_BRANCH=refs/heads/dev expect 0 "jenkins refs/heads" $S ingest --db "$db" jenkins2.h5
+equals "jenkins: refs/heads/ stripped" "$(ident jenkins2.h5)" "6666666 dev"
+
+# --- a git work tree ----------------------------------------------------------
+mkdir repo
+(cd repo && git init -q -b trunk . && git config user.email ci@example.com &&
+	git config user.name ci && git config commit.gpgsign false &&
+	echo 1 >f && git add f && git commit -q -m one && git tag v1 &&
+	echo 2 >f && git commit -q -am two) >/dev/null 2>&1 || bad "git repository set-up"
+head=$(git -C repo rev-parse HEAD)
+v1=$(git -C repo rev-parse v1)
+prof repo/r1.h5
+run bash -c "cd repo && $S ingest --db '$db' r1.h5"
+equals "work tree exit" "$rc" 0
+equals "work tree: no warning" "$err" ""
+equals "work tree: HEAD and branch" "$(ident r1.h5)" "$head trunk"
+prof repo/r2.h5
+run bash -c "cd repo && $S ingest --db '$db' --commit HEAD r2.h5"
+equals "--commit HEAD" "$(ident r2.h5)" "$head trunk"
+prof repo/r3.h5
+run bash -c "cd repo && $S ingest --db '$db' --commit v1 r3.h5"
+equals "--commit tag: its sha, no branch" "$(ident r3.h5)" "$v1 -"
+prof repo/r4.h5
+run bash -c "cd repo && $S ingest --db '$db' --commit ${v1:0:7} --branch b r4.h5"
+equals "abbreviated sha resolved" "$(ident r4.h5)" "$v1 b"
+run bash -c "cd repo && $S ingest --db '$db' --commit no-such-branch r4.h5"
+equals "unknown ref exit" "$rc" 2
+equals "unknown ref message" "$err" \
+	"scopedb: cannot resolve --commit 'no-such-branch': not a commit in this git repository"
+prof repo/r5.h5
+run bash -c "cd repo && GIT_COMMIT=7777777 GIT_BRANCH=origin/main $S ingest --db '$db' r5.h5"
+equals "CI variables win over the work tree" "$(ident r5.h5)" "7777777 main"
+prof repo/nogit.h5
+run bash -c "cd repo && PATH=/nonexistent $S ingest --db '$db' nogit.h5"
+equals "no git: stored" "$rc" 0
+equals "no git: no commit" "$(ident nogit.h5)" "- -"
+contains "no git: warning" "$err" "stored without a commit"
+git -C repo checkout -q --detach HEAD
+prof repo/r6.h5
+run bash -c "cd repo && $S ingest --db '$db' r6.h5"
+equals "detached HEAD: commit, no branch" "$(ident r6.h5)" "$head -"
+equals "detached HEAD: no warning" "$err" ""
+
+# --- re-ingest under another identity ------------------------------------------
+expect 0 "same file, other commit" $S ingest --db "$db" --commit abc1234 --branch dev --label x jenkins.h5
+jid=$(sql "$db" "select id from runs where source_path = 'jenkins.h5'")
+equals "reingest stdout" "$out" "jenkins.h5: already stored as run $jid"
+equals "reingest warning" "$err" \
+	"scopedb: warning: 'jenkins.h5' already stored as run $jid with commit 5555555, branch main, label example; keeping it"
+equals "identity kept" "$(ident jenkins.h5)" "5555555 main"
+expect 0 "same commit abbreviated" $S ingest --db "$db" --commit 55555 jenkins.h5
+equals "same commit: no warning" "$err" ""
+expect 0 "same file, commit for a run without one" $S ingest --db "$db" --commit abc1234 plain.h5
+equals "reingest no commit" "$err" \
+	"scopedb: warning: 'plain.h5' already stored as run 1 with no commit; keeping it"
+
+# --- the run id for a CI job; pin --if-missing ----------------------------------
+prof ci.h5
+run $S ingest --db "$db" --commit 8888888 --format json ci.h5
+run_id=$(printf '%s' "$out" | jq -r '.[0].run')
+equals "json run id" "$run_id" "$(sql "$db" "select id from runs where source_path = 'ci.h5'")"
+expect 0 "pin if missing" $S pin baseline "$run_id" --db "$db" --if-missing
+equals "pin made" "$out" "pinned 'baseline' to run $run_id"
+expect 0 "pin if missing again" $S pin baseline 1 --db "$db" --if-missing
+equals "pin left" "$out" "pin 'baseline' exists (run $run_id); left as is"
+expect 0 "pin if missing same run" $S pin baseline "$run_id" --db "$db" --if-missing
+equals "pin same run" "$out" "pin 'baseline' already on run $run_id"
+equals "pin unchanged" "$(sql "$db" "select run_id from pins where name = 'baseline'")" "$run_id"
+expect 0 "pin moves without it" $S pin baseline 1 --db "$db"
+equals "pin moved" "$out" "moved pin 'baseline' from run $run_id to run 1"
+
+finish

@@ -1,0 +1,240 @@
+/*
+ * test_identity.c - identity.h: the CI variables of GitHub Actions (pull
+ * requests: the head branch), GitLab (merge requests: the source branch),
+ * Buildkite and Jenkins (origin/ stripped), their order, and git in a
+ * throwaway repository (HEAD, a ref, a detached HEAD, no repository, an
+ * unresolvable --commit).  The tests never look at the project's own
+ * checkout: they run in a temporary directory under GIT_CEILING_DIRECTORIES.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "scopedb/err.h"
+#include "scopedb/identity.h"
+#include "scopedb/util.h"
+#include "testutil.h"
+
+static const char *const ci_vars[] = {
+    "GITHUB_SHA",	"GITHUB_REF_NAME",    "GITHUB_HEAD_REF",
+    "CI_COMMIT_SHA",	"CI_COMMIT_REF_NAME", "CI_MERGE_REQUEST_SOURCE_BRANCH_NAME",
+    "BUILDKITE_COMMIT", "BUILDKITE_BRANCH",   "GIT_COMMIT",
+    "GIT_BRANCH",
+};
+
+static char top[4096];
+
+static void clear_ci(void)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(ci_vars) / sizeof(ci_vars[0]); i++)
+		unsetenv(ci_vars[i]);
+}
+
+/* Run a shell command line in the temporary directory (test set-up only). */
+static void sh(const char *cmd)
+{
+	char line[8192];
+
+	snprintf(line, sizeof(line), "cd '%s' && %s >/dev/null 2>&1", top, cmd);
+	assert_int_equal(system(line), 0);
+}
+
+static int setup(void **state)
+{
+	char parent[4096];
+
+	(void)state;
+	snprintf(top, sizeof(top), "%s", tu_tmpdir());
+	snprintf(parent, sizeof(parent), "%s", top);
+	*strrchr(parent, '/') = '\0';
+	/* git never looks above the temporary directory */
+	setenv("GIT_CEILING_DIRECTORIES", parent, 1);
+	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
+	setenv("HOME", top, 1);
+	clear_ci();
+	return chdir(top);
+}
+
+static void test_hex(void **state)
+{
+	(void)state;
+	assert_true(identity_is_hex("abcDEF0123", 4, 64));
+	assert_false(identity_is_hex("abc", 4, 64));
+	assert_false(identity_is_hex("HEAD", 4, 64));
+	assert_string_equal(identity_branch_clean("origin/main"), "main");
+	assert_string_equal(identity_branch_clean("refs/heads/feat/x"), "feat/x");
+	assert_string_equal(identity_branch_clean("main"), "main");
+}
+
+static void test_env(void **state)
+{
+	struct identity id;
+
+	(void)state;
+	clear_ci();
+	identity_init(&id);
+	assert_int_equal(identity_from_env(&id), 0);
+	assert_null(id.commit);
+	assert_null(id.branch);
+
+	/* Jenkins */
+	setenv("GIT_COMMIT", "c0ffee", 1);
+	setenv("GIT_BRANCH", "origin/main", 1);
+	assert_int_equal(identity_from_env(&id), 1);
+	assert_string_equal(id.commit, "c0ffee");
+	assert_string_equal(id.branch, "main");
+	assert_string_equal(id.branch_from, "GIT_BRANCH");
+	identity_release(&id);
+
+	/* Buildkite before Jenkins */
+	setenv("BUILDKITE_COMMIT", "b1b1b1", 1);
+	setenv("BUILDKITE_BRANCH", "feat", 1);
+	assert_int_equal(identity_from_env(&id), 1);
+	assert_string_equal(id.commit, "b1b1b1");
+	assert_string_equal(id.branch, "feat");
+	identity_release(&id);
+
+	/* a GitLab merge request: the source branch */
+	setenv("CI_COMMIT_SHA", "9a9a9a", 1);
+	setenv("CI_COMMIT_REF_NAME", "refs/merge-requests/7/head", 1);
+	setenv("CI_MERGE_REQUEST_SOURCE_BRANCH_NAME", "fix-io", 1);
+	assert_int_equal(identity_from_env(&id), 1);
+	assert_string_equal(id.commit, "9a9a9a");
+	assert_string_equal(id.branch, "fix-io");
+	identity_release(&id);
+
+	/* a GitHub pull request: the head branch, not 42/merge */
+	setenv("GITHUB_SHA", "6a6a6a", 1);
+	setenv("GITHUB_REF_NAME", "42/merge", 1);
+	setenv("GITHUB_HEAD_REF", "feature", 1);
+	assert_int_equal(identity_from_env(&id), 1);
+	assert_string_equal(id.commit, "6a6a6a");
+	assert_string_equal(id.commit_from, "GITHUB_SHA");
+	assert_string_equal(id.branch, "feature");
+	identity_release(&id);
+	/* a push: GITHUB_HEAD_REF is set but empty */
+	setenv("GITHUB_HEAD_REF", "", 1);
+	setenv("GITHUB_REF_NAME", "main", 1);
+	assert_int_equal(identity_from_env(&id), 1);
+	assert_string_equal(id.branch, "main");
+	identity_release(&id);
+	clear_ci();
+}
+
+static void test_no_repository(void **state)
+{
+	static const char *const args[] = {"rev-parse", "HEAD", NULL};
+	struct identity id;
+	char *out = NULL;
+
+	(void)state;
+	identity_init(&id);
+	assert_int_equal(identity_git(&out, args), 1);
+	assert_null(out);
+	assert_int_equal(identity_resolve(&id, NULL, NULL), 0);
+	assert_null(id.commit);
+	assert_null(id.branch);
+	/* a sha-like value is kept as given, a ref must resolve */
+	assert_int_equal(identity_resolve(&id, "abc123", "main"), 0);
+	assert_string_equal(id.commit, "abc123");
+	assert_string_equal(id.branch, "main");
+	identity_release(&id);
+	err_clear();
+	assert_int_equal(identity_resolve(&id, "HEAD", NULL), ERR_USAGE);
+	assert_string_equal(err_msg(),
+			    "cannot resolve --commit 'HEAD': not a commit in this git repository");
+	assert_null(id.commit);
+	assert_int_equal(identity_resolve(&id, "--help", NULL), ERR_USAGE);
+	/* a command that is not there is no error either */
+	{
+		static const char *const bad[] = {"no-such-git-command-xyz", NULL};
+
+		assert_int_equal(identity_git(&out, bad), 1);
+	}
+}
+
+static void test_repository(void **state)
+{
+	static const char *const head_args[] = {"rev-parse", "HEAD", NULL};
+	struct identity id;
+	char *head = NULL, *first = NULL;
+
+	(void)state;
+	sh("git init -q -b trunk . && git config user.email t@example.com && "
+	   "git config user.name t && git config commit.gpgsign false && "
+	   "echo 1 >f && git add f && git commit -q -m one && git tag v1 && "
+	   "echo 2 >f && git commit -q -am two");
+	assert_int_equal(identity_git(&head, head_args), 0);
+	assert_true(identity_is_hex(head, 40, 64));
+	identity_init(&id);
+
+	/* no CI: the work tree's HEAD and branch */
+	assert_int_equal(identity_resolve(&id, NULL, NULL), 0);
+	assert_string_equal(id.commit, head);
+	assert_string_equal(id.commit_from, "git");
+	assert_string_equal(id.branch, "trunk");
+	identity_release(&id);
+
+	/* --commit HEAD, and a tag (an older commit: no branch from git) */
+	assert_int_equal(identity_resolve(&id, "HEAD", NULL), 0);
+	assert_string_equal(id.commit, head);
+	assert_string_equal(id.branch, "trunk");
+	identity_release(&id);
+	assert_int_equal(identity_resolve(&id, "v1", NULL), 0);
+	assert_true(identity_is_hex(id.commit, 40, 64));
+	assert_string_not_equal(id.commit, head);
+	assert_null(id.branch);
+	first = util_strdup(id.commit);
+	identity_release(&id);
+
+	/* an abbreviated sha becomes the full one; an unknown one stays */
+	{
+		char abbrev[8];
+
+		memcpy(abbrev, first, 7);
+		abbrev[7] = '\0';
+		assert_int_equal(identity_resolve(&id, abbrev, NULL), 0);
+		assert_string_equal(id.commit, first);
+		identity_release(&id);
+	}
+	assert_int_equal(identity_resolve(&id, "0000000", NULL), 0);
+	assert_string_equal(id.commit, "0000000");
+	identity_release(&id);
+	assert_int_equal(identity_resolve(&id, "no-such-branch", NULL), ERR_USAGE);
+
+	/* CI variables win over the work tree: no branch from git */
+	setenv("GITHUB_SHA", "6a6a6a6a", 1);
+	assert_int_equal(identity_resolve(&id, NULL, NULL), 0);
+	assert_string_equal(id.commit, "6a6a6a6a");
+	assert_null(id.branch);
+	identity_release(&id);
+	/* Buildkite's BUILDKITE_COMMIT=HEAD is resolved */
+	clear_ci();
+	setenv("BUILDKITE_COMMIT", "HEAD", 1);
+	setenv("BUILDKITE_BRANCH", "bk", 1);
+	assert_int_equal(identity_resolve(&id, NULL, NULL), 0);
+	assert_string_equal(id.commit, head);
+	assert_string_equal(id.branch, "bk");
+	identity_release(&id);
+	clear_ci();
+
+	/* a detached HEAD: the commit, no branch */
+	sh("git checkout -q --detach HEAD");
+	assert_int_equal(identity_resolve(&id, NULL, NULL), 0);
+	assert_string_equal(id.commit, head);
+	assert_null(id.branch);
+	identity_release(&id);
+	free(head);
+	free(first);
+}
+
+TU_MAIN(setup, NULL,
+	{
+	    cmocka_unit_test(test_hex),
+	    cmocka_unit_test(test_env),
+	    cmocka_unit_test(test_no_repository),
+	    cmocka_unit_test(test_repository),
+	})
