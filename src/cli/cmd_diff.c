@@ -30,7 +30,7 @@ const struct opt_cmd cmd_diff_usage = {
     .name = "diff",
     .synopsis =
 	"scopedb diff A B [--metric M] [--sort delta|pct|name] [--threshold PCT]\n"
-	"                [--include P]... [--exclude P]... [--ranks SPEC]... [--format FMT]\n"
+	"                [--include P...] [--exclude P...] [--ranks SPEC...] [--format FMT]\n"
 	"                [--db PATH]",
     .before = "A and B are stored runs (selectors) or profile files:\n" COMPARE_SELECTORS,
     .summary = "compare one metric of every region of two runs",
@@ -41,7 +41,7 @@ const struct opt_cmd cmd_check_usage = {
     .name = "check",
     .synopsis =
 	"scopedb check BASELINE CANDIDATE [--max-regression PCT] [--fail-on-new] [--metric M]\n"
-	"                [--include P]... [--exclude P]... [--ranks SPEC]... [--format FMT]\n"
+	"                [--include P...] [--exclude P...] [--ranks SPEC...] [--format FMT]\n"
 	"                [--db PATH]",
     .before =
 	"BASELINE and CANDIDATE are stored runs (selectors) or profile files:\n" COMPARE_SELECTORS,

@@ -125,7 +125,7 @@ static int show_document(struct doc *d, const void *ctx)
 
 const struct opt_cmd cmd_show_usage = {
     .name = "show",
-    .synopsis = "scopedb show RUN [--include P]... [--exclude P]... [--ranks SPEC]...\n"
+    .synopsis = "scopedb show RUN [--include P...] [--exclude P...] [--ranks SPEC...]\n"
 		"                [--sort COLUMN|name] [--columns LIST] [--format FMT] [--db PATH]",
     .after = "Times in seconds, imbalance in percent, std is the population standard deviation;\n"
 	     "gpu_total and gpu_avg are shown by default when the run has GPU data.",
