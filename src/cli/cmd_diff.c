@@ -23,8 +23,10 @@
 
 /* The selector forms, in the help of diff and check. */
 #define COMPARE_SELECTORS                                                                          \
-	"    42  latest  latest~N  tag:NAME[~N]  commit:PREFIX  branch:NAME[~N]\n"                 \
-	"    label:NAME[~N]  pin:NAME  path/to/profile.h5"
+	"    42  latest  tag:NAME  commit:PREFIX  1a2b3c4  branch:NAME  label:NAME\n"              \
+	"    pin:NAME  path/to/profile.h5  (a selector may end in ~N or ^, as in git)\n"           \
+	"--include, --exclude and --ranks take one or more values, up to the next\n"             \
+	"option: put the runs first, or end the values with --."
 
 const struct opt_cmd cmd_diff_usage = {
     .name = "diff",

@@ -336,6 +336,71 @@ out:
 	return ret;
 }
 
+/*
+ * The ancestry step of the selectors naming one run (ID, commit, pin):
+ * *out = the back-th run recorded before run id, on its branch when it has
+ * one, else among all runs ("commit:X~1" is the run before X, as in git).
+ */
+static int resolve_before(struct store_conn *st, int64_t *out, int64_t id, int64_t back,
+			  const struct select_spec *sel)
+{
+	sqlite3_stmt *s = NULL;
+	char *branch = NULL;
+	int64_t count = 0;
+	int rc, ret;
+
+	*out = 0;
+	ret = sqlite_prepare(st, &s,
+			     "SELECT r.id FROM runs r, (SELECT sort_time t, id i, branch b FROM runs "
+			     "WHERE id = ?1) a WHERE (r.sort_time < a.t OR (r.sort_time = a.t AND "
+			     "r.id < a.i)) AND (a.b IS NULL OR r.branch = a.b) "
+			     "ORDER BY r.sort_time DESC, r.id DESC LIMIT 1 OFFSET ?2",
+			     0, "read");
+	if (ret)
+		return ret;
+	rc = sqlite3_bind_int64(s, 1, id);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_bind_int64(s, 2, back - 1);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW)
+		*out = sqlite3_column_int64(s, 0);
+	else if (rc != SQLITE_DONE)
+		ret = sqlite_err(st, rc, "read");
+	sqlite3_finalize(s);
+	s = NULL;
+	if (ret || *out)
+		return ret;
+	ret = sqlite_prepare(st, &s,
+			     "SELECT (SELECT count(*) FROM runs r, (SELECT sort_time t, id i, branch b "
+			     "FROM runs WHERE id = ?1) a WHERE (r.sort_time < a.t OR (r.sort_time = "
+			     "a.t AND r.id < a.i)) AND (a.b IS NULL OR r.branch = a.b)), "
+			     "(SELECT branch FROM runs WHERE id = ?1)",
+			     0, "read");
+	if (ret)
+		return ret;
+	rc = sqlite3_bind_int64(s, 1, id);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		count = sqlite3_column_int64(s, 0);
+		ret = sqlite_col_text(&branch, s, 1);
+	} else {
+		ret = sqlite_err(st, rc, "read");
+	}
+	if (!ret && count == 0)
+		ret = err_set(ERR_NOTFOUND, "no run '%s': run %lld is the first run%s%s", sel->text,
+			      (long long)id, branch ? " of branch " : " recorded",
+			      branch ? branch : "");
+	else if (!ret)
+		ret = err_set(ERR_NOTFOUND, "no run '%s': only %lld run%s recorded before run %lld%s%s",
+			      sel->text, (long long)count, count == 1 ? "" : "s", (long long)id,
+			      branch ? " on branch " : "", branch ? branch : "");
+	sqlite3_finalize(s);
+	free(branch);
+	return ret;
+}
+
 int sqlite_resolve(struct store_conn *st, int64_t *out, const struct select_spec *sel)
 {
 	sqlite3_stmt *s = NULL;
@@ -414,6 +479,9 @@ int sqlite_resolve(struct store_conn *st, int64_t *out, const struct select_spec
 	}
 	sqlite3_finalize(s);
 	free(commit);
+	if (!ret && sel->back > 0 &&
+	    (sel->kind == SELECT_ID || sel->kind == SELECT_PIN || sel->kind == SELECT_COMMIT))
+		ret = resolve_before(st, out, *out, sel->back, sel);
 	return ret;
 }
 
