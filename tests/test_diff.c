@@ -988,10 +988,11 @@ static void test_errors(void **state)
 	o.db_path = db_path;
 	o.metric = STATS_TOTAL;
 	expect_error("1", "tag:weekly", &o, ERR_NOTFOUND, "no run has tag 'weekly'");
-	expect_error("nightly", "1", &o, ERR_USAGE,
-		     "invalid run selector 'nightly': expected ID, latest, tag:NAME, commit:PREFIX, "
-		     "a commit hash, branch:NAME, label:NAME or pin:NAME (each may end in ~N or ^), "
-		     "or the path of an existing file");
+	expect_error(
+	    "nightly", "1", &o, ERR_USAGE,
+	    "invalid run selector 'nightly': expected ID, latest, tag:NAME, commit:PREFIX, "
+	    "a commit hash, branch:NAME, label:NAME or pin:NAME (each may end in ~N or ^), "
+	    "or the path of an existing file");
 	expect_error("1", "missing.h5", &o, ERR_IO, "cannot read 'missing.h5': no such file");
 	snprintf(msg, sizeof(msg), "cannot read '%s': not a regular file", tu_tmpdir());
 	expect_error(tu_tmpdir(), "1", &o, ERR_IO, msg);

@@ -89,7 +89,8 @@ static void test_forms(void **state)
 static void test_bad(void **state)
 {
 	static const char grammar[] =
-	    "expected ID, latest, tag:NAME, commit:PREFIX, a commit hash, branch:NAME, label:NAME or "
+	    "expected ID, latest, tag:NAME, commit:PREFIX, a commit hash, branch:NAME, label:NAME "
+	    "or "
 	    "pin:NAME (each may end in ~N or ^), or the path of an existing file";
 	/* spellings of no form at all: the message lists the grammar */
 	static const char *const unknown[] = {

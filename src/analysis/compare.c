@@ -55,8 +55,7 @@ static int compare_cmp_str(const void *x, const void *y)
  * into side->regions, which receives the names (sorted).
  */
 static int compare_values(struct stats_named **out, struct compare_side *side,
-			  const struct runarg *src, struct match *m,
-			  const struct compare_opts *o)
+			  const struct runarg *src, struct match *m, const struct compare_opts *o)
 {
 	struct store_region_stats *regs = NULL;
 	struct stats_named *vals = NULL;

@@ -101,7 +101,8 @@ int cli_opt_percent(const struct opt *opt, const char *arg);
 /* --include P... / --exclude P... (struct opt_list *), region name
  * patterns; like --ranks SPEC... (struct i64vec *) they take one or more
  * values, as scope-profiler's own diff/check do (OPT_MULTI), and may be
- * repeated. */
+ * repeated; the values of --ranks also end at a word that is not a number
+ * ("--ranks 0 1 latest"). */
 #define OPT__INCLUDE(v)                                                                            \
 	OPT_LIST_MULTI(0, "include", v, "P...",                                                    \
 		       "only regions matching a Python regex P at the start of the\n"              \
@@ -114,7 +115,7 @@ int cli_opt_percent(const struct opt *opt, const char *arg);
 	OPT_ENTRY(OPT_T_CALLBACK, 0, "ranks", OPT_TYPED(struct i64vec *, v), "SPEC...",            \
 		  "only these ranks, e.g. 0-3,8 or 0 1 4-7 (one or more,\n"                        \
 		  "repeatable, unioned)",                                                          \
-		  NULL, cli_opt_ranks, 0, OPT_MULTI)
+		  NULL, cli_opt_ranks, 0, OPT_MULTI | OPT_MULTI_NUM)
 
 /* The run filters of runs and history (struct filter, filter.h):
  * --tag T (struct opt_list *), --branch B (const char **), --since DATE

@@ -161,10 +161,13 @@ struct opt_greedy {
 	struct buf took;
 };
 
-/* 1 when word ends the values of an OPT_MULTI option: it starts with '-'
- * and is not "-" alone. */
-static int opt_ends_values(const char *word)
+/* 1 when word ends the values of the OPT_MULTI option o: it starts with
+ * '-' and is not "-" alone, or o takes numbers (OPT_MULTI_NUM) and it does
+ * not start with a digit. */
+static int opt_ends_values(const struct opt *o, const char *word)
 {
+	if (o->flags & OPT_MULTI_NUM)
+		return word[0] < '0' || word[0] > '9';
 	return word[0] == '-' && word[1];
 }
 
@@ -181,7 +184,7 @@ static int opt_more(const struct opt *o, int argc, char **argv, int *i, struct o
 
 	if (!(o->flags & OPT_MULTI))
 		return 0;
-	while (*i + 1 < argc && !opt_ends_values(argv[*i + 1])) {
+	while (*i + 1 < argc && !opt_ends_values(o, argv[*i + 1])) {
 		++*i;
 		if (opt_apply(o, argv[*i])) {
 			char *msg = util_strdup(err_msg());
@@ -316,9 +319,9 @@ int opt_parse(const struct opt_cmd *cmd, const struct opt *opts, int argc, char 
 			i++;
 			break;
 		}
-		if (word[1] == '-'
-			? opt_long(cmd, opts, argc, argv, &i, &greedy, code)
-			: opt_short(cmd, opts, argc, argv, &i, n ? argv[n - 1] : prev, &greedy, code))
+		if (word[1] == '-' ? opt_long(cmd, opts, argc, argv, &i, &greedy, code)
+				   : opt_short(cmd, opts, argc, argv, &i, n ? argv[n - 1] : prev,
+					       &greedy, code))
 			goto out;
 		prev = argv[i];
 	}

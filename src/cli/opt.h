@@ -53,6 +53,10 @@ enum opt_flags {
 	 * starts with '-' ("--" included, "-" alone is a value) or the end.
 	 * "--opt=V" takes V only.  Each value is applied as a repetition. */
 	OPT_MULTI = 2,
+	/* With OPT_MULTI: the further values also stop at a word that does not
+	 * start with a digit (rank lists: "--ranks 0 1 REGION" keeps REGION
+	 * a positional argument). */
+	OPT_MULTI_NUM = 4,
 };
 
 struct opt;

@@ -12,7 +12,7 @@
 #include "scopedb/util.h"
 
 #define SELECT_GRAMMAR                                                                             \
-	"expected ID, latest, tag:NAME, commit:PREFIX, a commit hash, branch:NAME, label:NAME or "  \
+	"expected ID, latest, tag:NAME, commit:PREFIX, a commit hash, branch:NAME, label:NAME or " \
 	"pin:NAME (each may end in ~N or ^), or the path of an existing file"
 
 /* Decimal digits s[0..n) as a non-negative int64; -1 when empty, not all
@@ -104,7 +104,7 @@ int select_parse(struct select_spec *out, const char *text)
 		enum select_kind kind;
 		const char *what;
 	} kinds[] = {
-	    {"tag:", SELECT_TAG, "tag"},       {"commit:", SELECT_COMMIT, "commit prefix"},
+	    {"tag:", SELECT_TAG, "tag"},	  {"commit:", SELECT_COMMIT, "commit prefix"},
 	    {"branch:", SELECT_BRANCH, "branch"}, {"label:", SELECT_LABEL, "label"},
 	    {"pin:", SELECT_PIN, "pin name"},
 	};
@@ -116,8 +116,8 @@ int select_parse(struct select_spec *out, const char *text)
 	if (!out->text)
 		return ERR_NOMEM;
 	if (select_strip_back(&len, &out->back, text)) {
-		rc = err_set(ERR_USAGE, "invalid run selector '%s': ~N needs a non-negative integer",
-			     text);
+		rc = err_set(ERR_USAGE,
+			     "invalid run selector '%s': ~N needs a non-negative integer", text);
 		goto out;
 	}
 	if (text[0] >= '0' && text[0] <= '9' && select_number(text, len) >= 0) {
@@ -136,8 +136,8 @@ int select_parse(struct select_spec *out, const char *text)
 		goto out;
 	}
 	if (!strncmp(text, "latest", 6) && (text[6] == '~' || text[6] == '^')) {
-		rc = err_set(ERR_USAGE, "invalid run selector '%s': ~N needs a non-negative integer",
-			     text);
+		rc = err_set(ERR_USAGE,
+			     "invalid run selector '%s': ~N needs a non-negative integer", text);
 		goto out;
 	}
 	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {

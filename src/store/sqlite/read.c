@@ -350,12 +350,13 @@ static int resolve_before(struct store_conn *st, int64_t *out, int64_t id, int64
 	int rc, ret;
 
 	*out = 0;
-	ret = sqlite_prepare(st, &s,
-			     "SELECT r.id FROM runs r, (SELECT sort_time t, id i, branch b FROM runs "
-			     "WHERE id = ?1) a WHERE (r.sort_time < a.t OR (r.sort_time = a.t AND "
-			     "r.id < a.i)) AND (a.b IS NULL OR r.branch = a.b) "
-			     "ORDER BY r.sort_time DESC, r.id DESC LIMIT 1 OFFSET ?2",
-			     0, "read");
+	ret =
+	    sqlite_prepare(st, &s,
+			   "SELECT r.id FROM runs r, (SELECT sort_time t, id i, branch b FROM runs "
+			   "WHERE id = ?1) a WHERE (r.sort_time < a.t OR (r.sort_time = a.t AND "
+			   "r.id < a.i)) AND (a.b IS NULL OR r.branch = a.b) "
+			   "ORDER BY r.sort_time DESC, r.id DESC LIMIT 1 OFFSET ?2",
+			   0, "read");
 	if (ret)
 		return ret;
 	rc = sqlite3_bind_int64(s, 1, id);
@@ -371,12 +372,13 @@ static int resolve_before(struct store_conn *st, int64_t *out, int64_t id, int64
 	s = NULL;
 	if (ret || *out)
 		return ret;
-	ret = sqlite_prepare(st, &s,
-			     "SELECT (SELECT count(*) FROM runs r, (SELECT sort_time t, id i, branch b "
-			     "FROM runs WHERE id = ?1) a WHERE (r.sort_time < a.t OR (r.sort_time = "
-			     "a.t AND r.id < a.i)) AND (a.b IS NULL OR r.branch = a.b)), "
-			     "(SELECT branch FROM runs WHERE id = ?1)",
-			     0, "read");
+	ret = sqlite_prepare(
+	    st, &s,
+	    "SELECT (SELECT count(*) FROM runs r, (SELECT sort_time t, id i, branch b "
+	    "FROM runs WHERE id = ?1) a WHERE (r.sort_time < a.t OR (r.sort_time = "
+	    "a.t AND r.id < a.i)) AND (a.b IS NULL OR r.branch = a.b)), "
+	    "(SELECT branch FROM runs WHERE id = ?1)",
+	    0, "read");
 	if (ret)
 		return ret;
 	rc = sqlite3_bind_int64(s, 1, id);
@@ -393,7 +395,8 @@ static int resolve_before(struct store_conn *st, int64_t *out, int64_t id, int64
 			      (long long)id, branch ? " of branch " : " recorded",
 			      branch ? branch : "");
 	else if (!ret)
-		ret = err_set(ERR_NOTFOUND, "no run '%s': only %lld run%s recorded before run %lld%s%s",
+		ret = err_set(ERR_NOTFOUND,
+			      "no run '%s': only %lld run%s recorded before run %lld%s%s",
 			      sel->text, (long long)count, count == 1 ? "" : "s", (long long)id,
 			      branch ? " on branch " : "", branch ? branch : "");
 	sqlite3_finalize(s);
