@@ -344,63 +344,30 @@ out:
 static int resolve_before(struct store_conn *st, int64_t *out, int64_t id, int64_t back,
 			  const struct select_spec *sel)
 {
-	sqlite3_stmt *s = NULL;
-	char *branch = NULL;
+	struct store_run run;
+	char from[256];
 	int64_t count = 0;
-	int rc, ret;
+	int ret;
 
 	*out = 0;
-	ret =
-	    sqlite_prepare(st, &s,
-			   "SELECT r.id FROM runs r, (SELECT sort_time t, id i, branch b FROM runs "
-			   "WHERE id = ?1) a WHERE (r.sort_time < a.t OR (r.sort_time = a.t AND "
-			   "r.id < a.i)) AND (a.b IS NULL OR r.branch = a.b) "
-			   "ORDER BY r.sort_time DESC, r.id DESC LIMIT 1 OFFSET ?2",
-			   0, "read");
+	ret = sqlite_get_run(st, &run, id);
 	if (ret)
 		return ret;
-	rc = sqlite3_bind_int64(s, 1, id);
-	if (rc == SQLITE_OK)
-		rc = sqlite3_bind_int64(s, 2, back - 1);
-	if (rc == SQLITE_OK)
-		rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW)
-		*out = sqlite3_column_int64(s, 0);
-	else if (rc != SQLITE_DONE)
-		ret = sqlite_err(st, rc, "read");
-	sqlite3_finalize(s);
-	s = NULL;
-	if (ret || *out)
-		return ret;
-	ret = sqlite_prepare(
-	    st, &s,
-	    "SELECT (SELECT count(*) FROM runs r, (SELECT sort_time t, id i, branch b "
-	    "FROM runs WHERE id = ?1) a WHERE (r.sort_time < a.t OR (r.sort_time = "
-	    "a.t AND r.id < a.i)) AND (a.b IS NULL OR r.branch = a.b)), "
-	    "(SELECT branch FROM runs WHERE id = ?1)",
-	    0, "read");
-	if (ret)
-		return ret;
-	rc = sqlite3_bind_int64(s, 1, id);
-	if (rc == SQLITE_OK)
-		rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW) {
-		count = sqlite3_column_int64(s, 0);
-		ret = sqlite_col_text(&branch, s, 1);
-	} else {
-		ret = sqlite_err(st, rc, "read");
-	}
-	if (!ret && count == 0)
+	snprintf(from, sizeof(from),
+		 "FROM runs WHERE (sort_time, id) < (SELECT sort_time, id FROM runs WHERE id = "
+		 "%lld)%s",
+		 (long long)id, run.branch ? " AND branch = ?1" : "");
+	ret = resolve_nth(st, out, &count, from, run.branch, back - 1);
+	if (!ret && !*out && count == 0)
 		ret = err_set(ERR_NOTFOUND, "no run '%s': run %lld is the first run%s%s", sel->text,
-			      (long long)id, branch ? " of branch " : " recorded",
-			      branch ? branch : "");
-	else if (!ret)
+			      (long long)id, run.branch ? " of branch " : " recorded",
+			      run.branch ? run.branch : "");
+	else if (!ret && !*out)
 		ret = err_set(ERR_NOTFOUND,
 			      "no run '%s': only %lld run%s recorded before run %lld%s%s",
 			      sel->text, (long long)count, count == 1 ? "" : "s", (long long)id,
-			      branch ? " on branch " : "", branch ? branch : "");
-	sqlite3_finalize(s);
-	free(branch);
+			      run.branch ? " on branch " : "", run.branch ? run.branch : "");
+	store_run_release(&run);
 	return ret;
 }
 
