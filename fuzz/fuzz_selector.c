@@ -3,8 +3,9 @@
  * (select_parse) and the pin name check, which take command-line text.
  *
  * Any input must parse or fail with ERR_USAGE (or ERR_NOMEM); a parsed
- * selector must be self-consistent (name set exactly for the named kinds,
- * back >= 0, id >= 0 for SELECT_ID) and release cleanly.
+ * selector must be self-consistent (a non-empty name set exactly for the
+ * named kinds, back >= 0 (the sum of the ~N and ^ suffixes), id >= 0 for
+ * SELECT_ID and 0 otherwise, bare only for a commit) and release cleanly.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -32,7 +33,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			    s.kind == SELECT_BRANCH || s.kind == SELECT_LABEL ||
 			    s.kind == SELECT_PIN;
 
-		if (s.back < 0 || (named && !s.name) || (s.kind == SELECT_ID && s.id < 0))
+		if (s.back < 0 || (named && !s.name) || (!named && s.name) ||
+		    (s.kind == SELECT_ID && s.id < 0) || (s.kind != SELECT_ID && s.id != 0) ||
+		    (s.bare && s.kind != SELECT_COMMIT) || (s.name && !*s.name))
 			abort();
 		select_release(&s);
 	} else if (rc != ERR_USAGE && rc != ERR_NOMEM && rc != ERR_NOTFOUND) {

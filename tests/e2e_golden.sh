@@ -45,6 +45,9 @@ g $S diff --sort nope base.h5 slow.h5
 g $S diff --format xml base.h5 slow.h5
 g $S diff --ranks 3-1 base.h5 slow.h5
 g $S diff --include '(' base.h5 slow.h5
+g $S diff base.h5 slow.h5 --include '('
+g $S diff base.h5 slow.h5 --include solve io --exclude '^mpi' --ranks 0 1 2-3 --format csv
+g $S diff --format csv --include solve io -- base.h5 slow.h5
 g $S runs --since yesterday
 g $S runs --limit -1
 g $S show --columns nope 1

@@ -790,6 +790,21 @@ static void test_resolve(void **state)
 	expect_resolve_error("commit:c", ERR_NOTFOUND, "no run has a commit starting with 'c'");
 	expect_resolve_error("commit:a*", ERR_NOTFOUND, "no run has a commit starting with 'a*'");
 	expect_resolve_error("pin:release", ERR_NOTFOUND, "no pin named 'release'");
+	/* git's ancestry suffixes; for one run (id, commit, pin): the runs
+	 * recorded before it on its branch (main: 4, 1, 2; dev: 3) */
+	expect_resolve("latest^", 2);
+	expect_resolve("tag:nightly^", 2);
+	expect_resolve("branch:main^^", 4);
+	expect_resolve("2~1", 1);
+	expect_resolve("2^^", 4);
+	expect_resolve("commit:aaaa^", 4);
+	expect_resolve("bbbb2", 2); /* a bare hash */
+	expect_resolve("bbbb2~1", 1);
+	expect_resolve_error("commit:bbbb3~1", ERR_NOTFOUND,
+			     "no run 'commit:bbbb3~1': run 3 is the first run of branch dev");
+	expect_resolve_error("2~3", ERR_NOTFOUND,
+			     "no run '2~3': only 2 runs recorded before run 2 on branch main");
+	expect_resolve_error("abcd", ERR_NOTFOUND, "no run has a commit starting with 'abcd'");
 }
 
 /* The pooled aggregates themselves, for one region of run 1 (prof_a). */
@@ -918,10 +933,11 @@ static void test_errors(void **state)
 	o.db_path = db_path;
 	o.metric = STATS_TOTAL;
 	expect_error("1", "tag:weekly", &o, ERR_NOTFOUND, "no run has tag 'weekly'");
-	expect_error("nightly", "1", &o, ERR_USAGE,
-		     "invalid run selector 'nightly': expected ID, latest[~N], tag:NAME[~N], "
-		     "commit:PREFIX, branch:NAME[~N], label:NAME[~N], pin:NAME or the path of an "
-		     "existing file");
+	expect_error(
+	    "nightly", "1", &o, ERR_USAGE,
+	    "invalid run selector 'nightly': expected ID, latest, tag:NAME, commit:PREFIX, "
+	    "a commit hash, branch:NAME, label:NAME or pin:NAME (each may end in ~N or ^), "
+	    "or the path of an existing file");
 	expect_error("1", "missing.h5", &o, ERR_IO, "cannot read 'missing.h5': no such file");
 	snprintf(msg, sizeof(msg), "cannot read '%s': not a regular file", tu_tmpdir());
 	expect_error(tu_tmpdir(), "1", &o, ERR_IO, msg);

@@ -197,6 +197,120 @@ static void test_positionals(void **state)
 	assert_int_equal(d.tags.n, 0);
 }
 
+/* A command with the OPT_MULTI options of diff: two runs A and B. */
+static const struct opt_cmd multi_cmd = {
+    .name = "cmp",
+    .synopsis = "scopedb cmp A B [--include P...] [--ranks SPEC...]",
+    .summary = "compare",
+    OPT_ARGS(2, 2, "cmp needs two runs"),
+};
+
+struct multi_dest {
+	struct opt_list inc, exc;
+	struct i64vec ranks;
+	const char *fmt;
+};
+
+/* parse_with() multi_cmd into d (released by multi_release()). */
+static int parse_multi(struct multi_dest *d, const char **args, int *code)
+{
+	const struct opt opts[] = {
+	    OPT__INCLUDE(&d->inc),
+	    OPT__EXCLUDE(&d->exc),
+	    OPT__RANKS(&d->ranks),
+	    OPT__FORMAT(&d->fmt, "table csv"),
+	    OPT_END(),
+	};
+
+	memset(d, 0, sizeof(*d));
+	d->fmt = "table";
+	i64vec_init(&d->ranks);
+	return parse_with(&multi_cmd, opts, args, code);
+}
+
+static void multi_release(struct multi_dest *d)
+{
+	opt_list_release(&d->inc);
+	opt_list_release(&d->exc);
+	i64vec_release(&d->ranks);
+}
+
+/* scope-profiler's nargs='+' options: values up to the next option; the
+ * runs before, after "--", or after another option; --x=V takes V only;
+ * --ranks also stops at a word that is not a number. */
+static void test_multi_values(void **state)
+{
+	const char *a1[] = {"cmp", "A",		"B",	    "--include", "solve",
+			    "io",  "--exclude", "^mpi",	    "--ranks",	 "0",
+			    "1",   "4-7",	"--format", "csv",	 NULL};
+	const char *a2[] = {"cmp", "--include", "solve", "io", "--", "A", "B", NULL};
+	const char *a3[] = {"cmp", "--include=solve", "A", "--ranks", "0", "1", "B", NULL};
+	const char *a4[] = {"cmp", "--include", "solve", "-", "--format", "csv", "A", "B", NULL};
+	struct multi_dest d;
+	int code, n;
+
+	(void)state;
+	n = parse_multi(&d, a1, &code);
+	assert_int_equal(n, 2);
+	assert_string_equal(a1[0], "A");
+	assert_string_equal(a1[1], "B");
+	assert_int_equal(d.inc.n, 2);
+	assert_string_equal(d.inc.v[0], "solve");
+	assert_string_equal(d.inc.v[1], "io");
+	assert_int_equal(d.exc.n, 1);
+	assert_int_equal(d.ranks.len, 6); /* 0, 1, 4, 5, 6, 7 */
+	assert_string_equal(d.fmt, "csv");
+	multi_release(&d);
+
+	n = parse_multi(&d, a2, &code);
+	assert_int_equal(n, 2);
+	assert_int_equal(d.inc.n, 2);
+	multi_release(&d);
+
+	n = parse_multi(&d, a3, &code);
+	assert_int_equal(n, 2);
+	assert_string_equal(a3[0], "A");
+	assert_string_equal(a3[1], "B");
+	assert_int_equal(d.inc.n, 1);
+	assert_int_equal(d.ranks.len, 2);
+	multi_release(&d);
+
+	/* "-" alone is a value */
+	n = parse_multi(&d, a4, &code);
+	assert_int_equal(n, 2);
+	assert_int_equal(d.inc.n, 2);
+	assert_string_equal(d.inc.v[1], "-");
+	multi_release(&d);
+}
+
+/* The values took the runs: the hint names the option and what it took. */
+static void test_multi_missing(void **state)
+{
+	const char *a1[] = {"cmp", "--include", "solve", "io", "A", "B", NULL};
+	const char *a2[] = {"cmp", "A", "--ranks", "0", "1", "3-1", NULL};
+	const char *a3[] = {"cmp", "A", NULL};
+	struct multi_dest d;
+	int code;
+
+	(void)state;
+	assert_int_equal(parse_multi(&d, a1, &code), -1);
+	assert_int_equal(code, 2);
+	assert_string_equal(
+	    err_line(), "scopedb: cmp needs two runs; --include took 'solve io A B' (its values "
+			"run until the next option): put the arguments before it or end its "
+			"values with --");
+	multi_release(&d);
+	assert_int_equal(parse_multi(&d, a2, &code), -1);
+	assert_string_equal(err_line(), "scopedb: invalid --ranks '3-1': range 3-1 ends before it "
+					"starts (the values of --ranks run until the next option: "
+					"end them with --)");
+	multi_release(&d);
+	/* no OPT_MULTI option took several words: the plain message */
+	assert_int_equal(parse_multi(&d, a3, &code), -1);
+	assert_string_equal(err_line(), "scopedb: cmp needs two runs");
+	multi_release(&d);
+}
+
 static void test_posixly_correct(void **state)
 {
 	const char *argv[] = {"frob", "--flag", "one", "--quiet", NULL};
@@ -488,6 +602,8 @@ TU_MAIN(setup, NULL,
 	{
 	    cmocka_unit_test(test_types),
 	    cmocka_unit_test(test_positionals),
+	    cmocka_unit_test(test_multi_values),
+	    cmocka_unit_test(test_multi_missing),
 	    cmocka_unit_test(test_posixly_correct),
 	    cmocka_unit_test(test_abbreviations),
 	    cmocka_unit_test(test_unknown),

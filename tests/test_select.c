@@ -57,13 +57,41 @@ static void test_forms(void **state)
 	expect("label:run A", SELECT_LABEL, 0, "run A", 0);
 	expect("label:r~9223372036854775807", SELECT_LABEL, 0, "r", INT64_MAX);
 	expect("pin:release", SELECT_PIN, 0, "release", 0);
+	/* git's ancestry suffixes on every form */
+	expect("latest~", SELECT_LATEST, 0, NULL, 1);
+	expect("latest^", SELECT_LATEST, 0, NULL, 1);
+	expect("latest^^", SELECT_LATEST, 0, NULL, 2);
+	expect("latest~2^", SELECT_LATEST, 0, NULL, 3);
+	expect("tag:x^", SELECT_TAG, 0, "x", 1);
+	expect("tag:a~b^", SELECT_TAG, 0, "a~b", 1);
+	expect("tag:v^2", SELECT_TAG, 0, "v^2", 0);
+	expect("commit:abc~1", SELECT_COMMIT, 0, "abc", 1);
+	expect("pin:base~2", SELECT_PIN, 0, "base", 2);
+	expect("42~1", SELECT_ID, 42, NULL, 1);
+	expect("42^^", SELECT_ID, 42, NULL, 2);
+	/* a bare hash: 4+ lowercase hex digits with a letter; all digits = id */
+	expect("1a2b", SELECT_COMMIT, 0, "1a2b", 0);
+	expect("deadbeef~3", SELECT_COMMIT, 0, "deadbeef", 3);
+	expect("cafe^", SELECT_COMMIT, 0, "cafe", 1);
+	expect("1234", SELECT_ID, 1234, NULL, 0);
+	{
+		struct select_spec s;
+
+		assert_int_equal(select_parse(&s, "1a2b~1"), 0);
+		assert_int_equal(s.bare, 1);
+		select_release(&s);
+		assert_int_equal(select_parse(&s, "commit:1a2b"), 0);
+		assert_int_equal(s.bare, 0);
+		select_release(&s);
+	}
 }
 
 static void test_bad(void **state)
 {
 	static const char grammar[] =
-	    "expected ID, latest[~N], tag:NAME[~N], commit:PREFIX, branch:NAME[~N], "
-	    "label:NAME[~N], pin:NAME or the path of an existing file";
+	    "expected ID, latest, tag:NAME, commit:PREFIX, a commit hash, branch:NAME, label:NAME "
+	    "or "
+	    "pin:NAME (each may end in ~N or ^), or the path of an existing file";
 	/* spellings of no form at all: the message lists the grammar */
 	static const char *const unknown[] = {
 	    "nightly", "", "42x", "99999999999999999999", "latestx", "Tag:x",
@@ -76,7 +104,7 @@ static void test_bad(void **state)
 		snprintf(msg, sizeof(msg), "invalid run selector '%s': %s", unknown[i], grammar);
 		expect_bad(unknown[i], msg);
 	}
-	expect_bad("latest~", "invalid run selector 'latest~': ~N needs a non-negative integer");
+	expect_bad("latest^2", "invalid run selector 'latest^2': ~N needs a non-negative integer");
 	expect_bad("latest~-1",
 		   "invalid run selector 'latest~-1': ~N needs a non-negative integer");
 	expect_bad("tag:x~99999999999999999999",
@@ -88,8 +116,15 @@ static void test_bad(void **state)
 	expect_bad("branch:", "invalid run selector 'branch:': empty branch");
 	expect_bad("label:", "invalid run selector 'label:': empty label");
 	expect_bad("pin:", "invalid run selector 'pin:': empty pin name");
-	expect_bad("commit:abc~1", "invalid run selector 'commit:abc~1': commit: takes no ~N");
-	expect_bad("pin:base~1", "invalid run selector 'pin:base~1': pin: takes no ~N");
+	expect_bad("tag:x~1~9223372036854775807",
+		   "invalid run selector 'tag:x~1~9223372036854775807': ~N needs a non-negative "
+		   "integer");
+	expect_bad("commit:~1", "invalid run selector 'commit:~1': empty commit prefix");
+	/* too short or not lowercase hex: not a bare hash */
+	snprintf(msg, sizeof(msg), "invalid run selector 'abc': %s", grammar);
+	expect_bad("abc", msg);
+	snprintf(msg, sizeof(msg), "invalid run selector 'ABCD': %s", grammar);
+	expect_bad("ABCD", msg);
 }
 
 static void test_pin_names(void **state)

@@ -4,19 +4,28 @@
  * parsed selector into a run id).
  *
  *     42               run id
- *     latest           the newest run; latest~N the N-th before it
- *     tag:NAME[~N]     newest run carrying tag NAME (N-th before it)
+ *     latest           the newest run
+ *     tag:NAME         newest run carrying tag NAME
  *     commit:PREFIX    newest run whose commit starts with PREFIX
- *     branch:NAME[~N]  newest run of a branch
- *     label:NAME[~N]   newest run with that label
+ *     1a2b3c4          the same: a bare hash (4+ lowercase hex digits, at
+ *                      least one a letter; all digits is a run id)
+ *     branch:NAME      newest run of a branch
+ *     label:NAME       newest run with that label
  *     pin:NAME         the run pinned as NAME
  *
+ * Each may end in git's ancestry suffixes: ~N, ~ (= ~1) and ^ (= ~1), in
+ * any number (X^^ = X~2).  For the forms naming a set of runs (latest,
+ * tag, branch, label) ~N is the N-th run of the set before the newest; for
+ * the forms naming one run (ID, commit, pin) it is the N-th run recorded
+ * before that run on its branch, or among all runs when it has none.
+ *
  * "Newest" orders runs by recorded time (the profile's timestamp, else the
- * ingest time), then by id.  A trailing "~N" is only taken as a back count
- * when N is all digits, so "tag:a~b" names the tag "a~b".  Whether an
- * argument is a path to a profile file is decided by the caller (an
- * argument that is a valid selector is always a selector; "./latest" names
- * the file).
+ * ingest time), then by id.  A trailing "~" is only an ancestry suffix when
+ * followed by digits or nothing, so "tag:a~b" names the tag "a~b".
+ * Whether an argument is a path to a profile file is decided by the caller
+ * (an argument that is a valid selector is a selector, "./latest" names the
+ * file; except that a bare hash naming an existing file is that file:
+ * see bare).
  *
  * Ownership: struct select_spec owns its strings; select_release() frees
  * them and accepts a zeroed structure.
@@ -42,6 +51,7 @@ struct select_spec {
 	int64_t id;   /* SELECT_ID */
 	char *name;   /* tag, commit prefix, branch, label or pin; NULL otherwise */
 	int64_t back; /* the N of ~N (0 = the newest match) */
+	int bare;     /* SELECT_COMMIT spelled as a bare hash ("1a2b3c4") */
 };
 
 /*

@@ -5,126 +5,38 @@
  * metric values (stats.c) and build the rows and the verdict.
  *
  * Files named on the command line are ingested into a private in-memory
- * store, so stored runs and files share every line of the metric code.
+ * store (runarg.h), so stored runs and files share every line of the
+ * metric code.
  */
-#include <ctype.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "analysis/metric.h"
 #include "scopedb/compare.h"
 #include "scopedb/err.h"
-#include "scopedb/ingest.h"
 #include "select/match.h"
-#include "scopedb/select.h"
+#include "scopedb/runarg.h"
 #include "scopedb/store.h"
 #include "scopedb/util.h"
 
-/* Where a side's data lives while it is being compared. */
-struct compare_src {
-	struct store *st;  /* the store of selectors (compare_db), or mem */
-	struct store *mem; /* private in-memory store of a file (owned) */
-	int64_t run_id;
-};
-
-/* The store selectors are resolved in, read in one snapshot by both sides:
- * resolution, run details and aggregates all see the same data even while
- * other processes ingest or remove runs. */
-struct compare_db {
-	struct store *st;     /* opts->store, or opened */
-	struct store *opened; /* owned when compare_runs() opened it */
-	int began;	      /* we started the read transaction */
-};
-
-/* 1 when arg names an existing regular file (following symlinks). */
-static int compare_is_file(const char *arg)
-{
-	struct stat sb;
-
-	return stat(arg, &sb) == 0 && S_ISREG(sb.st_mode);
-}
-
-/* 1 when arg looks like a path rather than a mistyped selector. */
-static int compare_looks_like_path(const char *arg)
-{
-	size_t n = strlen(arg);
-
-	return strchr(arg, '/') || (n > 3 && !strcmp(arg + n - 3, ".h5")) ||
-	       (n > 5 && !strcmp(arg + n - 5, ".hdf5"));
-}
-
 /*
- * Resolve arg: a selector against o->store or the shared store (opened
- * read-only on first use), else an existing file ingested into an in-memory
- * store.
+ * Resolve arg (runarg.h: a selector in the shared store db, else a file in
+ * src's in-memory store) and describe it in side.
  */
-static int compare_open_side(struct compare_src *src, struct compare_side *side,
-			     struct compare_db *db, const char *arg, const struct compare_opts *o)
+static int compare_open_side(struct runarg *src, struct compare_side *side, struct runarg_db *db,
+			     const char *arg)
 {
-	struct select_spec sel;
 	int rc;
 
 	side->arg = util_strdup(arg);
 	if (!side->arg)
 		return ERR_NOMEM;
-	rc = select_parse(&sel, arg);
-	if (!rc) {
-		if (!db->st) {
-			if (o->store)
-				db->st = o->store;
-			else if (!(rc = store_open(&db->opened, o->db_path, STORE_READONLY)))
-				db->st = db->opened;
-			if (!rc)
-				rc = store_read_begin(db->st, &db->began);
-		}
-		src->st = db->st;
-		if (!rc)
-			rc = store_resolve(src->st, &src->run_id, &sel);
-		select_release(&sel);
-		if (rc)
-			return rc;
-	} else if (compare_is_file(arg)) {
-		struct ingest_opts io;
-		struct ingest_result res;
-
-		err_clear();
-		memset(&io, 0, sizeof(io));
-		rc = store_open_temporary(&src->mem);
-		if (!rc)
-			rc = ingest_file(&res, src->mem, arg, &io);
-		if (rc)
-			return rc;
-		src->st = src->mem;
-		src->run_id = res.run_id;
-		side->is_file = 1;
-	} else if (compare_looks_like_path(arg)) {
-		struct stat sb;
-		int e = stat(arg, &sb) ? errno : EISDIR;
-		char why[128];
-
-		/* strerror() text, lowercased to match the house style */
-		snprintf(why, sizeof(why), "%s",
-			 e == ENOENT   ? "no such file"
-			 : e == EISDIR ? "not a regular file"
-				       : strerror(e));
-		why[0] = (char)tolower((unsigned char)why[0]);
-		return err_set(ERR_IO, "cannot read '%s': %s", arg, why);
-	} else {
-		return rc; /* the selector message */
-	}
-	rc = store_get_run(src->st, &side->run, src->run_id);
-	if (!rc && side->is_file) {
-		/* a file is named as given, and has no run id */
-		free(side->run.source_path);
-		side->run.source_path = util_strdup(arg);
-		side->run.id = 0;
-		if (!side->run.source_path)
-			rc = err_nomem();
-	}
-	return rc;
+	rc = runarg_resolve(src, db, arg);
+	if (rc)
+		return rc;
+	side->is_file = src->is_file;
+	return runarg_get_run(&side->run, src, arg);
 }
 
 /* store_region_stats() filter: the --include/--exclude patterns. */
@@ -143,8 +55,7 @@ static int compare_cmp_str(const void *x, const void *y)
  * into side->regions, which receives the names (sorted).
  */
 static int compare_values(struct stats_named **out, struct compare_side *side,
-			  const struct compare_src *src, struct match *m,
-			  const struct compare_opts *o)
+			  const struct runarg *src, struct match *m, const struct compare_opts *o)
 {
 	struct store_region_stats *regs = NULL;
 	struct stats_named *vals = NULL;
@@ -236,8 +147,8 @@ static int compare_only(const char ***out, size_t *n, char *const *x, size_t nx,
 
 /* The metadata differences of the two sides (files included: their
  * in-memory store holds their metadata). */
-static int compare_meta(struct compare_result *out, const struct compare_src *sa,
-			const struct compare_src *sb)
+static int compare_meta(struct compare_result *out, const struct runarg *sa,
+			const struct runarg *sb)
 {
 	struct store_meta ma, mb;
 	int rc;
@@ -256,8 +167,8 @@ static int compare_meta(struct compare_result *out, const struct compare_src *sa
 int compare_runs(struct compare_result *out, const char *arg_a, const char *arg_b,
 		 const struct compare_opts *opts)
 {
-	struct compare_src sa, sb;
-	struct compare_db db;
+	struct runarg sa, sb;
+	struct runarg_db db;
 	struct stats_named *va = NULL, *vb = NULL;
 	struct stats_diff_opts dopts;
 	struct match *m = NULL;
@@ -266,7 +177,7 @@ int compare_runs(struct compare_result *out, const char *arg_a, const char *arg_
 	memset(out, 0, sizeof(*out));
 	memset(&sa, 0, sizeof(sa));
 	memset(&sb, 0, sizeof(sb));
-	memset(&db, 0, sizeof(db));
+	runarg_db_init(&db, opts->store, opts->db_path);
 	/* Refuse a bad budget before any file is read (NaN fails too). */
 	if (opts->check && !(opts->max_regression >= 0.0)) {
 		rc = err_set(ERR_USAGE, "invalid --max-regression %g: must not be negative",
@@ -275,9 +186,9 @@ int compare_runs(struct compare_result *out, const char *arg_a, const char *arg_
 	}
 	rc = match_new(&m, opts->includes, opts->ninclude, opts->excludes, opts->nexclude);
 	if (!rc)
-		rc = compare_open_side(&sa, &out->a, &db, arg_a, opts);
+		rc = compare_open_side(&sa, &out->a, &db, arg_a);
 	if (!rc)
-		rc = compare_open_side(&sb, &out->b, &db, arg_b, opts);
+		rc = compare_open_side(&sb, &out->b, &db, arg_b);
 	if (!rc)
 		rc = compare_meta(out, &sa, &sb);
 	if (!rc)
@@ -312,11 +223,9 @@ out:
 	free(va);
 	free(vb);
 	match_free(m);
-	store_close(sa.mem);
-	store_close(sb.mem);
-	if (db.began)
-		store_read_end(db.st);
-	store_close(db.opened);
+	runarg_release(&sa);
+	runarg_release(&sb);
+	runarg_db_release(&db);
 	if (rc)
 		compare_release(out);
 	return rc;

@@ -98,18 +98,24 @@ int cli_opt_percent(const struct opt *opt, const char *arg);
 		   "gpu_total gpu_avg total avg min max p50 p95 p99 imbalance calls",              \
 		   cli_opt_metric)
 
-/* --include P / --exclude P (struct opt_list *), region name patterns. */
+/* --include P... / --exclude P... (struct opt_list *), region name
+ * patterns; like --ranks SPEC... (struct i64vec *) they take one or more
+ * values, as scope-profiler's own diff/check do (OPT_MULTI), and may be
+ * repeated; the values of --ranks also end at a word that is not a number
+ * ("--ranks 0 1 latest"). */
 #define OPT__INCLUDE(v)                                                                            \
-	OPT_LIST(0, "include", v, "P",                                                             \
-		 "only regions matching the Python regex P at the start of the\n"                  \
-		 "name (repeatable, OR-ed)")
+	OPT_LIST_MULTI(0, "include", v, "P...",                                                    \
+		       "only regions matching a Python regex P at the start of the\n"              \
+		       "name (one or more, repeatable, OR-ed)")
 #define OPT__EXCLUDE(v)                                                                            \
-	OPT_LIST(0, "exclude", v, "P", "drop regions matching P (repeatable; after --include)")
-
-/* --ranks SPEC (struct i64vec *). */
+	OPT_LIST_MULTI(0, "exclude", v, "P...",                                                    \
+		       "drop regions matching P (one or more, repeatable; after\n"                 \
+		       "--include)")
 #define OPT__RANKS(v)                                                                              \
-	OPT_ENTRY(OPT_T_CALLBACK, 0, "ranks", OPT_TYPED(struct i64vec *, v), "SPEC",               \
-		  "only these ranks, e.g. 0-3,8 (repeatable, unioned)", NULL, cli_opt_ranks, 0, 0)
+	OPT_ENTRY(OPT_T_CALLBACK, 0, "ranks", OPT_TYPED(struct i64vec *, v), "SPEC...",            \
+		  "only these ranks, e.g. 0-3,8 or 0 1 4-7 (one or more,\n"                        \
+		  "repeatable, unioned)",                                                          \
+		  NULL, cli_opt_ranks, 0, OPT_MULTI | OPT_MULTI_NUM)
 
 /* The run filters of runs and history (struct filter, filter.h):
  * --tag T (struct opt_list *), --branch B (const char **), --since DATE

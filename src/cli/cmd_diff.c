@@ -23,14 +23,16 @@
 
 /* The selector forms, in the help of diff and check. */
 #define COMPARE_SELECTORS                                                                          \
-	"    42  latest  latest~N  tag:NAME[~N]  commit:PREFIX  branch:NAME[~N]\n"                 \
-	"    label:NAME[~N]  pin:NAME  path/to/profile.h5"
+	"    42  latest  tag:NAME  commit:PREFIX  1a2b3c4  branch:NAME  label:NAME\n"              \
+	"    pin:NAME  path/to/profile.h5  (a selector may end in ~N or ^, as in git)\n"           \
+	"--include, --exclude and --ranks take one or more values, up to the next\n"               \
+	"option: put the runs first, or end the values with --."
 
 const struct opt_cmd cmd_diff_usage = {
     .name = "diff",
     .synopsis =
 	"scopedb diff A B [--metric M] [--sort delta|pct|name] [--threshold PCT]\n"
-	"                [--include P]... [--exclude P]... [--ranks SPEC]... [--format FMT]\n"
+	"                [--include P...] [--exclude P...] [--ranks SPEC...] [--format FMT]\n"
 	"                [--db PATH]",
     .before = "A and B are stored runs (selectors) or profile files:\n" COMPARE_SELECTORS,
     .summary = "compare one metric of every region of two runs",
@@ -41,7 +43,7 @@ const struct opt_cmd cmd_check_usage = {
     .name = "check",
     .synopsis =
 	"scopedb check BASELINE CANDIDATE [--max-regression PCT] [--fail-on-new] [--metric M]\n"
-	"                [--include P]... [--exclude P]... [--ranks SPEC]... [--format FMT]\n"
+	"                [--include P...] [--exclude P...] [--ranks SPEC...] [--format FMT]\n"
 	"                [--db PATH]",
     .before =
 	"BASELINE and CANDIDATE are stored runs (selectors) or profile files:\n" COMPARE_SELECTORS,

@@ -223,7 +223,7 @@ const struct opt_cmd cmd_history_usage = {
     .name = "history",
     .synopsis =
 	"scopedb history REGION [--metric M] [--tag T]... [--branch B] [--since DATE]\n"
-	"                [--until DATE] [--limit N] [--ranks SPEC]... [--format FMT] [--db PATH]\n"
+	"                [--until DATE] [--limit N] [--ranks SPEC...] [--format FMT] [--db PATH]\n"
 	"       scopedb history --match PATTERN [options]",
     .after = "One row per run, oldest first: run, recorded time, commit, label, the metric and\n"
 	     "its change against the previous run; the table marks the largest change.",

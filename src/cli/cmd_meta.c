@@ -1,6 +1,6 @@
 /*
  * cmd_meta.c - "scopedb meta RUN": the /metadata attributes of a stored
- * run (plus any --meta given at ingest); "scopedb meta A B": only the keys
+ * run or a profile file (plus any --meta given at ingest); "scopedb meta A B": only the keys
  * whose values differ between two runs (metadiff.h), the same list diff
  * and check print under their header.
  */
@@ -14,24 +14,41 @@
 #include "scopedb/err.h"
 #include "render/report.h"
 #include "scopedb/metadiff.h"
-#include "scopedb/select.h"
+#include "scopedb/runarg.h"
 #include "scopedb/store.h"
 #include "scopedb/util.h"
 
-/* Resolve the selector text to a run id in st. */
-static int meta_resolve(struct store *st, int64_t *out, const char *text)
-{
-	struct select_spec sel;
-	int rc = select_parse(&sel, text);
+/* A run named by meta: a stored run's id, or a file as given. */
+struct meta_side {
+	int64_t id;
+	const char *file; /* NULL for a stored run */
+};
 
-	if (!rc)
-		rc = store_resolve(st, out, &sel);
-	select_release(&sel);
-	return rc;
+/* "run 7" or "run.h5 (file)" for the text headers. */
+static void meta_text_side(struct doc *d, const char *key, const struct meta_side *r)
+{
+	if (r->file)
+		doc_spanf(d, doc_field(d, DOC_F_TEXT, key), DOC_RAW, "%s (file)", r->file);
+	else
+		doc_spanf(d, doc_field(d, DOC_F_TEXT, key), DOC_RAW, "run %" PRId64, r->id);
+}
+
+/* key: the run id, or for a file null and key_path: the file. */
+static void meta_json_side(struct doc *d, const char *key, const struct meta_side *r)
+{
+	char path_key[32];
+
+	if (!r->file) {
+		doc_json_int(d, d->json, key, r->id);
+		return;
+	}
+	doc_json_null(d, d->json, key);
+	snprintf(path_key, sizeof(path_key), "%s_path", key);
+	doc_json_str(d, d->json, path_key, r->file);
 }
 
 /* One run: an aligned key/value table, or {"run", "metadata": {...}}. */
-static void meta_one(struct doc *d, const struct store_meta *m, int64_t id)
+static void meta_one(struct doc *d, const struct store_meta *m, const struct meta_side *r)
 {
 	static const struct doc_col cols[] = {
 	    {"key", NULL, NULL, DOC_TEXT, DOC_LEFT, DOC_F_TEXT, 0, 0},
@@ -42,10 +59,13 @@ static void meta_one(struct doc *d, const struct store_meta *m, int64_t id)
 	char empty[64];
 	size_t i;
 
-	snprintf(empty, sizeof(empty), "run %" PRId64 " has no metadata", id);
+	if (r->file)
+		snprintf(empty, sizeof(empty), "%.40s has no metadata", r->file);
+	else
+		snprintf(empty, sizeof(empty), "run %" PRId64 " has no metadata", r->id);
 	doc_table_empty(t, empty);
 	doc_json_root(d, DOC_V_OBJ, JSONW_INLINE);
-	doc_json_int(d, d->json, "run", id);
+	meta_json_side(d, "run", r);
 	o = doc_json_obj(d, d->json, "metadata", JSONW_BLOCK);
 	for (i = 0; i < m->n; i++) {
 		doc_row(t);
@@ -58,7 +78,7 @@ static void meta_one(struct doc *d, const struct store_meta *m, int64_t id)
 /* Two runs: the differing keys as text lines, or {"a", "b",
  * "metadata_changes"}. */
 static int meta_two(struct doc *d, const struct store_meta *a, const struct store_meta *b,
-		    int64_t ia, int64_t ib, int all)
+		    const struct meta_side *ia, const struct meta_side *ib, int all)
 {
 	struct metadiff_change *ch = NULL;
 	size_t n = 0;
@@ -67,8 +87,8 @@ static int meta_two(struct doc *d, const struct store_meta *a, const struct stor
 	rc = metadiff_compute(&ch, &n, a, b, all);
 	if (rc)
 		return rc;
-	doc_spanf(d, doc_field(d, DOC_F_TEXT, "a"), DOC_RAW, "run %" PRId64, ia);
-	doc_spanf(d, doc_field(d, DOC_F_TEXT, "b"), DOC_RAW, "run %" PRId64, ib);
+	meta_text_side(d, "a", ia);
+	meta_text_side(d, "b", ib);
 	doc_blank(d, DOC_F_TEXT);
 	doc_span(d, doc_line(d, DOC_F_TEXT),
 		 n     ? "Metadata differences (a -> b):"
@@ -77,8 +97,8 @@ static int meta_two(struct doc *d, const struct store_meta *a, const struct stor
 		 DOC_RAW);
 	report_meta_text(d, ch, n, "  ", 0);
 	doc_json_root(d, DOC_V_OBJ, JSONW_INLINE);
-	doc_json_int(d, d->json, "a", ia);
-	doc_json_int(d, d->json, "b", ib);
+	meta_json_side(d, "a", ia);
+	meta_json_side(d, "b", ib);
 	report_meta_json(d, d->json, "metadata_changes", ch, n);
 	metadiff_free(ch, n);
 	return 0;
@@ -86,7 +106,7 @@ static int meta_two(struct doc *d, const struct store_meta *a, const struct stor
 
 struct meta_view {
 	const struct store_meta *ma, *mb; /* mb: NULL for one run */
-	int64_t ia, ib;
+	struct meta_side ia, ib;
 	int all;
 };
 
@@ -97,8 +117,8 @@ static int meta_document(struct doc *d, const void *ctx)
 	const struct meta_view *v = ctx;
 
 	if (v->mb)
-		return meta_two(d, v->ma, v->mb, v->ia, v->ib, v->all);
-	meta_one(d, v->ma, v->ia);
+		return meta_two(d, v->ma, v->mb, &v->ia, &v->ib, v->all);
+	meta_one(d, v->ma, &v->ia);
 	return 0;
 }
 
@@ -106,20 +126,36 @@ const struct opt_cmd cmd_meta_usage = {
     .name = "meta",
     .synopsis = "scopedb meta RUN [--db PATH] [--format table|json]\n"
 		"       scopedb meta A B [--all] [--db PATH] [--format table|json]",
-    .after = "With one run, its metadata; with two, only the keys whose values differ.",
+    .after = "With one run, its metadata; with two, only the keys whose values differ.\n"
+	     "RUN, A and B are stored runs (selectors) or profile files.",
     .summary = "show a run's metadata, or what differs between two runs",
     OPT_ARGS(1, 2, "meta needs one or two run selectors"),
 };
+
+/* Resolve the i-th run argument text into a (selector or file) and
+ * *side, and read its metadata into m. */
+static int meta_read(struct runarg *a, struct meta_side *side, struct store_meta *m,
+		     struct runarg_db *db, const char *text)
+{
+	int rc = runarg_resolve(a, db, text);
+
+	if (rc)
+		return rc;
+	side->id = a->run_id;
+	side->file = a->is_file ? text : NULL;
+	return store_get_meta(a->st, m, a->run_id);
+}
 
 int cmd_meta(int argc, char **argv)
 {
 	const struct opt_cmd *self = &cmd_meta_usage;
 	const char *fmt = "table";
 	struct store_meta ma, mb;
-	struct store *st = NULL;
+	struct runarg ra, rb;
+	struct runarg_db rdb;
+	struct meta_view v;
 	const char *db = NULL;
-	int64_t ia = 0, ib = 0;
-	int all = 0, started = 0, nargs, code = CLI_EXIT_ERROR;
+	int all = 0, nargs, code = CLI_EXIT_ERROR;
 	const struct opt opts[] = {
 	    OPT__DB(&db),
 	    OPT_FLAG(0, "all", &all, "with two runs, also compare timestamps, labels and job ids"),
@@ -129,25 +165,28 @@ int cmd_meta(int argc, char **argv)
 
 	memset(&ma, 0, sizeof(ma));
 	memset(&mb, 0, sizeof(mb));
+	memset(&ra, 0, sizeof(ra));
+	memset(&rb, 0, sizeof(rb));
+	memset(&v, 0, sizeof(v));
+	runarg_db_init(&rdb, NULL, NULL);
 	nargs = opt_parse(self, opts, argc, argv, &code);
 	if (nargs < 0)
 		goto out;
-	if (store_open(&st, cli_db_path(db), STORE_READONLY) || store_read_begin(st, &started) ||
-	    meta_resolve(st, &ia, argv[0]) || (nargs == 2 && meta_resolve(st, &ib, argv[1])) ||
-	    store_get_meta(st, &ma, ia) || (nargs == 2 && store_get_meta(st, &mb, ib))) {
+	rdb.path = cli_db_path(db);
+	if (meta_read(&ra, &v.ia, &ma, &rdb, argv[0]) ||
+	    (nargs == 2 && meta_read(&rb, &v.ib, &mb, &rdb, argv[1]))) {
 		code = cli_error();
 		goto out;
 	}
-	{
-		const struct meta_view v = {&ma, nargs == 2 ? &mb : NULL, ia, ib, all};
-
-		code = cli_print_doc(meta_document, &v, fmt, 0, CLI_EXIT_OK);
-	}
+	v.ma = &ma;
+	v.mb = nargs == 2 ? &mb : NULL;
+	v.all = all;
+	code = cli_print_doc(meta_document, &v, fmt, 0, CLI_EXIT_OK);
 out:
-	if (started)
-		store_read_end(st);
 	store_meta_release(&ma);
 	store_meta_release(&mb);
-	store_close(st);
+	runarg_release(&ra);
+	runarg_release(&rb);
+	runarg_db_release(&rdb);
 	return code;
 }

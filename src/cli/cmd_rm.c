@@ -13,6 +13,7 @@
 #include "cmd.h"
 #include "cli/cli.h"
 #include "scopedb/err.h"
+#include "scopedb/runarg.h"
 #include "scopedb/select.h"
 #include "scopedb/store.h"
 
@@ -54,7 +55,7 @@ int cmd_rm(int argc, char **argv)
 	}
 	/* Check every selector before touching the store. */
 	for (i = 0; i < n; i++) {
-		if (select_parse(&sel, argv[i])) {
+		if (runarg_parse_stored(&sel, argv[i], "rm")) {
 			code = cli_error();
 			goto out;
 		}

@@ -16,7 +16,7 @@
 #include "scopedb/err.h"
 #include "select/match.h"
 #include "render/report.h"
-#include "scopedb/select.h"
+#include "scopedb/runarg.h"
 #include "scopedb/store.h"
 #include "scopedb/summary.h"
 #include "scopedb/util.h"
@@ -29,16 +29,20 @@ struct show_view {
 	size_t ncols;
 	const int64_t *ranks; /* NULL = all */
 	size_t nranks;
+	int is_file; /* run is a file's (no id; source_path as given) */
 };
 
 /* "run 7 (label L, commit C, branch B, tags a,b, recorded T, 4 ranks,
- * columnar)". */
-static int show_describe(struct buf *out, const struct store_run *r)
+ * columnar)", or "run.h5 (file, label L, ...)" for a file. */
+static int show_describe(struct buf *out, const struct store_run *r, int is_file)
 {
 	size_t k;
 	int rc = 0;
 
-	rc |= buf_printf(out, "run %" PRId64 " (", r->id);
+	if (is_file)
+		rc |= buf_printf(out, "%s (file, ", r->source_path);
+	else
+		rc |= buf_printf(out, "run %" PRId64 " (", r->id);
 	if (r->label)
 		rc |= buf_printf(out, "label %s, ", r->label);
 	if (r->commit)
@@ -73,7 +77,7 @@ static int show_document(struct doc *d, const void *ctx)
 	struct buf line = BUF_INIT;
 	size_t i, c;
 
-	if (show_describe(&line, v->run))
+	if (show_describe(&line, v->run, v->is_file))
 		d->failed = 1;
 	else
 		doc_span(d, doc_field(d, DOC_F_HUMAN, "Run"), line.data, 0);
@@ -111,7 +115,7 @@ static int show_document(struct doc *d, const void *ctx)
 		}
 	}
 	doc_json_root(d, DOC_V_OBJ, JSONW_INLINE);
-	report_run_json(d, d->json, "run", v->run, 0, 1);
+	report_run_json(d, d->json, "run", v->run, v->is_file, 1);
 	if (v->ranks) {
 		ranks = doc_json_arr(d, d->json, "ranks", JSONW_INLINE);
 		for (i = 0; i < v->nranks; i++)
@@ -125,8 +129,11 @@ static int show_document(struct doc *d, const void *ctx)
 
 const struct opt_cmd cmd_show_usage = {
     .name = "show",
-    .synopsis = "scopedb show RUN [--include P]... [--exclude P]... [--ranks SPEC]...\n"
+    .synopsis = "scopedb show RUN [--include P...] [--exclude P...] [--ranks SPEC...]\n"
 		"                [--sort COLUMN|name] [--columns LIST] [--format FMT] [--db PATH]",
+    .before = "RUN is a stored run (a selector: 42, latest~1, tag:NAME, 1a2b3c4, ...) or a\n"
+	      "profile file.  --include, --exclude and --ranks take one or more values, up\n"
+	      "to the next option: put RUN first, or end the values with --.",
     .after = "Times in seconds, imbalance in percent, std is the population standard deviation;\n"
 	     "gpu_total and gpu_avg are shown by default when the run has GPU data.",
     .summary = "show the per-region summary of one run",
@@ -164,14 +171,13 @@ int cmd_show(int argc, char **argv)
 	enum summary_col sort = SUMMARY_COL_TOTAL, *cols = columns.v;
 	struct summary_opts so;
 	struct summary_row *rows = NULL;
-	struct select_spec sel;
+	struct runarg_db rdb;
+	struct runarg arg;
 	struct store_run run;
-	struct store *st = NULL;
 	struct show_view view;
 	struct i64vec ranks;
 	size_t nrows = 0, ncols, c;
-	int64_t id = 0;
-	int started = 0, code = CLI_EXIT_ERROR;
+	int code = CLI_EXIT_ERROR;
 	const struct opt opts[] = {
 	    OPT__DB(&db),
 	    OPT__INCLUDE(&inc),
@@ -189,15 +195,12 @@ int cmd_show(int argc, char **argv)
 	};
 
 	memset(&so, 0, sizeof(so));
-	memset(&sel, 0, sizeof(sel));
+	memset(&arg, 0, sizeof(arg));
 	memset(&run, 0, sizeof(run));
+	runarg_db_init(&rdb, NULL, NULL);
 	i64vec_init(&ranks);
 	if (opt_parse(self, opts, argc, argv, &code) < 0)
 		goto out;
-	if (select_parse(&sel, argv[0])) {
-		code = cli_error();
-		goto out;
-	}
 	if (ranks.len) {
 		match_ranks_finish(&ranks);
 		so.ranks = ranks.v;
@@ -217,9 +220,9 @@ int cmd_show(int argc, char **argv)
 				cols[c] == SUMMARY_COL_P95 || cols[c] == SUMMARY_COL_P99;
 	so.durations |= sort == SUMMARY_COL_STD || sort == SUMMARY_COL_P50 ||
 			sort == SUMMARY_COL_P95 || sort == SUMMARY_COL_P99;
-	if (store_open(&st, cli_db_path(db), STORE_READONLY) || store_read_begin(st, &started) ||
-	    store_resolve(st, &id, &sel) || store_get_run(st, &run, id) ||
-	    summary_run(&rows, &nrows, st, id, &so)) {
+	rdb.path = cli_db_path(db);
+	if (runarg_resolve(&arg, &rdb, argv[0]) || runarg_get_run(&run, &arg, argv[0]) ||
+	    summary_run(&rows, &nrows, arg.st, arg.run_id, &so)) {
 		code = cli_error();
 		goto out;
 	}
@@ -235,14 +238,13 @@ int cmd_show(int argc, char **argv)
 	view.ncols = ncols;
 	view.ranks = so.ranks;
 	view.nranks = so.nranks;
+	view.is_file = arg.is_file;
 	code = cli_print_doc(show_document, &view, fmt, 0, CLI_EXIT_OK);
 out:
-	if (started)
-		store_read_end(st);
 	summary_free(rows, nrows);
 	store_run_release(&run);
-	select_release(&sel);
-	store_close(st);
+	runarg_release(&arg);
+	runarg_db_release(&rdb);
 	i64vec_release(&ranks);
 	opt_list_release(&inc);
 	opt_list_release(&exc);

@@ -12,6 +12,7 @@
 #include "cmd.h"
 #include "cli/cli.h"
 #include "scopedb/err.h"
+#include "scopedb/runarg.h"
 #include "scopedb/select.h"
 #include "scopedb/store.h"
 
@@ -72,7 +73,7 @@ int cmd_tag_change(int argc, char **argv, int add)
 		code = cli_error();
 		goto out;
 	}
-	if (select_parse(&sel, argv[0])) {
+	if (runarg_parse_stored(&sel, argv[0], self->name)) {
 		code = cli_error();
 		goto out;
 	}

@@ -153,9 +153,71 @@ static int opt_take(const struct opt_cmd *cmd, const struct opt *opts, const str
 	return 0;
 }
 
-/* "--name[=value]" at argv[*i]; advances *i past a separate value. */
+/* The last OPT_MULTI option that took more than one word, and those words
+ * ("solve io A B"), for the hint when it swallowed the positional
+ * arguments (copied: argv is rewritten as positionals move down). */
+struct opt_greedy {
+	const struct opt *o;
+	struct buf took;
+};
+
+/* 1 when word ends the values of the OPT_MULTI option o: it starts with
+ * '-' and is not "-" alone, or o takes numbers (OPT_MULTI_NUM) and it does
+ * not start with a digit. */
+static int opt_ends_values(const struct opt *o, const char *word)
+{
+	if (o->flags & OPT_MULTI_NUM)
+		return word[0] < '0' || word[0] > '9';
+	return word[0] == '-' && word[1];
+}
+
+/*
+ * After "--opt V" (V at argv[*i]) of an OPT_MULTI option: apply the next
+ * words up to one starting with '-', advancing *i.  A bad one is reported
+ * with a reminder of the rule, since it is most often a positional
+ * argument put after the values.
+ */
+static int opt_more(const struct opt *o, int argc, char **argv, int *i, struct opt_greedy *g,
+		    int *code)
+{
+	int first = *i;
+
+	if (!(o->flags & OPT_MULTI))
+		return 0;
+	while (*i + 1 < argc && !opt_ends_values(o, argv[*i + 1])) {
+		++*i;
+		if (opt_apply(o, argv[*i])) {
+			char *msg = util_strdup(err_msg());
+
+			if (msg)
+				err_set(err_code(),
+					"%s (the values of --%s run until the next option: "
+					"end them with --)",
+					msg, o->long_name);
+			free(msg);
+			*code = cli_error();
+			return -1;
+		}
+	}
+	if (*i > first) {
+		int k, rc = 0;
+
+		g->o = o;
+		g->took.len = 0;
+		for (k = first; k <= *i && !rc; k++)
+			rc = buf_printf(&g->took, "%s%s", k > first ? " " : "", argv[k]);
+		if (rc) {
+			*code = cli_error();
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* "--name[=value]" at argv[*i]; advances *i past a separate value (values,
+ * for an OPT_MULTI option). */
 static int opt_long(const struct opt_cmd *cmd, const struct opt *opts, int argc, char **argv,
-		    int *i, int *code)
+		    int *i, struct opt_greedy *g, int *code)
 {
 	const char *word = argv[*i], *name = word + 2, *eq = strchr(name, '=');
 	const struct opt *o = opt_find_long(opts, name, eq ? (size_t)(eq - name) : strlen(name));
@@ -175,19 +237,22 @@ static int opt_long(const struct opt_cmd *cmd, const struct opt *opts, int argc,
 			return -1;
 		}
 	}
-	return opt_take(cmd, opts, o, arg, code);
+	if (opt_take(cmd, opts, o, arg, code))
+		return -1;
+	return eq || !arg ? 0 : opt_more(o, argc, argv, i, g, code);
 }
 
 /* The cluster "-abc" at argv[*i]; prev is the word before it once the
  * positionals met so far are moved behind the options. */
 static int opt_short(const struct opt_cmd *cmd, const struct opt *opts, int argc, char **argv,
-		     int *i, const char *prev, int *code)
+		     int *i, const char *prev, struct opt_greedy *g, int *code)
 {
 	const char *word = argv[*i], *p;
 
 	for (p = word + 1; *p; p++) {
 		const struct opt *o = opt_find_short(opts, (unsigned char)*p);
 		const char *arg = NULL;
+		int separate = 0;
 
 		if (!o) {
 			*code =
@@ -199,6 +264,7 @@ static int opt_short(const struct opt_cmd *cmd, const struct opt *opts, int argc
 				arg = p + 1;
 			} else if (*i + 1 < argc) {
 				arg = argv[++*i];
+				separate = 1;
 			} else {
 				*code =
 				    opt_usage_error(cmd, opts, "option '%s' needs a value", word);
@@ -207,16 +273,33 @@ static int opt_short(const struct opt_cmd *cmd, const struct opt *opts, int argc
 		}
 		if (opt_take(cmd, opts, o, arg, code))
 			return -1;
+		if (separate && opt_more(o, argc, argv, i, g, code))
+			return -1;
 		if (arg)
 			break;
 	}
 	return 0;
 }
 
+/*
+ * Positional arguments are missing after an OPT_MULTI option took several
+ * words, as Python's argparse would take them: say which words it took
+ * and how to write the command line ("diff --include solve io A B").
+ */
+static int opt_missing_greedy(const struct opt_cmd *cmd, const struct opt *opts,
+			      const struct opt_greedy *g)
+{
+	return opt_usage_error(cmd, opts,
+			       "%s; --%s took '%s' (its values run until the next option): "
+			       "put the arguments before it or end its values with --",
+			       cmd->missing, g->o->long_name, g->took.data);
+}
+
 int opt_parse(const struct opt_cmd *cmd, const struct opt *opts, int argc, char **argv, int *code)
 {
 	const char *prev = argv[0];
-	int posix = getenv("POSIXLY_CORRECT") != NULL, n = 0, i;
+	struct opt_greedy greedy = {NULL, BUF_INIT};
+	int posix = getenv("POSIXLY_CORRECT") != NULL, n = 0, i, ret = -1;
 
 	if (opt_describe_hook) {
 		*code = opt_describe_hook(opt_describe_ctx, cmd, opts);
@@ -236,26 +319,28 @@ int opt_parse(const struct opt_cmd *cmd, const struct opt *opts, int argc, char 
 			i++;
 			break;
 		}
-		if (word[1] == '-'
-			? opt_long(cmd, opts, argc, argv, &i, code)
-			: opt_short(cmd, opts, argc, argv, &i, n ? argv[n - 1] : prev, code))
-			return -1;
+		if (word[1] == '-' ? opt_long(cmd, opts, argc, argv, &i, &greedy, code)
+				   : opt_short(cmd, opts, argc, argv, &i, n ? argv[n - 1] : prev,
+					       &greedy, code))
+			goto out;
 		prev = argv[i];
 	}
 	while (i < argc)
 		argv[n++] = argv[i++];
 	argv[n] = NULL;
-	if (cmd->max_args != OPT_ARGS_ANY && n > cmd->max_args) {
+	if (cmd->max_args != OPT_ARGS_ANY && n > cmd->max_args)
 		*code = cmd->too_many ? opt_usage_error(cmd, opts, "%s", cmd->too_many)
 				      : opt_usage_error(cmd, opts, "unexpected argument '%s'",
 							argv[cmd->max_args]);
-		return -1;
-	}
-	if (n < cmd->min_args) {
+	else if (n < cmd->min_args && greedy.o)
+		*code = opt_missing_greedy(cmd, opts, &greedy);
+	else if (n < cmd->min_args)
 		*code = opt_usage_error(cmd, opts, "%s", cmd->missing);
-		return -1;
-	}
-	return n;
+	else
+		ret = n;
+out:
+	buf_release(&greedy.took);
+	return ret;
 }
 
 int opt_help_text(struct buf *out, const struct opt *o, const char *sep)

@@ -12,7 +12,9 @@
  * long names ("--met" for "--metric"), clusters of short flags ("-qh"),
  * options anywhere among the positional arguments (unless POSIXLY_CORRECT
  * is set: then the first positional ends the options), "--" ending the
- * options, and "-" as a positional argument.  Every command accepts -h and
+ * options, and "-" as a positional argument.  An OPT_MULTI option also
+ * takes the words after its value up to the next one starting with '-'
+ * (scope-profiler's "--include solve io").  Every command accepts -h and
  * --help without declaring them.  Values are checked as they are met,
  * left to right; the first problem stops the parse.
  *
@@ -45,6 +47,16 @@ enum opt_type {
 
 enum opt_flags {
 	OPT_HIDDEN = 1, /* accepted but left out of help, man page and completion */
+	/* Takes one or more values, as Python argparse's nargs='+' (the
+	 * options scope-profiler's own diff/check share with us): after
+	 * "--opt V" the next words are values too, up to the next word that
+	 * starts with '-' ("--" included, "-" alone is a value) or the end.
+	 * "--opt=V" takes V only.  Each value is applied as a repetition. */
+	OPT_MULTI = 2,
+	/* With OPT_MULTI: the further values also stop at a word that does not
+	 * start with a digit (rank lists: "--ranks 0 1 REGION" keeps REGION
+	 * a positional argument). */
+	OPT_MULTI_NUM = 4,
 };
 
 struct opt;
@@ -84,6 +96,9 @@ struct opt {
 	OPT_ENTRY(OPT_T_STRING, s, l, OPT_TYPED(const char **, v), a, h, NULL, NULL, 0, 0)
 #define OPT_LIST(s, l, v, a, h)                                                                    \
 	OPT_ENTRY(OPT_T_LIST, s, l, OPT_TYPED(struct opt_list *, v), a, h, NULL, NULL, 0, 0)
+/* A list taking one or more values per occurrence (OPT_MULTI). */
+#define OPT_LIST_MULTI(s, l, v, a, h)                                                              \
+	OPT_ENTRY(OPT_T_LIST, s, l, OPT_TYPED(struct opt_list *, v), a, h, NULL, NULL, 0, OPT_MULTI)
 #define OPT_COUNT(s, l, v, a, h)                                                                   \
 	OPT_ENTRY(OPT_T_COUNT, s, l, OPT_TYPED(long *, v), a, h, NULL, NULL, 0, 0)
 #define OPT_CALLBACK(s, l, v, a, h, cb, d) OPT_ENTRY(OPT_T_CALLBACK, s, l, v, a, h, NULL, cb, d, 0)

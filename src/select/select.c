@@ -1,5 +1,7 @@
 /*
- * select.c - parsing run selectors (see select.h).  Pure string handling:
+ * select.c - parsing run selectors (see select.h), with git's spellings:
+ * ancestry suffixes (~N, ~, ^) on every form and a bare commit hash.  Pure
+ * string handling:
  * what a selector means against the stored runs is store_resolve()'s job.
  */
 #include <stdlib.h>
@@ -10,8 +12,8 @@
 #include "scopedb/util.h"
 
 #define SELECT_GRAMMAR                                                                             \
-	"expected ID, latest[~N], tag:NAME[~N], commit:PREFIX, branch:NAME[~N], "                  \
-	"label:NAME[~N], pin:NAME or the path of an existing file"
+	"expected ID, latest, tag:NAME, commit:PREFIX, a commit hash, branch:NAME, label:NAME or " \
+	"pin:NAME (each may end in ~N or ^), or the path of an existing file"
 
 /* Decimal digits s[0..n) as a non-negative int64; -1 when empty, not all
  * digits or too large. */
@@ -33,27 +35,65 @@ static int64_t select_number(const char *s, size_t n)
 }
 
 /*
- * Split "NAME~N" at its last '~' when N is all digits: *out_back = N and the
- * name length is returned; otherwise the whole string is the name.  A "~"
- * followed by digits that overflow int64 is reported as an error (-1).
+ * Strip git's ancestry suffixes from the end of s[0..*len): "~N", "~" (=
+ * ~1) and "^" (= ~1), in any number ("X^^" = "X~2", "X~2^" = "X~3"),
+ * adding them up in *back.  A '~' not followed by digits only (or by
+ * nothing) ends the suffix: "tag:a~b" names the tag "a~b", "^2" is part of
+ * the name.  -1 when a count or the sum overflows int64.
  */
-static int select_split_back(size_t *out_len, int64_t *out_back, const char *s)
+static int select_strip_back(size_t *len, int64_t *back, const char *s)
 {
-	const char *tilde = strrchr(s, '~');
-	size_t len = strlen(s);
-	size_t k;
+	int64_t n;
+	size_t j;
 
-	*out_len = len;
-	*out_back = 0;
-	if (!tilde || !tilde[1])
+	*back = 0;
+	while (*len > 0) {
+		if (s[*len - 1] == '^') {
+			n = 1;
+			--*len;
+		} else {
+			for (j = *len; j > 0 && s[j - 1] >= '0' && s[j - 1] <= '9'; j--)
+				;
+			if (j == 0 || s[j - 1] != '~')
+				break;
+			n = j == *len ? 1 : select_number(s + j, *len - j);
+			if (n < 0)
+				return -1;
+			*len = j - 1;
+		}
+		if (*back > INT64_MAX - n)
+			return -1;
+		*back += n;
+	}
+	return 0;
+}
+
+/* 1 when s[0..n) is a bare commit hash: 4 or more lowercase hex digits,
+ * at least one of them a letter (all digits is a run id). */
+static int select_is_hash(const char *s, size_t n)
+{
+	size_t i;
+	int letter = 0;
+
+	if (n < 4)
 		return 0;
-	for (k = 1; tilde[k]; k++)
-		if (tilde[k] < '0' || tilde[k] > '9')
+	for (i = 0; i < n; i++) {
+		if (s[i] >= 'a' && s[i] <= 'f')
+			letter = 1;
+		else if (s[i] < '0' || s[i] > '9')
 			return 0;
-	*out_back = select_number(tilde + 1, strlen(tilde + 1));
-	if (*out_back < 0)
-		return -1;
-	*out_len = (size_t)(tilde - s);
+	}
+	return letter;
+}
+
+/* out->name = s[0..n); ERR_NOMEM. */
+static int select_set_name(struct select_spec *out, const char *s, size_t n)
+{
+	out->name = malloc(n + 1);
+	if (!out->name)
+		return err_nomem();
+	memcpy(out->name, s, n);
+	out->name[n] = '\0';
 	return 0;
 }
 
@@ -63,79 +103,54 @@ int select_parse(struct select_spec *out, const char *text)
 		const char *prefix;
 		enum select_kind kind;
 		const char *what;
-		int back; /* ~N allowed */
 	} kinds[] = {
-	    {"tag:", SELECT_TAG, "tag", 1},	     {"commit:", SELECT_COMMIT, "commit prefix", 0},
-	    {"branch:", SELECT_BRANCH, "branch", 1}, {"label:", SELECT_LABEL, "label", 1},
-	    {"pin:", SELECT_PIN, "pin name", 0},
+	    {"tag:", SELECT_TAG, "tag"},	  {"commit:", SELECT_COMMIT, "commit prefix"},
+	    {"branch:", SELECT_BRANCH, "branch"}, {"label:", SELECT_LABEL, "label"},
+	    {"pin:", SELECT_PIN, "pin name"},
 	};
-	const char *rest;
-	size_t i, len;
-	int64_t back;
+	size_t i, len = strlen(text), plen;
 	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
 	out->text = util_strdup(text);
 	if (!out->text)
 		return ERR_NOMEM;
-
-	if (text[0] >= '0' && text[0] <= '9') {
-		out->kind = SELECT_ID;
-		out->id = select_number(text, strlen(text));
-		if (out->id < 0)
-			rc = err_set(ERR_USAGE, "invalid run selector '%s': %s", text,
-				     SELECT_GRAMMAR);
+	if (select_strip_back(&len, &out->back, text)) {
+		rc = err_set(ERR_USAGE,
+			     "invalid run selector '%s': ~N needs a non-negative integer", text);
 		goto out;
 	}
-	if (!strncmp(text, "latest", 6) && (text[6] == '\0' || text[6] == '~')) {
+	if (text[0] >= '0' && text[0] <= '9' && select_number(text, len) >= 0) {
+		out->kind = SELECT_ID;
+		out->id = select_number(text, len);
+		goto out;
+	}
+	if (select_is_hash(text, len)) {
+		out->kind = SELECT_COMMIT;
+		out->bare = 1;
+		rc = select_set_name(out, text, len);
+		goto out;
+	}
+	if (len == 6 && !strncmp(text, "latest", 6)) {
 		out->kind = SELECT_LATEST;
-		if (text[6] == '~') {
-			out->back = select_number(text + 7, strlen(text + 7));
-			if (out->back < 0)
-				rc = err_set(ERR_USAGE,
-					     "invalid run selector '%s': ~N needs a non-negative "
-					     "integer",
-					     text);
-		}
+		goto out;
+	}
+	if (!strncmp(text, "latest", 6) && (text[6] == '~' || text[6] == '^')) {
+		rc = err_set(ERR_USAGE,
+			     "invalid run selector '%s': ~N needs a non-negative integer", text);
 		goto out;
 	}
 	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
-		size_t plen = strlen(kinds[i].prefix);
-
+		plen = strlen(kinds[i].prefix);
 		if (strncmp(text, kinds[i].prefix, plen))
 			continue;
-		rest = text + plen;
 		out->kind = kinds[i].kind;
-		if (kinds[i].back) {
-			if (select_split_back(&len, &back, rest)) {
-				rc = err_set(ERR_USAGE,
-					     "invalid run selector '%s': ~N needs a non-negative "
-					     "integer",
-					     text);
-				goto out;
-			}
-		} else {
-			len = strlen(rest);
-			back = 0;
-			if (memchr(rest, '~', len)) {
-				rc = err_set(ERR_USAGE, "invalid run selector '%s': %s takes no ~N",
-					     text, kinds[i].prefix);
-				goto out;
-			}
-		}
-		if (len == 0) {
+		if (len <= plen) {
 			rc = err_set(ERR_USAGE, "invalid run selector '%s': empty %s", text,
 				     kinds[i].what);
 			goto out;
 		}
-		out->back = back;
-		out->name = malloc(len + 1);
-		if (!out->name) {
-			rc = err_nomem();
-			goto out;
-		}
-		memcpy(out->name, rest, len);
-		out->name[len] = '\0';
+		rc = select_set_name(out, text + plen, len - plen);
 		goto out;
 	}
 	rc = err_set(ERR_USAGE, "invalid run selector '%s': %s", text, SELECT_GRAMMAR);

@@ -336,6 +336,41 @@ out:
 	return ret;
 }
 
+/*
+ * The ancestry step of the selectors naming one run (ID, commit, pin):
+ * *out = the back-th run recorded before run id, on its branch when it has
+ * one, else among all runs ("commit:X~1" is the run before X, as in git).
+ */
+static int resolve_before(struct store_conn *st, int64_t *out, int64_t id, int64_t back,
+			  const struct select_spec *sel)
+{
+	struct store_run run;
+	char from[256];
+	int64_t count = 0;
+	int ret;
+
+	*out = 0;
+	ret = sqlite_get_run(st, &run, id);
+	if (ret)
+		return ret;
+	snprintf(from, sizeof(from),
+		 "FROM runs WHERE (sort_time, id) < (SELECT sort_time, id FROM runs WHERE id = "
+		 "%lld)%s",
+		 (long long)id, run.branch ? " AND branch = ?1" : "");
+	ret = resolve_nth(st, out, &count, from, run.branch, back - 1);
+	if (!ret && !*out && count == 0)
+		ret = err_set(ERR_NOTFOUND, "no run '%s': run %lld is the first run%s%s", sel->text,
+			      (long long)id, run.branch ? " of branch " : " recorded",
+			      run.branch ? run.branch : "");
+	else if (!ret && !*out)
+		ret = err_set(ERR_NOTFOUND,
+			      "no run '%s': only %lld run%s recorded before run %lld%s%s",
+			      sel->text, (long long)count, count == 1 ? "" : "s", (long long)id,
+			      run.branch ? " on branch " : "", run.branch ? run.branch : "");
+	store_run_release(&run);
+	return ret;
+}
+
 int sqlite_resolve(struct store_conn *st, int64_t *out, const struct select_spec *sel)
 {
 	sqlite3_stmt *s = NULL;
@@ -414,6 +449,9 @@ int sqlite_resolve(struct store_conn *st, int64_t *out, const struct select_spec
 	}
 	sqlite3_finalize(s);
 	free(commit);
+	if (!ret && sel->back > 0 &&
+	    (sel->kind == SELECT_ID || sel->kind == SELECT_PIN || sel->kind == SELECT_COMMIT))
+		ret = resolve_before(st, out, *out, sel->back, sel);
 	return ret;
 }
 

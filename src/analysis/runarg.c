@@ -1,0 +1,156 @@
+/*
+ * runarg.c - resolving a run argument, a selector or a profile file (see
+ * runarg.h): the one place that decides between the two, for diff, check,
+ * show and meta.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "scopedb/err.h"
+#include "scopedb/ingest.h"
+#include "scopedb/runarg.h"
+#include "scopedb/select.h"
+#include "scopedb/store.h"
+#include "scopedb/util.h"
+
+void runarg_db_init(struct runarg_db *db, struct store *st, const char *path)
+{
+	memset(db, 0, sizeof(*db));
+	db->st = st;
+	db->path = path;
+}
+
+void runarg_db_release(struct runarg_db *db)
+{
+	if (!db)
+		return;
+	if (db->began)
+		store_read_end(db->st);
+	store_close(db->opened);
+	memset(db, 0, sizeof(*db));
+}
+
+void runarg_release(struct runarg *a)
+{
+	if (!a)
+		return;
+	store_close(a->mem);
+	memset(a, 0, sizeof(*a));
+}
+
+int runarg_is_file(const char *arg)
+{
+	struct stat sb;
+
+	return stat(arg, &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
+int runarg_looks_like_path(const char *arg)
+{
+	size_t n = strlen(arg);
+
+	return strchr(arg, '/') || (n > 3 && !strcmp(arg + n - 3, ".h5")) ||
+	       (n > 5 && !strcmp(arg + n - 5, ".hdf5"));
+}
+
+/* The shared store, opened read-only and its snapshot begun on first use. */
+static int runarg_db_get(struct runarg_db *db)
+{
+	int rc = 0;
+
+	if (db->ready)
+		return 0;
+	if (!db->st) {
+		rc = store_open(&db->opened, db->path, STORE_READONLY);
+		if (rc)
+			return rc;
+		db->st = db->opened;
+	}
+	rc = store_read_begin(db->st, &db->began);
+	db->ready = !rc;
+	return rc;
+}
+
+/* "cannot read 'x': no such file" for an argument that looks like a path. */
+static int runarg_cannot_read(const char *arg)
+{
+	struct stat sb;
+	int e = stat(arg, &sb) ? errno : EISDIR;
+	char why[128];
+
+	/* strerror() text, lowercased to match the house style */
+	snprintf(why, sizeof(why), "%s",
+		 e == ENOENT   ? "no such file"
+		 : e == EISDIR ? "not a regular file"
+			       : strerror(e));
+	why[0] = (char)tolower((unsigned char)why[0]);
+	return err_set(ERR_IO, "cannot read '%s': %s", arg, why);
+}
+
+int runarg_resolve(struct runarg *out, struct runarg_db *db, const char *arg)
+{
+	struct select_spec sel;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	rc = select_parse(&sel, arg);
+	if (!rc && !(sel.bare && runarg_is_file(arg))) {
+		rc = runarg_db_get(db);
+		out->st = db->st;
+		if (!rc)
+			rc = store_resolve(out->st, &out->run_id, &sel);
+		select_release(&sel);
+		return rc;
+	}
+	select_release(&sel);
+	if (runarg_is_file(arg)) {
+		struct ingest_opts io;
+		struct ingest_result res;
+
+		err_clear();
+		memset(&io, 0, sizeof(io));
+		rc = store_open_temporary(&out->mem);
+		if (!rc)
+			rc = ingest_file(&res, out->mem, arg, &io);
+		if (rc)
+			return rc;
+		out->st = out->mem;
+		out->run_id = res.run_id;
+		out->is_file = 1;
+		return 0;
+	}
+	if (runarg_looks_like_path(arg))
+		return runarg_cannot_read(arg);
+	return rc; /* the selector message */
+}
+
+int runarg_get_run(struct store_run *out, const struct runarg *a, const char *arg)
+{
+	int rc = store_get_run(a->st, out, a->run_id);
+
+	if (!rc && a->is_file) {
+		/* a file is named as given, and has no run id */
+		free(out->source_path);
+		out->source_path = util_strdup(arg);
+		out->id = 0;
+		if (!out->source_path)
+			rc = err_nomem();
+	}
+	return rc;
+}
+
+int runarg_parse_stored(struct select_spec *sel, const char *arg, const char *cmd)
+{
+	int rc = select_parse(sel, arg);
+
+	if (rc == ERR_USAGE && runarg_is_file(arg))
+		rc = err_set(ERR_USAGE,
+			     "'%s' is a file, not a stored run: %s changes stored runs only "
+			     "(ingest the file first)",
+			     arg, cmd);
+	return rc;
+}

@@ -1,0 +1,183 @@
+#!/usr/bin/env bash
+# End-to-end tests of the command lines issue 11 promises: scope-profiler's
+# own diff/check command lines pasted unchanged (--include, --exclude and
+# --ranks taking several values after one flag, as Python's argparse
+# nargs='+'), giving exactly the output of the repeated-flag form; the
+# error when the values swallowed the runs; and the git-like selectors
+# (a bare commit hash, ~N and ^ on every form, files for show and meta,
+# files refused by the commands that change stored runs).
+. "$(dirname "$0")/e2e-lib.sh"
+: "${MKPROFILE:?}"
+S=$SCOPEDB
+export SCOPEDB_DB=$E2E_DIR/c.sqlite
+
+# Profiles with regions named like upstream examples: solve, io, mpi_*.
+mk() { "$MKPROFILE" "$@" >/dev/null || { bad "mkprofile $*"; finish; }; }
+regions=solve,solver_x,io,mpi_wait,mpi_allreduce,assemble
+mk --ranks 8 --regions $regions --calls 10 --seed 1 --timestamp 2026-01-01T00:00:00Z a.h5
+mk --ranks 8 --regions $regions --calls 10 --seed 1 --scale 1.1 --slow io=1.5 \
+	--timestamp 2026-01-02T00:00:00Z b.h5
+
+# same DESC CMD1 :: CMD2: both exit alike and print the same stdout.
+same() {
+	local desc=$1 a=() b=()
+	shift
+	while [ "$1" != "::" ]; do a+=("$1"); shift; done
+	shift
+	b=("$@")
+	run "${a[@]}"
+	local out1=$out rc1=$rc
+	run "${b[@]}"
+	equals "$desc: exit" "$rc" "$rc1"
+	equals "$desc: output" "$out" "$out1"
+	[ -n "$out1" ] && ok || bad "$desc: no output"
+}
+
+# --- upstream command lines, unchanged ---------------------------------------
+# (scope-profiler diff A B --include solve io --exclude '^mpi' --ranks 0 1 4-7)
+for f in table csv json markdown; do
+	same "diff multi-value ($f)" \
+		$S diff a.h5 b.h5 --include solve io --exclude '^mpi' --ranks 0 1 4-7 --format $f :: \
+		$S diff a.h5 b.h5 --include solve --include io --exclude '^mpi' --ranks 0 --ranks 1 \
+		--ranks 4-7 --format $f
+done
+same "diff --include several, metric" \
+	$S diff a.h5 b.h5 --metric p95 --include solve io mpi --sort pct :: \
+	$S diff a.h5 b.h5 --metric p95 --include solve --include io --include mpi --sort pct
+same "diff --exclude several" \
+	$S diff a.h5 b.h5 --exclude '^mpi' io :: \
+	$S diff a.h5 b.h5 --exclude '^mpi' --exclude io
+same "check multi-value" \
+	$S check a.h5 b.h5 --max-regression 5 --include solve io --ranks 0 1 4-7 :: \
+	$S check a.h5 b.h5 --max-regression 5 --include solve --include io --ranks 0,1,4-7
+equals "check multi-value fails on io" "$rc" 1
+contains "check multi-value names io" "$out" "Budget violations: io"
+same "check --ranks first" \
+	$S check --ranks 0 1 4-7 a.h5 b.h5 --include solve :: \
+	$S check a.h5 b.h5 --include solve --ranks 0-1,4-7
+same "runs after --" \
+	$S diff --include solve io -- a.h5 b.h5 :: \
+	$S diff a.h5 b.h5 --include solve --include io
+same "--include=x takes one value" \
+	$S diff --include=solve a.h5 b.h5 :: \
+	$S diff a.h5 b.h5 --include solve
+same "--ranks values end at a word that is no number" \
+	$S diff --ranks 0 1 a.h5 b.h5 :: \
+	$S diff a.h5 b.h5 --ranks 0-1
+expect 0 "show multi-value" $S show a.h5 --include solve io --ranks 0 1 --format csv
+equals "show multi-value regions" "$(printf '%s\n' "$out" | tail -n +2 | cut -d, -f1 | sort | tr '\n' ' ')" \
+	"io solve solver_x "
+
+# The values swallowed the runs, as argparse would: say so, and how to fix.
+expect 2 "runs after the values" $S diff --include solve io a.h5 b.h5
+equals "runs after the values: the hint" "$(printf '%s\n' "$err" | head -1)" \
+	"scopedb: diff needs two runs (selectors or files); --include took 'solve io a.h5 b.h5' (its values run until the next option): put the arguments before it or end its values with --"
+contains "runs after the values: usage" "$err" "usage: scopedb diff A B"
+run $S check --exclude mpi a.h5 b.h5
+equals "check: the same hint" "$(printf '%s\n' "$err" | head -1)" \
+	"scopedb: check needs two runs (selectors or files); --exclude took 'mpi a.h5 b.h5' (its values run until the next option): put the arguments before it or end its values with --"
+run $S diff --ranks 0 1 2 3
+equals "--ranks swallowing run ids" "$(printf '%s\n' "$err" | head -1)" \
+	"scopedb: diff needs two runs (selectors or files); --ranks took '0 1 2 3' (its values run until the next option): put the arguments before it or end its values with --"
+expect_error "a bad later --ranks value" \
+	"^scopedb: invalid --ranks '3-1': range 3-1 ends before it starts \(the values of --ranks run until the next option: end them with --\)$" \
+	$S diff a.h5 b.h5 --ranks 0 3-1
+expect 2 "exit codes stay 0/1/2" $S diff a.h5 b.h5 --include '('
+
+# --- selectors ----------------------------------------------------------------
+# r1 main aaaa1111 (label base)  r2 dev bbbb2222  r3 main cccc3333
+# r4 main cccc3333 (the same commit again)  r5 no branch dddd4444
+for i in 1 2 3 4 5; do mk --seed $i --timestamp 2026-02-0${i}T00:00:00Z r$i.h5; done
+expect 0 "ingest r1" $S ingest -q --commit aaaa1111 --branch main --label base --tag t r1.h5
+expect 0 "ingest r2" $S ingest -q --commit bbbb2222 --branch dev --tag t r2.h5
+expect 0 "ingest r3" $S ingest -q --commit cccc3333 --branch main --label base r3.h5
+expect 0 "ingest r4" $S ingest -q --commit cccc3333 --branch main --tag t r4.h5
+expect 0 "ingest r5" $S ingest -q --commit dddd4444 r5.h5
+
+# sel SELECTOR ID: show SELECTOR is run ID.
+sel() {
+	run $S show "$1" --format json
+	case "$out" in
+	"{\"run\": {\"id\": $2,"*) ok ;;
+	*) bad "selector '$1': expected run $2, got: $out $err" ;;
+	esac
+}
+sel aaaa 1
+sel bbbb2222 2
+sel cccc 4
+sel cccc~1 3
+sel commit:cccc~1 3
+sel cccc~2 1
+sel cccc^^ 1
+sel commit:bbbb 2
+sel dddd~1 4
+sel dddd~4 1
+sel branch:main~1 3
+sel branch:main^^ 1
+sel label:base~1 1
+sel label:base^ 1
+sel tag:t^ 2
+sel latest^ 4
+sel latest~1 4
+sel latest^^ 3
+sel 4~1 3
+expect 0 "pin" $S pin base 4
+sel pin:base~1 3
+expect_error "bare hash, no such commit" "^scopedb: no run has a commit starting with 'abcd'$" $S show abcd
+expect_error "all digits stay a run id" "^scopedb: no run with id 1234$" $S show 1234
+expect_error "commit~N past the first run of its branch" \
+	"^scopedb: no run 'commit:bbbb~1': run 2 is the first run of branch dev$" $S show commit:bbbb~1
+expect_error "commit~N too far" \
+	"^scopedb: no run 'cccc~3': only 2 runs recorded before run 4 on branch main$" $S show cccc~3
+mk --seed 6 --timestamp 2026-02-06T00:00:00Z r6.h5
+expect 0 "ingest r6" $S ingest -q --commit ccccffff --branch main r6.h5
+expect_error "ambiguous bare hash lists the candidates" \
+	"^scopedb: commit prefix 'cccc' matches several commits: cccc3333, ccccffff$" $S show cccc
+sel cccc3 4
+sel ccccf~1 4
+expect_error "bad selector lists the grammar" \
+	"^scopedb: invalid run selector 'abc': expected ID, latest, tag:NAME, commit:PREFIX, a commit hash, branch:NAME, label:NAME or pin:NAME \(each may end in ~N or \^\), or the path of an existing file$" \
+	$S show abc
+# a bare hash naming an existing file is the file
+cp r1.h5 beef
+expect 0 "show a hash-named file" $S show beef
+contains "hash-named file" "$out" "Run: beef (file, label example"
+rm -f beef
+
+# --- files wherever a run is read -------------------------------------------
+expect 0 "show FILE" $S show r2.h5 --include solve
+contains "show FILE header" "$out" "Run: r2.h5 (file, label example, recorded 2026-02-02T00:00:00Z, 4 ranks, columnar)"
+run $S show 2 --include solve --format csv
+csv_stored=$out
+expect 0 "show FILE csv" $S show r2.h5 --include solve --format csv
+equals "show FILE = show stored run" "$out" "$csv_stored"
+expect 0 "show FILE json" $S show r2.h5 --format json
+contains "show FILE json" "$out" '{"run": {"id": null, "path": "r2.h5"'
+expect 0 "show FILE without a store" env SCOPEDB_DB="$E2E_DIR/none.sqlite" $S show r2.h5
+[ ! -e "$E2E_DIR/none.sqlite" ] && ok || bad "show FILE created a store"
+expect_error "show missing file" "^scopedb: cannot read 'nope.h5': no such file$" $S show nope.h5
+expect 0 "meta FILE" $S meta r1.h5
+contains "meta FILE" "$out" "mpi_size"
+expect 0 "meta FILE FILE" $S meta r1.h5 r2.h5 --all
+contains "meta a file" "$out" "a: r1.h5 (file)"
+contains "meta b file" "$out" "b: r2.h5 (file)"
+expect 0 "meta RUN FILE json" $S meta 1 r2.h5 --format json
+contains "meta RUN FILE json" "$out" '{"a": 1, "b": null, "b_path": "r2.h5"'
+expect 0 "diff stored run with file" $S diff aaaa r1.h5 --format csv
+equals "diff run vs its own file: all deltas 0" \
+	"$(printf '%s\n' "$out" | tail -n +2 | cut -d, -f4 | sort -u)" "0.0"
+
+# commands that change stored runs refuse files
+expect_error "tag refuses a file" \
+	"^scopedb: 'r1.h5' is a file, not a stored run: tag changes stored runs only \(ingest the file first\)$" \
+	$S tag r1.h5 x
+expect_error "untag refuses a file" \
+	"^scopedb: 'r1.h5' is a file, not a stored run: untag changes stored runs only \(ingest the file first\)$" \
+	$S untag r1.h5 x
+expect_error "rm refuses a file" \
+	"^scopedb: 'r1.h5' is a file, not a stored run: rm changes stored runs only \(ingest the file first\)$" \
+	$S rm r1.h5
+expect_error "pin refuses a file" "^scopedb: cannot pin the file 'r1.h5': ingest it, then pin its run$" \
+	$S pin p r1.h5
+
+finish
