@@ -5,6 +5,10 @@
  * (cmd_check.c); the work itself is compare_runs(), the document
  * report_doc().
  *
+ * The document goes to stdout in --format and, with --output FORMAT=FILE,
+ * into files as well (cli_print_doc_outputs()).  When nothing was compared
+ * (compare_result.nothing) check fails and diff warns.
+ *
  * Exit status: diff 0; check 0 on PASS and 1 on FAIL; 2 on any error.
  */
 #include <stdio.h>

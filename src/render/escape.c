@@ -91,43 +91,24 @@ static size_t escape_utf8_len(const unsigned char *s)
 
 int escape_xml(struct buf *out, const char *s)
 {
+	/* entities; tab and line breaks as references, which attribute
+	 * values would otherwise fold into blanks */
+	static const char *const ent[128] = {
+	    ['&'] = "&amp;",   ['<'] = "&lt;",	['>'] = "&gt;",	  ['"'] = "&quot;",
+	    ['\''] = "&apos;", ['\t'] = "&#9;", ['\n'] = "&#10;", ['\r'] = "&#13;",
+	};
 	const unsigned char *p = (const unsigned char *)s;
 	int rc = 0;
 
 	while (*p && !rc) {
 		size_t n = escape_utf8_len(p);
 
-		if (n == 0 || (*p < 0x20 && *p != '\t' && *p != '\n' && *p != '\r') || *p == 0x7f) {
-			rc = buf_putc(out, '?');
-			p++;
-			continue;
-		}
-		switch (*p) {
-		case '&':
-			rc = buf_puts(out, "&amp;");
-			break;
-		case '<':
-			rc = buf_puts(out, "&lt;");
-			break;
-		case '>':
-			rc = buf_puts(out, "&gt;");
-			break;
-		case '"':
-			rc = buf_puts(out, "&quot;");
-			break;
-		case '\'':
-			rc = buf_puts(out, "&apos;");
-			break;
-		case '\t':
-		case '\n':
-		case '\r':
-			/* kept as characters, attribute values would fold them */
-			rc = buf_printf(out, "&#%d;", *p);
-			break;
-		default:
+		if (n == 1 && ent[*p])
+			rc = buf_puts(out, ent[*p]);
+		else if (n == 0 || escape_is_control(*p))
+			rc = buf_putc(out, '?'), n = 1;
+		else
 			rc = buf_printf(out, "%.*s", (int)n, (const char *)p);
-			break;
-		}
 		p += n;
 	}
 	return rc ? ERR_NOMEM : 0;
