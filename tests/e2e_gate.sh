@@ -76,6 +76,11 @@ expect_err 2 "check include+exclude" \
 expect_err 2 "check files include nothing" \
 	"scopedb: nothing to compare: --include 'zzz' matches no region of 'base.h5' or 'slow.h5'" \
 	$S check base.h5 slow.h5 --include zzz
+expect_err 2 "check ranks nothing" \
+	"scopedb: nothing to compare: --ranks 90-99 selects no call of run 1 or run 2" \
+	$S check 1 2 --ranks 90-99
+expect_err 0 "diff threshold hides all: no warning" "" $S diff 1 2 --threshold 99
+contains "diff threshold hides all" "$out" "No regions to compare."
 expect_err 2 "check p95 aggregate" \
 	"scopedb: nothing to compare: metric p95 has no value in either run (aggregate-layout runs have no per-call durations)" \
 	$S check 3 4 --metric p95

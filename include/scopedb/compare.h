@@ -64,6 +64,7 @@ struct compare_side {
 			       * is the file as given */
 	char **regions;	      /* the selected regions present on this side, sorted */
 	size_t nregions;
+	uint64_t ncalls; /* calls of the selected regions and ranks */
 };
 
 struct compare_result {

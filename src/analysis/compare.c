@@ -192,6 +192,7 @@ static int compare_values(struct stats_named **out, struct compare_side *side,
 		rc = metric_value(&vals[i].v, g, &smp, o->metric);
 		if (rc)
 			goto out;
+		side->ncalls += g->calls;
 		side->regions[i] = g->name;
 		regs[i].name = NULL; /* moved */
 		side->nregions++;
@@ -365,7 +366,7 @@ static const char *compare_why_none(const struct compare_result *r, const struct
  * either run, or the metric has no value in either).  Rows of one side
  * only are a comparison: the missing and new regions.
  */
-static int compare_nothing(struct compare_result *r, const struct compare_opts *o)
+static int compare_nothing(struct compare_result *r, const struct compare_opts *o, size_t nrows)
 {
 	int ea = r->a.run.num_regions == 0, eb = r->b.run.num_regions == 0, rc = 0;
 	struct buf t = BUF_INIT;
@@ -373,11 +374,15 @@ static int compare_nothing(struct compare_result *r, const struct compare_opts *
 	if (ea || eb) {
 		rc |= compare_sides(&t, r, ea, eb, " and ");
 		rc |= buf_puts(&t, ea && eb ? " have no regions" : " has no regions");
-	} else if (r->nrows) {
+	} else if (nrows) {
 		return 0;
 	} else if (r->a.nregions == 0 && r->b.nregions == 0) {
 		rc |= compare_selection(&t, o);
 		rc |= buf_puts(&t, " matches no region of ");
+		rc |= compare_sides(&t, r, 1, 1, " or ");
+	} else if (r->a.ncalls == 0 && r->b.ncalls == 0) {
+		rc |= compare_selection(&t, o);
+		rc |= buf_puts(&t, t.len ? " selects no call of " : "no call in ");
 		rc |= compare_sides(&t, r, 1, 1, " or ");
 	} else {
 		rc |= buf_printf(&t, "metric %s has no value in either run%s",
@@ -395,6 +400,7 @@ int compare_runs(struct compare_result *out, const char *arg_a, const char *arg_
 	struct stats_named *va = NULL, *vb = NULL;
 	struct stats_diff_opts dopts;
 	struct match *m = NULL;
+	size_t nall;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
@@ -425,6 +431,15 @@ int compare_runs(struct compare_result *out, const char *arg_a, const char *arg_
 	dopts.has_threshold = !opts->check && opts->has_threshold;
 	dopts.threshold = opts->threshold;
 	rc = stats_diff(&out->rows, &out->nrows, va, out->a.nregions, vb, out->b.nregions, &dopts);
+	nall = out->nrows;
+	if (!rc && !nall && dopts.has_threshold) {
+		/* rows hidden by --threshold were compared all the same */
+		struct stats_row *all = NULL;
+
+		dopts.has_threshold = 0;
+		rc = stats_diff(&all, &nall, va, out->a.nregions, vb, out->b.nregions, &dopts);
+		free(all);
+	}
 	if (rc)
 		goto out;
 	rc = compare_only(&out->only_a, &out->nonly_a, out->a.regions, out->a.nregions,
@@ -445,7 +460,7 @@ int compare_runs(struct compare_result *out, const char *arg_a, const char *arg_
 			rc = stats_verdict(&out->verdict, out->rows, out->nrows);
 	}
 	if (!rc)
-		rc = compare_nothing(out, opts);
+		rc = compare_nothing(out, opts, nall);
 out:
 	free(va);
 	free(vb);
