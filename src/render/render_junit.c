@@ -7,32 +7,13 @@
  * violations).  The failure message lists the row's other columns as
  * people read them ("a: 0.15, b: 0.16, delta: +0.012, delta %: +7.9%").
  *
- * The suite is "scopedb.check" when the document has a verdict (a JSON
- * "status"), else "scopedb.diff"; the classname adds the metric
- * ("scopedb.check.total") when the document names one.  Text goes through
- * escape_xml().
+ * The suite is the document's name ("scopedb.check", "scopedb.diff";
+ * "scopedb" for an unnamed one), the classname adds its subject, the
+ * metric ("scopedb.check.total").  Text goes through escape_xml().
  */
-#include <string.h>
-
 #include "render/escape.h"
 #include "render/render.h"
 #include "scopedb/err.h"
-
-/* The string member key of the document's JSON root object, or NULL. */
-static const char *render_junit_member(const struct doc *d, const char *key)
-{
-	size_t i;
-
-	if (!d->json || d->json->kind != DOC_V_OBJ)
-		return NULL;
-	for (i = 0; i < d->json->n; i++) {
-		const struct doc_value *v = d->json->items[i];
-
-		if (v->key && !strcmp(v->key, key))
-			return v->kind == DOC_V_STR ? v->s : "";
-	}
-	return NULL;
-}
 
 /* The first table shown in o->fmt (the data table), or NULL. */
 static const struct doc_table *render_junit_table(const struct doc *d, const struct render_opts *o)
@@ -100,8 +81,7 @@ out:
 static int render_junit(struct buf *out, const struct doc *d, const struct render_opts *o)
 {
 	const struct doc_table *t = render_junit_table(d, o);
-	const char *metric = render_junit_member(d, "metric");
-	const char *suite = render_junit_member(d, "status") ? "scopedb.check" : "scopedb.diff";
+	const char *suite = d->name ? d->name : "scopedb";
 	struct buf cls = BUF_INIT;
 	size_t r, nrows = t ? t->nrows : 0, nfail = 0;
 	int rc = 0;
@@ -109,8 +89,8 @@ static int render_junit(struct buf *out, const struct doc *d, const struct rende
 	for (r = 0; r < nrows; r++)
 		nfail += (size_t)render_junit_failed(t, r);
 	rc |= buf_puts(&cls, suite);
-	if (metric && *metric)
-		rc |= buf_printf(&cls, ".%s", metric);
+	if (d->subject)
+		rc |= buf_printf(&cls, ".%s", d->subject);
 	rc |= buf_puts(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	rc |= buf_printf(out,
 			 "<testsuite name=\"%s\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" "

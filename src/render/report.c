@@ -143,6 +143,8 @@ void report_doc(struct doc *d, const struct compare_result *r, const struct comp
 	int fail = v->kind == VERDICT_FAIL;
 	struct doc_block *b;
 
+	d->name = o->check ? "scopedb.check" : "scopedb.diff";
+	d->subject = metric;
 	doc_json_root(d, DOC_V_OBJ, JSONW_INLINE);
 	doc_json_str(d, d->json, "metric", metric);
 	report_run_json(d, d->json, "a", &r->a.run, r->a.is_file, 0);
