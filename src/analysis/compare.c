@@ -285,9 +285,8 @@ static int compare_same(const struct store_meta *ma, const struct store_meta *mb
 static int compare_meta(struct compare_result *out, const struct compare_src *sa,
 			const struct compare_src *sb, const struct compare_opts *o)
 {
-	size_t i;
-
 	struct store_meta ma, mb;
+	size_t i;
 	int rc;
 
 	memset(&mb, 0, sizeof(mb));
