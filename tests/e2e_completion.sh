@@ -48,7 +48,7 @@ for c in $commands; do
 	done
 done
 
-equals "--format values" "$(complete_words diff --format '' | tr '\n' ' ')" "table markdown csv json "
+equals "--format values" "$(complete_words diff --format '' | tr '\n' ' ')" "table markdown csv json junit "
 equals "--format= values" "$(complete_words runs --format = '' | tr '\n' ' ')" "table json csv "
 equals "--format=j value" "$(complete_words ingest --format = j)" "json"
 equals "--metric value" "$(complete_words history --metric p9 | tr '\n' ' ')" "p95 p99 "

@@ -144,8 +144,9 @@ if [ $has_python = 1 ]; then
 	printf '%s\n' "$out" | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
-assert list(d) == ["metric", "a", "b", "rows", "max_regression", "fail_on_new", "status",
-                   "violations", "metadata_changes"], list(d)
+assert list(d) == ["metric", "a", "b", "rows", "missing", "new", "max_regression",
+                   "fail_on_new", "fail_on_missing", "status", "violations",
+                   "metadata_changes"], list(d)
 assert d["metadata_changes"] == [], d["metadata_changes"]
 assert list(d["a"]) == ["id", "path", "label", "commit", "branch", "tags", "recorded_at",
                         "num_ranks"], list(d["a"])

@@ -67,7 +67,7 @@ g $S diff --m avg base.h5 slow.h5 --form csv
 g $S check --m avg base.h5 slow.h5
 g $S check --ma 5 base.h5 slow.h5 --format=csv
 g $S check --f json base.h5 slow.h5
-g $S check --fo json --fail 1 third.h5
+g $S check --fo json --fail-on-n 1 third.h5
 g $S check --fail-on-new=1 1 2
 g $S check --sort pct 1 2
 g $S diff --max-regression 5 1 2

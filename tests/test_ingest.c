@@ -20,6 +20,7 @@
 #include "store/blob.h"
 #include "testutil.h"
 #include "testutil_db.h"
+#include "testutil_h5.h"
 
 /* A snapshot of every table's row count, to prove a failure wrote nothing. */
 static void counts(const char *db, char *out, size_t len)
@@ -367,6 +368,54 @@ static void test_damaged_files_leave_nothing(void **state)
 	assert_int_equal(tu_db_int(db, "select count(*) from runs"), 2);
 }
 
+/* A readable HDF5 file without a (rank, region) row is not a profile: no
+ * region names at all (every schema, both layouts), or names but no rows. */
+static void test_not_a_profile(void **state)
+{
+	struct h5write_profile prof = {NULL, 0, NULL, 0};
+	static const char *const names[] = {"solve"};
+	struct ingest_result r;
+	struct store *st = NULL;
+	char want[600];
+	int schema, agg;
+
+	(void)state;
+	assert_int_equal(store_open_temporary(&st), 0);
+	for (schema = 1; schema <= 3; schema++) {
+		for (agg = 0; agg <= (schema > 1); agg++) {
+			struct h5write_opts o = tu_h5_opts(schema, agg);
+			const char *path = tu_path("noregions.h5");
+
+			assert_int_equal(h5write_file(path, &prof, &o), 0);
+			snprintf(want, sizeof(want),
+				 "'%s': not a scope-profiler profile (no regions found)", path);
+			assert_int_equal(ingest_file(&r, st, path, &no_opts), ERR_FORMAT);
+			assert_string_equal(err_msg(), want);
+			assert_int_equal(r.run_id, 0);
+		}
+	}
+	{
+		struct h5write_opts o = tu_h5_opts(3, 0);
+		struct h5write_stream *s = NULL;
+		const char *path = tu_path("namesonly.h5");
+
+		assert_int_equal(h5write_stream_open(&s, path, names, 1, &o), 0);
+		assert_int_equal(h5write_stream_close(s), 0);
+		assert_int_equal(ingest_file(&r, st, path, &no_opts), ERR_FORMAT);
+		assert_non_null(
+		    strstr(err_msg(), "not a scope-profiler profile (no regions found)"));
+	}
+	{
+		struct store_run *runs = NULL;
+		size_t n = 1;
+
+		assert_int_equal(store_list_runs(st, &runs, &n), 0);
+		assert_int_equal(n, 0);
+		store_runs_free(runs, n);
+	}
+	store_close(st);
+}
+
 static void test_meta_check(void **state)
 {
 	(void)state;
@@ -451,6 +500,7 @@ TU_MAIN(NULL, NULL,
 	    cmocka_unit_test(test_generated_layouts),
 	    cmocka_unit_test(test_duplicate_and_tags),
 	    cmocka_unit_test(test_damaged_files_leave_nothing),
+	    cmocka_unit_test(test_not_a_profile),
 	    cmocka_unit_test(test_meta_check),
 	    cmocka_unit_test(test_finish_temporary_store),
 	})

@@ -71,6 +71,15 @@ static void test_escape(void **state)
 	assert_int_equal(escape_json(&b, " j\n"), 0);
 	assert_int_equal(escape_json(&b, NULL), 0);
 	assert_string_equal(b.data, "a?b?[1m| a?b\\*\\_\\|\\# plain\" q\"\"u,o\"\" j\\n\"null");
+	/* XML: entities, tab and line breaks as references, control bytes and
+	 * invalid UTF-8 (a stray continuation, an overlong form, a surrogate,
+	 * a cut sequence) as '?', valid multi-byte characters kept */
+	b.len = 0;
+	assert_int_equal(escape_xml(&b, "<a&b>\"'\t\n\r\001\177|\x80|\xc0\xaf|\xed\xa0\x80|"
+					"\xc3\xa9\xe2\x86\x92\xf0\x9f\x98\x80|\xe2\x86"),
+			 0);
+	assert_string_equal(b.data, "&lt;a&amp;b&gt;&quot;&apos;&#9;&#10;&#13;??|?|??|???|"
+				    "\xc3\xa9\xe2\x86\x92\xf0\x9f\x98\x80|??");
 	buf_release(&b);
 }
 

@@ -387,7 +387,8 @@ static void test_json(void **state)
 			 "\"pct\": -100.0},\n"
 			 "  {\"name\": \"new|pipe\", \"a\": null, \"b\": 3e-05, \"delta\": 3e-05, "
 			 "\"pct\": null}\n"
-			 "], \"metadata_changes\": []}\n");
+			 "], \"missing\": [\"gone\"], \"new\": [\"new|pipe\"], "
+			 "\"metadata_changes\": []}\n");
 	make_opts(&f->o, 1);
 	f->o.fail_on_new = 1;
 	f->o.metric = STATS_CALLS;
@@ -398,19 +399,61 @@ static void test_json(void **state)
 	f->rows[0].delta = 1;
 	expect_render(
 	    report_json, &f->r, &f->o,
-	    JSON_HEAD(
-		"calls") "[\n"
-			 "  {\"name\": \"solve\", \"a\": 2, \"b\": 3, \"delta\": 1, \"pct\": "
-			 "50.0}\n"
-			 "], \"max_regression\": 5.0, \"fail_on_new\": true, \"status\": \"FAIL\", "
-			 "\"violations\": [\"solve\"], \"metadata_changes\": []}\n");
+	    JSON_HEAD("calls") "[\n"
+			       "  {\"name\": \"solve\", \"a\": 2, \"b\": 3, \"delta\": 1, \"pct\": "
+			       "50.0}\n"
+			       "], \"missing\": [\"gone\"], \"new\": [\"new|pipe\"], "
+			       "\"max_regression\": 5.0, \"fail_on_new\": true, "
+			       "\"fail_on_missing\": false, "
+			       "\"status\": \"FAIL\", \"violations\": [\"solve\"], "
+			       "\"metadata_changes\": []}\n");
 	f->r.nrows = 0;
 	f->o.fail_on_new = 0;
 	expect_render(
 	    report_json, &f->r, &f->o,
 	    JSON_HEAD(
-		"calls") "[], \"max_regression\": 5.0, \"fail_on_new\": false, "
+		"calls") "[], \"missing\": [\"gone\"], \"new\": [\"new|pipe\"], "
+			 "\"max_regression\": 5.0, \"fail_on_new\": false, \"fail_on_missing\": "
+			 "false, "
 			 "\"status\": \"PASS\", \"violations\": [], \"metadata_changes\": []}\n");
+}
+
+static int report_junit(struct buf *b, const struct compare_result *r, const struct compare_opts *o)
+{
+	return render(b, "junit", r, o, 0);
+}
+
+/* JUnit: a testcase per row, a failure per violation, names escaped. */
+static void test_junit(void **state)
+{
+	struct fixture *f = *state;
+
+	make_opts(&f->o, 1);
+	f->rows[0].violation = 1;
+	f->rows[1].name = "io<&>\"'\x01\xff";
+	f->rows[1].violation = 1;
+	expect_render(report_junit, &f->r, &f->o,
+		      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		      "<testsuite name=\"scopedb.check\" tests=\"3\" failures=\"2\" errors=\"0\" "
+		      "skipped=\"0\">\n"
+		      "  <testcase name=\"solve\" classname=\"scopedb.check.total\">\n"
+		      "    <failure type=\"regression\" message=\"a: 1.5, b: 2.25, delta: +0.75, "
+		      "delta %: +50%\">a: 1.5, b: 2.25, delta: +0.75, delta %: +50%</failure>\n"
+		      "  </testcase>\n"
+		      "  <testcase name=\"io&lt;&amp;&gt;&quot;&apos;??\" "
+		      "classname=\"scopedb.check.total\">\n"
+		      "    <failure type=\"regression\" message=\"a: 0.1, b: -, delta: -0.1, "
+		      "delta %: -100%\">a: 0.1, b: -, delta: -0.1, delta %: -100%</failure>\n"
+		      "  </testcase>\n"
+		      "  <testcase name=\"new|pipe\" classname=\"scopedb.check.total\"/>\n"
+		      "</testsuite>\n");
+	make_opts(&f->o, 0);
+	f->r.nrows = 0;
+	expect_render(report_junit, &f->r, &f->o,
+		      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		      "<testsuite name=\"scopedb.diff\" tests=\"0\" failures=\"0\" errors=\"0\" "
+		      "skipped=\"0\">\n"
+		      "</testsuite>\n");
 }
 
 TU_MAIN(NULL, NULL,
@@ -422,4 +465,5 @@ TU_MAIN(NULL, NULL,
 	    cmocka_unit_test_setup(test_markdown, setup),
 	    cmocka_unit_test_setup(test_csv, setup),
 	    cmocka_unit_test_setup(test_json, setup),
+	    cmocka_unit_test_setup(test_junit, setup),
 	})

@@ -44,7 +44,8 @@ static void mk_usage(FILE *f)
 	      "  --aggregate       aggregate-only layout (schema 2 or 3)\n"
 	      "  --gzip            chunked datasets with shuffle + gzip\n"
 	      "  --gpu             GPU durations for every other region (-1 elsewhere)\n"
-	      "  --ranks N         number of MPI ranks (default 4)\n"
+	      "  --ranks N         number of MPI ranks (default 4; 0: no (rank, region)\n"
+	      "                    row at all, a file that is not a profile)\n"
 	      "  --regions LIST    comma-separated region names\n"
 	      "                    (default main,solve,assemble,io,halo_exchange)\n"
 	      "  --calls N         calls per rank and region (default 100)\n"
@@ -93,7 +94,7 @@ static void mk_parse(struct mkopts *o, int argc, char **argv)
 			if (strcmp(a, "--schema") == 0) {
 				o->schema = (int)toolutil_u64(a, v, 1, 3);
 			} else if (strcmp(a, "--ranks") == 0) {
-				o->ranks = toolutil_u64(a, v, 1, 1000000);
+				o->ranks = toolutil_u64(a, v, 0, 1000000);
 			} else if (strcmp(a, "--calls") == 0) {
 				o->calls = toolutil_u64(a, v, 0, UINT64_C(1) << 32);
 			} else if (strcmp(a, "--seed") == 0) {
@@ -259,8 +260,9 @@ int main(int argc, char **argv)
 	if (!stream && o.calls && nrows > SIZE_MAX / 3 / sizeof(int64_t) / o.calls)
 		toolutil_die("profile too large for --schema %d%s; use --schema 3", o.schema,
 			     o.aggregate ? " --aggregate" : "");
-	ev = malloc((size_t)((stream ? 1 : nrows) * (o.calls ? o.calls : 1)) * 3 * sizeof(*ev));
-	rows = calloc(stream ? 1 : nrows, sizeof(*rows));
+	ev = malloc((size_t)((stream || !nrows ? 1 : nrows) * (o.calls ? o.calls : 1)) * 3 *
+		    sizeof(*ev));
+	rows = calloc(stream || !nrows ? 1 : nrows, sizeof(*rows));
 	if (!ev || !rows)
 		toolutil_die("out of memory");
 	if (stream) {

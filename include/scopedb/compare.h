@@ -46,6 +46,14 @@ struct compare_opts {
 	int check; /* compute the verdict (check) */
 	double max_regression;
 	int fail_on_new;
+	int fail_on_missing; /* regions of a absent from b are violations */
+	/* check only: metadata keys that must be equal on both sides (a key
+	 * present on one side only differs), besides compare_same_keys that
+	 * must be equal when both sides have them; minus allow_different */
+	const char *const *require_same;
+	size_t nrequire_same;
+	const char *const *allow_different;
+	size_t nallow_different;
 };
 
 /* One side of a comparison, as shown in headers and JSON. */
@@ -56,6 +64,7 @@ struct compare_side {
 			       * is the file as given */
 	char **regions;	      /* the selected regions present on this side, sorted */
 	size_t nregions;
+	uint64_t ncalls; /* calls of the selected regions and ranks */
 };
 
 struct compare_result {
@@ -70,12 +79,23 @@ struct compare_result {
 	/* metadata keys whose values differ (metadiff.h, volatile keys left out) */
 	struct metadiff_change *meta_changes;
 	size_t nmeta_changes;
+	/* why no region was compared (no region has a value on both sides),
+	 * e.g. "run 3 has no regions"; NULL when some region was compared.
+	 * check fails on it (exit 2), diff warns. */
+	char *nothing;
 };
+
+/* The metadata keys a check requires equal when both runs have them:
+ * "mpi_size", "platform", "hostname" (NULL-terminated). */
+extern const char *const compare_same_keys[];
 
 /*
  * Compare arg_a (baseline) with arg_b (candidate).  Errors: ERR_USAGE for a
  * bad selector or option, ERR_NOTFOUND for a selector matching nothing,
- * ERR_IO/ERR_FORMAT for unreadable files, ERR_STORE for store problems.
+ * ERR_IO/ERR_FORMAT for unreadable files, ERR_STORE for store problems,
+ * ERR_USAGE "runs are not comparable: KEY differs (a: X, b: Y); ..." for a
+ * check whose runs differ in a required metadata key.  Comparing nothing
+ * is not an error here: out->nothing says why.
  */
 int compare_runs(struct compare_result *out, const char *arg_a, const char *arg_b,
 		 const struct compare_opts *opts);

@@ -8,6 +8,7 @@
  * store (runarg.h), so stored runs and files share every line of the
  * metric code.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,6 +103,7 @@ static int compare_values(struct stats_named **out, struct compare_side *side,
 		rc = metric_value(&vals[i].v, g, &smp, o->metric);
 		if (rc)
 			goto out;
+		side->ncalls += g->calls;
 		side->regions[i] = g->name;
 		regs[i].name = NULL; /* moved */
 		side->nregions++;
@@ -145,23 +147,159 @@ static int compare_only(const char ***out, size_t *n, char *const *x, size_t nx,
 	return 0;
 }
 
+const char *const compare_same_keys[] = {"mpi_size", "platform", "hostname", NULL};
+
+/* The value of key in m, or NULL. */
+static const char *compare_meta_get(const struct store_meta *m, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < m->n; i++)
+		if (!strcmp(m->keys[i], key))
+			return m->values[i];
+	return NULL;
+}
+
+/* 1 when key is one of the n strings of v. */
+static int compare_in(const char *const *v, size_t n, const char *key)
+{
+	while (n--)
+		if (!strcmp(v[n], key))
+			return 1;
+	return 0;
+}
+
+/*
+ * A check compares like with like: key must have the same value on both
+ * sides, unless --allow-different names it.  A default key (required)
+ * is skipped unless both sides have it; a --require-same key present on
+ * one side only differs.
+ */
+static int compare_same(const struct store_meta *ma, const struct store_meta *mb, const char *key,
+			int required, const struct compare_opts *o)
+{
+	const char *va = compare_meta_get(ma, key), *vb = compare_meta_get(mb, key);
+
+	if (compare_in(o->allow_different, o->nallow_different, key))
+		return 0;
+	if ((!va && !vb) || (!required && (!va || !vb)) || (va && vb && !strcmp(va, vb)))
+		return 0;
+	return err_set(ERR_USAGE,
+		       "runs are not comparable: %s differs (a: %s, b: %s); compare them anyway "
+		       "with --allow-different %s",
+		       key, va ? va : "unset", vb ? vb : "unset", key);
+}
+
 /* The metadata differences of the two sides (files included: their
- * in-memory store holds their metadata). */
+ * in-memory store holds their metadata), and for a check the keys that
+ * must not differ. */
 static int compare_meta(struct compare_result *out, const struct runarg *sa,
-			const struct runarg *sb)
+			const struct runarg *sb, const struct compare_opts *o)
 {
 	struct store_meta ma, mb;
+	size_t i;
 	int rc;
 
 	memset(&mb, 0, sizeof(mb));
 	rc = store_get_meta(sa->st, &ma, sa->run_id);
 	if (!rc)
 		rc = store_get_meta(sb->st, &mb, sb->run_id);
+	for (i = 0; o->check && !rc && compare_same_keys[i]; i++)
+		rc = compare_same(&ma, &mb, compare_same_keys[i], 0, o);
+	for (i = 0; o->check && !rc && i < o->nrequire_same; i++)
+		rc = compare_same(&ma, &mb, o->require_same[i], 1, o);
 	if (!rc)
 		rc = metadiff_compute(&out->meta_changes, &out->nmeta_changes, &ma, &mb, 0);
 	store_meta_release(&ma);
 	store_meta_release(&mb);
 	return rc;
+}
+
+/* "run 3", or the file as given, quoted. */
+static int compare_side_name(struct buf *out, const struct compare_side *s)
+{
+	if (s->is_file)
+		return buf_printf(out, "'%s'", s->arg);
+	return buf_printf(out, "run %" PRId64, s->run.id);
+}
+
+/* "run 3 or run 4" (sep " or "), or one side's name when only x is 1. */
+static int compare_sides(struct buf *out, const struct compare_result *r, int a, int b,
+			 const char *sep)
+{
+	int rc = 0;
+
+	if (a)
+		rc |= compare_side_name(out, &r->a);
+	if (a && b)
+		rc |= buf_puts(out, sep);
+	if (b)
+		rc |= compare_side_name(out, &r->b);
+	return rc;
+}
+
+/* "--include 'a' --include 'b' --exclude 'c' --ranks 0-3": the selection. */
+static int compare_selection(struct buf *out, const struct compare_opts *o)
+{
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < o->ninclude; i++)
+		rc |= buf_printf(out, "%s--include '%s'", out->len ? " " : "", o->includes[i]);
+	for (i = 0; i < o->nexclude; i++)
+		rc |= buf_printf(out, "%s--exclude '%s'", out->len ? " " : "", o->excludes[i]);
+	if (o->ranks) {
+		rc |= buf_puts(out, out->len ? " --ranks " : "--ranks ");
+		rc |= match_ranks_format(out, o->ranks, o->nranks);
+	}
+	return rc;
+}
+
+/* Why a metric has no value: a hint for the metrics some runs lack. */
+static const char *compare_why_none(const struct compare_result *r, const struct compare_opts *o)
+{
+	int agg = (r->a.run.layout && !strcmp(r->a.run.layout, "aggregate")) ||
+		  (r->b.run.layout && !strcmp(r->b.run.layout, "aggregate"));
+	int gpu = o->metric == STATS_GPU_TOTAL || o->metric == STATS_GPU_AVG;
+
+	if (agg && (gpu || stats_metric_quantile(o->metric) > 0.0))
+		return " (aggregate-layout runs have no per-call durations)";
+	if (gpu)
+		return " (no call has a GPU time)";
+	return "";
+}
+
+/*
+ * Set r->nothing when nothing was compared, so that a check cannot pass on
+ * nothing: a side is a run without regions (stored before scopedb refused
+ * such files), or no row is left (the selection matches no region of
+ * either run, or the metric has no value in either).  Rows of one side
+ * only are a comparison: the missing and new regions.
+ */
+static int compare_nothing(struct compare_result *r, const struct compare_opts *o, size_t nrows)
+{
+	int ea = r->a.run.num_regions == 0, eb = r->b.run.num_regions == 0, rc = 0;
+	struct buf t = BUF_INIT;
+
+	if (ea || eb) {
+		rc |= compare_sides(&t, r, ea, eb, " and ");
+		rc |= buf_puts(&t, ea && eb ? " have no regions" : " has no regions");
+	} else if (nrows) {
+		return 0;
+	} else if (r->a.nregions == 0 && r->b.nregions == 0) {
+		rc |= compare_selection(&t, o);
+		rc |= buf_puts(&t, " matches no region of ");
+		rc |= compare_sides(&t, r, 1, 1, " or ");
+	} else if (r->a.ncalls == 0 && r->b.ncalls == 0) {
+		rc |= compare_selection(&t, o);
+		rc |= buf_puts(&t, t.len ? " selects no call of " : "no call in ");
+		rc |= compare_sides(&t, r, 1, 1, " or ");
+	} else {
+		rc |= buf_printf(&t, "metric %s has no value in either run%s",
+				 stats_metric_name(o->metric), compare_why_none(r, o));
+	}
+	r->nothing = buf_finish(&t, rc);
+	return r->nothing ? 0 : err_nomem();
 }
 
 int compare_runs(struct compare_result *out, const char *arg_a, const char *arg_b,
@@ -172,6 +310,7 @@ int compare_runs(struct compare_result *out, const char *arg_a, const char *arg_
 	struct stats_named *va = NULL, *vb = NULL;
 	struct stats_diff_opts dopts;
 	struct match *m = NULL;
+	size_t nall;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
@@ -190,7 +329,7 @@ int compare_runs(struct compare_result *out, const char *arg_a, const char *arg_
 	if (!rc)
 		rc = compare_open_side(&sb, &out->b, &db, arg_b);
 	if (!rc)
-		rc = compare_meta(out, &sa, &sb);
+		rc = compare_meta(out, &sa, &sb, opts);
 	if (!rc)
 		rc = compare_values(&va, &out->a, &sa, m, opts);
 	if (!rc)
@@ -202,23 +341,36 @@ int compare_runs(struct compare_result *out, const char *arg_a, const char *arg_
 	dopts.has_threshold = !opts->check && opts->has_threshold;
 	dopts.threshold = opts->threshold;
 	rc = stats_diff(&out->rows, &out->nrows, va, out->a.nregions, vb, out->b.nregions, &dopts);
+	nall = out->nrows;
+	if (!rc && !nall && dopts.has_threshold) {
+		/* rows hidden by --threshold were compared all the same */
+		struct stats_row *all = NULL;
+
+		dopts.has_threshold = 0;
+		rc = stats_diff(&all, &nall, va, out->a.nregions, vb, out->b.nregions, &dopts);
+		free(all);
+	}
 	if (rc)
 		goto out;
-	if (opts->check) {
-		size_t nviol;
-
-		rc = stats_check(&nviol, out->rows, out->nrows, opts->max_regression,
-				 opts->fail_on_new);
-		if (!rc)
-			rc = stats_verdict(&out->verdict, out->rows, out->nrows);
-		if (rc)
-			goto out;
-	}
 	rc = compare_only(&out->only_a, &out->nonly_a, out->a.regions, out->a.nregions,
 			  out->b.regions, out->b.nregions);
 	if (!rc)
 		rc = compare_only(&out->only_b, &out->nonly_b, out->b.regions, out->b.nregions,
 				  out->a.regions, out->a.nregions);
+	if (!rc && opts->check) {
+		size_t nviol, i;
+
+		rc = stats_check(&nviol, out->rows, out->nrows, opts->max_regression,
+				 opts->fail_on_new);
+		for (i = 0; !rc && opts->fail_on_missing && i < out->nrows; i++)
+			if (bsearch(&out->rows[i].name, out->only_a, out->nonly_a,
+				    sizeof(*out->only_a), compare_cmp_str))
+				out->rows[i].violation = 1;
+		if (!rc)
+			rc = stats_verdict(&out->verdict, out->rows, out->nrows);
+	}
+	if (!rc)
+		rc = compare_nothing(out, opts, nall);
 out:
 	free(va);
 	free(vb);
@@ -254,5 +406,6 @@ void compare_release(struct compare_result *r)
 	free(r->only_a);
 	free(r->only_b);
 	metadiff_free(r->meta_changes, r->nmeta_changes);
+	free(r->nothing);
 	memset(r, 0, sizeof(*r));
 }

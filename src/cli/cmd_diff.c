@@ -5,6 +5,10 @@
  * (cmd_check.c); the work itself is compare_runs(), the document
  * report_doc().
  *
+ * The document goes to stdout in --format and, with --output FORMAT=FILE,
+ * into files as well (cli_print_doc_outputs()).  When nothing was compared
+ * (compare_result.nothing) check fails and diff warns.
+ *
  * Exit status: diff 0; check 0 on PASS and 1 on FAIL; 2 on any error.
  */
 #include <stdio.h>
@@ -33,7 +37,7 @@ const struct opt_cmd cmd_diff_usage = {
     .synopsis =
 	"scopedb diff A B [--metric M] [--sort delta|pct|name] [--threshold PCT]\n"
 	"                [--include P...] [--exclude P...] [--ranks SPEC...] [--format FMT]\n"
-	"                [--db PATH]",
+	"                [--output FORMAT=FILE]... [--db PATH]",
     .before = "A and B are stored runs (selectors) or profile files:\n" COMPARE_SELECTORS,
     .summary = "compare one metric of every region of two runs",
     OPT_ARGS(2, 2, "diff needs two runs (selectors or files)"),
@@ -42,12 +46,15 @@ const struct opt_cmd cmd_diff_usage = {
 const struct opt_cmd cmd_check_usage = {
     .name = "check",
     .synopsis =
-	"scopedb check BASELINE CANDIDATE [--max-regression PCT] [--fail-on-new] [--metric M]\n"
-	"                [--include P...] [--exclude P...] [--ranks SPEC...] [--format FMT]\n"
-	"                [--db PATH]",
+	"scopedb check BASELINE CANDIDATE [--max-regression PCT] [--fail-on-new]\n"
+	"                [--fail-on-missing] [--require-same KEY]... [--allow-different KEY]...\n"
+	"                [--metric M] [--include P...] [--exclude P...] [--ranks SPEC...]\n"
+	"                [--format FMT] [--output FORMAT=FILE]... [--db PATH]",
     .before =
 	"BASELINE and CANDIDATE are stored runs (selectors) or profile files:\n" COMPARE_SELECTORS,
-    .after = "Exit status: 0 PASS, 1 FAIL (budget exceeded), 2 error.",
+    .after = "Exit status: 0 PASS, 1 FAIL (budget exceeded), 2 error (also when nothing\n"
+	     "was compared, or the runs differ in mpi_size, platform, hostname or a\n"
+	     "--require-same key).",
     .summary = "fail (exit 1) when a run regressed against a baseline",
     OPT_ARGS(2, 2, "check needs two runs (selectors or files)"),
 };
@@ -83,7 +90,8 @@ static int compare_document(struct doc *d, const void *ctx)
 
 int cmd_compare(int argc, char **argv, int check)
 {
-	struct opt_list inc = OPT_LIST_INIT, exc = OPT_LIST_INIT;
+	struct opt_list inc = OPT_LIST_INIT, exc = OPT_LIST_INIT, outs = OPT_LIST_INIT;
+	struct opt_list same = OPT_LIST_INIT, allow = OPT_LIST_INIT;
 	const char *db = NULL;
 	const char *fmt = "table";
 	struct compare_opts co;
@@ -92,7 +100,9 @@ int cmd_compare(int argc, char **argv, int check)
 	/* The options of both, then those of diff only or check only. */
 #define COMPARE_OPTS                                                                               \
 	OPT__DB(&db), OPT__METRIC(&co.metric), OPT__INCLUDE(&inc), OPT__EXCLUDE(&exc),             \
-	    OPT__RANKS(&ranks), OPT__FORMAT_ALL(&fmt, "table markdown csv json")
+	    OPT__RANKS(&ranks), OPT__FORMAT_ALL(&fmt, "table markdown csv json"),                  \
+	    OPT_LIST(0, "output", &outs, "FORMAT=FILE",                                            \
+		     "also write the report in FORMAT to FILE (repeatable)")
 	const struct opt diff_opts[] = {
 	    COMPARE_OPTS,
 	    OPT_CHOICE(0, "sort", &co.sort, "KEY", NULL, "delta pct name", compare_opt_sort),
@@ -106,6 +116,13 @@ int cmd_compare(int argc, char **argv, int check)
 			 "fail when a region's metric grows by more than PCT %\n(default 0)", 1),
 	    OPT_FLAG(0, "fail-on-new", &co.fail_on_new,
 		     "also fail on regions without a baseline value"),
+	    OPT_FLAG(0, "fail-on-missing", &co.fail_on_missing,
+		     "also fail on baseline regions absent from the candidate"),
+	    OPT_LIST(0, "require-same", &same, "KEY",
+		     "fail (exit 2) when the runs' metadata KEY differs\n(repeatable; mpi_size, "
+		     "platform and hostname always)"),
+	    OPT_LIST(0, "allow-different", &allow, "KEY",
+		     "compare runs whose metadata KEY differs (repeatable)"),
 	    OPT_END(),
 	};
 #undef COMPARE_OPTS
@@ -132,23 +149,38 @@ int cmd_compare(int argc, char **argv, int check)
 	co.ninclude = inc.n;
 	co.excludes = exc.v;
 	co.nexclude = exc.n;
-	if (compare_runs(&res, argv[0], argv[1], &co)) {
+	co.require_same = same.v;
+	co.nrequire_same = same.n;
+	co.allow_different = allow.v;
+	co.nallow_different = allow.n;
+	if (cli_outputs_check(outs.v, outs.n, cli_formats_all("table markdown csv json")) ||
+	    compare_runs(&res, argv[0], argv[1], &co)) {
 		code = cli_error();
 		goto out;
 	}
+	if (res.nothing && check) {
+		/* a check that compared nothing must not pass */
+		fprintf(stderr, "scopedb: nothing to compare: %s\n", res.nothing);
+		goto out;
+	}
+	if (res.nothing)
+		fprintf(stderr, "scopedb: warning: nothing to compare: %s\n", res.nothing);
 	{
 		const struct compare_view v = {&res, &co};
 
 		/* the exit status of a verdict: decided here, nowhere else */
-		code =
-		    cli_print_doc(compare_document, &v, fmt, cli_use_color(stdout),
-				  res.verdict.kind == VERDICT_FAIL ? CLI_EXIT_FAIL : CLI_EXIT_OK);
+		code = cli_print_doc_outputs(
+		    compare_document, &v, fmt, cli_use_color(stdout),
+		    res.verdict.kind == VERDICT_FAIL ? CLI_EXIT_FAIL : CLI_EXIT_OK, outs.v, outs.n);
 	}
 out:
 	compare_release(&res);
 	i64vec_release(&ranks);
 	opt_list_release(&inc);
 	opt_list_release(&exc);
+	opt_list_release(&outs);
+	opt_list_release(&same);
+	opt_list_release(&allow);
 	return code;
 }
 

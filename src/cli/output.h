@@ -25,4 +25,23 @@ int cli_output(struct buf *out, cli_doc_fn build, const void *ctx, const char *f
  * CLI_EXIT_ERROR with the error reported (cli_error()). */
 int cli_print_doc(cli_doc_fn build, const void *ctx, const char *fmt, int color, int ok);
 
+/*
+ * --output FORMAT=FILE values (diff, check): ERR_USAGE naming the value
+ * unless each is a format among the space-separated allowed names, '=',
+ * and a non-empty file name.  Call before any work, so that a bad value
+ * writes nothing.
+ */
+int cli_outputs_check(const char *const *outs, size_t n, const char *allowed);
+
+/*
+ * cli_print_doc(), and the same document rendered into each FILE of the
+ * n checked FORMAT=FILE values outs (never coloured).  Every file is
+ * written to a temporary file beside it and renamed over FILE only when
+ * all of them were written; on any error (an unwritable FILE: "cannot
+ * write --output 'json=x/y.json': No such file or directory") nothing is
+ * written, neither FILE nor stdout, and the exit code is CLI_EXIT_ERROR.
+ */
+int cli_print_doc_outputs(cli_doc_fn build, const void *ctx, const char *fmt, int color, int ok,
+			  const char *const *outs, size_t n);
+
 #endif

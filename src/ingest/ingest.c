@@ -368,6 +368,13 @@ int ingest_file(struct ingest_result *out, struct store *st, const char *path,
 	if (rc)
 		goto out;
 	c.info = h5prof_info(c.p);
+	/* a readable HDF5 file without a single (rank, region) row is not a
+	 * profile: storing it would make every later check pass on nothing */
+	if (c.info->num_regions == 0 || c.info->num_rows == 0) {
+		rc = err_set(ERR_FORMAT, "'%s': not a scope-profiler profile (no regions found)",
+			     path);
+		goto out;
+	}
 	c.st = st;
 	c.opts = opts;
 	c.out = out;

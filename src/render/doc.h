@@ -171,6 +171,11 @@ struct doc {
 	struct doc_table **tables; /* owned */
 	size_t ntables;
 	struct doc_value *json; /* root, or NULL */
+	/* what the document is, for the formats that name it (JUnit's suite
+	 * and classname): name "scopedb.check" and subject "total" give the
+	 * classname "scopedb.check.total"; static strings, NULL: unnamed */
+	const char *name;
+	const char *subject;
 };
 
 void doc_init(struct doc *d);

@@ -60,3 +60,56 @@ int escape_json(struct buf *out, const char *s)
 {
 	return s ? json_buf_string(out, s) : buf_puts(out, "null");
 }
+
+/* Length of the valid UTF-8 sequence at s (1-4), or 0 when it is not one
+ * (overlong forms, surrogates and code points past U+10FFFF included). */
+static size_t escape_utf8_len(const unsigned char *s)
+{
+	size_t n, i;
+	unsigned cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2, cp = s[0] & 0x1fu;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3, cp = s[0] & 0x0fu;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4, cp = s[0] & 0x07u;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3fu);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+int escape_xml(struct buf *out, const char *s)
+{
+	/* entities; tab and line breaks as references, which attribute
+	 * values would otherwise fold into blanks */
+	static const char *const ent[128] = {
+	    ['&'] = "&amp;",   ['<'] = "&lt;",	['>'] = "&gt;",	  ['"'] = "&quot;",
+	    ['\''] = "&apos;", ['\t'] = "&#9;", ['\n'] = "&#10;", ['\r'] = "&#13;",
+	};
+	const unsigned char *p = (const unsigned char *)s;
+	int rc = 0;
+
+	while (*p && !rc) {
+		size_t n = escape_utf8_len(p);
+
+		if (n == 1 && ent[*p])
+			rc = buf_puts(out, ent[*p]);
+		else if (n == 0 || escape_is_control(*p))
+			rc = buf_putc(out, '?'), n = 1;
+		else
+			rc = buf_printf(out, "%.*s", (int)n, (const char *)p);
+		p += n;
+	}
+	return rc ? ERR_NOMEM : 0;
+}

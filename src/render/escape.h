@@ -6,7 +6,11 @@
  *   escape_md:    markdown; the same, plus \`*_[]<>|~&# backslash-escaped;
  *   escape_csv:   an RFC 4180 field, quoted when it holds a comma, quote or
  *                 line break (nothing for NULL);
- *   escape_json:  a JSON string literal, or null for NULL.
+ *   escape_json:  a JSON string literal, or null for NULL;
+ *   escape_xml:   XML text or attribute value: &<>"' as entities, tab and
+ *                 line breaks as character references, other control
+ *                 characters and invalid UTF-8 bytes as '?' (not allowed
+ *                 in XML 1.0).
  * Each appends to out and returns 0 or ERR_NOMEM.
  */
 #ifndef SCOPEDB_RENDER_ESCAPE_H
@@ -18,5 +22,6 @@ int escape_plain(struct buf *out, const char *s);
 int escape_md(struct buf *out, const char *s);
 int escape_csv(struct buf *out, const char *s);
 int escape_json(struct buf *out, const char *s);
+int escape_xml(struct buf *out, const char *s);
 
 #endif

@@ -10,6 +10,8 @@
  *   markdown  GitHub-flavoured: "- **Key:** value", headings, pipe tables
  *   csv       the CSV tables of the document as one (header + rows)
  *   json      the document's JSON tree, then a newline
+ *   junit     JUnit XML: a testcase per row of the data table, a failure
+ *             per row marked bad (a check's violations)
  */
 #ifndef SCOPEDB_RENDER_H
 #define SCOPEDB_RENDER_H

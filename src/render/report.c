@@ -131,6 +131,9 @@ static void report_rows(struct doc *d, const struct compare_result *r, const str
 	}
 	if (d->json)
 		doc_json_table(d, d->json, "rows", t);
+	/* the regions of one side only, by name: also those without a value */
+	doc_json_strs(d, d->json, "missing", r->only_a, r->nonly_a, JSONW_INLINE);
+	doc_json_strs(d, d->json, "new", r->only_b, r->nonly_b, JSONW_INLINE);
 }
 
 void report_doc(struct doc *d, const struct compare_result *r, const struct compare_opts *o)
@@ -140,6 +143,8 @@ void report_doc(struct doc *d, const struct compare_result *r, const struct comp
 	int fail = v->kind == VERDICT_FAIL;
 	struct doc_block *b;
 
+	d->name = o->check ? "scopedb.check" : "scopedb.diff";
+	d->subject = metric;
 	doc_json_root(d, DOC_V_OBJ, JSONW_INLINE);
 	doc_json_str(d, d->json, "metric", metric);
 	report_run_json(d, d->json, "a", &r->a.run, r->a.is_file, 0);
@@ -193,6 +198,7 @@ void report_doc(struct doc *d, const struct compare_result *r, const struct comp
 	if (o->check) {
 		doc_json_num(d, d->json, "max_regression", o->max_regression, 0);
 		doc_json_bool(d, d->json, "fail_on_new", o->fail_on_new);
+		doc_json_bool(d, d->json, "fail_on_missing", o->fail_on_missing);
 		doc_json_str(d, d->json, "status", verdict_name(v->kind));
 		doc_json_strs(d, d->json, "violations", v->violations, v->nviolations,
 			      JSONW_INLINE);

@@ -9,8 +9,9 @@
  * null / an empty cell for None.
  *
  * JSON shape (diff): {"metric": M, "a": RUN, "b": RUN, "rows": [{"name",
- * "a", "b", "delta", "pct"}...]}; check adds "max_regression",
- * "fail_on_new", "status" and "violations".  RUN is {"id", "path", "label",
+ * "a", "b", "delta", "pct"}...], "missing": [regions only in a], "new":
+ * [regions only in b]}; check adds "max_regression", "fail_on_new",
+ * "fail_on_missing", "status" and "violations".  RUN is {"id", "path", "label",
  * "commit", "branch", "tags", "recorded_at", "num_ranks"} with "id": null
  * for a file read directly.  When the runs' metadata differ (metadiff.h),
  * the table and markdown list the differences under the header; JSON

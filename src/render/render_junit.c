@@ -1,0 +1,106 @@
+/*
+ * render_junit.c - the JUnit XML renderer, for the test report views of
+ * GitLab, Jenkins and others: one <testsuite> whose <testcase>s are the
+ * rows of the document's data table (the CSV table: one per region for
+ * diff and check), named by the row's first cell, with a <failure> for
+ * each row the document marks as bad in its first cell (a check's budget
+ * violations).  The failure message lists the row's other columns as
+ * people read them ("a: 0.15, b: 0.16, delta: +0.012, delta %: +7.9%").
+ *
+ * The suite is the document's name ("scopedb.check", "scopedb.diff";
+ * "scopedb" for an unnamed one), the classname adds its subject, the
+ * metric ("scopedb.check.total").  Text goes through escape_xml().
+ */
+#include "render/escape.h"
+#include "render/render.h"
+#include "scopedb/err.h"
+
+/* The first table shown in o->fmt (the data table), or NULL. */
+static const struct doc_table *render_junit_table(const struct doc *d, const struct render_opts *o)
+{
+	size_t i;
+
+	for (i = 0; i < d->nblocks; i++)
+		if (d->blocks[i].kind == DOC_B_TABLE && (d->blocks[i].fmts & o->fmt))
+			return d->blocks[i].table;
+	return NULL;
+}
+
+/* 1 when row r is a failure: its first cell is marked bad. */
+static int render_junit_failed(const struct doc_table *t, size_t r)
+{
+	return (doc_cell(t, r, 0)->flags & DOC_BAD) != 0;
+}
+
+/* "title: value, ..." of row r's columns after the first (unescaped). */
+static int render_junit_message(struct buf *out, const struct doc_table *t, size_t r)
+{
+	size_t c;
+	int rc = 0;
+
+	for (c = 1; c < t->ncols && !rc; c++) {
+		const char *title = t->cols[c].title ? t->cols[c].title : t->cols[c].csv;
+
+		if (!title)
+			continue;
+		rc |= buf_printf(out, "%s%s: ", c > 1 ? ", " : "", title);
+		rc |= doc_cell_human(out, &t->cols[c], doc_cell(t, r, c));
+	}
+	return rc;
+}
+
+/* One <testcase>, with its <failure> when the row failed. */
+static int render_junit_case(struct buf *out, const struct doc_table *t, size_t r,
+			     const char *classname)
+{
+	struct buf s = BUF_INIT;
+	int rc = 0;
+
+	rc |= doc_cell_human(&s, &t->cols[0], doc_cell(t, r, 0));
+	rc |= buf_puts(out, "  <testcase name=\"");
+	rc |= escape_xml(out, s.data ? s.data : "");
+	rc |= buf_puts(out, "\" classname=\"");
+	rc |= escape_xml(out, classname);
+	if (!render_junit_failed(t, r)) {
+		rc |= buf_puts(out, "\"/>\n");
+		goto out;
+	}
+	s.len = 0;
+	rc |= buf_puts(&s, "");
+	rc |= render_junit_message(&s, t, r);
+	rc |= buf_puts(out, "\">\n    <failure type=\"regression\" message=\"");
+	rc |= escape_xml(out, s.data ? s.data : "");
+	rc |= buf_puts(out, "\">");
+	rc |= escape_xml(out, s.data ? s.data : "");
+	rc |= buf_puts(out, "</failure>\n  </testcase>\n");
+out:
+	buf_release(&s);
+	return rc;
+}
+
+static int render_junit(struct buf *out, const struct doc *d, const struct render_opts *o)
+{
+	const struct doc_table *t = render_junit_table(d, o);
+	const char *suite = d->name ? d->name : "scopedb";
+	struct buf cls = BUF_INIT;
+	size_t r, nrows = t ? t->nrows : 0, nfail = 0;
+	int rc = 0;
+
+	for (r = 0; r < nrows; r++)
+		nfail += (size_t)render_junit_failed(t, r);
+	rc |= buf_puts(&cls, suite);
+	if (d->subject)
+		rc |= buf_printf(&cls, ".%s", d->subject);
+	rc |= buf_puts(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+	rc |= buf_printf(out,
+			 "<testsuite name=\"%s\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" "
+			 "skipped=\"0\">\n",
+			 suite, nrows, nfail);
+	for (r = 0; r < nrows && !rc; r++)
+		rc = render_junit_case(out, t, r, cls.data);
+	rc |= buf_puts(out, "</testsuite>\n");
+	buf_release(&cls);
+	return rc ? err_nomem() : 0;
+}
+
+const struct renderer render_junit_renderer = {"junit", DOC_F_CSV, render_junit};

@@ -1,0 +1,236 @@
+#!/usr/bin/env bash
+# End-to-end tests of the CI gate's promises (issue 11, "Never pass on
+# nothing" and "One run, several outputs"): files that are not profiles
+# are refused, a check that compares nothing fails (diff warns), regions
+# missing from the candidate are listed in every format and fail with
+# --fail-on-missing, runs of different mpi_size/platform/hostname or
+# --require-same keys are not compared, and --output FORMAT=FILE writes
+# each report atomically (JUnit XML validated with xmllint when present).
+. "$(dirname "$0")/e2e-lib.sh"
+: "${MKPROFILE:?}"
+S=$SCOPEDB
+db=$E2E_DIR/g.sqlite
+export SCOPEDB_DB=$db
+
+# expect_err RC DESC STDERR CMD...: exit RC and exactly this stderr.
+expect_err() {
+	local want=$1 desc=$2 msg=$3
+	shift 3
+	run "$@"
+	[ "$rc" -eq "$want" ] && ok || bad "$desc: exit $rc, expected $want (stderr: $err)"
+	equals "$desc: stderr" "$err" "$msg"
+}
+
+"$MKPROFILE" --seed 1 --gpu --timestamp 2024-01-01T00:00:00Z base.h5 >/dev/null || exit 1
+"$MKPROFILE" --seed 1 --gpu --scale 1.2 --timestamp 2024-01-02T00:00:00Z slow.h5 >/dev/null || exit 1
+"$MKPROFILE" --seed 1 --gpu --regions main,solve,assemble,fresh \
+	--timestamp 2024-01-03T00:00:00Z few.h5 >/dev/null || exit 1
+"$MKPROFILE" --seed 1 --timestamp 2024-01-04T00:00:00Z nogpu.h5 >/dev/null || exit 1
+"$MKPROFILE" --seed 2 --timestamp 2024-01-05T00:00:00Z nogpu2.h5 >/dev/null || exit 1
+"$MKPROFILE" --seed 1 --aggregate --timestamp 2024-01-06T00:00:00Z agg.h5 >/dev/null || exit 1
+"$MKPROFILE" --seed 2 --aggregate --timestamp 2024-01-07T00:00:00Z agg2.h5 >/dev/null || exit 1
+"$MKPROFILE" --seed 1 --ranks 8 --timestamp 2024-01-08T00:00:00Z eight.h5 >/dev/null || exit 1
+"$MKPROFILE" --seed 3 --regions 'a<b>&"c'"'"'d' --timestamp 2024-01-09T00:00:00Z h1.h5 >/dev/null || exit 1
+"$MKPROFILE" --seed 3 --scale 2 --regions 'a<b>&"c'"'"'d' --timestamp 2024-01-10T00:00:00Z \
+	h2.h5 >/dev/null || exit 1
+
+# --- not a profile --------------------------------------------------------------
+# zero (rank, region) rows in every layout; an HDF5 file with unrelated
+# datasets (no scope_profiler_schema: read as schema 1, no rank groups); a
+# schema-1 file whose rank group has no regions
+for sc in 1 2 3; do
+	"$MKPROFILE" --schema $sc --ranks 0 empty$sc.h5 >/dev/null || exit 1
+done
+"$MKPROFILE" --aggregate --ranks 0 emptyagg.h5 >/dev/null || exit 1
+if command -v h5copy >/dev/null 2>&1; then
+	h5copy -i base.h5 -o other.h5 -s /events/durations -d /temperature || exit 1
+	h5copy -i base.h5 -o other.h5 -s /metadata -d /calibration || exit 1
+	h5copy -i base.h5 -o rank0.h5 -s /metadata -d /rank0 || exit 1
+	notprof="empty1.h5 empty2.h5 empty3.h5 emptyagg.h5 other.h5 rank0.h5"
+else
+	echo "note: h5copy not found (Debian hdf5-tools): unrelated-datasets file skipped" >&2
+	notprof="empty1.h5 empty2.h5 empty3.h5 emptyagg.h5"
+fi
+for f in $notprof; do
+	msg="scopedb: '$f': not a scope-profiler profile (no regions found)"
+	expect_err 2 "ingest $f" "$msg" $S ingest "$f"
+	expect_err 2 "diff $f" "$msg" $S diff base.h5 "$f"
+	expect_err 2 "check $f" "$msg" $S check "$f" base.h5
+	equals "check $f stdout" "$out" ""
+done
+expect 0 "store unchanged" $S runs --format csv
+equals "no run stored" "$(printf '%s\n' "$out" | tail -n +2)" ""
+expect 2 "ingest json" $S ingest empty3.h5 --format json
+contains "ingest json error" "$out" "not a scope-profiler profile (no regions found)"
+
+# --- nothing to compare -----------------------------------------------------------
+expect 0 "ingest" $S ingest --quiet base.h5 slow.h5 agg.h5 agg2.h5 nogpu.h5 nogpu2.h5 eight.h5
+# runs 1 base, 2 slow, 3 agg, 4 agg2, 5 nogpu, 6 nogpu2, 7 eight
+expect_err 2 "check include nothing" \
+	"scopedb: nothing to compare: --include 'zzz' matches no region of run 1 or run 2" \
+	$S check 1 2 --include zzz
+equals "check include nothing stdout" "$out" ""
+expect_err 2 "check include+exclude" \
+	"scopedb: nothing to compare: --include 'solve' --exclude 'sol' matches no region of run 1 or run 2" \
+	$S check 1 2 --include solve --exclude sol
+expect_err 2 "check files include nothing" \
+	"scopedb: nothing to compare: --include 'zzz' matches no region of 'base.h5' or 'slow.h5'" \
+	$S check base.h5 slow.h5 --include zzz
+expect_err 2 "check ranks nothing" \
+	"scopedb: nothing to compare: --ranks 90-99 selects no call of run 1 or run 2" \
+	$S check 1 2 --ranks 90-99
+expect_err 0 "diff threshold hides all: no warning" "" $S diff 1 2 --threshold 99
+contains "diff threshold hides all" "$out" "No regions to compare."
+expect_err 2 "check p95 aggregate" \
+	"scopedb: nothing to compare: metric p95 has no value in either run (aggregate-layout runs have no per-call durations)" \
+	$S check 3 4 --metric p95
+expect_err 2 "check gpu without gpu" \
+	"scopedb: nothing to compare: metric gpu_total has no value in either run (no call has a GPU time)" \
+	$S check 5 6 --metric gpu_total
+expect_err 0 "diff include nothing warns" \
+	"scopedb: warning: nothing to compare: --include 'zzz' matches no region of run 1 or run 2" \
+	$S diff 1 2 --include zzz
+contains "diff include nothing still prints" "$out" "No regions to compare."
+expect_err 0 "diff p95 aggregate warns" \
+	"scopedb: warning: nothing to compare: metric p95 has no value in either run (aggregate-layout runs have no per-call durations)" \
+	$S diff 3 4 --metric p95 --format json
+equals "diff p95 json rows" "$(printf '%s' "$out" | jq -c .rows)" "[]"
+# one side without values is still a comparison (aggregate vs columnar p95)
+expect 0 "diff p95 one side" $S diff 1 3 --metric p95
+equals "diff p95 one side no warning" "$err" ""
+# a run stored empty (before scopedb refused such files): its regions gone
+expect 0 "ingest" $S ingest --quiet few.h5
+sqlite3 "$db" "PRAGMA foreign_keys=ON; DELETE FROM timings WHERE run_id=8;
+	DELETE FROM run_regions WHERE run_id=8;
+	UPDATE runs SET num_regions=0, num_calls=0 WHERE id=8;" || bad "empty the run"
+expect_err 2 "check empty run" "scopedb: nothing to compare: run 8 has no regions" $S check 1 8
+expect_err 2 "check empty baseline" "scopedb: nothing to compare: run 8 has no regions" $S check 8 1
+expect_err 2 "check empty both" "scopedb: nothing to compare: run 8 and run 8 have no regions" \
+	$S check 8 8
+expect_err 0 "diff empty run" "scopedb: warning: nothing to compare: run 8 has no regions" \
+	$S diff 1 8
+
+# --- regions missing from the candidate ----------------------------------------
+expect 0 "check missing passes" $S check base.h5 few.h5 --max-regression 100
+contains "text only in a" "$out" "Only in a: halo_exchange, io"
+contains "text only in b" "$out" "Only in b: fresh"
+expect 0 "check missing markdown" $S check base.h5 few.h5 --max-regression 100 --format markdown
+contains "md only in a" "$out" "Only in a: halo\\_exchange, io"
+expect 0 "check missing csv" $S check base.h5 few.h5 --max-regression 100 --format csv
+equals "csv rows with no b" "$(printf '%s\n' "$out" | awk -F, '$3 == "" {print $1}' | sort | tr '\n' ' ')" \
+	"halo_exchange io "
+equals "csv new rows with no a" "$(printf '%s\n' "$out" | awk -F, 'NR > 1 && $2 == "" {print $1}')" "fresh"
+expect 0 "check missing json" $S check base.h5 few.h5 --max-regression 100 --format json
+equals "json missing" "$(printf '%s' "$out" | jq -c .missing)" '["halo_exchange","io"]'
+equals "json new" "$(printf '%s' "$out" | jq -c .new)" '["fresh"]'
+equals "json fail_on_missing" "$(printf '%s' "$out" | jq -c .fail_on_missing)" "false"
+equals "json key order" "$(printf '%s' "$out" | jq -c 'keys_unsorted')" \
+	'["metric","a","b","rows","missing","new","max_regression","fail_on_new","fail_on_missing","status","violations","metadata_changes"]'
+expect 0 "diff missing json" $S diff base.h5 few.h5 --format json
+equals "diff json keys" "$(printf '%s' "$out" | jq -c 'keys_unsorted')" \
+	'["metric","a","b","rows","missing","new","metadata_changes"]'
+equals "diff json missing" "$(printf '%s' "$out" | jq -c '[.missing, .new]')" '[["halo_exchange","io"],["fresh"]]'
+expect 1 "check --fail-on-missing" $S check base.h5 few.h5 --max-regression 100 --fail-on-missing
+contains "fail-on-missing verdict" "$out" "Regression check: FAIL"
+contains "fail-on-missing violations" "$out" "Budget violations: halo_exchange, io"
+expect 1 "check --fail-on-missing json" $S check base.h5 few.h5 --max-regression 100 \
+	--fail-on-missing --format json
+equals "fail-on-missing json" "$(printf '%s' "$out" | jq -c '[.fail_on_missing, .status, .violations]')" \
+	'[true,"FAIL",["halo_exchange","io"]]'
+expect 1 "both flags" $S check base.h5 few.h5 --max-regression 100 --fail-on-missing --fail-on-new
+contains "both flags violations" "$out" "Budget violations: halo_exchange, io, fresh"
+expect 0 "nothing missing" $S check base.h5 slow.h5 --max-regression 25 --fail-on-missing
+
+# --- runs that are not comparable -------------------------------------------------
+expect_err 2 "check mpi_size" \
+	"scopedb: runs are not comparable: mpi_size differs (a: 4, b: 8); compare them anyway with --allow-different mpi_size" \
+	$S check 1 7
+equals "check mpi_size stdout" "$out" ""
+expect_err 2 "check mpi_size files" \
+	"scopedb: runs are not comparable: mpi_size differs (a: 8, b: 4); compare them anyway with --allow-different mpi_size" \
+	$S check eight.h5 base.h5
+expect 1 "check --allow-different" $S check 1 7 --allow-different mpi_size
+expect 0 "diff across mpi_size" $S diff 1 7
+contains "diff shows mpi_size" "$out" "mpi_size  4 -> 8"
+expect 0 "ingest meta" $S ingest --quiet --meta node=n1 --meta platform=linux-x86_64 \
+	--meta hostname=h1 --db m.sqlite base.h5
+expect 0 "ingest meta" $S ingest --quiet --meta node=n2 --meta platform=linux-aarch64 \
+	--meta hostname=h2 --db m.sqlite slow.h5
+expect 0 "ingest meta" $S ingest --quiet --meta hostname=h1 --db m.sqlite nogpu.h5
+expect_err 2 "check platform" \
+	"scopedb: runs are not comparable: platform differs (a: linux-x86_64, b: linux-aarch64); compare them anyway with --allow-different platform" \
+	$S check 1 2 --db m.sqlite
+expect_err 2 "check hostname" \
+	"scopedb: runs are not comparable: hostname differs (a: h1, b: h2); compare them anyway with --allow-different hostname" \
+	$S check 1 2 --db m.sqlite --allow-different platform
+expect_err 2 "check --require-same" \
+	"scopedb: runs are not comparable: node differs (a: n1, b: n2); compare them anyway with --allow-different node" \
+	$S check 1 2 --db m.sqlite --allow-different platform --allow-different hostname \
+	--require-same node
+expect 1 "check allowed" $S check 1 2 --db m.sqlite --allow-different platform \
+	--allow-different hostname
+# a default key on one side only is not compared; a required one differs
+expect 0 "hostname on both, node on one" $S check 1 3 --db m.sqlite --max-regression 1000
+expect_err 2 "required key on one side" \
+	"scopedb: runs are not comparable: node differs (a: n1, b: unset); compare them anyway with --allow-different node" \
+	$S check 1 3 --db m.sqlite --require-same node
+expect 0 "required key on neither side" $S check 1 1 --db m.sqlite --require-same nosuchkey
+
+# --- one run, several outputs -----------------------------------------------------
+expect 1 "outputs" $S check 1 2 --max-regression 5 --output markdown=r.md \
+	--output json=c.json --output junit=j.xml --output csv=c.csv
+table_out=$out
+$S check 1 2 --max-regression 5 >t.txt
+equals "stdout is the table" "$table_out" "$(cat t.txt)"
+for f in markdown:r.md json:c.json junit:j.xml csv:c.csv; do
+	$S check 1 2 --max-regression 5 --format "${f%%:*}" >want.txt
+	cmp -s want.txt "${f#*:}" && ok || bad "--output ${f%%:*} differs from --format ${f%%:*}"
+done
+equals "no temporary files" "$(ls | grep -c '\.tmp\.')" "0"
+expect 0 "diff outputs" $S diff 1 2 --format json --output table=d.txt
+$S diff 1 2 >want.txt
+cmp -s want.txt d.txt && ok || bad "diff --output table"
+echo old >keep.json
+expect_err 2 "bad output format" \
+	"scopedb: invalid --output 'xml=x.xml': unknown format; choose from table, json, csv, markdown, junit" \
+	$S check 1 2 --output json=keep.json --output xml=x.xml
+equals "bad format no stdout" "$out" ""
+equals "bad format keeps file" "$(cat keep.json)" "old"
+expect_err 2 "output without =" "scopedb: invalid --output 'report.md': expected FORMAT=FILE" \
+	$S diff 1 2 --output report.md
+expect_err 2 "output empty file" "scopedb: invalid --output 'json=': expected FORMAT=FILE" \
+	$S diff 1 2 --output json=
+expect_err 2 "unwritable output" \
+	"scopedb: cannot write --output 'json=nodir/c.json': No such file or directory" \
+	$S check 1 2 --output json=keep.json --output json=nodir/c.json
+equals "unwritable: no stdout" "$out" ""
+equals "unwritable: other file untouched" "$(cat keep.json)" "old"
+equals "unwritable: no temporary files" "$(ls | grep -c '\.tmp\.')" "0"
+expect_err 2 "nothing to compare writes nothing" \
+	"scopedb: nothing to compare: --include 'zzz' matches no region of run 1 or run 2" \
+	$S check 1 2 --include zzz --output json=keep.json
+equals "nothing: file untouched" "$(cat keep.json)" "old"
+
+# --- junit ------------------------------------------------------------------------
+expect 1 "junit" $S check base.h5 few.h5 --max-regression 5 --fail-on-missing --format junit
+equals "junit head" "$(printf '%s\n' "$out" | head -2)" '<?xml version="1.0" encoding="UTF-8"?>
+<testsuite name="scopedb.check" tests="6" failures="2" errors="0" skipped="0">'
+contains "junit failure" "$out" '  <testcase name="halo_exchange" classname="scopedb.check.total">
+    <failure type="regression" message="a: 0.287119, b: -, delta: -0.287119, delta %: -100%">'
+contains "junit pass" "$out" '  <testcase name="fresh" classname="scopedb.check.total"/>'
+printf '%s\n' "$out" >j2.xml
+expect 1 "junit hostile names" $S check h1.h5 h2.h5 --format junit --metric avg
+printf '%s\n' "$out" >j3.xml
+contains "junit escaped" "$out" 'name="a&lt;b&gt;&amp;&quot;c&apos;d"'
+if command -v xmllint >/dev/null 2>&1; then
+	for f in j.xml j2.xml j3.xml; do
+		xmllint --noout "$f" 2>xmllint.err && ok || bad "xmllint $f: $(cat xmllint.err)"
+	done
+	equals "junit testcases" "$(xmllint --xpath 'count(/testsuite/testcase)' j2.xml)" "6"
+	equals "junit failures" "$(xmllint --xpath 'count(//failure)' j2.xml)" "2"
+else
+	echo "note: xmllint not found (Debian libxml2-utils): XML not validated" >&2
+fi
+
+echo "$e2e_pass passed, $e2e_fail failed"
+[ "$e2e_fail" -eq 0 ]
