@@ -562,28 +562,47 @@ static void test_metric_choices(void **state)
 	assert_string_equal(p, "");
 }
 
-/* --format takes the names of the registered renderers: a command that
- * renders any document offers every renderer, its own order first. */
+/* Whether the words of list include name. */
+static int has_word(const char *list, const char *name)
+{
+	size_t len = strlen(name);
+	const char *p;
+
+	for (p = strstr(list, name); p; p = strstr(p + 1, name))
+		if ((p == list || p[-1] == ' ') && (p[len] == ' ' || p[len] == '\0'))
+			return 1;
+	return 0;
+}
+
+/* --format takes the names of the registered renderers: diff and check
+ * offer every renderer, a command with generic documents every renderer
+ * that needs no comparison (not junit); the command's own order first. */
 static void test_format_choices(void **state)
 {
-	const char *all = cli_formats_all("table markdown csv json"), *fmt = NULL;
+	const char *cmp = cli_formats_all("table markdown csv json", RENDER_NEEDS_COMPARISON);
+	const char *any = cli_formats_all("table markdown csv json", 0), *fmt = NULL;
 	const struct renderer *r;
-	size_t i, len;
+	size_t i;
 
 	(void)state;
-	assert_true(!strncmp(all, "table markdown csv json", 23));
+	assert_true(!strncmp(cmp, "table markdown csv json", 23));
+	assert_true(!strncmp(any, "table markdown csv json", 23));
 	for (i = 0; (r = render_at(i)) != NULL; i++) {
-		const char *p = strstr(all, r->name);
-
-		len = strlen(r->name);
-		assert_non_null(p);
-		assert_true(p[len] == ' ' || p[len] == '\0');
-		assert_int_equal(cli_parse_format(&fmt, r->name, all), 0);
+		assert_true(has_word(cmp, r->name));
+		assert_int_equal(has_word(any, r->name), r->needs == 0);
+		assert_int_equal(cli_parse_format(&fmt, r->name, cmp), 0);
 		assert_string_equal(fmt, r->name);
 	}
 	assert_int_equal(i, 5); /* table json csv markdown junit */
-	assert_string_equal(cli_formats_all("ignored: built once"), all);
+	assert_true(has_word(cmp, "junit"));
+	assert_false(has_word(any, "junit"));
+	/* one list per argument, kept: the same pointer for the same call */
+	assert_ptr_equal(cli_formats_all("table markdown csv json", 0), any);
+	assert_true(!strncmp(cli_formats_all("json table", 0), "json table csv markdown", 23));
 	fmt = "table";
+	assert_int_equal(cli_parse_format(&fmt, "junit", any), ERR_USAGE);
+	assert_string_equal(err_msg(),
+			    "invalid --format 'junit': choose from table, json, csv, markdown");
 	assert_int_equal(cli_parse_format(&fmt, "csv", "json table"), ERR_USAGE);
 	assert_string_equal(err_msg(), "invalid --format 'csv': choose from table, json");
 	assert_true(cli_format_is(fmt, "table"));

@@ -76,19 +76,40 @@ int cli_parse_format(const char **out, const char *arg, const char *allowed)
 	return rc;
 }
 
-const char *cli_formats_all(const char *fmts)
+const char *cli_formats_all(const char *fmts, unsigned kinds)
 {
-	static char all[256];
+	/* One list per (fmts, kinds): commands pass a handful of distinct
+	 * literals; past CLI_FORMAT_LISTS of them, fmts alone is offered. */
+	enum { CLI_FORMAT_LISTS = 8, CLI_FORMAT_LIST_LEN = 256 };
+	static struct {
+		const char *fmts;
+		unsigned kinds;
+		char all[CLI_FORMAT_LIST_LEN];
+	} lists[CLI_FORMAT_LISTS];
 	const struct renderer *r;
-	size_t i, len;
+	size_t i, k, len;
 
-	if (all[0])
-		return all;
-	len = (size_t)snprintf(all, sizeof(all), "%s", fmts);
-	for (i = 0; (r = render_at(i)) != NULL && len < sizeof(all); i++)
-		if (!cli_word_in(fmts, r->name))
-			len += (size_t)snprintf(all + len, sizeof(all) - len, " %s", r->name);
-	return all;
+	for (k = 0; k < CLI_FORMAT_LISTS && lists[k].fmts; k++)
+		if (lists[k].kinds == kinds && !strcmp(lists[k].fmts, fmts))
+			return lists[k].all;
+	if (k == CLI_FORMAT_LISTS || strlen(fmts) >= CLI_FORMAT_LIST_LEN)
+		return fmts;
+	lists[k].fmts = fmts;
+	lists[k].kinds = kinds;
+	len = strlen(fmts);
+	memcpy(lists[k].all, fmts, len + 1);
+	for (i = 0; (r = render_at(i)) != NULL; i++) {
+		size_t n = strlen(r->name);
+
+		if ((r->needs & ~kinds) || cli_word_in(fmts, r->name))
+			continue;
+		if (len + 1 + n >= CLI_FORMAT_LIST_LEN)
+			break;
+		lists[k].all[len++] = ' ';
+		memcpy(lists[k].all + len, r->name, n + 1);
+		len += n;
+	}
+	return lists[k].all;
 }
 
 int cli_isatty(FILE *f)

@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "cli/opt.h"
+#include "render/render.h"
 
 enum {
 	CLI_EXIT_OK = 0,
@@ -32,10 +33,13 @@ enum {
 /* 1 if fmt is the format name. */
 int cli_format_is(const char *fmt, const char *name);
 
-/* Every registered format: first the words of fmts (a command's own order
- * for its help), then the other renderers in registry order.  The result
- * is static, built on the first call. */
-const char *cli_formats_all(const char *fmts);
+/* Every registered format a command's documents can be rendered in: first
+ * the words of fmts (the command's own order for its help), then the other
+ * renderers in registry order whose needs (RENDER_NEEDS_*) are all in
+ * kinds: 0 for a command whose documents are generic, or
+ * RENDER_NEEDS_COMPARISON for diff and check.  The result is static, built
+ * once per (fmts, kinds) and kept for the process. */
+const char *cli_formats_all(const char *fmts, unsigned kinds);
 
 /* The store path: flag if non-NULL, else $SCOPEDB_DB, else
  * "scopedb.sqlite". */
@@ -86,9 +90,15 @@ int cli_opt_percent(const struct opt *opt, const char *arg);
 	OPT_CHOICE(0, "format", OPT_TYPED(const char **, v), "FMT", NULL, fmts, cli_opt_format)
 
 /* --format FMT for a command whose document may be rendered in any format:
- * fmts first (the default first), then every other registered renderer,
- * so a new renderer is offered without touching the command. */
-#define OPT__FORMAT_ALL(v, fmts) OPT__FORMAT(v, cli_formats_all(fmts))
+ * fmts first (the default first), then every other registered renderer
+ * that renders any document, so a new renderer is offered without touching
+ * the command. */
+#define OPT__FORMAT_ALL(v, fmts) OPT__FORMAT(v, cli_formats_all(fmts, 0))
+
+/* --format FMT for diff and check: OPT__FORMAT_ALL's formats, and those
+ * that need a comparison (junit). */
+#define OPT__FORMAT_COMPARISON(v, fmts)                                                            \
+	OPT__FORMAT(v, cli_formats_all(fmts, RENDER_NEEDS_COMPARISON))
 
 /* --metric M (enum stats_metric *). */
 #define OPT__METRIC(v)                                                                             \

@@ -100,7 +100,7 @@ int cmd_compare(int argc, char **argv, int check)
 	/* The options of both, then those of diff only or check only. */
 #define COMPARE_OPTS                                                                               \
 	OPT__DB(&db), OPT__METRIC(&co.metric), OPT__INCLUDE(&inc), OPT__EXCLUDE(&exc),             \
-	    OPT__RANKS(&ranks), OPT__FORMAT_ALL(&fmt, "table markdown csv json"),                  \
+	    OPT__RANKS(&ranks), OPT__FORMAT_COMPARISON(&fmt, "table markdown csv json"),           \
 	    OPT_LIST(0, "output", &outs, "FORMAT=FILE",                                            \
 		     "also write the report in FORMAT to FILE (repeatable)")
 	const struct opt diff_opts[] = {
@@ -153,7 +153,9 @@ int cmd_compare(int argc, char **argv, int check)
 	co.nrequire_same = same.n;
 	co.allow_different = allow.v;
 	co.nallow_different = allow.n;
-	if (cli_outputs_check(outs.v, outs.n, cli_formats_all("table markdown csv json")) ||
+	if (cli_outputs_check(
+		outs.v, outs.n,
+		cli_formats_all("table markdown csv json", RENDER_NEEDS_COMPARISON)) ||
 	    compare_runs(&res, argv[0], argv[1], &co)) {
 		code = cli_error();
 		goto out;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "render/escape.h"
 #include "cli/cli.h"
 #include "scopedb/err.h"
 #include "scopedb/util.h"
@@ -62,27 +63,6 @@ static int help_print(void *ctx, const struct opt_cmd *cmd, const struct opt *op
 	return opt_help(cmd, opts);
 }
 
-/* Append text to out escaped for roff: backslashes and dashes, and a
- * leading '.' or '\'' made literal. */
-static int help_roff(struct buf *out, const char *text)
-{
-	const char *p;
-	int rc = 0, bol = 1;
-
-	for (p = text; *p && !rc; p++) {
-		if (bol && (*p == '.' || *p == '\''))
-			rc = buf_puts(out, "\\&");
-		bol = *p == '\n';
-		if (*p == '\\')
-			rc |= buf_puts(out, "\\e");
-		else if (*p == '-')
-			rc |= buf_puts(out, "\\-");
-		else
-			rc |= buf_putc(out, *p);
-	}
-	return rc ? err_nomem() : 0;
-}
-
 /* ".TH", NAME and SYNOPSIS of page (upper-cased title from name). */
 static int help_man_head(struct buf *out, const char *name, const char *summary,
 			 const char *synopsis)
@@ -95,11 +75,11 @@ static int help_man_head(struct buf *out, const char *name, const char *summary,
 			       : buf_putc(out, (char)toupper((unsigned char)*p));
 	rc |= buf_printf(out, " 1 \"\" \"scopedb %s\" \"scopedb manual\"\n.SH NAME\n",
 			 SCOPEDB_VERSION);
-	rc |= help_roff(out, name);
+	rc |= escape_roff(out, name);
 	rc |= buf_puts(out, " \\- ");
-	rc |= help_roff(out, summary);
+	rc |= escape_roff(out, summary);
 	rc |= buf_puts(out, "\n.SH SYNOPSIS\n.nf\n");
-	rc |= help_roff(out, synopsis);
+	rc |= escape_roff(out, synopsis);
 	rc |= buf_puts(out, "\n.fi\n");
 	return rc ? err_nomem() : 0;
 }
@@ -122,11 +102,11 @@ static int help_man_cmd(void *ctx, const struct opt_cmd *cmd, const struct opt *
 	buf_release(&page);
 	/* The summary as a sentence. */
 	rc |= buf_printf(out, ".SH DESCRIPTION\n%c", toupper((unsigned char)cmd->summary[0]));
-	rc |= help_roff(out, cmd->summary + 1);
+	rc |= escape_roff(out, cmd->summary + 1);
 	rc |= buf_puts(out, ".\n");
 	if (cmd->before) {
 		rc |= buf_puts(out, ".PP\n");
-		rc |= help_roff(out, cmd->before);
+		rc |= escape_roff(out, cmd->before);
 		rc |= buf_putc(out, '\n');
 	}
 	for (o = opts; o->type != OPT_T_END && !rc; o++) {
@@ -139,18 +119,18 @@ static int help_man_cmd(void *ctx, const struct opt_cmd *cmd, const struct opt *
 		if (o->short_name)
 			rc |= buf_printf(out, "\\fB\\-%c\\fR, ", o->short_name);
 		rc |= buf_puts(out, "\\fB\\-\\-");
-		rc |= help_roff(out, o->long_name);
+		rc |= escape_roff(out, o->long_name);
 		rc |= buf_puts(out, "\\fR");
 		if (o->argh) {
 			rc |= buf_puts(out, " \\fI");
-			rc |= help_roff(out, o->argh);
+			rc |= escape_roff(out, o->argh);
 			rc |= buf_puts(out, "\\fR");
 		}
 		rc |= buf_putc(out, '\n');
 		if (!rc)
 			rc = opt_help_text(&help, o, " ");
 		if (!rc)
-			rc = help_roff(out, help.data ? help.data : "");
+			rc = escape_roff(out, help.data ? help.data : "");
 		rc |= buf_putc(out, '\n');
 		buf_release(&help);
 	}
@@ -166,7 +146,7 @@ static int help_man_cmd(void *ctx, const struct opt_cmd *cmd, const struct opt *
 	}
 	if (cmd->after) {
 		rc |= buf_puts(out, ".SH NOTES\n");
-		rc |= help_roff(out, cmd->after);
+		rc |= escape_roff(out, cmd->after);
 		rc |= buf_putc(out, '\n');
 	}
 	rc |= buf_puts(out, help_man_exit);
@@ -195,7 +175,7 @@ static int help_man_main(struct buf *out)
 		if (cmd_table[i].hidden)
 			continue;
 		rc |= buf_printf(out, ".TP\n\\fBscopedb\\-%s\\fR(1)\n", u->name);
-		rc |= help_roff(out, u->summary);
+		rc |= escape_roff(out, u->summary);
 		rc |= buf_putc(out, '\n');
 	}
 	rc |= buf_puts(out, ".SH ENVIRONMENT\n"

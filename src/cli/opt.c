@@ -281,6 +281,13 @@ static int opt_short(const struct opt_cmd *cmd, const struct opt *opts, int argc
 	return 0;
 }
 
+/* The error for too few positional arguments: the command's words, or a
+ * generic one when it declared min_args without them. */
+static const char *opt_missing_text(const struct opt_cmd *cmd)
+{
+	return cmd->missing ? cmd->missing : "missing arguments";
+}
+
 /*
  * Positional arguments are missing after an OPT_MULTI option took several
  * words, as Python's argparse would take them: say which words it took
@@ -292,7 +299,7 @@ static int opt_missing_greedy(const struct opt_cmd *cmd, const struct opt *opts,
 	return opt_usage_error(cmd, opts,
 			       "%s; --%s took '%s' (its values run until the next option): "
 			       "put the arguments before it or end its values with --",
-			       cmd->missing, g->o->long_name, g->took.data);
+			       opt_missing_text(cmd), g->o->long_name, g->took.data);
 }
 
 int opt_parse(const struct opt_cmd *cmd, const struct opt *opts, int argc, char **argv, int *code)
@@ -335,7 +342,7 @@ int opt_parse(const struct opt_cmd *cmd, const struct opt *opts, int argc, char 
 	else if (n < cmd->min_args && greedy.o)
 		*code = opt_missing_greedy(cmd, opts, &greedy);
 	else if (n < cmd->min_args)
-		*code = opt_usage_error(cmd, opts, "%s", cmd->missing);
+		*code = opt_usage_error(cmd, opts, "%s", opt_missing_text(cmd));
 	else
 		ret = n;
 out:

@@ -113,3 +113,22 @@ int escape_xml(struct buf *out, const char *s)
 	}
 	return rc ? ERR_NOMEM : 0;
 }
+
+int escape_roff(struct buf *out, const char *s)
+{
+	const char *p;
+	int rc = 0, bol = 1;
+
+	for (p = s; *p && !rc; p++) {
+		if (bol && (*p == '.' || *p == '\''))
+			rc = buf_puts(out, "\\&");
+		bol = *p == '\n';
+		if (*p == '\\')
+			rc |= buf_puts(out, "\\e");
+		else if (*p == '-')
+			rc |= buf_puts(out, "\\-");
+		else
+			rc |= buf_putc(out, *p);
+	}
+	return rc ? err_nomem() : 0;
+}

@@ -10,7 +10,9 @@
  *   escape_xml:   XML text or attribute value: &<>"' as entities, tab and
  *                 line breaks as character references, other control
  *                 characters and invalid UTF-8 bytes as '?' (not allowed
- *                 in XML 1.0).
+ *                 in XML 1.0);
+ *   escape_roff:  man page text (help --man): backslashes and dashes
+ *                 escaped, a leading '.' or '\'' of a line made literal.
  * Each appends to out and returns 0 or ERR_NOMEM.
  */
 #ifndef SCOPEDB_RENDER_ESCAPE_H
@@ -23,5 +25,6 @@ int escape_md(struct buf *out, const char *s);
 int escape_csv(struct buf *out, const char *s);
 int escape_json(struct buf *out, const char *s);
 int escape_xml(struct buf *out, const char *s);
+int escape_roff(struct buf *out, const char *s);
 
 #endif

@@ -24,9 +24,17 @@ struct render_opts {
 	unsigned fmt; /* the DOC_F_* blocks to show; set by render_doc() */
 };
 
+/* What a renderer needs of a document (struct renderer's needs). */
+enum {
+	/* Only a comparison's document (diff, check: rows with a verdict,
+	 * report_doc()), e.g. JUnit's one testcase per region. */
+	RENDER_NEEDS_COMPARISON = 1,
+};
+
 struct renderer {
 	const char *name; /* the --format value */
 	unsigned fmt;	  /* the DOC_F_* blocks it shows (html would show DOC_F_MD's) */
+	unsigned needs;	  /* 0: renders any document; else RENDER_NEEDS_* */
 	int (*render)(struct buf *out, const struct doc *d, const struct render_opts *o);
 };
 

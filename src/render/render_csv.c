@@ -46,4 +46,5 @@ static int render_csv(struct buf *out, const struct doc *d, const struct render_
 	return rc;
 }
 
-const struct renderer render_csv_renderer = {"csv", DOC_F_CSV, render_csv};
+const struct renderer render_csv_renderer = {
+    .name = "csv", .fmt = DOC_F_CSV, .needs = 0, .render = render_csv};

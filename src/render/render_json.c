@@ -116,4 +116,5 @@ static int render_json(struct buf *out, const struct doc *d, const struct render
 	return rc;
 }
 
-const struct renderer render_json_renderer = {"json", DOC_F_JSON, render_json};
+const struct renderer render_json_renderer = {
+    .name = "json", .fmt = DOC_F_JSON, .needs = 0, .render = render_json};

@@ -103,4 +103,5 @@ static int render_junit(struct buf *out, const struct doc *d, const struct rende
 	return rc ? err_nomem() : 0;
 }
 
-const struct renderer render_junit_renderer = {"junit", DOC_F_CSV, render_junit};
+const struct renderer render_junit_renderer = {
+    .name = "junit", .fmt = DOC_F_CSV, .needs = RENDER_NEEDS_COMPARISON, .render = render_junit};

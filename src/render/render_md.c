@@ -79,4 +79,5 @@ static int render_md(struct buf *out, const struct doc *d, const struct render_o
 	return render_blocks(out, d, o, &style);
 }
 
-const struct renderer render_md_renderer = {"markdown", DOC_F_MD, render_md};
+const struct renderer render_md_renderer = {
+    .name = "markdown", .fmt = DOC_F_MD, .needs = 0, .render = render_md};

@@ -105,4 +105,5 @@ static int render_text(struct buf *out, const struct doc *d, const struct render
 	return render_blocks(out, d, o, &style);
 }
 
-const struct renderer render_text_renderer = {"table", DOC_F_TEXT, render_text};
+const struct renderer render_text_renderer = {
+    .name = "table", .fmt = DOC_F_TEXT, .needs = 0, .render = render_text};
