@@ -377,8 +377,6 @@ void store_runs_free(struct store_run *runs, size_t n)
 	free(runs);
 }
 
-/* Fill *out (zeroed by the caller) from a row of RUN_COLUMNS. */
-
 int store_region_stats(struct store *st, struct store_region_stats **out, size_t *n, int64_t run_id,
 		       const int64_t *ranks, size_t nranks, store_region_filter filter, void *ctx)
 {

@@ -114,7 +114,7 @@ int sqlite_bind_text_or_null(sqlite3_stmt *s, int i, const char *text)
 }
 
 /* Run a fully bound single-row write statement and finalize it. */
-int sqlite_step_done(struct store_conn *st, sqlite3_stmt *s, int bind_failed)
+static int sqlite_step_done(struct store_conn *st, sqlite3_stmt *s, int bind_failed)
 {
 	int ret = sqlite_step_write(st, s, bind_failed);
 
