@@ -10,7 +10,7 @@
  * or is rolled back (conn.c).  Every other statement is prepared, used and
  * finalized within one function.
  *
- * Finishing a run (the percentile pipeline is src/ingest/finish.c): the
+ * Finishing a run (the percentile pipeline is src/store/finish.c): the
  * all-ranks totals are one INSERT ... SELECT over the run's timings rows,
  * and the blobs are scanned in rowid order, the order they were written.
  */
@@ -546,7 +546,7 @@ out:
 	return ret;
 }
 
-/* ---- finishing a run: the storage side of src/ingest/finish.c --------- */
+/* ---- finishing a run: the storage side of src/store/finish.c ---------- */
 
 /* sqlite_put_region_totals(): pool every rank of each region of run ?1
  * into run_regions (percentiles filled in afterwards).  The rows are read
