@@ -170,7 +170,9 @@ static void finish_percentiles(double out[3], const int64_t *v, const int64_t *e
 /* Part of a batch's percentiles, computed by finish_compute(), maybe on a
  * second thread: everything it needs, so that it never calls the store. */
 struct finish_job {
-	const char *location; /* store_location(), for messages */
+	const char *location; /* store_location(), taken by the calling thread before
+			       * the job starts (the store's own string, unchanged
+			       * while it is open), for messages */
 	const struct finish_batch *b;
 	const size_t *order; /* the batch's records grouped by region */
 	size_t from, to;     /* regions b->r[from..to) */
