@@ -3,7 +3,8 @@
  * upstream fixtures, generated profiles of every layout (values checked row
  * by row against the arrays that generated them, durations blobs decoded),
  * duplicates, damaged files that must leave the store unchanged, and the
- * finish pipeline (finish.h) over a temporary store.
+ * finish pipeline (store_finish_run(), src/store/finish.c) over a
+ * temporary store.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,12 +13,12 @@
 #include <sqlite3.h>
 
 #include "h5write.h"
-#include "ingest/finish.h"
 #include "scopedb/err.h"
 #include "scopedb/ingest.h"
 #include "scopedb/store.h"
 #include "scopedb/util.h"
 #include "store/blob.h"
+#include "store/finish.h"
 #include "testutil.h"
 #include "testutil_db.h"
 #include "testutil_h5.h"
@@ -445,7 +446,7 @@ static void totals_text(char *out, size_t len, struct store *st, int64_t run)
 }
 
 /*
- * finish_run() (src/ingest/finish.c) through the backend-neutral store
+ * store_finish_run() (src/store/finish.c) through the backend-neutral store
  * API: a file ingested into a temporary store gets the same totals and
  * percentiles as in a store file, finishing again changes nothing, and a
  * spool too small for any blob (every region on its own) gives the same
@@ -474,21 +475,21 @@ static void test_finish_temporary_store(void **state)
 	assert_string_equal(got, want);
 
 	assert_int_equal(store_begin(tmp), 0);
-	assert_int_equal(finish_run(tmp, rt.run_id), 0);
+	assert_int_equal(store_finish_run(tmp, rt.run_id), 0);
 	assert_int_equal(store_commit(tmp), 0);
 	totals_text(got, sizeof(got), tmp, rt.run_id);
 	assert_string_equal(got, want);
 
 	finish_set_spool_bytes(1);
 	assert_int_equal(store_begin(tmp), 0);
-	assert_int_equal(finish_run(tmp, rt.run_id), 0);
+	assert_int_equal(store_finish_run(tmp, rt.run_id), 0);
 	assert_int_equal(store_commit(tmp), 0);
 	finish_set_spool_bytes(0);
 	totals_text(got, sizeof(got), tmp, rt.run_id);
 	assert_string_equal(got, want);
 
 	assert_int_equal(store_begin(tmp), 0);
-	assert_int_equal(finish_run(tmp, rt.run_id + 1), ERR_NOTFOUND);
+	assert_int_equal(store_finish_run(tmp, rt.run_id + 1), ERR_NOTFOUND);
 	store_rollback(tmp);
 	store_close(tmp);
 	store_close(st);

@@ -12,6 +12,7 @@
 #include "scopedb/stats.h"
 #include "testutil.h"
 #include "testutil_stats.h"
+#include "util/percentile.h"
 
 static void assert_close(double got, double want)
 {
@@ -31,21 +32,21 @@ static void test_percentile(void **state)
 	static const int64_t d5[] = {7, 7, 7, 9};
 
 	(void)state;
-	assert_close(stats_percentile(d1, 4, 50), 2.5);
-	assert_close(stats_percentile(d1, 4, 95), 3.85);
-	assert_close(stats_percentile(d1, 4, 99), 3.97);
-	assert_close(stats_percentile(d1, 4, 0), 1);
-	assert_close(stats_percentile(d1, 4, 100), 4);
-	assert_close(stats_percentile(d2, 3, 50), 13);
-	assert_close(stats_percentile(d2, 3, 95), 14.8);
-	assert_close(stats_percentile(d2, 3, 99), 14.96);
-	assert_close(stats_percentile(d3, 5, 50), 100);
-	assert_close(stats_percentile(d3, 5, 95), 8200);
-	assert_close(stats_percentile(d3, 5, 99), 9640);
-	assert_close(stats_percentile(d3, 5, 25), 10);
-	assert_close(stats_percentile(d4, 1, 99), 42);
-	assert_close(stats_percentile(d5, 4, 50), 7);
-	assert_close(stats_percentile(d5, 4, 95), 8.7);
+	assert_close(percentile_sorted(d1, 4, 50), 2.5);
+	assert_close(percentile_sorted(d1, 4, 95), 3.85);
+	assert_close(percentile_sorted(d1, 4, 99), 3.97);
+	assert_close(percentile_sorted(d1, 4, 0), 1);
+	assert_close(percentile_sorted(d1, 4, 100), 4);
+	assert_close(percentile_sorted(d2, 3, 50), 13);
+	assert_close(percentile_sorted(d2, 3, 95), 14.8);
+	assert_close(percentile_sorted(d2, 3, 99), 14.96);
+	assert_close(percentile_sorted(d3, 5, 50), 100);
+	assert_close(percentile_sorted(d3, 5, 95), 8200);
+	assert_close(percentile_sorted(d3, 5, 99), 9640);
+	assert_close(percentile_sorted(d3, 5, 25), 10);
+	assert_close(percentile_sorted(d4, 1, 99), 42);
+	assert_close(percentile_sorted(d5, 4, 50), 7);
+	assert_close(percentile_sorted(d5, 4, 95), 8.7);
 }
 
 static void test_metric_names(void **state)

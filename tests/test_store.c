@@ -2,7 +2,7 @@
  * test_store.c - the store front end and its SQLite backend: creating,
  * stamping and reopening stores, refusing foreign, non-SQLite and newer
  * files and unusable paths, the run / tag / metadata / region / timings
- * writes and their reads, finishing a run (src/ingest/finish.c over this
+ * writes and their reads, finishing a run (src/store/finish.c over this
  * backend), list order, rollback (including the region id cache),
  * cascading deletes, pins, lock contention, temporary stores, and the
  * backend registry and table check.  The database is inspected with the
@@ -24,14 +24,14 @@
 #include "testutil.h"
 #include "testutil_db.h"
 
-#include "ingest/finish.h"
 #include "scopedb/err.h"
-#include "scopedb/stats.h"
 #include "scopedb/store.h"
 #include "scopedb/util.h"
 #include "store/backend.h"
 #include "store/blob.h"
+#include "store/finish.h"
 #include "store/sqlite/sqlite.h"
+#include "util/percentile.h"
 
 /* ---- files ---- */
 
@@ -403,8 +403,8 @@ static void test_runs_tags_meta(void **state)
 	assert_int_equal(store_set_meta(st, id, "platform", "linux"), 0);
 	assert_int_equal(store_set_meta(st, id, "modules", "[\"gcc\",\"mpi\"]"), 0);
 	assert_int_equal(store_set_meta(st, id, "platform", "Linux-x86_64"), 0);
-	assert_int_equal(finish_run(st, id), 0); /* no timings: 0 and 0 */
-	assert_int_equal(finish_run(st, 77), ERR_NOTFOUND);
+	assert_int_equal(store_finish_run(st, id), 0); /* no timings: 0 and 0 */
+	assert_int_equal(store_finish_run(st, 77), ERR_NOTFOUND);
 
 	assert_int_equal(store_get_run(st, &got, id), 0);
 	assert_int_equal(got.id, id);
@@ -606,7 +606,7 @@ static const struct store_region_stats *find_region(const struct store_region_st
 }
 
 /*
- * finish_run(): the all-ranks totals and exact percentiles of each
+ * store_finish_run(): the all-ranks totals and exact percentiles of each
  * region, as store_region_stats() returns them without a rank list, and
  * the schema 1 -> 2 upgrade that fills them in for older stores.
  */
@@ -635,8 +635,8 @@ static void test_finish_run(void **state)
 	fill_timing(&t, id, io, 0);		  /* aggregate layout: no blobs */
 	t.has_events = 0;
 	assert_int_equal(store_add_timing(st, &t), 0);
-	assert_int_equal(finish_run(st, id), 0);
-	assert_int_equal(finish_run(st, id), 0); /* idempotent */
+	assert_int_equal(store_finish_run(st, id), 0);
+	assert_int_equal(store_finish_run(st, id), 0); /* idempotent */
 	assert_int_equal(store_commit(st), 0);
 
 	assert_int_equal(store_get_run(st, &run, id), 0);
@@ -657,9 +657,9 @@ static void test_finish_run(void **state)
 	assert_int_equal(g->has_events, 1);
 	assert_true(g->has_quantiles);
 	/* bit for bit the percentiles of the merged durations */
-	assert_true(g->quantiles[0] == stats_percentile(merged, 7, 50.0));
-	assert_true(g->quantiles[1] == stats_percentile(merged, 7, 95.0));
-	assert_true(g->quantiles[2] == stats_percentile(merged, 7, 99.0));
+	assert_true(g->quantiles[0] == percentile_sorted(merged, 7, 50.0));
+	assert_true(g->quantiles[1] == percentile_sorted(merged, 7, 95.0));
+	assert_true(g->quantiles[2] == percentile_sorted(merged, 7, 99.0));
 	assert_true(fabs(g->quantiles[1] - 76.0) < 1e-9); /* 20 + 0.7 * (100 - 20) */
 	g = find_region(regs, n, "io");
 	assert_int_equal(g->has_events, 0);
@@ -712,7 +712,7 @@ static const char *quantiles_text(char *buf, size_t len, const char *path)
 }
 
 /*
- * finish_run() with a spool too small for the run: the regions are
+ * store_finish_run() with a spool too small for the run: the regions are
  * done in batches (after a first pass that overflows), with the same
  * results; so are regions bigger than the spool, each on its own.
  */
@@ -734,7 +734,7 @@ static void test_finish_batches(void **state)
 			add_durations(st, run, reg, rank, d, (size_t)(10 + region));
 		}
 	}
-	assert_int_equal(finish_run(st, run), 0);
+	assert_int_equal(store_finish_run(st, run), 0);
 	quantiles_text(want, sizeof(want), path); /* not committed: a read of the WAL */
 	assert_int_equal(store_commit(st), 0);
 	quantiles_text(want, sizeof(want), path);
@@ -743,7 +743,7 @@ static void test_finish_batches(void **state)
 	/* a 100-byte spool holds one region (4 blobs): many passes, same values */
 	finish_set_spool_bytes(100);
 	assert_int_equal(store_begin(st), 0);
-	assert_int_equal(finish_run(st, run), 0);
+	assert_int_equal(store_finish_run(st, run), 0);
 	assert_int_equal(store_commit(st), 0);
 	assert_string_equal(quantiles_text(got, sizeof(got), path), want);
 
@@ -751,7 +751,7 @@ static void test_finish_batches(void **state)
 	 * own, same values */
 	finish_set_spool_bytes(8);
 	assert_int_equal(store_begin(st), 0);
-	assert_int_equal(finish_run(st, run), 0);
+	assert_int_equal(store_finish_run(st, run), 0);
 	assert_int_equal(store_commit(st), 0);
 	finish_set_spool_bytes(0);
 	assert_string_equal(quantiles_text(got, sizeof(got), path), want);
@@ -1104,7 +1104,7 @@ static void test_bulk_insert(void **state)
 			assert_int_equal(store_add_timing(st, &t), 0);
 		}
 	}
-	assert_int_equal(finish_run(st, run), 0);
+	assert_int_equal(store_finish_run(st, run), 0);
 	assert_int_equal(store_commit(st), 0);
 	store_close(st);
 	buf_release(&blob);
@@ -1124,7 +1124,7 @@ static void test_bulk_insert(void **state)
 			 SQLITE_OK);
 	st = open_ok(path, 0);
 	assert_int_equal(store_begin(st), 0);
-	assert_int_equal(finish_run(st, run), ERR_STORE);
+	assert_int_equal(store_finish_run(st, run), ERR_STORE);
 	expect_msg("store '", path,
 		   "' is damaged: the call durations of run 1 do not match its timings");
 	store_rollback(st);

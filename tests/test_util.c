@@ -39,6 +39,23 @@ static int cmp64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* util_grow(): a first of 0 counts as 1 (it used to loop forever). */
+static void test_grow(void **state)
+{
+	int *a = NULL;
+	size_t cap = 0;
+
+	(void)state;
+	assert_int_equal(util_grow(&a, &cap, 1, sizeof(*a), 0), 0);
+	assert_int_equal(cap, 1);
+	assert_int_equal(util_grow(&a, &cap, 5, sizeof(*a), 0), 0);
+	assert_int_equal(cap, 8);
+	a[7] = 7;
+	assert_int_equal(util_grow(&a, &cap, 3, sizeof(*a), 0), 0);
+	assert_int_equal(cap, 8);
+	free(a);
+}
+
 static void test_sort(void **state)
 {
 	static int64_t a[100000], b[100000];
@@ -172,6 +189,7 @@ static void test_table(void **state)
 TU_MAIN(NULL, NULL,
 	{
 	    cmocka_unit_test(test_buf),
+	    cmocka_unit_test(test_grow),
 	    cmocka_unit_test(test_sort),
 	    cmocka_unit_test(test_iso),
 	    cmocka_unit_test(test_sha256),

@@ -35,22 +35,6 @@ double stats_metric_quantile(enum stats_metric m);
 int stats_metric_is_count(enum stats_metric m);
 
 /*
- * numpy's default (linear) percentile of sorted[0..n), n > 0, q in
- * [0, 100]: pos = q/100 * (n-1), interpolating between the neighbours.
- * Returned in the unit of the input.
- */
-double stats_percentile(const int64_t *sorted, size_t n, double q);
-
-/*
- * The same percentile of the union of nruns ascending runs v[0..ends[0]),
- * v[ends[0]..ends[1]), ... (ends[nruns-1] = n > 0 values in all), without
- * merging them: the two order statistics needed are found by a binary
- * search over the value domain, counting with a binary search per run.
- * Exactly stats_percentile() of the merged array.
- */
-double stats_percentile_runs(const int64_t *v, const int64_t *ends, size_t nruns, double q);
-
-/*
  * The metric of one region (docs/format.md section 8).  ERR_GENERIC when a
  * percentile is asked for without the sorted durations (a caller bug).
  */

@@ -12,8 +12,9 @@
  *
  * Writers use one transaction per ingested file: store_begin(), store_*
  * inserts, then store_commit() or store_rollback().  A run's all-ranks
- * totals and percentiles are added at the end of its ingest by the finish
- * pipeline (src/ingest/finish.h) through the "finishing a run" calls below.
+ * totals and percentiles are added at the end of its ingest by
+ * store_finish_run() (the finish pipeline of the front end,
+ * src/store/finish.c) through the "finishing a run" calls below.
  *
  * Ownership: struct store is freed by store_close() (accepts NULL).  Strings
  * in structures filled by store_* read functions are malloc'ed copies owned
@@ -260,7 +261,7 @@ int store_region_durations(struct store *st, struct i64vec *out, int64_t run_id,
  * The same durations without the final sort: each stored (rank) row is
  * appended as one ascending run and the end offset of each run in out is
  * pushed to ends.  For order statistics that do not need the merged array
- * (stats_percentile_runs()): a full sort of every call of a region costs
+ * (percentile_runs(), src/util/percentile.h): a full sort of every call of a region costs
  * far more than decoding them (issue 6).
  */
 int store_region_duration_runs(struct store *st, struct i64vec *out, struct i64vec *ends,
@@ -334,7 +335,26 @@ int store_region_history(struct store *st, struct store_history_point **out, siz
 			 const struct store_history_query *q);
 void store_history_free(struct store_history_point *p, size_t n);
 
-/* ---- finishing a run (src/ingest/finish.c) ------------------------------ */
+/* ---- finishing a run (src/store/finish.c) ------------------------------- */
+
+/*
+ * Complete run_id once all its timings are stored (inside the writer's
+ * transaction): its all-ranks totals, region and call counts, and the exact
+ * p50/p95/p99 of each region with per-call data, replacing any there were.
+ * Readers without --ranks use those totals instead of the timings rows.
+ * ERR_NOTFOUND when there is no such run; ERR_STORE "store 'PATH' is
+ * damaged: ..." when its blobs do not match its timings.  Written against
+ * the backend-neutral calls below, so every backend shares it; ingest
+ * calls it, and so does a backend's schema upgrade for older runs.
+ *
+ * Threads: st is used only by the calling thread; a large run's
+ * percentiles are computed on one extra thread, which never touches st
+ * and is joined before the call returns.  Ownership: nothing is kept
+ * (up to 128 MB of scratch memory during the call).
+ */
+int store_finish_run(struct store *st, int64_t run_id);
+
+/* The steps of store_finish_run(), one backend call each: */
 
 /*
  * Pool every rank of each region of run_id into the run's stored totals

@@ -25,7 +25,8 @@ struct buf {
 
 /*
  * Grow the array whose pointer is at arrp (elements of size bytes, capacity
- * *cap) to hold at least need elements, doubling from first; 0 or ERR_NOMEM
+ * *cap) to hold at least need elements, doubling from first (0 counts as
+ * 1; size must be > 0); 0 or ERR_NOMEM
  * (the array is unchanged then).  The array stays owned by the caller.
  */
 int util_grow(void *arrp, size_t *cap, size_t need, size_t size, size_t first);

@@ -3,9 +3,10 @@
  * defines them (docs/format.md sections 8 and 9; see stats.h).
  *
  * The arithmetic follows the reference definitions operation by operation
- * where the order matters for the last bits (pct = delta / a * 100, the
- * numpy interpolation), so that values agree with upstream to far better
- * than the required relative 1e-9.
+ * where the order matters for the last bits (pct = delta / a * 100; the
+ * numpy interpolation of the percentiles is src/util/percentile.c), so
+ * that values agree with upstream to far better than the required
+ * relative 1e-9.
  */
 #include <errno.h>
 #include <math.h>
@@ -14,6 +15,7 @@
 
 #include "scopedb/err.h"
 #include "scopedb/stats.h"
+#include "util/percentile.h"
 
 static const char *const stats_metric_names[STATS_NMETRICS] = {
     "gpu_total", "gpu_avg", "total", "avg", "min", "max", "p50", "p95", "p99", "imbalance", "calls",
@@ -56,166 +58,6 @@ double stats_metric_quantile(enum stats_metric m)
 int stats_metric_is_count(enum stats_metric m)
 {
 	return m == STATS_CALLS;
-}
-
-/*
- * numpy.percentile(d, q) with the default method "linear": the virtual index
- * pos = q/100 * (n-1) is split into lo = floor(pos) and the fraction, and
- * numpy's _lerp(a, b, t) = a + (b-a)*t, computed as b - (b-a)*(1-t) when
- * t >= 0.5 (numpy does the same to stay monotonic).
- */
-/* numpy's _lerp between the order statistics a and b at fraction frac. */
-static double stats_lerp(double a, double b, double frac)
-{
-	double diff = b - a;
-
-	return frac >= 0.5 ? b - diff * (1.0 - frac) : a + diff * frac;
-}
-
-double stats_percentile(const int64_t *sorted, size_t n, double q)
-{
-	double pos, frac;
-	size_t lo;
-
-	if (n == 1)
-		return (double)sorted[0];
-	pos = q / 100.0 * (double)(n - 1);
-	lo = (size_t)floor(pos);
-	if (lo >= n - 1)
-		return (double)sorted[n - 1];
-	frac = pos - (double)lo;
-	return stats_lerp((double)sorted[lo], (double)sorted[lo + 1], frac);
-}
-
-/* Number of values <= x in the ascending run v[0..n) (upper bound). */
-static size_t stats_count_le(const int64_t *v, size_t n, int64_t x)
-{
-	size_t lo = 0, hi = n, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (v[mid] <= x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/* Number of values <= x over all runs. */
-static size_t stats_runs_count_le(const int64_t *v, const int64_t *ends, size_t nruns, int64_t x)
-{
-	size_t i, start = 0, c = 0;
-
-	for (i = 0; i < nruns; i++) {
-		size_t end = (size_t)ends[i];
-
-		c += stats_count_le(v + start, end - start, x);
-		start = end;
-	}
-	return c;
-}
-
-/* Runs whose search windows live on the stack in stats_runs_kth(). */
-#define STATS_RUNS_STACK 256
-
-/*
- * The k-th (0-based) smallest value over the runs, k < total: the least x
- * in [smallest first, largest last] with more than k values <= x.  Each run
- * keeps a window [wlo, whi) of the positions that can still hold values in
- * the current [lo, hi] (before wlo all are < lo, from whi on all are > hi),
- * so the per-run searches shrink with the range.  Without the memory for
- * the windows (many runs, allocation failure) whole runs are searched: the
- * same answer, slower.  *next receives the (k+1)-th smallest value when
- * k + 1 < total (else x).
- */
-static int64_t stats_runs_kth(int64_t *next, const int64_t *v, const int64_t *ends, size_t nruns,
-			      size_t k)
-{
-	size_t stack[3 * STATS_RUNS_STACK], *w = stack, *heap = NULL;
-	size_t i, start = 0, c;
-	int64_t lo = INT64_MAX, hi = INT64_MIN, mid, above = INT64_MAX;
-	int have_above = 0;
-
-	if (nruns > STATS_RUNS_STACK) {
-		heap = nruns <= SIZE_MAX / (3 * sizeof(*heap)) ? malloc(3 * nruns * sizeof(*heap))
-							       : NULL;
-		w = heap;
-	}
-	for (i = 0; i < nruns; i++) {
-		size_t end = (size_t)ends[i];
-
-		if (end > start) {
-			lo = v[start] < lo ? v[start] : lo;
-			hi = v[end - 1] > hi ? v[end - 1] : hi;
-		}
-		if (w) {
-			w[3 * i] = start;
-			w[3 * i + 1] = end;
-		}
-		start = end;
-	}
-	while (lo < hi) {
-		mid = lo + (int64_t)(((uint64_t)hi - (uint64_t)lo) / 2);
-		if (!w) {
-			c = stats_runs_count_le(v, ends, nruns, mid);
-		} else {
-			for (c = 0, i = 0; i < nruns; i++) {
-				size_t *r = &w[3 * i];
-
-				/* absolute positions; the count is within the run */
-				r[2] = r[0] + stats_count_le(v + r[0], r[1] - r[0], mid);
-				c += r[2] - (i ? (size_t)ends[i - 1] : 0);
-			}
-		}
-		if (c > k) {
-			hi = mid;
-			for (i = 0; w && i < nruns; i++)
-				w[3 * i + 1] = w[3 * i + 2];
-		} else {
-			lo = mid + 1;
-			for (i = 0; w && i < nruns; i++)
-				w[3 * i] = w[3 * i + 2];
-		}
-	}
-	free(heap);
-	/* lo is the k-th value; the next one is lo again when more than k + 1
-	 * values are <= lo, else the least value above lo in any run. */
-	c = stats_runs_count_le(v, ends, nruns, lo);
-	*next = lo;
-	if (c > k + 1)
-		return lo;
-	start = 0;
-	for (i = 0; i < nruns; i++) {
-		size_t end = (size_t)ends[i],
-		       j = start + stats_count_le(v + start, end - start, lo);
-
-		if (j < end && (!have_above || v[j] < above)) {
-			above = v[j];
-			have_above = 1;
-		}
-		start = end;
-	}
-	if (have_above)
-		*next = above;
-	return lo;
-}
-
-double stats_percentile_runs(const int64_t *v, const int64_t *ends, size_t nruns, double q)
-{
-	size_t n = nruns ? (size_t)ends[nruns - 1] : 0, lo;
-	double pos, frac;
-	int64_t a, b;
-
-	if (n == 1)
-		return (double)v[0];
-	pos = q / 100.0 * (double)(n - 1);
-	lo = (size_t)floor(pos);
-	if (lo >= n - 1)
-		return (double)stats_runs_kth(&b, v, ends, nruns, n - 1);
-	frac = pos - (double)lo;
-	a = stats_runs_kth(&b, v, ends, nruns, lo);
-	return stats_lerp((double)a, (double)b, frac);
 }
 
 /*
@@ -295,9 +137,9 @@ int stats_region_value(struct stats_val *out, const struct stats_region *r, enum
 				       stats_metric_name(m), (unsigned long long)r->calls);
 		q = stats_metric_quantile(m);
 		if (s->run_ends)
-			out->v = stats_percentile_runs(s->sorted, s->run_ends, s->nruns, q) / 1e9;
+			out->v = percentile_runs(s->sorted, s->run_ends, s->nruns, q) / 1e9;
 		else
-			out->v = stats_percentile(s->sorted, s->nsorted, q) / 1e9;
+			out->v = percentile_sorted(s->sorted, s->nsorted, q) / 1e9;
 		break;
 	case STATS_CALLS:
 		break;

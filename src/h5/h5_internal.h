@@ -142,10 +142,11 @@ void h5prof_rowbuf_release(struct h5rowbuf *b);
 const char *h5util_class_name(hid_t type);
 void h5util_close_type(hid_t *id);
 void h5util_close_space(hid_t *id);
-int h5names_push(struct h5names *l, const char *s);
-/* h5names_push() for an HDF5 iteration callback: -1 (and l->failed) on error. */
+/* Append a copy of s to l, for an HDF5 iteration callback: -1 (and
+ * l->failed) on error. */
 herr_t h5names_push_cb(struct h5names *l, const char *s);
-void h5names_free(struct h5names *l);
+/* Free l's strings and array and leave it empty (accepts NULL). */
+void h5names_release(struct h5names *l);
 int h5util_exists(const struct h5prof *p, hid_t loc, const char *path);
 H5O_type_t h5util_objtype(hid_t loc, const char *path);
 void h5col_init(struct h5col *c);

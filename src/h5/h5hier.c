@@ -105,7 +105,7 @@ static int h5hier_str_attr(struct h5prof *p, hid_t g, const char *label, const c
 	if (!rc)
 		rc = strmap_intern(id, &p->strs, l.n ? l.v[0] : "");
 out:
-	h5names_free(&l);
+	h5names_release(&l);
 	if (a >= 0)
 		H5Aclose(a);
 	return rc < 0 ? rc : 0;
@@ -145,7 +145,7 @@ static int h5hier_tags_attr(struct h5prof *p, hid_t g, const char *label, size_t
 	}
 out:
 	json_strarray_free(tags, ntags);
-	h5names_free(&l);
+	h5names_release(&l);
 	if (a >= 0)
 		H5Aclose(a);
 	return rc < 0 ? rc : 0;
@@ -338,7 +338,7 @@ int h5hier_open(struct h5prof *p)
 			if (p->rows[p->info.num_rows - 1].count > p->max_count)
 				p->max_count = p->rows[p->info.num_rows - 1].count;
 		}
-		h5names_free(&regs);
+		h5names_release(&regs);
 		H5Gclose(g);
 		g = H5I_INVALID_HID;
 	}
@@ -346,8 +346,8 @@ int h5hier_open(struct h5prof *p)
 out:
 	if (g >= 0)
 		H5Gclose(g);
-	h5names_free(&regs);
-	h5names_free(&top);
+	h5names_release(&regs);
+	h5names_release(&top);
 	free(rg);
 	return rc;
 }

@@ -184,7 +184,7 @@ static int h5prof_detect(struct h5prof *p)
 	}
 	rc = 0;
 out:
-	h5names_free(&sl);
+	h5names_release(&sl);
 	h5util_close_type(&type);
 	if (a >= 0)
 		H5Aclose(a);
@@ -248,7 +248,7 @@ static int h5prof_meta_value(const struct h5prof *p, hid_t a, const char *label,
 			rc = buf_puts(b, l.n ? l.v[0] : "");
 		else if (!rc)
 			rc = json_buf_strarray(b, (const char *const *)l.v, l.n);
-		h5names_free(&l);
+		h5names_release(&l);
 		if (rc)
 			goto out;
 		*is_array = !scalar;
@@ -357,7 +357,7 @@ static int h5prof_read_meta(struct h5prof *p)
 	rc = 0;
 out:
 	buf_release(&b);
-	h5names_free(&names);
+	h5names_release(&names);
 	if (a >= 0)
 		H5Aclose(a);
 	if (g >= 0)

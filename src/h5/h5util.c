@@ -81,7 +81,8 @@ void h5col_close(struct h5col *c)
 	h5col_init(c);
 }
 
-int h5names_push(struct h5names *l, const char *s)
+/* Append a copy of s to l. */
+static int h5names_push(struct h5names *l, const char *s)
 {
 	char *d;
 
@@ -94,10 +95,12 @@ int h5names_push(struct h5names *l, const char *s)
 	return 0;
 }
 
-void h5names_free(struct h5names *l)
+void h5names_release(struct h5names *l)
 {
 	size_t i;
 
+	if (!l)
+		return;
 	for (i = 0; i < l->n; i++)
 		free(l->v[i]);
 	free(l->v);

@@ -4,7 +4,7 @@
  * The HDF5 index is validated before anything is written; events are then
  * streamed row by row (h5prof_read), each row summarised (rowstat), its
  * durations sorted and encoded (blob) and inserted with its summary; at the
- * end finish_run() (finish.h) adds the run's all-ranks totals and
+ * end store_finish_run() (store.h) adds the run's all-ranks totals and
  * percentiles.  Any failure rolls the whole file back.
  *
  * Speed (issue 6): the content SHA-256, which decides whether the file is
@@ -30,7 +30,6 @@
 #include "scopedb/h5prof.h"
 #include "scopedb/identity.h"
 #include "scopedb/ingest.h"
-#include "ingest/finish.h"
 #include "ingest/rowstat.h"
 #include "util/sha256.h"
 #include "scopedb/util.h"
@@ -415,7 +414,7 @@ int ingest_file(struct ingest_result *out, struct store *st, const char *path,
 	}
 	if (rc)
 		goto out;
-	rc = finish_run(st, c.run_id);
+	rc = store_finish_run(st, c.run_id);
 	if (rc)
 		goto out;
 	out->run_id = c.run_id;

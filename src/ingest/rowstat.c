@@ -163,32 +163,3 @@ int rowstat_compute(struct rowstat *out, const struct h5prof_row *row, const cha
 		       "cannot read '%s': rank %u, region '%s': times overflow 64-bit nanoseconds",
 		       path, row->rank, region_name);
 }
-
-void rowstat_merge(struct rowstat *out, const struct rowstat *other)
-{
-	double n1 = (double)out->calls, n2 = (double)other->calls, n, delta;
-
-	if (other->calls == 0)
-		return;
-	if (out->calls == 0) {
-		*out = *other;
-		return;
-	}
-	n = n1 + n2;
-	delta = other->mean - out->mean;
-	out->m2 = out->m2 + other->m2 + delta * delta * n1 * n2 / n;
-	out->mean = out->mean + delta * n2 / n;
-	out->calls += other->calls;
-	out->total += other->total;
-	if (other->min < out->min)
-		out->min = other->min;
-	if (other->max > out->max)
-		out->max = other->max;
-	if (other->start_min < out->start_min)
-		out->start_min = other->start_min;
-	if (other->end_max > out->end_max)
-		out->end_max = other->end_max;
-	out->last = other->last;
-	out->gpu_count += other->gpu_count;
-	out->gpu_total += other->gpu_total;
-}

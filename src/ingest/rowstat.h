@@ -36,8 +36,4 @@ struct rowstat {
 int rowstat_compute(struct rowstat *out, const struct h5prof_row *row, const char *path,
 		    const char *region_name);
 
-/* Combine two summaries of disjoint call sets (Chan et al.), used to pool
- * ranks; calls/total/min/max/gpu are combined exactly. */
-void rowstat_merge(struct rowstat *out, const struct rowstat *other);
-
 #endif

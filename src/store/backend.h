@@ -53,7 +53,7 @@ struct store_backend {
 
 	/* Open location (store_open() flags); set st->conn as soon as the
 	 * connection exists, because an upgrade may call back into the front
-	 * end (store_backend_finish_run()) with st. */
+	 * end (store_finish_run()) with st. */
 	int (*open)(struct store *st, const char *location, int flags);
 	/* A private store in memory (store_open_temporary()), likewise. */
 	int (*open_temporary)(struct store *st);
@@ -75,7 +75,8 @@ struct store_backend {
 	int (*region_id)(struct store_conn *c, int64_t *out, const char *name);
 	int (*add_timing)(struct store_conn *c, const struct store_timing *t);
 
-	/* finishing a run (the pipeline itself is src/ingest/finish.c) */
+	/* finishing a run (the pipeline itself is the front end's
+	 * store_finish_run(), src/store/finish.c) */
 	int (*put_region_totals)(struct store_conn *c, int64_t run_id);
 	int (*percentile_regions)(struct store_conn *c, struct store_region_calls **out, size_t *n,
 				  int64_t run_id);
@@ -130,12 +131,5 @@ const struct store_backend *store_backend_for(const char *location);
  * registry, for tests and for backends that open a second connection. */
 int store_open_with(struct store **out, const struct store_backend *be, const char *location,
 		    int flags);
-
-/*
- * Compute and store the totals and percentiles of run_id (the finish
- * pipeline, src/ingest/finish.c), for a backend whose schema upgrade adds
- * them to runs stored before.
- */
-int store_backend_finish_run(struct store *st, int64_t run_id);
 
 #endif

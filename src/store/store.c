@@ -4,14 +4,13 @@
  * Picks a backend from the registry (backends.h) by the --db value, checks
  * that its table of functions is complete, and dispatches every public
  * store_* call to it.  What does not depend on the backend lives here: the
- * release functions of the result structures, the final sort of
- * store_region_durations(), and the hook through which a backend's schema
- * upgrade runs the finish pipeline of src/ingest/finish.c.
+ * release functions of the result structures and the final sort of
+ * store_region_durations().  The finish pipeline, store_finish_run(), is
+ * the rest of the front end (finish.c).
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "ingest/finish.h"
 #include "scopedb/err.h"
 #include "scopedb/store.h"
 #include "scopedb/util.h"
@@ -169,11 +168,6 @@ int store_schema_version(void)
 void store_set_busy_timeout(struct store *st, int ms)
 {
 	st->be->set_busy_timeout(st->conn, ms);
-}
-
-int store_backend_finish_run(struct store *st, int64_t run_id)
-{
-	return finish_run(st, run_id);
 }
 
 /* ---- transactions ---------------------------------------------------- */
@@ -376,8 +370,6 @@ void store_runs_free(struct store_run *runs, size_t n)
 		store_run_release(&runs[i]);
 	free(runs);
 }
-
-/* Fill *out (zeroed by the caller) from a row of RUN_COLUMNS. */
 
 int store_region_stats(struct store *st, struct store_region_stats **out, size_t *n, int64_t run_id,
 		       const int64_t *ranks, size_t nranks, store_region_filter filter, void *ctx)

@@ -4,6 +4,7 @@
  */
 /* MAP_ANONYMOUS and MADV_HUGEPAGE are not POSIX 2008. */
 #define _DEFAULT_SOURCE
+#include <assert.h>
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -19,16 +20,18 @@
  * The one growth rule of every growable array: *arrp (a pointer to the
  * array pointer, elements of size bytes, capacity *cap elements) is
  * reallocated to hold at least need elements, doubling from first, so
- * appends cost amortized O(1).  Nothing moves when need <= *cap.
+ * appends cost amortized O(1).  Nothing moves when need <= *cap.  A first
+ * of 0 counts as 1 (doubling 0 would never reach need); size must be > 0.
  */
 int util_grow(void *arrp, size_t *cap, size_t need, size_t size, size_t first)
 {
 	void *arr, *p;
 	size_t n;
 
+	assert(size > 0);
 	if (need <= *cap)
 		return 0;
-	n = *cap ? *cap : first;
+	n = *cap ? *cap : first ? first : 1;
 	while (n < need)
 		n = n > SIZE_MAX / 4 ? need : n * 2;
 	if (n > SIZE_MAX / size)

@@ -548,7 +548,7 @@ static int sqlite_compact(struct store_conn *st, int64_t *before, int64_t *after
 }
 
 /* The schema 2 upgrade: run_regions for every run stored before it, by the
- * finish pipeline of ingest (through the front end). */
+ * front end's finish pipeline (store_finish_run(), src/store/finish.c). */
 static int sqlite_finish_all_runs(struct store_conn *st)
 {
 	sqlite3_stmt *s = NULL;
@@ -568,7 +568,7 @@ static int sqlite_finish_all_runs(struct store_conn *st)
 	if (!ret && rc != SQLITE_DONE)
 		ret = sqlite_err(st, rc, "read");
 	for (i = 0; !ret && i < ids.len; i++)
-		ret = store_backend_finish_run(st->front, ids.v[i]);
+		ret = store_finish_run(st->front, ids.v[i]);
 	sqlite3_finalize(s);
 	i64vec_release(&ids);
 	return ret;

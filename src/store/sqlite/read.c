@@ -254,7 +254,7 @@ static int resolve_nth(struct store_conn *st, int64_t *out, int64_t *count, cons
 
 /* "abc" -> "abc*" with GLOB's special characters bracketed, for an indexed
  * prefix search. */
-char *sqlite_glob_prefix(const char *prefix)
+static char *sqlite_glob_prefix(const char *prefix)
 {
 	struct buf b = BUF_INIT;
 	int rc = 0;

@@ -66,7 +66,7 @@ struct store_conn {
 	int64_t span_run, span_lo, span_hi;
 };
 
-/* Columns of runs read by sqlite_run_from_row(), in that order. */
+/* Columns of runs read by run_from_row() (read.c), in that order. */
 #define RUN_COLUMNS                                                                                \
 	"id, sha256, source_path, ingested_at, recorded_at, label, commit_sha, branch, "           \
 	"schema_version, layout, num_ranks, num_regions, num_calls"
@@ -127,8 +127,6 @@ int sqlite_exec_retry(struct store_conn *st, const char *sql, const char *what);
 void sqlite_cache_clear(struct store_conn *st);
 /* Bind text, or NULL when text is NULL or "". */
 int sqlite_bind_text_or_null(sqlite3_stmt *s, int i, const char *text);
-/* Run a fully bound single-row write statement and finalize it. */
-int sqlite_step_done(struct store_conn *st, sqlite3_stmt *s, int bind_failed);
 /* *out = the integer of the one-row query sql (?1 = text1 unless NULL);
  * with optional, no row is not an error and leaves *out = 0. */
 int sqlite_query_int(struct store_conn *st, int64_t *out, const char *sql, const char *text1,
@@ -244,8 +242,6 @@ int sqlite_region_stats(struct store_conn *st, struct store_region_stats **out, 
 			store_region_filter filter, void *ctx);
 int sqlite_region_durations(struct store_conn *st, struct i64vec *out, struct i64vec *ends,
 			    int64_t run_id, int64_t region_id, const int64_t *ranks, size_t nranks);
-/* "abc" -> "abc*" with GLOB's special characters bracketed. */
-char *sqlite_glob_prefix(const char *prefix);
 
 /* ---- history.c -------------------------------------------------------- */
 

@@ -10,7 +10,7 @@
  * or is rolled back (conn.c).  Every other statement is prepared, used and
  * finalized within one function.
  *
- * Finishing a run (the percentile pipeline is src/ingest/finish.c): the
+ * Finishing a run (the percentile pipeline is src/store/finish.c): the
  * all-ranks totals are one INSERT ... SELECT over the run's timings rows,
  * and the blobs are scanned in rowid order, the order they were written.
  */
@@ -114,7 +114,7 @@ int sqlite_bind_text_or_null(sqlite3_stmt *s, int i, const char *text)
 }
 
 /* Run a fully bound single-row write statement and finalize it. */
-int sqlite_step_done(struct store_conn *st, sqlite3_stmt *s, int bind_failed)
+static int sqlite_step_done(struct store_conn *st, sqlite3_stmt *s, int bind_failed)
 {
 	int ret = sqlite_step_write(st, s, bind_failed);
 
@@ -546,7 +546,7 @@ out:
 	return ret;
 }
 
-/* ---- finishing a run: the storage side of src/ingest/finish.c --------- */
+/* ---- finishing a run: the storage side of src/store/finish.c ---------- */
 
 /* sqlite_put_region_totals(): pool every rank of each region of run ?1
  * into run_regions (percentiles filled in afterwards).  The rows are read

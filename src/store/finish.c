@@ -1,6 +1,7 @@
 /*
  * finish.c - a run's all-ranks totals and exact percentiles, at the end of
- * its ingest (see finish.h).
+ * its ingest or in a schema upgrade: store_finish_run() (store.h; see
+ * finish.h).  Part of the store's front end, outside every backend.
  *
  * The store pools each region's timings rows into totals
  * (store_put_region_totals()); this file adds the exact p50/p95/p99 of the
@@ -16,21 +17,22 @@
  * is done in batches of regions sized from the bytes per call seen so far,
  * and a region that does not fit the spool by itself is read on its own
  * (finish_region_alone()).  The percentiles of a batch are computed on two
- * threads; only the calling thread uses the store.
+ * threads; only the calling thread uses the store (the second one gets the
+ * store's location for its messages in its job).
  */
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ingest/finish.h"
 #include "scopedb/err.h"
-#include "scopedb/stats.h"
 #include "scopedb/store.h"
 #include "scopedb/util.h"
 #include "store/blob.h"
+#include "store/finish.h"
+#include "util/percentile.h"
 
-/* Encoded blobs held at once by finish_run(). */
+/* Encoded blobs held at once by store_finish_run(). */
 #define FINISH_SPOOL_BYTES ((size_t)128 << 20)
 
 /* The spool size in use (testing hook: finish_set_spool_bytes()). */
@@ -41,7 +43,7 @@ void finish_set_spool_bytes(size_t n)
 	finish_spool = n ? n : FINISH_SPOOL_BYTES;
 }
 
-/* One region of finish_run(). */
+/* One region of store_finish_run(). */
 struct finish_region {
 	int64_t id;
 	size_t calls, rows; /* from the run's totals */
@@ -76,21 +78,22 @@ static int cmp_finish_region(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Blob damage found by finish_run(). */
-static int finish_damaged(const struct store *st, int64_t run_id)
+/* Blob damage found by store_finish_run(); location is the store's. */
+static int finish_damaged(const char *location, int64_t run_id)
 {
 	if (err_code() == ERR_NOMEM)
 		return ERR_NOMEM;
 	return err_set(ERR_STORE,
 		       "store '%s' is damaged: the call durations of run %lld do not match its "
 		       "timings",
-		       store_location(st), (long long)run_id);
+		       location, (long long)run_id);
 }
 
-/* The scan of one batch: its spool, the store and the run (for messages). */
+/* The scan of one batch: its spool, and the store's location and the run
+ * (for messages). */
 struct finish_scan_ctx {
 	struct finish_batch *b;
-	const struct store *st;
+	const char *location;
 	int64_t run_id;
 };
 
@@ -110,7 +113,7 @@ static int finish_scan_blob(void *arg, int64_t region, const void *data, size_t 
 	if (len > finish_spool - b->used)
 		return FINISH_OVERFLOW;
 	if (len > UINT32_MAX || blob_count(&count, data, len))
-		return finish_damaged(sc->st, sc->run_id);
+		return finish_damaged(sc->location, sc->run_id);
 	if (util_grow(&b->recs, &b->caprecs, b->nrecs + 1, sizeof(*b->recs), 1024))
 		return ERR_NOMEM;
 	rec = &b->recs[b->nrecs++];
@@ -130,7 +133,7 @@ static int finish_scan_blob(void *arg, int64_t region, const void *data, size_t 
  */
 static int finish_scan(struct store *st, struct finish_batch *b, int64_t run_id)
 {
-	struct finish_scan_ctx sc = {b, st, run_id};
+	struct finish_scan_ctx sc = {b, store_location(st), run_id};
 
 	b->used = b->nrecs = 0;
 	b->values = 0;
@@ -138,8 +141,9 @@ static int finish_scan(struct store *st, struct finish_batch *b, int64_t run_id)
 }
 
 /* The check that a region's decoded durations match its totals:
- * nvals values in nruns sorted runs (one per timings row with calls). */
-static int finish_check(const struct store *st, int64_t run_id, const struct finish_region *g,
+ * nvals values in nruns sorted runs (one per timings row with calls);
+ * location is the store's, for the message. */
+static int finish_check(const char *location, int64_t run_id, const struct finish_region *g,
 			size_t nvals, size_t nruns)
 {
 	if (nvals == g->calls && nruns && nruns <= g->rows)
@@ -147,22 +151,28 @@ static int finish_check(const struct store *st, int64_t run_id, const struct fin
 	return err_set(ERR_STORE,
 		       "store '%s' is damaged: run %lld has %zu calls but %zu stored durations in "
 		       "region %lld",
-		       store_location(st), (long long)run_id, g->calls, nvals, (long long)g->id);
+		       location, (long long)run_id, g->calls, nvals, (long long)g->id);
 }
+
+/* The percentiles a finished run stores, in the order of
+ * store_put_region_quantiles()'s q[3]. */
+static const double finish_levels[3] = {50.0, 95.0, 99.0};
 
 /* p50, p95 and p99 of the union of the sorted runs v[..ends[i]). */
 static void finish_percentiles(double out[3], const int64_t *v, const int64_t *ends, size_t nruns)
 {
-	static const enum stats_metric qm[3] = {STATS_P50, STATS_P95, STATS_P99};
 	int k;
 
 	for (k = 0; k < 3; k++)
-		out[k] = stats_percentile_runs(v, ends, nruns, stats_metric_quantile(qm[k]));
+		out[k] = percentile_runs(v, ends, nruns, finish_levels[k]);
 }
 
-/* Part of a batch's percentiles, computed by finish_compute(). */
+/* Part of a batch's percentiles, computed by finish_compute(), maybe on a
+ * second thread: everything it needs, so that it never calls the store. */
 struct finish_job {
-	const struct store *st;
+	const char *location; /* store_location(), taken by the calling thread before
+			       * the job starts (the store's own string, unchanged
+			       * while it is open), for messages */
 	const struct finish_batch *b;
 	const size_t *order; /* the batch's records grouped by region */
 	size_t from, to;     /* regions b->r[from..to) */
@@ -174,7 +184,7 @@ struct finish_job {
 /*
  * The percentiles of regions [from, to) of a scanned batch: each region's
  * blobs (sorted runs) decoded next to each other, then
- * stats_percentile_runs() selects across the runs without merging them.
+ * percentile_runs() selects across the runs without merging them.
  * Pure computation on memory no one else writes (errors are per thread),
  * so two jobs run at once on the two halves of a batch.
  */
@@ -200,7 +210,7 @@ static int finish_compute(struct finish_job *job)
 
 			if (blob_decode_to(vals.v + vals.len, g->calls - vals.len, &got,
 					   b->spool + rec->off, rec->len)) {
-				ret = finish_damaged(job->st, job->run_id);
+				ret = finish_damaged(job->location, job->run_id);
 				goto out;
 			}
 			vals.len += got;
@@ -209,7 +219,7 @@ static int finish_compute(struct finish_job *job)
 				goto out;
 			}
 		}
-		ret = finish_check(job->st, job->run_id, g, vals.len, ends.len);
+		ret = finish_check(job->location, job->run_id, g, vals.len, ends.len);
 		if (ret)
 			goto out;
 		finish_percentiles(job->q + 3 * i, vals.v, ends.v, ends.len);
@@ -272,7 +282,7 @@ static int finish_batch_quantiles(struct store *st, struct finish_batch *b, int6
 	while (half < b->n && 2 * acc < total)
 		acc += b->r[half++].calls;
 	for (i = 0; i < 2; i++) {
-		job[i].st = st;
+		job[i].location = store_location(st);
 		job[i].b = b;
 		job[i].order = order;
 		job[i].q = q;
@@ -319,7 +329,7 @@ static int finish_region_alone(struct store *st, int64_t run_id, const struct fi
 	i64vec_init(&ends);
 	ret = store_region_duration_runs(st, &d, &ends, run_id, g->id, NULL, 0);
 	if (!ret)
-		ret = finish_check(st, run_id, g, d.len, ends.len);
+		ret = finish_check(store_location(st), run_id, g, d.len, ends.len);
 	if (!ret) {
 		finish_percentiles(q, d.v, ends.v, ends.len);
 		ret = store_put_region_quantiles(st, run_id, g->id, q);
@@ -402,7 +412,7 @@ out:
 	return ret;
 }
 
-int finish_run(struct store *st, int64_t run_id)
+int store_finish_run(struct store *st, int64_t run_id)
 {
 	int ret = store_put_region_totals(st, run_id);
 

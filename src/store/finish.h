@@ -1,0 +1,26 @@
+/*
+ * finish.h - the finish pipeline of the store front end (private to the
+ * store layer and its tests).
+ *
+ * store_finish_run() (declared in store.h, defined in finish.c) pools every
+ * rank of each region into the run's stored totals and adds the exact
+ * p50/p95/p99 of its call durations, with one pass over the run's duration
+ * blobs through the backend-neutral "finishing a run" calls of store.h, so
+ * every backend shares it.  Ingest calls it at the end of a file; a
+ * backend's schema upgrade calls it for the runs stored before (through
+ * st->front), without any call out of the store layer.
+ *
+ * Ownership: nothing is kept between calls; the store is only used.
+ */
+#ifndef SCOPEDB_STORE_FINISH_H
+#define SCOPEDB_STORE_FINISH_H
+
+#include <stddef.h>
+
+/* Testing hook: the scratch memory store_finish_run() copies a run's
+ * duration blobs into (0 = the default, 128 MB); bigger runs are done in
+ * several passes, and a region that does not fit by itself is fetched and
+ * decoded whole.  Not thread-safe: set it before any store is used. */
+void finish_set_spool_bytes(size_t n);
+
+#endif

@@ -1,0 +1,31 @@
+/*
+ * percentile.h - exact percentiles of int64 values as numpy.percentile()
+ * computes them with its default method "linear" (private to the core:
+ * the metrics of src/analysis/stats.c and the stored percentiles of
+ * src/store/finish.c).
+ *
+ * Pure computation on the caller's arrays, which are only read; safe on
+ * any thread.  Values are returned in the unit of the input.
+ */
+#ifndef SCOPEDB_UTIL_PERCENTILE_H
+#define SCOPEDB_UTIL_PERCENTILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * The q-th percentile of sorted[0..n), n > 0, q in [0, 100]:
+ * pos = q/100 * (n-1), interpolating between the neighbours.
+ */
+double percentile_sorted(const int64_t *sorted, size_t n, double q);
+
+/*
+ * The same percentile of the union of nruns ascending runs v[0..ends[0]),
+ * v[ends[0]..ends[1]), ... (ends[nruns-1] = n > 0 values in all), without
+ * merging them: the two order statistics needed are found by a binary
+ * search over the value domain, counting with a binary search per run.
+ * Exactly percentile_sorted() of the merged array.
+ */
+double percentile_runs(const int64_t *v, const int64_t *ends, size_t nruns, double q);
+
+#endif
