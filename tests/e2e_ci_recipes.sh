@@ -26,6 +26,8 @@ sha() { printf '%040d' "$1"; }
 for y in github-workflow.yml gitlab-ci.yml; do
 	contains "$y calls its script" "$(cat "$CI_DIR/$y")" "examples/ci/${y%%-*}.sh"
 done
+contains "gitlab-ci.yml declares the junit report" "$(cat "$CI_DIR/gitlab-ci.yml")" \
+	"junit: scopedb-junit.xml"
 
 # --- GitHub Actions ------------------------------------------------------------
 mkdir gh && cd gh || exit 1
@@ -39,8 +41,15 @@ db=.scopedb/history.sqlite
 run gh_env pull_request 7/merge feature 70 ../ok.h5
 equals "gh: pr before any baseline" "$rc" 0
 equals "gh: no baseline summary" "$(cat summary.md)" \
-	"scopedb: no baseline yet (the first run on main pins it)"
+	"scopedb: no baseline yet: no store at $db (the first run on main pins it)"
 [ -e "$db" ] && bad "gh: a pull request created the store" || ok
+
+# a broken scopedb fails the job, with or without a store
+: >summary.md
+SCOPEDB=/nonexistent/scopedb run gh_env pull_request 7/merge feature 70 ../ok.h5
+equals "gh: broken binary fails the job" "$rc" 2
+contains "gh: broken binary named" "$err" "scopedb: cannot run '/nonexistent/scopedb'"
+equals "gh: broken binary no note" "$(cat summary.md)" ""
 
 : >summary.md
 run gh_env push main "" 1 ../base.h5
@@ -57,6 +66,26 @@ equals "gh: second main run" "$rc" 0
 equals "gh: baseline stays" "$(sql "$db" "select run_id from pins where name = 'baseline'")" 1
 equals "gh: two runs" "$(sql "$db" "select count(*) from runs")" 2
 contains "gh: candidate is run 2" "$(cat summary.md)" "**Candidate:** run 2"
+
+# the store exists but cannot be read: the pull request fails (exit 2)
+cp "$db" good.sqlite
+printf 'not a database at all, just some bytes long enough to be a header' >"$db"
+: >summary.md
+run gh_env pull_request 7/merge feature 70 ../ok.h5
+equals "gh: corrupt store fails the job" "$rc" 2
+contains "gh: corrupt store named" "$err" "scopedb: cannot list the pins of $db"
+equals "gh: corrupt store no note" "$(cat summary.md)" ""
+SCOPEDB=/nonexistent/scopedb run gh_env pull_request 7/merge feature 70 ../ok.h5
+equals "gh: broken binary with a store" "$rc" 2
+mv good.sqlite "$db"
+# a store without the pin: a note, exit 0
+SCOPEDB_DB=$db "$SCOPEDB" unpin baseline >/dev/null
+: >summary.md
+run gh_env pull_request 7/merge feature 70 ../ok.h5
+equals "gh: no pin yet passes" "$rc" 0
+equals "gh: no pin note" "$(cat summary.md)" \
+	"scopedb: no baseline yet (the first run on main pins it)"
+SCOPEDB_DB=$db "$SCOPEDB" pin baseline 1 >/dev/null
 
 : >summary.md
 run gh_env pull_request 7/merge feature 71 ../slow.h5
@@ -117,6 +146,9 @@ run gl_mr 80 ../ok.h5
 equals "gl: mr before any baseline" "$rc" 0
 contains "gl: no baseline" "$out" "no baseline yet"
 [ -e "$db" ] && bad "gl: a merge request created the store" || ok
+SCOPEDB=/nonexistent/scopedb run gl_mr 80 ../ok.h5
+equals "gl: broken binary fails the job" "$rc" 2
+contains "gl: broken binary named" "$err" "scopedb: cannot run '/nonexistent/scopedb'"
 
 run gl_main 1 ../base.h5
 equals "gl: first run" "$rc" 0
@@ -129,10 +161,25 @@ contains "gl: log has the report" "$out" "### Regression check: PASS"
 run gl_main 2 ../ok.h5
 equals "gl: second run" "$rc" 0
 equals "gl: two runs" "$(sql "$db" "select count(*) from runs")" 2
+xmllint --noout scopedb-junit.xml && ok || bad "gl: junit of a pass is well-formed"
+contains "gl: junit pass" "$(cat scopedb-junit.xml)" 'failures="0"'
+
+cp "$db" good.sqlite
+printf 'not a database at all, just some bytes long enough to be a header' >"$db"
+run gl_mr 81 ../ok.h5
+equals "gl: corrupt store fails the job" "$rc" 2
+contains "gl: corrupt store named" "$err" "scopedb: cannot list the pins of $db"
+mv good.sqlite "$db"
 
 run gl_mr 81 ../slow2.h5
 equals "gl: mr regression fails" "$rc" 1
 contains "gl: mr report fail" "$(cat scopedb-report.md)" "budget violations: solve"
+[ -s scopedb-junit.xml ] && ok || bad "gl: junit written"
+xmllint --noout scopedb-junit.xml && ok || bad "gl: junit is well-formed"
+equals "gl: junit failure is solve" \
+	"$(xmllint --xpath 'string(//testcase[failure]/@name)' scopedb-junit.xml)" solve
+equals "gl: junit one failure" \
+	"$(xmllint --xpath 'count(//testcase/failure)' scopedb-junit.xml)" 1
 equals "gl: mr not stored" "$(sql "$db" "select count(*) from runs")" 2
 
 run gl_mr 82 ../ok2.h5

@@ -25,6 +25,10 @@ export SCOPEDB_DB=${SCOPEDB_DB:-.scopedb/history.sqlite}
 summary=${GITHUB_STEP_SUMMARY:-/dev/null}
 report=${REPORT:-scopedb-report.md}
 mkdir -p "$(dirname "$SCOPEDB_DB")"
+"$scopedb" --version >/dev/null || {
+	echo "scopedb: cannot run '$scopedb' (set SCOPEDB to the scopedb binary)" >&2
+	exit 2
+}
 
 if [ "${GITHUB_EVENT_NAME:-}" = push ] && [ "${GITHUB_REF_NAME:-}" = "${MAIN_BRANCH:-main}" ]; then
 	# main: record the run; its first run becomes the baseline
@@ -32,8 +36,24 @@ if [ "${GITHUB_EVENT_NAME:-}" = push ] && [ "${GITHUB_REF_NAME:-}" = "${MAIN_BRA
 	"$scopedb" pin baseline "$run" --if-missing
 	candidate=$run
 else
-	# a pull request: compare the file, store nothing
-	if ! "$scopedb" show pin:baseline >/dev/null 2>&1; then
+	# a pull request: compare the file, store nothing.  No store yet, or
+	# no pin in it: the first run on ${MAIN_BRANCH:-main} has not happened
+	# (a note, exit 0).  Anything else (a corrupt store, no jq) fails the
+	# job (exit 2).
+	if [ ! -e "$SCOPEDB_DB" ]; then
+		echo "scopedb: no baseline yet: no store at $SCOPEDB_DB (the first run on ${MAIN_BRANCH:-main} pins it)" |
+			tee -a "$summary"
+		exit 0
+	fi
+	pins=$("$scopedb" pins --format json) || {
+		echo "scopedb: cannot list the pins of $SCOPEDB_DB" >&2
+		exit 2
+	}
+	have=$(jq -e 'any(.[]; .name == "baseline")' <<<"$pins") || [ "$have" = false ] || {
+		echo "scopedb: cannot read the pins of $SCOPEDB_DB" >&2
+		exit 2
+	}
+	if [ "$have" != true ]; then
 		echo "scopedb: no baseline yet (the first run on ${MAIN_BRANCH:-main} pins it)" |
 			tee -a "$summary"
 		exit 0
