@@ -3,8 +3,9 @@
 # nothing" and "One run, several outputs"): files that are not profiles
 # are refused, a check that compares nothing fails (diff warns), regions
 # missing from the candidate are listed in every format and fail with
-# --fail-on-missing, runs of different mpi_size/platform/hostname or
-# --require-same keys are not compared, and --output FORMAT=FILE writes
+# --fail-on-missing, runs of different mpi_size/platform or --require-same
+# keys (hostname only then) are not compared, a --require-same key on
+# neither run is refused, and --output FORMAT=FILE writes
 # each report atomically (JUnit XML validated with xmllint when present).
 . "$(dirname "$0")/e2e-lib.sh"
 : "${MKPROFILE:?}"
@@ -160,9 +161,11 @@ expect 0 "ingest meta" $S ingest --quiet --meta hostname=h1 --db m.sqlite nogpu.
 expect_err 2 "check platform" \
 	"scopedb: runs are not comparable: platform differs (a: linux-x86_64, b: linux-aarch64); compare them anyway with --allow-different platform" \
 	$S check 1 2 --db m.sqlite
-expect_err 2 "check hostname" \
+# hostname is not a default key (CI runners change it per job): opt in
+expect 1 "hostname differs by default" $S check 1 2 --db m.sqlite --allow-different platform
+expect_err 2 "check --require-same hostname" \
 	"scopedb: runs are not comparable: hostname differs (a: h1, b: h2); compare them anyway with --allow-different hostname" \
-	$S check 1 2 --db m.sqlite --allow-different platform
+	$S check 1 2 --db m.sqlite --allow-different platform --require-same hostname
 expect_err 2 "check --require-same" \
 	"scopedb: runs are not comparable: node differs (a: n1, b: n2); compare them anyway with --allow-different node" \
 	$S check 1 2 --db m.sqlite --allow-different platform --allow-different hostname \
@@ -174,7 +177,21 @@ expect 0 "hostname on both, node on one" $S check 1 3 --db m.sqlite --max-regres
 expect_err 2 "required key on one side" \
 	"scopedb: runs are not comparable: node differs (a: n1, b: unset); compare them anyway with --allow-different node" \
 	$S check 1 3 --db m.sqlite --require-same node
-expect 0 "required key on neither side" $S check 1 1 --db m.sqlite --require-same nosuchkey
+# a required key on neither side is most likely misspelled
+expect_err 2 "required key on neither side" \
+	"scopedb: --require-same 'nosuchkey': neither run has this metadata key" \
+	$S check 1 1 --db m.sqlite --require-same nosuchkey
+equals "required key on neither side stdout" "$out" ""
+expect_err 2 "required key on neither file" \
+	"scopedb: --require-same 'compilr': neither run has this metadata key" \
+	$S check base.h5 slow.h5 --require-same compilr
+expect 0 "allowed key on neither side" $S check 1 1 --db m.sqlite --allow-different nosuchkey
+expect_err 2 "required and allowed" \
+	"scopedb: --require-same 'node' and --allow-different 'node' contradict each other: drop one" \
+	$S check 1 2 --db m.sqlite --require-same node --allow-different node
+expect_err 2 "required and allowed, files" \
+	"scopedb: --require-same 'node' and --allow-different 'node' contradict each other: drop one" \
+	$S check nosuch.h5 base.h5 --allow-different node --require-same node
 
 # --- one run, several outputs -----------------------------------------------------
 expect 1 "outputs" $S check 1 2 --max-regression 5 --output markdown=r.md \

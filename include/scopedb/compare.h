@@ -86,7 +86,8 @@ struct compare_result {
 };
 
 /* The metadata keys a check requires equal when both runs have them:
- * "mpi_size", "platform", "hostname" (NULL-terminated). */
+ * "mpi_size", "platform" (NULL-terminated).  Not hostname: CI runners
+ * change it per job; --require-same hostname opts in. */
 extern const char *const compare_same_keys[];
 
 /*
@@ -94,7 +95,8 @@ extern const char *const compare_same_keys[];
  * bad selector or option, ERR_NOTFOUND for a selector matching nothing,
  * ERR_IO/ERR_FORMAT for unreadable files, ERR_STORE for store problems,
  * ERR_USAGE "runs are not comparable: KEY differs (a: X, b: Y); ..." for a
- * check whose runs differ in a required metadata key.  Comparing nothing
+ * check whose runs differ in a required metadata key, ERR_USAGE for a
+ * --require-same key on neither run or also named by --allow-different.  Comparing nothing
  * is not an error here: out->nothing says why.
  */
 int compare_runs(struct compare_result *out, const char *arg_a, const char *arg_b,

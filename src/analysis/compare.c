@@ -147,7 +147,9 @@ static int compare_only(const char ***out, size_t *n, char *const *x, size_t nx,
 	return 0;
 }
 
-const char *const compare_same_keys[] = {"mpi_size", "platform", "hostname", NULL};
+/* Not hostname: CI runners get a new one per job (--require-same hostname
+ * opts in). */
+const char *const compare_same_keys[] = {"mpi_size", "platform", NULL};
 
 /* The value of key in m, or NULL. */
 static const char *compare_meta_get(const struct store_meta *m, const char *key)
@@ -171,9 +173,10 @@ static int compare_in(const char *const *v, size_t n, const char *key)
 
 /*
  * A check compares like with like: key must have the same value on both
- * sides, unless --allow-different names it.  A default key (required)
+ * sides, unless --allow-different names it.  A default key (required 0)
  * is skipped unless both sides have it; a --require-same key present on
- * one side only differs.
+ * one side only differs, and one on neither side is an error (most likely
+ * misspelled: it would otherwise pass silently).
  */
 static int compare_same(const struct store_meta *ma, const struct store_meta *mb, const char *key,
 			int required, const struct compare_opts *o)
@@ -182,12 +185,30 @@ static int compare_same(const struct store_meta *ma, const struct store_meta *mb
 
 	if (compare_in(o->allow_different, o->nallow_different, key))
 		return 0;
+	if (required && !va && !vb)
+		return err_set(ERR_USAGE, "--require-same '%s': neither run has this metadata key",
+			       key);
 	if ((!va && !vb) || (!required && (!va || !vb)) || (va && vb && !strcmp(va, vb)))
 		return 0;
 	return err_set(ERR_USAGE,
 		       "runs are not comparable: %s differs (a: %s, b: %s); compare them anyway "
 		       "with --allow-different %s",
 		       key, va ? va : "unset", vb ? vb : "unset", key);
+}
+
+/* A key both required (--require-same) and allowed to differ
+ * (--allow-different) is a contradiction: refuse it before reading runs. */
+static int compare_check_keys(const struct compare_opts *o)
+{
+	size_t i;
+
+	for (i = 0; i < o->nrequire_same; i++)
+		if (compare_in(o->allow_different, o->nallow_different, o->require_same[i]))
+			return err_set(ERR_USAGE,
+				       "--require-same '%s' and --allow-different '%s' contradict "
+				       "each other: drop one",
+				       o->require_same[i], o->require_same[i]);
+	return 0;
 }
 
 /* The metadata differences of the two sides (files included: their
@@ -323,7 +344,9 @@ int compare_runs(struct compare_result *out, const char *arg_a, const char *arg_
 			     opts->max_regression);
 		goto out;
 	}
-	rc = match_new(&m, opts->includes, opts->ninclude, opts->excludes, opts->nexclude);
+	rc = compare_check_keys(opts);
+	if (!rc)
+		rc = match_new(&m, opts->includes, opts->ninclude, opts->excludes, opts->nexclude);
 	if (!rc)
 		rc = compare_open_side(&sa, &out->a, &db, arg_a);
 	if (!rc)

@@ -53,7 +53,7 @@ const struct opt_cmd cmd_check_usage = {
     .before =
 	"BASELINE and CANDIDATE are stored runs (selectors) or profile files:\n" COMPARE_SELECTORS,
     .after = "Exit status: 0 PASS, 1 FAIL (budget exceeded), 2 error (also when nothing\n"
-	     "was compared, or the runs differ in mpi_size, platform, hostname or a\n"
+	     "was compared, or the runs differ in mpi_size, platform or a\n"
 	     "--require-same key).",
     .summary = "fail (exit 1) when a run regressed against a baseline",
     OPT_ARGS(2, 2, "check needs two runs (selectors or files)"),
@@ -119,8 +119,8 @@ int cmd_compare(int argc, char **argv, int check)
 	    OPT_FLAG(0, "fail-on-missing", &co.fail_on_missing,
 		     "also fail on baseline regions absent from the candidate"),
 	    OPT_LIST(0, "require-same", &same, "KEY",
-		     "fail (exit 2) when the runs' metadata KEY differs\n(repeatable; mpi_size, "
-		     "platform and hostname always)"),
+		     "fail (exit 2) when the runs' metadata KEY differs\n(repeatable; mpi_size and "
+		     "platform always)"),
 	    OPT_LIST(0, "allow-different", &allow, "KEY",
 		     "compare runs whose metadata KEY differs (repeatable)"),
 	    OPT_END(),
