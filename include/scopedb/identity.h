@@ -4,16 +4,19 @@
  * identity_resolve() decides them once per ingest: the command line first
  * (--commit, --branch), then the CI's variables (GitHub Actions, GitLab CI,
  * Buildkite, Jenkins), then, with no CI variable set at all, the git work
- * tree the command runs in.  git is run without a shell (posix_spawnp), its
- * stderr discarded and its wait bounded; a missing git, a directory that is
- * no repository or a detached HEAD only leave the value unset.
+ * tree the command runs in.  git is run without a shell (posix_spawn of the
+ * first git in an absolute PATH entry; empty and relative entries are
+ * skipped), in its own process group, its stderr discarded and its wait
+ * bounded (the group is killed on timeout); a missing git, a directory that
+ * is no repository or a detached HEAD only leave the value unset.
  *
- * A --commit that is a full 40/64-digit hex sha is kept as given.  Any
+ * A --commit that is a full 40/64-digit hex sha is kept, lowercased.  Any
  * other value is resolved with "git rev-parse --verify REF^{commit}" (so
  * HEAD, main, v1.2, an abbreviated sha become the full sha); a value that
  * git cannot resolve is kept as given when it looks like a (possibly
- * abbreviated or foreign) sha, 4 to 64 hex digits, and is an ERR_USAGE
- * error otherwise.
+ * abbreviated or foreign) sha, 4 to 64 hex digits (lowercased), and is an
+ * ERR_USAGE error otherwise.  A CI's commit variable that is none of these
+ * is dropped and named in ignored_from / ignored_value (the caller warns).
  *
  * Ownership: struct identity owns its strings (identity_release()).
  */
@@ -27,6 +30,10 @@ struct identity {
 	char *branch;		 /* NULL: unknown */
 	const char *commit_from; /* "--commit", a variable's name, "git" or NULL */
 	const char *branch_from; /* "--branch", a variable's name, "git" or NULL */
+	/* A CI's commit variable whose value is no commit (GITHUB_SHA=zzz):
+	 * its name and value, dropped (commit stays unset); else NULL. */
+	const char *ignored_from;
+	char *ignored_value;
 };
 
 void identity_init(struct identity *id);
