@@ -3,7 +3,9 @@
 # branch from the CI's variables (GitHub pull requests, GitLab merge
 # requests, Buildkite, Jenkins' origin/main), from the git work tree ingest
 # runs in, --commit HEAD or any ref resolved by git, the warnings for a run
-# stored without a commit and for a re-ingest under another identity,
+# stored without a commit, for a CI commit that is no commit and for a
+# re-ingest under another identity (naming only the fields given),
+# lowercased shas, no git run from the current directory,
 # ingest --format json for the run id, and pin --if-missing.  The git
 # repository is made in the private directory (no network, local config);
 # GIT_CEILING_DIRECTORIES (e2e-lib.sh) keeps git out of the project's own
@@ -56,6 +58,22 @@ prof jenkins2.h5
 GIT_COMMIT=6666666 GIT_BRANCH=refs/heads/dev expect 0 "jenkins refs/heads" $S ingest --db "$db" jenkins2.h5
 equals "jenkins: refs/heads/ stripped" "$(ident jenkins2.h5)" "6666666 dev"
 
+# a CI commit that is no commit: named, and the advice names the variable
+prof gh-bad.h5
+GITHUB_SHA=zzz GITHUB_REF_NAME=main expect 0 "github bad sha" $S ingest --db "$db" gh-bad.h5
+equals "bad sha warnings" "$err" "scopedb: warning: GITHUB_SHA 'zzz' is not a commit; ignored
+scopedb: warning: run $(sql "$db" "select id from runs where source_path = 'gh-bad.h5'") stored without a commit: pass --commit or set GITHUB_SHA to a commit"
+equals "bad sha: branch kept" "$(ident gh-bad.h5)" "- main"
+# shas are stored lowercased (selectors match lowercase)
+prof upper.h5
+GITHUB_SHA=ABCDEF0123456789ABCDEF0123456789ABCDEF01 GITHUB_REF_NAME=main \
+	expect 0 "github upper sha" $S ingest --db "$db" upper.h5
+equals "upper sha lowercased" "$(ident upper.h5)" "abcdef0123456789abcdef0123456789abcdef01 main"
+expect 0 "select by the lowercase sha" $S show commit:abcdef0 --db "$db"
+prof upper2.h5
+expect 0 "--commit upper" $S ingest --db "$db" --commit 7E57AB1F upper2.h5
+equals "--commit lowercased" "$(ident upper2.h5)" "7e57ab1f -"
+
 # --- a git work tree ----------------------------------------------------------
 mkdir repo
 (cd repo && git init -q -b trunk . && git config user.email ci@example.com &&
@@ -90,6 +108,15 @@ run bash -c "cd repo && PATH=/nonexistent $S ingest --db '$db' nogit.h5"
 equals "no git: stored" "$rc" 0
 equals "no git: no commit" "$(ident nogit.h5)" "- -"
 contains "no git: warning" "$err" "stored without a commit"
+# git is never run from the current directory or a relative PATH entry
+printf '#!/bin/sh\ntouch planted-ran\necho 1234abcd\n' >repo/git
+chmod +x repo/git
+prof repo/planted.h5
+run bash -c "cd repo && PATH=:.:/nonexistent $S ingest --db '$db' planted.h5"
+equals "planted git: stored" "$rc" 0
+[ -e repo/planted-ran ] && bad "a git in the current directory ran" || ok
+equals "planted git: no commit" "$(ident planted.h5)" "- -"
+rm -f repo/git
 git -C repo checkout -q --detach HEAD
 prof repo/r6.h5
 run bash -c "cd repo && $S ingest --db '$db' r6.h5"
@@ -101,13 +128,19 @@ expect 0 "same file, other commit" $S ingest --db "$db" --commit abc1234 --branc
 jid=$(sql "$db" "select id from runs where source_path = 'jenkins.h5'")
 equals "reingest stdout" "$out" "jenkins.h5: already stored as run $jid"
 equals "reingest warning" "$err" \
-	"scopedb: warning: 'jenkins.h5' already stored as run $jid with commit 5555555, branch main, label example; keeping it"
+	"scopedb: warning: 'jenkins.h5' already stored as run $jid with commit 5555555, not abc1234, branch main, not dev, label example, not x; keeping it"
 equals "identity kept" "$(ident jenkins.h5)" "5555555 main"
 expect 0 "same commit abbreviated" $S ingest --db "$db" --commit 55555 jenkins.h5
 equals "same commit: no warning" "$err" ""
 expect 0 "same file, commit for a run without one" $S ingest --db "$db" --commit abc1234 plain.h5
 equals "reingest no commit" "$err" \
-	"scopedb: warning: 'plain.h5' already stored as run 1 with no commit; keeping it"
+	"scopedb: warning: 'plain.h5' already stored as run 1 with no commit, not abc1234; keeping it"
+expect 0 "reingest: only the fields asked for" $S ingest --db "$db" --branch dev jenkins.h5
+equals "reingest branch only" "$err" \
+	"scopedb: warning: 'jenkins.h5' already stored as run $jid with branch main, not dev; keeping it"
+# a CI's commit and branch are not the user's request: no warning
+GIT_COMMIT=9999999 GIT_BRANCH=origin/other expect 0 "reingest in CI" $S ingest --db "$db" jenkins.h5
+equals "reingest in CI: no warning" "$err" ""
 
 # --- the run id for a CI job; pin --if-missing ----------------------------------
 prof ci.h5

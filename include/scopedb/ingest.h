@@ -9,7 +9,9 @@
  * existing run gets any new tags and the result says duplicate, and which
  * of the given commit, branch and label differ from the ones it keeps.
  *
- * Ownership: the options are only read; the result holds no pointers.
+ * Ownership: the options are only read; the result owns the stored values
+ * of a duplicate's kept fields (kept_*; NULL otherwise): release it with
+ * ingest_result_release() (also after an error; it is zeroed then).
  */
 #ifndef SCOPEDB_INGEST_H
 #define SCOPEDB_INGEST_H
@@ -45,6 +47,11 @@ struct ingest_result {
 	int tags_added; /* new tags added to a duplicate */
 	unsigned kept;	/* duplicate: INGEST_KEPT_* of the options that differ
 			 * from the stored run, which keeps its own */
+	/* duplicate: the stored run's value of each kept field (NULL: the
+	 * field is not kept, or the run has none) */
+	char *kept_commit;
+	char *kept_branch;
+	char *kept_label;
 	int64_t num_ranks;
 	int64_t num_regions;
 	uint64_t num_calls;
@@ -52,6 +59,9 @@ struct ingest_result {
 
 int ingest_file(struct ingest_result *out, struct store *st, const char *path,
 		const struct ingest_opts *opts);
+
+/* Free the kept_* strings of r (NULL accepted) and zero it. */
+void ingest_result_release(struct ingest_result *r);
 
 /* Check a --meta argument: ERR_USAGE unless it is KEY=VALUE with a
  * non-empty KEY. */

@@ -107,42 +107,62 @@ static int ingest_line(struct doc *d, const void *ctx)
 
 /*
  * The warning for a file already stored as a run whose commit, branch or
- * label (r->kept) differ from the ones given: the run keeps its own.
+ * label differ from the ones given: the run keeps its own.  Only the fields
+ * asked for on the command line (mask: INGEST_KEPT_* of --commit, --branch,
+ * --label) are named, with the value not applied; a commit or branch from
+ * the CI or git is not the user's request, and the stored run says it.
  */
-static void ingest_warn_kept(struct store *st, const char *path, const struct ingest_result *r)
+static void ingest_warn_kept(const char *path, const struct ingest_result *r,
+			     const struct ingest_opts *io, unsigned mask)
 {
 	const char *names[] = {"commit", "branch", "label"};
 	const unsigned bits[] = {INGEST_KEPT_COMMIT, INGEST_KEPT_BRANCH, INGEST_KEPT_LABEL};
-	struct store_run old;
+	const char *stored[] = {r->kept_commit, r->kept_branch, r->kept_label};
+	const char *given[] = {io->commit, io->branch, io->label};
 	const char *sep = "";
 	size_t i;
 
-	if (store_get_run(st, &old, r->run_id))
-		return; /* the run was just read: only a failing store gets here */
+	if (!(r->kept & mask))
+		return;
 	fprintf(stderr, "scopedb: warning: '%s' already stored as run %" PRId64 " with ", path,
 		r->run_id);
 	for (i = 0; i < 3; i++) {
-		const char *v = i == 0 ? old.commit : i == 1 ? old.branch : old.label;
-
-		if (!(r->kept & bits[i]))
+		if (!(r->kept & mask & bits[i]))
 			continue;
-		if (v)
-			fprintf(stderr, "%s%s %s", sep, names[i], v);
+		if (stored[i])
+			fprintf(stderr, "%s%s %s, not %s", sep, names[i], stored[i], given[i]);
 		else
-			fprintf(stderr, "%sno %s", sep, names[i]);
+			fprintf(stderr, "%sno %s, not %s", sep, names[i], given[i]);
 		sep = ", ";
 	}
 	fputs("; keeping it\n", stderr);
-	store_run_release(&old);
+}
+
+/* The warning for the first run stored without a commit: the fix is
+ * --commit, or the CI variable that was ignored (ignored: its name), or a
+ * git work tree. */
+static void ingest_warn_no_commit(int64_t run_id, const char *ignored)
+{
+	fprintf(stderr,
+		"scopedb: warning: run %" PRId64 " stored without a commit: pass --commit or ",
+		run_id);
+	if (ignored)
+		fprintf(stderr, "set %s to a commit\n", ignored);
+	else
+		fputs("run inside a git work tree\n", stderr);
 }
 
 /*
  * Ingest files[0..n) one by one; the terminal gets a line per stored file
  * as it is done, JSON one array at the end (rendered into json).  *failed
- * is set when some file failed.  0, or an error of the output itself.
+ * is set when some file failed.  asked: INGEST_KEPT_* of the identity
+ * fields given on the command line; ignored: the CI commit variable that
+ * was no commit, or NULL (for the warnings).  0, or an error of the output
+ * itself.
  */
-static int ingest_files(struct buf *json, struct store *st, struct ingest_opts *io, char **files,
-			int n, const char *fmt, int quiet, int *failed)
+static int ingest_files(struct buf *json, struct store *st, struct ingest_opts *io, unsigned asked,
+			const char *ignored, char **files, int n, const char *fmt, int quiet,
+			int *failed)
 {
 	struct buf line = BUF_INIT;
 	struct doc d;
@@ -166,13 +186,10 @@ static int ingest_files(struct buf *json, struct store *st, struct ingest_opts *
 		if (e) {
 			*failed = 1;
 			fprintf(stderr, "scopedb: %s\n", err_msg());
-		} else if (r.duplicate && r.kept) {
-			ingest_warn_kept(st, files[i], &r);
-		} else if (!r.duplicate && !io->commit && !warned) {
-			fprintf(stderr,
-				"scopedb: warning: run %" PRId64 " stored without a commit: pass "
-				"--commit or run inside a git work tree\n",
-				r.run_id);
+		} else if (r.duplicate) {
+			ingest_warn_kept(files[i], &r, io, asked);
+		} else if (!io->commit && !warned) {
+			ingest_warn_no_commit(r.run_id, ignored);
 			warned = 1;
 		}
 		if (cli_format_is(fmt, "json")) {
@@ -185,6 +202,7 @@ static int ingest_files(struct buf *json, struct store *st, struct ingest_opts *
 			fputs(line.len ? line.data : "", stdout);
 		}
 		fflush(stdout);
+		ingest_result_release(&r);
 	}
 	if (!rc && cli_format_is(fmt, "json"))
 		rc = cli_render(json, &d, fmt, 0);
@@ -221,6 +239,7 @@ int cmd_ingest(int argc, char **argv)
 	struct store *st = NULL;
 	struct buf json = BUF_INIT;
 	int quiet = 0, failed = 0, code = CLI_EXIT_ERROR, nargs;
+	unsigned asked;
 	const struct opt opts[] = {
 	    OPT__DB(&db),
 	    OPT_LIST(0, "tag", &tags, "T",
@@ -252,13 +271,19 @@ int cmd_ingest(int argc, char **argv)
 		code = cli_error();
 		goto out;
 	}
+	if (id.ignored_from)
+		fprintf(stderr, "scopedb: warning: %s '%s' is not a commit; ignored\n",
+			id.ignored_from, id.ignored_value);
 	io.commit = id.commit;
 	io.branch = id.branch;
 	if (store_open(&st, cli_db_path(db), 0)) {
 		code = cli_error();
 		goto out;
 	}
-	if (ingest_files(&json, st, &io, argv, nargs, fmt, quiet, &failed)) {
+	asked = (commit ? INGEST_KEPT_COMMIT : 0) | (branch ? INGEST_KEPT_BRANCH : 0) |
+		(io.label ? INGEST_KEPT_LABEL : 0);
+	if (ingest_files(&json, st, &io, asked, id.ignored_from, argv, nargs, fmt, quiet,
+			 &failed)) {
 		code = cli_error();
 		goto out;
 	}

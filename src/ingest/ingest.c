@@ -309,6 +309,19 @@ static int ingest_duplicate(struct ingest_ctx *c, int64_t existing)
 	c->out->run_id = existing;
 	c->out->duplicate = 1;
 	c->out->kept = ingest_kept(&old, c->opts);
+	/* the stored values the caller's warning shows: moved, not re-read */
+	if (c->out->kept & INGEST_KEPT_COMMIT) {
+		c->out->kept_commit = old.commit;
+		old.commit = NULL;
+	}
+	if (c->out->kept & INGEST_KEPT_BRANCH) {
+		c->out->kept_branch = old.branch;
+		old.branch = NULL;
+	}
+	if (c->out->kept & INGEST_KEPT_LABEL) {
+		c->out->kept_label = old.label;
+		old.label = NULL;
+	}
 	c->out->num_ranks = old.num_ranks;
 	c->out->num_regions = old.num_regions;
 	c->out->num_calls = (uint64_t)old.num_calls;
@@ -349,6 +362,16 @@ static int ingest_new_run(struct ingest_ctx *c, const char *sha)
 	if (rc)
 		return rc;
 	return ingest_add_tags(&c->out->tags_added, c->st, c->run_id, c->opts);
+}
+
+void ingest_result_release(struct ingest_result *r)
+{
+	if (!r)
+		return;
+	free(r->kept_commit);
+	free(r->kept_branch);
+	free(r->kept_label);
+	memset(r, 0, sizeof(*r));
 }
 
 int ingest_file(struct ingest_result *out, struct store *st, const char *path,
@@ -431,7 +454,7 @@ out:
 	if (rc && in_tx)
 		store_rollback(st);
 	if (rc)
-		memset(out, 0, sizeof(*out));
+		ingest_result_release(out);
 	free(c.region_ids);
 	free(c.seen);
 	i64vec_release(&c.sorted);
