@@ -423,7 +423,8 @@ static int report_junit(struct buf *b, const struct compare_result *r, const str
 	return render(b, "junit", r, o, 0);
 }
 
-/* JUnit: a testcase per row, a failure per violation, names escaped. */
+/* JUnit: a testcase per row, a failure per violation (typed regression,
+ * missing or new by the rule it broke), names escaped. */
 static void test_junit(void **state)
 {
 	struct fixture *f = *state;
@@ -431,10 +432,11 @@ static void test_junit(void **state)
 	make_opts(&f->o, 1);
 	f->rows[0].violation = 1;
 	f->rows[1].name = "io<&>\"'\x01\xff";
-	f->rows[1].violation = 1;
+	f->rows[1].violation = 1; /* no b: --fail-on-missing */
+	f->rows[2].violation = 1; /* no a: --fail-on-new */
 	expect_render(report_junit, &f->r, &f->o,
 		      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		      "<testsuite name=\"scopedb.check\" tests=\"3\" failures=\"2\" errors=\"0\" "
+		      "<testsuite name=\"scopedb.check\" tests=\"3\" failures=\"3\" errors=\"0\" "
 		      "skipped=\"0\">\n"
 		      "  <testcase name=\"solve\" classname=\"scopedb.check.total\">\n"
 		      "    <failure type=\"regression\" message=\"a: 1.5, b: 2.25, delta: +0.75, "
@@ -442,10 +444,13 @@ static void test_junit(void **state)
 		      "  </testcase>\n"
 		      "  <testcase name=\"io&lt;&amp;&gt;&quot;&apos;??\" "
 		      "classname=\"scopedb.check.total\">\n"
-		      "    <failure type=\"regression\" message=\"a: 0.1, b: -, delta: -0.1, "
+		      "    <failure type=\"missing\" message=\"a: 0.1, b: -, delta: -0.1, "
 		      "delta %: -100%\">a: 0.1, b: -, delta: -0.1, delta %: -100%</failure>\n"
 		      "  </testcase>\n"
-		      "  <testcase name=\"new|pipe\" classname=\"scopedb.check.total\"/>\n"
+		      "  <testcase name=\"new|pipe\" classname=\"scopedb.check.total\">\n"
+		      "    <failure type=\"new\" message=\"a: -, b: 3e-05, delta: +3e-05, "
+		      "delta %: -\">a: -, b: 3e-05, delta: +3e-05, delta %: -</failure>\n"
+		      "  </testcase>\n"
 		      "</testsuite>\n");
 	make_opts(&f->o, 0);
 	f->r.nrows = 0;

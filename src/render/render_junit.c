@@ -5,7 +5,10 @@
  * diff and check), named by the row's first cell, with a <failure> for
  * each row the document marks as bad in its first cell (a check's budget
  * violations).  The failure message lists the row's other columns as
- * people read them ("a: 0.15, b: 0.16, delta: +0.012, delta %: +7.9%").
+ * people read them ("a: 0.15, b: 0.16, delta: +0.012, delta %: +7.9%"),
+ * its type says which rule the row broke: "new" (no baseline value, a:
+ * --fail-on-new), "missing" (no candidate value, b: --fail-on-missing),
+ * else "regression" (over the budget).
  *
  * The suite is the document's name ("scopedb.check", "scopedb.diff";
  * "scopedb" for an unnamed one), the classname adds its subject, the
@@ -30,6 +33,21 @@ static const struct doc_table *render_junit_table(const struct doc *d, const str
 static int render_junit_failed(const struct doc_table *t, size_t r)
 {
 	return (doc_cell(t, r, 0)->flags & DOC_BAD) != 0;
+}
+
+/*
+ * The failure type of a failed row r of the comparison table (region, a,
+ * b, ...): a row without a baseline value can only fail by --fail-on-new,
+ * one without a candidate value only by --fail-on-missing (its delta %
+ * is -100 or none, never over a budget); others are over the budget.
+ */
+static const char *render_junit_type(const struct doc_table *t, size_t r)
+{
+	if (t->ncols > 1 && doc_cell(t, r, 1)->null)
+		return "new";
+	if (t->ncols > 2 && doc_cell(t, r, 2)->null)
+		return "missing";
+	return "regression";
 }
 
 /* "title: value, ..." of row r's columns after the first (unescaped). */
@@ -68,7 +86,7 @@ static int render_junit_case(struct buf *out, const struct doc_table *t, size_t 
 	s.len = 0;
 	rc |= buf_puts(&s, "");
 	rc |= render_junit_message(&s, t, r);
-	rc |= buf_puts(out, "\">\n    <failure type=\"regression\" message=\"");
+	rc |= buf_printf(out, "\">\n    <failure type=\"%s\" message=\"", render_junit_type(t, r));
 	rc |= escape_xml(out, s.data ? s.data : "");
 	rc |= buf_puts(out, "\">");
 	rc |= escape_xml(out, s.data ? s.data : "");
