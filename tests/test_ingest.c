@@ -272,11 +272,21 @@ static void test_duplicate_and_tags(void **state)
 	o.label = NULL;
 	assert_int_equal(ingest_file(&r, st, tu_fixture("schema-3.h5"), &o), 0);
 	assert_int_equal(r.kept, INGEST_KEPT_COMMIT | INGEST_KEPT_BRANCH);
+	/* with the stored values (for the warning), only of the kept fields */
+	assert_string_equal(r.kept_commit, "0123abcd");
+	assert_string_equal(r.kept_branch, "main");
+	assert_null(r.kept_label);
+	ingest_result_release(&r);
+	assert_null(r.kept_commit);
 	o.commit = NULL;
 	o.branch = NULL;
 	o.label = "other";
 	assert_int_equal(ingest_file(&r, st, tu_fixture("schema-3.h5"), &o), 0);
 	assert_int_equal(r.kept, INGEST_KEPT_LABEL);
+	assert_null(r.kept_commit);
+	assert_string_equal(r.kept_label, "base");
+	ingest_result_release(&r);
+	ingest_result_release(NULL);
 	store_close(st);
 	assert_int_equal(tu_db_int(db, "select count(*) from runs"), 1);
 	assert_int_equal(tu_db_int(db, "select count(*) from run_tags"), 2);
