@@ -2,7 +2,10 @@
  * cmd_ingest.c - "scopedb ingest FILE...": import profiles into the store,
  * one transaction per file.  A failing file is reported and skipped; the
  * exit status is 2 if any file failed.  On a terminal a progress line is
- * drawn on stderr for ingests that take more than half a second.
+ * drawn on stderr for ingests that take more than half a second.  Warnings
+ * (stderr, exit status unchanged): a CI commit variable that is no commit,
+ * the first run stored without a commit, and a file already stored under
+ * another --commit/--branch/--label than the one given.
  */
 #include <inttypes.h>
 #include <stdio.h>
