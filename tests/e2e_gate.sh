@@ -201,7 +201,7 @@ expect_err 2 "output without =" "scopedb: invalid --output 'report.md': expected
 expect_err 2 "output empty file" "scopedb: invalid --output 'json=': expected FORMAT=FILE" \
 	$S diff 1 2 --output json=
 expect_err 2 "unwritable output" \
-	"scopedb: cannot write --output 'json=nodir/c.json': No such file or directory" \
+	"scopedb: cannot write --output 'json=nodir/c.json': no such file or directory" \
 	$S check 1 2 --output json=keep.json --output json=nodir/c.json
 equals "unwritable: no stdout" "$out" ""
 equals "unwritable: other file untouched" "$(cat keep.json)" "old"
