@@ -13,13 +13,6 @@ db=$E2E_DIR/g.sqlite
 export SCOPEDB_DB=$db
 
 # expect_err RC DESC STDERR CMD...: exit RC and exactly this stderr.
-expect_err() {
-	local want=$1 desc=$2 msg=$3
-	shift 3
-	run "$@"
-	[ "$rc" -eq "$want" ] && ok || bad "$desc: exit $rc, expected $want (stderr: $err)"
-	equals "$desc: stderr" "$err" "$msg"
-}
 
 "$MKPROFILE" --seed 1 --gpu --timestamp 2024-01-01T00:00:00Z base.h5 >/dev/null || exit 1
 "$MKPROFILE" --seed 1 --gpu --scale 1.2 --timestamp 2024-01-02T00:00:00Z slow.h5 >/dev/null || exit 1
