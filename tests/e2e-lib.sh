@@ -49,6 +49,15 @@ expect_error() {
 	if printf '%s' "$err" | grep -Eq -- "$pat"; then ok; else bad "$desc: '$err' !~ /$pat/"; fi
 }
 
+# expect_err RC DESC MESSAGE CMD...: exit RC and exactly MESSAGE on stderr.
+expect_err() {
+	local want=$1 desc=$2 msg=$3
+	shift 3
+	run "$@"
+	[ "$rc" -eq "$want" ] && ok || bad "$desc: exit $rc, expected $want (stderr: $err)"
+	equals "$desc: stderr" "$err" "$msg"
+}
+
 # contains DESC HAYSTACK NEEDLE
 contains() {
 	case "$2" in *"$3"*) ok ;; *) bad "$1: '$3' not in output: $2" ;; esac

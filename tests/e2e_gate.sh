@@ -14,13 +14,6 @@ db=$E2E_DIR/g.sqlite
 export SCOPEDB_DB=$db
 
 # expect_err RC DESC STDERR CMD...: exit RC and exactly this stderr.
-expect_err() {
-	local want=$1 desc=$2 msg=$3
-	shift 3
-	run "$@"
-	[ "$rc" -eq "$want" ] && ok || bad "$desc: exit $rc, expected $want (stderr: $err)"
-	equals "$desc: stderr" "$err" "$msg"
-}
 
 "$MKPROFILE" --seed 1 --gpu --timestamp 2024-01-01T00:00:00Z base.h5 >/dev/null || exit 1
 "$MKPROFILE" --seed 1 --gpu --scale 1.2 --timestamp 2024-01-02T00:00:00Z slow.h5 >/dev/null || exit 1
@@ -218,7 +211,7 @@ expect_err 2 "output without =" "scopedb: invalid --output 'report.md': expected
 expect_err 2 "output empty file" "scopedb: invalid --output 'json=': expected FORMAT=FILE" \
 	$S diff 1 2 --output json=
 expect_err 2 "unwritable output" \
-	"scopedb: cannot write --output 'json=nodir/c.json': No such file or directory" \
+	"scopedb: cannot write --output 'json=nodir/c.json': no such file or directory" \
 	$S check 1 2 --output json=keep.json --output json=nodir/c.json
 equals "unwritable: no stdout" "$out" ""
 equals "unwritable: other file untouched" "$(cat keep.json)" "old"

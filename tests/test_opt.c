@@ -609,6 +609,69 @@ static void test_format_choices(void **state)
 	assert_false(cli_format_is(NULL, "csv"));
 }
 
+/* An OPT_MULTI option whose next word is "--" or looks like an option
+ * has no value: the missing-value message, for --x, -x and --ranks;
+ * "--include=--" and "-" alone are still values. */
+static void test_multi_needs_value(void **state)
+{
+	const char *a1[] = {"cmp", "--include", "--", "A", "B", NULL};
+	const char *a2[] = {"cmp", "--exclude", "--format", "csv", "A", "B", NULL};
+	const char *a3[] = {"cmp", "A", "B", "--ranks", "-1", NULL};
+	const char *a4[] = {"cmp", "--include=--", "--", "A", "B", NULL};
+	const char *a5[] = {"cmp", "--inc", "-x", "A", "B", NULL};
+	const char *a6[] = {"cmp", "--include", "-", "A", "B", NULL};
+	struct multi_dest d;
+	int code;
+
+	(void)state;
+	assert_int_equal(parse_multi(&d, a1, &code), -1);
+	assert_int_equal(code, CLI_EXIT_ERROR);
+	assert_string_equal(err_line(), "scopedb: option '--include' needs a value");
+	multi_release(&d);
+	assert_int_equal(parse_multi(&d, a2, &code), -1);
+	assert_string_equal(err_line(), "scopedb: option '--exclude' needs a value");
+	multi_release(&d);
+	assert_int_equal(parse_multi(&d, a3, &code), -1);
+	assert_string_equal(err_line(), "scopedb: option '--ranks' needs a value");
+	multi_release(&d);
+	assert_int_equal(parse_multi(&d, a5, &code), -1);
+	assert_string_equal(err_line(), "scopedb: option '--inc' needs a value");
+	multi_release(&d);
+	assert_int_equal(parse_multi(&d, a4, &code), 2);
+	assert_int_equal(d.inc.n, 1);
+	assert_string_equal(d.inc.v[0], "--");
+	assert_string_equal(a4[0], "A");
+	multi_release(&d);
+	assert_int_equal(parse_multi(&d, a6, &code), -1); /* "-" took A B */
+	assert_string_equal(err_line(),
+			    "scopedb: cmp needs two runs; --include took '- A B' (its values "
+			    "run until the next option): put the arguments before it or end its "
+			    "values with --");
+	multi_release(&d);
+}
+
+/* Many distinct lists: none is dropped, each kept (same pointer). */
+static void test_format_lists_kept(void **state)
+{
+	static char names[20][32]; /* cli_formats_all() keeps the pointer */
+	const char *first[20];
+	struct buf b = BUF_INIT;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 20; i++) {
+		snprintf(names[i], sizeof(names[i]), "json x%d", i);
+		first[i] = cli_formats_all(names[i], RENDER_NEEDS_COMPARISON);
+		assert_true(has_word(first[i], "junit"));
+		assert_true(has_word(first[i], "table"));
+	}
+	for (i = 0; i < 20; i++)
+		assert_ptr_equal(cli_formats_all(names[i], RENDER_NEEDS_COMPARISON), first[i]);
+	assert_int_equal(cli_format_choices(&b, "csv junit table"), 0);
+	assert_string_equal(b.data, "table, csv, junit");
+	buf_release(&b);
+}
+
 /* The parser follows POSIXLY_CORRECT: the tests start without it. */
 static int setup(void **state)
 {
@@ -634,4 +697,6 @@ TU_MAIN(setup, NULL,
 	    cmocka_unit_test(test_describe),
 	    cmocka_unit_test(test_metric_choices),
 	    cmocka_unit_test(test_format_choices),
+	    cmocka_unit_test(test_multi_needs_value),
+	    cmocka_unit_test(test_format_lists_kept),
 	})

@@ -72,6 +72,11 @@ char *buf_finish(struct buf *b, int failed);
  * with "if (s && !copy)"). */
 char *util_strdup(const char *s);
 
+/* strerror(e) with its first letter lowercased, as the project's
+ * messages print it ("no such file or directory").  The text is in a
+ * thread-local buffer, valid until the next call in the same thread. */
+const char *util_strerror_lc(int e);
+
 /*
  * n bytes of scratch memory for a large, short-lived buffer, mapped so
  * that only the pages touched cost memory, with transparent huge pages

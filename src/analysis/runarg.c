@@ -3,7 +3,6 @@
  * runarg.h): the one place that decides between the two, for diff, check,
  * show and meta.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,14 +79,10 @@ static int runarg_cannot_read(const char *arg)
 {
 	struct stat sb;
 	int e = stat(arg, &sb) ? errno : EISDIR;
-	char why[128];
+	const char *why = e == ENOENT	? "no such file"
+			  : e == EISDIR ? "not a regular file"
+					: util_strerror_lc(e);
 
-	/* strerror() text, lowercased to match the house style */
-	snprintf(why, sizeof(why), "%s",
-		 e == ENOENT   ? "no such file"
-		 : e == EISDIR ? "not a regular file"
-			       : strerror(e));
-	why[0] = (char)tolower((unsigned char)why[0]);
 	return err_set(ERR_IO, "cannot read '%s': %s", arg, why);
 }
 

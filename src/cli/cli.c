@@ -50,6 +50,22 @@ static int cli_word_in(const char *list, const char *name)
 	return 0;
 }
 
+int cli_format_choices(struct buf *out, const char *allowed)
+{
+	const struct renderer *r;
+	size_t i;
+	int first = 1;
+
+	for (i = 0; (r = render_at(i)) != NULL; i++) {
+		if (!cli_word_in(allowed, r->name))
+			continue;
+		if (buf_printf(out, "%s%s", first ? "" : ", ", r->name))
+			return err_nomem();
+		first = 0;
+	}
+	return 0;
+}
+
 int cli_parse_format(const char **out, const char *arg, const char *allowed)
 {
 	const struct renderer *r;
@@ -58,58 +74,64 @@ int cli_parse_format(const char **out, const char *arg, const char *allowed)
 	int rc;
 
 	for (i = 0; (r = render_at(i)) != NULL; i++) {
-		if (!cli_word_in(allowed, r->name))
-			continue;
-		if (!strcmp(arg, r->name)) {
+		if (cli_word_in(allowed, r->name) && !strcmp(arg, r->name)) {
 			*out = r->name;
-			buf_release(&choices);
 			return 0;
 		}
-		if (buf_printf(&choices, "%s%s", choices.len ? ", " : "", r->name)) {
-			buf_release(&choices);
-			return err_nomem();
-		}
 	}
-	rc = err_set(ERR_USAGE, "invalid --format '%s': choose from %s", arg,
-		     choices.data ? choices.data : "");
+	rc = cli_format_choices(&choices, allowed);
+	if (!rc)
+		rc = err_set(ERR_USAGE, "invalid --format '%s': choose from %s", arg,
+			     choices.data ? choices.data : "");
 	buf_release(&choices);
 	return rc;
 }
 
+/* One list of cli_formats_all(), kept for the process. */
+struct cli_format_list {
+	struct cli_format_list *next;
+	const char *fmts;
+	unsigned kinds;
+	char *all;
+};
+
 const char *cli_formats_all(const char *fmts, unsigned kinds)
 {
-	/* One list per (fmts, kinds): commands pass a handful of distinct
-	 * literals; past CLI_FORMAT_LISTS of them, fmts alone is offered. */
-	enum { CLI_FORMAT_LISTS = 8, CLI_FORMAT_LIST_LEN = 256 };
-	static struct {
-		const char *fmts;
-		unsigned kinds;
-		char all[CLI_FORMAT_LIST_LEN];
-	} lists[CLI_FORMAT_LISTS];
+	/* One list per (fmts, kinds), built on first use: commands pass a
+	 * handful of distinct literals.  Reachable from lists until exit. */
+	static struct cli_format_list *lists;
+	struct cli_format_list *l;
+	struct buf all = BUF_INIT;
 	const struct renderer *r;
-	size_t i, k, len;
+	size_t i;
+	int rc;
 
-	for (k = 0; k < CLI_FORMAT_LISTS && lists[k].fmts; k++)
-		if (lists[k].kinds == kinds && !strcmp(lists[k].fmts, fmts))
-			return lists[k].all;
-	if (k == CLI_FORMAT_LISTS || strlen(fmts) >= CLI_FORMAT_LIST_LEN)
-		return fmts;
-	lists[k].fmts = fmts;
-	lists[k].kinds = kinds;
-	len = strlen(fmts);
-	memcpy(lists[k].all, fmts, len + 1);
-	for (i = 0; (r = render_at(i)) != NULL; i++) {
-		size_t n = strlen(r->name);
-
+	for (l = lists; l; l = l->next)
+		if (l->kinds == kinds && !strcmp(l->fmts, fmts))
+			return l->all;
+	l = malloc(sizeof(*l));
+	rc = !l || buf_printf(&all, "%s", fmts);
+	for (i = 0; !rc && (r = render_at(i)) != NULL; i++) {
 		if ((r->needs & ~kinds) || cli_word_in(fmts, r->name))
 			continue;
-		if (len + 1 + n >= CLI_FORMAT_LIST_LEN)
-			break;
-		lists[k].all[len++] = ' ';
-		memcpy(lists[k].all + len, r->name, n + 1);
-		len += n;
+		rc = buf_printf(&all, " %s", r->name);
 	}
-	return lists[k].all;
+	if (rc) {
+		/* out of memory: offer fmts alone rather than fail */
+		free(l);
+		buf_release(&all);
+		return fmts;
+	}
+	l->all = buf_detach(&all);
+	if (!l->all) {
+		free(l);
+		return fmts;
+	}
+	l->fmts = fmts;
+	l->kinds = kinds;
+	l->next = lists;
+	lists = l;
+	return l->all;
 }
 
 int cli_isatty(FILE *f)

@@ -37,8 +37,9 @@ int cli_format_is(const char *fmt, const char *name);
  * the words of fmts (the command's own order for its help), then the other
  * renderers in registry order whose needs (RENDER_NEEDS_*) are all in
  * kinds: 0 for a command whose documents are generic, or
- * RENDER_NEEDS_COMPARISON for diff and check.  The result is static, built
- * once per (fmts, kinds) and kept for the process. */
+ * RENDER_NEEDS_COMPARISON for diff and check.  The result is built once
+ * per (fmts, kinds) and kept for the process (never freed; on out of
+ * memory, fmts itself is returned). */
 const char *cli_formats_all(const char *fmts, unsigned kinds);
 
 /* The store path: flag if non-NULL, else $SCOPEDB_DB, else
@@ -49,6 +50,11 @@ const char *cli_db_path(const char *flag);
  * allowed names; ERR_USAGE naming the value and the choices (in registry
  * order) otherwise. */
 int cli_parse_format(const char **out, const char *arg, const char *allowed);
+
+/* Append to out the registered formats among the space-separated allowed
+ * names, in registry order, comma-separated ("table, json, csv"): the
+ * choices of cli_parse_format()'s message.  0 or ERR_NOMEM. */
+int cli_format_choices(struct buf *out, const char *allowed);
 
 /* 1 if f is a terminal. */
 int cli_isatty(FILE *f);

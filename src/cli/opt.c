@@ -171,6 +171,14 @@ static int opt_ends_values(const struct opt *o, const char *word)
 	return word[0] == '-' && word[1];
 }
 
+/* 1 when word cannot be the first separate value of o: for an OPT_MULTI
+ * option, "--" or a word starting with '-' (not "-" alone) is the next
+ * option, not a value ("--include=--" still gives one). */
+static int opt_not_value(const struct opt *o, const char *word)
+{
+	return (o->flags & OPT_MULTI) && word[0] == '-' && word[1];
+}
+
 /*
  * After "--opt V" (V at argv[*i]) of an OPT_MULTI option: apply the next
  * words up to one starting with '-', advancing *i.  A bad one is reported
@@ -230,7 +238,7 @@ static int opt_long(const struct opt_cmd *cmd, const struct opt *opts, int argc,
 	if (opt_takes_value(o)) {
 		if (eq) {
 			arg = eq + 1;
-		} else if (*i + 1 < argc) {
+		} else if (*i + 1 < argc && !opt_not_value(o, argv[*i + 1])) {
 			arg = argv[++*i];
 		} else {
 			*code = opt_usage_error(cmd, opts, "option '%s' needs a value", word);
@@ -262,7 +270,7 @@ static int opt_short(const struct opt_cmd *cmd, const struct opt *opts, int argc
 		if (opt_takes_value(o)) {
 			if (p[1]) {
 				arg = p + 1;
-			} else if (*i + 1 < argc) {
+			} else if (*i + 1 < argc && !opt_not_value(o, argv[*i + 1])) {
 				arg = argv[++*i];
 				separate = 1;
 			} else {

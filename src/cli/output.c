@@ -4,7 +4,9 @@
  * --format option against the renderer registry, so a new renderer needs
  * no change here.
  */
+#define _DEFAULT_SOURCE /* realpath() */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,103 +68,206 @@ static char *cli_output_format(const char *arg, const char *eq)
 
 int cli_outputs_check(const char *const *outs, size_t n, const char *allowed)
 {
+	struct buf choices = BUF_INIT;
 	const char *f;
 	size_t i;
+	int rc = 0;
 
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && !rc; i++) {
 		const char *eq = strchr(outs[i], '=');
 		char *name;
-		int rc;
 
-		if (!eq || eq == outs[i] || !eq[1])
-			return err_set(ERR_USAGE, "invalid --output '%s': expected FORMAT=FILE",
-				       outs[i]);
+		if (!eq || eq == outs[i] || !eq[1]) {
+			rc = err_set(ERR_USAGE, "invalid --output '%s': expected FORMAT=FILE",
+				     outs[i]);
+			break;
+		}
 		name = cli_output_format(outs[i], eq);
-		if (!name)
-			return ERR_NOMEM;
+		if (!name) {
+			rc = ERR_NOMEM;
+			break;
+		}
 		rc = cli_parse_format(&f, name, allowed);
 		free(name);
-		if (rc) {
-			/* the choices of the --format message */
-			char *choices = util_strdup(strstr(err_msg(), "choose from"));
-
-			rc = choices
-				 ? err_set(ERR_USAGE, "invalid --output '%s': unknown format; %s",
-					   outs[i], choices)
-				 : ERR_NOMEM;
-			free(choices);
-			return rc;
+		if (rc && rc != ERR_NOMEM) {
+			rc = cli_format_choices(&choices, allowed);
+			if (!rc)
+				rc =
+				    err_set(ERR_USAGE,
+					    "invalid --output '%s': unknown format; choose from %s",
+					    outs[i], choices.data ? choices.data : "");
 		}
 	}
-	return 0;
+	buf_release(&choices);
+	return rc;
 }
 
-/* One --output file being written: its format, path and temporary file. */
+/*
+ * One --output file.  A regular FILE (or a symlink to one) is written to
+ * a temporary file beside it (beside the symlink's target) and renamed
+ * into place; a FILE that is the standard output ("-", /dev/stdout, or
+ * the file stdout is redirected to) is appended to stdout; another
+ * existing FILE that is not a regular file (a FIFO, a device) is opened
+ * as it is and written directly.
+ */
 struct cli_outfile {
 	const char *arg; /* FORMAT=FILE as given */
 	char *fmt;
 	const char *path;
-	char *tmp; /* NULL once renamed */
-	int fd;
+	char *target; /* the path renamed over: path or its symlink's target */
+	char *tmp;    /* NULL once renamed (or when not a rename) */
+	int fd;	      /* tmp's, or the direct FILE's */
+	int to_stdout;
+	struct buf data;
 };
 
-/* Create o's temporary file beside o->path, with the mode a new file gets. */
+static int cli_outfile_error(const struct cli_outfile *o, int e)
+{
+	return err_set(ERR_IO, "cannot write --output '%s': %s", o->arg, util_strerror_lc(e));
+}
+
+/* 1 if sb is the file open on descriptor fd. */
+static int cli_same_file(const struct stat *sb, int fd)
+{
+	struct stat fb;
+
+	return !fstat(fd, &fb) && fb.st_dev == sb->st_dev && fb.st_ino == sb->st_ino;
+}
+
+/* Create o's temporary file beside o->target: O_EXCL under a fresh name,
+ * so that the mode comes from the umask (a new file) or is mode (the old
+ * file's). */
+static int cli_outfile_tmp(struct cli_outfile *o, int keep_mode, mode_t mode)
+{
+	static unsigned serial;
+	int tries, e = 0;
+
+	o->tmp = malloc(strlen(o->target) + sizeof(".tmp.") + 24);
+	if (!o->tmp)
+		return err_nomem();
+	for (tries = 0; tries < 100; tries++) {
+		sprintf(o->tmp, "%s.tmp.%ld.%u", o->target, (long)getpid(), serial++);
+		o->fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		if (o->fd >= 0 || errno != EEXIST)
+			break;
+	}
+	if (o->fd < 0) {
+		e = errno;
+		free(o->tmp);
+		o->tmp = NULL;
+		return cli_outfile_error(o, e);
+	}
+	if (keep_mode && fchmod(o->fd, mode & 07777) < 0)
+		return cli_outfile_error(o, errno);
+	return 0;
+}
+
+/* Check o's FILE and prepare it (see struct cli_outfile) before anything
+ * is written: a directory, a missing or unwritable parent directory are
+ * errors here. */
 static int cli_outfile_open(struct cli_outfile *o, const char *arg)
 {
 	const char *eq = strchr(arg, '=');
-	mode_t mask = umask(0);
+	struct stat sb, lb;
 
-	umask(mask);
 	o->arg = arg;
 	o->path = eq + 1;
 	o->fd = -1;
 	o->fmt = cli_output_format(arg, eq);
-	o->tmp = malloc(strlen(o->path) + sizeof(".tmp.XXXXXX"));
-	if (!o->fmt || !o->tmp)
-		return err_nomem();
-	sprintf(o->tmp, "%s.tmp.XXXXXX", o->path);
-	o->fd = mkstemp(o->tmp);
-	if (o->fd < 0 || fchmod(o->fd, 0666 & ~mask) < 0) {
+	if (!o->fmt)
+		return ERR_NOMEM;
+	if (!strcmp(o->path, "-")) {
+		o->to_stdout = 1;
+		return 0;
+	}
+	if (stat(o->path, &sb) < 0) {
 		int e = errno;
 
-		if (o->fd < 0) {
-			free(o->tmp);
-			o->tmp = NULL;
-		}
-		return err_set(ERR_IO, "cannot write --output '%s': %s", arg, strerror(e));
+		/* a new file; a dangling symlink is an error (ENOENT) */
+		if (e != ENOENT || !lstat(o->path, &lb))
+			return cli_outfile_error(o, e);
+		o->target = util_strdup(o->path);
+		return o->target ? cli_outfile_tmp(o, 0, 0) : ERR_NOMEM;
 	}
-	return 0;
+	if (S_ISDIR(sb.st_mode))
+		return cli_outfile_error(o, EISDIR);
+	if (cli_same_file(&sb, STDOUT_FILENO)) {
+		o->to_stdout = 1;
+		return 0;
+	}
+	if (!S_ISREG(sb.st_mode) || cli_same_file(&sb, STDERR_FILENO)) {
+		o->fd = open(o->path, O_WRONLY | O_CLOEXEC);
+		return o->fd < 0 ? cli_outfile_error(o, errno) : 0;
+	}
+	if (lstat(o->path, &lb) < 0)
+		return cli_outfile_error(o, errno);
+	o->target = S_ISLNK(lb.st_mode) ? realpath(o->path, NULL) : util_strdup(o->path);
+	if (!o->target)
+		return S_ISLNK(lb.st_mode) ? cli_outfile_error(o, errno) : ERR_NOMEM;
+	return cli_outfile_tmp(o, 1, sb.st_mode);
 }
 
-/* Write all of data to o's temporary file and close it. */
-static int cli_outfile_write(struct cli_outfile *o, const struct buf *data)
+/* Write all of o->data to o->fd and close it; a write that writes
+ * nothing is a full device (ENOSPC). */
+static int cli_outfile_write(struct cli_outfile *o)
 {
 	size_t off = 0;
-	int rc = 0;
+	int e = 0;
 
-	while (off < data->len && !rc) {
-		ssize_t k = write(o->fd, data->data + off, data->len - off);
+	while (off < o->data.len && !e) {
+		ssize_t k = write(o->fd, o->data.data + off, o->data.len - off);
 
 		if (k < 0 && errno == EINTR)
 			continue;
-		if (k <= 0)
-			rc = -1;
+		if (k < 0)
+			e = errno;
+		else if (k == 0)
+			e = ENOSPC;
 		else
 			off += (size_t)k;
 	}
-	if (close(o->fd) < 0)
-		rc = -1;
+	if (close(o->fd) < 0 && !e)
+		e = errno;
 	o->fd = -1;
-	if (rc)
-		return err_set(ERR_IO, "cannot write --output '%s': %s", o->arg, strerror(errno));
-	return 0;
+	return e ? cli_outfile_error(o, e) : 0;
+}
+
+/* Rename the written temporary files into place.  Every FILE was checked
+ * and written before, so a failure is rare (the FILE changed meanwhile):
+ * the message then names the files already renamed. */
+static int cli_outfiles_rename(struct cli_outfile *files, size_t n)
+{
+	struct buf done = BUF_INIT;
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < n && !rc; i++) {
+		if (!files[i].tmp)
+			continue;
+		if (rename(files[i].tmp, files[i].target) < 0) {
+			int e = errno;
+
+			rc = done.len
+				 ? err_set(ERR_IO,
+					   "cannot write --output '%s': %s (already written: %s)",
+					   files[i].arg, util_strerror_lc(e), done.data)
+				 : cli_outfile_error(&files[i], e);
+		} else {
+			free(files[i].tmp);
+			files[i].tmp = NULL;
+			if (buf_printf(&done, "%s'%s'", done.len ? ", " : "", files[i].path))
+				rc = err_nomem();
+		}
+	}
+	buf_release(&done);
+	return rc;
 }
 
 int cli_print_doc_outputs(cli_doc_fn build, const void *ctx, const char *fmt, int color, int ok,
 			  const char *const *outs, size_t n)
 {
 	struct cli_outfile *files = util_calloc(n, sizeof(*files));
-	struct buf out = BUF_INIT, fb = BUF_INIT;
+	struct buf out = BUF_INIT;
 	struct doc d;
 	size_t i;
 	int rc, code;
@@ -174,25 +279,24 @@ int cli_print_doc_outputs(cli_doc_fn build, const void *ctx, const char *fmt, in
 	}
 	for (i = 0; i < n; i++)
 		files[i].fd = -1;
+	/* 1. check every FILE, 2. render every document, 3. write the
+	 * temporary files, 4. the FIFOs and devices, 5. rename, 6. stdout */
 	for (i = 0, rc = 0; i < n && !rc; i++)
 		rc = cli_outfile_open(&files[i], outs[i]);
 	if (!rc)
 		rc = build(&d, ctx);
 	if (!rc)
 		rc = cli_render(&out, &d, fmt, color);
-	for (i = 0; i < n && !rc; i++) {
-		fb.len = 0;
-		rc = cli_render(&fb, &d, files[i].fmt, 0);
-		if (!rc)
-			rc = cli_outfile_write(&files[i], &fb);
-	}
-	for (i = 0; i < n && !rc; i++) {
-		if (rename(files[i].tmp, files[i].path) < 0)
-			rc = err_set(ERR_IO, "cannot write --output '%s': %s", files[i].arg,
-				     strerror(errno));
-		else
-			free(files[i].tmp), files[i].tmp = NULL;
-	}
+	for (i = 0; i < n && !rc; i++)
+		rc = cli_render(files[i].to_stdout ? &out : &files[i].data, &d, files[i].fmt, 0);
+	for (i = 0; i < n && !rc; i++)
+		if (files[i].tmp)
+			rc = cli_outfile_write(&files[i]);
+	for (i = 0; i < n && !rc; i++)
+		if (!files[i].tmp && files[i].fd >= 0)
+			rc = cli_outfile_write(&files[i]);
+	if (!rc)
+		rc = cli_outfiles_rename(files, n);
 out:
 	if (rc) {
 		code = cli_error();
@@ -206,11 +310,12 @@ out:
 		if (files[i].tmp)
 			unlink(files[i].tmp);
 		free(files[i].tmp);
+		free(files[i].target);
 		free(files[i].fmt);
+		buf_release(&files[i].data);
 	}
 	free(files);
 	doc_release(&d);
 	buf_release(&out);
-	buf_release(&fb);
 	return code;
 }

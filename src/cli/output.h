@@ -35,11 +35,17 @@ int cli_outputs_check(const char *const *outs, size_t n, const char *allowed);
 
 /*
  * cli_print_doc(), and the same document rendered into each FILE of the
- * n checked FORMAT=FILE values outs (never coloured).  Every file is
- * written to a temporary file beside it and renamed over FILE only when
- * all of them were written; on any error (an unwritable FILE: "cannot
- * write --output 'json=x/y.json': No such file or directory") nothing is
- * written, neither FILE nor stdout, and the exit code is CLI_EXIT_ERROR.
+ * n checked FORMAT=FILE values outs (never coloured).  Every FILE is
+ * checked first (not a directory, its directory writable: a temporary
+ * file is created beside it); then every document is rendered, the
+ * temporary files written, and only then renamed over FILE one by one.
+ * A FILE that is the standard output ("-", /dev/stdout) is appended to
+ * stdout after the fmt document; an existing FIFO or device is written
+ * as it is; a symlink to a regular file has its target replaced; a
+ * replaced file keeps its mode.  On any error ("cannot write --output
+ * 'json=x/y.json': no such file or directory") stdout is not written
+ * and the exit code is CLI_EXIT_ERROR; before the renames, no FILE was
+ * written either (a failed rename names the files already renamed).
  */
 int cli_print_doc_outputs(cli_doc_fn build, const void *ctx, const char *fmt, int color, int ok,
 			  const char *const *outs, size_t n);

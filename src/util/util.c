@@ -421,3 +421,12 @@ void util_format_iso(char *out, size_t outlen, int64_t epoch)
 		 (long long)m, (long long)d, (long long)(rem / 3600), (long long)(rem / 60 % 60),
 		 (long long)(rem % 60));
 }
+
+const char *util_strerror_lc(int e)
+{
+	static _Thread_local char text[128];
+
+	snprintf(text, sizeof(text), "%s", strerror(e));
+	text[0] = (char)tolower((unsigned char)text[0]);
+	return text;
+}
