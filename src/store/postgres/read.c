@@ -1,0 +1,667 @@
+/*
+ * read.c - the PostgreSQL backend's queries: runs, metadata, selectors,
+ * pins, run filters, and the per-region aggregates and durations of diff,
+ * check and show (see postgres.h).
+ *
+ * The same queries as the SQLite backend's read.c with PostgreSQL's
+ * spelling: a rank set is bound as a bigint[] literal, a commit prefix is
+ * matched with starts_with(), "no limit" is LIMIT NULL.  Duration blobs are
+ * fetched as binary results; everything else as text, which for float8 is
+ * exact (extra_float_digits = 3, conn.c).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scopedb/err.h"
+#include "scopedb/store.h"
+#include "scopedb/util.h"
+#include "store/blob.h"
+#include "store/postgres/postgres.h"
+
+/* ---- runs and metadata ----------------------------------------------- */
+
+static int run_from_row(struct store_run *out, const PGresult *r, int row)
+{
+	int ret;
+
+	out->id = pg_int(r, row, 0);
+	out->schema = (int)pg_int(r, row, 8);
+	out->num_ranks = pg_int(r, row, 10);
+	out->num_regions = pg_int(r, row, 11);
+	out->num_calls = pg_int(r, row, 12);
+	if ((ret = pg_text(&out->sha256, r, row, 1)) ||
+	    (ret = pg_text(&out->source_path, r, row, 2)) ||
+	    (ret = pg_text(&out->ingested_at, r, row, 3)) ||
+	    (ret = pg_text(&out->recorded_at, r, row, 4)) ||
+	    (ret = pg_text(&out->label, r, row, 5)) || (ret = pg_text(&out->commit, r, row, 6)) ||
+	    (ret = pg_text(&out->branch, r, row, 7)) || (ret = pg_text(&out->layout, r, row, 9)))
+		return ret;
+	return 0;
+}
+
+/* Append a copy of tag to run->tags, growing the array at powers of two. */
+static int run_add_tag(struct store_run *run, const char *tag)
+{
+	char *copy;
+
+	if (run->ntags == 0 || (run->ntags & (run->ntags - 1)) == 0) {
+		size_t n = run->ntags ? 2 * run->ntags : 1;
+		char **tags = realloc(run->tags, n * sizeof(*tags));
+
+		if (!tags)
+			return err_nomem();
+		run->tags = tags;
+	}
+	copy = util_strdup(tag);
+	if (!copy)
+		return ERR_NOMEM;
+	run->tags[run->ntags++] = copy;
+	return 0;
+}
+
+struct run_pos {
+	int64_t id;
+	size_t pos;
+};
+
+static int cmp_run_pos(const void *a, const void *b)
+{
+	int64_t x = ((const struct run_pos *)a)->id, y = ((const struct run_pos *)b)->id;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Attach the tags of runs[0..n) with one query (ordered by run and tag, so
+ * each run's tags arrive sorted), finding each tag's run by binary search
+ * over the run ids.
+ */
+static int attach_tags(struct store_conn *c, struct store_run *runs, size_t n)
+{
+	struct pg_params p;
+	struct run_pos *byid = NULL, key, *hit;
+	PGresult *r = NULL;
+	int64_t *ids = NULL;
+	char *arr = NULL;
+	size_t i;
+	int failed, row, ret;
+
+	if (!n)
+		return 0;
+	byid = malloc(n * sizeof(*byid));
+	ids = malloc(n * sizeof(*ids));
+	if (!byid || !ids) {
+		ret = err_nomem();
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		byid[i].id = ids[i] = runs[i].id;
+		byid[i].pos = i;
+	}
+	qsort(byid, n, sizeof(*byid), cmp_run_pos);
+	arr = postgres_array(ids, n, &failed);
+	if (failed) {
+		ret = err_nomem();
+		goto out;
+	}
+	pp_init(&p);
+	pp_text(&p, arr);
+	ret = postgres_exec(c, &r,
+			    "SELECT run_id, tag FROM run_tags WHERE run_id = ANY($1::bigint[]) "
+			    "ORDER BY run_id, tag",
+			    &p, 0, "read");
+	for (row = 0; !ret && row < PQntuples(r); row++) {
+		key.id = pg_int(r, row, 0);
+		hit = bsearch(&key, byid, n, sizeof(*byid), cmp_run_pos);
+		if (hit)
+			ret = run_add_tag(&runs[hit->pos], PQgetvalue(r, row, 1));
+	}
+out:
+	PQclear(r);
+	free(byid);
+	free(ids);
+	free(arr);
+	return ret;
+}
+
+int postgres_get_run(struct store_conn *c, struct store_run *out, int64_t id)
+{
+	struct pg_params p;
+	PGresult *r = NULL;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	pp_init(&p);
+	pp_int(&p, id);
+	ret = postgres_exec(c, &r, "SELECT " PG_RUN_COLUMNS " FROM runs WHERE id = $1", &p, 0,
+			    "read");
+	if (ret)
+		goto out;
+	if (PQntuples(r) == 0) {
+		ret =
+		    err_set(ERR_NOTFOUND, "no run %lld in store '%s'", (long long)id, c->location);
+		goto out;
+	}
+	ret = run_from_row(out, r, 0);
+	if (!ret)
+		ret = attach_tags(c, out, 1);
+out:
+	PQclear(r);
+	if (ret)
+		store_run_release(out);
+	return ret;
+}
+
+int postgres_get_meta(struct store_conn *c, struct store_meta *out, int64_t run_id)
+{
+	struct pg_params p;
+	PGresult *r = NULL;
+	size_t rows;
+	int i, ret;
+
+	memset(out, 0, sizeof(*out));
+	pp_init(&p);
+	pp_int(&p, run_id);
+	ret = postgres_exec(c, &r,
+			    "SELECT key, value FROM run_metadata WHERE run_id = $1 ORDER BY key",
+			    &p, 0, "read");
+	if (ret)
+		return ret;
+	rows = (size_t)PQntuples(r);
+	if (rows) {
+		out->keys = calloc(rows, sizeof(*out->keys));
+		out->values = calloc(rows, sizeof(*out->values));
+		if (!out->keys || !out->values) {
+			ret = err_nomem();
+			goto out;
+		}
+	}
+	for (i = 0; (size_t)i < rows; i++) {
+		out->n++;
+		if ((ret = pg_text(&out->keys[i], r, i, 0)) ||
+		    (ret = pg_text(&out->values[i], r, i, 1)))
+			goto out;
+	}
+out:
+	PQclear(r);
+	if (ret) {
+		if (!out->n) {
+			free(out->keys);
+			free(out->values);
+			memset(out, 0, sizeof(*out));
+		}
+		store_meta_release(out);
+	}
+	return ret;
+}
+
+/* ---- selectors and pins ------------------------------------------------ */
+
+/*
+ * *out = id of the back-th newest run of "SELECT id <from>" ($1 = name when
+ * from uses it), or 0; *count = how many runs match when there is none.
+ * from is one of the constant fragments of postgres_resolve().
+ */
+static int resolve_nth(struct store_conn *c, int64_t *out, int64_t *count, const char *from,
+		       const char *name, int64_t back)
+{
+	struct pg_params p;
+	char sql[512];
+	int ret;
+
+	*count = 0;
+	pp_init(&p);
+	pp_text(&p, name);
+	pp_int(&p, back);
+	snprintf(sql, sizeof(sql), "SELECT id %s" PG_NEWEST_FIRST " LIMIT 1 OFFSET $2", from);
+	ret = postgres_query_int(c, out, sql, &p, 1);
+	if (ret || *out)
+		return ret;
+	snprintf(sql, sizeof(sql), "SELECT count(*) %s AND $2::bigint IS NOT NULL", from);
+	return postgres_query_int(c, count, sql, &p, 0);
+}
+
+/*
+ * commit:PREFIX -> *out = the full commit: the prefix itself when a run has
+ * exactly that commit, else the only commit starting with it.
+ */
+static int resolve_commit(struct store_conn *c, char **out, const char *prefix)
+{
+	struct pg_params p;
+	struct buf list = BUF_INIT;
+	PGresult *r = NULL;
+	int i, n, ret;
+
+	*out = NULL;
+	pp_init(&p);
+	pp_text(&p, prefix);
+	ret =
+	    postgres_exec(c, &r,
+			  "SELECT DISTINCT commit_sha FROM runs WHERE starts_with(commit_sha, $1) "
+			  "ORDER BY commit_sha LIMIT 6",
+			  &p, 0, "read");
+	if (ret)
+		return ret;
+	n = PQntuples(r);
+	for (i = 0; i < n && i < 5; i++)
+		if (buf_printf(&list, "%s%s", i ? ", " : "", PQgetvalue(r, i, 0))) {
+			ret = ERR_NOMEM;
+			goto out;
+		}
+	if (n == 0)
+		ret = err_set(ERR_NOTFOUND, "no run has a commit starting with '%s'", prefix);
+	else if (n > 1 && strcmp(PQgetvalue(r, 0, 0), prefix) != 0)
+		ret = err_set(ERR_NOTFOUND, "commit prefix '%s' matches several commits: %s%s",
+			      prefix, list.data, n > 5 ? ", ..." : "");
+	else
+		ret = pg_text(out, r, 0, 0);
+out:
+	PQclear(r);
+	buf_release(&list);
+	return ret;
+}
+
+/* The back-th run recorded before run id, on its branch when it has one
+ * ("commit:X~1" is the run before X, as in git). */
+static int resolve_before(struct store_conn *c, int64_t *out, int64_t id, int64_t back,
+			  const struct select_spec *sel)
+{
+	struct store_run run;
+	char from[256];
+	int64_t count = 0;
+	int ret;
+
+	*out = 0;
+	ret = postgres_get_run(c, &run, id);
+	if (ret)
+		return ret;
+	snprintf(from, sizeof(from),
+		 "FROM runs WHERE (sort_time, id) < (SELECT sort_time, id FROM runs WHERE id = "
+		 "%lld)%s",
+		 (long long)id, run.branch ? " AND branch = $1" : " AND $1::text IS NULL");
+	ret = resolve_nth(c, out, &count, from, run.branch, back - 1);
+	if (!ret && !*out && count == 0)
+		ret = err_set(ERR_NOTFOUND, "no run '%s': run %lld is the first run%s%s", sel->text,
+			      (long long)id, run.branch ? " of branch " : " recorded",
+			      run.branch ? run.branch : "");
+	else if (!ret && !*out)
+		ret = err_set(ERR_NOTFOUND,
+			      "no run '%s': only %lld run%s recorded before run %lld%s%s",
+			      sel->text, (long long)count, count == 1 ? "" : "s", (long long)id,
+			      run.branch ? " on branch " : "", run.branch ? run.branch : "");
+	store_run_release(&run);
+	return ret;
+}
+
+int postgres_resolve(struct store_conn *c, int64_t *out, const struct select_spec *sel)
+{
+	struct pg_params p;
+	char *commit = NULL;
+	int64_t count = 0;
+	int ret = 0;
+
+	*out = 0;
+	pp_init(&p);
+	switch (sel->kind) {
+	case SELECT_ID:
+		pp_int(&p, sel->id);
+		ret = postgres_query_int(c, out, "SELECT id FROM runs WHERE id = $1", &p, 1);
+		if (!ret && !*out)
+			ret = err_set(ERR_NOTFOUND, "no run with id %lld", (long long)sel->id);
+		break;
+	case SELECT_PIN:
+		pp_text(&p, sel->name);
+		ret = postgres_query_int(c, out, "SELECT run_id FROM pins WHERE name = $1", &p, 1);
+		if (!ret && !*out)
+			ret = err_set(ERR_NOTFOUND, "no pin named '%s'", sel->name);
+		break;
+	case SELECT_LATEST:
+		ret = resolve_nth(c, out, &count, "FROM runs WHERE $1::text IS NULL", NULL,
+				  sel->back);
+		if (!ret && !*out)
+			ret = count == 0
+				  ? err_set(ERR_NOTFOUND, "no runs stored in '%s'", c->location)
+				  : err_set(ERR_NOTFOUND, "no run '%s': only %lld run%s stored",
+					    sel->text, (long long)count, count == 1 ? "" : "s");
+		break;
+	case SELECT_TAG:
+	case SELECT_BRANCH:
+	case SELECT_LABEL: {
+		const char *what = sel->kind == SELECT_TAG	? "tag"
+				   : sel->kind == SELECT_BRANCH ? "branch"
+								: "label";
+		const char *from =
+		    sel->kind == SELECT_TAG
+			? "FROM runs WHERE id IN (SELECT run_id FROM run_tags WHERE tag = $1)"
+		    : sel->kind == SELECT_BRANCH ? "FROM runs WHERE branch = $1"
+						 : "FROM runs WHERE label = $1";
+
+		ret = resolve_nth(c, out, &count, from, sel->name, sel->back);
+		if (!ret && !*out)
+			ret = count == 0
+				  ? err_set(ERR_NOTFOUND, "no run has %s '%s'", what, sel->name)
+				  : err_set(ERR_NOTFOUND, "no run '%s': only %lld run%s %s %s '%s'",
+					    sel->text, (long long)count, count == 1 ? "" : "s",
+					    count == 1 ? "has" : "have", what, sel->name);
+		break;
+	}
+	case SELECT_COMMIT:
+		ret = resolve_commit(c, &commit, sel->name);
+		if (!ret)
+			ret = resolve_nth(c, out, &count, "FROM runs WHERE commit_sha = $1", commit,
+					  0);
+		if (!ret && !*out)
+			ret = err_set(ERR_NOTFOUND, "no run has a commit starting with '%s'",
+				      sel->name);
+		break;
+	}
+	free(commit);
+	if (!ret && sel->back > 0 &&
+	    (sel->kind == SELECT_ID || sel->kind == SELECT_PIN || sel->kind == SELECT_COMMIT))
+		ret = resolve_before(c, out, *out, sel->back, sel);
+	return ret;
+}
+
+int postgres_list_pins(struct store_conn *c, struct store_pin **out, size_t *n)
+{
+	struct store_pin *pins = NULL;
+	PGresult *r = NULL;
+	size_t len = 0;
+	int i, ret;
+
+	*out = NULL;
+	*n = 0;
+	ret = postgres_exec(c, &r, "SELECT name, run_id, pinned_at FROM pins ORDER BY name", NULL,
+			    0, "read");
+	if (ret)
+		return ret;
+	if (PQntuples(r)) {
+		pins = calloc((size_t)PQntuples(r), sizeof(*pins));
+		if (!pins) {
+			ret = err_nomem();
+			goto out;
+		}
+	}
+	for (i = 0; i < PQntuples(r) && !ret; i++, len++) {
+		pins[i].run_id = pg_int(r, i, 1);
+		if (!(ret = pg_text(&pins[i].name, r, i, 0)))
+			ret = pg_text(&pins[i].pinned_at, r, i, 2);
+	}
+out:
+	PQclear(r);
+	if (ret) {
+		store_pins_free(pins, len);
+		return ret;
+	}
+	*out = pins;
+	*n = len;
+	return 0;
+}
+
+/* ---- per-region aggregates and durations -------------------------------- */
+
+void postgres_stats_from_row(struct store_region_stats *g, const PGresult *r, int row, int col)
+{
+	g->has_events = pg_int(r, row, col) != 0;
+	g->calls = (uint64_t)pg_int(r, row, col + 1);
+	g->total = pg_int(r, row, col + 2);
+	g->min = pg_int(r, row, col + 3);
+	g->max = pg_int(r, row, col + 4);
+	g->gpu_count = (uint64_t)pg_int(r, row, col + 5);
+	g->gpu_total = pg_int(r, row, col + 6);
+	g->busy_ranks = (uint64_t)pg_int(r, row, col + 7);
+	g->busy_max = pg_int(r, row, col + 8);
+	g->nranks = (uint64_t)pg_int(r, row, col + 9);
+}
+
+void postgres_quantiles_from_row(struct store_region_stats *g, const PGresult *r, int row, int col)
+{
+	int i;
+
+	g->has_quantiles = 1;
+	for (i = 0; i < 3; i++) {
+		if (PQgetisnull(r, row, col + i))
+			g->has_quantiles = 0;
+		g->quantiles[i] = pg_double(r, row, col + i);
+	}
+}
+
+/* One row per region of run $1 pooled over the ranks $2 (see SQLite's
+ * REGION_STATS_SQL); the name follows the aggregates. */
+static const char REGION_STATS_SQL[] =
+    "SELECT g.*, r.name FROM (SELECT t.region_id, " PG_REGION_AGGREGATES " "
+    "FROM (SELECT region_id, has_events, calls, total_ns, min_ns, max_ns, gpu_count, "
+    "gpu_total_ns, rank = ANY($2::bigint[]) AS sel "
+    "FROM timings WHERE run_id = $1) AS t GROUP BY t.region_id) AS g "
+    "JOIN regions AS r ON r.id = g.region_id";
+
+/* All ranks: the stored totals, with p50/p95/p99 after the name. */
+static const char REGION_STATS_ALL_SQL[] =
+    "SELECT g.region_id, " PG_RUN_REGIONS_COLUMNS ", r.name, g.p50_ns, g.p95_ns, g.p99_ns "
+    "FROM run_regions AS g JOIN regions AS r ON r.id = g.region_id WHERE g.run_id = $1";
+
+#define NAME_COL (1 + PG_REGION_AGGREGATE_COLUMNS)
+
+static int cmp_region_stats(const void *a, const void *b)
+{
+	return strcmp(((const struct store_region_stats *)a)->name,
+		      ((const struct store_region_stats *)b)->name);
+}
+
+int postgres_region_stats(struct store_conn *c, struct store_region_stats **out, size_t *n,
+			  int64_t run_id, const int64_t *ranks, size_t nranks,
+			  store_region_filter filter, void *ctx)
+{
+	struct pg_params p;
+	struct store_region_stats *regs = NULL, *g;
+	PGresult *r = NULL;
+	size_t len = 0;
+	char *arr;
+	int failed, keep, i, ret;
+
+	*out = NULL;
+	*n = 0;
+	arr = postgres_array(ranks, nranks, &failed);
+	if (failed)
+		return err_nomem();
+	pp_init(&p);
+	pp_int(&p, run_id);
+	if (arr)
+		pp_text(&p, arr);
+	ret = postgres_exec(c, &r, arr ? REGION_STATS_SQL : REGION_STATS_ALL_SQL, &p, 0, "read");
+	if (ret)
+		goto out;
+	if (PQntuples(r)) {
+		regs = calloc((size_t)PQntuples(r), sizeof(*regs));
+		if (!regs) {
+			ret = err_nomem();
+			goto out;
+		}
+	}
+	for (i = 0; i < PQntuples(r); i++) {
+		const char *name = PQgetvalue(r, i, NAME_COL);
+
+		keep = 1;
+		if (filter && (ret = filter(ctx, &keep, name)))
+			goto out;
+		if (!keep)
+			continue;
+		g = &regs[len++];
+		g->region_id = pg_int(r, i, 0);
+		postgres_stats_from_row(g, r, i, 1);
+		if (!arr)
+			postgres_quantiles_from_row(g, r, i, NAME_COL + 1);
+		g->name = util_strdup(name);
+		if (!g->name) {
+			ret = ERR_NOMEM;
+			goto out;
+		}
+	}
+out:
+	PQclear(r);
+	free(arr);
+	if (ret) {
+		store_region_stats_free(regs, len);
+		return ret;
+	}
+	if (len > 1)
+		qsort(regs, len, sizeof(*regs), cmp_region_stats);
+	if (!len) {
+		free(regs);
+		regs = NULL;
+	}
+	*out = regs;
+	*n = len;
+	return 0;
+}
+
+int postgres_blob_append(struct store_conn *c, struct i64vec *out, const PGresult *r, int row,
+			 int col, int64_t run_id)
+{
+	if (!blob_decode_append(out, PQgetvalue(r, row, col), (size_t)PQgetlength(r, row, col)))
+		return 0;
+	if (err_code() == ERR_NOMEM)
+		return ERR_NOMEM;
+	return err_set(ERR_STORE, "store '%s' is damaged: call durations of run %lld do not decode",
+		       c->location, (long long)run_id);
+}
+
+int postgres_region_durations(struct store_conn *c, struct i64vec *out, struct i64vec *ends,
+			      int64_t run_id, int64_t region_id, const int64_t *ranks,
+			      size_t nranks)
+{
+	struct pg_params p;
+	size_t start = out->len, ends_start = ends ? ends->len : 0;
+	PGresult *r = NULL;
+	char *arr;
+	int failed, i, ret;
+
+	arr = postgres_array(ranks, nranks, &failed);
+	if (failed)
+		return err_nomem();
+	pp_init(&p);
+	pp_int(&p, run_id);
+	pp_int(&p, region_id);
+	pp_text(&p, arr);
+	ret =
+	    postgres_exec(c, &r,
+			  "SELECT d.data FROM timings AS t JOIN timings_durations AS d "
+			  "ON d.timing_id = t.id WHERE t.run_id = $1 AND t.region_id = $2 "
+			  "AND ($3::bigint[] IS NULL OR t.rank = ANY($3::bigint[])) ORDER BY t.id",
+			  &p, 1, "read");
+	for (i = 0; !ret && i < PQntuples(r); i++) {
+		ret = postgres_blob_append(c, out, r, i, 0, run_id);
+		if (!ret && ends)
+			ret = i64vec_push(ends, (int64_t)out->len);
+	}
+	PQclear(r);
+	free(arr);
+	if (ret) {
+		out->len = start;
+		if (ends)
+			ends->len = ends_start;
+	}
+	return ret;
+}
+
+/* ---- run filters and filtered listings ----------------------------------- */
+
+/* Add " AND pre$N[mid$N+1]post" binding v1 (and v2 unless NULL). */
+static int where_add(struct buf *sql, struct pg_params *p, const char *pre, const char *v1,
+		     const char *mid, const char *v2, const char *post)
+{
+	int rc;
+
+	if (p->n + 2 > 16)
+		return err_set(ERR_USAGE, "too many run filters for one query (at most 12)");
+	rc = buf_printf(sql, "%s$%d", pre, p->n + 1);
+	pp_text(p, v1);
+	if (!rc && v2) {
+		rc = buf_printf(sql, "%s$%d", mid, p->n + 1);
+		pp_text(p, v2);
+	}
+	return rc || buf_puts(sql, post) ? ERR_NOMEM : 0;
+}
+
+int postgres_run_where(struct buf *sql, struct pg_params *p, const struct filter *f)
+{
+	size_t i;
+	int ret = 0;
+
+	if (!f)
+		return 0;
+	for (i = 0; i < f->ntags && !ret; i++)
+		ret = where_add(sql, p, " AND runs.id IN (SELECT run_id FROM run_tags WHERE tag = ",
+				f->tags[i], NULL, NULL, ")");
+	if (!ret && f->branch)
+		ret = where_add(sql, p, " AND runs.branch = ", f->branch, NULL, NULL, "");
+	if (!ret && f->commit)
+		ret = where_add(sql, p, " AND starts_with(runs.commit_sha, ", f->commit, NULL, NULL,
+				")");
+	if (!ret && f->label)
+		ret = where_add(sql, p, " AND runs.label = ", f->label, NULL, NULL, "");
+	if (!ret && f->since[0])
+		ret = where_add(sql, p, " AND runs.sort_time >= ", f->since, NULL, NULL, "");
+	if (!ret && f->until[0])
+		ret = where_add(sql, p, " AND runs.sort_time <= ", f->until, NULL, NULL, "");
+	for (i = 0; i < f->nmeta && !ret; i++)
+		ret = where_add(sql, p,
+				" AND runs.id IN (SELECT run_id FROM run_metadata WHERE key = ",
+				f->meta[i].key, " AND value = ", f->meta[i].value, ")");
+	return ret;
+}
+
+int postgres_find_runs(struct store_conn *c, struct store_run **out, size_t *n,
+		       const struct filter *f)
+{
+	struct pg_params p;
+	struct store_run *runs = NULL;
+	struct buf where = BUF_INIT, sql = BUF_INIT;
+	PGresult *r = NULL;
+	size_t len = 0;
+	int own = 0, i, ret;
+
+	*out = NULL;
+	*n = 0;
+	pp_init(&p);
+	if (f && f->limit > 0)
+		pp_int(&p, f->limit);
+	else
+		pp_text(&p, NULL);
+	ret = buf_puts(&where, "") ? ERR_NOMEM : postgres_run_where(&where, &p, f);
+	if (!ret && buf_printf(&sql,
+			       "SELECT " PG_RUN_COLUMNS " FROM runs WHERE true%s" PG_NEWEST_FIRST
+			       " LIMIT $1::bigint",
+			       where.data))
+		ret = ERR_NOMEM;
+	if (!ret)
+		ret = postgres_snapshot_begin(c, &own);
+	if (!ret)
+		ret = postgres_exec(c, &r, sql.data, &p, 0, "read");
+	if (ret)
+		goto out;
+	if (PQntuples(r)) {
+		runs = calloc((size_t)PQntuples(r), sizeof(*runs));
+		if (!runs) {
+			ret = err_nomem();
+			goto out;
+		}
+	}
+	for (i = 0; i < PQntuples(r) && !ret; i++, len++)
+		ret = run_from_row(&runs[i], r, i);
+	if (!ret)
+		ret = attach_tags(c, runs, len);
+out:
+	PQclear(r);
+	postgres_snapshot_end(c, own);
+	buf_release(&where);
+	buf_release(&sql);
+	if (ret) {
+		store_runs_free(runs, len);
+		return ret;
+	}
+	*out = runs;
+	*n = len;
+	return 0;
+}

@@ -1,0 +1,513 @@
+/*
+ * write.c - the PostgreSQL backend's writes: ingest, tags, metadata, pins,
+ * removal, and the storage side of finishing a run (see postgres.h).
+ *
+ * Ingest runs under the store's write lock (postgres_begin()), so ids can
+ * be given as SQLite gives them: a run takes run_counter + 1 (never
+ * reused), a region max + 1, a timings row the next number after the
+ * largest stored one (asked once per transaction).  Timings rows and
+ * their duration blobs are appended to the connection's COPY buffers in
+ * COPY's text format and sent in bulk (conn.c); every statement sends
+ * them first, so reads in the same transaction see them.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scopedb/err.h"
+#include "scopedb/store.h"
+#include "scopedb/util.h"
+#include "store/postgres/postgres.h"
+
+int postgres_find_sha(struct store_conn *c, int64_t *out, const char *sha256)
+{
+	struct pg_params p;
+
+	pp_init(&p);
+	pp_text(&p, sha256);
+	return postgres_query_int(c, out, "SELECT id FROM runs WHERE sha256 = $1", &p, 1);
+}
+
+int postgres_insert_run(struct store_conn *c, int64_t *out, const struct store_run *run)
+{
+	struct pg_params p;
+	char now[32];
+
+	*out = 0;
+	if (!run->ingested_at)
+		util_now_iso(now, sizeof(now));
+	pp_init(&p);
+	pp_text(&p, run->sha256);
+	pp_text(&p, run->source_path);
+	pp_text(&p, run->ingested_at ? run->ingested_at : now);
+	pp_text_or_null(&p, run->recorded_at);
+	pp_text_or_null(&p, run->label);
+	pp_text_or_null(&p, run->commit);
+	pp_text_or_null(&p, run->branch);
+	pp_int(&p, run->schema);
+	pp_text(&p, run->layout);
+	pp_int(&p, run->num_ranks);
+	return postgres_query_int(
+	    c, out,
+	    "WITH n AS (UPDATE run_counter SET last_id = last_id + 1 RETURNING last_id) "
+	    "INSERT INTO runs (id, sha256, source_path, ingested_at, recorded_at, label, "
+	    "commit_sha, branch, schema_version, layout, num_ranks) "
+	    "SELECT n.last_id, $1::text, $2::text, $3::text, $4::text, $5::text, $6::text, "
+	    "$7::text, $8::integer, $9::text, $10::bigint FROM n RETURNING id",
+	    &p, 0);
+}
+
+/* 0 when the statement changed a row, else ERR_NOTFOUND naming run_id. */
+static int changed(struct store_conn *c, PGresult *r, int64_t run_id)
+{
+	int ret = 0;
+
+	if (!strcmp(PQcmdTuples(r), "0"))
+		ret = err_set(ERR_NOTFOUND, "cannot update store '%s': no run %lld", c->location,
+			      (long long)run_id);
+	PQclear(r);
+	return ret;
+}
+
+int postgres_set_run_sha(struct store_conn *c, int64_t run_id, const char *sha256)
+{
+	struct pg_params p;
+	PGresult *r;
+	int ret;
+
+	pp_init(&p);
+	pp_int(&p, run_id);
+	pp_text(&p, sha256);
+	ret = postgres_exec(c, &r, "UPDATE runs SET sha256 = $2 WHERE id = $1", &p, 0, "update");
+	return ret ? ret : changed(c, r, run_id);
+}
+
+/* Run a write of (run_id, text) and set *n to the rows it changed. */
+static int write_rows(struct store_conn *c, int *n, const char *sql, int64_t run_id,
+		      const char *text)
+{
+	struct pg_params p;
+	PGresult *r;
+	int ret;
+
+	if (n)
+		*n = 0;
+	pp_init(&p);
+	pp_int(&p, run_id);
+	pp_text(&p, text);
+	ret = postgres_exec(c, &r, sql, &p, 0, "update");
+	if (ret)
+		return ret;
+	if (n)
+		*n = strcmp(PQcmdTuples(r), "0") != 0;
+	PQclear(r);
+	return 0;
+}
+
+int postgres_add_tag(struct store_conn *c, int *added, int64_t run_id, const char *tag)
+{
+	return write_rows(
+	    c, added, "INSERT INTO run_tags (run_id, tag) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+	    run_id, tag);
+}
+
+int postgres_remove_tag(struct store_conn *c, int *removed, int64_t run_id, const char *tag)
+{
+	return write_rows(c, removed, "DELETE FROM run_tags WHERE run_id = $1 AND tag = $2", run_id,
+			  tag);
+}
+
+int postgres_set_meta(struct store_conn *c, int64_t run_id, const char *key, const char *value)
+{
+	struct pg_params p;
+
+	pp_init(&p);
+	pp_int(&p, run_id);
+	pp_text(&p, key);
+	pp_text(&p, value);
+	return postgres_exec(c, NULL,
+			     "INSERT INTO run_metadata (run_id, key, value) VALUES ($1, $2, $3) "
+			     "ON CONFLICT (run_id, key) DO UPDATE SET value = excluded.value",
+			     &p, 0, "update");
+}
+
+/*
+ * The id of region name, from the transaction's cache, the store, or a new
+ * row numbered max + 1 (as SQLite numbers it; writers hold the lock).
+ */
+int postgres_region_id(struct store_conn *c, int64_t *out, const char *name)
+{
+	struct pg_params p;
+	size_t k = strmap_find(&c->names, name);
+	int64_t id = 0;
+	int ret;
+
+	if (k != STRMAP_NONE && k < c->ids.len) {
+		*out = c->ids.v[k];
+		return 0;
+	}
+	*out = 0;
+	pp_init(&p);
+	pp_text(&p, name);
+	ret = postgres_query_int(c, &id, "SELECT id FROM regions WHERE name = $1", &p, 1);
+	if (!ret && !id) {
+		if (!c->next_region)
+			ret = postgres_query_int(c, &c->next_region,
+						 "SELECT coalesce(max(id), 0) + 1 FROM regions",
+						 NULL, 0);
+		pp_init(&p);
+		pp_int(&p, c->next_region);
+		pp_text(&p, name);
+		if (!ret)
+			ret =
+			    postgres_exec(c, NULL, "INSERT INTO regions (id, name) VALUES ($1, $2)",
+					  &p, 0, "update");
+		if (!ret)
+			id = c->next_region++;
+	}
+	if (!ret && postgres_in_txn(c)) {
+		ret = strmap_intern(&k, &c->names, name);
+		if (!ret && k == c->ids.len)
+			ret = i64vec_push(&c->ids, id);
+	}
+	if (!ret)
+		*out = id;
+	return ret;
+}
+
+/* Append text to a COPY text-format row: \N for NULL, backslash escapes. */
+static int copy_text(struct buf *b, const char *s)
+{
+	int rc = 0;
+
+	if (!s)
+		return buf_puts(b, "\\N\t");
+	for (; *s && !rc; s++) {
+		switch (*s) {
+		case '\\':
+			rc = buf_puts(b, "\\\\");
+			break;
+		case '\n':
+			rc = buf_puts(b, "\\n");
+			break;
+		case '\r':
+			rc = buf_puts(b, "\\r");
+			break;
+		case '\t':
+			rc = buf_puts(b, "\\t");
+			break;
+		default:
+			rc = buf_putc(b, *s);
+		}
+	}
+	return rc || buf_putc(b, '\t');
+}
+
+/* A double as COPY text that reads back as the same value. */
+static int copy_double(struct buf *b, double v)
+{
+	struct pg_params p;
+
+	pp_init(&p);
+	pp_double(&p, v);
+	return buf_printf(b, "%s\t", p.num[0]);
+}
+
+/* The COPY line of a timings row with id (tab-separated, in the column
+ * order of postgres_flush()). */
+static int copy_timing(struct buf *b, int64_t id, const struct store_timing *t)
+{
+	int rc;
+
+	rc = buf_printf(
+	    b, "%lld\t%lld\t%lld\t%lld\t%d\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\t",
+	    (long long)id, (long long)t->run_id, (long long)t->region_id, (long long)t->rank,
+	    t->has_events ? 1 : 0, (long long)t->calls, (long long)t->total, (long long)t->min,
+	    (long long)t->max, (long long)t->first, (long long)t->last, (long long)t->start_min,
+	    (long long)t->end_max);
+	rc = rc || copy_double(b, t->mean) || copy_double(b, t->m2);
+	rc = rc || (t->exclusive < 0 ? buf_puts(b, "\\N\t")
+				     : buf_printf(b, "%lld\t", (long long)t->exclusive));
+	rc = rc || buf_printf(b, "%lld\t%lld\t", (long long)t->gpu_count, (long long)t->gpu_total);
+	rc = rc || copy_text(b, t->source_file && *t->source_file ? t->source_file : NULL);
+	rc = rc || (t->source_line < 0 ? buf_puts(b, "\\N\t")
+				       : buf_printf(b, "%lld\t", (long long)t->source_line));
+	rc = rc || copy_text(b, t->source_text && *t->source_text ? t->source_text : NULL);
+	rc = rc ||
+	     copy_text(b, t->tags_json && strcmp(t->tags_json, "[]") != 0 ? t->tags_json : NULL);
+	if (!rc)
+		b->data[b->len - 1] = '\n';
+	return rc;
+}
+
+/* The COPY line of a durations row: the id and the blob as bytea hex. */
+static int copy_durations(struct buf *b, int64_t id, const struct store_timing *t)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *d = t->durations;
+	size_t i;
+	char *p;
+
+	if (buf_printf(b, "%lld\t\\\\x", (long long)id) || buf_grow(b, 2 * t->durations_len + 2))
+		return ERR_NOMEM;
+	p = b->data + b->len;
+	for (i = 0; i < t->durations_len; i++) {
+		*p++ = hex[d[i] >> 4];
+		*p++ = hex[d[i] & 15];
+	}
+	*p++ = '\n';
+	*p = 0;
+	b->len += 2 * t->durations_len + 1;
+	return 0;
+}
+
+int postgres_add_timing(struct store_conn *c, const struct store_timing *t)
+{
+	int ret;
+
+	if (!postgres_in_txn(c))
+		return err_set(ERR_USAGE, "cannot update store '%s': timings need a transaction",
+			       c->location);
+	if (t->calls > (uint64_t)INT64_MAX || t->gpu_count > (uint64_t)INT64_MAX)
+		return err_set(ERR_USAGE, "cannot update store '%s': call count out of range",
+			       c->location);
+	if (!c->next_timing) {
+		ret = postgres_query_int(c, &c->next_timing,
+					 "SELECT coalesce(max(id), 0) + 1 FROM timings", NULL, 0);
+		if (ret)
+			return ret;
+	}
+	if (copy_timing(&c->copy_timings, c->next_timing, t) ||
+	    (t->durations && copy_durations(&c->copy_durations, c->next_timing, t)))
+		return err_nomem();
+	c->next_timing++;
+	if (c->copy_timings.len + c->copy_durations.len >= POSTGRES_COPY_FLUSH)
+		return postgres_flush(c);
+	return 0;
+}
+
+int postgres_pin_set(struct store_conn *c, int64_t *prev, const char *name, int64_t run_id,
+		     int keep)
+{
+	struct pg_params p;
+	char now[32];
+	int64_t found = 0;
+	int ret;
+
+	*prev = 0;
+	ret = postgres_begin(c);
+	if (ret)
+		return ret;
+	pp_init(&p);
+	pp_text(&p, name);
+	ret = postgres_query_int(c, prev, "SELECT run_id FROM pins WHERE name = $1", &p, 1);
+	if (ret || *prev == run_id || (keep && *prev))
+		goto out;
+	pp_init(&p);
+	pp_int(&p, run_id);
+	ret = postgres_query_int(c, &found, "SELECT 1 FROM runs WHERE id = $1", &p, 1);
+	if (!ret && !found)
+		ret = err_set(ERR_NOTFOUND, "no run with id %lld", (long long)run_id);
+	if (ret)
+		goto out;
+	util_now_iso(now, sizeof(now));
+	pp_init(&p);
+	pp_text(&p, name);
+	pp_int(&p, run_id);
+	pp_text(&p, now);
+	ret = postgres_exec(c, NULL,
+			    "INSERT INTO pins (name, run_id, pinned_at) VALUES ($1, $2, $3) "
+			    "ON CONFLICT (name) DO UPDATE SET run_id = excluded.run_id, "
+			    "pinned_at = excluded.pinned_at",
+			    &p, 0, "update");
+out:
+	if (ret) {
+		postgres_rollback(c);
+		*prev = 0;
+		return ret;
+	}
+	return postgres_commit(c);
+}
+
+int postgres_pin_remove(struct store_conn *c, int64_t *prev, const char *name)
+{
+	struct pg_params p;
+	int ret;
+
+	pp_init(&p);
+	pp_text(&p, name);
+	ret =
+	    postgres_query_int(c, prev, "DELETE FROM pins WHERE name = $1 RETURNING run_id", &p, 1);
+	if (!ret && *prev == 0)
+		ret = err_set(ERR_NOTFOUND, "no pin named '%s'", name);
+	if (ret)
+		*prev = 0;
+	return ret;
+}
+
+int postgres_remove_run(struct store_conn *c, char **unpinned, int64_t run_id, int force)
+{
+	struct pg_params p;
+	struct buf names = BUF_INIT;
+	PGresult *r = NULL;
+	int i, ret;
+
+	*unpinned = NULL;
+	if (!postgres_in_txn(c))
+		return err_set(ERR_USAGE, "internal error: removing a run outside a transaction");
+	pp_init(&p);
+	pp_int(&p, run_id);
+	ret = postgres_exec(c, &r, "SELECT name FROM pins WHERE run_id = $1 ORDER BY name", &p, 0,
+			    "read");
+	if (ret)
+		goto out;
+	for (i = 0; i < PQntuples(r); i++)
+		if (buf_printf(&names, "%s%s", names.len ? ", " : "", PQgetvalue(r, i, 0))) {
+			ret = ERR_NOMEM;
+			goto out;
+		}
+	if (names.len && !force) {
+		ret = err_set(ERR_USAGE, "run %lld is pinned as '%s': unpin it or use --force",
+			      (long long)run_id, names.data);
+		goto out;
+	}
+	if (names.len)
+		ret = postgres_exec(c, NULL, "DELETE FROM pins WHERE run_id = $1", &p, 0, "update");
+	if (ret)
+		goto out;
+	PQclear(r);
+	/* timings, timings_durations, run_tags, run_metadata, run_regions
+	 * cascade */
+	ret = postgres_exec(c, &r, "DELETE FROM runs WHERE id = $1", &p, 0, "update");
+	if (ret)
+		goto out;
+	if (!strcmp(PQcmdTuples(r), "0"))
+		ret = err_set(ERR_NOTFOUND, "no run with id %lld", (long long)run_id);
+	if (!ret && names.len)
+		*unpinned = buf_detach(&names);
+out:
+	PQclear(r);
+	buf_release(&names);
+	return ret;
+}
+
+/* ---- finishing a run: the storage side of src/store/finish.c ---------- */
+
+int postgres_put_region_totals(struct store_conn *c, int64_t run_id)
+{
+	struct pg_params p;
+	PGresult *r;
+	int ret;
+
+	pp_init(&p);
+	pp_int(&p, run_id);
+	ret = postgres_exec(c, NULL, "DELETE FROM run_regions WHERE run_id = $1", &p, 0, "update");
+	if (!ret)
+		ret = postgres_exec(
+		    c, NULL,
+		    "INSERT INTO run_regions (run_id, region_id, " PG_RUN_REGIONS_COLUMNS ") "
+		    "SELECT $1, region_id, min(has_events), sum(calls), sum(total_ns), "
+		    "min(CASE WHEN calls > 0 THEN min_ns END), max(CASE WHEN calls > 0 THEN "
+		    "max_ns END), sum(gpu_count), sum(gpu_total_ns), "
+		    "sum(CASE WHEN total_ns > 0 THEN 1 ELSE 0 END), "
+		    "max(CASE WHEN total_ns > 0 THEN total_ns END), count(*) FROM timings "
+		    "WHERE run_id = $1 GROUP BY region_id",
+		    &p, 0, "update");
+	if (ret)
+		return ret;
+	ret = postgres_exec(c, &r,
+			    "UPDATE runs SET "
+			    "num_regions = (SELECT count(*) FROM run_regions WHERE run_id = $1), "
+			    "num_calls = (SELECT coalesce(sum(calls), 0) FROM run_regions WHERE "
+			    "run_id = $1) WHERE id = $1",
+			    &p, 0, "update");
+	return ret ? ret : changed(c, r, run_id);
+}
+
+int postgres_percentile_regions(struct store_conn *c, struct store_region_calls **out, size_t *n,
+				int64_t run_id)
+{
+	struct pg_params p;
+	struct store_region_calls *v = NULL;
+	PGresult *r;
+	int i, rows, ret;
+
+	*out = NULL;
+	*n = 0;
+	pp_init(&p);
+	pp_int(&p, run_id);
+	ret = postgres_exec(c, &r,
+			    "SELECT region_id, calls, nranks FROM run_regions WHERE run_id = $1 "
+			    "AND has_events = 1 AND calls > 0 ORDER BY region_id",
+			    &p, 0, "read");
+	if (ret)
+		return ret;
+	rows = PQntuples(r);
+	if (rows) {
+		v = calloc((size_t)rows, sizeof(*v));
+		if (!v) {
+			PQclear(r);
+			return err_nomem();
+		}
+	}
+	for (i = 0; i < rows; i++) {
+		v[i].region_id = pg_int(r, i, 0);
+		v[i].calls = (uint64_t)pg_int(r, i, 1);
+		v[i].rows = (uint64_t)pg_int(r, i, 2);
+	}
+	PQclear(r);
+	*out = v;
+	*n = (size_t)rows;
+	return 0;
+}
+
+/* Blobs per round trip of postgres_scan_blobs(): bounded memory. */
+#define SCAN_BATCH "1024"
+
+int postgres_scan_blobs(struct store_conn *c, int64_t run_id, store_blob_fn fn, void *ctx)
+{
+	struct pg_params p;
+	PGresult *r = NULL;
+	int64_t after = 0;
+	int i, rows, ret;
+
+	do {
+		pp_init(&p);
+		pp_int(&p, run_id);
+		pp_int(&p, after);
+		ret = postgres_exec(
+		    c, &r,
+		    "SELECT t.id, t.region_id, d.data FROM timings AS t "
+		    "JOIN timings_durations AS d ON d.timing_id = t.id "
+		    "WHERE t.run_id = $1 AND t.id > $2 ORDER BY t.id LIMIT " SCAN_BATCH,
+		    &p, 1, "read");
+		if (ret)
+			return ret;
+		rows = PQntuples(r);
+		for (i = 0; i < rows && !ret; i++) {
+			after = pg_bin_int(r, i, 0);
+			ret = fn(ctx, pg_bin_int(r, i, 1), PQgetvalue(r, i, 2),
+				 (size_t)PQgetlength(r, i, 2));
+		}
+		PQclear(r);
+	} while (!ret && rows == atoi(SCAN_BATCH));
+	return ret;
+}
+
+int postgres_put_region_quantiles(struct store_conn *c, int64_t run_id, int64_t region_id,
+				  const double q[3])
+{
+	struct pg_params p;
+
+	pp_init(&p);
+	pp_int(&p, run_id);
+	pp_int(&p, region_id);
+	pp_double(&p, q[0]);
+	pp_double(&p, q[1]);
+	pp_double(&p, q[2]);
+	return postgres_exec(c, NULL,
+			     "UPDATE run_regions SET p50_ns = $3, p95_ns = $4, p99_ns = $5 "
+			     "WHERE run_id = $1 AND region_id = $2",
+			     &p, 0, "update");
+}

@@ -1,0 +1,80 @@
+# pg-server.sh - a throwaway PostgreSQL 15 server for the end-to-end tests
+# (sourced by tests/e2e_postgres.sh and bench/run).
+#
+# pg_start DIR: initdb a cluster in DIR/data and start it listening only on
+# a Unix socket in DIR (listen_addresses = '', fsync off), as an
+# unprivileged user: when run as root (CI), the user "scopedb-pg" (created
+# with useradd when missing) through runuser; otherwise the caller.  Sets
+# PG_URI (a key=value connection string for database "scopedb") and
+# PG_BIN.  pg_stop stops it (immediately); pg_kill / pg_restart for the
+# fault tests.  The caller installs a trap that calls pg_stop.
+PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
+PG_DIR=
+PG_URI=
+
+# Run a command as the server's user.
+pg_as() {
+	if [ "$(id -u)" -eq 0 ]; then
+		runuser -u scopedb-pg -- "$@"
+	else
+		"$@"
+	fi
+}
+
+pg_available() {
+	[ -x "$PG_BIN/initdb" ] && [ -x "$PG_BIN/pg_ctl" ]
+}
+
+pg_start() {
+	PG_DIR=$1
+	mkdir -p "$PG_DIR" || return 1
+	if [ "$(id -u)" -eq 0 ]; then
+		id -u scopedb-pg >/dev/null 2>&1 ||
+			useradd --system --no-create-home --shell /usr/sbin/nologin scopedb-pg ||
+			return 1
+		chown scopedb-pg "$PG_DIR" || return 1
+		chmod 755 "$PG_DIR"
+		# the server's user must reach the directory
+		local d=$PG_DIR
+		while [ "$d" != / ]; do
+			d=$(dirname "$d")
+			chmod o+x "$d" 2>/dev/null
+		done
+	fi
+	pg_as "$PG_BIN/initdb" -D "$PG_DIR/data" -U postgres -A trust -E UTF8 --no-locale \
+		>"$PG_DIR/initdb.log" 2>&1 || { cat "$PG_DIR/initdb.log" >&2; return 1; }
+	cat >>"$PG_DIR/data/postgresql.conf" <<-CONF
+		listen_addresses = ''
+		unix_socket_directories = '$PG_DIR'
+		fsync = off
+		synchronous_commit = off
+		full_page_writes = off
+		max_connections = 60
+		shared_buffers = 64MB
+	CONF
+	pg_restart_only || return 1
+	PG_URI="host=$PG_DIR user=postgres dbname=scopedb"
+	pg_as "$PG_BIN/createdb" -h "$PG_DIR" -U postgres scopedb || return 1
+}
+
+pg_restart_only() {
+	pg_as "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/server.log" -w -t 60 start \
+		>/dev/null || { cat "$PG_DIR/server.log" >&2; return 1; }
+}
+
+# A fresh database NAME on the server; prints its connection string.
+pg_newdb() {
+	pg_as "$PG_BIN/createdb" -h "$PG_DIR" -U postgres "$1" || return 1
+	echo "host=$PG_DIR user=postgres dbname=$1"
+}
+
+# Stop the server the way a crash or a lost machine does.
+pg_kill() {
+	pg_as "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -m immediate stop >/dev/null 2>&1
+}
+
+pg_stop() {
+	[ -n "$PG_DIR" ] && [ -f "$PG_DIR/data/postmaster.pid" ] &&
+		pg_as "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -m immediate stop >/dev/null 2>&1
+	return 0
+}
