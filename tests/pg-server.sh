@@ -47,7 +47,6 @@ pg_start() {
 		listen_addresses = ''
 		unix_socket_directories = '$PG_DIR'
 		fsync = off
-		synchronous_commit = off
 		full_page_writes = off
 		max_connections = 60
 		shared_buffers = 64MB

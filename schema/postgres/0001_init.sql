@@ -10,6 +10,8 @@
 
 COMMENT ON TABLE scopedb_meta IS
 	'scopedb store identity: application = scopedb, schema_version = applied migrations';
+COMMENT ON COLUMN scopedb_meta.key IS 'application or schema_version';
+COMMENT ON COLUMN scopedb_meta.value IS 'scopedb, or the number of migrations applied';
 
 -- The highest run id ever given (SQLite AUTOINCREMENT's sqlite_sequence).
 CREATE TABLE run_counter (
@@ -17,6 +19,7 @@ CREATE TABLE run_counter (
 	last_id bigint NOT NULL
 );
 COMMENT ON TABLE run_counter IS 'the highest run id ever given, so that ids are never reused';
+COMMENT ON COLUMN run_counter.one IS 'always 1: the table has one row';
 COMMENT ON COLUMN run_counter.last_id IS 'last run id handed out (0 before the first run)';
 INSERT INTO run_counter VALUES (1, 0);
 
@@ -166,6 +169,8 @@ CREATE TABLE run_regions (
 	PRIMARY KEY (run_id, region_id)
 );
 COMMENT ON TABLE run_regions IS 'all-ranks totals of one region in one run, computed at ingest';
+COMMENT ON COLUMN run_regions.run_id IS 'the run';
+COMMENT ON COLUMN run_regions.region_id IS 'the region';
 COMMENT ON COLUMN run_regions.has_events IS '0 when any row lacks per-call data, else 1';
 COMMENT ON COLUMN run_regions.calls IS 'calls over all ranks';
 COMMENT ON COLUMN run_regions.total_ns IS 'summed call duration over all ranks';

@@ -1,0 +1,218 @@
+#!/usr/bin/env bash
+# e2e_postgres.sh - the PostgreSQL store against a real server (issue 17).
+#
+# Starts a throwaway PostgreSQL 15 server (tests/pg-server.sh: initdb and
+# pg_ctl as an unprivileged user, a Unix socket in the test's directory
+# only, fsync off; always stopped by the trap), then:
+#  1. the same scenario of ingest, runs, show, meta, diff, check, history,
+#     tag/untag, pin/pins/unpin, selectors, errors and rm, run once against
+#     an SQLite file and once against a PostgreSQL database: the two
+#     transcripts (stdout, stderr and exit status of every command, with
+#     the --db value and wall-clock times masked) are byte-identical;
+#  2. 16 writers ingesting overlapping files into one PostgreSQL store all
+#     succeed and every distinct file is stored exactly once;
+#  3. the server stopped (immediate shutdown) in the middle of an ingest:
+#     the ingest fails with one clear line, no partial run is left, and
+#     the same ingest succeeds after the server restarts.
+# Skipped (exit 77) only when scopedb was built without the backend.
+source "$(dirname "$0")/e2e-lib.sh"
+: "${MKPROFILE:?set MKPROFILE to the mkprofile binary}"
+if [ "${SCOPEDB_POSTGRES:-OFF}" != ON ]; then
+	echo "skipped: scopedb was built without the PostgreSQL backend (SCOPEDB_POSTGRES=OFF)"
+	exit 77
+fi
+source "$(dirname "$0")/pg-server.sh"
+S=$SCOPEDB
+PSQL="$PG_BIN/psql"
+trap 'pg_stop; rm -rf "$E2E_DIR"' EXIT
+pg_available || { echo "FAIL: no PostgreSQL 15 server binaries in $PG_BIN" >&2; exit 1; }
+pg_start "$E2E_DIR/pg" || { echo "FAIL: cannot start PostgreSQL" >&2; exit 1; }
+psql_q() { "$PSQL" -X -A -t -q -d "$1" -c "$2"; }
+
+# --- profiles ------------------------------------------------------------------
+mk() { "$MKPROFILE" "$@" >/dev/null || exit 1; }
+mk --ranks 4 --regions solve,io,halo --calls 60 --seed 1 --label base \
+	--timestamp 2026-01-01T00:00:00Z r1.h5
+mk --ranks 4 --regions solve,io,halo --calls 60 --seed 2 --slow io=1.5 \
+	--timestamp 2026-02-01T00:00:00Z r2.h5
+mk --ranks 2 --regions solve,io --calls 40 --seed 3 --gpu --label 'ünï λ' \
+	--timestamp 2026-03-01T00:00:00Z r3.h5
+mk --ranks 3 --regions solve,io,new_region --calls 30 --seed 4 --aggregate \
+	--timestamp 2026-04-01T00:00:00Z r4.h5
+mk --ranks 4 --regions solve,io,halo --calls 60 --seed 5 --scale 0.9 r5.h5
+
+# --- 1. the same transcript on both backends -------------------------------------
+today=$(date -u +%Y-%m-%d)
+# t CMD...: the command line, its stdout, stderr and exit status, with the
+# store's --db value shown as DB and today's wall-clock times as NOW.
+t() {
+	local o e rc
+	o=$("$S" "$@" 2>"$E2E_DIR/.t.err")
+	rc=$?
+	e=$(cat "$E2E_DIR/.t.err")
+	{
+		echo "\$ scopedb $*"
+		printf '%s\n' "$o"
+		[ -n "$e" ] && printf 'stderr: %s\n' "$e"
+		echo "rc=$rc"
+	} | sed -e "s|$DBV|DB|g" -e "s|${today}T[0-9:]*Z|NOW|g" -e "s|${today} [0-9:]*|NOW|g"
+}
+
+scenario() {
+	DBV=$1
+	export SCOPEDB_DB=$1
+	t ingest r1.h5 --tag nightly --commit aaa1111 --branch main
+	t ingest r2.h5 r3.h5 --commit bbb2222 --branch main
+	t ingest r2.h5 --tag again
+	t ingest r4.h5 --commit ccc3333 --branch dev --tag nightly --meta build=42
+	t ingest r5.h5 --commit aaa1999 --branch main
+	t runs
+	t runs --format json
+	t runs --format csv --tag nightly
+	t runs --branch main --limit 2
+	t runs --commit aaa --since 2026-01-15
+	t runs --meta build=42
+	t show 1
+	t show latest --format json
+	t show 3 --format csv
+	t meta 1
+	t meta 1 2
+	for m in total avg min max p50 p95 p99 imbalance calls gpu_total; do
+		t diff 1 2 --metric $m
+	done
+	t diff 1 2 --ranks 0,2 --metric p95
+	t diff 1 2 --ranks 1 --format json
+	t diff 1 4
+	t diff latest~1 latest --format markdown
+	t diff commit:aaa1 branch:dev
+	t diff label:base tag:nightly --include so
+	t diff 1 r5.h5
+	t check 1 2 --max-regression 5
+	t check 1 5 --max-regression 5 --format junit
+	t check 2 1 --fail-on-missing --format csv
+	t history solve
+	t history solve --metric p99
+	t history solve --ranks 0,1 --metric p50
+	t history --match '(io|halo)' --limit 2 --format json
+	t history io --branch main --since 2026-01-15 --until 2026-03-15
+	t tag 2 baseline release
+	t tag 2 baseline
+	t untag 2 release
+	t untag 2 nope
+	t runs --tag baseline
+	t pin base 1
+	t pin cand latest
+	t pin base 2
+	t pins
+	t pins --format json
+	t diff pin:base pin:cand
+	t check pin:base~1 pin:cand
+	t unpin cand
+	t unpin cand
+	t pins
+	t rm 2
+	t rm 2 --force
+	t rm 99
+	t rm 4 5
+	t runs
+	t diff 1 latest
+	t diff latest~7 latest
+	t diff commit:zzz latest
+	t diff commit:aaa latest
+	t diff tag:missing latest
+	t history nowhere
+	t ingest r4.h5 --commit ccc3333
+	t runs --format json
+	t history io --format csv
+}
+scenario "$E2E_DIR/compare.sqlite" >sqlite.txt
+scenario "$PG_URI" >postgres.txt
+if diff -u sqlite.txt postgres.txt >transcript.diff; then
+	ok
+else
+	bad "PostgreSQL and SQLite transcripts differ: $(head -40 transcript.diff)"
+fi
+equals "transcript has every command" "$(grep -c '^\$ scopedb' postgres.txt)" 70
+contains "transcript ran diffs" "$(cat postgres.txt)" "Metric: p95"
+# the URI spellings reach the same store
+uri="postgresql:///scopedb?host=$PG_DIR&user=postgres"
+expect 0 "postgresql:// URI" $S runs --db "$uri"
+equals "URI lists the same runs" "$out" "$(SCOPEDB_DB=$PG_URI $S runs)"
+expect 0 "postgres:// URI" $S runs --db "postgres:///scopedb?host=$PG_DIR&user=postgres"
+unset SCOPEDB_DB
+
+# errors name the store, with the password masked
+expect_err 2 "no server" \
+	"scopedb: cannot open store 'host=$E2E_DIR/nowhere user=postgres password=*** dbname=x': connection to server on socket \"$E2E_DIR/nowhere/.s.PGSQL.5432\" failed: No such file or directory" \
+	$S runs --db "host=$E2E_DIR/nowhere user=postgres password=secret dbname=x"
+empty=$(pg_newdb empty)
+expect_err 2 "read from an empty database" \
+	"scopedb: cannot open store '$empty': the database holds no scopedb store yet (ingest into it once)" \
+	$S runs --db "$empty"
+equals "a read creates nothing" "$(psql_q "$empty" "select count(*) from pg_tables where schemaname = 'public'")" 0
+psql_q "$empty" "create table runs (x int)"
+expect_err 2 "foreign database" "scopedb: cannot open store '$empty': not a scopedb database" \
+	$S ingest --db "$empty" r1.h5
+newer=$(pg_newdb newer)
+expect 0 "ingest into a new database" $S ingest --db "$newer" r1.h5
+psql_q "$newer" "update scopedb_meta set value = '99' where key = 'schema_version'"
+expect_err 2 "newer store" \
+	"scopedb: cannot open store '$newer': written by a newer scopedb (schema version 99; this scopedb supports up to 1)" \
+	$S runs --db "$newer"
+equals "schema comments" "$(psql_q "$newer" "select obj_description('runs'::regclass)")" \
+	"one ingested profile file"
+equals "every column has a comment" "$(psql_q "$newer" "select count(*) from information_schema.columns c
+	where table_schema = 'public' and col_description((table_schema || '.' || table_name)::regclass, ordinal_position) is null")" 0
+
+# --- 2. sixteen concurrent writers ---------------------------------------------------
+conc=$(pg_newdb conc)
+for i in 0 1 2 3 4 5; do
+	mk --ranks 4 --regions a,b,c --calls 200 --seed $((100 + i)) c$i.h5
+done
+pids=()
+for w in $(seq 0 15); do
+	$S ingest --db "$conc" c$((w % 6)).h5 c$(((w + 1) % 6)).h5 c$(((w + 3) % 6)).h5 \
+		>w$w.out 2>w$w.err &
+	pids+=($!)
+done
+fails=0
+for w in $(seq 0 15); do
+	wait "${pids[$w]}" || { fails=$((fails + 1)); echo "writer $w: $(cat w$w.err)" >&2; }
+done
+equals "16 writers: no error exit" "$fails" 0
+equals "16 writers: each file once" "$(psql_q "$conc" "select count(*), count(distinct sha256) from runs")" "6|6"
+equals "16 writers: ids 1..6" "$(psql_q "$conc" "select min(id) || '-' || max(id) from runs")" "1-6"
+equals "16 writers: every run complete" "$(psql_q "$conc" "select count(*) from runs r where
+	num_calls <> (select sum(calls) from timings t where t.run_id = r.id)
+	or num_regions <> 3")" 0
+equals "16 writers: the runs as one writer stores them" \
+	"$($S runs --db "$conc" --format csv | cut -d, -f2- | sed "s/${today}T[0-9:]*Z/NOW/" | sort)" \
+	"$(cd "$E2E_DIR" && for i in 0 1 2 3 4 5; do $S ingest --db one.sqlite c$i.h5 >/dev/null 2>&1; done
+		$S runs --db one.sqlite --format csv | cut -d, -f2- | sed "s/${today}T[0-9:]*Z/NOW/" | sort)"
+
+# --- 3. the server stops in the middle of an ingest ---------------------------------
+fault=$(pg_newdb fault)
+mk --ranks 32 --regions a,b,c,d,e,f,g,h --calls 20000 --seed 7 big.h5
+expect 0 "fault: first run" $S ingest --db "$fault" r1.h5
+$S ingest --db "$fault" big.h5 >fault.out 2>fault.err &
+pid=$!
+# wait until the ingest holds the store's write lock, then stop the server
+for _ in $(seq 1 500); do
+	[ "$(psql_q "$fault" "select count(*) from pg_locks where locktype = 'advisory' and granted" 2>/dev/null)" = 1 ] && break
+	sleep 0.01
+done
+pg_kill
+wait $pid
+rc=$?
+equals "fault: ingest fails" "$rc" 2
+equals "fault: one message" "$(wc -l <fault.err)" 1
+contains "fault: names the store" "$(cat fault.err)" "scopedb: cannot "
+contains "fault: names the store" "$(cat fault.err)" "store '$fault'"
+pg_restart_only || exit 1
+equals "fault: no partial run" "$(psql_q "$fault" "select count(*) from runs")
+$(psql_q "$fault" "select count(*) from timings where run_id <> 1")" "1
+0"
+expect 0 "fault: the next ingest succeeds" $S ingest --db "$fault" big.h5
+equals "fault: two runs" "$(psql_q "$fault" "select string_agg(id::text, ',' order by id) from runs")" "1,2"
+
+finish
