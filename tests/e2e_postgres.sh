@@ -141,6 +141,71 @@ equals "URI lists the same runs" "$out" "$(SCOPEDB_DB=$PG_URI $S runs)"
 expect 0 "postgres:// URI" $S runs --db "postgres:///scopedb?host=$PG_DIR&user=postgres"
 unset SCOPEDB_DB
 
+# push and pull: the SQLite store of the scenario pushed to an empty
+# PostgreSQL store and pulled back into a new SQLite file, and pushed to a
+# new SQLite file directly: the reports and the three copies read the same
+team=$(pg_newdb team)
+"$S" pin --db "$E2E_DIR/compare.sqlite" keep 1 >/dev/null || bad "pin keep"
+views() {
+	t runs
+	t runs --format json
+	t pins
+	t show latest
+	t diff 1 latest --metric p95
+	t diff 1 latest --ranks 0,1 --metric p99
+	t check 1 latest --max-regression 1
+	t history io --metric p50
+	t history solve --ranks 0 --metric p95
+	t meta 1
+}
+{
+	DBV=$E2E_DIR/compare.sqlite
+	t push --db "$E2E_DIR/compare.sqlite" --to "$team" --pins
+	t push --db "$E2E_DIR/compare.sqlite" --to "$team" --pins
+	DBV=$E2E_DIR/pulled.sqlite
+	t pull --db "$E2E_DIR/pulled.sqlite" --from "$team" --pins latest~1 latest
+	t pull --db "$E2E_DIR/pulled.sqlite" --from "$team" --pins
+	DBV=$E2E_DIR/all.sqlite
+	t pull --db "$E2E_DIR/all.sqlite" --from "$team" --pins
+} 2>&1 | sed -e "s|$team|TEAM|g" >push-pg.txt
+{
+	DBV=$E2E_DIR/compare.sqlite
+	t push --db "$E2E_DIR/compare.sqlite" --to "$E2E_DIR/team.sqlite" --pins
+	t push --db "$E2E_DIR/compare.sqlite" --to "$E2E_DIR/team.sqlite" --pins
+	DBV=$E2E_DIR/pulled2.sqlite
+	t pull --db "$E2E_DIR/pulled2.sqlite" --from "$E2E_DIR/team.sqlite" --pins latest~1 latest
+	t pull --db "$E2E_DIR/pulled2.sqlite" --from "$E2E_DIR/team.sqlite" --pins
+	DBV=$E2E_DIR/all2.sqlite
+	t pull --db "$E2E_DIR/all2.sqlite" --from "$E2E_DIR/team.sqlite" --pins
+} 2>&1 | sed -e "s|$E2E_DIR/team.sqlite|TEAM|g" >push-sqlite.txt
+if diff -u push-sqlite.txt push-pg.txt >push.diff; then ok; else bad "push/pull reports differ: $(cat push.diff)"; fi
+equals "push report" "$(sed -n 1,8p push-pg.txt)" "\$ scopedb push --db DB --to TEAM --pins
+copied run 1 (r1.h5) as run 1
+copied run 3 (r3.h5) as run 2
+copied run 6 (r4.h5) as run 3
+pinned 'keep' to run 1
+pushed 3 runs to 'TEAM': 3 copied, 0 already there
+rc=0
+\$ scopedb push --db DB --to TEAM --pins"
+contains "push again copies nothing" "$(cat push-pg.txt)" "pushed 3 runs to 'TEAM': 0 copied, 3 already there"
+contains "pull of two runs" "$(cat push-pg.txt)" "pulled 2 runs from 'TEAM': 2 copied, 0 already there"
+contains "pull of the rest" "$(cat push-pg.txt)" "pulled 3 runs from 'TEAM': 1 copied, 2 already there"
+DBV=$team
+SCOPEDB_DB=$team views >team-pg.txt
+DBV=$E2E_DIR/team.sqlite
+SCOPEDB_DB=$E2E_DIR/team.sqlite views >team-sqlite.txt
+for f in pulled pulled2 all all2; do
+	DBV=$E2E_DIR/$f.sqlite
+	SCOPEDB_DB=$DBV views >$f.txt
+done
+for f in team-sqlite all all2; do
+	if diff -u team-pg.txt $f.txt >views.diff; then ok; else bad "$f differs from the PostgreSQL team store: $(head -30 views.diff)"; fi
+done
+if diff -u pulled.txt pulled2.txt >views.diff; then ok; else bad "pulls in two steps differ: $(head -30 views.diff)"; fi
+contains "the copies keep tags and pins" "$(cat team-pg.txt)" "keep"
+contains "the copies keep tags" "$(cat team-pg.txt)" "nightly"
+equals "the copies keep metadata" "$($S meta --db "$team" 1)" "$($S meta --db "$E2E_DIR/compare.sqlite" 1)"
+
 # errors name the store, with the password masked
 expect_err 2 "no server" \
 	"scopedb: cannot open store 'host=$E2E_DIR/nowhere user=postgres password=*** dbname=x': connection to server on socket \"$E2E_DIR/nowhere/.s.PGSQL.5432\" failed: No such file or directory" \

@@ -1160,15 +1160,30 @@ static void test_open_existing(void **state)
 	store_close(st);
 }
 
-/* The registry hands every path (and, until a backend claims them, URLs)
- * to SQLite, and its table is complete. */
+/* The registry hands every path to SQLite and PostgreSQL URIs and libpq
+ * key=value strings to PostgreSQL when it is built (else to SQLite, whose
+ * open then fails on them as on any bad path); the tables are complete. */
 static void test_backend_registry(void **state)
 {
+	static const char *const pg[] = {"postgresql://host/db", "postgres://u@h:5432/d",
+					 "host=/tmp/s dbname=x", "dbname=x",
+					 " user = me host=h",	 "service=team"};
+	static const char *const files[] = {
+	    "history.sqlite", "/tmp/x/y.db", ":memory:",	 "host.sqlite", "a=b",
+	    "./host=x",	      "hostess=1",   "postgresql.sqlite"};
+	size_t i;
+
 	(void)state;
-	assert_ptr_equal(store_backend_for("history.sqlite"), &sqlite_store_backend);
-	assert_ptr_equal(store_backend_for("/tmp/x/y.db"), &sqlite_store_backend);
-	assert_ptr_equal(store_backend_for(":memory:"), &sqlite_store_backend);
-	assert_ptr_equal(store_backend_for("postgresql://host/db"), &sqlite_store_backend);
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+		assert_ptr_equal(store_backend_for(files[i]), &sqlite_store_backend);
+	for (i = 0; i < sizeof(pg) / sizeof(pg[0]); i++) {
+#ifdef SCOPEDB_HAVE_POSTGRES
+		assert_string_equal(store_backend_for(pg[i])->name, "postgresql");
+		assert_int_equal(store_backend_check(store_backend_for(pg[i])), 0);
+#else
+		assert_ptr_equal(store_backend_for(pg[i]), &sqlite_store_backend);
+#endif
+	}
 	assert_int_equal(store_backend_check(&sqlite_store_backend), 0);
 	assert_int_equal(sqlite_store_backend.version, STORE_BACKEND_VERSION);
 }

@@ -147,6 +147,17 @@ struct store_timing {
  * pair is atomic.  durations must stay valid during the call only. */
 int store_add_timing(struct store *st, const struct store_timing *t);
 
+/* Called by store_scan_timings() with each timings row (run_id and
+ * region_id are the source store's; the row's region name, its durations
+ * (NULL when it has none) and strings are valid during the call only).  A
+ * non-zero return stops the scan and is returned by it. */
+typedef int (*store_timing_fn)(void *ctx, const struct store_timing *t, const char *region);
+
+/* Every timings row of run_id, in the order they were stored, with "" /
+ * -1 / "[]" for absent strings, numbers and tags (as store_add_timing()
+ * takes them): for copying a run to another store (transfer.h). */
+int store_scan_timings(struct store *st, int64_t run_id, store_timing_fn fn, void *ctx);
+
 /* All runs, newest first (recorded_at, falling back to ingested_at, then
  * id).  *out is a malloc'ed array of *n runs; free with
  * store_runs_free(). */

@@ -112,6 +112,10 @@ struct store_backend {
 	int (*region_history)(struct store_conn *c, struct store_history_point **out, size_t *n,
 			      const struct store_history_query *q);
 
+	/* Every timings row of run_id in write order, with its region name
+	 * and durations, to fn (store_scan_timings(): push and pull). */
+	int (*scan_timings)(struct store_conn *c, int64_t run_id, store_timing_fn fn, void *ctx);
+
 	/* maintenance */
 	int (*remove_run)(struct store_conn *c, char **unpinned, int64_t run_id, int force);
 	int (*compact)(struct store_conn *c, int64_t *before, int64_t *after);

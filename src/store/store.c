@@ -87,6 +87,7 @@ int store_backend_check(const struct store_backend *be)
 	STORE_NEED(region_stats);
 	STORE_NEED(region_durations);
 	STORE_NEED(region_history);
+	STORE_NEED(scan_timings);
 	STORE_NEED(remove_run);
 	STORE_NEED(compact);
 #undef STORE_NEED
@@ -428,6 +429,11 @@ void store_history_free(struct store_history_point *p, size_t n)
 		i64vec_release(&p[i].durations);
 	}
 	free(p);
+}
+
+int store_scan_timings(struct store *st, int64_t run_id, store_timing_fn fn, void *ctx)
+{
+	return st->be->scan_timings(st->conn, run_id, fn, ctx);
 }
 
 /* ---- maintenance ----------------------------------------------------- */

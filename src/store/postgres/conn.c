@@ -222,7 +222,7 @@ int pg_text(char **out, const PGresult *r, int row, int col)
 	return *out ? 0 : ERR_NOMEM;
 }
 
-/* A binary int8 (big-endian) or int4 column. */
+/* A binary (big-endian) int8, int4 or int2 column; 0 for NULL. */
 int64_t pg_bin_int(const PGresult *r, int row, int col)
 {
 	const unsigned char *p = (const unsigned char *)PQgetvalue(r, row, col);
@@ -235,7 +235,19 @@ int64_t pg_bin_int(const PGresult *r, int row, int col)
 		v = v << 8 | p[i];
 	if (len == 4)
 		return (int32_t)(uint32_t)v;
+	if (len == 2)
+		return (int16_t)(uint16_t)v;
 	return (int64_t)v;
+}
+
+/* A binary float8 column (IEEE 754, big-endian); 0 for NULL. */
+double pg_bin_double(const PGresult *r, int row, int col)
+{
+	uint64_t bits = (uint64_t)pg_bin_int(r, row, col);
+	double d;
+
+	memcpy(&d, &bits, sizeof(d));
+	return d;
 }
 
 int postgres_exec(struct store_conn *c, PGresult **res, const char *sql, const struct pg_params *p,
@@ -785,6 +797,7 @@ const struct store_backend postgres_store_backend = {
     .region_stats = postgres_region_stats,
     .region_durations = postgres_region_durations,
     .region_history = postgres_region_history,
+    .scan_timings = postgres_scan_timings,
     .remove_run = postgres_remove_run,
     .compact = postgres_compact,
 };

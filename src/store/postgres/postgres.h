@@ -121,6 +121,7 @@ int64_t pg_int(const PGresult *r, int row, int col);
 double pg_double(const PGresult *r, int row, int col);
 int pg_text(char **out, const PGresult *r, int row, int col);
 int64_t pg_bin_int(const PGresult *r, int row, int col);
+double pg_bin_double(const PGresult *r, int row, int col);
 
 /* ---- write.c ---------------------------------------------------------- */
 
@@ -170,6 +171,8 @@ int postgres_region_stats(struct store_conn *c, struct store_region_stats **out,
 int postgres_region_durations(struct store_conn *c, struct i64vec *out, struct i64vec *ends,
 			      int64_t run_id, int64_t region_id, const int64_t *ranks,
 			      size_t nranks);
+
+int postgres_scan_timings(struct store_conn *c, int64_t run_id, store_timing_fn fn, void *ctx);
 
 /* ---- history.c -------------------------------------------------------- */
 

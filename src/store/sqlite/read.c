@@ -851,3 +851,73 @@ out:
 	*n = len;
 	return 0;
 }
+
+/* ---- whole rows, for copying a run (store_scan_timings()) ---------------- */
+
+/* Text column i, or dflt when it is NULL (borrowed until the next step). */
+static const char *col_text_or(sqlite3_stmt *s, int i, const char *dflt)
+{
+	const unsigned char *t = sqlite3_column_text(s, i);
+
+	return t ? (const char *)t : dflt;
+}
+
+/* Integer column i, or -1 when it is NULL. */
+static int64_t col_int_or_none(sqlite3_stmt *s, int i)
+{
+	return sqlite3_column_type(s, i) == SQLITE_NULL ? -1 : sqlite3_column_int64(s, i);
+}
+
+int sqlite_scan_timings(struct store_conn *st, int64_t run_id, store_timing_fn fn, void *ctx)
+{
+	sqlite3_stmt *s = NULL;
+	struct store_timing t;
+	int rc, ret;
+
+	ret = sqlite_prepare(st, &s,
+			     "SELECT t.region_id, t.rank, t.has_events, t.calls, t.total_ns, "
+			     "t.min_ns, t.max_ns, t.first_ns, t.last_ns, t.start_min_ns, "
+			     "t.end_max_ns, t.mean_ns, t.m2, t.exclusive_ns, t.gpu_count, "
+			     "t.gpu_total_ns, t.source_file, t.source_line, t.source_text, t.tags, "
+			     "r.name, d.data FROM timings AS t JOIN regions AS r ON r.id = "
+			     "t.region_id LEFT JOIN timings_durations AS d ON d.timing_id = t.id "
+			     "WHERE t.run_id = ?1 ORDER BY t.id",
+			     0, "read");
+	if (ret)
+		return ret;
+	rc = sqlite3_bind_int64(s, 1, run_id);
+	while (sqlite_row(s, &rc)) {
+		memset(&t, 0, sizeof(t));
+		t.run_id = run_id;
+		t.region_id = sqlite3_column_int64(s, 0);
+		t.rank = sqlite3_column_int64(s, 1);
+		t.has_events = sqlite3_column_int(s, 2) != 0;
+		t.calls = (uint64_t)sqlite3_column_int64(s, 3);
+		t.total = sqlite3_column_int64(s, 4);
+		t.min = sqlite3_column_int64(s, 5);
+		t.max = sqlite3_column_int64(s, 6);
+		t.first = sqlite3_column_int64(s, 7);
+		t.last = sqlite3_column_int64(s, 8);
+		t.start_min = sqlite3_column_int64(s, 9);
+		t.end_max = sqlite3_column_int64(s, 10);
+		t.mean = sqlite3_column_double(s, 11);
+		t.m2 = sqlite3_column_double(s, 12);
+		t.exclusive = col_int_or_none(s, 13);
+		t.gpu_count = (uint64_t)sqlite3_column_int64(s, 14);
+		t.gpu_total = sqlite3_column_int64(s, 15);
+		t.source_file = col_text_or(s, 16, "");
+		t.source_line = col_int_or_none(s, 17);
+		t.source_text = col_text_or(s, 18, "");
+		t.tags_json = col_text_or(s, 19, "[]");
+		if (sqlite3_column_type(s, 21) != SQLITE_NULL &&
+		    (ret = sqlite_col_blob(&t.durations, &t.durations_len, s, 21)))
+			goto out;
+		ret = fn(ctx, &t, col_text_or(s, 20, ""));
+		if (ret)
+			goto out;
+	}
+	ret = sqlite_rows_end(st, &s, rc);
+out:
+	sqlite3_finalize(s);
+	return ret;
+}

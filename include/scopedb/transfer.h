@@ -1,0 +1,64 @@
+/*
+ * transfer.h - copying runs between two stores (scopedb push and pull).
+ *
+ * Any two stores, whatever their backends (SQLite to PostgreSQL and back,
+ * SQLite to SQLite): a run is copied with its metadata, tags, every
+ * timings row and durations blob, and its all-ranks totals and
+ * percentiles are computed again by the destination's finish pipeline
+ * (store_finish_run()), so they are the same values.  Runs are matched by
+ * content hash: a run the destination already has is skipped, which makes
+ * a transfer idempotent.  Each run is copied in one destination
+ * transaction; a failure leaves the runs copied before it.
+ *
+ * Ownership: the result's arrays and strings are malloc'ed and freed by
+ * store_transfer_release(); the stores are only used.
+ */
+#ifndef SCOPEDB_TRANSFER_H
+#define SCOPEDB_TRANSFER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "scopedb/store.h"
+
+/* One run of the source. */
+struct transfer_run {
+	int64_t src_id;
+	int64_t dst_id; /* its id in the destination */
+	int copied;	/* 0: the destination had it already (same content) */
+	char *source_path;
+};
+
+enum transfer_pin_state {
+	TRANSFER_PIN_SET,	/* the destination had no such pin: made */
+	TRANSFER_PIN_SAME,	/* it named the same run already */
+	TRANSFER_PIN_ELSEWHERE, /* it names another run (other): left as is */
+};
+
+/* A pin of the source naming a transferred run. */
+struct transfer_pin {
+	char *name;
+	int64_t dst_id; /* the run in the destination */
+	enum transfer_pin_state state;
+	int64_t other; /* TRANSFER_PIN_ELSEWHERE: the run the pin names */
+};
+
+struct transfer_result {
+	struct transfer_run *runs; /* in the order copied: oldest id first */
+	size_t nruns;
+	struct transfer_pin *pins; /* sorted by name */
+	size_t npins;
+};
+
+/*
+ * Copy the runs ids[0..n) of src (ids NULL: every run) to dst, oldest
+ * first, and with pins the pins of src that name one of them (a pin the
+ * destination has already is never moved).  *out lists what was done;
+ * on failure it lists the runs done before it (out->nruns) and the error
+ * is returned.
+ */
+int transfer_runs(struct transfer_result *out, struct store *dst, struct store *src,
+		  const int64_t *ids, size_t n, int pins);
+void transfer_result_release(struct transfer_result *r);
+
+#endif

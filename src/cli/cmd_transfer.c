@@ -1,0 +1,174 @@
+/*
+ * cmd_transfer.c - "scopedb push --to DB [RUN...]" and "scopedb pull --from
+ * DB [RUN...]": copy runs (every run, or the ones the selectors name in the
+ * source) with their tags, metadata and timings, and with --pins the pins
+ * naming them, from the --db store to another one or back, across
+ * backends (a local SQLite file and a team PostgreSQL store, say).  The
+ * core is transfer_runs() (scopedb/transfer.h); runs the destination has
+ * already (same content) are skipped, so both commands can be repeated.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "cli/cli.h"
+#include "scopedb/err.h"
+#include "scopedb/runarg.h"
+#include "scopedb/select.h"
+#include "scopedb/store.h"
+#include "scopedb/transfer.h"
+
+const struct opt_cmd cmd_push_usage = {
+    .name = "push",
+    .synopsis = "scopedb push --to DB [RUN...] [--pins] [--db PATH]",
+    .before = "Copy runs of the --db store (all of them, or the ones the selectors name) to the\n"
+	      "store DB, e.g. a team store: --to postgresql://user@host/dbname.  Runs DB has\n"
+	      "already (same file content) are skipped, so pushing again copies only what is\n"
+	      "new.",
+    .summary = "copy runs to another store",
+    OPT_ARGS(0, OPT_ARGS_ANY, ""),
+};
+
+const struct opt_cmd cmd_pull_usage = {
+    .name = "pull",
+    .synopsis = "scopedb pull --from DB [RUN...] [--pins] [--db PATH]",
+    .before = "Copy runs of the store DB (all of them, or the ones the selectors name there)\n"
+	      "into the --db store.  Runs the --db store has already are skipped.",
+    .summary = "copy runs from another store",
+    OPT_ARGS(0, OPT_ARGS_ANY, ""),
+};
+
+/* What was done, one line per run and pin, then the totals. */
+static void transfer_report(const struct transfer_result *r, int push, const char *other)
+{
+	size_t i, copied = 0;
+
+	for (i = 0; i < r->nruns; i++) {
+		const struct transfer_run *t = &r->runs[i];
+
+		copied += t->copied != 0;
+		if (t->copied)
+			printf("copied run %" PRId64 " (%s) as run %" PRId64 "\n", t->src_id,
+			       t->source_path, t->dst_id);
+		else
+			printf("skipped run %" PRId64 " (%s): already stored as run %" PRId64 "\n",
+			       t->src_id, t->source_path, t->dst_id);
+	}
+	for (i = 0; i < r->npins; i++) {
+		const struct transfer_pin *p = &r->pins[i];
+
+		if (p->state == TRANSFER_PIN_SET)
+			printf("pinned '%s' to run %" PRId64 "\n", p->name, p->dst_id);
+		else if (p->state == TRANSFER_PIN_SAME)
+			printf("pin '%s' already names run %" PRId64 "\n", p->name, p->dst_id);
+		else
+			printf("pin '%s' names run %" PRId64 ", left as is (not run %" PRId64 ")\n",
+			       p->name, p->other, p->dst_id);
+	}
+	printf("%s %zu run%s %s '%s': %zu copied, %zu already there\n", push ? "pushed" : "pulled",
+	       r->nruns, r->nruns == 1 ? "" : "s", push ? "to" : "from", other, copied,
+	       r->nruns - copied);
+}
+
+/* The source ids the selectors argv[0..n) name (NULL for none: all runs). */
+static int transfer_resolve(int64_t **out, struct store *src, int n, char **argv)
+{
+	struct select_spec sel;
+	int64_t *ids;
+	int i, ret = 0;
+
+	*out = NULL;
+	if (!n)
+		return 0;
+	ids = util_calloc((size_t)n, sizeof(*ids));
+	if (!ids)
+		return ERR_NOMEM;
+	for (i = 0; i < n && !ret; i++) {
+		ret = select_parse(&sel, argv[i]);
+		if (!ret)
+			ret = store_resolve(src, &ids[i], &sel);
+		select_release(&sel);
+	}
+	if (ret) {
+		free(ids);
+		return ret;
+	}
+	*out = ids;
+	return 0;
+}
+
+static int cmd_transfer(int argc, char **argv, int push)
+{
+	const struct opt_cmd *self = push ? &cmd_push_usage : &cmd_pull_usage;
+	struct transfer_result res;
+	struct select_spec sel;
+	struct store *local = NULL, *other = NULL, *src, *dst;
+	const char *db = NULL, *to = NULL, *from = NULL, *other_db;
+	int64_t *ids = NULL;
+	int n, i, pins = 0, code = CLI_EXIT_ERROR, rc;
+	const struct opt push_opts[] = {
+	    OPT_STRING(0, "to", &to, "DB", "the store to copy the runs to"),
+	    OPT_FLAG(0, "pins", &pins, "also copy the pins naming the runs (never moves a pin)"),
+	    OPT__DB(&db),
+	    OPT_END(),
+	};
+	const struct opt pull_opts[] = {
+	    OPT_STRING(0, "from", &from, "DB", "the store to copy the runs from"),
+	    OPT_FLAG(0, "pins", &pins, "also copy the pins naming the runs (never moves a pin)"),
+	    OPT__DB(&db),
+	    OPT_END(),
+	};
+	const struct opt *opts = push ? push_opts : pull_opts;
+
+	memset(&res, 0, sizeof(res));
+	memset(&sel, 0, sizeof(sel));
+	n = opt_parse(self, opts, argc, argv, &code);
+	if (n < 0)
+		return code;
+	other_db = push ? to : from;
+	if (push ? from != NULL : to != NULL)
+		return opt_usage_error(self, opts,
+				       push ? "push takes --to, not --from"
+					    : "pull takes --from, not --to");
+	if (!other_db || !*other_db)
+		return opt_usage_error(
+		    self, opts,
+		    push ? "push needs --to DB, the store to copy the runs to"
+			 : "pull needs --from DB, the store to copy the runs from");
+	/* Check every selector before touching a store. */
+	for (i = 0; i < n; i++) {
+		if (runarg_parse_stored(&sel, argv[i], self->name))
+			return cli_error();
+		select_release(&sel);
+	}
+	/* The source first: a selector it does not know creates nothing. */
+	rc = store_open(push ? &local : &other, push ? cli_db_path(db) : other_db, STORE_READONLY);
+	src = push ? local : other;
+	if (!rc)
+		rc = transfer_resolve(&ids, src, n, argv);
+	if (!rc)
+		rc = store_open(push ? &other : &local, push ? other_db : cli_db_path(db), 0);
+	dst = push ? other : local;
+	if (!rc)
+		rc = transfer_runs(&res, dst, src, ids, (size_t)n, pins);
+	if (other && (res.nruns || !rc))
+		transfer_report(&res, push, store_location(other));
+	code = rc ? cli_error() : cli_finish(CLI_EXIT_OK);
+	transfer_result_release(&res);
+	free(ids);
+	store_close(other);
+	store_close(local);
+	return code;
+}
+
+int cmd_push(int argc, char **argv)
+{
+	return cmd_transfer(argc, argv, 1);
+}
+
+int cmd_pull(int argc, char **argv)
+{
+	return cmd_transfer(argc, argv, 0);
+}

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# e2e_transfer.sh - scopedb push and pull between two SQLite stores (issue
+# 17; between SQLite and PostgreSQL: e2e_postgres.sh): every run or the
+# selected ones, with tags, metadata, timings and (--pins) pins; repeated
+# transfers copy nothing; the copies answer diff, history and show exactly
+# as the original; errors.
+source "$(dirname "$0")/e2e-lib.sh"
+: "${MKPROFILE:?set MKPROFILE to the mkprofile binary}"
+S=$SCOPEDB
+for i in 1 2 3; do
+	"$MKPROFILE" --ranks 3 --regions solve,io --calls 50 --seed $i \
+		--timestamp 2026-0$i-01T00:00:00Z r$i.h5 >/dev/null || exit 1
+done
+"$MKPROFILE" --ranks 2 --regions solve --calls 10 --seed 9 --aggregate agg.h5 >/dev/null || exit 1
+$S ingest --db a.sqlite r1.h5 r2.h5 --tag nightly --meta build=7 >/dev/null 2>&1
+$S ingest --db a.sqlite r3.h5 agg.h5 --commit abc1234 >/dev/null 2>&1
+$S pin --db a.sqlite base 2 >/dev/null
+
+expect_err 0 "push all" "" $S push --db a.sqlite --to b.sqlite --pins
+equals "push report" "$out" "copied run 1 (r1.h5) as run 1
+copied run 2 (r2.h5) as run 2
+copied run 3 (r3.h5) as run 3
+copied run 4 (agg.h5) as run 4
+pinned 'base' to run 2
+pushed 4 runs to 'b.sqlite': 4 copied, 0 already there"
+expect_err 0 "push again" "" $S push --db a.sqlite --to b.sqlite --pins
+equals "push again copies nothing" "$(tail -2 <<<"$out")" "pin 'base' already names run 2
+pushed 4 runs to 'b.sqlite': 0 copied, 4 already there"
+for cmd in "runs --format json" "pins" "show 3" "meta 1" "diff 1 3 --metric p95" \
+	"diff 1 2 --ranks 0,2 --metric p99" "history io --metric p50" "diff 4 1" \
+	"history solve --ranks 1 --format csv"; do
+	# shellcheck disable=SC2086
+	equals "copy: $cmd" "$($S $cmd --db b.sqlite 2>&1)" "$($S $cmd --db a.sqlite 2>&1)"
+done
+
+# selected runs, pulled; a pin elsewhere is left as is
+expect_err 0 "pull two" "" $S pull --db c.sqlite --from a.sqlite --pins tag:nightly latest
+equals "pull report" "$out" "copied run 2 (r2.h5) as run 1
+copied run 3 (r3.h5) as run 2
+pinned 'base' to run 1
+pulled 2 runs from 'a.sqlite': 2 copied, 0 already there"
+$S pin --db a.sqlite base 3 >/dev/null
+expect_err 0 "pull the rest" "" $S pull --db c.sqlite --from a.sqlite --pins
+equals "pull keeps a pin" "$out" "copied run 1 (r1.h5) as run 3
+skipped run 2 (r2.h5): already stored as run 1
+skipped run 3 (r3.h5): already stored as run 2
+copied run 4 (agg.h5) as run 4
+pin 'base' names run 1, left as is (not run 2)
+pulled 4 runs from 'a.sqlite': 2 copied, 2 already there"
+equals "pulled tags" "$($S runs --db c.sqlite --tag nightly --format csv | cut -d, -f1)" "id
+1
+3"
+equals "without --pins no pin" "$($S push --db a.sqlite --to d.sqlite 1 >/dev/null; $S pins --db d.sqlite 2>&1)" "scopedb: no pins in store 'd.sqlite'"
+
+# errors
+expect_err 2 "push without --to" "scopedb: push needs --to DB, the store to copy the runs to
+usage: scopedb push --to DB [RUN...] [--pins] [--db PATH]" bash -c "$S push --db a.sqlite 2>&1 >/dev/null | head -2 >&2; exit 2"
+expect_err 2 "pull from a missing store" \
+	"scopedb: cannot open store 'nowhere.sqlite': no such file or directory" \
+	$S pull --db c.sqlite --from nowhere.sqlite
+expect_err 2 "unknown run" "scopedb: no run with id 9" $S push --db a.sqlite --to e.sqlite 1 9
+equals "an unknown run copies nothing" "$(ls e.sqlite 2>/dev/null)" ""
+expect_error "a file is not a stored run" "invalid run selector 'r1.h5x'" \
+	$S push --db a.sqlite --to e.sqlite r1.h5x
+finish
