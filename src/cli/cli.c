@@ -14,6 +14,7 @@
 #include "render/render.h"
 #include "scopedb/err.h"
 #include "scopedb/filter.h"
+#include "scopedb/netfs.h"
 #include "scopedb/stats.h"
 #include "scopedb/util.h"
 #include "select/match.h"
@@ -28,6 +29,19 @@ const char *cli_db_path(const char *flag)
 	if (env && *env)
 		return env;
 	return "scopedb.sqlite";
+}
+
+void cli_warn_network_fs(const char *db, int allow)
+{
+	const char *fs = allow ? NULL : netfs_store(db);
+
+	if (fs)
+		fprintf(
+		    stderr,
+		    "scopedb: warning: store '%s' is on a network file system (%s), where "
+		    "SQLite's locking is unreliable and concurrent writers can corrupt it: use a "
+		    "PostgreSQL store (--db postgresql://...) or pass --allow-network-fs\n",
+		    db, fs);
 }
 
 int cli_format_is(const char *fmt, const char *name)

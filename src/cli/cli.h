@@ -63,6 +63,10 @@ int cli_isatty(FILE *f);
  * TERM not "dumb". */
 int cli_use_color(FILE *f);
 
+/* Before writing the store db: warn on stderr, unless allow, when it is an
+ * SQLite file on a network file system (scopedb/netfs.h). */
+void cli_warn_network_fs(const char *db, int allow);
+
 /* Print "scopedb: " + err_msg() to stderr and return CLI_EXIT_ERROR. */
 int cli_error(void);
 
@@ -87,6 +91,12 @@ int cli_opt_date(const struct opt *opt, const char *arg);
 int cli_opt_percent(const struct opt *opt, const char *arg);
 
 /* --db PATH (const char **; NULL = cli_db_path()'s default). */
+/* --allow-network-fs (int *) of the commands that write a store: no
+ * warning for an SQLite store on a network file system. */
+#define OPT__ALLOW_NETWORK_FS(v)                                                                   \
+	OPT_FLAG(0, "allow-network-fs", v,                                                         \
+		 "no warning for an SQLite store on a network file system")
+
 #define OPT__DB(v)                                                                                 \
 	OPT_STRING(0, "db", v, "PATH", "store to use (default $SCOPEDB_DB, else ./scopedb.sqlite)")
 

@@ -243,8 +243,10 @@ int cmd_ingest(int argc, char **argv)
 	struct buf json = BUF_INIT;
 	int quiet = 0, failed = 0, code = CLI_EXIT_ERROR, nargs;
 	unsigned asked;
+	int allow_nfs = 0;
 	const struct opt opts[] = {
 	    OPT__DB(&db),
+	    OPT__ALLOW_NETWORK_FS(&allow_nfs),
 	    OPT_LIST(0, "tag", &tags, "T",
 		     "tag the run (repeatable; also added to an already stored run)"),
 	    OPT_STRING(0, "label", &io.label, "L",
@@ -279,6 +281,7 @@ int cmd_ingest(int argc, char **argv)
 			id.ignored_from, id.ignored_value);
 	io.commit = id.commit;
 	io.branch = id.branch;
+	cli_warn_network_fs(cli_db_path(db), allow_nfs);
 	if (store_open(&st, cli_db_path(db), 0)) {
 		code = cli_error();
 		goto out;

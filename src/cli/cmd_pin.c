@@ -32,8 +32,10 @@ int cmd_pin(int argc, char **argv)
 	const struct opt_cmd *self = &cmd_pin_usage;
 	const char *db = NULL, *name, *arg;
 	int if_missing = 0;
+	int allow_nfs = 0;
 	const struct opt opts[] = {
 	    OPT__DB(&db),
+	    OPT__ALLOW_NETWORK_FS(&allow_nfs),
 	    OPT_FLAG(0, "if-missing", &if_missing,
 		     "only make the pin: leave an existing one as is"),
 	    OPT_END(),
@@ -61,6 +63,7 @@ int cmd_pin(int argc, char **argv)
 		goto out;
 	}
 	/* Pinning never creates a store. */
+	cli_warn_network_fs(cli_db_path(db), allow_nfs);
 	if (store_open(&st, cli_db_path(db), STORE_EXISTING) || store_resolve(st, &run, &sel) ||
 	    (if_missing ? store_pin_add : store_pin_set)(st, &prev, name, run)) {
 		code = cli_error();

@@ -35,8 +35,10 @@ int cmd_rm(int argc, char **argv)
 	int64_t *ids = NULL;
 	char **unpinned = NULL;
 	int n = 0, nids = 0, i, j, force = 0, in_txn = 0, code = CLI_EXIT_ERROR, rc = 0;
+	int allow_nfs = 0;
 	const struct opt opts[] = {
 	    OPT__DB(&db),
+	    OPT__ALLOW_NETWORK_FS(&allow_nfs),
 	    OPT_FLAG('f', "force", &force, "also remove pinned runs (and their pins)"),
 	    OPT_END(),
 	};
@@ -61,6 +63,7 @@ int cmd_rm(int argc, char **argv)
 		}
 		select_release(&sel);
 	}
+	cli_warn_network_fs(cli_db_path(db), allow_nfs);
 	rc = store_open(&st, cli_db_path(db), STORE_EXISTING);
 	if (!rc)
 		rc = store_begin(st);

@@ -53,7 +53,8 @@ int cmd_tag_change(int argc, char **argv, int add)
 	struct select_spec sel;
 	struct store *st = NULL;
 	const char *db = NULL;
-	const struct opt opts[] = {OPT__DB(&db), OPT_END()};
+	int allow_nfs = 0;
+	const struct opt opts[] = {OPT__DB(&db), OPT__ALLOW_NETWORK_FS(&allow_nfs), OPT_END()};
 	int *changed = NULL;
 	int64_t run = 0;
 	int nargs, ntags, i, in_txn = 0, code = CLI_EXIT_ERROR, rc = 0;
@@ -78,6 +79,7 @@ int cmd_tag_change(int argc, char **argv, int add)
 		goto out;
 	}
 	/* Tagging never creates a store. */
+	cli_warn_network_fs(cli_db_path(db), allow_nfs);
 	rc = store_open(&st, cli_db_path(db), STORE_EXISTING);
 	if (!rc)
 		rc = store_begin(st);

@@ -107,17 +107,19 @@ static int cmd_transfer(int argc, char **argv, int push)
 	struct store *local = NULL, *other = NULL, *src, *dst;
 	const char *db = NULL, *to = NULL, *from = NULL, *other_db;
 	int64_t *ids = NULL;
-	int n, i, pins = 0, code = CLI_EXIT_ERROR, rc;
+	int n, i, pins = 0, allow_nfs = 0, code = CLI_EXIT_ERROR, rc;
 	const struct opt push_opts[] = {
 	    OPT_STRING(0, "to", &to, "DB", "the store to copy the runs to"),
 	    OPT_FLAG(0, "pins", &pins, "also copy the pins naming the runs (never moves a pin)"),
 	    OPT__DB(&db),
+	    OPT__ALLOW_NETWORK_FS(&allow_nfs),
 	    OPT_END(),
 	};
 	const struct opt pull_opts[] = {
 	    OPT_STRING(0, "from", &from, "DB", "the store to copy the runs from"),
 	    OPT_FLAG(0, "pins", &pins, "also copy the pins naming the runs (never moves a pin)"),
 	    OPT__DB(&db),
+	    OPT__ALLOW_NETWORK_FS(&allow_nfs),
 	    OPT_END(),
 	};
 	const struct opt *opts = push ? push_opts : pull_opts;
@@ -148,6 +150,8 @@ static int cmd_transfer(int argc, char **argv, int push)
 	src = push ? local : other;
 	if (!rc)
 		rc = transfer_resolve(&ids, src, n, argv);
+	if (!rc)
+		cli_warn_network_fs(push ? other_db : cli_db_path(db), allow_nfs);
 	if (!rc)
 		rc = store_open(push ? &other : &local, push ? other_db : cli_db_path(db), 0);
 	dst = push ? other : local;

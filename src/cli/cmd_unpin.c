@@ -22,13 +22,15 @@ int cmd_unpin(int argc, char **argv)
 {
 	const struct opt_cmd *self = &cmd_unpin_usage;
 	const char *db = NULL;
-	const struct opt opts[] = {OPT__DB(&db), OPT_END()};
+	int allow_nfs = 0;
+	const struct opt opts[] = {OPT__DB(&db), OPT__ALLOW_NETWORK_FS(&allow_nfs), OPT_END()};
 	struct store *st = NULL;
 	int64_t prev = 0;
 	int code = CLI_EXIT_ERROR;
 
 	if (opt_parse(self, opts, argc, argv, &code) < 0)
 		goto out;
+	cli_warn_network_fs(cli_db_path(db), allow_nfs);
 	if (store_open(&st, cli_db_path(db), STORE_EXISTING) ||
 	    store_pin_remove(st, &prev, argv[0])) {
 		code = cli_error();

@@ -35,13 +35,15 @@ int cmd_vacuum(int argc, char **argv)
 	const struct opt_cmd *self = &cmd_vacuum_usage;
 	struct store *st = NULL;
 	const char *db = NULL;
-	const struct opt opts[] = {OPT__DB(&db), OPT_END()};
+	int allow_nfs = 0;
+	const struct opt opts[] = {OPT__DB(&db), OPT__ALLOW_NETWORK_FS(&allow_nfs), OPT_END()};
 	char a[32], b[32];
 	int64_t before = 0, after = 0;
 	int code = CLI_EXIT_ERROR;
 
 	if (opt_parse(self, opts, argc, argv, &code) < 0)
 		goto out;
+	cli_warn_network_fs(cli_db_path(db), allow_nfs);
 	if (store_open(&st, cli_db_path(db), STORE_EXISTING) || store_vacuum(st, &before, &after)) {
 		code = cli_error();
 		goto out;
