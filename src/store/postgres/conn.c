@@ -276,6 +276,33 @@ int postgres_exec(struct store_conn *c, PGresult **res, const char *sql, const s
 	return 0;
 }
 
+int postgres_stream(struct store_conn *c, const char *sql, const struct pg_params *p,
+		    postgres_row_fn fn, void *ctx)
+{
+	PGresult *r;
+	ExecStatusType st;
+	int ret = postgres_flush(c);
+
+	if (ret)
+		return ret;
+	if (!PQsendQueryParams(c->db, sql, p ? p->n : 0, NULL, p ? p->v : NULL, NULL, NULL, 1))
+		return postgres_err(c, NULL, "read");
+	(void)PQsetSingleRowMode(c->db);
+	/* all results are read, also after a failure, so that the
+	 * connection is ready for the next statement */
+	while ((r = PQgetResult(c->db)) != NULL) {
+		st = PQresultStatus(r);
+		if (st == PGRES_SINGLE_TUPLE) {
+			if (!ret)
+				ret = fn(ctx, r);
+		} else if (st != PGRES_TUPLES_OK && !ret) {
+			ret = postgres_err(c, r, "read");
+		}
+		PQclear(r);
+	}
+	return ret;
+}
+
 int postgres_query_int(struct store_conn *c, int64_t *out, const char *sql,
 		       const struct pg_params *p, int optional)
 {
@@ -358,8 +385,13 @@ int postgres_flush(struct store_conn *c)
 		c->copy_durations.len = 0;
 		return ret;
 	}
+	/* binary: the trailer (a tuple of -1 fields) ends the data */
+	if (c->copy_durations.len && buf_add(&c->copy_durations, "\377\377", 2)) {
+		c->copy_durations.len = 0;
+		return err_nomem();
+	}
 	return copy_send(c, &c->copy_durations,
-			 "COPY timings_durations (timing_id, data) FROM STDIN");
+			 "COPY timings_durations (timing_id, data) FROM STDIN (FORMAT binary)");
 }
 
 /* ---- open / close / migrations ----------------------------------------- */
@@ -533,6 +565,9 @@ static int postgres_open(struct store *front, const char *loc, int flags)
 		ret = err_nomem();
 		goto out;
 	}
+	ret = pq_load(c->location);
+	if (ret)
+		goto out;
 	c->db = PQconnectdb(loc);
 	if (!c->db) {
 		ret = err_nomem();

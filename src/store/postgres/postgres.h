@@ -1,15 +1,13 @@
 /*
  * postgres.h - the PostgreSQL store backend (private to src/store/postgres/).
  *
- * The only code that calls libpq.  It accepts postgresql:// and postgres://
- * URIs and libpq key=value connection strings (postgres_accepts()), keeps
- * the same tables as the SQLite store (schema/postgres/NNNN_name.sql,
- * embedded by cmake/embed_schema.cmake and applied in order according to
- * scopedb_meta.schema_version), and answers every store_* call with the
- * same result, so that every command prints the same output on the same
- * data: text that is sorted is in the "C" collation, floats travel as
- * shortest exact text (extra_float_digits = 3) or in binary, run and region
- * ids are assigned as SQLite assigns them.
+ * The only code that calls libpq (loaded when first needed: pq.h).  It accepts postgresql:// and
+ * postgres:// URIs and libpq key=value connection strings (postgres_accepts()), keeps the same
+ * tables as the SQLite store (schema/postgres/NNNN_name.sql, embedded by cmake/embed_schema.cmake
+ * and applied in order according to scopedb_meta.schema_version), and answers every store_* call
+ * with the same result, so that every command prints the same output on the same data: text that is
+ * sorted is in the "C" collation, floats travel as shortest exact text (extra_float_digits = 3) or
+ * in binary, run and region ids are assigned as SQLite assigns them.
  *
  * Writers: store_begin() opens a transaction and takes the store's write
  * lock, a transaction-scoped advisory lock (POSTGRES_LOCK_KEY), so that
@@ -37,11 +35,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <libpq-fe.h>
-
 #include "scopedb/store.h"
 #include "scopedb/util.h"
 #include "store/backend.h"
+#include "store/postgres/pq.h"
 #include "util/strmap.h"
 
 /* The key of the store's write lock (pg_advisory_xact_lock), "SCPD". */
@@ -88,6 +85,13 @@ int postgres_flush(struct store_conn *c);
  * Pending COPY rows are sent first. */
 int postgres_exec(struct store_conn *c, PGresult **res, const char *sql, const struct pg_params *p,
 		  int binary, const char *what);
+/* Called by postgres_stream() with each row (r holds that one row). */
+typedef int (*postgres_row_fn)(void *ctx, const PGresult *r);
+/* Run sql with binary results and hand the rows to fn one at a time as
+ * they arrive (libpq's single-row mode: one pass, bounded memory); a
+ * non-zero return of fn stops the calls and is returned. */
+int postgres_stream(struct store_conn *c, const char *sql, const struct pg_params *p,
+		    postgres_row_fn fn, void *ctx);
 /* *out = the integer of the first column of the one-row query (0 and not
  * an error for no row or NULL when optional). */
 int postgres_query_int(struct store_conn *c, int64_t *out, const char *sql,

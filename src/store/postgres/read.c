@@ -668,9 +668,6 @@ out:
 
 /* ---- whole rows, for copying a run (store_scan_timings()) ---------------- */
 
-/* Rows per round trip of postgres_scan_timings(). */
-#define TIMINGS_BATCH 1024
-
 /* Binary column col as text, or dflt when NULL. */
 static const char *bin_text_or(const PGresult *r, int row, int col, const char *dflt)
 {
@@ -682,64 +679,61 @@ static int64_t bin_int_or_none(const PGresult *r, int row, int col)
 	return PQgetisnull(r, row, col) ? -1 : pg_bin_int(r, row, col);
 }
 
+/* The caller's callback of postgres_scan_timings(). */
+struct timing_scan {
+	int64_t run_id;
+	store_timing_fn fn;
+	void *ctx;
+};
+
+static int timing_row(void *arg, const PGresult *r)
+{
+	struct timing_scan *x = arg;
+	struct store_timing t;
+
+	memset(&t, 0, sizeof(t));
+	t.run_id = x->run_id;
+	t.region_id = pg_bin_int(r, 0, 0);
+	t.rank = pg_bin_int(r, 0, 1);
+	t.has_events = pg_bin_int(r, 0, 2) != 0;
+	t.calls = (uint64_t)pg_bin_int(r, 0, 3);
+	t.total = pg_bin_int(r, 0, 4);
+	t.min = pg_bin_int(r, 0, 5);
+	t.max = pg_bin_int(r, 0, 6);
+	t.first = pg_bin_int(r, 0, 7);
+	t.last = pg_bin_int(r, 0, 8);
+	t.start_min = pg_bin_int(r, 0, 9);
+	t.end_max = pg_bin_int(r, 0, 10);
+	t.mean = pg_bin_double(r, 0, 11);
+	t.m2 = pg_bin_double(r, 0, 12);
+	t.exclusive = bin_int_or_none(r, 0, 13);
+	t.gpu_count = (uint64_t)pg_bin_int(r, 0, 14);
+	t.gpu_total = pg_bin_int(r, 0, 15);
+	t.source_file = bin_text_or(r, 0, 16, "");
+	t.source_line = bin_int_or_none(r, 0, 17);
+	t.source_text = bin_text_or(r, 0, 18, "");
+	t.tags_json = bin_text_or(r, 0, 19, "[]");
+	if (!PQgetisnull(r, 0, 21)) {
+		t.durations = PQgetvalue(r, 0, 21);
+		t.durations_len = (size_t)PQgetlength(r, 0, 21);
+	}
+	return x->fn(x->ctx, &t, PQgetvalue(r, 0, 20));
+}
+
 int postgres_scan_timings(struct store_conn *c, int64_t run_id, store_timing_fn fn, void *ctx)
 {
+	struct timing_scan x = {run_id, fn, ctx};
 	struct pg_params p;
-	struct store_timing t;
-	PGresult *r = NULL;
-	int64_t after = 0;
-	int i, rows, ret;
 
-	do {
-		pp_init(&p);
-		pp_int(&p, run_id);
-		pp_int(&p, after);
-		pp_int(&p, TIMINGS_BATCH);
-		ret = postgres_exec(
-		    c, &r,
-		    "SELECT t.id, t.region_id, t.rank, t.has_events, t.calls, t.total_ns, "
-		    "t.min_ns, "
-		    "t.max_ns, t.first_ns, t.last_ns, t.start_min_ns, t.end_max_ns, t.mean_ns, "
-		    "t.m2, "
-		    "t.exclusive_ns, t.gpu_count, t.gpu_total_ns, t.source_file, t.source_line, "
-		    "t.source_text, t.tags, g.name, d.data FROM timings AS t JOIN regions AS g ON "
-		    "g.id = t.region_id LEFT JOIN timings_durations AS d ON d.timing_id = t.id "
-		    "WHERE t.run_id = $1 AND t.id > $2 ORDER BY t.id LIMIT $3",
-		    &p, 1, "read");
-		if (ret)
-			return ret;
-		rows = PQntuples(r);
-		for (i = 0; i < rows && !ret; i++) {
-			memset(&t, 0, sizeof(t));
-			after = pg_bin_int(r, i, 0);
-			t.run_id = run_id;
-			t.region_id = pg_bin_int(r, i, 1);
-			t.rank = pg_bin_int(r, i, 2);
-			t.has_events = pg_bin_int(r, i, 3) != 0;
-			t.calls = (uint64_t)pg_bin_int(r, i, 4);
-			t.total = pg_bin_int(r, i, 5);
-			t.min = pg_bin_int(r, i, 6);
-			t.max = pg_bin_int(r, i, 7);
-			t.first = pg_bin_int(r, i, 8);
-			t.last = pg_bin_int(r, i, 9);
-			t.start_min = pg_bin_int(r, i, 10);
-			t.end_max = pg_bin_int(r, i, 11);
-			t.mean = pg_bin_double(r, i, 12);
-			t.m2 = pg_bin_double(r, i, 13);
-			t.exclusive = bin_int_or_none(r, i, 14);
-			t.gpu_count = (uint64_t)pg_bin_int(r, i, 15);
-			t.gpu_total = pg_bin_int(r, i, 16);
-			t.source_file = bin_text_or(r, i, 17, "");
-			t.source_line = bin_int_or_none(r, i, 18);
-			t.source_text = bin_text_or(r, i, 19, "");
-			t.tags_json = bin_text_or(r, i, 20, "[]");
-			if (!PQgetisnull(r, i, 22)) {
-				t.durations = PQgetvalue(r, i, 22);
-				t.durations_len = (size_t)PQgetlength(r, i, 22);
-			}
-			ret = fn(ctx, &t, PQgetvalue(r, i, 21));
-		}
-		PQclear(r);
-	} while (!ret && rows == TIMINGS_BATCH);
-	return ret;
+	pp_init(&p);
+	pp_int(&p, run_id);
+	return postgres_stream(
+	    c,
+	    "SELECT t.region_id, t.rank, t.has_events, t.calls, t.total_ns, t.min_ns, t.max_ns, "
+	    "t.first_ns, t.last_ns, t.start_min_ns, t.end_max_ns, t.mean_ns, t.m2, t.exclusive_ns, "
+	    "t.gpu_count, t.gpu_total_ns, t.source_file, t.source_line, t.source_text, t.tags, "
+	    "g.name, d.data FROM timings AS t JOIN regions AS g ON g.id = t.region_id "
+	    "LEFT JOIN timings_durations AS d ON d.timing_id = t.id WHERE t.run_id = $1 "
+	    "ORDER BY t.id",
+	    &p, timing_row, &x);
 }

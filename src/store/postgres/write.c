@@ -241,24 +241,41 @@ static int copy_timing(struct buf *b, int64_t id, const struct store_timing *t)
 	return rc;
 }
 
-/* The COPY line of a durations row: the id and the blob as bytea hex. */
+/* Append the n bytes of v, big-endian (COPY's binary format). */
+static void put_be(char *p, uint64_t v, int n)
+{
+	while (n-- > 0) {
+		p[n] = (char)(v & 0xff);
+		v >>= 8;
+	}
+}
+
+/*
+ * The binary COPY tuple of a durations row: 2 fields, the id (int8) and
+ * the blob (bytea) as they are, with the file header first (the trailer
+ * is added when the buffer is sent, postgres_flush()).  Binary: the blobs
+ * are most of an ingest's bytes, and as bytea hex text they doubled and
+ * were parsed character by character.
+ */
 static int copy_durations(struct buf *b, int64_t id, const struct store_timing *t)
 {
-	static const char hex[] = "0123456789abcdef";
-	const unsigned char *d = t->durations;
-	size_t i;
+	static const char header[19] = "PGCOPY\n\377\r\n\0\0\0\0\0\0\0\0\0";
 	char *p;
 
-	if (buf_printf(b, "%lld\t\\\\x", (long long)id) || buf_grow(b, 2 * t->durations_len + 2))
+	if (t->durations_len > INT32_MAX)
+		return err_set(ERR_USAGE, "call durations of one row too large for PostgreSQL");
+	if (!b->len && buf_add(b, header, sizeof(header)))
+		return ERR_NOMEM;
+	if (buf_grow(b, 2 + 4 + 8 + 4 + t->durations_len + 2))
 		return ERR_NOMEM;
 	p = b->data + b->len;
-	for (i = 0; i < t->durations_len; i++) {
-		*p++ = hex[d[i] >> 4];
-		*p++ = hex[d[i] & 15];
-	}
-	*p++ = '\n';
-	*p = 0;
-	b->len += 2 * t->durations_len + 1;
+	put_be(p, 2, 2);
+	put_be(p + 2, 8, 4);
+	put_be(p + 6, (uint64_t)id, 8);
+	put_be(p + 14, t->durations_len, 4);
+	memcpy(p + 18, t->durations, t->durations_len);
+	b->len += 18 + t->durations_len;
+	b->data[b->len] = 0;
 	return 0;
 }
 
@@ -377,9 +394,21 @@ int postgres_remove_run(struct store_conn *c, char **unpinned, int64_t run_id, i
 	if (ret)
 		goto out;
 	PQclear(r);
-	/* timings, timings_durations, run_tags, run_metadata, run_regions
-	 * cascade */
-	ret = postgres_exec(c, &r, "DELETE FROM runs WHERE id = $1", &p, 0, "update");
+	r = NULL;
+	/* the bulk tables have no foreign keys (schema); run_tags and
+	 * run_metadata cascade */
+	ret = postgres_exec(c, NULL,
+			    "DELETE FROM timings_durations WHERE timing_id IN "
+			    "(SELECT id FROM timings WHERE run_id = $1)",
+			    &p, 0, "update");
+	if (!ret)
+		ret = postgres_exec(c, NULL, "DELETE FROM timings WHERE run_id = $1", &p, 0,
+				    "update");
+	if (!ret)
+		ret = postgres_exec(c, NULL, "DELETE FROM run_regions WHERE run_id = $1", &p, 0,
+				    "update");
+	if (!ret)
+		ret = postgres_exec(c, &r, "DELETE FROM runs WHERE id = $1", &p, 0, "update");
 	if (ret)
 		goto out;
 	if (!strcmp(PQcmdTuples(r), "0"))
@@ -462,37 +491,33 @@ int postgres_percentile_regions(struct store_conn *c, struct store_region_calls 
 	return 0;
 }
 
-/* Blobs per round trip of postgres_scan_blobs(): bounded memory. */
-#define SCAN_BATCH "1024"
+/* The caller's callback of postgres_scan_blobs(). */
+struct blob_scan {
+	store_blob_fn fn;
+	void *ctx;
+};
 
+static int blob_row(void *arg, const PGresult *r)
+{
+	struct blob_scan *b = arg;
+
+	return b->fn(b->ctx, pg_bin_int(r, 0, 0), PQgetvalue(r, 0, 1),
+		     (size_t)PQgetlength(r, 0, 1));
+}
+
+/* The blobs in the order they were written (timings id), in one pass. */
 int postgres_scan_blobs(struct store_conn *c, int64_t run_id, store_blob_fn fn, void *ctx)
 {
+	struct blob_scan b = {fn, ctx};
 	struct pg_params p;
-	PGresult *r = NULL;
-	int64_t after = 0;
-	int i, rows, ret;
 
-	do {
-		pp_init(&p);
-		pp_int(&p, run_id);
-		pp_int(&p, after);
-		ret = postgres_exec(
-		    c, &r,
-		    "SELECT t.id, t.region_id, d.data FROM timings AS t "
-		    "JOIN timings_durations AS d ON d.timing_id = t.id "
-		    "WHERE t.run_id = $1 AND t.id > $2 ORDER BY t.id LIMIT " SCAN_BATCH,
-		    &p, 1, "read");
-		if (ret)
-			return ret;
-		rows = PQntuples(r);
-		for (i = 0; i < rows && !ret; i++) {
-			after = pg_bin_int(r, i, 0);
-			ret = fn(ctx, pg_bin_int(r, i, 1), PQgetvalue(r, i, 2),
-				 (size_t)PQgetlength(r, i, 2));
-		}
-		PQclear(r);
-	} while (!ret && rows == atoi(SCAN_BATCH));
-	return ret;
+	pp_init(&p);
+	pp_int(&p, run_id);
+	return postgres_stream(c,
+			       "SELECT t.region_id, d.data FROM timings AS t "
+			       "JOIN timings_durations AS d ON d.timing_id = t.id "
+			       "WHERE t.run_id = $1 ORDER BY t.id",
+			       &p, blob_row, &b);
 }
 
 int postgres_put_region_quantiles(struct store_conn *c, int64_t run_id, int64_t region_id,
