@@ -409,9 +409,14 @@ static int postgres_identify(struct store_conn *c, int64_t *out)
 	int ret;
 
 	*out = 0;
+	/* with the session's settings, to save a round trip per command:
+	 * floats as exact text, no notices, the default lock wait */
 	ret = postgres_exec(c, &r,
 			    "SELECT to_regclass('scopedb_meta') IS NOT NULL, "
-			    "to_regclass('runs') IS NOT NULL",
+			    "to_regclass('runs') IS NOT NULL, "
+			    "set_config('extra_float_digits', '3', false), "
+			    "set_config('client_min_messages', 'warning', false), "
+			    "set_config('lock_timeout', '30000', false)",
 			    NULL, 0, "open");
 	if (ret)
 		return ret;
@@ -580,12 +585,7 @@ static int postgres_open(struct store *front, const char *loc, int flags)
 		goto out;
 	}
 	PQsetNoticeProcessor(c->db, quiet_notices, NULL);
-	ret = postgres_run(c,
-			   "SET extra_float_digits = 3; SET client_min_messages = warning; "
-			   "SET lock_timeout = 30000",
-			   "open");
-	if (!ret)
-		ret = postgres_identify(c, &version);
+	ret = postgres_identify(c, &version);
 	if (ret)
 		goto out;
 	if (version == 0 && (flags & (STORE_READONLY | STORE_EXISTING))) {

@@ -125,17 +125,21 @@ out:
 	return ret;
 }
 
+/* One run with its tags in one round trip: one row per tag (ordered), or
+ * one row with a NULL tag. */
 int postgres_get_run(struct store_conn *c, struct store_run *out, int64_t id)
 {
 	struct pg_params p;
 	PGresult *r = NULL;
-	int ret;
+	int i, ret;
 
 	memset(out, 0, sizeof(*out));
 	pp_init(&p);
 	pp_int(&p, id);
-	ret = postgres_exec(c, &r, "SELECT " PG_RUN_COLUMNS " FROM runs WHERE id = $1", &p, 0,
-			    "read");
+	ret = postgres_exec(c, &r,
+			    "SELECT " PG_RUN_COLUMNS ", t.tag FROM runs LEFT JOIN run_tags AS t ON "
+			    "t.run_id = runs.id WHERE runs.id = $1 ORDER BY t.tag",
+			    &p, 0, "read");
 	if (ret)
 		goto out;
 	if (PQntuples(r) == 0) {
@@ -144,8 +148,9 @@ int postgres_get_run(struct store_conn *c, struct store_run *out, int64_t id)
 		goto out;
 	}
 	ret = run_from_row(out, r, 0);
-	if (!ret)
-		ret = attach_tags(c, out, 1);
+	for (i = 0; !ret && i < PQntuples(r); i++)
+		if (!PQgetisnull(r, i, 13))
+			ret = run_add_tag(out, PQgetvalue(r, i, 13));
 out:
 	PQclear(r);
 	if (ret)
