@@ -22,6 +22,7 @@
 #include "store/backend.h"
 #include "store/postgres/postgres.h"
 #include "store/postgres/schema_sql.h"
+#include "store/rows.h"
 
 /* Default time to wait for another writer's lock, as SQLite's. */
 #define POSTGRES_BUSY_MS 30000
@@ -187,20 +188,7 @@ void pp_text_or_null(struct pg_params *p, const char *s)
 
 char *postgres_array(const int64_t *ranks, size_t n, int *failed)
 {
-	struct buf b = BUF_INIT;
-	char *s;
-	size_t i;
-	int rc;
-
-	*failed = 0;
-	if (!ranks)
-		return NULL;
-	rc = buf_putc(&b, '{');
-	for (i = 0; i < n && !rc; i++)
-		rc = buf_printf(&b, "%s%lld", i ? "," : "", (long long)ranks[i]);
-	s = buf_finish(&b, rc || buf_putc(&b, '}'));
-	*failed = !s;
-	return s;
+	return rows_id_list(ranks, n, '{', '}', failed);
 }
 
 int64_t pg_int(const PGresult *r, int row, int col)

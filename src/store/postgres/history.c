@@ -15,6 +15,7 @@
 #include "scopedb/store.h"
 #include "scopedb/util.h"
 #include "store/postgres/postgres.h"
+#include "store/rows.h"
 
 /* *out = the ids of the regions q selects as a bigint[] literal;
  * ERR_NOTFOUND when there is none. */
@@ -59,17 +60,6 @@ static int history_regions(struct store_conn *c, char **out, const struct store_
 	return ret;
 }
 
-/* Order of history points by (region id, run id). */
-static int cmp_point_key(const void *a, const void *b)
-{
-	const struct store_history_point *x = *(const struct store_history_point *const *)a;
-	const struct store_history_point *y = *(const struct store_history_point *const *)b;
-
-	if (x->stats.region_id != y->stats.region_id)
-		return x->stats.region_id < y->stats.region_id ? -1 : 1;
-	return (x->run_id > y->run_id) - (x->run_id < y->run_id);
-}
-
 /* The duration blobs of the selected rows, decoded into their points. */
 static int history_durations(struct store_conn *c, struct store_history_point *pts, size_t n,
 			     const char *ids, const char *ranks,
@@ -87,7 +77,7 @@ static int history_durations(struct store_conn *c, struct store_history_point *p
 		return err_nomem();
 	for (i = 0; i < n; i++)
 		index[i] = &pts[i];
-	qsort(index, n, sizeof(*index), cmp_point_key);
+	qsort(index, n, sizeof(*index), rows_cmp_point);
 	pp_init(&p);
 	pp_text(&p, ids);
 	pp_text(&p, ranks);
@@ -105,7 +95,7 @@ static int history_durations(struct store_conn *c, struct store_history_point *p
 	for (row = 0; !ret && row < PQntuples(r); row++) {
 		key.stats.region_id = pg_bin_int(r, row, 0);
 		key.run_id = pg_bin_int(r, row, 1);
-		hit = bsearch(&kp, index, n, sizeof(*index), cmp_point_key);
+		hit = bsearch(&kp, index, n, sizeof(*index), rows_cmp_point);
 		if (hit) /* else a run beyond the limit */
 			ret = postgres_blob_append(c, &(*hit)->durations, r, row, 2, key.run_id);
 	}

@@ -16,8 +16,8 @@
 #include "scopedb/err.h"
 #include "scopedb/store.h"
 #include "scopedb/util.h"
-#include "store/blob.h"
 #include "store/postgres/postgres.h"
+#include "store/rows.h"
 
 /* ---- runs and metadata ----------------------------------------------- */
 
@@ -40,38 +40,6 @@ static int run_from_row(struct store_run *out, const PGresult *r, int row)
 	return 0;
 }
 
-/* Append a copy of tag to run->tags, growing the array at powers of two. */
-static int run_add_tag(struct store_run *run, const char *tag)
-{
-	char *copy;
-
-	if (run->ntags == 0 || (run->ntags & (run->ntags - 1)) == 0) {
-		size_t n = run->ntags ? 2 * run->ntags : 1;
-		char **tags = realloc(run->tags, n * sizeof(*tags));
-
-		if (!tags)
-			return err_nomem();
-		run->tags = tags;
-	}
-	copy = util_strdup(tag);
-	if (!copy)
-		return ERR_NOMEM;
-	run->tags[run->ntags++] = copy;
-	return 0;
-}
-
-struct run_pos {
-	int64_t id;
-	size_t pos;
-};
-
-static int cmp_run_pos(const void *a, const void *b)
-{
-	int64_t x = ((const struct run_pos *)a)->id, y = ((const struct run_pos *)b)->id;
-
-	return (x > y) - (x < y);
-}
-
 /*
  * Attach the tags of runs[0..n) with one query (ordered by run and tag, so
  * each run's tags arrive sorted), finding each tag's run by binary search
@@ -80,7 +48,8 @@ static int cmp_run_pos(const void *a, const void *b)
 static int attach_tags(struct store_conn *c, struct store_run *runs, size_t n)
 {
 	struct pg_params p;
-	struct run_pos *byid = NULL, key, *hit;
+	struct rows_run_pos *byid = NULL;
+	struct store_run *run;
 	PGresult *r = NULL;
 	int64_t *ids = NULL;
 	char *arr = NULL;
@@ -89,17 +58,14 @@ static int attach_tags(struct store_conn *c, struct store_run *runs, size_t n)
 
 	if (!n)
 		return 0;
-	byid = malloc(n * sizeof(*byid));
+	byid = rows_run_index(runs, n);
 	ids = malloc(n * sizeof(*ids));
 	if (!byid || !ids) {
 		ret = err_nomem();
 		goto out;
 	}
-	for (i = 0; i < n; i++) {
-		byid[i].id = ids[i] = runs[i].id;
-		byid[i].pos = i;
-	}
-	qsort(byid, n, sizeof(*byid), cmp_run_pos);
+	for (i = 0; i < n; i++)
+		ids[i] = runs[i].id;
 	arr = postgres_array(ids, n, &failed);
 	if (failed) {
 		ret = err_nomem();
@@ -112,10 +78,9 @@ static int attach_tags(struct store_conn *c, struct store_run *runs, size_t n)
 			    "ORDER BY run_id, tag",
 			    &p, 0, "read");
 	for (row = 0; !ret && row < PQntuples(r); row++) {
-		key.id = pg_int(r, row, 0);
-		hit = bsearch(&key, byid, n, sizeof(*byid), cmp_run_pos);
-		if (hit)
-			ret = run_add_tag(&runs[hit->pos], PQgetvalue(r, row, 1));
+		run = rows_run_find(runs, byid, n, pg_int(r, row, 0));
+		if (run)
+			ret = rows_add_tag(run, PQgetvalue(r, row, 1));
 	}
 out:
 	PQclear(r);
@@ -150,7 +115,7 @@ int postgres_get_run(struct store_conn *c, struct store_run *out, int64_t id)
 	ret = run_from_row(out, r, 0);
 	for (i = 0; !ret && i < PQntuples(r); i++)
 		if (!PQgetisnull(r, i, 13))
-			ret = run_add_tag(out, PQgetvalue(r, i, 13));
+			ret = rows_add_tag(out, PQgetvalue(r, i, 13));
 out:
 	PQclear(r);
 	if (ret)
@@ -448,12 +413,6 @@ static const char REGION_STATS_ALL_SQL[] =
 
 #define NAME_COL (1 + PG_REGION_AGGREGATE_COLUMNS)
 
-static int cmp_region_stats(const void *a, const void *b)
-{
-	return strcmp(((const struct store_region_stats *)a)->name,
-		      ((const struct store_region_stats *)b)->name);
-}
-
 int postgres_region_stats(struct store_conn *c, struct store_region_stats **out, size_t *n,
 			  int64_t run_id, const int64_t *ranks, size_t nranks,
 			  store_region_filter filter, void *ctx)
@@ -510,8 +469,7 @@ out:
 		store_region_stats_free(regs, len);
 		return ret;
 	}
-	if (len > 1)
-		qsort(regs, len, sizeof(*regs), cmp_region_stats);
+	rows_sort_regions(regs, len);
 	if (!len) {
 		free(regs);
 		regs = NULL;
@@ -524,12 +482,8 @@ out:
 int postgres_blob_append(struct store_conn *c, struct i64vec *out, const PGresult *r, int row,
 			 int col, int64_t run_id)
 {
-	if (!blob_decode_append(out, PQgetvalue(r, row, col), (size_t)PQgetlength(r, row, col)))
-		return 0;
-	if (err_code() == ERR_NOMEM)
-		return ERR_NOMEM;
-	return err_set(ERR_STORE, "store '%s' is damaged: call durations of run %lld do not decode",
-		       c->location, (long long)run_id);
+	return rows_decode_blob(out, PQgetvalue(r, row, col), (size_t)PQgetlength(r, row, col),
+				c->location, run_id);
 }
 
 int postgres_region_durations(struct store_conn *c, struct i64vec *out, struct i64vec *ends,

@@ -13,6 +13,7 @@
 #include "scopedb/err.h"
 #include "scopedb/store.h"
 #include "scopedb/util.h"
+#include "store/rows.h"
 #include "store/sqlite/sqlite.h"
 
 /* The ids of the regions q selects as a JSON array (for json_each());
@@ -88,18 +89,6 @@ static int history_prepare(struct store_conn *st, sqlite3_stmt **s, const char *
 	return ret;
 }
 
-/* Order of history points by (region id, run id), for matching the
- * duration blobs to their point. */
-static int cmp_point_key(const void *a, const void *b)
-{
-	const struct store_history_point *x = *(const struct store_history_point *const *)a;
-	const struct store_history_point *y = *(const struct store_history_point *const *)b;
-
-	if (x->stats.region_id != y->stats.region_id)
-		return x->stats.region_id < y->stats.region_id ? -1 : 1;
-	return (x->run_id > y->run_id) - (x->run_id < y->run_id);
-}
-
 /* Decode the duration blobs of the selected rows into their points (one
  * query over all regions and runs). */
 static int history_durations(struct store_conn *st, struct store_history_point *pts, size_t n,
@@ -119,7 +108,7 @@ static int history_durations(struct store_conn *st, struct store_history_point *
 		return err_nomem();
 	for (i = 0; i < n; i++)
 		index[i] = &pts[i];
-	qsort(index, n, sizeof(*index), cmp_point_key);
+	qsort(index, n, sizeof(*index), rows_cmp_point);
 	ret = sqlite_run_where_build(&w, q->runs, 3);
 	if (!ret && buf_printf(&sql,
 			       "SELECT t.region_id, t.run_id, d.data FROM timings AS t "
@@ -138,7 +127,7 @@ static int history_durations(struct store_conn *st, struct store_history_point *
 	while (sqlite_row(s, &rc)) {
 		key.stats.region_id = sqlite3_column_int64(s, 0);
 		key.run_id = sqlite3_column_int64(s, 1);
-		hit = bsearch(&kp, index, n, sizeof(*index), cmp_point_key);
+		hit = bsearch(&kp, index, n, sizeof(*index), rows_cmp_point);
 		if (!hit)
 			continue; /* a run beyond the limit */
 		ret = sqlite_blob_append(st, &(*hit)->durations, s, 2, key.run_id);

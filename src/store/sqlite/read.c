@@ -16,7 +16,7 @@
 #include "scopedb/err.h"
 #include "scopedb/store.h"
 #include "scopedb/util.h"
-#include "store/blob.h"
+#include "store/rows.h"
 #include "store/sqlite/sqlite.h"
 
 /* ---- runs and metadata ----------------------------------------------- */
@@ -69,38 +69,6 @@ static int run_from_row(struct store_run *out, sqlite3_stmt *s)
 	return 0;
 }
 
-/* Append a copy of tag to run->tags, growing the array at powers of two. */
-static int run_add_tag(struct store_run *run, const char *tag)
-{
-	char *copy;
-
-	if (run->ntags == 0 || (run->ntags & (run->ntags - 1)) == 0) {
-		size_t n = run->ntags ? 2 * run->ntags : 1;
-		char **tags = realloc(run->tags, n * sizeof(*tags));
-
-		if (!tags)
-			return err_nomem();
-		run->tags = tags;
-	}
-	copy = util_strdup(tag);
-	if (!copy)
-		return ERR_NOMEM;
-	run->tags[run->ntags++] = copy;
-	return 0;
-}
-
-struct run_pos {
-	int64_t id;
-	size_t pos;
-};
-
-static int cmp_run_pos(const void *a, const void *b)
-{
-	int64_t x = ((const struct run_pos *)a)->id, y = ((const struct run_pos *)b)->id;
-
-	return (x > y) - (x < y);
-}
-
 /*
  * Attach the tags of all runs[0..n) with one scan of run_tags (in primary
  * key order, so each run's tags arrive sorted), finding each tag's run by
@@ -109,21 +77,16 @@ static int cmp_run_pos(const void *a, const void *b)
 static int attach_tags(struct store_conn *st, struct store_run *runs, size_t n)
 {
 	sqlite3_stmt *s = NULL;
-	struct run_pos *byid = NULL, key, *hit;
+	struct rows_run_pos *byid = NULL;
+	struct store_run *run;
 	const unsigned char *tag;
-	size_t i;
 	int rc, ret;
 
 	if (!n)
 		return 0;
-	byid = malloc(n * sizeof(*byid));
+	byid = rows_run_index(runs, n);
 	if (!byid)
-		return err_nomem();
-	for (i = 0; i < n; i++) {
-		byid[i].id = runs[i].id;
-		byid[i].pos = i;
-	}
-	qsort(byid, n, sizeof(*byid), cmp_run_pos);
+		return ERR_NOMEM;
 	/* One run (sqlite_get_run()): its tags only, by the primary key. */
 	ret = sqlite_prepare(st, &s,
 			     n == 1
@@ -135,16 +98,15 @@ static int attach_tags(struct store_conn *st, struct store_run *runs, size_t n)
 	if (ret)
 		goto out;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		key.id = sqlite3_column_int64(s, 0);
-		hit = bsearch(&key, byid, n, sizeof(*byid), cmp_run_pos);
-		if (!hit)
+		run = rows_run_find(runs, byid, n, sqlite3_column_int64(s, 0));
+		if (!run)
 			continue;
 		tag = sqlite3_column_text(s, 1);
 		if (!tag) {
 			ret = err_nomem();
 			goto out;
 		}
-		ret = run_add_tag(&runs[hit->pos], (const char *)tag);
+		ret = rows_add_tag(run, (const char *)tag);
 		if (ret)
 			goto out;
 	}
@@ -493,20 +455,7 @@ out:
 
 char *sqlite_ranks_json(const int64_t *ranks, size_t n, int *failed)
 {
-	struct buf b = BUF_INIT;
-	char *s;
-	size_t i;
-	int rc;
-
-	*failed = 0;
-	if (!ranks)
-		return NULL;
-	rc = buf_putc(&b, '[');
-	for (i = 0; i < n && !rc; i++)
-		rc = buf_printf(&b, "%s%lld", i ? "," : "", (long long)ranks[i]);
-	s = buf_finish(&b, rc || buf_putc(&b, ']'));
-	*failed = !s;
-	return s;
+	return rows_id_list(ranks, n, '[', ']', failed);
 }
 
 /* Fill g's aggregates from the REGION_AGGREGATES columns starting at col. */
@@ -569,13 +518,6 @@ static const char REGION_DURATIONS_SQL[] =
     "SELECT d.data FROM timings AS t JOIN timings_durations AS d ON d.timing_id = t.id "
     "WHERE t.run_id = ?1 AND t.region_id = ?2 "
     "AND (?3 IS NULL OR t.rank IN (SELECT value FROM json_each(?3)))";
-
-/* Region name order (bytes, as strcmp), for sqlite_region_stats(). */
-static int cmp_region_stats(const void *a, const void *b)
-{
-	return strcmp(((const struct store_region_stats *)a)->name,
-		      ((const struct store_region_stats *)b)->name);
-}
 
 /*
  * The start of the region queries over the ranks: *json = the ranks as JSON
@@ -658,8 +600,7 @@ out:
 		return ret;
 	}
 	/* Sorted here rather than by SQL: no temporary b-tree per query. */
-	if (len > 1)
-		qsort(regs, len, sizeof(*regs), cmp_region_stats);
+	rows_sort_regions(regs, len);
 	*out = regs;
 	*n = len;
 	return 0;
@@ -673,12 +614,7 @@ int sqlite_blob_append(struct store_conn *st, struct i64vec *out, sqlite3_stmt *
 
 	if (sqlite_col_blob(&data, &len, s, col))
 		return ERR_NOMEM;
-	if (!blob_decode_append(out, data, len))
-		return 0;
-	if (err_code() == ERR_NOMEM)
-		return ERR_NOMEM;
-	return err_set(ERR_STORE, "store '%s' is damaged: call durations of run %lld do not decode",
-		       st->path, (long long)run_id);
+	return rows_decode_blob(out, data, len, st->path, run_id);
 }
 
 /*
