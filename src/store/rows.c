@@ -112,3 +112,30 @@ int rows_decode_blob(struct i64vec *out, const void *data, size_t len, const cha
 	return err_set(ERR_STORE, "store '%s' is damaged: call durations of run %lld do not decode",
 		       location, (long long)run_id);
 }
+
+int rows_nth_error(const struct select_spec *sel, int64_t count, const char *location)
+{
+	const char *what = sel->kind == SELECT_TAG	? "tag"
+			   : sel->kind == SELECT_BRANCH ? "branch"
+							: "label";
+
+	if (sel->kind == SELECT_LATEST)
+		return count == 0 ? err_set(ERR_NOTFOUND, "no runs stored in '%s'", location)
+				  : err_set(ERR_NOTFOUND, "no run '%s': only %lld run%s stored",
+					    sel->text, (long long)count, count == 1 ? "" : "s");
+	return count == 0 ? err_set(ERR_NOTFOUND, "no run has %s '%s'", what, sel->name)
+			  : err_set(ERR_NOTFOUND, "no run '%s': only %lld run%s %s %s '%s'",
+				    sel->text, (long long)count, count == 1 ? "" : "s",
+				    count == 1 ? "has" : "have", what, sel->name);
+}
+
+int rows_before_error(const struct select_spec *sel, int64_t id, const char *branch, int64_t count)
+{
+	if (count == 0)
+		return err_set(ERR_NOTFOUND, "no run '%s': run %lld is the first run%s%s",
+			       sel->text, (long long)id, branch ? " of branch " : " recorded",
+			       branch ? branch : "");
+	return err_set(ERR_NOTFOUND, "no run '%s': only %lld run%s recorded before run %lld%s%s",
+		       sel->text, (long long)count, count == 1 ? "" : "s", (long long)id,
+		       branch ? " on branch " : "", branch ? branch : "");
+}

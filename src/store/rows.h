@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "scopedb/select.h"
 #include "scopedb/store.h"
 #include "scopedb/util.h"
 
@@ -49,5 +50,15 @@ char *rows_id_list(const int64_t *ids, size_t n, char open, char close, int *fai
  * not decode is ERR_STORE "store 'LOCATION' is damaged: ...". */
 int rows_decode_blob(struct i64vec *out, const void *data, size_t len, const char *location,
 		     int64_t run_id);
+
+/*
+ * The ERR_NOTFOUND of a selector that matched count runs, fewer than it
+ * needs: latest~N (store at location), tag:/branch:/label: NAME~N.
+ */
+int rows_nth_error(const struct select_spec *sel, int64_t count, const char *location);
+
+/* The ERR_NOTFOUND of SELECTOR~N going back from run id (on branch, NULL
+ * when the run has none) past the count runs recorded before it. */
+int rows_before_error(const struct select_spec *sel, int64_t id, const char *branch, int64_t count);
 
 #endif

@@ -251,15 +251,8 @@ static int resolve_before(struct store_conn *c, int64_t *out, int64_t id, int64_
 		 "%lld)%s",
 		 (long long)id, run.branch ? " AND branch = $1" : " AND $1::text IS NULL");
 	ret = resolve_nth(c, out, &count, from, run.branch, back - 1);
-	if (!ret && !*out && count == 0)
-		ret = err_set(ERR_NOTFOUND, "no run '%s': run %lld is the first run%s%s", sel->text,
-			      (long long)id, run.branch ? " of branch " : " recorded",
-			      run.branch ? run.branch : "");
-	else if (!ret && !*out)
-		ret = err_set(ERR_NOTFOUND,
-			      "no run '%s': only %lld run%s recorded before run %lld%s%s",
-			      sel->text, (long long)count, count == 1 ? "" : "s", (long long)id,
-			      run.branch ? " on branch " : "", run.branch ? run.branch : "");
+	if (!ret && !*out)
+		ret = rows_before_error(sel, id, run.branch, count);
 	store_run_release(&run);
 	return ret;
 }
@@ -290,17 +283,11 @@ int postgres_resolve(struct store_conn *c, int64_t *out, const struct select_spe
 		ret = resolve_nth(c, out, &count, "FROM runs WHERE $1::text IS NULL", NULL,
 				  sel->back);
 		if (!ret && !*out)
-			ret = count == 0
-				  ? err_set(ERR_NOTFOUND, "no runs stored in '%s'", c->location)
-				  : err_set(ERR_NOTFOUND, "no run '%s': only %lld run%s stored",
-					    sel->text, (long long)count, count == 1 ? "" : "s");
+			ret = rows_nth_error(sel, count, c->location);
 		break;
 	case SELECT_TAG:
 	case SELECT_BRANCH:
 	case SELECT_LABEL: {
-		const char *what = sel->kind == SELECT_TAG	? "tag"
-				   : sel->kind == SELECT_BRANCH ? "branch"
-								: "label";
 		const char *from =
 		    sel->kind == SELECT_TAG
 			? "FROM runs WHERE id IN (SELECT run_id FROM run_tags WHERE tag = $1)"
@@ -309,11 +296,7 @@ int postgres_resolve(struct store_conn *c, int64_t *out, const struct select_spe
 
 		ret = resolve_nth(c, out, &count, from, sel->name, sel->back);
 		if (!ret && !*out)
-			ret = count == 0
-				  ? err_set(ERR_NOTFOUND, "no run has %s '%s'", what, sel->name)
-				  : err_set(ERR_NOTFOUND, "no run '%s': only %lld run%s %s %s '%s'",
-					    sel->text, (long long)count, count == 1 ? "" : "s",
-					    count == 1 ? "has" : "have", what, sel->name);
+			ret = rows_nth_error(sel, count, NULL);
 		break;
 	}
 	case SELECT_COMMIT:

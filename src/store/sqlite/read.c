@@ -320,15 +320,8 @@ static int resolve_before(struct store_conn *st, int64_t *out, int64_t id, int64
 		 "%lld)%s",
 		 (long long)id, run.branch ? " AND branch = ?1" : "");
 	ret = resolve_nth(st, out, &count, from, run.branch, back - 1);
-	if (!ret && !*out && count == 0)
-		ret = err_set(ERR_NOTFOUND, "no run '%s': run %lld is the first run%s%s", sel->text,
-			      (long long)id, run.branch ? " of branch " : " recorded",
-			      run.branch ? run.branch : "");
-	else if (!ret && !*out)
-		ret = err_set(ERR_NOTFOUND,
-			      "no run '%s': only %lld run%s recorded before run %lld%s%s",
-			      sel->text, (long long)count, count == 1 ? "" : "s", (long long)id,
-			      run.branch ? " on branch " : "", run.branch ? run.branch : "");
+	if (!ret && !*out)
+		ret = rows_before_error(sel, id, run.branch, count);
 	store_run_release(&run);
 	return ret;
 }
@@ -373,17 +366,11 @@ int sqlite_resolve(struct store_conn *st, int64_t *out, const struct select_spec
 	case SELECT_LATEST:
 		ret = resolve_nth(st, out, &count, "FROM runs", NULL, sel->back);
 		if (!ret && !*out)
-			ret = count == 0
-				  ? err_set(ERR_NOTFOUND, "no runs stored in '%s'", st->path)
-				  : err_set(ERR_NOTFOUND, "no run '%s': only %lld run%s stored",
-					    sel->text, (long long)count, count == 1 ? "" : "s");
+			ret = rows_nth_error(sel, count, st->path);
 		break;
 	case SELECT_TAG:
 	case SELECT_BRANCH:
 	case SELECT_LABEL: {
-		const char *what = sel->kind == SELECT_TAG	? "tag"
-				   : sel->kind == SELECT_BRANCH ? "branch"
-								: "label";
 		const char *from =
 		    sel->kind == SELECT_TAG
 			? "FROM runs WHERE id IN (SELECT run_id FROM run_tags WHERE tag = ?1)"
@@ -392,11 +379,7 @@ int sqlite_resolve(struct store_conn *st, int64_t *out, const struct select_spec
 
 		ret = resolve_nth(st, out, &count, from, sel->name, sel->back);
 		if (!ret && !*out)
-			ret = count == 0
-				  ? err_set(ERR_NOTFOUND, "no run has %s '%s'", what, sel->name)
-				  : err_set(ERR_NOTFOUND, "no run '%s': only %lld run%s %s %s '%s'",
-					    sel->text, (long long)count, count == 1 ? "" : "s",
-					    count == 1 ? "has" : "have", what, sel->name);
+			ret = rows_nth_error(sel, count, NULL);
 		break;
 	}
 	case SELECT_COMMIT:
