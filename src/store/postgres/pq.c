@@ -22,7 +22,7 @@ int pq_load(const char *location)
 
 	if (lib)
 		return 0;
-	h = dlopen(PQ_LIBRARY, RTLD_NOW | RTLD_LOCAL);
+	h = dlopen(PQ_LIBRARY, RTLD_LAZY | RTLD_LOCAL);
 	if (!h)
 		return err_set(ERR_IO,
 			       "cannot open store '%s': the PostgreSQL client library is missing "
