@@ -18,6 +18,10 @@
 source "$(dirname "$0")/e2e-lib.sh"
 : "${MKPROFILE:?set MKPROFILE to the mkprofile binary}"
 if [ "${SCOPEDB_POSTGRES:-OFF}" != ON ]; then
+	expect_err 2 "a URI without the backend" \
+		"scopedb: cannot open store 'postgresql://h/db': this scopedb was built without the PostgreSQL backend (SCOPEDB_POSTGRES=OFF, or libpq-dev missing)" \
+		"$SCOPEDB" ingest --db postgresql://h/db x.h5
+	[ "$e2e_fail" -eq 0 ] || exit 1
 	echo "skipped: scopedb was built without the PostgreSQL backend (SCOPEDB_POSTGRES=OFF)"
 	exit 77
 fi

@@ -283,6 +283,13 @@ static int sqlite_open(struct store *front, const char *path, int flags)
 	int created = 0, rc, ret;
 
 	front->conn = NULL;
+	/* A PostgreSQL URI reaches SQLite only in a build without that
+	 * backend: say so rather than create a file of that name. */
+	if (!strncmp(path, "postgresql://", 13) || !strncmp(path, "postgres://", 11))
+		return err_set(ERR_USAGE,
+			       "cannot open store '%s': this scopedb was built without the "
+			       "PostgreSQL backend (SCOPEDB_POSTGRES=OFF, or libpq-dev missing)",
+			       path);
 	/* Commands that never create a store (pin, rm, tag, vacuum ...). */
 	if ((flags & STORE_EXISTING) && stat(path, &sb) != 0)
 		return err_set(ERR_IO, "cannot open store '%s': no such file", path);
