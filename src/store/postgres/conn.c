@@ -238,6 +238,23 @@ double pg_bin_double(const PGresult *r, int row, int col)
 	return d;
 }
 
+/*
+ * Read the result of a statement sent without waiting for it (the COMMIT
+ * of a read snapshot, postgres_snapshot_end()): the next statement, or the
+ * end of the connection, takes it.  Failures of such a COMMIT cannot
+ * matter: the transaction only read.
+ */
+static void postgres_settle(struct store_conn *c)
+{
+	PGresult *r;
+
+	if (!c->pending)
+		return;
+	c->pending = 0;
+	while ((r = PQgetResult(c->db)) != NULL)
+		PQclear(r);
+}
+
 int postgres_exec(struct store_conn *c, PGresult **res, const char *sql, const struct pg_params *p,
 		  int binary, const char *what)
 {
@@ -313,10 +330,13 @@ int postgres_query_int(struct store_conn *c, int64_t *out, const char *sql,
  * control, settings). */
 static int postgres_run(struct store_conn *c, const char *sql, const char *what)
 {
-	PGresult *r = PQexec(c->db, sql);
-	ExecStatusType st = PQresultStatus(r);
+	PGresult *r;
+	ExecStatusType st;
 	int ret = 0;
 
+	postgres_settle(c);
+	r = PQexec(c->db, sql);
+	st = PQresultStatus(r);
 	if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK)
 		ret = postgres_err(c, r, what);
 	PQclear(r);
@@ -364,6 +384,7 @@ int postgres_flush(struct store_conn *c)
 {
 	int ret;
 
+	postgres_settle(c);
 	ret = copy_send(c, &c->copy_timings,
 			"COPY timings (id, run_id, region_id, rank, has_events, calls, total_ns, "
 			"min_ns, max_ns, first_ns, last_ns, start_min_ns, end_max_ns, mean_ns, m2, "
@@ -384,6 +405,12 @@ int postgres_flush(struct store_conn *c)
 
 /* ---- open / close / migrations ----------------------------------------- */
 
+/* The session's settings, as SELECT columns (postgres_identify()). */
+#define PG_SESSION_SETTINGS                                                                        \
+	"set_config('extra_float_digits', '3', false), "                                           \
+	"set_config('client_min_messages', 'warning', false), "                                    \
+	"set_config('lock_timeout', '30000', false)"
+
 /*
  * *out = the store's schema version, 0 for a database without a scopedb
  * store.  A database with our tables but no scopedb_meta, or another
@@ -397,31 +424,30 @@ static int postgres_identify(struct store_conn *c, int64_t *out)
 	int ret;
 
 	*out = 0;
-	/* with the session's settings, to save a round trip per command:
-	 * floats as exact text, no notices, the default lock wait */
-	ret = postgres_exec(c, &r,
-			    "SELECT to_regclass('scopedb_meta') IS NOT NULL, "
-			    "to_regclass('runs') IS NOT NULL, "
-			    "set_config('extra_float_digits', '3', false), "
-			    "set_config('client_min_messages', 'warning', false), "
-			    "set_config('lock_timeout', '30000', false)",
-			    NULL, 0, "open");
-	if (ret)
-		return ret;
-	if (strcmp(PQgetvalue(r, 0, 0), "t") != 0) {
-		ret = strcmp(PQgetvalue(r, 0, 1), "t") == 0
-			  ? err_set(ERR_STORE, "cannot open store '%s': not a scopedb database",
-				    c->location)
-			  : 0;
+	/* A store's identity and the session's settings (floats as exact
+	 * text, no notices, the default lock wait) in one round trip; a
+	 * database without scopedb_meta is looked at more closely. */
+	postgres_settle(c);
+	r = PQexec(
+	    c->db,
+	    "SELECT (SELECT value FROM scopedb_meta WHERE key = 'application'), "
+	    "(SELECT value FROM scopedb_meta WHERE key = 'schema_version'), " PG_SESSION_SETTINGS);
+	if (PQresultStatus(r) != PGRES_TUPLES_OK) {
+		const char *state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
+
+		if (!state || strcmp(state, "42P01") != 0 || postgres_in_txn(c)) {
+			ret = postgres_err(c, r, "open");
+			goto out;
+		}
+		PQclear(r);
+		ret = postgres_exec(c, &r,
+				    "SELECT to_regclass('runs') IS NOT NULL, " PG_SESSION_SETTINGS,
+				    NULL, 0, "open");
+		if (!ret && strcmp(PQgetvalue(r, 0, 0), "t") == 0)
+			ret = err_set(ERR_STORE, "cannot open store '%s': not a scopedb database",
+				      c->location);
 		goto out;
 	}
-	PQclear(r);
-	ret = postgres_exec(c, &r,
-			    "SELECT (SELECT value FROM scopedb_meta WHERE key = 'application'), "
-			    "(SELECT value FROM scopedb_meta WHERE key = 'schema_version')",
-			    NULL, 0, "open");
-	if (ret)
-		goto out;
 	ret = pg_text(&app, r, 0, 0);
 	version = pg_int(r, 0, 1);
 	if (ret)
@@ -637,10 +663,12 @@ static const char *postgres_location(const struct store_conn *c)
 
 /* ---- transactions ------------------------------------------------------ */
 
-int postgres_in_txn(const struct store_conn *c)
+int postgres_in_txn(struct store_conn *c)
 {
-	PGTransactionStatusType t = PQtransactionStatus(c->db);
+	PGTransactionStatusType t;
 
+	postgres_settle(c);
+	t = PQtransactionStatus(c->db);
 	return t == PQTRANS_INTRANS || t == PQTRANS_INERROR || t == PQTRANS_ACTIVE;
 }
 
@@ -721,10 +749,12 @@ int postgres_snapshot_begin(struct store_conn *c, int *own)
 	return ret;
 }
 
+/* The COMMIT is sent without waiting for its answer (postgres_settle()):
+ * one round trip less for every read command. */
 void postgres_snapshot_end(struct store_conn *c, int own)
 {
 	if (own && postgres_in_txn(c))
-		PQclear(PQexec(c->db, "COMMIT"));
+		c->pending = PQsendQuery(c->db, "COMMIT") == 1;
 }
 
 static int postgres_read_begin(struct store_conn *c, int *started)

@@ -58,6 +58,8 @@ struct store_conn {
 	struct i64vec ids;
 	/* the next timings and region ids to give (0: ask the store) */
 	int64_t next_timing, next_region;
+	/* a sent statement whose result is still to be read */
+	int pending;
 	/* pending COPY rows of timings and timings_durations */
 	struct buf copy_timings, copy_durations;
 };
@@ -97,7 +99,7 @@ int postgres_stream(struct store_conn *c, const char *sql, const struct pg_param
 int postgres_query_int(struct store_conn *c, int64_t *out, const char *sql,
 		       const struct pg_params *p, int optional);
 /* 1 when a transaction is open on c. */
-int postgres_in_txn(const struct store_conn *c);
+int postgres_in_txn(struct store_conn *c);
 int postgres_begin(struct store_conn *c);
 int postgres_commit(struct store_conn *c);
 void postgres_rollback(struct store_conn *c);

@@ -46,7 +46,8 @@
 	  (PGconn * conn, const char *command, int nParams, const Oid *paramTypes,                 \
 	   const char *const *paramValues, const int *paramLengths, const int *paramFormats,       \
 	   int resultFormat))                                                                      \
-	X(int, PQsetSingleRowMode, (PGconn * conn))
+	X(int, PQsetSingleRowMode, (PGconn * conn))                                                \
+	X(int, PQsendQuery, (PGconn * conn, const char *query))
 
 #define PQ_MEMBER(ret, name, params) ret(*name) params;
 struct pq_api {
@@ -87,6 +88,7 @@ int pq_load(const char *location);
 #define PQgetResult pq_api.PQgetResult
 #define PQsendQueryParams pq_api.PQsendQueryParams
 #define PQsetSingleRowMode pq_api.PQsetSingleRowMode
+#define PQsendQuery pq_api.PQsendQuery
 #endif
 
 #endif
