@@ -113,7 +113,9 @@ int rows_decode_blob(struct i64vec *out, const void *data, size_t len, const cha
 		       location, (long long)run_id);
 }
 
-int rows_nth_error(const struct select_spec *sel, int64_t count, const char *location)
+/* The ERR_NOTFOUND of a selector that matched count runs, fewer than it
+ * needs: latest~N, tag:/branch:/label: NAME~N. */
+static int nth_error(const struct select_spec *sel, int64_t count, const char *location)
 {
 	const char *what = sel->kind == SELECT_TAG	? "tag"
 			   : sel->kind == SELECT_BRANCH ? "branch"
@@ -129,13 +131,111 @@ int rows_nth_error(const struct select_spec *sel, int64_t count, const char *loc
 				    count == 1 ? "has" : "have", what, sel->name);
 }
 
-int rows_before_error(const struct select_spec *sel, int64_t id, const char *branch, int64_t count)
+/*
+ * commit:PREFIX -> *out = the full commit (malloc'ed): the prefix itself
+ * when a run has exactly that commit, else the only commit starting with
+ * it.  Errors name the prefix, and list the candidates when there are
+ * several.
+ */
+static int resolve_commit(struct store_conn *c, const struct rows_resolve_ops *ops, char **out,
+			  const char *prefix)
 {
-	if (count == 0)
-		return err_set(ERR_NOTFOUND, "no run '%s': run %lld is the first run%s%s",
-			       sel->text, (long long)id, branch ? " of branch " : " recorded",
-			       branch ? branch : "");
-	return err_set(ERR_NOTFOUND, "no run '%s': only %lld run%s recorded before run %lld%s%s",
-		       sel->text, (long long)count, count == 1 ? "" : "s", (long long)id,
-		       branch ? " on branch " : "", branch ? branch : "");
+	struct buf list = BUF_INIT, all = BUF_INIT;
+	const char *p;
+	size_t n = 0, i;
+	int ret;
+
+	*out = NULL;
+	ret = ops->commits(c, &all, &n, prefix);
+	for (i = 0, p = all.data; !ret && i < n && i < 5; i++, p += strlen(p) + 1)
+		if (buf_printf(&list, "%s%s", i ? ", " : "", p))
+			ret = ERR_NOMEM;
+	if (ret)
+		goto out;
+	/* A commit sorts before its extensions: an exact match is first. */
+	if (n == 0)
+		ret = err_set(ERR_NOTFOUND, "no run has a commit starting with '%s'", prefix);
+	else if (n > 1 && strcmp(all.data, prefix) != 0)
+		ret = err_set(ERR_NOTFOUND, "commit prefix '%s' matches several commits: %s%s",
+			      prefix, list.data, n > 5 ? ", ..." : "");
+	else if (!(*out = util_strdup(all.data)))
+		ret = ERR_NOMEM;
+out:
+	buf_release(&list);
+	buf_release(&all);
+	return ret;
+}
+
+/*
+ * The ancestry step of the selectors naming one run (ID, commit, pin):
+ * *out = the back-th run recorded before run id, on its branch when it has
+ * one, else among all runs ("commit:X~1" is the run before X, as in git).
+ */
+static int resolve_before(struct store_conn *c, const struct rows_resolve_ops *ops, int64_t *out,
+			  int64_t id, const struct select_spec *sel)
+{
+	struct store_run run;
+	int64_t count = 0;
+	int ret;
+
+	*out = 0;
+	ret = ops->get_run(c, &run, id);
+	if (ret)
+		return ret;
+	ret = ops->nth(c, out, &count, run.branch ? SELECT_BRANCH : SELECT_LATEST, run.branch, id,
+		       sel->back - 1);
+	if (!ret && !*out && count == 0)
+		ret = err_set(ERR_NOTFOUND, "no run '%s': run %lld is the first run%s%s", sel->text,
+			      (long long)id, run.branch ? " of branch " : " recorded",
+			      run.branch ? run.branch : "");
+	else if (!ret && !*out)
+		ret = err_set(ERR_NOTFOUND,
+			      "no run '%s': only %lld run%s recorded before run %lld%s%s",
+			      sel->text, (long long)count, count == 1 ? "" : "s", (long long)id,
+			      run.branch ? " on branch " : "", run.branch ? run.branch : "");
+	store_run_release(&run);
+	return ret;
+}
+
+int rows_resolve(struct store_conn *c, const struct rows_resolve_ops *ops, int64_t *out,
+		 const struct select_spec *sel)
+{
+	char *commit = NULL;
+	int64_t count = 0;
+	int ret = 0;
+
+	*out = 0;
+	switch (sel->kind) {
+	case SELECT_ID:
+		ret = ops->exists(c, out, sel->id);
+		if (!ret && !*out)
+			ret = err_set(ERR_NOTFOUND, "no run with id %lld", (long long)sel->id);
+		break;
+	case SELECT_PIN:
+		ret = ops->pin(c, out, sel->name);
+		if (!ret && !*out)
+			ret = err_set(ERR_NOTFOUND, "no pin named '%s'", sel->name);
+		break;
+	case SELECT_LATEST:
+	case SELECT_TAG:
+	case SELECT_BRANCH:
+	case SELECT_LABEL:
+		ret = ops->nth(c, out, &count, sel->kind, sel->name, 0, sel->back);
+		if (!ret && !*out)
+			ret = nth_error(sel, count, ops->location(c));
+		break;
+	case SELECT_COMMIT:
+		ret = resolve_commit(c, ops, &commit, sel->name);
+		if (!ret)
+			ret = ops->nth(c, out, &count, SELECT_COMMIT, commit, 0, 0);
+		if (!ret && !*out)
+			ret = err_set(ERR_NOTFOUND, "no run has a commit starting with '%s'",
+				      sel->name);
+		break;
+	}
+	free(commit);
+	if (!ret && sel->back > 0 &&
+	    (sel->kind == SELECT_ID || sel->kind == SELECT_PIN || sel->kind == SELECT_COMMIT))
+		ret = resolve_before(c, ops, out, *out, sel);
+	return ret;
 }

@@ -51,14 +51,36 @@ char *rows_id_list(const int64_t *ids, size_t n, char open, char close, int *fai
 int rows_decode_blob(struct i64vec *out, const void *data, size_t len, const char *location,
 		     int64_t run_id);
 
-/*
- * The ERR_NOTFOUND of a selector that matched count runs, fewer than it
- * needs: latest~N (store at location), tag:/branch:/label: NAME~N.
- */
-int rows_nth_error(const struct select_spec *sel, int64_t count, const char *location);
+/* A backend's connection (backend.h). */
+struct store_conn;
 
-/* The ERR_NOTFOUND of SELECTOR~N going back from run id (on branch, NULL
- * when the run has none) past the count runs recorded before it. */
-int rows_before_error(const struct select_spec *sel, int64_t id, const char *branch, int64_t count);
+/*
+ * The queries store_resolve() needs, answered by a backend for
+ * rows_resolve(), which holds the selectors' logic and messages.
+ */
+struct rows_resolve_ops {
+	/*
+	 * *out = the back-th newest run (0: the newest) among the runs of
+	 * kind: SELECT_LATEST all, SELECT_TAG / SELECT_BRANCH / SELECT_LABEL
+	 * those with tag, branch or label name, SELECT_COMMIT those of the
+	 * full commit name; with before > 0 only those recorded before run
+	 * before.  0 when there is none, and then *count = how many match.
+	 */
+	int (*nth)(struct store_conn *c, int64_t *out, int64_t *count, enum select_kind kind,
+		   const char *name, int64_t before, int64_t back);
+	/* *out = run id when it exists, else 0. */
+	int (*exists)(struct store_conn *c, int64_t *out, int64_t id);
+	/* *out = the run pin name names, else 0. */
+	int (*pin)(struct store_conn *c, int64_t *out, const char *name);
+	/* The distinct commits starting with prefix, sorted, at most 6, as
+	 * strings appended to out (a NUL after each); *n = how many. */
+	int (*commits)(struct store_conn *c, struct buf *out, size_t *n, const char *prefix);
+	int (*get_run)(struct store_conn *c, struct store_run *out, int64_t id);
+	const char *(*location)(const struct store_conn *c);
+};
+
+/* store_resolve() over a backend's ops (its meaning and messages). */
+int rows_resolve(struct store_conn *c, const struct rows_resolve_ops *ops, int64_t *out,
+		 const struct select_spec *sel);
 
 #endif

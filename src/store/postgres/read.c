@@ -169,21 +169,33 @@ out:
 /* ---- selectors and pins ------------------------------------------------ */
 
 /*
- * *out = id of the back-th newest run of "SELECT id <from>" ($1 = name when
- * from uses it), or 0; *count = how many runs match when there is none.
- * from is one of the constant fragments of postgres_resolve().
+ * The selectors' queries (rows.h, struct rows_resolve_ops): *out = id of
+ * the back-th newest run of kind ($1 = name) recorded before run before
+ * (when > 0), or 0; *count = how many runs match when there is none.
  */
-static int resolve_nth(struct store_conn *c, int64_t *out, int64_t *count, const char *from,
-		       const char *name, int64_t back)
+static int resolve_nth(struct store_conn *c, int64_t *out, int64_t *count, enum select_kind kind,
+		       const char *name, int64_t before, int64_t back)
 {
+	const char *cond = kind == SELECT_TAG ? "id IN (SELECT run_id FROM run_tags WHERE tag = $1)"
+			   : kind == SELECT_BRANCH ? "branch = $1"
+			   : kind == SELECT_LABEL  ? "label = $1"
+			   : kind == SELECT_COMMIT ? "commit_sha = $1"
+						   : "$1::text IS NULL";
 	struct pg_params p;
-	char sql[512];
+	char from[256], sql[512];
 	int ret;
 
 	*count = 0;
 	pp_init(&p);
-	pp_text(&p, name);
+	pp_text(&p, kind == SELECT_LATEST ? NULL : name);
 	pp_int(&p, back);
+	if (before)
+		snprintf(from, sizeof(from),
+			 "FROM runs WHERE %s AND (sort_time, id) < (SELECT sort_time, id FROM runs "
+			 "WHERE id = %lld)",
+			 cond, (long long)before);
+	else
+		snprintf(from, sizeof(from), "FROM runs WHERE %s", cond);
 	snprintf(sql, sizeof(sql), "SELECT id %s" PG_NEWEST_FIRST " LIMIT 1 OFFSET $2", from);
 	ret = postgres_query_int(c, out, sql, &p, 1);
 	if (ret || *out)
@@ -192,18 +204,32 @@ static int resolve_nth(struct store_conn *c, int64_t *out, int64_t *count, const
 	return postgres_query_int(c, count, sql, &p, 0);
 }
 
-/*
- * commit:PREFIX -> *out = the full commit: the prefix itself when a run has
- * exactly that commit, else the only commit starting with it.
- */
-static int resolve_commit(struct store_conn *c, char **out, const char *prefix)
+static int resolve_exists(struct store_conn *c, int64_t *out, int64_t id)
 {
 	struct pg_params p;
-	struct buf list = BUF_INIT;
-	PGresult *r = NULL;
-	int i, n, ret;
 
-	*out = NULL;
+	pp_init(&p);
+	pp_int(&p, id);
+	return postgres_query_int(c, out, "SELECT id FROM runs WHERE id = $1", &p, 1);
+}
+
+static int resolve_pin(struct store_conn *c, int64_t *out, const char *name)
+{
+	struct pg_params p;
+
+	pp_init(&p);
+	pp_text(&p, name);
+	return postgres_query_int(c, out, "SELECT run_id FROM pins WHERE name = $1", &p, 1);
+}
+
+/* The distinct commits starting with prefix, at most 6. */
+static int resolve_commits(struct store_conn *c, struct buf *out, size_t *n, const char *prefix)
+{
+	struct pg_params p;
+	PGresult *r = NULL;
+	int i, ret;
+
+	*n = 0;
 	pp_init(&p);
 	pp_text(&p, prefix);
 	ret =
@@ -211,109 +237,30 @@ static int resolve_commit(struct store_conn *c, char **out, const char *prefix)
 			  "SELECT DISTINCT commit_sha FROM runs WHERE starts_with(commit_sha, $1) "
 			  "ORDER BY commit_sha LIMIT 6",
 			  &p, 0, "read");
-	if (ret)
-		return ret;
-	n = PQntuples(r);
-	for (i = 0; i < n && i < 5; i++)
-		if (buf_printf(&list, "%s%s", i ? ", " : "", PQgetvalue(r, i, 0))) {
+	for (i = 0; !ret && i < PQntuples(r); i++, (*n)++)
+		if (buf_add(out, PQgetvalue(r, i, 0), strlen(PQgetvalue(r, i, 0)) + 1))
 			ret = ERR_NOMEM;
-			goto out;
-		}
-	if (n == 0)
-		ret = err_set(ERR_NOTFOUND, "no run has a commit starting with '%s'", prefix);
-	else if (n > 1 && strcmp(PQgetvalue(r, 0, 0), prefix) != 0)
-		ret = err_set(ERR_NOTFOUND, "commit prefix '%s' matches several commits: %s%s",
-			      prefix, list.data, n > 5 ? ", ..." : "");
-	else
-		ret = pg_text(out, r, 0, 0);
-out:
 	PQclear(r);
-	buf_release(&list);
 	return ret;
 }
 
-/* The back-th run recorded before run id, on its branch when it has one
- * ("commit:X~1" is the run before X, as in git). */
-static int resolve_before(struct store_conn *c, int64_t *out, int64_t id, int64_t back,
-			  const struct select_spec *sel)
+static const char *resolve_location(const struct store_conn *c)
 {
-	struct store_run run;
-	char from[256];
-	int64_t count = 0;
-	int ret;
-
-	*out = 0;
-	ret = postgres_get_run(c, &run, id);
-	if (ret)
-		return ret;
-	snprintf(from, sizeof(from),
-		 "FROM runs WHERE (sort_time, id) < (SELECT sort_time, id FROM runs WHERE id = "
-		 "%lld)%s",
-		 (long long)id, run.branch ? " AND branch = $1" : " AND $1::text IS NULL");
-	ret = resolve_nth(c, out, &count, from, run.branch, back - 1);
-	if (!ret && !*out)
-		ret = rows_before_error(sel, id, run.branch, count);
-	store_run_release(&run);
-	return ret;
+	return c->location;
 }
+
+static const struct rows_resolve_ops postgres_resolve_ops = {
+    .nth = resolve_nth,
+    .exists = resolve_exists,
+    .pin = resolve_pin,
+    .commits = resolve_commits,
+    .get_run = postgres_get_run,
+    .location = resolve_location,
+};
 
 int postgres_resolve(struct store_conn *c, int64_t *out, const struct select_spec *sel)
 {
-	struct pg_params p;
-	char *commit = NULL;
-	int64_t count = 0;
-	int ret = 0;
-
-	*out = 0;
-	pp_init(&p);
-	switch (sel->kind) {
-	case SELECT_ID:
-		pp_int(&p, sel->id);
-		ret = postgres_query_int(c, out, "SELECT id FROM runs WHERE id = $1", &p, 1);
-		if (!ret && !*out)
-			ret = err_set(ERR_NOTFOUND, "no run with id %lld", (long long)sel->id);
-		break;
-	case SELECT_PIN:
-		pp_text(&p, sel->name);
-		ret = postgres_query_int(c, out, "SELECT run_id FROM pins WHERE name = $1", &p, 1);
-		if (!ret && !*out)
-			ret = err_set(ERR_NOTFOUND, "no pin named '%s'", sel->name);
-		break;
-	case SELECT_LATEST:
-		ret = resolve_nth(c, out, &count, "FROM runs WHERE $1::text IS NULL", NULL,
-				  sel->back);
-		if (!ret && !*out)
-			ret = rows_nth_error(sel, count, c->location);
-		break;
-	case SELECT_TAG:
-	case SELECT_BRANCH:
-	case SELECT_LABEL: {
-		const char *from =
-		    sel->kind == SELECT_TAG
-			? "FROM runs WHERE id IN (SELECT run_id FROM run_tags WHERE tag = $1)"
-		    : sel->kind == SELECT_BRANCH ? "FROM runs WHERE branch = $1"
-						 : "FROM runs WHERE label = $1";
-
-		ret = resolve_nth(c, out, &count, from, sel->name, sel->back);
-		if (!ret && !*out)
-			ret = rows_nth_error(sel, count, NULL);
-		break;
-	}
-	case SELECT_COMMIT:
-		ret = resolve_commit(c, &commit, sel->name);
-		if (!ret)
-			ret = resolve_nth(c, out, &count, "FROM runs WHERE commit_sha = $1", commit,
-					  0);
-		if (!ret && !*out)
-			ret = err_set(ERR_NOTFOUND, "no run has a commit starting with '%s'",
-				      sel->name);
-		break;
-	}
-	free(commit);
-	if (!ret && sel->back > 0 &&
-	    (sel->kind == SELECT_ID || sel->kind == SELECT_PIN || sel->kind == SELECT_COMMIT))
-		ret = resolve_before(c, out, *out, sel->back, sel);
-	return ret;
+	return rows_resolve(c, &postgres_resolve_ops, out, sel);
 }
 
 int postgres_list_pins(struct store_conn *c, struct store_pin **out, size_t *n)

@@ -182,24 +182,36 @@ out:
 /* ---- selectors, pins and comparisons ---------------------------------- */
 
 /*
- * *out = id of the back-th newest run of "SELECT id <from>" (?1 = name when
- * from uses it), or 0; *count = how many runs match when there is none.
- * from is one of the constant fragments of sqlite_resolve().
+ * The selectors' queries (rows.h, struct rows_resolve_ops): *out = id of
+ * the back-th newest run of kind (name as ?1) recorded before run before
+ * (when > 0), or 0; *count = how many runs match when there is none.
  */
-static int resolve_nth(struct store_conn *st, int64_t *out, int64_t *count, const char *from,
-		       const char *name, int64_t back)
+static int resolve_nth(struct store_conn *st, int64_t *out, int64_t *count, enum select_kind kind,
+		       const char *name, int64_t before, int64_t back)
 {
+	const char *cond = kind == SELECT_TAG ? "id IN (SELECT run_id FROM run_tags WHERE tag = ?1)"
+			   : kind == SELECT_BRANCH ? "branch = ?1"
+			   : kind == SELECT_LABEL  ? "label = ?1"
+			   : kind == SELECT_COMMIT ? "commit_sha = ?1"
+						   : "1";
 	sqlite3_stmt *s = NULL;
-	char sql[512];
+	char from[256], sql[512];
 	int rc, bad = 0, ret;
 
 	*out = 0;
 	*count = 0;
+	if (before)
+		snprintf(from, sizeof(from),
+			 "FROM runs WHERE %s AND (sort_time, id) < (SELECT sort_time, id FROM runs "
+			 "WHERE id = %lld)",
+			 cond, (long long)before);
+	else
+		snprintf(from, sizeof(from), "FROM runs WHERE %s", cond);
 	snprintf(sql, sizeof(sql), "SELECT id %s" NEWEST_FIRST " LIMIT 1 OFFSET ?2", from);
 	ret = sqlite_prepare(st, &s, sql, 0, "read");
 	if (ret)
 		return ret;
-	if (name)
+	if (kind != SELECT_LATEST)
 		bad |= sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC) != SQLITE_OK;
 	bad |= sqlite3_bind_int64(s, 2, back) != SQLITE_OK;
 	rc = bad ? sqlite3_errcode(st->db) : sqlite3_step(s);
@@ -211,7 +223,39 @@ static int resolve_nth(struct store_conn *st, int64_t *out, int64_t *count, cons
 	if (ret || *out)
 		return ret;
 	snprintf(sql, sizeof(sql), "SELECT count(*) %s", from);
-	return sqlite_query_int(st, count, sql, name, 0);
+	return sqlite_query_int(st, count, sql, kind != SELECT_LATEST ? name : NULL, 0);
+}
+
+/* *out = the integer of the one-row query sql with ?1 = v, 0 for no row. */
+static int query_int_arg(struct store_conn *st, int64_t *out, const char *sql, int64_t v,
+			 const char *text)
+{
+	sqlite3_stmt *s = NULL;
+	int rc, ret;
+
+	*out = 0;
+	ret = sqlite_prepare(st, &s, sql, 0, "read");
+	if (ret)
+		return ret;
+	rc = text ? sqlite3_bind_text(s, 1, text, -1, SQLITE_STATIC) : sqlite3_bind_int64(s, 1, v);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW)
+		*out = sqlite3_column_int64(s, 0);
+	else if (rc != SQLITE_DONE)
+		ret = sqlite_err(st, rc, "read");
+	sqlite3_finalize(s);
+	return ret;
+}
+
+static int resolve_exists(struct store_conn *st, int64_t *out, int64_t id)
+{
+	return query_int_arg(st, out, "SELECT id FROM runs WHERE id = ?1", id, NULL);
+}
+
+static int resolve_pin(struct store_conn *st, int64_t *out, const char *name)
+{
+	return query_int_arg(st, out, "SELECT run_id FROM pins WHERE name = ?1", 0, name);
 }
 
 /* "abc" -> "abc*" with GLOB's special characters bracketed, for an indexed
@@ -230,21 +274,14 @@ static char *sqlite_glob_prefix(const char *prefix)
 	return buf_finish(&b, rc || buf_putc(&b, '*'));
 }
 
-/*
- * commit:PREFIX -> *out = the full commit: the prefix itself when a run has
- * exactly that commit, else the only commit starting with it.  Errors name
- * the prefix, and list the candidates when there are several.
- */
-static int resolve_commit(struct store_conn *st, char **out, const char *prefix)
+/* The distinct commits starting with prefix (an indexed GLOB), at most 6. */
+static int resolve_commits(struct store_conn *st, struct buf *out, size_t *n, const char *prefix)
 {
 	sqlite3_stmt *s = NULL;
-	struct buf list = BUF_INIT;
-	char *pattern = NULL, *first = NULL;
-	int64_t n = 0;
-	int rc, exact = 0, ret;
+	char *pattern = sqlite_glob_prefix(prefix);
+	int rc, ret;
 
-	*out = NULL;
-	pattern = sqlite_glob_prefix(prefix);
+	*n = 0;
 	if (!pattern)
 		return ERR_NOMEM;
 	ret = sqlite_prepare(st, &s,
@@ -255,149 +292,38 @@ static int resolve_commit(struct store_conn *st, char **out, const char *prefix)
 		goto out;
 	rc = sqlite3_bind_text(s, 1, pattern, -1, SQLITE_STATIC);
 	while (sqlite_row(s, &rc)) {
-		const char *c = (const char *)sqlite3_column_text(s, 0);
+		const unsigned char *c = sqlite3_column_text(s, 0);
 
-		if (!c) {
+		if (!c || buf_add(out, c, strlen((const char *)c) + 1)) {
 			ret = err_nomem();
 			goto out;
 		}
-		if (n < 5 && buf_printf(&list, "%s%s", n ? ", " : "", c)) {
-			ret = ERR_NOMEM;
-			goto out;
-		}
-		/* A commit sorts before its extensions: an exact match is first. */
-		if (!first) {
-			exact = !strcmp(c, prefix);
-			first = util_strdup(c);
-			if (!first) {
-				ret = ERR_NOMEM;
-				goto out;
-			}
-		}
-		n++;
+		(*n)++;
 	}
 	ret = sqlite_rows_end(st, &s, rc);
-	if (ret)
-		goto out;
-	if (n == 0) {
-		ret = err_set(ERR_NOTFOUND, "no run has a commit starting with '%s'", prefix);
-		goto out;
-	}
-	if (n > 1 && !exact) {
-		ret = err_set(ERR_NOTFOUND, "commit prefix '%s' matches several commits: %s%s",
-			      prefix, list.data, n > 5 ? ", ..." : "");
-		goto out;
-	}
-	*out = first;
-	first = NULL;
 out:
 	sqlite3_finalize(s);
-	buf_release(&list);
 	free(pattern);
-	free(first);
 	return ret;
 }
 
-/*
- * The ancestry step of the selectors naming one run (ID, commit, pin):
- * *out = the back-th run recorded before run id, on its branch when it has
- * one, else among all runs ("commit:X~1" is the run before X, as in git).
- */
-static int resolve_before(struct store_conn *st, int64_t *out, int64_t id, int64_t back,
-			  const struct select_spec *sel)
+static const char *resolve_location(const struct store_conn *st)
 {
-	struct store_run run;
-	char from[256];
-	int64_t count = 0;
-	int ret;
-
-	*out = 0;
-	ret = sqlite_get_run(st, &run, id);
-	if (ret)
-		return ret;
-	snprintf(from, sizeof(from),
-		 "FROM runs WHERE (sort_time, id) < (SELECT sort_time, id FROM runs WHERE id = "
-		 "%lld)%s",
-		 (long long)id, run.branch ? " AND branch = ?1" : "");
-	ret = resolve_nth(st, out, &count, from, run.branch, back - 1);
-	if (!ret && !*out)
-		ret = rows_before_error(sel, id, run.branch, count);
-	store_run_release(&run);
-	return ret;
+	return st->path;
 }
+
+static const struct rows_resolve_ops sqlite_resolve_ops = {
+    .nth = resolve_nth,
+    .exists = resolve_exists,
+    .pin = resolve_pin,
+    .commits = resolve_commits,
+    .get_run = sqlite_get_run,
+    .location = resolve_location,
+};
 
 int sqlite_resolve(struct store_conn *st, int64_t *out, const struct select_spec *sel)
 {
-	sqlite3_stmt *s = NULL;
-	char *commit = NULL;
-	int64_t count = 0;
-	int rc, ret = 0;
-
-	*out = 0;
-	switch (sel->kind) {
-	case SELECT_ID:
-		ret = sqlite_prepare(st, &s, "SELECT id FROM runs WHERE id = ?1", 0, "read");
-		if (ret)
-			break;
-		rc = sqlite3_bind_int64(s, 1, sel->id);
-		if (rc == SQLITE_OK)
-			rc = sqlite3_step(s);
-		if (rc == SQLITE_ROW)
-			*out = sel->id;
-		else if (rc == SQLITE_DONE)
-			ret = err_set(ERR_NOTFOUND, "no run with id %lld", (long long)sel->id);
-		else
-			ret = sqlite_err(st, rc, "read");
-		break;
-	case SELECT_PIN:
-		ret = sqlite_prepare(st, &s, "SELECT run_id FROM pins WHERE name = ?1", 0, "read");
-		if (ret)
-			break;
-		rc = sqlite3_bind_text(s, 1, sel->name, -1, SQLITE_STATIC);
-		if (rc == SQLITE_OK)
-			rc = sqlite3_step(s);
-		if (rc == SQLITE_ROW)
-			*out = sqlite3_column_int64(s, 0);
-		else if (rc == SQLITE_DONE)
-			ret = err_set(ERR_NOTFOUND, "no pin named '%s'", sel->name);
-		else
-			ret = sqlite_err(st, rc, "read");
-		break;
-	case SELECT_LATEST:
-		ret = resolve_nth(st, out, &count, "FROM runs", NULL, sel->back);
-		if (!ret && !*out)
-			ret = rows_nth_error(sel, count, st->path);
-		break;
-	case SELECT_TAG:
-	case SELECT_BRANCH:
-	case SELECT_LABEL: {
-		const char *from =
-		    sel->kind == SELECT_TAG
-			? "FROM runs WHERE id IN (SELECT run_id FROM run_tags WHERE tag = ?1)"
-		    : sel->kind == SELECT_BRANCH ? "FROM runs WHERE branch = ?1"
-						 : "FROM runs WHERE label = ?1";
-
-		ret = resolve_nth(st, out, &count, from, sel->name, sel->back);
-		if (!ret && !*out)
-			ret = rows_nth_error(sel, count, NULL);
-		break;
-	}
-	case SELECT_COMMIT:
-		ret = resolve_commit(st, &commit, sel->name);
-		if (!ret)
-			ret = resolve_nth(st, out, &count, "FROM runs WHERE commit_sha = ?1",
-					  commit, 0);
-		if (!ret && !*out)
-			ret = err_set(ERR_NOTFOUND, "no run has a commit starting with '%s'",
-				      sel->name);
-		break;
-	}
-	sqlite3_finalize(s);
-	free(commit);
-	if (!ret && sel->back > 0 &&
-	    (sel->kind == SELECT_ID || sel->kind == SELECT_PIN || sel->kind == SELECT_COMMIT))
-		ret = resolve_before(st, out, *out, sel->back, sel);
-	return ret;
+	return rows_resolve(st, &sqlite_resolve_ops, out, sel);
 }
 
 int sqlite_list_pins(struct store_conn *st, struct store_pin **out, size_t *n)
