@@ -385,19 +385,21 @@ int postgres_flush(struct store_conn *c)
 	int ret;
 
 	postgres_settle(c);
+	/* binary: the trailer (a tuple of -1 fields) ends each buffer's data */
+	if ((c->copy_timings.len && buf_add(&c->copy_timings, "\377\377", 2)) ||
+	    (c->copy_durations.len && buf_add(&c->copy_durations, "\377\377", 2))) {
+		c->copy_timings.len = 0;
+		c->copy_durations.len = 0;
+		return err_nomem();
+	}
 	ret = copy_send(c, &c->copy_timings,
 			"COPY timings (id, run_id, region_id, rank, has_events, calls, total_ns, "
 			"min_ns, max_ns, first_ns, last_ns, start_min_ns, end_max_ns, mean_ns, m2, "
 			"exclusive_ns, gpu_count, gpu_total_ns, source_file, source_line, "
-			"source_text, tags) FROM STDIN");
+			"source_text, tags) FROM STDIN (FORMAT binary)");
 	if (ret) {
 		c->copy_durations.len = 0;
 		return ret;
-	}
-	/* binary: the trailer (a tuple of -1 fields) ends the data */
-	if (c->copy_durations.len && buf_add(&c->copy_durations, "\377\377", 2)) {
-		c->copy_durations.len = 0;
-		return err_nomem();
 	}
 	return copy_send(c, &c->copy_durations,
 			 "COPY timings_durations (timing_id, data) FROM STDIN (FORMAT binary)");

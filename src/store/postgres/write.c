@@ -176,105 +176,123 @@ int postgres_region_id(struct store_conn *c, int64_t *out, const char *name)
 	return ret;
 }
 
-/* Append text to a COPY text-format row: \N for NULL, backslash escapes. */
-static int copy_text(struct buf *b, const char *s)
+/*
+ * Rows go to the server in COPY's binary format (a header, then per row
+ * the number of fields and each field as a 32-bit length, -1 for NULL,
+ * and its bytes in network order; the trailer is added by
+ * postgres_flush()): nothing to escape or parse as text, and the duration
+ * blobs (most of an ingest's bytes) as they are rather than as hex.
+ */
+static const char copy_header[19] = "PGCOPY\n\377\r\n\0\0\0\0\0\0\0\0\0";
+
+/* Append the n low bytes of v, big-endian, at b's end (room reserved). */
+static void put_be(struct buf *b, uint64_t v, int n)
 {
-	int rc = 0;
+	char *p = b->data + b->len;
+	int i;
 
-	if (!s)
-		return buf_puts(b, "\\N\t");
-	for (; *s && !rc; s++) {
-		switch (*s) {
-		case '\\':
-			rc = buf_puts(b, "\\\\");
-			break;
-		case '\n':
-			rc = buf_puts(b, "\\n");
-			break;
-		case '\r':
-			rc = buf_puts(b, "\\r");
-			break;
-		case '\t':
-			rc = buf_puts(b, "\\t");
-			break;
-		default:
-			rc = buf_putc(b, *s);
-		}
-	}
-	return rc || buf_putc(b, '\t');
-}
-
-/* A double as COPY text that reads back as the same value. */
-static int copy_double(struct buf *b, double v)
-{
-	struct pg_params p;
-
-	pp_init(&p);
-	pp_double(&p, v);
-	return buf_printf(b, "%s\t", p.num[0]);
-}
-
-/* The COPY line of a timings row with id (tab-separated, in the column
- * order of postgres_flush()). */
-static int copy_timing(struct buf *b, int64_t id, const struct store_timing *t)
-{
-	int rc;
-
-	rc = buf_printf(
-	    b, "%lld\t%lld\t%lld\t%lld\t%d\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\t",
-	    (long long)id, (long long)t->run_id, (long long)t->region_id, (long long)t->rank,
-	    t->has_events ? 1 : 0, (long long)t->calls, (long long)t->total, (long long)t->min,
-	    (long long)t->max, (long long)t->first, (long long)t->last, (long long)t->start_min,
-	    (long long)t->end_max);
-	rc = rc || copy_double(b, t->mean) || copy_double(b, t->m2);
-	rc = rc || (t->exclusive < 0 ? buf_puts(b, "\\N\t")
-				     : buf_printf(b, "%lld\t", (long long)t->exclusive));
-	rc = rc || buf_printf(b, "%lld\t%lld\t", (long long)t->gpu_count, (long long)t->gpu_total);
-	rc = rc || copy_text(b, t->source_file && *t->source_file ? t->source_file : NULL);
-	rc = rc || (t->source_line < 0 ? buf_puts(b, "\\N\t")
-				       : buf_printf(b, "%lld\t", (long long)t->source_line));
-	rc = rc || copy_text(b, t->source_text && *t->source_text ? t->source_text : NULL);
-	rc = rc ||
-	     copy_text(b, t->tags_json && strcmp(t->tags_json, "[]") != 0 ? t->tags_json : NULL);
-	if (!rc)
-		b->data[b->len - 1] = '\n';
-	return rc;
-}
-
-/* Append the n bytes of v, big-endian (COPY's binary format). */
-static void put_be(char *p, uint64_t v, int n)
-{
-	while (n-- > 0) {
-		p[n] = (char)(v & 0xff);
+	for (i = n - 1; i >= 0; i--) {
+		p[i] = (char)(v & 0xff);
 		v >>= 8;
 	}
+	b->len += (size_t)n;
 }
 
-/*
- * The binary COPY tuple of a durations row: 2 fields, the id (int8) and
- * the blob (bytea) as they are, with the file header first (the trailer
- * is added when the buffer is sent, postgres_flush()).  Binary: the blobs
- * are most of an ingest's bytes, and as bytea hex text they doubled and
- * were parsed character by character.
- */
+/* A field of n bytes with value v (an int8, int2 or float8's bits). */
+static void put_field(struct buf *b, uint64_t v, int n)
+{
+	put_be(b, (uint64_t)n, 4);
+	put_be(b, v, n);
+}
+
+static void put_null(struct buf *b)
+{
+	put_be(b, 0xffffffffu, 4);
+}
+
+static void put_double(struct buf *b, double d)
+{
+	uint64_t bits;
+
+	memcpy(&bits, &d, sizeof(bits));
+	put_field(b, bits, 8);
+}
+
+/* A text field, NULL when s is NULL or "" (room reserved). */
+static void put_text(struct buf *b, const char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+
+	if (!n) {
+		put_null(b);
+		return;
+	}
+	put_be(b, n, 4);
+	memcpy(b->data + b->len, s, n);
+	b->len += n;
+}
+
+static size_t text_len(const char *s)
+{
+	return s ? strlen(s) : 0;
+}
+
+/* The binary COPY tuple of a timings row with id, in the column order of
+ * postgres_flush(). */
+static int copy_timing(struct buf *b, int64_t id, const struct store_timing *t)
+{
+	const char *tags = t->tags_json && strcmp(t->tags_json, "[]") != 0 ? t->tags_json : NULL;
+	size_t need =
+	    2 + 22 * 12 + text_len(t->source_file) + text_len(t->source_text) + text_len(tags);
+
+	if ((!b->len && buf_add(b, copy_header, sizeof(copy_header))) || buf_grow(b, need + 1))
+		return ERR_NOMEM;
+	put_be(b, 22, 2);
+	put_field(b, (uint64_t)id, 8);
+	put_field(b, (uint64_t)t->run_id, 8);
+	put_field(b, (uint64_t)t->region_id, 8);
+	put_field(b, (uint64_t)t->rank, 8);
+	put_field(b, t->has_events ? 1 : 0, 2);
+	put_field(b, t->calls, 8);
+	put_field(b, (uint64_t)t->total, 8);
+	put_field(b, (uint64_t)t->min, 8);
+	put_field(b, (uint64_t)t->max, 8);
+	put_field(b, (uint64_t)t->first, 8);
+	put_field(b, (uint64_t)t->last, 8);
+	put_field(b, (uint64_t)t->start_min, 8);
+	put_field(b, (uint64_t)t->end_max, 8);
+	put_double(b, t->mean);
+	put_double(b, t->m2);
+	if (t->exclusive < 0)
+		put_null(b);
+	else
+		put_field(b, (uint64_t)t->exclusive, 8);
+	put_field(b, t->gpu_count, 8);
+	put_field(b, (uint64_t)t->gpu_total, 8);
+	put_text(b, t->source_file);
+	if (t->source_line < 0)
+		put_null(b);
+	else
+		put_field(b, (uint64_t)t->source_line, 8);
+	put_text(b, t->source_text);
+	put_text(b, tags);
+	b->data[b->len] = 0;
+	return 0;
+}
+
+/* The binary COPY tuple of a durations row: the id and the blob. */
 static int copy_durations(struct buf *b, int64_t id, const struct store_timing *t)
 {
-	static const char header[19] = "PGCOPY\n\377\r\n\0\0\0\0\0\0\0\0\0";
-	char *p;
-
 	if (t->durations_len > INT32_MAX)
 		return err_set(ERR_USAGE, "call durations of one row too large for PostgreSQL");
-	if (!b->len && buf_add(b, header, sizeof(header)))
+	if ((!b->len && buf_add(b, copy_header, sizeof(copy_header))) ||
+	    buf_grow(b, 2 + 12 + 4 + t->durations_len + 1))
 		return ERR_NOMEM;
-	if (buf_grow(b, 2 + 4 + 8 + 4 + t->durations_len + 2))
-		return ERR_NOMEM;
-	p = b->data + b->len;
-	put_be(p, 2, 2);
-	put_be(p + 2, 8, 4);
-	put_be(p + 6, (uint64_t)id, 8);
-	put_be(p + 14, t->durations_len, 4);
-	memcpy(p + 18, t->durations, t->durations_len);
-	b->len += 18 + t->durations_len;
+	put_be(b, 2, 2);
+	put_field(b, (uint64_t)id, 8);
+	put_be(b, t->durations_len, 4);
+	memcpy(b->data + b->len, t->durations, t->durations_len);
+	b->len += t->durations_len;
 	b->data[b->len] = 0;
 	return 0;
 }
@@ -295,9 +313,11 @@ int postgres_add_timing(struct store_conn *c, const struct store_timing *t)
 		if (ret)
 			return ret;
 	}
-	if (copy_timing(&c->copy_timings, c->next_timing, t) ||
-	    (t->durations && copy_durations(&c->copy_durations, c->next_timing, t)))
-		return err_nomem();
+	ret = copy_timing(&c->copy_timings, c->next_timing, t);
+	if (!ret && t->durations)
+		ret = copy_durations(&c->copy_durations, c->next_timing, t);
+	if (ret)
+		return ret;
 	c->next_timing++;
 	if (c->copy_timings.len + c->copy_durations.len >= POSTGRES_COPY_FLUSH)
 		return postgres_flush(c);
