@@ -368,5 +368,8 @@ void verdict_release(struct verdict *v)
 
 const char *verdict_name(enum verdict_kind k)
 {
-	return k == VERDICT_FAIL ? "FAIL" : k == VERDICT_PASS ? "PASS" : "";
+	return k == VERDICT_FAIL	   ? "FAIL"
+	       : k == VERDICT_PASS	   ? "PASS"
+	       : k == VERDICT_INCONCLUSIVE ? "INCONCLUSIVE"
+					   : "";
 }

@@ -7,7 +7,8 @@
  *
  * The command layer prints errors as "scopedb: MESSAGE" and exits with
  * CLI_EXIT_ERROR (2) on any error; check uses CLI_EXIT_FAIL (1) for a
- * regression.
+ * regression and CLI_EXIT_INCONCLUSIVE (3) for an undecided statistical
+ * check.
  */
 #ifndef SCOPEDB_CLI_H
 #define SCOPEDB_CLI_H
@@ -19,8 +20,9 @@
 
 enum {
 	CLI_EXIT_OK = 0,
-	CLI_EXIT_FAIL = 1,  /* check found a regression */
-	CLI_EXIT_ERROR = 2, /* bad usage, bad input, store problem */
+	CLI_EXIT_FAIL = 1,	   /* check found a regression */
+	CLI_EXIT_ERROR = 2,	   /* bad usage, bad input, store problem */
+	CLI_EXIT_INCONCLUSIVE = 3, /* a statistical check could not decide */
 };
 
 /*
