@@ -143,6 +143,28 @@ static void runset_window_filter(struct filter *f, const char **tagv, const char
 	}
 }
 
+static void runset_runs_release(struct runset_run *r, size_t n);
+static void runset_runs_free(struct runset_run *r, size_t n);
+
+/* A run in both sets counts on the baseline side only: drop it from the
+ * candidate set, except the candidate itself (its first run). */
+static void runset_exclude_base(struct runset *rs)
+{
+	size_t i, j, k = 1;
+
+	for (i = 1; i < rs->ncand; i++) {
+		for (j = 0; j < rs->nbase && rs->base[j].id != rs->cand[i].id; j++)
+			;
+		if (j < rs->nbase) {
+			runset_runs_release(&rs->cand[i], 1);
+			continue;
+		}
+		rs->cand[k++] = rs->cand[i];
+	}
+	if (rs->ncand)
+		rs->ncand = k;
+}
+
 int runset_open(struct runset *rs, const struct runarg *sa, const struct runarg *sb,
 		const char *arg_a, const char *arg_b, struct match *m, const struct compare_opts *o)
 {
@@ -202,6 +224,7 @@ int runset_open(struct runset *rs, const struct runarg *sa, const struct runarg 
 	}
 	if (rc)
 		goto out;
+	runset_exclude_base(rs);
 	rc = buf_printf(&t, "%zu run%s", rs->nhist, rs->nhist == 1 ? "" : "s");
 	if (ra.branch)
 		rc |= buf_printf(&t, " of branch '%s'", ra.branch);
@@ -267,7 +290,8 @@ int runset_region(struct verdict_region *out, const struct runset *rs, const cha
 	return 0;
 }
 
-static void runset_runs_free(struct runset_run *r, size_t n)
+/* Free the contents of the runs r[0..n) (not the array). */
+static void runset_runs_release(struct runset_run *r, size_t n)
 {
 	size_t i, j;
 
@@ -277,6 +301,11 @@ static void runset_runs_free(struct runset_run *r, size_t n)
 		free(r[i].names);
 		free(r[i].values);
 	}
+}
+
+static void runset_runs_free(struct runset_run *r, size_t n)
+{
+	runset_runs_release(r, n);
 	free(r);
 }
 

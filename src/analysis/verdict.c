@@ -38,8 +38,8 @@ const char *verdict_call_name(enum verdict_call c)
 
 void verdict_noise_estimate(struct verdict_noise *out, const double *logv, size_t n, double *tmp)
 {
-	double scale, sum = 0.0, k;
-	size_t i, kept = 0;
+	double scale, ss = 0.0, mean = 0.0;
+	size_t i, len = 0, nseg = 0;
 
 	memset(out, 0, sizeof(*out));
 	out->nhist = n;
@@ -51,19 +51,27 @@ void verdict_noise_estimate(struct verdict_noise *out, const double *logv, size_
 	for (i = 1; i < n; i++)
 		tmp[i - 1] = fabs(logv[i] - logv[i - 1]);
 	scale = 1.4826 * statdist_median(tmp, n - 1);
-	for (i = 1; i < n; i++) {
-		double d = logv[i] - logv[i - 1];
+	/* Segments between steps; Welford's running mean and sum of squares. */
+	for (i = 0; i < n; i++) {
+		double d;
 
-		if (scale > 0.0 && fabs(d) > 3.5 * scale) {
+		if (i && scale > 0.0 && fabs(logv[i] - logv[i - 1]) > 3.5 * scale) {
 			out->ntrim++;
+			len = 0;
+		}
+		if (len++ == 0) {
+			nseg++;
+			mean = logv[i];
 			continue;
 		}
-		sum += d * d;
-		kept++;
+		d = logv[i] - mean;
+		mean += d / (double)len;
+		ss += d * (logv[i] - mean);
 	}
-	k = (double)kept;
-	out->sigma = sqrt(sum / (2.0 * k));
-	out->df = 2.0 * k * k / (3.0 * k - 1.0);
+	if (n <= nseg)
+		return;
+	out->df = (double)(n - nseg);
+	out->sigma = sqrt(ss / out->df);
 }
 
 size_t verdict_log_mean(double *mean, const double *v, size_t n)
