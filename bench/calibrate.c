@@ -149,8 +149,8 @@ static int run_table(int trials)
 	size_t a, b, c, e;
 
 	printf("| noise CV | baseline runs | candidate runs | planted | gate FAIL | gate "
-	       "INCONCLUSIVE | gate PASS | region: regressed | inconclusive | unchanged | "
-	       "improved |\n");
+	       "INCONCLUSIVE | gate PASS | planted region: regressed | inconclusive | "
+	       "unchanged | improved |\n");
 	printf("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
 	for (a = 0; a < 3; a++)
 		for (b = 0; b < 2; b++)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# End-to-end tests of check's statistical verdicts (issue 14): run sets
+# End-to-end tests of check's (and diff's) statistical verdicts (issue 14): run sets
 # (--baseline-window on a branch and on a tag, the candidate's repetitions,
 # --candidate-window), the per-region verdicts in every format, the gate's
 # exit status 0/1/3 and --inconclusive, inconclusive without 3 runs of
@@ -96,14 +96,29 @@ contains "repetitions on the baseline side" "$out" "Candidate runs: 1 (14)"
 expect 1 "point check" $S check 12 19 --max-regression 1
 case "$out" in *verdict*) bad "point check shows verdicts: $out" ;; *) ok ;; esac
 
+# --- diff: the same sets and verdicts against a zero budget, no gate ------------------
+expect 0 "diff stat" $S diff tag:nightly 15 --baseline-window 10
+contains "diff verdicts" "$out" "Verdicts: 1 regressed, 0 improved, 0 unchanged, 4 inconclusive"
+case "$out" in *"Regression check"*) bad "diff shows a gate: $out" ;; *) ok ;; esac
+expect 0 "diff stat json" $S diff tag:nightly 15 --baseline-window 10 --format json
+case "$out" in *'"status"'*) bad "diff json has a status: $out" ;; *) ok ;; esac
+contains "diff json verdict" "$out" '"verdict": "regressed"'
+expect_err 2 "diff file baseline" \
+	"scopedb: a statistical comparison needs a stored baseline, not the file 'h1.h5': the baseline's history gives the noise (ingest it first)" \
+	$S diff h1.h5 12 --stat
+
 # --- errors ----------------------------------------------------------------------------
 expect_err 2 "file baseline" \
-	"scopedb: a statistical check needs a stored baseline, not the file 'h1.h5': the baseline's history gives the noise (ingest it first)" \
+	"scopedb: a statistical comparison needs a stored baseline, not the file 'h1.h5': the baseline's history gives the noise (ingest it first)" \
 	$S check h1.h5 12 --stat
 expect_err 2 "file candidate window" \
 	"scopedb: --candidate-window needs a stored candidate, not the file 'one.h5' (ingest it first)" \
 	$S check 12 one.h5 --candidate-window 3
 expect 0 "file candidate" $S check tag:nightly one.h5 --baseline-window 10 --max-regression 20
+contains "file candidate set" "$out" "Candidate runs: 1 (file)"
+expect 0 "file candidate json" $S check tag:nightly one.h5 --baseline-window 10 \
+	--max-regression 20 --format json
+contains "file id null" "$out" '"candidate_runs": [null]'
 expect_err 2 "window 0" \
 	"scopedb: invalid --baseline-window '0': expected a number of runs from 1 to 1000" \
 	$S check 12 13 --baseline-window 0

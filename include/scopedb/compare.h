@@ -99,7 +99,7 @@ struct compare_result {
 	size_t nonly_b;
 	struct verdict verdict; /* check only (VERDICT_NONE for diff) */
 	/* compare_opts.stat only: one verdict per row (else NULL), the run
-	 * sets (ids, newest first) and where the noise came from */
+	 * sets (ids, newest first; 0 for a file) and where the noise came from */
 	struct compare_stat *stat;
 	int64_t *base_runs;
 	size_t nbase_runs;

@@ -43,64 +43,48 @@ static int compare_open_side(struct runarg *src, struct compare_side *side, stru
 	return runarg_get_run(&side->run, src, arg);
 }
 
-/* store_region_stats() filter: the --include/--exclude patterns. */
-static int compare_filter(void *ctx, int *keep, const char *name)
-{
-	return match_name(keep, ctx, name);
-}
-
 static int compare_cmp_str(const void *x, const void *y)
 {
 	return strcmp(*(const char *const *)x, *(const char *const *)y);
 }
 
 /*
- * The metric of every selected region of one side: *out[i].name points
- * into side->regions, which receives the names (sorted).
+ * The metric of every selected region of one side (runset_read()):
+ * *out[i].name points into side->regions, which receives the names
+ * (sorted).
  */
 static int compare_values(struct stats_named **out, struct compare_side *side,
 			  const struct runarg *src, struct match *m, const struct compare_opts *o)
 {
-	struct store_region_stats *regs = NULL;
+	struct runset_run run;
 	struct stats_named *vals = NULL;
-	struct i64vec d, ends;
-	size_t n = 0, i;
+	size_t i;
 	int rc;
 
-	i64vec_init(&d);
-	i64vec_init(&ends);
+	memset(&run, 0, sizeof(run));
 	*out = NULL;
-	rc = store_region_stats(src->st, &regs, &n, src->run_id, o->ranks, o->nranks,
-				compare_filter, m);
+	rc = runset_read(&run, src->st, src->run_id, m, o);
 	if (rc)
 		goto out;
-	vals = calloc(n ? n : 1, sizeof(*vals));
-	side->regions = calloc(n ? n : 1, sizeof(*side->regions));
-	if (!vals || !side->regions) {
+	vals = calloc(run.n ? run.n : 1, sizeof(*vals));
+	if (!vals) {
 		rc = err_nomem();
 		goto out;
 	}
-	for (i = 0; i < n; i++) {
-		const struct store_region_stats *g = &regs[i];
-
-		rc = metric_stored_value(&vals[i].v, src->st, src->run_id, g, o->ranks, o->nranks,
-					 o->metric, &d, &ends);
-		if (rc)
-			goto out;
-		side->ncalls += g->calls;
-		side->regions[i] = g->name;
-		regs[i].name = NULL; /* moved */
-		side->nregions++;
-		vals[i].name = side->regions[i];
+	for (i = 0; i < run.n; i++) {
+		vals[i].name = run.names[i];
+		vals[i].v = run.vals[i];
 	}
+	side->regions = run.names; /* moved */
+	side->nregions = run.n;
+	side->ncalls = run.ncalls;
+	run.names = NULL;
 	/* Names as Python sorts them (code points = UTF-8 byte order). */
 	qsort(side->regions, side->nregions, sizeof(*side->regions), compare_cmp_str);
 	*out = vals;
 	vals = NULL;
 out:
-	store_region_stats_free(regs, n);
-	i64vec_release(&d);
-	i64vec_release(&ends);
+	runset_run_release(&run);
 	free(vals);
 	return rc;
 }
@@ -307,8 +291,10 @@ static int compare_nothing(struct compare_result *r, const struct compare_opts *
 	return r->nothing ? 0 : err_nomem();
 }
 
-/* The ids of the runs s[0..n) (newest first) into *out (malloc'ed). */
-static int compare_set_ids(int64_t **out, size_t *nout, const struct runset_run *s, size_t n)
+/* The ids of the runs s[0..n) (newest first) into *out (malloc'ed); 0 for
+ * a file's run (file: its id is its private store's). */
+static int compare_set_ids(int64_t **out, size_t *nout, const struct runset_run *s, size_t n,
+			   int file)
 {
 	size_t i;
 
@@ -316,7 +302,7 @@ static int compare_set_ids(int64_t **out, size_t *nout, const struct runset_run 
 	if (!*out)
 		return err_nomem();
 	for (i = 0; i < n; i++)
-		(*out)[i] = s[i].id;
+		(*out)[i] = file ? 0 : s[i].id;
 	*nout = n;
 	return 0;
 }
@@ -414,9 +400,10 @@ static int compare_stat_sets(struct compare_result *out, struct runset *rs, cons
 	int rc = runset_open(rs, sa, sb, arg_a, arg_b, m, o);
 
 	if (!rc)
-		rc = compare_set_ids(&out->base_runs, &out->nbase_runs, rs->base, rs->nbase);
+		rc = compare_set_ids(&out->base_runs, &out->nbase_runs, rs->base, rs->nbase, 0);
 	if (!rc)
-		rc = compare_set_ids(&out->cand_runs, &out->ncand_runs, rs->cand, rs->ncand);
+		rc = compare_set_ids(&out->cand_runs, &out->ncand_runs, rs->cand, rs->ncand,
+				     sb->is_file);
 	if (!rc) {
 		out->noise_from = util_strdup(rs->noise_from);
 		if (!out->noise_from)

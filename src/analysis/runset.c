@@ -28,9 +28,8 @@ static int runset_filter(void *ctx, int *keep, const char *name)
 	return match_name(keep, ctx, name);
 }
 
-/* The metric of every selected region of run id into r. */
-static int runset_read(struct runset_run *r, struct store *st, int64_t id, struct match *m,
-		       const struct compare_opts *o)
+int runset_read(struct runset_run *r, struct store *st, int64_t id, struct match *m,
+		const struct compare_opts *o)
 {
 	struct store_region_stats *regs = NULL;
 	struct i64vec d, ends;
@@ -44,21 +43,19 @@ static int runset_read(struct runset_run *r, struct store *st, int64_t id, struc
 	if (rc)
 		goto out;
 	r->names = calloc(n ? n : 1, sizeof(*r->names));
-	r->values = calloc(n ? n : 1, sizeof(*r->values));
-	if (!r->names || !r->values) {
+	r->vals = calloc(n ? n : 1, sizeof(*r->vals));
+	if (!r->names || !r->vals) {
 		rc = err_nomem();
 		goto out;
 	}
 	for (i = 0; i < n; i++) {
-		struct stats_val v;
-
-		rc = metric_stored_value(&v, st, id, &regs[i], o->ranks, o->nranks, o->metric, &d,
-					 &ends);
+		rc = metric_stored_value(&r->vals[i], st, id, &regs[i], o->ranks, o->nranks,
+					 o->metric, &d, &ends);
 		if (rc)
 			goto out;
+		r->ncalls += regs[i].calls;
 		r->names[i] = regs[i].name;
 		regs[i].name = NULL; /* moved */
-		r->values[i] = v.none ? NAN : v.v;
 		r->n++;
 	}
 out:
@@ -143,7 +140,6 @@ static void runset_window_filter(struct filter *f, const char **tagv, const char
 	}
 }
 
-static void runset_runs_release(struct runset_run *r, size_t n);
 static void runset_runs_free(struct runset_run *r, size_t n);
 
 /* A run in both sets counts on the baseline side only: drop it from the
@@ -156,7 +152,7 @@ static void runset_exclude_base(struct runset *rs)
 		for (j = 0; j < rs->nbase && rs->base[j].id != rs->cand[i].id; j++)
 			;
 		if (j < rs->nbase) {
-			runset_runs_release(&rs->cand[i], 1);
+			runset_run_release(&rs->cand[i]);
 			continue;
 		}
 		rs->cand[k++] = rs->cand[i];
@@ -180,10 +176,11 @@ int runset_open(struct runset *rs, const struct runarg *sa, const struct runarg 
 	memset(&ra, 0, sizeof(ra));
 	memset(&rb, 0, sizeof(rb));
 	if (sa->is_file) {
-		rc = err_set(ERR_USAGE,
-			     "a statistical check needs a stored baseline, not the file '%s': the "
-			     "baseline's history gives the noise (ingest it first)",
-			     arg_a);
+		rc = err_set(
+		    ERR_USAGE,
+		    "a statistical comparison needs a stored baseline, not the file '%s': the "
+		    "baseline's history gives the noise (ingest it first)",
+		    arg_a);
 		goto out;
 	}
 	if (sb->is_file && o->candidate_window > 1) {
@@ -252,7 +249,7 @@ static double runset_value(const struct runset_run *r, const char *name)
 {
 	char **at = bsearch(name, r->names, r->n, sizeof(*r->names), runset_cmp_name);
 
-	return at ? r->values[at - r->names] : NAN;
+	return at && !r->vals[at - r->names].none ? r->vals[at - r->names].v : NAN;
 }
 
 /* The mean log value of name over the runs s[0..n) into *mean; returns the
@@ -290,22 +287,25 @@ int runset_region(struct verdict_region *out, const struct runset *rs, const cha
 	return 0;
 }
 
-/* Free the contents of the runs r[0..n) (not the array). */
-static void runset_runs_release(struct runset_run *r, size_t n)
+void runset_run_release(struct runset_run *r)
 {
-	size_t i, j;
+	size_t j;
 
-	for (i = 0; r && i < n; i++) {
-		for (j = 0; j < r[i].n; j++)
-			free(r[i].names[j]);
-		free(r[i].names);
-		free(r[i].values);
-	}
+	if (!r)
+		return;
+	for (j = 0; r->names && j < r->n; j++)
+		free(r->names[j]);
+	free(r->names);
+	free(r->vals);
+	memset(r, 0, sizeof(*r));
 }
 
 static void runset_runs_free(struct runset_run *r, size_t n)
 {
-	runset_runs_release(r, n);
+	size_t i;
+
+	for (i = 0; r && i < n; i++)
+		runset_run_release(&r[i]);
 	free(r);
 }
 

@@ -27,9 +27,20 @@ struct match;
 struct runset_run {
 	int64_t id;
 	char **names;
-	double *values; /* NaN for None */
+	struct stats_val *vals;
 	size_t n;
+	uint64_t ncalls; /* calls of the selected regions and ranks */
 };
+
+/*
+ * The metric of every region m keeps in run id of st, on the selected
+ * ranks of o, through metric_stored_value(): also both sides of a point
+ * comparison (compare.c).  On failure *r holds what was read (release it
+ * with runset_run_release()).
+ */
+int runset_read(struct runset_run *r, struct store *st, int64_t id, struct match *m,
+		const struct compare_opts *o);
+void runset_run_release(struct runset_run *r);
 
 struct runset {
 	struct runset_run *base, *cand, *hist; /* newest first */

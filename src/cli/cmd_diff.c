@@ -39,9 +39,13 @@ const struct opt_cmd cmd_diff_usage = {
     .name = "diff",
     .synopsis =
 	"scopedb diff A B [--metric M] [--sort delta|pct|name] [--threshold PCT]\n"
+	"                [--stat] [--baseline-window N] [--candidate-window N]\n"
 	"                [--include P...] [--exclude P...] [--ranks SPEC...] [--format FMT]\n"
 	"                [--output FORMAT=FILE]... [--db PATH]",
     .before = "A and B are stored runs (selectors) or profile files:\n" COMPARE_SELECTORS,
+    .after = "With --stat or a window each row gets the ratio B/A of the two run sets,\n"
+	     "its 95% interval, a p-value and a verdict against a zero budget\n"
+	     "(docs/statistics.md).",
     .summary = "compare one metric of every region of two runs",
     OPT_ARGS(2, 2, "diff needs two runs (selectors or files)"),
 };
@@ -140,11 +144,25 @@ int cmd_compare(int argc, char **argv, int check)
 	    OPT__RANKS(&ranks), OPT__FORMAT_COMPARISON(&fmt, "table markdown csv json"),           \
 	    OPT_LIST(0, "output", &outs, "FORMAT=FILE",                                            \
 		     "also write the report in FORMAT to FILE (repeatable)")
+	/* The statistical verdicts (docs/statistics.md), also of diff. */
+#define STAT_OPTS                                                                                  \
+	OPT_FLAG(0, "stat", &co.stat,                                                              \
+		 "statistical verdicts from run sets and the noise of\nthe first run's history"),  \
+	    OPT_CALLBACK(                                                                          \
+		0, "baseline-window", &co.baseline_window, "N",                                    \
+		"the first set: the N newest runs ending at the first\nrun (its branch, or "       \
+		"its tag for tag:NAME); implies --stat",                                           \
+		compare_opt_window, 0),                                                            \
+	    OPT_CALLBACK(0, "candidate-window", &co.candidate_window, "N",                         \
+			 "the second set: likewise (default: the second run and\nthe runs of its " \
+			 "commit); implies --stat",                                                \
+			 compare_opt_window, 0)
 	const struct opt diff_opts[] = {
 	    COMPARE_OPTS,
 	    OPT_CHOICE(0, "sort", &co.sort, "KEY", NULL, "delta pct name", compare_opt_sort),
 	    OPT_CALLBACK(0, "threshold", &co, "PCT", "hide rows whose |delta %| is below PCT",
 			 compare_opt_threshold, 0),
+	    STAT_OPTS,
 	    OPT_END(),
 	};
 	const struct opt check_opts[] = {
@@ -160,24 +178,14 @@ int cmd_compare(int argc, char **argv, int check)
 		     "platform always)"),
 	    OPT_LIST(0, "allow-different", &allow, "KEY",
 		     "compare runs whose metadata KEY differs (repeatable)"),
-	    OPT_FLAG(0, "stat", &co.stat,
-		     "statistical verdicts from run sets and the noise of\nthe baseline's history"),
-	    OPT_CALLBACK(
-		0, "baseline-window", &co.baseline_window, "N",
-		"baseline set: the N newest runs ending at BASELINE\n(its branch, or its tag "
-		"for tag:NAME); implies --stat",
-		compare_opt_window, 0),
-	    OPT_CALLBACK(
-		0, "candidate-window", &co.candidate_window, "N",
-		"candidate set: likewise (default: CANDIDATE and the\nruns of its commit); "
-		"implies --stat",
-		compare_opt_window, 0),
+	    STAT_OPTS,
 	    OPT_CHOICE(0, "inconclusive", &inconclusive, "MODE",
 		       "exit 0 or 1 instead of 3 when the check is INCONCLUSIVE", "pass fail",
 		       compare_opt_inconclusive),
 	    OPT_END(),
 	};
 #undef COMPARE_OPTS
+#undef STAT_OPTS
 	const struct opt_cmd *self = check ? &cmd_check_usage : &cmd_diff_usage;
 	const struct opt *opts = check ? check_opts : diff_opts;
 	int code = CLI_EXIT_ERROR, nargs;

@@ -263,15 +263,43 @@ static void report_rows(struct doc *d, const struct compare_result *r, const str
 	doc_json_strs(d, d->json, "new", r->only_b, r->nonly_b, JSONW_INLINE);
 }
 
-/* A list of run ids "41, 40, 39" into t. */
+/* A list of run ids "41, 40, 39" into t ("file" for id 0). */
 static int report_ids(struct buf *t, const int64_t *ids, size_t n)
 {
 	size_t i;
 	int rc = 0;
 
-	for (i = 0; i < n; i++)
-		rc |= buf_printf(t, "%s%" PRId64, i ? ", " : "", ids[i]);
+	for (i = 0; i < n; i++) {
+		rc |= buf_puts(t, i ? ", " : "");
+		rc |= ids[i] ? buf_printf(t, "%" PRId64, ids[i]) : buf_puts(t, "file");
+	}
 	return rc;
+}
+
+/* A field "key: N (41, 40, ...)" naming a run set. */
+static void report_set_field(struct doc *d, const char *key, const int64_t *ids, size_t n)
+{
+	struct buf t = BUF_INIT;
+
+	if (buf_printf(&t, "%zu (", n) || report_ids(&t, ids, n) || buf_puts(&t, ")"))
+		d->failed = 1;
+	else
+		doc_span(d, doc_field(d, DOC_F_HUMAN, key), t.data, DOC_RAW);
+	buf_release(&t);
+}
+
+/* The run ids under key, null for a file. */
+static void report_ids_json(struct doc *d, const char *key, const int64_t *ids, size_t n)
+{
+	struct doc_value *arr = doc_json_arr(d, d->json, key, JSONW_COMPACT);
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (ids[i])
+			doc_json_int(d, arr, NULL, ids[i]);
+		else
+			doc_json_null(d, arr, NULL);
+	}
 }
 
 /*
@@ -296,18 +324,8 @@ static void report_stat_header(struct doc *d, const struct compare_result *r)
 		for (k = 0; k < 4 && r->stat[i].verdict; k++)
 			cnt[k] += !strcmp(r->stat[i].verdict, calls[k]);
 	}
-	rc |= buf_printf(&t, "%zu (", r->nbase_runs);
-	rc |= report_ids(&t, r->base_runs, r->nbase_runs);
-	rc |= buf_puts(&t, ")");
-	if (!rc)
-		doc_span(d, doc_field(d, DOC_F_HUMAN, "Baseline runs"), t.data, DOC_RAW);
-	t.len = 0;
-	rc |= buf_printf(&t, "%zu (", r->ncand_runs);
-	rc |= report_ids(&t, r->cand_runs, r->ncand_runs);
-	rc |= buf_puts(&t, ")");
-	if (!rc)
-		doc_span(d, doc_field(d, DOC_F_HUMAN, "Candidate runs"), t.data, DOC_RAW);
-	t.len = 0;
+	report_set_field(d, "Baseline runs", r->base_runs, r->nbase_runs);
+	report_set_field(d, "Candidate runs", r->cand_runs, r->ncand_runs);
 	rc |= buf_printf(&t, "between-run CV of each region from its history: ");
 	rc |= buf_puts(&t, r->noise_from);
 	if (ncv)
@@ -323,12 +341,8 @@ static void report_stat_header(struct doc *d, const struct compare_result *r)
 		d->failed = 1;
 	buf_release(&t);
 	free(cv);
-	arr = doc_json_arr(d, d->json, "baseline_runs", JSONW_COMPACT);
-	for (i = 0; i < r->nbase_runs; i++)
-		doc_json_int(d, arr, NULL, r->base_runs[i]);
-	arr = doc_json_arr(d, d->json, "candidate_runs", JSONW_COMPACT);
-	for (i = 0; i < r->ncand_runs; i++)
-		doc_json_int(d, arr, NULL, r->cand_runs[i]);
+	report_ids_json(d, "baseline_runs", r->base_runs, r->nbase_runs);
+	report_ids_json(d, "candidate_runs", r->cand_runs, r->ncand_runs);
 	arr = doc_json_arr(d, d->json, "noise", JSONW_BLOCK);
 	for (i = 0; i < r->nrows; i++) {
 		o = doc_json_obj(d, arr, NULL, JSONW_INLINE);
