@@ -107,6 +107,15 @@ expect_err 2 "diff file baseline" \
 	"scopedb: a statistical comparison needs a stored baseline, not the file 'h1.h5': the baseline's history gives the noise (ingest it first)" \
 	$S diff h1.h5 12 --stat
 
+# --- a tag set is not the branch's: an untagged main run (run 20) ---------------------
+"$MKPROFILE" --seed 1 --timestamp 2024-01-13T00:00:00Z u.h5 >/dev/null || exit 1
+"$S" ingest -q u.h5 --commit "$(printf 'c%039d' 1)" --branch main >/dev/null || exit 1
+expect 0 "tag set" $S check tag:nightly 18 --baseline-window 3 --max-regression 5
+contains "tag set runs" "$out" "Baseline runs: 3 (12, 11, 10)"
+expect 0 "branch set" $S check branch:main 18 --baseline-window 3 --max-regression 5
+contains "branch set runs" "$out" "Baseline runs: 3 (20, 12, 11)"
+contains "branch history" "$out" "13 runs of branch 'main' ending at run 20 (at most 30)"
+
 # --- errors ----------------------------------------------------------------------------
 expect_err 2 "file baseline" \
 	"scopedb: a statistical comparison needs a stored baseline, not the file 'h1.h5': the baseline's history gives the noise (ingest it first)" \
