@@ -133,7 +133,7 @@ static void make(struct doc *d)
 
 static void expect(const char *format, int color, const char *want)
 {
-	struct render_opts o = {color, 0};
+	struct render_opts o = {color, 0, FORMAT_UNIT_AUTO, 0};
 	struct buf b = BUF_INIT;
 	struct doc d;
 

@@ -5,8 +5,11 @@
  * options several commands share (cli.h).
  */
 #include <errno.h>
+#include <langinfo.h>
+#include <locale.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -139,15 +142,95 @@ int cli_isatty(FILE *f)
 	return isatty(fileno(f));
 }
 
+/* --color: -1 auto, 0 never, 1 always; --units.  Process-wide like the
+ * locale: every document this process renders shows them. */
+static int cli_color_flag = -1;
+static enum format_unit cli_units_flag = FORMAT_UNIT_AUTO;
+
+/* 1 if environment variable name is set to something other than "" or
+ * "0" (FORCE_COLOR, CLICOLOR_FORCE). */
+static int cli_env_on(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && *v && strcmp(v, "0") != 0;
+}
+
 int cli_use_color(FILE *f)
 {
 	const char *nc = getenv("NO_COLOR"), *term = getenv("TERM");
 
+	if (cli_color_flag >= 0)
+		return cli_color_flag;
 	if (nc && *nc)
 		return 0;
+	if (cli_env_on("FORCE_COLOR") || cli_env_on("CLICOLOR_FORCE"))
+		return 1;
 	if (term && !strcmp(term, "dumb"))
 		return 0;
 	return cli_isatty(f);
+}
+
+/* 1 if a locale name or character set names UTF-8 ("C.UTF-8",
+ * "en_US.utf8"). */
+static int cli_names_utf8(const char *s)
+{
+	return s &&
+	       (strstr(s, "UTF-8") || strstr(s, "utf-8") || strstr(s, "UTF8") || strstr(s, "utf8"));
+}
+
+int cli_utf8(void)
+{
+	static int known = -1;
+	const char *env = NULL, *names[] = {"LC_ALL", "LC_CTYPE", "LANG"};
+	char *prev;
+	size_t i;
+
+	if (known >= 0)
+		return known;
+	/* the locale as the C library reads it, when it is installed */
+	prev = setlocale(LC_CTYPE, NULL);
+	prev = prev ? util_strdup(prev) : NULL;
+	if (setlocale(LC_CTYPE, "")) {
+		known = cli_names_utf8(nl_langinfo(CODESET));
+	} else {
+		/* not installed: what the variables say (the first set) */
+		for (i = 0; i < sizeof(names) / sizeof(names[0]) && !(env && *env); i++)
+			env = getenv(names[i]);
+		known = env && *env && cli_names_utf8(env);
+	}
+	setlocale(LC_CTYPE, prev ? prev : "C");
+	free(prev);
+	return known;
+}
+
+enum format_unit cli_units(void)
+{
+	return cli_units_flag;
+}
+
+int cli_opt_units(const struct opt *opt, const char *arg)
+{
+	(void)opt;
+	if (format_unit_parse(&cli_units_flag, arg))
+		return err_set(ERR_USAGE, "invalid --units '%s': choose from auto, s, ms, us, ns",
+			       arg);
+	return 0;
+}
+
+int cli_opt_color(const struct opt *opt, const char *arg)
+{
+	(void)opt;
+	if (!strcasecmp(arg, "auto"))
+		cli_color_flag = -1;
+	else if (!strcasecmp(arg, "always"))
+		cli_color_flag = 1;
+	else if (!strcasecmp(arg, "never"))
+		cli_color_flag = 0;
+	else
+		return err_set(ERR_USAGE, "invalid --color '%s': choose from auto, always, never",
+			       arg);
+	return 0;
 }
 
 int cli_error(void)

@@ -102,7 +102,8 @@ int cmd_compare(int argc, char **argv, int check)
 	OPT__DB(&db), OPT__METRIC(&co.metric), OPT__INCLUDE(&inc), OPT__EXCLUDE(&exc),             \
 	    OPT__RANKS(&ranks), OPT__FORMAT_COMPARISON(&fmt, "table markdown csv json"),           \
 	    OPT_LIST(0, "output", &outs, "FORMAT=FILE",                                            \
-		     "also write the report in FORMAT to FILE (repeatable)")
+		     "also write the report in FORMAT to FILE (repeatable)"),                      \
+	    OPT__UNITS(), OPT__COLOR()
 	const struct opt diff_opts[] = {
 	    COMPARE_OPTS,
 	    OPT_CHOICE(0, "sort", &co.sort, "KEY", NULL, "delta pct name", compare_opt_sort),

@@ -100,6 +100,8 @@ static int show_document(struct doc *d, const void *ctx)
 		cols[c].align = col == SUMMARY_COL_REGION ? DOC_LEFT : DOC_RIGHT;
 		cols[c].fmts = DOC_F_HUMAN;
 		cols[c].flags = col == SUMMARY_COL_REGION ? 0 : DOC_RAW;
+		if (cols[c].type == DOC_VALUE && col != SUMMARY_COL_IMBALANCE)
+			cols[c].flags |= DOC_SECONDS;
 	}
 	t = doc_table(d, DOC_F_HUMAN | DOC_F_CSV, cols, v->ncols);
 	doc_table_empty(t, "No regions selected.");
@@ -191,6 +193,7 @@ int cmd_show(int argc, char **argv)
 			 "std p50 p95 p99 imbalance gpu_total gpu_avg",
 			 show_opt_columns, 0),
 	    OPT__FORMAT_ALL(&fmt, "table markdown csv json"),
+	    OPT__UNITS(),
 	    OPT_END(),
 	};
 

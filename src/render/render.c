@@ -75,7 +75,7 @@ int render_blocks(struct buf *out, const struct doc *d, const struct render_opts
 int render_doc(struct buf *out, const char *name, const struct doc *d, const struct render_opts *o)
 {
 	const struct renderer *r = render_find(name);
-	struct render_opts ro = {0, 0};
+	struct render_opts ro = {0, 0, FORMAT_UNIT_AUTO, 0};
 
 	if (!r)
 		return err_set(ERR_GENERIC, "no renderer for format '%s'", name);

@@ -22,6 +22,10 @@
 struct render_opts {
 	int color;    /* ANSI colour (terminal) */
 	unsigned fmt; /* the DOC_F_* blocks to show; set by render_doc() */
+	/* people's formats: the unit of durations (AUTO: one per column) and
+	 * whether the terminal is UTF-8 ("µs", else "us") */
+	enum format_unit units;
+	int utf8;
 };
 
 /* What a renderer needs of a document (struct renderer's needs). */
