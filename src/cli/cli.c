@@ -20,6 +20,7 @@
 #include "scopedb/stats.h"
 #include "scopedb/util.h"
 #include "select/match.h"
+#include "util/suggest.h"
 
 const char *cli_db_path(const char *flag)
 {
@@ -72,21 +73,26 @@ int cli_format_choices(struct buf *out, const char *allowed)
 int cli_parse_format(const char **out, const char *arg, const char *allowed)
 {
 	const struct renderer *r;
-	struct buf choices = BUF_INIT;
+	struct buf choices = BUF_INIT, hint = BUF_INIT;
+	/* any case; "md" is markdown */
+	const char *name = !strcasecmp(arg, "md") ? "markdown" : arg;
 	size_t i;
 	int rc;
 
 	for (i = 0; (r = render_at(i)) != NULL; i++) {
-		if (cli_word_in(allowed, r->name) && !strcmp(arg, r->name)) {
+		if (cli_word_in(allowed, r->name) && !strcasecmp(name, r->name)) {
 			*out = r->name;
 			return 0;
 		}
 	}
 	rc = cli_format_choices(&choices, allowed);
 	if (!rc)
-		rc = err_set(ERR_USAGE, "invalid --format '%s': choose from %s", arg,
-			     choices.data ? choices.data : "");
+		rc = suggest_hint_words(&hint, arg, allowed);
+	if (!rc)
+		rc = err_set(ERR_USAGE, "invalid --format '%s': choose from %s%s", arg,
+			     choices.data ? choices.data : "", hint.data ? hint.data : "");
 	buf_release(&choices);
+	buf_release(&hint);
 	return rc;
 }
 
@@ -209,13 +215,32 @@ enum format_unit cli_units(void)
 	return cli_units_flag;
 }
 
+/* "invalid OPT 'ARG': choose from a, b, c; did you mean 'b'?" for the
+ * space-separated choices words. */
+static int cli_bad_choice(const char *opt, const char *arg, const char *words)
+{
+	struct buf hint = BUF_INIT, list = BUF_INIT;
+	size_t k;
+	int rc = suggest_hint_words(&hint, arg, words);
+
+	for (k = 0; !rc && words[k]; k++)
+		rc = words[k] == ' ' ? buf_puts(&list, ", ") : buf_putc(&list, words[k]);
+	if (!rc)
+		rc = err_set(ERR_USAGE, "invalid %s '%s': choose from %s%s", opt, arg, list.data,
+			     hint.data ? hint.data : "");
+	else
+		rc = err_nomem();
+	buf_release(&hint);
+	buf_release(&list);
+	return rc;
+}
+
 int cli_opt_units(const struct opt *opt, const char *arg)
 {
 	(void)opt;
-	if (format_unit_parse(&cli_units_flag, arg))
-		return err_set(ERR_USAGE, "invalid --units '%s': choose from auto, s, ms, us, ns",
-			       arg);
-	return 0;
+	if (!format_unit_parse(&cli_units_flag, arg))
+		return 0;
+	return cli_bad_choice("--units", arg, FORMAT_UNIT_WORDS);
 }
 
 int cli_opt_color(const struct opt *opt, const char *arg)
@@ -228,8 +253,7 @@ int cli_opt_color(const struct opt *opt, const char *arg)
 	else if (!strcasecmp(arg, "never"))
 		cli_color_flag = 0;
 	else
-		return err_set(ERR_USAGE, "invalid --color '%s': choose from auto, always, never",
-			       arg);
+		return cli_bad_choice("--color", arg, "auto always never");
 	return 0;
 }
 
