@@ -74,9 +74,12 @@ equals "runs --limit" "$(ids $S runs --limit 2)" "5 4"
 equals "runs combined" "$(ids $S runs --tag nightly --branch main --since 2026-01-02)" "5"
 expect 0 "runs empty table" $S runs --branch nope
 equals "runs empty stdout" "$out" ""
-contains "runs empty note" "$err" "no run matches the filters"
+equals "runs empty note" "$err" "scopedb: no run has branch 'nope'"
 expect 0 "runs empty json" $S runs --branch nope --format json
 equals "runs empty json out" "$out" "[]"
+equals "runs empty json note" "$err" "scopedb: no run has branch 'nope'"
+expect 0 "runs empty filters" $S runs --branch main --since 2030-01-01
+equals "runs empty filters note" "$err" "scopedb: no run matches the filters"
 expect 0 "runs table" $S runs --tag nightly
 contains "runs table unicode label" "$out" "ünï"
 expect 0 "runs no commit" $S runs --format json --limit 1 --until 2026-03-01
