@@ -194,6 +194,9 @@ static void test_errors(void **state)
 	(void)state;
 	assert_null(render_find("html"));
 	assert_non_null(render_find("markdown"));
+	/* any case, and md for markdown */
+	assert_ptr_equal(render_find("MD"), render_find("markdown"));
+	assert_ptr_equal(render_find("Json"), render_find("json"));
 	make(&d);
 	assert_int_equal(render_doc(&b, "html", &d, NULL), ERR_GENERIC);
 	d.failed = 1; /* as after an allocation failure */

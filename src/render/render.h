@@ -62,7 +62,7 @@ int render_blocks(struct buf *out, const struct doc *d, const struct render_opts
 /* The i-th registered renderer (registry order), or NULL past the last. */
 const struct renderer *render_at(size_t i);
 
-/* The renderer of a --format name, or NULL. */
+/* The renderer of a --format name (any case; "md" is markdown), or NULL. */
 const struct renderer *render_find(const char *name);
 
 /*
