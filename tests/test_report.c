@@ -213,10 +213,10 @@ static void test_durations(void **state)
 	expect_duration(0.0, FORMAT_UNIT_MS, 1, 1, "+0 ms");
 	expect_duration(0.0, FORMAT_UNIT_MS, 0, 1, "0 ms");
 	expect_duration(0.09996, FORMAT_UNIT_MS, 0, 1, "100 ms"); /* not "100.0" */
-	expect_duration(12.3456, FORMAT_UNIT_MS, 0, 1, "12300 ms");
+	expect_duration(12.3456, FORMAT_UNIT_MS, 0, 1, "12346 ms");
 	expect_duration(0.0347942, FORMAT_UNIT_S, 0, 1, "0.0348 s");
-	expect_duration(0.0347942, FORMAT_UNIT_US, 0, 1, "34800 \u00b5s");
-	expect_duration(0.0347942, FORMAT_UNIT_NS, 0, 0, "34800000 ns");
+	expect_duration(0.0347942, FORMAT_UNIT_US, 0, 1, "34794 \u00b5s");
+	expect_duration(0.0347942, FORMAT_UNIT_NS, 0, 0, "34794200 ns");
 	assert_int_equal(format_unit_pick(0.0), FORMAT_UNIT_S);
 	assert_int_equal(format_unit_pick(1.0), FORMAT_UNIT_S);
 	assert_int_equal(format_unit_pick(0.999), FORMAT_UNIT_MS);

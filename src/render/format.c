@@ -84,9 +84,15 @@ void format_sig(char *s, size_t len, double v, int sig, int sign)
 void format_duration(char *s, size_t len, double secs, enum format_unit u, int sign, int utf8)
 {
 	static const double scale[] = {1.0, 1.0, 1e3, 1e6, 1e9};
+	double v = secs * scale[u];
 	char num[64];
 
-	format_sig(num, sizeof(num), secs * scale[u], 3, sign);
+	/* every integral digit of a large number (a forced small unit):
+	 * "150604 us", not "151000 us" */
+	if (fabs(v) >= 1000.0)
+		snprintf(num, sizeof(num), sign ? "%+.0f" : "%.0f", v);
+	else
+		format_sig(num, sizeof(num), v, 3, sign);
 	snprintf(s, len, "%s %s", num, format_unit_symbol(u, utf8));
 }
 

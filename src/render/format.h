@@ -42,8 +42,9 @@ enum format_unit format_unit_pick(double maxabs);
 /* The unit's symbol: "s", "ms", "µs" ("us" without utf8), "ns". */
 const char *format_unit_symbol(enum format_unit u, int utf8);
 
-/* secs in unit u (not AUTO) with three significant digits and the unit:
- * "18.7 ms", "0.180 ms", "+12.2 ms" (sign: always signed), "0 s". */
+/* secs in unit u (not AUTO) with three significant digits (all the
+ * integral ones of a number from 1000 up) and the unit: "18.7 ms",
+ * "0.180 ms", "+12.2 ms" (sign: always signed), "0 s", "150604 us". */
 void format_duration(char *s, size_t len, double secs, enum format_unit u, int sign, int utf8);
 
 /* v with sig significant digits in fixed notation, trailing zeros kept
