@@ -131,18 +131,26 @@ static void make(struct doc *d)
 	doc_table_empty(t, "Nothing.");
 }
 
+/* d rendered as format with o must be want; releases d. */
+static void expect_doc(struct doc *d, const char *format, const struct render_opts *o,
+		       const char *want)
+{
+	struct buf b = BUF_INIT;
+
+	assert_int_equal(render_doc(&b, format, d, o), 0);
+	if (strcmp(b.data, want))
+		fail_msg("%s: got:\n%s\nwant:\n%s", format, b.data, want);
+	doc_release(d);
+	buf_release(&b);
+}
+
 static void expect(const char *format, int color, const char *want)
 {
 	struct render_opts o = {color, 0, FORMAT_UNIT_AUTO, 0};
-	struct buf b = BUF_INIT;
 	struct doc d;
 
 	make(&d);
-	assert_int_equal(render_doc(&b, format, &d, &o), 0);
-	if (strcmp(b.data, want))
-		fail_msg("%s: got:\n%s\nwant:\n%s", format, b.data, want);
-	doc_release(&d);
-	buf_release(&b);
+	expect_doc(&d, format, &o, want);
 }
 
 static void test_renderers(void **state)
@@ -203,7 +211,6 @@ static void expect_units(const char *format, enum format_unit u, int utf8, const
 	    {0.000412, 0.0, 1000.0, 111.1},
 	};
 	struct render_opts o = {0, 0, u, utf8};
-	struct buf b = BUF_INIT;
 	struct doc_table *t;
 	struct doc d;
 	size_t r, c;
@@ -219,11 +226,7 @@ static void expect_units(const char *format, enum format_unit u, int utf8, const
 	doc_row(t);
 	doc_set_text(t, 0, "none");
 	doc_json_root_table(&d, t);
-	assert_int_equal(render_doc(&b, format, &d, &o), 0);
-	if (strcmp(b.data, want))
-		fail_msg("%s: got:\n%s\nwant:\n%s", format, b.data, want);
-	doc_release(&d);
-	buf_release(&b);
+	expect_doc(&d, format, &o, want);
 }
 
 /* Durations with a unit per column (the largest value picks it), aligned

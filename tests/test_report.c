@@ -200,7 +200,20 @@ static void expect_duration(double secs, enum format_unit u, int sign, int utf8,
  * unit a column's largest value picks. */
 static void test_durations(void **state)
 {
+	/* the unit of a column's largest value */
+	static const struct {
+		double v;
+		enum format_unit u;
+	} picks[] = {{0.0, FORMAT_UNIT_S},   {1.0, FORMAT_UNIT_S},	{0.999, FORMAT_UNIT_MS},
+		     {1e-3, FORMAT_UNIT_MS}, {9.99e-4, FORMAT_UNIT_US}, {9.99e-7, FORMAT_UNIT_NS}};
+	/* --units names, any case */
+	static const struct {
+		const char *name;
+		enum format_unit u;
+	} names[] = {
+	    {"MS", FORMAT_UNIT_MS}, {"\u00b5s", FORMAT_UNIT_US}, {"auto", FORMAT_UNIT_AUTO}};
 	enum format_unit u;
+	size_t i;
 
 	(void)state;
 	expect_duration(0.0187, format_unit_pick(0.0187), 0, 1, "18.7 ms");
@@ -217,18 +230,12 @@ static void test_durations(void **state)
 	expect_duration(0.0347942, FORMAT_UNIT_S, 0, 1, "0.0348 s");
 	expect_duration(0.0347942, FORMAT_UNIT_US, 0, 1, "34794 \u00b5s");
 	expect_duration(0.0347942, FORMAT_UNIT_NS, 0, 0, "34794200 ns");
-	assert_int_equal(format_unit_pick(0.0), FORMAT_UNIT_S);
-	assert_int_equal(format_unit_pick(1.0), FORMAT_UNIT_S);
-	assert_int_equal(format_unit_pick(0.999), FORMAT_UNIT_MS);
-	assert_int_equal(format_unit_pick(1e-3), FORMAT_UNIT_MS);
-	assert_int_equal(format_unit_pick(9.99e-4), FORMAT_UNIT_US);
-	assert_int_equal(format_unit_pick(9.99e-7), FORMAT_UNIT_NS);
-	assert_int_equal(format_unit_parse(&u, "MS"), 0);
-	assert_int_equal(u, FORMAT_UNIT_MS);
-	assert_int_equal(format_unit_parse(&u, "\u00b5s"), 0);
-	assert_int_equal(u, FORMAT_UNIT_US);
-	assert_int_equal(format_unit_parse(&u, "auto"), 0);
-	assert_int_equal(u, FORMAT_UNIT_AUTO);
+	for (i = 0; i < sizeof(picks) / sizeof(picks[0]); i++)
+		assert_int_equal(format_unit_pick(picks[i].v), picks[i].u);
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		assert_int_equal(format_unit_parse(&u, names[i].name), 0);
+		assert_int_equal(u, names[i].u);
+	}
 	assert_int_equal(format_unit_parse(&u, "min"), -1);
 }
 
