@@ -45,6 +45,13 @@ region          example  nightly-2       delta  delta %
 assemble       226 us     237 us    +10.8 us     +4.79%
 halo_exchange  431 us     423 us     -7.87 us    -1.83%
 main            34.0 us    33.8 us   -0.269 us  -0.791%"
+# a UTF-8 locale that is not installed: the variables decide
+expect 0 "diff missing utf8 locale" env -u LC_ALL LC_CTYPE=xx_XX.UTF-8 $S diff base.h5 slow.h5 --metric gpu_avg
+contains "µs from LC_CTYPE" "$out" "main            34.0 µs    33.8 µs   -0.269 µs  -0.791%"
+expect 0 "diff LANG utf8" env -u LC_ALL -u LC_CTYPE LANG=xx_XX.utf8 $S diff base.h5 slow.h5 --metric gpu_avg
+contains "µs from LANG" "$out" "34.0 µs"
+expect 0 "diff LC_ALL wins" env LC_ALL=C LANG=xx_XX.UTF-8 $S diff base.h5 slow.h5 --metric gpu_avg
+contains "us from LC_ALL" "$out" "34.0 us"
 expect 0 "diff ms" env LC_ALL=C $S diff base.h5 slow.h5
 equals "diff ms rows" "$(printf '%s\n' "$out" | tail -n 6)" "region          example  nightly-2       delta  delta %
 solve           34.8 ms    47.0 ms  +12.2 ms       +35%
