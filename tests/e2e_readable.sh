@@ -217,6 +217,10 @@ expect_err 2 "branch" "scopedb: no run has branch 'mian'; did you mean 'main'?" 
 expect_err 2 "label" "scopedb: no run has label 'r9'; did you mean 'r1'?" $S show label:r9
 $S pin release 2 >/dev/null || bad "pin"
 expect_err 2 "pin" "scopedb: no pin named 'relaese'; did you mean 'release'?" $S diff pin:relaese 3
+expect_err 2 "unpin" "scopedb: no pin named 'relase'; did you mean 'release'?" $S unpin relase
+expect 0 "untag" $S untag 2 nigthly zzzzzz
+equals "untag suggestion" "$out" "run 2: has no tag 'nigthly'; did you mean 'nightly'?
+run 2: has no tag 'zzzzzz'"
 expect_err 2 "far tag" "scopedb: no run has tag 'zzzzzzzz'" $S show tag:zzzzzzzz
 # a filter that matches nothing: said on stderr, exit 0, an empty list
 expect_err 0 "runs tag" "scopedb: no run has tag 'nigthly'; did you mean 'nightly'?" \
