@@ -264,7 +264,9 @@ equals "history match names" "$(printf '%s' "$out" | jq -c '[.regions[].name]')"
 expect 0 "history unicode region" $S history 'sölve_λ' --format csv
 equals "history unicode rows" "$(printf '%s\n' "$out" | tail -n +2 | wc -l)" 1
 expect 0 "history empty" $S history solve --tag nope
-contains "history empty note" "$err" "no selected run has region 'solve'"
+equals "history empty note" "$err" "scopedb: no run has tag 'nope'"
+expect 0 "history empty since" $S history solve --tag nightly --since 2099-01-01
+equals "history empty since note" "$err" "scopedb: no selected run has region 'solve'"
 expect 0 "history empty json" $S history solve --tag nope --format json
 equals "history empty json out" "$out" '{"metric": "total", "regions": []}'
 expect_error "history unknown region" "no region 'nope' in store" $S history nope

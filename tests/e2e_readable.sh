@@ -232,5 +232,11 @@ equals "runs tag json: []" "$out" "[]"
 expect_err 0 "runs branch csv" "scopedb: no run has branch 'mian'; did you mean 'main'?" \
 	$S runs --branch mian --format csv
 equals "runs branch csv: header" "$out" "id,recorded_at,ingested_at,label,commit,branch,tags,ranks,regions,calls,path"
+expect_err 0 "history tag" "scopedb: no run has tag 'nigthly'; did you mean 'nightly'?" \
+	$S history solve --tag nigthly
+equals "history tag: nothing listed" "$out" ""
+expect_err 0 "history tag json" "scopedb: no run has tag 'nigthly'; did you mean 'nightly'?" \
+	$S history solve --tag nigthly --format json
+equals "history tag json: no region" "$out" '{"metric": "total", "regions": []}'
 expect_err 0 "runs filters" "scopedb: no run matches the filters" $S runs --tag nightly --label r1 --since 2030-01-01
 finish

@@ -16,6 +16,7 @@
 
 #include "cmd.h"
 #include "cli/cli.h"
+#include "cli/hint.h"
 #include "cli/output.h"
 #include "scopedb/err.h"
 #include "scopedb/filter.h"
@@ -241,7 +242,7 @@ int cmd_history(int argc, char **argv)
 	struct buf out = BUF_INIT;
 	size_t n = 0;
 	long limit = 0;
-	int code = CLI_EXIT_ERROR, nargs, rc;
+	int code = CLI_EXIT_ERROR, nargs, rc, said = 0;
 	const struct opt opts[] = {
 	    OPT__DB(&db),
 	    OPT__METRIC(&h.metric),
@@ -317,7 +318,13 @@ int cmd_history(int argc, char **argv)
 		code = cli_error();
 		goto out;
 	}
-	if (n == 0 && (cli_format_is(fmt, "table") || cli_format_is(fmt, "markdown")))
+	/* a --tag, --branch or --label no stored run has: said with the
+	 * nearest stored one */
+	if (n == 0 && hint_filter(&said, st, &f)) {
+		code = cli_error();
+		goto out;
+	}
+	if (n == 0 && !said && (cli_format_is(fmt, "table") || cli_format_is(fmt, "markdown")))
 		fprintf(stderr, "scopedb: no selected run has %s '%s'\n",
 			pattern ? "a region matching" : "region", pattern ? pattern : q.region);
 	fwrite(out.data ? out.data : "", 1, out.len, stdout);

@@ -11,12 +11,12 @@
 
 #include "cmd.h"
 #include "cli/cli.h"
+#include "cli/hint.h"
 #include "cli/output.h"
 #include "scopedb/err.h"
 #include "scopedb/filter.h"
 #include "scopedb/store.h"
 #include "scopedb/util.h"
-#include "util/suggest.h"
 
 /* The columns of runs: the terminal, CSV and JSON each show their own. */
 enum {
@@ -126,66 +126,20 @@ static int runs_opt_meta(const struct opt *opt, const char *arg)
 	return rc;
 }
 
-/* 1 after saying on stderr that no stored run has what (tag, branch,
- * label) name, with the nearest of the n stored names cands; 0 when one
- * has it (or on out of memory: the plain message follows). */
-static int runs_absent(const char *what, const char *name, const char *const *cands, size_t n)
-{
-	struct buf hint = BUF_INIT;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (cands[i] && !strcmp(cands[i], name))
-			return 0;
-	if (suggest_hint(&hint, name, cands, n))
-		return 0;
-	fprintf(stderr, "scopedb: no run has %s '%s'%s\n", what, name, hint.data ? hint.data : "");
-	buf_release(&hint);
-	return 1;
-}
-
-/*
- * Nothing to list: say why on stderr (the list itself stays empty, the
- * exit status 0).  A --tag, --branch or --label that no stored run has is
- * named, with the nearest stored name ("did you mean 'nightly'?"); else
- * "no run matches the filters".
- */
+/* Nothing to list: say why on stderr (the list itself stays empty, the
+ * exit status 0); hint_filter() names a tag, branch or label no stored
+ * run has. */
 static int runs_none(struct store *st, const struct filter *f, const char *db)
 {
-	struct store_run *all = NULL;
-	const char **tags = NULL, **branches = NULL, **labels = NULL;
-	size_t n = 0, ntags = 0, i, k;
 	int said = 0, rc;
 
 	if (!runs_filtered(f)) {
 		fprintf(stderr, "scopedb: no runs stored in '%s'\n", cli_db_path(db));
 		return 0;
 	}
-	rc = store_list_runs(st, &all, &n);
-	for (i = 0; !rc && i < n; i++)
-		ntags += all[i].ntags;
-	if (!rc && (!(tags = util_calloc(ntags + 1, sizeof(*tags))) ||
-		    !(branches = util_calloc(n + 1, sizeof(*branches))) ||
-		    !(labels = util_calloc(n + 1, sizeof(*labels)))))
-		rc = err_nomem();
-	for (i = 0, ntags = 0; !rc && i < n; i++) {
-		for (k = 0; k < all[i].ntags; k++)
-			tags[ntags++] = all[i].tags[k];
-		branches[i] = all[i].branch;
-		labels[i] = all[i].label;
-	}
-	for (i = 0; !rc && i < f->ntags; i++)
-		said |= runs_absent("tag", f->tags[i], tags, ntags);
-	if (!rc && f->branch)
-		said |= runs_absent("branch", f->branch, branches, n);
-	if (!rc && f->label)
-		said |= runs_absent("label", f->label, labels, n);
+	rc = hint_filter(&said, st, f);
 	if (!rc && !said)
 		fprintf(stderr, "scopedb: no run matches the filters\n");
-	free(tags);
-	free(branches);
-	free(labels);
-	store_runs_free(all, n);
 	return rc;
 }
 
