@@ -101,8 +101,8 @@ int cli_opt_color(const struct opt *opt, const char *arg);
  * cli.c for cli_render(); CSV and JSON keep seconds). */
 #define OPT__UNITS()                                                                               \
 	OPT_CHOICE(0, "units", NULL, "U",                                                          \
-		   "durations in tables: auto (a unit per column, the default),\n"                 \
-		   "s, ms, us or ns",                                                              \
+		   "unit of durations in tables: auto (the default: one per\n"                     \
+		   "column), s, ms, us or ns",                                                     \
 		   FORMAT_UNIT_WORDS, cli_opt_units)
 
 /* --color WHEN: auto (the default), always or never (cli_use_color()). */

@@ -136,9 +136,9 @@ const struct opt_cmd cmd_show_usage = {
     .before = "RUN is a stored run (a selector: 42, latest~1, tag:NAME, 1a2b3c4, ...) or a\n"
 	      "profile file.  --include, --exclude and --ranks take one or more values, up\n"
 	      "to the next option: put RUN first, or end the values with --.",
-    .after = "Times in a unit per column (--units; CSV and JSON: seconds), imbalance in percent,\n"
-	     "std is the population standard deviation; gpu_total and gpu_avg are shown by\n"
-	     "default when the run has GPU data.",
+    .after = "Times in a unit per column (--units; CSV and JSON: seconds), imbalance in\n"
+	     "percent, std is the population standard deviation; gpu_total and gpu_avg are\n"
+	     "shown by default when the run has GPU data.",
     .summary = "show the per-region summary of one run",
     OPT_ARGS(1, 1, "show needs a run SELECTOR"),
 };
