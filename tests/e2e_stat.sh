@@ -42,7 +42,7 @@ contains "noise source" "$out" \
 	"Noise: between-run CV of each region from its history: 12 runs of branch 'main' ending at run 12 (at most 30); median CV"
 contains "verdict counts" "$out" "Verdicts: 1 regressed, 0 improved, 4 unchanged, 0 inconclusive"
 contains "gate" "$out" "Regression check: FAIL"
-contains "solve row" "$out" "solve          0.0347565  0.0525352    +0.0177787   +51.15%  regressed  1.51 [1.48, 1.54]  <0.001            -"
+contains "solve row" "$out" "solve           34.8 ms    52.5 ms  +17.8 ms     +51.2%  regressed  1.51 [1.48, 1.54]  <0.001            -"
 contains "violation" "$out" "Budget violations: solve"
 expect 1 "regressed json" $S check tag:nightly 15 --baseline-window 10 --max-regression 5 \
 	--format json
@@ -76,7 +76,7 @@ contains "baseline alone" "$out" "Baseline runs: 1 (12)"
 # --- one run of a 4% change: INCONCLUSIVE, exit 3 ------------------------------------
 expect 3 "inconclusive" $S check tag:nightly 19 --baseline-window 10 --max-regression 5
 contains "inconclusive gate" "$out" "Regression check: INCONCLUSIVE"
-contains "runs needed" "$out" "+4.113%  inconclusive  1.04 [1.01, 1.07]  0.018           21"
+contains "runs needed" "$out" "+4.11%  inconclusive  1.04 [1.01, 1.07]  0.018           21"
 expect 0 "inconclusive pass" $S check tag:nightly 19 --baseline-window 10 --max-regression 5 \
 	--inconclusive pass
 expect 1 "inconclusive fail" $S check tag:nightly 19 --baseline-window 10 --max-regression 5 \
@@ -89,7 +89,7 @@ expect 0 "wide budget" $S check tag:nightly 19 --baseline-window 10 --max-regres
 # --- fewer than 3 runs of history: inconclusive, no interval ---------------------------
 expect 3 "short history" $S check 13 14 --stat --max-regression 5
 contains "short noise" "$out" "1 run of branch 'feature' ending at run 13 (at most 30)"
-contains "ratio only" "$out" "-2.941%  inconclusive            0.97  -            -"
+contains "ratio only" "$out" "-2.94%  inconclusive            0.97  -            -"
 contains "repetitions on the baseline side" "$out" "Candidate runs: 1 (14)"
 
 # --- point semantics untouched without --stat or a window -----------------------------

@@ -61,9 +61,18 @@ int cli_format_choices(struct buf *out, const char *allowed);
 /* 1 if f is a terminal. */
 int cli_isatty(FILE *f);
 
-/* 1 if ANSI colour may be used on f: a terminal, NO_COLOR unset or empty,
- * TERM not "dumb". */
+/* 1 if ANSI colour may be used on f: --color always/never decides; else
+ * (auto) NO_COLOR set and not empty disables, FORCE_COLOR or
+ * CLICOLOR_FORCE set to anything but "" or "0" enables, else f must be a
+ * terminal and TERM not "dumb". */
 int cli_use_color(FILE *f);
+
+/* 1 when the locale's character set (LC_ALL, LC_CTYPE, LANG) is UTF-8:
+ * "µs" and block bars may be printed; else ASCII ("us", '#'). */
+int cli_utf8(void);
+
+/* The --units value (FORMAT_UNIT_AUTO unless given). */
+enum format_unit cli_units(void);
 
 /* Print "scopedb: " + err_msg() to stderr and return CLI_EXIT_ERROR. */
 int cli_error(void);
@@ -87,6 +96,19 @@ int cli_opt_metric(const struct opt *opt, const char *arg);
 int cli_opt_ranks(const struct opt *opt, const char *arg);
 int cli_opt_date(const struct opt *opt, const char *arg);
 int cli_opt_percent(const struct opt *opt, const char *arg);
+int cli_opt_units(const struct opt *opt, const char *arg);
+int cli_opt_color(const struct opt *opt, const char *arg);
+
+/* --units U: the unit of durations in table and markdown output (kept by
+ * cli.c for cli_render(); CSV and JSON keep seconds). */
+#define OPT__UNITS()                                                                               \
+	OPT_CHOICE(0, "units", NULL, "U",                                                          \
+		   "unit of durations in tables: auto (the default: one per\n"                     \
+		   "column), s, ms, us or ns",                                                     \
+		   FORMAT_UNIT_WORDS, cli_opt_units)
+
+/* --color WHEN: auto (the default), always or never (cli_use_color()). */
+#define OPT__COLOR() OPT_CHOICE(0, "color", NULL, "WHEN", NULL, "auto always never", cli_opt_color)
 
 /* --db PATH (const char **; NULL = cli_db_path()'s default). */
 #define OPT__DB(v)                                                                                 \

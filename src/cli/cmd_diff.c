@@ -143,7 +143,8 @@ int cmd_compare(int argc, char **argv, int check)
 	OPT__DB(&db), OPT__METRIC(&co.metric), OPT__INCLUDE(&inc), OPT__EXCLUDE(&exc),             \
 	    OPT__RANKS(&ranks), OPT__FORMAT_COMPARISON(&fmt, "table markdown csv json"),           \
 	    OPT_LIST(0, "output", &outs, "FORMAT=FILE",                                            \
-		     "also write the report in FORMAT to FILE (repeatable)")
+		     "also write the report in FORMAT to FILE (repeatable)"),                      \
+	    OPT__UNITS(), OPT__COLOR()
 	/* The statistical verdicts (docs/statistics.md), also of diff. */
 #define STAT_OPTS                                                                                  \
 	OPT_FLAG(0, "stat", &co.stat,                                                              \

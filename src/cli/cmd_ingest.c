@@ -16,6 +16,7 @@
 #include "cmd.h"
 #include "cli/cli.h"
 #include "cli/output.h"
+#include "render/format.h"
 #include "scopedb/err.h"
 #include "scopedb/identity.h"
 #include "scopedb/ingest.h"
@@ -43,13 +44,15 @@ static void progress_cb(void *ctx, uint64_t done, uint64_t total)
 {
 	struct progress *p = ctx;
 	double t = now_seconds(), el = t - p->start;
+	char rate[64];
 
 	if (el < 0.5 || t - p->last < 0.1)
 		return;
 	p->last = t;
 	p->shown = 1;
-	fprintf(stderr, "\r\033[K%s: %3.0f%% of events, %.0f calls/s", p->path,
-		total ? 100.0 * (double)done / (double)total : 100.0, (double)done / el);
+	format_group(rate, sizeof(rate), (long long)((double)done / el), 0);
+	fprintf(stderr, "\r\033[K%s: %3.0f%% of events, %s calls/s", p->path,
+		total ? 100.0 * (double)done / (double)total : 100.0, rate);
 	fflush(stderr);
 }
 
@@ -93,18 +96,20 @@ static int ingest_line(struct doc *d, const void *ctx)
 	const struct ingest_view *v = ctx;
 	const struct ingest_result *r = v->r;
 	struct doc_block *b = doc_line(d, DOC_F_TEXT);
+	char calls[64];
 
-	/* the path is printed as given (DOC_RAW), as it always was */
+	/* the path is printed as given (DOC_RAW), as it always was; counts
+	 * with thousands separators */
+	format_group(calls, sizeof(calls), (long long)r->num_calls, 0);
 	if (r->duplicate)
 		doc_spanf(d, b, DOC_RAW, "%s: already stored as run %" PRId64 "%s", v->path,
 			  r->run_id, r->tags_added ? " (tags added)" : "");
 	else
-		doc_spanf(d, b, DOC_RAW,
-			  "run %" PRId64 ": %s: %" PRId64 " rank%s, %" PRId64 " region%s, %" PRIu64
-			  " call%s",
-			  r->run_id, v->path, r->num_ranks, r->num_ranks == 1 ? "" : "s",
-			  r->num_regions, r->num_regions == 1 ? "" : "s", r->num_calls,
-			  r->num_calls == 1 ? "" : "s");
+		doc_spanf(
+		    d, b, DOC_RAW,
+		    "run %" PRId64 ": %s: %" PRId64 " rank%s, %" PRId64 " region%s, %s call%s",
+		    r->run_id, v->path, r->num_ranks, r->num_ranks == 1 ? "" : "s", r->num_regions,
+		    r->num_regions == 1 ? "" : "s", calls, r->num_calls == 1 ? "" : "s");
 	return 0;
 }
 

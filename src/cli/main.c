@@ -8,6 +8,7 @@
 
 #include "cmd.h"
 #include "cli/cli.h"
+#include "util/suggest.h"
 
 /* Sorted by name; the usage texts and options are in each cmd_<name>.c. */
 const struct cmd cmd_table[] = {
@@ -21,6 +22,27 @@ const struct cmd cmd_table[] = {
     {cmd_untag, &cmd_untag_usage, 0},	  {cmd_vacuum, &cmd_vacuum_usage, 0},
 };
 const size_t cmd_count = sizeof(cmd_table) / sizeof(cmd_table[0]);
+
+/* "'chek' is not a scopedb command; did you mean 'check'?" (or "see
+ * 'scopedb --help'" when no command is close). */
+static int main_unknown(const char *name)
+{
+	const char *v[sizeof(cmd_table) / sizeof(cmd_table[0])];
+	const char *best;
+	size_t i, n = 0;
+
+	for (i = 0; i < cmd_count; i++)
+		if (!cmd_table[i].hidden)
+			v[n++] = cmd_table[i].usage->name;
+	best = suggest_best(name, v, n);
+	if (best)
+		fprintf(stderr, "scopedb: '%s' is not a scopedb command; did you mean '%s'?\n",
+			name, best);
+	else
+		fprintf(stderr, "scopedb: '%s' is not a scopedb command; see 'scopedb --help'\n",
+			name);
+	return CLI_EXIT_ERROR;
+}
 
 int main(int argc, char **argv)
 {
@@ -42,10 +64,7 @@ int main(int argc, char **argv)
 		return CLI_EXIT_ERROR;
 	}
 	c = cmd_find(argv[1]);
-	if (!c) {
-		fprintf(stderr, "scopedb: '%s' is not a scopedb command; see 'scopedb --help'\n",
-			argv[1]);
-		return CLI_EXIT_ERROR;
-	}
+	if (!c)
+		return main_unknown(argv[1]);
 	return c->fn(argc - 1, argv + 1);
 }

@@ -21,6 +21,7 @@
 #include "cli/opt.h"
 #include "scopedb/err.h"
 #include "scopedb/util.h"
+#include "util/suggest.h"
 
 /* Column of the help text in the option lines, and the width left for
  * "-q, --quiet" or "--db PATH" after the 4-space indent. */
@@ -222,6 +223,42 @@ static int opt_more(const struct opt *o, int argc, char **argv, int *i, struct o
 	return 0;
 }
 
+/* "; did you mean '--NAME'?" appended to out for the long option (or
+ * --help) nearest to the name[0..len) that matched none; nothing when none
+ * is close.  0 or ERR_NOMEM. */
+static int opt_hint(struct buf *out, const struct opt *opts, const char *name, size_t len)
+{
+	const char **v;
+	const char *best;
+	char *word = malloc(len + 1);
+	size_t n = 0, k;
+	int rc = 0;
+
+	if (word) {
+		memcpy(word, name, len);
+		word[len] = '\0';
+	}
+
+	for (k = 0; opts[k].type != OPT_T_END; k++)
+		;
+	v = calloc(k + 1, sizeof(*v));
+	if (!word || !v) {
+		rc = err_nomem();
+		goto out;
+	}
+	for (k = 0; opts[k].type != OPT_T_END; k++)
+		if (opts[k].long_name && !(opts[k].flags & OPT_HIDDEN))
+			v[n++] = opts[k].long_name;
+	v[n++] = "help";
+	best = suggest_best(word, v, n);
+	if (best && buf_printf(out, "; did you mean '--%s'?", best))
+		rc = err_nomem();
+out:
+	free(word);
+	free(v);
+	return rc;
+}
+
 /* "--name[=value]" at argv[*i]; advances *i past a separate value (values,
  * for an OPT_MULTI option). */
 static int opt_long(const struct opt_cmd *cmd, const struct opt *opts, int argc, char **argv,
@@ -232,7 +269,14 @@ static int opt_long(const struct opt_cmd *cmd, const struct opt *opts, int argc,
 	const char *arg = NULL;
 
 	if (!o || (eq && !opt_takes_value(o))) {
-		*code = opt_usage_error(cmd, opts, "unknown option '%s'", word);
+		struct buf hint = BUF_INIT;
+
+		if (!o && opt_hint(&hint, opts, name, eq ? (size_t)(eq - name) : strlen(name)))
+			*code = cli_error();
+		else
+			*code = opt_usage_error(cmd, opts, "unknown option '%s'%s", word,
+						hint.data ? hint.data : "");
+		buf_release(&hint);
 		return -1;
 	}
 	if (opt_takes_value(o)) {

@@ -97,6 +97,48 @@ static void report_names_line(struct doc *d, unsigned fmts, const char *prefix,
 	doc_spans_join(d, b, names, n, ", ", 0);
 }
 
+/* Changes within this many percent are noise for diff's colours when no
+ * --threshold is given. */
+#define REPORT_NOISE_PCT 2.0
+
+/*
+ * The colour of a row's change: red (DOC_BAD) only beyond the budget (a
+ * check's violation) or diff's --threshold (default REPORT_NOISE_PCT),
+ * green (DOC_GOOD) only for an improvement beyond it; none within it.
+ */
+static unsigned report_tint(const struct stats_row *row, const struct compare_opts *o)
+{
+	double lim = o->check		? o->max_regression
+		     : o->has_threshold ? o->threshold
+					: REPORT_NOISE_PCT;
+
+	if (o->check ? row->violation : !row->pct.none && row->pct.v > lim)
+		return DOC_BAD;
+	if (!row->pct.none && row->pct.v < -lim)
+		return DOC_GOOD;
+	return 0;
+}
+
+/* The titles of the value columns c[1], c[2] for people: "baseline" and
+ * "candidate" in a check; in a diff the runs' labels when both have one
+ * and they differ, else "a" and "b" (the fields above say which is
+ * which).  The labels are borrowed from r, which outlives the document. */
+static void report_side_titles(struct doc_col *c, const struct compare_result *r,
+			       const struct compare_opts *o)
+{
+	const char *la = r->a.run.label, *lb = r->b.run.label;
+
+	if (o->check) {
+		c[1].title = "baseline";
+		c[2].title = "candidate";
+	} else if (la && lb && *la && *lb && strcmp(la, lb)) {
+		c[1].title = la;
+		c[2].title = lb;
+		c[1].flags |= DOC_TITLE_TEXT;
+		c[2].flags |= DOC_TITLE_TEXT;
+	}
+}
+
 /* The markdown label of a verdict: an icon, then the word. */
 static const char *report_verdict_md(const char *v)
 {
@@ -229,12 +271,15 @@ static void report_rows(struct doc *d, const struct compare_result *r, const str
 	if (stats_metric_is_count(o->metric)) {
 		c[1].type = c[2].type = DOC_COUNT;
 		c[3].type = DOC_COUNT_DELTA;
+	} else if (!strcmp(report_unit(o->metric), "seconds")) {
+		c[1].flags = c[2].flags = c[3].flags = DOC_SECONDS;
 	}
+	report_side_titles(c, r, o);
 	t = doc_table(d, DOC_F_HUMAN | DOC_F_CSV, c, nc);
 	doc_table_empty(t, "No regions to compare.");
 	for (i = 0; i < r->nrows; i++) {
 		const struct stats_row *row = &r->rows[i];
-		unsigned tint = row->delta > 0 ? DOC_BAD : row->delta < 0 ? DOC_GOOD : 0;
+		unsigned tint = report_tint(row, o);
 
 		doc_row(t);
 		doc_set_text(t, 0, row->name);
