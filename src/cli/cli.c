@@ -5,6 +5,7 @@
  * options several commands share (cli.h).
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -154,6 +155,16 @@ int cli_error(void)
 {
 	fprintf(stderr, "scopedb: %s\n", err_msg());
 	return CLI_EXIT_ERROR;
+}
+
+void cli_bytes(char *s, size_t len, int64_t bytes)
+{
+	if (bytes < 1024)
+		snprintf(s, len, "%" PRId64 " bytes", bytes);
+	else if (bytes < 1024 * 1024)
+		snprintf(s, len, "%.1f KiB", (double)bytes / 1024.0);
+	else
+		snprintf(s, len, "%.1f MiB", (double)bytes / (1024.0 * 1024.0));
 }
 
 int cli_finish(int code)

@@ -12,6 +12,7 @@
 #ifndef SCOPEDB_CLI_H
 #define SCOPEDB_CLI_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "cli/opt.h"
@@ -62,6 +63,10 @@ int cli_isatty(FILE *f);
 /* 1 if ANSI colour may be used on f: a terminal, NO_COLOR unset or empty,
  * TERM not "dumb". */
 int cli_use_color(FILE *f);
+
+/* A size in bytes as vacuum and prune print it: "512 bytes", "812.0 KiB",
+ * "3.4 MiB". */
+void cli_bytes(char *s, size_t len, int64_t bytes);
 
 /* Print "scopedb: " + err_msg() to stderr and return CLI_EXIT_ERROR. */
 int cli_error(void);

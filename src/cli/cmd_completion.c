@@ -98,7 +98,7 @@ static int completion_bash(struct buf *out)
 	rc |= buf_puts(out, "\tif ((COMP_CWORD == 1)); then\n"
 			    "\t\tCOMPREPLY=($(compgen -W '");
 	rc |= completion_names(out);
-	rc |= buf_puts(out, "--help --version' -- \"$cur\"))\n"
+	rc |= buf_puts(out, "--help --version -V' -- \"$cur\"))\n"
 			    "\t\treturn\n"
 			    "\tfi\n"
 			    "\tcase ${COMP_WORDS[1]} in\n"
