@@ -71,7 +71,7 @@ fi
 expect_error "help --man of no command" "'nosuch' is not a scopedb command" "$S" help --man nosuch
 expect 2 "help --man with two commands" "$S" help --man diff check
 expect 2 "completion without a shell" "$S" completion
-expect 2 "completion for an unknown shell" "$S" completion zsh
+expect 2 "completion for an unknown shell" "$S" completion fish
 run "$S" completion --help
 equals "completion --help exit" "$rc" 0
 contains "completion --help" "$out" "usage: scopedb completion bash"
