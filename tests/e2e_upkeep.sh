@@ -37,7 +37,8 @@ expect_err 2 "limit 0" \
 # --- no empty store left behind; ingest creates directories ----------------------
 "$MKPROFILE" --seed 1 --timestamp 2026-01-01T00:00:00Z p1.h5 >/dev/null || exit 1
 echo 'not hdf5' >text.h5
-expect 2 "runs on a new path" $S runs --db new.sqlite
+expect_err 2 "runs on a new path" "scopedb: cannot open store 'new.sqlite': no such file or directory" \
+	$S runs --db new.sqlite
 expect 2 "ingest of a non-profile" $S ingest --db new.sqlite text.h5
 expect 2 "ingest of a missing file" $S ingest --db sub/dir/new.sqlite missing.h5
 expect 2 "ingest json of a non-profile" $S ingest --db new.sqlite --format json text.h5
