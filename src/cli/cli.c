@@ -199,6 +199,22 @@ int cli_opt_date(const struct opt *opt, const char *arg)
 	return filter_parse_date(opt->value, (size_t)opt->defval, name, arg, (int64_t)time(NULL));
 }
 
+int cli_opt_positive(const struct opt *opt, const char *arg)
+{
+	const char *hint = (const char *)opt->defval;
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || v < 1)
+		return err_set(ERR_USAGE, "invalid --%s '%s': expected a positive integer%s%s%s",
+			       opt->long_name, arg, hint ? " (" : "", hint ? hint : "",
+			       hint ? ")" : "");
+	*(long *)opt->value = v;
+	return 0;
+}
+
 int cli_opt_percent(const struct opt *opt, const char *arg)
 {
 	char name[64];

@@ -90,6 +90,9 @@ int cli_opt_metric(const struct opt *opt, const char *arg);
 int cli_opt_ranks(const struct opt *opt, const char *arg);
 int cli_opt_date(const struct opt *opt, const char *arg);
 int cli_opt_percent(const struct opt *opt, const char *arg);
+/*   cli_opt_positive long *, an integer >= 1; opt->defval NULL or a
+ *                    (const char *) hint added to the error in parentheses */
+int cli_opt_positive(const struct opt *opt, const char *arg);
 
 /* --db PATH (const char **; NULL = cli_db_path()'s default). */
 #define OPT__DB(v)                                                                                 \

@@ -228,10 +228,24 @@ static int completion_names_of_commands(struct buf *out, const char *sep)
 	return rc;
 }
 
+/* fn (the case branch of a command) for every listed command but help
+ * (completed by the script's own branch), then tail, into out. */
+static int completion_each(struct buf *out, opt_describe_fn fn, const char *tail)
+{
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < cmd_count && !rc; i++)
+		if (!cmd_table[i].hidden && cmd_table[i].fn != cmd_help)
+			rc = cmd_describe(&cmd_table[i], fn, out);
+	if (rc)
+		return rc;
+	return buf_puts(out, tail) ? err_nomem() : 0;
+}
+
 /* The whole bash script into out. */
 static int completion_bash(struct buf *out)
 {
-	size_t i;
 	int rc = 0;
 
 	rc |= buf_puts(out, completion_bash_head);
@@ -248,14 +262,7 @@ static int completion_bash(struct buf *out)
 	rc |= buf_puts(out, "--man' -- \"$cur\"))\n"
 			    "\t\treturn\n"
 			    "\t\t;;\n");
-	if (rc)
-		return err_nomem();
-	for (i = 0; i < cmd_count && !rc; i++)
-		if (!cmd_table[i].hidden && cmd_table[i].fn != cmd_help)
-			rc = cmd_describe(&cmd_table[i], completion_bash_cmd, out);
-	if (rc)
-		return rc;
-	return buf_puts(out, completion_bash_tail) ? err_nomem() : 0;
+	return rc ? err_nomem() : completion_each(out, completion_bash_cmd, completion_bash_tail);
 }
 
 /* ---- zsh --------------------------------------------------------------------- */
@@ -432,14 +439,7 @@ static int completion_zsh(struct buf *out)
 			  "'1:command:(");
 	rc |= completion_names_of_commands(out, " ");
 	rc |= buf_puts(out, ")'\n\t\t;;\n");
-	if (rc)
-		return err_nomem();
-	for (i = 0; i < cmd_count && !rc; i++)
-		if (!cmd_table[i].hidden && cmd_table[i].fn != cmd_help)
-			rc = cmd_describe(&cmd_table[i], completion_zsh_cmd, out);
-	if (rc)
-		return rc;
-	return buf_puts(out, completion_zsh_tail) ? err_nomem() : 0;
+	return rc ? err_nomem() : completion_each(out, completion_zsh_cmd, completion_zsh_tail);
 }
 
 /* ---- names ------------------------------------------------------------------- */

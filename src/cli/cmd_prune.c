@@ -10,7 +10,6 @@
  * the store space the removed runs took (store_used_bytes() before and
  * after); "scopedb vacuum" gives them back to the file system.
  */
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,21 +34,6 @@ const struct opt_cmd cmd_prune_usage = {
 	     "back to the file system.",
     .summary = "remove old runs, keeping the newest of each branch and pinned runs",
 };
-
-/* --keep-last N (long *): a positive integer (0 would keep nothing). */
-static int prune_opt_keep(const struct opt *opt, const char *arg)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(arg, &end, 10);
-	if (errno || end == arg || *end || v < 1)
-		return err_set(ERR_USAGE, "invalid --keep-last '%s': expected a positive integer",
-			       arg);
-	*(long *)opt->value = v;
-	return 0;
-}
 
 /* The pins naming run_id, comma-separated, appended to out (empty when
  * the run is not pinned). */
@@ -201,7 +185,7 @@ int cmd_prune(int argc, char **argv)
 			 cli_opt_date, (intptr_t)sizeof(older)),
 	    OPT_CALLBACK(0, "keep-last", OPT_TYPED(long *, &keep), "N",
 			 "keep the newest N runs of each branch, whatever their age",
-			 prune_opt_keep, 0),
+			 cli_opt_positive, 0),
 	    OPT__FILTER_BRANCH(&f.branch),
 	    OPT_FLAG('n', "dry-run", &dry, "only say what would be removed"),
 	    OPT_END(),

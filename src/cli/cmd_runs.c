@@ -4,7 +4,6 @@
  * store query, store_find_runs()), as an
  * aligned table, CSV or a JSON array.
  */
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,25 +125,6 @@ static int runs_opt_meta(const struct opt *opt, const char *arg)
 	return rc;
 }
 
-/* --limit N (long *): a positive integer.  0 is refused rather than read
- * as "no limit" or "nothing": without --limit every run is listed. */
-static int runs_opt_limit(const struct opt *opt, const char *arg)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(arg, &end, 10);
-	if (errno || end == arg || *end || v < 1)
-		return err_set(
-		    ERR_USAGE,
-		    "invalid --limit '%s': expected a positive integer (without --limit, "
-		    "every run is listed)",
-		    arg);
-	*(long *)opt->value = v;
-	return 0;
-}
-
 /* Nothing to list on the terminal: say why on stderr. */
 static int runs_none(const struct filter *f, const char *db)
 {
@@ -181,8 +161,10 @@ int cmd_runs(int argc, char **argv)
 				"that whole day)"),
 	    OPT_CALLBACK(0, "meta", &meta, "KEY=VALUE",
 			 "only runs whose metadata KEY is VALUE (repeatable)", runs_opt_meta, 0),
+	    /* 0 is refused rather than read as "no limit" or "nothing" */
 	    OPT_CALLBACK(0, "limit", OPT_TYPED(long *, &limit), "N",
-			 "only the newest N matching runs (N >= 1)", runs_opt_limit, 0),
+			 "only the newest N matching runs (N >= 1)", cli_opt_positive,
+			 (intptr_t) "without --limit, every run is listed"),
 	    OPT__FORMAT(&fmt, "table json csv"),
 	    OPT_END(),
 	};
