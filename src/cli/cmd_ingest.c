@@ -221,8 +221,9 @@ static int ingest_store(struct store **st, const char *db, const char *file, int
  * as it is done, JSON one array at the end (rendered into json).  *failed
  * is set when some file failed.  asked: INGEST_KEPT_* of the identity
  * fields given on the command line; ignored: the CI commit variable that
- * was no commit, or NULL (for the warnings).  0, or an error of the output
- * itself.
+ * was no commit, or NULL (for the warnings).  *st is opened (at db) by
+ * ingest_store() at the first file.  0, or an error of the output or of
+ * the store itself.
  */
 static int ingest_files(struct buf *json, struct store **st, const char *db, struct ingest_opts *io,
 			unsigned asked, const char *ignored, char **files, int n, const char *fmt,
