@@ -5,6 +5,7 @@
  * options several commands share (cli.h).
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <stdlib.h>
@@ -263,6 +264,16 @@ int cli_error(void)
 	return CLI_EXIT_ERROR;
 }
 
+void cli_bytes(char *s, size_t len, int64_t bytes)
+{
+	if (bytes < 1024)
+		snprintf(s, len, "%" PRId64 " bytes", bytes);
+	else if (bytes < 1024 * 1024)
+		snprintf(s, len, "%.1f KiB", (double)bytes / 1024.0);
+	else
+		snprintf(s, len, "%.1f MiB", (double)bytes / (1024.0 * 1024.0));
+}
+
 int cli_finish(int code)
 {
 	if (fflush(stdout) != 0 || ferror(stdout)) {
@@ -293,6 +304,22 @@ int cli_opt_date(const struct opt *opt, const char *arg)
 
 	snprintf(name, sizeof(name), "--%s", opt->long_name);
 	return filter_parse_date(opt->value, (size_t)opt->defval, name, arg, (int64_t)time(NULL));
+}
+
+int cli_opt_positive(const struct opt *opt, const char *arg)
+{
+	const char *hint = (const char *)opt->defval;
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || v < 1)
+		return err_set(ERR_USAGE, "invalid --%s '%s': expected a positive integer%s%s%s",
+			       opt->long_name, arg, hint ? " (" : "", hint ? hint : "",
+			       hint ? ")" : "");
+	*(long *)opt->value = v;
+	return 0;
 }
 
 int cli_opt_percent(const struct opt *opt, const char *arg)

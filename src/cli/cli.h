@@ -13,6 +13,7 @@
 #ifndef SCOPEDB_CLI_H
 #define SCOPEDB_CLI_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "cli/opt.h"
@@ -74,6 +75,10 @@ int cli_utf8(void);
 /* The --units value (FORMAT_UNIT_AUTO unless given). */
 enum format_unit cli_units(void);
 
+/* A size in bytes as vacuum and prune print it: "512 bytes", "812.0 KiB",
+ * "3.4 MiB". */
+void cli_bytes(char *s, size_t len, int64_t bytes);
+
 /* Print "scopedb: " + err_msg() to stderr and return CLI_EXIT_ERROR. */
 int cli_error(void);
 
@@ -109,6 +114,10 @@ int cli_opt_color(const struct opt *opt, const char *arg);
 
 /* --color WHEN: auto (the default), always or never (cli_use_color()). */
 #define OPT__COLOR() OPT_CHOICE(0, "color", NULL, "WHEN", NULL, "auto always never", cli_opt_color)
+
+/*   cli_opt_positive long *, an integer >= 1; opt->defval NULL or a
+ *                    (const char *) hint added to the error in parentheses */
+int cli_opt_positive(const struct opt *opt, const char *arg);
 
 /* --db PATH (const char **; NULL = cli_db_path()'s default). */
 #define OPT__DB(v)                                                                                 \

@@ -169,7 +169,10 @@ int cmd_runs(int argc, char **argv)
 				"that whole day)"),
 	    OPT_CALLBACK(0, "meta", &meta, "KEY=VALUE",
 			 "only runs whose metadata KEY is VALUE (repeatable)", runs_opt_meta, 0),
-	    OPT_COUNT(0, "limit", &limit, "N", "only the newest N matching runs"),
+	    /* 0 is refused rather than read as "no limit" or "nothing" */
+	    OPT_CALLBACK(0, "limit", OPT_TYPED(long *, &limit), "N",
+			 "only the newest N matching runs (N >= 1)", cli_opt_positive,
+			 (intptr_t) "without --limit, every run is listed"),
 	    OPT__FORMAT(&fmt, "table json csv"),
 	    OPT_END(),
 	};

@@ -434,7 +434,10 @@ int opt_help_text(struct buf *out, const struct opt *o, const char *sep)
 }
 
 /* "    -q, --quiet        no progress display" (help lines joined by a
- * newline and the indent of the help column). */
+ * newline and the indent of the help column).  A name too wide for the
+ * column gets a line of its own and its help starts on the next line, at
+ * the column, as git's parse-options does: every help line stays aligned
+ * and within 80 columns. */
 static int opt_line(struct buf *out, const struct opt *o)
 {
 	char sep[OPT_HELP_COL + 2];
@@ -453,8 +456,10 @@ static int opt_line(struct buf *out, const struct opt *o)
 	if (rc)
 		return err_nomem();
 	len = out->len - start - 4;
-	rc =
-	    buf_printf(out, "%*s", len + 2 <= OPT_NAME_WIDTH ? (int)(OPT_NAME_WIDTH - len) : 2, "");
+	if (len + 2 <= OPT_NAME_WIDTH)
+		rc = buf_printf(out, "%*s", (int)(OPT_NAME_WIDTH - len), "");
+	else
+		rc = buf_puts(out, sep);
 	return rc ? err_nomem() : opt_help_text(out, o, sep);
 }
 
@@ -487,7 +492,7 @@ int opt_help(const struct opt_cmd *cmd, const struct opt *opts)
 		buf_release(&text);
 		return cli_error();
 	}
-	printf("usage: %s\n\n%s\n", text.data, cmd->summary);
+	printf("scopedb %s - %s\n\nusage: %s\n", cmd->name, cmd->summary, text.data);
 	buf_release(&text);
 	return cli_finish(CLI_EXIT_OK);
 }

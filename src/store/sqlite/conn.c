@@ -615,4 +615,5 @@ const struct store_backend sqlite_store_backend = {
     .region_history = sqlite_region_history,
     .remove_run = sqlite_remove_run,
     .compact = sqlite_compact,
+    .used_bytes = sqlite_used_bytes,
 };
