@@ -191,6 +191,7 @@ int cmd_show(int argc, char **argv)
 			 "std p50 p95 p99 imbalance gpu_total gpu_avg",
 			 show_opt_columns, 0),
 	    OPT__FORMAT_ALL(&fmt, "table markdown csv json"),
+	    OPT__FILE_LIMITS(),
 	    OPT_END(),
 	};
 

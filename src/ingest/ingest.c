@@ -499,7 +499,7 @@ static int ingest_child_error(struct ingest_ctx *c, const struct child_status *c
 {
 	if (c->failed && c->fail_code == ERR_NOMEM && lim->max_memory_mib)
 		return err_set(ERR_NOMEM,
-			       "'%s': reading it needed more than %llu MiB (--max-memory); "
+			       "'%s': reading it needed more than %llu MiB (--file-memory); "
 			       "nothing stored",
 			       c->path, (unsigned long long)lim->max_memory_mib);
 	if (c->failed && c->fail_code == ERR_NOMEM)
