@@ -53,7 +53,8 @@ struct child_status {
  * Flush stdio, fork, and run fn(arg, fd) in the child under lim (NULL: no
  * limits); in the child, crash signals get their default action (so a crash
  * ends it with that signal even under a sanitizer's handler), core dumps
- * are off and every descriptor other than 0-2 and the pipe is closed.
+ * are off, stderr goes to /dev/null (except in sanitized builds) and every
+ * descriptor other than 0-2 and the pipe is closed.
  * 0, or ERR_IO when no pipe or process could be made.
  */
 int child_start(struct child *c, const struct child_limits *lim, child_fn fn, void *arg);
