@@ -92,7 +92,7 @@ expect_err 2 "bad --file-memory" \
 
 # ---- concurrency: a reader stopped mid-file blocks no writer -----------
 regions=$(seq -s, -f 'r%g' 1 32)
-"$MKPROFILE" --ranks 16 --regions "$regions" --calls 5000 --label slow slow.h5 >/dev/null || exit 1
+"$MKPROFILE" --ranks 16 --regions "$regions" --calls 10000 --label slow slow.h5 >/dev/null || exit 1
 for ((w = 0; w < 8; w++)); do
 	for ((k = 0; k < 5; k++)); do
 		"$MKPROFILE" --ranks 2 --regions a,b,c --calls 20 --seed $((w * 10 + k + 100)) \
@@ -104,7 +104,8 @@ db=conc.sqlite
 spid=$!
 reader=
 for ((k = 0; k < 2000; k++)); do
-	reader=$(pgrep -P $spid)
+	reader=$(cat /proc/$spid/task/$spid/children 2>/dev/null)
+	reader=${reader% }
 	[ -n "$reader" ] && kill -STOP "$reader" 2>/dev/null && break
 	reader=
 done
@@ -134,7 +135,7 @@ fi
 wait $spid
 equals "slow ingest: exit" "$?" 0
 equals "slow ingest: stored" "$(sqlite3 $db "select num_calls from runs where label = 'slow'")" \
-	$((16 * 32 * 5000))
+	$((16 * 32 * 10000))
 equals "integrity" "$(sqlite3 $db 'pragma integrity_check')" ok
 
 # ---- store paths -------------------------------------------------------
