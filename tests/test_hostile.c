@@ -503,9 +503,14 @@ static void test_byte_flips(void **state)
 	printf("  byte flips: %d variants, %d stored, %d refused (%d crashed libhdf5)\n",
 	       nflips - first, stored, refused, crashed);
 	assert_int_equal(stored + refused, nflips - first);
-	/* the largest reader process stayed well within its limit */
+	/* the largest reader process stayed within its limit (its RSS counts
+	 * the pages it shares with this process too); not under ASan, where
+	 * the limit is not applied and shadow memory and quarantine dominate */
 	assert_int_equal(getrusage(RUSAGE_CHILDREN, &ru), 0);
+	printf("  largest reader: %ld MiB resident\n", ru.ru_maxrss / 1024);
+#if !defined(__SANITIZE_ADDRESS__)
 	assert_true(ru.ru_maxrss < (long)FLIP_MEMORY_MIB * 1024);
+#endif
 	/* the corpus really damages files */
 	assert_true(refused >= nflips / 4);
 }
