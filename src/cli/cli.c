@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <langinfo.h>
 #include <locale.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -18,6 +19,7 @@
 #include "render/render.h"
 #include "scopedb/err.h"
 #include "scopedb/filter.h"
+#include "scopedb/ingest.h"
 #include "scopedb/stats.h"
 #include "scopedb/util.h"
 #include "select/match.h"
@@ -319,6 +321,26 @@ int cli_opt_positive(const struct opt *opt, const char *arg)
 			       opt->long_name, arg, hint ? " (" : "", hint ? hint : "",
 			       hint ? ")" : "");
 	*(long *)opt->value = v;
+	return 0;
+}
+
+int cli_opt_limit(const struct opt *opt, const char *arg)
+{
+	struct ingest_limits lim = *ingest_default_limits();
+	uint64_t max = opt->defval ? UINT64_C(1) << 40 : UINT_MAX;
+	uint64_t v = 0;
+	const char *p = arg;
+
+	for (; *p >= '0' && *p <= '9' && v <= max; p++)
+		v = v * 10 + (uint64_t)(*p - '0');
+	if (!*arg || *p || v > max)
+		return err_set(ERR_USAGE, "invalid --%s '%s': expected %s (0 = no limit)",
+			       opt->long_name, arg, opt->defval ? "MiB" : "whole seconds");
+	if (opt->defval)
+		lim.max_memory_mib = v;
+	else
+		lim.timeout_s = (unsigned)v;
+	ingest_set_default_limits(&lim);
 	return 0;
 }
 

@@ -119,6 +119,10 @@ int cli_opt_color(const struct opt *opt, const char *arg);
  *                    (const char *) hint added to the error in parentheses */
 int cli_opt_positive(const struct opt *opt, const char *arg);
 
+/*   cli_opt_limit    no value: sets ingest_default_limits() (ingest.h),
+ *                    opt->defval 0 = its timeout, 1 = its memory */
+int cli_opt_limit(const struct opt *opt, const char *arg);
+
 /* --db PATH (const char **; NULL = cli_db_path()'s default). */
 #define OPT__DB(v)                                                                                 \
 	OPT_STRING(0, "db", v, "PATH", "store to use (default $SCOPEDB_DB, else ./scopedb.sqlite)")
@@ -179,6 +183,18 @@ int cli_opt_positive(const struct opt *opt, const char *arg);
 		     cli_opt_date, (intptr_t)sizeof(buf))
 #define OPT__UNTIL(buf, help)                                                                      \
 	OPT_CALLBACK(0, "until", buf, "DATE", help, cli_opt_date, (intptr_t)sizeof(buf))
+
+/* --file-timeout S and --file-memory MIB: the limits of the process that
+ * reads each profile file (ingest.h), for every file of the command. */
+#define OPT__FILE_LIMITS()                                                                         \
+	OPT_CALLBACK(0, "file-timeout", NULL, "S",                                                 \
+		     "give up reading a file after S seconds (default 600; 0 = no\n"               \
+		     "limit)",                                                                     \
+		     cli_opt_limit, 0),                                                            \
+	    OPT_CALLBACK(0, "file-memory", NULL, "MIB",                                            \
+			 "memory the reader of a file may use, in MiB (default\n"                  \
+			 "4096; 0 = no limit)",                                                    \
+			 cli_opt_limit, 1)
 
 /* A percentage (double *), e.g. --max-regression PCT. */
 #define OPT__PERCENT(l, v, h, nonneg)                                                              \

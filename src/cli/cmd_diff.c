@@ -142,6 +142,7 @@ int cmd_compare(int argc, char **argv, int check)
 #define COMPARE_OPTS                                                                               \
 	OPT__DB(&db), OPT__METRIC(&co.metric), OPT__INCLUDE(&inc), OPT__EXCLUDE(&exc),             \
 	    OPT__RANKS(&ranks), OPT__FORMAT_COMPARISON(&fmt, "table markdown csv json"),           \
+	    OPT__FILE_LIMITS(),                                                                    \
 	    OPT_LIST(0, "output", &outs, "FORMAT=FILE",                                            \
 		     "also write the report in FORMAT to FILE (repeatable)"),                      \
 	    OPT__UNITS(), OPT__COLOR()

@@ -290,7 +290,8 @@ const struct opt_cmd cmd_ingest_usage = {
     .name = "ingest",
     .synopsis =
 	"scopedb ingest FILE... [--db PATH] [--tag T]... [--label L] [--commit SHA]\n"
-	"                [--branch NAME] [--meta KEY=VALUE]... [--format table|json] [--quiet]",
+	"                [--branch NAME] [--meta KEY=VALUE]... [--format table|json] [--quiet]\n"
+	"                [--file-timeout S] [--file-memory MIB]",
     .summary = "import scope-profiler HDF5 profiles into the store",
     OPT_ARGS(1, OPT_ARGS_ANY, "no file to ingest"),
 };
@@ -330,6 +331,7 @@ int cmd_ingest(int argc, char **argv)
 			 "extra metadata (repeatable; overrides the file's)", ingest_opt_meta, 0),
 	    OPT__FORMAT(&fmt, "table json"),
 	    OPT_FLAG('q', "quiet", &quiet, "no progress display"),
+	    OPT__FILE_LIMITS(),
 	    OPT_END(),
 	};
 
