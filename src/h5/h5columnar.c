@@ -7,7 +7,9 @@
  * h5columnar_read() hands out the rows in event-offset order, reading the
  * event columns through fixed-size windows (one hyperslab read per column
  * per window, aligned to the chunks, no chunk cache), so memory grows only
- * with the largest row.  While the rows of one window are handed out, a
+ * with the largest row.  Compressed chunks longer than the longest window
+ * (H5PROF_MAX_WINDOW) get a one-chunk cache instead, so that each chunk is
+ * still decompressed once.  While the rows of one window are handed out, a
  * prefetch thread reads the next one (struct h5prefetch); it is the only
  * thread calling libhdf5 while it exists.
  */
@@ -57,6 +59,16 @@ int h5columnar_open_events(struct h5prof *p)
 	if (!rc)
 		rc = h5col_open(p, &p->ev[2], p->file, "events/gpu_durations",
 				"events/gpu_durations", H5T_INTEGER, "int64", 0);
+	if (rc)
+		return rc;
+	/* a compressed chunk longer than any window would be decompressed
+	 * once per window (quadratic): such columns get a one-chunk cache */
+	for (k = 0; k < 3 && !rc; k++)
+		if (p->ev[k].dset >= 0 && p->ev[k].filtered && p->ev[k].chunk > H5PROF_MAX_WINDOW)
+			rc = h5col_cache_chunk(p, &p->ev[k], p->file,
+					       k == 0	? starts
+					       : k == 1 ? ends
+							: "events/gpu_durations");
 	if (rc)
 		return rc;
 	p->nev = p->ev[0].n;
