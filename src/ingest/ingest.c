@@ -7,6 +7,13 @@
  * end store_finish_run() (store.h) adds the run's all-ranks totals and
  * percentiles.  Any failure rolls the whole file back.
  *
+ * Identity (issue 13): the file is opened once; its SHA-256 is computed from
+ * that descriptor and the reader is given its fstat() (h5prof_open_stat),
+ * so libhdf5 must read the same inode, unchanged; after the hash and after
+ * the last row the file is fstat()ed again, and a file that changed while
+ * it was read is refused: the stored hash is always that of the stored
+ * content.
+ *
  * Speed (issue 6): the content SHA-256, which decides whether the file is
  * already stored, needs a second full read of the file.  It runs on a
  * hashing thread while this thread reads and inserts the rows.  The run is
@@ -24,6 +31,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "store/blob.h"
 #include "scopedb/err.h"
@@ -43,6 +52,8 @@
 /* The hashing thread's job. */
 struct ingest_hash {
 	const char *path;
+	int fd;		       /* the file, open once */
+	const struct stat *st; /* its fstat() when opened */
 	pthread_t thread;
 	int started;
 	atomic_int done; /* result below is ready */
@@ -93,6 +104,20 @@ static int ingest_insert(struct ingest_ctx *c, struct store_timing *t, uint32_t 
 	return store_add_timing(c->st, t);
 }
 
+/* After hashing: the file must still be what was fstat()ed when it was
+ * opened (else the hash may be of other bytes than the ones parsed). */
+static int ingest_check_same(const struct ingest_hash *h)
+{
+	struct stat now;
+
+	if (fstat(h->fd, &now) != 0 || !h5prof_same_file(&now, h->st))
+		return err_set(ERR_IO,
+			       "cannot read '%s': the file changed while it was read; nothing "
+			       "stored",
+			       h->path);
+	return 0;
+}
+
 /*
  * The hash is known: if the content is already stored, remember that run
  * and return INGEST_STOP_DUPLICATE (the caller rolls back); otherwise give
@@ -109,8 +134,11 @@ static int ingest_resolve(struct ingest_ctx *c)
 	}
 	c->resolved = 1;
 	if (c->hash->err)
-		return err_set(ERR_IO, "cannot read '%s': %s", c->hash->path,
-			       strerror(c->hash->err));
+		return err_set(ERR_IO, "cannot read '%s': %s", c->info->path,
+			       util_strerror_lc(c->hash->err));
+	rc = ingest_check_same(c->hash);
+	if (rc)
+		return rc;
 	rc = store_find_sha(c->st, &existing, c->hash->hex);
 	if (rc)
 		return rc;
@@ -242,24 +270,24 @@ static void *ingest_hash_main(void *arg)
 {
 	struct ingest_hash *h = arg;
 
-	h->err = sha256_path(h->hex, h->path);
+	h->err = sha256_fd(h->hex, h->fd);
 	atomic_store(&h->done, 1);
 	return NULL;
 }
 
 /* Start hashing in the background, or hash now when no thread starts. */
-static int ingest_hash_start(struct ingest_hash *h, const char *path)
+static int ingest_hash_start(struct ingest_hash *h, const char *path, int fd, const struct stat *st)
 {
 	memset(h, 0, sizeof(*h));
 	h->path = path;
+	h->fd = fd;
+	h->st = st;
 	atomic_init(&h->done, 0);
 	if (pthread_create(&h->thread, NULL, ingest_hash_main, h) == 0) {
 		h->started = 1;
 		return 0;
 	}
-	h->err = 0;
-	if (sha256_file(h->hex, path))
-		return ERR_IO;
+	h->err = sha256_fd(h->hex, fd);
 	atomic_store(&h->done, 1);
 	return 0;
 }
@@ -379,14 +407,17 @@ int ingest_file(struct ingest_result *out, struct store *st, const char *path,
 {
 	struct ingest_ctx c;
 	struct ingest_hash hash;
-	int in_tx = 0, rc;
+	struct stat fst;
+	int in_tx = 0, rc, fd = -1;
 
 	memset(out, 0, sizeof(*out));
 	memset(&c, 0, sizeof(c));
 	memset(&hash, 0, sizeof(hash));
 	i64vec_init(&c.sorted);
 	buf_init(&c.blob);
-	rc = h5prof_open(&c.p, path);
+	rc = h5prof_open_file(path, &fd, &fst);
+	if (!rc)
+		rc = h5prof_open_stat(&c.p, path, &fst);
 	if (rc)
 		goto out;
 	c.info = h5prof_info(c.p);
@@ -407,7 +438,7 @@ int ingest_file(struct ingest_result *out, struct store *st, const char *path,
 		rc = err_nomem();
 		goto out;
 	}
-	rc = ingest_hash_start(&hash, path);
+	rc = ingest_hash_start(&hash, path, fd, &fst);
 	if (rc)
 		goto out;
 	rc = store_begin(st);
@@ -460,5 +491,7 @@ out:
 	i64vec_release(&c.sorted);
 	buf_release(&c.blob);
 	h5prof_free(c.p);
+	if (fd >= 0)
+		close(fd);
 	return rc;
 }
