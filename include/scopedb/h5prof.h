@@ -165,8 +165,10 @@ int h5prof_validate_index(const char *path, const struct h5prof_index *idx);
 
 /*
  * Testing hook: the number of events read per event column per hyperslab
- * read in h5prof_read() (default 1 << 20; 0 restores the default).  Tests
- * lower it to exercise rows spanning window boundaries.  Process-wide.
+ * read in h5prof_read() (default 1 << 16; 0 restores the default);
+ * compressed chunks up to 64 windows long are read whole, longer ones
+ * through a one-chunk cache.  Tests lower it to exercise rows spanning
+ * window boundaries and long chunks.  Process-wide.
  */
 void h5prof_set_chunk_events(size_t n);
 

@@ -8,7 +8,7 @@
  * event columns through fixed-size windows (one hyperslab read per column
  * per window, aligned to the chunks, no chunk cache), so memory grows only
  * with the largest row.  Compressed chunks longer than the longest window
- * (H5PROF_MAX_WINDOW) get a one-chunk cache instead, so that each chunk is
+ * (h5columnar_max_window()) get a one-chunk cache instead, so that each chunk is
  * still decompressed once.  While the rows of one window are handed out, a
  * prefetch thread reads the next one (struct h5prefetch); it is the only
  * thread calling libhdf5 while it exists.
@@ -26,9 +26,10 @@
 /* Events per column per hyperslab read: 512 KB windows stay in the CPU
  * caches and cost few fresh pages (issue 6: 1M-event windows were 8 % slower). */
 #define H5PROF_DEFAULT_CHUNK ((size_t)1 << 16)
-/* Compressed chunks up to this many events widen the window to a whole
- * chunk, so that no chunk is decompressed twice (there is no chunk cache). */
-#define H5PROF_MAX_WINDOW ((hsize_t)1 << 22)
+/* Compressed chunks up to this many windows widen the window to a whole
+ * chunk, so that no chunk is decompressed twice (there is no chunk cache);
+ * longer ones get a one-chunk cache (2^22 events by default). */
+#define H5PROF_MAX_WINDOWS 64
 
 /* Events per column per hyperslab read (testing hook: h5prof_set_chunk_events). */
 static size_t h5columnar_chunk = H5PROF_DEFAULT_CHUNK;
@@ -36,6 +37,12 @@ static size_t h5columnar_chunk = H5PROF_DEFAULT_CHUNK;
 void h5columnar_set_window(size_t n)
 {
 	h5columnar_chunk = n ? n : H5PROF_DEFAULT_CHUNK;
+}
+
+/* The longest window: compressed chunks up to this long are read whole. */
+static hsize_t h5columnar_max_window(void)
+{
+	return (hsize_t)h5columnar_chunk * H5PROF_MAX_WINDOWS;
 }
 
 /*
@@ -64,7 +71,8 @@ int h5columnar_open_events(struct h5prof *p)
 	/* a compressed chunk longer than any window would be decompressed
 	 * once per window (quadratic): such columns get a one-chunk cache */
 	for (k = 0; k < 3 && !rc; k++)
-		if (p->ev[k].dset >= 0 && p->ev[k].filtered && p->ev[k].chunk > H5PROF_MAX_WINDOW)
+		if (p->ev[k].dset >= 0 && p->ev[k].filtered &&
+		    p->ev[k].chunk > h5columnar_max_window())
 			rc = h5col_cache_chunk(p, &p->ev[k], p->file,
 					       k == 0	? starts
 					       : k == 1 ? ends
@@ -215,7 +223,7 @@ static void h5evbufs_release(struct h5evbufs *b)
 
 /*
  * Events per window: h5columnar_chunk, or a whole compressed chunk when that
- * is longer (up to H5PROF_MAX_WINDOW), rounded down to whole chunks of the
+ * is longer (up to h5columnar_max_window()), rounded down to whole chunks of the
  * first column when they fit.
  */
 static hsize_t h5columnar_window_len(const struct h5prof *p)
@@ -225,7 +233,7 @@ static hsize_t h5columnar_window_len(const struct h5prof *p)
 
 	for (k = 0; k < 3; k++)
 		if (p->ev[k].dset >= 0 && p->ev[k].filtered && p->ev[k].chunk > len &&
-		    p->ev[k].chunk <= H5PROF_MAX_WINDOW)
+		    p->ev[k].chunk <= h5columnar_max_window())
 			len = p->ev[k].chunk;
 	if (align > 0 && align <= len)
 		len = len / align * align;

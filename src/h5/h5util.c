@@ -255,7 +255,7 @@ static int h5util_walk(const struct h5prof *p, hid_t loc, const char *path, cons
 			else if (e == 0)
 				rc = 0;
 			else if (strcmp(tmp, ".") != 0 &&
-				 (e = h5util_link_check_depth(p, loc, tmp, label, depth)) != 0)
+				 (e = h5util_link_check_depth(p, loc, tmp, tmp, depth)) != 0)
 				rc = (int)e;
 			tmp[i] = save;
 		}
@@ -442,11 +442,20 @@ static int h5col_check_storage(const struct h5prof *p, struct h5col *c)
 	if ((uint64_t)p->st.st_size < stored)
 		stored = (uint64_t)p->st.st_size;
 	room = stored > UINT64_MAX / ratio ? UINT64_MAX : stored * ratio;
+	if (bytes > room && ratio == 1) {
+		rc = h5prof_fail(p, ERR_FORMAT,
+				 "dataset '%s' declares %llu values (%llu bytes) but the file "
+				 "stores only %llu bytes for it; refused (sparse or unallocated "
+				 "storage, or the file is damaged)",
+				 lbl, (unsigned long long)c->n, (unsigned long long)bytes,
+				 (unsigned long long)stored);
+		goto out;
+	}
 	if (bytes > room) {
 		rc = h5prof_fail(p, ERR_FORMAT,
 				 "dataset '%s' declares %llu values (%llu bytes) but the file "
-				 "stores %llu bytes for it (expanding at most %llu:1); refused "
-				 "(sparse or unallocated storage, or the file is damaged)",
+				 "stores only %llu compressed bytes for it (at most %llu:1); "
+				 "refused (sparse or unallocated storage, or the file is damaged)",
 				 lbl, (unsigned long long)c->n, (unsigned long long)bytes,
 				 (unsigned long long)stored, (unsigned long long)ratio);
 		goto out;
