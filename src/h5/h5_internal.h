@@ -148,7 +148,11 @@ const char *h5prof_q(const char *s);
 __attribute__((format(printf, 3, 4)))
 #endif
 int h5prof_fail(const struct h5prof *p, int code, const char *fmt, ...);
-/* "WHAT 'LABEL'; the file is truncated or damaged" (label may be NULL). */
+/* Whether the calling thread's HDF5 error stack says an allocation failed
+ * (the real cause of a failed read under a memory limit). */
+int h5prof_hdf5_nomem(void);
+/* "WHAT 'LABEL'; the file is truncated or damaged" (label may be NULL), or
+ * "WHAT 'LABEL': out of memory" (ERR_NOMEM) when h5prof_hdf5_nomem(). */
 int h5prof_damaged(const struct h5prof *p, const char *what, const char *label);
 /* "rank 1, region 'solve'" (one of two rotating static buffers). */
 const char *h5prof_rowdesc(const struct h5prof *p, const struct prow *r);

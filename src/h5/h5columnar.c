@@ -170,6 +170,9 @@ int h5columnar_decode(const struct h5prof *p, const struct prow *r, int delta, c
 	return 0;
 }
 
+/* h5win_load() failure code offset: the read failed for want of memory. */
+#define H5WIN_NOMEM 100
+
 /* A window of every event column: events [start, start + len). */
 struct h5win {
 	int64_t *col[3];
@@ -246,8 +249,10 @@ static hsize_t h5columnar_window_len(const struct h5prof *p)
  * the first column when its chunks fit in a window (as bench_rawread
  * reads, and at the same speed), else at pos.  libhdf5 then reads whole
  * chunks straight into the window.  Runs on the prefetch thread: no
- * err_set(); returns 0, k + 1 when column k cannot be read, or -1 when no
- * dataspace can be made (h5columnar_window_error() words it).
+ * err_set(); returns 0, k + 1 when column k cannot be read (H5WIN_NOMEM +
+ * k + 1 when for want of memory), or -1 when no dataspace can be made
+ * (h5columnar_window_error() words it).  The error stack is the calling
+ * thread's, so the cause is found here.
  */
 static int h5win_load(const struct h5prof *p, struct h5win *w, uint64_t pos)
 {
@@ -268,7 +273,7 @@ static int h5win_load(const struct h5prof *p, struct h5win *w, uint64_t pos)
 			continue;
 		if (H5Sselect_hyperslab(c->space, H5S_SELECT_SET, &start, NULL, &count, NULL) < 0 ||
 		    H5Dread(c->dset, H5T_NATIVE_INT64, mem, c->space, H5P_DEFAULT, w->col[k]) < 0)
-			fail = k + 1;
+			fail = h5prof_hdf5_nomem() ? H5WIN_NOMEM + k + 1 : k + 1;
 	}
 	H5Sclose(mem);
 	w->start = start;
@@ -279,25 +284,31 @@ static int h5win_load(const struct h5prof *p, struct h5win *w, uint64_t pos)
 /* The message of a failed h5win_load() of the window of event pos. */
 static int h5columnar_window_error(const struct h5prof *p, uint64_t pos, int fail)
 {
-	const struct h5col *c = &p->ev[fail > 0 ? fail - 1 : 0];
+	int nomem = fail > H5WIN_NOMEM;
+	const struct h5col *c = &p->ev[fail > 0 ? (fail - 1) % H5WIN_NOMEM : 0];
 	uint64_t len = h5columnar_window_len(p);
+	unsigned long long end = pos + (p->nev - pos < len ? p->nev - pos : len);
 
 	if (fail < 0)
 		return h5prof_fail(p, ERR_GENERIC, "cannot create an HDF5 dataspace");
+	if (nomem)
+		return h5prof_fail(p, ERR_NOMEM,
+				   "cannot read events [%llu, %llu) of '%s': out of memory",
+				   (unsigned long long)pos, end, c->label);
 	return h5prof_fail(p, ERR_FORMAT,
 			   "cannot read events [%llu, %llu) of '%s'; the file is truncated or "
 			   "damaged",
-			   (unsigned long long)pos,
-			   (unsigned long long)(pos + (p->nev - pos < len ? p->nev - pos : len)),
-			   c->label);
+			   (unsigned long long)pos, end, c->label);
 }
 
-/* The prefetch thread: serve one request at a time until told to quit. */
+/* The prefetch thread: serve one request at a time until told to quit.
+ * libhdf5's automatic error printing is per thread: off here too. */
 static void *h5prefetch_main(void *arg)
 {
 	struct h5prefetch *pf = arg;
 	int fail;
 
+	H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
 	pthread_mutex_lock(&pf->mu);
 	for (;;) {
 		while (!pf->busy && !pf->quit)

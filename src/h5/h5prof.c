@@ -113,11 +113,18 @@ static herr_t h5prof_nomem_cb(unsigned n, const H5E_error2_t *e, void *ctx)
  * HDF5 error stack says the real cause was memory (a memory limit, a huge
  * chunk): then "WHAT: out of memory" with ERR_NOMEM.
  */
-int h5prof_damaged(const struct h5prof *p, const char *what, const char *label)
+int h5prof_hdf5_nomem(void)
 {
 	int nomem = 0;
 
 	H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, h5prof_nomem_cb, &nomem);
+	return nomem;
+}
+
+int h5prof_damaged(const struct h5prof *p, const char *what, const char *label)
+{
+	int nomem = h5prof_hdf5_nomem();
+
 	if (nomem && label)
 		return h5prof_fail(p, ERR_NOMEM, "%s '%s': out of memory", what, h5prof_q(label));
 	if (nomem)

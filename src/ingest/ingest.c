@@ -480,6 +480,9 @@ commit:
 	if (!rc)
 		in_tx = 0;
 out:
+	/* a bare "out of memory" from below says not which file */
+	if (rc == ERR_NOMEM && strcmp(err_msg(), "out of memory") == 0)
+		err_set(ERR_NOMEM, "cannot ingest '%s': out of memory", path);
 	if (hash.started)
 		pthread_join(hash.thread, NULL);
 	if (rc && in_tx)
