@@ -12,28 +12,9 @@
 
 #include <hdf5.h>
 
+#include "../plugin/h5pass.h"
 #include "hostile_h5.h"
 #include "testutil_h5.h"
-
-/* The id of the filter no libhdf5 has (an LZ4 plugin's registered id). */
-#define HOSTILE_FILTER 32004
-
-/* A pass-through filter, registered in the writing process only, so that a
- * dataset can be written needing HOSTILE_FILTER. */
-static size_t hostile_filter_fn(unsigned flags, size_t cd_nelmts, const unsigned cd_values[],
-				size_t nbytes, size_t *buf_size, void **buf)
-{
-	(void)flags;
-	(void)cd_nelmts;
-	(void)cd_values;
-	(void)buf_size;
-	(void)buf;
-	return nbytes;
-}
-
-static const H5Z_class2_t hostile_filter = {
-    H5Z_CLASS_T_VERS, HOSTILE_FILTER, 1, 1, "lz4", NULL, NULL, hostile_filter_fn,
-};
 
 /* Delete the link at name (absolute) of f. */
 static int hostile_unlink(hid_t f, const char *name)
@@ -144,7 +125,9 @@ out:
 	return rc;
 }
 
-/* events/durations rewritten (same values) needing HOSTILE_FILTER. */
+/* events/durations rewritten (same values) needing filter 32004, which
+ * no libhdf5 has (an LZ4 plugin's registered id): h5pass_class is
+ * registered in this process only while the dataset is written. */
 static int hostile_filtered(hid_t f)
 {
 	hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE), d;
@@ -159,14 +142,14 @@ static int hostile_filtered(hid_t f)
 		goto out;
 	H5Dclose(d);
 	d = H5I_INVALID_HID;
-	if (H5Zregister(&hostile_filter) < 0 || H5Pset_chunk(dcpl, 1, &chunk) < 0 ||
-	    H5Pset_filter(dcpl, HOSTILE_FILTER, H5Z_FLAG_MANDATORY, 0, NULL) < 0 ||
+	if (H5Zregister(&h5pass_class) < 0 || H5Pset_chunk(dcpl, 1, &chunk) < 0 ||
+	    H5Pset_filter(dcpl, H5PASS_ID, H5Z_FLAG_MANDATORY, 0, NULL) < 0 ||
 	    hostile_unlink(f, "/events/durations") ||
 	    hostile_dataset(f, "/events/durations", 34, dcpl, v))
 		goto out;
 	rc = 0;
 out:
-	H5Zunregister(HOSTILE_FILTER);
+	H5Zunregister(H5PASS_ID);
 	if (d >= 0)
 		H5Dclose(d);
 	if (dcpl >= 0)
