@@ -192,6 +192,8 @@ int h5util_read_strings(const struct h5prof *p, hid_t obj, int attr, hid_t ftype
 			size_t n, const char *label, h5util_str_fn fn, void *ctx);
 int h5util_attr_strings(const struct h5prof *p, hid_t attr, const char *label, struct h5names *out,
 			int *scalar);
+/* Refuse an attribute declaring more bytes than the file's size. */
+int h5util_attr_size_check(const struct h5prof *p, hid_t type, hid_t space, const char *label);
 int h5util_attr_i64(const struct h5prof *p, hid_t attr, const char *label, int64_t *out);
 int h5util_attr_open(const struct h5prof *p, hid_t obj, const char *name, const char *label,
 		     hid_t *out);

@@ -270,6 +270,9 @@ static int h5prof_meta_value(const struct h5prof *p, hid_t a, const char *label,
 	npts = H5Sget_simple_extent_npoints(space);
 	if (nd < 0 || nd > 1 || npts < 0 || H5Sget_simple_extent_type(space) == H5S_NULL)
 		goto out; /* skipped */
+	rc = h5util_attr_size_check(p, type, space, label);
+	if (rc)
+		goto out;
 	n = (size_t)npts;
 	if (cls == H5T_STRING) {
 		struct h5names l = {NULL, 0, 0, 0};

@@ -659,6 +659,27 @@ static int h5util_attr_typed(const struct h5prof *p, hid_t attr, const char *lab
 	if (H5Tget_class(*type) != cls)
 		return h5prof_fail(p, ERR_FORMAT, "attribute '%s' has type %s, expected %s",
 				   h5prof_q(label), h5util_class_name(*type), expect);
+	return h5util_attr_size_check(p, *type, *space, label);
+}
+
+/*
+ * An attribute's values lie in its object header, inside the file: one
+ * declaring more bytes than the file has is damaged, and is refused before
+ * libhdf5 allocates them.
+ */
+int h5util_attr_size_check(const struct h5prof *p, hid_t type, hid_t space, const char *label)
+{
+	hssize_t n = H5Sget_simple_extent_npoints(space);
+	size_t size = H5Tget_size(type);
+
+	if (n < 0 || size == 0)
+		return h5prof_damaged(p, "cannot inspect attribute", label);
+	if ((uint64_t)n > (uint64_t)p->st.st_size / size)
+		return h5prof_fail(
+		    p, ERR_FORMAT,
+		    "attribute '%s' declares %lld values of %zu bytes, more than the "
+		    "file holds; the file is damaged",
+		    h5prof_q(label), (long long)n, size);
 	return 0;
 }
 
