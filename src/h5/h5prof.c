@@ -11,6 +11,13 @@
  * memory and validate it (section 6) before a single event is read.
  * h5prof_read() hands the rows out through the layout's reader.
  *
+ * Only the file itself is read (issue 13): libhdf5 never loads a filter
+ * plugin (h5prof_lib_init), h5util.c refuses links, layouts, filters and
+ * sizes that would read elsewhere or more than the file holds, and the file
+ * libhdf5 has open must be the one the caller checked and hashed
+ * (h5prof_open_stat: same inode, size, mtime and ctime at open and after
+ * the last row).
+ *
  * All strings of the index (region names, source files and texts,
  * normalized tags) are interned in string maps owned by the handle.  Every
  * HDF5 id is closed on every path.  Messages are "cannot read 'PATH': WHAT"
