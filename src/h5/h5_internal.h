@@ -39,8 +39,9 @@
 #include "util/strmap.h"
 
 /*
- * libhdf5 1.10 and 1.12/1.14: the object-info call differs (1.12 added
- * H5Oget_info_by_name3 with tokens and deprecated the 1.10 form); the link
+ * libhdf5 1.10 and 1.12/1.14: the object-info, vlen-reclaim and is-HDF5
+ * calls differ (1.12 added H5Oget_info_by_name3 with tokens, H5Treclaim and
+ * H5Fis_accessible, and deprecated the 1.10 forms); the link
  * calls (H5Literate, H5Lget_info, H5L_info_t) map to the right version in
  * each, and only their fields common to both (type, u.val_size) are used.
  */
@@ -49,11 +50,13 @@ typedef H5O_info2_t h5util_oinfo;
 #define h5util_oget_info_by_name(loc, path, info)                                                  \
 	H5Oget_info_by_name3((loc), (path), (info), H5O_INFO_BASIC, H5P_DEFAULT)
 #define h5util_vlen_reclaim(type, space, buf) H5Treclaim((type), (space), H5P_DEFAULT, (buf))
+#define h5util_is_hdf5(path) H5Fis_accessible((path), H5P_DEFAULT)
 #else
 typedef H5O_info_t h5util_oinfo;
 #define h5util_oget_info_by_name(loc, path, info)                                                  \
 	H5Oget_info_by_name2((loc), (path), (info), H5O_INFO_BASIC, H5P_DEFAULT)
 #define h5util_vlen_reclaim(type, space, buf) H5Dvlen_reclaim((type), (space), H5P_DEFAULT, (buf))
+#define h5util_is_hdf5(path) H5Fis_hdf5(path)
 #endif
 
 /* Row flag: schema-1 region group has a gpu_durations dataset. */

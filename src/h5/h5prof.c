@@ -686,7 +686,7 @@ int h5prof_open_stat(struct h5prof **out, const char *path, const struct stat *e
 		if (rc)
 			goto out;
 	}
-	is = H5Fis_hdf5(path);
+	is = h5util_is_hdf5(path);
 	if (is == 0) {
 		rc = h5prof_fail(p, ERR_FORMAT, "not an HDF5 file");
 		goto out;
