@@ -29,7 +29,8 @@ const char *const toolutil_name = "mkprofile";
 
 struct mkopts {
 	int schema, aggregate, gzip, gpu;
-	uint64_t ranks, calls, seed, chunk;
+	uint64_t ranks, calls, seed;
+	uint64_t chunk; /* --chunk, 0 = the writer's default */
 	double scale;
 	const char *slow_name; /* --slow NAME=F: that region F times slower */
 	double slow_factor;
@@ -84,11 +85,16 @@ static void mk_parse(struct mkopts *o, int argc, char **argv)
 			o->gzip = 1;
 		} else if (strcmp(a, "--gpu") == 0) {
 			o->gpu = 1;
+		} else if (strcmp(a, "--chunk") == 0) {
+			if (!v)
+				toolutil_die("%s needs a value", a);
+			o->chunk = toolutil_u64(a, v, 1, UINT64_C(1) << 28);
+			i++;
 		} else if (strcmp(a, "--schema") == 0 || strcmp(a, "--ranks") == 0 ||
 			   strcmp(a, "--regions") == 0 || strcmp(a, "--calls") == 0 ||
 			   strcmp(a, "--seed") == 0 || strcmp(a, "--scale") == 0 ||
 			   strcmp(a, "--slow") == 0 || strcmp(a, "--label") == 0 ||
-			   strcmp(a, "--timestamp") == 0 || strcmp(a, "--chunk") == 0) {
+			   strcmp(a, "--timestamp") == 0) {
 			if (!v)
 				toolutil_die("%s needs a value", a);
 			i++;
@@ -96,8 +102,6 @@ static void mk_parse(struct mkopts *o, int argc, char **argv)
 				o->schema = (int)toolutil_u64(a, v, 1, 3);
 			} else if (strcmp(a, "--ranks") == 0) {
 				o->ranks = toolutil_u64(a, v, 0, 1000000);
-			} else if (strcmp(a, "--chunk") == 0) {
-				o->chunk = toolutil_u64(a, v, 1, UINT64_C(1) << 28);
 			} else if (strcmp(a, "--calls") == 0) {
 				o->calls = toolutil_u64(a, v, 0, UINT64_C(1) << 32);
 			} else if (strcmp(a, "--seed") == 0) {
