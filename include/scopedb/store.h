@@ -52,9 +52,19 @@ enum store_open_flags {
  * (read-only) needs an upgrade that cannot be written; with ERR_IO when the
  * file cannot be opened or created ("cannot open store 'PATH': no such file
  * or directory"); with ERR_BUSY when another process holds the lock longer
- * than the timeout.
+ * than the timeout.  Refused before anything is opened: "" and in-memory
+ * databases (ERR_USAGE: they keep nothing; see store_open_temporary()), a
+ * directory or any path that is not a regular file (ERR_IO).
  */
 int store_open(struct store **out, const char *path, int flags);
+
+/*
+ * 1 when location is a file path (a store of the SQLite backend), 0 when
+ * it names a database on a server: a connection string another backend
+ * accepts, or a postgresql:// URI in a build without that backend.  Only
+ * file paths are checked by store_open() as above.
+ */
+int store_is_file(const char *location);
 void store_close(struct store *st);
 
 /* A private, empty store that lives in memory until store_close() (diff
@@ -309,6 +319,15 @@ int store_remove_run(struct store *st, char **unpinned, int64_t run_id, int forc
  * not run inside a transaction.
  */
 int store_vacuum(struct store *st, int64_t *before, int64_t *after);
+
+/*
+ * *out = the bytes of the store in use, as the current transaction sees
+ * them (the SQLite backend: pages in use times the page size; the pages
+ * of removed runs are free, and store_vacuum() gives them back to the file
+ * system).  Inside a transaction that removed runs, the difference with
+ * the value before the removals is the space they took.
+ */
+int store_used_bytes(struct store *st, int64_t *out);
 
 /* One run of a region's history (store_region_history()). */
 struct store_history_point {

@@ -7,11 +7,13 @@
  *
  * The command layer prints errors as "scopedb: MESSAGE" and exits with
  * CLI_EXIT_ERROR (2) on any error; check uses CLI_EXIT_FAIL (1) for a
- * regression.
+ * regression and CLI_EXIT_INCONCLUSIVE (3) for an undecided statistical
+ * check.
  */
 #ifndef SCOPEDB_CLI_H
 #define SCOPEDB_CLI_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "cli/opt.h"
@@ -19,8 +21,9 @@
 
 enum {
 	CLI_EXIT_OK = 0,
-	CLI_EXIT_FAIL = 1,  /* check found a regression */
-	CLI_EXIT_ERROR = 2, /* bad usage, bad input, store problem */
+	CLI_EXIT_FAIL = 1,	   /* check found a regression */
+	CLI_EXIT_ERROR = 2,	   /* bad usage, bad input, store problem */
+	CLI_EXIT_INCONCLUSIVE = 3, /* a statistical check could not decide */
 };
 
 /*
@@ -59,16 +62,35 @@ int cli_format_choices(struct buf *out, const char *allowed);
 /* 1 if f is a terminal. */
 int cli_isatty(FILE *f);
 
-/* 1 if ANSI colour may be used on f: a terminal, NO_COLOR unset or empty,
- * TERM not "dumb". */
+/* 1 if ANSI colour may be used on f: --color always/never decides; else
+ * (auto) NO_COLOR set and not empty disables, FORCE_COLOR or
+ * CLICOLOR_FORCE set to anything but "" or "0" enables, else f must be a
+ * terminal and TERM not "dumb". */
 int cli_use_color(FILE *f);
 
 /* Before writing the store db: warn on stderr, unless allow, when it is an
  * SQLite file on a network file system (scopedb/netfs.h). */
 void cli_warn_network_fs(const char *db, int allow);
 
+/* 1 when the locale's character set (LC_ALL, LC_CTYPE, LANG) is UTF-8:
+ * "µs" and block bars may be printed; else ASCII ("us", '#'). */
+int cli_utf8(void);
+
+/* The --units value (FORMAT_UNIT_AUTO unless given). */
+enum format_unit cli_units(void);
+
+/* A size in bytes as vacuum and prune print it: "512 bytes", "812.0 KiB",
+ * "3.4 MiB". */
+void cli_bytes(char *s, size_t len, int64_t bytes);
+
 /* Print "scopedb: " + err_msg() to stderr and return CLI_EXIT_ERROR. */
 int cli_error(void);
+/* Print "scopedb: " + msg to stderr with control characters escaped
+ * (escape_msg): error text may quote region names and paths. */
+void cli_print_error(const char *msg);
+/* s escaped for a diagnostic line (escape_msg), in b (reset first; the
+ * caller releases it); "?" on out of memory. */
+const char *cli_msgq(struct buf *b, const char *s);
 
 /* Flush stdout and report a write error (full disk, closed pipe) as an
  * error exit; returns the exit code to use given the command's own. */
@@ -89,14 +111,35 @@ int cli_opt_metric(const struct opt *opt, const char *arg);
 int cli_opt_ranks(const struct opt *opt, const char *arg);
 int cli_opt_date(const struct opt *opt, const char *arg);
 int cli_opt_percent(const struct opt *opt, const char *arg);
+int cli_opt_units(const struct opt *opt, const char *arg);
+int cli_opt_color(const struct opt *opt, const char *arg);
 
-/* --db PATH (const char **; NULL = cli_db_path()'s default). */
+/* --units U: the unit of durations in table and markdown output (kept by
+ * cli.c for cli_render(); CSV and JSON keep seconds). */
+#define OPT__UNITS()                                                                               \
+	OPT_CHOICE(0, "units", NULL, "U",                                                          \
+		   "unit of durations in tables: auto (the default: one per\n"                     \
+		   "column), s, ms, us or ns",                                                     \
+		   FORMAT_UNIT_WORDS, cli_opt_units)
+
+/* --color WHEN: auto (the default), always or never (cli_use_color()). */
+#define OPT__COLOR() OPT_CHOICE(0, "color", NULL, "WHEN", NULL, "auto always never", cli_opt_color)
+
+/*   cli_opt_positive long *, an integer >= 1; opt->defval NULL or a
+ *                    (const char *) hint added to the error in parentheses */
+int cli_opt_positive(const struct opt *opt, const char *arg);
+
+/*   cli_opt_limit    no value: sets ingest_default_limits() (ingest.h),
+ *                    opt->defval 0 = its timeout, 1 = its memory */
+int cli_opt_limit(const struct opt *opt, const char *arg);
+
 /* --allow-network-fs (int *) of the commands that write a store: no
  * warning for an SQLite store on a network file system. */
 #define OPT__ALLOW_NETWORK_FS(v)                                                                   \
 	OPT_FLAG(0, "allow-network-fs", v,                                                         \
 		 "no warning for an SQLite store on a network file system")
 
+/* --db PATH (const char **; NULL = cli_db_path()'s default). */
 #define OPT__DB(v)                                                                                 \
 	OPT_STRING(0, "db", v, "PATH", "store to use (default $SCOPEDB_DB, else ./scopedb.sqlite)")
 
@@ -156,6 +199,18 @@ int cli_opt_percent(const struct opt *opt, const char *arg);
 		     cli_opt_date, (intptr_t)sizeof(buf))
 #define OPT__UNTIL(buf, help)                                                                      \
 	OPT_CALLBACK(0, "until", buf, "DATE", help, cli_opt_date, (intptr_t)sizeof(buf))
+
+/* --file-timeout S and --file-memory MIB: the limits of the process that
+ * reads each profile file (ingest.h), for every file of the command. */
+#define OPT__FILE_LIMITS()                                                                         \
+	OPT_CALLBACK(0, "file-timeout", NULL, "S",                                                 \
+		     "give up reading a file after S seconds (default 600; 0 = no\n"               \
+		     "limit)",                                                                     \
+		     cli_opt_limit, 0),                                                            \
+	    OPT_CALLBACK(0, "file-memory", NULL, "MIB",                                            \
+			 "memory the reader of a file may use, in MiB (default\n"                  \
+			 "4096; 0 = no limit)",                                                    \
+			 cli_opt_limit, 1)
 
 /* A percentage (double *), e.g. --max-regression PCT. */
 #define OPT__PERCENT(l, v, h, nonneg)                                                              \

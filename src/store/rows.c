@@ -9,6 +9,7 @@
 #include "scopedb/err.h"
 #include "store/blob.h"
 #include "store/rows.h"
+#include "util/suggest.h"
 
 int rows_add_tag(struct store_run *run, const char *tag)
 {
@@ -113,19 +114,77 @@ int rows_decode_blob(struct i64vec *out, const void *data, size_t len, const cha
 		       location, (long long)run_id);
 }
 
+static int rows_strcmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+int rows_hint(struct store_conn *c, rows_names_fn names, struct buf *hint, enum rows_names kind,
+	      const char *word)
+{
+	struct buf all = BUF_INIT;
+	const char **cands = NULL;
+	const char *p;
+	size_t n = 0, i;
+	int ret;
+
+	ret = names(c, &all, &n, kind);
+	if (!ret && n && !(cands = malloc(n * sizeof(*cands))))
+		ret = err_nomem();
+	if (ret)
+		goto out;
+	for (i = 0, p = all.data; i < n; i++, p += strlen(p) + 1)
+		cands[i] = p;
+	if (n)
+		qsort(cands, n, sizeof(*cands), rows_strcmp);
+	ret = suggest_hint(hint, word, cands, n);
+out:
+	free(cands);
+	buf_release(&all);
+	return ret;
+}
+
+/* The ERR_NOTFOUND of a pin, tag, branch or label selector naming nothing
+ * stored ("no run has tag 'x'"), with the nearest stored name of its kind. */
+static int resolve_missing(struct store_conn *c, const struct rows_resolve_ops *ops,
+			   const struct select_spec *sel)
+{
+	enum rows_names kind = sel->kind == SELECT_PIN	    ? ROWS_NAMES_PIN
+			       : sel->kind == SELECT_TAG    ? ROWS_NAMES_TAG
+			       : sel->kind == SELECT_BRANCH ? ROWS_NAMES_BRANCH
+							    : ROWS_NAMES_LABEL;
+	const char *what = sel->kind == SELECT_TAG	? "tag"
+			   : sel->kind == SELECT_BRANCH ? "branch"
+							: "label";
+	struct buf hint = BUF_INIT;
+	int ret = rows_hint(c, ops->names, &hint, kind, sel->name);
+
+	if (!ret && sel->kind == SELECT_PIN)
+		ret = err_set(ERR_NOTFOUND, "no pin named '%s'%s", sel->name,
+			      hint.data ? hint.data : "");
+	else if (!ret)
+		ret = err_set(ERR_NOTFOUND, "no run has %s '%s'%s", what, sel->name,
+			      hint.data ? hint.data : "");
+	buf_release(&hint);
+	return ret;
+}
+
 /* The ERR_NOTFOUND of a selector that matched count runs, fewer than it
- * needs: latest~N, tag:/branch:/label: NAME~N. */
-static int nth_error(const struct select_spec *sel, int64_t count, const char *location)
+ * needs: latest~N, tag:/branch:/label: NAME~N (none at all: the nearest
+ * stored name, resolve_missing()). */
+static int nth_error(struct store_conn *c, const struct rows_resolve_ops *ops,
+		     const struct select_spec *sel, int64_t count)
 {
 	const char *what = sel->kind == SELECT_TAG	? "tag"
 			   : sel->kind == SELECT_BRANCH ? "branch"
 							: "label";
 
 	if (sel->kind == SELECT_LATEST)
-		return count == 0 ? err_set(ERR_NOTFOUND, "no runs stored in '%s'", location)
-				  : err_set(ERR_NOTFOUND, "no run '%s': only %lld run%s stored",
-					    sel->text, (long long)count, count == 1 ? "" : "s");
-	return count == 0 ? err_set(ERR_NOTFOUND, "no run has %s '%s'", what, sel->name)
+		return count == 0
+			   ? err_set(ERR_NOTFOUND, "no runs stored in '%s'", ops->location(c))
+			   : err_set(ERR_NOTFOUND, "no run '%s': only %lld run%s stored", sel->text,
+				     (long long)count, count == 1 ? "" : "s");
+	return count == 0 ? resolve_missing(c, ops, sel)
 			  : err_set(ERR_NOTFOUND, "no run '%s': only %lld run%s %s %s '%s'",
 				    sel->text, (long long)count, count == 1 ? "" : "s",
 				    count == 1 ? "has" : "have", what, sel->name);
@@ -214,7 +273,7 @@ int rows_resolve(struct store_conn *c, const struct rows_resolve_ops *ops, int64
 	case SELECT_PIN:
 		ret = ops->pin(c, out, sel->name);
 		if (!ret && !*out)
-			ret = err_set(ERR_NOTFOUND, "no pin named '%s'", sel->name);
+			ret = resolve_missing(c, ops, sel);
 		break;
 	case SELECT_LATEST:
 	case SELECT_TAG:
@@ -222,7 +281,7 @@ int rows_resolve(struct store_conn *c, const struct rows_resolve_ops *ops, int64
 	case SELECT_LABEL:
 		ret = ops->nth(c, out, &count, sel->kind, sel->name, 0, sel->back);
 		if (!ret && !*out)
-			ret = nth_error(sel, count, ops->location(c));
+			ret = nth_error(c, ops, sel, count);
 		break;
 	case SELECT_COMMIT:
 		ret = resolve_commit(c, ops, &commit, sel->name);

@@ -54,6 +54,29 @@ int rows_decode_blob(struct i64vec *out, const void *data, size_t len, const cha
 /* A backend's connection (backend.h). */
 struct store_conn;
 
+/* The stored names a mistyped one is compared with ("did you mean"). */
+enum rows_names {
+	ROWS_NAMES_PIN,	   /* pin names */
+	ROWS_NAMES_TAG,	   /* the distinct tags of runs */
+	ROWS_NAMES_BRANCH, /* the distinct branches of runs */
+	ROWS_NAMES_LABEL,  /* the distinct labels of runs */
+	ROWS_NAMES_REGION, /* region names */
+};
+
+/* A backend's answer for rows_hint(): the stored names of kind appended to
+ * out, each followed by a NUL; *n = how many.  Any order. */
+typedef int (*rows_names_fn)(struct store_conn *c, struct buf *out, size_t *n,
+			     enum rows_names kind);
+
+/*
+ * "; did you mean 'X'?" appended to hint for the stored name of kind
+ * nearest to word (suggest_hint() over the names sorted by strcmp, so that
+ * every backend picks the same among equally near ones), nothing when
+ * none is close.  0, or the error of names().
+ */
+int rows_hint(struct store_conn *c, rows_names_fn names, struct buf *hint, enum rows_names kind,
+	      const char *word);
+
 /*
  * The queries store_resolve() needs, answered by a backend for
  * rows_resolve(), which holds the selectors' logic and messages.
@@ -77,6 +100,9 @@ struct rows_resolve_ops {
 	int (*commits)(struct store_conn *c, struct buf *out, size_t *n, const char *prefix);
 	int (*get_run)(struct store_conn *c, struct store_run *out, int64_t id);
 	const char *(*location)(const struct store_conn *c);
+	/* The stored names for the hint of a pin, tag, branch or label
+	 * selector naming nothing (rows_hint()). */
+	rows_names_fn names;
 };
 
 /* store_resolve() over a backend's ops (its meaning and messages). */

@@ -783,6 +783,31 @@ static int postgres_size(struct store_conn *c, int64_t *out)
 	    NULL, 0);
 }
 
+/*
+ * The bytes of the rows the current transaction sees in every scopedb
+ * table (store_used_bytes()).  Not postgres_size(): PostgreSQL frees the
+ * space of deleted rows only at VACUUM, so the relation sizes would not
+ * change inside prune's transaction; the live rows' sizes (as stored,
+ * compressed) do, and their difference is what the removed runs took.
+ * Indexes are not counted.  Reads every row: prune's cost, not a query's.
+ */
+static int postgres_used_bytes(struct store_conn *c, int64_t *out)
+{
+	return postgres_query_int(
+	    c, out,
+	    "SELECT (SELECT coalesce(sum(pg_column_size(t.*)), 0) FROM scopedb_meta t) + "
+	    "(SELECT coalesce(sum(pg_column_size(t.*)), 0) FROM run_counter t) + "
+	    "(SELECT coalesce(sum(pg_column_size(t.*)), 0) FROM runs t) + "
+	    "(SELECT coalesce(sum(pg_column_size(t.*)), 0) FROM run_tags t) + "
+	    "(SELECT coalesce(sum(pg_column_size(t.*)), 0) FROM run_metadata t) + "
+	    "(SELECT coalesce(sum(pg_column_size(t.*)), 0) FROM regions t) + "
+	    "(SELECT coalesce(sum(pg_column_size(t.*)), 0) FROM timings t) + "
+	    "(SELECT coalesce(sum(pg_column_size(t.*)), 0) FROM timings_durations t) + "
+	    "(SELECT coalesce(sum(pg_column_size(t.*)), 0) FROM run_regions t) + "
+	    "(SELECT coalesce(sum(pg_column_size(t.*)), 0) FROM pins t)",
+	    NULL, 0);
+}
+
 /* Forget unused region names, rewrite the tables (VACUUM FULL gives the
  * space of removed runs back) and refresh the planner's statistics. */
 static int postgres_compact(struct store_conn *c, int64_t *before, int64_t *after)
@@ -855,4 +880,5 @@ const struct store_backend postgres_store_backend = {
     .scan_timings = postgres_scan_timings,
     .remove_run = postgres_remove_run,
     .compact = postgres_compact,
+    .used_bytes = postgres_used_bytes,
 };

@@ -39,6 +39,7 @@
 #include "scopedb/util.h"
 #include "store/backend.h"
 #include "store/postgres/pq.h"
+#include "store/rows.h"
 #include "util/strmap.h"
 
 /* The key of the store's write lock (pg_advisory_xact_lock), "SCPD". */
@@ -168,6 +169,9 @@ int postgres_blob_append(struct store_conn *c, struct i64vec *out, const PGresul
 int postgres_get_meta(struct store_conn *c, struct store_meta *out, int64_t run_id);
 int postgres_list_pins(struct store_conn *c, struct store_pin **out, size_t *n);
 int postgres_resolve(struct store_conn *c, int64_t *out, const struct select_spec *sel);
+/* "; did you mean 'X'?" appended to hint for the stored name of kind
+ * nearest to word (rows_hint()), as the SQLite backend does. */
+int postgres_hint(struct store_conn *c, struct buf *hint, enum rows_names kind, const char *word);
 int postgres_find_runs(struct store_conn *c, struct store_run **out, size_t *n,
 		       const struct filter *f);
 int postgres_get_run(struct store_conn *c, struct store_run *out, int64_t id);

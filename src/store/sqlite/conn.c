@@ -623,4 +623,5 @@ const struct store_backend sqlite_store_backend = {
     .scan_timings = sqlite_scan_timings,
     .remove_run = sqlite_remove_run,
     .compact = sqlite_compact,
+    .used_bytes = sqlite_used_bytes,
 };

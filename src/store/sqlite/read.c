@@ -312,6 +312,42 @@ static const char *resolve_location(const struct store_conn *st)
 	return st->path;
 }
 
+/* The stored names of kind (rows.h: rows_names_fn). */
+static int sqlite_names(struct store_conn *st, struct buf *out, size_t *n, enum rows_names kind)
+{
+	static const char *const sql[] = {
+	    [ROWS_NAMES_PIN] = "SELECT name FROM pins",
+	    [ROWS_NAMES_TAG] = "SELECT DISTINCT tag FROM run_tags",
+	    [ROWS_NAMES_BRANCH] = "SELECT DISTINCT branch FROM runs WHERE branch IS NOT NULL",
+	    [ROWS_NAMES_LABEL] = "SELECT DISTINCT label FROM runs WHERE label IS NOT NULL",
+	    [ROWS_NAMES_REGION] = "SELECT name FROM regions",
+	};
+	sqlite3_stmt *s = NULL;
+	int rc = SQLITE_DONE, ret;
+
+	*n = 0;
+	ret = sqlite_prepare(st, &s, sql[kind], 0, "read");
+	while (!ret && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(s, 0);
+
+		if (!name)
+			continue;
+		if (buf_add(out, name, strlen(name) + 1))
+			ret = ERR_NOMEM;
+		else
+			(*n)++;
+	}
+	if (!ret && rc != SQLITE_DONE)
+		ret = sqlite_err(st, rc, "read");
+	sqlite3_finalize(s);
+	return ret;
+}
+
+int sqlite_hint(struct store_conn *st, struct buf *hint, enum rows_names kind, const char *word)
+{
+	return rows_hint(st, sqlite_names, hint, kind, word);
+}
+
 static const struct rows_resolve_ops sqlite_resolve_ops = {
     .nth = resolve_nth,
     .exists = resolve_exists,
@@ -319,6 +355,7 @@ static const struct rows_resolve_ops sqlite_resolve_ops = {
     .commits = resolve_commits,
     .get_run = sqlite_get_run,
     .location = resolve_location,
+    .names = sqlite_names,
 };
 
 int sqlite_resolve(struct store_conn *st, int64_t *out, const struct select_spec *sel)

@@ -30,6 +30,7 @@
 #include "scopedb/store.h"
 #include "scopedb/util.h"
 #include "store/backend.h"
+#include "store/rows.h"
 
 /* application_id stamped in every store ("SCPD"). */
 #define SQLITE_APPLICATION_ID 0x53435044
@@ -118,6 +119,10 @@ extern const struct store_backend sqlite_store_backend;
 /* Map SQLite result code rc (the message is in the connection) to an ERR_*
  * code and record "cannot WHAT store 'PATH': REASON". */
 int sqlite_err(const struct store_conn *st, int rc, const char *what);
+/* "; did you mean 'X'?" appended to hint for the stored name of kind
+ * nearest to word, nothing when none is close (read.c, rows_hint()).
+ * 0, ERR_NOMEM or ERR_STORE. */
+int sqlite_hint(struct store_conn *st, struct buf *hint, enum rows_names kind, const char *word);
 /* Prepare sql into *out (NULL on failure, with the message set). */
 int sqlite_prepare(struct store_conn *st, sqlite3_stmt **out, const char *sql, unsigned flags,
 		   const char *what);
