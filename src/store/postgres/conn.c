@@ -423,13 +423,14 @@ static int postgres_identify(struct store_conn *c, int64_t *out)
 	PGresult *r = NULL;
 	char *app = NULL;
 	int64_t version = 0;
-	int ret;
+	int retries = 0, ret;
 
 	*out = 0;
 	/* A store's identity and the session's settings (floats as exact
 	 * text, no notices, the default lock wait) in one round trip; a
 	 * database without scopedb_meta is looked at more closely. */
 	postgres_settle(c);
+again:
 	r = PQexec(
 	    c->db,
 	    "SELECT (SELECT value FROM scopedb_meta WHERE key = 'application'), "
@@ -442,9 +443,18 @@ static int postgres_identify(struct store_conn *c, int64_t *out)
 			goto out;
 		}
 		PQclear(r);
-		ret = postgres_exec(c, &r,
-				    "SELECT to_regclass('runs') IS NOT NULL, " PG_SESSION_SETTINGS,
-				    NULL, 0, "open");
+		/* scopedb_meta may have been committed since, with the other
+		 * tables, by a writer creating the store (outside a transaction
+		 * each statement sees the newest commits): look again then */
+		ret = postgres_exec(
+		    c, &r,
+		    "SELECT to_regclass('runs') IS NOT NULL, to_regclass('scopedb_meta') "
+		    "IS NOT NULL, " PG_SESSION_SETTINGS,
+		    NULL, 0, "open");
+		if (!ret && strcmp(PQgetvalue(r, 0, 1), "t") == 0 && retries++ < 3) {
+			PQclear(r);
+			goto again;
+		}
 		if (!ret && strcmp(PQgetvalue(r, 0, 0), "t") == 0)
 			ret = err_set(ERR_STORE, "cannot open store '%s': not a scopedb database",
 				      c->location);
