@@ -30,6 +30,7 @@
 #include "store/backend.h"
 #include "store/blob.h"
 #include "store/finish.h"
+#include "store/rows.h"
 #include "store/sqlite/sqlite.h"
 #include "util/percentile.h"
 
@@ -344,6 +345,58 @@ static void test_unusable_paths(void **state)
 		assert_false(tu_file_exists(path));
 		chmod(dir, 0755);
 	}
+}
+
+/* Which --db values store_open() checks as paths: connection strings of a
+ * server are neither stat()ed nor created (cmd_ingest.c). */
+static void test_is_file(void **state)
+{
+	(void)state;
+	assert_true(store_is_file("x.sqlite"));
+	assert_true(store_is_file("/a/b/c.sqlite"));
+	assert_true(store_is_file(""));
+	assert_true(store_is_file(":memory:"));
+	assert_false(store_is_file("postgresql://u@h/db"));
+	assert_false(store_is_file("postgres:///db?host=/tmp"));
+#ifdef SCOPEDB_HAVE_POSTGRES
+	assert_false(store_is_file("host=/tmp dbname=x"));
+#endif
+}
+
+/* A names() of the test: pins "beta", "bass", "base" in that order, or a
+ * failure. */
+static int fake_names(struct store_conn *c, struct buf *out, size_t *n, enum rows_names kind)
+{
+	static const char names[] = "beta\0bass\0base";
+
+	assert_int_equal(kind, ROWS_NAMES_PIN);
+	if (c)
+		return err_set(ERR_STORE, "names failed");
+	*n = 3;
+	return buf_add(out, names, sizeof(names)) ? ERR_NOMEM : 0;
+}
+
+/* rows_hint(): the nearest name, the first by strcmp among equally near
+ * ones whatever order the backend lists them in; nothing when none is
+ * close; the error of names(). */
+static void test_rows_hint(void **state)
+{
+	struct buf hint = BUF_INIT;
+
+	(void)state;
+	assert_int_equal(rows_hint(NULL, fake_names, &hint, ROWS_NAMES_PIN, "bxse"), 0);
+	assert_string_equal(hint.data, "; did you mean 'base'?");
+	buf_release(&hint);
+	/* "bas" is one edit from "base" and "bass": the first by strcmp */
+	assert_int_equal(rows_hint(NULL, fake_names, &hint, ROWS_NAMES_PIN, "bas"), 0);
+	assert_string_equal(hint.data, "; did you mean 'base'?");
+	buf_release(&hint);
+	assert_int_equal(rows_hint(NULL, fake_names, &hint, ROWS_NAMES_PIN, "zzzzzz"), 0);
+	assert_null(hint.data);
+	assert_int_equal(rows_no_pin(NULL, fake_names, "bxse"), ERR_NOTFOUND);
+	assert_string_equal(err_msg(), "no pin named 'bxse'; did you mean 'base'?");
+	assert_int_equal(rows_no_pin((struct store_conn *)&hint, fake_names, "x"), ERR_STORE);
+	assert_string_equal(err_msg(), "names failed");
 }
 
 /* ---- writes and reads ---- */
@@ -1307,6 +1360,8 @@ TU_MAIN(NULL, NULL,
 	    cmocka_unit_test(test_refuses_non_sqlite),
 	    cmocka_unit_test(test_refuses_newer_version),
 	    cmocka_unit_test(test_unusable_paths),
+	    cmocka_unit_test(test_is_file),
+	    cmocka_unit_test(test_rows_hint),
 	    cmocka_unit_test(test_runs_tags_meta),
 	    cmocka_unit_test(test_regions_and_timings),
 	    cmocka_unit_test(test_finish_run),

@@ -144,6 +144,48 @@ out:
 	return ret;
 }
 
+const char *rows_names_sql(enum rows_names kind)
+{
+	static const char *const sql[] = {
+	    [ROWS_NAMES_PIN] = "SELECT name FROM pins",
+	    [ROWS_NAMES_TAG] = "SELECT DISTINCT tag FROM run_tags",
+	    [ROWS_NAMES_BRANCH] = "SELECT DISTINCT branch FROM runs WHERE branch IS NOT NULL",
+	    [ROWS_NAMES_LABEL] = "SELECT DISTINCT label FROM runs WHERE label IS NOT NULL",
+	    [ROWS_NAMES_REGION] = "SELECT name FROM regions",
+	};
+
+	return sql[kind];
+}
+
+int rows_no_pin(struct store_conn *c, rows_names_fn names, const char *name)
+{
+	struct buf hint = BUF_INIT;
+	int ret = rows_hint(c, names, &hint, ROWS_NAMES_PIN, name);
+
+	if (!ret)
+		ret =
+		    err_set(ERR_NOTFOUND, "no pin named '%s'%s", name, hint.data ? hint.data : "");
+	buf_release(&hint);
+	return ret;
+}
+
+int rows_no_region(struct store_conn *c, rows_names_fn names, const char *region,
+		   const char *pattern, const char *location)
+{
+	struct buf hint = BUF_INIT;
+	int ret;
+
+	if (!region)
+		return err_set(ERR_NOTFOUND, "no region matches '%s' in store '%s'",
+			       pattern ? pattern : "", location);
+	ret = rows_hint(c, names, &hint, ROWS_NAMES_REGION, region);
+	if (!ret)
+		ret = err_set(ERR_NOTFOUND, "no region '%s' in store '%s'%s", region, location,
+			      hint.data ? hint.data : "");
+	buf_release(&hint);
+	return ret;
+}
+
 /* The ERR_NOTFOUND of a pin, tag, branch or label selector naming nothing
  * stored ("no run has tag 'x'"), with the nearest stored name of its kind. */
 static int resolve_missing(struct store_conn *c, const struct rows_resolve_ops *ops,
@@ -157,12 +199,12 @@ static int resolve_missing(struct store_conn *c, const struct rows_resolve_ops *
 			   : sel->kind == SELECT_BRANCH ? "branch"
 							: "label";
 	struct buf hint = BUF_INIT;
-	int ret = rows_hint(c, ops->names, &hint, kind, sel->name);
+	int ret;
 
-	if (!ret && sel->kind == SELECT_PIN)
-		ret = err_set(ERR_NOTFOUND, "no pin named '%s'%s", sel->name,
-			      hint.data ? hint.data : "");
-	else if (!ret)
+	if (sel->kind == SELECT_PIN)
+		return rows_no_pin(c, ops->names, sel->name);
+	ret = rows_hint(c, ops->names, &hint, kind, sel->name);
+	if (!ret)
 		ret = err_set(ERR_NOTFOUND, "no run has %s '%s'%s", what, sel->name,
 			      hint.data ? hint.data : "");
 	buf_release(&hint);

@@ -77,6 +77,19 @@ typedef int (*rows_names_fn)(struct store_conn *c, struct buf *out, size_t *n,
 int rows_hint(struct store_conn *c, rows_names_fn names, struct buf *hint, enum rows_names kind,
 	      const char *word);
 
+/* The query listing the names of kind (one text column; standard SQL that
+ * every backend runs as is). */
+const char *rows_names_sql(enum rows_names kind);
+
+/* The ERR_NOTFOUND of unpin for a pin name that names nothing ("no pin
+ * named 'x'; did you mean 'y'?"), or the error of names(). */
+int rows_no_pin(struct store_conn *c, rows_names_fn names, const char *name);
+
+/* The ERR_NOTFOUND of history when no stored region is region (then with
+ * the nearest stored name) or, region NULL, none matches pattern. */
+int rows_no_region(struct store_conn *c, rows_names_fn names, const char *region,
+		   const char *pattern, const char *location);
+
 /*
  * The queries store_resolve() needs, answered by a backend for
  * rows_resolve(), which holds the selectors' logic and messages.

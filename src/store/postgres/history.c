@@ -46,19 +46,8 @@ static int history_regions(struct store_conn *c, char **out, const struct store_
 		    buf_printf(&ids, "%s%lld", count++ ? "," : "", (long long)pg_int(r, i, 0)))
 			ret = ERR_NOMEM;
 	}
-	if (!ret && count == 0) {
-		struct buf hint = BUF_INIT;
-
-		/* a mistyped name: the nearest stored one */
-		ret = q->region ? postgres_hint(c, &hint, ROWS_NAMES_REGION, q->region) : 0;
-		if (!ret)
-			ret = q->region
-				  ? err_set(ERR_NOTFOUND, "no region '%s' in store '%s'%s",
-					    q->region, c->location, hint.data ? hint.data : "")
-				  : err_set(ERR_NOTFOUND, "no region matches '%s' in store '%s'",
-					    q->pattern ? q->pattern : "", c->location);
-		buf_release(&hint);
-	}
+	if (!ret && count == 0) /* a mistyped name: the nearest stored one */
+		ret = rows_no_region(c, postgres_names, q->region, q->pattern, c->location);
 	if (!ret && buf_putc(&ids, '}'))
 		ret = ERR_NOMEM;
 	if (!ret)

@@ -169,9 +169,9 @@ int postgres_blob_append(struct store_conn *c, struct i64vec *out, const PGresul
 int postgres_get_meta(struct store_conn *c, struct store_meta *out, int64_t run_id);
 int postgres_list_pins(struct store_conn *c, struct store_pin **out, size_t *n);
 int postgres_resolve(struct store_conn *c, int64_t *out, const struct select_spec *sel);
-/* "; did you mean 'X'?" appended to hint for the stored name of kind
- * nearest to word (rows_hint()), as the SQLite backend does. */
-int postgres_hint(struct store_conn *c, struct buf *hint, enum rows_names kind, const char *word);
+/* The stored names of kind, for rows_hint() and the messages of rows.h
+ * (rows_names_fn). */
+int postgres_names(struct store_conn *c, struct buf *out, size_t *n, enum rows_names kind);
 int postgres_find_runs(struct store_conn *c, struct store_run **out, size_t *n,
 		       const struct filter *f);
 int postgres_get_run(struct store_conn *c, struct store_run *out, int64_t id);

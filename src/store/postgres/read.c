@@ -249,31 +249,18 @@ static const char *resolve_location(const struct store_conn *c)
 	return c->location;
 }
 
-/* The stored names of kind (rows.h: rows_names_fn). */
-static int postgres_names(struct store_conn *c, struct buf *out, size_t *n, enum rows_names kind)
+int postgres_names(struct store_conn *c, struct buf *out, size_t *n, enum rows_names kind)
 {
-	static const char *const sql[] = {
-	    [ROWS_NAMES_PIN] = "SELECT name FROM pins",
-	    [ROWS_NAMES_TAG] = "SELECT DISTINCT tag FROM run_tags",
-	    [ROWS_NAMES_BRANCH] = "SELECT DISTINCT branch FROM runs WHERE branch IS NOT NULL",
-	    [ROWS_NAMES_LABEL] = "SELECT DISTINCT label FROM runs WHERE label IS NOT NULL",
-	    [ROWS_NAMES_REGION] = "SELECT name FROM regions",
-	};
 	PGresult *r = NULL;
 	int i, ret;
 
 	*n = 0;
-	ret = postgres_exec(c, &r, sql[kind], NULL, 0, "read");
+	ret = postgres_exec(c, &r, rows_names_sql(kind), NULL, 0, "read");
 	for (i = 0; !ret && i < PQntuples(r); i++, (*n)++)
 		if (buf_add(out, PQgetvalue(r, i, 0), strlen(PQgetvalue(r, i, 0)) + 1))
 			ret = ERR_NOMEM;
 	PQclear(r);
 	return ret;
-}
-
-int postgres_hint(struct store_conn *c, struct buf *hint, enum rows_names kind, const char *word)
-{
-	return rows_hint(c, postgres_names, hint, kind, word);
 }
 
 static const struct rows_resolve_ops postgres_resolve_ops = {

@@ -376,16 +376,8 @@ int postgres_pin_remove(struct store_conn *c, int64_t *prev, const char *name)
 	pp_text(&p, name);
 	ret =
 	    postgres_query_int(c, prev, "DELETE FROM pins WHERE name = $1 RETURNING run_id", &p, 1);
-	if (!ret && *prev == 0) {
-		/* a mistyped name: the nearest pin */
-		struct buf hint = BUF_INIT;
-
-		ret = postgres_hint(c, &hint, ROWS_NAMES_PIN, name);
-		if (!ret)
-			ret = err_set(ERR_NOTFOUND, "no pin named '%s'%s", name,
-				      hint.data ? hint.data : "");
-		buf_release(&hint);
-	}
+	if (!ret && *prev == 0)
+		ret = rows_no_pin(c, postgres_names, name); /* with the nearest pin */
 	if (ret)
 		*prev = 0;
 	return ret;

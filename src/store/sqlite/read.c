@@ -312,21 +312,13 @@ static const char *resolve_location(const struct store_conn *st)
 	return st->path;
 }
 
-/* The stored names of kind (rows.h: rows_names_fn). */
-static int sqlite_names(struct store_conn *st, struct buf *out, size_t *n, enum rows_names kind)
+int sqlite_names(struct store_conn *st, struct buf *out, size_t *n, enum rows_names kind)
 {
-	static const char *const sql[] = {
-	    [ROWS_NAMES_PIN] = "SELECT name FROM pins",
-	    [ROWS_NAMES_TAG] = "SELECT DISTINCT tag FROM run_tags",
-	    [ROWS_NAMES_BRANCH] = "SELECT DISTINCT branch FROM runs WHERE branch IS NOT NULL",
-	    [ROWS_NAMES_LABEL] = "SELECT DISTINCT label FROM runs WHERE label IS NOT NULL",
-	    [ROWS_NAMES_REGION] = "SELECT name FROM regions",
-	};
 	sqlite3_stmt *s = NULL;
 	int rc = SQLITE_DONE, ret;
 
 	*n = 0;
-	ret = sqlite_prepare(st, &s, sql[kind], 0, "read");
+	ret = sqlite_prepare(st, &s, rows_names_sql(kind), 0, "read");
 	while (!ret && (rc = sqlite3_step(s)) == SQLITE_ROW) {
 		const char *name = (const char *)sqlite3_column_text(s, 0);
 
@@ -341,11 +333,6 @@ static int sqlite_names(struct store_conn *st, struct buf *out, size_t *n, enum 
 		ret = sqlite_err(st, rc, "read");
 	sqlite3_finalize(s);
 	return ret;
-}
-
-int sqlite_hint(struct store_conn *st, struct buf *hint, enum rows_names kind, const char *word)
-{
-	return rows_hint(st, sqlite_names, hint, kind, word);
 }
 
 static const struct rows_resolve_ops sqlite_resolve_ops = {

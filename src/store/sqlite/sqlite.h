@@ -119,10 +119,9 @@ extern const struct store_backend sqlite_store_backend;
 /* Map SQLite result code rc (the message is in the connection) to an ERR_*
  * code and record "cannot WHAT store 'PATH': REASON". */
 int sqlite_err(const struct store_conn *st, int rc, const char *what);
-/* "; did you mean 'X'?" appended to hint for the stored name of kind
- * nearest to word, nothing when none is close (read.c, rows_hint()).
- * 0, ERR_NOMEM or ERR_STORE. */
-int sqlite_hint(struct store_conn *st, struct buf *hint, enum rows_names kind, const char *word);
+/* The stored names of kind, for rows_hint() and the messages of rows.h
+ * (rows_names_fn, read.c). */
+int sqlite_names(struct store_conn *st, struct buf *out, size_t *n, enum rows_names kind);
 /* Prepare sql into *out (NULL on failure, with the message set). */
 int sqlite_prepare(struct store_conn *st, sqlite3_stmt **out, const char *sql, unsigned flags,
 		   const char *what);

@@ -465,16 +465,8 @@ int sqlite_pin_remove(struct store_conn *st, int64_t *prev, const char *name)
 	if (rc != SQLITE_DONE)
 		ret = sqlite_err(st, rc, "update");
 	sqlite3_finalize(s);
-	if (!ret && *prev == 0) {
-		/* a mistyped name: the nearest pin */
-		struct buf hint = BUF_INIT;
-
-		ret = sqlite_hint(st, &hint, ROWS_NAMES_PIN, name);
-		if (!ret)
-			ret = err_set(ERR_NOTFOUND, "no pin named '%s'%s", name,
-				      hint.data ? hint.data : "");
-		buf_release(&hint);
-	}
+	if (!ret && *prev == 0)
+		ret = rows_no_pin(st, sqlite_names, name); /* with the nearest pin */
 	if (ret)
 		*prev = 0;
 	return ret;
