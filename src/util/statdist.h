@@ -1,0 +1,60 @@
+/*
+ * statdist.h - the distributions and rank statistics behind scopedb's
+ * statistical verdicts (src/analysis/verdict.c) and change points: the
+ * normal and Student t distributions, the regularized incomplete beta
+ * function, the median, the median absolute deviation and the
+ * Mann-Whitney U test.  The methods and their references are in
+ * docs/statistics.md, section "Distributions".
+ *
+ * Pure computation with libm, no allocation except the scratch table of
+ * the exact Mann-Whitney distribution (freed before returning); safe on
+ * any thread.  Arrays passed as const are only read; statdist_median()
+ * and statdist_mad() reorder (and statdist_mad() overwrites) the caller's
+ * array.  Out-of-domain arguments return NaN.
+ */
+#ifndef SCOPEDB_UTIL_STATDIST_H
+#define SCOPEDB_UTIL_STATDIST_H
+
+#include <stddef.h>
+
+/* P(Z <= z) for a standard normal Z. */
+double statdist_norm_cdf(double z);
+
+/* The p-quantile of the standard normal, p in (0, 1): Wichura's AS 241. */
+double statdist_norm_quantile(double p);
+
+/*
+ * The regularized incomplete beta function I_x(a, b), a > 0, b > 0,
+ * x in [0, 1]: its continued fraction evaluated by the modified Lentz
+ * method.
+ */
+double statdist_betainc(double a, double b, double x);
+
+/* P(T <= t) for Student's t with df > 0 (real) degrees of freedom. */
+double statdist_t_cdf(double t, double df);
+
+/* The p-quantile of Student's t with df > 0 degrees of freedom, p in (0, 1). */
+double statdist_t_quantile(double p, double df);
+
+/* The median of v[0..n), n > 0; sorts v in place. */
+double statdist_median(double *v, size_t n);
+
+/*
+ * The raw (unscaled) median absolute deviation of v[0..n), n > 0:
+ * median(|v_i - median(v)|).  Multiply by 1.4826 for a consistent
+ * estimate of a normal sigma.  Sorts and overwrites v.
+ */
+double statdist_mad(double *v, size_t n);
+
+/*
+ * Mann-Whitney U test of a[0..na) against b[0..nb), both non-empty: the
+ * two-sided p-value.  Exact (the null distribution of U counted over all
+ * rank assignments) when na <= 20, nb <= 20 and there are no ties, else the
+ * normal approximation with the tie correction of the variance and a
+ * continuity correction of 0.5.  *u (if not NULL) receives U of a: the
+ * number of pairs (a_i, b_j) with a_i > b_j, plus one half per tie.
+ * NaN when a value is NaN or the scratch table cannot be allocated.
+ */
+double statdist_mannwhitney_p(const double *a, size_t na, const double *b, size_t nb, double *u);
+
+#endif
