@@ -383,7 +383,7 @@ int changepoint_find(struct changepoint **out, size_t *nout, const struct stats_
 		dbl + 7 * (n + 1), dbl + 8 * (n + 1));
 	cp_confirm(&w, idx, &nb, res, o);
 	for (i = k = 0; i < nb; i++)
-		k += res[i].step;
+		k += res[i].step ? 1 : 0;
 	if (k == 0)
 		goto out;
 	cp = util_calloc(k, sizeof(*cp));
