@@ -33,15 +33,15 @@
 #define CP_PENALTY 3.0
 /* Clipping half-width around the running median, in sigmas. */
 #define CP_CLIP 3.0
-/* Half-width of the running median's window (5 points). */
-#define CP_HALF 2
+/* Points on each side whose median an outlier is compared with. */
+#define CP_SIDE 3
 /* Smallest noise estimate (log units): a perfectly flat series still has
  * a finite penalty. */
 #define CP_SIGMA_MIN 1e-4
 /* A step must explain the points around it better than any ramp of at
  * least CP_RAMP_MIN runs (a slow drift), by CP_RAMP sigma^2, within
  * CP_WINDOW points on each side. */
-#define CP_RAMP 0.0
+#define CP_RAMP -2.0
 #define CP_RAMP_MIN 8
 #define CP_WINDOW 64
 
@@ -109,25 +109,46 @@ static void cp_points(struct cp_point *pt, double *x, double *tmp, size_t *m,
 	*m = k;
 }
 
-/* Robust noise (step 1) and the clipped series with its prefix sums
- * (step 2). */
+/* The median of the x[lo, hi) (hi > lo), through tmp. */
+static double cp_median(const struct cp_work *w, size_t lo, size_t hi, double *tmp)
+{
+	memcpy(tmp, w->x + lo, (hi - lo) * sizeof(double));
+	return statdist_median(tmp, hi - lo);
+}
+
+/*
+ * Robust noise (step 1) and the clipped series with its prefix sums
+ * (step 2): a point further than CP_CLIP sigmas from the median of the
+ * CP_SIDE points before it and from that of the CP_SIDE points after it
+ * is an outlier of one or two runs: it becomes the midpoint of the two
+ * medians (at the ends, where there is one side, it is clamped to
+ * CP_CLIP sigmas of its median).  A point next to a step is close to one
+ * side, so steps are left alone.
+ */
 static void cp_prepare(struct cp_work *w)
 {
-	size_t i, j, lo, hi, m = w->m;
-	double mean = 0.0, med;
+	size_t i, m = w->m;
+	double mean = 0.0, c, left, right, *tmp = w->tmp;
 
 	for (i = 0; i + 1 < m; i++)
 		w->tmp[i] = w->x[i + 1] - w->x[i];
 	w->sigma = m > 2 ? 1.4826 * statdist_mad(w->tmp, m - 1) / sqrt(2.0) : 0.0;
 	if (!(w->sigma > CP_SIGMA_MIN))
 		w->sigma = CP_SIGMA_MIN;
+	c = CP_CLIP * w->sigma;
 	for (i = 0; i < m; i++) {
-		lo = i > CP_HALF ? i - CP_HALF : 0;
-		hi = i + CP_HALF < m ? i + CP_HALF : m - 1;
-		for (j = lo; j <= hi; j++)
-			w->tmp[j - lo] = w->x[j];
-		med = statdist_median(w->tmp, hi - lo + 1);
-		w->z[i] = fmin(fmax(w->x[i], med - CP_CLIP * w->sigma), med + CP_CLIP * w->sigma);
+		left = i ? cp_median(w, i > CP_SIDE ? i - CP_SIDE : 0, i, tmp) : NAN;
+		right = i + 1 < m
+			    ? cp_median(w, i + 1, i + 1 + CP_SIDE < m ? i + 1 + CP_SIDE : m, tmp)
+			    : NAN;
+		w->z[i] = w->x[i];
+		if (isnan(left) && isnan(right))
+			;
+		else if (isnan(left) || isnan(right))
+			w->z[i] = fmin(fmax(w->x[i], (isnan(left) ? right : left) - c),
+				       (isnan(left) ? right : left) + c);
+		else if (fabs(w->x[i] - left) > c && fabs(w->x[i] - right) > c)
+			w->z[i] = (left + right) / 2.0;
 		mean += w->z[i];
 	}
 	mean /= (double)m;
