@@ -52,9 +52,10 @@ void changepoint_opts_init(struct changepoint_opts *o)
 	o->alpha = CHANGEPOINT_ALPHA;
 }
 
-/* One point: the runs [first, last] of one commit (value: their median). */
+/* One point: the runs [first, last] of one commit and their median. */
 struct cp_point {
 	size_t first, last, runs;
+	double value;
 };
 
 /* The working arrays of one series of m points. */
@@ -75,8 +76,8 @@ static int cp_same_commit(const char *const *commit, size_t i, size_t j)
 }
 
 /*
- * The points of v[0..n): consecutive valid runs of one commit collapsed;
- * x[k] = the median of their log-values.  *m = the number of points.
+ * The points of v[0..n): consecutive valid runs of one commit collapsed
+ * into their median; x[k] = its log.  *m = the number of points.
  */
 static void cp_points(struct cp_point *pt, double *x, double *tmp, size_t *m,
 		      const struct stats_val *v, const char *const *commit, size_t n)
@@ -89,21 +90,23 @@ static void cp_points(struct cp_point *pt, double *x, double *tmp, size_t *m,
 		if (i < n && !valid)
 			continue;
 		if (i < n && prev < n && cp_same_commit(commit, prev, i)) {
-			tmp[nt++] = log(v[i].v);
+			tmp[nt++] = v[i].v;
 			pt[k - 1].last = i;
 			pt[k - 1].runs++;
 			prev = i;
 			continue;
 		}
-		if (k)
-			x[k - 1] = statdist_median(tmp, nt);
+		if (k) {
+			pt[k - 1].value = statdist_median(tmp, nt);
+			x[k - 1] = log(pt[k - 1].value);
+		}
 		if (i == n)
 			break;
 		pt[k].first = pt[k].last = i;
 		pt[k].runs = 1;
 		k++;
 		nt = 0;
-		tmp[nt++] = log(v[i].v);
+		tmp[nt++] = v[i].v;
 		prev = i;
 	}
 	*m = k;
@@ -364,6 +367,17 @@ static void cp_confirm(const struct cp_work *w, size_t *bnd, size_t *nb, struct 
 	}
 }
 
+/* The median value of the points [a, b), through tmp: the typical value
+ * of a segment, in the metric's unit. */
+static double cp_value_median(const struct cp_point *pt, size_t a, size_t b, double *tmp)
+{
+	size_t i;
+
+	for (i = a; i < b; i++)
+		tmp[i - a] = pt[i].value;
+	return statdist_median(tmp, b - a);
+}
+
 int changepoint_find(struct changepoint **out, size_t *nout, const struct stats_val *v,
 		     const char *const *commit, size_t n, const struct changepoint_opts *o)
 {
@@ -419,9 +433,9 @@ int changepoint_find(struct changepoint **out, size_t *nout, const struct stats_
 			continue;
 		cp[k].before = pt[b - 1].last;
 		cp[k].after = pt[b].first;
-		cp[k].v_before = exp(res[i].med_a);
-		cp[k].v_after = exp(res[i].med_b);
-		cp[k].pct = expm1(res[i].med_b - res[i].med_a) * 100.0;
+		cp[k].v_before = cp_value_median(pt, a, b, w.tmp);
+		cp[k].v_after = cp_value_median(pt, b, c, w.tmp);
+		cp[k].pct = (cp[k].v_after / cp[k].v_before - 1.0) * 100.0;
 		cp[k].p = res[i].p;
 		for (j = a; j < b; j++)
 			cp[k].runs_before += pt[j].runs;

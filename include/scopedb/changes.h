@@ -1,0 +1,67 @@
+/*
+ * changes.h - the change points of every selected region over a history
+ * of stored runs ("scopedb changes"), and of one region's series for the
+ * marks of "scopedb history": the store's history query, the metric
+ * values as diff computes them (history_values()), and changepoint_find()
+ * per region with the runs' commits, so that repetitions of a commit are
+ * one point.
+ *
+ * Ownership: struct changes_result owns its points and items (released
+ * by changes_result_release()); an item's before/after point into the
+ * result's points.
+ */
+#ifndef SCOPEDB_CHANGES_H
+#define SCOPEDB_CHANGES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "scopedb/changepoint.h"
+#include "scopedb/model.h"
+#include "scopedb/store.h"
+
+enum changes_sort {
+	CHANGES_SORT_TIME, /* newest first (then region name) */
+	CHANGES_SORT_PCT,  /* largest |change| first */
+};
+
+/* "time" or "pct"; ERR_USAGE "invalid --sort 'x': choose from time, pct". */
+int changes_sort_parse(enum changes_sort *out, const char *arg);
+
+/* One change point of one region. */
+struct changes_item {
+	const struct store_history_point *before; /* the last run before */
+	const struct store_history_point *after;  /* the first run after */
+	struct changepoint cp;
+	int adjacent; /* no other selected run lies between the two */
+};
+
+struct changes_result {
+	struct store_history_point *pts; /* grouped by region, oldest first */
+	size_t npts;
+	struct changes_item *items; /* sorted as asked */
+	size_t n;
+	size_t nruns;	 /* selected runs */
+	size_t nregions; /* regions with at least one run */
+};
+
+/*
+ * The change points of metric m of every region q selects over the runs
+ * q->runs selects (q->durations and q->ranks as for history), with the
+ * options o, sorted by sort.  A store without any region matching q
+ * gives an empty result when q has no filter, else ERR_NOTFOUND as
+ * store_region_history().  Release with changes_result_release().
+ */
+int changes_find(struct changes_result *out, struct store *st, const struct store_history_query *q,
+		 enum stats_metric m, const struct changepoint_opts *o, enum changes_sort sort);
+void changes_result_release(struct changes_result *r);
+
+/*
+ * The change points of one region's values v[0..n) of the points p[0..n)
+ * (store_region_history() order), the points' commits making repetitions
+ * one point.  *out as changepoint_find() (free() it).
+ */
+int changes_series(struct changepoint **out, size_t *nout, const struct store_history_point *p,
+		   const struct stats_val *v, size_t n, const struct changepoint_opts *o);
+
+#endif
