@@ -136,6 +136,22 @@ static void cp_prepare(struct cp_work *w)
 	for (i = 0; i + 1 < m; i++)
 		w->tmp[i] = w->x[i + 1] - w->x[i];
 	w->sigma = m > 2 ? 1.4826 * statdist_mad(w->tmp, m - 1) / sqrt(2.0) : 0.0;
+	if (!(w->sigma > CP_SIGMA_MIN) && m > 2) {
+		/* more than half the differences equal (quantized values):
+		 * the MAD of those that are not, if there are enough of them
+		 * to be noise rather than a few steps */
+		double med;
+		size_t k = 0;
+
+		for (i = 0; i + 1 < m; i++)
+			w->tmp[i] = w->x[i + 1] - w->x[i];
+		med = statdist_median(w->tmp, m - 1);
+		for (i = 0; i + 1 < m; i++)
+			if (fabs(w->tmp[i] - med) > 1e-12)
+				w->tmp[k++] = fabs(w->tmp[i] - med);
+		if (k >= 3 && k >= (m - 1) / 10)
+			w->sigma = 1.4826 * statdist_median(w->tmp, k) / sqrt(2.0);
+	}
 	if (!(w->sigma > CP_SIGMA_MIN))
 		w->sigma = CP_SIGMA_MIN;
 	c = CP_CLIP * w->sigma;
