@@ -1,14 +1,14 @@
 /*
  * changes.h - the change points of every selected region over a history
  * of stored runs ("scopedb changes"), and of one region's series for the
- * marks of "scopedb history": the store's history query, the metric
- * values as diff computes them (history_values()), and changepoint_find()
- * per region with the runs' commits, so that repetitions of a commit are
- * one point.
+ * marks of "scopedb history": one store query for every region's runs
+ * (store_region_series()), the metric values as diff computes them
+ * (history_values()), and changepoint_find() per region with the runs'
+ * commits, so that repetitions of a commit are one point.
  *
- * Ownership: struct changes_result owns its points and items (released
- * by changes_result_release()); an item's before/after point into the
- * result's points.
+ * Ownership: struct changes_result owns its series and items (released
+ * by changes_result_release()); an item's region, before and after point
+ * into the result's series.
  */
 #ifndef SCOPEDB_CHANGES_H
 #define SCOPEDB_CHANGES_H
@@ -30,30 +30,29 @@ int changes_sort_parse(enum changes_sort *out, const char *arg);
 
 /* One change point of one region. */
 struct changes_item {
-	const struct store_history_point *before; /* the last run before */
-	const struct store_history_point *after;  /* the first run after */
+	const char *region;
+	const struct store_series_run *before; /* the last run before */
+	const struct store_series_run *after;  /* the first run after */
 	struct changepoint cp;
 	int adjacent; /* no other selected run lies between the two */
 };
 
 struct changes_result {
-	struct store_history_point *pts; /* grouped by region, oldest first */
-	size_t npts;
+	struct store_series series; /* runs oldest first, regions by name */
 	struct changes_item *items; /* sorted as asked */
 	size_t n;
-	size_t nruns;	 /* selected runs */
-	size_t nregions; /* regions with at least one run */
 };
 
 /*
- * The change points of metric m of every region q selects over the runs
- * q->runs selects (q->durations and q->ranks as for history), with the
- * options o, sorted by sort.  A store without any region matching q
- * gives an empty result when q has no filter, else ERR_NOTFOUND as
- * store_region_history().  Release with changes_result_release().
+ * The change points of metric m (over all ranks) of every region filter
+ * keeps (all when NULL) over the runs f selects, with the options o,
+ * sorted by sort.  When filter keeps no stored region at all: ERR_NOTFOUND
+ * "no region matches 'PATTERN' in store 'PATH'" (pattern: how filter
+ * selects).  Release with changes_result_release().
  */
-int changes_find(struct changes_result *out, struct store *st, const struct store_history_query *q,
-		 enum stats_metric m, const struct changepoint_opts *o, enum changes_sort sort);
+int changes_find(struct changes_result *out, struct store *st, const struct filter *f,
+		 store_region_filter filter, void *ctx, const char *pattern, enum stats_metric m,
+		 const struct changepoint_opts *o, enum changes_sort sort);
 void changes_result_release(struct changes_result *r);
 
 /*

@@ -42,39 +42,14 @@ int changes_series(struct changepoint **out, size_t *nout, const struct store_hi
 	return rc;
 }
 
-/* A selected run's place in recorded order (for bsearch by id). */
-struct changes_pos {
-	int64_t id;
-	size_t pos;
-};
-
-static int changes_cmp_pos(const void *a, const void *b)
-{
-	const struct changes_pos *x = a, *y = b;
-
-	return (x->id > y->id) - (x->id < y->id);
-}
-
-/* The place of run id among the selected runs (SIZE_MAX: not found). */
-static size_t changes_place(const struct changes_pos *pos, size_t n, int64_t id)
-{
-	struct changes_pos key = {id, 0}, *hit;
-
-	hit = bsearch(&key, pos, n, sizeof(*pos), changes_cmp_pos);
-	return hit ? hit->pos : SIZE_MAX;
-}
-
 /* Newest first: the later first run after, then region name. */
 static int changes_cmp_time(const void *a, const void *b)
 {
 	const struct changes_item *x = a, *y = b;
-	int c = strcmp(y->after->time, x->after->time);
 
-	if (c)
-		return c;
-	if (x->after->run_id != y->after->run_id)
-		return x->after->run_id < y->after->run_id ? 1 : -1;
-	return strcmp(x->after->stats.name, y->after->stats.name);
+	if (x->after != y->after)
+		return x->after < y->after ? 1 : -1; /* runs are in recorded order */
+	return strcmp(x->region, y->region);
 }
 
 /* Largest |change| first, then newest first. */
@@ -89,92 +64,95 @@ static int changes_cmp_pct(const void *a, const void *b)
 	return changes_cmp_time(a, b);
 }
 
-/* The end of the region whose points start at p[i]. */
-static size_t changes_group_end(const struct store_history_point *p, size_t n, size_t i)
+/* The change points of the cells c[0..n) of one region into out->items;
+ * p, s and v are scratch arrays of n entries. */
+static int changes_region(struct changes_result *out, size_t *cap,
+			  const struct store_series_cell *c, size_t n, enum stats_metric m,
+			  const struct changepoint_opts *o, struct store_history_point *p,
+			  struct history_step *s, struct stats_val *v)
 {
-	size_t j;
+	const struct store_series *ser = &out->series;
+	struct changepoint *cp = NULL;
+	size_t i, ncp = 0;
+	int rc;
 
-	for (j = i + 1; j < n && p[j].stats.region_id == p[i].stats.region_id; j++)
-		;
-	return j;
+	for (i = 0; i < n; i++) { /* borrowed: nothing here is freed */
+		memset(&p[i], 0, sizeof(p[i]));
+		p[i].stats = c[i].stats;
+		p[i].run_id = ser->runs[c[i].run].id;
+		p[i].time = ser->runs[c[i].run].time;
+		p[i].commit = ser->runs[c[i].run].commit;
+		p[i].label = ser->runs[c[i].run].label;
+	}
+	rc = history_values(s, p, n, m);
+	for (i = 0; !rc && i < n; i++)
+		v[i] = s[i].v;
+	if (!rc)
+		rc = changes_series(&cp, &ncp, p, v, n, o);
+	for (i = 0; !rc && i < ncp; i++) {
+		struct changes_item *it = util_push(&out->items, cap, &out->n, sizeof(*it));
+		size_t a = c[cp[i].before].run, b = c[cp[i].after].run;
+
+		if (!it) {
+			rc = ERR_NOMEM;
+			break;
+		}
+		it->region = ser->names[c[0].region];
+		it->before = &ser->runs[a];
+		it->after = &ser->runs[b];
+		it->cp = cp[i];
+		it->adjacent = b == a + 1;
+	}
+	free(cp);
+	return rc;
 }
 
-int changes_find(struct changes_result *out, struct store *st, const struct store_history_query *q,
-		 enum stats_metric m, const struct changepoint_opts *o, enum changes_sort sort)
+int changes_find(struct changes_result *out, struct store *st, const struct filter *f,
+		 store_region_filter filter, void *ctx, const char *pattern, enum stats_metric m,
+		 const struct changepoint_opts *o, enum changes_sort sort)
 {
-	struct store_run *runs = NULL;
-	struct history_step *steps = NULL;
+	const struct store_series *ser = &out->series;
+	struct store_history_point *p = NULL;
+	struct history_step *s = NULL;
 	struct stats_val *v = NULL;
-	struct changes_pos *pos = NULL;
-	struct changepoint *cp = NULL;
-	size_t nruns = 0, ncp = 0, cap = 0, i, j, k;
-	int started = 0, rc;
+	size_t cap = 0, i, j, most = 0;
+	int rc;
 
 	memset(out, 0, sizeof(*out));
-	rc = store_read_begin(st, &started);
-	if (rc)
-		return rc;
-	rc = store_region_history(st, &out->pts, &out->npts, q);
-	if (rc == ERR_NOTFOUND && !q->region && !q->filter) {
-		err_clear();
-		rc = 0;
-	}
-	if (!rc)
-		rc = store_find_runs(st, &runs, &nruns, q->runs);
-	if (started)
-		store_read_end(st);
+	rc = store_region_series(st, &out->series, f, filter, ctx);
 	if (rc)
 		goto out;
-	out->nruns = nruns;
-	pos = util_calloc(nruns ? nruns : 1, sizeof(*pos));
-	steps = util_calloc(out->npts ? out->npts : 1, sizeof(*steps));
-	v = util_calloc(out->npts ? out->npts : 1, sizeof(*v));
-	if (!pos || !steps || !v) {
+	if (filter && ser->nselected == 0) {
+		rc = err_set(ERR_NOTFOUND, "no region matches '%s' in store '%s'",
+			     pattern ? pattern : "", store_location(st));
+		goto out;
+	}
+	for (i = 0; i < ser->ncells; i = j) {
+		for (j = i + 1; j < ser->ncells && ser->cells[j].region == ser->cells[i].region;
+		     j++)
+			;
+		if (j - i > most)
+			most = j - i;
+	}
+	p = util_calloc(most ? most : 1, sizeof(*p));
+	s = util_calloc(most ? most : 1, sizeof(*s));
+	v = util_calloc(most ? most : 1, sizeof(*v));
+	if (!p || !s || !v) {
 		rc = err_nomem();
 		goto out;
 	}
-	for (i = 0; i < nruns; i++) { /* newest first */
-		pos[i].id = runs[i].id;
-		pos[i].pos = nruns - 1 - i;
+	for (i = 0; i < ser->ncells && !rc; i = j) {
+		for (j = i + 1; j < ser->ncells && ser->cells[j].region == ser->cells[i].region;
+		     j++)
+			;
+		rc = changes_region(out, &cap, ser->cells + i, j - i, m, o, p, s, v);
 	}
-	qsort(pos, nruns, sizeof(*pos), changes_cmp_pos);
-	for (i = 0; i < out->npts; i = j) {
-		const struct store_history_point *p = out->pts + i;
-
-		j = changes_group_end(out->pts, out->npts, i);
-		out->nregions++;
-		rc = history_values(steps + i, p, j - i, m);
-		for (k = 0; !rc && k < j - i; k++)
-			v[k] = steps[i + k].v;
-		if (!rc)
-			rc = changes_series(&cp, &ncp, p, v, j - i, o);
-		for (k = 0; !rc && k < ncp; k++) {
-			struct changes_item *it =
-			    util_push(&out->items, &cap, &out->n, sizeof(*out->items));
-			size_t a, b;
-
-			if (!it) {
-				rc = ERR_NOMEM;
-				break;
-			}
-			it->before = p + cp[k].before;
-			it->after = p + cp[k].after;
-			it->cp = cp[k];
-			a = changes_place(pos, nruns, it->before->run_id);
-			b = changes_place(pos, nruns, it->after->run_id);
-			it->adjacent = a != SIZE_MAX && b != SIZE_MAX && b == a + 1;
-		}
-		free(cp);
-		cp = NULL;
-		if (rc)
-			goto out;
-	}
-	qsort(out->items, out->n, sizeof(*out->items),
-	      sort == CHANGES_SORT_PCT ? changes_cmp_pct : changes_cmp_time);
+	if (!rc)
+		qsort(out->items, out->n, sizeof(*out->items),
+		      sort == CHANGES_SORT_PCT ? changes_cmp_pct : changes_cmp_time);
 out:
-	store_runs_free(runs, nruns);
-	free(pos);
-	free(steps);
+	free(p);
+	free(s);
 	free(v);
 	if (rc)
 		changes_result_release(out);
@@ -183,7 +161,7 @@ out:
 
 void changes_result_release(struct changes_result *r)
 {
-	store_history_free(r->pts, r->npts);
+	store_series_release(&r->series);
 	free(r->items);
 	memset(r, 0, sizeof(*r));
 }

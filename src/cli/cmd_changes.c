@@ -98,11 +98,11 @@ static const char *changes_commits(char *out, size_t len, const struct changes_i
 /* The JSON of one side of a change: {"run", "commit", "recorded_at",
  * "value"}. */
 static void changes_json_side(struct doc *d, struct doc_value *parent, const char *key,
-			      const struct store_history_point *p, double value, int count)
+			      const struct store_series_run *p, double value, int count)
 {
 	struct doc_value *o = doc_json_obj(d, parent, key, JSONW_INLINE);
 
-	doc_json_int(d, o, "run", p->run_id);
+	doc_json_int(d, o, "run", p->id);
 	doc_json_str(d, o, "commit", p->commit);
 	doc_json_str(d, o, "recorded_at", p->time);
 	doc_json_num(d, o, "value", value, count);
@@ -131,8 +131,9 @@ static int changes_document(struct doc *d, const void *ctx)
 		cols[CC_BEFORE].type = cols[CC_AFTER].type = DOC_COUNT;
 	b = doc_line(d, DOC_F_HUMAN);
 	doc_spanf(d, b, DOC_RAW, "Change points of %s (%s) over %zu run%s and %zu region%s, %s:",
-		  stats_metric_name(v->metric), report_unit(v->metric), r->nruns,
-		  r->nruns == 1 ? "" : "s", r->nregions, r->nregions == 1 ? "" : "s",
+		  stats_metric_name(v->metric), report_unit(v->metric), r->series.nruns,
+		  r->series.nruns == 1 ? "" : "s", r->series.nregions,
+		  r->series.nregions == 1 ? "" : "s",
 		  v->sort == CHANGES_SORT_PCT ? "largest first" : "newest first");
 	doc_blank(d, DOC_F_HUMAN);
 	t = doc_table(d, DOC_F_HUMAN | DOC_F_CSV, cols, CC_N);
@@ -145,17 +146,17 @@ static int changes_document(struct doc *d, const void *ctx)
 		unsigned mood = count ? 0 : it->cp.pct > 0 ? DOC_BAD : DOC_GOOD;
 
 		doc_row(t);
-		doc_set_text(t, CC_REGION, it->after->stats.name);
-		snprintf(num, sizeof(num), "%" PRId64 " -> %" PRId64, it->before->run_id,
-			 it->after->run_id);
+		doc_set_text(t, CC_REGION, it->region);
+		snprintf(num, sizeof(num), "%" PRId64 " -> %" PRId64, it->before->id,
+			 it->after->id);
 		doc_set_text(t, CC_RUNS, num);
 		doc_set_text(t, CC_COMMITS, changes_commits(commits, sizeof(commits), it));
 		doc_set_text(t, CC_RECORDED, it->after->time);
-		doc_set_id(t, CC_BEFORE_RUN, it->before->run_id);
+		doc_set_id(t, CC_BEFORE_RUN, it->before->id);
 		doc_set_text(t, CC_BEFORE_COMMIT, it->before->commit);
 		doc_set_text(t, CC_BEFORE_TIME, it->before->time);
 		doc_set_num(t, CC_BEFORE, 0, it->cp.v_before);
-		doc_set_id(t, CC_AFTER_RUN, it->after->run_id);
+		doc_set_id(t, CC_AFTER_RUN, it->after->id);
 		doc_set_text(t, CC_AFTER_COMMIT, it->after->commit);
 		doc_set_text(t, CC_AFTER_TIME, it->after->time);
 		doc_set_num(t, CC_AFTER, 0, it->cp.v_after);
@@ -171,7 +172,7 @@ static int changes_document(struct doc *d, const void *ctx)
 		doc_set_id(t, CC_RUNS_BEFORE, (int64_t)it->cp.runs_before);
 		doc_set_id(t, CC_RUNS_AFTER, (int64_t)it->cp.runs_after);
 		o = doc_json_obj(d, arr, NULL, JSONW_INLINE);
-		doc_json_str(d, o, "region", it->after->stats.name);
+		doc_json_str(d, o, "region", it->region);
 		changes_json_side(d, o, "before", it->before, it->cp.v_before, count);
 		changes_json_side(d, o, "after", it->after, it->cp.v_after, count);
 		doc_json_num(d, o, "pct", it->cp.pct, 0);
@@ -218,7 +219,6 @@ int cmd_changes(int argc, char **argv)
 	struct opt_list tags = OPT_LIST_INIT, inc = OPT_LIST_INIT, exc = OPT_LIST_INIT;
 	struct changes_result res;
 	struct changepoint_opts co;
-	struct store_history_query q;
 	struct changes_view v;
 	struct filter f;
 	struct match *m = NULL;
@@ -245,7 +245,6 @@ int cmd_changes(int argc, char **argv)
 	};
 
 	memset(&res, 0, sizeof(res));
-	memset(&q, 0, sizeof(q));
 	memset(&f, 0, sizeof(f));
 	memset(&v, 0, sizeof(v));
 	v.metric = STATS_TOTAL;
@@ -261,13 +260,13 @@ int cmd_changes(int argc, char **argv)
 			code = cli_error();
 			goto out;
 		}
-		q.filter = changes_filter;
-		q.ctx = m;
-		q.pattern = inc.n ? inc.v[0] : exc.v[0];
 	}
-	q.runs = &f;
 	if (store_open(&st, cli_db_path(db), STORE_READONLY) ||
-	    changes_find(&res, st, &q, v.metric, &co, v.sort)) {
+	    changes_find(&res, st, &f, m ? changes_filter : NULL, m,
+			 inc.n	 ? inc.v[0]
+			 : exc.n ? exc.v[0]
+				 : NULL,
+			 v.metric, &co, v.sort)) {
 		code = cli_error();
 		goto out;
 	}
@@ -278,7 +277,8 @@ int cmd_changes(int argc, char **argv)
 		code = cli_error();
 		goto out;
 	}
-	if (res.nruns == 0 && (cli_format_is(fmt, "table") || cli_format_is(fmt, "markdown")))
+	if (res.series.nruns == 0 &&
+	    (cli_format_is(fmt, "table") || cli_format_is(fmt, "markdown")))
 		fprintf(stderr, "scopedb: no run matches the filters\n");
 	fwrite(out.data ? out.data : "", 1, out.len, stdout);
 	code = cli_finish(CLI_EXIT_OK);

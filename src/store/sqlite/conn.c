@@ -613,6 +613,7 @@ const struct store_backend sqlite_store_backend = {
     .region_stats = sqlite_region_stats,
     .region_durations = sqlite_region_durations,
     .region_history = sqlite_region_history,
+    .region_series = sqlite_region_series,
     .remove_run = sqlite_remove_run,
     .compact = sqlite_compact,
 };

@@ -247,5 +247,7 @@ int sqlite_region_durations(struct store_conn *st, struct i64vec *out, struct i6
 
 int sqlite_region_history(struct store_conn *st, struct store_history_point **out, size_t *n,
 			  const struct store_history_query *q);
+int sqlite_region_series(struct store_conn *st, struct store_series *out, const struct filter *f,
+			 store_region_filter filter, void *ctx);
 
 #endif
