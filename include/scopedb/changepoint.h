@@ -5,15 +5,15 @@
  * to noise, single-run outliers and slow drifts.
  *
  * The method (docs/statistics.md, "Change points"): consecutive runs of
- * the same commit are collapsed into one point (their median); the
- * log-values of the points are clipped around a running median (so one
- * or two outlier runs carry no weight) and segmented exactly by PELT
+ * the same commit are collapsed into one point (their median); outliers
+ * of one or two runs among the log-values of the points are replaced by
+ * the medians around them, and the series is segmented exactly by PELT
  * (Killick, Fearnhead and Eckley 2012) with a penalty scaled by a robust
  * noise estimate (the MAD of successive differences) and a minimum
- * segment length; each boundary is then kept only when the adjacent
- * segments differ by at least the minimum change, a two-sided
+ * segment length; a boundary is reported only when the adjacent segments
+ * differ by at least the minimum change and twice the noise, a two-sided
  * Mann-Whitney test between them is significant, and a step explains them
- * better than a straight line (a drift is not a step).
+ * better than a ramp (a drift is not a step).
  *
  * Ownership: arrays returned in *out are malloc'ed and freed by the
  * caller with free(); inputs are only read during the call.

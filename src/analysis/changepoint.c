@@ -6,16 +6,19 @@
  * median):
  *   1. noise: sigma = 1.4826 * MAD(x[i+1] - x[i]) / sqrt(2) of the
  *      log-values x, which a few steps or spikes do not move;
- *   2. clipping: each x[i] is clamped to within CP_CLIP sigmas of the
- *      median of its five neighbours, so that an outlier of one or two
- *      runs weighs no more than noise (a median filter keeps steps);
+ *   2. outliers: a point further than CP_CLIP sigmas from the medians of
+ *      the CP_SIDE points on both sides becomes their midpoint (z), so an
+ *      outlier of one or two runs weighs no more than noise, while a point
+ *      next to a step, close to one side, is kept;
  *   3. PELT (Killick et al. 2012): the exact minimum of the Gaussian
  *      change-in-mean cost sum((z - mean)^2) / sigma^2 plus a penalty of
  *      CP_PENALTY * log(n) per change, over segmentations with at least
  *      min_segment points per segment;
- *   4. confirmation: the boundary whose adjacent segments fail the
- *      minimum change (medians), the Mann-Whitney test or the step-against-
- *      line test is removed, the worst first, until all pass.
+ *   4. confirmation: boundaries whose adjacent segments fail the minimum
+ *      change (medians) or the Mann-Whitney test are removed, the worst
+ *      first, until all pass; of the others, those at least CP_EFFECT
+ *      sigmas high that a step explains better than a ramp (a drift) are
+ *      the change points.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -31,7 +34,7 @@
 #define CP_EFFECT 2.0
 /* Penalty per change point, in units of sigma^2 * log(n). */
 #define CP_PENALTY 3.0
-/* Clipping half-width around the running median, in sigmas. */
+/* How far from the medians on both sides an outlier lies, in sigmas. */
 #define CP_CLIP 3.0
 /* Points on each side whose median an outlier is compared with. */
 #define CP_SIDE 3
