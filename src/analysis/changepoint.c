@@ -41,9 +41,9 @@
 /* Smallest noise estimate (log units): a perfectly flat series still has
  * a finite penalty. */
 #define CP_SIGMA_MIN 1e-4
-/* A step must explain the points around it better than any ramp of at
- * least CP_RAMP_MIN runs (a slow drift), by CP_RAMP sigma^2, within
- * CP_WINDOW points on each side. */
+/* A step must explain the points around it (CP_WINDOW on each side) no
+ * worse than the best ramp of at least CP_RAMP_MIN runs (a slow drift),
+ * up to -CP_RAMP sigma^2. */
 #define CP_RAMP -2.0
 #define CP_RAMP_MIN 8
 #define CP_WINDOW 64
