@@ -42,14 +42,10 @@ static int history_regions(struct store_conn *st, char **out, const struct store
 		goto out;
 	}
 	while (sqlite_row(s, &rc)) {
-		const char *name = (const char *)sqlite3_column_text(s, 1);
+		const char *name;
 
-		if (!name) {
-			ret = err_nomem();
-			goto out;
-		}
-		keep = 1;
-		if (!q->region && q->filter && (ret = q->filter(q->ctx, &keep, name)))
+		ret = sqlite_keep_region(&name, &keep, s, 1, q->region ? NULL : q->filter, q->ctx);
+		if (ret)
 			goto out;
 		if (!keep)
 			continue;
@@ -360,16 +356,12 @@ static int series_regions(struct store_conn *st, struct store_series *out, struc
 		goto out;
 	rc = SQLITE_OK;
 	while (sqlite_row(s, &rc)) {
-		const char *name = (const char *)sqlite3_column_text(s, 1);
+		const char *name;
 		char **slot;
 		struct series_key *k;
 
-		if (!name) {
-			ret = err_nomem();
-			goto out;
-		}
-		keep = 1;
-		if (filter && (ret = filter(ctx, &keep, name)))
+		ret = sqlite_keep_region(&name, &keep, s, 1, filter, ctx);
+		if (ret)
 			goto out;
 		if (!keep)
 			continue;
