@@ -276,8 +276,11 @@ static int series_cmp_key(const void *a, const void *b)
 /* The index of id in keys[0..n) (sorted), or SIZE_MAX. */
 static size_t series_find(const struct series_key *keys, size_t n, int64_t id)
 {
-	struct series_key k = {id, 0}, *hit = bsearch(&k, keys, n, sizeof(*keys), series_cmp_key);
+	struct series_key k = {id, 0}, *hit;
 
+	if (n == 0)
+		return SIZE_MAX;
+	hit = bsearch(&k, keys, n, sizeof(*keys), series_cmp_key);
 	return hit ? hit->idx : SIZE_MAX;
 }
 
@@ -377,7 +380,7 @@ static int series_regions(struct store_conn *st, struct store_series *out, struc
 		k->idx = out->nregions - 1;
 	}
 	ret = sqlite_rows_end(st, &s, rc);
-	if (!ret)
+	if (!ret && n)
 		qsort(*keys, n, sizeof(**keys), series_cmp_key);
 out:
 	sqlite3_finalize(s);
