@@ -74,7 +74,6 @@ static const struct doc_col changes_cols[CC_N] = {
 struct changes_view {
 	const struct changes_result *res;
 	enum stats_metric metric;
-	double min_change; /* percent */
 	enum changes_sort sort;
 };
 
@@ -271,7 +270,6 @@ int cmd_changes(int argc, char **argv)
 		goto out;
 	}
 	v.res = &res;
-	v.min_change = min_change;
 	rc = cli_output(&out, changes_document, &v, fmt, 0);
 	if (rc) {
 		code = cli_error();
