@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# Quick start: install what is missing (as root), build scopedb, ingest the
+# Quick start: install what building and running scopedb needs (through
+# sudo when not root; never the test packages), build scopedb, ingest the
 # bundled example profiles into the default store (./scopedb.sqlite, or
 # $SCOPEDB_DB) and compare the baseline with the candidate run.
+# SCOPEDB_BUILD names the build tree (default build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash .ci/deps
-cmake -S . -B build >/dev/null
-cmake --build build -j2 >/dev/null
-S=./build/scopedb
+build=${SCOPEDB_BUILD:-build}
+cmake -S . -B "$build" >/dev/null
+cmake --build "$build" -j2 --target scopedb >/dev/null
+S=$build/scopedb
 $S ingest --tag example --commit 1a2b3c4 --branch main examples/baseline.h5
 $S ingest --tag example --commit 5d6e7f8 --branch main examples/candidate.h5
 $S runs

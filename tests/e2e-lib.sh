@@ -26,6 +26,15 @@ run() {
 	err=$(cat "$E2E_DIR/.stderr")
 }
 
+# on_tty CMD...: runs CMD with its standard output on a pseudo-terminal
+# (script(1)), leaving $out (carriage returns dropped; stderr mixed in)
+# and $rc.
+on_tty() {
+	script -qec "$(printf '%q ' "$@")" /dev/null </dev/null >"$E2E_DIR/.tty" 2>&1
+	rc=$?
+	out=$(tr -d '\r' <"$E2E_DIR/.tty")
+}
+
 # expect RC DESC CMD...: the command exits with RC.
 expect() {
 	local want=$1 desc=$2

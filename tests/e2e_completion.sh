@@ -11,7 +11,7 @@ S=$SCOPEDB
 # The commands of "scopedb --help" and the long options of "help CMD".
 commands=$("$S" --help | sed -n 's/^   \([a-z]*\) .*/\1/p')
 options() { "$S" help "$1" | grep -oE '^    (-[a-z], )?--[a-z-]+' | grep -oE -- '--[a-z-]+'; }
-[ "$(echo "$commands" | wc -l)" -eq 16 ] && ok || bad "command list: $commands"
+[ "$(echo "$commands" | wc -l)" -eq 18 ] && ok || bad "command list: $commands"
 
 "$S" completion bash >completion.bash
 equals "completion exit" "$?" 0
@@ -71,7 +71,7 @@ fi
 expect_error "help --man of no command" "'nosuch' is not a scopedb command" "$S" help --man nosuch
 expect 2 "help --man with two commands" "$S" help --man diff check
 expect 2 "completion without a shell" "$S" completion
-expect 2 "completion for an unknown shell" "$S" completion zsh
+expect 2 "completion for an unknown shell" "$S" completion fish
 run "$S" completion --help
 equals "completion --help exit" "$rc" 0
 contains "completion --help" "$out" "usage: scopedb completion bash"

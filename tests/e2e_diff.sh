@@ -162,7 +162,7 @@ assert [r["name"] for r in d["rows"]] == d["violations"]
 fi
 expect 0 "check markdown pass" $S check pin:release latest~1 --format markdown
 equals "markdown verdict first" "$(printf '%s\n' "$out" | head -1)" "### Regression check: PASS"
-contains "markdown table" "$out" "| region | a | b | delta | delta % |"
+contains "markdown table" "$out" "| region | baseline | candidate | delta | delta % |"
 contains "markdown align" "$out" "| :--- | ---: | ---: | ---: | ---: |"
 expect 0 "diff markdown" $S diff 1 2 --format markdown
 contains "markdown escapes _" "$out" "| halo\\_exchange |"

@@ -52,8 +52,10 @@ for f in $notprof; do
 	expect_err 2 "check $f" "$msg" $S check "$f" base.h5
 	equals "check $f stdout" "$out" ""
 done
-expect 0 "store unchanged" $S runs --format csv
-equals "no run stored" "$(printf '%s\n' "$out" | tail -n +2)" ""
+# ingest creates a new store only for a profile: none was created
+equals "no store created" "$(ls "$db"* 2>/dev/null)" ""
+expect_err 2 "no store" "scopedb: cannot open store '$db': no such file or directory" \
+	$S runs --format csv
 expect 2 "ingest json" $S ingest empty3.h5 --format json
 contains "ingest json error" "$out" "not a scope-profiler profile (no regions found)"
 
@@ -226,13 +228,13 @@ expect 1 "junit" $S check base.h5 few.h5 --max-regression 5 --fail-on-missing --
 equals "junit head" "$(printf '%s\n' "$out" | head -2)" '<?xml version="1.0" encoding="UTF-8"?>
 <testsuite name="scopedb.check" tests="6" failures="2" errors="0" skipped="0">'
 contains "junit failure" "$out" '  <testcase name="halo_exchange" classname="scopedb.check.total">
-    <failure type="missing" message="a: 0.287119, b: -, delta: -0.287119, delta %: -100%">'
+    <failure type="missing" message="baseline: 0.287119, candidate: -, delta: -0.287119, delta %: -100%">'
 contains "junit pass" "$out" '  <testcase name="fresh" classname="scopedb.check.total"/>'
 printf '%s\n' "$out" >j2.xml
 # the failure type names the rule: missing, new, or regression (the budget)
 expect 1 "junit new" $S check base.h5 few.h5 --max-regression 100 --fail-on-new --format junit
 contains "junit new type" "$out" '  <testcase name="fresh" classname="scopedb.check.total">
-    <failure type="new" message="a: -,'
+    <failure type="new" message="baseline: -,'
 equals "junit only new fails" "$(printf '%s\n' "$out" | grep -c '<failure')" 1
 expect 1 "junit regression" $S check base.h5 slow.h5 --max-regression 5 --format junit
 equals "junit regression types" "$(printf '%s\n' "$out" | grep -o 'failure type="[a-z]*"' | sort -u)" \

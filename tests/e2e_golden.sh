@@ -30,9 +30,13 @@ cp "$TESTDATA"/schema-*.h5 .
 g $S
 g $S --help
 g $S --version
+g $S -V
+g $S version
+g $S version extra
 g $S -x
 g $S nosuch
-for c in check diff help history ingest meta pin pins rm runs show tag unpin untag vacuum; do
+for c in check diff help history ingest meta pin pins prune rm runs show tag unpin untag vacuum \
+	version; do
 	g $S help $c
 	g $S $c --bogus
 done
@@ -50,6 +54,7 @@ g $S diff base.h5 slow.h5 --include solve io --exclude '^mpi' --ranks 0 1 2-3 --
 g $S diff --format csv --include solve io -- base.h5 slow.h5
 g $S runs --since yesterday
 g $S runs --limit -1
+g $S runs --limit 0
 g $S show --columns nope 1
 g $S ingest
 g $S pin

@@ -74,9 +74,12 @@ equals "runs --limit" "$(ids $S runs --limit 2)" "5 4"
 equals "runs combined" "$(ids $S runs --tag nightly --branch main --since 2026-01-02)" "5"
 expect 0 "runs empty table" $S runs --branch nope
 equals "runs empty stdout" "$out" ""
-contains "runs empty note" "$err" "no run matches the filters"
+equals "runs empty note" "$err" "scopedb: no run has branch 'nope'"
 expect 0 "runs empty json" $S runs --branch nope --format json
 equals "runs empty json out" "$out" "[]"
+equals "runs empty json note" "$err" "scopedb: no run has branch 'nope'"
+expect 0 "runs empty filters" $S runs --branch main --since 2030-01-01
+equals "runs empty filters note" "$err" "scopedb: no run matches the filters"
 expect 0 "runs table" $S runs --tag nightly
 contains "runs table unicode label" "$out" "ünï"
 expect 0 "runs no commit" $S runs --format json --limit 1 --until 2026-03-01
@@ -217,15 +220,27 @@ equals "history first delta empty" "$(printf '%s\n' "$out" | sed -n 2p | cut -d,
 # four runs are too few for a change point (e2e_changes.sh has a history)
 equals "history no change point" "$(printf '%s\n' "$out" | awk -F, '$9 == 1 { print $2 }')" ""
 equals "history no commit" "$(printf '%s\n' "$out" | sed -n 4p | cut -d, -f4,5)" ","
-expect 0 "history table ascii" env LC_ALL=C $S history solve
+# bars: on a terminal only, scaled between the column's min and max,
+# ASCII unless the locale is UTF-8
+expect 0 "history table no tty" env LC_ALL=C.UTF-8 $S history solve
 contains "history table header" "$out" "Region: solve (total, seconds)"
-contains "history ascii bar" "$out" "####################"
 equals "history marks none" "$(printf '%s\n' "$out" | grep -c 'change point')" 0
-if locale -a 2>/dev/null | grep -qi '^c\.utf-\?8$'; then
-	expect 0 "history table utf8" env LC_ALL=C.UTF-8 $S history solve
-	contains "history block bar" "$out" "████████████████████"
+equals "history no bars in a pipe" "$(printf '%s\n' "$out" | grep -c '[#█▏]')" 0
+$S history solve >hist.txt && equals "history no bars in a file" "$(grep -c '[#█▏]' hist.txt)" 0
+if command -v script >/dev/null; then
+	on_tty env LC_ALL=C $S history solve
+	equals "history tty ascii rc" "$rc" 0
+	contains "history ascii bar" "$out" "####################"
+	equals "history ascii: no blocks" "$(printf '%s\n' "$out" | grep -c '█')" 0
+	equals "history ascii us" "$(printf '%s\n' "$out" | grep -c 'µ')" 0
+	if locale -a 2>/dev/null | grep -qi '^c\.utf-\?8$'; then
+		on_tty env LC_ALL=C.UTF-8 $S history solve
+		contains "history block bar" "$out" "████████████████████"
+	else
+		ok
+	fi
 else
-	ok
+	bad "script(1) is needed to test the terminal output"
 fi
 expect 0 "history json" $S history io --metric p95 --format json
 equals "history json ids" "$(printf '%s' "$out" | jq -c '[.regions[0].runs[].id]')" "[1,2,4]"
@@ -249,7 +264,9 @@ equals "history match names" "$(printf '%s' "$out" | jq -c '[.regions[].name]')"
 expect 0 "history unicode region" $S history 'sölve_λ' --format csv
 equals "history unicode rows" "$(printf '%s\n' "$out" | tail -n +2 | wc -l)" 1
 expect 0 "history empty" $S history solve --tag nope
-contains "history empty note" "$err" "no selected run has region 'solve'"
+equals "history empty note" "$err" "scopedb: no run has tag 'nope'"
+expect 0 "history empty since" $S history solve --tag nightly --since 2099-01-01
+equals "history empty since note" "$err" "scopedb: no selected run has region 'solve'"
 expect 0 "history empty json" $S history solve --tag nope --format json
 equals "history empty json out" "$out" '{"metric": "total", "regions": []}'
 expect_error "history unknown region" "no region 'nope' in store" $S history nope

@@ -103,7 +103,8 @@ contains "json error status" "$out" '"status": "error"'
 contains "json error message" "$out" '"error": "cannot'
 
 # --- the store itself ------------------------------------------------------
-expect_error "unwritable store" "'/nonexistent/dir/s.sqlite'" $S ingest --db /nonexistent/dir/s.sqlite ci.h5
+echo not a directory >plainfile
+expect_error "unwritable store" "'plainfile/dir/s.sqlite'" $S ingest --db plainfile/dir/s.sqlite ci.h5
 cp "$db" newer.sqlite
 sqlite3 newer.sqlite 'pragma user_version=99'
 expect_error "newer store" "'newer.sqlite'.*newer" $S ingest --db newer.sqlite good.h5

@@ -55,6 +55,8 @@ static void test_steps(void **state)
 	assert_false(s[5].delta.none);
 	assert_true(s[5].pct.none);
 	assert_true(history_max(s, 6) == 4.0);
+	assert_true(history_min(s, 6) == 0.0);
+	assert_true(history_min(s + 1, 3) == 1.0); /* 3, None, 1 */
 }
 
 /* history_mark(): the change points of a series of points, repetitions of
@@ -92,12 +94,12 @@ static void test_mark(void **state)
 	assert_int_equal(s[10].change, 0);
 }
 
-static void bar(const char *want, double v, double max, size_t width, int utf8)
+static void bar(const char *want, double v, double min, double max, size_t width, int utf8)
 {
 	struct buf b = BUF_INIT;
 
 	assert_int_equal(buf_puts(&b, ""), 0);
-	assert_int_equal(history_bar(&b, val(v), max, width, utf8), 0);
+	assert_int_equal(history_bar(&b, val(v), min, max, width, utf8), 0);
 	assert_string_equal(b.data, want);
 	buf_release(&b);
 }
@@ -108,18 +110,25 @@ static void test_bars(void **state)
 	struct stats_val none = {1, 0.0};
 
 	(void)state;
-	bar("##########", 1.0, 1.0, 10, 0);
-	bar("#####", 0.5, 1.0, 10, 0);
-	bar("", 0.01, 1.0, 10, 0);
-	bar("\u2588\u2588\u2588\u2588\u2588", 0.5, 1.0, 10, 1);
-	bar("\u2588\u258c", 0.15, 1.0, 10, 1); /* 1.5 cells */
-	bar("\u258f", 0.001, 1.0, 10, 1);      /* never invisible */
-	bar("\u2588\u2588", 5.0, 1.0, 2, 1);   /* capped at the width */
-	bar("", 0.0, 1.0, 10, 1);
-	bar("", -1.0, 1.0, 10, 1);
-	bar("", 1.0, 0.0, 10, 1);
+	/* the scale is the column's min..max: min one cell, max the width */
+	bar("##########", 1.0, 0.5, 1.0, 10, 0);
+	bar("#", 0.5, 0.5, 1.0, 10, 0);
+	bar("######", 0.75, 0.5, 1.0, 10, 0); /* 1 + 9 * 0.5 = 5.5 cells */
+	/* a 5% step: 1 cell against 20 */
+	bar("#", 1.00, 1.00, 1.05, 20, 0);
+	bar("####################", 1.05, 1.00, 1.05, 20, 0);
+	bar("\u2588", 1.00, 1.00, 1.05, 20, 1);
+	bar("\u2588\u2588\u2588\u2588\u2588\u2588\u2588\u2588\u2588\u2588"
+	    "\u2588\u2588\u2588\u2588\u2588\u2588\u2588\u2588\u2588\u2588",
+	    1.05, 1.00, 1.05, 20, 1);
+	bar("\u2588\u258c", 0.25, 0.0, 1.0, 3, 1); /* 1 + 2 * 0.25: 1.5 cells */
+	bar("\u2588\u2588\u2588\u2588\u2588", 0.5, 0.0, 1.0, 9, 1);
+	bar("\u2588\u2588", 5.0, 0.0, 1.0, 2, 1);	/* capped at the width */
+	bar("\u2588\u2588\u2588", 2.0, 2.0, 2.0, 3, 1); /* all equal: full */
+	bar("###", 2.0, 2.0, 2.0, 3, 0);
+	bar("", 1.0, 0.0, 1.0, 0, 1);
 	assert_int_equal(buf_puts(&b, ""), 0);
-	assert_int_equal(history_bar(&b, none, 1.0, 10, 1), 0);
+	assert_int_equal(history_bar(&b, none, 0.0, 1.0, 10, 1), 0);
 	assert_string_equal(b.data, "");
 	buf_release(&b);
 }

@@ -403,7 +403,28 @@ static void test_not_a_profile(void **state)
 			assert_int_equal(ingest_file(&r, st, path, &no_opts), ERR_FORMAT);
 			assert_string_equal(err_msg(), want);
 			assert_int_equal(r.run_id, 0);
+			/* ingest_check() refuses it the same way, without a store */
+			err_clear();
+			assert_int_equal(ingest_check(path), ERR_FORMAT);
+			assert_string_equal(err_msg(), want);
 		}
+	}
+	{
+		/* a profile passes ingest_check(); a file that is no HDF5 file
+		 * or no file at all fails with ingest_file()'s message */
+		struct h5write_opts o = tu_h5_opts(3, 0);
+		const char *good = tu_h5_write_standard("check-good.h5", &o);
+		const char *text = tu_path("check-text.h5");
+		char msg[600];
+
+		assert_int_equal(ingest_check(good), 0);
+		tu_write_file(text, "not hdf5\n", 9);
+		assert_int_not_equal(ingest_check(text), 0);
+		snprintf(msg, sizeof(msg), "%s", err_msg());
+		assert_int_not_equal(ingest_file(&r, st, text, &no_opts), 0);
+		assert_string_equal(err_msg(), msg);
+		assert_int_not_equal(ingest_check(tu_path("check-missing.h5")), 0);
+		assert_non_null(strstr(err_msg(), "no such file"));
 	}
 	{
 		struct h5write_opts o = tu_h5_opts(3, 0);

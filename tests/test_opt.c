@@ -462,7 +462,8 @@ static const char test_usage[] =
     "                       second line\n"
     "    --limit N          at most N\n"
     "    -q, --quiet        quiet\n"
-    "    --max-regression PCT  a long name\n"
+    "    --max-regression PCT\n"
+    "                       a long name\n"
     "    --format FMT       table (default), csv or json\n"
     "    --frob X           callback\n"
     "\n"
@@ -478,7 +479,9 @@ static void test_help(void **state)
 	int code;
 
 	(void)state;
-	snprintf(expect, sizeof(expect), "%s\nfrobnicate the files\n", test_usage);
+	/* the summary first, then the usage; a name too wide for the help
+	 * column has its help on the next line, aligned */
+	snprintf(expect, sizeof(expect), "scopedb frob - frobnicate the files\n\n%s", test_usage);
 	dest_init(&d);
 	assert_int_equal(parse(&d, help, &code), -1);
 	assert_int_equal(code, CLI_EXIT_OK);

@@ -131,18 +131,26 @@ static void make(struct doc *d)
 	doc_table_empty(t, "Nothing.");
 }
 
+/* d rendered as format with o must be want; releases d. */
+static void expect_doc(struct doc *d, const char *format, const struct render_opts *o,
+		       const char *want)
+{
+	struct buf b = BUF_INIT;
+
+	assert_int_equal(render_doc(&b, format, d, o), 0);
+	if (strcmp(b.data, want))
+		fail_msg("%s: got:\n%s\nwant:\n%s", format, b.data, want);
+	doc_release(d);
+	buf_release(&b);
+}
+
 static void expect(const char *format, int color, const char *want)
 {
-	struct render_opts o = {color, 0};
-	struct buf b = BUF_INIT;
+	struct render_opts o = {color, 0, FORMAT_UNIT_AUTO, 0};
 	struct doc d;
 
 	make(&d);
-	assert_int_equal(render_doc(&b, format, &d, &o), 0);
-	if (strcmp(b.data, want))
-		fail_msg("%s: got:\n%s\nwant:\n%s", format, b.data, want);
-	doc_release(&d);
-	buf_release(&b);
+	expect_doc(&d, format, &o, want);
 }
 
 static void test_renderers(void **state)
@@ -186,6 +194,75 @@ static void test_renderers(void **state)
 	       "]}\n");
 }
 
+/* A table of durations (DOC_SECONDS), a count and a percentage rendered
+ * as format with units u, UTF-8 or not. */
+static void expect_units(const char *format, enum format_unit u, int utf8, const char *want)
+{
+	static const struct doc_col cols[] = {
+	    {"region", "region", "region", DOC_TEXT, DOC_LEFT, DOC_F_HUMAN, 0, 0},
+	    {"time", "time", "time", DOC_VALUE, DOC_RIGHT, DOC_F_HUMAN, DOC_SECONDS, 0},
+	    {"delta", "delta", "delta", DOC_DELTA, DOC_RIGHT, DOC_F_HUMAN, DOC_SECONDS, 0},
+	    {"calls", "calls", "calls", DOC_COUNT, DOC_RIGHT, DOC_F_HUMAN, 0, 0},
+	    {"%", "pct", "pct", DOC_PCT, DOC_RIGHT, DOC_F_HUMAN, 0, 0},
+	};
+	static const double v[][4] = {
+	    {0.0187, 0.000412, 1234567.0, 34.98},
+	    {0.150604, -0.00524417, 12.0, -0.7914},
+	    {0.000412, 0.0, 1000.0, 111.1},
+	};
+	struct render_opts o = {0, 0, u, utf8};
+	struct doc_table *t;
+	struct doc d;
+	size_t r, c;
+
+	doc_init(&d);
+	t = doc_table(&d, DOC_F_HUMAN | DOC_F_CSV, cols, 5);
+	for (r = 0; r < 3; r++) {
+		doc_row(t);
+		doc_set_text(t, 0, r == 0 ? "a" : r == 1 ? "bb" : "c");
+		for (c = 0; c < 4; c++)
+			doc_set_num(t, c + 1, 0, v[r][c]);
+	}
+	doc_row(t);
+	doc_set_text(t, 0, "none");
+	doc_json_root_table(&d, t);
+	expect_doc(&d, format, &o, want);
+}
+
+/* Durations with a unit per column (the largest value picks it), aligned
+ * on the decimal point on the terminal; --units forces one; "us" without
+ * UTF-8; counts grouped, percentages signed with three digits; CSV and
+ * JSON keep raw seconds. */
+static void test_units(void **state)
+{
+	(void)state;
+	expect_units("table", FORMAT_UNIT_AUTO, 1,
+		     "region        time      delta      calls        %\n"
+		     "a        18.7 ms    +0.412 ms  1,234,567     +35%\n"
+		     "bb      151 ms      -5.24 ms          12  -0.791%\n"
+		     "c         0.412 ms  +0 ms          1,000    +111%\n"
+		     "none      -          -                 -        -\n");
+	expect_units("table", FORMAT_UNIT_US, 0,
+		     "region       time     delta      calls        %\n"
+		     "a        18700 us   +412 us  1,234,567     +35%\n"
+		     "bb      150604 us  -5244 us         12  -0.791%\n"
+		     "c          412 us     +0 us      1,000    +111%\n"
+		     "none         -         -             -        -\n");
+	expect_units("markdown", FORMAT_UNIT_AUTO, 0,
+		     "| region | time | delta | calls | % |\n"
+		     "| :--- | ---: | ---: | ---: | ---: |\n"
+		     "| a | 18.7 ms | +0.412 ms | 1,234,567 | +35% |\n"
+		     "| bb | 151 ms | -5.24 ms | 12 | -0.791% |\n"
+		     "| c | 0.412 ms | +0 ms | 1,000 | +111% |\n"
+		     "| none | - | - | - | - |\n");
+	expect_units("csv", FORMAT_UNIT_MS, 1,
+		     "region,time,delta,calls,pct\n"
+		     "a,0.0187,0.000412,1234567,34.98\n"
+		     "bb,0.150604,-0.00524417,12,-0.7914\n"
+		     "c,0.000412,0.0,1000,111.1\n"
+		     "none,,,,\n");
+}
+
 static void test_errors(void **state)
 {
 	struct buf b = BUF_INIT;
@@ -194,6 +271,9 @@ static void test_errors(void **state)
 	(void)state;
 	assert_null(render_find("html"));
 	assert_non_null(render_find("markdown"));
+	/* any case, and md for markdown */
+	assert_ptr_equal(render_find("MD"), render_find("markdown"));
+	assert_ptr_equal(render_find("Json"), render_find("json"));
 	make(&d);
 	assert_int_equal(render_doc(&b, "html", &d, NULL), ERR_GENERIC);
 	d.failed = 1; /* as after an allocation failure */
@@ -207,5 +287,6 @@ TU_MAIN(NULL, NULL,
 	    cmocka_unit_test(test_jsonw),
 	    cmocka_unit_test(test_escape),
 	    cmocka_unit_test(test_renderers),
+	    cmocka_unit_test(test_units),
 	    cmocka_unit_test(test_errors),
 	})

@@ -84,7 +84,7 @@ static int render(struct buf *b, const char *format, const struct compare_result
 		  const struct compare_opts *o, int color)
 {
 	struct compare_result c = *r;
-	struct render_opts ro = {color, 0};
+	struct render_opts ro = {color, 0, FORMAT_UNIT_AUTO, 0};
 	struct doc d;
 	int rc;
 
@@ -161,18 +161,82 @@ static void test_cells(void **state)
 	expect_cell(CELL_VALUE, 0, 123456789.0, 0, "1.23457e+08");
 	expect_cell(CELL_VALUE, 0, 0.0001234567, 0, "0.000123457");
 	expect_cell(CELL_VALUE, 0, 2.0, 0, "2");
-	expect_cell(CELL_VALUE, 0, 1234567.0, 1, "1234567");
+	expect_cell(CELL_VALUE, 0, 1234567.0, 1, "1,234,567");
+	expect_cell(CELL_VALUE, 0, 999.0, 1, "999");
+	expect_cell(CELL_VALUE, 0, 1000.0, 1, "1,000");
 	expect_cell(CELL_DELTA, 0, 0.0, 0, "+0");
 	expect_cell(CELL_DELTA, 0, 0.0, 1, "+0");
 	expect_cell(CELL_DELTA, 0, -3.0, 1, "-3");
+	expect_cell(CELL_DELTA, 0, -1234.0, 1, "-1,234");
+	expect_cell(CELL_DELTA, 0, 12345.0, 1, "+12,345");
 	expect_cell(CELL_DELTA, 0, 1e-05, 0, "+1e-05");
 	expect_cell(CELL_DELTA, 0, -1.5e-9, 0, "-1.5e-09");
 	expect_cell(CELL_PCT, none.none, none.v, 0, "-");
 	expect_cell(CELL_PCT, 0, 50.0, 0, "+50%");
 	expect_cell(CELL_PCT, 0, -100.0, 0, "-100%");
-	expect_cell(CELL_PCT, 0, 100.0 / 3.0, 0, "+33.33%");
+	/* signed, at most three significant digits, trailing zeros dropped */
+	expect_cell(CELL_PCT, 0, 100.0 / 3.0, 0, "+33.3%");
 	expect_cell(CELL_PCT, 0, 0.0, 0, "+0%");
-	expect_cell(CELL_PCT, 0, 1.2345e10, 0, "+1.234e+10%");
+	expect_cell(CELL_PCT, 0, 34.98, 0, "+35%");
+	expect_cell(CELL_PCT, 0, 4.791, 0, "+4.79%");
+	expect_cell(CELL_PCT, 0, -0.7914, 0, "-0.791%");
+	expect_cell(CELL_PCT, 0, 111.1, 0, "+111%");
+	expect_cell(CELL_PCT, 0, 9.996, 0, "+10%");
+	expect_cell(CELL_PCT, 0, -0.0207, 0, "-0.0207%");
+	expect_cell(CELL_PCT, 0, 12345.0, 0, "+12300%");
+	expect_cell(CELL_PCT, 0, 1.2345e10, 0, "+12300000000%");
+}
+
+/* format_duration() of secs in unit u (signed when sign), UTF-8 or not. */
+static void expect_duration(double secs, enum format_unit u, int sign, int utf8, const char *want)
+{
+	char s[64];
+
+	format_duration(s, sizeof(s), secs, u, sign, utf8);
+	assert_string_equal(s, want);
+}
+
+/* Durations as hyperfine prints them: three significant digits and the
+ * unit a column's largest value picks. */
+static void test_durations(void **state)
+{
+	/* the unit of a column's largest value */
+	static const struct {
+		double v;
+		enum format_unit u;
+	} picks[] = {{0.0, FORMAT_UNIT_S},   {1.0, FORMAT_UNIT_S},	{0.999, FORMAT_UNIT_MS},
+		     {1e-3, FORMAT_UNIT_MS}, {9.99e-4, FORMAT_UNIT_US}, {9.99e-7, FORMAT_UNIT_NS}};
+	/* --units names, any case */
+	static const struct {
+		const char *name;
+		enum format_unit u;
+	} names[] = {
+	    {"MS", FORMAT_UNIT_MS}, {"\u00b5s", FORMAT_UNIT_US}, {"auto", FORMAT_UNIT_AUTO}};
+	enum format_unit u;
+	size_t i;
+
+	(void)state;
+	expect_duration(0.0187, format_unit_pick(0.0187), 0, 1, "18.7 ms");
+	expect_duration(0.000412, format_unit_pick(0.000412), 0, 1, "412 \u00b5s");
+	expect_duration(0.000412, format_unit_pick(0.000412), 0, 0, "412 us");
+	expect_duration(1.25, format_unit_pick(1.25), 0, 1, "1.25 s");
+	expect_duration(3.3e-8, format_unit_pick(3.3e-8), 0, 1, "33.0 ns");
+	expect_duration(0.000179519, FORMAT_UNIT_MS, 1, 1, "+0.180 ms");
+	expect_duration(-0.00524417, FORMAT_UNIT_MS, 1, 1, "-5.24 ms");
+	expect_duration(0.0, FORMAT_UNIT_MS, 1, 1, "+0 ms");
+	expect_duration(0.0, FORMAT_UNIT_MS, 0, 1, "0 ms");
+	expect_duration(0.09996, FORMAT_UNIT_MS, 0, 1, "100 ms"); /* not "100.0" */
+	expect_duration(12.3456, FORMAT_UNIT_MS, 0, 1, "12346 ms");
+	expect_duration(0.0347942, FORMAT_UNIT_S, 0, 1, "0.0348 s");
+	expect_duration(0.0347942, FORMAT_UNIT_US, 0, 1, "34794 \u00b5s");
+	expect_duration(0.0347942, FORMAT_UNIT_NS, 0, 0, "34794200 ns");
+	for (i = 0; i < sizeof(picks) / sizeof(picks[0]); i++)
+		assert_int_equal(format_unit_pick(picks[i].v), picks[i].u);
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		assert_int_equal(format_unit_parse(&u, names[i].name), 0);
+		assert_int_equal(u, names[i].u);
+	}
+	assert_int_equal(format_unit_parse(&u, "min"), -1);
 }
 
 static void test_numbers(void **state)
@@ -208,25 +272,33 @@ static void test_numbers(void **state)
 	"2024-05-01T02:00:00Z, 4 ranks)"
 #define DESC_B "b.h5 (file, 1 rank)"
 
-/* The terminal rows of make() and the lists after them. */
-#define TABLE_ROWS                                                                                 \
-	"region      a      b   delta  delta %\n"                                                  \
-	"solve     1.5   2.25   +0.75     +50%\n"                                                  \
-	"io,\"x\"    0.1      -    -0.1    -100%\n"                                                \
-	"new|pipe    -  3e-05  +3e-05        -\n"                                                  \
+/* The terminal rows of make() (durations with a unit per column, aligned
+ * on the decimal point) and the lists after them. */
+#define TABLE_LISTS                                                                                \
 	"\n"                                                                                       \
 	"Only in a: gone\n"                                                                        \
 	"Only in b: new|pipe\n"
+#define TABLE_ROWS                                                                                 \
+	"region          a            b         delta  delta %\n"                                  \
+	"solve     1.50 s   2.25 s       +750 ms          +50%\n"                                  \
+	"io,\"x\"    0.100 s  -            -100 ms         -100%\n"                                \
+	"new|pipe  -        0.0000300 s    +0.0300 ms        -\n" TABLE_LISTS
+/* The same in a check: the columns say baseline and candidate. */
+#define CHECK_ROWS                                                                                 \
+	"region    baseline    candidate         delta  delta %\n"                                 \
+	"solve      1.50 s   2.25 s       +750 ms          +50%\n"                                 \
+	"io,\"x\"     0.100 s  -            -100 ms         -100%\n"                               \
+	"new|pipe   -        0.0000300 s    +0.0300 ms        -\n" TABLE_LISTS
 
-/* The markdown rows of make() (name: the first row's region cell) and the
- * lists after them. */
-#define MD_ROWS(name)                                                                              \
+/* The markdown rows of make() (name: the first row's region cell; a, b:
+ * the titles of the value columns) and the lists after them. */
+#define MD_ROWS(name, a, b)                                                                        \
 	"\n"                                                                                       \
-	"| region | a | b | delta | delta % |\n"                                                   \
+	"| region | " a " | " b " | delta | delta % |\n"                                           \
 	"| :--- | ---: | ---: | ---: | ---: |\n"                                                   \
-	"| " name " | 1.5 | 2.25 | +0.75 | +50% |\n"                                               \
-	"| io,\"x\" | 0.1 | - | -0.1 | -100% |\n"                                                  \
-	"| new\\|pipe | - | 3e-05 | +3e-05 | - |\n"                                                \
+	"| " name " | 1.50 s | 2.25 s | +750 ms | +50% |\n"                                        \
+	"| io,\"x\" | 0.100 s | - | -100 ms | -100% |\n"                                           \
+	"| new\\|pipe | - | 0.0000300 s | +0.0300 ms | - |\n"                                      \
 	"\n"                                                                                       \
 	"Only in a: gone\n"                                                                        \
 	"\n"                                                                                       \
@@ -267,16 +339,20 @@ static void test_table(void **state)
 	expect_render(table_plain, &f->r, &f->o,
 		      "a: " DESC_A "\nb: " DESC_B "\nMetric: total (seconds)\n\n" TABLE_ROWS);
 	/* Colour: red regressions, green improvements, nothing on +0. */
+	expect_render(
+	    table_color, &f->r, &f->o,
+	    "a: " DESC_A "\nb: " DESC_B "\nMetric: total (seconds)\n"
+	    "\n"
+	    "region          a            b         delta  delta %\n"
+	    "solve     1.50 s   2.25 s       \033[31m+750 ms\033[0m       \033[31m   +50%\033[0m\n"
+	    "io,\"x\"    0.100 s  -            \033[32m-100 ms\033[0m       \033[32m  "
+	    "-100%\033[0m\n"
+	    "new|pipe  -        0.0000300 s    +0.0300 ms        -\n" TABLE_LISTS);
+	/* within the threshold: no colour */
+	f->o.has_threshold = 1;
+	f->o.threshold = 100.0;
 	expect_render(table_color, &f->r, &f->o,
-		      "a: " DESC_A "\nb: " DESC_B "\nMetric: total (seconds)\n"
-		      "\n"
-		      "region      a      b   delta  delta %\n"
-		      "solve     1.5   2.25  \033[31m +0.75\033[0m  \033[31m   +50%\033[0m\n"
-		      "io,\"x\"    0.1      -  \033[32m  -0.1\033[0m  \033[32m  -100%\033[0m\n"
-		      "new|pipe    -  3e-05  \033[31m+3e-05\033[0m  \033[31m      -\033[0m\n"
-		      "\n"
-		      "Only in a: gone\n"
-		      "Only in b: new|pipe\n");
+		      "a: " DESC_A "\nb: " DESC_B "\nMetric: total (seconds)\n\n" TABLE_ROWS);
 	/* check: budget, verdict, violations after the table; rank line. */
 	make_opts(&f->o, 1);
 	f->o.ranks = ranks;
@@ -288,7 +364,7 @@ static void test_table(void **state)
 		      "Ranks: 0-3,8\n"
 		      "Regression budget: +5% (total)\n"
 		      "Regression check: FAIL\n"
-		      "\n" TABLE_ROWS "Budget violations: solve, new|pipe\n");
+		      "\n" CHECK_ROWS "Budget violations: solve, new|pipe\n");
 	/* PASS with nothing to list, no rows at all. */
 	f->r.nrows = 0;
 	f->r.nonly_a = f->r.nonly_b = 0;
@@ -335,7 +411,7 @@ static void test_markdown(void **state)
 
 	expect_render(report_markdown, &f->r, &f->o,
 		      "- **a:** " DESC_A "\n- **b:** " DESC_B
-		      "\n- **Metric:** total (seconds)\n" MD_ROWS("solve"));
+		      "\n- **Metric:** total (seconds)\n" MD_ROWS("solve", "a", "b"));
 	make_opts(&f->o, 1);
 	f->rows[0].violation = 1;
 	f->r.a.run.label = (char *)"*bold* <b>";
@@ -348,7 +424,7 @@ static void test_markdown(void **state)
 	    "- **Baseline:** run 7 (label \\*bold\\* \\<b\\>, commit 1a2b3c4d5e6f, branch "
 	    "main, tags nightly,x, recorded 2024-05-01T02:00:00Z, 4 ranks)\n"
 	    "- **Candidate:** " DESC_B "\n"
-	    "- **Metric:** total (seconds)\n" MD_ROWS("**solve**"));
+	    "- **Metric:** total (seconds)\n" MD_ROWS("**solve**", "baseline", "candidate"));
 }
 
 static void test_csv(void **state)
@@ -434,24 +510,27 @@ static void test_junit(void **state)
 	f->rows[1].name = "io<&>\"'\x01\xff";
 	f->rows[1].violation = 1; /* no b: --fail-on-missing */
 	f->rows[2].violation = 1; /* no a: --fail-on-new */
-	expect_render(report_junit, &f->r, &f->o,
-		      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		      "<testsuite name=\"scopedb.check\" tests=\"3\" failures=\"3\" errors=\"0\" "
-		      "skipped=\"0\">\n"
-		      "  <testcase name=\"solve\" classname=\"scopedb.check.total\">\n"
-		      "    <failure type=\"regression\" message=\"a: 1.5, b: 2.25, delta: +0.75, "
-		      "delta %: +50%\">a: 1.5, b: 2.25, delta: +0.75, delta %: +50%</failure>\n"
-		      "  </testcase>\n"
-		      "  <testcase name=\"io&lt;&amp;&gt;&quot;&apos;??\" "
-		      "classname=\"scopedb.check.total\">\n"
-		      "    <failure type=\"missing\" message=\"a: 0.1, b: -, delta: -0.1, "
-		      "delta %: -100%\">a: 0.1, b: -, delta: -0.1, delta %: -100%</failure>\n"
-		      "  </testcase>\n"
-		      "  <testcase name=\"new|pipe\" classname=\"scopedb.check.total\">\n"
-		      "    <failure type=\"new\" message=\"a: -, b: 3e-05, delta: +3e-05, "
-		      "delta %: -\">a: -, b: 3e-05, delta: +3e-05, delta %: -</failure>\n"
-		      "  </testcase>\n"
-		      "</testsuite>\n");
+	expect_render(
+	    report_junit, &f->r, &f->o,
+	    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	    "<testsuite name=\"scopedb.check\" tests=\"3\" failures=\"3\" errors=\"0\" "
+	    "skipped=\"0\">\n"
+	    "  <testcase name=\"solve\" classname=\"scopedb.check.total\">\n"
+	    "    <failure type=\"regression\" message=\"baseline: 1.5, candidate: 2.25, delta: "
+	    "+0.75, "
+	    "delta %: +50%\">baseline: 1.5, candidate: 2.25, delta: +0.75, delta %: "
+	    "+50%</failure>\n"
+	    "  </testcase>\n"
+	    "  <testcase name=\"io&lt;&amp;&gt;&quot;&apos;??\" "
+	    "classname=\"scopedb.check.total\">\n"
+	    "    <failure type=\"missing\" message=\"baseline: 0.1, candidate: -, delta: -0.1, "
+	    "delta %: -100%\">baseline: 0.1, candidate: -, delta: -0.1, delta %: -100%</failure>\n"
+	    "  </testcase>\n"
+	    "  <testcase name=\"new|pipe\" classname=\"scopedb.check.total\">\n"
+	    "    <failure type=\"new\" message=\"baseline: -, candidate: 3e-05, delta: +3e-05, "
+	    "delta %: -\">baseline: -, candidate: 3e-05, delta: +3e-05, delta %: -</failure>\n"
+	    "  </testcase>\n"
+	    "</testsuite>\n");
 	make_opts(&f->o, 0);
 	f->r.nrows = 0;
 	expect_render(report_junit, &f->r, &f->o,
@@ -465,6 +544,7 @@ TU_MAIN(NULL, NULL,
 	{
 	    cmocka_unit_test(test_cells),
 	    cmocka_unit_test(test_numbers),
+	    cmocka_unit_test(test_durations),
 	    cmocka_unit_test_setup(test_table, setup),
 	    cmocka_unit_test_setup(test_table_hostile, setup),
 	    cmocka_unit_test_setup(test_markdown, setup),

@@ -65,7 +65,19 @@ static void test_metric_names(void **state)
 	}
 	assert_int_equal(stats_metric_parse(&m, "p90"), ERR_USAGE);
 	assert_string_equal(err_msg(), "invalid --metric 'p90': choose from gpu_total, gpu_avg, "
-				       "total, avg, min, max, p50, p95, p99, imbalance, calls");
+				       "total, avg, min, max, p50, p95, p99, imbalance, calls; did "
+				       "you mean 'p50'?");
+	/* any case; no suggestion when nothing is close */
+	assert_int_equal(stats_metric_parse(&m, "GPU_Total"), 0);
+	assert_int_equal(m, STATS_GPU_TOTAL);
+	assert_int_equal(stats_metric_parse(&m, "latency"), ERR_USAGE);
+	assert_string_equal(err_msg(),
+			    "invalid --metric 'latency': choose from gpu_total, "
+			    "gpu_avg, total, avg, min, max, p50, p95, p99, imbalance, calls");
+	assert_int_equal(stats_sort_parse(&s, "dleta"), ERR_USAGE);
+	assert_string_equal(
+	    err_msg(),
+	    "invalid --sort 'dleta': choose from delta, pct, name; did you mean 'delta'?");
 	assert_true(stats_metric_quantile(STATS_P95) == 95.0);
 	assert_true(stats_metric_quantile(STATS_TOTAL) == 0.0);
 	assert_true(stats_metric_is_count(STATS_CALLS));
@@ -358,8 +370,15 @@ static void test_parse_percent(void **state)
 	assert_true(v == -1.0);
 	assert_int_equal(stats_parse_percent(&v, "--max-regression", "-1", 1), ERR_USAGE);
 	assert_string_equal(err_msg(), "invalid --max-regression '-1': must not be negative");
-	assert_int_equal(stats_parse_percent(&v, "--threshold", "5%", 0), ERR_USAGE);
-	assert_string_equal(err_msg(), "invalid --threshold '5%': expected a number (percent)");
+	/* a trailing '%' is allowed, once, after a number */
+	assert_int_equal(stats_parse_percent(&v, "--threshold", "5%", 0), 0);
+	assert_true(v == 5.0);
+	assert_int_equal(stats_parse_percent(&v, "--max-regression", "2.5%", 1), 0);
+	assert_true(v == 2.5);
+	assert_int_equal(stats_parse_percent(&v, "--threshold", "5%%", 0), ERR_USAGE);
+	assert_string_equal(err_msg(), "invalid --threshold '5%%': expected a number (percent)");
+	assert_int_equal(stats_parse_percent(&v, "--threshold", "%", 0), ERR_USAGE);
+	assert_int_equal(stats_parse_percent(&v, "--threshold", "5 %", 0), ERR_USAGE);
 	assert_int_equal(stats_parse_percent(&v, "--threshold", "", 0), ERR_USAGE);
 	assert_int_equal(stats_parse_percent(&v, "--threshold", "nan", 0), ERR_USAGE);
 	assert_int_equal(stats_parse_percent(&v, "--threshold", "inf", 0), ERR_USAGE);

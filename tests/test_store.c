@@ -978,6 +978,49 @@ static void test_cascade_and_pins(void **state)
 	store_close(st);
 }
 
+/* store_used_bytes(): grows with a run's data, shrinks by whole pages
+ * inside the transaction that removes it, back after a rollback. */
+static void test_used_bytes(void **state)
+{
+	char path[512];
+	struct store *st;
+	struct store_timing t;
+	static unsigned char blob[60000];
+	int64_t empty = 0, full = 0, removed = 0, back = 0, run, reg;
+	char *unpinned = NULL;
+	int rank;
+
+	(void)state;
+	st = open_tmp(path, "used.sqlite");
+	assert_int_equal(store_used_bytes(st, &empty), 0);
+	assert_true(empty > 0);
+	run = begin_run(st, "u1");
+	reg = region_id(st, "solve");
+	memset(blob, 0x55, sizeof(blob));
+	for (rank = 0; rank < 4; rank++) {
+		fill_timing(&t, run, reg, rank);
+		t.durations = blob;
+		t.durations_len = sizeof(blob);
+		assert_int_equal(store_add_timing(st, &t), 0);
+	}
+	assert_int_equal(store_commit(st), 0);
+	assert_int_equal(store_used_bytes(st, &full), 0);
+	assert_true(full >= empty + 4 * (int64_t)sizeof(blob));
+	assert_int_equal(tu_db_int(path, "PRAGMA page_count") * tu_db_int(path, "PRAGMA page_size"),
+			 full);
+
+	assert_int_equal(store_begin(st), 0);
+	assert_int_equal(store_remove_run(st, &unpinned, run, 0), 0);
+	assert_null(unpinned);
+	assert_int_equal(store_used_bytes(st, &removed), 0);
+	/* the blobs' overflow pages are free again */
+	assert_true(full - removed >= 4 * (int64_t)sizeof(blob) - 4 * 16384);
+	store_rollback(st);
+	assert_int_equal(store_used_bytes(st, &back), 0);
+	assert_int_equal(back, full);
+	store_close(st);
+}
+
 static void test_busy(void **state)
 {
 	char path[512];
@@ -1237,6 +1280,7 @@ TU_MAIN(NULL, NULL,
 	    cmocka_unit_test(test_list_many),
 	    cmocka_unit_test(test_rollback),
 	    cmocka_unit_test(test_cascade_and_pins),
+	    cmocka_unit_test(test_used_bytes),
 	    cmocka_unit_test(test_busy),
 	    cmocka_unit_test(test_concurrent_create),
 	    cmocka_unit_test(test_memory_store),

@@ -54,6 +54,28 @@ struct compare_opts {
 	size_t nrequire_same;
 	const char *const *allow_different;
 	size_t nallow_different;
+	/* statistical verdicts (--stat, --baseline-window, --candidate-window;
+	 * docs/statistics.md): stat selects them; a window of 0 is the default
+	 * (the baseline run alone; the candidate run and its repetitions, the
+	 * runs of its commit) */
+	int stat;
+	size_t baseline_window;
+	size_t candidate_window;
+};
+
+/* The statistical verdict of one row (compare_opts.stat). */
+struct compare_stat {
+	const char *verdict; /* "regressed", "improved", "unchanged",
+			      * "inconclusive" (static), NULL: none (a side
+			      * has no positive value) */
+	double ratio;	     /* candidate / baseline (geometric means); NaN: none */
+	double lo, hi;	     /* its 95% confidence interval; NaN: unknown */
+	double p;	     /* two-sided p of "no change"; NaN: unknown */
+	double padj;	     /* Benjamini-Hochberg adjusted p */
+	int runs_needed;     /* more candidate runs to decide; -1: none */
+	double cv;	     /* the between-run CV used; NaN: fewer than 3 runs */
+	size_t nhist;	     /* history runs the noise came from */
+	size_t nbase, ncand; /* runs of each set with a positive value */
 };
 
 /* One side of a comparison, as shown in headers and JSON. */
@@ -76,6 +98,14 @@ struct compare_result {
 	const char **only_b;
 	size_t nonly_b;
 	struct verdict verdict; /* check only (VERDICT_NONE for diff) */
+	/* compare_opts.stat only: one verdict per row (else NULL), the run
+	 * sets (ids, newest first; 0 for a file) and where the noise came from */
+	struct compare_stat *stat;
+	int64_t *base_runs;
+	size_t nbase_runs;
+	int64_t *cand_runs;
+	size_t ncand_runs;
+	char *noise_from; /* "the last 30 runs of branch 'main' ending at run 41" */
 	/* metadata keys whose values differ (metadiff.h, volatile keys left out) */
 	struct metadiff_change *meta_changes;
 	size_t nmeta_changes;

@@ -61,11 +61,17 @@ int history_mark(struct history_step *s, const struct store_history_point *p, si
 /* The largest non-None value of s[0..n), 0.0 when there is none. */
 double history_max(const struct history_step *s, size_t n);
 
+/* The smallest non-None value of s[0..n), 0.0 when there is none. */
+double history_min(const struct history_step *s, size_t n);
+
 /*
- * Append a bar of at most width cells for v on the scale 0..max: with
- * utf8, full blocks and an eighth-block remainder (U+2588..U+258F); else
- * '#' characters (rounded).  Nothing for None, v <= 0 or max <= 0.
+ * Append a bar for v on the scale min..max of its column: one cell at min,
+ * width cells at max (all of them when max == min), so a 5% step between
+ * two runs is a bar a fifth of the width longer.  With utf8, full blocks
+ * and an eighth-block remainder (U+2588..U+258F); else '#' characters
+ * (rounded).  Nothing for None.
  */
-int history_bar(struct buf *out, struct stats_val v, double max, size_t width, int utf8);
+int history_bar(struct buf *out, struct stats_val v, double min, double max, size_t width,
+		int utf8);
 
 #endif

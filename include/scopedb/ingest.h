@@ -60,6 +60,12 @@ struct ingest_result {
 int ingest_file(struct ingest_result *out, struct store *st, const char *path,
 		const struct ingest_opts *opts);
 
+/* 0 when path is a profile ingest_file() would go on to read (its index
+ * valid, at least one (rank, region) row), else the error ingest_file()
+ * would report for it.  Reads no events and needs no store: ingest checks
+ * a file this way before it creates a new store for it. */
+int ingest_check(const char *path);
+
 /* Free the kept_* strings of r (NULL accepted) and zero it. */
 void ingest_result_release(struct ingest_result *r);
 

@@ -83,6 +83,8 @@ enum verdict_kind {
 	VERDICT_NONE, /* no check was made (diff) */
 	VERDICT_PASS,
 	VERDICT_FAIL,
+	VERDICT_INCONCLUSIVE, /* a statistical check: nothing regressed, some
+			       * region undecided (exit 3) */
 };
 
 struct verdict {
@@ -92,7 +94,7 @@ struct verdict {
 	size_t nviolations;
 };
 
-/* "PASS", "FAIL" ("" for VERDICT_NONE). */
+/* "PASS", "FAIL", "INCONCLUSIVE" ("" for VERDICT_NONE). */
 const char *verdict_name(enum verdict_kind k);
 
 #endif

@@ -96,7 +96,8 @@ void verdict_release(struct verdict *v);
 
 /*
  * Parse a percentage option value (--threshold, --max-regression): a
- * finite decimal number; nonneg also rejects negative values.  ERR_USAGE
+ * finite decimal number, optionally followed by '%' ("5" or "5%"); nonneg
+ * also rejects negative values.  ERR_USAGE
  * naming opt otherwise.
  */
 int stats_parse_percent(double *out, const char *opt, const char *arg, int nonneg);

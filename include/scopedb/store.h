@@ -299,6 +299,15 @@ int store_remove_run(struct store *st, char **unpinned, int64_t run_id, int forc
  */
 int store_vacuum(struct store *st, int64_t *before, int64_t *after);
 
+/*
+ * *out = the bytes of the store in use, as the current transaction sees
+ * them (the SQLite backend: pages in use times the page size; the pages
+ * of removed runs are free, and store_vacuum() gives them back to the file
+ * system).  Inside a transaction that removed runs, the difference with
+ * the value before the removals is the space they took.
+ */
+int store_used_bytes(struct store *st, int64_t *out);
+
 /* One run of a region's history (store_region_history()). */
 struct store_history_point {
 	struct store_region_stats stats; /* the region (name) pooled in the run */

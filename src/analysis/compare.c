@@ -9,11 +9,14 @@
  * metric code.
  */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/metric.h"
+#include "analysis/runset.h"
+#include "analysis/verdict.h"
 #include "scopedb/compare.h"
 #include "scopedb/err.h"
 #include "select/match.h"
@@ -40,83 +43,48 @@ static int compare_open_side(struct runarg *src, struct compare_side *side, stru
 	return runarg_get_run(&side->run, src, arg);
 }
 
-/* store_region_stats() filter: the --include/--exclude patterns. */
-static int compare_filter(void *ctx, int *keep, const char *name)
-{
-	return match_name(keep, ctx, name);
-}
-
 static int compare_cmp_str(const void *x, const void *y)
 {
 	return strcmp(*(const char *const *)x, *(const char *const *)y);
 }
 
 /*
- * The metric of every selected region of one side: *out[i].name points
- * into side->regions, which receives the names (sorted).
+ * The metric of every selected region of one side (runset_read()):
+ * *out[i].name points into side->regions, which receives the names
+ * (sorted).
  */
 static int compare_values(struct stats_named **out, struct compare_side *side,
 			  const struct runarg *src, struct match *m, const struct compare_opts *o)
 {
-	struct store_region_stats *regs = NULL;
+	struct runset_run run;
 	struct stats_named *vals = NULL;
-	struct i64vec d, ends;
-	size_t n = 0, i;
-	int need = stats_metric_quantile(o->metric) > 0.0, rc;
+	size_t i;
+	int rc;
 
-	i64vec_init(&d);
-	i64vec_init(&ends);
+	memset(&run, 0, sizeof(run));
 	*out = NULL;
-	rc = store_region_stats(src->st, &regs, &n, src->run_id, o->ranks, o->nranks,
-				compare_filter, m);
+	rc = runset_read(&run, src->st, src->run_id, m, o);
 	if (rc)
 		goto out;
-	vals = calloc(n ? n : 1, sizeof(*vals));
-	side->regions = calloc(n ? n : 1, sizeof(*side->regions));
-	if (!vals || !side->regions) {
+	vals = calloc(run.n ? run.n : 1, sizeof(*vals));
+	if (!vals) {
 		rc = err_nomem();
 		goto out;
 	}
-	for (i = 0; i < n; i++) {
-		const struct store_region_stats *g = &regs[i];
-		struct metric_samples smp;
-
-		memset(&smp, 0, sizeof(smp));
-		if (need && g->has_quantiles) {
-			smp.quantiles = g->quantiles;
-		} else if (need && g->has_events && g->calls > 0) {
-			/* Each rank's blob is sorted already: the percentile is
-			 * selected across those runs, never sorting them all. */
-			d.len = 0;
-			ends.len = 0;
-			rc = store_region_duration_runs(src->st, &d, &ends, src->run_id,
-							g->region_id, o->ranks, o->nranks);
-			if (!rc)
-				rc = metric_check_samples(g, src->run_id, d.len);
-			if (rc)
-				goto out;
-			smp.sorted = d.v;
-			smp.nsorted = d.len;
-			smp.run_ends = ends.v;
-			smp.nruns = ends.len;
-		}
-		rc = metric_value(&vals[i].v, g, &smp, o->metric);
-		if (rc)
-			goto out;
-		side->ncalls += g->calls;
-		side->regions[i] = g->name;
-		regs[i].name = NULL; /* moved */
-		side->nregions++;
-		vals[i].name = side->regions[i];
+	for (i = 0; i < run.n; i++) {
+		vals[i].name = run.names[i];
+		vals[i].v = run.vals[i];
 	}
+	side->regions = run.names; /* moved */
+	side->nregions = run.n;
+	side->ncalls = run.ncalls;
+	run.names = NULL;
 	/* Names as Python sorts them (code points = UTF-8 byte order). */
 	qsort(side->regions, side->nregions, sizeof(*side->regions), compare_cmp_str);
 	*out = vals;
 	vals = NULL;
 out:
-	store_region_stats_free(regs, n);
-	i64vec_release(&d);
-	i64vec_release(&ends);
+	runset_run_release(&run);
 	free(vals);
 	return rc;
 }
@@ -323,6 +291,131 @@ static int compare_nothing(struct compare_result *r, const struct compare_opts *
 	return r->nothing ? 0 : err_nomem();
 }
 
+/* The ids of the runs s[0..n) (newest first) into *out (malloc'ed); 0 for
+ * a file's run (file: its id is its private store's). */
+static int compare_set_ids(int64_t **out, size_t *nout, const struct runset_run *s, size_t n,
+			   int file)
+{
+	size_t i;
+
+	*out = malloc((n ? n : 1) * sizeof(**out));
+	if (!*out)
+		return err_nomem();
+	for (i = 0; i < n; i++)
+		(*out)[i] = file ? 0 : s[i].id;
+	*nout = n;
+	return 0;
+}
+
+/*
+ * A statistical check, before the rows are built: each side's value of a
+ * region becomes the geometric mean of its set (the anchor's own value
+ * when no run of the set has a positive one).
+ */
+static int compare_set_values(struct stats_named *v, size_t n, const struct runset *rs, int cand)
+{
+	struct verdict_region x;
+	size_t i;
+	int rc;
+
+	for (i = 0; i < n; i++) {
+		rc = runset_region(&x, rs, v[i].name);
+		if (rc)
+			return rc;
+		if (cand ? x.ncand : x.nbase) {
+			v[i].v.none = 0;
+			v[i].v.v = exp(cand ? x.ycand : x.ybase);
+		}
+	}
+	return 0;
+}
+
+/*
+ * The verdict of every row of a statistical check (verdict.h): the rows
+ * are the family of the false discovery rate control.  A row's violation
+ * is its regression (or --fail-on-new's missing baseline); the gate is
+ * FAIL on any violation, else INCONCLUSIVE when some row is undecided,
+ * else PASS.
+ */
+static int compare_stat_rows(struct compare_result *out, const struct runset *rs,
+			     const struct compare_opts *o)
+{
+	struct verdict_region *vr = calloc(out->nrows ? out->nrows : 1, sizeof(*vr));
+	size_t i;
+	int rc = 0, undecided = 0;
+
+	out->stat = calloc(out->nrows ? out->nrows : 1, sizeof(*out->stat));
+	if (!vr || !out->stat) {
+		rc = err_nomem();
+		goto out;
+	}
+	for (i = 0; i < out->nrows && !rc; i++) {
+		rc = runset_region(&vr[i], rs, out->rows[i].name);
+		if (!rc)
+			verdict_region(&vr[i]);
+	}
+	if (!rc)
+		rc = verdict_decide(vr, out->nrows, o->max_regression);
+	for (i = 0; i < out->nrows && !rc; i++) {
+		struct compare_stat *c = &out->stat[i];
+		struct stats_row *row = &out->rows[i];
+		double s2 = vr[i].noise.sigma * vr[i].noise.sigma;
+
+		c->verdict = vr[i].call == VERDICT_CALL_NONE ? NULL : verdict_call_name(vr[i].call);
+		c->ratio = vr[i].ratio;
+		c->lo = vr[i].lo;
+		c->hi = vr[i].hi;
+		c->p = vr[i].p;
+		c->padj = vr[i].padj;
+		c->runs_needed = vr[i].runs_needed;
+		/* the CV of a lognormal with that log-scale sigma */
+		c->cv = sqrt(expm1(s2));
+		c->nhist = vr[i].noise.nhist;
+		c->nbase = vr[i].nbase;
+		c->ncand = vr[i].ncand;
+		row->violation = o->check && (vr[i].call == VERDICT_CALL_REGRESSED ||
+					      (o->fail_on_new && row->a.none));
+		undecided |= vr[i].call == VERDICT_CALL_INCONCLUSIVE;
+	}
+	for (i = 0; !rc && o->fail_on_missing && i < out->nrows; i++)
+		if (bsearch(&out->rows[i].name, out->only_a, out->nonly_a, sizeof(*out->only_a),
+			    compare_cmp_str))
+			out->rows[i].violation = 1;
+	if (!rc && o->check)
+		rc = stats_verdict(&out->verdict, out->rows, out->nrows);
+	if (!rc && out->verdict.kind == VERDICT_PASS && undecided)
+		out->verdict.kind = VERDICT_INCONCLUSIVE;
+out:
+	free(vr);
+	return rc;
+}
+
+/* Open the run sets of a statistical check and put their means into the
+ * values of both sides. */
+static int compare_stat_sets(struct compare_result *out, struct runset *rs, const struct runarg *sa,
+			     const struct runarg *sb, const char *arg_a, const char *arg_b,
+			     struct match *m, const struct compare_opts *o, struct stats_named *va,
+			     struct stats_named *vb)
+{
+	int rc = runset_open(rs, sa, sb, arg_a, arg_b, m, o);
+
+	if (!rc)
+		rc = compare_set_ids(&out->base_runs, &out->nbase_runs, rs->base, rs->nbase, 0);
+	if (!rc)
+		rc = compare_set_ids(&out->cand_runs, &out->ncand_runs, rs->cand, rs->ncand,
+				     sb->is_file);
+	if (!rc) {
+		out->noise_from = util_strdup(rs->noise_from);
+		if (!out->noise_from)
+			rc = err_nomem();
+	}
+	if (!rc)
+		rc = compare_set_values(va, out->a.nregions, rs, 0);
+	if (!rc)
+		rc = compare_set_values(vb, out->b.nregions, rs, 1);
+	return rc;
+}
+
 int compare_runs(struct compare_result *out, const char *arg_a, const char *arg_b,
 		 const struct compare_opts *opts)
 {
@@ -331,10 +424,12 @@ int compare_runs(struct compare_result *out, const char *arg_a, const char *arg_
 	struct stats_named *va = NULL, *vb = NULL;
 	struct stats_diff_opts dopts;
 	struct match *m = NULL;
+	struct runset rs;
 	size_t nall;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
+	memset(&rs, 0, sizeof(rs));
 	memset(&sa, 0, sizeof(sa));
 	memset(&sb, 0, sizeof(sb));
 	runarg_db_init(&db, opts->store, opts->db_path);
@@ -357,6 +452,8 @@ int compare_runs(struct compare_result *out, const char *arg_a, const char *arg_
 		rc = compare_values(&va, &out->a, &sa, m, opts);
 	if (!rc)
 		rc = compare_values(&vb, &out->b, &sb, m, opts);
+	if (!rc && opts->stat)
+		rc = compare_stat_sets(out, &rs, &sa, &sb, arg_a, arg_b, m, opts, va, vb);
 	if (rc)
 		goto out;
 	memset(&dopts, 0, sizeof(dopts));
@@ -380,7 +477,9 @@ int compare_runs(struct compare_result *out, const char *arg_a, const char *arg_
 	if (!rc)
 		rc = compare_only(&out->only_b, &out->nonly_b, out->b.regions, out->b.nregions,
 				  out->a.regions, out->a.nregions);
-	if (!rc && opts->check) {
+	if (!rc && opts->stat) {
+		rc = compare_stat_rows(out, &rs, opts);
+	} else if (!rc && opts->check) {
 		size_t nviol, i;
 
 		rc = stats_check(&nviol, out->rows, out->nrows, opts->max_regression,
@@ -397,6 +496,7 @@ int compare_runs(struct compare_result *out, const char *arg_a, const char *arg_
 out:
 	free(va);
 	free(vb);
+	runset_release(&rs);
 	match_free(m);
 	runarg_release(&sa);
 	runarg_release(&sb);
@@ -425,6 +525,10 @@ void compare_release(struct compare_result *r)
 	compare_side_release(&r->a);
 	compare_side_release(&r->b);
 	verdict_release(&r->verdict);
+	free(r->stat);
+	free(r->base_runs);
+	free(r->cand_runs);
+	free(r->noise_from);
 	free(r->rows);
 	free(r->only_a);
 	free(r->only_b);

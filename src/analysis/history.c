@@ -100,7 +100,19 @@ double history_max(const struct history_step *s, size_t n)
 	return m;
 }
 
-int history_bar(struct buf *out, struct stats_val v, double max, size_t width, int utf8)
+double history_min(const struct history_step *s, size_t n)
+{
+	double m = 0.0;
+	size_t i;
+	int seen = 0;
+
+	for (i = 0; i < n; i++)
+		if (!s[i].v.none && (!seen++ || s[i].v.v < m))
+			m = s[i].v.v;
+	return m;
+}
+
+int history_bar(struct buf *out, struct stats_val v, double min, double max, size_t width, int utf8)
 {
 	/* U+2589 .. U+258F: seven eighths down to one eighth. */
 	static const char *const part[8] = {"",	      "\u258f", "\u258e", "\u258d",
@@ -109,11 +121,15 @@ int history_bar(struct buf *out, struct stats_val v, double max, size_t width, i
 	size_t units, i;
 	int rc = 0;
 
-	if (v.none || !(v.v > 0.0) || !(max > 0.0) || width == 0)
+	if (v.none || width == 0 || !isfinite(v.v))
 		return 0;
-	cells = v.v / max * (double)width;
+	/* min gets one cell, max the whole width: a small step between runs
+	 * stays visible however large the values are */
+	cells = max > min ? 1.0 + (double)(width - 1) * (v.v - min) / (max - min) : (double)width;
 	if (cells > (double)width)
 		cells = (double)width;
+	if (cells < 1.0)
+		cells = 1.0;
 	if (!utf8) {
 		units = (size_t)floor(cells + 0.5);
 		for (i = 0; i < units && !rc; i++)
@@ -121,8 +137,6 @@ int history_bar(struct buf *out, struct stats_val v, double max, size_t width, i
 		return rc ? err_nomem() : 0;
 	}
 	units = (size_t)floor(cells * 8.0 + 0.5);
-	if (units == 0)
-		units = 1; /* a positive value is never invisible */
 	for (i = 0; i < units / 8 && !rc; i++)
 		rc = buf_puts(out, "\u2588");
 	if (!rc)

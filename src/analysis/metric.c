@@ -44,3 +44,31 @@ int metric_check_samples(const struct store_region_stats *g, int64_t run_id, siz
 		       "stored durations",
 		       g->name, (long long)run_id, (unsigned long long)g->calls, n);
 }
+
+int metric_stored_value(struct stats_val *out, struct store *st, int64_t run_id,
+			const struct store_region_stats *g, const int64_t *ranks, size_t nranks,
+			enum stats_metric m, struct i64vec *d, struct i64vec *ends)
+{
+	struct metric_samples smp;
+	int need = stats_metric_quantile(m) > 0.0, rc;
+
+	memset(&smp, 0, sizeof(smp));
+	if (need && g->has_quantiles) {
+		smp.quantiles = g->quantiles;
+	} else if (need && g->has_events && g->calls > 0) {
+		/* Each rank's blob is sorted already: the percentile is
+		 * selected across those runs, never sorting them all. */
+		d->len = 0;
+		ends->len = 0;
+		rc = store_region_duration_runs(st, d, ends, run_id, g->region_id, ranks, nranks);
+		if (!rc)
+			rc = metric_check_samples(g, run_id, d->len);
+		if (rc)
+			return rc;
+		smp.sorted = d->v;
+		smp.nsorted = d->len;
+		smp.run_ends = ends->v;
+		smp.nruns = ends->len;
+	}
+	return metric_value(out, g, &smp, m);
+}

@@ -25,4 +25,15 @@ int metric_value(struct stats_val *out, const struct store_region_stats *g,
  * the g->calls calls of region g in run run_id. */
 int metric_check_samples(const struct store_region_stats *g, int64_t run_id, size_t n);
 
+/*
+ * The metric m of region g of run run_id in st, reading the region's sorted
+ * durations on the selected ranks (ranks NULL = all) into the scratch
+ * vectors d and ends only when a percentile needs them and none is stored.
+ * compare.c (both sides of diff and check) and runset.c (every run of a
+ * run set) use it.  Errors: the store's, metric_check_samples()'s.
+ */
+int metric_stored_value(struct stats_val *out, struct store *st, int64_t run_id,
+			const struct store_region_stats *g, const int64_t *ranks, size_t nranks,
+			enum stats_metric m, struct i64vec *d, struct i64vec *ends);
+
 #endif

@@ -12,10 +12,12 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "scopedb/err.h"
 #include "scopedb/stats.h"
 #include "util/percentile.h"
+#include "util/suggest.h"
 
 static const char *const stats_metric_names[STATS_NMETRICS] = {
     "gpu_total", "gpu_avg", "total", "avg", "min", "max", "p50", "p95", "p99", "imbalance", "calls",
@@ -28,17 +30,22 @@ const char *stats_metric_name(enum stats_metric m)
 
 int stats_metric_parse(enum stats_metric *out, const char *name)
 {
-	int i;
+	struct buf hint = BUF_INIT;
+	int i, rc;
 
 	for (i = 0; i < STATS_NMETRICS; i++)
-		if (!strcmp(name, stats_metric_names[i])) {
+		if (!strcasecmp(name, stats_metric_names[i])) {
 			*out = (enum stats_metric)i;
 			return 0;
 		}
-	return err_set(ERR_USAGE,
-		       "invalid --metric '%s': choose from gpu_total, gpu_avg, total, avg, min, "
-		       "max, p50, p95, p99, imbalance, calls",
-		       name);
+	if (suggest_hint(&hint, name, stats_metric_names, STATS_NMETRICS))
+		return ERR_NOMEM;
+	rc = err_set(ERR_USAGE,
+		     "invalid --metric '%s': choose from gpu_total, gpu_avg, total, avg, min, "
+		     "max, p50, p95, p99, imbalance, calls%s",
+		     name, hint.data ? hint.data : "");
+	buf_release(&hint);
+	return rc;
 }
 
 double stats_metric_quantile(enum stats_metric m)
@@ -147,17 +154,29 @@ int stats_region_value(struct stats_val *out, const struct stats_region *r, enum
 	return 0;
 }
 
+/* The error of an unknown --sort key, with the nearest one. */
+static int stats_bad_sort(const char *name)
+{
+	struct buf hint = BUF_INIT;
+	int rc = suggest_hint_words(&hint, name, "delta pct name");
+
+	if (!rc)
+		rc = err_set(ERR_USAGE, "invalid --sort '%s': choose from delta, pct, name%s", name,
+			     hint.data ? hint.data : "");
+	buf_release(&hint);
+	return rc;
+}
+
 int stats_sort_parse(enum stats_sort *out, const char *name)
 {
-	if (!strcmp(name, "delta"))
+	if (!strcasecmp(name, "delta"))
 		*out = STATS_SORT_DELTA;
-	else if (!strcmp(name, "pct"))
+	else if (!strcasecmp(name, "pct"))
 		*out = STATS_SORT_PCT;
-	else if (!strcmp(name, "name"))
+	else if (!strcasecmp(name, "name"))
 		*out = STATS_SORT_NAME;
 	else
-		return err_set(ERR_USAGE, "invalid --sort '%s': choose from delta, pct, name",
-			       name);
+		return stats_bad_sort(name);
 	return 0;
 }
 
@@ -335,6 +354,8 @@ int stats_parse_percent(double *out, const char *opt, const char *arg, int nonne
 
 	errno = 0;
 	v = strtod(arg, &end);
+	if (end != arg && *end == '%') /* "5%" */
+		end++;
 	if (end == arg || *end || errno == ERANGE || !isfinite(v))
 		return err_set(ERR_USAGE, "invalid %s '%s': expected a number (percent)", opt, arg);
 	if (nonneg && v < 0.0)
@@ -368,5 +389,8 @@ void verdict_release(struct verdict *v)
 
 const char *verdict_name(enum verdict_kind k)
 {
-	return k == VERDICT_FAIL ? "FAIL" : k == VERDICT_PASS ? "PASS" : "";
+	return k == VERDICT_FAIL	   ? "FAIL"
+	       : k == VERDICT_PASS	   ? "PASS"
+	       : k == VERDICT_INCONCLUSIVE ? "INCONCLUSIVE"
+					   : "";
 }

@@ -15,6 +15,7 @@
 #include "select/match.h"
 #include "scopedb/store.h"
 #include "scopedb/summary.h"
+#include "util/suggest.h"
 #include "scopedb/util.h"
 
 static const char *const summary_col_names[SUMMARY_NCOLS] = {
@@ -78,6 +79,30 @@ static int summary_find_col(const char *name, size_t len)
 	return -1;
 }
 
+/* The error of the unknown column name[0..len) in --columns list, with the
+ * nearest column. */
+static int summary_bad_column(const char *list, const char *name, size_t len)
+{
+	struct buf hint = BUF_INIT;
+	char *word = malloc(len + 1);
+	int rc;
+
+	if (!word)
+		return err_nomem();
+	memcpy(word, name, len);
+	word[len] = '\0';
+	rc = suggest_hint(&hint, word, summary_col_names, SUMMARY_NCOLS);
+	if (!rc)
+		rc = err_set(
+		    ERR_USAGE,
+		    "invalid --columns '%s': unknown column '%s'; choose from " SUMMARY_CHOICES
+		    "%s",
+		    list, word, hint.data ? hint.data : "");
+	buf_release(&hint);
+	free(word);
+	return rc;
+}
+
 int summary_parse_columns(enum summary_col *out, size_t *n, const char *list)
 {
 	int seen[SUMMARY_NCOLS] = {0};
@@ -93,10 +118,7 @@ int summary_parse_columns(enum summary_col *out, size_t *n, const char *list)
 			e = p + strlen(p);
 		c = summary_find_col(p, (size_t)(e - p));
 		if (c < 0)
-			return err_set(ERR_USAGE,
-				       "invalid --columns '%s': unknown column '%.*s'; choose "
-				       "from " SUMMARY_CHOICES,
-				       list, (int)(e - p), p);
+			return summary_bad_column(list, p, (size_t)(e - p));
 		if (!seen[c])
 			out[(*n)++] = (enum summary_col)c;
 		seen[c] = 1;
@@ -111,11 +133,22 @@ int summary_parse_sort(enum summary_col *out, const char *name)
 {
 	int c = strcmp(name, "name") ? summary_find_col(name, strlen(name)) : SUMMARY_COL_REGION;
 
-	if (c < 0)
-		return err_set(ERR_USAGE, "invalid --sort '%s': choose from name, " SUMMARY_CHOICES,
-			       name);
-	*out = (enum summary_col)c;
-	return 0;
+	struct buf hint = BUF_INIT;
+	int rc;
+
+	if (c >= 0) {
+		*out = (enum summary_col)c;
+		return 0;
+	}
+	rc = suggest_hint(&hint, name, summary_col_names, SUMMARY_NCOLS);
+	if (!rc && !hint.len)
+		rc = suggest_hint_words(&hint, name, "name");
+	if (!rc)
+		rc = err_set(ERR_USAGE,
+			     "invalid --sort '%s': choose from name, " SUMMARY_CHOICES "%s", name,
+			     hint.data ? hint.data : "");
+	buf_release(&hint);
+	return rc;
 }
 
 /* Population standard deviation of sorted[0..n) ns, in seconds (two

@@ -5,8 +5,12 @@
  * options several commands share (cli.h).
  */
 #include <errno.h>
+#include <inttypes.h>
+#include <langinfo.h>
+#include <locale.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -17,6 +21,7 @@
 #include "scopedb/stats.h"
 #include "scopedb/util.h"
 #include "select/match.h"
+#include "util/suggest.h"
 
 const char *cli_db_path(const char *flag)
 {
@@ -69,21 +74,26 @@ int cli_format_choices(struct buf *out, const char *allowed)
 int cli_parse_format(const char **out, const char *arg, const char *allowed)
 {
 	const struct renderer *r;
-	struct buf choices = BUF_INIT;
+	struct buf choices = BUF_INIT, hint = BUF_INIT;
+	/* any case; "md" is markdown */
+	const char *name = !strcasecmp(arg, "md") ? "markdown" : arg;
 	size_t i;
 	int rc;
 
 	for (i = 0; (r = render_at(i)) != NULL; i++) {
-		if (cli_word_in(allowed, r->name) && !strcmp(arg, r->name)) {
+		if (cli_word_in(allowed, r->name) && !strcasecmp(name, r->name)) {
 			*out = r->name;
 			return 0;
 		}
 	}
 	rc = cli_format_choices(&choices, allowed);
 	if (!rc)
-		rc = err_set(ERR_USAGE, "invalid --format '%s': choose from %s", arg,
-			     choices.data ? choices.data : "");
+		rc = suggest_hint_words(&hint, arg, allowed);
+	if (!rc)
+		rc = err_set(ERR_USAGE, "invalid --format '%s': choose from %s%s", arg,
+			     choices.data ? choices.data : "", hint.data ? hint.data : "");
 	buf_release(&choices);
+	buf_release(&hint);
 	return rc;
 }
 
@@ -139,21 +149,129 @@ int cli_isatty(FILE *f)
 	return isatty(fileno(f));
 }
 
+/* --color: -1 auto, 0 never, 1 always; --units.  Process-wide like the
+ * locale: every document this process renders shows them. */
+static int cli_color_flag = -1;
+static enum format_unit cli_units_flag = FORMAT_UNIT_AUTO;
+
+/* 1 if environment variable name is set to something other than "" or
+ * "0" (FORCE_COLOR, CLICOLOR_FORCE). */
+static int cli_env_on(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && *v && strcmp(v, "0") != 0;
+}
+
 int cli_use_color(FILE *f)
 {
 	const char *nc = getenv("NO_COLOR"), *term = getenv("TERM");
 
+	if (cli_color_flag >= 0)
+		return cli_color_flag;
 	if (nc && *nc)
 		return 0;
+	if (cli_env_on("FORCE_COLOR") || cli_env_on("CLICOLOR_FORCE"))
+		return 1;
 	if (term && !strcmp(term, "dumb"))
 		return 0;
 	return cli_isatty(f);
+}
+
+/* 1 if a locale name or character set names UTF-8 ("C.UTF-8",
+ * "en_US.utf8"). */
+static int cli_names_utf8(const char *s)
+{
+	return s &&
+	       (strstr(s, "UTF-8") || strstr(s, "utf-8") || strstr(s, "UTF8") || strstr(s, "utf8"));
+}
+
+int cli_utf8(void)
+{
+	static int known = -1;
+	const char *env = NULL, *names[] = {"LC_ALL", "LC_CTYPE", "LANG"};
+	char *prev;
+	size_t i;
+
+	if (known >= 0)
+		return known;
+	/* the locale as the C library reads it, when it is installed */
+	prev = setlocale(LC_CTYPE, NULL);
+	prev = prev ? util_strdup(prev) : NULL;
+	if (setlocale(LC_CTYPE, "")) {
+		known = cli_names_utf8(nl_langinfo(CODESET));
+	} else {
+		/* not installed: what the variables say (the first set) */
+		for (i = 0; i < sizeof(names) / sizeof(names[0]) && !(env && *env); i++)
+			env = getenv(names[i]);
+		known = env && *env && cli_names_utf8(env);
+	}
+	setlocale(LC_CTYPE, prev ? prev : "C");
+	free(prev);
+	return known;
+}
+
+enum format_unit cli_units(void)
+{
+	return cli_units_flag;
+}
+
+/* "invalid OPT 'ARG': choose from a, b, c; did you mean 'b'?" for the
+ * space-separated choices words. */
+static int cli_bad_choice(const char *opt, const char *arg, const char *words)
+{
+	struct buf hint = BUF_INIT, list = BUF_INIT;
+	size_t k;
+	int rc = suggest_hint_words(&hint, arg, words);
+
+	for (k = 0; !rc && words[k]; k++)
+		rc = words[k] == ' ' ? buf_puts(&list, ", ") : buf_putc(&list, words[k]);
+	if (!rc)
+		rc = err_set(ERR_USAGE, "invalid %s '%s': choose from %s%s", opt, arg, list.data,
+			     hint.data ? hint.data : "");
+	else
+		rc = err_nomem();
+	buf_release(&hint);
+	buf_release(&list);
+	return rc;
+}
+
+int cli_opt_units(const struct opt *opt, const char *arg)
+{
+	(void)opt;
+	if (!format_unit_parse(&cli_units_flag, arg))
+		return 0;
+	return cli_bad_choice("--units", arg, FORMAT_UNIT_WORDS);
+}
+
+int cli_opt_color(const struct opt *opt, const char *arg)
+{
+	(void)opt;
+	if (!strcasecmp(arg, "auto"))
+		cli_color_flag = -1;
+	else if (!strcasecmp(arg, "always"))
+		cli_color_flag = 1;
+	else if (!strcasecmp(arg, "never"))
+		cli_color_flag = 0;
+	else
+		return cli_bad_choice("--color", arg, "auto always never");
+	return 0;
 }
 
 int cli_error(void)
 {
 	fprintf(stderr, "scopedb: %s\n", err_msg());
 	return CLI_EXIT_ERROR;
+}
+
+void cli_bytes(char *s, size_t len, int64_t bytes)
+{
+	if (bytes < 1024)
+		snprintf(s, len, "%" PRId64 " bytes", bytes);
+	else if (bytes < 1024 * 1024)
+		snprintf(s, len, "%.1f KiB", (double)bytes / 1024.0);
+	else
+		snprintf(s, len, "%.1f MiB", (double)bytes / (1024.0 * 1024.0));
 }
 
 int cli_finish(int code)
@@ -186,6 +304,22 @@ int cli_opt_date(const struct opt *opt, const char *arg)
 
 	snprintf(name, sizeof(name), "--%s", opt->long_name);
 	return filter_parse_date(opt->value, (size_t)opt->defval, name, arg, (int64_t)time(NULL));
+}
+
+int cli_opt_positive(const struct opt *opt, const char *arg)
+{
+	const char *hint = (const char *)opt->defval;
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || v < 1)
+		return err_set(ERR_USAGE, "invalid --%s '%s': expected a positive integer%s%s%s",
+			       opt->long_name, arg, hint ? " (" : "", hint ? hint : "",
+			       hint ? ")" : "");
+	*(long *)opt->value = v;
+	return 0;
 }
 
 int cli_opt_percent(const struct opt *opt, const char *arg)

@@ -7,11 +7,13 @@
  *
  * The command layer prints errors as "scopedb: MESSAGE" and exits with
  * CLI_EXIT_ERROR (2) on any error; check uses CLI_EXIT_FAIL (1) for a
- * regression.
+ * regression and CLI_EXIT_INCONCLUSIVE (3) for an undecided statistical
+ * check.
  */
 #ifndef SCOPEDB_CLI_H
 #define SCOPEDB_CLI_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "cli/opt.h"
@@ -19,8 +21,9 @@
 
 enum {
 	CLI_EXIT_OK = 0,
-	CLI_EXIT_FAIL = 1,  /* check found a regression */
-	CLI_EXIT_ERROR = 2, /* bad usage, bad input, store problem */
+	CLI_EXIT_FAIL = 1,	   /* check found a regression */
+	CLI_EXIT_ERROR = 2,	   /* bad usage, bad input, store problem */
+	CLI_EXIT_INCONCLUSIVE = 3, /* a statistical check could not decide */
 };
 
 /*
@@ -59,9 +62,22 @@ int cli_format_choices(struct buf *out, const char *allowed);
 /* 1 if f is a terminal. */
 int cli_isatty(FILE *f);
 
-/* 1 if ANSI colour may be used on f: a terminal, NO_COLOR unset or empty,
- * TERM not "dumb". */
+/* 1 if ANSI colour may be used on f: --color always/never decides; else
+ * (auto) NO_COLOR set and not empty disables, FORCE_COLOR or
+ * CLICOLOR_FORCE set to anything but "" or "0" enables, else f must be a
+ * terminal and TERM not "dumb". */
 int cli_use_color(FILE *f);
+
+/* 1 when the locale's character set (LC_ALL, LC_CTYPE, LANG) is UTF-8:
+ * "µs" and block bars may be printed; else ASCII ("us", '#'). */
+int cli_utf8(void);
+
+/* The --units value (FORMAT_UNIT_AUTO unless given). */
+enum format_unit cli_units(void);
+
+/* A size in bytes as vacuum and prune print it: "512 bytes", "812.0 KiB",
+ * "3.4 MiB". */
+void cli_bytes(char *s, size_t len, int64_t bytes);
 
 /* Print "scopedb: " + err_msg() to stderr and return CLI_EXIT_ERROR. */
 int cli_error(void);
@@ -85,6 +101,23 @@ int cli_opt_metric(const struct opt *opt, const char *arg);
 int cli_opt_ranks(const struct opt *opt, const char *arg);
 int cli_opt_date(const struct opt *opt, const char *arg);
 int cli_opt_percent(const struct opt *opt, const char *arg);
+int cli_opt_units(const struct opt *opt, const char *arg);
+int cli_opt_color(const struct opt *opt, const char *arg);
+
+/* --units U: the unit of durations in table and markdown output (kept by
+ * cli.c for cli_render(); CSV and JSON keep seconds). */
+#define OPT__UNITS()                                                                               \
+	OPT_CHOICE(0, "units", NULL, "U",                                                          \
+		   "unit of durations in tables: auto (the default: one per\n"                     \
+		   "column), s, ms, us or ns",                                                     \
+		   FORMAT_UNIT_WORDS, cli_opt_units)
+
+/* --color WHEN: auto (the default), always or never (cli_use_color()). */
+#define OPT__COLOR() OPT_CHOICE(0, "color", NULL, "WHEN", NULL, "auto always never", cli_opt_color)
+
+/*   cli_opt_positive long *, an integer >= 1; opt->defval NULL or a
+ *                    (const char *) hint added to the error in parentheses */
+int cli_opt_positive(const struct opt *opt, const char *arg);
 
 /* --db PATH (const char **; NULL = cli_db_path()'s default). */
 #define OPT__DB(v)                                                                                 \

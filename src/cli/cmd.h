@@ -44,6 +44,7 @@ extern const struct opt_cmd cmd_ingest_usage;
 extern const struct opt_cmd cmd_meta_usage;
 extern const struct opt_cmd cmd_pin_usage;
 extern const struct opt_cmd cmd_pins_usage;
+extern const struct opt_cmd cmd_prune_usage;
 extern const struct opt_cmd cmd_rm_usage;
 extern const struct opt_cmd cmd_runs_usage;
 extern const struct opt_cmd cmd_show_usage;
@@ -51,6 +52,7 @@ extern const struct opt_cmd cmd_tag_usage;
 extern const struct opt_cmd cmd_unpin_usage;
 extern const struct opt_cmd cmd_untag_usage;
 extern const struct opt_cmd cmd_vacuum_usage;
+extern const struct opt_cmd cmd_version_usage;
 
 int cmd_check(int argc, char **argv);
 int cmd_completion(int argc, char **argv);
@@ -62,6 +64,7 @@ int cmd_ingest(int argc, char **argv);
 int cmd_meta(int argc, char **argv);
 int cmd_pin(int argc, char **argv);
 int cmd_pins(int argc, char **argv);
+int cmd_prune(int argc, char **argv);
 int cmd_rm(int argc, char **argv);
 int cmd_runs(int argc, char **argv);
 int cmd_show(int argc, char **argv);
@@ -69,6 +72,7 @@ int cmd_tag(int argc, char **argv);
 int cmd_unpin(int argc, char **argv);
 int cmd_untag(int argc, char **argv);
 int cmd_vacuum(int argc, char **argv);
+int cmd_version(int argc, char **argv);
 
 /* tag (add = 1) and untag (add = 0) share their code; defined in
  * cmd_tag.c. */

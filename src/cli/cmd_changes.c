@@ -126,8 +126,12 @@ static int changes_document(struct doc *d, const void *ctx)
 	size_t i;
 
 	memcpy(cols, changes_cols, sizeof(cols));
-	if (count)
+	if (count) {
 		cols[CC_BEFORE].type = cols[CC_AFTER].type = DOC_COUNT;
+	} else if (!strcmp(report_unit(v->metric), "seconds")) {
+		cols[CC_BEFORE].flags |= DOC_SECONDS;
+		cols[CC_AFTER].flags |= DOC_SECONDS;
+	}
 	b = doc_line(d, DOC_F_HUMAN);
 	doc_spanf(d, b, DOC_RAW, "Change points of %s (%s) over %zu run%s and %zu region%s, %s:",
 		  stats_metric_name(v->metric), report_unit(v->metric), r->series.nruns,
@@ -199,7 +203,7 @@ const struct opt_cmd cmd_changes_usage = {
     .synopsis =
 	"scopedb changes [--branch B] [--tag T]... [--metric M] [--include P...] [--exclude P...]\n"
 	"                [--since DATE] [--until DATE] [--min-change PCT] [--sort KEY]\n"
-	"                [--format FMT] [--db PATH]",
+	"                [--units U] [--format FMT] [--db PATH]",
     .after = "For every region, the runs in recorded order (runs of one commit count as one\n"
 	     "point) are cut into segments of a steady level; a change point is where the\n"
 	     "level moves by at least --min-change and a Mann-Whitney test between the two\n"
@@ -240,6 +244,7 @@ int cmd_changes(int argc, char **argv)
 		       "time (newest first, the default) or pct (largest first)", "time pct",
 		       changes_opt_sort),
 	    OPT__FORMAT_ALL(&fmt, "table markdown csv json"),
+	    OPT__UNITS(),
 	    OPT_END(),
 	};
 

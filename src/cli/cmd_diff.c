@@ -9,8 +9,11 @@
  * into files as well (cli_print_doc_outputs()).  When nothing was compared
  * (compare_result.nothing) check fails and diff warns.
  *
- * Exit status: diff 0; check 0 on PASS and 1 on FAIL; 2 on any error.
+ * Exit status: diff 0; check 0 on PASS and 1 on FAIL; 2 on any error; a
+ * statistical check (--stat, a window) 3 on INCONCLUSIVE unless
+ * --inconclusive maps it to 0 or 1.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,9 +39,13 @@ const struct opt_cmd cmd_diff_usage = {
     .name = "diff",
     .synopsis =
 	"scopedb diff A B [--metric M] [--sort delta|pct|name] [--threshold PCT]\n"
+	"                [--stat] [--baseline-window N] [--candidate-window N]\n"
 	"                [--include P...] [--exclude P...] [--ranks SPEC...] [--format FMT]\n"
 	"                [--output FORMAT=FILE]... [--db PATH]",
     .before = "A and B are stored runs (selectors) or profile files:\n" COMPARE_SELECTORS,
+    .after = "With --stat or a window each row gets the ratio B/A of the two run sets,\n"
+	     "its 95% interval, a p-value and a verdict against a zero budget\n"
+	     "(docs/statistics.md).",
     .summary = "compare one metric of every region of two runs",
     OPT_ARGS(2, 2, "diff needs two runs (selectors or files)"),
 };
@@ -48,13 +55,19 @@ const struct opt_cmd cmd_check_usage = {
     .synopsis =
 	"scopedb check BASELINE CANDIDATE [--max-regression PCT] [--fail-on-new]\n"
 	"                [--fail-on-missing] [--require-same KEY]... [--allow-different KEY]...\n"
+	"                [--stat] [--baseline-window N] [--candidate-window N]\n"
+	"                [--inconclusive pass|fail]\n"
 	"                [--metric M] [--include P...] [--exclude P...] [--ranks SPEC...]\n"
 	"                [--format FMT] [--output FORMAT=FILE]... [--db PATH]",
     .before =
 	"BASELINE and CANDIDATE are stored runs (selectors) or profile files:\n" COMPARE_SELECTORS,
     .after = "Exit status: 0 PASS, 1 FAIL (budget exceeded), 2 error (also when nothing\n"
 	     "was compared, or the runs differ in mpi_size, platform or a\n"
-	     "--require-same key).",
+	     "--require-same key), 3 INCONCLUSIVE (a statistical check that could not\n"
+	     "decide; --inconclusive maps it to 0 or 1).\n"
+	     "With --stat or a window each region gets a verdict (regressed, improved,\n"
+	     "unchanged, inconclusive) from run sets and the noise of the baseline's\n"
+	     "history: see docs/statistics.md.",
     .summary = "fail (exit 1) when a run regressed against a baseline",
     OPT_ARGS(2, 2, "check needs two runs (selectors or files)"),
 };
@@ -72,6 +85,33 @@ static int compare_opt_threshold(const struct opt *opt, const char *arg)
 
 	co->has_threshold = 1;
 	return stats_parse_percent(&co->threshold, "--threshold", arg, 0);
+}
+
+/* --baseline-window N, --candidate-window N (size_t *): 1 to 1000 runs;
+ * either turns the statistical check on. */
+static int compare_opt_window(const struct opt *opt, const char *arg)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || v < 1 || v > 1000)
+		return err_set(ERR_USAGE,
+			       "invalid --%s '%s': expected a number of runs from 1 to 1000",
+			       opt->long_name, arg);
+	*(size_t *)opt->value = (size_t)v;
+	return 0;
+}
+
+/* --inconclusive pass|fail (int *: the exit status of INCONCLUSIVE). */
+static int compare_opt_inconclusive(const struct opt *opt, const char *arg)
+{
+	if (!strcmp(arg, "pass") || !strcmp(arg, "fail")) {
+		*(int *)opt->value = arg[0] == 'p' ? CLI_EXIT_OK : CLI_EXIT_FAIL;
+		return 0;
+	}
+	return err_set(ERR_USAGE, "invalid --inconclusive '%s': expected pass or fail", arg);
 }
 
 /* What the comparison's document is made of. */
@@ -97,17 +137,33 @@ int cmd_compare(int argc, char **argv, int check)
 	struct compare_opts co;
 	struct compare_result res;
 	struct i64vec ranks;
+	int inconclusive = CLI_EXIT_INCONCLUSIVE;
 	/* The options of both, then those of diff only or check only. */
 #define COMPARE_OPTS                                                                               \
 	OPT__DB(&db), OPT__METRIC(&co.metric), OPT__INCLUDE(&inc), OPT__EXCLUDE(&exc),             \
 	    OPT__RANKS(&ranks), OPT__FORMAT_COMPARISON(&fmt, "table markdown csv json"),           \
 	    OPT_LIST(0, "output", &outs, "FORMAT=FILE",                                            \
-		     "also write the report in FORMAT to FILE (repeatable)")
+		     "also write the report in FORMAT to FILE (repeatable)"),                      \
+	    OPT__UNITS(), OPT__COLOR()
+	/* The statistical verdicts (docs/statistics.md), also of diff. */
+#define STAT_OPTS                                                                                  \
+	OPT_FLAG(0, "stat", &co.stat,                                                              \
+		 "statistical verdicts from run sets and the noise of\nthe first run's history"),  \
+	    OPT_CALLBACK(                                                                          \
+		0, "baseline-window", &co.baseline_window, "N",                                    \
+		"the first set: the N newest runs ending at the first\nrun (its branch, or "       \
+		"its tag for tag:NAME); implies --stat",                                           \
+		compare_opt_window, 0),                                                            \
+	    OPT_CALLBACK(0, "candidate-window", &co.candidate_window, "N",                         \
+			 "the second set: likewise (default: the second run and\nthe runs of its " \
+			 "commit); implies --stat",                                                \
+			 compare_opt_window, 0)
 	const struct opt diff_opts[] = {
 	    COMPARE_OPTS,
 	    OPT_CHOICE(0, "sort", &co.sort, "KEY", NULL, "delta pct name", compare_opt_sort),
 	    OPT_CALLBACK(0, "threshold", &co, "PCT", "hide rows whose |delta %| is below PCT",
 			 compare_opt_threshold, 0),
+	    STAT_OPTS,
 	    OPT_END(),
 	};
 	const struct opt check_opts[] = {
@@ -123,9 +179,14 @@ int cmd_compare(int argc, char **argv, int check)
 		     "platform always)"),
 	    OPT_LIST(0, "allow-different", &allow, "KEY",
 		     "compare runs whose metadata KEY differs (repeatable)"),
+	    STAT_OPTS,
+	    OPT_CHOICE(0, "inconclusive", &inconclusive, "MODE",
+		       "exit 0 or 1 instead of 3 when the check is INCONCLUSIVE", "pass fail",
+		       compare_opt_inconclusive),
 	    OPT_END(),
 	};
 #undef COMPARE_OPTS
+#undef STAT_OPTS
 	const struct opt_cmd *self = check ? &cmd_check_usage : &cmd_diff_usage;
 	const struct opt *opts = check ? check_opts : diff_opts;
 	int code = CLI_EXIT_ERROR, nargs;
@@ -144,6 +205,8 @@ int cmd_compare(int argc, char **argv, int check)
 		co.ranks = ranks.v;
 		co.nranks = ranks.len;
 	}
+	if (co.baseline_window || co.candidate_window)
+		co.stat = 1;
 	co.db_path = cli_db_path(db);
 	co.includes = inc.v;
 	co.ninclude = inc.n;
@@ -171,9 +234,12 @@ int cmd_compare(int argc, char **argv, int check)
 		const struct compare_view v = {&res, &co};
 
 		/* the exit status of a verdict: decided here, nowhere else */
-		code = cli_print_doc_outputs(
-		    compare_document, &v, fmt, cli_use_color(stdout),
-		    res.verdict.kind == VERDICT_FAIL ? CLI_EXIT_FAIL : CLI_EXIT_OK, outs.v, outs.n);
+		code =
+		    cli_print_doc_outputs(compare_document, &v, fmt, cli_use_color(stdout),
+					  res.verdict.kind == VERDICT_FAIL	     ? CLI_EXIT_FAIL
+					  : res.verdict.kind == VERDICT_INCONCLUSIVE ? inconclusive
+										     : CLI_EXIT_OK,
+					  outs.v, outs.n);
 	}
 out:
 	compare_release(&res);

@@ -161,7 +161,7 @@ static int help_man_main(struct buf *out)
 	int rc;
 
 	rc = help_man_head(out, "scopedb", "keep the performance history of scope-profiler runs",
-			   "scopedb [--help] [--version] COMMAND [ARGS]");
+			   "scopedb [--help] [-V | --version] COMMAND [ARGS]");
 	rc |= buf_puts(out, ".SH DESCRIPTION\n" HELP_TITLE "\n"
 			    ".PP\n"
 			    "Every command takes \\fB\\-\\-db\\fR \\fIPATH\\fR; without it the "
@@ -226,7 +226,7 @@ int cmd_help(int argc, char **argv)
 		}
 		return cmd_describe(c, help_print, NULL);
 	}
-	printf("usage: scopedb [--help] [--version] COMMAND [ARGS]\n\n" HELP_TITLE "\n\n"
+	printf("usage: scopedb [--help] [-V | --version] COMMAND [ARGS]\n\n" HELP_TITLE "\n\n"
 	       "Commands:\n");
 	for (i = 0; i < cmd_count; i++)
 		if (!cmd_table[i].hidden)

@@ -1,10 +1,10 @@
 /*
  * cmd_history.c - "scopedb history REGION": one region's metric across the
- * stored runs, oldest first, with the change against the previous run; the
- * terminal table ends each row with a bar proportional to the value and
- * marks the change points (changepoint.h; --changes-only lists just
- * them).  --match PATTERN follows every region the pattern selects, one
- * block per region.
+ * stored runs, oldest first, with the change against the previous run; on
+ * a terminal the table ends each row with a bar scaled between the
+ * column's smallest and largest value, and marks the change points
+ * (changepoint.h; --changes-only lists just them).  --match PATTERN
+ * follows every region the pattern selects, one block per region.
  *
  * The data is one store query (store_region_history()); history_values()
  * turns it into values through metric_value() exactly as diff does,
@@ -12,14 +12,13 @@
  * (doc.h).
  */
 #include <inttypes.h>
-#include <langinfo.h>
-#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd.h"
 #include "cli/cli.h"
+#include "cli/hint.h"
 #include "cli/output.h"
 #include "scopedb/err.h"
 #include "scopedb/filter.h"
@@ -38,21 +37,11 @@ struct hist_ctx {
 	enum stats_metric metric;
 	int count;	    /* the metric is a count (calls) */
 	int utf8;	    /* block characters for bars */
+	int bars;	    /* the terminal: a bar column */
 	int changes_only;   /* only the runs that start a new level */
 	int skip_unchanged; /* and no region without any (--match) */
 	struct buf *out;
 };
-
-/* 1 when the terminal's character set (locale) is UTF-8. */
-static int history_utf8(void)
-{
-	const char *cs;
-
-	if (!setlocale(LC_CTYPE, ""))
-		return 0;
-	cs = nl_langinfo(CODESET);
-	return cs && (!strcmp(cs, "UTF-8") || !strcmp(cs, "utf8"));
-}
 
 /* The columns of a region's table (value, change: the metric's type). */
 enum {
@@ -93,14 +82,19 @@ static struct doc_table *history_table(struct doc *d, const struct hist_ctx *h,
 	struct doc_col cols[HC_N];
 	struct doc_table *t;
 	struct buf bar = BUF_INIT;
-	double max = history_max(s, n);
+	double max = history_max(s, n), min = history_min(s, n);
 	size_t i;
 
 	memcpy(cols, history_cols, sizeof(cols));
 	cols[HC_VALUE].title = stats_metric_name(h->metric);
+	if (!h->bars)
+		cols[HC_BAR].fmts = 0;
 	if (h->count) {
 		cols[HC_VALUE].type = DOC_COUNT;
 		cols[HC_DELTA].type = DOC_COUNT_DELTA;
+	} else if (!strcmp(report_unit(h->metric), "seconds")) {
+		cols[HC_VALUE].flags |= DOC_SECONDS;
+		cols[HC_DELTA].flags |= DOC_SECONDS;
 	}
 	t = doc_table(d, DOC_F_HUMAN | DOC_F_CSV, cols, HC_N);
 	if (t)
@@ -113,7 +107,7 @@ static struct doc_table *history_table(struct doc *d, const struct hist_ctx *h,
 		snprintf(mark, sizeof(mark), "<- change point %+.1f%%", s[i].change_pct);
 		bar.len = 0;
 		if (buf_puts(&bar, "") ||
-		    history_bar(&bar, s[i].v, max, HISTORY_BAR_WIDTH, h->utf8))
+		    (h->bars && history_bar(&bar, s[i].v, min, max, HISTORY_BAR_WIDTH, h->utf8)))
 			d->failed = 1;
 		doc_row(t);
 		doc_set_text(t, HC_REGION, p[i].stats.name);
@@ -269,7 +263,7 @@ int cmd_history(int argc, char **argv)
 	struct buf out = BUF_INIT;
 	size_t n = 0;
 	long limit = 0;
-	int code = CLI_EXIT_ERROR, nargs, rc;
+	int code = CLI_EXIT_ERROR, nargs, rc, said = 0;
 	const struct opt opts[] = {
 	    OPT__DB(&db),
 	    OPT__METRIC(&h.metric),
@@ -285,6 +279,7 @@ int cmd_history(int argc, char **argv)
 	    OPT_FLAG(0, "changes-only", &h.changes_only,
 		     "only the change points (with --match, only the regions\nthat have some)"),
 	    OPT__FORMAT_ALL(&fmt, "table markdown csv json"),
+	    OPT__UNITS(),
 	    OPT_END(),
 	};
 
@@ -330,7 +325,9 @@ int cmd_history(int argc, char **argv)
 	q.durations = stats_metric_quantile(h.metric) > 0.0;
 	h.count = stats_metric_is_count(h.metric);
 	h.skip_unchanged = h.changes_only && pattern;
-	h.utf8 = cli_format_is(fmt, "table") && history_utf8();
+	/* bars on a terminal only, never in a pipe or a file */
+	h.bars = cli_format_is(fmt, "table") && cli_isatty(stdout);
+	h.utf8 = h.bars && cli_utf8();
 	if (store_open(&st, cli_db_path(db), STORE_READONLY) ||
 	    store_region_history(st, &pts, &n, &q) || !(steps = util_calloc(n, sizeof(*steps)))) {
 		code = cli_error();
@@ -345,7 +342,13 @@ int cmd_history(int argc, char **argv)
 		code = cli_error();
 		goto out;
 	}
-	if (n == 0 && (cli_format_is(fmt, "table") || cli_format_is(fmt, "markdown")))
+	/* a --tag, --branch or --label no stored run has: said with the
+	 * nearest stored one */
+	if (n == 0 && hint_filter(&said, st, &f)) {
+		code = cli_error();
+		goto out;
+	}
+	if (n == 0 && !said && (cli_format_is(fmt, "table") || cli_format_is(fmt, "markdown")))
 		fprintf(stderr, "scopedb: no selected run has %s '%s'\n",
 			pattern ? "a region matching" : "region", pattern ? pattern : q.region);
 	fwrite(out.data ? out.data : "", 1, out.len, stdout);

@@ -5,17 +5,22 @@
  * drawn on stderr for ingests that take more than half a second.  Warnings
  * (stderr, exit status unchanged): a CI commit variable that is no commit,
  * the first run stored without a commit, and a file already stored under
- * another --commit/--branch/--label than the one given.
+ * another --commit/--branch/--label than the one given.  A new store (and
+ * its missing directories) is created at the first file that is a profile,
+ * never for a command that stores nothing.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 
 #include "cmd.h"
 #include "cli/cli.h"
 #include "cli/output.h"
+#include "render/format.h"
 #include "scopedb/err.h"
 #include "scopedb/identity.h"
 #include "scopedb/ingest.h"
@@ -43,13 +48,15 @@ static void progress_cb(void *ctx, uint64_t done, uint64_t total)
 {
 	struct progress *p = ctx;
 	double t = now_seconds(), el = t - p->start;
+	char rate[64];
 
 	if (el < 0.5 || t - p->last < 0.1)
 		return;
 	p->last = t;
 	p->shown = 1;
-	fprintf(stderr, "\r\033[K%s: %3.0f%% of events, %.0f calls/s", p->path,
-		total ? 100.0 * (double)done / (double)total : 100.0, (double)done / el);
+	format_group(rate, sizeof(rate), (long long)((double)done / el), 0);
+	fprintf(stderr, "\r\033[K%s: %3.0f%% of events, %s calls/s", p->path,
+		total ? 100.0 * (double)done / (double)total : 100.0, rate);
 	fflush(stderr);
 }
 
@@ -93,18 +100,20 @@ static int ingest_line(struct doc *d, const void *ctx)
 	const struct ingest_view *v = ctx;
 	const struct ingest_result *r = v->r;
 	struct doc_block *b = doc_line(d, DOC_F_TEXT);
+	char calls[64];
 
-	/* the path is printed as given (DOC_RAW), as it always was */
+	/* the path is printed as given (DOC_RAW), as it always was; counts
+	 * with thousands separators */
+	format_group(calls, sizeof(calls), (long long)r->num_calls, 0);
 	if (r->duplicate)
 		doc_spanf(d, b, DOC_RAW, "%s: already stored as run %" PRId64 "%s", v->path,
 			  r->run_id, r->tags_added ? " (tags added)" : "");
 	else
-		doc_spanf(d, b, DOC_RAW,
-			  "run %" PRId64 ": %s: %" PRId64 " rank%s, %" PRId64 " region%s, %" PRIu64
-			  " call%s",
-			  r->run_id, v->path, r->num_ranks, r->num_ranks == 1 ? "" : "s",
-			  r->num_regions, r->num_regions == 1 ? "" : "s", r->num_calls,
-			  r->num_calls == 1 ? "" : "s");
+		doc_spanf(
+		    d, b, DOC_RAW,
+		    "run %" PRId64 ": %s: %" PRId64 " rank%s, %" PRId64 " region%s, %s call%s",
+		    r->run_id, v->path, r->num_ranks, r->num_ranks == 1 ? "" : "s", r->num_regions,
+		    r->num_regions == 1 ? "" : "s", calls, r->num_calls == 1 ? "" : "s");
 	return 0;
 }
 
@@ -155,17 +164,75 @@ static void ingest_warn_no_commit(int64_t run_id, const char *ignored)
 		fputs("run inside a git work tree\n", stderr);
 }
 
+/* 1 when there is nothing at path yet: ingest creates the store there. */
+static int ingest_store_missing(const char *path)
+{
+	struct stat sb;
+
+	return lstat(path, &sb) && errno == ENOENT;
+}
+
+/* Create the missing directories of path's parent, as "mkdir -p" does. */
+static int ingest_mkdirs(const char *path)
+{
+	char *dir = util_strdup(path), *p, c;
+	int rc = 0;
+
+	if (!dir)
+		return err_nomem();
+	p = strrchr(dir, '/');
+	if (p)
+		*p = '\0';
+	for (p = p ? dir : NULL; p && *p && !rc; p++) {
+		if (p[1] != '/' && p[1])
+			continue;
+		/* dir[0..p] is one more component */
+		c = p[1];
+		p[1] = '\0';
+		if (mkdir(dir, 0777) && errno != EEXIST)
+			rc = err_set(ERR_IO, "cannot create directory '%s' for store '%s': %s", dir,
+				     path, util_strerror_lc(errno));
+		p[1] = c;
+	}
+	free(dir);
+	return rc;
+}
+
+/*
+ * The store of the command, opened at the first file to ingest (*st NULL
+ * until then).  A store that does not exist yet is created (with the
+ * directories it needs) only for a file that ingest_check() accepts, so
+ * a command that stores nothing leaves no new empty store behind.
+ * *file_err: the file's own error (reported like an ingest error); the
+ * return value: an error of the store itself, which ends the command.
+ */
+static int ingest_store(struct store **st, const char *db, const char *file, int *file_err)
+{
+	*file_err = 0;
+	if (*st)
+		return 0;
+	if (ingest_store_missing(db)) {
+		*file_err = ingest_check(file);
+		if (*file_err)
+			return 0;
+		if (ingest_mkdirs(db))
+			return ERR_IO;
+	}
+	return store_open(st, db, 0);
+}
+
 /*
  * Ingest files[0..n) one by one; the terminal gets a line per stored file
  * as it is done, JSON one array at the end (rendered into json).  *failed
  * is set when some file failed.  asked: INGEST_KEPT_* of the identity
  * fields given on the command line; ignored: the CI commit variable that
- * was no commit, or NULL (for the warnings).  0, or an error of the output
- * itself.
+ * was no commit, or NULL (for the warnings).  *st is opened (at db) by
+ * ingest_store() at the first file.  0, or an error of the output or of
+ * the store itself.
  */
-static int ingest_files(struct buf *json, struct store *st, struct ingest_opts *io, unsigned asked,
-			const char *ignored, char **files, int n, const char *fmt, int quiet,
-			int *failed)
+static int ingest_files(struct buf *json, struct store **st, const char *db, struct ingest_opts *io,
+			unsigned asked, const char *ignored, char **files, int n, const char *fmt,
+			int quiet, int *failed)
 {
 	struct buf line = BUF_INIT;
 	struct doc d;
@@ -184,7 +251,12 @@ static int ingest_files(struct buf *json, struct store *st, struct ingest_opts *
 				   : NULL;
 		io->progress_ctx = &prog;
 		err_clear();
-		e = ingest_file(&r, st, files[i], io);
+		memset(&r, 0, sizeof(r));
+		rc = ingest_store(st, db, files[i], &e);
+		if (rc)
+			break;
+		if (!e)
+			e = ingest_file(&r, *st, files[i], io);
 		progress_clear(&prog);
 		if (e) {
 			*failed = 1;
@@ -279,14 +351,10 @@ int cmd_ingest(int argc, char **argv)
 			id.ignored_from, id.ignored_value);
 	io.commit = id.commit;
 	io.branch = id.branch;
-	if (store_open(&st, cli_db_path(db), 0)) {
-		code = cli_error();
-		goto out;
-	}
 	asked = (commit ? INGEST_KEPT_COMMIT : 0) | (branch ? INGEST_KEPT_BRANCH : 0) |
 		(io.label ? INGEST_KEPT_LABEL : 0);
-	if (ingest_files(&json, st, &io, asked, id.ignored_from, argv, nargs, fmt, quiet,
-			 &failed)) {
+	if (ingest_files(&json, &st, cli_db_path(db), &io, asked, id.ignored_from, argv, nargs, fmt,
+			 quiet, &failed)) {
 		code = cli_error();
 		goto out;
 	}

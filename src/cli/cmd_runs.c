@@ -11,6 +11,7 @@
 
 #include "cmd.h"
 #include "cli/cli.h"
+#include "cli/hint.h"
 #include "cli/output.h"
 #include "scopedb/err.h"
 #include "scopedb/filter.h"
@@ -125,14 +126,21 @@ static int runs_opt_meta(const struct opt *opt, const char *arg)
 	return rc;
 }
 
-/* Nothing to list on the terminal: say why on stderr. */
-static int runs_none(const struct filter *f, const char *db)
+/* Nothing to list: say why on stderr (the list itself stays empty, the
+ * exit status 0); hint_filter() names a tag, branch or label no stored
+ * run has. */
+static int runs_none(struct store *st, const struct filter *f, const char *db)
 {
-	if (runs_filtered(f))
-		fprintf(stderr, "scopedb: no run matches the filters\n");
-	else
+	int said = 0, rc;
+
+	if (!runs_filtered(f)) {
 		fprintf(stderr, "scopedb: no runs stored in '%s'\n", cli_db_path(db));
-	return 0;
+		return 0;
+	}
+	rc = hint_filter(&said, st, f);
+	if (!rc && !said)
+		fprintf(stderr, "scopedb: no run matches the filters\n");
+	return rc;
 }
 
 int cmd_runs(int argc, char **argv)
@@ -161,7 +169,10 @@ int cmd_runs(int argc, char **argv)
 				"that whole day)"),
 	    OPT_CALLBACK(0, "meta", &meta, "KEY=VALUE",
 			 "only runs whose metadata KEY is VALUE (repeatable)", runs_opt_meta, 0),
-	    OPT_COUNT(0, "limit", &limit, "N", "only the newest N matching runs"),
+	    /* 0 is refused rather than read as "no limit" or "nothing" */
+	    OPT_CALLBACK(0, "limit", OPT_TYPED(long *, &limit), "N",
+			 "only the newest N matching runs (N >= 1)", cli_opt_positive,
+			 (intptr_t) "without --limit, every run is listed"),
 	    OPT__FORMAT(&fmt, "table json csv"),
 	    OPT_END(),
 	};
@@ -188,9 +199,9 @@ int cmd_runs(int argc, char **argv)
 	{
 		const struct runs_view v = {runs, n};
 
-		rc = cli_format_is(fmt, "table") && n == 0
-			 ? runs_none(&f, db)
-			 : cli_output(&json, runs_document, &v, fmt, 0);
+		rc = n == 0 ? runs_none(st, &f, db) : 0;
+		if (!rc && !(cli_format_is(fmt, "table") && n == 0))
+			rc = cli_output(&json, runs_document, &v, fmt, 0);
 	}
 	if (rc) {
 		code = cli_error();

@@ -100,6 +100,8 @@ static int show_document(struct doc *d, const void *ctx)
 		cols[c].align = col == SUMMARY_COL_REGION ? DOC_LEFT : DOC_RIGHT;
 		cols[c].fmts = DOC_F_HUMAN;
 		cols[c].flags = col == SUMMARY_COL_REGION ? 0 : DOC_RAW;
+		if (cols[c].type == DOC_VALUE && col != SUMMARY_COL_IMBALANCE)
+			cols[c].flags |= DOC_SECONDS;
 	}
 	t = doc_table(d, DOC_F_HUMAN | DOC_F_CSV, cols, v->ncols);
 	doc_table_empty(t, "No regions selected.");
@@ -134,8 +136,9 @@ const struct opt_cmd cmd_show_usage = {
     .before = "RUN is a stored run (a selector: 42, latest~1, tag:NAME, 1a2b3c4, ...) or a\n"
 	      "profile file.  --include, --exclude and --ranks take one or more values, up\n"
 	      "to the next option: put RUN first, or end the values with --.",
-    .after = "Times in seconds, imbalance in percent, std is the population standard deviation;\n"
-	     "gpu_total and gpu_avg are shown by default when the run has GPU data.",
+    .after = "Times in a unit per column (--units; CSV and JSON: seconds), imbalance in\n"
+	     "percent, std is the population standard deviation; gpu_total and gpu_avg are\n"
+	     "shown by default when the run has GPU data.",
     .summary = "show the per-region summary of one run",
     OPT_ARGS(1, 1, "show needs a run SELECTOR"),
 };
@@ -191,6 +194,7 @@ int cmd_show(int argc, char **argv)
 			 "std p50 p95 p99 imbalance gpu_total gpu_avg",
 			 show_opt_columns, 0),
 	    OPT__FORMAT_ALL(&fmt, "table markdown csv json"),
+	    OPT__UNITS(),
 	    OPT_END(),
 	};
 

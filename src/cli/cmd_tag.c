@@ -15,22 +15,39 @@
 #include "scopedb/runarg.h"
 #include "scopedb/select.h"
 #include "scopedb/store.h"
+#include "scopedb/util.h"
+#include "util/suggest.h"
 
-/* Report "run N: ..." for each tag after the change is committed. */
-static void tag_report(int64_t run, char **tags, const int *changed, int n, int add)
+/*
+ * Report "run N: ..." for each tag after the change is committed; a tag
+ * untag did not find is followed by the run's nearest tag ("; did you mean
+ * 'nightly'?", have: the run's tags now).  0 or ERR_NOMEM.
+ */
+static int tag_report(int64_t run, char **tags, const int *changed, int n, int add,
+		      const struct store_run *have)
 {
-	int i;
+	struct buf hint = BUF_INIT;
+	int i, rc = 0;
 
-	for (i = 0; i < n; i++) {
-		if (add)
+	for (i = 0; i < n && !rc; i++) {
+		if (add) {
 			printf(changed[i] ? "run %" PRId64 ": tagged '%s'\n"
 					  : "run %" PRId64 ": already tagged '%s'\n",
 			       run, tags[i]);
-		else
-			printf(changed[i] ? "run %" PRId64 ": removed tag '%s'\n"
-					  : "run %" PRId64 ": has no tag '%s'\n",
-			       run, tags[i]);
+		} else if (changed[i]) {
+			printf("run %" PRId64 ": removed tag '%s'\n", run, tags[i]);
+		} else {
+			hint.len = 0;
+			rc = buf_puts(&hint, "")
+				 ? err_nomem()
+				 : suggest_hint(&hint, tags[i], (const char *const *)have->tags,
+						have->ntags);
+			printf("run %" PRId64 ": has no tag '%s'%s\n", run, tags[i],
+			       hint.data ? hint.data : "");
+		}
 	}
+	buf_release(&hint);
+	return rc;
 }
 
 const struct opt_cmd cmd_tag_usage = {
@@ -51,6 +68,7 @@ int cmd_tag_change(int argc, char **argv, int add)
 {
 	const struct opt_cmd *self = add ? &cmd_tag_usage : &cmd_untag_usage;
 	struct select_spec sel;
+	struct store_run now;
 	struct store *st = NULL;
 	const char *db = NULL;
 	const struct opt opts[] = {OPT__DB(&db), OPT_END()};
@@ -59,6 +77,7 @@ int cmd_tag_change(int argc, char **argv, int add)
 	int nargs, ntags, i, in_txn = 0, code = CLI_EXIT_ERROR, rc = 0;
 
 	memset(&sel, 0, sizeof(sel));
+	memset(&now, 0, sizeof(now));
 	nargs = opt_parse(self, opts, argc, argv, &code);
 	if (nargs < 0)
 		goto out;
@@ -98,10 +117,19 @@ int cmd_tag_change(int argc, char **argv, int add)
 		code = cli_error();
 		goto out;
 	}
-	tag_report(run, argv + 1, changed, ntags, add);
+	/* the tags the run has now, for untag's suggestions */
+	if (!add && store_get_run(st, &now, run)) {
+		code = cli_error();
+		goto out;
+	}
+	if (tag_report(run, argv + 1, changed, ntags, add, &now)) {
+		code = cli_error();
+		goto out;
+	}
 	code = cli_finish(CLI_EXIT_OK);
 out:
 	free(changed);
+	store_run_release(&now);
 	select_release(&sel);
 	store_close(st);
 	return code;

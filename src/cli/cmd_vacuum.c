@@ -12,17 +12,6 @@
 #include "scopedb/err.h"
 #include "scopedb/store.h"
 
-/* Bytes as "812 KiB", "3.4 MiB". */
-static void vacuum_size(char *s, size_t len, int64_t bytes)
-{
-	if (bytes < 1024)
-		snprintf(s, len, "%" PRId64 " bytes", bytes);
-	else if (bytes < 1024 * 1024)
-		snprintf(s, len, "%.1f KiB", (double)bytes / 1024.0);
-	else
-		snprintf(s, len, "%.1f MiB", (double)bytes / (1024.0 * 1024.0));
-}
-
 const struct opt_cmd cmd_vacuum_usage = {
     .name = "vacuum",
     .synopsis = "scopedb vacuum [--db PATH]",
@@ -46,8 +35,8 @@ int cmd_vacuum(int argc, char **argv)
 		code = cli_error();
 		goto out;
 	}
-	vacuum_size(a, sizeof(a), before);
-	vacuum_size(b, sizeof(b), after);
+	cli_bytes(a, sizeof(a), before);
+	cli_bytes(b, sizeof(b), after);
 	printf("vacuumed '%s': %s -> %s\n", cli_db_path(db), a, b);
 	code = cli_finish(CLI_EXIT_OK);
 out:

@@ -1,6 +1,6 @@
 /*
  * main.c - the scopedb entry point: the command table and the dispatch to
- * src/cli/cmd_<name>.c.  Global --help and --version are handled here; the
+ * src/cli/cmd_<name>.c.  Global --help, --version and -V are handled here; the
  * command list is generated from the table (cmd_help.c).
  */
 #include <stdio.h>
@@ -8,6 +8,7 @@
 
 #include "cmd.h"
 #include "cli/cli.h"
+#include "util/suggest.h"
 
 /* Sorted by name; the usage texts and options are in each cmd_<name>.c. */
 const struct cmd cmd_table[] = {
@@ -21,6 +22,7 @@ const struct cmd cmd_table[] = {
     {cmd_meta, &cmd_meta_usage, 0},
     {cmd_pin, &cmd_pin_usage, 0},
     {cmd_pins, &cmd_pins_usage, 0},
+    {cmd_prune, &cmd_prune_usage, 0},
     {cmd_rm, &cmd_rm_usage, 0},
     {cmd_runs, &cmd_runs_usage, 0},
     {cmd_show, &cmd_show_usage, 0},
@@ -28,8 +30,30 @@ const struct cmd cmd_table[] = {
     {cmd_unpin, &cmd_unpin_usage, 0},
     {cmd_untag, &cmd_untag_usage, 0},
     {cmd_vacuum, &cmd_vacuum_usage, 0},
+    {cmd_version, &cmd_version_usage, 0},
 };
 const size_t cmd_count = sizeof(cmd_table) / sizeof(cmd_table[0]);
+
+/* "'chek' is not a scopedb command; did you mean 'check'?" (or "see
+ * 'scopedb --help'" when no command is close). */
+static int main_unknown(const char *name)
+{
+	const char *v[sizeof(cmd_table) / sizeof(cmd_table[0])];
+	const char *best;
+	size_t i, n = 0;
+
+	for (i = 0; i < cmd_count; i++)
+		if (!cmd_table[i].hidden)
+			v[n++] = cmd_table[i].usage->name;
+	best = suggest_best(name, v, n);
+	if (best)
+		fprintf(stderr, "scopedb: '%s' is not a scopedb command; did you mean '%s'?\n",
+			name, best);
+	else
+		fprintf(stderr, "scopedb: '%s' is not a scopedb command; see 'scopedb --help'\n",
+			name);
+	return CLI_EXIT_ERROR;
+}
 
 int main(int argc, char **argv)
 {
@@ -41,20 +65,15 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
 		return cmd_help(1, argv + 1);
-	if (!strcmp(argv[1], "--version")) {
-		printf("scopedb %s\n", SCOPEDB_VERSION);
-		return cli_finish(CLI_EXIT_OK);
-	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))
+		return cmd_version(1, argv + 1);
 	if (argv[1][0] == '-') {
 		fprintf(stderr, "scopedb: unknown option '%s'\n", argv[1]);
-		fprintf(stderr, "usage: scopedb [--help] [--version] COMMAND [ARGS]\n");
+		fprintf(stderr, "usage: scopedb [--help] [-V | --version] COMMAND [ARGS]\n");
 		return CLI_EXIT_ERROR;
 	}
 	c = cmd_find(argv[1]);
-	if (!c) {
-		fprintf(stderr, "scopedb: '%s' is not a scopedb command; see 'scopedb --help'\n",
-			argv[1]);
-		return CLI_EXIT_ERROR;
-	}
+	if (!c)
+		return main_unknown(argv[1]);
 	return c->fn(argc - 1, argv + 1);
 }

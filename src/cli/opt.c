@@ -21,6 +21,7 @@
 #include "cli/opt.h"
 #include "scopedb/err.h"
 #include "scopedb/util.h"
+#include "util/suggest.h"
 
 /* Column of the help text in the option lines, and the width left for
  * "-q, --quiet" or "--db PATH" after the 4-space indent. */
@@ -222,6 +223,42 @@ static int opt_more(const struct opt *o, int argc, char **argv, int *i, struct o
 	return 0;
 }
 
+/* "; did you mean '--NAME'?" appended to out for the long option (or
+ * --help) nearest to the name[0..len) that matched none; nothing when none
+ * is close.  0 or ERR_NOMEM. */
+static int opt_hint(struct buf *out, const struct opt *opts, const char *name, size_t len)
+{
+	const char **v;
+	const char *best;
+	char *word = malloc(len + 1);
+	size_t n = 0, k;
+	int rc = 0;
+
+	if (word) {
+		memcpy(word, name, len);
+		word[len] = '\0';
+	}
+
+	for (k = 0; opts[k].type != OPT_T_END; k++)
+		;
+	v = calloc(k + 1, sizeof(*v));
+	if (!word || !v) {
+		rc = err_nomem();
+		goto out;
+	}
+	for (k = 0; opts[k].type != OPT_T_END; k++)
+		if (opts[k].long_name && !(opts[k].flags & OPT_HIDDEN))
+			v[n++] = opts[k].long_name;
+	v[n++] = "help";
+	best = suggest_best(word, v, n);
+	if (best && buf_printf(out, "; did you mean '--%s'?", best))
+		rc = err_nomem();
+out:
+	free(word);
+	free(v);
+	return rc;
+}
+
 /* "--name[=value]" at argv[*i]; advances *i past a separate value (values,
  * for an OPT_MULTI option). */
 static int opt_long(const struct opt_cmd *cmd, const struct opt *opts, int argc, char **argv,
@@ -232,7 +269,14 @@ static int opt_long(const struct opt_cmd *cmd, const struct opt *opts, int argc,
 	const char *arg = NULL;
 
 	if (!o || (eq && !opt_takes_value(o))) {
-		*code = opt_usage_error(cmd, opts, "unknown option '%s'", word);
+		struct buf hint = BUF_INIT;
+
+		if (!o && opt_hint(&hint, opts, name, eq ? (size_t)(eq - name) : strlen(name)))
+			*code = cli_error();
+		else
+			*code = opt_usage_error(cmd, opts, "unknown option '%s'%s", word,
+						hint.data ? hint.data : "");
+		buf_release(&hint);
 		return -1;
 	}
 	if (opt_takes_value(o)) {
@@ -390,7 +434,10 @@ int opt_help_text(struct buf *out, const struct opt *o, const char *sep)
 }
 
 /* "    -q, --quiet        no progress display" (help lines joined by a
- * newline and the indent of the help column). */
+ * newline and the indent of the help column).  A name too wide for the
+ * column gets a line of its own and its help starts on the next line, at
+ * the column, as git's parse-options does: every help line stays aligned
+ * and within 80 columns. */
 static int opt_line(struct buf *out, const struct opt *o)
 {
 	char sep[OPT_HELP_COL + 2];
@@ -409,8 +456,10 @@ static int opt_line(struct buf *out, const struct opt *o)
 	if (rc)
 		return err_nomem();
 	len = out->len - start - 4;
-	rc =
-	    buf_printf(out, "%*s", len + 2 <= OPT_NAME_WIDTH ? (int)(OPT_NAME_WIDTH - len) : 2, "");
+	if (len + 2 <= OPT_NAME_WIDTH)
+		rc = buf_printf(out, "%*s", (int)(OPT_NAME_WIDTH - len), "");
+	else
+		rc = buf_puts(out, sep);
 	return rc ? err_nomem() : opt_help_text(out, o, sep);
 }
 
@@ -443,7 +492,7 @@ int opt_help(const struct opt_cmd *cmd, const struct opt *opts)
 		buf_release(&text);
 		return cli_error();
 	}
-	printf("usage: %s\n\n%s\n", text.data, cmd->summary);
+	printf("scopedb %s - %s\n\nusage: %s\n", cmd->name, cmd->summary, text.data);
 	buf_release(&text);
 	return cli_finish(CLI_EXIT_OK);
 }

@@ -165,8 +165,8 @@ int opt_parse(const struct opt_cmd *cmd, const struct opt *opts, int argc, char 
  * and no final newline) to out; ERR_NOMEM. */
 int opt_usage(struct buf *out, const struct opt_cmd *cmd, const struct opt *opts);
 
-/* Print "usage: TEXT\n\nSUMMARY\n" to stdout; returns the exit code
- * (cli_finish()). */
+/* Print "scopedb NAME - SUMMARY\n\nusage: TEXT\n" to stdout (help CMD,
+ * CMD --help); returns the exit code (cli_finish()). */
 int opt_help(const struct opt_cmd *cmd, const struct opt *opts);
 
 /* Print "scopedb: MESSAGE\nusage: TEXT\n" to stderr; returns

@@ -19,7 +19,7 @@
 
 int cli_render(struct buf *out, const struct doc *d, const char *fmt, int color)
 {
-	struct render_opts o = {color, 0};
+	struct render_opts o = {color, 0, cli_units(), cli_utf8()};
 
 	return render_doc(out, fmt, d, &o);
 }

@@ -374,6 +374,35 @@ void ingest_result_release(struct ingest_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
+/* Open path as ingest reads it: a profile with at least one (rank, region)
+ * row, since a readable HDF5 file without one is not a profile (storing it
+ * would make every later check pass on nothing). */
+static int ingest_open(struct h5prof **out, const char *path)
+{
+	const struct h5prof_info *info;
+	int rc = h5prof_open(out, path);
+
+	if (rc)
+		return rc;
+	info = h5prof_info(*out);
+	if (info->num_regions == 0 || info->num_rows == 0) {
+		h5prof_free(*out);
+		*out = NULL;
+		return err_set(ERR_FORMAT, "'%s': not a scope-profiler profile (no regions found)",
+			       path);
+	}
+	return 0;
+}
+
+int ingest_check(const char *path)
+{
+	struct h5prof *p = NULL;
+	int rc = ingest_open(&p, path);
+
+	h5prof_free(p);
+	return rc;
+}
+
 int ingest_file(struct ingest_result *out, struct store *st, const char *path,
 		const struct ingest_opts *opts)
 {
@@ -386,17 +415,10 @@ int ingest_file(struct ingest_result *out, struct store *st, const char *path,
 	memset(&hash, 0, sizeof(hash));
 	i64vec_init(&c.sorted);
 	buf_init(&c.blob);
-	rc = h5prof_open(&c.p, path);
+	rc = ingest_open(&c.p, path);
 	if (rc)
 		goto out;
 	c.info = h5prof_info(c.p);
-	/* a readable HDF5 file without a single (rank, region) row is not a
-	 * profile: storing it would make every later check pass on nothing */
-	if (c.info->num_regions == 0 || c.info->num_rows == 0) {
-		rc = err_set(ERR_FORMAT, "'%s': not a scope-profiler profile (no regions found)",
-			     path);
-		goto out;
-	}
 	c.st = st;
 	c.opts = opts;
 	c.out = out;

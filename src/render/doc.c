@@ -2,6 +2,7 @@
  * doc.c - building and freeing documents, and the text of a typed cell
  * (see doc.h).  Rendering is in render_*.c.
  */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -489,7 +490,57 @@ static int doc_join(struct buf *out, const struct doc_cell *cell, const char *se
 	return rc ? ERR_NOMEM : 0;
 }
 
-int doc_cell_human(struct buf *out, const struct doc_col *c, const struct doc_cell *cell)
+enum format_unit doc_col_unit(const struct doc_table *t, size_t col, enum format_unit want)
+{
+	double max = 0.0;
+	size_t r;
+
+	if (col >= t->ncols || !(t->cols[col].flags & DOC_SECONDS))
+		return FORMAT_UNIT_AUTO;
+	if (want != FORMAT_UNIT_AUTO)
+		return want;
+	for (r = 0; r < t->nrows; r++) {
+		const struct doc_cell *x = doc_cell(t, r, col);
+
+		if (!x->null && fabs(x->v) > max)
+			max = fabs(x->v);
+	}
+	return format_unit_pick(max);
+}
+
+/* The text of a number cell (none of DOC_TEXT, DOC_ID, DOC_BOOL, DOC_LIST)
+ * for people; see doc_cell_human(). */
+static void doc_number_human(char *s, size_t len, const struct doc_col *c, double v,
+			     const struct doc_numfmt *nf)
+{
+	enum format_unit u;
+
+	switch (c->type) {
+	case DOC_VALUE:
+	case DOC_DELTA:
+		if (nf && (c->flags & DOC_SECONDS)) {
+			u = nf->unit != FORMAT_UNIT_AUTO ? nf->unit : format_unit_pick(fabs(v));
+			format_duration(s, len, v, u, c->type == DOC_DELTA, nf->utf8);
+		} else if (c->type == DOC_VALUE) {
+			format_value(s, len, 0, v, 0);
+		} else {
+			format_delta(s, len, v, 0);
+		}
+		break;
+	case DOC_COUNT:
+		format_value(s, len, 0, v, 1);
+		break;
+	case DOC_COUNT_DELTA:
+		format_delta(s, len, v, 1);
+		break;
+	default:
+		format_pct(s, len, 0, v);
+		break;
+	}
+}
+
+int doc_cell_human(struct buf *out, const struct doc_col *c, const struct doc_cell *cell,
+		   const struct doc_numfmt *nf)
 {
 	char s[64];
 
@@ -505,16 +556,8 @@ int doc_cell_human(struct buf *out, const struct doc_col *c, const struct doc_ce
 	case DOC_BOOL:
 		snprintf(s, sizeof(s), "%lld", (long long)cell->i);
 		break;
-	case DOC_COUNT:
-	case DOC_VALUE:
-		format_value(s, sizeof(s), 0, cell->v, c->type == DOC_COUNT);
-		break;
-	case DOC_DELTA:
-	case DOC_COUNT_DELTA:
-		format_delta(s, sizeof(s), cell->v, c->type == DOC_COUNT_DELTA);
-		break;
 	default:
-		format_pct(s, sizeof(s), 0, cell->v);
+		doc_number_human(s, sizeof(s), c, cell->v, nf);
 		break;
 	}
 	return buf_puts(out, s);

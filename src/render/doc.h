@@ -36,6 +36,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "render/format.h"
 #include "render/jsonw.h"
 
 /* The formats a block or column appears in. */
@@ -54,6 +55,14 @@ enum {
 	DOC_BAD = 4,	  /* red on a colour terminal */
 	DOC_GOOD = 8,	  /* green on a colour terminal */
 	DOC_COMPACT = 16, /* column: a DOC_LIST is a JSON array without blanks */
+	/* column: its DOC_VALUE/DOC_DELTA numbers are durations in seconds,
+	 * shown to people with a unit chosen per column ("18.7 ms") and, on
+	 * the terminal, aligned on the decimal point; a DOC_VALUE column
+	 * without it (imbalance: a percent) prints "%.6g" */
+	DOC_SECONDS = 32,
+	/* column: its title is untrusted text (a run's label), escaped in
+	 * markdown (titles are trusted, printed as is, otherwise) */
+	DOC_TITLE_TEXT = 64,
 };
 
 enum doc_type {
@@ -246,12 +255,27 @@ void doc_json_table(struct doc *d, struct doc_value *parent, const char *key,
 /* Make table t the whole JSON document (an array of row objects). */
 void doc_json_root_table(struct doc *d, const struct doc_table *t);
 
+/* How people see a column's numbers: the unit of its durations (a
+ * DOC_SECONDS column) and whether "µs" may be printed (else "us"). */
+struct doc_numfmt {
+	enum format_unit unit;
+	int utf8;
+};
+
+/* The unit column col of t is shown in: want unless FORMAT_UNIT_AUTO, else
+ * the one that suits its largest magnitude (format_unit_pick()); AUTO for
+ * a column that holds no durations (no DOC_SECONDS). */
+enum format_unit doc_col_unit(const struct doc_table *t, size_t col, enum format_unit want);
+
 /*
- * The text of a cell: for people (terminal, markdown: "%.6g", "-" for None,
- * lists joined by ",", cut to the column's width) or for CSV ("" for None,
- * the shortest exact number, lists joined by ";").  Unescaped.
+ * The text of a cell: for people (terminal, markdown: durations in nf's
+ * unit, other values "%.6g", grouped counts, "-" for None, lists joined
+ * by ",", cut to the column's width; nf NULL: durations "%.6g" too) or for
+ * CSV ("" for None, the shortest exact number, lists joined by ";").
+ * Unescaped.
  */
-int doc_cell_human(struct buf *out, const struct doc_col *c, const struct doc_cell *cell);
+int doc_cell_human(struct buf *out, const struct doc_col *c, const struct doc_cell *cell,
+		   const struct doc_numfmt *nf);
 int doc_cell_csv(struct buf *out, const struct doc_col *c, const struct doc_cell *cell);
 
 /* The cell at (row, col). */

@@ -5,15 +5,124 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "render/format.h"
+
+int format_unit_parse(enum format_unit *out, const char *name)
+{
+	static const char *const names[] = {"auto", "s", "ms", "us", "ns"};
+	size_t i;
+
+	if (!strcmp(name, "\u00b5s")) {
+		*out = FORMAT_UNIT_US;
+		return 0;
+	}
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcasecmp(name, names[i])) {
+			*out = (enum format_unit)i;
+			return 0;
+		}
+	return -1;
+}
+
+enum format_unit format_unit_pick(double maxabs)
+{
+	if (!(maxabs > 0.0) || maxabs >= 1.0)
+		return FORMAT_UNIT_S;
+	if (maxabs >= 1e-3)
+		return FORMAT_UNIT_MS;
+	if (maxabs >= 1e-6)
+		return FORMAT_UNIT_US;
+	return FORMAT_UNIT_NS;
+}
+
+const char *format_unit_symbol(enum format_unit u, int utf8)
+{
+	switch (u) {
+	case FORMAT_UNIT_MS:
+		return "ms";
+	case FORMAT_UNIT_US:
+		return utf8 ? "\u00b5s" : "us";
+	case FORMAT_UNIT_NS:
+		return "ns";
+	default:
+		return "s";
+	}
+}
+
+void format_sig(char *s, size_t len, double v, int sig, int sign)
+{
+	const char *plus = sign && !signbit(v) ? "+" : "";
+	double a = fabs(v), step;
+	int e, d;
+
+	if (!isfinite(v)) {
+		snprintf(s, len, "%s%g", plus, v);
+		return;
+	}
+	if (a == 0.0) {
+		snprintf(s, len, "%s0", sign ? "+" : "");
+		return;
+	}
+	e = (int)floor(log10(a));
+	d = sig - 1 - e;
+	if (d > 0) {
+		if (d > 15)
+			d = 15;
+		snprintf(s, len, "%s%.*f", plus, d, v);
+		/* 9.996 rounds up to "10.00": one decimal too many */
+		if (fabs(strtod(s, NULL)) >= pow(10.0, e + 1) && d > 0)
+			snprintf(s, len, "%s%.*f", plus, d - 1, v);
+		return;
+	}
+	/* no decimals: round to the sig leading digits ("12300") */
+	step = pow(10.0, -d);
+	snprintf(s, len, "%s%.0f", plus, round(v / step) * step);
+}
+
+void format_duration(char *s, size_t len, double secs, enum format_unit u, int sign, int utf8)
+{
+	static const double scale[] = {1.0, 1.0, 1e3, 1e6, 1e9};
+	double v = secs * scale[u];
+	char num[64];
+
+	/* every integral digit of a large number (a forced small unit):
+	 * "150604 us", not "151000 us" */
+	if (fabs(v) >= 1000.0)
+		snprintf(num, sizeof(num), sign ? "%+.0f" : "%.0f", v);
+	else
+		format_sig(num, sizeof(num), v, 3, sign);
+	snprintf(s, len, "%s %s", num, format_unit_symbol(u, utf8));
+}
+
+void format_group(char *s, size_t len, long long v, int sign)
+{
+	char digits[32], out[48];
+	size_t n, i, k = 0;
+
+	snprintf(digits, sizeof(digits), "%llu",
+		 v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v);
+	if (v < 0)
+		out[k++] = '-';
+	else if (sign)
+		out[k++] = '+';
+	n = strlen(digits);
+	for (i = 0; i < n; i++) {
+		if (i && (n - i) % 3 == 0)
+			out[k++] = ',';
+		out[k++] = digits[i];
+	}
+	out[k] = '\0';
+	snprintf(s, len, "%s", out);
+}
 
 void format_value(char *s, size_t len, int none, double v, int is_count)
 {
 	if (none)
 		snprintf(s, len, "-");
 	else if (is_count)
-		snprintf(s, len, "%lld", (long long)v);
+		format_group(s, len, (long long)v, 0);
 	else
 		snprintf(s, len, "%.6g", v);
 }
@@ -21,17 +130,30 @@ void format_value(char *s, size_t len, int none, double v, int is_count)
 void format_delta(char *s, size_t len, double delta, int is_count)
 {
 	if (is_count)
-		snprintf(s, len, "%+lld", (long long)delta);
+		format_group(s, len, (long long)delta, 1);
 	else
 		snprintf(s, len, "%+.6g", delta);
 }
 
 void format_pct(char *s, size_t len, int none, double pct)
 {
-	if (none)
+	char num[64];
+	size_t n;
+
+	if (none) {
 		snprintf(s, len, "-");
-	else
-		snprintf(s, len, "%+.4g%%", pct);
+		return;
+	}
+	format_sig(num, sizeof(num), pct, 3, 1);
+	/* at most three significant digits: "+35.0" reads "+35" */
+	if (strchr(num, '.')) {
+		n = strlen(num);
+		while (n && num[n - 1] == '0')
+			num[--n] = '\0';
+		if (n && num[n - 1] == '.')
+			num[--n] = '\0';
+	}
+	snprintf(s, len, "%s%%", num);
 }
 
 void format_number(char *s, size_t len, double v, int is_count)

@@ -3,6 +3,7 @@
  * output format is registered.
  */
 #include <string.h>
+#include <strings.h>
 
 #include "render/render.h"
 #include "scopedb/err.h"
@@ -29,8 +30,10 @@ const struct renderer *render_find(const char *name)
 {
 	size_t i;
 
+	if (!strcasecmp(name, "md"))
+		name = "markdown";
 	for (i = 0; i < sizeof(render_table) / sizeof(render_table[0]); i++)
-		if (!strcmp(render_table[i]->name, name))
+		if (!strcasecmp(render_table[i]->name, name))
 			return render_table[i];
 	return NULL;
 }
@@ -75,7 +78,7 @@ int render_blocks(struct buf *out, const struct doc *d, const struct render_opts
 int render_doc(struct buf *out, const char *name, const struct doc *d, const struct render_opts *o)
 {
 	const struct renderer *r = render_find(name);
-	struct render_opts ro = {0, 0};
+	struct render_opts ro = {0, 0, FORMAT_UNIT_AUTO, 0};
 
 	if (!r)
 		return err_set(ERR_GENERIC, "no renderer for format '%s'", name);

@@ -22,6 +22,10 @@
 struct render_opts {
 	int color;    /* ANSI colour (terminal) */
 	unsigned fmt; /* the DOC_F_* blocks to show; set by render_doc() */
+	/* people's formats: the unit of durations (AUTO: one per column) and
+	 * whether the terminal is UTF-8 ("µs", else "us") */
+	enum format_unit units;
+	int utf8;
 };
 
 /* What a renderer needs of a document (struct renderer's needs). */
@@ -58,7 +62,7 @@ int render_blocks(struct buf *out, const struct doc *d, const struct render_opts
 /* The i-th registered renderer (registry order), or NULL past the last. */
 const struct renderer *render_at(size_t i);
 
-/* The renderer of a --format name, or NULL. */
+/* The renderer of a --format name (any case; "md" is markdown), or NULL. */
 const struct renderer *render_find(const char *name);
 
 /*

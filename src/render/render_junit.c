@@ -62,7 +62,7 @@ static int render_junit_message(struct buf *out, const struct doc_table *t, size
 		if (!title)
 			continue;
 		rc |= buf_printf(out, "%s%s: ", c > 1 ? ", " : "", title);
-		rc |= doc_cell_human(out, &t->cols[c], doc_cell(t, r, c));
+		rc |= doc_cell_human(out, &t->cols[c], doc_cell(t, r, c), NULL);
 	}
 	return rc;
 }
@@ -74,7 +74,7 @@ static int render_junit_case(struct buf *out, const struct doc_table *t, size_t 
 	struct buf s = BUF_INIT;
 	int rc = 0;
 
-	rc |= doc_cell_human(&s, &t->cols[0], doc_cell(t, r, 0));
+	rc |= doc_cell_human(&s, &t->cols[0], doc_cell(t, r, 0), NULL);
 	rc |= buf_puts(out, "  <testcase name=\"");
 	rc |= escape_xml(out, s.data ? s.data : "");
 	rc |= buf_puts(out, "\" classname=\"");

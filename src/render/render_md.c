@@ -3,6 +3,7 @@
  * items with a bold key, headings, pipe tables (numbers right-aligned).
  * Spans and cells go through escape_md() unless marked DOC_RAW.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "render/escape.h"
@@ -35,14 +36,27 @@ static int render_md_spans(struct buf *out, const struct doc_text *t, const stru
 static int render_md_table(struct buf *out, const struct doc_table *t, const struct render_opts *o)
 {
 	unsigned fmt = o->fmt;
+	struct doc_numfmt *nf = calloc(t->ncols ? t->ncols : 1, sizeof(*nf));
 	struct buf cell = BUF_INIT;
 	size_t r, c;
 	int rc = 0;
 
+	if (!nf)
+		return err_nomem();
+	for (c = 0; c < t->ncols; c++) {
+		nf[c].unit = doc_col_unit(t, c, o->units);
+		nf[c].utf8 = o->utf8;
+	}
+
 	rc |= buf_putc(out, '|');
-	for (c = 0; c < t->ncols; c++)
-		if (t->cols[c].fmts & fmt)
-			rc |= buf_printf(out, " %s |", t->cols[c].title ? t->cols[c].title : "");
+	for (c = 0; c < t->ncols; c++) {
+		if (!(t->cols[c].fmts & fmt))
+			continue;
+		rc |= buf_putc(out, ' ');
+		rc |= render_md_put(out, t->cols[c].title ? t->cols[c].title : "",
+				    t->cols[c].flags & DOC_TITLE_TEXT ? 0 : DOC_RAW);
+		rc |= buf_puts(out, " |");
+	}
 	rc |= buf_puts(out, "\n|");
 	for (c = 0; c < t->ncols; c++)
 		if (t->cols[c].fmts & fmt)
@@ -56,7 +70,7 @@ static int render_md_table(struct buf *out, const struct doc_table *t, const str
 			if (!(t->cols[c].fmts & fmt))
 				continue;
 			cell.len = 0;
-			rc |= doc_cell_human(&cell, &t->cols[c], x);
+			rc |= doc_cell_human(&cell, &t->cols[c], x, &nf[c]);
 			rc |= buf_putc(out, ' ');
 			rc |= render_md_put(out, cell.len ? cell.data : "",
 					    x->flags | t->cols[c].flags);
@@ -67,6 +81,7 @@ static int render_md_table(struct buf *out, const struct doc_table *t, const str
 		rc |= buf_putc(out, '\n');
 	}
 	buf_release(&cell);
+	free(nf);
 	return rc ? err_nomem() : 0;
 }
 

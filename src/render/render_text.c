@@ -49,12 +49,13 @@ static int render_text_table(struct buf *out, const struct doc_table *t,
 	enum table_align *align = calloc(t->ncols ? t->ncols : 1, sizeof(*align));
 	struct buf *text = calloc(t->ncols ? t->ncols : 1, sizeof(*text));
 	size_t *map = calloc(t->ncols ? t->ncols : 1, sizeof(*map));
+	struct doc_numfmt *nf = calloc(t->ncols ? t->ncols : 1, sizeof(*nf));
 	struct table tt;
 	size_t n = 0, r, c;
 	int rc = 0;
 
 	memset(&tt, 0, sizeof(tt));
-	if (!cells || !align || !text || !map) {
+	if (!cells || !align || !text || !map || !nf) {
 		rc = err_nomem();
 		goto out;
 	}
@@ -67,13 +68,19 @@ static int render_text_table(struct buf *out, const struct doc_table *t,
 			continue;
 		map[n] = c;
 		cells[n] = t->cols[c].title ? t->cols[c].title : "";
-		align[n++] = t->cols[c].align == DOC_RIGHT ? TABLE_RIGHT : TABLE_LEFT;
+		nf[n].unit = doc_col_unit(t, c, o->units);
+		nf[n].utf8 = o->utf8;
+		align[n] = t->cols[c].align == DOC_RIGHT ? TABLE_RIGHT : TABLE_LEFT;
+		if (nf[n].unit != FORMAT_UNIT_AUTO)
+			align[n] = TABLE_DECIMAL;
+		n++;
 	}
 	rc = table_init(&tt, n, t->flags & DOC_TABLE_NOHEADER ? NULL : cells, align);
 	for (r = 0; r < t->nrows && !rc; r++) {
 		for (c = 0; c < n && !rc; c++) {
 			text[c].len = 0;
-			rc = doc_cell_human(&text[c], &t->cols[map[c]], doc_cell(t, r, map[c]));
+			rc = doc_cell_human(&text[c], &t->cols[map[c]], doc_cell(t, r, map[c]),
+					    &nf[c]);
 			cells[c] = text[c].len ? text[c].data : "";
 		}
 		if (!rc)
@@ -93,6 +100,7 @@ out:
 	free(align);
 	free(text);
 	free(map);
+	free(nf);
 	return rc;
 }
 

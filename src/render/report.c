@@ -5,12 +5,16 @@
  * show and meta reuse.
  */
 #include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/verdict.h"
 #include "render/report.h"
 #include "scopedb/err.h"
 #include "select/match.h"
+#include "util/statdist.h"
 
 const char *report_unit(enum stats_metric m)
 {
@@ -93,7 +97,150 @@ static void report_names_line(struct doc *d, unsigned fmts, const char *prefix,
 	doc_spans_join(d, b, names, n, ", ", 0);
 }
 
-/* The rows table: region, a, b, delta, delta %. */
+/* Changes within this many percent are noise for diff's colours when no
+ * --threshold is given. */
+#define REPORT_NOISE_PCT 2.0
+
+/*
+ * The colour of a row's change: red (DOC_BAD) only beyond the budget (a
+ * check's violation) or diff's --threshold (default REPORT_NOISE_PCT),
+ * green (DOC_GOOD) only for an improvement beyond it; none within it.
+ */
+static unsigned report_tint(const struct stats_row *row, const struct compare_opts *o)
+{
+	double lim = o->check		? o->max_regression
+		     : o->has_threshold ? o->threshold
+					: REPORT_NOISE_PCT;
+
+	if (o->check ? row->violation : !row->pct.none && row->pct.v > lim)
+		return DOC_BAD;
+	if (!row->pct.none && row->pct.v < -lim)
+		return DOC_GOOD;
+	return 0;
+}
+
+/* The titles of the value columns c[1], c[2] for people: "baseline" and
+ * "candidate" in a check; in a diff the runs' labels when both have one
+ * and they differ, else "a" and "b" (the fields above say which is
+ * which).  The labels are borrowed from r, which outlives the document. */
+static void report_side_titles(struct doc_col *c, const struct compare_result *r,
+			       const struct compare_opts *o)
+{
+	const char *la = r->a.run.label, *lb = r->b.run.label;
+
+	if (o->check) {
+		c[1].title = "baseline";
+		c[2].title = "candidate";
+	} else if (la && lb && *la && *lb && strcmp(la, lb)) {
+		c[1].title = la;
+		c[2].title = lb;
+		c[1].flags |= DOC_TITLE_TEXT;
+		c[2].flags |= DOC_TITLE_TEXT;
+	}
+}
+
+/* The markdown label of a verdict: an icon, then the word. */
+static const char *report_verdict_md(const char *v)
+{
+	if (!strcmp(v, "regressed"))
+		return "\U0001F534 regressed";
+	if (!strcmp(v, "improved"))
+		return "\U0001F7E2 improved";
+	if (!strcmp(v, "unchanged"))
+		return "\u26AA unchanged";
+	return "\U0001F7E1 inconclusive";
+}
+
+/* The statistical columns of row i's cells from column col on (see
+ * report_stat_cols). */
+static void report_stat_cells(struct doc_table *t, size_t col, const struct compare_stat *c)
+{
+	char s[96];
+
+	if (!c->verdict)
+		return;
+	doc_set_text(t, col, c->verdict);
+	doc_set_text(t, col + 1, report_verdict_md(c->verdict));
+	if (!isnan(c->lo))
+		snprintf(s, sizeof(s), "%.2f [%.2f, %.2f]", c->ratio, c->lo, c->hi);
+	else
+		snprintf(s, sizeof(s), "%.2f", c->ratio);
+	doc_set_text(t, col + 2, s);
+	if (!isnan(c->p)) {
+		if (c->p < 0.001)
+			snprintf(s, sizeof(s), "<0.001");
+		else
+			snprintf(s, sizeof(s), "%.3f", c->p);
+		doc_set_text(t, col + 3, s);
+	}
+	if (c->runs_needed >= VERDICT_MAX_RUNS)
+		doc_set_text(t, col + 4, "999+");
+	else if (c->runs_needed >= 0) {
+		snprintf(s, sizeof(s), "%d", c->runs_needed);
+		doc_set_text(t, col + 4, s);
+	}
+	doc_set_num(t, col + 5, 0, c->ratio);
+	doc_set_num(t, col + 6, isnan(c->lo), c->lo);
+	doc_set_num(t, col + 7, isnan(c->hi), c->hi);
+	doc_set_num(t, col + 8, isnan(c->p), c->p);
+	doc_set_num(t, col + 9, c->runs_needed < 0, c->runs_needed);
+	if (!strcmp(c->verdict, "regressed"))
+		doc_set_flags(t, col, DOC_STRONG | DOC_BAD);
+	else if (!strcmp(c->verdict, "improved"))
+		doc_set_flags(t, col, DOC_GOOD);
+}
+
+/* One JSON row of a statistical comparison (the table's columns and the
+ * verdict's: "ci" is an array, "runs_needed" null when decided). */
+static void report_stat_json(struct doc *d, struct doc_value *arr, const struct stats_row *row,
+			     const struct compare_stat *c, int cnt)
+{
+	struct doc_value *o = doc_json_obj(d, arr, NULL, JSONW_INLINE), *ci;
+
+	doc_json_str(d, o, "name", row->name);
+	if (row->a.none)
+		doc_json_null(d, o, "a");
+	else
+		doc_json_num(d, o, "a", row->a.v, cnt);
+	if (row->b.none)
+		doc_json_null(d, o, "b");
+	else
+		doc_json_num(d, o, "b", row->b.v, cnt);
+	doc_json_num(d, o, "delta", row->delta, cnt);
+	if (row->pct.none)
+		doc_json_null(d, o, "pct");
+	else
+		doc_json_num(d, o, "pct", row->pct.v, 0);
+	doc_json_str(d, o, "verdict", c->verdict);
+	if (isnan(c->ratio))
+		doc_json_null(d, o, "ratio");
+	else
+		doc_json_num(d, o, "ratio", c->ratio, 0);
+	if (isnan(c->lo)) {
+		doc_json_null(d, o, "ci");
+	} else {
+		ci = doc_json_arr(d, o, "ci", JSONW_COMPACT);
+		doc_json_num(d, ci, NULL, c->lo, 0);
+		doc_json_num(d, ci, NULL, c->hi, 0);
+	}
+	if (isnan(c->p)) {
+		doc_json_null(d, o, "p");
+		doc_json_null(d, o, "p_adjusted");
+	} else {
+		doc_json_num(d, o, "p", c->p, 0);
+		doc_json_num(d, o, "p_adjusted", c->padj, 0);
+	}
+	if (c->runs_needed < 0)
+		doc_json_null(d, o, "runs_needed");
+	else
+		doc_json_int(d, o, "runs_needed", c->runs_needed);
+	doc_json_int(d, o, "baseline_n", (int64_t)c->nbase);
+	doc_json_int(d, o, "candidate_n", (int64_t)c->ncand);
+}
+
+/* The rows table: region, a, b, delta, delta %; a statistical comparison
+ * adds verdict (markdown: with an icon), ratio [95% CI], p and runs
+ * needed, and for CSV their numbers. */
 static void report_rows(struct doc *d, const struct compare_result *r, const struct compare_opts *o)
 {
 	static const struct doc_col cols[] = {
@@ -103,20 +250,36 @@ static void report_rows(struct doc *d, const struct compare_result *r, const str
 	    {"delta", "delta", "delta", DOC_DELTA, DOC_RIGHT, DOC_F_HUMAN, 0, 0},
 	    {"delta %", "pct", "pct", DOC_PCT, DOC_RIGHT, DOC_F_HUMAN, 0, 0},
 	};
-	struct doc_col c[5];
+	static const struct doc_col stat_cols[] = {
+	    {"verdict", "verdict", NULL, DOC_TEXT, DOC_LEFT, DOC_F_TEXT, DOC_RAW, 0},
+	    {"verdict", NULL, NULL, DOC_TEXT, DOC_LEFT, DOC_F_MD, DOC_RAW, 0},
+	    {"ratio [95% CI]", NULL, NULL, DOC_TEXT, DOC_RIGHT, DOC_F_HUMAN, DOC_RAW, 0},
+	    {"p", NULL, NULL, DOC_TEXT, DOC_RIGHT, DOC_F_HUMAN, DOC_RAW, 0},
+	    {"runs needed", NULL, NULL, DOC_TEXT, DOC_RIGHT, DOC_F_HUMAN, DOC_RAW, 0},
+	    {NULL, "ratio", NULL, DOC_VALUE, DOC_RIGHT, 0, 0, 0},
+	    {NULL, "ci_low", NULL, DOC_VALUE, DOC_RIGHT, 0, 0, 0},
+	    {NULL, "ci_high", NULL, DOC_VALUE, DOC_RIGHT, 0, 0, 0},
+	    {NULL, "p", NULL, DOC_VALUE, DOC_RIGHT, 0, 0, 0},
+	    {NULL, "runs_needed", NULL, DOC_COUNT, DOC_RIGHT, 0, 0, 0},
+	};
+	struct doc_col c[15];
 	struct doc_table *t;
-	size_t i;
+	size_t i, nc = r->stat ? 15 : 5;
 
-	memcpy(c, cols, sizeof(c));
+	memcpy(c, cols, sizeof(cols));
+	memcpy(c + 5, stat_cols, sizeof(stat_cols));
 	if (stats_metric_is_count(o->metric)) {
 		c[1].type = c[2].type = DOC_COUNT;
 		c[3].type = DOC_COUNT_DELTA;
+	} else if (!strcmp(report_unit(o->metric), "seconds")) {
+		c[1].flags = c[2].flags = c[3].flags = DOC_SECONDS;
 	}
-	t = doc_table(d, DOC_F_HUMAN | DOC_F_CSV, c, 5);
+	report_side_titles(c, r, o);
+	t = doc_table(d, DOC_F_HUMAN | DOC_F_CSV, c, nc);
 	doc_table_empty(t, "No regions to compare.");
 	for (i = 0; i < r->nrows; i++) {
 		const struct stats_row *row = &r->rows[i];
-		unsigned tint = row->delta > 0 ? DOC_BAD : row->delta < 0 ? DOC_GOOD : 0;
+		unsigned tint = report_tint(row, o);
 
 		doc_row(t);
 		doc_set_text(t, 0, row->name);
@@ -128,12 +291,114 @@ static void report_rows(struct doc *d, const struct compare_result *r, const str
 		doc_set_flags(t, 4, tint);
 		if (row->violation)
 			doc_set_flags(t, 0, DOC_STRONG | DOC_BAD);
+		if (r->stat)
+			report_stat_cells(t, 5, &r->stat[i]);
 	}
-	if (d->json)
+	if (d->json && r->stat) {
+		struct doc_value *arr = doc_json_arr(d, d->json, "rows", JSONW_BLOCK);
+
+		for (i = 0; i < r->nrows; i++)
+			report_stat_json(d, arr, &r->rows[i], &r->stat[i],
+					 stats_metric_is_count(o->metric));
+	} else if (d->json) {
 		doc_json_table(d, d->json, "rows", t);
+	}
 	/* the regions of one side only, by name: also those without a value */
 	doc_json_strs(d, d->json, "missing", r->only_a, r->nonly_a, JSONW_INLINE);
 	doc_json_strs(d, d->json, "new", r->only_b, r->nonly_b, JSONW_INLINE);
+}
+
+/* A list of run ids "41, 40, 39" into t ("file" for id 0). */
+static int report_ids(struct buf *t, const int64_t *ids, size_t n)
+{
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < n; i++) {
+		rc |= buf_puts(t, i ? ", " : "");
+		rc |= ids[i] ? buf_printf(t, "%" PRId64, ids[i]) : buf_puts(t, "file");
+	}
+	return rc;
+}
+
+/* A field "key: N (41, 40, ...)" naming a run set. */
+static void report_set_field(struct doc *d, const char *key, const int64_t *ids, size_t n)
+{
+	struct buf t = BUF_INIT;
+
+	if (buf_printf(&t, "%zu (", n) || report_ids(&t, ids, n) || buf_puts(&t, ")"))
+		d->failed = 1;
+	else
+		doc_span(d, doc_field(d, DOC_F_HUMAN, key), t.data, DOC_RAW);
+	buf_release(&t);
+}
+
+/* The run ids under key, null for a file. */
+static void report_ids_json(struct doc *d, const char *key, const int64_t *ids, size_t n)
+{
+	struct doc_value *arr = doc_json_arr(d, d->json, key, JSONW_COMPACT);
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (ids[i])
+			doc_json_int(d, arr, NULL, ids[i]);
+		else
+			doc_json_null(d, arr, NULL);
+	}
+}
+
+/*
+ * The header of a statistical comparison: both run sets, where the noise
+ * came from with the median CV of the regions, and the count of each
+ * verdict; JSON: "baseline_runs", "candidate_runs" and "noise" (per region
+ * the CV used, the history runs it came from and the history's
+ * description).
+ */
+static void report_stat_header(struct doc *d, const struct compare_result *r)
+{
+	static const char *const calls[] = {"regressed", "improved", "unchanged", "inconclusive"};
+	struct buf t = BUF_INIT;
+	struct doc_value *arr, *o;
+	double *cv = malloc((r->nrows ? r->nrows : 1) * sizeof(*cv));
+	size_t i, k, ncv = 0, cnt[4] = {0, 0, 0, 0};
+	int rc = !cv;
+
+	for (i = 0; i < r->nrows; i++) {
+		if (!isnan(r->stat[i].cv) && cv)
+			cv[ncv++] = r->stat[i].cv;
+		for (k = 0; k < 4 && r->stat[i].verdict; k++)
+			cnt[k] += !strcmp(r->stat[i].verdict, calls[k]);
+	}
+	report_set_field(d, "Baseline runs", r->base_runs, r->nbase_runs);
+	report_set_field(d, "Candidate runs", r->cand_runs, r->ncand_runs);
+	rc |= buf_printf(&t, "between-run CV of each region from its history: ");
+	rc |= buf_puts(&t, r->noise_from);
+	if (ncv)
+		rc |= buf_printf(&t, "; median CV %.1f%%", 100.0 * statdist_median(cv, ncv));
+	if (!rc)
+		doc_span(d, doc_field(d, DOC_F_HUMAN, "Noise"), t.data, 0);
+	t.len = 0;
+	for (k = 0; k < 4; k++)
+		rc |= buf_printf(&t, "%s%zu %s", k ? ", " : "", cnt[k], calls[k]);
+	if (!rc)
+		doc_span(d, doc_field(d, DOC_F_HUMAN, "Verdicts"), t.data, DOC_RAW);
+	if (rc)
+		d->failed = 1;
+	buf_release(&t);
+	free(cv);
+	report_ids_json(d, "baseline_runs", r->base_runs, r->nbase_runs);
+	report_ids_json(d, "candidate_runs", r->cand_runs, r->ncand_runs);
+	arr = doc_json_arr(d, d->json, "noise", JSONW_BLOCK);
+	for (i = 0; i < r->nrows; i++) {
+		o = doc_json_obj(d, arr, NULL, JSONW_INLINE);
+		doc_json_str(d, o, "region", r->rows[i].name);
+		if (isnan(r->stat[i].cv))
+			doc_json_null(d, o, "cv");
+		else
+			doc_json_num(d, o, "cv", r->stat[i].cv, 0);
+		doc_json_int(d, o, "history_runs", (int64_t)r->stat[i].nhist);
+		doc_json_str(d, o, "from", r->noise_from);
+	}
 }
 
 void report_doc(struct doc *d, const struct compare_result *r, const struct compare_opts *o)
@@ -169,10 +434,15 @@ void report_doc(struct doc *d, const struct compare_result *r, const struct comp
 		doc_spanf(d, doc_field(d, DOC_F_TEXT, "Regression budget"), DOC_RAW, "%+g%% (%s)",
 			  o->max_regression, metric);
 		doc_span(d, doc_field(d, DOC_F_TEXT, "Regression check"), verdict_name(v->kind),
-			 DOC_RAW | DOC_STRONG | (fail ? DOC_BAD : DOC_GOOD));
+			 DOC_RAW | DOC_STRONG |
+			     (fail			? DOC_BAD
+			      : v->kind == VERDICT_PASS ? DOC_GOOD
+							: 0));
 	}
 	doc_spanf(d, doc_field(d, o->check ? DOC_F_MD : DOC_F_HUMAN, "Metric"), DOC_RAW, "%s (%s)",
 		  metric, report_unit(o->metric));
+	if (r->stat)
+		report_stat_header(d, r);
 	if (o->ranks)
 		report_ranks_field(d, DOC_F_MD, o);
 	if (r->nmeta_changes) {

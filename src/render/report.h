@@ -11,7 +11,16 @@
  * JSON shape (diff): {"metric": M, "a": RUN, "b": RUN, "rows": [{"name",
  * "a", "b", "delta", "pct"}...], "missing": [regions only in a], "new":
  * [regions only in b]}; check adds "max_regression", "fail_on_new",
- * "fail_on_missing", "status" and "violations".  RUN is {"id", "path", "label",
+ * "fail_on_missing", "status" and "violations".  A statistical comparison
+ * (compare_opts.stat, docs/statistics.md) adds "baseline_runs",
+ * "candidate_runs" (ids, null for a file) and "noise" ([{"region", "cv",
+ * "history_runs", "from"}...]) before the rows, whose objects gain
+ * "verdict", "ratio", "ci": [lo, hi], "p", "p_adjusted", "runs_needed"
+ * (null when decided), "baseline_n" and "candidate_n"; the table and
+ * markdown add the run sets, the noise and the verdict counts to the
+ * header and verdict (markdown: with an icon), "ratio [95% CI]", p and
+ * runs needed columns; CSV adds verdict, ratio, ci_low, ci_high, p and
+ * runs_needed.  RUN is {"id", "path", "label",
  * "commit", "branch", "tags", "recorded_at", "num_ranks"} with "id": null
  * for a file read directly.  When the runs' metadata differ (metadiff.h),
  * the table and markdown list the differences under the header; JSON

@@ -20,6 +20,7 @@ int table_init(struct table *t, size_t ncols, const char *const *header,
 		return err_nomem();
 	if (align)
 		memcpy(t->align, align, ncols * sizeof(*align));
+	t->header = header != NULL;
 	return header ? table_add_row(t, header) : 0;
 }
 
@@ -79,18 +80,50 @@ static size_t table_width(const char *s)
 	return w;
 }
 
+/* The width of the integral part of a TABLE_DECIMAL cell: up to its
+ * decimal point, else up to the blank before its unit, else all of it. */
+static size_t table_int_width(const char *s)
+{
+	return strcspn(s, ". ");
+}
+
+/* Whether cell (r, c) is aligned on its decimal point. */
+static int table_decimal(const struct table *t, size_t r, size_t c)
+{
+	return t->align[c] == TABLE_DECIMAL && !(r == 0 && t->header);
+}
+
 int table_render(struct buf *out, const struct table *t, const char *indent, int rule, int trim)
 {
-	size_t *width, r, c, k, mark;
+	size_t *width, *lead, *block, r, c, k, mark;
 	int rc = 0;
 
 	width = calloc(t->ncols ? t->ncols : 1, sizeof(*width));
-	if (!width)
+	lead = calloc(t->ncols ? t->ncols : 1, sizeof(*lead));
+	block = calloc(t->ncols ? t->ncols : 1, sizeof(*block));
+	if (!width || !lead || !block) {
+		free(width);
+		free(lead);
+		free(block);
 		return err_nomem();
+	}
+	/* decimal columns: the widest integral part (lead), then the width
+	 * of the aligned numbers (block), right-aligned under the header */
+	for (r = 0; r < t->nrows; r++)
+		for (c = 0; c < t->ncols; c++)
+			if (table_decimal(t, r, c) &&
+			    table_int_width(t->cells[r * t->ncols + c].text) > lead[c])
+				lead[c] = table_int_width(t->cells[r * t->ncols + c].text);
 	for (r = 0; r < t->nrows; r++)
 		for (c = 0; c < t->ncols; c++) {
-			size_t w = table_width(t->cells[r * t->ncols + c].text);
+			const char *text = t->cells[r * t->ncols + c].text;
+			size_t w = table_width(text);
 
+			if (table_decimal(t, r, c)) {
+				w += lead[c] - table_int_width(text);
+				if (w > block[c])
+					block[c] = w;
+			}
 			if (w > width[c])
 				width[c] = w;
 		}
@@ -98,21 +131,28 @@ int table_render(struct buf *out, const struct table *t, const char *indent, int
 		rc |= buf_puts(out, indent ? indent : "");
 		for (c = 0; c < t->ncols; c++) {
 			const struct table_cell *cell = &t->cells[r * t->ncols + c];
-			size_t pad = width[c] - table_width(cell->text);
+			size_t pad = width[c] - table_width(cell->text), before = 0;
 			int last = c + 1 == t->ncols;
+			enum table_align align = t->align[c];
 
 			if (c)
 				rc |= buf_puts(out, "  ");
 			if (cell->color)
 				rc |= buf_printf(out, "\033[%sm", cell->color);
-			if (t->align[c] == TABLE_RIGHT)
-				for (k = 0; k < pad; k++)
-					rc |= buf_putc(out, ' ');
+			if (table_decimal(t, r, c))
+				before =
+				    width[c] - block[c] + lead[c] - table_int_width(cell->text);
+			else if (align == TABLE_DECIMAL)
+				align = TABLE_RIGHT; /* the header */
+			if (align == TABLE_RIGHT)
+				before = pad;
+			for (k = 0; k < before; k++)
+				rc |= buf_putc(out, ' ');
 			rc |= escape_plain(out, cell->text);
 			if (cell->color)
 				rc |= buf_puts(out, "\033[0m");
-			if (t->align[c] == TABLE_LEFT && !last)
-				for (k = 0; k < pad; k++)
+			if (align != TABLE_RIGHT && !last)
+				for (k = before; k < pad; k++)
 					rc |= buf_putc(out, ' ');
 		}
 		/* Optional last columns leave no blanks at the line's end. */
@@ -133,6 +173,8 @@ int table_render(struct buf *out, const struct table *t, const char *indent, int
 		}
 	}
 	free(width);
+	free(lead);
+	free(block);
 	return rc ? err_nomem() : 0;
 }
 

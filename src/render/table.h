@@ -17,7 +17,10 @@
 
 #include "scopedb/util.h"
 
-enum table_align { TABLE_LEFT, TABLE_RIGHT };
+/* TABLE_DECIMAL: numbers with a unit ("18.7 ms", "412 ms", "-") aligned
+ * on the decimal point (or where it would be), the unit after each
+ * number; the header is right-aligned. */
+enum table_align { TABLE_LEFT, TABLE_RIGHT, TABLE_DECIMAL };
 
 struct table_cell {
 	char *text;
@@ -28,6 +31,7 @@ struct table {
 	size_t ncols;
 	enum table_align *align;
 	size_t nrows; /* including the header row */
+	int header;   /* row 0 is the header */
 	size_t cap;
 	struct table_cell *cells; /* nrows * ncols */
 };

@@ -118,6 +118,7 @@ struct store_backend {
 	/* maintenance */
 	int (*remove_run)(struct store_conn *c, char **unpinned, int64_t run_id, int force);
 	int (*compact)(struct store_conn *c, int64_t *before, int64_t *after);
+	int (*used_bytes)(struct store_conn *c, int64_t *out);
 };
 
 /*

@@ -90,6 +90,7 @@ int store_backend_check(const struct store_backend *be)
 	STORE_NEED(region_series);
 	STORE_NEED(remove_run);
 	STORE_NEED(compact);
+	STORE_NEED(used_bytes);
 #undef STORE_NEED
 	if (missing)
 		return err_set(ERR_STORE, "store backend '%s' is incomplete: it has no %s", name,
@@ -470,4 +471,9 @@ int store_remove_run(struct store *st, char **unpinned, int64_t run_id, int forc
 int store_vacuum(struct store *st, int64_t *before, int64_t *after)
 {
 	return st->be->compact(st->conn, before, after);
+}
+
+int store_used_bytes(struct store *st, int64_t *out)
+{
+	return st->be->used_bytes(st->conn, out);
 }

@@ -114,11 +114,35 @@ double statdist_norm_quantile(double p)
  * The continued fraction of I_x(a, b) (A&S 26.5.8), by the modified Lentz
  * method: converges quickly for x < (a + 1) / (a + b + 2).
  */
+/*
+ * One step of the modified Lentz method with partial numerator aa (and
+ * denominator 1): update the running ratios c and d and return the factor
+ * the convergent is multiplied by.  Tiny values stand in for zeros
+ * (Thompson and Barnett 1986).
+ */
+static double statdist_lentz(double aa, double *c, double *d)
+{
+	const double tiny = 1e-300;
+
+	*d = 1.0 + aa * *d;
+	if (fabs(*d) < tiny)
+		*d = tiny;
+	*c = 1.0 + aa / *c;
+	if (fabs(*c) < tiny)
+		*c = tiny;
+	*d = 1.0 / *d;
+	return *d * *c;
+}
+
+/*
+ * The continued fraction of I_x(a, b) (A&S 26.5.8), by the modified Lentz
+ * method: converges quickly for x < (a + 1) / (a + b + 2).
+ */
 static double statdist_betacf(double a, double b, double x)
 {
 	const double tiny = 1e-300, eps = 1e-15;
 	double qab = a + b, qap = a + 1.0, qam = a - 1.0;
-	double c = 1.0, d = 1.0 - qab * x / qap, h, aa, del;
+	double c = 1.0, d = 1.0 - qab * x / qap, h, del;
 	int m, m2;
 
 	if (fabs(d) < tiny)
@@ -127,24 +151,8 @@ static double statdist_betacf(double a, double b, double x)
 	h = d;
 	for (m = 1; m <= 10000; m++) {
 		m2 = 2 * m;
-		aa = m * (b - m) * x / ((qam + m2) * (a + m2));
-		d = 1.0 + aa * d;
-		if (fabs(d) < tiny)
-			d = tiny;
-		c = 1.0 + aa / c;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1.0 / d;
-		h *= d * c;
-		aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
-		d = 1.0 + aa * d;
-		if (fabs(d) < tiny)
-			d = tiny;
-		c = 1.0 + aa / c;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1.0 / d;
-		del = d * c;
+		h *= statdist_lentz(m * (b - m) * x / ((qam + m2) * (a + m2)), &c, &d);
+		del = statdist_lentz(-(a + m) * (qab + m) * x / ((a + m2) * (qap + m2)), &c, &d);
 		h *= del;
 		if (fabs(del - 1.0) < eps)
 			break;

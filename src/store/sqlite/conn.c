@@ -616,4 +616,5 @@ const struct store_backend sqlite_store_backend = {
     .region_series = sqlite_region_series,
     .remove_run = sqlite_remove_run,
     .compact = sqlite_compact,
+    .used_bytes = sqlite_used_bytes,
 };

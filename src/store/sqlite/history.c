@@ -59,10 +59,17 @@ static int history_regions(struct store_conn *st, char **out, const struct store
 	if (ret)
 		goto out;
 	if (count == 0) {
-		ret = q->region ? err_set(ERR_NOTFOUND, "no region '%s' in store '%s'", q->region,
-					  st->path)
-				: err_set(ERR_NOTFOUND, "no region matches '%s' in store '%s'",
-					  q->pattern ? q->pattern : "", st->path);
+		struct buf hint = BUF_INIT;
+
+		/* a mistyped name: the nearest stored one */
+		ret = q->region ? sqlite_hint(st, &hint, "SELECT name FROM regions", q->region) : 0;
+		if (!ret)
+			ret = q->region
+				  ? err_set(ERR_NOTFOUND, "no region '%s' in store '%s'%s",
+					    q->region, st->path, hint.data ? hint.data : "")
+				  : err_set(ERR_NOTFOUND, "no region matches '%s' in store '%s'",
+					    q->pattern ? q->pattern : "", st->path);
+		buf_release(&hint);
 		goto out;
 	}
 	if (buf_putc(&ids, ']')) {

@@ -18,6 +18,7 @@
 #include "scopedb/util.h"
 #include "store/blob.h"
 #include "store/sqlite/sqlite.h"
+#include "util/suggest.h"
 
 /* ---- runs and metadata ----------------------------------------------- */
 
@@ -371,6 +372,59 @@ static int resolve_before(struct store_conn *st, int64_t *out, int64_t id, int64
 	return ret;
 }
 
+int sqlite_hint(struct store_conn *st, struct buf *hint, const char *sql, const char *word)
+{
+	sqlite3_stmt *s = NULL;
+	char **names = NULL;
+	size_t n = 0, cap = 0, i;
+	int rc, ret;
+
+	ret = sqlite_prepare(st, &s, sql, 0, "read");
+	while (!ret && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(s, 0);
+
+		if (!name)
+			continue;
+		if (util_grow(&names, &cap, n + 1, sizeof(*names), 16) ||
+		    !(names[n] = util_strdup(name)))
+			ret = err_nomem();
+		else
+			n++;
+	}
+	if (!ret && rc != SQLITE_DONE)
+		ret = sqlite_err(st, rc, "read");
+	if (!ret)
+		ret = suggest_hint(hint, word, (const char *const *)names, n);
+	sqlite3_finalize(s);
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return ret;
+}
+
+/* The ERR_NOTFOUND of a pin, tag, branch or label selector naming nothing
+ * stored ("no run has tag 'x'"), with the nearest stored name of its kind
+ * (what: "tag", "branch", "label"). */
+static int resolve_missing(struct store_conn *st, const struct select_spec *sel, const char *what)
+{
+	const char *sql = sel->kind == SELECT_PIN   ? "SELECT name FROM pins"
+			  : sel->kind == SELECT_TAG ? "SELECT DISTINCT tag FROM run_tags"
+			  : sel->kind == SELECT_BRANCH
+			      ? "SELECT DISTINCT branch FROM runs WHERE branch IS NOT NULL"
+			      : "SELECT DISTINCT label FROM runs WHERE label IS NOT NULL";
+	struct buf hint = BUF_INIT;
+	int ret = sqlite_hint(st, &hint, sql, sel->name);
+
+	if (!ret && sel->kind == SELECT_PIN)
+		ret = err_set(ERR_NOTFOUND, "no pin named '%s'%s", sel->name,
+			      hint.data ? hint.data : "");
+	else if (!ret)
+		ret = err_set(ERR_NOTFOUND, "no run has %s '%s'%s", what, sel->name,
+			      hint.data ? hint.data : "");
+	buf_release(&hint);
+	return ret;
+}
+
 int sqlite_resolve(struct store_conn *st, int64_t *out, const struct select_spec *sel)
 {
 	sqlite3_stmt *s = NULL;
@@ -404,7 +458,7 @@ int sqlite_resolve(struct store_conn *st, int64_t *out, const struct select_spec
 		if (rc == SQLITE_ROW)
 			*out = sqlite3_column_int64(s, 0);
 		else if (rc == SQLITE_DONE)
-			ret = err_set(ERR_NOTFOUND, "no pin named '%s'", sel->name);
+			ret = resolve_missing(st, sel, "pin");
 		else
 			ret = sqlite_err(st, rc, "read");
 		break;
@@ -431,7 +485,7 @@ int sqlite_resolve(struct store_conn *st, int64_t *out, const struct select_spec
 		ret = resolve_nth(st, out, &count, from, sel->name, sel->back);
 		if (!ret && !*out)
 			ret = count == 0
-				  ? err_set(ERR_NOTFOUND, "no run has %s '%s'", what, sel->name)
+				  ? resolve_missing(st, sel, what)
 				  : err_set(ERR_NOTFOUND, "no run '%s': only %lld run%s %s %s '%s'",
 					    sel->text, (long long)count, count == 1 ? "" : "s",
 					    count == 1 ? "has" : "have", what, sel->name);

@@ -118,6 +118,10 @@ extern const struct store_backend sqlite_store_backend;
 /* Map SQLite result code rc (the message is in the connection) to an ERR_*
  * code and record "cannot WHAT store 'PATH': REASON". */
 int sqlite_err(const struct store_conn *st, int rc, const char *what);
+/* "; did you mean 'X'?" appended to hint for the name nearest to word
+ * among those query sql (one text column) lists, nothing when none is
+ * close (read.c).  0, ERR_NOMEM or ERR_STORE. */
+int sqlite_hint(struct store_conn *st, struct buf *hint, const char *sql, const char *word);
 /* Prepare sql into *out (NULL on failure, with the message set). */
 int sqlite_prepare(struct store_conn *st, sqlite3_stmt **out, const char *sql, unsigned flags,
 		   const char *what);

@@ -464,9 +464,17 @@ int sqlite_pin_remove(struct store_conn *st, int64_t *prev, const char *name)
 	}
 	if (rc != SQLITE_DONE)
 		ret = sqlite_err(st, rc, "update");
-	else if (*prev == 0)
-		ret = err_set(ERR_NOTFOUND, "no pin named '%s'", name);
 	sqlite3_finalize(s);
+	if (!ret && *prev == 0) {
+		/* a mistyped name: the nearest pin */
+		struct buf hint = BUF_INIT;
+
+		ret = sqlite_hint(st, &hint, "SELECT name FROM pins", name);
+		if (!ret)
+			ret = err_set(ERR_NOTFOUND, "no pin named '%s'%s", name,
+				      hint.data ? hint.data : "");
+		buf_release(&hint);
+	}
 	if (ret)
 		*prev = 0;
 	return ret;

@@ -1,0 +1,321 @@
+/*
+ * runset.c - the run sets of a statistical check and each run's metric
+ * values (see runset.h).
+ *
+ * A set is listed with store_find_runs() (newest first) under a filter
+ * naming the anchor run's branch, tag or commit, and cut at the anchor:
+ * the N runs from the anchor backwards.  Each run's regions then go
+ * through metric_stored_value(), the same code as the two runs of a
+ * point check.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/metric.h"
+#include "analysis/runset.h"
+#include "scopedb/err.h"
+#include "scopedb/filter.h"
+#include "scopedb/select.h"
+#include "scopedb/store.h"
+#include "scopedb/util.h"
+#include "select/match.h"
+
+/* store_region_stats() filter: the --include/--exclude patterns. */
+static int runset_filter(void *ctx, int *keep, const char *name)
+{
+	return match_name(keep, ctx, name);
+}
+
+int runset_read(struct runset_run *r, struct store *st, int64_t id, struct match *m,
+		const struct compare_opts *o)
+{
+	struct store_region_stats *regs = NULL;
+	struct i64vec d, ends;
+	size_t n = 0, i;
+	int rc;
+
+	i64vec_init(&d);
+	i64vec_init(&ends);
+	r->id = id;
+	rc = store_region_stats(st, &regs, &n, id, o->ranks, o->nranks, runset_filter, m);
+	if (rc)
+		goto out;
+	r->names = calloc(n ? n : 1, sizeof(*r->names));
+	r->vals = calloc(n ? n : 1, sizeof(*r->vals));
+	if (!r->names || !r->vals) {
+		rc = err_nomem();
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		rc = metric_stored_value(&r->vals[i], st, id, &regs[i], o->ranks, o->nranks,
+					 o->metric, &d, &ends);
+		if (rc)
+			goto out;
+		r->ncalls += regs[i].calls;
+		r->names[i] = regs[i].name;
+		regs[i].name = NULL; /* moved */
+		r->n++;
+	}
+out:
+	store_region_stats_free(regs, n);
+	i64vec_release(&d);
+	i64vec_release(&ends);
+	return rc;
+}
+
+/*
+ * The set of up to limit runs ending at run end (newest first) that f
+ * selects, each read into (*out)[i].  The anchor is always the first, even
+ * when f would not list it.
+ */
+static int runset_select(struct runset_run **out, size_t *nout, struct store *st, int64_t end,
+			 const struct filter *f, size_t limit, struct match *m,
+			 const struct compare_opts *o)
+{
+	struct store_run *runs = NULL;
+	size_t n = 0, i, at;
+	int rc;
+
+	*out = NULL;
+	*nout = 0;
+	rc = store_find_runs(st, &runs, &n, f);
+	if (rc)
+		goto out;
+	for (at = 0; at < n && runs[at].id != end; at++)
+		;
+	*out = calloc(limit, sizeof(**out));
+	if (!*out) {
+		rc = err_nomem();
+		goto out;
+	}
+	if (at == n) {
+		rc = runset_read(&(*out)[0], st, end, m, o);
+		*nout = 1;
+		goto out;
+	}
+	for (i = at; i < n && i - at < limit && !rc; i++) {
+		rc = runset_read(&(*out)[i - at], st, runs[i].id, m, o);
+		(*nout)++;
+	}
+out:
+	store_runs_free(runs, n);
+	return rc;
+}
+
+/* The tag of arg when it is a tag selector, else NULL (malloc'ed). */
+static int runset_tag(char **tag, const char *arg, int is_file)
+{
+	struct select_spec sel;
+
+	*tag = NULL;
+	if (is_file || select_parse(&sel, arg)) {
+		err_clear();
+		return 0;
+	}
+	if (sel.kind == SELECT_TAG) {
+		*tag = util_strdup(sel.name);
+		if (!*tag) {
+			select_release(&sel);
+			return err_nomem();
+		}
+	}
+	select_release(&sel);
+	return 0;
+}
+
+/* The window filter of an anchor: its tag when named by tag, else its
+ * branch (all runs when it has none). */
+static void runset_window_filter(struct filter *f, const char **tagv, const char *tag,
+				 const struct store_run *run)
+{
+	memset(f, 0, sizeof(*f));
+	if (tag) {
+		tagv[0] = tag;
+		f->tags = tagv;
+		f->ntags = 1;
+	} else {
+		f->branch = run->branch;
+	}
+}
+
+static void runset_runs_free(struct runset_run *r, size_t n);
+
+/* A run in both sets counts on the baseline side only: drop it from the
+ * candidate set, except the candidate itself (its first run). */
+static void runset_exclude_base(struct runset *rs)
+{
+	size_t i, j, k = 1;
+
+	for (i = 1; i < rs->ncand; i++) {
+		for (j = 0; j < rs->nbase && rs->base[j].id != rs->cand[i].id; j++)
+			;
+		if (j < rs->nbase) {
+			runset_run_release(&rs->cand[i]);
+			continue;
+		}
+		rs->cand[k++] = rs->cand[i];
+	}
+	if (rs->ncand)
+		rs->ncand = k;
+}
+
+int runset_open(struct runset *rs, const struct runarg *sa, const struct runarg *sb,
+		const char *arg_a, const char *arg_b, struct match *m, const struct compare_opts *o)
+{
+	struct store_run ra, rb;
+	struct filter f;
+	const char *tagv[1];
+	char *tag_a = NULL, *tag_b = NULL;
+	struct buf t = BUF_INIT;
+	size_t nb = o->baseline_window ? o->baseline_window : 1;
+	int rc;
+
+	memset(rs, 0, sizeof(*rs));
+	memset(&ra, 0, sizeof(ra));
+	memset(&rb, 0, sizeof(rb));
+	if (sa->is_file) {
+		rc = err_set(
+		    ERR_USAGE,
+		    "a statistical comparison needs a stored baseline, not the file '%s': the "
+		    "baseline's history gives the noise (ingest it first)",
+		    arg_a);
+		goto out;
+	}
+	if (sb->is_file && o->candidate_window > 1) {
+		rc = err_set(ERR_USAGE,
+			     "--candidate-window needs a stored candidate, not the file '%s' "
+			     "(ingest it first)",
+			     arg_b);
+		goto out;
+	}
+	rc = store_get_run(sa->st, &ra, sa->run_id);
+	if (!rc)
+		rc = store_get_run(sb->st, &rb, sb->run_id);
+	if (!rc)
+		rc = runset_tag(&tag_a, arg_a, 0);
+	if (!rc)
+		rc = runset_tag(&tag_b, arg_b, sb->is_file);
+	if (rc)
+		goto out;
+	runset_window_filter(&f, tagv, tag_a, &ra);
+	rc = runset_select(&rs->base, &rs->nbase, sa->st, ra.id, &f, nb, m, o);
+	if (rc)
+		goto out;
+	memset(&f, 0, sizeof(f));
+	f.branch = ra.branch;
+	rc = runset_select(&rs->hist, &rs->nhist, sa->st, ra.id, &f, VERDICT_HISTORY, m, o);
+	if (rc)
+		goto out;
+	if (o->candidate_window) {
+		runset_window_filter(&f, tagv, tag_b, &rb);
+		rc = runset_select(&rs->cand, &rs->ncand, sb->st, rb.id, &f, o->candidate_window, m,
+				   o);
+	} else {
+		/* the candidate's repetitions: the runs of its commit */
+		memset(&f, 0, sizeof(f));
+		f.commit = rb.commit;
+		rc = runset_select(&rs->cand, &rs->ncand, sb->st, rb.id, &f,
+				   rb.commit ? VERDICT_HISTORY : 1, m, o);
+	}
+	if (rc)
+		goto out;
+	runset_exclude_base(rs);
+	rc = buf_printf(&t, "%zu run%s", rs->nhist, rs->nhist == 1 ? "" : "s");
+	if (ra.branch)
+		rc |= buf_printf(&t, " of branch '%s'", ra.branch);
+	rc |= buf_printf(&t, " ending at run %" PRId64 " (at most %d)", ra.id, VERDICT_HISTORY);
+	rs->noise_from = buf_finish(&t, rc);
+	if (!rs->noise_from)
+		rc = err_nomem();
+out:
+	free(tag_a);
+	free(tag_b);
+	store_run_release(&ra);
+	store_run_release(&rb);
+	if (rc)
+		runset_release(rs);
+	return rc;
+}
+
+static int runset_cmp_name(const void *key, const void *elt)
+{
+	return strcmp(key, *(char *const *)elt);
+}
+
+/* The value of region name in run r, NaN when it has none. */
+static double runset_value(const struct runset_run *r, const char *name)
+{
+	char **at = bsearch(name, r->names, r->n, sizeof(*r->names), runset_cmp_name);
+
+	return at && !r->vals[at - r->names].none ? r->vals[at - r->names].v : NAN;
+}
+
+/* The mean log value of name over the runs s[0..n) into *mean; returns the
+ * number of runs with a positive value.  tmp holds n doubles. */
+static size_t runset_mean(double *mean, const struct runset_run *s, size_t n, const char *name,
+			  double *tmp)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		tmp[i] = runset_value(&s[i], name);
+	return verdict_log_mean(mean, tmp, n);
+}
+
+int runset_region(struct verdict_region *out, const struct runset *rs, const char *name)
+{
+	size_t cap = rs->nbase + rs->ncand + rs->nhist + 1, i, k = 0;
+	double *tmp = malloc(2 * cap * sizeof(*tmp)), *logv;
+
+	memset(out, 0, sizeof(*out));
+	if (!tmp)
+		return err_nomem();
+	logv = tmp + cap;
+	out->nbase = runset_mean(&out->ybase, rs->base, rs->nbase, name, tmp);
+	out->ncand = runset_mean(&out->ycand, rs->cand, rs->ncand, name, tmp);
+	/* the history oldest first, positive values only */
+	for (i = rs->nhist; i-- > 0;) {
+		double v = runset_value(&rs->hist[i], name);
+
+		if (v > 0.0 && isfinite(v))
+			logv[k++] = log(v);
+	}
+	verdict_noise_estimate(&out->noise, logv, k, tmp);
+	free(tmp);
+	return 0;
+}
+
+void runset_run_release(struct runset_run *r)
+{
+	size_t j;
+
+	if (!r)
+		return;
+	for (j = 0; r->names && j < r->n; j++)
+		free(r->names[j]);
+	free(r->names);
+	free(r->vals);
+	memset(r, 0, sizeof(*r));
+}
+
+static void runset_runs_free(struct runset_run *r, size_t n)
+{
+	size_t i;
+
+	for (i = 0; r && i < n; i++)
+		runset_run_release(&r[i]);
+	free(r);
+}
+
+void runset_release(struct runset *rs)
+{
+	if (!rs)
+		return;
+	runset_runs_free(rs->base, rs->nbase);
+	runset_runs_free(rs->cand, rs->ncand);
+	runset_runs_free(rs->hist, rs->nhist);
+	free(rs->noise_from);
+	memset(rs, 0, sizeof(*rs));
+}

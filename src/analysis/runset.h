@@ -1,0 +1,70 @@
+/*
+ * runset.h - the run sets of a statistical check (compare_opts.stat): the
+ * baseline set (--baseline-window N: the N newest runs ending at the
+ * baseline, of its branch, or of its tag when the baseline was named by a
+ * tag selector), the candidate set (--candidate-window N likewise; without
+ * it the candidate and its repetitions, the runs of its commit), and the
+ * noise history (up to VERDICT_HISTORY runs of the baseline's branch
+ * ending at the baseline), with every selected region's metric in each run.
+ * runset_region() turns them into the inputs of a verdict (verdict.h).
+ *
+ * Ownership: struct runset owns everything; runset_release() accepts a
+ * zeroed structure.  The stores are borrowed from the runargs.
+ */
+#ifndef SCOPEDB_ANALYSIS_RUNSET_H
+#define SCOPEDB_ANALYSIS_RUNSET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/verdict.h"
+#include "scopedb/compare.h"
+#include "scopedb/runarg.h"
+
+struct match;
+
+/* One run's metric values, by region name (sorted, byte order). */
+struct runset_run {
+	int64_t id;
+	char **names;
+	struct stats_val *vals;
+	size_t n;
+	uint64_t ncalls; /* calls of the selected regions and ranks */
+};
+
+/*
+ * The metric of every region m keeps in run id of st, on the selected
+ * ranks of o, through metric_stored_value(): also both sides of a point
+ * comparison (compare.c).  On failure *r holds what was read (release it
+ * with runset_run_release()).
+ */
+int runset_read(struct runset_run *r, struct store *st, int64_t id, struct match *m,
+		const struct compare_opts *o);
+void runset_run_release(struct runset_run *r);
+
+struct runset {
+	struct runset_run *base, *cand, *hist; /* newest first */
+	size_t nbase, ncand, nhist;
+	char *noise_from; /* where the history came from, for the output */
+};
+
+/*
+ * Select the three sets of a check of sa (argument arg_a) against sb
+ * (arg_b) and read the metric of the regions m keeps in every run.
+ * ERR_USAGE when the baseline is a file (its history gives the noise) or
+ * a --candidate-window is asked of a file; the store's errors.
+ */
+int runset_open(struct runset *rs, const struct runarg *sa, const struct runarg *sb,
+		const char *arg_a, const char *arg_b, struct match *m,
+		const struct compare_opts *o);
+
+/*
+ * The verdict inputs of region name: the mean log values and run counts of
+ * both sets and the noise of its history (verdict_noise_estimate()).
+ * ERR_NOMEM.
+ */
+int runset_region(struct verdict_region *out, const struct runset *rs, const char *name);
+
+void runset_release(struct runset *rs);
+
+#endif

@@ -1,0 +1,20 @@
+/*
+ * hint.h - "no run has tag 'nigthly'; did you mean 'nightly'?": why a run
+ * filter matched nothing, for the commands that list runs (runs,
+ * history).
+ */
+#ifndef SCOPEDB_CLI_HINT_H
+#define SCOPEDB_CLI_HINT_H
+
+#include "scopedb/filter.h"
+#include "scopedb/store.h"
+
+/*
+ * For each --tag, the --branch and the --label of f that no run stored in
+ * st has, say so on stderr with the nearest stored name ("scopedb: no run
+ * has tag 'nigthly'; did you mean 'nightly'?"); *said = 1 when something
+ * was said.  0 or a negative ERR_* code (message set).
+ */
+int hint_filter(int *said, struct store *st, const struct filter *f);
+
+#endif
