@@ -94,9 +94,11 @@ expect 0 "since" $S changes --since 2026-01-11 --format csv
 equals "since rows" "$(printf '%s\n' "$out" | tail -n +2 | cut -d, -f1 | tr '\n' ' ')" "halo io solve "
 expect 0 "until" $S changes --until 2026-01-15 --format csv
 equals "until none" "$(printf '%s\n' "$out" | tail -n +2 | wc -l)" 0
-expect 0 "other branch" $S changes --branch dev
+expect 0 "no runs" $S changes --since 2027-01-01
 contains "no runs: empty table" "$out" "over 0 runs and 0 regions"
-contains "no runs: said" "$err" "scopedb: no run matches the filters"
+equals "no runs: said" "$err" "scopedb: no run matches the filters"
+expect 0 "no such branch" $S changes --branch mian
+equals "no such branch: nearest" "$err" "scopedb: no run has branch 'mian'; did you mean 'main'?"
 expect 0 "calls: steady" $S changes --metric calls --format csv
 equals "calls none" "$(printf '%s\n' "$out" | tail -n +2 | wc -l)" 0
 

@@ -16,6 +16,7 @@
 
 #include "cmd.h"
 #include "cli/cli.h"
+#include "cli/hint.h"
 #include "cli/output.h"
 #include "render/report.h"
 #include "scopedb/changes.h"
@@ -218,7 +219,7 @@ const struct opt_cmd cmd_changes_usage = {
 int cmd_changes(int argc, char **argv)
 {
 	const struct opt_cmd *self = &cmd_changes_usage;
-	const char *db = NULL, *fmt = "table";
+	const char *db = NULL, *fmt = "table", *pattern;
 	struct opt_list tags = OPT_LIST_INIT, inc = OPT_LIST_INIT, exc = OPT_LIST_INIT;
 	struct changes_result res;
 	struct changepoint_opts co;
@@ -228,7 +229,7 @@ int cmd_changes(int argc, char **argv)
 	struct store *st = NULL;
 	struct buf out = BUF_INIT;
 	double min_change = CHANGEPOINT_MIN_CHANGE * 100.0;
-	int code = CLI_EXIT_ERROR, rc;
+	int code = CLI_EXIT_ERROR, said = 0, rc;
 	const struct opt opts[] = {
 	    OPT__DB(&db),
 	    OPT__FILTER_BRANCH(&f.branch),
@@ -265,12 +266,10 @@ int cmd_changes(int argc, char **argv)
 			goto out;
 		}
 	}
+	pattern = inc.n ? inc.v[0] : exc.n ? exc.v[0] : NULL; /* for the message */
 	if (store_open(&st, cli_db_path(db), STORE_READONLY) ||
-	    changes_find(&res, st, &f, m ? changes_filter : NULL, m,
-			 inc.n	 ? inc.v[0]
-			 : exc.n ? exc.v[0]
-				 : NULL,
-			 v.metric, &co, v.sort)) {
+	    changes_find(&res, st, &f, m ? changes_filter : NULL, m, pattern, v.metric, &co,
+			 v.sort)) {
 		code = cli_error();
 		goto out;
 	}
@@ -280,7 +279,12 @@ int cmd_changes(int argc, char **argv)
 		code = cli_error();
 		goto out;
 	}
-	if (res.series.nruns == 0 &&
+	/* a --tag or --branch no stored run has: said with the nearest one */
+	if (res.series.nruns == 0 && hint_filter(&said, st, &f)) {
+		code = cli_error();
+		goto out;
+	}
+	if (res.series.nruns == 0 && !said &&
 	    (cli_format_is(fmt, "table") || cli_format_is(fmt, "markdown")))
 		fprintf(stderr, "scopedb: no run matches the filters\n");
 	fwrite(out.data ? out.data : "", 1, out.len, stdout);
