@@ -323,8 +323,6 @@ static void test_refuses_newer_version(void **state)
 static void test_unusable_paths(void **state)
 {
 	char path[1024], dir[512];
-	struct store *st = NULL;
-	int ret;
 
 	(void)state;
 	snprintf(path, sizeof(path), "%s", tu_path("no/such/dir/x.sqlite"));
@@ -334,11 +332,8 @@ static void test_unusable_paths(void **state)
 	/* a directory */
 	snprintf(dir, sizeof(dir), "%s", tu_path("adir"));
 	assert_int_equal(mkdir(dir, 0755), 0);
-	ret = store_open(&st, dir, 0);
-	assert_true(ret == ERR_IO || ret == ERR_STORE);
-	assert_null(st);
-	assert_memory_equal(err_msg(), "cannot open store '", 19);
-	assert_non_null(strstr(err_msg(), dir));
+	expect_open_fails(dir, 0, ERR_IO, ": is a directory");
+	expect_open_fails(dir, STORE_READONLY, ERR_IO, ": is a directory");
 
 	/* a read-only directory (root ignores permissions, so only as a user) */
 	if (geteuid() != 0) {
@@ -1088,11 +1083,36 @@ static void test_concurrent_create(void **state)
 	assert_int_equal(tu_db_int(path, "PRAGMA application_id"), SQLITE_APPLICATION_ID);
 }
 
-/* In-memory stores (scratch stores of single-file comparisons) work. */
-static void test_memory_store(void **state)
+/* store_open() refuses paths that keep nothing or cannot be a store file,
+ * before opening anything (a FIFO would block); scratch stores come from
+ * store_open_temporary(). */
+static void test_refused_paths(void **state)
 {
+	static const char *const memory[] = {
+	    ":memory:", "file::memory:", "file::memory:?cache=shared", "file:x?mode=memory"};
+	struct store *st = (struct store *)1;
+	const char *fifo = tu_path("store.fifo");
+	size_t i;
+
 	(void)state;
-	check_in_memory(open_ok(":memory:", 0), "m1");
+	assert_int_equal(store_open(&st, "", 0), ERR_USAGE);
+	assert_null(st);
+	assert_string_equal(err_msg(), "--db '': empty store path (is a variable unset?)");
+	for (i = 0; i < sizeof(memory) / sizeof(memory[0]); i++) {
+		char want[128];
+
+		assert_int_equal(store_open(&st, memory[i], STORE_READONLY), ERR_USAGE);
+		snprintf(want, sizeof(want),
+			 "--db '%s': an in-memory store keeps nothing; give a file path",
+			 memory[i]);
+		assert_string_equal(err_msg(), want);
+	}
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	expect_open_fails(fifo, 0, ERR_IO, ": not a regular file");
+	expect_open_fails("/dev/null", STORE_READONLY, ERR_IO, ": not a regular file");
+	assert_false(tu_file_exists("file::memory:"));
+	assert_int_equal(store_open_temporary(&st), 0);
+	check_in_memory(st, "m1");
 }
 
 static void test_readonly_writes_fail(void **state)
@@ -1283,7 +1303,7 @@ TU_MAIN(NULL, NULL,
 	    cmocka_unit_test(test_used_bytes),
 	    cmocka_unit_test(test_busy),
 	    cmocka_unit_test(test_concurrent_create),
-	    cmocka_unit_test(test_memory_store),
+	    cmocka_unit_test(test_refused_paths),
 	    cmocka_unit_test(test_readonly_writes_fail),
 	    cmocka_unit_test(test_bulk_insert),
 	    cmocka_unit_test(test_temporary_store),

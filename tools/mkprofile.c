@@ -30,9 +30,11 @@ const char *const toolutil_name = "mkprofile";
 struct mkopts {
 	int schema, aggregate, gzip, gpu;
 	uint64_t ranks, calls, seed;
+	uint64_t chunk; /* --chunk, 0 = the writer's default */
 	double scale;
 	const char *slow_name; /* --slow NAME=F: that region F times slower */
 	double slow_factor;
+	int flip; /* --flip S: damage the file with seed S (-1: no) */
 	const char *regions, *label, *timestamp, *out;
 };
 
@@ -43,6 +45,7 @@ static void mk_usage(FILE *f)
 	      "  --schema 1|2|3    file layout version (default 3)\n"
 	      "  --aggregate       aggregate-only layout (schema 2 or 3)\n"
 	      "  --gzip            chunked datasets with shuffle + gzip\n"
+	      "  --chunk N         chunk length of chunked datasets (default 65536)\n"
 	      "  --gpu             GPU durations for every other region (-1 elsewhere)\n"
 	      "  --ranks N         number of MPI ranks (default 4; 0: no (rank, region)\n"
 	      "                    row at all, a file that is not a profile)\n"
@@ -54,6 +57,8 @@ static void mk_usage(FILE *f)
 	      "  --slow NAME=F     multiply the durations of region NAME by F as well\n"
 	      "  --label L         metadata label (default \"example\")\n"
 	      "  --timestamp ISO   metadata timestamp (default 2024-01-01T00:00:00Z)\n"
+	      "  --flip S          damage the written file: 1 + S %% 5 seeded byte flips,\n"
+	      "                    every other one in the first 4 KiB (tests)\n"
 	      "  --help            show this help\n",
 	      f);
 }
@@ -68,6 +73,7 @@ static void mk_parse(struct mkopts *o, int argc, char **argv)
 	o->seed = 1;
 	o->scale = 1.0;
 	o->regions = "main,solve,assemble,io,halo_exchange";
+	o->flip = -1;
 	o->label = "example";
 	o->timestamp = "2024-01-01T00:00:00Z";
 	for (i = 1; i < argc; i++) {
@@ -83,11 +89,16 @@ static void mk_parse(struct mkopts *o, int argc, char **argv)
 			o->gzip = 1;
 		} else if (strcmp(a, "--gpu") == 0) {
 			o->gpu = 1;
+		} else if (strcmp(a, "--chunk") == 0) {
+			if (!v)
+				toolutil_die("%s needs a value", a);
+			o->chunk = toolutil_u64(a, v, 1, UINT64_C(1) << 28);
+			i++;
 		} else if (strcmp(a, "--schema") == 0 || strcmp(a, "--ranks") == 0 ||
 			   strcmp(a, "--regions") == 0 || strcmp(a, "--calls") == 0 ||
 			   strcmp(a, "--seed") == 0 || strcmp(a, "--scale") == 0 ||
 			   strcmp(a, "--slow") == 0 || strcmp(a, "--label") == 0 ||
-			   strcmp(a, "--timestamp") == 0) {
+			   strcmp(a, "--timestamp") == 0 || strcmp(a, "--flip") == 0) {
 			if (!v)
 				toolutil_die("%s needs a value", a);
 			i++;
@@ -125,6 +136,8 @@ static void mk_parse(struct mkopts *o, int argc, char **argv)
 				o->regions = v;
 			} else if (strcmp(a, "--label") == 0) {
 				o->label = v;
+			} else if (strcmp(a, "--flip") == 0) {
+				o->flip = (int)toolutil_u64(a, v, 0, 1000000);
 			} else {
 				o->timestamp = v;
 			}
@@ -140,6 +153,42 @@ static void mk_parse(struct mkopts *o, int argc, char **argv)
 		toolutil_die("no output file given (see --help)");
 	if (o->aggregate && o->schema < 2)
 		toolutil_die("--aggregate needs --schema 2 or 3");
+}
+
+/* xorshift64*, the generator of the byte flips. */
+static uint64_t mk_rnd(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * UINT64_C(2685821657736338717);
+}
+
+/*
+ * Damage path with seed: 1 + seed % 5 bytes XORed with a non-zero value,
+ * every even-numbered one within the first 4 KiB where HDF5 keeps most of
+ * its metadata (the scheme of tests/test_hostile.c's byte-flip corpus).
+ */
+static void mk_flip(const char *path, int seed)
+{
+	uint64_t s = UINT64_C(0x9e3779b97f4a7c15) ^ (uint64_t)(seed + 1) * 7919;
+	int k, n = 1 + seed % 5;
+	FILE *f = fopen(path, "r+b");
+	long len;
+
+	if (!f || fseek(f, 0, SEEK_END) || (len = ftell(f)) <= 0)
+		toolutil_die("cannot damage '%s': %s", path, strerror(errno));
+	for (k = 0; k < n; k++) {
+		long span = k % 2 == 0 && len > 4096 ? 4096 : len;
+		long pos = (long)(mk_rnd(&s) % (uint64_t)span);
+		int c;
+
+		if (fseek(f, pos, SEEK_SET) || (c = fgetc(f)) == EOF || fseek(f, pos, SEEK_SET) ||
+		    fputc(c ^ (int)(1 + mk_rnd(&s) % 255), f) == EOF)
+			toolutil_die("cannot damage '%s': %s", path, strerror(errno));
+	}
+	if (fclose(f))
+		toolutil_die("cannot damage '%s': %s", path, strerror(errno));
 }
 
 /* Split the comma-separated list into names (pointers into a copy). */
@@ -238,6 +287,7 @@ int main(int argc, char **argv)
 	wo.schema = o.schema;
 	wo.aggregate = o.aggregate;
 	wo.gzip = o.gzip;
+	wo.chunk = (size_t)o.chunk;
 	wo.gpu = o.gpu;
 	wo.mpi_size = (int64_t)o.ranks;
 	memset(meta, 0, sizeof(meta));
@@ -308,5 +358,7 @@ int main(int argc, char **argv)
 	free(copy);
 	if (rc)
 		toolutil_die("%s", err_msg());
+	if (o.flip >= 0)
+		mk_flip(o.out, o.flip);
 	return 0;
 }

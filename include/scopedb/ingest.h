@@ -1,11 +1,13 @@
 /*
  * ingest.h - importing one scope-profiler file into the store.
  *
- * ingest_file() validates the file (h5prof_open), hashes its content, and
- * inside one store transaction inserts the run, its tags and metadata and
- * one timings row (summary + sorted-durations blob) per (rank, region).  On
- * any error the transaction is rolled back, so a bad file leaves nothing
- * behind.  A file whose content is already stored is not stored again: the
+ * ingest_file() reads the file in a child process under the limits of
+ * struct ingest_limits (validating it with h5prof_open, hashing its content
+ * and preparing every row), then inside one short store transaction inserts
+ * the run, its tags and metadata and one timings row (summary +
+ * sorted-durations blob) per (rank, region).  A crash, timeout or memory
+ * failure of the reader is an error naming the file.  On any error nothing
+ * of the file is stored.  A file whose content is already stored is not stored again: the
  * existing run gets any new tags and the result says duplicate, and which
  * of the given commit, branch and label differ from the ones it keeps.
  *
@@ -24,6 +26,20 @@
 /* Called after each row with the events read so far and the file's total. */
 typedef void (*ingest_progress_fn)(void *ctx, uint64_t done, uint64_t total);
 
+/* Limits of the process that reads one file (issue 13). */
+struct ingest_limits {
+	unsigned timeout_s;	 /* wall-clock seconds per file; 0 = none */
+	uint64_t max_memory_mib; /* the reader's address space; 0 = none */
+};
+
+#define INGEST_DEFAULT_TIMEOUT_S 600
+#define INGEST_DEFAULT_MEMORY_MIB 4096
+
+/* The limits used when ingest_opts.limits is NULL (also by runarg.h's
+ * files): the defaults above until set.  Process-wide; *lim is copied. */
+void ingest_set_default_limits(const struct ingest_limits *lim);
+const struct ingest_limits *ingest_default_limits(void);
+
 struct ingest_opts {
 	const char *const *tags; /* --tag values */
 	size_t ntags;
@@ -34,6 +50,7 @@ struct ingest_opts {
 	size_t nmeta;
 	ingest_progress_fn progress; /* may be NULL */
 	void *progress_ctx;
+	const struct ingest_limits *limits; /* NULL: ingest_default_limits() */
 };
 
 /* What a duplicate kept of its stored identity (ingest_result.kept). */

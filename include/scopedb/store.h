@@ -52,7 +52,9 @@ enum store_open_flags {
  * (read-only) needs an upgrade that cannot be written; with ERR_IO when the
  * file cannot be opened or created ("cannot open store 'PATH': no such file
  * or directory"); with ERR_BUSY when another process holds the lock longer
- * than the timeout.
+ * than the timeout.  Refused before anything is opened: "" and in-memory
+ * databases (ERR_USAGE: they keep nothing; see store_open_temporary()), a
+ * directory or any path that is not a regular file (ERR_IO).
  */
 int store_open(struct store **out, const char *path, int flags);
 void store_close(struct store *st);

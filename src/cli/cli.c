@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <langinfo.h>
 #include <locale.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -15,9 +16,11 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "render/escape.h"
 #include "render/render.h"
 #include "scopedb/err.h"
 #include "scopedb/filter.h"
+#include "scopedb/ingest.h"
 #include "scopedb/stats.h"
 #include "scopedb/util.h"
 #include "select/match.h"
@@ -258,9 +261,27 @@ int cli_opt_color(const struct opt *opt, const char *arg)
 	return 0;
 }
 
+const char *cli_msgq(struct buf *b, const char *s)
+{
+	b->len = 0;
+	if (b->data)
+		b->data[0] = '\0';
+	if (escape_msg(b, s ? s : ""))
+		return "?";
+	return b->len ? b->data : "";
+}
+
+void cli_print_error(const char *msg)
+{
+	struct buf b = BUF_INIT;
+
+	fprintf(stderr, "scopedb: %s\n", cli_msgq(&b, msg));
+	buf_release(&b);
+}
+
 int cli_error(void)
 {
-	fprintf(stderr, "scopedb: %s\n", err_msg());
+	cli_print_error(err_msg());
 	return CLI_EXIT_ERROR;
 }
 
@@ -319,6 +340,26 @@ int cli_opt_positive(const struct opt *opt, const char *arg)
 			       opt->long_name, arg, hint ? " (" : "", hint ? hint : "",
 			       hint ? ")" : "");
 	*(long *)opt->value = v;
+	return 0;
+}
+
+int cli_opt_limit(const struct opt *opt, const char *arg)
+{
+	struct ingest_limits lim = *ingest_default_limits();
+	uint64_t max = opt->defval ? UINT64_C(1) << 40 : UINT_MAX;
+	uint64_t v = 0;
+	const char *p = arg;
+
+	for (; *p >= '0' && *p <= '9' && v <= max; p++)
+		v = v * 10 + (uint64_t)(*p - '0');
+	if (!*arg || *p || v > max)
+		return err_set(ERR_USAGE, "invalid --%s '%s': expected %s (0 = no limit)",
+			       opt->long_name, arg, opt->defval ? "MiB" : "whole seconds");
+	if (opt->defval)
+		lim.max_memory_mib = v;
+	else
+		lim.timeout_s = (unsigned)v;
+	ingest_set_default_limits(&lim);
 	return 0;
 }
 

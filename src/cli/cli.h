@@ -81,6 +81,12 @@ void cli_bytes(char *s, size_t len, int64_t bytes);
 
 /* Print "scopedb: " + err_msg() to stderr and return CLI_EXIT_ERROR. */
 int cli_error(void);
+/* Print "scopedb: " + msg to stderr with control characters escaped
+ * (escape_msg): error text may quote region names and paths. */
+void cli_print_error(const char *msg);
+/* s escaped for a diagnostic line (escape_msg), in b (reset first; the
+ * caller releases it); "?" on out of memory. */
+const char *cli_msgq(struct buf *b, const char *s);
 
 /* Flush stdout and report a write error (full disk, closed pipe) as an
  * error exit; returns the exit code to use given the command's own. */
@@ -118,6 +124,10 @@ int cli_opt_color(const struct opt *opt, const char *arg);
 /*   cli_opt_positive long *, an integer >= 1; opt->defval NULL or a
  *                    (const char *) hint added to the error in parentheses */
 int cli_opt_positive(const struct opt *opt, const char *arg);
+
+/*   cli_opt_limit    no value: sets ingest_default_limits() (ingest.h),
+ *                    opt->defval 0 = its timeout, 1 = its memory */
+int cli_opt_limit(const struct opt *opt, const char *arg);
 
 /* --db PATH (const char **; NULL = cli_db_path()'s default). */
 #define OPT__DB(v)                                                                                 \
@@ -179,6 +189,18 @@ int cli_opt_positive(const struct opt *opt, const char *arg);
 		     cli_opt_date, (intptr_t)sizeof(buf))
 #define OPT__UNTIL(buf, help)                                                                      \
 	OPT_CALLBACK(0, "until", buf, "DATE", help, cli_opt_date, (intptr_t)sizeof(buf))
+
+/* --file-timeout S and --file-memory MIB: the limits of the process that
+ * reads each profile file (ingest.h), for every file of the command. */
+#define OPT__FILE_LIMITS()                                                                         \
+	OPT_CALLBACK(0, "file-timeout", NULL, "S",                                                 \
+		     "give up reading a file after S seconds (default 600; 0 = no\n"               \
+		     "limit)",                                                                     \
+		     cli_opt_limit, 0),                                                            \
+	    OPT_CALLBACK(0, "file-memory", NULL, "MIB",                                            \
+			 "memory the reader of a file may use, in MiB (default\n"                  \
+			 "4096; 0 = no limit)",                                                    \
+			 cli_opt_limit, 1)
 
 /* A percentage (double *), e.g. --max-regression PCT. */
 #define OPT__PERCENT(l, v, h, nonneg)                                                              \

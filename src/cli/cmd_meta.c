@@ -160,6 +160,7 @@ int cmd_meta(int argc, char **argv)
 	    OPT__DB(&db),
 	    OPT_FLAG(0, "all", &all, "with two runs, also compare timestamps, labels and job ids"),
 	    OPT__FORMAT(&fmt, "table json"),
+	    OPT__FILE_LIMITS(),
 	    OPT_END(),
 	};
 

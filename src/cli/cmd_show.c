@@ -195,6 +195,7 @@ int cmd_show(int argc, char **argv)
 			 show_opt_columns, 0),
 	    OPT__FORMAT_ALL(&fmt, "table markdown csv json"),
 	    OPT__UNITS(),
+	    OPT__FILE_LIMITS(),
 	    OPT_END(),
 	};
 

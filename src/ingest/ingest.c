@@ -1,29 +1,45 @@
 /*
- * ingest.c - one profile file into the store, in one transaction.
+ * ingest.c - one profile file into the store, in one short transaction.
  *
- * The HDF5 index is validated before anything is written; events are then
- * streamed row by row (h5prof_read), each row summarised (rowstat), its
- * durations sorted and encoded (blob) and inserted with its summary; at the
- * end store_finish_run() (store.h) adds the run's all-ranks totals and
- * percentiles.  Any failure rolls the whole file back.
+ * Issue 13: the file is read in a child process (util/child.h), which
+ * opens it with h5prof_open(), validates it, streams its rows, summarises
+ * each (rowstat), sorts and encodes its durations (blob) and sends all of
+ * it to this process as frames (wire.h).  Whatever libhdf5 does on a
+ * damaged file (crash, endless loop, unbounded allocation) ends the child,
+ * under the limits of struct ingest_limits, and becomes an error about that
+ * file; the store is only ever touched by this process.  The frames are
+ * collected in memory (about the size the run takes in the store); only
+ * when the child has delivered the whole file does the write transaction
+ * begin, so a slow or hostile file never holds the store's write lock
+ * while it is read, and the lock is held only for the inserts and
+ * store_finish_run().
  *
- * Speed (issue 6): the content SHA-256, which decides whether the file is
- * already stored, needs a second full read of the file.  It runs on a
- * hashing thread while this thread reads and inserts the rows.  The run is
- * inserted first under a provisional hash (INGEST_PENDING_SHA) and gets its
- * real one as soon as the thread has it; if the content turns out to be
- * stored already, the read stops, the transaction is rolled back and the
- * duplicate is reported (with its tags added) in a transaction of its own.
- * The hashing thread only reads the file and hashes: it never calls
- * libhdf5, the store or err_set(), which are used by this thread alone.  When
- * no thread can be started, the file is hashed first.
+ * The content SHA-256, which decides whether the file is already stored,
+ * is computed in the child on a second thread while the first reads the
+ * rows (issue 6); the child sends it as soon as it has it, and when the
+ * content is stored already this process stops the child at once and
+ * reports the duplicate (with its tags added) in a transaction of its own.
+ * The hash is checked again inside the insert's transaction, so two jobs
+ * ingesting one file at once store it once.  The hashing thread never calls
+ * libhdf5 or err_set(); when no thread can be started the file is hashed
+ * first.
+ *
+ * Identity (issue 13): the child opens the file once; its SHA-256 is
+ * computed from that descriptor and the reader is given its fstat()
+ * (h5prof_open_stat), so libhdf5 must read the same inode, unchanged; after
+ * the hash and after the last row the file is fstat()ed again, and a file
+ * that changed while it was read is refused: the stored hash is always that
+ * of the stored content.
  */
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "store/blob.h"
 #include "scopedb/err.h"
@@ -31,18 +47,16 @@
 #include "scopedb/identity.h"
 #include "scopedb/ingest.h"
 #include "ingest/rowstat.h"
+#include "ingest/wire.h"
+#include "util/child.h"
 #include "util/sha256.h"
 #include "scopedb/util.h"
 
-/* The sha256 of a run until its hash is known: not a hex digest, so it
- * never matches a file, and only ever seen inside the ingest transaction. */
-#define INGEST_PENDING_SHA "pending"
-/* h5prof_read() stop code: the hash says the file is already stored. */
-#define INGEST_STOP_DUPLICATE 1
-
-/* The hashing thread's job. */
+/* The hashing thread's job (in the reader child). */
 struct ingest_hash {
 	const char *path;
+	int fd;		       /* the file, open once */
+	const struct stat *st; /* its fstat() when opened */
 	pthread_t thread;
 	int started;
 	atomic_int done; /* result below is ready */
@@ -50,24 +64,57 @@ struct ingest_hash {
 	char hex[65];
 };
 
-struct ingest_ctx {
-	struct store *st;
+/* The reader child's state. */
+struct ingest_reader {
+	const char *path;
+	int check_only; /* ingest_check(): stop after the regions are known */
+	int fd;		/* the file, open once (hashed, and checked by the reader) */
+	struct stat st; /* its fstat() when opened */
 	struct h5prof *p;
 	const struct h5prof_info *info;
-	const struct ingest_opts *opts;
-	struct ingest_result *out;
-	struct ingest_hash *hash;
-	int64_t run_id;	      /* the new run (under INGEST_PENDING_SHA) */
-	int resolved;	      /* the run has its real hash */
-	int64_t duplicate;    /* the run that already holds the content */
-	int64_t *region_ids;  /* file region id -> store region id, 0 = not yet */
-	unsigned char *seen;  /* region has at least one row */
+	struct ingest_hash hash;
+	int hash_sent;
+	struct wire_out w;
 	struct i64vec sorted; /* scratch: the row's durations, sorted */
 	struct buf blob;      /* scratch: the encoded row */
+};
+
+/* The store side: what it learnt from the child. */
+struct ingest_ctx {
+	struct store *st;
+	const char *path;
+	int check_only;			/* ingest_check(): the child only opens the file */
+	const struct h5prof_info *info; /* decoded from the child's WIRE_INFO */
+	const struct ingest_opts *opts;
+	struct ingest_result *out;
+	struct buf frames;   /* everything the child sent */
+	struct buf infobuf;  /* a copy of its WIRE_INFO frame */
+	struct wire_info wi; /* decoded from infobuf */
+	int have_info, have_end, have_hash, failed;
+	int fail_code;
+	char fail_msg[1024];
+	char hex[65];
+	int64_t run_id;
+	int64_t duplicate;   /* the run that already holds the content */
+	int64_t *region_ids; /* file region id -> store region id, 0 = not yet */
+	unsigned char *seen; /* region has at least one row */
 	uint64_t events_done;
 	uint64_t calls;
 	int64_t regions;
 };
+
+/* Limits of every read whose options give none (ingest_set_default_limits). */
+static struct ingest_limits ingest_defaults = {INGEST_DEFAULT_TIMEOUT_S, INGEST_DEFAULT_MEMORY_MIB};
+
+void ingest_set_default_limits(const struct ingest_limits *lim)
+{
+	ingest_defaults = *lim;
+}
+
+const struct ingest_limits *ingest_default_limits(void)
+{
+	return &ingest_defaults;
+}
 
 int ingest_meta_check(const char *kv)
 {
@@ -93,60 +140,64 @@ static int ingest_insert(struct ingest_ctx *c, struct store_timing *t, uint32_t 
 	return store_add_timing(c->st, t);
 }
 
-/*
- * The hash is known: if the content is already stored, remember that run
- * and return INGEST_STOP_DUPLICATE (the caller rolls back); otherwise give
- * the new run its hash.
- */
-static int ingest_resolve(struct ingest_ctx *c)
+/* After hashing: the file must still be what was fstat()ed when it was
+ * opened (else the hash may be of other bytes than the ones parsed). */
+static int ingest_check_same(const struct ingest_hash *h)
 {
-	int64_t existing = 0;
-	int rc;
+	struct stat now;
 
-	if (c->hash->started) {
-		pthread_join(c->hash->thread, NULL);
-		c->hash->started = 0;
-	}
-	c->resolved = 1;
-	if (c->hash->err)
-		return err_set(ERR_IO, "cannot read '%s': %s", c->hash->path,
-			       strerror(c->hash->err));
-	rc = store_find_sha(c->st, &existing, c->hash->hex);
-	if (rc)
-		return rc;
-	if (existing) {
-		c->duplicate = existing;
-		return INGEST_STOP_DUPLICATE;
-	}
-	return store_set_run_sha(c->st, c->run_id, c->hash->hex);
+	if (fstat(h->fd, &now) != 0 || !h5prof_same_file(&now, h->st))
+		return err_set(ERR_IO,
+			       "cannot read '%s': the file changed while it was read; nothing "
+			       "stored",
+			       h->path);
+	return 0;
 }
 
-/* The per-row callback of h5prof_read: summarise, encode, insert; once the
- * hashing thread is done, check the hash (which may stop the read). */
+/* Send the hash once the hashing thread has it (wait: join it first). */
+static int ingest_send_hash(struct ingest_reader *r, int wait)
+{
+	if (r->hash_sent || (!wait && !atomic_load(&r->hash.done)))
+		return 0;
+	if (r->hash.started) {
+		pthread_join(r->hash.thread, NULL);
+		r->hash.started = 0;
+	}
+	if (r->hash.err)
+		return err_set(ERR_IO, "cannot read '%s': %s", r->path,
+			       util_strerror_lc(r->hash.err));
+	if (ingest_check_same(&r->hash))
+		return err_code();
+	r->hash_sent = 1;
+	return wire_put_hash(&r->w, r->hash.hex);
+}
+
+/* The per-row callback of h5prof_read in the child: summarise, encode,
+ * send; once the hashing thread is done, send the hash. */
 static int ingest_row(void *arg, const struct h5prof_row *row)
 {
-	struct ingest_ctx *c = arg;
-	const char *name = c->info->region_names[row->region];
+	struct ingest_reader *r = arg;
+	const char *name = r->info->region_names[row->region];
 	struct store_timing t;
 	struct rowstat rs;
 	int rc;
 
-	rc = rowstat_compute(&rs, row, c->info->path, name);
+	rc = rowstat_compute(&rs, row, r->info->path, name);
 	if (rc)
 		return rc;
 	memset(&t, 0, sizeof(t));
-	c->blob.len = 0;
+	r->blob.len = 0;
 	if (row->has_events) {
-		c->sorted.len = 0;
-		if (i64vec_reserve(&c->sorted, (size_t)row->calls))
+		r->sorted.len = 0;
+		if (i64vec_reserve(&r->sorted, (size_t)row->calls))
 			return ERR_NOMEM;
-		c->sorted.len = (size_t)row->calls;
-		util_sort_i64_to(c->sorted.v, row->durations, c->sorted.len);
-		rc = blob_encode(&c->blob, c->sorted.v, c->sorted.len);
+		r->sorted.len = (size_t)row->calls;
+		util_sort_i64_to(r->sorted.v, row->durations, r->sorted.len);
+		rc = blob_encode(&r->blob, r->sorted.v, r->sorted.len);
 		if (rc)
 			return rc;
-		t.durations = c->blob.data;
-		t.durations_len = c->blob.len;
+		t.durations = r->blob.data;
+		t.durations_len = r->blob.len;
 	}
 	t.rank = row->rank;
 	t.has_events = row->has_events;
@@ -167,23 +218,8 @@ static int ingest_row(void *arg, const struct h5prof_row *row)
 	t.source_line = row->source_line;
 	t.source_text = row->source_text;
 	t.tags_json = row->tags_json;
-	rc = ingest_insert(c, &t, row->region);
-	if (rc)
-		return rc;
-	if (!c->resolved && atomic_load(&c->hash->done)) {
-		rc = ingest_resolve(c);
-		if (rc)
-			return rc;
-	}
-	if (!c->seen[row->region]) {
-		c->seen[row->region] = 1;
-		c->regions++;
-	}
-	c->calls += row->calls;
-	c->events_done += row->calls;
-	if (c->opts->progress)
-		c->opts->progress(c->opts->progress_ctx, c->events_done, c->info->num_events);
-	return 0;
+	rc = wire_put_row(&r->w, &t, row->region);
+	return rc ? rc : ingest_send_hash(r, 0);
 }
 
 /* Tags of opts added to run_id; *out counts the new ones. */
@@ -242,24 +278,24 @@ static void *ingest_hash_main(void *arg)
 {
 	struct ingest_hash *h = arg;
 
-	h->err = sha256_path(h->hex, h->path);
+	h->err = sha256_fd(h->hex, h->fd);
 	atomic_store(&h->done, 1);
 	return NULL;
 }
 
 /* Start hashing in the background, or hash now when no thread starts. */
-static int ingest_hash_start(struct ingest_hash *h, const char *path)
+static int ingest_hash_start(struct ingest_hash *h, const char *path, int fd, const struct stat *st)
 {
 	memset(h, 0, sizeof(*h));
 	h->path = path;
+	h->fd = fd;
+	h->st = st;
 	atomic_init(&h->done, 0);
 	if (pthread_create(&h->thread, NULL, ingest_hash_main, h) == 0) {
 		h->started = 1;
 		return 0;
 	}
-	h->err = 0;
-	if (sha256_file(h->hex, path))
-		return ERR_IO;
+	h->err = sha256_fd(h->hex, fd);
 	atomic_store(&h->done, 1);
 	return 0;
 }
@@ -329,6 +365,17 @@ static int ingest_duplicate(struct ingest_ctx *c, int64_t existing)
 	return 0;
 }
 
+/* The value of /metadata attribute key, or NULL. */
+static const char *ingest_meta_get(const struct h5prof_info *info, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < info->num_meta; i++)
+		if (!strcmp(info->meta[i].key, key))
+			return info->meta[i].value;
+	return NULL;
+}
+
 /* Insert the run of a new file with its metadata and tags; sets run_id. */
 static int ingest_new_run(struct ingest_ctx *c, const char *sha)
 {
@@ -344,12 +391,12 @@ static int ingest_new_run(struct ingest_ctx *c, const char *sha)
 	run.source_path = (char *)c->info->path;
 	run.ingested_at = now;
 	run.recorded_at = recorded;
-	ts = h5prof_meta_get(c->p, "timestamp");
+	ts = ingest_meta_get(c->info, "timestamp");
 	if (ts && !util_parse_iso(&epoch, ts))
 		util_format_iso(recorded, sizeof(recorded), epoch);
 	else
 		run.recorded_at = NULL;
-	run.label = (char *)(c->opts->label ? c->opts->label : h5prof_meta_get(c->p, "label"));
+	run.label = (char *)(c->opts->label ? c->opts->label : ingest_meta_get(c->info, "label"));
 	run.commit = (char *)c->opts->commit;
 	run.branch = (char *)c->opts->branch;
 	run.schema = c->info->schema;
@@ -374,113 +421,297 @@ void ingest_result_release(struct ingest_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
-/* Open path as ingest reads it: a profile with at least one (rank, region)
- * row, since a readable HDF5 file without one is not a profile (storing it
- * would make every later check pass on nothing). */
-static int ingest_open(struct h5prof **out, const char *path)
+/*
+ * The reader child's body: read path, send its info, rows and hash, then
+ * WIRE_END or a WIRE_ERROR with the message.  It never touches the store
+ * (its descriptor is closed: child.h) and ends with _exit().
+ */
+static int ingest_reader_main(void *arg, int fd)
 {
-	const struct h5prof_info *info;
-	int rc = h5prof_open(out, path);
+	const struct ingest_ctx *c = arg;
+	struct ingest_reader r;
+	int rc;
 
+	memset(&r, 0, sizeof(r));
+	r.path = c->path;
+	r.check_only = c->check_only;
+	r.fd = -1;
+	wire_out_init(&r.w, fd);
+	i64vec_init(&r.sorted);
+	buf_init(&r.blob);
+	rc = h5prof_open_file(r.path, &r.fd, &r.st);
+	if (!rc)
+		rc = h5prof_open_stat(&r.p, r.path, &r.st);
 	if (rc)
-		return rc;
-	info = h5prof_info(*out);
-	if (info->num_regions == 0 || info->num_rows == 0) {
-		h5prof_free(*out);
-		*out = NULL;
-		return err_set(ERR_FORMAT, "'%s': not a scope-profiler profile (no regions found)",
-			       path);
+		goto out;
+	r.info = h5prof_info(r.p);
+	/* a readable HDF5 file without a single (rank, region) row is not a
+	 * profile: storing it would make every later check pass on nothing */
+	if (r.info->num_regions == 0 || r.info->num_rows == 0) {
+		rc = err_set(ERR_FORMAT, "'%s': not a scope-profiler profile (no regions found)",
+			     r.path);
+		goto out;
+	}
+	if (r.check_only) {
+		rc = wire_put_end(&r.w);
+		goto out;
+	}
+	rc = ingest_hash_start(&r.hash, r.path, r.fd, &r.st);
+	if (!rc)
+		rc = wire_put_info(&r.w, r.info);
+	if (!rc)
+		rc = ingest_send_hash(&r, 0);
+	if (!rc)
+		rc = h5prof_read(r.p, ingest_row, &r);
+	if (!rc)
+		rc = ingest_send_hash(&r, 1);
+	if (!rc)
+		rc = wire_put_end(&r.w);
+out:
+	/* a bare "out of memory" from below says not which file */
+	if (rc == ERR_NOMEM && strcmp(err_msg(), "out of memory") == 0)
+		err_set(ERR_NOMEM, "cannot ingest '%s': out of memory", r.path);
+	if (rc)
+		(void)wire_put_error(&r.w, rc, err_msg());
+	rc = wire_flush(&r.w) ? 1 : 0;
+	if (r.hash.started)
+		pthread_join(r.hash.thread, NULL);
+	h5prof_free(r.p);
+	if (r.fd >= 0)
+		close(r.fd);
+	i64vec_release(&r.sorted);
+	buf_release(&r.blob);
+	wire_out_release(&r.w);
+	return rc;
+}
+
+/* A frame from the child while it runs: keep the info, note the hash, the
+ * end, an error; show progress.  1 when the content is already stored (the
+ * child can stop). */
+static int ingest_frame(struct ingest_ctx *c, const struct wire_frame *f)
+{
+	int rc = 0;
+
+	switch (f->type) {
+	case WIRE_INFO:
+		if (c->have_info)
+			break;
+		rc = buf_add(&c->infobuf, f->data, f->len);
+		if (!rc) {
+			struct wire_frame copy = {WIRE_INFO, (const unsigned char *)c->infobuf.data,
+						  f->len};
+
+			rc = wire_get_info(&c->wi, &copy, c->path);
+		}
+		c->have_info = !rc;
+		c->info = &c->wi.info;
+		break;
+	case WIRE_ROW:
+		c->events_done += wire_row_calls(f);
+		if (c->opts->progress && c->have_info)
+			c->opts->progress(c->opts->progress_ctx, c->events_done,
+					  c->info->num_events);
+		break;
+	case WIRE_HASH:
+		rc = wire_get_hash(c->hex, f);
+		if (rc)
+			break;
+		c->have_hash = 1;
+		/* outside any transaction: a plain read of the store */
+		rc = store_find_sha(c->st, &c->duplicate, c->hex);
+		if (!rc && c->duplicate)
+			return 1;
+		break;
+	case WIRE_END:
+		c->have_end = 1;
+		break;
+	case WIRE_ERROR:
+		rc = wire_get_error(&c->fail_code, c->fail_msg, sizeof(c->fail_msg), f);
+		if (!rc)
+			c->failed = 1;
+		break;
+	}
+	if (rc) {
+		c->fail_code = rc;
+		snprintf(c->fail_msg, sizeof(c->fail_msg), "%s", err_msg());
+		c->failed = 1;
 	}
 	return 0;
 }
 
+/* The error of a child that delivered no whole file. */
+static int ingest_child_error(struct ingest_ctx *c, const struct child_status *cs,
+			      const struct ingest_limits *lim)
+{
+	if (c->failed && c->fail_code == ERR_NOMEM && lim->max_memory_mib)
+		return err_set(ERR_NOMEM,
+			       "'%s': reading it needed more than %llu MiB (--file-memory); "
+			       "nothing stored",
+			       c->path, (unsigned long long)lim->max_memory_mib);
+	if (c->failed && c->fail_code == ERR_NOMEM)
+		return err_set(ERR_NOMEM, "'%s': out of memory reading it; nothing stored",
+			       c->path);
+	if (c->failed)
+		return err_set(c->fail_code, "%s", c->fail_msg);
+	if (cs->end == CHILD_TIMEOUT)
+		return err_set(ERR_IO,
+			       "'%s': reading it took longer than %u s (--file-timeout); nothing "
+			       "stored",
+			       c->path, lim->timeout_s);
+	if (cs->end == CHILD_SIGNALED)
+		return err_set(ERR_FORMAT,
+			       "'%s': the HDF5 library crashed reading it (signal %d); nothing "
+			       "stored",
+			       c->path, cs->status);
+	return err_set(ERR_GENERIC,
+		       "'%s': the reader process ended without a result (exit status %d); "
+		       "nothing stored",
+		       c->path, cs->status);
+}
+
+/* Run the reader child on c->path and collect its frames in c->frames. */
+static int ingest_collect(struct ingest_ctx *c, const struct ingest_limits *lim)
+{
+	struct child_limits cl = {lim->timeout_s, lim->max_memory_mib};
+	struct child_status cs;
+	struct child ch;
+	size_t pos = 0, got;
+	struct wire_frame f;
+	int rc, stop = 0;
+
+	rc = child_start(&ch, &cl, ingest_reader_main, c);
+	if (rc)
+		return rc;
+	while (!stop) {
+		rc = buf_grow(&c->frames, (size_t)256 << 10);
+		if (!rc)
+			rc = child_read(&ch, c->frames.data + c->frames.len,
+					c->frames.cap - c->frames.len - 1, &got);
+		if (rc || !got)
+			break;
+		c->frames.len += got;
+		while (!stop && wire_next(c->frames.data, c->frames.len, &pos, &f))
+			stop = ingest_frame(c, &f);
+	}
+	if (rc || stop) {
+		child_kill(&ch);
+		return rc;
+	}
+	child_wait(&ch, &cs);
+	if (!c->failed && c->have_end && (c->check_only || (c->have_info && c->have_hash)) &&
+	    cs.end == CHILD_EXITED && cs.status == 0)
+		return 0;
+	return ingest_child_error(c, &cs, lim);
+}
+
+/* Store what the child sent as a new run (the write transaction is open). */
+static int ingest_store(struct ingest_ctx *c)
+{
+	struct store_timing t;
+	struct wire_frame f;
+	uint32_t region;
+	size_t pos = 0;
+	int rc;
+
+	c->region_ids = calloc(c->info->num_regions + 1, sizeof(*c->region_ids));
+	c->seen = calloc(c->info->num_regions + 1, 1);
+	if (!c->region_ids || !c->seen)
+		return err_nomem();
+	rc = ingest_new_run(c, c->hex);
+	while (!rc && wire_next(c->frames.data, c->frames.len, &pos, &f)) {
+		if (f.type != WIRE_ROW)
+			continue;
+		rc = wire_get_row(&t, &region, &f, c->info->num_regions);
+		if (!rc)
+			rc = ingest_insert(c, &t, region);
+		if (rc)
+			break;
+		if (!c->seen[region]) {
+			c->seen[region] = 1;
+			c->regions++;
+		}
+		c->calls += t.calls;
+	}
+	if (!rc)
+		rc = store_finish_run(c->st, c->run_id);
+	if (rc)
+		return rc;
+	c->out->run_id = c->run_id;
+	c->out->num_ranks = c->info->num_ranks;
+	c->out->num_regions = c->regions;
+	c->out->num_calls = c->calls;
+	return 0;
+}
+
+/*
+ * Whether path opens as a profile, without a store: the reader child (so
+ * a damaged file cannot crash the caller) opens it and checks that it has
+ * regions, then ends; nothing is read beyond the file's index.
+ */
 int ingest_check(const char *path)
 {
-	struct h5prof *p = NULL;
-	int rc = ingest_open(&p, path);
+	struct ingest_ctx c;
+	int rc;
 
-	h5prof_free(p);
+	memset(&c, 0, sizeof(c));
+	buf_init(&c.frames);
+	buf_init(&c.infobuf);
+	c.path = path;
+	c.check_only = 1;
+	rc = ingest_collect(&c, &ingest_defaults);
+	wire_info_release(&c.wi);
+	buf_release(&c.frames);
+	buf_release(&c.infobuf);
 	return rc;
 }
 
 int ingest_file(struct ingest_result *out, struct store *st, const char *path,
 		const struct ingest_opts *opts)
 {
+	const struct ingest_limits *lim = opts->limits ? opts->limits : &ingest_defaults;
 	struct ingest_ctx c;
-	struct ingest_hash hash;
 	int in_tx = 0, rc;
 
 	memset(out, 0, sizeof(*out));
 	memset(&c, 0, sizeof(c));
-	memset(&hash, 0, sizeof(hash));
-	i64vec_init(&c.sorted);
-	buf_init(&c.blob);
-	rc = ingest_open(&c.p, path);
-	if (rc)
-		goto out;
-	c.info = h5prof_info(c.p);
+	buf_init(&c.frames);
+	buf_init(&c.infobuf);
 	c.st = st;
+	c.path = path;
 	c.opts = opts;
 	c.out = out;
-	c.hash = &hash;
-	c.region_ids = calloc(c.info->num_regions + 1, sizeof(*c.region_ids));
-	c.seen = calloc(c.info->num_regions + 1, 1);
-	if (!c.region_ids || !c.seen) {
-		rc = err_nomem();
-		goto out;
-	}
-	rc = ingest_hash_start(&hash, path);
+	rc = ingest_collect(&c, lim);
 	if (rc)
 		goto out;
+	/* the write lock from here on only: the file is read */
 	rc = store_begin(st);
 	if (rc)
 		goto out;
 	in_tx = 1;
-	rc = ingest_new_run(&c, INGEST_PENDING_SHA);
-	if (!rc && atomic_load(&hash.done))
-		rc = ingest_resolve(&c); /* hashed without a thread */
-	if (!rc)
-		rc = h5prof_read(c.p, ingest_row, &c);
-	if (!rc && !c.resolved)
-		rc = ingest_resolve(&c);
-	if (rc == INGEST_STOP_DUPLICATE) {
-		/* Nothing of this file is kept: the run and its rows go. */
-		store_rollback(st);
-		in_tx = 0;
-		c.out->tags_added = 0;
-		rc = store_begin(st);
+	if (!c.duplicate) {
+		/* another job may have stored it since the child sent the hash */
+		rc = store_find_sha(st, &c.duplicate, c.hex);
 		if (rc)
 			goto out;
-		in_tx = 1;
-		rc = ingest_duplicate(&c, c.duplicate);
-		if (rc)
-			goto out;
-		goto commit;
 	}
+	if (c.duplicate)
+		rc = ingest_duplicate(&c, c.duplicate);
+	else
+		rc = ingest_store(&c);
 	if (rc)
 		goto out;
-	rc = store_finish_run(st, c.run_id);
-	if (rc)
-		goto out;
-	out->run_id = c.run_id;
-	out->num_ranks = c.info->num_ranks;
-	out->num_regions = c.regions;
-	out->num_calls = c.calls;
-commit:
 	rc = store_commit(st);
 	if (!rc)
 		in_tx = 0;
 out:
-	if (hash.started)
-		pthread_join(hash.thread, NULL);
 	if (rc && in_tx)
 		store_rollback(st);
 	if (rc)
 		ingest_result_release(out);
 	free(c.region_ids);
 	free(c.seen);
-	i64vec_release(&c.sorted);
-	buf_release(&c.blob);
-	h5prof_free(c.p);
+	wire_info_release(&c.wi);
+	buf_release(&c.frames);
+	buf_release(&c.infobuf);
 	return rc;
 }

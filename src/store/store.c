@@ -10,6 +10,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "scopedb/err.h"
 #include "scopedb/store.h"
@@ -138,8 +139,43 @@ int store_open_with(struct store **out, const struct store_backend *be, const ch
 	return store_start(out, be, location, flags);
 }
 
+/*
+ * Refuse a path no store can live at, before a backend opens it (issue 13):
+ * "" (an unset variable: SQLite would make a private database that
+ * vanishes), in-memory databases (which keep nothing; store_open_temporary()
+ * is the way to a scratch store), a directory, and anything that is not a
+ * regular file: opening a FIFO would block until someone writes to it.
+ * stat() never blocks, whatever the path is.
+ */
+static int store_check_path(const char *path)
+{
+	struct stat sb;
+
+	if (!*path)
+		return err_set(ERR_USAGE, "--db '': empty store path (is a variable unset?)");
+	if (!strcmp(path, ":memory:") ||
+	    (!strncmp(path, "file:", 5) &&
+	     (!strncmp(path + 5, ":memory:", 8) || strstr(path, "mode=memory"))))
+		return err_set(ERR_USAGE,
+			       "--db '%s': an in-memory store keeps nothing; give a file path",
+			       path);
+	if (stat(path, &sb) != 0)
+		return 0; /* missing: the backend creates it or says so */
+	if (S_ISDIR(sb.st_mode))
+		return err_set(ERR_IO, "cannot open store '%s': is a directory", path);
+	if (!S_ISREG(sb.st_mode))
+		return err_set(ERR_IO, "cannot open store '%s': not a regular file", path);
+	return 0;
+}
+
 int store_open(struct store **out, const char *path, int flags)
 {
+	int rc = store_check_path(path);
+
+	if (rc) {
+		*out = NULL;
+		return rc;
+	}
 	return store_start(out, store_backend_for(path), path, flags);
 }
 

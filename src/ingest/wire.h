@@ -1,0 +1,94 @@
+/*
+ * wire.h - a parsed profile as a byte stream, from the reader process to
+ * the process that owns the store (issue 13).
+ *
+ * The reader child (ingest.c) writes frames: one WIRE_INFO (the file's
+ * h5prof_info), one WIRE_ROW per (rank, region) row (its summary, its
+ * source strings and tags, its sorted and encoded durations), one
+ * WIRE_HASH (the content SHA-256) anywhere after INFO, then WIRE_END, or a
+ * WIRE_ERROR (error code and message) instead.  A frame is a 4-byte
+ * payload length, a type byte and the payload; numbers are in the
+ * machine's byte order (both ends are the same binary).  The parent
+ * checks every length and index it decodes, so a reader that misbehaves
+ * yields an error, never a read outside the buffer.
+ *
+ * Ownership: struct wire_out owns its buffer (wire_out_release()).  What
+ * the decoders return points into the frame's bytes (valid while the
+ * buffer holding them is unchanged), except the arrays of struct
+ * wire_info, owned by it (wire_info_release()).
+ */
+#ifndef SCOPEDB_WIRE_H
+#define SCOPEDB_WIRE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "scopedb/h5prof.h"
+#include "scopedb/store.h"
+#include "scopedb/util.h"
+
+enum wire_type {
+	WIRE_INFO = 1,
+	WIRE_ROW = 2,
+	WIRE_HASH = 3,
+	WIRE_END = 4,
+	WIRE_ERROR = 5,
+};
+
+/* Bytes of a frame before its payload. */
+#define WIRE_HEADER 5
+
+/* ---- writing (the reader child) ---- */
+
+/* Frames are collected and written to fd in blocks of about 256 KiB. */
+struct wire_out {
+	int fd;
+	struct buf b;
+};
+
+void wire_out_init(struct wire_out *w, int fd);
+void wire_out_release(struct wire_out *w);
+/* Write what is collected: 0, or ERR_IO (the parent is gone). */
+int wire_flush(struct wire_out *w);
+
+int wire_put_info(struct wire_out *w, const struct h5prof_info *info);
+/* t's source strings, tags and durations (NULL: none) follow its numbers;
+ * t->run_id and t->region_id are not sent (region: the file's id). */
+int wire_put_row(struct wire_out *w, const struct store_timing *t, uint32_t region);
+int wire_put_hash(struct wire_out *w, const char hex[65]);
+int wire_put_end(struct wire_out *w);
+int wire_put_error(struct wire_out *w, int code, const char *msg);
+
+/* ---- reading (the parent) ---- */
+
+struct wire_frame {
+	enum wire_type type;
+	const unsigned char *data;
+	size_t len;
+};
+
+/* The complete frame at *pos of data[0..len): 1 (and *pos moved past it),
+ * 0 when no whole frame is there yet. */
+int wire_next(const void *data, size_t len, size_t *pos, struct wire_frame *f);
+
+/* A decoded WIRE_INFO: info's strings point into the frame. */
+struct wire_info {
+	struct h5prof_info info;
+};
+
+/* 0, or ERR_FORMAT (malformed). info.path is set to path. */
+int wire_get_info(struct wire_info *out, const struct wire_frame *f, const char *path);
+void wire_info_release(struct wire_info *wi);
+
+/* A WIRE_ROW into *t (strings and durations point into the frame) and its
+ * region id (< num_regions, checked): 0 or ERR_FORMAT. */
+int wire_get_row(struct store_timing *t, uint32_t *region, const struct wire_frame *f,
+		 size_t num_regions);
+/* The calls of a WIRE_ROW without decoding the rest (0 if malformed). */
+uint64_t wire_row_calls(const struct wire_frame *f);
+/* A WIRE_HASH's 64 hex digits into hex (NUL-terminated): 0 or ERR_FORMAT. */
+int wire_get_hash(char hex[65], const struct wire_frame *f);
+/* A WIRE_ERROR: its code (negative ERR_*) and message (into msg, size n). */
+int wire_get_error(int *code, char *msg, size_t n, const struct wire_frame *f);
+
+#endif

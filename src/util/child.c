@@ -1,0 +1,255 @@
+/*
+ * child.c - running untrusted work in a child process with limits (see
+ * child.h).  Issue 13: libhdf5 crashes, spins or allocates without bound on
+ * some damaged files; reading each file in a child turns any of those into
+ * an error about that file, while the parent, which owns the store, goes
+ * on.  The parent reads the child's pipe with poll() against a wall-clock
+ * deadline and kills the child when it passes; the child also gets a CPU
+ * limit (RLIMIT_CPU: SIGXCPU, then SIGKILL one second later) and an
+ * address-space limit (RLIMIT_AS: its allocations fail).
+ */
+#define _GNU_SOURCE /* close_range() */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "scopedb/err.h"
+#include "util/child.h"
+
+/* AddressSanitizer reserves terabytes of address space for its shadow
+ * memory, so an RLIMIT_AS makes every sanitized child fail at once: the
+ * address-space limit is skipped in sanitized builds (CPU and wall-clock
+ * limits still apply). */
+#if defined(__SANITIZE_ADDRESS__)
+#define CHILD_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer) ||                         \
+    __has_feature(thread_sanitizer)
+#define CHILD_SANITIZED 1
+#endif
+#endif
+#ifndef CHILD_SANITIZED
+#define CHILD_SANITIZED 0
+#endif
+
+#if CHILD_SANITIZED
+#include <sanitizer/common_interface_defs.h>
+
+/* A sanitizer's report in the child (an out-of-bounds memcpy inside
+ * libhdf5, say) ends it the way the unsanitized build would have ended:
+ * by SIGSEGV, not by the sanitizer's exit code, so the parent reports the
+ * same crash in both builds; the report itself stays on stderr. */
+static void child_sanitizer_death(void)
+{
+	signal(SIGSEGV, SIG_DFL);
+	raise(SIGSEGV);
+}
+#endif
+
+/* Threads a child may keep busy at once (the reader, its prefetch thread
+ * and the hashing thread): its CPU limit is this many times the timeout. */
+#define CHILD_THREADS 3
+
+static int64_t child_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Close every descriptor above 2 but keep: the child must not hold the
+ * store (or anything else of the parent) open while it parses. */
+static void child_close_fds(int keep)
+{
+	int fd;
+
+	if (keep > 3 && close_range(3, (unsigned)keep - 1, 0) != 0)
+		for (fd = 3; fd < keep; fd++)
+			close(fd);
+	if (close_range((unsigned)keep + 1, ~0U, 0) != 0)
+		for (fd = keep + 1; fd < 1024; fd++)
+			close(fd);
+}
+
+/* The child's set-up before fn runs: signals, limits, descriptors. */
+static void child_setup(const struct child_limits *lim, int keep)
+{
+	static const int crash[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGPIPE, SIGXCPU};
+	struct rlimit rl;
+	size_t i;
+
+	/* The default action, not a sanitizer's or the parent's handler:
+	 * the parent then sees the signal itself. */
+	for (i = 0; i < sizeof(crash) / sizeof(crash[0]); i++)
+		signal(crash[i], SIG_DFL);
+#if CHILD_SANITIZED
+	__sanitizer_set_death_callback(child_sanitizer_death);
+#endif
+	rl.rlim_cur = rl.rlim_max = 0;
+	(void)setrlimit(RLIMIT_CORE, &rl);
+	/* CPU seconds of all threads: up to CHILD_THREADS per second of the
+	 * wall-clock limit, which the parent enforces */
+	if (lim && lim->timeout_s) {
+		rl.rlim_cur = (rlim_t)lim->timeout_s * CHILD_THREADS;
+		rl.rlim_max = rl.rlim_cur + 1;
+		(void)setrlimit(RLIMIT_CPU, &rl);
+	}
+	if (lim && lim->max_memory_mib && !CHILD_SANITIZED) {
+		rl.rlim_cur = rl.rlim_max = (rlim_t)(lim->max_memory_mib << 20);
+		(void)setrlimit(RLIMIT_AS, &rl);
+	}
+	/* What the C library or libhdf5 print while failing on a damaged
+	 * file ("free(): invalid pointer") is not a scopedb message: the
+	 * parent reports the failure in one line.  Sanitized builds keep the
+	 * child's stderr, where a bug in scopedb's own code would show. */
+	if (!CHILD_SANITIZED) {
+		int null = open("/dev/null", O_WRONLY);
+
+		if (null >= 0 && null != 2) {
+			dup2(null, 2);
+			close(null);
+		}
+	}
+	child_close_fds(keep);
+}
+
+int child_start(struct child *c, const struct child_limits *lim, child_fn fn, void *arg)
+{
+	int p[2];
+	pid_t pid;
+
+	memset(c, 0, sizeof(*c));
+	c->fd = -1;
+	if (pipe(p) != 0)
+		return err_set(ERR_IO, "cannot start a reader process: %s", strerror(errno));
+	/* what the parent buffered must not be written twice */
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return err_set(ERR_IO, "cannot start a reader process: %s", strerror(errno));
+	}
+	if (pid == 0) {
+		close(p[0]);
+		child_setup(lim, p[1]);
+		_exit(fn(arg, p[1]) & 0xff);
+	}
+	close(p[1]);
+	c->pid = pid;
+	c->fd = p[0];
+	c->timeout_s = lim ? lim->timeout_s : 0;
+	c->deadline = c->timeout_s ? child_now_ms() + (int64_t)c->timeout_s * 1000 : 0;
+	return 0;
+}
+
+int child_read(struct child *c, void *buf, size_t n, size_t *got)
+{
+	struct pollfd pfd;
+	ssize_t r;
+
+	*got = 0;
+	if (c->fd < 0 || c->timed_out)
+		return 0;
+	for (;;) {
+		int wait = -1;
+
+		if (c->deadline) {
+			int64_t left = c->deadline - child_now_ms();
+
+			if (left <= 0) {
+				/* child_wait() reaps it and reports the timeout */
+				c->timed_out = 1;
+				kill(c->pid, SIGKILL);
+				return 0;
+			}
+			wait = left > 60000 ? 60000 : (int)left;
+		}
+		pfd.fd = c->fd;
+		pfd.events = POLLIN;
+		pfd.revents = 0;
+		r = poll(&pfd, 1, wait);
+		if (r < 0 && errno != EINTR)
+			return err_set(ERR_IO, "cannot read from the reader process: %s",
+				       strerror(errno));
+		if (r <= 0)
+			continue;
+		r = read(c->fd, buf, n);
+		if (r < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (r < 0)
+			return err_set(ERR_IO, "cannot read from the reader process: %s",
+				       strerror(errno));
+		*got = (size_t)r;
+		return 0;
+	}
+}
+
+/* Reap the child; *status as waitpid() gives it, -1 when there was none. */
+static int child_reap(struct child *c)
+{
+	int status = -1;
+
+	if (c->fd >= 0) {
+		close(c->fd);
+		c->fd = -1;
+	}
+	if (c->pid > 0)
+		while (waitpid(c->pid, &status, 0) < 0 && errno == EINTR)
+			;
+	c->pid = 0;
+	return status;
+}
+
+void child_wait(struct child *c, struct child_status *out)
+{
+	int status = child_reap(c);
+
+	out->end = CHILD_EXITED;
+	out->status = 0;
+	if (status == -1) {
+		out->status = 255;
+	} else if (WIFEXITED(status)) {
+		out->status = WEXITSTATUS(status);
+	} else if (WIFSIGNALED(status)) {
+		out->end = CHILD_SIGNALED;
+		out->status = WTERMSIG(status);
+		/* SIGXCPU, or the SIGKILL of the CPU limit's hard bound */
+		if (out->status == SIGXCPU && c->timeout_s)
+			out->end = CHILD_TIMEOUT;
+	}
+	if (c->timed_out)
+		out->end = CHILD_TIMEOUT;
+}
+
+void child_kill(struct child *c)
+{
+	if (c->pid > 0)
+		kill(c->pid, SIGKILL);
+	(void)child_reap(c);
+}
+
+int child_write_all(int fd, const void *buf, size_t n)
+{
+	const char *p = buf;
+
+	while (n) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}

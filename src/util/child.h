@@ -1,0 +1,79 @@
+/*
+ * child.h - running untrusted work in a child process with limits.
+ *
+ * child_start() forks a child that runs a function with its stdout and
+ * stderr inherited, the write end of a pipe, and resource limits: CPU time
+ * (RLIMIT_CPU) and address space (RLIMIT_AS); the parent reads the pipe
+ * with a wall-clock deadline (child_read()) and reaps the child
+ * (child_wait()), learning whether it exited, was killed by a signal
+ * (a crash inside a library), or ran out of time.  The child never returns
+ * into the caller's code: it ends with _exit(), so no atexit handler,
+ * stdio buffer or library destructor of the parent runs twice.
+ *
+ * Ownership: struct child is the caller's; child_wait() (or child_kill())
+ * closes the pipe and reaps the process; both accept a child never started
+ * or already reaped.
+ */
+#ifndef SCOPEDB_CHILD_H
+#define SCOPEDB_CHILD_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct child_limits {
+	unsigned timeout_s;	 /* wall clock and CPU seconds; 0 = none */
+	uint64_t max_memory_mib; /* address space in MiB; 0 = none */
+};
+
+/* Runs in the child with the pipe's write end; returns its exit status
+ * (0..255). */
+typedef int (*child_fn)(void *arg, int fd);
+
+struct child {
+	pid_t pid;	  /* 0: not running */
+	int fd;		  /* read end, -1 when closed */
+	int64_t deadline; /* monotonic ms, 0 = none */
+	int timed_out;	  /* the deadline passed; the child was killed */
+	unsigned timeout_s;
+};
+
+enum child_end {
+	CHILD_EXITED,	/* status: exit code */
+	CHILD_SIGNALED, /* status: the signal that ended it */
+	CHILD_TIMEOUT,	/* wall clock or CPU limit (status: the signal) */
+};
+
+struct child_status {
+	enum child_end end;
+	int status;
+};
+
+/*
+ * Flush stdio, fork, and run fn(arg, fd) in the child under lim (NULL: no
+ * limits); in the child, crash signals get their default action (so a crash
+ * ends it with that signal even under a sanitizer's handler), core dumps
+ * are off, stderr goes to /dev/null (except in sanitized builds) and every
+ * descriptor other than 0-2 and the pipe is closed.
+ * 0, or ERR_IO when no pipe or process could be made.
+ */
+int child_start(struct child *c, const struct child_limits *lim, child_fn fn, void *arg);
+
+/*
+ * Read what the child wrote: *got = bytes read into buf (at most n), 0 at
+ * the end of its output, which is also what a passed deadline gives (the
+ * child is then killed and child_wait() says CHILD_TIMEOUT).  0 or ERR_IO.
+ */
+int child_read(struct child *c, void *buf, size_t n, size_t *got);
+
+/* Close the pipe, wait for the child to end and say how it ended. */
+void child_wait(struct child *c, struct child_status *out);
+
+/* Kill the child (SIGKILL) and reap it; for a caller that stops early. */
+void child_kill(struct child *c);
+
+/* Write all of buf to fd (the child's side), retrying short writes and
+ * EINTR: 0, or -1 with errno set. */
+int child_write_all(int fd, const void *buf, size_t n);
+
+#endif

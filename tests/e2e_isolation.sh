@@ -1,0 +1,171 @@
+#!/usr/bin/env bash
+# e2e_isolation.sh - files are read in a child process, the store is
+# written in short transactions, and --db values that cannot hold a store
+# are refused (issue 13).
+#
+#   - A batch `ingest g1.h5 crash.h5 g2.h5` where crash.h5 really crashes
+#     libhdf5 1.10.8 (a byte-flipped profile, `mkprofile --flip 2`: an
+#     out-of-bounds memcpy in H5HG_read while reading variable-length
+#     strings; SIGSEGV, and the same signal under ASan, whose report ends
+#     the reader by SIGSEGV too): the exact error, exit 2, g1 and g2 stored,
+#     --format json still prints its document; diff, check, show and meta
+#     of the file give the same error.
+#   - A hang: `mkprofile --flip 1` is a damaged file on which libhdf5 spins
+#     for minutes without reading anything; --file-timeout 2 ends it with
+#     the timeout error within seconds.  (A real libhdf5 loop, not a sleep:
+#     should the reader learn to refuse this file early, the test fails and
+#     another spinning seed must be chosen.)
+#   - Memory (plain build only: sanitizers reserve terabytes of address
+#     space, so no limit is set there): a 3M-call row with --file-memory 64.
+#   - Concurrency: one ingest's reader is stopped (SIGSTOP) in the middle of
+#     reading a large file, while 8 writers ingest 5 files each and a
+#     hostile file runs into its --file-timeout: every writer succeeds
+#     while the stopped ingest still waits (it holds no write lock while
+#     its file is read), and then it completes too.
+#   - --db '', :memory:, file::memory:, a directory, a FIFO and a device:
+#     one-line errors, no hang, nothing created.
+source "$(dirname "$0")/e2e-lib.sh"
+: "${MKPROFILE:?set MKPROFILE to the mkprofile binary}"
+
+asan=0
+ldd "$SCOPEDB" 2>/dev/null | grep -q libasan && asan=1
+
+"$MKPROFILE" --seed 11 --label g1 g1.h5 >/dev/null || exit 1
+"$MKPROFILE" --seed 12 --label g2 g2.h5 >/dev/null || exit 1
+"$MKPROFILE" --flip 2 crash.h5 >/dev/null || exit 1
+"$MKPROFILE" --flip 1 hang.h5 >/dev/null || exit 1
+
+# scopedb's own lines of stderr (a sanitizer's report of the reader is not)
+own() { grep '^scopedb: ' <<<"$err" | grep -v 'warning: run .* stored without a commit'; }
+
+crash_msg="scopedb: 'crash.h5': the HDF5 library crashed reading it (signal 11); nothing stored"
+
+# ---- a crash in the middle of a batch ----------------------------------
+run "$SCOPEDB" ingest --db b.sqlite g1.h5 crash.h5 g2.h5
+equals "batch: exit" "$rc" 2
+equals "batch: the crash" "$(own)" "$crash_msg"
+equals "batch: stored" "$out" "run 1: g1.h5: 4 ranks, 5 regions, 2,000 calls
+run 2: g2.h5: 4 ranks, 5 regions, 2,000 calls"
+equals "batch: the store" "$(sqlite3 b.sqlite 'select label from runs order by id' | tr '\n' ' ')" "g1 g2 "
+
+run "$SCOPEDB" ingest --db j.sqlite --format json g1.h5 crash.h5 g2.h5
+equals "json: exit" "$rc" 2
+equals "json: the crash on stderr" "$(own)" "$crash_msg"
+equals "json: the document" "$out" '[
+  {"run": 1, "path": "g1.h5", "status": "stored", "ranks": 4, "regions": 5, "calls": 2000},
+  {"run": null, "path": "crash.h5", "status": "error", "error": "'"'"'crash.h5'"'"': the HDF5 library crashed reading it (signal 11); nothing stored"},
+  {"run": 2, "path": "g2.h5", "status": "stored", "ranks": 4, "regions": 5, "calls": 2000}
+]'
+
+for cmd in "diff g1.h5 crash.h5" "check crash.h5 g1.h5" "show crash.h5" "meta crash.h5"; do
+	# shellcheck disable=SC2086
+	run "$SCOPEDB" $cmd --db b.sqlite
+	equals "$cmd: exit" "$rc" 2
+	equals "$cmd: message" "$(own)" "$crash_msg"
+done
+
+# ---- a hang ------------------------------------------------------------
+t0=$(date +%s)
+run "$SCOPEDB" ingest --db b.sqlite --file-timeout 2 hang.h5 g1.h5
+t1=$(date +%s)
+equals "hang: exit" "$rc" 2
+equals "hang: message" "$(own)" \
+	"scopedb: 'hang.h5': reading it took longer than 2 s (--file-timeout); nothing stored"
+equals "hang: the batch goes on" "$out" "g1.h5: already stored as run 1"
+[ $((t1 - t0)) -lt 30 ] && ok || bad "hang: took $((t1 - t0)) s"
+expect_err 2 "bad --file-timeout" \
+	"scopedb: invalid --file-timeout '1s': expected whole seconds (0 = no limit)" \
+	"$SCOPEDB" ingest --db b.sqlite --file-timeout 1s g1.h5
+
+# ---- memory ------------------------------------------------------------
+"$MKPROFILE" --ranks 1 --regions a --calls 3000000 --label one one.h5 >/dev/null || exit 1
+if [ "$asan" = 0 ]; then
+	expect_err 2 "memory limit" \
+		"scopedb: 'one.h5': reading it needed more than 64 MiB (--file-memory); nothing stored" \
+		"$SCOPEDB" ingest --db b.sqlite --file-memory 64 one.h5
+fi
+run "$SCOPEDB" ingest --db b.sqlite one.h5
+equals "default limits: stored" "$out" "run 3: one.h5: 1 rank, 1 region, 3,000,000 calls"
+expect_err 2 "bad --file-memory" \
+	"scopedb: invalid --file-memory '-1': expected MiB (0 = no limit)" \
+	"$SCOPEDB" show --db b.sqlite --file-memory -1 one.h5
+
+# ---- concurrency: a reader stopped mid-file blocks no writer -----------
+regions=$(seq -s, -f 'r%g' 1 32)
+"$MKPROFILE" --ranks 16 --regions "$regions" --calls 10000 --label slow slow.h5 >/dev/null || exit 1
+for ((w = 0; w < 8; w++)); do
+	for ((k = 0; k < 5; k++)); do
+		"$MKPROFILE" --ranks 2 --regions a,b,c --calls 20 --seed $((w * 10 + k + 100)) \
+			--label "w$w-$k" "w$w-$k.h5" >/dev/null || exit 1
+	done
+done
+db=conc.sqlite
+# --commit and --branch given: no git child runs, so the only child is the reader
+"$SCOPEDB" ingest --db $db --file-timeout 0 --commit "$(printf 'a%.0s' {1..40})" --branch main \
+	slow.h5 >slow.out 2>slow.err &
+spid=$!
+reader=
+for ((k = 0; k < 2000; k++)); do
+	reader=$(cat /proc/$spid/task/$spid/children 2>/dev/null)
+	reader=${reader% }
+	[ -n "$reader" ] && kill -STOP "$reader" 2>/dev/null && break
+	reader=
+done
+if [ -z "$reader" ]; then
+	bad "concurrency: the slow ingest's reader could not be stopped"
+else
+	ok
+	pids=()
+	for ((w = 0; w < 8; w++)); do
+		"$SCOPEDB" ingest --db $db w$w-{0,1,2,3,4}.h5 >"out-w$w" 2>"err-w$w" &
+		pids+=($!)
+	done
+	"$SCOPEDB" ingest --db $db --file-timeout 3 hang.h5 >/dev/null 2>hostile.err &
+	hpid=$!
+	for ((w = 0; w < 8; w++)); do
+		wait "${pids[$w]}" && ok || bad "writer $w failed: $(cat "err-w$w")"
+	done
+	wait $hpid
+	equals "hostile: exit" "$?" 2
+	equals "hostile: message" "$(grep '^scopedb' hostile.err)" \
+		"scopedb: 'hang.h5': reading it took longer than 3 s (--file-timeout); nothing stored"
+	kill -0 $spid 2>/dev/null && ok || bad "the stopped ingest ended before the writers"
+	equals "writers' runs while the reader is stopped" \
+		"$(sqlite3 -cmd '.timeout 30000' $db "select count(*) from runs where label like 'w%'")" 40
+	kill -CONT "$reader"
+fi
+wait $spid
+equals "slow ingest: exit" "$?" 0
+equals "slow ingest: stored" "$(sqlite3 $db "select num_calls from runs where label = 'slow'")" \
+	$((16 * 32 * 10000))
+equals "integrity" "$(sqlite3 $db 'pragma integrity_check')" ok
+
+# ---- store paths -------------------------------------------------------
+mkdir adir
+mkfifo afifo
+for c in "ingest g1.h5" "runs"; do
+	# shellcheck disable=SC2086
+	{
+		expect_err 2 "$c --db ''" "scopedb: --db '': empty store path (is a variable unset?)" \
+			"$SCOPEDB" $c --db ''
+		expect_err 2 "$c --db :memory:" \
+			"scopedb: --db ':memory:': an in-memory store keeps nothing; give a file path" \
+			"$SCOPEDB" $c --db :memory:
+		expect_err 2 "$c --db file::memory:" \
+			"scopedb: --db 'file::memory:': an in-memory store keeps nothing; give a file path" \
+			"$SCOPEDB" $c --db file::memory:
+		expect_err 2 "$c --db DIR" "scopedb: cannot open store 'adir': is a directory" \
+			"$SCOPEDB" $c --db adir
+		expect_err 2 "$c --db FIFO" "scopedb: cannot open store 'afifo': not a regular file" \
+			timeout 20 "$SCOPEDB" $c --db afifo
+		expect_err 2 "$c --db /dev/null" \
+			"scopedb: cannot open store '/dev/null': not a regular file" \
+			timeout 20 "$SCOPEDB" $c --db /dev/null
+	}
+done
+SCOPEDB_DB= run "$SCOPEDB" runs
+equals "empty SCOPEDB_DB: the default store" "$err" \
+	"scopedb: cannot open store 'scopedb.sqlite': no such file or directory"
+equals "nothing created" "$(ls | grep -c -e '^file:' -e '^:memory:')" 0
+
+finish
