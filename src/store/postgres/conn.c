@@ -887,6 +887,7 @@ const struct store_backend postgres_store_backend = {
     .region_stats = postgres_region_stats,
     .region_durations = postgres_region_durations,
     .region_history = postgres_region_history,
+    .region_series = postgres_region_series,
     .scan_timings = postgres_scan_timings,
     .remove_run = postgres_remove_run,
     .compact = postgres_compact,

@@ -202,3 +202,237 @@ out:
 	*n = len;
 	return 0;
 }
+
+/* ---- the series of every region (store_region_series()) ------------------ */
+
+/* A run or region id and its index in the series (sorted by id). */
+struct pg_series_key {
+	int64_t id;
+	size_t idx;
+};
+
+static int pg_series_cmp_key(const void *a, const void *b)
+{
+	const struct pg_series_key *x = a, *y = b;
+
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+/* The index of id in keys[0..n) (sorted by id), or SIZE_MAX. */
+static size_t pg_series_find(const struct pg_series_key *keys, size_t n, int64_t id)
+{
+	struct pg_series_key k = {id, 0}, *hit;
+
+	hit = n ? bsearch(&k, keys, n, sizeof(*keys), pg_series_cmp_key) : NULL;
+	return hit ? hit->idx : SIZE_MAX;
+}
+
+/* Cells by region index, then run index (the series' order). */
+static int pg_series_cmp_cell(const void *a, const void *b)
+{
+	const struct store_series_cell *x = a, *y = b;
+
+	if (x->region != y->region)
+		return x->region < y->region ? -1 : 1;
+	return (x->run > y->run) - (x->run < y->run);
+}
+
+/* The runs f selects, oldest first (the newest f->limit of them), into
+ * out->runs; *keys = (id, index) sorted by id. */
+static int pg_series_runs(struct store_conn *c, struct store_series *out,
+			  struct pg_series_key **keys, const struct filter *f)
+{
+	struct pg_params p;
+	struct buf where = BUF_INIT, sql = BUF_INIT;
+	PGresult *r = NULL;
+	int i, n, ret;
+
+	*keys = NULL;
+	pp_init(&p);
+	if (f && f->limit > 0)
+		pp_int(&p, f->limit);
+	else
+		pp_text(&p, NULL);
+	ret = buf_puts(&where, "") ? ERR_NOMEM : postgres_run_where(&where, &p, f);
+	if (!ret &&
+	    buf_printf(
+		&sql,
+		"SELECT id, sort_time, commit_sha, label FROM runs WHERE true%s" PG_NEWEST_FIRST
+		" LIMIT $1::bigint",
+		where.data))
+		ret = ERR_NOMEM;
+	if (!ret)
+		ret = postgres_exec(c, &r, sql.data, &p, 0, "read");
+	if (ret)
+		goto out;
+	n = PQntuples(r);
+	out->runs = util_calloc(n ? (size_t)n : 1, sizeof(*out->runs));
+	*keys = util_calloc(n ? (size_t)n : 1, sizeof(**keys));
+	if (!out->runs || !*keys) {
+		ret = err_nomem();
+		goto out;
+	}
+	/* newest first from the server: oldest first in the series */
+	for (i = 0; i < n && !ret; i++) {
+		struct store_series_run *run = &out->runs[out->nruns++];
+		int row = n - 1 - i;
+
+		run->id = pg_int(r, row, 0);
+		(*keys)[i] = (struct pg_series_key){run->id, (size_t)i};
+		if ((ret = pg_text(&run->time, r, row, 1)) ||
+		    (ret = pg_text(&run->commit, r, row, 2)))
+			break;
+		ret = pg_text(&run->label, r, row, 3);
+	}
+	if (!ret && n)
+		qsort(*keys, (size_t)n, sizeof(**keys), pg_series_cmp_key);
+out:
+	PQclear(r);
+	buf_release(&where);
+	buf_release(&sql);
+	return ret;
+}
+
+/* The regions filter keeps, by name, into out->names; *keys by id. */
+static int pg_series_regions(struct store_conn *c, struct store_series *out,
+			     struct pg_series_key **keys, store_region_filter filter, void *ctx)
+{
+	PGresult *r = NULL;
+	int i, n, keep, ret;
+
+	*keys = NULL;
+	ret = postgres_exec(c, &r, "SELECT id, name FROM regions ORDER BY name", NULL, 0, "read");
+	if (ret)
+		goto out;
+	n = PQntuples(r);
+	out->names = util_calloc(n ? (size_t)n : 1, sizeof(*out->names));
+	*keys = util_calloc(n ? (size_t)n : 1, sizeof(**keys));
+	if (!out->names || !*keys) {
+		ret = err_nomem();
+		goto out;
+	}
+	for (i = 0; i < n && !ret; i++) {
+		const char *name = PQgetvalue(r, i, 1);
+
+		keep = 1;
+		if (filter && (ret = filter(ctx, &keep, name)))
+			break;
+		if (!keep)
+			continue;
+		if (!(out->names[out->nregions] = util_strdup(name))) {
+			ret = ERR_NOMEM;
+			break;
+		}
+		(*keys)[out->nregions] = (struct pg_series_key){pg_int(r, i, 0), out->nregions};
+		out->nregions++;
+	}
+	if (!ret && out->nregions)
+		qsort(*keys, out->nregions, sizeof(**keys), pg_series_cmp_key);
+out:
+	PQclear(r);
+	return ret;
+}
+
+/*
+ * Drop the regions without a cell (out->names compacted, the cells'
+ * region indexes renumbered) and point each cell's stats.name at its
+ * region's name.  The cells are sorted by region index already.
+ */
+static int pg_series_compact(struct store_series *out)
+{
+	size_t *map = util_calloc(out->nregions + 1, sizeof(*map));
+	size_t i, k = 0;
+
+	if (!map)
+		return err_nomem();
+	for (i = 0; i < out->nregions; i++)
+		map[i] = SIZE_MAX;
+	for (i = 0; i < out->ncells; i++)
+		map[out->cells[i].region] = 1;
+	for (i = 0; i < out->nregions; i++) {
+		if (map[i] == SIZE_MAX) {
+			free(out->names[i]);
+			continue;
+		}
+		map[i] = k;
+		out->names[k++] = out->names[i];
+	}
+	out->nregions = k;
+	for (i = 0; i < out->ncells; i++) {
+		out->cells[i].region = map[out->cells[i].region];
+		out->cells[i].stats.name = out->names[out->cells[i].region];
+	}
+	free(map);
+	return 0;
+}
+
+/*
+ * store_region_series(): the runs, the kept regions, then the stored
+ * totals of those runs in one query; the cells are matched to their run
+ * and region by id and sorted in memory, as the SQLite backend does.
+ */
+int postgres_region_series(struct store_conn *c, struct store_series *out, const struct filter *f,
+			   store_region_filter filter, void *ctx)
+{
+	struct pg_series_key *runs = NULL, *regions = NULL;
+	struct pg_params p;
+	struct buf ids = BUF_INIT;
+	PGresult *r = NULL;
+	size_t cap = 0, i;
+	int own = 0, row, ret;
+
+	ret = postgres_snapshot_begin(c, &own);
+	if (!ret)
+		ret = pg_series_runs(c, out, &runs, f);
+	if (!ret)
+		ret = pg_series_regions(c, out, &regions, filter, ctx);
+	if (ret)
+		goto out;
+	out->nselected = out->nregions;
+	if (buf_putc(&ids, '{'))
+		ret = ERR_NOMEM;
+	for (i = 0; i < out->nruns && !ret; i++)
+		if (buf_printf(&ids, "%s%lld", i ? "," : "", (long long)out->runs[i].id))
+			ret = ERR_NOMEM;
+	if (!ret && buf_putc(&ids, '}'))
+		ret = ERR_NOMEM;
+	if (ret)
+		goto out;
+	pp_init(&p);
+	pp_text(&p, ids.data);
+	ret = postgres_exec(
+	    c, &r,
+	    "SELECT run_id, region_id, " PG_RUN_REGIONS_COLUMNS
+	    ", p50_ns, p95_ns, p99_ns FROM run_regions WHERE run_id = ANY($1::bigint[])",
+	    &p, 0, "read");
+	for (row = 0; !ret && row < PQntuples(r); row++) {
+		size_t run = pg_series_find(runs, out->nruns, pg_int(r, row, 0));
+		size_t reg = pg_series_find(regions, out->nregions, pg_int(r, row, 1));
+		struct store_series_cell *cell;
+
+		if (run == SIZE_MAX || reg == SIZE_MAX)
+			continue; /* a region the filter left out */
+		cell = util_push(&out->cells, &cap, &out->ncells, sizeof(*cell));
+		if (!cell) {
+			ret = ERR_NOMEM;
+			break;
+		}
+		memset(cell, 0, sizeof(*cell));
+		cell->run = run;
+		cell->region = reg;
+		cell->stats.region_id = pg_int(r, row, 1);
+		postgres_stats_from_row(&cell->stats, r, row, 2);
+		postgres_quantiles_from_row(&cell->stats, r, row, 2 + PG_REGION_AGGREGATE_COLUMNS);
+	}
+	if (!ret && out->ncells)
+		qsort(out->cells, out->ncells, sizeof(*out->cells), pg_series_cmp_cell);
+	if (!ret)
+		ret = pg_series_compact(out);
+out:
+	PQclear(r);
+	postgres_snapshot_end(c, own);
+	buf_release(&ids);
+	free(runs);
+	free(regions);
+	return ret;
+}

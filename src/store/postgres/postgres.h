@@ -188,6 +188,8 @@ int postgres_scan_timings(struct store_conn *c, int64_t run_id, store_timing_fn 
 
 int postgres_region_history(struct store_conn *c, struct store_history_point **out, size_t *n,
 			    const struct store_history_query *q);
+int postgres_region_series(struct store_conn *c, struct store_series *out, const struct filter *f,
+			   store_region_filter filter, void *ctx);
 
 /* The pooled aggregates of SQLite's REGION_AGGREGATES (sqlite.h), over rows
  * t with a boolean column sel. */
