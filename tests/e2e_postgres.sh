@@ -9,6 +9,7 @@
 #     an SQLite file and once against a PostgreSQL database: the two
 #     transcripts (stdout, stderr and exit status of every command, with
 #     the --db value and wall-clock times masked) are byte-identical;
+#     likewise push/pull, and changes over a series with a level shift;
 #  2. 16 writers ingesting overlapping files into one PostgreSQL store all
 #     succeed and every distinct file is stored exactly once;
 #  3. the server stopped (immediate shutdown) in the middle of an ingest:
@@ -133,6 +134,11 @@ scenario() {
 	t check branch:main latest --baseline-window 3 --max-regression 5 --allow-different mpi_size
 	t check branch:main latest --stat --baseline-window 3 --max-regression 5 --allow-different mpi_size
 	t diff branch:main latest --baseline-window 3 --format json
+	# change points over every region's series (store_region_series())
+	t changes
+	t changes --format json --metric p95
+	t changes --branch main --include so --format csv
+	t changes --tag nightlly
 	t rm 2
 	t rm 2 --force
 	t rm 99
@@ -155,7 +161,7 @@ if diff -u sqlite.txt postgres.txt >transcript.diff; then
 else
 	bad "PostgreSQL and SQLite transcripts differ: $(head -40 transcript.diff)"
 fi
-equals "transcript has every command" "$(grep -c '^\$ scopedb' postgres.txt)" 85
+equals "transcript has every command" "$(grep -c '^\$ scopedb' postgres.txt)" 89
 contains "transcript: a mistyped tag" "$(cat postgres.txt)" "no run has tag 'nightlly'; did you mean 'nightly'?"
 contains "transcript: a mistyped pin" "$(cat postgres.txt)" "no pin named 'bsae'; did you mean 'base'?"
 contains "transcript: a mistyped region" "$(cat postgres.txt)" "did you mean 'solve'?"
@@ -262,6 +268,34 @@ equals "schema comments" "$(psql_q "$newer" "select obj_description('runs'::regc
 	"one ingested profile file"
 equals "every column has a comment" "$(psql_q "$newer" "select count(*) from information_schema.columns c
 	where table_schema = 'public' and col_description((table_schema || '.' || table_name)::regclass, ordinal_position) is null")" 0
+
+# change points (store_region_series()) on a history with a level shift: the
+# same series from both backends, as e2e_changes.sh builds it (shorter)
+series=$(pg_newdb series)
+for i in $(seq 1 20); do
+	args=()
+	regions=main,solve,io,halo
+	[ "$i" -ge 11 ] && args+=(--scale 1.25 --slow main=0.8)
+	[ "$i" = 8 ] || [ "$i" = 9 ] && regions=main,solve,io
+	mk --ranks 2 --regions $regions --calls 50 --seed "$i" "${args[@]}" \
+		--timestamp "2026-01-$(printf %02d "$i")T02:00:00Z" "s$i.h5"
+	for db in "$series" "$E2E_DIR/series.sqlite"; do
+		$S ingest --db "$db" --quiet --branch main --commit "$(printf 'c%02d%038d' "$i" 0)" \
+			"s$i.h5" >/dev/null || bad "series ingest s$i"
+	done
+done
+changes_views() {
+	t changes
+	t changes --format json --metric p95 --sort pct
+	t changes --include 'so|io' --since 2026-01-05 --format csv
+	t history halo --format json
+}
+DBV=$series
+SCOPEDB_DB=$series changes_views >changes-pg.txt
+DBV=$E2E_DIR/series.sqlite
+SCOPEDB_DB=$DBV changes_views >changes-sqlite.txt
+if diff -u changes-sqlite.txt changes-pg.txt >changes.diff; then ok; else bad "changes differ: $(head -30 changes.diff)"; fi
+contains "changes: the shift at run 11" "$(cat changes-pg.txt)" "solve   10 -> 11  c11000000000"
 
 # --- 2. sixteen concurrent writers ---------------------------------------------------
 conc=$(pg_newdb conc)
