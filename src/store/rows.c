@@ -114,6 +114,30 @@ int rows_decode_blob(struct i64vec *out, const void *data, size_t len, const cha
 		       location, (long long)run_id);
 }
 
+int rows_series_cmp_key(const void *a, const void *b)
+{
+	const struct rows_series_key *x = a, *y = b;
+
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+int rows_series_cmp_cell(const void *a, const void *b)
+{
+	const struct store_series_cell *x = a, *y = b;
+
+	if (x->region != y->region)
+		return x->region < y->region ? -1 : 1;
+	return (x->run > y->run) - (x->run < y->run);
+}
+
+size_t rows_series_find(const struct rows_series_key *keys, size_t n, int64_t id)
+{
+	struct rows_series_key k = {id, 0}, *hit;
+
+	hit = n ? bsearch(&k, keys, n, sizeof(*keys), rows_series_cmp_key) : NULL;
+	return hit ? hit->idx : SIZE_MAX;
+}
+
 static int rows_strcmp(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);

@@ -118,6 +118,22 @@ struct rows_resolve_ops {
 	rows_names_fn names;
 };
 
+/* A run or region id and its index in a series (store_region_series()),
+ * kept in arrays sorted by id (rows_series_cmp_key()) for
+ * rows_series_find(). */
+struct rows_series_key {
+	int64_t id;
+	size_t idx;
+};
+
+/* qsort() comparisons: keys by id; cells (struct store_series_cell) by
+ * region index, then run index. */
+int rows_series_cmp_key(const void *a, const void *b);
+int rows_series_cmp_cell(const void *a, const void *b);
+
+/* The index of id in keys[0..n) (sorted by id), or SIZE_MAX. */
+size_t rows_series_find(const struct rows_series_key *keys, size_t n, int64_t id);
+
 /* store_resolve() over a backend's ops (its meaning and messages). */
 int rows_resolve(struct store_conn *c, const struct rows_resolve_ops *ops, int64_t *out,
 		 const struct select_spec *sel);

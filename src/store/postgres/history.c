@@ -205,42 +205,10 @@ out:
 
 /* ---- the series of every region (store_region_series()) ------------------ */
 
-/* A run or region id and its index in the series (sorted by id). */
-struct pg_series_key {
-	int64_t id;
-	size_t idx;
-};
-
-static int pg_series_cmp_key(const void *a, const void *b)
-{
-	const struct pg_series_key *x = a, *y = b;
-
-	return (x->id > y->id) - (x->id < y->id);
-}
-
-/* The index of id in keys[0..n) (sorted by id), or SIZE_MAX. */
-static size_t pg_series_find(const struct pg_series_key *keys, size_t n, int64_t id)
-{
-	struct pg_series_key k = {id, 0}, *hit;
-
-	hit = n ? bsearch(&k, keys, n, sizeof(*keys), pg_series_cmp_key) : NULL;
-	return hit ? hit->idx : SIZE_MAX;
-}
-
-/* Cells by region index, then run index (the series' order). */
-static int pg_series_cmp_cell(const void *a, const void *b)
-{
-	const struct store_series_cell *x = a, *y = b;
-
-	if (x->region != y->region)
-		return x->region < y->region ? -1 : 1;
-	return (x->run > y->run) - (x->run < y->run);
-}
-
 /* The runs f selects, oldest first (the newest f->limit of them), into
  * out->runs; *keys = (id, index) sorted by id. */
 static int pg_series_runs(struct store_conn *c, struct store_series *out,
-			  struct pg_series_key **keys, const struct filter *f)
+			  struct rows_series_key **keys, const struct filter *f)
 {
 	struct pg_params p;
 	struct buf where = BUF_INIT, sql = BUF_INIT;
@@ -278,14 +246,14 @@ static int pg_series_runs(struct store_conn *c, struct store_series *out,
 		int row = n - 1 - i;
 
 		run->id = pg_int(r, row, 0);
-		(*keys)[i] = (struct pg_series_key){run->id, (size_t)i};
+		(*keys)[i] = (struct rows_series_key){run->id, (size_t)i};
 		if ((ret = pg_text(&run->time, r, row, 1)) ||
 		    (ret = pg_text(&run->commit, r, row, 2)))
 			break;
 		ret = pg_text(&run->label, r, row, 3);
 	}
 	if (!ret && n)
-		qsort(*keys, (size_t)n, sizeof(**keys), pg_series_cmp_key);
+		qsort(*keys, (size_t)n, sizeof(**keys), rows_series_cmp_key);
 out:
 	PQclear(r);
 	buf_release(&where);
@@ -295,7 +263,7 @@ out:
 
 /* The regions filter keeps, by name, into out->names; *keys by id. */
 static int pg_series_regions(struct store_conn *c, struct store_series *out,
-			     struct pg_series_key **keys, store_region_filter filter, void *ctx)
+			     struct rows_series_key **keys, store_region_filter filter, void *ctx)
 {
 	PGresult *r = NULL;
 	int i, n, keep, ret;
@@ -323,11 +291,11 @@ static int pg_series_regions(struct store_conn *c, struct store_series *out,
 			ret = ERR_NOMEM;
 			break;
 		}
-		(*keys)[out->nregions] = (struct pg_series_key){pg_int(r, i, 0), out->nregions};
+		(*keys)[out->nregions] = (struct rows_series_key){pg_int(r, i, 0), out->nregions};
 		out->nregions++;
 	}
 	if (!ret && out->nregions)
-		qsort(*keys, out->nregions, sizeof(**keys), pg_series_cmp_key);
+		qsort(*keys, out->nregions, sizeof(**keys), rows_series_cmp_key);
 out:
 	PQclear(r);
 	return ret;
@@ -374,7 +342,7 @@ static int pg_series_compact(struct store_series *out)
 int postgres_region_series(struct store_conn *c, struct store_series *out, const struct filter *f,
 			   store_region_filter filter, void *ctx)
 {
-	struct pg_series_key *runs = NULL, *regions = NULL;
+	struct rows_series_key *runs = NULL, *regions = NULL;
 	struct pg_params p;
 	struct buf ids = BUF_INIT;
 	PGresult *r = NULL;
@@ -406,8 +374,8 @@ int postgres_region_series(struct store_conn *c, struct store_series *out, const
 	    ", p50_ns, p95_ns, p99_ns FROM run_regions WHERE run_id = ANY($1::bigint[])",
 	    &p, 0, "read");
 	for (row = 0; !ret && row < PQntuples(r); row++) {
-		size_t run = pg_series_find(runs, out->nruns, pg_int(r, row, 0));
-		size_t reg = pg_series_find(regions, out->nregions, pg_int(r, row, 1));
+		size_t run = rows_series_find(runs, out->nruns, pg_int(r, row, 0));
+		size_t reg = rows_series_find(regions, out->nregions, pg_int(r, row, 1));
 		struct store_series_cell *cell;
 
 		if (run == SIZE_MAX || reg == SIZE_MAX)
@@ -425,7 +393,7 @@ int postgres_region_series(struct store_conn *c, struct store_series *out, const
 		postgres_quantiles_from_row(&cell->stats, r, row, 2 + PG_REGION_AGGREGATE_COLUMNS);
 	}
 	if (!ret && out->ncells)
-		qsort(out->cells, out->ncells, sizeof(*out->cells), pg_series_cmp_cell);
+		qsort(out->cells, out->ncells, sizeof(*out->cells), rows_series_cmp_cell);
 	if (!ret)
 		ret = pg_series_compact(out);
 out:

@@ -247,34 +247,11 @@ out:
 	return 0;
 }
 
-/* A run or region id and its index in the series (sorted by id). */
-struct series_key {
-	int64_t id;
-	size_t idx;
-};
-
-static int series_cmp_key(const void *a, const void *b)
-{
-	const struct series_key *x = a, *y = b;
-
-	return (x->id > y->id) - (x->id < y->id);
-}
-
-/* The index of id in keys[0..n) (sorted), or SIZE_MAX. */
-static size_t series_find(const struct series_key *keys, size_t n, int64_t id)
-{
-	struct series_key k = {id, 0}, *hit;
-
-	if (n == 0)
-		return SIZE_MAX;
-	hit = bsearch(&k, keys, n, sizeof(*keys), series_cmp_key);
-	return hit ? hit->idx : SIZE_MAX;
-}
-
 /* The runs f selects, oldest first (the newest f->limit of them), into
  * out->runs; keys = (id, index) sorted by id. */
-static int series_runs(struct store_conn *st, struct store_series *out, struct series_key **keys,
-		       const struct filter *f, const struct run_where *w)
+static int series_runs(struct store_conn *st, struct store_series *out,
+		       struct rows_series_key **keys, const struct filter *f,
+		       const struct run_where *w)
 {
 	struct buf sql = BUF_INIT;
 	sqlite3_stmt *s = NULL;
@@ -324,8 +301,8 @@ static int series_runs(struct store_conn *st, struct store_series *out, struct s
 		goto out;
 	}
 	for (i = 0; i < out->nruns; i++)
-		(*keys)[i] = (struct series_key){out->runs[i].id, i};
-	qsort(*keys, out->nruns, sizeof(**keys), series_cmp_key);
+		(*keys)[i] = (struct rows_series_key){out->runs[i].id, i};
+	qsort(*keys, out->nruns, sizeof(**keys), rows_series_cmp_key);
 out:
 	sqlite3_finalize(s);
 	buf_release(&sql);
@@ -333,8 +310,8 @@ out:
 }
 
 /* The regions filter keeps, by name, into out->names; keys by id. */
-static int series_regions(struct store_conn *st, struct store_series *out, struct series_key **keys,
-			  store_region_filter filter, void *ctx)
+static int series_regions(struct store_conn *st, struct store_series *out,
+			  struct rows_series_key **keys, store_region_filter filter, void *ctx)
 {
 	sqlite3_stmt *s = NULL;
 	size_t cap = 0, n = 0, kcap = 0;
@@ -348,7 +325,7 @@ static int series_regions(struct store_conn *st, struct store_series *out, struc
 	while (sqlite_row(s, &rc)) {
 		const char *name;
 		char **slot;
-		struct series_key *k;
+		struct rows_series_key *k;
 
 		ret = sqlite_keep_region(&name, &keep, s, 1, filter, ctx);
 		if (ret)
@@ -368,7 +345,7 @@ static int series_regions(struct store_conn *st, struct store_series *out, struc
 	}
 	ret = sqlite_rows_end(st, &s, rc);
 	if (!ret && n)
-		qsort(*keys, n, sizeof(**keys), series_cmp_key);
+		qsort(*keys, n, sizeof(**keys), rows_series_cmp_key);
 out:
 	sqlite3_finalize(s);
 	return ret;
@@ -425,19 +402,10 @@ out:
 	return ret;
 }
 
-static int series_cmp_cell(const void *a, const void *b)
-{
-	const struct store_series_cell *x = a, *y = b;
-
-	if (x->region != y->region)
-		return x->region < y->region ? -1 : 1;
-	return (x->run > y->run) - (x->run < y->run);
-}
-
 int sqlite_region_series(struct store_conn *st, struct store_series *out, const struct filter *f,
 			 store_region_filter filter, void *ctx)
 {
-	struct series_key *runs = NULL, *regions = NULL;
+	struct rows_series_key *runs = NULL, *regions = NULL;
 	struct run_where w;
 	struct buf sql = BUF_INIT;
 	sqlite3_stmt *s = NULL;
@@ -465,8 +433,8 @@ int sqlite_region_series(struct store_conn *st, struct store_series *out, const 
 		goto out;
 	rc = sqlite_run_where_bind(s, &w, 1);
 	while (sqlite_row(s, &rc)) {
-		size_t run = series_find(runs, out->nruns, sqlite3_column_int64(s, 0));
-		size_t reg = series_find(regions, out->nregions, sqlite3_column_int64(s, 1));
+		size_t run = rows_series_find(runs, out->nruns, sqlite3_column_int64(s, 0));
+		size_t reg = rows_series_find(regions, out->nregions, sqlite3_column_int64(s, 1));
 		struct store_series_cell *c;
 
 		if (run == SIZE_MAX || reg == SIZE_MAX)
@@ -496,7 +464,7 @@ int sqlite_region_series(struct store_conn *st, struct store_series *out, const 
 		     j++)
 			sorted &= out->cells[j - 1].run < out->cells[j].run;
 		if (!sorted)
-			qsort(out->cells + i, j - i, sizeof(*out->cells), series_cmp_cell);
+			qsort(out->cells + i, j - i, sizeof(*out->cells), rows_series_cmp_cell);
 	}
 out:
 	sqlite3_finalize(s);
