@@ -17,10 +17,11 @@ const struct cmd cmd_table[] = {
     {cmd_history, &cmd_history_usage, 0}, {cmd_ingest, &cmd_ingest_usage, 0},
     {cmd_meta, &cmd_meta_usage, 0},	  {cmd_pin, &cmd_pin_usage, 0},
     {cmd_pins, &cmd_pins_usage, 0},	  {cmd_prune, &cmd_prune_usage, 0},
-    {cmd_rm, &cmd_rm_usage, 0},		  {cmd_runs, &cmd_runs_usage, 0},
-    {cmd_show, &cmd_show_usage, 0},	  {cmd_tag, &cmd_tag_usage, 0},
-    {cmd_unpin, &cmd_unpin_usage, 0},	  {cmd_untag, &cmd_untag_usage, 0},
-    {cmd_vacuum, &cmd_vacuum_usage, 0},	  {cmd_version, &cmd_version_usage, 0},
+    {cmd_report, &cmd_report_usage, 0},	  {cmd_rm, &cmd_rm_usage, 0},
+    {cmd_runs, &cmd_runs_usage, 0},	  {cmd_show, &cmd_show_usage, 0},
+    {cmd_tag, &cmd_tag_usage, 0},	  {cmd_unpin, &cmd_unpin_usage, 0},
+    {cmd_untag, &cmd_untag_usage, 0},	  {cmd_vacuum, &cmd_vacuum_usage, 0},
+    {cmd_version, &cmd_version_usage, 0},
 };
 const size_t cmd_count = sizeof(cmd_table) / sizeof(cmd_table[0]);
 

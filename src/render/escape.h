@@ -11,6 +11,8 @@
  *                 line breaks as character references, other control
  *                 characters and invalid UTF-8 bytes as '?' (not allowed
  *                 in XML 1.0);
+ *   escape_html:  HTML text or a double-quoted attribute value (also inside
+ *                 inline SVG): escape_xml's rules, which HTML5 accepts as is;
  *   escape_roff:  man page text (help --man): backslashes and dashes
  *                 escaped, a leading '.' or '\'' of a line made literal.
  * Each appends to out and returns 0 or ERR_NOMEM.
@@ -25,6 +27,7 @@ int escape_md(struct buf *out, const char *s);
 int escape_csv(struct buf *out, const char *s);
 int escape_json(struct buf *out, const char *s);
 int escape_xml(struct buf *out, const char *s);
+int escape_html(struct buf *out, const char *s);
 int escape_roff(struct buf *out, const char *s);
 
 #endif
