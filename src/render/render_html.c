@@ -97,7 +97,7 @@ static void html_secs(char *s, size_t len, double v)
 
 size_t html_hover_points(size_t nregions)
 {
-	size_t k = nregions ? 4000 / nregions : 50;
+	size_t k = nregions ? 3000 / nregions : 50;
 
 	return k < 12 ? 12 : k > 50 ? 50 : k;
 }
@@ -293,9 +293,8 @@ static void trend_title(struct html *h, const struct reportdata_point *p, const 
 		html_puts(h, ", commit ");
 		html_text(h, p->commit);
 	}
-	html_puts(h, ", ");
-	html_text(h, p->time);
-	html_printf(h, ": %s</title>", v);
+	/* the date: the time of day adds bytes, not information */
+	html_printf(h, ", %.10s: %s</title>", p->time, v);
 }
 
 /* The line through the smallest and largest value of each bucket (a gap
@@ -329,7 +328,7 @@ static void trend_line(struct html *h, const struct reportdata_region *r,
 			size_t k =
 			    i == 0 ? (imin < imax ? imin : imax) : (imin < imax ? imax : imin);
 
-			html_printf(h, "%c%.1f %.1f", pen ? 'L' : 'M', trend_x(s, k),
+			html_printf(h, "%c%.0f %.0f", pen ? 'L' : 'M', trend_x(s, k),
 				    trend_y(s, r->pts[k].v));
 			pen = 1;
 		}
@@ -399,8 +398,8 @@ static void trend_chart(struct html *h, const struct reportdata *rd,
 		if (isnan(r->pts[k].v))
 			continue;
 		if (to - from > 1)
-			snprintf(prefix, sizeof(prefix), "largest of %zu runs: ", to - from);
-		html_printf(h, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2\">", trend_x(&s, k),
+			snprintf(prefix, sizeof(prefix), "max of %zu: ", to - from);
+		html_printf(h, "<circle cx=\"%.0f\" cy=\"%.0f\" r=\"2\">", trend_x(&s, k),
 			    trend_y(&s, r->pts[k].v));
 		trend_title(h, &r->pts[k], prefix);
 		html_puts(h, "</circle>");
@@ -509,16 +508,15 @@ static void dist_box(struct html *h, const struct reportdata_dist *d, double lo,
 	html_secs(g, sizeof(g), d->mean);
 	html_printf(
 	    h, "<title>%s: %llu calls; min %s, p50 %s, p95 %s, p99 %s, max %s, mean %s</title>",
-	    side ? "candidate (B)" : "baseline (A)", (unsigned long long)d->calls, a, b, c, e, f,
-	    g);
-	html_printf(h, "<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\"/>",
+	    side ? "B" : "A", (unsigned long long)d->calls, a, b, c, e, f, g);
+	html_printf(h, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\"/>",
 		    dist_x(d->min, lo, hi), y, dist_x(d->max, lo, hi), y);
-	html_printf(h, "<rect x=\"%.1f\" y=\"%.0f\" width=\"%.1f\" height=\"8\"/>",
+	html_printf(h, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"8\"/>",
 		    dist_x(d->p50, lo, hi), y - 4,
 		    fmax(dist_x(d->p95, lo, hi) - dist_x(d->p50, lo, hi), 1.0));
-	html_printf(h, "<line class=\"p99\" x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\"/>",
+	html_printf(h, "<line class=\"p99\" x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\"/>",
 		    dist_x(d->p99, lo, hi), y - 5, dist_x(d->p99, lo, hi), y + 5);
-	html_printf(h, "<circle cx=\"%.1f\" cy=\"%.0f\" r=\"2\"/></g>", dist_x(d->mean, lo, hi), y);
+	html_printf(h, "<circle cx=\"%.0f\" cy=\"%.0f\" r=\"2\"/></g>", dist_x(d->mean, lo, hi), y);
 }
 
 static void html_dists(struct html *h, const struct reportdata *rd)
@@ -557,9 +555,7 @@ static void html_dists(struct html *h, const struct reportdata *rd)
 		}
 		html_puts(h, "<tr class=\"region\"><td class=\"txt rn\">");
 		html_text(h, r->name);
-		html_puts(h,
-			  "</td><td><svg class=\"chart dist\" viewBox=\"0 0 260 34\" role=\"img\" "
-			  "aria-label=\"call durations, baseline and candidate\">");
+		html_puts(h, "</td><td><svg class=\"chart dist\" viewBox=\"0 0 260 34\">");
 		dist_box(h, a, lo, hi, 9, 0);
 		dist_box(h, b, lo, hi, 25, 1);
 		html_puts(h, "</svg></td>");
@@ -629,7 +625,7 @@ static void heat_map(struct html *h, const struct reportdata *rd,
 		     const struct reportdata_region **order, size_t n, int change)
 {
 	size_t nr = rd->nranks[1], nb = nr < HTML_HEAT_COLS ? nr : HTML_HEAT_COLS, i, b;
-	const double cw = 6, ch = 12, left = 170;
+	const double cw = nb ? fmin(24.0, fmax(6.0, 480.0 / (double)nb)) : 6.0, ch = 14, left = 200;
 	double width = left + cw * (double)nb + 200, height = ch * (double)n + 16;
 
 	html_printf(h,
@@ -648,7 +644,7 @@ static void heat_map(struct html *h, const struct reportdata *rd,
 		html_puts(h, "<g><title>");
 		html_text(h, r->name);
 		html_printf(h, "</title><text x=\"%.0f\" y=\"%.0f\" text-anchor=\"end\">", left - 4,
-			    y + 9);
+			    y + 10);
 		{
 			char cut[40];
 
@@ -685,10 +681,11 @@ static void heat_map(struct html *h, const struct reportdata *rd,
 			format_pct(a, sizeof(a), 0, fmax_ * 100);
 			format_pct(c, sizeof(c), 0, fmin_ * 100);
 			html_printf(
-			    h, "<text x=\"%.0f\" y=\"%.0f\">max %s (rank%s %zu), min %s</text>",
-			    left + cw * (double)nb + 4, y + 9, a, nb < nr ? "s from" : "",
-			    bmax * nr / nb, c);
-			(void)bmin;
+			    h,
+			    "<text x=\"%.0f\" y=\"%.0f\">max %s (rank%s %zu), min %s (rank%s "
+			    "%zu)</text>",
+			    left + cw * (double)nb + 4, y + 10, a, nb < nr ? "s from" : "",
+			    bmax * nr / nb, c, nb < nr ? "s from" : "", bmin * nr / nb);
 		}
 		html_puts(h, "</g>");
 	}
@@ -769,7 +766,7 @@ static const char html_style[] =
     "figure{margin:0;background:var(--card);padding:4px}figcaption{font-size:12px;"
     "overflow-wrap:anywhere}\n"
     "svg.chart{display:block;width:100%;height:auto}svg.dist{width:260px}"
-    "svg.heat{width:auto;max-width:100%}\n"
+    "svg.heat{width:auto;max-width:100%}svg.heat text{font-size:11px}\n"
     "svg text{fill:var(--fg);font:9px system-ui,sans-serif}.ax{fill:var(--mute)}\n"
     ".frame{fill:none;stroke:var(--grid)}.line{fill:none;stroke:var(--line);"
     "stroke-width:1.2}.pts circle{fill:var(--line);fill-opacity:.25}\n"

@@ -22,7 +22,7 @@
 #include "analysis/reportdata.h"
 #include "scopedb/util.h"
 
-#define HTML_LINE_BUCKETS 60
+#define HTML_LINE_BUCKETS 40
 #define HTML_HEAT_ROWS 32
 #define HTML_HEAT_COLS 64
 
