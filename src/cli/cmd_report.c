@@ -8,7 +8,6 @@
  * --output writes a file (cli_write_file(): a temporary file, then a
  * rename).  A report is not a gate: it exits 0 whatever the verdict.
  */
-#include <stdio.h>
 #include <string.h>
 
 #include "cmd.h"
@@ -110,9 +109,6 @@ int cmd_report(int argc, char **argv)
 		code = cli_error();
 		goto out;
 	}
-	if (strcmp(path, "-"))
-		fprintf(stderr, "scopedb: wrote %s (%zu bytes, %zu regions)\n", path, page.len,
-			rd.nregions);
 	code = cli_finish(CLI_EXIT_OK);
 out:
 	reportdata_release(&rd);
