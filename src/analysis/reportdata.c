@@ -2,8 +2,8 @@
  * reportdata.c - the data of "scopedb report" (see reportdata.h): the
  * check through compare_runs(), the trends through store_region_history()
  * and history_values(), the call-duration summaries from the runs' stored
- * totals and percentiles, and the per-rank totals from one
- * store_region_stats() call per rank.  Nothing here computes a verdict,
+ * totals and percentiles, and the per-rank totals from
+ * store_rank_totals().  Nothing here computes a verdict,
  * a metric or a percentile of its own.
  */
 #include <math.h>
@@ -203,14 +203,29 @@ static int reportdata_dists(struct reportdata *rd, struct store *st, int side, s
 	return rc;
 }
 
-/* The total seconds of every region on each rank 0..nranks-1 of run side
- * (one pooled query per rank). */
-static int reportdata_ranks(struct reportdata *rd, struct store *st, int side, size_t nranks,
-			    struct match *m)
+/* store_rank_totals() callback: one (region, rank) total into the ranks
+ * of a selected region (others are not in rd). */
+struct reportdata_rank_ctx {
+	struct reportdata *rd;
+	int side;
+};
+
+static int reportdata_rank_total(void *ctx, const char *region, int64_t rank, int64_t total_ns)
 {
-	struct store_region_stats *g = NULL;
-	size_t n = 0, i, k;
-	int rc = 0;
+	struct reportdata_rank_ctx *c = ctx;
+	struct reportdata_region *r = reportdata_find(c->rd, region);
+
+	if (r && rank >= 0 && (size_t)rank < c->rd->nranks[c->side])
+		r->ranks[c->side][rank] = (double)total_ns / 1e9;
+	return 0;
+}
+
+/* The total seconds of every region on each rank 0..nranks-1 of run side
+ * (NaN where the rank has no row), in one store query. */
+static int reportdata_ranks(struct reportdata *rd, struct store *st, int side, size_t nranks)
+{
+	struct reportdata_rank_ctx c = {rd, side};
+	size_t i, k;
 
 	for (i = 0; i < rd->nregions; i++) {
 		rd->regions[i].ranks[side] = util_calloc(nranks, sizeof(double));
@@ -220,22 +235,7 @@ static int reportdata_ranks(struct reportdata *rd, struct store *st, int side, s
 			rd->regions[i].ranks[side][k] = NAN;
 	}
 	rd->nranks[side] = nranks;
-	for (k = 0; k < nranks && !rc; k++) {
-		const int64_t rank = (int64_t)k;
-
-		rc = store_region_stats(st, &g, &n, rd->run_id[side], &rank, 1, reportdata_filter,
-					m);
-		for (i = 0; !rc && i < n; i++) {
-			struct reportdata_region *r = reportdata_find(rd, g[i].name);
-
-			if (r && g[i].nranks)
-				r->ranks[side][k] = (double)g[i].total / 1e9;
-		}
-		store_region_stats_free(g, n);
-		g = NULL;
-		n = 0;
-	}
-	return rc;
+	return store_rank_totals(st, rd->run_id[side], reportdata_rank_total, &c);
 }
 
 /* rd->scope and the run filter f of the trends. */
@@ -330,7 +330,7 @@ int reportdata_build(struct reportdata *rd, const struct reportdata_opts *o)
 			nranks = REPORTDATA_MAX_RANKS;
 		rc = reportdata_dists(rd, st, side, m);
 		if (!rc)
-			rc = reportdata_ranks(rd, st, side, nranks, m);
+			rc = reportdata_ranks(rd, st, side, nranks);
 		if (rc)
 			goto out;
 	}
