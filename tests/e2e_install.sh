@@ -17,7 +17,7 @@ S=$P/bin/scopedb
 [ -x "$S" ] && ok || bad "no $S"
 commands=$("$S" completion names command)
 equals "commands" "$(echo $commands)" \
-	"check diff help history ingest meta pin pins prune report rm runs show tag unpin untag vacuum version"
+	"changes check diff help history ingest meta pin pins prune report rm runs show tag unpin untag vacuum version"
 want="bin/scopedb
 share/bash-completion/completions/scopedb
 $(for c in $commands; do echo "share/man/man1/scopedb-$c.1"; done)
@@ -75,7 +75,7 @@ complete_words() {
 }
 run bash -c '. "$0" && complete -p scopedb' "$P/share/bash-completion/completions/scopedb"
 equals "bash script loads" "$out" "complete -o default -F _scopedb scopedb"
-equals "bash: scopedb ch" "$(complete_words ch)" "check"
+equals "bash: scopedb che" "$(complete_words che)" "check"
 equals "bash: scopedb pru" "$(complete_words pru)" "prune"
 equals "bash: prune options" "$(complete_words prune --k)" "--keep-last"
 equals "bash: pin:" "$(complete_words diff pin : '' | tr '\n' ' ')" "baseline best "
@@ -121,7 +121,7 @@ print -r -- "${out//$'\a'/}"
 zpty -d z
 EOF
 	zc() { zsh -f zcomplete.zsh "$P/share/zsh/site-functions" "$1" "$2" 2>&1 | tr -d '\r'; }
-	contains "zsh: scopedb ch" "$(zc 'scopedb ch' 'check')" "scopedb check"
+	contains "zsh: scopedb che" "$(zc 'scopedb che' 'check')" "scopedb check"
 	contains "zsh: pin:" "$(zc 'scopedb diff pin:bas' 'baseline')" "scopedb diff pin:baseline"
 	contains "zsh: --tag" "$(zc 'scopedb runs --tag g' 'gpu')" "scopedb runs --tag gpu"
 	contains "zsh: --metric" "$(zc 'scopedb diff --metric imb' 'imbalance')" "--metric imbalance"

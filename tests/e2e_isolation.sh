@@ -100,7 +100,9 @@ for ((w = 0; w < 8; w++)); do
 	done
 done
 db=conc.sqlite
-"$SCOPEDB" ingest --db $db --file-timeout 0 slow.h5 >slow.out 2>slow.err &
+# --commit and --branch given: no git child runs, so the only child is the reader
+"$SCOPEDB" ingest --db $db --file-timeout 0 --commit "$(printf 'a%.0s' {1..40})" --branch main \
+	slow.h5 >slow.out 2>slow.err &
 spid=$!
 reader=
 for ((k = 0; k < 2000; k++)); do

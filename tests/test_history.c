@@ -1,6 +1,6 @@
 /*
  * test_history.c - "scopedb history" and the store queries behind the
- * history workflow: the steps, largest change and bars of history.c, and,
+ * history workflow: the steps, change points and bars of history.c, and,
  * on a store of generated runs, store_region_history() (ordering, tag,
  * branch and date filters, --limit, rank subsets, --match, durations for
  * percentiles), store_find_runs() with every filter, tags, and
@@ -37,7 +37,6 @@ static struct stats_val val(double v)
 static void test_steps(void **state)
 {
 	struct history_step s[6];
-	size_t largest;
 
 	(void)state;
 	memset(s, 0, sizeof(s));
@@ -46,8 +45,8 @@ static void test_steps(void **state)
 	s[2].v.none = 1;   /* None: no step */
 	s[3].v = val(1.0); /* previous None: no step */
 	s[4].v = val(0.0); /* -1, -100% */
-	s[5].v = val(4.0); /* +4, pct None (previous 0): the largest */
-	history_compute(s, 6, &largest);
+	s[5].v = val(4.0); /* +4, pct None (previous 0) */
+	history_compute(s, 6);
 	assert_true(s[0].delta.none && s[0].pct.none);
 	assert_false(s[1].delta.none);
 	assert_true(s[1].delta.v == 1.0 && s[1].pct.v == 50.0);
@@ -55,26 +54,44 @@ static void test_steps(void **state)
 	assert_true(s[4].delta.v == -1.0 && s[4].pct.v == -100.0);
 	assert_false(s[5].delta.none);
 	assert_true(s[5].pct.none);
-	assert_int_equal(largest, 5);
-	assert_int_equal(s[5].largest + s[4].largest + s[1].largest, 1);
 	assert_true(history_max(s, 6) == 4.0);
 	assert_true(history_min(s, 6) == 0.0);
 	assert_true(history_min(s + 1, 3) == 1.0); /* 3, None, 1 */
+}
 
-	/* all steps zero: nothing marked; a single run: nothing marked */
-	s[0].v = val(1.0);
-	s[1].v = val(1.0);
-	history_compute(s, 2, &largest);
-	assert_int_equal(largest, 2);
-	assert_int_equal(s[0].largest + s[1].largest, 0);
-	history_compute(s, 1, &largest);
-	assert_int_equal(largest, 1);
-	/* ties: the first largest step */
-	s[0].v = val(1.0);
-	s[1].v = val(2.0);
-	s[2].v = val(1.0);
-	history_compute(s, 3, &largest);
-	assert_int_equal(largest, 1);
+/* history_mark(): the change points of a series of points, repetitions of
+ * a commit counted once. */
+static void test_mark(void **state)
+{
+	struct changepoint_opts o;
+	struct store_history_point p[24];
+	struct history_step s[24];
+	char commits[24][8];
+	size_t i, n;
+
+	(void)state;
+	memset(p, 0, sizeof(p));
+	memset(s, 0, sizeof(s));
+	for (i = 0; i < 24; i++) {
+		snprintf(commits[i], sizeof(commits[i]), "c%zu", i < 20 ? i : 20);
+		p[i].commit = commits[i];
+		/* a step of +30 % at run 10; runs 20..23 are one commit */
+		s[i].v = val((i < 10 ? 1.0 : 1.3) * (1.0 + 0.003 * (double)(i % 3)));
+	}
+	s[15].v = val(5.0); /* a single slow run */
+	changepoint_opts_init(&o);
+	assert_int_equal(history_mark(s, p, 24, &o, &n), 0);
+	assert_int_equal(n, 1);
+	for (i = 0; i < 24; i++)
+		assert_int_equal(s[i].change, i == 10);
+	assert_true(fabs(s[10].change_pct - 30.0) < 1.0);
+	/* runs 11..23 of one commit: the new level has 2 points (runs 10 and
+	 * 11..23), fewer than a segment needs */
+	for (i = 0; i < 24; i++)
+		p[i].commit = i >= 11 ? commits[20] : commits[i];
+	assert_int_equal(history_mark(s, p, 24, &o, &n), 0);
+	assert_int_equal(n, 0);
+	assert_int_equal(s[10].change, 0);
 }
 
 static void bar(const char *want, double v, double min, double max, size_t width, int utf8)
@@ -421,6 +438,7 @@ static void test_remove(void **state)
 TU_MAIN(setup, tu_store_teardown,
 	{
 	    cmocka_unit_test(test_steps),
+	    cmocka_unit_test(test_mark),
 	    cmocka_unit_test(test_bars),
 	    cmocka_unit_test(test_history_query),
 	    cmocka_unit_test(test_history_match),

@@ -80,6 +80,13 @@ static void test_escape(void **state)
 			 0);
 	assert_string_equal(b.data, "&lt;a&amp;b&gt;&quot;&apos;&#9;&#10;&#13;??|?|??|???|"
 				    "\xc3\xa9\xe2\x86\x92\xf0\x9f\x98\x80|??");
+	/* CSV: control bytes other than tab and line breaks as '?' (issue 13);
+	 * diagnostics: every control byte as \xNN, UTF-8 kept */
+	b.len = 0;
+	assert_int_equal(escape_csv(&b, "a\033[2Jb\x7f"), 0);
+	assert_int_equal(escape_csv(&b, ",t\tn\n\033"), 0);
+	assert_int_equal(escape_msg(&b, "|e\033]0;x\007\n\xc3\xa9'"), 0);
+	assert_string_equal(b.data, "a?[2Jb?\",t\tn\n?\"|e\\x1b]0;x\\x07\\x0a\xc3\xa9'");
 	buf_release(&b);
 }
 

@@ -143,9 +143,11 @@ static int h5w_dataset(const struct h5w *w, hid_t loc, const char *name, hid_t f
 		goto out;
 	}
 	if (chunked) {
-		chunk[0] = n < H5W_CHUNK ? (n ? n : 1) : H5W_CHUNK;
+		hsize_t len = w->o->chunk ? w->o->chunk : H5W_CHUNK;
+
+		chunk[0] = n < len ? (n ? n : 1) : len;
 		if (extendible)
-			chunk[0] = H5W_STREAM_CHUNK;
+			chunk[0] = w->o->chunk ? w->o->chunk : H5W_STREAM_CHUNK;
 		if (H5Pset_chunk(dcpl, 1, chunk) < 0 ||
 		    (w->o->gzip && (H5Pset_shuffle(dcpl) < 0 || H5Pset_deflate(dcpl, 4) < 0))) {
 			rc = h5w_fail(w->path, ERR_IO, "cannot set the storage of '%s'", name);

@@ -55,6 +55,7 @@ struct h5write_opts {
 	int gpu;	   /* write gpu_durations (-1 where a row has none) */
 	int summary;	   /* columnar: write summary_statistics */
 	int64_t mpi_size;  /* > 0: write /metadata mpi_size */
+	size_t chunk;	   /* chunk length of chunked datasets (0: 65536) */
 };
 
 struct h5write_profile {

@@ -30,6 +30,7 @@ const char *const toolutil_name = "mkprofile";
 struct mkopts {
 	int schema, aggregate, gzip, gpu;
 	uint64_t ranks, calls, seed;
+	uint64_t chunk; /* --chunk, 0 = the writer's default */
 	double scale;
 	const char *slow_name; /* --slow NAME=F: that region F times slower */
 	double slow_factor;
@@ -44,6 +45,7 @@ static void mk_usage(FILE *f)
 	      "  --schema 1|2|3    file layout version (default 3)\n"
 	      "  --aggregate       aggregate-only layout (schema 2 or 3)\n"
 	      "  --gzip            chunked datasets with shuffle + gzip\n"
+	      "  --chunk N         chunk length of chunked datasets (default 65536)\n"
 	      "  --gpu             GPU durations for every other region (-1 elsewhere)\n"
 	      "  --ranks N         number of MPI ranks (default 4; 0: no (rank, region)\n"
 	      "                    row at all, a file that is not a profile)\n"
@@ -87,6 +89,11 @@ static void mk_parse(struct mkopts *o, int argc, char **argv)
 			o->gzip = 1;
 		} else if (strcmp(a, "--gpu") == 0) {
 			o->gpu = 1;
+		} else if (strcmp(a, "--chunk") == 0) {
+			if (!v)
+				toolutil_die("%s needs a value", a);
+			o->chunk = toolutil_u64(a, v, 1, UINT64_C(1) << 28);
+			i++;
 		} else if (strcmp(a, "--schema") == 0 || strcmp(a, "--ranks") == 0 ||
 			   strcmp(a, "--regions") == 0 || strcmp(a, "--calls") == 0 ||
 			   strcmp(a, "--seed") == 0 || strcmp(a, "--scale") == 0 ||
@@ -280,6 +287,7 @@ int main(int argc, char **argv)
 	wo.schema = o.schema;
 	wo.aggregate = o.aggregate;
 	wo.gzip = o.gzip;
+	wo.chunk = (size_t)o.chunk;
 	wo.gpu = o.gpu;
 	wo.mpi_size = (int64_t)o.ranks;
 	memset(meta, 0, sizeof(meta));

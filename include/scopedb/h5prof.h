@@ -13,6 +13,14 @@
  * This module is the only one that calls the HDF5 read API.  Errors are
  * reported with err_set() as "cannot read 'PATH': WHAT" (one line).
  *
+ * Only what is inside the file is read (README, Guarantees): datasets with
+ * a virtual layout or external storage, external and user-defined links and
+ * soft links leading to no object of the file are refused before anything
+ * follows them; filter plugins are never loaded (only deflate, shuffle,
+ * fletcher32 and szip are accepted); a dataset declaring more values than
+ * the bytes the file stores for it can hold (at the filters' maximum
+ * expansion) is refused before it is read.
+ *
  * Region ids: columnar files use the ids of /region_table/names.  For
  * schema 1 they are given in order of first appearance, visiting ranks in
  * numeric order and each rank's regions in byte-wise name order (the order
@@ -29,6 +37,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 
 enum h5prof_layout {
 	H5PROF_HIERARCHICAL, /* schema 1 */
@@ -87,6 +96,29 @@ struct h5prof;
 /* Open and validate path; *out is set only on success. */
 int h5prof_open(struct h5prof **out, const char *path);
 
+/*
+ * h5prof_open() of a file the caller has already opened and fstat()ed (and
+ * perhaps hashed) as h5prof_open_file() does: libhdf5 must then be reading
+ * that same file, unchanged (same device and inode, size, mtime and ctime
+ * to the nanosecond), when it is opened and again after h5prof_read()'s
+ * last row; else "the file changed while it was read" (ERR_IO).  The
+ * caller keeps its descriptor open meanwhile (so the inode cannot be
+ * reused).  expect NULL: h5prof_open().
+ */
+int h5prof_open_stat(struct h5prof **out, const char *path, const struct stat *expect);
+
+/*
+ * Open path for reading (non-blocking: a FIFO does not hang) and fstat it:
+ * a non-empty regular file, else an error naming path and the cause (no
+ * such file, permission denied, is a directory, not a regular file, empty).
+ * On success *fd is open (the caller closes it) and *st describes it.
+ */
+int h5prof_open_file(const char *path, int *fd, struct stat *st);
+
+/* Whether two fstat() results are the same file with the same content as
+ * far as the kernel tells: device, inode, size, mtime and ctime (ns). */
+int h5prof_same_file(const struct stat *a, const struct stat *b);
+
 const struct h5prof_info *h5prof_info(const struct h5prof *p);
 
 /* Value of a /metadata attribute, or NULL. Owned by p. */
@@ -133,8 +165,10 @@ int h5prof_validate_index(const char *path, const struct h5prof_index *idx);
 
 /*
  * Testing hook: the number of events read per event column per hyperslab
- * read in h5prof_read() (default 1 << 20; 0 restores the default).  Tests
- * lower it to exercise rows spanning window boundaries.  Process-wide.
+ * read in h5prof_read() (default 1 << 16; 0 restores the default);
+ * compressed chunks up to 64 windows long are read whole, longer ones
+ * through a one-chunk cache.  Tests lower it to exercise rows spanning
+ * window boundaries and long chunks.  Process-wide.
  */
 void h5prof_set_chunk_events(size_t n);
 

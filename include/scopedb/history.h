@@ -1,8 +1,8 @@
 /*
  * history.h - one region's metric across runs, as "scopedb history" shows
  * it: per run (oldest first) the value, the change against the previous
- * run (absolute and percent), the largest step of the series, and a bar
- * proportional to the value for the terminal.
+ * run (absolute and percent), the change points of the series
+ * (changepoint.h), and a bar proportional to the value for the terminal.
  *
  * The values themselves come from the store's per-run aggregates
  * (store_region_history()) through metric_value(), exactly as diff
@@ -16,6 +16,7 @@
 
 #include <stddef.h>
 
+#include "scopedb/changepoint.h"
 #include "scopedb/stats.h"
 #include "scopedb/util.h"
 
@@ -26,8 +27,9 @@ struct history_step {
 				 * when either value is None */
 	struct stats_val pct;	/* delta / previous * 100; None also when the
 				 * previous value is 0 */
-	int largest;		/* the largest |delta| of the series (first of
-				 * ties; no step is marked when all are 0) */
+	int change;		/* a change point: the first run of a new level
+				 * (history_mark()) */
+	double change_pct;	/* then the change of level in percent */
 };
 
 struct store_history_point;
@@ -42,11 +44,19 @@ int history_values(struct history_step *s, const struct store_history_point *p, 
 		   enum stats_metric m);
 
 /*
- * Fill delta, pct and largest of s[0..n) from the values (the previous
- * value is that of the preceding run, even when it is None).  *largest =
- * index of the marked step, or n when none is marked.
+ * Fill delta and pct of s[0..n) from the values (the previous value is
+ * that of the preceding run, even when it is None).
  */
-void history_compute(struct history_step *s, size_t n, size_t *largest);
+void history_compute(struct history_step *s, size_t n);
+
+/*
+ * Mark the change points of the values of s[0..n) (the points p[0..n) of
+ * one region, for their commits) with the options o: change and
+ * change_pct of the first run after each.  *nchanges = how many.  0 or
+ * ERR_NOMEM.
+ */
+int history_mark(struct history_step *s, const struct store_history_point *p, size_t n,
+		 const struct changepoint_opts *o, size_t *nchanges);
 
 /* The largest non-None value of s[0..n), 0.0 when there is none. */
 double history_max(const struct history_step *s, size_t n);

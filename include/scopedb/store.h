@@ -358,6 +358,43 @@ int store_region_history(struct store *st, struct store_history_point **out, siz
 			 const struct store_history_query *q);
 void store_history_free(struct store_history_point *p, size_t n);
 
+/* A selected run of a series (store_region_series()). */
+struct store_series_run {
+	int64_t id;
+	char *time;   /* the run's sort time (recorded, else ingested) */
+	char *commit; /* NULL when unknown, likewise label */
+	char *label;
+};
+
+/* One region in one run of a series, over all ranks (the stored totals
+ * and percentiles, as store_region_stats() without a rank list). */
+struct store_series_cell {
+	size_t run;			 /* index in runs */
+	size_t region;			 /* index in names */
+	struct store_region_stats stats; /* stats.name is names[region] */
+};
+
+struct store_series {
+	struct store_series_run *runs; /* the selected runs, oldest first */
+	size_t nruns;
+	char **names; /* the selected regions with a cell, by name */
+	size_t nregions;
+	size_t nselected;		 /* regions the filter kept, with a cell or not */
+	struct store_series_cell *cells; /* by region (names order), then by run */
+	size_t ncells;
+};
+
+/*
+ * Every region filter keeps (all when NULL) in every run f selects (NULL =
+ * all; f->limit = the newest N runs), over all ranks: one pass over the
+ * stored totals for "scopedb changes", where store_region_history() would
+ * build one point per (region, run).  Regions without a cell are left out.
+ * Release with store_series_release().
+ */
+int store_region_series(struct store *st, struct store_series *out, const struct filter *f,
+			store_region_filter filter, void *ctx);
+void store_series_release(struct store_series *s);
+
 /* ---- finishing a run (src/store/finish.c) ------------------------------- */
 
 /*

@@ -1,12 +1,15 @@
 /*
  * history.c - one region's values across runs, the changes between
- * consecutive runs and the bars of "scopedb history" (see history.h).
+ * consecutive runs, the change points and the bars of "scopedb history"
+ * (see history.h).
  */
 #include <math.h>
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis/metric.h"
+#include "scopedb/changes.h"
 #include "scopedb/err.h"
 #include "scopedb/history.h"
 #include "scopedb/store.h"
@@ -38,16 +41,13 @@ int history_values(struct history_step *s, const struct store_history_point *p, 
 	return 0;
 }
 
-void history_compute(struct history_step *s, size_t n, size_t *largest)
+void history_compute(struct history_step *s, size_t n)
 {
-	double best = 0.0;
 	size_t i;
 
-	*largest = n;
 	for (i = 0; i < n; i++) {
 		const struct stats_val *prev = i ? &s[i - 1].v : NULL;
 
-		s[i].largest = 0;
 		s[i].delta.none = s[i].pct.none = 1;
 		s[i].delta.v = s[i].pct.v = 0.0;
 		if (!prev || prev->none || s[i].v.none)
@@ -58,13 +58,35 @@ void history_compute(struct history_step *s, size_t n, size_t *largest)
 			s[i].pct.none = 0;
 			s[i].pct.v = s[i].delta.v / prev->v * 100.0;
 		}
-		if (fabs(s[i].delta.v) > best) {
-			best = fabs(s[i].delta.v);
-			*largest = i;
-		}
 	}
-	if (*largest < n)
-		s[*largest].largest = 1;
+}
+
+int history_mark(struct history_step *s, const struct store_history_point *p, size_t n,
+		 const struct changepoint_opts *o, size_t *nchanges)
+{
+	struct stats_val *v = util_calloc(n ? n : 1, sizeof(*v));
+	struct changepoint *cp = NULL;
+	size_t i, ncp = 0;
+	int rc;
+
+	*nchanges = 0;
+	if (!v)
+		return err_nomem();
+	for (i = 0; i < n; i++) {
+		v[i] = s[i].v;
+		s[i].change = 0;
+		s[i].change_pct = 0.0;
+	}
+	rc = changes_series(&cp, &ncp, p, v, n, o);
+	for (i = 0; !rc && i < ncp; i++) {
+		s[cp[i].after].change = 1;
+		s[cp[i].after].change_pct = cp[i].pct;
+	}
+	if (!rc)
+		*nchanges = ncp;
+	free(cp);
+	free(v);
+	return rc;
 }
 
 double history_max(const struct history_step *s, size_t n)

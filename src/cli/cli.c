@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "render/escape.h"
 #include "render/render.h"
 #include "scopedb/err.h"
 #include "scopedb/filter.h"
@@ -260,9 +261,27 @@ int cli_opt_color(const struct opt *opt, const char *arg)
 	return 0;
 }
 
+const char *cli_msgq(struct buf *b, const char *s)
+{
+	b->len = 0;
+	if (b->data)
+		b->data[0] = '\0';
+	if (escape_msg(b, s ? s : ""))
+		return "?";
+	return b->len ? b->data : "";
+}
+
+void cli_print_error(const char *msg)
+{
+	struct buf b = BUF_INIT;
+
+	fprintf(stderr, "scopedb: %s\n", cli_msgq(&b, msg));
+	buf_release(&b);
+}
+
 int cli_error(void)
 {
-	fprintf(stderr, "scopedb: %s\n", err_msg());
+	cli_print_error(err_msg());
 	return CLI_EXIT_ERROR;
 }
 

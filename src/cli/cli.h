@@ -81,6 +81,12 @@ void cli_bytes(char *s, size_t len, int64_t bytes);
 
 /* Print "scopedb: " + err_msg() to stderr and return CLI_EXIT_ERROR. */
 int cli_error(void);
+/* Print "scopedb: " + msg to stderr with control characters escaped
+ * (escape_msg): error text may quote region names and paths. */
+void cli_print_error(const char *msg);
+/* s escaped for a diagnostic line (escape_msg), in b (reset first; the
+ * caller releases it); "?" on out of memory. */
+const char *cli_msgq(struct buf *b, const char *s);
 
 /* Flush stdout and report a write error (full disk, closed pipe) as an
  * error exit; returns the exit code to use given the command's own. */

@@ -190,6 +190,7 @@ int cmd_compare(int argc, char **argv, int check)
 #undef STAT_OPTS
 	const struct opt_cmd *self = check ? &cmd_check_usage : &cmd_diff_usage;
 	const struct opt *opts = check ? check_opts : diff_opts;
+	struct buf q = BUF_INIT;
 	int code = CLI_EXIT_ERROR, nargs;
 
 	memset(&co, 0, sizeof(co));
@@ -226,11 +227,12 @@ int cmd_compare(int argc, char **argv, int check)
 	}
 	if (res.nothing && check) {
 		/* a check that compared nothing must not pass */
-		fprintf(stderr, "scopedb: nothing to compare: %s\n", res.nothing);
+		fprintf(stderr, "scopedb: nothing to compare: %s\n", cli_msgq(&q, res.nothing));
 		goto out;
 	}
 	if (res.nothing)
-		fprintf(stderr, "scopedb: warning: nothing to compare: %s\n", res.nothing);
+		fprintf(stderr, "scopedb: warning: nothing to compare: %s\n",
+			cli_msgq(&q, res.nothing));
 	{
 		const struct compare_view v = {&res, &co};
 
@@ -243,6 +245,7 @@ int cmd_compare(int argc, char **argv, int check)
 					  outs.v, outs.n);
 	}
 out:
+	buf_release(&q);
 	compare_release(&res);
 	i64vec_release(&ranks);
 	opt_list_release(&inc);

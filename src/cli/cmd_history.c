@@ -2,12 +2,14 @@
  * cmd_history.c - "scopedb history REGION": one region's metric across the
  * stored runs, oldest first, with the change against the previous run; on
  * a terminal the table ends each row with a bar scaled between the
- * column's smallest and largest value, and marks the largest step.  --match PATTERN follows every
- * region the pattern selects, one block per region.
+ * column's smallest and largest value, and marks the change points
+ * (changepoint.h; --changes-only lists just them).  --match PATTERN
+ * follows every region the pattern selects, one block per region.
  *
  * The data is one store query (store_region_history()); history_values()
- * turns it into values through metric_value() exactly as diff does, and
- * history_compute() does the steps.  The output is a document (doc.h).
+ * turns it into values through metric_value() exactly as diff does,
+ * history_compute() does the steps and history_mark() the change points.  The output is a document
+ * (doc.h).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -33,9 +35,11 @@
 /* What every renderer needs. */
 struct hist_ctx {
 	enum stats_metric metric;
-	int count; /* the metric is a count (calls) */
-	int utf8;  /* block characters for bars */
-	int bars;  /* the terminal: a bar column */
+	int count;	    /* the metric is a count (calls) */
+	int utf8;	    /* block characters for bars */
+	int bars;	    /* the terminal: a bar column */
+	int changes_only;   /* only the runs that start a new level */
+	int skip_unchanged; /* and no region without any (--match) */
 	struct buf *out;
 };
 
@@ -51,7 +55,7 @@ enum {
 	HC_PCT,
 	HC_BAR,
 	HC_MARK,
-	HC_LARGEST,
+	HC_CHANGE,
 	HC_N
 };
 
@@ -66,11 +70,11 @@ static const struct doc_col history_cols[HC_N] = {
     {"change %", "pct", "pct", DOC_PCT, DOC_RIGHT, DOC_F_HUMAN, DOC_RAW, 0},
     {"", NULL, NULL, DOC_TEXT, DOC_LEFT, DOC_F_TEXT, 0, 0},
     {"", NULL, NULL, DOC_TEXT, DOC_LEFT, DOC_F_TEXT, 0, 0},
-    {NULL, "largest", "largest", DOC_BOOL, DOC_LEFT, 0, 0, 0},
+    {NULL, "change_point", "change_point", DOC_BOOL, DOC_LEFT, 0, 0, 0},
 };
 
-/* A region's table: one row per run (the terminal adds a bar and marks the
- * largest change in a column; markdown in bold). */
+/* A region's table: one row per run, or per change point (the terminal
+ * adds a bar and marks the change points in a column; markdown in bold). */
 static struct doc_table *history_table(struct doc *d, const struct hist_ctx *h,
 				       const struct store_history_point *p,
 				       const struct history_step *s, size_t n)
@@ -96,6 +100,11 @@ static struct doc_table *history_table(struct doc *d, const struct hist_ctx *h,
 	if (t)
 		t->flags |= DOC_TABLE_TRIM;
 	for (i = 0; i < n; i++) {
+		char mark[64];
+
+		if (h->changes_only && !s[i].change)
+			continue;
+		snprintf(mark, sizeof(mark), "<- change point %+.1f%%", s[i].change_pct);
 		bar.len = 0;
 		if (buf_puts(&bar, "") ||
 		    (h->bars && history_bar(&bar, s[i].v, min, max, HISTORY_BAR_WIDTH, h->utf8)))
@@ -110,12 +119,12 @@ static struct doc_table *history_table(struct doc *d, const struct hist_ctx *h,
 		doc_set_num(t, HC_DELTA, s[i].delta.none, s[i].delta.v);
 		doc_set_num(t, HC_PCT, s[i].pct.none, s[i].pct.v);
 		doc_set_text(t, HC_BAR, bar.data);
-		doc_set_text(t, HC_MARK, s[i].largest ? "<- largest change" : "");
-		doc_set_bool(t, HC_LARGEST, s[i].largest);
-		if (s[i].largest) {
+		doc_set_text(t, HC_MARK, s[i].change ? mark : "");
+		doc_set_bool(t, HC_CHANGE, s[i].change);
+		if (s[i].change) {
 			doc_set_flags(t, HC_DELTA, DOC_STRONG);
 			doc_set_flags(t, HC_PCT, DOC_STRONG);
-			doc_set_note(t, HC_PCT, "largest change");
+			doc_set_note(t, HC_PCT, mark + 3);
 		}
 	}
 	buf_release(&bar);
@@ -151,39 +160,50 @@ static void history_document(struct doc *d, const struct hist_ctx *h,
 {
 	struct doc_value *regions, *r;
 	struct doc_table *t;
-	size_t i, j;
+	size_t i, j, k, shown = 0;
 
 	doc_json_root(d, DOC_V_OBJ, JSONW_INLINE);
 	doc_json_str(d, d->json, "metric", stats_metric_name(h->metric));
 	regions = doc_json_arr(d, d->json, "regions", JSONW_BLOCK);
 	for (i = 0; i < n; i = j) {
 		j = history_group_end(p, n, i);
-		if (i)
+		for (k = i; h->skip_unchanged && k < j && !s[k].change; k++)
+			;
+		if (h->skip_unchanged && k == j)
+			continue; /* --match --changes-only: a region without any */
+		if (shown++)
 			doc_blank(d, DOC_F_HUMAN);
 		history_title(d, doc_field(d, DOC_F_TEXT, "Region"), h, p[i].stats.name);
 		history_title(d, doc_heading(d, DOC_F_MD, 3), h, p[i].stats.name);
 		doc_blank(d, DOC_F_HUMAN);
 		t = history_table(d, h, p + i, s + i, j - i);
+		if (h->changes_only)
+			doc_table_empty(t, "no change points");
 		r = doc_json_obj(d, regions, NULL, JSONW_INLINE);
 		doc_json_str(d, r, "name", p[i].stats.name);
 		doc_json_table(d, r, "runs", t);
 	}
-	if (n == 0) /* the CSV header alone */
+	if (shown == 0) /* the CSV header alone */
 		doc_table(d, DOC_F_CSV, history_cols, HC_N);
 }
 
-/* The values and steps of every region (grouped points) into s. */
+/* The values, steps and change points of every region (grouped points)
+ * into s. */
 static int history_series(struct history_step *s, const struct store_history_point *p, size_t n,
 			  enum stats_metric m)
 {
-	size_t i, j, largest;
+	struct changepoint_opts o;
+	size_t i, j, nchanges;
 	int rc = 0;
 
+	changepoint_opts_init(&o);
 	for (i = 0; i < n && !rc; i = j) {
 		j = history_group_end(p, n, i);
 		rc = history_values(s + i, p + i, j - i, m);
-		if (!rc)
-			history_compute(s + i, j - i, &largest);
+		if (!rc) {
+			history_compute(s + i, j - i);
+			rc = history_mark(s + i, p + i, j - i, &o, &nchanges);
+		}
 	}
 	return rc;
 }
@@ -215,12 +235,13 @@ static int history_filter(void *ctx, int *keep, const char *name)
 
 const struct opt_cmd cmd_history_usage = {
     .name = "history",
-    .synopsis =
-	"scopedb history REGION [--metric M] [--tag T]... [--branch B] [--since DATE]\n"
-	"                [--until DATE] [--limit N] [--ranks SPEC...] [--format FMT] [--db PATH]\n"
-	"       scopedb history --match PATTERN [options]",
+    .synopsis = "scopedb history REGION [--metric M] [--tag T]... [--branch B] [--since DATE]\n"
+		"                [--until DATE] [--limit N] [--ranks SPEC...] [--changes-only]\n"
+		"                [--format FMT] [--db PATH]\n"
+		"       scopedb history --match PATTERN [options]",
     .after = "One row per run, oldest first: run, recorded time, commit, label, the metric and\n"
-	     "its change against the previous run; the table marks the largest change.",
+	     "its change against the previous run; the table marks the change points, the\n"
+	     "runs where the metric moved to another level (as 'scopedb changes' finds them).",
     .summary = "follow one region's metric across runs",
     .max_args = OPT_ARGS_ANY,
 };
@@ -255,6 +276,8 @@ int cmd_history(int argc, char **argv)
 	    OPT__UNTIL(f.until, "only runs recorded at or before DATE"),
 	    OPT_COUNT(0, "limit", &limit, "N", "only the newest N runs that have the region"),
 	    OPT__RANKS(&ranks),
+	    OPT_FLAG(0, "changes-only", &h.changes_only,
+		     "only the change points (with --match, only the regions\nthat have some)"),
 	    OPT__FORMAT_ALL(&fmt, "table markdown csv json"),
 	    OPT__UNITS(),
 	    OPT_END(),
@@ -301,6 +324,7 @@ int cmd_history(int argc, char **argv)
 	q.runs = &f;
 	q.durations = stats_metric_quantile(h.metric) > 0.0;
 	h.count = stats_metric_is_count(h.metric);
+	h.skip_unchanged = h.changes_only && pattern;
 	/* bars on a terminal only, never in a pipe or a file */
 	h.bars = cli_format_is(fmt, "table") && cli_isatty(stdout);
 	h.utf8 = h.bars && cli_utf8();

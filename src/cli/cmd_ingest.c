@@ -49,15 +49,17 @@ static void progress_cb(void *ctx, uint64_t done, uint64_t total)
 	struct progress *p = ctx;
 	double t = now_seconds(), el = t - p->start;
 	char rate[64];
+	struct buf q = BUF_INIT;
 
 	if (el < 0.5 || t - p->last < 0.1)
 		return;
 	p->last = t;
 	p->shown = 1;
 	format_group(rate, sizeof(rate), (long long)((double)done / el), 0);
-	fprintf(stderr, "\r\033[K%s: %3.0f%% of events, %s calls/s", p->path,
+	fprintf(stderr, "\r\033[K%s: %3.0f%% of events, %s calls/s", cli_msgq(&q, p->path),
 		total ? 100.0 * (double)done / (double)total : 100.0, rate);
 	fflush(stderr);
+	buf_release(&q);
 }
 
 static void progress_clear(struct progress *p)
@@ -132,22 +134,26 @@ static void ingest_warn_kept(const char *path, const struct ingest_result *r,
 	const char *stored[] = {r->kept_commit, r->kept_branch, r->kept_label};
 	const char *given[] = {io->commit, io->branch, io->label};
 	const char *sep = "";
+	struct buf q = BUF_INIT, q2 = BUF_INIT;
 	size_t i;
 
 	if (!(r->kept & mask))
 		return;
-	fprintf(stderr, "scopedb: warning: '%s' already stored as run %" PRId64 " with ", path,
-		r->run_id);
+	fprintf(stderr, "scopedb: warning: '%s' already stored as run %" PRId64 " with ",
+		cli_msgq(&q, path), r->run_id);
 	for (i = 0; i < 3; i++) {
 		if (!(r->kept & mask & bits[i]))
 			continue;
 		if (stored[i])
-			fprintf(stderr, "%s%s %s, not %s", sep, names[i], stored[i], given[i]);
+			fprintf(stderr, "%s%s %s, not %s", sep, names[i], cli_msgq(&q, stored[i]),
+				cli_msgq(&q2, given[i]));
 		else
-			fprintf(stderr, "%sno %s, not %s", sep, names[i], given[i]);
+			fprintf(stderr, "%sno %s, not %s", sep, names[i], cli_msgq(&q2, given[i]));
 		sep = ", ";
 	}
 	fputs("; keeping it\n", stderr);
+	buf_release(&q);
+	buf_release(&q2);
 }
 
 /* The warning for the first run stored without a commit: the fix is
@@ -260,7 +266,7 @@ static int ingest_files(struct buf *json, struct store **st, const char *db, str
 		progress_clear(&prog);
 		if (e) {
 			*failed = 1;
-			fprintf(stderr, "scopedb: %s\n", err_msg());
+			cli_print_error(err_msg());
 		} else if (r.duplicate) {
 			ingest_warn_kept(files[i], &r, io, asked);
 		} else if (!io->commit && !warned) {

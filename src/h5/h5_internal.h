@@ -31,11 +31,33 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 
 #include <hdf5.h>
 
 #include "scopedb/h5prof.h"
 #include "util/strmap.h"
+
+/*
+ * libhdf5 1.10 and 1.12/1.14: the object-info, vlen-reclaim and is-HDF5
+ * calls differ (1.12 added H5Oget_info_by_name3 with tokens, H5Treclaim and
+ * H5Fis_accessible, and deprecated the 1.10 forms); the link
+ * calls (H5Literate, H5Lget_info, H5L_info_t) map to the right version in
+ * each, and only their fields common to both (type, u.val_size) are used.
+ */
+#if H5_VERSION_GE(1, 12, 0)
+typedef H5O_info2_t h5util_oinfo;
+#define h5util_oget_info_by_name(loc, path, info)                                                  \
+	H5Oget_info_by_name3((loc), (path), (info), H5O_INFO_BASIC, H5P_DEFAULT)
+#define h5util_vlen_reclaim(type, space, buf) H5Treclaim((type), (space), H5P_DEFAULT, (buf))
+#define h5util_is_hdf5(path) H5Fis_accessible((path), H5P_DEFAULT)
+#else
+typedef H5O_info_t h5util_oinfo;
+#define h5util_oget_info_by_name(loc, path, info)                                                  \
+	H5Oget_info_by_name2((loc), (path), (info), H5O_INFO_BASIC, H5P_DEFAULT)
+#define h5util_vlen_reclaim(type, space, buf) H5Dvlen_reclaim((type), (space), H5P_DEFAULT, (buf))
+#define h5util_is_hdf5(path) H5Fis_hdf5(path)
+#endif
 
 /* Row flag: schema-1 region group has a gpu_durations dataset. */
 #define PROW_GPU 1u
@@ -62,6 +84,7 @@ struct h5col {
 	hsize_t n;
 	hsize_t chunk;	   /* chunk length of a chunked dataset, else 0 */
 	int filtered;	   /* chunks are compressed (or otherwise filtered) */
+	size_t elsize;	   /* bytes per element in the file */
 	const char *label; /* path for messages, e.g. "events/durations" */
 };
 
@@ -70,6 +93,7 @@ struct h5prof {
 	char *path;
 	char *qpath; /* path escaped for messages */
 	hid_t file;
+	struct stat st; /* the file as first seen (fstat); must not change */
 	struct prow *rows;
 	struct strmap names; /* region names */
 	struct strmap strs;  /* per-row strings */
@@ -127,7 +151,11 @@ const char *h5prof_q(const char *s);
 __attribute__((format(printf, 3, 4)))
 #endif
 int h5prof_fail(const struct h5prof *p, int code, const char *fmt, ...);
-/* "WHAT 'LABEL'; the file is truncated or damaged" (label may be NULL). */
+/* Whether the calling thread's HDF5 error stack says an allocation failed
+ * (the real cause of a failed read under a memory limit). */
+int h5prof_hdf5_nomem(void);
+/* "WHAT 'LABEL'; the file is truncated or damaged" (label may be NULL), or
+ * "WHAT 'LABEL': out of memory" (ERR_NOMEM) when h5prof_hdf5_nomem(). */
 int h5prof_damaged(const struct h5prof *p, const char *what, const char *label);
 /* "rank 1, region 'solve'" (one of two rotating static buffers). */
 const char *h5prof_rowdesc(const struct h5prof *p, const struct prow *r);
@@ -148,9 +176,16 @@ herr_t h5names_push_cb(struct h5names *l, const char *s);
 /* Free l's strings and array and leave it empty (accepts NULL). */
 void h5names_release(struct h5names *l);
 int h5util_exists(const struct h5prof *p, hid_t loc, const char *path);
+/* Refuse link name of group loc unless it is a hard link or a soft link
+ * resolving to an object of the file (label names it in messages). */
+int h5util_link_check(const struct h5prof *p, hid_t loc, const char *name, const char *label);
 H5O_type_t h5util_objtype(hid_t loc, const char *path);
 void h5col_init(struct h5col *c);
 void h5col_close(struct h5col *c);
+/* Re-open c with a chunk cache that holds one whole chunk of it (loc and
+ * path as given to h5col_open), so that reads of parts of a chunk
+ * decompress it once. */
+int h5col_cache_chunk(const struct h5prof *p, struct h5col *c, hid_t loc, const char *path);
 int h5col_open(const struct h5prof *p, struct h5col *c, hid_t loc, const char *path,
 	       const char *label, H5T_class_t want_class, const char *expect, int required);
 int h5col_read_i64(const struct h5prof *p, const struct h5col *c, int64_t *out);
@@ -160,6 +195,8 @@ int h5util_read_strings(const struct h5prof *p, hid_t obj, int attr, hid_t ftype
 			size_t n, const char *label, h5util_str_fn fn, void *ctx);
 int h5util_attr_strings(const struct h5prof *p, hid_t attr, const char *label, struct h5names *out,
 			int *scalar);
+/* Refuse an attribute declaring more bytes than the file's size. */
+int h5util_attr_size_check(const struct h5prof *p, hid_t type, hid_t space, const char *label);
 int h5util_attr_i64(const struct h5prof *p, hid_t attr, const char *label, int64_t *out);
 int h5util_attr_open(const struct h5prof *p, hid_t obj, const char *name, const char *label,
 		     hid_t *out);

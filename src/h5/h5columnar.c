@@ -7,7 +7,9 @@
  * h5columnar_read() hands out the rows in event-offset order, reading the
  * event columns through fixed-size windows (one hyperslab read per column
  * per window, aligned to the chunks, no chunk cache), so memory grows only
- * with the largest row.  While the rows of one window are handed out, a
+ * with the largest row.  Compressed chunks longer than the longest window
+ * (h5columnar_max_window()) get a one-chunk cache instead, so that each chunk is
+ * still decompressed once.  While the rows of one window are handed out, a
  * prefetch thread reads the next one (struct h5prefetch); it is the only
  * thread calling libhdf5 while it exists.
  */
@@ -24,9 +26,10 @@
 /* Events per column per hyperslab read: 512 KB windows stay in the CPU
  * caches and cost few fresh pages (issue 6: 1M-event windows were 8 % slower). */
 #define H5PROF_DEFAULT_CHUNK ((size_t)1 << 16)
-/* Compressed chunks up to this many events widen the window to a whole
- * chunk, so that no chunk is decompressed twice (there is no chunk cache). */
-#define H5PROF_MAX_WINDOW ((hsize_t)1 << 22)
+/* Compressed chunks up to this many windows widen the window to a whole
+ * chunk, so that no chunk is decompressed twice (there is no chunk cache);
+ * longer ones get a one-chunk cache (2^22 events by default). */
+#define H5PROF_MAX_WINDOWS 64
 
 /* Events per column per hyperslab read (testing hook: h5prof_set_chunk_events). */
 static size_t h5columnar_chunk = H5PROF_DEFAULT_CHUNK;
@@ -34,6 +37,12 @@ static size_t h5columnar_chunk = H5PROF_DEFAULT_CHUNK;
 void h5columnar_set_window(size_t n)
 {
 	h5columnar_chunk = n ? n : H5PROF_DEFAULT_CHUNK;
+}
+
+/* The longest window: compressed chunks up to this long are read whole. */
+static hsize_t h5columnar_max_window(void)
+{
+	return (hsize_t)h5columnar_chunk * H5PROF_MAX_WINDOWS;
 }
 
 /*
@@ -57,6 +66,17 @@ int h5columnar_open_events(struct h5prof *p)
 	if (!rc)
 		rc = h5col_open(p, &p->ev[2], p->file, "events/gpu_durations",
 				"events/gpu_durations", H5T_INTEGER, "int64", 0);
+	if (rc)
+		return rc;
+	/* a compressed chunk longer than any window would be decompressed
+	 * once per window (quadratic): such columns get a one-chunk cache */
+	for (k = 0; k < 3 && !rc; k++)
+		if (p->ev[k].dset >= 0 && p->ev[k].filtered &&
+		    p->ev[k].chunk > h5columnar_max_window())
+			rc = h5col_cache_chunk(p, &p->ev[k], p->file,
+					       k == 0	? starts
+					       : k == 1 ? ends
+							: "events/gpu_durations");
 	if (rc)
 		return rc;
 	p->nev = p->ev[0].n;
@@ -150,6 +170,9 @@ int h5columnar_decode(const struct h5prof *p, const struct prow *r, int delta, c
 	return 0;
 }
 
+/* h5win_load() failure code offset: the read failed for want of memory. */
+#define H5WIN_NOMEM 100
+
 /* A window of every event column: events [start, start + len). */
 struct h5win {
 	int64_t *col[3];
@@ -203,7 +226,7 @@ static void h5evbufs_release(struct h5evbufs *b)
 
 /*
  * Events per window: h5columnar_chunk, or a whole compressed chunk when that
- * is longer (up to H5PROF_MAX_WINDOW), rounded down to whole chunks of the
+ * is longer (up to h5columnar_max_window()), rounded down to whole chunks of the
  * first column when they fit.
  */
 static hsize_t h5columnar_window_len(const struct h5prof *p)
@@ -213,7 +236,7 @@ static hsize_t h5columnar_window_len(const struct h5prof *p)
 
 	for (k = 0; k < 3; k++)
 		if (p->ev[k].dset >= 0 && p->ev[k].filtered && p->ev[k].chunk > len &&
-		    p->ev[k].chunk <= H5PROF_MAX_WINDOW)
+		    p->ev[k].chunk <= h5columnar_max_window())
 			len = p->ev[k].chunk;
 	if (align > 0 && align <= len)
 		len = len / align * align;
@@ -226,8 +249,10 @@ static hsize_t h5columnar_window_len(const struct h5prof *p)
  * the first column when its chunks fit in a window (as bench_rawread
  * reads, and at the same speed), else at pos.  libhdf5 then reads whole
  * chunks straight into the window.  Runs on the prefetch thread: no
- * err_set(); returns 0, k + 1 when column k cannot be read, or -1 when no
- * dataspace can be made (h5columnar_window_error() words it).
+ * err_set(); returns 0, k + 1 when column k cannot be read (H5WIN_NOMEM +
+ * k + 1 when for want of memory), or -1 when no dataspace can be made
+ * (h5columnar_window_error() words it).  The error stack is the calling
+ * thread's, so the cause is found here.
  */
 static int h5win_load(const struct h5prof *p, struct h5win *w, uint64_t pos)
 {
@@ -248,7 +273,7 @@ static int h5win_load(const struct h5prof *p, struct h5win *w, uint64_t pos)
 			continue;
 		if (H5Sselect_hyperslab(c->space, H5S_SELECT_SET, &start, NULL, &count, NULL) < 0 ||
 		    H5Dread(c->dset, H5T_NATIVE_INT64, mem, c->space, H5P_DEFAULT, w->col[k]) < 0)
-			fail = k + 1;
+			fail = h5prof_hdf5_nomem() ? H5WIN_NOMEM + k + 1 : k + 1;
 	}
 	H5Sclose(mem);
 	w->start = start;
@@ -259,25 +284,31 @@ static int h5win_load(const struct h5prof *p, struct h5win *w, uint64_t pos)
 /* The message of a failed h5win_load() of the window of event pos. */
 static int h5columnar_window_error(const struct h5prof *p, uint64_t pos, int fail)
 {
-	const struct h5col *c = &p->ev[fail > 0 ? fail - 1 : 0];
+	int nomem = fail > H5WIN_NOMEM;
+	const struct h5col *c = &p->ev[fail > 0 ? (fail - 1) % H5WIN_NOMEM : 0];
 	uint64_t len = h5columnar_window_len(p);
+	unsigned long long end = pos + (p->nev - pos < len ? p->nev - pos : len);
 
 	if (fail < 0)
 		return h5prof_fail(p, ERR_GENERIC, "cannot create an HDF5 dataspace");
+	if (nomem)
+		return h5prof_fail(p, ERR_NOMEM,
+				   "cannot read events [%llu, %llu) of '%s': out of memory",
+				   (unsigned long long)pos, end, c->label);
 	return h5prof_fail(p, ERR_FORMAT,
 			   "cannot read events [%llu, %llu) of '%s'; the file is truncated or "
 			   "damaged",
-			   (unsigned long long)pos,
-			   (unsigned long long)(pos + (p->nev - pos < len ? p->nev - pos : len)),
-			   c->label);
+			   (unsigned long long)pos, end, c->label);
 }
 
-/* The prefetch thread: serve one request at a time until told to quit. */
+/* The prefetch thread: serve one request at a time until told to quit.
+ * libhdf5's automatic error printing is per thread: off here too. */
 static void *h5prefetch_main(void *arg)
 {
 	struct h5prefetch *pf = arg;
 	int fail;
 
+	H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
 	pthread_mutex_lock(&pf->mu);
 	for (;;) {
 		while (!pf->busy && !pf->quit)

@@ -194,6 +194,9 @@ static int h5hier_region(struct h5prof *p, size_t *cap, hid_t rg, const char *rg
 	h5col_init(&gp);
 	memset(&r, 0, sizeof(r));
 	snprintf(label, sizeof(label), "%s/regions/%s", rgname, name);
+	rc = h5util_link_check(p, rg, name, label);
+	if (rc)
+		goto out;
 	g = H5Gopen2(rg, name, H5P_DEFAULT);
 	if (g < 0) {
 		if (h5util_objtype(rg, name) != H5O_TYPE_GROUP)
@@ -271,7 +274,12 @@ int h5hier_open(struct h5prof *p)
 	for (i = 0; i < top.n; i++) {
 		int64_t rank = h5hier_rank_of(top.v[i]);
 
-		if (rank < 0 || h5util_objtype(p->file, top.v[i]) != H5O_TYPE_GROUP)
+		if (rank < 0)
+			continue;
+		rc = h5util_link_check(p, p->file, top.v[i], top.v[i]);
+		if (rc)
+			goto out;
+		if (h5util_objtype(p->file, top.v[i]) != H5O_TYPE_GROUP)
 			continue;
 		if (rank >= (int64_t)UINT32_MAX) {
 			rc = h5prof_fail(p, ERR_FORMAT, "rank group '%s' is out of range",

@@ -11,13 +11,22 @@
  * memory and validate it (section 6) before a single event is read.
  * h5prof_read() hands the rows out through the layout's reader.
  *
+ * Only the file itself is read (issue 13): libhdf5 never loads a filter
+ * plugin (h5prof_lib_init), h5util.c refuses links, layouts, filters and
+ * sizes that would read elsewhere or more than the file holds, and the file
+ * libhdf5 has open must be the one the caller checked and hashed
+ * (h5prof_open_stat: same inode, size, mtime and ctime at open and after
+ * the last row).
+ *
  * All strings of the index (region names, source files and texts,
  * normalized tags) are interned in string maps owned by the handle.  Every
  * HDF5 id is closed on every path.  Messages are "cannot read 'PATH': WHAT"
  * with names escaped so they stay on one line.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +42,8 @@
 #include "util/json.h"
 #include "util/strmap.h"
 #include "h5/h5_internal.h"
+
+static int h5prof_nomem(const struct h5prof *p);
 
 void h5prof_set_chunk_events(size_t n)
 {
@@ -94,9 +105,37 @@ int h5prof_fail(const struct h5prof *p, int code, const char *fmt, ...)
 	return err_set(code, "cannot read '%s': %s", p->qpath, msg);
 }
 
-/* "WHAT; the file is truncated or damaged" with ERR_FORMAT. */
+/* H5Ewalk2 callback: note whether libhdf5 failed to allocate memory. */
+static herr_t h5prof_nomem_cb(unsigned n, const H5E_error2_t *e, void *ctx)
+{
+	(void)n;
+	if (e->maj_num == H5E_RESOURCE &&
+	    (e->min_num == H5E_NOSPACE || e->min_num == H5E_CANTALLOC))
+		*(int *)ctx = 1;
+	return 0;
+}
+
+/*
+ * "WHAT; the file is truncated or damaged" with ERR_FORMAT, unless the
+ * HDF5 error stack says the real cause was memory (a memory limit, a huge
+ * chunk): then "WHAT: out of memory" with ERR_NOMEM.
+ */
+int h5prof_hdf5_nomem(void)
+{
+	int nomem = 0;
+
+	H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, h5prof_nomem_cb, &nomem);
+	return nomem;
+}
+
 int h5prof_damaged(const struct h5prof *p, const char *what, const char *label)
 {
+	int nomem = h5prof_hdf5_nomem();
+
+	if (nomem && label)
+		return h5prof_fail(p, ERR_NOMEM, "%s '%s': out of memory", what, h5prof_q(label));
+	if (nomem)
+		return h5prof_fail(p, ERR_NOMEM, "%s: out of memory", what);
 	if (label)
 		return h5prof_fail(p, ERR_FORMAT, "%s '%s'; the file is truncated or damaged", what,
 				   h5prof_q(label));
@@ -238,6 +277,9 @@ static int h5prof_meta_value(const struct h5prof *p, hid_t a, const char *label,
 	npts = H5Sget_simple_extent_npoints(space);
 	if (nd < 0 || nd > 1 || npts < 0 || H5Sget_simple_extent_type(space) == H5S_NULL)
 		goto out; /* skipped */
+	rc = h5util_attr_size_check(p, type, space, label);
+	if (rc)
+		goto out;
 	n = (size_t)npts;
 	if (cls == H5T_STRING) {
 		struct h5names l = {NULL, 0, 0, 0};
@@ -447,29 +489,82 @@ void h5prof_rowbuf_release(struct h5rowbuf *b)
 
 /* ---- open / free ---- */
 
-/* Check that path names a readable, non-empty regular file. */
-static int h5prof_check_path(const struct h5prof *p)
+int h5prof_same_file(const struct stat *a, const struct stat *b)
 {
-	struct stat st;
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_size == b->st_size &&
+	       a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec &&
+	       a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
+}
 
-	if (stat(p->path, &st) != 0) {
-		int e = errno;
+/*
+ * Open path once (non-blocking, so a FIFO does not hang) and check that it
+ * is a readable, non-empty regular file; *fd and *st are set on success
+ * (the caller closes *fd).  Errors name the real cause.
+ */
+int h5prof_open_file(const char *path, int *fd, struct stat *st)
+{
+	const char *q = h5prof_q(path);
+	int e;
 
+	*fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (*fd < 0) {
+		e = errno;
 		if (e == ENOENT || e == ENOTDIR)
-			return h5prof_fail(p, ERR_IO, "no such file");
+			return err_set(ERR_IO, "cannot read '%s': no such file", q);
 		if (e == EACCES)
-			return h5prof_fail(p, ERR_IO, "permission denied");
-		return h5prof_fail(p, ERR_IO, "cannot access the file (errno %d)", e);
+			return err_set(ERR_IO, "cannot read '%s': permission denied", q);
+		if (e == ENOMEM)
+			return err_set(ERR_NOMEM, "cannot read '%s': out of memory", q);
+		return err_set(ERR_IO, "cannot read '%s': %s", q, util_strerror_lc(e));
 	}
-	if (S_ISDIR(st.st_mode))
-		return h5prof_fail(p, ERR_IO, "is a directory");
-	if (!S_ISREG(st.st_mode))
-		return h5prof_fail(p, ERR_IO, "not a regular file");
-	if (access(p->path, R_OK) != 0)
-		return h5prof_fail(p, ERR_IO, "permission denied");
-	if (st.st_size == 0)
-		return h5prof_fail(p, ERR_FORMAT, "not an HDF5 file (the file is empty)");
+	if (fstat(*fd, st) != 0) {
+		e = errno;
+		close(*fd);
+		*fd = -1;
+		return err_set(ERR_IO, "cannot read '%s': %s", q, util_strerror_lc(e));
+	}
+	e = 0;
+	if (S_ISDIR(st->st_mode))
+		e = err_set(ERR_IO, "cannot read '%s': is a directory", q);
+	else if (!S_ISREG(st->st_mode))
+		e = err_set(ERR_IO, "cannot read '%s': not a regular file", q);
+	else if (st->st_size == 0)
+		e = err_set(ERR_FORMAT, "cannot read '%s': not an HDF5 file (the file is empty)",
+			    q);
+	if (e) {
+		close(*fd);
+		*fd = -1;
+	}
+	return e;
+}
+
+/*
+ * Whether libhdf5 reads the file that was checked (and hashed): the
+ * descriptor of its sec2 driver must be the same inode, with size, mtime
+ * and ctime unchanged since p->st was taken.
+ */
+static int h5prof_check_same(const struct h5prof *p)
+{
+	struct stat now;
+	void *h = NULL;
+
+	if (H5Fget_vfd_handle(p->file, H5P_DEFAULT, &h) < 0 || !h || fstat(*(int *)h, &now) != 0)
+		return h5prof_fail(p, ERR_IO, "cannot check which file libhdf5 opened");
+	if (!h5prof_same_file(&now, &p->st))
+		return h5prof_fail(p, ERR_IO, "the file changed while it was read; nothing stored");
 	return 0;
+}
+
+/*
+ * Once per process, before libhdf5 is otherwise used by the reader: no
+ * filter plugins are ever loaded (HDF5_PLUGIN_PATH and the compiled-in
+ * plugin directory are not searched, so a profile cannot make scopedb run
+ * code), and libhdf5 prints no errors of its own.
+ */
+static void h5prof_lib_init(void)
+{
+	H5PLset_loading_state(0);
+	H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
 }
 
 /* A handle for path with no file open yet (shared by h5prof_open and
@@ -564,20 +659,34 @@ out:
 
 int h5prof_open(struct h5prof **out, const char *path)
 {
+	return h5prof_open_stat(out, path, NULL);
+}
+
+int h5prof_open_stat(struct h5prof **out, const char *path, const struct stat *expect)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
 	struct h5prof *p = NULL;
 	hid_t fapl = H5I_INVALID_HID;
 	htri_t is;
 	size_t i;
-	int rc;
+	int rc, fd = -1;
 
+	pthread_once(&once, h5prof_lib_init);
 	H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
 	rc = h5prof_new(&p, path);
 	if (rc)
 		return rc;
-	rc = h5prof_check_path(p);
-	if (rc)
-		goto out;
-	is = H5Fis_hdf5(path);
+	/* without an identity from the caller, take it here; the descriptor
+	 * stays open until libhdf5 has opened the file, so its inode cannot
+	 * be reused by a replacement in between */
+	if (expect) {
+		p->st = *expect;
+	} else {
+		rc = h5prof_open_file(path, &fd, &p->st);
+		if (rc)
+			goto out;
+	}
+	is = h5util_is_hdf5(path);
 	if (is == 0) {
 		rc = h5prof_fail(p, ERR_FORMAT, "not an HDF5 file");
 		goto out;
@@ -589,10 +698,11 @@ int h5prof_open(struct h5prof **out, const char *path)
 	 * chunk cache: event windows start and end on chunk boundaries and
 	 * every other dataset is read whole, so each chunk is read once, and
 	 * without the cache libhdf5 reads (or decompresses) it straight into
-	 * our buffer instead of into a cache slot and then a copy (issue 6) */
+	 * our buffer instead of into a cache slot and then a copy (issue 6);
+	 * the sec2 driver, whose descriptor h5prof_check_same() inspects */
 	fapl = H5Pcreate(H5P_FILE_ACCESS);
-	if (fapl < 0 || H5Pset_file_locking(fapl, 0, 1) < 0 || H5Pset_evict_on_close(fapl, 1) < 0 ||
-	    H5Pset_cache(fapl, 0, 0, 0, 0.75) < 0) {
+	if (fapl < 0 || H5Pset_fapl_sec2(fapl) < 0 || H5Pset_file_locking(fapl, 0, 1) < 0 ||
+	    H5Pset_evict_on_close(fapl, 1) < 0 || H5Pset_cache(fapl, 0, 0, 0, 0.75) < 0) {
 		rc = h5prof_fail(p, ERR_GENERIC, "cannot set up HDF5 file access");
 		goto out;
 	}
@@ -603,6 +713,9 @@ int h5prof_open(struct h5prof **out, const char *path)
 			 : h5prof_damaged(p, "HDF5 cannot open it", NULL);
 		goto out;
 	}
+	rc = h5prof_check_same(p);
+	if (rc)
+		goto out;
 	rc = h5prof_detect(p);
 	if (!rc)
 		rc = h5prof_read_meta(p);
@@ -627,8 +740,12 @@ int h5prof_open(struct h5prof **out, const char *path)
 	*out = p;
 	p = NULL;
 out:
+	if (rc == ERR_NOMEM && p)
+		rc = h5prof_nomem(p);
 	if (fapl >= 0)
 		H5Pclose(fapl);
+	if (fd >= 0)
+		close(fd);
 	h5prof_free(p);
 	return rc;
 }
@@ -683,16 +800,37 @@ void h5prof_free(struct h5prof *p)
 	free(p);
 }
 
+/*
+ * A plain "out of memory" (err_nomem() deep inside the reader) does not say
+ * which file: name it.  Messages that already do are kept.
+ */
+static int h5prof_nomem(const struct h5prof *p)
+{
+	if (strcmp(err_msg(), "out of memory") == 0)
+		return h5prof_fail(p, ERR_NOMEM, "out of memory");
+	return ERR_NOMEM;
+}
+
+/* After the last row: refuse the rows if the file changed meanwhile. */
 int h5prof_read(struct h5prof *p, h5prof_row_fn fn, void *ctx)
 {
+	int rc;
+
 	H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
 	switch (p->info.layout) {
 	case H5PROF_HIERARCHICAL:
-		return h5hier_read(p, fn, ctx);
+		rc = h5hier_read(p, fn, ctx);
+		break;
 	case H5PROF_AGGREGATE:
-		return h5aggregate_read(p, fn, ctx);
-	case H5PROF_COLUMNAR:
+		rc = h5aggregate_read(p, fn, ctx);
+		break;
+	default:
+		rc = h5columnar_read(p, fn, ctx);
 		break;
 	}
-	return h5columnar_read(p, fn, ctx);
+	if (rc == ERR_NOMEM)
+		return h5prof_nomem(p);
+	if (rc == 0)
+		rc = h5prof_check_same(p);
+	return rc;
 }

@@ -69,6 +69,9 @@ void h5col_init(struct h5col *c)
 	c->type = H5I_INVALID_HID;
 	c->space = H5I_INVALID_HID;
 	c->n = 0;
+	c->chunk = 0;
+	c->filtered = 0;
+	c->elsize = 0;
 	c->label = NULL;
 }
 
@@ -120,45 +123,163 @@ herr_t h5names_push_cb(struct h5names *l, const char *s)
 	return 0;
 }
 
+/* Soft links followed when checking one path; libhdf5 itself stops at 16. */
+#define H5UTIL_MAX_SOFT 16
+
+static int h5util_walk(const struct h5prof *p, hid_t loc, const char *path, const char *label,
+		       int depth);
+
+/*
+ * Whether soft link name of loc (label in messages), holding target,
+ * resolves to an object of the file without leaving it: the target path is
+ * walked like any other (h5util_walk), from the root when absolute, else
+ * from the group holding the link (loc plus the directory part of name).
+ */
+static int h5util_soft_check(const struct h5prof *p, hid_t loc, const char *name, const char *label,
+			     const char *target, int depth)
+{
+	const char *slash = strrchr(name, '/');
+	char *full = NULL;
+	size_t dlen = slash ? (size_t)(slash - name) + 1 : 0;
+	int rc;
+
+	if (depth >= H5UTIL_MAX_SOFT)
+		return h5prof_fail(p, ERR_FORMAT,
+				   "'%s' is a soft link in a chain of more than %d; refused (a "
+				   "loop?)",
+				   h5prof_q(label), H5UTIL_MAX_SOFT);
+	if (target[0] == '/') {
+		rc = h5util_walk(p, p->file, target, label, depth + 1);
+	} else {
+		full = malloc(dlen + strlen(target) + 1);
+		if (!full)
+			return err_nomem();
+		memcpy(full, name, dlen);
+		strcpy(full + dlen, target);
+		rc = h5util_walk(p, loc, full, label, depth + 1);
+	}
+	free(full);
+	if (rc == 0)
+		return h5prof_fail(p, ERR_FORMAT,
+				   "'%s' is a soft link to the missing object '%s'; refused (a "
+				   "profile must be self-contained)",
+				   h5prof_q(label), h5prof_q(target));
+	return rc < 0 ? rc : 0;
+}
+
+/*
+ * The link name of loc must stay inside the file: a hard link, or a soft
+ * link whose target is (recursively) such an object.  External links and
+ * user-defined links are refused before anything follows them, so libhdf5
+ * never opens another file (or consults HDF5_EXT_PREFIX) for a profile.
+ */
+static int h5util_link_check_depth(const struct h5prof *p, hid_t loc, const char *name,
+				   const char *label, int depth)
+{
+	H5L_info_t li;
+	char *val = NULL;
+	const char *file = NULL, *obj = NULL;
+	unsigned flags;
+	int rc = 0;
+
+	if (H5Lget_info(loc, name, &li, H5P_DEFAULT) < 0)
+		return h5prof_damaged(p, "cannot look up", label);
+	if (li.type == H5L_TYPE_HARD)
+		return 0;
+	if (li.type != H5L_TYPE_SOFT && li.type != H5L_TYPE_EXTERNAL)
+		return h5prof_fail(p, ERR_FORMAT,
+				   "'%s' is a user-defined link (type %d); refused (a profile must "
+				   "be self-contained)",
+				   h5prof_q(label), (int)li.type);
+	/* the link value lives in the object header: bounded by the file */
+	if (li.u.val_size == 0 || (uint64_t)li.u.val_size > (uint64_t)p->st.st_size)
+		return h5prof_damaged(p, "cannot read the link", label);
+	val = calloc(1, li.u.val_size + 1);
+	if (!val)
+		return err_nomem();
+	if (H5Lget_val(loc, name, val, li.u.val_size, H5P_DEFAULT) < 0) {
+		rc = h5prof_damaged(p, "cannot read the link", label);
+		goto out;
+	}
+	if (li.type == H5L_TYPE_SOFT) {
+		rc = h5util_soft_check(p, loc, name, label, val, depth);
+		goto out;
+	}
+	if (H5Lunpack_elink_val(val, li.u.val_size, &flags, &file, &obj) < 0 || !file || !obj) {
+		file = "?";
+		obj = "?";
+	}
+	rc = h5prof_fail(p, ERR_FORMAT,
+			 "'%s' is an external link to '%s' in '%s'; refused (a profile must be "
+			 "self-contained)",
+			 h5prof_q(label), h5prof_q(obj), h5prof_q(file));
+out:
+	free(val);
+	return rc;
+}
+
+int h5util_link_check(const struct h5prof *p, hid_t loc, const char *name, const char *label)
+{
+	return h5util_link_check_depth(p, loc, name, label, 0);
+}
+
 /*
  * Whether the object at path (relative to loc, components separated by '/')
- * exists; each prefix is checked because H5Lexists fails when an
- * intermediate group is missing.  Returns 1, 0, or a negative error.
+ * exists, checking every link on the way with h5util_link_check() before
+ * anything traverses it (each prefix is looked up, which also keeps
+ * H5Lexists from failing on a missing intermediate group).  Returns 1, 0,
+ * or a negative error.
  */
-int h5util_exists(const struct h5prof *p, hid_t loc, const char *path)
+static int h5util_walk(const struct h5prof *p, hid_t loc, const char *path, const char *label,
+		       int depth)
 {
-	char tmp[512];
 	size_t i, len = strlen(path);
+	char *tmp;
+	int rc = 1;
 
-	if (len >= sizeof(tmp))
-		return h5prof_fail(p, ERR_FORMAT, "object path too long");
+	tmp = malloc(len + 1);
+	if (!tmp)
+		return err_nomem();
 	memcpy(tmp, path, len + 1);
-	for (i = 0; i <= len; i++) {
+	for (i = 0; i <= len && rc == 1; i++) {
 		if (tmp[i] == '/' || tmp[i] == '\0') {
 			char save = tmp[i];
 			htri_t e;
 
+			if (i == 0 || tmp[i - 1] == '/')
+				continue; /* leading or doubled '/' */
 			tmp[i] = '\0';
 			e = H5Lexists(loc, tmp, H5P_DEFAULT);
-			tmp[i] = save;
 			if (e < 0)
-				return h5prof_damaged(p, "cannot look up", path);
-			if (e == 0)
-				return 0;
+				rc = h5prof_damaged(p, "cannot look up", label);
+			else if (e == 0)
+				rc = 0;
+			else if (strcmp(tmp, ".") != 0 &&
+				 (e = h5util_link_check_depth(p, loc, tmp, tmp, depth)) != 0)
+				rc = (int)e;
+			tmp[i] = save;
 		}
 	}
-	return 1;
+	free(tmp);
+	return rc;
+}
+
+int h5util_exists(const struct h5prof *p, hid_t loc, const char *path)
+{
+	return h5util_walk(p, loc, path, path, 0);
 }
 
 /* Object type of an existing path (H5O_TYPE_UNKNOWN on failure). */
 H5O_type_t h5util_objtype(hid_t loc, const char *path)
 {
-	H5O_info_t info;
+	h5util_oinfo info;
 
-	if (H5Oget_info_by_name2(loc, path, &info, H5O_INFO_BASIC, H5P_DEFAULT) < 0)
+	if (h5util_oget_info_by_name(loc, path, &info) < 0)
 		return H5O_TYPE_UNKNOWN;
 	return info.type;
 }
+
+static int h5col_check_storage(const struct h5prof *p, struct h5col *c);
 
 /*
  * Open path as a one-dimensional dataset whose type class must be
@@ -169,7 +290,6 @@ int h5col_open(const struct h5prof *p, struct h5col *c, hid_t loc, const char *p
 	       const char *label, H5T_class_t want_class, const char *expect, int required)
 {
 	hsize_t dims[1];
-	hid_t dcpl;
 	int e, nd;
 
 	h5col_init(c);
@@ -209,17 +329,172 @@ int h5col_open(const struct h5prof *p, struct h5col *c, hid_t loc, const char *p
 				   h5prof_q(label));
 	}
 	c->n = dims[0];
-	/* The chunk length, so that event windows can start on a chunk
-	 * boundary (a window cutting chunks makes libhdf5 read and copy
-	 * those chunks through its cache).  Only a hint: no error. */
-	dcpl = H5Dget_create_plist(c->dset);
-	if (dcpl >= 0) {
-		if (H5Pget_layout(dcpl) == H5D_CHUNKED && H5Pget_chunk(dcpl, 1, dims) == 1) {
-			c->chunk = dims[0];
-			c->filtered = H5Pget_nfilters(dcpl) > 0;
-		}
-		H5Pclose(dcpl);
+	e = h5col_check_storage(p, c);
+	if (e)
+		h5col_close(c);
+	return e;
+}
+
+/*
+ * The most a filter can expand data: deflate's limit is 1032:1; szip
+ * (libaec) codes runs of zero blocks in a few bits, 65536 bounds it;
+ * shuffle and fletcher32 do not compress.  Other filters (nbit,
+ * scaleoffset: unbounded) are refused, plugins are never loaded.  0 =
+ * refused.
+ */
+static uint64_t h5util_filter_ratio(H5Z_filter_t id)
+{
+	switch (id) {
+	case H5Z_FILTER_DEFLATE:
+		return 1032;
+	case H5Z_FILTER_SZIP:
+		return 65536;
+	case H5Z_FILTER_SHUFFLE:
+	case H5Z_FILTER_FLETCHER32:
+		return 1;
+	default:
+		return 0;
 	}
+}
+
+/*
+ * What a dataset may make the reader do, checked before any of its data is
+ * read: its raw data must lie inside the file (no virtual layout, no
+ * external storage: libhdf5 would read other files, e.g. /etc/passwd), its
+ * filters must be built into libhdf5 (no plugin is ever loaded, see
+ * h5prof_open), and the values it declares must fit in what the file
+ * stores for it: n x element size at most the bytes allocated to it (and
+ * the file's size) times the filters' maximum expansion.  Sparse or
+ * unallocated storage read as fill values would otherwise make a 13 KB file
+ * a run of 2e8 events.  Also notes the chunk length (a hint for event
+ * windows: a window cutting chunks makes libhdf5 read those chunks through
+ * its cache).
+ */
+static int h5col_check_storage(const struct h5prof *p, struct h5col *c)
+{
+	const char *lbl = h5prof_q(c->label);
+	uint64_t ratio = 1, bytes, stored, room;
+	hid_t dcpl;
+	hsize_t cdims[1];
+	H5D_layout_t layout;
+	int nf, i, rc = 0;
+
+	c->elsize = H5Tget_size(c->type);
+	dcpl = H5Dget_create_plist(c->dset);
+	if (dcpl < 0 || c->elsize == 0) {
+		rc = h5prof_damaged(p, "cannot inspect dataset", c->label);
+		goto out;
+	}
+	layout = H5Pget_layout(dcpl);
+	if (layout == H5D_VIRTUAL) {
+		rc = h5prof_fail(p, ERR_FORMAT,
+				 "dataset '%s' is a virtual dataset (its data lies in other "
+				 "datasets or files); refused (a profile must be self-contained)",
+				 lbl);
+		goto out;
+	}
+	if (layout < 0 || H5Pget_external_count(dcpl) != 0) {
+		rc = layout < 0 ? h5prof_damaged(p, "cannot inspect dataset", c->label)
+				: h5prof_fail(p, ERR_FORMAT,
+					      "dataset '%s' uses external storage; refused (a "
+					      "profile must be self-contained)",
+					      lbl);
+		goto out;
+	}
+	nf = H5Pget_nfilters(dcpl);
+	if (nf < 0) {
+		rc = h5prof_damaged(p, "cannot inspect the filters of dataset", c->label);
+		goto out;
+	}
+	for (i = 0; i < nf; i++) {
+		char name[64] = "";
+		unsigned flags, conf;
+		size_t ncd = 0;
+		H5Z_filter_t id;
+		uint64_t r;
+
+		id = H5Pget_filter2(dcpl, (unsigned)i, &flags, &ncd, NULL, sizeof(name), name,
+				    &conf);
+		if (id < 0) {
+			rc = h5prof_damaged(p, "cannot inspect the filters of dataset", c->label);
+			goto out;
+		}
+		name[sizeof(name) - 1] = '\0';
+		r = h5util_filter_ratio(id);
+		if (r && H5Zfilter_avail(id) > 0) {
+			ratio = ratio > UINT64_MAX / r ? UINT64_MAX : ratio * r;
+			continue;
+		}
+		rc = h5prof_fail(p, ERR_FORMAT,
+				 "dataset '%s' needs HDF5 filter %d ('%s'), which %s; refused", lbl,
+				 (int)id, h5prof_q(name),
+				 r ? "this libhdf5 lacks"
+				   : "is not built into libhdf5 or accepted by scopedb (filter "
+				     "plugins are never loaded)");
+		goto out;
+	}
+	if (c->n > UINT64_MAX / c->elsize) {
+		bytes = UINT64_MAX;
+	} else {
+		bytes = c->n * c->elsize;
+	}
+	stored = H5Dget_storage_size(c->dset);
+	if ((uint64_t)p->st.st_size < stored)
+		stored = (uint64_t)p->st.st_size;
+	room = stored > UINT64_MAX / ratio ? UINT64_MAX : stored * ratio;
+	if (bytes > room && ratio == 1) {
+		rc = h5prof_fail(p, ERR_FORMAT,
+				 "dataset '%s' declares %llu values (%llu bytes) but the file "
+				 "stores only %llu bytes for it; refused (sparse or unallocated "
+				 "storage, or the file is damaged)",
+				 lbl, (unsigned long long)c->n, (unsigned long long)bytes,
+				 (unsigned long long)stored);
+		goto out;
+	}
+	if (bytes > room) {
+		rc = h5prof_fail(p, ERR_FORMAT,
+				 "dataset '%s' declares %llu values (%llu bytes) but the file "
+				 "stores only %llu compressed bytes for it (at most %llu:1); "
+				 "refused (sparse or unallocated storage, or the file is damaged)",
+				 lbl, (unsigned long long)c->n, (unsigned long long)bytes,
+				 (unsigned long long)stored, (unsigned long long)ratio);
+		goto out;
+	}
+	if (layout == H5D_CHUNKED && H5Pget_chunk(dcpl, 1, cdims) == 1) {
+		c->chunk = cdims[0];
+		c->filtered = nf > 0;
+	}
+out:
+	if (dcpl >= 0)
+		H5Pclose(dcpl);
+	return rc;
+}
+
+/*
+ * Re-open c with a raw-data chunk cache holding one whole chunk (the file
+ * access list turns the cache off): a chunk longer than an event window is
+ * then decompressed once, not once per window.
+ */
+int h5col_cache_chunk(const struct h5prof *p, struct h5col *c, hid_t loc, const char *path)
+{
+	hid_t dapl;
+	size_t bytes;
+
+	if (c->chunk > SIZE_MAX / c->elsize)
+		return h5prof_fail(p, ERR_FORMAT, "dataset '%s' has chunks of %llu values",
+				   h5prof_q(c->label), (unsigned long long)c->chunk);
+	bytes = (size_t)c->chunk * c->elsize;
+	dapl = H5Pcreate(H5P_DATASET_ACCESS);
+	if (dapl < 0 || H5Pset_chunk_cache(dapl, 521, bytes + 1, 1.0) < 0) {
+		if (dapl >= 0)
+			H5Pclose(dapl);
+		return h5prof_fail(p, ERR_GENERIC, "cannot set up HDF5 dataset access");
+	}
+	H5Dclose(c->dset);
+	c->dset = H5Dopen2(loc, path, dapl);
+	H5Pclose(dapl);
+	if (c->dset < 0)
+		return h5prof_damaged(p, "cannot open dataset", c->label);
 	return 0;
 }
 
@@ -355,7 +630,7 @@ int h5util_read_strings(const struct h5prof *p, hid_t obj, int attr, hid_t ftype
 	}
 out:
 	if (have_vlen)
-		H5Dvlen_reclaim(mtype, space, H5P_DEFAULT, vstr);
+		h5util_vlen_reclaim(mtype, space, vstr);
 	free(vstr);
 	free(fbuf);
 	free(one);
@@ -384,6 +659,27 @@ static int h5util_attr_typed(const struct h5prof *p, hid_t attr, const char *lab
 	if (H5Tget_class(*type) != cls)
 		return h5prof_fail(p, ERR_FORMAT, "attribute '%s' has type %s, expected %s",
 				   h5prof_q(label), h5util_class_name(*type), expect);
+	return h5util_attr_size_check(p, *type, *space, label);
+}
+
+/*
+ * An attribute's values lie in its object header, inside the file: one
+ * declaring more bytes than the file has is damaged, and is refused before
+ * libhdf5 allocates them.
+ */
+int h5util_attr_size_check(const struct h5prof *p, hid_t type, hid_t space, const char *label)
+{
+	hssize_t n = H5Sget_simple_extent_npoints(space);
+	size_t size = H5Tget_size(type);
+
+	if (n < 0 || size == 0)
+		return h5prof_damaged(p, "cannot inspect attribute", label);
+	if ((uint64_t)n > (uint64_t)p->st.st_size / size)
+		return h5prof_fail(
+		    p, ERR_FORMAT,
+		    "attribute '%s' declares %lld values of %zu bytes, more than the "
+		    "file holds; the file is damaged",
+		    h5prof_q(label), (long long)n, size);
 	return 0;
 }
 

@@ -23,6 +23,13 @@
  * ingesting one file at once store it once.  The hashing thread never calls
  * libhdf5 or err_set(); when no thread can be started the file is hashed
  * first.
+ *
+ * Identity (issue 13): the child opens the file once; its SHA-256 is
+ * computed from that descriptor and the reader is given its fstat()
+ * (h5prof_open_stat), so libhdf5 must read the same inode, unchanged; after
+ * the hash and after the last row the file is fstat()ed again, and a file
+ * that changed while it was read is refused: the stored hash is always that
+ * of the stored content.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -31,6 +38,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "store/blob.h"
 #include "scopedb/err.h"
@@ -46,6 +55,8 @@
 /* The hashing thread's job (in the reader child). */
 struct ingest_hash {
 	const char *path;
+	int fd;		       /* the file, open once */
+	const struct stat *st; /* its fstat() when opened */
 	pthread_t thread;
 	int started;
 	atomic_int done; /* result below is ready */
@@ -57,6 +68,8 @@ struct ingest_hash {
 struct ingest_reader {
 	const char *path;
 	int check_only; /* ingest_check(): stop after the regions are known */
+	int fd;		/* the file, open once (hashed, and checked by the reader) */
+	struct stat st; /* its fstat() when opened */
 	struct h5prof *p;
 	const struct h5prof_info *info;
 	struct ingest_hash hash;
@@ -127,6 +140,20 @@ static int ingest_insert(struct ingest_ctx *c, struct store_timing *t, uint32_t 
 	return store_add_timing(c->st, t);
 }
 
+/* After hashing: the file must still be what was fstat()ed when it was
+ * opened (else the hash may be of other bytes than the ones parsed). */
+static int ingest_check_same(const struct ingest_hash *h)
+{
+	struct stat now;
+
+	if (fstat(h->fd, &now) != 0 || !h5prof_same_file(&now, h->st))
+		return err_set(ERR_IO,
+			       "cannot read '%s': the file changed while it was read; nothing "
+			       "stored",
+			       h->path);
+	return 0;
+}
+
 /* Send the hash once the hashing thread has it (wait: join it first). */
 static int ingest_send_hash(struct ingest_reader *r, int wait)
 {
@@ -137,7 +164,10 @@ static int ingest_send_hash(struct ingest_reader *r, int wait)
 		r->hash.started = 0;
 	}
 	if (r->hash.err)
-		return err_set(ERR_IO, "cannot read '%s': %s", r->path, strerror(r->hash.err));
+		return err_set(ERR_IO, "cannot read '%s': %s", r->path,
+			       util_strerror_lc(r->hash.err));
+	if (ingest_check_same(&r->hash))
+		return err_code();
 	r->hash_sent = 1;
 	return wire_put_hash(&r->w, r->hash.hex);
 }
@@ -248,24 +278,24 @@ static void *ingest_hash_main(void *arg)
 {
 	struct ingest_hash *h = arg;
 
-	h->err = sha256_path(h->hex, h->path);
+	h->err = sha256_fd(h->hex, h->fd);
 	atomic_store(&h->done, 1);
 	return NULL;
 }
 
 /* Start hashing in the background, or hash now when no thread starts. */
-static int ingest_hash_start(struct ingest_hash *h, const char *path)
+static int ingest_hash_start(struct ingest_hash *h, const char *path, int fd, const struct stat *st)
 {
 	memset(h, 0, sizeof(*h));
 	h->path = path;
+	h->fd = fd;
+	h->st = st;
 	atomic_init(&h->done, 0);
 	if (pthread_create(&h->thread, NULL, ingest_hash_main, h) == 0) {
 		h->started = 1;
 		return 0;
 	}
-	h->err = 0;
-	if (sha256_file(h->hex, path))
-		return ERR_IO;
+	h->err = sha256_fd(h->hex, fd);
 	atomic_store(&h->done, 1);
 	return 0;
 }
@@ -405,10 +435,13 @@ static int ingest_reader_main(void *arg, int fd)
 	memset(&r, 0, sizeof(r));
 	r.path = c->path;
 	r.check_only = c->check_only;
+	r.fd = -1;
 	wire_out_init(&r.w, fd);
 	i64vec_init(&r.sorted);
 	buf_init(&r.blob);
-	rc = h5prof_open(&r.p, r.path);
+	rc = h5prof_open_file(r.path, &r.fd, &r.st);
+	if (!rc)
+		rc = h5prof_open_stat(&r.p, r.path, &r.st);
 	if (rc)
 		goto out;
 	r.info = h5prof_info(r.p);
@@ -423,7 +456,7 @@ static int ingest_reader_main(void *arg, int fd)
 		rc = wire_put_end(&r.w);
 		goto out;
 	}
-	rc = ingest_hash_start(&r.hash, r.path);
+	rc = ingest_hash_start(&r.hash, r.path, r.fd, &r.st);
 	if (!rc)
 		rc = wire_put_info(&r.w, r.info);
 	if (!rc)
@@ -435,12 +468,17 @@ static int ingest_reader_main(void *arg, int fd)
 	if (!rc)
 		rc = wire_put_end(&r.w);
 out:
+	/* a bare "out of memory" from below says not which file */
+	if (rc == ERR_NOMEM && strcmp(err_msg(), "out of memory") == 0)
+		err_set(ERR_NOMEM, "cannot ingest '%s': out of memory", r.path);
 	if (rc)
 		(void)wire_put_error(&r.w, rc, err_msg());
 	rc = wire_flush(&r.w) ? 1 : 0;
 	if (r.hash.started)
 		pthread_join(r.hash.thread, NULL);
 	h5prof_free(r.p);
+	if (r.fd >= 0)
+		close(r.fd);
 	i64vec_release(&r.sorted);
 	buf_release(&r.blob);
 	wire_out_release(&r.w);

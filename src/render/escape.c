@@ -41,19 +41,44 @@ int escape_md(struct buf *out, const char *s)
 	return rc;
 }
 
+/* Control characters other than line breaks and tab become '?', as on the
+ * terminal: a CSV file is read on one as often as not (issue 13). */
 int escape_csv(struct buf *out, const char *s)
 {
 	int rc = 0;
 
 	if (!s)
 		return 0;
-	if (!strpbrk(s, ",\"\r\n"))
-		return buf_puts(out, s);
-	rc |= buf_putc(out, '"');
-	for (; *s; s++)
-		rc |= *s == '"' ? buf_puts(out, "\"\"") : buf_putc(out, *s);
-	rc |= buf_putc(out, '"');
+	if (strpbrk(s, ",\"\r\n"))
+		rc |= buf_putc(out, '"');
+	for (const char *c = s; *c; c++) {
+		unsigned char u = (unsigned char)*c;
+
+		if (u == '"')
+			rc |= buf_puts(out, "\"\"");
+		else if (escape_is_control(u) && u != '\n' && u != '\r' && u != '\t')
+			rc |= buf_putc(out, '?');
+		else
+			rc |= buf_putc(out, (char)u);
+	}
+	if (strpbrk(s, ",\"\r\n"))
+		rc |= buf_putc(out, '"');
 	return rc ? ERR_NOMEM : 0;
+}
+
+int escape_msg(struct buf *out, const char *s)
+{
+	int rc = 0;
+
+	for (; *s && !rc; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (escape_is_control(c))
+			rc = buf_printf(out, "\\x%02x", c);
+		else
+			rc = buf_putc(out, (char)c);
+	}
+	return rc;
 }
 
 int escape_json(struct buf *out, const char *s)

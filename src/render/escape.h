@@ -5,7 +5,8 @@
  *   escape_plain: terminal; control characters as '?' so a row stays a line;
  *   escape_md:    markdown; the same, plus \`*_[]<>|~&# backslash-escaped;
  *   escape_csv:   an RFC 4180 field, quoted when it holds a comma, quote or
- *                 line break (nothing for NULL);
+ *                 line break, other control characters as '?' (nothing for
+ *                 NULL);
  *   escape_json:  a JSON string literal, or null for NULL;
  *   escape_xml:   XML text or attribute value: &<>"' as entities, tab and
  *                 line breaks as character references, other control
@@ -13,6 +14,10 @@
  *                 in XML 1.0);
  *   escape_html:  HTML text or a double-quoted attribute value (also inside
  *                 inline SVG): escape_xml's rules, which HTML5 accepts as is;
+ *   escape_msg:   a diagnostic line on stderr (errors, warnings, progress):
+ *                 control characters as \xNN, so text quoted from a file
+ *                 or the store can neither break the line nor drive the
+ *                 terminal;
  *   escape_roff:  man page text (help --man): backslashes and dashes
  *                 escaped, a leading '.' or '\'' of a line made literal.
  * Each appends to out and returns 0 or ERR_NOMEM.
@@ -29,5 +34,6 @@ int escape_json(struct buf *out, const char *s);
 int escape_xml(struct buf *out, const char *s);
 int escape_html(struct buf *out, const char *s);
 int escape_roff(struct buf *out, const char *s);
+int escape_msg(struct buf *out, const char *s);
 
 #endif

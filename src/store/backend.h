@@ -111,6 +111,9 @@ struct store_backend {
 				size_t nranks);
 	int (*region_history)(struct store_conn *c, struct store_history_point **out, size_t *n,
 			      const struct store_history_query *q);
+	/* The front end releases a failed result (store_series_release()). */
+	int (*region_series)(struct store_conn *c, struct store_series *out, const struct filter *f,
+			     store_region_filter filter, void *ctx);
 
 	/* maintenance */
 	int (*remove_run)(struct store_conn *c, char **unpinned, int64_t run_id, int force);

@@ -88,6 +88,7 @@ int store_backend_check(const struct store_backend *be)
 	STORE_NEED(region_stats);
 	STORE_NEED(region_durations);
 	STORE_NEED(region_history);
+	STORE_NEED(region_series);
 	STORE_NEED(remove_run);
 	STORE_NEED(compact);
 	STORE_NEED(used_bytes);
@@ -490,6 +491,35 @@ void store_history_free(struct store_history_point *p, size_t n)
 		i64vec_release(&p[i].durations);
 	}
 	free(p);
+}
+
+int store_region_series(struct store *st, struct store_series *out, const struct filter *f,
+			store_region_filter filter, void *ctx)
+{
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	rc = st->be->region_series(st->conn, out, f, filter, ctx);
+	if (rc)
+		store_series_release(out);
+	return rc;
+}
+
+void store_series_release(struct store_series *s)
+{
+	size_t i;
+
+	for (i = 0; s->runs && i < s->nruns; i++) {
+		free(s->runs[i].time);
+		free(s->runs[i].commit);
+		free(s->runs[i].label);
+	}
+	for (i = 0; s->names && i < s->nregions; i++)
+		free(s->names[i]);
+	free(s->runs);
+	free(s->names);
+	free(s->cells);
+	memset(s, 0, sizeof(*s));
 }
 
 /* ---- maintenance ----------------------------------------------------- */

@@ -226,23 +226,19 @@ void sha256_hex(char out[65], struct sha256 *s)
 	out[64] = '\0';
 }
 
-int sha256_path(char out[65], const char *path)
+int sha256_fd(char out[65], int fd)
 {
 	unsigned char *chunk = malloc((size_t)1 << 20);
 	struct sha256 s;
 	ssize_t n;
-	int fd, err = 0;
+	off_t off = 0;
+	int err = 0;
 
 	if (!chunk)
 		return ENOMEM;
-	fd = open(path, O_RDONLY);
-	if (fd < 0) {
-		err = errno;
-		goto out;
-	}
 	posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 	sha256_init(&s);
-	while ((n = read(fd, chunk, (size_t)1 << 20)) != 0) {
+	while ((n = pread(fd, chunk, (size_t)1 << 20, off)) != 0) {
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -250,12 +246,23 @@ int sha256_path(char out[65], const char *path)
 			break;
 		}
 		sha256_update(&s, chunk, (size_t)n);
+		off += n;
 	}
 	if (!err)
 		sha256_hex(out, &s);
-	close(fd);
-out:
 	free(chunk);
+	return err;
+}
+
+int sha256_path(char out[65], const char *path)
+{
+	int fd, err;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return errno;
+	err = sha256_fd(out, fd);
+	close(fd);
 	return err;
 }
 

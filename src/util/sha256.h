@@ -21,6 +21,11 @@ void sha256_update(struct sha256 *s, const void *data, size_t len);
 /* Finish and write 64 lowercase hex digits + NUL to out. */
 void sha256_hex(char out[65], struct sha256 *s);
 
+/* Hash the whole file open as fd (read with pread from offset 0, so the
+ * descriptor's offset is unused) without touching the error message (safe
+ * on any thread): 0, or the errno value of the failed read. */
+int sha256_fd(char out[65], int fd);
+
 /* Hash a whole file without touching the error message (safe on any
  * thread): 0, or the errno value of the failed open/read. */
 int sha256_path(char out[65], const char *path);

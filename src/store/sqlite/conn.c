@@ -614,6 +614,7 @@ const struct store_backend sqlite_store_backend = {
     .rank_totals = sqlite_rank_totals,
     .region_durations = sqlite_region_durations,
     .region_history = sqlite_region_history,
+    .region_series = sqlite_region_series,
     .remove_run = sqlite_remove_run,
     .compact = sqlite_compact,
     .used_bytes = sqlite_used_bytes,

@@ -6,6 +6,11 @@
  * totals) gives one row per (region, run), numbered newest first per
  * region for the --limit; with a rank set and durations asked for, one
  * more query decodes the duration blobs of all those rows.
+ *
+ * The series of every region (store_region_series(), for "changes") reads
+ * the selected runs, the region names and then the stored totals of those
+ * runs in primary-key order, one sequential pass, and groups the cells in
+ * memory: no join, no sort and no string per (region, run).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -37,14 +42,10 @@ static int history_regions(struct store_conn *st, char **out, const struct store
 		goto out;
 	}
 	while (sqlite_row(s, &rc)) {
-		const char *name = (const char *)sqlite3_column_text(s, 1);
+		const char *name;
 
-		if (!name) {
-			ret = err_nomem();
-			goto out;
-		}
-		keep = 1;
-		if (!q->region && q->filter && (ret = q->filter(q->ctx, &keep, name)))
+		ret = sqlite_keep_region(&name, &keep, s, 1, q->region ? NULL : q->filter, q->ctx);
+		if (ret)
 			goto out;
 		if (!keep)
 			continue;
@@ -264,4 +265,265 @@ out:
 	*out = pts;
 	*n = len;
 	return 0;
+}
+
+/* A run or region id and its index in the series (sorted by id). */
+struct series_key {
+	int64_t id;
+	size_t idx;
+};
+
+static int series_cmp_key(const void *a, const void *b)
+{
+	const struct series_key *x = a, *y = b;
+
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+/* The index of id in keys[0..n) (sorted), or SIZE_MAX. */
+static size_t series_find(const struct series_key *keys, size_t n, int64_t id)
+{
+	struct series_key k = {id, 0}, *hit;
+
+	if (n == 0)
+		return SIZE_MAX;
+	hit = bsearch(&k, keys, n, sizeof(*keys), series_cmp_key);
+	return hit ? hit->idx : SIZE_MAX;
+}
+
+/* The runs f selects, oldest first (the newest f->limit of them), into
+ * out->runs; keys = (id, index) sorted by id. */
+static int series_runs(struct store_conn *st, struct store_series *out, struct series_key **keys,
+		       const struct filter *f, const struct run_where *w)
+{
+	struct buf sql = BUF_INIT;
+	sqlite3_stmt *s = NULL;
+	size_t cap = 0, skip = 0, i;
+	int rc, ret;
+
+	*keys = NULL;
+	ret = buf_printf(&sql,
+			 "SELECT id, sort_time, commit_sha, label FROM runs WHERE 1%s "
+			 "ORDER BY sort_time, id",
+			 w->sql.data)
+		  ? ERR_NOMEM
+		  : sqlite_prepare(st, &s, sql.data, 0, "read");
+	if (ret)
+		goto out;
+	rc = sqlite_run_where_bind(s, w, 1);
+	while (sqlite_row(s, &rc)) {
+		struct store_series_run *r = util_push(&out->runs, &cap, &out->nruns, sizeof(*r));
+
+		if (!r) {
+			ret = ERR_NOMEM;
+			goto out;
+		}
+		memset(r, 0, sizeof(*r));
+		r->id = sqlite3_column_int64(s, 0);
+		if ((ret = sqlite_col_text(&r->time, s, 1)) ||
+		    (ret = sqlite_col_text(&r->commit, s, 2)) ||
+		    (ret = sqlite_col_text(&r->label, s, 3)))
+			goto out;
+	}
+	ret = sqlite_rows_end(st, &s, rc);
+	if (ret)
+		goto out;
+	if (f && f->limit > 0 && out->nruns > (size_t)f->limit) {
+		skip = out->nruns - (size_t)f->limit;
+		for (i = 0; i < skip; i++) {
+			free(out->runs[i].time);
+			free(out->runs[i].commit);
+			free(out->runs[i].label);
+		}
+		memmove(out->runs, out->runs + skip, (out->nruns - skip) * sizeof(*out->runs));
+		out->nruns -= skip;
+	}
+	*keys = util_calloc(out->nruns ? out->nruns : 1, sizeof(**keys));
+	if (!*keys) {
+		ret = err_nomem();
+		goto out;
+	}
+	for (i = 0; i < out->nruns; i++)
+		(*keys)[i] = (struct series_key){out->runs[i].id, i};
+	qsort(*keys, out->nruns, sizeof(**keys), series_cmp_key);
+out:
+	sqlite3_finalize(s);
+	buf_release(&sql);
+	return ret;
+}
+
+/* The regions filter keeps, by name, into out->names; keys by id. */
+static int series_regions(struct store_conn *st, struct store_series *out, struct series_key **keys,
+			  store_region_filter filter, void *ctx)
+{
+	sqlite3_stmt *s = NULL;
+	size_t cap = 0, n = 0, kcap = 0;
+	int rc, keep, ret;
+
+	*keys = NULL;
+	ret = sqlite_prepare(st, &s, "SELECT id, name FROM regions ORDER BY name", 0, "read");
+	if (ret)
+		goto out;
+	rc = SQLITE_OK;
+	while (sqlite_row(s, &rc)) {
+		const char *name;
+		char **slot;
+		struct series_key *k;
+
+		ret = sqlite_keep_region(&name, &keep, s, 1, filter, ctx);
+		if (ret)
+			goto out;
+		if (!keep)
+			continue;
+		slot = util_push(&out->names, &cap, &out->nregions, sizeof(*slot));
+		k = slot ? util_push(keys, &kcap, &n, sizeof(*k)) : NULL;
+		if (!k || !(*slot = util_strdup(name))) {
+			if (slot && k)
+				out->nregions--;
+			ret = err_nomem();
+			goto out;
+		}
+		k->id = sqlite3_column_int64(s, 0);
+		k->idx = out->nregions - 1;
+	}
+	ret = sqlite_rows_end(st, &s, rc);
+	if (!ret && n)
+		qsort(*keys, n, sizeof(**keys), series_cmp_key);
+out:
+	sqlite3_finalize(s);
+	return ret;
+}
+
+/*
+ * Group the cells by region, then run (a counting sort: cells arrive by
+ * run, then region id) and drop the regions without a cell, renumbering
+ * the cells' region indexes.
+ */
+static int series_group(struct store_series *out)
+{
+	size_t *start = util_calloc(out->nregions + 1, sizeof(*start)), *map = NULL;
+	struct store_series_cell *sorted = NULL;
+	size_t i, k = 0;
+	int ret = 0;
+
+	map = util_calloc(out->nregions + 1, sizeof(*map));
+	sorted = util_calloc(out->ncells ? out->ncells : 1, sizeof(*sorted));
+	if (!start || !map || !sorted) {
+		ret = err_nomem();
+		goto out;
+	}
+	for (i = 0; i < out->ncells; i++)
+		start[out->cells[i].region + 1]++;
+	for (i = 0; i < out->nregions; i++) {
+		map[i] = start[i + 1] ? k++ : SIZE_MAX;
+		start[i + 1] += start[i];
+	}
+	for (i = 0; i < out->ncells; i++) {
+		struct store_series_cell *c = &sorted[start[out->cells[i].region]++];
+
+		*c = out->cells[i];
+	}
+	for (i = 0; i < out->nregions; i++) {
+		if (map[i] == SIZE_MAX) {
+			free(out->names[i]);
+			continue;
+		}
+		out->names[map[i]] = out->names[i];
+	}
+	for (i = 0; i < out->ncells; i++) {
+		sorted[i].region = map[sorted[i].region];
+		sorted[i].stats.name = out->names[sorted[i].region];
+	}
+	out->nregions = k;
+	free(out->cells);
+	out->cells = sorted;
+	sorted = NULL;
+out:
+	free(start);
+	free(map);
+	free(sorted);
+	return ret;
+}
+
+static int series_cmp_cell(const void *a, const void *b)
+{
+	const struct store_series_cell *x = a, *y = b;
+
+	if (x->region != y->region)
+		return x->region < y->region ? -1 : 1;
+	return (x->run > y->run) - (x->run < y->run);
+}
+
+int sqlite_region_series(struct store_conn *st, struct store_series *out, const struct filter *f,
+			 store_region_filter filter, void *ctx)
+{
+	struct series_key *runs = NULL, *regions = NULL;
+	struct run_where w;
+	struct buf sql = BUF_INIT;
+	sqlite3_stmt *s = NULL;
+	size_t cap = 0, i, j;
+	int rc, own_txn = 0, ret;
+
+	memset(&w, 0, sizeof(w));
+	ret = sqlite_snapshot_begin(st, &own_txn);
+	if (ret)
+		return ret;
+	ret = sqlite_run_where_build(&w, f, 1);
+	if (!ret)
+		ret = series_runs(st, out, &runs, f, &w);
+	if (!ret)
+		ret = series_regions(st, out, &regions, filter, ctx);
+	if (!ret && buf_printf(&sql,
+			       "SELECT run_id, region_id, " RUN_REGIONS_COLUMNS
+			       ", p50_ns, p95_ns, p99_ns FROM run_regions "
+			       "WHERE run_id IN (SELECT id FROM runs WHERE 1%s)",
+			       w.sql.data))
+		ret = ERR_NOMEM;
+	if (!ret)
+		ret = sqlite_prepare(st, &s, sql.data, 0, "read");
+	if (ret)
+		goto out;
+	rc = sqlite_run_where_bind(s, &w, 1);
+	while (sqlite_row(s, &rc)) {
+		size_t run = series_find(runs, out->nruns, sqlite3_column_int64(s, 0));
+		size_t reg = series_find(regions, out->nregions, sqlite3_column_int64(s, 1));
+		struct store_series_cell *c;
+
+		if (run == SIZE_MAX || reg == SIZE_MAX)
+			continue; /* beyond the limit, or a region not selected */
+		c = util_push(&out->cells, &cap, &out->ncells, sizeof(*c));
+		if (!c) {
+			ret = ERR_NOMEM;
+			goto out;
+		}
+		memset(c, 0, sizeof(*c));
+		c->run = run;
+		c->region = reg;
+		c->stats.region_id = sqlite3_column_int64(s, 1);
+		sqlite_region_stats_from_row(&c->stats, s, 2);
+		sqlite_quantiles_from_row(&c->stats, s, 2 + REGION_AGGREGATE_COLUMNS);
+	}
+	ret = sqlite_rows_end(st, &s, rc);
+	out->nselected = out->nregions;
+	if (!ret)
+		ret = series_group(out);
+	/* within a region the cells are in scan order (run id); put them in
+	 * the runs' order where that differs */
+	for (i = 0; !ret && i < out->ncells; i = j) {
+		int sorted = 1;
+
+		for (j = i + 1; j < out->ncells && out->cells[j].region == out->cells[i].region;
+		     j++)
+			sorted &= out->cells[j - 1].run < out->cells[j].run;
+		if (!sorted)
+			qsort(out->cells + i, j - i, sizeof(*out->cells), series_cmp_cell);
+	}
+out:
+	sqlite3_finalize(s);
+	sqlite_snapshot_end(st, own_txn, ret);
+	sqlite_run_where_release(&w);
+	buf_release(&sql);
+	free(runs);
+	free(regions);
+	return ret;
 }

@@ -564,6 +564,16 @@ char *sqlite_ranks_json(const int64_t *ranks, size_t n, int *failed)
 }
 
 /* Fill g's aggregates from the REGION_AGGREGATES columns starting at col. */
+int sqlite_keep_region(const char **name, int *keep, sqlite3_stmt *s, int col,
+		       store_region_filter filter, void *ctx)
+{
+	*name = (const char *)sqlite3_column_text(s, col);
+	*keep = 1;
+	if (!*name)
+		return err_nomem();
+	return filter ? filter(ctx, keep, *name) : 0;
+}
+
 void sqlite_region_stats_from_row(struct store_region_stats *g, sqlite3_stmt *s, int col)
 {
 	g->has_events = sqlite3_column_int(s, col) != 0;
@@ -678,14 +688,10 @@ int sqlite_region_stats(struct store_conn *st, struct store_region_stats **out, 
 		goto out;
 	rc = json ? sqlite3_bind_text(s, 2, json, -1, SQLITE_STATIC) : SQLITE_OK;
 	while (sqlite_row(s, &rc)) {
-		const char *name = (const char *)sqlite3_column_text(s, REGION_STATS_NAME_COL);
+		const char *name;
 
-		if (!name) {
-			ret = err_nomem();
-			goto out;
-		}
-		keep = 1;
-		if (filter && (ret = filter(ctx, &keep, name)))
+		ret = sqlite_keep_region(&name, &keep, s, REGION_STATS_NAME_COL, filter, ctx);
+		if (ret)
 			goto out;
 		if (!keep)
 			continue;

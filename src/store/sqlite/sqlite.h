@@ -182,6 +182,11 @@ int sqlite_blob_append(struct store_conn *st, struct i64vec *out, sqlite3_stmt *
 /* Copy text column i (NULL stays NULL). */
 int sqlite_col_text(char **out, sqlite3_stmt *s, int i);
 int sqlite_col_blob(const void **data, size_t *len, sqlite3_stmt *s, int i);
+/* The region name in column col of s (*name; ERR_NOMEM when NULL) and
+ * whether filter (NULL: keep all) keeps it (*keep). */
+int sqlite_keep_region(const char **name, int *keep, sqlite3_stmt *s, int col,
+		       store_region_filter filter, void *ctx);
+
 /* Fill g's aggregates from the REGION_AGGREGATES columns starting at col. */
 void sqlite_region_stats_from_row(struct store_region_stats *g, sqlite3_stmt *s, int col);
 /* Fill g's stored p50/p95/p99 from the three columns starting at col. */
@@ -252,5 +257,7 @@ int sqlite_rank_totals(struct store_conn *st, int64_t run_id, store_rank_total_f
 
 int sqlite_region_history(struct store_conn *st, struct store_history_point **out, size_t *n,
 			  const struct store_history_query *q);
+int sqlite_region_series(struct store_conn *st, struct store_series *out, const struct filter *f,
+			 store_region_filter filter, void *ctx);
 
 #endif

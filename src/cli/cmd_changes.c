@@ -1,0 +1,301 @@
+/*
+ * cmd_changes.c - "scopedb changes": the change points of a metric over
+ * the stored history, for every region (or those --include/--exclude
+ * select): which run, and which commit or range of commits, moved a
+ * region's typical value to another level, by how much and how
+ * significantly.  Newest first, or the largest first with --sort pct.
+ *
+ * The core call is changes_find() (src/analysis/changes.c: one store
+ * query, the metric values as diff computes them, changepoint_find() per
+ * region); this file holds the options and the document.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "cli/cli.h"
+#include "cli/hint.h"
+#include "cli/output.h"
+#include "render/report.h"
+#include "scopedb/changes.h"
+#include "scopedb/err.h"
+#include "scopedb/filter.h"
+#include "scopedb/stats.h"
+#include "scopedb/store.h"
+#include "scopedb/util.h"
+#include "select/match.h"
+
+/* The columns: people see runs, commits and values; CSV every field. */
+enum {
+	CC_REGION,
+	CC_RUNS,
+	CC_COMMITS,
+	CC_RECORDED,
+	CC_BEFORE_RUN,
+	CC_BEFORE_COMMIT,
+	CC_BEFORE_TIME,
+	CC_BEFORE,
+	CC_AFTER_RUN,
+	CC_AFTER_COMMIT,
+	CC_AFTER_TIME,
+	CC_AFTER,
+	CC_PCT,
+	CC_P_HUMAN,
+	CC_P,
+	CC_RUNS_BEFORE,
+	CC_RUNS_AFTER,
+	CC_N
+};
+
+static const struct doc_col changes_cols[CC_N] = {
+    {"region", "region", NULL, DOC_TEXT, DOC_LEFT, DOC_F_HUMAN, 0, 0},
+    {"runs", NULL, NULL, DOC_TEXT, DOC_LEFT, DOC_F_HUMAN, DOC_RAW, 0},
+    {"commits", NULL, NULL, DOC_TEXT, DOC_LEFT, DOC_F_HUMAN, 0, 0},
+    {"recorded", NULL, NULL, DOC_TEXT, DOC_LEFT, DOC_F_HUMAN, 0, 0},
+    {NULL, "before_run", NULL, DOC_ID, DOC_RIGHT, 0, 0, 0},
+    {NULL, "before_commit", NULL, DOC_TEXT, DOC_LEFT, 0, 0, 0},
+    {NULL, "before_recorded_at", NULL, DOC_TEXT, DOC_LEFT, 0, 0, 0},
+    {"before", "before_value", NULL, DOC_VALUE, DOC_RIGHT, DOC_F_HUMAN, 0, 0},
+    {NULL, "after_run", NULL, DOC_ID, DOC_RIGHT, 0, 0, 0},
+    {NULL, "after_commit", NULL, DOC_TEXT, DOC_LEFT, 0, 0, 0},
+    {NULL, "after_recorded_at", NULL, DOC_TEXT, DOC_LEFT, 0, 0, 0},
+    {"after", "after_value", NULL, DOC_VALUE, DOC_RIGHT, DOC_F_HUMAN, 0, 0},
+    {"change", "pct", NULL, DOC_PCT, DOC_RIGHT, DOC_F_HUMAN, 0, 0},
+    {"p", NULL, NULL, DOC_TEXT, DOC_RIGHT, DOC_F_HUMAN, DOC_RAW, 0},
+    {NULL, "p", NULL, DOC_TEXT, DOC_RIGHT, 0, 0, 0},
+    {NULL, "runs_before", NULL, DOC_ID, DOC_RIGHT, 0, 0, 0},
+    {NULL, "runs_after", NULL, DOC_ID, DOC_RIGHT, 0, 0, 0},
+};
+
+/* Commits shown to people: at most this many characters of each. */
+#define CHANGES_COMMIT_CUT 12
+
+struct changes_view {
+	const struct changes_result *res;
+	enum stats_metric metric;
+	enum changes_sort sort;
+};
+
+/* The commit text of a change for people: the first commit after when the
+ * runs are adjacent in the history (or the one before is unknown), else
+ * the range to bisect, "BEFORE..AFTER"; NULL when the commit after is
+ * unknown. */
+static const char *changes_commits(char *out, size_t len, const struct changes_item *it)
+{
+	const char *b = it->before->commit, *a = it->after->commit;
+
+	if (!a)
+		return NULL;
+	if (it->adjacent || !b || !strcmp(a, b))
+		snprintf(out, len, "%.*s", CHANGES_COMMIT_CUT, a);
+	else
+		snprintf(out, len, "%.*s..%.*s", CHANGES_COMMIT_CUT, b, CHANGES_COMMIT_CUT, a);
+	return out;
+}
+
+/* The JSON of one side of a change: {"run", "commit", "recorded_at",
+ * "value"}. */
+static void changes_json_side(struct doc *d, struct doc_value *parent, const char *key,
+			      const struct store_series_run *p, double value, int count)
+{
+	struct doc_value *o = doc_json_obj(d, parent, key, JSONW_INLINE);
+
+	doc_json_int(d, o, "run", p->id);
+	doc_json_str(d, o, "commit", p->commit);
+	doc_json_str(d, o, "recorded_at", p->time);
+	doc_json_num(d, o, "value", value, count);
+}
+
+/*
+ * The document of changes (ctx: a struct changes_view): a line saying
+ * what was searched, then one row per change point; JSON {"metric",
+ * "changes": [{"region", "before": {...}, "after": {...}, "pct", "p",
+ * "runs_before", "runs_after"}]}.
+ */
+static int changes_document(struct doc *d, const void *ctx)
+{
+	const struct changes_view *v = ctx;
+	const struct changes_result *r = v->res;
+	int count = stats_metric_is_count(v->metric);
+	struct doc_col cols[CC_N];
+	struct doc_value *arr, *o;
+	struct doc_table *t;
+	struct doc_block *b;
+	char commits[2 * CHANGES_COMMIT_CUT + 3], num[64];
+	size_t i;
+
+	memcpy(cols, changes_cols, sizeof(cols));
+	if (count) {
+		cols[CC_BEFORE].type = cols[CC_AFTER].type = DOC_COUNT;
+	} else if (!strcmp(report_unit(v->metric), "seconds")) {
+		cols[CC_BEFORE].flags |= DOC_SECONDS;
+		cols[CC_AFTER].flags |= DOC_SECONDS;
+	}
+	b = doc_line(d, DOC_F_HUMAN);
+	doc_spanf(d, b, DOC_RAW, "Change points of %s (%s) over %zu run%s and %zu region%s, %s:",
+		  stats_metric_name(v->metric), report_unit(v->metric), r->series.nruns,
+		  r->series.nruns == 1 ? "" : "s", r->series.nregions,
+		  r->series.nregions == 1 ? "" : "s",
+		  v->sort == CHANGES_SORT_PCT ? "largest first" : "newest first");
+	doc_blank(d, DOC_F_HUMAN);
+	t = doc_table(d, DOC_F_HUMAN | DOC_F_CSV, cols, CC_N);
+	doc_table_empty(t, "no change points");
+	doc_json_root(d, DOC_V_OBJ, JSONW_INLINE);
+	doc_json_str(d, d->json, "metric", stats_metric_name(v->metric));
+	arr = doc_json_arr(d, d->json, "changes", JSONW_BLOCK);
+	for (i = 0; i < r->n; i++) {
+		const struct changes_item *it = &r->items[i];
+		unsigned mood = count ? 0 : it->cp.pct > 0 ? DOC_BAD : DOC_GOOD;
+
+		doc_row(t);
+		doc_set_text(t, CC_REGION, it->region);
+		snprintf(num, sizeof(num), "%" PRId64 " -> %" PRId64, it->before->id,
+			 it->after->id);
+		doc_set_text(t, CC_RUNS, num);
+		doc_set_text(t, CC_COMMITS, changes_commits(commits, sizeof(commits), it));
+		doc_set_text(t, CC_RECORDED, it->after->time);
+		doc_set_id(t, CC_BEFORE_RUN, it->before->id);
+		doc_set_text(t, CC_BEFORE_COMMIT, it->before->commit);
+		doc_set_text(t, CC_BEFORE_TIME, it->before->time);
+		doc_set_num(t, CC_BEFORE, 0, it->cp.v_before);
+		doc_set_id(t, CC_AFTER_RUN, it->after->id);
+		doc_set_text(t, CC_AFTER_COMMIT, it->after->commit);
+		doc_set_text(t, CC_AFTER_TIME, it->after->time);
+		doc_set_num(t, CC_AFTER, 0, it->cp.v_after);
+		doc_set_num(t, CC_PCT, 0, it->cp.pct);
+		doc_set_flags(t, CC_PCT, mood);
+		if (it->cp.p < 0.001)
+			snprintf(num, sizeof(num), "<0.001");
+		else
+			snprintf(num, sizeof(num), "%.3f", it->cp.p);
+		doc_set_text(t, CC_P_HUMAN, num);
+		snprintf(num, sizeof(num), "%.17g", it->cp.p);
+		doc_set_text(t, CC_P, num);
+		doc_set_id(t, CC_RUNS_BEFORE, (int64_t)it->cp.runs_before);
+		doc_set_id(t, CC_RUNS_AFTER, (int64_t)it->cp.runs_after);
+		o = doc_json_obj(d, arr, NULL, JSONW_INLINE);
+		doc_json_str(d, o, "region", it->region);
+		changes_json_side(d, o, "before", it->before, it->cp.v_before, count);
+		changes_json_side(d, o, "after", it->after, it->cp.v_after, count);
+		doc_json_num(d, o, "pct", it->cp.pct, 0);
+		doc_json_num(d, o, "p", it->cp.p, 0);
+		doc_json_int(d, o, "runs_before", (int64_t)it->cp.runs_before);
+		doc_json_int(d, o, "runs_after", (int64_t)it->cp.runs_after);
+	}
+	return 0;
+}
+
+/* --sort KEY (enum changes_sort *). */
+static int changes_opt_sort(const struct opt *opt, const char *arg)
+{
+	return changes_sort_parse(opt->value, arg);
+}
+
+/* store_region_history() filter: --include/--exclude. */
+static int changes_filter(void *ctx, int *keep, const char *name)
+{
+	return match_name(keep, ctx, name);
+}
+
+const struct opt_cmd cmd_changes_usage = {
+    .name = "changes",
+    .synopsis =
+	"scopedb changes [--branch B] [--tag T]... [--metric M] [--include P...] [--exclude P...]\n"
+	"                [--since DATE] [--until DATE] [--min-change PCT] [--sort KEY]\n"
+	"                [--units U] [--format FMT] [--db PATH]",
+    .after = "For every region, the runs in recorded order (runs of one commit count as one\n"
+	     "point) are cut into segments of a steady level; a change point is where the\n"
+	     "level moves by at least --min-change and a Mann-Whitney test between the two\n"
+	     "segments is significant (p <= 0.01).  A single slow run, noise and slow drifts\n"
+	     "are not change points.  Each row names the last run before and the first run\n"
+	     "after, and the commit after, or the range of commits BEFORE..AFTER to bisect\n"
+	     "when other runs lie between them; 'before' and 'after' are the typical\n"
+	     "(median) values of the two segments.  See docs/statistics.md.",
+    .summary = "find the runs where a region's metric changed level",
+};
+
+int cmd_changes(int argc, char **argv)
+{
+	const struct opt_cmd *self = &cmd_changes_usage;
+	const char *db = NULL, *fmt = "table", *pattern;
+	struct opt_list tags = OPT_LIST_INIT, inc = OPT_LIST_INIT, exc = OPT_LIST_INIT;
+	struct changes_result res;
+	struct changepoint_opts co;
+	struct changes_view v;
+	struct filter f;
+	struct match *m = NULL;
+	struct store *st = NULL;
+	struct buf out = BUF_INIT;
+	double min_change = CHANGEPOINT_MIN_CHANGE * 100.0;
+	int code = CLI_EXIT_ERROR, said = 0, rc;
+	const struct opt opts[] = {
+	    OPT__DB(&db),
+	    OPT__FILTER_BRANCH(&f.branch),
+	    OPT__FILTER_TAG(&tags),
+	    OPT__METRIC(&v.metric),
+	    OPT__INCLUDE(&inc),
+	    OPT__EXCLUDE(&exc),
+	    OPT__SINCE(f.since),
+	    OPT__UNTIL(f.until, "only runs recorded at or before DATE"),
+	    OPT__PERCENT("min-change", &min_change,
+			 "smallest change of level reported, in percent (default 2)", 1),
+	    OPT_CHOICE(0, "sort", &v.sort, "KEY",
+		       "time (newest first, the default) or pct (largest first)", "time pct",
+		       changes_opt_sort),
+	    OPT__FORMAT_ALL(&fmt, "table markdown csv json"),
+	    OPT__UNITS(),
+	    OPT_END(),
+	};
+
+	memset(&res, 0, sizeof(res));
+	memset(&f, 0, sizeof(f));
+	memset(&v, 0, sizeof(v));
+	v.metric = STATS_TOTAL;
+	v.sort = CHANGES_SORT_TIME;
+	if (opt_parse(self, opts, argc, argv, &code) < 0)
+		goto out;
+	f.tags = tags.v;
+	f.ntags = tags.n;
+	changepoint_opts_init(&co);
+	co.min_change = min_change / 100.0;
+	if (inc.n || exc.n) {
+		if (match_new(&m, inc.v, inc.n, exc.v, exc.n)) {
+			code = cli_error();
+			goto out;
+		}
+	}
+	pattern = inc.n ? inc.v[0] : exc.n ? exc.v[0] : NULL; /* for the message */
+	if (store_open(&st, cli_db_path(db), STORE_READONLY) ||
+	    changes_find(&res, st, &f, m ? changes_filter : NULL, m, pattern, v.metric, &co,
+			 v.sort)) {
+		code = cli_error();
+		goto out;
+	}
+	v.res = &res;
+	rc = cli_output(&out, changes_document, &v, fmt, 0);
+	if (rc) {
+		code = cli_error();
+		goto out;
+	}
+	/* a --tag or --branch no stored run has: said with the nearest one */
+	if (res.series.nruns == 0 && hint_filter(&said, st, &f)) {
+		code = cli_error();
+		goto out;
+	}
+	if (res.series.nruns == 0 && !said &&
+	    (cli_format_is(fmt, "table") || cli_format_is(fmt, "markdown")))
+		fprintf(stderr, "scopedb: no run matches the filters\n");
+	fwrite(out.data ? out.data : "", 1, out.len, stdout);
+	code = cli_finish(CLI_EXIT_OK);
+out:
+	changes_result_release(&res);
+	opt_list_release(&tags);
+	opt_list_release(&inc);
+	opt_list_release(&exc);
+	match_free(m);
+	store_close(st);
+	buf_release(&out);
+	return code;
+}

@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# End-to-end tests of "scopedb changes" and the change points of
+# "scopedb history": a generated history of 30 nightly runs (one commit
+# each) where every region but main gets 25 % slower at run 16, io also
+# has one slow run (10), and halo is missing from runs 14 and 15 (so its
+# change lies between the non-adjacent commits of runs 13 and 16), then
+# two repetitions of the last commit.
+. "$(dirname "$0")/e2e-lib.sh"
+: "${MKPROFILE:?}"
+S=$SCOPEDB
+export SCOPEDB_DB=$E2E_DIR/c.sqlite
+
+commit() { printf 'c%02d%038d' "$1" 0; }
+for i in $(seq 1 32); do
+	args=()
+	regions=main,solve,io,halo
+	[ "$i" -ge 16 ] && args+=(--scale 1.25 --slow main=0.8)
+	[ "$i" = 10 ] && args+=(--slow io=3)
+	[ "$i" = 14 ] || [ "$i" = 15 ] && regions=main,solve,io
+	"$MKPROFILE" --ranks 2 --regions $regions --calls 50 --seed "$i" "${args[@]}" \
+		--timestamp "2026-01-$(printf %02d "$i")T02:00:00Z" "r$i.h5" >/dev/null
+	c=$(commit "$i")
+	[ "$i" -gt 30 ] && c=$(commit 30)
+	"$S" ingest --quiet --branch main --commit "$c" "r$i.h5" >/dev/null || bad "ingest r$i"
+done
+
+# --- help and usage ----------------------------------------------------------
+expect 0 "help changes" $S help changes
+contains "help changes usage" "$out" "usage: scopedb changes"
+contains "help changes --min-change" "$out" "--min-change PCT"
+expect 0 "--help lists changes" $S --help
+contains "--help changes" "$out" "changes"
+expect_err 2 "bad --sort" "scopedb: invalid --sort 'size': choose from time, pct" $S changes --sort size
+expect_err 2 "bad --min-change" "scopedb: invalid --min-change 'x': expected a number (percent)" \
+	$S changes --min-change x
+expect_err 2 "negative --min-change" "scopedb: invalid --min-change '-1': must not be negative" \
+	$S changes --min-change -1
+expect_err 2 "missing store" "scopedb: cannot open store 'nope.sqlite': no such file or directory" \
+	$S changes --db nope.sqlite
+expect_err 2 "no region matches" "scopedb: no region matches 'zzz' in store '$SCOPEDB_DB'" \
+	$S changes --include zzz
+
+# --- changes -----------------------------------------------------------------------
+expect 0 "changes json" $S changes --format json
+equals "json keys" "$(printf '%s' "$out" | jq -c 'keys')" '["changes","metric"]'
+equals "json regions" "$(printf '%s' "$out" | jq -c '[.changes[].region]')" '["halo","io","solve"]'
+equals "json change keys" "$(printf '%s' "$out" | jq -c '.changes[0] | keys_unsorted')" \
+	'["region","before","after","pct","p","runs_before","runs_after"]'
+equals "json side keys" "$(printf '%s' "$out" | jq -c '.changes[0].before | keys_unsorted')" \
+	'["run","commit","recorded_at","value"]'
+equals "solve runs" "$(printf '%s' "$out" | jq -c '.changes[2] | [.before.run, .after.run]')" '[15,16]'
+equals "solve commits" "$(printf '%s' "$out" | jq -r '.changes[2] | .before.commit + " " + .after.commit')" \
+	"$(commit 15) $(commit 16)"
+equals "solve recorded" "$(printf '%s' "$out" | jq -r '.changes[2].after.recorded_at')" "2026-01-16T02:00:00Z"
+equals "solve runs around" "$(printf '%s' "$out" | jq -c '.changes[2] | [.runs_before, .runs_after]')" '[15,17]'
+equals "solve pct ~ +25" "$(printf '%s' "$out" | jq '.changes[2].pct | . > 20 and . < 30')" true
+equals "solve significant" "$(printf '%s' "$out" | jq '.changes[2].p < 0.001')" true
+# the typical values are the medians of the runs' totals before and after
+t_before=$($S history solve --format csv | awk -F, 'NR > 1 && NR <= 16 { print $6 }' | sort -g |
+	awk '{ v[NR] = $1 } END { print v[(NR + 1) / 2] }')
+equals "solve before = median" "$(printf '%s' "$out" | jq '.changes[2].before.value')" "$t_before"
+pct=$(printf '%s' "$out" | jq '.changes[2] | (.after.value / .before.value - 1) * 100 | . * 1e6 | round')
+equals "pct = after / before" "$pct" "$(printf '%s' "$out" | jq '.changes[2].pct * 1e6 | round')"
+equals "halo runs (14, 15 lack it)" "$(printf '%s' "$out" | jq -c '.changes[0] | [.before.run, .after.run]')" '[13,16]'
+
+expect 0 "changes table" $S changes
+contains "table title" "$out" "Change points of total (seconds) over 32 runs and 4 regions, newest first:"
+contains "table header" "$out" "region  runs      commits                     recorded"
+contains "halo range" "$out" "halo    13 -> 16  c13000000000..c16000000000  2026-01-16T02:00:00Z"
+contains "solve commit" "$out" "solve   15 -> 16  c16000000000                2026-01-16T02:00:00Z"
+equals "io: the step, not the spike" "$(printf '%s\n' "$out" | grep -c '^io ')" 1
+equals "main: steady" "$(printf '%s\n' "$out" | grep -c '^main')" 0
+
+expect 0 "changes csv" $S changes --format csv
+equals "csv header" "$(printf '%s\n' "$out" | head -1)" \
+	"region,before_run,before_commit,before_recorded_at,before_value,after_run,after_commit,after_recorded_at,after_value,pct,p,runs_before,runs_after"
+equals "csv rows" "$(printf '%s\n' "$out" | tail -n +2 | cut -d, -f1,2,6,12,13 | tr '\n' ' ')" \
+	"halo,13,16,13,17 io,15,16,15,17 solve,15,16,15,17 "
+expect 0 "changes markdown" $S changes --format markdown
+contains "markdown row" "$out" "| solve | 15 -> 16 | c16000000000 |"
+
+# --sort pct: the largest |change| first; --min-change above all: none
+expect 0 "sort pct" $S changes --sort pct --format json
+equals "sort pct order" "$(printf '%s' "$out" | jq '[.changes[].pct | fabs] | . == (sort | reverse)')" true
+equals "sort pct all" "$(printf '%s' "$out" | jq '.changes | length')" 3
+expect 0 "min-change 40" $S changes --min-change 40
+contains "min-change none" "$out" "no change points"
+expect 0 "include" $S changes --include so --format csv
+equals "include solve" "$(printf '%s\n' "$out" | tail -n +2 | cut -d, -f1)" "solve"
+expect 0 "exclude" $S changes --exclude so --format csv
+equals "exclude solve" "$(printf '%s\n' "$out" | tail -n +2 | cut -d, -f1 | tr '\n' ' ')" "halo io "
+# from run 11 on: 5 runs before the changes
+expect 0 "since" $S changes --since 2026-01-11 --format csv
+equals "since rows" "$(printf '%s\n' "$out" | tail -n +2 | cut -d, -f1 | tr '\n' ' ')" "halo io solve "
+expect 0 "until" $S changes --until 2026-01-15 --format csv
+equals "until none" "$(printf '%s\n' "$out" | tail -n +2 | wc -l)" 0
+expect 0 "no runs" $S changes --since 2027-01-01
+contains "no runs: empty table" "$out" "over 0 runs and 0 regions"
+equals "no runs: said" "$err" "scopedb: no run matches the filters"
+expect 0 "no such branch" $S changes --branch mian
+equals "no such branch: nearest" "$err" "scopedb: no run has branch 'mian'; did you mean 'main'?"
+expect 0 "calls: steady" $S changes --metric calls --format csv
+equals "calls none" "$(printf '%s\n' "$out" | tail -n +2 | wc -l)" 0
+
+# --- history marks ---------------------------------------------------------------
+expect 0 "history marks" env LC_ALL=C $S history solve
+equals "history one mark" "$(printf '%s\n' "$out" | grep -c '<- change point')" 1
+contains "history mark row" "$(printf '%s\n' "$out" | grep '<- change point')" " 16  2026-01-16T02:00:00Z"
+expect 0 "history spike unmarked" $S history io --format csv
+equals "history io: only the step" "$(printf '%s\n' "$out" | awk -F, '$9 == 1 { print $2 }')" "16"
+expect 0 "history csv change_point" $S history solve --format csv
+equals "history csv marked" "$(printf '%s\n' "$out" | awk -F, '$9 == 1 { print $2 }')" "16"
+expect 0 "history changes-only" $S history solve --changes-only --format csv
+equals "changes-only rows" "$(printf '%s\n' "$out" | tail -n +2 | cut -d, -f2)" "16"
+expect 0 "history changes-only none" $S history main --changes-only
+contains "changes-only empty" "$out" "no change points"
+expect 0 "history match changes-only" $S history --match '.' --changes-only --format json
+equals "match changes-only regions" "$(printf '%s' "$out" | jq -c '[.regions[] | [.name, .runs[0].id]]')" \
+	'[["halo",16],["io",16],["solve",16]]'
+expect 0 "history markdown mark" $S history solve --format markdown
+contains "markdown note" "$out" "(change point +"
+
+finish

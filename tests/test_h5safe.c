@@ -1,0 +1,310 @@
+/*
+ * test_h5safe.c - the reader reads only what is inside the file (issue 13):
+ * the hostile profiles of tests/support/hostile_h5.c, each refused by
+ * ingest_file() with its exact message and nothing stored; no filter plugin
+ * is loaded although HDF5_PLUGIN_PATH holds one (tests/plugin/h5marker.c,
+ * which creates a marker file when loaded) and the HDF5_*_PREFIX variables
+ * point at the secret's directory; a long gzip chunk is decompressed once
+ * (zlib's inflateInit_ counted); and the identity check
+ * of h5prof_open_stat() / h5prof_same_file().
+ */
+#define _GNU_SOURCE /* RTLD_NEXT */
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <hdf5.h>
+#include <zlib.h>
+
+#include "scopedb/err.h"
+#include "scopedb/h5prof.h"
+#include "scopedb/ingest.h"
+#include "scopedb/store.h"
+#include "h5write.h"
+#include "hostile_h5.h"
+#include "testutil.h"
+#include "testutil_h5.h"
+#include "testutil_store.h"
+
+#define SECRET "SECRET_TOKEN_6f1e"
+
+static struct store *st;
+static char marker[512];
+
+static int setup(void **state)
+{
+	const char *dir = getenv("H5MARKER_DIR");
+
+	/* before libhdf5 is first used: it reads these when it starts */
+	snprintf(marker, sizeof(marker), "%s", tu_path("marker"));
+	setenv("SCOPEDB_MARKER", marker, 1);
+	if (dir)
+		setenv("HDF5_PLUGIN_PATH", dir, 1);
+	setenv("HDF5_EXTFILE_PREFIX", tu_tmpdir(), 1);
+	setenv("HDF5_EXT_PREFIX", tu_tmpdir(), 1);
+	setenv("HDF5_VDS_PREFIX", tu_tmpdir(), 1);
+	tu_write_file(tu_path("secret.txt"), SECRET "\nroot:x:0:0:root:/root:/bin/sh\n",
+		      strlen(SECRET) + 31);
+	return tu_store_open(state, &st, tu_path("safe.sqlite"));
+}
+
+/* Number of runs in the store. */
+static size_t nruns(void)
+{
+	struct store_run *runs = NULL;
+	size_t n = 0;
+
+	assert_int_equal(store_list_runs(st, &runs, &n), 0);
+	store_runs_free(runs, n);
+	return n;
+}
+
+/* Write hostile profile kind as name (aux: the file it points at) and
+ * require ingest_file() to fail with code and exactly "cannot read
+ * 'PATH': why", storing nothing and loading no plugin. */
+static void refused(const char *kind, const char *aux, int code, const char *why)
+{
+	const char *path = tu_path(kind);
+	struct ingest_result r;
+	struct ingest_opts o;
+	char want[1024];
+	size_t before = nruns();
+
+	memset(&o, 0, sizeof(o));
+	assert_int_equal(hostile_h5_write(kind, path, aux), 0);
+	err_clear();
+	assert_int_equal(ingest_file(&r, st, path, &o), code);
+	snprintf(want, sizeof(want), "cannot read '%s': %s", path, why);
+	assert_string_equal(err_msg(), want);
+	assert_null(strstr(err_msg(), SECRET));
+	assert_int_equal(nruns(), before);
+	assert_false(tu_file_exists(marker));
+	ingest_result_release(&r);
+}
+
+#define SELF "; refused (a profile must be self-contained)"
+
+static void test_outside_the_file(void **state)
+{
+	char other[600], elink[1200], soft[1200];
+	struct h5write_opts o = tu_h5_opts(2, 0);
+
+	(void)state;
+	snprintf(other, sizeof(other), "%s", tu_h5_write_standard("other.h5", &o));
+	refused("external-storage", tu_path("secret.txt"), ERR_FORMAT,
+		"dataset 'region_table/names' uses external storage" SELF);
+	snprintf(elink, sizeof(elink),
+		 "'region_table' is an external link to '/region_table' in '%s'" SELF, other);
+	refused("external-link", other, ERR_FORMAT, elink);
+	refused(
+	    "soft-missing", NULL, ERR_FORMAT,
+	    "'events/durations' is a soft link to the missing object '/nowhere/durations'" SELF);
+	snprintf(soft, sizeof(soft), "'/elsewhere' is an external link to '/events' in '%s'" SELF,
+		 other);
+	refused("soft-outside", other, ERR_FORMAT, soft);
+	refused("soft-loop", NULL, ERR_FORMAT,
+		"'/events/durations' is a soft link in a chain of more than 16; refused (a loop?)");
+	refused("vds-missing", NULL, ERR_FORMAT,
+		"dataset 'events/durations' is a virtual dataset (its data lies in other "
+		"datasets or files)" SELF);
+	refused("vds-self", NULL, ERR_FORMAT,
+		"dataset 'events/durations' is a virtual dataset (its data lies in other "
+		"datasets or files)" SELF);
+}
+
+/* The plugin in HDF5_PLUGIN_PATH is a working filter 32004 (h5dump loads
+ * it: e2e_hostile.sh); scopedb must refuse the file without loading it. */
+static void test_no_plugin(void **state)
+{
+	(void)state;
+	if (!getenv("H5MARKER_DIR"))
+		fail_msg("H5MARKER_DIR is not set (run through ctest)");
+	refused("filter", NULL, ERR_FORMAT,
+		"dataset 'events/durations' needs HDF5 filter 32004 ('lz4'), which is not built "
+		"into libhdf5 or accepted by scopedb (filter plugins are never loaded); refused");
+}
+
+static void test_size_bombs(void **state)
+{
+	(void)state;
+	refused("sparse", NULL, ERR_FORMAT,
+		"dataset 'events/start_deltas' declares 200000000 values (1600000000 bytes) but "
+		"the file stores only 0 bytes for it; refused (sparse or unallocated storage, or "
+		"the file is damaged)");
+	refused("sparse-gzip", NULL, ERR_FORMAT,
+		"dataset 'events/start_deltas' declares 200000000 values (1600000000 bytes) but "
+		"the file stores only 0 compressed bytes for it (at most 1032:1); refused (sparse "
+		"or unallocated storage, or the file is damaged)");
+	refused("unwritten", NULL, ERR_FORMAT,
+		"dataset 'events/start_deltas' declares 200000000 values (1600000000 bytes) but "
+		"the file stores only 0 bytes for it; refused (sparse or unallocated storage, or "
+		"the file is damaged)");
+}
+
+/* A soft link to a dataset of the file itself is fine. */
+static void test_soft_inside(void **state)
+{
+	struct tu_h5_loaded l;
+	struct h5write_opts o = tu_h5_opts(3, 0);
+	const char *path = tu_path("soft-inside.h5");
+
+	(void)state;
+	assert_int_equal(hostile_h5_write("soft-inside", path, NULL), 0);
+	assert_int_equal(tu_h5_load(&l, path), 0);
+	tu_h5_check(&l, tu_h5_standard(), &o);
+	tu_h5_loaded_free(&l);
+}
+
+/* ---- each chunk decompressed once ---- */
+
+/*
+ * libhdf5's deflate filter calls zlib's inflateInit_() once per chunk it
+ * decompresses.  This executable exports its own (ENABLE_EXPORTS in
+ * tests/CMakeLists.txt), which the dynamic linker binds libhdf5's call to:
+ * it counts and forwards to zlib's.
+ */
+static unsigned long inflates;
+
+typedef int (*inflate_init_fn)(z_streamp, const char *, int);
+
+int inflateInit_(z_streamp strm, const char *version, int stream_size)
+{
+	static union {
+		void *p;
+		inflate_init_fn f;
+	} real;
+
+	if (!real.p)
+		real.p = dlsym(RTLD_NEXT, "inflateInit_");
+	inflates++;
+	return real.f(strm, version, stream_size);
+}
+
+struct chunk_ctx {
+	const int64_t *starts, *ends;
+	uint64_t rows, calls;
+};
+
+static int chunk_row(void *arg, const struct h5prof_row *row)
+{
+	struct chunk_ctx *c = arg;
+	uint64_t i;
+
+	c->rows++;
+	for (i = 0; i < row->calls; i++) {
+		if (row->starts[i] != c->starts[c->calls + i] ||
+		    row->durations[i] != c->ends[c->calls + i] - c->starts[c->calls + i])
+			return err_set(ERR_GENERIC, "row %llu call %llu differs",
+				       (unsigned long long)c->rows, (unsigned long long)i);
+	}
+	c->calls += row->calls;
+	return 0;
+}
+
+/* 60000 events in gzip chunks of 20000, read through 256-event windows:
+ * the chunks are longer than the longest window (64 x 256), so they are
+ * read through the one-chunk cache: 3 chunks x 2 columns decompressions,
+ * not one per window (about 470). */
+static void test_long_chunk_once(void **state)
+{
+	enum { N = 60000 };
+	static int64_t starts[N], ends[N];
+	struct h5write_row row = {0, "solve", N, starts, ends, NULL, NULL, -1, NULL, 0};
+	struct h5write_profile prof = {&row, 1, NULL, 0};
+	struct h5write_opts o = tu_h5_opts(3, 0);
+	struct chunk_ctx c = {starts, ends, 0, 0};
+	const char *path = tu_path("long-chunk.h5");
+	struct h5prof *p = NULL;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < N; i++) {
+		starts[i] = (int64_t)(i * 1000 + (i * 7919) % 13);
+		ends[i] = starts[i] + (int64_t)((i * 31) % 977);
+	}
+	o.gzip = 1;
+	o.chunk = 20000;
+	assert_int_equal(h5write_file(path, &prof, &o), 0);
+	h5prof_set_chunk_events(256);
+	assert_int_equal(h5prof_open(&p, path), 0);
+	inflates = 0;
+	assert_int_equal(h5prof_read(p, chunk_row, &c), 0);
+	assert_int_equal(c.calls, N);
+	assert_int_equal(c.rows, 1);
+	assert_int_equal(inflates, 6);
+	h5prof_free(p);
+	/* the same file with chunks that fit a window: still once each */
+	h5prof_set_chunk_events(1000);
+	assert_int_equal(h5prof_open(&p, path), 0);
+	inflates = 0;
+	c.calls = 0;
+	assert_int_equal(h5prof_read(p, chunk_row, &c), 0);
+	assert_int_equal(inflates, 6);
+	h5prof_free(p);
+	h5prof_set_chunk_events(0);
+}
+
+/* ---- the file libhdf5 reads is the file that was checked ---- */
+
+static void test_same_file(void **state)
+{
+	const char *a = tu_path("same-a.h5"), *b = tu_path("same-b.h5");
+	struct h5write_opts o = tu_h5_opts(3, 0);
+	struct timespec ts[2];
+	struct stat sa, sa2, sb;
+	struct h5prof *p = NULL;
+	char want[700], byte;
+	int fd;
+
+	(void)state;
+	assert_string_equal(tu_h5_write_standard("same-a.h5", &o), a);
+	assert_string_equal(tu_h5_write_standard("same-b.h5", &o), b);
+	assert_int_equal(stat(a, &sa), 0);
+	assert_int_equal(stat(b, &sb), 0);
+	assert_true(h5prof_same_file(&sa, &sa));
+	assert_false(h5prof_same_file(&sa, &sb));
+	/* the right file, unchanged: opens */
+	assert_int_equal(h5prof_open_stat(&p, a, &sa), 0);
+	h5prof_free(p);
+	p = NULL;
+	/* a replaced file (another inode, same content and size) */
+	snprintf(want, sizeof(want),
+		 "cannot read '%s': the file changed while it was read; nothing stored", a);
+	assert_int_equal(h5prof_open_stat(&p, a, &sb), ERR_IO);
+	assert_string_equal(err_msg(), want);
+	assert_null(p);
+	/* the same inode rewritten in place, mtime put back: ctime differs */
+	ts[0] = sa.st_atim;
+	ts[1] = sa.st_mtim;
+	fd = open(a, O_RDWR);
+	assert_true(fd >= 0);
+	assert_int_equal(pread(fd, &byte, 1, 0), 1);
+	assert_int_equal(pwrite(fd, &byte, 1, 0), 1);
+	assert_int_equal(futimens(fd, ts), 0);
+	close(fd);
+	assert_int_equal(stat(a, &sa2), 0);
+	assert_true(sa2.st_ino == sa.st_ino && sa2.st_mtim.tv_nsec == sa.st_mtim.tv_nsec);
+	assert_false(h5prof_same_file(&sa, &sa2));
+	assert_int_equal(h5prof_open_stat(&p, a, &sa), ERR_IO);
+	assert_string_equal(err_msg(), want);
+	/* h5prof_open_file: the real cause */
+	snprintf(want, sizeof(want), "cannot read '%s': is a directory", tu_tmpdir());
+	assert_int_equal(h5prof_open_file(tu_tmpdir(), &fd, &sa), ERR_IO);
+	assert_string_equal(err_msg(), want);
+	assert_int_equal(h5prof_open_file("/dev/null", &fd, &sa), ERR_IO);
+	assert_string_equal(err_msg(), "cannot read '/dev/null': not a regular file");
+}
+
+TU_MAIN(setup, tu_store_teardown,
+	{
+	    cmocka_unit_test(test_outside_the_file),
+	    cmocka_unit_test(test_no_plugin),
+	    cmocka_unit_test(test_size_bombs),
+	    cmocka_unit_test(test_soft_inside),
+	    cmocka_unit_test(test_long_chunk_once),
+	    cmocka_unit_test(test_same_file),
+	})
