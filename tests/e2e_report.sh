@@ -3,7 +3,8 @@
 # atomic -o, the escaping of hostile region names, no URL anywhere in the
 # page, the structure of the page on a small fixed store against
 # tests/golden/report-outline.txt (element names with their class and id,
-# in order, repeated elements counted: not pixels), and the page in a real
+# in order, repeated elements counted: not pixels), the change points
+# (those "scopedb changes" reports), and the page in a real
 # browser: headless Chromium loads it with no console error, every chart
 # is in the DOM, the screenshot is not blank and no request leaves the
 # machine.  Chromium is the Debian package "chromium" (.ci/deps test);
@@ -75,6 +76,11 @@ equals "trend charts" "$(count '<svg class="chart trend"' report.html)" 4
 equals "trend lines" "$(count '<path class="line"' report.html)" 4
 equals "baseline marks" "$(count '<g class="mark ma">' report.html)" 4
 equals "candidate marks" "$(count '<g class="mark mb">' report.html)" 4
+# the change points of scopedb changes: every region 30% slower from run 9
+equals "change points" "$(count '<g class="cp">' report.html)" 4
+equals "change points as changes finds them" "$(grep -o '<g class="cp">' report.html | wc -l)" \
+	"$($S changes --branch main --format csv | tail -n +2 | wc -l)"
+contains "change point of solve" "$page" "run 8 (c0ffee08) to run 9 (c0ffee09)"
 equals "box plots" "$(count '<g class="box m[ab]">' report.html)" 8
 equals "heatmaps" "$(count '<svg class="chart heat"' report.html)" 2
 equals "heatmap cells" "$(count '<rect class="h[0-6]" x=' report.html)" 32
@@ -155,6 +161,7 @@ equals "dom: trend charts" "$(count '<svg class="chart trend"' "$web/dom.html")"
 equals "dom: trend lines" "$(count '<path class="line"' "$web/dom.html")" 4
 equals "dom: hover points" "$(count '<circle cx=' "$web/dom.html")" $((48 + 8 + 8))
 equals "dom: box plots" "$(count '<g class="box m[ab]">' "$web/dom.html")" 8
+equals "dom: change points" "$(count '<g class="cp">' "$web/dom.html")" 4
 equals "dom: heatmaps" "$(count '<svg class="chart heat"' "$web/dom.html")" 2
 equals "dom: heatmap cells" "$(count '<rect class="h[0-6]" x=' "$web/dom.html")" 32
 equals "dom: tables" "$(count '<table class="sortable' "$web/dom.html")" 2

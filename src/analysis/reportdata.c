@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "analysis/reportdata.h"
+#include "scopedb/changes.h"
 #include "scopedb/err.h"
 #include "scopedb/filter.h"
 #include "scopedb/history.h"
@@ -125,15 +126,19 @@ out:
 static int reportdata_trends(struct reportdata *rd, const struct store_history_point *p, size_t np)
 {
 	struct history_step *s = NULL;
+	struct stats_val *sv = NULL;
+	struct changepoint_opts cpo;
 	double *v = NULL;
 	size_t i, j, start;
 	int rc = 0;
 
 	if (!np)
 		return 0;
+	changepoint_opts_init(&cpo);
 	s = util_calloc(np, sizeof(*s));
 	v = util_calloc(np, sizeof(*v));
-	if (!s || !v) {
+	sv = util_calloc(np, sizeof(*sv));
+	if (!s || !v || !sv) {
 		rc = err_nomem();
 		goto out;
 	}
@@ -160,6 +165,7 @@ static int reportdata_trends(struct reportdata *rd, const struct store_history_p
 			o->run_id = q->run_id;
 			o->v = s[start + j].v.none ? NAN : s[start + j].v.v;
 			v[j] = o->v;
+			sv[j] = s[start + j].v;
 			o->time = util_strdup(q->time ? q->time : "");
 			o->commit = q->commit ? util_strdup(q->commit) : NULL;
 			if (!o->time || (q->commit && !o->commit)) {
@@ -168,9 +174,13 @@ static int reportdata_trends(struct reportdata *rd, const struct store_history_p
 			}
 		}
 		r->recent = reportdata_recent(v, r->npts);
+		rc = changes_series(&r->changes, &r->nchanges, p + start, sv, r->npts, &cpo);
+		if (rc)
+			goto out;
 	}
 out:
 	free(s);
+	free(sv);
 	free(v);
 	return rc;
 }
@@ -356,6 +366,7 @@ void reportdata_release(struct reportdata *rd)
 			free(r->pts[j].commit);
 		}
 		free(r->pts);
+		free(r->changes);
 		free(r->ranks[0]);
 		free(r->ranks[1]);
 		free(r->name);

@@ -3,7 +3,8 @@
  * one pass: the check of two runs or run sets (compare_runs(), exactly as
  * "scopedb check" computes it), each selected region's metric over the
  * last N runs of a branch or tag (store_region_history() and
- * history_values(), as "scopedb history"), the call-duration summary of
+ * history_values(), as "scopedb history", with the change points
+ * "scopedb changes" finds, changes_series()), the call-duration summary of
  * both compared runs (the stored min, p50, p95, p99 and max) and the
  * total time of every region on every rank of both runs (the load
  * imbalance).  The HTML page itself is render_html.c's.
@@ -17,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "scopedb/changepoint.h"
 #include "scopedb/compare.h"
 #include "scopedb/store.h"
 
@@ -43,6 +45,10 @@ struct reportdata_region {
 	/* the last value against the median of the (up to)
 	 * REPORTDATA_RECENT values before it, in percent; NaN without both */
 	double recent;
+	/* the change points of the trend (changes_series(), as "scopedb
+	 * changes" finds them): indexes into pts */
+	struct changepoint *changes;
+	size_t nchanges;
 	struct reportdata_dist dist[2]; /* baseline, candidate */
 	/* total seconds per rank of each run (NaN: no row on that rank);
 	 * NULL when the run is not known */

@@ -356,6 +356,38 @@ static void trend_mark(struct html *h, const struct reportdata_region *r,
 		    x + (x > TW - 20 ? -9.0 : 3.0), TPAD + 6, side ? "B" : "A");
 }
 
+/* A change point (changes_series(), as "scopedb changes" reports it): a
+ * line between the last run before and the first run after, and the
+ * change in text. */
+static void trend_change(struct html *h, const struct reportdata_region *r,
+			 const struct trend_scale *s, const struct changepoint *c)
+{
+	const struct reportdata_point *a = &r->pts[c->before], *b = &r->pts[c->after];
+	double x = (trend_x(s, c->before) + trend_x(s, c->after)) / 2;
+	char pct[64], va[64], vb[64];
+
+	format_pct(pct, sizeof(pct), 0, c->pct);
+	html_value(va, sizeof(va), h->metric, c->v_before);
+	html_value(vb, sizeof(vb), h->metric, c->v_after);
+	html_printf(h, "<g class=\"cp\"><line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\"/>", x,
+		    TPAD, x, TH - TPAD);
+	html_printf(
+	    h, "<text x=\"%.0f\" y=\"%.0f\">%s</text><title>change point %s: %s to %s, run %lld",
+	    x + (x > TW - 40 ? -34.0 : 2.0), TH - TPAD - 2, pct, pct, va, vb, (long long)a->run_id);
+	if (a->commit) {
+		html_puts(h, " (");
+		html_text(h, a->commit);
+		html_puts(h, ")");
+	}
+	html_printf(h, " to run %lld", (long long)b->run_id);
+	if (b->commit) {
+		html_puts(h, " (");
+		html_text(h, b->commit);
+		html_puts(h, ")");
+	}
+	html_printf(h, ", p %.2g</title></g>", c->p);
+}
+
 static void trend_chart(struct html *h, const struct reportdata *rd,
 			const struct reportdata_region *r, size_t hover)
 {
@@ -405,6 +437,8 @@ static void trend_chart(struct html *h, const struct reportdata *rd,
 		html_puts(h, "</circle>");
 	}
 	html_puts(h, "</g>");
+	for (i = 0; i < r->nchanges; i++)
+		trend_change(h, r, &s, &r->changes[i]);
 	for (i = 0; i < r->npts; i++) {
 		if (rd->run_id[0] && r->pts[i].run_id == rd->run_id[0])
 			trend_mark(h, r, &s, i, 0);
@@ -446,7 +480,8 @@ static void html_trends(struct html *h, const struct reportdata *rd, size_t nhis
 		    ", oldest on the left; one chart per region, sorted by the largest recent "
 		    "change (the last run against the median of the %d before it). "
 		    "<span class=\"ka\">A</span> marks the baseline, <span class=\"kb\">B</span> "
-		    "the candidate; hover a point for its run, commit and date.</p>\n"
+		    "the candidate, <span class=\"kp\">a labelled line</span> a change point (as "
+		    "scopedb changes finds them); hover a point for its run, commit and date.</p>\n"
 		    "<div class=\"grid\">\n",
 		    REPORTDATA_RECENT);
 	for (i = 0; i < rd->nregions && !h->rc; i++) {
@@ -626,7 +661,7 @@ static void heat_map(struct html *h, const struct reportdata *rd,
 {
 	size_t nr = rd->nranks[1], nb = nr < HTML_HEAT_COLS ? nr : HTML_HEAT_COLS, i, b;
 	const double cw = nb ? fmin(24.0, fmax(6.0, 480.0 / (double)nb)) : 6.0, ch = 14, left = 200;
-	double width = left + cw * (double)nb + 200, height = ch * (double)n + 16;
+	double width = left + cw * (double)nb + 290, height = ch * (double)n + 16;
 
 	html_printf(h,
 		    "<svg class=\"chart heat\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f "
@@ -770,13 +805,14 @@ static const char html_style[] =
     "svg text{fill:var(--fg);font:9px system-ui,sans-serif}.ax{fill:var(--mute)}\n"
     ".frame{fill:none;stroke:var(--grid)}.line{fill:none;stroke:var(--line);"
     "stroke-width:1.2}.pts circle{fill:var(--line);fill-opacity:.25}\n"
+    ".cp line{stroke:#CC79A7;stroke-width:1.5}.cp text{fill:#CC79A7;font-weight:700}"
     ".mark line{stroke-dasharray:2 2}.ma line,.ma circle{stroke:var(--a);fill:var(--a)}"
     ".mb line,.mb circle{stroke:var(--b);fill:var(--b)}.ma text{fill:var(--a)}"
     ".mb text{fill:var(--b)}\n"
     ".box line{stroke-width:1.5}.box rect{fill-opacity:.6}.ma rect{fill:var(--a)}"
     ".mb rect{fill:var(--b)}.box .p99{stroke-width:2}\n"
     ".ka{color:var(--a);font-weight:700}.kb{color:var(--b);font-weight:700}"
-    ".kc{color:#0072B2}.kd{color:#E69F00}\n"
+    ".kp{color:#CC79A7;font-weight:700}.kc{color:#0072B2}.kd{color:#E69F00}\n"
     ".h0{fill:#0072B2}.h1{fill:#56B4E9}.h2{fill:#A6D3EF}.h3{fill:var(--h3)}"
     ".h4{fill:#F5CF85}.h5{fill:#E69F00}.h6{fill:#D55E00}\n"
     ".legend span{margin-right:1em;white-space:nowrap}svg.sw{width:10px;height:10px;"
