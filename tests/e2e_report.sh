@@ -88,6 +88,14 @@ equals "heatmap cells" "$(count '<rect class="h[0-6]" x=' report.html)" 32
 equals "hover points" "$(grep -o '<g class="pts">.*' report.html | head -1 | sed 's|</g>.*||' |
 	grep -o '<circle' | wc -l)" 12
 
+# a file candidate (as a pull request's CI job checks one): the same
+# charts, the file read once more for its distributions and ranks
+expect 0 "file candidate" $S report 8 r12.h5 -o file.html
+contains "file candidate named" "$(cat file.html)" "<b>Candidate:</b> r12.h5 (file"
+equals "file: box plots" "$(count '<g class="box m[ab]"><text' file.html)" 8
+equals "file: heatmap cells" "$(count '<rect class="h[0-6]" x=' file.html)" 32
+equals "file: no candidate mark" "$(count '<g class="mark mb">' file.html)" 0
+
 # trends only, of a tag; and a --history limit
 expect 0 "trends only" $S report --tag odd -o tag.html
 contains "tag scope" "$(cat tag.html)" "of tag &apos;odd&apos;"

@@ -16,6 +16,7 @@
 #include "scopedb/err.h"
 #include "scopedb/filter.h"
 #include "scopedb/history.h"
+#include "scopedb/runarg.h"
 #include "scopedb/util.h"
 #include "select/match.h"
 
@@ -187,13 +188,14 @@ out:
 
 /* The call-duration summary of every region of run side of rd (stored
  * min, max, mean and percentiles of all ranks). */
-static int reportdata_dists(struct reportdata *rd, struct store *st, int side, struct match *m)
+static int reportdata_dists(struct reportdata *rd, struct store *st, int64_t run_id, int side,
+			    struct match *m)
 {
 	struct store_region_stats *g = NULL;
 	size_t n = 0, i;
 	int rc;
 
-	rc = store_region_stats(st, &g, &n, rd->run_id[side], NULL, 0, reportdata_filter, m);
+	rc = store_region_stats(st, &g, &n, run_id, NULL, 0, reportdata_filter, m);
 	for (i = 0; !rc && i < n; i++) {
 		struct reportdata_region *r = reportdata_find(rd, g[i].name);
 		struct reportdata_dist *d = r ? &r->dist[side] : NULL;
@@ -232,7 +234,8 @@ static int reportdata_rank_total(void *ctx, const char *region, int64_t rank, in
 
 /* The total seconds of every region on each rank 0..nranks-1 of run side
  * (NaN where the rank has no row), in one store query. */
-static int reportdata_ranks(struct reportdata *rd, struct store *st, int side, size_t nranks)
+static int reportdata_ranks(struct reportdata *rd, struct store *st, int64_t run_id, int side,
+			    size_t nranks)
 {
 	struct reportdata_rank_ctx c = {rd, side};
 	size_t i, k;
@@ -245,7 +248,7 @@ static int reportdata_ranks(struct reportdata *rd, struct store *st, int side, s
 			rd->regions[i].ranks[side][k] = NAN;
 	}
 	rd->nranks[side] = nranks;
-	return store_rank_totals(st, rd->run_id[side], reportdata_rank_total, &c);
+	return store_rank_totals(st, run_id, reportdata_rank_total, &c);
 }
 
 /* rd->scope and the run filter f of the trends. */
@@ -283,6 +286,7 @@ int reportdata_build(struct reportdata *rd, const struct reportdata_opts *o)
 	const char *tagv[1];
 	char now[32];
 	struct buf pat = BUF_INIT;
+	struct runarg_db db;
 	const char *pattern;
 	size_t np = 0, i;
 	int rc, side;
@@ -330,20 +334,28 @@ int reportdata_build(struct reportdata *rd, const struct reportdata_opts *o)
 		rc = err_set(ERR_NOTFOUND, "no run of %s has a selected region", rd->scope);
 		goto out;
 	}
-	for (side = 0; side < 2 && rd->compared; side++) {
+	runarg_db_init(&db, st, co.db_path);
+	for (side = 0; side < 2 && rd->compared && !rc; side++) {
 		const struct store_run *run = side ? &rd->cmp.b.run : &rd->cmp.a.run;
 		size_t nranks = run->num_ranks > 0 ? (size_t)run->num_ranks : 0;
+		struct runarg ra;
 
-		if (!rd->run_id[side])
-			continue;
 		if (nranks > REPORTDATA_MAX_RANKS)
 			nranks = REPORTDATA_MAX_RANKS;
-		rc = reportdata_dists(rd, st, side, m);
+		/* a file: read again, into a store of its own (compare_runs()
+		 * kept none) */
+		memset(&ra, 0, sizeof(ra));
+		ra.st = st;
+		ra.run_id = rd->run_id[side];
+		if (!ra.run_id)
+			rc = runarg_resolve(&ra, &db, side ? o->candidate : o->baseline);
 		if (!rc)
-			rc = reportdata_ranks(rd, st, side, nranks);
-		if (rc)
-			goto out;
+			rc = reportdata_dists(rd, ra.st, ra.run_id, side, m);
+		if (!rc)
+			rc = reportdata_ranks(rd, ra.st, ra.run_id, side, nranks);
+		runarg_release(&ra);
 	}
+	runarg_db_release(&db);
 out:
 	store_history_free(p, np);
 	store_close(st);

@@ -66,6 +66,7 @@ int cmd_report(int argc, char **argv)
 			 "the candidate set (as check); implies --stat", cmd_opt_window, 0),
 	    OPT_LIST(0, "allow-different", &allow, "KEY",
 		     "compare runs whose metadata KEY differs (repeatable)"),
+	    OPT__FILE_LIMITS(),
 	    OPT_STRING('o', "output", &path, "FILE", "write the page to FILE (default: stdout)"),
 	    OPT_END(),
 	};

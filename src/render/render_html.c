@@ -559,8 +559,8 @@ static void html_dists(struct html *h, const struct reportdata *rd)
 	size_t i;
 
 	html_puts(h, "<section id=\"distributions\"><h2>Distributions</h2>\n");
-	if (!rd->compared || (!rd->run_id[0] && !rd->run_id[1])) {
-		html_puts(h, "<p>The call durations of two stored runs are shown when BASELINE and "
+	if (!rd->compared) {
+		html_puts(h, "<p>The call durations of both runs are shown when BASELINE and "
 			     "CANDIDATE are given.</p></section>\n");
 		return;
 	}
@@ -734,8 +734,8 @@ static void html_ranks(struct html *h, const struct reportdata *rd)
 
 	html_puts(h, "<section id=\"ranks\"><h2>Ranks</h2>\n");
 	if (!rd->compared || !rd->nranks[1]) {
-		html_puts(h, "<p>The per-rank totals of a stored candidate run are shown when "
-			     "BASELINE and CANDIDATE are given.</p></section>\n");
+		html_puts(h, "<p>The per-rank totals of the candidate are shown when BASELINE and "
+			     "CANDIDATE are given.</p></section>\n");
 		return;
 	}
 	order = util_calloc(rd->nregions, sizeof(*order));
