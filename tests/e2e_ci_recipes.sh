@@ -28,6 +28,9 @@ for y in github-workflow.yml gitlab-ci.yml; do
 done
 contains "gitlab-ci.yml declares the junit report" "$(cat "$CI_DIR/gitlab-ci.yml")" \
 	"junit: scopedb-junit.xml"
+for y in github-workflow.yml gitlab-ci.yml; do
+	contains "$y keeps the html report" "$(cat "$CI_DIR/$y")" "scopedb-report.html"
+done
 
 # --- GitHub Actions ------------------------------------------------------------
 mkdir gh && cd gh || exit 1
@@ -95,6 +98,7 @@ contains "gh: summary names the region" "$(cat summary.md)" "budget violations: 
 contains "gh: summary file candidate" "$(cat summary.md)" "**Candidate:** ../slow.h5 (file"
 equals "gh: pr not stored" "$(sql "$db" "select count(*) from runs")" 2
 cmp -s summary.md scopedb-report.md && ok || bad "gh: report file is the summary"
+contains "gh: html report of the pr" "$(cat scopedb-report.html)" "Regression check: FAIL"
 
 : >summary.md
 run gh_env pull_request 8/merge other 72 ../ok2.h5
@@ -174,6 +178,8 @@ mv good.sqlite "$db"
 run gl_mr 81 ../slow2.h5
 equals "gl: mr regression fails" "$rc" 1
 contains "gl: mr report fail" "$(cat scopedb-report.md)" "budget violations: solve"
+contains "gl: html report of the mr" "$(cat scopedb-report.html)" "Regression check: FAIL"
+contains "gl: html report trends of main" "$(cat scopedb-report.html)" "of branch &apos;main&apos;"
 [ -s scopedb-junit.xml ] && ok || bad "gl: junit written"
 xmllint --noout scopedb-junit.xml && ok || bad "gl: junit is well-formed"
 equals "gl: junit failure is solve" \

@@ -1351,6 +1351,77 @@ static void test_backend_check(void **state)
 	assert_true(tu_file_exists(path));
 }
 
+/* store_rank_totals() callback: "region rank total" lines appended to a buf. */
+static int rank_total_line(void *ctx, const char *region, int64_t rank, int64_t total)
+{
+	return buf_printf(ctx, "%s %lld %lld\n", region, (long long)rank, (long long)total);
+}
+
+/* Sort the lines of b (so the two paths compare whatever their order). */
+static void sort_lines(struct buf *b)
+{
+	char *lines[16], *p, *save = NULL;
+	struct buf out = BUF_INIT;
+	size_t n = 0, i, j;
+
+	for (p = strtok_r(b->data, "\n", &save); p && n < 16; p = strtok_r(NULL, "\n", &save))
+		lines[n++] = p;
+	for (i = 1; i < n; i++)
+		for (j = i; j > 0 && strcmp(lines[j - 1], lines[j]) > 0; j--) {
+			char *t = lines[j];
+
+			lines[j] = lines[j - 1];
+			lines[j - 1] = t;
+		}
+	for (i = 0; i < n; i++)
+		assert_int_equal(buf_printf(&out, "%s\n", lines[i]), 0);
+	buf_release(b);
+	*b = out;
+}
+
+/* Every (region, rank) total of a run: from the backend's one query, and
+ * from the front end's fallback (one region_stats per rank) for a backend
+ * without it; both alike. */
+static void test_rank_totals(void **state)
+{
+	char path[512];
+	struct store_backend be = sqlite_store_backend;
+	struct store *st;
+	struct store_timing t;
+	struct buf fast = BUF_INIT, slow = BUF_INIT;
+	int64_t run, a, b;
+
+	(void)state;
+	st = open_tmp(path, "ranks.sqlite");
+	run = begin_run(st, "r1");
+	a = region_id(st, "solve");
+	b = region_id(st, "io");
+	fill_timing(&t, run, a, 0);
+	assert_int_equal(store_add_timing(st, &t), 0);
+	fill_timing(&t, run, a, 2);
+	t.total = 50;
+	assert_int_equal(store_add_timing(st, &t), 0);
+	fill_timing(&t, run, b, 3);
+	t.total = 7;
+	assert_int_equal(store_add_timing(st, &t), 0);
+	assert_int_equal(store_commit(st), 0);
+	assert_int_equal(store_rank_totals(st, run, rank_total_line, &fast), 0);
+	store_close(st);
+	sort_lines(&fast);
+	assert_string_equal(fast.data, "io 3 7\nsolve 0 38\nsolve 2 50\n");
+
+	be.rank_totals = NULL;
+	assert_int_equal(store_backend_check(&be), 0);
+	assert_int_equal(store_open_with(&st, &be, path, STORE_READONLY), 0);
+	assert_int_equal(store_rank_totals(st, run, rank_total_line, &slow), 0);
+	sort_lines(&slow);
+	assert_string_equal(slow.data, fast.data);
+	assert_int_equal(store_rank_totals(st, run + 1, rank_total_line, &slow), ERR_NOTFOUND);
+	store_close(st);
+	buf_release(&fast);
+	buf_release(&slow);
+}
+
 TU_MAIN(NULL, NULL,
 	{
 	    cmocka_unit_test(test_create_and_reopen),
@@ -1364,6 +1435,7 @@ TU_MAIN(NULL, NULL,
 	    cmocka_unit_test(test_rows_hint),
 	    cmocka_unit_test(test_runs_tags_meta),
 	    cmocka_unit_test(test_regions_and_timings),
+	    cmocka_unit_test(test_rank_totals),
 	    cmocka_unit_test(test_finish_run),
 	    cmocka_unit_test(test_finish_batches),
 	    cmocka_unit_test(test_list_order),

@@ -64,4 +64,11 @@ rc=0
 "$scopedb" check pin:baseline "$candidate" --metric "${METRIC:-p95}" \
 	--max-regression "${BUDGET:-5}" --format markdown >"$report" || rc=$?
 cat "$report" >>"$summary"
+# The HTML report for people (an artifact): the verdict, the main branch's
+# trends, the distributions and the ranks.  The check above decides the job.
+if [ "$rc" -lt 2 ]; then
+	"$scopedb" report pin:baseline "$candidate" --metric "${METRIC:-p95}" \
+		--max-regression "${BUDGET:-5}" --branch "${MAIN_BRANCH:-main}" -o scopedb-report.html ||
+		echo "scopedb: no HTML report (the check above stands)" >&2
+fi
 exit "$rc"

@@ -68,4 +68,11 @@ rc=0
 	--max-regression "${BUDGET:-5}" --format markdown --output junit="$junit" \
 	>"$report" || rc=$?
 cat "$report"
+# The HTML report for people (an artifact): the verdict, the main branch's
+# trends, the distributions and the ranks.  The check above decides the job.
+if [ "$rc" -lt 2 ]; then
+	"$scopedb" report pin:baseline "$candidate" --metric "${METRIC:-p95}" \
+		--max-regression "${BUDGET:-5}" --branch "${CI_DEFAULT_BRANCH:-main}" -o scopedb-report.html ||
+		echo "scopedb: no HTML report (the check above stands)" >&2
+fi
 exit "$rc"

@@ -270,6 +270,18 @@ int store_region_stats(struct store *st, struct store_region_stats **out, size_t
 		       const int64_t *ranks, size_t nranks, store_region_filter filter, void *ctx);
 void store_region_stats_free(struct store_region_stats *regs, size_t n);
 
+/* Called by store_rank_totals() with one (region, rank) row of a run:
+ * the region's name, the rank and its total in ns.  Non-zero stops. */
+typedef int (*store_rank_total_fn)(void *ctx, const char *region, int64_t rank, int64_t total_ns);
+
+/*
+ * Every (region, rank) row of run_id with its total time, in no particular
+ * order (the per-rank picture of a run: report's heatmaps).  One query
+ * where the backend has one (rank_totals), else one store_region_stats()
+ * per rank of the run.  Errors: the store's, and fn's return.
+ */
+int store_rank_totals(struct store *st, int64_t run_id, store_rank_total_fn fn, void *ctx);
+
 /*
  * Append the stored call durations (ns) of one region of run_id on the
  * selected ranks (ranks NULL = all) to out, sorted ascending.  Blobs that do

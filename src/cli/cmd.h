@@ -44,6 +44,7 @@ extern const struct opt_cmd cmd_ingest_usage;
 extern const struct opt_cmd cmd_meta_usage;
 extern const struct opt_cmd cmd_pin_usage;
 extern const struct opt_cmd cmd_pins_usage;
+extern const struct opt_cmd cmd_report_usage;
 extern const struct opt_cmd cmd_prune_usage;
 extern const struct opt_cmd cmd_pull_usage;
 extern const struct opt_cmd cmd_push_usage;
@@ -66,6 +67,7 @@ int cmd_ingest(int argc, char **argv);
 int cmd_meta(int argc, char **argv);
 int cmd_pin(int argc, char **argv);
 int cmd_pins(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 int cmd_prune(int argc, char **argv);
 int cmd_pull(int argc, char **argv);
 int cmd_push(int argc, char **argv);
@@ -85,5 +87,9 @@ int cmd_tag_change(int argc, char **argv, int add);
 /* diff (check = 0) and check (check = 1) share their options and output;
  * defined in cmd_diff.c. */
 int cmd_compare(int argc, char **argv, int check);
+
+/* --baseline-window N, --candidate-window N (size_t *): 1 to 1000 runs;
+ * defined in cmd_diff.c, shared with report. */
+int cmd_opt_window(const struct opt *opt, const char *arg);
 
 #endif

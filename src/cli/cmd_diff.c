@@ -89,7 +89,7 @@ static int compare_opt_threshold(const struct opt *opt, const char *arg)
 
 /* --baseline-window N, --candidate-window N (size_t *): 1 to 1000 runs;
  * either turns the statistical check on. */
-static int compare_opt_window(const struct opt *opt, const char *arg)
+int cmd_opt_window(const struct opt *opt, const char *arg)
 {
 	char *end;
 	long v;
@@ -154,11 +154,11 @@ int cmd_compare(int argc, char **argv, int check)
 		0, "baseline-window", &co.baseline_window, "N",                                    \
 		"the first set: the N newest runs ending at the first\nrun (its branch, or "       \
 		"its tag for tag:NAME); implies --stat",                                           \
-		compare_opt_window, 0),                                                            \
+		cmd_opt_window, 0),                                                                \
 	    OPT_CALLBACK(0, "candidate-window", &co.candidate_window, "N",                         \
 			 "the second set: likewise (default: the second run and\nthe runs of its " \
 			 "commit); implies --stat",                                                \
-			 compare_opt_window, 0)
+			 cmd_opt_window, 0)
 	const struct opt diff_opts[] = {
 	    COMPARE_OPTS,
 	    OPT_CHOICE(0, "sort", &co.sort, "KEY", NULL, "delta pct name", compare_opt_sort),

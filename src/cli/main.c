@@ -25,6 +25,7 @@ const struct cmd cmd_table[] = {
     {cmd_prune, &cmd_prune_usage, 0},
     {cmd_pull, &cmd_pull_usage, 0},
     {cmd_push, &cmd_push_usage, 0},
+    {cmd_report, &cmd_report_usage, 0},
     {cmd_rm, &cmd_rm_usage, 0},
     {cmd_runs, &cmd_runs_usage, 0},
     {cmd_show, &cmd_show_usage, 0},

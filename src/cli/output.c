@@ -165,10 +165,11 @@ static int cli_outfile_tmp(struct cli_outfile *o, int keep_mode, mode_t mode)
 /* Check o's FILE and prepare it (see struct cli_outfile) before anything
  * is written: a directory, a missing or unwritable parent directory are
  * errors here. */
+static int cli_outfile_prepare(struct cli_outfile *o);
+
 static int cli_outfile_open(struct cli_outfile *o, const char *arg)
 {
 	const char *eq = strchr(arg, '=');
-	struct stat sb, lb;
 
 	o->arg = arg;
 	o->path = eq + 1;
@@ -176,6 +177,14 @@ static int cli_outfile_open(struct cli_outfile *o, const char *arg)
 	o->fmt = cli_output_format(arg, eq);
 	if (!o->fmt)
 		return ERR_NOMEM;
+	return cli_outfile_prepare(o);
+}
+
+/* The FILE part of cli_outfile_open(): o->arg and o->path set. */
+static int cli_outfile_prepare(struct cli_outfile *o)
+{
+	struct stat sb, lb;
+
 	if (!strcmp(o->path, "-")) {
 		o->to_stdout = 1;
 		return 0;
@@ -318,4 +327,34 @@ out:
 	doc_release(&d);
 	buf_release(&out);
 	return code;
+}
+
+int cli_write_file(const char *path, const struct buf *data)
+{
+	struct cli_outfile o;
+	int rc;
+
+	memset(&o, 0, sizeof(o));
+	o.arg = path;
+	o.path = path;
+	o.fd = -1;
+	rc = cli_outfile_prepare(&o);
+	if (!rc && buf_add(&o.data, data->data ? data->data : "", data->len))
+		rc = err_nomem();
+	if (!rc && o.to_stdout)
+		rc = fwrite(o.data.data ? o.data.data : "", 1, o.data.len, stdout) == o.data.len
+			 ? 0
+			 : cli_outfile_error(&o, EIO);
+	else if (!rc)
+		rc = cli_outfile_write(&o);
+	if (!rc && o.tmp)
+		rc = cli_outfiles_rename(&o, 1);
+	if (o.fd >= 0)
+		close(o.fd);
+	if (o.tmp)
+		unlink(o.tmp);
+	free(o.tmp);
+	free(o.target);
+	buf_release(&o.data);
+	return rc;
 }

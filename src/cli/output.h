@@ -50,4 +50,12 @@ int cli_outputs_check(const char *const *outs, size_t n, const char *allowed);
 int cli_print_doc_outputs(cli_doc_fn build, const void *ctx, const char *fmt, int color, int ok,
 			  const char *const *outs, size_t n);
 
+/*
+ * Write data to path as --output writes a file (temporary file beside it,
+ * then a rename; "-" or the file stdout goes to: stdout; a FIFO or a
+ * device written as it is).  Errors name the path ("cannot write --output
+ * 'x/r.html': no such file or directory"); nothing is half-written.
+ */
+int cli_write_file(const char *path, const struct buf *data);
+
 #endif

@@ -157,3 +157,9 @@ int escape_roff(struct buf *out, const char *s)
 	}
 	return rc ? err_nomem() : 0;
 }
+
+int escape_html(struct buf *out, const char *s)
+{
+	/* the same entities: &apos; is HTML5 too, and text never needs more */
+	return escape_xml(out, s);
+}

@@ -12,6 +12,8 @@
  *                 line breaks as character references, other control
  *                 characters and invalid UTF-8 bytes as '?' (not allowed
  *                 in XML 1.0);
+ *   escape_html:  HTML text or a double-quoted attribute value (also inside
+ *                 inline SVG): escape_xml's rules, which HTML5 accepts as is;
  *   escape_msg:   a diagnostic line on stderr (errors, warnings, progress):
  *                 control characters as \xNN, so text quoted from a file
  *                 or the store can neither break the line nor drive the
@@ -30,6 +32,7 @@ int escape_md(struct buf *out, const char *s);
 int escape_csv(struct buf *out, const char *s);
 int escape_json(struct buf *out, const char *s);
 int escape_xml(struct buf *out, const char *s);
+int escape_html(struct buf *out, const char *s);
 int escape_roff(struct buf *out, const char *s);
 int escape_msg(struct buf *out, const char *s);
 

@@ -123,6 +123,9 @@ struct store_backend {
 	int (*remove_run)(struct store_conn *c, char **unpinned, int64_t run_id, int force);
 	int (*compact)(struct store_conn *c, int64_t *before, int64_t *after);
 	int (*used_bytes)(struct store_conn *c, int64_t *out);
+
+	/* optional (NULL: store_rank_totals() asks region_stats per rank) */
+	int (*rank_totals)(struct store_conn *c, int64_t run_id, store_rank_total_fn fn, void *ctx);
 };
 
 /*

@@ -423,6 +423,31 @@ int store_region_stats(struct store *st, struct store_region_stats **out, size_t
 	return st->be->region_stats(st->conn, out, n, run_id, ranks, nranks, filter, ctx);
 }
 
+int store_rank_totals(struct store *st, int64_t run_id, store_rank_total_fn fn, void *ctx)
+{
+	struct store_region_stats *g = NULL;
+	struct store_run run;
+	size_t n = 0, i;
+	int64_t rank;
+	int rc;
+
+	if (st->be->rank_totals)
+		return st->be->rank_totals(st->conn, run_id, fn, ctx);
+	/* a backend without the query: one pooled query per rank */
+	rc = store_get_run(st, &run, run_id);
+	for (rank = 0; !rc && rank < run.num_ranks; rank++) {
+		rc = store_region_stats(st, &g, &n, run_id, &rank, 1, NULL, NULL);
+		for (i = 0; !rc && i < n; i++)
+			if (g[i].nranks)
+				rc = fn(ctx, g[i].name, rank, g[i].total);
+		store_region_stats_free(g, n);
+		g = NULL;
+		n = 0;
+	}
+	store_run_release(&run);
+	return rc;
+}
+
 void store_region_stats_free(struct store_region_stats *regs, size_t n)
 {
 	size_t i;

@@ -618,6 +618,7 @@ const struct store_backend sqlite_store_backend = {
     .find_runs = sqlite_find_runs,
     .get_run = sqlite_get_run,
     .region_stats = sqlite_region_stats,
+    .rank_totals = sqlite_rank_totals,
     .region_durations = sqlite_region_durations,
     .region_history = sqlite_region_history,
     .scan_timings = sqlite_scan_timings,

@@ -796,3 +796,33 @@ out:
 	sqlite3_finalize(s);
 	return ret;
 }
+
+/* sqlite_rank_totals(): every timings row of run ?1 with its region's name
+ * (one scan of the run's rows; the name looked up per row). */
+static const char RANK_TOTALS_SQL[] = "SELECT r.name, t.rank, t.total_ns FROM timings AS t "
+				      "JOIN regions AS r ON r.id = t.region_id WHERE t.run_id = ?1";
+
+int sqlite_rank_totals(struct store_conn *st, int64_t run_id, store_rank_total_fn fn, void *ctx)
+{
+	sqlite3_stmt *s = NULL;
+	int rc, ret;
+
+	ret = sqlite_prepare(st, &s, RANK_TOTALS_SQL, 0, "read");
+	if (ret)
+		goto out;
+	rc = sqlite3_bind_int64(s, 1, run_id);
+	while (!ret && sqlite_row(s, &rc)) {
+		const char *name = (const char *)sqlite3_column_text(s, 0);
+
+		if (!name) {
+			ret = err_nomem();
+			goto out;
+		}
+		ret = fn(ctx, name, sqlite3_column_int64(s, 1), sqlite3_column_int64(s, 2));
+	}
+	if (!ret)
+		ret = sqlite_rows_done(st, rc);
+out:
+	sqlite3_finalize(s);
+	return ret;
+}

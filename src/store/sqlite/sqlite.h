@@ -252,6 +252,7 @@ int sqlite_region_stats(struct store_conn *st, struct store_region_stats **out, 
 int sqlite_region_durations(struct store_conn *st, struct i64vec *out, struct i64vec *ends,
 			    int64_t run_id, int64_t region_id, const int64_t *ranks, size_t nranks);
 int sqlite_scan_timings(struct store_conn *st, int64_t run_id, store_timing_fn fn, void *ctx);
+int sqlite_rank_totals(struct store_conn *st, int64_t run_id, store_rank_total_fn fn, void *ctx);
 
 /* ---- history.c -------------------------------------------------------- */
 

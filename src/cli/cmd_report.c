@@ -1,0 +1,121 @@
+/*
+ * cmd_report.c - "scopedb report [BASELINE CANDIDATE] -o report.html": one
+ * self-contained HTML page with the check of two runs or run sets, each
+ * region's trend over the last N runs of a branch or tag, both runs'
+ * call-duration distributions and the region x rank heatmaps.  The data
+ * is reportdata_build() (src/analysis/reportdata.c), the page
+ * render_html_report() (src/render/render_html.c); -o is written as
+ * --output writes a file (cli_write_file(): a temporary file, then a
+ * rename).  A report is not a gate: it exits 0 whatever the verdict.
+ */
+#include <string.h>
+
+#include "cmd.h"
+#include "cli/cli.h"
+#include "cli/output.h"
+#include "analysis/reportdata.h"
+#include "render/render_html.h"
+#include "scopedb/err.h"
+#include "scopedb/util.h"
+
+/* Runs per trend by default (issue 16). */
+#define REPORT_HISTORY 50
+
+const struct opt_cmd cmd_report_usage = {
+    .name = "report",
+    .synopsis = "scopedb report [BASELINE CANDIDATE] [--history N] [--branch B | --tag T]\n"
+		"                [--metric M] [--include P...] [--exclude P...]\n"
+		"                [--max-regression PCT] [--stat] [--baseline-window N]\n"
+		"                [--candidate-window N] [--allow-different KEY]...\n"
+		"                [-o FILE] [--db PATH]",
+    .before = "BASELINE and CANDIDATE are runs as check takes them (selectors or files).",
+    .after = "The page has the check's verdict (as scopedb check computes it), a chart of\n"
+	     "each region's metric over the last N runs (default 50) of --branch, --tag or\n"
+	     "the candidate's branch, both runs' call-duration box plots and the region x\n"
+	     "rank heatmaps.  It is one file with inline SVG and no network access.\n"
+	     "Exit status 0 whatever the verdict (use check to gate), 2 on errors.",
+    .summary = "write an HTML report: verdict, trends, distributions, ranks",
+    .max_args = 2,
+};
+
+int cmd_report(int argc, char **argv)
+{
+	const struct opt_cmd *self = &cmd_report_usage;
+	struct opt_list inc = OPT_LIST_INIT, exc = OPT_LIST_INIT, allow = OPT_LIST_INIT;
+	const char *db = NULL, *path = "-";
+	struct reportdata_opts ro;
+	struct reportdata rd;
+	struct buf page = BUF_INIT;
+	long history = REPORT_HISTORY;
+	int code = CLI_EXIT_ERROR, nargs;
+	const struct opt opts[] = {
+	    OPT__DB(&db),
+	    OPT__METRIC(&ro.cmp.metric),
+	    OPT__INCLUDE(&inc),
+	    OPT__EXCLUDE(&exc),
+	    OPT_COUNT(0, "history", &history, "N", "runs per trend chart (default 50)"),
+	    OPT_STRING(0, "branch", &ro.branch, "B",
+		       "trends of branch B (default: the candidate's branch)"),
+	    OPT_STRING(0, "tag", &ro.tag, "T", "trends of the runs tagged T"),
+	    OPT__PERCENT("max-regression", &ro.cmp.max_regression,
+			 "the check's budget: a region's metric may grow by PCT %\n(default 0)", 1),
+	    OPT_FLAG(0, "stat", &ro.cmp.stat, "statistical verdicts (as check --stat)"),
+	    OPT_CALLBACK(0, "baseline-window", &ro.cmp.baseline_window, "N",
+			 "the baseline set (as check); implies --stat", cmd_opt_window, 0),
+	    OPT_CALLBACK(0, "candidate-window", &ro.cmp.candidate_window, "N",
+			 "the candidate set (as check); implies --stat", cmd_opt_window, 0),
+	    OPT_LIST(0, "allow-different", &allow, "KEY",
+		     "compare runs whose metadata KEY differs (repeatable)"),
+	    OPT__FILE_LIMITS(),
+	    OPT_STRING('o', "output", &path, "FILE", "write the page to FILE (default: stdout)"),
+	    OPT_END(),
+	};
+
+	memset(&ro, 0, sizeof(ro));
+	memset(&rd, 0, sizeof(rd));
+	ro.cmp.metric = STATS_TOTAL;
+	nargs = opt_parse(self, opts, argc, argv, &code);
+	if (nargs < 0)
+		goto out;
+	if (nargs == 1) {
+		code = opt_usage_error(self, opts,
+				       "report needs no run or two (BASELINE CANDIDATE), not one");
+		goto out;
+	}
+	if (ro.branch && ro.tag) {
+		code = opt_usage_error(self, opts, "--branch and --tag cannot be combined");
+		goto out;
+	}
+	if (history < 1) {
+		code = opt_usage_error(self, opts, "--history needs at least 1 run");
+		goto out;
+	}
+	if (ro.cmp.baseline_window || ro.cmp.candidate_window)
+		ro.cmp.stat = 1;
+	ro.cmp.db_path = cli_db_path(db);
+	ro.cmp.includes = inc.v;
+	ro.cmp.ninclude = inc.n;
+	ro.cmp.excludes = exc.v;
+	ro.cmp.nexclude = exc.n;
+	ro.cmp.allow_different = allow.v;
+	ro.cmp.nallow_different = allow.n;
+	ro.cmp.check = 1;
+	ro.history = (size_t)history;
+	if (nargs == 2) {
+		ro.baseline = argv[0];
+		ro.candidate = argv[1];
+	}
+	if (reportdata_build(&rd, &ro) || render_html_report(&page, &rd, &ro.cmp) ||
+	    cli_write_file(path, &page)) {
+		code = cli_error();
+		goto out;
+	}
+	code = cli_finish(CLI_EXIT_OK);
+out:
+	reportdata_release(&rd);
+	buf_release(&page);
+	opt_list_release(&inc);
+	opt_list_release(&exc);
+	opt_list_release(&allow);
+	return code;
+}

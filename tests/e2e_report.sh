@@ -1,0 +1,189 @@
+#!/usr/bin/env bash
+# End-to-end tests of "scopedb report" (issue 16): the usage errors, the
+# atomic -o, the escaping of hostile region names, no URL anywhere in the
+# page, the structure of the page on a small fixed store against
+# tests/golden/report-outline.txt (element names with their class and id,
+# in order, repeated elements counted: not pixels), the change points
+# (those "scopedb changes" reports), and the page in a real
+# browser: headless Chromium loads it with no console error, every chart
+# is in the DOM, the screenshot is not blank and no request leaves the
+# machine.  Chromium is the Debian package "chromium" (.ci/deps test);
+# without it the browser part is skipped, except in CI (CI=true) where it
+# fails.  SCOPEDB_REPORT_PNG=FILE also copies the screenshot to FILE
+# (docs/report.png is made so).  GOLDEN_UPDATE=1 rewrites the outline.
+. "$(dirname "$0")/e2e-lib.sh"
+: "${MKPROFILE:?}"
+S=$SCOPEDB
+here=$(cd "$(dirname "$0")" && pwd)
+db=$E2E_DIR/r.sqlite
+export SCOPEDB_DB=$db
+
+# --- a store of 12 runs of branch main, 4 ranks, and one of branch dev -----
+# runs 9-12 are 30% slower; one region name is hostile HTML.
+hostile='<script>alert(1)</script>"&x'
+for i in $(seq 1 12); do
+	sc=$(awk -v i="$i" 'BEGIN { printf "%.2f", (i > 8 ? 1.3 : 1.0) + 0.02 * (i % 3) }')
+	"$MKPROFILE" --ranks 4 --regions "solve,io,comm/allreduce,$hostile" --calls 40 --seed "$i" \
+		--scale "$sc" --timestamp "2026-01-$(printf %02d "$i")T00:00:00Z" "r$i.h5" >/dev/null
+	expect 0 "ingest r$i" $S ingest --quiet --branch main --commit "c0ffee$(printf %02d "$i")" "r$i.h5"
+done
+"$MKPROFILE" --ranks 2 --regions solve --calls 10 --seed 99 --timestamp 2026-02-01T00:00:00Z dev.h5 >/dev/null
+expect 0 "ingest dev" $S ingest --quiet --branch dev --tag odd --commit dead01 dev.h5
+
+# --- usage ------------------------------------------------------------------
+expect 0 "help report" $S help report
+contains "help report" "$out" "usage: scopedb report [BASELINE CANDIDATE]"
+expect 0 "--help lists report" $S --help
+contains "--help lists report" "$out" "report"
+run $S report 1
+equals "one run: exit" "$rc" 2
+contains "one run: message" "$err" "scopedb: report needs no run or two (BASELINE CANDIDATE), not one"
+run $S report --branch main --tag odd
+equals "branch and tag: exit" "$rc" 2
+contains "branch and tag: message" "$err" "scopedb: --branch and --tag cannot be combined"
+run $S report --history 0
+equals "history 0: exit" "$rc" 2
+expect_err 2 "unknown run" "scopedb: no run 'latest~40': only 13 runs stored" \
+	$S report latest~40 latest -o x.html
+[ ! -e x.html ] && ok || bad "a failed report wrote x.html"
+expect_err 2 "missing directory" \
+	"scopedb: cannot write --output 'no/such/r.html': no such file or directory" \
+	$S report 8 12 --branch main -o no/such/r.html
+expect_err 2 "no region selected" "scopedb: no region matches 'nothing_here' in store '$db'" \
+	$S report --include nothing_here
+
+# --- the page -----------------------------------------------------------------
+expect 0 "report 8 12" $S report 8 12 -o report.html
+equals "report 8 12: quiet" "$out$err" ""
+expect 0 "report to stdout" $S report 8 12
+contains "stdout is a page" "$out" "<!DOCTYPE html>"
+page=$(cat report.html)
+contains "verdict" "$page" "Regression check: FAIL"
+contains "budget" "$page" "Budget: +0% (total)"
+contains "baseline" "$page" "<b>Baseline:</b> run 8"
+contains "trend scope" "$page" "of branch &apos;main&apos;"
+contains "hover: run, commit, date" "$page" "<title>baseline (A): run 8, commit c0ffee08, 2026-01-08: "
+contains "hostile name escaped" "$page" "&lt;script&gt;alert(1)&lt;/script&gt;&quot;&amp;x"
+n=$(grep -c '<script>alert' report.html)
+equals "no raw hostile name" "$n" 0
+equals "one script element" "$(grep -c '<script>' report.html)" 1
+# no URL: no scheme, no protocol-relative reference, no src attribute
+equals "no URL" "$(grep -Eic 'https?:|//[a-z0-9]|src=|url\(|@import' report.html)" 0
+equals "links are fragments" "$(grep -o 'href="[^"]*"' report.html | grep -vc 'href="#')" 0
+# the charts: 4 regions, 4 ranks on both sides
+count() { grep -o "$1" "$2" | wc -l; }
+equals "trend charts" "$(count '<svg class="chart trend"' report.html)" 4
+equals "trend lines" "$(count '<path class="line"' report.html)" 4
+equals "baseline marks" "$(count '<g class="mark ma">' report.html)" 4
+equals "candidate marks" "$(count '<g class="mark mb">' report.html)" 4
+# the change points of scopedb changes: every region 30% slower from run 9
+equals "change points" "$(count '<g class="cp">' report.html)" 4
+equals "change points as changes finds them" "$(grep -o '<g class="cp">' report.html | wc -l)" \
+	"$($S changes --branch main --format csv | tail -n +2 | wc -l)"
+contains "change point of solve" "$page" "run 8 (c0ffee08) to run 9 (c0ffee09)"
+equals "box plots" "$(count '<g class="box m[ab]">' report.html)" 8
+equals "heatmaps" "$(count '<svg class="chart heat"' report.html)" 2
+equals "heatmap cells" "$(count '<rect class="h[0-6]" x=' report.html)" 32
+# the trend's hover points are capped: 12 runs, one point each here
+equals "hover points" "$(grep -o '<g class="pts">.*' report.html | head -1 | sed 's|</g>.*||' |
+	grep -o '<circle' | wc -l)" 12
+
+# a file candidate (as a pull request's CI job checks one): the same
+# charts, the file read once more for its distributions and ranks
+expect 0 "file candidate" $S report 8 r12.h5 -o file.html
+contains "file candidate named" "$(cat file.html)" "<b>Candidate:</b> r12.h5 (file"
+equals "file: box plots" "$(count '<g class="box m[ab]"><text' file.html)" 8
+equals "file: heatmap cells" "$(count '<rect class="h[0-6]" x=' file.html)" 32
+equals "file: no candidate mark" "$(count '<g class="mark mb">' file.html)" 0
+
+# trends only, of a tag; and a --history limit
+expect 0 "trends only" $S report --tag odd -o tag.html
+contains "tag scope" "$(cat tag.html)" "of tag &apos;odd&apos;"
+contains "no verdict" "$(cat tag.html)" "No runs compared"
+equals "tag: one region" "$(count '<svg class="chart trend"' tag.html)" 1
+expect 0 "history 5" $S report 8 12 --history 5 -o h5.html
+contains "history 5" "$(cat h5.html)" "over the last 5 runs"
+# an existing file is replaced whole, keeping its mode
+chmod 600 h5.html
+expect 0 "replace" $S report 8 12 --history 3 -o h5.html
+equals "replaced mode" "$(stat -c %a h5.html)" 600
+contains "replaced" "$(cat h5.html)" "over the last 3 runs"
+
+# --- the structure, against the golden outline ---------------------------------
+outline() {
+	sed '/^<script>$/,/^<\/script>$/d' "$1" | grep -o '<[a-z][a-z0-9]*[^>]*>' |
+		awk '{ n = $0; sub(/^</, "", n); sub(/[ >].*/, "", n); c = ""; i = ""
+		if (match($0, / class="[^"]*"/)) c = substr($0, RSTART, RLENGTH)
+		if (match($0, / id="[^"]*"/)) i = substr($0, RSTART, RLENGTH)
+		print n c i }' | uniq -c | sed 's/^ *//'
+}
+outline report.html >outline.txt
+golden=$here/golden/report-outline.txt
+if [ "${GOLDEN_UPDATE:-}" = 1 ]; then
+	cp outline.txt "$golden"
+	echo "wrote $golden"
+fi
+if diff -u "$golden" outline.txt >outline.diff; then ok; else
+	head -80 outline.diff >&2
+	bad "the page's outline differs from $golden"
+fi
+
+# --- in a real browser ------------------------------------------------------------
+browser=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$browser" ]; then
+	if [ "${CI:-}" = true ]; then
+		bad "chromium is not installed (bash .ci/deps test installs it)"
+	else
+		echo "e2e_report: chromium not installed: the browser checks are skipped" >&2
+	fi
+	finish
+fi
+# Chromium refuses to run as root with its sandbox: as root the browser
+# runs as nobody, in a directory nobody can read and write.
+web=$(mktemp -d /tmp/scopedb-web-XXXXXX)
+chmod 777 "$web"
+cp report.html "$web/report.html"
+printf '<!DOCTYPE html><html><head><meta charset="utf-8"><title>blank</title></head><body></body></html>\n' \
+	>"$web/blank.html"
+chmod 644 "$web"/*.html
+as_user=()
+[ "$(id -u)" = 0 ] && as_user=(runuser -u nobody --)
+pids=()
+cleanup_browser() {
+	local p
+	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+	rm -rf "$web" "$E2E_DIR"
+}
+trap cleanup_browser EXIT
+# chrome ARGS...: one headless run (stdout: its output, stderr to a file);
+# every host name resolves to nothing, so a request could not leave
+chrome() {
+	"${as_user[@]}" env HOME="$web" "$browser" --headless --disable-gpu --no-first-run \
+		--user-data-dir="$web/profile" --host-resolver-rules="MAP * ~NOTFOUND" \
+		--enable-logging=stderr --v=0 --window-size=1200,1800 "$@" 2>>"$web/stderr" &
+	pids+=($!)
+	wait $!
+}
+chrome --dump-dom "file://$web/report.html" >"$web/dom.html"
+equals "dom: trend charts" "$(count '<svg class="chart trend"' "$web/dom.html")" 4
+equals "dom: trend lines" "$(count '<path class="line"' "$web/dom.html")" 4
+equals "dom: hover points" "$(count '<circle cx=' "$web/dom.html")" $((48 + 8 + 8))
+equals "dom: box plots" "$(count '<g class="box m[ab]">' "$web/dom.html")" 8
+equals "dom: change points" "$(count '<g class="cp">' "$web/dom.html")" 4
+equals "dom: heatmaps" "$(count '<svg class="chart heat"' "$web/dom.html")" 2
+equals "dom: heatmap cells" "$(count '<rect class="h[0-6]" x=' "$web/dom.html")" 32
+equals "dom: tables" "$(count '<table class="sortable' "$web/dom.html")" 2
+# the script ran: it shows the filter box
+equals "dom: script ran" "$(grep -c '<p id="filter">' "$web/dom.html")" 1
+chrome --screenshot="$web/report.png" "file://$web/report.html" >/dev/null
+chrome --screenshot="$web/blank.png" "file://$web/blank.html" >/dev/null
+shot=$(stat -c %s "$web/report.png" 2>/dev/null || echo 0)
+blank=$(stat -c %s "$web/blank.png" 2>/dev/null || echo 0)
+# a blank page compresses to almost nothing; the report's pixels do not
+if [ "$blank" -gt 0 ] && [ "$shot" -gt $((blank * 4)) ]; then ok; else
+	bad "the screenshot looks blank ($shot bytes; an empty page: $blank)"
+fi
+if [ -n "${SCOPEDB_REPORT_PNG:-}" ]; then cp "$web/report.png" "$SCOPEDB_REPORT_PNG"; fi
+errs=$(grep -E 'CONSOLE|Uncaught|net::ERR' "$web/stderr" || true)
+equals "no console error or request" "$errs" ""
+finish

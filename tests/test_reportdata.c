@@ -1,0 +1,163 @@
+/*
+ * test_reportdata.c - the pieces of "scopedb report" that need no store:
+ * the recent change a trend grid is sorted by (reportdata_recent()), and
+ * the page render_html_report() draws from a hand-made struct reportdata:
+ * escaping of hostile names, no URL, one chart per region in the order of
+ * the largest recent change, and the downsampling of long trends (line
+ * vertices and hover points capped, whatever the number of runs).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/reportdata.h"
+#include "render/escape.h"
+#include "render/render_html.h"
+#include "testutil.h"
+
+static void test_recent(void **state)
+{
+	const double flat[] = {10, 10, 10, 12};
+	const double gaps[] = {NAN, 8, NAN, 12, 10, 11};
+	double many[30];
+	size_t i;
+
+	(void)state;
+	assert_true(fabs(reportdata_recent(flat, 4) - 20.0) < 1e-12);
+	/* median of 8, 12, 10 is 10 */
+	assert_true(fabs(reportdata_recent(gaps, 6) - 10.0) < 1e-12);
+	assert_true(isnan(reportdata_recent(flat, 1)));
+	{
+		const double last_none[] = {1, 2, NAN};
+		const double zero[] = {0, 0, 5};
+
+		assert_true(isnan(reportdata_recent(last_none, 3)));
+		assert_true(isnan(reportdata_recent(zero, 3)));
+	}
+	/* only the REPORTDATA_RECENT values before the last count */
+	for (i = 0; i < 30; i++)
+		many[i] = i < 15 ? 1000.0 : 4.0;
+	many[29] = 5.0;
+	assert_true(fabs(reportdata_recent(many, 30) - 25.0) < 1e-12);
+}
+
+static void test_escape_html(void **state)
+{
+	struct buf b = BUF_INIT;
+
+	(void)state;
+	assert_int_equal(escape_html(&b, "<a href=\"x\">&'</a>"), 0);
+	assert_string_equal(b.data, "&lt;a href=&quot;x&quot;&gt;&amp;&apos;&lt;/a&gt;");
+	buf_release(&b);
+}
+
+/* How many times needle occurs in hay. */
+static size_t count(const char *hay, const char *needle)
+{
+	size_t n = 0;
+
+	while ((hay = strstr(hay, needle)) != NULL) {
+		n++;
+		hay += strlen(needle);
+	}
+	return n;
+}
+
+/* A report of nreg regions with npts runs each (no comparison). */
+static void fill(struct reportdata *rd, size_t nreg, size_t npts)
+{
+	size_t i, j;
+
+	memset(rd, 0, sizeof(*rd));
+	rd->metric = STATS_TOTAL;
+	rd->scope = strdup("branch 'main'");
+	rd->generated = strdup("2026-01-01T00:00:00Z");
+	rd->regions = calloc(nreg, sizeof(*rd->regions));
+	assert_non_null(rd->regions);
+	rd->nregions = nreg;
+	for (i = 0; i < nreg; i++) {
+		struct reportdata_region *r = &rd->regions[i];
+		char name[64];
+
+		snprintf(name, sizeof(name), i == 0 ? "<img src=x onerror=alert(%zu)>" : "r%03zu",
+			 i);
+		r->name = strdup(name);
+		r->pts = calloc(npts, sizeof(*r->pts));
+		assert_non_null(r->pts);
+		r->npts = npts;
+		for (j = 0; j < npts; j++) {
+			r->pts[j].run_id = (int64_t)j + 1;
+			r->pts[j].v = 0.001 * (double)(1 + (j * 7 + i) % 5);
+			r->pts[j].time = strdup("2026-01-01T00:00:00Z");
+			r->pts[j].commit = strdup("<b>c0ffee</b>");
+		}
+		r->recent = (double)i; /* the last region has the largest change */
+	}
+}
+
+static void test_page(void **state)
+{
+	struct reportdata rd;
+	struct compare_opts co;
+	struct buf b = BUF_INIT;
+	const char *first, *last;
+
+	(void)state;
+	memset(&co, 0, sizeof(co));
+	fill(&rd, 3, 20);
+	assert_int_equal(render_html_report(&b, &rd, &co), 0);
+	assert_non_null(strstr(b.data, "<!DOCTYPE html>"));
+	assert_int_equal(count(b.data, "<img"), 0);
+	assert_int_equal(count(b.data, "<b>c0ffee"), 0);
+	assert_non_null(strstr(b.data, "&lt;img src=x onerror=alert(0)&gt;"));
+	assert_int_equal(count(b.data, "http"), 0);
+	assert_int_equal(count(b.data, "<svg class=\"chart trend\""), 3);
+	/* sorted by the largest recent change: r002 first */
+	first = strstr(b.data, "<span class=\"rn\">r002");
+	last = strstr(b.data, "<span class=\"rn\">&lt;img");
+	assert_true(first && last && first < last);
+	/* 20 runs: every run is a hover point */
+	assert_int_equal(count(b.data, "<circle"), 3 * 20);
+	buf_release(&b);
+	reportdata_release(&rd);
+}
+
+static void test_downsampled(void **state)
+{
+	struct reportdata rd;
+	struct compare_opts co;
+	struct buf b = BUF_INIT;
+	const char *p, *end;
+	size_t vertices = 0;
+
+	(void)state;
+	memset(&co, 0, sizeof(co));
+	fill(&rd, 256, 1000);
+	assert_int_equal(render_html_report(&b, &rd, &co), 0);
+	assert_int_equal(count(b.data, "<svg class=\"chart trend\""), 256);
+	assert_int_equal(count(b.data, "<circle"), 256 * html_hover_points(256));
+	p = strstr(b.data, "<path class=\"line\" d=\"");
+	assert_non_null(p);
+	end = strchr(p + 22, '"');
+	for (; p < end; p++)
+		vertices += *p == 'M' || *p == 'L';
+	assert_true(vertices <= 2 * HTML_LINE_BUCKETS);
+	assert_true(vertices >= HTML_LINE_BUCKETS);
+	/* far under the 1 MB of a whole report with its other sections */
+	assert_true(b.len < 800 * 1000);
+	buf_release(&b);
+	reportdata_release(&rd);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_recent),
+	    cmocka_unit_test(test_escape_html),
+	    cmocka_unit_test(test_page),
+	    cmocka_unit_test(test_downsampled),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
