@@ -289,6 +289,10 @@ changes_views() {
 	t changes --format json --metric p95 --sort pct
 	t changes --include 'so|io' --since 2026-01-05 --format csv
 	t history halo --format json
+	# the HTML report (trends, change points, distributions, ranks) on
+	# stdout, its generation time masked
+	t report 10 11 -o - --history 12
+	t report --branch main -o - --stat --baseline-window 5
 }
 DBV=$series
 SCOPEDB_DB=$series changes_views >changes-pg.txt
