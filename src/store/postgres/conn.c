@@ -650,7 +650,9 @@ static void postgres_close(struct store_conn *c)
 	if (!c)
 		return;
 	if (c->db) {
-		if (postgres_in_txn(c))
+		/* the COMMIT of a read snapshot, sent, needs no answer: the
+		 * transaction only read (one round trip less per command) */
+		if (!c->pending && postgres_in_txn(c))
 			PQclear(PQexec(c->db, "ROLLBACK"));
 		PQfinish(c->db);
 	}
@@ -686,6 +688,8 @@ int postgres_in_txn(struct store_conn *c)
 
 void postgres_cache_clear(struct store_conn *c)
 {
+	postgres_cache_drop(c);
+	c->reading = 0;
 	strmap_release(&c->names);
 	strmap_init(&c->names);
 	c->ids.len = 0;
@@ -771,12 +775,20 @@ void postgres_snapshot_end(struct store_conn *c, int own)
 
 static int postgres_read_begin(struct store_conn *c, int *started)
 {
-	return postgres_snapshot_begin(c, started);
+	int ret = postgres_snapshot_begin(c, started);
+
+	postgres_cache_drop(c);
+	c->reading = !ret && *started;
+	return ret;
 }
 
 static void postgres_read_end(struct store_conn *c)
 {
-	if (c && c->db)
+	if (!c)
+		return;
+	postgres_cache_drop(c);
+	c->reading = 0;
+	if (c->db)
 		postgres_snapshot_end(c, 1);
 }
 
@@ -892,4 +904,5 @@ const struct store_backend postgres_store_backend = {
     .remove_run = postgres_remove_run,
     .compact = postgres_compact,
     .used_bytes = postgres_used_bytes,
+    .rank_totals = postgres_rank_totals,
 };

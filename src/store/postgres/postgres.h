@@ -48,6 +48,32 @@
 /* Send the COPY buffers once one of them holds this many bytes. */
 #define POSTGRES_COPY_FLUSH (8u << 20)
 
+/* Runs kept by the read snapshot's cache (cache.c). */
+#define POSTGRES_RUN_CACHE 4
+/* Regions whose durations one query of the cache fetches (cache.c). */
+#define POSTGRES_BLOB_CHUNK 32
+
+/* A run read with its tags and metadata in one query, until the caller
+ * takes each (cache.c). */
+struct pg_cached_run {
+	int64_t id;
+	int has_run, has_meta;
+	struct store_run run;
+	struct store_meta meta;
+};
+
+/* The duration blobs the caller is expected to ask for, region after
+ * region, and the chunk of them fetched (cache.c). */
+struct pg_blob_cache {
+	int64_t run_id;
+	char *ranks;		     /* postgres_array() of the rank set, NULL: all */
+	int64_t *order;		     /* region ids in the order they will be asked */
+	struct rows_series_key *pos; /* region id -> index in order, by id */
+	size_t n;
+	size_t lo, hi; /* order[lo..hi) are in r */
+	PGresult *r;   /* region_id, data (binary), by region id */
+};
+
 struct store_conn {
 	PGconn *db;
 	char *location; /* as given, password masked: for messages */
@@ -63,6 +89,11 @@ struct store_conn {
 	int pending;
 	/* pending COPY rows of timings and timings_durations */
 	struct buf copy_timings, copy_durations;
+	/* inside the snapshot of read_begin(): the caches below are valid */
+	int reading;
+	struct pg_cached_run runs[POSTGRES_RUN_CACHE];
+	size_t nruns;
+	struct pg_blob_cache blobs;
 };
 
 /* Up to 16 text parameters of one statement (NULL values are SQL NULL). */
@@ -108,7 +139,8 @@ void postgres_rollback(struct store_conn *c);
  * open (*own = 1 then); postgres_snapshot_end() ends it. */
 int postgres_snapshot_begin(struct store_conn *c, int *own);
 void postgres_snapshot_end(struct store_conn *c, int own);
-/* Forget the region ids and the next ids of the transaction. */
+/* Forget the region ids and the next ids of the transaction, and the read
+ * snapshot's cache (cache.c). */
 void postgres_cache_clear(struct store_conn *c);
 
 /* Parameters: pp_init(), then one pp_* per parameter in order. */
@@ -183,6 +215,37 @@ int postgres_region_durations(struct store_conn *c, struct i64vec *out, struct i
 			      size_t nranks);
 
 int postgres_scan_timings(struct store_conn *c, int64_t run_id, store_timing_fn fn, void *ctx);
+int postgres_rank_totals(struct store_conn *c, int64_t run_id, store_rank_total_fn fn, void *ctx);
+
+/* Fill out (zeroed first) from the PG_RUN_COLUMNS of row; its tags are
+ * the caller's. */
+int postgres_run_from_row(struct store_run *out, const PGresult *r, int row);
+
+/* ---- cache.c (reading ahead inside a read snapshot) -------------------- */
+
+/* Forget what the read snapshot's cache holds. */
+void postgres_cache_drop(struct store_conn *c);
+/* Run id with its tags into *run and its metadata into *meta, in one
+ * query; *found = 0 (and nothing filled) when there is no such run. */
+int postgres_fetch_run(struct store_conn *c, struct store_run *run, struct store_meta *meta,
+		       int *found, int64_t id);
+/* Keep run and meta of run id (either may be NULL) for the takers below,
+ * inside a read snapshot (else release them); they are moved, and left
+ * zeroed. */
+void postgres_cache_keep(struct store_conn *c, int64_t id, struct store_run *run,
+			 struct store_meta *meta);
+/* 1 when the cache held run id (or its metadata) and *out took it. */
+int postgres_cache_take_run(struct store_conn *c, struct store_run *out, int64_t id);
+int postgres_cache_take_meta(struct store_conn *c, struct store_meta *out, int64_t id);
+/* The regions of regs[0..n) with calls will have their durations of run
+ * run_id over ranks (postgres_array() text, NULL: all) asked for, in that
+ * order. */
+void postgres_blobs_expect(struct store_conn *c, int64_t run_id, const char *ranks,
+			   const struct store_region_stats *regs, size_t n);
+/* store_region_durations() from the expected blobs: *hit = 0 (nothing
+ * done) for a region out of the plan. */
+int postgres_blobs_get(struct store_conn *c, int *hit, struct i64vec *out, struct i64vec *ends,
+		       int64_t run_id, int64_t region_id, const char *ranks);
 
 /* ---- history.c -------------------------------------------------------- */
 

@@ -21,10 +21,11 @@
 
 /* ---- runs and metadata ----------------------------------------------- */
 
-static int run_from_row(struct store_run *out, const PGresult *r, int row)
+int postgres_run_from_row(struct store_run *out, const PGresult *r, int row)
 {
 	int ret;
 
+	memset(out, 0, sizeof(*out));
 	out->id = pg_int(r, row, 0);
 	out->schema = (int)pg_int(r, row, 8);
 	out->num_ranks = pg_int(r, row, 10);
@@ -90,36 +91,21 @@ out:
 	return ret;
 }
 
-/* One run with its tags in one round trip: one row per tag (ordered), or
- * one row with a NULL tag. */
+/* One run with its tags (and its metadata, kept for postgres_get_meta())
+ * in one round trip, unless the cache has it. */
 int postgres_get_run(struct store_conn *c, struct store_run *out, int64_t id)
 {
-	struct pg_params p;
-	PGresult *r = NULL;
-	int i, ret;
+	struct store_meta meta;
+	int found, ret;
 
-	memset(out, 0, sizeof(*out));
-	pp_init(&p);
-	pp_int(&p, id);
-	ret = postgres_exec(c, &r,
-			    "SELECT " PG_RUN_COLUMNS ", t.tag FROM runs LEFT JOIN run_tags AS t ON "
-			    "t.run_id = runs.id WHERE runs.id = $1 ORDER BY t.tag",
-			    &p, 0, "read");
-	if (ret)
-		goto out;
-	if (PQntuples(r) == 0) {
+	if (postgres_cache_take_run(c, out, id))
+		return 0;
+	ret = postgres_fetch_run(c, out, &meta, &found, id);
+	if (!ret && !found)
 		ret =
 		    err_set(ERR_NOTFOUND, "no run %lld in store '%s'", (long long)id, c->location);
-		goto out;
-	}
-	ret = run_from_row(out, r, 0);
-	for (i = 0; !ret && i < PQntuples(r); i++)
-		if (!PQgetisnull(r, i, 13))
-			ret = rows_add_tag(out, PQgetvalue(r, i, 13));
-out:
-	PQclear(r);
-	if (ret)
-		store_run_release(out);
+	if (!ret)
+		postgres_cache_keep(c, id, NULL, &meta);
 	return ret;
 }
 
@@ -131,6 +117,8 @@ int postgres_get_meta(struct store_conn *c, struct store_meta *out, int64_t run_
 	int i, ret;
 
 	memset(out, 0, sizeof(*out));
+	if (postgres_cache_take_meta(c, out, run_id))
+		return 0;
 	pp_init(&p);
 	pp_int(&p, run_id);
 	ret = postgres_exec(c, &r,
@@ -204,10 +192,24 @@ static int resolve_nth(struct store_conn *c, int64_t *out, int64_t *count, enum 
 	return postgres_query_int(c, count, sql, &p, 0);
 }
 
+/* Inside a read snapshot, the run is read whole for the cache: its
+ * store_get_run() and store_get_meta() follow. */
 static int resolve_exists(struct store_conn *c, int64_t *out, int64_t id)
 {
+	struct store_run run;
+	struct store_meta meta;
 	struct pg_params p;
+	int found, ret;
 
+	if (c->reading) {
+		*out = 0;
+		ret = postgres_fetch_run(c, &run, &meta, &found, id);
+		if (!ret && found) {
+			*out = id;
+			postgres_cache_keep(c, id, &run, &meta);
+		}
+		return ret;
+	}
 	pp_init(&p);
 	pp_int(&p, id);
 	return postgres_query_int(c, out, "SELECT id FROM runs WHERE id = $1", &p, 1);
@@ -409,12 +411,14 @@ int postgres_region_stats(struct store_conn *c, struct store_region_stats **out,
 	}
 out:
 	PQclear(r);
-	free(arr);
 	if (ret) {
+		free(arr);
 		store_region_stats_free(regs, len);
 		return ret;
 	}
 	rows_sort_regions(regs, len);
+	postgres_blobs_expect(c, run_id, arr, regs, len);
+	free(arr);
 	if (!len) {
 		free(regs);
 		regs = NULL;
@@ -439,11 +443,14 @@ int postgres_region_durations(struct store_conn *c, struct i64vec *out, struct i
 	size_t start = out->len, ends_start = ends ? ends->len : 0;
 	PGresult *r = NULL;
 	char *arr;
-	int failed, i, ret;
+	int failed, hit, i, ret;
 
 	arr = postgres_array(ranks, nranks, &failed);
 	if (failed)
 		return err_nomem();
+	ret = postgres_blobs_get(c, &hit, out, ends, run_id, region_id, arr);
+	if (hit)
+		goto out;
 	pp_init(&p);
 	pp_int(&p, run_id);
 	pp_int(&p, region_id);
@@ -459,6 +466,7 @@ int postgres_region_durations(struct store_conn *c, struct i64vec *out, struct i
 		if (!ret && ends)
 			ret = i64vec_push(ends, (int64_t)out->len);
 	}
+out:
 	PQclear(r);
 	free(arr);
 	if (ret) {
@@ -553,7 +561,7 @@ int postgres_find_runs(struct store_conn *c, struct store_run **out, size_t *n,
 		}
 	}
 	for (i = 0; i < PQntuples(r) && !ret; i++, len++)
-		ret = run_from_row(&runs[i], r, i);
+		ret = postgres_run_from_row(&runs[i], r, i);
 	if (!ret)
 		ret = attach_tags(c, runs, len);
 out:
@@ -640,4 +648,24 @@ int postgres_scan_timings(struct store_conn *c, int64_t run_id, store_timing_fn 
 	    "LEFT JOIN timings_durations AS d ON d.timing_id = t.id WHERE t.run_id = $1 "
 	    "ORDER BY t.id",
 	    &p, timing_row, &x);
+}
+
+/* One binary query for every (region, rank) total of the run (store.h:
+ * store_rank_totals()), instead of region_stats per rank. */
+int postgres_rank_totals(struct store_conn *c, int64_t run_id, store_rank_total_fn fn, void *ctx)
+{
+	struct pg_params p;
+	PGresult *r = NULL;
+	int i, ret;
+
+	pp_init(&p);
+	pp_int(&p, run_id);
+	ret = postgres_exec(c, &r,
+			    "SELECT r.name, t.rank, t.total_ns FROM timings AS t JOIN regions AS r "
+			    "ON r.id = t.region_id WHERE t.run_id = $1",
+			    &p, 1, "read");
+	for (i = 0; !ret && i < PQntuples(r); i++)
+		ret = fn(ctx, PQgetvalue(r, i, 0), pg_bin_int(r, i, 1), pg_bin_int(r, i, 2));
+	PQclear(r);
+	return ret;
 }
