@@ -301,6 +301,30 @@ SCOPEDB_DB=$DBV changes_views >changes-sqlite.txt
 if diff -u changes-sqlite.txt changes-pg.txt >changes.diff; then ok; else bad "changes differ: $(head -30 changes.diff)"; fi
 contains "changes: the shift at run 11" "$(cat changes-pg.txt)" "solve   10 -> 11  c11000000000"
 
+# Many regions: PostgreSQL reads the durations of a diff or show with
+# --ranks POSTGRES_BLOB_CHUNK (32) regions per query (src/store/postgres/
+# cache.c); 70 regions take three such queries per run, and a run named
+# twice is read twice.
+regs=$(for i in $(seq 0 69); do printf 'r%03d,' "$i"; done)
+mk --ranks 3 --regions "${regs%,}" --calls 12 --seed 7 m1.h5
+mk --ranks 3 --regions "${regs%,}" --calls 12 --seed 8 --slow r040=1.3 m2.h5
+many=$(pg_newdb many)
+for db in "$many" "$E2E_DIR/many.sqlite"; do
+	$S ingest --db "$db" --quiet m1.h5 m2.h5 >/dev/null || bad "many-regions ingest"
+done
+many_views() {
+	t diff 1 2 --ranks 0,2 --metric p95
+	t diff 2 2 --ranks 1 --metric p99 --format csv
+	t diff 1 2 --ranks 0 --metric p50 --include 'r0[3-6]'
+	t show 2 --ranks 0,1 --columns region,calls,p50,std
+}
+DBV=$many
+SCOPEDB_DB=$many many_views >many-pg.txt
+DBV=$E2E_DIR/many.sqlite
+SCOPEDB_DB=$DBV many_views >many-sqlite.txt
+if diff -u many-sqlite.txt many-pg.txt >many.diff; then ok; else bad "many regions differ: $(head -30 many.diff)"; fi
+contains "many regions: all 70 shown" "$(cat many-pg.txt)" "r069"
+
 # --- 2. sixteen concurrent writers ---------------------------------------------------
 conc=$(pg_newdb conc)
 for i in 0 1 2 3 4 5; do
