@@ -138,4 +138,79 @@ size_t rows_series_find(const struct rows_series_key *keys, size_t n, int64_t id
 int rows_resolve(struct store_conn *c, const struct rows_resolve_ops *ops, int64_t *out,
 		 const struct select_spec *sel);
 
+/*
+ * One row of a backend's result, read through the backend's column
+ * getters, so that turning rows into result structures (the rows_*_row()
+ * below) is written once for every backend; each backend keeps its SQL
+ * and its driver calls.  Columns count from 0.  The backends' queries
+ * list the columns in the order each decoder states.
+ */
+struct rows_row;
+struct rows_row_ops {
+	/* 1 when column col is NULL */
+	int (*null)(const struct rows_row *r, int col);
+	/* integer and float columns: 0 for NULL */
+	int64_t (*i64)(const struct rows_row *r, int col);
+	double (*f64)(const struct rows_row *r, int col);
+	/* text, borrowed until the next row; NULL for NULL, and when memory
+	 * ran out (null() then says 0) */
+	const char *(*text)(const struct rows_row *r, int col);
+	/* blob, borrowed likewise; ERR_NOMEM when memory ran out */
+	int (*blob)(const struct rows_row *r, int col, const void **data, size_t *len);
+};
+struct rows_row {
+	const struct rows_row_ops *ops;
+	void *res; /* the backend's statement or result */
+	int row;   /* the row in res, for backends that need one */
+};
+
+/* *out = a copy of text column col (NULL stays NULL). */
+int rows_text(char **out, const struct rows_row *r, int col);
+/* *name = text column col (borrowed), *keep = what filter (NULL: keep)
+ * says of it. */
+int rows_keep_region(const char **name, int *keep, const struct rows_row *r, int col,
+		     store_region_filter filter, void *ctx);
+/* out (zeroed first) from the 13 run columns: id, sha256, source_path,
+ * ingested_at, recorded_at, label, commit_sha, branch, schema_version,
+ * layout, num_ranks, num_regions, num_calls; the tags are the caller's. */
+int rows_run(struct store_run *out, const struct rows_row *r);
+/* g's aggregates from the 10 columns from col: has_events, calls, total,
+ * min, max, gpu_count, gpu_total, busy_ranks, busy_max, nranks. */
+void rows_stats(struct store_region_stats *g, const struct rows_row *r, int col);
+/* g's stored p50/p95/p99 from the 3 columns from col (all NULL: none). */
+void rows_quantiles(struct store_region_stats *g, const struct rows_row *r, int col);
+/* Decode blob column col of run_id's row and append it to out (the
+ * damage message names location). */
+int rows_blob_append(struct i64vec *out, const struct rows_row *r, int col, const char *location,
+		     int64_t run_id);
+/* A point of store_region_history() (zeroed first) from the history
+ * query's columns: region id, run id, the 10 aggregates, p50/p95/p99 (read
+ * when quantiles), sort time, commit, label, rank number, region name. */
+int rows_history_point(struct store_history_point *pt, const struct rows_row *r, int quantiles);
+/* A run of store_region_series() (zeroed first) from: id, sort time,
+ * commit, label. */
+int rows_series_run(struct store_series_run *run, const struct rows_row *r);
+/* A cell of run index run and region index region (zeroed first) from the
+ * series query's columns: run id, region id, the 10 aggregates, p50/p95/p99. */
+void rows_series_cell(struct store_series_cell *cell, size_t run, size_t region,
+		      const struct rows_row *r);
+/* A pin (zeroed first) from: name, run id, pinned_at. */
+int rows_pin(struct store_pin *pin, const struct rows_row *r);
+/* A whole timings row (store_scan_timings()), borrowing r's text and
+ * blob, from: region id, rank, has_events, calls, total, min, max, first,
+ * last, start_min, end_max, mean, m2, exclusive, gpu_count, gpu_total,
+ * source_file, source_line, source_text, tags, region name, durations;
+ * *name = the region name. */
+int rows_timing(struct store_timing *t, const char **name, const struct rows_row *r,
+		int64_t run_id);
+
+/*
+ * The end of store_region_series() once every cell is in out->cells in
+ * any order: the cells grouped by region (a counting sort), each region's
+ * by run, the regions without a cell dropped (out->names compacted, the
+ * cells' region indexes renumbered) and each cell's stats.name pointed at
+ * its region's name.
+ */
+int rows_series_group(struct store_series *out);
+
 #endif

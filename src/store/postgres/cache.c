@@ -91,6 +91,7 @@ int postgres_fetch_run(struct store_conn *c, struct store_run *run, struct store
 		       int *found, int64_t id)
 {
 	struct pg_params p;
+	struct rows_row row;
 	PGresult *r = NULL;
 	int i, ret;
 
@@ -103,7 +104,8 @@ int postgres_fetch_run(struct store_conn *c, struct store_run *run, struct store
 	if (ret || PQntuples(r) == 0)
 		goto out;
 	*found = 1;
-	ret = postgres_run_from_row(run, r, 0);
+	row = pg_row(r, 0);
+	ret = rows_run(run, &row);
 	for (i = 0; !ret && i < PQntuples(r); i++) {
 		if (PQgetisnull(r, i, RUN_ALL_KIND))
 			continue;
@@ -297,7 +299,9 @@ int postgres_blobs_get(struct store_conn *c, int *hit, struct i64vec *out, struc
 		ret = blobs_load(c, idx);
 	for (row = ret ? 0 : blobs_first_row(b, region_id);
 	     !ret && row < PQntuples(b->r) && pg_bin_int(b->r, row, 0) == region_id; row++) {
-		ret = postgres_blob_append(c, out, b->r, row, 1, run_id);
+		struct rows_row cur = pg_bin_row(b->r, row);
+
+		ret = rows_blob_append(out, &cur, 1, c->location, run_id);
 		if (!ret && ends)
 			ret = i64vec_push(ends, (int64_t)out->len);
 	}

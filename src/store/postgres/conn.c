@@ -238,6 +238,60 @@ double pg_bin_double(const PGresult *r, int row, int col)
 	return d;
 }
 
+/* The column getters of rows.h over row r->row of a result, with text
+ * columns or (pg_bin_row()) binary ones. */
+static int row_null(const struct rows_row *r, int col)
+{
+	return PQgetisnull(r->res, r->row, col);
+}
+
+static int64_t row_i64(const struct rows_row *r, int col)
+{
+	return pg_int(r->res, r->row, col);
+}
+
+static double row_f64(const struct rows_row *r, int col)
+{
+	return pg_double(r->res, r->row, col);
+}
+
+static int64_t row_bin_i64(const struct rows_row *r, int col)
+{
+	return pg_bin_int(r->res, r->row, col);
+}
+
+static double row_bin_f64(const struct rows_row *r, int col)
+{
+	return pg_bin_double(r->res, r->row, col);
+}
+
+static const char *row_text(const struct rows_row *r, int col)
+{
+	return PQgetisnull(r->res, r->row, col) ? NULL : PQgetvalue(r->res, r->row, col);
+}
+
+/* bytea, binary results only */
+static int row_blob(const struct rows_row *r, int col, const void **data, size_t *len)
+{
+	*data = PQgetvalue(r->res, r->row, col);
+	*len = (size_t)PQgetlength(r->res, r->row, col);
+	return 0;
+}
+
+static const struct rows_row_ops pg_row_ops = {row_null, row_i64, row_f64, row_text, row_blob};
+static const struct rows_row_ops pg_bin_row_ops = {row_null, row_bin_i64, row_bin_f64, row_text,
+						   row_blob};
+
+struct rows_row pg_row(const PGresult *r, int row)
+{
+	return (struct rows_row){&pg_row_ops, (void *)r, row};
+}
+
+struct rows_row pg_bin_row(const PGresult *r, int row)
+{
+	return (struct rows_row){&pg_bin_row_ops, (void *)r, row};
+}
+
 /*
  * Read the result of a statement sent without waiting for it (the COMMIT
  * of a read snapshot, postgres_snapshot_end()): the next statement, or the

@@ -93,8 +93,12 @@ static int history_durations(struct store_conn *c, struct store_history_point *p
 		key.stats.region_id = pg_bin_int(r, row, 0);
 		key.run_id = pg_bin_int(r, row, 1);
 		hit = bsearch(&kp, index, n, sizeof(*index), rows_cmp_point);
-		if (hit) /* else a run beyond the limit */
-			ret = postgres_blob_append(c, &(*hit)->durations, r, row, 2, key.run_id);
+		if (hit) { /* else a run beyond the limit */
+			struct rows_row cur = pg_bin_row(r, row);
+
+			ret =
+			    rows_blob_append(&(*hit)->durations, &cur, 2, c->location, key.run_id);
+		}
 	}
 	for (i = 0; !ret && i < n; i++)
 		util_sort_i64(pts[i].durations.v, pts[i].durations.len);
@@ -122,7 +126,7 @@ static const char HISTORY_ALL_SQL[] =
 int postgres_region_history(struct store_conn *c, struct store_history_point **out, size_t *n,
 			    const struct store_history_query *q)
 {
-	struct store_history_point *pts = NULL, *pt;
+	struct store_history_point *pts = NULL;
 	struct pg_params p;
 	struct buf where = BUF_INIT, sql = BUF_INIT;
 	PGresult *r = NULL;
@@ -170,22 +174,12 @@ int postgres_region_history(struct store_conn *c, struct store_history_point **o
 			goto out;
 		}
 	}
-	for (i = 0; i < PQntuples(r); i++) {
-		pt = &pts[len++];
-		i64vec_init(&pt->durations);
-		pt->stats.region_id = pg_int(r, i, 0);
-		pt->run_id = pg_int(r, i, 1);
-		postgres_stats_from_row(&pt->stats, r, i, 2);
-		if (!ranks)
-			postgres_quantiles_from_row(&pt->stats, r, i,
-						    2 + PG_REGION_AGGREGATE_COLUMNS);
-		if ((ret = pg_text(&pt->time, r, i, 5 + PG_REGION_AGGREGATE_COLUMNS)) ||
-		    (ret = pg_text(&pt->commit, r, i, 6 + PG_REGION_AGGREGATE_COLUMNS)) ||
-		    (ret = pg_text(&pt->label, r, i, 7 + PG_REGION_AGGREGATE_COLUMNS)) ||
-		    (ret = pg_text(&pt->stats.name, r, i, 9 + PG_REGION_AGGREGATE_COLUMNS)))
-			goto out;
+	for (i = 0; i < PQntuples(r) && !ret; i++) {
+		struct rows_row row = pg_row(r, i);
+
+		ret = rows_history_point(&pts[len++], &row, !ranks);
 	}
-	if (q->durations && len && ranks)
+	if (!ret && q->durations && len && ranks)
 		ret = history_durations(c, pts, len, ids, ranks, q);
 out:
 	PQclear(r);
@@ -243,14 +237,10 @@ static int pg_series_runs(struct store_conn *c, struct store_series *out,
 	/* newest first from the server: oldest first in the series */
 	for (i = 0; i < n && !ret; i++) {
 		struct store_series_run *run = &out->runs[out->nruns++];
-		int row = n - 1 - i;
+		struct rows_row row = pg_row(r, n - 1 - i);
 
-		run->id = pg_int(r, row, 0);
+		ret = rows_series_run(run, &row);
 		(*keys)[i] = (struct rows_series_key){run->id, (size_t)i};
-		if ((ret = pg_text(&run->time, r, row, 1)) ||
-		    (ret = pg_text(&run->commit, r, row, 2)))
-			break;
-		ret = pg_text(&run->label, r, row, 3);
 	}
 	if (!ret && n)
 		qsort(*keys, (size_t)n, sizeof(**keys), rows_series_cmp_key);
@@ -280,10 +270,10 @@ static int pg_series_regions(struct store_conn *c, struct store_series *out,
 		goto out;
 	}
 	for (i = 0; i < n && !ret; i++) {
-		const char *name = PQgetvalue(r, i, 1);
+		struct rows_row row = pg_row(r, i);
+		const char *name;
 
-		keep = 1;
-		if (filter && (ret = filter(ctx, &keep, name)))
+		if ((ret = rows_keep_region(&name, &keep, &row, 1, filter, ctx)))
 			break;
 		if (!keep)
 			continue;
@@ -299,39 +289,6 @@ static int pg_series_regions(struct store_conn *c, struct store_series *out,
 out:
 	PQclear(r);
 	return ret;
-}
-
-/*
- * Drop the regions without a cell (out->names compacted, the cells'
- * region indexes renumbered) and point each cell's stats.name at its
- * region's name.  The cells are sorted by region index already.
- */
-static int pg_series_compact(struct store_series *out)
-{
-	size_t *map = util_calloc(out->nregions + 1, sizeof(*map));
-	size_t i, k = 0;
-
-	if (!map)
-		return err_nomem();
-	for (i = 0; i < out->nregions; i++)
-		map[i] = SIZE_MAX;
-	for (i = 0; i < out->ncells; i++)
-		map[out->cells[i].region] = 1;
-	for (i = 0; i < out->nregions; i++) {
-		if (map[i] == SIZE_MAX) {
-			free(out->names[i]);
-			continue;
-		}
-		map[i] = k;
-		out->names[k++] = out->names[i];
-	}
-	out->nregions = k;
-	for (i = 0; i < out->ncells; i++) {
-		out->cells[i].region = map[out->cells[i].region];
-		out->cells[i].stats.name = out->names[out->cells[i].region];
-	}
-	free(map);
-	return 0;
 }
 
 /*
@@ -374,6 +331,7 @@ int postgres_region_series(struct store_conn *c, struct store_series *out, const
 	    ", p50_ns, p95_ns, p99_ns FROM run_regions WHERE run_id = ANY($1::bigint[])",
 	    &p, 0, "read");
 	for (row = 0; !ret && row < PQntuples(r); row++) {
+		struct rows_row cur = pg_row(r, row);
 		size_t run = rows_series_find(runs, out->nruns, pg_int(r, row, 0));
 		size_t reg = rows_series_find(regions, out->nregions, pg_int(r, row, 1));
 		struct store_series_cell *cell;
@@ -385,17 +343,10 @@ int postgres_region_series(struct store_conn *c, struct store_series *out, const
 			ret = ERR_NOMEM;
 			break;
 		}
-		memset(cell, 0, sizeof(*cell));
-		cell->run = run;
-		cell->region = reg;
-		cell->stats.region_id = pg_int(r, row, 1);
-		postgres_stats_from_row(&cell->stats, r, row, 2);
-		postgres_quantiles_from_row(&cell->stats, r, row, 2 + PG_REGION_AGGREGATE_COLUMNS);
+		rows_series_cell(cell, run, reg, &cur);
 	}
-	if (!ret && out->ncells)
-		qsort(out->cells, out->ncells, sizeof(*out->cells), rows_series_cmp_cell);
 	if (!ret)
-		ret = pg_series_compact(out);
+		ret = rows_series_group(out);
 out:
 	PQclear(r);
 	postgres_snapshot_end(c, own);

@@ -161,6 +161,10 @@ double pg_double(const PGresult *r, int row, int col);
 int pg_text(char **out, const PGresult *r, int row, int col);
 int64_t pg_bin_int(const PGresult *r, int row, int col);
 double pg_bin_double(const PGresult *r, int row, int col);
+/* Row row of r for the decoders of rows.h (rows_run(), ...): a result of
+ * text columns, or (pg_bin_row()) of binary ones. */
+struct rows_row pg_row(const PGresult *r, int row);
+struct rows_row pg_bin_row(const PGresult *r, int row);
 
 /* ---- write.c ---------------------------------------------------------- */
 
@@ -190,14 +194,6 @@ int postgres_remove_run(struct store_conn *c, char **unpinned, int64_t run_id, i
  * with the values bound as $first, $first+1, ... (added to p).
  */
 int postgres_run_where(struct buf *sql, struct pg_params *p, const struct filter *f);
-/* Fill g's REGION aggregates (10 columns from col) and, with quantiles,
- * the p50/p95/p99 of the 3 columns after the name. */
-void postgres_stats_from_row(struct store_region_stats *g, const PGresult *r, int row, int col);
-void postgres_quantiles_from_row(struct store_region_stats *g, const PGresult *r, int row, int col);
-/* Decode the binary bytea column col of row and append it to out. */
-int postgres_blob_append(struct store_conn *c, struct i64vec *out, const PGresult *r, int row,
-			 int col, int64_t run_id);
-
 int postgres_get_meta(struct store_conn *c, struct store_meta *out, int64_t run_id);
 int postgres_list_pins(struct store_conn *c, struct store_pin **out, size_t *n);
 int postgres_resolve(struct store_conn *c, int64_t *out, const struct select_spec *sel);
@@ -216,10 +212,6 @@ int postgres_region_durations(struct store_conn *c, struct i64vec *out, struct i
 
 int postgres_scan_timings(struct store_conn *c, int64_t run_id, store_timing_fn fn, void *ctx);
 int postgres_rank_totals(struct store_conn *c, int64_t run_id, store_rank_total_fn fn, void *ctx);
-
-/* Fill out (zeroed first) from the PG_RUN_COLUMNS of row; its tags are
- * the caller's. */
-int postgres_run_from_row(struct store_run *out, const PGresult *r, int row);
 
 /* ---- cache.c (reading ahead inside a read snapshot) -------------------- */
 

@@ -21,26 +21,6 @@
 
 /* ---- runs and metadata ----------------------------------------------- */
 
-int postgres_run_from_row(struct store_run *out, const PGresult *r, int row)
-{
-	int ret;
-
-	memset(out, 0, sizeof(*out));
-	out->id = pg_int(r, row, 0);
-	out->schema = (int)pg_int(r, row, 8);
-	out->num_ranks = pg_int(r, row, 10);
-	out->num_regions = pg_int(r, row, 11);
-	out->num_calls = pg_int(r, row, 12);
-	if ((ret = pg_text(&out->sha256, r, row, 1)) ||
-	    (ret = pg_text(&out->source_path, r, row, 2)) ||
-	    (ret = pg_text(&out->ingested_at, r, row, 3)) ||
-	    (ret = pg_text(&out->recorded_at, r, row, 4)) ||
-	    (ret = pg_text(&out->label, r, row, 5)) || (ret = pg_text(&out->commit, r, row, 6)) ||
-	    (ret = pg_text(&out->branch, r, row, 7)) || (ret = pg_text(&out->layout, r, row, 9)))
-		return ret;
-	return 0;
-}
-
 /*
  * Attach the tags of runs[0..n) with one query (ordered by run and tag, so
  * each run's tags arrive sorted), finding each tag's run by binary search
@@ -301,9 +281,9 @@ int postgres_list_pins(struct store_conn *c, struct store_pin **out, size_t *n)
 		}
 	}
 	for (i = 0; i < PQntuples(r) && !ret; i++, len++) {
-		pins[i].run_id = pg_int(r, i, 1);
-		if (!(ret = pg_text(&pins[i].name, r, i, 0)))
-			ret = pg_text(&pins[i].pinned_at, r, i, 2);
+		struct rows_row row = pg_row(r, i);
+
+		ret = rows_pin(&pins[i], &row);
 	}
 out:
 	PQclear(r);
@@ -317,32 +297,6 @@ out:
 }
 
 /* ---- per-region aggregates and durations -------------------------------- */
-
-void postgres_stats_from_row(struct store_region_stats *g, const PGresult *r, int row, int col)
-{
-	g->has_events = pg_int(r, row, col) != 0;
-	g->calls = (uint64_t)pg_int(r, row, col + 1);
-	g->total = pg_int(r, row, col + 2);
-	g->min = pg_int(r, row, col + 3);
-	g->max = pg_int(r, row, col + 4);
-	g->gpu_count = (uint64_t)pg_int(r, row, col + 5);
-	g->gpu_total = pg_int(r, row, col + 6);
-	g->busy_ranks = (uint64_t)pg_int(r, row, col + 7);
-	g->busy_max = pg_int(r, row, col + 8);
-	g->nranks = (uint64_t)pg_int(r, row, col + 9);
-}
-
-void postgres_quantiles_from_row(struct store_region_stats *g, const PGresult *r, int row, int col)
-{
-	int i;
-
-	g->has_quantiles = 1;
-	for (i = 0; i < 3; i++) {
-		if (PQgetisnull(r, row, col + i))
-			g->has_quantiles = 0;
-		g->quantiles[i] = pg_double(r, row, col + i);
-	}
-}
 
 /* One row per region of run $1 pooled over the ranks $2 (see SQLite's
  * REGION_STATS_SQL); the name follows the aggregates. */
@@ -391,18 +345,18 @@ int postgres_region_stats(struct store_conn *c, struct store_region_stats **out,
 		}
 	}
 	for (i = 0; i < PQntuples(r); i++) {
-		const char *name = PQgetvalue(r, i, NAME_COL);
+		struct rows_row row = pg_row(r, i);
+		const char *name;
 
-		keep = 1;
-		if (filter && (ret = filter(ctx, &keep, name)))
+		if ((ret = rows_keep_region(&name, &keep, &row, NAME_COL, filter, ctx)))
 			goto out;
 		if (!keep)
 			continue;
 		g = &regs[len++];
 		g->region_id = pg_int(r, i, 0);
-		postgres_stats_from_row(g, r, i, 1);
+		rows_stats(g, &row, 1);
 		if (!arr)
-			postgres_quantiles_from_row(g, r, i, NAME_COL + 1);
+			rows_quantiles(g, &row, NAME_COL + 1);
 		g->name = util_strdup(name);
 		if (!g->name) {
 			ret = ERR_NOMEM;
@@ -426,13 +380,6 @@ out:
 	*out = regs;
 	*n = len;
 	return 0;
-}
-
-int postgres_blob_append(struct store_conn *c, struct i64vec *out, const PGresult *r, int row,
-			 int col, int64_t run_id)
-{
-	return rows_decode_blob(out, PQgetvalue(r, row, col), (size_t)PQgetlength(r, row, col),
-				c->location, run_id);
 }
 
 int postgres_region_durations(struct store_conn *c, struct i64vec *out, struct i64vec *ends,
@@ -462,7 +409,9 @@ int postgres_region_durations(struct store_conn *c, struct i64vec *out, struct i
 			  "AND ($3::bigint[] IS NULL OR t.rank = ANY($3::bigint[])) ORDER BY t.id",
 			  &p, 1, "read");
 	for (i = 0; !ret && i < PQntuples(r); i++) {
-		ret = postgres_blob_append(c, out, r, i, 0, run_id);
+		struct rows_row row = pg_bin_row(r, i);
+
+		ret = rows_blob_append(out, &row, 0, c->location, run_id);
 		if (!ret && ends)
 			ret = i64vec_push(ends, (int64_t)out->len);
 	}
@@ -560,8 +509,11 @@ int postgres_find_runs(struct store_conn *c, struct store_run **out, size_t *n,
 			goto out;
 		}
 	}
-	for (i = 0; i < PQntuples(r) && !ret; i++, len++)
-		ret = postgres_run_from_row(&runs[i], r, i);
+	for (i = 0; i < PQntuples(r) && !ret; i++, len++) {
+		struct rows_row row = pg_row(r, i);
+
+		ret = rows_run(&runs[i], &row);
+	}
 	if (!ret)
 		ret = attach_tags(c, runs, len);
 out:
@@ -580,17 +532,6 @@ out:
 
 /* ---- whole rows, for copying a run (store_scan_timings()) ---------------- */
 
-/* Binary column col as text, or dflt when NULL. */
-static const char *bin_text_or(const PGresult *r, int row, int col, const char *dflt)
-{
-	return PQgetisnull(r, row, col) ? dflt : PQgetvalue(r, row, col);
-}
-
-static int64_t bin_int_or_none(const PGresult *r, int row, int col)
-{
-	return PQgetisnull(r, row, col) ? -1 : pg_bin_int(r, row, col);
-}
-
 /* The caller's callback of postgres_scan_timings(). */
 struct timing_scan {
 	int64_t run_id;
@@ -601,35 +542,12 @@ struct timing_scan {
 static int timing_row(void *arg, const PGresult *r)
 {
 	struct timing_scan *x = arg;
+	struct rows_row row = pg_bin_row(r, 0);
 	struct store_timing t;
+	const char *name;
+	int ret = rows_timing(&t, &name, &row, x->run_id);
 
-	memset(&t, 0, sizeof(t));
-	t.run_id = x->run_id;
-	t.region_id = pg_bin_int(r, 0, 0);
-	t.rank = pg_bin_int(r, 0, 1);
-	t.has_events = pg_bin_int(r, 0, 2) != 0;
-	t.calls = (uint64_t)pg_bin_int(r, 0, 3);
-	t.total = pg_bin_int(r, 0, 4);
-	t.min = pg_bin_int(r, 0, 5);
-	t.max = pg_bin_int(r, 0, 6);
-	t.first = pg_bin_int(r, 0, 7);
-	t.last = pg_bin_int(r, 0, 8);
-	t.start_min = pg_bin_int(r, 0, 9);
-	t.end_max = pg_bin_int(r, 0, 10);
-	t.mean = pg_bin_double(r, 0, 11);
-	t.m2 = pg_bin_double(r, 0, 12);
-	t.exclusive = bin_int_or_none(r, 0, 13);
-	t.gpu_count = (uint64_t)pg_bin_int(r, 0, 14);
-	t.gpu_total = pg_bin_int(r, 0, 15);
-	t.source_file = bin_text_or(r, 0, 16, "");
-	t.source_line = bin_int_or_none(r, 0, 17);
-	t.source_text = bin_text_or(r, 0, 18, "");
-	t.tags_json = bin_text_or(r, 0, 19, "[]");
-	if (!PQgetisnull(r, 0, 21)) {
-		t.durations = PQgetvalue(r, 0, 21);
-		t.durations_len = (size_t)PQgetlength(r, 0, 21);
-	}
-	return x->fn(x->ctx, &t, PQgetvalue(r, 0, 20));
+	return ret ? ret : x->fn(x->ctx, &t, name);
 }
 
 int postgres_scan_timings(struct store_conn *c, int64_t run_id, store_timing_fn fn, void *ctx)

@@ -43,9 +43,10 @@ static int history_regions(struct store_conn *st, char **out, const struct store
 		goto out;
 	}
 	while (sqlite_row(s, &rc)) {
+		struct rows_row row = sqlite_row_of(s);
 		const char *name;
 
-		ret = sqlite_keep_region(&name, &keep, s, 1, q->region ? NULL : q->filter, q->ctx);
+		ret = rows_keep_region(&name, &keep, &row, 1, q->region ? NULL : q->filter, q->ctx);
 		if (ret)
 			goto out;
 		if (!keep)
@@ -208,21 +209,15 @@ int sqlite_region_history(struct store_conn *st, struct store_history_point **ou
 	bad |= sqlite_run_where_bind(s, &w, 4) != SQLITE_OK;
 	rc = bad ? sqlite3_errcode(st->db) : SQLITE_OK;
 	while (sqlite_row(s, &rc)) {
+		struct rows_row row = sqlite_row_of(s);
+
 		p = util_push(&pts, &cap, &len, sizeof(*pts));
 		if (!p) {
 			ret = ERR_NOMEM;
 			goto out;
 		}
-		i64vec_init(&p->durations);
-		p->stats.region_id = sqlite3_column_int64(s, 0);
-		p->run_id = sqlite3_column_int64(s, 1);
-		sqlite_region_stats_from_row(&p->stats, s, 2);
-		if (!ranks)
-			sqlite_quantiles_from_row(&p->stats, s, 2 + REGION_AGGREGATE_COLUMNS);
-		if ((ret = sqlite_col_text(&p->time, s, 5 + REGION_AGGREGATE_COLUMNS)) ||
-		    (ret = sqlite_col_text(&p->commit, s, 6 + REGION_AGGREGATE_COLUMNS)) ||
-		    (ret = sqlite_col_text(&p->label, s, 7 + REGION_AGGREGATE_COLUMNS)) ||
-		    (ret = sqlite_col_text(&p->stats.name, s, 9 + REGION_AGGREGATE_COLUMNS)))
+		ret = rows_history_point(p, &row, !ranks);
+		if (ret)
 			goto out;
 	}
 	ret = sqlite_rows_end(st, &s, rc);
@@ -269,17 +264,15 @@ static int series_runs(struct store_conn *st, struct store_series *out,
 		goto out;
 	rc = sqlite_run_where_bind(s, w, 1);
 	while (sqlite_row(s, &rc)) {
+		struct rows_row row = sqlite_row_of(s);
 		struct store_series_run *r = util_push(&out->runs, &cap, &out->nruns, sizeof(*r));
 
 		if (!r) {
 			ret = ERR_NOMEM;
 			goto out;
 		}
-		memset(r, 0, sizeof(*r));
-		r->id = sqlite3_column_int64(s, 0);
-		if ((ret = sqlite_col_text(&r->time, s, 1)) ||
-		    (ret = sqlite_col_text(&r->commit, s, 2)) ||
-		    (ret = sqlite_col_text(&r->label, s, 3)))
+		ret = rows_series_run(r, &row);
+		if (ret)
 			goto out;
 	}
 	ret = sqlite_rows_end(st, &s, rc);
@@ -323,11 +316,12 @@ static int series_regions(struct store_conn *st, struct store_series *out,
 		goto out;
 	rc = SQLITE_OK;
 	while (sqlite_row(s, &rc)) {
+		struct rows_row row = sqlite_row_of(s);
 		const char *name;
 		char **slot;
 		struct rows_series_key *k;
 
-		ret = sqlite_keep_region(&name, &keep, s, 1, filter, ctx);
+		ret = rows_keep_region(&name, &keep, &row, 1, filter, ctx);
 		if (ret)
 			goto out;
 		if (!keep)
@@ -351,57 +345,6 @@ out:
 	return ret;
 }
 
-/*
- * Group the cells by region, then run (a counting sort: cells arrive by
- * run, then region id) and drop the regions without a cell, renumbering
- * the cells' region indexes.
- */
-static int series_group(struct store_series *out)
-{
-	size_t *start = util_calloc(out->nregions + 1, sizeof(*start)), *map = NULL;
-	struct store_series_cell *sorted = NULL;
-	size_t i, k = 0;
-	int ret = 0;
-
-	map = util_calloc(out->nregions + 1, sizeof(*map));
-	sorted = util_calloc(out->ncells ? out->ncells : 1, sizeof(*sorted));
-	if (!start || !map || !sorted) {
-		ret = err_nomem();
-		goto out;
-	}
-	for (i = 0; i < out->ncells; i++)
-		start[out->cells[i].region + 1]++;
-	for (i = 0; i < out->nregions; i++) {
-		map[i] = start[i + 1] ? k++ : SIZE_MAX;
-		start[i + 1] += start[i];
-	}
-	for (i = 0; i < out->ncells; i++) {
-		struct store_series_cell *c = &sorted[start[out->cells[i].region]++];
-
-		*c = out->cells[i];
-	}
-	for (i = 0; i < out->nregions; i++) {
-		if (map[i] == SIZE_MAX) {
-			free(out->names[i]);
-			continue;
-		}
-		out->names[map[i]] = out->names[i];
-	}
-	for (i = 0; i < out->ncells; i++) {
-		sorted[i].region = map[sorted[i].region];
-		sorted[i].stats.name = out->names[sorted[i].region];
-	}
-	out->nregions = k;
-	free(out->cells);
-	out->cells = sorted;
-	sorted = NULL;
-out:
-	free(start);
-	free(map);
-	free(sorted);
-	return ret;
-}
-
 int sqlite_region_series(struct store_conn *st, struct store_series *out, const struct filter *f,
 			 store_region_filter filter, void *ctx)
 {
@@ -409,7 +352,7 @@ int sqlite_region_series(struct store_conn *st, struct store_series *out, const 
 	struct run_where w;
 	struct buf sql = BUF_INIT;
 	sqlite3_stmt *s = NULL;
-	size_t cap = 0, i, j;
+	size_t cap = 0;
 	int rc, own_txn = 0, ret;
 
 	memset(&w, 0, sizeof(w));
@@ -433,6 +376,7 @@ int sqlite_region_series(struct store_conn *st, struct store_series *out, const 
 		goto out;
 	rc = sqlite_run_where_bind(s, &w, 1);
 	while (sqlite_row(s, &rc)) {
+		struct rows_row row = sqlite_row_of(s);
 		size_t run = rows_series_find(runs, out->nruns, sqlite3_column_int64(s, 0));
 		size_t reg = rows_series_find(regions, out->nregions, sqlite3_column_int64(s, 1));
 		struct store_series_cell *c;
@@ -444,28 +388,12 @@ int sqlite_region_series(struct store_conn *st, struct store_series *out, const 
 			ret = ERR_NOMEM;
 			goto out;
 		}
-		memset(c, 0, sizeof(*c));
-		c->run = run;
-		c->region = reg;
-		c->stats.region_id = sqlite3_column_int64(s, 1);
-		sqlite_region_stats_from_row(&c->stats, s, 2);
-		sqlite_quantiles_from_row(&c->stats, s, 2 + REGION_AGGREGATE_COLUMNS);
+		rows_series_cell(c, run, reg, &row);
 	}
 	ret = sqlite_rows_end(st, &s, rc);
 	out->nselected = out->nregions;
 	if (!ret)
-		ret = series_group(out);
-	/* within a region the cells are in scan order (run id); put them in
-	 * the runs' order where that differs */
-	for (i = 0; !ret && i < out->ncells; i = j) {
-		int sorted = 1;
-
-		for (j = i + 1; j < out->ncells && out->cells[j].region == out->cells[i].region;
-		     j++)
-			sorted &= out->cells[j - 1].run < out->cells[j].run;
-		if (!sorted)
-			qsort(out->cells + i, j - i, sizeof(*out->cells), rows_series_cmp_cell);
-	}
+		ret = rows_series_group(out);
 out:
 	sqlite3_finalize(s);
 	sqlite_snapshot_end(st, own_txn, ret);

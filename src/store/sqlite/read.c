@@ -33,40 +33,37 @@ int sqlite_col_blob(const void **data, size_t *len, sqlite3_stmt *s, int i)
 	return !*data && n > 0 ? err_nomem() : 0;
 }
 
-/* Copy text column i (NULL stays NULL). */
-int sqlite_col_text(char **out, sqlite3_stmt *s, int i)
+/* The column getters of rows.h over a statement's current row. */
+static int row_null(const struct rows_row *r, int col)
 {
-	const unsigned char *t;
-
-	*out = NULL;
-	if (sqlite3_column_type(s, i) == SQLITE_NULL)
-		return 0;
-	t = sqlite3_column_text(s, i);
-	if (!t)
-		return err_nomem();
-	*out = util_strdup((const char *)t);
-	return *out ? 0 : ERR_NOMEM;
+	return sqlite3_column_type(r->res, col) == SQLITE_NULL;
 }
 
-static int run_from_row(struct store_run *out, sqlite3_stmt *s)
+static int64_t row_i64(const struct rows_row *r, int col)
 {
-	int ret;
+	return sqlite3_column_int64(r->res, col);
+}
 
-	out->id = sqlite3_column_int64(s, 0);
-	out->schema = sqlite3_column_int(s, 8);
-	out->num_ranks = sqlite3_column_int64(s, 10);
-	out->num_regions = sqlite3_column_int64(s, 11);
-	out->num_calls = sqlite3_column_int64(s, 12);
-	if ((ret = sqlite_col_text(&out->sha256, s, 1)) ||
-	    (ret = sqlite_col_text(&out->source_path, s, 2)) ||
-	    (ret = sqlite_col_text(&out->ingested_at, s, 3)) ||
-	    (ret = sqlite_col_text(&out->recorded_at, s, 4)) ||
-	    (ret = sqlite_col_text(&out->label, s, 5)) ||
-	    (ret = sqlite_col_text(&out->commit, s, 6)) ||
-	    (ret = sqlite_col_text(&out->branch, s, 7)) ||
-	    (ret = sqlite_col_text(&out->layout, s, 9)))
-		return ret;
-	return 0;
+static double row_f64(const struct rows_row *r, int col)
+{
+	return sqlite3_column_double(r->res, col);
+}
+
+static const char *row_text(const struct rows_row *r, int col)
+{
+	return (const char *)sqlite3_column_text(r->res, col);
+}
+
+static int row_blob(const struct rows_row *r, int col, const void **data, size_t *len)
+{
+	return sqlite_col_blob(data, len, r->res, col);
+}
+
+static const struct rows_row_ops sqlite_row_ops = {row_null, row_i64, row_f64, row_text, row_blob};
+
+struct rows_row sqlite_row_of(sqlite3_stmt *s)
+{
+	return (struct rows_row){&sqlite_row_ops, s, 0};
 }
 
 /*
@@ -120,6 +117,7 @@ out:
 int sqlite_get_run(struct store_conn *st, struct store_run *out, int64_t id)
 {
 	sqlite3_stmt *s = NULL;
+	struct rows_row row;
 	int rc, ret;
 
 	memset(out, 0, sizeof(*out));
@@ -137,7 +135,8 @@ int sqlite_get_run(struct store_conn *st, struct store_run *out, int64_t id)
 		ret = sqlite_err(st, rc, "read");
 		goto out;
 	}
-	ret = run_from_row(out, s);
+	row = sqlite_row_of(s);
+	ret = rows_run(out, &row);
 	if (!ret)
 		ret = attach_tags(st, out, 1);
 out:
@@ -161,14 +160,16 @@ int sqlite_get_meta(struct store_conn *st, struct store_meta *out, int64_t run_i
 		goto out;
 	rc = sqlite3_bind_int64(s, 1, run_id);
 	while (sqlite_row(s, &rc)) {
+		struct rows_row row = sqlite_row_of(s);
+
 		if ((ret = util_grow(&out->keys, &kcap, out->n + 1, sizeof(*out->keys), 16)) ||
 		    (ret = util_grow(&out->values, &vcap, out->n + 1, sizeof(*out->values), 16)))
 			goto out;
 		out->keys[out->n] = NULL;
 		out->values[out->n] = NULL;
 		out->n++;
-		if ((ret = sqlite_col_text(&out->keys[out->n - 1], s, 0)) ||
-		    (ret = sqlite_col_text(&out->values[out->n - 1], s, 1)))
+		if ((ret = rows_text(&out->keys[out->n - 1], &row, 0)) ||
+		    (ret = rows_text(&out->values[out->n - 1], &row, 1)))
 			goto out;
 	}
 	ret = sqlite_rows_end(st, &s, rc);
@@ -364,14 +365,15 @@ int sqlite_list_pins(struct store_conn *st, struct store_pin **out, size_t *n)
 	if (ret)
 		return ret;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		struct rows_row row = sqlite_row_of(s);
+
 		p = util_push(&pins, &cap, &len, sizeof(*pins));
 		if (!p) {
 			ret = ERR_NOMEM;
 			goto out;
 		}
-		p->run_id = sqlite3_column_int64(s, 1);
-		if ((ret = sqlite_col_text(&p->name, s, 0)) ||
-		    (ret = sqlite_col_text(&p->pinned_at, s, 2)))
+		ret = rows_pin(p, &row);
+		if (ret)
 			goto out;
 	}
 	ret = sqlite_rows_end(st, &s, rc);
@@ -389,45 +391,6 @@ out:
 char *sqlite_ranks_json(const int64_t *ranks, size_t n, int *failed)
 {
 	return rows_id_list(ranks, n, '[', ']', failed);
-}
-
-/* Fill g's aggregates from the REGION_AGGREGATES columns starting at col. */
-int sqlite_keep_region(const char **name, int *keep, sqlite3_stmt *s, int col,
-		       store_region_filter filter, void *ctx)
-{
-	*name = (const char *)sqlite3_column_text(s, col);
-	*keep = 1;
-	if (!*name)
-		return err_nomem();
-	return filter ? filter(ctx, keep, *name) : 0;
-}
-
-void sqlite_region_stats_from_row(struct store_region_stats *g, sqlite3_stmt *s, int col)
-{
-	g->has_events = sqlite3_column_int(s, col) != 0;
-	g->calls = (uint64_t)sqlite3_column_int64(s, col + 1);
-	g->total = sqlite3_column_int64(s, col + 2);
-	g->min = sqlite3_column_int64(s, col + 3);
-	g->max = sqlite3_column_int64(s, col + 4);
-	g->gpu_count = (uint64_t)sqlite3_column_int64(s, col + 5);
-	g->gpu_total = sqlite3_column_int64(s, col + 6);
-	g->busy_ranks = (uint64_t)sqlite3_column_int64(s, col + 7);
-	g->busy_max = sqlite3_column_int64(s, col + 8);
-	g->nranks = (uint64_t)sqlite3_column_int64(s, col + 9);
-}
-
-/* Fill g's stored p50/p95/p99 from the three columns starting at col
- * (run_regions; all NULL when the region has no per-call data). */
-void sqlite_quantiles_from_row(struct store_region_stats *g, sqlite3_stmt *s, int col)
-{
-	int i;
-
-	g->has_quantiles = 1;
-	for (i = 0; i < 3; i++) {
-		if (sqlite3_column_type(s, col + i) == SQLITE_NULL)
-			g->has_quantiles = 0;
-		g->quantiles[i] = sqlite3_column_double(s, col + i);
-	}
 }
 
 /*
@@ -509,9 +472,10 @@ int sqlite_region_stats(struct store_conn *st, struct store_region_stats **out, 
 		goto out;
 	rc = json ? sqlite3_bind_text(s, 2, json, -1, SQLITE_STATIC) : SQLITE_OK;
 	while (sqlite_row(s, &rc)) {
+		struct rows_row row = sqlite_row_of(s);
 		const char *name;
 
-		ret = sqlite_keep_region(&name, &keep, s, REGION_STATS_NAME_COL, filter, ctx);
+		ret = rows_keep_region(&name, &keep, &row, REGION_STATS_NAME_COL, filter, ctx);
 		if (ret)
 			goto out;
 		if (!keep)
@@ -522,9 +486,9 @@ int sqlite_region_stats(struct store_conn *st, struct store_region_stats **out, 
 			goto out;
 		}
 		g->region_id = sqlite3_column_int64(s, 0);
-		sqlite_region_stats_from_row(g, s, 1);
+		rows_stats(g, &row, 1);
 		if (!json)
-			sqlite_quantiles_from_row(g, s, REGION_STATS_NAME_COL + 1);
+			rows_quantiles(g, &row, REGION_STATS_NAME_COL + 1);
 		g->name = util_strdup(name);
 		if (!g->name) {
 			ret = ERR_NOMEM;
@@ -548,12 +512,9 @@ out:
 int sqlite_blob_append(struct store_conn *st, struct i64vec *out, sqlite3_stmt *s, int col,
 		       int64_t run_id)
 {
-	const void *data;
-	size_t len;
+	struct rows_row row = sqlite_row_of(s);
 
-	if (sqlite_col_blob(&data, &len, s, col))
-		return ERR_NOMEM;
-	return rows_decode_blob(out, data, len, st->path, run_id);
+	return rows_blob_append(out, &row, col, st->path, run_id);
 }
 
 /*
@@ -704,8 +665,10 @@ int sqlite_find_runs(struct store_conn *st, struct store_run **out, size_t *n,
 	if (rc == SQLITE_OK)
 		rc = sqlite_run_where_bind(s, &w, 2);
 	while (sqlite_row(s, &rc)) {
+		struct rows_row row = sqlite_row_of(s);
+
 		r = util_push(&runs, &cap, &len, sizeof(*runs));
-		ret = r ? run_from_row(r, s) : ERR_NOMEM;
+		ret = r ? rows_run(r, &row) : ERR_NOMEM;
 		if (ret)
 			goto out;
 	}
@@ -729,20 +692,6 @@ out:
 
 /* ---- whole rows, for copying a run (store_scan_timings()) ---------------- */
 
-/* Text column i, or dflt when it is NULL (borrowed until the next step). */
-static const char *col_text_or(sqlite3_stmt *s, int i, const char *dflt)
-{
-	const unsigned char *t = sqlite3_column_text(s, i);
-
-	return t ? (const char *)t : dflt;
-}
-
-/* Integer column i, or -1 when it is NULL. */
-static int64_t col_int_or_none(sqlite3_stmt *s, int i)
-{
-	return sqlite3_column_type(s, i) == SQLITE_NULL ? -1 : sqlite3_column_int64(s, i);
-}
-
 int sqlite_scan_timings(struct store_conn *st, int64_t run_id, store_timing_fn fn, void *ctx)
 {
 	sqlite3_stmt *s = NULL;
@@ -762,32 +711,12 @@ int sqlite_scan_timings(struct store_conn *st, int64_t run_id, store_timing_fn f
 		return ret;
 	rc = sqlite3_bind_int64(s, 1, run_id);
 	while (sqlite_row(s, &rc)) {
-		memset(&t, 0, sizeof(t));
-		t.run_id = run_id;
-		t.region_id = sqlite3_column_int64(s, 0);
-		t.rank = sqlite3_column_int64(s, 1);
-		t.has_events = sqlite3_column_int(s, 2) != 0;
-		t.calls = (uint64_t)sqlite3_column_int64(s, 3);
-		t.total = sqlite3_column_int64(s, 4);
-		t.min = sqlite3_column_int64(s, 5);
-		t.max = sqlite3_column_int64(s, 6);
-		t.first = sqlite3_column_int64(s, 7);
-		t.last = sqlite3_column_int64(s, 8);
-		t.start_min = sqlite3_column_int64(s, 9);
-		t.end_max = sqlite3_column_int64(s, 10);
-		t.mean = sqlite3_column_double(s, 11);
-		t.m2 = sqlite3_column_double(s, 12);
-		t.exclusive = col_int_or_none(s, 13);
-		t.gpu_count = (uint64_t)sqlite3_column_int64(s, 14);
-		t.gpu_total = sqlite3_column_int64(s, 15);
-		t.source_file = col_text_or(s, 16, "");
-		t.source_line = col_int_or_none(s, 17);
-		t.source_text = col_text_or(s, 18, "");
-		t.tags_json = col_text_or(s, 19, "[]");
-		if (sqlite3_column_type(s, 21) != SQLITE_NULL &&
-		    (ret = sqlite_col_blob(&t.durations, &t.durations_len, s, 21)))
-			goto out;
-		ret = fn(ctx, &t, col_text_or(s, 20, ""));
+		struct rows_row row = sqlite_row_of(s);
+		const char *name;
+
+		ret = rows_timing(&t, &name, &row, run_id);
+		if (!ret)
+			ret = fn(ctx, &t, name);
 		if (ret)
 			goto out;
 	}

@@ -80,7 +80,7 @@ struct store_conn {
  * boolean column sel ("the row's rank is selected"), shared by
  * sqlite_region_stats() and sqlite_region_history() so that diff, check,
  * show and history pool identically; read back by
- * sqlite_region_stats_from_row().
+ * rows_stats().
  */
 #define REGION_AGGREGATES                                                                          \
 	"min(t.has_events), "                                                                      \
@@ -176,21 +176,9 @@ void sqlite_rewind(sqlite3_stmt *s);
  * that does not decode is ERR_STORE "store 'PATH' is damaged" naming run_id. */
 int sqlite_blob_append(struct store_conn *st, struct i64vec *out, sqlite3_stmt *s, int col,
 		       int64_t run_id);
-/* arr (of elements of size bytes) with room for element len: arr itself
- * while len < *cap, else reallocated to twice *cap (at least 16); NULL
- * (arr untouched, ERR_NOMEM set) when memory runs out. */
-/* Copy text column i (NULL stays NULL). */
-int sqlite_col_text(char **out, sqlite3_stmt *s, int i);
 int sqlite_col_blob(const void **data, size_t *len, sqlite3_stmt *s, int i);
-/* The region name in column col of s (*name; ERR_NOMEM when NULL) and
- * whether filter (NULL: keep all) keeps it (*keep). */
-int sqlite_keep_region(const char **name, int *keep, sqlite3_stmt *s, int col,
-		       store_region_filter filter, void *ctx);
-
-/* Fill g's aggregates from the REGION_AGGREGATES columns starting at col. */
-void sqlite_region_stats_from_row(struct store_region_stats *g, sqlite3_stmt *s, int col);
-/* Fill g's stored p50/p95/p99 from the three columns starting at col. */
-void sqlite_quantiles_from_row(struct store_region_stats *g, sqlite3_stmt *s, int col);
+/* The current row of s for the decoders of rows.h (rows_run(), ...). */
+struct rows_row sqlite_row_of(sqlite3_stmt *s);
 /* ranks[0..n) as a JSON array for json_each(), or NULL (all ranks) when
  * ranks is NULL; *failed = 1 on allocation failure. */
 char *sqlite_ranks_json(const int64_t *ranks, size_t n, int *failed);
