@@ -73,6 +73,32 @@ int rows_cmp_point(const void *a, const void *b)
 	return (x->run_id > y->run_id) - (x->run_id < y->run_id);
 }
 
+struct store_history_point **rows_point_index(struct store_history_point *pts, size_t n)
+{
+	struct store_history_point **index = malloc((n ? n : 1) * sizeof(*index));
+	size_t i;
+
+	if (!index) {
+		err_nomem();
+		return NULL;
+	}
+	for (i = 0; i < n; i++)
+		index[i] = &pts[i];
+	qsort(index, n, sizeof(*index), rows_cmp_point);
+	return index;
+}
+
+struct store_history_point *rows_point_find(struct store_history_point **index, size_t n,
+					    int64_t region_id, int64_t run_id)
+{
+	struct store_history_point key, *kp = &key, **hit;
+
+	key.stats.region_id = region_id;
+	key.run_id = run_id;
+	hit = bsearch(&kp, index, n, sizeof(*index), rows_cmp_point);
+	return hit ? *hit : NULL;
+}
+
 static int cmp_region_stats(const void *a, const void *b)
 {
 	return strcmp(((const struct store_region_stats *)a)->name,

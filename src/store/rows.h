@@ -38,6 +38,14 @@ struct store_run *rows_run_find(struct store_run *runs, const struct rows_run_po
  * run id), for matching duration rows to their point. */
 int rows_cmp_point(const void *a, const void *b);
 
+/* Pointers to pts[0..n) in rows_cmp_point() order, for rows_point_find()
+ * (malloc'ed); NULL when memory ran out (ERR_NOMEM set). */
+struct store_history_point **rows_point_index(struct store_history_point *pts, size_t n);
+
+/* The point of (region_id, run_id) through index (n entries), or NULL. */
+struct store_history_point *rows_point_find(struct store_history_point **index, size_t n,
+					    int64_t region_id, int64_t run_id);
+
 /* Sort regs by region name (bytes, as strcmp). */
 void rows_sort_regions(struct store_region_stats *regs, size_t n);
 

@@ -171,27 +171,23 @@ out:
 	store_meta_release(meta);
 }
 
-int postgres_cache_take_run(struct store_conn *c, struct store_run *out, int64_t id)
+int postgres_cache_take(struct store_conn *c, struct store_run *run, struct store_meta *meta,
+			int64_t id)
 {
 	struct pg_cached_run *e = c->reading ? run_find(c, id) : NULL;
 
-	if (!e || !e->has_run)
+	if (!e || (run && !e->has_run) || (meta && !e->has_meta))
 		return 0;
-	*out = e->run;
-	memset(&e->run, 0, sizeof(e->run));
-	e->has_run = 0;
-	return 1;
-}
-
-int postgres_cache_take_meta(struct store_conn *c, struct store_meta *out, int64_t id)
-{
-	struct pg_cached_run *e = c->reading ? run_find(c, id) : NULL;
-
-	if (!e || !e->has_meta)
-		return 0;
-	*out = e->meta;
-	memset(&e->meta, 0, sizeof(e->meta));
-	e->has_meta = 0;
+	if (run) {
+		*run = e->run;
+		memset(&e->run, 0, sizeof(e->run));
+		e->has_run = 0;
+	}
+	if (meta) {
+		*meta = e->meta;
+		memset(&e->meta, 0, sizeof(e->meta));
+		e->has_meta = 0;
+	}
 	return 1;
 }
 

@@ -62,19 +62,16 @@ static int history_durations(struct store_conn *c, struct store_history_point *p
 			     const char *ids, const char *ranks,
 			     const struct store_history_query *q)
 {
-	struct store_history_point **index = NULL, key, *kp = &key, **hit;
+	struct store_history_point **index, *hit;
 	struct pg_params p;
 	struct buf where = BUF_INIT, sql = BUF_INIT;
 	PGresult *r = NULL;
 	size_t i;
 	int row, ret;
 
-	index = malloc((n ? n : 1) * sizeof(*index));
+	index = rows_point_index(pts, n);
 	if (!index)
-		return err_nomem();
-	for (i = 0; i < n; i++)
-		index[i] = &pts[i];
-	qsort(index, n, sizeof(*index), rows_cmp_point);
+		return ERR_NOMEM;
 	pp_init(&p);
 	pp_text(&p, ids);
 	pp_text(&p, ranks);
@@ -90,15 +87,11 @@ static int history_durations(struct store_conn *c, struct store_history_point *p
 	if (!ret)
 		ret = postgres_exec(c, &r, sql.data, &p, 1, "read");
 	for (row = 0; !ret && row < PQntuples(r); row++) {
-		key.stats.region_id = pg_bin_int(r, row, 0);
-		key.run_id = pg_bin_int(r, row, 1);
-		hit = bsearch(&kp, index, n, sizeof(*index), rows_cmp_point);
-		if (hit) { /* else a run beyond the limit */
-			struct rows_row cur = pg_bin_row(r, row);
+		struct rows_row cur = pg_bin_row(r, row);
 
-			ret =
-			    rows_blob_append(&(*hit)->durations, &cur, 2, c->location, key.run_id);
-		}
+		hit = rows_point_find(index, n, pg_bin_int(r, row, 0), pg_bin_int(r, row, 1));
+		if (hit) /* else a run beyond the limit */
+			ret = rows_blob_append(&hit->durations, &cur, 2, c->location, hit->run_id);
 	}
 	for (i = 0; !ret && i < n; i++)
 		util_sort_i64(pts[i].durations.v, pts[i].durations.len);

@@ -226,9 +226,10 @@ int postgres_fetch_run(struct store_conn *c, struct store_run *run, struct store
  * zeroed. */
 void postgres_cache_keep(struct store_conn *c, int64_t id, struct store_run *run,
 			 struct store_meta *meta);
-/* 1 when the cache held run id (or its metadata) and *out took it. */
-int postgres_cache_take_run(struct store_conn *c, struct store_run *out, int64_t id);
-int postgres_cache_take_meta(struct store_conn *c, struct store_meta *out, int64_t id);
+/* 1 when the cache held run id (run not NULL) or its metadata (meta not
+ * NULL) and *run or *meta took it. */
+int postgres_cache_take(struct store_conn *c, struct store_run *run, struct store_meta *meta,
+			int64_t id);
 /* The regions of regs[0..n) with calls will have their durations of run
  * run_id over ranks (postgres_array() text, NULL: all) asked for, in that
  * order. */

@@ -78,7 +78,7 @@ int postgres_get_run(struct store_conn *c, struct store_run *out, int64_t id)
 	struct store_meta meta;
 	int found, ret;
 
-	if (postgres_cache_take_run(c, out, id))
+	if (postgres_cache_take(c, out, NULL, id))
 		return 0;
 	ret = postgres_fetch_run(c, out, &meta, &found, id);
 	if (!ret && !found)
@@ -97,7 +97,7 @@ int postgres_get_meta(struct store_conn *c, struct store_meta *out, int64_t run_
 	int i, ret;
 
 	memset(out, 0, sizeof(*out));
-	if (postgres_cache_take_meta(c, out, run_id))
+	if (postgres_cache_take(c, NULL, out, run_id))
 		return 0;
 	pp_init(&p);
 	pp_int(&p, run_id);

@@ -95,7 +95,7 @@ static int history_durations(struct store_conn *st, struct store_history_point *
 			     const char *ids, const char *ranks,
 			     const struct store_history_query *q)
 {
-	struct store_history_point **index = NULL, key, *kp = &key, **hit;
+	struct store_history_point **index, *hit;
 	struct run_where w;
 	struct buf sql = BUF_INIT;
 	sqlite3_stmt *s = NULL;
@@ -103,12 +103,9 @@ static int history_durations(struct store_conn *st, struct store_history_point *
 	int rc, bad = 0, ret;
 
 	memset(&w, 0, sizeof(w));
-	index = malloc((n ? n : 1) * sizeof(*index));
+	index = rows_point_index(pts, n);
 	if (!index)
-		return err_nomem();
-	for (i = 0; i < n; i++)
-		index[i] = &pts[i];
-	qsort(index, n, sizeof(*index), rows_cmp_point);
+		return ERR_NOMEM;
 	ret = sqlite_run_where_build(&w, q->runs, 3);
 	if (!ret && buf_printf(&sql,
 			       "SELECT t.region_id, t.run_id, d.data FROM timings AS t "
@@ -125,12 +122,11 @@ static int history_durations(struct store_conn *st, struct store_history_point *
 	bad |= sqlite_run_where_bind(s, &w, 3) != SQLITE_OK;
 	rc = bad ? sqlite3_errcode(st->db) : SQLITE_OK;
 	while (sqlite_row(s, &rc)) {
-		key.stats.region_id = sqlite3_column_int64(s, 0);
-		key.run_id = sqlite3_column_int64(s, 1);
-		hit = bsearch(&kp, index, n, sizeof(*index), rows_cmp_point);
+		hit = rows_point_find(index, n, sqlite3_column_int64(s, 0),
+				      sqlite3_column_int64(s, 1));
 		if (!hit)
 			continue; /* a run beyond the limit */
-		ret = sqlite_blob_append(st, &(*hit)->durations, s, 2, key.run_id);
+		ret = sqlite_blob_append(st, &hit->durations, s, 2, hit->run_id);
 		if (ret)
 			goto out;
 	}
