@@ -399,6 +399,159 @@ static void test_rows_hint(void **state)
 	assert_string_equal(err_msg(), "names failed");
 }
 
+/* A row of the test for the decoders of rows.h: res is an array of
+ * column texts, NULL for SQL NULL ("!" for a text that failed). */
+static int fake_null(const struct rows_row *r, int col)
+{
+	return ((const char *const *)r->res)[col] == NULL;
+}
+
+static int64_t fake_i64(const struct rows_row *r, int col)
+{
+	const char *v = ((const char *const *)r->res)[col];
+
+	return v ? strtoll(v, NULL, 10) : 0;
+}
+
+static double fake_f64(const struct rows_row *r, int col)
+{
+	const char *v = ((const char *const *)r->res)[col];
+
+	return v ? strtod(v, NULL) : 0.0;
+}
+
+static const char *fake_text(const struct rows_row *r, int col)
+{
+	const char *v = ((const char *const *)r->res)[col];
+
+	return v && strcmp(v, "!") ? v : NULL;
+}
+
+static int fake_blob(const struct rows_row *r, int col, const void **data, size_t *len)
+{
+	*data = fake_text(r, col);
+	*len = *data ? strlen(*data) : 0;
+	return 0;
+}
+
+static const struct rows_row_ops fake_row_ops = {fake_null, fake_i64, fake_f64, fake_text,
+						 fake_blob};
+
+/* rows_run(), rows_stats(), rows_quantiles(), rows_text(): the columns in
+ * the documented order, NULL text stays NULL, a NULL percentile means no
+ * stored quantiles, a text that cannot be read is ERR_NOMEM. */
+static void test_rows_decode(void **state)
+{
+	const char *run[] = {"7",    "abc", "/p.h5",	"2026-01-01", NULL, "L", "c0ffee",
+			     "main", "3",   "columnar", "4",	      "5",  "60"};
+	const char *stats[] = {"1", "10",  "500", "2",	 "90",	"0", "0",
+			       "3", "200", "4",	  "1.5", "2.5", NULL};
+	struct rows_row r = {&fake_row_ops, run, 0};
+	struct store_region_stats g;
+	struct store_run out;
+	char *t;
+
+	(void)state;
+	assert_int_equal(rows_run(&out, &r), 0);
+	assert_int_equal(out.id, 7);
+	assert_string_equal(out.sha256, "abc");
+	assert_string_equal(out.source_path, "/p.h5");
+	assert_null(out.recorded_at);
+	assert_string_equal(out.label, "L");
+	assert_string_equal(out.commit, "c0ffee");
+	assert_string_equal(out.branch, "main");
+	assert_int_equal(out.schema, 3);
+	assert_string_equal(out.layout, "columnar");
+	assert_int_equal(out.num_ranks, 4);
+	assert_int_equal(out.num_regions, 5);
+	assert_int_equal(out.num_calls, 60);
+	store_run_release(&out);
+	run[5] = "!";
+	assert_int_equal(rows_run(&out, &r), ERR_NOMEM);
+	store_run_release(&out);
+	assert_int_equal(rows_text(&t, &r, 4), 0);
+	assert_null(t);
+
+	memset(&g, 0, sizeof(g));
+	r.res = stats;
+	rows_stats(&g, &r, 0);
+	assert_true(g.has_events);
+	assert_int_equal(g.calls, 10);
+	assert_int_equal(g.total, 500);
+	assert_int_equal(g.min, 2);
+	assert_int_equal(g.max, 90);
+	assert_int_equal(g.busy_ranks, 3);
+	assert_int_equal(g.busy_max, 200);
+	assert_int_equal(g.nranks, 4);
+	rows_quantiles(&g, &r, 10);
+	assert_false(g.has_quantiles);
+	assert_true(g.quantiles[0] == 1.5 && g.quantiles[1] == 2.5);
+	stats[12] = "3.5";
+	rows_quantiles(&g, &r, 10);
+	assert_true(g.has_quantiles);
+}
+
+/* rows_series_group(): cells in any order come out by region, then run;
+ * a region without a cell is dropped and the others renumbered, each
+ * cell's name pointing at its region's. */
+static void test_rows_series_group(void **state)
+{
+	static const size_t order[][2] = {{2, 1}, {0, 1}, {2, 0}, {0, 0}, {3, 2}, {0, 2}};
+	struct store_series s;
+	size_t i;
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	s.nregions = 4;
+	s.names = calloc(4, sizeof(*s.names));
+	s.cells = calloc(6, sizeof(*s.cells));
+	assert_non_null(s.names);
+	assert_non_null(s.cells);
+	s.names[0] = strdup("a");
+	s.names[1] = strdup("b"); /* no cell: dropped */
+	s.names[2] = strdup("c");
+	s.names[3] = strdup("d");
+	for (i = 0; i < 6; i++) {
+		s.cells[i].region = order[i][0];
+		s.cells[i].run = order[i][1];
+	}
+	s.ncells = 6;
+	assert_int_equal(rows_series_group(&s), 0);
+	assert_int_equal(s.nregions, 3);
+	assert_string_equal(s.names[1], "c");
+	for (i = 0; i < 6; i++) {
+		static const size_t want[][2] = {{0, 0}, {0, 1}, {0, 2}, {1, 0}, {1, 1}, {2, 2}};
+
+		assert_int_equal(s.cells[i].region, want[i][0]);
+		assert_int_equal(s.cells[i].run, want[i][1]);
+		assert_ptr_equal(s.cells[i].stats.name, s.names[want[i][0]]);
+	}
+	for (i = 0; i < s.nregions; i++)
+		free(s.names[i]);
+	free(s.names);
+	free(s.cells);
+}
+
+/* rows_point_find(): a point by (region, run) through rows_point_index(),
+ * NULL for one that is not there. */
+static void test_rows_point_find(void **state)
+{
+	struct store_history_point pts[3], **index;
+
+	(void)state;
+	memset(pts, 0, sizeof(pts));
+	pts[0].stats.region_id = 2, pts[0].run_id = 1;
+	pts[1].stats.region_id = 1, pts[1].run_id = 9;
+	pts[2].stats.region_id = 2, pts[2].run_id = 0;
+	index = rows_point_index(pts, 3);
+	assert_non_null(index);
+	assert_ptr_equal(rows_point_find(index, 3, 2, 1), &pts[0]);
+	assert_ptr_equal(rows_point_find(index, 3, 1, 9), &pts[1]);
+	assert_ptr_equal(rows_point_find(index, 3, 2, 0), &pts[2]);
+	assert_null(rows_point_find(index, 3, 1, 1));
+	free(index);
+}
+
 /* ---- writes and reads ---- */
 
 static void test_runs_tags_meta(void **state)
@@ -1433,6 +1586,9 @@ TU_MAIN(NULL, NULL,
 	    cmocka_unit_test(test_unusable_paths),
 	    cmocka_unit_test(test_is_file),
 	    cmocka_unit_test(test_rows_hint),
+	    cmocka_unit_test(test_rows_decode),
+	    cmocka_unit_test(test_rows_series_group),
+	    cmocka_unit_test(test_rows_point_find),
 	    cmocka_unit_test(test_runs_tags_meta),
 	    cmocka_unit_test(test_regions_and_timings),
 	    cmocka_unit_test(test_rank_totals),
