@@ -293,20 +293,16 @@ struct rows_row pg_bin_row(const PGresult *r, int row)
 }
 
 /*
- * Read the result of a statement sent without waiting for it (the COMMIT
- * of a read snapshot, postgres_snapshot_end()): the next statement, or the
- * end of the connection, takes it.  Failures of such a COMMIT cannot
- * matter: the transaction only read.
+ * End the read snapshot that postgres_snapshot_end() left open: the next
+ * statement commits it first.  Failures of that COMMIT cannot matter: the
+ * transaction only read.
  */
 static void postgres_settle(struct store_conn *c)
 {
-	PGresult *r;
-
-	if (!c->pending)
+	if (!c->commit_due)
 		return;
-	c->pending = 0;
-	while ((r = PQgetResult(c->db)) != NULL)
-		PQclear(r);
+	c->commit_due = 0;
+	PQclear(PQexec(c->db, "COMMIT"));
 }
 
 int postgres_exec(struct store_conn *c, PGresult **res, const char *sql, const struct pg_params *p,
@@ -704,9 +700,10 @@ static void postgres_close(struct store_conn *c)
 	if (!c)
 		return;
 	if (c->db) {
-		/* the COMMIT of a read snapshot, sent, needs no answer: the
-		 * transaction only read (one round trip less per command) */
-		if (!c->pending && postgres_in_txn(c))
+		/* a read snapshot ends with the connection: no COMMIT (one
+		 * round trip less per command; the server ends an open
+		 * transaction on Terminate, silently) */
+		if (!c->commit_due && postgres_in_txn(c))
 			PQclear(PQexec(c->db, "ROLLBACK"));
 		PQfinish(c->db);
 	}
@@ -819,12 +816,13 @@ int postgres_snapshot_begin(struct store_conn *c, int *own)
 	return ret;
 }
 
-/* The COMMIT is sent without waiting for its answer (postgres_settle()):
- * one round trip less for every read command. */
+/* The COMMIT waits for the next statement (postgres_settle()), and is not
+ * sent at all when the connection is closed first, as it is at the end of
+ * every read command. */
 void postgres_snapshot_end(struct store_conn *c, int own)
 {
 	if (own && postgres_in_txn(c))
-		c->pending = PQsendQuery(c->db, "COMMIT") == 1;
+		c->commit_due = 1;
 }
 
 static int postgres_read_begin(struct store_conn *c, int *started)

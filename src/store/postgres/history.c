@@ -322,11 +322,11 @@ int postgres_region_series(struct store_conn *c, struct store_series *out, const
 	    c, &r,
 	    "SELECT run_id, region_id, " PG_RUN_REGIONS_COLUMNS
 	    ", p50_ns, p95_ns, p99_ns FROM run_regions WHERE run_id = ANY($1::bigint[])",
-	    &p, 0, "read");
+	    &p, 1, "read");
 	for (row = 0; !ret && row < PQntuples(r); row++) {
-		struct rows_row cur = pg_row(r, row);
-		size_t run = rows_series_find(runs, out->nruns, pg_int(r, row, 0));
-		size_t reg = rows_series_find(regions, out->nregions, pg_int(r, row, 1));
+		struct rows_row cur = pg_bin_row(r, row);
+		size_t run = rows_series_find(runs, out->nruns, pg_bin_int(r, row, 0));
+		size_t reg = rows_series_find(regions, out->nregions, pg_bin_int(r, row, 1));
 		struct store_series_cell *cell;
 
 		if (run == SIZE_MAX || reg == SIZE_MAX)

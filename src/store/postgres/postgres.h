@@ -85,8 +85,8 @@ struct store_conn {
 	struct i64vec ids;
 	/* the next timings and region ids to give (0: ask the store) */
 	int64_t next_timing, next_region;
-	/* a sent statement whose result is still to be read */
-	int pending;
+	/* a read snapshot ended: COMMIT before the next statement */
+	int commit_due;
 	/* pending COPY rows of timings and timings_durations */
 	struct buf copy_timings, copy_durations;
 	/* inside the snapshot of read_begin(): the caches below are valid */

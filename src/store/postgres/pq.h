@@ -46,8 +46,7 @@
 	  (PGconn * conn, const char *command, int nParams, const Oid *paramTypes,                 \
 	   const char *const *paramValues, const int *paramLengths, const int *paramFormats,       \
 	   int resultFormat))                                                                      \
-	X(int, PQsetSingleRowMode, (PGconn * conn))                                                \
-	X(int, PQsendQuery, (PGconn * conn, const char *query))
+	X(int, PQsetSingleRowMode, (PGconn * conn))
 
 #define PQ_MEMBER(ret, name, params) ret(*name) params;
 struct pq_api {
@@ -88,7 +87,6 @@ int pq_load(const char *location);
 #define PQgetResult pq_api.PQgetResult
 #define PQsendQueryParams pq_api.PQsendQueryParams
 #define PQsetSingleRowMode pq_api.PQsetSingleRowMode
-#define PQsendQuery pq_api.PQsendQuery
 #endif
 
 #endif

@@ -334,7 +334,9 @@ int postgres_region_stats(struct store_conn *c, struct store_region_stats **out,
 	pp_int(&p, run_id);
 	if (arr)
 		pp_text(&p, arr);
-	ret = postgres_exec(c, &r, arr ? REGION_STATS_SQL : REGION_STATS_ALL_SQL, &p, 0, "read");
+	/* the stored totals are int8 and float8: binary, read without
+	 * parsing; the pooled sums are numeric: text */
+	ret = postgres_exec(c, &r, arr ? REGION_STATS_SQL : REGION_STATS_ALL_SQL, &p, !arr, "read");
 	if (ret)
 		goto out;
 	if (PQntuples(r)) {
@@ -345,7 +347,7 @@ int postgres_region_stats(struct store_conn *c, struct store_region_stats **out,
 		}
 	}
 	for (i = 0; i < PQntuples(r); i++) {
-		struct rows_row row = pg_row(r, i);
+		struct rows_row row = arr ? pg_row(r, i) : pg_bin_row(r, i);
 		const char *name;
 
 		if ((ret = rows_keep_region(&name, &keep, &row, NAME_COL, filter, ctx)))
@@ -353,7 +355,7 @@ int postgres_region_stats(struct store_conn *c, struct store_region_stats **out,
 		if (!keep)
 			continue;
 		g = &regs[len++];
-		g->region_id = pg_int(r, i, 0);
+		g->region_id = row.ops->i64(&row, 0);
 		rows_stats(g, &row, 1);
 		if (!arr)
 			rows_quantiles(g, &row, NAME_COL + 1);
