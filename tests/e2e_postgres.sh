@@ -325,6 +325,12 @@ SCOPEDB_DB=$DBV many_views >many-sqlite.txt
 if diff -u many-sqlite.txt many-pg.txt >many.diff; then ok; else bad "many regions differ: $(head -30 many.diff)"; fi
 contains "many regions: all 70 shown" "$(cat many-pg.txt)" "r069"
 
+# Read commands close the connection inside their read snapshot, without
+# a COMMIT (src/store/postgres/conn.c): the server ends the transaction
+# quietly, and logs no lost client.
+equals "no lost client in the server log" \
+	"$(grep -c -e 'connection to client lost' -e 'could not send data' "$PG_DIR/server.log")" 0
+
 # --- 2. sixteen concurrent writers ---------------------------------------------------
 conc=$(pg_newdb conc)
 for i in 0 1 2 3 4 5; do
