@@ -294,11 +294,16 @@ changes_views() {
 	t report 10 11 -o - --history 12
 	t report --branch main -o - --stat --baseline-window 5
 }
-DBV=$series
-SCOPEDB_DB=$series changes_views >changes-pg.txt
-DBV=$E2E_DIR/series.sqlite
-SCOPEDB_DB=$DBV changes_views >changes-sqlite.txt
-if diff -u changes-sqlite.txt changes-pg.txt >changes.diff; then ok; else bad "changes differ: $(head -30 changes.diff)"; fi
+# alike NAME FN PG_DB SQLITE_DB: the transcript of FN on each store, the
+# same (NAME-pg.txt, NAME-sqlite.txt)
+alike() {
+	DBV=$3
+	SCOPEDB_DB=$3 $2 >"$1-pg.txt"
+	DBV=$4
+	SCOPEDB_DB=$4 $2 >"$1-sqlite.txt"
+	if diff -u "$1-sqlite.txt" "$1-pg.txt" >"$1.diff"; then ok; else bad "$1 differ: $(head -30 "$1.diff")"; fi
+}
+alike changes changes_views "$series" "$E2E_DIR/series.sqlite"
 contains "changes: the shift at run 11" "$(cat changes-pg.txt)" "solve   10 -> 11  c11000000000"
 
 # Many regions: PostgreSQL reads the durations of a diff or show with
@@ -318,12 +323,8 @@ many_views() {
 	t diff 1 2 --ranks 0 --metric p50 --include 'r0[3-6]'
 	t show 2 --ranks 0,1 --columns region,calls,p50,std
 }
-DBV=$many
-SCOPEDB_DB=$many many_views >many-pg.txt
-DBV=$E2E_DIR/many.sqlite
-SCOPEDB_DB=$DBV many_views >many-sqlite.txt
-if diff -u many-sqlite.txt many-pg.txt >many.diff; then ok; else bad "many regions differ: $(head -30 many.diff)"; fi
-contains "many regions: all 70 shown" "$(cat many-pg.txt)" "r069"
+alike many-regions many_views "$many" "$E2E_DIR/many.sqlite"
+contains "many regions: all 70 shown" "$(cat many-regions-pg.txt)" "r069"
 
 # Read commands close the connection inside their read snapshot, without
 # a COMMIT (src/store/postgres/conn.c): the server ends the transaction

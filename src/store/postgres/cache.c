@@ -90,7 +90,6 @@ static int meta_add(struct store_meta *m, const char *key, const char *value)
 int postgres_fetch_run(struct store_conn *c, struct store_run *run, struct store_meta *meta,
 		       int *found, int64_t id)
 {
-	struct pg_params p;
 	struct rows_row row;
 	PGresult *r = NULL;
 	int i, ret;
@@ -98,9 +97,7 @@ int postgres_fetch_run(struct store_conn *c, struct store_run *run, struct store
 	memset(run, 0, sizeof(*run));
 	memset(meta, 0, sizeof(*meta));
 	*found = 0;
-	pp_init(&p);
-	pp_int(&p, id);
-	ret = postgres_exec(c, &r, RUN_ALL_SQL, &p, 0, "read");
+	ret = postgres_exec_id(c, &r, RUN_ALL_SQL, id, 0);
 	if (ret || PQntuples(r) == 0)
 		goto out;
 	*found = 1;

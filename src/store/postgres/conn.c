@@ -331,6 +331,15 @@ int postgres_exec(struct store_conn *c, PGresult **res, const char *sql, const s
 	return 0;
 }
 
+int postgres_exec_id(struct store_conn *c, PGresult **res, const char *sql, int64_t id, int binary)
+{
+	struct pg_params p;
+
+	pp_init(&p);
+	pp_int(&p, id);
+	return postgres_exec(c, res, sql, &p, binary, "read");
+}
+
 int postgres_stream(struct store_conn *c, const char *sql, const struct pg_params *p,
 		    postgres_row_fn fn, void *ctx)
 {

@@ -119,6 +119,8 @@ int postgres_flush(struct store_conn *c);
  * Pending COPY rows are sent first. */
 int postgres_exec(struct store_conn *c, PGresult **res, const char *sql, const struct pg_params *p,
 		  int binary, const char *what);
+/* postgres_exec() of a read with the one parameter $1 = id. */
+int postgres_exec_id(struct store_conn *c, PGresult **res, const char *sql, int64_t id, int binary);
 /* Called by postgres_stream() with each row (r holds that one row). */
 typedef int (*postgres_row_fn)(void *ctx, const PGresult *r);
 /* Run sql with binary results and hand the rows to fn one at a time as

@@ -91,7 +91,6 @@ int postgres_get_run(struct store_conn *c, struct store_run *out, int64_t id)
 
 int postgres_get_meta(struct store_conn *c, struct store_meta *out, int64_t run_id)
 {
-	struct pg_params p;
 	PGresult *r = NULL;
 	size_t rows;
 	int i, ret;
@@ -99,11 +98,8 @@ int postgres_get_meta(struct store_conn *c, struct store_meta *out, int64_t run_
 	memset(out, 0, sizeof(*out));
 	if (postgres_cache_take(c, NULL, out, run_id))
 		return 0;
-	pp_init(&p);
-	pp_int(&p, run_id);
-	ret = postgres_exec(c, &r,
-			    "SELECT key, value FROM run_metadata WHERE run_id = $1 ORDER BY key",
-			    &p, 0, "read");
+	ret = postgres_exec_id(
+	    c, &r, "SELECT key, value FROM run_metadata WHERE run_id = $1 ORDER BY key", run_id, 0);
 	if (ret)
 		return ret;
 	rows = (size_t)PQntuples(r);
@@ -574,16 +570,14 @@ int postgres_scan_timings(struct store_conn *c, int64_t run_id, store_timing_fn 
  * store_rank_totals()), instead of region_stats per rank. */
 int postgres_rank_totals(struct store_conn *c, int64_t run_id, store_rank_total_fn fn, void *ctx)
 {
-	struct pg_params p;
 	PGresult *r = NULL;
 	int i, ret;
 
-	pp_init(&p);
-	pp_int(&p, run_id);
-	ret = postgres_exec(c, &r,
-			    "SELECT r.name, t.rank, t.total_ns FROM timings AS t JOIN regions AS r "
-			    "ON r.id = t.region_id WHERE t.run_id = $1",
-			    &p, 1, "read");
+	ret = postgres_exec_id(
+	    c, &r,
+	    "SELECT r.name, t.rank, t.total_ns FROM timings AS t JOIN regions AS r "
+	    "ON r.id = t.region_id WHERE t.run_id = $1",
+	    run_id, 1);
 	for (i = 0; !ret && i < PQntuples(r); i++)
 		ret = fn(ctx, PQgetvalue(r, i, 0), pg_bin_int(r, i, 1), pg_bin_int(r, i, 2));
 	PQclear(r);

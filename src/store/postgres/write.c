@@ -477,19 +477,16 @@ int postgres_put_region_totals(struct store_conn *c, int64_t run_id)
 int postgres_percentile_regions(struct store_conn *c, struct store_region_calls **out, size_t *n,
 				int64_t run_id)
 {
-	struct pg_params p;
 	struct store_region_calls *v = NULL;
 	PGresult *r;
 	int i, rows, ret;
 
 	*out = NULL;
 	*n = 0;
-	pp_init(&p);
-	pp_int(&p, run_id);
-	ret = postgres_exec(c, &r,
-			    "SELECT region_id, calls, nranks FROM run_regions WHERE run_id = $1 "
-			    "AND has_events = 1 AND calls > 0 ORDER BY region_id",
-			    &p, 0, "read");
+	ret = postgres_exec_id(c, &r,
+			       "SELECT region_id, calls, nranks FROM run_regions WHERE run_id = $1 "
+			       "AND has_events = 1 AND calls > 0 ORDER BY region_id",
+			       run_id, 0);
 	if (ret)
 		return ret;
 	rows = PQntuples(r);
