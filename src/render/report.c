@@ -139,17 +139,14 @@ static void report_side_titles(struct doc_col *c, const struct compare_result *r
 	}
 }
 
-/* The markdown label of a verdict: an icon, then the word. */
-static const char *report_verdict_md(const char *v)
-{
-	if (!strcmp(v, "regressed"))
-		return "\U0001F534 regressed";
-	if (!strcmp(v, "improved"))
-		return "\U0001F7E2 improved";
-	if (!strcmp(v, "unchanged"))
-		return "\u26AA unchanged";
-	return "\U0001F7E1 inconclusive";
-}
+/* The markdown icon of a verdict, shown before its name. */
+static const char *const report_verdict_icon[VERDICT_CALL_COUNT] = {
+    [VERDICT_CALL_NONE] = "",
+    [VERDICT_CALL_UNCHANGED] = "\u26AA",
+    [VERDICT_CALL_IMPROVED] = "\U0001F7E2",
+    [VERDICT_CALL_REGRESSED] = "\U0001F534",
+    [VERDICT_CALL_INCONCLUSIVE] = "\U0001F7E1",
+};
 
 /* The statistical columns of row i's cells from column col on (see
  * report_stat_cols). */
@@ -157,10 +154,12 @@ static void report_stat_cells(struct doc_table *t, size_t col, const struct comp
 {
 	char s[96];
 
-	if (!c->verdict)
+	if (c->verdict == VERDICT_CALL_NONE)
 		return;
-	doc_set_text(t, col, c->verdict);
-	doc_set_text(t, col + 1, report_verdict_md(c->verdict));
+	doc_set_text(t, col, verdict_call_name(c->verdict));
+	snprintf(s, sizeof(s), "%s %s", report_verdict_icon[c->verdict],
+		 verdict_call_name(c->verdict));
+	doc_set_text(t, col + 1, s);
 	if (!isnan(c->lo))
 		snprintf(s, sizeof(s), "%.2f [%.2f, %.2f]", c->ratio, c->lo, c->hi);
 	else
@@ -184,9 +183,9 @@ static void report_stat_cells(struct doc_table *t, size_t col, const struct comp
 	doc_set_num(t, col + 7, isnan(c->hi), c->hi);
 	doc_set_num(t, col + 8, isnan(c->p), c->p);
 	doc_set_num(t, col + 9, c->runs_needed < 0, c->runs_needed);
-	if (!strcmp(c->verdict, "regressed"))
+	if (c->verdict == VERDICT_CALL_REGRESSED)
 		doc_set_flags(t, col, DOC_STRONG | DOC_BAD);
-	else if (!strcmp(c->verdict, "improved"))
+	else if (c->verdict == VERDICT_CALL_IMPROVED)
 		doc_set_flags(t, col, DOC_GOOD);
 }
 
@@ -211,7 +210,10 @@ static void report_stat_json(struct doc *d, struct doc_value *arr, const struct 
 		doc_json_null(d, o, "pct");
 	else
 		doc_json_num(d, o, "pct", row->pct.v, 0);
-	doc_json_str(d, o, "verdict", c->verdict);
+	if (c->verdict == VERDICT_CALL_NONE)
+		doc_json_null(d, o, "verdict");
+	else
+		doc_json_str(d, o, "verdict", verdict_call_name(c->verdict));
 	if (isnan(c->ratio))
 		doc_json_null(d, o, "ratio");
 	else
@@ -356,7 +358,10 @@ static void report_ids_json(struct doc *d, const char *key, const int64_t *ids, 
  */
 static void report_stat_header(struct doc *d, const struct compare_result *r)
 {
-	static const char *const calls[] = {"regressed", "improved", "unchanged", "inconclusive"};
+	/* the order of the counts in the "Verdicts" line */
+	static const enum verdict_call calls[] = {VERDICT_CALL_REGRESSED, VERDICT_CALL_IMPROVED,
+						  VERDICT_CALL_UNCHANGED,
+						  VERDICT_CALL_INCONCLUSIVE};
 	struct buf t = BUF_INIT;
 	struct doc_value *arr, *o;
 	double *cv = malloc((r->nrows ? r->nrows : 1) * sizeof(*cv));
@@ -366,8 +371,8 @@ static void report_stat_header(struct doc *d, const struct compare_result *r)
 	for (i = 0; i < r->nrows; i++) {
 		if (!isnan(r->stat[i].cv) && cv)
 			cv[ncv++] = r->stat[i].cv;
-		for (k = 0; k < 4 && r->stat[i].verdict; k++)
-			cnt[k] += !strcmp(r->stat[i].verdict, calls[k]);
+		for (k = 0; k < 4; k++)
+			cnt[k] += r->stat[i].verdict == calls[k];
 	}
 	report_set_field(d, "Baseline runs", r->base_runs, r->nbase_runs);
 	report_set_field(d, "Candidate runs", r->cand_runs, r->ncand_runs);
@@ -379,7 +384,8 @@ static void report_stat_header(struct doc *d, const struct compare_result *r)
 		doc_span(d, doc_field(d, DOC_F_HUMAN, "Noise"), t.data, 0);
 	t.len = 0;
 	for (k = 0; k < 4; k++)
-		rc |= buf_printf(&t, "%s%zu %s", k ? ", " : "", cnt[k], calls[k]);
+		rc |=
+		    buf_printf(&t, "%s%zu %s", k ? ", " : "", cnt[k], verdict_call_name(calls[k]));
 	if (!rc)
 		doc_span(d, doc_field(d, DOC_F_HUMAN, "Verdicts"), t.data, DOC_RAW);
 	if (rc)
