@@ -8,6 +8,7 @@
  * help made from choices).  stdout and stderr are captured in files of
  * the test directory.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -469,6 +470,54 @@ static const char test_usage[] =
     "\n"
     "The end.\n";
 
+/* opt_parse_int(): the one integer parser, its range and its message. */
+static void test_parse_int(void **state)
+{
+	const struct opt o = OPT_COUNT(0, "n", NULL, "N", "n");
+	static const char *const bad[] = {"",
+					  "-",
+					  "x",
+					  "1x",
+					  " 1",
+					  "+1",
+					  "0x10",
+					  "1.0",
+					  "99999999999999999999",
+					  "-99999999999999999999"};
+	char want[160];
+	size_t i;
+	long v = 7;
+
+	(void)state;
+	assert_int_equal(opt_parse_int(&v, &o, "0", 0, LONG_MAX, NULL), 0);
+	assert_int_equal(v, 0);
+	assert_int_equal(opt_parse_int(&v, &o, "1000", 1, 1000, NULL), 0);
+	assert_int_equal(v, 1000);
+	assert_int_equal(opt_parse_int(&v, &o, "-5", -10, 10, NULL), 0);
+	assert_int_equal(v, -5);
+	assert_int_equal(opt_parse_int(&v, &o, "9223372036854775807", 0, LONG_MAX, NULL), 0);
+	assert_true(v == LONG_MAX);
+	assert_int_equal(opt_parse_int(&v, &o, "-9223372036854775808", LONG_MIN, 0, NULL), 0);
+	assert_true(v == LONG_MIN);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		v = 7;
+		assert_int_equal(opt_parse_int(&v, &o, bad[i], 0, LONG_MAX, NULL), ERR_USAGE);
+		assert_int_equal(v, 7);
+		snprintf(want, sizeof(want), "invalid --n '%s': expected a non-negative integer",
+			 bad[i]);
+		assert_string_equal(err_msg(), want);
+	}
+	assert_int_equal(opt_parse_int(&v, &o, "0", 1, LONG_MAX, "hint"), ERR_USAGE);
+	assert_string_equal(err_msg(), "invalid --n '0': expected a positive integer (hint)");
+	assert_int_equal(opt_parse_int(&v, &o, "1001", 1, 1000, "runs"), ERR_USAGE);
+	assert_string_equal(err_msg(),
+			    "invalid --n '1001': expected an integer from 1 to 1000 (runs)");
+	assert_int_equal(opt_parse_int(&v, &o, "-1", 0, 4294967295L, NULL), ERR_USAGE);
+	assert_string_equal(err_msg(),
+			    "invalid --n '-1': expected an integer from 0 to 4294967295");
+	assert_int_equal(v, 7);
+}
+
 static void test_help(void **state)
 {
 	const char *help[] = {"frob", "--flag", "--help", "--bogus", NULL};
@@ -695,6 +744,7 @@ TU_MAIN(setup, NULL,
 	    cmocka_unit_test(test_max_args),
 	    cmocka_unit_test(test_missing_value),
 	    cmocka_unit_test(test_bad_values),
+	    cmocka_unit_test(test_parse_int),
 	    cmocka_unit_test(test_help),
 	    cmocka_unit_test(test_usage_text),
 	    cmocka_unit_test(test_describe),

@@ -13,7 +13,6 @@
  * statistical check (--stat, a window) 3 on INCONCLUSIVE unless
  * --inconclusive maps it to 0 or 1.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,17 +90,12 @@ static int compare_opt_threshold(const struct opt *opt, const char *arg)
  * either turns the statistical check on. */
 int cmd_opt_window(const struct opt *opt, const char *arg)
 {
-	char *end;
 	long v;
+	int rc = opt_parse_int(&v, opt, arg, 1, 1000, "runs");
 
-	errno = 0;
-	v = strtol(arg, &end, 10);
-	if (errno || end == arg || *end || v < 1 || v > 1000)
-		return err_set(ERR_USAGE,
-			       "invalid --%s '%s': expected a number of runs from 1 to 1000",
-			       opt->long_name, arg);
-	*(size_t *)opt->value = (size_t)v;
-	return 0;
+	if (!rc)
+		*(size_t *)opt->value = (size_t)v;
+	return rc;
 }
 
 /* --inconclusive pass|fail (int *: the exit status of INCONCLUSIVE). */

@@ -53,7 +53,8 @@ int cmd_report(int argc, char **argv)
 	    OPT__METRIC(&ro.cmp.metric),
 	    OPT__INCLUDE(&inc),
 	    OPT__EXCLUDE(&exc),
-	    OPT_COUNT(0, "history", &history, "N", "runs per trend chart (default 50)"),
+	    OPT_CALLBACK(0, "history", OPT_TYPED(long *, &history), "N",
+			 "runs per trend chart (default 50)", cli_opt_positive, 0),
 	    OPT_STRING(0, "branch", &ro.branch, "B",
 		       "trends of branch B (default: the candidate's branch)"),
 	    OPT_STRING(0, "tag", &ro.tag, "T", "trends of the runs tagged T"),
@@ -84,10 +85,6 @@ int cmd_report(int argc, char **argv)
 	}
 	if (ro.branch && ro.tag) {
 		code = opt_usage_error(self, opts, "--branch and --tag cannot be combined");
-		goto out;
-	}
-	if (history < 1) {
-		code = opt_usage_error(self, opts, "--history needs at least 1 run");
 		goto out;
 	}
 	if (ro.cmp.baseline_window || ro.cmp.candidate_window)

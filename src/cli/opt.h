@@ -118,6 +118,17 @@ struct opt_list {
 		NULL, 0, 0                                                                         \
 	}
 
+/*
+ * The integer value arg of option o into *out when it is a decimal integer
+ * in [min, max]; else ERR_USAGE with the one message of every integer
+ * option: "invalid --O 'V': expected a positive integer" ("a
+ * non-negative integer", "an integer from MIN to MAX"), then " (HINT)"
+ * when hint is not NULL.  OPT_COUNT uses it with 0 and LONG_MAX; callbacks
+ * of integer options call it with their range.
+ */
+int opt_parse_int(long *out, const struct opt *o, const char *arg, long min, long max,
+		  const char *hint);
+
 /* Append s (borrowed) to l; ERR_NOMEM. */
 int opt_list_push(struct opt_list *l, const char *s);
 
