@@ -36,11 +36,7 @@
 
 const struct opt_cmd cmd_diff_usage = {
     .name = "diff",
-    .synopsis =
-	"scopedb diff A B [--metric M] [--sort delta|pct|name] [--threshold PCT]\n"
-	"                [--stat] [--baseline-window N] [--candidate-window N]\n"
-	"                [--include P...] [--exclude P...] [--ranks SPEC...] [--format FMT]\n"
-	"                [--output FORMAT=FILE]... [--db PATH]",
+    .args = "A B",
     .before = "A and B are stored runs (selectors) or profile files:\n" COMPARE_SELECTORS,
     .after = "With --stat or a window each row gets the ratio B/A of the two run sets,\n"
 	     "its 95% interval, a p-value and a verdict against a zero budget\n"
@@ -51,13 +47,7 @@ const struct opt_cmd cmd_diff_usage = {
 
 const struct opt_cmd cmd_check_usage = {
     .name = "check",
-    .synopsis =
-	"scopedb check BASELINE CANDIDATE [--max-regression PCT] [--fail-on-new]\n"
-	"                [--fail-on-missing] [--require-same KEY]... [--allow-different KEY]...\n"
-	"                [--stat] [--baseline-window N] [--candidate-window N]\n"
-	"                [--inconclusive pass|fail]\n"
-	"                [--metric M] [--include P...] [--exclude P...] [--ranks SPEC...]\n"
-	"                [--format FMT] [--output FORMAT=FILE]... [--db PATH]",
+    .args = "BASELINE CANDIDATE",
     .before =
 	"BASELINE and CANDIDATE are stored runs (selectors) or profile files:\n" COMPARE_SELECTORS,
     .after = "Exit status: 0 PASS, 1 FAIL (budget exceeded), 2 error (also when nothing\n"

@@ -235,10 +235,8 @@ static int history_filter(void *ctx, int *keep, const char *name)
 
 const struct opt_cmd cmd_history_usage = {
     .name = "history",
-    .synopsis = "scopedb history REGION [--metric M] [--tag T]... [--branch B] [--since DATE]\n"
-		"                [--until DATE] [--limit N] [--ranks SPEC...] [--changes-only]\n"
-		"                [--format FMT] [--db PATH]\n"
-		"       scopedb history --match PATTERN [options]",
+    .args = "REGION\n"
+	    "--match P",
     .after = "One row per run, oldest first: run, recorded time, commit, label, the metric and\n"
 	     "its change against the previous run; the table marks the change points, the\n"
 	     "runs where the metric moved to another level (as 'scopedb changes' finds them).",

@@ -295,10 +295,7 @@ static int ingest_files(struct buf *json, struct store **st, const char *db, str
 
 const struct opt_cmd cmd_ingest_usage = {
     .name = "ingest",
-    .synopsis =
-	"scopedb ingest FILE... [--db PATH] [--tag T]... [--label L] [--commit SHA]\n"
-	"                [--branch NAME] [--meta KEY=VALUE]... [--format table|json] [--quiet]\n"
-	"                [--file-timeout S] [--file-memory MIB]",
+    .args = "FILE...",
     .summary = "import scope-profiler HDF5 profiles into the store",
     OPT_ARGS(1, OPT_ARGS_ANY, "no file to ingest"),
 };

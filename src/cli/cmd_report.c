@@ -23,11 +23,7 @@
 
 const struct opt_cmd cmd_report_usage = {
     .name = "report",
-    .synopsis = "scopedb report [BASELINE CANDIDATE] [--history N] [--branch B | --tag T]\n"
-		"                [--metric M] [--include P...] [--exclude P...]\n"
-		"                [--max-regression PCT] [--stat] [--baseline-window N]\n"
-		"                [--candidate-window N] [--allow-different KEY]...\n"
-		"                [-o FILE] [--db PATH]",
+    .args = "[BASELINE CANDIDATE]",
     .before = "BASELINE and CANDIDATE are runs as check takes them (selectors or files).",
     .after = "The page has the check's verdict (as scopedb check computes it), a chart of\n"
 	     "each region's metric over the last N runs (default 50) of --branch, --tag or\n"

@@ -102,10 +102,6 @@ static int runs_filtered(const struct filter *f)
 
 const struct opt_cmd cmd_runs_usage = {
     .name = "runs",
-    .synopsis =
-	"scopedb runs [--tag T]... [--branch B] [--commit PREFIX] [--label L] [--since DATE]\n"
-	"                [--until DATE] [--meta KEY=VALUE]... [--limit N] [--format FMT]\n"
-	"                [--db PATH]",
     .summary = "list the stored runs, newest first",
 };
 

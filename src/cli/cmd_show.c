@@ -131,8 +131,7 @@ static int show_document(struct doc *d, const void *ctx)
 
 const struct opt_cmd cmd_show_usage = {
     .name = "show",
-    .synopsis = "scopedb show RUN [--include P...] [--exclude P...] [--ranks SPEC...]\n"
-		"                [--sort COLUMN|name] [--columns LIST] [--format FMT] [--db PATH]",
+    .args = "RUN",
     .before = "RUN is a stored run (a selector: 42, latest~1, tag:NAME, 1a2b3c4, ...) or a\n"
 	      "profile file.  --include, --exclude and --ranks take one or more values, up\n"
 	      "to the next option: put RUN first, or end the values with --.",

@@ -485,12 +485,34 @@ static int opt_line(struct buf *out, const struct opt *o)
 	return rc ? err_nomem() : opt_help_text(out, o, sep);
 }
 
+int opt_synopsis(struct buf *out, const struct opt_cmd *cmd, const struct opt *opts,
+		 const char *sep)
+{
+	const char *form = cmd->args ? cmd->args : "";
+	const struct opt *o;
+	int has_opts = 0, rc = 0;
+	size_t len;
+
+	for (o = opts; o->type != OPT_T_END; o++)
+		has_opts |= !(o->flags & OPT_HIDDEN);
+	for (;;) {
+		len = strcspn(form, "\n");
+		rc |= buf_printf(out, "scopedb %s%s%.*s%s", cmd->name, len ? " " : "", (int)len,
+				 form, has_opts ? " [<options>]" : "");
+		if (!form[len])
+			break;
+		form += len + 1;
+		rc |= buf_puts(out, sep);
+	}
+	return rc ? err_nomem() : 0;
+}
+
 int opt_usage(struct buf *out, const struct opt_cmd *cmd, const struct opt *opts)
 {
 	const struct opt *o;
 	int rc, first = 1;
 
-	rc = buf_puts(out, cmd->synopsis);
+	rc = opt_synopsis(out, cmd, opts, "\n       ");
 	if (!rc && cmd->before)
 		rc = buf_printf(out, "\n\n%s", cmd->before);
 	for (o = opts; o->type != OPT_T_END && !rc; o++) {
