@@ -102,20 +102,20 @@ static int ingest_line(struct doc *d, const void *ctx)
 	const struct ingest_view *v = ctx;
 	const struct ingest_result *r = v->r;
 	struct doc_block *b = doc_line(d, DOC_F_TEXT);
-	char calls[64];
+	char ranks[64], regions[64], calls[64];
 
 	/* the path is printed as given (DOC_RAW), as it always was; counts
 	 * with thousands separators */
+	format_group(ranks, sizeof(ranks), (long long)r->num_ranks, 0);
+	format_group(regions, sizeof(regions), (long long)r->num_regions, 0);
 	format_group(calls, sizeof(calls), (long long)r->num_calls, 0);
 	if (r->duplicate)
 		doc_spanf(d, b, DOC_RAW, "%s: already stored as run %" PRId64 "%s", v->path,
 			  r->run_id, r->tags_added ? " (tags added)" : "");
 	else
-		doc_spanf(
-		    d, b, DOC_RAW,
-		    "run %" PRId64 ": %s: %" PRId64 " rank%s, %" PRId64 " region%s, %s call%s",
-		    r->run_id, v->path, r->num_ranks, r->num_ranks == 1 ? "" : "s", r->num_regions,
-		    r->num_regions == 1 ? "" : "s", calls, r->num_calls == 1 ? "" : "s");
+		doc_spanf(d, b, DOC_RAW, "run %" PRId64 ": %s: %s rank%s, %s region%s, %s call%s",
+			  r->run_id, v->path, ranks, r->num_ranks == 1 ? "" : "s", regions,
+			  r->num_regions == 1 ? "" : "s", calls, r->num_calls == 1 ? "" : "s");
 	return 0;
 }
 

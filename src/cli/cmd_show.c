@@ -36,9 +36,11 @@ struct show_view {
  * columnar)", or "run.h5 (file, label L, ...)" for a file. */
 static int show_describe(struct buf *out, const struct store_run *r, int is_file)
 {
+	char ranks[32];
 	size_t k;
 	int rc = 0;
 
+	format_group(ranks, sizeof(ranks), (long long)r->num_ranks, 0);
 	if (is_file)
 		rc |= buf_printf(out, "%s (file, ", r->source_path);
 	else
@@ -52,8 +54,8 @@ static int show_describe(struct buf *out, const struct store_run *r, int is_file
 	for (k = 0; k < r->ntags; k++)
 		rc |= buf_printf(out, "%s%s%s", k ? "," : "tags ", r->tags[k],
 				 k + 1 == r->ntags ? ", " : "");
-	rc |= buf_printf(out, "recorded %s, %" PRId64 " rank%s, %s)",
-			 r->recorded_at ? r->recorded_at : r->ingested_at, r->num_ranks,
+	rc |= buf_printf(out, "recorded %s, %s rank%s, %s)",
+			 r->recorded_at ? r->recorded_at : r->ingested_at, ranks,
 			 r->num_ranks == 1 ? "" : "s", r->layout);
 	return rc ? err_nomem() : 0;
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analysis/verdict.h"
+#include "render/format.h"
 #include "render/report.h"
 #include "scopedb/err.h"
 #include "select/match.h"
@@ -34,6 +35,7 @@ static int report_side_text(struct buf *out, const struct compare_side *s)
 {
 	const struct store_run *r = &s->run;
 	struct buf d = BUF_INIT;
+	char ranks[32];
 	size_t k;
 	int rc = 0;
 
@@ -53,8 +55,8 @@ static int report_side_text(struct buf *out, const struct compare_side *s)
 		rc |= buf_printf(&d, "%s%s", k ? "," : d.len ? ", tags " : "tags ", r->tags[k]);
 	if (r->recorded_at)
 		rc |= buf_printf(&d, "%srecorded %s", d.len ? ", " : "", r->recorded_at);
-	rc |= buf_printf(&d, "%s%" PRId64 " rank%s", d.len ? ", " : "", r->num_ranks,
-			 r->num_ranks == 1 ? "" : "s");
+	format_group(ranks, sizeof(ranks), (long long)r->num_ranks, 0);
+	rc |= buf_printf(&d, "%s%s rank%s", d.len ? ", " : "", ranks, r->num_ranks == 1 ? "" : "s");
 	rc |= buf_printf(out, " (%s)", d.data);
 	buf_release(&d);
 	return rc ? ERR_NOMEM : 0;
