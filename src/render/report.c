@@ -27,19 +27,22 @@ const char *report_unit(enum stats_metric m)
 }
 
 /*
- * One-line description of a side: "run 7 (label L, commit C, branch B,
- * tags t1,t2, recorded T, 4 ranks)" or "PATH (file, ..., 4 ranks)".  The
- * commit is cut to 12 characters as in "scopedb runs".
+ * One-line description of a run: "run 7 (label L, commit C, branch B,
+ * tags t1,t2, recorded T, 4 ranks)" or "PATH (file, ..., 4 ranks)", with
+ * the flags of report_run_field().  The commit is cut to 12 characters as
+ * in "scopedb runs".
  */
-static int report_side_text(struct buf *out, const struct compare_side *s)
+static int report_run_text(struct buf *out, const struct store_run *r, int is_file, unsigned flags)
 {
-	const struct store_run *r = &s->run;
+	const char *when = r->recorded_at;
 	struct buf d = BUF_INIT;
 	char ranks[32];
 	size_t k;
 	int rc = 0;
 
-	if (s->is_file) {
+	if (!when && (flags & REPORT_RUN_INGESTED))
+		when = r->ingested_at;
+	if (is_file) {
 		rc |= buf_puts(out, r->source_path);
 		rc |= buf_puts(&d, "file");
 	} else {
@@ -53,33 +56,34 @@ static int report_side_text(struct buf *out, const struct compare_side *s)
 		rc |= buf_printf(&d, "%sbranch %s", d.len ? ", " : "", r->branch);
 	for (k = 0; k < r->ntags; k++)
 		rc |= buf_printf(&d, "%s%s", k ? "," : d.len ? ", tags " : "tags ", r->tags[k]);
-	if (r->recorded_at)
-		rc |= buf_printf(&d, "%srecorded %s", d.len ? ", " : "", r->recorded_at);
+	if (when)
+		rc |= buf_printf(&d, "%srecorded %s", d.len ? ", " : "", when);
 	format_group(ranks, sizeof(ranks), (long long)r->num_ranks, 0);
 	rc |= buf_printf(&d, "%s%s rank%s", d.len ? ", " : "", ranks, r->num_ranks == 1 ? "" : "s");
+	if (flags & REPORT_RUN_LAYOUT)
+		rc |= buf_printf(&d, ", %s", r->layout);
 	rc |= buf_printf(out, " (%s)", d.data);
 	buf_release(&d);
 	return rc ? ERR_NOMEM : 0;
 }
 
-/* Field key of a side, its description as the (escaped) value. */
-static void report_side_field(struct doc *d, const char *key, const struct compare_side *s)
+void report_run_field(struct doc *d, const char *key, const struct store_run *run, int is_file,
+		      unsigned flags)
 {
 	struct buf t = BUF_INIT;
 
-	if (report_side_text(&t, s))
+	if (report_run_text(&t, run, is_file, flags))
 		d->failed = 1;
 	else
 		doc_span(d, doc_field(d, DOC_F_HUMAN, key), t.data, 0);
 	buf_release(&t);
 }
 
-/* A "Ranks" field (raw: digits and ranges). */
-static void report_ranks_field(struct doc *d, unsigned fmts, const struct compare_opts *o)
+void report_ranks_field(struct doc *d, unsigned fmts, const int64_t *ranks, size_t n)
 {
 	struct buf t = BUF_INIT;
 
-	if (match_ranks_format(&t, o->ranks, o->nranks))
+	if (match_ranks_format(&t, ranks, n))
 		d->failed = 1;
 	else
 		doc_span(d, doc_field(d, fmts, "Ranks"), t.data ? t.data : "", DOC_RAW);
@@ -434,10 +438,10 @@ void report_doc(struct doc *d, const struct compare_result *r, const struct comp
 		doc_spans_join(d, b, v->violations, v->nviolations, ", ", 0);
 		doc_blank(d, DOC_F_MD);
 	}
-	report_side_field(d, o->check ? "Baseline" : "a", &r->a);
-	report_side_field(d, o->check ? "Candidate" : "b", &r->b);
+	report_run_field(d, o->check ? "Baseline" : "a", &r->a.run, r->a.is_file, 0);
+	report_run_field(d, o->check ? "Candidate" : "b", &r->b.run, r->b.is_file, 0);
 	if (o->ranks)
-		report_ranks_field(d, DOC_F_TEXT, o);
+		report_ranks_field(d, DOC_F_TEXT, o->ranks, o->nranks);
 	if (o->check) {
 		doc_spanf(d, doc_field(d, DOC_F_TEXT, "Regression budget"), DOC_RAW, "%+g%% (%s)",
 			  o->max_regression, metric);
@@ -452,7 +456,7 @@ void report_doc(struct doc *d, const struct compare_result *r, const struct comp
 	if (r->stat)
 		report_stat_header(d, r);
 	if (o->ranks)
-		report_ranks_field(d, DOC_F_MD, o);
+		report_ranks_field(d, DOC_F_MD, o->ranks, o->nranks);
 	if (r->nmeta_changes) {
 		doc_span(d, doc_line(d, DOC_F_TEXT), "Metadata differences (a -> b):", DOC_RAW);
 		report_meta_text(d, r->meta_changes, r->nmeta_changes, "  ", 60);
