@@ -145,14 +145,21 @@ static void report_side_titles(struct doc_col *c, const struct compare_result *r
 	}
 }
 
-/* The markdown icon of a verdict, shown before its name. */
-static const char *const report_verdict_icon[VERDICT_CALL_COUNT] = {
-    [VERDICT_CALL_NONE] = "",
-    [VERDICT_CALL_UNCHANGED] = "\u26AA",
-    [VERDICT_CALL_IMPROVED] = "\U0001F7E2",
-    [VERDICT_CALL_REGRESSED] = "\U0001F534",
-    [VERDICT_CALL_INCONCLUSIVE] = "\U0001F7E1",
-};
+/* The markdown icon of a verdict, shown before its name: red, green,
+ * white, yellow. */
+static const char *report_verdict_icon(enum verdict_call c)
+{
+	switch (c) {
+	case VERDICT_CALL_REGRESSED:
+		return "\U0001F534";
+	case VERDICT_CALL_IMPROVED:
+		return "\U0001F7E2";
+	case VERDICT_CALL_UNCHANGED:
+		return "\u26AA";
+	default:
+		return "\U0001F7E1";
+	}
+}
 
 /* The statistical columns of row i's cells from column col on (see
  * report_stat_cols). */
@@ -163,7 +170,7 @@ static void report_stat_cells(struct doc_table *t, size_t col, const struct comp
 	if (c->verdict == VERDICT_CALL_NONE)
 		return;
 	doc_set_text(t, col, verdict_call_name(c->verdict));
-	snprintf(s, sizeof(s), "%s %s", report_verdict_icon[c->verdict],
+	snprintf(s, sizeof(s), "%s %s", report_verdict_icon(c->verdict),
 		 verdict_call_name(c->verdict));
 	doc_set_text(t, col + 1, s);
 	if (!isnan(c->lo))
