@@ -74,7 +74,7 @@ equals "hang: message" "$(own)" \
 equals "hang: the batch goes on" "$out" "g1.h5: already stored as run 1"
 [ $((t1 - t0)) -lt 30 ] && ok || bad "hang: took $((t1 - t0)) s"
 expect_err 2 "bad --file-timeout" \
-	"scopedb: invalid --file-timeout '1s': expected whole seconds (0 = no limit)" \
+	"scopedb: invalid --file-timeout '1s': expected an integer from 0 to 4294967295 (seconds; 0 = no limit)" \
 	"$SCOPEDB" ingest --db b.sqlite --file-timeout 1s g1.h5
 
 # ---- memory ------------------------------------------------------------
@@ -87,7 +87,7 @@ fi
 run "$SCOPEDB" ingest --db b.sqlite one.h5
 equals "default limits: stored" "$out" "run 3: one.h5: 1 rank, 1 region, 3,000,000 calls"
 expect_err 2 "bad --file-memory" \
-	"scopedb: invalid --file-memory '-1': expected MiB (0 = no limit)" \
+	"scopedb: invalid --file-memory '-1': expected an integer from 0 to 1099511627776 (MiB; 0 = no limit)" \
 	"$SCOPEDB" show --db b.sqlite --file-memory -1 one.h5
 
 # ---- concurrency: a reader stopped mid-file blocks no writer -----------

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # End-to-end tests of readable output (issue 12): durations with a unit per
 # column aligned on the decimal point (µs, or us off UTF-8), --units,
-# signed three-digit percentages, grouped counts, CSV and JSON in raw
+# signed three-digit percentages, grouped counts (also the ranks and
+# regions of runs, ingest and a run's description), CSV and JSON in raw
 # seconds; history bars (min..max scale, ASCII fallback, terminal only);
 # --color and NO_COLOR / FORCE_COLOR / CLICOLOR_FORCE, red and green only
 # beyond the threshold or budget; the markdown column titles; and the
@@ -239,4 +240,22 @@ expect_err 0 "history tag json" "scopedb: no run has tag 'nigthly'; did you mean
 	$S history solve --tag nigthly --format json
 equals "history tag json: no region" "$out" '{"metric": "total", "regions": []}'
 expect_err 0 "runs filters" "scopedb: no run matches the filters" $S runs --tag nightly --label r1 --since 2030-01-01
+# --- counts of runs, ingest and show: grouped for people, plain in CSV/JSON ---
+mk --ranks 1200 --calls 1 --aggregate --timestamp 2024-02-01T00:00:00Z wide.h5
+B=$E2E_DIR/wide.sqlite
+expect 0 "wide ingest" $S ingest --db "$B" --commit 0123456789abcdef0123456789abcdef01234567 wide.h5
+equals "wide ingest line" "$out" "run 1: wide.h5: 1,200 ranks, 5 regions, 6,000 calls"
+expect 0 "wide runs" $S runs --db "$B"
+equals "wide runs table" "$out" \
+"id  recorded              label    commit        branch  tags  ranks  regions  source
+ 1  2024-02-01T00:00:00Z  example  0123456789ab  -       -     1,200        5  wide.h5"
+expect 0 "wide runs csv" $S runs --db "$B" --format csv
+contains "wide runs csv: plain" "$out" ",,,1200,5,6000,wide.h5"
+expect 0 "wide runs json" $S runs --db "$B" --format json
+contains "wide runs json: plain" "$out" '"num_ranks": 1200, "num_regions": 5, "num_calls": 6000,'
+expect 0 "wide show" $S show 1 --db "$B"
+contains "wide show: description" "$out" "recorded 2024-02-01T00:00:00Z, 1,200 ranks, aggregate)"
+expect 0 "wide diff" $S diff 1 wide.h5 --db "$B"
+contains "wide diff: description" "$out" "recorded 2024-02-01T00:00:00Z, 1,200 ranks)"
+
 finish

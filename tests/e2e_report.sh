@@ -43,6 +43,7 @@ equals "branch and tag: exit" "$rc" 2
 contains "branch and tag: message" "$err" "scopedb: --branch and --tag cannot be combined"
 run $S report --history 0
 equals "history 0: exit" "$rc" 2
+contains "history 0: message" "$err" "scopedb: invalid --history '0': expected a positive integer"
 expect_err 2 "unknown run" "scopedb: no run 'latest~40': only 13 runs stored" \
 	$S report latest~40 latest -o x.html
 [ ! -e x.html ] && ok || bad "a failed report wrote x.html"

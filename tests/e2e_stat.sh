@@ -129,10 +129,10 @@ expect 0 "file candidate json" $S check tag:nightly one.h5 --baseline-window 10 
 	--max-regression 20 --format json
 contains "file id null" "$out" '"candidate_runs": [null]'
 expect_err 2 "window 0" \
-	"scopedb: invalid --baseline-window '0': expected a number of runs from 1 to 1000" \
+	"scopedb: invalid --baseline-window '0': expected an integer from 1 to 1000 (runs)" \
 	$S check 12 13 --baseline-window 0
 expect_err 2 "window text" \
-	"scopedb: invalid --candidate-window 'x': expected a number of runs from 1 to 1000" \
+	"scopedb: invalid --candidate-window 'x': expected an integer from 1 to 1000 (runs)" \
 	$S check 12 13 --candidate-window x
 expect_err 2 "inconclusive value" "scopedb: invalid --inconclusive 'maybe': expected pass or fail" \
 	$S check 12 13 --stat --inconclusive maybe

@@ -57,7 +57,7 @@ equals "without --pins no pin" "$($S push --db a.sqlite --to d.sqlite 1 >/dev/nu
 
 # errors
 expect_err 2 "push without --to" "scopedb: push needs --to DB, the store to copy the runs to
-usage: scopedb push --to DB [RUN...] [--pins] [--db PATH]" bash -c "$S push --db a.sqlite 2>&1 >/dev/null | head -2 >&2; exit 2"
+usage: scopedb push --to DB [RUN...] [<options>]" bash -c "$S push --db a.sqlite 2>&1 >/dev/null | head -2 >&2; exit 2"
 expect_err 2 "pull from a missing store" \
 	"scopedb: cannot open store 'nowhere.sqlite': no such file or directory" \
 	$S pull --db c.sqlite --from nowhere.sqlite

@@ -19,7 +19,7 @@ run $S help prune
 equals "help starts with the summary" "$(printf '%s\n' "$out" | head -3)" \
 	"scopedb prune - remove old runs, keeping the newest of each branch and pinned runs
 
-usage: scopedb prune [--older-than DATE] [--keep-last N] [--branch B] [--dry-run]"
+usage: scopedb prune [<options>]"
 run $S help check
 # every help line of an option starts at the same column (23), also
 # after a name too long for it, which gets a line of its own

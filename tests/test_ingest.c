@@ -386,8 +386,10 @@ static void test_not_a_profile(void **state)
 	struct h5write_profile prof = {NULL, 0, NULL, 0};
 	static const char *const names[] = {"solve"};
 	struct ingest_result r;
+	struct ingest_pending *pend = NULL;
 	struct store *st = NULL;
 	char want[600];
+	int64_t run;
 	int schema, agg;
 
 	(void)state;
@@ -403,27 +405,48 @@ static void test_not_a_profile(void **state)
 			assert_int_equal(ingest_file(&r, st, path, &no_opts), ERR_FORMAT);
 			assert_string_equal(err_msg(), want);
 			assert_int_equal(r.run_id, 0);
-			/* ingest_check() refuses it the same way, without a store */
+			/* ingest_read() refuses it the same way, without a store */
 			err_clear();
-			assert_int_equal(ingest_check(path), ERR_FORMAT);
+			assert_int_equal(ingest_read(&pend, NULL, path, &no_opts), ERR_FORMAT);
 			assert_string_equal(err_msg(), want);
+			assert_null(pend);
 		}
 	}
 	{
-		/* a profile passes ingest_check(); a file that is no HDF5 file
-		 * or no file at all fails with ingest_file()'s message */
+		/* a profile is read without a store, then stored (once: the
+		 * second is a duplicate found inside ingest_write()); a file
+		 * that is no HDF5 file or no file at all fails with
+		 * ingest_file()'s message */
 		struct h5write_opts o = tu_h5_opts(3, 0);
 		const char *good = tu_h5_write_standard("check-good.h5", &o);
 		const char *text = tu_path("check-text.h5");
+		struct ingest_pending *again = NULL;
 		char msg[600];
 
-		assert_int_equal(ingest_check(good), 0);
+		assert_int_equal(ingest_read(&pend, NULL, good, &no_opts), 0);
+		assert_int_equal(ingest_read(&again, NULL, good, &no_opts), 0);
+		assert_int_equal(ingest_write(&r, st, pend), 0);
+		assert_int_equal(r.duplicate, 0);
+		assert_true(r.run_id > 0);
+		assert_true(r.num_regions > 0);
+		run = r.run_id;
+		ingest_result_release(&r);
+		assert_int_equal(ingest_write(&r, st, again), 0);
+		assert_int_equal(r.duplicate, 1);
+		assert_int_equal(r.run_id, run);
+		ingest_result_release(&r);
+		ingest_pending_free(pend);
+		ingest_pending_free(again);
+		ingest_pending_free(NULL);
+		pend = NULL;
 		tu_write_file(text, "not hdf5\n", 9);
-		assert_int_not_equal(ingest_check(text), 0);
+		assert_int_not_equal(ingest_read(&pend, NULL, text, &no_opts), 0);
+		assert_null(pend);
 		snprintf(msg, sizeof(msg), "%s", err_msg());
 		assert_int_not_equal(ingest_file(&r, st, text, &no_opts), 0);
 		assert_string_equal(err_msg(), msg);
-		assert_int_not_equal(ingest_check(tu_path("check-missing.h5")), 0);
+		assert_int_not_equal(
+		    ingest_read(&pend, NULL, tu_path("check-missing.h5"), &no_opts), 0);
 		assert_non_null(strstr(err_msg(), "no such file"));
 	}
 	{
@@ -441,8 +464,10 @@ static void test_not_a_profile(void **state)
 		struct store_run *runs = NULL;
 		size_t n = 1;
 
+		/* only the good profile is stored */
 		assert_int_equal(store_list_runs(st, &runs, &n), 0);
-		assert_int_equal(n, 0);
+		assert_int_equal(n, 1);
+		assert_int_equal(runs[0].id, run);
 		store_runs_free(runs, n);
 	}
 	store_close(st);

@@ -8,6 +8,7 @@
  * help made from choices).  stdout and stderr are captured in files of
  * the test directory.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,7 +35,7 @@ struct dest {
 
 static const struct opt_cmd test_cmd = {
     .name = "frob",
-    .synopsis = "scopedb frob FILE... [--db PATH] [--tag T]...",
+    .args = "FILE...",
     .before = "FILE is anything.",
     .after = "The end.",
     .summary = "frobnicate the files",
@@ -200,7 +201,7 @@ static void test_positionals(void **state)
 /* A command with the OPT_MULTI options of diff: two runs A and B. */
 static const struct opt_cmd multi_cmd = {
     .name = "cmp",
-    .synopsis = "scopedb cmp A B [--include P...] [--ranks SPEC...]",
+    .args = "A B",
     .summary = "compare",
     OPT_ARGS(2, 2, "cmp needs two runs"),
 };
@@ -388,8 +389,10 @@ static void test_unknown(void **state)
 
 static void test_max_args(void **state)
 {
-	const struct opt_cmd two = {.name = "two", .synopsis = "scopedb two A B", .max_args = 2};
-	const struct opt_cmd none = {.name = "none", .synopsis = "scopedb none"};
+	const struct opt_cmd two = {.name = "two", .args = "A B", .max_args = 2};
+	const struct opt_cmd none = {
+	    .name = "none",
+	};
 	const struct opt opts[] = {OPT_END()};
 	const char *argv2[] = {"two", "a", "b", NULL}, *argv3[] = {"two", "a", "b", "c", NULL};
 	const char *argv1[] = {"none", "x", NULL};
@@ -452,7 +455,7 @@ static void test_bad_values(void **state)
 }
 
 static const char test_usage[] =
-    "usage: scopedb frob FILE... [--db PATH] [--tag T]...\n"
+    "usage: scopedb frob FILE... [<options>]\n"
     "\n"
     "FILE is anything.\n"
     "\n"
@@ -468,6 +471,54 @@ static const char test_usage[] =
     "    --frob X           callback\n"
     "\n"
     "The end.\n";
+
+/* opt_parse_int(): the one integer parser, its range and its message. */
+static void test_parse_int(void **state)
+{
+	const struct opt o = OPT_COUNT(0, "n", NULL, "N", "n");
+	static const char *const bad[] = {"",
+					  "-",
+					  "x",
+					  "1x",
+					  " 1",
+					  "+1",
+					  "0x10",
+					  "1.0",
+					  "99999999999999999999",
+					  "-99999999999999999999"};
+	char want[160];
+	size_t i;
+	long v = 7;
+
+	(void)state;
+	assert_int_equal(opt_parse_int(&v, &o, "0", 0, LONG_MAX, NULL), 0);
+	assert_int_equal(v, 0);
+	assert_int_equal(opt_parse_int(&v, &o, "1000", 1, 1000, NULL), 0);
+	assert_int_equal(v, 1000);
+	assert_int_equal(opt_parse_int(&v, &o, "-5", -10, 10, NULL), 0);
+	assert_int_equal(v, -5);
+	assert_int_equal(opt_parse_int(&v, &o, "9223372036854775807", 0, LONG_MAX, NULL), 0);
+	assert_true(v == LONG_MAX);
+	assert_int_equal(opt_parse_int(&v, &o, "-9223372036854775808", LONG_MIN, 0, NULL), 0);
+	assert_true(v == LONG_MIN);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		v = 7;
+		assert_int_equal(opt_parse_int(&v, &o, bad[i], 0, LONG_MAX, NULL), ERR_USAGE);
+		assert_int_equal(v, 7);
+		snprintf(want, sizeof(want), "invalid --n '%s': expected a non-negative integer",
+			 bad[i]);
+		assert_string_equal(err_msg(), want);
+	}
+	assert_int_equal(opt_parse_int(&v, &o, "0", 1, LONG_MAX, "hint"), ERR_USAGE);
+	assert_string_equal(err_msg(), "invalid --n '0': expected a positive integer (hint)");
+	assert_int_equal(opt_parse_int(&v, &o, "1001", 1, 1000, "runs"), ERR_USAGE);
+	assert_string_equal(err_msg(),
+			    "invalid --n '1001': expected an integer from 1 to 1000 (runs)");
+	assert_int_equal(opt_parse_int(&v, &o, "-1", 0, 4294967295L, NULL), ERR_USAGE);
+	assert_string_equal(err_msg(),
+			    "invalid --n '-1': expected an integer from 0 to 4294967295");
+	assert_int_equal(v, 7);
+}
 
 static void test_help(void **state)
 {
@@ -502,7 +553,7 @@ static void test_usage_text(void **state)
 	struct dest d;
 	const struct opt opts[] = TEST_OPTS(d);
 	const struct opt none[] = {OPT_END()};
-	const struct opt_cmd bare = {.name = "bare", .synopsis = "scopedb bare", .summary = "x"};
+	const struct opt_cmd bare = {.name = "bare", .summary = "x"};
 	struct buf b = BUF_INIT;
 
 	(void)state;
@@ -512,6 +563,33 @@ static void test_usage_text(void **state)
 	assert_memory_equal(b.data, test_usage + strlen("usage: "), b.len);
 	b.len = 0;
 	assert_int_equal(opt_usage(&b, &bare, none), 0);
+	assert_string_equal(b.data, "scopedb bare");
+	buf_release(&b);
+}
+
+/* opt_synopsis(): one line per form, "[<options>]" only when some option
+ * shows in the help. */
+static void test_synopsis(void **state)
+{
+	struct dest d;
+	const struct opt opts[] = TEST_OPTS(d);
+	const struct opt hidden[] = {
+	    OPT_ENTRY(OPT_T_FLAG, 0, "secret", &d.flag, NULL, "x", NULL, NULL, 0, OPT_HIDDEN),
+	    OPT_END()};
+	const struct opt_cmd forms = {.name = "two", .args = "A B\n--match P\n", .summary = "x"};
+	const struct opt_cmd bare = {.name = "bare", .summary = "x"};
+	struct buf b = BUF_INIT;
+
+	(void)state;
+	assert_int_equal(opt_synopsis(&b, &forms, opts, "\n  "), 0);
+	assert_string_equal(b.data, "scopedb two A B [<options>]\n"
+				    "  scopedb two --match P [<options>]\n"
+				    "  scopedb two [<options>]");
+	b.len = 0;
+	assert_int_equal(opt_synopsis(&b, &bare, opts, "\n"), 0);
+	assert_string_equal(b.data, "scopedb bare [<options>]");
+	b.len = 0;
+	assert_int_equal(opt_synopsis(&b, &bare, hidden, "\n"), 0);
 	assert_string_equal(b.data, "scopedb bare");
 	buf_release(&b);
 }
@@ -695,8 +773,10 @@ TU_MAIN(setup, NULL,
 	    cmocka_unit_test(test_max_args),
 	    cmocka_unit_test(test_missing_value),
 	    cmocka_unit_test(test_bad_values),
+	    cmocka_unit_test(test_parse_int),
 	    cmocka_unit_test(test_help),
 	    cmocka_unit_test(test_usage_text),
+	    cmocka_unit_test(test_synopsis),
 	    cmocka_unit_test(test_describe),
 	    cmocka_unit_test(test_metric_choices),
 	    cmocka_unit_test(test_format_choices),

@@ -77,6 +77,36 @@ static void test_sort(void **state)
 	}
 }
 
+/* qsort comparator of pointers to ints, for util_sorted_ptrs(). */
+static int cmp_int_ptr(const void *a, const void *b)
+{
+	int x = **(const int *const *)a, y = **(const int *const *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* util_sorted_ptrs(): pointers into the array, in order; the array as it was. */
+static void test_sorted_ptrs(void **state)
+{
+	const int v[] = {5, -2, 9, 0, 5};
+	const int **p;
+
+	(void)state;
+	p = util_sorted_ptrs(v, 5, sizeof(v[0]), cmp_int_ptr);
+	assert_non_null(p);
+	assert_ptr_equal(p[0], &v[1]);
+	assert_ptr_equal(p[1], &v[3]);
+	assert_int_equal(*p[2], 5);
+	assert_int_equal(*p[3], 5);
+	assert_ptr_equal(p[4], &v[2]);
+	assert_int_equal(v[0], 5);
+	assert_int_equal(v[1], -2);
+	free(p);
+	p = util_sorted_ptrs(v, 0, sizeof(v[0]), cmp_int_ptr);
+	assert_non_null(p);
+	free(p);
+}
+
 static void test_iso(void **state)
 {
 	static const struct {
@@ -191,6 +221,7 @@ TU_MAIN(NULL, NULL,
 	    cmocka_unit_test(test_buf),
 	    cmocka_unit_test(test_grow),
 	    cmocka_unit_test(test_sort),
+	    cmocka_unit_test(test_sorted_ptrs),
 	    cmocka_unit_test(test_iso),
 	    cmocka_unit_test(test_sha256),
 	    cmocka_unit_test(test_table),

@@ -102,6 +102,10 @@ static void test_region(void **state)
 	assert_int_equal(r.call, VERDICT_CALL_NONE);
 	assert_string_equal(verdict_call_name(VERDICT_CALL_REGRESSED), "regressed");
 	assert_string_equal(verdict_call_name(VERDICT_CALL_NONE), "");
+	assert_string_equal(verdict_call_name(VERDICT_CALL_UNCHANGED), "unchanged");
+	assert_string_equal(verdict_call_name(VERDICT_CALL_IMPROVED), "improved");
+	assert_string_equal(verdict_call_name(VERDICT_CALL_INCONCLUSIVE), "inconclusive");
+	assert_string_equal(verdict_call_name(VERDICT_CALL_COUNT), "");
 }
 
 /* A region whose test outcome is given directly. */

@@ -65,17 +65,16 @@ struct compare_opts {
 
 /* The statistical verdict of one row (compare_opts.stat). */
 struct compare_stat {
-	const char *verdict; /* "regressed", "improved", "unchanged",
-			      * "inconclusive" (static), NULL: none (a side
-			      * has no positive value) */
-	double ratio;	     /* candidate / baseline (geometric means); NaN: none */
-	double lo, hi;	     /* its 95% confidence interval; NaN: unknown */
-	double p;	     /* two-sided p of "no change"; NaN: unknown */
-	double padj;	     /* Benjamini-Hochberg adjusted p */
-	int runs_needed;     /* more candidate runs to decide; -1: none */
-	double cv;	     /* the between-run CV used; NaN: fewer than 3 runs */
-	size_t nhist;	     /* history runs the noise came from */
-	size_t nbase, ncand; /* runs of each set with a positive value */
+	enum verdict_call verdict; /* VERDICT_CALL_NONE: none (a side has no
+				    * positive value); verdict_call_name() */
+	double ratio;		   /* candidate / baseline (geometric means); NaN: none */
+	double lo, hi;		   /* its 95% confidence interval; NaN: unknown */
+	double p;		   /* two-sided p of "no change"; NaN: unknown */
+	double padj;		   /* Benjamini-Hochberg adjusted p */
+	int runs_needed;	   /* more candidate runs to decide; -1: none */
+	double cv;		   /* the between-run CV used; NaN: fewer than 3 runs */
+	size_t nhist;		   /* history runs the noise came from */
+	size_t nbase, ncand;	   /* runs of each set with a positive value */
 };
 
 /* One side of a comparison, as shown in headers and JSON. */

@@ -77,11 +77,21 @@ struct ingest_result {
 int ingest_file(struct ingest_result *out, struct store *st, const char *path,
 		const struct ingest_opts *opts);
 
-/* 0 when path is a profile ingest_file() would go on to read (its index
- * valid, at least one (rank, region) row), else the error ingest_file()
- * would report for it.  Reads no events and needs no store: ingest checks
- * a file this way before it creates a new store for it. */
-int ingest_check(const char *path);
+/*
+ * ingest_file() in two steps, for a caller that should create its store
+ * only for a file that reads (ingest into a new store): ingest_read() runs
+ * the reader child on path and keeps what it sent in *out (NULL on error:
+ * the error ingest_file() reports for the file); st may be NULL, else a
+ * content already stored stops the read early.  ingest_write() then stores
+ * it in st as ingest_file() does (once per pending file; the result as
+ * ingest_file()'s).  opts and path are borrowed until the pending file is
+ * freed with ingest_pending_free() (NULL accepted).
+ */
+struct ingest_pending;
+int ingest_read(struct ingest_pending **out, struct store *st, const char *path,
+		const struct ingest_opts *opts);
+int ingest_write(struct ingest_result *out, struct store *st, struct ingest_pending *p);
+void ingest_pending_free(struct ingest_pending *p);
 
 /* Free the kept_* strings of r (NULL accepted) and zero it. */
 void ingest_result_release(struct ingest_result *r);

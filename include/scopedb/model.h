@@ -97,4 +97,22 @@ struct verdict {
 /* "PASS", "FAIL", "INCONCLUSIVE" ("" for VERDICT_NONE). */
 const char *verdict_name(enum verdict_kind k);
 
+/*
+ * The statistical verdict of one region (check --stat, diff with a window;
+ * docs/statistics.md): what compare_stat.verdict holds and every renderer
+ * names with verdict_call_name().
+ */
+enum verdict_call {
+	VERDICT_CALL_NONE, /* no verdict: a side has no positive value */
+	VERDICT_CALL_UNCHANGED,
+	VERDICT_CALL_IMPROVED,
+	VERDICT_CALL_REGRESSED,
+	VERDICT_CALL_INCONCLUSIVE,
+	VERDICT_CALL_COUNT
+};
+
+/* "unchanged", "improved", "regressed", "inconclusive" ("" for NONE and
+ * anything out of range); static strings. */
+const char *verdict_call_name(enum verdict_call c);
+
 #endif

@@ -68,6 +68,13 @@ void *util_calloc(size_t n, size_t size);
  * released and NULL returned.  For builders that check once at the end. */
 char *buf_finish(struct buf *b, int failed);
 
+/* A malloc'ed array of pointers to the n elements of base (each size
+ * bytes), sorted with cmp, which qsort calls on two such pointers (cmp's
+ * arguments point to the pointers).  For an index by name of an array
+ * that stays as it is.  NULL after ERR_NOMEM; the caller frees it. */
+void *util_sorted_ptrs(const void *base, size_t n, size_t size,
+		       int (*cmp)(const void *, const void *));
+
 /* strdup that returns NULL for NULL and sets ERR_NOMEM on failure (check
  * with "if (s && !copy)"). */
 char *util_strdup(const char *s);

@@ -361,7 +361,7 @@ static int compare_stat_rows(struct compare_result *out, const struct runset *rs
 		struct stats_row *row = &out->rows[i];
 		double s2 = vr[i].noise.sigma * vr[i].noise.sigma;
 
-		c->verdict = vr[i].call == VERDICT_CALL_NONE ? NULL : verdict_call_name(vr[i].call);
+		c->verdict = vr[i].call;
 		c->ratio = vr[i].ratio;
 		c->lo = vr[i].lo;
 		c->hi = vr[i].hi;

@@ -16,6 +16,7 @@
 
 #include "scopedb/err.h"
 #include "scopedb/stats.h"
+#include "scopedb/util.h"
 #include "util/percentile.h"
 #include "util/suggest.h"
 
@@ -198,12 +199,9 @@ static int stats_sorted_side(const struct stats_named ***out, const struct stats
 	size_t i;
 
 	*out = NULL;
-	p = malloc((n ? n : 1) * sizeof(*p));
+	p = util_sorted_ptrs(side, n, sizeof(*side), stats_cmp_named);
 	if (!p)
-		return err_nomem();
-	for (i = 0; i < n; i++)
-		p[i] = &side[i];
-	qsort(p, n, sizeof(*p), stats_cmp_named);
+		return ERR_NOMEM;
 	for (i = 1; i < n; i++)
 		if (!strcmp(p[i - 1]->name, p[i]->name)) {
 			int rc = err_set(ERR_GENERIC, "internal error: region '%s' listed twice",

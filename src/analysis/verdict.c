@@ -20,20 +20,18 @@
 #include "scopedb/err.h"
 #include "util/statdist.h"
 
+/* The one name table of the statistical verdicts (model.h). */
+static const char *const verdict_call_names[VERDICT_CALL_COUNT] = {
+    [VERDICT_CALL_NONE] = "",
+    [VERDICT_CALL_UNCHANGED] = "unchanged",
+    [VERDICT_CALL_IMPROVED] = "improved",
+    [VERDICT_CALL_REGRESSED] = "regressed",
+    [VERDICT_CALL_INCONCLUSIVE] = "inconclusive",
+};
+
 const char *verdict_call_name(enum verdict_call c)
 {
-	switch (c) {
-	case VERDICT_CALL_UNCHANGED:
-		return "unchanged";
-	case VERDICT_CALL_IMPROVED:
-		return "improved";
-	case VERDICT_CALL_REGRESSED:
-		return "regressed";
-	case VERDICT_CALL_INCONCLUSIVE:
-		return "inconclusive";
-	default:
-		return "";
-	}
+	return (unsigned)c < VERDICT_CALL_COUNT ? verdict_call_names[c] : "";
 }
 
 void verdict_noise_estimate(struct verdict_noise *out, const double *logv, size_t n, double *tmp)

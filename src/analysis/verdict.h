@@ -20,6 +20,8 @@
 
 #include <stddef.h>
 
+#include "scopedb/model.h"
+
 /* The false discovery rate of the gate (Benjamini-Hochberg), chosen with
  * bench/calibrate: whole-check false FAIL stays under issue 14's targets
  * with a margin for the simulation's own error (docs/statistics.md). */
@@ -38,17 +40,6 @@ struct verdict_noise {
 	double sigma; /* between-run SD of the log value; NaN when nhist < 3 */
 	double df;    /* its degrees of freedom */
 };
-
-enum verdict_call {
-	VERDICT_CALL_NONE, /* no verdict: a side has no positive value */
-	VERDICT_CALL_UNCHANGED,
-	VERDICT_CALL_IMPROVED,
-	VERDICT_CALL_REGRESSED,
-	VERDICT_CALL_INCONCLUSIVE,
-};
-
-/* "unchanged", "improved", "regressed", "inconclusive" ("" for NONE). */
-const char *verdict_call_name(enum verdict_call c);
 
 /* One region: inputs, then what verdict_region() and verdict_decide() set. */
 struct verdict_region {

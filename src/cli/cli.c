@@ -343,34 +343,23 @@ int cli_opt_date(const struct opt *opt, const char *arg)
 
 int cli_opt_positive(const struct opt *opt, const char *arg)
 {
-	const char *hint = (const char *)opt->defval;
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(arg, &end, 10);
-	if (errno || end == arg || *end || v < 1)
-		return err_set(ERR_USAGE, "invalid --%s '%s': expected a positive integer%s%s%s",
-			       opt->long_name, arg, hint ? " (" : "", hint ? hint : "",
-			       hint ? ")" : "");
-	*(long *)opt->value = v;
-	return 0;
+	return opt_parse_int(opt->value, opt, arg, 1, LONG_MAX, (const char *)opt->defval);
 }
 
 int cli_opt_limit(const struct opt *opt, const char *arg)
 {
 	struct ingest_limits lim = *ingest_default_limits();
-	uint64_t max = opt->defval ? UINT64_C(1) << 40 : UINT_MAX;
-	uint64_t v = 0;
-	const char *p = arg;
+	/* MiB stay under 2^40 so that bytes fit in 64 bits; seconds in an unsigned */
+	long max = opt->defval ? (long)1 << 40 : (long)(UINT_MAX < LONG_MAX ? UINT_MAX : LONG_MAX);
+	long v;
+	int rc;
 
-	for (; *p >= '0' && *p <= '9' && v <= max; p++)
-		v = v * 10 + (uint64_t)(*p - '0');
-	if (!*arg || *p || v > max)
-		return err_set(ERR_USAGE, "invalid --%s '%s': expected %s (0 = no limit)",
-			       opt->long_name, arg, opt->defval ? "MiB" : "whole seconds");
+	rc = opt_parse_int(&v, opt, arg, 0, max,
+			   opt->defval ? "MiB; 0 = no limit" : "seconds; 0 = no limit");
+	if (rc)
+		return rc;
 	if (opt->defval)
-		lim.max_memory_mib = v;
+		lim.max_memory_mib = (uint64_t)v;
 	else
 		lim.timeout_s = (unsigned)v;
 	ingest_set_default_limits(&lim);

@@ -201,10 +201,6 @@ static int changes_filter(void *ctx, int *keep, const char *name)
 
 const struct opt_cmd cmd_changes_usage = {
     .name = "changes",
-    .synopsis =
-	"scopedb changes [--branch B] [--tag T]... [--metric M] [--include P...] [--exclude P...]\n"
-	"                [--since DATE] [--until DATE] [--min-change PCT] [--sort KEY]\n"
-	"                [--units U] [--format FMT] [--db PATH]",
     .after = "For every region, the runs in recorded order (runs of one commit count as one\n"
 	     "point) are cut into segments of a steady level; a change point is where the\n"
 	     "level moves by at least --min-change and a Mann-Whitney test between the two\n"

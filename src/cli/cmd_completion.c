@@ -28,8 +28,8 @@
 
 const struct opt_cmd cmd_completion_usage = {
     .name = "completion",
-    .synopsis = "scopedb completion bash|zsh\n"
-		"       scopedb completion names pin|tag|branch|label|command [--db PATH]",
+    .args = "bash|zsh\n"
+	    "names pin|tag|branch|label|command",
     .after = "Prints a bash or zsh completion script for scopedb; load it with\n"
 	     "    source <(scopedb completion bash)\n"
 	     "'names' prints the stored names of a kind, one per line (for the scripts).",

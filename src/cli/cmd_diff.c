@@ -13,7 +13,6 @@
  * statistical check (--stat, a window) 3 on INCONCLUSIVE unless
  * --inconclusive maps it to 0 or 1.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,11 +36,7 @@
 
 const struct opt_cmd cmd_diff_usage = {
     .name = "diff",
-    .synopsis =
-	"scopedb diff A B [--metric M] [--sort delta|pct|name] [--threshold PCT]\n"
-	"                [--stat] [--baseline-window N] [--candidate-window N]\n"
-	"                [--include P...] [--exclude P...] [--ranks SPEC...] [--format FMT]\n"
-	"                [--output FORMAT=FILE]... [--db PATH]",
+    .args = "A B",
     .before = "A and B are stored runs (selectors) or profile files:\n" COMPARE_SELECTORS,
     .after = "With --stat or a window each row gets the ratio B/A of the two run sets,\n"
 	     "its 95% interval, a p-value and a verdict against a zero budget\n"
@@ -52,13 +47,7 @@ const struct opt_cmd cmd_diff_usage = {
 
 const struct opt_cmd cmd_check_usage = {
     .name = "check",
-    .synopsis =
-	"scopedb check BASELINE CANDIDATE [--max-regression PCT] [--fail-on-new]\n"
-	"                [--fail-on-missing] [--require-same KEY]... [--allow-different KEY]...\n"
-	"                [--stat] [--baseline-window N] [--candidate-window N]\n"
-	"                [--inconclusive pass|fail]\n"
-	"                [--metric M] [--include P...] [--exclude P...] [--ranks SPEC...]\n"
-	"                [--format FMT] [--output FORMAT=FILE]... [--db PATH]",
+    .args = "BASELINE CANDIDATE",
     .before =
 	"BASELINE and CANDIDATE are stored runs (selectors) or profile files:\n" COMPARE_SELECTORS,
     .after = "Exit status: 0 PASS, 1 FAIL (budget exceeded), 2 error (also when nothing\n"
@@ -91,17 +80,12 @@ static int compare_opt_threshold(const struct opt *opt, const char *arg)
  * either turns the statistical check on. */
 int cmd_opt_window(const struct opt *opt, const char *arg)
 {
-	char *end;
 	long v;
+	int rc = opt_parse_int(&v, opt, arg, 1, 1000, "runs");
 
-	errno = 0;
-	v = strtol(arg, &end, 10);
-	if (errno || end == arg || *end || v < 1 || v > 1000)
-		return err_set(ERR_USAGE,
-			       "invalid --%s '%s': expected a number of runs from 1 to 1000",
-			       opt->long_name, arg);
-	*(size_t *)opt->value = (size_t)v;
-	return 0;
+	if (!rc)
+		*(size_t *)opt->value = (size_t)v;
+	return rc;
 }
 
 /* --inconclusive pass|fail (int *: the exit status of INCONCLUSIVE). */

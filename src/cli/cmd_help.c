@@ -22,7 +22,7 @@
 
 const struct opt_cmd cmd_help_usage = {
     .name = "help",
-    .synopsis = "scopedb help [COMMAND]",
+    .args = "[COMMAND]",
     .summary = "show the commands, or one command's usage",
     .max_args = OPT_ARGS_ANY,
 };
@@ -92,14 +92,17 @@ static const char help_man_exit[] =
 /* opt_describe_fn appending the man page of a command to ctx (struct buf). */
 static int help_man_cmd(void *ctx, const struct opt_cmd *cmd, const struct opt *opts)
 {
-	struct buf *out = ctx, page = BUF_INIT;
+	struct buf *out = ctx, page = BUF_INIT, synopsis = BUF_INIT;
 	const struct opt *o;
 	int rc, first = 1;
 
 	rc = buf_printf(&page, "scopedb-%s", cmd->name) ? err_nomem() : 0;
 	if (!rc)
-		rc = help_man_head(out, page.data, cmd->summary, cmd->synopsis);
+		rc = opt_synopsis(&synopsis, cmd, opts, "\n");
+	if (!rc)
+		rc = help_man_head(out, page.data, cmd->summary, synopsis.data);
 	buf_release(&page);
+	buf_release(&synopsis);
 	/* The summary as a sentence. */
 	rc |= buf_printf(out, ".SH DESCRIPTION\n%c", toupper((unsigned char)cmd->summary[0]));
 	rc |= escape_roff(out, cmd->summary + 1);

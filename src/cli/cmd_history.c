@@ -235,10 +235,8 @@ static int history_filter(void *ctx, int *keep, const char *name)
 
 const struct opt_cmd cmd_history_usage = {
     .name = "history",
-    .synopsis = "scopedb history REGION [--metric M] [--tag T]... [--branch B] [--since DATE]\n"
-		"                [--until DATE] [--limit N] [--ranks SPEC...] [--changes-only]\n"
-		"                [--format FMT] [--db PATH]\n"
-		"       scopedb history --match PATTERN [options]",
+    .args = "REGION\n"
+	    "--match P",
     .after = "One row per run, oldest first: run, recorded time, commit, label, the metric and\n"
 	     "its change against the previous run; the table marks the change points, the\n"
 	     "runs where the metric moved to another level (as 'scopedb changes' finds them).",
@@ -274,7 +272,9 @@ int cmd_history(int argc, char **argv)
 	    OPT__FILTER_BRANCH(&f.branch),
 	    OPT__SINCE(f.since),
 	    OPT__UNTIL(f.until, "only runs recorded at or before DATE"),
-	    OPT_COUNT(0, "limit", &limit, "N", "only the newest N runs that have the region"),
+	    OPT_CALLBACK(0, "limit", OPT_TYPED(long *, &limit), "N",
+			 "only the newest N runs that have the region (N >= 1)", cli_opt_positive,
+			 (intptr_t) "without --limit, every run is listed"),
 	    OPT__RANKS(&ranks),
 	    OPT_FLAG(0, "changes-only", &h.changes_only,
 		     "only the change points (with --match, only the regions\nthat have some)"),

@@ -102,20 +102,20 @@ static int ingest_line(struct doc *d, const void *ctx)
 	const struct ingest_view *v = ctx;
 	const struct ingest_result *r = v->r;
 	struct doc_block *b = doc_line(d, DOC_F_TEXT);
-	char calls[64];
+	char ranks[64], regions[64], calls[64];
 
 	/* the path is printed as given (DOC_RAW), as it always was; counts
 	 * with thousands separators */
+	format_group(ranks, sizeof(ranks), (long long)r->num_ranks, 0);
+	format_group(regions, sizeof(regions), (long long)r->num_regions, 0);
 	format_group(calls, sizeof(calls), (long long)r->num_calls, 0);
 	if (r->duplicate)
 		doc_spanf(d, b, DOC_RAW, "%s: already stored as run %" PRId64 "%s", v->path,
 			  r->run_id, r->tags_added ? " (tags added)" : "");
 	else
-		doc_spanf(
-		    d, b, DOC_RAW,
-		    "run %" PRId64 ": %s: %" PRId64 " rank%s, %" PRId64 " region%s, %s call%s",
-		    r->run_id, v->path, r->num_ranks, r->num_ranks == 1 ? "" : "s", r->num_regions,
-		    r->num_regions == 1 ? "" : "s", calls, r->num_calls == 1 ? "" : "s");
+		doc_spanf(d, b, DOC_RAW, "run %" PRId64 ": %s: %s rank%s, %s region%s, %s call%s",
+			  r->run_id, v->path, ranks, r->num_ranks == 1 ? "" : "s", regions,
+			  r->num_regions == 1 ? "" : "s", calls, r->num_calls == 1 ? "" : "s");
 	return 0;
 }
 
@@ -205,27 +205,39 @@ static int ingest_mkdirs(const char *path)
 }
 
 /*
- * The store of the command, opened at the first file to ingest (*st NULL
- * until then).  A store that does not exist yet is created (with the
- * directories it needs) only for a file that ingest_check() accepts, so
- * a command that stores nothing leaves no new empty store behind.
- * *file_err: the file's own error (reported like an ingest error); the
- * return value: an error of the store itself, which ends the command.
+ * Ingest file into the store of the command, which is opened at the first
+ * file (*st NULL until then).  A store that does not exist yet is created
+ * (with the directories it needs) only after the file has been read
+ * (ingest_read()), so a command that stores nothing leaves no new empty
+ * store behind, and the file is still opened once.  *file_err: the file's
+ * own error (reported like an ingest error); the return value: an error of
+ * the store itself, which ends the command.
  */
-static int ingest_store(struct store **st, const char *db, const char *file, int *file_err)
+static int ingest_one(struct ingest_result *r, struct store **st, const char *db, const char *file,
+		      const struct ingest_opts *io, int *file_err)
 {
+	struct ingest_pending *p = NULL;
+	int rc = 0;
+
 	*file_err = 0;
-	if (*st)
-		return 0;
 	/* a connection string names a server's database: nothing to stat or create */
-	if (store_is_file(db) && ingest_store_missing(db)) {
-		*file_err = ingest_check(file);
+	if (!*st && store_is_file(db) && ingest_store_missing(db)) {
+		*file_err = ingest_read(&p, NULL, file, io);
 		if (*file_err)
-			return 0;
-		if (ingest_mkdirs(db))
-			return ERR_IO;
+			goto out;
+		rc = ingest_mkdirs(db);
+		if (rc)
+			goto out;
 	}
-	return store_open(st, db, 0);
+	if (!*st) {
+		rc = store_open(st, db, 0);
+		if (rc)
+			goto out;
+	}
+	*file_err = p ? ingest_write(r, *st, p) : ingest_file(r, *st, file, io);
+out:
+	ingest_pending_free(p);
+	return rc;
 }
 
 /*
@@ -234,7 +246,7 @@ static int ingest_store(struct store **st, const char *db, const char *file, int
  * is set when some file failed.  asked: INGEST_KEPT_* of the identity
  * fields given on the command line; ignored: the CI commit variable that
  * was no commit, or NULL (for the warnings).  *st is opened (at db) by
- * ingest_store() at the first file.  0, or an error of the output or of
+ * ingest_one() at the first file.  0, or an error of the output or of
  * the store itself.
  */
 static int ingest_files(struct buf *json, struct store **st, const char *db, struct ingest_opts *io,
@@ -259,11 +271,9 @@ static int ingest_files(struct buf *json, struct store **st, const char *db, str
 		io->progress_ctx = &prog;
 		err_clear();
 		memset(&r, 0, sizeof(r));
-		rc = ingest_store(st, db, files[i], &e);
+		rc = ingest_one(&r, st, db, files[i], io, &e);
 		if (rc)
 			break;
-		if (!e)
-			e = ingest_file(&r, *st, files[i], io);
 		progress_clear(&prog);
 		if (e) {
 			*failed = 1;
@@ -295,10 +305,7 @@ static int ingest_files(struct buf *json, struct store **st, const char *db, str
 
 const struct opt_cmd cmd_ingest_usage = {
     .name = "ingest",
-    .synopsis =
-	"scopedb ingest FILE... [--db PATH] [--tag T]... [--label L] [--commit SHA]\n"
-	"                [--branch NAME] [--meta KEY=VALUE]... [--format table|json] [--quiet]\n"
-	"                [--file-timeout S] [--file-memory MIB]",
+    .args = "FILE...",
     .summary = "import scope-profiler HDF5 profiles into the store",
     OPT_ARGS(1, OPT_ARGS_ANY, "no file to ingest"),
 };

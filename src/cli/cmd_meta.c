@@ -124,8 +124,8 @@ static int meta_document(struct doc *d, const void *ctx)
 
 const struct opt_cmd cmd_meta_usage = {
     .name = "meta",
-    .synopsis = "scopedb meta RUN [--db PATH] [--format table|json]\n"
-		"       scopedb meta A B [--all] [--db PATH] [--format table|json]",
+    .args = "RUN\n"
+	    "A B",
     .after = "With one run, its metadata; with two, only the keys whose values differ.\n"
 	     "RUN, A and B are stored runs (selectors) or profile files.",
     .summary = "show a run's metadata, or what differs between two runs",

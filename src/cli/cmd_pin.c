@@ -19,7 +19,7 @@
 
 const struct opt_cmd cmd_pin_usage = {
     .name = "pin",
-    .synopsis = "scopedb pin NAME RUN [--db PATH] [--if-missing]",
+    .args = "NAME RUN",
     .after = "RUN is a selector (42, latest, tag:NAME, ...); an existing pin is moved\n"
 	     "(with --if-missing: left as is).  Use it as pin:NAME; a pinned run cannot\n"
 	     "be removed.",

@@ -77,7 +77,6 @@ static int pins_document(struct doc *d, const void *ctx)
 
 const struct opt_cmd cmd_pins_usage = {
     .name = "pins",
-    .synopsis = "scopedb pins [--db PATH] [--format table|json]",
     .summary = "list the pins",
 };
 

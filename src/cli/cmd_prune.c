@@ -25,8 +25,6 @@
 
 const struct opt_cmd cmd_prune_usage = {
     .name = "prune",
-    .synopsis = "scopedb prune [--older-than DATE] [--keep-last N] [--branch B] [--dry-run]\n"
-		"                [--db PATH]",
     .after = "Removes the runs older than DATE that are not among the newest N runs of their\n"
 	     "branch (runs without a branch count as one branch); at least one of\n"
 	     "--older-than and --keep-last is needed.  Pinned runs are never removed.  All\n"

@@ -23,11 +23,7 @@
 
 const struct opt_cmd cmd_report_usage = {
     .name = "report",
-    .synopsis = "scopedb report [BASELINE CANDIDATE] [--history N] [--branch B | --tag T]\n"
-		"                [--metric M] [--include P...] [--exclude P...]\n"
-		"                [--max-regression PCT] [--stat] [--baseline-window N]\n"
-		"                [--candidate-window N] [--allow-different KEY]...\n"
-		"                [-o FILE] [--db PATH]",
+    .args = "[BASELINE CANDIDATE]",
     .before = "BASELINE and CANDIDATE are runs as check takes them (selectors or files).",
     .after = "The page has the check's verdict (as scopedb check computes it), a chart of\n"
 	     "each region's metric over the last N runs (default 50) of --branch, --tag or\n"
@@ -53,7 +49,8 @@ int cmd_report(int argc, char **argv)
 	    OPT__METRIC(&ro.cmp.metric),
 	    OPT__INCLUDE(&inc),
 	    OPT__EXCLUDE(&exc),
-	    OPT_COUNT(0, "history", &history, "N", "runs per trend chart (default 50)"),
+	    OPT_CALLBACK(0, "history", OPT_TYPED(long *, &history), "N",
+			 "runs per trend chart (default 50)", cli_opt_positive, 0),
 	    OPT_STRING(0, "branch", &ro.branch, "B",
 		       "trends of branch B (default: the candidate's branch)"),
 	    OPT_STRING(0, "tag", &ro.tag, "T", "trends of the runs tagged T"),
@@ -84,10 +81,6 @@ int cmd_report(int argc, char **argv)
 	}
 	if (ro.branch && ro.tag) {
 		code = opt_usage_error(self, opts, "--branch and --tag cannot be combined");
-		goto out;
-	}
-	if (history < 1) {
-		code = opt_usage_error(self, opts, "--history needs at least 1 run");
 		goto out;
 	}
 	if (ro.cmp.baseline_window || ro.cmp.candidate_window)

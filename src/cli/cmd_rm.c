@@ -19,7 +19,7 @@
 
 const struct opt_cmd cmd_rm_usage = {
     .name = "rm",
-    .synopsis = "scopedb rm RUN... [--force] [--db PATH]",
+    .args = "RUN...",
     .after = "All runs are removed in one transaction, or none.  'scopedb vacuum' gives the\n"
 	     "space back.",
     .summary = "remove stored runs",

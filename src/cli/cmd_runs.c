@@ -47,8 +47,9 @@ static const struct doc_col runs_cols[RC_N] = {
     {"commit", "commit", "commit", DOC_TEXT, DOC_LEFT, DOC_F_TEXT, 0, 12},
     {"branch", "branch", "branch", DOC_TEXT, DOC_LEFT, DOC_F_TEXT, 0, 0},
     {"tags", "tags", "tags", DOC_LIST, DOC_LEFT, DOC_F_TEXT, 0, 0},
-    {"ranks", "ranks", "num_ranks", DOC_ID, DOC_RIGHT, DOC_F_TEXT, 0, 0},
-    {"regions", "regions", "num_regions", DOC_ID, DOC_RIGHT, DOC_F_TEXT, 0, 0},
+    /* counts, grouped for people like every count (CSV and JSON: plain) */
+    {"ranks", "ranks", "num_ranks", DOC_COUNT, DOC_RIGHT, DOC_F_TEXT, 0, 0},
+    {"regions", "regions", "num_regions", DOC_COUNT, DOC_RIGHT, DOC_F_TEXT, 0, 0},
     {NULL, "calls", "num_calls", DOC_ID, DOC_RIGHT, 0, 0, 0},
     {NULL, NULL, "schema", DOC_ID, DOC_RIGHT, 0, 0, 0},
     {NULL, NULL, "layout", DOC_TEXT, DOC_LEFT, 0, 0, 0},
@@ -81,8 +82,8 @@ static int runs_document(struct doc *d, const void *ctx)
 		doc_set_text(t, RC_COMMIT, r->commit);
 		doc_set_text(t, RC_BRANCH, r->branch);
 		doc_set_list(t, RC_TAGS, (const char *const *)r->tags, r->ntags);
-		doc_set_id(t, RC_RANKS, r->num_ranks);
-		doc_set_id(t, RC_REGIONS, r->num_regions);
+		doc_set_num(t, RC_RANKS, 0, (double)r->num_ranks);
+		doc_set_num(t, RC_REGIONS, 0, (double)r->num_regions);
 		doc_set_id(t, RC_CALLS, r->num_calls);
 		doc_set_id(t, RC_SCHEMA, r->schema);
 		doc_set_text(t, RC_LAYOUT, r->layout);
@@ -102,10 +103,6 @@ static int runs_filtered(const struct filter *f)
 
 const struct opt_cmd cmd_runs_usage = {
     .name = "runs",
-    .synopsis =
-	"scopedb runs [--tag T]... [--branch B] [--commit PREFIX] [--label L] [--since DATE]\n"
-	"                [--until DATE] [--meta KEY=VALUE]... [--limit N] [--format FMT]\n"
-	"                [--db PATH]",
     .summary = "list the stored runs, newest first",
 };
 

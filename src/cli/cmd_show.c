@@ -5,7 +5,6 @@
  * gpu_avg, pooled over the selected ranks.  The numbers come from
  * summary_run(), which uses the metric code of diff and check.
  */
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,32 +31,6 @@ struct show_view {
 	int is_file; /* run is a file's (no id; source_path as given) */
 };
 
-/* "run 7 (label L, commit C, branch B, tags a,b, recorded T, 4 ranks,
- * columnar)", or "run.h5 (file, label L, ...)" for a file. */
-static int show_describe(struct buf *out, const struct store_run *r, int is_file)
-{
-	size_t k;
-	int rc = 0;
-
-	if (is_file)
-		rc |= buf_printf(out, "%s (file, ", r->source_path);
-	else
-		rc |= buf_printf(out, "run %" PRId64 " (", r->id);
-	if (r->label)
-		rc |= buf_printf(out, "label %s, ", r->label);
-	if (r->commit)
-		rc |= buf_printf(out, "commit %.12s, ", r->commit);
-	if (r->branch)
-		rc |= buf_printf(out, "branch %s, ", r->branch);
-	for (k = 0; k < r->ntags; k++)
-		rc |= buf_printf(out, "%s%s%s", k ? "," : "tags ", r->tags[k],
-				 k + 1 == r->ntags ? ", " : "");
-	rc |= buf_printf(out, "recorded %s, %" PRId64 " rank%s, %s)",
-			 r->recorded_at ? r->recorded_at : r->ingested_at, r->num_ranks,
-			 r->num_ranks == 1 ? "" : "s", r->layout);
-	return rc ? err_nomem() : 0;
-}
-
 /* "ranks", "calls": integers; "region": the name; others: values. */
 static enum doc_type show_col_type(enum summary_col col)
 {
@@ -74,21 +47,11 @@ static int show_document(struct doc *d, const void *ctx)
 	struct doc_col cols[SUMMARY_NCOLS];
 	struct doc_value *ranks;
 	struct doc_table *t;
-	struct buf line = BUF_INIT;
 	size_t i, c;
 
-	if (show_describe(&line, v->run, v->is_file))
-		d->failed = 1;
-	else
-		doc_span(d, doc_field(d, DOC_F_HUMAN, "Run"), line.data, 0);
-	buf_release(&line);
-	if (v->ranks) {
-		if (match_ranks_format(&line, v->ranks, v->nranks))
-			d->failed = 1;
-		else
-			doc_span(d, doc_field(d, DOC_F_HUMAN, "Ranks"), line.data, DOC_RAW);
-		buf_release(&line);
-	}
+	report_run_field(d, "Run", v->run, v->is_file, REPORT_RUN_LAYOUT | REPORT_RUN_INGESTED);
+	if (v->ranks)
+		report_ranks_field(d, DOC_F_HUMAN, v->ranks, v->nranks);
 	doc_blank(d, DOC_F_HUMAN);
 	memset(cols, 0, sizeof(cols));
 	for (c = 0; c < v->ncols; c++) {
@@ -131,8 +94,7 @@ static int show_document(struct doc *d, const void *ctx)
 
 const struct opt_cmd cmd_show_usage = {
     .name = "show",
-    .synopsis = "scopedb show RUN [--include P...] [--exclude P...] [--ranks SPEC...]\n"
-		"                [--sort COLUMN|name] [--columns LIST] [--format FMT] [--db PATH]",
+    .args = "RUN",
     .before = "RUN is a stored run (a selector: 42, latest~1, tag:NAME, 1a2b3c4, ...) or a\n"
 	      "profile file.  --include, --exclude and --ranks take one or more values, up\n"
 	      "to the next option: put RUN first, or end the values with --.",

@@ -52,14 +52,14 @@ static int tag_report(int64_t run, char **tags, const int *changed, int n, int a
 
 const struct opt_cmd cmd_tag_usage = {
     .name = "tag",
-    .synopsis = "scopedb tag RUN TAG... [--db PATH]",
+    .args = "RUN TAG...",
     .summary = "add tags to a stored run",
     OPT_ARGS(2, OPT_ARGS_ANY, "tag needs a run SELECTOR and at least one TAG"),
 };
 
 const struct opt_cmd cmd_untag_usage = {
     .name = "untag",
-    .synopsis = "scopedb untag RUN TAG... [--db PATH]",
+    .args = "RUN TAG...",
     .summary = "remove tags from a stored run",
     OPT_ARGS(2, OPT_ARGS_ANY, "untag needs a run SELECTOR and at least one TAG"),
 };

@@ -22,7 +22,7 @@
 
 const struct opt_cmd cmd_push_usage = {
     .name = "push",
-    .synopsis = "scopedb push --to DB [RUN...] [--pins] [--db PATH]",
+    .args = "--to DB [RUN...]",
     .before = "Copy runs of the --db store (all of them, or the ones the selectors name) to the\n"
 	      "store DB, e.g. a team store: --to postgresql://user@host/dbname.  Runs DB has\n"
 	      "already (same file content) are skipped, so pushing again copies only what is\n"
@@ -33,7 +33,7 @@ const struct opt_cmd cmd_push_usage = {
 
 const struct opt_cmd cmd_pull_usage = {
     .name = "pull",
-    .synopsis = "scopedb pull --from DB [RUN...] [--pins] [--db PATH]",
+    .args = "--from DB [RUN...]",
     .before = "Copy runs of the store DB (all of them, or the ones the selectors name there)\n"
 	      "into the --db store.  Runs the --db store has already are skipped.",
     .summary = "copy runs from another store",

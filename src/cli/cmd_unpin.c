@@ -13,7 +13,7 @@
 
 const struct opt_cmd cmd_unpin_usage = {
     .name = "unpin",
-    .synopsis = "scopedb unpin NAME [--db PATH]",
+    .args = "NAME",
     .summary = "remove a pin",
     OPT_ARGS_EXACTLY(1, "unpin needs a pin NAME"),
 };

@@ -14,7 +14,6 @@
 
 const struct opt_cmd cmd_vacuum_usage = {
     .name = "vacuum",
-    .synopsis = "scopedb vacuum [--db PATH]",
     .after = "Gives back the space of removed runs and refreshes the query planner statistics.",
     .summary = "compact the store",
 };

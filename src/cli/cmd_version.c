@@ -10,7 +10,6 @@
 
 const struct opt_cmd cmd_version_usage = {
     .name = "version",
-    .synopsis = "scopedb version",
     .summary = "print the version of scopedb",
 };
 

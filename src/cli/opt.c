@@ -11,7 +11,7 @@
  * precedes the cluster once positionals are moved behind the options
  * (getopt_long's optind - 1), which is what the message always said.
  */
-#include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,19 +101,41 @@ static const struct opt *opt_find_short(const struct opt *opts, int c)
 	return c == opt_help_opt.short_name ? &opt_help_opt : NULL;
 }
 
-/* A non-negative decimal integer (OPT_T_COUNT). */
-static int opt_count(long *out, const struct opt *o, const char *arg)
+/*
+ * The one parser of integer option values: a decimal integer, an optional
+ * '-' then digits and nothing else (no blanks, no '+', no hex), in
+ * [min, max].  Every integer option uses it, so they all refuse the same
+ * words with the same message: "invalid --O 'V': expected a positive
+ * integer", "a non-negative integer" (max LONG_MAX) or "an integer from
+ * MIN to MAX", then " (HINT)" when hint is not NULL.
+ */
+int opt_parse_int(long *out, const struct opt *o, const char *arg, long min, long max,
+		  const char *hint)
 {
-	char *end;
+	const char *p = arg + (*arg == '-');
+	unsigned long mag = 0, lim = *arg == '-' ? (unsigned long)LONG_MAX + 1 : LONG_MAX;
+	char what[80];
 	long v;
 
-	errno = 0;
-	v = strtol(arg, &end, 10);
-	if (errno || end == arg || *end || v < 0)
-		return err_set(ERR_USAGE, "invalid --%s '%s': expected a non-negative integer",
-			       o->long_name, arg);
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (mag > (lim - (unsigned long)(*p - '0')) / 10)
+			break;
+		mag = mag * 10 + (unsigned long)(*p - '0');
+	}
+	if (*p || p == arg + (*arg == '-'))
+		goto bad;
+	v = *arg == '-' ? (mag ? -(long)(mag - 1) - 1 : 0) : (long)mag;
+	if (v < min || v > max)
+		goto bad;
 	*out = v;
 	return 0;
+bad:
+	if (max == LONG_MAX && (min == 0 || min == 1))
+		snprintf(what, sizeof(what), "a %s integer", min ? "positive" : "non-negative");
+	else
+		snprintf(what, sizeof(what), "an integer from %ld to %ld", min, max);
+	return err_set(ERR_USAGE, "invalid --%s '%s': expected %s%s%s%s", o->long_name, arg, what,
+		       hint ? " (" : "", hint ? hint : "", hint ? ")" : "");
 }
 
 /* Store the value (NULL for a flag) of o. */
@@ -129,7 +151,7 @@ static int opt_apply(const struct opt *o, const char *arg)
 	case OPT_T_LIST:
 		return opt_list_push(o->value, arg);
 	case OPT_T_COUNT:
-		return opt_count(o->value, o, arg);
+		return opt_parse_int(o->value, o, arg, 0, LONG_MAX, NULL);
 	case OPT_T_CALLBACK:
 		return o->callback(o, arg);
 	case OPT_T_END:
@@ -463,12 +485,34 @@ static int opt_line(struct buf *out, const struct opt *o)
 	return rc ? err_nomem() : opt_help_text(out, o, sep);
 }
 
+int opt_synopsis(struct buf *out, const struct opt_cmd *cmd, const struct opt *opts,
+		 const char *sep)
+{
+	const char *form = cmd->args ? cmd->args : "";
+	const struct opt *o;
+	int has_opts = 0, rc = 0;
+	size_t len;
+
+	for (o = opts; o->type != OPT_T_END; o++)
+		has_opts |= !(o->flags & OPT_HIDDEN);
+	for (;;) {
+		len = strcspn(form, "\n");
+		rc |= buf_printf(out, "scopedb %s%s%.*s%s", cmd->name, len ? " " : "", (int)len,
+				 form, has_opts ? " [<options>]" : "");
+		if (!form[len])
+			break;
+		form += len + 1;
+		rc |= buf_puts(out, sep);
+	}
+	return rc ? err_nomem() : 0;
+}
+
 int opt_usage(struct buf *out, const struct opt_cmd *cmd, const struct opt *opts)
 {
 	const struct opt *o;
 	int rc, first = 1;
 
-	rc = buf_puts(out, cmd->synopsis);
+	rc = opt_synopsis(out, cmd, opts, "\n       ");
 	if (!rc && cmd->before)
 		rc = buf_printf(out, "\n\n%s", cmd->before);
 	for (o = opts; o->type != OPT_T_END && !rc; o++) {

@@ -118,6 +118,17 @@ struct opt_list {
 		NULL, 0, 0                                                                         \
 	}
 
+/*
+ * The integer value arg of option o into *out when it is a decimal integer
+ * in [min, max]; else ERR_USAGE with the one message of every integer
+ * option: "invalid --O 'V': expected a positive integer" ("a
+ * non-negative integer", "an integer from MIN to MAX"), then " (HINT)"
+ * when hint is not NULL.  OPT_COUNT uses it with 0 and LONG_MAX; callbacks
+ * of integer options call it with their range.
+ */
+int opt_parse_int(long *out, const struct opt *o, const char *arg, long min, long max,
+		  const char *hint);
+
 /* Append s (borrowed) to l; ERR_NOMEM. */
 int opt_list_push(struct opt_list *l, const char *s);
 
@@ -127,14 +138,19 @@ void opt_list_release(struct opt_list *l);
 /* max_args of a command whose positional arguments are not counted. */
 #define OPT_ARGS_ANY (-1)
 
-/* A command's usage texts besides its options (usage = synopsis, then,
- * each after a blank line, before, the option lines, after), and how many
+/* A command's usage texts besides its options (usage = the synopsis
+ * opt_synopsis() makes of name, args and the options, then, each after a
+ * blank line, before, the option lines, after), and how many
  * positional arguments it takes: more than max_args is the error too_many,
  * or "unexpected argument 'X'" (X the first one too many) when too_many is
  * NULL; fewer than min_args is the error missing, in the command's words. */
 struct opt_cmd {
-	const char *name;     /* "diff" */
-	const char *synopsis; /* "scopedb diff A B [...]" lines, verbatim */
+	const char *name; /* "diff" */
+	/* The positional arguments of each form of the command, one form a
+	 * line ("A B"; "REGION\n--match P"), or NULL: the command takes none.
+	 * An option goes here only when a form requires it ("--to DB"); the
+	 * others are "[<options>]", generated. */
+	const char *args;
 	const char *before;   /* paragraph before the options, or NULL */
 	const char *after;    /* paragraph after the options, or NULL */
 	const char *summary;  /* one line: the command list, the end of help */
@@ -160,6 +176,16 @@ struct opt_cmd {
  * stderr, *code 2).  See opt_describe() for the third case.
  */
 int opt_parse(const struct opt_cmd *cmd, const struct opt *opts, int argc, char **argv, int *code);
+
+/*
+ * Append the synopsis of cmd to out, as git's usage strings: for each form
+ * (line of cmd->args) "scopedb NAME ARGS [<options>]" ("[<options>]" when
+ * opts has an option that is not hidden), forms separated by sep ("\n" in
+ * the man page, "\n       " under "usage: ").  Generated so that it names
+ * every option the list below it has.  ERR_NOMEM.
+ */
+int opt_synopsis(struct buf *out, const struct opt_cmd *cmd, const struct opt *opts,
+		 const char *sep);
 
 /* Append the usage text (synopsis, paragraphs, option lines; no "usage: "
  * and no final newline) to out; ERR_NOMEM. */

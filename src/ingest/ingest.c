@@ -30,6 +30,10 @@
  * the hash and after the last row the file is fstat()ed again, and a file
  * that changed while it was read is refused: the stored hash is always that
  * of the stored content.
+ *
+ * ingest_file() is ingest_read() then ingest_write(): a caller that has no
+ * store yet (ingest creating a new one) reads the file first and creates
+ * the store only for a file that read, so each file is opened once.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -67,7 +71,6 @@ struct ingest_hash {
 /* The reader child's state. */
 struct ingest_reader {
 	const char *path;
-	int check_only; /* ingest_check(): stop after the regions are known */
 	int fd;		/* the file, open once (hashed, and checked by the reader) */
 	struct stat st; /* its fstat() when opened */
 	struct h5prof *p;
@@ -83,7 +86,6 @@ struct ingest_reader {
 struct ingest_ctx {
 	struct store *st;
 	const char *path;
-	int check_only;			/* ingest_check(): the child only opens the file */
 	const struct h5prof_info *info; /* decoded from the child's WIRE_INFO */
 	const struct ingest_opts *opts;
 	struct ingest_result *out;
@@ -434,7 +436,6 @@ static int ingest_reader_main(void *arg, int fd)
 
 	memset(&r, 0, sizeof(r));
 	r.path = c->path;
-	r.check_only = c->check_only;
 	r.fd = -1;
 	wire_out_init(&r.w, fd);
 	i64vec_init(&r.sorted);
@@ -450,10 +451,6 @@ static int ingest_reader_main(void *arg, int fd)
 	if (r.info->num_regions == 0 || r.info->num_rows == 0) {
 		rc = err_set(ERR_FORMAT, "'%s': not a scope-profiler profile (no regions found)",
 			     r.path);
-		goto out;
-	}
-	if (r.check_only) {
-		rc = wire_put_end(&r.w);
 		goto out;
 	}
 	rc = ingest_hash_start(&r.hash, r.path, r.fd, &r.st);
@@ -517,6 +514,8 @@ static int ingest_frame(struct ingest_ctx *c, const struct wire_frame *f)
 		if (rc)
 			break;
 		c->have_hash = 1;
+		if (!c->st) /* no store yet: ingest_write() looks the hash up */
+			break;
 		/* outside any transaction: a plain read of the store */
 		rc = store_find_sha(c->st, &c->duplicate, c->hex);
 		if (!rc && c->duplicate)
@@ -598,8 +597,8 @@ static int ingest_collect(struct ingest_ctx *c, const struct ingest_limits *lim)
 		return rc;
 	}
 	child_wait(&ch, &cs);
-	if (!c->failed && c->have_end && (c->check_only || (c->have_info && c->have_hash)) &&
-	    cs.end == CHILD_EXITED && cs.status == 0)
+	if (!c->failed && c->have_end && c->have_info && c->have_hash && cs.end == CHILD_EXITED &&
+	    cs.status == 0)
 		return 0;
 	return ingest_child_error(c, &cs, lim);
 }
@@ -643,61 +642,71 @@ static int ingest_store(struct ingest_ctx *c)
 	return 0;
 }
 
-/*
- * Whether path opens as a profile, without a store: the reader child (so
- * a damaged file cannot crash the caller) opens it and checks that it has
- * regions, then ends; nothing is read beyond the file's index.
- */
-int ingest_check(const char *path)
-{
+/* A file the child has read, its frames in memory, not yet stored. */
+struct ingest_pending {
 	struct ingest_ctx c;
-	int rc;
+};
 
-	memset(&c, 0, sizeof(c));
-	buf_init(&c.frames);
-	buf_init(&c.infobuf);
-	c.path = path;
-	c.check_only = 1;
-	rc = ingest_collect(&c, &ingest_defaults);
-	wire_info_release(&c.wi);
-	buf_release(&c.frames);
-	buf_release(&c.infobuf);
-	return rc;
+void ingest_pending_free(struct ingest_pending *p)
+{
+	if (!p)
+		return;
+	free(p->c.region_ids);
+	free(p->c.seen);
+	wire_info_release(&p->c.wi);
+	buf_release(&p->c.frames);
+	buf_release(&p->c.infobuf);
+	free(p);
 }
 
-int ingest_file(struct ingest_result *out, struct store *st, const char *path,
+int ingest_read(struct ingest_pending **out, struct store *st, const char *path,
 		const struct ingest_opts *opts)
 {
 	const struct ingest_limits *lim = opts->limits ? opts->limits : &ingest_defaults;
-	struct ingest_ctx c;
+	struct ingest_pending *p;
+	int rc;
+
+	*out = NULL;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return err_nomem();
+	buf_init(&p->c.frames);
+	buf_init(&p->c.infobuf);
+	p->c.st = st;
+	p->c.path = path;
+	p->c.opts = opts;
+	rc = ingest_collect(&p->c, lim);
+	if (rc) {
+		ingest_pending_free(p);
+		return rc;
+	}
+	*out = p;
+	return 0;
+}
+
+int ingest_write(struct ingest_result *out, struct store *st, struct ingest_pending *p)
+{
+	struct ingest_ctx *c = &p->c;
 	int in_tx = 0, rc;
 
 	memset(out, 0, sizeof(*out));
-	memset(&c, 0, sizeof(c));
-	buf_init(&c.frames);
-	buf_init(&c.infobuf);
-	c.st = st;
-	c.path = path;
-	c.opts = opts;
-	c.out = out;
-	rc = ingest_collect(&c, lim);
-	if (rc)
-		goto out;
+	c->st = st;
+	c->out = out;
 	/* the write lock from here on only: the file is read */
 	rc = store_begin(st);
 	if (rc)
 		goto out;
 	in_tx = 1;
-	if (!c.duplicate) {
+	if (!c->duplicate) {
 		/* another job may have stored it since the child sent the hash */
-		rc = store_find_sha(st, &c.duplicate, c.hex);
+		rc = store_find_sha(st, &c->duplicate, c->hex);
 		if (rc)
 			goto out;
 	}
-	if (c.duplicate)
-		rc = ingest_duplicate(&c, c.duplicate);
+	if (c->duplicate)
+		rc = ingest_duplicate(c, c->duplicate);
 	else
-		rc = ingest_store(&c);
+		rc = ingest_store(c);
 	if (rc)
 		goto out;
 	rc = store_commit(st);
@@ -708,10 +717,20 @@ out:
 		store_rollback(st);
 	if (rc)
 		ingest_result_release(out);
-	free(c.region_ids);
-	free(c.seen);
-	wire_info_release(&c.wi);
-	buf_release(&c.frames);
-	buf_release(&c.infobuf);
+	c->out = NULL;
+	return rc;
+}
+
+int ingest_file(struct ingest_result *out, struct store *st, const char *path,
+		const struct ingest_opts *opts)
+{
+	struct ingest_pending *p;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	rc = ingest_read(&p, st, path, opts);
+	if (!rc)
+		rc = ingest_write(out, st, p);
+	ingest_pending_free(p);
 	return rc;
 }

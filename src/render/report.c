@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analysis/verdict.h"
+#include "render/format.h"
 #include "render/report.h"
 #include "scopedb/err.h"
 #include "select/match.h"
@@ -26,18 +27,22 @@ const char *report_unit(enum stats_metric m)
 }
 
 /*
- * One-line description of a side: "run 7 (label L, commit C, branch B,
- * tags t1,t2, recorded T, 4 ranks)" or "PATH (file, ..., 4 ranks)".  The
- * commit is cut to 12 characters as in "scopedb runs".
+ * One-line description of a run: "run 7 (label L, commit C, branch B,
+ * tags t1,t2, recorded T, 4 ranks)" or "PATH (file, ..., 4 ranks)", with
+ * the flags of report_run_field().  The commit is cut to 12 characters as
+ * in "scopedb runs".
  */
-static int report_side_text(struct buf *out, const struct compare_side *s)
+static int report_run_text(struct buf *out, const struct store_run *r, int is_file, unsigned flags)
 {
-	const struct store_run *r = &s->run;
+	const char *when = r->recorded_at;
 	struct buf d = BUF_INIT;
+	char ranks[32];
 	size_t k;
 	int rc = 0;
 
-	if (s->is_file) {
+	if (!when && (flags & REPORT_RUN_INGESTED))
+		when = r->ingested_at;
+	if (is_file) {
 		rc |= buf_puts(out, r->source_path);
 		rc |= buf_puts(&d, "file");
 	} else {
@@ -51,33 +56,34 @@ static int report_side_text(struct buf *out, const struct compare_side *s)
 		rc |= buf_printf(&d, "%sbranch %s", d.len ? ", " : "", r->branch);
 	for (k = 0; k < r->ntags; k++)
 		rc |= buf_printf(&d, "%s%s", k ? "," : d.len ? ", tags " : "tags ", r->tags[k]);
-	if (r->recorded_at)
-		rc |= buf_printf(&d, "%srecorded %s", d.len ? ", " : "", r->recorded_at);
-	rc |= buf_printf(&d, "%s%" PRId64 " rank%s", d.len ? ", " : "", r->num_ranks,
-			 r->num_ranks == 1 ? "" : "s");
+	if (when)
+		rc |= buf_printf(&d, "%srecorded %s", d.len ? ", " : "", when);
+	format_group(ranks, sizeof(ranks), (long long)r->num_ranks, 0);
+	rc |= buf_printf(&d, "%s%s rank%s", d.len ? ", " : "", ranks, r->num_ranks == 1 ? "" : "s");
+	if (flags & REPORT_RUN_LAYOUT)
+		rc |= buf_printf(&d, ", %s", r->layout);
 	rc |= buf_printf(out, " (%s)", d.data);
 	buf_release(&d);
 	return rc ? ERR_NOMEM : 0;
 }
 
-/* Field key of a side, its description as the (escaped) value. */
-static void report_side_field(struct doc *d, const char *key, const struct compare_side *s)
+void report_run_field(struct doc *d, const char *key, const struct store_run *run, int is_file,
+		      unsigned flags)
 {
 	struct buf t = BUF_INIT;
 
-	if (report_side_text(&t, s))
+	if (report_run_text(&t, run, is_file, flags))
 		d->failed = 1;
 	else
 		doc_span(d, doc_field(d, DOC_F_HUMAN, key), t.data, 0);
 	buf_release(&t);
 }
 
-/* A "Ranks" field (raw: digits and ranges). */
-static void report_ranks_field(struct doc *d, unsigned fmts, const struct compare_opts *o)
+void report_ranks_field(struct doc *d, unsigned fmts, const int64_t *ranks, size_t n)
 {
 	struct buf t = BUF_INIT;
 
-	if (match_ranks_format(&t, o->ranks, o->nranks))
+	if (match_ranks_format(&t, ranks, n))
 		d->failed = 1;
 	else
 		doc_span(d, doc_field(d, fmts, "Ranks"), t.data ? t.data : "", DOC_RAW);
@@ -139,16 +145,20 @@ static void report_side_titles(struct doc_col *c, const struct compare_result *r
 	}
 }
 
-/* The markdown label of a verdict: an icon, then the word. */
-static const char *report_verdict_md(const char *v)
+/* The markdown icon of a verdict, shown before its name: red, green,
+ * white, yellow. */
+static const char *report_verdict_icon(enum verdict_call c)
 {
-	if (!strcmp(v, "regressed"))
-		return "\U0001F534 regressed";
-	if (!strcmp(v, "improved"))
-		return "\U0001F7E2 improved";
-	if (!strcmp(v, "unchanged"))
-		return "\u26AA unchanged";
-	return "\U0001F7E1 inconclusive";
+	switch (c) {
+	case VERDICT_CALL_REGRESSED:
+		return "\U0001F534";
+	case VERDICT_CALL_IMPROVED:
+		return "\U0001F7E2";
+	case VERDICT_CALL_UNCHANGED:
+		return "\u26AA";
+	default:
+		return "\U0001F7E1";
+	}
 }
 
 /* The statistical columns of row i's cells from column col on (see
@@ -157,10 +167,12 @@ static void report_stat_cells(struct doc_table *t, size_t col, const struct comp
 {
 	char s[96];
 
-	if (!c->verdict)
+	if (c->verdict == VERDICT_CALL_NONE)
 		return;
-	doc_set_text(t, col, c->verdict);
-	doc_set_text(t, col + 1, report_verdict_md(c->verdict));
+	doc_set_text(t, col, verdict_call_name(c->verdict));
+	snprintf(s, sizeof(s), "%s %s", report_verdict_icon(c->verdict),
+		 verdict_call_name(c->verdict));
+	doc_set_text(t, col + 1, s);
 	if (!isnan(c->lo))
 		snprintf(s, sizeof(s), "%.2f [%.2f, %.2f]", c->ratio, c->lo, c->hi);
 	else
@@ -184,9 +196,9 @@ static void report_stat_cells(struct doc_table *t, size_t col, const struct comp
 	doc_set_num(t, col + 7, isnan(c->hi), c->hi);
 	doc_set_num(t, col + 8, isnan(c->p), c->p);
 	doc_set_num(t, col + 9, c->runs_needed < 0, c->runs_needed);
-	if (!strcmp(c->verdict, "regressed"))
+	if (c->verdict == VERDICT_CALL_REGRESSED)
 		doc_set_flags(t, col, DOC_STRONG | DOC_BAD);
-	else if (!strcmp(c->verdict, "improved"))
+	else if (c->verdict == VERDICT_CALL_IMPROVED)
 		doc_set_flags(t, col, DOC_GOOD);
 }
 
@@ -211,7 +223,10 @@ static void report_stat_json(struct doc *d, struct doc_value *arr, const struct 
 		doc_json_null(d, o, "pct");
 	else
 		doc_json_num(d, o, "pct", row->pct.v, 0);
-	doc_json_str(d, o, "verdict", c->verdict);
+	if (c->verdict == VERDICT_CALL_NONE)
+		doc_json_null(d, o, "verdict");
+	else
+		doc_json_str(d, o, "verdict", verdict_call_name(c->verdict));
 	if (isnan(c->ratio))
 		doc_json_null(d, o, "ratio");
 	else
@@ -356,7 +371,10 @@ static void report_ids_json(struct doc *d, const char *key, const int64_t *ids, 
  */
 static void report_stat_header(struct doc *d, const struct compare_result *r)
 {
-	static const char *const calls[] = {"regressed", "improved", "unchanged", "inconclusive"};
+	/* the order of the counts in the "Verdicts" line */
+	static const enum verdict_call calls[] = {VERDICT_CALL_REGRESSED, VERDICT_CALL_IMPROVED,
+						  VERDICT_CALL_UNCHANGED,
+						  VERDICT_CALL_INCONCLUSIVE};
 	struct buf t = BUF_INIT;
 	struct doc_value *arr, *o;
 	double *cv = malloc((r->nrows ? r->nrows : 1) * sizeof(*cv));
@@ -366,8 +384,8 @@ static void report_stat_header(struct doc *d, const struct compare_result *r)
 	for (i = 0; i < r->nrows; i++) {
 		if (!isnan(r->stat[i].cv) && cv)
 			cv[ncv++] = r->stat[i].cv;
-		for (k = 0; k < 4 && r->stat[i].verdict; k++)
-			cnt[k] += !strcmp(r->stat[i].verdict, calls[k]);
+		for (k = 0; k < 4; k++)
+			cnt[k] += r->stat[i].verdict == calls[k];
 	}
 	report_set_field(d, "Baseline runs", r->base_runs, r->nbase_runs);
 	report_set_field(d, "Candidate runs", r->cand_runs, r->ncand_runs);
@@ -379,7 +397,8 @@ static void report_stat_header(struct doc *d, const struct compare_result *r)
 		doc_span(d, doc_field(d, DOC_F_HUMAN, "Noise"), t.data, 0);
 	t.len = 0;
 	for (k = 0; k < 4; k++)
-		rc |= buf_printf(&t, "%s%zu %s", k ? ", " : "", cnt[k], calls[k]);
+		rc |=
+		    buf_printf(&t, "%s%zu %s", k ? ", " : "", cnt[k], verdict_call_name(calls[k]));
 	if (!rc)
 		doc_span(d, doc_field(d, DOC_F_HUMAN, "Verdicts"), t.data, DOC_RAW);
 	if (rc)
@@ -426,10 +445,10 @@ void report_doc(struct doc *d, const struct compare_result *r, const struct comp
 		doc_spans_join(d, b, v->violations, v->nviolations, ", ", 0);
 		doc_blank(d, DOC_F_MD);
 	}
-	report_side_field(d, o->check ? "Baseline" : "a", &r->a);
-	report_side_field(d, o->check ? "Candidate" : "b", &r->b);
+	report_run_field(d, o->check ? "Baseline" : "a", &r->a.run, r->a.is_file, 0);
+	report_run_field(d, o->check ? "Candidate" : "b", &r->b.run, r->b.is_file, 0);
 	if (o->ranks)
-		report_ranks_field(d, DOC_F_TEXT, o);
+		report_ranks_field(d, DOC_F_TEXT, o->ranks, o->nranks);
 	if (o->check) {
 		doc_spanf(d, doc_field(d, DOC_F_TEXT, "Regression budget"), DOC_RAW, "%+g%% (%s)",
 			  o->max_regression, metric);
@@ -444,7 +463,7 @@ void report_doc(struct doc *d, const struct compare_result *r, const struct comp
 	if (r->stat)
 		report_stat_header(d, r);
 	if (o->ranks)
-		report_ranks_field(d, DOC_F_MD, o);
+		report_ranks_field(d, DOC_F_MD, o->ranks, o->nranks);
 	if (r->nmeta_changes) {
 		doc_span(d, doc_line(d, DOC_F_TEXT), "Metadata differences (a -> b):", DOC_RAW);
 		report_meta_text(d, r->meta_changes, r->nmeta_changes, "  ", 60);

@@ -43,6 +43,22 @@
 /* The document of a comparison (diff, or check when o->check). */
 void report_doc(struct doc *d, const struct compare_result *r, const struct compare_opts *o);
 
+/* The flags of report_run_field(). */
+enum {
+	REPORT_RUN_LAYOUT = 1,	 /* end with the layout: "..., 4 ranks, columnar)" */
+	REPORT_RUN_INGESTED = 2, /* no recorded time: the ingest time instead */
+};
+
+/* A field key (text and markdown) describing run in one line: "run 7
+ * (label L, commit C, branch B, tags t1,t2, recorded T, 4 ranks)", or
+ * "PATH (file, ...)" when is_file; flags: REPORT_RUN_*.  diff, check and
+ * show. */
+void report_run_field(struct doc *d, const char *key, const struct store_run *run, int is_file,
+		      unsigned flags);
+
+/* A field "Ranks" of fmts (DOC_F_*): ranks[0..n) as digits and ranges. */
+void report_ranks_field(struct doc *d, unsigned fmts, const int64_t *ranks, size_t n);
+
 /* {"id" (null when no_id), "path", "label", "commit", "branch", "tags",
  * "recorded_at", "num_ranks"[, "layout" when layout]} of run under parent. */
 void report_run_json(struct doc *d, struct doc_value *parent, const char *key,

@@ -173,6 +173,20 @@ char *buf_finish(struct buf *b, int failed)
 	return buf_detach(b);
 }
 
+void *util_sorted_ptrs(const void *base, size_t n, size_t size,
+		       int (*cmp)(const void *, const void *))
+{
+	const void **p = util_calloc(n, sizeof(*p));
+	size_t i;
+
+	if (!p)
+		return NULL;
+	for (i = 0; i < n; i++)
+		p[i] = (const char *)base + i * size;
+	qsort(p, n, sizeof(*p), cmp);
+	return p;
+}
+
 char *util_strdup(const char *s)
 {
 	char *d;
