@@ -75,17 +75,7 @@ int rows_cmp_point(const void *a, const void *b)
 
 struct store_history_point **rows_point_index(struct store_history_point *pts, size_t n)
 {
-	struct store_history_point **index = malloc((n ? n : 1) * sizeof(*index));
-	size_t i;
-
-	if (!index) {
-		err_nomem();
-		return NULL;
-	}
-	for (i = 0; i < n; i++)
-		index[i] = &pts[i];
-	qsort(index, n, sizeof(*index), rows_cmp_point);
-	return index;
+	return util_sorted_ptrs(pts, n, sizeof(*pts), rows_cmp_point);
 }
 
 struct store_history_point *rows_point_find(struct store_history_point **index, size_t n,
