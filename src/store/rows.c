@@ -452,6 +452,18 @@ void rows_quantiles(struct store_region_stats *g, const struct rows_row *r, int 
 	}
 }
 
+int rows_region(struct store_region_stats *g, const struct rows_row *r, const char *name,
+		int quantiles)
+{
+	memset(g, 0, sizeof(*g));
+	g->region_id = r->ops->i64(r, 0);
+	rows_stats(g, r, 1);
+	if (quantiles)
+		rows_quantiles(g, r, 12);
+	g->name = util_strdup(name);
+	return g->name ? 0 : ERR_NOMEM;
+}
+
 int rows_blob_append(struct i64vec *out, const struct rows_row *r, int col, const char *location,
 		     int64_t run_id)
 {

@@ -315,7 +315,7 @@ int postgres_region_stats(struct store_conn *c, struct store_region_stats **out,
 			  store_region_filter filter, void *ctx)
 {
 	struct pg_params p;
-	struct store_region_stats *regs = NULL, *g;
+	struct store_region_stats *regs = NULL;
 	PGresult *r = NULL;
 	size_t len = 0;
 	char *arr;
@@ -350,16 +350,8 @@ int postgres_region_stats(struct store_conn *c, struct store_region_stats **out,
 			goto out;
 		if (!keep)
 			continue;
-		g = &regs[len++];
-		g->region_id = row.ops->i64(&row, 0);
-		rows_stats(g, &row, 1);
-		if (!arr)
-			rows_quantiles(g, &row, NAME_COL + 1);
-		g->name = util_strdup(name);
-		if (!g->name) {
-			ret = ERR_NOMEM;
+		if ((ret = rows_region(&regs[len++], &row, name, !arr)))
 			goto out;
-		}
 	}
 out:
 	PQclear(r);

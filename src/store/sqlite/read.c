@@ -485,15 +485,9 @@ int sqlite_region_stats(struct store_conn *st, struct store_region_stats **out, 
 			ret = ERR_NOMEM;
 			goto out;
 		}
-		g->region_id = sqlite3_column_int64(s, 0);
-		rows_stats(g, &row, 1);
-		if (!json)
-			rows_quantiles(g, &row, REGION_STATS_NAME_COL + 1);
-		g->name = util_strdup(name);
-		if (!g->name) {
-			ret = ERR_NOMEM;
+		ret = rows_region(g, &row, name, !json);
+		if (ret)
 			goto out;
-		}
 	}
 	ret = sqlite_rows_done(st, rc);
 out:
