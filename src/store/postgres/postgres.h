@@ -23,7 +23,8 @@
  * Split by concern like the SQLite backend: conn.c (connection, errors,
  * migrations, transactions, maintenance, the table), write.c (ingest,
  * tags, metadata, pins, removal, finishing a run), read.c (runs,
- * selectors, filters, per-region aggregates and durations) and history.c.
+ * selectors, filters, per-region aggregates and durations), history.c,
+ * and cache.c (what a read snapshot reads ahead, to spare round trips).
  *
  * Ownership: struct store_conn is created by postgres_open() and freed by
  * postgres_close(); every PGresult is cleared in the function that got it;

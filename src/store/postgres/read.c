@@ -5,9 +5,11 @@
  *
  * The same queries as the SQLite backend's read.c with PostgreSQL's
  * spelling: a rank set is bound as a bigint[] literal, a commit prefix is
- * matched with starts_with(), "no limit" is LIMIT NULL.  Duration blobs are
- * fetched as binary results; everything else as text, which for float8 is
- * exact (extra_float_digits = 3, conn.c).
+ * matched with starts_with(), "no limit" is LIMIT NULL.  Duration blobs and
+ * the stored int8/float8 totals are fetched as binary results; everything
+ * else as text, which for float8 is exact (extra_float_digits = 3,
+ * conn.c) and for the pooled sums (numeric) the only simple form.  Rows
+ * become result structures through rows.h (pg_row(), pg_bin_row()).
  */
 #include <stdio.h>
 #include <stdlib.h>
