@@ -244,10 +244,13 @@ static int blobs_load(struct store_conn *c, size_t from)
 	pp_int(&p, b->run_id);
 	pp_text(&p, ids);
 	pp_text(&p, b->ranks);
+	/* the blob of each row by its primary key: as a join, the planner
+	 * reads the whole durations table once the rows are many (all ranks),
+	 * 4x slower; a row without durations has a NULL blob */
 	ret = postgres_exec(c, &b->r,
-			    "SELECT t.region_id, d.data FROM timings AS t JOIN timings_durations "
-			    "AS d ON d.timing_id = t.id WHERE t.run_id = $1 AND t.region_id = "
-			    "ANY($2::bigint[]) AND ($3::bigint[] IS NULL OR t.rank = "
+			    "SELECT t.region_id, (SELECT d.data FROM timings_durations AS d WHERE "
+			    "d.timing_id = t.id) FROM timings AS t WHERE t.run_id = $1 AND "
+			    "t.region_id = ANY($2::bigint[]) AND ($3::bigint[] IS NULL OR t.rank = "
 			    "ANY($3::bigint[])) ORDER BY t.region_id, t.id",
 			    &p, 1, "read");
 	free(ids);
@@ -294,6 +297,8 @@ int postgres_blobs_get(struct store_conn *c, int *hit, struct i64vec *out, struc
 	     !ret && row < PQntuples(b->r) && pg_bin_int(b->r, row, 0) == region_id; row++) {
 		struct rows_row cur = pg_bin_row(b->r, row);
 
+		if (PQgetisnull(b->r, row, 1))
+			continue;
 		ret = rows_blob_append(out, &cur, 1, c->location, run_id);
 		if (!ret && ends)
 			ret = i64vec_push(ends, (int64_t)out->len);

@@ -72,7 +72,7 @@ struct pg_blob_cache {
 	struct rows_series_key *pos; /* region id -> index in order, by id */
 	size_t n;
 	size_t lo, hi; /* order[lo..hi) are in r */
-	PGresult *r;   /* region_id, data (binary), by region id */
+	PGresult *r;   /* region_id, data (binary; NULL: none), by region id */
 };
 
 struct store_conn {
