@@ -266,6 +266,141 @@ static int sqlite_configure(struct store_conn *st)
 	return rc == SQLITE_OK ? 0 : sqlite_err(st, rc, "open");
 }
 
+/*
+ * SQLite's own defences for a file that may come from anyone (--db
+ * downloaded.sqlite, pull --from): defensive mode (no writable schema, no
+ * direct shadow-table or journal tampering through SQL), functions in the
+ * schema limited to innocuous ones (a hostile generated column cannot call
+ * anything with side effects), triggers and views off (a scopedb store has
+ * none; sqlite_check_schema() refuses a file that has some), no extension
+ * loading, and the b-tree cells' sizes checked as pages are read, so that a
+ * damaged page is an error, not a wild read.
+ */
+static void sqlite_harden(sqlite3 *db)
+{
+#ifdef SQLITE_DBCONFIG_DEFENSIVE
+	sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, (int *)NULL);
+#endif
+#ifdef SQLITE_DBCONFIG_TRUSTED_SCHEMA
+	sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, (int *)NULL);
+#endif
+	sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, (int *)NULL);
+#ifdef SQLITE_DBCONFIG_ENABLE_VIEW
+	sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_VIEW, 0, (int *)NULL);
+#endif
+	sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, (int *)NULL);
+	sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_FTS3_TOKENIZER, 0, (int *)NULL);
+	(void)sqlite3_exec(db, "PRAGMA cell_size_check = ON", NULL, NULL, NULL);
+}
+
+/* Every (table, column) of db's tables as "table.column" strings, each
+ * followed by a NUL, appended to out; *n = how many. */
+static int sqlite_columns(sqlite3 *db, struct buf *out, size_t *n)
+{
+	sqlite3_stmt *s = NULL;
+	int rc, ret = 0;
+
+	*n = 0;
+	rc = sqlite3_prepare_v2(db,
+				"SELECT t.name || '.' || c.name FROM sqlite_master AS t, "
+				"pragma_table_xinfo(t.name) AS c WHERE t.type = 'table'",
+				-1, &s, NULL);
+	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const unsigned char *col = sqlite3_column_text(s, 0);
+
+		if (!col || buf_printf(out, "%s%c", (const char *)col, 0)) {
+			ret = err_nomem();
+			break;
+		}
+		(*n)++;
+		rc = SQLITE_OK;
+	}
+	sqlite3_finalize(s);
+	if (!ret && rc != SQLITE_DONE)
+		ret = rc;
+	return ret;
+}
+
+/* The ERR_STORE of column "table.column" missing from the store's have[0..n):
+ * the whole table when none of its columns is there. */
+static int sqlite_missing(const struct store_conn *st, const char *col, const struct buf *have,
+			  size_t n)
+{
+	size_t tlen = strcspn(col, "."), i;
+	const char *q = have->data;
+
+	for (i = 0; i < n; i++, q += strlen(q) + 1)
+		if (!strncmp(q, col, tlen + 1))
+			return err_set(ERR_STORE, "store '%s' is damaged: column %s is missing",
+				       st->path, col);
+	return err_set(ERR_STORE, "store '%s' is damaged: table %.*s is missing", st->path,
+		       (int)tlen, col);
+}
+
+/*
+ * Refuse a store whose schema is not the one the migrations build: a view
+ * or trigger (which scopedb never creates, and which would run the file's
+ * SQL in our queries or writes), or a table or column of the current
+ * schema missing.  The reference is the migrations applied to a private
+ * in-memory database, so it follows the schema files by construction.
+ * Extra tables, columns and indexes are allowed (they run nothing).
+ */
+static int sqlite_check_schema(struct store_conn *st)
+{
+	struct buf have = BUF_INIT, want = BUF_INIT;
+	sqlite3_stmt *s = NULL;
+	sqlite3 *ref = NULL;
+	const char *p, *q;
+	size_t nhave = 0, nwant = 0, i, j;
+	int rc, ret = 0;
+
+	rc = sqlite3_prepare_v2(st->db,
+				"SELECT type, name FROM sqlite_master "
+				"WHERE type IN ('view', 'trigger') ORDER BY type, name LIMIT 1",
+				-1, &s, NULL);
+	if (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW)
+		ret = err_set(ERR_STORE,
+			      "store '%s' is damaged: it has a %s named '%s', which scopedb never "
+			      "creates; refused",
+			      st->path, (const char *)sqlite3_column_text(s, 0),
+			      (const char *)sqlite3_column_text(s, 1));
+	else if (rc != SQLITE_DONE)
+		ret = sqlite_err(st, rc, "open");
+	sqlite3_finalize(s);
+	if (ret)
+		goto out;
+	rc = sqlite3_open_v2(":memory:", &ref, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL);
+	for (i = 0; rc == SQLITE_OK && i < (size_t)schema_sql_count; i++)
+		rc = sqlite3_exec(ref, schema_sql[i], NULL, NULL, NULL);
+	if (rc != SQLITE_OK) {
+		ret = rc == SQLITE_NOMEM || !ref
+			  ? err_nomem()
+			  : err_set(ERR_STORE, "internal error: the embedded schema: %s",
+				    sqlite3_errmsg(ref));
+		goto out;
+	}
+	rc = sqlite_columns(ref, &want, &nwant);
+	if (rc > 0)
+		ret = err_set(ERR_STORE, "internal error: the embedded schema: %s",
+			      sqlite3_errmsg(ref));
+	else if (!rc && (rc = sqlite_columns(st->db, &have, &nhave)) > 0)
+		ret = sqlite_err(st, rc, "open");
+	else
+		ret = rc;
+	/* a few dozen columns: the quadratic search is cheaper than sorting */
+	for (i = 0, p = want.data; !ret && i < nwant; i++, p += strlen(p) + 1) {
+		for (j = 0, q = have.data; j < nhave && strcmp(p, q); j++)
+			q += strlen(q) + 1;
+		if (j == nhave)
+			ret = sqlite_missing(st, p, &have, nhave);
+	}
+out:
+	sqlite3_close(ref);
+	buf_release(&want);
+	buf_release(&have);
+	return ret;
+}
+
 static void sqlite_close(struct store_conn *st);
 
 /*
@@ -324,6 +459,7 @@ static int sqlite_open(struct store *front, const char *path, int flags)
 		goto out;
 	}
 	sqlite3_busy_timeout(st->db, st->busy_ms);
+	sqlite_harden(st->db);
 	ret = sqlite_identify_retry(st, &version);
 	if (ret)
 		goto out;
@@ -364,7 +500,9 @@ static int sqlite_open(struct store *front, const char *path, int flags)
 		if (ret)
 			goto out;
 	}
-	ret = sqlite_configure(st);
+	ret = sqlite_check_schema(st);
+	if (!ret)
+		ret = sqlite_configure(st);
 	/* Readers (diff, check, history) map the file instead of pread()ing
 	 * every page into freshly allocated cache memory: a p95 diff of two
 	 * medium runs reads ~50 MB of duration blobs, and the copies and page
