@@ -69,27 +69,42 @@ static int postgres_accepts(const char *loc)
 
 /*
  * loc for messages, with its password replaced by "***" (the URI's
- * user:password@ and a password=... word): messages end up in CI logs.
+ * user:password@ and ?password=... parameter, a password=... word):
+ * messages and outputs end up in CI logs.
  */
 static char *postgres_mask(const char *loc)
 {
 	struct buf b = BUF_INIT;
-	const char *p, *at, *colon, *slash;
+	const char *p, *q, *at, *colon, *slash;
 	int rc = 0;
 
 	p = strstr(loc, "://");
 	if (p) {
+		/* userinfo ends at the last '@' of the authority (an
+		 * unescaped '@' in the password must not leak its tail) */
 		p += 3;
 		slash = p + strcspn(p, "/?");
-		at = memchr(p, '@', (size_t)(slash - p));
+		for (at = NULL, q = p; q < slash; q++)
+			if (*q == '@')
+				at = q;
 		colon = at ? memchr(p, ':', (size_t)(at - p)) : NULL;
 		if (colon) {
 			rc = buf_add(&b, loc, (size_t)(colon + 1 - loc));
 			rc = rc || buf_puts(&b, "***");
-			rc = rc || buf_puts(&b, at);
-			return buf_finish(&b, rc);
+			p = at;
+		} else {
+			rc = buf_add(&b, loc, (size_t)(p - loc));
 		}
-		return util_strdup(loc);
+		/* and the query's password=... parameter */
+		for (q = p; *q && !rc;) {
+			if ((q[-1] == '?' || q[-1] == '&') && !strncmp(q, "password=", 9)) {
+				rc = buf_puts(&b, "password=***");
+				q += strcspn(q, "&");
+				continue;
+			}
+			rc = buf_putc(&b, *q++);
+		}
+		return buf_finish(&b, rc || buf_puts(&b, ""));
 	}
 	for (p = loc; *p && !rc;) {
 		if ((p == loc || isspace((unsigned char)p[-1])) && !strncmp(p, "password", 8) &&
