@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "scopedb/err.h"
+#include "store/blob.h"
 #include "store/verify.h"
 
 /* ERR_STORE "store 'LOCATION' is damaged: WHAT". */
@@ -128,6 +129,42 @@ int verify_stats(const struct store_region_stats *s, int64_t run_id, const char 
 	return 0;
 }
 
+/*
+ * The durations blob of a timings row: there exactly when the row has
+ * per-call data and calls, decoding (blob_stats(): every byte, nothing
+ * kept) to the row's count, minimum, maximum and total.
+ */
+static int verify_durations(const struct store_timing *t, const char *region, const char *location)
+{
+	struct blob_stats bs;
+
+	if (!t->has_events || t->calls == 0) {
+		if (!t->durations)
+			return 0;
+		return verify_damaged(location,
+				      "region '%s' of run %lld rank %lld has call durations but no "
+				      "calls with per-call data",
+				      region, (long long)t->run_id, (long long)t->rank);
+	}
+	if (!t->durations)
+		return verify_damaged(
+		    location,
+		    "region '%s' of run %lld rank %lld has %llu calls but no call "
+		    "durations",
+		    region, (long long)t->run_id, (long long)t->rank, (unsigned long long)t->calls);
+	if (blob_stats(&bs, t->durations, t->durations_len))
+		return verify_damaged(location,
+				      "call durations of run %lld do not decode (region '%s' rank "
+				      "%lld)",
+				      (long long)t->run_id, region, (long long)t->rank);
+	if (bs.count != t->calls || bs.min != t->min || bs.max != t->max || bs.sum != t->total)
+		return verify_damaged(location,
+				      "the call durations of region '%s' of run %lld rank %lld do "
+				      "not match its calls, minimum, maximum and total",
+				      region, (long long)t->run_id, (long long)t->rank);
+	return 0;
+}
+
 int verify_timing(const struct store_timing *t, const char *region, int64_t num_ranks,
 		  const char *location)
 {
@@ -139,6 +176,9 @@ int verify_timing(const struct store_timing *t, const char *region, int64_t num_
 				      (long long)num_ranks);
 	ret = verify_times(location, t->run_id, region, t->rank, t->has_events, t->calls, t->total,
 			   t->min, t->max, t->gpu_count, t->gpu_total);
+	if (ret)
+		return ret;
+	ret = verify_durations(t, region, location);
 	if (ret)
 		return ret;
 	if (!isfinite(t->mean) || !isfinite(t->m2) || t->m2 < 0)
