@@ -48,6 +48,9 @@ int sqlite_err(const struct store_conn *st, int rc, const char *what)
 		    st->path, st->busy_ms);
 	case SQLITE_NOMEM:
 		return err_nomem();
+	case SQLITE_CORRUPT:
+		/* a damaged page or schema: say so, whatever was being done */
+		return err_set(ERR_STORE, "store '%s' is damaged: %s", st->path, msg);
 	case SQLITE_IOERR:
 	case SQLITE_FULL:
 	case SQLITE_CANTOPEN:
@@ -454,6 +457,10 @@ static int sqlite_open(struct store *front, const char *path, int flags)
 			goto out;
 		}
 		open_reason(reason, sizeof(reason), st->db, rc);
+		if ((rc & 0xff) == SQLITE_CORRUPT) {
+			ret = err_set(ERR_STORE, "store '%s' is damaged: %s", path, reason);
+			goto out;
+		}
 		ret = err_set((rc & 0xff) == SQLITE_CANTOPEN ? ERR_IO : ERR_STORE,
 			      "cannot open store '%s': %s", path, reason);
 		goto out;
