@@ -583,6 +583,40 @@ static void postgres_set_busy_timeout(struct store_conn *c, int ms)
 static void postgres_close(struct store_conn *c);
 
 /*
+ * Refuse a store whose tables carry what would run someone else's SQL in
+ * our session: a trigger (scopedb's foreign keys' are internal), a rule, a
+ * row-level security policy, or a view in place of a table.  Anyone who
+ * may alter the tables of a shared database could add one; scopedb
+ * creates none.  One query over the catalogs, on the tables the session's
+ * search_path finds.
+ */
+static int postgres_check_schema(struct store_conn *c)
+{
+	static const char sql[] =
+	    "WITH t AS (SELECT to_regclass(n) AS oid FROM unnest(ARRAY['scopedb_meta', "
+	    "'run_counter', 'runs', 'run_tags', 'run_metadata', 'regions', 'timings', "
+	    "'timings_durations', 'run_regions', 'pins']) AS n) "
+	    "SELECT 'trigger', tgname FROM pg_trigger WHERE NOT tgisinternal "
+	    "AND tgrelid IN (SELECT oid FROM t) "
+	    "UNION ALL SELECT 'rule', rulename::text FROM pg_rewrite WHERE rulename <> '_RETURN' "
+	    "AND ev_class IN (SELECT oid FROM t) "
+	    "UNION ALL SELECT 'row-level security policy', polname::text FROM pg_policy "
+	    "WHERE polrelid IN (SELECT oid FROM t) "
+	    "UNION ALL SELECT 'view', relname::text FROM pg_class WHERE relkind NOT IN ('r', 'p') "
+	    "AND oid IN (SELECT oid FROM t) LIMIT 1";
+	PGresult *r = NULL;
+	int ret = postgres_exec(c, &r, sql, NULL, 0, "open");
+
+	if (!ret && PQntuples(r) > 0)
+		ret = err_set(ERR_STORE,
+			      "store '%s' is damaged: it has a %s named '%s', which scopedb never "
+			      "creates; refused",
+			      c->location, PQgetvalue(r, 0, 0), PQgetvalue(r, 0, 1));
+	PQclear(r);
+	return ret;
+}
+
+/*
  * Connect to loc for front (store_open() flags); front->conn is set as soon
  * as the connection exists.  A read-only open of an older store upgrades
  * it first (unless STORE_NO_UPGRADE), as SQLite's does.
@@ -645,6 +679,8 @@ static int postgres_open(struct store *front, const char *loc, int flags)
 	}
 	if (version < postgres_schema_sql_count)
 		ret = postgres_migrate(c);
+	if (!ret)
+		ret = postgres_check_schema(c);
 out:
 	if (ret) {
 		postgres_close(c);
