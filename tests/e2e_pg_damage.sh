@@ -19,12 +19,9 @@ if [ "${SCOPEDB_POSTGRES:-OFF}" != ON ]; then
 	exit 77
 fi
 source "$(dirname "$0")/pg-server.sh"
+pg_e2e_start
 S=$SCOPEDB
-PSQL="$PG_BIN/psql"
-trap 'pg_stop; rm -rf "$E2E_DIR"' EXIT
-pg_available || { echo "FAIL: no PostgreSQL 15 server binaries in $PG_BIN" >&2; exit 1; }
-pg_start "$E2E_DIR/pg" || { echo "FAIL: cannot start PostgreSQL" >&2; exit 1; }
-psql_q() { "$PSQL" -X -A -t -q -d "$1" -c "$2"; }
+psql_q() { "$PG_BIN/psql" -X -A -t -q -d "$1" -c "$2"; }
 
 "$MKPROFILE" --ranks 2 --regions main,solve,io --calls 20 --seed 1 a.h5 >/dev/null || exit 1
 "$MKPROFILE" --ranks 2 --regions main,solve,io --calls 20 --seed 2 --slow solve=2 \

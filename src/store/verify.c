@@ -18,7 +18,11 @@
 #include "store/verify.h"
 
 /* ERR_STORE "store 'LOCATION' is damaged: WHAT". */
-static int verify_damaged(const char *location, const char *fmt, ...)
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static int
+verify_damaged(const char *location, const char *fmt, ...)
 {
 	char what[320];
 	va_list ap;
