@@ -51,6 +51,11 @@ int sqlite_err(const struct store_conn *st, int rc, const char *what)
 	case SQLITE_CORRUPT:
 		/* a damaged page or schema: say so, whatever was being done */
 		return err_set(ERR_STORE, "store '%s' is damaged: %s", st->path, msg);
+	case SQLITE_ERROR:
+		/* a table or column of the schema gone (sqlite_check_schema()) */
+		if (!strncmp(msg, "no such table: ", 15) || !strncmp(msg, "no such column: ", 16))
+			return err_set(ERR_STORE, "store '%s' is damaged: %s", st->path, msg);
+		return err_set(ERR_STORE, "cannot %s store '%s': %s", what, st->path, msg);
 	case SQLITE_IOERR:
 	case SQLITE_FULL:
 	case SQLITE_CANTOPEN:
@@ -275,9 +280,11 @@ static int sqlite_configure(struct store_conn *st)
  * direct shadow-table or journal tampering through SQL), functions in the
  * schema limited to innocuous ones (a hostile generated column cannot call
  * anything with side effects), triggers and views off (a scopedb store has
- * none; sqlite_check_schema() refuses a file that has some), no extension
- * loading, and the b-tree cells' sizes checked as pages are read, so that a
- * damaged page is an error, not a wild read.
+ * none; sqlite_check_schema() refuses a file that has some), no
+ * double-quoted string literals (an identifier the file lacks is an error,
+ * never the string of its name), no extension loading, and the b-tree
+ * cells' sizes checked as pages are read, so that a damaged page is an
+ * error, not a wild read.
  */
 static void sqlite_harden(sqlite3 *db)
 {
@@ -291,70 +298,26 @@ static void sqlite_harden(sqlite3 *db)
 #ifdef SQLITE_DBCONFIG_ENABLE_VIEW
 	sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_VIEW, 0, (int *)NULL);
 #endif
+#ifdef SQLITE_DBCONFIG_DQS_DML
+	sqlite3_db_config(db, SQLITE_DBCONFIG_DQS_DML, 0, (int *)NULL);
+	sqlite3_db_config(db, SQLITE_DBCONFIG_DQS_DDL, 0, (int *)NULL);
+#endif
 	sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, (int *)NULL);
 	sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_FTS3_TOKENIZER, 0, (int *)NULL);
 	(void)sqlite3_exec(db, "PRAGMA cell_size_check = ON", NULL, NULL, NULL);
 }
 
-/* Every (table, column) of db's tables as "table.column" strings, each
- * followed by a NUL, appended to out; *n = how many. */
-static int sqlite_columns(sqlite3 *db, struct buf *out, size_t *n)
-{
-	sqlite3_stmt *s = NULL;
-	int rc, ret = 0;
-
-	*n = 0;
-	rc = sqlite3_prepare_v2(db,
-				"SELECT t.name || '.' || c.name FROM sqlite_master AS t, "
-				"pragma_table_xinfo(t.name) AS c WHERE t.type = 'table'",
-				-1, &s, NULL);
-	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-		const unsigned char *col = sqlite3_column_text(s, 0);
-
-		if (!col || buf_printf(out, "%s%c", (const char *)col, 0)) {
-			ret = err_nomem();
-			break;
-		}
-		(*n)++;
-		rc = SQLITE_OK;
-	}
-	sqlite3_finalize(s);
-	if (!ret && rc != SQLITE_DONE)
-		ret = rc;
-	return ret;
-}
-
-/* The ERR_STORE of column "table.column" missing from the store's have[0..n):
- * the whole table when none of its columns is there. */
-static int sqlite_missing(const struct store_conn *st, const char *col, const struct buf *have,
-			  size_t n)
-{
-	size_t tlen = strcspn(col, "."), i;
-	const char *q = have->data;
-
-	for (i = 0; i < n; i++, q += strlen(q) + 1)
-		if (!strncmp(q, col, tlen + 1))
-			return err_set(ERR_STORE, "store '%s' is damaged: column %s is missing",
-				       st->path, col);
-	return err_set(ERR_STORE, "store '%s' is damaged: table %.*s is missing", st->path,
-		       (int)tlen, col);
-}
-
 /*
- * Refuse a store whose schema is not the one the migrations build: a view
- * or trigger (which scopedb never creates, and which would run the file's
- * SQL in our queries or writes), or a table or column of the current
- * schema missing.  The reference is the migrations applied to a private
- * in-memory database, so it follows the schema files by construction.
- * Extra tables, columns and indexes are allowed (they run nothing).
+ * Refuse a store with a view or a trigger: scopedb never creates one, and
+ * either would put the file's SQL in our queries or writes (they are off
+ * anyway, sqlite_harden()).  A missing table or column needs no look: every
+ * statement naming it fails to prepare, as "store 'x' is damaged: no such
+ * column: ..." (sqlite_err()), and with double-quoted strings off no
+ * misspelt or missing identifier reads as a string.
  */
 static int sqlite_check_schema(struct store_conn *st)
 {
-	struct buf have = BUF_INIT, want = BUF_INIT;
 	sqlite3_stmt *s = NULL;
-	sqlite3 *ref = NULL;
-	const char *p, *q;
-	size_t nhave = 0, nwant = 0, i, j;
 	int rc, ret = 0;
 
 	rc = sqlite3_prepare_v2(st->db,
@@ -370,37 +333,6 @@ static int sqlite_check_schema(struct store_conn *st)
 	else if (rc != SQLITE_DONE)
 		ret = sqlite_err(st, rc, "open");
 	sqlite3_finalize(s);
-	if (ret)
-		goto out;
-	rc = sqlite3_open_v2(":memory:", &ref, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL);
-	for (i = 0; rc == SQLITE_OK && i < (size_t)schema_sql_count; i++)
-		rc = sqlite3_exec(ref, schema_sql[i], NULL, NULL, NULL);
-	if (rc != SQLITE_OK) {
-		ret = rc == SQLITE_NOMEM || !ref
-			  ? err_nomem()
-			  : err_set(ERR_STORE, "internal error: the embedded schema: %s",
-				    sqlite3_errmsg(ref));
-		goto out;
-	}
-	rc = sqlite_columns(ref, &want, &nwant);
-	if (rc > 0)
-		ret = err_set(ERR_STORE, "internal error: the embedded schema: %s",
-			      sqlite3_errmsg(ref));
-	else if (!rc && (rc = sqlite_columns(st->db, &have, &nhave)) > 0)
-		ret = sqlite_err(st, rc, "open");
-	else
-		ret = rc;
-	/* a few dozen columns: the quadratic search is cheaper than sorting */
-	for (i = 0, p = want.data; !ret && i < nwant; i++, p += strlen(p) + 1) {
-		for (j = 0, q = have.data; j < nhave && strcmp(p, q); j++)
-			q += strlen(q) + 1;
-		if (j == nhave)
-			ret = sqlite_missing(st, p, &have, nhave);
-	}
-out:
-	sqlite3_close(ref);
-	buf_release(&want);
-	buf_release(&have);
 	return ret;
 }
 
