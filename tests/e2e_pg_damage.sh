@@ -129,6 +129,16 @@ expect_err 2 "URI password" \
 expect_err 2 "URI parameter" \
 	"scopedb: cannot open store 'postgresql:///nosuch?host=$PG_DIR&password=***&user=postgres': connection to server on socket \"$PG_DIR/.s.PGSQL.5432\" failed: FATAL:  database \"nosuch\" does not exist" \
 	$S runs --db "postgresql:///nosuch?host=$PG_DIR&password=hunter2&user=postgres"
+# libpq quotes a malformed URI, or its bad token, in its error: masked too
+expect_err 2 "malformed URI" \
+	"scopedb: cannot open store 'postgresql://u:***@[::1': end of string reached when looking for matching \"]\" in IPv6 host address in URI: \"postgresql://u:***@[::1\"" \
+	$S runs --db "postgresql://u:hunter2@[::1"
+expect_err 2 "bad percent-encoding in the password" \
+	"scopedb: cannot open store 'postgresql://u:***@h/db': invalid percent-encoded token: \"***\"" \
+	$S runs --db "postgresql://u:hun%zzter2@h/db"
+expect_err 2 "bad percent-encoding in the password parameter" \
+	"scopedb: cannot open store 'postgresql://u@h/db?password=***': invalid percent-encoded token: \"***\"" \
+	$S runs --db "postgresql://u@h/db?password=hun%zzter2"
 run $S vacuum --db "$team password=hunter2"
 contains "vacuum names the masked store" "$out" "vacuumed '$team password=***'"
 # a passfile or sslkey names a file: its content is never shown

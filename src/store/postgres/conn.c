@@ -67,12 +67,32 @@ static int postgres_accepts(const char *loc)
 	return 0;
 }
 
+/* Where the passwords of a --db value are (spans of it), for
+ * postgres_scrub(). */
+#define PG_SECRETS 8
+struct pg_secrets {
+	struct {
+		const char *p;
+		size_t n;
+	} v[PG_SECRETS];
+	size_t n;
+};
+
+static void pg_secret_add(struct pg_secrets *s, const char *p, size_t n)
+{
+	if (s && n && s->n < PG_SECRETS) {
+		s->v[s->n].p = p;
+		s->v[s->n++].n = n;
+	}
+}
+
 /*
  * loc for messages, with its password replaced by "***" (the URI's
  * user:password@ and ?password=... parameter, a password=... word):
- * messages and outputs end up in CI logs.
+ * messages and outputs end up in CI logs.  The passwords' spans in loc go
+ * to secrets (NULL: not wanted).
  */
-static char *postgres_mask(const char *loc)
+static char *postgres_mask(const char *loc, struct pg_secrets *secrets)
 {
 	struct buf b = BUF_INIT;
 	const char *p, *q, *at, *colon, *slash;
@@ -91,6 +111,7 @@ static char *postgres_mask(const char *loc)
 		if (colon) {
 			rc = buf_add(&b, loc, (size_t)(colon + 1 - loc));
 			rc = rc || buf_puts(&b, "***");
+			pg_secret_add(secrets, colon + 1, (size_t)(at - colon - 1));
 			p = at;
 		} else {
 			rc = buf_add(&b, loc, (size_t)(p - loc));
@@ -99,6 +120,7 @@ static char *postgres_mask(const char *loc)
 		for (q = p; *q && !rc;) {
 			if ((q[-1] == '?' || q[-1] == '&') && !strncmp(q, "password=", 9)) {
 				rc = buf_puts(&b, "password=***");
+				pg_secret_add(secrets, q + 9, strcspn(q + 9, "&"));
 				q += strcspn(q, "&");
 				continue;
 			}
@@ -115,17 +137,55 @@ static char *postgres_mask(const char *loc)
 			rc = buf_add(&b, p, (size_t)(v - p));
 			rc = rc || buf_puts(&b, "***");
 			if (*v == '\'') {
-				for (v++; *v && *v != '\''; v++)
+				const char *start = ++v;
+
+				for (; *v && *v != '\''; v++)
 					if (*v == '\\' && v[1])
 						v++;
+				pg_secret_add(secrets, start, (size_t)(v - start));
 				v += *v == '\'';
 			} else {
+				pg_secret_add(secrets, v, strcspn(v, " \t"));
 				v += strcspn(v, " \t");
 			}
 			p = v;
 			continue;
 		}
 		rc = buf_putc(&b, *p++);
+	}
+	return buf_finish(&b, rc || buf_puts(&b, ""));
+}
+
+/*
+ * msg[0..len) with the --db value loc in it as masked (postgres_mask())
+ * and every other password of secrets as "***", malloc'ed (NULL when
+ * memory ran out): libpq quotes a malformed URI whole in its connection
+ * errors, and a bad token of it, which may be the password (a short one
+ * then stars out more than itself, never less).
+ */
+static char *postgres_scrub(const char *msg, size_t len, const char *loc, const char *masked,
+			    const struct pg_secrets *secrets)
+{
+	struct buf b = BUF_INIT;
+	size_t i = 0, k, n = strlen(loc);
+	int rc = 0;
+
+	while (i < len && !rc) {
+		if (n <= len - i && !memcmp(msg + i, loc, n)) {
+			rc = buf_puts(&b, masked);
+			i += n;
+			continue;
+		}
+		for (k = 0; k < secrets->n; k++)
+			if (secrets->v[k].n <= len - i &&
+			    !memcmp(msg + i, secrets->v[k].p, secrets->v[k].n))
+				break;
+		if (k < secrets->n) {
+			rc = buf_puts(&b, "***");
+			i += secrets->v[k].n;
+		} else {
+			rc = buf_putc(&b, msg[i++]);
+		}
 	}
 	return buf_finish(&b, rc || buf_puts(&b, ""));
 }
@@ -623,8 +683,10 @@ static int postgres_check_schema(struct store_conn *c)
  */
 static int postgres_open(struct store *front, const char *loc, int flags)
 {
+	struct pg_secrets secrets = {.n = 0};
 	struct store_conn *c;
 	const char *msg;
+	char *clean;
 	int64_t version = 0;
 	int ret;
 
@@ -640,7 +702,7 @@ static int postgres_open(struct store *front, const char *loc, int flags)
 	i64vec_init(&c->ids);
 	buf_init(&c->copy_timings);
 	buf_init(&c->copy_durations);
-	c->location = postgres_mask(loc);
+	c->location = postgres_mask(loc, &secrets);
 	if (!c->location) {
 		ret = err_nomem();
 		goto out;
@@ -655,8 +717,10 @@ static int postgres_open(struct store *front, const char *loc, int flags)
 	}
 	if (PQstatus(c->db) != CONNECTION_OK) {
 		msg = PQerrorMessage(c->db);
-		ret = err_set(ERR_IO, "cannot open store '%s': %.*s", c->location, first_line(msg),
-			      msg);
+		clean = postgres_scrub(msg, (size_t)first_line(msg), loc, c->location, &secrets);
+		ret = clean ? err_set(ERR_IO, "cannot open store '%s': %s", c->location, clean)
+			    : err_nomem();
+		free(clean);
 		goto out;
 	}
 	PQsetNoticeProcessor(c->db, quiet_notices, NULL);
