@@ -213,6 +213,25 @@ expect_err 2 "pins listing a missing run" "scopedb: no run 97 in store 'x.sqlite
 expect 0 "a tag of a missing run lists nothing" $S runs --tag ghost --db x.sqlite
 expect 0 "the intact runs still diff" $S diff 1 2 --db x.sqlite
 
+# a duplicate content hash (the UNIQUE constraint gone with a rebuilt
+# table): the copy keeps one run per hash and says which it skipped
+tamper dup-sha "PRAGMA legacy_alter_table = ON; ALTER TABLE runs RENAME TO runs_old;
+	CREATE TABLE runs (id INTEGER PRIMARY KEY AUTOINCREMENT, sha256 TEXT NOT NULL,
+		source_path TEXT NOT NULL, ingested_at TEXT NOT NULL, recorded_at TEXT,
+		sort_time TEXT GENERATED ALWAYS AS (coalesce(recorded_at, ingested_at)) STORED NOT NULL,
+		label TEXT, commit_sha TEXT, branch TEXT, schema_version INTEGER NOT NULL,
+		layout TEXT NOT NULL, num_ranks INTEGER NOT NULL,
+		num_regions INTEGER NOT NULL DEFAULT 0, num_calls INTEGER NOT NULL DEFAULT 0);
+	INSERT INTO runs (id, sha256, source_path, ingested_at, recorded_at, label, commit_sha,
+		branch, schema_version, layout, num_ranks, num_regions, num_calls)
+		SELECT id, sha256, source_path, ingested_at, recorded_at, label, commit_sha, branch,
+		schema_version, layout, num_ranks, num_regions, num_calls FROM runs_old;
+	DROP TABLE runs_old; UPDATE runs SET sha256 = (SELECT sha256 FROM runs WHERE id = 1) WHERE id = 2"
+run $S pull --from x.sqlite --db y.sqlite
+equals "duplicate hash: pull" "$rc:$out" "0:copied run 1 (a.h5) as run 1
+skipped run 2 (b.h5): already stored as run 1
+pulled 2 runs from 'x.sqlite': 1 copied, 1 already there"
+
 # --- names and metadata: escaped everywhere --------------------------------------------
 tamper names "UPDATE regions SET name = char(27) || '[31mRED' || char(10) ||
 		'<script>alert(1)</script>' WHERE id = 1;
