@@ -254,6 +254,16 @@ for cmd in "runs" "show 1" "show 1 --format csv" "show 1 --format markdown" "dif
 done
 run $S meta 1 --db x.sqlite --format json
 contains "metadata in JSON" "$out" '"platform": "a\n\u001b[2Jb\"<b>"'
+# JSON is UTF-8 (U+FFFD for the byte that is not), so strict parsers read it
+for cmd in "show 1" "diff 1 2" "runs" "history --match ." "changes"; do
+	# shellcheck disable=SC2086
+	$S $cmd --db x.sqlite --format json >doc.json
+	if [ -s doc.json ] && iconv -f UTF-8 -t UTF-8 doc.json >/dev/null 2>&1; then
+		ok
+	else
+		bad "names: $cmd --format json is not UTF-8"
+	fi
+done
 expect 0 "names: report" $S report 1 2 --db x.sqlite -o r.html
 html=$(cat r.html)
 case "$html" in *'<script>alert'* | *'<img src=x'* | *'<svg onload'* | *$'\e'*)

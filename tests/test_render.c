@@ -98,6 +98,11 @@ static void test_escape(void **state)
 	assert_int_equal(escape_csv(&b, "|\xc2\x90\xc3"), 0);
 	assert_int_equal(escape_msg(&b, "|\xc2\x9bx\xff\xc3\xa9"), 0);
 	assert_string_equal(b.data, "a?31m|??|\xc2\xa0|??\\|??|??|\\xc2\\x9bx\\xff\xc3\xa9");
+	/* JSON: invalid UTF-8 as U+FFFD, valid characters (and C1, escaped
+	 * by JSON's rules or not) kept */
+	b.len = 0;
+	assert_int_equal(escape_json(&b, "a\xff\xc3\xa9\xe2\x86|\xc2\x9b"), 0);
+	assert_string_equal(b.data, "\"a\xef\xbf\xbd\xc3\xa9\xef\xbf\xbd\xef\xbf\xbd|\xc2\x9b\"");
 	buf_release(&b);
 }
 

@@ -140,9 +140,36 @@ int escape_msg(struct buf *out, const char *s)
 	return rc;
 }
 
+/*
+ * A JSON string must be UTF-8 (RFC 8259), and strict parsers refuse a
+ * document that is not: each byte of no valid UTF-8 sequence (a name from
+ * a hostile profile or store) becomes U+FFFD, as a lenient decoder would
+ * show it.
+ */
 int escape_json(struct buf *out, const char *s)
 {
-	return s ? json_buf_string(out, s) : buf_puts(out, "null");
+	struct buf clean = BUF_INIT;
+	const char *p;
+	size_t n;
+	int rc = 0;
+
+	if (!s)
+		return buf_puts(out, "null");
+	for (p = s; *p; p += n)
+		if (!(n = escape_utf8_len((const unsigned char *)p)))
+			break;
+	if (!*p)
+		return json_buf_string(out, s);
+	for (p = s; *p && !rc; p += n) {
+		n = escape_utf8_len((const unsigned char *)p);
+		rc = n ? buf_add(&clean, p, n) : buf_puts(&clean, "\xef\xbf\xbd");
+		n += !n;
+	}
+	rc = rc || buf_puts(&clean, "");
+	if (!rc)
+		rc = json_buf_string(out, clean.data);
+	buf_release(&clean);
+	return rc ? ERR_NOMEM : 0;
 }
 
 int escape_xml(struct buf *out, const char *s)

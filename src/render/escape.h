@@ -9,7 +9,8 @@
  *   escape_csv:   an RFC 4180 field, quoted when it holds a comma, quote or
  *                 line break, other control characters as '?' (nothing for
  *                 NULL);
- *   escape_json:  a JSON string literal, or null for NULL;
+ *   escape_json:  a JSON string literal, or null for NULL; bytes of no
+ *                 valid UTF-8 sequence as U+FFFD (JSON is UTF-8);
  *   escape_xml:   XML text or attribute value: &<>"' as entities, tab and
  *                 line breaks as character references, other control
  *                 characters and invalid UTF-8 bytes as '?' (not allowed
