@@ -377,9 +377,11 @@ int store_find_runs(struct store *st, struct store_run **out, size_t *n, const s
 	size_t i;
 	int ret = st->be->find_runs(st->conn, out, n, f);
 
+	if (ret)
+		return ret;
 	for (i = 0; !ret && i < *n; i++)
 		ret = verify_run(&(*out)[i], store_location(st));
-	if (ret && *out) {
+	if (ret) {
 		store_runs_free(*out, *n);
 		*out = NULL;
 		*n = 0;
@@ -438,9 +440,11 @@ int store_region_stats(struct store *st, struct store_region_stats **out, size_t
 	size_t i;
 	int ret = st->be->region_stats(st->conn, out, n, run_id, ranks, nranks, filter, ctx);
 
+	if (ret)
+		return ret;
 	for (i = 0; !ret && i < *n; i++)
 		ret = verify_stats(&(*out)[i], run_id, store_location(st));
-	if (ret && *out) {
+	if (ret) {
 		store_region_stats_free(*out, *n);
 		*out = NULL;
 		*n = 0;
@@ -531,9 +535,11 @@ int store_region_history(struct store *st, struct store_history_point **out, siz
 	size_t i;
 	int ret = st->be->region_history(st->conn, out, n, q);
 
+	if (ret)
+		return ret;
 	for (i = 0; !ret && i < *n; i++)
 		ret = verify_stats(&(*out)[i].stats, (*out)[i].run_id, store_location(st));
-	if (ret && *out) {
+	if (ret) {
 		store_history_free(*out, *n);
 		*out = NULL;
 		*n = 0;
