@@ -46,6 +46,7 @@ int verify_run(const struct store_run *run, const char *location)
 		return verify_damaged(location, "run %lld has %lld regions and %lld calls",
 				      (long long)run->id, (long long)run->num_regions,
 				      (long long)run->num_calls);
+	/* the profile schemas ingest reads (h5prof.c) */
 	if (run->schema < 1 || run->schema > 3)
 		return verify_damaged(location, "run %lld has profile schema version %d",
 				      (long long)run->id, run->schema);
