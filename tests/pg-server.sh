@@ -77,3 +77,12 @@ pg_stop() {
 		pg_as "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -m immediate stop >/dev/null 2>&1
 	return 0
 }
+
+# pg_e2e_start: for an e2e test (after e2e-lib.sh): a server in
+# $E2E_DIR/pg, stopped and the directory removed on exit; the test fails
+# (exit 1) when it cannot start.
+pg_e2e_start() {
+	trap 'pg_stop; rm -rf "$E2E_DIR"' EXIT
+	pg_available || { echo "FAIL: no PostgreSQL 15 server binaries in $PG_BIN" >&2; exit 1; }
+	pg_start "$E2E_DIR/pg" || { echo "FAIL: cannot start PostgreSQL" >&2; exit 1; }
+}

@@ -87,6 +87,22 @@ static void test_escape(void **state)
 	assert_int_equal(escape_csv(&b, ",t\tn\n\033"), 0);
 	assert_int_equal(escape_msg(&b, "|e\033]0;x\007\n\xc3\xa9'"), 0);
 	assert_string_equal(b.data, "a?[2Jb?\",t\tn\n?\"|e\\x1b]0;x\\x07\\x0a\xc3\xa9'");
+	/* the terminal's escapers: a C1 control (U+009B, CSI: a terminal
+	 * takes it as ESC [) and bytes of no valid UTF-8 sequence as '?' or
+	 * \xNN, U+00A0 and other characters kept */
+	b.len = 0;
+	assert_int_equal(escape_plain(&b, "a\xc2\x9b"
+					  "31m|\xff\xfe|\xc2\xa0|\xe2\x86"),
+			 0);
+	assert_int_equal(escape_md(&b, "|\xc2\x85\x9b"), 0);
+	assert_int_equal(escape_csv(&b, "|\xc2\x90\xc3"), 0);
+	assert_int_equal(escape_msg(&b, "|\xc2\x9bx\xff\xc3\xa9"), 0);
+	assert_string_equal(b.data, "a?31m|??|\xc2\xa0|??\\|??|??|\\xc2\\x9bx\\xff\xc3\xa9");
+	/* JSON: invalid UTF-8 as U+FFFD, valid characters (and C1, escaped
+	 * by JSON's rules or not) kept */
+	b.len = 0;
+	assert_int_equal(escape_json(&b, "a\xff\xc3\xa9\xe2\x86|\xc2\x9b"), 0);
+	assert_string_equal(b.data, "\"a\xef\xbf\xbd\xc3\xa9\xef\xbf\xbd\xef\xbf\xbd|\xc2\x9b\"");
 	buf_release(&b);
 }
 

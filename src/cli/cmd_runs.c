@@ -126,12 +126,12 @@ static int runs_opt_meta(const struct opt *opt, const char *arg)
 /* Nothing to list: say why on stderr (the list itself stays empty, the
  * exit status 0); hint_filter() names a tag, branch or label no stored
  * run has. */
-static int runs_none(struct store *st, const struct filter *f, const char *db)
+static int runs_none(struct store *st, const struct filter *f)
 {
 	int said = 0, rc;
 
 	if (!runs_filtered(f)) {
-		fprintf(stderr, "scopedb: no runs stored in '%s'\n", cli_db_path(db));
+		fprintf(stderr, "scopedb: no runs stored in '%s'\n", store_location(st));
 		return 0;
 	}
 	rc = hint_filter(&said, st, f);
@@ -196,7 +196,7 @@ int cmd_runs(int argc, char **argv)
 	{
 		const struct runs_view v = {runs, n};
 
-		rc = n == 0 ? runs_none(st, &f, db) : 0;
+		rc = n == 0 ? runs_none(st, &f) : 0;
 		if (!rc && !(cli_format_is(fmt, "table") && n == 0))
 			rc = cli_output(&json, runs_document, &v, fmt, 0);
 	}

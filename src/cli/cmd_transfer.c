@@ -145,8 +145,10 @@ static int cmd_transfer(int argc, char **argv, int push)
 			return cli_error();
 		select_release(&sel);
 	}
-	/* The source first: a selector it does not know creates nothing. */
-	rc = store_open(push ? &local : &other, push ? cli_db_path(db) : other_db, STORE_READONLY);
+	/* The source first: a selector it does not know creates nothing.
+	 * pull's source is someone else's file: read-only, never upgraded. */
+	rc = store_open(push ? &local : &other, push ? cli_db_path(db) : other_db,
+			STORE_READONLY | (push ? 0 : STORE_NO_UPGRADE));
 	src = push ? local : other;
 	if (!rc)
 		rc = transfer_resolve(&ids, src, n, argv);

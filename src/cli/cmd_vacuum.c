@@ -38,7 +38,7 @@ int cmd_vacuum(int argc, char **argv)
 	}
 	cli_bytes(a, sizeof(a), before);
 	cli_bytes(b, sizeof(b), after);
-	printf("vacuumed '%s': %s -> %s\n", cli_db_path(db), a, b);
+	printf("vacuumed '%s': %s -> %s\n", store_location(st), a, b);
 	code = cli_finish(CLI_EXIT_OK);
 out:
 	store_close(st);

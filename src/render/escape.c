@@ -15,77 +15,6 @@ static int escape_is_control(unsigned char c)
 	return c < 0x20 || c == 0x7f;
 }
 
-int escape_plain(struct buf *out, const char *s)
-{
-	int rc = 0;
-
-	for (; *s && !rc; s++)
-		rc = buf_putc(out, escape_is_control((unsigned char)*s) ? '?' : *s);
-	return rc;
-}
-
-int escape_md(struct buf *out, const char *s)
-{
-	int rc = 0;
-
-	for (; *s && !rc; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (escape_is_control(c))
-			rc = buf_putc(out, '?');
-		else if (strchr("\\`*_[]<>|~&#", c))
-			rc = buf_printf(out, "\\%c", c);
-		else
-			rc = buf_putc(out, (char)c);
-	}
-	return rc;
-}
-
-/* Control characters other than line breaks and tab become '?', as on the
- * terminal: a CSV file is read on one as often as not (issue 13). */
-int escape_csv(struct buf *out, const char *s)
-{
-	int rc = 0;
-
-	if (!s)
-		return 0;
-	if (strpbrk(s, ",\"\r\n"))
-		rc |= buf_putc(out, '"');
-	for (const char *c = s; *c; c++) {
-		unsigned char u = (unsigned char)*c;
-
-		if (u == '"')
-			rc |= buf_puts(out, "\"\"");
-		else if (escape_is_control(u) && u != '\n' && u != '\r' && u != '\t')
-			rc |= buf_putc(out, '?');
-		else
-			rc |= buf_putc(out, (char)u);
-	}
-	if (strpbrk(s, ",\"\r\n"))
-		rc |= buf_putc(out, '"');
-	return rc ? ERR_NOMEM : 0;
-}
-
-int escape_msg(struct buf *out, const char *s)
-{
-	int rc = 0;
-
-	for (; *s && !rc; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (escape_is_control(c))
-			rc = buf_printf(out, "\\x%02x", c);
-		else
-			rc = buf_putc(out, (char)c);
-	}
-	return rc;
-}
-
-int escape_json(struct buf *out, const char *s)
-{
-	return s ? json_buf_string(out, s) : buf_puts(out, "null");
-}
-
 /* Length of the valid UTF-8 sequence at s (1-4), or 0 when it is not one
  * (overlong forms, surrogates and code points past U+10FFFF included). */
 static size_t escape_utf8_len(const unsigned char *s)
@@ -112,6 +41,135 @@ static size_t escape_utf8_len(const unsigned char *s)
 	    (cp >= 0xd800 && cp <= 0xdfff))
 		return 0;
 	return n;
+}
+
+/*
+ * The character at s (not NUL) for the terminal's escapers: *len = its
+ * length in bytes; 1 when it is unsafe, to be shown as '?' (or \xNN per
+ * byte): a C0 control or DEL, a C1 control U+0080..U+009F (terminals take
+ * U+009B as the start of an escape sequence, as ESC [), or a byte that
+ * starts no valid UTF-8 sequence.
+ */
+static int escape_unsafe(const char *s, size_t *len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	*len = 1;
+	if (*p < 0x80)
+		return escape_is_control(*p);
+	*len = escape_utf8_len(p);
+	if (*len == 0) {
+		*len = 1;
+		return 1;
+	}
+	return *len == 2 && p[0] == 0xc2 && p[1] < 0xa0;
+}
+
+int escape_plain(struct buf *out, const char *s)
+{
+	size_t n;
+	int rc = 0;
+
+	while (*s && !rc) {
+		rc = escape_unsafe(s, &n) ? buf_putc(out, '?') : buf_add(out, s, n);
+		s += n;
+	}
+	return rc;
+}
+
+int escape_md(struct buf *out, const char *s)
+{
+	int rc = 0;
+
+	while (*s && !rc) {
+		unsigned char c = (unsigned char)*s;
+		size_t n;
+
+		if (escape_unsafe(s, &n))
+			rc = buf_putc(out, '?');
+		else if (strchr("\\`*_[]<>|~&#", c))
+			rc = buf_printf(out, "\\%c", c);
+		else
+			rc = buf_add(out, s, n);
+		s += n;
+	}
+	return rc;
+}
+
+/* Control characters other than line breaks and tab become '?', as on the
+ * terminal: a CSV file is read on one as often as not (issue 13). */
+int escape_csv(struct buf *out, const char *s)
+{
+	int rc = 0;
+
+	if (!s)
+		return 0;
+	if (strpbrk(s, ",\"\r\n"))
+		rc |= buf_putc(out, '"');
+	for (const char *c = s; *c;) {
+		unsigned char u = (unsigned char)*c;
+		size_t n;
+		int unsafe = escape_unsafe(c, &n) && u != '\n' && u != '\r' && u != '\t';
+
+		if (u == '"')
+			rc |= buf_puts(out, "\"\"");
+		else if (unsafe)
+			rc |= buf_putc(out, '?');
+		else
+			rc |= buf_add(out, c, n);
+		c += n;
+	}
+	if (strpbrk(s, ",\"\r\n"))
+		rc |= buf_putc(out, '"');
+	return rc ? ERR_NOMEM : 0;
+}
+
+int escape_msg(struct buf *out, const char *s)
+{
+	size_t n, i;
+	int rc = 0;
+
+	while (*s && !rc) {
+		if (!escape_unsafe(s, &n))
+			rc = buf_add(out, s, n);
+		else
+			for (i = 0; i < n && !rc; i++)
+				rc = buf_printf(out, "\\x%02x", (unsigned char)s[i]);
+		s += n;
+	}
+	return rc;
+}
+
+/*
+ * A JSON string must be UTF-8 (RFC 8259), and strict parsers refuse a
+ * document that is not: each byte of no valid UTF-8 sequence (a name from
+ * a hostile profile or store) becomes U+FFFD, as a lenient decoder would
+ * show it.
+ */
+int escape_json(struct buf *out, const char *s)
+{
+	struct buf clean = BUF_INIT;
+	const char *p;
+	size_t n;
+	int rc = 0;
+
+	if (!s)
+		return buf_puts(out, "null");
+	for (p = s; *p; p += n)
+		if (!(n = escape_utf8_len((const unsigned char *)p)))
+			break;
+	if (!*p)
+		return json_buf_string(out, s);
+	for (p = s; *p && !rc; p += n) {
+		n = escape_utf8_len((const unsigned char *)p);
+		rc = n ? buf_add(&clean, p, n) : buf_puts(&clean, "\xef\xbf\xbd");
+		n += !n;
+	}
+	rc = rc || buf_puts(&clean, "");
+	if (!rc)
+		rc = json_buf_string(out, clean.data);
+	buf_release(&clean);
+	return rc ? ERR_NOMEM : 0;
 }
 
 int escape_xml(struct buf *out, const char *s)

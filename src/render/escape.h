@@ -2,12 +2,15 @@
  * escape.h - the only place where text is escaped for an output format, so
  * a hostile region name (newlines, pipes, quotes, ANSI escapes) prints the
  * same way in every command:
- *   escape_plain: terminal; control characters as '?' so a row stays a line;
+ *   escape_plain: terminal; control characters as '?' so a row stays a line
+ *                 (C0, DEL, the C1 controls U+0080..U+009F, and bytes of no
+ *                 valid UTF-8 sequence: all that a terminal may act on);
  *   escape_md:    markdown; the same, plus \`*_[]<>|~&# backslash-escaped;
  *   escape_csv:   an RFC 4180 field, quoted when it holds a comma, quote or
  *                 line break, other control characters as '?' (nothing for
  *                 NULL);
- *   escape_json:  a JSON string literal, or null for NULL;
+ *   escape_json:  a JSON string literal, or null for NULL; bytes of no
+ *                 valid UTF-8 sequence as U+FFFD (JSON is UTF-8);
  *   escape_xml:   XML text or attribute value: &<>"' as entities, tab and
  *                 line breaks as character references, other control
  *                 characters and invalid UTF-8 bytes as '?' (not allowed
@@ -15,7 +18,8 @@
  *   escape_html:  HTML text or a double-quoted attribute value (also inside
  *                 inline SVG): escape_xml's rules, which HTML5 accepts as is;
  *   escape_msg:   a diagnostic line on stderr (errors, warnings, progress):
- *                 control characters as \xNN, so text quoted from a file
+ *                 control characters (as escape_plain's) as \xNN per
+ *                 byte, so text quoted from a file
  *                 or the store can neither break the line nor drive the
  *                 terminal;
  *   escape_roff:  man page text (help --man): backslashes and dashes

@@ -269,3 +269,37 @@ int blob_decode_to(int64_t *out, size_t cap, size_t *n, const void *data, size_t
 		*n = (size_t)count;
 	return ret;
 }
+
+int blob_stats(struct blob_stats *out, const void *data, size_t len)
+{
+	const uint8_t *p = data, *end = len ? p + len : p;
+	enum varint_status vs;
+	uint64_t n, i, d, v = 0;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	ret = blob_header(&n, &p, end);
+	for (i = 0; !ret && i < n; i++) {
+		vs = varint_get(&p, end, &d);
+		if (vs != VARINT_OK)
+			return varint_error(vs);
+		if (d > (uint64_t)INT64_MAX - v)
+			return err_set(ERR_FORMAT,
+				       "corrupt durations blob: value %llu overflows int64",
+				       (unsigned long long)i);
+		v += d;
+		if (i == 0)
+			out->min = (int64_t)v;
+		/* saturate: a sum past int64 cannot match any stored total */
+		out->sum = (uint64_t)out->sum + v > (uint64_t)INT64_MAX ? INT64_MAX
+									: out->sum + (int64_t)v;
+	}
+	if (!ret && p != end)
+		ret = err_set(ERR_FORMAT, "corrupt durations blob: %zu trailing bytes",
+			      (size_t)(end - p));
+	if (!ret) {
+		out->count = n;
+		out->max = (int64_t)v;
+	}
+	return ret;
+}

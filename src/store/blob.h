@@ -39,4 +39,15 @@ int blob_decode_append(struct i64vec *out, const void *data, size_t len);
  * than cap values.  For callers that know where each row's values go. */
 int blob_decode_to(int64_t *out, size_t cap, size_t *n, const void *data, size_t len);
 
+/* What blob_stats() finds in a blob: the count, smallest and largest value
+ * and their sum (INT64_MAX when the sum would exceed it). */
+struct blob_stats {
+	uint64_t count;
+	int64_t min, max, sum;
+};
+
+/* Check a whole blob as the decoders do, without storing its values
+ * (memory O(1), for checking rows that are only passed on). */
+int blob_stats(struct blob_stats *out, const void *data, size_t len);
+
 #endif

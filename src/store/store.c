@@ -16,6 +16,7 @@
 #include "scopedb/store.h"
 #include "scopedb/util.h"
 #include "store/backend.h"
+#include "store/verify.h"
 
 #define STORE_BACKEND(name) extern const struct store_backend name##_store_backend;
 #include "store/backends.h"
@@ -373,7 +374,19 @@ int store_resolve(struct store *st, int64_t *out, const struct select_spec *sel)
 
 int store_find_runs(struct store *st, struct store_run **out, size_t *n, const struct filter *f)
 {
-	return st->be->find_runs(st->conn, out, n, f);
+	size_t i;
+	int ret = st->be->find_runs(st->conn, out, n, f);
+
+	if (ret)
+		return ret;
+	for (i = 0; !ret && i < *n; i++)
+		ret = verify_run(&(*out)[i], store_location(st));
+	if (ret) {
+		store_runs_free(*out, *n);
+		*out = NULL;
+		*n = 0;
+	}
+	return ret;
 }
 
 int store_list_runs(struct store *st, struct store_run **out, size_t *n)
@@ -383,7 +396,11 @@ int store_list_runs(struct store *st, struct store_run **out, size_t *n)
 
 int store_get_run(struct store *st, struct store_run *out, int64_t id)
 {
-	return st->be->get_run(st->conn, out, id);
+	int ret = st->be->get_run(st->conn, out, id);
+
+	if (!ret && (ret = verify_run(out, store_location(st))))
+		store_run_release(out);
+	return ret;
 }
 
 void store_run_release(struct store_run *run)
@@ -420,21 +437,54 @@ void store_runs_free(struct store_run *runs, size_t n)
 int store_region_stats(struct store *st, struct store_region_stats **out, size_t *n, int64_t run_id,
 		       const int64_t *ranks, size_t nranks, store_region_filter filter, void *ctx)
 {
-	return st->be->region_stats(st->conn, out, n, run_id, ranks, nranks, filter, ctx);
+	size_t i;
+	int ret = st->be->region_stats(st->conn, out, n, run_id, ranks, nranks, filter, ctx);
+
+	if (ret)
+		return ret;
+	for (i = 0; !ret && i < *n; i++)
+		ret = verify_stats(&(*out)[i], run_id, store_location(st));
+	if (ret) {
+		store_region_stats_free(*out, *n);
+		*out = NULL;
+		*n = 0;
+	}
+	return ret;
+}
+
+/* store_rank_totals() through a backend's rank_totals: each row checked
+ * against the run's rank count before the caller's fn sees it. */
+struct store_rank_check {
+	store_rank_total_fn fn;
+	void *ctx;
+	int64_t run_id, num_ranks;
+	const char *location;
+};
+
+static int store_rank_checked(void *ctx, const char *region, int64_t rank, int64_t total_ns)
+{
+	struct store_rank_check *c = ctx;
+	int ret = verify_rank_total(rank, total_ns, region, c->run_id, c->num_ranks, c->location);
+
+	return ret ? ret : c->fn(c->ctx, region, rank, total_ns);
 }
 
 int store_rank_totals(struct store *st, int64_t run_id, store_rank_total_fn fn, void *ctx)
 {
 	struct store_region_stats *g = NULL;
+	struct store_rank_check check = {fn, ctx, run_id, 0, store_location(st)};
 	struct store_run run;
 	size_t n = 0, i;
 	int64_t rank;
 	int rc;
 
-	if (st->be->rank_totals)
-		return st->be->rank_totals(st->conn, run_id, fn, ctx);
-	/* a backend without the query: one pooled query per rank */
 	rc = store_get_run(st, &run, run_id);
+	if (!rc && st->be->rank_totals) {
+		check.num_ranks = run.num_ranks;
+		store_run_release(&run);
+		return st->be->rank_totals(st->conn, run_id, store_rank_checked, &check);
+	}
+	/* a backend without the query: one pooled query per rank */
 	for (rank = 0; !rc && rank < run.num_ranks; rank++) {
 		rc = store_region_stats(st, &g, &n, run_id, &rank, 1, NULL, NULL);
 		for (i = 0; !rc && i < n; i++)
@@ -482,7 +532,19 @@ int store_region_duration_runs(struct store *st, struct i64vec *out, struct i64v
 int store_region_history(struct store *st, struct store_history_point **out, size_t *n,
 			 const struct store_history_query *q)
 {
-	return st->be->region_history(st->conn, out, n, q);
+	size_t i;
+	int ret = st->be->region_history(st->conn, out, n, q);
+
+	if (ret)
+		return ret;
+	for (i = 0; !ret && i < *n; i++)
+		ret = verify_stats(&(*out)[i].stats, (*out)[i].run_id, store_location(st));
+	if (ret) {
+		store_history_free(*out, *n);
+		*out = NULL;
+		*n = 0;
+	}
+	return ret;
 }
 
 void store_history_free(struct store_history_point *p, size_t n)
@@ -501,18 +563,48 @@ void store_history_free(struct store_history_point *p, size_t n)
 	free(p);
 }
 
+/* store_scan_timings(): each row checked before the caller's fn sees it. */
+struct store_timing_check {
+	store_timing_fn fn;
+	void *ctx;
+	int64_t num_ranks;
+	const char *location;
+};
+
+static int store_timing_checked(void *ctx, const struct store_timing *t, const char *region)
+{
+	struct store_timing_check *c = ctx;
+	int ret = verify_timing(t, region, c->num_ranks, c->location);
+
+	return ret ? ret : c->fn(c->ctx, t, region);
+}
+
 int store_scan_timings(struct store *st, int64_t run_id, store_timing_fn fn, void *ctx)
 {
-	return st->be->scan_timings(st->conn, run_id, fn, ctx);
+	struct store_timing_check check = {fn, ctx, 0, store_location(st)};
+	struct store_run run;
+	int ret = store_get_run(st, &run, run_id);
+
+	if (ret)
+		return ret;
+	check.num_ranks = run.num_ranks;
+	store_run_release(&run);
+	return st->be->scan_timings(st->conn, run_id, store_timing_checked, &check);
 }
 
 int store_region_series(struct store *st, struct store_series *out, const struct filter *f,
 			store_region_filter filter, void *ctx)
 {
+	size_t i;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
 	rc = st->be->region_series(st->conn, out, f, filter, ctx);
+	for (i = 0; !rc && i < out->ncells; i++)
+		rc = out->cells[i].run < out->nruns && out->cells[i].region < out->nregions
+			 ? verify_stats(&out->cells[i].stats, out->runs[out->cells[i].run].id,
+					store_location(st))
+			 : err_set(ERR_STORE, "internal error: a series cell out of range");
 	if (rc)
 		store_series_release(out);
 	return rc;

@@ -67,29 +67,66 @@ static int postgres_accepts(const char *loc)
 	return 0;
 }
 
+/* Where the passwords of a --db value are (spans of it), for
+ * postgres_scrub(). */
+#define PG_SECRETS 8
+struct pg_secrets {
+	struct {
+		const char *p;
+		size_t n;
+	} v[PG_SECRETS];
+	size_t n;
+};
+
+static void pg_secret_add(struct pg_secrets *s, const char *p, size_t n)
+{
+	if (s && n && s->n < PG_SECRETS) {
+		s->v[s->n].p = p;
+		s->v[s->n++].n = n;
+	}
+}
+
 /*
  * loc for messages, with its password replaced by "***" (the URI's
- * user:password@ and a password=... word): messages end up in CI logs.
+ * user:password@ and ?password=... parameter, a password=... word):
+ * messages and outputs end up in CI logs.  The passwords' spans in loc go
+ * to secrets (NULL: not wanted).
  */
-static char *postgres_mask(const char *loc)
+static char *postgres_mask(const char *loc, struct pg_secrets *secrets)
 {
 	struct buf b = BUF_INIT;
-	const char *p, *at, *colon, *slash;
+	const char *p, *q, *at, *colon, *slash;
 	int rc = 0;
 
 	p = strstr(loc, "://");
 	if (p) {
+		/* userinfo ends at the last '@' of the authority (an
+		 * unescaped '@' in the password must not leak its tail) */
 		p += 3;
 		slash = p + strcspn(p, "/?");
-		at = memchr(p, '@', (size_t)(slash - p));
+		for (at = NULL, q = p; q < slash; q++)
+			if (*q == '@')
+				at = q;
 		colon = at ? memchr(p, ':', (size_t)(at - p)) : NULL;
 		if (colon) {
 			rc = buf_add(&b, loc, (size_t)(colon + 1 - loc));
 			rc = rc || buf_puts(&b, "***");
-			rc = rc || buf_puts(&b, at);
-			return buf_finish(&b, rc);
+			pg_secret_add(secrets, colon + 1, (size_t)(at - colon - 1));
+			p = at;
+		} else {
+			rc = buf_add(&b, loc, (size_t)(p - loc));
 		}
-		return util_strdup(loc);
+		/* and the query's password=... parameter */
+		for (q = p; *q && !rc;) {
+			if ((q[-1] == '?' || q[-1] == '&') && !strncmp(q, "password=", 9)) {
+				rc = buf_puts(&b, "password=***");
+				pg_secret_add(secrets, q + 9, strcspn(q + 9, "&"));
+				q += strcspn(q, "&");
+				continue;
+			}
+			rc = buf_putc(&b, *q++);
+		}
+		return buf_finish(&b, rc || buf_puts(&b, ""));
 	}
 	for (p = loc; *p && !rc;) {
 		if ((p == loc || isspace((unsigned char)p[-1])) && !strncmp(p, "password", 8) &&
@@ -100,17 +137,55 @@ static char *postgres_mask(const char *loc)
 			rc = buf_add(&b, p, (size_t)(v - p));
 			rc = rc || buf_puts(&b, "***");
 			if (*v == '\'') {
-				for (v++; *v && *v != '\''; v++)
+				const char *start = ++v;
+
+				for (; *v && *v != '\''; v++)
 					if (*v == '\\' && v[1])
 						v++;
+				pg_secret_add(secrets, start, (size_t)(v - start));
 				v += *v == '\'';
 			} else {
+				pg_secret_add(secrets, v, strcspn(v, " \t"));
 				v += strcspn(v, " \t");
 			}
 			p = v;
 			continue;
 		}
 		rc = buf_putc(&b, *p++);
+	}
+	return buf_finish(&b, rc || buf_puts(&b, ""));
+}
+
+/*
+ * msg[0..len) with the --db value loc in it as masked (postgres_mask())
+ * and every other password of secrets as "***", malloc'ed (NULL when
+ * memory ran out): libpq quotes a malformed URI whole in its connection
+ * errors, and a bad token of it, which may be the password (a short one
+ * then stars out more than itself, never less).
+ */
+static char *postgres_scrub(const char *msg, size_t len, const char *loc, const char *masked,
+			    const struct pg_secrets *secrets)
+{
+	struct buf b = BUF_INIT;
+	size_t i = 0, k, n = strlen(loc);
+	int rc = 0;
+
+	while (i < len && !rc) {
+		if (n <= len - i && !memcmp(msg + i, loc, n)) {
+			rc = buf_puts(&b, masked);
+			i += n;
+			continue;
+		}
+		for (k = 0; k < secrets->n; k++)
+			if (secrets->v[k].n <= len - i &&
+			    !memcmp(msg + i, secrets->v[k].p, secrets->v[k].n))
+				break;
+		if (k < secrets->n) {
+			rc = buf_puts(&b, "***");
+			i += secrets->v[k].n;
+		} else {
+			rc = buf_putc(&b, msg[i++]);
+		}
 	}
 	return buf_finish(&b, rc || buf_puts(&b, ""));
 }
@@ -627,14 +702,50 @@ static void postgres_set_busy_timeout(struct store_conn *c, int ms)
 static void postgres_close(struct store_conn *c);
 
 /*
+ * Refuse a store whose tables carry what would run someone else's SQL in
+ * our session: a trigger (scopedb's foreign keys' are internal), a rule, a
+ * row-level security policy, or a view in place of a table.  Anyone who
+ * may alter the tables of a shared database could add one; scopedb
+ * creates none.  One query over the catalogs, on the tables the session's
+ * search_path finds.
+ */
+static int postgres_check_schema(struct store_conn *c)
+{
+	static const char sql[] =
+	    "WITH t AS (SELECT to_regclass(n) AS oid FROM unnest(ARRAY['scopedb_meta', "
+	    "'run_counter', 'runs', 'run_tags', 'run_metadata', 'regions', 'timings', "
+	    "'timings_durations', 'run_regions', 'pins']) AS n) "
+	    "SELECT 'trigger', tgname FROM pg_trigger WHERE NOT tgisinternal "
+	    "AND tgrelid IN (SELECT oid FROM t) "
+	    "UNION ALL SELECT 'rule', rulename::text FROM pg_rewrite WHERE rulename <> '_RETURN' "
+	    "AND ev_class IN (SELECT oid FROM t) "
+	    "UNION ALL SELECT 'row-level security policy', polname::text FROM pg_policy "
+	    "WHERE polrelid IN (SELECT oid FROM t) "
+	    "UNION ALL SELECT 'view', relname::text FROM pg_class WHERE relkind NOT IN ('r', 'p') "
+	    "AND oid IN (SELECT oid FROM t) LIMIT 1";
+	PGresult *r = NULL;
+	int ret = postgres_exec(c, &r, sql, NULL, 0, "open");
+
+	if (!ret && PQntuples(r) > 0)
+		ret = err_set(ERR_STORE,
+			      "store '%s' is damaged: it has a %s named '%s', which scopedb never "
+			      "creates; refused",
+			      c->location, PQgetvalue(r, 0, 0), PQgetvalue(r, 0, 1));
+	PQclear(r);
+	return ret;
+}
+
+/*
  * Connect to loc for front (store_open() flags); front->conn is set as soon
  * as the connection exists.  A read-only open of an older store upgrades
  * it first (unless STORE_NO_UPGRADE), as SQLite's does.
  */
 static int postgres_open(struct store *front, const char *loc, int flags)
 {
+	struct pg_secrets secrets = {.n = 0};
 	struct store_conn *c;
 	const char *msg;
+	char *clean;
 	int64_t version = 0;
 	int ret;
 
@@ -650,7 +761,7 @@ static int postgres_open(struct store *front, const char *loc, int flags)
 	i64vec_init(&c->ids);
 	buf_init(&c->copy_timings);
 	buf_init(&c->copy_durations);
-	c->location = postgres_mask(loc);
+	c->location = postgres_mask(loc, &secrets);
 	if (!c->location) {
 		ret = err_nomem();
 		goto out;
@@ -665,8 +776,10 @@ static int postgres_open(struct store *front, const char *loc, int flags)
 	}
 	if (PQstatus(c->db) != CONNECTION_OK) {
 		msg = PQerrorMessage(c->db);
-		ret = err_set(ERR_IO, "cannot open store '%s': %.*s", c->location, first_line(msg),
-			      msg);
+		clean = postgres_scrub(msg, (size_t)first_line(msg), loc, c->location, &secrets);
+		ret = clean ? err_set(ERR_IO, "cannot open store '%s': %s", c->location, clean)
+			    : err_nomem();
+		free(clean);
 		goto out;
 	}
 	PQsetNoticeProcessor(c->db, quiet_notices, NULL);
@@ -689,6 +802,8 @@ static int postgres_open(struct store *front, const char *loc, int flags)
 	}
 	if (version < postgres_schema_sql_count)
 		ret = postgres_migrate(c);
+	if (!ret)
+		ret = postgres_check_schema(c);
 out:
 	if (ret) {
 		postgres_close(c);

@@ -48,6 +48,14 @@ int sqlite_err(const struct store_conn *st, int rc, const char *what)
 		    st->path, st->busy_ms);
 	case SQLITE_NOMEM:
 		return err_nomem();
+	case SQLITE_CORRUPT:
+		/* a damaged page or schema: say so, whatever was being done */
+		return err_set(ERR_STORE, "store '%s' is damaged: %s", st->path, msg);
+	case SQLITE_ERROR:
+		/* a table or column of the schema gone (sqlite_check_schema()) */
+		if (!strncmp(msg, "no such table: ", 15) || !strncmp(msg, "no such column: ", 16))
+			return err_set(ERR_STORE, "store '%s' is damaged: %s", st->path, msg);
+		return err_set(ERR_STORE, "cannot %s store '%s': %s", what, st->path, msg);
 	case SQLITE_IOERR:
 	case SQLITE_FULL:
 	case SQLITE_CANTOPEN:
@@ -266,6 +274,68 @@ static int sqlite_configure(struct store_conn *st)
 	return rc == SQLITE_OK ? 0 : sqlite_err(st, rc, "open");
 }
 
+/*
+ * SQLite's own defences for a file that may come from anyone (--db
+ * downloaded.sqlite, pull --from): defensive mode (no writable schema, no
+ * direct shadow-table or journal tampering through SQL), functions in the
+ * schema limited to innocuous ones (a hostile generated column cannot call
+ * anything with side effects), triggers and views off (a scopedb store has
+ * none; sqlite_check_schema() refuses a file that has some), no
+ * double-quoted string literals (an identifier the file lacks is an error,
+ * never the string of its name), no extension loading, and the b-tree
+ * cells' sizes checked as pages are read, so that a damaged page is an
+ * error, not a wild read.
+ */
+static void sqlite_harden(sqlite3 *db)
+{
+#ifdef SQLITE_DBCONFIG_DEFENSIVE
+	sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, (int *)NULL);
+#endif
+#ifdef SQLITE_DBCONFIG_TRUSTED_SCHEMA
+	sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, (int *)NULL);
+#endif
+	sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, (int *)NULL);
+#ifdef SQLITE_DBCONFIG_ENABLE_VIEW
+	sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_VIEW, 0, (int *)NULL);
+#endif
+#ifdef SQLITE_DBCONFIG_DQS_DML
+	sqlite3_db_config(db, SQLITE_DBCONFIG_DQS_DML, 0, (int *)NULL);
+	sqlite3_db_config(db, SQLITE_DBCONFIG_DQS_DDL, 0, (int *)NULL);
+#endif
+	sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, (int *)NULL);
+	sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_FTS3_TOKENIZER, 0, (int *)NULL);
+	(void)sqlite3_exec(db, "PRAGMA cell_size_check = ON", NULL, NULL, NULL);
+}
+
+/*
+ * Refuse a store with a view or a trigger: scopedb never creates one, and
+ * either would put the file's SQL in our queries or writes (they are off
+ * anyway, sqlite_harden()).  A missing table or column needs no look: every
+ * statement naming it fails to prepare, as "store 'x' is damaged: no such
+ * column: ..." (sqlite_err()), and with double-quoted strings off no
+ * misspelt or missing identifier reads as a string.
+ */
+static int sqlite_check_schema(struct store_conn *st)
+{
+	sqlite3_stmt *s = NULL;
+	int rc, ret = 0;
+
+	rc = sqlite3_prepare_v2(st->db,
+				"SELECT type, name FROM sqlite_master "
+				"WHERE type IN ('view', 'trigger') ORDER BY type, name LIMIT 1",
+				-1, &s, NULL);
+	if (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW)
+		ret = err_set(ERR_STORE,
+			      "store '%s' is damaged: it has a %s named '%s', which scopedb never "
+			      "creates; refused",
+			      st->path, (const char *)sqlite3_column_text(s, 0),
+			      (const char *)sqlite3_column_text(s, 1));
+	else if (rc != SQLITE_DONE)
+		ret = sqlite_err(st, rc, "open");
+	sqlite3_finalize(s);
+	return ret;
+}
+
 static void sqlite_close(struct store_conn *st);
 
 /*
@@ -319,11 +389,16 @@ static int sqlite_open(struct store *front, const char *path, int flags)
 			goto out;
 		}
 		open_reason(reason, sizeof(reason), st->db, rc);
+		if ((rc & 0xff) == SQLITE_CORRUPT) {
+			ret = err_set(ERR_STORE, "store '%s' is damaged: %s", path, reason);
+			goto out;
+		}
 		ret = err_set((rc & 0xff) == SQLITE_CANTOPEN ? ERR_IO : ERR_STORE,
 			      "cannot open store '%s': %s", path, reason);
 		goto out;
 	}
 	sqlite3_busy_timeout(st->db, st->busy_ms);
+	sqlite_harden(st->db);
 	ret = sqlite_identify_retry(st, &version);
 	if (ret)
 		goto out;
@@ -364,7 +439,9 @@ static int sqlite_open(struct store *front, const char *path, int flags)
 		if (ret)
 			goto out;
 	}
-	ret = sqlite_configure(st);
+	ret = sqlite_check_schema(st);
+	if (!ret)
+		ret = sqlite_configure(st);
 	/* Readers (diff, check, history) map the file instead of pread()ing
 	 * every page into freshly allocated cache memory: a p95 diff of two
 	 * medium runs reads ~50 MB of duration blobs, and the copies and page

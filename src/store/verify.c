@@ -1,0 +1,208 @@
+/*
+ * verify.c - the invariants of the rows a store hands back (see verify.h).
+ *
+ * Ingest only ever stores values that satisfy these checks, so a row that
+ * fails one was damaged or edited after the fact: by a bad disk, a file
+ * someone handed over (pull --from, --db downloaded.sqlite), or a hand
+ * edit of a shared PostgreSQL database.  The checks are exact (no
+ * tolerance on integers) and cheap next to the query that read the row;
+ * the percentiles, computed in floating point, get a nanosecond of slack.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "scopedb/err.h"
+#include "store/blob.h"
+#include "store/verify.h"
+
+/* ERR_STORE "store 'LOCATION' is damaged: WHAT". */
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static int
+verify_damaged(const char *location, const char *fmt, ...)
+{
+	char what[320];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	return err_set(ERR_STORE, "store '%s' is damaged: %s", location, what);
+}
+
+int verify_run(const struct store_run *run, const char *location)
+{
+	const char *layout = run->layout ? run->layout : "";
+
+	if (run->id <= 0)
+		return verify_damaged(location, "a run has the id %lld", (long long)run->id);
+	if (run->num_ranks < 0 || run->num_ranks > VERIFY_MAX_RANKS)
+		return verify_damaged(location, "run %lld has %lld ranks", (long long)run->id,
+				      (long long)run->num_ranks);
+	if (run->num_regions < 0 || run->num_calls < 0)
+		return verify_damaged(location, "run %lld has %lld regions and %lld calls",
+				      (long long)run->id, (long long)run->num_regions,
+				      (long long)run->num_calls);
+	/* the profile schemas ingest reads (h5prof.c) */
+	if (run->schema < 1 || run->schema > 3)
+		return verify_damaged(location, "run %lld has profile schema version %d",
+				      (long long)run->id, run->schema);
+	if (strcmp(layout, "hierarchical") && strcmp(layout, "columnar") &&
+	    strcmp(layout, "aggregate"))
+		return verify_damaged(location, "run %lld has an unknown layout",
+				      (long long)run->id);
+	return 0;
+}
+
+/*
+ * Calls and times of a region (in run_id, or one timings row when rank >=
+ * 0), as in verify_stats(); region names it in the message.  Only with
+ * per-call data (has_events) are total, min and max computed by scopedb
+ * and so bound together; the aggregate layout stores the file's numbers,
+ * which ingest only requires to be >= 0.
+ */
+static int verify_times(const char *location, int64_t run_id, const char *region, int64_t rank,
+			int has_events, uint64_t calls, int64_t total, int64_t min, int64_t max,
+			uint64_t gpu_count, int64_t gpu_total)
+{
+	char where[96];
+	int64_t c;
+
+	if (rank >= 0)
+		snprintf(where, sizeof(where), " rank %lld", (long long)rank);
+	else
+		where[0] = '\0';
+	if (calls > (uint64_t)INT64_MAX || gpu_count > calls)
+		return verify_damaged(
+		    location, "region '%s' of run %lld%s has %lld calls (%lld on a GPU)", region,
+		    (long long)run_id, where, (long long)calls, (long long)gpu_count);
+	if (total < 0 || min < 0 || max < 0 || gpu_total < 0)
+		return verify_damaged(location, "region '%s' of run %lld%s has a negative time",
+				      region, (long long)run_id, where);
+	if (!has_events)
+		return 0;
+	if (calls == 0)
+		return total == 0
+			   ? 0
+			   : verify_damaged(location,
+					    "region '%s' of run %lld%s has no calls but a "
+					    "total of %lld ns",
+					    region, (long long)run_id, where, (long long)total);
+	c = (int64_t)calls;
+	/* calls * min <= total <= calls * max, without overflow */
+	if (min > max || min > total / c || (total > 0 && (total - 1) / c + 1 > max))
+		return verify_damaged(location,
+				      "region '%s' of run %lld%s has %lld calls of %lld..%lld ns "
+				      "totalling %lld ns",
+				      region, (long long)run_id, where, (long long)calls,
+				      (long long)min, (long long)max, (long long)total);
+	return 0;
+}
+
+int verify_stats(const struct store_region_stats *s, int64_t run_id, const char *location)
+{
+	const char *name = s->name ? s->name : "";
+	double lo = (double)s->min - 1, hi = (double)s->max + 1, prev = lo;
+	int ret, i;
+
+	ret = verify_times(location, run_id, name, -1, s->has_events, s->calls, s->total, s->min,
+			   s->max, s->gpu_count, s->gpu_total);
+	if (ret)
+		return ret;
+	if (s->busy_ranks > s->nranks || s->nranks > (uint64_t)VERIFY_MAX_RANKS ||
+	    s->busy_max < 0 || s->busy_max > s->total)
+		return verify_damaged(location,
+				      "region '%s' of run %lld has %llu ranks of which %llu busy, "
+				      "the busiest for %lld ns",
+				      name, (long long)run_id, (unsigned long long)s->nranks,
+				      (unsigned long long)s->busy_ranks, (long long)s->busy_max);
+	if (!s->has_quantiles)
+		return 0;
+	for (i = 0; i < 3; i++) {
+		/* NaN fails every comparison: !(a <= b) catches it */
+		if (!(s->quantiles[i] >= prev && s->quantiles[i] <= hi) || s->calls == 0)
+			return verify_damaged(location,
+					      "region '%s' of run %lld has percentiles outside its "
+					      "%lld..%lld ns or out of order",
+					      name, (long long)run_id, (long long)s->min,
+					      (long long)s->max);
+		prev = s->quantiles[i] - 1;
+	}
+	return 0;
+}
+
+/*
+ * The durations blob of a timings row: there exactly when the row has
+ * per-call data and calls, decoding (blob_stats(): every byte, nothing
+ * kept) to the row's count, minimum, maximum and total.
+ */
+static int verify_durations(const struct store_timing *t, const char *region, const char *location)
+{
+	struct blob_stats bs;
+
+	if (!t->has_events || t->calls == 0) {
+		if (!t->durations)
+			return 0;
+		return verify_damaged(location,
+				      "region '%s' of run %lld rank %lld has call durations but no "
+				      "calls with per-call data",
+				      region, (long long)t->run_id, (long long)t->rank);
+	}
+	if (!t->durations)
+		return verify_damaged(
+		    location,
+		    "region '%s' of run %lld rank %lld has %llu calls but no call "
+		    "durations",
+		    region, (long long)t->run_id, (long long)t->rank, (unsigned long long)t->calls);
+	if (blob_stats(&bs, t->durations, t->durations_len))
+		return verify_damaged(location,
+				      "call durations of run %lld do not decode (region '%s' rank "
+				      "%lld)",
+				      (long long)t->run_id, region, (long long)t->rank);
+	if (bs.count != t->calls || bs.min != t->min || bs.max != t->max || bs.sum != t->total)
+		return verify_damaged(location,
+				      "the call durations of region '%s' of run %lld rank %lld do "
+				      "not match its calls, minimum, maximum and total",
+				      region, (long long)t->run_id, (long long)t->rank);
+	return 0;
+}
+
+int verify_timing(const struct store_timing *t, const char *region, int64_t num_ranks,
+		  const char *location)
+{
+	int ret;
+
+	if (t->rank < 0 || t->rank >= num_ranks)
+		return verify_damaged(location, "region '%s' of run %lld has rank %lld of %lld",
+				      region, (long long)t->run_id, (long long)t->rank,
+				      (long long)num_ranks);
+	ret = verify_times(location, t->run_id, region, t->rank, t->has_events, t->calls, t->total,
+			   t->min, t->max, t->gpu_count, t->gpu_total);
+	if (ret)
+		return ret;
+	ret = verify_durations(t, region, location);
+	if (ret)
+		return ret;
+	if (!isfinite(t->mean) || !isfinite(t->m2) || t->m2 < 0)
+		return verify_damaged(location,
+				      "region '%s' of run %lld rank %lld has a mean or variance "
+				      "that is not a finite number",
+				      region, (long long)t->run_id, (long long)t->rank);
+	return 0;
+}
+
+int verify_rank_total(int64_t rank, int64_t total, const char *region, int64_t run_id,
+		      int64_t num_ranks, const char *location)
+{
+	if (rank < 0 || rank >= num_ranks)
+		return verify_damaged(location, "region '%s' of run %lld has rank %lld of %lld",
+				      region, (long long)run_id, (long long)rank,
+				      (long long)num_ranks);
+	if (total < 0)
+		return verify_damaged(location, "region '%s' of run %lld has a negative time",
+				      region, (long long)run_id);
+	return 0;
+}

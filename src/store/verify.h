@@ -1,0 +1,40 @@
+/*
+ * verify.h - the invariants of what a store returns, checked by the front
+ * end (store.c) on every row any backend hands back, so that a damaged or
+ * hostile store (a file from elsewhere, a shared PostgreSQL database
+ * edited by hand) gives "store 'LOCATION' is damaged: ..." instead of
+ * numbers that look right, and never an index or an allocation sized by a
+ * value nobody checked.
+ *
+ * Each function returns 0, or ERR_STORE with the message set.  Nothing is
+ * allocated or kept; location is the store's store_location().
+ */
+#ifndef SCOPEDB_STORE_VERIFY_H
+#define SCOPEDB_STORE_VERIFY_H
+
+#include <stdint.h>
+
+#include "scopedb/store.h"
+
+/* The most ranks a stored run may claim: the reader of profiles counts
+ * them in 32 bits. */
+#define VERIFY_MAX_RANKS ((int64_t)UINT32_MAX)
+
+/* A run row: its id, counts, layout and profile schema. */
+int verify_run(const struct store_run *run, const char *location);
+
+/* A region's totals in run_id (all ranks, or pooled over some): counts,
+ * times, min <= max, totals within calls * [min, max], finite
+ * percentiles in order within [min, max]. */
+int verify_stats(const struct store_region_stats *s, int64_t run_id, const char *location);
+
+/* One timings row of a run with num_ranks ranks (rank in range, counts
+ * and times as verify_stats(), finite mean and m2). */
+int verify_timing(const struct store_timing *t, const char *region, int64_t num_ranks,
+		  const char *location);
+
+/* A (region, rank) total of a run with num_ranks ranks. */
+int verify_rank_total(int64_t rank, int64_t total, const char *region, int64_t run_id,
+		      int64_t num_ranks, const char *location);
+
+#endif

@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# e2e_pg_damage.sh - a tampered team PostgreSQL store is harmless, and a
+# connection string's password never shows.
+#
+# A shared PostgreSQL store is written by many people; anyone who can
+# alter its tables can break the invariants ingest keeps (CHECK
+# constraints dropped, NaN in a float column, a bytea cut short) or attach
+# SQL that would run in our session.  On a throwaway server
+# (tests/pg-server.sh) each case is a fresh database holding the same two
+# runs, tampered with through psql; the commands exit 2 with exactly the
+# one line naming the store and what is wrong, as for SQLite
+# (e2e_store_damage.sh).  Then passwords in every form of --db value are
+# masked in errors and outputs.  Skipped (exit 77) only when scopedb was
+# built without the PostgreSQL backend.
+source "$(dirname "$0")/e2e-lib.sh"
+: "${MKPROFILE:?set MKPROFILE to the mkprofile binary}"
+if [ "${SCOPEDB_POSTGRES:-OFF}" != ON ]; then
+	echo "skipped: scopedb was built without the PostgreSQL backend (SCOPEDB_POSTGRES=OFF)"
+	exit 77
+fi
+source "$(dirname "$0")/pg-server.sh"
+pg_e2e_start
+S=$SCOPEDB
+psql_q() { "$PG_BIN/psql" -X -A -t -q -d "$1" -c "$2"; }
+
+"$MKPROFILE" --ranks 2 --regions main,solve,io --calls 20 --seed 1 a.h5 >/dev/null || exit 1
+"$MKPROFILE" --ranks 2 --regions main,solve,io --calls 20 --seed 2 --slow solve=2 \
+	--timestamp 2024-01-02T00:00:00Z b.h5 >/dev/null || exit 1
+expect 0 "ingest" $S ingest --db base.sqlite --commit abc1234 a.h5 b.h5
+
+# tamper NAME SQL: $db = a new database with the two runs, edited by SQL
+n=0
+tamper() {
+	n=$((n + 1))
+	db=$(pg_newdb "t$n$1") || exit 1
+	expect 0 "$1: push" $S push --to "$db" --db base.sqlite
+	psql_q "$db" "$2" || bad "tamper $1: psql failed"
+}
+# refused DESC MESSAGE CMD...: each CMD (with --db $db) exits 2 with
+# exactly MESSAGE, where STORE in MESSAGE stands for the store's name
+refused() {
+	local desc=$1 msg=${2//STORE/$db} cmd
+	shift 2
+	for cmd in "$@"; do
+		# shellcheck disable=SC2086
+		expect_err 2 "$desc: $cmd" "$msg" $S $cmd --db "$db"
+	done
+}
+D="scopedb: store 'STORE' is damaged:"
+main="(SELECT id FROM regions WHERE name = 'main')"
+
+tamper calls "ALTER TABLE run_regions DROP CONSTRAINT run_regions_calls_check;
+	UPDATE run_regions SET calls = -5 WHERE run_id = 1 AND region_id = $main"
+refused "negative calls" "$D region 'main' of run 1 has -5 calls (0 on a GPU)" \
+	"show 1" "diff 1 2" "check 1 2 --stat --metric p95" "history main" "changes" \
+	"report 1 2 -o r.html"
+tamper nan "UPDATE run_regions SET p95_ns = 'NaN' WHERE run_id = 1 AND region_id = $main"
+refused "NaN p95" "$D region 'main' of run 1 has percentiles outside its 27592..124996 ns or out of order" \
+	"show 1" "diff 1 2 --metric p95" "history main --metric p95" "changes --metric p95"
+tamper inf "UPDATE run_regions SET p50_ns = '-Infinity' WHERE run_id = 2 AND region_id = $main"
+refused "infinite p50" "$D region 'main' of run 2 has percentiles outside its 23497..107754 ns or out of order" \
+	"show 2" "diff 1 2 --metric p50"
+tamper ranks "ALTER TABLE runs DROP CONSTRAINT runs_num_ranks_check;
+	UPDATE runs SET num_ranks = -1 WHERE id = 2"
+refused "negative rank count" "$D run 2 has -1 ranks" runs "show 2" "diff 1 2"
+tamper rank "UPDATE timings SET rank = 7 WHERE id = (SELECT min(id) FROM timings)"
+# (the per-rank views ask for the ranks the run has: the row stays unseen)
+expect_err 2 "rank >= mpi_size: pull" "${D//STORE/$db} region 'main' of run 1 has rank 7 of 2" \
+	$S pull --from "$db" --db y1.sqlite
+tamper blob "UPDATE timings_durations SET data = substring(data FROM 1 FOR 5)
+	WHERE timing_id = (SELECT min(id) FROM timings)"
+refused "truncated blob" "$D call durations of run 1 do not decode" "show 1" \
+	"diff 1 2 --ranks 0-1 --metric p95"
+expect_err 2 "truncated blob: pull" \
+	"${D//STORE/$db} call durations of run 1 do not decode (region 'main' rank 0)" \
+	$S pull --from "$db" --db y2.sqlite
+equals "truncated blob: nothing pulled" "$(sqlite3 y2.sqlite 'SELECT count(*) FROM runs')" 0
+
+# SQL attached to the tables would run in our session: refused, never run
+tamper trigger "CREATE TABLE log (x bigint);
+	CREATE FUNCTION spy() RETURNS trigger LANGUAGE plpgsql AS
+		\$\$ BEGIN INSERT INTO log VALUES (old.id); RETURN old; END \$\$;
+	CREATE TRIGGER spy AFTER DELETE ON runs FOR EACH ROW EXECUTE FUNCTION spy()"
+refused "trigger" "scopedb: store 'STORE' is damaged: it has a trigger named 'spy', which scopedb never creates; refused" \
+	runs "show 1" "rm 2" "prune --keep-last 1"
+equals "trigger: never ran" "$(psql_q "$db" 'SELECT count(*) FROM log')" 0
+equals "trigger: nothing removed" "$(psql_q "$db" 'SELECT count(*) FROM runs')" 2
+tamper rule "CREATE TABLE log (x bigint);
+	CREATE RULE copy AS ON DELETE TO pins DO ALSO INSERT INTO log VALUES (1)"
+refused "rule" "scopedb: store 'STORE' is damaged: it has a rule named 'copy', which scopedb never creates; refused" \
+	runs "unpin x"
+tamper policy "ALTER TABLE runs ENABLE ROW LEVEL SECURITY;
+	CREATE POLICY hide ON runs USING (id > 1)"
+refused "policy" "scopedb: store 'STORE' is damaged: it has a row-level security policy named 'hide', which scopedb never creates; refused" \
+	runs "show 1"
+tamper view "ALTER TABLE pins RENAME TO pins_real;
+	CREATE VIEW pins AS SELECT * FROM pins_real"
+refused "view" "scopedb: store 'STORE' is damaged: it has a view named 'pins', which scopedb never creates; refused" \
+	runs "pins"
+
+# --- passwords ------------------------------------------------------------------------
+# every form of --db value that carries one (trust authentication: the
+# server ignores it); the store is named with *** in its place
+team=$(pg_newdb team)
+expect 0 "push to the team store" $S push --to "$team" --db base.sqlite
+for v in "$team password=hunter2" "$team password = 'hun ter2'" \
+	"postgresql://postgres:hunter2@/team?host=$PG_DIR" \
+	"postgresql://postgres:hun@ter2@/team?host=$PG_DIR" \
+	"postgresql:///team?host=$PG_DIR&user=postgres&password=hunter2" \
+	"postgresql:///team?password=hunter2&host=$PG_DIR&user=postgres"; do
+	for cmd in "runs" "runs --format json" "show 1 --format json" "diff 1 2 --format json" \
+		"pins" "vacuum" "meta 1 --format json" "prune --dry-run --keep-last 1" \
+		"report 1 2 -o r.html" "rm 99" "show nosuch"; do
+		# shellcheck disable=SC2086
+		run $S $cmd --db "$v"
+		case "$out$err$(cat r.html 2>/dev/null)" in
+		*hunter2* | *'hun ter2'* | *ter2@*) bad "password shown by '$cmd --db $v': $out$err" ;;
+		*) ok ;;
+		esac
+	done
+	run $S push --to "$v" --db base.sqlite
+	case "$out$err" in *hunter2* | *'hun ter2'* | *ter2@*) bad "password shown by push: $out$err" ;; *) ok ;; esac
+	run $S pull --from "$v" --db pulled.sqlite
+	case "$out$err" in *hunter2* | *'hun ter2'* | *ter2@*) bad "password shown by pull: $out$err" ;; *) ok ;; esac
+done
+expect_err 2 "URI password" \
+	"scopedb: cannot open store 'postgresql://postgres:***@/nosuch?host=$PG_DIR': connection to server on socket \"$PG_DIR/.s.PGSQL.5432\" failed: FATAL:  database \"nosuch\" does not exist" \
+	$S runs --db "postgresql://postgres:hun@ter2@/nosuch?host=$PG_DIR"
+expect_err 2 "URI parameter" \
+	"scopedb: cannot open store 'postgresql:///nosuch?host=$PG_DIR&password=***&user=postgres': connection to server on socket \"$PG_DIR/.s.PGSQL.5432\" failed: FATAL:  database \"nosuch\" does not exist" \
+	$S runs --db "postgresql:///nosuch?host=$PG_DIR&password=hunter2&user=postgres"
+# libpq quotes a malformed URI, or its bad token, in its error: masked too
+expect_err 2 "malformed URI" \
+	"scopedb: cannot open store 'postgresql://u:***@[::1': end of string reached when looking for matching \"]\" in IPv6 host address in URI: \"postgresql://u:***@[::1\"" \
+	$S runs --db "postgresql://u:hunter2@[::1"
+expect_err 2 "bad percent-encoding in the password" \
+	"scopedb: cannot open store 'postgresql://u:***@h/db': invalid percent-encoded token: \"***\"" \
+	$S runs --db "postgresql://u:hun%zzter2@h/db"
+expect_err 2 "bad percent-encoding in the password parameter" \
+	"scopedb: cannot open store 'postgresql://u@h/db?password=***': invalid percent-encoded token: \"***\"" \
+	$S runs --db "postgresql://u@h/db?password=hun%zzter2"
+run $S vacuum --db "$team password=hunter2"
+contains "vacuum names the masked store" "$out" "vacuumed '$team password=***'"
+# a passfile or sslkey names a file: its content is never shown
+printf 'SECRET_LINE_9f3a:5432:*:postgres:pw\n' >secret.pass
+chmod 600 secret.pass
+run $S runs --db "$team passfile=$E2E_DIR/secret.pass sslkey=$E2E_DIR/secret.pass"
+case "$out$err" in *SECRET_LINE*) bad "a passfile's content was shown" ;; *) ok ;; esac
+equals "passfile: works" "$rc" 0
+finish

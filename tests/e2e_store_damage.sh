@@ -1,0 +1,331 @@
+#!/usr/bin/env bash
+# e2e_store_damage.sh - a damaged or hostile SQLite store is harmless.
+#
+# A store file can come from anyone (pull --from a colleague's file or a
+# CI artifact, --db downloaded.sqlite).  Every case below is a copy of a
+# small store edited with the sqlite3 shell (CHECK constraints off, as a
+# hostile editor would have them): each read command exits 2 with exactly
+# the one line that names the store and what is wrong, or works on what
+# is intact; nothing is written to a pull source; no view or trigger of
+# the file runs; names and metadata are escaped in every output.  Last, a
+# fixed-seed campaign flips bytes of the store (100 files; 30 under the
+# sanitizers) and runs the read commands on each: every one ends with
+# exit 0 (1 for a failed check) and no diagnostic, or exit 2 and one
+# "scopedb: " line; never a signal or a hang.  Nothing here is skipped.
+. "$(dirname "$0")/e2e-lib.sh"
+: "${MKPROFILE:?set MKPROFILE to the mkprofile binary}"
+S=$SCOPEDB
+
+mk() { "$MKPROFILE" "$@" >/dev/null || exit 1; }
+mk --ranks 2 --regions main,solve,io --calls 20 --seed 1 a.h5
+mk --ranks 2 --regions main,solve,io --calls 20 --seed 2 --slow solve=2 \
+	--timestamp 2024-01-02T00:00:00Z b.h5
+expect 0 "ingest" $S ingest --db base.sqlite --commit abc1234 a.h5 b.h5
+expect 0 "vacuum" $S vacuum --db base.sqlite
+
+# tamper NAME SQL: x.sqlite = base.sqlite edited by SQL (constraints off)
+tamper() {
+	rm -f x.sqlite x.sqlite-wal x.sqlite-shm y.sqlite*
+	cp base.sqlite x.sqlite
+	sqlite3 x.sqlite "PRAGMA ignore_check_constraints = 1; PRAGMA foreign_keys = 0; $2" ||
+		bad "tamper $1: sqlite3 failed"
+}
+
+# refused DESC MESSAGE CMD...: each command CMD (with --db x.sqlite) exits 2
+# with exactly MESSAGE
+READS=("runs" "show 1" "diff 1 2" "diff 1 2 --metric p95" "check 1 2"
+	"check 1 2 --stat --metric p95" "history main" "changes" "report 1 2 -o r.html"
+	"meta 1" "meta 1 2" "prune --dry-run --keep-last 1")
+refused() {
+	local desc=$1 msg=$2 cmd
+	shift 2
+	for cmd in "$@"; do
+		# shellcheck disable=SC2086
+		expect_err 2 "$desc: $cmd" "$msg" $S $cmd --db x.sqlite
+	done
+}
+
+# pull_refused DESC MESSAGE: pull --from x.sqlite exits 2 with MESSAGE and
+# stores no run
+pull_refused() {
+	expect_err 2 "$1: pull --from" "$2" $S pull --from x.sqlite --db y.sqlite
+	if [ -e y.sqlite ] && [ "$(sqlite3 y.sqlite 'SELECT count(*) FROM runs')" != 0 ]; then
+		bad "$1: pull stored a run"
+	else
+		ok
+	fi
+}
+
+# --- the file itself -------------------------------------------------------------
+printf 'not a database at all\n' >x.sqlite
+refused "not SQLite" "scopedb: cannot open store 'x.sqlite': not a scopedb database" "${READS[@]}"
+pull_refused "not SQLite" "scopedb: cannot open store 'x.sqlite': not a scopedb database"
+head -c 20000 base.sqlite >x.sqlite
+refused "truncated" \
+	"scopedb: store 'x.sqlite' is damaged: database disk image is malformed" "${READS[@]}"
+pull_refused "truncated" "scopedb: store 'x.sqlite' is damaged: database disk image is malformed"
+rm -f x.sqlite
+sqlite3 x.sqlite 'CREATE TABLE notes (x); INSERT INTO notes VALUES (1)'
+refused "another application's" "scopedb: cannot open store 'x.sqlite': not a scopedb database" \
+	runs "show 1" "diff 1 2"
+
+# --- schema versions ---------------------------------------------------------------
+tamper newer "PRAGMA user_version = 3"
+refused "newer schema" \
+	"scopedb: cannot open store 'x.sqlite': written by a newer scopedb (schema version 3; this scopedb supports up to 2)" \
+	"${READS[@]}" "rm 2" "tag 1 x"
+pull_refused "newer schema" \
+	"scopedb: cannot open store 'x.sqlite': written by a newer scopedb (schema version 3; this scopedb supports up to 2)"
+equals "newer schema: not written" "$(sqlite3 x.sqlite 'PRAGMA user_version')" 3
+
+# an older store (schema 1: no run_regions) from someone else: pull never
+# upgrades (or otherwise writes) its source, --db upgrades the user's own
+old1="DROP TABLE run_regions; CREATE INDEX timings_summary ON timings (run_id, region_id, rank,
+	has_events, calls, total_ns, min_ns, max_ns, gpu_count, gpu_total_ns);
+	PRAGMA user_version = 1"
+tamper older "$old1"
+sum=$(sha256sum x.sqlite)
+expect_err 2 "older source of pull" \
+	"scopedb: cannot open store 'x.sqlite': schema version 1 must be upgraded to 2; open it for writing once" \
+	$S pull --from x.sqlite --db y.sqlite
+equals "older source: not written" "$(sha256sum x.sqlite)" "$sum"
+[ -e x.sqlite-wal ] && [ -s x.sqlite-wal ] && bad "older source: a WAL was written" || ok
+expect 0 "older --db store upgrades" $S diff 1 2 --db x.sqlite
+equals "older --db store upgraded" "$(sqlite3 x.sqlite 'PRAGMA user_version')" 2
+expect 0 "and then pulls" $S pull --from x.sqlite --db y.sqlite
+
+# --- the schema: missing parts, views and triggers -----------------------------------
+# (a command that needs the missing part refuses; the rest work on what
+# is intact: pull recomputes the all-ranks totals, run_regions, anyway)
+tamper no-table "DROP TABLE run_regions"
+refused "missing table" "scopedb: store 'x.sqlite' is damaged: no such table: run_regions" \
+	"show 1" "diff 1 2" "check 1 2" "check 1 2 --stat --metric p95" "history main" "changes" \
+	"report 1 2 -o r.html"
+expect 0 "missing table: runs" $S runs --db x.sqlite
+expect 0 "missing table: pull" $S pull --from x.sqlite --db y.sqlite
+tamper no-column "ALTER TABLE run_metadata RENAME COLUMN value TO v"
+refused "missing column" "scopedb: store 'x.sqlite' is damaged: no such column: value" \
+	"diff 1 2" "check 1 2" "meta 1" "meta 1 2" "report 1 2 -o r.html"
+pull_refused "missing column" "scopedb: store 'x.sqlite' is damaged: no such column: value"
+# a view in place of a table would put the file's SQL in our queries
+tamper view "ALTER TABLE pins RENAME TO pins_real;
+	CREATE VIEW pins AS SELECT name, run_id, pinned_at FROM pins_real"
+refused "view" \
+	"scopedb: store 'x.sqlite' is damaged: it has a view named 'pins', which scopedb never creates; refused" \
+	"${READS[@]}" "rm 2" "pin base 1"
+pull_refused "view" \
+	"scopedb: store 'x.sqlite' is damaged: it has a view named 'pins', which scopedb never creates; refused"
+# a trigger would run the file's SQL on our writes
+tamper trigger "CREATE TABLE log (x);
+	CREATE TRIGGER spy AFTER DELETE ON runs BEGIN INSERT INTO log VALUES (old.id); END"
+refused "trigger" \
+	"scopedb: store 'x.sqlite' is damaged: it has a trigger named 'spy', which scopedb never creates; refused" \
+	"${READS[@]}" "rm 2"
+pull_refused "trigger" \
+	"scopedb: store 'x.sqlite' is damaged: it has a trigger named 'spy', which scopedb never creates; refused"
+equals "trigger: never ran" "$(sqlite3 x.sqlite 'SELECT count(*) FROM log')" 0
+equals "trigger: nothing removed" "$(sqlite3 x.sqlite 'SELECT count(*) FROM runs')" 2
+
+# --- rows violating the invariants ----------------------------------------------------
+# The all-ranks totals (run_regions) are what the read commands use; push
+# and pull copy the per-rank rows and compute the totals anew, so damaged
+# totals do not travel (the copies below are refused for their rows).
+D="scopedb: store 'x.sqlite' is damaged:"
+STATS=("show 1" "diff 1 2" "diff 1 2 --metric p95" "check 1 2" "check 1 2 --stat --metric p95"
+	"history main" "changes" "report 1 2 -o r.html")
+tamper neg-calls "UPDATE run_regions SET calls = -5 WHERE run_id = 1 AND region_id = 1"
+refused "negative calls" "$D region 'main' of run 1 has -5 calls (0 on a GPU)" "${STATS[@]}"
+tamper huge-calls "UPDATE run_regions SET calls = 9223372036854775807 WHERE run_id = 1 AND region_id = 1"
+refused "huge calls" \
+	"$D region 'main' of run 1 has 9223372036854775807 calls of 27592..124996 ns totalling 2147264 ns" \
+	"${STATS[@]}"
+tamper min-max "UPDATE run_regions SET min_ns = max_ns + 1 WHERE run_id = 1 AND region_id = 1"
+refused "min > max" \
+	"$D region 'main' of run 1 has 40 calls of 124997..124996 ns totalling 2147264 ns" \
+	"${STATS[@]}"
+tamper neg-time "UPDATE run_regions SET total_ns = -1 WHERE run_id = 2 AND region_id = 2"
+refused "negative total" "$D region 'solve' of run 2 has a negative time" "show 2" "diff 1 2" \
+	"check 1 2" "history solve" "changes" "report 1 2 -o r.html"
+tamper p95-out "UPDATE run_regions SET p95_ns = max_ns * 2 WHERE run_id = 1 AND region_id = 1"
+refused "p95 above max" \
+	"$D region 'main' of run 1 has percentiles outside its 27592..124996 ns or out of order" \
+	"show 1" "diff 1 2 --metric p95" "history main --metric p95"
+tamper p-order "UPDATE run_regions SET p50_ns = p99_ns + 1 WHERE run_id = 1 AND region_id = 1"
+refused "p50 > p99" \
+	"$D region 'main' of run 1 has percentiles outside its 27592..124996 ns or out of order" \
+	"show 1" "diff 1 2 --metric p50"
+# SQLite keeps no NaN (it reads back as NULL, so percentiles "absent"); an
+# infinity it keeps
+tamper inf "UPDATE run_regions SET p99_ns = 1e999 WHERE run_id = 1 AND region_id = 2"
+refused "infinite p99" \
+	"$D region 'solve' of run 1 has percentiles outside its 40398..161333 ns or out of order" \
+	"show 1" "diff 1 2 --metric p99" "changes --metric p99"
+tamper busy "UPDATE run_regions SET busy_ranks = 9 WHERE run_id = 2 AND region_id = 1"
+refused "busy ranks" \
+	"$D region 'main' of run 2 has 2 ranks of which 9 busy, the busiest for 1094279 ns" \
+	"show 2" "diff 1 2 --metric imbalance"
+tamper ranks "UPDATE runs SET num_ranks = 1099511627776 WHERE id = 1"
+refused "huge rank count" "$D run 1 has 1099511627776 ranks" runs "show 1" "diff 1 2" "check 1 2" \
+	"report 1 2 -o r.html" "prune --dry-run --keep-last 1"
+pull_refused "huge rank count" "$D run 1 has 1099511627776 ranks"
+tamper layout "UPDATE runs SET layout = 'mystery' WHERE id = 2"
+refused "unknown layout" "$D run 2 has an unknown layout" runs "show 2" "diff 1 2"
+pull_refused "unknown layout" "$D run 2 has an unknown layout"
+# rows of ranks the run does not have: the report's per-rank picture and
+# a copy refuse them (--ranks selections simply never see them)
+tamper rank-range "UPDATE timings SET rank = 100000000 WHERE id = 1"
+refused "rank >= mpi_size" "$D region 'main' of run 1 has rank 100000000 of 2" \
+	"report 1 2 -o r.html"
+pull_refused "rank >= mpi_size" "$D region 'main' of run 1 has rank 100000000 of 2"
+# per-rank rows (--ranks, and what push/pull copy)
+tamper rank-calls "UPDATE timings SET calls = -5 WHERE run_id = 1 AND region_id = 1"
+refused "per-rank calls" "$D region 'main' of run 1 has -10 calls (0 on a GPU)" \
+	"show 1 --ranks 0-1" "diff 1 2 --ranks 0-1" "check 1 2 --ranks 0-1"
+pull_refused "per-rank calls" "$D region 'main' of run 1 rank 0 has -5 calls (0 on a GPU)"
+
+# --- duration blobs -----------------------------------------------------------------
+P95=("show 1" "diff 1 2 --ranks 0-1 --metric p95" "check 1 2 --ranks 0 --metric p99")
+tamper blob-cut "UPDATE timings_durations SET data = substr(data, 1, 5) WHERE timing_id = 1"
+refused "truncated blob" "$D call durations of run 1 do not decode" "${P95[@]}"
+pull_refused "truncated blob" "$D call durations of run 1 do not decode (region 'main' rank 0)"
+tamper blob-2p40 "UPDATE timings_durations SET data = x'0180808080808020' WHERE timing_id = 1"
+refused "a blob claiming 2^40 values" "$D call durations of run 1 do not decode" "${P95[@]}"
+pull_refused "a blob claiming 2^40 values" \
+	"$D call durations of run 1 do not decode (region 'main' rank 0)"
+tamper blob-text "UPDATE timings_durations SET data = 'hello' WHERE timing_id = 1"
+refused "text for a blob" "$D call durations of run 1 do not decode" "${P95[@]}"
+pull_refused "text for a blob" "$D call durations of run 1 do not decode (region 'main' rank 0)"
+# a valid blob of other values: the copy checks it against its row
+tamper blob-other "UPDATE timings_durations SET data = (SELECT data FROM timings_durations
+	WHERE timing_id = 2) WHERE timing_id = 1"
+pull_refused "blob of another row" \
+	"$D the call durations of region 'main' of run 1 rank 0 do not match its calls, minimum, maximum and total"
+tamper blob-gone "DELETE FROM timings_durations WHERE timing_id = 1"
+pull_refused "missing blob" "$D region 'main' of run 1 rank 0 has 20 calls but no call durations"
+
+# --- references to nothing ------------------------------------------------------------
+tamper orphans "INSERT INTO pins VALUES ('ghost', 97, '2024-01-01T00:00:00Z');
+	INSERT INTO run_tags VALUES (98, 'ghost')"
+expect_err 2 "pin to a missing run" "scopedb: no run 97 in store 'x.sqlite'" \
+	$S show pin:ghost --db x.sqlite
+expect_err 2 "pins listing a missing run" "scopedb: no run 97 in store 'x.sqlite'" \
+	$S pins --db x.sqlite
+expect 0 "a tag of a missing run lists nothing" $S runs --tag ghost --db x.sqlite
+expect 0 "the intact runs still diff" $S diff 1 2 --db x.sqlite
+
+# a duplicate content hash (the UNIQUE constraint gone with a rebuilt
+# table): the copy keeps one run per hash and says which it skipped
+tamper dup-sha "PRAGMA legacy_alter_table = ON; ALTER TABLE runs RENAME TO runs_old;
+	CREATE TABLE runs (id INTEGER PRIMARY KEY AUTOINCREMENT, sha256 TEXT NOT NULL,
+		source_path TEXT NOT NULL, ingested_at TEXT NOT NULL, recorded_at TEXT,
+		sort_time TEXT GENERATED ALWAYS AS (coalesce(recorded_at, ingested_at)) STORED NOT NULL,
+		label TEXT, commit_sha TEXT, branch TEXT, schema_version INTEGER NOT NULL,
+		layout TEXT NOT NULL, num_ranks INTEGER NOT NULL,
+		num_regions INTEGER NOT NULL DEFAULT 0, num_calls INTEGER NOT NULL DEFAULT 0);
+	INSERT INTO runs (id, sha256, source_path, ingested_at, recorded_at, label, commit_sha,
+		branch, schema_version, layout, num_ranks, num_regions, num_calls)
+		SELECT id, sha256, source_path, ingested_at, recorded_at, label, commit_sha, branch,
+		schema_version, layout, num_ranks, num_regions, num_calls FROM runs_old;
+	DROP TABLE runs_old; UPDATE runs SET sha256 = (SELECT sha256 FROM runs WHERE id = 1) WHERE id = 2"
+run $S pull --from x.sqlite --db y.sqlite
+equals "duplicate hash: pull" "$rc:$out" "0:copied run 1 (a.h5) as run 1
+skipped run 2 (b.h5): already stored as run 1
+pulled 2 runs from 'x.sqlite': 1 copied, 1 already there"
+
+# --- names and metadata: escaped everywhere --------------------------------------------
+tamper names "UPDATE regions SET name = char(27) || '[31mRED' || char(10) ||
+		'<script>alert(1)</script>' WHERE id = 1;
+	UPDATE regions SET name = replace(hex(zeroblob(500000)), '0', 'n') WHERE id = 2;
+	UPDATE regions SET name = 'c1' || char(155) || '31m' || cast(x'ff' AS text) WHERE id = 3;
+	UPDATE run_metadata SET value = 'a' || char(10) || char(27) || '[2Jb\"<b>'
+		WHERE key = 'platform';
+	UPDATE runs SET label = '<img src=x onerror=alert(1)>' WHERE id = 1;
+	INSERT INTO run_tags VALUES (1, '<svg onload=alert(2)>')"
+for cmd in "runs" "show 1" "show 1 --format csv" "show 1 --format markdown" "diff 1 2" \
+	"meta 1" "meta 1 2 --all" "history --match ." "changes"; do
+	# shellcheck disable=SC2086
+	run $S $cmd --db x.sqlite
+	equals "names: $cmd exit" "$rc" 0
+	# ESC, and CSI as one character (U+009B, which terminals also obey)
+	case "$out$err" in
+	*$'\e'* | *$'\xc2\x9b'*) bad "names: $cmd: an escape sequence reached the output" ;;
+	*) ok ;;
+	esac
+done
+run $S meta 1 --db x.sqlite --format json
+contains "metadata in JSON" "$out" '"platform": "a\n\u001b[2Jb\"<b>"'
+# JSON is UTF-8 (U+FFFD for the byte that is not), so strict parsers read it
+for cmd in "show 1" "diff 1 2" "runs" "history --match ." "changes"; do
+	# shellcheck disable=SC2086
+	$S $cmd --db x.sqlite --format json >doc.json
+	if [ -s doc.json ] && iconv -f UTF-8 -t UTF-8 doc.json >/dev/null 2>&1; then
+		ok
+	else
+		bad "names: $cmd --format json is not UTF-8"
+	fi
+done
+expect 0 "names: report" $S report 1 2 --db x.sqlite -o r.html
+html=$(cat r.html)
+case "$html" in *'<script>alert'* | *'<img src=x'* | *'<svg onload'* | *$'\e'*)
+	bad "names: the report lets markup or escapes through" ;;
+*) ok ;;
+esac
+contains "names: report escapes" "$html" '&lt;script&gt;alert(1)&lt;/script&gt;'
+
+# --- byte flips ------------------------------------------------------------------------
+# flip FILE: 1-3 bytes XORed with 1..255 at seeded offsets: the header,
+# the schema page (page 1) or anywhere.
+size=$(stat -c %s base.sqlite)
+flip() {
+	local k n off old new
+	n=$((1 + RANDOM % 3))
+	for ((k = 0; k < n; k++)); do
+		case $((RANDOM % 4)) in
+		0) off=$((RANDOM % 100)) ;;
+		1) off=$((RANDOM % 16384)) ;;
+		*) off=$(((RANDOM * 32768 + RANDOM) % size)) ;;
+		esac
+		old=$(od -An -tu1 -j "$off" -N1 "$1" | tr -d ' ')
+		new=$((old ^ (1 + RANDOM % 255)))
+		# shellcheck disable=SC2059
+		printf "$(printf '\\%03o' "$new")" |
+			dd of="$1" bs=1 seek="$off" conv=notrunc status=none
+	done
+}
+# harmless DESC CMD...: exit 0 (1 for check) and no diagnostic, or exit 2
+# and one "scopedb: " line; within 60 s
+harmless() {
+	local desc=$1 lines
+	shift
+	out=$(timeout 60 "$@" 2>"$E2E_DIR/.stderr" >/dev/null)
+	rc=$?
+	lines=$(grep -c . "$E2E_DIR/.stderr")
+	if { [ "$rc" -eq 0 ] || { [ "$rc" -eq 1 ] && [ "$2" = check ]; }; } && [ "$lines" -eq 0 ]; then
+		ok
+	elif [ "$rc" -eq 2 ] && [ "$lines" -eq 1 ] && grep -q '^scopedb: ' "$E2E_DIR/.stderr"; then
+		ok
+	else
+		bad "$desc: exit $rc: $(head -c 400 "$E2E_DIR/.stderr")"
+		cp x.sqlite "$SCOPEDB_BUILD_DIR/store_damage_failed.sqlite" 2>/dev/null
+	fi
+}
+nflip=100
+[ "${SCOPEDB_SANITIZE:-OFF}" = ON ] && nflip=30
+RANDOM=1306
+damaged=0
+for ((i = 0; i < nflip; i++)); do
+	rm -f x.sqlite x.sqlite-wal x.sqlite-shm y.sqlite*
+	cp base.sqlite x.sqlite
+	flip x.sqlite
+	for cmd in "runs" "show 1" "diff 1 2 --metric p95" "check 1 2 --ranks 0-1 --metric p99" \
+		"history main" "meta 1" "changes" "report 1 2 -o r.html"; do
+		# shellcheck disable=SC2086
+		harmless "flip $i: $cmd" $S $cmd --db x.sqlite
+		[ "$rc" -eq 2 ] && damaged=$((damaged + 1))
+	done
+	harmless "flip $i: pull" $S pull --from x.sqlite --db y.sqlite
+done
+# the campaign damaged something (its seed is fixed: the count is too)
+[ "$damaged" -gt 0 ] && ok || bad "the byte flips never damaged the store"
+echo "byte flips: $nflip files, $damaged commands refused a damaged store"
+finish
