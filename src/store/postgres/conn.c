@@ -541,6 +541,29 @@ int postgres_flush(struct store_conn *c)
 
 /* ---- open / close / migrations ----------------------------------------- */
 
+/*
+ * What would run someone else's SQL in our session, as one SELECT column
+ * for postgres_identify(): "KIND<tab>NAME" of the first trigger (our
+ * foreign keys' are internal), rule, row-level security policy, or view in
+ * place of a table on the store's tables, or NULL.  Anyone who may alter
+ * the tables of a shared database could add one; scopedb creates none, so
+ * a store carrying one is refused.  Riding on the identity query, the
+ * check costs no round trip.
+ */
+#define PG_HAZARD                                                                                  \
+	"(WITH t AS (SELECT to_regclass(n) AS oid FROM unnest(ARRAY['scopedb_meta', "              \
+	"'run_counter', 'runs', 'run_tags', 'run_metadata', 'regions', 'timings', "                \
+	"'timings_durations', 'run_regions', 'pins']) AS n) "                                      \
+	"SELECT kind || E'\\t' || name FROM ("                                                     \
+	"SELECT 'trigger' AS kind, tgname::text AS name FROM pg_trigger WHERE NOT tgisinternal "   \
+	"AND tgrelid IN (SELECT oid FROM t) "                                                      \
+	"UNION ALL SELECT 'rule', rulename::text FROM pg_rewrite WHERE rulename <> '_RETURN' "     \
+	"AND ev_class IN (SELECT oid FROM t) "                                                     \
+	"UNION ALL SELECT 'row-level security policy', polname::text FROM pg_policy "              \
+	"WHERE polrelid IN (SELECT oid FROM t) "                                                   \
+	"UNION ALL SELECT 'view', relname::text FROM pg_class WHERE relkind NOT IN ('r', 'p') "    \
+	"AND oid IN (SELECT oid FROM t)) h LIMIT 1)"
+
 /* The session's settings, as SELECT columns (postgres_identify()). */
 #define PG_SESSION_SETTINGS                                                                        \
 	"set_config('extra_float_digits', '3', false), "                                           \
@@ -568,7 +591,8 @@ again:
 	r = PQexec(
 	    c->db,
 	    "SELECT (SELECT value FROM scopedb_meta WHERE key = 'application'), "
-	    "(SELECT value FROM scopedb_meta WHERE key = 'schema_version'), " PG_SESSION_SETTINGS);
+	    "(SELECT value FROM scopedb_meta WHERE key = 'schema_version'), " PG_SESSION_SETTINGS
+	    ", " PG_HAZARD);
 	if (PQresultStatus(r) != PGRES_TUPLES_OK) {
 		const char *state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
 
@@ -608,6 +632,15 @@ again:
 			      "cannot open store '%s': written by a newer scopedb (schema version "
 			      "%lld; this scopedb supports up to %d)",
 			      c->location, (long long)version, postgres_schema_sql_count);
+	} else if (!PQgetisnull(r, 0, 5)) {
+		const char *hazard = PQgetvalue(r, 0, 5);
+		const char *tab = strchr(hazard, '\t');
+
+		ret = err_set(
+		    ERR_STORE,
+		    "store '%s' is damaged: it has a %.*s named '%s', which scopedb never "
+		    "creates; refused",
+		    c->location, tab ? (int)(tab - hazard) : 0, hazard, tab ? tab + 1 : hazard);
 	} else {
 		*out = version;
 	}
@@ -702,40 +735,6 @@ static void postgres_set_busy_timeout(struct store_conn *c, int ms)
 static void postgres_close(struct store_conn *c);
 
 /*
- * Refuse a store whose tables carry what would run someone else's SQL in
- * our session: a trigger (scopedb's foreign keys' are internal), a rule, a
- * row-level security policy, or a view in place of a table.  Anyone who
- * may alter the tables of a shared database could add one; scopedb
- * creates none.  One query over the catalogs, on the tables the session's
- * search_path finds.
- */
-static int postgres_check_schema(struct store_conn *c)
-{
-	static const char sql[] =
-	    "WITH t AS (SELECT to_regclass(n) AS oid FROM unnest(ARRAY['scopedb_meta', "
-	    "'run_counter', 'runs', 'run_tags', 'run_metadata', 'regions', 'timings', "
-	    "'timings_durations', 'run_regions', 'pins']) AS n) "
-	    "SELECT 'trigger', tgname FROM pg_trigger WHERE NOT tgisinternal "
-	    "AND tgrelid IN (SELECT oid FROM t) "
-	    "UNION ALL SELECT 'rule', rulename::text FROM pg_rewrite WHERE rulename <> '_RETURN' "
-	    "AND ev_class IN (SELECT oid FROM t) "
-	    "UNION ALL SELECT 'row-level security policy', polname::text FROM pg_policy "
-	    "WHERE polrelid IN (SELECT oid FROM t) "
-	    "UNION ALL SELECT 'view', relname::text FROM pg_class WHERE relkind NOT IN ('r', 'p') "
-	    "AND oid IN (SELECT oid FROM t) LIMIT 1";
-	PGresult *r = NULL;
-	int ret = postgres_exec(c, &r, sql, NULL, 0, "open");
-
-	if (!ret && PQntuples(r) > 0)
-		ret = err_set(ERR_STORE,
-			      "store '%s' is damaged: it has a %s named '%s', which scopedb never "
-			      "creates; refused",
-			      c->location, PQgetvalue(r, 0, 0), PQgetvalue(r, 0, 1));
-	PQclear(r);
-	return ret;
-}
-
-/*
  * Connect to loc for front (store_open() flags); front->conn is set as soon
  * as the connection exists.  A read-only open of an older store upgrades
  * it first (unless STORE_NO_UPGRADE), as SQLite's does.
@@ -802,8 +801,6 @@ static int postgres_open(struct store *front, const char *loc, int flags)
 	}
 	if (version < postgres_schema_sql_count)
 		ret = postgres_migrate(c);
-	if (!ret)
-		ret = postgres_check_schema(c);
 out:
 	if (ret) {
 		postgres_close(c);
