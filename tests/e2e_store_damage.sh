@@ -202,6 +202,15 @@ pull_refused "blob of another row" \
 	"$D the call durations of region 'main' of run 1 rank 0 do not match its calls, minimum, maximum and total"
 tamper blob-gone "DELETE FROM timings_durations WHERE timing_id = 1"
 pull_refused "missing blob" "$D region 'main' of run 1 rank 0 has 20 calls but no call durations"
+# the reads that need the durations count them against the region's calls
+refused "missing blob" "$D region 'main' of run 1 has 20 calls but 0 stored durations" \
+	"show 1 --ranks 0" "check 1 2 --ranks 0 --metric p99" "history main --ranks 0 --metric p95"
+refused "missing blob" "$D region 'main' of run 1 has 40 calls but 20 stored durations" \
+	"show 1" "diff 1 2 --ranks 0-1 --metric p95"
+tamper no-percentiles "UPDATE run_regions SET p50_ns = NULL, p95_ns = NULL, p99_ns = NULL
+	WHERE run_id = 1 AND region_id = 1"
+refused "missing percentiles" "$D region 'main' of run 1 has 40 calls but 0 stored durations" \
+	"history main --metric p95" "changes --metric p95" "report 1 2 -o r.html --metric p95"
 
 # --- references to nothing ------------------------------------------------------------
 tamper orphans "INSERT INTO pins VALUES ('ghost', 97, '2024-01-01T00:00:00Z');

@@ -37,11 +37,12 @@ struct store_history_point;
 /*
  * The metric m of the points p[0..n) (one region, as
  * store_region_history() returns them) into s[i].v, through
- * metric_value() as diff computes them.  ERR_STORE when a point lacks
- * durations a percentile needs.
+ * metric_value() as diff computes them.  ERR_STORE "store 'LOCATION' is
+ * damaged" when a point lacks durations a percentile needs (location:
+ * the store's store_location()).
  */
 int history_values(struct history_step *s, const struct store_history_point *p, size_t n,
-		   enum stats_metric m);
+		   enum stats_metric m, const char *location);
 
 /*
  * Fill delta and pct of s[0..n) from the values (the previous value is

@@ -75,6 +75,7 @@ struct changes_job {
 	size_t from, to;
 	enum stats_metric m;
 	const struct changepoint_opts *o;
+	const char *location; /* the store's, for messages */
 	struct changes_item *items;
 	size_t n, cap;
 	int ret;
@@ -109,7 +110,7 @@ static int changes_region(struct changes_job *j, const struct store_series_cell 
 		p[i].commit = ser->runs[c[i].run].commit;
 		p[i].label = ser->runs[c[i].run].label;
 	}
-	rc = history_values(s, p, n, j->m);
+	rc = history_values(s, p, n, j->m, j->location);
 	for (i = 0; !rc && i < n; i++)
 		v[i] = s[i].v;
 	if (!rc)
@@ -196,6 +197,7 @@ int changes_find(struct changes_result *out, struct store *st, const struct filt
 		job[i].ser = ser;
 		job[i].m = m;
 		job[i].o = o;
+		job[i].location = store_location(st);
 	}
 	job[0].to = ser->ncells;
 	if (ser->ncells >= CHANGES_THREAD_MIN) {

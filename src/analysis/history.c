@@ -15,7 +15,7 @@
 #include "scopedb/store.h"
 
 int history_values(struct history_step *s, const struct store_history_point *p, size_t n,
-		   enum stats_metric m)
+		   enum stats_metric m, const char *location)
 {
 	size_t i;
 	int rc;
@@ -30,7 +30,7 @@ int history_values(struct history_step *s, const struct store_history_point *p, 
 		if (g->has_quantiles) {
 			smp.quantiles = g->quantiles;
 		} else if (stats_metric_quantile(m) > 0.0 && g->has_events && g->calls > 0) {
-			rc = metric_check_samples(g, p[i].run_id, smp.nsorted);
+			rc = metric_check_samples(g, p[i].run_id, smp.nsorted, location);
 			if (rc)
 				return rc;
 		}

@@ -35,14 +35,15 @@ int metric_value(struct stats_val *out, const struct store_region_stats *g,
 	return stats_region_value(out, &r, m);
 }
 
-int metric_check_samples(const struct store_region_stats *g, int64_t run_id, size_t n)
+int metric_check_samples(const struct store_region_stats *g, int64_t run_id, size_t n,
+			 const char *location)
 {
 	if (n == g->calls)
 		return 0;
 	return err_set(ERR_STORE,
-		       "store is inconsistent: region '%s' of run %lld has %llu calls but %zu "
+		       "store '%s' is damaged: region '%s' of run %lld has %llu calls but %zu "
 		       "stored durations",
-		       g->name, (long long)run_id, (unsigned long long)g->calls, n);
+		       location, g->name, (long long)run_id, (unsigned long long)g->calls, n);
 }
 
 int metric_stored_value(struct stats_val *out, struct store *st, int64_t run_id,
@@ -62,7 +63,7 @@ int metric_stored_value(struct stats_val *out, struct store *st, int64_t run_id,
 		ends->len = 0;
 		rc = store_region_duration_runs(st, d, ends, run_id, g->region_id, ranks, nranks);
 		if (!rc)
-			rc = metric_check_samples(g, run_id, d->len);
+			rc = metric_check_samples(g, run_id, d->len, store_location(st));
 		if (rc)
 			return rc;
 		smp.sorted = d->v;

@@ -21,9 +21,11 @@
 int metric_value(struct stats_val *out, const struct store_region_stats *g,
 		 const struct metric_samples *s, enum stats_metric m);
 
-/* ERR_STORE ("store is inconsistent") unless n durations were found for
- * the g->calls calls of region g in run run_id. */
-int metric_check_samples(const struct store_region_stats *g, int64_t run_id, size_t n);
+/* ERR_STORE "store 'LOCATION' is damaged: ..." unless n durations were
+ * found for the g->calls calls of region g in run run_id of the store at
+ * location (store_location()). */
+int metric_check_samples(const struct store_region_stats *g, int64_t run_id, size_t n,
+			 const char *location);
 
 /*
  * The metric m of region g of run run_id in st, reading the region's sorted

@@ -123,8 +123,10 @@ out:
 }
 
 /* Copy the trend of each region out of the history points p[0..np) (one
- * region after the other, oldest first) with the metric's values. */
-static int reportdata_trends(struct reportdata *rd, const struct store_history_point *p, size_t np)
+ * region after the other, oldest first) with the metric's values; location
+ * is the store's, for messages. */
+static int reportdata_trends(struct reportdata *rd, const struct store_history_point *p, size_t np,
+			     const char *location)
 {
 	struct history_step *s = NULL;
 	struct stats_val *sv = NULL;
@@ -143,7 +145,7 @@ static int reportdata_trends(struct reportdata *rd, const struct store_history_p
 		rc = err_nomem();
 		goto out;
 	}
-	rc = history_values(s, p, np, rd->metric);
+	rc = history_values(s, p, np, rd->metric, location);
 	if (rc)
 		goto out;
 	for (start = 0; start < np; start = i) {
@@ -327,7 +329,7 @@ int reportdata_build(struct reportdata *rd, const struct reportdata_opts *o)
 	if (!rc)
 		rc = reportdata_names(rd, p, np);
 	if (!rc)
-		rc = reportdata_trends(rd, p, np);
+		rc = reportdata_trends(rd, p, np, store_location(st));
 	if (rc)
 		goto out;
 	if (!rd->nregions) {

@@ -238,7 +238,7 @@ int summary_run(struct summary_row **out, size_t *n, struct store *st, int64_t r
 			rc = store_region_durations(st, &d, run_id, g->region_id, o->ranks,
 						    o->nranks);
 			if (!rc)
-				rc = metric_check_samples(g, run_id, d.len);
+				rc = metric_check_samples(g, run_id, d.len, store_location(st));
 			if (rc)
 				goto out;
 		}

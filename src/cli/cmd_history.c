@@ -188,9 +188,9 @@ static void history_document(struct doc *d, const struct hist_ctx *h,
 }
 
 /* The values, steps and change points of every region (grouped points)
- * into s. */
+ * into s; location is the store's, for messages. */
 static int history_series(struct history_step *s, const struct store_history_point *p, size_t n,
-			  enum stats_metric m)
+			  enum stats_metric m, const char *location)
 {
 	struct changepoint_opts o;
 	size_t i, j, nchanges;
@@ -199,7 +199,7 @@ static int history_series(struct history_step *s, const struct store_history_poi
 	changepoint_opts_init(&o);
 	for (i = 0; i < n && !rc; i = j) {
 		j = history_group_end(p, n, i);
-		rc = history_values(s + i, p + i, j - i, m);
+		rc = history_values(s + i, p + i, j - i, m, location);
 		if (!rc) {
 			history_compute(s + i, j - i);
 			rc = history_mark(s + i, p + i, j - i, &o, &nchanges);
@@ -213,6 +213,7 @@ struct history_view {
 	const struct store_history_point *p;
 	struct history_step *s; /* filled here */
 	size_t n;
+	const char *location; /* the store's, for messages */
 };
 
 /* history's document (ctx: a struct history_view), once the values and
@@ -220,7 +221,7 @@ struct history_view {
 static int history_build(struct doc *d, const void *ctx)
 {
 	const struct history_view *v = ctx;
-	int rc = history_series(v->s, v->p, v->n, v->h->metric);
+	int rc = history_series(v->s, v->p, v->n, v->h->metric, v->location);
 
 	if (!rc)
 		history_document(d, v->h, v->p, v->s, v->n);
@@ -334,7 +335,7 @@ int cmd_history(int argc, char **argv)
 		goto out;
 	}
 	{
-		const struct history_view v = {&h, pts, steps, n};
+		const struct history_view v = {&h, pts, steps, n, store_location(st)};
 
 		rc = cli_output(h.out, history_build, &v, fmt, 0);
 	}
