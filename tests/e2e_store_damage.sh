@@ -46,11 +46,22 @@ refused() {
 }
 
 # pull_refused DESC MESSAGE: pull --from x.sqlite exits 2 with MESSAGE and
-# stores no run
+# leaves no store y.sqlite behind (nor its -wal, -shm), nor z.sqlite of a
+# push --to from x.sqlite when the message is about the runs' rows
 pull_refused() {
+	rm -f y.sqlite* z.sqlite*
 	expect_err 2 "$1: pull --from" "$2" $S pull --from x.sqlite --db y.sqlite
-	if [ -e y.sqlite ] && [ "$(sqlite3 y.sqlite 'SELECT count(*) FROM runs')" != 0 ]; then
-		bad "$1: pull stored a run"
+	if ls y.sqlite* >/dev/null 2>&1; then
+		bad "$1: pull left $(ls y.sqlite*) behind"
+	else
+		ok
+	fi
+	case $2 in
+	*"cannot open"* | *"malformed"*) return ;;
+	esac
+	expect_err 2 "$1: push --to" "$2" $S push --db x.sqlite --to z.sqlite
+	if ls z.sqlite* >/dev/null 2>&1; then
+		bad "$1: push left $(ls z.sqlite*) behind"
 	else
 		ok
 	fi
@@ -182,6 +193,19 @@ tamper rank-calls "UPDATE timings SET calls = -5 WHERE run_id = 1 AND region_id 
 refused "per-rank calls" "$D region 'main' of run 1 has -10 calls (0 on a GPU)" \
 	"show 1 --ranks 0-1" "diff 1 2 --ranks 0-1" "check 1 2 --ranks 0-1"
 pull_refused "per-rank calls" "$D region 'main' of run 1 rank 0 has -5 calls (0 on a GPU)"
+# a store that was there stays, and so does what was copied before the error
+tamper run2-calls "UPDATE timings SET calls = -5 WHERE run_id = 2 AND region_id = 1"
+rm -f y.sqlite*
+run $S pull --from x.sqlite --db y.sqlite
+equals "copied before the error: pull" "$rc:$out:$err" "2:copied run 1 (a.h5) as run 1
+pulled 1 run from 'x.sqlite': 1 copied, 0 already there:$D region 'main' of run 2 rank 0 has -5 calls (0 on a GPU)"
+equals "copied before the error: kept" "$(sqlite3 y.sqlite 'SELECT id FROM runs')" 1
+rm -f z.sqlite*
+expect 0 "an existing empty store" $S pull --from base.sqlite --db z.sqlite 1
+expect 0 "an existing empty store: rm" $S rm 1 --db z.sqlite
+expect_err 2 "an existing empty store: pull" "$D region 'main' of run 2 rank 0 has -5 calls (0 on a GPU)" \
+	$S pull --from x.sqlite --db z.sqlite 2
+if [ -f z.sqlite ]; then ok; else bad "an existing empty store: removed"; fi
 
 # --- duration blobs -----------------------------------------------------------------
 P95=("show 1" "diff 1 2 --ranks 0-1 --metric p95" "check 1 2 --ranks 0 --metric p99")

@@ -170,14 +170,6 @@ static void ingest_warn_no_commit(int64_t run_id, const char *ignored)
 		fputs("run inside a git work tree\n", stderr);
 }
 
-/* 1 when there is nothing at path yet: ingest creates the store there. */
-static int ingest_store_missing(const char *path)
-{
-	struct stat sb;
-
-	return lstat(path, &sb) && errno == ENOENT;
-}
-
 /* Create the missing directories of path's parent, as "mkdir -p" does. */
 static int ingest_mkdirs(const char *path)
 {
@@ -221,7 +213,7 @@ static int ingest_one(struct ingest_result *r, struct store **st, const char *db
 
 	*file_err = 0;
 	/* a connection string names a server's database: nothing to stat or create */
-	if (!*st && store_is_file(db) && ingest_store_missing(db)) {
+	if (!*st && store_file_missing(db)) {
 		*file_err = ingest_read(&p, NULL, file, io);
 		if (*file_err)
 			goto out;
