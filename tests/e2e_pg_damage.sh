@@ -64,9 +64,27 @@ tamper ranks "ALTER TABLE runs DROP CONSTRAINT runs_num_ranks_check;
 	UPDATE runs SET num_ranks = -1 WHERE id = 2"
 refused "negative rank count" "$D run 2 has -1 ranks" runs "show 2" "diff 1 2"
 tamper rank "UPDATE timings SET rank = 7 WHERE id = (SELECT min(id) FROM timings)"
-# (the per-rank views ask for the ranks the run has: the row stays unseen)
+# (the per-rank views ask for the ranks the run has: the row stays unseen;
+# the report's heatmaps read every rank, and refuse it as with SQLite)
+refused "rank >= mpi_size" "$D region 'main' of run 1 has rank 7 of 2" \
+	"report 1 2 -o r.html" "report 2 1 -o r.html"
 expect_err 2 "rank >= mpi_size: pull" "${D//STORE/$db} region 'main' of run 1 has rank 7 of 2" \
 	$S pull --from "$db" --db y1.sqlite
+if ls y1.sqlite* >/dev/null 2>&1; then bad "rank >= mpi_size: pull left a store"; else ok; fi
+# a push of that run from SQLite to a new database copies nothing; the
+# database keeps the schema the push created (in one transaction) and no row
+sqlite_bad=$(pwd)/bad.sqlite
+rm -f "$sqlite_bad"*
+expect 0 "rank >= mpi_size: the SQLite copy" $S pull --from base.sqlite --db "$sqlite_bad"
+sqlite3 "$sqlite_bad" "UPDATE timings SET rank = 7 WHERE id = 1" || bad "tamper bad.sqlite"
+fresh=$(pg_newdb fresh) || exit 1
+expect_err 2 "rank >= mpi_size: push to PostgreSQL" \
+	"scopedb: store '$sqlite_bad' is damaged: region 'main' of run 1 has rank 7 of 2" \
+	$S push --db "$sqlite_bad" --to "$fresh"
+equals "push to PostgreSQL: no row" "$(psql_q "$fresh" 'SELECT (SELECT count(*) FROM runs) +
+	(SELECT count(*) FROM regions) + (SELECT count(*) FROM timings)')" 0
+expect_err 0 "push to PostgreSQL: a whole empty store" "scopedb: no runs stored in '$fresh'" \
+	$S runs --db "$fresh"
 tamper blob "UPDATE timings_durations SET data = substring(data FROM 1 FOR 5)
 	WHERE timing_id = (SELECT min(id) FROM timings)"
 refused "truncated blob" "$D call durations of run 1 do not decode" "show 1" \
@@ -74,7 +92,7 @@ refused "truncated blob" "$D call durations of run 1 do not decode" "show 1" \
 expect_err 2 "truncated blob: pull" \
 	"${D//STORE/$db} call durations of run 1 do not decode (region 'main' rank 0)" \
 	$S pull --from "$db" --db y2.sqlite
-equals "truncated blob: nothing pulled" "$(sqlite3 y2.sqlite 'SELECT count(*) FROM runs')" 0
+if ls y2.sqlite* >/dev/null 2>&1; then bad "truncated blob: pull left a store"; else ok; fi
 
 # SQL attached to the tables would run in our session: refused, never run
 tamper trigger "CREATE TABLE log (x bigint);
