@@ -99,21 +99,21 @@ tamper trigger "CREATE TABLE log (x bigint);
 	CREATE FUNCTION spy() RETURNS trigger LANGUAGE plpgsql AS
 		\$\$ BEGIN INSERT INTO log VALUES (old.id); RETURN old; END \$\$;
 	CREATE TRIGGER spy AFTER DELETE ON runs FOR EACH ROW EXECUTE FUNCTION spy()"
-refused "trigger" "scopedb: store 'STORE' is damaged: it has a trigger named 'spy', which scopedb never creates; refused" \
+refused "trigger" "scopedb: store 'STORE' has a trigger named 'spy' on its tables, which scopedb never creates; refused (remove it, or use a store without one)" \
 	runs "show 1" "rm 2" "prune --keep-last 1"
 equals "trigger: never ran" "$(psql_q "$db" 'SELECT count(*) FROM log')" 0
 equals "trigger: nothing removed" "$(psql_q "$db" 'SELECT count(*) FROM runs')" 2
 tamper rule "CREATE TABLE log (x bigint);
 	CREATE RULE copy AS ON DELETE TO pins DO ALSO INSERT INTO log VALUES (1)"
-refused "rule" "scopedb: store 'STORE' is damaged: it has a rule named 'copy', which scopedb never creates; refused" \
+refused "rule" "scopedb: store 'STORE' has a rule named 'copy' on its tables, which scopedb never creates; refused (remove it, or use a store without one)" \
 	runs "unpin x"
 tamper policy "ALTER TABLE runs ENABLE ROW LEVEL SECURITY;
 	CREATE POLICY hide ON runs USING (id > 1)"
-refused "policy" "scopedb: store 'STORE' is damaged: it has a row-level security policy named 'hide', which scopedb never creates; refused" \
+refused "policy" "scopedb: store 'STORE' has a row-level security policy named 'hide' on its tables, which scopedb never creates; refused (remove it, or use a store without one)" \
 	runs "show 1"
 tamper view "ALTER TABLE pins RENAME TO pins_real;
 	CREATE VIEW pins AS SELECT * FROM pins_real"
-refused "view" "scopedb: store 'STORE' is damaged: it has a view named 'pins', which scopedb never creates; refused" \
+refused "view" "scopedb: store 'STORE' has a view named 'pins' among its tables, which scopedb never creates; refused (remove it, or use a store without one)" \
 	runs "pins"
 
 # --- passwords ------------------------------------------------------------------------

@@ -122,18 +122,18 @@ pull_refused "missing column" "scopedb: store 'x.sqlite' is damaged: no such col
 tamper view "ALTER TABLE pins RENAME TO pins_real;
 	CREATE VIEW pins AS SELECT name, run_id, pinned_at FROM pins_real"
 refused "view" \
-	"scopedb: store 'x.sqlite' is damaged: it has a view named 'pins', which scopedb never creates; refused" \
+	"scopedb: store 'x.sqlite' has a view named 'pins' among its tables, which scopedb never creates; refused (remove it, or use a store without one)" \
 	"${READS[@]}" "rm 2" "pin base 1"
 pull_refused "view" \
-	"scopedb: store 'x.sqlite' is damaged: it has a view named 'pins', which scopedb never creates; refused"
+	"scopedb: store 'x.sqlite' has a view named 'pins' among its tables, which scopedb never creates; refused (remove it, or use a store without one)"
 # a trigger would run the file's SQL on our writes
 tamper trigger "CREATE TABLE log (x);
 	CREATE TRIGGER spy AFTER DELETE ON runs BEGIN INSERT INTO log VALUES (old.id); END"
 refused "trigger" \
-	"scopedb: store 'x.sqlite' is damaged: it has a trigger named 'spy', which scopedb never creates; refused" \
+	"scopedb: store 'x.sqlite' has a trigger named 'spy' on its tables, which scopedb never creates; refused (remove it, or use a store without one)" \
 	"${READS[@]}" "rm 2"
 pull_refused "trigger" \
-	"scopedb: store 'x.sqlite' is damaged: it has a trigger named 'spy', which scopedb never creates; refused"
+	"scopedb: store 'x.sqlite' has a trigger named 'spy' on its tables, which scopedb never creates; refused (remove it, or use a store without one)"
 equals "trigger: never ran" "$(sqlite3 x.sqlite 'SELECT count(*) FROM log')" 0
 equals "trigger: nothing removed" "$(sqlite3 x.sqlite 'SELECT count(*) FROM runs')" 2
 

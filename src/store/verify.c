@@ -206,3 +206,13 @@ int verify_rank_total(int64_t rank, int64_t total, const char *region, int64_t r
 				      region, (long long)run_id);
 	return 0;
 }
+
+int verify_foreign(const char *location, const char *kind, int kind_len, const char *name)
+{
+	int view = kind_len == 4 && !strncmp(kind, "view", 4);
+
+	return err_set(ERR_STORE,
+		       "store '%s' has a %.*s named '%s' %s, which scopedb never creates; refused "
+		       "(remove it, or use a store without one)",
+		       location, kind_len, kind, name, view ? "among its tables" : "on its tables");
+}

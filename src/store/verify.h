@@ -37,4 +37,11 @@ int verify_timing(const struct store_timing *t, const char *region, int64_t num_
 int verify_rank_total(int64_t rank, int64_t total, const char *region, int64_t run_id,
 		      int64_t num_ranks, const char *location);
 
+/* ERR_STORE "store 'LOCATION' has a KIND named 'NAME' on its tables, which
+ * scopedb never creates; refused (...)": a trigger, rule, row-level
+ * security policy or view (kind, kind_len bytes) that could run SQL of
+ * the store's own in our session.  Someone may have added it on purpose
+ * (an admin's audit trigger), so the store is not called damaged. */
+int verify_foreign(const char *location, const char *kind, int kind_len, const char *name);
+
 #endif

@@ -23,6 +23,7 @@
 #include "store/postgres/postgres.h"
 #include "store/postgres/schema_sql.h"
 #include "store/rows.h"
+#include "store/verify.h"
 
 /* Default time to wait for another writer's lock, as SQLite's. */
 #define POSTGRES_BUSY_MS 30000
@@ -636,11 +637,8 @@ again:
 		const char *hazard = PQgetvalue(r, 0, 5);
 		const char *tab = strchr(hazard, '\t');
 
-		ret = err_set(
-		    ERR_STORE,
-		    "store '%s' is damaged: it has a %.*s named '%s', which scopedb never "
-		    "creates; refused",
-		    c->location, tab ? (int)(tab - hazard) : 0, hazard, tab ? tab + 1 : hazard);
+		ret = verify_foreign(c->location, hazard, tab ? (int)(tab - hazard) : 0,
+				     tab ? tab + 1 : hazard);
 	} else {
 		*out = version;
 	}

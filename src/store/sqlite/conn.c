@@ -29,6 +29,7 @@
 #include "store/backend.h"
 #include "store/sqlite/schema_sql.h"
 #include "store/sqlite/sqlite.h"
+#include "store/verify.h"
 
 /* Default time to wait for another process's lock. */
 #define STORE_BUSY_MS 30000
@@ -325,11 +326,9 @@ static int sqlite_check_schema(struct store_conn *st)
 				"WHERE type IN ('view', 'trigger') ORDER BY type, name LIMIT 1",
 				-1, &s, NULL);
 	if (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW)
-		ret = err_set(ERR_STORE,
-			      "store '%s' is damaged: it has a %s named '%s', which scopedb never "
-			      "creates; refused",
-			      st->path, (const char *)sqlite3_column_text(s, 0),
-			      (const char *)sqlite3_column_text(s, 1));
+		ret = verify_foreign(st->path, (const char *)sqlite3_column_text(s, 0),
+				     sqlite3_column_bytes(s, 0),
+				     (const char *)sqlite3_column_text(s, 1));
 	else if (rc != SQLITE_DONE)
 		ret = sqlite_err(st, rc, "open");
 	sqlite3_finalize(s);
