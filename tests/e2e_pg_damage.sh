@@ -93,6 +93,11 @@ expect_err 2 "truncated blob: pull" \
 	"${D//STORE/$db} call durations of run 1 do not decode (region 'main' rank 0)" \
 	$S pull --from "$db" --db y2.sqlite
 if ls y2.sqlite* >/dev/null 2>&1; then bad "truncated blob: pull left a store"; else ok; fi
+tamper blob-gone "DELETE FROM timings_durations WHERE timing_id = (SELECT min(id) FROM timings)"
+refused "missing blob" "$D region 'main' of run 1 has 20 calls but 0 stored durations" \
+	"show 1 --ranks 0" "history main --ranks 0 --metric p95"
+refused "missing blob" "$D region 'main' of run 1 has 40 calls but 20 stored durations" \
+	"show 1" "diff 1 2 --ranks 0-1 --metric p95"
 
 # SQL attached to the tables would run in our session: refused, never run
 tamper trigger "CREATE TABLE log (x bigint);
