@@ -18,8 +18,8 @@
 # examples/quickstart.sh.  Only what must vary is normalised: today's
 # timestamps.  Last, a copy of the README with one shown number changed
 # must fail, so this test can fail.
-. "$(dirname "$0")/e2e-lib.sh"
 src=$(cd "$(dirname "$0")/.." && pwd)
+. "$src/tests/e2e-lib.sh"
 README=${README:-$src/README.md}
 mkdir -p "$E2E_DIR/bin"
 ln -s "$SCOPEDB" "$E2E_DIR/bin/scopedb"
@@ -109,7 +109,8 @@ readme_check() {
 		gdir=$dir/g-$group
 		if [ ! -d "$gdir" ]; then
 			mkdir -p "$gdir/examples"
-			cp "$src/examples/baseline.h5" "$src/examples/candidate.h5" "$gdir/examples/"
+			cp "$src/examples/baseline.h5" "$src/examples/candidate.h5" "$gdir/examples/" ||
+				return 99
 			(cd "$gdir" && git init -q && GIT_AUTHOR_DATE=2026-11-30T00:00:00Z \
 				GIT_COMMITTER_DATE=2026-11-30T00:00:00Z git -c user.name=t \
 				-c user.email=t@example.org commit -q --allow-empty -m readme) || return 99
