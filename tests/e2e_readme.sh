@@ -5,7 +5,8 @@
 #
 # The block (fenced, possibly indented as in a list item, or indented by
 # four spaces) holds `$ COMMAND` lines, each followed by the output it
-# shows (stdout and stderr together, as on a terminal; blank lines before
+# shows (stdout and stderr of the command run on a pseudo-terminal, as a
+# user sees it, with NO_COLOR set; blank lines before
 # the next `$` and at the end are not compared).  The comment may span
 # several lines: a line `$ COMMAND` in it is a command whose output is the
 # block itself (for a block that shows output only, as the Quick start
@@ -143,7 +144,8 @@ readme_check() {
 					fails=$((fails + 1))
 				fi
 				printf '%s\n' "$line" >>"$f.real"
-				(cd "$gdir" && bash -c "$cmd") >>"$f.real" 2>&1
+				(cd "$gdir" && script -qec "bash -c $(printf %q "$cmd")" /dev/null \
+					</dev/null | tr -d '\r') >>"$f.real" 2>&1
 				;;
 			esac
 		done < <(tail -n +2 "$f")
