@@ -5,20 +5,21 @@
 #
 # The block (fenced, possibly indented as in a list item, or indented by
 # four spaces) holds `$ COMMAND` lines, each followed by the output it
-# shows (stdout and stderr of the command run on a pseudo-terminal, as a
-# user sees it, with NO_COLOR set; blank lines before
-# the next `$` and at the end are not compared).  The comment may span
-# several lines: a line `$ COMMAND` in it is a command whose output is the
-# block itself (for a block that shows output only, as the Quick start
-# does), any other line a hidden set-up command run first (its output is
-# not compared, but it must succeed).  Examples of one GROUP share one
-# directory (holding the bundled examples/ profiles, a git work tree with
-# one commit, so that ingest finds a commit as in a clone) and its store
+# shows: stdout and stderr of the command run on a pseudo-terminal, as a
+# user sees them, with NO_COLOR set (blank lines before the next `$` and
+# at the end are not compared).  The comment may span several lines: a
+# line `$ COMMAND` in it is a command whose output is the block itself
+# (for a block that shows output only, as the Quick start's), any other
+# line a hidden set-up command run first (its output is not compared, but
+# it must succeed).  Examples of one GROUP share one directory (holding
+# the bundled examples/ profiles and a git work tree with one commit, so
+# that ingest finds a commit as in a clone) and its store
 # ./scopedb.sqlite, in README order.  The commands run in bash with
-# `scopedb` the built binary.  The Quick start's commands must be those of
-# examples/quickstart.sh.  Only what must vary is normalised: today's
-# timestamps.  Last, a copy of the README with one shown number changed
-# must fail, so this test can fail.
+# `scopedb` the built binary and $MKPROFILE the profile generator, so the
+# set-up of an example can generate the profiles it shows.  The Quick
+# start's commands must be those of examples/quickstart.sh.  Only what
+# must vary is normalised: today's timestamps.  Last, a copy of the README
+# with one shown number changed must fail, so this test can fail.
 src=$(cd "$(dirname "$0")/.." && pwd)
 . "$src/tests/e2e-lib.sh"
 README=${README:-$src/README.md}
