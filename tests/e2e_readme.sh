@@ -145,8 +145,12 @@ readme_check() {
 					fails=$((fails + 1))
 				fi
 				printf '%s\n' "$line" >>"$f.real"
+				# as the terminal shows it: what follows a line's last
+				# carriage return (an ingest's progress line erases
+				# itself with \r ESC[K)
 				(cd "$gdir" && script -qec "bash -c $(printf %q "$cmd")" /dev/null \
-					</dev/null | tr -d '\r') >>"$f.real" 2>&1
+					</dev/null | sed -e 's/\r$//' -e 's/.*\r//' -e 's/\x1b\[K//g') \
+					>>"$f.real" 2>&1
 				;;
 			esac
 		done < <(tail -n +2 "$f")
