@@ -101,15 +101,32 @@ for ((w = 0; w < 8; w++)); do
 done
 db=conc.sqlite
 # --commit and --branch given: no git child runs, so the only child is the reader
-"$SCOPEDB" ingest --db $db --file-timeout 0 --commit "$(printf 'a%.0s' {1..40})" --branch main \
-	slow.h5 >slow.out 2>slow.err &
-spid=$!
-reader=
-for ((k = 0; k < 2000; k++)); do
-	reader=$(cat /proc/$spid/task/$spid/children 2>/dev/null)
-	reader=${reader% }
-	[ -n "$reader" ] && kill -STOP "$reader" 2>/dev/null && break
+# The reader is caught by polling; on a loaded machine it may have read the
+# whole file by then (a zombie takes SIGSTOP too), so the stopped process
+# must be in state T, else the slow ingest is started again.
+for ((attempt = 0; attempt < 5; attempt++)); do
+	"$SCOPEDB" ingest --db $db --file-timeout 0 --commit "$(printf 'a%.0s' {1..40})" \
+		--branch main slow.h5 >slow.out 2>slow.err &
+	spid=$!
 	reader=
+	for ((k = 0; k < 2000; k++)); do
+		reader=$(cat /proc/$spid/task/$spid/children 2>/dev/null)
+		reader=${reader%% *}
+		[ -n "$reader" ] && kill -STOP "$reader" 2>/dev/null && break
+		reader=
+	done
+	if [ -n "$reader" ]; then
+		for ((k = 0; k < 100; k++)); do
+			state=$(sed 's/.*) //' "/proc/$reader/stat" 2>/dev/null | cut -c1)
+			[ "$state" = T ] || [ "$state" = Z ] || [ -z "$state" ] && break
+			sleep 0.01
+		done
+		[ "$state" = T ] && break
+		kill -CONT "$reader" 2>/dev/null
+	fi
+	reader=
+	wait $spid
+	rm -f $db $db-wal $db-shm
 done
 if [ -z "$reader" ]; then
 	bad "concurrency: the slow ingest's reader could not be stopped"
