@@ -162,6 +162,24 @@ expect_err 2 "bad percent-encoding in the password" \
 expect_err 2 "bad percent-encoding in the password parameter" \
 	"scopedb: cannot open store 'postgresql://u@h/db?password=***': invalid percent-encoded token: \"***\"" \
 	$S runs --db "postgresql://u@h/db?password=hun%zzter2"
+# a '?' or '/' in an unescaped password: libpq reads u:hun?ter2@ as user
+# info, and u:hun/ter2@h:1 as host u, port "hun" (and quotes it)
+expect_err 2 "'?' in the URI password" \
+	"scopedb: cannot open store 'postgresql://u:***@127.0.0.1:1/db': connection to server at \"127.0.0.1\", port 1 failed: Connection refused" \
+	$S runs --db "postgresql://u:hun?ter2@127.0.0.1:1/db"
+expect_err 2 "'/' in the URI password" \
+	"scopedb: cannot open store 'postgresql://u:***@127.0.0.1:1/db': invalid integer value \"***\" for connection option \"port\"" \
+	$S runs --db "postgresql://u:hun/ter2@127.0.0.1:1/db"
+for v in "postgresql://u:hun?ter2@127.0.0.1:1/db" "postgresql://u:hun/ter2@127.0.0.1:1/db" \
+	"postgresql://u:hun/t@er2@127.0.0.1:1/db" "postgresql://u:hun@ter2@127.0.0.1:1/db" \
+	"host=127.0.0.1 port=1 password='hun ter2'" "host=127.0.0.1 port=1 password=hun\\ ter2" \
+	"host=127.0.0.1 port=1 password='hun\\'ter2'"; do
+	run $S runs --db "$v"
+	case "$out$err" in
+	*hun* | *ter2*) bad "password shown by runs --db $v: $out$err" ;;
+	*) equals "$v: refused" "$rc" 2 ;;
+	esac
+done
 run $S vacuum --db "$team password=hunter2"
 contains "vacuum names the masked store" "$out" "vacuumed '$team password=***'"
 # a passfile or sslkey names a file: its content is never shown

@@ -70,7 +70,7 @@ static int postgres_accepts(const char *loc)
 
 /* Where the passwords of a --db value are (spans of it), for
  * postgres_scrub(). */
-#define PG_SECRETS 8
+#define PG_SECRETS 32
 struct pg_secrets {
 	struct {
 		const char *p;
@@ -88,6 +88,54 @@ static void pg_secret_add(struct pg_secrets *s, const char *p, size_t n)
 }
 
 /*
+ * The password span [colon + 1, at) of a URI is a secret, and so is each
+ * piece of it between the '/', '?' and '@' where libpq may cut it: libpq
+ * ends user info at the first '@' before the first '/', and quotes the
+ * token it chokes on ("pa" of u:pa/ss@h read as a port, "ss@h" of
+ * u:p@ss@h read as a host).
+ */
+static void pg_secret_add_password(struct pg_secrets *s, const char *p, const char *end)
+{
+	const char *q;
+
+	pg_secret_add(s, p, (size_t)(end - p));
+	for (q = p; q < end && !strchr("/?@", *q); q++)
+		;
+	while (q < end) { /* more than one piece */
+		for (q = p; q < end && !strchr("/?@", *q); q++)
+			;
+		pg_secret_add(s, p, (size_t)(q - p));
+		p = q + 1;
+	}
+}
+
+/*
+ * The '@' that ends the user info of the URI authority at p (just after
+ * "://"), NULL when there is none.  A password may hold an unescaped '@',
+ * '?' or '/' and must not leak its tail: the last '@' before the first
+ * '/'; else, when the text before that '/' has a ':' (user:pa/ss@host),
+ * the last '@' before the '/' after the first '@' of the path, unless a
+ * query parameter ('=') comes first (postgresql://h:1/db?user=a@b).
+ */
+static const char *pg_uri_at(const char *p)
+{
+	const char *slash = p + strcspn(p, "/"), *at = NULL, *q;
+
+	for (q = p; q < slash; q++)
+		if (*q == '@')
+			at = q;
+	if (at || !*slash || !memchr(p, ':', (size_t)(slash - p)))
+		return at;
+	q = slash + strcspn(slash, "@=");
+	if (*q != '@')
+		return NULL;
+	for (slash = q + strcspn(q, "/"); q < slash; q++)
+		if (*q == '@')
+			at = q;
+	return at;
+}
+
+/*
  * loc for messages, with its password replaced by "***" (the URI's
  * user:password@ and ?password=... parameter, a password=... word):
  * messages and outputs end up in CI logs.  The passwords' spans in loc go
@@ -96,23 +144,18 @@ static void pg_secret_add(struct pg_secrets *s, const char *p, size_t n)
 static char *postgres_mask(const char *loc, struct pg_secrets *secrets)
 {
 	struct buf b = BUF_INIT;
-	const char *p, *q, *at, *colon, *slash;
+	const char *p, *q, *at, *colon;
 	int rc = 0;
 
 	p = strstr(loc, "://");
 	if (p) {
-		/* userinfo ends at the last '@' of the authority (an
-		 * unescaped '@' in the password must not leak its tail) */
 		p += 3;
-		slash = p + strcspn(p, "/?");
-		for (at = NULL, q = p; q < slash; q++)
-			if (*q == '@')
-				at = q;
+		at = pg_uri_at(p);
 		colon = at ? memchr(p, ':', (size_t)(at - p)) : NULL;
 		if (colon) {
 			rc = buf_add(&b, loc, (size_t)(colon + 1 - loc));
 			rc = rc || buf_puts(&b, "***");
-			pg_secret_add(secrets, colon + 1, (size_t)(at - colon - 1));
+			pg_secret_add_password(secrets, colon + 1, at);
 			p = at;
 		} else {
 			rc = buf_add(&b, loc, (size_t)(p - loc));
@@ -146,8 +189,13 @@ static char *postgres_mask(const char *loc, struct pg_secrets *secrets)
 				pg_secret_add(secrets, start, (size_t)(v - start));
 				v += *v == '\'';
 			} else {
-				pg_secret_add(secrets, v, strcspn(v, " \t"));
-				v += strcspn(v, " \t");
+				/* unquoted: a backslash escapes a blank */
+				const char *start = v;
+
+				for (; *v && !isspace((unsigned char)*v); v++)
+					if (*v == '\\' && v[1])
+						v++;
+				pg_secret_add(secrets, start, (size_t)(v - start));
 			}
 			p = v;
 			continue;
