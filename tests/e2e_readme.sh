@@ -98,8 +98,24 @@ tidy() {
 		{ if (!/^\$ / && blank) for (; blank; blank--) print ""; blank = 0; print }'
 }
 
+# readme_status BLOCK LINE STATUS: whether the exit status of the example
+# command LINE ("$ ...") of BLOCK fits what the README shows of it: 0,
+# unless its shown output has an error line ("scopedb: ...") or it is a
+# check (exit 1 for a regression); says why not on stderr.
+readme_status() {
+	local shown
+	shown=$(awk -v cmd="$2" '$0 == cmd { on = 1; next } /^\$ / { on = 0 } on' "$1")
+	case $3 in
+	0) return 0 ;;
+	1 | 2) case "$2$shown" in *'scopedb: '* | '$ scopedb check '*) return 0 ;; esac ;;
+	esac
+	echo "README example $(basename "$1"): '$2' exited $3, but the README shows no error" >&2
+	return 1
+}
+
 # readme_check FILE: runs FILE's marked examples; prints a diff for each
-# that differs; returns the number of differing or broken examples.
+# that differs or exits as the README does not show; returns 1 when any
+# does or is broken (a count would wrap at 256).
 readme_check() {
 	local file=$1 dir=$E2E_DIR/check.$RANDOM blocks fails=0 f group gdir line cmd
 	mkdir -p "$dir/blocks"
@@ -149,8 +165,9 @@ readme_check() {
 				# carriage return (an ingest's progress line erases
 				# itself with \r ESC[K)
 				(cd "$gdir" && script -qec "bash -c $(printf %q "$cmd")" /dev/null \
-					</dev/null | sed -e 's/\r$//' -e 's/.*\r//' -e 's/\x1b\[K//g') \
-					>>"$f.real" 2>&1
+					</dev/null | sed -e 's/\r$//' -e 's/.*\r//' -e 's/\x1b\[K//g'
+				exit "${PIPESTATUS[0]}") >>"$f.real" 2>&1
+				readme_status "$f" "$line" "$?" || fails=$((fails + 1))
 				;;
 			esac
 		done < <(tail -n +2 "$f")
@@ -162,7 +179,7 @@ readme_check() {
 		fi
 	done
 	[ "$blocks" -gt 0 ] || fails=$((fails + 1))
-	return "$fails"
+	return $((fails > 0))
 }
 
 readme_check "$README"

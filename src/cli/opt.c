@@ -109,33 +109,46 @@ static const struct opt *opt_find_short(const struct opt *opts, int c)
  * integer", "a non-negative integer" (max LONG_MAX) or "an integer from
  * MIN to MAX", then " (HINT)" when hint is not NULL.
  */
-int opt_parse_int(long *out, const struct opt *o, const char *arg, long min, long max,
-		  const char *hint)
+/* The message of opt_parse_int() for a value arg outside [min, max] or
+ * not an integer, as ERR_USAGE. */
+static int opt_int_refuse(const struct opt *o, const char *arg, long min, long max,
+			  const char *hint)
 {
-	const char *p = arg + (*arg == '-');
-	unsigned long mag = 0, lim = *arg == '-' ? (unsigned long)LONG_MAX + 1 : LONG_MAX;
 	char what[80];
-	long v;
 
-	for (; *p >= '0' && *p <= '9'; p++) {
-		if (mag > (lim - (unsigned long)(*p - '0')) / 10)
-			break;
-		mag = mag * 10 + (unsigned long)(*p - '0');
-	}
-	if (*p || p == arg + (*arg == '-'))
-		goto bad;
-	v = *arg == '-' ? (mag ? -(long)(mag - 1) - 1 : 0) : (long)mag;
-	if (v < min || v > max)
-		goto bad;
-	*out = v;
-	return 0;
-bad:
 	if (max == LONG_MAX && (min == 0 || min == 1))
 		snprintf(what, sizeof(what), "a %s integer", min ? "positive" : "non-negative");
 	else
 		snprintf(what, sizeof(what), "an integer from %ld to %ld", min, max);
 	return err_set(ERR_USAGE, "invalid --%s '%s': expected %s%s%s%s", o->long_name, arg, what,
 		       hint ? " (" : "", hint ? hint : "", hint ? ")" : "");
+}
+
+int opt_parse_int(long *out, const struct opt *o, const char *arg, long min, long max,
+		  const char *hint)
+{
+	const char *p = arg + (*arg == '-');
+	unsigned long mag = 0, lim = *arg == '-' ? (unsigned long)LONG_MAX + 1 : LONG_MAX;
+	long v = 0;
+	int ret = 0;
+
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (mag > (lim - (unsigned long)(*p - '0')) / 10)
+			break;
+		mag = mag * 10 + (unsigned long)(*p - '0');
+	}
+	if (*p || p == arg + (*arg == '-')) {
+		ret = opt_int_refuse(o, arg, min, max, hint);
+		goto out;
+	}
+	v = *arg == '-' ? (mag ? -(long)(mag - 1) - 1 : 0) : (long)mag;
+	if (v < min || v > max) {
+		ret = opt_int_refuse(o, arg, min, max, hint);
+		goto out;
+	}
+	*out = v;
+out:
+	return ret;
 }
 
 /* Store the value (NULL for a flag) of o. */
