@@ -60,6 +60,21 @@ refused "NaN p95" "$D region 'main' of run 1 has percentiles outside its 27592..
 tamper inf "UPDATE run_regions SET p50_ns = '-Infinity' WHERE run_id = 2 AND region_id = $main"
 refused "infinite p50" "$D region 'main' of run 2 has percentiles outside its 23497..107754 ns or out of order" \
 	"show 2" "diff 1 2 --metric p50"
+# binary reads decode by width: a column of a type scopedb never uses is
+# refused, not read as garbage; an integer column made float8 (or back)
+# keeps its numbers
+tamper float4 "ALTER TABLE run_regions ALTER COLUMN p95_ns TYPE real"
+refused "float4 column" "$D column p95_ns has type real, expected bigint, double precision, bytea or text" \
+	"show 1" "diff 1 2 --metric p95" "report 1 2 -o r.html"
+tamper numeric "ALTER TABLE run_regions ALTER COLUMN total_ns TYPE numeric"
+refused "numeric column" "$D column total_ns has type numeric, expected bigint, double precision, bytea or text" \
+	"show 1" "diff 1 2"
+run $S show 1 --format json --db base.sqlite
+clean=$out
+tamper float8 "ALTER TABLE run_regions ALTER COLUMN total_ns TYPE float8;
+	ALTER TABLE timings ALTER COLUMN calls TYPE float8"
+run $S show 1 --format json --db "$db"
+equals "integer columns made float8: same output" "$out" "$clean"
 tamper ranks "ALTER TABLE runs DROP CONSTRAINT runs_num_ranks_check;
 	UPDATE runs SET num_ranks = -1 WHERE id = 2"
 refused "negative rank count" "$D run 2 has -1 ranks" runs "show 2" "diff 1 2"

@@ -241,6 +241,8 @@ static char *postgres_scrub(const char *msg, size_t len, const char *loc, const 
 
 /* ---- errors, parameters, results --------------------------------------- */
 
+#define PG_FLOAT8OID 701 /* pg_type.oid of float8 */
+
 /* The first line of msg (libpq's messages end in newlines and hints). */
 static int first_line(const char *msg)
 {
@@ -334,8 +336,9 @@ int pg_text(char **out, const PGresult *r, int row, int col)
 	return *out ? 0 : ERR_NOMEM;
 }
 
-/* A binary (big-endian) int8, int4 or int2 column; 0 for NULL. */
-int64_t pg_bin_int(const PGresult *r, int row, int col)
+/* The bits of a binary int8, int4 or int2 value (big-endian), sign
+ * extended; 0 for NULL. */
+static int64_t pg_bin_bits(const PGresult *r, int row, int col)
 {
 	const unsigned char *p = (const unsigned char *)PQgetvalue(r, row, col);
 	int len = PQgetlength(r, row, col), i;
@@ -352,14 +355,40 @@ int64_t pg_bin_int(const PGresult *r, int row, int col)
 	return (int64_t)v;
 }
 
-/* A binary float8 column (IEEE 754, big-endian); 0 for NULL. */
-double pg_bin_double(const PGresult *r, int row, int col)
+/* The float8 (IEEE 754) of the bits of a binary float8 value. */
+static double pg_bin_f8(const PGresult *r, int row, int col)
 {
-	uint64_t bits = (uint64_t)pg_bin_int(r, row, col);
+	uint64_t bits = (uint64_t)pg_bin_bits(r, row, col);
 	double d;
 
 	memcpy(&d, &bits, sizeof(d));
 	return d;
+}
+
+/*
+ * A binary int8, int4 or int2 column; 0 for NULL.  A float8 one (an
+ * integer column ALTERed to float8 holds the same whole numbers) gives
+ * its value truncated, never its bits; pg_bin_check() refused any other
+ * type.
+ */
+int64_t pg_bin_int(const PGresult *r, int row, int col)
+{
+	double d;
+
+	if (PQftype(r, col) != PG_FLOAT8OID)
+		return pg_bin_bits(r, row, col);
+	d = pg_bin_f8(r, row, col);
+	if (d != d)
+		return 0;
+	return d >= 0x1p63 ? INT64_MAX : d < -0x1p63 ? INT64_MIN : (int64_t)d;
+}
+
+/* A binary float8 column; 0 for NULL.  An integer one gives its value. */
+double pg_bin_double(const PGresult *r, int row, int col)
+{
+	if (PQftype(r, col) != PG_FLOAT8OID)
+		return (double)pg_bin_bits(r, row, col);
+	return pg_bin_f8(r, row, col);
 }
 
 /* The column getters of rows.h over row r->row of a result, with text
@@ -429,6 +458,57 @@ static void postgres_settle(struct store_conn *c)
 	PQclear(PQexec(c->db, "COMMIT"));
 }
 
+/*
+ * A binary result's columns are decoded by their width alone (pg_bin_int(),
+ * pg_bin_double()): a column whose type was ALTERed (a float4 or numeric
+ * p95_ns) would give silent garbage.  Every column must have one of the
+ * types scopedb's tables and queries use, and each fixed-width value its
+ * type's length; else ERR_STORE "store 'X' is damaged: column C has type
+ * T, ...".
+ */
+static int pg_bin_check(const struct store_conn *c, const PGresult *r)
+{
+	static const struct {
+		Oid oid;
+		int len; /* -1: variable */
+		const char *name;
+	} types[] = {{20, 8, "bigint"},	    {23, 4, "integer"},
+		     {21, 2, "smallint"},   {PG_FLOAT8OID, 8, "double precision"},
+		     {17, -1, "bytea"},	    {25, -1, "text"},
+		     {1043, -1, "varchar"}, {700, 0, "real"},
+		     {1700, 0, "numeric"}};
+	int col, row, k, nk = (int)(sizeof(types) / sizeof(types[0]));
+	int ret = 0;
+
+	for (col = 0; col < PQnfields(r) && !ret; col++) {
+		Oid t = PQftype(r, col);
+
+		for (k = 0; k < nk && types[k].oid != t; k++)
+			;
+		if (k == nk || !types[k].len) {
+			char other[32];
+
+			snprintf(other, sizeof(other), "oid %u", (unsigned)t);
+			ret = err_set(
+			    ERR_STORE,
+			    "store '%s' is damaged: column %s has type %s, expected bigint, "
+			    "double precision, bytea or text",
+			    c->location, PQfname(r, col), k < nk ? types[k].name : other);
+			goto out;
+		}
+		for (row = 0; types[k].len > 0 && row < PQntuples(r); row++)
+			if (!PQgetisnull(r, row, col) && PQgetlength(r, row, col) != types[k].len) {
+				ret = err_set(ERR_STORE,
+					      "store '%s' is damaged: column %s has a %d-byte %s",
+					      c->location, PQfname(r, col),
+					      PQgetlength(r, row, col), types[k].name);
+				goto out;
+			}
+	}
+out:
+	return ret;
+}
+
 int postgres_exec(struct store_conn *c, PGresult **res, const char *sql, const struct pg_params *p,
 		  int binary, const char *what)
 {
@@ -445,6 +525,11 @@ int postgres_exec(struct store_conn *c, PGresult **res, const char *sql, const s
 	st = PQresultStatus(r);
 	if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
 		ret = r ? postgres_err(c, r, what) : postgres_err(c, NULL, what);
+		PQclear(r);
+		return ret;
+	}
+	ret = binary ? pg_bin_check(c, r) : 0;
+	if (ret) {
 		PQclear(r);
 		return ret;
 	}
@@ -481,6 +566,8 @@ int postgres_stream(struct store_conn *c, const char *sql, const struct pg_param
 	while ((r = PQgetResult(c->db)) != NULL) {
 		st = PQresultStatus(r);
 		if (st == PGRES_SINGLE_TUPLE) {
+			if (!ret)
+				ret = pg_bin_check(c, r);
 			if (!ret)
 				ret = fn(ctx, r);
 		} else if (st != PGRES_TUPLES_OK && !ret) {

@@ -36,6 +36,9 @@
 	X(char *, PQgetvalue, (const PGresult *res, int tup_num, int field_num))                   \
 	X(int, PQgetisnull, (const PGresult *res, int tup_num, int field_num))                     \
 	X(int, PQgetlength, (const PGresult *res, int tup_num, int field_num))                     \
+	X(int, PQnfields, (const PGresult *res))                                                   \
+	X(Oid, PQftype, (const PGresult *res, int field_num))                                      \
+	X(char *, PQfname, (const PGresult *res, int field_num))                                   \
 	X(char *, PQcmdTuples, (PGresult * res))                                                   \
 	X(char *, PQcmdStatus, (PGresult * res))                                                   \
 	X(PGTransactionStatusType, PQtransactionStatus, (const PGconn *conn))                      \
@@ -79,6 +82,9 @@ int pq_load(const char *location);
 #define PQgetvalue pq_api.PQgetvalue
 #define PQgetisnull pq_api.PQgetisnull
 #define PQgetlength pq_api.PQgetlength
+#define PQnfields pq_api.PQnfields
+#define PQftype pq_api.PQftype
+#define PQfname pq_api.PQfname
 #define PQcmdTuples pq_api.PQcmdTuples
 #define PQcmdStatus pq_api.PQcmdStatus
 #define PQtransactionStatus pq_api.PQtransactionStatus
