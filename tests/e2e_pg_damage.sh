@@ -135,34 +135,6 @@ tamper view "ALTER TABLE pins RENAME TO pins_real;
 	CREATE VIEW pins AS SELECT * FROM pins_real"
 refused "view" "scopedb: store 'STORE' has a view named 'pins' among its tables, which scopedb never creates; refused (remove it, or use a store without one)" \
 	runs "pins"
-# as would a column default, a CHECK constraint or an index expression
-# calling a function (or operator) of the database's own, or a domain type
-# (its CHECK may call one)
-spy='CREATE TABLE log (x bigint);
-	CREATE FUNCTION spy(bigint) RETURNS bigint LANGUAGE sql AS
-		$$ INSERT INTO log VALUES ($1) RETURNING x $$'
-tamper default "$spy; ALTER TABLE runs ALTER COLUMN num_ranks SET DEFAULT spy(1)"
-refused "column default" "scopedb: store 'STORE' has a default value for column num_ranks of table runs calling spy(bigint), which scopedb never creates; refused (remove it, or use a store without one)" \
-	runs "show 1"
-tamper check "$spy; ALTER TABLE pins ADD CONSTRAINT c CHECK (spy(1) = 1)"
-refused "check constraint" "scopedb: store 'STORE' has a constraint c on table pins calling spy(bigint), which scopedb never creates; refused (remove it, or use a store without one)" \
-	runs "pin x 1"
-equals "check constraint: never ran" "$(psql_q "$db" 'SELECT count(*) FROM log')" 0
-tamper operator "$spy; CREATE FUNCTION spy_ge(bigint, bigint) RETURNS boolean LANGUAGE sql AS
-		\$\$ SELECT spy(\$1) >= \$2 \$\$;
-	CREATE OPERATOR public.>>>= (FUNCTION = spy_ge, LEFTARG = bigint, RIGHTARG = bigint);
-	ALTER TABLE runs ADD CONSTRAINT o CHECK (num_ranks >>>= 0)"
-refused "operator" "scopedb: store 'STORE' has a constraint o on table runs calling spy_ge(bigint,bigint), which scopedb never creates; refused (remove it, or use a store without one)" \
-	runs
-tamper index "$spy; CREATE FUNCTION spy_i(bigint) RETURNS bigint LANGUAGE sql IMMUTABLE AS
-		\$\$ SELECT \$1 \$\$;
-	CREATE INDEX spy_idx ON timings (spy_i(calls))"
-refused "expression index" "scopedb: store 'STORE' has an index spy_idx calling spy_i(bigint), which scopedb never creates; refused (remove it, or use a store without one)" \
-	runs
-tamper domain "CREATE DOMAIN label_t AS text CHECK (length(VALUE) < 100);
-	ALTER TABLE runs ALTER COLUMN label TYPE label_t"
-refused "domain" "scopedb: store 'STORE' has a column label of table runs of type label_t, which scopedb never creates; refused (remove it, or use a store without one)" \
-	runs
 
 # --- passwords ------------------------------------------------------------------------
 # every form of --db value that carries one (trust authentication: the

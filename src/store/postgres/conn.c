@@ -698,20 +698,7 @@ int postgres_flush(struct store_conn *c)
 	"UNION ALL SELECT 'row-level security policy', polname::text FROM pg_policy "              \
 	"WHERE polrelid IN (SELECT oid FROM t) "                                                   \
 	"UNION ALL SELECT 'view', relname::text FROM pg_class WHERE relkind NOT IN ('r', 'p') "    \
-	"AND oid IN (SELECT oid FROM t) "                                                          \
-	"UNION ALL SELECT 'call', CASE o.classid WHEN 'pg_class'::regclass THEN 'an ' ELSE 'a ' "  \
-	"END || pg_describe_object(o.classid, o.objid, 0) || ' calling ' || "                      \
-	"f::regprocedure::text FROM pg_depend o JOIN pg_depend d ON d.classid = o.classid AND "    \
-	"d.objid = o.objid CROSS JOIN LATERAL (SELECT CASE d.refclassid WHEN "                     \
-	"'pg_proc'::regclass THEN d.refobjid WHEN 'pg_operator'::regclass THEN (SELECT "           \
-	"oprcode FROM pg_operator WHERE oid = d.refobjid)::oid END AS f) p "                       \
-	"WHERE o.refclassid = 'pg_class'::regclass AND o.refobjid IN (SELECT oid FROM t) AND "     \
-	"o.classid IN ('pg_attrdef'::regclass, 'pg_constraint'::regclass, 'pg_class'::regclass) "  \
-	"AND (SELECT pronamespace FROM pg_proc WHERE oid = p.f) <> 'pg_catalog'::regnamespace "    \
-	"UNION ALL SELECT 'call', format('a column %s of table %s of type %s', attname, "          \
-	"attrelid::regclass, atttypid::regtype) FROM pg_attribute WHERE attrelid IN "              \
-	"(SELECT oid FROM t) AND attnum > 0 AND NOT attisdropped AND (SELECT typnamespace FROM "   \
-	"pg_type WHERE oid = atttypid) <> 'pg_catalog'::regnamespace) h LIMIT 1)"
+	"AND oid IN (SELECT oid FROM t)) h LIMIT 1)"
 
 /* The session's settings, as SELECT columns (postgres_identify()). */
 #define PG_SESSION_SETTINGS                                                                        \
@@ -785,14 +772,8 @@ again:
 		const char *hazard = PQgetvalue(r, 0, 5);
 		const char *tab = strchr(hazard, '\t');
 
-		if (tab && !strncmp(hazard, "call\t", 5))
-			ret = err_set(ERR_STORE,
-				      "store '%s' has %s, which scopedb never creates; refused "
-				      "(remove it, or use a store without one)",
-				      c->location, tab + 1);
-		else
-			ret = verify_foreign(c->location, hazard, tab ? (int)(tab - hazard) : 0,
-					     tab ? tab + 1 : hazard);
+		ret = verify_foreign(c->location, hazard, tab ? (int)(tab - hazard) : 0,
+				     tab ? tab + 1 : hazard);
 	} else {
 		*out = version;
 	}
