@@ -364,13 +364,11 @@ static void test_is_file(void **state)
 }
 
 /* store_file_missing() is 1 only for a file path with nothing there;
- * store_close_new() removes a store with no run and its -wal/-shm, keeps
- * one that holds a run, and leaves the error message as it was. */
-static void test_close_new(void **state)
+ * closing a store keeps its file (no store file is ever removed). */
+static void test_file_missing(void **state)
 {
-	char path[512], side[600];
+	char path[512];
 	struct store *st;
-	struct stat sb;
 
 	(void)state;
 	snprintf(path, sizeof(path), "%s", tu_path("new.sqlite"));
@@ -378,22 +376,8 @@ static void test_close_new(void **state)
 	assert_false(store_file_missing("postgresql://u@h/db"));
 	st = open_ok(path, 0);
 	assert_false(store_file_missing(path));
-	snprintf(side, sizeof(side), "%s-shm", path);
-	assert_int_equal(stat(side, &sb), 0); /* WAL mode: open beside it */
-	err_set(ERR_STORE, "the command's error");
-	store_close_new(st);
-	assert_string_equal(err_msg(), "the command's error");
-	assert_int_equal(err_code(), ERR_STORE);
-	assert_true(store_file_missing(path));
-	assert_int_not_equal(stat(side, &sb), 0);
-	snprintf(side, sizeof(side), "%s-wal", path);
-	assert_int_not_equal(stat(side, &sb), 0);
-	/* a run stored meanwhile (another process): kept */
-	st = open_ok(path, 0);
-	add_run(st, "0123", "2024-01-01T00:00:00Z", "2024-01-01T00:00:00Z");
-	store_close_new(st);
-	assert_int_equal(stat(path, &sb), 0);
-	store_close_new(NULL);
+	store_close(st);
+	assert_false(store_file_missing(path));
 }
 
 /* A names() of the test: pins "beta", "bass", "base" in that order, or a
@@ -1621,7 +1605,7 @@ TU_MAIN(NULL, NULL,
 	    cmocka_unit_test(test_refuses_newer_version),
 	    cmocka_unit_test(test_unusable_paths),
 	    cmocka_unit_test(test_is_file),
-	    cmocka_unit_test(test_close_new),
+	    cmocka_unit_test(test_file_missing),
 	    cmocka_unit_test(test_rows_hint),
 	    cmocka_unit_test(test_rows_decode),
 	    cmocka_unit_test(test_rows_series_group),
