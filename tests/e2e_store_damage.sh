@@ -136,6 +136,16 @@ pull_refused "trigger" \
 	"scopedb: store 'x.sqlite' has a trigger named 'spy' on its tables, which scopedb never creates; refused (remove it, or use a store without one)"
 equals "trigger: never ran" "$(sqlite3 x.sqlite 'SELECT count(*) FROM log')" 0
 equals "trigger: nothing removed" "$(sqlite3 x.sqlite 'SELECT count(*) FROM runs')" 2
+# ... and refused before anything writes to the file: an older store
+# with a trigger is neither upgraded nor switched to WAL, read or written
+tamper old-trigger "$old1; CREATE TABLE log (x);
+	CREATE TRIGGER spy AFTER DELETE ON runs BEGIN INSERT INTO log VALUES (old.id); END"
+sum=$(sha256sum x.sqlite)
+refused "older store with a trigger" \
+	"scopedb: store 'x.sqlite' has a trigger named 'spy' on its tables, which scopedb never creates; refused (remove it, or use a store without one)" \
+	runs "diff 1 2" "tag 1 x" "rm 2"
+equals "older store with a trigger: not written" "$(sha256sum x.sqlite)" "$sum"
+equals "older store with a trigger: not upgraded" "$(sqlite3 x.sqlite 'PRAGMA user_version')" 1
 
 # --- rows violating the invariants ----------------------------------------------------
 # The all-ranks totals (run_regions) are what the read commands use; push
@@ -179,9 +189,20 @@ tamper ranks "UPDATE runs SET num_ranks = 1099511627776 WHERE id = 1"
 refused "huge rank count" "$D run 1 has 1099511627776 ranks" runs "show 1" "diff 1 2" "check 1 2" \
 	"report 1 2 -o r.html" "prune --dry-run --keep-last 1"
 pull_refused "huge rank count" "$D run 1 has 1099511627776 ranks"
-tamper layout "UPDATE runs SET layout = 'mystery' WHERE id = 2"
+tamper layout "UPDATE runs SET layout = 'Myst' || char(1) || 'ery' WHERE id = 2"
 refused "unknown layout" "$D run 2 has an unknown layout" runs "show 2" "diff 1 2"
 pull_refused "unknown layout" "$D run 2 has an unknown layout"
+# a run of a newer scopedb (a shared store): not called damaged
+NEWER="scopedb: store 'x.sqlite' has run 2 written by a newer scopedb"
+tamper newer-layout "UPDATE runs SET layout = 'mystery' WHERE id = 2"
+refused "newer layout" \
+	"$NEWER (layout 'mystery'; this scopedb reads hierarchical, columnar and aggregate); upgrade scopedb" \
+	runs "show 2" "diff 1 2"
+tamper newer-profile "UPDATE runs SET schema_version = 4 WHERE id = 2"
+refused "newer profile schema" \
+	"$NEWER (profile schema 4; this scopedb reads up to 3); upgrade scopedb" runs "show 2" "diff 1 2"
+pull_refused "newer profile schema" \
+	"$NEWER (profile schema 4; this scopedb reads up to 3); upgrade scopedb"
 # rows of ranks the run does not have: the report's per-rank picture and
 # a copy refuse them (--ranks selections simply never see them)
 tamper rank-range "UPDATE timings SET rank = 100000000 WHERE id = 1"

@@ -127,7 +127,7 @@ static void test_stats(void **state)
 	s = good_stats();
 	s.calls = (uint64_t)INT64_MAX + 1;
 	assert_damaged(verify_stats(&s, 7, LOC),
-		       "region 'solve' of run 7 has 9223372036854775808 calls (1 on a GPU)");
+		       "region 'solve' of run 7 has -9223372036854775808 calls (1 on a GPU)");
 	s = good_stats();
 	s.gpu_count = 5;
 	assert_damaged(verify_stats(&s, 7, LOC),

@@ -129,11 +129,14 @@ static int verify_times(const char *location, int64_t run_id, const char *region
 		snprintf(where, sizeof(where), " rank %lld", (long long)rank);
 	else
 		where[0] = '\0';
+	/* Both backends store counts as signed 64-bit integers and sum them
+	 * in SQL, which fails on an overflow rather than wrap: a count above
+	 * INT64_MAX here is a negative one in the store, printed as stored
+	 * (%lld), not as the 20-digit number %llu would make of it. */
 	if (calls > (uint64_t)INT64_MAX || gpu_count > calls)
-		return verify_damaged(location,
-				      "region '%s' of run %lld%s has %llu calls (%llu on a GPU)",
-				      region, (long long)run_id, where, (unsigned long long)calls,
-				      (unsigned long long)gpu_count);
+		return verify_damaged(
+		    location, "region '%s' of run %lld%s has %lld calls (%lld on a GPU)", region,
+		    (long long)run_id, where, (long long)calls, (long long)gpu_count);
 	if (total < 0 || min < 0 || max < 0 || gpu_total < 0)
 		return verify_damaged(location, "region '%s' of run %lld%s has a negative time",
 				      region, (long long)run_id, where);
