@@ -26,6 +26,7 @@
 
 #include "scopedb/err.h"
 #include "scopedb/store.h"
+#include "scopedb/transfer.h"
 #include "scopedb/util.h"
 #include "store/backend.h"
 #include "store/blob.h"
@@ -378,6 +379,37 @@ static void test_file_missing(void **state)
 	assert_false(store_file_missing(path));
 	store_close(st);
 	assert_false(store_file_missing(path));
+}
+
+/* transfer_check() reads the first run a transfer would copy (the lowest
+ * id, of all runs or of the ones named) in full, timings included, and
+ * writes nothing: run 2's timings row without its call durations is
+ * refused only when run 2 comes first. */
+static void test_transfer_check(void **state)
+{
+	const int64_t both[] = {3, 2}, one[] = {1};
+	char path[512];
+	struct store *st;
+	struct store_timing t;
+	int64_t run2;
+
+	(void)state;
+	st = open_tmp(path, "check.sqlite");
+	assert_int_equal(transfer_check(st, NULL, 0), 0); /* no run: nothing to check */
+	assert_int_equal(store_begin(st), 0);
+	add_run(st, "c1", NULL, "2024-01-01T00:00:00Z");
+	run2 = add_run(st, "c2", NULL, "2024-01-02T00:00:00Z");
+	add_run(st, "c3", NULL, "2024-01-03T00:00:00Z");
+	fill_timing(&t, run2, region_id(st, "solve"), 0);
+	assert_int_equal(store_add_timing(st, &t), 0);
+	assert_int_equal(store_commit(st), 0);
+	assert_int_equal(transfer_check(st, NULL, 0), 0);
+	assert_int_equal(transfer_check(st, one, 1), 0);
+	assert_int_equal(transfer_check(st, both, 2), ERR_STORE);
+	expect_msg("store '", path,
+		   "' is damaged: region 'solve' of run 2 rank 0 has 3 calls but no call "
+		   "durations");
+	store_close(st);
 }
 
 /* A names() of the test: pins "beta", "bass", "base" in that order, or a
@@ -1606,6 +1638,7 @@ TU_MAIN(NULL, NULL,
 	    cmocka_unit_test(test_unusable_paths),
 	    cmocka_unit_test(test_is_file),
 	    cmocka_unit_test(test_file_missing),
+	    cmocka_unit_test(test_transfer_check),
 	    cmocka_unit_test(test_rows_hint),
 	    cmocka_unit_test(test_rows_decode),
 	    cmocka_unit_test(test_rows_series_group),
