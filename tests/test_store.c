@@ -394,7 +394,7 @@ static void test_transfer_check(void **state)
 	int64_t run2;
 
 	(void)state;
-	st = open_tmp(path, "check.sqlite");
+	st = open_tmp(path, "first-run.sqlite");
 	assert_int_equal(transfer_check(st, NULL, 0), 0); /* no run: nothing to check */
 	assert_int_equal(store_begin(st), 0);
 	add_run(st, "c1", NULL, "2024-01-01T00:00:00Z");
