@@ -26,6 +26,7 @@
 
 #include "scopedb/err.h"
 #include "scopedb/store.h"
+#include "scopedb/transfer.h"
 #include "scopedb/util.h"
 #include "store/backend.h"
 #include "store/blob.h"
@@ -364,13 +365,11 @@ static void test_is_file(void **state)
 }
 
 /* store_file_missing() is 1 only for a file path with nothing there;
- * store_close_new() removes a store with no run and its -wal/-shm, keeps
- * one that holds a run, and leaves the error message as it was. */
-static void test_close_new(void **state)
+ * closing a store keeps its file (no store file is ever removed). */
+static void test_file_missing(void **state)
 {
-	char path[512], side[600];
+	char path[512];
 	struct store *st;
-	struct stat sb;
 
 	(void)state;
 	snprintf(path, sizeof(path), "%s", tu_path("new.sqlite"));
@@ -378,22 +377,39 @@ static void test_close_new(void **state)
 	assert_false(store_file_missing("postgresql://u@h/db"));
 	st = open_ok(path, 0);
 	assert_false(store_file_missing(path));
-	snprintf(side, sizeof(side), "%s-shm", path);
-	assert_int_equal(stat(side, &sb), 0); /* WAL mode: open beside it */
-	err_set(ERR_STORE, "the command's error");
-	store_close_new(st);
-	assert_string_equal(err_msg(), "the command's error");
-	assert_int_equal(err_code(), ERR_STORE);
-	assert_true(store_file_missing(path));
-	assert_int_not_equal(stat(side, &sb), 0);
-	snprintf(side, sizeof(side), "%s-wal", path);
-	assert_int_not_equal(stat(side, &sb), 0);
-	/* a run stored meanwhile (another process): kept */
-	st = open_ok(path, 0);
-	add_run(st, "0123", "2024-01-01T00:00:00Z", "2024-01-01T00:00:00Z");
-	store_close_new(st);
-	assert_int_equal(stat(path, &sb), 0);
-	store_close_new(NULL);
+	store_close(st);
+	assert_false(store_file_missing(path));
+}
+
+/* transfer_check() reads the first run a transfer would copy (the lowest
+ * id, of all runs or of the ones named) in full, timings included, and
+ * writes nothing: run 2's timings row without its call durations is
+ * refused only when run 2 comes first. */
+static void test_transfer_check(void **state)
+{
+	const int64_t both[] = {3, 2}, one[] = {1};
+	char path[512];
+	struct store *st;
+	struct store_timing t;
+	int64_t run2;
+
+	(void)state;
+	st = open_tmp(path, "first-run.sqlite");
+	assert_int_equal(transfer_check(st, NULL, 0), 0); /* no run: nothing to check */
+	assert_int_equal(store_begin(st), 0);
+	add_run(st, "c1", NULL, "2024-01-01T00:00:00Z");
+	run2 = add_run(st, "c2", NULL, "2024-01-02T00:00:00Z");
+	add_run(st, "c3", NULL, "2024-01-03T00:00:00Z");
+	fill_timing(&t, run2, region_id(st, "solve"), 0);
+	assert_int_equal(store_add_timing(st, &t), 0);
+	assert_int_equal(store_commit(st), 0);
+	assert_int_equal(transfer_check(st, NULL, 0), 0);
+	assert_int_equal(transfer_check(st, one, 1), 0);
+	assert_int_equal(transfer_check(st, both, 2), ERR_STORE);
+	expect_msg("store '", path,
+		   "' is damaged: region 'solve' of run 2 rank 0 has 3 calls but no call "
+		   "durations");
+	store_close(st);
 }
 
 /* A names() of the test: pins "beta", "bass", "base" in that order, or a
@@ -1621,7 +1637,8 @@ TU_MAIN(NULL, NULL,
 	    cmocka_unit_test(test_refuses_newer_version),
 	    cmocka_unit_test(test_unusable_paths),
 	    cmocka_unit_test(test_is_file),
-	    cmocka_unit_test(test_close_new),
+	    cmocka_unit_test(test_file_missing),
+	    cmocka_unit_test(test_transfer_check),
 	    cmocka_unit_test(test_rows_hint),
 	    cmocka_unit_test(test_rows_decode),
 	    cmocka_unit_test(test_rows_series_group),

@@ -57,10 +57,25 @@ static void test_run(void **state)
 	r.num_calls = -1;
 	assert_damaged(verify_run(&r, LOC), "run 3 has 2 regions and -1 calls");
 	r = good_run();
+	r.schema = 0;
+	assert_damaged(verify_run(&r, LOC), "run 3 has profile schema version 0");
+	/* a newer scopedb's run in a shared store: not damage */
 	r.schema = 4;
-	assert_damaged(verify_run(&r, LOC), "run 3 has profile schema version 4");
+	assert_int_equal(verify_run(&r, LOC), ERR_STORE);
+	assert_string_equal(err_msg(), "store 's.sqlite' has run 3 written by a newer scopedb "
+				       "(profile schema 4; this scopedb reads up to 3); upgrade "
+				       "scopedb");
 	r = good_run();
 	r.layout = (char *)"columnar2";
+	assert_int_equal(verify_run(&r, LOC), ERR_STORE);
+	assert_string_equal(
+	    err_msg(), "store 's.sqlite' has run 3 written by a newer scopedb (layout "
+		       "'columnar2'; this scopedb reads hierarchical, columnar and aggregate); "
+		       "upgrade scopedb");
+	/* not a layout's name: damage */
+	r.layout = (char *)"colu\x01mnar";
+	assert_damaged(verify_run(&r, LOC), "run 3 has an unknown layout");
+	r.layout = (char *)"";
 	assert_damaged(verify_run(&r, LOC), "run 3 has an unknown layout");
 	r.layout = NULL;
 	assert_damaged(verify_run(&r, LOC), "run 3 has an unknown layout");
@@ -150,6 +165,36 @@ static void test_stats(void **state)
 	assert_damaged(
 	    verify_stats(&s, 7, LOC),
 	    "region 'solve' of run 7 has 2 ranks of which 2 busy, the busiest for 101 ns");
+}
+
+/* A region name of kilobytes (a C++ template) is cut to 120 bytes and
+ * "...", never inside a UTF-8 character, and the cause stays whole. */
+static void test_long_name(void **state)
+{
+	struct store_region_stats s = good_stats();
+	struct store_timing t = {.run_id = 7, .rank = 9};
+	char name[2001], want[256];
+
+	(void)state;
+	memset(name, 'a', sizeof(name) - 1);
+	name[sizeof(name) - 1] = '\0';
+	memcpy(name + 119, "\xc3\xa9", 2); /* an e-acute across byte 120 */
+	s.name = name;
+	s.total = 39;
+	snprintf(want, sizeof(want),
+		 "region '%.119s...' of run 7 has 4 calls of 10..40 ns "
+		 "totalling 39 ns",
+		 name);
+	assert_damaged(verify_stats(&s, 7, LOC), want);
+	memcpy(name + 119, "aa", 2);
+	snprintf(want, sizeof(want), "region '%.120s...' of run 7 has rank 9 of 2", name);
+	assert_damaged(verify_timing(&t, name, 2, LOC), want);
+	snprintf(want, sizeof(want), "region '%.120s...' of run 7 has a negative time", name);
+	assert_damaged(verify_rank_total(0, -1, name, 7, 2, LOC), want);
+	/* 123 bytes: as it is */
+	name[123] = '\0';
+	snprintf(want, sizeof(want), "region '%.123s' of run 7 has rank 9 of 2", name);
+	assert_damaged(verify_timing(&t, name, 2, LOC), want);
 }
 
 static void test_quantiles(void **state)
@@ -305,6 +350,7 @@ int main(void)
 	    cmocka_unit_test(test_run),	       cmocka_unit_test(test_stats),
 	    cmocka_unit_test(test_quantiles),  cmocka_unit_test(test_timing),
 	    cmocka_unit_test(test_rank_total), cmocka_unit_test(test_blob_stats),
+	    cmocka_unit_test(test_long_name),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -71,18 +71,6 @@ void store_close(struct store *st);
  * store_open() for writing would create the store. */
 int store_file_missing(const char *location);
 
-/*
- * Close st, a store this command created (store_file_missing() was 1
- * before it opened it) and then stored nothing in because of an error,
- * and remove its file with the -wal, -shm and -journal files beside it,
- * so that the error leaves no new empty store behind.  A store that holds
- * a run by now (another process wrote to it meanwhile) is only closed;
- * so is a database on a server, whose schema is created in one
- * transaction (complete or absent) and which is never dropped.  Best
- * effort: the error message set (err.h) is left as it was.  NULL: none.
- */
-void store_close_new(struct store *st);
-
 /* A private, empty store that lives in memory until store_close() (diff
  * and check of a file that is not stored: it is ingested there). */
 int store_open_temporary(struct store **out);

@@ -61,4 +61,15 @@ int transfer_runs(struct transfer_result *out, struct store *dst, struct store *
 		  const int64_t *ids, size_t n, int pins);
 void transfer_result_release(struct transfer_result *r);
 
+/*
+ * Read and check (verify.h: the run row, its metadata, every timings row
+ * and durations blob) the first run transfer_runs() would copy from src
+ * (the lowest of ids[0..n), or of every run when ids is NULL), writing
+ * nothing: push and pull call it before they create a missing
+ * destination, so that a damaged source or a bad selector creates no
+ * store.  0 as well when there is no run to copy.  One run's rows at a
+ * time, as the copy.
+ */
+int transfer_check(struct store *src, const int64_t *ids, size_t n);
+
 #endif

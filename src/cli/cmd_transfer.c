@@ -107,7 +107,7 @@ static int cmd_transfer(int argc, char **argv, int push)
 	struct store *local = NULL, *other = NULL, *src, *dst;
 	const char *db = NULL, *to = NULL, *from = NULL, *other_db;
 	int64_t *ids = NULL;
-	int n, i, pins = 0, allow_nfs = 0, fresh = 0, code = CLI_EXIT_ERROR, rc;
+	int n, i, pins = 0, allow_nfs = 0, code = CLI_EXIT_ERROR, rc;
 	const struct opt push_opts[] = {
 	    OPT_STRING(0, "to", &to, "DB", "the store to copy the runs to"),
 	    OPT_FLAG(0, "pins", &pins, "also copy the pins naming the runs (never moves a pin)"),
@@ -154,22 +154,19 @@ static int cmd_transfer(int argc, char **argv, int push)
 		rc = transfer_resolve(&ids, src, n, argv);
 	if (!rc)
 		cli_warn_network_fs(push ? other_db : cli_db_path(db), allow_nfs);
-	if (!rc) {
-		fresh = store_file_missing(push ? other_db : cli_db_path(db));
+	/* A missing destination is created only once the first run to copy
+	 * has been read and checked: a damaged source creates nothing (and no
+	 * store file is ever removed, as another process may use it by now). */
+	if (!rc && store_file_missing(push ? other_db : cli_db_path(db)))
+		rc = transfer_check(src, ids, (size_t)n);
+	if (!rc)
 		rc = store_open(push ? &other : &local, push ? other_db : cli_db_path(db), 0);
-	}
 	dst = push ? other : local;
 	if (!rc)
 		rc = transfer_runs(&res, dst, src, ids, (size_t)n, pins);
 	if (other && (res.nruns || !rc))
 		transfer_report(&res, push, store_location(other));
 	code = rc ? cli_error() : cli_finish(CLI_EXIT_OK);
-	/* an error that copied nothing leaves no new empty store behind */
-	if (rc && fresh && !res.nruns) {
-		store_close_new(dst);
-		other = push ? NULL : other;
-		local = push ? local : NULL;
-	}
 	transfer_result_release(&res);
 	free(ids);
 	store_close(other);

@@ -211,35 +211,6 @@ int store_file_missing(const char *location)
 	return store_is_file(location) && lstat(location, &sb) != 0 && errno == ENOENT;
 }
 
-void store_close_new(struct store *st)
-{
-	static const char *const suffix[] = {"", "-wal", "-shm", "-journal"};
-	struct store_run *runs = NULL;
-	struct buf name = BUF_INIT;
-	char *path = NULL, *msg;
-	size_t n = 1, i;
-	int code;
-
-	if (!st)
-		return;
-	code = err_code();
-	msg = util_strdup(err_msg());
-	if (store_is_file(store_location(st)) && store_list_runs(st, &runs, &n) == 0 && n == 0)
-		path = util_strdup(store_location(st));
-	store_runs_free(runs, runs ? n : 0);
-	store_close(st);
-	for (i = 0; path && i < sizeof(suffix) / sizeof(*suffix); i++) {
-		name.len = 0;
-		if (!buf_printf(&name, "%s%s", path, suffix[i]))
-			(void)unlink(name.data);
-	}
-	buf_release(&name);
-	free(path);
-	if (msg)
-		err_set(code, "%s", msg);
-	free(msg);
-}
-
 const char *store_location(const struct store *st)
 {
 	return st->be->location(st->conn);

@@ -7,7 +7,9 @@
  * store_scan_timings()) and written to the destination as ingest writes
  * it (store_insert_run(), store_add_timing(), store_finish_run()) in one
  * transaction, in which the content hash is checked again: another writer
- * may have stored the same run since we looked.
+ * may have stored the same run since we looked.  transfer_check() reads
+ * the first of them the same way, writing nothing, so that a command can
+ * refuse a damaged source before it creates a destination store.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -95,6 +97,49 @@ out:
 	if (!ret && existing)
 		r->dst_id = existing;
 	store_run_release(&run);
+	return ret;
+}
+
+/* store_scan_timings() callback of transfer_check(): the row it hands
+ * over has been checked (verify_timing(), its durations decoded). */
+static int transfer_read_only(void *arg, const struct store_timing *t, const char *region)
+{
+	(void)arg;
+	(void)t;
+	(void)region;
+	return 0;
+}
+
+int transfer_check(struct store *src, const int64_t *ids, size_t n)
+{
+	struct store_run *runs = NULL;
+	struct store_run run;
+	struct store_meta meta;
+	size_t nruns = 0, i;
+	int64_t first = 0;
+	int ret = 0;
+
+	if (!ids) {
+		ret = store_list_runs(src, &runs, &nruns);
+		for (i = 0; !ret && i < nruns; i++)
+			if (!first || runs[i].id < first)
+				first = runs[i].id;
+	}
+	for (i = 0; ids && i < n; i++)
+		if (!first || ids[i] < first)
+			first = ids[i];
+	if (ret || !first)
+		goto out;
+	ret = store_get_run(src, &run, first);
+	if (ret)
+		goto out;
+	store_run_release(&run);
+	ret = store_get_meta(src, &meta, first);
+	store_meta_release(&meta);
+	if (!ret)
+		ret = store_scan_timings(src, first, transfer_read_only, NULL);
+out:
+	store_runs_free(runs, nruns);
 	return ret;
 }
 

@@ -17,14 +17,18 @@
 #include "store/blob.h"
 #include "store/verify.h"
 
-/* ERR_STORE "store 'LOCATION' is damaged: WHAT". */
+/* The longest region name a message quotes (bytes, before "..."). */
+#define VERIFY_NAME_MAX 120
+
+/* ERR_STORE "store 'LOCATION' is damaged: WHAT".  WHAT quotes names
+ * shortened by verify_name(), so that it always fits whole. */
 #if defined(__GNUC__)
 __attribute__((format(printf, 2, 3)))
 #endif
 static int
 verify_damaged(const char *location, const char *fmt, ...)
 {
-	char what[320];
+	char what[1024];
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -33,9 +37,48 @@ verify_damaged(const char *location, const char *fmt, ...)
 	return err_set(ERR_STORE, "store '%s' is damaged: %s", location, what);
 }
 
+/*
+ * name for a message, in buf: as it is when short, else its first
+ * VERIFY_NAME_MAX bytes (not cutting a UTF-8 character) and "...".  A
+ * C++ template's region name can be kilobytes long; cutting the whole
+ * message instead would drop what is wrong from its end.
+ */
+static const char *verify_name(char buf[VERIFY_NAME_MAX + 4], const char *name)
+{
+	size_t len = strlen(name);
+
+	if (len <= VERIFY_NAME_MAX + 3)
+		return name;
+	len = VERIFY_NAME_MAX;
+	while (len > 0 && ((unsigned char)name[len] & 0xc0) == 0x80)
+		len--;
+	memcpy(buf, name, len);
+	memcpy(buf + len, "...", 4);
+	return buf;
+}
+
+/* 1 when layout looks like the name of a layout (lower-case letters,
+ * digits, '-' and '_'), as a newer scopedb would write: not damage. */
+static int verify_layout_name(const char *layout)
+{
+	size_t n = strspn(layout, "abcdefghijklmnopqrstuvwxyz0123456789-_");
+
+	return n > 0 && n <= 32 && layout[n] == '\0';
+}
+
+/* ERR_STORE for a run of a profile this scopedb cannot read (what: its
+ * schema or layout), stored by a newer scopedb into a shared store. */
+static int verify_newer(const char *location, int64_t id, const char *what)
+{
+	return err_set(ERR_STORE,
+		       "store '%s' has run %lld written by a newer scopedb (%s); upgrade scopedb",
+		       location, (long long)id, what);
+}
+
 int verify_run(const struct store_run *run, const char *location)
 {
 	const char *layout = run->layout ? run->layout : "";
+	char what[128];
 
 	if (run->id <= 0)
 		return verify_damaged(location, "a run has the id %lld", (long long)run->id);
@@ -47,13 +90,24 @@ int verify_run(const struct store_run *run, const char *location)
 				      (long long)run->id, (long long)run->num_regions,
 				      (long long)run->num_calls);
 	/* the profile schemas ingest reads (h5prof.c) */
-	if (run->schema < 1 || run->schema > 3)
+	if (run->schema < 1)
 		return verify_damaged(location, "run %lld has profile schema version %d",
 				      (long long)run->id, run->schema);
+	if (run->schema > 3) {
+		snprintf(what, sizeof(what), "profile schema %d; this scopedb reads up to 3",
+			 run->schema);
+		return verify_newer(location, run->id, what);
+	}
 	if (strcmp(layout, "hierarchical") && strcmp(layout, "columnar") &&
-	    strcmp(layout, "aggregate"))
-		return verify_damaged(location, "run %lld has an unknown layout",
-				      (long long)run->id);
+	    strcmp(layout, "aggregate")) {
+		if (!verify_layout_name(layout))
+			return verify_damaged(location, "run %lld has an unknown layout",
+					      (long long)run->id);
+		snprintf(what, sizeof(what),
+			 "layout '%s'; this scopedb reads hierarchical, columnar and aggregate",
+			 layout);
+		return verify_newer(location, run->id, what);
+	}
 	return 0;
 }
 
@@ -75,6 +129,10 @@ static int verify_times(const char *location, int64_t run_id, const char *region
 		snprintf(where, sizeof(where), " rank %lld", (long long)rank);
 	else
 		where[0] = '\0';
+	/* Both backends store counts as signed 64-bit integers and sum them
+	 * in SQL, which fails on an overflow rather than wrap: a count above
+	 * INT64_MAX here is a negative one in the store, printed as stored
+	 * (%lld), not as the 20-digit number %llu would make of it. */
 	if (calls > (uint64_t)INT64_MAX || gpu_count > calls)
 		return verify_damaged(
 		    location, "region '%s' of run %lld%s has %lld calls (%lld on a GPU)", region,
@@ -104,7 +162,8 @@ static int verify_times(const char *location, int64_t run_id, const char *region
 
 int verify_stats(const struct store_region_stats *s, int64_t run_id, const char *location)
 {
-	const char *name = s->name ? s->name : "";
+	char short_name[VERIFY_NAME_MAX + 4];
+	const char *name = verify_name(short_name, s->name ? s->name : "");
 	double lo = (double)s->min - 1, hi = (double)s->max + 1, prev = lo;
 	int ret, i;
 
@@ -173,8 +232,10 @@ static int verify_durations(const struct store_timing *t, const char *region, co
 int verify_timing(const struct store_timing *t, const char *region, int64_t num_ranks,
 		  const char *location)
 {
+	char short_name[VERIFY_NAME_MAX + 4];
 	int ret;
 
+	region = verify_name(short_name, region);
 	if (t->rank < 0 || t->rank >= num_ranks)
 		return verify_damaged(location, "region '%s' of run %lld has rank %lld of %lld",
 				      region, (long long)t->run_id, (long long)t->rank,
@@ -197,6 +258,9 @@ int verify_timing(const struct store_timing *t, const char *region, int64_t num_
 int verify_rank_total(int64_t rank, int64_t total, const char *region, int64_t run_id,
 		      int64_t num_ranks, const char *location)
 {
+	char short_name[VERIFY_NAME_MAX + 4];
+
+	region = verify_name(short_name, region);
 	if (rank < 0 || rank >= num_ranks)
 		return verify_damaged(location, "region '%s' of run %lld has rank %lld of %lld",
 				      region, (long long)run_id, (long long)rank,

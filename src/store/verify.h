@@ -20,7 +20,11 @@
  * them in 32 bits. */
 #define VERIFY_MAX_RANKS ((int64_t)UINT32_MAX)
 
-/* A run row: its id, counts, layout and profile schema. */
+/* A run row: its id, counts, layout and profile schema.  A schema above
+ * 3, or a layout with a name this scopedb does not know, is a run of a
+ * newer scopedb (a shared store): "store 'X' has run N written by a newer
+ * scopedb (...); upgrade scopedb", not "damaged".  Region names in every
+ * message are cut to 120 bytes and "...", so the cause stays whole. */
 int verify_run(const struct store_run *run, const char *location);
 
 /* A region's totals in run_id (all ranks, or pooled over some): counts,

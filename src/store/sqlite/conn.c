@@ -399,6 +399,10 @@ static int sqlite_open(struct store *front, const char *path, int flags)
 	sqlite3_busy_timeout(st->db, st->busy_ms);
 	sqlite_harden(st->db);
 	ret = sqlite_identify_retry(st, &version);
+	/* Before anything writes to the file (WAL mode, an upgrade): a
+	 * hostile store is refused as it came, not migrated first. */
+	if (!ret)
+		ret = sqlite_check_schema(st);
 	if (ret)
 		goto out;
 	if (version < schema_sql_count && st->readonly) {
@@ -438,9 +442,7 @@ static int sqlite_open(struct store *front, const char *path, int flags)
 		if (ret)
 			goto out;
 	}
-	ret = sqlite_check_schema(st);
-	if (!ret)
-		ret = sqlite_configure(st);
+	ret = sqlite_configure(st);
 	/* Readers (diff, check, history) map the file instead of pread()ing
 	 * every page into freshly allocated cache memory: a p95 diff of two
 	 * medium runs reads ~50 MB of duration blobs, and the copies and page
