@@ -141,7 +141,9 @@ int cli_opt_limit(const struct opt *opt, const char *arg);
 
 /* --db PATH (const char **; NULL = cli_db_path()'s default). */
 #define OPT__DB(v)                                                                                 \
-	OPT_STRING(0, "db", v, "PATH", "store to use (default $SCOPEDB_DB, else ./scopedb.sqlite)")
+	OPT_STRING(                                                                                \
+	    0, "db", v, "PATH",                                                                    \
+	    "store: a file, or a postgresql:// URI\n(default $SCOPEDB_DB, else ./scopedb.sqlite)")
 
 /* --format FMT among fmts, e.g. "table json": the first is the default and
  * the help line lists them in this order. */

@@ -18,7 +18,8 @@
 #include "scopedb/err.h"
 #include "scopedb/util.h"
 
-#define HELP_TITLE "Keep the performance history of scope-profiler runs in an SQLite store."
+#define HELP_TITLE                                                                                 \
+	"Keep the performance history of scope-profiler runs in an SQLite or PostgreSQL store."
 
 const struct opt_cmd cmd_help_usage = {
     .name = "help",
