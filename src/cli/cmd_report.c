@@ -56,13 +56,8 @@ int cmd_report(int argc, char **argv)
 	    OPT_STRING(0, "tag", &ro.tag, "T", "trends of the runs tagged T"),
 	    OPT__PERCENT("max-regression", &ro.cmp.max_regression,
 			 "the check's budget: a region's metric may grow by PCT %\n(default 0)", 1),
-	    OPT_FLAG(0, "stat", &ro.cmp.stat, "statistical verdicts (as check --stat)"),
-	    OPT_CALLBACK(0, "baseline-window", &ro.cmp.baseline_window, "N",
-			 "the baseline set (as check); implies --stat", cmd_opt_window, 0),
-	    OPT_CALLBACK(0, "candidate-window", &ro.cmp.candidate_window, "N",
-			 "the candidate set (as check); implies --stat", cmd_opt_window, 0),
-	    OPT_LIST(0, "allow-different", &allow, "KEY",
-		     "compare runs whose metadata KEY differs (repeatable)"),
+	    OPT__STAT(&ro.cmp),
+	    OPT__ALLOW_DIFFERENT(&allow),
 	    OPT__FILE_LIMITS(),
 	    OPT_STRING('o', "output", &path, "FILE", "write the page to FILE (default: stdout)"),
 	    OPT_END(),
@@ -83,8 +78,6 @@ int cmd_report(int argc, char **argv)
 		code = opt_usage_error(self, opts, "--branch and --tag cannot be combined");
 		goto out;
 	}
-	if (ro.cmp.baseline_window || ro.cmp.candidate_window)
-		ro.cmp.stat = 1;
 	ro.cmp.db_path = cli_db_path(db);
 	ro.cmp.includes = inc.v;
 	ro.cmp.ninclude = inc.n;
