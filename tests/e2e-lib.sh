@@ -18,7 +18,9 @@
 # another case did).  --list prints the names of the cases.
 set -u
 e2e_script=${0##*/}
-e2e_list_cases() {
+# (a script whose cases are not literal names defines its own before
+# sourcing this file: e2e_readme.sh, one case per page)
+declare -F e2e_list_cases >/dev/null || e2e_list_cases() {
 	grep -oE '^[[:space:]]*if tcase [A-Za-z0-9_.-]+' "$0" | sed -E 's/.* //'
 }
 e2e_sel=()

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The recipes of README "CI recipes" run as a CI would run
+# The recipes of docs/ci.md run as a CI would run
 # them: examples/ci/github.sh with GitHub Actions' variables (push to main,
 # pull requests, $GITHUB_STEP_SUMMARY in a file) and examples/ci/gitlab.sh
 # with GitLab's (default branch, merge requests), on profiles made by

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# End-to-end tests of a run's identity (README, `scopedb ingest`): commit and
+# End-to-end tests of a run's identity (docs/commands/ingest.md): commit and
 # branch from the CI's variables (GitHub pull requests, GitLab merge
 # requests, Buildkite, Jenkins' origin/main), from the git work tree ingest
 # runs in, --commit HEAD or any ref resolved by git, the warnings for a run

@@ -357,7 +357,7 @@ if tcase byte-flips; then
 # keeps none), so a flip inside a stored value that keeps every invariant
 # (a letter of a name, a digit of a timestamp, low bits of a stored mean)
 # would go unnoticed by design; with this seed and store no flip does
-# (README, Guarantees), and one that ever does fails here to be looked at.
+# (docs/guarantees.md), and one that ever does fails here to be looked at.
 # flip FILE: a copy of base.sqlite with 1-3 bytes XORed with 1..255 at
 # seeded offsets: the header, the schema page (page 1) or anywhere.  The
 # offsets and masks come from $RANDOM; one perl writes the copy (a
