@@ -342,6 +342,12 @@ int cli_opt_window(const struct opt *opt, const char *arg)
 	return rc;
 }
 
+void cli_regions_release(struct cli_regions *r)
+{
+	opt_list_release(&r->include);
+	opt_list_release(&r->exclude);
+}
+
 const char *cli_metric_words(int help)
 {
 	static struct buf words[2]; /* kept for the process */

@@ -189,6 +189,24 @@ const char *cli_metric_words(int help);
 		  "repeatable, unioned)",                                                          \
 		  NULL, cli_opt_ranks, 0, OPT_MULTI | OPT_MULTI_NUM)
 
+/*
+ * The options of every command that lists regions by name (diff, check,
+ * show, changes, report): --include and --exclude, in a struct
+ * cli_regions.  An option all of them take is a field here and a row of
+ * OPT__REGIONS: their help, man pages and completion list it, and it is
+ * parsed into the field; each command hands the fields to its core.
+ * Ownership: the lists borrow argv (cli_regions_release() frees them).
+ */
+struct cli_regions {
+	struct opt_list include, exclude;
+};
+#define CLI_REGIONS_INIT                                                                           \
+	{                                                                                          \
+		OPT_LIST_INIT, OPT_LIST_INIT                                                       \
+	}
+#define OPT__REGIONS(r) OPT__INCLUDE(&(r)->include), OPT__EXCLUDE(&(r)->exclude)
+void cli_regions_release(struct cli_regions *r);
+
 /* The run filters of runs and history (struct filter, filter.h):
  * --tag T (struct opt_list *), --branch B (const char **), --since DATE
  * and --until DATE (the char arrays of struct filter). */

@@ -102,7 +102,8 @@ static int compare_document(struct doc *d, const void *ctx)
 
 int cmd_compare(int argc, char **argv, int check)
 {
-	struct opt_list inc = OPT_LIST_INIT, exc = OPT_LIST_INIT, outs = OPT_LIST_INIT;
+	struct opt_list outs = OPT_LIST_INIT;
+	struct cli_regions regions = CLI_REGIONS_INIT;
 	struct opt_list same = OPT_LIST_INIT, allow = OPT_LIST_INIT;
 	const char *db = NULL;
 	const char *fmt = "table";
@@ -112,9 +113,8 @@ int cmd_compare(int argc, char **argv, int check)
 	int inconclusive = CLI_EXIT_INCONCLUSIVE;
 	/* The options of both, then those of diff only or check only. */
 #define COMPARE_OPTS                                                                               \
-	OPT__DB(&db), OPT__METRIC(&co.metric), OPT__INCLUDE(&inc), OPT__EXCLUDE(&exc),             \
-	    OPT__RANKS(&ranks), OPT__FORMAT_COMPARISON(&fmt, "table markdown csv json"),           \
-	    OPT__FILE_LIMITS(),                                                                    \
+	OPT__DB(&db), OPT__METRIC(&co.metric), OPT__REGIONS(&regions), OPT__RANKS(&ranks),         \
+	    OPT__FORMAT_COMPARISON(&fmt, "table markdown csv json"), OPT__FILE_LIMITS(),           \
 	    OPT_LIST(0, "output", &outs, "FORMAT=FILE",                                            \
 		     "also write the report in FORMAT to FILE (repeatable)"),                      \
 	    OPT__UNITS(), OPT__COLOR()
@@ -165,10 +165,10 @@ int cmd_compare(int argc, char **argv, int check)
 		co.nranks = ranks.len;
 	}
 	co.db_path = cli_db_path(db);
-	co.includes = inc.v;
-	co.ninclude = inc.n;
-	co.excludes = exc.v;
-	co.nexclude = exc.n;
+	co.includes = regions.include.v;
+	co.ninclude = regions.include.n;
+	co.excludes = regions.exclude.v;
+	co.nexclude = regions.exclude.n;
 	co.require_same = same.v;
 	co.nrequire_same = same.n;
 	co.allow_different = allow.v;
@@ -203,8 +203,7 @@ out:
 	buf_release(&q);
 	compare_release(&res);
 	i64vec_release(&ranks);
-	opt_list_release(&inc);
-	opt_list_release(&exc);
+	cli_regions_release(&regions);
 	opt_list_release(&outs);
 	opt_list_release(&same);
 	opt_list_release(&allow);

@@ -140,7 +140,7 @@ static int show_opt_sort(const struct opt *opt, const char *arg)
 int cmd_show(int argc, char **argv)
 {
 	const struct opt_cmd *self = &cmd_show_usage;
-	struct opt_list inc = OPT_LIST_INIT, exc = OPT_LIST_INIT;
+	struct cli_regions regions = CLI_REGIONS_INIT;
 	const char *db = NULL;
 	struct show_columns columns = {{SUMMARY_COL_REGION}, 0, NULL};
 	const char *fmt = "table";
@@ -156,8 +156,7 @@ int cmd_show(int argc, char **argv)
 	int code = CLI_EXIT_ERROR;
 	const struct opt opts[] = {
 	    OPT__DB(&db),
-	    OPT__INCLUDE(&inc),
-	    OPT__EXCLUDE(&exc),
+	    OPT__REGIONS(&regions),
 	    OPT__RANKS(&ranks),
 	    OPT_CALLBACK(0, "sort", &sort, "COLUMN",
 			 "name, or a column to sort by, largest first\n(default total)",
@@ -181,10 +180,10 @@ int cmd_show(int argc, char **argv)
 		so.ranks = ranks.v;
 		so.nranks = ranks.len;
 	}
-	so.includes = inc.v;
-	so.ninclude = inc.n;
-	so.excludes = exc.v;
-	so.nexclude = exc.n;
+	so.includes = regions.include.v;
+	so.ninclude = regions.include.n;
+	so.excludes = regions.exclude.v;
+	so.nexclude = regions.exclude.n;
 	ncols = columns.n;
 	if (!columns.text) {
 		for (c = 0; c < SUMMARY_NCOLS; c++)
@@ -225,7 +224,6 @@ out:
 	runarg_release(&arg);
 	runarg_db_release(&rdb);
 	i64vec_release(&ranks);
-	opt_list_release(&inc);
-	opt_list_release(&exc);
+	cli_regions_release(&regions);
 	return code;
 }
