@@ -9,6 +9,11 @@
  * CLI_EXIT_ERROR (2) on any error; check uses CLI_EXIT_FAIL (1) for a
  * regression and CLI_EXIT_INCONCLUSIVE (3) for an undecided statistical
  * check.
+ *
+ * Ownership: the strings returned (cli_db_path(), the format lists,
+ * cli_metric_words(), cli_msgq()'s) are static, kept for the process, or
+ * the caller's buffer; option callbacks write into the destination the
+ * table names, and lists borrow argv.
  */
 #ifndef SCOPEDB_CLI_H
 #define SCOPEDB_CLI_H
