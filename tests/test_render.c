@@ -106,6 +106,65 @@ static void test_escape(void **state)
 	buf_release(&b);
 }
 
+/* The escaped s is want (issue 29's escapers, one at a time). */
+#define EXPECT_ESCAPE(fn, s, want)                                                                 \
+	do {                                                                                       \
+		b.len = 0;                                                                         \
+		assert_int_equal(buf_puts(&b, ""), 0);                                             \
+		assert_int_equal(fn(&b, s), 0);                                                    \
+		assert_string_equal(b.data ? b.data : "", want);                                   \
+	} while (0)
+#define WJ "\xe2\x81\xa0"
+
+/* Issue 29: XML without the characters it forbids; CSV cells of data that
+ * a spreadsheet would compute, numbers kept; markdown without mentions,
+ * autolinks or issue references. */
+static void test_escape_hostile(void **state)
+{
+	struct buf b = BUF_INIT;
+
+	(void)state;
+	/* XML 1.0: U+FFFE and U+FFFF are no characters; U+FFFD, U+10000 and
+	 * the other planes are */
+	EXPECT_ESCAPE(escape_xml,
+		      "a\xef\xbf\xbe"
+		      "b\xef\xbf\xbf"
+		      "c\xef\xbf\xbd\xf0\x90\x80\x80",
+		      "a?b?c\xef\xbf\xbd\xf0\x90\x80\x80");
+	EXPECT_ESCAPE(escape_html, "\xef\xbf\xbf<", "?&lt;");
+	/* CSV data: OWASP's leading quote on = + - @ tab CR, at the start and
+	 * after each ';'; plain numbers as they are */
+	EXPECT_ESCAPE(escape_csv_data, "=HYPERLINK(\"http://x\",\"y\")",
+		      "\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\"");
+	EXPECT_ESCAPE(escape_csv_data, "=1+1", "'=1+1");
+	EXPECT_ESCAPE(escape_csv_data, "+1+cmd|' /C calc'!A0", "'+1+cmd|' /C calc'!A0");
+	EXPECT_ESCAPE(escape_csv_data, "-2+3", "'-2+3");
+	EXPECT_ESCAPE(escape_csv_data, "@SUM(A1)", "'@SUM(A1)");
+	EXPECT_ESCAPE(escape_csv_data, "\t=1", "'\t=1");
+	EXPECT_ESCAPE(escape_csv_data, "\r=1", "\"'\r=1\"");
+	EXPECT_ESCAPE(escape_csv_data, "nightly;=1+1;-x;ok", "nightly;'=1+1;'-x;ok");
+	EXPECT_ESCAPE(escape_csv_data, "-", "'-");
+	EXPECT_ESCAPE(escape_csv_data, "-0.5", "-0.5");
+	EXPECT_ESCAPE(escape_csv_data, "+3", "+3");
+	EXPECT_ESCAPE(escape_csv_data, "-1.5e-3;+.5;-7.", "-1.5e-3;+.5;-7.");
+	EXPECT_ESCAPE(escape_csv_data, "-1e", "'-1e");
+	EXPECT_ESCAPE(escape_csv_data, "a=b, c@d", "\"a=b, c@d\"");
+	EXPECT_ESCAPE(escape_csv_data, "", "");
+	EXPECT_ESCAPE(escape_csv_data, NULL, "");
+	/* scopedb's own numbers are not data: escape_csv leaves them */
+	EXPECT_ESCAPE(escape_csv, "-0.5", "-0.5");
+	/* markdown: an invisible word joiner where GitHub would ping or link */
+	EXPECT_ESCAPE(escape_md, "@user", "@" WJ "user");
+	EXPECT_ESCAPE(escape_md, "cc @org/team, me@example.com",
+		      "cc @" WJ "org/team, me@" WJ "example.com");
+	EXPECT_ESCAPE(escape_md, "see https://x.test/a_b", "see https:" WJ "//x.test/a\\_b");
+	EXPECT_ESCAPE(escape_md, "HTTP://x ftp://y", "HTTP:" WJ "//x ftp:" WJ "//y");
+	EXPECT_ESCAPE(escape_md, "www.x.test WwW.y", "www" WJ ".x.test WwW" WJ ".y");
+	EXPECT_ESCAPE(escape_md, "fixes #12 and #a", "fixes \\#" WJ "12 and \\#a");
+	EXPECT_ESCAPE(escape_md, "a:b ww.c", "a:b ww.c");
+	buf_release(&b);
+}
+
 /* One document using every kind of block and cell. */
 static void make(struct doc *d)
 {
@@ -309,6 +368,7 @@ TU_MAIN(NULL, NULL,
 	{
 	    cmocka_unit_test(test_jsonw),
 	    cmocka_unit_test(test_escape),
+	    cmocka_unit_test(test_escape_hostile),
 	    cmocka_unit_test(test_renderers),
 	    cmocka_unit_test(test_units),
 	    cmocka_unit_test(test_errors),
