@@ -2,15 +2,19 @@
  * test_render.c - the output layer on its own: the JSON writer's layouts,
  * escaping for each format, and one document (fields, spans, typed table
  * cells, None, emphasis, notes, per-format blocks and columns) through
- * every renderer.  The commands' documents are covered byte for byte by
+ * every renderer, and the hostile name corpus (hostile_names.h) through
+ * every escaper.  The commands' documents are covered byte for byte by
  * e2e_golden and test_report.
  */
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "render/escape.h"
 #include "render/jsonw.h"
 #include "render/render.h"
 #include "scopedb/err.h"
+#include "hostile_names.h"
 #include "testutil.h"
 
 static void test_jsonw(void **state)
@@ -162,6 +166,124 @@ static void test_escape_hostile(void **state)
 	EXPECT_ESCAPE(escape_md, "www.x.test WwW.y", "www" WJ ".x.test WwW" WJ ".y");
 	EXPECT_ESCAPE(escape_md, "fixes #12 and #a", "fixes \\#" WJ "12 and \\#a");
 	EXPECT_ESCAPE(escape_md, "a:b ww.c", "a:b ww.c");
+	buf_release(&b);
+}
+
+/* The character at s: its code point, *len its length; -1 when s starts
+ * no valid UTF-8 sequence. */
+static long utf8_at(const unsigned char *s, size_t *len)
+{
+	long cp;
+	size_t n, i;
+
+	if (s[0] < 0x80)
+		return *len = 1, s[0];
+	n = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc0 ? 2 : 0;
+	if (!n)
+		return -1;
+	cp = s[0] & (0x7f >> n);
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return -1;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	*len = n;
+	return cp;
+}
+
+/* 1 when the plain CSV cell s[0..n) is safe in a spreadsheet: no formula
+ * start, or a plain number. */
+static int csv_cell_safe(const char *s, size_t n)
+{
+	char num[64];
+	char *end;
+
+	if (!n || !strchr("=+-@\t\r", s[0]))
+		return 1;
+	if (n >= sizeof(num))
+		return 0;
+	memcpy(num, s, n);
+	num[n] = '\0';
+	(void)strtod(num, &end);
+	return *end == '\0';
+}
+
+/* Every name of the hostile corpus through every escaper: nothing a
+ * terminal, markdown, a spreadsheet, XML or HTML would act on is left. */
+static void test_escape_corpus(void **state)
+{
+	struct buf b = BUF_INIT;
+	size_t i, k, n;
+
+	(void)state;
+	for (i = 0; i < hostile_nnames; i++) {
+		const char *name = hostile_names[i];
+		const unsigned char *p;
+
+		/* terminal and diagnostics: no control character */
+		b.len = 0;
+		assert_int_equal(escape_plain(&b, name), 0);
+		assert_int_equal(escape_msg(&b, name), 0);
+		for (p = (const unsigned char *)b.data; *p; p += n) {
+			long cp = utf8_at(p, &n);
+
+			assert_true(cp >= 0x20 && cp != 0x7f && !(cp >= 0x80 && cp < 0xa0));
+		}
+		/* XML: only the characters XML 1.0 allows, markup escaped */
+		b.len = 0;
+		assert_int_equal(escape_xml(&b, name), 0);
+		for (p = (const unsigned char *)b.data; *p; p += n) {
+			long cp = utf8_at(p, &n);
+
+			assert_true((cp >= 0x20 && cp <= 0xd7ff) ||
+				    (cp >= 0xe000 && cp <= 0xfffd) || cp >= 0x10000);
+			assert_true(*p != '<' && *p != '>' && *p != '"');
+		}
+		/* markdown: no mention, autolink, issue reference or raw tag */
+		b.len = 0;
+		assert_int_equal(escape_md(&b, name), 0);
+		for (k = 0; k < b.len; k++) {
+			const char *q = b.data + k;
+
+			if (*q == '@')
+				assert_memory_equal(q + 1, WJ, 3);
+			assert_false(!strncmp(q, "://", 3));
+			assert_false(!strncasecmp(q, "www.", 4));
+			assert_false(*q == '#' && q[1] >= '0' && q[1] <= '9');
+			assert_false(*q == '<' && (k == 0 || q[-1] != '\\'));
+		}
+		/* CSV of data: no cell (after unquoting, split at ';') a
+		 * spreadsheet would compute */
+		b.len = 0;
+		assert_int_equal(escape_csv_data(&b, name), 0);
+		{
+			struct buf cell = BUF_INIT;
+			const char *q = b.data, *c;
+
+			if (*q == '"') {
+				for (q++; *q && !(q[0] == '"' && q[1] != '"'); q++) {
+					q += q[0] == '"';
+					buf_putc(&cell, *q);
+				}
+			} else {
+				buf_puts(&cell, q);
+			}
+			buf_puts(&cell, "");
+			for (c = cell.data; c;) {
+				const char *semi = strchr(c, ';');
+
+				assert_true(
+				    csv_cell_safe(c, semi ? (size_t)(semi - c) : strlen(c)));
+				c = semi ? semi + 1 : NULL;
+			}
+			buf_release(&cell);
+		}
+		/* JSON: valid UTF-8 */
+		b.len = 0;
+		assert_int_equal(escape_json(&b, name), 0);
+		for (p = (const unsigned char *)b.data; *p; p += n)
+			assert_true(utf8_at(p, &n) >= 0);
+	}
 	buf_release(&b);
 }
 
@@ -369,6 +491,7 @@ TU_MAIN(NULL, NULL,
 	    cmocka_unit_test(test_jsonw),
 	    cmocka_unit_test(test_escape),
 	    cmocka_unit_test(test_escape_hostile),
+	    cmocka_unit_test(test_escape_corpus),
 	    cmocka_unit_test(test_renderers),
 	    cmocka_unit_test(test_units),
 	    cmocka_unit_test(test_errors),
