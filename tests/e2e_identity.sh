@@ -73,6 +73,23 @@ expect 0 "select by the lowercase sha" $S show commit:abcdef0 --db "$db"
 prof upper2.h5
 expect 0 "--commit upper" $S ingest --db "$db" --commit 7E57AB1F upper2.h5
 equals "--commit lowercased" "$(ident upper2.h5)" "7e57ab1f -"
+# commit prefixes match in any case, as git takes BB02 for bb02 (issue 29);
+# also a commit stored upper case (by an older scopedb or the library)
+u2=$(sql "$db" "select id from runs where source_path = 'upper2.h5'")
+for sel in commit:7E57AB1F commit:7e57AB1F 7E57AB1F 7E57ab1f; do
+	run $S show "$sel" --db "$db" --format json
+	equals "show $sel" "$(printf '%s' "$out" | jq -r .run.id)" "$u2"
+done
+run $S runs --db "$db" --commit 7E57AB1F --format json
+equals "runs --commit 7E57AB1F" "$(printf '%s' "$out" | jq -c '[.[].id]')" "[$u2]"
+sqlite3 "$db" "update runs set commit_sha = 'ABCDEF0123456789ABCDEF0123456789ABCDEF01' where source_path = 'upper.h5'"
+u1=$(sql "$db" "select id from runs where source_path = 'upper.h5'")
+for sel in commit:abcdef0 ABCDEF0123 abcdef0123~0; do
+	run $S show "$sel" --db "$db" --format json
+	equals "show $sel (stored upper case)" "$(printf '%s' "$out" | jq -r .run.id)" "$u1"
+done
+run $S runs --db "$db" --commit abcDEF --format json
+equals "runs --commit abcDEF (stored upper case)" "$(printf '%s' "$out" | jq -c '[.[].id]')" "[$u1]"
 
 # --- a git work tree ----------------------------------------------------------
 mkdir repo

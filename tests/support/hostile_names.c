@@ -64,19 +64,45 @@ const char *const hostile_names[] = {
 };
 const size_t hostile_nnames = sizeof(hostile_names) / sizeof(hostile_names[0]);
 
-int hostile_names_profile(const char *path, long seed)
+int hostile_name_is_utf8(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p) {
+		size_t n = *p < 0x80		      ? 1
+			   : *p >= 0xf0 && *p <= 0xf4 ? 4
+			   : *p >= 0xe0		      ? 3
+			   : *p >= 0xc2		      ? 2
+						      : 0,
+		       k;
+
+		if (!n || (*p >= 0xf0 && n != 4))
+			return 0;
+		for (k = 1; k < n; k++)
+			if ((p[k] & 0xc0) != 0x80)
+				return 0;
+		p += n;
+	}
+	return 1;
+}
+
+int hostile_names_profile(const char *path, long seed, int utf8_only)
 {
 	struct h5write_opts o;
 	struct h5write_profile prof;
 	struct h5write_meta meta[2];
 	struct h5write_row *rows = calloc(2 * hostile_nnames, sizeof(*rows));
+	const char **names = calloc(hostile_nnames, sizeof(*names));
 	int64_t *v = calloc(2 * hostile_nnames * 6, sizeof(*v));
-	size_t i, c;
+	size_t i, c, n = 0;
 	int rc = -1;
 
-	if (!rows || !v)
+	if (!rows || !v || !names)
 		goto out;
-	for (i = 0; i < 2 * hostile_nnames; i++) {
+	for (i = 0; i < hostile_nnames; i++)
+		if (!utf8_only || hostile_name_is_utf8(hostile_names[i]))
+			names[n++] = hostile_names[i];
+	for (i = 0; i < 2 * n; i++) {
 		int64_t *starts = v + 6 * i, *ends = starts + 3, base = 1000 * (int64_t)i;
 
 		for (c = 0; c < 3; c++) {
@@ -85,15 +111,15 @@ int hostile_names_profile(const char *path, long seed)
 			ends[c] =
 			    starts[c] + (c == 0 ? 0 : 10 * (int64_t)c + (seed > 0 ? seed : 0));
 		}
-		rows[i].rank = (uint32_t)(i / hostile_nnames);
-		rows[i].region = hostile_names[i % hostile_nnames];
+		rows[i].rank = (uint32_t)(i / n);
+		rows[i].region = names[i % n];
 		rows[i].calls = 3;
 		rows[i].starts = starts;
 		rows[i].ends = ends;
-		rows[i].source_file = hostile_names[(i + 1) % hostile_nnames];
+		rows[i].source_file = names[(i + 1) % n];
 		rows[i].source_line = (int64_t)i;
-		rows[i].tags = hostile_names;
-		rows[i].ntags = hostile_nnames;
+		rows[i].tags = names;
+		rows[i].ntags = n;
 	}
 	memset(meta, 0, sizeof(meta));
 	meta[0].key = "label";
@@ -102,7 +128,7 @@ int hostile_names_profile(const char *path, long seed)
 	meta[1].str = "2026-01-01T00:00:00Z";
 	memset(&prof, 0, sizeof(prof));
 	prof.rows = rows;
-	prof.nrows = 2 * hostile_nnames;
+	prof.nrows = 2 * n;
 	prof.meta = meta;
 	prof.nmeta = 2;
 	memset(&o, 0, sizeof(o));
@@ -111,6 +137,7 @@ int hostile_names_profile(const char *path, long seed)
 	rc = h5write_file(path, &prof, &o) ? -1 : 0;
 out:
 	free(rows);
+	free(names);
 	free(v);
 	return rc;
 }

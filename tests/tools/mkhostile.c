@@ -4,7 +4,9 @@
  *                                tests/support/hostile_h5.h; e2e_hostile.sh)
  *   mkhostile names OUT.h5 [N]   a profile whose regions and tags are the
  *                                hostile name corpus (hostile_names.h),
- *                                with label name N (distinct per N)
+ *                                with label name N (distinct per N);
+ *                                names-utf8: only its valid UTF-8 names
+ *                                (what a PostgreSQL store takes)
  *   mkhostile list               the corpus, each name ended by a NUL byte
  *   mkhostile check csv|markdown FILE
  *                                check scopedb's output of that format for
@@ -160,8 +162,9 @@ int main(int argc, char **argv)
 		fputs("usage: mkhostile KIND OUT.h5 [AUX] | mkhostile list\n", stderr);
 		return 2;
 	}
-	if (!strcmp(argv[1], "names")
-		? hostile_names_profile(argv[2], argc > 3 ? strtol(argv[3], NULL, 10) : -1)
+	if (!strcmp(argv[1], "names") || !strcmp(argv[1], "names-utf8")
+		? hostile_names_profile(argv[2], argc > 3 ? strtol(argv[3], NULL, 10) : -1,
+					!strcmp(argv[1], "names-utf8"))
 		: hostile_h5_write(argv[1], argv[2], argc > 3 ? argv[3] : NULL)) {
 		fprintf(stderr, "mkhostile: cannot write %s '%s'\n", argv[1], argv[2]);
 		return 1;

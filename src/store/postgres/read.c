@@ -202,7 +202,8 @@ static int resolve_pin(struct store_conn *c, int64_t *out, const char *name)
 	return postgres_query_int(c, out, "SELECT run_id FROM pins WHERE name = $1", &p, 1);
 }
 
-/* The distinct commits starting with prefix, at most 6. */
+/* The distinct commits starting with prefix in any case (hex digits: git
+ * takes BB02 for bb02), at most 6. */
 static int resolve_commits(struct store_conn *c, struct buf *out, size_t *n, const char *prefix)
 {
 	struct pg_params p;
@@ -212,11 +213,11 @@ static int resolve_commits(struct store_conn *c, struct buf *out, size_t *n, con
 	*n = 0;
 	pp_init(&p);
 	pp_text(&p, prefix);
-	ret =
-	    postgres_exec(c, &r,
-			  "SELECT DISTINCT commit_sha FROM runs WHERE starts_with(commit_sha, $1) "
-			  "ORDER BY commit_sha LIMIT 6",
-			  &p, 0, "read");
+	ret = postgres_exec(
+	    c, &r,
+	    "SELECT DISTINCT commit_sha FROM runs WHERE starts_with(lower(commit_sha), lower($1)) "
+	    "ORDER BY commit_sha LIMIT 6",
+	    &p, 0, "read");
 	for (i = 0; !ret && i < PQntuples(r); i++, (*n)++)
 		if (buf_add(out, PQgetvalue(r, i, 0), strlen(PQgetvalue(r, i, 0)) + 1))
 			ret = ERR_NOMEM;
@@ -450,8 +451,8 @@ int postgres_run_where(struct buf *sql, struct pg_params *p, const struct filter
 	if (!ret && f->branch)
 		ret = where_add(sql, p, " AND runs.branch = ", f->branch, NULL, NULL, "");
 	if (!ret && f->commit)
-		ret = where_add(sql, p, " AND starts_with(runs.commit_sha, ", f->commit, NULL, NULL,
-				")");
+		ret = where_add(sql, p, " AND starts_with(lower(runs.commit_sha), lower(",
+				f->commit, NULL, NULL, "))");
 	if (!ret && f->label)
 		ret = where_add(sql, p, " AND runs.label = ", f->label, NULL, NULL, "");
 	if (!ret && f->since[0])

@@ -275,7 +275,8 @@ static char *sqlite_glob_prefix(const char *prefix)
 	return buf_finish(&b, rc || buf_putc(&b, '*'));
 }
 
-/* The distinct commits starting with prefix (an indexed GLOB), at most 6. */
+/* The distinct commits starting with prefix in any case (hex digits:
+ * git takes BB02 for bb02), at most 6. */
 static int resolve_commits(struct store_conn *st, struct buf *out, size_t *n, const char *prefix)
 {
 	sqlite3_stmt *s = NULL;
@@ -285,10 +286,11 @@ static int resolve_commits(struct store_conn *st, struct buf *out, size_t *n, co
 	*n = 0;
 	if (!pattern)
 		return ERR_NOMEM;
-	ret = sqlite_prepare(st, &s,
-			     "SELECT DISTINCT commit_sha FROM runs WHERE commit_sha GLOB ?1 "
-			     "ORDER BY commit_sha LIMIT 6",
-			     0, "read");
+	ret = sqlite_prepare(
+	    st, &s,
+	    "SELECT DISTINCT commit_sha FROM runs WHERE lower(commit_sha) GLOB lower(?1) "
+	    "ORDER BY commit_sha LIMIT 6",
+	    0, "read");
 	if (ret)
 		goto out;
 	rc = sqlite3_bind_text(s, 1, pattern, -1, SQLITE_STATIC);
@@ -601,8 +603,8 @@ int sqlite_run_where_build(struct run_where *w, const struct filter *f, int firs
 		rc = run_where_add(w, first, " AND runs.branch = ", f->branch, NULL, NULL, "");
 	if (!rc && f->commit) {
 		w->glob = sqlite_glob_prefix(f->commit);
-		rc = w->glob ? run_where_add(w, first, " AND runs.commit_sha GLOB ", w->glob, NULL,
-					     NULL, "")
+		rc = w->glob ? run_where_add(w, first, " AND lower(runs.commit_sha) GLOB lower(",
+					     w->glob, NULL, NULL, ")")
 			     : ERR_NOMEM;
 	}
 	if (!rc && f->label)
