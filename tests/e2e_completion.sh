@@ -133,51 +133,20 @@ no_pwned "bash: selectors and tags"
 
 if command -v zsh >/dev/null; then
 	# one store per name, so that TAB inserts it; the line as zsh shows it
+	# (typed into zsh on a pseudo-terminal: zsh_complete of e2e-lib.sh)
 	mkdir zf
 	"$S" completion zsh >zf/_scopedb
-	# Type each LINE and TAB into one interactive zsh on a pseudo-terminal
-	# (zsh/zpty), wait for WANT, print what the line became, clear it (^U).
-	cat >zcomplete.zsh <<'EOF'
-zmodload zsh/zpty || exit 3
-zpty z "zsh -f -i"
-zpty -w z "PS1='> '; unsetopt zle_bracketed_paste 2>/dev/null; fpath=($1 \$fpath); path=($2 \$path)"
-zpty -w z "autoload -Uz compinit; compinit -u -D; print READY"
-shift 2
-out= chunk=
-for ((i = 0; i < 100; i++)); do
-	zpty -rt z chunk && out+=$chunk
-	[[ $out == *READY*'> '* ]] && break
-	sleep 0.1
-done
-while (($# >= 2)); do
-	zpty -w -n z "$1"$'\t'
-	out=
-	for ((i = 0; i < 100; i++)); do
-		zpty -rt z chunk && out+=$chunk
-		[[ -n $out && $out == *$2* ]] && break
-		sleep 0.1
-	done
-	print -r -- "${out//$'\a'/}"
-	print -r -- "====="
-	zpty -w -n z $'\C-u'
-	shift 2
-done
-zpty -d z
-EOF
 	B=$(basename "$S")
 	GITHUB_SHA=1111111111111111111111111111111111111111 GITHUB_HEAD_REF='$(touch${IFS}PWNED)' \
 		"$S" ingest -q --db z1.sqlite a.h5 --tag 'x;touch PWNED' >/dev/null
 	"$S" ingest -q --db z2.sqlite b.h5 --commit abcd123 >/dev/null
-	zout=$(zsh -f zcomplete.zsh "$E2E_DIR/names/zf" "$(dirname "$S")" \
+	zsh_complete "$E2E_DIR/names/zf" "$(dirname "$S")" \
 		"$B runs --db z1.sqlite --branch " PWNED "$B show --db z2.sqlite label:" PWNED \
-		"$B runs --db z1.sqlite --tag " PWNED "$B runs --db n.sqlite --branch n" line 2>&1 |
-		tr -d '\r')
-	# zsec N: what the Nth line became
-	zsec() { printf '%s\n' "$zout" | awk -v n="$1" '/^=====$/ { k++; next } k == n - 1'; }
-	contains "zsh: --branch" "$(zsec 1)" '--branch \$\(touch\$\{IFS\}PWNED\)'
-	contains "zsh: label:" "$(zsec 2)" 'label:\`touch\ PWNED\`'
-	contains "zsh: --tag" "$(zsec 3)" '--tag x\;touch\ PWNED'
-	contains "zsh: a line break" "$(zsec 4)" "--branch new\$'\\n'line"
+		"$B runs --db z1.sqlite --tag " PWNED "$B runs --db n.sqlite --branch n" line
+	contains "zsh: --branch" "$(zsh_line 1)" '--branch \$\(touch\$\{IFS\}PWNED\)'
+	contains "zsh: label:" "$(zsh_line 2)" 'label:\`touch\ PWNED\`'
+	contains "zsh: --tag" "$(zsh_line 3)" '--tag x\;touch\ PWNED'
+	contains "zsh: a line break" "$(zsh_line 4)" "--branch new\$'\\n'line"
 	no_pwned "zsh"
 fi
 cd "$E2E_DIR" || exit 1

@@ -64,6 +64,20 @@ const char *const hostile_names[] = {
 };
 const size_t hostile_nnames = sizeof(hostile_names) / sizeof(hostile_names[0]);
 
+int hostile_csv_cell_safe(const char *s, size_t n)
+{
+	char num[64], *end;
+
+	if (!n || !strchr("=+-@\t\r", s[0]))
+		return 1;
+	if (n >= sizeof(num))
+		return 0;
+	memcpy(num, s, n);
+	num[n] = '\0';
+	(void)strtod(num, &end);
+	return *end == '\0' && !strpbrk(num, "iInN");
+}
+
 int hostile_name_is_utf8(const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;

@@ -21,6 +21,10 @@
 extern const char *const hostile_names[];
 extern const size_t hostile_nnames;
 
+/* 1 when the spreadsheet cell s[0..n) computes nothing: it starts with
+ * none of = + - @ tab CR, or it is a plain number (not inf or nan). */
+int hostile_csv_cell_safe(const char *s, size_t n);
+
 /* 1 when s is valid UTF-8 (what a PostgreSQL store takes as text). */
 int hostile_name_is_utf8(const char *s);
 

@@ -27,22 +27,6 @@
 #include "hostile_h5.h"
 #include "hostile_names.h"
 
-/* 1 when the cell s[0..n) a spreadsheet reads is safe: it starts with
- * none of = + - @ tab CR, or it is a plain number. */
-static int check_cell(const char *s, size_t n)
-{
-	char num[64], *end;
-
-	if (!n || !strchr("=+-@\t\r", s[0]))
-		return 1;
-	if (n >= sizeof(num))
-		return 0;
-	memcpy(num, s, n);
-	num[n] = '\0';
-	(void)strtod(num, &end);
-	return *end == '\0' && !strpbrk(num, "iInN"); /* not inf, nan */
-}
-
 /* check csv: every field (RFC 4180) and each ';'-separated part of it. */
 static int check_csv(const char *text)
 {
@@ -69,7 +53,7 @@ static int check_csv(const char *text)
 		cell[n] = '\0';
 		for (k = 0; k <= n; k++)
 			if (k == n || cell[k] == ';') {
-				if (!check_cell(cell + start, k - start)) {
+				if (!hostile_csv_cell_safe(cell + start, k - start)) {
 					fprintf(stderr, "csv: line %d: a formula: '%.*s'\n", line,
 						(int)(k - start), cell + start);
 					bad = 1;
