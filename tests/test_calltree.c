@@ -17,7 +17,9 @@
 #include "ingest/calltree.h"
 #include "scopedb/err.h"
 #include "scopedb/h5prof.h"
+#include "h5write.h"
 #include "testutil.h"
+#include "testutil_h5.h"
 
 #define MAXP 256
 
@@ -815,20 +817,20 @@ static int real_row(void *ctx, const struct h5prof_row *row)
 	r.has_events = row->has_events;
 	r.starts = row->starts;
 	r.durations = row->durations;
+	r.nest = row->nest;
 	r.exclusive = row->exclusive;
+	r.rank_last = row->rank_last;
 	return calltree_add(c->t, &r, &c->sink);
 }
 
-/* Read tests/data/real/NAME through h5prof and the builder. */
-static void run_real(const char *name, struct got *g)
+/* Read path through h5prof and the builder. */
+static void run_file(const char *path, struct got *g)
 {
-	char rel[200];
 	struct h5prof *p;
 	struct realctx c;
 
 	memset(g, 0, sizeof(*g));
-	snprintf(rel, sizeof(rel), "real/%s", name);
-	assert_int_equal(h5prof_open(&p, tu_fixture(rel)), 0);
+	assert_int_equal(h5prof_open(&p, path), 0);
 	g->names = (const char *const *)h5prof_info(p)->region_names;
 	assert_int_equal(calltree_new(&c.t), 0);
 	c.sink = got_sink(g);
@@ -846,6 +848,15 @@ static void run_real(const char *name, struct got *g)
 		g->names = (const char *const *)names;
 	}
 	h5prof_free(p);
+}
+
+/* Read tests/data/real/NAME through h5prof and the builder. */
+static void run_real(const char *name, struct got *g)
+{
+	char rel[200];
+
+	snprintf(rel, sizeof(rel), "real/%s", name);
+	run_file(tu_fixture(rel), g);
 }
 
 static void free_names(struct got *g, size_t n)
@@ -928,6 +939,82 @@ static void test_real_mpi2(void **state)
 	free_names(&g, 9);
 }
 
+/* ---- generated files: the reader and the builder together ---- */
+
+/* Rank 0: main [0, 1000] > A [100, 900] > A [200, 400] > B [250, 300],
+ * main > Z [950, 950] (zero-length), and on thread 1 a root B [150, 160];
+ * rank 1: main [0, 500] > B [10, 20], its ids 0 and 1 as on rank 0. */
+static void gen_rows(struct h5write_row rows[6])
+{
+	static const int64_t s0[] = {0}, e0[] = {1000}, c0[] = {0}, p0[] = {-1}, t0[] = {-1};
+	static const int64_t s1[] = {100, 200}, e1[] = {900, 400}, c1[] = {1, 2}, p1[] = {0, 1},
+			     t1[] = {-1, -1};
+	static const int64_t s2[] = {250, 150}, e2[] = {300, 160}, c2[] = {3, 5}, p2[] = {2, -1},
+			     t2[] = {-1, 1};
+	static const int64_t s3[] = {950}, e3[] = {950}, c3[] = {4}, p3[] = {0}, t3[] = {-1};
+	static const int64_t s4[] = {0}, e4[] = {500}, c4[] = {0}, p4[] = {-1};
+	static const int64_t s5[] = {10}, e5[] = {20}, c5[] = {1}, p5[] = {0};
+	const struct {
+		uint32_t rank;
+		const char *region;
+		size_t calls;
+		const int64_t *s, *e, *c, *p, *t;
+	} v[6] = {{0, "main", 1, s0, e0, c0, p0, t0},	{0, "A", 2, s1, e1, c1, p1, t1},
+		  {0, "B", 2, s2, e2, c2, p2, t2},	{0, "Z", 1, s3, e3, c3, p3, t3},
+		  {1, "main", 1, s4, e4, c4, p4, NULL}, {1, "B", 1, s5, e5, c5, p5, NULL}};
+	size_t i;
+
+	for (i = 0; i < 6; i++)
+		rows[i] = (struct h5write_row){.rank = v[i].rank,
+					       .region = v[i].region,
+					       .calls = v[i].calls,
+					       .starts = v[i].s,
+					       .ends = v[i].e,
+					       .source_line = -1,
+					       .call_ids = v[i].c,
+					       .parent_ids = v[i].p,
+					       .thread_ids = v[i].t};
+}
+
+/* The same tree from every layout, with ids or from containment. */
+static void test_generated(void **state)
+{
+	struct h5write_row rows[6];
+	struct h5write_profile prof = {rows, 6, NULL, 0};
+	int schema, ids;
+
+	(void)state;
+	gen_rows(rows);
+	for (schema = 1; schema <= 3; schema++) {
+		for (ids = 0; ids <= 1; ids++) {
+			struct h5write_opts o = tu_h5_opts(schema, 0);
+			const char *path = tu_path("gen.h5");
+			struct got g;
+
+			o.ids = ids;
+			o.lanes = 1;
+			assert_int_equal(h5write_file(path, &prof, &o), 0);
+			run_file(path, &g);
+			assert_int_equal(g.nranks, 2);
+			assert_int_equal(rank_info(&g, 0)->method,
+					 ids ? CALLTREE_IDS : CALLTREE_CONTAINMENT);
+			assert_int_equal(rank_info(&g, 0)->lanes, 2);
+			check_path(&g, 0, "main", 1, 0, 1000, 1000 - 800 - 0);
+			check_path(&g, 0, "main > A", 1, 1, 800, 800 - 50);
+			check_path(&g, 0, "main > A > B", 1, 0, 50, 50);
+			check_path(&g, 0, "main > Z", 1, 0, 0, 0);
+			check_path(&g, 0, "B", 1, 0, 10, 10);
+			check_path(&g, 1, "main", 1, 0, 500, 490);
+			check_path(&g, 1, "main > B", 1, 0, 10, 10);
+			assert_int_equal(g.npaths, 7);
+			/* the paths shared by both ranks are one node each */
+			assert_int_equal(g.nnodes, 6);
+			assert_int_equal(self_of(&g, 0, "B", NULL), 60);
+			free_names(&g, 4);
+		}
+	}
+}
+
 TU_MAIN(NULL, NULL,
 	{cmocka_unit_test(test_containment), cmocka_unit_test(test_recursion),
 	 cmocka_unit_test(test_a_b_a), cmocka_unit_test(test_zero_length),
@@ -936,4 +1023,5 @@ TU_MAIN(NULL, NULL,
 	 cmocka_unit_test(test_ids_issues), cmocka_unit_test(test_ids_sparse),
 	 cmocka_unit_test(test_budget), cmocka_unit_test(test_aggregate),
 	 cmocka_unit_test(test_too_deep), cmocka_unit_test(test_real_fib),
-	 cmocka_unit_test(test_real_nested), cmocka_unit_test(test_real_mpi2)})
+	 cmocka_unit_test(test_real_nested), cmocka_unit_test(test_real_mpi2),
+	 cmocka_unit_test(test_generated)})
