@@ -34,6 +34,7 @@ struct got {
 		uint64_t calls, nested;
 		int64_t total, self;
 		int64_t durs[16];
+		int whole; /* row_durations */
 	} paths[MAXP];
 	size_t npaths;
 	struct gself {
@@ -115,6 +116,12 @@ static int got_path(void *ctx, const struct calltree_path *p)
 	q->nested = p->nested;
 	q->total = p->total;
 	q->self = p->self;
+	q->whole = p->row_durations;
+	if (p->row_durations) {
+		assert_null(p->durations);
+		g->npaths++;
+		return 0;
+	}
 	for (i = 0; i < p->calls; i++) {
 		if (i)
 			assert_true(p->durations[i - 1] <= p->durations[i]);
@@ -324,6 +331,7 @@ static void test_containment(void **state)
 	struct got g;
 	struct calltree *t = run(c, N(c), 0, &g, nm);
 	enum calltree_self_source src;
+	size_t i;
 
 	(void)state;
 	assert_int_equal(g.nranks, 1);
@@ -345,6 +353,9 @@ static void test_containment(void **state)
 	check_path(&g, 0, "main > solve > assemble", 1, 0, 15, 15);
 	check_path(&g, 0, "main > solve > factorize", 1, 0, 25, 25);
 	check_path(&g, 0, "main > io", 1, 0, 20, 20);
+	/* every path has all the calls of its region: the rows' durations */
+	for (i = 0; i < g.npaths; i++)
+		assert_true(g.paths[i].whole);
 	assert_int_equal(self_of(&g, 0, "main", &src), 30);
 	assert_int_equal(src, CALLTREE_SELF_TREE);
 	assert_int_equal(self_of(&g, 0, "solve", NULL), 10);
@@ -372,6 +383,7 @@ static void test_recursion(void **state)
 	 * (80 - 30 - 30) + (30 - 5) + 5 + 30 + 7 = 87 = the total. */
 	check_path(&g, 0, "main > A", 2, 3, 80 + 7, 87);
 	p = find_path(&g, 0, "main > A");
+	assert_false(p->whole); /* 2 of A's 5 calls */
 	assert_int_equal(p->durs[0], 7);
 	assert_int_equal(p->durs[1], 80);
 	check_path(&g, 0, "main", 1, 0, 100, 100 - 87);
@@ -547,6 +559,11 @@ static void test_roots(void **state)
 	check_path(&g, 0, "A > io", 1, 0, 2, 2);
 	check_path(&g, 0, "B > io", 1, 0, 1, 1);
 	assert_int_equal(g.npaths, 4);
+	/* io is called from two places: each path has its own durations */
+	assert_true(find_path(&g, 0, "A")->whole);
+	assert_false(find_path(&g, 0, "A > io")->whole);
+	assert_int_equal(find_path(&g, 0, "A > io")->durs[0], 2);
+	assert_int_equal(find_path(&g, 0, "B > io")->durs[0], 1);
 	assert_int_equal(self_of(&g, 0, "io", NULL), 3);
 	/* nodes shared by the file: a second builder run is independent */
 	assert_int_equal(g.nnodes, 4);
@@ -675,6 +692,19 @@ static void test_budget(void **state)
 	assert_int_equal(g.ranks[0].calls, 3);
 	assert_int_equal(g.ranks[1].status, CALLTREE_OK);
 	check_path(&g, 1, "main > A", 1, 0, 10, 10);
+	calltree_free(t);
+
+	/* built on the worker: the rank in its hands is reaped (its calls
+	 * let go) before one being collected would be given up */
+	memset(&g, 0, sizeof(g));
+	g.names = nm;
+	assert_int_equal(calltree_new(&t), 0);
+	calltree_set_threaded(t);
+	calltree_set_budget(t, 4);
+	feed(t, c, N(c), 0, &g);
+	assert_int_equal(rank_info(&g, 0)->status, CALLTREE_OK);
+	assert_int_equal(rank_info(&g, 1)->status, CALLTREE_OK);
+	check_path(&g, 0, "main > A", 2, 0, 20, 20);
 	calltree_free(t);
 
 	/* one rank larger than the budget */
@@ -823,6 +853,9 @@ static int real_row(void *ctx, const struct h5prof_row *row)
 	return calltree_add(c->t, &r, &c->sink);
 }
 
+/* Build on the worker thread in run_file() (test_threaded). */
+static int use_thread;
+
 /* Read path through h5prof and the builder. */
 static void run_file(const char *path, struct got *g)
 {
@@ -833,6 +866,8 @@ static void run_file(const char *path, struct got *g)
 	assert_int_equal(h5prof_open(&p, path), 0);
 	g->names = (const char *const *)h5prof_info(p)->region_names;
 	assert_int_equal(calltree_new(&c.t), 0);
+	if (use_thread)
+		calltree_set_threaded(c.t);
 	c.sink = got_sink(g);
 	assert_int_equal(h5prof_read(p, real_row, &c), 0);
 	assert_int_equal(calltree_finish(c.t, &c.sink), 0);
@@ -1015,6 +1050,46 @@ static void test_generated(void **state)
 	}
 }
 
+/* The same results, in the same order, with the trees built on the
+ * worker thread. */
+static void test_threaded(void **state)
+{
+	static const char *const files[] = {"real/mpi2-base.h5", "real/fib-recursive.h5"};
+	struct h5write_row rows[6];
+	struct h5write_profile prof = {rows, 6, NULL, 0};
+	struct h5write_opts o = tu_h5_opts(3, 0);
+	struct got *a = calloc(1, sizeof(*a)), *b = calloc(1, sizeof(*b));
+	size_t i, f;
+
+	(void)state;
+	assert_non_null(a);
+	assert_non_null(b);
+	gen_rows(rows);
+	o.ids = o.lanes = 1;
+	assert_int_equal(h5write_file(tu_path("thr.h5"), &prof, &o), 0);
+	for (f = 0; f < 3; f++) {
+		const char *path = f < 2 ? tu_fixture(files[f]) : tu_path("thr.h5");
+
+		use_thread = 0;
+		run_file(path, a);
+		use_thread = 1;
+		run_file(path, b);
+		use_thread = 0;
+		assert_int_equal(a->nranks, b->nranks);
+		assert_memory_equal(a->ranks, b->ranks, a->nranks * sizeof(a->ranks[0]));
+		assert_int_equal(a->nnodes, b->nnodes);
+		assert_memory_equal(a->nodes, b->nodes, a->nnodes * sizeof(a->nodes[0]));
+		assert_int_equal(a->npaths, b->npaths);
+		assert_memory_equal(a->paths, b->paths, a->npaths * sizeof(a->paths[0]));
+		assert_int_equal(a->nselfs, b->nselfs);
+		assert_memory_equal(a->selfs, b->selfs, a->nselfs * sizeof(a->selfs[0]));
+		for (i = 0; i < 2; i++)
+			free_names(i ? b : a, f == 0 ? 9 : f == 1 ? 2 : 4);
+	}
+	free(a);
+	free(b);
+}
+
 TU_MAIN(NULL, NULL,
 	{cmocka_unit_test(test_containment), cmocka_unit_test(test_recursion),
 	 cmocka_unit_test(test_a_b_a), cmocka_unit_test(test_zero_length),
@@ -1024,4 +1099,4 @@ TU_MAIN(NULL, NULL,
 	 cmocka_unit_test(test_budget), cmocka_unit_test(test_aggregate),
 	 cmocka_unit_test(test_too_deep), cmocka_unit_test(test_real_fib),
 	 cmocka_unit_test(test_real_nested), cmocka_unit_test(test_real_mpi2),
-	 cmocka_unit_test(test_generated)})
+	 cmocka_unit_test(test_generated), cmocka_unit_test(test_threaded)})

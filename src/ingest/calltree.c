@@ -27,6 +27,8 @@
  * 2^(63 - log2 calls) ns, hours), qsort otherwise.  Scratch arrays are
  * kept between ranks (they grow to the largest rank).
  */
+#include <pthread.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,6 +46,12 @@ struct ct_row {
 	int64_t exclusive;
 };
 
+/* Nesting columns a rank's rows had (struct ct_rank.has). */
+#define CT_HAS_IDS 1u
+#define CT_HAS_THR 2u
+#define CT_HAS_TASK 4u
+#define CT_HAS_LANES (CT_HAS_THR | CT_HAS_TASK)
+
 /* A rank whose rows are being collected. */
 struct ct_rank {
 	uint32_t rank;
@@ -55,7 +63,8 @@ struct ct_rank {
 	size_t n, cap;		     /* calls held */
 	int64_t *start, *dur;
 	uint32_t *row;			 /* each call's row */
-	int64_t *cid, *pid, *thr, *task; /* NULL until a row has the column */
+	int64_t *cid, *pid, *thr, *task; /* allocated when a row had them */
+	unsigned has;			 /* CT_HAS_*: columns a row had */
 	uint64_t no_id;			 /* held calls without an id */
 	struct ct_row *rows;
 	size_t nrows, rcap;
@@ -69,18 +78,31 @@ struct ct_node {
 	uint32_t depth;
 	uint32_t wid;	/* id given to the sink, NONE until delivered */
 	uint32_t local; /* index among the rank's nodes, NONE = not used */
+	uint32_t row;	/* the rank's row of its calls */
+	int whole;	/* its outermost calls are all of that row's calls */
 	uint64_t calls, nested;
 	int64_t total, self;
 };
 
-/* Scratch of one rank's build, n values each. */
+/* Scratch of one rank's build, n values each (kept between ranks). */
 struct ct_scratch {
 	size_t cap;
-	uint32_t *lane, *seg, *order, *parent, *node;
-	int64_t *csum, *keys;
-	int64_t *rowself; /* per row */
+	uint32_t *lane;		/* each call's lane */
+	uint32_t *seg;		/* calls grouped by lane; then position of each call */
+	uint32_t *order;	/* the calls, parents first */
+	uint32_t *row;		/* gathered: each call's row */
+	uint32_t *parent;	/* gathered: the parent's position, NONE = a root */
+	uint32_t *node;		/* gathered: the node (the sweep's stack before) */
+	uint32_t *touched;	/* nodes used by the rank, in first use order */
+	int64_t *csum;		/* gathered: the direct children's durations */
+	int64_t *keys;		/* sort keys; gathered starts; outermost durations */
+	int64_t *tmp;		/* sort scratch; gathered durations */
+	int64_t *rowself;	/* per row */
+	uint32_t *cpar, *cnode; /* per row: the last parent node and its child */
 	size_t rowcap;
-	uint32_t *touched; /* nodes used by the rank, in first use order */
+	uint32_t *count; /* the radix sort's histograms */
+	uint32_t *idtab; /* dense ids: id - smallest -> call */
+	size_t idcap;
 };
 
 struct calltree {
@@ -94,6 +116,18 @@ struct calltree {
 	uint32_t *hash; /* (parent, region) -> node, NONE = empty */
 	size_t hcap;
 	struct ct_scratch s;
+	struct ct_rank *spare; /* the last rank built: the next one takes its arrays */
+	/* the worker thread (calltree_set_threaded()): it builds the job while
+	 * the caller collects the next rank; its results are recorded in rec
+	 * and replayed to the caller's sink when the job is reaped */
+	pthread_t thread;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int started, quit;
+	struct ct_rank *job; /* handed to the worker, not reaped yet */
+	int job_done, job_rc;
+	struct buf rec;
+	struct i64vec replay; /* a recorded path's durations */
 };
 
 /* ---- ranks being collected ---- */
@@ -151,8 +185,8 @@ static size_t ct_find(const struct calltree *t, uint32_t rank, int *found)
 	return lo;
 }
 
-/* The rank being collected, begun now if it is new; NULL when memory ran
- * out. */
+/* The rank being collected, begun now if it is new (with the arrays of
+ * the spare rank); NULL when memory ran out. */
 static struct ct_rank *ct_open(struct calltree *t, uint32_t rank)
 {
 	struct ct_rank *r;
@@ -165,9 +199,21 @@ static struct ct_rank *ct_open(struct calltree *t, uint32_t rank)
 	}
 	if (util_grow(&t->open, &t->ocap, t->nopen + 1, sizeof(*t->open), 8))
 		return NULL;
-	r = calloc(1, sizeof(*r));
-	if (!r)
-		return NULL;
+	if (t->spare) {
+		struct ct_rank *sp = t->spare;
+
+		t->spare = NULL;
+		r = sp;
+		memset(r, 0, offsetof(struct ct_rank, cap));
+		r->status = CALLTREE_OK;
+		r->has = 0;
+		r->no_id = 0;
+		r->nrows = 0;
+	} else {
+		r = calloc(1, sizeof(*r));
+		if (!r)
+			return NULL;
+	}
 	r->rank = rank;
 	r->seq = t->seq++;
 	memmove(t->open + at + 1, t->open + at, (t->nopen - at) * sizeof(*t->open));
@@ -188,7 +234,6 @@ static void ct_close(struct calltree *t, struct ct_rank *r)
 	memmove(t->open + at, t->open + at + 1, (t->nopen - at - 1) * sizeof(*t->open));
 	t->nopen--;
 	t->last = SIZE_MAX;
-	t->held -= r->n;
 }
 
 /* Grow one per-call array of r to cap values (NULL stays NULL). */
@@ -211,7 +256,7 @@ static int ct_reserve(struct ct_rank *r, size_t need)
 	size_t cap = r->cap ? r->cap : 1024;
 	uint32_t *rw;
 
-	if (r->n + need <= r->cap)
+	if (r->start && r->n + need <= r->cap)
 		return 0;
 	while (cap < r->n + need)
 		cap *= 2;
@@ -220,8 +265,12 @@ static int ct_reserve(struct ct_rank *r, size_t need)
 		return -1;
 	if (!r->start) {
 		r->start = malloc(cap * sizeof(*r->start));
+		if (!r->start)
+			return -1;
+	}
+	if (!r->dur) {
 		r->dur = malloc(cap * sizeof(*r->dur));
-		if (!r->start || !r->dur)
+		if (!r->dur)
 			return -1;
 	}
 	rw = realloc(r->row, cap * sizeof(*rw));
@@ -232,21 +281,23 @@ static int ct_reserve(struct ct_rank *r, size_t need)
 	return 0;
 }
 
-/* Copy the n values of src into col at r->n, or -1 (no column) into col;
- * a column met for the first time is created with -1 for earlier calls. */
-static int ct_copy_col(struct ct_rank *r, int64_t **col, const int64_t *src, size_t n)
+/* Copy the n values of src into col at r->n, or -1 (no column) into col
+ * once the rank has it (bit of r->has); a column met for the first time
+ * gets -1 for the earlier calls. */
+static int ct_copy_col(struct ct_rank *r, unsigned bit, int64_t **col, const int64_t *src, size_t n)
 {
 	size_t i;
 
-	if (!src && !*col)
+	if (!src && !(r->has & bit))
 		return 0;
 	if (!*col) {
 		*col = malloc(r->cap * sizeof(**col));
 		if (!*col)
 			return -1;
+	}
+	if (!(r->has & bit))
 		for (i = 0; i < r->n; i++)
 			(*col)[i] = -1;
-	}
 	if (src)
 		memcpy(*col + r->n, src, n * sizeof(**col));
 	else
@@ -284,13 +335,15 @@ static void ct_collect(struct calltree *t, struct ct_rank *r, const struct callt
 	ct_budget(t, r, row->calls);
 	if (r->status != CALLTREE_OK)
 		return;
-	if (ct_reserve(r, n) || ct_copy_col(r, &r->cid, ids ? nc->call_ids : NULL, n) ||
-	    ct_copy_col(r, &r->pid, ids ? nc->parent_ids : NULL, n) ||
-	    ct_copy_col(r, &r->thr, nc->thread_ids, n) ||
-	    ct_copy_col(r, &r->task, nc->task_ids, n)) {
+	if (ct_reserve(r, n) || ct_copy_col(r, CT_HAS_IDS, &r->cid, ids ? nc->call_ids : NULL, n) ||
+	    ct_copy_col(r, CT_HAS_IDS, &r->pid, ids ? nc->parent_ids : NULL, n) ||
+	    ct_copy_col(r, CT_HAS_THR, &r->thr, nc->thread_ids, n) ||
+	    ct_copy_col(r, CT_HAS_TASK, &r->task, nc->task_ids, n)) {
 		ct_give_up(t, r, CALLTREE_NOMEM);
 		return;
 	}
+	r->has |= (ids ? CT_HAS_IDS : 0) | (nc->thread_ids ? CT_HAS_THR : 0) |
+		  (nc->task_ids ? CT_HAS_TASK : 0);
 	at = r->n;
 	memcpy(r->start + at, row->starts, n * sizeof(*r->start));
 	memcpy(r->dur + at, row->durations, n * sizeof(*r->dur));
@@ -381,14 +434,25 @@ static int ct_child(struct calltree *t, uint32_t parent, uint32_t region, uint32
 
 /* ---- building one rank ---- */
 
+/* The radix sort's digits: at most 16 bits, so at most 4 passes over 64
+ * bits (histograms of 2^16 counts each). */
+#define CT_MAXDIGIT 16
+#define CT_PASSES 4
+
 /* The scratch arrays for n calls and nrows rows, or -1. */
 static int ct_scratch(struct ct_scratch *s, size_t n, size_t nrows)
 {
 	size_t cap = n ? n : 1;
 
+	if (!s->count) {
+		s->count = malloc(((size_t)CT_PASSES << CT_MAXDIGIT) * sizeof(*s->count));
+		if (!s->count)
+			return -1;
+	}
 	if (cap > s->cap) {
-		uint32_t **u[] = {&s->lane, &s->seg, &s->order, &s->parent, &s->node, &s->touched};
-		int64_t **w[] = {&s->csum, &s->keys};
+		uint32_t **u[] = {&s->lane,   &s->seg,	&s->order,  &s->row,
+				  &s->parent, &s->node, &s->touched};
+		int64_t **w[] = {&s->csum, &s->keys, &s->tmp};
 		size_t i;
 
 		for (i = 0; i < sizeof(u) / sizeof(u[0]); i++) {
@@ -413,6 +477,14 @@ static int ct_scratch(struct ct_scratch *s, size_t n, size_t nrows)
 		if (!v)
 			return -1;
 		s->rowself = v;
+		v = realloc(s->cpar, nrows * sizeof(*s->cpar));
+		if (!v)
+			return -1;
+		s->cpar = v;
+		v = realloc(s->cnode, nrows * sizeof(*s->cnode));
+		if (!v)
+			return -1;
+		s->cnode = v;
 		s->rowcap = nrows;
 	}
 	return 0;
@@ -423,13 +495,108 @@ static void ct_scratch_release(struct ct_scratch *s)
 	free(s->lane);
 	free(s->seg);
 	free(s->order);
+	free(s->row);
 	free(s->parent);
 	free(s->node);
 	free(s->touched);
 	free(s->csum);
 	free(s->keys);
+	free(s->tmp);
 	free(s->rowself);
+	free(s->cpar);
+	free(s->cnode);
+	free(s->count);
+	free(s->idtab);
 	memset(s, 0, sizeof(*s));
+}
+
+/* The number of bits of v (0 for 0). */
+static unsigned ct_bits(uint64_t v)
+{
+	unsigned b = 0;
+
+	while (v) {
+		b++;
+		v >>= 1;
+	}
+	return b;
+}
+
+/*
+ * Sort v[0..n) ascending, the values using their low bits only (LSD
+ * radix: as few passes as cover them with digits of at most 16 bits (and
+ * not many more buckets than values), the digits equal, e.g. 4 passes of
+ * 14 bits for 56 bits of 256K values: fewer passes over the data beat
+ * smaller histograms; all histograms counted in one read, passes where
+ * every value has the same digit skipped).  tmp holds n values; returns
+ * the array holding the result (v or tmp).
+ */
+static uint64_t *ct_radix(uint32_t *count, uint64_t *v, uint64_t *tmp, size_t n, unsigned bits)
+{
+	unsigned most = ct_bits((uint64_t)n) - 2, passes, p, digit;
+	uint64_t *src = v, *dst = tmp, mask;
+	size_t i, buckets;
+
+	if (n < 64 || !bits) {
+		for (i = 1; i < n; i++) {
+			uint64_t x = v[i];
+			size_t j = i;
+
+			for (; j > 0 && v[j - 1] > x; j--)
+				v[j] = v[j - 1];
+			v[j] = x;
+		}
+		return v;
+	}
+	most = most < 8 ? 8 : most > CT_MAXDIGIT ? CT_MAXDIGIT : most;
+	passes = (bits + most - 1) / most;
+	digit = (bits + passes - 1) / passes;
+	buckets = (size_t)1 << digit;
+	mask = buckets - 1;
+	memset(count, 0, passes * buckets * sizeof(*count));
+	for (i = 0; i < n; i++)
+		for (p = 0; p < passes; p++)
+			count[p * buckets + ((v[i] >> (p * digit)) & mask)]++;
+	for (p = 0; p < passes; p++) {
+		uint32_t *c = count + p * buckets, sum = 0;
+		unsigned shift = p * digit;
+		uint64_t *t;
+		size_t k;
+
+		if (c[(src[0] >> shift) & mask] == n)
+			continue;
+		for (k = 0; k < buckets; k++) {
+			uint32_t x = c[k];
+
+			c[k] = sum;
+			sum += x;
+		}
+		for (i = 0; i < n; i++)
+			dst[c[(src[i] >> shift) & mask]++] = src[i];
+		t = src;
+		src = dst;
+		dst = t;
+	}
+	return src;
+}
+
+/* Sort durations v[0..m) (>= 0) ascending, with s->tmp as scratch (the
+ * gathered durations are not needed any more when this runs). */
+static void ct_sort_durations(struct ct_scratch *s, int64_t *v, size_t m)
+{
+	uint64_t mx = 0, *res;
+	unsigned bits = 0;
+	size_t i;
+
+	for (i = 0; i < m; i++)
+		mx |= (uint64_t)v[i];
+	while (mx) {
+		bits++;
+		mx >>= 1;
+	}
+	res = ct_radix(s->count, (uint64_t *)v, (uint64_t *)s->tmp, m, bits);
+	if (res != (uint64_t *)v)
+		memcpy(v, res, m * sizeof(*v));
 }
 
 /* A lane: (thread, task) with negative values as -1. */
@@ -460,7 +627,7 @@ static int ct_lanes(struct ct_scratch *s, const struct ct_rank *r, size_t **off,
 
 	*off = NULL;
 	*nlanes = 0;
-	if (!r->thr && !r->task) {
+	if (!(r->has & CT_HAS_LANES)) {
 		o = malloc(2 * sizeof(*o));
 		if (!o)
 			return -1;
@@ -479,8 +646,8 @@ static int ct_lanes(struct ct_scratch *s, const struct ct_rank *r, size_t **off,
 	for (h = 0; h < cap; h++)
 		tab[h] = NONE;
 	for (i = 0; i < n; i++) {
-		int64_t th = r->thr && r->thr[i] >= 0 ? r->thr[i] : -1;
-		int64_t tk = r->task && r->task[i] >= 0 ? r->task[i] : -1;
+		int64_t th = (r->has & CT_HAS_THR) && r->thr[i] >= 0 ? r->thr[i] : -1;
+		int64_t tk = (r->has & CT_HAS_TASK) && r->task[i] >= 0 ? r->task[i] : -1;
 
 		for (h = ct_lane_hash(th, tk, cap - 1); tab[h] != NONE; h = (h + 1) & (cap - 1))
 			if (lanes[tab[h]].thr == th && lanes[tab[h]].task == tk)
@@ -563,23 +730,15 @@ static int ct_sortrec_cmp(const void *a, const void *b)
 	return (x->idx > y->idx) - (x->idx < y->idx);
 }
 
-static unsigned ct_bits(uint64_t v)
-{
-	unsigned b = 0;
-
-	while (v) {
-		b++;
-		v >>= 1;
-	}
-	return b;
-}
-
 /*
  * Sort the m calls seg[0..m) (in call order) into out by start ascending,
- * duration descending, call order.  -1 when memory ran out.
+ * duration descending, call order: a radix sort of (start - the lane's
+ * first start, position) packed in 64 bits when they fit, qsort
+ * otherwise; then runs of equal starts by duration.  -1 when memory ran
+ * out.
  */
-static int ct_sort_lane(const struct ct_rank *r, int64_t *keys, const uint32_t *seg, size_t m,
-			uint32_t *out)
+static int ct_sort_lane(struct ct_scratch *s, const struct ct_rank *r, const uint32_t *seg,
+			size_t m, uint32_t *out)
 {
 	int64_t mn, mx;
 	unsigned ib, kb;
@@ -597,13 +756,13 @@ static int ct_sort_lane(const struct ct_rank *r, int64_t *keys, const uint32_t *
 	ib = ct_bits((uint64_t)(m - 1));
 	kb = ct_bits((uint64_t)mx - (uint64_t)mn);
 	if (kb + ib <= 63) {
-		uint64_t mask = ((uint64_t)1 << ib) - 1;
+		uint64_t mask = ((uint64_t)1 << ib) - 1, *keys = (uint64_t *)s->keys, *v;
 
 		for (j = 0; j < m; j++)
-			keys[j] = (int64_t)(((uint64_t)r->start[seg[j]] - (uint64_t)mn) << ib | j);
-		util_sort_i64(keys, m);
+			keys[j] = ((uint64_t)r->start[seg[j]] - (uint64_t)mn) << ib | j;
+		v = ct_radix(s->count, keys, (uint64_t *)s->tmp, m, kb + ib);
 		for (j = 0; j < m; j++)
-			out[j] = seg[(uint64_t)keys[j] & mask];
+			out[j] = seg[v[j] & mask];
 	} else {
 		struct ct_sortrec *v = malloc(m * sizeof(*v));
 
@@ -662,51 +821,70 @@ static int ct_sort_lane(const struct ct_rank *r, int64_t *keys, const uint32_t *
 }
 
 /*
- * Containment in one lane: sweep the calls in[0..m), sorted, keeping the
- * open calls on a stack (stack: m values).  Sets parent and csum (the
- * direct children's durations) of each call.  1 on an overlap (info's
- * pair set), else 0.
+ * The calls of r in s->order copied into sorted position k: their starts
+ * (s->keys), durations (s->tmp) and rows (s->row), so that the passes
+ * after the sort read them in order.
  */
-static int ct_sweep(const struct ct_rank *r, const uint32_t *in, size_t m, uint32_t *stack,
-		    uint32_t *parent, int64_t *csum, struct calltree_rankinfo *info)
+static void ct_gather(struct ct_scratch *s, const struct ct_rank *r)
 {
-	size_t j, top = 0;
+	size_t k;
 
-	for (j = 0; j < m; j++) {
-		uint32_t c = in[j];
-		int64_t s = r->start[c], e = s + r->dur[c];
+	for (k = 0; k < r->n; k++) {
+		uint32_t c = s->order[k];
 
-		csum[c] = 0;
-		/* pop what closed before c starts: ends at or before its start
+		s->keys[k] = r->start[c];
+		s->tmp[k] = r->dur[c];
+		s->row[k] = r->row[c];
+	}
+}
+
+/*
+ * Containment in one lane: sweep the sorted calls [a, a + m) of s (in
+ * gathered positions), keeping the open calls on a stack (s->node).  Sets
+ * parent and csum (the direct children's durations) of each.  1 on an
+ * overlap (info's pair set), else 0.
+ */
+static int ct_sweep(struct ct_scratch *s, const struct ct_rank *r, size_t a, size_t m,
+		    struct calltree_rankinfo *info)
+{
+	const int64_t *st = s->keys, *du = s->tmp;
+	uint32_t *stack = s->node;
+	size_t k, top = 0;
+
+	for (k = a; k < a + m; k++) {
+		int64_t b = st[k], e = b + du[k];
+
+		s->csum[k] = 0;
+		/* pop what closed before k starts: ends at or before its start
 		 * (a zero-length call closes only after its instant) */
 		while (top) {
 			uint32_t o = stack[top - 1];
-			int64_t oe = r->start[o] + r->dur[o];
+			int64_t oe = st[o] + du[o];
 
-			if (oe < s || (oe == s && r->dur[o] > 0))
+			if (oe < b || (oe == b && du[o] > 0))
 				top--;
 			else
 				break;
 		}
 		if (top) {
 			uint32_t o = stack[top - 1];
-			int64_t oe = r->start[o] + r->dur[o];
+			int64_t oe = st[o] + du[o];
 
 			if (e > oe) {
-				info->region_a = r->rows[r->row[o]].region;
-				info->region_b = r->rows[r->row[c]].region;
-				info->start_a = r->start[o];
+				info->region_a = r->rows[s->row[o]].region;
+				info->region_b = r->rows[s->row[k]].region;
+				info->start_a = st[o];
 				info->end_a = oe;
-				info->start_b = s;
+				info->start_b = b;
 				info->end_b = e;
 				return 1;
 			}
-			parent[c] = o;
-			csum[o] += r->dur[c];
+			s->parent[k] = o;
+			s->csum[o] += du[k];
 		} else {
-			parent[c] = NONE;
+			s->parent[k] = NONE;
 		}
-		stack[top++] = c;
+		stack[top++] = (uint32_t)k;
 	}
 	return 0;
 }
@@ -725,80 +903,109 @@ static int ct_idrec_cmp(const void *a, const void *b)
 }
 
 /*
- * Parents from the ids: s->order (calls by id, so parents first),
- * s->parent and s->csum.  CALLTREE_IDS_USED, another enum calltree_ids_issue
- * when the ids cannot be used, or -1 when memory ran out.
+ * The calls of r in the order of their ids (so parents first) into
+ * s->order, and a lookup from id to call: a direct table when the ids are
+ * dense, else the sorted records.  CALLTREE_IDS_USED, _DUPLICATE, or -1
+ * when memory ran out.
+ */
+static int ct_id_order(struct ct_scratch *s, const struct ct_rank *r, int64_t *mn, uint32_t **tab,
+		       struct ct_idrec **recs)
+{
+	size_t n = r->n, i;
+	int64_t mx;
+
+	*tab = NULL;
+	*recs = NULL;
+	*mn = mx = r->cid[0];
+	for (i = 1; i < n; i++) {
+		*mn = r->cid[i] < *mn ? r->cid[i] : *mn;
+		mx = r->cid[i] > mx ? r->cid[i] : mx;
+	}
+	if ((uint64_t)(mx - *mn) < (uint64_t)n * 2 + 1024) {
+		/* dense ids (the usual 0, 1, 2...): a direct table */
+		size_t len = (size_t)(mx - *mn) + 1, k = 0;
+		uint32_t *t = s->idtab;
+
+		if (len > s->idcap) {
+			t = realloc(s->idtab, len * sizeof(*t));
+			if (!t)
+				return -1;
+			s->idtab = t;
+			s->idcap = len;
+		}
+		*tab = t;
+		for (i = 0; i < len; i++)
+			t[i] = NONE;
+		for (i = 0; i < n; i++) {
+			size_t at = (size_t)(r->cid[i] - *mn);
+
+			if (t[at] != NONE)
+				return CALLTREE_IDS_DUPLICATE;
+			t[at] = (uint32_t)i;
+		}
+		for (i = 0; i < len; i++)
+			if (t[i] != NONE)
+				s->order[k++] = t[i];
+		return CALLTREE_IDS_USED;
+	}
+	*recs = malloc(n * sizeof(**recs));
+	if (!*recs)
+		return -1;
+	for (i = 0; i < n; i++) {
+		(*recs)[i].id = r->cid[i];
+		(*recs)[i].idx = (uint32_t)i;
+	}
+	qsort(*recs, n, sizeof(**recs), ct_idrec_cmp);
+	for (i = 0; i < n; i++) {
+		if (i && (*recs)[i].id == (*recs)[i - 1].id)
+			return CALLTREE_IDS_DUPLICATE;
+		s->order[i] = (*recs)[i].idx;
+	}
+	return CALLTREE_IDS_USED;
+}
+
+/*
+ * Parents from the ids: s->order (calls by id, so parents first), the
+ * calls gathered in that order, s->parent and s->csum in gathered
+ * positions.  CALLTREE_IDS_USED, another enum calltree_ids_issue when the
+ * ids cannot be used, or -1 when memory ran out.
  */
 static int ct_from_ids(struct ct_scratch *s, const struct ct_rank *r,
 		       struct calltree_rankinfo *info)
 {
-	size_t n = r->n, i;
-	int64_t mn, mx;
+	size_t n = r->n, k;
+	int64_t mn;
 	uint32_t *tab = NULL;
 	struct ct_idrec *recs = NULL;
-	int issue = CALLTREE_IDS_USED;
+	int issue;
 
 	if (n == 0)
 		return CALLTREE_IDS_USED;
-	mn = mx = r->cid[0];
-	for (i = 1; i < n; i++) {
-		mn = r->cid[i] < mn ? r->cid[i] : mn;
-		mx = r->cid[i] > mx ? r->cid[i] : mx;
+	issue = ct_id_order(s, r, &mn, &tab, &recs);
+	if (issue)
+		goto out;
+	ct_gather(s, r);
+	/* the lookups give positions from here on: the table's entries (in id
+	 * order, so written in sequence), the records' indexes */
+	for (k = 0; k < n; k++) {
+		if (tab)
+			tab[r->cid[s->order[k]] - mn] = (uint32_t)k;
+		s->csum[k] = 0;
 	}
-	if ((uint64_t)(mx - mn) < (uint64_t)n * 2 + 1024) {
-		/* dense ids (the usual 0, 1, 2...): a direct table */
-		size_t len = (size_t)(mx - mn) + 1, k = 0;
+	for (k = 0; k < n; k++) {
+		uint32_t c = s->order[k], pk = NONE;
+		int64_t p = r->pid[c];
 
-		tab = malloc(len * sizeof(*tab));
-		if (!tab)
-			return -1;
-		for (i = 0; i < len; i++)
-			tab[i] = NONE;
-		for (i = 0; i < n; i++) {
-			size_t at = (size_t)(r->cid[i] - mn);
-
-			if (tab[at] != NONE) {
-				issue = CALLTREE_IDS_DUPLICATE;
-				goto out;
-			}
-			tab[at] = (uint32_t)i;
-		}
-		for (i = 0; i < len; i++)
-			if (tab[i] != NONE)
-				s->order[k++] = tab[i];
-	} else {
-		recs = malloc(n * sizeof(*recs));
-		if (!recs)
-			return -1;
-		for (i = 0; i < n; i++) {
-			recs[i].id = r->cid[i];
-			recs[i].idx = (uint32_t)i;
-		}
-		qsort(recs, n, sizeof(*recs), ct_idrec_cmp);
-		for (i = 0; i < n; i++) {
-			if (i && recs[i].id == recs[i - 1].id) {
-				issue = CALLTREE_IDS_DUPLICATE;
-				goto out;
-			}
-			s->order[i] = recs[i].idx;
-		}
-	}
-	for (i = 0; i < n; i++)
-		s->csum[i] = 0;
-	for (i = 0; i < n; i++) {
-		int64_t p = r->pid[i];
-		uint32_t q = NONE;
-
-		s->parent[i] = NONE;
+		s->parent[k] = NONE;
 		if (p < 0)
 			continue;
-		if (p >= r->cid[i]) {
+		if (p >= r->cid[c]) {
 			issue = CALLTREE_IDS_ORDER;
 			goto out;
 		}
 		if (tab) {
 			if (p >= mn)
-				q = tab[p - mn];
+				pk = tab[p - mn];
 		} else {
 			size_t lo = 0, hi = n;
 
@@ -811,29 +1018,28 @@ static int ct_from_ids(struct ct_scratch *s, const struct ct_rank *r,
 					hi = mid;
 			}
 			if (lo < n && recs[lo].id == p)
-				q = recs[lo].idx;
+				pk = (uint32_t)lo;
 		}
-		if (q == NONE) {
+		if (pk == NONE) {
 			info->orphans++;
 			continue;
 		}
-		if ((r->thr || r->task) && s->lane[q] != s->lane[i]) {
+		if ((r->has & CT_HAS_LANES) && s->lane[s->order[pk]] != s->lane[c]) {
 			info->crosslane++;
 			continue;
 		}
-		if (r->start[q] > r->start[i] ||
-		    r->start[i] + r->dur[i] > r->start[q] + r->dur[q]) {
+		if (s->keys[pk] > s->keys[k] || s->keys[k] + s->tmp[k] > s->keys[pk] + s->tmp[pk]) {
 			issue = CALLTREE_IDS_OUTSIDE;
 			goto out;
 		}
-		if (__builtin_add_overflow(s->csum[q], r->dur[i], &s->csum[q])) {
+		if (__builtin_add_overflow(s->csum[pk], s->tmp[k], &s->csum[pk])) {
 			issue = CALLTREE_IDS_CHILDREN;
 			goto out;
 		}
-		s->parent[i] = q;
+		s->parent[k] = pk;
 	}
-	for (i = 0; i < n; i++) {
-		if (s->csum[i] > r->dur[i]) {
+	for (k = 0; k < n; k++) {
+		if (s->csum[k] > s->tmp[k]) {
 			issue = CALLTREE_IDS_CHILDREN;
 			goto out;
 		}
@@ -841,25 +1047,8 @@ static int ct_from_ids(struct ct_scratch *s, const struct ct_rank *r,
 out:
 	if (issue != CALLTREE_IDS_USED)
 		info->orphans = info->crosslane = 0;
-	free(tab);
 	free(recs);
 	return issue;
-}
-
-/* The ct_child() of call c (whose parent is p), or an issue / -1. */
-static int ct_node_of(struct calltree *t, const struct ct_rank *r, uint32_t c, uint32_t p,
-		      int *outer)
-{
-	const struct ct_scratch *s = &t->s;
-	uint32_t region = r->rows[r->row[c]].region;
-
-	if (p != NONE && r->rows[r->row[p]].region == region) {
-		*outer = 0;
-		t->s.node[c] = s->node[p];
-		return 0;
-	}
-	*outer = 1;
-	return ct_child(t, p == NONE ? NONE : s->node[p], region, &t->s.node[c]);
 }
 
 /* Deliver rank r's status, paths and self times, then reset the nodes it
@@ -898,8 +1087,10 @@ static int ct_deliver(struct calltree *t, const struct ct_rank *r, struct calltr
 		pr.nested = nd->nested;
 		pr.total = nd->total;
 		pr.self = nd->self;
-		pr.durations = s->keys + off;
-		off += (size_t)nd->calls;
+		pr.row_durations = nd->whole;
+		pr.durations = nd->whole ? NULL : s->keys + off;
+		if (!nd->whole)
+			off += (size_t)nd->calls;
 		if (sink->path)
 			rc = sink->path(sink->ctx, &pr);
 	}
@@ -924,74 +1115,106 @@ static int ct_deliver(struct calltree *t, const struct ct_rank *r, struct calltr
 	return rc;
 }
 
-/* The numbers of rank r from s->order and s->parent: nodes, self times,
- * the outermost durations grouped by node in s->keys.  Returns 0, or -1
- * when memory ran out; *nused, *paths and info->paths_issue say what was
- * found. */
+/*
+ * The numbers of rank r from its calls gathered parents first (s->keys,
+ * s->tmp, s->row, s->parent, s->csum): each call's node and self time,
+ * the (node, rank) sums, the rows' self times, and the outermost
+ * durations grouped by node into s->keys (the starts are not needed any
+ * more).  Returns 0, or -1 when memory ran out; *nused, *paths and
+ * info->paths_issue say what was found.
+ */
 static int ct_numbers(struct calltree *t, const struct ct_rank *r, struct calltree_rankinfo *info,
 		      uint32_t *nused, int *paths)
 {
 	struct ct_scratch *s = &t->s;
-	size_t n = r->n, i;
+	size_t n = r->n, k;
 	uint32_t used = 0, l;
 	int64_t *off;
 
 	*paths = 1;
-	for (i = 0; i < r->nrows; i++)
-		s->rowself[i] = 0;
-	for (i = 0; i < n; i++) {
-		uint32_t c = s->order[i], p = s->parent[c];
-		int64_t self = r->dur[c] - s->csum[c];
-		int outer, rc;
+	for (k = 0; k < r->nrows; k++) {
+		s->rowself[k] = 0;
+		s->cnode[k] = NONE;
+	}
+	for (k = 0; k < n; k++) {
+		uint32_t p = s->parent[k], w = s->row[k], region = r->rows[w].region, nk;
+		int64_t self = s->tmp[k] - s->csum[k];
+		int outer = p == NONE || r->rows[s->row[p]].region != region, rc;
+		struct ct_node *nd;
 
-		s->rowself[r->row[c]] += self;
+		s->rowself[w] += self;
 		if (!*paths)
 			continue;
-		rc = ct_node_of(t, r, c, p, &outer);
-		if (rc < 0)
-			return -1;
-		if (rc) {
-			info->paths_issue = (enum calltree_paths_issue)rc;
-			*paths = 0;
-			continue;
-		}
-		{
-			struct ct_node *nd = &t->nodes[s->node[c]];
+		if (!outer) {
+			nk = s->node[p];
+		} else {
+			uint32_t pn = p == NONE ? NONE : s->node[p];
 
-			if (nd->local == NONE) {
-				nd->local = used;
-				s->touched[used++] = s->node[c];
-			}
-			if (outer) {
-				nd->calls++;
-				nd->total += r->dur[c];
+			/* a region is mostly called from one place: its row
+			 * remembers the last (parent node, node) */
+			if (s->cnode[w] != NONE && s->cpar[w] == pn) {
+				nk = s->cnode[w];
 			} else {
-				nd->nested++;
+				rc = ct_child(t, pn, region, &nk);
+				if (rc < 0)
+					return -1;
+				if (rc) {
+					info->paths_issue = (enum calltree_paths_issue)rc;
+					*paths = 0;
+					continue;
+				}
+				s->cpar[w] = pn;
+				s->cnode[w] = nk;
 			}
-			nd->self += self;
 		}
+		s->node[k] = nk;
+		nd = &t->nodes[nk];
+		if (nd->local == NONE) {
+			nd->local = used;
+			nd->row = w;
+			s->touched[used++] = nk;
+		}
+		if (outer) {
+			nd->calls++;
+			nd->total += s->tmp[k];
+		} else {
+			nd->nested++;
+		}
+		nd->self += self;
 	}
 	*nused = used;
 	if (!*paths)
 		return 0;
-	/* the outermost durations, grouped by node in first use order:
-	 * offsets in csum (no longer needed), values in keys */
+	/* the outermost durations of the nodes that do not have all their
+	 * row's calls, grouped by node in first use order: offsets in csum
+	 * (no longer needed), values in keys */
 	off = s->csum;
-	off[0] = 0;
-	for (l = 1; l < used; l++)
-		off[l] = off[l - 1] + (int64_t)t->nodes[s->touched[l - 1]].calls;
-	for (i = 0; i < n; i++) {
-		uint32_t c = s->order[i], p = s->parent[c];
+	for (l = 0, k = 0; l < used; l++) {
+		struct ct_node *nd = &t->nodes[s->touched[l]];
 
-		if (p != NONE && r->rows[r->row[p]].region == r->rows[r->row[c]].region)
-			continue;
-		s->keys[off[t->nodes[s->node[c]].local]++] = r->dur[c];
+		nd->whole = nd->calls == r->rows[nd->row].calls;
+		off[l] = (int64_t)k;
+		if (!nd->whole)
+			k += (size_t)nd->calls;
 	}
-	for (l = 0, i = 0; l < used; l++) {
-		size_t m = (size_t)t->nodes[s->touched[l]].calls;
+	if (k) {
+		for (k = 0; k < n; k++) {
+			uint32_t p = s->parent[k];
+			const struct ct_node *nd = &t->nodes[s->node[k]];
 
-		util_sort_i64(s->keys + i, m);
-		i += m;
+			if (nd->whole ||
+			    (p != NONE && r->rows[s->row[p]].region == r->rows[s->row[k]].region))
+				continue;
+			s->keys[off[nd->local]++] = s->tmp[k];
+		}
+	}
+	for (l = 0, k = 0; l < used; l++) {
+		const struct ct_node *nd = &t->nodes[s->touched[l]];
+
+		if (nd->whole)
+			continue;
+		ct_sort_durations(s, s->keys + k, (size_t)nd->calls);
+		k += (size_t)nd->calls;
 	}
 	return 0;
 }
@@ -1019,7 +1242,7 @@ static int ct_build(struct calltree *t, struct ct_rank *r, const struct calltree
 	}
 	info.lanes = nlanes;
 	info.method = CALLTREE_CONTAINMENT;
-	if (r->cid) {
+	if (r->has & CT_HAS_IDS) {
 		issue = r->no_id ? (int)CALLTREE_IDS_PARTIAL : ct_from_ids(s, r, &info);
 		if (issue < 0) {
 			info.status = CALLTREE_NOMEM;
@@ -1033,13 +1256,15 @@ static int ct_build(struct calltree *t, struct ct_rank *r, const struct calltree
 	if (info.method == CALLTREE_CONTAINMENT) {
 		/* no ids, or ids that cannot be used: containment per lane */
 		for (l = 0; l < nlanes; l++) {
-			size_t a = off[l], m = off[l + 1] - off[l];
-
-			if (ct_sort_lane(r, s->keys, s->seg + a, m, s->order + a)) {
+			if (ct_sort_lane(s, r, s->seg + off[l], off[l + 1] - off[l],
+					 s->order + off[l])) {
 				info.status = CALLTREE_NOMEM;
 				goto deliver;
 			}
-			if (ct_sweep(r, s->order + a, m, s->node, s->parent, s->csum, &info)) {
+		}
+		ct_gather(s, r);
+		for (l = 0; l < nlanes; l++) {
+			if (ct_sweep(s, r, off[l], off[l + 1] - off[l], &info)) {
 				info.status = CALLTREE_OVERLAP;
 				goto deliver;
 			}
@@ -1071,6 +1296,8 @@ int calltree_new(struct calltree **out)
 		return err_nomem();
 	t->max_held = CALLTREE_MAX_HELD;
 	t->last = SIZE_MAX;
+	buf_init(&t->rec);
+	i64vec_init(&t->replay);
 	*out = t;
 	return 0;
 }
@@ -1086,24 +1313,232 @@ void calltree_free(struct calltree *t)
 
 	if (!t)
 		return;
+	if (t->started) {
+		/* the job in hand, if any, is finished first */
+		pthread_mutex_lock(&t->mu);
+		while (t->job && !t->job_done)
+			pthread_cond_wait(&t->cv, &t->mu);
+		t->quit = 1;
+		pthread_cond_broadcast(&t->cv);
+		pthread_mutex_unlock(&t->mu);
+		pthread_join(t->thread, NULL);
+		pthread_cond_destroy(&t->cv);
+		pthread_mutex_destroy(&t->mu);
+	}
+	ct_rank_free(t->job);
+	buf_release(&t->rec);
+	i64vec_release(&t->replay);
 	for (i = 0; i < t->nopen; i++)
 		ct_rank_free(t->open[i]);
 	free(t->open);
 	free(t->nodes);
 	free(t->hash);
+	ct_rank_free(t->spare);
 	ct_scratch_release(&t->s);
 	free(t);
 }
 
-/* Build r, which leaves the open ranks, and free it. */
+/* Done with r (built): its calls are no longer held; it becomes the spare
+ * rank (whose arrays the next rank takes) when it holds more than the
+ * spare, else it is freed. */
+static void ct_retire(struct calltree *t, struct ct_rank *r)
+{
+	t->held -= r->n;
+	if (r->start && (!t->spare || r->cap >= t->spare->cap)) {
+		ct_rank_free(t->spare);
+		t->spare = r;
+		return;
+	}
+	ct_rank_free(r);
+}
+
+/* ---- the worker thread ---- */
+
+/* The kinds of recorded sink calls. */
+enum { CT_REC_RANK = 1, CT_REC_NODE, CT_REC_PATH, CT_REC_SELF };
+
+/* A recorded self time. */
+struct ct_recself {
+	uint32_t rank, region;
+	int64_t self;
+	enum calltree_self_source source;
+};
+
+static int ct_rec_put(struct calltree *t, unsigned char kind, const void *p, size_t n)
+{
+	int rc = buf_add(&t->rec, &kind, 1);
+
+	return rc ? rc : buf_add(&t->rec, p, n);
+}
+
+static int ct_rec_rank(void *ctx, const struct calltree_rankinfo *r)
+{
+	return ct_rec_put(ctx, CT_REC_RANK, r, sizeof(*r));
+}
+
+static int ct_rec_node(void *ctx, const struct calltree_node *n)
+{
+	return ct_rec_put(ctx, CT_REC_NODE, n, sizeof(*n));
+}
+
+static int ct_rec_path(void *ctx, const struct calltree_path *p)
+{
+	struct calltree *t = ctx;
+	int rc = ct_rec_put(t, CT_REC_PATH, p, sizeof(*p));
+
+	if (!rc && !p->row_durations)
+		rc = buf_add(&t->rec, p->durations, (size_t)p->calls * sizeof(*p->durations));
+	return rc;
+}
+
+static int ct_rec_self(void *ctx, uint32_t rank, uint32_t region, int64_t self,
+		       enum calltree_self_source source)
+{
+	struct ct_recself v;
+
+	memset(&v, 0, sizeof(v));
+	v.rank = rank;
+	v.region = region;
+	v.self = self;
+	v.source = source;
+	return ct_rec_put(ctx, CT_REC_SELF, &v, sizeof(v));
+}
+
+/* Hand what the worker recorded to sink, in order. */
+static int ct_replay(struct calltree *t, const struct calltree_sink *sink)
+{
+	const unsigned char *p = (const unsigned char *)t->rec.data, *end = p + t->rec.len;
+	int rc = 0;
+
+	while (p < end && !rc) {
+		unsigned char kind = *p++;
+
+		if (kind == CT_REC_RANK) {
+			struct calltree_rankinfo v;
+
+			memcpy(&v, p, sizeof(v));
+			p += sizeof(v);
+			rc = sink->rank ? sink->rank(sink->ctx, &v) : 0;
+		} else if (kind == CT_REC_NODE) {
+			struct calltree_node v;
+
+			memcpy(&v, p, sizeof(v));
+			p += sizeof(v);
+			rc = sink->node ? sink->node(sink->ctx, &v) : 0;
+		} else if (kind == CT_REC_PATH) {
+			struct calltree_path v;
+
+			memcpy(&v, p, sizeof(v));
+			p += sizeof(v);
+			if (!v.row_durations) {
+				/* copied out: the record need not be aligned */
+				t->replay.len = 0;
+				if (i64vec_reserve(&t->replay, (size_t)v.calls))
+					return ERR_NOMEM;
+				memcpy(t->replay.v, p, (size_t)v.calls * sizeof(int64_t));
+				p += (size_t)v.calls * sizeof(int64_t);
+				v.durations = t->replay.v;
+			}
+			rc = sink->path ? sink->path(sink->ctx, &v) : 0;
+		} else {
+			struct ct_recself v;
+
+			memcpy(&v, p, sizeof(v));
+			p += sizeof(v);
+			rc = sink->self ? sink->self(sink->ctx, v.rank, v.region, v.self, v.source)
+					: 0;
+		}
+	}
+	return rc;
+}
+
+static void *ct_worker_main(void *arg)
+{
+	struct calltree *t = arg;
+	const struct calltree_sink rec = {t, ct_rec_rank, ct_rec_node, ct_rec_path, ct_rec_self};
+
+	pthread_mutex_lock(&t->mu);
+	for (;;) {
+		struct ct_rank *r;
+		int rc;
+
+		while (!t->quit && (!t->job || t->job_done))
+			pthread_cond_wait(&t->cv, &t->mu);
+		if (t->quit)
+			break;
+		r = t->job;
+		pthread_mutex_unlock(&t->mu);
+		t->rec.len = 0;
+		rc = ct_build(t, r, &rec);
+		pthread_mutex_lock(&t->mu);
+		t->job_rc = rc;
+		t->job_done = 1;
+		pthread_cond_broadcast(&t->cv);
+	}
+	pthread_mutex_unlock(&t->mu);
+	return NULL;
+}
+
+void calltree_set_threaded(struct calltree *t)
+{
+	if (t->started)
+		return;
+	if (pthread_mutex_init(&t->mu, NULL))
+		return;
+	if (pthread_cond_init(&t->cv, NULL)) {
+		pthread_mutex_destroy(&t->mu);
+		return;
+	}
+	if (pthread_create(&t->thread, NULL, ct_worker_main, t)) {
+		pthread_cond_destroy(&t->cv);
+		pthread_mutex_destroy(&t->mu);
+		return;
+	}
+	t->started = 1;
+}
+
+/* Wait for the job, if any, hand its results to sink and retire it. */
+static int ct_reap(struct calltree *t, const struct calltree_sink *sink)
+{
+	int rc;
+
+	if (!t->job)
+		return 0;
+	pthread_mutex_lock(&t->mu);
+	while (!t->job_done)
+		pthread_cond_wait(&t->cv, &t->mu);
+	pthread_mutex_unlock(&t->mu);
+	rc = t->job_rc;
+	if (!rc)
+		rc = ct_replay(t, sink);
+	ct_retire(t, t->job);
+	t->job = NULL;
+	return rc;
+}
+
+/* Build r, which leaves the open ranks: on the worker (once the one
+ * before is reaped), or here. */
 static int ct_finish_rank(struct calltree *t, struct ct_rank *r, const struct calltree_sink *sink)
 {
 	int rc;
 
 	ct_close(t, r);
-	rc = ct_build(t, r, sink);
-	ct_rank_free(r);
-	return rc;
+	if (!t->started) {
+		rc = ct_build(t, r, sink);
+		ct_retire(t, r);
+		return rc;
+	}
+	rc = ct_reap(t, sink);
+	if (rc) {
+		ct_retire(t, r);
+		return rc;
+	}
+	pthread_mutex_lock(&t->mu);
+	t->job = r;
+	t->job_done = 0;
+	pthread_cond_broadcast(&t->cv);
+	pthread_mutex_unlock(&t->mu);
+	return 0;
 }
 
 int calltree_add(struct calltree *t, const struct calltree_row *row,
@@ -1111,6 +1546,7 @@ int calltree_add(struct calltree *t, const struct calltree_row *row,
 {
 	struct ct_rank *r = ct_open(t, row->rank);
 	struct ct_row *w;
+	int rc;
 
 	if (!r)
 		return err_nomem();
@@ -1124,6 +1560,14 @@ int calltree_add(struct calltree *t, const struct calltree_row *row,
 	if (row->has_events) {
 		r->event_rows++;
 		r->calls += row->calls;
+		/* the job's calls count until it is reaped: reap it before
+		 * giving up a rank for want of room, as if built at once */
+		if (row->calls && r->status == CALLTREE_OK && t->job &&
+		    t->held + row->calls > t->max_held) {
+			rc = ct_reap(t, sink);
+			if (rc)
+				return rc;
+		}
 		if (row->calls && r->status == CALLTREE_OK)
 			ct_collect(t, r, row); /* the calls of row r->nrows */
 	} else if (row->calls) {
@@ -1146,15 +1590,15 @@ int calltree_finish(struct calltree *t, const struct calltree_sink *sink)
 	size_t n = t->nopen, i;
 	int rc = 0;
 
-	if (!n)
-		return 0;
-	v = malloc(n * sizeof(*v));
-	if (!v)
-		return err_nomem();
-	memcpy(v, t->open, n * sizeof(*v));
-	qsort(v, n, sizeof(*v), ct_seq_cmp);
-	for (i = 0; i < n && !rc; i++)
-		rc = ct_finish_rank(t, v[i], sink);
-	free(v);
-	return rc;
+	if (n) {
+		v = malloc(n * sizeof(*v));
+		if (!v)
+			return err_nomem();
+		memcpy(v, t->open, n * sizeof(*v));
+		qsort(v, n, sizeof(*v), ct_seq_cmp);
+		for (i = 0; i < n && !rc; i++)
+			rc = ct_finish_rank(t, v[i], sink);
+		free(v);
+	}
+	return rc ? rc : ct_reap(t, sink);
 }

@@ -127,7 +127,11 @@ struct calltree_path {
 	uint64_t nested;	  /* its calls inside a call of the path */
 	int64_t total;		  /* sum of the outermost calls' durations */
 	int64_t self;		  /* sum over all its calls: duration - children's */
-	const int64_t *durations; /* calls values: outermost durations, ascending */
+	const int64_t *durations; /* calls values: outermost durations, ascending;
+				     NULL when row_durations */
+	int row_durations;	  /* its outermost calls are all the calls of its
+				     region on the rank: the durations are that
+				     row's (not repeated here) */
 };
 
 enum calltree_self_source {
@@ -148,6 +152,16 @@ struct calltree;
 
 int calltree_new(struct calltree **out);
 void calltree_free(struct calltree *t);
+
+/*
+ * Build each rank on a second thread while the next one is collected
+ * (when no thread can be started, nothing changes).  The sink is still
+ * called only from the caller's thread, from calltree_add() and
+ * calltree_finish(): a rank's results come once the next rank is handed
+ * over, or at the finish.  The calls of the rank being built count
+ * against the budget until then.
+ */
+void calltree_set_threaded(struct calltree *t);
 
 /* Testing hook: hold at most max_held calls (0: CALLTREE_MAX_HELD). */
 void calltree_set_budget(struct calltree *t, uint64_t max_held);
