@@ -523,26 +523,31 @@ static unsigned ct_bits(uint64_t v)
 }
 
 /*
- * Sort v[0..n) ascending, the values using their low bits only (LSD
- * radix: as few passes as cover them with digits of at most 16 bits (and
- * not many more buckets than values), the digits equal, e.g. 4 passes of
- * 14 bits for 56 bits of 256K values: fewer passes over the data beat
- * smaller histograms; all histograms counted in one read, passes where
- * every value has the same digit skipped).  tmp holds n values; returns
- * the array holding the result (v or tmp).
+ * Sort v[0..n) by their bits [lo, lo + bits), stably (LSD radix: as
+ * few passes as cover those bits with digits of at most 16 bits, and not
+ * many more buckets than values, the digits made equal: 3 passes of 13
+ * bits for the 38 bits of a 4-minute span of starts; fewer passes over
+ * the data beat smaller histograms.  All histograms are counted in one
+ * read; a pass where every value has the same digit is skipped.)  Values
+ * equal in those bits keep their order, so the bits below lo need no pass
+ * of their own.  tmp holds n values; returns the array holding the result
+ * (v or tmp).
  */
-static uint64_t *ct_radix(uint32_t *count, uint64_t *v, uint64_t *tmp, size_t n, unsigned bits)
+static uint64_t *ct_radix(uint32_t *count, uint64_t *v, uint64_t *tmp, size_t n, unsigned lo,
+			  unsigned bits)
 {
 	unsigned most = ct_bits((uint64_t)n) - 2, passes, p, digit;
 	uint64_t *src = v, *dst = tmp, mask;
 	size_t i, buckets;
 
 	if (n < 64 || !bits) {
+		uint64_t field = bits >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << bits) - 1) << lo;
+
 		for (i = 1; i < n; i++) {
 			uint64_t x = v[i];
 			size_t j = i;
 
-			for (; j > 0 && v[j - 1] > x; j--)
+			for (; j > 0 && (v[j - 1] & field) > (x & field); j--)
 				v[j] = v[j - 1];
 			v[j] = x;
 		}
@@ -556,10 +561,10 @@ static uint64_t *ct_radix(uint32_t *count, uint64_t *v, uint64_t *tmp, size_t n,
 	memset(count, 0, passes * buckets * sizeof(*count));
 	for (i = 0; i < n; i++)
 		for (p = 0; p < passes; p++)
-			count[p * buckets + ((v[i] >> (p * digit)) & mask)]++;
+			count[p * buckets + ((v[i] >> (lo + p * digit)) & mask)]++;
 	for (p = 0; p < passes; p++) {
 		uint32_t *c = count + p * buckets, sum = 0;
-		unsigned shift = p * digit;
+		unsigned shift = lo + p * digit;
 		uint64_t *t;
 		size_t k;
 
@@ -594,7 +599,7 @@ static void ct_sort_durations(struct ct_scratch *s, int64_t *v, size_t m)
 		bits++;
 		mx >>= 1;
 	}
-	res = ct_radix(s->count, (uint64_t *)v, (uint64_t *)s->tmp, m, bits);
+	res = ct_radix(s->count, (uint64_t *)v, (uint64_t *)s->tmp, m, 0, bits);
 	if (res != (uint64_t *)v)
 		memcpy(v, res, m * sizeof(*v));
 }
@@ -760,7 +765,9 @@ static int ct_sort_lane(struct ct_scratch *s, const struct ct_rank *r, const uin
 
 		for (j = 0; j < m; j++)
 			keys[j] = ((uint64_t)r->start[seg[j]] - (uint64_t)mn) << ib | j;
-		v = ct_radix(s->count, keys, (uint64_t *)s->tmp, m, kb + ib);
+		/* only the start's bits: equal starts keep their positions
+		 * order, which is the calls' order */
+		v = ct_radix(s->count, keys, (uint64_t *)s->tmp, m, ib, kb);
 		for (j = 0; j < m; j++)
 			out[j] = seg[v[j] & mask];
 	} else {
