@@ -23,9 +23,14 @@
  *     self time of each row.
  *
  * Sorting packs (start - lane minimum, position) into one 64-bit key for
- * the radix sort of util_sort_i64() when it fits (a lane spanning up to
- * 2^(63 - log2 calls) ns, hours), qsort otherwise.  Scratch arrays are
- * kept between ranks (they grow to the largest rank).
+ * a stable radix sort on the start's bits (ct_radix()) when it fits (a
+ * lane spanning up to 2^(63 - log2 calls) ns, hours), qsort otherwise;
+ * the calls are then gathered in that order, so that the sweep and the
+ * numbers read them in sequence.  Scratch arrays are kept between ranks
+ * (they grow to the largest rank), and a finished rank's arrays serve the
+ * next one.  With calltree_set_threaded() steps 1-4 run on a worker
+ * thread, which records what it would deliver (ct_rec_*); the caller's
+ * thread replays it to the sink when it hands over the next rank.
  */
 #include <pthread.h>
 #include <stddef.h>
