@@ -302,6 +302,7 @@ static int jp_meta_value(struct jsonprof *j, struct buf *b, struct buf *s, int *
 	j->t.pos++;
 	rc = buf_putc(b, '[');
 	while (!rc && (rc = jtok_more(&j->t, ']', first)) == 1) {
+		rc = 0;
 		if (!first && !skip)
 			rc = buf_putc(b, ',');
 		first = 0;
@@ -334,10 +335,9 @@ static int jp_metadata(struct jsonprof *j)
 	struct buf key = BUF_INIT, val = BUF_INIT, s = BUF_INIT;
 	int rc, first = 1;
 
-	if (jtok_peek(&j->t) != '{')
-		return j->t.failed ? j->t.fail_code
-				   : jtok_fail(&j->t, ERR_FORMAT, "\"metadata\" is not an object");
-	j->t.pos++;
+	rc = jtok_open(&j->t, '{', "\"metadata\"");
+	if (rc)
+		return rc;
 	jtok_keys_init(&keys);
 	while ((rc = jtok_more(&j->t, '}', first)) == 1) {
 		struct h5prof_meta *m;
@@ -420,10 +420,9 @@ static int jp_tags(struct jsonprof *j)
 	rc = jtok_null(&j->t);
 	if (rc)
 		return rc < 0 ? rc : 0;
-	if (jtok_peek(&j->t) != '[')
-		return j->t.failed ? j->t.fail_code
-				   : jtok_fail(&j->t, ERR_FORMAT, "\"tags\" is not an array");
-	j->t.pos++;
+	rc = jtok_open(&j->t, '[', "\"tags\"");
+	if (rc)
+		return rc;
 	while ((rc = jtok_more(&j->t, ']', first)) == 1) {
 		first = 0;
 		if (jtok_peek(&j->t) != '"')
@@ -492,10 +491,9 @@ static int jp_aggregate(struct jsonprof *j)
 	int rc, first = 1;
 	size_t i;
 
-	if (jtok_peek(&j->t) != '{')
-		return j->t.failed ? j->t.fail_code
-				   : jtok_fail(&j->t, ERR_FORMAT, "\"aggregate\" is not an object");
-	j->t.pos++;
+	rc = jtok_open(&j->t, '{', "\"aggregate\"");
+	if (rc)
+		return rc;
 	r->has_agg = 1;
 	jtok_keys_init(&keys);
 	while ((rc = jtok_more(&j->t, '}', first)) == 1) {
@@ -561,11 +559,9 @@ static int jp_row_parse(struct jsonprof *j)
 	int rc, first = 1, k;
 
 	jp_row_reset(r);
-	if (jtok_peek(&j->t) != '{')
-		return j->t.failed ? j->t.fail_code
-				   : jtok_fail(&j->t, ERR_FORMAT,
-					       "an element of \"regions\" is not an object");
-	j->t.pos++;
+	rc = jtok_open(&j->t, '{', "an element of \"regions\"");
+	if (rc)
+		return rc;
 	jtok_keys_init(&keys);
 	while ((rc = jtok_more(&j->t, '}', first)) == 1) {
 		const char *key;
@@ -818,10 +814,9 @@ static int jp_regions(struct jsonprof *j, h5prof_row_fn fn, void *ctx)
 	size_t index = 0;
 	int rc, first = 1;
 
-	if (jtok_peek(&j->t) != '[')
-		return j->t.failed ? j->t.fail_code
-				   : jtok_fail(&j->t, ERR_FORMAT, "\"regions\" is not an array");
-	j->t.pos++;
+	rc = jtok_open(&j->t, '[', "\"regions\"");
+	if (rc)
+		return rc;
 	while ((rc = jtok_more(&j->t, ']', first)) == 1) {
 		first = 0;
 		rc = jp_row_parse(j);
@@ -867,6 +862,9 @@ int jsonprof_read(struct jsonprof *j, h5prof_row_fn fn, void *ctx)
 	if (jtok_peek(t) != '{') {
 		if (t->failed)
 			return t->fail_code;
+		if (jtok_is_gzip(t) && t->pos < t->len && t->buf[t->pos] == 0x89)
+			return jp_fail(j, ERR_FORMAT,
+				       "a gzip-compressed HDF5 file; decompress it first (gunzip)");
 		return jp_fail(j, ERR_FORMAT, "not a scope-profiler profile (not a JSON object)");
 	}
 	t->pos++;

@@ -437,6 +437,20 @@ static int jtok_word(struct jtok *t, const char *word)
 	return 0;
 }
 
+int jtok_open(struct jtok *t, char c, const char *what)
+{
+	int got = jtok_peek(t);
+
+	if (got == (unsigned char)c) {
+		t->pos++;
+		return 0;
+	}
+	if (got < 0)
+		return t->failed ? t->fail_code
+				 : jtok_unexpected(t, -1, c == '{' ? "an object" : "an array");
+	return jtok_wrong_type(t, what, c == '{' ? "an object" : "an array");
+}
+
 int jtok_bool(struct jtok *t, int *out, const char *what)
 {
 	int c = jtok_peek(t);

@@ -106,6 +106,9 @@ int jtok_expect(struct jtok *t, char c);
  * was consumed, or this is the first member), 0 at the closing bracket
  * (consumed).  first is 1 right after the opening bracket. */
 int jtok_more(struct jtok *t, char close, int first);
+/* Consume '{' or '[' (after whitespace), else fail: "WHAT is a string,
+ * not an object", or "expected an array, found the end of the document". */
+int jtok_open(struct jtok *t, char c, const char *what);
 /* Kind of the next value (after whitespace), not consumed; fails on a
  * byte that starts no value. */
 int jtok_kind(struct jtok *t, enum jtok_kind *out);
