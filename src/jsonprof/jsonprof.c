@@ -68,6 +68,7 @@ struct jsonprof {
 	size_t npairs, pair_slots;
 	uint64_t max_rank1; /* largest rank + 1 */
 	uint64_t doc_ranks;
+	int have_doc_ranks;
 	size_t nagg;
 	struct jrow row;
 	struct jsonprof_nesting nest;
@@ -923,8 +924,10 @@ int jsonprof_read(struct jsonprof *j, h5prof_row_fn fn, void *ctx)
 			if (!rc && (v < 0 || v >= (int64_t)UINT32_MAX))
 				rc = jp_fail(j, ERR_FORMAT,
 					     "\"num_ranks\" is out of range (%" PRId64 ")", v);
-			if (!rc)
+			if (!rc) {
 				j->doc_ranks = (uint64_t)v;
+				j->have_doc_ranks = 1;
+			}
 		} else if (!strcmp(k, "event_data_available")) {
 			int b;
 
@@ -964,7 +967,11 @@ int jsonprof_read(struct jsonprof *j, h5prof_row_fn fn, void *ctx)
 			       "not a scope-profiler profile (no \"format\": \"" JSONPROF_FORMAT
 			       "\")");
 	(void)have_regions;
-	j->info.num_ranks = (uint32_t)(j->doc_ranks > j->max_rank1 ? j->doc_ranks : j->max_rank1);
+	/* upstream's own: "num_ranks" as written (a schema-1 run counts its
+	 * rank groups, which need not be 0..N-1); without it (or 0), the
+	 * largest rank + 1 */
+	j->info.num_ranks =
+	    (uint32_t)(j->have_doc_ranks && j->doc_ranks ? j->doc_ranks : j->max_rank1);
 	if (j->info.num_rows && j->nagg == j->info.num_rows)
 		j->info.layout = H5PROF_AGGREGATE;
 	j->info.meta = j->meta;
