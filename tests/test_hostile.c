@@ -521,7 +521,7 @@ static void test_byte_flips(void **state)
 	assert_true(refused >= nflips / 4);
 }
 
-/* A region name of 1 MB and a profile with 100k regions. */
+/* A region name of 1 MB and a profile with 100k regions, HDF5 and JSON. */
 static void test_absurd_sizes(void **state)
 {
 	int nreg = env_int("HOSTILE_REGIONS", DEFAULT_REGIONS);
@@ -563,13 +563,21 @@ static void test_absurd_sizes(void **state)
 	prof.nrows = 2;
 	o.gpu = 0;
 	assert_int_equal(h5write_file(tu_path("bigname.h5"), &prof, &o), 0);
-	assert_int_equal(
-	    try_ingest(tu_path("bigname.h5"), "1 MB region name", OUT_STORED, NULL, &run),
-	    OUT_STORED);
 	{
-		sqlite3 *h = db_open();
-		sqlite3_stmt *s = tu_sql_prepare(h, "SELECT count(*), sum(t.calls) " REGION_ROW);
+		struct jsonwrite_opts jo = {0, 0};
 
+		assert_int_equal(jsonwrite_file(tu_path("bigname.json"), &prof, &o, &jo), 0);
+	}
+	for (i = 0; i < 2; i++) {
+		const char *f = tu_path(i ? "bigname.json" : "bigname.h5");
+		sqlite3 *h;
+		sqlite3_stmt *s;
+
+		assert_int_equal(try_ingest(f, i ? "1 MB region name (JSON)" : "1 MB region name",
+					    OUT_STORED, NULL, &run),
+				 OUT_STORED);
+		h = db_open();
+		s = tu_sql_prepare(h, "SELECT count(*), sum(t.calls) " REGION_ROW);
 		step_run_name(s, run, big, (int)mb);
 		assert_int_equal(sqlite3_column_int64(s, 0), 2);
 		assert_int_equal(sqlite3_column_int64(s, 1), 4);
@@ -605,13 +613,22 @@ static void test_absurd_sizes(void **state)
 	prof.rows = rows;
 	prof.nrows = (size_t)nreg;
 	assert_int_equal(h5write_file(tu_path("many.h5"), &prof, &o), 0);
-	assert_int_equal(try_ingest(tu_path("many.h5"), "many regions", OUT_STORED, NULL, &run),
-			 OUT_STORED);
-	snprintf(sql, sizeof(sql),
-		 "SELECT num_regions = %d AND num_calls = %d AND (SELECT count(*) FROM timings "
-		 "WHERE run_id = %lld) = %d FROM runs WHERE id = %lld",
-		 nreg, nreg, (long long)run, nreg, (long long)run);
-	assert_int_equal(q_int(sql), 1);
+	{
+		struct jsonwrite_opts jo = {1, 0};
+
+		assert_int_equal(jsonwrite_file(tu_path("many.json.gz"), &prof, &o, &jo), 0);
+	}
+	for (i = 0; i < 2; i++) {
+		assert_int_equal(try_ingest(tu_path(i ? "many.json.gz" : "many.h5"),
+					    i ? "many regions (JSON)" : "many regions", OUT_STORED,
+					    NULL, &run),
+				 OUT_STORED);
+		snprintf(sql, sizeof(sql),
+			 "SELECT num_regions = %d AND num_calls = %d AND (SELECT count(*) FROM "
+			 "timings WHERE run_id = %lld) = %d FROM runs WHERE id = %lld",
+			 nreg, nreg, (long long)run, nreg, (long long)run);
+		assert_int_equal(q_int(sql), 1);
+	}
 	for (i = 0; i < nreg; i++)
 		free(names[i]);
 	free(names);

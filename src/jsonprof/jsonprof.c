@@ -59,6 +59,7 @@ struct jsonprof {
 	int have_st;
 	struct jtok t;
 	struct strmap names;
+	const char *names_base; /* names.arena.data when name_ptrs were set */
 	char **name_ptrs;
 	size_t name_cap;
 	struct h5prof_meta *meta;
@@ -683,9 +684,14 @@ static int jp_region_id(struct jsonprof *j, const char *name, uint32_t *out)
 		rc = util_grow(&j->name_ptrs, &j->name_cap, n + 1, sizeof(char *), 64);
 		if (rc)
 			return rc;
-		/* the arena may have moved: every pointer again */
-		for (i = 0; i <= n; i++)
-			j->name_ptrs[i] = (char *)strmap_get(&j->names, i);
+		/* when the arena moved (it doubles: rarely), every pointer
+		 * again, else only the new one */
+		if (j->names.arena.data != j->names_base) {
+			for (i = 0; i < n; i++)
+				j->name_ptrs[i] = (char *)strmap_get(&j->names, i);
+			j->names_base = j->names.arena.data;
+		}
+		j->name_ptrs[n] = (char *)strmap_get(&j->names, n);
 		j->info.region_names = j->name_ptrs;
 		j->info.num_regions = n + 1;
 	}
