@@ -76,31 +76,6 @@ struct jsonprof {
 	int read_done;
 };
 
-const char *jsonprof_q(const char *s)
-{
-	static char bufs[4][200];
-	static unsigned slot;
-	char *b = bufs[slot++ % 4];
-	size_t i = 0;
-
-	for (; *s && i < sizeof(bufs[0]) - 8; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c < 0x20 || c == 0x7f || c == '\'') {
-			snprintf(b + i, 5, "\\x%02x", c);
-			i += 4;
-		} else {
-			b[i++] = (char)c;
-		}
-	}
-	if (*s) {
-		memcpy(b + i, "...", 3);
-		i += 3;
-	}
-	b[i] = '\0';
-	return b;
-}
-
 int jsonprof_claims(const unsigned char *head, size_t n)
 {
 	size_t i = 0;
@@ -130,7 +105,7 @@ static int jsonprof_new(struct jsonprof **out, const char *path)
 	for (i = 0; i < NCOLS; i++)
 		i64vec_init(&j->row.col[i]);
 	j->path = util_strdup(path);
-	j->qpath = util_strdup(jsonprof_q(path));
+	j->qpath = util_strdup(util_quote_msg(path));
 	if (!j->path || !j->qpath) {
 		jsonprof_free(j);
 		return err_nomem();
@@ -346,11 +321,7 @@ static int jp_metadata(struct jsonprof *j)
 		int is_array = 0;
 
 		first = 0;
-		rc = jtok_string(&j->t, &key);
-		if (!rc)
-			rc = jtok_keys_add(&j->t, &keys, key.data, "\"metadata\"");
-		if (!rc)
-			rc = jtok_expect(&j->t, ':');
+		rc = jtok_key(&j->t, &keys, &key, "\"metadata\"");
 		if (rc)
 			break;
 		val.len = 0;
@@ -503,11 +474,7 @@ static int jp_aggregate(struct jsonprof *j)
 		int64_t scratch;
 
 		first = 0;
-		rc = jtok_string(&j->t, &r->key);
-		if (!rc)
-			rc = jtok_keys_add(&j->t, &keys, r->key.data, "\"aggregate\"");
-		if (!rc)
-			rc = jtok_expect(&j->t, ':');
+		rc = jtok_key(&j->t, &keys, &r->key, "\"aggregate\"");
 		if (rc)
 			break;
 		k = r->key.data;
@@ -569,11 +536,7 @@ static int jp_row_parse(struct jsonprof *j)
 		const char *key;
 
 		first = 0;
-		rc = jtok_string(&j->t, &r->key);
-		if (!rc)
-			rc = jtok_keys_add(&j->t, &keys, r->key.data, "a region row");
-		if (!rc)
-			rc = jtok_expect(&j->t, ':');
+		rc = jtok_key(&j->t, &keys, &r->key, "a region row");
 		if (rc)
 			break;
 		key = r->key.data;
@@ -713,9 +676,9 @@ static int jp_row_check(struct jsonprof *j, size_t index, struct h5prof_row *out
 		return jp_fail(j, ERR_FORMAT, "regions[%zu] has no \"name\"", index);
 	if (!r->has_rank)
 		return jp_fail(j, ERR_FORMAT, "regions[%zu] ('%s') has no \"rank\"", index,
-			       jsonprof_q(r->name.data));
+			       util_quote_msg(r->name.data));
 	snprintf(where, sizeof(where), "regions[%zu] (rank %" PRId64 ", region '%s')", index,
-		 r->rank, jsonprof_q(r->name.data));
+		 r->rank, util_quote_msg(r->name.data));
 	if (r->rank < 0 || r->rank >= (int64_t)UINT32_MAX)
 		return jp_fail(j, ERR_FORMAT, "%s: the rank is out of range (0 to %u)", where,
 			       UINT32_MAX - 1);
@@ -800,7 +763,7 @@ static int jp_row_check(struct jsonprof *j, size_t index, struct h5prof_row *out
 		return rc;
 	if (rc)
 		return jp_fail(j, ERR_FORMAT, "%s: rank %" PRIu32 " of region '%s' appears twice",
-			       where, out->rank, jsonprof_q(r->name.data));
+			       where, out->rank, util_quote_msg(r->name.data));
 	out->region = region;
 	/* tags, normalized as the HDF5 reader does */
 	r->tags.len = 0;
@@ -880,11 +843,7 @@ int jsonprof_read(struct jsonprof *j, h5prof_row_fn fn, void *ctx)
 		const char *k;
 
 		first = 0;
-		rc = jtok_string(t, &key);
-		if (!rc)
-			rc = jtok_keys_add(t, &keys, key.data, "the document");
-		if (!rc)
-			rc = jtok_expect(t, ':');
+		rc = jtok_key(t, &keys, &key, "the document");
 		if (rc)
 			break;
 		k = key.data;
@@ -902,7 +861,7 @@ int jsonprof_read(struct jsonprof *j, h5prof_row_fn fn, void *ctx)
 				    jp_fail(j, ERR_FORMAT,
 					    "not a scope-profiler profile (its format is '%s', not "
 					    "'" JSONPROF_FORMAT "')",
-					    jsonprof_q(s.data));
+					    util_quote_msg(s.data));
 			have_format = 1;
 		} else if (!strcmp(k, "format_version")) {
 			rc = jtok_int64(t, &v, "\"format_version\"");
@@ -922,7 +881,7 @@ int jsonprof_read(struct jsonprof *j, h5prof_row_fn fn, void *ctx)
 			if (!rc && s.len && strcmp(s.data, "nanoseconds") != 0)
 				rc = jp_fail(j, ERR_FORMAT,
 					     "unsupported time_unit '%s'; supported: nanoseconds",
-					     jsonprof_q(s.data));
+					     util_quote_msg(s.data));
 		} else if (!strcmp(k, "exporter")) {
 			rc = jp_opt_string(j, &s, "\"exporter\"");
 		} else if (!strcmp(k, "num_ranks")) {

@@ -73,8 +73,4 @@ const struct jsonprof_nesting *jsonprof_nesting(const struct jsonprof *j);
 
 void jsonprof_free(struct jsonprof *j);
 
-/* s escaped for a one-line message: control characters and quotes as
- * \xNN, cut after ~190 bytes (one of four rotating static buffers). */
-const char *jsonprof_q(const char *s);
-
 #endif

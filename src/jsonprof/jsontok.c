@@ -1005,11 +1005,7 @@ int jtok_skip(struct jtok *t, int depth)
 		jtok_keys_init(&keys);
 		while ((rc = jtok_more(t, '}', first)) == 1) {
 			first = 0;
-			rc = jtok_string(t, &key);
-			if (!rc)
-				rc = jtok_keys_add(t, &keys, key.data, "an object");
-			if (!rc)
-				rc = jtok_expect(t, ':');
+			rc = jtok_key(t, &keys, &key, "an object");
 			if (!rc)
 				rc = jtok_skip(t, depth + 1);
 			if (rc)
@@ -1040,6 +1036,15 @@ void jtok_keys_init(struct jtok_keys *k)
 void jtok_keys_release(struct jtok_keys *k)
 {
 	strmap_release(&k->m);
+}
+
+int jtok_key(struct jtok *t, struct jtok_keys *k, struct buf *key, const char *where)
+{
+	int rc = jtok_string(t, key);
+
+	if (!rc)
+		rc = jtok_keys_add(t, k, key->data, where);
+	return rc ? rc : jtok_expect(t, ':');
 }
 
 int jtok_keys_add(struct jtok *t, struct jtok_keys *k, const char *key, const char *where)

@@ -143,5 +143,7 @@ void jtok_keys_init(struct jtok_keys *k);
 void jtok_keys_release(struct jtok_keys *k);
 /* Add key; fails with "duplicate key 'KEY' in WHERE" when seen. */
 int jtok_keys_add(struct jtok *t, struct jtok_keys *k, const char *key, const char *where);
+/* The next member's key into key (added to k) and its ':'. */
+int jtok_key(struct jtok *t, struct jtok_keys *k, struct buf *key, const char *where);
 
 #endif

@@ -148,7 +148,7 @@ int profile_open_file(const char *path, int *fd, struct stat *st)
 	/* an empty file: say which format it was taken for */
 	if (rc == ERR_FORMAT && profile_name_is_json(path))
 		rc = err_set(ERR_FORMAT, "cannot read '%s': not a JSON profile (the file is empty)",
-			     jsonprof_q(path));
+			     util_quote_msg(path));
 	return rc;
 }
 
@@ -165,7 +165,7 @@ int profile_open(struct profile **out, const char *path, int fd, const struct st
 		n = pread(fd, head, sizeof(head), 0);
 	while (n < 0 && errno == EINTR);
 	if (n < 0)
-		return err_set(ERR_IO, "cannot read '%s': %s", jsonprof_q(path),
+		return err_set(ERR_IO, "cannot read '%s': %s", util_quote_msg(path),
 			       util_strerror_lc(errno));
 	for (i = 0; i < sizeof(profile_formats) / sizeof(profile_formats[0]); i++)
 		if (profile_formats[i]->claims(head, (size_t)n))
@@ -174,7 +174,7 @@ int profile_open(struct profile **out, const char *path, int fd, const struct st
 		return err_set(ERR_FORMAT,
 			       "cannot read '%s': not a JSON profile (it starts with neither '{' "
 			       "nor gzip data)",
-			       jsonprof_q(path));
+			       util_quote_msg(path));
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return err_nomem();
