@@ -460,6 +460,13 @@ static int jp_aggregate(struct jsonprof *j)
 	static const char *const ints[] = {"first", "last", "start_minimum", "end_maximum",
 					   "gpu_total"};
 	struct jrow *r = &j->row;
+	const struct {
+		const char *key;
+		int64_t *dst;
+	} req[] = {{"total", &r->agg_total},
+		   {"minimum", &r->agg_min},
+		   {"maximum", &r->agg_max},
+		   {"exclusive", &r->agg_excl}};
 	struct jtok_keys keys;
 	int rc, first = 1;
 	size_t i;
@@ -478,21 +485,17 @@ static int jp_aggregate(struct jsonprof *j)
 		if (rc)
 			break;
 		k = r->key.data;
+		for (i = 0; i < 4 && strcmp(k, req[i].key); i++)
+			;
 		if (!strcmp(k, "count")) {
 			rc = jtok_uint64(&j->t, &r->agg_count, "aggregate.count");
 			r->has_agg_key[0] = 1;
-		} else if (!strcmp(k, "total")) {
-			rc = jtok_int64(&j->t, &r->agg_total, "aggregate.total");
-			r->has_agg_key[1] = 1;
-		} else if (!strcmp(k, "minimum")) {
-			rc = jtok_int64(&j->t, &r->agg_min, "aggregate.minimum");
-			r->has_agg_key[2] = 1;
-		} else if (!strcmp(k, "maximum")) {
-			rc = jtok_int64(&j->t, &r->agg_max, "aggregate.maximum");
-			r->has_agg_key[3] = 1;
-		} else if (!strcmp(k, "exclusive")) {
-			rc = jtok_int64(&j->t, &r->agg_excl, "aggregate.exclusive");
-			r->has_agg_key[4] = 1;
+		} else if (i < 4) {
+			char what[40];
+
+			snprintf(what, sizeof(what), "aggregate.%s", req[i].key);
+			rc = jtok_int64(&j->t, req[i].dst, what);
+			r->has_agg_key[i + 1] = 1;
 		} else if (!strcmp(k, "gpu_count")) {
 			uint64_t u;
 

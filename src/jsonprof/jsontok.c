@@ -544,31 +544,14 @@ static int jtok_escape(struct jtok *t, struct buf *out)
 	s = t->buf + t->pos;
 	if (avail < 2)
 		return jtok_fail(t, ERR_FORMAT, "unterminated string");
-	switch (s[1]) {
-	case '"':
-	case '\\':
-	case '/':
+	if (s[1] != 'u') {
+		static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
+		const char *e = s[1] ? strchr(from, s[1]) : NULL;
+
+		if (!e)
+			return jtok_fail(t, ERR_FORMAT, "invalid escape in a string");
 		t->pos += 2;
-		return buf_putc(out, (char)s[1]);
-	case 'b':
-		t->pos += 2;
-		return buf_putc(out, '\b');
-	case 'f':
-		t->pos += 2;
-		return buf_putc(out, '\f');
-	case 'n':
-		t->pos += 2;
-		return buf_putc(out, '\n');
-	case 'r':
-		t->pos += 2;
-		return buf_putc(out, '\r');
-	case 't':
-		t->pos += 2;
-		return buf_putc(out, '\t');
-	case 'u':
-		break;
-	default:
-		return jtok_fail(t, ERR_FORMAT, "invalid escape in a string");
+		return buf_putc(out, to[e - from]);
 	}
 	if (avail < 6 || jtok_hex4(s + 2, &cp))
 		return jtok_fail(t, ERR_FORMAT, "invalid \\u escape in a string");
