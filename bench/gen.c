@@ -12,6 +12,9 @@
  * the same arguments always give the same file.  --gpu adds a GPU column
  * (every fourth region, -1 elsewhere); --gzip writes shuffle + deflate.
  *
+ * An OUT ending in .json (or .json.gz) gets the JSON twin of the same run
+ * instead (tools/jsonwrite.h; gzip-compressed for .json.gz).
+ *
  * --count N writes N files DIR/run-0000.h5 ... (OUT is then a directory)
  * with seeds S, S+1, ... and timestamps one day apart: the filler runs of
  * the history benchmarks.
@@ -35,6 +38,7 @@
 
 #include "scopedb/err.h"
 #include "h5write.h"
+#include "jsonwrite.h"
 #include "toolutil.h"
 
 const char *const toolutil_name = "gen";
@@ -49,7 +53,7 @@ struct genopts {
 
 static void gen_usage(FILE *f)
 {
-	fputs("usage: gen [options] OUT.h5\n"
+	fputs("usage: gen [options] OUT.h5|OUT.json|OUT.json.gz\n"
 	      "Write a synthetic schema-3 scope-profiler profile for the benchmarks.\n"
 	      "  --size S        small (4x32x1000), medium (64x256x1000) or\n"
 	      "                  large (1024x256x256) ranks x regions x calls\n"
@@ -262,7 +266,12 @@ static int gen_file(const struct genopts *o, const char *path, char *const *name
 				       {.key = "platform", .str = "linux-x86_64"},
 				       {.key = "scope_profiler_version", .str = "0.7.0"}};
 	struct h5write_stream *s = NULL;
+	struct jsonwrite_stream *js = NULL;
+	struct jsonwrite_opts jo = {0, 0};
 	struct h5write_row r;
+	size_t plen = strlen(path);
+	int json = (plen > 5 && !strcmp(path + plen - 5, ".json")) ||
+		   (plen > 8 && !strcmp(path + plen - 8, ".json.gz"));
 	int64_t *ev, *own = NULL, *nst = NULL, *nen = NULL, *nid = NULL, *npid = NULL;
 	uint64_t rank, ri;
 	int64_t y = 2024, m = 1, d = 1 + o->day;
@@ -297,9 +306,15 @@ static int gen_file(const struct genopts *o, const char *path, char *const *name
 	}
 	if (!ev)
 		toolutil_die("out of memory");
-	rc = h5write_stream_open(&s, path, (const char *const *)names, (size_t)o->regions, &wo);
-	if (!rc)
-		rc = h5write_stream_meta(s, meta, 4);
+	jo.gzip = json && !strcmp(path + plen - 3, ".gz");
+	if (json) {
+		rc = jsonwrite_stream_open(&js, path, &wo, &jo, o->ranks, meta, 4);
+	} else {
+		rc = h5write_stream_open(&s, path, (const char *const *)names, (size_t)o->regions,
+					 &wo);
+		if (!rc)
+			rc = h5write_stream_meta(s, meta, 4);
+	}
 	for (rank = 0; rank < o->ranks && !rc; rank++) {
 		if (o->nested) {
 			uint64_t c;
@@ -326,10 +341,10 @@ static int gen_file(const struct genopts *o, const char *path, char *const *name
 						 .call_ids = nid ? nid + at : NULL,
 						 .parent_ids = npid ? npid + at : NULL};
 			gen_row(o, rank, ri, ev, ev + o->calls, g);
-			rc = h5write_stream_row(s, &r);
+			rc = json ? jsonwrite_stream_row(js, &r) : h5write_stream_row(s, &r);
 		}
 	}
-	crc = s ? h5write_stream_close(s) : 0;
+	crc = s ? h5write_stream_close(s) : js ? jsonwrite_stream_close(js) : 0;
 	free(ev);
 	free(own);
 	free(nst);

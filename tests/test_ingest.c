@@ -14,6 +14,7 @@
 #include <sqlite3.h>
 
 #include "h5write.h"
+#include "jsonwrite.h"
 #include "ingest/ingest_nest.h"
 #include "scopedb/err.h"
 #include "scopedb/ingest.h"
@@ -745,6 +746,98 @@ static void test_calltree_overlap(void **state)
 	store_close(st);
 }
 
+/* A JSON profile's nesting columns reach the call tree as the HDF5 file's
+ * do: the JSON twin of a profile with ids and lanes (and of the same
+ * profile without them: containment) gives the same paths and self times. */
+static void test_calltree_json_twin(void **state)
+{
+	/* rank 0: main [0,100] > solve [10,60] > solve [20,50] (recursion),
+	 * and io [70,90] on thread 1; rank 1: main alone */
+	static const int64_t ms[] = {0}, me[] = {100}, ss[] = {10, 20}, se[] = {60, 50},
+			     is[] = {70}, ie[] = {90}, mid[] = {1}, mpar[] = {-1}, sid[] = {2, 3},
+			     spar[] = {1, 2}, iid[] = {4}, ipar[] = {-1}, thr0[] = {0},
+			     thr0b[] = {0, 0}, thr1[] = {1};
+	struct h5write_row rows[4] = {{.rank = 0,
+				       .region = "main",
+				       .calls = 1,
+				       .starts = ms,
+				       .ends = me,
+				       .source_line = -1,
+				       .call_ids = mid,
+				       .parent_ids = mpar,
+				       .thread_ids = thr0},
+				      {.rank = 0,
+				       .region = "solve",
+				       .calls = 2,
+				       .starts = ss,
+				       .ends = se,
+				       .source_line = -1,
+				       .call_ids = sid,
+				       .parent_ids = spar,
+				       .thread_ids = thr0b},
+				      {.rank = 0,
+				       .region = "io",
+				       .calls = 1,
+				       .starts = is,
+				       .ends = ie,
+				       .source_line = -1,
+				       .call_ids = iid,
+				       .parent_ids = ipar,
+				       .thread_ids = thr1},
+				      {.rank = 1,
+				       .region = "main",
+				       .calls = 1,
+				       .starts = ms,
+				       .ends = me,
+				       .source_line = -1,
+				       .call_ids = mid,
+				       .parent_ids = mpar,
+				       .thread_ids = thr0}};
+	struct h5write_profile prof = {rows, 4, NULL, 0};
+	static const char *const names[] = {"main", "solve", "io"};
+	struct jsonwrite_opts jo = {0, 0};
+	struct walked wh, wj;
+	char warn[512];
+	int ids;
+
+	(void)state;
+	for (ids = 0; ids <= 1; ids++) {
+		struct h5write_opts o = tu_h5_opts(3, 0);
+		const char *h5 = tu_path(ids ? "twin-ids.h5" : "twin.h5");
+		const char *js = tu_path(ids ? "twin-ids.json" : "twin.json");
+		size_t i;
+
+		o.ids = ids;
+		o.lanes = 1;
+		assert_int_equal(h5write_file(h5, &prof, &o), 0);
+		assert_int_equal(jsonwrite_file(js, &prof, &o, &jo), 0);
+		ingest_pending_free(walk_file(h5, names, &wh, warn, sizeof(warn)));
+		assert_string_equal(warn, "");
+		ingest_pending_free(walk_file(js, names, &wj, warn, sizeof(warn)));
+		assert_string_equal(warn, "");
+		assert_int_equal(wh.ok, 2);
+		assert_int_equal(wj.ok, wh.ok);
+		assert_int_equal(wj.npaths, wh.npaths);
+		/* main, main > solve (recursion collapsed), io on its own lane */
+		assert_int_equal(wh.npaths, 4);
+		for (i = 0; i < wh.npaths; i++) {
+			assert_int_equal(wj.paths[i].rank, wh.paths[i].rank);
+			assert_string_equal(wj.paths[i].path, wh.paths[i].path);
+			assert_int_equal(wj.paths[i].calls, wh.paths[i].calls);
+			assert_int_equal(wj.paths[i].nested, wh.paths[i].nested);
+			assert_int_equal(wj.paths[i].total, wh.paths[i].total);
+			assert_int_equal(wj.paths[i].self, wh.paths[i].self);
+			if (!strcmp(wh.paths[i].path, "main > solve")) {
+				assert_int_equal(wh.paths[i].calls, 1);
+				assert_int_equal(wh.paths[i].nested, 1);
+				assert_int_equal(wh.paths[i].total, 50);
+				assert_int_equal(wh.paths[i].self, 50);
+			}
+		}
+		assert_int_equal(wj.self_sum, wh.self_sum);
+	}
+}
+
 TU_MAIN(NULL, NULL,
 	{
 	    cmocka_unit_test(test_upstream_fixtures),
@@ -756,4 +849,5 @@ TU_MAIN(NULL, NULL,
 	    cmocka_unit_test(test_finish_temporary_store),
 	    cmocka_unit_test(test_calltree_real),
 	    cmocka_unit_test(test_calltree_overlap),
+	    cmocka_unit_test(test_calltree_json_twin),
 	})

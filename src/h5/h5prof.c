@@ -63,34 +63,10 @@ const char *h5prof_layout_name(enum h5prof_layout layout)
 	return "unknown";
 }
 
-/*
- * Escape s for a one-line message: control characters become \xNN and long
- * strings are cut.  Returns one of four rotating static buffers, enough for
- * the names quoted in a single message.
- */
+/* Escape s for a one-line message (util_quote_msg()). */
 const char *h5prof_q(const char *s)
 {
-	static char bufs[4][200];
-	static unsigned slot;
-	char *b = bufs[slot++ % 4];
-	size_t i = 0;
-
-	for (; *s && i < sizeof(bufs[0]) - 8; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c < 0x20 || c == 0x7f || c == '\'') {
-			snprintf(b + i, 5, "\\x%02x", c);
-			i += 4;
-		} else {
-			b[i++] = (char)c;
-		}
-	}
-	if (*s) {
-		memcpy(b + i, "...", 3);
-		i += 3;
-	}
-	b[i] = '\0';
-	return b;
+	return util_quote_msg(s);
 }
 
 /* err_set(code, "cannot read 'PATH': MSG") with MSG formatted from fmt. */

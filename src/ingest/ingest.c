@@ -2,7 +2,8 @@
  * ingest.c - one profile file into the store, in one short transaction.
  *
  * Issue 13: the file is read in a child process (util/child.h), which
- * opens it with h5prof_open(), validates it, streams its rows, summarises
+ * opens it with profile_open() (HDF5 or JSON, chosen by its content;
+ * profile.h), validates it, streams its rows, summarises
  * each (rowstat), sorts and encodes its durations (blob) and sends all of
  * it to this process as frames (wire.h).  Whatever libhdf5 does on a
  * damaged file (crash, endless loop, unbounded allocation) ends the child,
@@ -58,6 +59,7 @@
 #include "scopedb/h5prof.h"
 #include "scopedb/identity.h"
 #include "scopedb/ingest.h"
+#include "scopedb/profile.h"
 #include "ingest/calltree.h"
 #include "ingest/ingest_nest.h"
 #include "ingest/rowstat.h"
@@ -83,7 +85,7 @@ struct ingest_reader {
 	const char *path;
 	int fd;		/* the file, open once (hashed, and checked by the reader) */
 	struct stat st; /* its fstat() when opened */
-	struct h5prof *p;
+	struct profile *p;
 	const struct h5prof_info *info;
 	struct ingest_hash hash;
 	int hash_sent;
@@ -493,6 +495,16 @@ void ingest_result_release(struct ingest_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
+/* A readable file without a single (rank, region) row is not a profile:
+ * storing it would make every later check pass on nothing. */
+static int ingest_has_rows(const struct ingest_reader *r)
+{
+	if (r->info->num_regions == 0 || r->info->num_rows == 0)
+		return err_set(ERR_FORMAT, "'%s': not a scope-profiler profile (no regions found)",
+			       r->path);
+	return 0;
+}
+
 /*
  * The reader child's body: read path, send its info, rows and hash, then
  * WIRE_END or a WIRE_ERROR with the message.  It never touches the store
@@ -502,7 +514,7 @@ static int ingest_reader_main(void *arg, int fd)
 {
 	const struct ingest_ctx *c = arg;
 	struct ingest_reader r;
-	int rc;
+	int rc, final;
 
 	memset(&r, 0, sizeof(r));
 	r.path = c->path;
@@ -520,27 +532,31 @@ static int ingest_reader_main(void *arg, int fd)
 	if (!rc) {
 		/* each rank's tree is built while the next rank is read */
 		calltree_set_threaded(r.tree);
-		rc = h5prof_open_file(r.path, &r.fd, &r.st);
+		rc = profile_open_file(r.path, &r.fd, &r.st);
 	}
 	if (!rc)
-		rc = h5prof_open_stat(&r.p, r.path, &r.st);
+		rc = profile_open(&r.p, r.path, r.fd, &r.st);
 	if (rc)
 		goto out;
-	r.info = h5prof_info(r.p);
-	/* a readable HDF5 file without a single (rank, region) row is not a
-	 * profile: storing it would make every later check pass on nothing */
-	if (r.info->num_regions == 0 || r.info->num_rows == 0) {
-		rc = err_set(ERR_FORMAT, "'%s': not a scope-profiler profile (no regions found)",
-			     r.path);
-		goto out;
-	}
-	rc = ingest_hash_start(&r.hash, r.path, r.fd, &r.st);
+	r.info = profile_info(r.p);
+	/* the HDF5 reader knows the index before any row: the parent can
+	 * show progress against the total; a JSON profile's info is complete
+	 * (and sent) after its rows, which the parent keeps until then */
+	final = profile_info_final(r.p);
+	if (final)
+		rc = ingest_has_rows(&r);
 	if (!rc)
+		rc = ingest_hash_start(&r.hash, r.path, r.fd, &r.st);
+	if (!rc && final)
 		rc = wire_put_info(&r.w, r.info);
 	if (!rc)
 		rc = ingest_send_hash(&r, 0);
 	if (!rc)
-		rc = h5prof_read(r.p, ingest_row, &r);
+		rc = profile_read(r.p, ingest_row, &r);
+	if (!rc && !final)
+		rc = ingest_has_rows(&r);
+	if (!rc && !final)
+		rc = wire_put_info(&r.w, r.info);
 	if (!rc)
 		rc = calltree_finish(r.tree, &r.sink);
 	if (!rc)
@@ -556,7 +572,7 @@ out:
 	rc = wire_flush(&r.w) ? 1 : 0;
 	if (r.hash.started)
 		pthread_join(r.hash.thread, NULL);
-	h5prof_free(r.p);
+	profile_free(r.p);
 	if (r.fd >= 0)
 		close(r.fd);
 	i64vec_release(&r.sorted);
@@ -589,8 +605,9 @@ static int ingest_frame(struct ingest_ctx *c, const struct wire_frame *f)
 		c->info = &c->wi.info;
 		break;
 	case WIRE_ROW:
-		rc = c->have_info ? ingest_nest_row(&c->nest, f, c->info->num_regions)
-				  : ingest_nest_bad();
+		/* a JSON profile's info follows its rows: its region bound is
+		 * checked when the held rows are decoded against it */
+		rc = ingest_nest_row(&c->nest, f, c->have_info ? c->info->num_regions : SIZE_MAX);
 		c->events_done += wire_row_calls(f);
 		if (c->opts->progress && c->have_info)
 			c->opts->progress(c->opts->progress_ctx, c->events_done,
@@ -652,10 +669,10 @@ static int ingest_child_error(struct ingest_ctx *c, const struct child_status *c
 			       "stored",
 			       c->path, lim->timeout_s);
 	if (cs->end == CHILD_SIGNALED)
-		return err_set(ERR_FORMAT,
-			       "'%s': the HDF5 library crashed reading it (signal %d); nothing "
-			       "stored",
-			       c->path, cs->status);
+		return err_set(
+		    ERR_FORMAT, "'%s': the %s crashed reading it (signal %d); nothing stored",
+		    c->path, profile_name_is_json(c->path) ? "JSON reader" : "HDF5 library",
+		    cs->status);
 	return err_set(ERR_GENERIC,
 		       "'%s': the reader process ended without a result (exit status %d); "
 		       "nothing stored",
