@@ -267,4 +267,23 @@ done
 touch stop
 wait "$swapper"
 echo "swap loop: $changed of 30 ingests refused as changed"
+
+# JSON profiles (issue 25): every hostile case of hostile_json.h, through
+# ingest and show, exits 2 with one line naming the file and the cause,
+# and stores nothing
+jdb=$E2E_DIR/json.sqlite
+$MKPROFILE --ranks 2 --regions a,b --calls 5 ok.json >/dev/null || bad "mkprofile ok.json"
+$S ingest --db "$jdb" --commit abc1234 --quiet ok.json || bad "ingest ok.json"
+while read -r kind gz expect; do
+	f=$kind.json
+	[ "$gz" = 1 ] && f=$kind.json.gz
+	$MKHOSTILE "json-$kind" "$f" || bad "mkhostile json-$kind"
+	expect_error "json $kind" "cannot read '$f': .*|'$f': " $S ingest --db "$jdb" --commit abc1234 "$f"
+	contains "json $kind message" "$err" "$expect"
+	no_secret "json $kind" "$out$err"
+	expect_error "json $kind (show)" "'$f'" $S show "$f"
+	rm -f "$f"
+done < <($MKHOSTILE --json-cases)
+equals "json: nothing stored but ok.json" "$(sql "$jdb" 'select count(*) from runs')" 1
+
 finish

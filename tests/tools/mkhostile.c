@@ -2,6 +2,8 @@
  * mkhostile.c - hostile input for the end-to-end tests:
  *   mkhostile KIND OUT.h5 [AUX]  one hostile profile (the kinds of
  *                                tests/support/hostile_h5.h; e2e_hostile.sh)
+ *   mkhostile json-KIND OUT      one hostile JSON profile (hostile_json.h)
+ *   mkhostile --json-cases       one line per JSON case: "KIND GZIP EXPECTED"
  *   mkhostile names OUT.h5 [N]   a profile whose regions and tags are the
  *                                hostile name corpus (hostile_names.h),
  *                                with label name N (distinct per N);
@@ -25,6 +27,7 @@
 #include <strings.h>
 
 #include "hostile_h5.h"
+#include "hostile_json.h"
 #include "hostile_names.h"
 
 /* check csv: every field (RFC 4180) and each ';'-separated part of it. */
@@ -136,6 +139,19 @@ int main(int argc, char **argv)
 		bad = !strcmp(argv[2], "csv") ? check_csv(text) : check_md(text);
 		free(text);
 		return bad;
+	}
+	if (argc == 2 && !strcmp(argv[1], "--json-cases")) {
+		for (i = 0; i < hostile_json_ncases; i++)
+			printf("%s %d %s\n", hostile_json_cases[i].kind, hostile_json_cases[i].gzip,
+			       hostile_json_cases[i].expect);
+		return 0;
+	}
+	if (argc == 3 && !strncmp(argv[1], "json-", 5)) {
+		if (hostile_json_write(argv[1] + 5, argv[2])) {
+			fprintf(stderr, "mkhostile: cannot write %s '%s'\n", argv[1], argv[2]);
+			return 1;
+		}
+		return 0;
 	}
 	if (argc == 2 && !strcmp(argv[1], "list")) {
 		for (i = 0; i < hostile_nnames; i++)
