@@ -49,6 +49,7 @@
 #include "testutil_db.h"
 #include "testutil_h5.h"
 #include "testutil_store.h"
+#include "hostile_names.h"
 
 /* The standard profile: 13 index rows, 34 events. */
 #define STD_ROWS 13
@@ -638,33 +639,25 @@ static void test_absurd_sizes(void **state)
 }
 
 /* Names, tags, label and metadata with quotes, %, newlines, control bytes,
- * invalid UTF-8 and SQL metacharacters are stored byte for byte. */
+ * invalid UTF-8 and SQL metacharacters (the hostile name corpus,
+ * hostile_names.h) are stored byte for byte. */
 static void test_hostile_names(void **state)
 {
-	static const char *const names[] = {
-	    "it's",
-	    "say \"hi\"",
-	    "100%s %n %% %99999999d",
-	    "line1\nline2\r\n",
-	    "tab\there \x01\x1f\x7f",
-	    "bad utf-8 \xff\xfe\x80\xc3",
-	    "'; DROP TABLE runs; --",
-	    "Robert'); DELETE FROM timings; --",
-	    "back\\slash \\u0041 \\",
-	    "?1 :name @x $y ` [z]",
-	};
-	enum { N = sizeof(names) / sizeof(names[0]) };
+	const char *const *names = hostile_names;
+	enum { N = 64 }; /* at least hostile_nnames */
 	struct h5write_row rows[N];
 	struct h5write_profile prof;
 	struct h5write_opts o = opts_of(3, 0);
 	struct ingest_opts io;
 	int64_t starts[N], ends[N], run = 0;
+	const size_t n = hostile_nnames;
 	const char *metas[] = {"k'ey=v\"al;--\n%s", "x%n=DROP TABLE runs"};
 	size_t i;
 
 	(void)state;
+	assert_true(n <= N);
 	memset(rows, 0, sizeof(rows));
-	for (i = 0; i < N; i++) {
+	for (i = 0; i < n; i++) {
 		starts[i] = 100 * (int64_t)i;
 		ends[i] = starts[i] + 3;
 		rows[i].rank = 0;
@@ -672,19 +665,19 @@ static void test_hostile_names(void **state)
 		rows[i].calls = 1;
 		rows[i].starts = &starts[i];
 		rows[i].ends = &ends[i];
-		rows[i].source_file = names[N - 1 - i];
+		rows[i].source_file = names[n - 1 - i];
 		rows[i].source_line = (int64_t)i;
 		rows[i].tags = names;
-		rows[i].ntags = N;
+		rows[i].ntags = n;
 	}
 	memset(&prof, 0, sizeof(prof));
 	prof.rows = rows;
-	prof.nrows = N;
+	prof.nrows = n;
 	o.gpu = 0;
 	assert_int_equal(h5write_file(tu_path("names.h5"), &prof, &o), 0);
 	memset(&io, 0, sizeof(io));
 	io.tags = names;
-	io.ntags = N;
+	io.ntags = n;
 	io.label = names[6];
 	io.commit = names[7];
 	io.branch = names[2];
@@ -698,7 +691,7 @@ static void test_hostile_names(void **state)
 		/* every region name and its tags */
 		sqlite3_stmt *s = tu_sql_prepare(h, "SELECT t.tags, t.source_file " REGION_ROW);
 
-		for (i = 0; i < N; i++) {
+		for (i = 0; i < n; i++) {
 			char **tags = NULL;
 			size_t ntags = 0, k;
 
@@ -707,19 +700,19 @@ static void test_hostile_names(void **state)
 			    json_parse_strarray(&tags, &ntags,
 						(const char *)sqlite3_column_text(s, 0)),
 			    0);
-			assert_int_equal(ntags, N);
-			for (k = 0; k < N; k++)
+			assert_int_equal(ntags, n);
+			for (k = 0; k < n; k++)
 				assert_string_equal(tags[k], names[k]);
 			json_strarray_free(tags, ntags);
 			assert_string_equal((const char *)sqlite3_column_text(s, 1),
-					    names[N - 1 - i]);
+					    names[n - 1 - i]);
 		}
 		sqlite3_finalize(s);
 
 		/* run tags, label, commit, branch, metadata */
 		s = tu_sql_prepare(h, "SELECT count(*) FROM run_tags WHERE run_id = ?1 "
 				      "AND tag = ?2");
-		for (i = 0; i < N; i++) {
+		for (i = 0; i < n; i++) {
 			step_run_name(s, run, names[i], -1);
 			assert_int_equal(sqlite3_column_int(s, 0), 1);
 		}

@@ -254,7 +254,7 @@ static void test_duplicate_and_tags(void **state)
 	o.meta = meta;
 	o.nmeta = 2;
 	o.label = "base";
-	o.commit = "0123abcd";
+	o.commit = "0123ABcd"; /* hex: stored lower case (issue 29) */
 	o.branch = "main";
 	assert_int_equal(ingest_file(&r, st, tu_fixture("schema-3.h5"), &o), 0);
 	assert_int_equal(r.run_id, 1);

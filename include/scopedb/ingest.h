@@ -46,7 +46,7 @@ struct ingest_opts {
 	const char *const *tags; /* --tag values */
 	size_t ntags;
 	const char *label;	 /* NULL: the file's metadata label */
-	const char *commit;	 /* NULL: unset */
+	const char *commit;	 /* NULL: unset; hex digits are stored lower case */
 	const char *branch;	 /* NULL: unset */
 	const char *const *meta; /* "KEY=VALUE" strings (validated by ingest_meta_check) */
 	size_t nmeta;

@@ -226,7 +226,7 @@ int cmd_compare(int argc, char **argv, int check)
 					  res.verdict.kind == VERDICT_FAIL	     ? CLI_EXIT_FAIL
 					  : res.verdict.kind == VERDICT_INCONCLUSIVE ? inconclusive
 										     : CLI_EXIT_OK,
-					  outs.v, outs.n);
+					  outs.v, outs.n, co.db_path);
 	}
 out:
 	buf_release(&q);

@@ -44,6 +44,7 @@
  * frames: ingest_nest_walk() reads them back (ingest_nest.h); they are
  * not stored yet.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -450,11 +451,13 @@ static const char *ingest_meta_get(const struct h5prof_info *info, const char *k
 	return NULL;
 }
 
-/* Insert the run of a new file with its metadata and tags; sets run_id. */
+/* Insert the run of a new file with its metadata and tags; sets run_id.
+ * A commit of 4 to 64 hex digits is stored lower case (as git prints it;
+ * commit prefixes match in any case). */
 static int ingest_new_run(struct ingest_ctx *c, const char *sha)
 {
 	struct store_run run;
-	char now[32], recorded[32];
+	char now[32], recorded[32], commit[65];
 	const char *ts;
 	int64_t epoch;
 	int rc;
@@ -472,6 +475,14 @@ static int ingest_new_run(struct ingest_ctx *c, const char *sha)
 		run.recorded_at = NULL;
 	run.label = (char *)(c->opts->label ? c->opts->label : ingest_meta_get(c->info, "label"));
 	run.commit = (char *)c->opts->commit;
+	if (run.commit && identity_is_hex(run.commit, 4, 64)) {
+		size_t i;
+
+		for (i = 0; run.commit[i]; i++)
+			commit[i] = (char)tolower((unsigned char)run.commit[i]);
+		commit[i] = '\0';
+		run.commit = commit;
+	}
 	run.branch = (char *)c->opts->branch;
 	run.schema = c->info->schema;
 	run.layout = (char *)h5prof_layout_name(c->info->layout);
