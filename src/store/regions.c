@@ -1,0 +1,348 @@
+/*
+ * regions.c - regions and their rows: region ids, timings rows, the
+ * per-region aggregates and durations of diff, check and show, the
+ * per-rank totals, whole rows for copying a run, and the storage side of
+ * finishing a run, in the front end over any backend (see front.h).
+ *
+ * Region ids are cached for the write transaction (emptied by every
+ * begin, commit and rollback, so no id of a rolled-back row survives);
+ * timings rows go to the backend's bulk writer.  Every row read is checked
+ * (verify.h) before the caller sees it.  The durations of a region come
+ * from the blobs the read snapshot read ahead when the backend asks for
+ * that (ahead.c), else from one statement per region.
+ */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scopedb/err.h"
+#include "scopedb/store.h"
+#include "scopedb/util.h"
+#include "store/front.h"
+#include "store/rows.h"
+#include "store/verify.h"
+
+/* ---- writing a run ------------------------------------------------------- */
+
+int store_region_id(struct store *st, int64_t *out, const char *name)
+{
+	struct store_args a;
+	size_t k = st->writing ? strmap_find(&st->names, name) : STRMAP_NONE;
+	int found, ret;
+
+	if (k != STRMAP_NONE && k < st->ids.len) {
+		*out = st->ids.v[k];
+		return 0;
+	}
+	store_args_init(&a);
+	store_arg_text(&a, name);
+	ret = store_sql_int(st, out, &found, SQL_REGION_FIND, &a);
+	if (!ret && !found) {
+		ret = store_sql_int(st, out, &found, SQL_REGION_ADD, &a);
+		if (!ret && !found)
+			ret = err_set(ERR_STORE, "cannot update store '%s': no region id returned",
+				      st->location);
+	}
+	store_args_release(&a);
+	if (!ret && st->writing) {
+		ret = strmap_intern(&k, &st->names, name);
+		if (!ret && k == st->ids.len)
+			ret = i64vec_push(&st->ids, *out);
+	}
+	if (ret)
+		*out = 0;
+	return ret;
+}
+
+int store_add_timing(struct store *st, const struct store_timing *t)
+{
+	if (!st->writing)
+		return err_set(ERR_USAGE, "cannot update store '%s': timings need a transaction",
+			       st->location);
+	if (t->calls > (uint64_t)INT64_MAX || t->gpu_count > (uint64_t)INT64_MAX)
+		return err_set(ERR_USAGE, "cannot update store '%s': call count out of range",
+			       st->location);
+	return st->be->write_rows(st->conn, STORE_ROWS_TIMINGS, t, 1);
+}
+
+/* ---- finishing a run (finish.c) ------------------------------------------- */
+
+int store_put_region_totals(struct store *st, int64_t run_id)
+{
+	static const enum sql_id steps[] = {SQL_TOTALS_CLEAR, SQL_TOTALS_PUT, SQL_TOTALS_COUNTS};
+	struct store_args a;
+	int64_t changed = 0;
+	size_t i;
+	int ret = 0;
+
+	store_args_init(&a);
+	store_arg_int(&a, run_id);
+	for (i = 0; !ret && i < sizeof(steps) / sizeof(steps[0]); i++)
+		ret = store_sql_run(st, steps[i], &a, NULL, NULL, &changed);
+	store_args_release(&a);
+	if (!ret && changed == 0)
+		ret = err_set(ERR_NOTFOUND, "cannot update store '%s': no run %lld", st->location,
+			      (long long)run_id);
+	return ret;
+}
+
+/* The regions of store_percentile_regions(), as they come. */
+struct calls_list {
+	struct store_region_calls *v;
+	size_t n, cap;
+};
+
+static int calls_row(void *ctx, const struct rows_row *r)
+{
+	struct calls_list *x = ctx;
+	struct store_region_calls *p = util_push(&x->v, &x->cap, &x->n, sizeof(*p));
+
+	if (!p)
+		return ERR_NOMEM;
+	p->region_id = r->ops->i64(r, 0);
+	p->calls = (uint64_t)r->ops->i64(r, 1);
+	p->rows = (uint64_t)r->ops->i64(r, 2);
+	return 0;
+}
+
+int store_percentile_regions(struct store *st, struct store_region_calls **out, size_t *n,
+			     int64_t run_id)
+{
+	struct calls_list x = {NULL, 0, 0};
+	struct store_args a;
+	int ret;
+
+	*out = NULL;
+	*n = 0;
+	store_args_init(&a);
+	store_arg_int(&a, run_id);
+	ret = store_sql_run(st, SQL_PERCENTILE_REGIONS, &a, calls_row, &x, NULL);
+	store_args_release(&a);
+	if (ret) {
+		free(x.v);
+		return ret;
+	}
+	*out = x.v;
+	*n = x.n;
+	return 0;
+}
+
+int store_scan_blobs(struct store *st, int64_t run_id, store_blob_fn fn, void *ctx)
+{
+	return st->be->scan_blobs(st->conn, run_id, fn, ctx);
+}
+
+int store_put_region_quantiles(struct store *st, int64_t run_id, int64_t region_id,
+			       const double q[3])
+{
+	struct store_args a;
+	int k, ret;
+
+	store_args_init(&a);
+	store_arg_int(&a, run_id);
+	store_arg_int(&a, region_id);
+	for (k = 0; k < 3; k++)
+		store_arg_real(&a, q[k]);
+	ret = store_sql_run(st, SQL_QUANTILES_PUT, &a, NULL, NULL, NULL);
+	store_args_release(&a);
+	return ret;
+}
+
+/* ---- per-region aggregates and durations ----------------------------------- */
+
+/* The regions of store_region_stats() the filter keeps, as they come. */
+struct stats_list {
+	struct store_region_stats *regs;
+	size_t n, cap;
+	store_region_filter filter;
+	void *ctx;
+	int quantiles; /* all ranks: p50/p95/p99 follow the name */
+};
+
+static int stats_row(void *ctx, const struct rows_row *r)
+{
+	struct stats_list *x = ctx;
+	struct store_region_stats *g;
+	const char *name;
+	int keep, ret;
+
+	ret =
+	    rows_keep_region(&name, &keep, r, 1 + SQL_REGION_AGGREGATE_COLUMNS, x->filter, x->ctx);
+	if (ret || !keep)
+		return ret;
+	g = util_push(&x->regs, &x->cap, &x->n, sizeof(*g));
+	return g ? rows_region(g, r, name, x->quantiles) : ERR_NOMEM;
+}
+
+int store_region_stats(struct store *st, struct store_region_stats **out, size_t *n, int64_t run_id,
+		       const int64_t *ranks, size_t nranks, store_region_filter filter, void *ctx)
+{
+	struct stats_list x = {NULL, 0, 0, filter, ctx, !ranks};
+	struct store_args a;
+	size_t i;
+	int ret;
+
+	*out = NULL;
+	*n = 0;
+	store_args_init(&a);
+	store_arg_int(&a, run_id);
+	if (ranks)
+		store_arg_ids(&a, ranks, nranks);
+	ret = store_sql_run(st, ranks ? SQL_REGION_STATS : SQL_REGION_STATS_ALL, &a, stats_row, &x,
+			    NULL);
+	store_args_release(&a);
+	/* sorted here rather than by SQL: no temporary b-tree per query */
+	if (!ret)
+		rows_sort_regions(x.regs, x.n);
+	for (i = 0; !ret && i < x.n; i++)
+		ret = verify_stats(&x.regs[i], run_id, st->location);
+	if (ret) {
+		store_region_stats_free(x.regs, x.n);
+		return ret;
+	}
+	if (st->be->caps & STORE_READ_AHEAD)
+		ahead_blobs_expect(st, run_id, ranks, nranks, x.regs, x.n);
+	*out = x.regs;
+	*n = x.n;
+	return 0;
+}
+
+/* The blobs of a region appended to out, the end of each to ends. */
+struct blob_list {
+	struct i64vec *out, *ends;
+	const char *location;
+	int64_t run_id;
+};
+
+static int blob_row(void *ctx, const struct rows_row *r)
+{
+	struct blob_list *x = ctx;
+	int ret = rows_blob_append(x->out, r, 0, x->location, x->run_id);
+
+	return !ret && x->ends ? i64vec_push(x->ends, (int64_t)x->out->len) : ret;
+}
+
+int store_region_duration_runs(struct store *st, struct i64vec *out, struct i64vec *ends,
+			       int64_t run_id, int64_t region_id, const int64_t *ranks,
+			       size_t nranks)
+{
+	struct blob_list x = {out, ends, st->location, run_id};
+	size_t start = out->len, ends_start = ends ? ends->len : 0;
+	struct store_args a;
+	int hit, ret;
+
+	ret = ahead_blobs_get(st, &hit, out, ends, run_id, region_id, ranks, nranks);
+	if (!hit) {
+		store_args_init(&a);
+		store_arg_int(&a, run_id);
+		store_arg_int(&a, region_id);
+		store_arg_ids(&a, ranks, nranks);
+		ret = store_sql_run(st, SQL_REGION_DURATIONS, &a, blob_row, &x, NULL);
+		store_args_release(&a);
+	}
+	if (ret) {
+		out->len = start;
+		if (ends)
+			ends->len = ends_start;
+	}
+	return ret;
+}
+
+int store_region_durations(struct store *st, struct i64vec *out, int64_t run_id, int64_t region_id,
+			   const int64_t *ranks, size_t nranks)
+{
+	size_t start = out->len;
+	int ret;
+
+	/* the rows' ascending runs, sorted together here */
+	ret = store_region_duration_runs(st, out, NULL, run_id, region_id, ranks, nranks);
+	if (!ret)
+		util_sort_i64(out->v + start, out->len - start);
+	return ret;
+}
+
+/* ---- per-rank totals ---------------------------------------------------------- */
+
+/* store_rank_totals(): each row checked against the run's rank count
+ * before the caller's fn sees it. */
+struct rank_check {
+	store_rank_total_fn fn;
+	void *ctx;
+	int64_t run_id, num_ranks;
+	const char *location;
+};
+
+static int rank_checked(void *ctx, const char *region, int64_t rank, int64_t total_ns)
+{
+	struct rank_check *c = ctx;
+	int ret = verify_rank_total(rank, total_ns, region, c->run_id, c->num_ranks, c->location);
+
+	return ret ? ret : c->fn(c->ctx, region, rank, total_ns);
+}
+
+static int rank_row(void *ctx, const struct rows_row *r)
+{
+	const char *name = r->ops->text(r, 0);
+
+	return name ? rank_checked(ctx, name, r->ops->i64(r, 1), r->ops->i64(r, 2)) : err_nomem();
+}
+
+int store_rank_totals(struct store *st, int64_t run_id, store_rank_total_fn fn, void *ctx)
+{
+	struct rank_check check = {fn, ctx, run_id, 0, st->location};
+	struct store_args a;
+	struct store_run run;
+	int ret = store_get_run(st, &run, run_id);
+
+	if (ret)
+		return ret;
+	check.num_ranks = run.num_ranks;
+	store_run_release(&run);
+	if (st->be->rank_totals)
+		return st->be->rank_totals(st->conn, run_id, rank_checked, &check);
+	store_args_init(&a);
+	store_arg_int(&a, run_id);
+	ret = store_sql_run(st, SQL_RANK_TOTALS, &a, rank_row, &check, NULL);
+	store_args_release(&a);
+	return ret;
+}
+
+/* ---- whole rows, for copying a run (store_scan_timings()) ---------------------- */
+
+/* Each row checked before the caller's fn sees it. */
+struct timing_check {
+	store_timing_fn fn;
+	void *ctx;
+	int64_t run_id, num_ranks;
+	const char *location;
+};
+
+static int timing_row(void *ctx, const struct rows_row *r)
+{
+	struct timing_check *c = ctx;
+	struct store_timing t;
+	const char *name;
+	int ret = rows_timing(&t, &name, r, c->run_id);
+
+	if (!ret)
+		ret = verify_timing(&t, name, c->num_ranks, c->location);
+	return ret ? ret : c->fn(c->ctx, &t, name);
+}
+
+int store_scan_timings(struct store *st, int64_t run_id, store_timing_fn fn, void *ctx)
+{
+	struct timing_check check = {fn, ctx, run_id, 0, st->location};
+	struct store_args a;
+	struct store_run run;
+	int ret = store_get_run(st, &run, run_id);
+
+	if (ret)
+		return ret;
+	check.num_ranks = run.num_ranks;
+	store_run_release(&run);
+	store_args_init(&a);
+	store_arg_int(&a, run_id);
+	ret = store_sql_run(st, SQL_SCAN_TIMINGS, &a, timing_row, &check, NULL);
+	store_args_release(&a);
+	return ret;
+}

@@ -1,0 +1,319 @@
+/*
+ * resolve.c - the selectors (select.h) resolved to runs: store_resolve(),
+ * in the front end over any backend (see front.h), as git_reference_dwim()
+ * keeps git's shorthand rules above its reference backends.
+ *
+ * Each kind of selector is one or two of the statements NTH_*, COUNT_*,
+ * RUN_EXISTS, PIN_GET and COMMITS; the rules (a commit prefix naming one
+ * commit, "~N" as ancestry on the run's branch) and every message ("no
+ * run has tag 'x'; did you mean 'y'?") are here, the same for every
+ * backend.  The hints compare the mistyped name with the stored names of
+ * its kind (store_names(), rows_hint()).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "scopedb/err.h"
+#include "scopedb/select.h"
+#include "scopedb/store.h"
+#include "scopedb/util.h"
+#include "store/front.h"
+#include "store/rows.h"
+
+/* ---- stored names, for the hints ------------------------------------------ */
+
+struct store_conn *store_names_ctx(struct store *st)
+{
+	return (struct store_conn *)(void *)st;
+}
+
+/* A name into the NUL-separated list at ctx (struct name_list). */
+struct name_list {
+	struct buf *out;
+	size_t n;
+};
+
+static int name_row(void *ctx, const struct rows_row *r)
+{
+	struct name_list *x = ctx;
+	const char *name = r->ops->text(r, 0);
+
+	if (!name)
+		return 0;
+	if (buf_add(x->out, name, strlen(name) + 1))
+		return ERR_NOMEM;
+	x->n++;
+	return 0;
+}
+
+int store_names(struct store_conn *c, struct buf *out, size_t *n, enum rows_names kind)
+{
+	static const enum sql_id sql[] = {
+	    [ROWS_NAMES_PIN] = SQL_NAMES_PIN,	    [ROWS_NAMES_TAG] = SQL_NAMES_TAG,
+	    [ROWS_NAMES_BRANCH] = SQL_NAMES_BRANCH, [ROWS_NAMES_LABEL] = SQL_NAMES_LABEL,
+	    [ROWS_NAMES_REGION] = SQL_NAMES_REGION,
+	};
+	struct name_list x = {out, 0};
+	int ret = store_sql_run((struct store *)(void *)c, sql[kind], NULL, name_row, &x, NULL);
+
+	*n = x.n;
+	return ret;
+}
+
+/* ---- the statements of the selectors ---------------------------------------- */
+
+/*
+ * *out = id of the back-th newest run of kind (name) recorded before run
+ * before (when > 0), or 0; *count = how many runs match when there is
+ * none: kind SELECT_LATEST all, SELECT_TAG / SELECT_BRANCH / SELECT_LABEL
+ * those with tag, branch or label name, SELECT_COMMIT those of the full
+ * commit name.
+ */
+static int resolve_nth(struct store *st, int64_t *out, int64_t *count, enum select_kind kind,
+		       const char *name, int64_t before, int64_t back)
+{
+	enum sql_id cond = kind == SELECT_TAG	   ? SQL_NTH_TAG
+			   : kind == SELECT_BRANCH ? SQL_NTH_BRANCH
+			   : kind == SELECT_LABEL  ? SQL_NTH_LABEL
+			   : kind == SELECT_COMMIT ? SQL_NTH_COMMIT
+						   : SQL_NTH_LATEST;
+	struct buf sql = BUF_INIT, where = BUF_INIT;
+	struct store_args a;
+	int ret = 0;
+
+	*out = 0;
+	*count = 0;
+	store_args_init(&a);
+	store_arg_text(&a, kind == SELECT_LATEST ? NULL : name);
+	store_arg_int(&a, back);
+	if (before)
+		store_arg_int(&a, before);
+	if (store_sql_put(st, &where, cond) ||
+	    (before && store_sql_put(st, &where, SQL_NTH_BEFORE)) ||
+	    store_sql_put(st, &sql, SQL_NTH_HEAD) || buf_puts(&sql, where.data) ||
+	    store_sql_put(st, &sql, SQL_NTH_TAIL))
+		ret = ERR_NOMEM;
+	if (!ret)
+		ret = store_sql_text(st, sql.data, 0, &a, store_row_int, out);
+	if (ret || *out)
+		goto out;
+	sql.len = 0;
+	if (store_sql_put(st, &sql, SQL_COUNT_HEAD) || buf_puts(&sql, where.data) ||
+	    store_sql_put(st, &sql, SQL_COUNT_TAIL))
+		ret = ERR_NOMEM;
+	if (!ret)
+		ret = store_sql_text(st, sql.data, 0, &a, store_row_int, count);
+out:
+	store_args_release(&a);
+	buf_release(&sql);
+	buf_release(&where);
+	return ret;
+}
+
+/* The distinct commits starting with prefix (sorted, at most 6) into out,
+ * NUL-separated; *n = how many. */
+static int resolve_commits(struct store *st, struct buf *out, size_t *n, const char *prefix)
+{
+	struct name_list x = {out, 0};
+	struct store_args a;
+	int ret;
+
+	store_args_init(&a);
+	store_arg_prefix(&a, prefix);
+	ret = store_sql_run(st, SQL_COMMITS, &a, name_row, &x, NULL);
+	store_args_release(&a);
+	*n = x.n;
+	return ret;
+}
+
+/*
+ * *out = id when run id exists, else 0.  Inside the read snapshot of a
+ * backend that reads ahead, the run is read whole: its store_get_run()
+ * and store_get_meta() follow.
+ */
+static int resolve_exists(struct store *st, int64_t *out, int64_t id)
+{
+	struct store_run run;
+	struct store_meta meta;
+	struct store_args a;
+	int found, ret;
+
+	*out = 0;
+	if (st->reading && (st->be->caps & STORE_READ_AHEAD)) {
+		ret = ahead_fetch_run(st, &run, &meta, &found, id);
+		if (!ret && found) {
+			*out = id;
+			ahead_keep(st, id, &run, &meta);
+		}
+		return ret;
+	}
+	store_args_init(&a);
+	store_arg_int(&a, id);
+	ret = store_sql_int(st, out, NULL, SQL_RUN_EXISTS, &a);
+	store_args_release(&a);
+	return ret;
+}
+
+/* *out = the run pin name names, else 0. */
+static int resolve_pin(struct store *st, int64_t *out, const char *name)
+{
+	struct store_args a;
+	int ret;
+
+	store_args_init(&a);
+	store_arg_text(&a, name);
+	ret = store_sql_int(st, out, NULL, SQL_PIN_GET, &a);
+	store_args_release(&a);
+	return ret;
+}
+
+/* ---- the rules and their messages ------------------------------------------- */
+
+/* The ERR_NOTFOUND of a pin, tag, branch or label selector naming nothing
+ * stored ("no run has tag 'x'"), with the nearest stored name of its kind. */
+static int resolve_missing(struct store *st, const struct select_spec *sel)
+{
+	enum rows_names kind = sel->kind == SELECT_PIN	    ? ROWS_NAMES_PIN
+			       : sel->kind == SELECT_TAG    ? ROWS_NAMES_TAG
+			       : sel->kind == SELECT_BRANCH ? ROWS_NAMES_BRANCH
+							    : ROWS_NAMES_LABEL;
+	const char *what = sel->kind == SELECT_TAG	? "tag"
+			   : sel->kind == SELECT_BRANCH ? "branch"
+							: "label";
+	struct buf hint = BUF_INIT;
+	int ret;
+
+	if (sel->kind == SELECT_PIN)
+		return rows_no_pin(store_names_ctx(st), store_names, sel->name);
+	ret = rows_hint(store_names_ctx(st), store_names, &hint, kind, sel->name);
+	if (!ret)
+		ret = err_set(ERR_NOTFOUND, "no run has %s '%s'%s", what, sel->name,
+			      hint.data ? hint.data : "");
+	buf_release(&hint);
+	return ret;
+}
+
+/* The ERR_NOTFOUND of a selector that matched count runs, fewer than it
+ * needs: latest~N, tag:/branch:/label: NAME~N (none at all: the nearest
+ * stored name, resolve_missing()). */
+static int nth_error(struct store *st, const struct select_spec *sel, int64_t count)
+{
+	const char *what = sel->kind == SELECT_TAG	? "tag"
+			   : sel->kind == SELECT_BRANCH ? "branch"
+							: "label";
+
+	if (sel->kind == SELECT_LATEST)
+		return count == 0 ? err_set(ERR_NOTFOUND, "no runs stored in '%s'", st->location)
+				  : err_set(ERR_NOTFOUND, "no run '%s': only %lld run%s stored",
+					    sel->text, (long long)count, count == 1 ? "" : "s");
+	return count == 0 ? resolve_missing(st, sel)
+			  : err_set(ERR_NOTFOUND, "no run '%s': only %lld run%s %s %s '%s'",
+				    sel->text, (long long)count, count == 1 ? "" : "s",
+				    count == 1 ? "has" : "have", what, sel->name);
+}
+
+/*
+ * commit:PREFIX -> *out = the full commit (malloc'ed): the prefix itself
+ * when a run has exactly that commit, else the only commit starting with
+ * it.  Errors name the prefix, and list the candidates when there are
+ * several.
+ */
+static int resolve_commit(struct store *st, char **out, const char *prefix)
+{
+	struct buf list = BUF_INIT, all = BUF_INIT;
+	const char *p;
+	size_t n = 0, i;
+	int ret;
+
+	*out = NULL;
+	ret = resolve_commits(st, &all, &n, prefix);
+	for (i = 0, p = all.data; !ret && i < n && i < 5; i++, p += strlen(p) + 1)
+		if (buf_printf(&list, "%s%s", i ? ", " : "", p))
+			ret = ERR_NOMEM;
+	if (ret)
+		goto out;
+	/* A commit sorts before its extensions: an exact match is first. */
+	if (n == 0)
+		ret = err_set(ERR_NOTFOUND, "no run has a commit starting with '%s'", prefix);
+	else if (n > 1 && strcmp(all.data, prefix) != 0)
+		ret = err_set(ERR_NOTFOUND, "commit prefix '%s' matches several commits: %s%s",
+			      prefix, list.data, n > 5 ? ", ..." : "");
+	else if (!(*out = util_strdup(all.data)))
+		ret = ERR_NOMEM;
+out:
+	buf_release(&list);
+	buf_release(&all);
+	return ret;
+}
+
+/*
+ * The ancestry step of the selectors naming one run (ID, commit, pin):
+ * *out = the back-th run recorded before run id, on its branch when it has
+ * one, else among all runs ("commit:X~1" is the run before X, as in git).
+ */
+static int resolve_before(struct store *st, int64_t *out, int64_t id, const struct select_spec *sel)
+{
+	struct store_run run;
+	int64_t count = 0;
+	int ret;
+
+	*out = 0;
+	ret = store_read_run(st, &run, id);
+	if (ret)
+		return ret;
+	ret = resolve_nth(st, out, &count, run.branch ? SELECT_BRANCH : SELECT_LATEST, run.branch,
+			  id, sel->back - 1);
+	if (!ret && !*out && count == 0)
+		ret = err_set(ERR_NOTFOUND, "no run '%s': run %lld is the first run%s%s", sel->text,
+			      (long long)id, run.branch ? " of branch " : " recorded",
+			      run.branch ? run.branch : "");
+	else if (!ret && !*out)
+		ret = err_set(ERR_NOTFOUND,
+			      "no run '%s': only %lld run%s recorded before run %lld%s%s",
+			      sel->text, (long long)count, count == 1 ? "" : "s", (long long)id,
+			      run.branch ? " on branch " : "", run.branch ? run.branch : "");
+	store_run_release(&run);
+	return ret;
+}
+
+int store_resolve(struct store *st, int64_t *out, const struct select_spec *sel)
+{
+	char *commit = NULL;
+	int64_t count = 0;
+	int ret = 0;
+
+	*out = 0;
+	switch (sel->kind) {
+	case SELECT_ID:
+		ret = resolve_exists(st, out, sel->id);
+		if (!ret && !*out)
+			ret = err_set(ERR_NOTFOUND, "no run with id %lld", (long long)sel->id);
+		break;
+	case SELECT_PIN:
+		ret = resolve_pin(st, out, sel->name);
+		if (!ret && !*out)
+			ret = resolve_missing(st, sel);
+		break;
+	case SELECT_LATEST:
+	case SELECT_TAG:
+	case SELECT_BRANCH:
+	case SELECT_LABEL:
+		ret = resolve_nth(st, out, &count, sel->kind, sel->name, 0, sel->back);
+		if (!ret && !*out)
+			ret = nth_error(st, sel, count);
+		break;
+	case SELECT_COMMIT:
+		ret = resolve_commit(st, &commit, sel->name);
+		if (!ret)
+			ret = resolve_nth(st, out, &count, SELECT_COMMIT, commit, 0, 0);
+		if (!ret && !*out)
+			ret = err_set(ERR_NOTFOUND, "no run has a commit starting with '%s'",
+				      sel->name);
+		break;
+	}
+	free(commit);
+	if (!ret && sel->back > 0 &&
+	    (sel->kind == SELECT_ID || sel->kind == SELECT_PIN || sel->kind == SELECT_COMMIT))
+		ret = resolve_before(st, out, *out, sel);
+	return ret;
+}
