@@ -63,73 +63,44 @@ void ahead_drop(struct store *st)
 /* The column of RUN_ALL after the run's: the kind of the row. */
 #define RUN_ALL_KIND 13
 
-/* Append key = value to m. */
-static int meta_add(struct store_meta *m, const char *key, const char *value)
-{
-	char **k, **v;
-
-	k = realloc(m->keys, (m->n + 1) * sizeof(*k));
-	if (!k)
-		return err_nomem();
-	m->keys = k;
-	v = realloc(m->values, (m->n + 1) * sizeof(*v));
-	if (!v)
-		return err_nomem();
-	m->values = v;
-	k[m->n] = util_strdup(key);
-	v[m->n] = util_strdup(value);
-	m->n++;
-	return k[m->n - 1] && v[m->n - 1] ? 0 : err_nomem();
-}
-
-/* The rows of RUN_ALL into a run and its metadata. */
-struct run_all {
-	struct store_run *run;
-	struct store_meta *meta;
-	int found;
-};
-
+/* A row of RUN_ALL into the run (the first), its tags and its metadata
+ * (struct ahead_run: has_run says there was a row). */
 static int run_all_row(void *ctx, const struct rows_row *r)
 {
-	struct run_all *x = ctx;
-	const char *k, *v;
+	struct ahead_run *e = ctx;
+	const char *tag;
 	int ret;
 
-	if (!x->found) {
-		x->found = 1;
-		ret = rows_run(x->run, r);
+	if (!e->has_run) {
+		e->has_run = 1;
+		ret = rows_run(&e->run, r);
 		if (ret)
 			return ret;
 	}
 	if (r->ops->null(r, RUN_ALL_KIND))
 		return 0;
-	k = r->ops->text(r, RUN_ALL_KIND + 1);
-	if (!k)
-		return err_nomem();
-	if (r->ops->i64(r, RUN_ALL_KIND) == 0)
-		return rows_add_tag(x->run, k);
-	v = r->ops->text(r, RUN_ALL_KIND + 2);
-	return v ? meta_add(x->meta, k, v) : err_nomem();
+	if (r->ops->i64(r, RUN_ALL_KIND) != 0)
+		return store_meta_row(&e->meta, r, RUN_ALL_KIND + 1);
+	tag = r->ops->text(r, RUN_ALL_KIND + 1);
+	return tag ? rows_add_tag(&e->run, tag) : err_nomem();
 }
 
 int ahead_fetch_run(struct store *st, struct store_run *run, struct store_meta *meta, int *found,
 		    int64_t id)
 {
-	struct run_all x = {run, meta, 0};
-	struct store_args a;
+	struct ahead_run e;
+	struct store_value v = sql_int(id);
 	int ret;
 
-	memset(run, 0, sizeof(*run));
-	memset(meta, 0, sizeof(*meta));
-	store_args_init(&a);
-	store_arg_int(&a, id);
-	ret = store_sql_run(st, SQL_RUN_ALL, &a, run_all_row, &x, NULL);
-	store_args_release(&a);
-	*found = !ret && x.found;
-	if (ret) {
-		store_run_release(run);
-		store_meta_release(meta);
+	memset(&e, 0, sizeof(e));
+	ret = store_sql_run(st, SQL_RUN_ALL, &v, 1, run_all_row, &e, NULL);
+	if (ret) { /* each left zeroed */
+		store_run_release(&e.run);
+		store_meta_release(&e.meta);
 	}
+	*found = !ret && e.has_run;
+	*run = e.run;
+	*meta = e.meta;
 	return ret;
 }
 
@@ -267,18 +238,14 @@ static int blobs_load(struct store *st, size_t from)
 {
 	struct ahead_blobs *b = &st->blobs;
 	size_t to = b->n - from > AHEAD_BLOB_CHUNK ? from + AHEAD_BLOB_CHUNK : b->n;
-	struct store_args a;
+	struct store_value v[] = {sql_int(b->run_id), sql_ids(b->order + from, to - from),
+				  sql_ids(b->ranks, b->nranks)};
 	int ret;
 
 	b->nrows = 0;
 	b->arena.len = 0;
 	b->lo = b->hi = 0;
-	store_args_init(&a);
-	store_arg_int(&a, b->run_id);
-	store_arg_ids(&a, b->order + from, to - from);
-	store_arg_ids(&a, b->ranks, b->nranks);
-	ret = store_sql_run(st, SQL_AHEAD_BLOBS, &a, blob_row, b, NULL);
-	store_args_release(&a);
+	ret = store_sql_run(st, SQL_AHEAD_BLOBS, v, 3, blob_row, b, NULL);
 	if (ret) {
 		b->nrows = 0;
 		return ret;

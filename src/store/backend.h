@@ -52,9 +52,9 @@ struct store_conn;
 	    * (ahead.c) */
 
 /* The tables a backend writes in bulk (write_rows()), with their row types. */
-enum store_rows {
-	STORE_ROWS_TIMINGS, /* struct store_timing: the timings row and, when it has
-			     * durations, its timings_durations row */
+enum store_table {
+	STORE_TABLE_TIMINGS, /* struct store_timing: the timings row and, when it has
+			      * durations, its timings_durations row */
 };
 
 struct store_backend {
@@ -96,10 +96,10 @@ struct store_backend {
 	 * SQL_WRITE, "cannot update"; a damaged store's, "is damaged". */
 	int (*exec)(struct store_conn *c, const struct store_stmt *s, store_row_fn fn, void *ctx,
 		    int64_t *changed);
-	/* Write n rows of table (enum store_rows) inside a write transaction,
+	/* Write n rows of table (enum store_table) inside a write transaction,
 	 * as the backend writes fastest (prepared inserts, COPY); they must be
 	 * visible to the next statement. */
-	int (*write_rows)(struct store_conn *c, enum store_rows table, const void *rows, size_t n);
+	int (*write_rows)(struct store_conn *c, enum store_table table, const void *rows, size_t n);
 	/* Every durations blob of run_id with its region, in the order they
 	 * lie in the store, in one pass (store_scan_blobs()). */
 	int (*scan_blobs)(struct store_conn *c, int64_t run_id, store_blob_fn fn, void *ctx);
@@ -117,6 +117,65 @@ struct store_backend {
 	 * runs SQL_RANK_TOTALS); each row is checked by the front end. */
 	int (*rank_totals)(struct store_conn *c, int64_t run_id, store_rank_total_fn fn, void *ctx);
 };
+
+/*
+ * The mandatory primitives, by name: X(p, NAME) for each (the fields of
+ * struct store_backend above without "optional", in its order), for
+ * store_backend_check() and STORE_BACKEND_TABLE().
+ */
+#define STORE_PRIMITIVES(X, p)                                                                     \
+	X(p, accepts)                                                                              \
+	X(p, schema_version)                                                                       \
+	X(p, open)                                                                                 \
+	X(p, close)                                                                                \
+	X(p, set_busy_timeout)                                                                     \
+	X(p, begin)                                                                                \
+	X(p, commit)                                                                               \
+	X(p, rollback)                                                                             \
+	X(p, read_begin)                                                                           \
+	X(p, read_end)                                                                             \
+	X(p, exec)                                                                                 \
+	X(p, write_rows)                                                                           \
+	X(p, scan_blobs)                                                                           \
+	X(p, compact)                                                                              \
+	X(p, used_bytes)
+
+/*
+ * The table of backend PREFIX: every primitive PREFIX_NAME (static or
+ * not, defined above this line), its statements PREFIX_sql, its --db
+ * values' label and its capabilities, e.g.
+ * STORE_BACKEND_TABLE(sqlite, "sqlite", STORE_CAN_TEMPORARY).
+ */
+#define STORE_BACKEND_FIELD(p, name) .name = p##_##name,
+#define STORE_BACKEND_TABLE(p, label, capabilities)                                                \
+	const struct store_backend p##_store_backend = {.version = STORE_BACKEND_VERSION,          \
+							.name = label,                             \
+							.caps = capabilities,                      \
+							.sql = &p##_sql,                           \
+							STORE_PRIMITIVES(STORE_BACKEND_FIELD, p)}
+
+/* A backend's schema migrations, for store_migrate(). */
+struct store_migration {
+	int64_t count;	  /* the schema version this build writes */
+	const char *lock; /* SQL beginning a transaction that holds the store's write lock */
+	/* run sql ("COMMIT", lock) as opening the store does */
+	int (*run)(struct store_conn *c, const char *sql);
+	/* *version = the store's schema version (0: a new store) */
+	int (*identify)(struct store_conn *c, int64_t *version);
+	/* migration version to version + 1, inside the transaction */
+	int (*apply)(struct store_conn *c, int64_t version);
+	/* roll back what is open, if anything */
+	void (*abort)(struct store_conn *c);
+};
+
+/*
+ * Bring c's store up to m->count: all the migrations in one transaction
+ * for a new store (so that a store is either empty or complete), one
+ * transaction each for an older one, identifying the store again under
+ * the lock each time, because another process or machine may have
+ * created or upgraded it since it was opened.
+ */
+int store_migrate(struct store_conn *c, const struct store_migration *m);
 
 /* Hand the front end the connection (NULL: none) and the location its
  * messages name the store by (owned by c). */

@@ -175,6 +175,28 @@ int blob_count(uint64_t *out, const void *data, size_t len)
 	return blob_header(out, &p, p + len);
 }
 
+/* The errors of a blob whose i-th value overflows int64, or that goes on
+ * after its last value. */
+static int blob_overflow(uint64_t i)
+{
+	return err_set(ERR_FORMAT, "corrupt durations blob: value %llu overflows int64",
+		       (unsigned long long)i);
+}
+
+/* *sum += d, the i-th value's gap, unless that overflows int64. */
+static inline int blob_sum(uint64_t *sum, uint64_t d, uint64_t i)
+{
+	if (d > (uint64_t)INT64_MAX - *sum)
+		return blob_overflow(i);
+	*sum += d;
+	return 0;
+}
+
+static int blob_trailing(const uint8_t *p, const uint8_t *end)
+{
+	return err_set(ERR_FORMAT, "corrupt durations blob: %zu trailing bytes", (size_t)(end - p));
+}
+
 /* Decode the n values after the header (p, end) into v[0..n). */
 static int blob_decode_values(int64_t *v, uint64_t n, const uint8_t *p, const uint8_t *end)
 {
@@ -192,13 +214,8 @@ static int blob_decode_values(int64_t *v, uint64_t n, const uint8_t *p, const ui
 			if (!two || (b1 < 0x80 && b1 != 0)) {
 				d = (b0 & 0x7f) | ((b1 << 7) & (0 - two));
 				p += 1 + two;
-				if (d > (uint64_t)INT64_MAX - sum)
-					return err_set(
-					    ERR_FORMAT,
-					    "corrupt durations blob: value %llu overflows "
-					    "int64",
-					    (unsigned long long)i);
-				sum += d;
+				if (blob_sum(&sum, d, i))
+					return ERR_FORMAT;
 				v[i] = (int64_t)sum;
 				continue;
 			}
@@ -214,16 +231,12 @@ static int blob_decode_values(int64_t *v, uint64_t n, const uint8_t *p, const ui
 			if (vs != VARINT_OK)
 				return varint_error(vs);
 		}
-		if (d > (uint64_t)INT64_MAX - sum)
-			return err_set(ERR_FORMAT,
-				       "corrupt durations blob: value %llu overflows int64",
-				       (unsigned long long)i);
-		sum += d;
+		if (blob_sum(&sum, d, i))
+			return ERR_FORMAT;
 		v[i] = (int64_t)sum;
 	}
 	if (p != end)
-		return err_set(ERR_FORMAT, "corrupt durations blob: %zu trailing bytes",
-			       (size_t)(end - p));
+		return blob_trailing(p, end);
 	return 0;
 }
 
@@ -283,11 +296,8 @@ int blob_stats(struct blob_stats *out, const void *data, size_t len)
 		vs = varint_get(&p, end, &d);
 		if (vs != VARINT_OK)
 			return varint_error(vs);
-		if (d > (uint64_t)INT64_MAX - v)
-			return err_set(ERR_FORMAT,
-				       "corrupt durations blob: value %llu overflows int64",
-				       (unsigned long long)i);
-		v += d;
+		if (blob_sum(&v, d, i))
+			return ERR_FORMAT;
 		if (i == 0)
 			out->min = (int64_t)v;
 		/* saturate: a sum past int64 cannot match any stored total */
@@ -295,8 +305,7 @@ int blob_stats(struct blob_stats *out, const void *data, size_t len)
 									: out->sum + (int64_t)v;
 	}
 	if (!ret && p != end)
-		ret = err_set(ERR_FORMAT, "corrupt durations blob: %zu trailing bytes",
-			      (size_t)(end - p));
+		ret = blob_trailing(p, end);
 	if (!ret) {
 		out->count = n;
 		out->max = (int64_t)v;

@@ -6,12 +6,12 @@
  * struct store is the handle of scopedb/store.h: the backend, its
  * connection, and what the front end keeps per connection (the
  * transaction it began, the region ids of that transaction, the read
- * snapshot's read-ahead).  Statements run through store_sql_*() with
- * their values in a struct store_args.
+ * snapshot's read-ahead).  Statements run through store_sql_*(), or
+ * store_query_*() for SQL put together at run time.
  *
  * Ownership: struct store is created by store_open() and freed by
- * store_close(); the args own only their own array (store_args_release());
- * text values point at the caller's strings.
+ * store_close(); a struct store_query owns its text and value array
+ * (store_query_release()); text values point at the caller's strings.
  */
 #ifndef SCOPEDB_STORE_FRONT_H
 #define SCOPEDB_STORE_FRONT_H
@@ -67,9 +67,11 @@ struct store {
 	const char *location; /* the backend's, for messages */
 	int writing;	      /* inside store_begin() .. store_commit()/store_rollback() */
 	int reading;	      /* inside the read snapshot store_read_begin() started */
-	/* region name -> id in this write transaction (strmap id -> ids.v[]) */
+	/* region name -> id in this write transaction (strmap id -> ids.v[]),
+	 * and the id of its next new region (0: ask the store) */
 	struct strmap names;
 	struct i64vec ids;
+	int64_t next_region;
 	/* inside the read snapshot of a STORE_READ_AHEAD backend (ahead.c) */
 	struct ahead_run runs[AHEAD_RUNS];
 	size_t nruns;
@@ -78,44 +80,62 @@ struct store {
 
 /* ---- statements (store.c) ------------------------------------------------ */
 
-/* The values of one statement, in parameter order. */
-#define STORE_ARGS_INLINE 8
-struct store_args {
-	struct store_value *v;
-	size_t n, cap;
-	int nomem; /* an append failed: running the statement fails */
-	struct store_value inl[STORE_ARGS_INLINE];
-};
-
-void store_args_init(struct store_args *a);
-void store_args_release(struct store_args *a);
-void store_arg_null(struct store_args *a);
-void store_arg_int(struct store_args *a, int64_t v);
-void store_arg_real(struct store_args *a, double v);
-/* NULL stays NULL. */
-void store_arg_text(struct store_args *a, const char *s);
-/* NULL when s is NULL or "" (the store keeps no empty strings). */
-void store_arg_text_or_null(struct store_args *a, const char *s);
-/* ids[0..n), NULL when ids is NULL ("all"). */
-void store_arg_ids(struct store_args *a, const int64_t *ids, size_t n);
-void store_arg_prefix(struct store_args *a, const char *s);
-
-/* Run the named statement with a's values (NULL: none); rows to fn,
- * *changed the rows a write changed (both optional). */
-int store_sql_run(struct store *st, enum sql_id id, const struct store_args *a, store_row_fn fn,
-		  void *ctx, int64_t *changed);
-/* The same for SQL put together at run time (flags: SQL_*). */
-int store_sql_text(struct store *st, const char *sql, unsigned flags, const struct store_args *a,
-		   store_row_fn fn, void *ctx);
+/* Run the named statement with its n values v (sql.h: sql_int() ...);
+ * rows to fn, *changed the rows a write changed (both optional). */
+int store_sql_run(struct store *st, enum sql_id id, const struct store_value *v, size_t n,
+		  store_row_fn fn, void *ctx, int64_t *changed);
 /* *out = column 0 of the first row of the named statement as an integer;
  * *found = 0 (and *out = 0) when there is no row or it is NULL. */
 int store_sql_int(struct store *st, int64_t *out, int *found, enum sql_id id,
-		  const struct store_args *a);
+		  const struct store_value *v, size_t n);
 /* A store_row_fn: *(int64_t *)ctx = column 0 of the row (0 for NULL). */
 int store_row_int(void *ctx, const struct rows_row *r);
-/* Append the named piece, or the placeholder of parameter n, to sql. */
-int store_sql_put(struct store *st, struct buf *sql, enum sql_id id);
-int store_sql_param(struct store *st, struct buf *sql, size_t n);
+
+/* The rows of a statement decoded into a growing array: store_rows_push()
+ * as the store_row_fn, with decode() filling each new (zeroed) element
+ * and returning 0, STORE_ROW_SKIP to drop it, or an error.  The caller
+ * frees the n elements of v (also after an error: each is zeroed or
+ * decoded). */
+struct store_rows {
+	void *v;
+	size_t n, cap, size;
+	int (*decode)(void *ctx, void *elem, const struct rows_row *r);
+	void *ctx;
+};
+#define STORE_ROW_SKIP 1
+#define STORE_ROWS(type, decode, ctx)                                                              \
+	{                                                                                          \
+		NULL, 0, 0, sizeof(type), decode, ctx                                              \
+	}
+int store_rows_push(void *rows, const struct rows_row *r);
+
+/* SQL put together at run time: pieces of statements.h, the conditions of
+ * a run filter, and the values of its parameters in order. */
+struct store_query {
+	struct buf sql;
+	struct store_value *v;
+	size_t n, cap;
+	int nomem; /* an append failed: running it fails */
+};
+
+void store_query_init(struct store_query *q);
+void store_query_release(struct store_query *q);
+/* Append the named piece to q's text. */
+void store_query_put(struct store *st, struct store_query *q, enum sql_id piece);
+/* Append the value of the next parameter: as the pieces name it (P(n)),
+ * or with its placeholder appended to the text (store_query_param()). */
+void store_query_value(struct store_query *q, struct store_value v);
+void store_query_param(struct store *st, struct store_query *q, struct store_value v);
+/* Append the conditions of run filter f (NULL: none) on table runs,
+ * " AND ..." each, with their values. */
+void store_where(struct store *st, struct store_query *q, const struct filter *f);
+/* head, the conditions of f from the next parameter on, tail: a listing
+ * of runs whose first parameter is f's limit (NULL: none). */
+void store_query_filtered(struct store *st, struct store_query *q, enum sql_id head,
+			  const struct filter *f, enum sql_id tail);
+/* Run q (flags: SQL_*). */
+int store_query_run(struct store *st, const struct store_query *q, unsigned flags, store_row_fn fn,
+		    void *ctx);
 
 /* One snapshot for the statements of one call when no transaction is open
  * (*own = 1 then; end it with store_snapshot_end()); the caller's read
@@ -123,14 +143,15 @@ int store_sql_param(struct store *st, struct buf *sql, size_t n);
 int store_snapshot_begin(struct store *st, int *own);
 void store_snapshot_end(struct store *st, int own);
 
-/* Append the conditions of run filter f (NULL: none) on table runs to sql,
- * " AND ..." each, and their values to a, as the next parameters. */
-int store_where(struct store *st, struct buf *sql, struct store_args *a, const struct filter *f);
-
 /* ---- runs (runs.c) -------------------------------------------------------- */
 
 /* store_get_run() without the checks of verify_run(). */
 int store_read_run(struct store *st, struct store_run *out, int64_t id);
+/* Append key = value (copies) to m. */
+int store_meta_add(struct store_meta *m, const char *key, const char *value);
+/* Append the key and value of columns col and col + 1 of r (NULL as "")
+ * to m. */
+int store_meta_row(struct store_meta *m, const struct rows_row *r, int col);
 
 /* ---- read-ahead (ahead.c) ------------------------------------------------ */
 

@@ -47,15 +47,11 @@ static int history_regions(struct store *st, struct i64vec *ids,
 			   const struct store_history_query *q)
 {
 	struct region_ids x = {{NULL, 0, 0}, q};
-	struct store_args a;
+	struct store_value v = sql_str(q->region);
 	int ret;
 
-	store_args_init(&a);
-	if (q->region)
-		store_arg_text(&a, q->region);
-	ret = store_sql_run(st, q->region ? SQL_HISTORY_REGION : SQL_HISTORY_REGIONS, &a,
-			    region_id_row, &x, NULL);
-	store_args_release(&a);
+	ret = store_sql_run(st, q->region ? SQL_HISTORY_REGION : SQL_HISTORY_REGIONS, &v,
+			    q->region ? 1 : 0, region_id_row, &x, NULL);
 	*ids = x.ids;
 	if (!ret && ids->len == 0) /* a mistyped name: the nearest stored one */
 		ret = rows_no_region(store_names_ctx(st), store_names, q->region, q->pattern,
@@ -87,68 +83,40 @@ static int history_durations(struct store *st, struct store_history_point *pts, 
 			     const struct i64vec *ids, const struct store_history_query *q)
 {
 	struct point_blobs x = {NULL, n, st->location};
-	struct store_args a;
-	struct buf sql = BUF_INIT;
+	struct store_query sql;
 	size_t i;
 	int ret;
 
 	x.index = rows_point_index(pts, n);
 	if (!x.index)
 		return ERR_NOMEM;
-	store_args_init(&a);
-	store_arg_ids(&a, ids->v, ids->len);
-	store_arg_ids(&a, q->ranks, q->nranks);
-	ret = store_sql_put(st, &sql, SQL_HISTORY_BLOBS_HEAD) ? ERR_NOMEM : 0;
-	if (!ret)
-		ret = store_where(st, &sql, &a, q->runs);
-	if (!ret && store_sql_put(st, &sql, SQL_HISTORY_BLOBS_TAIL))
-		ret = ERR_NOMEM;
-	if (!ret)
-		ret = store_sql_text(st, sql.data, SQL_BINARY, &a, point_blob_row, &x);
+	store_query_init(&sql);
+	store_query_value(&sql, sql_ids(ids->v, ids->len));
+	store_query_value(&sql, sql_ids(q->ranks, q->nranks));
+	store_query_put(st, &sql, SQL_HISTORY_BLOBS_HEAD);
+	store_where(st, &sql, q->runs);
+	store_query_put(st, &sql, SQL_W_END);
+	ret = store_query_run(st, &sql, SQL_BINARY, point_blob_row, &x);
 	for (i = 0; !ret && i < n; i++)
 		util_sort_i64(pts[i].durations.v, pts[i].durations.len);
-	store_args_release(&a);
-	buf_release(&sql);
+	store_query_release(&sql);
 	free(x.index);
 	return ret;
 }
 
-/* The points of store_region_history(), as they come. */
-struct point_list {
-	struct store_history_point *pts;
-	size_t n, cap;
-	int quantiles;
-};
-
-static int point_row(void *ctx, const struct rows_row *r)
+/* A row of the history statement into a point (store_rows); ctx: whether
+ * it has the stored percentiles. */
+static int point_decode(void *ctx, void *elem, const struct rows_row *r)
 {
-	struct point_list *x = ctx;
-	struct store_history_point *p = util_push(&x->pts, &x->cap, &x->n, sizeof(*p));
-
-	return p ? rows_history_point(p, r, x->quantiles) : ERR_NOMEM;
-}
-
-/* The history statement of q over the region ids (HISTORY_HEAD ...). */
-static int history_sql(struct store *st, struct buf *sql, struct store_args *a,
-		       const struct store_history_query *q)
-{
-	int ret = store_sql_put(st, sql, SQL_HISTORY_HEAD) ? ERR_NOMEM : 0;
-
-	if (!ret)
-		ret = store_where(st, sql, a, q->runs);
-	if (!ret && (store_sql_put(st, sql, SQL_HISTORY_MID) ||
-		     store_sql_put(st, sql, q->ranks ? SQL_HISTORY_RANKS : SQL_HISTORY_ALL) ||
-		     store_sql_put(st, sql, SQL_HISTORY_TAIL)))
-		ret = ERR_NOMEM;
-	return ret;
+	return rows_history_point(elem, r, *(const int *)ctx);
 }
 
 int store_region_history(struct store *st, struct store_history_point **out, size_t *n,
 			 const struct store_history_query *q)
 {
-	struct point_list x = {NULL, 0, 0, !q->ranks};
-	struct store_args a;
-	struct buf sql = BUF_INIT;
+	int quantiles = !q->ranks;
+	struct store_rows x = STORE_ROWS(struct store_history_point, point_decode, &quantiles);
+	struct store_query sql;
 	struct i64vec ids;
 	size_t i;
 	int own = 0, ret;
@@ -156,41 +124,43 @@ int store_region_history(struct store *st, struct store_history_point **out, siz
 	*out = NULL;
 	*n = 0;
 	i64vec_init(&ids);
-	store_args_init(&a);
+	store_query_init(&sql);
 	/* one snapshot for the region list, the points and the blobs */
 	ret = store_snapshot_begin(st, &own);
 	if (!ret)
 		ret = history_regions(st, &ids, q);
-	if (ret)
-		goto out;
-	store_arg_ids(&a, ids.v, ids.len);
-	store_arg_ids(&a, q->ranks, q->nranks);
-	store_arg_int(&a, q->runs ? q->runs->limit : 0);
-	ret = history_sql(st, &sql, &a, q);
-	if (!ret)
-		ret = store_sql_text(st, sql.data, 0, &a, point_row, &x);
+	if (!ret) {
+		store_query_value(&sql, sql_ids(ids.v, ids.len));
+		store_query_value(&sql, sql_ids(q->ranks, q->nranks));
+		store_query_value(&sql, sql_int(q->runs ? q->runs->limit : 0));
+		store_query_put(st, &sql, SQL_HISTORY_HEAD);
+		store_where(st, &sql, q->runs);
+		store_query_put(st, &sql, SQL_HISTORY_MID);
+		store_query_put(st, &sql, q->ranks ? SQL_HISTORY_RANKS : SQL_HISTORY_ALL);
+		store_query_put(st, &sql, SQL_HISTORY_TAIL);
+		ret = store_query_run(st, &sql, 0, store_rows_push, &x);
+	}
 	/* all ranks: the percentiles are stored; no blob is read */
 	if (!ret && q->durations && x.n && q->ranks)
-		ret = history_durations(st, x.pts, x.n, &ids, q);
-out:
+		ret = history_durations(st, x.v, x.n, &ids, q);
 	store_snapshot_end(st, own);
 	for (i = 0; !ret && i < x.n; i++)
-		ret = verify_stats(&x.pts[i].stats, x.pts[i].run_id, st->location);
-	store_args_release(&a);
-	buf_release(&sql);
+		ret = verify_stats(&((struct store_history_point *)x.v)[i].stats,
+				   ((struct store_history_point *)x.v)[i].run_id, st->location);
+	store_query_release(&sql);
 	i64vec_release(&ids);
 	if (ret) {
-		store_history_free(x.pts, x.n);
+		store_history_free(x.v, x.n);
 		return ret;
 	}
-	*out = x.pts;
+	*out = x.v;
 	*n = x.n;
 	return 0;
 }
 
 /* ---- the series of every region (store_region_series()) ------------------ */
 
-/* The series being read: its runs and regions by id, the cells' capacity. */
+/* The series being read: its runs and regions by id. */
 struct series_read {
 	struct store_series *out;
 	struct rows_series_key *runs, *regions;
@@ -199,56 +169,42 @@ struct series_read {
 	void *ctx;
 };
 
-static int series_run_row(void *ctx, const struct rows_row *r)
+static int series_run_decode(void *ctx, void *elem, const struct rows_row *r)
 {
-	struct series_read *x = ctx;
-	struct store_series_run *run =
-	    util_push(&x->out->runs, &x->cap, &x->out->nruns, sizeof(*run));
-
-	return run ? rows_series_run(run, r) : ERR_NOMEM;
+	(void)ctx;
+	return rows_series_run(elem, r);
 }
 
 /* The runs f selects, oldest first (the newest f->limit of them), into
  * out->runs; x->runs = (id, index) sorted by id. */
 static int series_runs(struct store *st, struct series_read *x, const struct filter *f)
 {
+	struct store_rows runs = STORE_ROWS(struct store_series_run, series_run_decode, NULL);
 	struct store_series *out = x->out;
 	struct store_series_run tmp;
-	struct store_args a;
-	struct buf sql = BUF_INIT;
-	size_t i;
+	struct store_query sql;
+	size_t i, n;
 	int ret;
 
-	store_args_init(&a);
-	if (f && f->limit > 0)
-		store_arg_int(&a, f->limit);
-	else
-		store_arg_null(&a);
-	ret = store_sql_put(st, &sql, SQL_SERIES_RUNS_HEAD) ? ERR_NOMEM : 0;
-	if (!ret)
-		ret = store_where(st, &sql, &a, f);
-	if (!ret && store_sql_put(st, &sql, SQL_SERIES_RUNS_TAIL))
-		ret = ERR_NOMEM;
-	x->cap = 0;
-	if (!ret)
-		ret = store_sql_text(st, sql.data, 0, &a, series_run_row, x);
-	store_args_release(&a);
-	buf_release(&sql);
-	if (ret)
-		return ret;
+	store_query_init(&sql);
+	store_query_filtered(st, &sql, SQL_SERIES_RUNS_HEAD, f, SQL_SERIES_RUNS_TAIL);
+	ret = store_query_run(st, &sql, 0, store_rows_push, &runs);
+	store_query_release(&sql);
+	out->runs = runs.v;
+	n = out->nruns = runs.n;
 	/* newest first from the store: oldest first in the series */
-	for (i = 0; i < out->nruns / 2; i++) {
+	for (i = 0; i < n / 2; i++) {
 		tmp = out->runs[i];
-		out->runs[i] = out->runs[out->nruns - 1 - i];
-		out->runs[out->nruns - 1 - i] = tmp;
+		out->runs[i] = out->runs[n - 1 - i];
+		out->runs[n - 1 - i] = tmp;
 	}
-	x->runs = util_calloc(out->nruns ? out->nruns : 1, sizeof(*x->runs));
-	if (!x->runs)
-		return ERR_NOMEM;
-	for (i = 0; i < out->nruns; i++)
+	if (!ret && !(x->runs = util_calloc(n ? n : 1, sizeof(*x->runs))))
+		ret = ERR_NOMEM;
+	for (i = 0; !ret && i < n; i++)
 		x->runs[i] = (struct rows_series_key){out->runs[i].id, i};
-	qsort(x->runs, out->nruns, sizeof(*x->runs), rows_series_cmp_key);
-	return 0;
+	if (!ret)
+		qsort(x->runs, n, sizeof(*x->runs), rows_series_cmp_key);
+	return ret;
 }
 
 static int series_region_row(void *ctx, const struct rows_row *r)
@@ -299,19 +255,17 @@ int store_region_series(struct store *st, struct store_series *out, const struct
 			store_region_filter filter, void *ctx)
 {
 	struct series_read x = {out, NULL, NULL, 0, 0, filter, ctx};
-	struct store_args a;
+	struct store_value v;
 	int64_t *ids = NULL;
 	size_t i;
 	int own = 0, ret;
 
 	memset(out, 0, sizeof(*out));
-	store_args_init(&a);
 	ret = store_snapshot_begin(st, &own);
 	if (!ret)
 		ret = series_runs(st, &x, f);
-	x.cap = 0;
 	if (!ret)
-		ret = store_sql_run(st, SQL_SERIES_REGIONS, NULL, series_region_row, &x, NULL);
+		ret = store_sql_run(st, SQL_SERIES_REGIONS, NULL, 0, series_region_row, &x, NULL);
 	if (!ret && out->nregions)
 		qsort(x.regions, out->nregions, sizeof(*x.regions), rows_series_cmp_key);
 	out->nselected = out->nregions;
@@ -319,10 +273,10 @@ int store_region_series(struct store *st, struct store_series *out, const struct
 		ret = ERR_NOMEM;
 	for (i = 0; !ret && i < out->nruns; i++)
 		ids[i] = out->runs[i].id;
-	store_arg_ids(&a, ids, out->nruns);
+	v = sql_ids(ids, out->nruns);
 	x.cap = 0;
 	if (!ret)
-		ret = store_sql_run(st, SQL_SERIES_CELLS, &a, series_cell_row, &x, NULL);
+		ret = store_sql_run(st, SQL_SERIES_CELLS, &v, 1, series_cell_row, &x, NULL);
 	if (!ret)
 		ret = rows_series_group(out);
 	store_snapshot_end(st, own);
@@ -331,7 +285,6 @@ int store_region_series(struct store *st, struct store_series *out, const struct
 			  ? verify_stats(&out->cells[i].stats, out->runs[out->cells[i].run].id,
 					 st->location)
 			  : err_set(ERR_STORE, "internal error: a series cell out of range");
-	store_args_release(&a);
 	free(ids);
 	free(x.runs);
 	free(x.regions);

@@ -54,7 +54,7 @@ int store_names(struct store_conn *c, struct buf *out, size_t *n, enum rows_name
 	    [ROWS_NAMES_REGION] = SQL_NAMES_REGION,
 	};
 	struct name_list x = {out, 0};
-	int ret = store_sql_run((struct store *)(void *)c, sql[kind], NULL, name_row, &x, NULL);
+	int ret = store_sql_run((struct store *)(void *)c, sql[kind], NULL, 0, name_row, &x, NULL);
 
 	*n = x.n;
 	return ret;
@@ -77,36 +77,28 @@ static int resolve_nth(struct store *st, int64_t *out, int64_t *count, enum sele
 			   : kind == SELECT_LABEL  ? SQL_NTH_LABEL
 			   : kind == SELECT_COMMIT ? SQL_NTH_COMMIT
 						   : SQL_NTH_LATEST;
-	struct buf sql = BUF_INIT, where = BUF_INIT;
-	struct store_args a;
-	int ret = 0;
+	struct store_query q[2]; /* the run, and how many there are */
+	int i, ret = 0;
 
 	*out = 0;
 	*count = 0;
-	store_args_init(&a);
-	store_arg_text(&a, kind == SELECT_LATEST ? NULL : name);
-	store_arg_int(&a, back);
-	if (before)
-		store_arg_int(&a, before);
-	if (store_sql_put(st, &where, cond) ||
-	    (before && store_sql_put(st, &where, SQL_NTH_BEFORE)) ||
-	    store_sql_put(st, &sql, SQL_NTH_HEAD) || buf_puts(&sql, where.data) ||
-	    store_sql_put(st, &sql, SQL_NTH_TAIL))
-		ret = ERR_NOMEM;
-	if (!ret)
-		ret = store_sql_text(st, sql.data, 0, &a, store_row_int, out);
-	if (ret || *out)
-		goto out;
-	sql.len = 0;
-	if (store_sql_put(st, &sql, SQL_COUNT_HEAD) || buf_puts(&sql, where.data) ||
-	    store_sql_put(st, &sql, SQL_COUNT_TAIL))
-		ret = ERR_NOMEM;
-	if (!ret)
-		ret = store_sql_text(st, sql.data, 0, &a, store_row_int, count);
-out:
-	store_args_release(&a);
-	buf_release(&sql);
-	buf_release(&where);
+	for (i = 0; i < 2; i++) {
+		store_query_init(&q[i]);
+		store_query_value(&q[i], sql_str(kind == SELECT_LATEST ? NULL : name));
+		store_query_value(&q[i], sql_int(back));
+		if (before)
+			store_query_value(&q[i], sql_int(before));
+		store_query_put(st, &q[i], i ? SQL_COUNT_HEAD : SQL_NTH_HEAD);
+		store_query_put(st, &q[i], cond);
+		if (before)
+			store_query_put(st, &q[i], SQL_NTH_BEFORE);
+		store_query_put(st, &q[i], i ? SQL_COUNT_TAIL : SQL_NTH_TAIL);
+	}
+	ret = store_query_run(st, &q[0], 0, store_row_int, out);
+	if (!ret && !*out)
+		ret = store_query_run(st, &q[1], 0, store_row_int, count);
+	store_query_release(&q[0]);
+	store_query_release(&q[1]);
 	return ret;
 }
 
@@ -115,13 +107,9 @@ out:
 static int resolve_commits(struct store *st, struct buf *out, size_t *n, const char *prefix)
 {
 	struct name_list x = {out, 0};
-	struct store_args a;
-	int ret;
+	struct store_value v = sql_prefix(prefix);
+	int ret = store_sql_run(st, SQL_COMMITS, &v, 1, name_row, &x, NULL);
 
-	store_args_init(&a);
-	store_arg_prefix(&a, prefix);
-	ret = store_sql_run(st, SQL_COMMITS, &a, name_row, &x, NULL);
-	store_args_release(&a);
 	*n = x.n;
 	return ret;
 }
@@ -133,37 +121,19 @@ static int resolve_commits(struct store *st, struct buf *out, size_t *n, const c
  */
 static int resolve_exists(struct store *st, int64_t *out, int64_t id)
 {
+	struct store_value v = sql_int(id);
 	struct store_run run;
 	struct store_meta meta;
-	struct store_args a;
 	int found, ret;
 
 	*out = 0;
-	if (st->reading && (st->be->caps & STORE_READ_AHEAD)) {
-		ret = ahead_fetch_run(st, &run, &meta, &found, id);
-		if (!ret && found) {
-			*out = id;
-			ahead_keep(st, id, &run, &meta);
-		}
-		return ret;
+	if (!st->reading || !(st->be->caps & STORE_READ_AHEAD))
+		return store_sql_int(st, out, NULL, SQL_RUN_EXISTS, &v, 1);
+	ret = ahead_fetch_run(st, &run, &meta, &found, id);
+	if (!ret && found) {
+		*out = id;
+		ahead_keep(st, id, &run, &meta);
 	}
-	store_args_init(&a);
-	store_arg_int(&a, id);
-	ret = store_sql_int(st, out, NULL, SQL_RUN_EXISTS, &a);
-	store_args_release(&a);
-	return ret;
-}
-
-/* *out = the run pin name names, else 0. */
-static int resolve_pin(struct store *st, int64_t *out, const char *name)
-{
-	struct store_args a;
-	int ret;
-
-	store_args_init(&a);
-	store_arg_text(&a, name);
-	ret = store_sql_int(st, out, NULL, SQL_PIN_GET, &a);
-	store_args_release(&a);
 	return ret;
 }
 
@@ -278,6 +248,7 @@ static int resolve_before(struct store *st, int64_t *out, int64_t id, const stru
 
 int store_resolve(struct store *st, int64_t *out, const struct select_spec *sel)
 {
+	struct store_value v;
 	char *commit = NULL;
 	int64_t count = 0;
 	int ret = 0;
@@ -290,7 +261,8 @@ int store_resolve(struct store *st, int64_t *out, const struct select_spec *sel)
 			ret = err_set(ERR_NOTFOUND, "no run with id %lld", (long long)sel->id);
 		break;
 	case SELECT_PIN:
-		ret = resolve_pin(st, out, sel->name);
+		v = sql_str(sel->name);
+		ret = store_sql_int(st, out, NULL, SQL_PIN_GET, &v, 1);
 		if (!ret && !*out)
 			ret = resolve_missing(st, sel);
 		break;

@@ -8,9 +8,9 @@
  * them with its driver (struct store_backend's exec()) and hands each
  * result row back through the column getters of rows.h.  The text of each
  * statement is written once, in statements.h, in the SQL both backends
- * share; each backend compiles that list with its own spelling of the few
- * things that differ (placeholders, id lists, prefix matching: its sql.c)
- * into a struct store_sql.
+ * share; sqltext.h compiles that list in each backend's spelling of the
+ * few things that differ (placeholders, id lists, prefix matching) into
+ * the struct store_sql of its table.
  *
  * Ownership: the tables are static constants; a struct store_stmt and its
  * values only point at the caller's memory, read during the call.
@@ -116,6 +116,54 @@ struct store_value {
 	const int64_t *ids;
 	size_t n;
 };
+
+/* Values, to write a statement's in place: {sql_int(run_id), sql_str(tag)}. */
+static inline struct store_value sql_value(enum store_vtype type, int64_t i, double d,
+					   const char *s, const int64_t *ids, size_t n)
+{
+	struct store_value v = {type, i, d, s, ids, n};
+
+	return v;
+}
+
+static inline struct store_value sql_null(void)
+{
+	return sql_value(STORE_NULL, 0, 0, NULL, NULL, 0);
+}
+
+static inline struct store_value sql_int(int64_t i)
+{
+	return sql_value(STORE_INT, i, 0, NULL, NULL, 0);
+}
+
+static inline struct store_value sql_real(double d)
+{
+	return sql_value(STORE_REAL, 0, d, NULL, NULL, 0);
+}
+
+/* A text; NULL stays NULL. */
+static inline struct store_value sql_str(const char *s)
+{
+	return sql_value(s ? STORE_TEXT : STORE_NULL, 0, 0, s, NULL, 0);
+}
+
+/* A text, NULL for "" too (the store keeps no empty strings). */
+static inline struct store_value sql_str_or_null(const char *s)
+{
+	return sql_str(s && *s ? s : NULL);
+}
+
+/* ids[0..n); NULL (all) when ids is NULL. */
+static inline struct store_value sql_ids(const int64_t *ids, size_t n)
+{
+	return sql_value(ids ? STORE_IDS : STORE_NULL, 0, 0, NULL, ids, ids ? n : 0);
+}
+
+/* The start of a text, for PREFIX_OP. */
+static inline struct store_value sql_prefix(const char *s)
+{
+	return sql_value(STORE_PREFIX, 0, 0, s, NULL, 0);
+}
 
 /* One statement to run: a named one (id, its text and flags from the
  * tables), or SQL put together at run time (id -1). */

@@ -4,16 +4,15 @@
  *
  * Each line is SQL(NAME, FLAGS, TEXT): the statement SQL_NAME (sql.h), its
  * SQL_* flags and its text, written once in the SQL the backends share.
- * Where the dialects differ, the text says so through the macros a
- * dialect defines before including this file (src/store/NAME/sql.c):
+ * Where the dialects differ, the text says so through the macros of
+ * sqltext.h, which spells this list for each backend:
  *
  *   P(n)        the n-th parameter (?n in SQLite, $n in PostgreSQL)
  *   P_INT(n)    the same where the server must be told its type: a
  *   P_TEXT(n)   bigint, a text, a list of ids (P_IDS: SQLite's JSON
  *   P_IDS(n)    array, PostgreSQL's bigint[]); NULL for "all"
  *   IN_IDS(n)   "is one of the ids of parameter n" (json_each(), ANY())
- *   PREFIX_OP   "starts with parameter n" (GLOB with a pattern the backend
- *               makes of a STORE_PREFIX value, ^@)
+ *   PREFIX_OP   "starts with" a STORE_PREFIX value (GLOB, ^@)
  *   LIMIT_P(n)  LIMIT parameter n, NULL for no limit
  *   DIALECT(sqlite, postgres)  text where the two really differ
  *
@@ -78,6 +77,7 @@ SQL(W_SINCE, 0, " AND runs.sort_time >= ")
 SQL(W_UNTIL, 0, " AND runs.sort_time <= ")
 SQL(W_META, 0, " AND runs.id IN (SELECT run_id FROM run_metadata WHERE key = ")
 SQL(W_META_VALUE, 0, " AND value = ")
+SQL(W_END, 0, ")")
 
 /* ---- tags, metadata, pins ------------------------------------------------ */
 
@@ -127,12 +127,11 @@ SQL(NAMES_REGION, 0, "SELECT name FROM regions")
 /* ---- regions and their rows (regions.c) ---------------------------------- */
 
 SQL(REGION_FIND, 0, "SELECT id FROM regions WHERE name = " P(1))
-/* a new region numbered max + 1, as SQLite numbers a rowid (writers hold
- * the store's lock) */
-SQL(REGION_ADD, SQL_WRITE, DIALECT(
-	"INSERT INTO regions (name) VALUES (?1) RETURNING id",
-	"INSERT INTO regions (id, name) SELECT coalesce(max(id), 0) + 1, $1::text FROM regions "
-	"RETURNING id"))
+/* a new region numbered max + 1, as SQLite numbers a rowid: the first of
+ * a write transaction (writers hold the store's lock), the next ones
+ * counted on by the front end */
+SQL(REGION_NEXT, 0, "SELECT coalesce(max(id), 0) + 1 FROM regions")
+SQL(REGION_ADD, SQL_WRITE, "INSERT INTO regions (id, name) VALUES (" P(1) ", " P(2) ")")
 /* store_region_stats() over a rank list: one row per region of run P(1),
  * pooled over the ranks P(2); rows of other ranks still make the region
  * appear (calls 0).  Columns: region id, the SQL_REGION_AGGREGATES, the
@@ -236,13 +235,12 @@ SQL(HISTORY_TAIL, 0,
 	"WHERE " P_INT(3) " <= 0 OR ranked.rn <= " P_INT(3) " "
 	"ORDER BY g.name, ranked.sort_time, ranked.run_id")
 /* the blobs of those points on the ranks P(2): HEAD, the filter's
- * conditions from parameter 3 on, TAIL */
+ * conditions from parameter 3 on, W_END */
 SQL(HISTORY_BLOBS_HEAD, SQL_BINARY,
 	"SELECT t.region_id, t.run_id, d.data FROM timings AS t "
 	"JOIN timings_durations AS d ON d.timing_id = t.id WHERE t.region_id " IN_IDS(1) " "
 	"AND (" P_IDS(2) " IS NULL OR t.rank " IN_IDS(2) ") "
 	"AND t.run_id IN (SELECT id FROM runs WHERE true")
-SQL(HISTORY_BLOBS_TAIL, SQL_BINARY, ")")
 /* the series of every region (store_region_series()): the runs newest
  * first, at most P(1) (HEAD, the filter from parameter 2 on, TAIL), the
  * regions by name, then the stored totals of the runs of the id list P(1) */

@@ -83,28 +83,14 @@ int store_backend_check(const struct store_backend *be)
 			       "store backend '%s' has interface version %u; this scopedb "
 			       "understands %u",
 			       name, be->version, STORE_BACKEND_VERSION);
-#define STORE_NEED(f)                                                                              \
+#define STORE_NEED(p, f)                                                                           \
 	do {                                                                                       \
 		if (!missing && !be->f)                                                            \
 			missing = #f;                                                              \
-	} while (0)
-	STORE_NEED(name);
-	STORE_NEED(sql);
-	STORE_NEED(accepts);
-	STORE_NEED(schema_version);
-	STORE_NEED(open);
-	STORE_NEED(close);
-	STORE_NEED(set_busy_timeout);
-	STORE_NEED(begin);
-	STORE_NEED(commit);
-	STORE_NEED(rollback);
-	STORE_NEED(read_begin);
-	STORE_NEED(read_end);
-	STORE_NEED(exec);
-	STORE_NEED(write_rows);
-	STORE_NEED(scan_blobs);
-	STORE_NEED(compact);
-	STORE_NEED(used_bytes);
+	} while (0);
+	STORE_NEED(_, name)
+	STORE_NEED(_, sql)
+	STORE_PRIMITIVES(STORE_NEED, _)
 #undef STORE_NEED
 	if (missing)
 		return err_set(ERR_STORE, "store backend '%s' is incomplete: it has no %s", name,
@@ -127,6 +113,32 @@ void store_set_conn(struct store *st, struct store_conn *c, const char *location
 {
 	st->conn = c;
 	st->location = location;
+}
+
+int store_migrate(struct store_conn *c, const struct store_migration *m)
+{
+	int64_t version;
+	int fresh, ret;
+
+	for (;;) {
+		ret = m->run(c, m->lock);
+		if (!ret)
+			ret = m->identify(c, &version);
+		if (ret)
+			break;
+		if (version >= m->count)
+			return m->run(c, "COMMIT");
+		fresh = version == 0;
+		do
+			ret = m->apply(c, version++);
+		while (!ret && fresh && version < m->count);
+		if (!ret)
+			ret = m->run(c, "COMMIT");
+		if (ret)
+			break;
+	}
+	m->abort(c);
+	return ret;
 }
 
 /* Open location (NULL: a temporary store) with backend be, checked first. */
@@ -229,6 +241,7 @@ static void store_forget_regions(struct store *st)
 	strmap_release(&st->names);
 	strmap_init(&st->names);
 	st->ids.len = 0;
+	st->next_region = 0;
 }
 
 void store_close(struct store *st)
@@ -332,121 +345,12 @@ void store_snapshot_end(struct store *st, int own)
 
 /* ---- statements -------------------------------------------------------- */
 
-void store_args_init(struct store_args *a)
+int store_sql_run(struct store *st, enum sql_id id, const struct store_value *v, size_t n,
+		  store_row_fn fn, void *ctx, int64_t *changed)
 {
-	a->v = a->inl;
-	a->n = 0;
-	a->cap = STORE_ARGS_INLINE;
-	a->nomem = 0;
-}
+	struct store_stmt s = {(int)id, st->be->sql->text[id], store_sql_flags[id], v, n};
 
-void store_args_release(struct store_args *a)
-{
-	if (a->v != a->inl)
-		free(a->v);
-	store_args_init(a);
-}
-
-/* The next value of a, zeroed; NULL (a->nomem set) when memory ran out. */
-static struct store_value *store_arg(struct store_args *a, enum store_vtype type)
-{
-	struct store_value *v;
-
-	if (a->n == a->cap) {
-		v = a->v == a->inl ? malloc(2 * a->cap * sizeof(*v))
-				   : realloc(a->v, 2 * a->cap * sizeof(*v));
-		if (!v) {
-			a->nomem = 1;
-			return NULL;
-		}
-		if (a->v == a->inl)
-			memcpy(v, a->inl, sizeof(a->inl));
-		a->v = v;
-		a->cap *= 2;
-	}
-	v = &a->v[a->n++];
-	memset(v, 0, sizeof(*v));
-	v->type = type;
-	return v;
-}
-
-void store_arg_null(struct store_args *a)
-{
-	(void)store_arg(a, STORE_NULL);
-}
-
-void store_arg_int(struct store_args *a, int64_t i)
-{
-	struct store_value *v = store_arg(a, STORE_INT);
-
-	if (v)
-		v->i = i;
-}
-
-void store_arg_real(struct store_args *a, double d)
-{
-	struct store_value *v = store_arg(a, STORE_REAL);
-
-	if (v)
-		v->d = d;
-}
-
-void store_arg_text(struct store_args *a, const char *s)
-{
-	struct store_value *v = store_arg(a, s ? STORE_TEXT : STORE_NULL);
-
-	if (v)
-		v->s = s;
-}
-
-void store_arg_text_or_null(struct store_args *a, const char *s)
-{
-	store_arg_text(a, s && *s ? s : NULL);
-}
-
-void store_arg_ids(struct store_args *a, const int64_t *ids, size_t n)
-{
-	struct store_value *v = store_arg(a, ids ? STORE_IDS : STORE_NULL);
-
-	if (v) {
-		v->ids = ids;
-		v->n = ids ? n : 0;
-	}
-}
-
-void store_arg_prefix(struct store_args *a, const char *s)
-{
-	struct store_value *v = store_arg(a, STORE_PREFIX);
-
-	if (v)
-		v->s = s;
-}
-
-/* Run stmt (its values from a) with the backend. */
-static int store_exec(struct store *st, struct store_stmt *s, const struct store_args *a,
-		      store_row_fn fn, void *ctx, int64_t *changed)
-{
-	if (a && a->nomem)
-		return err_nomem();
-	s->v = a ? a->v : NULL;
-	s->n = a ? a->n : 0;
-	return st->be->exec(st->conn, s, fn, ctx, changed);
-}
-
-int store_sql_run(struct store *st, enum sql_id id, const struct store_args *a, store_row_fn fn,
-		  void *ctx, int64_t *changed)
-{
-	struct store_stmt s = {(int)id, st->be->sql->text[id], store_sql_flags[id], NULL, 0};
-
-	return store_exec(st, &s, a, fn, ctx, changed);
-}
-
-int store_sql_text(struct store *st, const char *sql, unsigned flags, const struct store_args *a,
-		   store_row_fn fn, void *ctx)
-{
-	struct store_stmt s = {-1, sql, flags, NULL, 0};
-
-	return sql ? store_exec(st, &s, a, fn, ctx, NULL) : err_nomem();
+	return st->be->exec(st->conn, &s, fn, ctx, changed);
 }
 
 /* store_sql_int(): the first row's column 0. */
@@ -467,10 +371,10 @@ static int store_int_row(void *ctx, const struct rows_row *r)
 }
 
 int store_sql_int(struct store *st, int64_t *out, int *found, enum sql_id id,
-		  const struct store_args *a)
+		  const struct store_value *v, size_t n)
 {
 	struct store_int_row x = {0, 0};
-	int ret = store_sql_run(st, id, a, store_int_row, &x, NULL);
+	int ret = store_sql_run(st, id, v, n, store_int_row, &x, NULL);
 
 	*out = ret ? 0 : x.v;
 	if (found)
@@ -484,56 +388,117 @@ int store_row_int(void *ctx, const struct rows_row *r)
 	return 0;
 }
 
-int store_sql_put(struct store *st, struct buf *sql, enum sql_id id)
+int store_rows_push(void *rows, const struct rows_row *r)
 {
-	return buf_puts(sql, st->be->sql->text[id]);
+	struct store_rows *x = rows;
+	void *elem = util_push(&x->v, &x->cap, &x->n, x->size);
+	int ret;
+
+	if (!elem)
+		return ERR_NOMEM;
+	ret = x->decode(x->ctx, elem, r);
+	if (ret == STORE_ROW_SKIP) {
+		x->n--;
+		return 0;
+	}
+	return ret;
 }
 
-int store_sql_param(struct store *st, struct buf *sql, size_t n)
+/* ---- SQL put together at run time --------------------------------------- */
+
+void store_query_init(struct store_query *q)
 {
-	return buf_printf(sql, "%c%zu", st->be->sql->param, n);
+	memset(q, 0, sizeof(*q));
+	buf_init(&q->sql);
 }
 
-/* Append piece, the placeholder of the next value, and the value v (a
- * prefix when prefix) to the condition being built. */
-static int store_where_add(struct store *st, struct buf *sql, struct store_args *a,
-			   enum sql_id piece, const char *v, int prefix)
+void store_query_release(struct store_query *q)
 {
-	int rc = store_sql_put(st, sql, piece);
+	buf_release(&q->sql);
+	free(q->v);
+	store_query_init(q);
+}
 
-	if (!rc)
-		rc = store_sql_param(st, sql, a->n + 1);
-	if (prefix)
-		store_arg_prefix(a, v);
+void store_query_put(struct store *st, struct store_query *q, enum sql_id piece)
+{
+	if (buf_puts(&q->sql, st->be->sql->text[piece]))
+		q->nomem = 1;
+}
+
+void store_query_value(struct store_query *q, struct store_value v)
+{
+	struct store_value *slot = util_push(&q->v, &q->cap, &q->n, sizeof(*q->v));
+
+	if (slot)
+		*slot = v;
 	else
-		store_arg_text(a, v);
-	return rc;
+		q->nomem = 1;
 }
 
-int store_where(struct store *st, struct buf *sql, struct store_args *a, const struct filter *f)
+void store_query_param(struct store *st, struct store_query *q, struct store_value v)
+{
+	store_query_value(q, v);
+	if (buf_printf(&q->sql, "%c%zu", st->be->sql->param, q->n))
+		q->nomem = 1;
+}
+
+void store_where(struct store *st, struct store_query *q, const struct filter *f)
 {
 	size_t i;
-	int rc = buf_puts(sql, "");
 
 	if (!f)
-		return rc ? ERR_NOMEM : 0;
-	for (i = 0; i < f->ntags && !rc; i++)
-		rc = store_where_add(st, sql, a, SQL_W_TAG, f->tags[i], 0) || buf_putc(sql, ')');
-	if (!rc && f->branch)
-		rc = store_where_add(st, sql, a, SQL_W_BRANCH, f->branch, 0);
-	if (!rc && f->commit)
-		rc = store_where_add(st, sql, a, SQL_W_COMMIT, f->commit, 1);
-	if (!rc && f->label)
-		rc = store_where_add(st, sql, a, SQL_W_LABEL, f->label, 0);
-	if (!rc && f->since[0])
-		rc = store_where_add(st, sql, a, SQL_W_SINCE, f->since, 0);
-	if (!rc && f->until[0])
-		rc = store_where_add(st, sql, a, SQL_W_UNTIL, f->until, 0);
-	for (i = 0; i < f->nmeta && !rc; i++)
-		rc = store_where_add(st, sql, a, SQL_W_META, f->meta[i].key, 0) ||
-		     store_where_add(st, sql, a, SQL_W_META_VALUE, f->meta[i].value, 0) ||
-		     buf_putc(sql, ')');
-	return rc ? ERR_NOMEM : 0;
+		return;
+	for (i = 0; i < f->ntags; i++) {
+		store_query_put(st, q, SQL_W_TAG);
+		store_query_param(st, q, sql_str(f->tags[i]));
+		store_query_put(st, q, SQL_W_END);
+	}
+	if (f->branch) {
+		store_query_put(st, q, SQL_W_BRANCH);
+		store_query_param(st, q, sql_str(f->branch));
+	}
+	if (f->commit) {
+		store_query_put(st, q, SQL_W_COMMIT);
+		store_query_param(st, q, sql_prefix(f->commit));
+	}
+	if (f->label) {
+		store_query_put(st, q, SQL_W_LABEL);
+		store_query_param(st, q, sql_str(f->label));
+	}
+	if (f->since[0]) {
+		store_query_put(st, q, SQL_W_SINCE);
+		store_query_param(st, q, sql_str(f->since));
+	}
+	if (f->until[0]) {
+		store_query_put(st, q, SQL_W_UNTIL);
+		store_query_param(st, q, sql_str(f->until));
+	}
+	for (i = 0; i < f->nmeta; i++) {
+		store_query_put(st, q, SQL_W_META);
+		store_query_param(st, q, sql_str(f->meta[i].key));
+		store_query_put(st, q, SQL_W_META_VALUE);
+		store_query_param(st, q, sql_str(f->meta[i].value));
+		store_query_put(st, q, SQL_W_END);
+	}
+}
+
+void store_query_filtered(struct store *st, struct store_query *q, enum sql_id head,
+			  const struct filter *f, enum sql_id tail)
+{
+	store_query_value(q, f && f->limit > 0 ? sql_int(f->limit) : sql_null());
+	store_query_put(st, q, head);
+	store_where(st, q, f);
+	store_query_put(st, q, tail);
+}
+
+int store_query_run(struct store *st, const struct store_query *q, unsigned flags, store_row_fn fn,
+		    void *ctx)
+{
+	struct store_stmt s = {-1, q->sql.data, flags, q->v, q->n};
+
+	if (q->nomem || !q->sql.data)
+		return err_nomem();
+	return st->be->exec(st->conn, &s, fn, ctx, NULL);
 }
 
 /* ---- upkeep ---------------------------------------------------------- */
@@ -552,6 +517,16 @@ int store_used_bytes(struct store *st, int64_t *out)
 }
 
 /* ---- releasing results ------------------------------------------------- */
+
+/* release() each of the n elements of size bytes at v, then free v. */
+static void store_free_each(void *v, size_t n, size_t size, void (*release)(void *elem))
+{
+	size_t i;
+
+	for (i = 0; v && i < n; i++)
+		release((char *)v + i * size);
+	free(v);
+}
 
 void store_run_release(struct store_run *run)
 {
@@ -573,15 +548,14 @@ void store_run_release(struct store_run *run)
 	memset(run, 0, sizeof(*run));
 }
 
+static void store_run_release_elem(void *run)
+{
+	store_run_release(run);
+}
+
 void store_runs_free(struct store_run *runs, size_t n)
 {
-	size_t i;
-
-	if (!runs)
-		return;
-	for (i = 0; i < n; i++)
-		store_run_release(&runs[i]);
-	free(runs);
+	store_free_each(runs, n, sizeof(*runs), store_run_release_elem);
 }
 
 void store_meta_release(struct store_meta *m)
@@ -599,59 +573,63 @@ void store_meta_release(struct store_meta *m)
 	memset(m, 0, sizeof(*m));
 }
 
+static void store_pin_release(void *elem)
+{
+	struct store_pin *pin = elem;
+
+	free(pin->name);
+	free(pin->pinned_at);
+}
+
 void store_pins_free(struct store_pin *pins, size_t n)
 {
-	size_t i;
+	store_free_each(pins, n, sizeof(*pins), store_pin_release);
+}
 
-	if (!pins)
-		return;
-	for (i = 0; i < n; i++) {
-		free(pins[i].name);
-		free(pins[i].pinned_at);
-	}
-	free(pins);
+static void store_stats_release(void *elem)
+{
+	free(((struct store_region_stats *)elem)->name);
 }
 
 void store_region_stats_free(struct store_region_stats *regs, size_t n)
 {
-	size_t i;
+	store_free_each(regs, n, sizeof(*regs), store_stats_release);
+}
 
-	if (!regs)
-		return;
-	for (i = 0; i < n; i++)
-		free(regs[i].name);
-	free(regs);
+static void store_point_release(void *elem)
+{
+	struct store_history_point *p = elem;
+
+	free(p->stats.name);
+	free(p->time);
+	free(p->commit);
+	free(p->label);
+	i64vec_release(&p->durations);
 }
 
 void store_history_free(struct store_history_point *p, size_t n)
 {
-	size_t i;
+	store_free_each(p, n, sizeof(*p), store_point_release);
+}
 
-	if (!p)
-		return;
-	for (i = 0; i < n; i++) {
-		free(p[i].stats.name);
-		free(p[i].time);
-		free(p[i].commit);
-		free(p[i].label);
-		i64vec_release(&p[i].durations);
-	}
-	free(p);
+static void store_series_run_release(void *elem)
+{
+	struct store_series_run *run = elem;
+
+	free(run->time);
+	free(run->commit);
+	free(run->label);
+}
+
+static void store_name_release(void *elem)
+{
+	free(*(char **)elem);
 }
 
 void store_series_release(struct store_series *s)
 {
-	size_t i;
-
-	for (i = 0; s->runs && i < s->nruns; i++) {
-		free(s->runs[i].time);
-		free(s->runs[i].commit);
-		free(s->runs[i].label);
-	}
-	for (i = 0; s->names && i < s->nregions; i++)
-		free(s->names[i]);
-	free(s->runs);
-	free(s->names);
+	store_free_each(s->runs, s->nruns, sizeof(*s->runs), store_series_run_release);
+	store_free_each(s->names, s->nregions, sizeof(*s->names), store_name_release);
 	free(s->cells);
 	memset(s, 0, sizeof(*s));
 }

@@ -185,38 +185,27 @@ static int postgres_apply(struct store_conn *c, int64_t version)
 	return ret;
 }
 
+/* store_migrate()'s statements, as opening the store runs them. */
+static int postgres_run_open(struct store_conn *c, const char *sql)
+{
+	return postgres_run(c, sql, "open");
+}
+
+/* The migrations of schema/postgres/ (store_migrate()); the lock creates
+ * the table identify() reads. */
 static int postgres_migrate(struct store_conn *c)
 {
-	int64_t version;
-	int fresh, ret;
+	struct store_migration m = {
+	    postgres_schema_sql_count,
+	    "BEGIN; SELECT pg_advisory_xact_lock(" POSTGRES_LOCK_KEY
+	    "); CREATE TABLE IF NOT EXISTS "
+	    "scopedb_meta (key text COLLATE \"C\" PRIMARY KEY, value text NOT NULL)",
+	    postgres_run_open,
+	    postgres_identify,
+	    postgres_apply,
+	    postgres_rollback};
 
-	for (;;) {
-		ret =
-		    postgres_run(c,
-				 "BEGIN; SELECT pg_advisory_xact_lock(" POSTGRES_LOCK_KEY "); "
-				 "CREATE TABLE IF NOT EXISTS scopedb_meta (key text COLLATE \"C\" "
-				 "PRIMARY KEY, value text NOT NULL)",
-				 "open");
-		if (ret)
-			goto fail;
-		ret = postgres_identify(c, &version);
-		if (ret)
-			goto fail;
-		if (version >= postgres_schema_sql_count)
-			return postgres_run(c, "COMMIT", "open");
-		fresh = version == 0;
-		do {
-			ret = postgres_apply(c, version++);
-			if (ret)
-				goto fail;
-		} while (fresh && version < postgres_schema_sql_count);
-		ret = postgres_run(c, "COMMIT", "open");
-		if (ret)
-			goto fail;
-	}
-fail:
-	postgres_rollback(c);
-	return ret;
+	return store_migrate(c, &m);
 }
 
 static void quiet_notices(void *arg, const char *message)
@@ -255,19 +244,19 @@ static int postgres_open(struct store *front, const char *loc, int flags)
 	store_set_conn(front, NULL, NULL);
 	if (!loc)
 		return err_set(ERR_USAGE, "the postgresql store backend has no temporary stores");
-	c = calloc(1, sizeof(*c));
-	if (!c)
+	/* the password never shows, in messages or outputs */
+	clean = postgres_mask(loc, &secrets);
+	c = clean ? calloc(1, sizeof(*c)) : NULL;
+	if (!c) {
+		free(clean);
 		return err_nomem();
+	}
+	c->location = clean;
 	c->front = front;
 	c->readonly = (flags & STORE_READONLY) != 0;
 	c->busy_ms = POSTGRES_BUSY_MS;
 	buf_init(&c->copy_timings);
 	buf_init(&c->copy_durations);
-	c->location = postgres_mask(loc, &secrets);
-	if (!c->location) {
-		free(c);
-		return err_nomem();
-	}
 	store_set_conn(front, c, c->location);
 	ret = pq_load(c->location);
 	if (ret)
@@ -493,24 +482,4 @@ static int postgres_compact(struct store_conn *c, int64_t *before, int64_t *afte
 
 /* ---- the backend table -------------------------------------------------- */
 
-const struct store_backend postgres_store_backend = {
-    .version = STORE_BACKEND_VERSION,
-    .name = "postgresql",
-    .caps = STORE_READ_AHEAD,
-    .sql = &postgres_sql,
-    .accepts = postgres_accepts,
-    .schema_version = postgres_schema_version,
-    .open = postgres_open,
-    .close = postgres_close,
-    .set_busy_timeout = postgres_set_busy_timeout,
-    .begin = postgres_begin,
-    .commit = postgres_commit,
-    .rollback = postgres_rollback,
-    .read_begin = postgres_read_begin,
-    .read_end = postgres_read_end,
-    .exec = postgres_exec,
-    .write_rows = postgres_write_rows,
-    .scan_blobs = postgres_scan_blobs,
-    .compact = postgres_compact,
-    .used_bytes = postgres_used_bytes,
-};
+STORE_BACKEND_TABLE(postgres, "postgresql", STORE_READ_AHEAD);

@@ -160,13 +160,13 @@ static int add_timing(struct store_conn *c, const struct store_timing *t)
 	return 0;
 }
 
-int postgres_write_rows(struct store_conn *c, enum store_rows table, const void *rows, size_t n)
+int postgres_write_rows(struct store_conn *c, enum store_table table, const void *rows, size_t n)
 {
 	const struct store_timing *t = rows;
 	size_t i;
 	int ret = 0;
 
-	if (table != STORE_ROWS_TIMINGS)
+	if (table != STORE_TABLE_TIMINGS)
 		return err_set(ERR_USAGE, "internal error: no such table to write");
 	for (i = 0; !ret && i < n; i++)
 		ret = add_timing(c, &t[i]);

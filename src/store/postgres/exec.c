@@ -220,74 +220,69 @@ out:
 
 /* ---- parameters ------------------------------------------------------------ */
 
-/* The text of each value of a statement: v[i] (NULL: SQL NULL), numbers
- * written into num[i], id lists made into own[i]. */
+/* The text of each value of a statement: v[i] (NULL: SQL NULL), the
+ * caller's string or, for numbers and id lists, written into text at
+ * off[i] (a NUL after each). */
 struct pg_args {
 	const char **v;
-	char (*num)[32];
-	char **own;
-	size_t n;
+	size_t *off; /* SIZE_MAX: not in text */
+	struct buf text;
 };
 
 static void pg_args_release(struct pg_args *p)
 {
-	size_t i;
-
-	for (i = 0; p->own && i < p->n; i++)
-		free(p->own[i]);
 	free(p->v);
-	free(p->num);
-	free(p->own);
-	memset(p, 0, sizeof(*p));
+	free(p->off);
+	buf_release(&p->text);
+}
+
+/* Append the text of number or id list x and a NUL to b; 0 or non-zero
+ * when memory ran out. */
+static int pg_arg_text(struct buf *b, const struct store_value *x)
+{
+	size_t i;
+	int rc;
+
+	if (x->type == STORE_INT)
+		rc = buf_printf(b, "%lld", (long long)x->i);
+	else if (x->type == STORE_REAL && x->d != x->d)
+		rc = buf_puts(b, "NaN");
+	else if (x->type == STORE_REAL &&
+		 (x->d > 1.7976931348623157e308 || x->d < -1.7976931348623157e308))
+		rc = buf_puts(b, x->d < 0 ? "-Infinity" : "Infinity");
+	else if (x->type == STORE_REAL) /* %.17g reads back as the same double */
+		rc = buf_printf(b, "%.17g", x->d);
+	else /* an id list, as a bigint[] literal */
+		for (i = 0, rc = buf_putc(b, '{'); i < x->n && !rc; i++)
+			rc = buf_printf(b, "%s%lld", i ? "," : "", (long long)x->ids[i]);
+	return rc || (x->type == STORE_IDS && buf_putc(b, '}')) || buf_add(b, "", 1);
 }
 
 static int pg_args_make(struct pg_args *p, const struct store_stmt *q)
 {
 	const struct store_value *x;
 	size_t i;
-	int failed = 0;
+	int rc = 0;
 
 	memset(p, 0, sizeof(*p));
-	if (!q->n)
-		return 0;
-	p->n = q->n;
-	p->v = calloc(q->n, sizeof(*p->v));
-	p->num = calloc(q->n, sizeof(*p->num));
-	p->own = calloc(q->n, sizeof(*p->own));
-	if (!p->v || !p->num || !p->own) {
-		pg_args_release(p);
-		return err_nomem();
-	}
-	for (i = 0; i < q->n && !failed; i++) {
+	buf_init(&p->text);
+	p->v = calloc(q->n ? q->n : 1, sizeof(*p->v));
+	p->off = calloc(q->n ? q->n : 1, sizeof(*p->off));
+	rc = !p->v || !p->off;
+	for (i = 0; i < q->n && !rc; i++) {
 		x = &q->v[i];
-		switch (x->type) {
-		case STORE_INT:
-			snprintf(p->num[i], sizeof(p->num[i]), "%lld", (long long)x->i);
-			p->v[i] = p->num[i];
-			break;
-		case STORE_REAL:
-			/* %.17g reads back as the same double */
-			if (x->d != x->d)
-				snprintf(p->num[i], sizeof(p->num[i]), "NaN");
-			else if (x->d > 1.7976931348623157e308 || x->d < -1.7976931348623157e308)
-				snprintf(p->num[i], sizeof(p->num[i]), "%sInfinity",
-					 x->d < 0 ? "-" : "");
-			else
-				snprintf(p->num[i], sizeof(p->num[i]), "%.17g", x->d);
-			p->v[i] = p->num[i];
-			break;
-		case STORE_TEXT:
-		case STORE_PREFIX:
+		p->off[i] = SIZE_MAX;
+		if (x->type == STORE_TEXT || x->type == STORE_PREFIX) {
 			p->v[i] = x->s;
-			break;
-		case STORE_IDS:
-			p->v[i] = p->own[i] = rows_id_list(x->ids, x->n, '{', '}', &failed);
-			break;
-		default:
-			p->v[i] = NULL;
+		} else if (x->type != STORE_NULL) {
+			p->off[i] = p->text.len;
+			rc = pg_arg_text(&p->text, x);
 		}
 	}
-	if (failed) {
+	for (i = 0; i < q->n && !rc; i++)
+		if (p->off[i] != SIZE_MAX)
+			p->v[i] = p->text.data + p->off[i];
+	if (rc) {
 		pg_args_release(p);
 		return err_nomem();
 	}
@@ -328,7 +323,7 @@ static int exec_whole(struct store_conn *c, const struct store_stmt *q, const st
 	PGresult *r;
 	int i, ret;
 
-	ret = postgres_result(c, &r, q->sql, (int)p->n, p->v, binary,
+	ret = postgres_result(c, &r, q->sql, (int)q->n, p->v, binary,
 			      q->flags & SQL_WRITE ? "update" : "read");
 	for (i = 0; !ret && fn && i < PQntuples(r); i++) {
 		row = (struct rows_row){binary ? &pg_bin_row_ops : &pg_row_ops, r, i};
@@ -350,7 +345,7 @@ static int exec_stream(struct store_conn *c, const struct store_stmt *q, const s
 	PGresult *r;
 	int ret = 0;
 
-	if (!PQsendQueryParams(c->db, q->sql, (int)p->n, NULL, p->v, NULL, NULL, 1))
+	if (!PQsendQueryParams(c->db, q->sql, (int)q->n, NULL, p->v, NULL, NULL, 1))
 		return postgres_err(c, NULL, "read");
 	(void)PQsetSingleRowMode(c->db);
 	/* all results are read, also after a failure, so that the

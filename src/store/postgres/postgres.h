@@ -108,7 +108,7 @@ int postgres_scan_blobs(struct store_conn *c, int64_t run_id, store_blob_fn fn, 
 /* ---- copy.c ------------------------------------------------------------- */
 
 /* backend.h: write_rows() */
-int postgres_write_rows(struct store_conn *c, enum store_rows table, const void *rows, size_t n);
+int postgres_write_rows(struct store_conn *c, enum store_table table, const void *rows, size_t n);
 /* Send the pending COPY rows (before any other statement). */
 int postgres_flush(struct store_conn *c);
 

@@ -220,40 +220,25 @@ static int sqlite_apply(struct store_conn *st, int64_t version)
 	return rc == SQLITE_OK ? 0 : sqlite_err(st, rc, "open");
 }
 
-/*
- * Apply the missing migrations: all of them in one transaction for a new
- * store (so that a store is either empty or complete), one transaction
- * each for an existing one.  Inside the transaction the store is identified
- * again: another process may have created or upgraded it since we looked.
- */
-static int sqlite_migrate(struct store_conn *st)
+/* store_migrate()'s statements, as opening the store runs them. */
+static int sqlite_run_open(struct store_conn *st, const char *sql)
 {
-	int64_t version;
-	int fresh, ret;
+	return sqlite_exec_retry(st, sql, "open");
+}
 
-	for (;;) {
-		ret = sqlite_exec_retry(st, "BEGIN IMMEDIATE", "open");
-		if (ret)
-			return ret;
-		ret = sqlite_identify(st, &version);
-		if (ret)
-			goto fail;
-		if (version >= schema_sql_count)
-			return sqlite_exec_retry(st, "COMMIT", "open");
-		fresh = version == 0;
-		do {
-			ret = sqlite_apply(st, version++);
-			if (ret)
-				goto fail;
-		} while (fresh && version < schema_sql_count);
-		ret = sqlite_exec_retry(st, "COMMIT", "open");
-		if (ret)
-			goto fail;
-	}
-fail:
+static void sqlite_abort(struct store_conn *st)
+{
 	if (!sqlite3_get_autocommit(st->db))
 		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
-	return ret;
+}
+
+/* The migrations of schema_sql.h (store_migrate()). */
+static int sqlite_migrate(struct store_conn *st)
+{
+	struct store_migration m = {schema_sql_count, "BEGIN IMMEDIATE", sqlite_run_open,
+				    sqlite_identify,  sqlite_apply,	 sqlite_abort};
+
+	return store_migrate(st, &m);
 }
 
 /* Per-connection settings; foreign keys are switched on only after the
@@ -612,24 +597,4 @@ static int sqlite_finish_all_runs(struct store_conn *st)
 
 /* ---- the backend table ------------------------------------------------- */
 
-const struct store_backend sqlite_store_backend = {
-    .version = STORE_BACKEND_VERSION,
-    .name = "sqlite",
-    .caps = STORE_CAN_TEMPORARY,
-    .sql = &sqlite_sql,
-    .accepts = sqlite_accepts,
-    .schema_version = sqlite_schema_version,
-    .open = sqlite_open,
-    .close = sqlite_close,
-    .set_busy_timeout = sqlite_set_busy_timeout,
-    .begin = sqlite_begin,
-    .commit = sqlite_commit,
-    .rollback = sqlite_rollback,
-    .read_begin = sqlite_read_begin,
-    .read_end = sqlite_read_end,
-    .exec = sqlite_exec,
-    .write_rows = sqlite_write_rows,
-    .scan_blobs = sqlite_scan_blobs,
-    .compact = sqlite_compact,
-    .used_bytes = sqlite_used_bytes,
-};
+STORE_BACKEND_TABLE(sqlite, "sqlite", STORE_CAN_TEMPORARY);

@@ -245,13 +245,13 @@ static int add_timing(struct store_conn *st, const struct store_timing *t)
 	return step_write(st, s, bad);
 }
 
-int sqlite_write_rows(struct store_conn *st, enum store_rows table, const void *rows, size_t n)
+int sqlite_write_rows(struct store_conn *st, enum store_table table, const void *rows, size_t n)
 {
 	const struct store_timing *t = rows;
 	size_t i;
 	int ret = prepare_timing(st);
 
-	if (table != STORE_ROWS_TIMINGS)
+	if (table != STORE_TABLE_TIMINGS)
 		return err_set(ERR_USAGE, "internal error: no such table to write");
 	for (i = 0; !ret && i < n; i++)
 		ret = add_timing(st, &t[i]);

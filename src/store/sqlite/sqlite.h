@@ -64,7 +64,7 @@ int sqlite_prepare(struct store_conn *st, sqlite3_stmt **out, const char *sql, u
 
 int sqlite_exec(struct store_conn *st, const struct store_stmt *q, store_row_fn fn, void *ctx,
 		int64_t *changed);
-int sqlite_write_rows(struct store_conn *st, enum store_rows table, const void *rows, size_t n);
+int sqlite_write_rows(struct store_conn *st, enum store_table table, const void *rows, size_t n);
 int sqlite_scan_blobs(struct store_conn *st, int64_t run_id, store_blob_fn fn, void *ctx);
 /* Finalize every statement st keeps. */
 void sqlite_stmts_release(struct store_conn *st);
