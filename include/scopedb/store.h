@@ -152,9 +152,14 @@ struct store_timing {
 	int64_t source_line;	 /* -1 -> NULL */
 	const char *source_text; /* "" -> NULL */
 	const char *tags_json;	 /* "[]" -> NULL */
-	const void *durations;	 /* blob.h encoding, NULL when !has_events */
+	const void *durations;	 /* store_encode_durations(), NULL when !has_events */
 	size_t durations_len;
 };
+
+/* Append the store's encoding of one row's call durations, sorted[0..n)
+ * (ascending, each >= 0), to out: what store_timing.durations holds.
+ * ERR_USAGE when the values are negative or not sorted. */
+int store_encode_durations(struct buf *out, const int64_t *sorted, size_t n);
 
 /* Insert the timings row and, when durations != NULL, its durations row.
  * Only inside store_begin()/store_commit() (ERR_USAGE otherwise), so the
@@ -459,7 +464,8 @@ struct store_region_calls {
 int store_percentile_regions(struct store *st, struct store_region_calls **out, size_t *n,
 			     int64_t run_id);
 
-/* Called by store_scan_blobs() with each durations blob (blob.h encoding;
+/* Called by store_scan_blobs() with each durations blob (as
+ * store_encode_durations() writes them;
  * data valid during the call only).  A non-zero return stops the scan and
  * is returned by it. */
 typedef int (*store_blob_fn)(void *ctx, int64_t region_id, const void *data, size_t len);

@@ -3,8 +3,9 @@
  *
  * Issue 13: the file is read in a child process (util/child.h), which
  * opens it with h5prof_open(), validates it, streams its rows, summarises
- * each (rowstat), sorts and encodes its durations (blob) and sends all of
- * it to this process as frames (wire.h).  Whatever libhdf5 does on a
+ * each (rowstat), sorts and encodes its durations in the store's encoding
+ * (store_encode_durations()) and sends all of it to this process as frames
+ * (wire.h).  Whatever libhdf5 does on a
  * damaged file (crash, endless loop, unbounded allocation) ends the child,
  * under the limits of struct ingest_limits, and becomes an error about that
  * file; the store is only ever touched by this process.  The frames are
@@ -45,7 +46,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "store/blob.h"
 #include "scopedb/err.h"
 #include "scopedb/h5prof.h"
 #include "scopedb/identity.h"
@@ -195,7 +195,7 @@ static int ingest_row(void *arg, const struct h5prof_row *row)
 			return ERR_NOMEM;
 		r->sorted.len = (size_t)row->calls;
 		util_sort_i64_to(r->sorted.v, row->durations, r->sorted.len);
-		rc = blob_encode(&r->blob, r->sorted.v, r->sorted.len);
+		rc = store_encode_durations(&r->blob, r->sorted.v, r->sorted.len);
 		if (rc)
 			return rc;
 		t.durations = r->blob.data;

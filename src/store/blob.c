@@ -11,13 +11,15 @@
  * is checked against the bytes before anything is allocated, the running sum
  * may not exceed INT64_MAX, and trailing bytes are refused.  One- and
  * two-byte gaps, the common cases, take a short branch-free path.  On error the output
- * vector is left as it was.
+ * vector is left as it was.  The encoder is also store.h's
+ * store_encode_durations(), for ingest.
  */
 #include <stdint.h>
 #include <string.h>
 
 #include "store/blob.h"
 #include "scopedb/err.h"
+#include "scopedb/store.h"
 
 #define BLOB_VERSION 1
 /* A 64-bit value needs at most 10 groups of 7 bits. */
@@ -95,6 +97,11 @@ static int varint_error(enum varint_status st)
  * the common case, take a short path.
  */
 #define BLOB_ONE_PASS 65536
+
+int store_encode_durations(struct buf *out, const int64_t *sorted, size_t n)
+{
+	return blob_encode(out, sorted, n);
+}
 
 int blob_encode(struct buf *out, const int64_t *sorted, size_t n)
 {
