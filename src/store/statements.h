@@ -183,10 +183,9 @@ SQL(TOTALS_CLEAR, SQL_WRITE, "DELETE FROM run_regions WHERE run_id = " P(1))
  * lookups that missed the page cache one by one. */
 SQL(TOTALS_PUT, SQL_WRITE, DIALECT(
 	"INSERT INTO run_regions (run_id, region_id, " SQL_RUN_REGIONS_COLUMNS ") "
-	"WITH span AS (SELECT min(id) AS lo, max(id) AS hi FROM timings WHERE run_id = ?1) "
-	"SELECT ?1, region_id, " SQL_ALL_RANKS_AGGREGATES " FROM span, timings "
-	"WHERE timings.id BETWEEN span.lo AND span.hi AND +timings.run_id = ?1 "
-	"GROUP BY region_id",
+	"SELECT ?1, region_id, " SQL_ALL_RANKS_AGGREGATES " FROM timings "
+	"WHERE id BETWEEN (SELECT min(id) FROM timings WHERE run_id = ?1) "
+	"AND (SELECT max(id) FROM timings WHERE run_id = ?1) AND +run_id = ?1 GROUP BY region_id",
 	"INSERT INTO run_regions (run_id, region_id, " SQL_RUN_REGIONS_COLUMNS ") "
 	"SELECT $1, region_id, " SQL_ALL_RANKS_AGGREGATES " FROM timings WHERE run_id = $1 "
 	"GROUP BY region_id"))

@@ -261,26 +261,58 @@ int sqlite_write_rows(struct store_conn *st, enum store_table table, const void 
 /* ---- a run's blobs ------------------------------------------------------------ */
 
 /* The duration blobs of run ?1 in the order they were written: the rowids
- * of the run (one run's rows are contiguous), "+" keeping the planner on
- * that rowid range rather than an index on run_id, which would visit them
- * region by region, all over the file. */
+ * ?2..?3 of the run (one run's rows are contiguous), "+" keeping the
+ * planner on that rowid range rather than an index on run_id, which would
+ * visit them region by region, all over the file.  (The range joined in
+ * as a subquery would have the blobs sorted.) */
 static const char SCAN_BLOBS_SQL[] =
-    "WITH span AS (SELECT min(id) AS lo, max(id) AS hi FROM timings WHERE run_id = ?1) "
-    "SELECT t.region_id, d.data FROM span, timings AS t "
+    "SELECT t.region_id, d.data FROM timings AS t "
     "JOIN timings_durations AS d ON d.timing_id = t.id "
-    "WHERE t.id BETWEEN span.lo AND span.hi AND +t.run_id = ?1 ORDER BY t.id";
+    "WHERE t.id BETWEEN ?2 AND ?3 AND +t.run_id = ?1 ORDER BY t.id";
+
+/* The first and last timings rowid of run_id (hi < lo when none). */
+static int run_rowids(struct store_conn *st, int64_t run_id, int64_t *lo, int64_t *hi)
+{
+	sqlite3_stmt *s = NULL;
+	int rc, ret;
+
+	*lo = 0;
+	*hi = -1;
+	ret = sqlite_prepare(st, &s, "SELECT min(id), max(id) FROM timings WHERE run_id = ?1", 0,
+			     "read");
+	if (ret)
+		return ret;
+	rc = sqlite3_bind_int64(s, 1, run_id);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW && sqlite3_column_type(s, 0) != SQLITE_NULL) {
+		*lo = sqlite3_column_int64(s, 0);
+		*hi = sqlite3_column_int64(s, 1);
+	}
+	if (rc != SQLITE_ROW)
+		ret = sqlite_err(st, rc, "read");
+	sqlite3_finalize(s);
+	return ret;
+}
 
 int sqlite_scan_blobs(struct store_conn *st, int64_t run_id, store_blob_fn fn, void *ctx)
 {
 	sqlite3_stmt *s = NULL;
 	const void *data;
+	int64_t lo, hi;
 	size_t len;
 	int rc, ret;
 
-	ret = sqlite_prepare(st, &s, SCAN_BLOBS_SQL, 0, "read");
+	ret = run_rowids(st, run_id, &lo, &hi);
+	if (!ret)
+		ret = sqlite_prepare(st, &s, SCAN_BLOBS_SQL, 0, "read");
 	if (ret)
 		return ret;
 	rc = sqlite3_bind_int64(s, 1, run_id);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_bind_int64(s, 2, lo);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_bind_int64(s, 3, hi);
 	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
 		rc = SQLITE_OK;
 		ret = col_blob(&data, &len, s, 1);
