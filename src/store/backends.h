@@ -11,6 +11,8 @@
  * reaching SQLite as file names.  Included by store.c only, with both
  * macros defined.  postgres (src/store/postgres/) is built when libpq is
  * (SCOPEDB_POSTGRES, CMakeLists.txt); its uri.c, always.
+ *
+ * Ownership: the tables named here are the backends' static constants.
  */
 #ifdef SCOPEDB_HAVE_POSTGRES
 STORE_BACKEND(postgres)

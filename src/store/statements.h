@@ -21,6 +21,9 @@
  * are named *_HEAD, *_MID and *_TAIL, or W_* for the conditions, and their
  * flags are those of the whole.  Columns are listed in the order the
  * decoders of rows.h read them.
+ *
+ * Ownership: the texts become static constants (sqltext.h); nothing here
+ * allocates.
  */
 
 /* each entry laid out as its SQL reads */
