@@ -84,7 +84,7 @@ static int postgres_identify(struct store_conn *c, int64_t *out)
 	PGresult *r = NULL;
 	char *app = NULL;
 	int64_t version = 0;
-	int retries = 0, ret;
+	int retries = 0, ret = 0;
 
 	*out = 0;
 	/* A store's identity and the session's settings (floats as exact
