@@ -117,7 +117,7 @@ void store_set_conn(struct store *st, struct store_conn *c, const char *location
 
 int store_migrate(struct store_conn *c, const struct store_migration *m)
 {
-	int64_t version;
+	int64_t version = 0;
 	int fresh, ret;
 
 	for (;;) {
