@@ -30,19 +30,6 @@
 static int postgres_in_txn(struct store_conn *c);
 static void postgres_rollback(struct store_conn *c);
 
-/*
- * End the read snapshot that postgres_snapshot_end() left open: the next
- * statement commits it first.  Failures of that COMMIT cannot matter: the
- * transaction only read.
- */
-void postgres_settle(struct store_conn *c)
-{
-	if (!c->commit_due)
-		return;
-	c->commit_due = 0;
-	PQclear(PQexec(c->db, "COMMIT"));
-}
-
 /* ---- open / close / migrations ----------------------------------------- */
 
 /*

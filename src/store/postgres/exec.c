@@ -1,8 +1,9 @@
 /*
  * exec.c - the PostgreSQL backend's statements (see postgres.h): errors,
- * parameters, results read through the column getters of rows.h, and
- * running the front end's statements, whole or (SQL_STREAM) a row at a
- * time.
+ * parameters, results read through the column getters of rows.h, running
+ * the front end's statements, whole or (SQL_STREAM) a row at a time, and
+ * what goes to the server before each statement: the COMMIT of a read
+ * snapshot that ended, and the COPY buffers write_rows() filled (copy.c).
  *
  * Parameters travel as text (integers in decimal, floats as %.17g, id
  * lists as bigint[] literals); results as text, which for float8 is exact
@@ -412,6 +413,78 @@ int postgres_run(struct store_conn *c, const char *sql, const char *what)
 		ret = postgres_err(c, r, what);
 	PQclear(r);
 	return ret;
+}
+
+/* ---- before each statement: the due COMMIT, the COPY buffers ------------------ */
+
+/*
+ * End the read snapshot that read_end() left open (conn.c): the next
+ * statement commits it first.  Failures of that COMMIT cannot matter: the
+ * transaction only read.
+ */
+void postgres_settle(struct store_conn *c)
+{
+	if (!c->commit_due)
+		return;
+	c->commit_due = 0;
+	PQclear(PQexec(c->db, "COMMIT"));
+}
+
+/* Send one buffer as COPY table (cols) FROM STDIN and empty it. */
+static int copy_send(struct store_conn *c, struct buf *b, const char *sql)
+{
+	PGresult *r;
+	size_t off = 0, n;
+	int ret = 0;
+
+	if (!b->len)
+		return 0;
+	r = PQexec(c->db, sql);
+	if (PQresultStatus(r) != PGRES_COPY_IN) {
+		ret = postgres_err(c, r, "update");
+		PQclear(r);
+		b->len = 0;
+		return ret;
+	}
+	PQclear(r);
+	while (off < b->len) {
+		n = b->len - off > (1u << 20) ? (1u << 20) : b->len - off;
+		if (PQputCopyData(c->db, b->data + off, (int)n) != 1)
+			break;
+		off += n;
+	}
+	n = b->len;
+	b->len = 0;
+	if (PQputCopyEnd(c->db, off < n ? "scopedb: send failed" : NULL) != 1)
+		ret = postgres_err(c, NULL, "update");
+	while ((r = PQgetResult(c->db)) != NULL) {
+		if (!ret && PQresultStatus(r) != PGRES_COMMAND_OK)
+			ret = postgres_err(c, r, "update");
+		PQclear(r);
+	}
+	return ret;
+}
+
+int postgres_flush(struct store_conn *c)
+{
+	int ret;
+
+	postgres_settle(c);
+	/* binary: the trailer (a tuple of -1 fields) ends each buffer's data */
+	if ((c->copy_timings.len && buf_add(&c->copy_timings, "\377\377", 2)) ||
+	    (c->copy_durations.len && buf_add(&c->copy_durations, "\377\377", 2))) {
+		c->copy_timings.len = 0;
+		c->copy_durations.len = 0;
+		return err_nomem();
+	}
+	ret = copy_send(c, &c->copy_timings,
+			"COPY timings (id, " SQL_TIMINGS_COLUMNS ") FROM STDIN (FORMAT binary)");
+	if (ret) {
+		c->copy_durations.len = 0;
+		return ret;
+	}
+	return copy_send(c, &c->copy_durations,
+			 "COPY timings_durations (timing_id, data) FROM STDIN (FORMAT binary)");
 }
 
 /* ---- a run's blobs -------------------------------------------------------------- */

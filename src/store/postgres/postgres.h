@@ -24,11 +24,12 @@
  * constant pieces.  Each statement costs a round trip, so the backend asks
  * the front end to read ahead (STORE_READ_AHEAD).
  *
- * Split by concern: uri.c (which --db values, passwords masked), conn.c
- * (connecting, migrations, transactions, upkeep, the table), exec.c
- * (errors, parameters, results, running statements), copy.c (the COPY
- * buffers of write_rows()) and sql.c (statements.h in PostgreSQL's
- * spelling).
+ * Split by concern, each file using only those before it: uri.c (which
+ * --db values, passwords masked), exec.c (errors, parameters, results,
+ * running statements, sending the COPY buffers), copy.c (rows encoded into
+ * the COPY buffers: write_rows()), conn.c (connecting, migrations,
+ * transactions, upkeep, the table) and sql.c (statements.h in
+ * PostgreSQL's spelling).
  *
  * Ownership: struct store_conn is created by postgres_open() and freed by
  * postgres_close(); every PGresult is cleared in the function that got it;
@@ -71,12 +72,6 @@ extern const struct store_backend postgres_store_backend;
 /* statements.h in PostgreSQL's spelling (sql.c). */
 extern const struct store_sql postgres_sql;
 
-/* ---- conn.c ------------------------------------------------------------- */
-
-/* End the read snapshot postgres_snapshot_end() left open (the COMMIT
- * that was due), before the next statement. */
-void postgres_settle(struct store_conn *c);
-
 /* ---- exec.c ------------------------------------------------------------- */
 
 /* Record the error of res (or of the connection when res is NULL) as
@@ -105,11 +100,15 @@ int postgres_query_int(struct store_conn *c, int64_t *out, const char *sql);
 /* Every durations blob of run_id, in the order written (backend.h). */
 int postgres_scan_blobs(struct store_conn *c, int64_t run_id, store_blob_fn fn, void *ctx);
 
-/* ---- copy.c ------------------------------------------------------------- */
-
-/* backend.h: write_rows() */
-int postgres_write_rows(struct store_conn *c, enum store_table table, const void *rows, size_t n);
+/* End the read snapshot read_end() left open (the COMMIT that was due),
+ * before the next statement. */
+void postgres_settle(struct store_conn *c);
 /* Send the pending COPY rows (before any other statement). */
 int postgres_flush(struct store_conn *c);
+
+/* ---- copy.c ------------------------------------------------------------- */
+
+/* backend.h: write_rows(): rows encoded into the COPY buffers. */
+int postgres_write_rows(struct store_conn *c, enum store_table table, const void *rows, size_t n);
 
 #endif

@@ -32,50 +32,6 @@
 /* Default time to wait for another process's lock. */
 #define STORE_BUSY_MS 30000
 
-int sqlite_err(const struct store_conn *st, int rc, const char *what)
-{
-	const char *msg = st->db ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc);
-
-	switch (rc & 0xff) {
-	case SQLITE_BUSY:
-	case SQLITE_LOCKED:
-		return err_set(
-		    ERR_BUSY,
-		    "cannot %s store '%s': locked by another process (gave up after %d ms)", what,
-		    st->path, st->busy_ms);
-	case SQLITE_NOMEM:
-		return err_nomem();
-	case SQLITE_CORRUPT:
-		/* a damaged page or schema: say so, whatever was being done */
-		return err_set(ERR_STORE, "store '%s' is damaged: %s", st->path, msg);
-	case SQLITE_ERROR:
-		/* a table or column of the schema gone (sqlite_check_schema()) */
-		if (!strncmp(msg, "no such table: ", 15) || !strncmp(msg, "no such column: ", 16))
-			return err_set(ERR_STORE, "store '%s' is damaged: %s", st->path, msg);
-		return err_set(ERR_STORE, "cannot %s store '%s': %s", what, st->path, msg);
-	case SQLITE_IOERR:
-	case SQLITE_FULL:
-	case SQLITE_CANTOPEN:
-	case SQLITE_READONLY:
-	case SQLITE_PERM:
-		return err_set(ERR_IO, "cannot %s store '%s': %s", what, st->path, msg);
-	default:
-		return err_set(ERR_STORE, "cannot %s store '%s': %s", what, st->path, msg);
-	}
-}
-
-int sqlite_prepare(struct store_conn *st, sqlite3_stmt **out, const char *sql, unsigned flags,
-		   const char *what)
-{
-	int rc = sqlite3_prepare_v3(st->db, sql, -1, flags, out, NULL);
-
-	if (rc != SQLITE_OK) {
-		*out = NULL;
-		return sqlite_err(st, rc, what);
-	}
-	return 0;
-}
-
 static int64_t monotonic_ms(void)
 {
 	struct timespec ts;

@@ -8,11 +8,12 @@
  * Connections run with foreign_keys=ON, WAL journaling and a busy timeout.
  * Writers' transactions are BEGIN IMMEDIATE.
  *
- * The backend is split by concern: conn.c (connection, migrations,
- * transactions, upkeep and the backend table), exec.c (running the front
- * end's statements, with a prepared statement kept per statement of
- * statements.h; writing timings rows; scanning a run's blobs) and sql.c
- * (statements.h in SQLite's spelling).
+ * The backend is split by concern, each file using only those before it:
+ * exec.c (errors; running the front end's statements, with a prepared
+ * statement kept per statement of statements.h; writing timings rows;
+ * scanning a run's blobs), conn.c (connection, migrations, transactions,
+ * upkeep and the backend table) and sql.c (statements.h in SQLite's
+ * spelling).
  *
  * Ownership: struct store_conn is created by sqlite_open() and freed by
  * sqlite_close(), with every statement it keeps; text and blobs read from
@@ -51,7 +52,7 @@ extern const struct store_backend sqlite_store_backend;
 /* statements.h in SQLite's spelling (sql.c). */
 extern const struct store_sql sqlite_sql;
 
-/* ---- conn.c ------------------------------------------------------------- */
+/* ---- exec.c ------------------------------------------------------------- */
 
 /* Map SQLite result code rc (the message is in the connection) to an ERR_*
  * code and record "cannot WHAT store 'PATH': REASON". */
@@ -60,8 +61,7 @@ int sqlite_err(const struct store_conn *st, int rc, const char *what);
 int sqlite_prepare(struct store_conn *st, sqlite3_stmt **out, const char *sql, unsigned flags,
 		   const char *what);
 
-/* ---- exec.c ------------------------------------------------------------- */
-
+/* The primitives exec, write_rows and scan_blobs (backend.h). */
 int sqlite_exec(struct store_conn *st, const struct store_stmt *q, store_row_fn fn, void *ctx,
 		int64_t *changed);
 int sqlite_write_rows(struct store_conn *st, enum store_table table, const void *rows, size_t n);
