@@ -10,10 +10,10 @@
  * these primitives: it holds the statements (statements.h, run through
  * exec() in the backend's SQL spelling, .sql), the selectors' rules and
  * messages (resolve.c), the run filters (store_where()), the region id
- * cache, what a read snapshot reads ahead (ahead.c), the checks of every
- * row read (verify.c) and the finish pipeline (finish.c).  A backend
- * connects, runs transactions and statements, writes and scans rows in
- * bulk, and keeps its store in shape; it computes nothing.
+ * cache, what a read snapshot reads ahead (ahead.c), the checks of the
+ * rows that carry numbers (verify.c) and the finish pipeline (finish.c).
+ * A backend connects, runs transactions and statements, writes and scans
+ * rows in bulk, and keeps its store in shape; it computes nothing.
  *
  * A backend defines struct store_conn, its connection, in its own private
  * header; the front end only holds a pointer to it.  Errors: a backend

@@ -6,8 +6,9 @@
  *
  * Region ids are cached for the write transaction (emptied by every
  * begin, commit and rollback, so no id of a rolled-back row survives);
- * timings rows go to the backend's bulk writer.  Every row read is checked
- * (verify.h) before the caller sees it.  The durations of a region come
+ * timings rows go to the backend's bulk writer.  Every aggregate, per-rank
+ * total and timings row read is checked (verify.h) before the caller sees
+ * it, and every blob as it decodes.  The durations of a region come
  * from the blobs the read snapshot read ahead when the backend asks for
  * that (ahead.c), else from one statement per region.
  */

@@ -1,7 +1,8 @@
 /*
  * resolve.c - the selectors (select.h) resolved to runs: store_resolve(),
- * in the front end over any backend (see front.h), as git_reference_dwim()
- * keeps git's shorthand rules above its reference backends.
+ * in the front end over any backend (see front.h), as libgit2's
+ * git_reference_dwim() keeps git's shorthand rules above its refdb
+ * backends.
  *
  * Each kind of selector is one or two of the statements NTH_*, COUNT_*,
  * RUN_EXISTS, PIN_GET and COMMITS; the rules (a commit prefix naming one
