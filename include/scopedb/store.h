@@ -165,6 +165,14 @@ struct store_timing {
  * (ascending, each >= 0), to out: what store_timing.durations holds.
  * ERR_USAGE when the values are negative or not sorted. */
 int store_encode_durations(struct buf *out, const int64_t *sorted, size_t n);
+/* Append the durations that store_encode_durations() wrote in data[0..len)
+ * to out (which keeps its content; left as it was on error).  The bytes
+ * are untrusted: ERR_FORMAT "corrupt durations blob: ..." when they do not
+ * decode. */
+int store_decode_durations(struct i64vec *out, const void *data, size_t len);
+/* *out = how many durations data[0..len) holds, checking its header only
+ * (ERR_FORMAT as store_decode_durations()). */
+int store_count_durations(uint64_t *out, const void *data, size_t len);
 
 /* Insert the timings row and, when durations != NULL, its durations row.
  * Only inside store_begin()/store_commit() (ERR_USAGE otherwise), so the

@@ -11,8 +11,9 @@
  * is checked against the bytes before anything is allocated, the running sum
  * may not exceed INT64_MAX, and trailing bytes are refused.  One- and
  * two-byte gaps, the common cases, take a short branch-free path.  On error the output
- * vector is left as it was.  The encoder is also store.h's
- * store_encode_durations(), for ingest.
+ * vector is left as it was.  The encoder, decoder and counter are also
+ * store.h's store_encode_durations(), store_decode_durations() and
+ * store_count_durations(), for ingest.
  */
 #include <stdint.h>
 #include <string.h>
@@ -101,6 +102,16 @@ static int varint_error(enum varint_status st)
 int store_encode_durations(struct buf *out, const int64_t *sorted, size_t n)
 {
 	return blob_encode(out, sorted, n);
+}
+
+int store_decode_durations(struct i64vec *out, const void *data, size_t len)
+{
+	return blob_decode_append(out, data, len);
+}
+
+int store_count_durations(uint64_t *out, const void *data, size_t len)
+{
+	return blob_count(out, data, len);
 }
 
 int blob_encode(struct buf *out, const int64_t *sorted, size_t n)

@@ -17,7 +17,8 @@
  * truncation, overlong varints, a count that does not match the bytes,
  * sums that overflow int64 and trailing bytes are all errors (ERR_FORMAT).
  * Private to the store layer (and its tests and fuzz target): ingest
- * encodes through store.h's store_encode_durations().
+ * encodes, decodes and counts through store.h's store_encode_durations(),
+ * store_decode_durations() and store_count_durations().
  *
  * Ownership: the functions append to the caller's buffers and vectors and
  * keep nothing.

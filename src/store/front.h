@@ -10,8 +10,9 @@
  * store_query_*() for SQL put together at run time.
  *
  * Ownership: struct store is created by store_open() and freed by
- * store_close(); a struct store_query owns its text and value array
- * (store_query_release()); text values point at the caller's strings.
+ * store_close(); a struct store_query owns its text, its value array and
+ * the folded commit prefix of its filter (store_query_release()); other
+ * text values point at the caller's strings.
  */
 #ifndef SCOPEDB_STORE_FRONT_H
 #define SCOPEDB_STORE_FRONT_H
@@ -115,7 +116,8 @@ struct store_query {
 	struct buf sql;
 	struct store_value *v;
 	size_t n, cap;
-	int nomem; /* an append failed: running it fails */
+	char *folded[2]; /* the commit prefix of store_where() in lower and upper case */
+	int nomem;	 /* an append failed: running it fails */
 };
 
 void store_query_init(struct store_query *q);
@@ -126,8 +128,18 @@ void store_query_put(struct store *st, struct store_query *q, enum sql_id piece)
  * or with its placeholder appended to the text (store_query_param()). */
 void store_query_value(struct store_query *q, struct store_value v);
 void store_query_param(struct store *st, struct store_query *q, struct store_value v);
+/*
+ * A commit prefix in any case (git takes BB02 for bb02): into folded[0]
+ * and folded[1] (malloc'ed) the prefix with its ASCII letters in lower
+ * case (as every hex commit is stored) and in upper case; searched with
+ * the prefix as given too (as an older scopedb or a program may have
+ * stored a commit), each form an index search where lower(commit_sha)
+ * would read every row.  0 or ERR_NOMEM (both NULL then).
+ */
+int store_fold_prefix(char *folded[2], const char *prefix);
+
 /* Append the conditions of run filter f (NULL: none) on table runs,
- * " AND ..." each, with their values. */
+ * " AND ..." each, with their values; at most once per query. */
 void store_where(struct store *st, struct store_query *q, const struct filter *f);
 /* head, the conditions of f from the next parameter on, tail: a listing
  * of runs whose first parameter is f's limit (NULL: none). */

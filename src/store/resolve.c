@@ -103,14 +103,25 @@ static int resolve_nth(struct store *st, int64_t *out, int64_t *count, enum sele
 	return ret;
 }
 
-/* The distinct commits starting with prefix (sorted, at most 6) into out,
- * NUL-separated; *n = how many. */
+/* The distinct commits starting with prefix in any case (sorted, at most
+ * 6; store_fold_prefix()) into out, NUL-separated; *n = how many. */
 static int resolve_commits(struct store *st, struct buf *out, size_t *n, const char *prefix)
 {
 	struct name_list x = {out, 0};
-	struct store_value v = sql_prefix(prefix);
-	int ret = store_sql_run(st, SQL_COMMITS, &v, 1, name_row, &x, NULL);
+	struct store_value v[3];
+	char *folded[2];
+	int ret;
 
+	*n = 0;
+	ret = store_fold_prefix(folded, prefix);
+	if (ret)
+		return ret;
+	v[0] = sql_prefix(folded[0]);
+	v[1] = sql_prefix(folded[1]);
+	v[2] = sql_prefix(prefix);
+	ret = store_sql_run(st, SQL_COMMITS, v, 3, name_row, &x, NULL);
+	free(folded[0]);
+	free(folded[1]);
 	*n = x.n;
 	return ret;
 }

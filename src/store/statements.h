@@ -74,7 +74,10 @@ SQL(RUN_REMOVE, SQL_WRITE, "DELETE FROM runs WHERE id = " P(1))
 
 SQL(W_TAG, 0, " AND runs.id IN (SELECT run_id FROM run_tags WHERE tag = ")
 SQL(W_BRANCH, 0, " AND runs.branch = ")
-SQL(W_COMMIT, 0, " AND runs.commit_sha " PREFIX_OP " ")
+/* a commit prefix in any case: W_COMMIT, W_COMMIT_OR, W_COMMIT_OR, W_END
+ * around its three forms (store_fold_prefix()) */
+SQL(W_COMMIT, 0, " AND (runs.commit_sha " PREFIX_OP " ")
+SQL(W_COMMIT_OR, 0, " OR runs.commit_sha " PREFIX_OP " ")
 SQL(W_LABEL, 0, " AND runs.label = ")
 SQL(W_SINCE, 0, " AND runs.sort_time >= ")
 SQL(W_UNTIL, 0, " AND runs.sort_time <= ")
@@ -116,10 +119,15 @@ SQL(NTH_BEFORE, 0,
 	" AND (sort_time, id) < (SELECT sort_time, id FROM runs WHERE id = " P_INT(3) ")")
 SQL(NTH_TAIL, 0, SQL_NEWEST_FIRST " LIMIT 1 OFFSET " P_INT(2))
 SQL(COUNT_TAIL, 0, " AND " P_INT(2) " IS NOT NULL")
-/* the distinct commits starting with P(1) (a STORE_PREFIX), at most 6 */
+/* the distinct commits starting with P(1), P(2) or P(3) (STORE_PREFIX
+ * values: a prefix in any case, store_fold_prefix()), at most 6; a UNION
+ * of three index searches (with OR, SQLite reads the whole index in
+ * order instead) */
 SQL(COMMITS, 0,
-	"SELECT DISTINCT commit_sha FROM runs WHERE commit_sha " PREFIX_OP " " P(1) " "
-	"ORDER BY commit_sha LIMIT 6")
+	"SELECT commit_sha FROM runs WHERE commit_sha " PREFIX_OP " " P(1) " UNION "
+	"SELECT commit_sha FROM runs WHERE commit_sha " PREFIX_OP " " P(2) " UNION "
+	"SELECT commit_sha FROM runs WHERE commit_sha " PREFIX_OP " " P(3) " "
+	"ORDER BY 1 LIMIT 6")
 /* the stored names a mistyped one is compared with (rows.h: enum rows_names) */
 SQL(NAMES_PIN, 0, "SELECT name FROM pins")
 SQL(NAMES_TAG, 0, "SELECT DISTINCT tag FROM run_tags")

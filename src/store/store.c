@@ -416,6 +416,8 @@ void store_query_release(struct store_query *q)
 {
 	buf_release(&q->sql);
 	free(q->v);
+	free(q->folded[0]);
+	free(q->folded[1]);
 	store_query_init(q);
 }
 
@@ -442,6 +444,32 @@ void store_query_param(struct store *st, struct store_query *q, struct store_val
 		q->nomem = 1;
 }
 
+/* s with its ASCII letters in upper case (upper) or lower case, malloc'ed. */
+static char *fold_ascii(const char *s, int upper)
+{
+	char *out = strdup(s), *p;
+
+	for (p = out; p && *p; p++) {
+		if (upper && *p >= 'a' && *p <= 'z')
+			*p = (char)(*p - 'a' + 'A');
+		else if (!upper && *p >= 'A' && *p <= 'Z')
+			*p = (char)(*p - 'A' + 'a');
+	}
+	return out;
+}
+
+int store_fold_prefix(char *folded[2], const char *prefix)
+{
+	folded[0] = fold_ascii(prefix, 0);
+	folded[1] = fold_ascii(prefix, 1);
+	if (folded[0] && folded[1])
+		return 0;
+	free(folded[0]);
+	free(folded[1]);
+	folded[0] = folded[1] = NULL;
+	return err_nomem();
+}
+
 void store_where(struct store *st, struct store_query *q, const struct filter *f)
 {
 	size_t i;
@@ -458,8 +486,16 @@ void store_where(struct store *st, struct store_query *q, const struct filter *f
 		store_query_param(st, q, sql_str(f->branch));
 	}
 	if (f->commit) {
+		/* (a second filter on one query is a caller's bug: it fails) */
+		if (q->folded[0] || store_fold_prefix(q->folded, f->commit))
+			q->nomem = 1;
 		store_query_put(st, q, SQL_W_COMMIT);
+		store_query_param(st, q, sql_prefix(q->folded[0]));
+		store_query_put(st, q, SQL_W_COMMIT_OR);
+		store_query_param(st, q, sql_prefix(q->folded[1]));
+		store_query_put(st, q, SQL_W_COMMIT_OR);
 		store_query_param(st, q, sql_prefix(f->commit));
+		store_query_put(st, q, SQL_W_END);
 	}
 	if (f->label) {
 		store_query_put(st, q, SQL_W_LABEL);
