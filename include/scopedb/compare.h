@@ -61,6 +61,12 @@ struct compare_opts {
 	int stat;
 	size_t baseline_window;
 	size_t candidate_window;
+	/* check BASELINE a.h5 b.h5 c.h5 (--candidate-files): more files of
+	 * the candidate arg_b, a file too, each one repetition of it, none
+	 * stored.  A point check compares each region's median over the
+	 * files; a statistical one takes them as the candidate set. */
+	const char *const *cand_files;
+	size_t ncand_files;
 };
 
 /* The statistical verdict of one row (compare_opts.stat). */
@@ -105,6 +111,9 @@ struct compare_result {
 	int64_t *cand_runs;
 	size_t ncand_runs;
 	char *noise_from; /* "the last 30 runs of branch 'main' ending at run 41" */
+	/* a baseline named by base:REF: which commit git chose and how far
+	 * back (analysis/ancestry.h), else NULL */
+	char *baseline_from;
 	/* metadata keys whose values differ (metadiff.h, volatile keys left out) */
 	struct metadiff_change *meta_changes;
 	size_t nmeta_changes;

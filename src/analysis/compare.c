@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/ancestry.h"
 #include "analysis/metric.h"
 #include "analysis/runset.h"
 #include "analysis/verdict.h"
@@ -23,6 +24,7 @@
 #include "scopedb/runarg.h"
 #include "scopedb/store.h"
 #include "scopedb/util.h"
+#include "util/statdist.h"
 
 /*
  * Resolve arg (runarg.h: a selector in the shared store db, else a file in
@@ -179,6 +181,36 @@ static int compare_check_keys(const struct compare_opts *o)
 	return 0;
 }
 
+/* The keys a check requires equal between the baseline and a further
+ * candidate file (run id in sb's store): as compare_meta() does for the
+ * first. */
+static int compare_meta_rep(const struct runarg *sa, const struct runarg *sb, int64_t id,
+			    const char *path, const struct compare_opts *o)
+{
+	struct store_meta ma, mb;
+	size_t i;
+	int rc;
+
+	memset(&mb, 0, sizeof(mb));
+	rc = store_get_meta(sa->st, &ma, sa->run_id);
+	if (!rc)
+		rc = store_get_meta(sb->st, &mb, id);
+	for (i = 0; !rc && compare_same_keys[i]; i++)
+		rc = compare_same(&ma, &mb, compare_same_keys[i], 0, o);
+	for (i = 0; !rc && i < o->nrequire_same; i++)
+		rc = compare_same(&ma, &mb, o->require_same[i], 1, o);
+	if (rc == ERR_USAGE) {
+		/* name the file: the message compares the baseline with it */
+		char *msg = util_strdup(err_msg());
+
+		rc = msg ? err_set(ERR_USAGE, "'%s': %s", path, msg) : err_nomem();
+		free(msg);
+	}
+	store_meta_release(&ma);
+	store_meta_release(&mb);
+	return rc;
+}
+
 /* The metadata differences of the two sides (files included: their
  * in-memory store holds their metadata), and for a check the keys that
  * must not differ. */
@@ -308,6 +340,44 @@ static int compare_set_ids(int64_t **out, size_t *nout, const struct runset_run 
 }
 
 /*
+ * A point comparison of a candidate given as several files (sb->reps):
+ * each region's value becomes its median over the files that have one.
+ */
+static int compare_rep_medians(struct stats_named *v, size_t n, const struct runarg *sb,
+			       struct match *m, const struct compare_opts *o)
+{
+	struct runset_run *runs = calloc(sb->nreps, sizeof(*runs));
+	double *tmp = malloc(sb->nreps * sizeof(*tmp));
+	size_t i, k, cnt;
+	int rc = 0;
+
+	if (!runs || !tmp)
+		rc = err_nomem();
+	for (k = 1; !rc && k < sb->nreps; k++)
+		rc = runset_read(&runs[k], sb->st, sb->reps[k], m, o);
+	for (i = 0; !rc && i < n; i++) {
+		cnt = 0;
+		if (!v[i].v.none)
+			tmp[cnt++] = v[i].v.v;
+		for (k = 1; k < sb->nreps; k++) {
+			double x = runset_value(&runs[k], v[i].name);
+
+			if (!isnan(x))
+				tmp[cnt++] = x;
+		}
+		if (cnt) {
+			v[i].v.none = 0;
+			v[i].v.v = statdist_median(tmp, cnt);
+		}
+	}
+	for (k = 0; runs && k < sb->nreps; k++)
+		runset_run_release(&runs[k]);
+	free(runs);
+	free(tmp);
+	return rc;
+}
+
+/*
  * A statistical check, before the rows are built: each side's value of a
  * region becomes the geometric mean of its set (the anchor's own value
  * when no run of the set has a positive one).
@@ -425,7 +495,7 @@ int compare_runs(struct compare_result *out, const char *arg_a, const char *arg_
 	struct stats_diff_opts dopts;
 	struct match *m = NULL;
 	struct runset rs;
-	size_t nall;
+	size_t nall, i;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
@@ -433,6 +503,10 @@ int compare_runs(struct compare_result *out, const char *arg_a, const char *arg_
 	memset(&sa, 0, sizeof(sa));
 	memset(&sb, 0, sizeof(sb));
 	runarg_db_init(&db, opts->store, opts->db_path);
+	/* base:REF finds as many runs as the statistics read */
+	db.ancestry_want = !opts->stat				     ? 1
+			   : opts->baseline_window > VERDICT_HISTORY ? opts->baseline_window
+								     : VERDICT_HISTORY;
 	/* Refuse a bad budget before any file is read (NaN fails too). */
 	if (opts->check && !(opts->max_regression >= 0.0)) {
 		rc = err_set(ERR_USAGE, "invalid --max-regression %g: must not be negative",
@@ -444,14 +518,25 @@ int compare_runs(struct compare_result *out, const char *arg_a, const char *arg_
 		rc = match_new(&m, opts->includes, opts->ninclude, opts->excludes, opts->nexclude);
 	if (!rc)
 		rc = compare_open_side(&sa, &out->a, &db, arg_a);
+	if (!rc && sa.anc) {
+		out->baseline_from = util_strdup(sa.anc->note);
+		if (!out->baseline_from)
+			rc = err_nomem();
+	}
 	if (!rc)
 		rc = compare_open_side(&sb, &out->b, &db, arg_b);
+	for (i = 0; !rc && i < opts->ncand_files; i++)
+		rc = runarg_add_file(&sb, opts->cand_files[i]);
+	for (i = 1; !rc && opts->check && i < sb.nreps; i++)
+		rc = compare_meta_rep(&sa, &sb, sb.reps[i], opts->cand_files[i - 1], opts);
 	if (!rc)
 		rc = compare_meta(out, &sa, &sb, opts);
 	if (!rc)
 		rc = compare_values(&va, &out->a, &sa, m, opts);
 	if (!rc)
 		rc = compare_values(&vb, &out->b, &sb, m, opts);
+	if (!rc && sb.nreps > 1 && !opts->stat)
+		rc = compare_rep_medians(vb, out->b.nregions, &sb, m, opts);
 	if (!rc && opts->stat)
 		rc = compare_stat_sets(out, &rs, &sa, &sb, arg_a, arg_b, m, opts, va, vb);
 	if (rc)
@@ -480,7 +565,7 @@ int compare_runs(struct compare_result *out, const char *arg_a, const char *arg_
 	if (!rc && opts->stat) {
 		rc = compare_stat_rows(out, &rs, opts);
 	} else if (!rc && opts->check) {
-		size_t nviol, i;
+		size_t nviol;
 
 		rc = stats_check(&nviol, out->rows, out->nrows, opts->max_regression,
 				 opts->fail_on_new);
@@ -529,6 +614,7 @@ void compare_release(struct compare_result *r)
 	free(r->base_runs);
 	free(r->cand_runs);
 	free(r->noise_from);
+	free(r->baseline_from);
 	free(r->rows);
 	free(r->only_a);
 	free(r->only_b);

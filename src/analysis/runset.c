@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/ancestry.h"
 #include "analysis/metric.h"
 #include "analysis/runset.h"
 #include "scopedb/err.h"
@@ -104,6 +105,27 @@ out:
 	return rc;
 }
 
+/* The first n (at most limit) runs of ids (base:REF's ancestry, newest
+ * first), each read into (*out)[i]. */
+static int runset_ids(struct runset_run **out, size_t *nout, struct store *st, const int64_t *ids,
+		      size_t n, size_t limit, struct match *m, const struct compare_opts *o)
+{
+	size_t i;
+	int rc = 0;
+
+	*nout = 0;
+	if (n > limit)
+		n = limit;
+	*out = calloc(n ? n : 1, sizeof(**out));
+	if (!*out)
+		return err_nomem();
+	for (i = 0; i < n && !rc; i++) {
+		rc = runset_read(&(*out)[i], st, ids[i], m, o);
+		(*nout)++;
+	}
+	return rc;
+}
+
 /* The tag of arg when it is a tag selector, else NULL (malloc'ed). */
 static int runset_tag(char **tag, const char *arg, int is_file)
 {
@@ -184,6 +206,7 @@ int runset_open(struct runset *rs, const struct runarg *sa, const struct runarg 
 		goto out;
 	}
 	if (sb->is_file && o->candidate_window > 1) {
+		/* (several files are its repetitions: runarg_add_file()) */
 		rc = err_set(ERR_USAGE,
 			     "--candidate-window needs a stored candidate, not the file '%s' "
 			     "(ingest it first)",
@@ -199,16 +222,31 @@ int runset_open(struct runset *rs, const struct runarg *sa, const struct runarg 
 		rc = runset_tag(&tag_b, arg_b, sb->is_file);
 	if (rc)
 		goto out;
-	runset_window_filter(&f, tagv, tag_a, &ra);
-	rc = runset_select(&rs->base, &rs->nbase, sa->st, ra.id, &f, nb, m, o);
+	if (sa->anc) {
+		/* base:REF: the baseline window and the history both walk the
+		 * merge base's first-parent ancestry */
+		rc = runset_ids(&rs->base, &rs->nbase, sa->st, sa->anc->runs, sa->anc->nruns, nb, m,
+				o);
+		if (!rc)
+			rc = runset_ids(&rs->hist, &rs->nhist, sa->st, sa->anc->runs,
+					sa->anc->nruns, VERDICT_HISTORY, m, o);
+	} else {
+		runset_window_filter(&f, tagv, tag_a, &ra);
+		rc = runset_select(&rs->base, &rs->nbase, sa->st, ra.id, &f, nb, m, o);
+		if (!rc) {
+			memset(&f, 0, sizeof(f));
+			f.branch = ra.branch;
+			rc = runset_select(&rs->hist, &rs->nhist, sa->st, ra.id, &f,
+					   VERDICT_HISTORY, m, o);
+		}
+	}
 	if (rc)
 		goto out;
-	memset(&f, 0, sizeof(f));
-	f.branch = ra.branch;
-	rc = runset_select(&rs->hist, &rs->nhist, sa->st, ra.id, &f, VERDICT_HISTORY, m, o);
-	if (rc)
-		goto out;
-	if (o->candidate_window) {
+	if (sb->nreps) {
+		/* the candidate's files, each a repetition */
+		rc =
+		    runset_ids(&rs->cand, &rs->ncand, sb->st, sb->reps, sb->nreps, sb->nreps, m, o);
+	} else if (o->candidate_window) {
 		runset_window_filter(&f, tagv, tag_b, &rb);
 		rc = runset_select(&rs->cand, &rs->ncand, sb->st, rb.id, &f, o->candidate_window, m,
 				   o);
@@ -221,9 +259,12 @@ int runset_open(struct runset *rs, const struct runarg *sa, const struct runarg 
 	}
 	if (rc)
 		goto out;
-	runset_exclude_base(rs);
+	if (sa->st == sb->st) /* (ids of two stores say nothing) */
+		runset_exclude_base(rs);
 	rc = buf_printf(&t, "%zu run%s", rs->nhist, rs->nhist == 1 ? "" : "s");
-	if (ra.branch)
+	if (sa->anc)
+		rc |= buf_printf(&t, " on the first-parent ancestry of %.12s", sa->anc->merge_base);
+	else if (ra.branch)
 		rc |= buf_printf(&t, " of branch '%s'", ra.branch);
 	rc |= buf_printf(&t, " ending at run %" PRId64 " (at most %d)", ra.id, VERDICT_HISTORY);
 	rs->noise_from = buf_finish(&t, rc);
@@ -244,8 +285,7 @@ static int runset_cmp_name(const void *key, const void *elt)
 	return strcmp(key, *(char *const *)elt);
 }
 
-/* The value of region name in run r, NaN when it has none. */
-static double runset_value(const struct runset_run *r, const char *name)
+double runset_value(const struct runset_run *r, const char *name)
 {
 	char **at = bsearch(name, r->names, r->n, sizeof(*r->names), runset_cmp_name);
 

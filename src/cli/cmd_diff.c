@@ -31,6 +31,8 @@
 #define COMPARE_SELECTORS                                                                          \
 	"    42  latest  tag:NAME  commit:PREFIX  1a2b3c4  branch:NAME  label:NAME\n"              \
 	"    pin:NAME  run.h5  run.json  run.json.gz  (a selector may end in ~N or ^)\n"           \
+	"    base:REF  the newest stored run on the first-parent ancestry of the merge\n"          \
+	"              base of HEAD and the git revision REF (docs/selectors.md)\n"                \
 	"--include, --exclude and --ranks take one or more values, up to the next\n"               \
 	"option: put the runs first, or end the values with --."
 
@@ -47,7 +49,7 @@ const struct opt_cmd cmd_diff_usage = {
 
 const struct opt_cmd cmd_check_usage = {
     .name = "check",
-    .args = "BASELINE CANDIDATE",
+    .args = "BASELINE CANDIDATE\nBASELINE FILE FILE...",
     .before =
 	"BASELINE and CANDIDATE are stored runs (selectors) or profile files:\n" COMPARE_SELECTORS,
     .after = "Exit status: 0 PASS, 1 FAIL (budget exceeded), 2 error (also when nothing\n"
@@ -56,9 +58,13 @@ const struct opt_cmd cmd_check_usage = {
 	     "decide; --inconclusive maps it to 0 or 1).\n"
 	     "With --stat or a window each region gets a verdict (regressed, improved,\n"
 	     "unchanged, inconclusive) from run sets and the noise of the baseline's\n"
-	     "history: see docs/statistics.md.",
+	     "history: see docs/statistics.md.\n"
+	     "Several candidate files (or --candidate-files) are repetitions of one\n"
+	     "candidate, none of them stored: a point check compares each region's\n"
+	     "median over them, a statistical check takes them as the candidate set.",
     .summary = "fail (exit 1) when a run regressed against a baseline",
-    OPT_ARGS(2, 2, "check needs two runs (selectors or files)"),
+    OPT_ARGS(2, OPT_ARGS_ANY, "check needs two runs (selectors or files)"),
+    .args_option = "candidate-files",
 };
 
 /* --sort KEY (enum stats_sort *). */
@@ -104,7 +110,8 @@ int cmd_compare(int argc, char **argv, int check)
 {
 	struct opt_list outs = OPT_LIST_INIT;
 	struct cli_regions regions = CLI_REGIONS_INIT;
-	struct opt_list same = OPT_LIST_INIT, allow = OPT_LIST_INIT;
+	struct opt_list same = OPT_LIST_INIT, allow = OPT_LIST_INIT, cands = OPT_LIST_INIT;
+	struct opt_list reps = OPT_LIST_INIT; /* the candidate and its repetitions */
 	const char *db = NULL;
 	const char *fmt = "table";
 	struct compare_opts co;
@@ -138,6 +145,9 @@ int cmd_compare(int argc, char **argv, int check)
 		     "fail (exit 2) when the runs' metadata KEY differs\n(repeatable; mpi_size and "
 		     "platform always)"),
 	    OPT__ALLOW_DIFFERENT(&allow),
+	    OPT_LIST_MULTI(0, "candidate-files", &cands, "FILE...",
+			   "more profile files of the candidate, each one repetition\n(not stored; "
+			   "also given after CANDIDATE)"),
 	    OPT__STAT(&co),
 	    OPT_CHOICE(0, "inconclusive", &inconclusive, "MODE",
 		       "exit 0 or 1 instead of 3 when the check is INCONCLUSIVE", "pass fail",
@@ -149,6 +159,7 @@ int cmd_compare(int argc, char **argv, int check)
 	const struct opt *opts = check ? check_opts : diff_opts;
 	struct buf q = BUF_INIT;
 	int code = CLI_EXIT_ERROR, nargs;
+	size_t i;
 
 	memset(&co, 0, sizeof(co));
 	memset(&res, 0, sizeof(res));
@@ -173,10 +184,20 @@ int cmd_compare(int argc, char **argv, int check)
 	co.nrequire_same = same.n;
 	co.allow_different = allow.v;
 	co.nallow_different = allow.n;
+	/* check BASELINE FILE FILE... and --candidate-files: the files after
+	 * the first candidate are its repetitions */
+	for (i = 1; i < (size_t)nargs || i - (size_t)nargs < cands.n; i++)
+		if (opt_list_push(&reps,
+				  i < (size_t)nargs ? argv[i] : cands.v[i - (size_t)nargs])) {
+			code = cli_error();
+			goto out;
+		}
+	co.cand_files = reps.v + 1;
+	co.ncand_files = reps.n - 1;
 	if (cli_outputs_check(
 		outs.v, outs.n,
 		cli_formats_all("table markdown csv json", RENDER_NEEDS_COMPARISON)) ||
-	    compare_runs(&res, argv[0], argv[1], &co)) {
+	    compare_runs(&res, argv[0], reps.v[0], &co)) {
 		code = cli_error();
 		goto out;
 	}
@@ -207,6 +228,8 @@ out:
 	opt_list_release(&outs);
 	opt_list_release(&same);
 	opt_list_release(&allow);
+	opt_list_release(&cands);
+	opt_list_release(&reps);
 	return code;
 }
 

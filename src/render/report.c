@@ -446,7 +446,33 @@ void report_doc(struct doc *d, const struct compare_result *r, const struct comp
 		doc_blank(d, DOC_F_MD);
 	}
 	report_run_field(d, o->check ? "Baseline" : "a", &r->a.run, r->a.is_file, 0);
+	if (r->baseline_from) {
+		/* which commit git chose, and how far back */
+		b = doc_field(d, DOC_F_HUMAN, o->check ? "Baseline from" : "a from");
+		doc_span(d, b, r->a.arg, 0);
+		doc_span(d, b, ": ", DOC_RAW);
+		doc_span(d, b, r->baseline_from, 0);
+		doc_json_str(d, d->json, "baseline_from", r->baseline_from);
+	}
 	report_run_field(d, o->check ? "Candidate" : "b", &r->b.run, r->b.is_file, 0);
+	if (o->ncand_files) {
+		/* the candidate's repetitions, files (docs/ci.md) */
+		struct doc_value *arr = doc_json_arr(d, d->json, "candidate_files", JSONW_COMPACT);
+		size_t i;
+
+		b = doc_field(d, DOC_F_HUMAN, "Repetitions");
+		doc_spanf(d, b, DOC_RAW, "%zu files: ", o->ncand_files + 1);
+		doc_span(d, b, r->b.arg, 0);
+		doc_json_str(d, arr, NULL, r->b.arg);
+		for (i = 0; i < o->ncand_files; i++) {
+			doc_span(d, b, ", ", DOC_RAW);
+			doc_span(d, b, o->cand_files[i], 0);
+			doc_json_str(d, arr, NULL, o->cand_files[i]);
+		}
+		doc_span(d, b,
+			 r->stat ? " (the candidate set)" : " (each region's median over them)",
+			 DOC_RAW);
+	}
 	if (o->ranks)
 		report_ranks_field(d, DOC_F_TEXT, o->ranks, o->nranks);
 	if (o->check) {
