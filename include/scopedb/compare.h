@@ -67,6 +67,16 @@ struct compare_opts {
 	 * files; a statistical one takes them as the candidate set. */
 	const char *const *cand_files;
 	size_t ncand_files;
+	/* find each row's source location (compare_result.locs): for the
+	 * findings of --format github and codequality */
+	int locations;
+};
+
+/* Where a region is in the repository (compare_opts.locations). */
+struct compare_loc {
+	char *file;   /* relative to the repository; NULL: none (unknown or
+		       * outside it: analysis/srcpath.h) */
+	int64_t line; /* -1: none */
 };
 
 /* The statistical verdict of one row (compare_opts.stat). */
@@ -106,6 +116,7 @@ struct compare_result {
 	/* compare_opts.stat only: one verdict per row (else NULL), the run
 	 * sets (ids, newest first; 0 for a file) and where the noise came from */
 	struct compare_stat *stat;
+	struct compare_loc *locs; /* per row with compare_opts.locations, else NULL */
 	int64_t *base_runs;
 	size_t nbase_runs;
 	int64_t *cand_runs;

@@ -23,6 +23,7 @@
 #include "scopedb/compare.h"
 #include "scopedb/err.h"
 #include "select/match.h"
+#include "render/render.h"
 #include "render/report.h"
 #include "scopedb/stats.h"
 #include "scopedb/util.h"
@@ -92,6 +93,33 @@ static int compare_opt_inconclusive(const struct opt *opt, const char *arg)
 	return err_set(ERR_USAGE, "invalid --inconclusive '%s': expected pass or fail", arg);
 }
 
+/* The renderers check offers: also those of its findings (github,
+ * codequality), which a diff has none of. */
+#define COMPARE_CHECK_KINDS (RENDER_NEEDS_COMPARISON | RENDER_NEEDS_FINDINGS)
+
+/* 1 when --format fmt or an --output FORMAT=FILE needs the findings'
+ * source locations (the formats are checked later). */
+static int compare_wants_findings(const char *fmt, const struct opt_list *outs)
+{
+	const struct renderer *r = render_find(fmt);
+	char name[32];
+	size_t i, n;
+
+	if (r && (r->needs & RENDER_NEEDS_FINDINGS))
+		return 1;
+	for (i = 0; i < outs->n; i++) {
+		n = strcspn(outs->v[i], "=");
+		if (n >= sizeof(name))
+			continue;
+		memcpy(name, outs->v[i], n);
+		name[n] = '\0';
+		r = render_find(name);
+		if (r && (r->needs & RENDER_NEEDS_FINDINGS))
+			return 1;
+	}
+	return 0;
+}
+
 /* What the comparison's document is made of. */
 struct compare_view {
 	const struct compare_result *res;
@@ -119,14 +147,15 @@ int cmd_compare(int argc, char **argv, int check)
 	struct i64vec ranks;
 	int inconclusive = CLI_EXIT_INCONCLUSIVE;
 	/* The options of both, then those of diff only or check only. */
-#define COMPARE_OPTS                                                                               \
+#define COMPARE_OPTS(kinds)                                                                        \
 	OPT__DB(&db), OPT__METRIC(&co.metric), OPT__REGIONS(&regions), OPT__RANKS(&ranks),         \
-	    OPT__FORMAT_COMPARISON(&fmt, "table markdown csv json"), OPT__FILE_LIMITS(),           \
+	    OPT__FORMAT(&fmt, cli_formats_all("table markdown csv json", kinds)),                  \
+	    OPT__FILE_LIMITS(),                                                                    \
 	    OPT_LIST(0, "output", &outs, "FORMAT=FILE",                                            \
 		     "also write the report in FORMAT to FILE (repeatable)"),                      \
 	    OPT__UNITS(), OPT__COLOR()
 	const struct opt diff_opts[] = {
-	    COMPARE_OPTS,
+	    COMPARE_OPTS(RENDER_NEEDS_COMPARISON),
 	    OPT_CHOICE(0, "sort", &co.sort, "KEY", NULL, "delta pct name", compare_opt_sort),
 	    OPT_CALLBACK(0, "threshold", &co, "PCT", "hide rows whose |delta %| is below PCT",
 			 compare_opt_threshold, 0),
@@ -134,7 +163,7 @@ int cmd_compare(int argc, char **argv, int check)
 	    OPT_END(),
 	};
 	const struct opt check_opts[] = {
-	    COMPARE_OPTS,
+	    COMPARE_OPTS(COMPARE_CHECK_KINDS),
 	    OPT__PERCENT("max-regression", &co.max_regression,
 			 "fail when a region's metric grows by more than PCT %\n(default 0)", 1),
 	    OPT_FLAG(0, "fail-on-new", &co.fail_on_new,
@@ -194,9 +223,11 @@ int cmd_compare(int argc, char **argv, int check)
 		}
 	co.cand_files = reps.v + 1;
 	co.ncand_files = reps.n - 1;
+	co.locations = check && compare_wants_findings(fmt, &outs);
 	if (cli_outputs_check(
 		outs.v, outs.n,
-		cli_formats_all("table markdown csv json", RENDER_NEEDS_COMPARISON)) ||
+		cli_formats_all("table markdown csv json",
+				check ? COMPARE_CHECK_KINDS : RENDER_NEEDS_COMPARISON)) ||
 	    compare_runs(&res, argv[0], reps.v[0], &co)) {
 		code = cli_error();
 		goto out;
