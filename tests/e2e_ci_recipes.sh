@@ -263,6 +263,43 @@ contains "gl git: html link" "$(cat scopedb-report.md)" "run 4, at the merge bas
 cd .. || exit 1
 fi
 
+# --- Slurm: the nightly recipe ----------------------------------------------------
+if tcase slurm; then
+mkdir sl && cd sl || exit 1
+# a stand-in srun: runs the step as given, with Slurm's step variables
+printf '#!/bin/sh\nSLURM_STEP_ID=0 exec "$@"\n' >srun && chmod +x srun
+night() { # N MKPROFILE-ARGS...: night N, the application writing nightly.h5
+	local n=$1
+	shift
+	env SLURM_JOB_ID="10$n" SLURM_JOB_PARTITION=gpu SLURM_JOB_NUM_NODES=2 \
+		SLURM_SUBMIT_DIR="$E2E_DIR/proj" SCOPEDB_DB="$PWD/team.sqlite" SRUN="$PWD/srun" \
+		PROFILE=nightly.h5 REPORT_DIR="$PWD/reports" WINDOW=5 \
+		bash "$CI_DIR/slurm-nightly.sh" "$M" --seed 1 \
+		--timestamp "2024-02-$(printf %02d "$n")T00:00:00Z" "$@" nightly.h5
+}
+git -C ../proj checkout -q main
+for n in 1 2 3 4 5 6; do
+	run night "$n" --scale "1.0$((n % 3))"
+	equals "slurm: night $n passes" "$rc" 0
+done
+equals "slurm: identity from the source tree and the job" \
+	"$(sql team.sqlite "select r.commit_sha || ' ' || r.branch || ' ' || m.value from runs r join run_metadata m on m.run_id = r.id where r.id = 6 and m.key = 'SLURM_JOB_ID'")" \
+	"$(git -C ../proj rev-parse main) main 106"
+contains "slurm: the first nights are inconclusive" "$(ls reports/*.md | head -1 | xargs cat)" \
+	"INCONCLUSIVE"
+equals "slurm: a passing night moves the pin" \
+	"$(sql team.sqlite "select run_id from pins where name = 'baseline'")" 6
+run night 7 --slow solve=1.3
+equals "slurm: a regression fails the job" "$rc" 1
+contains "slurm: says so" "$out" "scopedb: run 7: Regression check: FAIL; report $PWD/reports/scopedb-"
+contains "slurm: the report names solve" "$(ls reports/*.md | tail -1 | xargs cat)" "budget violations: solve"
+ls reports/*.html >/dev/null && ok || bad "slurm: html reports"
+equals "slurm: the pin stays" "$(sql team.sqlite "select run_id from pins where name = 'baseline'")" 6
+run env SCOPEDB_DB="$PWD/team.sqlite" PROFILE=none.h5 SRUN=true bash "$CI_DIR/slurm-nightly.sh" true
+equals "slurm: no profile fails the job" "$rc $err" "2 scopedb: the application wrote no profile at $PWD/none.h5"
+cd .. || exit 1
+fi
+
 # --- GitLab CI -------------------------------------------------------------------
 if tcase gitlab; then
 mkdir gl && cd gl || exit 1
