@@ -406,19 +406,10 @@ static void test_renderers(void **state)
  * each, codequality an issue each that has a file. */
 static void make_findings(struct doc *d)
 {
-	static const struct doc_col cols[DOC_FINDING_NCOLS] = {
-	    {NULL, NULL, NULL, DOC_TEXT, DOC_LEFT, 0, 0, 0},
-	    {NULL, NULL, NULL, DOC_TEXT, DOC_LEFT, 0, 0, 0},
-	    {NULL, NULL, NULL, DOC_TEXT, DOC_LEFT, 0, 0, 0},
-	    {NULL, NULL, NULL, DOC_ID, DOC_LEFT, 0, 0, 0},
-	    {NULL, NULL, NULL, DOC_TEXT, DOC_LEFT, 0, 0, 0},
-	    {NULL, NULL, NULL, DOC_TEXT, DOC_LEFT, 0, 0, 0},
-	    {NULL, NULL, NULL, DOC_TEXT, DOC_LEFT, 0, 0, 0},
-	};
 	struct doc_table *t;
 
 	doc_init(d);
-	t = doc_table(d, 0, cols, DOC_FINDING_NCOLS);
+	t = doc_table(d, 0, doc_finding_cols, DOC_FINDING_NCOLS);
 	d->findings = t;
 	doc_row(t);
 	doc_set_text(t, DOC_FINDING_LEVEL, "error");

@@ -182,11 +182,14 @@ static int compare_check_keys(const struct compare_opts *o)
 	return 0;
 }
 
-/* The keys a check requires equal between the baseline and a further
- * candidate file (run id in sb's store): as compare_meta() does for the
- * first. */
-static int compare_meta_rep(const struct runarg *sa, const struct runarg *sb, int64_t id,
-			    const char *path, const struct compare_opts *o)
+/*
+ * The metadata differences of the baseline and run id of st (the candidate,
+ * files included: their in-memory store holds their metadata) into out,
+ * and for a check the keys that must not differ.  out NULL: a further
+ * repetition of the candidate, named path in the message, only checked.
+ */
+static int compare_meta(struct compare_result *out, const struct runarg *sa, struct store *st,
+			int64_t id, const char *path, const struct compare_opts *o)
 {
 	struct store_meta ma, mb;
 	size_t i;
@@ -195,43 +198,20 @@ static int compare_meta_rep(const struct runarg *sa, const struct runarg *sb, in
 	memset(&mb, 0, sizeof(mb));
 	rc = store_get_meta(sa->st, &ma, sa->run_id);
 	if (!rc)
-		rc = store_get_meta(sb->st, &mb, id);
-	for (i = 0; !rc && compare_same_keys[i]; i++)
+		rc = store_get_meta(st, &mb, id);
+	for (i = 0; o->check && !rc && compare_same_keys[i]; i++)
 		rc = compare_same(&ma, &mb, compare_same_keys[i], 0, o);
-	for (i = 0; !rc && i < o->nrequire_same; i++)
+	for (i = 0; o->check && !rc && i < o->nrequire_same; i++)
 		rc = compare_same(&ma, &mb, o->require_same[i], 1, o);
-	if (rc == ERR_USAGE) {
+	if (!rc && out)
+		rc = metadiff_compute(&out->meta_changes, &out->nmeta_changes, &ma, &mb, 0);
+	if (rc == ERR_USAGE && path) {
 		/* name the file: the message compares the baseline with it */
 		char *msg = util_strdup(err_msg());
 
 		rc = msg ? err_set(ERR_USAGE, "'%s': %s", path, msg) : err_nomem();
 		free(msg);
 	}
-	store_meta_release(&ma);
-	store_meta_release(&mb);
-	return rc;
-}
-
-/* The metadata differences of the two sides (files included: their
- * in-memory store holds their metadata), and for a check the keys that
- * must not differ. */
-static int compare_meta(struct compare_result *out, const struct runarg *sa,
-			const struct runarg *sb, const struct compare_opts *o)
-{
-	struct store_meta ma, mb;
-	size_t i;
-	int rc;
-
-	memset(&mb, 0, sizeof(mb));
-	rc = store_get_meta(sa->st, &ma, sa->run_id);
-	if (!rc)
-		rc = store_get_meta(sb->st, &mb, sb->run_id);
-	for (i = 0; o->check && !rc && compare_same_keys[i]; i++)
-		rc = compare_same(&ma, &mb, compare_same_keys[i], 0, o);
-	for (i = 0; o->check && !rc && i < o->nrequire_same; i++)
-		rc = compare_same(&ma, &mb, o->require_same[i], 1, o);
-	if (!rc)
-		rc = metadiff_compute(&out->meta_changes, &out->nmeta_changes, &ma, &mb, 0);
 	store_meta_release(&ma);
 	store_meta_release(&mb);
 	return rc;
@@ -659,10 +639,10 @@ int compare_runs(struct compare_result *out, const char *arg_a, const char *arg_
 		rc = compare_open_side(&sb, &out->b, &db, arg_b);
 	for (i = 0; !rc && i < opts->ncand_files; i++)
 		rc = runarg_add_file(&sb, opts->cand_files[i]);
-	for (i = 1; !rc && opts->check && i < sb.nreps; i++)
-		rc = compare_meta_rep(&sa, &sb, sb.reps[i], opts->cand_files[i - 1], opts);
+	for (i = 1; !rc && i < sb.nreps; i++)
+		rc = compare_meta(NULL, &sa, sb.st, sb.reps[i], opts->cand_files[i - 1], opts);
 	if (!rc)
-		rc = compare_meta(out, &sa, &sb, opts);
+		rc = compare_meta(out, &sa, sb.st, sb.run_id, NULL, opts);
 	if (!rc)
 		rc = compare_values(&va, &out->a, &sa, m, opts);
 	if (!rc)

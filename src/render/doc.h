@@ -205,6 +205,9 @@ enum {
 	DOC_FINDING_NCOLS
 };
 
+/* The columns of a findings table (DOC_FINDING_*), shown in no format. */
+extern const struct doc_col doc_finding_cols[DOC_FINDING_NCOLS];
+
 void doc_init(struct doc *d);
 void doc_release(struct doc *d);
 

@@ -485,16 +485,7 @@ static int report_finding_text(struct buf *title, struct buf *msg, const struct 
 static void report_findings(struct doc *d, const struct compare_result *r,
 			    const struct compare_opts *o)
 {
-	static const struct doc_col cols[DOC_FINDING_NCOLS] = {
-	    {NULL, NULL, NULL, DOC_TEXT, DOC_LEFT, 0, 0, 0},
-	    {NULL, NULL, NULL, DOC_TEXT, DOC_LEFT, 0, 0, 0},
-	    {NULL, NULL, NULL, DOC_TEXT, DOC_LEFT, 0, 0, 0},
-	    {NULL, NULL, NULL, DOC_ID, DOC_LEFT, 0, 0, 0},
-	    {NULL, NULL, NULL, DOC_TEXT, DOC_LEFT, 0, 0, 0},
-	    {NULL, NULL, NULL, DOC_TEXT, DOC_LEFT, 0, 0, 0},
-	    {NULL, NULL, NULL, DOC_TEXT, DOC_LEFT, 0, 0, 0},
-	};
-	struct doc_table *t = doc_table(d, 0, cols, DOC_FINDING_NCOLS);
+	struct doc_table *t = doc_table(d, 0, doc_finding_cols, DOC_FINDING_NCOLS);
 	struct buf title = BUF_INIT, msg = BUF_INIT, key = BUF_INIT;
 	size_t i;
 
