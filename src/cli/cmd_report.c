@@ -41,6 +41,7 @@ int cmd_report(int argc, char **argv)
 	const char *db = NULL, *path = "-";
 	struct reportdata_opts ro;
 	struct reportdata rd;
+	struct cli_same like;
 	struct buf page = BUF_INIT;
 	long history = REPORT_HISTORY;
 	int code = CLI_EXIT_ERROR, nargs;
@@ -63,6 +64,7 @@ int cmd_report(int argc, char **argv)
 			 "the candidate set (as check); implies --stat", cmd_opt_window, 0),
 	    OPT_LIST(0, "allow-different", &allow, "KEY",
 		     "compare runs whose metadata KEY differs (repeatable)"),
+	    OPT__SAME(&like, "the baseline's or, without\nruns, the newest run's"),
 	    OPT__FILE_LIMITS(),
 	    OPT_STRING('o', "output", &path, "FILE", "write the page to FILE (default: stdout)"),
 	    OPT_END(),
@@ -70,6 +72,7 @@ int cmd_report(int argc, char **argv)
 
 	memset(&ro, 0, sizeof(ro));
 	memset(&rd, 0, sizeof(rd));
+	memset(&like, 0, sizeof(like));
 	ro.cmp.metric = STATS_TOTAL;
 	nargs = opt_parse(self, opts, argc, argv, &code);
 	if (nargs < 0)
@@ -92,6 +95,13 @@ int cmd_report(int argc, char **argv)
 	ro.cmp.nexclude = exc.n;
 	ro.cmp.allow_different = allow.v;
 	ro.cmp.nallow_different = allow.n;
+	if (cli_same_spec(&like)) {
+		code = cli_error();
+		goto out;
+	}
+	ro.cmp.same = like.spec.keys;
+	ro.cmp.nsame = like.spec.nkeys;
+	ro.cmp.same_from_env = like.spec.from_env;
 	ro.cmp.check = 1;
 	ro.history = (size_t)history;
 	if (nargs == 2) {
@@ -110,5 +120,6 @@ out:
 	opt_list_release(&inc);
 	opt_list_release(&exc);
 	opt_list_release(&allow);
+	cli_same_release(&like);
 	return code;
 }
