@@ -174,6 +174,8 @@ static size_t runset_distinct(struct i64vec *v)
 {
 	size_t i, k = 0;
 
+	if (!v->len)
+		return 0;
 	qsort(v->v, v->len, sizeof(*v->v), runset_cmp_id);
 	for (i = 0; i < v->len; i++)
 		k += !i || v->v[i] != v->v[i - 1];
