@@ -2,7 +2,6 @@
  * simgate.c - the generator and one simulated check (see simgate.h).
  */
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -113,21 +112,6 @@ int sim_check(struct sim_outcome *out, const struct sim_region *r, size_t n, dou
 			best = cnt[i];
 			out->outlier_run = (int64_t)i + 1;
 		}
-	if (fail && getenv("SIMDBG"))
-		for (i = 0; i < n; i++)
-			if (v[i].call == VERDICT_CALL_REGRESSED) {
-				fprintf(stderr,
-					"region %zu: yb %g yc %g nb %zu nc %zu sigma %g dft %g lo "
-					"%g p %g padj %g own s %g df %g bor %g\n",
-					i, v[i].ybase, v[i].ycand, v[i].nbase, v[i].ncand,
-					v[i].noise.sigma, v[i].noise.dft, v[i].lo, v[i].p_up,
-					v[i].padj_up, sqrt(v[i].noise.s2), v[i].noise.df,
-					v[i].noise.borrowed);
-				for (k = 0; k < r[i].ncand; k++)
-					fprintf(stderr, "  cand %g\n", log(r[i].cand[k]));
-				for (k = 0; k < r[i].nbase; k++)
-					fprintf(stderr, "  base %g\n", log(r[i].base[k]));
-			}
 	out->gate = fail ? VERDICT_FAIL : undecided ? VERDICT_INCONCLUSIVE : VERDICT_PASS;
 	return 0;
 }

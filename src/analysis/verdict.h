@@ -29,7 +29,7 @@
 
 /* The false discovery rate of each direction (slower, faster) under
  * Benjamini-Hochberg, chosen with bench/gatebench (docs/statistics.md). */
-#define VERDICT_ALPHA 0.015
+#define VERDICT_ALPHA 0.0125
 /* The runs of a region's history the noise is estimated from (at most). */
 #define VERDICT_HISTORY 30
 /* Fewer runs of history than this: no noise estimate of the region's own
