@@ -357,6 +357,7 @@ same_views() {
 	t changes --same hostname
 	t changes --same hostname --format json
 	t changes --format json --include solve
+	t report 23 27 --baseline-window 10 --same hostname -o - --history 12
 }
 alike same same_views "$alt" "$E2E_DIR/alt.sqlite"
 contains "same: left out" "$(cat same-pg.txt)" "Like with like: hostname = A (11 runs of another value left out)"
