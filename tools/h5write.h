@@ -6,8 +6,11 @@
  * described in memory as a list of (rank, region) rows with per-call start
  * and end times; h5write_file() lays it out as schema 1 (hierarchical),
  * schema 2 (start_times/end_times), schema 3 (start_deltas/durations) or the
- * aggregate layout, with optional GPU column, chunking/gzip+shuffle,
- * fixed-length strings and summary_statistics.
+ * aggregate layout, with optional GPU column, nesting columns (call and
+ * parent ids, thread and task lanes: docs/format.md section 10; each
+ * call's start, end, ids and lanes are the caller's, so any tree,
+ * overlap or lane can be written), chunking/gzip+shuffle, fixed-length
+ * strings and summary_statistics.
  *
  * Rows are written in the order given; for columnar layouts the events of
  * row i follow those of row i-1 (offsets are assigned by the writer).  Tests
@@ -33,6 +36,9 @@ struct h5write_row {
 	int64_t source_line;	 /* -1 = unknown */
 	const char *const *tags; /* ntags strings */
 	size_t ntags;
+	/* calls values each, or NULL (written as -1); see opts.ids, .lanes */
+	const int64_t *call_ids, *parent_ids;
+	const int64_t *thread_ids, *task_ids;
 };
 
 enum h5write_meta_kind { H5WRITE_META_STR, H5WRITE_META_INT, H5WRITE_META_STRARRAY };
@@ -53,6 +59,8 @@ struct h5write_opts {
 	int gzip;	   /* chunked + shuffle + deflate */
 	int fixed_strings; /* fixed-length UTF-8 strings (MPI writer) */
 	int gpu;	   /* write gpu_durations (-1 where a row has none) */
+	int ids;	   /* write call_ids and parent_ids (-1 where none) */
+	int lanes;	   /* write thread_ids and task_ids (-1 where none) */
 	int summary;	   /* columnar: write summary_statistics */
 	int64_t mpi_size;  /* > 0: write /metadata mpi_size */
 	size_t chunk;	   /* chunk length of chunked datasets (0: 65536) */

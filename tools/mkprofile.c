@@ -21,6 +21,7 @@
 
 #include "scopedb/err.h"
 #include "h5write.h"
+#include "jsonwrite.h"
 #include "toolutil.h"
 
 const char *const toolutil_name = "mkprofile";
@@ -29,6 +30,7 @@ const char *const toolutil_name = "mkprofile";
 
 struct mkopts {
 	int schema, aggregate, gzip, gpu;
+	int summary_only; /* --summary-only (JSON output) */
 	uint64_t ranks, calls, seed;
 	uint64_t chunk; /* --chunk, 0 = the writer's default */
 	double scale;
@@ -40,11 +42,13 @@ struct mkopts {
 
 static void mk_usage(FILE *f)
 {
-	fputs("usage: mkprofile [options] OUT.h5\n"
-	      "Write a deterministic example scope-profiler profile.\n"
+	fputs("usage: mkprofile [options] OUT.h5|OUT.json|OUT.json.gz\n"
+	      "Write a deterministic example scope-profiler profile: HDF5, or its JSON\n"
+	      "twin when OUT ends in .json (.json.gz: gzip-compressed).\n"
 	      "  --schema 1|2|3    file layout version (default 3)\n"
 	      "  --aggregate       aggregate-only layout (schema 2 or 3)\n"
-	      "  --gzip            chunked datasets with shuffle + gzip\n"
+	      "  --gzip            chunked datasets with shuffle + gzip (JSON: gzip)\n"
+	      "  --summary-only    JSON: rows as upstream exports a summary-only read\n"
 	      "  --chunk N         chunk length of chunked datasets (default 65536)\n"
 	      "  --gpu             GPU durations for every other region (-1 elsewhere)\n"
 	      "  --ranks N         number of MPI ranks (default 4; 0: no (rank, region)\n"
@@ -87,6 +91,8 @@ static void mk_parse(struct mkopts *o, int argc, char **argv)
 			o->aggregate = 1;
 		} else if (strcmp(a, "--gzip") == 0) {
 			o->gzip = 1;
+		} else if (strcmp(a, "--summary-only") == 0) {
+			o->summary_only = 1;
 		} else if (strcmp(a, "--gpu") == 0) {
 			o->gpu = 1;
 		} else if (strcmp(a, "--chunk") == 0) {
@@ -273,15 +279,28 @@ int main(int argc, char **argv)
 	struct h5write_meta meta[5];
 	struct h5write_row *rows = NULL;
 	struct h5write_stream *s = NULL;
+	struct jsonwrite_stream *js = NULL;
+	struct jsonwrite_opts jo;
 	static const char *tags[] = {"example"};
 	char **names, *copy;
 	size_t nreg, ri, nrows, k = 0;
 	int64_t *ev = NULL;
 	uint64_t rank;
-	int rc = 0, stream;
+	int rc = 0, stream, json;
+	size_t outlen;
 
 	memset(&o, 0, sizeof(o));
 	mk_parse(&o, argc, argv);
+	outlen = strlen(o.out);
+	json = (outlen > 5 && !strcmp(o.out + outlen - 5, ".json")) ||
+	       (outlen > 8 && !strcmp(o.out + outlen - 8, ".json.gz"));
+	memset(&jo, 0, sizeof(jo));
+	jo.gzip = o.gzip || (json && !strcmp(o.out + outlen - 3, ".gz"));
+	jo.summary_only = o.summary_only;
+	if (o.summary_only && (!json || o.schema < 2 || o.aggregate))
+		toolutil_die("--summary-only needs a .json output of a columnar schema 2 or 3");
+	if (json && o.flip >= 0)
+		toolutil_die("--flip damages HDF5 files only");
 	names = mk_regions(o.regions, &nreg, &copy);
 	memset(&wo, 0, sizeof(wo));
 	wo.schema = o.schema;
@@ -306,7 +325,7 @@ int main(int argc, char **argv)
 	if (o.ranks * nreg > SIZE_MAX / sizeof(*rows) / 4)
 		toolutil_die("too many rows");
 	nrows = (size_t)(o.ranks * nreg);
-	stream = o.schema >= 2 && !o.aggregate;
+	stream = json || (o.schema >= 2 && !o.aggregate);
 	if (!stream && o.calls && nrows > SIZE_MAX / 3 / sizeof(int64_t) / o.calls)
 		toolutil_die("profile too large for --schema %d%s; use --schema 3", o.schema,
 			     o.aggregate ? " --aggregate" : "");
@@ -315,7 +334,10 @@ int main(int argc, char **argv)
 	rows = calloc(stream || !nrows ? 1 : nrows, sizeof(*rows));
 	if (!ev || !rows)
 		toolutil_die("out of memory");
-	if (stream) {
+	if (json) {
+		/* every rank has rows (or rank groups): num_ranks = --ranks */
+		rc = jsonwrite_stream_open(&js, o.out, &wo, &jo, nreg ? o.ranks : 0, meta, 5);
+	} else if (stream) {
 		rc = h5write_stream_open(&s, o.out, (const char *const *)names, nreg, &wo);
 		if (!rc)
 			rc = h5write_stream_meta(s, meta, 5);
@@ -337,12 +359,19 @@ int main(int argc, char **argv)
 			r->tags = tags;
 			r->ntags = 1;
 			mk_row(&o, rank, ri, names[ri], base, base + o.calls, gpu);
-			if (stream)
+			if (json)
+				rc = jsonwrite_stream_row(js, r);
+			else if (stream)
 				rc = h5write_stream_row(s, r);
 			k++;
 		}
 	}
-	if (stream) {
+	if (json) {
+		int crc = jsonwrite_stream_close(js);
+
+		if (!rc)
+			rc = crc;
+	} else if (stream) {
 		int crc = h5write_stream_close(s);
 
 		if (!rc)
