@@ -39,6 +39,7 @@ cand 2 02 solve=1.0 # runs 16-18: nothing changed
 "$MKPROFILE" --seed 1 --slow solve=1.06 --timestamp 2024-02-03T00:00:00Z one.h5 >/dev/null || exit 1
 "$S" ingest -q one.h5 --commit "$(printf 'b%039d' 3)" --branch feature >/dev/null || exit 1 # run 19
 
+if tcase regressed; then
 # --- a regression: FAIL, exit 1 ----------------------------------------------------
 expect 1 "regressed" $S check tag:nightly 15 --baseline-window 10 --max-regression 5
 contains "baseline set" "$out" "Baseline runs: 10 (12, 11, 10, 9, 8, 7, 6, 5, 4, 3)"
@@ -70,6 +71,9 @@ expect 1 "regressed csv" $S check tag:nightly 15 --baseline-window 10 --max-regr
 	--format csv
 contains "csv header" "$out" "region,a,b,delta,pct,verdict,ratio,ci_low,ci_high,p,runs_needed"
 
+fi
+
+if tcase unchanged; then
 # --- nothing changed: PASS, exit 0 ---------------------------------------------------
 expect 0 "unchanged" $S check tag:nightly 18 --baseline-window 10 --max-regression 5
 contains "all unchanged" "$out" "Verdicts: 0 regressed, 0 improved, 5 unchanged, 0 inconclusive, 0 no evidence"
@@ -82,6 +86,9 @@ expect 0 "candidate window" $S check 12 18 --candidate-window 2 --max-regression
 contains "candidate window set" "$out" "Candidate runs: 2 (18, 17)"
 contains "baseline alone" "$out" "Baseline runs: 1 (12)"
 
+fi
+
+if tcase inconclusive; then
 # --- one run of a 6% change at a 5% budget: a slowdown for sure, beyond the
 # budget maybe: INCONCLUSIVE, exit 3 -----------------------------------------------
 expect 3 "inconclusive" $S check tag:nightly 19 --baseline-window 10 --max-regression 5
@@ -103,6 +110,9 @@ expect 0 "no evidence" $S check tag:nightly 19 --stat --max-regression 5
 contains "no evidence row" "$out" "+4.95%  no evidence  1.05 [1.01, 1.09]  0.011         999+"
 contains "no evidence gate" "$out" "Regression check: PASS"
 
+fi
+
+if tcase short-history; then
 # --- fewer than 3 runs of history: no noise, no interval, no evidence --------------------
 expect 0 "short history" $S check 13 14 --stat --max-regression 5
 contains "short noise" "$out" "1 run of branch 'feature' ending at run 13 (at most 30)"
@@ -114,10 +124,16 @@ contains "slower without noise" "$out" "+3.03%  inconclusive            1.03  - 
 expect 1 "short history, --inconclusive fail" $S check 14 13 --stat --max-regression 2 \
 	--inconclusive fail
 
+fi
+
+if tcase point-check; then
 # --- point semantics untouched without --stat or a window -----------------------------
 expect 1 "point check" $S check 12 19 --max-regression 1
 case "$out" in *verdict*) bad "point check shows verdicts: $out" ;; *) ok ;; esac
 
+fi
+
+if tcase diff; then
 # --- diff: the same sets and verdicts against a zero budget, no gate ------------------
 expect 0 "diff stat" $S diff tag:nightly 15 --baseline-window 10
 contains "diff verdicts" "$out" "Verdicts: 1 regressed, 0 improved, 0 unchanged, 0 inconclusive, 4 no evidence"
@@ -129,6 +145,9 @@ expect_err 2 "diff file baseline" \
 	"scopedb: a statistical comparison needs a stored baseline, not the file 'h1.h5': the baseline's history gives the noise (ingest it first)" \
 	$S diff h1.h5 12 --stat
 
+fi
+
+if tcase tag-set; then
 # --- a tag set is not the branch's: an untagged main run (run 20) ---------------------
 "$MKPROFILE" --seed 1 --timestamp 2024-01-13T00:00:00Z u.h5 >/dev/null || exit 1
 "$S" ingest -q u.h5 --commit "$(printf 'c%039d' 1)" --branch main >/dev/null || exit 1
@@ -138,6 +157,9 @@ expect 0 "branch set" $S check branch:main 18 --baseline-window 3 --max-regressi
 contains "branch set runs" "$out" "Baseline runs: 3 (20, 12, 11)"
 contains "branch history" "$out" "13 runs of branch 'main' ending at run 20 (at most 30)"
 
+fi
+
+if tcase errors; then
 # --- errors ----------------------------------------------------------------------------
 expect_err 2 "file baseline" \
 	"scopedb: a statistical comparison needs a stored baseline, not the file 'h1.h5': the baseline's history gives the noise (ingest it first)" \
@@ -158,6 +180,9 @@ expect_err 2 "window text" \
 	$S check 12 13 --candidate-window x
 expect_err 2 "inconclusive value" "scopedb: invalid --inconclusive 'maybe': expected pass or fail" \
 	$S check 12 13 --stat --inconclusive maybe
+fi
+
+if tcase outlier; then
 # --- an outlier run in the baseline window and among the candidates (issue 23) --------
 # run 8 of the nightlies is 2.5x slower in every region, and the second of
 # the three runs of each candidate commit 2.6x: named, left out, and no
@@ -197,6 +222,9 @@ expect 1 "outliers: a regression still caught" $S check tag:nightly 18 --baselin
 contains "outliers: solve regressed" "$out" "+21.8%  regressed  1.22 [1.19, 1.25]  <0.001"
 contains "outliers: named" "$out" "Outlier runs: 17 (2.6x slower in 5 of 5 regions), 8 (2.5x slower"
 
+fi
+
+if tcase zero-noise; then
 # --- zero noise and the timer's resolution (issue 23) ----------------------------------
 # eight runs with the same durations (only their timestamps differ) and an
 # identical candidate: unchanged, whatever the window and even with a zero
@@ -220,6 +248,9 @@ contains "clean step: unchanged" "$out" "Verdicts: 0 regressed, 0 improved, 5 un
 expect 1 "constant series, 10% slower" $S check 9 17 --baseline-window 5 --max-regression 5
 contains "constant: regressed" "$out" "+10%  regressed  1.10 [1.10, 1.10]  <0.001"
 
+fi
+
+if tcase same; then
 # --- like with like: --same and $SCOPEDB_SAME (issue 23) --------------------------------
 # 24 runs alternating between two machines (hostname A and B, B 1.3x
 # slower), then a candidate on A with solve 10% slower
@@ -282,4 +313,6 @@ contains "report: the verdict" "$(cat same.html)" "regressed"
 expect 0 "diff --same" $S diff 23 25 --baseline-window 10 --same hostname
 contains "diff --same line" "$out" "Like with like: hostname = A (11 runs of another value left out)"
 contains "diff --same verdicts" "$out" "Verdicts: 1 regressed, 0 improved, 0 unchanged, 0 inconclusive, 4 no evidence"
+
+fi
 finish

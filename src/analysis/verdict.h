@@ -19,6 +19,9 @@
  *
  * Pure computation, no allocation except scratch arrays; nothing is
  * kept.
+ *
+ * Ownership: the caller's structs and arrays are only read or filled in
+ * place; nothing returned needs freeing.
  */
 #ifndef SCOPEDB_ANALYSIS_VERDICT_H
 #define SCOPEDB_ANALYSIS_VERDICT_H
