@@ -58,8 +58,9 @@ const struct opt_cmd cmd_check_usage = {
 	     "--require-same key), 3 INCONCLUSIVE (a statistical check that could not\n"
 	     "decide; --inconclusive maps it to 0 or 1).\n"
 	     "With --stat or a window each region gets a verdict (regressed, improved,\n"
-	     "unchanged, inconclusive) from run sets and the noise of the baseline's\n"
-	     "history: see docs/statistics.md.\n"
+	     "unchanged, inconclusive, no evidence) from run sets and the noise of the\n"
+	     "baseline's history; only inconclusive (a sign of a slowdown) makes the\n"
+	     "check INCONCLUSIVE: see docs/statistics.md.\n"
 	     "Several candidate files (or --candidate-files) are repetitions of one\n"
 	     "candidate, none of them stored: a point check compares each region's\n"
 	     "median over them, a statistical check takes them as the candidate set.",
@@ -140,6 +141,7 @@ int cmd_compare(int argc, char **argv, int check)
 	struct cli_regions regions = CLI_REGIONS_INIT;
 	struct opt_list same = OPT_LIST_INIT, allow = OPT_LIST_INIT, cands = OPT_LIST_INIT;
 	struct opt_list reps = OPT_LIST_INIT; /* the candidate and its repetitions */
+	struct cli_same like;
 	const char *db = NULL;
 	const char *fmt = "table";
 	struct compare_opts co;
@@ -160,6 +162,7 @@ int cmd_compare(int argc, char **argv, int check)
 	    OPT_CALLBACK(0, "threshold", &co, "PCT", "hide rows whose |delta %| is below PCT",
 			 compare_opt_threshold, 0),
 	    OPT__STAT(&co),
+	    OPT__SAME(&like, "the first run's"),
 	    OPT_END(),
 	};
 	const struct opt check_opts[] = {
@@ -178,6 +181,7 @@ int cmd_compare(int argc, char **argv, int check)
 			   "more profile files of the candidate, each one repetition\n(not stored; "
 			   "also given after CANDIDATE)"),
 	    OPT__STAT(&co),
+	    OPT__SAME(&like, "the baseline's"),
 	    OPT_CHOICE(0, "inconclusive", &inconclusive, "MODE",
 		       "exit 0 or 1 instead of 3 when the check is INCONCLUSIVE", "pass fail",
 		       compare_opt_inconclusive),
@@ -192,6 +196,7 @@ int cmd_compare(int argc, char **argv, int check)
 
 	memset(&co, 0, sizeof(co));
 	memset(&res, 0, sizeof(res));
+	memset(&like, 0, sizeof(like));
 	i64vec_init(&ranks);
 	co.metric = STATS_TOTAL;
 	co.sort = STATS_SORT_DELTA;
@@ -224,6 +229,13 @@ int cmd_compare(int argc, char **argv, int check)
 	co.cand_files = reps.v + 1;
 	co.ncand_files = reps.n - 1;
 	co.locations = check && compare_wants_findings(fmt, &outs);
+	if (cli_same_spec(&like)) {
+		code = cli_error();
+		goto out;
+	}
+	co.same = like.spec.keys;
+	co.nsame = like.spec.nkeys;
+	co.same_from_env = like.spec.from_env;
 	if (cli_outputs_check(
 		outs.v, outs.n,
 		cli_formats_all("table markdown csv json",
@@ -261,6 +273,7 @@ out:
 	opt_list_release(&allow);
 	opt_list_release(&cands);
 	opt_list_release(&reps);
+	cli_same_release(&like);
 	return code;
 }
 
