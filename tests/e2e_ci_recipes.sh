@@ -285,8 +285,8 @@ done
 equals "slurm: identity from the source tree and the job" \
 	"$(sql team.sqlite "select r.commit_sha || ' ' || r.branch || ' ' || m.value from runs r join run_metadata m on m.run_id = r.id where r.id = 6 and m.key = 'SLURM_JOB_ID'")" \
 	"$(git -C ../proj rev-parse main) main 106"
-contains "slurm: the first nights are inconclusive" "$(ls reports/*.md | head -1 | xargs cat)" \
-	"INCONCLUSIVE"
+contains "slurm: the first night has no evidence" "$(ls reports/*.md | head -1 | xargs cat)" \
+	"5 no evidence"
 equals "slurm: a passing night moves the pin" \
 	"$(sql team.sqlite "select run_id from pins where name = 'baseline'")" 6
 run night 7 --slow solve=1.3
