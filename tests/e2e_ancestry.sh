@@ -302,6 +302,19 @@ expect_error "files: missing" "^scopedb: cannot read 'nosuch.h5': no such file$"
 prof k4.h5 --ranks 2
 expect_error "files: not comparable" "^scopedb: 'k4.h5': runs are not comparable: mpi_size differs" \
 	$S check --db "$db" latest k1.h5 k4.h5
+# --same: every repetition on the baseline's machine
+for h in a b c; do
+	prof "j$h.tmp.json"
+	host=node1
+	[ "$h" = c ] && host=node2
+	sed "s|\"metadata\": {|\"metadata\": {\"hostname\": \"$host\", |" "j$h.tmp.json" >"j$h.json"
+done
+$S ingest --db "$db" --branch main ja.json >/dev/null
+expect 0 "--same: repetitions alike" $S check --db "$db" latest jb.json --same hostname \
+	--max-regression 100
+expect_error "--same: a repetition on another machine" \
+	"^scopedb: 'jc.json': runs are not comparable: hostname differs \(a: node1, b: node2\) and --same keeps the runs of one hostname$" \
+	$S check --db "$db" latest jb.json jc.json --same hostname --stat
 run $S diff --db "$db" latest k1.h5 k2.h5
 equals "diff takes two" "$rc $(head -1 <<<"$err")" "2 scopedb: unexpected argument 'k2.h5'"
 fi

@@ -188,17 +188,21 @@ static int compare_check_keys(const struct compare_opts *o)
 	return 0;
 }
 
-/* Like with like: resolve --same against the baseline (out->same), whose
- * values the candidate must have too. */
-static int compare_same_runs(struct compare_result *out, const struct runarg *sa,
-			     const struct store_meta *mb, const struct compare_opts *o)
+/* Like with like: resolve --same against the baseline (into out->same,
+ * unless same is given: a repetition of the candidate, checked against
+ * the candidate's), whose values the candidate must have too. */
+static int compare_same_runs(struct compare_result *out, const struct same *same,
+			     const struct runarg *sa, const struct store_meta *mb,
+			     const struct compare_opts *o)
 {
 	struct same_spec spec = {o->same, o->nsame, o->same_from_env};
 	size_t i;
-	int rc = same_resolve(&out->same, sa->st, sa->run_id, &spec);
+	int rc = same ? 0 : same_resolve(&out->same, sa->st, sa->run_id, &spec);
 
-	for (i = 0; !rc && i < out->same.ncond; i++) {
-		const char *key = out->same.cond[i].key, *va = out->same.cond[i].value;
+	if (!same)
+		same = &out->same;
+	for (i = 0; !rc && i < same->ncond; i++) {
+		const char *key = same->cond[i].key, *va = same->cond[i].value;
 		const char *vb = compare_meta_get(mb, key);
 
 		if (!vb || strcmp(va, vb))
@@ -214,8 +218,9 @@ static int compare_same_runs(struct compare_result *out, const struct runarg *sa
 /*
  * The metadata differences of the baseline and run id of st (the candidate,
  * files included: their in-memory store holds their metadata) into out,
- * and for a check the keys that must not differ.  out NULL: a further
- * repetition of the candidate, named path in the message, only checked.
+ * and for a check the keys that must not differ.  path: a further
+ * repetition of the candidate, named path in the message, only checked
+ * (--same against out->same, resolved by the candidate's call before).
  */
 static int compare_meta(struct compare_result *out, const struct runarg *sa, struct store *st,
 			int64_t id, const char *path, const struct compare_opts *o)
@@ -234,10 +239,10 @@ static int compare_meta(struct compare_result *out, const struct runarg *sa, str
 		rc = compare_same(&ma, &mb, o->require_same[i], 1, o);
 	/* $SCOPEDB_SAME only shapes run sets; an explicit --same also keeps
 	 * a point comparison like with like */
-	if (!rc && out && o->nsame &&
+	if (!rc && o->nsame &&
 	    (o->stat || o->baseline_window || o->candidate_window || !o->same_from_env))
-		rc = compare_same_runs(out, sa, &mb, o);
-	if (!rc && out)
+		rc = compare_same_runs(out, path ? &out->same : NULL, sa, &mb, o);
+	if (!rc && !path)
 		rc = metadiff_compute(&out->meta_changes, &out->nmeta_changes, &ma, &mb, 0);
 	if (rc == ERR_USAGE && path) {
 		/* name the file: the message compares the baseline with it */
@@ -855,10 +860,10 @@ int compare_runs(struct compare_result *out, const char *arg_a, const char *arg_
 		rc = compare_open_side(&sb, &out->b, &db, arg_b);
 	for (i = 0; !rc && i < opts->ncand_files; i++)
 		rc = runarg_add_file(&sb, opts->cand_files[i]);
-	for (i = 1; !rc && i < sb.nreps; i++)
-		rc = compare_meta(NULL, &sa, sb.st, sb.reps[i], opts->cand_files[i - 1], opts);
 	if (!rc)
 		rc = compare_meta(out, &sa, sb.st, sb.run_id, NULL, opts);
+	for (i = 1; !rc && i < sb.nreps; i++)
+		rc = compare_meta(out, &sa, sb.st, sb.reps[i], opts->cand_files[i - 1], opts);
 	if (!rc)
 		rc = compare_values(&va, &out->a, &sa, m, opts);
 	if (!rc)
