@@ -402,6 +402,41 @@ static void test_blob_stats(void **state)
 	buf_release(&b);
 }
 
+/* The text rule (issue 24): UTF-8 only, the offending text named. */
+static void test_text(void **state)
+{
+	struct store_run r = good_run();
+	struct store_timing t;
+	char *tags[] = {(char *)"ok", (char *)"n\xe9"
+					      "ant"};
+
+	(void)state;
+	assert_int_equal(verify_text("region name", "précondition"), 0);
+	assert_int_equal(verify_text("region name", NULL), 0);
+	assert_int_equal(verify_text("region name", "bad\xffname"), ERR_FORMAT);
+	assert_string_equal(err_msg(), "region name 'bad\xffname' is not valid UTF-8 (byte 0xff at "
+				       "offset 3); a store holds UTF-8 text only");
+	r.label = (char *)"lab\xc3";
+	assert_int_equal(verify_run_text(&r), ERR_FORMAT);
+	assert_string_equal(err_msg(),
+			    "label 'lab\xc3' is not valid UTF-8 (byte 0xc3 at offset 3); "
+			    "a store holds UTF-8 text only");
+	r = good_run();
+	r.tags = tags;
+	r.ntags = 2;
+	assert_int_equal(verify_run_text(&r), ERR_FORMAT);
+	assert_string_equal(err_msg(), "tag 'n\xe9"
+				       "ant' is not valid UTF-8 (byte 0xe9 at offset 1); a "
+				       "store holds UTF-8 text only");
+	memset(&t, 0, sizeof(t));
+	t.source_file = "ok.py";
+	t.tags_json = "[\"\xfe\"]";
+	assert_int_equal(verify_timing_text(&t), ERR_FORMAT);
+	assert_string_equal(err_msg(),
+			    "tags '[\"\xfe\"]' is not valid UTF-8 (byte 0xfe at offset 2); "
+			    "a store holds UTF-8 text only");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -413,6 +448,7 @@ int main(void)
 	    cmocka_unit_test(test_rank_total),
 	    cmocka_unit_test(test_blob_stats),
 	    cmocka_unit_test(test_long_name),
+	    cmocka_unit_test(test_text),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

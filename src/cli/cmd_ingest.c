@@ -370,6 +370,10 @@ int cmd_ingest(int argc, char **argv)
 	}
 	io.commit = id.commit;
 	io.branch = id.branch;
+	if (ingest_opts_check(&io)) {
+		code = cli_error();
+		goto out;
+	}
 	cli_warn_network_fs(cli_db_path(db), allow_nfs);
 	asked = (commit ? INGEST_KEPT_COMMIT : 0) | (branch ? INGEST_KEPT_BRANCH : 0) |
 		(io.label ? INGEST_KEPT_LABEL : 0);

@@ -9,6 +9,7 @@
  * the rest of the front end (finish.c).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -264,7 +265,9 @@ int store_find_sha(struct store *st, int64_t *out, const char *sha256)
 
 int store_insert_run(struct store *st, int64_t *out, const struct store_run *run)
 {
-	return st->be->insert_run(st->conn, out, run);
+	int ret = verify_run_text(run);
+
+	return ret ? ret : st->be->insert_run(st->conn, out, run);
 }
 
 int store_set_run_sha(struct store *st, int64_t run_id, const char *sha256)
@@ -274,12 +277,16 @@ int store_set_run_sha(struct store *st, int64_t run_id, const char *sha256)
 
 int store_region_id(struct store *st, int64_t *out, const char *name)
 {
-	return st->be->region_id(st->conn, out, name);
+	int ret = verify_text("region name", name);
+
+	return ret ? ret : st->be->region_id(st->conn, out, name);
 }
 
 int store_add_timing(struct store *st, const struct store_timing *t)
 {
-	return st->be->add_timing(st->conn, t);
+	int ret = verify_timing_text(t);
+
+	return ret ? ret : st->be->add_timing(st->conn, t);
 }
 
 int store_put_region_totals(struct store *st, int64_t run_id)
@@ -308,7 +315,9 @@ int store_put_region_quantiles(struct store *st, int64_t run_id, int64_t region_
 
 int store_add_tag(struct store *st, int *added, int64_t run_id, const char *tag)
 {
-	return st->be->add_tag(st->conn, added, run_id, tag);
+	int ret = verify_text("tag", tag);
+
+	return ret ? ret : st->be->add_tag(st->conn, added, run_id, tag);
 }
 
 int store_remove_tag(struct store *st, int *removed, int64_t run_id, const char *tag)
@@ -318,7 +327,13 @@ int store_remove_tag(struct store *st, int *removed, int64_t run_id, const char 
 
 int store_set_meta(struct store *st, int64_t run_id, const char *key, const char *value)
 {
-	return st->be->set_meta(st->conn, run_id, key, value);
+	char what[160];
+	int ret = verify_text("metadata key", key);
+
+	snprintf(what, sizeof(what), "metadata '%.100s' value", key ? key : "");
+	if (!ret)
+		ret = verify_text(what, value);
+	return ret ? ret : st->be->set_meta(st->conn, run_id, key, value);
 }
 
 int store_get_meta(struct store *st, struct store_meta *out, int64_t run_id)
@@ -343,12 +358,16 @@ void store_meta_release(struct store_meta *m)
 
 int store_pin_set(struct store *st, int64_t *prev, const char *name, int64_t run_id)
 {
-	return st->be->pin_set(st->conn, prev, name, run_id, 0);
+	int ret = verify_text("pin name", name);
+
+	return ret ? ret : st->be->pin_set(st->conn, prev, name, run_id, 0);
 }
 
 int store_pin_add(struct store *st, int64_t *prev, const char *name, int64_t run_id)
 {
-	return st->be->pin_set(st->conn, prev, name, run_id, 1);
+	int ret = verify_text("pin name", name);
+
+	return ret ? ret : st->be->pin_set(st->conn, prev, name, run_id, 1);
 }
 
 int store_pin_remove(struct store *st, int64_t *prev, const char *name)
@@ -401,6 +420,31 @@ int store_find_runs(struct store *st, struct store_run **out, size_t *n, const s
 int store_list_runs(struct store *st, struct store_run **out, size_t *n)
 {
 	return store_find_runs(st, out, n, NULL);
+}
+
+int store_list_run_ids(struct store *st, int64_t **out, size_t *n)
+{
+	struct store_run *runs = NULL;
+	size_t nruns = 0, i;
+	int ret = st->be->find_runs(st->conn, &runs, &nruns, NULL);
+
+	*out = NULL;
+	*n = 0;
+	if (!ret && nruns && !(*out = malloc(nruns * sizeof(**out))))
+		ret = err_nomem();
+	for (i = 0; !ret && i < nruns; i++) {
+		(*out)[i] = runs[i].id;
+		if (runs[i].id <= 0)
+			ret = verify_run(&runs[i], store_location(st));
+	}
+	if (!ret)
+		*n = nruns;
+	else {
+		free(*out);
+		*out = NULL;
+	}
+	store_runs_free(runs, nruns);
+	return ret;
 }
 
 int store_get_run(struct store *st, struct store_run *out, int64_t id)

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "scopedb/err.h"
+#include "scopedb/util.h"
 #include "store/blob.h"
 #include "store/verify.h"
 
@@ -277,6 +278,47 @@ int verify_rank_total(int64_t rank, int64_t total, const char *region, int64_t r
 		return verify_damaged(location, "region '%s' of run %lld has a negative time",
 				      region, (long long)run_id);
 	return 0;
+}
+
+int verify_text(const char *what, const char *s)
+{
+	char short_s[VERIFY_NAME_MAX + 4];
+	const char *bad = s ? util_utf8_bad(s) : NULL;
+
+	if (!bad)
+		return 0;
+	return err_set(
+	    ERR_FORMAT,
+	    "%s '%s' is not valid UTF-8 (byte 0x%02x at offset %zu); a store holds UTF-8 "
+	    "text only",
+	    what, verify_name(short_s, s), (unsigned char)*bad, (size_t)(bad - s));
+}
+
+int verify_run_text(const struct store_run *run)
+{
+	const char *const what[] = {"path",   "label",	      "commit",	     "branch",
+				    "layout", "content hash", "ingest time", "recorded time"};
+	const char *const s[] = {run->source_path, run->label,	run->commit,	  run->branch,
+				 run->layout,	   run->sha256, run->ingested_at, run->recorded_at};
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; !ret && i < sizeof(s) / sizeof(s[0]); i++)
+		ret = verify_text(what[i], s[i]);
+	for (i = 0; !ret && i < run->ntags; i++)
+		ret = verify_text("tag", run->tags[i]);
+	return ret;
+}
+
+int verify_timing_text(const struct store_timing *t)
+{
+	int ret = verify_text("source file", t->source_file);
+
+	if (!ret)
+		ret = verify_text("source text", t->source_text);
+	if (!ret)
+		ret = verify_text("tags", t->tags_json);
+	return ret;
 }
 
 int verify_foreign(const char *location, const char *kind, int kind_len, const char *name)
