@@ -414,7 +414,7 @@ static void test_stream_writer(void **state)
 {
 	const struct h5write_profile *std = tu_h5_standard();
 	const char *names[] = {"solve", "größe_λ", "io", "idle"};
-	struct h5write_meta meta = {"label", H5WRITE_META_STR, "streamed", 0, NULL, 0};
+	struct h5write_meta meta = {.key = "label", .kind = H5WRITE_META_STR, .str = "streamed"};
 	int schema, gz;
 
 	(void)state;

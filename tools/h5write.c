@@ -54,8 +54,8 @@ struct h5w_index {
 	struct strmap strs;  /* source files and tags JSON */
 	uint32_t *region_ids, *ranks;
 	uint64_t *offsets, *counts;
-	int64_t *lines, *atot, *amin, *amax;
-	size_t *file_ids, *tags_ids;
+	int64_t *lines, *atot, *amin, *amax, *excl;
+	size_t *file_ids, *tags_ids, *text_ids;
 	struct h5w_summary *summ;
 	size_t n, cap;
 };
@@ -133,7 +133,8 @@ static int h5w_dataset(const struct h5w *w, hid_t loc, const char *name, hid_t f
 {
 	hsize_t dims[1] = {n}, maxdims[1] = {H5S_UNLIMITED}, chunk[1];
 	hid_t space = H5I_INVALID_HID, dcpl = H5I_INVALID_HID, d = H5I_INVALID_HID;
-	int chunked = extendible || w->o->chunked || w->o->gzip;
+	int chunked = extendible || w->o->chunked || w->o->gzip || w->o->filters;
+	unsigned filters = w->o->filters | (w->o->gzip ? H5WRITE_SHUFFLE | H5WRITE_DEFLATE : 0u);
 	int rc = 0;
 
 	space = H5Screate_simple(1, dims, chunked ? maxdims : NULL);
@@ -149,7 +150,13 @@ static int h5w_dataset(const struct h5w *w, hid_t loc, const char *name, hid_t f
 		if (extendible)
 			chunk[0] = w->o->chunk ? w->o->chunk : H5W_STREAM_CHUNK;
 		if (H5Pset_chunk(dcpl, 1, chunk) < 0 ||
-		    (w->o->gzip && (H5Pset_shuffle(dcpl) < 0 || H5Pset_deflate(dcpl, 4) < 0))) {
+		    /* (libhdf5 checksums no variable-length data) */
+		    ((filters & H5WRITE_FLETCHER32) && H5Tis_variable_str(ftype) <= 0 &&
+		     H5Pset_fletcher32(dcpl) < 0) ||
+		    ((filters & H5WRITE_SHUFFLE) && H5Pset_shuffle(dcpl) < 0) ||
+		    ((filters & H5WRITE_DEFLATE) &&
+		     H5Pset_deflate(dcpl, w->o->gzip_level > 0 ? (unsigned)w->o->gzip_level : 4u) <
+			 0)) {
 			rc = h5w_fail(w->path, ERR_IO, "cannot set the storage of '%s'", name);
 			goto out;
 		}
@@ -417,8 +424,10 @@ static void h5w_index_release(struct h5w_index *ix)
 	free(ix->atot);
 	free(ix->amin);
 	free(ix->amax);
+	free(ix->excl);
 	free(ix->file_ids);
 	free(ix->tags_ids);
+	free(ix->text_ids);
 	free(ix->summ);
 	h5w_index_init(ix);
 }
@@ -446,8 +455,10 @@ static int h5w_index_reserve(struct h5w_index *ix)
 	H5W_GROW(atot);
 	H5W_GROW(amin);
 	H5W_GROW(amax);
+	H5W_GROW(excl);
 	H5W_GROW(file_ids);
 	H5W_GROW(tags_ids);
+	H5W_GROW(text_ids);
 	H5W_GROW(summ);
 	ix->cap = cap;
 	return 0;
@@ -518,8 +529,12 @@ static int h5w_index_add(const char *path, struct h5w_index *ix, const struct h5
 	ix->counts[i] = r->calls;
 	ix->lines[i] = r->source_line;
 	rc = strmap_intern(&ix->file_ids[i], &ix->strs, r->source_file ? r->source_file : "");
+	if (!rc)
+		rc = strmap_intern(&ix->text_ids[i], &ix->strs,
+				   r->source_text ? r->source_text : "");
 	if (rc)
 		return rc;
+	ix->excl[i] = r->has_exclusive ? r->exclusive : -1;
 	rc = json_buf_strarray(&tags, r->tags, r->ntags);
 	if (!rc)
 		rc = strmap_intern(&ix->tags_ids[i], &ix->strs, tags.data);
@@ -559,13 +574,11 @@ static int h5w_index_write(const struct h5w *w, const struct h5w_index *ix)
 {
 	hid_t g = H5I_INVALID_HID, st = H5I_INVALID_HID;
 	const char **s = NULL;
-	int64_t *tmp = NULL;
 	size_t i, nn = strmap_count(&ix->names), big = nn > ix->n ? nn : ix->n;
 	int rc = 0;
 
 	s = calloc(big ? big : 1, sizeof(*s));
-	tmp = calloc(ix->n ? ix->n : 1, sizeof(*tmp));
-	if (!s || !tmp) {
+	if (!s) {
 		rc = err_nomem();
 		goto out;
 	}
@@ -591,8 +604,6 @@ static int h5w_index_write(const struct h5w *w, const struct h5w_index *ix)
 	if (rc)
 		goto out;
 	if (w->o->aggregate) {
-		for (i = 0; i < ix->n; i++)
-			tmp[i] = -1;
 		rc = h5w_u64(w, g, "aggregate_counts", ix->counts, ix->n);
 		if (!rc)
 			rc = h5w_i64(w, g, "aggregate_totals", ix->atot, ix->n);
@@ -601,7 +612,7 @@ static int h5w_index_write(const struct h5w *w, const struct h5w_index *ix)
 		if (!rc)
 			rc = h5w_i64(w, g, "aggregate_maximums", ix->amax, ix->n);
 		if (!rc)
-			rc = h5w_i64(w, g, "aggregate_exclusives", tmp, ix->n);
+			rc = h5w_i64(w, g, "aggregate_exclusives", ix->excl, ix->n);
 		goto out;
 	}
 	rc = h5w_u64(w, g, "event_offsets", ix->offsets, ix->n);
@@ -617,7 +628,7 @@ static int h5w_index_write(const struct h5w *w, const struct h5w_index *ix)
 	if (rc)
 		goto out;
 	for (i = 0; i < ix->n; i++)
-		s[i] = "";
+		s[i] = strmap_get(&ix->strs, ix->text_ids[i]);
 	rc = h5w_strings(w, g, "source_texts", s, ix->n);
 	if (rc)
 		goto out;
@@ -626,9 +637,7 @@ static int h5w_index_write(const struct h5w *w, const struct h5w_index *ix)
 	rc = h5w_strings(w, g, "tags", s, ix->n);
 	if (rc)
 		goto out;
-	for (i = 0; i < ix->n; i++)
-		tmp[i] = -1;
-	rc = h5w_i64(w, g, "exclusive_totals", tmp, ix->n);
+	rc = h5w_i64(w, g, "exclusive_totals", ix->excl, ix->n);
 	if (rc || !w->o->summary)
 		goto out;
 	st = h5w_summary_type();
@@ -643,7 +652,6 @@ out:
 	if (g >= 0)
 		H5Gclose(g);
 	free(s);
-	free(tmp);
 	return rc;
 }
 
@@ -673,10 +681,26 @@ static void h5w_encode(int schema, const struct h5write_row *r, int64_t *a, int6
 	}
 }
 
+/* The optional per-call columns of a row (call_ids, parent_ids,
+ * thread_ids, task_ids: -1 where the row gives none) at dst[0..3]. */
+static void h5w_encode_extra(const struct h5write_row *r, int64_t *const dst[4])
+{
+	const int64_t *src[4] = {r->call_ids, r->parent_ids, r->thread_ids, r->task_ids};
+	size_t i;
+	int k;
+
+	for (k = 0; k < 4; k++)
+		for (i = 0; i < r->calls; i++)
+			dst[k][i] = src[k] ? src[k][i] : -1;
+}
+
+/* Names of the optional per-call columns (h5w_encode_extra()'s order). */
+static const char *const h5w_extra_names[4] = {"call_ids", "parent_ids", "thread_ids", "task_ids"};
+
 static int h5w_columnar(const struct h5w *w, const struct h5write_profile *prof)
 {
 	struct h5w_index ix;
-	int64_t *ev[3] = {NULL, NULL, NULL};
+	int64_t *ev[7] = {NULL, NULL, NULL, NULL, NULL, NULL, NULL};
 	uint64_t total = 0, off = 0;
 	const char *na, *nb;
 	hid_t g = H5I_INVALID_HID;
@@ -687,7 +711,7 @@ static int h5w_columnar(const struct h5w *w, const struct h5write_profile *prof)
 	for (i = 0; i < prof->nrows; i++)
 		total += prof->rows[i].calls;
 	if (!w->o->aggregate) {
-		for (i = 0; i < 3; i++) {
+		for (i = 0; i < 7; i++) {
 			ev[i] = malloc((size_t)(total ? total : 1) * sizeof(int64_t));
 			if (!ev[i]) {
 				rc = err_nomem();
@@ -701,8 +725,13 @@ static int h5w_columnar(const struct h5w *w, const struct h5write_profile *prof)
 		rc = h5w_index_add(w->path, &ix, r, off, 0);
 		if (rc)
 			goto out;
-		if (!w->o->aggregate)
+		if (!w->o->aggregate) {
+			int64_t *const extra[4] = {ev[3] + off, ev[4] + off, ev[5] + off,
+						   ev[6] + off};
+
 			h5w_encode(w->o->schema, r, ev[0] + off, ev[1] + off, ev[2] + off);
+			h5w_encode_extra(r, extra);
+		}
 		off += r->calls;
 	}
 	if (w->o->aggregate)
@@ -721,10 +750,13 @@ static int h5w_columnar(const struct h5w *w, const struct h5write_profile *prof)
 		rc = h5w_i64(w, g, nb, ev[1], (size_t)total);
 	if (!rc && w->o->gpu)
 		rc = h5w_i64(w, g, "gpu_durations", ev[2], (size_t)total);
+	for (i = 0; i < 4 && !rc; i++)
+		if (i < 2 ? w->o->ids : w->o->lanes)
+			rc = h5w_i64(w, g, h5w_extra_names[i], ev[3 + i], (size_t)total);
 out:
 	if (g >= 0)
 		H5Gclose(g);
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < 7; i++)
 		free(ev[i]);
 	h5w_index_release(&ix);
 	return rc;
@@ -780,8 +812,28 @@ static int h5w_hier_row(const struct h5w *w, const struct h5write_row *r)
 		if (rc)
 			goto out;
 	}
+	if (w->o->ids) {
+		int64_t *extra[4];
+
+		free(tmp);
+		tmp = malloc(r->calls * 4 * sizeof(*tmp));
+		if (!tmp) {
+			rc = err_nomem();
+			goto out;
+		}
+		for (i = 0; i < 4; i++)
+			extra[i] = tmp + i * r->calls;
+		h5w_encode_extra(r, extra);
+		for (i = 0; i < 2 && !rc; i++)
+			rc = h5w_i64(w, g, h5w_extra_names[i], extra[i], r->calls);
+		if (rc)
+			goto out;
+	}
 	if (r->source_file && *r->source_file)
 		rc = h5w_attr_str(w->path, g, "source_file", &r->source_file, SIZE_MAX,
+				  w->o->fixed_strings);
+	if (!rc && r->source_text && *r->source_text)
+		rc = h5w_attr_str(w->path, g, "source_text", &r->source_text, SIZE_MAX,
 				  w->o->fixed_strings);
 	if (!rc && r->source_line >= 0)
 		rc = h5w_attr_i64(w->path, g, "source_lineno", r->source_line);
@@ -954,14 +1006,43 @@ static int h5w_meta_into(const struct h5w *w, const struct h5write_meta *meta, s
 	for (i = 0; i < nmeta && !rc; i++) {
 		const struct h5write_meta *m = &meta[i];
 
-		if (m->kind == H5WRITE_META_INT)
+		hsize_t dims[1] = {m->n};
+		uint64_t u = (uint64_t)m->i;
+		int32_t i32 = (int32_t)m->i;
+
+		switch (m->kind) {
+		case H5WRITE_META_INT:
 			rc = h5w_attr_i64(w->path, g, m->key, m->i);
-		else if (m->kind == H5WRITE_META_STR)
+			break;
+		case H5WRITE_META_STR:
 			rc = h5w_attr_str(w->path, g, m->key, &m->str, SIZE_MAX,
 					  w->o->fixed_strings);
-		else
+			break;
+		case H5WRITE_META_STRARRAY:
 			rc = h5w_attr_str(w->path, g, m->key, m->strs, m->nstrs,
 					  w->o->fixed_strings);
+			break;
+		case H5WRITE_META_UINT:
+			rc = h5w_attr(w->path, g, m->key, H5T_STD_U64LE, H5T_NATIVE_UINT64, NULL,
+				      &u);
+			break;
+		case H5WRITE_META_INT32:
+			rc = h5w_attr(w->path, g, m->key, H5T_STD_I32LE, H5T_NATIVE_INT32, NULL,
+				      &i32);
+			break;
+		case H5WRITE_META_FLOAT:
+			rc = h5w_attr(w->path, g, m->key, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, NULL,
+				      &m->f);
+			break;
+		case H5WRITE_META_INTARRAY:
+			rc = h5w_attr(w->path, g, m->key, H5T_STD_I64LE, H5T_NATIVE_INT64, dims,
+				      m->ints);
+			break;
+		case H5WRITE_META_FLOATARRAY:
+			rc = h5w_attr(w->path, g, m->key, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, dims,
+				      m->floats);
+			break;
+		}
 	}
 	H5Gclose(g);
 	return rc;
