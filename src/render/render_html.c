@@ -517,7 +517,9 @@ static void html_trends(struct html *h, const struct reportdata *rd, size_t nhis
 
 static double dist_x(double v, double lo, double hi)
 {
-	double f = hi > lo ? (log(v) - log(lo)) / (log(hi) - log(lo)) : 0.5;
+	/* a zero-length call's 0 s is drawn at lo (log(0) is -inf, which no
+	 * SVG attribute takes) */
+	double f = hi > lo ? (log(fmax(v, lo)) - log(lo)) / (log(hi) - log(lo)) : 0.5;
 
 	return DLEFT + (DW - DLEFT - 4) * f;
 }
