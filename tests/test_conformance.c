@@ -41,9 +41,16 @@
 
 struct backend {
 	const char *name;
+	/* NULL when the backend can run here, else why not */
+	const char *(*unavailable)(void);
 	/* a location for a new, empty store (static buffer) */
 	const char *(*fresh)(void);
 };
+
+static const char *sqlite_unavailable(void)
+{
+	return NULL;
+}
 
 static const char *sqlite_fresh(void)
 {
@@ -53,6 +60,17 @@ static const char *sqlite_fresh(void)
 	snprintf(buf, sizeof(buf), "%s", tu_path(""));
 	snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "conf-%d.sqlite", ++k);
 	return buf;
+}
+
+static const char *pg_unavailable(void)
+{
+#ifdef SCOPEDB_HAVE_POSTGRES
+	if (!getenv("SCOPEDB_TEST_PG"))
+		return "no server (tests/e2e_conformance.sh runs the battery against one)";
+	return NULL;
+#else
+	return "not built";
+#endif
 }
 
 static const char *pg_fresh(void)
@@ -70,8 +88,11 @@ static const char *pg_fresh(void)
 	return buf;
 }
 
-static const struct backend sqlite_backend = {"sqlite", sqlite_fresh};
-static const struct backend pg_backend = {"postgresql", pg_fresh};
+/* The backends of the battery, SQLite (the reference) first: a new
+ * backend is one more entry. */
+static const struct backend sqlite_backend = {"sqlite", sqlite_unavailable, sqlite_fresh};
+static const struct backend pg_backend = {"postgresql", pg_unavailable, pg_fresh};
+static const struct backend *const backends[] = {&sqlite_backend, &pg_backend};
 
 /* A new store of backend b, open for writing. */
 static struct store *fresh(const struct backend *b)
@@ -1076,20 +1097,18 @@ static void test_transactions(void **state)
 
 int main(void)
 {
-	const struct CMUnitTest sqlite_cases[] = CASES(&sqlite_backend);
-	const struct CMUnitTest pg_cases[] = CASES(&pg_backend);
-	int failed;
+	size_t i;
+	int failed = 0;
 
-	failed = cmocka_run_group_tests_name("sqlite", sqlite_cases, setup, teardown);
-#ifdef SCOPEDB_HAVE_POSTGRES
-	if (getenv("SCOPEDB_TEST_PG"))
-		failed += cmocka_run_group_tests_name("postgresql", pg_cases, setup, teardown);
-	else
-		printf("postgresql: skipped (no server: tests/e2e_conformance.sh runs this battery "
-		       "against one)\n");
-#else
-	(void)pg_cases;
-	printf("postgresql: not built\n");
-#endif
+	for (i = 0; i < sizeof(backends) / sizeof(backends[0]); i++) {
+		const struct backend *b = backends[i];
+		const struct CMUnitTest cases[] = CASES(b);
+
+		if (b->unavailable()) {
+			printf("%s: skipped: %s\n", b->name, b->unavailable());
+			continue;
+		}
+		failed += cmocka_run_group_tests_name(b->name, cases, setup, teardown);
+	}
 	return failed;
 }

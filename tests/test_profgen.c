@@ -6,8 +6,9 @@
  *     rows are distinct, ranks below the run's count, schema 1 has no row
  *     of no calls, every call has end >= start;
  *   - per rank and lane the calls nest as upstream rebuilds nesting from
- *     containment (docs/format.md section 8: sorted by start, then end
- *     descending, a stack of open calls, no partial overlap), and where
+ *     containment (the nesting section of the format contract: sorted by
+ *     start, then end descending, a stack of open calls, no partial
+ *     overlap), and where
  *     call ids are written they are unique per rank, a parent's below its
  *     children's, and the parent ids are the containment's parents;
  *   - the same seed gives the same profile; a variant the same structure

@@ -12,7 +12,8 @@
  * becomes a root or the child of an earlier call (often one of its own
  * region: recursion), at most PG_MAX_DEPTH deep.  Times are laid out from
  * the forest so that nesting is unambiguous both ways upstream reads it
- * (docs/format.md section 8): a child lies inside its parent and is never
+ * (from the ids, or from containment: the nesting section of
+ * scope-profiler's format contract): a child lies inside its parent and is never
  * the whole of it, siblings and roots are at least 1 ns apart, and a
  * zero-length call is a leaf.  Ids are given in pre-order, so a parent's
  * id is below its children's, per rank.
