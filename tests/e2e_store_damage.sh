@@ -68,13 +68,16 @@ pull_refused() {
 	fi
 }
 
-# run_skipped DESC RUN MESSAGE: one damaged run never blocks the other
-# (issue 24): pull --from x.sqlite into a new y.sqlite, and push --to a
-# new z.sqlite, each copy the intact run, say "scopedb: run RUN (FILE) not
-# copied: " + MESSAGE (without its "scopedb: ") on stderr, and exit 2
+# run_skipped DESC RUN MESSAGE [nopath]: one damaged run never blocks the
+# other (issue 24): pull --from x.sqlite into a new y.sqlite, and push --to
+# a new z.sqlite, each copy the intact run, say "scopedb: run RUN (FILE)
+# not copied: " + MESSAGE (without its "scopedb: ") on stderr, and exit 2;
+# with nopath "run RUN not copied" (the run's own row is what is damaged)
 run_skipped() {
-	local desc=$1 id=$2 why=${3#scopedb: } file=a.h5 other=b.h5 dir
+	local desc=$1 id=$2 why=${3#scopedb: } file=a.h5 other=b.h5 dir who
 	[ "$id" = 2 ] && file=b.h5 other=a.h5
+	who="run $id ($file)"
+	[ "${4:-}" = nopath ] && who="run $id"
 	for dir in pull push; do
 		rm -f y.sqlite* z.sqlite*
 		if [ $dir = pull ]; then
@@ -84,7 +87,7 @@ run_skipped() {
 			run $S push --db x.sqlite --to z.sqlite
 			into=z.sqlite
 		fi
-		equals "$desc: $dir" "$rc:$err" "2:scopedb: run $id ($file) not copied: $why"
+		equals "$desc: $dir" "$rc:$err" "2:scopedb: $who not copied: $why"
 		if [ $dir = pull ]; then
 			contains "$desc: $dir: totals" "$out" \
 				"pulled 2 runs from 'x.sqlite': 1 copied, 0 already there, 1 not copied"
@@ -220,10 +223,10 @@ refused "busy ranks" \
 tamper ranks "UPDATE runs SET num_ranks = 1099511627776 WHERE id = 1"
 refused "huge rank count" "$D run 1 has 1099511627776 ranks" runs "show 1" "diff 1 2" "check 1 2" \
 	"report 1 2 -o r.html" "prune --dry-run --keep-last 1"
-run_skipped "huge rank count" 1 "$D run 1 has 1099511627776 ranks"
+run_skipped "huge rank count" 1 "$D run 1 has 1099511627776 ranks" nopath
 tamper layout "UPDATE runs SET layout = 'Myst' || char(1) || 'ery' WHERE id = 2"
 refused "unknown layout" "$D run 2 has an unknown layout" runs "show 2" "diff 1 2"
-run_skipped "unknown layout" 2 "$D run 2 has an unknown layout"
+run_skipped "unknown layout" 2 "$D run 2 has an unknown layout" nopath
 # a run of a newer scopedb (a shared store): not called damaged
 NEWER="scopedb: store 'x.sqlite' has run 2 written by a newer scopedb"
 tamper newer-layout "UPDATE runs SET layout = 'mystery' WHERE id = 2"
@@ -234,7 +237,7 @@ tamper newer-profile "UPDATE runs SET schema_version = 4 WHERE id = 2"
 refused "newer profile schema" \
 	"$NEWER (profile schema 4; this scopedb reads up to 3); upgrade scopedb" runs "show 2" "diff 1 2"
 run_skipped "newer profile schema" 2 \
-	"$NEWER (profile schema 4; this scopedb reads up to 3); upgrade scopedb"
+	"$NEWER (profile schema 4; this scopedb reads up to 3); upgrade scopedb" nopath
 # rows of ranks the run does not have: the report's per-rank picture and
 # a copy refuse them (--ranks selections simply never see them)
 tamper rank-range "UPDATE timings SET rank = 100000000 WHERE id = 1"

@@ -590,21 +590,41 @@ static int setup(void **state)
 	return 0;
 }
 
+static void profile_release(struct profile *p)
+{
+	free((char *)p->path);
+	free(p->rows);
+	profgen_free(p->g);
+	memset(p, 0, sizeof(*p));
+}
+
 static int teardown(void **state)
 {
 	size_t i;
 
 	(void)state;
-	for (i = 0; i < NPROFILES; i++) {
-		free((char *)profiles[i].path);
-		free(profiles[i].rows);
-		profgen_free(profiles[i].g);
-	}
-	memset(profiles, 0, sizeof(profiles));
+	for (i = 0; i < NPROFILES; i++)
+		profile_release(&profiles[i]);
 	return 0;
 }
 
 /* ---- the cases ---------------------------------------------------------------------- */
+
+/* A run row with what store_insert_run() needs, and a timings row of no
+ * calls and no per-call data. */
+static struct store_run plain_run(void)
+{
+	return (struct store_run){.sha256 = (char *)"aa",
+				  .source_path = (char *)"x.h5",
+				  .schema = 3,
+				  .layout = (char *)"columnar",
+				  .num_ranks = 1};
+}
+
+static struct store_timing plain_timing(void)
+{
+	return (struct store_timing){.exclusive = -1, .source_line = -1};
+}
 
 /* An empty store: nothing listed, and the same refusals. */
 static void test_empty(void **state)
@@ -894,12 +914,7 @@ static void test_text_rule(void **state)
 			   "text only";
 	char want[256];
 
-	memset(&r, 0, sizeof(r));
-	r.sha256 = (char *)"aa";
-	r.source_path = (char *)"x.h5";
-	r.schema = 3;
-	r.layout = (char *)"columnar";
-	r.num_ranks = 1;
+	r = plain_run();
 	assert_int_equal(store_begin(st), 0);
 	r.label = (char *)"lab\xff";
 	snprintf(want, sizeof(want), "label 'lab\xff' %s", tail);
@@ -919,11 +934,9 @@ static void test_text_rule(void **state)
 	snprintf(want, sizeof(want), "metadata 'key' value 'val\xff' %s", tail);
 	expect_err(st, store_set_meta(st, id, "key", "val\xff"), ERR_FORMAT, want);
 	assert_int_equal(store_region_id(st, &rid, "solve"), 0);
-	memset(&t, 0, sizeof(t));
+	t = plain_timing();
 	t.run_id = id;
 	t.region_id = rid;
-	t.exclusive = -1;
-	t.source_line = -1;
 	t.source_file = "src\xff.py";
 	snprintf(want, sizeof(want), "source file 'src\xff.py' %s", tail);
 	expect_err(st, store_add_timing(st, &t), ERR_FORMAT, want);
@@ -1022,11 +1035,8 @@ static void test_history(void **state)
 	dump_series(&y, ref);
 	same_text(&x, &y, "history and series");
 	assert_non_null(strstr(x.data, "series: 3 runs, "));
-	for (k = 0; k < 3; k++) {
-		free((char *)v[k].path);
-		free(v[k].rows);
-		profgen_free(v[k].g);
-	}
+	for (k = 0; k < 3; k++)
+		profile_release(&v[k]);
 	buf_release(&x);
 	buf_release(&y);
 	store_close(st);
@@ -1045,15 +1055,8 @@ static void test_transactions(void **state)
 	int64_t id = 0, before = 0, after = 0, used = 0;
 	size_t n = 0;
 
-	memset(&r, 0, sizeof(r));
-	r.sha256 = (char *)"aa";
-	r.source_path = (char *)"x.h5";
-	r.schema = 3;
-	r.layout = (char *)"columnar";
-	r.num_ranks = 1;
-	memset(&t, 0, sizeof(t));
-	t.exclusive = -1;
-	t.source_line = -1;
+	r = plain_run();
+	t = plain_timing();
 	expect_err(st, store_add_timing(st, &t), ERR_USAGE,
 		   "cannot update store 'LOC': timings need a transaction");
 	assert_int_equal(store_begin(st), 0);

@@ -624,7 +624,10 @@ static void test_hostile_names(void **state)
 	    "100%s %n %% %99999999d",
 	    "line1\nline2\r\n",
 	    "tab\there \x01\x1f\x7f",
-	    "bad utf-8 \xff\xfe\x80\xc3",
+	    /* a C1 control (CSI) and a noncharacter: valid UTF-8, kept (bytes
+	     * of no UTF-8 are refused: test_hostile_not_utf8) */
+	    "c1 \xc2\x9b"
+	    "31m \xef\xbf\xbe",
 	    "'; DROP TABLE runs; --",
 	    "Robert'); DELETE FROM timings; --",
 	    "back\\slash \\u0041 \\",
@@ -723,6 +726,57 @@ static void test_hostile_names(void **state)
 			 4);
 }
 
+/* Issue 24: a store holds UTF-8 text only.  A file whose region name,
+ * source or tags are not UTF-8, or options that are not, are refused with
+ * one line naming it, and nothing is stored. */
+static void test_hostile_not_utf8(void **state)
+{
+	static const char *const bad = "bad utf-8 \xff\xfe\x80\xc3";
+	static const char *const tags[] = {"ok", "bad utf-8 \xff\xfe\x80\xc3"};
+	int64_t s0 = 10, e0 = 20;
+	struct h5write_row row = {.rank = 0,
+				  .region = "solve",
+				  .calls = 1,
+				  .starts = &s0,
+				  .ends = &e0,
+				  .source_line = -1};
+	struct h5write_profile prof = {&row, 1, NULL, 0};
+	struct h5write_opts o = opts_of(3, 0);
+	struct ingest_opts io;
+	struct ingest_result r;
+	char before[512], after[512];
+	int k;
+
+	(void)state;
+	for (k = 0; k < 3; k++) {
+		row.region = k == 0 ? bad : "solve";
+		row.source_file = k == 1 ? bad : "";
+		row.tags = k == 2 ? tags : NULL;
+		row.ntags = k == 2 ? 2 : 0;
+		assert_int_equal(h5write_file(tu_path("notutf8.h5"), &prof, &o), 0);
+		assert_int_equal(
+		    try_ingest(tu_path("notutf8.h5"), "not UTF-8", OUT_REFUSED, NULL, NULL),
+		    OUT_REFUSED);
+		assert_non_null(strstr(err_msg(), "is not valid UTF-8 (byte 0xff at offset "));
+	}
+	/* options: refused before the file is read */
+	row.region = "solve";
+	row.source_file = "";
+	row.tags = NULL;
+	row.ntags = 0;
+	assert_int_equal(h5write_file(tu_path("notutf8.h5"), &prof, &o), 0);
+	memset(&io, 0, sizeof(io));
+	io.tags = tags;
+	io.ntags = 2;
+	signature(before, sizeof(before));
+	assert_int_equal(ingest_file(&r, st, tu_path("notutf8.h5"), &io), ERR_USAGE);
+	assert_string_equal(err_msg(),
+			    "invalid --tag 'bad utf-8 \xff\xfe\x80\xc3': not valid UTF-8 "
+			    "(a store holds UTF-8 text only)");
+	signature(after, sizeof(after));
+	assert_string_equal(before, after);
+}
+
 /* A damaged file whose path has a quote, %, and a newline: the message is
  * still one line and names it (escaped). */
 static void test_hostile_path(void **state)
@@ -802,5 +856,6 @@ TU_MAIN(setup, tu_store_teardown,
 	    cmocka_unit_test(test_byte_flips),
 	    cmocka_unit_test(test_absurd_sizes),
 	    cmocka_unit_test(test_hostile_names),
+	    cmocka_unit_test(test_hostile_not_utf8),
 	    cmocka_unit_test(test_hostile_path),
 	})

@@ -41,6 +41,17 @@ static int transfer_fatal(int code)
 	return code == ERR_NOMEM || code == ERR_IO || code == ERR_BUSY;
 }
 
+/* store_scan_timings() callback of transfer_check(): the row it hands
+ * over has been checked (verify_timing(), its durations decoded); its
+ * text is checked here. */
+static int transfer_read_only(void *arg, const struct store_timing *t, const char *region)
+{
+	int ret = verify_text("region name", region);
+
+	(void)arg;
+	return ret ? ret : verify_timing_text(t);
+}
+
 static int transfer_timing(void *arg, const struct store_timing *t, const char *region)
 {
 	struct transfer_ctx *x = arg;
@@ -48,9 +59,7 @@ static int transfer_timing(void *arg, const struct store_timing *t, const char *
 	int ret;
 
 	/* the text rule first: the run's fault, not the destination's */
-	ret = verify_text("region name", region);
-	if (!ret)
-		ret = verify_timing_text(t);
+	ret = transfer_read_only(NULL, t, region);
 	if (ret)
 		return ret;
 	copy.run_id = x->run_id;
@@ -148,17 +157,6 @@ out:
 	store_meta_release(&meta);
 	store_run_release(&run);
 	return ret;
-}
-
-/* store_scan_timings() callback of transfer_check(): the row it hands
- * over has been checked (verify_timing(), its durations decoded); its
- * text is checked here. */
-static int transfer_read_only(void *arg, const struct store_timing *t, const char *region)
-{
-	int ret = verify_text("region name", region);
-
-	(void)arg;
-	return ret ? ret : verify_timing_text(t);
 }
 
 /* Read and check run id of src as transfer_one() would copy it (r: its
