@@ -12,9 +12,21 @@
  * the same arguments always give the same file.  --gpu adds a GPU column
  * (every fourth region, -1 elsewhere); --gzip writes shuffle + deflate.
  *
+ * An OUT ending in .json (or .json.gz) gets the JSON twin of the same run
+ * instead (tools/jsonwrite.h; gzip-compressed for .json.gz).
+ *
  * --count N writes N files DIR/run-0000.h5 ... (OUT is then a directory)
  * with seeds S, S+1, ... and timestamps one day apart: the filler runs of
  * the history benchmarks.
+ *
+ * --nested lays each rank's calls out as a call tree (issue 22): region 0
+ * is the root and region i > 0 is called from region (i - 1) / 4, so the
+ * regions form a 4-ary tree; every iteration calls each region once,
+ * children one after another inside their parent; the durations drawn as
+ * above are each call's own time, to which its children's are added.
+ * Without it every region's calls start at the same time (the calls of
+ * different regions overlap: no call tree).  --ids adds call_ids and
+ * parent_ids (per rank, in start order) to a nested file.
  */
 #include <errno.h>
 #include <math.h>
@@ -26,6 +38,7 @@
 
 #include "scopedb/err.h"
 #include "h5write.h"
+#include "jsonwrite.h"
 #include "toolutil.h"
 
 const char *const toolutil_name = "gen";
@@ -33,14 +46,14 @@ const char *const toolutil_name = "gen";
 struct genopts {
 	uint64_t ranks, regions, calls, seed, count;
 	double scale;
-	int gzip, gpu;
+	int gzip, gpu, nested, ids;
 	const char *label, *out;
 	int64_t day; /* timestamp day offset from 2024-01-01 */
 };
 
 static void gen_usage(FILE *f)
 {
-	fputs("usage: gen [options] OUT.h5\n"
+	fputs("usage: gen [options] OUT.h5|OUT.json|OUT.json.gz\n"
 	      "Write a synthetic schema-3 scope-profiler profile for the benchmarks.\n"
 	      "  --size S        small (4x32x1000), medium (64x256x1000) or\n"
 	      "                  large (1024x256x256) ranks x regions x calls\n"
@@ -49,6 +62,8 @@ static void gen_usage(FILE *f)
 	      "  --calls N       calls per rank and region (default 1000)\n"
 	      "  --gpu           add a GPU duration column\n"
 	      "  --gzip          chunked datasets with shuffle + gzip\n"
+	      "  --nested        each rank's calls form a call tree of the regions\n"
+	      "  --ids           with --nested: write call_ids and parent_ids\n"
 	      "  --seed S        random seed (default 1)\n"
 	      "  --scale F       multiply every duration by F (default 1)\n"
 	      "  --label L       metadata label (default \"bench\")\n"
@@ -93,6 +108,10 @@ static void gen_parse(struct genopts *o, int argc, char **argv)
 			o->gzip = 1;
 		} else if (strcmp(a, "--gpu") == 0) {
 			o->gpu = 1;
+		} else if (strcmp(a, "--nested") == 0) {
+			o->nested = 1;
+		} else if (strcmp(a, "--ids") == 0) {
+			o->ids = 1;
 		} else if (a[0] == '-' && a[1] == '-') {
 			if (!v)
 				toolutil_die("%s needs a value", a);
@@ -131,6 +150,8 @@ static void gen_parse(struct genopts *o, int argc, char **argv)
 	}
 	if (!o->out)
 		toolutil_die("no output given (see --help)");
+	if (o->ids && !o->nested)
+		toolutil_die("--ids needs --nested");
 }
 
 /* Uniform in (0, 1). */
@@ -175,21 +196,87 @@ static void gen_row(const struct genopts *o, uint64_t rank, uint64_t ri, int64_t
 	}
 }
 
+/*
+ * The calls of one rank laid out as a call tree (--nested): own[ri][c] is
+ * the own time of call c of region ri (drawn by gen_row); the tree of one
+ * iteration is laid out depth first from region 0, region i > 0 called
+ * from (i - 1) / 4, 100 ns of its own before its first child and 50 ns
+ * between children, its drawn own time after the last.  Writes st and en
+ * (regions x calls each) and, with ids, the call ids in start order.
+ */
+static void gen_nest(const struct genopts *o, uint64_t rank, const int64_t *own, int64_t *st,
+		     int64_t *en, int64_t *ids, int64_t *pids)
+{
+	uint64_t n = o->regions, c;
+	int64_t t = (int64_t)(1000000 + 997 * rank), id = 0;
+	uint64_t *stack = malloc((size_t)n * sizeof(*stack));
+	uint64_t *next = malloc((size_t)n * sizeof(*next));
+
+	if (!stack || !next)
+		toolutil_die("out of memory");
+	for (c = 0; c < o->calls; c++) {
+		size_t top = 0;
+
+		/* an explicit depth-first walk: next[i] is region i's next child */
+		stack[top++] = 0;
+		next[0] = 1;
+		st[c] = t;
+		t += 100;
+		if (ids) {
+			ids[c] = id++;
+			pids[c] = -1;
+		}
+		while (top) {
+			uint64_t i = stack[top - 1], k = next[i];
+
+			if (k <= 4 && 4 * i + k < n) {
+				uint64_t ch = 4 * i + k;
+
+				next[i]++;
+				st[ch * o->calls + c] = t;
+				if (ids) {
+					ids[ch * o->calls + c] = id++;
+					pids[ch * o->calls + c] = ids[i * o->calls + c];
+				}
+				t += 100;
+				stack[top++] = ch;
+				next[ch] = 1;
+				continue;
+			}
+			t += own[i * o->calls + c];
+			en[i * o->calls + c] = t;
+			t += 50;
+			top--;
+		}
+	}
+	free(stack);
+	free(next);
+}
+
 static int gen_file(const struct genopts *o, const char *path, char *const *names)
 {
-	struct h5write_opts wo = {
-	    .schema = 3, .gzip = o->gzip, .gpu = o->gpu, .mpi_size = (int64_t)o->ranks};
+	struct h5write_opts wo = {.schema = 3,
+				  .gzip = o->gzip,
+				  .gpu = o->gpu,
+				  .ids = o->ids,
+				  .mpi_size = (int64_t)o->ranks};
 	char ts[80];
 	struct h5write_meta meta[4] = {{.key = "label", .str = o->label},
 				       {.key = "timestamp", .str = ts},
 				       {.key = "platform", .str = "linux-x86_64"},
 				       {.key = "scope_profiler_version", .str = "0.7.0"}};
 	struct h5write_stream *s = NULL;
+	struct jsonwrite_stream *js = NULL;
+	struct jsonwrite_opts jo = {0, 0};
 	struct h5write_row r;
-	int64_t *ev;
+	size_t plen = strlen(path);
+	int json = (plen > 5 && !strcmp(path + plen - 5, ".json")) ||
+		   (plen > 8 && !strcmp(path + plen - 8, ".json.gz"));
+	int64_t *ev, *own = NULL, *nst = NULL, *nen = NULL, *nid = NULL, *npid = NULL;
 	uint64_t rank, ri;
 	int64_t y = 2024, m = 1, d = 1 + o->day;
 	static const int64_t mdays[12] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+	size_t all = (size_t)(o->regions * (o->calls ? o->calls : 1));
 	int rc, crc;
 
 	/* 2024 is a leap year; later years are treated as 365 days (fine for
@@ -204,29 +291,66 @@ static int gen_file(const struct genopts *o, const char *path, char *const *name
 	snprintf(ts, sizeof(ts), "%04lld-%02lld-%02lldT02:00:00Z", (long long)y, (long long)m,
 		 (long long)d);
 	ev = malloc((size_t)(o->calls ? o->calls : 1) * 3 * sizeof(*ev));
+	if (o->nested) {
+		own = malloc(all * sizeof(*own));
+		nst = malloc(all * sizeof(*nst));
+		nen = malloc(all * sizeof(*nen));
+		if (!own || !nst || !nen)
+			toolutil_die("out of memory");
+		if (o->ids) {
+			nid = malloc(all * sizeof(*nid));
+			npid = malloc(all * sizeof(*npid));
+			if (!nid || !npid)
+				toolutil_die("out of memory");
+		}
+	}
 	if (!ev)
 		toolutil_die("out of memory");
-	rc = h5write_stream_open(&s, path, (const char *const *)names, (size_t)o->regions, &wo);
-	if (!rc)
-		rc = h5write_stream_meta(s, meta, 4);
+	jo.gzip = json && !strcmp(path + plen - 3, ".gz");
+	if (json) {
+		rc = jsonwrite_stream_open(&js, path, &wo, &jo, o->ranks, meta, 4);
+	} else {
+		rc = h5write_stream_open(&s, path, (const char *const *)names, (size_t)o->regions,
+					 &wo);
+		if (!rc)
+			rc = h5write_stream_meta(s, meta, 4);
+	}
 	for (rank = 0; rank < o->ranks && !rc; rank++) {
+		if (o->nested) {
+			uint64_t c;
+
+			for (ri = 0; ri < o->regions; ri++) {
+				gen_row(o, rank, ri, ev, ev + o->calls, NULL);
+				for (c = 0; c < o->calls; c++)
+					own[ri * o->calls + c] = ev[o->calls + c] - ev[c];
+			}
+			gen_nest(o, rank, own, nst, nen, nid, npid);
+		}
 		for (ri = 0; ri < o->regions && !rc; ri++) {
 			int64_t *g = o->gpu && ri % 4 == 0 ? ev + 2 * o->calls : NULL;
+			size_t at = (size_t)(ri * o->calls);
 
 			r = (struct h5write_row){.rank = (uint32_t)rank,
 						 .region = names[ri],
 						 .calls = (size_t)o->calls,
-						 .starts = ev,
-						 .ends = ev + o->calls,
+						 .starts = o->nested ? nst + at : ev,
+						 .ends = o->nested ? nen + at : ev + o->calls,
 						 .gpu = g,
 						 .source_file = "solver.py",
-						 .source_line = (int64_t)(10 + 3 * ri)};
+						 .source_line = (int64_t)(10 + 3 * ri),
+						 .call_ids = nid ? nid + at : NULL,
+						 .parent_ids = npid ? npid + at : NULL};
 			gen_row(o, rank, ri, ev, ev + o->calls, g);
-			rc = h5write_stream_row(s, &r);
+			rc = json ? jsonwrite_stream_row(js, &r) : h5write_stream_row(s, &r);
 		}
 	}
-	crc = s ? h5write_stream_close(s) : 0;
+	crc = s ? h5write_stream_close(s) : js ? jsonwrite_stream_close(js) : 0;
 	free(ev);
+	free(own);
+	free(nst);
+	free(nen);
+	free(nid);
+	free(npid);
 	return rc ? rc : crc;
 }
 

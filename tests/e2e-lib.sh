@@ -35,6 +35,13 @@ on_tty() {
 	out=$(tr -d '\r' <"$E2E_DIR/.tty")
 }
 
+# zsh_complete FPATH BINDIR LINE WANT...: each LINE typed with a TAB into
+# one interactive zsh (tests/support/zcomplete.zsh); zsh_line N: what the
+# Nth line became on the terminal.
+E2E_SUPPORT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/support
+zsh_complete() { zsh_out=$(zsh -f "$E2E_SUPPORT/zcomplete.zsh" "$@" 2>&1 | tr -d '\r'); }
+zsh_line() { printf '%s\n' "$zsh_out" | awk -v n="$1" '/^=====$/ { k++; next } k == n - 1'; }
+
 # expect RC DESC CMD...: the command exits with RC.
 expect() {
 	local want=$1 desc=$2

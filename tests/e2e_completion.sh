@@ -4,8 +4,13 @@
 # bash runs it, completes every command, every long option that "scopedb
 # help CMD" lists, and the choices of --format and --metric; every man page
 # names each of its command's options and, when groff is installed,
-# formats without a warning.
+# formats without a warning.  Stored names (a pull request's branch, a
+# profile's label, tags) are completed as plain words in bash and zsh:
+# never expanded, whatever they hold ($(...), backquotes, ';', glob
+# characters, line breaks), inserted quoted so that the command line gives
+# the name back byte for byte (issue 29).
 . "$(dirname "$0")/e2e-lib.sh"
+: "${MKPROFILE:?}"
 S=$SCOPEDB
 
 # The commands of "scopedb --help" and the long options of "help CMD".
@@ -75,4 +80,74 @@ expect 2 "completion for an unknown shell" "$S" completion fish
 run "$S" completion --help
 equals "completion --help exit" "$rc" 0
 contains "completion --help" "$out" "usage: scopedb completion bash"
+# --- stored names are plain words (issue 29) ------------------------------------
+mkdir names
+cd names || exit 1
+"$MKPROFILE" --seed 1 a.h5 >/dev/null && "$MKPROFILE" --seed 2 --label '`touch PWNED`' b.h5 >/dev/null &&
+	"$MKPROFILE" --seed 3 c.h5 >/dev/null || bad "mkprofile"
+NL=$(printf 'new\nline')
+# the branch of a pull request, as GitHub names it: a valid git branch name
+GITHUB_SHA=1111111111111111111111111111111111111111 GITHUB_HEAD_REF='$(touch${IFS}PWNED)' \
+	expect 0 "ingest a PR branch" "$S" ingest --db n.sqlite a.h5 --tag 'x;touch PWNED' --tag '*' \
+	--tag "$(printf 'two\nlines')"
+expect 0 "ingest b" "$S" ingest --db n.sqlite b.h5 --commit abcd123 --branch "$NL"
+expect 0 "ingest c" "$S" ingest --db n.sqlite c.h5 --commit abcd124 --label '?' --tag '[a]' \
+	--tag '$HOME' --branch main
+cp ../completion.bash .
+# names WORD...: COMPREPLY, one NUL-ended entry each
+names() {
+	bash -c '. ./completion.bash
+		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
+		_scopedb; printf "%s\0" "${COMPREPLY[@]}"' _ "$S" "$@" | tr '\0' '\n' | LC_ALL=C sort
+}
+# quoted NAME...: printf %q of each, sorted, as the replies should be
+quoted() { printf '%q\n' "$@" | LC_ALL=C sort; }
+# typed REPLY: the word the shell gets from REPLY on the command line
+typed() { eval "set -- $1" && printf '%s' "${1-}"; }
+no_pwned() { if [ -e PWNED ]; then bad "$1: a stored name ran"; rm -f PWNED; else ok; fi; }
+
+equals "bash: --branch" "$(names runs --db n.sqlite --branch '')" \
+	"$(quoted main "$NL" '$(touch${IFS}PWNED)')"
+no_pwned "bash: --branch"
+equals "bash: --branch \$( (raw prefix)" "$(names runs --db n.sqlite --branch '$(')" \
+	"$(quoted '$(touch${IFS}PWNED)')"
+equals "bash: --branch \\\$\\( (quoted prefix)" "$(names runs --db n.sqlite --branch '\$\(')" \
+	"$(quoted '$(touch${IFS}PWNED)')"
+equals "bash: the inserted word is the name" \
+	"$(typed "$(names runs --db n.sqlite --branch '$(')")" '$(touch${IFS}PWNED)'
+equals "bash: a name with a line break" "$(typed "$(names runs --db n.sqlite --branch new)")" "$NL"
+equals "bash: label:" "$(names show --db n.sqlite label : '')" "$(quoted '?' '`touch PWNED`' example)"
+no_pwned "bash: label:"
+equals "bash: word label:" "$(names show --db n.sqlite label:)" \
+	"$(quoted 'label:?' 'label:`touch PWNED`' label:example)"
+no_pwned "bash: word label:"
+equals "bash: --label" "$(names runs --db n.sqlite --label '`')" "$(quoted '`touch PWNED`')"
+equals "bash: --tag" "$(names runs --db n.sqlite --tag '')" \
+	"$(quoted '*' 'x;touch PWNED' "$(printf 'two\nlines')" '[a]' '$HOME')"
+no_pwned "bash: --tag"
+equals "bash: a glob is not expanded" "$(names runs --db n.sqlite --tag '*')" "$(quoted '*')"
+equals "bash: \$HOME is not expanded" "$(typed "$(names runs --db n.sqlite --tag '$H')")" '$HOME'
+equals "bash: untag" "$(names untag --db n.sqlite 1 'x')" "$(quoted 'x;touch PWNED')"
+equals "bash: tag:" "$(names diff --db n.sqlite tag : '[')" "$(quoted '[a]')"
+no_pwned "bash: selectors and tags"
+
+if command -v zsh >/dev/null; then
+	# one store per name, so that TAB inserts it; the line as zsh shows it
+	# (typed into zsh on a pseudo-terminal: zsh_complete of e2e-lib.sh)
+	mkdir zf
+	"$S" completion zsh >zf/_scopedb
+	B=$(basename "$S")
+	GITHUB_SHA=1111111111111111111111111111111111111111 GITHUB_HEAD_REF='$(touch${IFS}PWNED)' \
+		"$S" ingest -q --db z1.sqlite a.h5 --tag 'x;touch PWNED' >/dev/null
+	"$S" ingest -q --db z2.sqlite b.h5 --commit abcd123 >/dev/null
+	zsh_complete "$E2E_DIR/names/zf" "$(dirname "$S")" \
+		"$B runs --db z1.sqlite --branch " PWNED "$B show --db z2.sqlite label:" PWNED \
+		"$B runs --db z1.sqlite --tag " PWNED "$B runs --db n.sqlite --branch n" line
+	contains "zsh: --branch" "$(zsh_line 1)" '--branch \$\(touch\$\{IFS\}PWNED\)'
+	contains "zsh: label:" "$(zsh_line 2)" 'label:\`touch\ PWNED\`'
+	contains "zsh: --tag" "$(zsh_line 3)" '--tag x\;touch\ PWNED'
+	contains "zsh: a line break" "$(zsh_line 4)" "--branch new\$'\\n'line"
+	no_pwned "zsh"
+fi
+cd "$E2E_DIR" || exit 1
 finish

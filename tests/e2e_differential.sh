@@ -17,6 +17,11 @@
 #   - those numbers = the reference the generator computes from its own
 #     durations (exact sums, numpy's percentiles, docs/format.md section
 #     8), to 1e-9 relative, for all ranks and for the rank set;
+#   - its JSON twin (`mkprofile --random SEED OUT.json`, every third one
+#     gzip-compressed; DIFF_JSON=0: none), ingested into a store of its
+#     own, gives the same ingest line (ranks, regions, calls), the same
+#     number of ranks, the same `show RUN` numbers and the same stored
+#     metadata as the HDF5 file;
 # for every pair (a metric each, in turn):
 #   - `diff A A` is zero on every row;
 #   - `diff A B` of the files = of the stored runs (JSON);
@@ -73,10 +78,15 @@ label=()
 file=()
 ref=()
 remake=()
+# twin[i]: the JSON twin of random profile i ("" when none)
+twin=()
+json=${DIFF_JSON:-1}
 add_random() { # SEED[/VARIANT]
 	local i=${#file[@]}
 	label+=("seed $1")
 	file+=("p/$i.h5")
+	twin[i]=
+	[ "$json" != 0 ] && twin[i]=p/$i.json && [ $((i % 3)) = 1 ] && twin[i]=p/$i.json.gz
 	ref+=("p/$i.ref.json")
 	remake+=("mkprofile --random $1 --reference seed-${1//\//-}.ref.json seed-${1//\//-}.h5")
 }
@@ -140,6 +150,8 @@ gen() {
 		a=${label[i]#seed }
 		"$MKPROFILE" --random "$a" --reference "${ref[i]}" "${file[i]}" >/dev/null \
 			2>"out/gen.$i.err" || echo "$i	mkprofile --random $a failed: $(cat "out/gen.$i.err")"
+		[ -z "${twin[i]}" ] || "$MKPROFILE" --random "$a" "${twin[i]}" 2>"out/gen.$i.err" ||
+			echo "$i	mkprofile --random $a ${twin[i]##*.json}: $(cat "out/gen.$i.err")"
 	done >"fail/gen.$1"
 }
 for ((j = 0; j < njobs; j++)); do gen "$j" & done
@@ -193,6 +205,22 @@ for ((i = 0; i < n; i++)); do
 	[[ "${lines[i]:-}" == "run $((i + 1)): ${file[i]}: "* ]] ||
 		echo "$i	not stored as run $((i + 1)): $(grep -F "${file[i]}:" out/ingest.0.* | head -2)"
 done >fail/ingest
+# the JSON twins, into a store of their own (twin i is run i + 1 there
+# too): the same ingest line but the path
+twins=()
+for ((i = 0; i < nrand; i++)); do [ -n "${twin[i]}" ] && twins+=("${twin[i]}"); done
+if [ ${#twins[@]} -gt 0 ]; then
+	$S ingest --db j.sqlite --quiet --commit 0123456789abcdef0123456789abcdef01234567 \
+		--branch main --tag diff "${twins[@]}" >out/ingest.j.out 2>out/ingest.j.err
+	jrc=$?
+	equals "ingest of the JSON twins: exit" "$jrc" 0
+	[ "$jrc" = 0 ] || grep -m 20 . out/ingest.j.err >&2
+	mapfile -t jlines <out/ingest.j.out
+	for ((i = 0; i < ${#twins[@]}; i++)); do
+		[ "${jlines[i]#*.json*: }" = "${lines[i]#*.h5: }" ] ||
+			echo "$i	JSON twin: ingest says '${jlines[i]:-nothing}', of the HDF5 file '${lines[i]:-}'"
+	done >>fail/ingest
+fi
 # the region of each pair's history: the first of the reference (base64:
 # a name may hold any character)
 regions=()
@@ -264,6 +292,16 @@ shard() {
 		# the file's numbers are the stored run's (the run line differs: its id)
 		cmp -s <(tail -n +2 "out/show.f.$i.json") <(tail -n +2 "out/show.0.$i.json") ||
 			f "$i" "show FILE and show RUN differ: $(diff <(tail -n +2 "out/show.f.$i.json") <(tail -n +2 "out/show.0.$i.json") | head -4 | tr '\n' ' ' | cut -c1-400)"
+		# the JSON twin's stored numbers and ranks are the HDF5 file's
+		if [ -n "${twin[i]:-}" ]; then
+			x "show.j.$i.json" $S show "$id" --db j.sqlite --format json --columns $COLS
+			zero "$i" "show.j.$i.json"
+			cmp -s <(tail -n +2 "out/show.j.$i.json") <(tail -n +2 "out/show.0.$i.json") ||
+				f "$i" "JSON twin: show RUN differs from the HDF5 file's: $(diff <(tail -n +2 "out/show.j.$i.json") <(tail -n +2 "out/show.0.$i.json") | head -4 | tr '\n' ' ' | cut -c1-400)"
+			[ "$(head -1 "out/show.j.$i.json" | jq .run.num_ranks 2>&1)" = \
+				"$(head -1 "out/show.0.$i.json" | jq .run.num_ranks 2>&1)" ] ||
+				f "$i" "JSON twin: another number of ranks than the HDF5 file's"
+		fi
 		if [ $pg = 1 ]; then
 			same "$i" "show RUN on SQLite and PostgreSQL" "show.0.$i.json" "show.1.$i.json"
 			[ $((i % 2)) = 1 ] ||
@@ -315,6 +353,15 @@ shard() {
 for ((j = 0; j < njobs; j++)); do shard "$j" >"fail/shard.$j" & done
 wait
 phase commands
+# the JSON twins' stored metadata is the HDF5 files'
+if [ ${#twins[@]} -gt 0 ]; then
+	meta() { sqlite3 "$1" "SELECT run_id, key, value FROM run_metadata WHERE run_id <= $nrand ORDER BY 1, 2"; }
+	meta a.sqlite >out/meta.h5
+	meta j.sqlite >out/meta.json
+	diff out/meta.h5 out/meta.json | grep -o '^[<>] [0-9]*|' | tr -d '<>|' | sort -nu | while read -r id; do
+		f $((id - 1)) "JSON twin: stored metadata differs: $(diff <(grep "^$id|" out/meta.h5) <(grep "^$id|" out/meta.json) | head -4 | tr '\n' ' ' | cut -c1-300)"
+	done >fail/twin-meta
+fi
 
 # --- the whole set ---------------------------------------------------------------------
 for ((d = 0; d < ${#DBS[@]}; d++)); do
@@ -532,6 +579,7 @@ while IFS=$'\t' read -r i msg; do
 		name=${name//\//-}
 		cp "${file[i]}" "$keep/$name.h5" 2>/dev/null
 		[ -n "${ref[i]}" ] && cp "${ref[i]}" "$keep/$name.ref.json" 2>/dev/null
+		[ -n "${twin[i]:-}" ] && cp "${twin[i]}" "$keep/$name${twin[i]#p/"$i"}" 2>/dev/null
 		echo "  ${label[i]}: $(jq -r .describe "${ref[i]}" 2>/dev/null); again: ${remake[i]}; kept: $keep/$name.h5 (add it to tests/differential/)" >&2
 	}
 done <out/failures

@@ -6,8 +6,10 @@
 # (h5dump loading it proves it works); secrets lie in a file and in the
 # environment.  Each file: exact error, exit 2, nothing stored, no marker,
 # no secret in any output.  Then control bytes from files in CSV and
-# diagnostics, and a file swapped (mv) again and again while it is ingested:
-# every stored run's hash is the sha256sum of the content it holds.
+# diagnostics; the hostile name corpus (tests/support/hostile_names.c)
+# through every output format, the report and completion (issue 29); and a
+# file swapped (mv) again and again while it is ingested: every stored
+# run's hash is the sha256sum of the content it holds.
 . "$(dirname "$0")/e2e-lib.sh"
 : "${MKHOSTILE:?}" "${H5MARKER_DIR:?}" "${MKPROFILE:?}"
 S=$SCOPEDB
@@ -131,6 +133,122 @@ cp esc.h5 "$(printf 'e\033]0;x\007.h5')"
 run $S ingest --db "$db" --commit abc1234 "$(printf 'e\033]0;x\007.h5')"
 case "$err" in *"$ESC"*) bad "ingest diagnostics hold a raw ESC: $err" ;; *) ok ;; esac
 
+# --- the hostile name corpus through every surface (issue 29) -----------------
+# The names of tests/support/hostile_names.c of valid UTF-8 (mkhostile
+# list-utf8; the others a store refuses, below): one run per name, which is
+# its label (/metadata label), branch, tag and, in the store, its commit;
+# every run's regions and their tags are all the names.  Every
+# output format of every command that prints them: the terminal gets no
+# control character, CSV no cell a spreadsheet would compute and markdown no
+# mention, autolink or issue reference (mkhostile check), JSON is valid
+# (jq), JUnit is valid XML (xmllint), the report has no element of data;
+# the completion of every name is a quoted word that gives the name back
+# and runs nothing.
+mapfile -d '' NAMES < <($MKHOSTILE list-utf8)
+[ "${#NAMES[@]}" -ge 40 ] && ok || bad "mkhostile list-utf8: ${#NAMES[@]} names"
+cdb=$E2E_DIR/corpus.sqlite
+for i in "${!NAMES[@]}"; do
+	$MKHOSTILE names-utf8 "c$i.h5" "$i" || bad "mkhostile names-utf8 c$i.h5"
+	run $S ingest --db "$cdb" --commit "$(printf 'c0de%04x' "$i")" --branch="${NAMES[i]}" \
+		--tag="${NAMES[i]}" "c$i.h5"
+	[ "$rc" -eq 0 ] && ok || bad "ingest the corpus name $i: exit $rc: $err"
+done
+nc=${#NAMES[@]}
+equals "one run per name" "$(sql "$cdb" 'select count(*) from runs')" "$nc"
+# a name of no UTF-8, in a file or an option, is refused on one line that
+# says so, and nothing is stored (docs/text.md)
+mapfile -d '' ALL < <($MKHOSTILE list)
+$MKHOSTILE names c-all.h5 || bad "mkhostile names c-all.h5"
+nbad=0 j=0
+for i in "${!ALL[@]}"; do
+	# (list-utf8 is list without those names, in the same order)
+	if [ "$j" -lt "$nc" ] && [ "${ALL[i]}" = "${NAMES[j]}" ]; then
+		j=$((j + 1))
+		continue
+	fi
+	nbad=$((nbad + 1))
+	for opt in --branch --tag --label; do
+		run $S ingest --db "$cdb" "$opt=${ALL[i]}" c0.h5
+		equals "ingest $opt=(no UTF-8) $i: exit" "$rc" 2
+		contains "ingest $opt=(no UTF-8) $i" "$err" "not valid UTF-8"
+	done
+done
+[ "$nbad" -ge 1 ] && ok || bad "the corpus has no name of no UTF-8"
+run $S ingest --db "$cdb" c-all.h5
+equals "ingest of the whole corpus: exit" "$rc" 2
+contains "ingest of the whole corpus" "$err" "is not valid UTF-8"
+equals "ingest of the whole corpus: one line" "$(printf '%s\n' "$err" | wc -l)" 1
+equals "nothing stored" "$(sql "$cdb" 'select count(*) from runs')" "$nc"
+# the store may hold anything: hostile commits and times too
+sqlite3 "$cdb" "update runs set commit_sha = '<img src=x>;=1+1@a' where id = 3;
+	update runs set recorded_at = '<img src=x' where id = 2" || bad "sqlite3 update"
+cd_ctl() { LC_ALL=C grep -c "$(printf '[\001-\011\013-\037\177]\\|\302[\200-\237]')" "$1"; }
+# surface DESC FORMAT CMD...: the command's output in FORMAT passes its check
+surface() {
+	local desc=$1 fmt=$2
+	shift 2
+	run "$@"
+	case "$rc" in 0 | 1 | 3) ok ;; *) bad "$desc: exit $rc: $err" ;; esac
+	printf '%s\n' "$out" >surface.out
+	case "$fmt" in
+	table) equals "$desc: control characters" "$(cd_ctl surface.out)" 0 ;;
+	csv | markdown)
+		$MKHOSTILE check "$fmt" surface.out 2>check.err && ok ||
+			bad "$desc: $(head -3 check.err)"
+		;;
+	json) jq empty surface.out 2>check.err && ok || bad "$desc: invalid JSON: $(cat check.err)" ;;
+	junit)
+		if command -v xmllint >/dev/null; then
+			xmllint --noout surface.out 2>check.err && ok || bad "$desc: $(head -3 check.err)"
+		fi
+		;;
+	esac
+	[ -e PWNED ] && bad "$desc: a name ran" || ok
+}
+for fmt in table markdown csv json; do
+	surface "show $fmt" $fmt $S show --db "$cdb" 1 --format $fmt
+	surface "history $fmt" $fmt $S history --db "$cdb" --match . --format $fmt --limit 50
+	surface "changes $fmt" $fmt $S changes --db "$cdb" --format $fmt
+done
+for fmt in table markdown csv json junit; do
+	surface "diff $fmt" $fmt $S diff --db "$cdb" 1 "$nc" --format $fmt
+	surface "check $fmt" $fmt $S check --db "$cdb" 2 3 --format $fmt --metric avg
+	surface "check --stat $fmt" $fmt $S check --db "$cdb" 2 3 --stat --format $fmt
+done
+for fmt in table json csv; do
+	surface "runs $fmt" $fmt $S runs --db "$cdb" --format $fmt
+done
+surface "meta table" table $S meta --db "$cdb" 1 "$nc"
+surface "meta json" json $S meta --db "$cdb" 1 "$nc" --format json
+surface "ingest json" json $S ingest --db "$cdb" --format json c0.h5
+# every name as a selector and a filter: found, or refused on one line
+for i in "${!NAMES[@]}"; do
+	run $S runs --db "$cdb" --branch="${NAMES[i]}" --format json
+	equals "runs --branch name $i" "$(printf '%s' "$out" | jq -c '[.[].id]')" "[$((i + 1))]"
+	run $S show --db "$cdb" "label:${NAMES[i]}" --format json
+	equals "show label:name $i" "$(printf '%s' "$out" | jq -r .run.id)" "$((i + 1))"
+done
+# the report: no element of data (the browser's view of such a page is
+# tested in e2e_report.sh)
+expect 0 "report" $S report --db "$cdb" 2 3 -o corpus.html
+equals "report: one script element" "$(grep -c '<script' corpus.html)" 1
+equals "report: no img element" "$(grep -c '<img' corpus.html)" 0
+equals "report: no infinite or NaN coordinate" "$(grep -Ec '="-?(inf|nan)"' corpus.html)" 0
+# completion: every stored name a quoted word, nothing run
+$S completion bash >completion.bash
+comp_names() {
+	bash -c '. ./completion.bash
+		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
+		_scopedb; printf "%s\0" "${COMPREPLY[@]}"' _ "$S" "$@"
+}
+for opt in --branch --label --tag; do
+	mapfile -d '' got < <(comp_names runs --db "$cdb" "$opt" '')
+	equals "completion $opt: every name" "${#got[@]}" "$nc"
+	back=$(for r in "${got[@]}"; do eval "set -- $r" && printf '%s\0' "$1"; done | sort -z | od -c)
+	equals "completion $opt: the names back" "$back" "$(printf '%s\0' "${NAMES[@]}" | sort -z | od -c)"
+	[ -e PWNED ] && bad "completion $opt: a name ran" || ok
+done
+
 # --- a file swapped while it is ingested ------------------------------------
 # Two contents (labels swap-a and swap-b); a background loop keeps replacing
 # x.h5 with one or the other (cp to a temporary, mv over).  Whatever each
@@ -174,4 +292,23 @@ done
 touch stop
 wait "$swapper"
 echo "swap loop: $changed of 30 ingests refused as changed"
+
+# JSON profiles (issue 25): every hostile case of hostile_json.h, through
+# ingest and show, exits 2 with one line naming the file and the cause,
+# and stores nothing
+jdb=$E2E_DIR/json.sqlite
+$MKPROFILE --ranks 2 --regions a,b --calls 5 ok.json >/dev/null || bad "mkprofile ok.json"
+$S ingest --db "$jdb" --commit abc1234 --quiet ok.json || bad "ingest ok.json"
+while read -r kind gz expect; do
+	f=$kind.json
+	[ "$gz" = 1 ] && f=$kind.json.gz
+	$MKHOSTILE "json-$kind" "$f" || bad "mkhostile json-$kind"
+	expect_error "json $kind" "cannot read '$f': .*|'$f': " $S ingest --db "$jdb" --commit abc1234 "$f"
+	contains "json $kind message" "$err" "$expect"
+	no_secret "json $kind" "$out$err"
+	expect_error "json $kind (show)" "'$f'" $S show "$f"
+	rm -f "$f"
+done < <($MKHOSTILE --json-cases)
+equals "json: nothing stored but ok.json" "$(sql "$jdb" 'select count(*) from runs')" 1
+
 finish

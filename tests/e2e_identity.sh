@@ -73,6 +73,23 @@ expect 0 "select by the lowercase sha" $S show commit:abcdef0 --db "$db"
 prof upper2.h5
 expect 0 "--commit upper" $S ingest --db "$db" --commit 7E57AB1F upper2.h5
 equals "--commit lowercased" "$(ident upper2.h5)" "7e57ab1f -"
+# commit prefixes match in any case, as git takes BB02 for bb02 (issue 29);
+# also a commit stored upper case (by an older scopedb or the library)
+u2=$(sql "$db" "select id from runs where source_path = 'upper2.h5'")
+for sel in commit:7E57AB1F commit:7e57AB1F 7E57AB1F 7E57ab1f; do
+	run $S show "$sel" --db "$db" --format json
+	equals "show $sel" "$(printf '%s' "$out" | jq -r .run.id)" "$u2"
+done
+run $S runs --db "$db" --commit 7E57AB1F --format json
+equals "runs --commit 7E57AB1F" "$(printf '%s' "$out" | jq -c '[.[].id]')" "[$u2]"
+sqlite3 "$db" "update runs set commit_sha = 'ABCDEF0123456789ABCDEF0123456789ABCDEF01' where source_path = 'upper.h5'"
+u1=$(sql "$db" "select id from runs where source_path = 'upper.h5'")
+for sel in commit:abcdef0 ABCDEF0123 abcdef0123~0; do
+	run $S show "$sel" --db "$db" --format json
+	equals "show $sel (stored upper case)" "$(printf '%s' "$out" | jq -r .run.id)" "$u1"
+done
+run $S runs --db "$db" --commit abcDEF --format json
+equals "runs --commit abcDEF (stored upper case)" "$(printf '%s' "$out" | jq -c '[.[].id]')" "[$u1]"
 
 # --- a git work tree ----------------------------------------------------------
 mkdir repo
@@ -156,5 +173,126 @@ equals "pin same run" "$out" "pin 'baseline' already on run $run_id"
 equals "pin unchanged" "$(sql "$db" "select run_id from pins where name = 'baseline'")" "$run_id"
 expect 0 "pin moves without it" $S pin baseline 1 --db "$db"
 equals "pin moved" "$out" "moved pin 'baseline' from run $run_id to run 1"
+
+# --- a hostile repository: no command from its configuration runs (issue 29) -----
+# evil_repo DIR MARKS: a clone of origin/ whose configuration names a command
+# (an absolute touch of MARKS/KEY, so that no PATH can hide it) for every key
+# that can run one, whose hooks (.git/hooks and core.hooksPath) all touch
+# MARKS/hook-NAME, and that is a partial clone of three promisor remotes
+# (ext::, ssh:// and a local path, each allowed by the repository's own
+# protocol.X.allow=always) with HEAD's commit and every other object missing:
+# reading HEAD^{commit} makes a plain git fetch it, running the ext command,
+# core.sshCommand and remote.origin.uploadpack.
+T=$(command -v touch)
+REAL_GIT=$(command -v git)
+mkdir origin
+(cd origin && git init -q -b main . && echo 1 >f && git add f &&
+	git -c user.email=t@example.com -c user.name=t commit -q -m one && git tag v1 &&
+	echo 2 >f && git -c user.email=t@example.com -c user.name=t commit -q -am two) \
+	>/dev/null 2>&1 || bad "origin repository set-up"
+evil_repo() {
+	local dir=$1 m=$2 h k
+	mkdir -p "$m"
+	git clone -q --no-local origin "$dir" >/dev/null 2>&1 || bad "clone $dir"
+	(
+		cd "$dir" || exit 1
+		c() { git config "$@"; }
+		c core.repositoryformatversion 1
+		c extensions.partialClone origin
+		c remote.aext.url "ext::$T $m/ext-transport"
+		c remote.aext.promisor true
+		c remote.bssh.url "ssh://example.invalid/x"
+		c remote.bssh.promisor true
+		c remote.origin.promisor true
+		c remote.origin.uploadpack "$T $m/uploadpack; git-upload-pack"
+		c remote.origin.receivepack "$T $m/receivepack"
+		for p in ext ssh file git http https; do c "protocol.$p.allow" always; done
+		c core.sshCommand "$T $m/sshCommand"
+		c core.gitProxy "$T $m/gitProxy"
+		c core.fsmonitor "$T $m/fsmonitor"
+		c core.hooksPath "$PWD/.git/myhooks"
+		c core.pager "$T $m/pager"
+		c pager.rev-parse "$T $m/pager-rev-parse"
+		c pager.symbolic-ref "$T $m/pager-symbolic-ref"
+		c alias.rev-parse "!$T $m/alias"
+		c alias.symbolic-ref "!$T $m/alias"
+		c credential.helper "!$T $m/credential-helper"
+		c core.askPass "$T $m/askPass"
+		c core.editor "$T $m/editor"
+		c sequence.editor "$T $m/sequence-editor"
+		c diff.external "$T $m/diff-external"
+		c diff.x.textconv "$T $m/textconv"
+		c filter.x.clean "$T $m/filter-clean"
+		c filter.x.smudge "$T $m/filter-smudge"
+		c filter.x.process "$T $m/filter-process"
+		c merge.x.driver "$T $m/merge-driver"
+		c gpg.program "$T $m/gpg"
+		c log.showSignature true
+		c core.alternateRefsCommand "$T $m/alternateRefsCommand"
+		c uploadpack.packObjectsHook "$T $m/packObjectsHook"
+		printf '* filter=x diff=x merge=x\n' >.gitattributes
+		mkdir -p .git/myhooks
+		for k in applypatch-msg pre-applypatch post-applypatch pre-commit \
+			pre-merge-commit prepare-commit-msg commit-msg post-commit pre-rebase \
+			post-checkout post-merge pre-push pre-receive update proc-receive \
+			post-receive post-update reference-transaction push-to-checkout \
+			pre-auto-gc post-rewrite post-index-change fsmonitor-watchman; do
+			printf '#!/bin/sh\n%s %s/hook-%s\n' "$T" "$m" "$k" >".git/hooks/$k"
+			printf '#!/bin/sh\n%s %s/hooksPath-%s\n' "$T" "$m" "$k" >".git/myhooks/$k"
+			chmod +x ".git/hooks/$k" ".git/myhooks/$k"
+		done
+		rm -rf .git/objects/pack/* .git/objects/??
+	) || bad "evil repository set-up $dir"
+}
+marks() { (cd "$1" && ls | tr '\n' ' '); }
+# the repository is hostile indeed: a plain git runs the commands it names
+evil_repo plain "$E2E_DIR/marks-plain"
+(cd plain && git rev-parse --verify -q 'HEAD^{commit}' && git rev-parse :f) >/dev/null 2>&1
+equals "a plain git in the hostile repository runs its commands" "$(marks marks-plain)" \
+	"ext-transport fsmonitor sshCommand uploadpack "
+
+evil_repo evil "$E2E_DIR/marks"
+E=$E2E_DIR/evil
+prof evil/e1.h5
+# ingest_evil DESC ARGS...: ingest in the hostile repository, nothing run
+ingest_evil() {
+	local desc=$1
+	shift
+	run bash -c 'cd "$0" && exec "$@"' "$E" $S ingest --db "$db" "$@" e1.h5
+	equals "$desc: no command of the repository ran" "$(marks "$E2E_DIR/marks")" ""
+}
+ingest_evil "HEAD's missing commit (no CI)"
+equals "HEAD's missing commit: exit" "$rc" 0
+contains "HEAD's missing commit: stored without a commit" "$err" "stored without a commit"
+ingest_evil "--commit 1a2b3c4" --commit 1a2b3c4
+equals "--commit 1a2b3c4: kept as a sha" "$rc" 0
+ingest_evil "--commit HEAD" --commit HEAD
+equals "--commit HEAD: not resolved" "$err" \
+	"scopedb: cannot resolve --commit 'HEAD': not a commit in this git repository"
+ingest_evil "--commit v1" --commit v1
+ingest_evil "--commit :f (the index)" --commit :f
+ingest_evil "--commit HEAD~1" --commit HEAD~1
+ingest_evil "--commit main" --commit main
+ingest_evil "--commit=--upload-pack=..." "--commit=--upload-pack=$T $E2E_DIR/marks/option"
+equals "--commit=--upload-pack: refused" "$err" \
+	"scopedb: cannot resolve --commit '--upload-pack=$T $E2E_DIR/marks/option': not a commit in this git repository"
+ingest_evil "--commit --output" "--commit=--output=$E2E_DIR/marks/output"
+BUILDKITE_COMMIT=HEAD BUILDKITE_BRANCH=b ingest_evil "BUILDKITE_COMMIT=HEAD"
+GITHUB_SHA=v1 ingest_evil "GITHUB_SHA=v1"
+# each layer alone stops the lazy fetch: a git that drops the others
+# (GIT_NO_LAZY_FETCH is git >= 2.39.4; Debian 12 had 2.39.2 before it)
+layer() {
+	mkdir -p "layer-$1"
+	printf '#!/bin/sh\n%s\nexec %s "$@"\n' "$2" "$REAL_GIT" >"layer-$1/git"
+	chmod +x "layer-$1/git"
+	PATH=$E2E_DIR/layer-$1:$PATH ingest_evil "only $1"
+}
+layer "no program by name" "unset GIT_NO_LAZY_FETCH GIT_ALLOW_PROTOCOL"
+layer "no transport" "unset GIT_NO_LAZY_FETCH GIT_EXEC_PATH; export PATH=/usr/bin:/bin"
+layer "no lazy fetch" "unset GIT_ALLOW_PROTOCOL GIT_EXEC_PATH; export PATH=/usr/bin:/bin"
+# a hostile branch name from the CI is stored as it is, never run
+GITHUB_SHA=1111111111111111111111111111111111111111 GITHUB_HEAD_REF='$(touch${IFS}PWNED)' \
+	ingest_evil "hostile GITHUB_HEAD_REF"
+[ -e PWNED ] || [ -e evil/PWNED ] && bad "GITHUB_HEAD_REF ran" || ok
 
 finish

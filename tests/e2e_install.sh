@@ -97,34 +97,15 @@ equals "bash: --db= of the command line" \
 # --- zsh (when installed: Debian zsh) ---------------------------------------------------
 if command -v zsh >/dev/null; then
 	expect 0 "zsh -n _scopedb" zsh -n "$P/share/zsh/site-functions/_scopedb"
-	# Type a line and TAB into an interactive zsh on a pseudo-terminal
-	# (zsh/zpty) with the installed completion; print what the line became.
-	cat >zcomplete.zsh <<'EOF'
-zmodload zsh/zpty || exit 3
-zpty z "zsh -f -i"
-zpty -w z "PS1='> '; unsetopt zle_bracketed_paste 2>/dev/null; fpath=($1 \$fpath)"
-zpty -w z "autoload -Uz compinit; compinit -u -D; print READY"
-out= chunk=
-for ((i = 0; i < 100; i++)); do
-	zpty -rt z chunk && out+=$chunk
-	[[ $out == *READY*'> '* ]] && break
-	sleep 0.1
-done
-zpty -w -n z "$2"$'\t'
-out=
-for ((i = 0; i < 100; i++)); do
-	zpty -rt z chunk && out+=$chunk
-	[[ -n $out && $out == *$3* ]] && break
-	sleep 0.1
-done
-print -r -- "${out//$'\a'/}"
-zpty -d z
-EOF
-	zc() { zsh -f zcomplete.zsh "$P/share/zsh/site-functions" "$1" "$2" 2>&1 | tr -d '\r'; }
-	contains "zsh: scopedb che" "$(zc 'scopedb che' 'check')" "scopedb check"
-	contains "zsh: pin:" "$(zc 'scopedb diff pin:bas' 'baseline')" "scopedb diff pin:baseline"
-	contains "zsh: --tag" "$(zc 'scopedb runs --tag g' 'gpu')" "scopedb runs --tag gpu"
-	contains "zsh: --metric" "$(zc 'scopedb diff --metric imb' 'imbalance')" "--metric imbalance"
+	# Type each line and TAB into an interactive zsh on a pseudo-terminal
+	# (zsh_complete of e2e-lib.sh) with the installed completion
+	zsh_complete "$P/share/zsh/site-functions" "$P/bin" 'scopedb che' check \
+		'scopedb diff pin:bas' baseline 'scopedb runs --tag g' gpu \
+		'scopedb diff --metric imb' imbalance
+	contains "zsh: scopedb che" "$(zsh_line 1)" "scopedb check"
+	contains "zsh: pin:" "$(zsh_line 2)" "scopedb diff pin:baseline"
+	contains "zsh: --tag" "$(zsh_line 3)" "scopedb runs --tag gpu"
+	contains "zsh: --metric" "$(zsh_line 4)" "--metric imbalance"
 else
 	echo "note: zsh not found: the zsh completion is not tried" >&2
 fi

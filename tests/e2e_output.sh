@@ -5,6 +5,8 @@
 # is (never replaced by a regular file), a symlink is written through to
 # its target, "-" and the file stdout goes to are stdout, a replaced file
 # keeps its mode, a new one gets the umask's, and a full device says so.
+# An output never replaces the store, a file of it or any SQLite file, and
+# a full standard output names its cause, not --output (issue 29).
 . "$(dirname "$0")/e2e-lib.sh"
 : "${MKPROFILE:?}"
 S=$SCOPEDB
@@ -96,5 +98,79 @@ equals "new file follows the umask" "$(stat -c %a new.json)" "640"
 (umask 022 && $S check 1 2 --output json=new2.json >/dev/null)
 equals "new file follows umask 022" "$(stat -c %a new2.json)" "644"
 equals "no temporary files" "$(ls | grep -c '\.tmp\.')" "0"
+
+# --- never over the store or another SQLite file (issue 29) --------------------
+db=$SCOPEDB_DB
+sum() { sha256sum "$db" | cut -d' ' -f1; }
+before=$(sum)
+# refused DESC ARG MESSAGE CMD...: exit 2, MESSAGE, nothing written, the store intact
+refused() {
+	local desc=$1 msg=$2
+	shift 2
+	expect_err 2 "$desc" "$msg" "$@"
+	equals "$desc: no stdout" "$out" ""
+	equals "$desc: store unchanged" "$(sum)" "$before"
+	equals "$desc: no temporary files" "$(ls "$E2E_DIR" | grep -c '\.tmp\.')" "0"
+}
+refused "--output over the store" "scopedb: cannot write --output 'json=$db': it is the store; refused" \
+	$S diff 1 2 --output json="$db"
+ln -s "$db" store-link.sqlite
+refused "--output over a symlink to the store" \
+	"scopedb: cannot write --output 'json=store-link.sqlite': it is the store; refused" \
+	$S diff 1 2 --output json=store-link.sqlite
+ln "$db" store-hardlink
+refused "--output over a hard link to the store" \
+	"scopedb: cannot write --output 'csv=store-hardlink': it is the store; refused" \
+	$S check 1 2 --output csv=store-hardlink
+for suffix in -wal -shm -journal; do
+	refused "--output over the store's $suffix" \
+		"scopedb: cannot write --output 'markdown=$db$suffix': it is a file of the store; refused" \
+		$S diff 1 2 --output markdown="$db$suffix"
+done
+refused "a second --output over the store" \
+	"scopedb: cannot write --output 'json=$db': it is the store; refused" \
+	$S diff 1 2 --output json=ok.json --output json="$db"
+[ ! -e ok.json ] && ok || bad "a refused --output wrote the other files"
+refused "report -o over the store" "scopedb: cannot write --output '$db': it is the store; refused" \
+	$S report 1 2 -o "$db"
+refused "report -o over a symlink to the store" \
+	"scopedb: cannot write --output 'store-link.sqlite': it is the store; refused" \
+	$S report 1 2 -o store-link.sqlite
+refused "/dev/stdout appended to the store" \
+	"scopedb: cannot write --output 'json=/dev/stdout': it is the store; refused" \
+	bash -c "$S diff 1 2 --output json=/dev/stdout >>'$db'"
+# any SQLite database, its write-ahead log or journal, or its other files
+cp "$db" other.db
+refused "--output over another SQLite database" \
+	"scopedb: cannot write --output 'json=other.db': it is an SQLite database; refused" \
+	$S diff 1 2 --output json=other.db
+refused "--output over another database's -shm" \
+	"scopedb: cannot write --output 'json=other.db-shm': it is a file of an SQLite database; refused" \
+	$S diff 1 2 --output json=other.db-shm
+printf '\067\177\006\202rest of a log' >old-wal
+refused "--output over a write-ahead log" \
+	"scopedb: cannot write --output 'json=old-wal': it is an SQLite write-ahead log; refused" \
+	$S diff 1 2 --output json=old-wal
+printf '\331\325\005\371\040\241\143\327rest of a journal' >old-journal
+refused "report -o over a rollback journal" \
+	"scopedb: cannot write --output 'old-journal': it is an SQLite rollback journal; refused" \
+	$S report 1 2 -o old-journal
+expect 0 "the store still works" $S runs
+# a file that merely starts like one is not refused
+printf 'SQLite format 2\n' >not.db
+expect 1 "--output over another file" $S check 1 2 --output json=not.db
+cmp -s want.json not.db && ok || bad "not.db not written"
+
+# --- a full disk: the real cause, and no --output when none was given ----------
+if [ -c $full ]; then
+	expect_err 2 "report to a full stdout" \
+		"scopedb: cannot write to standard output: no space left on device" \
+		bash -c "exec $S report 1 2 >$full"
+	expect_err 2 "diff to a full stdout" \
+		"scopedb: cannot write to standard output: no space left on device" \
+		bash -c "exec $S diff 1 2 --format json >$full"
+	expect_err 2 "report -o to a full device" \
+		"scopedb: cannot write --output '$full': no space left on device" $S report 1 2 -o $full
+fi
 
 finish

@@ -12,6 +12,7 @@
 #     likewise push/pull, and changes over a series with a level shift;
 #  2. 16 writers ingesting overlapping files into one PostgreSQL store all
 #     succeed and every distinct file is stored exactly once;
+#     and the hostile name corpus with an upper-case commit (issue 29);
 #  3. the server stopped (immediate shutdown) in the middle of an ingest:
 #     the ingest fails with one clear line, no partial run is left, and
 #     the same ingest succeeds after the server restarts.
@@ -91,6 +92,8 @@ scenario() {
 	t diff 1 4
 	t diff latest~1 latest --format markdown
 	t diff commit:aaa1 branch:dev
+	t diff commit:AAA11 BBB2222
+	t runs --commit AaA --format csv
 	t diff label:base tag:nightly --include so
 	t diff 1 r5.h5
 	t check 1 2 --max-regression 5
@@ -161,7 +164,11 @@ if diff -u sqlite.txt postgres.txt >transcript.diff; then
 else
 	bad "PostgreSQL and SQLite transcripts differ: $(head -40 transcript.diff)"
 fi
-equals "transcript has every command" "$(grep -c '^\$ scopedb' postgres.txt)" 89
+equals "transcript has every command" "$(grep -c '^\$ scopedb' postgres.txt)" 91
+equals "transcript: commit prefixes in any case" \
+	"$(sed -n '/^\$ scopedb diff commit:AAA11 BBB2222$/,/^rc=/p' postgres.txt | tail -1)" "rc=0"
+equals "transcript: runs --commit in any case" \
+	"$(sed -n '/^\$ scopedb runs --commit AaA --format csv$/,/^rc=/p' postgres.txt | grep -c ',aaa')" 2
 contains "transcript: a mistyped tag" "$(cat postgres.txt)" "no run has tag 'nightlly'; did you mean 'nightly'?"
 contains "transcript: a mistyped pin" "$(cat postgres.txt)" "no pin named 'bsae'; did you mean 'base'?"
 contains "transcript: a mistyped region" "$(cat postgres.txt)" "did you mean 'solve'?"
@@ -325,6 +332,62 @@ many_views() {
 }
 alike many-regions many_views "$many" "$E2E_DIR/many.sqlite"
 contains "many regions: all 70 shown" "$(cat many-regions-pg.txt)" "r069"
+
+# Issue 29 on both backends: the hostile name corpus (tests/support/
+# hostile_names.c; those of valid UTF-8, which a PostgreSQL store takes) as
+# labels, branches, tags and regions, one commit stored
+# upper case (an older scopedb's store, or the library's caller), through
+# every format: the two transcripts are the same, commit prefixes match in
+# any case, and an --output over an SQLite file is refused on both.
+: "${MKHOSTILE:?}"
+mapfile -d '' NAMES < <("$MKHOSTILE" list)
+hostile=$(pg_newdb hostile)
+for i in 0 3 12 13 18 26 34; do
+	"$MKHOSTILE" names-utf8 "hn$i.h5" "$i" || bad "mkhostile names-utf8 hn$i.h5"
+	for db in "$hostile" "$E2E_DIR/hostile.sqlite"; do
+		$S ingest --db "$db" --quiet --commit "$(printf 'c0de%04x' "$i")" \
+			--branch="${NAMES[i]}" --tag="${NAMES[i]}" "hn$i.h5" >/dev/null ||
+			bad "ingest hn$i.h5 into $db"
+	done
+done
+psql_q "$hostile" "UPDATE runs SET commit_sha = 'C0DE000C' WHERE id = 3" >/dev/null ||
+	bad "psql update"
+sqlite3 "$E2E_DIR/hostile.sqlite" "UPDATE runs SET commit_sha = 'C0DE000C' WHERE id = 3" ||
+	bad "sqlite3 update"
+sqlite3 "$E2E_DIR/other.sqlite" "CREATE TABLE t (x)" || bad "sqlite3 other"
+hostile_views() {
+	t show commit:c0de000c --format json
+	t show commit:C0DE0003
+	t show C0DE0012
+	t runs --commit C0DE00 --format json
+	t runs --commit c0de000C --format csv
+	t diff 1 2 --format csv
+	t diff 1 2 --format markdown
+	t check 2 3 --format junit
+	t show 4 --format csv
+	t history --match . --format csv --limit 3
+	t history --match . --format markdown --limit 3
+	t changes --format markdown
+	t runs --format csv
+	t diff 1 2 --output "json=$E2E_DIR/other.sqlite"
+	t report 2 3 -o "$E2E_DIR/other.sqlite"
+}
+alike hostile hostile_views "$hostile" "$E2E_DIR/hostile.sqlite"
+contains "hostile: commit:c0de000c finds C0DE000C" "$(cat hostile-pg.txt)" '"commit": "C0DE000C"'
+contains "hostile: commit:C0DE0003 finds c0de0003" "$(cat hostile-pg.txt)" 'commit c0de0003'
+equals "hostile: runs --commit C0DE00" \
+	"$(sed -n '/^\$ scopedb runs --commit C0DE00 /,/^rc=/p' hostile-pg.txt | grep -c '"id"')" 7
+for f in hostile-pg.txt hostile-sqlite.txt; do
+	equals "$f: every command found its run" "$(grep -c '^rc=2' "$f")" 2
+done
+contains "hostile: --output over an SQLite file" "$(cat hostile-pg.txt)" \
+	"stderr: scopedb: cannot write --output 'json=$E2E_DIR/other.sqlite': it is an SQLite database; refused"
+contains "hostile: report -o over an SQLite file" "$(cat hostile-pg.txt)" \
+	"stderr: scopedb: cannot write --output '$E2E_DIR/other.sqlite': it is an SQLite database; refused"
+sed -n '/^\$ scopedb diff 1 2 --format csv/,/^rc=/p' hostile-pg.txt | sed '1d;$d' >hostile.csv
+"$MKHOSTILE" check csv hostile.csv 2>check.err && ok || bad "hostile csv: $(head -3 check.err)"
+sed -n '/^\$ scopedb diff 1 2 --format markdown/,/^rc=/p' hostile-pg.txt | sed '1d;$d' >hostile.md
+"$MKHOSTILE" check markdown hostile.md 2>check.err && ok || bad "hostile md: $(head -3 check.err)"
 
 # Read commands close the connection inside their read snapshot, without
 # a COMMIT (src/store/postgres/conn.c): the server ends the transaction

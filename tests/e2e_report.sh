@@ -10,7 +10,12 @@
 # machine.  Chromium is the Debian package "chromium" (.ci/deps test);
 # without it the browser part is skipped, except in CI (CI=true) where it
 # fails.  SCOPEDB_REPORT_PNG=FILE also copies the screenshot to FILE
-# (docs/report.png is made so).  GOLDEN_UPDATE=1 rewrites the outline.
+# (docs/report.png is made so).  A hostile store (issue 29: HTML in a
+# stored time and in every name, 0 ns calls) gives a page with no element
+# of data and no infinite coordinate, whose Content-Security-Policy lets
+# nothing load (an injected image is refused and not requested: no page
+# request in Chromium's network log).  GOLDEN_UPDATE=1 rewrites the
+# outline.
 . "$(dirname "$0")/e2e-lib.sh"
 : "${MKPROFILE:?}"
 S=$SCOPEDB
@@ -110,6 +115,30 @@ expect 0 "replace" $S report 8 12 --history 3 -o h5.html
 equals "replaced mode" "$(stat -c %a h5.html)" 600
 contains "replaced" "$(cat h5.html)" "over the last 3 runs"
 
+# --- a hostile store (issue 29): a stored time, names and a 0 ns call -------
+# Three runs of the hostile name corpus (mkhostile names-utf8: every region has
+# a 0 ns call) on a branch named with HTML, run 2's time edited in the
+# store to HTML.  The page holds no element of data, the time is escaped,
+# no coordinate is infinite, and a Content-Security-Policy comes first.
+: "${MKHOSTILE:?}"
+hdb=$E2E_DIR/hostile.sqlite
+for i in 1 2 3; do
+	"$MKHOSTILE" names-utf8 "hn$i.h5" "$((i + 30))" || bad "mkhostile names-utf8 hn$i.h5"
+	expect 0 "ingest hn$i" $S ingest --db "$hdb" --quiet --branch '<b>x</b>' --commit "c0de000$i" \
+		"hn$i.h5"
+done
+sqlite3 "$hdb" "update runs set recorded_at = '<img src=x' where id = 2" || bad "sqlite3 update"
+expect 0 "hostile report" $S report --db "$hdb" 1 3 -o hostile.html
+equals "hostile: no img element" "$(grep -c '<img' hostile.html)" 0
+contains "hostile: the stored time escaped" "$(cat hostile.html)" ", &lt;img src=x: "
+equals "hostile: no infinite or NaN coordinate" "$(grep -Ec '="-?(inf|nan)"' hostile.html)" 0
+equals "hostile: one script element" "$(grep -c '<script' hostile.html)" 1
+equals "hostile: box plots" "$(count '<g class="box m[ab]"><text' hostile.html)" $((2 * $("$MKHOSTILE" list-utf8 | tr -cd '\0' | wc -c)))
+for f in report.html hostile.html; do
+	equals "$f: the policy is the first element after the charset" \
+		"$(sed -n 3p "$f" | grep -o '^<meta http-equiv="Content-Security-Policy" content="default-src '"'none'"'; style-src '"'sha256-"'[^ ]*; script-src '"'sha256-"'[^ ]*; base-uri '"'none'"'; form-action '"'none'"'">$' | wc -l)" 1
+done
+
 # --- the structure, against the golden outline ---------------------------------
 outline() {
 	sed '/^<script>$/,/^<\/script>$/d' "$1" | grep -o '<[a-z][a-z0-9]*[^>]*>' |
@@ -156,15 +185,22 @@ cleanup_browser() {
 	rm -rf "$web" "$E2E_DIR"
 }
 trap cleanup_browser EXIT
-# chrome ARGS...: one headless run (stdout: its output, stderr to a file);
-# every host name resolves to nothing, so a request could not leave
+# chrome ARGS... URL: one headless run (stdout: its output, stderr to a
+# file, the network log of page NAME.html to net-NAME.json); every host
+# name resolves to nothing, so a request could not leave
 chrome() {
+	local page=${*: -1}
+	page=${page##*/}
 	"${as_user[@]}" env HOME="$web" "$browser" --headless --disable-gpu --no-first-run \
 		--user-data-dir="$web/profile" --host-resolver-rules="MAP * ~NOTFOUND" \
+		--log-net-log="$web/net-${page%.html}.json" \
 		--enable-logging=stderr --v=0 --window-size=1200,1800 "$@" 2>>"$web/stderr" &
 	pids+=($!)
 	wait $!
 }
+# page_requests NETLOG: the requests a page made (the browser's own
+# background requests have another site)
+page_requests() { grep -o '"site_for_cookies":"SiteForCookies: {site=file:' "$1" | wc -l; }
 chrome --dump-dom "file://$web/report.html" >"$web/dom.html"
 equals "dom: trend charts" "$(count '<svg class="chart trend"' "$web/dom.html")" 4
 equals "dom: trend lines" "$(count '<path class="line"' "$web/dom.html")" 4
@@ -187,4 +223,24 @@ fi
 if [ -n "${SCOPEDB_REPORT_PNG:-}" ]; then cp "$web/report.png" "$SCOPEDB_REPORT_PNG"; fi
 errs=$(grep -E 'CONSOLE|Uncaught|net::ERR' "$web/stderr" || true)
 equals "no console error or request" "$errs" ""
+: >"$web/stderr"
+# the hostile page: no element of data, every chart drawn, nothing
+# requested; and the policy at work: an image from the network put into
+# the page is refused (a console error) and never requested
+cp hostile.html "$web/hostile.html"
+sed 's|<footer|<img src="http://example.invalid/tracker.png"><footer|' hostile.html >"$web/inject.html"
+chmod 644 "$web"/*.html
+chrome --dump-dom "file://$web/hostile.html" >"$web/hdom.html"
+equals "hostile dom: no img element" "$(count '<img' "$web/hdom.html")" 0
+equals "hostile dom: script ran" "$(grep -c '<p id="filter">' "$web/hdom.html")" 1
+equals "hostile dom: box plots" "$(count '<g class="box m[ab]">' "$web/hdom.html")" \
+	"$(count '<g class="box m[ab]">' hostile.html)"
+errs=$(grep -E 'CONSOLE|Uncaught|net::ERR' "$web/stderr" || true)
+equals "hostile: no console error" "$errs" ""
+: >"$web/stderr"
+chrome --dump-dom "file://$web/inject.html" >/dev/null
+contains "the policy refuses an injected image" "$(cat "$web/stderr")" "Content Security Policy"
+for n in report hostile inject; do
+	equals "$n: no request from the page" "$(page_requests "$web/net-$n.json")" 0
+done
 finish

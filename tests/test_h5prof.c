@@ -1034,6 +1034,259 @@ static void test_schema1_rank_gap(void **state)
 	tu_h5_loaded_free(&l);
 }
 
+/* ---- nesting columns (docs/format.md section 10) ---- */
+
+/* Rows of a read with their nesting columns and rank_last. */
+struct nestread {
+	size_t n;
+	struct nestrow {
+		uint32_t rank;
+		uint64_t calls;
+		int has[4]; /* call_ids, parent_ids, thread_ids, task_ids given */
+		int64_t v[4][4];
+		int64_t start0;
+		int last;
+	} rows[8];
+};
+
+static int nest_row_cb(void *ctx, const struct h5prof_row *row)
+{
+	struct nestread *r = ctx;
+	struct nestrow *w = &r->rows[r->n++];
+	const int64_t *cols[4] = {row->nest.call_ids, row->nest.parent_ids, row->nest.thread_ids,
+				  row->nest.task_ids};
+	uint64_t i;
+	int k;
+
+	assert_true(r->n <= 8);
+	w->rank = row->rank;
+	w->calls = row->calls;
+	w->last = row->rank_last;
+	w->start0 = row->calls && row->starts ? row->starts[0] : -1;
+	for (k = 0; k < 4; k++) {
+		w->has[k] = cols[k] != NULL;
+		for (i = 0; cols[k] && i < row->calls && i < 4; i++)
+			w->v[k][i] = cols[k][i];
+	}
+	return 0;
+}
+
+static void nest_read(const char *path, struct nestread *r)
+{
+	struct h5prof *p;
+
+	memset(r, 0, sizeof(*r));
+	assert_int_equal(h5prof_open(&p, path), 0);
+	assert_int_equal(h5prof_read(p, nest_row_cb, r), 0);
+	h5prof_free(p);
+}
+
+/* The profile of the nesting tests: rank 0 main (1 call) and solve (3),
+ * rank 1 main (1) and solve (2, without ids and lanes of its own); the
+ * rows are given rank 0 main, rank 1 main, rank 0 solve, rank 1 solve. */
+static const int64_t ns_st0[] = {0}, ns_en0[] = {100}, ns_ci0[] = {0}, ns_pi0[] = {-1},
+		     ns_th0[] = {-1}, ns_tk0[] = {-1};
+static const int64_t ns_st1[] = {10, 20, 30}, ns_en1[] = {15, 25, 35}, ns_ci1[] = {1, 2, 3},
+		     ns_pi1[] = {0, 0, 0}, ns_th1[] = {0, 1, 1}, ns_tk1[] = {-1, -1, 5};
+static const int64_t ns_st2[] = {1000}, ns_en2[] = {2000}, ns_ci2[] = {7}, ns_pi2[] = {-1},
+		     ns_th2[] = {3}, ns_tk2[] = {4};
+static const int64_t ns_st3[] = {1100, 1200}, ns_en3[] = {1150, 1250};
+
+static void nest_profile(struct h5write_row rows[4])
+{
+	memset(rows, 0, 4 * sizeof(*rows));
+	rows[0] = (struct h5write_row){.rank = 0,
+				       .region = "main",
+				       .calls = 1,
+				       .starts = ns_st0,
+				       .ends = ns_en0,
+				       .source_line = -1,
+				       .call_ids = ns_ci0,
+				       .parent_ids = ns_pi0,
+				       .thread_ids = ns_th0,
+				       .task_ids = ns_tk0};
+	rows[1] = (struct h5write_row){.rank = 1,
+				       .region = "main",
+				       .calls = 1,
+				       .starts = ns_st2,
+				       .ends = ns_en2,
+				       .source_line = -1,
+				       .call_ids = ns_ci2,
+				       .parent_ids = ns_pi2,
+				       .thread_ids = ns_th2,
+				       .task_ids = ns_tk2};
+	rows[2] = (struct h5write_row){.rank = 0,
+				       .region = "solve",
+				       .calls = 3,
+				       .starts = ns_st1,
+				       .ends = ns_en1,
+				       .source_line = -1,
+				       .call_ids = ns_ci1,
+				       .parent_ids = ns_pi1,
+				       .thread_ids = ns_th1,
+				       .task_ids = ns_tk1};
+	rows[3] = (struct h5write_row){.rank = 1,
+				       .region = "solve",
+				       .calls = 2,
+				       .starts = ns_st3,
+				       .ends = ns_en3,
+				       .source_line = -1};
+}
+
+/* The read row of (rank, first start). */
+static const struct nestrow *nest_find(const struct nestread *r, uint32_t rank, int64_t start0)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++)
+		if (r->rows[i].rank == rank && r->rows[i].start0 == start0)
+			return &r->rows[i];
+	fail_msg("no row of rank %u starting at %lld", rank, (long long)start0);
+	return &r->rows[0];
+}
+
+static void nest_check_values(const struct nestread *r, int ids, int lanes)
+{
+	const int64_t *want[4][4] = {{ns_ci0, ns_pi0, ns_th0, ns_tk0},
+				     {ns_ci1, ns_pi1, ns_th1, ns_tk1},
+				     {ns_ci2, ns_pi2, ns_th2, ns_tk2},
+				     {NULL, NULL, NULL, NULL}};
+	const int64_t firsts[4] = {0, 10, 1000, 1100};
+	const uint32_t ranks[4] = {0, 0, 1, 1};
+	size_t i, k, c;
+
+	assert_int_equal(r->n, 4);
+	for (i = 0; i < 4; i++) {
+		const struct nestrow *w = nest_find(r, ranks[i], firsts[i]);
+
+		for (k = 0; k < 4; k++) {
+			int on = k < 2 ? ids : lanes;
+
+			assert_int_equal(w->has[k], on);
+			for (c = 0; on && c < w->calls; c++)
+				assert_int_equal(w->v[k][c], want[i][k] ? want[i][k][c] : -1);
+		}
+	}
+}
+
+/* Every layout reads the ids and lanes written, -1 where a row had none. */
+static void test_nesting_columns(void **state)
+{
+	struct h5write_row rows[4];
+	struct h5write_profile prof = {rows, 4, NULL, 0};
+	struct nestread r;
+	int schema, variant;
+
+	(void)state;
+	nest_profile(rows);
+	for (schema = 1; schema <= 3; schema++) {
+		for (variant = 0; variant < 4; variant++) {
+			struct h5write_opts o = tu_h5_opts(schema, 0);
+			const char *path = tu_path("nest.h5");
+
+			o.ids = variant != 2;
+			o.lanes = variant != 1;
+			o.gzip = variant == 3;
+			o.chunk = variant == 3 ? 2 : 0;
+			assert_int_equal(h5write_file(path, &prof, &o), 0);
+			/* tiny windows: rows span them */
+			h5prof_set_chunk_events(variant == 0 ? 2 : 0);
+			nest_read(path, &r);
+			h5prof_set_chunk_events(0);
+			nest_check_values(&r, o.ids, o.lanes);
+		}
+	}
+	/* no nesting columns at all */
+	{
+		struct h5write_opts o = tu_h5_opts(3, 0);
+
+		assert_int_equal(h5write_file(tu_path("nest0.h5"), &prof, &o), 0);
+		nest_read(tu_path("nest0.h5"), &r);
+		nest_check_values(&r, 0, 0);
+	}
+}
+
+/* rank_last marks each rank's last row in the read: columnar files in
+ * event-offset order (ranks interleaved here), schema 1 rank by rank. */
+static void test_rank_last(void **state)
+{
+	struct h5write_row rows[4];
+	struct h5write_profile prof = {rows, 4, NULL, 0};
+	struct nestread r;
+	struct h5write_opts o;
+
+	(void)state;
+	nest_profile(rows);
+	o = tu_h5_opts(3, 0);
+	assert_int_equal(h5write_file(tu_path("last3.h5"), &prof, &o), 0);
+	nest_read(tu_path("last3.h5"), &r);
+	assert_int_equal(r.n, 4);
+	assert_int_equal(r.rows[0].last + r.rows[1].last, 0);
+	assert_int_equal(r.rows[2].rank, 0);
+	assert_int_equal(r.rows[2].last, 1);
+	assert_int_equal(r.rows[3].last, 1);
+	o = tu_h5_opts(1, 0);
+	assert_int_equal(h5write_file(tu_path("last1.h5"), &prof, &o), 0);
+	nest_read(tu_path("last1.h5"), &r);
+	assert_int_equal(r.rows[0].rank, 0);
+	assert_int_equal(r.rows[0].last, 0);
+	assert_int_equal(r.rows[1].last, 1);
+	assert_int_equal(r.rows[2].last, 0);
+	assert_int_equal(r.rows[3].last, 1);
+	o = tu_h5_opts(3, 1);
+	assert_int_equal(h5write_file(tu_path("lastagg.h5"), &prof, &o), 0);
+	nest_read(tu_path("lastagg.h5"), &r);
+	assert_int_equal(r.rows[0].last + r.rows[1].last, 0);
+	assert_int_equal(r.rows[2].last + r.rows[3].last, 2);
+}
+
+/* Damaged nesting columns are refused like the other event columns; a
+ * call_ids column without parent_ids (or the reverse) is not read. */
+static void test_refuse_nesting_damage(void **state)
+{
+	struct h5write_row rows[4];
+	struct h5write_profile prof = {rows, 4, NULL, 0};
+	const double fl[7] = {0};
+	const int64_t short3[3] = {0, 1, 2};
+	struct h5write_opts o;
+	struct nestread r;
+	const char *path;
+
+	(void)state;
+	nest_profile(rows);
+	o = tu_h5_opts(3, 0);
+	o.ids = o.lanes = 1;
+	path = tu_path("nestbad.h5");
+	assert_int_equal(h5write_file(path, &prof, &o), 0);
+	assert_int_equal(h5write_replace_dataset(path, "/events/thread_ids", H5WRITE_F64, fl, 7),
+			 0);
+	expect_refusal(path, ERR_FORMAT, "'events/thread_ids' has type float, expected int64");
+	assert_int_equal(h5write_file(path, &prof, &o), 0);
+	assert_int_equal(h5write_replace_dataset(path, "/events/call_ids", H5WRITE_I64, short3, 3),
+			 0);
+	expect_refusal(path, ERR_FORMAT, "'events/call_ids' has 3");
+	/* parent_ids gone: neither id column is read, the lanes are */
+	assert_int_equal(h5write_file(path, &prof, &o), 0);
+	assert_int_equal(h5write_delete(path, "/events/parent_ids"), 0);
+	nest_read(path, &r);
+	nest_check_values(&r, 0, 1);
+
+	o = tu_h5_opts(1, 0);
+	o.ids = o.lanes = 1;
+	assert_int_equal(h5write_file(path, &prof, &o), 0);
+	assert_int_equal(
+	    h5write_replace_dataset(path, "/rank0/regions/solve/task_ids", H5WRITE_I64, short3, 2),
+	    0);
+	expect_refusal(path, ERR_FORMAT, "'rank0/regions/solve' has 3 start times but 2 task_ids");
+	assert_int_equal(h5write_file(path, &prof, &o), 0);
+	assert_int_equal(h5write_delete(path, "/rank1/regions/main/call_ids"), 0);
+	nest_read(path, &r);
+	assert_false(nest_find(&r, 1, 1000)->has[0]);
+	assert_false(nest_find(&r, 1, 1000)->has[1]);
+	assert_true(nest_find(&r, 1, 1000)->has[2]);
+	assert_true(nest_find(&r, 0, 10)->has[0]);
+}
+
 TU_MAIN(NULL, NULL,
 	{
 	    cmocka_unit_test(test_fixtures),
@@ -1056,4 +1309,7 @@ TU_MAIN(NULL, NULL,
 	    cmocka_unit_test(test_refuse_schema1_damage),
 	    cmocka_unit_test(test_message_escaping),
 	    cmocka_unit_test(test_fixed_string_edges),
+	    cmocka_unit_test(test_nesting_columns),
+	    cmocka_unit_test(test_rank_last),
+	    cmocka_unit_test(test_refuse_nesting_damage),
 	})

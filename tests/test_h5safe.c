@@ -213,8 +213,12 @@ static void test_long_chunk_once(void **state)
 {
 	enum { N = 60000 };
 	static int64_t starts[N], ends[N];
-	struct h5write_row row = {
-	    .region = "solve", .calls = N, .starts = starts, .ends = ends, .source_line = -1};
+	struct h5write_row row = {.rank = 0,
+				  .region = "solve",
+				  .calls = N,
+				  .starts = starts,
+				  .ends = ends,
+				  .source_line = -1};
 	struct h5write_profile prof = {&row, 1, NULL, 0};
 	struct h5write_opts o = tu_h5_opts(3, 0);
 	struct chunk_ctx c = {starts, ends, 0, 0};

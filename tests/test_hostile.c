@@ -17,6 +17,10 @@
  * behaviour of this process.  Names and tags round
  * trip byte for byte.  The reader's pure index validation
  * (h5prof_validate_index, also the fuzz target) is checked directly.
+ * JSON profiles (issue 25): every case of tests/support/hostile_json.h is
+ * refused with its message, and seeded byte flips and truncations of the
+ * JSON twins of the standard profile (plain and gzip) are stored or
+ * refused cleanly.
  *
  * HOSTILE_FLIPS (default 400; 120 under ASan, whose run time is 4x) sets the
  * number of byte-flip variants and HOSTILE_REGIONS (default 100000; 20000
@@ -36,6 +40,8 @@
 #include "scopedb/err.h"
 #include "scopedb/h5prof.h"
 #include "h5write.h"
+#include "hostile_json.h"
+#include "jsonwrite.h"
 #include "scopedb/ingest.h"
 #include "util/json.h"
 #include "scopedb/store.h"
@@ -43,6 +49,7 @@
 #include "testutil_db.h"
 #include "testutil_h5.h"
 #include "testutil_store.h"
+#include "hostile_names.h"
 
 /* The standard profile: 13 index rows, 34 events. */
 #define STD_ROWS 13
@@ -515,7 +522,7 @@ static void test_byte_flips(void **state)
 	assert_true(refused >= nflips / 4);
 }
 
-/* A region name of 1 MB and a profile with 100k regions. */
+/* A region name of 1 MB and a profile with 100k regions, HDF5 and JSON. */
 static void test_absurd_sizes(void **state)
 {
 	int nreg = env_int("HOSTILE_REGIONS", DEFAULT_REGIONS);
@@ -557,13 +564,21 @@ static void test_absurd_sizes(void **state)
 	prof.nrows = 2;
 	o.gpu = 0;
 	assert_int_equal(h5write_file(tu_path("bigname.h5"), &prof, &o), 0);
-	assert_int_equal(
-	    try_ingest(tu_path("bigname.h5"), "1 MB region name", OUT_STORED, NULL, &run),
-	    OUT_STORED);
 	{
-		sqlite3 *h = db_open();
-		sqlite3_stmt *s = tu_sql_prepare(h, "SELECT count(*), sum(t.calls) " REGION_ROW);
+		struct jsonwrite_opts jo = {0, 0};
 
+		assert_int_equal(jsonwrite_file(tu_path("bigname.json"), &prof, &o, &jo), 0);
+	}
+	for (i = 0; i < 2; i++) {
+		const char *f = tu_path(i ? "bigname.json" : "bigname.h5");
+		sqlite3 *h;
+		sqlite3_stmt *s;
+
+		assert_int_equal(try_ingest(f, i ? "1 MB region name (JSON)" : "1 MB region name",
+					    OUT_STORED, NULL, &run),
+				 OUT_STORED);
+		h = db_open();
+		s = tu_sql_prepare(h, "SELECT count(*), sum(t.calls) " REGION_ROW);
 		step_run_name(s, run, big, (int)mb);
 		assert_int_equal(sqlite3_column_int64(s, 0), 2);
 		assert_int_equal(sqlite3_column_int64(s, 1), 4);
@@ -599,13 +614,22 @@ static void test_absurd_sizes(void **state)
 	prof.rows = rows;
 	prof.nrows = (size_t)nreg;
 	assert_int_equal(h5write_file(tu_path("many.h5"), &prof, &o), 0);
-	assert_int_equal(try_ingest(tu_path("many.h5"), "many regions", OUT_STORED, NULL, &run),
-			 OUT_STORED);
-	snprintf(sql, sizeof(sql),
-		 "SELECT num_regions = %d AND num_calls = %d AND (SELECT count(*) FROM timings "
-		 "WHERE run_id = %lld) = %d FROM runs WHERE id = %lld",
-		 nreg, nreg, (long long)run, nreg, (long long)run);
-	assert_int_equal(q_int(sql), 1);
+	{
+		struct jsonwrite_opts jo = {1, 0};
+
+		assert_int_equal(jsonwrite_file(tu_path("many.json.gz"), &prof, &o, &jo), 0);
+	}
+	for (i = 0; i < 2; i++) {
+		assert_int_equal(try_ingest(tu_path(i ? "many.json.gz" : "many.h5"),
+					    i ? "many regions (JSON)" : "many regions", OUT_STORED,
+					    NULL, &run),
+				 OUT_STORED);
+		snprintf(sql, sizeof(sql),
+			 "SELECT num_regions = %d AND num_calls = %d AND (SELECT count(*) FROM "
+			 "timings WHERE run_id = %lld) = %d FROM runs WHERE id = %lld",
+			 nreg, nreg, (long long)run, nreg, (long long)run);
+		assert_int_equal(q_int(sql), 1);
+	}
 	for (i = 0; i < nreg; i++)
 		free(names[i]);
 	free(names);
@@ -615,36 +639,31 @@ static void test_absurd_sizes(void **state)
 }
 
 /* Names, tags, label and metadata with quotes, %, newlines, control bytes,
- * invalid UTF-8 and SQL metacharacters are stored byte for byte. */
+ * C1 controls, noncharacters and SQL metacharacters (the hostile name
+ * corpus, hostile_names.h, but its names of no UTF-8) are stored byte for
+ * byte. */
 static void test_hostile_names(void **state)
 {
-	static const char *const names[] = {
-	    "it's",
-	    "say \"hi\"",
-	    "100%s %n %% %99999999d",
-	    "line1\nline2\r\n",
-	    "tab\there \x01\x1f\x7f",
-	    /* a C1 control (CSI) and a noncharacter: valid UTF-8, kept (bytes
-	     * of no UTF-8 are refused: test_hostile_not_utf8) */
-	    "c1 \xc2\x9b"
-	    "31m \xef\xbf\xbe",
-	    "'; DROP TABLE runs; --",
-	    "Robert'); DELETE FROM timings; --",
-	    "back\\slash \\u0041 \\",
-	    "?1 :name @x $y ` [z]",
-	};
-	enum { N = sizeof(names) / sizeof(names[0]) };
+	enum { N = 64 }; /* at least hostile_nnames */
+	/* the corpus's names of valid UTF-8 (bytes of no UTF-8 are refused:
+	 * test_hostile_not_utf8) */
+	const char *names[N];
 	struct h5write_row rows[N];
 	struct h5write_profile prof;
 	struct h5write_opts o = opts_of(3, 0);
 	struct ingest_opts io;
 	int64_t starts[N], ends[N], run = 0;
 	const char *metas[] = {"k'ey=v\"al;--\n%s", "x%n=DROP TABLE runs"};
-	size_t i;
+	size_t i, n = 0;
 
 	(void)state;
+	assert_true(hostile_nnames <= N);
+	for (i = 0; i < hostile_nnames; i++)
+		if (hostile_name_is_utf8(hostile_names[i]))
+			names[n++] = hostile_names[i];
+	assert_true(n + 2 >= hostile_nnames);
 	memset(rows, 0, sizeof(rows));
-	for (i = 0; i < N; i++) {
+	for (i = 0; i < n; i++) {
 		starts[i] = 100 * (int64_t)i;
 		ends[i] = starts[i] + 3;
 		rows[i].rank = 0;
@@ -652,19 +671,19 @@ static void test_hostile_names(void **state)
 		rows[i].calls = 1;
 		rows[i].starts = &starts[i];
 		rows[i].ends = &ends[i];
-		rows[i].source_file = names[N - 1 - i];
+		rows[i].source_file = names[n - 1 - i];
 		rows[i].source_line = (int64_t)i;
 		rows[i].tags = names;
-		rows[i].ntags = N;
+		rows[i].ntags = n;
 	}
 	memset(&prof, 0, sizeof(prof));
 	prof.rows = rows;
-	prof.nrows = N;
+	prof.nrows = n;
 	o.gpu = 0;
 	assert_int_equal(h5write_file(tu_path("names.h5"), &prof, &o), 0);
 	memset(&io, 0, sizeof(io));
 	io.tags = names;
-	io.ntags = N;
+	io.ntags = n;
 	io.label = names[6];
 	io.commit = names[7];
 	io.branch = names[2];
@@ -678,7 +697,7 @@ static void test_hostile_names(void **state)
 		/* every region name and its tags */
 		sqlite3_stmt *s = tu_sql_prepare(h, "SELECT t.tags, t.source_file " REGION_ROW);
 
-		for (i = 0; i < N; i++) {
+		for (i = 0; i < n; i++) {
 			char **tags = NULL;
 			size_t ntags = 0, k;
 
@@ -687,19 +706,19 @@ static void test_hostile_names(void **state)
 			    json_parse_strarray(&tags, &ntags,
 						(const char *)sqlite3_column_text(s, 0)),
 			    0);
-			assert_int_equal(ntags, N);
-			for (k = 0; k < N; k++)
+			assert_int_equal(ntags, n);
+			for (k = 0; k < n; k++)
 				assert_string_equal(tags[k], names[k]);
 			json_strarray_free(tags, ntags);
 			assert_string_equal((const char *)sqlite3_column_text(s, 1),
-					    names[N - 1 - i]);
+					    names[n - 1 - i]);
 		}
 		sqlite3_finalize(s);
 
 		/* run tags, label, commit, branch, metadata */
 		s = tu_sql_prepare(h, "SELECT count(*) FROM run_tags WHERE run_id = ?1 "
 				      "AND tag = ?2");
-		for (i = 0; i < N; i++) {
+		for (i = 0; i < n; i++) {
 			step_run_name(s, run, names[i], -1);
 			assert_int_equal(sqlite3_column_int(s, 0), 1);
 		}
@@ -848,6 +867,93 @@ static void test_validate_index(void **state)
 	assert_non_null(strstr(err_msg(), "overflow"));
 }
 
+/* ---- JSON profiles (issue 25) ---- */
+
+/* Every hostile JSON case: refused, with its own message. */
+static void test_json_cases(void **state)
+{
+	char name[96], path[600];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < hostile_json_ncases; i++) {
+		const struct hostile_json_case *c = &hostile_json_cases[i];
+
+		snprintf(name, sizeof(name), "hj-%s.json%s", c->kind, c->gzip ? ".gz" : "");
+		snprintf(path, sizeof(path), "%s", tu_path(name));
+		if (hostile_json_write(c->kind, path))
+			fail_msg("cannot write JSON case %s", c->kind);
+		expect_refused(path, c->kind);
+		if (!strstr(err_msg(), c->expect))
+			fail_msg("JSON case %s: expected '%s' in: %s", c->kind, c->expect,
+				 err_msg());
+		unlink(path);
+	}
+}
+
+/*
+ * Seeded byte flips (1 to 5 each) and truncations of the JSON twin of the
+ * standard profile, plain and gzip: each stored consistently or refused
+ * with a one-line message, never a crash or a hang.  A truncated document
+ * is never stored.
+ */
+static void test_json_damage(void **state)
+{
+	const struct h5write_profile *prof = tu_h5_standard();
+	struct h5write_opts o = opts_of(3, 0);
+	struct jsonwrite_opts jo = {0, 0};
+	int nflips = env_int("HOSTILE_FLIPS", DEFAULT_FLIPS) / 4, seed, v, k, refused = 0;
+	unsigned char *orig[2], *b;
+	char srcs[2][512], name[64], what[96];
+	long len[2], cut;
+
+	(void)state;
+	snprintf(srcs[0], sizeof(srcs[0]), "%s", tu_path("jflip-src.json"));
+	snprintf(srcs[1], sizeof(srcs[1]), "%s", tu_path("jflip-src.json.gz"));
+	for (v = 0; v < 2; v++) {
+		jo.gzip = v;
+		assert_int_equal(jsonwrite_file(srcs[v], prof, &o, &jo), 0);
+		orig[v] = tu_read_file(srcs[v], &len[v]);
+		/* the twin itself is a profile */
+		try_ingest(srcs[v], "JSON twin", OUT_STORED, NULL, NULL);
+	}
+	for (seed = 0; seed < nflips; seed++) {
+		uint64_t s = UINT64_C(0x51ed27f00d) ^ (uint64_t)(seed + 1) * 104729;
+		int n = 1 + seed % 5;
+
+		v = seed % 2;
+		b = malloc((size_t)len[v]);
+		assert_non_null(b);
+		memcpy(b, orig[v], (size_t)len[v]);
+		for (k = 0; k < n; k++)
+			b[rnd(&s) % (uint64_t)len[v]] ^= (unsigned char)(1 + rnd(&s) % 255);
+		snprintf(name, sizeof(name), "jflip-%d.json%s", seed, v ? ".gz" : "");
+		tu_write_file(tu_path(name), b, (size_t)len[v]);
+		free(b);
+		snprintf(what, sizeof(what), "JSON byte flips seed %d (%s, %d flips)", seed,
+			 v ? "gzip" : "plain", n);
+		if (try_ingest(tu_path(name), what, OUT_STORED | OUT_REFUSED, NULL, NULL) ==
+		    OUT_REFUSED)
+			refused++;
+		unlink(tu_path(name));
+	}
+	for (v = 0; v < 2; v++) {
+		for (k = 1; k < 20; k++) {
+			cut = len[v] * k / 20;
+			snprintf(name, sizeof(name), "jtrunc-%d-%ld.json%s", v, cut,
+				 v ? ".gz" : "");
+			tu_write_file(tu_path(name), orig[v], (size_t)cut);
+			snprintf(what, sizeof(what), "JSON %s truncated to %ld of %ld bytes",
+				 v ? "gzip" : "plain", cut, len[v]);
+			try_ingest(tu_path(name), what, OUT_REFUSED, NULL, NULL);
+			unlink(tu_path(name));
+		}
+		free(orig[v]);
+	}
+	printf("  JSON byte flips: %d variants, %d refused\n", nflips, refused);
+	assert_true(refused >= nflips / 4);
+}
+
 TU_MAIN(setup, tu_store_teardown,
 	{
 	    cmocka_unit_test(test_validate_index),
@@ -858,4 +964,6 @@ TU_MAIN(setup, tu_store_teardown,
 	    cmocka_unit_test(test_hostile_names),
 	    cmocka_unit_test(test_hostile_not_utf8),
 	    cmocka_unit_test(test_hostile_path),
+	    cmocka_unit_test(test_json_cases),
+	    cmocka_unit_test(test_json_damage),
 	})

@@ -4,8 +4,7 @@
  * Buildkite and Jenkins (origin/ stripped), their order, and git in a
  * throwaway repository (HEAD, a ref, a detached HEAD, no repository, an
  * unresolvable --commit), a CI commit that is no commit (dropped and named),
- * lowercased shas, git looked up over absolute PATH entries only, and the
- * timeout killing git's whole process group.  The tests never look at the
+ * lowercased shas (git_run() itself: test_git.c).  The tests never look at the
  * project's own checkout: they run in a temporary directory under
  * GIT_CEILING_DIRECTORIES.
  */
@@ -20,6 +19,7 @@
 #include "scopedb/identity.h"
 #include "scopedb/util.h"
 #include "testutil.h"
+#include "util/git.h"
 
 static const char *const ci_vars[] = {
     "GITHUB_SHA",	"GITHUB_REF_NAME",    "GITHUB_HEAD_REF",
@@ -131,14 +131,10 @@ static void test_env(void **state)
 
 static void test_no_repository(void **state)
 {
-	static const char *const args[] = {"rev-parse", "HEAD", NULL};
 	struct identity id;
-	char *out = NULL;
 
 	(void)state;
 	identity_init(&id);
-	assert_int_equal(identity_git(&out, args), 1);
-	assert_null(out);
 	assert_int_equal(identity_resolve(&id, NULL, NULL), 0);
 	assert_null(id.commit);
 	assert_null(id.branch);
@@ -153,12 +149,8 @@ static void test_no_repository(void **state)
 			    "cannot resolve --commit 'HEAD': not a commit in this git repository");
 	assert_null(id.commit);
 	assert_int_equal(identity_resolve(&id, "--help", NULL), ERR_USAGE);
-	/* a command that is not there is no error either */
-	{
-		static const char *const bad[] = {"no-such-git-command-xyz", NULL};
-
-		assert_int_equal(identity_git(&out, bad), 1);
-	}
+	assert_string_equal(
+	    err_msg(), "cannot resolve --commit '--help': not a commit in this git repository");
 }
 
 /* A CI commit variable that is no commit is dropped and named; sha values
@@ -195,95 +187,12 @@ static void test_ignored_and_case(void **state)
 	identity_release(&id);
 }
 
-/* Write an executable fake git into dir (under top) running body. */
-static void fake_git(const char *dir, const char *body)
-{
-	char path[8192];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", top, dir);
-	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/%s/git", top, dir);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fprintf(f, "#!/bin/sh\n%s\n", body);
-	fclose(f);
-	assert_int_equal(chmod(path, 0755), 0);
-}
-
-/* git is found over absolute PATH entries only: a git in the current
- * directory (an empty or "." entry) or a relative one is never run. */
-static void test_git_path(void **state)
-{
-	static const char *const args[] = {"rev-parse", "HEAD", NULL};
-	const char *old = getenv("PATH");
-	char *saved = util_strdup(old ? old : "/usr/bin:/bin"), path[8192], *out = NULL;
-
-	(void)state;
-	fake_git(".", "touch ran-cwd; echo 1234abcd");
-	fake_git("rel", "touch ran-rel; echo 1234abcd");
-	fake_git("abs", "echo 5678abcd");
-	setenv("PATH", ":.:rel", 1);
-	assert_int_equal(identity_git(&out, args), 1);
-	assert_null(out);
-	assert_int_not_equal(access("ran-cwd", F_OK), 0);
-	assert_int_not_equal(access("ran-rel", F_OK), 0);
-	snprintf(path, sizeof(path), "::rel:.:%s/abs", top);
-	setenv("PATH", path, 1);
-	assert_int_equal(identity_git(&out, args), 0);
-	assert_string_equal(out, "5678abcd");
-	free(out);
-	out = NULL;
-	assert_int_not_equal(access("ran-cwd", F_OK), 0);
-	assert_int_not_equal(access("ran-rel", F_OK), 0);
-	setenv("PATH", saved, 1);
-	free(saved);
-	unlink("git");
-}
-
-/* A git that hangs, with a child holding its stdout: after the timeout
- * the whole process group is killed (the child too), not only git. */
-static void test_git_timeout(void **state)
-{
-	static const char *const args[] = {"rev-parse", "HEAD", NULL};
-	const char *old = getenv("PATH");
-	char *saved = util_strdup(old ? old : "/usr/bin:/bin"), path[8192], *out = NULL;
-	char stat_path[64], st[512];
-	long child = 0;
-	FILE *f;
-
-	(void)state;
-	fake_git("hang", "sleep 60 & echo $! >child.pid; wait");
-	snprintf(path, sizeof(path), "%s/hang:/usr/bin:/bin", top);
-	setenv("PATH", path, 1);
-	assert_int_equal(identity_git(&out, args), 1);
-	assert_null(out);
-	setenv("PATH", saved, 1);
-	free(saved);
-	f = fopen("child.pid", "r");
-	assert_non_null(f);
-	assert_int_equal(fscanf(f, "%ld", &child), 1);
-	fclose(f);
-	/* gone, or a zombie waiting for its reaper: not sleeping on */
-	nanosleep(&(struct timespec){0, 100 * 1000 * 1000}, NULL);
-	snprintf(stat_path, sizeof(stat_path), "/proc/%ld/stat", child);
-	f = fopen(stat_path, "r");
-	if (f) {
-		size_t n = fread(st, 1, sizeof(st) - 1, f);
-		char *p;
-
-		fclose(f);
-		st[n] = '\0';
-		p = strrchr(st, ')');
-		assert_non_null(p);
-		assert_true(p[2] == 'Z' || p[2] == 'X');
-	}
-}
-
 static void test_repository(void **state)
 {
-	static const char *const head_args[] = {"rev-parse", "HEAD", NULL};
+	static const char *const head_rev[] = {"HEAD", NULL};
 	struct identity id;
+	struct buf hb = BUF_INIT;
+	enum git_status st;
 	char *head = NULL, *first = NULL;
 
 	(void)state;
@@ -291,7 +200,10 @@ static void test_repository(void **state)
 	   "git config user.name t && git config commit.gpgsign false && "
 	   "echo 1 >f && git add f && git commit -q -m one && git tag v1 && "
 	   "echo 2 >f && git commit -q -am two");
-	assert_int_equal(identity_git(&head, head_args), 0);
+	assert_int_equal(git_run(&hb, &st, "rev-parse", NULL, head_rev, NULL), 0);
+	assert_int_equal(st, GIT_OK);
+	head = buf_detach(&hb);
+	git_first_line(head);
 	assert_true(identity_is_hex(head, 40, 64));
 	identity_init(&id);
 
@@ -361,7 +273,5 @@ TU_MAIN(setup, NULL,
 	    cmocka_unit_test(test_env),
 	    cmocka_unit_test(test_no_repository),
 	    cmocka_unit_test(test_ignored_and_case),
-	    cmocka_unit_test(test_git_path),
-	    cmocka_unit_test(test_git_timeout),
 	    cmocka_unit_test(test_repository),
 	})

@@ -4,7 +4,8 @@
  * by row against the arrays that generated them, durations blobs decoded),
  * duplicates, damaged files that must leave the store unchanged, and the
  * finish pipeline (store_finish_run(), src/store/finish.c) over a
- * temporary store.
+ * temporary store; the call trees the reader child computes and sends
+ * (issue 22), walked again on the store's side.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,8 @@
 #include <sqlite3.h>
 
 #include "h5write.h"
+#include "jsonwrite.h"
+#include "ingest/ingest_nest.h"
 #include "scopedb/err.h"
 #include "scopedb/ingest.h"
 #include "scopedb/store.h"
@@ -251,7 +254,7 @@ static void test_duplicate_and_tags(void **state)
 	o.meta = meta;
 	o.nmeta = 2;
 	o.label = "base";
-	o.commit = "0123abcd";
+	o.commit = "0123ABcd"; /* hex: stored lower case (issue 29) */
 	o.branch = "main";
 	assert_int_equal(ingest_file(&r, st, tu_fixture("schema-3.h5"), &o), 0);
 	assert_int_equal(r.run_id, 1);
@@ -551,6 +554,290 @@ static void test_finish_temporary_store(void **state)
 	store_close(st);
 }
 
+/* ---- call trees (issue 22) ---- */
+
+/* What a walk over a pending file's call-tree frames saw. */
+struct walked {
+	const char *const *names;
+	int64_t node_parent[64];
+	uint32_t node_region[64];
+	uint32_t nodes;
+	struct {
+		uint32_t rank;
+		char path[200];
+		uint64_t calls, nested;
+		int64_t total, self, dmin, dmax;
+	} paths[64];
+	size_t npaths;
+	size_t nselfs, nranks, ok;
+	int64_t self_sum;
+};
+
+static int w_rank(void *ctx, const struct calltree_rankinfo *r)
+{
+	struct walked *w = ctx;
+
+	w->nranks++;
+	w->ok += r->status == CALLTREE_OK;
+	return 0;
+}
+
+static int w_node(void *ctx, const struct calltree_node *n)
+{
+	struct walked *w = ctx;
+
+	assert_true(n->id < 64);
+	w->node_parent[n->id] = n->parent;
+	w->node_region[n->id] = n->region;
+	w->nodes++;
+	return 0;
+}
+
+static void w_name(const struct walked *w, uint32_t id, char *out, size_t n)
+{
+	char tmp[200];
+
+	if (w->node_parent[id] < 0) {
+		snprintf(out, n, "%s", w->names[w->node_region[id]]);
+		return;
+	}
+	w_name(w, (uint32_t)w->node_parent[id], tmp, sizeof(tmp));
+	assert_true(strlen(tmp) + strlen(w->names[w->node_region[id]]) + 4 < n);
+	snprintf(out, n, "%.90s > %.90s", tmp, w->names[w->node_region[id]]);
+}
+
+static int w_path(void *ctx, const struct calltree_path *p)
+{
+	struct walked *w = ctx;
+	uint64_t i;
+
+	assert_true(w->npaths < 64);
+	assert_non_null(p->durations); /* decoded, the row's ones too */
+	for (i = 1; i < p->calls; i++)
+		assert_true(p->durations[i - 1] <= p->durations[i]);
+	w->paths[w->npaths].rank = p->rank;
+	w_name(w, p->node, w->paths[w->npaths].path, sizeof(w->paths[0].path));
+	w->paths[w->npaths].calls = p->calls;
+	w->paths[w->npaths].nested = p->nested;
+	w->paths[w->npaths].total = p->total;
+	w->paths[w->npaths].self = p->self;
+	w->paths[w->npaths].dmin = p->durations[0];
+	w->paths[w->npaths].dmax = p->durations[p->calls - 1];
+	w->npaths++;
+	return 0;
+}
+
+static int w_self(void *ctx, uint32_t rank, uint32_t region, int64_t self,
+		  enum calltree_self_source src)
+{
+	struct walked *w = ctx;
+
+	(void)rank;
+	(void)region;
+	(void)src;
+	w->nselfs++;
+	w->self_sum += self;
+	return 0;
+}
+
+/* Read path in the child and walk what it sent about the call trees. */
+static struct ingest_pending *walk_file(const char *path, const char *const *names,
+					struct walked *w, char *warn, size_t n)
+{
+	struct calltree_sink sink = {w, w_rank, w_node, w_path, w_self};
+	struct ingest_pending *pend = NULL;
+
+	memset(w, 0, sizeof(*w));
+	w->names = names;
+	assert_int_equal(ingest_read(&pend, NULL, path, &no_opts), 0);
+	assert_int_equal(ingest_pending_nest_walk(pend, &sink), 0);
+	ingest_pending_nest_warning(pend, warn, n);
+	return pend;
+}
+
+/* The real fib-recursive.h5 through the reader child: main > fibonacci is
+ * 1 call of 12.013 ms, all its own; main has 0.017 ms. */
+static void test_calltree_real(void **state)
+{
+	static const char *const names[] = {"fibonacci", "main"};
+	struct ingest_pending *pend;
+	const struct ingest_nest *n;
+	struct walked w;
+	char warn[512];
+	size_t i, found = 0;
+
+	(void)state;
+	/* schema 1: region ids in name order */
+	pend = walk_file(tu_fixture("real/fib-recursive.h5"), names, &w, warn, sizeof(warn));
+	n = ingest_pending_nest(pend);
+	assert_int_equal(n->ranks, 1);
+	assert_int_equal(n->trees, 1);
+	assert_int_equal(n->paths, 2);
+	assert_int_equal(n->selfs, 2);
+	assert_string_equal(warn, "");
+	assert_int_equal(w.npaths, 2);
+	for (i = 0; i < w.npaths; i++) {
+		if (!strcmp(w.paths[i].path, "main > fibonacci")) {
+			assert_int_equal(w.paths[i].calls, 1);
+			assert_int_equal(w.paths[i].nested, 40);
+			assert_int_equal(w.paths[i].total, 12013246);
+			assert_int_equal(w.paths[i].self, 12013246);
+			assert_int_equal(w.paths[i].dmin, 12013246);
+			found++;
+		} else if (!strcmp(w.paths[i].path, "main")) {
+			assert_int_equal(w.paths[i].self, 17233);
+			found++;
+		}
+	}
+	assert_int_equal(found, 2);
+	assert_int_equal(w.self_sum, 12030479);
+	ingest_pending_free(pend);
+}
+
+/* Overlapping calls on one rank: no tree there, the one warning names the
+ * file, the rank and both regions; the other rank keeps its tree, and the
+ * file stores as before. */
+static void test_calltree_overlap(void **state)
+{
+	static const int64_t s0[] = {0}, e0[] = {100}, s1[] = {10}, e1[] = {50}, s2[] = {40},
+			     e2[] = {60};
+	struct h5write_row rows[5] = {
+	    {.rank = 0, .region = "main", .calls = 1, .starts = s0, .ends = e0, .source_line = -1},
+	    {.rank = 0, .region = "solve", .calls = 1, .starts = s1, .ends = e1, .source_line = -1},
+	    {.rank = 0, .region = "io", .calls = 1, .starts = s2, .ends = e2, .source_line = -1},
+	    {.rank = 1, .region = "main", .calls = 1, .starts = s0, .ends = e0, .source_line = -1},
+	    {.rank = 1,
+	     .region = "solve",
+	     .calls = 1,
+	     .starts = s1,
+	     .ends = e1,
+	     .source_line = -1}};
+	struct h5write_profile prof = {rows, 5, NULL, 0};
+	struct h5write_opts o = tu_h5_opts(3, 0);
+	const char *path = tu_path("overlap.h5"), *db = tu_path("overlap.sqlite");
+	struct ingest_pending *pend;
+	const struct ingest_nest *n;
+	struct ingest_result r;
+	struct store *st = NULL;
+	static const char *const names[] = {"main", "solve", "io"};
+	struct walked w;
+	char warn[512], want[600];
+
+	(void)state;
+	assert_int_equal(h5write_file(path, &prof, &o), 0);
+	pend = walk_file(path, names, &w, warn, sizeof(warn));
+	n = ingest_pending_nest(pend);
+	assert_int_equal(n->ranks, 2);
+	assert_int_equal(n->trees, 1);
+	assert_int_equal(n->problems, 1);
+	assert_int_equal(w.npaths, 2); /* rank 1: main, main > solve */
+	snprintf(want, sizeof(want),
+		 "'%s': rank 0: a call of 'io' [40, 60] ns starts inside a call of 'solve' "
+		 "[10, 50] ns and ends after it, so rank 0 has no call tree; the flat numbers are "
+		 "not affected",
+		 path);
+	assert_string_equal(warn, want);
+	assert_int_equal(store_open(&st, db, 0), 0);
+	assert_int_equal(ingest_write(&r, st, pend), 0);
+	assert_int_equal(r.num_calls, 5);
+	assert_int_equal(tu_db_int(db, "select count(*) from timings"), 5);
+	ingest_result_release(&r);
+	ingest_pending_free(pend);
+	store_close(st);
+}
+
+/* A JSON profile's nesting columns reach the call tree as the HDF5 file's
+ * do: the JSON twin of a profile with ids and lanes (and of the same
+ * profile without them: containment) gives the same paths and self times. */
+static void test_calltree_json_twin(void **state)
+{
+	/* rank 0: main [0,100] > solve [10,60] > solve [20,50] (recursion),
+	 * and io [70,90] on thread 1; rank 1: main alone */
+	static const int64_t ms[] = {0}, me[] = {100}, ss[] = {10, 20}, se[] = {60, 50},
+			     is[] = {70}, ie[] = {90}, mid[] = {1}, mpar[] = {-1}, sid[] = {2, 3},
+			     spar[] = {1, 2}, iid[] = {4}, ipar[] = {-1}, thr0[] = {0},
+			     thr0b[] = {0, 0}, thr1[] = {1};
+	struct h5write_row rows[4] = {{.rank = 0,
+				       .region = "main",
+				       .calls = 1,
+				       .starts = ms,
+				       .ends = me,
+				       .source_line = -1,
+				       .call_ids = mid,
+				       .parent_ids = mpar,
+				       .thread_ids = thr0},
+				      {.rank = 0,
+				       .region = "solve",
+				       .calls = 2,
+				       .starts = ss,
+				       .ends = se,
+				       .source_line = -1,
+				       .call_ids = sid,
+				       .parent_ids = spar,
+				       .thread_ids = thr0b},
+				      {.rank = 0,
+				       .region = "io",
+				       .calls = 1,
+				       .starts = is,
+				       .ends = ie,
+				       .source_line = -1,
+				       .call_ids = iid,
+				       .parent_ids = ipar,
+				       .thread_ids = thr1},
+				      {.rank = 1,
+				       .region = "main",
+				       .calls = 1,
+				       .starts = ms,
+				       .ends = me,
+				       .source_line = -1,
+				       .call_ids = mid,
+				       .parent_ids = mpar,
+				       .thread_ids = thr0}};
+	struct h5write_profile prof = {rows, 4, NULL, 0};
+	static const char *const names[] = {"main", "solve", "io"};
+	struct jsonwrite_opts jo = {0, 0};
+	struct walked wh, wj;
+	char warn[512];
+	int ids;
+
+	(void)state;
+	for (ids = 0; ids <= 1; ids++) {
+		struct h5write_opts o = tu_h5_opts(3, 0);
+		const char *h5 = tu_path(ids ? "twin-ids.h5" : "twin.h5");
+		const char *js = tu_path(ids ? "twin-ids.json" : "twin.json");
+		size_t i;
+
+		o.ids = ids;
+		o.lanes = 1;
+		assert_int_equal(h5write_file(h5, &prof, &o), 0);
+		assert_int_equal(jsonwrite_file(js, &prof, &o, &jo), 0);
+		ingest_pending_free(walk_file(h5, names, &wh, warn, sizeof(warn)));
+		assert_string_equal(warn, "");
+		ingest_pending_free(walk_file(js, names, &wj, warn, sizeof(warn)));
+		assert_string_equal(warn, "");
+		assert_int_equal(wh.ok, 2);
+		assert_int_equal(wj.ok, wh.ok);
+		assert_int_equal(wj.npaths, wh.npaths);
+		/* main, main > solve (recursion collapsed), io on its own lane */
+		assert_int_equal(wh.npaths, 4);
+		for (i = 0; i < wh.npaths; i++) {
+			assert_int_equal(wj.paths[i].rank, wh.paths[i].rank);
+			assert_string_equal(wj.paths[i].path, wh.paths[i].path);
+			assert_int_equal(wj.paths[i].calls, wh.paths[i].calls);
+			assert_int_equal(wj.paths[i].nested, wh.paths[i].nested);
+			assert_int_equal(wj.paths[i].total, wh.paths[i].total);
+			assert_int_equal(wj.paths[i].self, wh.paths[i].self);
+			if (!strcmp(wh.paths[i].path, "main > solve")) {
+				assert_int_equal(wh.paths[i].calls, 1);
+				assert_int_equal(wh.paths[i].nested, 1);
+				assert_int_equal(wh.paths[i].total, 50);
+				assert_int_equal(wh.paths[i].self, 50);
+			}
+		}
+		assert_int_equal(wj.self_sum, wh.self_sum);
+	}
+}
+
 TU_MAIN(NULL, NULL,
 	{
 	    cmocka_unit_test(test_upstream_fixtures),
@@ -560,4 +847,7 @@ TU_MAIN(NULL, NULL,
 	    cmocka_unit_test(test_not_a_profile),
 	    cmocka_unit_test(test_meta_check),
 	    cmocka_unit_test(test_finish_temporary_store),
+	    cmocka_unit_test(test_calltree_real),
+	    cmocka_unit_test(test_calltree_overlap),
+	    cmocka_unit_test(test_calltree_json_twin),
 	})

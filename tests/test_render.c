@@ -2,15 +2,19 @@
  * test_render.c - the output layer on its own: the JSON writer's layouts,
  * escaping for each format, and one document (fields, spans, typed table
  * cells, None, emphasis, notes, per-format blocks and columns) through
- * every renderer.  The commands' documents are covered byte for byte by
+ * every renderer, and the hostile name corpus (hostile_names.h) through
+ * every escaper.  The commands' documents are covered byte for byte by
  * e2e_golden and test_report.
  */
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "render/escape.h"
 #include "render/jsonw.h"
 #include "render/render.h"
 #include "scopedb/err.h"
+#include "hostile_names.h"
 #include "testutil.h"
 
 static void test_jsonw(void **state)
@@ -103,6 +107,166 @@ static void test_escape(void **state)
 	b.len = 0;
 	assert_int_equal(escape_json(&b, "a\xff\xc3\xa9\xe2\x86|\xc2\x9b"), 0);
 	assert_string_equal(b.data, "\"a\xef\xbf\xbd\xc3\xa9\xef\xbf\xbd\xef\xbf\xbd|\xc2\x9b\"");
+	buf_release(&b);
+}
+
+/* The escaped s is want (issue 29's escapers, one at a time). */
+#define EXPECT_ESCAPE(fn, s, want)                                                                 \
+	do {                                                                                       \
+		b.len = 0;                                                                         \
+		assert_int_equal(buf_puts(&b, ""), 0);                                             \
+		assert_int_equal(fn(&b, s), 0);                                                    \
+		assert_string_equal(b.data ? b.data : "", want);                                   \
+	} while (0)
+#define WJ "\xe2\x81\xa0"
+
+/* Issue 29: XML without the characters it forbids; CSV cells of data that
+ * a spreadsheet would compute, numbers kept; markdown without mentions,
+ * autolinks or issue references. */
+static void test_escape_hostile(void **state)
+{
+	struct buf b = BUF_INIT;
+
+	(void)state;
+	/* XML 1.0: U+FFFE and U+FFFF are no characters; U+FFFD, U+10000 and
+	 * the other planes are */
+	EXPECT_ESCAPE(escape_xml,
+		      "a\xef\xbf\xbe"
+		      "b\xef\xbf\xbf"
+		      "c\xef\xbf\xbd\xf0\x90\x80\x80",
+		      "a?b?c\xef\xbf\xbd\xf0\x90\x80\x80");
+	EXPECT_ESCAPE(escape_html, "\xef\xbf\xbf<", "?&lt;");
+	/* CSV data: OWASP's leading quote on = + - @ tab CR, at the start and
+	 * after each ';'; plain numbers as they are */
+	EXPECT_ESCAPE(escape_csv_data, "=HYPERLINK(\"http://x\",\"y\")",
+		      "\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\"");
+	EXPECT_ESCAPE(escape_csv_data, "=1+1", "'=1+1");
+	EXPECT_ESCAPE(escape_csv_data, "+1+cmd|' /C calc'!A0", "'+1+cmd|' /C calc'!A0");
+	EXPECT_ESCAPE(escape_csv_data, "-2+3", "'-2+3");
+	EXPECT_ESCAPE(escape_csv_data, "@SUM(A1)", "'@SUM(A1)");
+	EXPECT_ESCAPE(escape_csv_data, "\t=1", "'\t=1");
+	EXPECT_ESCAPE(escape_csv_data, "\r=1", "\"'\r=1\"");
+	EXPECT_ESCAPE(escape_csv_data, "nightly;=1+1;-x;ok", "nightly;'=1+1;'-x;ok");
+	EXPECT_ESCAPE(escape_csv_data, "-", "'-");
+	EXPECT_ESCAPE(escape_csv_data, "-0.5", "-0.5");
+	EXPECT_ESCAPE(escape_csv_data, "+3", "+3");
+	EXPECT_ESCAPE(escape_csv_data, "-1.5e-3;+.5;-7.", "-1.5e-3;+.5;-7.");
+	EXPECT_ESCAPE(escape_csv_data, "-1e", "'-1e");
+	EXPECT_ESCAPE(escape_csv_data, "a=b, c@d", "\"a=b, c@d\"");
+	EXPECT_ESCAPE(escape_csv_data, "", "");
+	EXPECT_ESCAPE(escape_csv_data, NULL, "");
+	/* scopedb's own numbers are not data: escape_csv leaves them */
+	EXPECT_ESCAPE(escape_csv, "-0.5", "-0.5");
+	/* markdown: an invisible word joiner where GitHub would ping or link */
+	EXPECT_ESCAPE(escape_md, "@user", "@" WJ "user");
+	EXPECT_ESCAPE(escape_md, "cc @org/team, me@example.com",
+		      "cc @" WJ "org/team, me@" WJ "example.com");
+	EXPECT_ESCAPE(escape_md, "see https://x.test/a_b", "see https:" WJ "//x.test/a\\_b");
+	EXPECT_ESCAPE(escape_md, "HTTP://x ftp://y", "HTTP:" WJ "//x ftp:" WJ "//y");
+	EXPECT_ESCAPE(escape_md, "www.x.test WwW.y", "www" WJ ".x.test WwW" WJ ".y");
+	EXPECT_ESCAPE(escape_md, "fixes #12 and #a", "fixes \\#" WJ "12 and \\#a");
+	EXPECT_ESCAPE(escape_md, "a:b ww.c", "a:b ww.c");
+	buf_release(&b);
+}
+
+/* The character at s: its code point, *len its length; -1 when s starts
+ * no valid UTF-8 sequence. */
+static long utf8_at(const unsigned char *s, size_t *len)
+{
+	long cp;
+	size_t n, i;
+
+	if (s[0] < 0x80)
+		return *len = 1, s[0];
+	n = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc0 ? 2 : 0;
+	if (!n)
+		return -1;
+	cp = s[0] & (0x7f >> n);
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return -1;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	*len = n;
+	return cp;
+}
+
+/* Every name of the hostile corpus through every escaper: nothing a
+ * terminal, markdown, a spreadsheet, XML or HTML would act on is left. */
+static void test_escape_corpus(void **state)
+{
+	struct buf b = BUF_INIT;
+	size_t i, k, n;
+
+	(void)state;
+	for (i = 0; i < hostile_nnames; i++) {
+		const char *name = hostile_names[i];
+		const unsigned char *p;
+
+		/* terminal and diagnostics: no control character */
+		b.len = 0;
+		assert_int_equal(escape_plain(&b, name), 0);
+		assert_int_equal(escape_msg(&b, name), 0);
+		for (p = (const unsigned char *)b.data; *p; p += n) {
+			long cp = utf8_at(p, &n);
+
+			assert_true(cp >= 0x20 && cp != 0x7f && !(cp >= 0x80 && cp < 0xa0));
+		}
+		/* XML: only the characters XML 1.0 allows, markup escaped */
+		b.len = 0;
+		assert_int_equal(escape_xml(&b, name), 0);
+		for (p = (const unsigned char *)b.data; *p; p += n) {
+			long cp = utf8_at(p, &n);
+
+			assert_true((cp >= 0x20 && cp <= 0xd7ff) ||
+				    (cp >= 0xe000 && cp <= 0xfffd) || cp >= 0x10000);
+			assert_true(*p != '<' && *p != '>' && *p != '"');
+		}
+		/* markdown: no mention, autolink, issue reference or raw tag */
+		b.len = 0;
+		assert_int_equal(escape_md(&b, name), 0);
+		for (k = 0; k < b.len; k++) {
+			const char *q = b.data + k;
+
+			if (*q == '@')
+				assert_memory_equal(q + 1, WJ, 3);
+			assert_false(!strncmp(q, "://", 3));
+			assert_false(!strncasecmp(q, "www.", 4));
+			assert_false(*q == '#' && q[1] >= '0' && q[1] <= '9');
+			assert_false(*q == '<' && (k == 0 || q[-1] != '\\'));
+		}
+		/* CSV of data: no cell (after unquoting, split at ';') a
+		 * spreadsheet would compute */
+		b.len = 0;
+		assert_int_equal(escape_csv_data(&b, name), 0);
+		{
+			struct buf cell = BUF_INIT;
+			const char *q = b.data, *c;
+
+			if (*q == '"') {
+				for (q++; *q && !(q[0] == '"' && q[1] != '"'); q++) {
+					q += q[0] == '"';
+					buf_putc(&cell, *q);
+				}
+			} else {
+				buf_puts(&cell, q);
+			}
+			buf_puts(&cell, "");
+			for (c = cell.data; c;) {
+				const char *semi = strchr(c, ';');
+
+				assert_true(hostile_csv_cell_safe(c, semi ? (size_t)(semi - c)
+									  : strlen(c)));
+				c = semi ? semi + 1 : NULL;
+			}
+			buf_release(&cell);
+		}
+		/* JSON: valid UTF-8 */
+		b.len = 0;
+		assert_int_equal(escape_json(&b, name), 0);
+		for (p = (const unsigned char *)b.data; *p; p += n)
+			assert_true(utf8_at(p, &n) >= 0);
+	}
 	buf_release(&b);
 }
 
@@ -309,6 +473,8 @@ TU_MAIN(NULL, NULL,
 	{
 	    cmocka_unit_test(test_jsonw),
 	    cmocka_unit_test(test_escape),
+	    cmocka_unit_test(test_escape_hostile),
+	    cmocka_unit_test(test_escape_corpus),
 	    cmocka_unit_test(test_renderers),
 	    cmocka_unit_test(test_units),
 	    cmocka_unit_test(test_errors),

@@ -111,7 +111,8 @@ static void test_page(void **state)
 	assert_int_equal(count(b.data, "<img"), 0);
 	assert_int_equal(count(b.data, "<b>c0ffee"), 0);
 	assert_non_null(strstr(b.data, "&lt;img src=x onerror=alert(0)&gt;"));
-	assert_int_equal(count(b.data, "http"), 0);
+	assert_int_equal(count(b.data, "http:"), 0);
+	assert_int_equal(count(b.data, "https:"), 0);
 	assert_int_equal(count(b.data, "<svg class=\"chart trend\""), 3);
 	/* sorted by the largest recent change: r002 first */
 	first = strstr(b.data, "<span class=\"rn\">r002");
@@ -119,6 +120,50 @@ static void test_page(void **state)
 	assert_true(first && last && first < last);
 	/* 20 runs: every run is a hover point */
 	assert_int_equal(count(b.data, "<circle"), 3 * 20);
+	buf_release(&b);
+	reportdata_release(&rd);
+}
+
+/* Issue 29: a stored time is text from the store like any other (its first
+ * 10 bytes, escaped); the page says what may run (a Content-Security-Policy
+ * before anything else); a 0 ns call (log: -inf) or a NaN on the log axis
+ * of the distributions is clamped, never "-inf" or "nan" in the SVG. */
+static void test_hostile_page(void **state)
+{
+	struct reportdata rd;
+	struct compare_opts co;
+	struct buf b = BUF_INIT;
+	const char *csp, *style;
+	size_t i;
+
+	(void)state;
+	memset(&co, 0, sizeof(co));
+	fill(&rd, 2, 5);
+	for (i = 0; i < 5; i++) {
+		free(rd.regions[0].pts[i].time);
+		rd.regions[0].pts[i].time = strdup("<img src=x onerror=alert(1)>");
+	}
+	rd.compared = 1;
+	for (i = 0; i < 2; i++) {
+		struct reportdata_dist d0 = {1, 4, 0.0, 1e-6, 2e-6, 3e-6, 4e-6, 1.5e-6};
+		struct reportdata_dist d1 = {1, 4, NAN, 1e-6, 2e-6, 3e-6, 1e-3, NAN};
+
+		rd.regions[i].dist[0] = d0;
+		rd.regions[i].dist[1] = d1;
+	}
+	assert_int_equal(render_html_report(&b, &rd, &co), 0);
+	assert_int_equal(count(b.data, "<img"), 0);
+	assert_non_null(strstr(b.data, ", &lt;img src=x: "));
+	assert_int_equal(count(b.data, "inf\""), 0);
+	assert_int_equal(count(b.data, "nan\""), 0);
+	assert_int_equal(count(b.data, "<g class=\"box m"), 4);
+	csp = strstr(b.data, "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src "
+			     "'none'; style-src 'sha256-");
+	style = strstr(b.data, "<style>");
+	assert_non_null(csp);
+	assert_true(style && csp < style);
+	assert_non_null(strstr(csp, "'; script-src 'sha256-"));
+	assert_int_equal(count(b.data, "Content-Security-Policy"), 1);
 	buf_release(&b);
 	reportdata_release(&rd);
 }
@@ -153,9 +198,8 @@ static void test_downsampled(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_recent),
-	    cmocka_unit_test(test_escape_html),
-	    cmocka_unit_test(test_page),
+	    cmocka_unit_test(test_recent),	cmocka_unit_test(test_escape_html),
+	    cmocka_unit_test(test_page),	cmocka_unit_test(test_hostile_page),
 	    cmocka_unit_test(test_downsampled),
 	};
 

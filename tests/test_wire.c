@@ -4,11 +4,15 @@
  * through a pipe, incomplete frames are not delivered, and malformed
  * payloads (a region id out of range, a length past the frame, a bad hash,
  * counts larger than the frame) are errors, never reads out of bounds.
+ * The call-tree frames (issue 22) likewise, and the store's process's
+ * checks across them (src/ingest/ingest_nest.c).
  */
 #include <string.h>
 #include <unistd.h>
 
+#include "ingest/ingest_nest.h"
 #include "ingest/wire.h"
+#include "store/blob.h"
 #include "scopedb/err.h"
 #include "testutil.h"
 
@@ -169,4 +173,273 @@ static void test_malformed(void **state)
 	assert_int_not_equal(wire_get_hash(hex, &f), 0);
 }
 
-TU_MAIN(NULL, NULL, {cmocka_unit_test(test_round_trip), cmocka_unit_test(test_malformed)})
+/* Frames of the call trees written to a buffer (no pipe needed). */
+static void nest_frames(struct buf *out, int bad)
+{
+	struct calltree_rankinfo ri;
+	struct calltree_node n0 = {0, -1, 1, 1}, n1 = {1, 0, 0, 2};
+	struct calltree_path p0, p1;
+	struct store_timing t;
+	struct buf blob = BUF_INIT;
+	const int64_t durs[] = {3, 5, 9};
+	struct wire_out w;
+	int fd[2];
+
+	memset(&ri, 0, sizeof(ri));
+	ri.rank = 7;
+	ri.status = CALLTREE_OVERLAP;
+	ri.calls = 12;
+	ri.region_a = 1;
+	ri.region_b = 0;
+	ri.start_a = 10;
+	ri.end_a = 20;
+	ri.start_b = 15;
+	ri.end_b = 25;
+	memset(&p0, 0, sizeof(p0));
+	p0.rank = 3;
+	p0.node = 0;
+	p0.calls = 2;
+	p0.total = 40;
+	p0.self = 30;
+	p0.row_durations = 1;
+	memset(&p1, 0, sizeof(p1));
+	p1.rank = 3;
+	p1.node = 1;
+	p1.calls = 3;
+	p1.nested = 2;
+	p1.total = 17;
+	p1.self = 17;
+	memset(&t, 0, sizeof(t));
+	t.rank = 3;
+	t.has_events = 1;
+	t.calls = 2;
+	t.exclusive = -1;
+	assert_int_equal(blob_encode(&blob, durs, 3), 0);
+	assert_int_equal(pipe(fd), 0);
+	wire_out_init(&w, fd[1]);
+	/* the row of (rank 3, region 1), whose durations path 0 uses */
+	assert_int_equal(wire_put_row(&w, &t, 1), 0);
+	assert_int_equal(wire_put_nest(&w, &ri), 0);
+	if (bad == 1)
+		n1.id = 2; /* out of sequence */
+	if (bad == 2)
+		n1.region = 1; /* the parent's region again */
+	if (bad == 3)
+		p0.calls = 3; /* the row has 2 */
+	if (bad == 4)
+		p1.node = 2; /* never sent */
+	assert_int_equal(wire_put_node(&w, &n0), 0);
+	assert_int_equal(wire_put_path(&w, &p0, NULL, 0), 0);
+	assert_int_equal(wire_put_node(&w, &n1), 0);
+	assert_int_equal(wire_put_path(&w, &p1, blob.data, blob.len), 0);
+	assert_int_equal(wire_put_self(&w, 3, 1, 30, CALLTREE_SELF_TREE), 0);
+	assert_int_equal(wire_flush(&w), 0);
+	wire_out_release(&w);
+	close(fd[1]);
+	drain(fd[0], out);
+	close(fd[0]);
+	buf_release(&blob);
+}
+
+/* Every call-tree frame round-trips; the checks across frames pass. */
+static void test_nest_round_trip(void **state)
+{
+	struct buf got = BUF_INIT;
+	struct ingest_nest n;
+	struct calltree_rankinfo ri;
+	struct calltree_node nd;
+	struct wire_path wp;
+	struct wire_frame f;
+	struct i64vec d;
+	uint32_t rank, region;
+	int64_t self;
+	enum calltree_self_source src;
+	size_t pos = 0;
+	int k = 0;
+
+	(void)state;
+	nest_frames(&got, 0);
+	ingest_nest_init(&n);
+	i64vec_init(&d);
+	while (wire_next(got.data, got.len, &pos, &f)) {
+		if (f.type == WIRE_ROW)
+			assert_int_equal(ingest_nest_row(&n, &f, 2), 0);
+		else
+			assert_int_equal(ingest_nest_frame(&n, &f, 2), 0);
+		switch (k++) {
+		case 1:
+			assert_int_equal(f.type, WIRE_NEST);
+			assert_int_equal(wire_get_nest(&ri, &f, 2), 0);
+			assert_int_equal(ri.rank, 7);
+			assert_int_equal(ri.status, CALLTREE_OVERLAP);
+			assert_int_equal(ri.calls, 12);
+			assert_int_equal(ri.region_a, 1);
+			assert_int_equal(ri.end_b, 25);
+			break;
+		case 2:
+			assert_int_equal(wire_get_node(&nd, &f, 2), 0);
+			assert_int_equal(nd.parent, -1);
+			assert_int_equal(nd.region, 1);
+			break;
+		case 3:
+			assert_int_equal(wire_get_path(&wp, &f), 0);
+			assert_true(wp.p.row_durations);
+			assert_null(wp.blob);
+			assert_int_equal(wp.p.calls, 2);
+			assert_int_equal(wp.p.self, 30);
+			break;
+		case 5:
+			assert_int_equal(wire_get_path(&wp, &f), 0);
+			assert_false(wp.p.row_durations);
+			assert_int_equal(wp.p.node, 1);
+			assert_int_equal(wp.p.nested, 2);
+			assert_int_equal(blob_decode_append(&d, wp.blob, wp.blob_len), 0);
+			assert_int_equal(d.len, 3);
+			assert_int_equal(d.v[2], 9);
+			break;
+		case 6:
+			assert_int_equal(wire_get_self(&rank, &region, &self, &src, &f, 2), 0);
+			assert_int_equal(rank, 3);
+			assert_int_equal(region, 1);
+			assert_int_equal(self, 30);
+			assert_int_equal(src, CALLTREE_SELF_TREE);
+			break;
+		default:
+			break;
+		}
+	}
+	assert_int_equal(k, 7);
+	assert_int_equal(n.ranks, 1);
+	assert_int_equal(n.trees, 0);
+	assert_int_equal(n.problems, 1);
+	assert_int_equal(n.nodes, 2);
+	assert_int_equal(n.paths, 2);
+	assert_int_equal(n.selfs, 1);
+	{
+		const char *const names[] = {"solve", "io\n"};
+		char msg[512];
+
+		ingest_nest_warning(msg, sizeof(msg), "run.h5", &n, names, 2);
+		assert_string_equal(msg,
+				    "'run.h5': rank 7: a call of 'solve' [15, 25] ns starts "
+				    "inside a call of 'io\\x0a' [10, 20] ns and ends after it, "
+				    "so rank 7 has no call tree; the flat numbers are not "
+				    "affected");
+	}
+	i64vec_release(&d);
+	ingest_nest_release(&n);
+	buf_release(&got);
+}
+
+/* A frame that contradicts the ones before it is the reader's malformed
+ * data. */
+static void test_nest_inconsistent(void **state)
+{
+	int bad;
+
+	(void)state;
+	for (bad = 1; bad <= 4; bad++) {
+		struct buf got = BUF_INIT;
+		struct ingest_nest n;
+		struct wire_frame f;
+		size_t pos = 0;
+		int failed = 0;
+
+		nest_frames(&got, bad);
+		ingest_nest_init(&n);
+		while (wire_next(got.data, got.len, &pos, &f) && !failed) {
+			if (f.type == WIRE_ROW)
+				failed = ingest_nest_row(&n, &f, 2) != 0;
+			else
+				failed = ingest_nest_frame(&n, &f, 2) != 0;
+		}
+		assert_true(failed);
+		assert_string_equal(err_msg(), "the reader process sent malformed data");
+		ingest_nest_release(&n);
+		buf_release(&got);
+	}
+}
+
+/* Each call-tree frame refuses what it cannot be on its own. */
+static void test_nest_malformed(void **state)
+{
+	int64_t v[16];
+	struct wire_frame f = {WIRE_NEST, (const unsigned char *)v, sizeof(v)};
+	struct calltree_rankinfo ri;
+	struct calltree_node nd;
+	struct wire_path wp;
+	uint32_t rank, region;
+	int64_t self;
+	enum calltree_self_source src;
+
+	(void)state;
+	memset(v, 0, sizeof(v));
+	assert_int_equal(wire_get_nest(&ri, &f, 4), 0);
+	v[1] = CALLTREE_INCOMPLETE + 1; /* no such status */
+	assert_int_not_equal(wire_get_nest(&ri, &f, 4), 0);
+	v[1] = CALLTREE_OVERLAP;
+	v[10] = 4; /* the overlapping region is not a region */
+	assert_int_not_equal(wire_get_nest(&ri, &f, 4), 0);
+	v[10] = 0;
+	v[5] = -1; /* negative calls */
+	assert_int_not_equal(wire_get_nest(&ri, &f, 4), 0);
+	f.len = sizeof(v) - 1;
+	v[5] = 0;
+	assert_int_not_equal(wire_get_nest(&ri, &f, 4), 0);
+
+	/* nodes: parent not below the id, a root deeper than 1 */
+	f.type = WIRE_NODE;
+	f.len = 4 * sizeof(int64_t);
+	v[0] = 3;
+	v[1] = 3;
+	v[2] = 0;
+	v[3] = 2;
+	assert_int_not_equal(wire_get_node(&nd, &f, 4), 0);
+	v[1] = -1;
+	assert_int_not_equal(wire_get_node(&nd, &f, 4), 0);
+	v[3] = 1;
+	assert_int_equal(wire_get_node(&nd, &f, 4), 0);
+	v[2] = 4;
+	assert_int_not_equal(wire_get_node(&nd, &f, 4), 0);
+
+	/* paths: self above the total, durations of their own and of the
+	 * row, a blob length past the frame */
+	f.type = WIRE_PATH;
+	f.len = 8 * sizeof(int64_t);
+	memset(v, 0, sizeof(v));
+	v[2] = 1;
+	v[4] = 10;
+	v[5] = 10;
+	v[6] = 1;
+	assert_int_equal(wire_get_path(&wp, &f), 0);
+	v[5] = 11;
+	assert_int_not_equal(wire_get_path(&wp, &f), 0);
+	v[5] = 10;
+	v[7] = 1;
+	assert_int_not_equal(wire_get_path(&wp, &f), 0);
+	v[6] = 0;
+	v[7] = 0; /* no durations for 1 call */
+	assert_int_not_equal(wire_get_path(&wp, &f), 0);
+	v[7] = INT64_MAX;
+	assert_int_not_equal(wire_get_path(&wp, &f), 0);
+	v[7] = -1;
+	assert_int_not_equal(wire_get_path(&wp, &f), 0);
+
+	/* self: negative, unknown source */
+	f.type = WIRE_SELF;
+	f.len = 4 * sizeof(int64_t);
+	v[0] = 1;
+	v[1] = 2;
+	v[2] = -5;
+	v[3] = CALLTREE_SELF_FILE;
+	assert_int_not_equal(wire_get_self(&rank, &region, &self, &src, &f, 4), 0);
+	v[2] = 5;
+	assert_int_equal(wire_get_self(&rank, &region, &self, &src, &f, 4), 0);
+	v[3] = 3;
+	assert_int_not_equal(wire_get_self(&rank, &region, &self, &src, &f, 4), 0);
+}
+
+TU_MAIN(NULL, NULL,
+	{cmocka_unit_test(test_round_trip), cmocka_unit_test(test_malformed),
+	 cmocka_unit_test(test_nest_round_trip), cmocka_unit_test(test_nest_inconsistent),
+	 cmocka_unit_test(test_nest_malformed)})

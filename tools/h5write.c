@@ -10,10 +10,13 @@
  *   /region_table/names            names in order of first appearance
  *   /rank_region_index/region_ids u32, ranks u32, event_offsets u64,
  *       event_counts u64, source_lines i64, source_files str, source_texts
- *       str (""), tags str (JSON), exclusive_totals i64 (-1),
- *       summary_statistics (compound, opts.summary)
+ *       str (the rows' or ""), tags str (JSON), exclusive_totals i64 (the
+ *       rows' or -1), summary_statistics (compound, opts.summary)
  *   /events/start_times + end_times (schema 2) or start_deltas + durations
- *       (schema 3), gpu_durations (opts.gpu)
+ *       (schema 3), gpu_durations (opts.gpu), call_ids + parent_ids
+ *       (opts.ids), thread_ids + task_ids (opts.lanes)
+ * Schema 1 region groups hold the same optional per-call datasets beside
+ * their start_times.
  * The aggregate layout replaces the per-event index columns by
  * aggregate_counts/totals/minimums/maximums/exclusives and writes empty
  * event columns.  Every failure is reported as "cannot write 'PATH': WHAT".
@@ -39,6 +42,10 @@
 #define H5W_STREAM_CHUNK 16384
 /* Events buffered by the streaming writer before they are appended. */
 #define H5W_STREAM_BUF ((size_t)1 << 18)
+
+/* Event columns: starts|deltas, ends|durations, gpu, call and parent ids,
+ * thread and task ids. */
+#define H5W_NCOL 7
 
 /* One record of /rank_region_index/summary_statistics. */
 struct h5w_summary {
@@ -72,8 +79,8 @@ struct h5write_stream {
 	struct h5write_opts o;
 	struct h5w_index ix;
 	char *path;
-	hid_t d[3]; /* starts|deltas, ends|durations, gpu */
-	int64_t *buf[3];
+	hid_t d[H5W_NCOL]; /* the event columns (h5w_colname) */
+	int64_t *buf[H5W_NCOL];
 	size_t blen;
 	uint64_t written; /* events appended to the datasets */
 	int rc;		  /* first error */
@@ -655,65 +662,80 @@ out:
 	return rc;
 }
 
-/* Names of the two event columns of a columnar schema. */
-static void h5w_event_names(int schema, const char **a, const char **b)
+/* Name of event column k of a columnar schema (k < 2: the times). */
+static const char *h5w_colname(int schema, int k)
 {
-	*a = schema == 2 ? "start_times" : "start_deltas";
-	*b = schema == 2 ? "end_times" : "durations";
+	static const char *const opt[H5W_NCOL] = {
+	    NULL, NULL, "gpu_durations", "call_ids", "parent_ids", "thread_ids", "task_ids"};
+
+	if (k == 0)
+		return schema == 2 ? "start_times" : "start_deltas";
+	if (k == 1)
+		return schema == 2 ? "end_times" : "durations";
+	return opt[k];
 }
 
-/* Values of the event columns for one row at dst: schema 2 starts/ends,
- * schema 3 deltas/durations; gpu -1 where the row has none. */
-static void h5w_encode(int schema, const struct h5write_row *r, int64_t *a, int64_t *b, int64_t *g)
+/* Whether opts write event column k. */
+static int h5w_has_col(const struct h5write_opts *o, int k)
 {
-	size_t i;
-
-	for (i = 0; i < r->calls; i++) {
-		if (schema == 2) {
-			a[i] = r->starts[i];
-			b[i] = r->ends[i];
-		} else {
-			a[i] = i ? r->starts[i] - r->starts[i - 1] : r->starts[i];
-			b[i] = r->ends[i] - r->starts[i];
-		}
-		if (g)
-			g[i] = r->gpu ? r->gpu[i] : -1;
-	}
+	return k < 2 || (k == 2 && o->gpu) || ((k == 3 || k == 4) && o->ids) ||
+	       ((k == 5 || k == 6) && o->lanes);
 }
 
-/* The optional per-call columns of a row (call_ids, parent_ids,
- * thread_ids, task_ids: -1 where the row gives none) at dst[0..3]. */
-static void h5w_encode_extra(const struct h5write_row *r, int64_t *const dst[4])
+/* The caller's values of optional column k (2..6) of row r, or NULL. */
+static const int64_t *h5w_rowcol(const struct h5write_row *r, int k)
 {
-	const int64_t *src[4] = {r->call_ids, r->parent_ids, r->thread_ids, r->task_ids};
+	const int64_t *v[H5W_NCOL] = {NULL,	     NULL,	    r->gpu,	r->call_ids,
+				      r->parent_ids, r->thread_ids, r->task_ids};
+
+	return v[k];
+}
+
+/* Values of the event columns for one row at ev[k] + at (NULL columns
+ * skipped): schema 2 starts/ends, schema 3 deltas/durations; optional
+ * columns -1 where the row has none. */
+static void h5w_encode(int schema, const struct h5write_row *r, int64_t *const *ev, size_t at)
+{
 	size_t i;
 	int k;
 
-	for (k = 0; k < 4; k++)
-		for (i = 0; i < r->calls; i++)
-			dst[k][i] = src[k] ? src[k][i] : -1;
-}
+	for (i = 0; i < r->calls; i++) {
+		if (schema == 2) {
+			ev[0][at + i] = r->starts[i];
+			ev[1][at + i] = r->ends[i];
+		} else {
+			ev[0][at + i] = i ? r->starts[i] - r->starts[i - 1] : r->starts[i];
+			ev[1][at + i] = r->ends[i] - r->starts[i];
+		}
+	}
+	for (k = 2; k < H5W_NCOL; k++) {
+		const int64_t *src = h5w_rowcol(r, k);
 
-/* Names of the optional per-call columns (h5w_encode_extra()'s order). */
-static const char *const h5w_extra_names[4] = {"call_ids", "parent_ids", "thread_ids", "task_ids"};
+		if (!ev[k])
+			continue;
+		for (i = 0; i < r->calls; i++)
+			ev[k][at + i] = src ? src[i] : -1;
+	}
+}
 
 static int h5w_columnar(const struct h5w *w, const struct h5write_profile *prof)
 {
 	struct h5w_index ix;
-	int64_t *ev[7] = {NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+	int64_t *ev[H5W_NCOL] = {NULL};
 	uint64_t total = 0, off = 0;
-	const char *na, *nb;
 	hid_t g = H5I_INVALID_HID;
 	size_t i;
-	int rc = 0;
+	int k, rc = 0;
 
 	h5w_index_init(&ix);
 	for (i = 0; i < prof->nrows; i++)
 		total += prof->rows[i].calls;
 	if (!w->o->aggregate) {
-		for (i = 0; i < 7; i++) {
-			ev[i] = malloc((size_t)(total ? total : 1) * sizeof(int64_t));
-			if (!ev[i]) {
+		for (k = 0; k < H5W_NCOL; k++) {
+			if (!h5w_has_col(w->o, k))
+				continue;
+			ev[k] = malloc((size_t)(total ? total : 1) * sizeof(int64_t));
+			if (!ev[k]) {
 				rc = err_nomem();
 				goto out;
 			}
@@ -725,13 +747,8 @@ static int h5w_columnar(const struct h5w *w, const struct h5write_profile *prof)
 		rc = h5w_index_add(w->path, &ix, r, off, 0);
 		if (rc)
 			goto out;
-		if (!w->o->aggregate) {
-			int64_t *const extra[4] = {ev[3] + off, ev[4] + off, ev[5] + off,
-						   ev[6] + off};
-
-			h5w_encode(w->o->schema, r, ev[0] + off, ev[1] + off, ev[2] + off);
-			h5w_encode_extra(r, extra);
-		}
+		if (!w->o->aggregate)
+			h5w_encode(w->o->schema, r, ev, (size_t)off);
 		off += r->calls;
 	}
 	if (w->o->aggregate)
@@ -744,20 +761,15 @@ static int h5w_columnar(const struct h5w *w, const struct h5write_profile *prof)
 		rc = ERR_IO;
 		goto out;
 	}
-	h5w_event_names(w->o->schema, &na, &nb);
-	rc = h5w_i64(w, g, na, ev[0], (size_t)total);
-	if (!rc)
-		rc = h5w_i64(w, g, nb, ev[1], (size_t)total);
-	if (!rc && w->o->gpu)
-		rc = h5w_i64(w, g, "gpu_durations", ev[2], (size_t)total);
-	for (i = 0; i < 4 && !rc; i++)
-		if (i < 2 ? w->o->ids : w->o->lanes)
-			rc = h5w_i64(w, g, h5w_extra_names[i], ev[3 + i], (size_t)total);
+	/* the aggregate layout's event columns are empty: the times only */
+	for (k = 0; k < H5W_NCOL && !rc; k++)
+		if (h5w_has_col(w->o, k) && (k < 3 || !w->o->aggregate))
+			rc = h5w_i64(w, g, h5w_colname(w->o->schema, k), ev[k], (size_t)total);
 out:
 	if (g >= 0)
 		H5Gclose(g);
-	for (i = 0; i < 7; i++)
-		free(ev[i]);
+	for (k = 0; k < H5W_NCOL; k++)
+		free(ev[k]);
 	h5w_index_release(&ix);
 	return rc;
 }
@@ -770,7 +782,7 @@ static int h5w_hier_row(const struct h5w *w, const struct h5write_row *r)
 	hid_t rg = H5I_INVALID_HID, regs = H5I_INVALID_HID, g = H5I_INVALID_HID;
 	int64_t *tmp = NULL;
 	size_t i;
-	int rc = 0;
+	int k, rc = 0;
 
 	if (!r->region || !*r->region || strchr(r->region, '/') || strcmp(r->region, ".") == 0)
 		return h5w_fail(w->path, ERR_USAGE, "region name '%s' cannot be a group name",
@@ -800,35 +812,24 @@ static int h5w_hier_row(const struct h5w *w, const struct h5write_row *r)
 		rc = h5w_i64(w, g, "end_times", r->ends, r->calls);
 	if (rc)
 		goto out;
-	if (w->o->gpu) {
-		tmp = malloc(r->calls * sizeof(*tmp));
+	for (k = 2; k < H5W_NCOL && !rc; k++) {
+		const int64_t *src = h5w_rowcol(r, k);
+
+		if (!h5w_has_col(w->o, k))
+			continue;
 		if (!tmp) {
-			rc = err_nomem();
-			goto out;
+			tmp = malloc(r->calls * sizeof(*tmp));
+			if (!tmp) {
+				rc = err_nomem();
+				goto out;
+			}
 		}
 		for (i = 0; i < r->calls; i++)
-			tmp[i] = r->gpu ? r->gpu[i] : -1;
-		rc = h5w_i64(w, g, "gpu_durations", tmp, r->calls);
-		if (rc)
-			goto out;
+			tmp[i] = src ? src[i] : -1;
+		rc = h5w_i64(w, g, h5w_colname(1, k), tmp, r->calls);
 	}
-	if (w->o->ids) {
-		int64_t *extra[4];
-
-		free(tmp);
-		tmp = malloc(r->calls * 4 * sizeof(*tmp));
-		if (!tmp) {
-			rc = err_nomem();
-			goto out;
-		}
-		for (i = 0; i < 4; i++)
-			extra[i] = tmp + i * r->calls;
-		h5w_encode_extra(r, extra);
-		for (i = 0; i < 2 && !rc; i++)
-			rc = h5w_i64(w, g, h5w_extra_names[i], extra[i], r->calls);
-		if (rc)
-			goto out;
-	}
+	if (rc)
+		goto out;
 	if (r->source_file && *r->source_file)
 		rc = h5w_attr_str(w->path, g, "source_file", &r->source_file, SIZE_MAX,
 				  w->o->fixed_strings);
@@ -891,7 +892,7 @@ static int h5w_stream_flush(struct h5write_stream *s)
 	if (!s->blen)
 		return 0;
 	mem = H5Screate_simple(1, &count, NULL);
-	for (k = 0; k < 3 && !rc; k++) {
+	for (k = 0; k < H5W_NCOL && !rc; k++) {
 		if (s->d[k] < 0)
 			continue;
 		if (mem < 0 || H5Dset_extent(s->d[k], &size) < 0 ||
@@ -915,7 +916,6 @@ int h5write_stream_open(struct h5write_stream **out, const char *path,
 			const struct h5write_opts *opts)
 {
 	struct h5write_stream *s;
-	const char *na, *nb;
 	hid_t g = H5I_INVALID_HID;
 	size_t i, id;
 	int k, rc;
@@ -933,7 +933,7 @@ int h5write_stream_open(struct h5write_stream **out, const char *path,
 	s->o = *opts;
 	s->w.o = &s->o;
 	s->w.file = H5I_INVALID_HID;
-	for (k = 0; k < 3; k++)
+	for (k = 0; k < H5W_NCOL; k++)
 		s->d[k] = H5I_INVALID_HID;
 	h5w_index_init(&s->ix);
 	s->path = util_strdup(path);
@@ -952,7 +952,9 @@ int h5write_stream_open(struct h5write_stream **out, const char *path,
 			goto out;
 		}
 	}
-	for (k = 0; k < 3; k++) {
+	for (k = 0; k < H5W_NCOL; k++) {
+		if (!h5w_has_col(opts, k))
+			continue;
 		s->buf[k] = malloc(H5W_STREAM_BUF * sizeof(int64_t));
 		if (!s->buf[k]) {
 			rc = err_nomem();
@@ -972,14 +974,10 @@ int h5write_stream_open(struct h5write_stream **out, const char *path,
 		rc = ERR_IO;
 		goto out;
 	}
-	h5w_event_names(opts->schema, &na, &nb);
-	rc = h5w_dataset(&s->w, g, na, H5T_STD_I64LE, H5T_NATIVE_INT64, NULL, 0, 1, &s->d[0]);
-	if (!rc)
-		rc = h5w_dataset(&s->w, g, nb, H5T_STD_I64LE, H5T_NATIVE_INT64, NULL, 0, 1,
-				 &s->d[1]);
-	if (!rc && opts->gpu)
-		rc = h5w_dataset(&s->w, g, "gpu_durations", H5T_STD_I64LE, H5T_NATIVE_INT64, NULL,
-				 0, 1, &s->d[2]);
+	for (k = 0; k < H5W_NCOL && !rc; k++)
+		if (h5w_has_col(opts, k))
+			rc = h5w_dataset(&s->w, g, h5w_colname(opts->schema, k), H5T_STD_I64LE,
+					 H5T_NATIVE_INT64, NULL, 0, 1, &s->d[k]);
 	if (rc)
 		goto out;
 	*out = s;
@@ -1080,8 +1078,11 @@ int h5write_stream_row(struct h5write_stream *s, const struct h5write_row *row)
 		part.starts = row->starts + done;
 		part.ends = row->ends + done;
 		part.gpu = row->gpu ? row->gpu + done : NULL;
-		h5w_encode(s->o.schema, &part, s->buf[0] + s->blen, s->buf[1] + s->blen,
-			   s->buf[2] + s->blen);
+		part.call_ids = row->call_ids ? row->call_ids + done : NULL;
+		part.parent_ids = row->parent_ids ? row->parent_ids + done : NULL;
+		part.thread_ids = row->thread_ids ? row->thread_ids + done : NULL;
+		part.task_ids = row->task_ids ? row->task_ids + done : NULL;
+		h5w_encode(s->o.schema, &part, s->buf, s->blen);
 		if (done && s->o.schema == 3)
 			s->buf[0][s->blen] = row->starts[done] - row->starts[done - 1];
 		s->blen += take;
@@ -1103,7 +1104,7 @@ int h5write_stream_close(struct h5write_stream *s)
 		if (!rc)
 			rc = h5w_index_write(&s->w, &s->ix);
 	}
-	for (k = 0; k < 3; k++) {
+	for (k = 0; k < H5W_NCOL; k++) {
 		if (s->d[k] >= 0)
 			H5Dclose(s->d[k]);
 		free(s->buf[k]);

@@ -6,8 +6,11 @@
  * described in memory as a list of (rank, region) rows with per-call start
  * and end times; h5write_file() lays it out as schema 1 (hierarchical),
  * schema 2 (start_times/end_times), schema 3 (start_deltas/durations) or the
- * aggregate layout, with optional GPU column, chunking/gzip+shuffle,
- * fixed-length strings and summary_statistics.
+ * aggregate layout, with optional GPU column, nesting columns (call and
+ * parent ids, thread and task lanes: docs/format.md section 10; each
+ * call's start, end, ids and lanes are the caller's, so any tree,
+ * overlap or lane can be written), chunking/gzip+shuffle, fixed-length
+ * strings and summary_statistics.
  *
  * Rows are written in the order given; for columnar layouts the events of
  * row i follow those of row i-1 (offsets are assigned by the writer).  Tests
@@ -37,9 +40,9 @@ struct h5write_row {
 	const char *source_text; /* NULL or "" = unknown */
 	int has_exclusive;	 /* exclusive_totals / aggregate_exclusives of the row */
 	int64_t exclusive;	 /* (-1, "not computed", when !has_exclusive) */
-	/* calls values each, written when opts.ids (call_ids, parent_ids)
-	 * or opts.lanes (thread_ids, task_ids) asks; NULL: -1 for every call */
-	const int64_t *call_ids, *parent_ids, *thread_ids, *task_ids;
+	/* calls values each, or NULL (written as -1); see opts.ids, .lanes */
+	const int64_t *call_ids, *parent_ids;
+	const int64_t *thread_ids, *task_ids;
 };
 
 enum h5write_meta_kind {
@@ -78,14 +81,15 @@ struct h5write_opts {
 	int gzip;	   /* chunked + shuffle + deflate */
 	int fixed_strings; /* fixed-length UTF-8 strings (MPI writer) */
 	int gpu;	   /* write gpu_durations (-1 where a row has none) */
+	int ids;	   /* write call_ids and parent_ids (-1 where none; schema 1:
+			      in each region group) */
+	int lanes;	   /* write thread_ids and task_ids (-1 where none) */
 	int summary;	   /* columnar: write summary_statistics */
 	int64_t mpi_size;  /* > 0: write /metadata mpi_size */
 	size_t chunk;	   /* chunk length of chunked datasets (0: 65536) */
 	/* optional, 0 when not set: */
 	unsigned filters; /* H5WRITE_*: chunked with these filters (gzip:
 			     shuffle + deflate) */
-	int ids;	  /* write call_ids and parent_ids (schema 1: per region) */
-	int lanes;	  /* columnar: write thread_ids and task_ids */
 	int gzip_level;	  /* deflate level 1-9 (0: 4) */
 };
 

@@ -12,7 +12,8 @@
  * benchmark profiles.
  *
  * --random SEED[/VARIANT] writes instead the random valid profile of
- * profgen.h (any layout, ranks, names, nesting, metadata), with
+ * profgen.h (any layout, ranks, names, nesting, metadata; its JSON twin
+ * to OUT.json or OUT.json.gz), with
  * --reference FILE the numbers `scopedb show` must print for it and
  * --describe its one-line description (docs/testing.md).
  */
@@ -28,6 +29,7 @@
 #include "scopedb/util.h"
 #include "util/json.h"
 #include "h5write.h"
+#include "jsonwrite.h"
 #include "profgen.h"
 #include "toolutil.h"
 
@@ -37,6 +39,7 @@ const char *const toolutil_name = "mkprofile";
 
 struct mkopts {
 	int schema, aggregate, gzip, gpu;
+	int summary_only; /* --summary-only (JSON output) */
 	uint64_t ranks, calls, seed;
 	uint64_t chunk; /* --chunk, 0 = the writer's default */
 	double scale;
@@ -52,11 +55,13 @@ struct mkopts {
 
 static void mk_usage(FILE *f)
 {
-	fputs("usage: mkprofile [options] OUT.h5\n"
-	      "Write a deterministic example scope-profiler profile.\n"
+	fputs("usage: mkprofile [options] OUT.h5|OUT.json|OUT.json.gz\n"
+	      "Write a deterministic example scope-profiler profile: HDF5, or its JSON\n"
+	      "twin when OUT ends in .json (.json.gz: gzip-compressed).\n"
 	      "  --schema 1|2|3    file layout version (default 3)\n"
 	      "  --aggregate       aggregate-only layout (schema 2 or 3)\n"
-	      "  --gzip            chunked datasets with shuffle + gzip\n"
+	      "  --gzip            chunked datasets with shuffle + gzip (JSON: gzip)\n"
+	      "  --summary-only    JSON: rows as upstream exports a summary-only read\n"
 	      "  --chunk N         chunk length of chunked datasets (default 65536)\n"
 	      "  --gpu             GPU durations for every other region (-1 elsewhere)\n"
 	      "  --ranks N         number of MPI ranks (default 4; 0: no (rank, region)\n"
@@ -74,8 +79,9 @@ static void mk_usage(FILE *f)
 	      "  --flip S          damage the written file: 1 + S %% 5 seeded byte flips,\n"
 	      "                    every other one in the first 4 KiB (tests)\n"
 	      "  --random SEED[/V] write the random valid profile of SEED (its variant V:\n"
-	      "                    the same structure, other durations) instead; the\n"
-	      "                    options above are then refused (docs/testing.md)\n"
+	      "                    the same structure, other durations) instead, or its\n"
+	      "                    JSON twin; the options above are then refused\n"
+	      "                    (docs/testing.md)\n"
 	      "  --reference FILE  with --random: the numbers 'scopedb show' must print,\n"
 	      "                    as JSON (all ranks, and the ranks of --describe)\n"
 	      "  --describe        with --random: print the profile's description\n"
@@ -107,6 +113,8 @@ static void mk_parse(struct mkopts *o, int argc, char **argv)
 			o->aggregate = 1;
 		} else if (strcmp(a, "--gzip") == 0) {
 			o->gzip = 1;
+		} else if (strcmp(a, "--summary-only") == 0) {
+			o->summary_only = 1;
 		} else if (strcmp(a, "--gpu") == 0) {
 			o->gpu = 1;
 		} else if (strcmp(a, "--describe") == 0) {
@@ -310,10 +318,10 @@ static void mk_put(const char *path, const struct buf *b)
 		toolutil_die("cannot write '%s': %s", path, strerror(errno));
 }
 
-/* --random SEED[/VARIANT]: the profile of profgen.h, and what was asked
- * about it; argc/argv: no option of the deterministic example may come
- * with it. */
-static int mk_random(const struct mkopts *o, int argc, char **argv)
+/* --random SEED[/VARIANT]: the profile of profgen.h (its JSON twin with
+ * jo), and what was asked about it; argc/argv: no option of the
+ * deterministic example may come with it. */
+static int mk_random(const struct mkopts *o, int argc, char **argv, const struct jsonwrite_opts *jo)
 {
 	struct profgen *g = NULL;
 	struct buf b = BUF_INIT;
@@ -339,7 +347,7 @@ static int mk_random(const struct mkopts *o, int argc, char **argv)
 	}
 	rc = profgen_new(&g, toolutil_u64("--random", seed, 0, UINT64_MAX), (unsigned)variant);
 	if (!rc)
-		rc = profgen_write_h5(g, o->out);
+		rc = jo ? profgen_write_json(g, o->out, jo->gzip) : profgen_write_h5(g, o->out);
 	if (!rc && o->reference) {
 		rc = buf_puts(&b, "{\"describe\": ");
 		rc = rc || json_buf_string(&b, g->describe);
@@ -369,17 +377,30 @@ int main(int argc, char **argv)
 	struct h5write_meta meta[5];
 	struct h5write_row *rows = NULL;
 	struct h5write_stream *s = NULL;
+	struct jsonwrite_stream *js = NULL;
+	struct jsonwrite_opts jo;
 	static const char *tags[] = {"example"};
 	char **names, *copy;
 	size_t nreg, ri, nrows, k = 0;
 	int64_t *ev = NULL;
 	uint64_t rank;
-	int rc = 0, stream;
+	int rc = 0, stream, json;
+	size_t outlen;
 
 	memset(&o, 0, sizeof(o));
 	mk_parse(&o, argc, argv);
+	outlen = strlen(o.out);
+	json = (outlen > 5 && !strcmp(o.out + outlen - 5, ".json")) ||
+	       (outlen > 8 && !strcmp(o.out + outlen - 8, ".json.gz"));
+	memset(&jo, 0, sizeof(jo));
+	jo.gzip = o.gzip || (json && !strcmp(o.out + outlen - 3, ".gz"));
 	if (o.random)
-		return mk_random(&o, argc, argv);
+		return mk_random(&o, argc, argv, json ? &jo : NULL);
+	jo.summary_only = o.summary_only;
+	if (o.summary_only && (!json || o.schema < 2 || o.aggregate))
+		toolutil_die("--summary-only needs a .json output of a columnar schema 2 or 3");
+	if (json && o.flip >= 0)
+		toolutil_die("--flip damages HDF5 files only");
 	names = mk_regions(o.regions, &nreg, &copy);
 	memset(&wo, 0, sizeof(wo));
 	wo.schema = o.schema;
@@ -404,7 +425,7 @@ int main(int argc, char **argv)
 	if (o.ranks * nreg > SIZE_MAX / sizeof(*rows) / 4)
 		toolutil_die("too many rows");
 	nrows = (size_t)(o.ranks * nreg);
-	stream = o.schema >= 2 && !o.aggregate;
+	stream = json || (o.schema >= 2 && !o.aggregate);
 	if (!stream && o.calls && nrows > SIZE_MAX / 3 / sizeof(int64_t) / o.calls)
 		toolutil_die("profile too large for --schema %d%s; use --schema 3", o.schema,
 			     o.aggregate ? " --aggregate" : "");
@@ -413,7 +434,10 @@ int main(int argc, char **argv)
 	rows = calloc(stream || !nrows ? 1 : nrows, sizeof(*rows));
 	if (!ev || !rows)
 		toolutil_die("out of memory");
-	if (stream) {
+	if (json) {
+		/* every rank has rows (or rank groups): num_ranks = --ranks */
+		rc = jsonwrite_stream_open(&js, o.out, &wo, &jo, nreg ? o.ranks : 0, meta, 5);
+	} else if (stream) {
 		rc = h5write_stream_open(&s, o.out, (const char *const *)names, nreg, &wo);
 		if (!rc)
 			rc = h5write_stream_meta(s, meta, 5);
@@ -437,12 +461,19 @@ int main(int argc, char **argv)
 			r->tags = tags;
 			r->ntags = 1;
 			mk_row(&o, rank, ri, names[ri], base, base + o.calls, gpu);
-			if (stream)
+			if (json)
+				rc = jsonwrite_stream_row(js, r);
+			else if (stream)
 				rc = h5write_stream_row(s, r);
 			k++;
 		}
 	}
-	if (stream) {
+	if (json) {
+		int crc = jsonwrite_stream_close(js);
+
+		if (!rc)
+			rc = crc;
+	} else if (stream) {
 		int crc = h5write_stream_close(s);
 
 		if (!rc)

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "h5write.h"
+#include "jsonwrite.h"
 #include "profgen.h"
 #include "scopedb/err.h"
 #include "util/json.h"
@@ -893,14 +894,15 @@ void profgen_free(struct profgen *g)
 
 /* ---- the HDF5 writer ---------------------------------------------------------- */
 
-int profgen_write_h5(const struct profgen *g, const char *path)
+/* The model g as the fixture writers' description: rows (schema 1's empty
+ * rank groups as rows of no calls), metadata and options, pointing into g;
+ * free prof->rows and prof->meta. */
+static int pg_describe(const struct profgen *g, struct h5write_profile *prof,
+		       struct h5write_opts *o)
 {
 	struct h5write_row *rows;
 	struct h5write_meta *meta;
-	struct h5write_opts o;
-	struct h5write_profile prof;
 	size_t i, n = g->nrows, nempty = g->nempty;
-	int rc;
 
 	rows = calloc(n + nempty + 1, sizeof(*rows));
 	meta = calloc(g->nmeta + 1, sizeof(*meta));
@@ -963,27 +965,51 @@ int profgen_write_h5(const struct profgen *g, const char *path)
 		w->floats = m->floats;
 		w->n = m->n;
 	}
-	memset(&o, 0, sizeof(o));
-	o.schema = g->schema;
-	o.aggregate = g->aggregate;
-	o.chunked = g->chunked;
-	o.filters = g->filters;
-	o.gzip_level = g->gzip_level;
-	o.chunk = g->chunk;
-	o.fixed_strings = g->fixed_strings;
-	o.gpu = g->gpu;
-	o.summary = g->summary;
-	o.ids = g->ids;
-	o.lanes = g->lanes;
-	o.mpi_size = 0; /* in the metadata, with its own type */
-	prof.rows = rows;
-	prof.nrows = n + nempty;
-	prof.meta = meta;
-	prof.nmeta = g->nmeta;
-	rc = h5write_file(path, &prof, &o);
-	free(rows);
-	free(meta);
+	memset(o, 0, sizeof(*o));
+	o->schema = g->schema;
+	o->aggregate = g->aggregate;
+	o->chunked = g->chunked;
+	o->filters = g->filters;
+	o->gzip_level = g->gzip_level;
+	o->chunk = g->chunk;
+	o->fixed_strings = g->fixed_strings;
+	o->gpu = g->gpu;
+	o->summary = g->summary;
+	o->ids = g->ids;
+	o->lanes = g->lanes;
+	o->mpi_size = 0; /* in the metadata, with its own type */
+	prof->rows = rows;
+	prof->nrows = n + nempty;
+	prof->meta = meta;
+	prof->nmeta = g->nmeta;
+	return 0;
+}
+
+/* Write g at path: HDF5, or (jo) its JSON twin. */
+static int pg_write(const struct profgen *g, const char *path, const struct jsonwrite_opts *jo)
+{
+	struct h5write_profile prof;
+	struct h5write_opts o;
+	int rc = pg_describe(g, &prof, &o);
+
+	if (rc)
+		return rc;
+	rc = jo ? jsonwrite_file(path, &prof, &o, jo) : h5write_file(path, &prof, &o);
+	free((void *)prof.rows);
+	free((void *)prof.meta);
 	return rc;
+}
+
+int profgen_write_h5(const struct profgen *g, const char *path)
+{
+	return pg_write(g, path, NULL);
+}
+
+int profgen_write_json(const struct profgen *g, const char *path, int gzip)
+{
+	struct jsonwrite_opts jo = {gzip, 0};
+
+	return pg_write(g, path, &jo);
 }
 
 /* ---- the reference numbers ------------------------------------------------------ */

@@ -18,9 +18,10 @@
  * ranks) or tall (many regions), so hundreds of seeds run in a minute.
  * The same seed always gives the same model, on every machine.
  *
- * Writers lay a model out as a file: profgen_write_h5() through h5write.c;
- * a JSON writer (upstream's second format) would be a sibling reading the
- * same model.  profgen_reference() computes, from the model's own
+ * Writers lay a model out as a file: profgen_write_h5() through h5write.c,
+ * profgen_write_json() its JSON twin (upstream's second format) through
+ * jsonwrite.c, from the same description: scopedb reads the same numbers
+ * from both.  profgen_reference() computes, from the model's own
  * durations and independently of scopedb, the numbers `scopedb show`
  * must print (docs/format.md section 8; numpy's linear percentiles).
  *
@@ -124,6 +125,8 @@ void profgen_free(struct profgen *g);
 
 /* Write g as an HDF5 profile at path (truncating it). */
 int profgen_write_h5(const struct profgen *g, const char *path);
+/* Write g's JSON twin at path (truncating it), gzip-compressed when gzip. */
+int profgen_write_json(const struct profgen *g, const char *path, int gzip);
 
 /*
  * Append to out the numbers `scopedb show --format json` prints for the

@@ -26,6 +26,11 @@
  * numeric order and each rank's regions in byte-wise name order (the order
  * in which h5prof_read() delivers the rows).
  *
+ * Nesting: each row also carries its calls' ids and lanes where the file
+ * has them (struct nest_cols, nesting.h) and says whether it is the last
+ * row of its rank in the read (rank_last), so that a consumer can build a
+ * rank's call tree as soon as its rows are in.
+ *
  * Ownership: struct h5prof and everything reachable from h5prof_info() is
  * owned by the handle and freed by h5prof_free() (which accepts NULL).  The
  * arrays inside a struct h5prof_row are borrowed and valid only during the
@@ -38,6 +43,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/stat.h>
+
+#include "scopedb/nesting.h"
 
 enum h5prof_layout {
 	H5PROF_HIERARCHICAL, /* schema 1 */
@@ -80,6 +87,11 @@ struct h5prof_row {
 	const int64_t *durations; /* end - start, ns, all >= 0 */
 	const int64_t *gpu;	  /* device time per call, < 0 = none;
 				     NULL when the file has no GPU column */
+	/* per-call ids and lanes (docs/format.md section 10), like starts;
+	 * each NULL when the file has no such column (call_ids and
+	 * parent_ids are given together or not at all) */
+	struct nest_cols nest;
+	int rank_last; /* no later row of this rank follows in this read */
 	/* aggregate layout only (0 otherwise) */
 	int64_t agg_total;
 	int64_t agg_min;

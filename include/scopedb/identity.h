@@ -4,11 +4,12 @@
  * identity_resolve() decides them once per ingest: the command line first
  * (--commit, --branch), then the CI's variables (GitHub Actions, GitLab CI,
  * Buildkite, Jenkins), then, with no CI variable set at all, the git work
- * tree the command runs in.  git is run without a shell (posix_spawn of the
- * first git in an absolute PATH entry; empty and relative entries are
- * skipped), in its own process group, its stderr discarded and its wait
- * bounded (the group is killed on timeout); a missing git, a directory that
- * is no repository or a detached HEAD only leave the value unset.
+ * tree the command runs in.  git runs through git_run() (src/util/git.c),
+ * which lets no command named by the repository's configuration run (no
+ * hook, fsmonitor, pager, lazy fetch or transport), without a shell, its
+ * stderr discarded and its time and output bounded; a missing git, a
+ * directory that is no repository or a detached HEAD only leave the value
+ * unset.
  *
  * A --commit that is a full 40/64-digit hex sha is kept, lowercased.  Any
  * other value is resolved with "git rev-parse --verify REF^{commit}" (so
@@ -55,13 +56,5 @@ const char *identity_branch_clean(const char *name);
 
 /* 1 when s is min..max hex digits. */
 int identity_is_hex(const char *s, size_t min, size_t max);
-
-/*
- * Run git with args (argv[1..], NULL-terminated) in the current directory,
- * without a shell; *out = the first line of its stdout (malloc'ed) when it
- * exits 0 with some output.  1 when it could not run, failed or timed out
- * (*out NULL, no error set), 0 on success, ERR_NOMEM.
- */
-int identity_git(char **out, const char *const *args);
 
 #endif

@@ -1,8 +1,10 @@
 /*
- * ingest.h - importing one scope-profiler file into the store.
+ * ingest.h - importing one scope-profiler file (HDF5 or JSON) into the
+ * store.
  *
  * ingest_file() reads the file in a child process under the limits of
- * struct ingest_limits (validating it with h5prof_open, hashing its content
+ * struct ingest_limits (validating it with the reader its content calls
+ * for, profile.h; hashing its content
  * and preparing every row), then inside one short store transaction inserts
  * the run, its tags and metadata and one timings row (summary +
  * sorted-durations blob) per (rank, region).  A crash, timeout or memory
@@ -44,7 +46,7 @@ struct ingest_opts {
 	const char *const *tags; /* --tag values */
 	size_t ntags;
 	const char *label;	 /* NULL: the file's metadata label */
-	const char *commit;	 /* NULL: unset */
+	const char *commit;	 /* NULL: unset; hex digits are stored lower case */
 	const char *branch;	 /* NULL: unset */
 	const char *const *meta; /* "KEY=VALUE" strings (validated by ingest_meta_check) */
 	size_t nmeta;

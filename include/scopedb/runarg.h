@@ -9,7 +9,8 @@
  *   1. a valid selector is a selector ("./latest" names the file latest),
  *      except a bare commit hash ("1a2b3c4") that names an existing file;
  *   2. an existing regular file is a file;
- *   3. an argument that looks like a path (a '/', ".h5", ".hdf5") is
+ *   3. an argument that looks like a path (a '/', ".h5", ".hdf5", ".json",
+ *      ".json.gz") is
  *      "cannot read 'x': no such file";
  *   4. anything else is the selector's error, listing the grammar.
  *

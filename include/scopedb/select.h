@@ -6,9 +6,10 @@
  *     42               run id
  *     latest           the newest run
  *     tag:NAME         newest run carrying tag NAME
- *     commit:PREFIX    newest run whose commit starts with PREFIX
- *     1a2b3c4          the same: a bare hash (4+ lowercase hex digits, at
- *                      least one a letter; all digits is a run id)
+ *     commit:PREFIX    newest run whose commit starts with PREFIX, in any
+ *                      case (ASCII: git takes BB02 for bb02)
+ *     1a2b3c4          the same: a bare hash (4+ hex digits in any case,
+ *                      at least one a letter; all digits is a run id)
  *     branch:NAME      newest run of a branch
  *     label:NAME       newest run with that label
  *     pin:NAME         the run pinned as NAME

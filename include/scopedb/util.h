@@ -125,4 +125,9 @@ void util_format_iso(char *out, size_t outlen, int64_t epoch);
 /* Current UTC time as "YYYY-MM-DDTHH:MM:SSZ" into out (at least 21 bytes). */
 void util_now_iso(char *out, size_t outlen);
 
+/* s escaped for a one-line message (a file or region name from data):
+ * control characters, DEL and ' as \xNN, cut after ~190 bytes with "...".
+ * One of four rotating static buffers (not thread-safe). */
+const char *util_quote_msg(const char *s);
+
 #endif

@@ -11,6 +11,7 @@
 
 #include "scopedb/err.h"
 #include "scopedb/ingest.h"
+#include "scopedb/profile.h"
 #include "scopedb/runarg.h"
 #include "scopedb/select.h"
 #include "scopedb/store.h"
@@ -53,7 +54,7 @@ int runarg_looks_like_path(const char *arg)
 	size_t n = strlen(arg);
 
 	return strchr(arg, '/') || (n > 3 && !strcmp(arg + n - 3, ".h5")) ||
-	       (n > 5 && !strcmp(arg + n - 5, ".hdf5"));
+	       (n > 5 && !strcmp(arg + n - 5, ".hdf5")) || profile_name_is_json(arg);
 }
 
 /* The shared store, opened read-only and its snapshot begun on first use. */

@@ -340,10 +340,36 @@ void cli_bytes(char *s, size_t len, int64_t bytes)
 		snprintf(s, len, "%.1f MiB", (double)bytes / (1024.0 * 1024.0));
 }
 
+/* The cause of the first failed write to stdout (0: none yet). */
+static int cli_stdout_errno;
+
+/* 0 when stdout is written and flushed, else its error's errno (EIO when
+ * the stream only says it failed). */
+static int cli_stdout_failed(void)
+{
+	if (fflush(stdout) != 0 && !cli_stdout_errno)
+		cli_stdout_errno = errno ? errno : EIO;
+	if (ferror(stdout) && !cli_stdout_errno)
+		cli_stdout_errno = EIO;
+	return cli_stdout_errno;
+}
+
+int cli_write_stdout(const void *data, size_t len)
+{
+	errno = 0;
+	if (len && fwrite(data, 1, len, stdout) != len && !cli_stdout_errno)
+		cli_stdout_errno = errno ? errno : EIO;
+	if (cli_stdout_failed())
+		return err_set(ERR_IO, "cannot write to standard output: %s",
+			       util_strerror_lc(cli_stdout_errno));
+	return 0;
+}
+
 int cli_finish(int code)
 {
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		fprintf(stderr, "scopedb: cannot write to standard output: %s\n", strerror(errno));
+	if (cli_stdout_failed()) {
+		fprintf(stderr, "scopedb: cannot write to standard output: %s\n",
+			util_strerror_lc(cli_stdout_errno));
 		return CLI_EXIT_ERROR;
 	}
 	return code;

@@ -103,8 +103,15 @@ const char *cli_msgq(struct buf *b, const char *s);
 const char *cli_outq(struct buf *b, const char *s);
 
 /* Flush stdout and report a write error (full disk, closed pipe) as an
- * error exit; returns the exit code to use given the command's own. */
+ * error exit ("cannot write to standard output: no space left on device",
+ * the cause of the first failed write); returns the exit code to use
+ * given the command's own. */
 int cli_finish(int code);
+
+/* Write len bytes of data to stdout and flush it: 0, or ERR_IO with the
+ * message "cannot write to standard output: CAUSE" (the cause kept for
+ * cli_finish()). */
+int cli_write_stdout(const void *data, size_t len);
 
 /*
  * Option callbacks (opt.h) behind the shared options below; each parses

@@ -8,9 +8,16 @@
  * branches and labels: after --tag, --branch and --label, in selectors
  * (pin:NAME, tag:NAME, branch:NAME, label:NAME) and as the arguments of
  * unpin and untag.  The scripts get those names from
- * "scopedb completion names KIND [--db PATH]" (one per line; the store of
- * the command line being completed, opened read-only: completing never
- * creates or upgrades a store).  Other values fall back to file names.
+ * "scopedb completion names -z KIND [--db PATH]" (each ended by a NUL byte,
+ * one per line without -z; the store of the command line being completed,
+ * opened read-only: completing never creates or upgrades a store).  Other
+ * values fall back to file names.
+ *
+ * A stored name is data from anyone (a pull request's branch, a profile's
+ * label): the scripts compare it as a plain string and insert it quoted
+ * (bash: printf %q; zsh: compadd), never passing it through compgen -W or
+ * any other expansion (issue 29; tests/e2e_completion.sh completes names
+ * such as $(touch PWNED) in both shells).
  *
  * Load one with:  source <(scopedb completion bash)
  * cmake --install puts both where bash-completion and zsh find them.
@@ -29,10 +36,11 @@
 const struct opt_cmd cmd_completion_usage = {
     .name = "completion",
     .args = "bash|zsh\n"
-	    "names pin|tag|branch|label|command",
+	    "names [-z] pin|tag|branch|label|command",
     .after = "Prints a bash or zsh completion script for scopedb; load it with\n"
 	     "    source <(scopedb completion bash)\n"
-	     "'names' prints the stored names of a kind, one per line (for the scripts).",
+	     "'names' prints the stored names of a kind, one per line, or each ended by\n"
+	     "a NUL byte with -z (for the scripts).",
     .summary = "print a shell completion script",
     OPT_ARGS(1, 2, "completion needs a shell: bash or zsh"),
 };
@@ -84,7 +92,8 @@ static const char completion_bash_head[] =
     "# Load it with: source <(scopedb completion bash)\n"
     "\n"
     "# The stored names of kind $1 (pin, tag, branch, label) in the store of\n"
-    "# the command line (--db, else $SCOPEDB_DB, else ./scopedb.sqlite).\n"
+    "# the command line (--db, else $SCOPEDB_DB, else ./scopedb.sqlite), each\n"
+    "# ended by a NUL byte.\n"
     "_scopedb_names() {\n"
     "\tlocal i db=()\n"
     "\tfor ((i = 2; i < COMP_CWORD; i++)); do\n"
@@ -93,13 +102,36 @@ static const char completion_bash_head[] =
     "\t\t\t[[ ${db[1]} == = ]] && db=(--db \"${COMP_WORDS[i + 2]}\")\n"
     "\t\tfi\n"
     "\tdone\n"
-    "\t\"${COMP_WORDS[0]}\" completion names \"$1\" \"${db[@]}\" 2>/dev/null\n"
+    "\t\"${COMP_WORDS[0]}\" completion names -z \"$1\" \"${db[@]}\" 2>/dev/null\n"
     "}\n"
     "\n"
-    "# COMPREPLY: the names of kind $1 starting with $cur, each prefixed by $2.\n"
+    "# The NUL-ended names on stdin into the array named $1, and 0 when $2\n"
+    "# starts with $cur: byte for byte, in the C locale (a name need not be\n"
+    "# valid UTF-8); a plain comparison, no pattern.\n"
+    "_scopedb_read() {\n"
+    "\tlocal LC_ALL=C\n"
+    "\tmapfile -d '' -t \"$1\"\n"
+    "}\n"
+    "_scopedb_prefix() {\n"
+    "\tlocal LC_ALL=C\n"
+    "\t[[ ${1:0:${#cur}} == \"$cur\" ]]\n"
+    "}\n"
+    "\n"
+    "# COMPREPLY: the names of kind $1 that start with $cur (as stored, or as\n"
+    "# typed quoted), each prefixed by $2 and quoted for the command line\n"
+    "# (printf %q).  A stored name is data: compared as a plain string, never\n"
+    "# expanded (no compgen -W, no eval), inserted as one quoted word.\n"
     "_scopedb_reply() {\n"
-    "\tlocal IFS=$'\\n'\n"
-    "\tCOMPREPLY=($(compgen -P \"${2-}\" -W \"$(_scopedb_names \"$1\")\" -- \"$cur\"))\n"
+    "\tlocal name q names=()\n"
+    "\tCOMPREPLY=()\n"
+    "\t_scopedb_read names < <(_scopedb_names \"$1\")\n"
+    "\tfor name in \"${names[@]}\"; do\n"
+    "\t\tprintf -v q '%q' \"$name\"\n"
+    "\t\tif _scopedb_prefix \"$name\" || _scopedb_prefix \"$q\"; then\n"
+    "\t\t\tprintf -v q '%q' \"${2-}$name\"\n"
+    "\t\t\tCOMPREPLY+=(\"$q\")\n"
+    "\t\tfi\n"
+    "\tdone\n"
     "}\n"
     "\n"
     "# A selector pin:NAME, tag:NAME, branch:NAME or label:NAME: bash splits\n"
@@ -287,7 +319,8 @@ static const char completion_zsh_head[] =
     "\t\t(--db=*) db=${words[i]#--db=} ;;\n"
     "\t\tesac\n"
     "\tdone\n"
-    "\tnames=(${(f)\"$($_scopedb_bin completion names $kind ${db:+--db} ${db:+$db} "
+    "\t# NUL-separated: a name may hold a line break; compadd quotes each\n"
+    "\tnames=(${(0)\"$($_scopedb_bin completion names -z $kind ${db:+--db} ${db:+$db} "
     "2>/dev/null)\"})\n"
     "\tcompadd \"$@\" -a names\n"
     "}\n"
@@ -445,9 +478,9 @@ static int completion_zsh(struct buf *out)
 /* ---- names ------------------------------------------------------------------- */
 
 /* The stored names of kind (pin, tag, branch, label; command: the listed
- * commands, no store) into out, one per line, each once, newest run
- * first. */
-static int completion_names(struct buf *out, const char *kind, const char *db)
+ * commands, no store) into out, one per line (each ended by a NUL byte when
+ * nul), each once, newest run first. */
+static int completion_names(struct buf *out, const char *kind, const char *db, int nul)
 {
 	struct store *st = NULL;
 	struct store_run *runs = NULL;
@@ -457,8 +490,13 @@ static int completion_names(struct buf *out, const char *kind, const char *db)
 	int rc;
 
 	strmap_init(&seen);
-	if (!strcmp(kind, "command"))
-		return completion_names_of_commands(out, "\n") ? err_nomem() : 0;
+	if (!strcmp(kind, "command")) {
+		for (i = 0, rc = 0; i < cmd_count; i++)
+			if (!cmd_table[i].hidden)
+				rc |= buf_puts(out, cmd_table[i].usage->name) |
+				      buf_putc(out, nul ? '\0' : '\n');
+		return rc ? err_nomem() : 0;
+	}
 	if (strcmp(kind, "pin") && strcmp(kind, "tag") && strcmp(kind, "branch") &&
 	    strcmp(kind, "label"))
 		return err_set(ERR_USAGE,
@@ -483,7 +521,9 @@ static int completion_names(struct buf *out, const char *kind, const char *db)
 			rc = strmap_intern(&id, &seen, r->label);
 	}
 	for (i = 0; i < strmap_count(&seen) && !rc; i++)
-		rc = buf_printf(out, "%s\n", strmap_get(&seen, i)) ? err_nomem() : 0;
+		rc = buf_puts(out, strmap_get(&seen, i)) || buf_putc(out, nul ? '\0' : '\n')
+			 ? err_nomem()
+			 : 0;
 	strmap_release(&seen);
 	store_pins_free(pins, npins);
 	store_runs_free(runs, n);
@@ -495,7 +535,12 @@ int cmd_completion(int argc, char **argv)
 {
 	const struct opt_cmd *self = &cmd_completion_usage;
 	const char *db = NULL;
-	const struct opt opts[] = {OPT__DB(&db), OPT_END()};
+	int nul = 0;
+	const struct opt opts[] = {
+	    OPT__DB(&db),
+	    OPT_FLAG('z', "null", &nul, "names: end each with a NUL byte, not a line break"),
+	    OPT_END(),
+	};
 	struct buf out = BUF_INIT;
 	int code = CLI_EXIT_ERROR, n, rc;
 
@@ -509,7 +554,7 @@ int cmd_completion(int argc, char **argv)
 					       "tag, branch, label or command");
 			goto out;
 		}
-		rc = completion_names(&out, argv[1], db);
+		rc = completion_names(&out, argv[1], db, nul);
 	} else if (n == 1 && !strcmp(argv[0], "bash")) {
 		rc = completion_bash(&out);
 	} else if (n == 1 && !strcmp(argv[0], "zsh")) {
@@ -522,7 +567,7 @@ int cmd_completion(int argc, char **argv)
 		code = cli_error();
 		goto out;
 	}
-	fputs(out.data ? out.data : "", stdout);
+	fwrite(out.data ? out.data : "", 1, out.len, stdout);
 	code = cli_finish(CLI_EXIT_OK);
 out:
 	buf_release(&out);

@@ -30,7 +30,7 @@
 /* The selector forms, in the help of diff and check. */
 #define COMPARE_SELECTORS                                                                          \
 	"    42  latest  tag:NAME  commit:PREFIX  1a2b3c4  branch:NAME  label:NAME\n"              \
-	"    pin:NAME  path/to/profile.h5  (a selector may end in ~N or ^, as in git)\n"           \
+	"    pin:NAME  run.h5  run.json  run.json.gz  (a selector may end in ~N or ^)\n"           \
 	"--include, --exclude and --ranks take one or more values, up to the next\n"               \
 	"option: put the runs first, or end the values with --."
 
@@ -226,7 +226,7 @@ int cmd_compare(int argc, char **argv, int check)
 					  res.verdict.kind == VERDICT_FAIL	     ? CLI_EXIT_FAIL
 					  : res.verdict.kind == VERDICT_INCONCLUSIVE ? inconclusive
 										     : CLI_EXIT_OK,
-					  outs.v, outs.n);
+					  outs.v, outs.n, co.db_path);
 	}
 out:
 	buf_release(&q);

@@ -303,7 +303,7 @@ static int ingest_files(struct buf *json, struct store **st, const char *db, str
 const struct opt_cmd cmd_ingest_usage = {
     .name = "ingest",
     .args = "FILE...",
-    .summary = "import scope-profiler HDF5 profiles into the store",
+    .summary = "import scope-profiler profiles (HDF5 or JSON) into the store",
     OPT_ARGS(1, OPT_ARGS_ANY, "no file to ingest"),
 };
 

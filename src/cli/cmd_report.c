@@ -38,7 +38,7 @@ int cmd_report(int argc, char **argv)
 {
 	const struct opt_cmd *self = &cmd_report_usage;
 	struct opt_list inc = OPT_LIST_INIT, exc = OPT_LIST_INIT, allow = OPT_LIST_INIT;
-	const char *db = NULL, *path = "-";
+	const char *db = NULL, *path = NULL;
 	struct reportdata_opts ro;
 	struct reportdata rd;
 	struct buf page = BUF_INIT;
@@ -99,7 +99,7 @@ int cmd_report(int argc, char **argv)
 		ro.candidate = argv[1];
 	}
 	if (reportdata_build(&rd, &ro) || render_html_report(&page, &rd, &ro.cmp) ||
-	    cli_write_file(path, &page)) {
+	    cli_write_file(path, &page, ro.cmp.db_path)) {
 		code = cli_error();
 		goto out;
 	}

@@ -15,6 +15,7 @@
 
 #include "cli/output.h"
 #include "render/render.h"
+#include "scopedb/store.h"
 #include "scopedb/err.h"
 
 int cli_render(struct buf *out, const struct doc *d, const char *fmt, int color)
@@ -42,12 +43,10 @@ int cli_print_doc(cli_doc_fn build, const void *ctx, const char *fmt, int color,
 	struct buf out = BUF_INIT;
 	int code;
 
-	if (cli_output(&out, build, ctx, fmt, color)) {
+	if (cli_output(&out, build, ctx, fmt, color) || cli_write_stdout(out.data, out.len))
 		code = cli_error();
-	} else {
-		fwrite(out.data ? out.data : "", 1, out.len, stdout);
+	else
 		code = cli_finish(ok);
-	}
 	buf_release(&out);
 	return code;
 }
@@ -111,7 +110,8 @@ int cli_outputs_check(const char *const *outs, size_t n, const char *allowed)
  * as it is and written directly.
  */
 struct cli_outfile {
-	const char *arg; /* FORMAT=FILE as given */
+	const char *arg;   /* FORMAT=FILE as given */
+	const char *store; /* the command's store (--db), never written over */
 	char *fmt;
 	const char *path;
 	char *target; /* the path renamed over: path or its symlink's target */
@@ -124,6 +124,120 @@ struct cli_outfile {
 static int cli_outfile_error(const struct cli_outfile *o, int e)
 {
 	return err_set(ERR_IO, "cannot write --output '%s': %s", o->arg, util_strerror_lc(e));
+}
+
+/* What an SQLite file at path is, told by its first bytes (the database
+ * header, the write-ahead log's and the rollback journal's magic numbers:
+ * sqlite.org/fileformat2.html), or NULL for any other or unreadable file. */
+static const char *cli_sqlite_kind(const char *path)
+{
+	static const unsigned char wal[3] = {0x37, 0x7f, 0x06};
+	static const unsigned char journal[8] = {0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7};
+	unsigned char h[16];
+	struct stat sb;
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+
+	if (fd < 0)
+		return NULL;
+	n = !fstat(fd, &sb) && S_ISREG(sb.st_mode) ? read(fd, h, sizeof(h)) : -1;
+	close(fd);
+	if (n == 16 && !memcmp(h, "SQLite format 3", 16))
+		return "it is an SQLite database";
+	if (n >= 4 && !memcmp(h, wal, 3) && (h[3] == 0x82 || h[3] == 0x83))
+		return "it is an SQLite write-ahead log";
+	if (n >= 8 && !memcmp(h, journal, 8))
+		return "it is an SQLite rollback journal";
+	return NULL;
+}
+
+/* The absolute path of path with every symlink resolved, also when its last
+ * component does not exist yet (malloc'ed; NULL when its directory cannot be
+ * resolved). */
+static char *cli_canonical(const char *path)
+{
+	char *dir, *real, *out, *slash;
+	const char *base;
+	size_t n;
+
+	real = realpath(path, NULL);
+	if (real || errno != ENOENT)
+		return real;
+	dir = util_strdup(path);
+	if (!dir)
+		return NULL;
+	slash = strrchr(dir, '/');
+	if (slash) {
+		*slash = '\0';
+		base = path + (slash - dir) + 1;
+	} else {
+		base = path;
+	}
+	real = realpath(slash ? (*dir ? dir : "/") : ".", NULL);
+	free(dir);
+	if (!real)
+		return NULL;
+	n = strlen(real) + strlen(base) + 2;
+	out = malloc(n);
+	if (out)
+		snprintf(out, n, "%s/%s", strcmp(real, "/") ? real : "", base);
+	free(real);
+	return out;
+}
+
+/* The files of an SQLite database besides itself. */
+static const char *const cli_sqlite_suffixes[] = {"-wal", "-shm", "-journal"};
+
+/*
+ * Issue 29: an output never replaces a store.  ERR_USAGE naming o's
+ * argument when FILE (after symlinks) is the command's store or one of its
+ * -wal, -shm and -journal files (same inode, or same path for one that is
+ * not there yet), any SQLite database, write-ahead log or rollback
+ * journal, or the -wal, -shm or -journal file of an SQLite database.
+ */
+static int cli_outfile_guard(const struct cli_outfile *o)
+{
+	char *target = cli_canonical(o->path), *store = NULL, *side = NULL;
+	const char *what = NULL;
+	struct stat tb, sb;
+	size_t i, tn;
+	int rc = 0, exists = !stat(o->path, &tb);
+
+	if (!target)
+		return 0; /* the write itself says why it cannot be */
+	tn = strlen(target);
+	if (o->store && store_is_file(o->store))
+		store = cli_canonical(o->store);
+	for (i = 0;
+	     store && !what && i <= sizeof(cli_sqlite_suffixes) / sizeof(*cli_sqlite_suffixes);
+	     i++) {
+		free(side);
+		side = malloc(strlen(store) + 16);
+		if (!side)
+			break;
+		sprintf(side, "%s%s", store, i ? cli_sqlite_suffixes[i - 1] : "");
+		if (!strcmp(side, target) || (exists && !stat(side, &sb) &&
+					      sb.st_dev == tb.st_dev && sb.st_ino == tb.st_ino))
+			what = i ? "it is a file of the store" : "it is the store";
+	}
+	if (!what && exists && S_ISREG(tb.st_mode))
+		what = cli_sqlite_kind(target);
+	for (i = 0; !what && i < sizeof(cli_sqlite_suffixes) / sizeof(*cli_sqlite_suffixes); i++) {
+		size_t k = strlen(cli_sqlite_suffixes[i]);
+
+		if (tn > k && !strcmp(target + tn - k, cli_sqlite_suffixes[i])) {
+			target[tn - k] = '\0';
+			if (cli_sqlite_kind(target))
+				what = "it is a file of an SQLite database";
+			target[tn - k] = cli_sqlite_suffixes[i][0];
+		}
+	}
+	if (what)
+		rc = err_set(ERR_USAGE, "cannot write --output '%s': %s; refused", o->arg, what);
+	free(side);
+	free(store);
+	free(target);
+	return rc;
 }
 
 /* 1 if sb is the file open on descriptor fd. */
@@ -167,11 +281,12 @@ static int cli_outfile_tmp(struct cli_outfile *o, int keep_mode, mode_t mode)
  * errors here. */
 static int cli_outfile_prepare(struct cli_outfile *o);
 
-static int cli_outfile_open(struct cli_outfile *o, const char *arg)
+static int cli_outfile_open(struct cli_outfile *o, const char *arg, const char *store)
 {
 	const char *eq = strchr(arg, '=');
 
 	o->arg = arg;
+	o->store = store;
 	o->path = eq + 1;
 	o->fd = -1;
 	o->fmt = cli_output_format(arg, eq);
@@ -184,11 +299,15 @@ static int cli_outfile_open(struct cli_outfile *o, const char *arg)
 static int cli_outfile_prepare(struct cli_outfile *o)
 {
 	struct stat sb, lb;
+	int rc;
 
 	if (!strcmp(o->path, "-")) {
 		o->to_stdout = 1;
 		return 0;
 	}
+	rc = cli_outfile_guard(o);
+	if (rc)
+		return rc;
 	if (stat(o->path, &sb) < 0) {
 		int e = errno;
 
@@ -273,7 +392,7 @@ static int cli_outfiles_rename(struct cli_outfile *files, size_t n)
 }
 
 int cli_print_doc_outputs(cli_doc_fn build, const void *ctx, const char *fmt, int color, int ok,
-			  const char *const *outs, size_t n)
+			  const char *const *outs, size_t n, const char *store)
 {
 	struct cli_outfile *files = util_calloc(n, sizeof(*files));
 	struct buf out = BUF_INIT;
@@ -291,7 +410,7 @@ int cli_print_doc_outputs(cli_doc_fn build, const void *ctx, const char *fmt, in
 	/* 1. check every FILE, 2. render every document, 3. write the
 	 * temporary files, 4. the FIFOs and devices, 5. rename, 6. stdout */
 	for (i = 0, rc = 0; i < n && !rc; i++)
-		rc = cli_outfile_open(&files[i], outs[i]);
+		rc = cli_outfile_open(&files[i], outs[i], store);
 	if (!rc)
 		rc = build(&d, ctx);
 	if (!rc)
@@ -307,12 +426,10 @@ int cli_print_doc_outputs(cli_doc_fn build, const void *ctx, const char *fmt, in
 	if (!rc)
 		rc = cli_outfiles_rename(files, n);
 out:
-	if (rc) {
+	if (rc || cli_write_stdout(out.data, out.len))
 		code = cli_error();
-	} else {
-		fwrite(out.data ? out.data : "", 1, out.len, stdout);
+	else
 		code = cli_finish(ok);
-	}
 	for (i = 0; files && i < n; i++) {
 		if (files[i].fd >= 0)
 			close(files[i].fd);
@@ -329,22 +446,23 @@ out:
 	return code;
 }
 
-int cli_write_file(const char *path, const struct buf *data)
+int cli_write_file(const char *path, const struct buf *data, const char *store)
 {
 	struct cli_outfile o;
 	int rc;
 
+	if (!path)
+		return cli_write_stdout(data->data, data->len);
 	memset(&o, 0, sizeof(o));
 	o.arg = path;
 	o.path = path;
+	o.store = store;
 	o.fd = -1;
 	rc = cli_outfile_prepare(&o);
 	if (!rc && buf_add(&o.data, data->data ? data->data : "", data->len))
 		rc = err_nomem();
 	if (!rc && o.to_stdout)
-		rc = fwrite(o.data.data ? o.data.data : "", 1, o.data.len, stdout) == o.data.len
-			 ? 0
-			 : cli_outfile_error(&o, EIO);
+		rc = cli_write_stdout(o.data.data, o.data.len);
 	else if (!rc)
 		rc = cli_outfile_write(&o);
 	if (!rc && o.tmp)

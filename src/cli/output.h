@@ -46,16 +46,23 @@ int cli_outputs_check(const char *const *outs, size_t n, const char *allowed);
  * 'json=x/y.json': no such file or directory") stdout is not written
  * and the exit code is CLI_EXIT_ERROR; before the renames, no FILE was
  * written either (a failed rename names the files already renamed).
+ * A FILE that is the store (the command's --db value store, NULL for
+ * none) or one of its -wal/-shm/-journal files, or any SQLite database,
+ * write-ahead log or journal, is refused before anything is done ("cannot
+ * write --output 'json=s.sqlite': it is the store; refused").
  */
 int cli_print_doc_outputs(cli_doc_fn build, const void *ctx, const char *fmt, int color, int ok,
-			  const char *const *outs, size_t n);
+			  const char *const *outs, size_t n, const char *store);
 
 /*
  * Write data to path as --output writes a file (temporary file beside it,
  * then a rename; "-" or the file stdout goes to: stdout; a FIFO or a
- * device written as it is).  Errors name the path ("cannot write --output
- * 'x/r.html': no such file or directory"); nothing is half-written.
+ * device written as it is; never the store or another SQLite file, as
+ * above).  Errors name the path ("cannot write --output 'x/r.html': no
+ * such file or directory"); nothing is half-written.  path NULL: stdout,
+ * whose errors say so ("cannot write to standard output: no space left
+ * on device").
  */
-int cli_write_file(const char *path, const struct buf *data);
+int cli_write_file(const char *path, const struct buf *data, const char *store);
 
 #endif

@@ -59,8 +59,27 @@ typedef H5O_info_t h5util_oinfo;
 #define h5util_is_hdf5(path) H5Fis_hdf5(path)
 #endif
 
-/* Row flag: schema-1 region group has a gpu_durations dataset. */
+/* Row flags: schema-1 region group has a gpu_durations dataset, call_ids
+ * and parent_ids, thread_ids, task_ids; the row is its rank's last in the
+ * read (every layout). */
 #define PROW_GPU 1u
+#define PROW_IDS 2u
+#define PROW_THR 4u
+#define PROW_TASK 8u
+#define PROW_LAST 16u
+
+/* The event columns of the columnar layout (struct h5prof.ev): the times
+ * (starts or deltas, ends or durations), then the optional ones. */
+enum {
+	EV_A,	 /* start_times or start_deltas */
+	EV_E,	 /* end_times or durations */
+	EV_GPU,	 /* gpu_durations */
+	EV_CID,	 /* call_ids (only with parent_ids) */
+	EV_PID,	 /* parent_ids (only with call_ids) */
+	EV_THR,	 /* thread_ids */
+	EV_TASK, /* task_ids */
+	EV_N
+};
 
 /* One (rank, region) row of the index, as held in memory. */
 struct prow {
@@ -103,10 +122,10 @@ struct h5prof {
 	struct h5prof_meta *meta;
 	char **rank_groups; /* schema 1: rank group names, numeric order */
 	size_t nrank_groups;
-	int delta;	    /* columnar: start_deltas + durations */
-	struct h5col ev[3]; /* columnar: starts|deltas, ends|durations, gpu */
-	uint64_t nev;	    /* length of the event columns */
-	uint64_t max_count; /* largest row */
+	int delta;	       /* columnar: start_deltas + durations */
+	struct h5col ev[EV_N]; /* columnar: the event columns (EV_*) */
+	uint64_t nev;	       /* length of the event columns */
+	uint64_t max_count;    /* largest row */
 };
 
 /* A growable list of malloc'ed strings (zero-initialize it). */
@@ -116,9 +135,11 @@ struct h5names {
 	int failed; /* a push failed inside an HDF5 iteration callback */
 };
 
-/* The current row's events in their final form (capacity cap each). */
+/* The current row's events in their final form (capacity cap each);
+ * col[EV_CID..EV_TASK] only when asked for (h5prof_rowbuf_reserve). */
 struct h5rowbuf {
 	int64_t *starts, *durs, *gpu;
+	int64_t *col[EV_N];
 	size_t cap;
 };
 
@@ -162,7 +183,9 @@ const char *h5prof_rowdesc(const struct h5prof *p, const struct prow *r);
 /* Normalize a tags list to compact JSON and intern it in p->strs. */
 int h5prof_intern_tags(struct h5prof *p, const char *const *tags, size_t n, size_t *out);
 void h5prof_fill_row(const struct h5prof *p, const struct prow *r, struct h5prof_row *out);
-int h5prof_rowbuf_reserve(struct h5rowbuf *b, size_t n);
+/* Room for n events in b's times and GPU arrays, and in col[k] for each
+ * k in EV_CID..EV_TASK with bit k of nest set. */
+int h5prof_rowbuf_reserve(struct h5rowbuf *b, size_t n, unsigned nest);
 void h5prof_rowbuf_release(struct h5rowbuf *b);
 
 /* ---- h5util.c: datasets, attributes, strings ---- */

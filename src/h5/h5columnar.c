@@ -45,51 +45,83 @@ static hsize_t h5columnar_max_window(void)
 	return (hsize_t)h5columnar_chunk * H5PROF_MAX_WINDOWS;
 }
 
+/* Paths of the optional event columns (EV_GPU..EV_TASK). */
+static const char *const h5columnar_opt[EV_N] = {
+    NULL,
+    NULL,
+    "events/gpu_durations",
+    "events/call_ids",
+    "events/parent_ids",
+    "events/thread_ids",
+    "events/task_ids",
+};
+
+/* The dataset path of event column k. */
+static const char *h5columnar_path(const struct h5prof *p, int k)
+{
+	if (k == EV_A)
+		return p->delta ? "events/start_deltas" : "events/start_times";
+	if (k == EV_E)
+		return p->delta ? "events/durations" : "events/end_times";
+	return h5columnar_opt[k];
+}
+
 /*
  * Open the event columns (section 3.3): start_deltas + durations when
- * start_deltas exists, else start_times + end_times; gpu_durations when
- * present.  They must be int64 columns of one length.
+ * start_deltas exists, else start_times + end_times; gpu_durations, and
+ * the nesting columns of section 10 (call_ids with parent_ids, thread_ids,
+ * task_ids) when present.  They must be integer columns of one length.
  */
 int h5columnar_open_events(struct h5prof *p)
 {
-	const char *starts, *ends;
-	int k, rc;
+	int k, rc = 0;
 
 	p->delta = h5util_exists(p, p->file, "events/start_deltas");
 	if (p->delta < 0)
 		return p->delta;
-	starts = p->delta ? "events/start_deltas" : "events/start_times";
-	ends = p->delta ? "events/durations" : "events/end_times";
-	rc = h5col_open(p, &p->ev[0], p->file, starts, starts, H5T_INTEGER, "int64", 1);
-	if (!rc)
-		rc = h5col_open(p, &p->ev[1], p->file, ends, ends, H5T_INTEGER, "int64", 1);
-	if (!rc)
-		rc = h5col_open(p, &p->ev[2], p->file, "events/gpu_durations",
-				"events/gpu_durations", H5T_INTEGER, "int64", 0);
+	for (k = 0; k < EV_N && !rc; k++) {
+		const char *path = h5columnar_path(p, k);
+
+		rc = h5col_open(p, &p->ev[k], p->file, path, path, H5T_INTEGER, "int64", k <= EV_E);
+	}
 	if (rc)
 		return rc;
+	/* ids are used as a pair: one without the other is not read */
+	if ((p->ev[EV_CID].dset >= 0) != (p->ev[EV_PID].dset >= 0)) {
+		h5col_close(&p->ev[EV_CID]);
+		h5col_close(&p->ev[EV_PID]);
+	}
 	/* a compressed chunk longer than any window would be decompressed
 	 * once per window (quadratic): such columns get a one-chunk cache */
-	for (k = 0; k < 3 && !rc; k++)
+	for (k = 0; k < EV_N && !rc; k++)
 		if (p->ev[k].dset >= 0 && p->ev[k].filtered &&
 		    p->ev[k].chunk > h5columnar_max_window())
-			rc = h5col_cache_chunk(p, &p->ev[k], p->file,
-					       k == 0	? starts
-					       : k == 1 ? ends
-							: "events/gpu_durations");
+			rc = h5col_cache_chunk(p, &p->ev[k], p->file, h5columnar_path(p, k));
 	if (rc)
 		return rc;
-	p->nev = p->ev[0].n;
-	for (k = 1; k < 3; k++) {
+	p->nev = p->ev[EV_A].n;
+	for (k = 1; k < EV_N; k++) {
 		if (p->ev[k].dset >= 0 && p->ev[k].n != p->nev)
 			return h5prof_fail(p, ERR_FORMAT,
 					   "event columns have different lengths: '%s' has "
 					   "%llu events, '%s' has %llu; the file is truncated "
 					   "or damaged",
-					   p->ev[0].label, (unsigned long long)p->nev,
+					   p->ev[EV_A].label, (unsigned long long)p->nev,
 					   p->ev[k].label, (unsigned long long)p->ev[k].n);
 	}
 	return 0;
+}
+
+/* Bit k set for each nesting column k (EV_CID..EV_TASK) the file has. */
+static unsigned h5columnar_nest_mask(const struct h5prof *p)
+{
+	unsigned m = 0;
+	int k;
+
+	for (k = EV_CID; k < EV_N; k++)
+		if (p->ev[k].dset >= 0)
+			m |= 1u << k;
+	return m;
 }
 
 /* Store event_offsets, event_counts and exclusive_totals into p->rows. */
@@ -175,7 +207,7 @@ int h5columnar_decode(const struct h5prof *p, const struct prow *r, int delta, c
 
 /* A window of every event column: events [start, start + len). */
 struct h5win {
-	int64_t *col[3];
+	int64_t *col[EV_N];
 	uint64_t start, len;
 };
 
@@ -217,7 +249,7 @@ static void h5evbufs_release(struct h5evbufs *b)
 	int i;
 
 	h5prefetch_stop(&b->pf);
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < EV_N; i++) {
 		free(b->win[0].col[i]);
 		free(b->win[1].col[i]);
 	}
@@ -234,7 +266,7 @@ static hsize_t h5columnar_window_len(const struct h5prof *p)
 	hsize_t len = h5columnar_chunk, align = p->ev[0].chunk;
 	int k;
 
-	for (k = 0; k < 3; k++)
+	for (k = 0; k < EV_N; k++)
 		if (p->ev[k].dset >= 0 && p->ev[k].filtered && p->ev[k].chunk > len &&
 		    p->ev[k].chunk <= h5columnar_max_window())
 			len = p->ev[k].chunk;
@@ -266,7 +298,7 @@ static int h5win_load(const struct h5prof *p, struct h5win *w, uint64_t pos)
 	mem = H5Screate_simple(1, &count, NULL);
 	if (mem < 0)
 		return -1;
-	for (k = 0; k < 3 && !fail; k++) {
+	for (k = 0; k < EV_N && !fail; k++) {
 		const struct h5col *c = &p->ev[k];
 
 		if (c->dset < 0)
@@ -409,7 +441,7 @@ static int h5columnar_window(const struct h5prof *p, struct h5evbufs *b, uint64_
 		uint64_t len = h5columnar_window_len(p);
 		size_t n = p->nev < len ? (size_t)p->nev : (size_t)len;
 
-		for (k = 0; k < 3; k++) {
+		for (k = 0; k < EV_N; k++) {
 			if (p->ev[k].dset < 0)
 				continue;
 			b->win[0].col[k] = malloc((n ? n : 1) * sizeof(int64_t));
@@ -448,6 +480,21 @@ static int h5columnar_window(const struct h5prof *p, struct h5evbufs *b, uint64_
 	return 0;
 }
 
+/* Point row's nesting columns at cols[k] + off for those the file has. */
+static void h5columnar_nest(const struct h5prof *p, struct h5prof_row *row, int64_t *const *cols,
+			    size_t off)
+{
+	const int64_t *v[EV_N];
+	int k;
+
+	for (k = EV_CID; k < EV_N; k++)
+		v[k] = p->ev[k].dset >= 0 ? cols[k] + off : NULL;
+	row->nest.call_ids = v[EV_CID];
+	row->nest.parent_ids = v[EV_PID];
+	row->nest.thread_ids = v[EV_THR];
+	row->nest.task_ids = v[EV_TASK];
+}
+
 /*
  * Hand out the rows in event-offset order.  A row lying wholly in the
  * current window is decoded from there without a copy; a row spanning
@@ -462,7 +509,8 @@ int h5columnar_read(struct h5prof *p, h5prof_row_fn fn, void *ctx)
 
 	memset(&b, 0, sizeof(b));
 	b.cur = -1;
-	rc = h5prof_rowbuf_reserve(&b.row, (size_t)(p->max_count ? p->max_count : 1));
+	rc = h5prof_rowbuf_reserve(&b.row, (size_t)(p->max_count ? p->max_count : 1),
+				   h5columnar_nest_mask(p));
 	if (rc)
 		goto out;
 	for (i = 0; i < p->info.num_rows; i++) {
@@ -492,7 +540,8 @@ int h5columnar_read(struct h5prof *p, h5prof_row_fn fn, void *ctx)
 					       &row.durations);
 			if (rc)
 				goto out;
-			row.gpu = p->ev[2].dset >= 0 ? w->col[2] + off : NULL;
+			row.gpu = p->ev[EV_GPU].dset >= 0 ? w->col[EV_GPU] + off : NULL;
+			h5columnar_nest(p, &row, w->col, off);
 			rc = fn(ctx, &row);
 			if (rc)
 				goto out;
@@ -511,10 +560,11 @@ int h5columnar_read(struct h5prof *p, h5prof_row_fn fn, void *ctx)
 			if (take > r->count - done)
 				take = r->count - done;
 			off = (size_t)(pos - w->start);
-			for (k = 0; k < 3; k++) {
-				int64_t *dst = k == 0	? b.row.starts
-					       : k == 1 ? b.row.durs
-							: b.row.gpu;
+			for (k = 0; k < EV_N; k++) {
+				int64_t *dst = k == EV_A     ? b.row.starts
+					       : k == EV_E   ? b.row.durs
+					       : k == EV_GPU ? b.row.gpu
+							     : b.row.col[k];
 
 				if (p->ev[k].dset >= 0)
 					memcpy(dst + done, w->col[k] + off,
@@ -527,7 +577,8 @@ int h5columnar_read(struct h5prof *p, h5prof_row_fn fn, void *ctx)
 				       b.row.durs, &row.starts, &row.durations);
 		if (rc)
 			goto out;
-		row.gpu = p->ev[2].dset >= 0 ? b.row.gpu : NULL;
+		row.gpu = p->ev[EV_GPU].dset >= 0 ? b.row.gpu : NULL;
+		h5columnar_nest(p, &row, b.row.col, 0);
 		rc = fn(ctx, &row);
 		if (rc)
 			goto out;

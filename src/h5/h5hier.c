@@ -179,19 +179,35 @@ out:
 	return rc < 0 ? rc : 0;
 }
 
+/* The optional per-call datasets of a schema-1 region group beside its
+ * times: GPU durations, then the nesting columns of section 10. */
+static const struct {
+	const char *name;
+	unsigned flag;
+	int col; /* EV_* index in struct h5rowbuf, -1 = its gpu array */
+} h5hier_opt[] = {
+    {"gpu_durations", PROW_GPU, -1},  {"call_ids", PROW_IDS, EV_CID},
+    {"parent_ids", PROW_IDS, EV_PID}, {"thread_ids", PROW_THR, EV_THR},
+    {"task_ids", PROW_TASK, EV_TASK},
+};
+
+#define H5HIER_NOPT (sizeof(h5hier_opt) / sizeof(h5hier_opt[0]))
+
 /* Validate one schema-1 region group and append its row. */
 static int h5hier_region(struct h5prof *p, size_t *cap, hid_t rg, const char *rgname, uint32_t rank,
 			 size_t gidx, const char *name)
 {
-	struct h5col st, en, gp;
+	struct h5col st, en, opt[H5HIER_NOPT];
 	char label[600], sub[700];
 	struct prow r;
 	hid_t g = H5I_INVALID_HID;
+	size_t k;
 	int rc;
 
 	h5col_init(&st);
 	h5col_init(&en);
-	h5col_init(&gp);
+	for (k = 0; k < H5HIER_NOPT; k++)
+		h5col_init(&opt[k]);
 	memset(&r, 0, sizeof(r));
 	snprintf(label, sizeof(label), "%s/regions/%s", rgname, name);
 	rc = h5util_link_check(p, rg, name, label);
@@ -213,20 +229,32 @@ static int h5hier_region(struct h5prof *p, size_t *cap, hid_t rg, const char *rg
 	rc = h5col_open(p, &en, g, "end_times", sub, H5T_INTEGER, "int64", 1);
 	if (rc)
 		goto out;
-	snprintf(sub, sizeof(sub), "%s/gpu_durations", label);
-	rc = h5col_open(p, &gp, g, "gpu_durations", sub, H5T_INTEGER, "int64", 0);
+	for (k = 0; k < H5HIER_NOPT && !rc; k++) {
+		snprintf(sub, sizeof(sub), "%s/%s", label, h5hier_opt[k].name);
+		rc = h5col_open(p, &opt[k], g, h5hier_opt[k].name, sub, H5T_INTEGER, "int64", 0);
+	}
 	if (rc)
 		goto out;
-	if (st.n != en.n || (gp.dset >= 0 && gp.n != st.n)) {
+	if (st.n != en.n || (opt[0].dset >= 0 && opt[0].n != st.n)) {
 		rc = h5prof_fail(
 		    p, ERR_FORMAT,
 		    "'%s' has %llu start times, %llu end times%s; the file is truncated "
 		    "or damaged",
 		    h5prof_q(label), (unsigned long long)st.n, (unsigned long long)en.n,
-		    gp.dset >= 0 && gp.n != st.n ? " and a different number of GPU "
-						   "durations"
-						 : "");
+		    opt[0].dset >= 0 && opt[0].n != st.n ? " and a different number of GPU "
+							   "durations"
+							 : "");
 		goto out;
+	}
+	for (k = 1; k < H5HIER_NOPT; k++) {
+		if (opt[k].dset >= 0 && opt[k].n != st.n) {
+			rc = h5prof_fail(p, ERR_FORMAT,
+					 "'%s' has %llu start times but %llu %s; the file is "
+					 "truncated or damaged",
+					 h5prof_q(label), (unsigned long long)st.n,
+					 (unsigned long long)opt[k].n, h5hier_opt[k].name);
+			goto out;
+		}
 	}
 	r.rank = rank;
 	rc = strmap_intern(&r.idx, &p->names, name);
@@ -236,7 +264,12 @@ static int h5hier_region(struct h5prof *p, size_t *cap, hid_t rg, const char *rg
 	r.idx = gidx;
 	r.count = st.n;
 	r.exclusive = -1;
-	r.flags = gp.dset >= 0 ? PROW_GPU : 0;
+	for (k = 0; k < H5HIER_NOPT; k++)
+		if (opt[k].dset >= 0)
+			r.flags |= h5hier_opt[k].flag;
+	/* ids are used as a pair: one without the other is not read */
+	if ((opt[1].dset >= 0) != (opt[2].dset >= 0))
+		r.flags &= ~PROW_IDS;
 	rc = h5hier_region_attrs(p, g, label, &r);
 	if (rc)
 		goto out;
@@ -244,7 +277,8 @@ static int h5hier_region(struct h5prof *p, size_t *cap, hid_t rg, const char *rg
 out:
 	h5col_close(&st);
 	h5col_close(&en);
-	h5col_close(&gp);
+	for (k = 0; k < H5HIER_NOPT; k++)
+		h5col_close(&opt[k]);
 	if (g >= 0)
 		H5Gclose(g);
 	return rc;
@@ -398,13 +432,14 @@ int h5hier_read(struct h5prof *p, h5prof_row_fn fn, void *ctx)
 	int rc = 0;
 
 	memset(&b, 0, sizeof(b));
-	rc = h5prof_rowbuf_reserve(&b, (size_t)(p->max_count ? p->max_count : 1));
+	rc = h5prof_rowbuf_reserve(&b, (size_t)(p->max_count ? p->max_count : 1), 0);
 	if (rc)
 		goto out;
 	for (i = 0; i < p->info.num_rows; i++) {
 		const struct prow *r = &p->rows[i];
 		const char *name = strmap_get(&p->names, r->region);
 		char path[700], label[800];
+		size_t k;
 
 		h5prof_fill_row(p, r, &row);
 		snprintf(path, sizeof(path), "%s/regions/%s", p->rank_groups[r->idx], name);
@@ -435,9 +470,20 @@ int h5hier_read(struct h5prof *p, h5prof_row_fn fn, void *ctx)
 			rc = h5hier_read_whole(p, g, "end_times", label, b.durs, r->count);
 			if (rc)
 				goto out;
-			if (r->flags & PROW_GPU) {
-				snprintf(label, sizeof(label), "%s/gpu_durations", path);
-				rc = h5hier_read_whole(p, g, "gpu_durations", label, b.gpu,
+			for (k = 0; k < H5HIER_NOPT; k++) {
+				int64_t *dst;
+
+				if (!(r->flags & h5hier_opt[k].flag))
+					continue;
+				if (h5hier_opt[k].col >= 0) {
+					rc = h5prof_rowbuf_reserve(&b, b.cap,
+								   1u << h5hier_opt[k].col);
+					if (rc)
+						goto out;
+				}
+				dst = h5hier_opt[k].col < 0 ? b.gpu : b.col[h5hier_opt[k].col];
+				snprintf(label, sizeof(label), "%s/%s", path, h5hier_opt[k].name);
+				rc = h5hier_read_whole(p, g, h5hier_opt[k].name, label, dst,
 						       r->count);
 				if (rc)
 					goto out;
@@ -449,6 +495,14 @@ int h5hier_read(struct h5prof *p, h5prof_row_fn fn, void *ctx)
 			if (rc)
 				goto out;
 			row.gpu = (r->flags & PROW_GPU) ? b.gpu : NULL;
+			if (r->flags & PROW_IDS) {
+				row.nest.call_ids = b.col[EV_CID];
+				row.nest.parent_ids = b.col[EV_PID];
+			}
+			if (r->flags & PROW_THR)
+				row.nest.thread_ids = b.col[EV_THR];
+			if (r->flags & PROW_TASK)
+				row.nest.task_ids = b.col[EV_TASK];
 		}
 		rc = fn(ctx, &row);
 		if (rc)

@@ -63,34 +63,10 @@ const char *h5prof_layout_name(enum h5prof_layout layout)
 	return "unknown";
 }
 
-/*
- * Escape s for a one-line message: control characters become \xNN and long
- * strings are cut.  Returns one of four rotating static buffers, enough for
- * the names quoted in a single message.
- */
+/* Escape s for a one-line message (util_quote_msg()). */
 const char *h5prof_q(const char *s)
 {
-	static char bufs[4][200];
-	static unsigned slot;
-	char *b = bufs[slot++ % 4];
-	size_t i = 0;
-
-	for (; *s && i < sizeof(bufs[0]) - 8; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c < 0x20 || c == 0x7f || c == '\'') {
-			snprintf(b + i, 5, "\\x%02x", c);
-			i += 4;
-		} else {
-			b[i++] = (char)c;
-		}
-	}
-	if (*s) {
-		memcpy(b + i, "...", 3);
-		i += 3;
-	}
-	b[i] = '\0';
-	return b;
+	return util_quote_msg(s);
 }
 
 /* err_set(code, "cannot read 'PATH': MSG") with MSG formatted from fmt. */
@@ -453,38 +429,84 @@ void h5prof_fill_row(const struct h5prof *p, const struct prow *r, struct h5prof
 	out->source_file = strmap_get(&p->strs, r->file_id);
 	out->source_text = strmap_get(&p->strs, r->text_id);
 	out->tags_json = strmap_get(&p->strs, r->tags_id);
+	out->rank_last = (r->flags & PROW_LAST) != 0;
 }
 
-/* Make room for n events in each array of b. */
-int h5prof_rowbuf_reserve(struct h5rowbuf *b, size_t n)
+/* One array of a row buffer at cap values (old: its current capacity). */
+static int h5prof_rowbuf_col(int64_t **v, size_t cap, size_t old)
 {
-	int64_t **arr[3];
-	int i;
+	int64_t *q;
 
-	if (n <= b->cap)
+	if (*v && cap <= old)
 		return 0;
+	q = realloc(*v, cap * sizeof(*q));
+	if (!q)
+		return err_nomem();
+	*v = q;
+	return 0;
+}
+
+/* Make room for n events in each array of b (see h5_internal.h). */
+int h5prof_rowbuf_reserve(struct h5rowbuf *b, size_t n, unsigned nest)
+{
+	size_t cap = n > b->cap ? n : b->cap;
+	int k, rc;
+
 	if (n > SIZE_MAX / sizeof(int64_t))
 		return err_nomem();
-	arr[0] = &b->starts;
-	arr[1] = &b->durs;
-	arr[2] = &b->gpu;
-	for (i = 0; i < 3; i++) {
-		int64_t *v = realloc(*arr[i], n * sizeof(int64_t));
-
-		if (!v)
-			return err_nomem();
-		*arr[i] = v;
-	}
-	b->cap = n;
-	return 0;
+	if (!cap)
+		cap = 1;
+	rc = h5prof_rowbuf_col(&b->starts, cap, b->cap);
+	if (!rc)
+		rc = h5prof_rowbuf_col(&b->durs, cap, b->cap);
+	if (!rc)
+		rc = h5prof_rowbuf_col(&b->gpu, cap, b->cap);
+	for (k = EV_CID; k < EV_N && !rc; k++)
+		if (((nest >> k) & 1u) || b->col[k])
+			rc = h5prof_rowbuf_col(&b->col[k], cap, b->cap);
+	if (!rc)
+		b->cap = cap;
+	return rc;
 }
 
 void h5prof_rowbuf_release(struct h5rowbuf *b)
 {
+	int k;
+
 	free(b->starts);
 	free(b->durs);
 	free(b->gpu);
+	for (k = 0; k < EV_N; k++)
+		free(b->col[k]);
 	memset(b, 0, sizeof(*b));
+}
+
+/*
+ * Mark the last row of each rank in p->rows (which is in the order the
+ * read hands the rows out): the rows are grouped by rank with their
+ * positions, (rank << 32 | position) sorted, and the last of each group
+ * is flagged.
+ */
+static int h5prof_mark_rank_last(struct h5prof *p)
+{
+	size_t n = p->info.num_rows, i;
+	int64_t *keys;
+
+	if (!n)
+		return 0;
+	if (n > UINT32_MAX)
+		return h5prof_fail(p, ERR_FORMAT, "too many index rows");
+	keys = malloc(n * sizeof(*keys));
+	if (!keys)
+		return err_nomem();
+	for (i = 0; i < n; i++)
+		keys[i] = (int64_t)((uint64_t)p->rows[i].rank << 32 | i);
+	util_sort_i64(keys, n);
+	for (i = 0; i < n; i++)
+		if (i + 1 == n || ((uint64_t)keys[i] ^ (uint64_t)keys[i + 1]) >> 32)
+			p->rows[(uint32_t)keys[i]].flags |= PROW_LAST;
+	free(keys);
+	return 0;
 }
 
 /* ---- open / free ---- */
@@ -580,7 +602,7 @@ static int h5prof_new(struct h5prof **out, const char *path)
 	if (!p)
 		return err_nomem();
 	p->file = H5I_INVALID_HID;
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < EV_N; i++)
 		h5col_init(&p->ev[i]);
 	strmap_init(&p->names);
 	strmap_init(&p->strs);
@@ -725,6 +747,8 @@ int h5prof_open_stat(struct h5prof **out, const char *path, const struct stat *e
 		rc = h5hier_open(p);
 	else
 		rc = h5index_open(p);
+	if (!rc)
+		rc = h5prof_mark_rank_last(p);
 	if (rc)
 		goto out;
 	p->info.num_regions = strmap_count(&p->names);
@@ -779,7 +803,7 @@ void h5prof_free(struct h5prof *p)
 
 	if (!p)
 		return;
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < EV_N; i++)
 		h5col_close(&p->ev[i]);
 	if (p->file >= 0)
 		H5Fclose(p->file);

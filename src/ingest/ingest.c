@@ -2,7 +2,8 @@
  * ingest.c - one profile file into the store, in one short transaction.
  *
  * Issue 13: the file is read in a child process (util/child.h), which
- * opens it with h5prof_open(), validates it, streams its rows, summarises
+ * opens it with profile_open() (HDF5 or JSON, chosen by its content;
+ * profile.h), validates it, streams its rows, summarises
  * each (rowstat), sorts and encodes its durations (blob) and sends all of
  * it to this process as frames (wire.h).  Whatever libhdf5 does on a
  * damaged file (crash, endless loop, unbounded allocation) ends the child,
@@ -34,7 +35,16 @@
  * ingest_file() is ingest_read() then ingest_write(): a caller that has no
  * store yet (ingest creating a new one) reads the file first and creates
  * the store only for a file that read, so each file is opened once.
+ *
+ * Call trees (issue 22, docs/format.md section 10): the child also hands
+ * every row to the call-tree builder (calltree.h), which builds each rank
+ * once its last row is read and sends its paths, their numbers and the
+ * self times as frames (wire.h).  This process checks them as they come
+ * (struct ingest_nest) and, for now, keeps them only in the collected
+ * frames: ingest_nest_walk() reads them back (ingest_nest.h); they are
+ * not stored yet.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -50,6 +60,9 @@
 #include "scopedb/h5prof.h"
 #include "scopedb/identity.h"
 #include "scopedb/ingest.h"
+#include "scopedb/profile.h"
+#include "ingest/calltree.h"
+#include "ingest/ingest_nest.h"
 #include "ingest/rowstat.h"
 #include "ingest/wire.h"
 #include "util/child.h"
@@ -73,13 +86,16 @@ struct ingest_reader {
 	const char *path;
 	int fd;		/* the file, open once (hashed, and checked by the reader) */
 	struct stat st; /* its fstat() when opened */
-	struct h5prof *p;
+	struct profile *p;
 	const struct h5prof_info *info;
 	struct ingest_hash hash;
 	int hash_sent;
 	struct wire_out w;
-	struct i64vec sorted; /* scratch: the row's durations, sorted */
-	struct buf blob;      /* scratch: the encoded row */
+	struct i64vec sorted;	   /* scratch: the row's durations, sorted */
+	struct buf blob;	   /* scratch: the encoded row */
+	struct calltree *tree;	   /* the call trees of the file's ranks */
+	struct calltree_sink sink; /* their results, to frames */
+	struct buf pathblob;	   /* scratch: a path's encoded durations */
 };
 
 /* The store side: what it learnt from the child. */
@@ -103,6 +119,7 @@ struct ingest_ctx {
 	uint64_t events_done;
 	uint64_t calls;
 	int64_t regions;
+	struct ingest_nest nest; /* the call trees' frames, checked */
 };
 
 /* Limits of every read whose options give none (ingest_set_default_limits). */
@@ -269,8 +286,62 @@ static int ingest_send_hash(struct ingest_reader *r, int wait)
 	return wire_put_hash(&r->w, r->hash.hex);
 }
 
+/* ---- the call trees' results, to frames (in the child) ---- */
+
+static int ingest_tree_rank(void *ctx, const struct calltree_rankinfo *ri)
+{
+	struct ingest_reader *r = ctx;
+
+	return wire_put_nest(&r->w, ri);
+}
+
+static int ingest_tree_node(void *ctx, const struct calltree_node *n)
+{
+	struct ingest_reader *r = ctx;
+
+	return wire_put_node(&r->w, n);
+}
+
+static int ingest_tree_path(void *ctx, const struct calltree_path *p)
+{
+	struct ingest_reader *r = ctx;
+	int rc;
+
+	if (p->row_durations)
+		return wire_put_path(&r->w, p, NULL, 0);
+	r->pathblob.len = 0;
+	rc = blob_encode(&r->pathblob, p->durations, (size_t)p->calls);
+	return rc ? rc : wire_put_path(&r->w, p, r->pathblob.data, r->pathblob.len);
+}
+
+static int ingest_tree_self(void *ctx, uint32_t rank, uint32_t region, int64_t self,
+			    enum calltree_self_source source)
+{
+	struct ingest_reader *r = ctx;
+
+	return wire_put_self(&r->w, rank, region, self, source);
+}
+
+/* Hand row to the call-tree builder (which may build and send its rank). */
+static int ingest_tree_row(struct ingest_reader *r, const struct h5prof_row *row)
+{
+	struct calltree_row cr;
+
+	cr.rank = row->rank;
+	cr.region = row->region;
+	cr.calls = row->calls;
+	cr.has_events = row->has_events;
+	cr.starts = row->starts;
+	cr.durations = row->durations;
+	cr.nest = row->nest;
+	cr.exclusive = row->exclusive;
+	cr.rank_last = row->rank_last;
+	return calltree_add(r->tree, &cr, &r->sink);
+}
+
 /* The per-row callback of h5prof_read in the child: summarise, encode,
- * send; once the hashing thread is done, send the hash. */
+ * send, hand to the call-tree builder; once the hashing thread is done,
+ * send the hash. */
 static int ingest_row(void *arg, const struct h5prof_row *row)
 {
 	struct ingest_reader *r = arg;
@@ -318,6 +389,8 @@ static int ingest_row(void *arg, const struct h5prof_row *row)
 	t.source_text = row->source_text;
 	t.tags_json = row->tags_json;
 	rc = wire_put_row(&r->w, &t, row->region);
+	if (!rc)
+		rc = ingest_tree_row(r, row);
 	return rc ? rc : ingest_send_hash(r, 0);
 }
 
@@ -475,11 +548,13 @@ static const char *ingest_meta_get(const struct h5prof_info *info, const char *k
 	return NULL;
 }
 
-/* Insert the run of a new file with its metadata and tags; sets run_id. */
+/* Insert the run of a new file with its metadata and tags; sets run_id.
+ * A commit of 4 to 64 hex digits is stored lower case (as git prints it;
+ * commit prefixes match in any case). */
 static int ingest_new_run(struct ingest_ctx *c, const char *sha)
 {
 	struct store_run run;
-	char now[32], recorded[32];
+	char now[32], recorded[32], commit[65];
 	const char *ts;
 	int64_t epoch;
 	int rc;
@@ -497,6 +572,14 @@ static int ingest_new_run(struct ingest_ctx *c, const char *sha)
 		run.recorded_at = NULL;
 	run.label = (char *)(c->opts->label ? c->opts->label : ingest_meta_get(c->info, "label"));
 	run.commit = (char *)c->opts->commit;
+	if (run.commit && identity_is_hex(run.commit, 4, 64)) {
+		size_t i;
+
+		for (i = 0; run.commit[i]; i++)
+			commit[i] = (char)tolower((unsigned char)run.commit[i]);
+		commit[i] = '\0';
+		run.commit = commit;
+	}
 	run.branch = (char *)c->opts->branch;
 	run.schema = c->info->schema;
 	run.layout = (char *)h5prof_layout_name(c->info->layout);
@@ -520,6 +603,17 @@ void ingest_result_release(struct ingest_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
+/* The complete info of a file, checked: a readable file without a single
+ * (rank, region) row is not a profile (storing it would make every later
+ * check pass on nothing); its names and metadata by the text rule. */
+static int ingest_check_info(const struct ingest_reader *r)
+{
+	if (r->info->num_regions == 0 || r->info->num_rows == 0)
+		return err_set(ERR_FORMAT, "'%s': not a scope-profiler profile (no regions found)",
+			       r->path);
+	return ingest_text_info(r->info);
+}
+
 /*
  * The reader child's body: read path, send its info, rows and hash, then
  * WIRE_END or a WIRE_ERROR with the message.  It never touches the store
@@ -529,7 +623,7 @@ static int ingest_reader_main(void *arg, int fd)
 {
 	const struct ingest_ctx *c = arg;
 	struct ingest_reader r;
-	int rc;
+	int rc, final;
 
 	memset(&r, 0, sizeof(r));
 	r.path = c->path;
@@ -537,28 +631,43 @@ static int ingest_reader_main(void *arg, int fd)
 	wire_out_init(&r.w, fd);
 	i64vec_init(&r.sorted);
 	buf_init(&r.blob);
-	rc = h5prof_open_file(r.path, &r.fd, &r.st);
+	buf_init(&r.pathblob);
+	r.sink.ctx = &r;
+	r.sink.rank = ingest_tree_rank;
+	r.sink.node = ingest_tree_node;
+	r.sink.path = ingest_tree_path;
+	r.sink.self = ingest_tree_self;
+	rc = calltree_new(&r.tree);
+	if (!rc) {
+		/* each rank's tree is built while the next rank is read */
+		calltree_set_threaded(r.tree);
+		rc = profile_open_file(r.path, &r.fd, &r.st);
+	}
 	if (!rc)
-		rc = h5prof_open_stat(&r.p, r.path, &r.st);
+		rc = profile_open(&r.p, r.path, r.fd, &r.st);
 	if (rc)
 		goto out;
-	r.info = h5prof_info(r.p);
-	/* a readable HDF5 file without a single (rank, region) row is not a
-	 * profile: storing it would make every later check pass on nothing */
-	if (r.info->num_regions == 0 || r.info->num_rows == 0) {
-		rc = err_set(ERR_FORMAT, "'%s': not a scope-profiler profile (no regions found)",
-			     r.path);
-		goto out;
-	}
-	rc = ingest_text_info(r.info);
+	r.info = profile_info(r.p);
+	/* the HDF5 reader knows the index before any row: the parent can
+	 * show progress against the total; a JSON profile's info is complete
+	 * (and sent) after its rows, which the parent keeps until then */
+	final = profile_info_final(r.p);
+	if (final)
+		rc = ingest_check_info(&r);
 	if (!rc)
 		rc = ingest_hash_start(&r.hash, r.path, r.fd, &r.st);
-	if (!rc)
+	if (!rc && final)
 		rc = wire_put_info(&r.w, r.info);
 	if (!rc)
 		rc = ingest_send_hash(&r, 0);
 	if (!rc)
-		rc = h5prof_read(r.p, ingest_row, &r);
+		rc = profile_read(r.p, ingest_row, &r);
+	if (!rc && !final)
+		rc = ingest_check_info(&r);
+	if (!rc && !final)
+		rc = wire_put_info(&r.w, r.info);
+	if (!rc)
+		rc = calltree_finish(r.tree, &r.sink);
 	if (!rc)
 		rc = ingest_send_hash(&r, 1);
 	if (!rc)
@@ -572,11 +681,13 @@ out:
 	rc = wire_flush(&r.w) ? 1 : 0;
 	if (r.hash.started)
 		pthread_join(r.hash.thread, NULL);
-	h5prof_free(r.p);
+	profile_free(r.p);
 	if (r.fd >= 0)
 		close(r.fd);
 	i64vec_release(&r.sorted);
 	buf_release(&r.blob);
+	buf_release(&r.pathblob);
+	calltree_free(r.tree);
 	wire_out_release(&r.w);
 	return rc;
 }
@@ -603,6 +714,9 @@ static int ingest_frame(struct ingest_ctx *c, const struct wire_frame *f)
 		c->info = &c->wi.info;
 		break;
 	case WIRE_ROW:
+		/* a JSON profile's info follows its rows: its region bound is
+		 * checked when the held rows are decoded against it */
+		rc = ingest_nest_row(&c->nest, f, c->have_info ? c->info->num_regions : SIZE_MAX);
 		c->events_done += wire_row_calls(f);
 		if (c->opts->progress && c->have_info)
 			c->opts->progress(c->opts->progress_ctx, c->events_done,
@@ -627,6 +741,13 @@ static int ingest_frame(struct ingest_ctx *c, const struct wire_frame *f)
 		rc = wire_get_error(&c->fail_code, c->fail_msg, sizeof(c->fail_msg), f);
 		if (!rc)
 			c->failed = 1;
+		break;
+	case WIRE_NEST:
+	case WIRE_NODE:
+	case WIRE_PATH:
+	case WIRE_SELF:
+		rc = c->have_info ? ingest_nest_frame(&c->nest, f, c->info->num_regions)
+				  : ingest_nest_bad();
 		break;
 	}
 	if (rc) {
@@ -657,10 +778,10 @@ static int ingest_child_error(struct ingest_ctx *c, const struct child_status *c
 			       "stored",
 			       c->path, lim->timeout_s);
 	if (cs->end == CHILD_SIGNALED)
-		return err_set(ERR_FORMAT,
-			       "'%s': the HDF5 library crashed reading it (signal %d); nothing "
-			       "stored",
-			       c->path, cs->status);
+		return err_set(
+		    ERR_FORMAT, "'%s': the %s crashed reading it (signal %d); nothing stored",
+		    c->path, profile_name_is_json(c->path) ? "JSON reader" : "HDF5 library",
+		    cs->status);
 	return err_set(ERR_GENERIC,
 		       "'%s': the reader process ended without a result (exit status %d); "
 		       "nothing stored",
@@ -752,6 +873,7 @@ void ingest_pending_free(struct ingest_pending *p)
 		return;
 	free(p->c.region_ids);
 	free(p->c.seen);
+	ingest_nest_release(&p->c.nest);
 	wire_info_release(&p->c.wi);
 	buf_release(&p->c.frames);
 	buf_release(&p->c.infobuf);
@@ -774,6 +896,7 @@ int ingest_read(struct ingest_pending **out, struct store *st, const char *path,
 		return err_nomem();
 	buf_init(&p->c.frames);
 	buf_init(&p->c.infobuf);
+	ingest_nest_init(&p->c.nest);
 	p->c.st = st;
 	p->c.path = path;
 	p->c.opts = opts;
@@ -834,5 +957,114 @@ int ingest_file(struct ingest_result *out, struct store *st, const char *path,
 	if (!rc)
 		rc = ingest_write(out, st, p);
 	ingest_pending_free(p);
+	return rc;
+}
+
+const struct ingest_nest *ingest_pending_nest(const struct ingest_pending *p)
+{
+	return &p->c.nest;
+}
+
+void ingest_pending_nest_warning(const struct ingest_pending *p, char *buf, size_t len)
+{
+	const struct h5prof_info *info = p->c.info;
+
+	ingest_nest_warning(buf, len, p->c.path, &p->c.nest,
+			    (const char *const *)info->region_names, info->num_regions);
+}
+
+int ingest_pending_nest_walk(const struct ingest_pending *p, const struct calltree_sink *sink)
+{
+	const struct ingest_ctx *c = &p->c;
+	size_t pos = 0, nreg = c->info->num_regions;
+	struct ingest_rowmap rows = {NULL, NULL, 0, 0}; /* (rank, region) -> frame */
+	uint32_t *node_region = NULL;
+	size_t nnodes = 0, ncap = 0;
+	struct i64vec durs;
+	struct wire_frame f;
+	int rc = 0;
+
+	i64vec_init(&durs);
+	while (!rc && wire_next(c->frames.data, c->frames.len, &pos, &f)) {
+		struct calltree_rankinfo ri;
+		struct calltree_node nd;
+		struct wire_path wp;
+		struct store_timing t;
+		uint32_t rank, region;
+		uint64_t at;
+		int64_t self;
+		enum calltree_self_source src;
+
+		switch (f.type) {
+		case WIRE_ROW:
+			rc = wire_row_key(&rank, &region, &f, nreg);
+			if (!rc)
+				rc = ingest_rowmap_put(
+				    &rows, rank, region,
+				    (uint64_t)(f.data - (const unsigned char *)c->frames.data));
+			break;
+		case WIRE_NEST:
+			rc = wire_get_nest(&ri, &f, nreg);
+			if (!rc && sink->rank)
+				rc = sink->rank(sink->ctx, &ri);
+			break;
+		case WIRE_NODE:
+			rc = wire_get_node(&nd, &f, nreg);
+			if (!rc &&
+			    util_grow(&node_region, &ncap, nnodes + 1, sizeof(*node_region), 64))
+				rc = ERR_NOMEM;
+			if (!rc && nd.id != nnodes)
+				rc = ingest_nest_bad();
+			if (!rc)
+				node_region[nnodes++] = nd.region;
+			if (!rc && sink->node)
+				rc = sink->node(sink->ctx, &nd);
+			break;
+		case WIRE_PATH:
+			rc = wire_get_path(&wp, &f);
+			if (!rc && wp.p.node >= nnodes)
+				rc = ingest_nest_bad();
+			if (rc || !sink->path)
+				break;
+			durs.len = 0;
+			if (wp.p.row_durations) {
+				/* the durations of the row of (rank, the node's region) */
+				struct wire_frame rf;
+				uint32_t got, len32;
+
+				if (!ingest_rowmap_get(&rows, wp.p.rank, node_region[wp.p.node],
+						       &at)) {
+					rc = ingest_nest_bad();
+					break;
+				}
+				rf.type = WIRE_ROW;
+				rf.data = (const unsigned char *)c->frames.data + at;
+				memcpy(&len32, rf.data - WIRE_HEADER, sizeof(len32));
+				rf.len = len32;
+				rc = wire_get_row(&t, &got, &rf, nreg);
+				if (!rc && t.durations)
+					rc =
+					    blob_decode_append(&durs, t.durations, t.durations_len);
+			} else {
+				rc = blob_decode_append(&durs, wp.blob, wp.blob_len);
+			}
+			if (!rc && durs.len != wp.p.calls)
+				rc = ingest_nest_bad();
+			wp.p.durations = durs.v;
+			if (!rc)
+				rc = sink->path(sink->ctx, &wp.p);
+			break;
+		case WIRE_SELF:
+			rc = wire_get_self(&rank, &region, &self, &src, &f, nreg);
+			if (!rc && sink->self)
+				rc = sink->self(sink->ctx, rank, region, self, src);
+			break;
+		default:
+			break;
+		}
+	}
+	i64vec_release(&durs);
+	ingest_rowmap_release(&rows);
+	free(node_region);
 	return rc;
 }

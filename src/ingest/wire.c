@@ -10,6 +10,7 @@
 
 #include "ingest/wire.h"
 #include "scopedb/err.h"
+#include "store/blob.h"
 #include "util/child.h"
 
 /* Collected bytes are written once there are this many. */
@@ -162,6 +163,61 @@ int wire_put_error(struct wire_out *w, int code, const char *msg)
 
 	rc = put_i64(w, rc, code);
 	return wire_end(w, at, put_str(w, rc, msg));
+}
+
+int wire_put_nest(struct wire_out *w, const struct calltree_rankinfo *r)
+{
+	int rc;
+	size_t at = wire_begin(w, WIRE_NEST, &rc);
+	const int64_t v[] = {r->rank,
+			     r->status,
+			     r->method,
+			     r->ids_issue,
+			     r->paths_issue,
+			     (int64_t)r->calls,
+			     (int64_t)r->lanes,
+			     (int64_t)r->paths,
+			     (int64_t)r->orphans,
+			     (int64_t)r->crosslane,
+			     r->region_a,
+			     r->region_b,
+			     r->start_a,
+			     r->end_a,
+			     r->start_b,
+			     r->end_b};
+
+	return wire_end(w, at, put(w, rc, v, sizeof(v)));
+}
+
+int wire_put_node(struct wire_out *w, const struct calltree_node *n)
+{
+	int rc;
+	size_t at = wire_begin(w, WIRE_NODE, &rc);
+	const int64_t v[] = {n->id, n->parent, n->region, n->depth};
+
+	return wire_end(w, at, put(w, rc, v, sizeof(v)));
+}
+
+int wire_put_path(struct wire_out *w, const struct calltree_path *p, const void *blob,
+		  size_t blob_len)
+{
+	int rc;
+	size_t at = wire_begin(w, WIRE_PATH, &rc);
+	const int64_t v[] = {p->rank,  p->node, (int64_t)p->calls,     (int64_t)p->nested,
+			     p->total, p->self, p->row_durations != 0, (int64_t)blob_len};
+
+	rc = put(w, rc, v, sizeof(v));
+	return wire_end(w, at, blob_len ? put(w, rc, blob, blob_len) : rc);
+}
+
+int wire_put_self(struct wire_out *w, uint32_t rank, uint32_t region, int64_t self,
+		  enum calltree_self_source source)
+{
+	int rc;
+	size_t at = wire_begin(w, WIRE_SELF, &rc);
+	const int64_t v[] = {rank, region, self, source};
+
+	return wire_end(w, at, put(w, rc, v, sizeof(v)));
 }
 
 /* ---- reading ---- */
@@ -404,5 +460,160 @@ int wire_get_error(int *code, char *msg, size_t n, const struct wire_frame *f)
 		return wire_bad();
 	*code = (int)v;
 	snprintf(msg, n, "%s", s);
+	return 0;
+}
+
+/* The numbers of a WIRE_NEST, in wire_put_nest()'s order. */
+enum {
+	NEST_RANK,
+	NEST_STATUS,
+	NEST_METHOD,
+	NEST_IDS,
+	NEST_PATHS_ISSUE,
+	NEST_CALLS,
+	NEST_LANES,
+	NEST_PATHS,
+	NEST_ORPHANS,
+	NEST_CROSSLANE,
+	NEST_REGION_A,
+	NEST_REGION_B,
+	NEST_START_A,
+	NEST_END_A,
+	NEST_START_B,
+	NEST_END_B,
+	NEST_NFIELDS
+};
+
+/* A frame of exactly n int64 values into v: 0, or 1 when it is not. */
+static int wire_ints(int64_t *v, size_t n, const struct wire_frame *f)
+{
+	struct cur c;
+
+	cur_of(&c, f);
+	get(&c, v, n * sizeof(*v));
+	return c.bad || c.p != c.end;
+}
+
+/* v is a rank or a region id (< limit). */
+static int wire_id_ok(int64_t v, uint64_t limit)
+{
+	return v >= 0 && (uint64_t)v < limit;
+}
+
+int wire_get_nest(struct calltree_rankinfo *r, const struct wire_frame *f, size_t num_regions)
+{
+	int64_t v[NEST_NFIELDS];
+	int k;
+
+	memset(r, 0, sizeof(*r));
+	if (wire_ints(v, NEST_NFIELDS, f) || !wire_id_ok(v[NEST_RANK], UINT32_MAX) ||
+	    !wire_id_ok(v[NEST_STATUS], CALLTREE_INCOMPLETE + 1) ||
+	    !wire_id_ok(v[NEST_METHOD], CALLTREE_IDS + 1) ||
+	    !wire_id_ok(v[NEST_IDS], CALLTREE_IDS_CHILDREN + 1) ||
+	    !wire_id_ok(v[NEST_PATHS_ISSUE], CALLTREE_PATHS_MANY + 1))
+		return wire_bad();
+	for (k = NEST_CALLS; k <= NEST_CROSSLANE; k++)
+		if (v[k] < 0)
+			return wire_bad();
+	/* the overlapping pair names two regions of the file */
+	if (v[NEST_STATUS] == CALLTREE_OVERLAP && (!wire_id_ok(v[NEST_REGION_A], num_regions) ||
+						   !wire_id_ok(v[NEST_REGION_B], num_regions)))
+		return wire_bad();
+	r->rank = (uint32_t)v[NEST_RANK];
+	r->status = (enum calltree_status)v[NEST_STATUS];
+	r->method = (enum calltree_method)v[NEST_METHOD];
+	r->ids_issue = (enum calltree_ids_issue)v[NEST_IDS];
+	r->paths_issue = (enum calltree_paths_issue)v[NEST_PATHS_ISSUE];
+	r->calls = (uint64_t)v[NEST_CALLS];
+	r->lanes = (uint64_t)v[NEST_LANES];
+	r->paths = (uint64_t)v[NEST_PATHS];
+	r->orphans = (uint64_t)v[NEST_ORPHANS];
+	r->crosslane = (uint64_t)v[NEST_CROSSLANE];
+	if (r->status == CALLTREE_OVERLAP) {
+		r->region_a = (uint32_t)v[NEST_REGION_A];
+		r->region_b = (uint32_t)v[NEST_REGION_B];
+		r->start_a = v[NEST_START_A];
+		r->end_a = v[NEST_END_A];
+		r->start_b = v[NEST_START_B];
+		r->end_b = v[NEST_END_B];
+	}
+	return 0;
+}
+
+int wire_get_node(struct calltree_node *n, const struct wire_frame *f, size_t num_regions)
+{
+	int64_t v[4];
+
+	memset(n, 0, sizeof(*n));
+	if (wire_ints(v, 4, f) || !wire_id_ok(v[0], CALLTREE_MAX_NODES) || v[1] < -1 ||
+	    v[1] >= v[0] || !wire_id_ok(v[2], num_regions) || v[3] < 1 ||
+	    v[3] > CALLTREE_MAX_DEPTH || (v[1] < 0) != (v[3] == 1))
+		return wire_bad();
+	n->id = (uint32_t)v[0];
+	n->parent = v[1];
+	n->region = (uint32_t)v[2];
+	n->depth = (uint32_t)v[3];
+	return 0;
+}
+
+int wire_get_path(struct wire_path *out, const struct wire_frame *f)
+{
+	int64_t v[8];
+	uint64_t count = 0;
+	struct cur c;
+
+	memset(out, 0, sizeof(*out));
+	cur_of(&c, f);
+	get(&c, v, sizeof(v));
+	out->blob = get_bytes(&c, v[7] >= 0 ? (uint64_t)v[7] : UINT64_MAX);
+	if (c.bad || c.p != c.end || !wire_id_ok(v[0], UINT32_MAX) ||
+	    !wire_id_ok(v[1], CALLTREE_MAX_NODES) || v[2] < 1 || v[3] < 0 || v[4] < 0 || v[5] < 0 ||
+	    v[5] > v[4] || v[3] > INT64_MAX - v[2] || (v[6] != 0 && v[6] != 1))
+		return wire_bad();
+	/* the durations: the row's, or these, as many as the outermost calls */
+	if (v[6] ? v[7] != 0
+		 : blob_count(&count, out->blob, (size_t)v[7]) || count != (uint64_t)v[2])
+		return wire_bad();
+	out->p.rank = (uint32_t)v[0];
+	out->p.node = (uint32_t)v[1];
+	out->p.calls = (uint64_t)v[2];
+	out->p.nested = (uint64_t)v[3];
+	out->p.total = v[4];
+	out->p.self = v[5];
+	out->p.row_durations = (int)v[6];
+	out->blob_len = (size_t)v[7];
+	if (!out->blob_len)
+		out->blob = NULL;
+	return 0;
+}
+
+/* The rank and region of a WIRE_ROW without decoding the rest: 0, or
+ * ERR_GENERIC when they are not there or the region is out of range. */
+int wire_row_key(uint32_t *rank, uint32_t *region, const struct wire_frame *f, size_t num_regions)
+{
+	int64_t v[ROW_RANK + 1];
+
+	if (f->len < sizeof(v))
+		return wire_bad();
+	memcpy(v, f->data, sizeof(v));
+	if (!wire_id_ok(v[ROW_REGION], num_regions) || !wire_id_ok(v[ROW_RANK], UINT32_MAX))
+		return wire_bad();
+	*rank = (uint32_t)v[ROW_RANK];
+	*region = (uint32_t)v[ROW_REGION];
+	return 0;
+}
+
+int wire_get_self(uint32_t *rank, uint32_t *region, int64_t *self,
+		  enum calltree_self_source *source, const struct wire_frame *f, size_t num_regions)
+{
+	int64_t v[4];
+
+	if (wire_ints(v, 4, f) || !wire_id_ok(v[0], UINT32_MAX) || !wire_id_ok(v[1], num_regions) ||
+	    v[2] < 0 || (v[3] != CALLTREE_SELF_TREE && v[3] != CALLTREE_SELF_FILE))
+		return wire_bad();
+	*rank = (uint32_t)v[0];
+	*region = (uint32_t)v[1];
+	*self = v[2];
+	*source = (enum calltree_self_source)v[3];
 	return 0;
 }

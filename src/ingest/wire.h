@@ -6,7 +6,13 @@
  * h5prof_info), one WIRE_ROW per (rank, region) row (its summary, its
  * source strings and tags, its sorted and encoded durations), one
  * WIRE_HASH (the content SHA-256) anywhere after INFO, then WIRE_END, or a
- * WIRE_ERROR (error code and message) instead.  A frame is a 4-byte
+ * WIRE_ERROR (error code and message) instead.  The call trees of the
+ * file (docs/format.md section 10, src/ingest/calltree.h) follow each
+ * rank's rows: one WIRE_NEST per rank with event rows (what became of its
+ * tree), WIRE_NODE for each path the first time a WIRE_PATH uses it (ids
+ * 0, 1, 2... in order, parents first), one WIRE_PATH per (path, rank)
+ * with its numbers and its outermost durations (sorted and encoded like a
+ * row's), and one WIRE_SELF per (rank, region) whose self time is known.  A frame is a 4-byte
  * payload length, a type byte and the payload; numbers are in the
  * machine's byte order (both ends are the same binary).  The parent
  * checks every length and index it decodes, so a reader that misbehaves
@@ -23,6 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ingest/calltree.h"
 #include "scopedb/h5prof.h"
 #include "scopedb/store.h"
 #include "scopedb/util.h"
@@ -33,6 +40,10 @@ enum wire_type {
 	WIRE_HASH = 3,
 	WIRE_END = 4,
 	WIRE_ERROR = 5,
+	WIRE_NEST = 6,
+	WIRE_NODE = 7,
+	WIRE_PATH = 8,
+	WIRE_SELF = 9,
 };
 
 /* Bytes of a frame before its payload. */
@@ -58,6 +69,14 @@ int wire_put_row(struct wire_out *w, const struct store_timing *t, uint32_t regi
 int wire_put_hash(struct wire_out *w, const char hex[65]);
 int wire_put_end(struct wire_out *w);
 int wire_put_error(struct wire_out *w, int code, const char *msg);
+int wire_put_nest(struct wire_out *w, const struct calltree_rankinfo *r);
+int wire_put_node(struct wire_out *w, const struct calltree_node *n);
+/* p's numbers and its durations encoded (blob_len bytes; p->durations is
+ * not read); none (NULL, 0) when p->row_durations: they are the row's. */
+int wire_put_path(struct wire_out *w, const struct calltree_path *p, const void *blob,
+		  size_t blob_len);
+int wire_put_self(struct wire_out *w, uint32_t rank, uint32_t region, int64_t self,
+		  enum calltree_self_source source);
 
 /* ---- reading (the parent) ---- */
 
@@ -86,9 +105,36 @@ int wire_get_row(struct store_timing *t, uint32_t *region, const struct wire_fra
 		 size_t num_regions);
 /* The calls of a WIRE_ROW without decoding the rest (0 if malformed). */
 uint64_t wire_row_calls(const struct wire_frame *f);
+/* Its rank and region (< num_regions): 0 or ERR_GENERIC. */
+int wire_row_key(uint32_t *rank, uint32_t *region, const struct wire_frame *f, size_t num_regions);
 /* A WIRE_HASH's 64 hex digits into hex (NUL-terminated): 0 or ERR_FORMAT. */
 int wire_get_hash(char hex[65], const struct wire_frame *f);
 /* A WIRE_ERROR: its code (negative ERR_*) and message (into msg, size n). */
 int wire_get_error(int *code, char *msg, size_t n, const struct wire_frame *f);
+
+/*
+ * The nesting frames, each checked on its own (enums in range, counts not
+ * negative, regions below num_regions, a node's parent below its id):
+ * 0 or ERR_GENERIC ("the reader process sent malformed data").  What
+ * depends on earlier frames (node ids in sequence, paths of known nodes)
+ * is the reader's to check (ingest.c).
+ */
+int wire_get_nest(struct calltree_rankinfo *r, const struct wire_frame *f, size_t num_regions);
+int wire_get_node(struct calltree_node *n, const struct wire_frame *f, size_t num_regions);
+
+/* A decoded WIRE_PATH: its numbers (durations NULL) and the encoded
+ * durations in the frame (blob_count() of them equals p.calls), or none
+ * (blob NULL) when p.row_durations: the durations are those of the
+ * WIRE_ROW of (rank, the node's region), which has p.calls calls. */
+struct wire_path {
+	struct calltree_path p;
+	const unsigned char *blob;
+	size_t blob_len;
+};
+
+int wire_get_path(struct wire_path *out, const struct wire_frame *f);
+int wire_get_self(uint32_t *rank, uint32_t *region, int64_t *self,
+		  enum calltree_self_source *source, const struct wire_frame *f,
+		  size_t num_regions);
 
 #endif

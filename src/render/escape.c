@@ -56,6 +56,26 @@ int escape_plain(struct buf *out, const char *s)
 	return rc;
 }
 
+/* U+2060 WORD JOINER: invisible, and no mention, reference or autolink
+ * spans it. */
+#define ESCAPE_WJ "\xe2\x81\xa0"
+
+/* 1 when s starts with "www." in any case. */
+static int escape_is_www(const char *s)
+{
+	return (s[0] | 0x20) == 'w' && (s[1] | 0x20) == 'w' && (s[2] | 0x20) == 'w' && s[3] == '.';
+}
+
+/*
+ * Markdown text: control characters as '?', the characters markdown acts
+ * on backslash-escaped, and what GitHub turns into a notification or a
+ * link in a comment broken by an invisible U+2060 (a backslash or an
+ * entity does not stop GitHub: it links after unescaping): after '@' (a
+ * mention, an e-mail autolink), between ':' and "//" (an http://, https://
+ * or any scheme's autolink), between "www" and '.' (a www autolink), and
+ * after "#" followed by a digit (a reference to an issue, which tells its
+ * subscribers).
+ */
 int escape_md(struct buf *out, const char *s)
 {
 	int rc = 0;
@@ -66,8 +86,16 @@ int escape_md(struct buf *out, const char *s)
 
 		if (escape_unsafe(s, &n))
 			rc = buf_putc(out, '?');
+		else if (c == '#' && s[1] >= '0' && s[1] <= '9')
+			rc = buf_puts(out, "\\#" ESCAPE_WJ);
 		else if (strchr("\\`*_[]<>|~&#", c))
 			rc = buf_printf(out, "\\%c", c);
+		else if (c == '@')
+			rc = buf_puts(out, "@" ESCAPE_WJ);
+		else if (c == ':' && s[1] == '/' && s[2] == '/')
+			rc = buf_puts(out, ":" ESCAPE_WJ);
+		else if (escape_is_www(s))
+			rc = buf_add(out, s, 3) || buf_puts(out, ESCAPE_WJ), n = 3;
 		else
 			rc = buf_add(out, s, n);
 		s += n;
@@ -100,6 +128,67 @@ int escape_csv(struct buf *out, const char *s)
 	}
 	if (strpbrk(s, ",\"\r\n"))
 		rc |= buf_putc(out, '"');
+	return rc ? ERR_NOMEM : 0;
+}
+
+/* 1 when s[0..n) is a plain decimal number: an optional sign, digits with
+ * an optional fraction, an optional exponent; nothing else. */
+static int escape_is_number(const char *s, size_t n)
+{
+	size_t i = 0, digits = 0;
+
+	if (i < n && (s[i] == '+' || s[i] == '-'))
+		i++;
+	for (; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+		digits++;
+	if (i < n && s[i] == '.')
+		for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+			digits++;
+	if (!digits)
+		return 0;
+	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+		size_t e = ++i;
+
+		if (i < n && (s[i] == '+' || s[i] == '-'))
+			e = ++i;
+		while (i < n && s[i] >= '0' && s[i] <= '9')
+			i++;
+		if (i == e)
+			return 0;
+	}
+	return i == n;
+}
+
+/*
+ * A CSV field of data (a name, a label, tags joined by ';'): escape_csv()'s
+ * rules, and first OWASP's defence against formulas: a cell that would
+ * start with '=', '+', '-', '@', a tab or a carriage return gets a leading
+ * single quote, so that a spreadsheet shows it as text.  A cell starts at
+ * the start of the field and after each ';' (tags are joined by it, and
+ * some spreadsheets split fields at it).  A cell that is a plain number
+ * ("-0.5", "+3") is left as it is: it computes nothing.
+ */
+int escape_csv_data(struct buf *out, const char *s)
+{
+	struct buf b = BUF_INIT;
+	const char *p = s;
+	int rc = 0;
+
+	if (!s)
+		return 0;
+	while (!rc) {
+		size_t n = strcspn(p, ";");
+
+		if (strchr("=+-@\t\r", *p) && *p && !escape_is_number(p, n))
+			rc = buf_putc(&b, '\'');
+		rc = rc || buf_add(&b, p, n);
+		if (!p[n])
+			break;
+		rc = rc || buf_putc(&b, ';');
+		p += n + 1;
+	}
+	rc = rc || buf_puts(&b, "") || escape_csv(out, b.data);
+	buf_release(&b);
 	return rc ? ERR_NOMEM : 0;
 }
 
@@ -169,6 +258,8 @@ int escape_xml(struct buf *out, const char *s)
 			rc = buf_puts(out, ent[*p]);
 		else if (n == 0 || escape_is_control(*p))
 			rc = buf_putc(out, '?'), n = 1;
+		else if (n == 3 && p[0] == 0xef && p[1] == 0xbf && p[2] >= 0xbe)
+			rc = buf_putc(out, '?'); /* U+FFFE, U+FFFF: not XML characters */
 		else
 			rc = buf_printf(out, "%.*s", (int)n, (const char *)p);
 		p += n;

@@ -5,16 +5,24 @@
  *   escape_plain: terminal; control characters as '?' so a row stays a line
  *                 (C0, DEL, the C1 controls U+0080..U+009F, and bytes of no
  *                 valid UTF-8 sequence: all that a terminal may act on);
- *   escape_md:    markdown; the same, plus \`*_[]<>|~&# backslash-escaped;
+ *   escape_md:    markdown; the same, plus \`*_[]<>|~&# backslash-escaped,
+ *                 and mentions (@user), autolinks (http://, www.) and
+ *                 issue references (#12) broken by an invisible U+2060
+ *                 WORD JOINER, so a pull request comment pings no one;
  *   escape_csv:   an RFC 4180 field, quoted when it holds a comma, quote or
  *                 line break, other control characters as '?' (nothing for
- *                 NULL);
+ *                 NULL): for numbers and scopedb's own words;
+ *   escape_csv_data: the same for a string from data, whose cells (the
+ *                 field, and after each ';') starting with = + - @ tab or
+ *                 CR get a leading "'" (OWASP) unless they are a plain
+ *                 number, so a spreadsheet computes no formula;
  *   escape_json:  a JSON string literal, or null for NULL; bytes of no
  *                 valid UTF-8 sequence as U+FFFD (JSON is UTF-8);
  *   escape_xml:   XML text or attribute value: &<>"' as entities, tab and
- *                 line breaks as character references, other control
- *                 characters and invalid UTF-8 bytes as '?' (not allowed
- *                 in XML 1.0);
+ *                 line breaks as character references, and every character
+ *                 XML 1.0 does not allow as '?' (other C0 controls, U+FFFE,
+ *                 U+FFFF, surrogates, bytes of no valid UTF-8 sequence;
+ *                 DEL too);
  *   escape_html:  HTML text or a double-quoted attribute value (also inside
  *                 inline SVG): escape_xml's rules, which HTML5 accepts as is;
  *   escape_msg:   a diagnostic line on stderr (errors, warnings, progress):
@@ -34,6 +42,7 @@
 int escape_plain(struct buf *out, const char *s);
 int escape_md(struct buf *out, const char *s);
 int escape_csv(struct buf *out, const char *s);
+int escape_csv_data(struct buf *out, const char *s);
 int escape_json(struct buf *out, const char *s);
 int escape_xml(struct buf *out, const char *s);
 int escape_html(struct buf *out, const char *s);

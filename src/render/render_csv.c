@@ -1,7 +1,12 @@
 /*
  * render_csv.c - the CSV renderer: a CSV file holds one table, so the CSV
  * tables of a document print as one: the first one's header (the columns'
- * CSV names), then the rows of all.  Fields go through escape_csv().
+ * CSV names), then the rows of all.  Numbers (every column type but
+ * DOC_TEXT and DOC_LIST, written by format.c) go through escape_csv() and
+ * stay machine-readable ("-0.5"); strings (DOC_TEXT: names, labels,
+ * commits, dates; DOC_LIST: tags) come from data and go through
+ * escape_csv_data(), which keeps a spreadsheet from reading a formula in
+ * them (docs/security.md).
  */
 #include "render/escape.h"
 #include "render/render.h"
@@ -27,7 +32,10 @@ static int render_csv_rows(struct buf *out, const struct doc_table *t, int heade
 			rc |= doc_cell_csv(&cell, &t->cols[c], doc_cell(t, r, c));
 			if (k++)
 				rc |= buf_putc(out, ',');
-			rc |= escape_csv(out, cell.len ? cell.data : "");
+			if (t->cols[c].type == DOC_TEXT || t->cols[c].type == DOC_LIST)
+				rc |= escape_csv_data(out, cell.len ? cell.data : "");
+			else
+				rc |= escape_csv(out, cell.len ? cell.data : "");
 		}
 		rc |= buf_putc(out, '\n');
 	}

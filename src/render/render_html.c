@@ -22,6 +22,7 @@
 #include "render/report.h"
 #include "scopedb/err.h"
 #include "scopedb/stats.h"
+#include "util/sha256.h"
 
 /* The writer: out and the first failure. */
 struct html {
@@ -285,7 +286,7 @@ static double trend_y(const struct trend_scale *s, double v)
 /* The hover text of point p: run, commit, date, value. */
 static void trend_title(struct html *h, const struct reportdata_point *p, const char *prefix)
 {
-	char v[64];
+	char v[64], date[11];
 
 	html_value(v, sizeof(v), h->metric, p->v);
 	html_printf(h, "<title>%srun %lld", prefix, (long long)p->run_id);
@@ -293,8 +294,12 @@ static void trend_title(struct html *h, const struct reportdata_point *p, const 
 		html_puts(h, ", commit ");
 		html_text(h, p->commit);
 	}
-	/* the date: the time of day adds bytes, not information */
-	html_printf(h, ", %.10s: %s</title>", p->time, v);
+	/* the date (the time of day adds bytes, not information): text from
+	 * the store like any other, escaped */
+	snprintf(date, sizeof(date), "%.10s", p->time ? p->time : "");
+	html_puts(h, ", ");
+	html_text(h, date);
+	html_printf(h, ": %s</title>", v);
 }
 
 /* The line through the smallest and largest value of each bucket (a gap
@@ -515,11 +520,18 @@ static void html_trends(struct html *h, const struct reportdata *rd, size_t nhis
 #define DW 260.0
 #define DLEFT 18.0
 
+/* The x of duration v on the log axis lo..hi (lo > 0); v is clamped to
+ * the axis first: a 0 ns call (log: -inf), a NaN, never an "-inf" or
+ * "nan" coordinate that a browser drops. */
 static double dist_x(double v, double lo, double hi)
 {
-	/* a zero-length call's 0 s is drawn at lo (log(0) is -inf, which no
-	 * SVG attribute takes) */
-	double f = hi > lo ? (log(fmax(v, lo)) - log(lo)) / (log(hi) - log(lo)) : 0.5;
+	double f;
+
+	if (!(v > lo)) /* also NaN */
+		v = lo;
+	if (v > hi)
+		v = hi;
+	f = hi > lo ? (log(v) - log(lo)) / (log(hi) - log(lo)) : 0.5;
 
 	return DLEFT + (DW - DLEFT - 4) * f;
 }
@@ -785,8 +797,8 @@ static void html_ranks(struct html *h, const struct reportdata *rd)
 
 /* ---- the page --------------------------------------------------------------- */
 
-static const char html_style[] =
-    "<style>\n"
+static const char html_css[] =
+    "\n"
     ":root{--bg:#fff;--fg:#1a1a1a;--mute:#666;--grid:#ddd;--line:#1a1a1a;--a:#0072B2;"
     "--b:#D55E00;--bad:#D55E00;--good:#009E73;--h3:#e6e6e6;--card:#f7f7f7}\n"
     "@media (prefers-color-scheme:dark){:root{--bg:#161616;--fg:#e8e8e8;--mute:#aaa;"
@@ -819,13 +831,12 @@ static const char html_style[] =
     ".h4{fill:#F5CF85}.h5{fill:#E69F00}.h6{fill:#D55E00}\n"
     ".legend span{margin-right:1em;white-space:nowrap}svg.sw{width:10px;height:10px;"
     "display:inline}\n"
-    ".meta{color:var(--mute)}input{font:inherit}\n"
-    "</style>\n";
+    ".meta{color:var(--mute)}input{font:inherit}\n";
 
 /* Sorting (click a column title) and filtering (regions by name): the page
  * is complete without it; the filter box only appears when it runs. */
-static const char html_script[] =
-    "<script>\n"
+static const char html_js[] =
+    "\n"
     "(function(){\n"
     "var q=document.getElementById('q');document.getElementById('filter').hidden=false;\n"
     "q.addEventListener('input',function(){var s=q.value.toLowerCase();\n"
@@ -840,8 +851,45 @@ static const char html_script[] =
     "Array.prototype.slice.call(b.rows).sort(function(x,y){\n"
     "var a=key(x.cells[i].textContent),c=key(y.cells[i].textContent);\n"
     "return (a<c?-1:a>c?1:0)*up;}).forEach(function(r){b.appendChild(r);});});});});\n"
-    "})();\n"
-    "</script>\n";
+    "})();\n";
+
+/* "'sha256-BASE64'" of text, a source of the page's Content-Security-Policy. */
+static void html_csp_hash(struct html *h, const char *text)
+{
+	static const char b64[] =
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	unsigned char d[33];
+	char out[45];
+	struct sha256 s;
+	size_t i, k = 0;
+
+	sha256_init(&s);
+	sha256_update(&s, text, strlen(text));
+	sha256_digest(d, &s);
+	d[32] = 0;
+	for (i = 0; i < 33; i += 3) {
+		unsigned v = (unsigned)d[i] << 16 | (unsigned)d[i + 1] << 8 | d[i + 2];
+
+		out[k++] = b64[v >> 18 & 63];
+		out[k++] = b64[v >> 12 & 63];
+		out[k++] = i + 1 < 32 ? b64[v >> 6 & 63] : '=';
+		out[k++] = i + 2 < 32 ? b64[v & 63] : '=';
+	}
+	out[k] = '\0';
+	html_printf(h, "'sha256-%s'", out);
+}
+
+/* The page's Content-Security-Policy: nothing may load or run but its own
+ * style and script (by their hashes); no request, no form, no base URL. */
+static void html_csp(struct html *h)
+{
+	html_puts(h, "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+		     "style-src ");
+	html_csp_hash(h, html_css);
+	html_puts(h, "; script-src ");
+	html_csp_hash(h, html_js);
+	html_puts(h, "; base-uri 'none'; form-action 'none'\">\n");
+}
 
 int render_html_report(struct buf *out, const struct reportdata *rd, const struct compare_opts *co)
 {
@@ -851,11 +899,14 @@ int render_html_report(struct buf *out, const struct reportdata *rd, const struc
 	for (i = 0; i < rd->nregions; i++)
 		if (rd->regions[i].npts > hist)
 			hist = rd->regions[i].npts;
-	html_puts(&h, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
-		      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+	html_puts(&h, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n");
+	html_csp(&h);
+	html_puts(&h, "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 		      "<meta name=\"color-scheme\" content=\"light dark\">\n");
 	html_printf(&h, "<title>scopedb report: %s</title>\n", stats_metric_name(rd->metric));
-	html_puts(&h, html_style);
+	html_puts(&h, "<style>");
+	html_puts(&h, html_css);
+	html_puts(&h, "</style>\n");
 	html_puts(&h, "</head><body>\n<header><h1>scopedb report</h1>\n<p class=\"meta\">");
 	html_printf(&h, "Metric %s (%s), %zu region%s, trends of ", stats_metric_name(rd->metric),
 		    report_unit(rd->metric), rd->nregions, rd->nregions == 1 ? "" : "s");
@@ -879,7 +930,9 @@ int render_html_report(struct buf *out, const struct reportdata *rd, const struc
 	html_ranks(&h, rd);
 	html_puts(&h, "<footer class=\"meta\"><p>Made by scopedb from its store: no network, "
 		      "no external file.</p></footer>\n");
-	html_puts(&h, html_script);
+	html_puts(&h, "<script>");
+	html_puts(&h, html_js);
+	html_puts(&h, "</script>\n");
 	html_puts(&h, "</body></html>\n");
 	return h.rc ? err_nomem() : 0;
 }

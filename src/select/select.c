@@ -68,8 +68,9 @@ static int select_strip_back(size_t *len, int64_t *back, const char *s)
 	return 0;
 }
 
-/* 1 when s[0..n) is a bare commit hash: 4 or more lowercase hex digits,
- * at least one of them a letter (all digits is a run id). */
+/* 1 when s[0..n) is a bare commit hash: 4 or more hex digits in any case
+ * (git takes BB02 for bb02), at least one of them a letter (all digits is
+ * a run id). */
 static int select_is_hash(const char *s, size_t n)
 {
 	size_t i;
@@ -78,7 +79,7 @@ static int select_is_hash(const char *s, size_t n)
 	if (n < 4)
 		return 0;
 	for (i = 0; i < n; i++) {
-		if (s[i] >= 'a' && s[i] <= 'f')
+		if ((s[i] >= 'a' && s[i] <= 'f') || (s[i] >= 'A' && s[i] <= 'F'))
 			letter = 1;
 		else if (s[i] < '0' || s[i] > '9')
 			return 0;

@@ -204,9 +204,8 @@ void sha256_update(struct sha256 *s, const void *data, size_t len)
 	s->fill = len;
 }
 
-void sha256_hex(char out[65], struct sha256 *s)
+void sha256_digest(unsigned char out[32], struct sha256 *s)
 {
-	static const char hex[] = "0123456789abcdef";
 	uint64_t bits = s->len * 8;
 	unsigned char pad[72];
 	size_t npad = (s->fill < 56 ? 56 : 120) - s->fill;
@@ -217,11 +216,20 @@ void sha256_hex(char out[65], struct sha256 *s)
 	for (i = 0; i < 8; i++)
 		pad[npad + (size_t)i] = (unsigned char)(bits >> (56 - 8 * i));
 	sha256_update(s, pad, npad + 8);
-	for (i = 0; i < 32; i++) {
-		unsigned char byte = (unsigned char)(s->h[i / 4] >> (24 - 8 * (i % 4)));
+	for (i = 0; i < 32; i++)
+		out[i] = (unsigned char)(s->h[i / 4] >> (24 - 8 * (i % 4)));
+}
 
-		out[2 * i] = hex[byte >> 4];
-		out[2 * i + 1] = hex[byte & 15];
+void sha256_hex(char out[65], struct sha256 *s)
+{
+	static const char hex[] = "0123456789abcdef";
+	unsigned char d[32];
+	int i;
+
+	sha256_digest(d, s);
+	for (i = 0; i < 32; i++) {
+		out[2 * i] = hex[d[i] >> 4];
+		out[2 * i + 1] = hex[d[i] & 15];
 	}
 	out[64] = '\0';
 }

@@ -20,6 +20,8 @@ void sha256_init(struct sha256 *s);
 void sha256_update(struct sha256 *s, const void *data, size_t len);
 /* Finish and write 64 lowercase hex digits + NUL to out. */
 void sha256_hex(char out[65], struct sha256 *s);
+/* Finish and write the 32 bytes of the digest to out. */
+void sha256_digest(unsigned char out[32], struct sha256 *s);
 
 /* Hash the whole file open as fd (read with pread from offset 0, so the
  * descriptor's offset is unused) without touching the error message (safe

@@ -487,3 +487,33 @@ const char *util_strerror_lc(int e)
 	text[0] = (char)tolower((unsigned char)text[0]);
 	return text;
 }
+
+/*
+ * s escaped for a one-line message: control characters, DEL and the quote
+ * as \xNN, cut after about 190 bytes with "...".  One of four rotating
+ * static buffers, enough for the names quoted in a single message.
+ */
+const char *util_quote_msg(const char *s)
+{
+	static char bufs[4][200];
+	static unsigned slot;
+	char *b = bufs[slot++ % 4];
+	size_t i = 0;
+
+	for (; *s && i < sizeof(bufs[0]) - 8; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c < 0x20 || c == 0x7f || c == '\'') {
+			snprintf(b + i, 5, "\\x%02x", c);
+			i += 4;
+		} else {
+			b[i++] = (char)c;
+		}
+	}
+	if (*s) {
+		memcpy(b + i, "...", 3);
+		i += 3;
+	}
+	b[i] = '\0';
+	return b;
+}

@@ -5,6 +5,8 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <hdf5.h>
 
@@ -12,6 +14,7 @@
 #include "util/json.h"
 #include "scopedb/util.h"
 #include "testutil.h"
+#include "scopedb/profile.h"
 #include "testutil_h5.h"
 
 #define TU_NROWS 13
@@ -227,6 +230,46 @@ int tu_h5_load(struct tu_h5_loaded *out, const char *path)
 		assert_int_equal(out->nrows, c.info->num_rows);
 	h5prof_free(p);
 	assert_int_equal(tu_h5_live_ids(), ids);
+	if (rc)
+		tu_h5_loaded_free(out);
+	return rc;
+}
+
+int tu_profile_load(struct tu_h5_loaded *out, const char *path)
+{
+	struct profile *p = NULL;
+	struct tu_loadctx c;
+	struct stat st;
+	size_t i;
+	int rc, fd = -1;
+
+	memset(out, 0, sizeof(*out));
+	rc = profile_open_file(path, &fd, &st);
+	if (!rc)
+		rc = profile_open(&p, path, fd, &st);
+	if (rc) {
+		if (fd >= 0)
+			close(fd);
+		return rc;
+	}
+	c.l = out;
+	c.info = profile_info(p);
+	c.cap = 0;
+	rc = profile_read(p, tu_load_row, &c);
+	if (!rc) {
+		assert_int_equal(out->nrows, c.info->num_rows);
+		out->schema = c.info->schema;
+		out->layout = c.info->layout;
+		out->num_ranks = c.info->num_ranks;
+		out->num_events = c.info->num_events;
+		out->num_regions = c.info->num_regions;
+		out->names = calloc(out->num_regions + 1, sizeof(char *));
+		assert_non_null(out->names);
+		for (i = 0; i < out->num_regions; i++)
+			out->names[i] = tu_dupstr(c.info->region_names[i]);
+	}
+	profile_free(p);
+	close(fd);
 	if (rc)
 		tu_h5_loaded_free(out);
 	return rc;

@@ -57,6 +57,10 @@ const char *tu_h5_write_standard(const char *name, const struct h5write_opts *op
 int tu_h5_load(struct tu_h5_loaded *out, const char *path);
 void tu_h5_loaded_free(struct tu_h5_loaded *l);
 
+/* tu_h5_load() through the reader chosen by content (profile.h): HDF5 or
+ * JSON; the names and counts are taken once the rows are read. */
+int tu_profile_load(struct tu_h5_loaded *out, const char *path);
+
 /* Number of open HDF5 objects (files, groups, datasets, attributes, named
  * types) in all files.  Equal before and after an operation = every such
  * id was closed on every path.

@@ -202,7 +202,11 @@ static int resolve_pin(struct store_conn *c, int64_t *out, const char *name)
 	return postgres_query_int(c, out, "SELECT run_id FROM pins WHERE name = $1", &p, 1);
 }
 
-/* The distinct commits starting with prefix, at most 6. */
+/* The distinct commits starting with prefix in any case (git takes BB02
+ * for bb02), at most 6: as given, in lower case (as every hex commit is
+ * stored), in upper case; three searches of the "C" collation index
+ * (PostgreSQL 15 searches it for starts_with()), where lower(commit_sha)
+ * would read them all. */
 static int resolve_commits(struct store_conn *c, struct buf *out, size_t *n, const char *prefix)
 {
 	struct pg_params p;
@@ -215,6 +219,8 @@ static int resolve_commits(struct store_conn *c, struct buf *out, size_t *n, con
 	ret =
 	    postgres_exec(c, &r,
 			  "SELECT DISTINCT commit_sha FROM runs WHERE starts_with(commit_sha, $1) "
+			  "OR starts_with(commit_sha, lower($1 COLLATE \"C\")) "
+			  "OR starts_with(commit_sha, upper($1 COLLATE \"C\")) "
 			  "ORDER BY commit_sha LIMIT 6",
 			  &p, 0, "read");
 	for (i = 0; !ret && i < PQntuples(r); i++, (*n)++)
@@ -437,6 +443,25 @@ static int where_add(struct buf *sql, struct pg_params *p, const char *pre, cons
 	return rc || buf_puts(sql, post) ? ERR_NOMEM : 0;
 }
 
+/* " AND " the commit prefix v in any case (as resolve_commits() searches
+ * it), bound to the next parameter. */
+static int where_add_commit(struct buf *sql, struct pg_params *p, const char *v)
+{
+	char n[16];
+	int rc;
+
+	if (p->n + 2 > 16)
+		return err_set(ERR_USAGE, "too many run filters for one query (at most 12)");
+	snprintf(n, sizeof(n), "$%d", p->n + 1);
+	pp_text(p, v);
+	rc = buf_printf(sql,
+			" AND (starts_with(runs.commit_sha, %s) OR starts_with(runs.commit_sha, "
+			"lower(%s COLLATE \"C\")) OR starts_with(runs.commit_sha, upper(%s COLLATE "
+			"\"C\")))",
+			n, n, n);
+	return rc ? ERR_NOMEM : 0;
+}
+
 int postgres_run_where(struct buf *sql, struct pg_params *p, const struct filter *f)
 {
 	size_t i;
@@ -450,8 +475,7 @@ int postgres_run_where(struct buf *sql, struct pg_params *p, const struct filter
 	if (!ret && f->branch)
 		ret = where_add(sql, p, " AND runs.branch = ", f->branch, NULL, NULL, "");
 	if (!ret && f->commit)
-		ret = where_add(sql, p, " AND starts_with(runs.commit_sha, ", f->commit, NULL, NULL,
-				")");
+		ret = where_add_commit(sql, p, f->commit);
 	if (!ret && f->label)
 		ret = where_add(sql, p, " AND runs.label = ", f->label, NULL, NULL, "");
 	if (!ret && f->since[0])

@@ -260,38 +260,64 @@ static int resolve_pin(struct store_conn *st, int64_t *out, const char *name)
 }
 
 /* "abc" -> "abc*" with GLOB's special characters bracketed, for an indexed
- * prefix search. */
-static char *sqlite_glob_prefix(const char *prefix)
+ * prefix search; with its ASCII letters in lower case (fold < 0), upper
+ * case (fold > 0) or as they are (0). */
+static char *sqlite_glob_prefix(const char *prefix, int fold)
 {
 	struct buf b = BUF_INIT;
 	int rc = 0;
 
 	for (; *prefix && !rc; prefix++) {
-		if (*prefix == '*' || *prefix == '?' || *prefix == '[')
-			rc = buf_printf(&b, "[%c]", *prefix);
+		char c = *prefix;
+
+		if (fold < 0 && c >= 'A' && c <= 'Z')
+			c = (char)(c - 'A' + 'a');
+		else if (fold > 0 && c >= 'a' && c <= 'z')
+			c = (char)(c - 'a' + 'A');
+		if (c == '*' || c == '?' || c == '[')
+			rc = buf_printf(&b, "[%c]", c);
 		else
-			rc = buf_putc(&b, *prefix);
+			rc = buf_putc(&b, c);
 	}
 	return buf_finish(&b, rc || buf_putc(&b, '*'));
 }
 
-/* The distinct commits starting with prefix (an indexed GLOB), at most 6. */
+/* The three GLOB patterns of a commit prefix (in lower case, as every hex
+ * commit is stored; in upper case; as given), into glob; 0 or ERR_NOMEM.
+ * Each one an index search, unlike lower(commit_sha): so a prefix in any
+ * case finds commits stored in lower case (and in upper case, or in its
+ * very case, as an older scopedb or a program may have stored them). */
+static int sqlite_commit_globs(char *glob[3], const char *prefix)
+{
+	glob[0] = sqlite_glob_prefix(prefix, -1);
+	glob[1] = sqlite_glob_prefix(prefix, 1);
+	glob[2] = sqlite_glob_prefix(prefix, 0);
+	return glob[0] && glob[1] && glob[2] ? 0 : err_nomem();
+}
+
+/* The distinct commits starting with prefix in any case (hex digits:
+ * git takes BB02 for bb02; see sqlite_commit_globs()), at most 6. */
 static int resolve_commits(struct store_conn *st, struct buf *out, size_t *n, const char *prefix)
 {
 	sqlite3_stmt *s = NULL;
-	char *pattern = sqlite_glob_prefix(prefix);
-	int rc, ret;
+	char *glob[3] = {NULL, NULL, NULL};
+	int rc = SQLITE_OK, ret, i;
 
 	*n = 0;
-	if (!pattern)
-		return ERR_NOMEM;
+	ret = sqlite_commit_globs(glob, prefix);
+	if (ret)
+		goto out;
+	/* (a UNION: with OR, SQLite reads the whole index in order instead) */
 	ret = sqlite_prepare(st, &s,
-			     "SELECT DISTINCT commit_sha FROM runs WHERE commit_sha GLOB ?1 "
-			     "ORDER BY commit_sha LIMIT 6",
+			     "SELECT commit_sha FROM runs WHERE commit_sha GLOB ?1 UNION "
+			     "SELECT commit_sha FROM runs WHERE commit_sha GLOB ?2 UNION "
+			     "SELECT commit_sha FROM runs WHERE commit_sha GLOB ?3 "
+			     "ORDER BY 1 LIMIT 6",
 			     0, "read");
 	if (ret)
 		goto out;
-	rc = sqlite3_bind_text(s, 1, pattern, -1, SQLITE_STATIC);
+	for (i = 0; i < 3 && rc == SQLITE_OK; i++)
+		rc = sqlite3_bind_text(s, i + 1, glob[i], -1, SQLITE_STATIC);
 	while (sqlite_row(s, &rc)) {
 		const unsigned char *c = sqlite3_column_text(s, 0);
 
@@ -304,7 +330,8 @@ static int resolve_commits(struct store_conn *st, struct buf *out, size_t *n, co
 	ret = sqlite_rows_end(st, &s, rc);
 out:
 	sqlite3_finalize(s);
-	free(pattern);
+	for (i = 0; i < 3; i++)
+		free(glob[i]);
 	return ret;
 }
 
@@ -556,7 +583,9 @@ void sqlite_run_where_release(struct run_where *w)
 {
 	buf_release(&w->sql);
 	free(w->vals);
-	free(w->glob);
+	free(w->glob[0]);
+	free(w->glob[1]);
+	free(w->glob[2]);
 	memset(w, 0, sizeof(*w));
 }
 
@@ -590,7 +619,7 @@ int sqlite_run_where_build(struct run_where *w, const struct filter *f, int firs
 		return ERR_NOMEM;
 	if (!f)
 		return 0;
-	w->vals = malloc((f->ntags + 2 * f->nmeta + 5) * sizeof(*w->vals));
+	w->vals = malloc((f->ntags + 2 * f->nmeta + 7) * sizeof(*w->vals));
 	if (!w->vals)
 		return err_nomem();
 	for (i = 0; i < f->ntags && !rc; i++)
@@ -600,10 +629,13 @@ int sqlite_run_where_build(struct run_where *w, const struct filter *f, int firs
 	if (!rc && f->branch)
 		rc = run_where_add(w, first, " AND runs.branch = ", f->branch, NULL, NULL, "");
 	if (!rc && f->commit) {
-		w->glob = sqlite_glob_prefix(f->commit);
-		rc = w->glob ? run_where_add(w, first, " AND runs.commit_sha GLOB ", w->glob, NULL,
-					     NULL, "")
-			     : ERR_NOMEM;
+		rc = sqlite_commit_globs(w->glob, f->commit);
+		if (!rc)
+			rc = run_where_add(w, first, " AND (runs.commit_sha GLOB ", w->glob[0],
+					   " OR runs.commit_sha GLOB ", w->glob[1], "");
+		if (!rc)
+			rc = run_where_add(w, first, " OR runs.commit_sha GLOB ", w->glob[2], NULL,
+					   NULL, ")");
 	}
 	if (!rc && f->label)
 		rc = run_where_add(w, first, " AND runs.label = ", f->label, NULL, NULL, "");

@@ -192,7 +192,7 @@ struct run_where {
 	struct buf sql;	   /* " AND cond" for each condition; "" for none */
 	const char **vals; /* the bound texts, in parameter order */
 	size_t n;
-	char *glob;
+	char *glob[3]; /* the commit prefix's patterns (sqlite_commit_globs()) */
 };
 
 int sqlite_run_where_build(struct run_where *w, const struct filter *f, int first);

@@ -1,0 +1,94 @@
+/*
+ * ingest_nest.h - the call trees of a file as the store's process receives
+ * them from the reader child (issue 22; docs/format.md section 10; the
+ * frames are described in wire.h): every nesting frame checked against the
+ * ones before it, a summary, the one warning for the ranks left without a
+ * tree or without paths, and a walk over the frames for whatever stores or
+ * inspects them.
+ *
+ * Checks beyond wire.h's per-frame ones: node ids come in sequence (0, 1,
+ * 2...), a node's parent is an earlier node one name shorter with another
+ * region, a path row names a node already sent, and one that uses its
+ * row's durations has a row with as many calls.  Any violation is the
+ * reader's malformed data (ERR_GENERIC), never a read outside the frames.
+ *
+ * Ownership: struct ingest_nest owns its arrays (ingest_nest_release());
+ * the walk's callbacks see values valid during the call only.
+ */
+#ifndef SCOPEDB_INGEST_NEST_H
+#define SCOPEDB_INGEST_NEST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ingest/calltree.h"
+#include "ingest/wire.h"
+
+/* A map from (rank, region) to a 64-bit value (open addressing). */
+struct ingest_rowmap {
+	uint64_t *keys; /* (rank << 32 | region) + 1, 0 = empty */
+	uint64_t *vals;
+	size_t cap, n;
+};
+
+void ingest_rowmap_release(struct ingest_rowmap *m);
+/* Set (rank, region) to v: 0 or ERR_NOMEM. */
+int ingest_rowmap_put(struct ingest_rowmap *m, uint32_t rank, uint32_t region, uint64_t v);
+/* The value of (rank, region): 1 and *v, or 0 when there is none. */
+int ingest_rowmap_get(const struct ingest_rowmap *m, uint32_t rank, uint32_t region, uint64_t *v);
+
+struct ingest_nest {
+	struct ingest_rowmap rows; /* (rank, region) -> calls of its WIRE_ROW */
+	uint32_t nodes;		   /* WIRE_NODE frames so far: the next node's id */
+	uint32_t *node_region, *node_depth;
+	size_t ncap;
+	uint64_t ranks;			/* WIRE_NEST frames: ranks with event rows */
+	uint64_t trees;			/* of which have a tree */
+	uint64_t paths;			/* WIRE_PATH frames */
+	uint64_t selfs;			/* WIRE_SELF frames */
+	uint64_t problems;		/* ranks without a tree, or with one but no paths */
+	struct calltree_rankinfo first; /* the first of those */
+};
+
+void ingest_nest_init(struct ingest_nest *n);
+void ingest_nest_release(struct ingest_nest *n);
+
+/* Note a WIRE_ROW's (rank, region) and calls, for the paths that use its
+ * durations: 0 or ERR_GENERIC / ERR_NOMEM. */
+int ingest_nest_row(struct ingest_nest *n, const struct wire_frame *f, size_t num_regions);
+
+/* Check one nesting frame (WIRE_NEST, _NODE, _PATH, _SELF) and count it:
+ * 0 or ERR_GENERIC / ERR_NOMEM.  A path with its row's durations needs
+ * that row, with as many calls as its outermost calls. */
+int ingest_nest_frame(struct ingest_nest *n, const struct wire_frame *f, size_t num_regions);
+
+/* A nesting frame before the file's WIRE_INFO: ERR_GENERIC. */
+int ingest_nest_bad(void);
+
+/*
+ * The warning for n's problem ranks into buf (size len), "" when there is
+ * none: "'PATH': rank 3: a call of 'b' [40, 60] ns starts inside a call of
+ * 'a' [10, 50] ns and ends after it, so rank 3 has no call tree (nor have
+ * 2 other ranks); the flat numbers are not affected".  Names are escaped.
+ */
+void ingest_nest_warning(char *buf, size_t len, const char *path, const struct ingest_nest *n,
+			 const char *const *names, size_t num_names);
+
+/* What the store's process has of a file read by ingest_read() (ingest.h). */
+struct ingest_pending;
+
+/* Its checked summary. */
+const struct ingest_nest *ingest_pending_nest(const struct ingest_pending *p);
+
+/* Its warning (ingest_nest_warning() with the file's path and names). */
+void ingest_pending_nest_warning(const struct ingest_pending *p, char *buf, size_t len);
+
+/*
+ * Its nesting frames again, in the order they came, decoded to the sink's
+ * callbacks (each may be NULL; a path's durations are decoded from their
+ * encoding, or from its row's, so durations is never NULL here).
+ * Returns 0, a callback's non-zero value, or an error.
+ */
+int ingest_pending_nest_walk(const struct ingest_pending *p, const struct calltree_sink *sink);
+
+#endif

@@ -1,0 +1,218 @@
+/*
+ * profile.c - one profile file through the reader of its format (see
+ * profile.h).
+ *
+ * A format is a constant table of functions (struct profile_format, in the
+ * manner of the store's backends): whether the first bytes of a file are
+ * its own, open, info, read and free.  The formats are listed once, in
+ * formats.h; profile_open() reads the file's first bytes with pread() (the
+ * descriptor's offset is left alone: the hashing thread of ingest shares
+ * it) and opens the first format that claims them.  Each reader stays the
+ * only code calling its library: libhdf5 in src/h5/, zlib and the JSON
+ * grammar in src/jsonprof/.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "scopedb/err.h"
+#include "scopedb/profile.h"
+#include "scopedb/util.h"
+#include "jsonprof/jsonprof.h"
+
+#define PROFILE_FORMAT_VERSION 1
+/* Bytes of a file its formats are shown to decide. */
+#define PROFILE_HEAD 64
+
+struct profile_format {
+	int version; /* PROFILE_FORMAT_VERSION */
+	const char *name;
+	/* 1 when a file starting with head (n bytes, fewer for a short
+	 * file) is of this format */
+	int (*claims)(const unsigned char *head, size_t n);
+	int (*open)(void **out, const char *path, int fd, const struct stat *st);
+	const struct h5prof_info *(*info)(const void *h);
+	int (*read)(void *h, h5prof_row_fn fn, void *ctx);
+	void (*free)(void *h);
+	int info_at_open; /* info complete before read */
+};
+
+struct profile {
+	const struct profile_format *fmt;
+	void *h;
+};
+
+/* ---- HDF5 (src/h5/) ---- */
+
+static int hdf5_claims(const unsigned char *head, size_t n)
+{
+	(void)head;
+	(void)n;
+	return 1;
+}
+
+static int hdf5_open(void **out, const char *path, int fd, const struct stat *st)
+{
+	struct h5prof *p = NULL;
+	int rc;
+
+	(void)fd;
+	rc = h5prof_open_stat(&p, path, st);
+	*out = p;
+	return rc;
+}
+
+static const struct h5prof_info *hdf5_info(const void *h)
+{
+	return h5prof_info(h);
+}
+
+static int hdf5_read(void *h, h5prof_row_fn fn, void *ctx)
+{
+	return h5prof_read(h, fn, ctx);
+}
+
+static void hdf5_free(void *h)
+{
+	h5prof_free(h);
+}
+
+static const struct profile_format hdf5_profile_format = {
+    .version = PROFILE_FORMAT_VERSION,
+    .name = "hdf5",
+    .claims = hdf5_claims,
+    .open = hdf5_open,
+    .info = hdf5_info,
+    .read = hdf5_read,
+    .free = hdf5_free,
+    .info_at_open = 1,
+};
+
+/* ---- JSON (src/jsonprof/) ---- */
+
+static int json_open(void **out, const char *path, int fd, const struct stat *st)
+{
+	struct jsonprof *j = NULL;
+	int rc = jsonprof_open(&j, path, fd, st);
+
+	*out = j;
+	return rc;
+}
+
+static const struct h5prof_info *json_info(const void *h)
+{
+	return jsonprof_info(h);
+}
+
+static int json_read(void *h, h5prof_row_fn fn, void *ctx)
+{
+	return jsonprof_read(h, fn, ctx);
+}
+
+static void json_free(void *h)
+{
+	jsonprof_free(h);
+}
+
+static const struct profile_format json_profile_format = {
+    .version = PROFILE_FORMAT_VERSION,
+    .name = "json",
+    .claims = jsonprof_claims,
+    .open = json_open,
+    .info = json_info,
+    .read = json_read,
+    .free = json_free,
+    .info_at_open = 0,
+};
+
+static const struct profile_format *const profile_formats[] = {
+#define PROFILE_FORMAT(name) &name##_profile_format,
+#include "profile/formats.h"
+#undef PROFILE_FORMAT
+};
+
+int profile_name_is_json(const char *path)
+{
+	size_t n = strlen(path);
+
+	return (n >= 5 && !strcasecmp(path + n - 5, ".json")) ||
+	       (n >= 8 && !strcasecmp(path + n - 8, ".json.gz"));
+}
+
+int profile_open_file(const char *path, int *fd, struct stat *st)
+{
+	int rc = h5prof_open_file(path, fd, st);
+
+	/* an empty file: say which format it was taken for */
+	if (rc == ERR_FORMAT && profile_name_is_json(path))
+		rc = err_set(ERR_FORMAT, "cannot read '%s': not a JSON profile (the file is empty)",
+			     util_quote_msg(path));
+	return rc;
+}
+
+int profile_open(struct profile **out, const char *path, int fd, const struct stat *st)
+{
+	unsigned char head[PROFILE_HEAD];
+	struct profile *p;
+	ssize_t n;
+	size_t i;
+	int rc;
+
+	*out = NULL;
+	do
+		n = pread(fd, head, sizeof(head), 0);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return err_set(ERR_IO, "cannot read '%s': %s", util_quote_msg(path),
+			       util_strerror_lc(errno));
+	for (i = 0; i < sizeof(profile_formats) / sizeof(profile_formats[0]); i++)
+		if (profile_formats[i]->claims(head, (size_t)n))
+			break;
+	if (profile_formats[i] == &hdf5_profile_format && profile_name_is_json(path))
+		return err_set(ERR_FORMAT,
+			       "cannot read '%s': not a JSON profile (it starts with neither '{' "
+			       "nor gzip data)",
+			       util_quote_msg(path));
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return err_nomem();
+	p->fmt = profile_formats[i];
+	rc = p->fmt->open(&p->h, path, fd, st);
+	if (rc) {
+		free(p);
+		return rc;
+	}
+	*out = p;
+	return 0;
+}
+
+const char *profile_format(const struct profile *p)
+{
+	return p->fmt->name;
+}
+
+int profile_info_final(const struct profile *p)
+{
+	return p->fmt->info_at_open;
+}
+
+const struct h5prof_info *profile_info(const struct profile *p)
+{
+	return p->fmt->info(p->h);
+}
+
+int profile_read(struct profile *p, h5prof_row_fn fn, void *ctx)
+{
+	return p->fmt->read(p->h, fn, ctx);
+}
+
+void profile_free(struct profile *p)
+{
+	if (!p)
+		return;
+	if (p->h)
+		p->fmt->free(p->h);
+	free(p);
+}
