@@ -356,10 +356,10 @@ phase commands
 # the JSON twins' stored metadata is the HDF5 files'
 if [ ${#twins[@]} -gt 0 ]; then
 	meta() { sqlite3 "$1" "SELECT run_id, key, value FROM run_metadata WHERE run_id <= $nrand ORDER BY 1, 2"; }
-	meta a.sqlite >out/meta.h5
-	meta j.sqlite >out/meta.json
-	diff out/meta.h5 out/meta.json | grep -o '^[<>] [0-9]*|' | tr -d '<>|' | sort -nu | while read -r id; do
-		f $((id - 1)) "JSON twin: stored metadata differs: $(diff <(grep "^$id|" out/meta.h5) <(grep "^$id|" out/meta.json) | head -4 | tr '\n' ' ' | cut -c1-300)"
+	meta a.sqlite >out/meta.h5.txt
+	meta j.sqlite >out/meta.twin.txt
+	diff out/meta.h5.txt out/meta.twin.txt | grep -o '^[<>] [0-9]*|' | tr -d '<>|' | sort -nu | while read -r id; do
+		f $((id - 1)) "JSON twin: stored metadata differs: $(diff <(grep "^$id|" out/meta.h5.txt) <(grep "^$id|" out/meta.twin.txt) | head -4 | tr '\n' ' ' | cut -c1-300)"
 	done >fail/twin-meta
 fi
 
