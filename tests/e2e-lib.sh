@@ -1,7 +1,56 @@
 # Shared helpers for the end-to-end tests (sourced, not run by ctest).
 # Each e2e test runs the built binary ($SCOPEDB) in a private directory and
-# counts its checks; it ends with a "N passed, N failed" line.
+# counts its checks, grouped in named cases, and reports them in TAP
+# (docs/testing.md):
+#
+#     if tcase selectors; then      # a case: its checks up to the fi
+#         expect 0 "diff ids" $S diff 1 2
+#     fi
+#
+# prints "ok 3 - selectors" (or "not ok 3 - selectors", the failed checks on
+# stderr), and the script ends with the plan "1..N" and "# N passed, N
+# failed" (finish).  The arguments of the script, or E2E_CASES, are glob
+# patterns choosing the cases to run ("tests/e2e_diff.sh 'pin*'",
+# "E2E_CASES=pins ctest -R e2e_diff"); the others print "ok N - NAME #
+# SKIP".  What a script does outside its cases, and every case named
+# setup*, runs whatever is chosen: it makes what later cases use (a
+# case may use what a setup case or the code before it made, never what
+# another case did).  --list prints the names of the cases.
 set -u
+e2e_script=${0##*/}
+# (a script whose cases are not literal names defines its own before
+# sourcing this file: e2e_readme.sh, one case per page)
+declare -F e2e_list_cases >/dev/null || e2e_list_cases() {
+	grep -oE '^[[:space:]]*if tcase [A-Za-z0-9_.-]+' "$0" | sed -E 's/.* //'
+}
+e2e_sel=()
+for e2e_arg in "$@"; do
+	case $e2e_arg in
+	--list)
+		e2e_list_cases
+		exit 0
+		;;
+	-*)
+		echo "$e2e_script: unknown option '$e2e_arg' (usage: $e2e_script [--list] [CASE...])" >&2
+		exit 2
+		;;
+	*) e2e_sel+=("$e2e_arg") ;;
+	esac
+done
+# shellcheck disable=SC2206
+[ ${#e2e_sel[@]} -eq 0 ] && [ -n "${E2E_CASES:-}" ] && e2e_sel=(${E2E_CASES})
+# Every pattern must name a case: a typo runs nothing silently otherwise.
+for e2e_arg in "${e2e_sel[@]}"; do
+	e2e_found=0
+	while IFS= read -r e2e_name; do
+		# shellcheck disable=SC2053
+		[[ $e2e_name == $e2e_arg ]] && e2e_found=1
+	done < <(e2e_list_cases)
+	if [ "$e2e_found" = 0 ]; then
+		echo "$e2e_script: no case matches '$e2e_arg'; the cases are:" $(e2e_list_cases) >&2
+		exit 2
+	fi
+done
 : "${SCOPEDB:?set SCOPEDB to the scopedb binary}"
 E2E_DIR=$(mktemp -d "${TMPDIR:-/tmp}/scopedb-e2e-XXXXXX")
 trap 'rm -rf "$E2E_DIR"' EXIT
@@ -15,9 +64,58 @@ export GIT_CEILING_DIRECTORIES=${E2E_DIR%/*}
 export NO_COLOR=1
 e2e_pass=0
 e2e_fail=0
+e2e_ncases=0   # TAP test points so far
+e2e_case=      # the case running, if any
+e2e_case_fail0=0 e2e_case_pass0=0 e2e_outside_fail=0 e2e_outside_pass=0 e2e_case_t0=0
 
 ok() { e2e_pass=$((e2e_pass + 1)); }
-bad() { e2e_fail=$((e2e_fail + 1)); echo "FAIL: $*" >&2; }
+bad() { e2e_fail=$((e2e_fail + 1)); echo "FAIL: ${e2e_case:+[$e2e_case] }$*" >&2; }
+# note TEXT: a line for people reading the output (a TAP comment).
+note() { echo "# $*"; }
+
+# e2e_case_end: the TAP line of the case that ran since tcase.
+e2e_case_end() {
+	if [ -n "$e2e_case" ]; then
+		e2e_ncases=$((e2e_ncases + 1))
+		if [ "$e2e_fail" -eq "$e2e_case_fail0" ]; then
+			echo "ok $e2e_ncases - $e2e_case"
+		else
+			echo "not ok $e2e_ncases - $e2e_case ($((e2e_fail - e2e_case_fail0)) failed)"
+		fi
+		# E2E_TIME=1: how long it took (what to make faster)
+		[ -z "${E2E_TIME:-}" ] ||
+			awk -v a="$e2e_case_t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "# %.2f s\n", b - a }'
+	else
+		e2e_outside_fail=$((e2e_outside_fail + e2e_fail - e2e_case_fail0))
+		e2e_outside_pass=$((e2e_outside_pass + e2e_pass - e2e_case_pass0))
+	fi
+	e2e_case=
+	e2e_case_fail0=$e2e_fail e2e_case_pass0=$e2e_pass
+}
+
+# tcase NAME: ends the case before and starts NAME when it is chosen (or
+# is a setup case); returns 1, after its "# SKIP" line, when it is not.
+tcase() {
+	local p run=0
+	e2e_case_end
+	if [ ${#e2e_sel[@]} -eq 0 ]; then
+		run=1
+	else
+		case $1 in setup*) run=1 ;; esac
+		for p in "${e2e_sel[@]}"; do
+			# shellcheck disable=SC2053
+			[[ $1 == $p ]] && run=1
+		done
+	fi
+	if [ "$run" = 0 ]; then
+		e2e_ncases=$((e2e_ncases + 1))
+		echo "ok $e2e_ncases - $1 # SKIP not chosen"
+		return 1
+	fi
+	e2e_case=$1
+	e2e_case_t0=$EPOCHREALTIME
+	return 0
+}
 
 # run CMD...: runs it, leaving $out, $err and $rc.
 run() {
@@ -84,11 +182,30 @@ equals() {
 	if [ "$2" = "$3" ]; then ok; else bad "$1: got '$2', want '$3'"; fi
 }
 
+# metrics: the metrics --metric takes, in their order (from the binary, so
+# that a loop over them covers a new one).
+metrics() {
+	"$SCOPEDB" diff a b --metric '?' 2>&1 | sed -n "s/.*choose from \([^;]*\).*/\1/p" | tr -d ,
+}
+
 # sql DB QUERY: one value from the store (sqlite3 CLI).
 sql() { sqlite3 "$1" "$2"; }
 
+# finish: the last case's line, the plan, the counts; exits 0 when no
+# check failed (checks outside any case too: a failed one there is a
+# test point of its own, "not ok N - outside the cases"; a script without
+# cases is one test point).
 finish() {
-	echo "$e2e_pass passed, $e2e_fail failed"
+	e2e_case_end
+	if [ "$e2e_outside_fail" -gt 0 ]; then
+		e2e_ncases=$((e2e_ncases + 1))
+		echo "not ok $e2e_ncases - outside the cases ($e2e_outside_fail failed)"
+	elif [ "$e2e_ncases" -eq 0 ] && [ "$e2e_outside_pass" -gt 0 ]; then
+		e2e_ncases=1
+		echo "ok 1 - $e2e_script"
+	fi
+	echo "1..$e2e_ncases"
+	echo "# $e2e_pass passed, $e2e_fail failed"
 	[ "$e2e_fail" -eq 0 ]
 	exit $?
 }
@@ -134,7 +251,7 @@ golden_check() {
 		"$golden_log" >"$golden_log.norm"
 	if [ "${GOLDEN_UPDATE:-}" = 1 ]; then
 		cp "$golden_log.norm" "$expected"
-		echo "wrote $expected"
+		note "wrote $expected"
 	fi
 	if diff -u "$expected" "$golden_log.norm" >"$E2E_DIR/golden.diff"; then
 		ok

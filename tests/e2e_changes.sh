@@ -25,6 +25,7 @@ for i in $(seq 1 32); do
 done
 
 # --- help and usage ----------------------------------------------------------
+if tcase usage; then
 expect 0 "help changes" $S help changes
 contains "help changes usage" "$out" "usage: scopedb changes"
 contains "help changes --min-change" "$out" "--min-change PCT"
@@ -39,6 +40,8 @@ expect_err 2 "missing store" "scopedb: cannot open store 'nope.sqlite': no such 
 	$S changes --db nope.sqlite
 expect_err 2 "no region matches" "scopedb: no region matches 'zzz' in store '$SCOPEDB_DB'" \
 	$S changes --include zzz
+
+fi
 
 # --- changes -----------------------------------------------------------------------
 expect 0 "changes json" $S changes --format json
@@ -97,12 +100,16 @@ equals "until none" "$(printf '%s\n' "$out" | tail -n +2 | wc -l)" 0
 expect 0 "no runs" $S changes --since 2027-01-01
 contains "no runs: empty table" "$out" "over 0 runs and 0 regions"
 equals "no runs: said" "$err" "scopedb: no run matches the filters"
+if tcase changes; then
 expect 0 "no such branch" $S changes --branch mian
 equals "no such branch: nearest" "$err" "scopedb: no run has branch 'mian'; did you mean 'main'?"
 expect 0 "calls: steady" $S changes --metric calls --format csv
 equals "calls none" "$(printf '%s\n' "$out" | tail -n +2 | wc -l)" 0
 
+fi
+
 # --- history marks ---------------------------------------------------------------
+if tcase history-marks; then
 expect 0 "history marks" env LC_ALL=C $S history solve
 equals "history one mark" "$(printf '%s\n' "$out" | grep -c '<- change point')" 1
 contains "history mark row" "$(printf '%s\n' "$out" | grep '<- change point')" " 16  2026-01-16T02:00:00Z"
@@ -119,5 +126,7 @@ equals "match changes-only regions" "$(printf '%s' "$out" | jq -c '[.regions[] |
 	'[["halo",16],["io",16],["solve",16]]'
 expect 0 "history markdown mark" $S history solve --format markdown
 contains "markdown note" "$out" "(change point +"
+
+fi
 
 finish

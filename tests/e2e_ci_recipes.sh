@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The recipes of README "CI recipes" run as a CI would run
+# The recipes of docs/ci.md run as a CI would run
 # them: examples/ci/github.sh with GitHub Actions' variables (push to main,
 # pull requests, $GITHUB_STEP_SUMMARY in a file) and examples/ci/gitlab.sh
 # with GitLab's (default branch, merge requests), on profiles made by
@@ -23,6 +23,7 @@ mk --slow solve=1.3 slow.h5
 mk --scale 1.01 --slow solve=1.3 slow2.h5
 sha() { printf '%040d' "$1"; }
 
+if tcase yaml; then
 for y in github-workflow.yml gitlab-ci.yml; do
 	contains "$y calls its script" "$(cat "$CI_DIR/$y")" "examples/ci/${y%%-*}.sh"
 done
@@ -32,7 +33,10 @@ for y in github-workflow.yml gitlab-ci.yml; do
 	contains "$y keeps the html report" "$(cat "$CI_DIR/$y")" "scopedb-report.html"
 done
 
+fi
+
 # --- GitHub Actions ------------------------------------------------------------
+if tcase github; then
 mkdir gh && cd gh || exit 1
 gh_env() { # EVENT REF_NAME HEAD_REF SHA: the job's environment, then the script
 	env GITHUB_ACTIONS=true GITHUB_EVENT_NAME="$1" GITHUB_REF_NAME="$2" GITHUB_HEAD_REF="$3" \
@@ -132,7 +136,10 @@ equals "gh: concurrent stderr" "$(cat c1.err c2.err)" ""
 equals "gh: one baseline" "$(sql "$db" "select name || ' ' || run_id from pins")" "baseline 1"
 cd .. || exit 1
 
+fi
+
 # --- GitLab CI -------------------------------------------------------------------
+if tcase gitlab; then
 mkdir gl && cd gl || exit 1
 gl_main() { # SHA PROFILE: a default-branch pipeline
 	env GITLAB_CI=true CI_PIPELINE_SOURCE=push CI_DEFAULT_BRANCH=main CI_COMMIT_BRANCH=main \
@@ -196,5 +203,7 @@ equals "gl: main regression fails" "$rc" 1
 equals "gl: main regression recorded" "$(sql "$db" "select count(*) from runs")" 3
 equals "gl: baseline stays" "$(sql "$db" "select run_id from pins where name = 'baseline'")" 1
 cd .. || exit 1
+
+fi
 
 finish

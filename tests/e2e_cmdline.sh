@@ -34,6 +34,7 @@ same() {
 }
 
 # --- upstream command lines, unchanged ---------------------------------------
+if tcase upstream; then
 # (scope-profiler diff A B --include solve io --exclude '^mpi' --ranks 0 1 4-7)
 for f in table csv json markdown; do
 	same "diff multi-value ($f)" \
@@ -68,6 +69,9 @@ expect 0 "show multi-value" $S show a.h5 --include solve io --ranks 0 1 --format
 equals "show multi-value regions" "$(printf '%s\n' "$out" | tail -n +2 | cut -d, -f1 | sort | tr '\n' ' ')" \
 	"io solve solver_x "
 
+fi
+
+if tcase swallowed; then
 # The values swallowed the runs, as argparse would: say so, and how to fix.
 expect 2 "runs after the values" $S diff --include solve io a.h5 b.h5
 equals "runs after the values: the hint" "$(printf '%s\n' "$err" | head -1)" \
@@ -84,9 +88,12 @@ expect_error "a bad later --ranks value" \
 	$S diff a.h5 b.h5 --ranks 0 3-1
 expect 2 "exit codes stay 0/1/2" $S diff a.h5 b.h5 --include '('
 
+fi
+
 # --- selectors ----------------------------------------------------------------
 # r1 main aaaa1111 (label base)  r2 dev bbbb2222  r3 main cccc3333
 # r4 main cccc3333 (the same commit again)  r5 no branch dddd4444
+if tcase setup-runs; then
 for i in 1 2 3 4 5; do mk --seed $i --timestamp 2026-02-0${i}T00:00:00Z r$i.h5; done
 expect 0 "ingest r1" $S ingest -q --commit aaaa1111 --branch main --label base --tag t r1.h5
 expect 0 "ingest r2" $S ingest -q --commit bbbb2222 --branch dev --tag t r2.h5
@@ -94,6 +101,9 @@ expect 0 "ingest r3" $S ingest -q --commit cccc3333 --branch main --label base r
 expect 0 "ingest r4" $S ingest -q --commit cccc3333 --branch main --tag t r4.h5
 expect 0 "ingest r5" $S ingest -q --commit dddd4444 r5.h5
 
+fi
+
+if tcase selectors; then
 # sel SELECTOR ID: show SELECTOR is run ID.
 sel() {
 	run $S show "$1" --format json
@@ -144,7 +154,10 @@ expect 0 "show a hash-named file" $S show beef
 contains "hash-named file" "$out" "Run: beef (file, label example"
 rm -f beef
 
+fi
+
 # --- files wherever a run is read -------------------------------------------
+if tcase files; then
 expect 0 "show FILE" $S show r2.h5 --include solve
 contains "show FILE header" "$out" "Run: r2.h5 (file, label example, recorded 2026-02-02T00:00:00Z, 4 ranks, columnar)"
 run $S show 2 --include solve --format csv
@@ -167,6 +180,9 @@ expect 0 "diff stored run with file" $S diff aaaa r1.h5 --format csv
 equals "diff run vs its own file: all deltas 0" \
 	"$(printf '%s\n' "$out" | tail -n +2 | cut -d, -f4 | sort -u)" "0.0"
 
+fi
+
+if tcase refuse-files; then
 # commands that change stored runs refuse files
 expect_error "tag refuses a file" \
 	"^scopedb: 'r1.h5' is a file, not a stored run: tag changes stored runs only \(ingest the file first\)$" \
@@ -179,5 +195,7 @@ expect_error "rm refuses a file" \
 	$S rm r1.h5
 expect_error "pin refuses a file" "^scopedb: cannot pin the file 'r1.h5': ingest it, then pin its run$" \
 	$S pin p r1.h5
+
+fi
 
 finish

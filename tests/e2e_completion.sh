@@ -18,6 +18,7 @@ commands=$("$S" --help | sed -n 's/^   \([a-z]*\) .*/\1/p')
 options() { "$S" help "$1" | grep -oE '^    (-[a-z], )?--[a-z-]+' | grep -oE -- '--[a-z-]+'; }
 [ "$(echo "$commands" | wc -l)" -eq 21 ] && ok || bad "command list: $commands"
 
+if tcase setup-script; then
 "$S" completion bash >completion.bash
 equals "completion exit" "$?" 0
 if bash -n completion.bash; then ok; else bad "bash -n completion.bash"; fi
@@ -30,6 +31,9 @@ complete_words() {
 		_scopedb; printf "%s\n" "${COMPREPLY[@]}"' _ scopedb "$@"
 }
 
+fi
+
+if tcase bash; then
 got=$(complete_words '')
 for c in $commands; do contains "top-level completion has $c" "$got" "$c"; done
 contains "top-level completion has --version" "$got" "--version"
@@ -61,6 +65,10 @@ equals "--sort value" "$(complete_words diff --sort p)" "pct"
 equals "no option for a value" "$(complete_words diff --db '')" ""
 equals "short option" "$(complete_words rm -f | tr '\n' ' ')" "-f "
 
+fi
+
+if tcase man; then
+for c in $commands; do [ -f "man-$c.1" ] || "$S" help --man "$c" >"man-$c.1"; done
 "$S" help --man >man-scopedb.1
 equals "help --man exit" "$?" 0
 for c in $commands; do
@@ -73,6 +81,9 @@ if command -v groff >/dev/null; then
 	done
 fi
 
+fi
+
+if tcase errors; then
 expect_error "help --man of no command" "'nosuch' is not a scopedb command" "$S" help --man nosuch
 expect 2 "help --man with two commands" "$S" help --man diff check
 expect 2 "completion without a shell" "$S" completion
@@ -80,7 +91,10 @@ expect 2 "completion for an unknown shell" "$S" completion fish
 run "$S" completion --help
 equals "completion --help exit" "$rc" 0
 contains "completion --help" "$out" "usage: scopedb completion bash"
+fi
+
 # --- stored names are plain words (issue 29) ------------------------------------
+if tcase names; then
 mkdir names
 cd names || exit 1
 "$MKPROFILE" --seed 1 a.h5 >/dev/null && "$MKPROFILE" --seed 2 --label '`touch PWNED`' b.h5 >/dev/null &&
@@ -150,4 +164,5 @@ if command -v zsh >/dev/null; then
 	no_pwned "zsh"
 fi
 cd "$E2E_DIR" || exit 1
+fi
 finish

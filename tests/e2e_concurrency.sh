@@ -50,7 +50,7 @@ equals "the patched files are all different" \
 
 history=0
 if "$SCOPEDB" history --help >/dev/null 2>&1; then history=1; else
-	echo "note: no 'scopedb history' command yet; its reader is skipped"
+	note "no 'scopedb history' command yet; its reader is skipped"
 fi
 
 # A reader: runs its check in a loop until the writers are done; every
@@ -122,6 +122,7 @@ dup_writer() {
 	done
 }
 
+if tcase writers-and-readers; then
 start=$(date +%s)
 pids=()
 for ((w = 0; w < writers; w++)); do
@@ -139,7 +140,7 @@ for ((k = 0; k < 3000; k++)); do
 	[ "${n:-0}" -ge 2 ] 2>/dev/null && break
 	sleep 0.01
 done
-echo "readers start after $(($(date +%s) - start)) s"
+note "readers start after $(($(date +%s) - start)) s"
 rpids=()
 reader runs check_runs &
 rpids+=($!)
@@ -155,7 +156,7 @@ fi
 for p in "${pids[@]}"; do wait "$p"; done
 touch "$log/done"
 for p in "${rpids[@]}"; do wait "$p"; done
-echo "writers and readers took $(($(date +%s) - start)) s"
+note "writers and readers took $(($(date +%s) - start)) s"
 
 # every command succeeded, none said "locked"
 for f in "$log"/err-* "$log"/fail-*; do
@@ -166,7 +167,7 @@ if grep -rqi "locked" "$log"; then bad "some command reported a lock: $(grep -rh
 for r in runs diff sql history; do
 	[ "$r" = history ] && [ "$history" -eq 0 ] && continue
 	n=$(cat "$log/iterations-$r" 2>/dev/null || echo 0)
-	echo "reader $r: $n iterations"
+	note "reader $r: $n iterations"
 	if [ "$n" -ge 1 ]; then ok; else bad "reader $r never ran"; fi
 done
 
@@ -193,4 +194,6 @@ equals "duplicates: one 'stored' and one 'already stored' line per file" \
 check_sql && ok || bad "final store has half-stored runs: $(cat "$log/fail-sql")"
 equals "integrity_check" "$(sqlite3 "$db" 'pragma integrity_check')" ok
 equals "foreign_key_check" "$(sqlite3 "$db" 'pragma foreign_key_check' | wc -l)" 0
+fi
+
 finish

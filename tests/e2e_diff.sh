@@ -22,6 +22,7 @@ command -v python3 >/dev/null 2>&1 && has_python=1
 "$MKPROFILE" --seed 1 --aggregate --timestamp 2024-01-05T00:00:00Z agg.h5 >/dev/null || exit 1
 
 # --- files directly, no store ----------------------------------------------
+if tcase files; then
 expect 0 "diff files" $S diff base.h5 slow.h5
 contains "diff header a" "$out" "a: base.h5 (file, label example, recorded 2024-01-01T00:00:00Z, 4 ranks)"
 contains "diff header b" "$out" "b: slow.h5 (file"
@@ -48,13 +49,17 @@ expect 0 "gone regions never fail" $S check base.h5 few.h5 --include io --includ
 expect 0 "new region passes" $S check base.h5 few.h5 --include fresh
 expect 1 "new region with --fail-on-new" $S check base.h5 few.h5 --include fresh --fail-on-new
 contains "fail-on-new names it" "$out" "Budget violations: fresh"
+fi
 
 # --- ingest, selectors -----------------------------------------------------
+if tcase setup-store; then
 expect 0 "ingest" $S ingest --db "$db" --tag baseline --commit 1111aaaa --branch main base.h5
 expect 0 "ingest" $S ingest --db "$db" --tag nightly --commit 2222bbbb --branch main slow.h5
 expect 0 "ingest" $S ingest --db "$db" --tag nightly --commit 2222cccc --branch dev same.h5
 expect 0 "ingest" $S ingest --db "$db" --label aggregated agg.h5
+fi
 export SCOPEDB_DB=$db
+if tcase selectors; then
 expect 0 "diff ids" $S diff 1 2
 contains "diff ids header" "$out" "a: run 1 (label example, commit 1111aaaa, branch main, tags baseline, recorded 2024-01-01T00:00:00Z, 4 ranks)"
 contains "diff ids +20%" "$out" "+20%"
@@ -89,8 +94,10 @@ assert a["rows"] == b["rows"] and len(a["rows"]) == 5, (a["rows"], b["rows"])
 assert a["a"]["id"] == 1 and b["a"]["id"] is None and b["a"]["path"] == "base.h5"
 EOF
 fi
+fi
 
 # --- options -----------------------------------------------------------------
+if tcase options; then
 expect 0 "metric p95 on aggregate" $S diff 1 label:aggregated --metric p95 --format csv
 equals "aggregate percentiles empty" "$(printf '%s\n' "$out" | tail -n +2 | cut -d, -f3 | sort -u)" ""
 expect 0 "metric calls" $S diff 1 2 --metric calls --format csv
@@ -111,7 +118,7 @@ expect 0 "absent ranks" $S diff 1 2 --ranks 7 --metric calls --format csv
 equals "absent ranks: calls 0" "$(printf '%s\n' "$out" | sed -n 2p | cut -d, -f2-3)" "0,0"
 # Without --ranks the stored all-ranks totals (run_regions) are read; with
 # every rank listed the timings rows and blobs are pooled: same numbers.
-for m in gpu_total gpu_avg total avg min max p50 p95 p99 imbalance calls; do
+for m in $(metrics); do
 	expect 0 "stored totals $m" $S diff 1 2 --metric $m --format csv
 	all=$out
 	expect 0 "pooled ranks $m" $S diff 1 2 --ranks 0-3 --metric $m --format csv
@@ -134,8 +141,10 @@ equals "upgraded store, same p95" "$out" "$all"
 equals "upgraded to 2" "$(sqlite3 v1.sqlite 'PRAGMA user_version')" 2
 equals "run_regions refilled" "$(sqlite3 v1.sqlite 'SELECT count(DISTINCT run_id) FROM run_regions')" \
 	"$(sqlite3 v1.sqlite 'SELECT count(*) FROM runs')"
+fi
 
 # --- formats -------------------------------------------------------------------
+if tcase formats; then
 expect_error "unknown pin" "no pin named 'none'" $S check pin:none 2 --format json
 expect 0 "pin" $S pin release 1
 equals "pin message" "$out" "pinned 'release' to run 1"
@@ -171,8 +180,11 @@ equals "csv header" "$(printf '%s\n' "$out" | head -1)" "region,a,b,delta,pct"
 equals "csv rows" "$(printf '%s\n' "$out" | wc -l)" 6
 expect_error "bad format" "invalid --format 'xml': choose from table, json, csv, markdown" \
 	$S diff 1 2 --format xml
+fi
 
 # --- pins ------------------------------------------------------------------------
+if tcase pins; then
+$S pin release 1 >/dev/null # as formats left it
 expect 0 "pin move" $S pin release tag:nightly~1
 equals "move message" "$out" "moved pin 'release' from run 1 to run 2"
 expect 0 "pin again" $S pin release 2
@@ -196,8 +208,11 @@ expect 0 "unpin" $S unpin base/v1.0
 equals "unpin message" "$out" "unpinned 'base/v1.0' (was run 1)"
 expect_error "unpin twice" "no pin named 'base/v1.0'" $S unpin base/v1.0
 expect 2 "unpin usage" $S unpin
+fi
 
 # --- CI recipe: exit codes -----------------------------------------------------
+if tcase exit-codes; then
+$S pin release 2 >/dev/null # as pins left it
 expect 0 "pin baseline" $S pin baseline tag:baseline
 expect 1 "CI fail" $S check pin:baseline tag:nightly~1 --max-regression 5
 expect 0 "CI pass" $S check pin:baseline tag:nightly --max-regression 5
@@ -220,8 +235,10 @@ contains "one run usage" "$err" "usage: scopedb diff A B"
 expect 2 "three runs" $S diff 1 2 3
 expect 0 "help check" $S help check
 contains "help check exit codes" "$out" "Exit status: 0 PASS, 1 FAIL"
+fi
 
 # --- colour only on a terminal, never with NO_COLOR ------------------------------
+if tcase colour; then
 if script -qc true /dev/null >/dev/null 2>&1; then
 	tty_out=$(NO_COLOR= TERM=xterm script -qc "$S diff 1 2" /dev/null)
 	contains "colour on a terminal" "$tty_out" $'\033[31m'
@@ -230,5 +247,6 @@ if script -qc true /dev/null >/dev/null 2>&1; then
 fi
 run env NO_COLOR= $S diff 1 2
 case "$out" in *$'\033['*) bad "colour in a pipe" ;; *) ok ;; esac
+fi
 
 finish

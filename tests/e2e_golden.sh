@@ -26,6 +26,7 @@ mk --seed 7 --scale 0.9 --timestamp 2024-01-07T00:00:00Z fast.h5
 cp "$EXAMPLES/baseline.h5" "$EXAMPLES/candidate.h5" .
 cp "$TESTDATA"/schema-*.h5 .
 
+if tcase battery; then
 # help and usage
 g $S
 g $S --help
@@ -66,7 +67,7 @@ for f in table markdown csv json; do
 	g $S check base.h5 slow.h5 --max-regression 5 --format $f
 	g $S check base.h5 few.h5 --fail-on-new --format $f
 done
-for m in gpu_total gpu_avg total avg min max p50 p95 p99 imbalance calls; do
+for m in $(metrics); do
 	g $S diff base.h5 slow.h5 --metric $m
 	g $S diff base.h5 agg.h5 --metric $m --format csv
 done
@@ -101,7 +102,7 @@ for f in table markdown csv json; do
 	g $S history solve --format $f
 	g $S history --match 'io|halo' --metric p95 --format $f
 done
-for m in gpu_total gpu_avg total avg min max p50 p95 p99 imbalance calls; do
+for m in $(metrics); do
 	g $S diff 1 2 --metric $m --format csv
 	g $S diff 1 2 --metric $m --ranks 1-2 --format csv
 	g $S history main --metric $m --format csv
@@ -150,4 +151,6 @@ g $S diff --db absent.sqlite 1 2
 g $S runs --db base.h5
 
 golden_check "$expected"
+fi
+
 finish

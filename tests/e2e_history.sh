@@ -11,6 +11,7 @@ db=$E2E_DIR/h.sqlite
 export SCOPEDB_DB=$db
 
 # --- help -------------------------------------------------------------------
+if tcase help; then
 for c in runs show meta tag untag rm vacuum history; do
 	expect 0 "help $c" $S help $c
 	contains "help $c usage" "$out" "usage: scopedb $c"
@@ -21,6 +22,9 @@ expect 0 "--help" $S --help
 contains "--help lists history" "$out" "history"
 contains "--help lists vacuum" "$out" "vacuum"
 
+fi
+
+if tcase setup-store; then
 # --- a store of five runs --------------------------------------------------
 # r1 (nightly, main, aaa111, label base)  2026-01-01  solve io
 # r2 (main, bbb222, no label tag)         2026-02-01  solve io   x1.5
@@ -53,6 +57,9 @@ usage_error() {
 # ids of "runs" output, newest first
 ids() { "$@" --format csv | tail -n +2 | cut -d, -f1 | tr '\n' ' ' | sed 's/ $//'; }
 
+fi
+
+if tcase runs-filters; then
 # --- runs filters ---------------------------------------------------------------
 equals "runs all" "$(ids $S runs)" "5 4 3 2 1"
 equals "runs --tag" "$(ids $S runs --tag nightly)" "5 4 1"
@@ -90,6 +97,9 @@ expect_error "runs bad until" "invalid --until '2026-13-01'" $S runs --until 202
 expect_error "runs bad meta" "invalid --meta 'host': expected KEY=VALUE" $S runs --meta host
 expect_error "runs bad limit" "invalid --limit '-1'" $S runs --limit -1
 
+fi
+
+if tcase show; then
 # --- show: values against an independent computation -----------------------
 # r5 has one rank and one region, so every duration in the file is sölve_λ's
 h5dump -d /events/durations -y -w 0 -O r5.h5 2>/dev/null | tr -c '0-9\n' '\n' | grep . >r5.txt
@@ -154,6 +164,9 @@ expect_error "show unknown run" "no run with id 99" $S show 99
 expect_error "show bad selector" "invalid run selector" $S show 'x:y'
 usage_error "show no run" "show needs a run SELECTOR" "usage: scopedb show" $S show
 
+fi
+
+if tcase meta; then
 # --- meta -------------------------------------------------------------------------
 expect 0 "meta one" $S meta 1
 contains "meta one host" "$out" "host"
@@ -186,6 +199,9 @@ expect 0 "diff alike no metadata" $S diff 2 2 --format json
 equals "diff alike json" "$(printf '%s' "$out" | jq -c .metadata_changes)" "[]"
 usage_error "meta too many" "unexpected argument '3'" "usage: scopedb meta" $S meta 1 2 3
 
+fi
+
+if tcase tag; then
 # --- tag / untag ----------------------------------------------------------------
 expect 0 "tag" $S tag 3 release 'größe'
 contains "tag added" "$out" "run 3: tagged 'release'"
@@ -204,6 +220,9 @@ expect_error "tag unknown run" "no run with id 42" $S tag 42 x
 usage_error "tag no tag" "tag needs a run SELECTOR and at least one TAG" "usage: scopedb tag" $S tag 3
 expect_error "tag missing store" "cannot open store '.*nope.sqlite': no such file" $S tag --db nope.sqlite 1 x
 
+fi
+
+if tcase history; then
 # --- history ------------------------------------------------------------------------
 expect 0 "history csv" $S history solve --format csv
 equals "history csv header" "$(printf '%s\n' "$out" | head -1)" "region,run,recorded_at,commit,label,value,delta,pct,change_point"
@@ -275,6 +294,9 @@ usage_error "history no region" "history needs a REGION" "usage: scopedb history
 expect_error "history bad metric" "invalid --metric 'std'" $S history solve --metric std
 expect_error "history bad date" "invalid --since 'yesterday'" $S history solve --since yesterday
 
+fi
+
+if tcase rm-vacuum; then
 # --- rm and vacuum ----------------------------------------------------------------
 expect 0 "pin r2" $S pin base 2
 expect_error "rm pinned" "^scopedb: run 2 is pinned as 'base': unpin it or use --force$" $S rm 2
@@ -305,5 +327,7 @@ usage_error "vacuum extra arg" "unexpected argument 'x'" "usage: scopedb vacuum"
 usage_error "rm nothing" "rm needs at least one run SELECTOR" "usage: scopedb rm" $S rm
 expect 0 "id never reused" $S ingest r5.h5
 contains "id never reused" "$out" "run 6:"
+
+fi
 
 finish

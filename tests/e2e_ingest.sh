@@ -8,6 +8,7 @@ S=$SCOPEDB
 db=$E2E_DIR/h.sqlite
 
 # --- global options --------------------------------------------------------
+if tcase global-options; then
 expect 0 "--help" $S --help
 contains "--help lists ingest" "$out" "ingest"
 contains "--help lists runs" "$out" "runs"
@@ -24,7 +25,10 @@ contains "unknown option named" "$err" "unknown option '--bogus'"
 contains "unknown option usage" "$err" "usage: scopedb ingest"
 expect 2 "no arguments" $S
 
+fi
+
 # --- the upstream fixtures ------------------------------------------------
+if tcase setup-fixtures; then
 expect 0 "ingest schema-1" $S ingest --db "$db" "$TESTDATA/schema-1.h5"
 contains "schema-1 line" "$out" "run 1: $TESTDATA/schema-1.h5: 1 rank, 1 region, 3 calls"
 expect 0 "ingest schema-2 and 3" $S ingest --db "$db" --tag golden --label up \
@@ -41,7 +45,10 @@ equals "file meta" "$(sql "$db" "select value from run_metadata where run_id=3 a
 equals "label commit branch" "$(sql "$db" 'select label, commit_sha, branch from runs where id=3')" "up|abc123|main"
 equals "source" "$(sql "$db" 'select source_file, source_line, tags from timings where run_id=1')" 'solver.py|7|["golden"]'
 
+fi
+
 # --- runs ------------------------------------------------------------------
+if tcase runs; then
 expect 0 "runs" $S runs --db "$db"
 equals "runs rows" "$(printf '%s\n' "$out" | wc -l)" 4
 contains "runs header" "$out" "id"
@@ -53,7 +60,10 @@ expect_error "runs bad format" "invalid --format 'xml'" $S runs --db "$db" --for
 SCOPEDB_DB=$db expect 0 "SCOPEDB_DB" $S runs
 contains "SCOPEDB_DB lists" "$out" "schema-1.h5"
 
+fi
+
 # --- duplicates ------------------------------------------------------------
+if tcase duplicates; then
 cp "$TESTDATA/schema-1.h5" copy.h5
 expect 0 "duplicate" $S ingest --db "$db" --tag again copy.h5
 contains "duplicate message" "$out" "copy.h5: already stored as run 1"
@@ -63,7 +73,10 @@ expect 0 "json output" $S ingest --db "$db" --format json copy.h5
 contains "json duplicate" "$out" '"status": "duplicate"'
 contains "json run" "$out" '"run": 1'
 
+fi
+
 # --- CI variables ------------------------------------------------------------
+if tcase ci-variables; then
 "$MKPROFILE" --ranks 2 --regions a,b --calls 10 --seed 5 ci.h5 >/dev/null
 GITHUB_SHA=deadbeef GITHUB_REF_NAME=feature expect 0 "github env" $S ingest --db "$db" ci.h5
 equals "github commit" "$(sql "$db" "select commit_sha || ' ' || branch from runs where source_path='ci.h5'")" "deadbeef feature"
@@ -71,7 +84,11 @@ equals "github commit" "$(sql "$db" "select commit_sha || ' ' || branch from run
 CI_COMMIT_SHA=cafe CI_COMMIT_REF_NAME=dev expect 0 "gitlab env" $S ingest --db "$db" --branch override ci2.h5
 equals "gitlab commit" "$(sql "$db" "select commit_sha || ' ' || branch from runs where source_path='ci2.h5'")" "cafe override"
 
+fi
+
 # --- bad input: each exits 2 with one line naming the file; store unchanged ---
+if tcase bad-input; then
+[ -f ci.h5 ] || "$MKPROFILE" --ranks 2 --regions a,b --calls 10 --seed 5 ci.h5 >/dev/null
 before=$(sql "$db" 'select count(*) from runs; select count(*) from timings; select count(*) from run_tags; select count(*) from run_metadata; select count(*) from regions')
 mkdir adir
 : >empty.h5
@@ -102,7 +119,12 @@ run $S ingest --db "$db" --format json text.h5 missing.h5
 contains "json error status" "$out" '"status": "error"'
 contains "json error message" "$out" '"error": "cannot'
 
+fi
+
 # --- the store itself ------------------------------------------------------
+if tcase store; then
+[ -f ci.h5 ] || "$MKPROFILE" --ranks 2 --regions a,b --calls 10 --seed 5 ci.h5 >/dev/null
+[ -f good.h5 ] || "$MKPROFILE" --ranks 1 --regions x --calls 3 --seed 9 good.h5 >/dev/null
 echo not a directory >plainfile
 expect_error "unwritable store" "'plainfile/dir/s.sqlite'" $S ingest --db plainfile/dir/s.sqlite ci.h5
 cp "$db" newer.sqlite
@@ -116,5 +138,7 @@ expect_error "foreign sqlite db" "'other.sqlite'.*not a scopedb" $S ingest --db 
 equals "default db absent" "$(ls scopedb.sqlite 2>/dev/null)" ""
 expect 0 "default db" $S ingest good.h5
 equals "default db created" "$(ls scopedb.sqlite)" scopedb.sqlite
+
+fi
 
 finish

@@ -12,6 +12,7 @@
 : "${MKPROFILE:?}"
 P=$E2E_DIR/prefix
 
+if tcase setup-install; then
 expect 0 "cmake --install" cmake --install "$SCOPEDB_BUILD_DIR" --prefix "$P"
 S=$P/bin/scopedb
 [ -x "$S" ] && ok || bad "no $S"
@@ -27,7 +28,10 @@ equals "installed files" "$(cd "$P" && find . -type f | sed 's|^\./||' | LC_ALL=
 	"$(printf '%s\n' "$want" | LC_ALL=C sort)"
 equals "installed binary runs" "$("$S" --version)" "$("$SCOPEDB" --version)"
 
+fi
+
 # --- man pages --------------------------------------------------------------------
+if tcase man; then
 for page in "$P"/share/man/man1/*.1; do
 	name=$(basename "$page" .1)
 	cmp -s "$page" <(if [ "$name" = scopedb ]; then "$S" help --man; else
@@ -46,7 +50,10 @@ for page in "$P"/share/man/man1/*.1; do
 done
 command -v man >/dev/null || echo "note: man not found (Debian man-db): man -l not tried" >&2
 
+fi
+
 # --- a store with names to complete ----------------------------------------------------
+if tcase setup-names; then
 export PATH=$P/bin:$PATH
 "$MKPROFILE" --seed 1 --timestamp 2026-01-01T00:00:00Z a.h5 >/dev/null || exit 1
 "$MKPROFILE" --seed 2 --timestamp 2026-01-02T00:00:00Z b.h5 >/dev/null || exit 1
@@ -63,7 +70,10 @@ expect_err 2 "names of a missing store" "scopedb: cannot open store 'none.sqlite
 	scopedb completion names pin --db none.sqlite
 equals "names never create a store" "$(ls none.sqlite* 2>/dev/null)" ""
 
+fi
+
 # --- bash ---------------------------------------------------------------------
+if tcase bash; then
 # complete WORD...: COMPREPLY for "scopedb WORD..." (the cursor at the end
 # of the last word; bash splits words at ':' and '=' as COMP_WORDBREAKS
 # does), with the installed script.
@@ -94,7 +104,10 @@ equals "bash: --db of the command line" \
 equals "bash: --db= of the command line" \
 	"$(complete_words runs --db = other/scopedb.sqlite --tag '')" "weekly"
 
+fi
+
 # --- zsh (when installed: Debian zsh) ---------------------------------------------------
+if tcase zsh; then
 if command -v zsh >/dev/null; then
 	expect 0 "zsh -n _scopedb" zsh -n "$P/share/zsh/site-functions/_scopedb"
 	# Type each line and TAB into an interactive zsh on a pseudo-terminal
@@ -110,7 +123,10 @@ else
 	echo "note: zsh not found: the zsh completion is not tried" >&2
 fi
 
+fi
+
 # --- the .deb (when dpkg-shlibdeps is installed: Debian dpkg-dev) --------------------
+if tcase deb; then
 if command -v dpkg-shlibdeps >/dev/null && command -v cpack >/dev/null; then
 	expect 0 "cpack -G DEB" cpack -G DEB --config "$SCOPEDB_BUILD_DIR/CPackConfig.cmake" -B "$E2E_DIR/deb"
 	deb=$(ls "$E2E_DIR"/deb/scopedb_*.deb)
@@ -138,4 +154,6 @@ if command -v dpkg-shlibdeps >/dev/null && command -v cpack >/dev/null; then
 else
 	echo "note: dpkg-shlibdeps not found (Debian dpkg-dev): the .deb is not built" >&2
 fi
+fi
+
 finish

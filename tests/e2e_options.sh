@@ -30,6 +30,7 @@ mk --seed 1 --timestamp 2024-01-01T00:00:00Z base.h5
 mk --seed 2 --slow solve=1.3 --timestamp 2024-01-02T00:00:00Z slow.h5
 mk --seed 3 --timestamp 2024-01-03T00:00:00Z third.h5
 
+if tcase options; then
 # top level and help
 g $S -h
 g $S --help diff
@@ -181,4 +182,6 @@ g $S vacuum --d=o.sqlite
 g $S rm --f 2
 
 golden_check "$expected"
+fi
+
 finish

@@ -17,7 +17,15 @@ export SCOPEDB_DB=$E2E_DIR/o.sqlite
 $S ingest -q a.h5 b.h5 || exit 1
 $S check 1 2 --format json >want.json
 $S check 1 2 --format markdown >want.md
+# the character devices written to: as root, nodes of our own (a regressed
+# binary would replace /dev's)
+null=/dev/null full=/dev/full
+if [ "$(id -u)" -eq 0 ] && mknod -m 666 null c 1 3 && mknod -m 666 full c 1 7 &&
+	(: >null) 2>/dev/null; then # (not on a nodev mount)
+	null=null full=full
+fi
 
+if tcase checked-first; then
 # a directory among the targets: nothing written, not even the first file
 mkdir out out/dir
 expect_err 2 "directory target" "scopedb: cannot write --output 'markdown=out/dir': is a directory" \
@@ -39,6 +47,9 @@ if [ "$(id -u)" -ne 0 ]; then
 	chmod 755 ro
 fi
 
+fi
+
+if tcase fifo; then
 # (check exits 1 here: b regressed; the files are written all the same)
 # a FIFO stays a FIFO and gets the document
 mkfifo fifo
@@ -50,13 +61,10 @@ wait "$reader"
 [ -p fifo ] && ok || bad "fifo was replaced"
 cmp -s want.json fifo.out && ok || bad "fifo content differs"
 
-# a character device is written, never replaced; a full one says so.
-# As root, on nodes of our own (a regressed binary would replace /dev's)
-null=/dev/null full=/dev/full
-if [ "$(id -u)" -eq 0 ] && mknod -m 666 null c 1 3 && mknod -m 666 full c 1 7 &&
-	(: >null) 2>/dev/null; then # (not on a nodev mount)
-	null=null full=full
 fi
+
+if tcase devices; then
+# a character device is written, never replaced; a full one says so
 expect 1 "device target" $S check 1 2 --output json=$null
 [ -c $null ] && ok || bad "$null is no longer a device"
 if [ -c $full ]; then
@@ -66,6 +74,9 @@ if [ -c $full ]; then
 	equals "full device: no stdout" "$out" ""
 fi
 
+fi
+
+if tcase stdout; then
 # "-" and /dev/fd/1 (like /dev/stdout, not used here: as root a regressed
 # binary would replace it): stdout, after the --format document
 $S check 1 2 --format json >want2.txt
@@ -77,6 +88,9 @@ cmp -s want2.txt got2.txt && ok || bad "--output markdown=/dev/fd/1 differs"
 $S check 1 2 --format json --output markdown=/dev/fd/1 | cat >got3.txt
 cmp -s want2.txt got3.txt && ok || bad "--output markdown=/dev/fd/1 to a pipe differs"
 
+fi
+
+if tcase symlink; then
 # a symlink: the target is replaced, the link stays
 echo old >real.json
 ln -s real.json link.json
@@ -88,6 +102,9 @@ expect_err 2 "dangling symlink" \
 	"scopedb: cannot write --output 'json=dangling.json': no such file or directory" \
 	$S check 1 2 --output json=dangling.json
 
+fi
+
+if tcase modes; then
 # modes: a replaced file keeps its own, a new one follows the umask
 echo old >mode.json
 chmod 640 mode.json
@@ -99,7 +116,10 @@ equals "new file follows the umask" "$(stat -c %a new.json)" "640"
 equals "new file follows umask 022" "$(stat -c %a new2.json)" "644"
 equals "no temporary files" "$(ls | grep -c '\.tmp\.')" "0"
 
+fi
+
 # --- never over the store or another SQLite file (issue 29) --------------------
+if tcase store-files; then
 db=$SCOPEDB_DB
 sum() { sha256sum "$db" | cut -d' ' -f1; }
 before=$(sum)
@@ -161,7 +181,10 @@ printf 'SQLite format 2\n' >not.db
 expect 1 "--output over another file" $S check 1 2 --output json=not.db
 cmp -s want.json not.db && ok || bad "not.db not written"
 
+fi
+
 # --- a full disk: the real cause, and no --output when none was given ----------
+if tcase full-stdout; then
 if [ -c $full ]; then
 	expect_err 2 "report to a full stdout" \
 		"scopedb: cannot write to standard output: no space left on device" \
@@ -171,6 +194,8 @@ if [ -c $full ]; then
 		bash -c "exec $S diff 1 2 --format json >$full"
 	expect_err 2 "report -o to a full device" \
 		"scopedb: cannot write --output '$full': no space left on device" $S report 1 2 -o $full
+fi
+
 fi
 
 finish

@@ -65,6 +65,16 @@ t() {
 		-e 's/^\(would prune [0-9]* runs*\) ([^)]*)/\1 (BYTES)/'
 }
 
+# alike NAME FN PG_DB SQLITE_DB: the transcript of FN on each store, the
+# same (NAME-pg.txt, NAME-sqlite.txt)
+alike() {
+	DBV=$3
+	SCOPEDB_DB=$3 $2 >"$1-pg.txt"
+	DBV=$4
+	SCOPEDB_DB=$4 $2 >"$1-sqlite.txt"
+	if diff -u "$1-sqlite.txt" "$1-pg.txt" >"$1.diff"; then ok; else bad "$1 differ: $(head -30 "$1.diff")"; fi
+}
+
 scenario() {
 	DBV=$1
 	export SCOPEDB_DB=$1
@@ -157,6 +167,7 @@ scenario() {
 	t runs --format json
 	t history io --format csv
 }
+if tcase transcript; then
 scenario "$E2E_DIR/compare.sqlite" >sqlite.txt
 scenario "$PG_URI" >postgres.txt
 if diff -u sqlite.txt postgres.txt >transcript.diff; then
@@ -188,6 +199,13 @@ equals "URI lists the same runs" "$out" "$(SCOPEDB_DB=$PG_URI $S runs)"
 expect 0 "postgres:// URI" $S runs --db "postgres:///scopedb?host=$PG_DIR&user=postgres"
 unset SCOPEDB_DB
 
+fi
+
+if tcase push-pull; then
+if [ ! -f "$E2E_DIR/compare.sqlite" ]; then # as transcript left it
+	scenario "$E2E_DIR/compare.sqlite" >/dev/null
+	unset SCOPEDB_DB
+fi
 # push and pull: the SQLite store of the scenario pushed to an empty
 # PostgreSQL store and pulled back into a new SQLite file, and pushed to a
 # new SQLite file directly: the reports and the three copies read the same
@@ -253,6 +271,9 @@ contains "the copies keep tags and pins" "$(cat team-pg.txt)" "keep"
 contains "the copies keep tags" "$(cat team-pg.txt)" "nightly"
 equals "the copies keep metadata" "$($S meta --db "$team" 1)" "$($S meta --db "$E2E_DIR/compare.sqlite" 1)"
 
+fi
+
+if tcase errors; then
 # errors name the store, with the password masked
 expect_err 2 "no server" \
 	"scopedb: cannot open store 'host=$E2E_DIR/nowhere user=postgres password=*** dbname=x': connection to server on socket \"$E2E_DIR/nowhere/.s.PGSQL.5432\" failed: No such file or directory" \
@@ -276,6 +297,9 @@ equals "schema comments" "$(psql_q "$newer" "select obj_description('runs'::regc
 equals "every column has a comment" "$(psql_q "$newer" "select count(*) from information_schema.columns c
 	where table_schema = 'public' and col_description((table_schema || '.' || table_name)::regclass, ordinal_position) is null")" 0
 
+fi
+
+if tcase changes; then
 # change points (store_region_series()) on a history with a level shift: the
 # same series from both backends, as e2e_changes.sh builds it (shorter)
 series=$(pg_newdb series)
@@ -301,18 +325,12 @@ changes_views() {
 	t report 10 11 -o - --history 12
 	t report --branch main -o - --stat --baseline-window 5
 }
-# alike NAME FN PG_DB SQLITE_DB: the transcript of FN on each store, the
-# same (NAME-pg.txt, NAME-sqlite.txt)
-alike() {
-	DBV=$3
-	SCOPEDB_DB=$3 $2 >"$1-pg.txt"
-	DBV=$4
-	SCOPEDB_DB=$4 $2 >"$1-sqlite.txt"
-	if diff -u "$1-sqlite.txt" "$1-pg.txt" >"$1.diff"; then ok; else bad "$1 differ: $(head -30 "$1.diff")"; fi
-}
 alike changes changes_views "$series" "$E2E_DIR/series.sqlite"
 contains "changes: the shift at run 11" "$(cat changes-pg.txt)" "solve   10 -> 11  c11000000000"
 
+fi
+
+if tcase many-regions; then
 # Many regions: PostgreSQL reads the durations of a diff or show with
 # --ranks POSTGRES_BLOB_CHUNK (32) regions per query (src/store/postgres/
 # cache.c); 70 regions take three such queries per run, and a run named
@@ -333,12 +351,15 @@ many_views() {
 alike many-regions many_views "$many" "$E2E_DIR/many.sqlite"
 contains "many regions: all 70 shown" "$(cat many-regions-pg.txt)" "r069"
 
+fi
+
 # Issue 29 on both backends: the hostile name corpus (tests/support/
 # hostile_names.c; those of valid UTF-8, which a PostgreSQL store takes) as
 # labels, branches, tags and regions, one commit stored
 # upper case (an older scopedb's store, or the library's caller), through
 # every format: the two transcripts are the same, commit prefixes match in
 # any case, and an --output over an SQLite file is refused on both.
+if tcase hostile; then
 : "${MKHOSTILE:?}"
 mapfile -d '' NAMES < <("$MKHOSTILE" list)
 hostile=$(pg_newdb hostile)
@@ -389,13 +410,19 @@ sed -n '/^\$ scopedb diff 1 2 --format csv/,/^rc=/p' hostile-pg.txt | sed '1d;$d
 sed -n '/^\$ scopedb diff 1 2 --format markdown/,/^rc=/p' hostile-pg.txt | sed '1d;$d' >hostile.md
 "$MKHOSTILE" check markdown hostile.md 2>check.err && ok || bad "hostile md: $(head -3 check.err)"
 
+fi
+
+if tcase server-log; then
 # Read commands close the connection inside their read snapshot, without
 # a COMMIT (src/store/postgres/conn.c): the server ends the transaction
 # quietly, and logs no lost client.
 equals "no lost client in the server log" \
 	"$(grep -c -e 'connection to client lost' -e 'could not send data' "$PG_DIR/server.log")" 0
 
+fi
+
 # --- 2. sixteen concurrent writers ---------------------------------------------------
+if tcase concurrent-writers; then
 conc=$(pg_newdb conc)
 for i in 0 1 2 3 4 5; do
 	mk --ranks 4 --regions a,b,c --calls 200 --seed $((100 + i)) c$i.h5
@@ -421,6 +448,8 @@ equals "16 writers: the runs as one writer stores them" \
 	"$(cd "$E2E_DIR" && for i in 0 1 2 3 4 5; do $S ingest --db one.sqlite c$i.h5 >/dev/null 2>&1; done
 		$S runs --db one.sqlite --format csv | cut -d, -f2- | sed "s/${today}T[0-9:]*Z/NOW/" | sort)"
 
+fi
+
 # --- 3. the server stops in the middle of an ingest ---------------------------------
 # The file is read in a child process first (no store access then); the
 # write transaction (store_begin(), which takes the store's advisory lock,
@@ -432,6 +461,7 @@ equals "16 writers: the runs as one writer stores them" \
 # the child reads (nothing is written then, so nothing can be partial).
 # On a loaded machine the poll can miss the write phase (the ingest
 # completes first): then it is done again on a fresh database, up to 3 times.
+if tcase server-stop; then
 mk --ranks 32 --regions a,b,c,d,e,f,g,h --calls 20000 --seed 7 big.h5
 for attempt in 1 2 3; do
 	fault=$(pg_newdb "fault$attempt")
@@ -464,5 +494,7 @@ $(psql_q "$fault" "select count(*) from timings where run_id <> 1")" "1
 0"
 expect 0 "fault: the next ingest succeeds" $S ingest --db "$fault" big.h5
 equals "fault: two runs" "$(psql_q "$fault" "select string_agg(id::text, ',' order by id) from runs")" "1,2"
+
+fi
 
 finish

@@ -23,6 +23,7 @@ mk --seed 1 --label r1 --timestamp 2024-01-04T00:00:00Z h1.h5
 mk --seed 1 --label r2 --slow solve=1.05 --timestamp 2024-01-05T00:00:00Z h2.h5
 mk --seed 1 --label r3 --slow solve=1.10 --timestamp 2024-01-06T00:00:00Z h3.h5
 
+if tcase durations; then
 # --- durations: a unit per column, decimal points aligned --------------------
 if [ -n "$utf8" ]; then
 	expect 0 "diff utf8" env LC_ALL=$utf8 $S diff base.h5 slow.h5 --metric gpu_avg
@@ -101,6 +102,9 @@ equals "ingest grouped" "$out" "run 1: base.h5: 4 ranks, 5 regions, 2,000 calls"
 expect 0 "ingest json" $S ingest base.h5 --format json
 contains "ingest json raw" "$out" '"calls": 2000'
 
+fi
+
+if tcase titles; then
 # --- column titles: baseline/candidate in check, labels in diff -------------
 expect 1 "check markdown" $S check base.h5 slow.h5 --format md --max-regression 5%
 contains "check titles" "$out" "| region | baseline | candidate | delta | delta % |"
@@ -112,6 +116,9 @@ contains "diff a b" "$out" "| region | a | b | delta | delta % |"
 expect 0 "diff json keys" $S diff base.h5 slow.h5 --format json
 contains "json keys a b" "$out" '{"name": "solve", "a": '
 
+fi
+
+if tcase colour; then
 # --- colour -------------------------------------------------------------------
 red=$'\033[31m' green=$'\033[32m'
 # red only beyond the threshold (default 2%), green only for improvements
@@ -160,8 +167,15 @@ expect_err 2 "--color suggestion" \
 	"scopedb: invalid --color 'alway': choose from auto, always, never; did you mean 'always'?" \
 	$S diff base.h5 fast.h5 --color alway
 
+fi
+
+if tcase setup-history; then
+[ -f "$SCOPEDB_DB" ] || $S ingest base.h5 >/dev/null 2>&1 # run 1, as durations left it
 # --- history bars: min..max, ASCII off UTF-8, terminal only -------------------
 $S ingest h1.h5 h2.h5 h3.h5 --tag nightly --branch main >/dev/null 2>&1 || bad "ingest h"
+fi
+
+if tcase history-bars; then
 # the mark column (issue 15) is left out of the comparisons
 nomark() { printf '%s\n' "$out" | sed 's/ *<- .*$//'; }
 if command -v script >/dev/null; then
@@ -190,6 +204,9 @@ equals "history pipe: no bars" "$(nomark | tail -n 3)" "  2  2024-01-04T00:00:00
 expect 0 "history markdown units" env LC_ALL=C $S history solve --tag nightly --units us --format md
 contains "history markdown us" "$out" "| 3 | 2024-01-05T00:00:00Z | - | r2 | 36534 us | +1740 us | +5% |"
 
+fi
+
+if tcase suggestions; then
 # --- suggestions ------------------------------------------------------------------
 expect_err 2 "command" "scopedb: 'chek' is not a scopedb command; did you mean 'check'?" $S chek
 expect_err 2 "command prefix" "scopedb: 'hist' is not a scopedb command; did you mean 'history'?" $S hist
@@ -240,6 +257,9 @@ expect_err 0 "history tag json" "scopedb: no run has tag 'nigthly'; did you mean
 	$S history solve --tag nigthly --format json
 equals "history tag json: no region" "$out" '{"metric": "total", "regions": []}'
 expect_err 0 "runs filters" "scopedb: no run matches the filters" $S runs --tag nightly --label r1 --since 2030-01-01
+fi
+
+if tcase counts; then
 # --- counts of runs, ingest and show: grouped for people, plain in CSV/JSON ---
 mk --ranks 1200 --calls 1 --aggregate --timestamp 2024-02-01T00:00:00Z wide.h5
 B=$E2E_DIR/wide.sqlite
@@ -257,5 +277,7 @@ expect 0 "wide show" $S show 1 --db "$B"
 contains "wide show: description" "$out" "recorded 2024-02-01T00:00:00Z, 1,200 ranks, aggregate)"
 expect 0 "wide diff" $S diff 1 wide.h5 --db "$B"
 contains "wide diff: description" "$out" "recorded 2024-02-01T00:00:00Z, 1,200 ranks)"
+
+fi
 
 finish

@@ -25,6 +25,7 @@ export SCOPEDB_DB=$db
 
 # --- a store of 12 runs of branch main, 4 ranks, and one of branch dev -----
 # runs 9-12 are 30% slower; one region name is hostile HTML.
+if tcase setup-store; then
 hostile='<script>alert(1)</script>"&x'
 for i in $(seq 1 12); do
 	sc=$(awk -v i="$i" 'BEGIN { printf "%.2f", (i > 8 ? 1.3 : 1.0) + 0.02 * (i % 3) }')
@@ -35,7 +36,10 @@ done
 "$MKPROFILE" --ranks 2 --regions solve --calls 10 --seed 99 --timestamp 2026-02-01T00:00:00Z dev.h5 >/dev/null
 expect 0 "ingest dev" $S ingest --quiet --branch dev --tag odd --commit dead01 dev.h5
 
+fi
+
 # --- usage ------------------------------------------------------------------
+if tcase usage; then
 expect 0 "help report" $S help report
 contains "help report" "$out" "usage: scopedb report [BASELINE CANDIDATE]"
 expect 0 "--help lists report" $S --help
@@ -58,9 +62,16 @@ expect_err 2 "missing directory" \
 expect_err 2 "no region selected" "scopedb: no region matches 'nothing_here' in store '$db'" \
 	$S report --include nothing_here
 
+fi
+
 # --- the page -----------------------------------------------------------------
+if tcase setup-page; then
 expect 0 "report 8 12" $S report 8 12 -o report.html
 equals "report 8 12: quiet" "$out$err" ""
+count() { grep -o "$1" "$2" | wc -l; }
+fi
+
+if tcase page; then
 expect 0 "report to stdout" $S report 8 12
 contains "stdout is a page" "$out" "<!DOCTYPE html>"
 page=$(cat report.html)
@@ -77,7 +88,6 @@ equals "one script element" "$(grep -c '<script>' report.html)" 1
 equals "no URL" "$(grep -Eic 'https?:|//[a-z0-9]|src=|url\(|@import' report.html)" 0
 equals "links are fragments" "$(grep -o 'href="[^"]*"' report.html | grep -vc 'href="#')" 0
 # the charts: 4 regions, 4 ranks on both sides
-count() { grep -o "$1" "$2" | wc -l; }
 equals "trend charts" "$(count '<svg class="chart trend"' report.html)" 4
 equals "trend lines" "$(count '<path class="line"' report.html)" 4
 equals "baseline marks" "$(count '<g class="mark ma">' report.html)" 4
@@ -115,11 +125,14 @@ expect 0 "replace" $S report 8 12 --history 3 -o h5.html
 equals "replaced mode" "$(stat -c %a h5.html)" 600
 contains "replaced" "$(cat h5.html)" "over the last 3 runs"
 
+fi
+
 # --- a hostile store (issue 29): a stored time, names and a 0 ns call -------
 # Three runs of the hostile name corpus (mkhostile names-utf8: every region has
 # a 0 ns call) on a branch named with HTML, run 2's time edited in the
 # store to HTML.  The page holds no element of data, the time is escaped,
 # no coordinate is infinite, and a Content-Security-Policy comes first.
+if tcase setup-hostile; then
 : "${MKHOSTILE:?}"
 hdb=$E2E_DIR/hostile.sqlite
 for i in 1 2 3; do
@@ -129,6 +142,9 @@ for i in 1 2 3; do
 done
 sqlite3 "$hdb" "update runs set recorded_at = '<img src=x' where id = 2" || bad "sqlite3 update"
 expect 0 "hostile report" $S report --db "$hdb" 1 3 -o hostile.html
+fi
+
+if tcase hostile; then
 equals "hostile: no img element" "$(grep -c '<img' hostile.html)" 0
 contains "hostile: the stored time escaped" "$(cat hostile.html)" ", &lt;img src=x: "
 equals "hostile: no infinite or NaN coordinate" "$(grep -Ec '="-?(inf|nan)"' hostile.html)" 0
@@ -139,7 +155,10 @@ for f in report.html hostile.html; do
 		"$(sed -n 3p "$f" | grep -o '^<meta http-equiv="Content-Security-Policy" content="default-src '"'none'"'; style-src '"'sha256-"'[^ ]*; script-src '"'sha256-"'[^ ]*; base-uri '"'none'"'; form-action '"'none'"'">$' | wc -l)" 1
 done
 
+fi
+
 # --- the structure, against the golden outline ---------------------------------
+if tcase outline; then
 outline() {
 	sed '/^<script>$/,/^<\/script>$/d' "$1" | grep -o '<[a-z][a-z0-9]*[^>]*>' |
 		awk '{ n = $0; sub(/^</, "", n); sub(/[ >].*/, "", n); c = ""; i = ""
@@ -151,14 +170,17 @@ outline report.html >outline.txt
 golden=$here/golden/report-outline.txt
 if [ "${GOLDEN_UPDATE:-}" = 1 ]; then
 	cp outline.txt "$golden"
-	echo "wrote $golden"
+	note "wrote $golden"
 fi
 if diff -u "$golden" outline.txt >outline.diff; then ok; else
 	head -80 outline.diff >&2
 	bad "the page's outline differs from $golden"
 fi
 
+fi
+
 # --- in a real browser ------------------------------------------------------------
+if tcase browser; then
 browser=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$browser" ]; then
 	if [ "${CI:-}" = true ]; then
@@ -243,4 +265,7 @@ contains "the policy refuses an injected image" "$(cat "$web/stderr")" "Content 
 for n in report hostile inject; do
 	equals "$n: no request from the page" "$(page_requests "$web/net-$n.json")" 0
 done
+
+fi
+
 finish

@@ -34,6 +34,7 @@ cand 2 02 solve=1.0 # runs 16-18: nothing changed
 "$MKPROFILE" --seed 1 --slow solve=1.04 --timestamp 2024-02-03T00:00:00Z one.h5 >/dev/null || exit 1
 "$S" ingest -q one.h5 --commit "$(printf 'b%039d' 3)" --branch feature >/dev/null || exit 1 # run 19
 
+if tcase regressed; then
 # --- a regression: FAIL, exit 1 ----------------------------------------------------
 expect 1 "regressed" $S check tag:nightly 15 --baseline-window 10 --max-regression 5
 contains "baseline set" "$out" "Baseline runs: 10 (12, 11, 10, 9, 8, 7, 6, 5, 4, 3)"
@@ -61,6 +62,9 @@ expect 1 "regressed csv" $S check tag:nightly 15 --baseline-window 10 --max-regr
 	--format csv
 contains "csv header" "$out" "region,a,b,delta,pct,verdict,ratio,ci_low,ci_high,p,runs_needed"
 
+fi
+
+if tcase unchanged; then
 # --- nothing changed: PASS, exit 0 ---------------------------------------------------
 expect 0 "unchanged" $S check tag:nightly 18 --baseline-window 10 --max-regression 5
 contains "all unchanged" "$out" "Verdicts: 0 regressed, 0 improved, 5 unchanged, 0 inconclusive"
@@ -73,6 +77,9 @@ expect 0 "candidate window" $S check 12 18 --candidate-window 2 --max-regression
 contains "candidate window set" "$out" "Candidate runs: 2 (18, 17)"
 contains "baseline alone" "$out" "Baseline runs: 1 (12)"
 
+fi
+
+if tcase inconclusive; then
 # --- one run of a 4% change: INCONCLUSIVE, exit 3 ------------------------------------
 expect 3 "inconclusive" $S check tag:nightly 19 --baseline-window 10 --max-regression 5
 contains "inconclusive gate" "$out" "Regression check: INCONCLUSIVE"
@@ -86,16 +93,25 @@ contains "json inconclusive" "$out" '"status": "INCONCLUSIVE"'
 # a wider budget decides it
 expect 0 "wide budget" $S check tag:nightly 19 --baseline-window 10 --max-regression 20
 
+fi
+
+if tcase short-history; then
 # --- fewer than 3 runs of history: inconclusive, no interval ---------------------------
 expect 3 "short history" $S check 13 14 --stat --max-regression 5
 contains "short noise" "$out" "1 run of branch 'feature' ending at run 13 (at most 30)"
 contains "ratio only" "$out" "-2.94%  inconclusive            0.97  -            -"
 contains "repetitions on the baseline side" "$out" "Candidate runs: 1 (14)"
 
+fi
+
+if tcase point-check; then
 # --- point semantics untouched without --stat or a window -----------------------------
 expect 1 "point check" $S check 12 19 --max-regression 1
 case "$out" in *verdict*) bad "point check shows verdicts: $out" ;; *) ok ;; esac
 
+fi
+
+if tcase diff; then
 # --- diff: the same sets and verdicts against a zero budget, no gate ------------------
 expect 0 "diff stat" $S diff tag:nightly 15 --baseline-window 10
 contains "diff verdicts" "$out" "Verdicts: 1 regressed, 0 improved, 0 unchanged, 4 inconclusive"
@@ -107,6 +123,9 @@ expect_err 2 "diff file baseline" \
 	"scopedb: a statistical comparison needs a stored baseline, not the file 'h1.h5': the baseline's history gives the noise (ingest it first)" \
 	$S diff h1.h5 12 --stat
 
+fi
+
+if tcase tag-set; then
 # --- a tag set is not the branch's: an untagged main run (run 20) ---------------------
 "$MKPROFILE" --seed 1 --timestamp 2024-01-13T00:00:00Z u.h5 >/dev/null || exit 1
 "$S" ingest -q u.h5 --commit "$(printf 'c%039d' 1)" --branch main >/dev/null || exit 1
@@ -116,6 +135,9 @@ expect 0 "branch set" $S check branch:main 18 --baseline-window 3 --max-regressi
 contains "branch set runs" "$out" "Baseline runs: 3 (20, 12, 11)"
 contains "branch history" "$out" "13 runs of branch 'main' ending at run 20 (at most 30)"
 
+fi
+
+if tcase errors; then
 # --- errors ----------------------------------------------------------------------------
 expect_err 2 "file baseline" \
 	"scopedb: a statistical comparison needs a stored baseline, not the file 'h1.h5': the baseline's history gives the noise (ingest it first)" \
@@ -136,4 +158,6 @@ expect_err 2 "window text" \
 	$S check 12 13 --candidate-window x
 expect_err 2 "inconclusive value" "scopedb: invalid --inconclusive 'maybe': expected pass or fail" \
 	$S check 12 13 --stat --inconclusive maybe
+fi
+
 finish

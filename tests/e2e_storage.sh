@@ -25,6 +25,7 @@ now_ms() { echo $(($(date +%s%N) / 1000000)); }
 "$MKPROFILE" --ranks 16 --calls 2000 --seed 2 --label big big.h5 >/dev/null || exit 1
 runs_sig() { sqlite3 "$1" "select group_concat(id || ':' || num_calls || ':' || label, ' ') from runs"; }
 
+if tcase full-disk; then
 # 1. full disk via RLIMIT_FSIZE
 db=fsize.sqlite
 expect 0 "fsize: first ingest" "$SCOPEDB" ingest --db $db small.h5
@@ -40,6 +41,9 @@ equals "fsize: no trace of the failed run" "$(sqlite3 $db "select count(*) from 
 expect 0 "fsize: ingest once there is room" "$SCOPEDB" ingest --db $db big.h5
 equals "fsize: both runs" "$(sqlite3 $db 'select count(*) from runs')" 2
 
+fi
+
+if tcase tmpfs; then
 # 2. tmpfs: full, then read-only
 if unshare -m true 2>/dev/null && unshare -m sh -c 'mkdir -p mnt-probe &&
 	mount -t tmpfs -o size=64k tmpfs mnt-probe' 2>/dev/null; then
@@ -86,14 +90,20 @@ rc=0"
 rc=0"
 	[ -n "$log" ] || bad "tmpfs: no log"
 else
-	echo "note: cannot mount a tmpfs here (needs root and unshare -m); tmpfs checks skipped"
+	note "cannot mount a tmpfs here (needs root and unshare -m); tmpfs checks skipped"
+fi
+
 fi
 
 # 3. atomic creation/migration
+if tcase setup-reference; then
 ref=ref.sqlite
 expect 0 "reference store" "$SCOPEDB" ingest --db $ref small.h5
 want_objects=$(sqlite3 $ref "select count(*) from sqlite_master")
 want_version=$(sqlite3 $ref "pragma user_version")
+fi
+
+if tcase atomic-creation; then
 t0=$(now_ms)
 "$SCOPEDB" runs --db timing.sqlite >/dev/null 2>&1
 create_ms=$(($(now_ms) - t0 + 5))
@@ -121,10 +131,15 @@ for ((i = 0; i < 20; i++)); do
 	equals "creation kill $i: one run" "$(sqlite3 $new 'select count(*) from runs')" 1
 done
 
+fi
+
+if tcase empty-file; then
 # an empty file is an SQLite database of version 0: migrated in place
 : >empty.sqlite
 expect 0 "empty file migrated" "$SCOPEDB" ingest --db empty.sqlite small.h5
 equals "empty file: current schema" "$(sqlite3 empty.sqlite "select
 	(select user_version from pragma_user_version) || ' ' || count(*) from sqlite_master")" \
 	"$want_version $want_objects"
+fi
+
 finish

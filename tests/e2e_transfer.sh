@@ -17,6 +17,7 @@ $S ingest --db a.sqlite r1.h5 r2.h5 --tag nightly --meta build=7 >/dev/null 2>&1
 $S ingest --db a.sqlite r3.h5 agg.h5 --commit abc1234 >/dev/null 2>&1
 $S pin --db a.sqlite base 2 >/dev/null
 
+if tcase push; then
 expect_err 0 "push all" "" $S push --db a.sqlite --to b.sqlite --pins
 equals "push report" "$out" "copied run 1 (r1.h5) as run 1
 copied run 2 (r2.h5) as run 2
@@ -36,6 +37,9 @@ for cmd in "runs --format json" "pins" "show 3" "meta 1" "diff 1 3 --metric p95"
 		"$($S $cmd --db a.sqlite 2>&1 | sed "s/$today[T0-9:]*Z/NOW/")"
 done
 
+fi
+
+if tcase pull; then
 # selected runs, pulled; a pin elsewhere is left as is
 expect_err 0 "pull two" "" $S pull --db c.sqlite --from a.sqlite --pins tag:nightly latest
 equals "pull report" "$out" "copied run 2 (r2.h5) as run 1
@@ -55,6 +59,9 @@ equals "pulled tags" "$($S runs --db c.sqlite --tag nightly --format csv | cut -
 3"
 equals "without --pins no pin" "$($S push --db a.sqlite --to d.sqlite 1 >/dev/null; $S pins --db d.sqlite 2>&1)" "scopedb: no pins in store 'd.sqlite'"
 
+fi
+
+if tcase errors; then
 # errors
 expect_err 2 "push without --to" "scopedb: push needs --to DB, the store to copy the runs to
 usage: scopedb push --to DB [RUN...] [<options>]" bash -c "$S push --db a.sqlite 2>&1 >/dev/null | head -2 >&2; exit 2"
@@ -65,4 +72,5 @@ expect_err 2 "unknown run" "scopedb: no run with id 9" $S push --db a.sqlite --t
 equals "an unknown run copies nothing" "$(ls e.sqlite 2>/dev/null)" ""
 expect_error "a file is not a stored run" "invalid run selector 'r1.h5x'" \
 	$S push --db a.sqlite --to e.sqlite r1.h5x
+fi
 finish

@@ -10,6 +10,7 @@
 S=$SCOPEDB
 
 # --- version and help --------------------------------------------------------
+if tcase version-help; then
 for v in -V --version version; do
 	expect 0 "$v" $S $v
 	equals "$v output" "$out" "scopedb $(sed -n 's/^project(scopedb VERSION \([0-9.]*\).*/\1/p' \
@@ -29,11 +30,17 @@ equals "help aligned" "$(printf '%s\n' "$out" | grep -A1 -e '^    --allow-differ
 bad_lines=$(printf '%s\n' "$out" | grep -E '^    -' | grep -vE '^    (-., )?--[a-z-]+( [^ ]+)?( {2,}|$)')
 equals "option lines" "$bad_lines" ""
 
+fi
+
+if tcase limit; then
 # --- runs --limit 0 --------------------------------------------------------------
 expect_err 2 "limit 0" \
 	"scopedb: invalid --limit '0': expected a positive integer (without --limit, every run is listed)" \
 	$S runs --limit 0
 
+fi
+
+if tcase no-empty-store; then
 # --- no empty store left behind; ingest creates directories ----------------------
 "$MKPROFILE" --seed 1 --timestamp 2026-01-01T00:00:00Z p1.h5 >/dev/null || exit 1
 echo 'not hdf5' >text.h5
@@ -60,6 +67,9 @@ if [ "$(id -u)" -ne 0 ]; then
 		$S ingest --db ro/d/x.sqlite --commit abcd1 p1.h5
 fi
 
+fi
+
+if tcase prune-rm; then
 # --- prune ---------------------------------------------------------------------
 # seven runs a month apart (3000 calls per rank and region: a run takes
 # several pages of the store): 1-4 on main, 5-6 on dev, 7 without a branch
@@ -135,5 +145,7 @@ removed run 6"
 equals "rm several left" "$(ids)" "1 7"
 expect_err 2 "rm all or nothing" "scopedb: no run has tag 'nope'" $S rm 7 tag:nope
 equals "rm all or nothing left" "$(ids)" "1 7"
+
+fi
 
 finish

@@ -568,6 +568,38 @@ static void test_usage_text(void **state)
 	buf_release(&b);
 }
 
+/* A help line longer than the help column (a generated list of choices)
+ * is broken at the last space that keeps it within 80 columns; a declared
+ * line break stays where it is; a word wider than the column is left
+ * whole. */
+static void test_help_wrap(void **state)
+{
+	int flag = 0;
+	const struct opt opts[] = {
+	    OPT_FLAG(0, "long", &flag,
+		     "one two three four five six seven eight nine ten eleven twelve thirteen "
+		     "fourteen\nshort line"),
+	    OPT_FLAG(0, "word", &flag,
+		     "x123456789012345678901234567890123456789012345678901234567890 y"),
+	    OPT_END(),
+	};
+	const struct opt_cmd cmd = {.name = "wrap", .summary = "x"};
+	struct buf b = BUF_INIT;
+
+	(void)state;
+	assert_int_equal(opt_usage(&b, &cmd, opts), 0);
+	assert_string_equal(
+	    b.data,
+	    "scopedb wrap [<options>]\n\n"
+	    "    --long             one two three four five six seven eight nine ten eleven\n"
+	    "                       twelve thirteen fourteen\n"
+	    "                       short line\n"
+	    "    --word             "
+	    "x123456789012345678901234567890123456789012345678901234567890\n"
+	    "                       y");
+	buf_release(&b);
+}
+
 /* opt_synopsis(): one line per form, "[<options>]" only when some option
  * shows in the help. */
 static void test_synopsis(void **state)
@@ -777,6 +809,7 @@ TU_MAIN(setup, NULL,
 	    cmocka_unit_test(test_parse_int),
 	    cmocka_unit_test(test_help),
 	    cmocka_unit_test(test_usage_text),
+	    cmocka_unit_test(test_help_wrap),
 	    cmocka_unit_test(test_synopsis),
 	    cmocka_unit_test(test_describe),
 	    cmocka_unit_test(test_metric_choices),

@@ -6,6 +6,9 @@
  * propagate the code without overwriting the message; only the command
  * layer prints it (as "scopedb: <message>") and turns it into an exit code.
  * The message is kept in a per-thread buffer owned by this module.
+ *
+ * Ownership: err_msg() returns that buffer, valid until the next err_set()
+ * or err_clear() of the thread; nothing here allocates for the caller.
  */
 #ifndef SCOPEDB_ERR_H
 #define SCOPEDB_ERR_H

@@ -13,7 +13,7 @@
  * This module is the only one that calls the HDF5 read API.  Errors are
  * reported with err_set() as "cannot read 'PATH': WHAT" (one line).
  *
- * Only what is inside the file is read (README, Guarantees): datasets with
+ * Only what is inside the file is read (docs/guarantees.md): datasets with
  * a virtual layout or external storage, external and user-defined links and
  * soft links leading to no object of the file are refused before anything
  * follows them; filter plugins are never loaded (only deflate, shuffle,

@@ -25,21 +25,35 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum stats_metric {
-	STATS_GPU_TOTAL,
-	STATS_GPU_AVG,
-	STATS_TOTAL,
-	STATS_AVG,
-	STATS_MIN,
-	STATS_MAX,
-	STATS_P50,
-	STATS_P95,
-	STATS_P99,
-	STATS_IMBALANCE,
-	STATS_CALLS,
-};
+/*
+ * The metrics, one X(ID, name, quantile, count) each, in the order --metric
+ * lists them: STATS_ID is the enum value, name the --metric word and the
+ * column titles, quantile the percentile of p50/p95/p99 (0 for the others:
+ * only those need the per-call durations), count 1 for a metric printed as
+ * an integer.  The enum, STATS_NMETRICS, the names, --metric's choices,
+ * help and error message and the JSON and CSV keys all come from this
+ * list; a new metric is one line here and its formula in
+ * stats_region_value() (src/analysis/stats.c).
+ */
+#define STATS_METRICS(X)                                                                           \
+	X(GPU_TOTAL, gpu_total, 0, 0)                                                              \
+	X(GPU_AVG, gpu_avg, 0, 0)                                                                  \
+	X(TOTAL, total, 0, 0)                                                                      \
+	X(AVG, avg, 0, 0)                                                                          \
+	X(MIN, min, 0, 0)                                                                          \
+	X(MAX, max, 0, 0)                                                                          \
+	X(P50, p50, 50, 0)                                                                         \
+	X(P95, p95, 95, 0)                                                                         \
+	X(P99, p99, 99, 0)                                                                         \
+	X(IMBALANCE, imbalance, 0, 0)                                                              \
+	X(CALLS, calls, 0, 1)
 
-#define STATS_NMETRICS 11
+#define STATS_METRIC_ENUM_(id, name, q, count) STATS_##id,
+enum stats_metric { STATS_METRICS(STATS_METRIC_ENUM_) };
+#undef STATS_METRIC_ENUM_
+
+#define STATS_METRIC_ONE_(id, name, q, count) +1
+#define STATS_NMETRICS (0 STATS_METRICS(STATS_METRIC_ONE_))
 
 /* A metric value that may be None. */
 struct stats_val {

@@ -2,13 +2,16 @@
  * store.h - the history store: runs, their timings and duration blobs,
  * tags, metadata, pins, and the queries of diff, check, show and history.
  *
- * A front end (src/store/store.c) over interchangeable backends
- * (src/store/backend.h): store_open() picks the backend from the --db value
- * (today every value is an SQLite file, src/store/sqlite/), checks that its
- * table of functions is complete and then dispatches every call to it.
- * Nothing in this header depends on the backend; the SQLite backend owns
- * the schema (schema/NNNN_name.sql), its migrations and every SQL
- * statement.  Errors name the store as "store 'PATH'" (store_location()).
+ * A front end (src/store/store.c and the files beside it) over
+ * interchangeable backends (src/store/backend.h): store_open() picks the
+ * backend from the --db value (a file path: SQLite, src/store/sqlite/; a
+ * postgresql:// URI or libpq connection string: PostgreSQL,
+ * src/store/postgres/) and checks that its table of primitives is
+ * complete; every call here is the front end's, with the statements of
+ * src/store/statements.h, run by the backend in its SQL.  Nothing in this
+ * header depends on the backend; each backend owns its schema (schema/,
+ * schema/postgres/) and migrations.  Errors name the store as "store
+ * 'PATH'" (store_location()).
  *
  * Writers use one transaction per ingested file: store_begin(), store_*
  * inserts, then store_commit() or store_rollback().  A run's all-ranks
@@ -42,11 +45,12 @@ enum store_open_flags {
 
 /*
  * Open (creating if needed, unless STORE_READONLY or STORE_EXISTING) the
- * store at path, with the backend the registry picks for it (an SQLite file
- * for any path today), and bring its schema up to date: a new store in one
- * transaction, an older one one migration per transaction.  A read-only open of an older store
- * upgrades it first through a writing connection (unless STORE_NO_UPGRADE),
- * so that read commands keep working after scopedb itself was upgraded.
+ * store at path, with the backend the registry picks for it (an SQLite
+ * file for any path no other backend claims), and bring its schema up to
+ * date: a new store in one transaction, an older one one migration per
+ * transaction.  A read-only open of an older store upgrades it first
+ * through a writing connection (unless STORE_NO_UPGRADE), so that read
+ * commands keep working after scopedb itself was upgraded.
  * Fails with ERR_STORE and a message naming path when the file is not a
  * scopedb store, was written by a newer scopedb (schema version too high) or
  * (read-only) needs an upgrade that cannot be written; with ERR_IO when the
@@ -72,7 +76,8 @@ void store_close(struct store *st);
 int store_file_missing(const char *location);
 
 /* A private, empty store that lives in memory until store_close() (diff
- * and check of a file that is not stored: it is ingested there). */
+ * and check of a file that is not stored: it is ingested there), of the
+ * first backend that has them (SQLite's). */
 int store_open_temporary(struct store **out);
 
 /* The --db value the store was opened with, for messages. */
@@ -152,9 +157,22 @@ struct store_timing {
 	int64_t source_line;	 /* -1 -> NULL */
 	const char *source_text; /* "" -> NULL */
 	const char *tags_json;	 /* "[]" -> NULL */
-	const void *durations;	 /* blob.h encoding, NULL when !has_events */
+	const void *durations;	 /* store_encode_durations(), NULL when !has_events */
 	size_t durations_len;
 };
+
+/* Append the store's encoding of one row's call durations, sorted[0..n)
+ * (ascending, each >= 0), to out: what store_timing.durations holds.
+ * ERR_USAGE when the values are negative or not sorted. */
+int store_encode_durations(struct buf *out, const int64_t *sorted, size_t n);
+/* Append the durations that store_encode_durations() wrote in data[0..len)
+ * to out (which keeps its content; left as it was on error).  The bytes
+ * are untrusted: ERR_FORMAT "corrupt durations blob: ..." when they do not
+ * decode. */
+int store_decode_durations(struct i64vec *out, const void *data, size_t len);
+/* *out = how many durations data[0..len) holds, checking its header only
+ * (ERR_FORMAT as store_decode_durations()). */
+int store_count_durations(uint64_t *out, const void *data, size_t len);
 
 /* Insert the timings row and, when durations != NULL, its durations row.
  * Only inside store_begin()/store_commit() (ERR_USAGE otherwise), so the
@@ -465,7 +483,8 @@ struct store_region_calls {
 int store_percentile_regions(struct store *st, struct store_region_calls **out, size_t *n,
 			     int64_t run_id);
 
-/* Called by store_scan_blobs() with each durations blob (blob.h encoding;
+/* Called by store_scan_blobs() with each durations blob (as
+ * store_encode_durations() writes them;
  * data valid during the call only).  A non-zero return stops the scan and
  * is returned by it. */
 typedef int (*store_blob_fn)(void *ctx, int64_t region_id, const void *data, size_t len);

@@ -24,28 +24,51 @@
 
 struct store;
 
-/* The columns of show, in default order. */
-enum summary_col {
-	SUMMARY_COL_REGION,
-	SUMMARY_COL_RANKS,
-	SUMMARY_COL_CALLS,
-	SUMMARY_COL_TOTAL,
-	SUMMARY_COL_AVG,
-	SUMMARY_COL_MIN,
-	SUMMARY_COL_MAX,
-	SUMMARY_COL_STD,
-	SUMMARY_COL_P50,
-	SUMMARY_COL_P95,
-	SUMMARY_COL_P99,
-	SUMMARY_COL_IMBALANCE,
-	SUMMARY_COL_GPU_TOTAL,
-	SUMMARY_COL_GPU_AVG,
-};
+/*
+ * The columns of show, one X(ID, name, metric) each, in their default
+ * order: SUMMARY_COL_ID, the word of --columns and --sort and the title,
+ * and the metric of STATS_METRICS (model.h) the column shows, or -1 for
+ * the columns summary.c computes itself (region, ranks, std).  The enum,
+ * SUMMARY_NCOLS, the names, the choices of --columns and --sort and their
+ * messages come from this list: a metric is shown by show with one line
+ * here.
+ */
+#define SUMMARY_COLS(X)                                                                            \
+	X(REGION, region, -1)                                                                      \
+	X(RANKS, ranks, -1)                                                                        \
+	X(CALLS, calls, STATS_CALLS)                                                               \
+	X(TOTAL, total, STATS_TOTAL)                                                               \
+	X(AVG, avg, STATS_AVG)                                                                     \
+	X(MIN, min, STATS_MIN)                                                                     \
+	X(MAX, max, STATS_MAX)                                                                     \
+	X(STD, std, -1)                                                                            \
+	X(P50, p50, STATS_P50)                                                                     \
+	X(P95, p95, STATS_P95)                                                                     \
+	X(P99, p99, STATS_P99)                                                                     \
+	X(IMBALANCE, imbalance, STATS_IMBALANCE)                                                   \
+	X(GPU_TOTAL, gpu_total, STATS_GPU_TOTAL)                                                   \
+	X(GPU_AVG, gpu_avg, STATS_GPU_AVG)
 
-#define SUMMARY_NCOLS 14
+#define SUMMARY_COL_ENUM_(id, name, metric) SUMMARY_COL_##id,
+enum summary_col { SUMMARY_COLS(SUMMARY_COL_ENUM_) };
+#undef SUMMARY_COL_ENUM_
+
+#define SUMMARY_COL_ONE_(id, name, metric) +1
+#define SUMMARY_NCOLS (0 SUMMARY_COLS(SUMMARY_COL_ONE_))
 
 /* "region", "ranks", ... (static strings). */
 const char *summary_col_name(enum summary_col c);
+
+/* The words of the columns but region, space-separated ("ranks calls
+ * total ... gpu_avg"): the help of --columns.  Static. */
+const char *summary_col_words(void);
+
+/* 1 for the columns that need the per-call durations (std, p50, p95,
+ * p99): summary_opts.durations. */
+int summary_col_needs_durations(enum summary_col c);
+
+/* 1 for the GPU columns, shown by default only for a run with GPU data. */
+int summary_col_is_gpu(enum summary_col c);
 
 /* 1 for the integer columns (ranks, calls). */
 int summary_col_is_count(enum summary_col c);

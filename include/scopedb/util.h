@@ -5,6 +5,12 @@
  * has been appended; struct i64vec is a growable array of int64_t.  Both own
  * their storage (malloc) and are released with *_release(), which leaves
  * them empty and reusable.  Functions return 0 or ERR_NOMEM (message set).
+ *
+ * Ownership: a buf or i64vec owns its storage until *_release(), or until
+ * buf_detach()/buf_finish() hand the string to the caller (free()); what
+ * util_calloc(), util_strdup() and util_sorted_ptrs() return is the
+ * caller's (free()), util_scratch_alloc()'s goes back with
+ * util_scratch_free(); util_strerror_lc() returns a thread-local buffer.
  */
 #ifndef SCOPEDB_UTIL_H
 #define SCOPEDB_UTIL_H

@@ -20,9 +20,15 @@
 #include "util/percentile.h"
 #include "util/suggest.h"
 
-static const char *const stats_metric_names[STATS_NMETRICS] = {
-    "gpu_total", "gpu_avg", "total", "avg", "min", "max", "p50", "p95", "p99", "imbalance", "calls",
-};
+/* The names and properties of the metrics, from STATS_METRICS (model.h). */
+#define STATS_METRIC_NAME_(id, name, q, count) #name,
+static const char *const stats_metric_names[STATS_NMETRICS] = {STATS_METRICS(STATS_METRIC_NAME_)};
+#define STATS_METRIC_QUANTILE_(id, name, q, count) q,
+static const double stats_metric_quantiles[STATS_NMETRICS] = {
+    STATS_METRICS(STATS_METRIC_QUANTILE_)};
+#define STATS_METRIC_COUNT_(id, name, q, count) count,
+static const unsigned char stats_metric_counts[STATS_NMETRICS] = {
+    STATS_METRICS(STATS_METRIC_COUNT_)};
 
 const char *stats_metric_name(enum stats_metric m)
 {
@@ -31,41 +37,34 @@ const char *stats_metric_name(enum stats_metric m)
 
 int stats_metric_parse(enum stats_metric *out, const char *name)
 {
-	struct buf hint = BUF_INIT;
-	int i, rc;
+	struct buf hint = BUF_INIT, list = BUF_INIT;
+	int i, rc = 0;
 
 	for (i = 0; i < STATS_NMETRICS; i++)
 		if (!strcasecmp(name, stats_metric_names[i])) {
 			*out = (enum stats_metric)i;
 			return 0;
 		}
-	if (suggest_hint(&hint, name, stats_metric_names, STATS_NMETRICS))
-		return ERR_NOMEM;
-	rc = err_set(ERR_USAGE,
-		     "invalid --metric '%s': choose from gpu_total, gpu_avg, total, avg, min, "
-		     "max, p50, p95, p99, imbalance, calls%s",
-		     name, hint.data ? hint.data : "");
+	for (i = 0; i < STATS_NMETRICS && !rc; i++)
+		rc = buf_printf(&list, "%s%s", i ? ", " : "", stats_metric_names[i]);
+	if (rc || suggest_hint(&hint, name, stats_metric_names, STATS_NMETRICS))
+		rc = err_nomem();
+	else
+		rc = err_set(ERR_USAGE, "invalid --metric '%s': choose from %s%s", name, list.data,
+			     hint.data ? hint.data : "");
+	buf_release(&list);
 	buf_release(&hint);
 	return rc;
 }
 
 double stats_metric_quantile(enum stats_metric m)
 {
-	switch (m) {
-	case STATS_P50:
-		return 50.0;
-	case STATS_P95:
-		return 95.0;
-	case STATS_P99:
-		return 99.0;
-	default:
-		return 0.0;
-	}
+	return (unsigned)m < STATS_NMETRICS ? stats_metric_quantiles[m] : 0.0;
 }
 
 int stats_metric_is_count(enum stats_metric m)
 {
-	return m == STATS_CALLS;
+	return (unsigned)m < STATS_NMETRICS && stats_metric_counts[m];
 }
 
 /*

@@ -18,44 +18,15 @@
 #include "util/suggest.h"
 #include "scopedb/util.h"
 
-static const char *const summary_col_names[SUMMARY_NCOLS] = {
-    "region", "ranks", "calls", "total", "avg",	      "min",	   "max",
-    "std",    "p50",   "p95",	"p99",	 "imbalance", "gpu_total", "gpu_avg",
-};
-
-#define SUMMARY_CHOICES                                                                            \
-	"region, ranks, calls, total, avg, min, max, std, p50, p95, p99, imbalance, "              \
-	"gpu_total, gpu_avg"
+#define SUMMARY_COL_NAME_(id, name, metric) #name,
+static const char *const summary_col_names[SUMMARY_NCOLS] = {SUMMARY_COLS(SUMMARY_COL_NAME_)};
+#define SUMMARY_COL_METRIC_(id, name, metric) metric,
+static const int summary_col_metrics[SUMMARY_NCOLS] = {SUMMARY_COLS(SUMMARY_COL_METRIC_)};
 
 /* The stats.h metric of a column, or -1 (region, ranks, std). */
 static int summary_metric(enum summary_col c)
 {
-	switch (c) {
-	case SUMMARY_COL_CALLS:
-		return STATS_CALLS;
-	case SUMMARY_COL_TOTAL:
-		return STATS_TOTAL;
-	case SUMMARY_COL_AVG:
-		return STATS_AVG;
-	case SUMMARY_COL_MIN:
-		return STATS_MIN;
-	case SUMMARY_COL_MAX:
-		return STATS_MAX;
-	case SUMMARY_COL_P50:
-		return STATS_P50;
-	case SUMMARY_COL_P95:
-		return STATS_P95;
-	case SUMMARY_COL_P99:
-		return STATS_P99;
-	case SUMMARY_COL_IMBALANCE:
-		return STATS_IMBALANCE;
-	case SUMMARY_COL_GPU_TOTAL:
-		return STATS_GPU_TOTAL;
-	case SUMMARY_COL_GPU_AVG:
-		return STATS_GPU_AVG;
-	default:
-		return -1;
-	}
+	return (unsigned)c < SUMMARY_NCOLS ? summary_col_metrics[c] : -1;
 }
 
 const char *summary_col_name(enum summary_col c)
@@ -63,9 +34,57 @@ const char *summary_col_name(enum summary_col c)
 	return (unsigned)c < SUMMARY_NCOLS ? summary_col_names[c] : "?";
 }
 
+/* The column names from the first'th, joined by sep, into the static
+ * buffer b (built once; "" on out of memory). */
+static const char *summary_col_list(struct buf *b, int first, const char *sep)
+{
+	int c, rc = 0;
+
+	if (b->data)
+		return b->data;
+	for (c = first; c < SUMMARY_NCOLS; c++)
+		rc |= buf_printf(b, "%s%s", c > first ? sep : "", summary_col_names[c]);
+	if (rc) {
+		buf_release(b);
+		return "";
+	}
+	return b->data;
+}
+
+const char *summary_col_words(void)
+{
+	static struct buf words; /* kept for the process */
+
+	return summary_col_list(&words, SUMMARY_COL_REGION + 1, " ");
+}
+
+/* "region, ranks, ..., gpu_avg": the choices of the messages. */
+static const char *summary_choices(void)
+{
+	static struct buf choices; /* kept for the process */
+
+	return summary_col_list(&choices, SUMMARY_COL_REGION, ", ");
+}
+
 int summary_col_is_count(enum summary_col c)
 {
-	return c == SUMMARY_COL_RANKS || c == SUMMARY_COL_CALLS;
+	int m = summary_metric(c);
+
+	return c == SUMMARY_COL_RANKS || (m >= 0 && stats_metric_is_count((enum stats_metric)m));
+}
+
+int summary_col_needs_durations(enum summary_col c)
+{
+	int m = summary_metric(c);
+
+	return c == SUMMARY_COL_STD || (m >= 0 && stats_metric_quantile((enum stats_metric)m) > 0);
+}
+
+int summary_col_is_gpu(enum summary_col c)
+{
+	int m = summary_metric(c);
+
+	return m == STATS_GPU_TOTAL || m == STATS_GPU_AVG;
 }
 
 /* Column called name[0..len), or -1. */
@@ -93,11 +112,9 @@ static int summary_bad_column(const char *list, const char *name, size_t len)
 	word[len] = '\0';
 	rc = suggest_hint(&hint, word, summary_col_names, SUMMARY_NCOLS);
 	if (!rc)
-		rc = err_set(
-		    ERR_USAGE,
-		    "invalid --columns '%s': unknown column '%s'; choose from " SUMMARY_CHOICES
-		    "%s",
-		    list, word, hint.data ? hint.data : "");
+		rc = err_set(ERR_USAGE,
+			     "invalid --columns '%s': unknown column '%s'; choose from %s%s", list,
+			     word, summary_choices(), hint.data ? hint.data : "");
 	buf_release(&hint);
 	free(word);
 	return rc;
@@ -144,9 +161,8 @@ int summary_parse_sort(enum summary_col *out, const char *name)
 	if (!rc && !hint.len)
 		rc = suggest_hint_words(&hint, name, "name");
 	if (!rc)
-		rc = err_set(ERR_USAGE,
-			     "invalid --sort '%s': choose from name, " SUMMARY_CHOICES "%s", name,
-			     hint.data ? hint.data : "");
+		rc = err_set(ERR_USAGE, "invalid --sort '%s': choose from name, %s%s", name,
+			     summary_choices(), hint.data ? hint.data : "");
 	buf_release(&hint);
 	return rc;
 }

@@ -14,6 +14,9 @@
  *
  * Pure computation, no allocation except verdict_decide()'s scratch
  * array; nothing is kept.
+ *
+ * Ownership: the caller's structs and arrays are only read or filled in
+ * place; nothing returned needs freeing.
  */
 #ifndef SCOPEDB_ANALYSIS_VERDICT_H
 #define SCOPEDB_ANALYSIS_VERDICT_H

@@ -20,6 +20,7 @@
 #include "cli/cli.h"
 #include "render/escape.h"
 #include "render/render.h"
+#include "scopedb/compare.h"
 #include "scopedb/err.h"
 #include "scopedb/filter.h"
 #include "scopedb/ingest.h"
@@ -383,6 +384,46 @@ int cli_opt_format(const struct opt *opt, const char *arg)
 int cli_opt_metric(const struct opt *opt, const char *arg)
 {
 	return stats_metric_parse(opt->value, arg);
+}
+
+int cli_opt_window(const struct opt *opt, const char *arg)
+{
+	struct compare_opts *co = opt->value;
+	long v;
+	int rc = opt_parse_int(&v, opt, arg, 1, 1000, "runs");
+
+	if (!rc) {
+		*(opt->defval ? &co->candidate_window : &co->baseline_window) = (size_t)v;
+		co->stat = 1;
+	}
+	return rc;
+}
+
+void cli_regions_release(struct cli_regions *r)
+{
+	opt_list_release(&r->include);
+	opt_list_release(&r->exclude);
+}
+
+const char *cli_metric_words(int help)
+{
+	static struct buf words[2]; /* kept for the process */
+	size_t i;
+	int rc = 0;
+
+	if (!words[1].data) {
+		for (i = 0; i < STATS_NMETRICS; i++)
+			rc |= buf_printf(&words[0], "%s%s", i ? " " : "",
+					 stats_metric_name((enum stats_metric)i));
+		rc |= buf_printf(&words[1], "%s (default %s)", words[0].data,
+				 stats_metric_name(STATS_TOTAL));
+		if (rc) {
+			buf_release(&words[0]);
+			buf_release(&words[1]);
+			return "total"; /* out of memory: the default alone */
+		}
+	}
+	return words[help != 0].data;
 }
 
 int cli_opt_ranks(const struct opt *opt, const char *arg)

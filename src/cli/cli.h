@@ -9,6 +9,11 @@
  * CLI_EXIT_ERROR (2) on any error; check uses CLI_EXIT_FAIL (1) for a
  * regression and CLI_EXIT_INCONCLUSIVE (3) for an undecided statistical
  * check.
+ *
+ * Ownership: the strings returned (cli_db_path(), the format lists,
+ * cli_metric_words(), cli_msgq()'s) are static, kept for the process, or
+ * the caller's buffer; option callbacks write into the destination the
+ * table names, and lists borrow argv.
  */
 #ifndef SCOPEDB_CLI_H
 #define SCOPEDB_CLI_H
@@ -178,13 +183,14 @@ int cli_opt_limit(const struct opt *opt, const char *arg);
 #define OPT__FORMAT_COMPARISON(v, fmts)                                                            \
 	OPT__FORMAT(v, cli_formats_all(fmts, RENDER_NEEDS_COMPARISON))
 
-/* --metric M (enum stats_metric *). */
+/* --metric M (enum stats_metric *): its choices and help are the
+ * metrics of STATS_METRICS (model.h), cli_metric_words(). */
 #define OPT__METRIC(v)                                                                             \
-	OPT_CHOICE(0, "metric", v, "M",                                                            \
-		   "gpu_total gpu_avg total avg min max p50 p95 p99 imbalance\n"                   \
-		   "calls (default total)",                                                        \
-		   "gpu_total gpu_avg total avg min max p50 p95 p99 imbalance calls",              \
-		   cli_opt_metric)
+	OPT_CHOICE(0, "metric", v, "M", cli_metric_words(1), cli_metric_words(0), cli_opt_metric)
+
+/* "gpu_total gpu_avg ... calls", the names of the metrics in their order,
+ * and with help set "... (default total)": built once, static. */
+const char *cli_metric_words(int help);
 
 /* --include P... / --exclude P... (struct opt_list *), region name
  * patterns; like --ranks SPEC... (struct i64vec *) they take one or more
@@ -193,8 +199,8 @@ int cli_opt_limit(const struct opt *opt, const char *arg);
  * ("--ranks 0 1 latest"). */
 #define OPT__INCLUDE(v)                                                                            \
 	OPT_LIST_MULTI(0, "include", v, "P...",                                                    \
-		       "only regions matching a Python regex P at the start of the\n"              \
-		       "name (one or more, repeatable, OR-ed)")
+		       "only regions matching a Python regex P at the start of\n"                  \
+		       "the name (one or more, repeatable, OR-ed)")
 #define OPT__EXCLUDE(v)                                                                            \
 	OPT_LIST_MULTI(0, "exclude", v, "P...",                                                    \
 		       "drop regions matching P (one or more, repeatable; after\n"                 \
@@ -204,6 +210,24 @@ int cli_opt_limit(const struct opt *opt, const char *arg);
 		  "only these ranks, e.g. 0-3,8 or 0 1 4-7 (one or more,\n"                        \
 		  "repeatable, unioned)",                                                          \
 		  NULL, cli_opt_ranks, 0, OPT_MULTI | OPT_MULTI_NUM)
+
+/*
+ * The options of every command that lists regions by name (diff, check,
+ * show, changes, report): --include and --exclude, in a struct
+ * cli_regions.  An option all of them take is a field here and a row of
+ * OPT__REGIONS: their help, man pages and completion list it, and it is
+ * parsed into the field; each command hands the fields to its core.
+ * Ownership: the lists borrow argv (cli_regions_release() frees them).
+ */
+struct cli_regions {
+	struct opt_list include, exclude;
+};
+#define CLI_REGIONS_INIT                                                                           \
+	{                                                                                          \
+		OPT_LIST_INIT, OPT_LIST_INIT                                                       \
+	}
+#define OPT__REGIONS(r) OPT__INCLUDE(&(r)->include), OPT__EXCLUDE(&(r)->exclude)
+void cli_regions_release(struct cli_regions *r);
 
 /* The run filters of runs and history (struct filter, filter.h):
  * --tag T (struct opt_list *), --branch B (const char **), --since DATE
@@ -223,13 +247,35 @@ int cli_opt_limit(const struct opt *opt, const char *arg);
  * reads each profile file (ingest.h), for every file of the command. */
 #define OPT__FILE_LIMITS()                                                                         \
 	OPT_CALLBACK(0, "file-timeout", NULL, "S",                                                 \
-		     "give up reading a file after S seconds (default 600; 0 = no\n"               \
-		     "limit)",                                                                     \
+		     "give up reading a file after S seconds (default 600;\n"                      \
+		     "0 = no limit)",                                                              \
 		     cli_opt_limit, 0),                                                            \
 	    OPT_CALLBACK(0, "file-memory", NULL, "MIB",                                            \
 			 "memory the reader of a file may use, in MiB (default\n"                  \
 			 "4096; 0 = no limit)",                                                    \
 			 cli_opt_limit, 1)
+
+/* The statistical verdicts of diff, check and report (struct compare_opts
+ * *co, docs/statistics.md): --stat, and the run sets --baseline-window N
+ * and --candidate-window N (1 to 1000 runs), which imply --stat
+ * (cli_opt_window(), opt->defval 0 the baseline's, 1 the candidate's). */
+int cli_opt_window(const struct opt *opt, const char *arg);
+#define OPT__STAT(co)                                                                              \
+	OPT_FLAG(0, "stat", &(co)->stat,                                                           \
+		 "statistical verdicts from run sets and the noise of\nthe first run's history"),  \
+	    OPT_CALLBACK(0, "baseline-window", OPT_TYPED(struct compare_opts *, co), "N",          \
+			 "the first set: the N newest runs ending at the first\nrun (its branch, " \
+			 "or its tag for tag:NAME); implies --stat",                               \
+			 cli_opt_window, 0),                                                       \
+	    OPT_CALLBACK(0, "candidate-window", OPT_TYPED(struct compare_opts *, co), "N",         \
+			 "the second set: likewise (default: the second run and\nthe runs of its " \
+			 "commit); implies --stat",                                                \
+			 cli_opt_window, 1)
+
+/* --allow-different KEY (struct opt_list *) of check and report. */
+#define OPT__ALLOW_DIFFERENT(v)                                                                    \
+	OPT_LIST(0, "allow-different", v, "KEY",                                                   \
+		 "compare runs whose metadata KEY differs (repeatable)")
 
 /* A percentage (double *), e.g. --max-regression PCT. */
 #define OPT__PERCENT(l, v, h, nonneg)                                                              \

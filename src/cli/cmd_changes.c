@@ -216,7 +216,8 @@ int cmd_changes(int argc, char **argv)
 {
 	const struct opt_cmd *self = &cmd_changes_usage;
 	const char *db = NULL, *fmt = "table", *pattern;
-	struct opt_list tags = OPT_LIST_INIT, inc = OPT_LIST_INIT, exc = OPT_LIST_INIT;
+	struct opt_list tags = OPT_LIST_INIT;
+	struct cli_regions regions = CLI_REGIONS_INIT;
 	struct changes_result res;
 	struct changepoint_opts co;
 	struct changes_view v;
@@ -231,8 +232,7 @@ int cmd_changes(int argc, char **argv)
 	    OPT__FILTER_BRANCH(&f.branch),
 	    OPT__FILTER_TAG(&tags),
 	    OPT__METRIC(&v.metric),
-	    OPT__INCLUDE(&inc),
-	    OPT__EXCLUDE(&exc),
+	    OPT__REGIONS(&regions),
 	    OPT__SINCE(f.since),
 	    OPT__UNTIL(f.until, "only runs recorded at or before DATE"),
 	    OPT__PERCENT("min-change", &min_change,
@@ -256,13 +256,17 @@ int cmd_changes(int argc, char **argv)
 	f.ntags = tags.n;
 	changepoint_opts_init(&co);
 	co.min_change = min_change / 100.0;
-	if (inc.n || exc.n) {
-		if (match_new(&m, inc.v, inc.n, exc.v, exc.n)) {
+	if (regions.include.n || regions.exclude.n) {
+		if (match_new(&m, regions.include.v, regions.include.n, regions.exclude.v,
+			      regions.exclude.n)) {
 			code = cli_error();
 			goto out;
 		}
 	}
-	pattern = inc.n ? inc.v[0] : exc.n ? exc.v[0] : NULL; /* for the message */
+	/* the first pattern, for the message */
+	pattern = regions.include.n   ? regions.include.v[0]
+		  : regions.exclude.n ? regions.exclude.v[0]
+				      : NULL;
 	if (store_open(&st, cli_db_path(db), STORE_READONLY) ||
 	    changes_find(&res, st, &f, m ? changes_filter : NULL, m, pattern, v.metric, &co,
 			 v.sort)) {
@@ -288,8 +292,7 @@ int cmd_changes(int argc, char **argv)
 out:
 	changes_result_release(&res);
 	opt_list_release(&tags);
-	opt_list_release(&inc);
-	opt_list_release(&exc);
+	cli_regions_release(&regions);
 	match_free(m);
 	store_close(st);
 	buf_release(&out);

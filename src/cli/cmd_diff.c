@@ -76,18 +76,6 @@ static int compare_opt_threshold(const struct opt *opt, const char *arg)
 	return stats_parse_percent(&co->threshold, "--threshold", arg, 0);
 }
 
-/* --baseline-window N, --candidate-window N (size_t *): 1 to 1000 runs;
- * either turns the statistical check on. */
-int cmd_opt_window(const struct opt *opt, const char *arg)
-{
-	long v;
-	int rc = opt_parse_int(&v, opt, arg, 1, 1000, "runs");
-
-	if (!rc)
-		*(size_t *)opt->value = (size_t)v;
-	return rc;
-}
-
 /* --inconclusive pass|fail (int *: the exit status of INCONCLUSIVE). */
 static int compare_opt_inconclusive(const struct opt *opt, const char *arg)
 {
@@ -114,7 +102,8 @@ static int compare_document(struct doc *d, const void *ctx)
 
 int cmd_compare(int argc, char **argv, int check)
 {
-	struct opt_list inc = OPT_LIST_INIT, exc = OPT_LIST_INIT, outs = OPT_LIST_INIT;
+	struct opt_list outs = OPT_LIST_INIT;
+	struct cli_regions regions = CLI_REGIONS_INIT;
 	struct opt_list same = OPT_LIST_INIT, allow = OPT_LIST_INIT;
 	const char *db = NULL;
 	const char *fmt = "table";
@@ -124,31 +113,17 @@ int cmd_compare(int argc, char **argv, int check)
 	int inconclusive = CLI_EXIT_INCONCLUSIVE;
 	/* The options of both, then those of diff only or check only. */
 #define COMPARE_OPTS                                                                               \
-	OPT__DB(&db), OPT__METRIC(&co.metric), OPT__INCLUDE(&inc), OPT__EXCLUDE(&exc),             \
-	    OPT__RANKS(&ranks), OPT__FORMAT_COMPARISON(&fmt, "table markdown csv json"),           \
-	    OPT__FILE_LIMITS(),                                                                    \
+	OPT__DB(&db), OPT__METRIC(&co.metric), OPT__REGIONS(&regions), OPT__RANKS(&ranks),         \
+	    OPT__FORMAT_COMPARISON(&fmt, "table markdown csv json"), OPT__FILE_LIMITS(),           \
 	    OPT_LIST(0, "output", &outs, "FORMAT=FILE",                                            \
 		     "also write the report in FORMAT to FILE (repeatable)"),                      \
 	    OPT__UNITS(), OPT__COLOR()
-	/* The statistical verdicts (docs/statistics.md), also of diff. */
-#define STAT_OPTS                                                                                  \
-	OPT_FLAG(0, "stat", &co.stat,                                                              \
-		 "statistical verdicts from run sets and the noise of\nthe first run's history"),  \
-	    OPT_CALLBACK(                                                                          \
-		0, "baseline-window", &co.baseline_window, "N",                                    \
-		"the first set: the N newest runs ending at the first\nrun (its branch, or "       \
-		"its tag for tag:NAME); implies --stat",                                           \
-		cmd_opt_window, 0),                                                                \
-	    OPT_CALLBACK(0, "candidate-window", &co.candidate_window, "N",                         \
-			 "the second set: likewise (default: the second run and\nthe runs of its " \
-			 "commit); implies --stat",                                                \
-			 cmd_opt_window, 0)
 	const struct opt diff_opts[] = {
 	    COMPARE_OPTS,
 	    OPT_CHOICE(0, "sort", &co.sort, "KEY", NULL, "delta pct name", compare_opt_sort),
 	    OPT_CALLBACK(0, "threshold", &co, "PCT", "hide rows whose |delta %| is below PCT",
 			 compare_opt_threshold, 0),
-	    STAT_OPTS,
+	    OPT__STAT(&co),
 	    OPT_END(),
 	};
 	const struct opt check_opts[] = {
@@ -162,16 +137,14 @@ int cmd_compare(int argc, char **argv, int check)
 	    OPT_LIST(0, "require-same", &same, "KEY",
 		     "fail (exit 2) when the runs' metadata KEY differs\n(repeatable; mpi_size and "
 		     "platform always)"),
-	    OPT_LIST(0, "allow-different", &allow, "KEY",
-		     "compare runs whose metadata KEY differs (repeatable)"),
-	    STAT_OPTS,
+	    OPT__ALLOW_DIFFERENT(&allow),
+	    OPT__STAT(&co),
 	    OPT_CHOICE(0, "inconclusive", &inconclusive, "MODE",
 		       "exit 0 or 1 instead of 3 when the check is INCONCLUSIVE", "pass fail",
 		       compare_opt_inconclusive),
 	    OPT_END(),
 	};
 #undef COMPARE_OPTS
-#undef STAT_OPTS
 	const struct opt_cmd *self = check ? &cmd_check_usage : &cmd_diff_usage;
 	const struct opt *opts = check ? check_opts : diff_opts;
 	struct buf q = BUF_INIT;
@@ -191,13 +164,11 @@ int cmd_compare(int argc, char **argv, int check)
 		co.ranks = ranks.v;
 		co.nranks = ranks.len;
 	}
-	if (co.baseline_window || co.candidate_window)
-		co.stat = 1;
 	co.db_path = cli_db_path(db);
-	co.includes = inc.v;
-	co.ninclude = inc.n;
-	co.excludes = exc.v;
-	co.nexclude = exc.n;
+	co.includes = regions.include.v;
+	co.ninclude = regions.include.n;
+	co.excludes = regions.exclude.v;
+	co.nexclude = regions.exclude.n;
 	co.require_same = same.v;
 	co.nrequire_same = same.n;
 	co.allow_different = allow.v;
@@ -232,8 +203,7 @@ out:
 	buf_release(&q);
 	compare_release(&res);
 	i64vec_release(&ranks);
-	opt_list_release(&inc);
-	opt_list_release(&exc);
+	cli_regions_release(&regions);
 	opt_list_release(&outs);
 	opt_list_release(&same);
 	opt_list_release(&allow);

@@ -267,8 +267,8 @@ int cmd_history(int argc, char **argv)
 	    OPT__DB(&db),
 	    OPT__METRIC(&h.metric),
 	    OPT_STRING(0, "match", &pattern, "P",
-		       "every region matching the Python regex P at the start of its\n"
-		       "name, one block per region (instead of REGION)"),
+		       "every region matching the Python regex P at the start of\n"
+		       "its name, one block per region (instead of REGION)"),
 	    OPT__FILTER_TAG(&tags),
 	    OPT__FILTER_BRANCH(&f.branch),
 	    OPT__SINCE(f.since),

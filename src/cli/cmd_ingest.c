@@ -332,12 +332,13 @@ int cmd_ingest(int argc, char **argv)
 	    OPT__DB(&db),
 	    OPT__ALLOW_NETWORK_FS(&allow_nfs),
 	    OPT_LIST(0, "tag", &tags, "T",
-		     "tag the run (repeatable; also added to an already stored run)"),
+		     "tag the run (repeatable; also added to an already\nstored run)"),
 	    OPT_STRING(0, "label", &io.label, "L",
 		       "label of the run (default: the file's metadata label)"),
 	    OPT_STRING(0, "commit", &commit, "SHA",
-		       "commit: a sha, or a ref git resolves (HEAD, a branch, a tag)\n"
-		       "(default: the CI's variable, else the git work tree's HEAD)"),
+		       "commit: a sha, or a ref git resolves (HEAD, a branch,\n"
+		       "a tag; default: the CI's variable, else the git work\n"
+		       "tree's HEAD)"),
 	    OPT_STRING(0, "branch", &branch, "NAME",
 		       "branch (default: the CI's variable, else the work tree's)"),
 	    OPT_CALLBACK(0, "meta", &meta, "KEY=VALUE",

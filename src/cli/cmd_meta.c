@@ -158,7 +158,7 @@ int cmd_meta(int argc, char **argv)
 	int all = 0, nargs, code = CLI_EXIT_ERROR;
 	const struct opt opts[] = {
 	    OPT__DB(&db),
-	    OPT_FLAG(0, "all", &all, "with two runs, also compare timestamps, labels and job ids"),
+	    OPT_FLAG(0, "all", &all, "with two runs, also compare timestamps, labels and\njob ids"),
 	    OPT__FORMAT(&fmt, "table json"),
 	    OPT__FILE_LIMITS(),
 	    OPT_END(),

@@ -37,7 +37,8 @@ const struct opt_cmd cmd_report_usage = {
 int cmd_report(int argc, char **argv)
 {
 	const struct opt_cmd *self = &cmd_report_usage;
-	struct opt_list inc = OPT_LIST_INIT, exc = OPT_LIST_INIT, allow = OPT_LIST_INIT;
+	struct opt_list allow = OPT_LIST_INIT;
+	struct cli_regions regions = CLI_REGIONS_INIT;
 	const char *db = NULL, *path = NULL;
 	struct reportdata_opts ro;
 	struct reportdata rd;
@@ -47,8 +48,7 @@ int cmd_report(int argc, char **argv)
 	const struct opt opts[] = {
 	    OPT__DB(&db),
 	    OPT__METRIC(&ro.cmp.metric),
-	    OPT__INCLUDE(&inc),
-	    OPT__EXCLUDE(&exc),
+	    OPT__REGIONS(&regions),
 	    OPT_CALLBACK(0, "history", OPT_TYPED(long *, &history), "N",
 			 "runs per trend chart (default 50)", cli_opt_positive, 0),
 	    OPT_STRING(0, "branch", &ro.branch, "B",
@@ -56,13 +56,8 @@ int cmd_report(int argc, char **argv)
 	    OPT_STRING(0, "tag", &ro.tag, "T", "trends of the runs tagged T"),
 	    OPT__PERCENT("max-regression", &ro.cmp.max_regression,
 			 "the check's budget: a region's metric may grow by PCT %\n(default 0)", 1),
-	    OPT_FLAG(0, "stat", &ro.cmp.stat, "statistical verdicts (as check --stat)"),
-	    OPT_CALLBACK(0, "baseline-window", &ro.cmp.baseline_window, "N",
-			 "the baseline set (as check); implies --stat", cmd_opt_window, 0),
-	    OPT_CALLBACK(0, "candidate-window", &ro.cmp.candidate_window, "N",
-			 "the candidate set (as check); implies --stat", cmd_opt_window, 0),
-	    OPT_LIST(0, "allow-different", &allow, "KEY",
-		     "compare runs whose metadata KEY differs (repeatable)"),
+	    OPT__STAT(&ro.cmp),
+	    OPT__ALLOW_DIFFERENT(&allow),
 	    OPT__FILE_LIMITS(),
 	    OPT_STRING('o', "output", &path, "FILE", "write the page to FILE (default: stdout)"),
 	    OPT_END(),
@@ -83,13 +78,11 @@ int cmd_report(int argc, char **argv)
 		code = opt_usage_error(self, opts, "--branch and --tag cannot be combined");
 		goto out;
 	}
-	if (ro.cmp.baseline_window || ro.cmp.candidate_window)
-		ro.cmp.stat = 1;
 	ro.cmp.db_path = cli_db_path(db);
-	ro.cmp.includes = inc.v;
-	ro.cmp.ninclude = inc.n;
-	ro.cmp.excludes = exc.v;
-	ro.cmp.nexclude = exc.n;
+	ro.cmp.includes = regions.include.v;
+	ro.cmp.ninclude = regions.include.n;
+	ro.cmp.excludes = regions.exclude.v;
+	ro.cmp.nexclude = regions.exclude.n;
 	ro.cmp.allow_different = allow.v;
 	ro.cmp.nallow_different = allow.n;
 	ro.cmp.check = 1;
@@ -107,8 +100,7 @@ int cmd_report(int argc, char **argv)
 out:
 	reportdata_release(&rd);
 	buf_release(&page);
-	opt_list_release(&inc);
-	opt_list_release(&exc);
+	cli_regions_release(&regions);
 	opt_list_release(&allow);
 	return code;
 }

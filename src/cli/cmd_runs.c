@@ -162,8 +162,8 @@ int cmd_runs(int argc, char **argv)
 		       "only runs whose commit starts with PREFIX"),
 	    OPT_STRING(0, "label", &f.label, "L", "only runs labelled L"),
 	    OPT__SINCE(f.since),
-	    OPT__UNTIL(f.until, "only runs recorded at or before DATE (a bare date includes\n"
-				"that whole day)"),
+	    OPT__UNTIL(f.until, "only runs recorded at or before DATE (a bare date\n"
+				"includes that whole day)"),
 	    OPT_CALLBACK(0, "meta", &meta, "KEY=VALUE",
 			 "only runs whose metadata KEY is VALUE (repeatable)", runs_opt_meta, 0),
 	    /* 0 is refused rather than read as "no limit" or "nothing" */

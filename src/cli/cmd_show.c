@@ -120,6 +120,17 @@ static int show_opt_columns(const struct opt *opt, const char *arg)
 	return summary_parse_columns(c->v, &c->n, arg);
 }
 
+/* The help of --columns: the columns of SUMMARY_COLS (summary.h). */
+static const char *show_columns_help(void)
+{
+	static struct buf help; /* kept for the process */
+
+	if (!help.data &&
+	    buf_printf(&help, "comma-separated columns among %s", summary_col_words()))
+		buf_release(&help);
+	return help.data ? help.data : "comma-separated columns";
+}
+
 /* --sort COLUMN|name (enum summary_col *). */
 static int show_opt_sort(const struct opt *opt, const char *arg)
 {
@@ -129,7 +140,7 @@ static int show_opt_sort(const struct opt *opt, const char *arg)
 int cmd_show(int argc, char **argv)
 {
 	const struct opt_cmd *self = &cmd_show_usage;
-	struct opt_list inc = OPT_LIST_INIT, exc = OPT_LIST_INIT;
+	struct cli_regions regions = CLI_REGIONS_INIT;
 	const char *db = NULL;
 	struct show_columns columns = {{SUMMARY_COL_REGION}, 0, NULL};
 	const char *fmt = "table";
@@ -145,16 +156,12 @@ int cmd_show(int argc, char **argv)
 	int code = CLI_EXIT_ERROR;
 	const struct opt opts[] = {
 	    OPT__DB(&db),
-	    OPT__INCLUDE(&inc),
-	    OPT__EXCLUDE(&exc),
+	    OPT__REGIONS(&regions),
 	    OPT__RANKS(&ranks),
 	    OPT_CALLBACK(0, "sort", &sort, "COLUMN",
-			 "name, or a column to sort by, largest first (default total)",
+			 "name, or a column to sort by, largest first\n(default total)",
 			 show_opt_sort, 0),
-	    OPT_CALLBACK(0, "columns", &columns, "LIST",
-			 "comma-separated columns among ranks calls total avg min max\n"
-			 "std p50 p95 p99 imbalance gpu_total gpu_avg",
-			 show_opt_columns, 0),
+	    OPT_CALLBACK(0, "columns", &columns, "LIST", show_columns_help(), show_opt_columns, 0),
 	    OPT__FORMAT_ALL(&fmt, "table markdown csv json"),
 	    OPT__UNITS(),
 	    OPT__FILE_LIMITS(),
@@ -173,20 +180,18 @@ int cmd_show(int argc, char **argv)
 		so.ranks = ranks.v;
 		so.nranks = ranks.len;
 	}
-	so.includes = inc.v;
-	so.ninclude = inc.n;
-	so.excludes = exc.v;
-	so.nexclude = exc.n;
+	so.includes = regions.include.v;
+	so.ninclude = regions.include.n;
+	so.excludes = regions.exclude.v;
+	so.nexclude = regions.exclude.n;
 	ncols = columns.n;
 	if (!columns.text) {
 		for (c = 0; c < SUMMARY_NCOLS; c++)
 			cols[ncols++] = (enum summary_col)c;
 	}
 	for (c = 0; c < ncols; c++)
-		so.durations |= cols[c] == SUMMARY_COL_STD || cols[c] == SUMMARY_COL_P50 ||
-				cols[c] == SUMMARY_COL_P95 || cols[c] == SUMMARY_COL_P99;
-	so.durations |= sort == SUMMARY_COL_STD || sort == SUMMARY_COL_P50 ||
-			sort == SUMMARY_COL_P95 || sort == SUMMARY_COL_P99;
+		so.durations |= summary_col_needs_durations(cols[c]);
+	so.durations |= summary_col_needs_durations(sort);
 	rdb.path = cli_db_path(db);
 	if (runarg_resolve(&arg, &rdb, argv[0]) || runarg_get_run(&run, &arg, argv[0]) ||
 	    summary_run(&rows, &nrows, arg.st, arg.run_id, &so)) {
@@ -194,8 +199,14 @@ int cmd_show(int argc, char **argv)
 		goto out;
 	}
 	/* GPU columns by default only when the run has GPU data. */
-	if (!columns.text && !summary_has_gpu(rows, nrows))
-		ncols -= 2;
+	if (!columns.text && !summary_has_gpu(rows, nrows)) {
+		size_t kept = 0;
+
+		for (c = 0; c < ncols; c++)
+			if (!summary_col_is_gpu(cols[c]))
+				cols[kept++] = cols[c];
+		ncols = kept;
+	}
 	summary_sort(rows, nrows, sort);
 	memset(&view, 0, sizeof(view));
 	view.run = &run;
@@ -213,7 +224,6 @@ out:
 	runarg_release(&arg);
 	runarg_db_release(&rdb);
 	i64vec_release(&ranks);
-	opt_list_release(&inc);
-	opt_list_release(&exc);
+	cli_regions_release(&regions);
 	return code;
 }

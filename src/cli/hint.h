@@ -2,6 +2,9 @@
  * hint.h - "no run has tag 'nigthly'; did you mean 'nightly'?": why a run
  * filter matched nothing, for the commands that list runs (runs,
  * history).
+ *
+ * Ownership: nothing is allocated for the caller; the store and filter are
+ * only read.
  */
 #ifndef SCOPEDB_CLI_HINT_H
 #define SCOPEDB_CLI_HINT_H

@@ -10,31 +10,10 @@
 #include "cli/cli.h"
 #include "util/suggest.h"
 
-/* Sorted by name; the usage texts and options are in each cmd_<name>.c. */
-const struct cmd cmd_table[] = {
-    {cmd_changes, &cmd_changes_usage, 0},
-    {cmd_check, &cmd_check_usage, 0},
-    {cmd_completion, &cmd_completion_usage, 1},
-    {cmd_diff, &cmd_diff_usage, 0},
-    {cmd_help, &cmd_help_usage, 0},
-    {cmd_history, &cmd_history_usage, 0},
-    {cmd_ingest, &cmd_ingest_usage, 0},
-    {cmd_meta, &cmd_meta_usage, 0},
-    {cmd_pin, &cmd_pin_usage, 0},
-    {cmd_pins, &cmd_pins_usage, 0},
-    {cmd_prune, &cmd_prune_usage, 0},
-    {cmd_pull, &cmd_pull_usage, 0},
-    {cmd_push, &cmd_push_usage, 0},
-    {cmd_report, &cmd_report_usage, 0},
-    {cmd_rm, &cmd_rm_usage, 0},
-    {cmd_runs, &cmd_runs_usage, 0},
-    {cmd_show, &cmd_show_usage, 0},
-    {cmd_tag, &cmd_tag_usage, 0},
-    {cmd_unpin, &cmd_unpin_usage, 0},
-    {cmd_untag, &cmd_untag_usage, 0},
-    {cmd_vacuum, &cmd_vacuum_usage, 0},
-    {cmd_version, &cmd_version_usage, 0},
-};
+/* The commands of CMD_LIST (cmd.h); their usage texts and options are in
+ * each cmd_<name>.c. */
+#define MAIN_ENTRY_(name, hidden) {cmd_##name, &cmd_##name##_usage, hidden},
+const struct cmd cmd_table[] = {CMD_LIST(MAIN_ENTRY_)};
 const size_t cmd_count = sizeof(cmd_table) / sizeof(cmd_table[0]);
 
 /* "'chek' is not a scopedb command; did you mean 'check'?" (or "see

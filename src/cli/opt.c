@@ -27,6 +27,8 @@
  * "-q, --quiet" or "--db PATH" after the 4-space indent. */
 #define OPT_HELP_COL 23
 #define OPT_NAME_WIDTH (OPT_HELP_COL - 4)
+/* The width of the help column: its lines end by column 80. */
+#define OPT_HELP_WIDTH (80 - OPT_HELP_COL)
 
 /* -h and --help, accepted by every command without being declared. */
 static const struct opt opt_help_opt =
@@ -468,6 +470,36 @@ int opt_help_text(struct buf *out, const struct opt *o, const char *sep)
 	return rc ? err_nomem() : 0;
 }
 
+/* The help text of o, each line ('\n' in the declaration) broken at the
+ * last space that keeps it within 80 columns (a generated list of choices
+ * may be longer), lines joined by sep. */
+static int opt_wrap(struct buf *out, const struct opt *o, const char *sep)
+{
+	struct buf text = BUF_INIT;
+	const char *p, *e, *cut;
+	int rc = opt_help_text(&text, o, "\n");
+
+	for (p = text.data ? text.data : ""; !rc && *p; p = *e ? e + 1 : e) {
+		e = p + strcspn(p, "\n");
+		while (!rc && e - p > OPT_HELP_WIDTH) {
+			for (cut = p + OPT_HELP_WIDTH; cut > p && *cut != ' '; cut--)
+				;
+			if (cut == p) /* a word wider than the column stays whole */
+				cut = memchr(p, ' ', (size_t)(e - p));
+			if (!cut)
+				break;
+			rc = buf_add(out, p, (size_t)(cut - p)) || buf_puts(out, sep);
+			p = cut + 1;
+		}
+		if (!rc)
+			rc = buf_add(out, p, (size_t)(e - p));
+		if (!rc && *e)
+			rc = buf_puts(out, sep);
+	}
+	buf_release(&text);
+	return rc ? err_nomem() : 0;
+}
+
 /* "    -q, --quiet        no progress display" (help lines joined by a
  * newline and the indent of the help column).  A name too wide for the
  * column gets a line of its own and its help starts on the next line, at
@@ -495,7 +527,7 @@ static int opt_line(struct buf *out, const struct opt *o)
 		rc = buf_printf(out, "%*s", (int)(OPT_NAME_WIDTH - len), "");
 	else
 		rc = buf_puts(out, sep);
-	return rc ? err_nomem() : opt_help_text(out, o, sep);
+	return rc ? err_nomem() : opt_wrap(out, o, sep);
 }
 
 int opt_synopsis(struct buf *out, const struct opt_cmd *cmd, const struct opt *opts,

@@ -71,9 +71,9 @@ struct opt {
 	const char *long_name; /* without the dashes */
 	void *value;	       /* destination; its type depends on type */
 	const char *argh;      /* value name in help ("PATH"); NULL for a flag */
-	/* Help text; '\n' starts a continuation line (the help column is not
-	 * wrapped automatically).  NULL with choices set: "first (default),
-	 * second or third". */
+	/* Help text; '\n' starts a continuation line, and a line longer than
+	 * the help column is broken at a space to end by column 80.  NULL
+	 * with choices set: "first (default), second or third". */
 	const char *help;
 	const char *choices; /* space-separated values (completion, man), or NULL */
 	opt_cb callback;     /* OPT_T_CALLBACK */

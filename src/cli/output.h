@@ -1,6 +1,10 @@
 /*
  * output.h - from a command's document to its output: the --format value
  * chosen on the command line picks the renderer (render.h).
+ *
+ * Ownership: output is appended to the caller's buf; the documents are
+ * built, rendered and freed inside each call; the outs strings are only
+ * read.
  */
 #ifndef SCOPEDB_CLI_OUTPUT_H
 #define SCOPEDB_CLI_OUTPUT_H

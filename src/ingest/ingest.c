@@ -3,9 +3,10 @@
  *
  * Issue 13: the file is read in a child process (util/child.h), which
  * opens it with profile_open() (HDF5 or JSON, chosen by its content;
- * profile.h), validates it, streams its rows, summarises
- * each (rowstat), sorts and encodes its durations (blob) and sends all of
- * it to this process as frames (wire.h).  Whatever libhdf5 does on a
+ * profile.h), validates it, streams its rows, summarises each (rowstat),
+ * sorts and encodes its durations in the store's encoding
+ * (store_encode_durations()) and sends all of it to this process as frames
+ * (wire.h).  Whatever libhdf5 does on a
  * damaged file (crash, endless loop, unbounded allocation) ends the child,
  * under the limits of struct ingest_limits, and becomes an error about that
  * file; the store is only ever touched by this process.  The frames are
@@ -55,7 +56,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "store/blob.h"
 #include "scopedb/err.h"
 #include "scopedb/h5prof.h"
 #include "scopedb/identity.h"
@@ -310,7 +310,7 @@ static int ingest_tree_path(void *ctx, const struct calltree_path *p)
 	if (p->row_durations)
 		return wire_put_path(&r->w, p, NULL, 0);
 	r->pathblob.len = 0;
-	rc = blob_encode(&r->pathblob, p->durations, (size_t)p->calls);
+	rc = store_encode_durations(&r->pathblob, p->durations, (size_t)p->calls);
 	return rc ? rc : wire_put_path(&r->w, p, r->pathblob.data, r->pathblob.len);
 }
 
@@ -363,7 +363,7 @@ static int ingest_row(void *arg, const struct h5prof_row *row)
 			return ERR_NOMEM;
 		r->sorted.len = (size_t)row->calls;
 		util_sort_i64_to(r->sorted.v, row->durations, r->sorted.len);
-		rc = blob_encode(&r->blob, r->sorted.v, r->sorted.len);
+		rc = store_encode_durations(&r->blob, r->sorted.v, r->sorted.len);
 		if (rc)
 			return rc;
 		t.durations = r->blob.data;
@@ -1044,9 +1044,9 @@ int ingest_pending_nest_walk(const struct ingest_pending *p, const struct calltr
 				rc = wire_get_row(&t, &got, &rf, nreg);
 				if (!rc && t.durations)
 					rc =
-					    blob_decode_append(&durs, t.durations, t.durations_len);
+					    store_decode_durations(&durs, t.durations, t.durations_len);
 			} else {
-				rc = blob_decode_append(&durs, wp.blob, wp.blob_len);
+				rc = store_decode_durations(&durs, wp.blob, wp.blob_len);
 			}
 			if (!rc && durs.len != wp.p.calls)
 				rc = ingest_nest_bad();

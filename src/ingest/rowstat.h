@@ -6,6 +6,9 @@
  * Everything is exact integer nanoseconds except mean/m2 (Welford), which
  * are combined across rows with Chan's parallel formula when a metric needs
  * the pooled standard deviation.
+ *
+ * Ownership: struct rowstat is a plain value filled by rowstat_compute()
+ * (no pointers kept to the row); nothing to free.
  */
 #ifndef SCOPEDB_ROWSTAT_H
 #define SCOPEDB_ROWSTAT_H

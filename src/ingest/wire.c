@@ -10,7 +10,6 @@
 
 #include "ingest/wire.h"
 #include "scopedb/err.h"
-#include "store/blob.h"
 #include "util/child.h"
 
 /* Collected bytes are written once there are this many. */
@@ -572,7 +571,7 @@ int wire_get_path(struct wire_path *out, const struct wire_frame *f)
 		return wire_bad();
 	/* the durations: the row's, or these, as many as the outermost calls */
 	if (v[6] ? v[7] != 0
-		 : blob_count(&count, out->blob, (size_t)v[7]) || count != (uint64_t)v[2])
+		 : store_count_durations(&count, out->blob, (size_t)v[7]) || count != (uint64_t)v[2])
 		return wire_bad();
 	out->p.rank = (uint32_t)v[0];
 	out->p.node = (uint32_t)v[1];

@@ -33,6 +33,8 @@
  *   escape_roff:  man page text (help --man): backslashes and dashes
  *                 escaped, a leading '.' or '\'' of a line made literal.
  * Each appends to out and returns 0 or ERR_NOMEM.
+ *
+ * Ownership: out is the caller's; s is only read.
  */
 #ifndef SCOPEDB_RENDER_ESCAPE_H
 #define SCOPEDB_RENDER_ESCAPE_H

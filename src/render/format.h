@@ -13,6 +13,9 @@
  * integers for counts.
  *
  * Every function writes a NUL-terminated string into s (at least 64 bytes).
+ *
+ * Ownership: s is the caller's buffer; format_unit_symbol() returns a
+ * static string; nothing is allocated.
  */
 #ifndef SCOPEDB_RENDER_FORMAT_H
 #define SCOPEDB_RENDER_FORMAT_H

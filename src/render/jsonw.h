@@ -10,6 +10,9 @@
  *
  * Errors are sticky: after an allocation failure every call does nothing
  * and jsonw_finish() returns ERR_NOMEM.
+ *
+ * Ownership: the writer appends to the caller's buf and keeps no other
+ * memory (its nesting is a fixed array); strings are copied as written.
  */
 #ifndef SCOPEDB_RENDER_JSONW_H
 #define SCOPEDB_RENDER_JSONW_H

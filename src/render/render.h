@@ -12,6 +12,9 @@
  *   json      the document's JSON tree, then a newline
  *   junit     JUnit XML: a testcase per row of the data table, a failure
  *             per row marked bad (a check's violations)
+ *
+ * Ownership: the renderers are static tables; a renderer appends to the
+ * caller's buf and only reads the document.
  */
 #ifndef SCOPEDB_RENDER_H
 #define SCOPEDB_RENDER_H

@@ -29,6 +29,10 @@
  *
  * Every function adds to a document (doc.h); failures are the document's
  * (doc_check()).
+ *
+ * Ownership: the document copies what it keeps (doc.h); the comparison,
+ * runs and metadata differences are only read; report_unit() returns a
+ * static string.
  */
 #ifndef SCOPEDB_REPORT_H
 #define SCOPEDB_REPORT_H

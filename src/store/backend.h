@@ -1,26 +1,30 @@
 /*
  * backend.h - the store backend interface (private to src/store/).
  *
- * In the manner of libgit2's refdb/odb backends: a backend is a constant
- * table of functions, struct store_backend, with a version field.  The
- * front end (store.c) keeps a registry of them (backends.h), picks the
- * first whose accepts() takes the --db value, refuses a table that is not
- * complete or not of STORE_BACKEND_VERSION (store_backend_check()), and
- * then dispatches every public store_* call to it.
+ * In the manner of libgit2's odb/refdb backends: a backend is a constant
+ * table of primitives, struct store_backend, with a version field.  The
+ * front end (store.c and the files beside it) keeps a registry of them
+ * (backends.h), picks the first whose accepts() takes the --db value,
+ * refuses a table that is not complete or not of STORE_BACKEND_VERSION
+ * (store_backend_check()), and implements every public store_* call on
+ * these primitives: it holds the statements (statements.h, run through
+ * exec() in the backend's SQL spelling, .sql), the selectors' rules and
+ * messages (resolve.c), the run filters (store_where()), the region id
+ * cache, what a read snapshot reads ahead (ahead.c), the checks of the
+ * rows that carry numbers (verify.c) and the finish pipeline (finish.c).
+ * A backend connects, runs transactions and statements, writes and scans
+ * rows in bulk, and keeps its store in shape; it computes nothing.
  *
  * A backend defines struct store_conn, its connection, in its own private
- * header; the front end only holds a pointer to it.  Each function has the
- * meaning and error contract of the public store_* call of the same name in
- * scopedb/store.h; the backend sets the message (err_set()).  What stays
- * in the front end is backend-independent: releasing result structures,
- * sorting durations, and the percentile finish pipeline (src/ingest/).
+ * header; the front end only holds a pointer to it.  Errors: a backend
+ * sets the message (err_set()) naming the store by the location it gave
+ * store_set_conn(), with the meaning of the store.h call it serves.
  *
- * Adding a backend: its files under src/store/NAME/, a table
- * "const struct store_backend NAME_store_backend" and one STORE_BACKEND(NAME)
- * line in backends.h (before sqlite, which accepts any path).
+ * Adding a backend: ARCHITECTURE.md, "A store backend".
  *
  * Ownership: the tables are static constants; a connection is created by
- * open() or open_temporary() and freed by close() (which accepts NULL).
+ * open() and freed by close() (which accepts NULL); the location a
+ * backend gives store_set_conn() belongs to its connection.
  */
 #ifndef SCOPEDB_STORE_BACKEND_H
 #define SCOPEDB_STORE_BACKEND_H
@@ -29,6 +33,7 @@
 #include <stdint.h>
 
 #include "scopedb/store.h"
+#include "store/sql.h"
 
 /* The version of struct store_backend this scopedb understands. */
 #define STORE_BACKEND_VERSION 1
@@ -36,97 +41,145 @@
 /* A backend's connection, defined by the backend. */
 struct store_conn;
 
-/* The front end's handle: the backend and its connection. */
-struct store {
-	const struct store_backend *be;
-	struct store_conn *conn;
+/* What a backend can do beyond the primitives (struct store_backend's caps). */
+#define STORE_CAN_TEMPORARY                                                                        \
+	1u /* open(location NULL): a private store in memory                                       \
+	    * (store_open_temporary() uses the first such backend) */
+#define STORE_READ_AHEAD                                                                           \
+	2u /* each statement costs a round trip: inside a read snapshot,                           \
+	    * the front end reads a run with its tags and metadata in one                          \
+	    * statement and the durations of many regions per statement                            \
+	    * (ahead.c) */
+
+/* The tables a backend writes in bulk (write_rows()), with their row types. */
+enum store_table {
+	STORE_TABLE_TIMINGS, /* struct store_timing: the timings row and, when it has
+			      * durations, its timings_durations row */
 };
 
 struct store_backend {
-	unsigned version; /* STORE_BACKEND_VERSION */
-	const char *name; /* "sqlite": for messages */
+	unsigned version;	     /* STORE_BACKEND_VERSION */
+	const char *name;	     /* "sqlite": for messages */
+	unsigned caps;		     /* STORE_CAN_TEMPORARY, STORE_READ_AHEAD */
+	const struct store_sql *sql; /* statements.h in its spelling */
+
+	/* ---- connection ---- */
 
 	/* 1 when location (a --db value) is this backend's. */
 	int (*accepts)(const char *location);
 	/* Schema version this build writes. */
 	int (*schema_version)(void);
-
-	/* Open location (store_open() flags); set st->conn as soon as the
-	 * connection exists, because an upgrade may call back into the front
-	 * end (store_finish_run()) with st. */
+	/* Open location (store_open() flags; NULL: a temporary store, with
+	 * STORE_CAN_TEMPORARY) and hand the connection to st with
+	 * store_set_conn() as soon as it exists, because an upgrade may call
+	 * back into the front end (store_finish_run()) with st. */
 	int (*open)(struct store *st, const char *location, int flags);
-	/* A private store in memory (store_open_temporary()), likewise. */
-	int (*open_temporary)(struct store *st);
 	void (*close)(struct store_conn *c);
-	const char *(*location)(const struct store_conn *c);
+	/* store_set_busy_timeout() */
 	void (*set_busy_timeout)(struct store_conn *c, int ms);
 
-	/* transactions and read snapshots */
+	/* ---- transactions: store_begin() ... store_read_end() ---- */
+
+	/* A write transaction holding the store's write lock. */
 	int (*begin)(struct store_conn *c);
 	int (*commit)(struct store_conn *c);
 	void (*rollback)(struct store_conn *c);
+	/* A read snapshot when no transaction is open (*started = 1). */
 	int (*read_begin)(struct store_conn *c, int *started);
 	void (*read_end)(struct store_conn *c);
 
-	/* ingest */
-	int (*find_sha)(struct store_conn *c, int64_t *out, const char *sha256);
-	int (*insert_run)(struct store_conn *c, int64_t *out, const struct store_run *run);
-	int (*set_run_sha)(struct store_conn *c, int64_t run_id, const char *sha256);
-	int (*region_id)(struct store_conn *c, int64_t *out, const char *name);
-	int (*add_timing)(struct store_conn *c, const struct store_timing *t);
+	/* ---- statements and rows ---- */
 
-	/* finishing a run (the pipeline itself is the front end's
-	 * store_finish_run(), src/store/finish.c) */
-	int (*put_region_totals)(struct store_conn *c, int64_t run_id);
-	int (*percentile_regions)(struct store_conn *c, struct store_region_calls **out, size_t *n,
-				  int64_t run_id);
+	/* Run s (sql.h) with its values bound in order, each result row to fn
+	 * (NULL: none wanted) through the getters of rows.h; *changed (unless
+	 * NULL) = the rows a write changed.  Errors say "cannot read" or, for
+	 * SQL_WRITE, "cannot update"; a damaged store's, "is damaged". */
+	int (*exec)(struct store_conn *c, const struct store_stmt *s, store_row_fn fn, void *ctx,
+		    int64_t *changed);
+	/* Write n rows of table (enum store_table) inside a write transaction,
+	 * as the backend writes fastest (prepared inserts, COPY); they must be
+	 * visible to the next statement. */
+	int (*write_rows)(struct store_conn *c, enum store_table table, const void *rows, size_t n);
+	/* Every durations blob of run_id with its region, in the order they
+	 * lie in the store, in one pass (store_scan_blobs()). */
 	int (*scan_blobs)(struct store_conn *c, int64_t run_id, store_blob_fn fn, void *ctx);
-	int (*put_region_quantiles)(struct store_conn *c, int64_t run_id, int64_t region_id,
-				    const double q[3]);
 
-	/* tags, metadata, pins */
-	int (*add_tag)(struct store_conn *c, int *added, int64_t run_id, const char *tag);
-	int (*remove_tag)(struct store_conn *c, int *removed, int64_t run_id, const char *tag);
-	int (*set_meta)(struct store_conn *c, int64_t run_id, const char *key, const char *value);
-	int (*get_meta)(struct store_conn *c, struct store_meta *out, int64_t run_id);
-	/* keep: leave an existing pin where it is (*prev says where) */
-	int (*pin_set)(struct store_conn *c, int64_t *prev, const char *name, int64_t run_id,
-		       int keep);
-	int (*pin_remove)(struct store_conn *c, int64_t *prev, const char *name);
-	int (*list_pins)(struct store_conn *c, struct store_pin **out, size_t *n);
+	/* ---- upkeep ---- */
 
-	/* queries */
-	int (*resolve)(struct store_conn *c, int64_t *out, const struct select_spec *sel);
-	int (*find_runs)(struct store_conn *c, struct store_run **out, size_t *n,
-			 const struct filter *f);
-	int (*get_run)(struct store_conn *c, struct store_run *out, int64_t id);
-	int (*region_stats)(struct store_conn *c, struct store_region_stats **out, size_t *n,
-			    int64_t run_id, const int64_t *ranks, size_t nranks,
-			    store_region_filter filter, void *ctx);
-	/* The durations of one region appended to out, one ascending run per
-	 * stored row, the end of each pushed to ends unless ends is NULL (not
-	 * sorted overall: the front end sorts for store_region_durations()). */
-	int (*region_durations)(struct store_conn *c, struct i64vec *out, struct i64vec *ends,
-				int64_t run_id, int64_t region_id, const int64_t *ranks,
-				size_t nranks);
-	int (*region_history)(struct store_conn *c, struct store_history_point **out, size_t *n,
-			      const struct store_history_query *q);
-	/* The front end releases a failed result (store_series_release()). */
-	int (*region_series)(struct store_conn *c, struct store_series *out, const struct filter *f,
-			     store_region_filter filter, void *ctx);
-
-	/* Every timings row of run_id in write order, with its region name
-	 * and durations, to fn (store_scan_timings(): push and pull). */
-	int (*scan_timings)(struct store_conn *c, int64_t run_id, store_timing_fn fn, void *ctx);
-
-	/* maintenance */
-	int (*remove_run)(struct store_conn *c, char **unpinned, int64_t run_id, int force);
+	/* store_vacuum(), never inside a transaction */
 	int (*compact)(struct store_conn *c, int64_t *before, int64_t *after);
+	/* store_used_bytes() */
 	int (*used_bytes)(struct store_conn *c, int64_t *out);
 
-	/* optional (NULL: store_rank_totals() asks region_stats per rank) */
+	/* ---- optional (NULL: the front end's way) ---- */
+
+	/* store_rank_totals() by the backend's own means (NULL: the front end
+	 * runs SQL_RANK_TOTALS); each row is checked by the front end. */
 	int (*rank_totals)(struct store_conn *c, int64_t run_id, store_rank_total_fn fn, void *ctx);
 };
+
+/*
+ * The mandatory primitives, by name: X(p, NAME) for each (the fields of
+ * struct store_backend above without "optional", in its order), for
+ * store_backend_check() and STORE_BACKEND_TABLE().
+ */
+#define STORE_PRIMITIVES(X, p)                                                                     \
+	X(p, accepts)                                                                              \
+	X(p, schema_version)                                                                       \
+	X(p, open)                                                                                 \
+	X(p, close)                                                                                \
+	X(p, set_busy_timeout)                                                                     \
+	X(p, begin)                                                                                \
+	X(p, commit)                                                                               \
+	X(p, rollback)                                                                             \
+	X(p, read_begin)                                                                           \
+	X(p, read_end)                                                                             \
+	X(p, exec)                                                                                 \
+	X(p, write_rows)                                                                           \
+	X(p, scan_blobs)                                                                           \
+	X(p, compact)                                                                              \
+	X(p, used_bytes)
+
+/*
+ * The table of backend PREFIX: every primitive PREFIX_NAME (static or
+ * not, defined above this line), its statements PREFIX_sql, its --db
+ * values' label and its capabilities, e.g.
+ * STORE_BACKEND_TABLE(sqlite, "sqlite", STORE_CAN_TEMPORARY).
+ */
+#define STORE_BACKEND_FIELD(p, name) .name = p##_##name,
+#define STORE_BACKEND_TABLE(p, label, capabilities)                                                \
+	const struct store_backend p##_store_backend = {.version = STORE_BACKEND_VERSION,          \
+							.name = label,                             \
+							.caps = capabilities,                      \
+							.sql = &p##_sql,                           \
+							STORE_PRIMITIVES(STORE_BACKEND_FIELD, p)}
+
+/* A backend's schema migrations, for store_migrate(). */
+struct store_migration {
+	int64_t count;	  /* the schema version this build writes */
+	const char *lock; /* SQL beginning a transaction that holds the store's write lock */
+	/* run sql ("COMMIT", lock) as opening the store does */
+	int (*run)(struct store_conn *c, const char *sql);
+	/* *version = the store's schema version (0: a new store) */
+	int (*identify)(struct store_conn *c, int64_t *version);
+	/* migration version to version + 1, inside the transaction */
+	int (*apply)(struct store_conn *c, int64_t version);
+	/* roll back what is open, if anything */
+	void (*abort)(struct store_conn *c);
+};
+
+/*
+ * Bring c's store up to m->count: all the migrations in one transaction
+ * for a new store (so that a store is either empty or complete), one
+ * transaction each for an older one, identifying the store again under
+ * the lock each time, because another process or machine may have
+ * created or upgraded it since it was opened.
+ */
+int store_migrate(struct store_conn *c, const struct store_migration *m);
+
+/* Hand the front end the connection (NULL: none) and the location its
+ * messages name the store by (owned by c). */
+void store_set_conn(struct store *st, struct store_conn *c, const char *location);
 
 /*
  * 0 when be can be used: a known version and every function set; else

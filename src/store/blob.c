@@ -11,13 +11,16 @@
  * is checked against the bytes before anything is allocated, the running sum
  * may not exceed INT64_MAX, and trailing bytes are refused.  One- and
  * two-byte gaps, the common cases, take a short branch-free path.  On error the output
- * vector is left as it was.
+ * vector is left as it was.  The encoder, decoder and counter are also
+ * store.h's store_encode_durations(), store_decode_durations() and
+ * store_count_durations(), for ingest.
  */
 #include <stdint.h>
 #include <string.h>
 
 #include "store/blob.h"
 #include "scopedb/err.h"
+#include "scopedb/store.h"
 
 #define BLOB_VERSION 1
 /* A 64-bit value needs at most 10 groups of 7 bits. */
@@ -95,6 +98,21 @@ static int varint_error(enum varint_status st)
  * the common case, take a short path.
  */
 #define BLOB_ONE_PASS 65536
+
+int store_encode_durations(struct buf *out, const int64_t *sorted, size_t n)
+{
+	return blob_encode(out, sorted, n);
+}
+
+int store_decode_durations(struct i64vec *out, const void *data, size_t len)
+{
+	return blob_decode_append(out, data, len);
+}
+
+int store_count_durations(uint64_t *out, const void *data, size_t len)
+{
+	return blob_count(out, data, len);
+}
 
 int blob_encode(struct buf *out, const int64_t *sorted, size_t n)
 {
@@ -175,6 +193,28 @@ int blob_count(uint64_t *out, const void *data, size_t len)
 	return blob_header(out, &p, p + len);
 }
 
+/* The errors of a blob whose i-th value overflows int64, or that goes on
+ * after its last value. */
+static int blob_overflow(uint64_t i)
+{
+	return err_set(ERR_FORMAT, "corrupt durations blob: value %llu overflows int64",
+		       (unsigned long long)i);
+}
+
+/* *sum += d, the i-th value's gap, unless that overflows int64. */
+static inline int blob_sum(uint64_t *sum, uint64_t d, uint64_t i)
+{
+	if (d > (uint64_t)INT64_MAX - *sum)
+		return blob_overflow(i);
+	*sum += d;
+	return 0;
+}
+
+static int blob_trailing(const uint8_t *p, const uint8_t *end)
+{
+	return err_set(ERR_FORMAT, "corrupt durations blob: %zu trailing bytes", (size_t)(end - p));
+}
+
 /* Decode the n values after the header (p, end) into v[0..n). */
 static int blob_decode_values(int64_t *v, uint64_t n, const uint8_t *p, const uint8_t *end)
 {
@@ -192,13 +232,8 @@ static int blob_decode_values(int64_t *v, uint64_t n, const uint8_t *p, const ui
 			if (!two || (b1 < 0x80 && b1 != 0)) {
 				d = (b0 & 0x7f) | ((b1 << 7) & (0 - two));
 				p += 1 + two;
-				if (d > (uint64_t)INT64_MAX - sum)
-					return err_set(
-					    ERR_FORMAT,
-					    "corrupt durations blob: value %llu overflows "
-					    "int64",
-					    (unsigned long long)i);
-				sum += d;
+				if (blob_sum(&sum, d, i))
+					return ERR_FORMAT;
 				v[i] = (int64_t)sum;
 				continue;
 			}
@@ -214,16 +249,12 @@ static int blob_decode_values(int64_t *v, uint64_t n, const uint8_t *p, const ui
 			if (vs != VARINT_OK)
 				return varint_error(vs);
 		}
-		if (d > (uint64_t)INT64_MAX - sum)
-			return err_set(ERR_FORMAT,
-				       "corrupt durations blob: value %llu overflows int64",
-				       (unsigned long long)i);
-		sum += d;
+		if (blob_sum(&sum, d, i))
+			return ERR_FORMAT;
 		v[i] = (int64_t)sum;
 	}
 	if (p != end)
-		return err_set(ERR_FORMAT, "corrupt durations blob: %zu trailing bytes",
-			       (size_t)(end - p));
+		return blob_trailing(p, end);
 	return 0;
 }
 
@@ -283,11 +314,8 @@ int blob_stats(struct blob_stats *out, const void *data, size_t len)
 		vs = varint_get(&p, end, &d);
 		if (vs != VARINT_OK)
 			return varint_error(vs);
-		if (d > (uint64_t)INT64_MAX - v)
-			return err_set(ERR_FORMAT,
-				       "corrupt durations blob: value %llu overflows int64",
-				       (unsigned long long)i);
-		v += d;
+		if (blob_sum(&v, d, i))
+			return ERR_FORMAT;
 		if (i == 0)
 			out->min = (int64_t)v;
 		/* saturate: a sum past int64 cannot match any stored total */
@@ -295,8 +323,7 @@ int blob_stats(struct blob_stats *out, const void *data, size_t len)
 									: out->sum + (int64_t)v;
 	}
 	if (!ret && p != end)
-		ret = err_set(ERR_FORMAT, "corrupt durations blob: %zu trailing bytes",
-			      (size_t)(end - p));
+		ret = blob_trailing(p, end);
 	if (!ret) {
 		out->count = n;
 		out->max = (int64_t)v;

@@ -16,6 +16,12 @@
  * bytes).  Values must be >= 0.  The decoder treats its input as untrusted:
  * truncation, overlong varints, a count that does not match the bytes,
  * sums that overflow int64 and trailing bytes are all errors (ERR_FORMAT).
+ * Private to the store layer (and its tests and fuzz target): ingest
+ * encodes, decodes and counts through store.h's store_encode_durations(),
+ * store_decode_durations() and store_count_durations().
+ *
+ * Ownership: the functions append to the caller's buffers and vectors and
+ * keep nothing.
  */
 #ifndef SCOPEDB_BLOB_H
 #define SCOPEDB_BLOB_H

@@ -1,7 +1,7 @@
 /*
- * rows.c - helpers the store backends share to turn their rows into the
- * result structures of scopedb/store.h (see rows.h), so that SQLite and
- * PostgreSQL build them identically.
+ * rows.c - result rows into the structures of scopedb/store.h, read
+ * through a backend's column getters, and the helpers around them (see
+ * rows.h), so that SQLite and PostgreSQL build them identically.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -184,19 +184,6 @@ out:
 	return ret;
 }
 
-const char *rows_names_sql(enum rows_names kind)
-{
-	static const char *const sql[] = {
-	    [ROWS_NAMES_PIN] = "SELECT name FROM pins",
-	    [ROWS_NAMES_TAG] = "SELECT DISTINCT tag FROM run_tags",
-	    [ROWS_NAMES_BRANCH] = "SELECT DISTINCT branch FROM runs WHERE branch IS NOT NULL",
-	    [ROWS_NAMES_LABEL] = "SELECT DISTINCT label FROM runs WHERE label IS NOT NULL",
-	    [ROWS_NAMES_REGION] = "SELECT name FROM regions",
-	};
-
-	return sql[kind];
-}
-
 int rows_no_pin(struct store_conn *c, rows_names_fn names, const char *name)
 {
 	struct buf hint = BUF_INIT;
@@ -223,161 +210,6 @@ int rows_no_region(struct store_conn *c, rows_names_fn names, const char *region
 		ret = err_set(ERR_NOTFOUND, "no region '%s' in store '%s'%s", region, location,
 			      hint.data ? hint.data : "");
 	buf_release(&hint);
-	return ret;
-}
-
-/* The ERR_NOTFOUND of a pin, tag, branch or label selector naming nothing
- * stored ("no run has tag 'x'"), with the nearest stored name of its kind. */
-static int resolve_missing(struct store_conn *c, const struct rows_resolve_ops *ops,
-			   const struct select_spec *sel)
-{
-	enum rows_names kind = sel->kind == SELECT_PIN	    ? ROWS_NAMES_PIN
-			       : sel->kind == SELECT_TAG    ? ROWS_NAMES_TAG
-			       : sel->kind == SELECT_BRANCH ? ROWS_NAMES_BRANCH
-							    : ROWS_NAMES_LABEL;
-	const char *what = sel->kind == SELECT_TAG	? "tag"
-			   : sel->kind == SELECT_BRANCH ? "branch"
-							: "label";
-	struct buf hint = BUF_INIT;
-	int ret;
-
-	if (sel->kind == SELECT_PIN)
-		return rows_no_pin(c, ops->names, sel->name);
-	ret = rows_hint(c, ops->names, &hint, kind, sel->name);
-	if (!ret)
-		ret = err_set(ERR_NOTFOUND, "no run has %s '%s'%s", what, sel->name,
-			      hint.data ? hint.data : "");
-	buf_release(&hint);
-	return ret;
-}
-
-/* The ERR_NOTFOUND of a selector that matched count runs, fewer than it
- * needs: latest~N, tag:/branch:/label: NAME~N (none at all: the nearest
- * stored name, resolve_missing()). */
-static int nth_error(struct store_conn *c, const struct rows_resolve_ops *ops,
-		     const struct select_spec *sel, int64_t count)
-{
-	const char *what = sel->kind == SELECT_TAG	? "tag"
-			   : sel->kind == SELECT_BRANCH ? "branch"
-							: "label";
-
-	if (sel->kind == SELECT_LATEST)
-		return count == 0
-			   ? err_set(ERR_NOTFOUND, "no runs stored in '%s'", ops->location(c))
-			   : err_set(ERR_NOTFOUND, "no run '%s': only %lld run%s stored", sel->text,
-				     (long long)count, count == 1 ? "" : "s");
-	return count == 0 ? resolve_missing(c, ops, sel)
-			  : err_set(ERR_NOTFOUND, "no run '%s': only %lld run%s %s %s '%s'",
-				    sel->text, (long long)count, count == 1 ? "" : "s",
-				    count == 1 ? "has" : "have", what, sel->name);
-}
-
-/*
- * commit:PREFIX -> *out = the full commit (malloc'ed): the prefix itself
- * when a run has exactly that commit, else the only commit starting with
- * it.  Errors name the prefix, and list the candidates when there are
- * several.
- */
-static int resolve_commit(struct store_conn *c, const struct rows_resolve_ops *ops, char **out,
-			  const char *prefix)
-{
-	struct buf list = BUF_INIT, all = BUF_INIT;
-	const char *p;
-	size_t n = 0, i;
-	int ret;
-
-	*out = NULL;
-	ret = ops->commits(c, &all, &n, prefix);
-	for (i = 0, p = all.data; !ret && i < n && i < 5; i++, p += strlen(p) + 1)
-		if (buf_printf(&list, "%s%s", i ? ", " : "", p))
-			ret = ERR_NOMEM;
-	if (ret)
-		goto out;
-	/* A commit sorts before its extensions: an exact match is first. */
-	if (n == 0)
-		ret = err_set(ERR_NOTFOUND, "no run has a commit starting with '%s'", prefix);
-	else if (n > 1 && strcmp(all.data, prefix) != 0)
-		ret = err_set(ERR_NOTFOUND, "commit prefix '%s' matches several commits: %s%s",
-			      prefix, list.data, n > 5 ? ", ..." : "");
-	else if (!(*out = util_strdup(all.data)))
-		ret = ERR_NOMEM;
-out:
-	buf_release(&list);
-	buf_release(&all);
-	return ret;
-}
-
-/*
- * The ancestry step of the selectors naming one run (ID, commit, pin):
- * *out = the back-th run recorded before run id, on its branch when it has
- * one, else among all runs ("commit:X~1" is the run before X, as in git).
- */
-static int resolve_before(struct store_conn *c, const struct rows_resolve_ops *ops, int64_t *out,
-			  int64_t id, const struct select_spec *sel)
-{
-	struct store_run run;
-	int64_t count = 0;
-	int ret;
-
-	*out = 0;
-	ret = ops->get_run(c, &run, id);
-	if (ret)
-		return ret;
-	ret = ops->nth(c, out, &count, run.branch ? SELECT_BRANCH : SELECT_LATEST, run.branch, id,
-		       sel->back - 1);
-	if (!ret && !*out && count == 0)
-		ret = err_set(ERR_NOTFOUND, "no run '%s': run %lld is the first run%s%s", sel->text,
-			      (long long)id, run.branch ? " of branch " : " recorded",
-			      run.branch ? run.branch : "");
-	else if (!ret && !*out)
-		ret = err_set(ERR_NOTFOUND,
-			      "no run '%s': only %lld run%s recorded before run %lld%s%s",
-			      sel->text, (long long)count, count == 1 ? "" : "s", (long long)id,
-			      run.branch ? " on branch " : "", run.branch ? run.branch : "");
-	store_run_release(&run);
-	return ret;
-}
-
-int rows_resolve(struct store_conn *c, const struct rows_resolve_ops *ops, int64_t *out,
-		 const struct select_spec *sel)
-{
-	char *commit = NULL;
-	int64_t count = 0;
-	int ret = 0;
-
-	*out = 0;
-	switch (sel->kind) {
-	case SELECT_ID:
-		ret = ops->exists(c, out, sel->id);
-		if (!ret && !*out)
-			ret = err_set(ERR_NOTFOUND, "no run with id %lld", (long long)sel->id);
-		break;
-	case SELECT_PIN:
-		ret = ops->pin(c, out, sel->name);
-		if (!ret && !*out)
-			ret = resolve_missing(c, ops, sel);
-		break;
-	case SELECT_LATEST:
-	case SELECT_TAG:
-	case SELECT_BRANCH:
-	case SELECT_LABEL:
-		ret = ops->nth(c, out, &count, sel->kind, sel->name, 0, sel->back);
-		if (!ret && !*out)
-			ret = nth_error(c, ops, sel, count);
-		break;
-	case SELECT_COMMIT:
-		ret = resolve_commit(c, ops, &commit, sel->name);
-		if (!ret)
-			ret = ops->nth(c, out, &count, SELECT_COMMIT, commit, 0, 0);
-		if (!ret && !*out)
-			ret = err_set(ERR_NOTFOUND, "no run has a commit starting with '%s'",
-				      sel->name);
-		break;
-	}
-	free(commit);
-	if (!ret && sel->back > 0 &&
-	    (sel->kind == SELECT_ID || sel->kind == SELECT_PIN || sel->kind == SELECT_COMMIT))
-		ret = resolve_before(c, ops, out, *out, sel);
 	return ret;
 }
 

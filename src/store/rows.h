@@ -1,11 +1,18 @@
 /*
- * rows.h - what the store backends share to build result structures from
- * their rows (private to src/store/): tags of runs, matching rows to runs
- * and history points by id, sorting regions by name, id lists for rank
- * sets, decoding duration blobs with the store's damage message.
+ * rows.h - result rows into the structures of scopedb/store.h (private to
+ * src/store/): a backend hands each row of a statement to the front end
+ * as a struct rows_row read through its own column getters, and the
+ * decoders below (rows_run(), rows_stats(), rows_timing(), ...) turn it
+ * into a run, a region's aggregates, a point of a history, so that every
+ * backend's rows become the same structures.  Also: tags of runs, matching
+ * rows to runs and history points by id, sorting regions by name, id
+ * lists as SQL text, decoding duration blobs with the store's damage
+ * message, and the "did you mean" hints of the selectors and history.
  *
- * Ownership: rows_run_index() and rows_id_list() return malloc'ed memory
- * the caller frees; everything else works on the caller's structures.
+ * Ownership: rows_run_index(), rows_point_index() and rows_id_list()
+ * return malloc'ed memory the caller frees; text a getter returns is
+ * borrowed until the next row; everything else works on the caller's
+ * structures.
  */
 #ifndef SCOPEDB_STORE_ROWS_H
 #define SCOPEDB_STORE_ROWS_H
@@ -13,7 +20,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "scopedb/select.h"
 #include "scopedb/store.h"
 #include "scopedb/util.h"
 
@@ -50,8 +56,9 @@ struct store_history_point *rows_point_find(struct store_history_point **index, 
 void rows_sort_regions(struct store_region_stats *regs, size_t n);
 
 /* ids[0..n) as text between open and close, comma-separated ("[1,2]" for
- * SQLite's json_each(), "{1,2}" for a PostgreSQL array), malloc'ed; NULL
- * for ids NULL, or when memory ran out (then *failed = 1). */
+ * SQLite's json_each(), "{1,2}" for a PostgreSQL array: a STORE_IDS value,
+ * sql.h), malloc'ed; NULL for ids NULL, or when memory ran out (then
+ * *failed = 1). */
 char *rows_id_list(const int64_t *ids, size_t n, char open, char close, int *failed);
 
 /* Decode a durations blob of run_id and append it to out; a blob that does
@@ -59,7 +66,9 @@ char *rows_id_list(const int64_t *ids, size_t n, char open, char close, int *fai
 int rows_decode_blob(struct i64vec *out, const void *data, size_t len, const char *location,
 		     int64_t run_id);
 
-/* A backend's connection (backend.h). */
+/* A backend's connection (backend.h); also the context a names() of
+ * rows_hint() is called with, whatever its caller makes it (the front end
+ * passes its struct store: front.h, store_names()). */
 struct store_conn;
 
 /* The stored names a mistyped one is compared with ("did you mean"). */
@@ -71,8 +80,8 @@ enum rows_names {
 	ROWS_NAMES_REGION, /* region names */
 };
 
-/* A backend's answer for rows_hint(): the stored names of kind appended to
- * out, each followed by a NUL; *n = how many.  Any order. */
+/* The stored names of kind appended to out, each followed by a NUL; *n =
+ * how many.  Any order. */
 typedef int (*rows_names_fn)(struct store_conn *c, struct buf *out, size_t *n,
 			     enum rows_names kind);
 
@@ -85,10 +94,6 @@ typedef int (*rows_names_fn)(struct store_conn *c, struct buf *out, size_t *n,
 int rows_hint(struct store_conn *c, rows_names_fn names, struct buf *hint, enum rows_names kind,
 	      const char *word);
 
-/* The query listing the names of kind (one text column; standard SQL that
- * every backend runs as is). */
-const char *rows_names_sql(enum rows_names kind);
-
 /* The ERR_NOTFOUND of unpin for a pin name that names nothing ("no pin
  * named 'x'; did you mean 'y'?"), or the error of names(). */
 int rows_no_pin(struct store_conn *c, rows_names_fn names, const char *name);
@@ -97,34 +102,6 @@ int rows_no_pin(struct store_conn *c, rows_names_fn names, const char *name);
  * the nearest stored name) or, region NULL, none matches pattern. */
 int rows_no_region(struct store_conn *c, rows_names_fn names, const char *region,
 		   const char *pattern, const char *location);
-
-/*
- * The queries store_resolve() needs, answered by a backend for
- * rows_resolve(), which holds the selectors' logic and messages.
- */
-struct rows_resolve_ops {
-	/*
-	 * *out = the back-th newest run (0: the newest) among the runs of
-	 * kind: SELECT_LATEST all, SELECT_TAG / SELECT_BRANCH / SELECT_LABEL
-	 * those with tag, branch or label name, SELECT_COMMIT those of the
-	 * full commit name; with before > 0 only those recorded before run
-	 * before.  0 when there is none, and then *count = how many match.
-	 */
-	int (*nth)(struct store_conn *c, int64_t *out, int64_t *count, enum select_kind kind,
-		   const char *name, int64_t before, int64_t back);
-	/* *out = run id when it exists, else 0. */
-	int (*exists)(struct store_conn *c, int64_t *out, int64_t id);
-	/* *out = the run pin name names, else 0. */
-	int (*pin)(struct store_conn *c, int64_t *out, const char *name);
-	/* The distinct commits starting with prefix, sorted, at most 6, as
-	 * strings appended to out (a NUL after each); *n = how many. */
-	int (*commits)(struct store_conn *c, struct buf *out, size_t *n, const char *prefix);
-	int (*get_run)(struct store_conn *c, struct store_run *out, int64_t id);
-	const char *(*location)(const struct store_conn *c);
-	/* The stored names for the hint of a pin, tag, branch or label
-	 * selector naming nothing (rows_hint()). */
-	rows_names_fn names;
-};
 
 /* A run or region id and its index in a series (store_region_series()),
  * kept in arrays sorted by id (rows_series_cmp_key()) for
@@ -141,10 +118,6 @@ int rows_series_cmp_cell(const void *a, const void *b);
 
 /* The index of id in keys[0..n) (sorted by id), or SIZE_MAX. */
 size_t rows_series_find(const struct rows_series_key *keys, size_t n, int64_t id);
-
-/* store_resolve() over a backend's ops (its meaning and messages). */
-int rows_resolve(struct store_conn *c, const struct rows_resolve_ops *ops, int64_t *out,
-		 const struct select_spec *sel);
 
 /*
  * One row of a backend's result, read through the backend's column

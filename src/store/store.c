@@ -1,15 +1,18 @@
 /*
- * store.c - the store front end (see store.h and backend.h).
+ * store.c - the store front end: the backend registry, opening and
+ * closing, transactions, running statements, run filters, and releasing
+ * result structures (see store.h, backend.h and front.h).
  *
- * Picks a backend from the registry (backends.h) by the --db value, checks
- * that its table of functions is complete, and dispatches every public
- * store_* call to it.  What does not depend on the backend lives here: the
- * release functions of the result structures and the final sort of
- * store_region_durations().  The finish pipeline, store_finish_run(), is
- * the rest of the front end (finish.c).
+ * store_open() picks a backend from the registry (backends.h) by the --db
+ * value, checks that its table of primitives is complete and opens it.
+ * Every store_* call is then the front end's own, on those primitives:
+ * runs, tags, metadata and pins in runs.c, regions and their rows in
+ * regions.c, a region across runs in history.c, the selectors in
+ * resolve.c, the read-ahead of a read snapshot in ahead.c, the finish
+ * pipeline in finish.c.  Their statements are those of statements.h, in
+ * the backend's spelling (backend->sql), run through store_sql_*() here.
  */
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -19,25 +22,53 @@
 #include "scopedb/store.h"
 #include "scopedb/util.h"
 #include "store/backend.h"
-#include "store/verify.h"
+#include "store/front.h"
 
 #define STORE_BACKEND(name) extern const struct store_backend name##_store_backend;
+#define STORE_BACKEND_ABSENT(name, label, why) int name##_accepts(const char *location);
 #include "store/backends.h"
 #undef STORE_BACKEND
+#undef STORE_BACKEND_ABSENT
+
+/* A line of the registry: a backend, or one left out of this build (be
+ * NULL) with what still recognizes its --db values. */
+struct store_registered {
+	const struct store_backend *be;
+	int (*accepts)(const char *location);
+	const char *label, *why;
+};
 
 /* The registered backends, in the order they are asked (backends.h). */
-static const struct store_backend *const store_backends[] = {
-#define STORE_BACKEND(name) &name##_store_backend,
+static const struct store_registered store_backends[] = {
+#define STORE_BACKEND(name) {&name##_store_backend, NULL, NULL, NULL},
+#define STORE_BACKEND_ABSENT(name, label, why) {NULL, name##_accepts, label, why},
 #include "store/backends.h"
 #undef STORE_BACKEND
+#undef STORE_BACKEND_ABSENT
 };
 
 #define STORE_NBACKENDS (sizeof(store_backends) / sizeof(store_backends[0]))
 
-/* The backend that takes any path and makes temporary stores: the last. */
-static const struct store_backend *store_backend_default(void)
+/* The flags of each statement (statements.h). */
+static const unsigned store_sql_flags[SQL_COUNT] = {
+#define SQL(name, flags, text) flags,
+#include "store/statements.h"
+#undef SQL
+};
+
+/* The line of the registry for location: the first that claims it, else
+ * the last (SQLite, which takes any path). */
+static const struct store_registered *store_registered_for(const char *location)
 {
-	return store_backends[STORE_NBACKENDS - 1];
+	const struct store_registered *r;
+	size_t i;
+
+	for (i = 0; i + 1 < STORE_NBACKENDS; i++) {
+		r = &store_backends[i];
+		if (r->be ? r->be->accepts && r->be->accepts(location) : r->accepts(location))
+			return r;
+	}
+	return &store_backends[STORE_NBACKENDS - 1];
 }
 
 int store_backend_check(const struct store_backend *be)
@@ -52,51 +83,14 @@ int store_backend_check(const struct store_backend *be)
 			       "store backend '%s' has interface version %u; this scopedb "
 			       "understands %u",
 			       name, be->version, STORE_BACKEND_VERSION);
-#define STORE_NEED(f)                                                                              \
+#define STORE_NEED(p, f)                                                                           \
 	do {                                                                                       \
 		if (!missing && !be->f)                                                            \
 			missing = #f;                                                              \
-	} while (0)
-	STORE_NEED(name);
-	STORE_NEED(accepts);
-	STORE_NEED(schema_version);
-	STORE_NEED(open);
-	STORE_NEED(open_temporary);
-	STORE_NEED(close);
-	STORE_NEED(location);
-	STORE_NEED(set_busy_timeout);
-	STORE_NEED(begin);
-	STORE_NEED(commit);
-	STORE_NEED(rollback);
-	STORE_NEED(read_begin);
-	STORE_NEED(read_end);
-	STORE_NEED(find_sha);
-	STORE_NEED(insert_run);
-	STORE_NEED(set_run_sha);
-	STORE_NEED(region_id);
-	STORE_NEED(add_timing);
-	STORE_NEED(put_region_totals);
-	STORE_NEED(percentile_regions);
-	STORE_NEED(scan_blobs);
-	STORE_NEED(put_region_quantiles);
-	STORE_NEED(add_tag);
-	STORE_NEED(remove_tag);
-	STORE_NEED(set_meta);
-	STORE_NEED(get_meta);
-	STORE_NEED(pin_set);
-	STORE_NEED(pin_remove);
-	STORE_NEED(list_pins);
-	STORE_NEED(resolve);
-	STORE_NEED(find_runs);
-	STORE_NEED(get_run);
-	STORE_NEED(region_stats);
-	STORE_NEED(region_durations);
-	STORE_NEED(region_history);
-	STORE_NEED(scan_timings);
-	STORE_NEED(region_series);
-	STORE_NEED(remove_run);
-	STORE_NEED(compact);
-	STORE_NEED(used_bytes);
+	} while (0);
+	STORE_NEED(_, name)
+	STORE_NEED(_, sql)
+	STORE_PRIMITIVES(STORE_NEED, _)
 #undef STORE_NEED
 	if (missing)
 		return err_set(ERR_STORE, "store backend '%s' is incomplete: it has no %s", name,
@@ -109,9 +103,42 @@ const struct store_backend *store_backend_for(const char *location)
 	size_t i;
 
 	for (i = 0; i + 1 < STORE_NBACKENDS; i++)
-		if (store_backends[i]->accepts && store_backends[i]->accepts(location))
-			return store_backends[i];
-	return store_backend_default();
+		if (store_backends[i].be && store_backends[i].be->accepts &&
+		    store_backends[i].be->accepts(location))
+			return store_backends[i].be;
+	return store_backends[STORE_NBACKENDS - 1].be;
+}
+
+void store_set_conn(struct store *st, struct store_conn *c, const char *location)
+{
+	st->conn = c;
+	st->location = location;
+}
+
+int store_migrate(struct store_conn *c, const struct store_migration *m)
+{
+	int64_t version = 0;
+	int fresh, ret;
+
+	for (;;) {
+		ret = m->run(c, m->lock);
+		if (!ret)
+			ret = m->identify(c, &version);
+		if (ret)
+			break;
+		if (version >= m->count)
+			return m->run(c, "COMMIT");
+		fresh = version == 0;
+		do
+			ret = m->apply(c, version++);
+		while (!ret && fresh && version < m->count);
+		if (!ret)
+			ret = m->run(c, "COMMIT");
+		if (ret)
+			break;
+	}
+	m->abort(c);
+	return ret;
 }
 
 /* Open location (NULL: a temporary store) with backend be, checked first. */
@@ -129,7 +156,10 @@ static int store_start(struct store **out, const struct store_backend *be, const
 	if (!st)
 		return err_nomem();
 	st->be = be;
-	ret = location ? be->open(st, location, flags) : be->open_temporary(st);
+	strmap_init(&st->names);
+	i64vec_init(&st->ids);
+	buf_init(&st->blobs.arena);
+	ret = be->open(st, location, flags);
 	if (ret) {
 		store_close(st);
 		return ret;
@@ -175,25 +205,43 @@ static int store_check_path(const char *path)
 
 int store_is_file(const char *location)
 {
-	if (!strncmp(location, "postgresql://", 13) || !strncmp(location, "postgres://", 11))
-		return 0;
-	return store_backend_for(location) == store_backend_default();
+	return store_registered_for(location) == &store_backends[STORE_NBACKENDS - 1];
 }
 
 int store_open(struct store **out, const char *path, int flags)
 {
-	int rc = store_is_file(path) ? store_check_path(path) : 0;
+	const struct store_registered *r = store_registered_for(path);
+	int rc = 0;
 
-	if (rc) {
-		*out = NULL;
-		return rc;
-	}
-	return store_start(out, store_backend_for(path), path, flags);
+	*out = NULL;
+	if (!r->be)
+		return err_set(ERR_USAGE,
+			       "cannot open store '%s': this scopedb was built without the %s "
+			       "backend (%s)",
+			       path, r->label, r->why);
+	if (r == &store_backends[STORE_NBACKENDS - 1])
+		rc = store_check_path(path);
+	return rc ? rc : store_start(out, r->be, path, flags);
 }
 
 int store_open_temporary(struct store **out)
 {
-	return store_start(out, store_backend_default(), NULL, 0);
+	size_t i;
+
+	for (i = 0; i < STORE_NBACKENDS; i++)
+		if (store_backends[i].be && (store_backends[i].be->caps & STORE_CAN_TEMPORARY))
+			return store_start(out, store_backends[i].be, NULL, 0);
+	*out = NULL;
+	return err_set(ERR_USAGE, "no store backend has temporary stores");
+}
+
+/* Forget the region ids of the transaction (they may be rolled back). */
+static void store_forget_regions(struct store *st)
+{
+	strmap_release(&st->names);
+	strmap_init(&st->names);
+	st->ids.len = 0;
+	st->next_region = 0;
 }
 
 void store_close(struct store *st)
@@ -202,6 +250,10 @@ void store_close(struct store *st)
 		return;
 	if (st->conn)
 		st->be->close(st->conn);
+	ahead_drop(st);
+	buf_release(&st->blobs.arena);
+	strmap_release(&st->names);
+	i64vec_release(&st->ids);
 	free(st);
 }
 
@@ -214,12 +266,12 @@ int store_file_missing(const char *location)
 
 const char *store_location(const struct store *st)
 {
-	return st->be->location(st->conn);
+	return st->location;
 }
 
 int store_schema_version(void)
 {
-	return store_backend_default()->schema_version();
+	return store_backends[STORE_NBACKENDS - 1].be->schema_version();
 }
 
 void store_set_busy_timeout(struct store *st, int ms)
@@ -231,229 +283,285 @@ void store_set_busy_timeout(struct store *st, int ms)
 
 int store_begin(struct store *st)
 {
-	return st->be->begin(st->conn);
+	int ret = st->be->begin(st->conn);
+
+	if (ret)
+		return ret;
+	store_forget_regions(st);
+	ahead_drop(st);
+	st->reading = 0;
+	st->writing = 1;
+	return 0;
 }
 
 int store_commit(struct store *st)
 {
-	return st->be->commit(st->conn);
+	int ret = st->be->commit(st->conn);
+
+	st->writing = 0;
+	store_forget_regions(st);
+	return ret;
 }
 
 void store_rollback(struct store *st)
 {
-	if (st && st->conn)
-		st->be->rollback(st->conn);
+	if (!st || !st->conn)
+		return;
+	st->be->rollback(st->conn);
+	st->writing = 0;
+	st->reading = 0;
+	store_forget_regions(st);
+	ahead_drop(st);
 }
 
 int store_read_begin(struct store *st, int *started)
 {
-	return st->be->read_begin(st->conn, started);
+	int ret = st->be->read_begin(st->conn, started);
+
+	ahead_drop(st);
+	st->reading = !ret && *started;
+	return ret;
 }
 
 void store_read_end(struct store *st)
 {
-	if (st && st->conn)
+	if (!st || !st->conn)
+		return;
+	ahead_drop(st);
+	st->reading = 0;
+	st->be->read_end(st->conn);
+}
+
+int store_snapshot_begin(struct store *st, int *own)
+{
+	return st->be->read_begin(st->conn, own);
+}
+
+void store_snapshot_end(struct store *st, int own)
+{
+	if (own)
 		st->be->read_end(st->conn);
 }
 
-/* ---- ingest ---------------------------------------------------------- */
+/* ---- statements -------------------------------------------------------- */
 
-int store_find_sha(struct store *st, int64_t *out, const char *sha256)
+int store_sql_run(struct store *st, enum sql_id id, const struct store_value *v, size_t n,
+		  store_row_fn fn, void *ctx, int64_t *changed)
 {
-	return st->be->find_sha(st->conn, out, sha256);
+	struct store_stmt s = {(int)id, st->be->sql->text[id], store_sql_flags[id], v, n};
+
+	return st->be->exec(st->conn, &s, fn, ctx, changed);
 }
 
-int store_insert_run(struct store *st, int64_t *out, const struct store_run *run)
-{
-	int ret = verify_run_text(run);
+/* store_sql_int(): the first row's column 0. */
+struct store_int_row {
+	int64_t v;
+	int found;
+};
 
-	return ret ? ret : st->be->insert_run(st->conn, out, run);
+static int store_int_row(void *ctx, const struct rows_row *r)
+{
+	struct store_int_row *x = ctx;
+
+	if (!x->found && !r->ops->null(r, 0)) {
+		x->v = r->ops->i64(r, 0);
+		x->found = 1;
+	}
+	return 0;
 }
 
-int store_set_run_sha(struct store *st, int64_t run_id, const char *sha256)
+int store_sql_int(struct store *st, int64_t *out, int *found, enum sql_id id,
+		  const struct store_value *v, size_t n)
 {
-	return st->be->set_run_sha(st->conn, run_id, sha256);
+	struct store_int_row x = {0, 0};
+	int ret = store_sql_run(st, id, v, n, store_int_row, &x, NULL);
+
+	*out = ret ? 0 : x.v;
+	if (found)
+		*found = !ret && x.found;
+	return ret;
 }
 
-int store_region_id(struct store *st, int64_t *out, const char *name)
+int store_row_int(void *ctx, const struct rows_row *r)
 {
-	int ret = verify_text("region name", name);
-
-	return ret ? ret : st->be->region_id(st->conn, out, name);
+	*(int64_t *)ctx = r->ops->null(r, 0) ? 0 : r->ops->i64(r, 0);
+	return 0;
 }
 
-int store_add_timing(struct store *st, const struct store_timing *t)
+int store_rows_push(void *rows, const struct rows_row *r)
 {
-	int ret = verify_timing_text(t);
+	struct store_rows *x = rows;
+	void *elem = util_push(&x->v, &x->cap, &x->n, x->size);
+	int ret;
 
-	return ret ? ret : st->be->add_timing(st->conn, t);
+	if (!elem)
+		return ERR_NOMEM;
+	ret = x->decode(x->ctx, elem, r);
+	if (ret == STORE_ROW_SKIP) {
+		x->n--;
+		return 0;
+	}
+	return ret;
 }
 
-int store_put_region_totals(struct store *st, int64_t run_id)
+/* ---- SQL put together at run time --------------------------------------- */
+
+void store_query_init(struct store_query *q)
 {
-	return st->be->put_region_totals(st->conn, run_id);
+	memset(q, 0, sizeof(*q));
+	buf_init(&q->sql);
 }
 
-int store_percentile_regions(struct store *st, struct store_region_calls **out, size_t *n,
-			     int64_t run_id)
+void store_query_release(struct store_query *q)
 {
-	return st->be->percentile_regions(st->conn, out, n, run_id);
+	buf_release(&q->sql);
+	free(q->v);
+	free(q->folded[0]);
+	free(q->folded[1]);
+	store_query_init(q);
 }
 
-int store_scan_blobs(struct store *st, int64_t run_id, store_blob_fn fn, void *ctx)
+void store_query_put(struct store *st, struct store_query *q, enum sql_id piece)
 {
-	return st->be->scan_blobs(st->conn, run_id, fn, ctx);
+	if (buf_puts(&q->sql, st->be->sql->text[piece]))
+		q->nomem = 1;
 }
 
-int store_put_region_quantiles(struct store *st, int64_t run_id, int64_t region_id,
-			       const double q[3])
+void store_query_value(struct store_query *q, struct store_value v)
 {
-	return st->be->put_region_quantiles(st->conn, run_id, region_id, q);
+	struct store_value *slot = util_push(&q->v, &q->cap, &q->n, sizeof(*q->v));
+
+	if (slot)
+		*slot = v;
+	else
+		q->nomem = 1;
 }
 
-/* ---- tags, metadata, pins ---------------------------------------------- */
-
-int store_add_tag(struct store *st, int *added, int64_t run_id, const char *tag)
+void store_query_param(struct store *st, struct store_query *q, struct store_value v)
 {
-	int ret = verify_text("tag", tag);
-
-	return ret ? ret : st->be->add_tag(st->conn, added, run_id, tag);
+	store_query_value(q, v);
+	if (buf_printf(&q->sql, "%c%zu", st->be->sql->param, q->n))
+		q->nomem = 1;
 }
 
-int store_remove_tag(struct store *st, int *removed, int64_t run_id, const char *tag)
+/* s with its ASCII letters in upper case (upper) or lower case, malloc'ed. */
+static char *fold_ascii(const char *s, int upper)
 {
-	return st->be->remove_tag(st->conn, removed, run_id, tag);
+	char *out = strdup(s), *p;
+
+	for (p = out; p && *p; p++) {
+		if (upper && *p >= 'a' && *p <= 'z')
+			*p = (char)(*p - 'a' + 'A');
+		else if (!upper && *p >= 'A' && *p <= 'Z')
+			*p = (char)(*p - 'A' + 'a');
+	}
+	return out;
 }
 
-int store_set_meta(struct store *st, int64_t run_id, const char *key, const char *value)
+int store_fold_prefix(char *folded[2], const char *prefix)
 {
-	char what[160];
-	int ret = verify_text("metadata key", key);
-
-	snprintf(what, sizeof(what), "metadata '%.100s' value", key ? key : "");
-	if (!ret)
-		ret = verify_text(what, value);
-	return ret ? ret : st->be->set_meta(st->conn, run_id, key, value);
+	folded[0] = fold_ascii(prefix, 0);
+	folded[1] = fold_ascii(prefix, 1);
+	if (folded[0] && folded[1])
+		return 0;
+	free(folded[0]);
+	free(folded[1]);
+	folded[0] = folded[1] = NULL;
+	return err_nomem();
 }
 
-int store_get_meta(struct store *st, struct store_meta *out, int64_t run_id)
-{
-	return st->be->get_meta(st->conn, out, run_id);
-}
-
-void store_meta_release(struct store_meta *m)
+void store_where(struct store *st, struct store_query *q, const struct filter *f)
 {
 	size_t i;
 
-	if (!m)
+	if (!f)
 		return;
-	for (i = 0; i < m->n; i++) {
-		free(m->keys[i]);
-		free(m->values[i]);
+	for (i = 0; i < f->ntags; i++) {
+		store_query_put(st, q, SQL_W_TAG);
+		store_query_param(st, q, sql_str(f->tags[i]));
+		store_query_put(st, q, SQL_W_END);
 	}
-	free(m->keys);
-	free(m->values);
-	memset(m, 0, sizeof(*m));
+	if (f->branch) {
+		store_query_put(st, q, SQL_W_BRANCH);
+		store_query_param(st, q, sql_str(f->branch));
+	}
+	if (f->commit) {
+		/* (a second filter on one query is a caller's bug: it fails) */
+		if (q->folded[0] || store_fold_prefix(q->folded, f->commit))
+			q->nomem = 1;
+		store_query_put(st, q, SQL_W_COMMIT);
+		store_query_param(st, q, sql_prefix(q->folded[0]));
+		store_query_put(st, q, SQL_W_COMMIT_OR);
+		store_query_param(st, q, sql_prefix(q->folded[1]));
+		store_query_put(st, q, SQL_W_COMMIT_OR);
+		store_query_param(st, q, sql_prefix(f->commit));
+		store_query_put(st, q, SQL_W_END);
+	}
+	if (f->label) {
+		store_query_put(st, q, SQL_W_LABEL);
+		store_query_param(st, q, sql_str(f->label));
+	}
+	if (f->since[0]) {
+		store_query_put(st, q, SQL_W_SINCE);
+		store_query_param(st, q, sql_str(f->since));
+	}
+	if (f->until[0]) {
+		store_query_put(st, q, SQL_W_UNTIL);
+		store_query_param(st, q, sql_str(f->until));
+	}
+	for (i = 0; i < f->nmeta; i++) {
+		store_query_put(st, q, SQL_W_META);
+		store_query_param(st, q, sql_str(f->meta[i].key));
+		store_query_put(st, q, SQL_W_META_VALUE);
+		store_query_param(st, q, sql_str(f->meta[i].value));
+		store_query_put(st, q, SQL_W_END);
+	}
 }
 
-int store_pin_set(struct store *st, int64_t *prev, const char *name, int64_t run_id)
+void store_query_filtered(struct store *st, struct store_query *q, enum sql_id head,
+			  const struct filter *f, enum sql_id tail)
 {
-	int ret = verify_text("pin name", name);
-
-	return ret ? ret : st->be->pin_set(st->conn, prev, name, run_id, 0);
+	store_query_value(q, f && f->limit > 0 ? sql_int(f->limit) : sql_null());
+	store_query_put(st, q, head);
+	store_where(st, q, f);
+	store_query_put(st, q, tail);
 }
 
-int store_pin_add(struct store *st, int64_t *prev, const char *name, int64_t run_id)
+int store_query_run(struct store *st, const struct store_query *q, unsigned flags, store_row_fn fn,
+		    void *ctx)
 {
-	int ret = verify_text("pin name", name);
+	struct store_stmt s = {-1, q->sql.data, flags, q->v, q->n};
 
-	return ret ? ret : st->be->pin_set(st->conn, prev, name, run_id, 1);
+	if (q->nomem || !q->sql.data)
+		return err_nomem();
+	return st->be->exec(st->conn, &s, fn, ctx, NULL);
 }
 
-int store_pin_remove(struct store *st, int64_t *prev, const char *name)
+/* ---- upkeep ---------------------------------------------------------- */
+
+int store_vacuum(struct store *st, int64_t *before, int64_t *after)
 {
-	return st->be->pin_remove(st->conn, prev, name);
+	*before = *after = 0;
+	if (st->writing || st->reading)
+		return err_set(ERR_USAGE, "internal error: vacuum inside a transaction");
+	return st->be->compact(st->conn, before, after);
 }
 
-int store_list_pins(struct store *st, struct store_pin **out, size_t *n)
+int store_used_bytes(struct store *st, int64_t *out)
 {
-	return st->be->list_pins(st->conn, out, n);
+	return st->be->used_bytes(st->conn, out);
 }
 
-void store_pins_free(struct store_pin *pins, size_t n)
+/* ---- releasing results ------------------------------------------------- */
+
+/* release() each of the n elements of size bytes at v, then free v. */
+static void store_free_each(void *v, size_t n, size_t size, void (*release)(void *elem))
 {
 	size_t i;
 
-	if (!pins)
-		return;
-	for (i = 0; i < n; i++) {
-		free(pins[i].name);
-		free(pins[i].pinned_at);
-	}
-	free(pins);
-}
-
-/* ---- queries --------------------------------------------------------- */
-
-int store_resolve(struct store *st, int64_t *out, const struct select_spec *sel)
-{
-	return st->be->resolve(st->conn, out, sel);
-}
-
-int store_find_runs(struct store *st, struct store_run **out, size_t *n, const struct filter *f)
-{
-	size_t i;
-	int ret = st->be->find_runs(st->conn, out, n, f);
-
-	if (ret)
-		return ret;
-	for (i = 0; !ret && i < *n; i++)
-		ret = verify_run(&(*out)[i], store_location(st));
-	if (ret) {
-		store_runs_free(*out, *n);
-		*out = NULL;
-		*n = 0;
-	}
-	return ret;
-}
-
-int store_list_runs(struct store *st, struct store_run **out, size_t *n)
-{
-	return store_find_runs(st, out, n, NULL);
-}
-
-int store_list_run_ids(struct store *st, int64_t **out, size_t *n)
-{
-	struct store_run *runs = NULL;
-	size_t nruns = 0, i;
-	int ret = st->be->find_runs(st->conn, &runs, &nruns, NULL);
-
-	*out = NULL;
-	*n = 0;
-	if (!ret && nruns && !(*out = malloc(nruns * sizeof(**out))))
-		ret = err_nomem();
-	for (i = 0; !ret && i < nruns; i++) {
-		(*out)[i] = runs[i].id;
-		if (runs[i].id <= 0)
-			ret = verify_run(&runs[i], store_location(st));
-	}
-	if (!ret)
-		*n = nruns;
-	else {
-		free(*out);
-		*out = NULL;
-	}
-	store_runs_free(runs, nruns);
-	return ret;
-}
-
-int store_get_run(struct store *st, struct store_run *out, int64_t id)
-{
-	int ret = st->be->get_run(st->conn, out, id);
-
-	if (!ret && (ret = verify_run(out, store_location(st))))
-		store_run_release(out);
-	return ret;
+	for (i = 0; v && i < n; i++)
+		release((char *)v + i * size);
+	free(v);
 }
 
 void store_run_release(struct store_run *run)
@@ -476,223 +584,88 @@ void store_run_release(struct store_run *run)
 	memset(run, 0, sizeof(*run));
 }
 
+static void store_run_release_elem(void *run)
+{
+	store_run_release(run);
+}
+
 void store_runs_free(struct store_run *runs, size_t n)
 {
+	store_free_each(runs, n, sizeof(*runs), store_run_release_elem);
+}
+
+void store_meta_release(struct store_meta *m)
+{
 	size_t i;
 
-	if (!runs)
+	if (!m)
 		return;
-	for (i = 0; i < n; i++)
-		store_run_release(&runs[i]);
-	free(runs);
+	for (i = 0; i < m->n; i++) {
+		free(m->keys[i]);
+		free(m->values[i]);
+	}
+	free(m->keys);
+	free(m->values);
+	memset(m, 0, sizeof(*m));
 }
 
-int store_region_stats(struct store *st, struct store_region_stats **out, size_t *n, int64_t run_id,
-		       const int64_t *ranks, size_t nranks, store_region_filter filter, void *ctx)
+static void store_pin_release(void *elem)
 {
-	size_t i;
-	int ret = st->be->region_stats(st->conn, out, n, run_id, ranks, nranks, filter, ctx);
+	struct store_pin *pin = elem;
 
-	if (ret)
-		return ret;
-	for (i = 0; !ret && i < *n; i++)
-		ret = verify_stats(&(*out)[i], run_id, store_location(st));
-	if (ret) {
-		store_region_stats_free(*out, *n);
-		*out = NULL;
-		*n = 0;
-	}
-	return ret;
+	free(pin->name);
+	free(pin->pinned_at);
 }
 
-/* store_rank_totals() through a backend's rank_totals: each row checked
- * against the run's rank count before the caller's fn sees it. */
-struct store_rank_check {
-	store_rank_total_fn fn;
-	void *ctx;
-	int64_t run_id, num_ranks;
-	const char *location;
-};
-
-static int store_rank_checked(void *ctx, const char *region, int64_t rank, int64_t total_ns)
+void store_pins_free(struct store_pin *pins, size_t n)
 {
-	struct store_rank_check *c = ctx;
-	int ret = verify_rank_total(rank, total_ns, region, c->run_id, c->num_ranks, c->location);
-
-	return ret ? ret : c->fn(c->ctx, region, rank, total_ns);
+	store_free_each(pins, n, sizeof(*pins), store_pin_release);
 }
 
-int store_rank_totals(struct store *st, int64_t run_id, store_rank_total_fn fn, void *ctx)
+static void store_stats_release(void *elem)
 {
-	struct store_region_stats *g = NULL;
-	struct store_rank_check check = {fn, ctx, run_id, 0, store_location(st)};
-	struct store_run run;
-	size_t n = 0, i;
-	int64_t rank;
-	int rc;
-
-	rc = store_get_run(st, &run, run_id);
-	if (!rc && st->be->rank_totals) {
-		check.num_ranks = run.num_ranks;
-		store_run_release(&run);
-		return st->be->rank_totals(st->conn, run_id, store_rank_checked, &check);
-	}
-	/* a backend without the query: one pooled query per rank */
-	for (rank = 0; !rc && rank < run.num_ranks; rank++) {
-		rc = store_region_stats(st, &g, &n, run_id, &rank, 1, NULL, NULL);
-		for (i = 0; !rc && i < n; i++)
-			if (g[i].nranks)
-				rc = fn(ctx, g[i].name, rank, g[i].total);
-		store_region_stats_free(g, n);
-		g = NULL;
-		n = 0;
-	}
-	store_run_release(&run);
-	return rc;
+	free(((struct store_region_stats *)elem)->name);
 }
 
 void store_region_stats_free(struct store_region_stats *regs, size_t n)
 {
-	size_t i;
-
-	if (!regs)
-		return;
-	for (i = 0; i < n; i++)
-		free(regs[i].name);
-	free(regs);
+	store_free_each(regs, n, sizeof(*regs), store_stats_release);
 }
 
-int store_region_durations(struct store *st, struct i64vec *out, int64_t run_id, int64_t region_id,
-			   const int64_t *ranks, size_t nranks)
+static void store_point_release(void *elem)
 {
-	size_t start = out->len;
-	int ret;
+	struct store_history_point *p = elem;
 
-	/* The backend's per-row runs, sorted together here. */
-	ret = st->be->region_durations(st->conn, out, NULL, run_id, region_id, ranks, nranks);
-	if (!ret)
-		util_sort_i64(out->v + start, out->len - start);
-	return ret;
-}
-
-int store_region_duration_runs(struct store *st, struct i64vec *out, struct i64vec *ends,
-			       int64_t run_id, int64_t region_id, const int64_t *ranks,
-			       size_t nranks)
-{
-	return st->be->region_durations(st->conn, out, ends, run_id, region_id, ranks, nranks);
-}
-
-int store_region_history(struct store *st, struct store_history_point **out, size_t *n,
-			 const struct store_history_query *q)
-{
-	size_t i;
-	int ret = st->be->region_history(st->conn, out, n, q);
-
-	if (ret)
-		return ret;
-	for (i = 0; !ret && i < *n; i++)
-		ret = verify_stats(&(*out)[i].stats, (*out)[i].run_id, store_location(st));
-	if (ret) {
-		store_history_free(*out, *n);
-		*out = NULL;
-		*n = 0;
-	}
-	return ret;
+	free(p->stats.name);
+	free(p->time);
+	free(p->commit);
+	free(p->label);
+	i64vec_release(&p->durations);
 }
 
 void store_history_free(struct store_history_point *p, size_t n)
 {
-	size_t i;
-
-	if (!p)
-		return;
-	for (i = 0; i < n; i++) {
-		free(p[i].stats.name);
-		free(p[i].time);
-		free(p[i].commit);
-		free(p[i].label);
-		i64vec_release(&p[i].durations);
-	}
-	free(p);
+	store_free_each(p, n, sizeof(*p), store_point_release);
 }
 
-/* store_scan_timings(): each row checked before the caller's fn sees it. */
-struct store_timing_check {
-	store_timing_fn fn;
-	void *ctx;
-	int64_t num_ranks;
-	const char *location;
-};
-
-static int store_timing_checked(void *ctx, const struct store_timing *t, const char *region)
+static void store_series_run_release(void *elem)
 {
-	struct store_timing_check *c = ctx;
-	int ret = verify_timing(t, region, c->num_ranks, c->location);
+	struct store_series_run *run = elem;
 
-	return ret ? ret : c->fn(c->ctx, t, region);
+	free(run->time);
+	free(run->commit);
+	free(run->label);
 }
 
-int store_scan_timings(struct store *st, int64_t run_id, store_timing_fn fn, void *ctx)
+static void store_name_release(void *elem)
 {
-	struct store_timing_check check = {fn, ctx, 0, store_location(st)};
-	struct store_run run;
-	int ret = store_get_run(st, &run, run_id);
-
-	if (ret)
-		return ret;
-	check.num_ranks = run.num_ranks;
-	store_run_release(&run);
-	return st->be->scan_timings(st->conn, run_id, store_timing_checked, &check);
-}
-
-int store_region_series(struct store *st, struct store_series *out, const struct filter *f,
-			store_region_filter filter, void *ctx)
-{
-	size_t i;
-	int rc;
-
-	memset(out, 0, sizeof(*out));
-	rc = st->be->region_series(st->conn, out, f, filter, ctx);
-	for (i = 0; !rc && i < out->ncells; i++)
-		rc = out->cells[i].run < out->nruns && out->cells[i].region < out->nregions
-			 ? verify_stats(&out->cells[i].stats, out->runs[out->cells[i].run].id,
-					store_location(st))
-			 : err_set(ERR_STORE, "internal error: a series cell out of range");
-	if (rc)
-		store_series_release(out);
-	return rc;
+	free(*(char **)elem);
 }
 
 void store_series_release(struct store_series *s)
 {
-	size_t i;
-
-	for (i = 0; s->runs && i < s->nruns; i++) {
-		free(s->runs[i].time);
-		free(s->runs[i].commit);
-		free(s->runs[i].label);
-	}
-	for (i = 0; s->names && i < s->nregions; i++)
-		free(s->names[i]);
-	free(s->runs);
-	free(s->names);
+	store_free_each(s->runs, s->nruns, sizeof(*s->runs), store_series_run_release);
+	store_free_each(s->names, s->nregions, sizeof(*s->names), store_name_release);
 	free(s->cells);
 	memset(s, 0, sizeof(*s));
-}
-
-/* ---- maintenance ----------------------------------------------------- */
-
-int store_remove_run(struct store *st, char **unpinned, int64_t run_id, int force)
-{
-	return st->be->remove_run(st->conn, unpinned, run_id, force);
-}
-
-int store_vacuum(struct store *st, int64_t *before, int64_t *after)
-{
-	return st->be->compact(st->conn, before, after);
-}
-
-int store_used_bytes(struct store *st, int64_t *out)
-{
-	return st->be->used_bytes(st->conn, out);
 }

@@ -6,6 +6,8 @@
  *
  * Pure computation on the caller's arrays, which are only read; safe on
  * any thread.  Values are returned in the unit of the input.
+ *
+ * Ownership: nothing is allocated or kept.
  */
 #ifndef SCOPEDB_UTIL_PERCENTILE_H
 #define SCOPEDB_UTIL_PERCENTILE_H

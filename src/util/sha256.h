@@ -2,6 +2,9 @@
  * sha256.h - SHA-256 (FIPS 180-4), used to recognise a profile already in
  * the store by its content.  No external crypto library is needed for one
  * hash per ingested file.
+ *
+ * Ownership: the state and the 65-byte hex output are the caller's;
+ * nothing is allocated (the file functions close what they open).
  */
 #ifndef SCOPEDB_SHA256_H
 #define SCOPEDB_SHA256_H

@@ -11,6 +11,8 @@
  * any thread.  Arrays passed as const are only read; statdist_median()
  * and statdist_mad() reorder (and statdist_mad() overwrites) the caller's
  * array.  Out-of-domain arguments return NaN.
+ *
+ * Ownership: nothing returned needs freeing; nothing is kept.
  */
 #ifndef SCOPEDB_UTIL_STATDIST_H
 #define SCOPEDB_UTIL_STATDIST_H

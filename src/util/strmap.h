@@ -7,6 +7,9 @@
  * tags) once.  The strings are copied into an arena owned by the map; ids
  * stay valid until strmap_release(), but pointers returned by strmap_get()
  * are invalidated by the next strmap_intern() (the arena may move).
+ *
+ * Ownership: the map owns its copies of the strings (strmap_release());
+ * strmap_get() lends a pointer into them.
  */
 #ifndef SCOPEDB_STRMAP_H
 #define SCOPEDB_STRMAP_H

@@ -1,6 +1,6 @@
 /*
  * conn.c - the SQLite backend's connection: open, schema migrations,
- * transactions, maintenance, and the backend table (see sqlite.h).
+ * transactions, upkeep, and the backend table (see sqlite.h).
  *
  * sqlite_open() identifies the file (application_id, user_version, whether
  * it is empty), refuses foreign and newer databases, switches new stores to
@@ -10,10 +10,8 @@
  * identification is repeated under the write lock because another process
  * may have created or upgraded the store meanwhile.
  *
- * The region cache of the ingest hot path (write.c) is emptied whenever a
- * transaction begins or is rolled back, so it never holds ids of
- * rolled-back rows nor of rows another connection may have deleted between
- * our transactions.
+ * A private temporary store (open() of NULL) is SQLite's ":memory:"
+ * database.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -34,52 +32,6 @@
 /* Default time to wait for another process's lock. */
 #define STORE_BUSY_MS 30000
 
-/* Map SQLite result code rc (the message is in the connection) to an ERR_*
- * code and record "cannot WHAT store 'PATH': REASON". */
-int sqlite_err(const struct store_conn *st, int rc, const char *what)
-{
-	const char *msg = st->db ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc);
-
-	switch (rc & 0xff) {
-	case SQLITE_BUSY:
-	case SQLITE_LOCKED:
-		return err_set(
-		    ERR_BUSY,
-		    "cannot %s store '%s': locked by another process (gave up after %d ms)", what,
-		    st->path, st->busy_ms);
-	case SQLITE_NOMEM:
-		return err_nomem();
-	case SQLITE_CORRUPT:
-		/* a damaged page or schema: say so, whatever was being done */
-		return err_set(ERR_STORE, "store '%s' is damaged: %s", st->path, msg);
-	case SQLITE_ERROR:
-		/* a table or column of the schema gone (sqlite_check_schema()) */
-		if (!strncmp(msg, "no such table: ", 15) || !strncmp(msg, "no such column: ", 16))
-			return err_set(ERR_STORE, "store '%s' is damaged: %s", st->path, msg);
-		return err_set(ERR_STORE, "cannot %s store '%s': %s", what, st->path, msg);
-	case SQLITE_IOERR:
-	case SQLITE_FULL:
-	case SQLITE_CANTOPEN:
-	case SQLITE_READONLY:
-	case SQLITE_PERM:
-		return err_set(ERR_IO, "cannot %s store '%s': %s", what, st->path, msg);
-	default:
-		return err_set(ERR_STORE, "cannot %s store '%s': %s", what, st->path, msg);
-	}
-}
-
-int sqlite_prepare(struct store_conn *st, sqlite3_stmt **out, const char *sql, unsigned flags,
-		   const char *what)
-{
-	int rc = sqlite3_prepare_v3(st->db, sql, -1, flags, out, NULL);
-
-	if (rc != SQLITE_OK) {
-		*out = NULL;
-		return sqlite_err(st, rc, what);
-	}
-	return 0;
-}
-
 static int64_t monotonic_ms(void)
 {
 	struct timespec ts;
@@ -94,7 +46,7 @@ static int64_t monotonic_ms(void)
  * the loop covers the cases where SQLite returns BUSY without invoking it
  * (WAL recovery by another connection, snapshot conflicts).
  */
-int sqlite_exec_retry(struct store_conn *st, const char *sql, const char *what)
+static int sqlite_exec_retry(struct store_conn *st, const char *sql, const char *what)
 {
 	int64_t deadline = monotonic_ms() + st->busy_ms;
 	struct timespec pause = {0, 10 * 1000 * 1000};
@@ -224,40 +176,25 @@ static int sqlite_apply(struct store_conn *st, int64_t version)
 	return rc == SQLITE_OK ? 0 : sqlite_err(st, rc, "open");
 }
 
-/*
- * Apply the missing migrations: all of them in one transaction for a new
- * store (so that a store is either empty or complete), one transaction
- * each for an existing one.  Inside the transaction the store is identified
- * again: another process may have created or upgraded it since we looked.
- */
-static int sqlite_migrate(struct store_conn *st)
+/* store_migrate()'s statements, as opening the store runs them. */
+static int sqlite_run_open(struct store_conn *st, const char *sql)
 {
-	int64_t version;
-	int fresh, ret;
+	return sqlite_exec_retry(st, sql, "open");
+}
 
-	for (;;) {
-		ret = sqlite_exec_retry(st, "BEGIN IMMEDIATE", "open");
-		if (ret)
-			return ret;
-		ret = sqlite_identify(st, &version);
-		if (ret)
-			goto fail;
-		if (version >= schema_sql_count)
-			return sqlite_exec_retry(st, "COMMIT", "open");
-		fresh = version == 0;
-		do {
-			ret = sqlite_apply(st, version++);
-			if (ret)
-				goto fail;
-		} while (fresh && version < schema_sql_count);
-		ret = sqlite_exec_retry(st, "COMMIT", "open");
-		if (ret)
-			goto fail;
-	}
-fail:
+static void sqlite_abort(struct store_conn *st)
+{
 	if (!sqlite3_get_autocommit(st->db))
 		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
-	return ret;
+}
+
+/* The migrations of schema_sql.h (store_migrate()). */
+static int sqlite_migrate(struct store_conn *st)
+{
+	struct store_migration m = {schema_sql_count, "BEGIN IMMEDIATE", sqlite_run_open,
+				    sqlite_identify,  sqlite_apply,	 sqlite_abort};
+
+	return store_migrate(st, &m);
 }
 
 /* Per-connection settings; foreign keys are switched on only after the
@@ -338,10 +275,11 @@ static int sqlite_check_schema(struct store_conn *st)
 static void sqlite_close(struct store_conn *st);
 
 /*
- * Open path for front (store_open() flags).  front->conn is set as soon as
- * the connection exists: the schema 2 upgrade runs the finish pipeline
- * through front.  On failure nothing is left (front->conn NULL) and an
- * empty file we created is removed.
+ * Open path (NULL: a private store in memory) for front (store_open()
+ * flags).  The connection is handed to front as soon as it exists: the
+ * schema 2 upgrade runs the finish pipeline through front.  On failure
+ * nothing is left (no connection in front) and an empty file we created
+ * is removed.
  */
 static int sqlite_open(struct store *front, const char *path, int flags)
 {
@@ -351,29 +289,24 @@ static int sqlite_open(struct store *front, const char *path, int flags)
 	int64_t version;
 	int created = 0, rc, ret;
 
-	front->conn = NULL;
-	/* A PostgreSQL URI reaches SQLite only in a build without that
-	 * backend: say so rather than create a file of that name. */
-	if (!strncmp(path, "postgresql://", 13) || !strncmp(path, "postgres://", 11))
-		return err_set(ERR_USAGE,
-			       "cannot open store '%s': this scopedb was built without the "
-			       "PostgreSQL backend (SCOPEDB_POSTGRES=OFF, or libpq-dev missing)",
-			       path);
+	store_set_conn(front, NULL, NULL);
+	if (!path)
+		path = ":memory:";
 	/* Commands that never create a store (pin, rm, tag, vacuum ...). */
 	if ((flags & STORE_EXISTING) && stat(path, &sb) != 0)
 		return err_set(ERR_IO, "cannot open store '%s': no such file", path);
 	st = calloc(1, sizeof(*st));
 	if (!st)
 		return err_nomem();
-	front->conn = st;
 	st->front = front;
 	st->readonly = (flags & STORE_READONLY) != 0;
 	st->busy_ms = STORE_BUSY_MS;
 	st->path = util_strdup(path);
 	if (!st->path) {
-		ret = ERR_NOMEM;
-		goto out;
+		free(st);
+		return ERR_NOMEM;
 	}
+	store_set_conn(front, st, st->path);
 	/* ":memory:" and "" (private temporary) databases have no file */
 	created = !st->readonly && *path && strcmp(path, ":memory:") != 0 && stat(path, &sb) != 0 &&
 		  errno == ENOENT;
@@ -416,7 +349,7 @@ static int sqlite_open(struct store *front, const char *path, int flags)
 		/* An older store: upgrade it through a writing connection
 		 * (when the file allows), then open it as asked. */
 		sqlite_close(st);
-		front->conn = NULL;
+		store_set_conn(front, NULL, NULL);
 		if (!(flags & STORE_NO_UPGRADE) &&
 		    store_open_with(&up, &sqlite_store_backend, path,
 				    (flags & ~STORE_READONLY) | STORE_NO_UPGRADE) == 0) {
@@ -453,7 +386,7 @@ static int sqlite_open(struct store *front, const char *path, int flags)
 out:
 	if (ret) {
 		sqlite_close(st);
-		front->conn = NULL;
+		store_set_conn(front, NULL, NULL);
 		/* Do not leave behind an empty file that we created; a busy
 		 * store belongs to the process holding the lock. */
 		if (created && ret != ERR_BUSY && stat(path, &sb) == 0 && S_ISREG(sb.st_mode) &&
@@ -464,28 +397,14 @@ out:
 	return 0;
 }
 
-/* A private store in memory: SQLite's ":memory:" database. */
-static int sqlite_open_temporary(struct store *front)
-{
-	return sqlite_open(front, ":memory:", 0);
-}
-
 static void sqlite_close(struct store_conn *st)
 {
 	if (!st)
 		return;
 	if (st->db && !sqlite3_get_autocommit(st->db))
 		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
-	sqlite3_finalize(st->add_timing);
-	sqlite3_finalize(st->add_durations);
-	sqlite3_finalize(st->region_find);
-	sqlite3_finalize(st->region_add);
-	sqlite3_finalize(st->put_quantiles);
-	sqlite3_finalize(st->region_stats);
-	sqlite3_finalize(st->region_stats_all);
-	sqlite3_finalize(st->region_durations);
+	sqlite_stmts_release(st);
 	sqlite3_close(st->db);
-	sqlite_cache_clear(st);
 	free(st->path);
 	free(st);
 }
@@ -493,11 +412,6 @@ static void sqlite_close(struct store_conn *st)
 static int sqlite_schema_version(void)
 {
 	return schema_sql_count;
-}
-
-static const char *sqlite_location(const struct store_conn *st)
-{
-	return st->path;
 }
 
 /* Every --db value is a file path for SQLite (the last backend tried). */
@@ -515,17 +429,18 @@ static void sqlite_set_busy_timeout(struct store_conn *st, int ms)
 
 /* ---- transactions ---------------------------------------------------- */
 
-int sqlite_begin(struct store_conn *st)
+static void sqlite_rollback(struct store_conn *st);
+
+static int sqlite_begin(struct store_conn *st)
 {
 	if (!sqlite3_get_autocommit(st->db))
 		return err_set(ERR_USAGE,
 			       "cannot begin a transaction on store '%s': one is already open",
 			       st->path);
-	sqlite_cache_clear(st);
 	return sqlite_exec_retry(st, "BEGIN IMMEDIATE", "update");
 }
 
-int sqlite_commit(struct store_conn *st)
+static int sqlite_commit(struct store_conn *st)
 {
 	int ret = sqlite_exec_retry(st, "COMMIT", "update");
 
@@ -534,21 +449,10 @@ int sqlite_commit(struct store_conn *st)
 	return ret;
 }
 
-void sqlite_rollback(struct store_conn *st)
+static void sqlite_rollback(struct store_conn *st)
 {
-	if (!st)
-		return;
-	if (st->add_timing)
-		sqlite3_reset(st->add_timing);
-	if (st->add_durations)
-		sqlite3_reset(st->add_durations);
-	if (st->region_find)
-		sqlite3_reset(st->region_find);
-	if (st->region_add)
-		sqlite3_reset(st->region_add);
-	if (!sqlite3_get_autocommit(st->db))
+	if (st && !sqlite3_get_autocommit(st->db))
 		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
-	sqlite_cache_clear(st);
 }
 
 static int sqlite_read_begin(struct store_conn *st, int *started)
@@ -569,11 +473,8 @@ static void sqlite_read_end(struct store_conn *st)
 		sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL);
 }
 
-/* ranks[0..n) as the JSON array bound for json_each(), or NULL (all ranks)
- * when ranks is NULL.  *failed = 1 on allocation failure. */
-
-int sqlite_query_int(struct store_conn *st, int64_t *out, const char *sql, const char *text1,
-		     int optional)
+/* *out = the integer of the one-row query sql (a PRAGMA). */
+static int sqlite_query_int(struct store_conn *st, int64_t *out, const char *sql)
 {
 	sqlite3_stmt *s = NULL;
 	int rc, ret;
@@ -582,12 +483,10 @@ int sqlite_query_int(struct store_conn *st, int64_t *out, const char *sql, const
 	ret = sqlite_prepare(st, &s, sql, 0, "read");
 	if (ret)
 		return ret;
-	rc = text1 ? sqlite3_bind_text(s, 1, text1, -1, SQLITE_STATIC) : SQLITE_OK;
-	if (rc == SQLITE_OK)
-		rc = sqlite3_step(s);
+	rc = sqlite3_step(s);
 	if (rc == SQLITE_ROW)
 		*out = sqlite3_column_int64(s, 0);
-	else if (rc != SQLITE_DONE || !optional)
+	else
 		ret = sqlite_err(st, rc, "read");
 	sqlite3_finalize(s);
 	return ret;
@@ -599,9 +498,9 @@ static int sqlite_used_bytes(struct store_conn *st, int64_t *out)
 	int64_t pages = 0, free_pages = 0, size = 0;
 	int ret;
 
-	if ((ret = sqlite_query_int(st, &pages, "PRAGMA page_count", NULL, 0)) ||
-	    (ret = sqlite_query_int(st, &free_pages, "PRAGMA freelist_count", NULL, 0)) ||
-	    (ret = sqlite_query_int(st, &size, "PRAGMA page_size", NULL, 0)))
+	if ((ret = sqlite_query_int(st, &pages, "PRAGMA page_count")) ||
+	    (ret = sqlite_query_int(st, &free_pages, "PRAGMA freelist_count")) ||
+	    (ret = sqlite_query_int(st, &size, "PRAGMA page_size")))
 		return ret;
 	*out = (pages - free_pages) * size;
 	return 0;
@@ -612,11 +511,8 @@ static int sqlite_compact(struct store_conn *st, int64_t *before, int64_t *after
 	int64_t pages = 0, size = 0;
 	int ret;
 
-	*before = *after = 0;
-	if (!sqlite3_get_autocommit(st->db))
-		return err_set(ERR_USAGE, "internal error: vacuum inside a transaction");
-	if ((ret = sqlite_query_int(st, &pages, "PRAGMA page_count", NULL, 0)) ||
-	    (ret = sqlite_query_int(st, &size, "PRAGMA page_size", NULL, 0)))
+	if ((ret = sqlite_query_int(st, &pages, "PRAGMA page_count")) ||
+	    (ret = sqlite_query_int(st, &size, "PRAGMA page_size")))
 		return ret;
 	*before = pages * size;
 	ret = sqlite_exec_retry(
@@ -644,12 +540,8 @@ static int sqlite_finish_all_runs(struct store_conn *st)
 	i64vec_init(&ids);
 	ret = sqlite_prepare(st, &s, "SELECT id FROM runs ORDER BY id", 0, "read");
 	rc = ret ? SQLITE_DONE : SQLITE_OK;
-	while (sqlite_row(s, &rc)) {
-		if (i64vec_push(&ids, sqlite3_column_int64(s, 0)))
-			ret = ERR_NOMEM;
-		if (ret)
-			break;
-	}
+	while (!ret && (rc = sqlite3_step(s)) == SQLITE_ROW)
+		ret = i64vec_push(&ids, sqlite3_column_int64(s, 0));
 	if (!ret && rc != SQLITE_DONE)
 		ret = sqlite_err(st, rc, "read");
 	for (i = 0; !ret && i < ids.len; i++)
@@ -661,47 +553,4 @@ static int sqlite_finish_all_runs(struct store_conn *st)
 
 /* ---- the backend table ------------------------------------------------- */
 
-const struct store_backend sqlite_store_backend = {
-    .version = STORE_BACKEND_VERSION,
-    .name = "sqlite",
-    .accepts = sqlite_accepts,
-    .schema_version = sqlite_schema_version,
-    .open = sqlite_open,
-    .open_temporary = sqlite_open_temporary,
-    .close = sqlite_close,
-    .location = sqlite_location,
-    .set_busy_timeout = sqlite_set_busy_timeout,
-    .begin = sqlite_begin,
-    .commit = sqlite_commit,
-    .rollback = sqlite_rollback,
-    .read_begin = sqlite_read_begin,
-    .read_end = sqlite_read_end,
-    .find_sha = sqlite_find_sha,
-    .insert_run = sqlite_insert_run,
-    .set_run_sha = sqlite_set_run_sha,
-    .region_id = sqlite_region_id,
-    .add_timing = sqlite_add_timing,
-    .put_region_totals = sqlite_put_region_totals,
-    .percentile_regions = sqlite_percentile_regions,
-    .scan_blobs = sqlite_scan_blobs,
-    .put_region_quantiles = sqlite_put_region_quantiles,
-    .add_tag = sqlite_add_tag,
-    .remove_tag = sqlite_remove_tag,
-    .set_meta = sqlite_set_meta,
-    .get_meta = sqlite_get_meta,
-    .pin_set = sqlite_pin_set,
-    .pin_remove = sqlite_pin_remove,
-    .list_pins = sqlite_list_pins,
-    .resolve = sqlite_resolve,
-    .find_runs = sqlite_find_runs,
-    .get_run = sqlite_get_run,
-    .region_stats = sqlite_region_stats,
-    .rank_totals = sqlite_rank_totals,
-    .region_durations = sqlite_region_durations,
-    .region_history = sqlite_region_history,
-    .scan_timings = sqlite_scan_timings,
-    .region_series = sqlite_region_series,
-    .remove_run = sqlite_remove_run,
-    .compact = sqlite_compact,
-    .used_bytes = sqlite_used_bytes,
-};
+STORE_BACKEND_TABLE(sqlite, "sqlite", STORE_CAN_TEMPORARY);

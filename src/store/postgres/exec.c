@@ -1,0 +1,525 @@
+/*
+ * exec.c - the PostgreSQL backend's statements (see postgres.h): errors,
+ * parameters, results read through the column getters of rows.h, running
+ * the front end's statements, whole or (SQL_STREAM) a row at a time, and
+ * what goes to the server before each statement: the COMMIT of a read
+ * snapshot that ended, and the COPY buffers write_rows() filled (copy.c).
+ *
+ * Parameters travel as text (integers in decimal, floats as %.17g, id
+ * lists as bigint[] literals); results as text, which for float8 is exact
+ * (extra_float_digits = 3, conn.c) and for the pooled sums (numeric) the
+ * only simple form, or, for the statements flagged SQL_BINARY (duration
+ * blobs, the stored int8/float8 totals), in binary, checked column by
+ * column (pg_bin_check()).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scopedb/err.h"
+#include "scopedb/store.h"
+#include "scopedb/util.h"
+#include "store/postgres/postgres.h"
+#include "store/rows.h"
+
+#define PG_FLOAT8OID 701 /* pg_type.oid of float8 */
+
+int postgres_first_line(const char *msg)
+{
+	size_t n = strcspn(msg ? msg : "", "\n");
+
+	return n > 400 ? 400 : (int)n;
+}
+
+int postgres_err(const struct store_conn *c, const PGresult *res, const char *what)
+{
+	const char *state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
+	const char *msg = res ? PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
+	PGTransactionStatusType t = c->db ? PQtransactionStatus(c->db) : PQTRANS_UNKNOWN;
+
+	/* a lookup inside a write transaction (a region's id, a run's hash)
+	 * fails an update: not worded as a read (issue 24) */
+	if (!strcmp(what, "read") && !c->reading && !c->commit_due &&
+	    (t == PQTRANS_INTRANS || t == PQTRANS_INERROR))
+		what = "update";
+	if (!c->db || PQstatus(c->db) != CONNECTION_OK) {
+		msg = c->db ? PQerrorMessage(c->db) : "out of memory";
+		return err_set(ERR_IO, "cannot %s store '%s': connection lost: %.*s", what,
+			       c->location, postgres_first_line(msg), msg);
+	}
+	if (!msg)
+		msg = res ? PQresultErrorMessage(res) : PQerrorMessage(c->db);
+	if (state &&
+	    (!strcmp(state, "55P03") || !strcmp(state, "40P01") || !strcmp(state, "40001")))
+		return err_set(ERR_BUSY,
+			       "cannot %s store '%s': locked by another process (gave up after %d "
+			       "ms)",
+			       what, c->location, c->busy_ms);
+	if (state && (!strncmp(state, "53", 2) || !strncmp(state, "08", 2) ||
+		      !strncmp(state, "57", 2) || !strncmp(state, "58", 2)))
+		return err_set(ERR_IO, "cannot %s store '%s': %.*s", what, c->location,
+			       postgres_first_line(msg), msg);
+	return err_set(ERR_STORE, "cannot %s store '%s': %.*s", what, c->location,
+		       postgres_first_line(msg), msg);
+}
+
+/* ---- results ------------------------------------------------------------- */
+
+int64_t pg_int(const PGresult *r, int row, int col)
+{
+	return PQgetisnull(r, row, col) ? 0 : strtoll(PQgetvalue(r, row, col), NULL, 10);
+}
+
+static double pg_double(const PGresult *r, int row, int col)
+{
+	return PQgetisnull(r, row, col) ? 0.0 : strtod(PQgetvalue(r, row, col), NULL);
+}
+
+/* The bits of a binary int8, int4 or int2 value (big-endian), sign
+ * extended; 0 for NULL. */
+static int64_t pg_bin_bits(const PGresult *r, int row, int col)
+{
+	const unsigned char *p = (const unsigned char *)PQgetvalue(r, row, col);
+	int len = PQgetlength(r, row, col), i;
+	uint64_t v = 0;
+
+	if (PQgetisnull(r, row, col))
+		return 0;
+	for (i = 0; i < len; i++)
+		v = v << 8 | p[i];
+	if (len == 4)
+		return (int32_t)(uint32_t)v;
+	if (len == 2)
+		return (int16_t)(uint16_t)v;
+	return (int64_t)v;
+}
+
+/* The float8 (IEEE 754) of the bits of a binary float8 value. */
+static double pg_bin_f8(const PGresult *r, int row, int col)
+{
+	uint64_t bits = (uint64_t)pg_bin_bits(r, row, col);
+	double d;
+
+	memcpy(&d, &bits, sizeof(d));
+	return d;
+}
+
+/*
+ * A binary int8, int4 or int2 column; 0 for NULL.  A float8 one (an
+ * integer column ALTERed to float8 holds the same whole numbers) gives
+ * its value truncated, never its bits; pg_bin_check() refused any other
+ * type.
+ */
+static int64_t pg_bin_int(const PGresult *r, int row, int col)
+{
+	double d;
+
+	if (PQftype(r, col) != PG_FLOAT8OID)
+		return pg_bin_bits(r, row, col);
+	d = pg_bin_f8(r, row, col);
+	if (d != d)
+		return 0;
+	return d >= 0x1p63 ? INT64_MAX : d < -0x1p63 ? INT64_MIN : (int64_t)d;
+}
+
+/* A binary float8 column; 0 for NULL.  An integer one gives its value. */
+static double pg_bin_double(const PGresult *r, int row, int col)
+{
+	if (PQftype(r, col) != PG_FLOAT8OID)
+		return (double)pg_bin_bits(r, row, col);
+	return pg_bin_f8(r, row, col);
+}
+
+/* The column getters of rows.h over row r->row of a result, with text
+ * columns or (pg_bin_row()) binary ones. */
+static int row_null(const struct rows_row *r, int col)
+{
+	return PQgetisnull(r->res, r->row, col);
+}
+
+static int64_t row_i64(const struct rows_row *r, int col)
+{
+	return pg_int(r->res, r->row, col);
+}
+
+static double row_f64(const struct rows_row *r, int col)
+{
+	return pg_double(r->res, r->row, col);
+}
+
+static int64_t row_bin_i64(const struct rows_row *r, int col)
+{
+	return pg_bin_int(r->res, r->row, col);
+}
+
+static double row_bin_f64(const struct rows_row *r, int col)
+{
+	return pg_bin_double(r->res, r->row, col);
+}
+
+static const char *row_text(const struct rows_row *r, int col)
+{
+	return PQgetisnull(r->res, r->row, col) ? NULL : PQgetvalue(r->res, r->row, col);
+}
+
+/* bytea, binary results only */
+static int row_blob(const struct rows_row *r, int col, const void **data, size_t *len)
+{
+	*data = PQgetvalue(r->res, r->row, col);
+	*len = (size_t)PQgetlength(r->res, r->row, col);
+	return 0;
+}
+
+static const struct rows_row_ops pg_row_ops = {row_null, row_i64, row_f64, row_text, row_blob};
+static const struct rows_row_ops pg_bin_row_ops = {row_null, row_bin_i64, row_bin_f64, row_text,
+						   row_blob};
+
+/*
+ * A binary result's columns are decoded by their width alone (pg_bin_int(),
+ * pg_bin_double()): a column whose type was ALTERed (a float4 or numeric
+ * p95_ns) would give silent garbage.  Every column must have one of the
+ * types scopedb's tables and queries use, and each fixed-width value its
+ * type's length; else ERR_STORE "store 'X' is damaged: column C has type
+ * T, ...".
+ */
+static int pg_bin_check(const struct store_conn *c, const PGresult *r)
+{
+	static const struct {
+		Oid oid;
+		int len; /* -1: variable */
+		const char *name;
+	} types[] = {{20, 8, "bigint"},	    {23, 4, "integer"},
+		     {21, 2, "smallint"},   {PG_FLOAT8OID, 8, "double precision"},
+		     {17, -1, "bytea"},	    {25, -1, "text"},
+		     {1043, -1, "varchar"}, {700, 0, "real"},
+		     {1700, 0, "numeric"}};
+	int col, row, k, nk = (int)(sizeof(types) / sizeof(types[0]));
+	int ret = 0;
+
+	for (col = 0; col < PQnfields(r) && !ret; col++) {
+		Oid t = PQftype(r, col);
+
+		for (k = 0; k < nk && types[k].oid != t; k++)
+			;
+		if (k == nk || !types[k].len) {
+			char other[32];
+
+			snprintf(other, sizeof(other), "oid %u", (unsigned)t);
+			ret = err_set(
+			    ERR_STORE,
+			    "store '%s' is damaged: column %s has type %s, expected bigint, "
+			    "double precision, bytea or text",
+			    c->location, PQfname(r, col), k < nk ? types[k].name : other);
+			goto out;
+		}
+		for (row = 0; types[k].len > 0 && row < PQntuples(r); row++)
+			if (!PQgetisnull(r, row, col) && PQgetlength(r, row, col) != types[k].len) {
+				ret = err_set(ERR_STORE,
+					      "store '%s' is damaged: column %s has a %d-byte %s",
+					      c->location, PQfname(r, col),
+					      PQgetlength(r, row, col), types[k].name);
+				goto out;
+			}
+	}
+out:
+	return ret;
+}
+
+/* ---- parameters ------------------------------------------------------------ */
+
+/* The text of each value of a statement: v[i] (NULL: SQL NULL), the
+ * caller's string or, for numbers and id lists, written into text at
+ * off[i] (a NUL after each). */
+struct pg_args {
+	const char **v;
+	size_t *off; /* SIZE_MAX: not in text */
+	struct buf text;
+};
+
+static void pg_args_release(struct pg_args *p)
+{
+	free(p->v);
+	free(p->off);
+	buf_release(&p->text);
+}
+
+/* Append the text of number or id list x and a NUL to b; 0 or non-zero
+ * when memory ran out. */
+static int pg_arg_text(struct buf *b, const struct store_value *x)
+{
+	size_t i;
+	int rc;
+
+	if (x->type == STORE_INT)
+		rc = buf_printf(b, "%lld", (long long)x->i);
+	else if (x->type == STORE_REAL && x->d != x->d)
+		rc = buf_puts(b, "NaN");
+	else if (x->type == STORE_REAL &&
+		 (x->d > 1.7976931348623157e308 || x->d < -1.7976931348623157e308))
+		rc = buf_puts(b, x->d < 0 ? "-Infinity" : "Infinity");
+	else if (x->type == STORE_REAL) /* %.17g reads back as the same double */
+		rc = buf_printf(b, "%.17g", x->d);
+	else /* an id list, as a bigint[] literal */
+		for (i = 0, rc = buf_putc(b, '{'); i < x->n && !rc; i++)
+			rc = buf_printf(b, "%s%lld", i ? "," : "", (long long)x->ids[i]);
+	return rc || (x->type == STORE_IDS && buf_putc(b, '}')) || buf_add(b, "", 1);
+}
+
+static int pg_args_make(struct pg_args *p, const struct store_stmt *q)
+{
+	const struct store_value *x;
+	size_t i;
+	int rc = 0;
+
+	memset(p, 0, sizeof(*p));
+	buf_init(&p->text);
+	p->v = calloc(q->n ? q->n : 1, sizeof(*p->v));
+	p->off = calloc(q->n ? q->n : 1, sizeof(*p->off));
+	rc = !p->v || !p->off;
+	for (i = 0; i < q->n && !rc; i++) {
+		x = &q->v[i];
+		p->off[i] = SIZE_MAX;
+		if (x->type == STORE_TEXT || x->type == STORE_PREFIX) {
+			p->v[i] = x->s;
+		} else if (x->type != STORE_NULL) {
+			p->off[i] = p->text.len;
+			rc = pg_arg_text(&p->text, x);
+		}
+	}
+	for (i = 0; i < q->n && !rc; i++)
+		if (p->off[i] != SIZE_MAX)
+			p->v[i] = p->text.data + p->off[i];
+	if (rc) {
+		pg_args_release(p);
+		return err_nomem();
+	}
+	return 0;
+}
+
+/* ---- statements ------------------------------------------------------------- */
+
+int postgres_result(struct store_conn *c, PGresult **res, const char *sql, int n,
+		    const char *const *v, int binary, const char *what)
+{
+	ExecStatusType st;
+	PGresult *r;
+	int ret = postgres_flush(c);
+
+	*res = NULL;
+	if (ret)
+		return ret;
+	r = PQexecParams(c->db, sql, n, NULL, v, NULL, NULL, binary);
+	st = PQresultStatus(r);
+	if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK)
+		ret = postgres_err(c, r, what);
+	else if (binary)
+		ret = pg_bin_check(c, r);
+	if (ret)
+		PQclear(r);
+	else
+		*res = r;
+	return ret;
+}
+
+/* A whole statement: the result read once complete. */
+static int exec_whole(struct store_conn *c, const struct store_stmt *q, const struct pg_args *p,
+		      store_row_fn fn, void *ctx, int64_t *changed)
+{
+	int binary = (q->flags & SQL_BINARY) != 0;
+	struct rows_row row;
+	PGresult *r;
+	int i, ret;
+
+	ret = postgres_result(c, &r, q->sql, (int)q->n, p->v, binary,
+			      q->flags & SQL_WRITE ? "update" : "read");
+	for (i = 0; !ret && fn && i < PQntuples(r); i++) {
+		row = (struct rows_row){binary ? &pg_bin_row_ops : &pg_row_ops, r, i};
+		ret = fn(ctx, &row);
+	}
+	if (!ret && changed)
+		*changed = strtoll(PQcmdTuples(r), NULL, 10);
+	PQclear(r);
+	return ret;
+}
+
+/* A scan: binary rows handed to fn one at a time as they arrive (libpq's
+ * single-row mode: one pass, bounded memory). */
+static int exec_stream(struct store_conn *c, const struct store_stmt *q, const struct pg_args *p,
+		       store_row_fn fn, void *ctx)
+{
+	struct rows_row row;
+	ExecStatusType st;
+	PGresult *r;
+	int ret = 0;
+
+	if (!PQsendQueryParams(c->db, q->sql, (int)q->n, NULL, p->v, NULL, NULL, 1))
+		return postgres_err(c, NULL, "read");
+	(void)PQsetSingleRowMode(c->db);
+	/* all results are read, also after a failure, so that the
+	 * connection is ready for the next statement */
+	while ((r = PQgetResult(c->db)) != NULL) {
+		st = PQresultStatus(r);
+		if (st == PGRES_SINGLE_TUPLE) {
+			if (!ret)
+				ret = pg_bin_check(c, r);
+			row = (struct rows_row){&pg_bin_row_ops, r, 0};
+			if (!ret && fn)
+				ret = fn(ctx, &row);
+		} else if (st != PGRES_TUPLES_OK && !ret) {
+			ret = postgres_err(c, r, "read");
+		}
+		PQclear(r);
+	}
+	return ret;
+}
+
+int postgres_exec(struct store_conn *c, const struct store_stmt *q, store_row_fn fn, void *ctx,
+		  int64_t *changed)
+{
+	struct pg_args p;
+	int ret = pg_args_make(&p, q);
+
+	if (ret)
+		return ret;
+	if (q->flags & SQL_STREAM)
+		ret = postgres_flush(c);
+	if (!ret)
+		ret = q->flags & SQL_STREAM ? exec_stream(c, q, &p, fn, ctx)
+					    : exec_whole(c, q, &p, fn, ctx, changed);
+	pg_args_release(&p);
+	return ret;
+}
+
+int postgres_query_int(struct store_conn *c, int64_t *out, const char *sql)
+{
+	PGresult *r;
+	int ret = postgres_result(c, &r, sql, 0, NULL, 0, "read");
+
+	*out = 0;
+	if (ret)
+		return ret;
+	if (PQntuples(r) > 0 && !PQgetisnull(r, 0, 0))
+		*out = pg_int(r, 0, 0);
+	else
+		ret = err_set(ERR_STORE, "cannot read store '%s': no result", c->location);
+	PQclear(r);
+	return ret;
+}
+
+int postgres_run(struct store_conn *c, const char *sql, const char *what)
+{
+	PGresult *r;
+	ExecStatusType st;
+	int ret = 0;
+
+	postgres_settle(c);
+	r = PQexec(c->db, sql);
+	st = PQresultStatus(r);
+	if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK)
+		ret = postgres_err(c, r, what);
+	PQclear(r);
+	return ret;
+}
+
+/* ---- before each statement: the due COMMIT, the COPY buffers ------------------ */
+
+/*
+ * End the read snapshot that read_end() left open (conn.c): the next
+ * statement commits it first.  Failures of that COMMIT cannot matter: the
+ * transaction only read.
+ */
+void postgres_settle(struct store_conn *c)
+{
+	if (!c->commit_due)
+		return;
+	c->commit_due = 0;
+	PQclear(PQexec(c->db, "COMMIT"));
+}
+
+/* Send one buffer as COPY table (cols) FROM STDIN and empty it. */
+static int copy_send(struct store_conn *c, struct buf *b, const char *sql)
+{
+	PGresult *r;
+	size_t off = 0, n;
+	int ret = 0;
+
+	if (!b->len)
+		return 0;
+	r = PQexec(c->db, sql);
+	if (PQresultStatus(r) != PGRES_COPY_IN) {
+		ret = postgres_err(c, r, "update");
+		PQclear(r);
+		b->len = 0;
+		return ret;
+	}
+	PQclear(r);
+	while (off < b->len) {
+		n = b->len - off > (1u << 20) ? (1u << 20) : b->len - off;
+		if (PQputCopyData(c->db, b->data + off, (int)n) != 1)
+			break;
+		off += n;
+	}
+	n = b->len;
+	b->len = 0;
+	if (PQputCopyEnd(c->db, off < n ? "scopedb: send failed" : NULL) != 1)
+		ret = postgres_err(c, NULL, "update");
+	while ((r = PQgetResult(c->db)) != NULL) {
+		if (!ret && PQresultStatus(r) != PGRES_COMMAND_OK)
+			ret = postgres_err(c, r, "update");
+		PQclear(r);
+	}
+	return ret;
+}
+
+int postgres_flush(struct store_conn *c)
+{
+	int ret;
+
+	postgres_settle(c);
+	/* binary: the trailer (a tuple of -1 fields) ends each buffer's data */
+	if ((c->copy_timings.len && buf_add(&c->copy_timings, "\377\377", 2)) ||
+	    (c->copy_durations.len && buf_add(&c->copy_durations, "\377\377", 2))) {
+		c->copy_timings.len = 0;
+		c->copy_durations.len = 0;
+		return err_nomem();
+	}
+	ret = copy_send(c, &c->copy_timings,
+			"COPY timings (id, " SQL_TIMINGS_COLUMNS ") FROM STDIN (FORMAT binary)");
+	if (ret) {
+		c->copy_durations.len = 0;
+		return ret;
+	}
+	return copy_send(c, &c->copy_durations,
+			 "COPY timings_durations (timing_id, data) FROM STDIN (FORMAT binary)");
+}
+
+/* ---- a run's blobs -------------------------------------------------------------- */
+
+/* The caller's callback of postgres_scan_blobs(). */
+struct blob_scan {
+	store_blob_fn fn;
+	void *ctx;
+};
+
+static int blob_row(void *arg, const struct rows_row *r)
+{
+	struct blob_scan *b = arg;
+	const void *data;
+	size_t len;
+
+	r->ops->blob(r, 1, &data, &len);
+	return b->fn(b->ctx, r->ops->i64(r, 0), data, len);
+}
+
+int postgres_scan_blobs(struct store_conn *c, int64_t run_id, store_blob_fn fn, void *ctx)
+{
+	struct blob_scan b = {fn, ctx};
+	struct store_value v = {.type = STORE_INT, .i = run_id};
+	struct store_stmt q = {-1,
+			       "SELECT t.region_id, d.data FROM timings AS t "
+			       "JOIN timings_durations AS d ON d.timing_id = t.id "
+			       "WHERE t.run_id = $1 ORDER BY t.id",
+			       SQL_BINARY | SQL_STREAM, &v, 1};
+
+	return postgres_exec(c, &q, blob_row, &b, NULL);
+}

@@ -1,0 +1,194 @@
+/*
+ * uri.c - which --db values are PostgreSQL's (postgres_accepts(), the
+ * registry's test) and their passwords masked in every message (see
+ * uri.h).  No libpq here: built in every build.
+ */
+#include <ctype.h>
+#include <string.h>
+
+#include "scopedb/util.h"
+#include "store/postgres/uri.h"
+
+/* The libpq keywords that make a key=value connection string. */
+static const char *const postgres_keywords[] = {"host",
+						"hostaddr",
+						"port",
+						"dbname",
+						"user",
+						"password",
+						"service",
+						"passfile",
+						"sslmode",
+						"connect_timeout",
+						"options",
+						"application_name",
+						"target_session_attrs",
+						NULL};
+
+int postgres_accepts(const char *loc)
+{
+	size_t i, k;
+
+	if (!strncmp(loc, "postgresql://", 13) || !strncmp(loc, "postgres://", 11))
+		return 1;
+	while (isspace((unsigned char)*loc))
+		loc++;
+	k = strcspn(loc, "= \t");
+	if (loc[k] != '=' && loc[k] != ' ' && loc[k] != '\t')
+		return 0;
+	for (i = 0; postgres_keywords[i]; i++)
+		if (strlen(postgres_keywords[i]) == k && !strncmp(loc, postgres_keywords[i], k)) {
+			loc += k;
+			while (*loc == ' ' || *loc == '\t')
+				loc++;
+			return *loc == '=';
+		}
+	return 0;
+}
+
+static void pg_secret_add(struct pg_secrets *s, const char *p, size_t n)
+{
+	if (s && n && s->n < PG_SECRETS) {
+		s->v[s->n].p = p;
+		s->v[s->n++].n = n;
+	}
+}
+
+/*
+ * The password span [colon + 1, at) of a URI is a secret, and so is each
+ * piece of it between the '/', '?' and '@' where libpq may cut it: libpq
+ * ends user info at the first '@' before the first '/', and quotes the
+ * token it chokes on ("pa" of u:pa/ss@h read as a port, "ss@h" of
+ * u:p@ss@h read as a host).
+ */
+static void pg_secret_add_password(struct pg_secrets *s, const char *p, const char *end)
+{
+	const char *q;
+
+	pg_secret_add(s, p, (size_t)(end - p));
+	for (q = p; q < end && !strchr("/?@", *q); q++)
+		;
+	while (q < end) { /* more than one piece */
+		for (q = p; q < end && !strchr("/?@", *q); q++)
+			;
+		pg_secret_add(s, p, (size_t)(q - p));
+		p = q + 1;
+	}
+}
+
+/*
+ * The '@' that ends the user info of the URI authority at p (just after
+ * "://"), NULL when there is none.  A password may hold an unescaped '@',
+ * '?' or '/' and must not leak its tail: the last '@' before the first
+ * '/'; else, when the text before that '/' has a ':' (user:pa/ss@host),
+ * the last '@' before the '/' after the first '@' of the path, unless a
+ * query parameter ('=') comes first (postgresql://h:1/db?user=a@b).
+ */
+static const char *pg_uri_at(const char *p)
+{
+	const char *slash = p + strcspn(p, "/"), *at = NULL, *q;
+
+	for (q = p; q < slash; q++)
+		if (*q == '@')
+			at = q;
+	if (at || !*slash || !memchr(p, ':', (size_t)(slash - p)))
+		return at;
+	q = slash + strcspn(slash, "@=");
+	if (*q != '@')
+		return NULL;
+	for (slash = q + strcspn(q, "/"); q < slash; q++)
+		if (*q == '@')
+			at = q;
+	return at;
+}
+
+char *postgres_mask(const char *loc, struct pg_secrets *secrets)
+{
+	struct buf b = BUF_INIT;
+	const char *p, *q, *at, *colon;
+	int rc = 0;
+
+	p = strstr(loc, "://");
+	if (p) {
+		p += 3;
+		at = pg_uri_at(p);
+		colon = at ? memchr(p, ':', (size_t)(at - p)) : NULL;
+		if (colon) {
+			rc = buf_add(&b, loc, (size_t)(colon + 1 - loc));
+			rc = rc || buf_puts(&b, "***");
+			pg_secret_add_password(secrets, colon + 1, at);
+			p = at;
+		} else {
+			rc = buf_add(&b, loc, (size_t)(p - loc));
+		}
+		/* and the query's password=... parameter */
+		for (q = p; *q && !rc;) {
+			if ((q[-1] == '?' || q[-1] == '&') && !strncmp(q, "password=", 9)) {
+				rc = buf_puts(&b, "password=***");
+				pg_secret_add(secrets, q + 9, strcspn(q + 9, "&"));
+				q += strcspn(q, "&");
+				continue;
+			}
+			rc = buf_putc(&b, *q++);
+		}
+		return buf_finish(&b, rc || buf_puts(&b, ""));
+	}
+	for (p = loc; *p && !rc;) {
+		if ((p == loc || isspace((unsigned char)p[-1])) && !strncmp(p, "password", 8) &&
+		    p[8 + strspn(p + 8, " \t")] == '=') {
+			const char *v = p + 8 + strspn(p + 8, " \t") + 1;
+
+			v += strspn(v, " \t");
+			rc = buf_add(&b, p, (size_t)(v - p));
+			rc = rc || buf_puts(&b, "***");
+			if (*v == '\'') {
+				const char *start = ++v;
+
+				for (; *v && *v != '\''; v++)
+					if (*v == '\\' && v[1])
+						v++;
+				pg_secret_add(secrets, start, (size_t)(v - start));
+				v += *v == '\'';
+			} else {
+				/* unquoted: a backslash escapes a blank */
+				const char *start = v;
+
+				for (; *v && !isspace((unsigned char)*v); v++)
+					if (*v == '\\' && v[1])
+						v++;
+				pg_secret_add(secrets, start, (size_t)(v - start));
+			}
+			p = v;
+			continue;
+		}
+		rc = buf_putc(&b, *p++);
+	}
+	return buf_finish(&b, rc || buf_puts(&b, ""));
+}
+
+char *postgres_scrub(const char *msg, size_t len, const char *loc, const char *masked,
+		     const struct pg_secrets *secrets)
+{
+	struct buf b = BUF_INIT;
+	size_t i = 0, k, n = strlen(loc);
+	int rc = 0;
+
+	while (i < len && !rc) {
+		if (n <= len - i && !memcmp(msg + i, loc, n)) {
+			rc = buf_puts(&b, masked);
+			i += n;
+			continue;
+		}
+		for (k = 0; k < secrets->n; k++)
+			if (secrets->v[k].n <= len - i &&
+			    !memcmp(msg + i, secrets->v[k].p, secrets->v[k].n))
+				break;
+		if (k < secrets->n) {
+			rc = buf_puts(&b, "***");
+			i += secrets->v[k].n;
+		} else {
+			rc = buf_putc(&b, msg[i++]);
+		}
+	}
+	return buf_finish(&b, rc || buf_puts(&b, ""));
+}

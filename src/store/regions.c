@@ -1,0 +1,310 @@
+/*
+ * regions.c - regions and their rows: region ids, timings rows, the
+ * per-region aggregates and durations of diff, check and show, the
+ * per-rank totals, whole rows for copying a run, and the storage side of
+ * finishing a run, in the front end over any backend (see front.h).
+ *
+ * Region ids are cached for the write transaction (emptied by every
+ * begin, commit and rollback, so no id of a rolled-back row survives);
+ * timings rows go to the backend's bulk writer.  Every aggregate, per-rank
+ * total and timings row read is checked (verify.h) before the caller sees
+ * it, and every blob as it decodes.  The durations of a region come
+ * from the blobs the read snapshot read ahead when the backend asks for
+ * that (ahead.c), else from one statement per region.
+ */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scopedb/err.h"
+#include "scopedb/store.h"
+#include "scopedb/util.h"
+#include "store/front.h"
+#include "store/rows.h"
+#include "store/verify.h"
+
+/* ---- writing a run ------------------------------------------------------- */
+
+int store_region_id(struct store *st, int64_t *out, const char *name)
+{
+	struct store_value v[2] = {sql_int(0), sql_str(name)};
+	size_t k = st->writing ? strmap_find(&st->names, name) : STRMAP_NONE;
+	int found, ret;
+
+	if (k == STRMAP_NONE && (ret = verify_text("region name", name)) != 0)
+		return ret;
+	if (k != STRMAP_NONE && k < st->ids.len) {
+		*out = st->ids.v[k];
+		return 0;
+	}
+	ret = store_sql_int(st, out, &found, SQL_REGION_FIND, v + 1, 1);
+	if (!ret && !found && !st->next_region)
+		ret = store_sql_int(st, &st->next_region, NULL, SQL_REGION_NEXT, NULL, 0);
+	if (!ret && !found) {
+		v[0] = sql_int(st->next_region);
+		ret = store_sql_run(st, SQL_REGION_ADD, v, 2, NULL, NULL, NULL);
+		*out = st->next_region;
+		/* counted on only inside the transaction */
+		st->next_region = st->writing && !ret ? st->next_region + 1 : 0;
+	}
+	if (!ret && st->writing) {
+		ret = strmap_intern(&k, &st->names, name);
+		if (!ret && k == st->ids.len)
+			ret = i64vec_push(&st->ids, *out);
+	}
+	if (ret)
+		*out = 0;
+	return ret;
+}
+
+int store_add_timing(struct store *st, const struct store_timing *t)
+{
+	int ret;
+
+	if (!st->writing)
+		return err_set(ERR_USAGE, "cannot update store '%s': timings need a transaction",
+			       st->location);
+	if (t->calls > (uint64_t)INT64_MAX || t->gpu_count > (uint64_t)INT64_MAX)
+		return err_set(ERR_USAGE, "cannot update store '%s': call count out of range",
+			       st->location);
+	ret = verify_timing_text(t);
+	return ret ? ret : st->be->write_rows(st->conn, STORE_TABLE_TIMINGS, t, 1);
+}
+
+/* ---- finishing a run (finish.c) ------------------------------------------- */
+
+int store_put_region_totals(struct store *st, int64_t run_id)
+{
+	static const enum sql_id steps[] = {SQL_TOTALS_CLEAR, SQL_TOTALS_PUT, SQL_TOTALS_COUNTS};
+	struct store_value v = sql_int(run_id);
+	int64_t changed = 0;
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; !ret && i < sizeof(steps) / sizeof(steps[0]); i++)
+		ret = store_sql_run(st, steps[i], &v, 1, NULL, NULL, &changed);
+	if (!ret && changed == 0)
+		ret = err_set(ERR_NOTFOUND, "cannot update store '%s': no run %lld", st->location,
+			      (long long)run_id);
+	return ret;
+}
+
+/* A row of PERCENTILE_REGIONS into a struct store_region_calls. */
+static int calls_decode(void *ctx, void *elem, const struct rows_row *r)
+{
+	struct store_region_calls *p = elem;
+
+	(void)ctx;
+	p->region_id = r->ops->i64(r, 0);
+	p->calls = (uint64_t)r->ops->i64(r, 1);
+	p->rows = (uint64_t)r->ops->i64(r, 2);
+	return 0;
+}
+
+int store_percentile_regions(struct store *st, struct store_region_calls **out, size_t *n,
+			     int64_t run_id)
+{
+	struct store_rows x = STORE_ROWS(struct store_region_calls, calls_decode, NULL);
+	struct store_value v = sql_int(run_id);
+	int ret = store_sql_run(st, SQL_PERCENTILE_REGIONS, &v, 1, store_rows_push, &x, NULL);
+
+	if (ret) {
+		free(x.v);
+		x.v = NULL;
+		x.n = 0;
+	}
+	*out = x.v;
+	*n = x.n;
+	return ret;
+}
+
+int store_scan_blobs(struct store *st, int64_t run_id, store_blob_fn fn, void *ctx)
+{
+	return st->be->scan_blobs(st->conn, run_id, fn, ctx);
+}
+
+int store_put_region_quantiles(struct store *st, int64_t run_id, int64_t region_id,
+			       const double q[3])
+{
+	struct store_value v[] = {sql_int(run_id), sql_int(region_id), sql_real(q[0]),
+				  sql_real(q[1]), sql_real(q[2])};
+
+	return store_sql_run(st, SQL_QUANTILES_PUT, v, 5, NULL, NULL, NULL);
+}
+
+/* ---- per-region aggregates and durations ----------------------------------- */
+
+/* Which regions store_region_stats() keeps, and how it reads them. */
+struct stats_read {
+	store_region_filter filter;
+	void *ctx;
+	int quantiles; /* all ranks: p50/p95/p99 follow the name */
+};
+
+static int stats_decode(void *ctx, void *elem, const struct rows_row *r)
+{
+	struct stats_read *x = ctx;
+	const char *name;
+	int keep, ret;
+
+	ret =
+	    rows_keep_region(&name, &keep, r, 1 + SQL_REGION_AGGREGATE_COLUMNS, x->filter, x->ctx);
+	if (ret || !keep)
+		return ret ? ret : STORE_ROW_SKIP;
+	return rows_region(elem, r, name, x->quantiles);
+}
+
+int store_region_stats(struct store *st, struct store_region_stats **out, size_t *n, int64_t run_id,
+		       const int64_t *ranks, size_t nranks, store_region_filter filter, void *ctx)
+{
+	struct stats_read how = {filter, ctx, !ranks};
+	struct store_rows x = STORE_ROWS(struct store_region_stats, stats_decode, &how);
+	struct store_value v[] = {sql_int(run_id), sql_ids(ranks, nranks)};
+	struct store_region_stats *regs;
+	size_t i;
+	int ret;
+
+	ret = store_sql_run(st, ranks ? SQL_REGION_STATS : SQL_REGION_STATS_ALL, v, ranks ? 2 : 1,
+			    store_rows_push, &x, NULL);
+	regs = x.v;
+	/* sorted here rather than by SQL: no temporary b-tree per query */
+	if (!ret)
+		rows_sort_regions(regs, x.n);
+	for (i = 0; !ret && i < x.n; i++)
+		ret = verify_stats(&regs[i], run_id, st->location);
+	if (ret) {
+		store_region_stats_free(regs, x.n);
+		regs = NULL;
+		x.n = 0;
+	} else if (st->be->caps & STORE_READ_AHEAD) {
+		ahead_blobs_expect(st, run_id, ranks, nranks, regs, x.n);
+	}
+	*out = regs;
+	*n = x.n;
+	return ret;
+}
+
+/* The blobs of a region appended to out, the end of each to ends. */
+struct blob_list {
+	struct i64vec *out, *ends;
+	const char *location;
+	int64_t run_id;
+};
+
+static int blob_row(void *ctx, const struct rows_row *r)
+{
+	struct blob_list *x = ctx;
+	int ret = rows_blob_append(x->out, r, 0, x->location, x->run_id);
+
+	return !ret && x->ends ? i64vec_push(x->ends, (int64_t)x->out->len) : ret;
+}
+
+int store_region_duration_runs(struct store *st, struct i64vec *out, struct i64vec *ends,
+			       int64_t run_id, int64_t region_id, const int64_t *ranks,
+			       size_t nranks)
+{
+	struct blob_list x = {out, ends, st->location, run_id};
+	struct store_value v[] = {sql_int(run_id), sql_int(region_id), sql_ids(ranks, nranks)};
+	size_t start = out->len, ends_start = ends ? ends->len : 0;
+	int hit, ret;
+
+	ret = ahead_blobs_get(st, &hit, out, ends, run_id, region_id, ranks, nranks);
+	if (!hit)
+		ret = store_sql_run(st, SQL_REGION_DURATIONS, v, 3, blob_row, &x, NULL);
+	if (ret) {
+		out->len = start;
+		if (ends)
+			ends->len = ends_start;
+	}
+	return ret;
+}
+
+int store_region_durations(struct store *st, struct i64vec *out, int64_t run_id, int64_t region_id,
+			   const int64_t *ranks, size_t nranks)
+{
+	size_t start = out->len;
+	int ret;
+
+	/* the rows' ascending runs, sorted together here */
+	ret = store_region_duration_runs(st, out, NULL, run_id, region_id, ranks, nranks);
+	if (!ret)
+		util_sort_i64(out->v + start, out->len - start);
+	return ret;
+}
+
+/* ---- per-rank totals and whole rows, checked row by row -------------------- */
+
+/* A caller's fn and what its rows are checked against. */
+struct row_check {
+	store_rank_total_fn rank_fn; /* one of these */
+	store_timing_fn timing_fn;
+	void *ctx;
+	int64_t run_id, num_ranks;
+	const char *location;
+};
+
+/* The rank count of run_id into check (checked: ERR_NOTFOUND when the
+ * run is gone). */
+static int row_check_init(struct store *st, struct row_check *check, int64_t run_id)
+{
+	struct store_run run;
+	int ret = store_get_run(st, &run, run_id);
+
+	check->run_id = run_id;
+	check->num_ranks = ret ? 0 : run.num_ranks;
+	check->location = st->location;
+	store_run_release(&run);
+	return ret;
+}
+
+/* store_rank_totals(): each row checked against the run's rank count
+ * before the caller's fn sees it. */
+static int rank_checked(void *ctx, const char *region, int64_t rank, int64_t total_ns)
+{
+	struct row_check *c = ctx;
+	int ret = verify_rank_total(rank, total_ns, region, c->run_id, c->num_ranks, c->location);
+
+	return ret ? ret : c->rank_fn(c->ctx, region, rank, total_ns);
+}
+
+static int rank_row(void *ctx, const struct rows_row *r)
+{
+	const char *name = r->ops->text(r, 0);
+
+	return name ? rank_checked(ctx, name, r->ops->i64(r, 1), r->ops->i64(r, 2)) : err_nomem();
+}
+
+int store_rank_totals(struct store *st, int64_t run_id, store_rank_total_fn fn, void *ctx)
+{
+	struct row_check check = {fn, NULL, ctx, 0, 0, NULL};
+	struct store_value v = sql_int(run_id);
+	int ret = row_check_init(st, &check, run_id);
+
+	if (ret)
+		return ret;
+	if (st->be->rank_totals)
+		return st->be->rank_totals(st->conn, run_id, rank_checked, &check);
+	return store_sql_run(st, SQL_RANK_TOTALS, &v, 1, rank_row, &check, NULL);
+}
+
+/* store_scan_timings(): each row checked before the caller's fn sees it. */
+static int timing_row(void *ctx, const struct rows_row *r)
+{
+	struct row_check *c = ctx;
+	struct store_timing t;
+	const char *name;
+	int ret = rows_timing(&t, &name, r, c->run_id);
+
+	if (!ret)
+		ret = verify_timing(&t, name, c->num_ranks, c->location);
+	return ret ? ret : c->timing_fn(c->ctx, &t, name);
+}
+
+int store_scan_timings(struct store *st, int64_t run_id, store_timing_fn fn, void *ctx)
+{
+	struct row_check check = {NULL, fn, ctx, 0, 0, NULL};
+	struct store_value v = sql_int(run_id);
+	int ret = row_check_init(st, &check, run_id);
+
+	return ret ? ret : store_sql_run(st, SQL_SCAN_TIMINGS, &v, 1, timing_row, &check, NULL);
+}

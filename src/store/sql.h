@@ -1,0 +1,182 @@
+/*
+ * sql.h - the store's statements (statements.h) and how they travel from
+ * the front end to a backend (private to src/store/).
+ *
+ * The front end (store.c and the files beside it) runs every query of the
+ * store itself, by name (enum sql_id) or put together at run time from the
+ * named pieces, with typed values (struct store_value); a backend runs
+ * them with its driver (struct store_backend's exec()) and hands each
+ * result row back through the column getters of rows.h.  The text of each
+ * statement is written once, in statements.h, in the SQL both backends
+ * share; sqltext.h compiles that list in each backend's spelling of the
+ * few things that differ (placeholders, id lists, prefix matching) into
+ * the struct store_sql of its table.
+ *
+ * Ownership: the tables are static constants; a struct store_stmt and its
+ * values only point at the caller's memory, read during the call.
+ */
+#ifndef SCOPEDB_STORE_SQL_H
+#define SCOPEDB_STORE_SQL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "store/rows.h"
+
+/* Flags of a statement (statements.h). */
+#define SQL_WRITE 1u /* changes the store: its errors say "cannot update", else "cannot read" */
+#define SQL_BINARY                                                                                 \
+	2u /* its columns are bigint, double precision, bytea or text only: read                   \
+	    * without text conversion where the driver can (PostgreSQL) */
+#define SQL_STREAM                                                                                 \
+	4u /* a scan of a whole run: rows handed over as they arrive, in bounded                   \
+	    * memory, and the callback must not run another statement */
+
+/* The statements, by name: SQL_RUN_GET ... (statements.h). */
+enum sql_id {
+#define SQL(name, flags, text) SQL_##name,
+#include "store/statements.h"
+#undef SQL
+	SQL_COUNT
+};
+
+/* A backend's spelling of statements.h. */
+struct store_sql {
+	const char *const *text; /* SQL_COUNT statements */
+	char param;		 /* placeholders of the SQL put together at run time: '?' for
+				  * ?N, '$' for $N */
+};
+
+/* ---- fragments the statements share ------------------------------------ */
+
+/* The columns of runs read by rows_run(), in that order. */
+#define SQL_RUN_COLUMNS                                                                            \
+	"id, sha256, source_path, ingested_at, recorded_at, label, commit_sha, branch, "           \
+	"schema_version, layout, num_ranks, num_regions, num_calls"
+
+/* The order of every "newest first" listing and selector (select.h). */
+#define SQL_NEWEST_FIRST " ORDER BY sort_time DESC, id DESC"
+
+/*
+ * The pooled aggregates of one region over rows t of a subquery that has a
+ * boolean column sel ("the row's rank is selected"), shared by
+ * store_region_stats() and store_region_history() so that diff, check,
+ * show and history pool identically; read back by rows_stats().
+ */
+#define SQL_REGION_AGGREGATES                                                                      \
+	"min(t.has_events), "                                                                      \
+	"sum(CASE WHEN t.sel THEN t.calls ELSE 0 END), "                                           \
+	"sum(CASE WHEN t.sel THEN t.total_ns ELSE 0 END), "                                        \
+	"min(CASE WHEN t.sel AND t.calls > 0 THEN t.min_ns END), "                                 \
+	"max(CASE WHEN t.sel AND t.calls > 0 THEN t.max_ns END), "                                 \
+	"sum(CASE WHEN t.sel THEN t.gpu_count ELSE 0 END), "                                       \
+	"sum(CASE WHEN t.sel THEN t.gpu_total_ns ELSE 0 END), "                                    \
+	"sum(CASE WHEN t.sel AND t.total_ns > 0 THEN 1 ELSE 0 END), "                              \
+	"max(CASE WHEN t.sel AND t.total_ns > 0 THEN t.total_ns END), "                            \
+	"sum(CASE WHEN t.sel THEN 1 ELSE 0 END)"
+#define SQL_REGION_AGGREGATE_COLUMNS 10
+
+/*
+ * The same over all ranks, without the per-row rank test: what a finished
+ * run stores in run_regions once (issue 6: a medium run has 16,384
+ * timings rows but 256 regions), in the columns SQL_RUN_REGIONS_COLUMNS.
+ */
+#define SQL_ALL_RANKS_AGGREGATES                                                                   \
+	"min(has_events), sum(calls), sum(total_ns), "                                             \
+	"min(CASE WHEN calls > 0 THEN min_ns END), max(CASE WHEN calls > 0 THEN max_ns END), "     \
+	"sum(gpu_count), sum(gpu_total_ns), sum(CASE WHEN total_ns > 0 THEN 1 ELSE 0 END), "       \
+	"max(CASE WHEN total_ns > 0 THEN total_ns END), count(*)"
+#define SQL_RUN_REGIONS_COLUMNS                                                                    \
+	"has_events, calls, total_ns, min_ns, max_ns, gpu_count, gpu_total_ns, busy_ranks, "       \
+	"busy_max_ns, nranks"
+
+/* The columns of a timings row a backend writes (write_rows()), after its
+ * id when the backend gives ids itself, in struct store_timing's order. */
+#define SQL_TIMINGS_COLUMNS                                                                        \
+	"run_id, region_id, rank, has_events, calls, total_ns, min_ns, max_ns, first_ns, "         \
+	"last_ns, start_min_ns, end_max_ns, mean_ns, m2, exclusive_ns, gpu_count, "                \
+	"gpu_total_ns, source_file, source_line, source_text, tags"
+
+/* ---- values and statements ---------------------------------------------- */
+
+enum store_vtype {
+	STORE_NULL,
+	STORE_INT,    /* i */
+	STORE_REAL,   /* d */
+	STORE_TEXT,   /* s */
+	STORE_IDS,    /* ids[0..n): an id list (P_IDS, IN_IDS) */
+	STORE_PREFIX, /* s: the start of a text, for PREFIX_OP */
+};
+
+struct store_value {
+	enum store_vtype type;
+	int64_t i;
+	double d;
+	const char *s;
+	const int64_t *ids;
+	size_t n;
+};
+
+/* Values, to write a statement's in place: {sql_int(run_id), sql_str(tag)}. */
+static inline struct store_value sql_value(enum store_vtype type, int64_t i, double d,
+					   const char *s, const int64_t *ids, size_t n)
+{
+	struct store_value v = {type, i, d, s, ids, n};
+
+	return v;
+}
+
+static inline struct store_value sql_null(void)
+{
+	return sql_value(STORE_NULL, 0, 0, NULL, NULL, 0);
+}
+
+static inline struct store_value sql_int(int64_t i)
+{
+	return sql_value(STORE_INT, i, 0, NULL, NULL, 0);
+}
+
+static inline struct store_value sql_real(double d)
+{
+	return sql_value(STORE_REAL, 0, d, NULL, NULL, 0);
+}
+
+/* A text; NULL stays NULL. */
+static inline struct store_value sql_str(const char *s)
+{
+	return sql_value(s ? STORE_TEXT : STORE_NULL, 0, 0, s, NULL, 0);
+}
+
+/* A text, NULL for "" too (the store keeps no empty strings). */
+static inline struct store_value sql_str_or_null(const char *s)
+{
+	return sql_str(s && *s ? s : NULL);
+}
+
+/* ids[0..n); NULL (all) when ids is NULL. */
+static inline struct store_value sql_ids(const int64_t *ids, size_t n)
+{
+	return sql_value(ids ? STORE_IDS : STORE_NULL, 0, 0, NULL, ids, ids ? n : 0);
+}
+
+/* The start of a text, for PREFIX_OP. */
+static inline struct store_value sql_prefix(const char *s)
+{
+	return sql_value(STORE_PREFIX, 0, 0, s, NULL, 0);
+}
+
+/* One statement to run: a named one (id, its text and flags from the
+ * tables), or SQL put together at run time (id -1). */
+struct store_stmt {
+	int id;
+	const char *sql;
+	unsigned flags;
+	const struct store_value *v; /* parameter i + 1 is v[i] */
+	size_t n;
+};
+
+/* Called by exec() with each result row (valid during the call only); a
+ * non-zero return stops the statement and is returned by exec(). */
+typedef int (*store_row_fn)(void *ctx, const struct rows_row *r);
+
+#endif
