@@ -260,7 +260,11 @@ int store_get_run(struct store *st, struct store_run *out, int64_t id)
 	return ret;
 }
 
-int store_find_runs(struct store *st, struct store_run **out, size_t *n, const struct filter *f)
+/* The runs of filter f as stored, not verified (verify_runs: each checked,
+ * as store_find_runs() does; store_list_run_ids() wants the ids of damaged
+ * runs too, so that a copy names them and goes on). */
+static int find_runs(struct store *st, struct store_run **out, size_t *n, const struct filter *f,
+		     int verify_runs)
 {
 	struct store_rows x = STORE_ROWS(struct store_run, run_decode, NULL);
 	struct store_query q;
@@ -278,7 +282,7 @@ int store_find_runs(struct store *st, struct store_run **out, size_t *n, const s
 	if (!ret)
 		ret = attach_tags(st, x.v, x.n);
 	store_snapshot_end(st, own);
-	for (i = 0; !ret && i < x.n; i++)
+	for (i = 0; !ret && verify_runs && i < x.n; i++)
 		ret = verify_run((struct store_run *)x.v + i, st->location);
 	store_query_release(&q);
 	if (ret) {
@@ -290,6 +294,11 @@ int store_find_runs(struct store *st, struct store_run **out, size_t *n, const s
 	return 0;
 }
 
+int store_find_runs(struct store *st, struct store_run **out, size_t *n, const struct filter *f)
+{
+	return find_runs(st, out, n, f, 1);
+}
+
 int store_list_runs(struct store *st, struct store_run **out, size_t *n)
 {
 	return store_find_runs(st, out, n, NULL);
@@ -299,14 +308,17 @@ int store_list_run_ids(struct store *st, int64_t **out, size_t *n)
 {
 	struct store_run *runs = NULL;
 	size_t nruns = 0, i;
-	int ret = store_find_runs(st, &runs, &nruns, NULL);
+	int ret = find_runs(st, &runs, &nruns, NULL, 0);
 
 	*out = NULL;
 	*n = 0;
 	if (!ret && nruns && !(*out = malloc(nruns * sizeof(**out))))
 		ret = err_nomem();
-	for (i = 0; !ret && i < nruns; i++)
+	for (i = 0; !ret && i < nruns; i++) {
 		(*out)[i] = runs[i].id;
+		if (runs[i].id <= 0)
+			ret = verify_run(&runs[i], st->location);
+	}
 	if (!ret)
 		*n = nruns;
 	else {
