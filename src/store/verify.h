@@ -41,6 +41,22 @@ int verify_timing(const struct store_timing *t, const char *region, int64_t num_
 int verify_rank_total(int64_t rank, int64_t total, const char *region, int64_t run_id,
 		      int64_t num_ranks, const char *location);
 
+/*
+ * The text rule of every store, whatever its backend (docs/text.md): it
+ * holds UTF-8 text only.  0 when s (NULL is fine) is valid UTF-8, else
+ * ERR_FORMAT "WHAT 'S' is not valid UTF-8 (byte 0xNN at offset K); a store
+ * holds UTF-8 text only", S cut as in the messages above.  what names the
+ * text ("region name", "tag", "metadata key 'x'").  store.c refuses such
+ * text on every write, so that SQLite does not keep what PostgreSQL
+ * refuses; ingest and transfer say first which file or run it came from.
+ */
+int verify_text(const char *what, const char *s);
+
+/* verify_text() of every string of a run row (its tags included) and of a
+ * timings row. */
+int verify_run_text(const struct store_run *run);
+int verify_timing_text(const struct store_timing *t);
+
 /* ERR_STORE "store 'LOCATION' has a KIND named 'NAME' on its tables, which
  * scopedb never creates; refused (...)": a trigger, rule, row-level
  * security policy or view (kind, kind_len bytes) that could run SQL of

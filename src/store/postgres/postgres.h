@@ -63,6 +63,8 @@ struct store_conn {
 	int64_t next_timing;
 	/* a read snapshot ended: COMMIT before the next statement */
 	int commit_due;
+	/* inside a read snapshot of read_begin() (errors worded as reads) */
+	int reading;
 	/* pending COPY rows of timings and timings_durations */
 	struct buf copy_timings, copy_durations;
 };
