@@ -36,6 +36,7 @@
 #define JTOK_WINDOW ((size_t)1 << 20)
 #define JTOK_ZIN ((size_t)256 << 10)
 
+__attribute__((format(printf, 4, 0)))
 static int jtok_failv(struct jtok *t, int code, int at, const char *fmt, va_list ap)
 {
 	char msg[600];
