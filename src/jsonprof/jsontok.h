@@ -25,6 +25,9 @@
  * the bytes of the document, after gzip).  After an error the reader
  * stays failed.
  *
+ * The window and its refill are jsontok_input.c's (the only code calling
+ * zlib), the tokens jsontok.c's.
+ *
  * Ownership: struct jtok is the caller's (jtok_init/jtok_release); string
  * results live in buffers the caller passes.
  */
@@ -89,6 +92,13 @@ void jtok_release(struct jtok *t);
 
 /* Whether the input is gzip-compressed (after jtok_init_*). */
 int jtok_is_gzip(const struct jtok *t);
+
+/*
+ * For jsontok.c: make at least need unread bytes available in the window
+ * when the input has them; returns the number available (less at the end
+ * of the document), or a negative error.
+ */
+int64_t jtok_fill(struct jtok *t, size_t need);
 
 /* "cannot read 'PATH': WHAT at byte N" with ERR_FORMAT (or code). */
 #if defined(__GNUC__)
