@@ -196,13 +196,13 @@ __attribute__((format(printf, 3, 4)))
 static int
 jp_fail(struct jsonprof *j, int code, const char *fmt, ...)
 {
-	char msg[700];
 	va_list ap;
+	int rc;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	rc = err_vset_file(code, "read", j->qpath, fmt, ap);
 	va_end(ap);
-	return err_set(code, "cannot read '%s': %s", j->qpath, msg);
+	return rc;
 }
 
 /* ---- rows ---- */

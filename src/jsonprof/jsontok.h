@@ -100,11 +100,13 @@ int jtok_is_gzip(const struct jtok *t);
  */
 int64_t jtok_fill(struct jtok *t, size_t need);
 
-/* "cannot read 'PATH': WHAT at byte N" with ERR_FORMAT (or code). */
+/* "cannot read 'PATH': WHAT at byte N" with ERR_FORMAT (or code); without
+ * " at byte N" when at is 0.  The reader stays failed. */
 #if defined(__GNUC__)
-__attribute__((format(printf, 3, 4)))
+__attribute__((format(printf, 4, 5)))
 #endif
-int jtok_fail(struct jtok *t, int code, const char *fmt, ...);
+int jtok_fail_at(struct jtok *t, int code, int at, const char *fmt, ...);
+#define jtok_fail(t, code, ...) jtok_fail_at(t, code, 1, __VA_ARGS__)
 
 /* The next byte after whitespace without consuming it: 0..255, or -1 at
  * the end of the document (or after an error: check t->failed). */

@@ -28,11 +28,17 @@
 #define JTOK_WINDOW ((size_t)1 << 20)
 #define JTOK_ZIN ((size_t)256 << 10)
 
-static int jtok_failv(struct jtok *t, int code, int at, const char *fmt, va_list ap)
+/* A failure of the input itself (I/O, gzip): no document offset. */
+#define jtok_fail_input(t, code, ...) jtok_fail_at(t, code, 0, __VA_ARGS__)
+
+int jtok_fail_at(struct jtok *t, int code, int at, const char *fmt, ...)
 {
 	char msg[600];
+	va_list ap;
 
+	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
 	t->failed = 1;
 	t->fail_code = code;
 	t->eof = 1;
@@ -40,33 +46,6 @@ static int jtok_failv(struct jtok *t, int code, int at, const char *fmt, va_list
 		return err_set(code, "cannot read '%s': %s at byte %" PRIu64, t->qpath, msg,
 			       t->base + t->pos);
 	return err_set(code, "cannot read '%s': %s", t->qpath, msg);
-}
-
-int jtok_fail(struct jtok *t, int code, const char *fmt, ...)
-{
-	va_list ap;
-	int rc;
-
-	va_start(ap, fmt);
-	rc = jtok_failv(t, code, 1, fmt, ap);
-	va_end(ap);
-	return rc;
-}
-
-/* A failure of the input itself (I/O, gzip): no document offset. */
-#if defined(__GNUC__)
-__attribute__((format(printf, 3, 4)))
-#endif
-static int
-jtok_fail_input(struct jtok *t, int code, const char *fmt, ...)
-{
-	va_list ap;
-	int rc;
-
-	va_start(ap, fmt);
-	rc = jtok_failv(t, code, 0, fmt, ap);
-	va_end(ap);
-	return rc;
 }
 
 /* ---- input ---- */
