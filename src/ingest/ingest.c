@@ -942,8 +942,8 @@ int ingest_pending_nest_walk(const struct ingest_pending *p, const struct calltr
 				rf.len = len32;
 				rc = wire_get_row(&t, &got, &rf, nreg);
 				if (!rc && t.durations)
-					rc =
-					    store_decode_durations(&durs, t.durations, t.durations_len);
+					rc = store_decode_durations(&durs, t.durations,
+								    t.durations_len);
 			} else {
 				rc = store_decode_durations(&durs, wp.blob, wp.blob_len);
 			}
