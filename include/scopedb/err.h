@@ -13,8 +13,6 @@
 #ifndef SCOPEDB_ERR_H
 #define SCOPEDB_ERR_H
 
-#include <stdarg.h>
-
 enum {
 	ERR_OK = 0,
 	ERR_GENERIC = -1,  /* anything not covered below */
@@ -33,11 +31,6 @@ enum {
 __attribute__((format(printf, 2, 3)))
 #endif
 int err_set(int code, const char *fmt, ...);
-
-/* err_set(code, "cannot VERB 'QPATH': MSG"), MSG formatted from fmt and
- * ap: the one spelling of a file's failure for the readers (qpath is the
- * file's name already escaped by util_quote_msg()). */
-int err_vset_file(int code, const char *verb, const char *qpath, const char *fmt, va_list ap);
 
 /* Record "out of memory" and return ERR_NOMEM. */
 int err_nomem(void);

@@ -72,13 +72,13 @@ const char *h5prof_q(const char *s)
 /* err_set(code, "cannot read 'PATH': MSG") with MSG formatted from fmt. */
 int h5prof_fail(const struct h5prof *p, int code, const char *fmt, ...)
 {
+	char msg[900];
 	va_list ap;
-	int rc;
 
 	va_start(ap, fmt);
-	rc = err_vset_file(code, "read", p->qpath, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	return rc;
+	return err_set(code, "cannot read '%s': %s", p->qpath, msg);
 }
 
 /* H5Ewalk2 callback: note whether libhdf5 failed to allocate memory. */

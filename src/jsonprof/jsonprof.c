@@ -12,7 +12,6 @@
  * its columns are reused from row to row.
  */
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -189,21 +188,9 @@ void jsonprof_free(struct jsonprof *j)
 	free(j);
 }
 
-/* "cannot read 'PATH': WHAT" without a document offset. */
-#if defined(__GNUC__)
-__attribute__((format(printf, 3, 4)))
-#endif
-static int
-jp_fail(struct jsonprof *j, int code, const char *fmt, ...)
-{
-	va_list ap;
-	int rc;
-
-	va_start(ap, fmt);
-	rc = err_vset_file(code, "read", j->qpath, fmt, ap);
-	va_end(ap);
-	return rc;
-}
+/* "cannot read 'PATH': WHAT" without a document offset; the reader stays
+ * failed. */
+#define jp_fail(j, code, ...) jtok_fail_at(&(j)->t, code, 0, __VA_ARGS__)
 
 /* ---- rows ---- */
 

@@ -23,14 +23,6 @@ int err_set(int code, const char *fmt, ...)
 	return code;
 }
 
-int err_vset_file(int code, const char *verb, const char *qpath, const char *fmt, va_list ap)
-{
-	char msg[900];
-
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	return err_set(code, "cannot %s '%s': %s", verb, qpath, msg);
-}
-
 int err_nomem(void)
 {
 	return err_set(ERR_NOMEM, "out of memory");
