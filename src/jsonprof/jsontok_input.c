@@ -81,26 +81,37 @@ static int jtok_raw(struct jtok *t, unsigned char *dst, size_t n, size_t *got)
 	return 0;
 }
 
+/* When the compressed bytes read are used up, read the next chunk (none
+ * at the end of the file: zin_pos == zin_len after). */
+static int jtok_zin_refill(struct jtok *t)
+{
+	size_t got;
+	int rc;
+
+	if (t->zin_pos < t->zin_len)
+		return 0;
+	rc = jtok_raw(t, t->zin, JTOK_ZIN, &got);
+	if (rc)
+		return rc;
+	t->zin_pos = 0;
+	t->zin_len = got;
+	return 0;
+}
+
 /* Inflate into buf[len, cap); sets eof after the last member. */
 static int jtok_inflate(struct jtok *t)
 {
 	z_stream *z = t->z;
 
 	while (t->len < t->cap && !t->eof) {
-		size_t got, before;
-		int zr;
+		size_t before;
+		int rc, zr;
 
-		if (t->zin_pos == t->zin_len) {
-			int rc = jtok_raw(t, t->zin, JTOK_ZIN, &got);
-
-			if (rc)
-				return rc;
-			t->zin_pos = 0;
-			t->zin_len = got;
-			if (got == 0)
-				return jtok_fail_input(t, ERR_FORMAT,
-						       "the gzip stream is truncated");
-		}
+		rc = jtok_zin_refill(t);
+		if (rc)
+			return rc;
+		if (t->zin_pos == t->zin_len)
+			return jtok_fail_input(t, ERR_FORMAT, "the gzip stream is truncated");
 		z->next_in = t->zin + t->zin_pos;
 		z->avail_in = (uInt)(t->zin_len - t->zin_pos);
 		z->next_out = t->buf + t->len;
@@ -123,14 +134,9 @@ static int jtok_inflate(struct jtok *t)
 					       z->msg ? z->msg : "invalid data");
 		if (zr == Z_STREAM_END) {
 			/* another member, or the end of the file */
-			if (t->zin_pos == t->zin_len) {
-				int rc = jtok_raw(t, t->zin, JTOK_ZIN, &got);
-
-				if (rc)
-					return rc;
-				t->zin_pos = 0;
-				t->zin_len = got;
-			}
+			rc = jtok_zin_refill(t);
+			if (rc)
+				return rc;
 			if (t->zin_pos == t->zin_len) {
 				t->eof = 1;
 				break;
