@@ -114,6 +114,14 @@ static void html_spans(struct html *h, const struct doc_text *t)
 	}
 }
 
+/* <tag>t</tag> and a newline. */
+static void html_element(struct html *h, const char *tag, const struct doc_text *t)
+{
+	html_printf(h, "<%s>", tag);
+	html_spans(h, t);
+	html_printf(h, "</%s>\n", tag);
+}
+
 static void html_table(struct html *h, const struct doc_table *t)
 {
 	struct doc_numfmt *nf = calloc(t->ncols ? t->ncols : 1, sizeof(*nf));
@@ -197,22 +205,16 @@ static void html_doc(struct html *h, const struct doc *d)
 			html_puts(h, "</p>\n");
 			break;
 		case DOC_B_LINE:
-			html_puts(h, "<p>");
-			html_spans(h, &b->text);
-			html_puts(h, "</p>\n");
+			html_element(h, "p", &b->text);
 			break;
 		case DOC_B_ITEM:
 			if (!in_list)
 				html_puts(h, "<ul>\n");
 			in_list = 1;
-			html_puts(h, "<li>");
-			html_spans(h, &b->text);
-			html_puts(h, "</li>\n");
+			html_element(h, "li", &b->text);
 			break;
 		case DOC_B_HEADING:
-			html_puts(h, "<h3>");
-			html_spans(h, &b->text);
-			html_puts(h, "</h3>\n");
+			html_element(h, "h3", &b->text);
 			break;
 		case DOC_B_BLANK:
 			break;
