@@ -182,11 +182,20 @@ if [ "${SCOPEDB_POSTGRES:-OFF}" = ON ]; then
 fi
 DBS=(a.sqlite)
 [ $pg = 1 ] && DBS+=("$PG1")
-# ingest: the same lines from both backends
+# ingest: the same lines from both backends; a pair's runs are tagged
+# pair-J (J its first), the scope of its report's trends (a report's
+# trends cover every region of their runs: of the whole store, hundreds of
+# unrelated random profiles, each report took seconds)
 for ((d = 0; d < ${#DBS[@]}; d++)); do
-	$S ingest --db "${DBS[d]}" --quiet --commit 0123456789abcdef0123456789abcdef01234567 \
-		--branch main --tag diff "${file[@]}" >"out/ingest.$d.out" 2>"out/ingest.$d.err"
-	echo $? >"out/ingest.$d.rc"
+	rc=0
+	for ((i = 0; i < n; i++)); do
+		batch=("${file[i]}")
+		t=$i
+		[ "${partner[i]:-}" = $((i + 1)) ] && batch+=("${file[i + 1]}") && i=$((i + 1))
+		$S ingest --db "${DBS[d]}" --quiet --commit 0123456789abcdef0123456789abcdef01234567 \
+			--branch main --tag diff --tag "pair-$t" "${batch[@]}" || rc=$?
+	done >"out/ingest.$d.out" 2>"out/ingest.$d.err"
+	echo $rc >"out/ingest.$d.rc"
 done
 equals "ingest: exit" "$(cat out/ingest.0.rc)" 0
 if [ "$(cat out/ingest.0.rc)" != 0 ]; then
@@ -256,12 +265,13 @@ same() {
 	done
 }
 # zero I NAME [RC]: exit 0 (or RC), nothing on stderr but that a metric
-# has no value in either run ("nothing to compare", exit 2 for check)
+# has no value in either run, or that neither run has a call (a profile
+# of index rows without calls: "nothing to compare", exit 2 for check)
 zero() {
 	local rc
 	read -r rc <"out/$2.rc"
 	if [ -s "out/$2.err" ]; then
-		if grep -qv '^scopedb: \(warning: \)*nothing to compare: metric ' "out/$2.err"; then
+		if grep -qv '^scopedb: \(warning: \)*nothing to compare: \(metric \|no call in \)' "out/$2.err"; then
 			f "$1" "$2: exit $rc: $(head -c 400 "out/$2.err")"
 		elif [ "$rc" != 0 ] && [ "$rc" != 2 ]; then
 			f "$1" "$2: exit $rc: $(head -c 400 "out/$2.err")"
@@ -346,7 +356,8 @@ shard() {
 			same "$a" "history on SQLite and PostgreSQL" "history.0.$j.json" \
 				"history.1.$j.json"
 		fi
-		x "report.$j" $S report $((a + 1)) $((b + 1)) --db a.sqlite -o "out/report.$j.html" $SAME
+		x "report.$j" $S report $((a + 1)) $((b + 1)) --db a.sqlite --tag "pair-$j" \
+			-o "out/report.$j.html" $SAME
 		zero "$a" "report.$j"
 	done
 }

@@ -264,12 +264,26 @@ static int compare_side_name(struct buf *out, const struct compare_side *s)
 	return buf_printf(out, "run %" PRId64, s->run.id);
 }
 
-/* "run 3 or run 4" (sep " or "), or one side's name when only x is 1. */
+/* Whether both sides are the same run or the same file ("diff 3 3"). */
+static int compare_same_sides(const struct compare_result *r)
+{
+	if (r->a.is_file != r->b.is_file)
+		return 0;
+	if (r->a.is_file)
+		return r->a.arg && r->b.arg && !strcmp(r->a.arg, r->b.arg);
+	return r->a.run.id == r->b.run.id;
+}
+
+/* "run 3 or run 4" (sep " or "), or one side's name when only one of a
+ * and b is 1 or when both sides are the same run ("run 3", not "run 3 or
+ * run 3"). */
 static int compare_sides(struct buf *out, const struct compare_result *r, int a, int b,
 			 const char *sep)
 {
 	int rc = 0;
 
+	if (a && b && compare_same_sides(r))
+		b = 0;
 	if (a)
 		rc |= compare_side_name(out, &r->a);
 	if (a && b)
@@ -324,7 +338,8 @@ static int compare_nothing(struct compare_result *r, const struct compare_opts *
 
 	if (ea || eb) {
 		rc |= compare_sides(&t, r, ea, eb, " and ");
-		rc |= buf_puts(&t, ea && eb ? " have no regions" : " has no regions");
+		rc |= buf_puts(&t, ea && eb && !compare_same_sides(r) ? " have no regions"
+								      : " has no regions");
 	} else if (nrows) {
 		return 0;
 	} else if (r->a.nregions == 0 && r->b.nregions == 0) {
