@@ -108,10 +108,19 @@ sqlite3 "$db" "PRAGMA foreign_keys=ON; DELETE FROM timings WHERE run_id=8;
 	UPDATE runs SET num_regions=0, num_calls=0 WHERE id=8;" || bad "empty the run"
 expect_err 2 "check empty run" "scopedb: nothing to compare: run 8 has no regions" $S check 1 8
 expect_err 2 "check empty baseline" "scopedb: nothing to compare: run 8 has no regions" $S check 8 1
-expect_err 2 "check empty both" "scopedb: nothing to compare: run 8 and run 8 have no regions" \
+expect_err 2 "check empty both" "scopedb: nothing to compare: run 8 has no regions" \
 	$S check 8 8
 expect_err 0 "diff empty run" "scopedb: warning: nothing to compare: run 8 has no regions" \
 	$S diff 1 8
+# index rows without any call (seed 1164 of the differential test's long
+# tier): nothing to compare, the run named once
+"$MKPROFILE" --random 1164 nocalls.h5 >/dev/null || exit 1
+expect 0 "ingest nocalls" $S ingest --quiet nocalls.h5
+expect_err 0 "diff nocalls itself" "scopedb: warning: nothing to compare: no call in run 9" \
+	$S diff 9 9
+equals "diff nocalls itself rows" "$($S diff 9 9 --format json 2>/dev/null | jq -c .rows)" "[]"
+expect_err 2 "check nocalls" "scopedb: nothing to compare: no call in run 9 or 'nocalls.h5'" \
+	$S check 9 nocalls.h5
 
 fi
 
