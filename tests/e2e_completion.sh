@@ -16,7 +16,7 @@ S=$SCOPEDB
 # The commands of "scopedb --help" and the long options of "help CMD".
 commands=$("$S" --help | sed -n 's/^   \([a-z]*\) .*/\1/p')
 options() { "$S" help "$1" | grep -oE '^    (-[a-z], )?--[a-z-]+' | grep -oE -- '--[a-z-]+'; }
-[ "$(echo "$commands" | wc -l)" -eq 21 ] && ok || bad "command list: $commands"
+[ "$(echo "$commands" | wc -l)" -eq 22 ] && ok || bad "command list: $commands"
 
 if tcase setup-script; then
 "$S" completion bash >completion.bash

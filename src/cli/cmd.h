@@ -51,6 +51,7 @@ int cmd_describe(const struct cmd *c, opt_describe_fn fn, void *ctx);
 	X(check, 0)                                                                                \
 	X(completion, 1)                                                                           \
 	X(diff, 0)                                                                                 \
+	X(export, 0)                                                                               \
 	X(help, 0)                                                                                 \
 	X(history, 0)                                                                              \
 	X(ingest, 0)                                                                               \

@@ -1,0 +1,366 @@
+/*
+ * cmd_export.c - "scopedb export": stored runs out to the tools scope-
+ * profiler's users already have (issue 25, docs/export.md).  The runs are
+ * the selectors given, or else every run the filters keep (all runs
+ * without any), newest first.  --format csv: one long table of (run,
+ * node, rank) rows for pandas, to stdout or -o FILE; --format caliper: one
+ * Caliper JSON-split file per run (DIR/run-ID.json) for Hatchet and
+ * Thicket, written into a fresh directory beside the others and moved
+ * into DIR only once every run was written, so that a failure leaves DIR
+ * as it was.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "cli/cli.h"
+#include "cli/output.h"
+#include "render/caliper.h"
+#include "scopedb/err.h"
+#include "scopedb/export.h"
+#include "scopedb/filter.h"
+#include "scopedb/runarg.h"
+#include "scopedb/select.h"
+#include "scopedb/store.h"
+#include "scopedb/util.h"
+
+/* The columns of --format csv (times in seconds). */
+enum {
+	EC_RUN,
+	EC_COMMIT,
+	EC_BRANCH,
+	EC_LABEL,
+	EC_RECORDED,
+	EC_PATH,
+	EC_RANK,
+	EC_CALLS,
+	EC_TOTAL,
+	EC_SELF,
+	EC_MIN,
+	EC_MAX,
+	EC_P50,
+	EC_P95,
+	EC_P99,
+	EC_N
+};
+
+static const struct doc_col export_cols[EC_N] = {
+    {NULL, "run", NULL, DOC_ID, DOC_RIGHT, 0, 0, 0},
+    {NULL, "commit", NULL, DOC_TEXT, DOC_LEFT, 0, 0, 0},
+    {NULL, "branch", NULL, DOC_TEXT, DOC_LEFT, 0, 0, 0},
+    {NULL, "label", NULL, DOC_TEXT, DOC_LEFT, 0, 0, 0},
+    {NULL, "recorded", NULL, DOC_TEXT, DOC_LEFT, 0, 0, 0},
+    {NULL, "path", NULL, DOC_TEXT, DOC_LEFT, 0, 0, 0},
+    {NULL, "rank", NULL, DOC_ID, DOC_RIGHT, 0, 0, 0},
+    {NULL, "calls", NULL, DOC_ID, DOC_RIGHT, 0, 0, 0},
+    {NULL, "total", NULL, DOC_VALUE, DOC_RIGHT, 0, 0, 0},
+    {NULL, "self", NULL, DOC_VALUE, DOC_RIGHT, 0, 0, 0},
+    {NULL, "min", NULL, DOC_VALUE, DOC_RIGHT, 0, 0, 0},
+    {NULL, "max", NULL, DOC_VALUE, DOC_RIGHT, 0, 0, 0},
+    {NULL, "p50", NULL, DOC_VALUE, DOC_RIGHT, 0, 0, 0},
+    {NULL, "p95", NULL, DOC_VALUE, DOC_RIGHT, 0, 0, 0},
+    {NULL, "p99", NULL, DOC_VALUE, DOC_RIGHT, 0, 0, 0},
+};
+
+struct export_view {
+	const struct export_run *runs;
+	size_t n;
+};
+
+/* A time in ns as seconds; -1 (unknown) and NaN as None. */
+static void export_set_seconds(struct doc_table *t, size_t col, double ns)
+{
+	doc_set_num(t, col, ns < 0 || isnan(ns), ns / 1e9);
+}
+
+/* The document of --format csv (ctx: a struct export_view). */
+static int export_document(struct doc *d, const void *ctx)
+{
+	const struct export_view *v = ctx;
+	struct doc_table *t = doc_table(d, DOC_F_CSV, export_cols, EC_N);
+	size_t i, k;
+
+	for (i = 0; i < v->n; i++) {
+		const struct export_run *r = &v->runs[i];
+
+		for (k = 0; k < r->nrows; k++) {
+			const struct export_row *x = &r->rows[k];
+
+			doc_row(t);
+			doc_set_id(t, EC_RUN, r->run.id);
+			doc_set_text(t, EC_COMMIT, r->run.commit);
+			doc_set_text(t, EC_BRANCH, r->run.branch);
+			doc_set_text(t, EC_LABEL, r->run.label);
+			doc_set_text(t, EC_RECORDED,
+				     r->run.recorded_at ? r->run.recorded_at : r->run.ingested_at);
+			doc_set_text(t, EC_PATH, r->nodes[x->node].path);
+			doc_set_id(t, EC_RANK, x->rank);
+			doc_set_id(t, EC_CALLS, (int64_t)x->calls);
+			export_set_seconds(t, EC_TOTAL, (double)x->total);
+			export_set_seconds(t, EC_SELF, (double)x->self);
+			export_set_seconds(t, EC_MIN, (double)x->min);
+			export_set_seconds(t, EC_MAX, (double)x->max);
+			export_set_seconds(t, EC_P50, x->has_quantiles ? x->q[0] : NAN);
+			export_set_seconds(t, EC_P95, x->has_quantiles ? x->q[1] : NAN);
+			export_set_seconds(t, EC_P99, x->has_quantiles ? x->q[2] : NAN);
+		}
+	}
+	return 0;
+}
+
+/* --format csv|caliper (const char **: the format's name). */
+static int export_opt_format(const struct opt *opt, const char *arg)
+{
+	if (!strcasecmp(arg, "csv") || !strcasecmp(arg, "caliper")) {
+		*(const char **)opt->value =
+		    tolower((unsigned char)arg[0]) == 'c' && tolower((unsigned char)arg[1]) == 'a'
+			? "caliper"
+			: "csv";
+		return 0;
+	}
+	return err_set(ERR_USAGE, "invalid --format '%s': choose from csv or caliper", arg);
+}
+
+const struct opt_cmd cmd_export_usage = {
+    .name = "export",
+    .args = "[RUN...]",
+    .after = "The runs are the selectors given, or else every run the filters keep\n"
+	     "(every stored run without a filter), newest first.\n"
+	     "--format csv: one row per (run, region or call path, rank), times in\n"
+	     "seconds, to stdout or -o FILE.\n"
+	     "--format caliper: one Caliper JSON-split file per run, -o DIR/run-ID.json,\n"
+	     "for Hatchet (GraphFrame.from_caliper) and Thicket (Thicket.from_caliper).",
+    .summary = "export stored runs for pandas, Hatchet and Thicket",
+    OPT_ARGS(0, OPT_ARGS_ANY, NULL),
+};
+
+/* The ids of the runs to export: argv's selectors (each once, in order),
+ * or the runs filter f keeps. */
+static int export_ids(int64_t **ids, size_t *n, struct store *st, char **argv, int nargs,
+		      const struct filter *f)
+{
+	struct store_run *runs = NULL;
+	size_t nruns = 0, i, j;
+	int rc = 0;
+
+	*ids = util_calloc((size_t)(nargs > 0 ? nargs : 1), sizeof(**ids));
+	if (!*ids)
+		return err_nomem();
+	*n = 0;
+	for (i = 0; i < (size_t)nargs && !rc; i++) {
+		struct select_spec sel;
+		int64_t id = 0;
+
+		memset(&sel, 0, sizeof(sel));
+		rc = runarg_parse_stored(&sel, argv[i], "export");
+		if (!rc)
+			rc = store_resolve(st, &id, &sel);
+		select_release(&sel);
+		for (j = 0; !rc && j < *n && (*ids)[j] != id; j++)
+			;
+		if (!rc && j == *n)
+			(*ids)[(*n)++] = id;
+	}
+	if (rc || nargs > 0)
+		return rc;
+	rc = store_find_runs(st, &runs, &nruns, f);
+	if (!rc && nruns) {
+		free(*ids);
+		*ids = util_calloc(nruns, sizeof(**ids));
+		if (!*ids)
+			rc = err_nomem();
+		for (i = 0; !rc && i < nruns; i++)
+			(*ids)[(*n)++] = runs[i].id;
+	}
+	if (!rc && !nruns)
+		rc = err_set(ERR_NOTFOUND, "no stored run matches the filters");
+	store_runs_free(runs, nruns);
+	return rc;
+}
+
+/* Remove the files names[0..n) of directory dir, then dir. */
+static void export_remove_dir(const char *dir, char **names, size_t n)
+{
+	struct buf p = BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		p.len = 0;
+		if (!buf_printf(&p, "%s/%s", dir, names[i]))
+			unlink(p.data);
+	}
+	buf_release(&p);
+	rmdir(dir);
+}
+
+/*
+ * --format caliper: one file per run into dir (created when missing):
+ * written into a fresh directory dir/.scopedb-export-XXXXXX, then each
+ * moved to dir/run-ID.json, so that dir gets every file or none.
+ */
+static int export_caliper(struct store *st, const int64_t *ids, size_t n, const char *dir)
+{
+	struct buf tmp = BUF_INIT, path = BUF_INIT, to = BUF_INIT, doc = BUF_INIT;
+	char **names = util_calloc(n ? n : 1, sizeof(*names));
+	size_t i, written = 0;
+	int rc = 0, made = 0;
+
+	if (!names)
+		return err_nomem();
+	if (mkdir(dir, 0777) == 0)
+		made = 1;
+	else if (errno != EEXIST)
+		rc = err_set(ERR_IO, "cannot create directory '%s': %s", dir, util_strerror_lc(errno));
+	if (!rc && buf_printf(&tmp, "%s/.scopedb-export-XXXXXX", dir))
+		rc = err_nomem();
+	if (!rc && !mkdtemp(tmp.data))
+		rc = err_set(ERR_IO, "cannot write in directory '%s': %s", dir, util_strerror_lc(errno));
+	for (i = 0; !rc && i < n; i++) {
+		struct export_run r;
+
+		rc = export_read_run(&r, st, ids[i]);
+		doc.len = 0;
+		if (!rc)
+			rc = caliper_write(&doc, &r);
+		export_run_release(&r);
+		path.len = 0;
+		if (!rc && buf_printf(&path, "%s/run-%" PRId64 ".json", tmp.data, ids[i]))
+			rc = err_nomem();
+		if (!rc)
+			rc = cli_write_file(path.data, &doc, store_location(st));
+		if (!rc) {
+			names[written] = util_strdup(path.data + tmp.len + 1);
+			if (!names[written])
+				rc = err_nomem();
+			else
+				written++;
+		}
+	}
+	for (i = 0; !rc && i < written; i++) {
+		path.len = to.len = 0;
+		if (buf_printf(&path, "%s/%s", tmp.data, names[i]) ||
+		    buf_printf(&to, "%s/%s", dir, names[i]))
+			rc = err_nomem();
+		else if (rename(path.data, to.data))
+			rc = err_set(ERR_IO, "cannot write '%s': %s", to.data, util_strerror_lc(errno));
+	}
+	if (tmp.data && !strstr(tmp.data, "XXXXXX"))
+		export_remove_dir(tmp.data, names, written);
+	if (rc && made)
+		rmdir(dir);
+	for (i = 0; i < written; i++)
+		free(names[i]);
+	free(names);
+	buf_release(&tmp);
+	buf_release(&path);
+	buf_release(&to);
+	buf_release(&doc);
+	return rc;
+}
+
+/* --format csv: every run's rows in one table, to out (NULL: stdout). */
+static int export_csv(struct store *st, const int64_t *ids, size_t n, const char *out)
+{
+	struct export_run *runs = util_calloc(n ? n : 1, sizeof(*runs));
+	struct buf csv = BUF_INIT;
+	size_t i, got = 0;
+	int rc = 0;
+
+	if (!runs)
+		return err_nomem();
+	for (i = 0; !rc && i < n; i++) {
+		rc = export_read_run(&runs[i], st, ids[i]);
+		got = i + 1;
+	}
+	if (!rc) {
+		const struct export_view v = {runs, n};
+
+		rc = cli_output(&csv, export_document, &v, "csv", 0);
+	}
+	if (!rc)
+		rc = cli_write_file(out, &csv, store_location(st));
+	for (i = 0; i < got; i++)
+		export_run_release(&runs[i]);
+	free(runs);
+	buf_release(&csv);
+	return rc;
+}
+
+int cmd_export(int argc, char **argv)
+{
+	const struct opt_cmd *self = &cmd_export_usage;
+	const char *fmt = "csv", *db = NULL, *out = NULL;
+	struct opt_list tags = OPT_LIST_INIT;
+	struct store *st = NULL;
+	int64_t *ids = NULL;
+	struct filter f;
+	size_t n = 0;
+	long limit = 0;
+	int nargs, rc, started = 0, code = CLI_EXIT_ERROR;
+	const struct opt opts[] = {
+	    OPT__DB(&db),
+	    OPT_CHOICE(0, "format", OPT_TYPED(const char **, &fmt), "FMT",
+		       "csv: one table for pandas; caliper: a Caliper JSON-split\n"
+		       "file per run for Hatchet and Thicket",
+		       "csv caliper", export_opt_format),
+	    OPT_STRING('o', "output", &out, "PATH",
+		       "csv: the file (default stdout); caliper: the directory\n"
+		       "(created when missing; required)"),
+	    OPT__FILTER_TAG(&tags),
+	    OPT__FILTER_BRANCH(&f.branch),
+	    OPT__SINCE(f.since),
+	    OPT__UNTIL(f.until, "only runs recorded at or before DATE (a bare date\n"
+				"includes that whole day)"),
+	    OPT_CALLBACK(0, "limit", OPT_TYPED(long *, &limit), "N",
+			 "only the newest N matching runs (N >= 1)", cli_opt_positive, 0),
+	    OPT_END(),
+	};
+
+	memset(&f, 0, sizeof(f));
+	nargs = opt_parse(self, opts, argc, argv, &code);
+	if (nargs < 0)
+		goto out;
+	f.tags = tags.v;
+	f.ntags = tags.n;
+	f.limit = limit;
+	if (nargs > 0 && (f.ntags || f.branch || f.since[0] || f.until[0] || f.limit)) {
+		cli_print_error("export takes run selectors or filters, not both");
+		code = CLI_EXIT_ERROR;
+		goto out;
+	}
+	if (!strcmp(fmt, "caliper") && (!out || !*out)) {
+		cli_print_error("export --format caliper needs -o DIR: it writes one file per run");
+		code = CLI_EXIT_ERROR;
+		goto out;
+	}
+	rc = store_open(&st, cli_db_path(db), STORE_READONLY);
+	if (!rc)
+		rc = store_read_begin(st, &started);
+	if (!rc)
+		rc = export_ids(&ids, &n, st, argv, nargs, &f);
+	if (!rc)
+		rc = !strcmp(fmt, "caliper") ? export_caliper(st, ids, n, out)
+					     : export_csv(st, ids, n, out);
+	if (rc) {
+		code = cli_error();
+		goto out;
+	}
+	if (!strcmp(fmt, "caliper"))
+		printf("exported %zu run%s to '%s'\n", n, n == 1 ? "" : "s", out);
+	code = cli_finish(CLI_EXIT_OK);
+out:
+	free(ids);
+	if (started)
+		store_read_end(st);
+	store_close(st);
+	opt_list_release(&tags);
+	return code;
+}

@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# e2e_export.sh - scopedb export (issue 25, docs/export.md):
+#  - csv: one row per (run, region, rank), the numbers show prints for the
+#    run (per-rank totals summed, extremes, calls), percentiles of a
+#    one-rank run equal to show's;
+#  - caliper: one JSON-split file per run with the structure Hatchet's
+#    Caliper reader needs (data rows of as many cells as columns, a node
+#    index in range for each, column_metadata beside columns, the column
+#    names it renames: sum#time.duration, inclusive#sum#time.duration,
+#    mpi.rank), the run's description and metadata as top-level keys, a
+#    metadata key that would replace one of the document's keys written
+#    as metadata.KEY;
+#  - selectors or filters choose the runs; errors leave nothing written;
+#  - the PostgreSQL backend exports the same bytes (when it is built).
+source "$(dirname "$0")/e2e-lib.sh"
+: "${MKPROFILE:?set MKPROFILE to the mkprofile binary}"
+S=$SCOPEDB
+real=$(cd "$(dirname "$0")" && pwd)/data/real
+C=0123456789abcdef0123456789abcdef01234567
+
+expect 0 "ingest real" $S ingest --db s.sqlite --commit $C --branch main --tag nightly \
+	--meta data=evil --meta nodes=evil2 "$real/nested-base.h5" "$real/mpi2-base.h5" \
+	"$real/fib-recursive.h5"
+"$MKPROFILE" --seed 4 --ranks 3 --aggregate agg.h5 >/dev/null || exit 1
+expect 0 "ingest aggregate" $S ingest --db s.sqlite --commit $C --branch dev agg.h5
+
+if tcase csv; then
+	expect 0 "csv" $S export --db s.sqlite
+	equals "csv header" "$(head -1 <<<"$out")" \
+		"run,commit,branch,label,recorded,path,rank,calls,total,self,min,max,p50,p95,p99"
+	# the rows of run 2 (2 ranks) sum to show's totals and calls
+	for r in main assemble halo_exchange; do
+		want=$($S show 2 --db s.sqlite --format csv --columns calls,total |
+			awk -F, -v r=$r '$1 == r { print $2 "," $3 }')
+		got=$(awk -F, -v r=$r '$1 == 2 && $6 == r { c += $8; t += $9 } END { printf "%d,%.9f", c, t }' <<<"$out")
+		equals "csv run 2 $r calls,total" "$got" \
+			"$(awk -F, '{ printf "%d,%.9f", $1, $2 }' <<<"$want")"
+	done
+	# a one-rank run: percentiles and extremes are show's
+	equals "csv run 1 solve" \
+		"$(awk -F, '$1 == 1 && $6 == "solve" { print $8 "," $9 "," $11 "," $12 "," $13 "," $14 "," $15 }' <<<"$out")" \
+		"$($S show 1 --db s.sqlite --format csv --columns calls,total,min,max,p50,p95,p99 |
+			awk -F, '$1 == "solve" { print $2 "," $3 "," $4 "," $5 "," $6 "," $7 "," $8 }')"
+	# aggregate layout: no percentiles
+	equals "csv aggregate p50 empty" \
+		"$(awk -F, '$1 == 4 { print $13 }' <<<"$out" | sort -u)" ""
+	equals "csv rows" "$(($(wc -l <<<"$out") - 1))" \
+		"$(sqlite3 s.sqlite 'SELECT count(*) FROM timings')"
+	expect 0 "csv -o" $S export --db s.sqlite 2 -o two.csv
+	equals "csv -o: run 2 only" "$(cut -d, -f1 two.csv | sort -u | tr '\n' ' ')" "2 run "
+	expect 0 "csv --branch" $S export --db s.sqlite --branch dev
+	equals "csv --branch dev" "$(tail -n +2 <<<"$out" | cut -d, -f1 | sort -u)" "4"
+fi
+
+if tcase caliper; then
+	expect 0 "caliper" $S export --db s.sqlite --format caliper -o cal
+	equals "caliper line" "$out" "exported 4 runs to 'cal'"
+	equals "caliper files" "$(ls cal | tr '\n' ' ')" "run-1.json run-2.json run-3.json run-4.json "
+	for f in cal/*.json; do
+		equals "$f: Hatchet's structure" "$(jq -r '
+			(.columns | length) as $nc | (.nodes | length) as $nn
+			| [ (.columns[0:5] == ["path", "mpi.rank", "count", "sum#time.duration",
+				"inclusive#sum#time.duration"]),
+			    (.column_metadata | length) == $nc,
+			    ([.column_metadata[] | .is_value] == [false, false, true, true, true, true, true]),
+			    all(.data[]; length == $nc and (.[0] | type == "number" and . >= 0 and . < $nn)),
+			    all(.nodes[]; .column == "path" and (.label | type == "string")
+				and ((.parent // -1) < $nn)),
+			    ($nn > 0) ] | all' "$f")" true
+	done
+	equals "caliper run 2 description" \
+		"$(jq -c '[.["scopedb.run"], .commit, .branch, .tags, .num_ranks, .mpi_size]' cal/run-2.json)" \
+		"[2,\"$C\",\"main\",[\"nightly\"],2,\"2\"]"
+	equals "caliper: metadata keys cannot take the document's" \
+		"$(jq -c '[.["metadata.data"], .["metadata.nodes"], (.nodes | type), (.data | type)]' cal/run-2.json)" \
+		'["evil","evil2","array","array"]'
+	# the inclusive time of node main on rank 0 of run 1 is show's total
+	equals "caliper run 1 main total" \
+		"$(jq -r '(.nodes | map(.label) | index("main")) as $m | .data[] | select(.[0] == $m) | .[4]' cal/run-1.json)" \
+		"$($S show 1 --db s.sqlite --format csv --columns total | awk -F, '$1 == "main" { print $2 }')"
+	expect 0 "caliper selectors" $S export --db s.sqlite 4 1 4 --format caliper -o sel
+	equals "caliper selectors: each run once" "$(ls sel | tr '\n' ' ')" "run-1.json run-4.json "
+fi
+
+if tcase errors; then
+	expect_err 2 "caliper without -o" \
+		"scopedb: export --format caliper needs -o DIR: it writes one file per run" \
+		$S export --db s.sqlite --format caliper
+	expect_err 2 "selectors and filters" \
+		"scopedb: export takes run selectors or filters, not both" \
+		$S export --db s.sqlite 1 --branch main
+	expect_err 2 "unknown run: nothing written" "scopedb: no run with id 9" \
+		$S export --db s.sqlite 1 9 --format caliper -o none
+	[ ! -e none ] && ok || bad "a failed export left directory 'none'"
+	mkdir keep
+	expect_err 2 "unknown run into a directory" "scopedb: no run with id 9" \
+		$S export --db s.sqlite 1 9 --format caliper -o keep
+	equals "the directory as it was" "$(ls -A keep)" ""
+	expect_err 2 "no run matches" "scopedb: no stored run matches the filters" \
+		$S export --db s.sqlite --tag nope
+	expect_err 2 "over the store" "scopedb: cannot write --output 's.sqlite': it is the store; refused" \
+		$S export --db s.sqlite -o s.sqlite
+	expect_err 2 "a file as the directory" "scopedb: cannot write in directory 's.sqlite': not a directory" \
+		$S export --db s.sqlite --format caliper -o s.sqlite
+	expect_err 2 "bad format" "scopedb: invalid --format 'xml': choose from csv or caliper" \
+		$S export --db s.sqlite --format xml
+fi
+
+if tcase postgres; then
+	if [ "${SCOPEDB_POSTGRES:-OFF}" != ON ]; then
+		echo "e2e_export: the PostgreSQL backend is not built: its case is skipped" >&2
+	else
+		source "$(dirname "$0")/pg-server.sh"
+		pg_e2e_start
+		pgdb=$(pg_newdb export) || exit 1
+		expect 0 "push to PostgreSQL" $S push --db s.sqlite --to "$pgdb"
+		expect 0 "csv from PostgreSQL" $S export --db "$pgdb"
+		pgcsv=$out
+		expect 0 "csv from SQLite" $S export --db s.sqlite
+		equals "csv: the same bytes on both backends" "$pgcsv" "$out"
+		expect 0 "caliper from PostgreSQL" $S export --db "$pgdb" --format caliper -o pgcal
+		expect 0 "caliper from SQLite" $S export --db s.sqlite --format caliper -o sqcal
+		diff -r pgcal sqcal >/dev/null && ok || bad "caliper: the files differ between backends"
+	fi
+fi
+finish
