@@ -218,11 +218,13 @@ static int export_caliper(struct store *st, const int64_t *ids, size_t n, const 
 	if (mkdir(dir, 0777) == 0)
 		made = 1;
 	else if (errno != EEXIST)
-		rc = err_set(ERR_IO, "cannot create directory '%s': %s", dir, util_strerror_lc(errno));
+		rc = err_set(ERR_IO, "cannot create directory '%s': %s", dir,
+			     util_strerror_lc(errno));
 	if (!rc && buf_printf(&tmp, "%s/.scopedb-export-XXXXXX", dir))
 		rc = err_nomem();
 	if (!rc && !mkdtemp(tmp.data))
-		rc = err_set(ERR_IO, "cannot write in directory '%s': %s", dir, util_strerror_lc(errno));
+		rc = err_set(ERR_IO, "cannot write in directory '%s': %s", dir,
+			     util_strerror_lc(errno));
 	for (i = 0; !rc && i < n; i++) {
 		struct export_run r;
 
@@ -250,7 +252,8 @@ static int export_caliper(struct store *st, const int64_t *ids, size_t n, const 
 		    buf_printf(&to, "%s/%s", dir, names[i]))
 			rc = err_nomem();
 		else if (rename(path.data, to.data))
-			rc = err_set(ERR_IO, "cannot write '%s': %s", to.data, util_strerror_lc(errno));
+			rc = err_set(ERR_IO, "cannot write '%s': %s", to.data,
+				     util_strerror_lc(errno));
 	}
 	if (tmp.data && !strstr(tmp.data, "XXXXXX"))
 		export_remove_dir(tmp.data, names, written);
@@ -266,31 +269,41 @@ static int export_caliper(struct store *st, const int64_t *ids, size_t n, const 
 	return rc;
 }
 
-/* --format csv: every run's rows in one table, to out (NULL: stdout). */
+/* --format csv: every run's rows in one table, to out (NULL: stdout).  A
+ * run at a time is read and rendered (its header kept for the first run
+ * only), so that memory holds one run's rows and the text. */
 static int export_csv(struct store *st, const int64_t *ids, size_t n, const char *out)
 {
-	struct export_run *runs = util_calloc(n ? n : 1, sizeof(*runs));
-	struct buf csv = BUF_INIT;
-	size_t i, got = 0;
+	struct buf csv = BUF_INIT, one = BUF_INIT;
+	size_t i;
 	int rc = 0;
 
-	if (!runs)
-		return err_nomem();
 	for (i = 0; !rc && i < n; i++) {
-		rc = export_read_run(&runs[i], st, ids[i]);
-		got = i + 1;
-	}
-	if (!rc) {
-		const struct export_view v = {runs, n};
+		struct export_run r;
+		const char *body;
 
-		rc = cli_output(&csv, export_document, &v, "csv", 0);
+		rc = export_read_run(&r, st, ids[i]);
+		if (!rc) {
+			const struct export_view v = {&r, 1};
+
+			one.len = 0;
+			rc = cli_output(&one, export_document, &v, "csv", 0);
+		}
+		export_run_release(&r);
+		if (rc || !one.data)
+			continue;
+		body = one.data;
+		if (i > 0) {
+			body = strchr(one.data, '\n');
+			body = body ? body + 1 : one.data + one.len;
+		}
+		if (buf_add(&csv, body, one.len - (size_t)(body - one.data)))
+			rc = err_nomem();
 	}
 	if (!rc)
 		rc = cli_write_file(out, &csv, store_location(st));
-	for (i = 0; i < got; i++)
-		export_run_release(&runs[i]);
-	free(runs);
 	buf_release(&csv);
+	buf_release(&one);
 	return rc;
 }
 
