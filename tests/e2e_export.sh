@@ -10,6 +10,9 @@
 #    mpi.rank), the run's description and metadata as top-level keys, a
 #    metadata key that would replace one of the document's keys written
 #    as metadata.KEY;
+#  - scope-profiler-json: a stored run as upstream's JSON profile, which
+#    ingested again gives the same numbers (real and random profiles of
+#    every layout);
 #  - selectors or filters choose the runs; errors leave nothing written;
 #  - the PostgreSQL backend exports the same bytes (when it is built).
 source "$(dirname "$0")/e2e-lib.sh"
@@ -82,6 +85,35 @@ if tcase caliper; then
 	equals "caliper selectors: each run once" "$(ls sel | tr '\n' ' ')" "run-1.json run-4.json "
 fi
 
+if tcase scope-profiler-json; then
+	# a stored run written back as upstream's JSON profile and ingested
+	# again: show prints the same numbers (every layout of the random
+	# profiles: aggregate rows, rows without calls, device times)
+	COLS=ranks,calls,total,avg,min,max,std,p50,p95,p99,imbalance,gpu_total,gpu_avg
+	for seed in 3 7 9 10 22 26 32 50; do
+		"$MKPROFILE" --random $seed rnd$seed.h5 >/dev/null || exit 1
+	done
+	cp s.sqlite rt.sqlite
+	expect 0 "ingest random" $S ingest --db rt.sqlite --quiet rnd*.h5
+	ids=$($S runs --db rt.sqlite --format json | jq -r '.[].id' | sort -n | tr '\n' ' ')
+	for id in $ids; do
+		gz=
+		[ $((id % 2)) = 0 ] && gz=.gz
+		expect 0 "export run $id" $S export "$id" --db rt.sqlite --format scope-profiler-json \
+			-o "sp$id.json$gz"
+		expect 0 "ingest run $id back" $S ingest --db back.sqlite "sp$id.json$gz"
+		back=$(sed -n 's/^run \([0-9]*\):.*/\1/p' <<<"$out")
+		equals "run $id: the same numbers" \
+			"$($S show "$back" --db back.sqlite --format json --columns $COLS | tail -n +2)" \
+			"$($S show "$id" --db rt.sqlite --format json --columns $COLS | tail -n +2)"
+	done
+	equals "a JSON profile" "$(zcat sp2.json.gz | jq -c '[.format, .format_version, .num_ranks, .metadata.mpi_size]')" \
+		'["scope-profiler-profile",1,2,2]'
+	expect_err 2 "one run only" \
+		"scopedb: export --format scope-profiler-json writes one run, not 2: give one selector" \
+		$S export 1 2 --db rt.sqlite --format scope-profiler-json
+fi
+
 if tcase errors; then
 	expect_err 2 "caliper without -o" \
 		"scopedb: export --format caliper needs -o DIR: it writes one file per run" \
@@ -102,7 +134,8 @@ if tcase errors; then
 		$S export --db s.sqlite -o s.sqlite
 	expect_err 2 "a file as the directory" "scopedb: cannot write in directory 's.sqlite': not a directory" \
 		$S export --db s.sqlite --format caliper -o s.sqlite
-	expect_err 2 "bad format" "scopedb: invalid --format 'xml': choose from csv or caliper" \
+	expect_err 2 "bad format" \
+		"scopedb: invalid --format 'xml': choose from csv, caliper or scope-profiler-json" \
 		$S export --db s.sqlite --format xml
 fi
 

@@ -9,7 +9,6 @@
  * into DIR only once every run was written, so that a failure leaves DIR
  * as it was.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -24,6 +23,7 @@
 #include "cli/cli.h"
 #include "cli/output.h"
 #include "render/caliper.h"
+#include "render/spjson.h"
 #include "scopedb/err.h"
 #include "scopedb/export.h"
 #include "scopedb/filter.h"
@@ -31,6 +31,8 @@
 #include "scopedb/select.h"
 #include "scopedb/store.h"
 #include "scopedb/util.h"
+#include "util/gzip.h"
+#include "util/json.h"
 
 /* The columns of --format csv (times in seconds). */
 enum {
@@ -116,17 +118,21 @@ static int export_document(struct doc *d, const void *ctx)
 	return 0;
 }
 
-/* --format csv|caliper (const char **: the format's name). */
+/* --format csv|caliper|scope-profiler-json (const char **: its name). */
 static int export_opt_format(const struct opt *opt, const char *arg)
 {
-	if (!strcasecmp(arg, "csv") || !strcasecmp(arg, "caliper")) {
-		*(const char **)opt->value =
-		    tolower((unsigned char)arg[0]) == 'c' && tolower((unsigned char)arg[1]) == 'a'
-			? "caliper"
-			: "csv";
-		return 0;
+	static const char *const names[] = {"csv", "caliper", "scope-profiler-json"};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!strcasecmp(arg, names[i])) {
+			*(const char **)opt->value = names[i];
+			return 0;
+		}
 	}
-	return err_set(ERR_USAGE, "invalid --format '%s': choose from csv or caliper", arg);
+	return err_set(ERR_USAGE,
+		       "invalid --format '%s': choose from csv, caliper or scope-profiler-json",
+		       arg);
 }
 
 const struct opt_cmd cmd_export_usage = {
@@ -137,7 +143,9 @@ const struct opt_cmd cmd_export_usage = {
 	     "--format csv: one row per (run, region or call path, rank), times in\n"
 	     "seconds, to stdout or -o FILE.\n"
 	     "--format caliper: one Caliper JSON-split file per run, -o DIR/run-ID.json,\n"
-	     "for Hatchet (GraphFrame.from_caliper) and Thicket (Thicket.from_caliper).",
+	     "for Hatchet (GraphFrame.from_caliper) and Thicket (Thicket.from_caliper).\n"
+	     "--format scope-profiler-json: one run as upstream's JSON profile, for\n"
+	     "scope-profiler's own diff and check.",
     .summary = "export stored runs for pandas, Hatchet and Thicket",
     OPT_ARGS(0, OPT_ARGS_ANY, NULL),
 };
@@ -307,6 +315,69 @@ static int export_csv(struct store *st, const int64_t *ids, size_t n, const char
 	return rc;
 }
 
+struct export_sp {
+	struct spjson w;
+	struct i64vec d;
+	const char *location;
+};
+
+/* store_scan_timings() callback: one row into the JSON profile. */
+static int export_sp_row(void *ctx, const struct store_timing *t, const char *region)
+{
+	struct export_sp *x = ctx;
+	char **tags = NULL;
+	size_t ntags = 0;
+	int rc = 0;
+
+	x->d.len = 0;
+	if (t->has_events && t->durations)
+		rc = store_decode_durations(&x->d, t->durations, t->durations_len);
+	if (!rc && t->tags_json && *t->tags_json)
+		rc = json_parse_strarray(&tags, &ntags, t->tags_json);
+	if (rc)
+		return err_set(rc, "store '%s' is damaged: region '%s' rank %" PRId64 ": %s",
+			       x->location, region, t->rank, err_msg());
+	spjson_row(&x->w, t, region, x->d.v, x->d.len, (const char *const *)tags, ntags);
+	json_strarray_free(tags, ntags);
+	return x->w.rc;
+}
+
+/* --format scope-profiler-json: run id as upstream's JSON profile, to out
+ * (NULL: stdout; a name ending in .gz: gzip-compressed). */
+static int export_spjson(struct store *st, int64_t id, const char *out)
+{
+	struct store_run run;
+	struct store_meta meta;
+	struct export_sp x;
+	struct buf doc = BUF_INIT, gz = BUF_INIT;
+	size_t len = out ? strlen(out) : 0;
+	int rc;
+
+	memset(&run, 0, sizeof(run));
+	memset(&meta, 0, sizeof(meta));
+	memset(&x, 0, sizeof(x));
+	i64vec_init(&x.d);
+	x.location = store_location(st);
+	rc = store_get_run(st, &run, id);
+	if (!rc)
+		rc = store_get_meta(st, &meta, id);
+	if (!rc) {
+		spjson_begin(&x.w, &doc, &run, &meta);
+		rc = store_scan_timings(st, id, export_sp_row, &x);
+		rc = rc ? (spjson_abort(&x.w), rc) : spjson_end(&x.w);
+	}
+	if (!rc && len > 3 && !strcmp(out + len - 3, ".gz"))
+		rc = gzip_buf(&gz, doc.data, doc.len);
+	if (!rc)
+		rc = cli_write_file(out, gz.data ? &gz : &doc, store_location(st));
+	store_run_release(&run);
+	store_meta_release(&meta);
+	i64vec_release(&x.d);
+	buf_release(&doc);
+	buf_release(&gz);
+	return rc;
+}
+
 int cmd_export(int argc, char **argv)
 {
 	const struct opt_cmd *self = &cmd_export_usage;
@@ -322,10 +393,12 @@ int cmd_export(int argc, char **argv)
 	    OPT__DB(&db),
 	    OPT_CHOICE(0, "format", OPT_TYPED(const char **, &fmt), "FMT",
 		       "csv: one table for pandas; caliper: a Caliper JSON-split\n"
-		       "file per run for Hatchet and Thicket",
-		       "csv caliper", export_opt_format),
+		       "file per run for Hatchet and Thicket; scope-profiler-json:\n"
+		       "one run as upstream's JSON profile",
+		       "csv caliper scope-profiler-json", export_opt_format),
 	    OPT_STRING('o', "output", &out, "PATH",
-		       "csv: the file (default stdout); caliper: the directory\n"
+		       "csv, scope-profiler-json: the file (default stdout;\n"
+		       "FILE.json.gz: compressed); caliper: the directory\n"
 		       "(created when missing; required)"),
 	    OPT__FILTER_TAG(&tags),
 	    OPT__FILTER_BRANCH(&f.branch),
@@ -359,9 +432,18 @@ int cmd_export(int argc, char **argv)
 		rc = store_read_begin(st, &started);
 	if (!rc)
 		rc = export_ids(&ids, &n, st, argv, nargs, &f);
-	if (!rc)
-		rc = !strcmp(fmt, "caliper") ? export_caliper(st, ids, n, out)
-					     : export_csv(st, ids, n, out);
+	if (!rc && !strcmp(fmt, "scope-profiler-json") && n != 1)
+		rc =
+		    err_set(ERR_USAGE,
+			    "export --format scope-profiler-json writes one run, not %zu: give one "
+			    "selector",
+			    n);
+	if (!rc && !strcmp(fmt, "caliper"))
+		rc = export_caliper(st, ids, n, out);
+	else if (!rc && !strcmp(fmt, "csv"))
+		rc = export_csv(st, ids, n, out);
+	else if (!rc)
+		rc = export_spjson(st, ids[0], out);
 	if (rc) {
 		code = cli_error();
 		goto out;

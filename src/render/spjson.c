@@ -1,0 +1,216 @@
+/*
+ * spjson.c - upstream's JSON profile of a stored run (spjson.h).  Every
+ * string from the store (names, paths, tags, metadata) goes through the
+ * JSON writer (jsonw.c), which escapes it.  A metadata value that is a
+ * canonical integer ("2", "-7", not "007") is written as a number, as
+ * upstream writes mpi_size and friends; any other value as a string.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/spjson.h"
+#include "scopedb/err.h"
+
+/* 1 when text is a canonical decimal integer that fits in int64 (*v). */
+static int spjson_integer(const char *text, int64_t *v)
+{
+	const char *p = text + (text[0] == '-');
+	char *end;
+	long long x;
+
+	if (!*p || (p[0] == '0' && p[1]) || strspn(p, "0123456789") != strlen(p) ||
+	    !strcmp(text, "-0"))
+		return 0;
+	errno = 0;
+	x = strtoll(text, &end, 10);
+	if (errno || *end)
+		return 0;
+	*v = x;
+	return 1;
+}
+
+void spjson_begin(struct spjson *s, struct buf *out, const struct store_run *run,
+		  const struct store_meta *m)
+{
+	size_t i;
+
+	memset(s, 0, sizeof(*s));
+	jsonw_init(&s->w, out);
+	jsonw_begin_object(&s->w, JSONW_INLINE);
+	jsonw_key(&s->w, "format");
+	jsonw_string(&s->w, "scope-profiler-profile");
+	jsonw_key(&s->w, "format_version");
+	jsonw_int(&s->w, 1);
+	jsonw_key(&s->w, "exporter");
+	jsonw_string(&s->w, "scopedb");
+	jsonw_key(&s->w, "time_unit");
+	jsonw_string(&s->w, "nanoseconds");
+	jsonw_key(&s->w, "num_ranks");
+	jsonw_int(&s->w, run->num_ranks);
+	jsonw_key(&s->w, "event_data_available");
+	jsonw_bool(&s->w, !run->layout || strcmp(run->layout, "aggregate") != 0);
+	jsonw_key(&s->w, "metadata");
+	jsonw_begin_object(&s->w, JSONW_INLINE);
+	for (i = 0; i < m->n; i++) {
+		int64_t v;
+
+		jsonw_key(&s->w, m->keys[i]);
+		if (spjson_integer(m->values[i], &v))
+			jsonw_int(&s->w, v);
+		else
+			jsonw_string(&s->w, m->values[i]);
+	}
+	jsonw_end(&s->w);
+	jsonw_key(&s->w, "regions");
+	jsonw_begin_array(&s->w, JSONW_BLOCK);
+}
+
+/* The cursor of rank (grown as ranks come), or NULL (s->rc set). */
+static int64_t *spjson_cursor(struct spjson *s, int64_t rank)
+{
+	size_t r = (size_t)rank, old = s->ncursor;
+
+	if (rank < 0) {
+		s->rc = err_set(ERR_FORMAT, "a row of rank %lld", (long long)rank);
+		return NULL;
+	}
+	if (r >= s->ncursor) {
+		if (util_grow(&s->cursor, &s->ncursor, r + 1, sizeof(*s->cursor), 16)) {
+			s->rc = ERR_NOMEM;
+			return NULL;
+		}
+		memset(s->cursor + old, 0, (s->ncursor - old) * sizeof(*s->cursor));
+	}
+	return &s->cursor[r];
+}
+
+/* The calls of a row from *cursor on, each 1 ns after the one before
+ * (so that no call, not even a zero-length one, lies inside another). */
+static void spjson_times(struct spjson *s, int64_t *cursor, const int64_t *d, size_t n)
+{
+	int64_t at = *cursor;
+	size_t i;
+
+	jsonw_key(&s->w, "start_times_ns");
+	jsonw_begin_array(&s->w, JSONW_COMPACT);
+	for (i = 0; i < n; i++) {
+		jsonw_int(&s->w, at);
+		at += d[i] + 1;
+	}
+	jsonw_end(&s->w);
+	at = *cursor;
+	jsonw_key(&s->w, "end_times_ns");
+	jsonw_begin_array(&s->w, JSONW_COMPACT);
+	for (i = 0; i < n; i++) {
+		jsonw_int(&s->w, at + d[i]);
+		at += d[i] + 1;
+	}
+	jsonw_end(&s->w);
+	*cursor = at;
+}
+
+/*
+ * The device times of a row's calls: the store keeps their count and sum,
+ * not each call's, so the first gpu_count calls get equal shares of the
+ * sum (the remainder on the first) and the others -1 (no device time):
+ * gpu_total and gpu_avg, the metrics of device time, come back the same.
+ */
+static void spjson_gpu(struct spjson *s, const struct store_timing *t, size_t n)
+{
+	int64_t share = t->gpu_total / (int64_t)t->gpu_count;
+	int64_t rest = t->gpu_total - share * (int64_t)t->gpu_count;
+	size_t i;
+
+	jsonw_key(&s->w, "gpu_durations_ns");
+	jsonw_begin_array(&s->w, JSONW_COMPACT);
+	for (i = 0; i < n; i++)
+		jsonw_int(&s->w, i < t->gpu_count ? share + (i == 0 ? rest : 0) : -1);
+	jsonw_end(&s->w);
+}
+
+static void spjson_aggregate(struct spjson *s, const struct store_timing *t)
+{
+	jsonw_key(&s->w, "aggregate");
+	jsonw_begin_object(&s->w, JSONW_INLINE);
+	jsonw_key(&s->w, "count");
+	jsonw_int(&s->w, (int64_t)t->calls);
+	jsonw_key(&s->w, "total");
+	jsonw_int(&s->w, t->total);
+	jsonw_key(&s->w, "minimum");
+	jsonw_int(&s->w, t->calls ? t->min : 0);
+	jsonw_key(&s->w, "maximum");
+	jsonw_int(&s->w, t->calls ? t->max : 0);
+	jsonw_key(&s->w, "exclusive");
+	jsonw_int(&s->w, t->exclusive >= 0 ? t->exclusive : t->total);
+	jsonw_end(&s->w);
+	jsonw_key(&s->w, "event_data_available");
+	jsonw_bool(&s->w, 0);
+}
+
+void spjson_row(struct spjson *s, const struct store_timing *t, const char *region,
+		const int64_t *d, size_t n, const char *const *tags, size_t ntags)
+{
+	int64_t *cursor;
+	size_t i;
+
+	if (s->rc || !(cursor = spjson_cursor(s, t->rank)))
+		return;
+	jsonw_begin_object(&s->w, JSONW_INLINE);
+	jsonw_key(&s->w, "name");
+	jsonw_string(&s->w, region);
+	jsonw_key(&s->w, "rank");
+	jsonw_int(&s->w, t->rank);
+	if (t->source_file && *t->source_file) {
+		jsonw_key(&s->w, "source_file");
+		jsonw_string(&s->w, t->source_file);
+	}
+	if (t->source_line >= 0) {
+		jsonw_key(&s->w, "source_lineno");
+		jsonw_int(&s->w, t->source_line);
+	}
+	if (t->source_text && *t->source_text) {
+		jsonw_key(&s->w, "source_text");
+		jsonw_string(&s->w, t->source_text);
+	}
+	if (ntags) {
+		jsonw_key(&s->w, "tags");
+		jsonw_begin_array(&s->w, JSONW_COMPACT);
+		for (i = 0; i < ntags; i++)
+			jsonw_string(&s->w, tags[i]);
+		jsonw_end(&s->w);
+	}
+	if (t->has_events) {
+		spjson_times(s, cursor, d, n);
+		if (t->gpu_count > 0 && t->gpu_count <= n)
+			spjson_gpu(s, t, n);
+		if (t->exclusive >= 0) {
+			jsonw_key(&s->w, "exclusive_total_ns");
+			jsonw_int(&s->w, t->exclusive);
+		}
+	} else {
+		spjson_aggregate(s, t);
+	}
+	jsonw_end(&s->w);
+}
+
+int spjson_end(struct spjson *s)
+{
+	int rc = s->rc;
+
+	jsonw_end(&s->w); /* regions */
+	jsonw_end(&s->w);
+	if (!rc)
+		rc = jsonw_finish(&s->w);
+	if (!rc && buf_putc(s->w.out, '\n'))
+		rc = ERR_NOMEM;
+	spjson_abort(s);
+	return rc;
+}
+
+void spjson_abort(struct spjson *s)
+{
+	free(s->cursor);
+	s->cursor = NULL;
+	s->ncursor = 0;
+}
