@@ -115,33 +115,33 @@ static void caliper_nodes(struct jsonw *w, const struct export_run *r)
 static int caliper_globals(struct jsonw *w, const struct export_run *r)
 {
 	const struct store_run *run = &r->run;
+	const struct {
+		const char *key, *value;
+	} strs[] = {
+	    {"commit", run->commit},
+	    {"branch", run->branch},
+	    {"label", run->label},
+	    {"recorded_at", run->recorded_at},
+	    {"ingested_at", run->ingested_at},
+	    {"source_path", run->source_path},
+	    {"sha256", run->sha256},
+	    {"layout", run->layout},
+	};
 	struct buf key = BUF_INIT;
 	size_t i;
 	int rc = 0;
 
 	jsonw_key(w, "scopedb.run");
 	jsonw_int(w, run->id);
-	jsonw_key(w, "commit");
-	jsonw_string(w, run->commit);
-	jsonw_key(w, "branch");
-	jsonw_string(w, run->branch);
-	jsonw_key(w, "label");
-	jsonw_string(w, run->label);
+	for (i = 0; i < sizeof(strs) / sizeof(strs[0]); i++) {
+		jsonw_key(w, strs[i].key);
+		jsonw_string(w, strs[i].value);
+	}
 	jsonw_key(w, "tags");
 	jsonw_begin_array(w, JSONW_INLINE);
 	for (i = 0; i < run->ntags; i++)
 		jsonw_string(w, run->tags[i]);
 	jsonw_end(w);
-	jsonw_key(w, "recorded_at");
-	jsonw_string(w, run->recorded_at);
-	jsonw_key(w, "ingested_at");
-	jsonw_string(w, run->ingested_at);
-	jsonw_key(w, "source_path");
-	jsonw_string(w, run->source_path);
-	jsonw_key(w, "sha256");
-	jsonw_string(w, run->sha256);
-	jsonw_key(w, "layout");
-	jsonw_string(w, run->layout);
 	jsonw_key(w, "num_ranks");
 	jsonw_int(w, run->num_ranks);
 	jsonw_key(w, "tree");
