@@ -431,8 +431,11 @@ harmless() {
 	IFS= read -r -d '' out <"$E2E_DIR/.stdout"
 	while [ "${out%$'\n'}" != "$out" ]; do out=${out%$'\n'}; done
 	if [ -f r.html ]; then
+		# the page, its "generated" time masked (read by bash too)
+		IFS= read -r -d '' page <r.html
+		[[ $page =~ \;\ generated\ [0-9TZ:-]*\. ]] && page=${page//"${BASH_REMATCH[0]}"/.}
 		out="$out
-exit $rc $(sed 's/; generated [0-9TZ:-]*\././' r.html | sha256sum)"
+exit $rc $page"
 	else
 		out="$out
 exit $rc "

@@ -1,7 +1,8 @@
 # pg-server.sh - a throwaway PostgreSQL 15 server for the end-to-end tests
 # (sourced by tests/e2e_postgres.sh and bench/run).
 #
-# pg_start DIR: initdb a cluster in DIR/data and start it listening only on
+# pg_start DIR: a fresh cluster in DIR/data (initdb, or a copy of the
+# build tree's untouched one: pg_initdb) started listening only on
 # a Unix socket in DIR (listen_addresses = '', fsync off), as an
 # unprivileged user: when run as root (CI), the user "scopedb-pg" (created
 # with useradd when missing) through runuser; otherwise the caller.  Sets
@@ -9,6 +10,8 @@
 # PG_BIN.  pg_stop stops it (immediately); pg_kill / pg_restart for the
 # fault tests.  The caller installs a trap that calls pg_stop.
 PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
+# the initdb template of this build tree (pg_initdb); bench/run has none
+PG_TEMPLATE=${PG_TEMPLATE-${SCOPEDB_BUILD_DIR:+$SCOPEDB_BUILD_DIR/pg-template-$(basename "$(dirname "$PG_BIN")")}}
 PG_DIR=
 PG_URI=
 
@@ -41,8 +44,7 @@ pg_start() {
 			chmod o+x "$d" 2>/dev/null
 		done
 	fi
-	pg_as "$PG_BIN/initdb" -D "$PG_DIR/data" -U postgres -A trust -E UTF8 --no-locale \
-		>"$PG_DIR/initdb.log" 2>&1 || { cat "$PG_DIR/initdb.log" >&2; return 1; }
+	pg_initdb || return 1
 	cat >>"$PG_DIR/data/postgresql.conf" <<-CONF
 		listen_addresses = ''
 		unix_socket_directories = '$PG_DIR'
@@ -54,6 +56,28 @@ pg_start() {
 	pg_restart_only || return 1
 	PG_URI="host=$PG_DIR user=postgres dbname=scopedb"
 	pg_as "$PG_BIN/createdb" -h "$PG_DIR" -U postgres scopedb || return 1
+}
+
+# pg_initdb: a fresh cluster in $PG_DIR/data, owned by the server's user.
+# With PG_TEMPLATE (tests: $SCOPEDB_BUILD_DIR/pg-template-VERSION), the
+# first test of a build tree runs initdb (a second of CPU, several of
+# wall-clock time) and keeps a copy of the untouched cluster there; later
+# ones copy it (cp -a keeps its owner and modes), which gives the same
+# files initdb would write.  The copy is made under a temporary name and
+# renamed into place, so tests that start at once never see half of one.
+# No fsync (--no-sync): the cluster is thrown away with the test.
+pg_initdb() {
+	local tpl=${PG_TEMPLATE:-}
+	if [ -n "$tpl" ] && [ -f "$tpl/PG_VERSION" ] && cp -a "$tpl" "$PG_DIR/data" 2>/dev/null; then
+		return 0
+	fi
+	rm -rf "$PG_DIR/data"
+	pg_as "$PG_BIN/initdb" --no-sync -D "$PG_DIR/data" -U postgres -A trust -E UTF8 \
+		--no-locale >"$PG_DIR/initdb.log" 2>&1 || { cat "$PG_DIR/initdb.log" >&2; return 1; }
+	if [ -n "$tpl" ] && [ ! -e "$tpl" ] && cp -a "$PG_DIR/data" "$tpl.$$" 2>/dev/null; then
+		mv -T "$tpl.$$" "$tpl" 2>/dev/null || rm -rf "$tpl.$$"
+	fi
+	return 0
 }
 
 pg_restart_only() {
