@@ -84,6 +84,9 @@ SQL(W_UNTIL, 0, " AND runs.sort_time <= ")
 SQL(W_META, 0, " AND runs.id IN (SELECT run_id FROM run_metadata WHERE key = ")
 SQL(W_META_VALUE, 0, " AND value = ")
 SQL(W_END, 0, ")")
+/* one of the runs of an id list: W_IDS, the list's parameter, W_IDS_END */
+SQL(W_IDS, 0, DIALECT(" AND runs.id IN (SELECT value FROM json_each(", " AND runs.id = ANY("))
+SQL(W_IDS_END, 0, DIALECT("))", "::bigint[])"))
 
 /* ---- tags, metadata, pins ------------------------------------------------ */
 
@@ -225,6 +228,13 @@ SQL(QUANTILES_PUT, SQL_WRITE,
 /* the regions a history asks for: by name, or all (its filter picks) */
 SQL(HISTORY_REGION, 0, "SELECT id, name FROM regions WHERE name = " P(1))
 SQL(HISTORY_REGIONS, 0, "SELECT id, name FROM regions")
+/* the run window of a limited history: the ids of the newest P(1) runs
+ * (HEAD, the filter's conditions from parameter 2 on, RUN_FIND_TAIL); then
+ * how many of the runs P(1) have each region of the id list P(2) */
+SQL(HISTORY_WINDOW_HEAD, 0, "SELECT id FROM runs WHERE true")
+SQL(HISTORY_COUNTS, 0,
+	"SELECT region_id, count(*) FROM run_regions WHERE run_id " IN_IDS(1) " "
+	"AND region_id " IN_IDS(2) " GROUP BY region_id")
 /* one row per (region of the id list P(1), run): HEAD, the filter's
  * conditions from parameter 4 on, MID, HISTORY_RANKS or HISTORY_ALL, TAIL;
  * numbered newest first per region for the limit P(3) (0: none) */
