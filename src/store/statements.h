@@ -230,11 +230,13 @@ SQL(HISTORY_REGION, 0, "SELECT id, name FROM regions WHERE name = " P(1))
 SQL(HISTORY_REGIONS, 0, "SELECT id, name FROM regions")
 /* the run window of a limited history: the ids of the newest P(1) runs
  * (HEAD, the filter's conditions from parameter 2 on, RUN_FIND_TAIL); then
- * how many of the runs P(1) have each region of the id list P(2) */
+ * how many of the runs P(1) have each region of the id list P(2), read
+ * run by run (the unary + keeps the search off the index by region, whose
+ * rows of a run lie one leaf apart per region) */
 SQL(HISTORY_WINDOW_HEAD, 0, "SELECT id FROM runs WHERE true")
 SQL(HISTORY_COUNTS, 0,
 	"SELECT region_id, count(*) FROM run_regions WHERE run_id " IN_IDS(1) " "
-	"AND region_id " IN_IDS(2) " GROUP BY region_id")
+	"AND +region_id " IN_IDS(2) " GROUP BY region_id")
 /* one row per (region of the id list P(1), run): HEAD, the filter's
  * conditions from parameter 4 on, MID, HISTORY_RANKS or HISTORY_ALL, TAIL;
  * numbered newest first per region for the limit P(3) (0: none) */
