@@ -506,5 +506,9 @@ int store_scan_blobs(struct store *st, int64_t run_id, store_blob_fn fn, void *c
 /* Store the p50, p95 and p99 (ns) of a region in the run's totals. */
 int store_put_region_quantiles(struct store *st, int64_t run_id, int64_t region_id,
 			       const double q[3]);
+/* The same for the n regions region_ids[i] with q[3 * i .. 3 * i + 2], in
+ * few statements (not one per region). */
+int store_put_quantiles(struct store *st, int64_t run_id, const int64_t *region_ids,
+			const double *q, size_t n);
 
 #endif

@@ -146,6 +146,9 @@ SQL(REGION_FIND, 0, "SELECT id FROM regions WHERE name = " P(1))
  * counted on by the front end */
 SQL(REGION_NEXT, 0, "SELECT coalesce(max(id), 0) + 1 FROM regions")
 SQL(REGION_ADD, SQL_WRITE, "INSERT INTO regions (id, name) VALUES (" P(1) ", " P(2) ")")
+/* every stored region, read once per write transaction where each
+ * statement costs a round trip (store_region_id()) */
+SQL(REGION_ALL, 0, "SELECT id, name FROM regions")
 /* store_region_stats() over a rank list: one row per region of run P(1),
  * pooled over the ranks P(2); rows of other ranks still make the region
  * appear (calls 0).  Columns: region id, the SQL_REGION_AGGREGATES, the
@@ -222,6 +225,20 @@ SQL(PERCENTILE_REGIONS, 0,
 SQL(QUANTILES_PUT, SQL_WRITE,
 	"UPDATE run_regions SET p50_ns = " P(3) ", p95_ns = " P(4) ", p99_ns = " P(5) " "
 	"WHERE run_id = " P(1) " AND region_id = " P(2))
+/* the same for many regions of run P(1) in one statement: HEAD, then per
+ * region QUANTILES_ROW, its id, QUANTILES_REAL, p50, QUANTILES_REAL, p95,
+ * QUANTILES_REAL, p99, QUANTILES_ROW_END (rows apart by QUANTILES_NEXT),
+ * TAIL; VALUES names its columns column1.. in both dialects */
+SQL(QUANTILES_MANY_HEAD, SQL_WRITE,
+	"UPDATE run_regions SET p50_ns = v.column2, p95_ns = v.column3, p99_ns = v.column4 "
+	"FROM (VALUES ")
+SQL(QUANTILES_ROW, SQL_WRITE, "(CAST(")
+SQL(QUANTILES_REAL, SQL_WRITE, " AS bigint), CAST(")
+SQL(QUANTILES_REAL_NEXT, SQL_WRITE, " AS float8), CAST(")
+SQL(QUANTILES_ROW_END, SQL_WRITE, " AS float8))")
+SQL(QUANTILES_NEXT, SQL_WRITE, ", ")
+SQL(QUANTILES_MANY_TAIL, SQL_WRITE,
+	") AS v WHERE run_regions.run_id = " P(1) " AND run_regions.region_id = v.column1")
 
 /* ---- a region across runs (history.c) ------------------------------------ */
 

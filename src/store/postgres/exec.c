@@ -477,11 +477,19 @@ int postgres_flush(struct store_conn *c)
 
 	postgres_settle(c);
 	/* binary: the trailer (a tuple of -1 fields) ends each buffer's data */
-	if ((c->copy_timings.len && buf_add(&c->copy_timings, "\377\377", 2)) ||
+	if ((c->copy_regions.len && buf_add(&c->copy_regions, "\377\377", 2)) ||
+	    (c->copy_timings.len && buf_add(&c->copy_timings, "\377\377", 2)) ||
 	    (c->copy_durations.len && buf_add(&c->copy_durations, "\377\377", 2))) {
+		c->copy_regions.len = 0;
 		c->copy_timings.len = 0;
 		c->copy_durations.len = 0;
 		return err_nomem();
+	}
+	ret = copy_send(c, &c->copy_regions, "COPY regions (id, name) FROM STDIN (FORMAT binary)");
+	if (ret) {
+		c->copy_timings.len = 0;
+		c->copy_durations.len = 0;
+		return ret;
 	}
 	ret = copy_send(c, &c->copy_timings,
 			"COPY timings (id, " SQL_TIMINGS_COLUMNS ") FROM STDIN (FORMAT binary)");

@@ -291,14 +291,29 @@ static int add_timing(struct store_conn *st, const struct store_timing *t)
 	return step_write(st, s, bad);
 }
 
+/* A new region: the statement REGION_ADD, prepared once like the others. */
+static int add_region(struct store_conn *st, const struct store_region_row *g)
+{
+	struct store_value v[2] = {sql_int(g->id), sql_str(g->name)};
+	struct store_stmt s = {SQL_REGION_ADD, sqlite_sql.text[SQL_REGION_ADD], SQL_WRITE, v, 2};
+
+	return sqlite_exec(st, &s, NULL, NULL, NULL);
+}
+
 int sqlite_write_rows(struct store_conn *st, enum store_table table, const void *rows, size_t n)
 {
 	const struct store_timing *t = rows;
 	size_t i;
-	int ret = prepare_timing(st);
+	int ret;
 
+	if (table == STORE_TABLE_REGIONS) {
+		for (i = 0, ret = 0; !ret && i < n; i++)
+			ret = add_region(st, &((const struct store_region_row *)rows)[i]);
+		return ret;
+	}
 	if (table != STORE_TABLE_TIMINGS)
 		return err_set(ERR_USAGE, "internal error: no such table to write");
+	ret = prepare_timing(st);
 	for (i = 0; !ret && i < n; i++)
 		ret = add_timing(st, &t[i]);
 	return ret;
