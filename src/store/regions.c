@@ -168,43 +168,37 @@ int store_put_region_quantiles(struct store *st, int64_t run_id, int64_t region_
 	return store_sql_run(st, SQL_QUANTILES_PUT, v, 5, NULL, NULL, NULL);
 }
 
-/* Regions per statement of store_put_quantiles(): 4 parameters each, within
- * SQLite's (32,766) and PostgreSQL's (65,535) limits. */
-#define QUANTILES_CHUNK 1000
-
+/* Where a statement costs a round trip, QUANTILES_MANY for all n regions;
+ * elsewhere (SQLite) QUANTILES_PUT once per region, prepared once, which
+ * costs less than an UPDATE ... FROM a list. */
 int store_put_quantiles(struct store *st, int64_t run_id, const int64_t *region_ids,
 			const double *q, size_t n)
 {
-	struct store_query sql;
-	size_t i, j, m;
+	struct store_value v[5];
+	double *cols = NULL;
+	size_t i;
 	int ret = 0;
 
-	for (i = 0; !ret && i < n; i += m) {
-		m = n - i < QUANTILES_CHUNK ? n - i : QUANTILES_CHUNK;
-		if (m == 1) {
+	if (!(st->be->caps & STORE_READ_AHEAD) || n < 2) {
+		for (i = 0; !ret && i < n; i++)
 			ret = store_put_region_quantiles(st, run_id, region_ids[i], q + 3 * i);
-			continue;
-		}
-		store_query_init(&sql);
-		store_query_value(&sql, sql_int(run_id));
-		store_query_put(st, &sql, SQL_QUANTILES_MANY_HEAD);
-		for (j = i; j < i + m; j++) {
-			if (j > i)
-				store_query_put(st, &sql, SQL_QUANTILES_NEXT);
-			store_query_put(st, &sql, SQL_QUANTILES_ROW);
-			store_query_param(st, &sql, sql_int(region_ids[j]));
-			store_query_put(st, &sql, SQL_QUANTILES_REAL);
-			store_query_param(st, &sql, sql_real(q[3 * j]));
-			store_query_put(st, &sql, SQL_QUANTILES_REAL_NEXT);
-			store_query_param(st, &sql, sql_real(q[3 * j + 1]));
-			store_query_put(st, &sql, SQL_QUANTILES_REAL_NEXT);
-			store_query_param(st, &sql, sql_real(q[3 * j + 2]));
-			store_query_put(st, &sql, SQL_QUANTILES_ROW_END);
-		}
-		store_query_put(st, &sql, SQL_QUANTILES_MANY_TAIL);
-		ret = store_query_run(st, &sql, SQL_WRITE, NULL, NULL);
-		store_query_release(&sql);
+		return ret;
 	}
+	cols = malloc(3 * n * sizeof(*cols));
+	if (!cols)
+		return err_nomem();
+	for (i = 0; i < n; i++) {
+		cols[i] = q[3 * i];
+		cols[n + i] = q[3 * i + 1];
+		cols[2 * n + i] = q[3 * i + 2];
+	}
+	v[0] = sql_int(run_id);
+	v[1] = sql_ids(region_ids, n);
+	v[2] = sql_reals(cols, n);
+	v[3] = sql_reals(cols + n, n);
+	v[4] = sql_reals(cols + 2 * n, n);
+	ret = store_sql_run(st, SQL_QUANTILES_MANY, v, 5, NULL, NULL, NULL);
+	free(cols);
 	return ret;
 }
 

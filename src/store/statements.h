@@ -225,20 +225,18 @@ SQL(PERCENTILE_REGIONS, 0,
 SQL(QUANTILES_PUT, SQL_WRITE,
 	"UPDATE run_regions SET p50_ns = " P(3) ", p95_ns = " P(4) ", p99_ns = " P(5) " "
 	"WHERE run_id = " P(1) " AND region_id = " P(2))
-/* the same for many regions of run P(1) in one statement: HEAD, then per
- * region QUANTILES_ROW, its id, QUANTILES_REAL, p50, QUANTILES_REAL, p95,
- * QUANTILES_REAL, p99, QUANTILES_ROW_END (rows apart by QUANTILES_NEXT),
- * TAIL; VALUES names its columns column1.. in both dialects */
-SQL(QUANTILES_MANY_HEAD, SQL_WRITE,
-	"UPDATE run_regions SET p50_ns = v.column2, p95_ns = v.column3, p99_ns = v.column4 "
-	"FROM (VALUES ")
-SQL(QUANTILES_ROW, SQL_WRITE, "(CAST(")
-SQL(QUANTILES_REAL, SQL_WRITE, " AS bigint), CAST(")
-SQL(QUANTILES_REAL_NEXT, SQL_WRITE, " AS float8), CAST(")
-SQL(QUANTILES_ROW_END, SQL_WRITE, " AS float8))")
-SQL(QUANTILES_NEXT, SQL_WRITE, ", ")
-SQL(QUANTILES_MANY_TAIL, SQL_WRITE,
-	") AS v WHERE run_regions.run_id = " P(1) " AND run_regions.region_id = v.column1")
+/* the same for the regions of the id list P(2) of run P(1), with the p50,
+ * p95 and p99 lists P(3), P(4), P(5), in one statement (where a statement
+ * costs a round trip: store_put_quantiles()) */
+SQL(QUANTILES_MANY, SQL_WRITE, DIALECT(
+	"UPDATE run_regions SET p50_ns = json_extract(?3, '$[' || v.key || ']'), "
+	"p95_ns = json_extract(?4, '$[' || v.key || ']'), "
+	"p99_ns = json_extract(?5, '$[' || v.key || ']') "
+	"FROM json_each(?2) AS v WHERE run_regions.run_id = ?1 AND run_regions.region_id = v.value",
+	"UPDATE run_regions SET p50_ns = v.p50, p95_ns = v.p95, p99_ns = v.p99 "
+	"FROM unnest($2::bigint[], $3::float8[], $4::float8[], $5::float8[]) "
+	"AS v (region_id, p50, p95, p99) "
+	"WHERE run_regions.run_id = $1 AND run_regions.region_id = v.region_id"))
 
 /* ---- a region across runs (history.c) ------------------------------------ */
 
