@@ -136,6 +136,10 @@ int store_add_tag(struct store *st, int *added, int64_t run_id, const char *tag)
 
 /* Set (insert or replace) one metadata key of a run. */
 int store_set_meta(struct store *st, int64_t run_id, const char *key, const char *value);
+/* store_set_meta() of keys[i] = values[i] for i < n, distinct keys, in
+ * one statement. */
+int store_set_metas(struct store *st, int64_t run_id, char *const *keys, char *const *values,
+		    size_t n);
 
 /* Interned region id for name, created if needed (cached per connection;
  * the cache is emptied by store_begin() and store_rollback()). */

@@ -96,6 +96,15 @@ SQL(TAG_REMOVE, SQL_WRITE, "DELETE FROM run_tags WHERE run_id = " P(1) " AND tag
 SQL(META_SET, SQL_WRITE,
 	"INSERT INTO run_metadata (run_id, key, value) VALUES (" P(1) ", " P(2) ", " P(3) ") "
 	"ON CONFLICT (run_id, key) DO UPDATE SET value = excluded.value")
+/* the same for many keys of run P(1): HEAD, then per key META_ROW, the
+ * key's parameter, META_ROW_MID, the value's, META_ROW_END (rows apart by
+ * META_NEXT), then TAIL */
+SQL(META_SETS_HEAD, SQL_WRITE, "INSERT INTO run_metadata (run_id, key, value) VALUES ")
+SQL(META_ROW, SQL_WRITE, "(" P(1) ", ")
+SQL(META_ROW_MID, SQL_WRITE, ", ")
+SQL(META_ROW_END, SQL_WRITE, ")")
+SQL(META_NEXT, SQL_WRITE, ", ")
+SQL(META_SETS_TAIL, SQL_WRITE, " ON CONFLICT (run_id, key) DO UPDATE SET value = excluded.value")
 SQL(PIN_GET, 0, "SELECT run_id FROM pins WHERE name = " P(1))
 SQL(PIN_PUT, SQL_WRITE,
 	"INSERT INTO pins (name, run_id, pinned_at) VALUES (" P(1) ", " P(2) ", " P(3) ") "

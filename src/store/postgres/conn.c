@@ -344,10 +344,9 @@ static int postgres_begin(struct store_conn *c)
 			       "cannot begin a transaction on store '%s': one is already open",
 			       c->location);
 	postgres_forget(c);
-	ret = postgres_run(c, "BEGIN", "update");
-	if (!ret)
-		ret = postgres_run(c, "SELECT pg_advisory_xact_lock(" POSTGRES_LOCK_KEY ")",
-				   "update");
+	/* one round trip: both in one simple query */
+	ret =
+	    postgres_run(c, "BEGIN; SELECT pg_advisory_xact_lock(" POSTGRES_LOCK_KEY ")", "update");
 	if (ret)
 		postgres_rollback(c);
 	return ret;
