@@ -304,6 +304,8 @@ static void test_history_match(void **state)
 	struct store_history_query q;
 	struct store_history_point *p = NULL;
 	struct match *m = NULL;
+	struct filter f;
+	int64_t r0[] = {0};
 	size_t n = 0;
 
 	(void)state;
@@ -321,6 +323,46 @@ static void test_history_match(void **state)
 	assert_int_equal(p[5].run_id, ids[2]);
 	assert_int_equal(p[5].stats.total, 15 * 300);
 	store_history_free(p, n);
+
+	/* --limit 3: the newest 3 runs lack "ïo" once, so its 3 points reach
+	 * back to the oldest run (the run window grows past the newest 3) */
+	memset(&f, 0, sizeof(f));
+	f.limit = 3;
+	q.runs = &f;
+	assert_int_equal(store_region_history(st, &p, &n, &q), 0);
+	assert_int_equal(n, 6);
+	assert_string_equal(p[0].stats.name, "solve");
+	assert_int_equal(p[0].run_id, ids[1]);
+	assert_int_equal(p[2].run_id, ids[3]);
+	assert_string_equal(p[3].stats.name, "ïo");
+	assert_int_equal(p[3].run_id, ids[0]);
+	assert_int_equal(p[4].run_id, ids[2]);
+	assert_int_equal(p[5].run_id, ids[3]);
+	store_history_free(p, n);
+	/* the same over rank 0 with the durations */
+	q.ranks = r0;
+	q.nranks = 1;
+	q.durations = 1;
+	assert_int_equal(store_region_history(st, &p, &n, &q), 0);
+	assert_int_equal(n, 6);
+	assert_int_equal(p[3].run_id, ids[0]);
+	assert_int_equal(p[3].durations.len, CALLS);
+	assert_int_equal(p[3].durations.v[0], 100);
+	assert_int_equal(p[5].durations.v[4], 5 * 250);
+	store_history_free(p, n);
+	/* --limit 1 up to February: the newest run lacks "ïo" */
+	q.ranks = NULL;
+	q.nranks = 0;
+	q.durations = 0;
+	f.limit = 1;
+	strcpy(f.until, "2026-02-15T00:00:00Z");
+	assert_int_equal(store_region_history(st, &p, &n, &q), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(p[0].run_id, ids[1]);
+	assert_int_equal(p[1].run_id, ids[0]);
+	assert_string_equal(p[1].stats.name, "ïo");
+	store_history_free(p, n);
+	q.runs = NULL;
 	match_free(m);
 	assert_int_equal(match_new(&m, none, 1, NULL, 0), 0);
 	q.ctx = m;

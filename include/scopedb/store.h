@@ -136,6 +136,10 @@ int store_add_tag(struct store *st, int *added, int64_t run_id, const char *tag)
 
 /* Set (insert or replace) one metadata key of a run. */
 int store_set_meta(struct store *st, int64_t run_id, const char *key, const char *value);
+/* store_set_meta() of keys[i] = values[i] for i < n, distinct keys, in
+ * one statement. */
+int store_set_metas(struct store *st, int64_t run_id, char *const *keys, char *const *values,
+		    size_t n);
 
 /* Interned region id for name, created if needed (cached per connection;
  * the cache is emptied by store_begin() and store_rollback()). */
@@ -506,5 +510,9 @@ int store_scan_blobs(struct store *st, int64_t run_id, store_blob_fn fn, void *c
 /* Store the p50, p95 and p99 (ns) of a region in the run's totals. */
 int store_put_region_quantiles(struct store *st, int64_t run_id, int64_t region_id,
 			       const double q[3]);
+/* The same for the n regions region_ids[i] with q[3 * i .. 3 * i + 2], in
+ * few statements (not one per region). */
+int store_put_quantiles(struct store *st, int64_t run_id, const int64_t *region_ids,
+			const double *q, size_t n);
 
 #endif

@@ -55,6 +55,14 @@ struct store_conn;
 enum store_table {
 	STORE_TABLE_TIMINGS, /* struct store_timing: the timings row and, when it has
 			      * durations, its timings_durations row */
+	STORE_TABLE_REGIONS, /* struct store_region_row: a new region */
+};
+
+/* A new region of STORE_TABLE_REGIONS: its id (the front end numbers them)
+ * and its name (checked text, the caller's). */
+struct store_region_row {
+	int64_t id;
+	const char *name;
 };
 
 struct store_backend {

@@ -6,7 +6,7 @@
  * The store pools each region's timings rows into totals
  * (store_put_region_totals()); this file adds the exact p50/p95/p99 of the
  * regions with per-call data.  It is written against the backend-neutral
- * store API only (store_scan_blobs(), store_put_region_quantiles()), so
+ * store API only (store_scan_blobs(), store_put_quantiles()), so
  * every backend reuses it.
  *
  * A region's blobs are spread over the whole run (files list ranks first),
@@ -254,6 +254,7 @@ static int finish_batch_quantiles(struct store *st, struct finish_batch *b, int6
 	struct finish_job job[2];
 	pthread_t thread;
 	size_t *order = NULL, i, k, half = 0, total = 0, acc = 0;
+	int64_t *ids = NULL;
 	double *q = NULL;
 	int threaded = 0, ret = 0;
 
@@ -306,9 +307,15 @@ static int finish_batch_quantiles(struct store *st, struct finish_batch *b, int6
 		if (!ret && job[1].ret)
 			ret = finish_compute(&job[1]);
 	}
+	/* all of the batch's in few statements (a round trip each on a server) */
+	if (!ret && !(ids = malloc((b->n ? b->n : 1) * sizeof(*ids))))
+		ret = err_nomem();
 	for (i = 0; !ret && i < b->n; i++)
-		ret = store_put_region_quantiles(st, run_id, b->r[i].id, q + 3 * i);
+		ids[i] = b->r[i].id;
+	if (!ret)
+		ret = store_put_quantiles(st, run_id, ids, q, b->n);
 out:
+	free(ids);
 	free(order);
 	free(q);
 	return ret;

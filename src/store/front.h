@@ -73,6 +73,9 @@ struct store {
 	struct strmap names;
 	struct i64vec ids;
 	int64_t next_region;
+	/* names holds every stored region (a STORE_READ_AHEAD backend reads
+	 * them all at the first lookup of a write transaction) */
+	int all_regions;
 	/* inside the read snapshot of a STORE_READ_AHEAD backend (ahead.c) */
 	struct ahead_run runs[AHEAD_RUNS];
 	size_t nruns;

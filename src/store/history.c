@@ -59,6 +59,131 @@ static int history_regions(struct store *st, struct i64vec *ids,
 	return ret;
 }
 
+/*
+ * The run window of a limited history (--limit N, --history N): the points
+ * are each region's newest N among the runs the filter selects, so they
+ * all lie in the newest runs of the filter as soon as every region has N
+ * of them there.  The window starts at the newest N runs and grows (x4)
+ * while a region has fewer points in it and older runs remain, counting
+ * only those regions in the runs it adds.  A region present in each run
+ * costs N runs; one that is not, a look further back for it alone.
+ */
+
+/* A selected region's id and its points in the window so far. */
+struct window_count {
+	int64_t id, n;
+};
+
+static int window_count_cmp(const void *a, const void *b)
+{
+	const struct window_count *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* The regions still short of points, and what the window has of them. */
+struct window_read {
+	struct window_count *short_of;
+	size_t n;
+};
+
+static int window_id_row(void *ctx, const struct rows_row *r)
+{
+	return i64vec_push(ctx, r->ops->i64(r, 0));
+}
+
+static int window_count_row(void *ctx, const struct rows_row *r)
+{
+	struct window_read *x = ctx;
+	struct window_count key = {r->ops->i64(r, 0), 0}, *hit;
+
+	hit = bsearch(&key, x->short_of, x->n, sizeof(key), window_count_cmp);
+	if (hit)
+		hit->n += r->ops->i64(r, 1);
+	return 0;
+}
+
+/* The newest limit runs of f into win (newest first). */
+static int window_runs(struct store *st, struct i64vec *win, const struct filter *f, int64_t limit)
+{
+	struct filter g = *f;
+	struct store_query sql;
+	int ret;
+
+	g.limit = limit;
+	win->len = 0;
+	store_query_init(&sql);
+	store_query_filtered(st, &sql, SQL_HISTORY_WINDOW_HEAD, &g, SQL_RUN_FIND_TAIL);
+	ret = store_query_run(st, &sql, 0, window_id_row, win);
+	store_query_release(&sql);
+	return ret;
+}
+
+/* The window of the history of the regions ids over the runs of f (limit
+ * > 0) into win, newest first; *all = 1 (win empty) when it takes every
+ * run of f. */
+static int history_window(struct store *st, struct i64vec *win, int *all, const struct i64vec *ids,
+			  const struct filter *f)
+{
+	struct window_read x = {NULL, ids->len};
+	struct store_value v[2];
+	int64_t limit = f->limit, *unsat = NULL;
+	size_t i, k, done = 0;
+	int ret;
+
+	*all = 0;
+	x.short_of = util_calloc(ids->len ? ids->len : 1, sizeof(*x.short_of));
+	unsat = util_calloc(ids->len ? ids->len : 1, sizeof(*unsat));
+	if (!x.short_of || !unsat) {
+		ret = err_nomem();
+		goto out;
+	}
+	for (i = 0; i < ids->len; i++)
+		x.short_of[i].id = ids->v[i];
+	qsort(x.short_of, x.n, sizeof(*x.short_of), window_count_cmp);
+	for (;;) {
+		ret = window_runs(st, win, f, limit);
+		if (ret || win->len == done)
+			break;
+		for (i = 0; i < x.n; i++)
+			unsat[i] = x.short_of[i].id;
+		v[0] = sql_ids(win->v + done, win->len - done);
+		v[1] = sql_ids(unsat, x.n);
+		ret = store_sql_run(st, SQL_HISTORY_COUNTS, v, 2, window_count_row, &x, NULL);
+		if (ret)
+			break;
+		/* keep the regions still short, in id order */
+		for (i = k = 0; i < x.n; i++)
+			if (x.short_of[i].n < f->limit)
+				x.short_of[k++] = x.short_of[i];
+		x.n = k;
+		if (!x.n || win->len < (size_t)limit)
+			break;
+		done = win->len;
+		limit = limit > INT64_MAX / 4 ? INT64_MAX : limit * 4;
+	}
+	/* every run of f: no list of them */
+	if (!ret && x.n && win->len < (size_t)limit) {
+		*all = 1;
+		win->len = 0;
+	}
+out:
+	free(x.short_of);
+	free(unsat);
+	return ret;
+}
+
+/* Append the window win (not all) to a run condition of sql. */
+static void window_where(struct store *st, struct store_query *sql, const struct i64vec *win,
+			 int all)
+{
+	if (all)
+		return;
+	store_query_put(st, sql, SQL_W_IDS);
+	store_query_param(st, sql, sql_ids(win->v, win->len));
+	store_query_put(st, sql, SQL_W_IDS_END);
+}
+
 /* The blobs of the points, matched to them through an index. */
 struct point_blobs {
 	struct store_history_point **index;
@@ -80,7 +205,8 @@ static int point_blob_row(void *ctx, const struct rows_row *r)
 /* Decode the duration blobs of the points pts[0..n) (one statement over
  * all regions and runs), each point's sorted. */
 static int history_durations(struct store *st, struct store_history_point *pts, size_t n,
-			     const struct i64vec *ids, const struct store_history_query *q)
+			     const struct i64vec *ids, const struct store_history_query *q,
+			     const struct i64vec *win, int all)
 {
 	struct point_blobs x = {NULL, n, st->location};
 	struct store_query sql;
@@ -95,6 +221,7 @@ static int history_durations(struct store *st, struct store_history_point *pts, 
 	store_query_value(&sql, sql_ids(q->ranks, q->nranks));
 	store_query_put(st, &sql, SQL_HISTORY_BLOBS_HEAD);
 	store_where(st, &sql, q->runs);
+	window_where(st, &sql, win, all);
 	store_query_put(st, &sql, SQL_W_END);
 	ret = store_query_run(st, &sql, SQL_BINARY, point_blob_row, &x);
 	for (i = 0; !ret && i < n; i++)
@@ -117,24 +244,28 @@ int store_region_history(struct store *st, struct store_history_point **out, siz
 	int quantiles = !q->ranks;
 	struct store_rows x = STORE_ROWS(struct store_history_point, point_decode, &quantiles);
 	struct store_query sql;
-	struct i64vec ids;
+	struct i64vec ids, win;
 	size_t i;
-	int own = 0, ret;
+	int own = 0, all = 1, ret;
 
 	*out = NULL;
 	*n = 0;
 	i64vec_init(&ids);
+	i64vec_init(&win);
 	store_query_init(&sql);
 	/* one snapshot for the region list, the points and the blobs */
 	ret = store_snapshot_begin(st, &own);
 	if (!ret)
 		ret = history_regions(st, &ids, q);
+	if (!ret && q->runs && q->runs->limit > 0)
+		ret = history_window(st, &win, &all, &ids, q->runs);
 	if (!ret) {
 		store_query_value(&sql, sql_ids(ids.v, ids.len));
 		store_query_value(&sql, sql_ids(q->ranks, q->nranks));
 		store_query_value(&sql, sql_int(q->runs ? q->runs->limit : 0));
 		store_query_put(st, &sql, SQL_HISTORY_HEAD);
 		store_where(st, &sql, q->runs);
+		window_where(st, &sql, &win, all);
 		store_query_put(st, &sql, SQL_HISTORY_MID);
 		store_query_put(st, &sql, q->ranks ? SQL_HISTORY_RANKS : SQL_HISTORY_ALL);
 		store_query_put(st, &sql, SQL_HISTORY_TAIL);
@@ -142,13 +273,14 @@ int store_region_history(struct store *st, struct store_history_point **out, siz
 	}
 	/* all ranks: the percentiles are stored; no blob is read */
 	if (!ret && q->durations && x.n && q->ranks)
-		ret = history_durations(st, x.v, x.n, &ids, q);
+		ret = history_durations(st, x.v, x.n, &ids, q, &win, all);
 	store_snapshot_end(st, own);
 	for (i = 0; !ret && i < x.n; i++)
 		ret = verify_stats(&((struct store_history_point *)x.v)[i].stats,
 				   ((struct store_history_point *)x.v)[i].run_id, st->location);
 	store_query_release(&sql);
 	i64vec_release(&ids);
+	i64vec_release(&win);
 	if (ret) {
 		store_history_free(x.v, x.n);
 		return ret;

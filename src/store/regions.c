@@ -6,7 +6,10 @@
  *
  * Region ids are cached for the write transaction (emptied by every
  * begin, commit and rollback, so no id of a rolled-back row survives);
- * timings rows go to the backend's bulk writer.  Every aggregate, per-rank
+ * where each statement costs a round trip (STORE_READ_AHEAD), the first
+ * lookup reads every stored region into that cache, so that an ingest
+ * asks the store once, not once per region.  New regions, timings rows
+ * and their blobs go to the backend's bulk writer.  Every aggregate, per-rank
  * total and timings row read is checked (verify.h) before the caller sees
  * it, and every blob as it decodes.  The durations of a region come
  * from the blobs the read snapshot read ahead when the backend asks for
@@ -25,33 +28,66 @@
 
 /* ---- writing a run ------------------------------------------------------- */
 
+/* Cache name -> id in the write transaction. */
+static int region_cache(struct store *st, const char *name, int64_t id)
+{
+	size_t k;
+	int ret = strmap_intern(&k, &st->names, name);
+
+	if (!ret && k == st->ids.len)
+		ret = i64vec_push(&st->ids, id);
+	return ret;
+}
+
+static int region_all_row(void *ctx, const struct rows_row *r)
+{
+	const char *name = r->ops->text(r, 1);
+
+	return name ? region_cache(ctx, name, r->ops->i64(r, 0)) : 0;
+}
+
+/* Every stored region into the cache of the write transaction. */
+static int region_read_all(struct store *st)
+{
+	int ret = store_sql_run(st, SQL_REGION_ALL, NULL, 0, region_all_row, st, NULL);
+
+	st->all_regions = !ret;
+	return ret;
+}
+
 int store_region_id(struct store *st, int64_t *out, const char *name)
 {
-	struct store_value v[2] = {sql_int(0), sql_str(name)};
+	struct store_value v = sql_str(name);
+	struct store_region_row g;
 	size_t k = st->writing ? strmap_find(&st->names, name) : STRMAP_NONE;
-	int found, ret;
+	int found = 0, ret;
 
 	if (k == STRMAP_NONE && (ret = verify_text("region name", name)) != 0)
 		return ret;
+	if (k == STRMAP_NONE && st->writing && !st->all_regions &&
+	    (st->be->caps & STORE_READ_AHEAD)) {
+		ret = region_read_all(st);
+		if (ret)
+			return ret;
+		k = strmap_find(&st->names, name);
+	}
 	if (k != STRMAP_NONE && k < st->ids.len) {
 		*out = st->ids.v[k];
 		return 0;
 	}
-	ret = store_sql_int(st, out, &found, SQL_REGION_FIND, v + 1, 1);
+	ret = st->all_regions ? 0 : store_sql_int(st, out, &found, SQL_REGION_FIND, &v, 1);
 	if (!ret && !found && !st->next_region)
 		ret = store_sql_int(st, &st->next_region, NULL, SQL_REGION_NEXT, NULL, 0);
 	if (!ret && !found) {
-		v[0] = sql_int(st->next_region);
-		ret = store_sql_run(st, SQL_REGION_ADD, v, 2, NULL, NULL, NULL);
+		g.id = st->next_region;
+		g.name = name;
+		ret = st->be->write_rows(st->conn, STORE_TABLE_REGIONS, &g, 1);
 		*out = st->next_region;
 		/* counted on only inside the transaction */
 		st->next_region = st->writing && !ret ? st->next_region + 1 : 0;
 	}
-	if (!ret && st->writing) {
-		ret = strmap_intern(&k, &st->names, name);
-		if (!ret && k == st->ids.len)
-			ret = i64vec_push(&st->ids, *out);
-	}
+	if (!ret && st->writing)
+		ret = region_cache(st, name, *out);
 	if (ret)
 		*out = 0;
 	return ret;
@@ -130,6 +166,40 @@ int store_put_region_quantiles(struct store *st, int64_t run_id, int64_t region_
 				  sql_real(q[1]), sql_real(q[2])};
 
 	return store_sql_run(st, SQL_QUANTILES_PUT, v, 5, NULL, NULL, NULL);
+}
+
+/* Where a statement costs a round trip, QUANTILES_MANY for all n regions;
+ * elsewhere (SQLite) QUANTILES_PUT once per region, prepared once, which
+ * costs less than an UPDATE ... FROM a list. */
+int store_put_quantiles(struct store *st, int64_t run_id, const int64_t *region_ids,
+			const double *q, size_t n)
+{
+	struct store_value v[5];
+	double *cols = NULL;
+	size_t i;
+	int ret = 0;
+
+	if (!(st->be->caps & STORE_READ_AHEAD) || n < 2) {
+		for (i = 0; !ret && i < n; i++)
+			ret = store_put_region_quantiles(st, run_id, region_ids[i], q + 3 * i);
+		return ret;
+	}
+	cols = malloc(3 * n * sizeof(*cols));
+	if (!cols)
+		return err_nomem();
+	for (i = 0; i < n; i++) {
+		cols[i] = q[3 * i];
+		cols[n + i] = q[3 * i + 1];
+		cols[2 * n + i] = q[3 * i + 2];
+	}
+	v[0] = sql_int(run_id);
+	v[1] = sql_ids(region_ids, n);
+	v[2] = sql_reals(cols, n);
+	v[3] = sql_reals(cols + n, n);
+	v[4] = sql_reals(cols + 2 * n, n);
+	ret = store_sql_run(st, SQL_QUANTILES_MANY, v, 5, NULL, NULL, NULL);
+	free(cols);
+	return ret;
 }
 
 /* ---- per-region aggregates and durations ----------------------------------- */

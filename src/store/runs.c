@@ -112,6 +112,42 @@ int store_set_meta(struct store *st, int64_t run_id, const char *key, const char
 	return ret ? ret : store_sql_run(st, SQL_META_SET, v, 3, NULL, NULL, NULL);
 }
 
+int store_set_metas(struct store *st, int64_t run_id, char *const *keys, char *const *values,
+		    size_t n)
+{
+	struct store_query sql;
+	char what[160];
+	size_t i;
+	int ret = 0;
+
+	if (n < 2)
+		return n ? store_set_meta(st, run_id, keys[0], values[0]) : 0;
+	for (i = 0; !ret && i < n; i++) {
+		ret = verify_text("metadata key", keys[i]);
+		snprintf(what, sizeof(what), "metadata '%.100s' value", keys[i] ? keys[i] : "");
+		if (!ret)
+			ret = verify_text(what, values[i]);
+	}
+	if (ret)
+		return ret;
+	store_query_init(&sql);
+	store_query_value(&sql, sql_int(run_id));
+	store_query_put(st, &sql, SQL_META_SETS_HEAD);
+	for (i = 0; i < n; i++) {
+		if (i)
+			store_query_put(st, &sql, SQL_META_NEXT);
+		store_query_put(st, &sql, SQL_META_ROW);
+		store_query_param(st, &sql, sql_str(keys[i]));
+		store_query_put(st, &sql, SQL_META_ROW_MID);
+		store_query_param(st, &sql, sql_str(values[i]));
+		store_query_put(st, &sql, SQL_META_ROW_END);
+	}
+	store_query_put(st, &sql, SQL_META_SETS_TAIL);
+	ret = store_query_run(st, &sql, SQL_WRITE, NULL, NULL);
+	store_query_release(&sql);
+	return ret;
+}
+
 int store_meta_add(struct store_meta *m, const char *key, const char *value)
 {
 	char **k, **v;

@@ -105,6 +105,7 @@ enum store_vtype {
 	STORE_REAL,   /* d */
 	STORE_TEXT,   /* s */
 	STORE_IDS,    /* ids[0..n): an id list (P_IDS, IN_IDS) */
+	STORE_REALS,  /* reals[0..n): a list of numbers (a JSON array, a float8[]) */
 	STORE_PREFIX, /* s: the start of a text, for PREFIX_OP */
 };
 
@@ -115,13 +116,14 @@ struct store_value {
 	const char *s;
 	const int64_t *ids;
 	size_t n;
+	const double *reals;
 };
 
 /* Values, to write a statement's in place: {sql_int(run_id), sql_str(tag)}. */
 static inline struct store_value sql_value(enum store_vtype type, int64_t i, double d,
 					   const char *s, const int64_t *ids, size_t n)
 {
-	struct store_value v = {type, i, d, s, ids, n};
+	struct store_value v = {type, i, d, s, ids, n, NULL};
 
 	return v;
 }
@@ -157,6 +159,14 @@ static inline struct store_value sql_str_or_null(const char *s)
 static inline struct store_value sql_ids(const int64_t *ids, size_t n)
 {
 	return sql_value(ids ? STORE_IDS : STORE_NULL, 0, 0, NULL, ids, ids ? n : 0);
+}
+
+static inline struct store_value sql_reals(const double *reals, size_t n)
+{
+	struct store_value v = sql_value(STORE_REALS, 0, 0, NULL, NULL, n);
+
+	v.reals = reals;
+	return v;
 }
 
 /* The start of a text, for PREFIX_OP. */

@@ -84,6 +84,9 @@ SQL(W_UNTIL, 0, " AND runs.sort_time <= ")
 SQL(W_META, 0, " AND runs.id IN (SELECT run_id FROM run_metadata WHERE key = ")
 SQL(W_META_VALUE, 0, " AND value = ")
 SQL(W_END, 0, ")")
+/* one of the runs of an id list: W_IDS, the list's parameter, W_IDS_END */
+SQL(W_IDS, 0, DIALECT(" AND runs.id IN (SELECT value FROM json_each(", " AND runs.id = ANY("))
+SQL(W_IDS_END, 0, DIALECT("))", "::bigint[])"))
 
 /* ---- tags, metadata, pins ------------------------------------------------ */
 
@@ -93,6 +96,15 @@ SQL(TAG_REMOVE, SQL_WRITE, "DELETE FROM run_tags WHERE run_id = " P(1) " AND tag
 SQL(META_SET, SQL_WRITE,
 	"INSERT INTO run_metadata (run_id, key, value) VALUES (" P(1) ", " P(2) ", " P(3) ") "
 	"ON CONFLICT (run_id, key) DO UPDATE SET value = excluded.value")
+/* the same for many keys of run P(1): HEAD, then per key META_ROW, the
+ * key's parameter, META_ROW_MID, the value's, META_ROW_END (rows apart by
+ * META_NEXT), then TAIL */
+SQL(META_SETS_HEAD, SQL_WRITE, "INSERT INTO run_metadata (run_id, key, value) VALUES ")
+SQL(META_ROW, SQL_WRITE, "(" P(1) ", ")
+SQL(META_ROW_MID, SQL_WRITE, ", ")
+SQL(META_ROW_END, SQL_WRITE, ")")
+SQL(META_NEXT, SQL_WRITE, ", ")
+SQL(META_SETS_TAIL, SQL_WRITE, " ON CONFLICT (run_id, key) DO UPDATE SET value = excluded.value")
 SQL(PIN_GET, 0, "SELECT run_id FROM pins WHERE name = " P(1))
 SQL(PIN_PUT, SQL_WRITE,
 	"INSERT INTO pins (name, run_id, pinned_at) VALUES (" P(1) ", " P(2) ", " P(3) ") "
@@ -143,6 +155,9 @@ SQL(REGION_FIND, 0, "SELECT id FROM regions WHERE name = " P(1))
  * counted on by the front end */
 SQL(REGION_NEXT, 0, "SELECT coalesce(max(id), 0) + 1 FROM regions")
 SQL(REGION_ADD, SQL_WRITE, "INSERT INTO regions (id, name) VALUES (" P(1) ", " P(2) ")")
+/* every stored region, read once per write transaction where each
+ * statement costs a round trip (store_region_id()) */
+SQL(REGION_ALL, 0, "SELECT id, name FROM regions")
 /* store_region_stats() over a rank list: one row per region of run P(1),
  * pooled over the ranks P(2); rows of other ranks still make the region
  * appear (calls 0).  Columns: region id, the SQL_REGION_AGGREGATES, the
@@ -219,12 +234,33 @@ SQL(PERCENTILE_REGIONS, 0,
 SQL(QUANTILES_PUT, SQL_WRITE,
 	"UPDATE run_regions SET p50_ns = " P(3) ", p95_ns = " P(4) ", p99_ns = " P(5) " "
 	"WHERE run_id = " P(1) " AND region_id = " P(2))
+/* the same for the regions of the id list P(2) of run P(1), with the p50,
+ * p95 and p99 lists P(3), P(4), P(5), in one statement (where a statement
+ * costs a round trip: store_put_quantiles()) */
+SQL(QUANTILES_MANY, SQL_WRITE, DIALECT(
+	"UPDATE run_regions SET p50_ns = json_extract(?3, '$[' || v.key || ']'), "
+	"p95_ns = json_extract(?4, '$[' || v.key || ']'), "
+	"p99_ns = json_extract(?5, '$[' || v.key || ']') "
+	"FROM json_each(?2) AS v WHERE run_regions.run_id = ?1 AND run_regions.region_id = v.value",
+	"UPDATE run_regions SET p50_ns = v.p50, p95_ns = v.p95, p99_ns = v.p99 "
+	"FROM unnest($2::bigint[], $3::float8[], $4::float8[], $5::float8[]) "
+	"AS v (region_id, p50, p95, p99) "
+	"WHERE run_regions.run_id = $1 AND run_regions.region_id = v.region_id"))
 
 /* ---- a region across runs (history.c) ------------------------------------ */
 
 /* the regions a history asks for: by name, or all (its filter picks) */
 SQL(HISTORY_REGION, 0, "SELECT id, name FROM regions WHERE name = " P(1))
 SQL(HISTORY_REGIONS, 0, "SELECT id, name FROM regions")
+/* the run window of a limited history: the ids of the newest P(1) runs
+ * (HEAD, the filter's conditions from parameter 2 on, RUN_FIND_TAIL); then
+ * how many of the runs P(1) have each region of the id list P(2), read
+ * run by run (the unary + keeps the search off the index by region, whose
+ * rows of a run lie one leaf apart per region) */
+SQL(HISTORY_WINDOW_HEAD, 0, "SELECT id FROM runs WHERE true")
+SQL(HISTORY_COUNTS, 0,
+	"SELECT region_id, count(*) FROM run_regions WHERE run_id " IN_IDS(1) " "
+	"AND +region_id " IN_IDS(2) " GROUP BY region_id")
 /* one row per (region of the id list P(1), run): HEAD, the filter's
  * conditions from parameter 4 on, MID, HISTORY_RANKS or HISTORY_ALL, TAIL;
  * numbered newest first per region for the limit P(3) (0: none) */

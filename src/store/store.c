@@ -242,6 +242,7 @@ static void store_forget_regions(struct store *st)
 	strmap_init(&st->names);
 	st->ids.len = 0;
 	st->next_region = 0;
+	st->all_regions = 0;
 }
 
 void store_close(struct store *st)

@@ -127,8 +127,8 @@ static int transfer_one(struct transfer_run *r, int *fault, struct store *dst, s
 	if (ret || existing)
 		goto out;
 	ret = store_insert_run(dst, &r->dst_id, &run);
-	for (i = 0; !ret && i < meta.n; i++)
-		ret = store_set_meta(dst, r->dst_id, meta.keys[i], meta.values[i]);
+	if (!ret)
+		ret = store_set_metas(dst, r->dst_id, meta.keys, meta.values, meta.n);
 	for (i = 0; !ret && i < run.ntags; i++)
 		ret = store_add_tag(dst, &added, r->dst_id, run.tags[i]);
 	if (ret)

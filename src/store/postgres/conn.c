@@ -242,6 +242,7 @@ static int postgres_open(struct store *front, const char *loc, int flags)
 	c->front = front;
 	c->readonly = (flags & STORE_READONLY) != 0;
 	c->busy_ms = POSTGRES_BUSY_MS;
+	buf_init(&c->copy_regions);
 	buf_init(&c->copy_timings);
 	buf_init(&c->copy_durations);
 	store_set_conn(front, c, c->location);
@@ -302,6 +303,7 @@ static void postgres_close(struct store_conn *c)
 			PQclear(PQexec(c->db, "ROLLBACK"));
 		PQfinish(c->db);
 	}
+	buf_release(&c->copy_regions);
 	buf_release(&c->copy_timings);
 	buf_release(&c->copy_durations);
 	free(c->location);
@@ -328,6 +330,7 @@ static int postgres_in_txn(struct store_conn *c)
 static void postgres_forget(struct store_conn *c)
 {
 	c->next_timing = 0;
+	c->copy_regions.len = 0;
 	c->copy_timings.len = 0;
 	c->copy_durations.len = 0;
 }
@@ -341,10 +344,9 @@ static int postgres_begin(struct store_conn *c)
 			       "cannot begin a transaction on store '%s': one is already open",
 			       c->location);
 	postgres_forget(c);
-	ret = postgres_run(c, "BEGIN", "update");
-	if (!ret)
-		ret = postgres_run(c, "SELECT pg_advisory_xact_lock(" POSTGRES_LOCK_KEY ")",
-				   "update");
+	/* one round trip: both in one simple query */
+	ret =
+	    postgres_run(c, "BEGIN; SELECT pg_advisory_xact_lock(" POSTGRES_LOCK_KEY ")", "update");
 	if (ret)
 		postgres_rollback(c);
 	return ret;

@@ -1,6 +1,7 @@
 /*
- * copy.c - the PostgreSQL backend's bulk writes: the timings rows of
- * ingest and their duration blobs (write_rows(), see postgres.h).
+ * copy.c - the PostgreSQL backend's bulk writes: the new regions, the
+ * timings rows of ingest and their duration blobs (write_rows(), see
+ * postgres.h).
  *
  * Ingest runs under the store's write lock (begin()), so timings ids can
  * be given as SQLite gives them: the next number after the largest stored
@@ -138,6 +139,21 @@ static int copy_durations(struct buf *b, int64_t id, const struct store_timing *
 	return 0;
 }
 
+/* The binary COPY tuple of a new region: its id and name. */
+static int copy_region(struct buf *b, const struct store_region_row *g)
+{
+	if ((!b->len && buf_add(b, copy_header, sizeof(copy_header))) ||
+	    buf_grow(b, 2 + 12 + 4 + text_len(g->name) + 1))
+		return ERR_NOMEM;
+	put_be(b, 2, 2);
+	put_field(b, (uint64_t)g->id, 8);
+	put_be(b, text_len(g->name), 4); /* "" is a name, not NULL */
+	memcpy(b->data + b->len, g->name, text_len(g->name));
+	b->len += text_len(g->name);
+	b->data[b->len] = 0;
+	return 0;
+}
+
 /* A timings row and, when it has durations, its durations row. */
 static int add_timing(struct store_conn *c, const struct store_timing *t)
 {
@@ -155,7 +171,8 @@ static int add_timing(struct store_conn *c, const struct store_timing *t)
 	if (ret)
 		return ret;
 	c->next_timing++;
-	if (c->copy_timings.len + c->copy_durations.len >= POSTGRES_COPY_FLUSH)
+	if (c->copy_regions.len + c->copy_timings.len + c->copy_durations.len >=
+	    POSTGRES_COPY_FLUSH)
 		return postgres_flush(c);
 	return 0;
 }
@@ -166,6 +183,12 @@ int postgres_write_rows(struct store_conn *c, enum store_table table, const void
 	size_t i;
 	int ret = 0;
 
+	if (table == STORE_TABLE_REGIONS) {
+		for (i = 0; !ret && i < n; i++)
+			ret = copy_region(&c->copy_regions,
+					  &((const struct store_region_row *)rows)[i]);
+		return ret;
+	}
 	if (table != STORE_TABLE_TIMINGS)
 		return err_set(ERR_USAGE, "internal error: no such table to write");
 	for (i = 0; !ret && i < n; i++)

@@ -243,8 +243,18 @@ static void pg_args_release(struct pg_args *p)
 	buf_release(&p->text);
 }
 
-/* Append the text of number or id list x and a NUL to b; 0 or non-zero
- * when memory ran out. */
+/* Append the text of double d to b (as float8 reads it). */
+static int pg_real_text(struct buf *b, double d)
+{
+	if (d != d)
+		return buf_puts(b, "NaN");
+	if (d > 1.7976931348623157e308 || d < -1.7976931348623157e308)
+		return buf_puts(b, d < 0 ? "-Infinity" : "Infinity");
+	return buf_printf(b, "%.17g", d); /* reads back as the same double */
+}
+
+/* Append the text of number, id list or number list x and a NUL to b; 0
+ * or non-zero when memory ran out. */
 static int pg_arg_text(struct buf *b, const struct store_value *x)
 {
 	size_t i;
@@ -252,17 +262,16 @@ static int pg_arg_text(struct buf *b, const struct store_value *x)
 
 	if (x->type == STORE_INT)
 		rc = buf_printf(b, "%lld", (long long)x->i);
-	else if (x->type == STORE_REAL && x->d != x->d)
-		rc = buf_puts(b, "NaN");
-	else if (x->type == STORE_REAL &&
-		 (x->d > 1.7976931348623157e308 || x->d < -1.7976931348623157e308))
-		rc = buf_puts(b, x->d < 0 ? "-Infinity" : "Infinity");
-	else if (x->type == STORE_REAL) /* %.17g reads back as the same double */
-		rc = buf_printf(b, "%.17g", x->d);
+	else if (x->type == STORE_REAL)
+		rc = pg_real_text(b, x->d);
+	else if (x->type == STORE_REALS) /* a float8[] literal */
+		for (i = 0, rc = buf_putc(b, '{'); i < x->n && !rc; i++)
+			rc = (i && buf_putc(b, ',')) || pg_real_text(b, x->reals[i]);
 	else /* an id list, as a bigint[] literal */
 		for (i = 0, rc = buf_putc(b, '{'); i < x->n && !rc; i++)
 			rc = buf_printf(b, "%s%lld", i ? "," : "", (long long)x->ids[i]);
-	return rc || (x->type == STORE_IDS && buf_putc(b, '}')) || buf_add(b, "", 1);
+	return rc || ((x->type == STORE_IDS || x->type == STORE_REALS) && buf_putc(b, '}')) ||
+	       buf_add(b, "", 1);
 }
 
 static int pg_args_make(struct pg_args *p, const struct store_stmt *q)
@@ -477,11 +486,19 @@ int postgres_flush(struct store_conn *c)
 
 	postgres_settle(c);
 	/* binary: the trailer (a tuple of -1 fields) ends each buffer's data */
-	if ((c->copy_timings.len && buf_add(&c->copy_timings, "\377\377", 2)) ||
+	if ((c->copy_regions.len && buf_add(&c->copy_regions, "\377\377", 2)) ||
+	    (c->copy_timings.len && buf_add(&c->copy_timings, "\377\377", 2)) ||
 	    (c->copy_durations.len && buf_add(&c->copy_durations, "\377\377", 2))) {
+		c->copy_regions.len = 0;
 		c->copy_timings.len = 0;
 		c->copy_durations.len = 0;
 		return err_nomem();
+	}
+	ret = copy_send(c, &c->copy_regions, "COPY regions (id, name) FROM STDIN (FORMAT binary)");
+	if (ret) {
+		c->copy_timings.len = 0;
+		c->copy_durations.len = 0;
+		return ret;
 	}
 	ret = copy_send(c, &c->copy_timings,
 			"COPY timings (id, " SQL_TIMINGS_COLUMNS ") FROM STDIN (FORMAT binary)");

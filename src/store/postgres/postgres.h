@@ -65,8 +65,8 @@ struct store_conn {
 	int commit_due;
 	/* inside a read snapshot of read_begin() (errors worded as reads) */
 	int reading;
-	/* pending COPY rows of timings and timings_durations */
-	struct buf copy_timings, copy_durations;
+	/* pending COPY rows of regions, timings and timings_durations */
+	struct buf copy_regions, copy_timings, copy_durations;
 };
 
 /* The backend table (conn.c), registered in store/backends.h. */

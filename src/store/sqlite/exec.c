@@ -127,6 +127,26 @@ static char *glob_prefix(const char *prefix)
 	return buf_finish(&b, rc || buf_putc(&b, '*'));
 }
 
+/* reals[0..n) as a JSON array (%.17g; null for what JSON cannot say),
+ * malloc'ed; NULL when memory ran out. */
+static char *real_list(const double *reals, size_t n)
+{
+	struct buf b = BUF_INIT;
+	size_t i;
+	int rc = buf_putc(&b, '[');
+
+	for (i = 0; i < n && !rc; i++) {
+		if (i)
+			rc = buf_putc(&b, ',');
+		if (!rc && (reals[i] != reals[i] || reals[i] > 1.7976931348623157e308 ||
+			    reals[i] < -1.7976931348623157e308))
+			rc = buf_puts(&b, "null");
+		else if (!rc)
+			rc = buf_printf(&b, "%.17g", reals[i]);
+	}
+	return buf_finish(&b, rc || buf_putc(&b, ']'));
+}
+
 /* Bind value v as parameter i of s: SQLITE_OK, or an SQLite error code
  * (SQLITE_NOMEM when a text could not be made). */
 static int bind_value(sqlite3_stmt *s, int i, const struct store_value *v)
@@ -143,6 +163,10 @@ static int bind_value(sqlite3_stmt *s, int i, const struct store_value *v)
 		return sqlite3_bind_text(s, i, v->s, -1, SQLITE_STATIC);
 	case STORE_IDS:
 		text = rows_id_list(v->ids, v->n, '[', ']', &failed);
+		break;
+	case STORE_REALS:
+		text = real_list(v->reals, v->n);
+		failed = !text;
 		break;
 	case STORE_PREFIX:
 		text = glob_prefix(v->s);
@@ -291,14 +315,29 @@ static int add_timing(struct store_conn *st, const struct store_timing *t)
 	return step_write(st, s, bad);
 }
 
+/* A new region: the statement REGION_ADD, prepared once like the others. */
+static int add_region(struct store_conn *st, const struct store_region_row *g)
+{
+	struct store_value v[2] = {sql_int(g->id), sql_str(g->name)};
+	struct store_stmt s = {SQL_REGION_ADD, sqlite_sql.text[SQL_REGION_ADD], SQL_WRITE, v, 2};
+
+	return sqlite_exec(st, &s, NULL, NULL, NULL);
+}
+
 int sqlite_write_rows(struct store_conn *st, enum store_table table, const void *rows, size_t n)
 {
 	const struct store_timing *t = rows;
 	size_t i;
-	int ret = prepare_timing(st);
+	int ret;
 
+	if (table == STORE_TABLE_REGIONS) {
+		for (i = 0, ret = 0; !ret && i < n; i++)
+			ret = add_region(st, &((const struct store_region_row *)rows)[i]);
+		return ret;
+	}
 	if (table != STORE_TABLE_TIMINGS)
 		return err_set(ERR_USAGE, "internal error: no such table to write");
+	ret = prepare_timing(st);
 	for (i = 0; !ret && i < n; i++)
 		ret = add_timing(st, &t[i]);
 	return ret;
