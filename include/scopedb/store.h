@@ -190,6 +190,65 @@ typedef int (*store_timing_fn)(void *ctx, const struct store_timing *t, const ch
  * takes them): for copying a run to another store (transfer.h). */
 int store_scan_timings(struct store *st, int64_t run_id, store_timing_fn fn, void *ctx);
 
+/*
+ * The call tree of a run (issue 22, docs/format.md section 10): its
+ * distinct paths (a path is its parent path plus one region) and, per
+ * (path, rank), the numbers of section 10.5.  Written by ingest (and
+ * push/pull) inside the run's transaction, after its timings rows.
+ */
+struct store_nesting {
+	int64_t ranks;	   /* ranks with per-call data */
+	int64_t trees;	   /* of which have a call tree */
+	int64_t paths;	   /* distinct paths of the run */
+	int64_t path_rows; /* (path, rank) rows */
+};
+
+struct store_path {
+	int64_t run_id;
+	int64_t path_id;   /* 0, 1, 2... within the run */
+	int64_t parent_id; /* < path_id; -1 for a root */
+	int64_t region_id; /* its last name */
+	int64_t depth;	   /* names in the path, 1 for a root */
+};
+
+struct store_path_rank {
+	int64_t run_id;
+	int64_t path_id;
+	int64_t rank;
+	uint64_t calls;	 /* outermost calls (>= 1) */
+	uint64_t nested; /* calls nested in a call of the same path */
+	int64_t total;	 /* inclusive: the outermost calls' durations summed */
+	int64_t self;	 /* every call's duration minus its direct children's */
+	/* the outermost calls' durations (store_encode_durations()); NULL:
+	 * they are the timings row's of (run, the path's region, rank) */
+	const void *durations;
+	size_t durations_len;
+};
+
+/* Mark run_id as read for nesting, with n's counts (once per run, inside
+ * the run's transaction). */
+int store_put_nesting(struct store *st, int64_t run_id, const struct store_nesting *n);
+/* *found = 0 for a run stored before scopedb read nesting (ingest its file
+ * again to get its paths), else 1 and *out. */
+int store_get_nesting(struct store *st, int64_t run_id, struct store_nesting *out, int *found);
+/* Insert one path / one (path, rank) row; inside a transaction only (as
+ * store_add_timing()), paths before the rows that use them. */
+int store_add_path(struct store *st, const struct store_path *p);
+int store_add_path_rank(struct store *st, const struct store_path_rank *r);
+
+/* Called by store_scan_paths() with each path (by id, parents first, each
+ * checked: ids in sequence, parents earlier and one name shorter) and its
+ * region's name, then with each (path, rank) row (by path, then rank; the
+ * durations, as stored, valid during the call only).  A non-zero return
+ * stops the scan and is returned by it. */
+typedef int (*store_path_fn)(void *ctx, const struct store_path *p, const char *region);
+typedef int (*store_path_rank_fn)(void *ctx, const struct store_path_rank *r);
+
+/* Every path of run_id, then every (path, rank) row: for copying a run
+ * (transfer.h) and for the tree commands.  Either fn may be NULL. */
+int store_scan_paths(struct store *st, int64_t run_id, store_path_fn pf, store_path_rank_fn rf,
+		     void *ctx);
+
 /* All runs, newest first (recorded_at, falling back to ingested_at, then
  * id).  *out is a malloc'ed array of *n runs; free with
  * store_runs_free(). */

@@ -41,9 +41,12 @@
  * every row to the call-tree builder (calltree.h), which builds each rank
  * once its last row is read and sends its paths, their numbers and the
  * self times as frames (wire.h).  This process checks them as they come
- * (struct ingest_nest) and, for now, keeps them only in the collected
- * frames: ingest_nest_walk() reads them back (ingest_nest.h); they are
- * not stored yet.
+ * (struct ingest_nest) and stores them with the run, in its transaction:
+ * the self time of each (rank, region) in its timings row, the paths and
+ * their (path, rank) rows, and the mark that the run was read for nesting
+ * (store_put_nesting()).  ingest_nest_walk() reads the frames back for
+ * tests (ingest_nest.h).  The result carries the file's one warning about
+ * ranks without a tree or paths.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -503,6 +506,7 @@ void ingest_result_release(struct ingest_result *r)
 	free(r->kept_commit);
 	free(r->kept_branch);
 	free(r->kept_label);
+	free(r->warning);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -725,12 +729,89 @@ static int ingest_collect(struct ingest_ctx *c, const struct ingest_limits *lim)
 	return ingest_child_error(c, &cs, lim);
 }
 
+/* The self time of every (rank, region) the child sent (WIRE_SELF) into
+ * selfs, to be stored with the rows (docs/format.md section 10.5). */
+static int ingest_selfs(struct ingest_ctx *c, struct ingest_rowmap *selfs)
+{
+	enum calltree_self_source src;
+	uint32_t rank, region;
+	struct wire_frame f;
+	size_t pos = 0;
+	int64_t self;
+	int rc = 0;
+
+	while (!rc && wire_next(c->frames.data, c->frames.len, &pos, &f)) {
+		if (f.type != WIRE_SELF)
+			continue;
+		rc = wire_get_self(&rank, &region, &self, &src, &f, c->info->num_regions);
+		if (!rc && self < 0)
+			rc = ingest_nest_bad();
+		if (!rc)
+			rc = ingest_rowmap_put(selfs, rank, region, (uint64_t)self);
+	}
+	return rc;
+}
+
+/* The call tree's paths and (path, rank) rows into the run, and the mark
+ * that it was read for nesting (after its rows: a path's region has one). */
+static int ingest_paths(struct ingest_ctx *c)
+{
+	struct store_nesting sn = {(int64_t)c->nest.ranks, (int64_t)c->nest.trees,
+				   (int64_t)c->nest.nodes, (int64_t)c->nest.paths};
+	size_t pos = 0, nreg = c->info->num_regions;
+	struct calltree_node nd;
+	struct store_path sp;
+	struct store_path_rank pr;
+	struct wire_path wp;
+	struct wire_frame f;
+	int rc = 0;
+
+	while (!rc && wire_next(c->frames.data, c->frames.len, &pos, &f)) {
+		switch (f.type) {
+		case WIRE_NODE:
+			rc = wire_get_node(&nd, &f, nreg);
+			if (!rc && !c->region_ids[nd.region])
+				rc = store_region_id(c->st, &c->region_ids[nd.region],
+						     c->info->region_names[nd.region]);
+			if (rc)
+				break;
+			sp.run_id = c->run_id;
+			sp.path_id = nd.id;
+			sp.parent_id = nd.parent;
+			sp.region_id = c->region_ids[nd.region];
+			sp.depth = nd.depth;
+			rc = store_add_path(c->st, &sp);
+			break;
+		case WIRE_PATH:
+			rc = wire_get_path(&wp, &f);
+			if (rc)
+				break;
+			pr.run_id = c->run_id;
+			pr.path_id = wp.p.node;
+			pr.rank = wp.p.rank;
+			pr.calls = wp.p.calls;
+			pr.nested = wp.p.nested;
+			pr.total = wp.p.total;
+			pr.self = wp.p.self;
+			pr.durations = wp.p.row_durations ? NULL : wp.blob;
+			pr.durations_len = wp.p.row_durations ? 0 : wp.blob_len;
+			rc = store_add_path_rank(c->st, &pr);
+			break;
+		default:
+			break;
+		}
+	}
+	return rc ? rc : store_put_nesting(c->st, c->run_id, &sn);
+}
+
 /* Store what the child sent as a new run (the write transaction is open). */
 static int ingest_store(struct ingest_ctx *c)
 {
+	struct ingest_rowmap selfs = {NULL, NULL, 0, 0};
 	struct store_timing t;
 	struct wire_frame f;
 	uint32_t region;
+	uint64_t self;
 	size_t pos = 0;
 	int rc;
 
@@ -738,11 +819,19 @@ static int ingest_store(struct ingest_ctx *c)
 	c->seen = calloc(c->info->num_regions + 1, 1);
 	if (!c->region_ids || !c->seen)
 		return err_nomem();
-	rc = ingest_new_run(c, c->hex);
+	rc = ingest_selfs(c, &selfs);
+	if (!rc)
+		rc = ingest_new_run(c, c->hex);
 	while (!rc && wire_next(c->frames.data, c->frames.len, &pos, &f)) {
 		if (f.type != WIRE_ROW)
 			continue;
 		rc = wire_get_row(&t, &region, &f, c->info->num_regions);
+		/* timings.exclusive_ns keeps the self time: the tree's, else
+		 * the file's (which the child sends too), else unknown */
+		if (!rc)
+			t.exclusive = ingest_rowmap_get(&selfs, (uint32_t)t.rank, region, &self)
+					  ? (int64_t)self
+					  : -1;
 		if (!rc)
 			rc = ingest_insert(c, &t, region);
 		if (rc)
@@ -753,6 +842,9 @@ static int ingest_store(struct ingest_ctx *c)
 		}
 		c->calls += t.calls;
 	}
+	ingest_rowmap_release(&selfs);
+	if (!rc)
+		rc = ingest_paths(c);
 	if (!rc)
 		rc = store_finish_run(c->st, c->run_id);
 	if (rc)
@@ -761,6 +853,15 @@ static int ingest_store(struct ingest_ctx *c)
 	c->out->num_ranks = c->info->num_ranks;
 	c->out->num_regions = c->regions;
 	c->out->num_calls = c->calls;
+	if (c->nest.problems) {
+		char line[1024];
+
+		ingest_nest_warning(line, sizeof(line), c->path, &c->nest,
+				    (const char *const *)c->info->region_names, c->info->num_regions);
+		c->out->warning = util_strdup(line);
+		if (!c->out->warning)
+			return err_nomem();
+	}
 	return 0;
 }
 

@@ -67,6 +67,9 @@ SQL(RUN_REMOVE_DURATIONS, SQL_WRITE,
 	"(SELECT id FROM timings WHERE run_id = " P(1) ")")
 SQL(RUN_REMOVE_TIMINGS, SQL_WRITE, "DELETE FROM timings WHERE run_id = " P(1))
 SQL(RUN_REMOVE_TOTALS, SQL_WRITE, "DELETE FROM run_regions WHERE run_id = " P(1))
+SQL(RUN_REMOVE_PATH_RANKS, SQL_WRITE, "DELETE FROM path_ranks WHERE run_id = " P(1))
+SQL(RUN_REMOVE_PATHS, SQL_WRITE, "DELETE FROM paths WHERE run_id = " P(1))
+SQL(RUN_REMOVE_NESTING, SQL_WRITE, "DELETE FROM run_nesting WHERE run_id = " P(1))
 /* run_tags and run_metadata go with it (ON DELETE CASCADE) */
 SQL(RUN_REMOVE, SQL_WRITE, "DELETE FROM runs WHERE id = " P(1))
 
@@ -193,12 +196,13 @@ SQL(TOTALS_CLEAR, SQL_WRITE, "DELETE FROM run_regions WHERE run_id = " P(1))
  * is not that of the file: on the large profile, 262,144 random row
  * lookups that missed the page cache one by one. */
 SQL(TOTALS_PUT, SQL_WRITE, DIALECT(
-	"INSERT INTO run_regions (run_id, region_id, " SQL_RUN_REGIONS_COLUMNS ") "
-	"SELECT ?1, region_id, " SQL_ALL_RANKS_AGGREGATES " FROM timings "
+	"INSERT INTO run_regions (run_id, region_id, " SQL_RUN_REGIONS_COLUMNS ", self_ns) "
+	"SELECT ?1, region_id, " SQL_ALL_RANKS_AGGREGATES ", " SQL_ALL_RANKS_SELF " FROM timings "
 	"WHERE id BETWEEN (SELECT min(id) FROM timings WHERE run_id = ?1) "
 	"AND (SELECT max(id) FROM timings WHERE run_id = ?1) AND +run_id = ?1 GROUP BY region_id",
-	"INSERT INTO run_regions (run_id, region_id, " SQL_RUN_REGIONS_COLUMNS ") "
-	"SELECT $1, region_id, " SQL_ALL_RANKS_AGGREGATES " FROM timings WHERE run_id = $1 "
+	"INSERT INTO run_regions (run_id, region_id, " SQL_RUN_REGIONS_COLUMNS ", self_ns) "
+	"SELECT $1, region_id, " SQL_ALL_RANKS_AGGREGATES ", " SQL_ALL_RANKS_SELF " FROM timings "
+	"WHERE run_id = $1 "
 	"GROUP BY region_id"))
 SQL(TOTALS_COUNTS, SQL_WRITE,
 	"UPDATE runs SET "
@@ -212,6 +216,22 @@ SQL(PERCENTILE_REGIONS, 0,
 SQL(QUANTILES_PUT, SQL_WRITE,
 	"UPDATE run_regions SET p50_ns = " P(3) ", p95_ns = " P(4) ", p99_ns = " P(5) " "
 	"WHERE run_id = " P(1) " AND region_id = " P(2))
+
+/* ---- the call tree (paths.c) --------------------------------------------- */
+
+SQL(NESTING_PUT, SQL_WRITE,
+	"INSERT INTO run_nesting (run_id, ranks, trees, paths, path_rows) "
+	"VALUES (" P(1) ", " P(2) ", " P(3) ", " P(4) ", " P(5) ")")
+SQL(NESTING_GET, 0,
+	"SELECT ranks, trees, paths, path_rows FROM run_nesting WHERE run_id = " P(1))
+/* the paths of run P(1) by id, with their region's name */
+SQL(PATHS_SCAN, 0,
+	"SELECT p.path_id, p.parent_id, p.region_id, p.depth, r.name FROM paths AS p "
+	"JOIN regions AS r ON r.id = p.region_id WHERE p.run_id = " P(1) " ORDER BY p.path_id")
+/* its (path, rank) rows by path and rank */
+SQL(PATH_RANKS_SCAN, SQL_BINARY | SQL_STREAM,
+	"SELECT path_id, rank, calls, nested, total_ns, self_ns, durations FROM path_ranks "
+	"WHERE run_id = " P(1) " ORDER BY path_id, rank")
 
 /* ---- a region across runs (history.c) ------------------------------------ */
 

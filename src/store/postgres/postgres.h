@@ -63,8 +63,10 @@ struct store_conn {
 	int64_t next_timing;
 	/* a read snapshot ended: COMMIT before the next statement */
 	int commit_due;
-	/* pending COPY rows of timings and timings_durations */
+	/* pending COPY rows of timings and timings_durations, and of the call
+	 * tree's paths and path_ranks (sent in that order) */
 	struct buf copy_timings, copy_durations;
+	struct buf copy_paths, copy_path_ranks;
 };
 
 /* The backend table (conn.c), registered in store/backends.h. */
