@@ -245,7 +245,8 @@ typedef int (*store_path_fn)(void *ctx, const struct store_path *p, const char *
 typedef int (*store_path_rank_fn)(void *ctx, const struct store_path_rank *r);
 
 /* Every path of run_id, then every (path, rank) row: for copying a run
- * (transfer.h) and for the tree commands.  Either fn may be NULL. */
+ * (transfer.h) and for the tree commands.  Either fn may be NULL (the
+ * rows are still read and checked). */
 int store_scan_paths(struct store *st, int64_t run_id, store_path_fn pf, store_path_rank_fn rf,
 		     void *ctx);
 

@@ -13,6 +13,7 @@ CREATE TABLE run_nesting (
 );
 COMMENT ON TABLE run_nesting IS
 	'one row per run read for nesting (issue 22); runs stored before have none';
+COMMENT ON COLUMN run_nesting.run_id IS 'the run';
 COMMENT ON COLUMN run_nesting.ranks IS 'ranks with per-call data';
 COMMENT ON COLUMN run_nesting.trees IS 'of which have a call tree';
 COMMENT ON COLUMN run_nesting.paths IS 'distinct paths of the run';
@@ -27,6 +28,7 @@ CREATE TABLE paths (
 	PRIMARY KEY (run_id, path_id)
 );
 COMMENT ON TABLE paths IS 'the distinct paths of a run (docs/format.md section 10.4)';
+COMMENT ON COLUMN paths.run_id IS 'the run';
 COMMENT ON COLUMN paths.path_id IS '0, 1, 2... within the run; a parent has a smaller id';
 COMMENT ON COLUMN paths.parent_id IS 'the path without its last name; NULL for a root';
 COMMENT ON COLUMN paths.region_id IS 'the last name of the path';
@@ -44,6 +46,9 @@ CREATE TABLE path_ranks (
 	PRIMARY KEY (run_id, path_id, rank)
 );
 COMMENT ON TABLE path_ranks IS 'the numbers of one (run, path, rank) (docs/format.md section 10.5)';
+COMMENT ON COLUMN path_ranks.run_id IS 'the run';
+COMMENT ON COLUMN path_ranks.path_id IS 'the path (paths.path_id of the run)';
+COMMENT ON COLUMN path_ranks.rank IS 'the MPI rank';
 COMMENT ON COLUMN path_ranks.calls IS 'outermost calls: a recursion counts once';
 COMMENT ON COLUMN path_ranks.nested IS 'calls nested in a call of the same path';
 COMMENT ON COLUMN path_ranks.total_ns IS 'inclusive: the outermost calls'' durations summed';

@@ -857,7 +857,8 @@ static int ingest_store(struct ingest_ctx *c)
 		char line[1024];
 
 		ingest_nest_warning(line, sizeof(line), c->path, &c->nest,
-				    (const char *const *)c->info->region_names, c->info->num_regions);
+				    (const char *const *)c->info->region_names,
+				    c->info->num_regions);
 		c->out->warning = util_strdup(line);
 		if (!c->out->warning)
 			return err_nomem();
@@ -1043,8 +1044,8 @@ int ingest_pending_nest_walk(const struct ingest_pending *p, const struct calltr
 				rf.len = len32;
 				rc = wire_get_row(&t, &got, &rf, nreg);
 				if (!rc && t.durations)
-					rc =
-					    store_decode_durations(&durs, t.durations, t.durations_len);
+					rc = store_decode_durations(&durs, t.durations,
+								    t.durations_len);
 			} else {
 				rc = store_decode_durations(&durs, wp.blob, wp.blob_len);
 			}

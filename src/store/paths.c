@@ -52,7 +52,8 @@ int store_get_nesting(struct store *st, int64_t run_id, struct store_nesting *ou
 	}
 	if (out->ranks < 0 || out->trees < 0 || out->trees > out->ranks || out->paths < 0 ||
 	    out->path_rows < 0)
-		return err_set(ERR_STORE, "store '%s' is damaged: run %lld has impossible nesting counts",
+		return err_set(ERR_STORE,
+			       "store '%s' is damaged: run %lld has impossible nesting counts",
 			       st->location, (long long)run_id);
 	return 0;
 }
@@ -158,7 +159,7 @@ int store_scan_paths(struct store *st, int64_t run_id, store_path_fn pf, store_p
 	store_run_release(&run);
 	if (!ret)
 		ret = store_sql_run(st, SQL_PATHS_SCAN, &v, 1, path_row, &s, NULL);
-	if (!ret && rf)
+	if (!ret)
 		ret = store_sql_run(st, SQL_PATH_RANKS_SCAN, &v, 1, path_rank_row, &s, NULL);
 	i64vec_release(&s.depth);
 	i64vec_release(&s.region);

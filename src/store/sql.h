@@ -88,8 +88,7 @@ struct store_sql {
 	"max(CASE WHEN total_ns > 0 THEN total_ns END), count(*)"
 /* The self time of a region over all ranks (run_regions.self_ns): NULL
  * when a rank's is unknown (docs/format.md section 10.6). */
-#define SQL_ALL_RANKS_SELF                                                                         \
-	"CASE WHEN count(exclusive_ns) = count(*) THEN sum(exclusive_ns) END"
+#define SQL_ALL_RANKS_SELF "CASE WHEN count(exclusive_ns) = count(*) THEN sum(exclusive_ns) END"
 #define SQL_RUN_REGIONS_COLUMNS                                                                    \
 	"has_events, calls, total_ns, min_ns, max_ns, gpu_count, gpu_total_ns, busy_ranks, "       \
 	"busy_max_ns, nranks"

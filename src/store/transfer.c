@@ -4,8 +4,9 @@
  * backends.
  *
  * A run is read from the source (store_get_run(), store_get_meta(),
- * store_scan_timings()) and written to the destination as ingest writes
- * it (store_insert_run(), store_add_timing(), store_finish_run()) in one
+ * store_scan_timings(), store_scan_paths()) and written to the destination
+ * as ingest writes it (store_insert_run(), store_add_timing(), its call
+ * tree, store_finish_run()) in one
  * transaction, in which the content hash is checked again: another writer
  * may have stored the same run since we looked.  transfer_check() reads
  * the first of them the same way, writing nothing, so that a command can
@@ -34,6 +35,40 @@ static int transfer_timing(void *arg, const struct store_timing *t, const char *
 	copy.run_id = x->run_id;
 	ret = store_region_id(x->dst, &copy.region_id, region);
 	return ret ? ret : store_add_timing(x->dst, &copy);
+}
+
+/* The destination side of store_scan_paths(). */
+static int transfer_path(void *arg, const struct store_path *p, const char *region)
+{
+	struct transfer_ctx *x = arg;
+	struct store_path copy = *p;
+	int ret;
+
+	copy.run_id = x->run_id;
+	ret = store_region_id(x->dst, &copy.region_id, region);
+	return ret ? ret : store_add_path(x->dst, &copy);
+}
+
+static int transfer_path_rank(void *arg, const struct store_path_rank *r)
+{
+	struct transfer_ctx *x = arg;
+	struct store_path_rank copy = *r;
+
+	copy.run_id = x->run_id;
+	return store_add_path_rank(x->dst, &copy);
+}
+
+/* The call tree of run id of src to x's run, when it has one (a run stored
+ * before scopedb read nesting has none, and stays so). */
+static int transfer_paths(struct transfer_ctx *x, struct store *src, int64_t id)
+{
+	struct store_nesting n;
+	int found, ret = store_get_nesting(src, id, &n, &found);
+
+	if (ret || !found)
+		return ret;
+	ret = store_scan_paths(src, id, transfer_path, transfer_path_rank, x);
+	return ret ? ret : store_put_nesting(x->dst, x->run_id, &n);
 }
 
 /* Copy the metadata and tags of run src_id to dst's run dst_id. */
@@ -84,6 +119,8 @@ static int transfer_one(struct transfer_run *r, struct store *dst, struct store 
 	x.run_id = r->dst_id;
 	if (!ret)
 		ret = store_scan_timings(src, id, transfer_timing, &x);
+	if (!ret)
+		ret = transfer_paths(&x, src, id);
 	if (!ret)
 		ret = store_finish_run(dst, r->dst_id);
 	if (!ret) {
@@ -138,6 +175,8 @@ int transfer_check(struct store *src, const int64_t *ids, size_t n)
 	store_meta_release(&meta);
 	if (!ret)
 		ret = store_scan_timings(src, first, transfer_read_only, NULL);
+	if (!ret)
+		ret = store_scan_paths(src, first, NULL, NULL, NULL);
 out:
 	store_runs_free(runs, nruns);
 	return ret;

@@ -291,10 +291,9 @@ int verify_path_rank(const struct store_path_rank *r, int64_t num_paths, int64_t
 	struct blob_stats bs;
 
 	if (r->path_id < 0 || r->path_id >= num_paths || r->rank < 0 || r->rank >= num_ranks)
-		return verify_damaged(location,
-				      "path %lld rank %lld of run %lld names no path or rank of it",
-				      (long long)r->path_id, (long long)r->rank,
-				      (long long)r->run_id);
+		return verify_damaged(
+		    location, "path %lld rank %lld of run %lld names no path or rank of it",
+		    (long long)r->path_id, (long long)r->rank, (long long)r->run_id);
 	if (r->calls < 1 || r->calls > (uint64_t)INT64_MAX || r->nested > (uint64_t)INT64_MAX ||
 	    r->total < 0 || r->self < 0 || r->self > r->total)
 		return verify_damaged(location,

@@ -172,7 +172,8 @@ static int add_timing(struct store_conn *c, const struct store_timing *t)
 /* The binary COPY tuple of a paths row. */
 static int copy_path(struct buf *b, const struct store_path *p)
 {
-	if ((!b->len && buf_add(b, copy_header, sizeof(copy_header))) || buf_grow(b, 2 + 5 * 12 + 1))
+	if ((!b->len && buf_add(b, copy_header, sizeof(copy_header))) ||
+	    buf_grow(b, 2 + 5 * 12 + 1))
 		return ERR_NOMEM;
 	put_be(b, 5, 2);
 	put_field(b, (uint64_t)p->run_id, 8);

@@ -542,7 +542,10 @@ static int sqlite_finish_all_runs(struct store_conn *st)
 	int rc, ret;
 
 	i64vec_init(&ids);
-	ret = sqlite_prepare(st, &s, "SELECT id FROM runs WHERE id NOT IN (SELECT run_id FROM run_regions) ORDER BY id", 0, "read");
+	ret = sqlite_prepare(
+	    st, &s,
+	    "SELECT id FROM runs WHERE id NOT IN (SELECT run_id FROM run_regions) ORDER BY id", 0,
+	    "read");
 	rc = ret ? SQLITE_DONE : SQLITE_OK;
 	while (!ret && (rc = sqlite3_step(s)) == SQLITE_ROW)
 		ret = i64vec_push(&ids, sqlite3_column_int64(s, 0));
