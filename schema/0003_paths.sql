@@ -48,6 +48,9 @@ CREATE TABLE path_ranks (
 	total_ns INTEGER NOT NULL CHECK (total_ns >= 0),
 	-- Self total: every call's duration minus its direct children's.
 	self_ns INTEGER NOT NULL CHECK (self_ns >= 0),
+	-- The shortest and longest outermost call.
+	min_ns INTEGER NOT NULL CHECK (min_ns >= 0),
+	max_ns INTEGER NOT NULL CHECK (max_ns >= min_ns),
 	-- The outermost calls' durations (blob.c encoding); NULL when they are
 	-- all the calls of the path's region on the rank: then they are the
 	-- timings row's (not stored twice).

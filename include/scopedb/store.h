@@ -219,6 +219,7 @@ struct store_path_rank {
 	uint64_t nested; /* calls nested in a call of the same path */
 	int64_t total;	 /* inclusive: the outermost calls' durations summed */
 	int64_t self;	 /* every call's duration minus its direct children's */
+	int64_t min, max; /* the shortest and longest outermost call */
 	/* the outermost calls' durations (store_encode_durations()); NULL:
 	 * they are the timings row's of (run, the path's region, rank) */
 	const void *durations;

@@ -42,6 +42,8 @@ CREATE TABLE path_ranks (
 	nested bigint NOT NULL CHECK (nested >= 0),
 	total_ns bigint NOT NULL CHECK (total_ns >= 0),
 	self_ns bigint NOT NULL CHECK (self_ns >= 0),
+	min_ns bigint NOT NULL CHECK (min_ns >= 0),
+	max_ns bigint NOT NULL CHECK (max_ns >= min_ns),
 	durations bytea,
 	PRIMARY KEY (run_id, path_id, rank)
 );
@@ -53,6 +55,8 @@ COMMENT ON COLUMN path_ranks.calls IS 'outermost calls: a recursion counts once'
 COMMENT ON COLUMN path_ranks.nested IS 'calls nested in a call of the same path';
 COMMENT ON COLUMN path_ranks.total_ns IS 'inclusive: the outermost calls'' durations summed';
 COMMENT ON COLUMN path_ranks.self_ns IS 'every call''s duration minus its direct children''s';
+COMMENT ON COLUMN path_ranks.min_ns IS 'the shortest outermost call';
+COMMENT ON COLUMN path_ranks.max_ns IS 'the longest outermost call';
 COMMENT ON COLUMN path_ranks.durations IS
 	'the outermost calls'' durations; NULL: the timings row''s of the path''s region and rank';
 

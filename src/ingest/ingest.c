@@ -753,8 +753,11 @@ static int ingest_selfs(struct ingest_ctx *c, struct ingest_rowmap *selfs)
 }
 
 /* The call tree's paths and (path, rank) rows into the run, and the mark
- * that it was read for nesting (after its rows: a path's region has one). */
-static int ingest_paths(struct ingest_ctx *c)
+ * that it was read for nesting (after its rows: a path's region has one).
+ * mins and maxs: the shortest and longest call of each (rank, region) row,
+ * those of a path whose outermost calls are all its row's calls. */
+static int ingest_paths(struct ingest_ctx *c, const struct ingest_rowmap *mins,
+			const struct ingest_rowmap *maxs)
 {
 	struct store_nesting sn = {(int64_t)c->nest.ranks, (int64_t)c->nest.trees,
 				   (int64_t)c->nest.nodes, (int64_t)c->nest.paths};
@@ -764,8 +767,13 @@ static int ingest_paths(struct ingest_ctx *c)
 	struct store_path_rank pr;
 	struct wire_path wp;
 	struct wire_frame f;
+	struct i64vec d;
+	uint32_t *node_region = NULL;
+	size_t ncap = 0;
+	uint64_t lo, hi;
 	int rc = 0;
 
+	i64vec_init(&d);
 	while (!rc && wire_next(c->frames.data, c->frames.len, &pos, &f)) {
 		switch (f.type) {
 		case WIRE_NODE:
@@ -780,12 +788,34 @@ static int ingest_paths(struct ingest_ctx *c)
 			sp.parent_id = nd.parent;
 			sp.region_id = c->region_ids[nd.region];
 			sp.depth = nd.depth;
-			rc = store_add_path(c->st, &sp);
+			rc = util_grow(&node_region, &ncap, (size_t)nd.id + 1, sizeof(*node_region),
+				       64)
+				 ? ERR_NOMEM
+				 : store_add_path(c->st, &sp);
+			if (!rc)
+				node_region[nd.id] = nd.region;
 			break;
 		case WIRE_PATH:
+			/* checked on arrival: its node came before it */
 			rc = wire_get_path(&wp, &f);
 			if (rc)
 				break;
+			if (wp.p.row_durations) {
+				if (!ingest_rowmap_get(mins, wp.p.rank, node_region[wp.p.node], &lo) ||
+				    !ingest_rowmap_get(maxs, wp.p.rank, node_region[wp.p.node], &hi))
+					rc = ingest_nest_bad();
+			} else {
+				d.len = 0;
+				rc = store_decode_durations(&d, wp.blob, wp.blob_len);
+				if (!rc && d.len != wp.p.calls)
+					rc = ingest_nest_bad();
+				lo = rc ? 0 : (uint64_t)d.v[0];
+				hi = rc ? 0 : (uint64_t)d.v[d.len - 1];
+			}
+			if (rc)
+				break;
+			pr.min = (int64_t)lo;
+			pr.max = (int64_t)hi;
 			pr.run_id = c->run_id;
 			pr.path_id = wp.p.node;
 			pr.rank = wp.p.rank;
@@ -801,13 +831,16 @@ static int ingest_paths(struct ingest_ctx *c)
 			break;
 		}
 	}
+	i64vec_release(&d);
+	free(node_region);
 	return rc ? rc : store_put_nesting(c->st, c->run_id, &sn);
 }
 
 /* Store what the child sent as a new run (the write transaction is open). */
 static int ingest_store(struct ingest_ctx *c)
 {
-	struct ingest_rowmap selfs = {NULL, NULL, 0, 0};
+	struct ingest_rowmap selfs = {NULL, NULL, 0, 0}, mins = {NULL, NULL, 0, 0},
+			     maxs = {NULL, NULL, 0, 0};
 	struct store_timing t;
 	struct wire_frame f;
 	uint32_t region;
@@ -834,6 +867,10 @@ static int ingest_store(struct ingest_ctx *c)
 					  : -1;
 		if (!rc)
 			rc = ingest_insert(c, &t, region);
+		if (!rc && t.has_events && t.calls > 0)
+			rc = ingest_rowmap_put(&mins, (uint32_t)t.rank, region, (uint64_t)t.min);
+		if (!rc && t.has_events && t.calls > 0)
+			rc = ingest_rowmap_put(&maxs, (uint32_t)t.rank, region, (uint64_t)t.max);
 		if (rc)
 			break;
 		if (!c->seen[region]) {
@@ -844,7 +881,9 @@ static int ingest_store(struct ingest_ctx *c)
 	}
 	ingest_rowmap_release(&selfs);
 	if (!rc)
-		rc = ingest_paths(c);
+		rc = ingest_paths(c, &mins, &maxs);
+	ingest_rowmap_release(&mins);
+	ingest_rowmap_release(&maxs);
 	if (!rc)
 		rc = store_finish_run(c->st, c->run_id);
 	if (rc)

@@ -133,10 +133,12 @@ static int path_rank_row(void *arg, const struct rows_row *r)
 	pr.nested = (uint64_t)r->ops->i64(r, 3);
 	pr.total = r->ops->i64(r, 4);
 	pr.self = r->ops->i64(r, 5);
+	pr.min = r->ops->i64(r, 6);
+	pr.max = r->ops->i64(r, 7);
 	pr.durations = NULL;
 	pr.durations_len = 0;
-	if (!r->ops->null(r, 6))
-		ret = r->ops->blob(r, 6, &pr.durations, &pr.durations_len);
+	if (!r->ops->null(r, 8))
+		ret = r->ops->blob(r, 8, &pr.durations, &pr.durations_len);
 	if (!ret)
 		ret = verify_path_rank(&pr, (int64_t)s->depth.len, s->num_ranks, s->st->location);
 	if (!ret && s->rf)

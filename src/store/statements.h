@@ -230,7 +230,8 @@ SQL(PATHS_SCAN, 0,
 	"JOIN regions AS r ON r.id = p.region_id WHERE p.run_id = " P(1) " ORDER BY p.path_id")
 /* its (path, rank) rows by path and rank */
 SQL(PATH_RANKS_SCAN, SQL_BINARY | SQL_STREAM,
-	"SELECT path_id, rank, calls, nested, total_ns, self_ns, durations FROM path_ranks "
+	"SELECT path_id, rank, calls, nested, total_ns, self_ns, min_ns, max_ns, durations "
+	"FROM path_ranks "
 	"WHERE run_id = " P(1) " ORDER BY path_id, rank")
 
 /* ---- a region across runs (history.c) ------------------------------------ */

@@ -295,17 +295,19 @@ int verify_path_rank(const struct store_path_rank *r, int64_t num_paths, int64_t
 		    location, "path %lld rank %lld of run %lld names no path or rank of it",
 		    (long long)r->path_id, (long long)r->rank, (long long)r->run_id);
 	if (r->calls < 1 || r->calls > (uint64_t)INT64_MAX || r->nested > (uint64_t)INT64_MAX ||
-	    r->total < 0 || r->self < 0 || r->self > r->total)
+	    r->total < 0 || r->self < 0 || r->self > r->total || r->min < 0 || r->max < r->min ||
+	    r->max > r->total)
 		return verify_damaged(location,
 				      "path %lld rank %lld of run %lld has impossible counts or "
 				      "times",
 				      (long long)r->path_id, (long long)r->rank,
 				      (long long)r->run_id);
 	if (r->durations && (blob_stats(&bs, r->durations, r->durations_len) ||
-			     bs.count != r->calls || bs.sum != r->total))
+			     bs.count != r->calls || bs.sum != r->total || bs.min != r->min ||
+			     bs.max != r->max))
 		return verify_damaged(location,
 				      "the call durations of path %lld rank %lld of run %lld do "
-				      "not match its calls and total",
+				      "not match its calls, minimum, maximum and total",
 				      (long long)r->path_id, (long long)r->rank,
 				      (long long)r->run_id);
 	return 0;

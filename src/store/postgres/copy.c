@@ -194,9 +194,9 @@ static int copy_path_rank(struct buf *b, const struct store_path_rank *r)
 	if (r->durations_len > INT32_MAX)
 		return err_set(ERR_USAGE, "call durations of one path too large for PostgreSQL");
 	if ((!b->len && buf_add(b, copy_header, sizeof(copy_header))) ||
-	    buf_grow(b, 2 + 8 * 12 + r->durations_len + 1))
+	    buf_grow(b, 2 + 10 * 12 + r->durations_len + 1))
 		return ERR_NOMEM;
-	put_be(b, 8, 2);
+	put_be(b, 10, 2);
 	put_field(b, (uint64_t)r->run_id, 8);
 	put_field(b, (uint64_t)r->path_id, 8);
 	put_field(b, (uint64_t)r->rank, 8);
@@ -204,6 +204,8 @@ static int copy_path_rank(struct buf *b, const struct store_path_rank *r)
 	put_field(b, r->nested, 8);
 	put_field(b, (uint64_t)r->total, 8);
 	put_field(b, (uint64_t)r->self, 8);
+	put_field(b, (uint64_t)r->min, 8);
+	put_field(b, (uint64_t)r->max, 8);
 	if (!r->durations) {
 		put_null(b);
 	} else {

@@ -321,9 +321,11 @@ static int add_path_rank(struct store_conn *st, const struct store_path_rank *r)
 	bad |= sqlite3_bind_int64(s, 5, (int64_t)r->nested) != SQLITE_OK;
 	bad |= sqlite3_bind_int64(s, 6, r->total) != SQLITE_OK;
 	bad |= sqlite3_bind_int64(s, 7, r->self) != SQLITE_OK;
-	bad |= (r->durations ? sqlite3_bind_blob64(s, 8, r->durations,
+	bad |= sqlite3_bind_int64(s, 8, r->min) != SQLITE_OK;
+	bad |= sqlite3_bind_int64(s, 9, r->max) != SQLITE_OK;
+	bad |= (r->durations ? sqlite3_bind_blob64(s, 10, r->durations,
 						   (sqlite3_uint64)r->durations_len, SQLITE_STATIC)
-			     : sqlite3_bind_null(s, 8)) != SQLITE_OK;
+			     : sqlite3_bind_null(s, 10)) != SQLITE_OK;
 	return step_write(st, s, bad);
 }
 
@@ -351,7 +353,7 @@ int sqlite_write_rows(struct store_conn *st, enum store_table table, const void 
 		if (!st->add_path_rank)
 			ret = sqlite_prepare(st, &st->add_path_rank,
 					     "INSERT INTO path_ranks (" SQL_PATH_RANKS_COLUMNS
-					     ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+					     ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
 					     SQLITE_PREPARE_PERSISTENT, "update");
 		for (i = 0; !ret && i < n; i++)
 			ret = add_path_rank(st, (const struct store_path_rank *)rows + i);
