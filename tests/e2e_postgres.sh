@@ -94,10 +94,14 @@ scenario() {
 	t show 3 --format csv
 	t meta 1
 	t meta 1 2
-	for m in total avg min max p50 p95 p99 imbalance calls gpu_total; do
+	for m in total self avg min max p50 p95 p99 imbalance calls gpu_total; do
 		t diff 1 2 --metric $m
 	done
 	t diff 1 2 --ranks 0,2 --metric p95
+	t diff 1 2 --by path --metric p95
+	t diff 1 2 --by path --ranks 1 --metric self --format json
+	t show 3 --by path --include 'so.*'
+	t show 4 --by path
 	t diff 1 2 --ranks 1 --format json
 	t diff 1 4
 	t diff latest~1 latest --format markdown
@@ -175,7 +179,7 @@ if diff -u sqlite.txt postgres.txt >transcript.diff; then
 else
 	bad "PostgreSQL and SQLite transcripts differ: $(head -40 transcript.diff)"
 fi
-equals "transcript has every command" "$(grep -c '^\$ scopedb' postgres.txt)" 91
+equals "transcript has every command" "$(grep -c '^\$ scopedb' postgres.txt)" 96
 equals "transcript: commit prefixes in any case" \
 	"$(sed -n '/^\$ scopedb diff commit:AAA11 BBB2222$/,/^rc=/p' postgres.txt | tail -1)" "rc=0"
 equals "transcript: runs --commit in any case" \
@@ -390,6 +394,10 @@ for db in "$many" "$E2E_DIR/many.sqlite"; do
 done
 many_views() {
 	t diff 1 2 --ranks 0,2 --metric p95
+	t diff 1 2 --by path --metric p95
+	t diff 1 2 --by path --ranks 1 --metric self --format json
+	t show 3 --by path --include 'so.*'
+	t show 4 --by path
 	t diff 2 2 --ranks 1 --metric p99 --format csv
 	t diff 1 2 --ranks 0 --metric p50 --include 'r0[3-6]'
 	t show 2 --ranks 0,1 --columns region,calls,p50,std

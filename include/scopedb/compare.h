@@ -40,6 +40,7 @@ struct compare_opts {
 	const int64_t *ranks; /* sorted, unique; NULL = all ranks */
 	size_t nranks;
 	enum stats_metric metric;
+	int by_path;	      /* rows are paths (--by path), not region names */
 	enum stats_sort sort; /* diff only; check always sorts by pct */
 	int has_threshold;    /* diff only */
 	double threshold;

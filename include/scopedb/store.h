@@ -215,10 +215,10 @@ struct store_path_rank {
 	int64_t run_id;
 	int64_t path_id;
 	int64_t rank;
-	uint64_t calls;	 /* outermost calls (>= 1) */
-	uint64_t nested; /* calls nested in a call of the same path */
-	int64_t total;	 /* inclusive: the outermost calls' durations summed */
-	int64_t self;	 /* every call's duration minus its direct children's */
+	uint64_t calls;	  /* outermost calls (>= 1) */
+	uint64_t nested;  /* calls nested in a call of the same path */
+	int64_t total;	  /* inclusive: the outermost calls' durations summed */
+	int64_t self;	  /* every call's duration minus its direct children's */
 	int64_t min, max; /* the shortest and longest outermost call */
 	/* the outermost calls' durations (store_encode_durations()); NULL:
 	 * they are the timings row's of (run, the path's region, rank) */
@@ -336,6 +336,17 @@ struct store_region_stats {
 	 * region's call durations in ns (has_quantiles 0 without them). */
 	int has_quantiles;
 	double quantiles[3];
+	/* The self time over the selected ranks in ns (docs/format.md section
+	 * 10.5): has_self 0 when a rank's is unknown (a run stored before
+	 * scopedb read call trees, a file without exclusive totals). */
+	int has_self;
+	int64_t self;
+	/* store_path_stats() only (depth 0 for a region by name): the path's
+	 * id in its run, its parent's (-1 for a root), its names (name is
+	 * them joined with " > "), and the names themselves, from the root
+	 * down (depth strings; NULL for a region by name) */
+	int64_t path_id, parent_id, depth;
+	char **path;
 };
 
 /* Return 0 and *keep = 1 to list the region called name. */
@@ -352,6 +363,28 @@ typedef int (*store_region_filter)(void *ctx, int *keep, const char *name);
 int store_region_stats(struct store *st, struct store_region_stats **out, size_t *n, int64_t run_id,
 		       const int64_t *ranks, size_t nranks, store_region_filter filter, void *ctx);
 void store_region_stats_free(struct store_region_stats *regs, size_t n);
+
+/* Return 0 and *keep = 1 to list the path whose names, from the root down,
+ * are names[0..depth) (joined: the same with " > " between them). */
+typedef int (*store_path_filter)(void *ctx, int *keep, const char *joined, const char *const *names,
+				 size_t depth);
+
+/*
+ * The paths of run_id (docs/format.md section 10.4) that filter keeps (all
+ * when NULL), as store_region_stats() gives regions, sorted by the joined
+ * name: the outermost calls of each path pooled over ranks[0..nranks) (all
+ * when NULL), their total (inclusive), shortest and longest call, and the
+ * path's self time; no GPU times, no stored percentiles
+ * (store_path_duration_runs() has the durations).  ERR_NOTFOUND "run N
+ * was stored before scopedb kept call trees ..." for a run without them.
+ */
+int store_path_stats(struct store *st, struct store_region_stats **out, size_t *n, int64_t run_id,
+		     const int64_t *ranks, size_t nranks, store_path_filter filter, void *ctx);
+
+/* The durations of the outermost calls of path path_id of run_id on the
+ * ranks (NULL: all), as store_region_duration_runs() gives a region's. */
+int store_path_duration_runs(struct store *st, struct i64vec *out, struct i64vec *ends,
+			     int64_t run_id, int64_t path_id, const int64_t *ranks, size_t nranks);
 
 /* Called by store_rank_totals() with one (region, rank) row of a run:
  * the region's name, the rank and its total in ns.  Non-zero stops. */

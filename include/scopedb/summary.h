@@ -38,6 +38,7 @@ struct store;
 	X(RANKS, ranks, -1)                                                                        \
 	X(CALLS, calls, STATS_CALLS)                                                               \
 	X(TOTAL, total, STATS_TOTAL)                                                               \
+	X(SELF, self, STATS_SELF)                                                                  \
 	X(AVG, avg, STATS_AVG)                                                                     \
 	X(MIN, min, STATS_MIN)                                                                     \
 	X(MAX, max, STATS_MAX)                                                                     \
@@ -100,6 +101,7 @@ struct summary_opts {
 	const int64_t *ranks; /* sorted, unique; NULL = all ranks */
 	size_t nranks;
 	int durations; /* compute std/p50/p95/p99 (reads the durations) */
+	int by_path;   /* rows are paths (--by path), not region names */
 };
 
 /*

@@ -22,12 +22,6 @@
 #include "scopedb/util.h"
 #include "select/match.h"
 
-/* store_region_stats() filter: the --include/--exclude patterns. */
-static int runset_filter(void *ctx, int *keep, const char *name)
-{
-	return match_name(keep, ctx, name);
-}
-
 int runset_read(struct runset_run *r, struct store *st, int64_t id, struct match *m,
 		const struct compare_opts *o)
 {
@@ -39,7 +33,7 @@ int runset_read(struct runset_run *r, struct store *st, int64_t id, struct match
 	i64vec_init(&d);
 	i64vec_init(&ends);
 	r->id = id;
-	rc = store_region_stats(st, &regs, &n, id, o->ranks, o->nranks, runset_filter, m);
+	rc = metric_read_stats(&regs, &n, st, id, o->ranks, o->nranks, o->by_path, m);
 	if (rc)
 		goto out;
 	r->names = calloc(n ? n : 1, sizeof(*r->names));

@@ -113,8 +113,9 @@ int cmd_compare(int argc, char **argv, int check)
 	int inconclusive = CLI_EXIT_INCONCLUSIVE;
 	/* The options of both, then those of diff only or check only. */
 #define COMPARE_OPTS                                                                               \
-	OPT__DB(&db), OPT__METRIC(&co.metric), OPT__REGIONS(&regions), OPT__RANKS(&ranks),         \
-	    OPT__FORMAT_COMPARISON(&fmt, "table markdown csv json"), OPT__FILE_LIMITS(),           \
+	OPT__DB(&db), OPT__METRIC(&co.metric), OPT__REGIONS(&regions), OPT__BY(&co.by_path),       \
+	    OPT__RANKS(&ranks), OPT__FORMAT_COMPARISON(&fmt, "table markdown csv json"),           \
+	    OPT__FILE_LIMITS(),                                                                    \
 	    OPT_LIST(0, "output", &outs, "FORMAT=FILE",                                            \
 		     "also write the report in FORMAT to FILE (repeatable)"),                      \
 	    OPT__UNITS(), OPT__COLOR()

@@ -157,6 +157,7 @@ int cmd_show(int argc, char **argv)
 	const struct opt opts[] = {
 	    OPT__DB(&db),
 	    OPT__REGIONS(&regions),
+	    OPT__BY(&so.by_path),
 	    OPT__RANKS(&ranks),
 	    OPT_CALLBACK(0, "sort", &sort, "COLUMN",
 			 "name, or a column to sort by, largest first\n(default total)",
@@ -198,12 +199,15 @@ int cmd_show(int argc, char **argv)
 		code = cli_error();
 		goto out;
 	}
-	/* GPU columns by default only when the run has GPU data. */
-	if (!columns.text && !summary_has_gpu(rows, nrows)) {
+	/* GPU columns by default only when the run has GPU data, self only
+	 * by path (by name, show stays upstream's inspect). */
+	if (!columns.text) {
+		int gpu = summary_has_gpu(rows, nrows);
 		size_t kept = 0;
 
 		for (c = 0; c < ncols; c++)
-			if (!summary_col_is_gpu(cols[c]))
+			if ((gpu || !summary_col_is_gpu(cols[c])) &&
+			    (so.by_path || cols[c] != SUMMARY_COL_SELF))
 				cols[kept++] = cols[c];
 		ncols = kept;
 	}

@@ -167,3 +167,200 @@ int store_scan_paths(struct store *st, int64_t run_id, store_path_fn pf, store_p
 	i64vec_release(&s.region);
 	return ret;
 }
+
+/* ---- per-path aggregates (store_path_stats()) ------------------------------ */
+
+/* The paths of a run by id: each one's parent, region name and depth. */
+struct path_names {
+	struct i64vec parent, depth;
+	struct buf names; /* the region names, each followed by a NUL */
+	struct i64vec at; /* the offset of each path's name in names */
+};
+
+static int names_path(void *ctx, const struct store_path *p, const char *region)
+{
+	struct path_names *x = ctx;
+	int ret = i64vec_push(&x->parent, p->parent_id);
+
+	if (!ret)
+		ret = i64vec_push(&x->depth, p->depth);
+	if (!ret)
+		ret = i64vec_push(&x->at, (int64_t)x->names.len);
+	if (!ret)
+		ret = buf_add(&x->names, region, strlen(region) + 1);
+	return ret;
+}
+
+/* The names of path id from the root down into g->path (one block) and
+ * joined into g->name. */
+static int path_fill(struct store_region_stats *g, const struct path_names *x, int64_t id)
+{
+	size_t depth = (size_t)x->depth.v[id], bytes = 0, i;
+	int64_t k;
+	char *text, *joined;
+
+	for (k = id; k >= 0; k = x->parent.v[k])
+		bytes += strlen(x->names.data + x->at.v[k]) + 1;
+	g->path = malloc(depth * sizeof(char *) + bytes);
+	joined = malloc(bytes + 3 * depth);
+	if (!g->path || !joined) {
+		free(joined);
+		return err_nomem();
+	}
+	text = (char *)(g->path + depth);
+	i = depth;
+	for (k = id; k >= 0; k = x->parent.v[k]) {
+		const char *nm = x->names.data + x->at.v[k];
+		size_t len = strlen(nm) + 1;
+
+		bytes -= len;
+		memcpy(text + bytes, nm, len);
+		g->path[--i] = text + bytes;
+	}
+	joined[0] = '\0';
+	for (i = 0; i < depth; i++) {
+		if (i)
+			strcat(joined, " > ");
+		strcat(joined, g->path[i]);
+	}
+	g->name = joined;
+	g->depth = (int64_t)depth;
+	g->path_id = id;
+	g->parent_id = x->parent.v[id];
+	return 0;
+}
+
+/* store_path_stats()'s state. */
+struct path_read {
+	const struct path_names *x;
+	const char *location;
+	store_path_filter filter;
+	void *ctx;
+};
+
+static int path_stats_decode(void *ctx, void *elem, const struct rows_row *r)
+{
+	struct path_read *pr = ctx;
+	struct store_region_stats *g = elem;
+	int64_t id = r->ops->i64(r, 0);
+	int keep = 1, ret;
+
+	memset(g, 0, sizeof(*g));
+	if (id < 0 || (size_t)id >= pr->x->depth.len)
+		return err_set(ERR_STORE, "store '%s' is damaged: a path row names no path",
+			       pr->location);
+	ret = path_fill(g, pr->x, id);
+	if (!ret && pr->filter)
+		ret = pr->filter(pr->ctx, &keep, g->name, (const char *const *)g->path,
+				 (size_t)g->depth);
+	if (ret || !keep) {
+		free(g->name);
+		free(g->path);
+		return ret ? ret : STORE_ROW_SKIP;
+	}
+	g->region_id = 0;
+	g->has_events = 1;
+	g->calls = (uint64_t)r->ops->i64(r, 1);
+	g->total = r->ops->i64(r, 2);
+	g->min = r->ops->i64(r, 3);
+	g->max = r->ops->i64(r, 4);
+	g->busy_ranks = (uint64_t)r->ops->i64(r, 5);
+	g->busy_max = r->ops->i64(r, 6);
+	g->nranks = (uint64_t)r->ops->i64(r, 7);
+	g->has_self = 1;
+	g->self = r->ops->i64(r, 8);
+	return 0;
+}
+
+int store_path_stats(struct store *st, struct store_region_stats **out, size_t *n, int64_t run_id,
+		     const int64_t *ranks, size_t nranks, store_path_filter filter, void *ctx)
+{
+	struct path_names x;
+	struct path_read how = {&x, st->location, filter, ctx};
+	struct store_rows rows = STORE_ROWS(struct store_region_stats, path_stats_decode, &how);
+	struct store_value v[] = {sql_int(run_id), sql_ids(ranks, nranks)};
+	struct store_nesting nest;
+	struct store_run run;
+	size_t i;
+	int found, ret;
+
+	*out = NULL;
+	*n = 0;
+	memset(&x, 0, sizeof(x));
+	buf_init(&x.names);
+	ret = store_get_nesting(st, run_id, &nest, &found);
+	if (!ret && !found) {
+		ret = store_get_run(st, &run, run_id);
+		if (!ret)
+			ret =
+			    err_set(ERR_NOTFOUND,
+				    "run %lld was stored before scopedb kept call trees, so it has "
+				    "no paths; to add them, remove it and ingest its file again "
+				    "(scopedb rm %lld; scopedb ingest '%s')",
+				    (long long)run_id, (long long)run_id, run.source_path);
+		store_run_release(&run);
+	}
+	if (!ret && found && nest.paths == 0)
+		ret = err_set(
+		    ERR_NOTFOUND, "run %lld has no paths: %s; use --by name", (long long)run_id,
+		    nest.ranks == 0   ? "its file keeps no calls, only totals (aggregate layout)"
+		    : nest.trees == 0 ? "no rank has a call tree (calls overlap without "
+					"nesting: see the warning of its ingest)"
+				      : "its call trees have too many paths or too deep ones");
+	/* every path, for the names of the ancestors of those kept */
+	if (!ret)
+		ret = store_scan_paths(st, run_id, names_path, NULL, &x);
+	if (!ret)
+		ret = store_sql_run(st, SQL_PATH_STATS, v, 2, store_rows_push, &rows, NULL);
+	if (!ret)
+		rows_sort_regions(rows.v, rows.n);
+	for (i = 0; !ret && i < rows.n; i++)
+		ret = verify_stats(&((struct store_region_stats *)rows.v)[i], run_id, st->location);
+	if (ret) {
+		store_region_stats_free(rows.v, rows.n);
+	} else {
+		*out = rows.v;
+		*n = rows.n;
+	}
+	i64vec_release(&x.parent);
+	i64vec_release(&x.depth);
+	i64vec_release(&x.at);
+	buf_release(&x.names);
+	return ret;
+}
+
+/* A blob of PATH_DURATIONS appended to out, its end to ends. */
+struct path_blobs {
+	struct i64vec *out, *ends;
+	const char *location;
+	int64_t run_id;
+};
+
+static int path_blob_row(void *ctx, const struct rows_row *r)
+{
+	struct path_blobs *x = ctx;
+	int ret;
+
+	if (r->ops->null(r, 0))
+		return err_set(ERR_STORE,
+			       "store '%s' is damaged: a path of run %lld has no call durations",
+			       x->location, (long long)x->run_id);
+	ret = rows_blob_append(x->out, r, 0, x->location, x->run_id);
+	return !ret && x->ends ? i64vec_push(x->ends, (int64_t)x->out->len) : ret;
+}
+
+int store_path_duration_runs(struct store *st, struct i64vec *out, struct i64vec *ends,
+			     int64_t run_id, int64_t path_id, const int64_t *ranks, size_t nranks)
+{
+	struct path_blobs x = {out, ends, st->location, run_id};
+	struct store_value v[] = {sql_int(run_id), sql_int(path_id), sql_ids(ranks, nranks)};
+	size_t start = out->len, ends_start = ends ? ends->len : 0;
+	int ret = store_sql_run(st, SQL_PATH_DURATIONS, v, 3, path_blob_row, &x, NULL);
+
+	if (ret) {
+		out->len = start;
+		if (ends)
+			ends->len = ends_start;
+	}
+	return ret;
+}

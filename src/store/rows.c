@@ -291,7 +291,7 @@ int rows_region(struct store_region_stats *g, const struct rows_row *r, const ch
 	g->region_id = r->ops->i64(r, 0);
 	rows_stats(g, r, 1);
 	if (quantiles)
-		rows_quantiles(g, r, 12);
+		rows_quantiles(g, r, 13);
 	g->name = util_strdup(name);
 	return g->name ? 0 : ERR_NOMEM;
 }

@@ -161,8 +161,8 @@ void rows_stats(struct store_region_stats *g, const struct rows_row *r, int col)
 /* g's stored p50/p95/p99 from the 3 columns from col (all NULL: none). */
 void rows_quantiles(struct store_region_stats *g, const struct rows_row *r, int col);
 /* A row of store_region_stats() into g: region id, the 10 aggregates, the
- * name (a copy of name, as rows_keep_region() gave it), then p50/p95/p99
- * when quantiles. */
+ * self time (read by the caller), the name (a copy of name, as
+ * rows_keep_region() gave it), then p50/p95/p99 when quantiles. */
 int rows_region(struct store_region_stats *g, const struct rows_row *r, const char *name,
 		int quantiles);
 /* Decode blob column col of run_id's row and append it to out (the

@@ -149,16 +149,20 @@ SQL(REGION_ADD, SQL_WRITE, "INSERT INTO regions (id, name) VALUES (" P(1) ", " P
 /* store_region_stats() over a rank list: one row per region of run P(1),
  * pooled over the ranks P(2); rows of other ranks still make the region
  * appear (calls 0).  Columns: region id, the SQL_REGION_AGGREGATES, the
- * name.  Grouped before the join: the name is looked up once per region. */
+ * self time (NULL when a rank's is unknown), the name.  Grouped before the join: the name is looked up once per region. */
 SQL(REGION_STATS, 0,
-	"SELECT g.*, r.name FROM (SELECT t.region_id, " SQL_REGION_AGGREGATES " "
+	"SELECT g.*, r.name FROM (SELECT t.region_id, " SQL_REGION_AGGREGATES ", "
+	"CASE WHEN sum(CASE WHEN t.sel AND t.exclusive_ns IS NULL THEN 1 ELSE 0 END) = 0 "
+	"THEN sum(CASE WHEN t.sel THEN t.exclusive_ns ELSE 0 END) END "
 	"FROM (SELECT region_id, has_events, calls, total_ns, min_ns, max_ns, gpu_count, "
-	"gpu_total_ns, rank " IN_IDS(2) " AS sel FROM timings WHERE run_id = " P(1) ") AS t "
-	"GROUP BY t.region_id) AS g JOIN regions AS r ON r.id = g.region_id")
-/* all ranks: the run's stored totals, with p50/p95/p99 after the name */
+	"gpu_total_ns, exclusive_ns, rank " IN_IDS(2) " AS sel FROM timings WHERE run_id = " P(1)
+	") AS t GROUP BY t.region_id) AS g JOIN regions AS r ON r.id = g.region_id")
+/* all ranks: the run's stored totals and self time, with p50/p95/p99
+ * after the name */
 SQL(REGION_STATS_ALL, SQL_BINARY,
-	"SELECT g.region_id, " SQL_RUN_REGIONS_COLUMNS ", r.name, g.p50_ns, g.p95_ns, g.p99_ns "
-	"FROM run_regions AS g JOIN regions AS r ON r.id = g.region_id WHERE g.run_id = " P(1))
+	"SELECT g.region_id, " SQL_RUN_REGIONS_COLUMNS ", g.self_ns, r.name, g.p50_ns, g.p95_ns, "
+	"g.p99_ns FROM run_regions AS g JOIN regions AS r ON r.id = g.region_id "
+	"WHERE g.run_id = " P(1))
 /* the duration blobs of region P(2) of run P(1) on the ranks P(3) (NULL:
  * all) */
 SQL(REGION_DURATIONS, SQL_BINARY,
@@ -228,6 +232,28 @@ SQL(NESTING_GET, 0,
 SQL(PATHS_SCAN, 0,
 	"SELECT p.path_id, p.parent_id, p.region_id, p.depth, r.name FROM paths AS p "
 	"JOIN regions AS r ON r.id = p.region_id WHERE p.run_id = " P(1) " ORDER BY p.path_id")
+/* store_path_stats(): each path of run P(1) with a row, pooled over the
+ * ranks P(2) (NULL: all): path id, calls, total, min, max, busy ranks,
+ * busy max, ranks, self */
+SQL(PATH_STATS, 0,
+	"SELECT t.path_id, sum(CASE WHEN t.sel THEN t.calls ELSE 0 END), "
+	"sum(CASE WHEN t.sel THEN t.total_ns ELSE 0 END), "
+	"min(CASE WHEN t.sel THEN t.min_ns END), max(CASE WHEN t.sel THEN t.max_ns END), "
+	"sum(CASE WHEN t.sel AND t.total_ns > 0 THEN 1 ELSE 0 END), "
+	"max(CASE WHEN t.sel AND t.total_ns > 0 THEN t.total_ns END), "
+	"sum(CASE WHEN t.sel THEN 1 ELSE 0 END), sum(CASE WHEN t.sel THEN t.self_ns ELSE 0 END) "
+	"FROM (SELECT path_id, calls, total_ns, min_ns, max_ns, self_ns, "
+	"(" P_IDS(2) " IS NULL OR rank " IN_IDS(2) ") AS sel FROM path_ranks "
+	"WHERE run_id = " P(1) ") AS t GROUP BY t.path_id")
+/* the outermost calls' durations of path P(2) of run P(1) on the ranks P(3)
+ * (NULL: all), by rank: the path's own, or its row's */
+SQL(PATH_DURATIONS, SQL_BINARY,
+	"SELECT coalesce(pr.durations, (SELECT d.data FROM timings AS t "
+	"JOIN timings_durations AS d ON d.timing_id = t.id WHERE t.run_id = pr.run_id "
+	"AND t.region_id = p.region_id AND t.rank = pr.rank)) FROM path_ranks AS pr "
+	"JOIN paths AS p ON p.run_id = pr.run_id AND p.path_id = pr.path_id "
+	"WHERE pr.run_id = " P(1) " AND pr.path_id = " P(2) " "
+	"AND (" P_IDS(3) " IS NULL OR pr.rank " IN_IDS(3) ") ORDER BY pr.rank")
 /* its (path, rank) rows by path and rank */
 SQL(PATH_RANKS_SCAN, SQL_BINARY | SQL_STREAM,
 	"SELECT path_id, rank, calls, nested, total_ns, self_ns, min_ns, max_ns, durations "
