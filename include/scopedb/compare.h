@@ -78,6 +78,13 @@ struct compare_stat {
 	size_t nbase, ncand;	   /* runs of each set with a positive value */
 };
 
+/* The names of a path row (compare_opts.by_path), from the root down. */
+struct compare_path {
+	const char *name; /* the row's name: the names joined with " > " */
+	char **path;	  /* depth names (one block, owned) */
+	size_t depth;
+};
+
 /* One side of a comparison, as shown in headers and JSON. */
 struct compare_side {
 	char *arg;	      /* the argument as given */
@@ -87,6 +94,10 @@ struct compare_side {
 	char **regions;	      /* the selected regions present on this side, sorted */
 	size_t nregions;
 	uint64_t ncalls; /* calls of the selected regions and ranks */
+	/* by path: the names of each of regions, sorted by name (each name
+	 * borrowed from regions); else NULL */
+	struct compare_path *paths;
+	size_t npaths;
 };
 
 struct compare_result {
@@ -133,5 +144,9 @@ int compare_runs(struct compare_result *out, const char *arg_a, const char *arg_
 		 const struct compare_opts *opts);
 
 void compare_release(struct compare_result *r);
+
+/* The names of the path row called name (by path: from either side), or
+ * NULL. */
+const struct compare_path *compare_find_path(const struct compare_result *r, const char *name);
 
 #endif

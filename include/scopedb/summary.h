@@ -88,6 +88,10 @@ int summary_parse_sort(enum summary_col *out, const char *name);
 
 struct summary_row {
 	char *name;
+	/* by path: the names from the root down (depth of them, one block);
+	 * NULL by name */
+	char **path;
+	size_t depth;
 	/* v[c] for every column but SUMMARY_COL_REGION; ranks = selected ranks
 	 * that have a row for the region. */
 	struct stats_val v[SUMMARY_NCOLS];

@@ -75,6 +75,21 @@ static int compare_values(struct stats_named **out, struct compare_side *side,
 		vals[i].name = run.names[i];
 		vals[i].v = run.vals[i];
 	}
+	if (run.paths) {
+		side->paths = calloc(run.n ? run.n : 1, sizeof(*side->paths));
+		if (!side->paths) {
+			rc = err_nomem();
+			goto out;
+		}
+		for (i = 0; i < run.n; i++) {
+			side->paths[i].name = run.names[i];
+			side->paths[i].path = run.paths[i];
+			side->paths[i].depth = (size_t)run.depths[i];
+			run.paths[i] = NULL; /* moved */
+		}
+		side->npaths = run.n;
+		qsort(side->paths, side->npaths, sizeof(*side->paths), compare_cmp_str);
+	}
 	side->regions = run.names; /* moved */
 	side->nregions = run.n;
 	side->ncalls = run.ncalls;
@@ -510,6 +525,9 @@ static void compare_side_release(struct compare_side *s)
 {
 	size_t i;
 
+	for (i = 0; s->paths && i < s->npaths; i++)
+		free(s->paths[i].path);
+	free(s->paths);
 	free(s->arg);
 	store_run_release(&s->run);
 	for (i = 0; i < s->nregions; i++)
@@ -535,4 +553,20 @@ void compare_release(struct compare_result *r)
 	metadiff_free(r->meta_changes, r->nmeta_changes);
 	free(r->nothing);
 	memset(r, 0, sizeof(*r));
+}
+
+const struct compare_path *compare_find_path(const struct compare_result *r, const char *name)
+{
+	const struct compare_side *sides[2] = {&r->a, &r->b};
+	const struct compare_path *p;
+	size_t k;
+
+	for (k = 0; k < 2; k++) {
+		if (!sides[k]->paths)
+			continue;
+		p = bsearch(&name, sides[k]->paths, sides[k]->npaths, sizeof(*p), compare_cmp_str);
+		if (p)
+			return p;
+	}
+	return NULL;
 }

@@ -38,7 +38,11 @@ int runset_read(struct runset_run *r, struct store *st, int64_t id, struct match
 		goto out;
 	r->names = calloc(n ? n : 1, sizeof(*r->names));
 	r->vals = calloc(n ? n : 1, sizeof(*r->vals));
-	if (!r->names || !r->vals) {
+	if (o->by_path) {
+		r->paths = calloc(n ? n : 1, sizeof(*r->paths));
+		r->depths = calloc(n ? n : 1, sizeof(*r->depths));
+	}
+	if (!r->names || !r->vals || (o->by_path && (!r->paths || !r->depths))) {
 		rc = err_nomem();
 		goto out;
 	}
@@ -50,6 +54,11 @@ int runset_read(struct runset_run *r, struct store *st, int64_t id, struct match
 		r->ncalls += regs[i].calls;
 		r->names[i] = regs[i].name;
 		regs[i].name = NULL; /* moved */
+		if (r->paths) {
+			r->paths[i] = regs[i].path;
+			r->depths[i] = regs[i].depth;
+			regs[i].path = NULL; /* moved */
+		}
 		r->n++;
 	}
 out:
@@ -289,7 +298,11 @@ void runset_run_release(struct runset_run *r)
 		return;
 	for (j = 0; r->names && j < r->n; j++)
 		free(r->names[j]);
+	for (j = 0; r->paths && j < r->n; j++)
+		free(r->paths[j]);
 	free(r->names);
+	free(r->paths);
+	free(r->depths);
 	free(r->vals);
 	memset(r, 0, sizeof(*r));
 }

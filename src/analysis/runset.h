@@ -30,6 +30,11 @@ struct runset_run {
 	struct stats_val *vals;
 	size_t n;
 	uint64_t ncalls; /* calls of the selected regions and ranks */
+	/* by path (compare_opts.by_path): each row's names from the root
+	 * down (one block each, store_region_stats.path) and their number;
+	 * else NULL */
+	char ***paths;
+	int64_t *depths;
 };
 
 /*

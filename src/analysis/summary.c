@@ -262,6 +262,9 @@ int summary_run(struct summary_row **out, size_t *n, struct store *st, int64_t r
 		rc = summary_fill(&rows[len], g, want ? &d : NULL);
 		if (rc)
 			goto out;
+		rows[len].path = regs[i].path;
+		rows[len].depth = (size_t)regs[i].depth;
+		regs[i].path = NULL; /* moved */
 		rows[len++].name = regs[i].name;
 		regs[i].name = NULL; /* moved */
 	}
@@ -316,7 +319,9 @@ void summary_free(struct summary_row *rows, size_t n)
 
 	if (!rows)
 		return;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		free(rows[i].name);
+		free(rows[i].path);
+	}
 	free(rows);
 }

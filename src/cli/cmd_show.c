@@ -29,6 +29,7 @@ struct show_view {
 	const int64_t *ranks; /* NULL = all */
 	size_t nranks;
 	int is_file; /* run is a file's (no id; source_path as given) */
+	int by_path; /* rows are paths: JSON adds "path" and "depth" */
 };
 
 /* "ranks", "calls": integers; "region": the name; others: values. */
@@ -44,10 +45,10 @@ static enum doc_type show_col_type(enum summary_col col)
 static int show_document(struct doc *d, const void *ctx)
 {
 	const struct show_view *v = ctx;
-	struct doc_col cols[SUMMARY_NCOLS];
+	struct doc_col cols[SUMMARY_NCOLS + 2];
 	struct doc_value *ranks;
 	struct doc_table *t;
-	size_t i, c;
+	size_t i, c, nc = v->ncols;
 
 	report_run_field(d, "Run", v->run, v->is_file, REPORT_RUN_LAYOUT | REPORT_RUN_INGESTED);
 	if (v->ranks)
@@ -66,17 +67,29 @@ static int show_document(struct doc *d, const void *ctx)
 		if (cols[c].type == DOC_VALUE && col != SUMMARY_COL_IMBALANCE)
 			cols[c].flags |= DOC_SECONDS;
 	}
-	t = doc_table(d, DOC_F_HUMAN | DOC_F_CSV, cols, v->ncols);
+	if (v->by_path) {
+		/* JSON only: the path's names as an array, and their number */
+		cols[nc++] =
+		    (struct doc_col){NULL, NULL, "path", DOC_LIST, DOC_LEFT, 0, DOC_COMPACT, 0};
+		cols[nc++] = (struct doc_col){NULL, NULL, "depth", DOC_COUNT, DOC_RIGHT, 0, 0, 0};
+	}
+	t = doc_table(d, DOC_F_HUMAN | DOC_F_CSV, cols, nc);
 	doc_table_empty(t, "No regions selected.");
 	for (i = 0; i < v->nrows; i++) {
+		const struct summary_row *row = &v->rows[i];
+
 		doc_row(t);
 		for (c = 0; c < v->ncols; c++) {
-			struct stats_val val = v->rows[i].v[v->cols[c]];
+			struct stats_val val = row->v[v->cols[c]];
 
 			if (v->cols[c] == SUMMARY_COL_REGION)
-				doc_set_text(t, c, v->rows[i].name);
+				doc_set_text(t, c, row->name);
 			else
 				doc_set_num(t, c, val.none, val.v);
+		}
+		if (v->by_path) {
+			doc_set_list(t, v->ncols, (const char *const *)row->path, row->depth);
+			doc_set_num(t, v->ncols + 1, 0, (double)row->depth);
 		}
 	}
 	doc_json_root(d, DOC_V_OBJ, JSONW_INLINE);
@@ -221,6 +234,7 @@ int cmd_show(int argc, char **argv)
 	view.ranks = so.ranks;
 	view.nranks = so.nranks;
 	view.is_file = arg.is_file;
+	view.by_path = so.by_path;
 	code = cli_print_doc(show_document, &view, fmt, 0, CLI_EXIT_OK);
 out:
 	summary_free(rows, nrows);

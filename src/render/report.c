@@ -205,11 +205,15 @@ static void report_stat_cells(struct doc_table *t, size_t col, const struct comp
 /* One JSON row of a statistical comparison (the table's columns and the
  * verdict's: "ci" is an array, "runs_needed" null when decided). */
 static void report_stat_json(struct doc *d, struct doc_value *arr, const struct stats_row *row,
-			     const struct compare_stat *c, int cnt)
+			     const struct compare_stat *c, int cnt, const struct compare_path *p)
 {
 	struct doc_value *o = doc_json_obj(d, arr, NULL, JSONW_INLINE), *ci;
 
 	doc_json_str(d, o, "name", row->name);
+	if (p) {
+		doc_json_strs(d, o, "path", (const char *const *)p->path, p->depth, JSONW_COMPACT);
+		doc_json_int(d, o, "depth", (int64_t)p->depth);
+	}
 	if (row->a.none)
 		doc_json_null(d, o, "a");
 	else
@@ -277,12 +281,21 @@ static void report_rows(struct doc *d, const struct compare_result *r, const str
 	    {NULL, "p", NULL, DOC_VALUE, DOC_RIGHT, 0, 0, 0},
 	    {NULL, "runs_needed", NULL, DOC_COUNT, DOC_RIGHT, 0, 0, 0},
 	};
-	struct doc_col c[15];
+	/* by path, JSON only: the row's names as an array, and their number */
+	static const struct doc_col path_cols[] = {
+	    {NULL, NULL, "path", DOC_LIST, DOC_LEFT, 0, DOC_COMPACT, 0},
+	    {NULL, NULL, "depth", DOC_COUNT, DOC_RIGHT, 0, 0, 0},
+	};
+	struct doc_col c[17];
 	struct doc_table *t;
-	size_t i, nc = r->stat ? 15 : 5;
+	size_t i, nc = r->stat ? 15 : 5, pc = nc;
 
 	memcpy(c, cols, sizeof(cols));
 	memcpy(c + 5, stat_cols, sizeof(stat_cols));
+	if (o->by_path) {
+		memcpy(c + nc, path_cols, sizeof(path_cols));
+		nc += 2;
+	}
 	if (stats_metric_is_count(o->metric)) {
 		c[1].type = c[2].type = DOC_COUNT;
 		c[3].type = DOC_COUNT_DELTA;
@@ -308,13 +321,21 @@ static void report_rows(struct doc *d, const struct compare_result *r, const str
 			doc_set_flags(t, 0, DOC_STRONG | DOC_BAD);
 		if (r->stat)
 			report_stat_cells(t, 5, &r->stat[i]);
+		if (o->by_path) {
+			const struct compare_path *p = compare_find_path(r, row->name);
+
+			doc_set_list(t, pc, p ? (const char *const *)p->path : NULL,
+				     p ? p->depth : 0);
+			doc_set_num(t, pc + 1, !p, p ? (double)p->depth : 0.0);
+		}
 	}
 	if (d->json && r->stat) {
 		struct doc_value *arr = doc_json_arr(d, d->json, "rows", JSONW_BLOCK);
 
 		for (i = 0; i < r->nrows; i++)
 			report_stat_json(d, arr, &r->rows[i], &r->stat[i],
-					 stats_metric_is_count(o->metric));
+					 stats_metric_is_count(o->metric),
+					 o->by_path ? compare_find_path(r, r->rows[i].name) : NULL);
 	} else if (d->json) {
 		doc_json_table(d, d->json, "rows", t);
 	}
