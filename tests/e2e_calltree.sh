@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# End-to-end tests of the call tree (issue 22, docs/format.md section 10)
+# through the binary, on the profiles the real scope-profiler wrote
+# (tests/data/real): the numbers of each path (show --by path), the self
+# metric by name and by path, --include on the joined path text and on the
+# last name, the JSON rows' "path" and "depth", the one warning for a rank
+# whose calls overlap, and what a run without paths says (an aggregate
+# file; a run stored before scopedb kept call trees).
+. "$(dirname "$0")/e2e-lib.sh"
+: "${MKPROFILE:?}"
+S=$SCOPEDB
+db=$E2E_DIR/t.sqlite
+REAL=${TESTDATA:?}/real
+for f in fib-recursive nested-base nested-slow mpi2-base mpi2-slow; do
+	cp "$REAL/$f.h5" . || exit 1
+done
+"$S" ingest -q --db "$db" --commit aaa1111 fib-recursive.h5 nested-base.h5 nested-slow.h5 \
+	mpi2-base.h5 mpi2-slow.h5 >/dev/null 2>&1 || exit 1
+
+if tcase paths; then
+# fib-recursive.h5: the recursion is one node; main's self is what
+# fibonacci leaves of it (docs/format.md section 10.5)
+expect 0 "show fib by path" $S show --db "$db" 1 --by path --format csv --columns calls,total,self
+equals "fib paths" "$out" "region,calls,total,self
+main,1,0.012030479,1.7233e-05
+main > fibonacci,1,0.012013246,0.012013246"
+expect 0 "show nested-base by path" $S show --db "$db" 2 --by path --format csv --columns calls,total,self --sort name
+equals "nested-base paths" "$out" "region,calls,total,self
+main,1,0.133036491,0.000548151
+main > io,30,0.059771125,0.059771125
+main > solve,30,0.072717215,0.002894414
+main > solve > assemble,30,0.027722455,0.027722455
+main > solve > factorize,30,0.042100346,0.042100346"
+# by name, show stays upstream's: no self column unless asked for
+expect 0 "show by name" $S show --db "$db" 1 --format csv
+equals "show by name header" "$(printf '%s\n' "$out" | head -1)" \
+	"region,ranks,calls,total,avg,min,max,std,p50,p95,p99,imbalance"
+contains "fibonacci by name counts every level" "$out" "fibonacci,1,41,0.066"
+fi
+
+if tcase self; then
+# the self metric by name is the sum of the name's paths
+expect 0 "self by name" $S diff --db "$db" 1 1 --metric self --format csv
+contains "fibonacci self by name" "$out" "fibonacci,0.012013246,0.012013246,0.0,0.0"
+# nested-slow sleeps inside solve itself: its self time grew, not its children's
+expect 0 "self of solve" $S diff --db "$db" 2 3 --by path --metric self --format csv
+equals "solve's self grew most" "$(printf '%s\n' "$out" | sed -n 2p | cut -d, -f1)" "main > solve"
+# mpi2-slow: precondition sleeps longer, so its self time grew most
+expect 0 "mpi2 self" $S diff --db "$db" 4 5 --by path --metric self --format csv
+equals "precondition grew most" "$(printf '%s\n' "$out" | sed -n 2p | cut -d, -f1)" \
+	"main > timestep > solve > precondition"
+# and a check budget on self
+expect 1 "check self" $S check --db "$db" 4 5 --by path --metric self --max-regression 40
+contains "check self names the path" "$out" "main > timestep > solve > precondition"
+# files work as stored runs do
+expect 0 "self of files" $S diff nested-base.h5 nested-slow.h5 --by path --metric self --format csv
+equals "files: solve first" "$(printf '%s\n' "$out" | sed -n 2p | cut -d, -f1)" "main > solve"
+fi
+
+if tcase include; then
+# a pattern matches the joined path (re.match: a prefix) or the last name
+expect 0 "include joined" $S show --db "$db" 2 --by path --include 'main > solve' --format csv --columns calls --sort name
+equals "joined prefix" "$(printf '%s\n' "$out" | cut -d, -f1 | tail -n +2)" "main > solve
+main > solve > assemble
+main > solve > factorize"
+expect 0 "include last name" $S show --db "$db" 2 --by path --include 'assemble$' --format csv --columns calls
+equals "last name" "$(printf '%s\n' "$out" | cut -d, -f1 | tail -n +2)" "main > solve > assemble"
+expect 0 "exclude" $S diff --db "$db" 2 3 --by path --exclude 'main > solve' --format csv
+equals "exclude the subtree" "$(printf '%s\n' "$out" | cut -d, -f1 | tail -n +2 | sort)" "main
+main > io"
+fi
+
+if tcase json; then
+expect 0 "show json" $S show --db "$db" 1 --by path --format json --columns calls
+contains "show path array" "$out" '"name": "main > fibonacci", "calls": 1, "path": ["main","fibonacci"], "depth": 2}'
+expect 0 "diff json" $S diff --db "$db" 2 3 --by path --format json --include 'main > io'
+contains "diff path array" "$out" '"path": ["main","io"], "depth": 2}'
+expect 0 "diff json by name" $S diff --db "$db" 2 3 --format json
+case "$out" in *'"path": ['*) bad "by name: a path array" ;; *) ok ;; esac
+fi
+
+if tcase no-paths; then
+"$MKPROFILE" --aggregate --timestamp 2024-01-05T00:00:00Z agg.h5 >/dev/null || exit 1
+expect 0 "ingest aggregate" $S ingest -q --db "$db" --commit aaa1111 agg.h5
+expect_err 2 "aggregate by path" \
+	"scopedb: run 6 has no paths: its file keeps no calls, only totals (aggregate layout); use --by name" \
+	$S show --db "$db" 6 --by path
+# a run stored before scopedb kept call trees (schema 2, made by hand)
+old=$E2E_DIR/old.sqlite
+expect 0 "ingest" $S ingest -q --db "$old" --commit aaa1111 nested-base.h5
+sqlite3 "$old" "DROP TABLE run_nesting; DROP TABLE paths; DROP TABLE path_ranks;
+	ALTER TABLE run_regions DROP COLUMN self_ns; UPDATE timings SET exclusive_ns = NULL;
+	PRAGMA user_version = 2" || bad "downgrade"
+expect 0 "old run by name" $S show --db "$old" 1 --columns self --format csv --sort name
+equals "old run: self unknown" "$out" "region,self
+assemble,
+factorize,
+io,
+main,
+solve,"
+expect_err 2 "old run by path" \
+	"scopedb: run 1 was stored before scopedb kept call trees, so it has no paths; to add them, remove it and ingest its file again (scopedb rm 1; scopedb ingest 'nested-base.h5')" \
+	$S show --db "$old" 1 --by path
+fi
+
+if tcase overlap; then
+# two calls of rank 0 overlap without nesting: one warning, no tree for
+# that rank, the flat numbers kept
+cat >overlap.json <<'EOF'
+{"format": "scope-profiler-profile", "format_version": 1, "time_unit": "nanoseconds",
+ "num_ranks": 1, "event_data_available": true, "metadata": {"mpi_size": 1},
+ "regions": [
+  {"name": "a", "rank": 0, "start_times_ns": [10, 100], "end_times_ns": [50, 200]},
+  {"name": "b", "rank": 0, "start_times_ns": [40, 120], "end_times_ns": [60, 150]}]}
+EOF
+expect_err 0 "overlap warning" \
+	"scopedb: warning: 'overlap.json': rank 0: a call of 'b' [40, 60] ns starts inside a call of 'a' [10, 50] ns and ends after it, so rank 0 has no call tree; the flat numbers are not affected" \
+	$S ingest -q --db "$E2E_DIR/o.sqlite" --commit aaa1111 overlap.json
+expect 0 "flat numbers" $S show --db "$E2E_DIR/o.sqlite" 1 --format csv --columns calls,total
+equals "flat numbers kept" "$out" "region,calls,total
+a,2,1.4e-07
+b,2,5e-08"
+expect_err 2 "no tree, no paths" \
+	"scopedb: run 1 has no paths: no rank has a call tree (calls overlap without nesting: see the warning of its ingest); use --by name" \
+	$S show --db "$E2E_DIR/o.sqlite" 1 --by path
+fi
+
+finish
