@@ -79,6 +79,37 @@ expect 0 "diff json by name" $S diff --db "$db" 2 3 --format json
 case "$out" in *'"path": ['*) bad "by name: a path array" ;; *) ok ;; esac
 fi
 
+if tcase tree; then
+expect 0 "show --tree" $S show --db "$db" 5 --tree --columns calls,total,self
+equals "show tree" "$(printf '%s\n' "$out" | tail -n +3)" "region              calls      total       self
+main                    2  99.0 ms     0.214 ms
+  timestep             50  93.7 ms     0.382 ms
+    solve              50  85.9 ms     3.53 ms
+      precondition     50  43.5 ms    43.5 ms
+      assemble         50  21.0 ms    21.0 ms
+      factorize        50  17.8 ms    17.8 ms
+    halo_exchange      50   7.42 ms    7.42 ms
+  io                    2   4.18 ms    4.18 ms
+  refine                2   0.905 ms   0.905 ms"
+# machines get the joined names, in tree order
+expect 0 "show --tree csv" $S show --db "$db" 2 --tree --columns total --format csv
+equals "tree csv" "$(printf '%s\n' "$out" | cut -d, -f1)" "region
+main
+main > solve
+main > solve > factorize
+main > solve > assemble
+main > io"
+# a row whose parent is filtered out is a root with its whole path
+expect 0 "show --tree include" $S show --db "$db" 5 --tree --include 'main > timestep > solve' --columns total
+contains "subtree root" "$out" "main > timestep > solve  85.9 ms"
+contains "subtree child" "$out" "  precondition           43.5 ms"
+expect 0 "diff --tree" $S diff --db "$db" 4 5 --tree --metric self
+contains "diff tree child" "$out" "      precondition  28.5 ms    43.5 ms    +15.0 ms      +52.6%"
+expect 0 "diff --tree marks" $S diff --db "$db" 2 4 --tree
+contains "only in b" "$out" "  timestep            -       74.4 ms    +74.4 ms          -  only in b"
+contains "only in a" "$out" "only in a"
+fi
+
 if tcase no-paths; then
 "$MKPROFILE" --aggregate --timestamp 2024-01-05T00:00:00Z agg.h5 >/dev/null || exit 1
 expect 0 "ingest aggregate" $S ingest -q --db "$db" --commit aaa1111 agg.h5

@@ -41,6 +41,7 @@ struct compare_opts {
 	size_t nranks;
 	enum stats_metric metric;
 	int by_path;	      /* rows are paths (--by path), not region names */
+	int tree;	      /* by path, people see the rows as a tree (--tree) */
 	enum stats_sort sort; /* diff only; check always sorts by pct */
 	int has_threshold;    /* diff only */
 	double threshold;

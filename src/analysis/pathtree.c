@@ -23,8 +23,7 @@ static int pathtree_cmp(const void *a, const void *b)
 }
 
 /* The row whose name is the first len bytes of name, or SIZE_MAX. */
-static size_t pathtree_find(const struct pathtree_key *keys, size_t n, const char *name,
-			    size_t len)
+static size_t pathtree_find(const struct pathtree_key *keys, size_t n, const char *name, size_t len)
 {
 	size_t lo = 0, hi = n;
 
@@ -44,8 +43,8 @@ static size_t pathtree_find(const struct pathtree_key *keys, size_t n, const cha
 	return SIZE_MAX;
 }
 
-int pathtree_order(size_t *order, size_t *level, const char *const *names,
-		   const char *const *lasts, size_t n)
+int pathtree_order(size_t *order, size_t *level, const char *const *names, const char *const *lasts,
+		   size_t n)
 {
 	struct pathtree_key *keys = malloc((n ? n : 1) * sizeof(*keys));
 	size_t *parent = malloc((n ? n : 1) * sizeof(*parent));

@@ -18,7 +18,7 @@
  * solve"), lasts[i] its last name ("solve"); the parent of a row is the
  * row named names[i] without " > " lasts[i].  0 or ERR_NOMEM.
  */
-int pathtree_order(size_t *order, size_t *level, const char *const *names,
-		   const char *const *lasts, size_t n);
+int pathtree_order(size_t *order, size_t *level, const char *const *names, const char *const *lasts,
+		   size_t n);
 
 #endif

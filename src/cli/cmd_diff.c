@@ -122,6 +122,9 @@ int cmd_compare(int argc, char **argv, int check)
 	const struct opt diff_opts[] = {
 	    COMPARE_OPTS,
 	    OPT_CHOICE(0, "sort", &co.sort, "KEY", NULL, "delta pct name", compare_opt_sort),
+	    OPT_FLAG(0, "tree", &co.tree,
+		     "the paths as a tree, each under its parent, siblings\n"
+		     "in --sort order (implies --by path)"),
 	    OPT_CALLBACK(0, "threshold", &co, "PCT", "hide rows whose |delta %| is below PCT",
 			 compare_opt_threshold, 0),
 	    OPT__STAT(&co),
@@ -160,6 +163,7 @@ int cmd_compare(int argc, char **argv, int check)
 	nargs = opt_parse(self, opts, argc, argv, &code);
 	if (nargs < 0)
 		goto out;
+	co.by_path |= co.tree;
 	if (ranks.len) {
 		match_ranks_finish(&ranks);
 		co.ranks = ranks.v;

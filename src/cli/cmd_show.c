@@ -96,7 +96,8 @@ static int show_document(struct doc *d, const void *ctx)
 	nc = off + v->ncols;
 	if (v->by_path) {
 		/* JSON only: the path's names as an array, and their number */
-		cols[nc++] = (struct doc_col){NULL, NULL, "path", DOC_LIST, DOC_LEFT, 0, DOC_COMPACT, 0};
+		cols[nc++] =
+		    (struct doc_col){NULL, NULL, "path", DOC_LIST, DOC_LEFT, 0, DOC_COMPACT, 0};
 		cols[nc++] = (struct doc_col){NULL, NULL, "depth", DOC_COUNT, DOC_RIGHT, 0, 0, 0};
 	}
 	t = doc_table(d, DOC_F_HUMAN | DOC_F_CSV, cols, nc);

@@ -12,6 +12,7 @@
 
 #include "analysis/verdict.h"
 #include "render/format.h"
+#include "analysis/pathtree.h"
 #include "render/report.h"
 #include "scopedb/err.h"
 #include "select/match.h"
@@ -257,6 +258,37 @@ static void report_stat_json(struct doc *d, struct doc_value *arr, const struct 
 	doc_json_int(d, o, "candidate_n", (int64_t)c->ncand);
 }
 
+/* --tree: the order of r's rows as a tree of paths (siblings in row
+ * order) and each row's level; left NULL when memory runs out (the rows
+ * keep their order then). */
+static void report_tree_order(size_t **order, size_t **level, const struct compare_result *r)
+{
+	const char **names = malloc((r->nrows ? r->nrows : 1) * sizeof(*names));
+	const char **lasts = malloc((r->nrows ? r->nrows : 1) * sizeof(*lasts));
+	size_t i;
+
+	*order = malloc((r->nrows ? r->nrows : 1) * sizeof(**order));
+	*level = malloc((r->nrows ? r->nrows : 1) * sizeof(**level));
+	if (names && lasts && *order && *level) {
+		for (i = 0; i < r->nrows; i++) {
+			const struct compare_path *p = compare_find_path(r, r->rows[i].name);
+
+			names[i] = r->rows[i].name;
+			lasts[i] = p && p->depth ? p->path[p->depth - 1] : r->rows[i].name;
+		}
+		if (!pathtree_order(*order, *level, names, lasts, r->nrows)) {
+			free(names);
+			free(lasts);
+			return;
+		}
+	}
+	free(names);
+	free(lasts);
+	free(*order);
+	free(*level);
+	*order = *level = NULL;
+}
+
 /* The rows table: region, a, b, delta, delta %; a statistical comparison
  * adds verdict (markdown: with an icon), ratio [95% CI], p and runs
  * needed, and for CSV their numbers. */
@@ -286,49 +318,86 @@ static void report_rows(struct doc *d, const struct compare_result *r, const str
 	    {NULL, NULL, "path", DOC_LIST, DOC_LEFT, 0, DOC_COMPACT, 0},
 	    {NULL, NULL, "depth", DOC_COUNT, DOC_RIGHT, 0, 0, 0},
 	};
-	struct doc_col c[17];
+	/* --tree: the joined name for machines (first), a mark for people */
+	static const struct doc_col tree_name = {NULL,	   "region", "name", DOC_TEXT,
+						 DOC_LEFT, 0,	     0,	     0};
+	static const struct doc_col tree_mark = {"",	   NULL,	NULL,	 DOC_TEXT,
+						 DOC_LEFT, DOC_F_HUMAN, DOC_RAW, 0};
+	struct doc_col c[19];
 	struct doc_table *t;
-	size_t i, nc = r->stat ? 15 : 5, pc = nc;
+	size_t *order = NULL, *level = NULL;
+	size_t i, k, off = o->tree ? 1 : 0, nc = off + (r->stat ? 15 : 5), pc, mc = 0;
+	struct buf tn = BUF_INIT;
 
-	memcpy(c, cols, sizeof(cols));
-	memcpy(c + 5, stat_cols, sizeof(stat_cols));
+	if (off)
+		c[0] = tree_name;
+	memcpy(c + off, cols, sizeof(cols));
+	memcpy(c + off + 5, stat_cols, sizeof(stat_cols));
+	if (off)
+		c[off].csv = c[off].json = NULL;
+	if (o->tree)
+		c[mc = nc++] = tree_mark;
+	pc = nc;
 	if (o->by_path) {
 		memcpy(c + nc, path_cols, sizeof(path_cols));
 		nc += 2;
 	}
 	if (stats_metric_is_count(o->metric)) {
-		c[1].type = c[2].type = DOC_COUNT;
-		c[3].type = DOC_COUNT_DELTA;
+		c[off + 1].type = c[off + 2].type = DOC_COUNT;
+		c[off + 3].type = DOC_COUNT_DELTA;
 	} else if (!strcmp(report_unit(o->metric), "seconds")) {
-		c[1].flags = c[2].flags = c[3].flags = DOC_SECONDS;
+		c[off + 1].flags = c[off + 2].flags = c[off + 3].flags = DOC_SECONDS;
 	}
-	report_side_titles(c, r, o);
+	report_side_titles(c + off, r, o);
+	if (o->tree)
+		report_tree_order(&order, &level, r);
 	t = doc_table(d, DOC_F_HUMAN | DOC_F_CSV, c, nc);
 	doc_table_empty(t, "No regions to compare.");
-	for (i = 0; i < r->nrows; i++) {
-		const struct stats_row *row = &r->rows[i];
+	if (t && o->tree)
+		t->flags |= DOC_TABLE_TRIM; /* the mark is mostly empty */
+	for (k = 0; k < r->nrows; k++) {
+		const struct stats_row *row = &r->rows[i = order ? order[k] : k];
 		unsigned tint = report_tint(row, o);
+		const struct compare_path *p = o->by_path ? compare_find_path(r, row->name) : NULL;
 
 		doc_row(t);
-		doc_set_text(t, 0, row->name);
-		doc_set_num(t, 1, row->a.none, row->a.v);
-		doc_set_num(t, 2, row->b.none, row->b.v);
-		doc_set_num(t, 3, 0, row->delta);
-		doc_set_num(t, 4, row->pct.none, row->pct.v);
-		doc_set_flags(t, 3, tint);
-		doc_set_flags(t, 4, tint);
-		if (row->violation)
-			doc_set_flags(t, 0, DOC_STRONG | DOC_BAD);
-		if (r->stat)
-			report_stat_cells(t, 5, &r->stat[i]);
-		if (o->by_path) {
-			const struct compare_path *p = compare_find_path(r, row->name);
+		if (off)
+			doc_set_text(t, 0, row->name);
+		if (order) {
+			size_t j;
 
+			tn.len = 0;
+			for (j = 0; j < level[i]; j++)
+				buf_puts(&tn, "  ");
+			buf_puts(&tn,
+				 level[i] && p && p->depth ? p->path[p->depth - 1] : row->name);
+			doc_set_text(t, off, tn.data ? tn.data : "");
+			doc_set_text(t, mc,
+				     row->a.none && !row->b.none   ? "only in b"
+				     : row->b.none && !row->a.none ? "only in a"
+								   : "");
+		} else {
+			doc_set_text(t, off, row->name);
+		}
+		doc_set_num(t, off + 1, row->a.none, row->a.v);
+		doc_set_num(t, off + 2, row->b.none, row->b.v);
+		doc_set_num(t, off + 3, 0, row->delta);
+		doc_set_num(t, off + 4, row->pct.none, row->pct.v);
+		doc_set_flags(t, off + 3, tint);
+		doc_set_flags(t, off + 4, tint);
+		if (row->violation)
+			doc_set_flags(t, off, DOC_STRONG | DOC_BAD);
+		if (r->stat)
+			report_stat_cells(t, off + 5, &r->stat[i]);
+		if (o->by_path) {
 			doc_set_list(t, pc, p ? (const char *const *)p->path : NULL,
 				     p ? p->depth : 0);
 			doc_set_num(t, pc + 1, !p, p ? (double)p->depth : 0.0);
 		}
 	}
+	buf_release(&tn);
+	free(order);
+	free(level);
 	if (d->json && r->stat) {
 		struct doc_value *arr = doc_json_arr(d, d->json, "rows", JSONW_BLOCK);
 
