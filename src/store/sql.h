@@ -76,6 +76,13 @@ struct store_sql {
 	"sum(CASE WHEN t.sel THEN 1 ELSE 0 END)"
 #define SQL_REGION_AGGREGATE_COLUMNS 10
 
+/* The self time of a region over the rows t with a boolean sel (the
+ * timings rows' exclusive_ns summed; NULL when a selected row's is
+ * unknown), after SQL_REGION_AGGREGATES in the same queries. */
+#define SQL_REGION_SELF                                                                            \
+	"CASE WHEN sum(CASE WHEN t.sel AND t.exclusive_ns IS NULL THEN 1 ELSE 0 END) = 0 "         \
+	"THEN sum(CASE WHEN t.sel THEN t.exclusive_ns ELSE 0 END) END"
+
 /*
  * The same over all ranks, without the per-row rank test: what a finished
  * run stores in run_regions once (issue 6: a medium run has 16,384

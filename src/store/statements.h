@@ -152,8 +152,7 @@ SQL(REGION_ADD, SQL_WRITE, "INSERT INTO regions (id, name) VALUES (" P(1) ", " P
  * self time (NULL when a rank's is unknown), the name.  Grouped before the join: the name is looked up once per region. */
 SQL(REGION_STATS, 0,
 	"SELECT g.*, r.name FROM (SELECT t.region_id, " SQL_REGION_AGGREGATES ", "
-	"CASE WHEN sum(CASE WHEN t.sel AND t.exclusive_ns IS NULL THEN 1 ELSE 0 END) = 0 "
-	"THEN sum(CASE WHEN t.sel THEN t.exclusive_ns ELSE 0 END) END "
+	SQL_REGION_SELF " "
 	"FROM (SELECT region_id, has_events, calls, total_ns, min_ns, max_ns, gpu_count, "
 	"gpu_total_ns, exclusive_ns, rank " IN_IDS(2) " AS sel FROM timings WHERE run_id = " P(1)
 	") AS t GROUP BY t.region_id) AS g JOIN regions AS r ON r.id = g.region_id")
@@ -271,17 +270,19 @@ SQL(HISTORY_REGIONS, 0, "SELECT id, name FROM regions")
 SQL(HISTORY_HEAD, 0,
 	"WITH sr AS (SELECT id, sort_time, commit_sha, label FROM runs WHERE true")
 SQL(HISTORY_MID, 0, "), pts AS (")
-/* over the ranks P(2): region, run, the aggregates and three NULL
- * percentiles (those come from the blobs) */
+/* over the ranks P(2): region, run, the aggregates, three NULL
+ * percentiles (those come from the blobs) and the self time */
 SQL(HISTORY_RANKS, 0,
 	"SELECT t.region_id, t.run_id, " SQL_REGION_AGGREGATES ", CAST(NULL AS float8), "
-	"CAST(NULL AS float8), CAST(NULL AS float8) FROM (SELECT region_id, run_id, has_events, "
-	"calls, total_ns, min_ns, max_ns, gpu_count, gpu_total_ns, rank " IN_IDS(2) " AS sel "
+	"CAST(NULL AS float8), CAST(NULL AS float8), " SQL_REGION_SELF " "
+	"FROM (SELECT region_id, run_id, has_events, calls, total_ns, min_ns, max_ns, gpu_count, "
+	"gpu_total_ns, exclusive_ns, rank " IN_IDS(2) " AS sel "
 	"FROM timings WHERE region_id " IN_IDS(1) " AND run_id IN (SELECT id FROM sr)) AS t "
 	"GROUP BY t.region_id, t.run_id")
-/* all ranks (P(2) NULL): the stored totals, one row per point */
+/* all ranks (P(2) NULL): the stored totals and self time, one row per
+ * point */
 SQL(HISTORY_ALL, 0,
-	"SELECT region_id, run_id, " SQL_RUN_REGIONS_COLUMNS ", p50_ns, p95_ns, p99_ns "
+	"SELECT region_id, run_id, " SQL_RUN_REGIONS_COLUMNS ", p50_ns, p95_ns, p99_ns, self_ns "
 	"FROM run_regions WHERE region_id " IN_IDS(1) " AND run_id IN (SELECT id FROM sr) "
 	"AND " P_IDS(2) " IS NULL")
 SQL(HISTORY_TAIL, 0,
@@ -305,7 +306,7 @@ SQL(SERIES_RUNS_HEAD, 0, "SELECT id, sort_time, commit_sha, label FROM runs WHER
 SQL(SERIES_RUNS_TAIL, 0, SQL_NEWEST_FIRST " " LIMIT_P(1))
 SQL(SERIES_REGIONS, 0, "SELECT id, name FROM regions ORDER BY name")
 SQL(SERIES_CELLS, SQL_BINARY,
-	"SELECT run_id, region_id, " SQL_RUN_REGIONS_COLUMNS ", p50_ns, p95_ns, p99_ns "
+	"SELECT run_id, region_id, " SQL_RUN_REGIONS_COLUMNS ", p50_ns, p95_ns, p99_ns, self_ns "
 	"FROM run_regions WHERE run_id " IN_IDS(1))
 
 /* clang-format on */
