@@ -110,6 +110,25 @@ contains "only in b" "$out" "  timestep            -       74.4 ms    +74.4 ms  
 contains "only in a" "$out" "only in a"
 fi
 
+if tcase attribution; then
+# nested-slow.h5 sleeps inside solve itself: main's and solve's growth is
+# solve's own self time (more than 100%: io and factorize got faster)
+expect 1 "check nested" $S check --db "$db" 2 3 --by path --max-regression 50
+contains "solve itself" "$out" "main > solve +194%: 111% from main > solve (+157 ms self)"
+contains "main from solve" "$out" "main +88.1%: 134% from main > solve (+157 ms self)"
+# mpi2-slow.h5: precondition's self time
+expect 1 "check mpi2" $S check --db "$db" 4 5 --by path --max-regression 20 --format markdown
+contains "mpi2 main" "$out" "main +24.4%: 77.2% from main \> timestep \> solve \> precondition (+15.0 ms self)"
+expect 0 "diff json" $S diff --db "$db" 4 5 --by path --format json --include 'main > timestep$'
+contains "attribution object" "$out" '"attribution": {"region": "main > timestep", "delta": '
+contains "largest cause first" "$out" '"causes": [{"path": ["main","timestep","solve","precondition"], "delta_self": 0.01499331'
+expect 1 "junit" $S check --db "$db" 4 5 --by path --max-regression 20 --format junit
+contains "junit line" "$out" "attribution: main &gt; timestep &gt; halo_exchange +29.6%: 100% from main &gt; timestep &gt; halo_exchange (+1.70 ms self)"
+# no attribution by name, nor for another metric
+expect 0 "diff json by name" $S diff --db "$db" 4 5 --format json
+case "$out" in *attribution*) bad "attribution by name" ;; *) ok ;; esac
+fi
+
 if tcase no-paths; then
 "$MKPROFILE" --aggregate --timestamp 2024-01-05T00:00:00Z agg.h5 >/dev/null || exit 1
 expect 0 "ingest aggregate" $S ingest -q --db "$db" --commit aaa1111 agg.h5

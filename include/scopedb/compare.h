@@ -84,6 +84,23 @@ struct compare_path {
 	const char *name; /* the row's name: the names joined with " > " */
 	char **path;	  /* depth names (one block, owned) */
 	size_t depth;
+	double self; /* the path's self time in seconds on its side */
+};
+
+/*
+ * Attribution (docs/calltree.md): a path's growth of inclusive time is
+ * its own self time's growth plus its children's inclusive growth, so the
+ * paths under it (itself included) whose self time grew explain it.
+ */
+struct compare_cause {
+	const struct compare_path *path; /* borrowed from a side */
+	double delta_self;		 /* seconds, > 0 */
+	double share;			 /* delta_self / the row's delta */
+};
+
+struct compare_attr {
+	struct compare_cause *causes; /* largest delta_self first; n 0: none */
+	size_t n;
 };
 
 /* One side of a comparison, as shown in headers and JSON. */
@@ -99,6 +116,10 @@ struct compare_side {
 	 * borrowed from regions); else NULL */
 	struct compare_path *paths;
 	size_t npaths;
+	/* with attribution: every path of the run, selected or not, sorted
+	 * by name (names and paths owned); else NULL */
+	struct compare_path *all;
+	size_t nall;
 };
 
 struct compare_result {
@@ -125,6 +146,10 @@ struct compare_result {
 	 * e.g. "run 3 has no regions"; NULL when some region was compared.
 	 * check fails on it (exit 2), diff warns. */
 	char *nothing;
+	/* --by path with the total metric, without --stat: per row, the
+	 * causes of its growth (rows that grew in diff, violations in check);
+	 * NULL otherwise */
+	struct compare_attr *attr;
 };
 
 /* The metadata keys a check requires equal when both runs have them:

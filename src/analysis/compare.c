@@ -85,6 +85,7 @@ static int compare_values(struct stats_named **out, struct compare_side *side,
 			side->paths[i].name = run.names[i];
 			side->paths[i].path = run.paths[i];
 			side->paths[i].depth = (size_t)run.depths[i];
+			side->paths[i].self = (double)run.selfs[i] / 1e9;
 			run.paths[i] = NULL; /* moved */
 		}
 		side->npaths = run.n;
@@ -431,6 +432,135 @@ static int compare_stat_sets(struct compare_result *out, struct runset *rs, cons
 	return rc;
 }
 
+/* The first of the n paths p not sorted before name. */
+static size_t compare_lower(const struct compare_path *p, size_t n, const char *name)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(p[mid].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* 1 when path name is root or lies under it ("root > ..."). */
+static int compare_under(const char *name, const char *root, size_t len)
+{
+	return !strncmp(name, root, len) && (!name[len] || !strncmp(name + len, " > ", 3));
+}
+
+/* The path called name among side s's (NULL when absent). */
+static const struct compare_path *compare_get(const struct compare_side *s, const char *name)
+{
+	size_t k = compare_lower(s->all, s->nall, name);
+
+	return k < s->nall && !strcmp(s->all[k].name, name) ? &s->all[k] : NULL;
+}
+
+static int compare_cmp_cause(const void *x, const void *y)
+{
+	const struct compare_cause *a = x, *b = y;
+
+	if (a->delta_self != b->delta_self)
+		return a->delta_self > b->delta_self ? -1 : 1;
+	return strcmp(a->path->name, b->path->name);
+}
+
+/* The causes of row's growth: the paths under it (on either side,
+ * selected or not) whose self time grew. */
+static int compare_causes(struct compare_attr *at, const struct compare_result *r,
+			  const struct stats_row *row)
+{
+	const struct compare_side *sides[2] = {&r->b, &r->a};
+	size_t len = strlen(row->name), cap = 0, k, s;
+
+	for (s = 0; s < 2; s++) {
+		const struct compare_side *side = sides[s];
+
+		for (k = compare_lower(side->all, side->nall, row->name);
+		     k < side->nall && !strncmp(side->all[k].name, row->name, len); k++) {
+			const struct compare_path *p = &side->all[k], *pa, *pb;
+			double d;
+
+			if (!compare_under(p->name, row->name, len))
+				continue;
+			pb = compare_get(&r->b, p->name);
+			pa = compare_get(&r->a, p->name);
+			if (s == 1 && pb)
+				continue; /* a path of both sides: counted from b's */
+			d = (pb ? pb->self : 0.0) - (pa ? pa->self : 0.0);
+			if (!(d > 0.0))
+				continue;
+			if (util_grow(&at->causes, &cap, at->n + 1, sizeof(*at->causes), 8))
+				return err_nomem();
+			at->causes[at->n].path = p;
+			at->causes[at->n].delta_self = d;
+			at->causes[at->n].share = d / row->delta;
+			at->n++;
+		}
+	}
+	if (at->n)
+		qsort(at->causes, at->n, sizeof(*at->causes), compare_cmp_cause);
+	return 0;
+}
+
+/* side->all: every path of the run of src on the selected ranks. */
+static int compare_all_paths(struct compare_side *side, const struct runarg *src,
+			     const struct compare_opts *o)
+{
+	struct store_region_stats *regs = NULL;
+	size_t n = 0, i;
+	int rc = store_path_stats(src->st, &regs, &n, src->run_id, o->ranks, o->nranks, NULL, NULL);
+
+	if (!rc) {
+		side->all = calloc(n ? n : 1, sizeof(*side->all));
+		if (!side->all)
+			rc = err_nomem();
+	}
+	for (i = 0; !rc && i < n; i++) {
+		struct compare_path *p = &side->all[side->nall++];
+
+		p->name = regs[i].name;
+		p->path = regs[i].path;
+		p->depth = (size_t)regs[i].depth;
+		p->self = (double)regs[i].self / 1e9;
+		regs[i].name = NULL; /* moved */
+		regs[i].path = NULL;
+	}
+	store_region_stats_free(regs, n);
+	if (!rc)
+		qsort(side->all, side->nall, sizeof(*side->all), compare_cmp_str);
+	return rc;
+}
+
+/* out->attr for the rows that grew (diff) or broke the budget (check). */
+static int compare_attribute(struct compare_result *out, const struct runarg *sa,
+			     const struct runarg *sb, const struct compare_opts *o)
+{
+	size_t i;
+	int rc = compare_all_paths(&out->a, sa, o);
+
+	if (!rc)
+		rc = compare_all_paths(&out->b, sb, o);
+	if (!rc) {
+		out->attr = calloc(out->nrows ? out->nrows : 1, sizeof(*out->attr));
+		if (!out->attr)
+			rc = err_nomem();
+	}
+	for (i = 0; !rc && i < out->nrows; i++) {
+		const struct stats_row *row = &out->rows[i];
+
+		if ((o->check ? row->violation : 1) && row->delta > 0.0)
+			rc = compare_causes(&out->attr[i], out, row);
+	}
+	return rc;
+}
+
 int compare_runs(struct compare_result *out, const char *arg_a, const char *arg_b,
 		 const struct compare_opts *opts)
 {
@@ -506,6 +636,8 @@ int compare_runs(struct compare_result *out, const char *arg_a, const char *arg_
 		if (!rc)
 			rc = stats_verdict(&out->verdict, out->rows, out->nrows);
 	}
+	if (!rc && opts->by_path && opts->metric == STATS_TOTAL && !opts->stat)
+		rc = compare_attribute(out, &sa, &sb, opts);
 	if (!rc)
 		rc = compare_nothing(out, opts, nall);
 out:
@@ -528,6 +660,11 @@ static void compare_side_release(struct compare_side *s)
 	for (i = 0; s->paths && i < s->npaths; i++)
 		free(s->paths[i].path);
 	free(s->paths);
+	for (i = 0; s->all && i < s->nall; i++) {
+		free((char *)s->all[i].name);
+		free(s->all[i].path);
+	}
+	free(s->all);
 	free(s->arg);
 	store_run_release(&s->run);
 	for (i = 0; i < s->nregions; i++)
@@ -538,6 +675,8 @@ static void compare_side_release(struct compare_side *s)
 
 void compare_release(struct compare_result *r)
 {
+	size_t i;
+
 	if (!r)
 		return;
 	compare_side_release(&r->a);
@@ -552,6 +691,9 @@ void compare_release(struct compare_result *r)
 	free(r->only_b);
 	metadiff_free(r->meta_changes, r->nmeta_changes);
 	free(r->nothing);
+	for (i = 0; r->attr && i < r->nrows; i++)
+		free(r->attr[i].causes);
+	free(r->attr);
 	memset(r, 0, sizeof(*r));
 }
 

@@ -41,8 +41,9 @@ int runset_read(struct runset_run *r, struct store *st, int64_t id, struct match
 	if (o->by_path) {
 		r->paths = calloc(n ? n : 1, sizeof(*r->paths));
 		r->depths = calloc(n ? n : 1, sizeof(*r->depths));
+		r->selfs = calloc(n ? n : 1, sizeof(*r->selfs));
 	}
-	if (!r->names || !r->vals || (o->by_path && (!r->paths || !r->depths))) {
+	if (!r->names || !r->vals || (o->by_path && (!r->paths || !r->depths || !r->selfs))) {
 		rc = err_nomem();
 		goto out;
 	}
@@ -57,6 +58,7 @@ int runset_read(struct runset_run *r, struct store *st, int64_t id, struct match
 		if (r->paths) {
 			r->paths[i] = regs[i].path;
 			r->depths[i] = regs[i].depth;
+			r->selfs[i] = regs[i].self;
 			regs[i].path = NULL; /* moved */
 		}
 		r->n++;
@@ -303,6 +305,7 @@ void runset_run_release(struct runset_run *r)
 	free(r->names);
 	free(r->paths);
 	free(r->depths);
+	free(r->selfs);
 	free(r->vals);
 	memset(r, 0, sizeof(*r));
 }

@@ -35,6 +35,7 @@ struct runset_run {
 	 * else NULL */
 	char ***paths;
 	int64_t *depths;
+	int64_t *selfs; /* by path: each row's self time, ns */
 };
 
 /*

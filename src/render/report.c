@@ -258,6 +258,98 @@ static void report_stat_json(struct doc *d, struct doc_value *arr, const struct 
 	doc_json_int(d, o, "candidate_n", (int64_t)c->ncand);
 }
 
+/* "main +110%: 95% from main > timestep > halo_exchange (+1.78 s self)":
+ * the row's growth and its largest cause (docs/calltree.md), into b. */
+static int report_attr_line(struct buf *b, const struct stats_row *row,
+			    const struct compare_attr *at)
+{
+	char pct[32], share[32], self[48];
+	const struct compare_cause *c = &at->causes[0];
+
+	format_pct(pct, sizeof(pct), row->pct.none, row->pct.v);
+	format_sig(share, sizeof(share), c->share * 100.0, 3, 0);
+	format_duration(self, sizeof(self), c->delta_self, format_unit_pick(c->delta_self), 1, 1);
+	b->len = 0;
+	return buf_printf(b, "%s %s: %s%% from %s (%s self)", row->name, pct, share, c->path->name,
+			  self);
+}
+
+/* A row's "attribution" object: its region, delta and causes. */
+static void report_attr_json(struct doc *d, struct doc_value *o, const struct stats_row *row,
+			     const struct compare_attr *at)
+{
+	struct doc_value *a = doc_json_obj(d, o, "attribution", JSONW_INLINE), *arr, *c;
+	size_t i;
+
+	doc_json_str(d, a, "region", row->name);
+	doc_json_num(d, a, "delta", row->delta, 0);
+	arr = doc_json_arr(d, a, "causes", JSONW_INLINE);
+	for (i = 0; i < at->n; i++) {
+		const struct compare_cause *x = &at->causes[i];
+
+		c = doc_json_obj(d, arr, NULL, JSONW_INLINE);
+		doc_json_strs(d, c, "path", (const char *const *)x->path->path, x->path->depth,
+			      JSONW_COMPACT);
+		doc_json_num(d, c, "delta_self", x->delta_self, 0);
+		doc_json_num(d, c, "share", x->share, 0);
+	}
+}
+
+/* The JSON rows of a comparison with attribution (by path): the table's
+ * keys, then "attribution" on the rows that have one. */
+static void report_rows_json(struct doc *d, const struct compare_result *r,
+			     const struct compare_opts *o)
+{
+	struct doc_value *arr = doc_json_arr(d, d->json, "rows", JSONW_BLOCK), *obj;
+	int cnt = stats_metric_is_count(o->metric);
+	size_t i;
+
+	for (i = 0; i < r->nrows; i++) {
+		const struct stats_row *row = &r->rows[i];
+		const struct compare_path *p = compare_find_path(r, row->name);
+
+		obj = doc_json_obj(d, arr, NULL, JSONW_INLINE);
+		doc_json_str(d, obj, "name", row->name);
+		if (row->a.none)
+			doc_json_null(d, obj, "a");
+		else
+			doc_json_num(d, obj, "a", row->a.v, cnt);
+		if (row->b.none)
+			doc_json_null(d, obj, "b");
+		else
+			doc_json_num(d, obj, "b", row->b.v, cnt);
+		doc_json_num(d, obj, "delta", row->delta, cnt);
+		if (row->pct.none)
+			doc_json_null(d, obj, "pct");
+		else
+			doc_json_num(d, obj, "pct", row->pct.v, 0);
+		if (p) {
+			doc_json_strs(d, obj, "path", (const char *const *)p->path, p->depth,
+				      JSONW_COMPACT);
+			doc_json_int(d, obj, "depth", (int64_t)p->depth);
+		}
+		if (r->attr[i].n)
+			report_attr_json(d, obj, row, &r->attr[i]);
+	}
+}
+
+/* One line per violation with attribution, under the verdict. */
+static void report_attr_lines(struct doc *d, unsigned fmts, const struct compare_result *r)
+{
+	struct buf b = BUF_INIT;
+	size_t i;
+
+	for (i = 0; r->attr && i < r->nrows; i++) {
+		if (!r->rows[i].violation || !r->attr[i].n)
+			continue;
+		if (report_attr_line(&b, &r->rows[i], &r->attr[i]))
+			d->failed = 1;
+		else
+			doc_span(d, doc_line(d, fmts), b.data, 0);
+	}
+	buf_release(&b);
+}
+
 /* --tree: the order of r's rows as a tree of paths (siblings in row
  * order) and each row's level; left NULL when memory runs out (the rows
  * keep their order then). */
@@ -318,15 +410,19 @@ static void report_rows(struct doc *d, const struct compare_result *r, const str
 	    {NULL, NULL, "path", DOC_LIST, DOC_LEFT, 0, DOC_COMPACT, 0},
 	    {NULL, NULL, "depth", DOC_COUNT, DOC_RIGHT, 0, 0, 0},
 	};
+	/* JUnit's failure message only (it reads titled columns): a
+	 * violation's attribution line */
+	static const struct doc_col attr_col = {"attribution", NULL, NULL, DOC_TEXT,
+						DOC_LEFT,      0,    0,	   0};
 	/* --tree: the joined name for machines (first), a mark for people */
 	static const struct doc_col tree_name = {NULL,	   "region", "name", DOC_TEXT,
 						 DOC_LEFT, 0,	     0,	     0};
 	static const struct doc_col tree_mark = {"",	   NULL,	NULL,	 DOC_TEXT,
 						 DOC_LEFT, DOC_F_HUMAN, DOC_RAW, 0};
-	struct doc_col c[19];
+	struct doc_col c[20];
 	struct doc_table *t;
 	size_t *order = NULL, *level = NULL;
-	size_t i, k, off = o->tree ? 1 : 0, nc = off + (r->stat ? 15 : 5), pc, mc = 0;
+	size_t i, k, off = o->tree ? 1 : 0, nc = off + (r->stat ? 15 : 5), pc, mc = 0, ac = 0;
 	struct buf tn = BUF_INIT;
 
 	if (off)
@@ -342,6 +438,8 @@ static void report_rows(struct doc *d, const struct compare_result *r, const str
 		memcpy(c + nc, path_cols, sizeof(path_cols));
 		nc += 2;
 	}
+	if (r->attr && o->check)
+		c[ac = nc++] = attr_col;
 	if (stats_metric_is_count(o->metric)) {
 		c[off + 1].type = c[off + 2].type = DOC_COUNT;
 		c[off + 3].type = DOC_COUNT_DELTA;
@@ -394,6 +492,9 @@ static void report_rows(struct doc *d, const struct compare_result *r, const str
 				     p ? p->depth : 0);
 			doc_set_num(t, pc + 1, !p, p ? (double)p->depth : 0.0);
 		}
+		if (ac && row->violation && r->attr[i].n &&
+		    !report_attr_line(&tn, row, &r->attr[i]))
+			doc_set_text(t, ac, tn.data);
 	}
 	buf_release(&tn);
 	free(order);
@@ -405,6 +506,8 @@ static void report_rows(struct doc *d, const struct compare_result *r, const str
 			report_stat_json(d, arr, &r->rows[i], &r->stat[i],
 					 stats_metric_is_count(o->metric),
 					 o->by_path ? compare_find_path(r, r->rows[i].name) : NULL);
+	} else if (d->json && r->attr) {
+		report_rows_json(d, r, o);
 	} else if (d->json) {
 		doc_json_table(d, d->json, "rows", t);
 	}
@@ -534,6 +637,10 @@ void report_doc(struct doc *d, const struct compare_result *r, const struct comp
 			doc_span(d, b, "; budget violations: ", DOC_RAW);
 		doc_spans_join(d, b, v->violations, v->nviolations, ", ", 0);
 		doc_blank(d, DOC_F_MD);
+		if (r->attr && v->nviolations) {
+			report_attr_lines(d, DOC_F_MD, r);
+			doc_blank(d, DOC_F_MD);
+		}
 	}
 	report_run_field(d, o->check ? "Baseline" : "a", &r->a.run, r->a.is_file, 0);
 	report_run_field(d, o->check ? "Candidate" : "b", &r->b.run, r->b.is_file, 0);
@@ -574,6 +681,7 @@ void report_doc(struct doc *d, const struct compare_result *r, const struct comp
 		doc_blank(d, DOC_F_MD);
 	report_names_line(d, DOC_F_HUMAN, "Only in b: ", r->only_b, r->nonly_b);
 	report_names_line(d, DOC_F_TEXT, "Budget violations: ", v->violations, v->nviolations);
+	report_attr_lines(d, DOC_F_TEXT, r);
 	if (o->check) {
 		doc_json_num(d, d->json, "max_regression", o->max_regression, 0);
 		doc_json_bool(d, d->json, "fail_on_new", o->fail_on_new);
