@@ -12,10 +12,9 @@
  * candidate set is 1 or 3 new runs, in which region 0 is slower by the
  * planted regression (0, 5, 10, 20%).  The budget is 5%.
  *
- * The verdicts come from the same functions check uses
- * (src/analysis/verdict.c: verdict_noise_estimate(), verdict_log_mean(),
- * verdict_region(), verdict_decide()), fed with the simulated values as
- * runset_region() feeds them with stored ones.
+ * The verdicts come from the same functions check uses, in the same
+ * order (src/analysis/verdict.c, through sim_check() of bench/simgate.c),
+ * fed with the simulated values as compare.c feeds them with stored ones.
  *
  *   bench_calibrate [TRIALS]   the table of bench/RESULTS.md (default 2000
  *                              checks per setting), seeded
@@ -32,6 +31,7 @@
 #include <string.h>
 
 #include "analysis/verdict.h"
+#include "simgate.h"
 
 #define NREG 20
 #define NHIST 30
@@ -39,39 +39,15 @@
 #define CALL_SIGMA 0.1
 #define BUDGET 5.0
 
-/* splitmix64: a seeded, portable generator. */
-static uint64_t rng_state;
-
-static uint64_t rng_next(void)
-{
-	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-/* Uniform in (0, 1). */
-static double rng_unif(void)
-{
-	return ((double)(rng_next() >> 11) + 0.5) / 9007199254740992.0;
-}
-
-/* Standard normal (Box-Muller, one of the pair). */
-static double rng_norm(void)
-{
-	return sqrt(-2.0 * log(rng_unif())) * cos(6.283185307179586 * rng_unif());
-}
-
 /* One run's value of a region of level mu (log of the median call) with
  * run noise s (log-SD) and slowdown factor f. */
 static double sim_value(double mu, double s, double f)
 {
 	double m = exp(mu + CALL_SIGMA * CALL_SIGMA / 2.0);
 	double v = (exp(CALL_SIGMA * CALL_SIGMA) - 1.0) * m * m;
-	double total = NCALLS * m + sqrt(NCALLS * v) * rng_norm();
+	double total = NCALLS * m + sqrt(NCALLS * v) * sim_norm();
 
-	return total * f * exp(s * rng_norm() - s * s / 2.0);
+	return total * f * exp(s * sim_norm() - s * s / 2.0);
 }
 
 struct setting {
@@ -82,46 +58,43 @@ struct setting {
 struct outcome {
 	int trials;
 	int fail, inconclusive, pass; /* the gate */
-	int r0[5];		      /* region 0's call (enum verdict_call) */
+	int r0[VERDICT_CALL_COUNT];   /* region 0's call */
 };
 
 /* One simulated check of setting st: the gate's outcome and region 0's call. */
-static int sim_check(const struct setting *st, struct outcome *o)
+static int calib_check(const struct setting *st, struct outcome *o)
 {
-	struct verdict_region r[NREG];
-	double hist[NHIST], cand[3], tmp[NHIST], s = sqrt(log(1.0 + st->cv * st->cv));
-	int i, j, fail = 0, undecided = 0;
+	static double hist[NREG][NHIST], cand[NREG][3];
+	static const int64_t hid[NHIST] = {0}, cid[3] = {0};
+	struct sim_region r[NREG];
+	struct sim_outcome so;
+	double s = sqrt(log(1.0 + st->cv * st->cv));
+	int i, j;
 
 	for (i = 0; i < NREG; i++) {
-		double mu = -9.0 + 4.0 * rng_unif(); /* 0.1 ms .. 6 ms calls */
-		double lh[NHIST];
-		size_t k;
+		double mu = -9.0 + 4.0 * sim_unif(); /* 0.1 ms .. 6 ms calls */
 
-		memset(&r[i], 0, sizeof(r[i]));
 		for (j = 0; j < NHIST; j++)
-			hist[j] = sim_value(mu, s, 1.0);
+			hist[i][j] = sim_value(mu, s, 1.0);
 		for (j = 0; j < st->ncand; j++)
-			cand[j] = sim_value(mu, s, i == 0 ? 1.0 + st->effect : 1.0);
+			cand[i][j] = sim_value(mu, s, i == 0 ? 1.0 + st->effect : 1.0);
 		/* history oldest first; the baseline window is its newest runs */
-		r[i].nbase =
-		    verdict_log_mean(&r[i].ybase, hist + NHIST - st->nbase, (size_t)st->nbase);
-		r[i].ncand = verdict_log_mean(&r[i].ycand, cand, (size_t)st->ncand);
-		for (k = 0; k < NHIST; k++)
-			lh[k] = log(hist[k]);
-		verdict_noise_estimate(&r[i].noise, lh, NHIST, tmp);
-		verdict_region(&r[i]);
+		r[i].hist = hist[i];
+		r[i].nhist = NHIST;
+		r[i].base = hist[i] + NHIST - st->nbase;
+		r[i].nbase = (size_t)st->nbase;
+		r[i].cand = cand[i];
+		r[i].ncand = (size_t)st->ncand;
+		r[i].hist_ids = r[i].base_ids = hid;
+		r[i].cand_ids = cid;
 	}
-	if (verdict_decide(r, NREG, BUDGET))
+	if (sim_check(&so, r, NREG, BUDGET))
 		return -1;
-	for (i = 0; i < NREG; i++) {
-		fail |= r[i].call == VERDICT_CALL_REGRESSED;
-		undecided |= r[i].call == VERDICT_CALL_INCONCLUSIVE;
-	}
 	o->trials++;
-	o->fail += fail;
-	o->inconclusive += !fail && undecided;
-	o->pass += !fail && !undecided;
-	o->r0[r[0].call]++;
+	o->fail += so.gate == VERDICT_FAIL;
+	o->inconclusive += so.gate == VERDICT_INCONCLUSIVE;
+	o->pass += so.gate == VERDICT_PASS;
+	o->r0[so.call[0]]++;
 	return 0;
 }
 
@@ -131,7 +104,7 @@ static int sim_setting(const struct setting *st, struct outcome *o, int trials)
 
 	memset(o, 0, sizeof(*o));
 	for (t = 0; t < trials; t++)
-		if (sim_check(st, o))
+		if (calib_check(st, o))
 			return -1;
 	return 0;
 }
@@ -150,8 +123,9 @@ static int run_table(int trials)
 
 	printf("| noise CV | baseline runs | candidate runs | planted | gate FAIL | gate "
 	       "INCONCLUSIVE | gate PASS | planted region: regressed | inconclusive | "
-	       "unchanged | improved |\n");
-	printf("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+	       "unchanged | improved | no evidence |\n");
+	printf("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | "
+	       "---: |\n");
 	for (a = 0; a < 3; a++)
 		for (b = 0; b < 2; b++)
 			for (c = 0; c < 2; c++)
@@ -163,14 +137,16 @@ static int run_table(int trials)
 					if (sim_setting(&st, &o, trials))
 						return 1;
 					printf("| %g%% | %d | %d | %g%% | %.2f%% | %.2f%% | "
-					       "%.2f%% | %.2f%% | %.2f%% | %.2f%% | %.2f%% |\n",
+					       "%.2f%% | %.2f%% | %.2f%% | %.2f%% | %.2f%% | "
+					       "%.2f%% |\n",
 					       cvs[a] * 100, nbases[b], ncands[c], effects[e] * 100,
 					       pct(o.fail, o.trials), pct(o.inconclusive, o.trials),
 					       pct(o.pass, o.trials),
 					       pct(o.r0[VERDICT_CALL_REGRESSED], o.trials),
 					       pct(o.r0[VERDICT_CALL_INCONCLUSIVE], o.trials),
 					       pct(o.r0[VERDICT_CALL_UNCHANGED], o.trials),
-					       pct(o.r0[VERDICT_CALL_IMPROVED], o.trials));
+					       pct(o.r0[VERDICT_CALL_IMPROVED], o.trials),
+					       pct(o.r0[VERDICT_CALL_NO_EVIDENCE], o.trials));
 					fflush(stdout);
 				}
 	return 0;
@@ -214,7 +190,7 @@ static int run_check(int trials)
 
 int main(int argc, char **argv)
 {
-	rng_state = 20261203;
+	sim_seed(20261203);
 	if (argc > 1 && !strcmp(argv[1], "--check"))
 		return run_check(argc > 2 ? atoi(argv[2]) : 400);
 	if (argc > 1 && atoi(argv[1]) <= 0) {

@@ -144,7 +144,7 @@ void cpgen_release(struct cpgen_series *s)
 void cpgen_score(struct cpgen_score *sc, const struct cpgen_series *s, const struct changepoint *c,
 		 size_t nc)
 {
-	int used[CPGEN_MAX_STEPS] = {0};
+	int used[CPGEN_MAX_STEPS] = {0}, drift_seen = 0;
 	size_t i, k;
 
 	sc->steps += s->nsteps;
@@ -155,28 +155,137 @@ void cpgen_score(struct cpgen_score *sc, const struct cpgen_series *s, const str
 	for (i = 0; i < nc; i++) {
 		int hit = 0;
 
+		if (c[i].provisional)
+			continue;
 		sc->detected++;
 		for (k = 0; k < s->nsteps && !hit; k++) {
-			if (used[k] || c[i].after + 1 < s->steps[k] || c[i].after > s->steps[k] + 1)
+			/* the first run after the step in [before, after + 1] */
+			if (used[k] || s->steps[k] < c[i].before || s->steps[k] > c[i].after + 1)
 				continue;
 			used[k] = hit = 1;
 			sc->true_pos++;
+			sc->true_pos_at += c[i].at + 1 >= s->steps[k] && c[i].at <= s->steps[k] + 1;
 			sc->steps_found++;
 			sc->big_found += fabs(s->step_log[k]) >= 3.0 * s->sigma;
 		}
 		if (hit)
 			continue;
 		if (s->drift && c[i].after + 2 >= s->drift_start &&
-		    c[i].after <= s->drift_end + 2) {
-			sc->drift_false++;
+		    c[i].before <= s->drift_end + 2) {
+			/* a drift is a change (issue 23): its first report is
+			 * right, any other a false one */
+			if (drift_seen++)
+				sc->drift_false++;
+			else
+				sc->drift_found++;
 			continue;
 		}
 		for (k = 0; k < s->nspikes; k++)
-			if (c[i].after == s->spikes[k] || c[i].after == s->spikes[k] + 1)
+			if (c[i].at == s->spikes[k] || c[i].at == s->spikes[k] + 1)
 				break;
 		if (k < s->nspikes)
 			sc->spikes_reported++;
 		else
 			sc->other_false++;
 	}
+}
+
+/* Spikes in 3 % of the runs of s (none within 2 runs of a step or of
+ * another spike): +20 % to +200 %, or -15 % to -50 %. */
+static void cpgen_spikes(struct cpgen_series *s, double *lv, uint64_t *st)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++) {
+		if (cpgen_unif(st) < 0.03 && !cpgen_near_step(s, i, 2) &&
+		    !(s->nspikes && s->spikes[s->nspikes - 1] + 2 >= i)) {
+			lv[i] += cpgen_unif(st) < 0.8 ? log1p(0.2 + 1.8 * cpgen_unif(st))
+						      : log1p(-(0.15 + 0.35 * cpgen_unif(st)));
+			s->spikes[s->nspikes++] = i;
+		}
+	}
+}
+
+int cpgen_scenario(struct cpgen_series *s, enum cpgen_kind kind, uint64_t seed, uint64_t index)
+{
+	uint64_t st = (seed * UINT64_C(0x9E3779B97F4A7C15)) ^
+		      ((index + UINT64_C(1000003) * (uint64_t)kind) * UINT64_C(0xBF58476D1CE4E5B9));
+	size_t n = 100, i, k;
+	double lv[100], base, base_step, ramp = 0.0;
+	int same = kind == CPGEN_MACHINES_SAME;
+
+	memset(s, 0, sizeof(*s));
+	if (!st)
+		st = 1;
+	for (i = 0; i < 8; i++)
+		cpgen_next(&st);
+	s->v = calloc(n, sizeof(*s->v));
+	s->spikes = calloc(n, sizeof(*s->spikes));
+	if (!s->v || !s->spikes) {
+		cpgen_release(s);
+		return err_nomem();
+	}
+	base = log(1e5 * exp(6.0 * cpgen_unif(&st)));
+	switch (kind) {
+	case CPGEN_SMALL:
+		s->sigma = 0.02 + 0.08 * cpgen_unif(&st);
+		s->steps[0] = cpgen_int(&st, 20, 80);
+		s->step_log[0] = (1.5 + 0.5 * cpgen_unif(&st)) * s->sigma;
+		s->nsteps = 1;
+		break;
+	case CPGEN_MACHINES:
+	case CPGEN_MACHINES_SAME:
+		s->sigma = log1p(0.03);
+		s->steps[0] = cpgen_int(&st, 20, 80);
+		s->step_log[0] = log1p(0.10);
+		s->nsteps = 1;
+		break;
+	case CPGEN_NEWEST1:
+	case CPGEN_NEWEST2:
+	case CPGEN_NEWEST3:
+		s->sigma = 0.01 + 0.05 * cpgen_unif(&st);
+		s->steps[0] = n - 1 - (size_t)(kind - CPGEN_NEWEST1);
+		base_step = fmax(3.0 * s->sigma, log1p(0.03));
+		s->step_log[0] = base_step + (log1p(0.30) - base_step) * cpgen_unif(&st);
+		s->nsteps = 1;
+		break;
+	case CPGEN_DRIFT:
+		s->sigma = 0.01 + 0.02 * cpgen_unif(&st);
+		s->drift = 1;
+		s->drift_start = cpgen_int(&st, 20, 50);
+		s->drift_end = s->drift_start + 30;
+		ramp = log1p(0.05) / 30.0;
+		break;
+	default:
+		s->sigma = 0.01 + 0.09 * cpgen_unif(&st);
+		break;
+	}
+	if (s->nsteps && cpgen_unif(&st) < 0.5)
+		s->step_log[0] = -s->step_log[0];
+	if (s->drift && cpgen_unif(&st) < 0.5)
+		ramp = -ramp;
+	for (i = 0; i < n; i++) {
+		lv[i] = base + s->sigma * cpgen_normal(&st);
+		for (k = 0; k < s->nsteps; k++)
+			if (i >= s->steps[k])
+				lv[i] += s->step_log[k];
+		if (s->drift && i >= s->drift_start)
+			lv[i] +=
+			    ramp * (double)((i < s->drift_end ? i : s->drift_end) - s->drift_start);
+		if (kind == CPGEN_MACHINES || same)
+			lv[i] += i % 2 ? log(1.25) : 0.0;
+	}
+	s->n = n;
+	if (kind == CPGEN_SPIKES)
+		cpgen_spikes(s, lv, &st);
+	s->n = 0;
+	for (i = 0; i < n; i++) {
+		if (same && i % 2)
+			continue;
+		s->v[s->n].v = exp(lv[i]);
+		s->n++;
+	}
+	if (same)
+		s->steps[0] = (s->steps[0] + 1) / 2; /* the first kept run at the new level */
+	return 0;
 }

@@ -12,10 +12,14 @@
  * same series (xorshift64*).
  *
  * cpgen_score() compares detected change points with the planted ones as
- * the issue defines: a detection counts when its first run after lies
- * within one run of a planted step's; recall is measured over the steps
- * at least 3 times the noise; a spike is reported when a detection that
- * matches no step starts at it or just after it.
+ * issue 15 defines: a detection counts when the planted step's first run
+ * lies within one run of the runs it names as where the change may be,
+ * (before, after] (a clear step names one run; issue 23 made a small one
+ * name the few runs it may lie in); true_pos_at counts those within one
+ * run of the likeliest run, at; recall is measured over the steps at
+ * least 3 times the noise; a spike is reported when a detection that
+ * matches no step has its likeliest run at it or just after it.  Provisional change
+ * points (a step in the newest runs) are not scored.
  *
  * Ownership: struct cpgen_series owns its arrays (cpgen_release()).
  */
@@ -47,7 +51,8 @@ struct cpgen_series {
 /* Counts over any number of series (zero it first). */
 struct cpgen_score {
 	size_t detected;	/* change points reported */
-	size_t true_pos;	/* of which within one run of a planted step */
+	size_t true_pos;	/* of which at a planted step (within one run) */
+	size_t true_pos_at;	/* of which their likeliest run within one run */
 	size_t steps;		/* planted steps */
 	size_t steps_found;	/* of which matched */
 	size_t big_steps;	/* planted steps >= 3 sigma */
@@ -55,9 +60,43 @@ struct cpgen_score {
 	size_t spikes;		/* planted spikes */
 	size_t spikes_reported; /* of which reported as change points */
 	size_t drift_series;	/* series with a drift */
-	size_t drift_false;	/* false detections within 2 runs of a drift */
+	size_t drift_found;	/* of which reported (one change per drift) */
+	size_t drift_false;	/* more detections within 2 runs of a drift */
 	size_t other_false;	/* other false detections (not at a spike) */
 };
+
+/*
+ * The histories of issue 23 (100 runs each, deterministic for a seed and
+ * index), for bench_changes --scenarios and tests/test_changepoint.c:
+ *
+ *   CPGEN_SMALL      one step of 1.5 to 2 noise units (sigma 2-10 %) at a
+ *                    run between 20 and 80
+ *   CPGEN_MACHINES   two machine types alternating run by run (the second
+ *                    25 % slower), 3 % noise, one step of +-10 % at a run
+ *                    between 20 and 80
+ *   CPGEN_MACHINES_SAME  the same series, only the first machine's runs
+ *                    (what --same hostname keeps)
+ *   CPGEN_NEWEST1..3 a step of at least 3 % and 3 noise units (sigma
+ *                    1-6 %), up to 30 %, in the newest run, the two or
+ *                    the three newest runs
+ *   CPGEN_SPIKES     3 % of the runs spikes (+20 % to +200 %, or -15 % to
+ *                    -50 %), nothing else
+ *   CPGEN_DRIFT      a slow drift of +-5 % over 30 runs (noise 1-3 %)
+ *   CPGEN_FLAT       noise of 1-10 % alone
+ */
+enum cpgen_kind {
+	CPGEN_SMALL,
+	CPGEN_MACHINES,
+	CPGEN_MACHINES_SAME,
+	CPGEN_NEWEST1,
+	CPGEN_NEWEST2,
+	CPGEN_NEWEST3,
+	CPGEN_SPIKES,
+	CPGEN_DRIFT,
+	CPGEN_FLAT,
+	CPGEN_NKINDS
+};
+int cpgen_scenario(struct cpgen_series *s, enum cpgen_kind kind, uint64_t seed, uint64_t index);
 
 /* Series number index of the benchmark with seed (deterministic), n >= 4 *
  * CPGEN_GAP runs.  0 or ERR_NOMEM. */

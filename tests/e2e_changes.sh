@@ -48,7 +48,7 @@ expect 0 "changes json" $S changes --format json
 equals "json keys" "$(printf '%s' "$out" | jq -c 'keys')" '["changes","metric"]'
 equals "json regions" "$(printf '%s' "$out" | jq -c '[.changes[].region]')" '["halo","io","solve"]'
 equals "json change keys" "$(printf '%s' "$out" | jq -c '.changes[0] | keys_unsorted')" \
-	'["region","before","after","pct","p","runs_before","runs_after"]'
+	'["region","before","after","pct","p","runs_before","runs_after","at_run","provisional","confirm_runs"]'
 equals "json side keys" "$(printf '%s' "$out" | jq -c '.changes[0].before | keys_unsorted')" \
 	'["run","commit","recorded_at","value"]'
 equals "solve runs" "$(printf '%s' "$out" | jq -c '.changes[2] | [.before.run, .after.run]')" '[15,16]'
@@ -76,7 +76,7 @@ equals "main: steady" "$(printf '%s\n' "$out" | grep -c '^main')" 0
 
 expect 0 "changes csv" $S changes --format csv
 equals "csv header" "$(printf '%s\n' "$out" | head -1)" \
-	"region,before_run,before_commit,before_recorded_at,before_value,after_run,after_commit,after_recorded_at,after_value,pct,p,runs_before,runs_after"
+	"region,before_run,before_commit,before_recorded_at,before_value,after_run,after_commit,after_recorded_at,after_value,pct,p,runs_before,runs_after,at_run,provisional,confirm_runs"
 equals "csv rows" "$(printf '%s\n' "$out" | tail -n +2 | cut -d, -f1,2,6,12,13 | tr '\n' ' ')" \
 	"halo,13,16,13,17 io,15,16,15,17 solve,15,16,15,17 "
 expect 0 "changes markdown" $S changes --format markdown
@@ -126,6 +126,99 @@ equals "match changes-only regions" "$(printf '%s' "$out" | jq -c '[.regions[] |
 	'[["halo",16],["io",16],["solve",16]]'
 expect 0 "history markdown mark" $S history solve --format markdown
 contains "markdown note" "$out" "(change point +"
+
+fi
+
+# --- issue 23: a step in the newest run is provisional; a small step is
+# placed on the runs it may lie in; --same; the status in every format ---------
+if tcase status; then
+expect 0 "status: confirmed" $S changes
+contains "status column" "$out" "status"
+contains "solve confirmed" "$(printf '%s\n' "$out" | grep '^solve')" "confirmed"
+expect 0 "json not provisional" $S changes --format json
+equals "json provisional" "$(printf '%s' "$out" | jq -c '[.changes[] | [.provisional, .confirm_runs, .at_run]]')" \
+	'[[false,null,16],[false,null,16],[false,null,16]]'
+fi
+
+if tcase provisional; then
+# run 33: io 40% slower: one run after the step, two more would confirm it
+# (run 32's timestamp, January 32nd, is no date: it sorts by its ingest
+# time, so the runs that follow it are recorded far ahead)
+"$MKPROFILE" --ranks 2 --regions main,solve,io,halo --calls 50 --seed 33 --scale 1.25 \
+	--slow main=0.8 --slow io=1.4 --timestamp 2099-01-01T02:00:00Z r33.h5 >/dev/null
+"$S" ingest --quiet --branch main --commit "$(commit 33)" r33.h5 >/dev/null || bad "ingest r33"
+expect 0 "provisional" $S changes --include io
+contains "provisional row" "$(printf '%s\n' "$out" | grep '^io ' | head -1)" \
+	"io      32 -> 33  c33000000000"
+contains "provisional status" "$(printf '%s\n' "$out" | grep '^io ' | head -1)" \
+	"provisional: 2 more runs"
+expect 0 "provisional json" $S changes --include io --format json
+equals "provisional json fields" \
+	"$(printf '%s' "$out" | jq -c '.changes[0] | [.before.run, .after.run, .at_run, .provisional, .confirm_runs, .runs_after]')" \
+	'[32,33,33,true,2,1]'
+expect 0 "provisional csv" $S changes --include io --format csv
+equals "provisional csv fields" "$(printf '%s\n' "$out" | sed -n 2p | cut -d, -f1,14-16)" "io,33,1,2"
+expect 0 "history provisional" env LC_ALL=C $S history io --changes-only
+contains "history provisional mark" "$out" "<- provisional change +"
+contains "history provisional runs" "$out" "(2 more runs)"
+expect 0 "history provisional csv" $S history io --format csv
+equals "history csv provisional" "$(printf '%s\n' "$out" | awk -F, '$10 == 1 { print $2 }')" "33"
+# a second run at that level: one more would confirm it
+"$MKPROFILE" --ranks 2 --regions main,solve,io,halo --calls 50 --seed 34 --scale 1.25 \
+	--slow main=0.8 --slow io=1.4 --timestamp 2099-01-02T02:00:00Z r34.h5 >/dev/null
+"$S" ingest --quiet --branch main --commit "$(commit 34)" r34.h5 >/dev/null || bad "ingest r34"
+expect 0 "provisional, one more" $S changes --include io --format json
+equals "one more run" "$(printf '%s' "$out" | jq -c '.changes[0] | [.after.run, .provisional, .confirm_runs]')" \
+	'[33,true,1]'
+# and a third: confirmed
+"$MKPROFILE" --ranks 2 --regions main,solve,io,halo --calls 50 --seed 35 --scale 1.25 \
+	--slow main=0.8 --slow io=1.4 --timestamp 2099-01-03T02:00:00Z r35.h5 >/dev/null
+"$S" ingest --quiet --branch main --commit "$(commit 35)" r35.h5 >/dev/null || bad "ingest r35"
+expect 0 "confirmed at last" $S changes --include io --format json
+equals "confirmed" "$(printf '%s' "$out" | jq -c '.changes[0] | [.after.run, .provisional, .confirm_runs]')" \
+	'[33,false,null]'
+
+fi
+
+if tcase same; then
+# --same over a history of two machines: runs 36..59 alternate between
+# hostname A and B (B 1.3x slower), solve 20% slower from run 48 on; the
+# machines hide it, --same hostname (the newest run's: B) finds it.  The
+# run ids below are those after the provisional case (36..59); alone,
+# this case's runs start at 33: runid() maps the loop's i to its run.
+n0=$(sqlite3 "$SCOPEDB_DB" "SELECT max(id) FROM runs") || bad "sqlite3 max(id)"
+runid() { echo $(($1 - 35 + n0)); }
+for i in $(seq 36 59); do
+	h=A
+	args=(--scale 1.0)
+	[ $((i % 2)) = 1 ] && h=B && args=(--scale 1.3)
+	[ "$i" -ge 48 ] && args+=(--slow solve=1.2)
+	"$MKPROFILE" --ranks 2 --regions main,solve,io,halo --calls 50 --seed "$i" "${args[@]}" \
+		--timestamp "2026-03-$(printf %02d $((i - 35)))T02:00:00Z" "m$i.h5" >/dev/null
+	"$S" ingest --quiet --branch alt --commit "$(commit "$i")" --meta "hostname=$h" "m$i.h5" \
+		>/dev/null || bad "ingest m$i"
+done
+expect 0 "same: hidden by the machines" $S changes --branch alt
+contains "same: nothing without" "$out" "no change points"
+expect 0 "same: table" $S changes --branch alt --same hostname
+contains "same: line" "$out" "Like with like: hostname = B (11 runs of another value left out)"
+contains "same: solve" "$(printf '%s\n' "$out" | grep '^solve')" "confirmed"
+expect 0 "same: json" $S changes --branch alt --same hostname --format json
+equals "same: json same" "$(printf '%s' "$out" | jq -c '.same')" \
+	'{"keys":{"hostname":"B"},"skipped":[],"left_out":11}'
+equals "same: the solve step" \
+	"$(printf '%s' "$out" | jq -c --argjson b "$(runid 49)" '[.changes[] | select(.region == "solve") | .before.run < $b and .after.run >= $b]')" \
+	'[true]'
+SCOPEDB_SAME=hostname expect 0 "same: from the environment" $S changes --branch alt --format csv
+equals "same: env rows" "$(printf '%s\n' "$out" | tail -n +2 | cut -d, -f1 | tr '\n' ' ')" "solve "
+expect 0 "same: history" $S history solve --branch alt --same hostname --format csv
+equals "same: history runs" "$(printf '%s\n' "$out" | tail -n +2 | cut -d, -f2 | tr '\n' ' ')" \
+	"$(for i in $(seq 37 2 59); do printf '%s ' "$(runid "$i")"; done)"
+expect 0 "same: history json" $S history solve --branch alt --same hostname --format json
+equals "same: history json same" "$(printf '%s' "$out" | jq -c '.same.left_out')" 11
+expect_err 2 "same: no such key" \
+	"scopedb: --same 'hostnam': run $(runid 59) has no metadata key 'hostnam'; did you mean 'hostname'?" \
+	$S changes --branch alt --same hostnam
 
 fi
 

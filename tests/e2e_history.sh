@@ -225,7 +225,7 @@ fi
 if tcase history; then
 # --- history ------------------------------------------------------------------------
 expect 0 "history csv" $S history solve --format csv
-equals "history csv header" "$(printf '%s\n' "$out" | head -1)" "region,run,recorded_at,commit,label,value,delta,pct,change_point"
+equals "history csv header" "$(printf '%s\n' "$out" | head -1)" "region,run,recorded_at,commit,label,value,delta,pct,change_point,provisional"
 equals "history oldest first" "$(printf '%s\n' "$out" | tail -n +2 | cut -d, -f2 | tr '\n' ' ')" "1 2 3 4 "
 # values equal show's totals; deltas and pct computed here
 t1=$($S show 1 --format json | jq -r '.regions[] | select(.name=="solve") | .total')

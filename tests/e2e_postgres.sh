@@ -9,7 +9,8 @@
 #     an SQLite file and once against a PostgreSQL database: the two
 #     transcripts (stdout, stderr and exit status of every command, with
 #     the --db value and wall-clock times masked) are byte-identical;
-#     likewise push/pull, and changes over a series with a level shift;
+#     likewise push/pull, changes over a series with a level shift, and
+#     --same, outlier runs and provisional changes (issue 23);
 #  2. 16 writers ingesting overlapping files into one PostgreSQL store all
 #     succeed and every distinct file is stored exactly once;
 #     and the hostile name corpus with an upper-case commit (issue 29);
@@ -404,6 +405,48 @@ many_views() {
 }
 alike many-regions many_views "$many" "$E2E_DIR/many.sqlite"
 contains "many regions: all 70 shown" "$(cat many-regions-pg.txt)" "r069"
+
+fi
+
+if tcase same; then
+# Issue 23 through the store on both backends: --same (the run filter's
+# metadata conditions and the runs left out), the outlier run named, no
+# evidence, and a provisional change.  24 runs alternating between two
+# machines (B 1.3x slower), run 9 (on A) 2.5x slower everywhere, then a
+# candidate commit of three runs on A, solve 15% slower.
+alt=$(pg_newdb alt)
+for i in $(seq 1 27); do
+	h=A
+	args=(--scale 1.0)
+	[ $((i % 2)) = 0 ] && [ "$i" -le 24 ] && h=B && args=(--scale 1.3)
+	[ "$i" = 9 ] && args=(--scale 2.5)
+	c=$(printf 'a%02d%038d' "$i" 0)
+	[ "$i" -gt 24 ] && c=$(printf 'b%039d' 1) && args+=(--slow solve=1.15)
+	mk --ranks 2 --regions main,solve,io,halo --calls 40 --seed "$i" "${args[@]}" \
+		--timestamp "2026-05-$(printf %02d "$i")T02:00:00Z" "a$i.h5"
+	for db in "$alt" "$E2E_DIR/alt.sqlite"; do
+		$S ingest --db "$db" --quiet --branch main --commit "$c" --meta "hostname=$h" \
+			"a$i.h5" >/dev/null || bad "alt ingest a$i"
+	done
+done
+same_views() {
+	t check 23 27 --baseline-window 10 --max-regression 5
+	t check 23 27 --baseline-window 10 --max-regression 5 --same hostname
+	t check 23 27 --baseline-window 10 --max-regression 5 --same hostname --format json
+	t check 24 27 --baseline-window 10 --same hostname
+	t diff 23 27 --baseline-window 10 --same hostname --format csv
+	t history solve --same hostname --format csv
+	t changes --same hostname
+	t changes --same hostname --format json
+	t changes --format json --include solve
+	t report 23 27 --baseline-window 10 --same hostname -o - --history 12
+}
+alike same same_views "$alt" "$E2E_DIR/alt.sqlite"
+contains "same: left out" "$(cat same-pg.txt)" "Like with like: hostname = A (11 runs of another value left out)"
+contains "same: outlier named" "$(cat same-pg.txt)" "Outlier runs: 9 (2.4x slower in 4 of 4 regions)"
+contains "same: solve regressed" "$(cat same-pg.txt)" "regressed"
+contains "same: no evidence without" "$(cat same-pg.txt)" "no evidence"
+contains "same: provisional" "$(cat same-pg.txt)" '"provisional": true'
 
 fi
 

@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
-# End-to-end tests of check's (and diff's) statistical verdicts (issue 14): run sets
-# (--baseline-window on a branch and on a tag, the candidate's repetitions,
-# --candidate-window), the per-region verdicts in every format, the gate's
-# exit status 0/1/3 and --inconclusive, inconclusive without 3 runs of
+# End-to-end tests of check's (and diff's) statistical verdicts (issues 14
+# and 23): run sets (--baseline-window on a branch and on a tag, the
+# candidate's repetitions, --candidate-window), the per-region verdicts in
+# every format, the gate's exit status 0/1/3 and --inconclusive, "no
+# evidence" (which does not hold the gate), no evidence without 3 runs of
 # history, the errors, and that a check without them keeps its point
 # semantics.  History: 12 nightly runs of branch main whose durations all
 # move together by a known scale (CV about 1.4%), then candidates on
-# branch feature, three runs per commit.
+# branch feature, three runs per commit.  Then, each in a store of its
+# own: an outlier run in the baseline window and among the candidates,
+# named and left out; byte-identical runs and a constant series with a
+# clean step (zero noise, the timer's resolution); two machines
+# alternating and --same / $SCOPEDB_SAME.
 . "$(dirname "$0")/e2e-lib.sh"
 : "${MKPROFILE:?}"
 S=$SCOPEDB
@@ -31,7 +36,7 @@ cand() {
 }
 cand 1 01 solve=1.5 # runs 13-15: solve 50% slower
 cand 2 02 solve=1.0 # runs 16-18: nothing changed
-"$MKPROFILE" --seed 1 --slow solve=1.04 --timestamp 2024-02-03T00:00:00Z one.h5 >/dev/null || exit 1
+"$MKPROFILE" --seed 1 --slow solve=1.06 --timestamp 2024-02-03T00:00:00Z one.h5 >/dev/null || exit 1
 "$S" ingest -q one.h5 --commit "$(printf 'b%039d' 3)" --branch feature >/dev/null || exit 1 # run 19
 
 if tcase regressed; then
@@ -40,8 +45,8 @@ expect 1 "regressed" $S check tag:nightly 15 --baseline-window 10 --max-regressi
 contains "baseline set" "$out" "Baseline runs: 10 (12, 11, 10, 9, 8, 7, 6, 5, 4, 3)"
 contains "candidate repetitions" "$out" "Candidate runs: 3 (15, 14, 13)"
 contains "noise source" "$out" \
-	"Noise: between-run CV of each region from its history: 12 runs of branch 'main' ending at run 12 (at most 30); median CV"
-contains "verdict counts" "$out" "Verdicts: 1 regressed, 0 improved, 4 unchanged, 0 inconclusive"
+	"Noise: between-run CV of each region from its history: 12 runs of branch 'main' ending at run 12 (at most 30); median CV 1.5%; pooled over 5 regions, each borrowing 99%"
+contains "verdict counts" "$out" "Verdicts: 1 regressed, 0 improved, 4 unchanged, 0 inconclusive, 0 no evidence"
 contains "gate" "$out" "Regression check: FAIL"
 contains "solve row" "$out" "solve           34.8 ms    52.5 ms  +17.8 ms     +51.2%  regressed  1.51 [1.48, 1.54]  <0.001            -"
 contains "violation" "$out" "Budget violations: solve"
@@ -50,9 +55,13 @@ expect 1 "regressed json" $S check tag:nightly 15 --baseline-window 10 --max-reg
 contains "json status" "$out" '"status": "FAIL"'
 contains "json sets" "$out" '"baseline_runs": [12,11,10,9,8,7,6,5,4,3], "candidate_runs": [15,14,13]'
 contains "json row" "$out" '"verdict": "regressed", "ratio": 1.5'
-contains "json decided" "$out" '"runs_needed": null, "baseline_n": 10, "candidate_n": 3}'
+contains "json decided" "$out" '"runs_needed": null, "baseline_n": 10, "candidate_n": 3, "outliers": []}'
 contains "json noise" "$out" \
 	"\"history_runs\": 12, \"from\": \"12 runs of branch 'main' ending at run 12 (at most 30)\"}"
+contains "json pool" "$out" '"noise_pool": {"regions": 5, "df": 1000.0}, "same": null'
+equals "json noise keys" "$(printf '%s' "$out" | jq -c '.noise[0] | keys_unsorted')" \
+	'["region","cv","cv_own","borrowed","history_runs","from"]'
+equals "json no outliers" "$(printf '%s' "$out" | jq -c '.outliers')" '[]'
 expect 1 "regressed markdown" $S check tag:nightly 15 --baseline-window 10 --max-regression 5 \
 	--format markdown
 contains "md icon" "$out" "| **solve** |"
@@ -67,7 +76,7 @@ fi
 if tcase unchanged; then
 # --- nothing changed: PASS, exit 0 ---------------------------------------------------
 expect 0 "unchanged" $S check tag:nightly 18 --baseline-window 10 --max-regression 5
-contains "all unchanged" "$out" "Verdicts: 0 regressed, 0 improved, 5 unchanged, 0 inconclusive"
+contains "all unchanged" "$out" "Verdicts: 0 regressed, 0 improved, 5 unchanged, 0 inconclusive, 0 no evidence"
 contains "pass" "$out" "Regression check: PASS"
 # the baseline's branch by default (main), the same runs here
 expect 0 "branch window" $S check branch:main 18 --baseline-window 10 --max-regression 5
@@ -80,27 +89,40 @@ contains "baseline alone" "$out" "Baseline runs: 1 (12)"
 fi
 
 if tcase inconclusive; then
-# --- one run of a 4% change: INCONCLUSIVE, exit 3 ------------------------------------
+# --- one run of a 6% change at a 5% budget: a slowdown for sure, beyond the
+# budget maybe: INCONCLUSIVE, exit 3 -----------------------------------------------
 expect 3 "inconclusive" $S check tag:nightly 19 --baseline-window 10 --max-regression 5
 contains "inconclusive gate" "$out" "Regression check: INCONCLUSIVE"
-contains "runs needed" "$out" "+4.11%  inconclusive  1.04 [1.01, 1.07]  0.018           21"
+contains "runs needed" "$out" "+6.12%  inconclusive  1.06 [1.03, 1.09]  <0.001           32"
+contains "inconclusive counts" "$out" "Verdicts: 0 regressed, 0 improved, 4 unchanged, 1 inconclusive, 0 no evidence"
 expect 0 "inconclusive pass" $S check tag:nightly 19 --baseline-window 10 --max-regression 5 \
 	--inconclusive pass
 expect 1 "inconclusive fail" $S check tag:nightly 19 --baseline-window 10 --max-regression 5 \
 	--inconclusive fail
-expect 3 "inconclusive json" $S check tag:nightly 19 --stat --max-regression 5 --format json
+expect 3 "inconclusive json" $S check tag:nightly 19 --baseline-window 10 --max-regression 5 \
+	--format json
 contains "json inconclusive" "$out" '"status": "INCONCLUSIVE"'
 # a wider budget decides it
 expect 0 "wide budget" $S check tag:nightly 19 --baseline-window 10 --max-regression 20
+# the baseline run alone (1/1 + 1/1 runs): the same 5% cannot be told from
+# the noise: no evidence, which passes the gate (the runs needed say how far)
+expect 0 "no evidence" $S check tag:nightly 19 --stat --max-regression 5
+contains "no evidence row" "$out" "+4.95%  no evidence  1.05 [1.01, 1.09]  0.011         999+"
+contains "no evidence gate" "$out" "Regression check: PASS"
 
 fi
 
 if tcase short-history; then
-# --- fewer than 3 runs of history: inconclusive, no interval ---------------------------
-expect 3 "short history" $S check 13 14 --stat --max-regression 5
+# --- fewer than 3 runs of history: no noise, no interval, no evidence --------------------
+expect 0 "short history" $S check 13 14 --stat --max-regression 5
 contains "short noise" "$out" "1 run of branch 'feature' ending at run 13 (at most 30)"
-contains "ratio only" "$out" "-2.94%  inconclusive            0.97  -            -"
+contains "ratio only" "$out" "-2.94%  no evidence            0.97  -            -"
 contains "repetitions on the baseline side" "$out" "Candidate runs: 1 (14)"
+# without noise a ratio above the budget is a sign of a slowdown: inconclusive
+expect 3 "short history, slower" $S check 14 13 --stat --max-regression 2
+contains "slower without noise" "$out" "+3.03%  inconclusive            1.03  -            -"
+expect 1 "short history, --inconclusive fail" $S check 14 13 --stat --max-regression 2 \
+	--inconclusive fail
 
 fi
 
@@ -114,7 +136,7 @@ fi
 if tcase diff; then
 # --- diff: the same sets and verdicts against a zero budget, no gate ------------------
 expect 0 "diff stat" $S diff tag:nightly 15 --baseline-window 10
-contains "diff verdicts" "$out" "Verdicts: 1 regressed, 0 improved, 0 unchanged, 4 inconclusive"
+contains "diff verdicts" "$out" "Verdicts: 1 regressed, 0 improved, 0 unchanged, 0 inconclusive, 4 no evidence"
 case "$out" in *"Regression check"*) bad "diff shows a gate: $out" ;; *) ok ;; esac
 expect 0 "diff stat json" $S diff tag:nightly 15 --baseline-window 10 --format json
 case "$out" in *'"status"'*) bad "diff json has a status: $out" ;; *) ok ;; esac
@@ -160,4 +182,137 @@ expect_err 2 "inconclusive value" "scopedb: invalid --inconclusive 'maybe': expe
 	$S check 12 13 --stat --inconclusive maybe
 fi
 
+if tcase outlier; then
+# --- an outlier run in the baseline window and among the candidates (issue 23) --------
+# run 8 of the nightlies is 2.5x slower in every region, and the second of
+# the three runs of each candidate commit 2.6x: named, left out, and no
+# verdict moves (b2: solve 20% slower all the same)
+export SCOPEDB_DB=$E2E_DIR/o.sqlite
+for i in $(seq 1 12); do
+	sc=${scales[$((i - 1))]}
+	[ "$i" = 8 ] && sc=2.5
+	"$MKPROFILE" --seed 1 --scale "$sc" --timestamp "2024-01-$(printf %02d "$i")T00:00:00Z" \
+		"o$i.h5" >/dev/null || exit 1
+	"$S" ingest -q "o$i.h5" --commit "$(printf 'a%039d' "$i")" --branch main --tag nightly \
+		>/dev/null || exit 1
+done
+for c in 1 2; do
+	for k in 1 2 3; do
+		sc=${scales[$k]}
+		[ "$k" = 2 ] && sc=2.6
+		slow=solve=1.0
+		[ "$c" = 2 ] && slow=solve=1.2
+		"$MKPROFILE" --seed 1 --scale "$sc" --slow "$slow" \
+			--timestamp "2024-02-0${c}T0$k:00:00Z" "p$c$k.h5" >/dev/null || exit 1
+		"$S" ingest -q "p$c$k.h5" --commit "$(printf 'b%039d' "$c")" --branch feature \
+			>/dev/null || exit 1
+	done
+done
+expect 0 "outliers left out" $S check tag:nightly 15 --baseline-window 10 --max-regression 5
+contains "outliers named" "$out" \
+	"Outlier runs: 14 (2.6x slower in 5 of 5 regions), 8 (2.5x slower in 5 of 5 regions); left out of the estimates"
+contains "outliers: all unchanged" "$out" "Verdicts: 0 regressed, 0 improved, 5 unchanged, 0 inconclusive, 0 no evidence"
+expect 0 "outliers json" $S check tag:nightly 15 --baseline-window 10 --max-regression 5 --format json
+equals "json outliers" "$(printf '%s' "$out" | jq -c '[.outliers[] | [.run, .regions, .of, (.factor * 10 | round)]]')" \
+	'[[14,5,5,26],[8,5,5,25]]'
+equals "json row outliers" "$(printf '%s' "$out" | jq -c '[.rows[].outliers] | unique')" '[[8,14]]'
+equals "json kept runs" "$(printf '%s' "$out" | jq -c '[.rows[0].baseline_n, .rows[0].candidate_n]')" '[9,2]'
+expect 1 "outliers: a regression still caught" $S check tag:nightly 18 --baseline-window 10 \
+	--max-regression 5
+contains "outliers: solve regressed" "$out" "+21.8%  regressed  1.22 [1.19, 1.25]  <0.001"
+contains "outliers: named" "$out" "Outlier runs: 17 (2.6x slower in 5 of 5 regions), 8 (2.5x slower"
+
+fi
+
+if tcase zero-noise; then
+# --- zero noise and the timer's resolution (issue 23) ----------------------------------
+# eight runs with the same durations (only their timestamps differ) and an
+# identical candidate: unchanged, whatever the window and even with a zero
+# budget (the default); then 8 more at 1.1x: a constant series with one
+# clean step, cut out of the noise, not "999+ runs needed"
+export SCOPEDB_DB=$E2E_DIR/z.sqlite
+for i in $(seq 1 17); do
+	sc=1
+	[ "$i" -ge 10 ] && sc=1.1
+	"$MKPROFILE" --seed 1 --scale "$sc" --timestamp "2024-01-$(printf %02d "$i")T00:00:00Z" \
+		"z$i.h5" >/dev/null || exit 1
+	"$S" ingest -q "z$i.h5" --commit "$(printf 'a%039d' "$i")" --branch main >/dev/null || exit 1
+done
+for w in 2 5 8; do
+	expect 0 "identical runs, window $w" $S check 8 9 --baseline-window "$w"
+	contains "identical: unchanged ($w)" "$out" "Verdicts: 0 regressed, 0 improved, 5 unchanged, 0 inconclusive, 0 no evidence"
+done
+contains "identical: exact" "$out" "solve           34.8 ms    34.8 ms   +0 s      +0%  unchanged  1.00 [1.00, 1.00]  0.500            -"
+expect 0 "constant with a clean step" $S check 16 17 --baseline-window 5 --max-regression 5
+contains "clean step: unchanged" "$out" "Verdicts: 0 regressed, 0 improved, 5 unchanged, 0 inconclusive, 0 no evidence"
+expect 1 "constant series, 10% slower" $S check 9 17 --baseline-window 5 --max-regression 5
+contains "constant: regressed" "$out" "+10%  regressed  1.10 [1.10, 1.10]  <0.001"
+
+fi
+
+if tcase same; then
+# --- like with like: --same and $SCOPEDB_SAME (issue 23) --------------------------------
+# 24 runs alternating between two machines (hostname A and B, B 1.3x
+# slower), then a candidate on A with solve 10% slower
+export SCOPEDB_DB=$E2E_DIR/m.sqlite
+for i in $(seq 1 24); do
+	k=$(((i - 1) / 2))
+	h=A
+	sc=${scales[$k]}
+	if [ $((i % 2)) = 0 ]; then
+		h=B
+		sc=$(awk "BEGIN { print ${scales[$k]} * 1.3 }")
+	fi
+	"$MKPROFILE" --seed 1 --scale "$sc" --timestamp "2024-01-$(printf %02d "$i")T00:00:00Z" \
+		"m$i.h5" >/dev/null || exit 1
+	"$S" ingest -q "m$i.h5" --commit "$(printf 'a%039d' "$i")" --branch main --meta "hostname=$h" \
+		>/dev/null || exit 1
+done
+"$MKPROFILE" --seed 1 --slow solve=1.10 --timestamp 2024-02-03T00:00:00Z m25.h5 >/dev/null || exit 1
+"$S" ingest -q m25.h5 --commit "$(printf 'b%039d' 3)" --branch feature --meta hostname=A \
+	>/dev/null || exit 1
+expect 0 "two machines: no evidence" $S check 23 25 --baseline-window 10 --max-regression 5
+contains "two machines mixed" "$out" "Verdicts: 0 regressed, 0 improved, 0 unchanged, 0 inconclusive, 5 no evidence"
+expect 1 "--same hostname" $S check 23 25 --baseline-window 10 --max-regression 5 --same hostname
+contains "--same sets" "$out" "Baseline runs: 10 (23, 21, 19, 17, 15, 13, 11, 9, 7, 5)"
+contains "--same line" "$out" "Like with like: hostname = A (11 runs of another value left out)"
+contains "--same noise" "$out" "12 runs of branch 'main' ending at run 23 (at most 30)"
+contains "--same solve" "$out" "+10.1%  regressed  1.10 [1.07, 1.14]  <0.001"
+expect 1 "--same json" $S check 23 25 --baseline-window 10 --max-regression 5 --same hostname \
+	--format json
+equals "json same" "$(printf '%s' "$out" | jq -c '.same')" '{"keys":{"hostname":"A"},"skipped":[],"left_out":11}'
+SCOPEDB_SAME=hostname expect 1 "SCOPEDB_SAME" $S check 23 25 --baseline-window 10 --max-regression 5
+contains "SCOPEDB_SAME line" "$out" "Like with like: hostname = A (11 runs of another value left out)"
+SCOPEDB_SAME="hostname, nosuchkey" expect 1 "SCOPEDB_SAME skips a key" $S check 23 25 \
+	--baseline-window 10 --max-regression 5
+contains "skipped key" "$out" \
+	"Like with like: hostname = A (11 runs of another value left out); nosuchkey not applied: not set on run 23"
+SCOPEDB_SAME=hostname expect 0 "--no-same" $S check 23 25 --baseline-window 10 --max-regression 5 \
+	--no-same
+# $SCOPEDB_SAME only shapes run sets: a point check across machines is left alone
+SCOPEDB_SAME=hostname expect 0 "SCOPEDB_SAME, point check" $S check 24 25 --max-regression 50
+expect_err 2 "--same, candidate elsewhere" \
+	"scopedb: runs are not comparable: hostname differs (a: B, b: A) and --same keeps the runs of one hostname" \
+	$S check 24 25 --baseline-window 10 --same hostname
+expect_err 2 "--same, point check" \
+	"scopedb: runs are not comparable: hostname differs (a: B, b: A) and --same keeps the runs of one hostname" \
+	$S check 24 25 --same hostname
+expect_err 2 "--same misspelled" \
+	"scopedb: --same 'hostnme': run 23 has no metadata key 'hostnme'; did you mean 'hostname'?" \
+	$S check 23 25 --stat --same hostnme
+expect_err 2 "--same and --allow-different" \
+	"scopedb: --same 'hostname' and --allow-different 'hostname' contradict each other: drop one" \
+	$S check 23 25 --same hostname --allow-different hostname
+expect_err 2 "--same empty" "scopedb: invalid --same '': expected a metadata key" \
+	$S check 23 25 --same ''
+expect 0 "report --same" $S report 23 25 --baseline-window 10 --max-regression 5 --same hostname \
+	-o same.html
+contains "report: the check's sets" "$(cat same.html)" "hostname = A (11 runs of another value left out)"
+contains "report: the trends' runs" "$(cat same.html)" "hostname = A, oldest on the left"
+contains "report: the verdict" "$(cat same.html)" "regressed"
+expect 0 "diff --same" $S diff 23 25 --baseline-window 10 --same hostname
+contains "diff --same line" "$out" "Like with like: hostname = A (11 runs of another value left out)"
+contains "diff --same verdicts" "$out" "Verdicts: 1 regressed, 0 improved, 0 unchanged, 0 inconclusive, 4 no evidence"
+
+fi
 finish

@@ -85,13 +85,17 @@ static void test_mark(void **state)
 	for (i = 0; i < 24; i++)
 		assert_int_equal(s[i].change, i == 10);
 	assert_true(fabs(s[10].change_pct - 30.0) < 1.0);
+	assert_int_equal(s[10].provisional, 0);
 	/* runs 11..23 of one commit: the new level has 2 points (runs 10 and
-	 * 11..23), fewer than a segment needs */
+	 * 11..23), fewer than a segment needs: a provisional change that one
+	 * more point would confirm */
 	for (i = 0; i < 24; i++)
 		p[i].commit = i >= 11 ? commits[20] : commits[i];
 	assert_int_equal(history_mark(s, p, 24, &o, &n), 0);
-	assert_int_equal(n, 0);
-	assert_int_equal(s[10].change, 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(s[10].change, 1);
+	assert_int_equal(s[10].provisional, 1);
+	assert_int_equal(s[10].confirm, 1);
 }
 
 static void bar(const char *want, double v, double min, double max, size_t width, int utf8)

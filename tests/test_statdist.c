@@ -3,7 +3,10 @@
  * src/util/statdist.c against published tables (normal and Student t
  * quantiles, Mann-Whitney critical values) and values computed by hand
  * from closed forms (the t distribution with 1 and 2 degrees of freedom,
- * integer incomplete beta functions, the tie-corrected U statistic).
+ * integer incomplete beta functions, the tie-corrected U statistic, the
+ * digamma family at 1 and 1/2), values computed with mpmath to 30 digits
+ * (t quantiles in the far tails, digamma and trigamma at 7.25 and 30, the
+ * trigamma's inverse) and the skipped mean by hand.
  */
 #include <math.h>
 #include <stdio.h>
@@ -109,6 +112,66 @@ static void test_t(void **state)
 	near(statdist_t_quantile(0.5, 3.0), 0.0, 0.0);
 	assert_true(isnan(statdist_t_quantile(0.975, 0.0)));
 	assert_true(isnan(statdist_t_cdf(1.0, -1.0)));
+	/* mpmath (30 digits), the quantiles the verdicts use */
+	near(statdist_t_quantile(0.975, 20.0), 2.0859634472658648427, 1e-13);
+	near(statdist_t_quantile(0.9995, 58.0), 3.4663287949310111083, 1e-12);
+	near(statdist_t_quantile(0.999, 3.5), 8.3155676045161173359, 1e-11);
+	near(statdist_t_quantile(0.99999, 1000.0), 4.2854376826529578605, 1e-11);
+	near(statdist_t_quantile(1e-5, 1000.0), -4.2854376826529578605, 1e-11);
+}
+
+/* The digamma family: psi(1) = -gamma, psi(1/2) = -gamma - 2 ln 2,
+ * psi'(1) = pi^2/6, psi'(1/2) = pi^2/2, psi''(1) = -2 zeta(3) (A&S 6.3.2,
+ * 6.3.3, 6.4.2, 6.4.4); other points and the inverse from mpmath. */
+static void test_digamma(void **state)
+{
+	(void)state;
+	near(statdist_digamma(1.0), -0.57721566490153286061, 1e-15);
+	near(statdist_digamma(0.5), -1.9635100260214234794, 1e-15);
+	near(statdist_trigamma(1.0), PI * PI / 6.0, 1e-15);
+	near(statdist_trigamma(0.5), PI * PI / 2.0, 1e-14);
+	near(statdist_tetragamma(1.0), -2.4041138063191885708, 1e-14);
+	near(statdist_digamma(7.25), 1.9104535268837360284, 1e-15);
+	near(statdist_trigamma(7.25), 0.14787923315893216965, 1e-16);
+	near(statdist_tetragamma(7.25), -0.021828952295197739222, 1e-16);
+	near(statdist_digamma(30.0), 3.3844381326855248766, 1e-15);
+	near(statdist_trigamma(30.0), 0.033895060357739944214, 1e-16);
+	/* the recurrence psi(x + 1) = psi(x) + 1/x across the switch to the series */
+	near(statdist_digamma(10.5) - statdist_digamma(9.5), 1.0 / 9.5, 1e-15);
+	near(statdist_trigamma(0.5), statdist_trigamma(1.5) + 4.0, 1e-14);
+	near(statdist_trigamma_inverse(0.5), 2.4599529483523074137, 1e-12);
+	near(statdist_trigamma_inverse(10.0), 0.33508104437803564513, 1e-12);
+	near(statdist_trigamma_inverse(0.01), 100.49916668194319134, 1e-9);
+	near(statdist_trigamma(statdist_trigamma_inverse(0.14)), 0.14, 1e-14);
+	assert_true(isnan(statdist_digamma(0.0)));
+	assert_true(isnan(statdist_trigamma(-1.0)));
+	assert_true(isnan(statdist_trigamma_inverse(0.0)));
+}
+
+/* The skipped mean by hand: {1, 2, 3, 4, 100} around the median 3 with
+ * scale 1 and c = 4.5 leaves 100 out (97 away): mean 2.5; with c = 200
+ * none: 22; two values are never judged. */
+static void test_skipped_mean(void **state)
+{
+	static const double v[] = {4, 100, 2, 3, 1};
+	double tmp[5];
+	unsigned char rej[5];
+	size_t kept;
+
+	(void)state;
+	near(statdist_skipped_mean(v, 5, 1.0, 4.5, rej, &kept, tmp), 2.5, 0.0);
+	assert_int_equal(kept, 4);
+	assert_true(rej[1] == 1 && !rej[0] && !rej[2] && !rej[3] && !rej[4]);
+	near(statdist_skipped_mean(v, 5, 1.0, 200.0, rej, &kept, tmp), 22.0, 0.0);
+	assert_int_equal(kept, 5);
+	/* 1 and 2 lie 1 and 0.5 below the median 2.5 of {1, 2, 3, 4}: with
+	 * scale 0.2 and c = 4, only values beyond 0.8 go: 1 and 4 */
+	near(statdist_skipped_mean((double[]){1, 2, 3, 4}, 4, 0.2, 4.0, rej, &kept, tmp), 2.5, 0.0);
+	assert_int_equal(kept, 2);
+	near(statdist_skipped_mean((double[]){0, 50}, 2, 1.0, 1.0, rej, &kept, tmp), 25.0, 0.0);
+	assert_int_equal(kept, 2);
+	assert_true(isnan(statdist_skipped_mean(v, 0, 1.0, 1.0, rej, &kept, tmp)));
+	assert_int_equal(kept, 0);
 }
 
 static void test_median_mad(void **state)
@@ -218,6 +281,8 @@ TU_MAIN(NULL, NULL,
 	    cmocka_unit_test(test_norm),
 	    cmocka_unit_test(test_betainc),
 	    cmocka_unit_test(test_t),
+	    cmocka_unit_test(test_digamma),
+	    cmocka_unit_test(test_skipped_mean),
 	    cmocka_unit_test(test_median_mad),
 	    cmocka_unit_test(test_mannwhitney),
 	})

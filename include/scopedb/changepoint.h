@@ -2,18 +2,20 @@
  * changepoint.h - the change points of a metric over a history of runs
  * ("scopedb changes", the marks of "scopedb history"): where the typical
  * value of a region moved to another level and stayed there, as opposed
- * to noise, single-run outliers and slow drifts.
+ * to noise and single-run outliers; a slow drift is one change.
  *
  * The method (docs/statistics.md, "Change points"): consecutive runs of
  * the same commit are collapsed into one point (their median); outliers
  * of one or two runs among the log-values of the points are replaced by
  * the medians around them, and the series is segmented exactly by PELT
  * (Killick, Fearnhead and Eckley 2012) with a penalty scaled by a robust
- * noise estimate (the MAD of successive differences) and a minimum
- * segment length; a boundary is reported only when the adjacent segments
- * differ by at least the minimum change and twice the noise, a two-sided
- * Mann-Whitney test between them is significant, and a step explains them
- * better than a ramp (a drift is not a step).
+ * noise estimate (from successive differences) and a minimum segment
+ * length; a boundary is reported only when the adjacent segments differ
+ * by at least the minimum change and one noise unit and a two-sided
+ * Mann-Whitney test between them is significant; steps in one direction
+ * that one ramp explains as well are one change (a drift); each change
+ * names the runs it may lie between (a profile likelihood interval).  A
+ * step in the newest one or two points is a provisional change.
  *
  * Ownership: arrays returned in *out are malloc'ed and freed by the
  * caller with free(); inputs are only read during the call.
@@ -41,14 +43,20 @@ void changepoint_opts_init(struct changepoint_opts *o);
 
 /* One change point of a series. */
 struct changepoint {
-	size_t before;	    /* index of the last run before the change */
-	size_t after;	    /* index of the first run after it */
+	size_t before;	    /* index of the last run surely before the change */
+	size_t after;	    /* index of the first run surely after it (the
+			     * change lies in (before, after]: one run for a
+			     * clear step, several for a small one or a drift) */
+	size_t at;	    /* the likeliest first run after it */
 	double v_before;    /* typical value (median) of the segment before */
 	double v_after;	    /* and of the segment after */
 	double pct;	    /* (v_after / v_before - 1) * 100 */
 	double p;	    /* two-sided Mann-Whitney p between the segments */
 	size_t runs_before; /* runs in the segment before */
 	size_t runs_after;  /* runs in the segment after */
+	int provisional;    /* a step in the newest runs (fewer points after it
+			     * than min_segment): a new level or an outlier */
+	size_t confirm;	    /* then the points (commits) that would confirm it */
 };
 
 /*

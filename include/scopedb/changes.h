@@ -31,8 +31,9 @@ int changes_sort_parse(enum changes_sort *out, const char *arg);
 /* One change point of one region. */
 struct changes_item {
 	const char *region;
-	const struct store_series_run *before; /* the last run before */
-	const struct store_series_run *after;  /* the first run after */
+	const struct store_series_run *before; /* the last run surely before */
+	const struct store_series_run *after;  /* the first run surely after */
+	const struct store_series_run *at;     /* the likeliest first run after */
 	struct changepoint cp;
 	int adjacent; /* no other selected run lies between the two */
 };

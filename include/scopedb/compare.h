@@ -27,6 +27,7 @@
 #include <stdint.h>
 
 #include "scopedb/metadiff.h"
+#include "scopedb/same.h"
 #include "scopedb/stats.h"
 #include "scopedb/store.h"
 
@@ -63,20 +64,41 @@ struct compare_opts {
 	int stat;
 	size_t baseline_window;
 	size_t candidate_window;
+	/* like with like (--same KEY, same.h): the run sets keep only runs
+	 * whose KEY equals the baseline's, and the candidate must have it;
+	 * same_from_env: the keys came from $SCOPEDB_SAME (a key the baseline
+	 * lacks is then skipped, not an error) */
+	const char *const *same;
+	size_t nsame;
+	int same_from_env;
 };
 
 /* The statistical verdict of one row (compare_opts.stat). */
 struct compare_stat {
 	enum verdict_call verdict; /* VERDICT_CALL_NONE: none (a side has no
 				    * positive value); verdict_call_name() */
-	double ratio;		   /* candidate / baseline (geometric means); NaN: none */
+	double ratio;		   /* candidate / baseline (robust means); NaN: none */
 	double lo, hi;		   /* its 95% confidence interval; NaN: unknown */
-	double p;		   /* two-sided p of "no change"; NaN: unknown */
-	double padj;		   /* Benjamini-Hochberg adjusted p */
+	double p;		   /* one-sided p of the estimate's direction (slower
+				    * when ratio >= 1, else faster); NaN: unknown */
+	double padj;		   /* Benjamini-Hochberg adjusted, in that direction */
 	int runs_needed;	   /* more candidate runs to decide; -1: none */
-	double cv;		   /* the between-run CV used; NaN: fewer than 3 runs */
+	double cv;		   /* the between-run CV used; NaN: no noise estimate */
+	double cv_own;		   /* the CV of the region's own history; NaN: none */
+	double borrowed;	   /* share of the pooled noise in cv (0 to 1) */
 	size_t nhist;		   /* history runs the noise came from */
-	size_t nbase, ncand;	   /* runs of each set with a positive value */
+	size_t nbase, ncand;	   /* runs of each set averaged */
+	int64_t *outliers;	   /* runs of either set left out as outliers */
+	size_t noutliers;
+};
+
+/* A run left out as an outlier in at least half of the regions where it
+ * has a value (the run flagged in the header). */
+struct compare_outlier {
+	int64_t run;	/* its id (0: the candidate file) */
+	size_t regions; /* regions where it was left out */
+	size_t tested;	/* regions where it had a value */
+	double factor;	/* typical value / set location there (2.5: slower) */
 };
 
 /* The names of a path row (compare_opts.by_path), from the root down. */
@@ -138,7 +160,15 @@ struct compare_result {
 	size_t nbase_runs;
 	int64_t *cand_runs;
 	size_t ncand_runs;
-	char *noise_from; /* "the last 30 runs of branch 'main' ending at run 41" */
+	char *noise_from;		  /* "the last 30 runs of branch 'main' ending at run 41" */
+	struct compare_outlier *outliers; /* by id, newest first */
+	size_t noutliers;
+	size_t pool_regions; /* regions whose noise fitted the pooled prior (0:
+			      * none was pooled) */
+	double pool_df;	     /* the prior's weight in degrees of freedom */
+	/* --same: the conditions (against the baseline), the keys skipped and
+	 * the runs left out of the sets */
+	struct same same;
 	/* metadata keys whose values differ (metadiff.h, volatile keys left out) */
 	struct metadiff_change *meta_changes;
 	size_t nmeta_changes;

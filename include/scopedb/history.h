@@ -27,9 +27,11 @@ struct history_step {
 				 * when either value is None */
 	struct stats_val pct;	/* delta / previous * 100; None also when the
 				 * previous value is 0 */
-	int change;		/* a change point: the first run of a new level
-				 * (history_mark()) */
+	int change;		/* a change point: the (likeliest) first run of a
+				 * new level (history_mark()) */
 	double change_pct;	/* then the change of level in percent */
+	int provisional;	/* a provisional change (changepoint.h) */
+	size_t confirm;		/* then the runs that would confirm it */
 };
 
 struct store_history_point;

@@ -101,7 +101,7 @@ enum verdict_kind {
 	VERDICT_PASS,
 	VERDICT_FAIL,
 	VERDICT_INCONCLUSIVE, /* a statistical check: nothing regressed, some
-			       * region undecided (exit 3) */
+			       * region suspected (exit 3) */
 };
 
 struct verdict {
@@ -124,12 +124,14 @@ enum verdict_call {
 	VERDICT_CALL_UNCHANGED,
 	VERDICT_CALL_IMPROVED,
 	VERDICT_CALL_REGRESSED,
-	VERDICT_CALL_INCONCLUSIVE,
+	VERDICT_CALL_INCONCLUSIVE, /* a sign of a slowdown, not conclusive */
+	VERDICT_CALL_NO_EVIDENCE,  /* too little data to rule a regression out,
+				    * and no sign of one */
 	VERDICT_CALL_COUNT
 };
 
-/* "unchanged", "improved", "regressed", "inconclusive" ("" for NONE and
- * anything out of range); static strings. */
+/* "unchanged", "improved", "regressed", "inconclusive", "no evidence" (""
+ * for NONE and anything out of range); static strings. */
 const char *verdict_call_name(enum verdict_call c);
 
 #endif

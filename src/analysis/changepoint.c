@@ -2,10 +2,12 @@
  * changepoint.c - change points of a metric over a history of runs (see
  * scopedb/changepoint.h and docs/statistics.md, "Change points").
  *
- * Four steps over the points (runs of one commit collapsed to their
+ * Five steps over the points (runs of one commit collapsed to their
  * median):
- *   1. noise: sigma = 1.4826 * MAD(x[i+1] - x[i]) / sqrt(2) of the
- *      log-values x, which a few steps or spikes do not move;
+ *   1. noise: sigma of the log-values x from their successive
+ *      differences, robust (the MAD) and then sharpened (the SD of the
+ *      differences within CP_TRIM MADs), which a few steps or spikes do
+ *      not move;
  *   2. outliers: a point further than CP_CLIP sigmas from the medians of
  *      the CP_SIDE points on both sides becomes their midpoint (z), so an
  *      outlier of one or two runs weighs no more than noise, while a point
@@ -16,9 +18,12 @@
  *      min_segment points per segment;
  *   4. confirmation: boundaries whose adjacent segments fail the minimum
  *      change (medians) or the Mann-Whitney test are removed, the worst
- *      first, until all pass; of the others, those at least CP_EFFECT
- *      sigmas high that a step explains better than a ramp (a drift) are
- *      the change points.
+ *      first, until all pass; those at least CP_EFFECT sigmas high are
+ *      changes, consecutive ones in one direction that a ramp explains
+ *      about as well are one change (a drift), each placed on the runs its
+ *      profile likelihood allows (CP_LOC);
+ *   5. the newest points: a step in fewer than min_segment of them is a
+ *      provisional change (CP_PROV).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -29,22 +34,31 @@
 #include "scopedb/util.h"
 #include "util/statdist.h"
 
-/* A reported step moves the level by at least this many sigmas: a
- * smaller one cannot be placed on one run. */
-#define CP_EFFECT 2.0
+/* A reported step moves the level by at least this many sigmas. */
+#define CP_EFFECT 1.0
 /* Penalty per change point, in units of sigma^2 * log(n). */
-#define CP_PENALTY 3.0
+#define CP_PENALTY 4.0
+/* Successive differences further than this many robust scales from their
+ * median are left out of the noise (steps, outliers). */
+#define CP_TRIM 3.5
 /* How far from the medians on both sides an outlier lies, in sigmas. */
 #define CP_CLIP 3.0
 /* Points on each side whose median an outlier is compared with. */
 #define CP_SIDE 3
+/* A step in the newest k < min_segment points is provisional when each
+ * lies further than CP_PROV / sqrt(k) sigmas from the level before them. */
+#define CP_PROV 3.0
+/* Two steps in one direction are one change (a drift) unless they explain
+ * their points better than one ramp by this many sigma^2. */
+#define CP_MERGE 6.0
+/* The place of a step: the splits within this many sigma^2 of the best
+ * (a profile likelihood interval). */
+#define CP_LOC 6.0
 /* Smallest noise estimate (log units): a perfectly flat series still has
  * a finite penalty. */
 #define CP_SIGMA_MIN 1e-4
-/* A step must explain the points around it (CP_WINDOW on each side) no
- * worse than the best ramp of at least CP_RAMP_MIN runs (a slow drift),
- * up to -CP_RAMP sigma^2. */
-#define CP_RAMP -2.0
+/* A ramp (a slow drift) rises over at least CP_RAMP_MIN runs; the ramps
+ * and the places of a step are looked for within CP_WINDOW points of it. */
 #define CP_RAMP_MIN 8
 #define CP_WINDOW 64
 
@@ -123,6 +137,36 @@ static double cp_median(const struct cp_work *w, size_t lo, size_t hi, double *t
 }
 
 /*
+ * A sharper noise scale than the MAD's (37 % efficient for normal noise):
+ * the standard deviation of the successive differences within CP_TRIM
+ * robust scales (sd, the differences' own) of their median, corrected for
+ * the normal tails that are cut (the variance of a truncated normal; a
+ * step or an outlier only costs its large differences), over sqrt 2.
+ */
+static double cp_refine_sigma(const struct cp_work *w, double sd)
+{
+	double *d = w->tmp, med, sum = 0.0, ss = 0.0, mean, z = CP_TRIM, keep;
+	size_t i, k = 0, m = w->m;
+
+	for (i = 0; i + 1 < m; i++)
+		d[i] = w->x[i + 1] - w->x[i];
+	med = statdist_median(d, m - 1);
+	for (i = 0; i + 1 < m; i++)
+		if (fabs(d[i] - med) <= z * sd)
+			sum += d[i], k++;
+	if (k < 3)
+		return sd / sqrt(2.0);
+	mean = sum / (double)k;
+	for (i = 0; i + 1 < m; i++)
+		if (fabs(d[i] - med) <= z * sd)
+			ss += (d[i] - mean) * (d[i] - mean);
+	/* the variance of a normal cut at +-z is 1 - 2 z phi(z) / (2 Phi(z) - 1) */
+	keep = 1.0 - 2.0 * z * exp(-0.5 * z * z) / sqrt(2.0 * 3.14159265358979323846) /
+			 (2.0 * statdist_norm_cdf(z) - 1.0);
+	return sqrt(ss / (double)(k - 1) / keep / 2.0);
+}
+
+/*
  * Robust noise (step 1) and the clipped series with its prefix sums
  * (step 2): a point further than CP_CLIP sigmas from the median of the
  * CP_SIDE points before it and from that of the CP_SIDE points after it
@@ -155,6 +199,8 @@ static void cp_prepare(struct cp_work *w)
 		if (k >= 3 && k >= (m - 1) / 10)
 			w->sigma = 1.4826 * statdist_median(w->tmp, k) / sqrt(2.0);
 	}
+	if (w->sigma > CP_SIGMA_MIN && m > 2)
+		w->sigma = cp_refine_sigma(w, sqrt(2.0) * w->sigma);
 	if (!(w->sigma > CP_SIGMA_MIN))
 		w->sigma = CP_SIGMA_MIN;
 	c = CP_CLIP * w->sigma;
@@ -251,22 +297,17 @@ static void cp_pelt(const struct cp_work *w, size_t L, size_t *bnd, size_t *nb, 
 }
 
 /*
- * How much better a step at b explains the clipped points around b than
- * the best ramp, in sigma^2: (RSS of the ramp - RSS of the two means) /
- * sigma^2, over the window [lo, hi) of at most CP_WINDOW points each side
- * within [a, c).  A ramp is flat at L1 up to point r0, rises linearly and
- * is flat at L2 from r1 on (r1 - r0 >= CP_RAMP_MIN; r0 before the window
- * or r1 after it make it a straight line at that end), fitted by least
- * squares for every (r0, r1) around b in O(1) each from prefix sums.  A
- * drift cut into segments gives about 0 or less; a step gives at least
- * about CP_RAMP_MIN / 12 step^2.
+ * The residual sum of squares of the best ramp through the clipped points
+ * of the window [lo, hi) that rises (or falls) across [b1, b2]: flat at L1
+ * up to point r0 < b1, linear, flat at L2 from r1 >= b2 on (r1 - r0 >=
+ * CP_RAMP_MIN; r0 before the window or r1 after it make it a straight line
+ * at that end), fitted by least squares for every (r0, r1) in O(1) each
+ * from prefix sums.
  */
-static double cp_step_gain(const struct cp_work *w, size_t a, size_t b, size_t c)
+static double cp_ramp_rss(const struct cp_work *w, size_t lo, size_t hi, size_t b1, size_t b2)
 {
-	size_t lo = b - a > CP_WINDOW ? b - CP_WINDOW : a,
-	       hi = c - b > CP_WINDOW ? b + CP_WINDOW : c;
 	double *py = w->tmp, *piy = w->tmp + (hi - lo + 1), n = (double)(hi - lo);
-	double sy, syy, best = HUGE_VAL, step;
+	double sy, syy, best = HUGE_VAL;
 	long r0, r1, nlo = (long)lo, nhi = (long)hi;
 	size_t i;
 
@@ -279,7 +320,7 @@ static double cp_step_gain(const struct cp_work *w, size_t a, size_t b, size_t c
 	}
 	sy = py[hi - lo];
 	syy = w->s2[hi] - w->s2[lo];
-	for (r0 = nlo - 1; r0 < (long)b; r0++) {
+	for (r0 = nlo - 1; r0 < (long)b1; r0++) {
 		for (r1 = r0 + CP_RAMP_MIN; r1 <= nhi; r1++) {
 			/* the ramp's interior points r0 < i < r1 within the window */
 			long i0 = r0 + 1 > nlo ? r0 + 1 : nlo, i1 = r1 < nhi ? r1 : nhi;
@@ -288,7 +329,7 @@ static double cp_step_gain(const struct cp_work *w, size_t a, size_t b, size_t c
 			double nin = (double)(i1 - i0), nup = (double)(nhi - i1);
 			double sk, skk, sky, sw, sww, swy, vw, cw, rss;
 
-			if (r1 < (long)b)
+			if (r1 < (long)b2)
 				continue;
 			/* sums of k = i - r0 over the interior, k0..k1 */
 			sk = nin > 0 ? (k0 + k1) * nin / 2.0 : 0.0;
@@ -309,11 +350,87 @@ static double cp_step_gain(const struct cp_work *w, size_t a, size_t b, size_t c
 				best = rss;
 		}
 	}
-	/* the best step within two points of b */
-	step = HUGE_VAL;
-	for (i = b > lo + 2 ? b - 2 : lo + 1; i <= b + 2 && i < hi; i++)
-		step = fmin(step, cp_rss(w, lo, i) + cp_rss(w, i, hi));
-	return (best - step) / (w->sigma * w->sigma);
+	return best;
+}
+
+/*
+ * How much better two steps at b1 < b2 explain the clipped points of
+ * [a, c) (at most CP_WINDOW beyond each) than one ramp rising across
+ * both, in sigma^2: a drift cut into two steps gives little.
+ */
+static double cp_two_steps_gain(const struct cp_work *w, size_t a, size_t b1, size_t b2, size_t c)
+{
+	size_t lo = b1 - a > CP_WINDOW ? b1 - CP_WINDOW : a,
+	       hi = c - b2 > CP_WINDOW ? b2 + CP_WINDOW : c;
+	double steps = cp_rss(w, lo, b1) + cp_rss(w, b1, b2) + cp_rss(w, b2, hi);
+
+	return (cp_ramp_rss(w, lo, hi, b1, b2) - steps) / (w->sigma * w->sigma);
+}
+
+/* sum((x - mean)^2) over the points [s, t) of a window whose prefix sums
+ * of x (centred) and x^2 start at p1[0] = p2[0] = 0 for point lo. */
+static double cp_rss_x(const double *p1, const double *p2, size_t lo, size_t s, size_t t)
+{
+	double a = p1[t - lo] - p1[s - lo], r = p2[t - lo] - p2[s - lo] - a * a / (double)(t - s);
+
+	return r > 0.0 ? r : 0.0;
+}
+
+/*
+ * Where the step at b between [a, b) and [b, c) may lie: the splits k of
+ * the points (within CP_WINDOW of b, a < k < c) that explain the values x
+ * no worse than the best split by more than CP_LOC sigma^2 (a profile
+ * likelihood interval); *best the best split, [*lo, *hi] the interval
+ * around it.  An outlier is a value further than CP_CLIP sigmas from both
+ * levels, the medians before and after b, and counts as their midpoint
+ * (the clipped z of step 2 would not do: a point next to a step in little
+ * noise may be far from the medians of its neighbours on both sides, yet
+ * close to one level).
+ */
+static void cp_locate(const struct cp_work *w, size_t a, size_t b, size_t c, size_t *best,
+		      size_t *lo, size_t *hi)
+{
+	size_t wl = b - a > CP_WINDOW ? b - CP_WINDOW : a,
+	       wh = c - b > CP_WINDOW ? b + CP_WINDOW : c;
+	double *p1 = w->tmp, *p2 = w->tmp + (wh - wl + 1), top = HUGE_VAL, lim, ref = w->x[b];
+	double ma, mb, cl = CP_CLIP * w->sigma;
+	size_t k;
+
+	memcpy(p1, w->x + wl, (b - wl) * sizeof(double));
+	ma = statdist_median(p1, b - wl);
+	memcpy(p1, w->x + b, (wh - b) * sizeof(double));
+	mb = statdist_median(p1, wh - b);
+	p1[0] = p2[0] = 0.0;
+	for (k = wl; k < wh; k++) {
+		double d = w->x[k];
+
+		if (fabs(d - ma) > cl && fabs(d - mb) > cl)
+			d = 0.5 * (ma + mb);
+		d -= ref;
+
+		p1[k - wl + 1] = p1[k - wl] + d;
+		p2[k - wl + 1] = p2[k - wl] + d * d;
+	}
+	*best = b;
+	for (k = wl + 1; k < wh; k++) {
+		double r = cp_rss_x(p1, p2, wl, wl, k) + cp_rss_x(p1, p2, wl, k, wh);
+
+		if (r < top) {
+			top = r;
+			*best = k;
+		}
+	}
+	lim = top + CP_LOC * w->sigma * w->sigma;
+	for (*lo = *best;
+	     *lo > wl + 1 &&
+	     cp_rss_x(p1, p2, wl, wl, *lo - 1) + cp_rss_x(p1, p2, wl, *lo - 1, wh) <= lim;
+	     (*lo)--)
+		;
+	for (*hi = *best;
+	     *hi + 1 < wh &&
+	     cp_rss_x(p1, p2, wl, wl, *hi + 1) + cp_rss_x(p1, p2, wl, *hi + 1, wh) <= lim;
+	     (*hi)++)
+		;
 }
 
 /* The verdict on boundary b between segments [a, b) and [b, c). */
@@ -378,12 +495,8 @@ static void cp_confirm(const struct cp_work *w, size_t *bnd, size_t *nb, struct 
 			cp_test(&res[i], w, i ? bnd[i - 1] : 0, bnd[i],
 				i + 1 < *nb ? bnd[i + 1] : w->m, o);
 	}
-	for (i = 0; i < *nb; i++) {
-		size_t a = i ? bnd[i - 1] : 0, c = i + 1 < *nb ? bnd[i + 1] : w->m;
-
-		res[i].step = fabs(res[i].med_b - res[i].med_a) >= CP_EFFECT * w->sigma &&
-			      cp_step_gain(w, a, bnd[i], c) >= CP_RAMP;
-	}
+	for (i = 0; i < *nb; i++)
+		res[i].step = fabs(res[i].med_b - res[i].med_a) >= CP_EFFECT * w->sigma;
 }
 
 /* The median value of the points [a, b), through tmp: the typical value
@@ -397,15 +510,143 @@ static double cp_value_median(const struct cp_point *pt, size_t a, size_t b, dou
 	return statdist_median(tmp, b - a);
 }
 
+/* One change to report: from the segment [a, b1) to the segment [b2, c)
+ * (b1 == b2 for a step; b1 < b2 when steps of one drift were merged), or
+ * a provisional step to the last k points. */
+struct cp_item {
+	size_t a, b1, b2, c;
+	double p;
+	int provisional;
+};
+
+/* The sign of the change between the medians of r. */
+static int cp_sign(const struct cp_test *r)
+{
+	return r->med_b > r->med_a ? 1 : -1;
+}
+
+/*
+ * The changes of the confirmed boundaries bnd[0..nb) (res[i]: their
+ * tests) into it (*ni of them): each step, consecutive steps in one
+ * direction merged into one change when a single ramp explains their
+ * segments nearly as well (a drift: CP_MERGE sigma^2).
+ */
+static void cp_items(const struct cp_work *w, const size_t *bnd, size_t nb,
+		     const struct cp_test *res, struct cp_item *it, size_t *ni)
+{
+	size_t i, j;
+
+	*ni = 0;
+	for (i = 0; i < nb; i = j) {
+		struct cp_item *x = &it[*ni];
+
+		j = i + 1;
+		if (!res[i].step)
+			continue;
+		x->a = i ? bnd[i - 1] : 0;
+		x->b1 = x->b2 = bnd[i];
+		x->c = j < nb ? bnd[j] : w->m;
+		x->p = res[i].p;
+		x->provisional = 0;
+		while (j < nb && res[j].step && cp_sign(&res[j]) == cp_sign(&res[i]) &&
+		       cp_two_steps_gain(w, x->a, x->b2, bnd[j], j + 1 < nb ? bnd[j + 1] : w->m) <
+			   CP_MERGE) {
+			x->b2 = bnd[j];
+			x->c = j + 1 < nb ? bnd[j + 1] : w->m;
+			x->p = fmax(x->p, res[j].p);
+			j++;
+		}
+		(*ni)++;
+	}
+}
+
+/*
+ * A provisional step in the newest points: the last k < min_segment
+ * points (the most that qualify) all further than CP_PROV / sqrt(k) sigmas
+ * from the median of the rest of the last segment, on the same side, and
+ * by at least the smallest change.  In the newest run a step and a spike
+ * look alike: the next runs confirm one or the other.  1 when found,
+ * with the item in *x.
+ */
+static int cp_tail(const struct cp_work *w, size_t last, size_t min_segment, double min_change,
+		   struct cp_item *x)
+{
+	size_t k, i;
+
+	for (k = min_segment - 1; k >= 1; k--) {
+		double med, lim = CP_PROV * w->sigma / sqrt((double)k), mean = 0.0, z;
+		int side = 0, ok = 1;
+
+		if (w->m < last + k + min_segment)
+			continue;
+		memcpy(w->tmp, w->x + last, (w->m - k - last) * sizeof(double));
+		med = statdist_median(w->tmp, w->m - k - last);
+		for (i = w->m - k; i < w->m && ok; i++) {
+			int s = w->x[i] > med + lim ? 1 : w->x[i] < med - lim ? -1 : 0;
+
+			ok = s != 0 && (side == 0 || s == side);
+			side = s;
+			mean += (w->x[i] - med) / (double)k;
+		}
+		/* a level that began before the tail is no step in the newest
+		 * runs: the segmentation has judged it */
+		if (ok && side * (w->x[w->m - k - 1] - med) > lim)
+			ok = 0;
+		if (!ok || fabs(expm1(mean)) < min_change * (1.0 - 1e-9))
+			continue;
+		z = fabs(mean) / (w->sigma / sqrt((double)k));
+		x->a = last;
+		x->b1 = x->b2 = w->m - k;
+		x->c = w->m;
+		x->p = 2.0 * statdist_norm_cdf(-z);
+		x->provisional = 1;
+		return 1;
+	}
+	return 0;
+}
+
+/* The change point of item x of the points pt into *c. */
+static void cp_report(struct changepoint *c, const struct cp_work *w, const struct cp_point *pt,
+		      const struct cp_item *x, size_t min_segment)
+{
+	size_t best, lo, hi, best2, lo2, hi2, j;
+
+	if (x->provisional) {
+		best = lo = hi = x->b1;
+	} else {
+		cp_locate(w, x->a, x->b1, x->b1 < x->b2 ? x->b2 : x->c, &best, &lo, &hi);
+		if (x->b1 < x->b2) {
+			/* a drift: from the first step's earliest place to the
+			 * last one's latest */
+			cp_locate(w, x->b1, x->b2, x->c, &best2, &lo2, &hi2);
+			hi = hi2;
+		}
+	}
+	c->before = pt[lo - 1].last;
+	c->after = pt[hi].first;
+	c->at = pt[best].first;
+	c->v_before = cp_value_median(pt, x->a, x->b1, w->tmp);
+	c->v_after = cp_value_median(pt, x->b2, x->c, w->tmp);
+	c->pct = (c->v_after / c->v_before - 1.0) * 100.0;
+	c->p = x->p;
+	c->provisional = x->provisional;
+	c->confirm = x->provisional ? min_segment - (x->c - x->b2) : 0;
+	for (j = x->a; j < x->b1; j++)
+		c->runs_before += pt[j].runs;
+	for (j = x->b2; j < x->c; j++)
+		c->runs_after += pt[j].runs;
+}
+
 int changepoint_find(struct changepoint **out, size_t *nout, const struct stats_val *v,
 		     const char *const *commit, size_t n, const struct changepoint_opts *o)
 {
 	struct cp_point *pt = NULL;
 	struct cp_test *res = NULL;
+	struct cp_item *it = NULL;
 	struct changepoint *cp = NULL;
 	struct cp_work w;
 	double *dbl = NULL;
-	size_t *idx = NULL, nb = 0, i, j, k;
+	size_t *idx = NULL, nb = 0, ni = 0, i;
 	int ret = 0;
 
 	*out = NULL;
@@ -420,7 +661,8 @@ int changepoint_find(struct changepoint **out, size_t *nout, const struct stats_
 	dbl = util_calloc(9 * (n + 1), sizeof(*dbl));
 	idx = util_calloc(3 * (n + 1), sizeof(*idx));
 	res = util_calloc(n, sizeof(*res));
-	if (!pt || !dbl || !idx || !res) {
+	it = util_calloc(n + 1, sizeof(*it));
+	if (!pt || !dbl || !idx || !res || !it) {
 		ret = err_nomem();
 		goto out;
 	}
@@ -436,38 +678,24 @@ int changepoint_find(struct changepoint **out, size_t *nout, const struct stats_
 	cp_pelt(&w, o->min_segment, idx, &nb, idx + (n + 1), idx + 2 * (n + 1), dbl + 6 * (n + 1),
 		dbl + 7 * (n + 1), dbl + 8 * (n + 1));
 	cp_confirm(&w, idx, &nb, res, o);
-	for (i = k = 0; i < nb; i++)
-		k += res[i].step ? 1 : 0;
-	if (k == 0)
+	cp_items(&w, idx, nb, res, it, &ni);
+	ni += (size_t)cp_tail(&w, nb ? idx[nb - 1] : 0, o->min_segment, o->min_change, &it[ni]);
+	if (ni == 0)
 		goto out;
-	cp = util_calloc(k, sizeof(*cp));
+	cp = util_calloc(ni, sizeof(*cp));
 	if (!cp) {
 		ret = err_nomem();
 		goto out;
 	}
-	for (i = k = 0; i < nb; i++) {
-		size_t a = i ? idx[i - 1] : 0, b = idx[i], c = i + 1 < nb ? idx[i + 1] : w.m;
-
-		if (!res[i].step)
-			continue;
-		cp[k].before = pt[b - 1].last;
-		cp[k].after = pt[b].first;
-		cp[k].v_before = cp_value_median(pt, a, b, w.tmp);
-		cp[k].v_after = cp_value_median(pt, b, c, w.tmp);
-		cp[k].pct = (cp[k].v_after / cp[k].v_before - 1.0) * 100.0;
-		cp[k].p = res[i].p;
-		for (j = a; j < b; j++)
-			cp[k].runs_before += pt[j].runs;
-		for (j = b; j < c; j++)
-			cp[k].runs_after += pt[j].runs;
-		k++;
-	}
+	for (i = 0; i < ni; i++)
+		cp_report(&cp[i], &w, pt, &it[i], o->min_segment);
 	*out = cp;
-	*nout = k;
+	*nout = ni;
 out:
 	free(pt);
 	free(dbl);
 	free(idx);
 	free(res);
+	free(it);
 	return ret;
 }

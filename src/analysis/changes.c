@@ -126,6 +126,7 @@ static int changes_region(struct changes_job *j, const struct store_series_cell 
 		it->region = ser->names[c[0].region];
 		it->before = &ser->runs[a];
 		it->after = &ser->runs[b];
+		it->at = &ser->runs[c[cp[i].at].run];
 		it->cp = cp[i];
 		it->adjacent = b == a + 1;
 	}

@@ -192,7 +192,36 @@ static int compare_check_keys(const struct compare_opts *o)
 				       "--require-same '%s' and --allow-different '%s' contradict "
 				       "each other: drop one",
 				       o->require_same[i], o->require_same[i]);
+	for (i = 0; i < o->nsame; i++)
+		if (compare_in(o->allow_different, o->nallow_different, o->same[i]))
+			return err_set(ERR_USAGE,
+				       "--same '%s' and --allow-different '%s' contradict each "
+				       "other: drop one",
+				       o->same[i], o->same[i]);
 	return 0;
+}
+
+/* Like with like: resolve --same against the baseline (out->same), whose
+ * values the candidate must have too. */
+static int compare_same_runs(struct compare_result *out, const struct runarg *sa,
+			     const struct store_meta *mb, const struct compare_opts *o)
+{
+	struct same_spec spec = {o->same, o->nsame, o->same_from_env};
+	size_t i;
+	int rc = same_resolve(&out->same, sa->st, sa->run_id, &spec);
+
+	for (i = 0; !rc && i < out->same.ncond; i++) {
+		const char *key = out->same.cond[i].key, *va = out->same.cond[i].value;
+		const char *vb = compare_meta_get(mb, key);
+
+		if (!vb || strcmp(va, vb))
+			rc = err_set(ERR_USAGE,
+				     "runs are not comparable: %s differs (a: %s, b: %s) and %s "
+				     "keeps the runs of one %s",
+				     key, va, vb ? vb : "unset",
+				     o->same_from_env ? "$SCOPEDB_SAME" : "--same", key);
+	}
+	return rc;
 }
 
 /* The metadata differences of the two sides (files included: their
@@ -213,6 +242,11 @@ static int compare_meta(struct compare_result *out, const struct runarg *sa,
 		rc = compare_same(&ma, &mb, compare_same_keys[i], 0, o);
 	for (i = 0; o->check && !rc && i < o->nrequire_same; i++)
 		rc = compare_same(&ma, &mb, o->require_same[i], 1, o);
+	/* $SCOPEDB_SAME only shapes run sets; an explicit --same also keeps
+	 * a point comparison like with like */
+	if (!rc && o->nsame &&
+	    (o->stat || o->baseline_window || o->candidate_window || !o->same_from_env))
+		rc = compare_same_runs(out, sa, &mb, o);
 	if (!rc)
 		rc = metadiff_compute(&out->meta_changes, &out->nmeta_changes, &ma, &mb, 0);
 	store_meta_release(&ma);
@@ -323,55 +357,216 @@ static int compare_set_ids(int64_t **out, size_t *nout, const struct runset_run 
 	return 0;
 }
 
-/*
- * A statistical check, before the rows are built: each side's value of a
- * region becomes the geometric mean of its set (the anchor's own value
- * when no run of the set has a positive one).
- */
-static int compare_set_values(struct stats_named *v, size_t n, const struct runset *rs, int cand)
-{
-	struct verdict_region x;
-	size_t i;
-	int rc;
+/* The statistics of every region of either side, computed before the
+ * rows are built (the sides' values are the sets' locations). */
+struct compare_stab {
+	const char **names; /* the union of both sides' regions, sorted */
+	struct verdict_region *vr;
+	struct i64vec *rej; /* per region: runs left out as outliers */
+	size_t n;
+};
 
-	for (i = 0; i < n; i++) {
-		rc = runset_region(&x, rs, v[i].name);
-		if (rc)
-			return rc;
-		if (cand ? x.ncand : x.nbase) {
-			v[i].v.none = 0;
-			v[i].v.v = exp(cand ? x.ycand : x.ybase);
-		}
+static void compare_stab_release(struct compare_stab *tb)
+{
+	size_t i;
+
+	for (i = 0; tb->rej && i < tb->n; i++)
+		i64vec_release(&tb->rej[i]);
+	free(tb->rej);
+	free(tb->names);
+	free(tb->vr);
+	memset(tb, 0, sizeof(*tb));
+}
+
+/* The union of the sorted name lists x and y into tb->names. */
+static int compare_stab_names(struct compare_stab *tb, char *const *x, size_t nx, char *const *y,
+			      size_t ny)
+{
+	size_t i = 0, j = 0;
+
+	tb->names = malloc((nx + ny ? nx + ny : 1) * sizeof(*tb->names));
+	if (!tb->names)
+		return err_nomem();
+	while (i < nx || j < ny) {
+		int c = i >= nx ? 1 : j >= ny ? -1 : strcmp(x[i], y[j]);
+
+		tb->names[tb->n++] = c <= 0 ? x[i] : y[j];
+		i += c <= 0;
+		j += c >= 0;
 	}
 	return 0;
+}
+
+/* Per run of a set: regions where it had a value, where it was left out,
+ * and the sum of its log deviations there. */
+struct compare_tally {
+	size_t tested, rejected;
+	double dev;
+};
+
+/* Add what became of the runs s[0..n) in one region (mk) to t, and the
+ * ids of those left out to rej (file: the candidate file, id 0). */
+static int compare_tally_add(struct compare_tally *t, struct i64vec *rej,
+			     const struct runset_run *s, const struct runset_mark *mk, size_t n,
+			     int file)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (mk[i].state < 0)
+			continue;
+		t[i].tested++;
+		if (mk[i].state == 0)
+			continue;
+		t[i].rejected++;
+		t[i].dev += mk[i].dev;
+		if (i64vec_push(rej, file ? 0 : s[i].id))
+			return err_nomem();
+	}
+	return 0;
+}
+
+/* The runs left out in at least half of the regions where they had a
+ * value: the outliers the header names. */
+static int compare_outliers(struct compare_result *out, const struct compare_tally *t,
+			    const struct runset_run *s, size_t n, int file)
+{
+	size_t i, cap = out->noutliers;
+
+	for (i = 0; i < n; i++) {
+		struct compare_outlier *o;
+
+		if (!t[i].rejected || 2 * t[i].rejected < t[i].tested)
+			continue;
+		o = util_push(&out->outliers, &cap, &out->noutliers, sizeof(*o));
+		if (!o)
+			return ERR_NOMEM;
+		o->run = file ? 0 : s[i].id;
+		o->regions = t[i].rejected;
+		o->tested = t[i].tested;
+		o->factor = exp(t[i].dev / (double)t[i].rejected);
+	}
+	return 0;
+}
+
+/*
+ * The statistics of every region (verdict.h, in its order): the noise of
+ * each from its history, pooled over all of them, then both sets'
+ * locations with that noise and the ratio, interval and p-values; the
+ * outlier runs into out.
+ */
+static int compare_stab_build(struct compare_stab *tb, struct compare_result *out,
+			      const struct runset *rs, int cand_file)
+{
+	struct runset_mark *bm = calloc(rs->nbase + 1, sizeof(*bm));
+	struct runset_mark *cm = calloc(rs->ncand + 1, sizeof(*cm));
+	struct compare_tally *bt = calloc(rs->nbase + 1, sizeof(*bt));
+	struct compare_tally *ct = calloc(rs->ncand + 1, sizeof(*ct));
+	struct verdict_prior prior;
+	size_t i;
+	int rc = compare_stab_names(tb, out->a.regions, out->a.nregions, out->b.regions,
+				    out->b.nregions);
+
+	if (!rc && (!bm || !cm || !bt || !ct))
+		rc = err_nomem();
+	if (!rc) {
+		tb->vr = calloc(tb->n + 1, sizeof(*tb->vr));
+		tb->rej = calloc(tb->n + 1, sizeof(*tb->rej));
+		if (!tb->vr || !tb->rej)
+			rc = err_nomem();
+	}
+	for (i = 0; !rc && i < tb->n; i++) {
+		i64vec_init(&tb->rej[i]);
+		rc = runset_noise(&tb->vr[i].noise, rs, tb->names[i]);
+	}
+	if (!rc)
+		rc = verdict_pool(tb->vr, tb->n, &prior);
+	for (i = 0; !rc && i < tb->n; i++) {
+		rc = runset_locate(&tb->vr[i], rs, tb->names[i], bm, cm);
+		if (!rc)
+			rc = compare_tally_add(bt, &tb->rej[i], rs->base, bm, rs->nbase, 0);
+		if (!rc)
+			rc = compare_tally_add(ct, &tb->rej[i], rs->cand, cm, rs->ncand, cand_file);
+		if (!rc)
+			verdict_region(&tb->vr[i]);
+	}
+	if (!rc) {
+		out->pool_regions = prior.nregions;
+		out->pool_df = prior.df;
+		rc = compare_outliers(out, ct, rs->cand, rs->ncand, cand_file);
+	}
+	if (!rc)
+		rc = compare_outliers(out, bt, rs->base, rs->nbase, 0);
+	free(bm);
+	free(cm);
+	free(bt);
+	free(ct);
+	return rc;
+}
+
+/* The statistics of region name in tb, NULL when it has none. */
+static const struct verdict_region *compare_stab_get(const struct compare_stab *tb,
+						     const char *name, size_t *at)
+{
+	const char **p = bsearch(&name, tb->names, tb->n, sizeof(*tb->names), compare_cmp_str);
+
+	if (!p)
+		return NULL;
+	*at = (size_t)(p - tb->names);
+	return &tb->vr[*at];
+}
+
+/*
+ * A statistical check, before the rows are built: each side's value of a
+ * region becomes the location of its set (the anchor's own value when no
+ * run of the set has a positive one).
+ */
+static void compare_set_values(struct stats_named *v, size_t n, const struct compare_stab *tb,
+			       int cand)
+{
+	const struct verdict_region *x;
+	size_t i, at;
+
+	for (i = 0; i < n; i++) {
+		x = compare_stab_get(tb, v[i].name, &at);
+		if (x && (cand ? x->ncand : x->nbase)) {
+			v[i].v.none = 0;
+			v[i].v.v = exp(cand ? x->ycand : x->ybase);
+		}
+	}
 }
 
 /*
  * The verdict of every row of a statistical check (verdict.h): the rows
  * are the family of the false discovery rate control.  A row's violation
  * is its regression (or --fail-on-new's missing baseline); the gate is
- * FAIL on any violation, else INCONCLUSIVE when some row is undecided,
- * else PASS.
+ * FAIL on any violation, else INCONCLUSIVE when some row is suspected
+ * (inconclusive), else PASS: "no evidence" does not hold the gate.
  */
-static int compare_stat_rows(struct compare_result *out, const struct runset *rs,
+static int compare_stat_rows(struct compare_result *out, const struct compare_stab *tb,
 			     const struct compare_opts *o)
 {
 	struct verdict_region *vr = calloc(out->nrows ? out->nrows : 1, sizeof(*vr));
+	size_t *from = calloc(out->nrows ? out->nrows : 1, sizeof(*from));
 	size_t i;
 	int rc = 0, undecided = 0;
 
 	out->stat = calloc(out->nrows ? out->nrows : 1, sizeof(*out->stat));
-	if (!vr || !out->stat) {
+	if (!vr || !from || !out->stat) {
 		rc = err_nomem();
 		goto out;
 	}
-	for (i = 0; i < out->nrows && !rc; i++) {
-		rc = runset_region(&vr[i], rs, out->rows[i].name);
-		if (!rc)
-			verdict_region(&vr[i]);
+	for (i = 0; i < out->nrows; i++) {
+		const struct verdict_region *x = compare_stab_get(tb, out->rows[i].name, &from[i]);
+
+		if (x)
+			vr[i] = *x;
+		else
+			verdict_region(&vr[i]); /* no set: no verdict */
+		if (!x)
+			from[i] = (size_t)-1;
 	}
-	if (!rc)
-		rc = verdict_decide(vr, out->nrows, o->max_regression);
+	rc = verdict_decide(vr, out->nrows, o->max_regression);
 	for (i = 0; i < out->nrows && !rc; i++) {
 		struct compare_stat *c = &out->stat[i];
 		struct stats_row *row = &out->rows[i];
@@ -386,9 +581,22 @@ static int compare_stat_rows(struct compare_result *out, const struct runset *rs
 		c->runs_needed = vr[i].runs_needed;
 		/* the CV of a lognormal with that log-scale sigma */
 		c->cv = sqrt(expm1(s2));
+		c->cv_own = vr[i].noise.df > 0.0 ? sqrt(expm1(vr[i].noise.s2)) : NAN;
+		c->borrowed = vr[i].noise.borrowed;
 		c->nhist = vr[i].noise.nhist;
 		c->nbase = vr[i].nbase;
 		c->ncand = vr[i].ncand;
+		if (from[i] != (size_t)-1 && tb->rej[from[i]].len) {
+			const struct i64vec *rj = &tb->rej[from[i]];
+
+			c->outliers = malloc(rj->len * sizeof(*c->outliers));
+			if (!c->outliers) {
+				rc = err_nomem();
+				break;
+			}
+			memcpy(c->outliers, rj->v, rj->len * sizeof(*c->outliers));
+			c->noutliers = rj->len;
+		}
 		row->violation = o->check && (vr[i].call == VERDICT_CALL_REGRESSED ||
 					      (o->fail_on_new && row->a.none));
 		undecided |= vr[i].call == VERDICT_CALL_INCONCLUSIVE;
@@ -403,17 +611,19 @@ static int compare_stat_rows(struct compare_result *out, const struct runset *rs
 		out->verdict.kind = VERDICT_INCONCLUSIVE;
 out:
 	free(vr);
+	free(from);
 	return rc;
 }
 
-/* Open the run sets of a statistical check and put their means into the
- * values of both sides. */
-static int compare_stat_sets(struct compare_result *out, struct runset *rs, const struct runarg *sa,
-			     const struct runarg *sb, const char *arg_a, const char *arg_b,
-			     struct match *m, const struct compare_opts *o, struct stats_named *va,
-			     struct stats_named *vb)
+/* Open the run sets of a statistical check, compute every region's
+ * statistics into tb and put the sets' locations into the values of both
+ * sides. */
+static int compare_stat_sets(struct compare_result *out, struct runset *rs, struct compare_stab *tb,
+			     const struct runarg *sa, const struct runarg *sb, const char *arg_a,
+			     const char *arg_b, struct match *m, const struct compare_opts *o,
+			     struct stats_named *va, struct stats_named *vb)
 {
-	int rc = runset_open(rs, sa, sb, arg_a, arg_b, m, o);
+	int rc = runset_open(rs, sa, sb, arg_a, arg_b, m, o, &out->same);
 
 	if (!rc)
 		rc = compare_set_ids(&out->base_runs, &out->nbase_runs, rs->base, rs->nbase, 0);
@@ -425,10 +635,14 @@ static int compare_stat_sets(struct compare_result *out, struct runset *rs, cons
 		if (!out->noise_from)
 			rc = err_nomem();
 	}
-	if (!rc)
-		rc = compare_set_values(va, out->a.nregions, rs, 0);
-	if (!rc)
-		rc = compare_set_values(vb, out->b.nregions, rs, 1);
+	if (!rc) {
+		out->same.left_out = rs->left_out;
+		rc = compare_stab_build(tb, out, rs, sb->is_file);
+	}
+	if (!rc) {
+		compare_set_values(va, out->a.nregions, tb, 0);
+		compare_set_values(vb, out->b.nregions, tb, 1);
+	}
 	return rc;
 }
 
@@ -570,11 +784,13 @@ int compare_runs(struct compare_result *out, const char *arg_a, const char *arg_
 	struct stats_diff_opts dopts;
 	struct match *m = NULL;
 	struct runset rs;
+	struct compare_stab tb;
 	size_t nall;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
 	memset(&rs, 0, sizeof(rs));
+	memset(&tb, 0, sizeof(tb));
 	memset(&sa, 0, sizeof(sa));
 	memset(&sb, 0, sizeof(sb));
 	runarg_db_init(&db, opts->store, opts->db_path);
@@ -598,7 +814,7 @@ int compare_runs(struct compare_result *out, const char *arg_a, const char *arg_
 	if (!rc)
 		rc = compare_values(&vb, &out->b, &sb, m, opts);
 	if (!rc && opts->stat)
-		rc = compare_stat_sets(out, &rs, &sa, &sb, arg_a, arg_b, m, opts, va, vb);
+		rc = compare_stat_sets(out, &rs, &tb, &sa, &sb, arg_a, arg_b, m, opts, va, vb);
 	if (rc)
 		goto out;
 	memset(&dopts, 0, sizeof(dopts));
@@ -623,7 +839,7 @@ int compare_runs(struct compare_result *out, const char *arg_a, const char *arg_
 		rc = compare_only(&out->only_b, &out->nonly_b, out->b.regions, out->b.nregions,
 				  out->a.regions, out->a.nregions);
 	if (!rc && opts->stat) {
-		rc = compare_stat_rows(out, &rs, opts);
+		rc = compare_stat_rows(out, &tb, opts);
 	} else if (!rc && opts->check) {
 		size_t nviol, i;
 
@@ -643,6 +859,7 @@ int compare_runs(struct compare_result *out, const char *arg_a, const char *arg_
 out:
 	free(va);
 	free(vb);
+	compare_stab_release(&tb);
 	runset_release(&rs);
 	match_free(m);
 	runarg_release(&sa);
@@ -682,7 +899,11 @@ void compare_release(struct compare_result *r)
 	compare_side_release(&r->a);
 	compare_side_release(&r->b);
 	verdict_release(&r->verdict);
+	for (i = 0; r->stat && i < r->nrows; i++)
+		free(r->stat[i].outliers);
 	free(r->stat);
+	free(r->outliers);
+	same_release(&r->same);
 	free(r->base_runs);
 	free(r->cand_runs);
 	free(r->noise_from);

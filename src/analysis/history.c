@@ -76,11 +76,15 @@ int history_mark(struct history_step *s, const struct store_history_point *p, si
 		v[i] = s[i].v;
 		s[i].change = 0;
 		s[i].change_pct = 0.0;
+		s[i].provisional = 0;
+		s[i].confirm = 0;
 	}
 	rc = changes_series(&cp, &ncp, p, v, n, o);
 	for (i = 0; !rc && i < ncp; i++) {
-		s[cp[i].after].change = 1;
-		s[cp[i].after].change_pct = cp[i].pct;
+		s[cp[i].at].change = 1;
+		s[cp[i].at].change_pct = cp[i].pct;
+		s[cp[i].at].provisional = cp[i].provisional;
+		s[cp[i].at].confirm = cp[i].confirm;
 	}
 	if (!rc)
 		*nchanges = ncp;

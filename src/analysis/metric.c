@@ -38,6 +38,22 @@ int metric_value(struct stats_val *out, const struct store_region_stats *g,
 	return stats_region_value(out, &r, m);
 }
 
+double metric_resolution(enum stats_metric m, const struct store_region_stats *g)
+{
+	switch (m) {
+	case STATS_CALLS:
+		return 1.0;
+	case STATS_AVG:
+		return g->calls ? 1e-9 / (double)g->calls : 0.0;
+	case STATS_GPU_AVG:
+		return g->gpu_count ? 1e-9 / (double)g->gpu_count : 0.0;
+	case STATS_IMBALANCE:
+		return 0.0;
+	default:
+		return 1e-9;
+	}
+}
+
 int metric_check_samples(const struct store_region_stats *g, int64_t run_id, size_t n,
 			 const char *location)
 {

@@ -21,6 +21,15 @@
 int metric_value(struct stats_val *out, const struct store_region_stats *g,
 		 const struct metric_samples *s, enum stats_metric m);
 
+/*
+ * The resolution of metric m of region g: the smallest difference its
+ * value can show, in the metric's unit.  Durations are whole nanoseconds
+ * (1e-9 s; an average's is 1e-9 s over the calls it averages), calls
+ * count by one; 0 when unknown (imbalance).  The statistical verdicts
+ * take a change below it for no change (docs/statistics.md).
+ */
+double metric_resolution(enum stats_metric m, const struct store_region_stats *g);
+
 /* ERR_STORE "store 'LOCATION' is damaged: ..." unless n durations were
  * found for the g->calls calls of region g in run run_id of the store at
  * location (store_location()). */

@@ -15,6 +15,7 @@
 #include "scopedb/changes.h"
 #include "scopedb/err.h"
 #include "scopedb/filter.h"
+#include "scopedb/same.h"
 #include "scopedb/history.h"
 #include "scopedb/runarg.h"
 #include "scopedb/util.h"
@@ -277,6 +278,20 @@ static int reportdata_scope(struct reportdata *rd, struct filter *f, const char 
 	return rd->scope ? 0 : err_nomem();
 }
 
+/* ", hostname = node7" after rd->scope when --same keeps runs alike. */
+static int reportdata_scope_same(struct reportdata *rd, const struct same *s)
+{
+	struct buf b = BUF_INIT;
+	int rc;
+
+	if (!s->ncond)
+		return 0;
+	rc = buf_printf(&b, "%s, ", rd->scope) || same_describe(&b, s);
+	free(rd->scope);
+	rd->scope = buf_finish(&b, rc);
+	return rd->scope ? 0 : err_nomem();
+}
+
 int reportdata_build(struct reportdata *rd, const struct reportdata_opts *o)
 {
 	struct store_history_point *p = NULL;
@@ -284,7 +299,10 @@ int reportdata_build(struct reportdata *rd, const struct reportdata_opts *o)
 	struct store *st = NULL;
 	struct match *m = NULL;
 	struct compare_opts co = o->cmp;
-	struct filter f;
+	struct same_spec spec = {o->cmp.same, o->cmp.nsame, o->cmp.same_from_env};
+	struct same tsame;
+	struct filter f, fs;
+	struct filter_meta *conds = NULL;
 	const char *tagv[1];
 	char now[32];
 	struct buf pat = BUF_INIT;
@@ -294,6 +312,7 @@ int reportdata_build(struct reportdata *rd, const struct reportdata_opts *o)
 	int rc, side;
 
 	memset(rd, 0, sizeof(*rd));
+	memset(&tsame, 0, sizeof(tsame));
 	rd->metric = o->cmp.metric;
 	util_now_iso(now, sizeof(now));
 	rd->generated = util_strdup(now);
@@ -316,13 +335,21 @@ int reportdata_build(struct reportdata *rd, const struct reportdata_opts *o)
 		rc = reportdata_scope(rd, &f, tagv, o);
 	if (!rc)
 		rc = store_open(&st, co.db_path, STORE_READONLY);
+	/* like with like: the trends keep the runs the check kept (the
+	 * baseline's values), or without a check those of the newest run */
+	if (!rc && rd->compared)
+		rc = same_filter(&fs, &conds, &f, &rd->cmp.same);
+	else if (!rc)
+		rc = same_apply(&tsame, &fs, &conds, st, &f, &spec);
+	if (!rc)
+		rc = reportdata_scope_same(rd, rd->compared ? &rd->cmp.same : &tsame);
 	if (rc)
 		goto out;
 	memset(&q, 0, sizeof(q));
 	q.filter = reportdata_filter;
 	q.ctx = m;
 	q.pattern = pattern;
-	q.runs = &f;
+	q.runs = &fs;
 	rc = store_region_history(st, &p, &np, &q);
 	if (rc == ERR_NOTFOUND && rd->compared)
 		rc = 0; /* the compared files' regions are not stored */
@@ -363,6 +390,8 @@ out:
 	store_close(st);
 	match_free(m);
 	buf_release(&pat);
+	free(conds);
+	same_release(&tsame);
 	return rc;
 }
 

@@ -4,9 +4,10 @@
  *
  * A set is listed with store_find_runs() (newest first) under a filter
  * naming the anchor run's branch, tag or commit, and cut at the anchor:
- * the N runs from the anchor backwards.  Each run's regions then go
- * through metric_stored_value(), the same code as the two runs of a
- * point check.
+ * the N runs from the anchor backwards; with --same the filter also
+ * names the baseline's value of each KEY, and a second listing without
+ * them counts the runs left out.  Each run's regions then go through
+ * metric_stored_value(), the same code as the two runs of a point check.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -21,6 +22,7 @@
 #include "scopedb/store.h"
 #include "scopedb/util.h"
 #include "select/match.h"
+#include "util/statdist.h"
 
 int runset_read(struct runset_run *r, struct store *st, int64_t id, struct match *m,
 		const struct compare_opts *o)
@@ -38,12 +40,14 @@ int runset_read(struct runset_run *r, struct store *st, int64_t id, struct match
 		goto out;
 	r->names = calloc(n ? n : 1, sizeof(*r->names));
 	r->vals = calloc(n ? n : 1, sizeof(*r->vals));
+	r->res = calloc(n ? n : 1, sizeof(*r->res));
 	if (o->by_path) {
 		r->paths = calloc(n ? n : 1, sizeof(*r->paths));
 		r->depths = calloc(n ? n : 1, sizeof(*r->depths));
 		r->selfs = calloc(n ? n : 1, sizeof(*r->selfs));
 	}
-	if (!r->names || !r->vals || (o->by_path && (!r->paths || !r->depths || !r->selfs))) {
+	if (!r->names || !r->vals || !r->res ||
+	    (o->by_path && (!r->paths || !r->depths || !r->selfs))) {
 		rc = err_nomem();
 		goto out;
 	}
@@ -52,6 +56,7 @@ int runset_read(struct runset_run *r, struct store *st, int64_t id, struct match
 					 o->metric, &d, &ends);
 		if (rc)
 			goto out;
+		r->res[i] = metric_resolution(o->metric, &regs[i]);
 		r->ncalls += regs[i].calls;
 		r->names[i] = regs[i].name;
 		regs[i].name = NULL; /* moved */
@@ -73,25 +78,33 @@ out:
 /*
  * The set of up to limit runs ending at run end (newest first) that f
  * selects, each read into (*out)[i].  The anchor is always the first, even
- * when f would not list it.
+ * when f would not list it.  With rs->same's conditions only the runs that
+ * have them, and the ids of those they left out between the anchor and
+ * the oldest run kept are appended to left.
  */
-static int runset_select(struct runset_run **out, size_t *nout, struct store *st, int64_t end,
-			 const struct filter *f, size_t limit, struct match *m,
-			 const struct compare_opts *o)
+static int runset_select(struct runset_run **out, size_t *nout, struct runset *rs, struct store *st,
+			 int64_t end, const struct filter *f, size_t limit, struct match *m,
+			 const struct compare_opts *o, struct i64vec *left)
 {
-	struct store_run *runs = NULL;
-	size_t n = 0, i, at;
+	struct store_run *runs = NULL, *all = NULL;
+	struct filter_meta *conds = NULL;
+	struct filter fs;
+	int64_t *kept = NULL;
+	size_t n = 0, nall = 0, i, at, nleft;
 	int rc;
 
 	*out = NULL;
 	*nout = 0;
-	rc = store_find_runs(st, &runs, &n, f);
+	rc = same_filter(&fs, &conds, f, rs->same);
+	if (!rc)
+		rc = store_find_runs(st, &runs, &n, &fs);
 	if (rc)
 		goto out;
 	for (at = 0; at < n && runs[at].id != end; at++)
 		;
 	*out = calloc(limit, sizeof(**out));
-	if (!*out) {
+	kept = calloc(limit, sizeof(*kept));
+	if (!*out || !kept) {
 		rc = err_nomem();
 		goto out;
 	}
@@ -101,11 +114,19 @@ static int runset_select(struct runset_run **out, size_t *nout, struct store *st
 		goto out;
 	}
 	for (i = at; i < n && i - at < limit && !rc; i++) {
+		kept[i - at] = runs[i].id;
 		rc = runset_read(&(*out)[i - at], st, runs[i].id, m, o);
 		(*nout)++;
 	}
+	if (!rc && rs->same->ncond)
+		rc = store_find_runs(st, &all, &nall, f);
+	if (!rc && rs->same->ncond)
+		rc = same_left_out(&nleft, left, all, nall, kept, *nout, end);
 out:
+	free(conds);
+	free(kept);
 	store_runs_free(runs, n);
+	store_runs_free(all, nall);
 	return rc;
 }
 
@@ -147,6 +168,26 @@ static void runset_window_filter(struct filter *f, const char **tagv, const char
 
 static void runset_runs_free(struct runset_run *r, size_t n);
 
+static int runset_cmp_id(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The number of distinct ids of v (sorted in place). */
+static size_t runset_distinct(struct i64vec *v)
+{
+	size_t i, k = 0;
+
+	if (!v->len)
+		return 0;
+	qsort(v->v, v->len, sizeof(*v->v), runset_cmp_id);
+	for (i = 0; i < v->len; i++)
+		k += !i || v->v[i] != v->v[i - 1];
+	return k;
+}
+
 /* A run in both sets counts on the baseline side only: drop it from the
  * candidate set, except the candidate itself (its first run). */
 static void runset_exclude_base(struct runset *rs)
@@ -167,10 +208,12 @@ static void runset_exclude_base(struct runset *rs)
 }
 
 int runset_open(struct runset *rs, const struct runarg *sa, const struct runarg *sb,
-		const char *arg_a, const char *arg_b, struct match *m, const struct compare_opts *o)
+		const char *arg_a, const char *arg_b, struct match *m, const struct compare_opts *o,
+		const struct same *same)
 {
 	struct store_run ra, rb;
 	struct filter f;
+	struct i64vec left;
 	const char *tagv[1];
 	char *tag_a = NULL, *tag_b = NULL;
 	struct buf t = BUF_INIT;
@@ -180,6 +223,7 @@ int runset_open(struct runset *rs, const struct runarg *sa, const struct runarg 
 	memset(rs, 0, sizeof(*rs));
 	memset(&ra, 0, sizeof(ra));
 	memset(&rb, 0, sizeof(rb));
+	i64vec_init(&left);
 	if (sa->is_file) {
 		rc = err_set(
 		    ERR_USAGE,
@@ -204,29 +248,32 @@ int runset_open(struct runset *rs, const struct runarg *sa, const struct runarg 
 		rc = runset_tag(&tag_b, arg_b, sb->is_file);
 	if (rc)
 		goto out;
+	rs->same = same;
 	runset_window_filter(&f, tagv, tag_a, &ra);
-	rc = runset_select(&rs->base, &rs->nbase, sa->st, ra.id, &f, nb, m, o);
+	rc = runset_select(&rs->base, &rs->nbase, rs, sa->st, ra.id, &f, nb, m, o, &left);
 	if (rc)
 		goto out;
 	memset(&f, 0, sizeof(f));
 	f.branch = ra.branch;
-	rc = runset_select(&rs->hist, &rs->nhist, sa->st, ra.id, &f, VERDICT_HISTORY, m, o);
+	rc = runset_select(&rs->hist, &rs->nhist, rs, sa->st, ra.id, &f, VERDICT_HISTORY, m, o,
+			   &left);
 	if (rc)
 		goto out;
 	if (o->candidate_window) {
 		runset_window_filter(&f, tagv, tag_b, &rb);
-		rc = runset_select(&rs->cand, &rs->ncand, sb->st, rb.id, &f, o->candidate_window, m,
-				   o);
+		rc = runset_select(&rs->cand, &rs->ncand, rs, sb->st, rb.id, &f,
+				   o->candidate_window, m, o, &left);
 	} else {
 		/* the candidate's repetitions: the runs of its commit */
 		memset(&f, 0, sizeof(f));
 		f.commit = rb.commit;
-		rc = runset_select(&rs->cand, &rs->ncand, sb->st, rb.id, &f,
-				   rb.commit ? VERDICT_HISTORY : 1, m, o);
+		rc = runset_select(&rs->cand, &rs->ncand, rs, sb->st, rb.id, &f,
+				   rb.commit ? VERDICT_HISTORY : 1, m, o, &left);
 	}
 	if (rc)
 		goto out;
 	runset_exclude_base(rs);
+	rs->left_out = runset_distinct(&left);
 	rc = buf_printf(&t, "%zu run%s", rs->nhist, rs->nhist == 1 ? "" : "s");
 	if (ra.branch)
 		rc |= buf_printf(&t, " of branch '%s'", ra.branch);
@@ -237,6 +284,7 @@ int runset_open(struct runset *rs, const struct runarg *sa, const struct runarg 
 out:
 	free(tag_a);
 	free(tag_b);
+	i64vec_release(&left);
 	store_run_release(&ra);
 	store_run_release(&rb);
 	if (rc)
@@ -249,47 +297,97 @@ static int runset_cmp_name(const void *key, const void *elt)
 	return strcmp(key, *(char *const *)elt);
 }
 
-/* The value of region name in run r, NaN when it has none. */
-static double runset_value(const struct runset_run *r, const char *name)
+/* The index of region name in run r, -1 when it has none. */
+static long runset_find(const struct runset_run *r, const char *name)
 {
 	char **at = bsearch(name, r->names, r->n, sizeof(*r->names), runset_cmp_name);
 
-	return at && !r->vals[at - r->names].none ? r->vals[at - r->names].v : NAN;
+	return at ? (long)(at - r->names) : -1;
 }
 
-/* The mean log value of name over the runs s[0..n) into *mean; returns the
- * number of runs with a positive value.  tmp holds n doubles. */
-static size_t runset_mean(double *mean, const struct runset_run *s, size_t n, const char *name,
-			  double *tmp)
+/* The value of region name in run r, NaN when it has none (or it is not
+ * positive: a log needs it). */
+static double runset_value(const struct runset_run *r, const char *name)
 {
-	size_t i;
+	long i = runset_find(r, name);
+	double v = i >= 0 && !r->vals[i].none ? r->vals[i].v : NAN;
 
-	for (i = 0; i < n; i++)
-		tmp[i] = runset_value(&s[i], name);
-	return verdict_log_mean(mean, tmp, n);
+	return v > 0.0 && isfinite(v) ? v : NAN;
 }
 
-int runset_region(struct verdict_region *out, const struct runset *rs, const char *name)
+int runset_noise(struct verdict_noise *out, const struct runset *rs, const char *name)
 {
-	size_t cap = rs->nbase + rs->ncand + rs->nhist + 1, i, k = 0;
-	double *tmp = malloc(2 * cap * sizeof(*tmp)), *logv;
+	size_t cap = rs->nhist + 1, i, k = 0;
+	double *tmp = malloc(3 * cap * sizeof(*tmp)), *logv, *rel;
+	int rc;
 
 	memset(out, 0, sizeof(*out));
 	if (!tmp)
 		return err_nomem();
 	logv = tmp + cap;
-	out->nbase = runset_mean(&out->ybase, rs->base, rs->nbase, name, tmp);
-	out->ncand = runset_mean(&out->ycand, rs->cand, rs->ncand, name, tmp);
-	/* the history oldest first, positive values only */
+	rel = logv + cap;
+	/* the history oldest first, positive values only; the resolution
+	 * relative to each value, its median for the region */
 	for (i = rs->nhist; i-- > 0;) {
 		double v = runset_value(&rs->hist[i], name);
 
-		if (v > 0.0 && isfinite(v))
-			logv[k++] = log(v);
+		if (isnan(v))
+			continue;
+		rel[k] = rs->hist[i].res[runset_find(&rs->hist[i], name)] / v;
+		logv[k++] = log(v);
 	}
-	verdict_noise_estimate(&out->noise, logv, k, tmp);
+	rc = verdict_noise_estimate(out, logv, k, k ? statdist_median(rel, k) : 0.0, tmp);
 	free(tmp);
+	return rc;
+}
+
+/* The location of region name over the runs s[0..n) with the noise sigma
+ * into *y (NaN when no run has a value), the counts into *kept and *out,
+ * and what became of each run into mk (if not NULL). */
+static int runset_set(double *y, size_t *kept, size_t *nout, const struct runset_run *s, size_t n,
+		      const char *name, double sigma, struct runset_mark *mk)
+{
+	double *tmp = calloc(2 * (n ? n : 1), sizeof(*tmp)), *v;
+	unsigned char *rej = malloc(n ? n : 1);
+	size_t i, k = 0;
+
+	if (!tmp || !rej) {
+		free(tmp);
+		free(rej);
+		return err_nomem();
+	}
+	v = tmp + n;
+	for (i = 0; i < n; i++) {
+		double x = runset_value(&s[i], name);
+
+		if (!isnan(x))
+			v[k++] = log(x);
+	}
+	*y = verdict_location(v, k, sigma, rej, kept, tmp);
+	*nout = k - *kept;
+	for (i = k = 0; mk && i < n; i++) {
+		mk[i].state = -1;
+		mk[i].dev = 0.0;
+		if (isnan(runset_value(&s[i], name)))
+			continue;
+		mk[i].state = (signed char)rej[k];
+		mk[i].dev = v[k++] - *y;
+	}
+	free(tmp);
+	free(rej);
 	return 0;
+}
+
+int runset_locate(struct verdict_region *out, const struct runset *rs, const char *name,
+		  struct runset_mark *bm, struct runset_mark *cm)
+{
+	int rc = runset_set(&out->ybase, &out->nbase, &out->obase, rs->base, rs->nbase, name,
+			    out->noise.sigma, bm);
+
+	if (!rc)
+		rc = runset_set(&out->ycand, &out->ncand, &out->ocand, rs->cand, rs->ncand, name,
+				out->noise.sigma, cm);
+	return rc;
 }
 
 void runset_run_release(struct runset_run *r)
@@ -307,6 +405,7 @@ void runset_run_release(struct runset_run *r)
 	free(r->depths);
 	free(r->selfs);
 	free(r->vals);
+	free(r->res);
 	memset(r, 0, sizeof(*r));
 }
 

@@ -5,8 +5,10 @@
  * tag selector), the candidate set (--candidate-window N likewise; without
  * it the candidate and its repetitions, the runs of its commit), and the
  * noise history (up to VERDICT_HISTORY runs of the baseline's branch
- * ending at the baseline), with every selected region's metric in each run.
- * runset_region() turns them into the inputs of a verdict (verdict.h).
+ * ending at the baseline), with every selected region's metric in each run;
+ * with --same KEY only runs whose KEY equals the baseline's (same.h), and
+ * the count of those left out.  runset_noise() and runset_locate() turn
+ * them into the inputs of a verdict (verdict.h).
  *
  * Ownership: struct runset owns everything; runset_release() accepts a
  * zeroed structure.  The stores are borrowed from the runargs.
@@ -20,6 +22,7 @@
 #include "analysis/verdict.h"
 #include "scopedb/compare.h"
 #include "scopedb/runarg.h"
+#include "scopedb/same.h"
 
 struct match;
 
@@ -28,6 +31,7 @@ struct runset_run {
 	int64_t id;
 	char **names;
 	struct stats_val *vals;
+	double *res; /* the resolution of each value (metric_resolution()) */
 	size_t n;
 	uint64_t ncalls; /* calls of the selected regions and ranks */
 	/* by path (compare_opts.by_path): each row's names from the root
@@ -51,25 +55,44 @@ void runset_run_release(struct runset_run *r);
 struct runset {
 	struct runset_run *base, *cand, *hist; /* newest first */
 	size_t nbase, ncand, nhist;
-	char *noise_from; /* where the history came from, for the output */
+	char *noise_from;	 /* where the history came from, for the output */
+	const struct same *same; /* --same resolved against the baseline */
+	size_t left_out;	 /* distinct runs its conditions left out of the sets */
 };
 
 /*
  * Select the three sets of a check of sa (argument arg_a) against sb
- * (arg_b) and read the metric of the regions m keeps in every run.
- * ERR_USAGE when the baseline is a file (its history gives the noise) or
- * a --candidate-window is asked of a file; the store's errors.
+ * (arg_b) and read the metric of the regions m keeps in every run; only
+ * the runs with the conditions of same (--same resolved against the
+ * baseline, borrowed until runset_release(); the candidate must have them
+ * too: compare.c checks).  ERR_USAGE when the baseline is a file (its
+ * history gives the noise) or a --candidate-window is asked of a file;
+ * the store's errors.
  */
 int runset_open(struct runset *rs, const struct runarg *sa, const struct runarg *sb,
-		const char *arg_a, const char *arg_b, struct match *m,
-		const struct compare_opts *o);
+		const char *arg_a, const char *arg_b, struct match *m, const struct compare_opts *o,
+		const struct same *same);
 
 /*
- * The verdict inputs of region name: the mean log values and run counts of
- * both sets and the noise of its history (verdict_noise_estimate()).
- * ERR_NOMEM.
+ * The noise of region name from its history (verdict_noise_estimate(),
+ * with the resolution of its values).  ERR_NOMEM.
  */
-int runset_region(struct verdict_region *out, const struct runset *rs, const char *name);
+int runset_noise(struct verdict_noise *out, const struct runset *rs, const char *name);
+
+/* What runset_locate() says of each run of a set for one region. */
+struct runset_mark {
+	signed char state; /* -1 no value, 0 kept, 1 left out as an outlier */
+	double dev;	   /* its log value minus the set's location */
+};
+
+/*
+ * The locations of both sets of region name (verdict_location() with
+ * out->noise.sigma, after verdict_pool()): ybase, ycand, the counts kept
+ * and left out; bm[0..rs->nbase) and cm[0..rs->ncand) (either may be NULL)
+ * say what became of each run.  ERR_NOMEM.
+ */
+int runset_locate(struct verdict_region *out, const struct runset *rs, const char *name,
+		  struct runset_mark *bm, struct runset_mark *cm);
 
 void runset_release(struct runset *rs);
 

@@ -4,19 +4,24 @@
  * section "Verdicts").
  *
  * Everything is on the log scale, where multiplicative run-to-run noise is
- * additive and a ratio is a difference: the noise is the between-run
- * standard deviation of a region's log value in its history, robust to
- * steps (past regressions) and outlying runs; the comparison is Welch-free
- * (one pooled sigma) Student t on the difference of the two sets' mean
- * logs, which for one candidate run is the prediction interval of that run
- * from the baseline runs.  False discoveries across regions are controlled
- * with Benjamini and Hochberg's step-up procedure.
+ * additive and a ratio is a difference.  The noise of a region is the
+ * between-run standard deviation of its log value within the step-free
+ * segments of its history, moderated towards a prior fitted to all the
+ * regions of the check (Smyth 2004) and never below the timer's
+ * resolution; each set's location is the mean of its values after those
+ * further than 3.5 noise scales from the set's median are left out
+ * (Hampel 1985's skipped mean); the comparison is Student's t on the
+ * difference of the locations with the noise's degrees of freedom, one
+ * test for a slowdown and one for a speed-up, each direction's false
+ * discoveries across regions controlled by Benjamini and Hochberg's
+ * step-up procedure.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/verdict.h"
+#include "scopedb/changepoint.h"
 #include "scopedb/err.h"
 #include "util/statdist.h"
 
@@ -27,6 +32,7 @@ static const char *const verdict_call_names[VERDICT_CALL_COUNT] = {
     [VERDICT_CALL_IMPROVED] = "improved",
     [VERDICT_CALL_REGRESSED] = "regressed",
     [VERDICT_CALL_INCONCLUSIVE] = "inconclusive",
+    [VERDICT_CALL_NO_EVIDENCE] = "no evidence",
 };
 
 const char *verdict_call_name(enum verdict_call c)
@@ -34,27 +40,92 @@ const char *verdict_call_name(enum verdict_call c)
 	return (unsigned)c < VERDICT_CALL_COUNT ? verdict_call_names[c] : "";
 }
 
-void verdict_noise_estimate(struct verdict_noise *out, const double *logv, size_t n, double *tmp)
+/* Degrees of freedom beyond which Student's t is the normal distribution
+ * to double precision in the tails used here. */
+#define VERDICT_DF_NORMAL 1e7
+
+/* P(T <= t) with df degrees of freedom, df possibly infinite. */
+static double verdict_t_cdf(double t, double df)
 {
-	double scale, ss = 0.0, mean = 0.0;
-	size_t i, len = 0, nseg = 0;
+	return df > VERDICT_DF_NORMAL ? statdist_norm_cdf(t) : statdist_t_cdf(t, df);
+}
+
+/* The p-quantile of T with df degrees of freedom, df possibly infinite. */
+static double verdict_t_quantile(double p, double df)
+{
+	return df > VERDICT_DF_NORMAL ? statdist_norm_quantile(p) : statdist_t_quantile(p, df);
+}
+
+/*
+ * Mark in cut[1..n) the change points of the history logv[0..n) as
+ * changepoint_find() finds them (the method of "scopedb changes", with no
+ * smallest change): cut[i] = 1 when run i starts a new level.  ERR_NOMEM.
+ */
+static int verdict_cut_changes(unsigned char *cut, const double *logv, size_t n)
+{
+	struct changepoint_opts o;
+	struct changepoint *cp = NULL;
+	struct stats_val *v = malloc(n * sizeof(*v));
+	size_t i, ncp = 0;
+	int rc;
+
+	if (!v)
+		return err_nomem();
+	for (i = 0; i < n; i++) {
+		v[i].none = 0;
+		v[i].v = exp(logv[i]);
+	}
+	changepoint_opts_init(&o);
+	o.min_change = 0.0;
+	rc = changepoint_find(&cp, &ncp, v, NULL, n, &o);
+	for (i = 0; !rc && i < ncp; i++)
+		cut[cp[i].after] = 1;
+	free(cp);
+	free(v);
+	return rc;
+}
+
+int verdict_noise_estimate(struct verdict_noise *out, const double *logv, size_t n, double res,
+			   double *tmp)
+{
+	double scale, half, ss = 0.0, mean = 0.0;
+	size_t i, len = 0, nseg = 0, k;
+	unsigned char *cut = NULL;
+	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
 	out->nhist = n;
+	out->s2 = NAN;
 	out->sigma = NAN;
-	out->df = NAN;
+	out->res = res > 0.0 && isfinite(res) ? res : 0.0;
+	half = 0.5 * out->res;
 	if (n < VERDICT_MIN_HISTORY)
-		return;
+		return 0;
 	/* 1.4826 median |d| estimates the SD of d = sqrt 2 sigma (normal). */
 	for (i = 1; i < n; i++)
 		tmp[i - 1] = fabs(logv[i] - logv[i - 1]);
 	scale = 1.4826 * statdist_median(tmp, n - 1);
+	if (!(scale > half)) {
+		/* most differences below the resolution (tmp is sorted): the
+		 * others are quantized noise when there are enough of them,
+		 * else steps of a constant history */
+		for (k = n - 1; k > 0 && tmp[k - 1] > half; k--)
+			;
+		scale = n - 1 - k >= 3 && 10 * (n - 1 - k) >= n - 1
+			    ? 1.4826 * statdist_median(tmp + k, n - 1 - k)
+			    : 0.0;
+	}
+	cut = calloc(n, 1);
+	if (!cut)
+		return err_nomem();
+	if (scale > 0.0)
+		rc = verdict_cut_changes(cut, logv, n);
 	/* Segments between steps; Welford's running mean and sum of squares. */
-	for (i = 0; i < n; i++) {
-		double d;
+	for (i = 0; i < n && !rc; i++) {
+		double d, step = i ? fabs(logv[i] - logv[i - 1]) : 0.0;
 
-		if (i && scale > 0.0 && fabs(logv[i] - logv[i - 1]) > 3.5 * scale) {
-			out->ntrim++;
+		if (i && (cut[i] || (scale > 0.0 ? step > 3.5 * scale : step > half))) {
+			out->nsteps++;
 			len = 0;
 		}
 		if (len++ == 0) {
@@ -66,25 +137,94 @@ void verdict_noise_estimate(struct verdict_noise *out, const double *logv, size_
 		mean += d / (double)len;
 		ss += d * (logv[i] - mean);
 	}
-	if (n <= nseg)
-		return;
+	free(cut);
+	if (rc || n <= nseg)
+		return rc;
 	out->df = (double)(n - nseg);
-	out->sigma = sqrt(ss / out->df);
+	out->s2 = ss > 0.0 ? ss / out->df : 0.0;
+	out->constant = !(ss > 0.0);
+	return 0;
 }
 
-size_t verdict_log_mean(double *mean, const double *v, size_t n)
+int verdict_pool(struct verdict_region *r, size_t n, struct verdict_prior *prior)
 {
-	double s = 0.0;
+	double *e = malloc(2 * (n ? n : 1) * sizeof(*e)), *tri, em = 0.0, ev = 0.0, tm = 0.0;
+	double d0 = 0.0, s0 = NAN;
 	size_t i, k = 0;
 
+	if (!e)
+		return err_nomem();
+	tri = e + n;
 	for (i = 0; i < n; i++) {
-		if (v[i] > 0.0 && isfinite(v[i])) {
-			s += log(v[i]);
-			k++;
-		}
+		const struct verdict_noise *z = &r[i].noise;
+
+		if (!(z->df > 0.0) || z->constant || !(z->s2 > 0.0) || !isfinite(z->s2))
+			continue;
+		/* log s2 centred by its expectation under a chi-square (Smyth
+		 * 2004, section 6.2) */
+		e[k] = log(z->s2) - statdist_digamma(z->df / 2.0) + log(z->df / 2.0);
+		tri[k] = statdist_trigamma(z->df / 2.0);
+		em += e[k];
+		tm += tri[k];
+		k++;
 	}
-	*mean = k ? s / (double)k : NAN;
-	return k;
+	if (k >= 3) {
+		em /= (double)k;
+		tm /= (double)k;
+		for (i = 0; i < k; i++)
+			ev += (e[i] - em) * (e[i] - em);
+		ev = ev / (double)(k - 1) - tm;
+		d0 = ev > 0.0 ? 2.0 * statdist_trigamma_inverse(ev) : INFINITY;
+		if (!(d0 <= VERDICT_PRIOR_DF_MAX))
+			d0 = VERDICT_PRIOR_DF_MAX;
+		s0 = exp(em + statdist_digamma(d0 / 2.0) - log(d0 / 2.0));
+	}
+	free(e);
+	if (prior) {
+		prior->nregions = k >= 3 ? k : 0;
+		prior->s2 = s0;
+		prior->df = d0;
+	}
+	for (i = 0; i < n; i++) {
+		struct verdict_noise *z = &r[i].noise;
+		double s2 = NAN;
+
+		z->borrowed = 0.0;
+		z->dft = 0.0;
+		if (z->df > 0.0 && z->constant) {
+			s2 = 0.0;
+			z->dft = z->df;
+		} else if (z->df > 0.0 && d0 > 0.0) {
+			s2 = (d0 * s0 + z->df * z->s2) / (d0 + z->df);
+			z->dft = d0 + z->df;
+			z->borrowed = d0 / (d0 + z->df);
+		} else if (z->df > 0.0) {
+			s2 = z->s2;
+			z->dft = z->df;
+		} else if (d0 > 0.0) {
+			s2 = s0;
+			z->dft = d0;
+			z->borrowed = 1.0;
+		}
+		z->sigma = isnan(s2) ? NAN : fmax(sqrt(s2), z->res);
+		/* never exactly 0: a constant series without a known resolution
+		 * is known to a part in a billion */
+		if (z->sigma < 1e-9)
+			z->sigma = 1e-9;
+	}
+	return 0;
+}
+
+double verdict_location(const double *v, size_t n, double sigma, unsigned char *rejected,
+			size_t *kept, double *tmp)
+{
+	double scale = sigma;
+
+	if (isnan(scale) && n >= 3) {
+		memcpy(tmp, v, n * sizeof(*v));
+		scale = 1.4826 * statdist_mad(tmp, n);
+	}
+	return statdist_skipped_mean(v, n, scale, VERDICT_REJECT, rejected, kept, tmp);
 }
 
 /* The standard error of the log-ratio of r. */
@@ -95,28 +235,35 @@ static double verdict_se(const struct verdict_region *r, double nbase, double nc
 
 void verdict_region(struct verdict_region *r)
 {
-	double y, se, t, tq;
+	double se, t, tq;
 
-	r->lo = r->hi = r->p = r->padj = NAN;
-	r->ratio = NAN;
+	r->lo = r->hi = NAN;
+	r->p = r->padj = r->p_up = r->p_down = r->padj_up = r->padj_down = NAN;
+	r->ratio = r->y = NAN;
 	r->runs_needed = -1;
 	r->call = VERDICT_CALL_NONE;
 	if (!r->nbase || !r->ncand)
 		return;
-	y = r->ycand - r->ybase;
-	r->ratio = exp(y);
+	r->y = r->ycand - r->ybase;
+	/* a change below the timer's resolution is no change (nor is the
+	 * rounding error of two locations of equal values) */
+	if (fabs(expm1(r->y)) < r->noise.res || fabs(r->y) < 1e-12)
+		r->y = 0.0;
+	r->ratio = exp(r->y);
 	r->call = VERDICT_CALL_INCONCLUSIVE;
 	if (isnan(r->noise.sigma))
 		return;
 	se = verdict_se(r, (double)r->nbase, (double)r->ncand);
-	tq = statdist_t_quantile(0.975, r->noise.df);
-	r->lo = exp(y - tq * se);
-	r->hi = exp(y + tq * se);
-	if (se > 0.0)
-		t = fabs(y) / se;
-	else
-		t = y != 0.0 ? INFINITY : 0.0;
-	r->p = 2.0 * statdist_t_cdf(-t, r->noise.df);
+	t = r->y / se;
+	r->p_up = verdict_t_cdf(-t, r->noise.dft);
+	r->p_down = verdict_t_cdf(t, r->noise.dft);
+	/* a constant history knows the value to its resolution: the interval
+	 * is the estimate give or take that (the floor of sigma) */
+	tq = verdict_t_quantile(0.975, r->noise.dft);
+	if (r->noise.constant)
+		se = r->noise.sigma, tq = 1.0;
+	r->lo = exp(r->y - tq * se);
+	r->hi = exp(r->y + tq * se);
 }
 
 /* A p-value and its region, to sort the p-values ascending. */
@@ -135,11 +282,12 @@ static int verdict_rank_cmp(const void *pa, const void *pb)
 }
 
 /*
- * Benjamini-Hochberg adjusted p-values of the regions with a p-value:
+ * Benjamini-Hochberg adjusted p-values of one direction (up: p_up into
+ * padj_up, else p_down into padj_down) over the regions with a p-value:
  * padj_(i) = min over j >= i of m p_(j) / j, at most 1 (Benjamini and
  * Hochberg 1995; the adjusted form of Yekutieli and Benjamini 1999).
  */
-static int verdict_bh(struct verdict_region *r, size_t n)
+static int verdict_bh(struct verdict_region *r, size_t n, int up)
 {
 	struct verdict_rank *k = malloc((n ? n : 1) * sizeof(*k));
 	size_t m = 0, i;
@@ -147,16 +295,22 @@ static int verdict_bh(struct verdict_region *r, size_t n)
 
 	if (!k)
 		return err_nomem();
-	for (i = 0; i < n; i++)
-		if (!isnan(r[i].p))
-			k[m].p = r[i].p, k[m++].i = i;
+	for (i = 0; i < n; i++) {
+		double p = up ? r[i].p_up : r[i].p_down;
+
+		if (!isnan(p))
+			k[m].p = p, k[m++].i = i;
+	}
 	qsort(k, m, sizeof(*k), verdict_rank_cmp);
 	for (i = m; i-- > 0;) {
 		double a = k[i].p * (double)m / (double)(i + 1);
 
 		if (a < run)
 			run = a;
-		r[k[i].i].padj = run;
+		if (up)
+			r[k[i].i].padj_up = run;
+		else
+			r[k[i].i].padj_down = run;
 	}
 	free(k);
 	return 0;
@@ -171,8 +325,8 @@ static int verdict_bh(struct verdict_region *r, size_t n)
  */
 static int verdict_runs_needed(const struct verdict_region *r, double lbudget)
 {
-	double d = fabs(r->ycand - r->ybase - lbudget);
-	double tq = statdist_t_quantile(0.975, r->noise.df);
+	double d = fabs(r->y - lbudget);
+	double tq = verdict_t_quantile(0.975, r->noise.dft);
 	double nb = (double)r->nbase, nc = (double)r->ncand;
 	int m;
 
@@ -187,28 +341,40 @@ static int verdict_runs_needed(const struct verdict_region *r, double lbudget)
 
 int verdict_decide(struct verdict_region *r, size_t n, double budget)
 {
-	double lim = 1.0 + budget / 100.0;
+	double lb = log1p(budget / 100.0);
 	size_t i;
-	int rc = verdict_bh(r, n);
+	int rc = verdict_bh(r, n, 1);
 
+	if (!rc)
+		rc = verdict_bh(r, n, 0);
 	if (rc)
 		return rc;
 	for (i = 0; i < n; i++) {
 		struct verdict_region *x = &r[i];
-		int sig = x->padj <= VERDICT_ALPHA;
+		int up = x->padj_up <= VERDICT_ALPHA, down = x->padj_down <= VERDICT_ALPHA;
+		double lo = log(x->lo), hi = log(x->hi);
 
-		if (x->call == VERDICT_CALL_NONE || isnan(x->p))
+		if (x->call == VERDICT_CALL_NONE)
 			continue;
-		if (sig && x->lo > lim)
+		if (isnan(x->noise.sigma)) {
+			/* nothing to test with: only the estimate itself */
+			x->call = x->y > lb ? VERDICT_CALL_INCONCLUSIVE : VERDICT_CALL_NO_EVIDENCE;
+			continue;
+		}
+		x->p = x->y >= 0.0 ? x->p_up : x->p_down;
+		x->padj = x->y >= 0.0 ? x->padj_up : x->padj_down;
+		if (up && lo > lb)
 			x->call = VERDICT_CALL_REGRESSED;
-		else if (sig && x->hi < 1.0)
+		else if (down && hi < -lb)
 			x->call = VERDICT_CALL_IMPROVED;
-		else if (x->hi <= lim)
+		else if (hi <= lb + x->noise.res + 1e-12)
 			x->call = VERDICT_CALL_UNCHANGED;
-		else
+		else if (up)
 			x->call = VERDICT_CALL_INCONCLUSIVE;
-		if (x->call == VERDICT_CALL_INCONCLUSIVE)
-			x->runs_needed = verdict_runs_needed(x, log(lim));
+		else
+			x->call = VERDICT_CALL_NO_EVIDENCE;
+		if (x->call == VERDICT_CALL_INCONCLUSIVE || x->call == VERDICT_CALL_NO_EVIDENCE)
+			x->runs_needed = verdict_runs_needed(x, lb);
 	}
 	return 0;
 }

@@ -451,3 +451,32 @@ int cli_opt_percent(const struct opt *opt, const char *arg)
 	snprintf(name, sizeof(name), "--%s", opt->long_name);
 	return stats_parse_percent(opt->value, name, arg, (int)opt->defval);
 }
+
+int cli_same_spec(struct cli_same *c)
+{
+	size_t i;
+	int rc = 0;
+
+	memset(&c->spec, 0, sizeof(c->spec));
+	for (i = 0; i < c->keys.n; i++)
+		if (!*c->keys.v[i])
+			return err_set(ERR_USAGE, "invalid --same '': expected a metadata key");
+	if (c->keys.n) {
+		c->spec.keys = c->keys.v;
+		c->spec.nkeys = c->keys.n;
+	} else if (!c->no) {
+		rc = same_env_keys(&c->env, &c->nenv, getenv("SCOPEDB_SAME"));
+		c->spec.keys = (const char *const *)c->env;
+		c->spec.nkeys = c->nenv;
+		c->spec.from_env = 1;
+	}
+	return rc;
+}
+
+void cli_same_release(struct cli_same *c)
+{
+	opt_list_release(&c->keys);
+	same_keys_free(c->env, c->nenv);
+	c->env = NULL;
+	c->nenv = 0;
+}

@@ -23,6 +23,7 @@
 
 #include "cli/opt.h"
 #include "render/render.h"
+#include "scopedb/same.h"
 
 enum {
 	CLI_EXIT_OK = 0,
@@ -254,6 +255,29 @@ void cli_regions_release(struct cli_regions *r);
 			 "memory the reader of a file may use, in MiB (default\n"                  \
 			 "4096; 0 = no limit)",                                                    \
 			 cli_opt_limit, 1)
+
+/*
+ * --same KEY (repeatable) and --no-same: like with like (scopedb/same.h).
+ * c is a struct cli_same *; whose says whose value the runs must have
+ * ("the baseline's", "the newest run's").  cli_same_spec() turns them
+ * into the spec: the --same keys, else those of $SCOPEDB_SAME unless
+ * --no-same.
+ */
+struct cli_same {
+	struct opt_list keys; /* --same */
+	int no;		      /* --no-same */
+	char **env;	      /* the keys of $SCOPEDB_SAME (owned) */
+	size_t nenv;
+	struct same_spec spec;
+};
+#define OPT__SAME(c, whose)                                                                        \
+	OPT_LIST(0, "same", &(c)->keys, "KEY",                                                     \
+		 "only runs whose metadata KEY equals\n" whose " (repeatable;\ndefault: "          \
+		 "$SCOPEDB_SAME)"),                                                                \
+	    OPT_FLAG(0, "no-same", &(c)->no, "ignore $SCOPEDB_SAME")
+/* The spec of c into c->spec (ERR_USAGE for an empty key). */
+int cli_same_spec(struct cli_same *c);
+void cli_same_release(struct cli_same *c);
 
 /* The statistical verdicts of diff, check and report (struct compare_opts
  * *co, docs/statistics.md): --stat, and the run sets --baseline-window N

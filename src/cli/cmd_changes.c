@@ -43,9 +43,13 @@ enum {
 	CC_AFTER,
 	CC_PCT,
 	CC_P_HUMAN,
+	CC_STATUS,
 	CC_P,
 	CC_RUNS_BEFORE,
 	CC_RUNS_AFTER,
+	CC_AT_RUN,
+	CC_PROVISIONAL,
+	CC_CONFIRM,
 	CC_N
 };
 
@@ -64,9 +68,13 @@ static const struct doc_col changes_cols[CC_N] = {
     {"after", "after_value", NULL, DOC_VALUE, DOC_RIGHT, DOC_F_HUMAN, 0, 0},
     {"change", "pct", NULL, DOC_PCT, DOC_RIGHT, DOC_F_HUMAN, 0, 0},
     {"p", NULL, NULL, DOC_TEXT, DOC_RIGHT, DOC_F_HUMAN, DOC_RAW, 0},
+    {"status", NULL, NULL, DOC_TEXT, DOC_LEFT, DOC_F_HUMAN, DOC_RAW, 0},
     {NULL, "p", NULL, DOC_TEXT, DOC_RIGHT, 0, 0, 0},
     {NULL, "runs_before", NULL, DOC_ID, DOC_RIGHT, 0, 0, 0},
     {NULL, "runs_after", NULL, DOC_ID, DOC_RIGHT, 0, 0, 0},
+    {NULL, "at_run", NULL, DOC_ID, DOC_RIGHT, 0, 0, 0},
+    {NULL, "provisional", NULL, DOC_BOOL, DOC_LEFT, 0, 0, 0},
+    {NULL, "confirm_runs", NULL, DOC_ID, DOC_RIGHT, 0, 0, 0},
 };
 
 /* Commits shown to people: at most this many characters of each. */
@@ -76,6 +84,7 @@ struct changes_view {
 	const struct changes_result *res;
 	enum stats_metric metric;
 	enum changes_sort sort;
+	const struct same *same; /* --same, resolved against the newest run */
 };
 
 /* The commit text of a change for people: the first commit after when the
@@ -112,7 +121,12 @@ static void changes_json_side(struct doc *d, struct doc_value *parent, const cha
  * The document of changes (ctx: a struct changes_view): a line saying
  * what was searched, then one row per change point; JSON {"metric",
  * "changes": [{"region", "before": {...}, "after": {...}, "pct", "p",
- * "runs_before", "runs_after"}]}.
+ * "runs_before", "runs_after", "at_run", "provisional", "confirm_runs"}]}
+ * ("same" too with --same).  A change point lies after the run before and
+ * at or before the run after: one run apart for a clear step, more for a
+ * small one or a drift (at_run: the likeliest).  A provisional one is a
+ * step in the newest runs that more runs would confirm (or show to be an
+ * outlier).
  */
 static int changes_document(struct doc *d, const void *ctx)
 {
@@ -140,10 +154,12 @@ static int changes_document(struct doc *d, const void *ctx)
 		  r->series.nregions == 1 ? "" : "s",
 		  v->sort == CHANGES_SORT_PCT ? "largest first" : "newest first");
 	doc_blank(d, DOC_F_HUMAN);
-	t = doc_table(d, DOC_F_HUMAN | DOC_F_CSV, cols, CC_N);
-	doc_table_empty(t, "no change points");
 	doc_json_root(d, DOC_V_OBJ, JSONW_INLINE);
 	doc_json_str(d, d->json, "metric", stats_metric_name(v->metric));
+	if (v->same->ncond || v->same->nskipped)
+		report_same_doc(d, v->same);
+	t = doc_table(d, DOC_F_HUMAN | DOC_F_CSV, cols, CC_N);
+	doc_table_empty(t, "no change points");
 	arr = doc_json_arr(d, d->json, "changes", JSONW_BLOCK);
 	for (i = 0; i < r->n; i++) {
 		const struct changes_item *it = &r->items[i];
@@ -175,6 +191,16 @@ static int changes_document(struct doc *d, const void *ctx)
 		doc_set_text(t, CC_P, num);
 		doc_set_id(t, CC_RUNS_BEFORE, (int64_t)it->cp.runs_before);
 		doc_set_id(t, CC_RUNS_AFTER, (int64_t)it->cp.runs_after);
+		doc_set_id(t, CC_AT_RUN, it->at->id);
+		doc_set_bool(t, CC_PROVISIONAL, it->cp.provisional);
+		if (it->cp.provisional) {
+			snprintf(num, sizeof(num), "provisional: %zu more run%s", it->cp.confirm,
+				 it->cp.confirm == 1 ? "" : "s");
+			doc_set_text(t, CC_STATUS, num);
+			doc_set_id(t, CC_CONFIRM, (int64_t)it->cp.confirm);
+		} else {
+			doc_set_text(t, CC_STATUS, "confirmed");
+		}
 		o = doc_json_obj(d, arr, NULL, JSONW_INLINE);
 		doc_json_str(d, o, "region", it->region);
 		changes_json_side(d, o, "before", it->before, it->cp.v_before, count);
@@ -183,6 +209,12 @@ static int changes_document(struct doc *d, const void *ctx)
 		doc_json_num(d, o, "p", it->cp.p, 0);
 		doc_json_int(d, o, "runs_before", (int64_t)it->cp.runs_before);
 		doc_json_int(d, o, "runs_after", (int64_t)it->cp.runs_after);
+		doc_json_int(d, o, "at_run", it->at->id);
+		doc_json_bool(d, o, "provisional", it->cp.provisional);
+		if (it->cp.provisional)
+			doc_json_int(d, o, "confirm_runs", (int64_t)it->cp.confirm);
+		else
+			doc_json_null(d, o, "confirm_runs");
 	}
 	return 0;
 }
@@ -204,11 +236,14 @@ const struct opt_cmd cmd_changes_usage = {
     .after = "For every region, the runs in recorded order (runs of one commit count as one\n"
 	     "point) are cut into segments of a steady level; a change point is where the\n"
 	     "level moves by at least --min-change and a Mann-Whitney test between the two\n"
-	     "segments is significant (p <= 0.01).  A single slow run, noise and slow drifts\n"
-	     "are not change points.  Each row names the last run before and the first run\n"
-	     "after, and the commit after, or the range of commits BEFORE..AFTER to bisect\n"
+	     "segments is significant (p <= 0.01).  A single slow run and noise are not\n"
+	     "change points; a slow drift is one.  Each row names the last run surely before\n"
+	     "and the first run surely after (several runs apart when the change is small or\n"
+	     "a drift), and the commit after, or the range of commits BEFORE..AFTER to bisect\n"
 	     "when other runs lie between them; 'before' and 'after' are the typical\n"
-	     "(median) values of the two segments.  See docs/statistics.md.",
+	     "(median) values of the two segments.  A step in the newest one or two runs is\n"
+	     "provisional: the status says how many more runs would confirm it (a step and\n"
+	     "an outlier look alike until then).  See docs/statistics.md.",
     .summary = "find the runs where a region's metric changed level",
 };
 
@@ -221,7 +256,10 @@ int cmd_changes(int argc, char **argv)
 	struct changes_result res;
 	struct changepoint_opts co;
 	struct changes_view v;
-	struct filter f;
+	struct filter f, fs;
+	struct filter_meta *conds = NULL;
+	struct cli_same like;
+	struct same same;
 	struct match *m = NULL;
 	struct store *st = NULL;
 	struct buf out = BUF_INIT;
@@ -235,6 +273,7 @@ int cmd_changes(int argc, char **argv)
 	    OPT__REGIONS(&regions),
 	    OPT__SINCE(f.since),
 	    OPT__UNTIL(f.until, "only runs recorded at or before DATE"),
+	    OPT__SAME(&like, "the newest selected run's"),
 	    OPT__PERCENT("min-change", &min_change,
 			 "smallest change of level reported, in percent (default 2)", 1),
 	    OPT_CHOICE(0, "sort", &v.sort, "KEY",
@@ -248,6 +287,8 @@ int cmd_changes(int argc, char **argv)
 	memset(&res, 0, sizeof(res));
 	memset(&f, 0, sizeof(f));
 	memset(&v, 0, sizeof(v));
+	memset(&like, 0, sizeof(like));
+	memset(&same, 0, sizeof(same));
 	v.metric = STATS_TOTAL;
 	v.sort = CHANGES_SORT_TIME;
 	if (opt_parse(self, opts, argc, argv, &code) < 0)
@@ -267,8 +308,10 @@ int cmd_changes(int argc, char **argv)
 	pattern = regions.include.n   ? regions.include.v[0]
 		  : regions.exclude.n ? regions.exclude.v[0]
 				      : NULL;
-	if (store_open(&st, cli_db_path(db), STORE_READONLY) ||
-	    changes_find(&res, st, &f, m ? changes_filter : NULL, m, pattern, v.metric, &co,
+	v.same = &same;
+	if (cli_same_spec(&like) || store_open(&st, cli_db_path(db), STORE_READONLY) ||
+	    same_apply(&same, &fs, &conds, st, &f, &like.spec) ||
+	    changes_find(&res, st, &fs, m ? changes_filter : NULL, m, pattern, v.metric, &co,
 			 v.sort)) {
 		code = cli_error();
 		goto out;
@@ -291,6 +334,9 @@ int cmd_changes(int argc, char **argv)
 	code = cli_finish(CLI_EXIT_OK);
 out:
 	changes_result_release(&res);
+	free(conds);
+	same_release(&same);
+	cli_same_release(&like);
 	opt_list_release(&tags);
 	cli_regions_release(&regions);
 	match_free(m);

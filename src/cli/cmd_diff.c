@@ -55,8 +55,9 @@ const struct opt_cmd cmd_check_usage = {
 	     "--require-same key), 3 INCONCLUSIVE (a statistical check that could not\n"
 	     "decide; --inconclusive maps it to 0 or 1).\n"
 	     "With --stat or a window each region gets a verdict (regressed, improved,\n"
-	     "unchanged, inconclusive) from run sets and the noise of the baseline's\n"
-	     "history: see docs/statistics.md.",
+	     "unchanged, inconclusive, no evidence) from run sets and the noise of the\n"
+	     "baseline's history; only inconclusive (a sign of a slowdown) makes the\n"
+	     "check INCONCLUSIVE: see docs/statistics.md.",
     .summary = "fail (exit 1) when a run regressed against a baseline",
     OPT_ARGS(2, 2, "check needs two runs (selectors or files)"),
 };
@@ -105,6 +106,7 @@ int cmd_compare(int argc, char **argv, int check)
 	struct opt_list outs = OPT_LIST_INIT;
 	struct cli_regions regions = CLI_REGIONS_INIT;
 	struct opt_list same = OPT_LIST_INIT, allow = OPT_LIST_INIT;
+	struct cli_same like;
 	const char *db = NULL;
 	const char *fmt = "table";
 	struct compare_opts co;
@@ -128,6 +130,7 @@ int cmd_compare(int argc, char **argv, int check)
 	    OPT_CALLBACK(0, "threshold", &co, "PCT", "hide rows whose |delta %| is below PCT",
 			 compare_opt_threshold, 0),
 	    OPT__STAT(&co),
+	    OPT__SAME(&like, "the first run's"),
 	    OPT_END(),
 	};
 	const struct opt check_opts[] = {
@@ -143,6 +146,7 @@ int cmd_compare(int argc, char **argv, int check)
 		     "platform always)"),
 	    OPT__ALLOW_DIFFERENT(&allow),
 	    OPT__STAT(&co),
+	    OPT__SAME(&like, "the baseline's"),
 	    OPT_CHOICE(0, "inconclusive", &inconclusive, "MODE",
 		       "exit 0 or 1 instead of 3 when the check is INCONCLUSIVE", "pass fail",
 		       compare_opt_inconclusive),
@@ -156,6 +160,7 @@ int cmd_compare(int argc, char **argv, int check)
 
 	memset(&co, 0, sizeof(co));
 	memset(&res, 0, sizeof(res));
+	memset(&like, 0, sizeof(like));
 	i64vec_init(&ranks);
 	co.metric = STATS_TOTAL;
 	co.sort = STATS_SORT_DELTA;
@@ -178,6 +183,13 @@ int cmd_compare(int argc, char **argv, int check)
 	co.nrequire_same = same.n;
 	co.allow_different = allow.v;
 	co.nallow_different = allow.n;
+	if (cli_same_spec(&like)) {
+		code = cli_error();
+		goto out;
+	}
+	co.same = like.spec.keys;
+	co.nsame = like.spec.nkeys;
+	co.same_from_env = like.spec.from_env;
 	if (cli_outputs_check(
 		outs.v, outs.n,
 		cli_formats_all("table markdown csv json", RENDER_NEEDS_COMPARISON)) ||
@@ -212,6 +224,7 @@ out:
 	opt_list_release(&outs);
 	opt_list_release(&same);
 	opt_list_release(&allow);
+	cli_same_release(&like);
 	return code;
 }
 

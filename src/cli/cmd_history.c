@@ -35,11 +35,12 @@
 /* What every renderer needs. */
 struct hist_ctx {
 	enum stats_metric metric;
-	int count;	    /* the metric is a count (calls) */
-	int utf8;	    /* block characters for bars */
-	int bars;	    /* the terminal: a bar column */
-	int changes_only;   /* only the runs that start a new level */
-	int skip_unchanged; /* and no region without any (--match) */
+	int count;		 /* the metric is a count (calls) */
+	int utf8;		 /* block characters for bars */
+	int bars;		 /* the terminal: a bar column */
+	int changes_only;	 /* only the runs that start a new level */
+	int skip_unchanged;	 /* and no region without any (--match) */
+	const struct same *same; /* --same, resolved against the newest run */
 	struct buf *out;
 };
 
@@ -56,6 +57,7 @@ enum {
 	HC_BAR,
 	HC_MARK,
 	HC_CHANGE,
+	HC_PROVISIONAL,
 	HC_N
 };
 
@@ -71,6 +73,7 @@ static const struct doc_col history_cols[HC_N] = {
     {"", NULL, NULL, DOC_TEXT, DOC_LEFT, DOC_F_TEXT, 0, 0},
     {"", NULL, NULL, DOC_TEXT, DOC_LEFT, DOC_F_TEXT, 0, 0},
     {NULL, "change_point", "change_point", DOC_BOOL, DOC_LEFT, 0, 0, 0},
+    {NULL, "provisional", "provisional", DOC_BOOL, DOC_LEFT, 0, 0, 0},
 };
 
 /* A region's table: one row per run, or per change point (the terminal
@@ -100,11 +103,16 @@ static struct doc_table *history_table(struct doc *d, const struct hist_ctx *h,
 	if (t)
 		t->flags |= DOC_TABLE_TRIM;
 	for (i = 0; i < n; i++) {
-		char mark[64];
+		char mark[96];
 
 		if (h->changes_only && !s[i].change)
 			continue;
-		snprintf(mark, sizeof(mark), "<- change point %+.1f%%", s[i].change_pct);
+		if (s[i].provisional)
+			snprintf(mark, sizeof(mark),
+				 "<- provisional change %+.1f%% (%zu more run%s)", s[i].change_pct,
+				 s[i].confirm, s[i].confirm == 1 ? "" : "s");
+		else
+			snprintf(mark, sizeof(mark), "<- change point %+.1f%%", s[i].change_pct);
 		bar.len = 0;
 		if (buf_puts(&bar, "") ||
 		    (h->bars && history_bar(&bar, s[i].v, min, max, HISTORY_BAR_WIDTH, h->utf8)))
@@ -121,6 +129,7 @@ static struct doc_table *history_table(struct doc *d, const struct hist_ctx *h,
 		doc_set_text(t, HC_BAR, bar.data);
 		doc_set_text(t, HC_MARK, s[i].change ? mark : "");
 		doc_set_bool(t, HC_CHANGE, s[i].change);
+		doc_set_bool(t, HC_PROVISIONAL, s[i].provisional);
 		if (s[i].change) {
 			doc_set_flags(t, HC_DELTA, DOC_STRONG);
 			doc_set_flags(t, HC_PCT, DOC_STRONG);
@@ -164,6 +173,8 @@ static void history_document(struct doc *d, const struct hist_ctx *h,
 
 	doc_json_root(d, DOC_V_OBJ, JSONW_INLINE);
 	doc_json_str(d, d->json, "metric", stats_metric_name(h->metric));
+	if (h->same->ncond || h->same->nskipped)
+		report_same_doc(d, h->same);
 	regions = doc_json_arr(d, d->json, "regions", JSONW_BLOCK);
 	for (i = 0; i < n; i = j) {
 		j = history_group_end(p, n, i);
@@ -254,7 +265,10 @@ int cmd_history(int argc, char **argv)
 	struct store_history_point *pts = NULL;
 	struct store_history_query q;
 	struct history_step *steps = NULL;
-	struct filter f;
+	struct filter f, fs;
+	struct filter_meta *conds = NULL;
+	struct cli_same like;
+	struct same same;
 	struct hist_ctx h;
 	struct match *m = NULL;
 	struct store *st = NULL;
@@ -277,6 +291,7 @@ int cmd_history(int argc, char **argv)
 			 "only the newest N runs that have the region (N >= 1)", cli_opt_positive,
 			 (intptr_t) "without --limit, every run is listed"),
 	    OPT__RANKS(&ranks),
+	    OPT__SAME(&like, "the newest selected run's"),
 	    OPT_FLAG(0, "changes-only", &h.changes_only,
 		     "only the change points (with --match, only the regions\nthat have some)"),
 	    OPT__FORMAT_ALL(&fmt, "table markdown csv json"),
@@ -287,6 +302,8 @@ int cmd_history(int argc, char **argv)
 	memset(&q, 0, sizeof(q));
 	memset(&f, 0, sizeof(f));
 	memset(&h, 0, sizeof(h));
+	memset(&like, 0, sizeof(like));
+	memset(&same, 0, sizeof(same));
 	h.metric = STATS_TOTAL;
 	h.out = &out;
 	i64vec_init(&ranks);
@@ -322,14 +339,16 @@ int cmd_history(int argc, char **argv)
 		q.ranks = ranks.v;
 		q.nranks = ranks.len;
 	}
-	q.runs = &f;
+	q.runs = &fs;
+	h.same = &same;
 	q.durations = stats_metric_quantile(h.metric) > 0.0;
 	h.count = stats_metric_is_count(h.metric);
 	h.skip_unchanged = h.changes_only && pattern;
 	/* bars on a terminal only, never in a pipe or a file */
 	h.bars = cli_format_is(fmt, "table") && cli_isatty(stdout);
 	h.utf8 = h.bars && cli_utf8();
-	if (store_open(&st, cli_db_path(db), STORE_READONLY) ||
+	if (cli_same_spec(&like) || store_open(&st, cli_db_path(db), STORE_READONLY) ||
+	    same_apply(&same, &fs, &conds, st, &f, &like.spec) ||
 	    store_region_history(st, &pts, &n, &q) || !(steps = util_calloc(n, sizeof(*steps)))) {
 		code = cli_error();
 		goto out;
@@ -357,6 +376,9 @@ int cmd_history(int argc, char **argv)
 out:
 	store_history_free(pts, n);
 	free(steps);
+	free(conds);
+	same_release(&same);
+	cli_same_release(&like);
 	opt_list_release(&tags);
 	match_free(m);
 	store_close(st);

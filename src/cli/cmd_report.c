@@ -42,6 +42,7 @@ int cmd_report(int argc, char **argv)
 	const char *db = NULL, *path = NULL;
 	struct reportdata_opts ro;
 	struct reportdata rd;
+	struct cli_same like;
 	struct buf page = BUF_INIT;
 	long history = REPORT_HISTORY;
 	int code = CLI_EXIT_ERROR, nargs;
@@ -58,6 +59,7 @@ int cmd_report(int argc, char **argv)
 			 "the check's budget: a region's metric may grow by PCT %\n(default 0)", 1),
 	    OPT__STAT(&ro.cmp),
 	    OPT__ALLOW_DIFFERENT(&allow),
+	    OPT__SAME(&like, "the baseline's or, without\nruns, the newest run's"),
 	    OPT__FILE_LIMITS(),
 	    OPT_STRING('o', "output", &path, "FILE", "write the page to FILE (default: stdout)"),
 	    OPT_END(),
@@ -65,6 +67,7 @@ int cmd_report(int argc, char **argv)
 
 	memset(&ro, 0, sizeof(ro));
 	memset(&rd, 0, sizeof(rd));
+	memset(&like, 0, sizeof(like));
 	ro.cmp.metric = STATS_TOTAL;
 	nargs = opt_parse(self, opts, argc, argv, &code);
 	if (nargs < 0)
@@ -85,6 +88,13 @@ int cmd_report(int argc, char **argv)
 	ro.cmp.nexclude = regions.exclude.n;
 	ro.cmp.allow_different = allow.v;
 	ro.cmp.nallow_different = allow.n;
+	if (cli_same_spec(&like)) {
+		code = cli_error();
+		goto out;
+	}
+	ro.cmp.same = like.spec.keys;
+	ro.cmp.nsame = like.spec.nkeys;
+	ro.cmp.same_from_env = like.spec.from_env;
 	ro.cmp.check = 1;
 	ro.history = (size_t)history;
 	if (nargs == 2) {
@@ -102,5 +112,6 @@ out:
 	buf_release(&page);
 	cli_regions_release(&regions);
 	opt_list_release(&allow);
+	cli_same_release(&like);
 	return code;
 }

@@ -570,8 +570,9 @@ int wire_get_path(struct wire_path *out, const struct wire_frame *f)
 	    v[5] > v[4] || v[3] > INT64_MAX - v[2] || (v[6] != 0 && v[6] != 1))
 		return wire_bad();
 	/* the durations: the row's, or these, as many as the outermost calls */
-	if (v[6] ? v[7] != 0
-		 : store_count_durations(&count, out->blob, (size_t)v[7]) || count != (uint64_t)v[2])
+	if (v[6]
+		? v[7] != 0
+		: store_count_durations(&count, out->blob, (size_t)v[7]) || count != (uint64_t)v[2])
 		return wire_bad();
 	out->p.rank = (uint32_t)v[0];
 	out->p.node = (uint32_t)v[1];

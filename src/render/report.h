@@ -47,6 +47,16 @@
 /* The document of a comparison (diff, or check when o->check). */
 void report_doc(struct doc *d, const struct compare_result *r, const struct compare_opts *o);
 
+/* The text of --same for people (appended to t): "hostname = node7 (12
+ * runs of another value left out)", and the keys skipped because the
+ * reference run lacks them.  0 or ERR_NOMEM. */
+int report_same_text(struct buf *t, const struct same *s);
+
+/* --same in a listing's document (history, changes): the field "Like
+ * with like" for people (report_same_text()) and "same" in JSON
+ * ({"keys": {KEY: VALUE}, "skipped": [...], "left_out": N}). */
+void report_same_doc(struct doc *d, const struct same *s);
+
 /* The flags of report_run_field(). */
 enum {
 	REPORT_RUN_LAYOUT = 1,	 /* end with the layout: "..., 4 ranks, columnar)" */

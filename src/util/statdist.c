@@ -9,8 +9,12 @@
  * (Abramowitz and Stegun 26.5.8) evaluated by the modified Lentz method
  * (Numerical Recipes, 3rd ed., section 6.4); the t distribution follows
  * from it (A&S 26.7.1); the t quantile inverts the cdf by safeguarded
- * bisection.  The exact Mann-Whitney distribution counts rank assignments
- * with the recurrence of Mann and Whitney (1947).
+ * bisection.  The digamma function and its derivatives use the
+ * recurrence psi(x) = psi(x + 1) - 1/x and the asymptotic series of
+ * A&S 6.3.18 and 6.4.11 (Bernardo 1976, AS 103; Schneider 1978, AS 121);
+ * the trigamma's inverse is Newton's method of Smyth (2004).  The exact
+ * Mann-Whitney distribution counts rank assignments with the recurrence of
+ * Mann and Whitney (1947).
  */
 #include <float.h>
 #include <math.h>
@@ -191,16 +195,27 @@ double statdist_t_cdf(double t, double df)
 	return 1.0 - statdist_t_lower(-t, df);
 }
 
+/* The density of Student's t with df degrees of freedom at t. */
+static double statdist_t_pdf(double t, double df)
+{
+	double c =
+	    lgamma(0.5 * (df + 1.0)) - lgamma(0.5 * df) - 0.5 * log(df * 3.14159265358979323846);
+
+	return exp(c - 0.5 * (df + 1.0) * log1p(t * t / df));
+}
+
 /*
- * The t quantile by bisection on the lower tail: for p < 1/2 the root
- * t < 0 of statdist_t_lower(t) = p is bracketed by doubling, then halved
- * until the bracket stops shrinking in floating point; the upper half
- * follows by symmetry.  Bisection cannot diverge for any df, including the
- * heavy tails of df < 1.
+ * The t quantile on the lower tail: the root t < 0 of statdist_t_lower(t)
+ * = p (p < 1/2) is bracketed by doubling from the Cornish-Fisher
+ * expansion of A&S 26.7.5, then found by Newton's method with the
+ * density, a step that would leave the bracket being a bisection instead
+ * (Press et al. 2007, rtsafe); the upper half follows by symmetry.  The
+ * bracket keeps it from diverging for any df, the heavy tails of df < 1
+ * included; Newton makes it a few evaluations of the cdf.
  */
 double statdist_t_quantile(double p, double df)
 {
-	double tail, lo, hi, mid;
+	double tail, lo, hi, t, z, z2, f, dx;
 	int i;
 
 	if (!(p > 0.0 && p < 1.0) || !(df > 0.0))
@@ -208,25 +223,161 @@ double statdist_t_quantile(double p, double df)
 	if (p == 0.5)
 		return 0.0;
 	tail = p < 0.5 ? p : 1.0 - p;
-	hi = 0.0;
-	lo = -1.0;
+	z = statdist_norm_quantile(tail);
+	z2 = z * z;
+	t = z + (z2 + 1.0) * z / (4.0 * df) +
+	    ((5.0 * z2 + 16.0) * z2 + 3.0) * z / (96.0 * df * df) +
+	    (((3.0 * z2 + 19.0) * z2 + 17.0) * z2 - 15.0) * z / (384.0 * df * df * df);
+	if (!(t < 0.0) || !isfinite(t))
+		t = -1.0;
+	/* the bracket [lo, hi] with F(lo) <= tail <= F(hi), hi <= 0 */
+	hi = fmin(0.5 * t, 0.0);
+	lo = t;
 	while (statdist_t_lower(lo, df) > tail) {
 		hi = lo;
 		lo *= 2.0;
 		if (isinf(lo))
 			return p < 0.5 ? -INFINITY : INFINITY;
 	}
-	for (i = 0; i < 2000; i++) {
-		mid = 0.5 * (lo + hi);
-		if (mid <= lo || mid >= hi)
-			break;
-		if (statdist_t_lower(mid, df) > tail)
-			hi = mid;
-		else
-			lo = mid;
+	while (hi < 0.0 && statdist_t_lower(hi, df) < tail) {
+		lo = hi;
+		hi *= 0.5;
+		if (hi > -1e-300)
+			hi = 0.0;
 	}
-	mid = 0.5 * (lo + hi);
-	return p < 0.5 ? mid : -mid;
+	t = 0.5 * (lo + hi);
+	for (i = 0; i < 200; i++) {
+		f = statdist_t_lower(t, df) - tail;
+		if (f == 0.0)
+			break;
+		if (f < 0.0)
+			lo = t;
+		else
+			hi = t;
+		dx = f / statdist_t_pdf(t, df);
+		if (!(t - dx > lo && t - dx < hi) || !isfinite(dx))
+			dx = t - 0.5 * (lo + hi); /* bisect */
+		t -= dx;
+		if (fabs(dx) <= 4.0 * DBL_EPSILON * fabs(t) ||
+		    hi - lo <= 4.0 * DBL_EPSILON * fabs(t))
+			break;
+	}
+	return p < 0.5 ? t : -t;
+}
+
+/* Below this, the asymptotic series of the digamma family is not used:
+ * the recurrence moves x up to it (the series' terms then shrink below
+ * 1e-17 of the sum). */
+#define STATDIST_PSI_X 10.0
+
+/*
+ * psi(x) for x >= STATDIST_PSI_X: log x - 1/(2x) - sum B_2k / (2k x^2k)
+ * (A&S 6.3.18), B_2k the Bernoulli numbers 1/6, -1/30, 1/42, -1/30, 5/66,
+ * -691/2730, 7/6.
+ */
+static double statdist_psi_series(double x)
+{
+	double r = 1.0 / (x * x);
+
+	return log(x) - 0.5 / x -
+	       r * (1.0 / 12 -
+		    r * (1.0 / 120 -
+			 r * (1.0 / 252 -
+			      r * (1.0 / 240 - r * (1.0 / 132 - r * (691.0 / 32760 - r / 12))))));
+}
+
+double statdist_digamma(double x)
+{
+	double acc = 0.0;
+
+	if (!(x > 0.0) || isinf(x))
+		return isinf(x) && x > 0 ? INFINITY : NAN;
+	for (; x < STATDIST_PSI_X; x += 1.0)
+		acc -= 1.0 / x;
+	return acc + statdist_psi_series(x);
+}
+
+/*
+ * psi'(x) for x >= STATDIST_PSI_X: 1/x + 1/(2x^2) + sum B_2k / x^(2k+1)
+ * (A&S 6.4.11 with n = 1).
+ */
+static double statdist_tri_series(double x)
+{
+	double r = 1.0 / (x * x);
+
+	return 1.0 / x + 0.5 * r +
+	       r / x *
+		   (1.0 / 6 -
+		    r * (1.0 / 30 -
+			 r * (1.0 / 42 -
+			      r * (1.0 / 30 - r * (5.0 / 66 - r * (691.0 / 2730 - r * 7.0 / 6))))));
+}
+
+double statdist_trigamma(double x)
+{
+	double acc = 0.0;
+
+	if (!(x > 0.0) || isinf(x))
+		return isinf(x) && x > 0 ? 0.0 : NAN;
+	for (; x < STATDIST_PSI_X; x += 1.0)
+		acc += 1.0 / (x * x);
+	return acc + statdist_tri_series(x);
+}
+
+/*
+ * psi''(x) for x >= STATDIST_PSI_X: -1/x^2 - 1/x^3 - sum (2k+1) B_2k /
+ * x^(2k+2) (A&S 6.4.11 with n = 2).
+ */
+static double statdist_tetra_series(double x)
+{
+	double r = 1.0 / (x * x);
+
+	return -r - r / x -
+	       r * r *
+		   (0.5 -
+		    r * (1.0 / 6 -
+			 r * (1.0 / 6 -
+			      r * (3.0 / 10 - r * (5.0 / 6 - r * (691.0 / 210 - r * 35.0 / 2))))));
+}
+
+double statdist_tetragamma(double x)
+{
+	double acc = 0.0;
+
+	if (!(x > 0.0) || isinf(x))
+		return isinf(x) && x > 0 ? 0.0 : NAN;
+	for (; x < STATDIST_PSI_X; x += 1.0)
+		acc -= 2.0 / (x * x * x);
+	return acc + statdist_tetra_series(x);
+}
+
+/*
+ * Newton's method on 1/trigamma, which is nearly linear (Smyth 2004, the
+ * function trigammaInverse of limma): from y0 = 1/2 + 1/y, each step adds
+ * trigamma(x) (1 - trigamma(x) / y) / tetragamma(x) until the relative
+ * step is below 1e-12.  Very large or small y by the leading terms of the
+ * series (x = 1/sqrt(y), x = 1/y).
+ */
+double statdist_trigamma_inverse(double y)
+{
+	double x, tri, dif;
+	int i;
+
+	if (!(y > 0.0) || isinf(y))
+		return isinf(y) ? 0.0 : NAN;
+	if (y > 1e7)
+		return 1.0 / sqrt(y);
+	if (y < 1e-6)
+		return 1.0 / y;
+	x = 0.5 + 1.0 / y;
+	for (i = 0; i < 100; i++) {
+		tri = statdist_trigamma(x);
+		dif = tri * (1.0 - tri / y) / statdist_tetragamma(x);
+		x += dif;
+		if (-dif / x < 1e-12)
+			break;
+	}
+	return x;
 }
 
 static int statdist_cmp(const void *pa, const void *pb)
@@ -257,6 +408,35 @@ double statdist_mad(double *v, size_t n)
 	for (i = 0; i < n; i++)
 		v[i] = fabs(v[i] - med);
 	return statdist_median(v, n);
+}
+
+double statdist_skipped_mean(const double *v, size_t n, double scale, double c,
+			     unsigned char *rejected, size_t *kept, double *tmp)
+{
+	double med, sum = 0.0;
+	size_t i, k = 0;
+
+	if (kept)
+		*kept = 0;
+	if (n == 0)
+		return NAN;
+	memcpy(tmp, v, n * sizeof(*v));
+	med = statdist_median(tmp, n);
+	/* the mean as the median plus the mean deviation from it: equal
+	 * values give themselves, with no rounding */
+	for (i = 0; i < n; i++) {
+		int out = n > 2 && fabs(v[i] - med) > c * scale;
+
+		if (rejected)
+			rejected[i] = (unsigned char)out;
+		if (!out) {
+			sum += v[i] - med;
+			k++;
+		}
+	}
+	if (kept)
+		*kept = k;
+	return med + sum / (double)k;
 }
 
 /*

@@ -2,8 +2,9 @@
  * statdist.h - the distributions and rank statistics behind scopedb's
  * statistical verdicts (src/analysis/verdict.c) and change points: the
  * normal and Student t distributions, the regularized incomplete beta
- * function, the median, the median absolute deviation and the
- * Mann-Whitney U test.  The methods and their references are in
+ * function, the digamma and trigamma functions (and the trigamma's
+ * inverse), the median, the median absolute deviation, the skipped mean
+ * and the Mann-Whitney U test.  The methods and their references are in
  * docs/statistics.md, section "Distributions".
  *
  * Pure computation with libm, no allocation except the scratch table of
@@ -38,6 +39,19 @@ double statdist_t_cdf(double t, double df);
 /* The p-quantile of Student's t with df > 0 degrees of freedom, p in (0, 1). */
 double statdist_t_quantile(double p, double df);
 
+/*
+ * The digamma function psi(x) = d/dx log Gamma(x) and its first two
+ * derivatives, trigamma psi'(x) and tetragamma psi''(x), for x > 0: the
+ * recurrence up to x >= 10, then their asymptotic series.  NaN for
+ * x <= 0 or NaN.
+ */
+double statdist_digamma(double x);
+double statdist_trigamma(double x);
+double statdist_tetragamma(double x);
+
+/* The x > 0 with trigamma(x) = y, y > 0, by Newton's method (Smyth 2004). */
+double statdist_trigamma_inverse(double y);
+
 /* The median of v[0..n), n > 0; sorts v in place. */
 double statdist_median(double *v, size_t n);
 
@@ -47,6 +61,18 @@ double statdist_median(double *v, size_t n);
  * estimate of a normal sigma.  Sorts and overwrites v.
  */
 double statdist_mad(double *v, size_t n);
+
+/*
+ * The skipped mean of v[0..n) (Hampel 1985): the values further than
+ * c * scale from the median of v are rejected, the estimate is the mean of
+ * the others.  scale > 0 is the SD of one value (e.g. the noise of the
+ * history); with n <= 2 nothing is rejected (no value can be told an
+ * outlier).  When rejected is not NULL, rejected[i] = 1 for a rejected
+ * v[i], else 0.  *kept (if not NULL) = the values averaged.  v is only
+ * read; tmp is scratch for n doubles.  NaN when n is 0.
+ */
+double statdist_skipped_mean(const double *v, size_t n, double scale, double c,
+			     unsigned char *rejected, size_t *kept, double *tmp);
 
 /*
  * Mann-Whitney U test of a[0..na) against b[0..nb), both non-empty: the
