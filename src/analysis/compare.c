@@ -668,12 +668,22 @@ static int compare_under(const char *name, const char *root, size_t len)
 	return !strncmp(name, root, len) && (!name[len] || !strncmp(name + len, " > ", 3));
 }
 
+/* The paths attribution looks at on side s: all of them, or the selected
+ * ones when that is all of them (no --include/--exclude). */
+static const struct compare_path *compare_pool(const struct compare_side *s, size_t *n)
+{
+	*n = s->all ? s->nall : s->npaths;
+	return s->all ? s->all : s->paths;
+}
+
 /* The path called name among side s's (NULL when absent). */
 static const struct compare_path *compare_get(const struct compare_side *s, const char *name)
 {
-	size_t k = compare_lower(s->all, s->nall, name);
+	size_t n, k;
+	const struct compare_path *p = compare_pool(s, &n);
 
-	return k < s->nall && !strcmp(s->all[k].name, name) ? &s->all[k] : NULL;
+	k = compare_lower(p, n, name);
+	return k < n && !strcmp(p[k].name, name) ? &p[k] : NULL;
 }
 
 static int compare_cmp_cause(const void *x, const void *y)
@@ -694,11 +704,12 @@ static int compare_causes(struct compare_attr *at, const struct compare_result *
 	size_t len = strlen(row->name), cap = 0, k, s;
 
 	for (s = 0; s < 2; s++) {
-		const struct compare_side *side = sides[s];
+		size_t np;
+		const struct compare_path *pool = compare_pool(sides[s], &np);
 
-		for (k = compare_lower(side->all, side->nall, row->name);
-		     k < side->nall && !strncmp(side->all[k].name, row->name, len); k++) {
-			const struct compare_path *p = &side->all[k], *pa, *pb;
+		for (k = compare_lower(pool, np, row->name);
+		     k < np && !strncmp(pool[k].name, row->name, len); k++) {
+			const struct compare_path *p = &pool[k], *pa, *pb;
 			double d;
 
 			if (!compare_under(p->name, row->name, len))
@@ -757,10 +768,14 @@ static int compare_attribute(struct compare_result *out, const struct runarg *sa
 			     const struct runarg *sb, const struct compare_opts *o)
 {
 	size_t i;
-	int rc = compare_all_paths(&out->a, sa, o);
+	int rc = 0;
 
-	if (!rc)
-		rc = compare_all_paths(&out->b, sb, o);
+	/* the selected paths are all of them without a pattern */
+	if (o->ninclude || o->nexclude) {
+		rc = compare_all_paths(&out->a, sa, o);
+		if (!rc)
+			rc = compare_all_paths(&out->b, sb, o);
+	}
 	if (!rc) {
 		out->attr = calloc(out->nrows ? out->nrows : 1, sizeof(*out->attr));
 		if (!out->attr)

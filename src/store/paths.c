@@ -146,8 +146,18 @@ static int path_rank_row(void *arg, const struct rows_row *r)
 	return ret;
 }
 
+/* store_scan_paths(), the (path, rank) rows only when ranks. */
+static int scan_paths(struct store *st, int64_t run_id, store_path_fn pf, store_path_rank_fn rf,
+		      void *ctx, int ranks);
+
 int store_scan_paths(struct store *st, int64_t run_id, store_path_fn pf, store_path_rank_fn rf,
 		     void *ctx)
+{
+	return scan_paths(st, run_id, pf, rf, ctx, 1);
+}
+
+static int scan_paths(struct store *st, int64_t run_id, store_path_fn pf, store_path_rank_fn rf,
+		      void *ctx, int ranks)
 {
 	struct path_scan s = {st, run_id, 0, {NULL, 0, 0}, {NULL, 0, 0}, pf, rf, ctx};
 	struct store_value v = sql_int(run_id);
@@ -161,7 +171,7 @@ int store_scan_paths(struct store *st, int64_t run_id, store_path_fn pf, store_p
 	store_run_release(&run);
 	if (!ret)
 		ret = store_sql_run(st, SQL_PATHS_SCAN, &v, 1, path_row, &s, NULL);
-	if (!ret)
+	if (!ret && ranks)
 		ret = store_sql_run(st, SQL_PATH_RANKS_SCAN, &v, 1, path_rank_row, &s, NULL);
 	i64vec_release(&s.depth);
 	i64vec_release(&s.region);
@@ -309,7 +319,7 @@ int store_path_stats(struct store *st, struct store_region_stats **out, size_t *
 				      : "its call trees have too many paths or too deep ones");
 	/* every path, for the names of the ancestors of those kept */
 	if (!ret)
-		ret = store_scan_paths(st, run_id, names_path, NULL, &x);
+		ret = scan_paths(st, run_id, names_path, NULL, &x, 0);
 	if (!ret)
 		ret = store_sql_run(st, SQL_PATH_STATS, v, 2, store_rows_push, &rows, NULL);
 	if (!ret)
