@@ -33,6 +33,18 @@ CREATE TABLE paths (
 	region_id INTEGER NOT NULL REFERENCES regions (id),
 	-- Names in the path (1 for a root).
 	depth INTEGER NOT NULL CHECK (depth >= 1),
+	-- Its path_ranks rows over all ranks, set once they are in (the
+	-- --by path rows of a run without --ranks read these): outermost
+	-- calls, inclusive total, shortest and longest call, ranks with a
+	-- total > 0 and the largest such total, ranks with a row, self total.
+	calls INTEGER,
+	total_ns INTEGER,
+	min_ns INTEGER,
+	max_ns INTEGER,
+	busy_ranks INTEGER,
+	busy_max_ns INTEGER,
+	nranks INTEGER,
+	self_ns INTEGER,
 	PRIMARY KEY (run_id, path_id)
 ) WITHOUT ROWID;
 

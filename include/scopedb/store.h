@@ -227,7 +227,8 @@ struct store_path_rank {
 };
 
 /* Mark run_id as read for nesting, with n's counts (once per run, inside
- * the run's transaction). */
+ * the run's transaction, after its paths and their rows: it also stores
+ * each path's totals over all ranks). */
 int store_put_nesting(struct store *st, int64_t run_id, const struct store_nesting *n);
 /* *found = 0 for a run stored before scopedb read nesting (ingest its file
  * again to get its paths), else 1 and *out. */

@@ -25,6 +25,14 @@ CREATE TABLE paths (
 	parent_id bigint CHECK (parent_id >= 0 AND parent_id < path_id),
 	region_id bigint NOT NULL,
 	depth bigint NOT NULL CHECK (depth >= 1),
+	calls bigint,
+	total_ns bigint,
+	min_ns bigint,
+	max_ns bigint,
+	busy_ranks bigint,
+	busy_max_ns bigint,
+	nranks bigint,
+	self_ns bigint,
 	PRIMARY KEY (run_id, path_id)
 );
 COMMENT ON TABLE paths IS 'the distinct paths of a run (docs/format.md section 10.4)';
@@ -33,6 +41,14 @@ COMMENT ON COLUMN paths.path_id IS '0, 1, 2... within the run; a parent has a sm
 COMMENT ON COLUMN paths.parent_id IS 'the path without its last name; NULL for a root';
 COMMENT ON COLUMN paths.region_id IS 'the last name of the path';
 COMMENT ON COLUMN paths.depth IS 'names in the path, 1 for a root';
+COMMENT ON COLUMN paths.calls IS 'outermost calls over all ranks (set once path_ranks is in)';
+COMMENT ON COLUMN paths.total_ns IS 'inclusive total over all ranks';
+COMMENT ON COLUMN paths.min_ns IS 'the shortest outermost call';
+COMMENT ON COLUMN paths.max_ns IS 'the longest outermost call';
+COMMENT ON COLUMN paths.busy_ranks IS 'ranks whose total is > 0';
+COMMENT ON COLUMN paths.busy_max_ns IS 'the largest such total';
+COMMENT ON COLUMN paths.nranks IS 'ranks with a row';
+COMMENT ON COLUMN paths.self_ns IS 'self total over all ranks';
 
 CREATE TABLE path_ranks (
 	run_id bigint NOT NULL,

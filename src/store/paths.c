@@ -20,7 +20,10 @@ int store_put_nesting(struct store *st, int64_t run_id, const struct store_nesti
 	struct store_value v[5] = {sql_int(run_id), sql_int(n->ranks), sql_int(n->trees),
 				   sql_int(n->paths), sql_int(n->path_rows)};
 
-	return store_sql_run(st, SQL_NESTING_PUT, v, 5, NULL, NULL, NULL);
+	int ret = store_sql_run(st, SQL_NESTING_PUT, v, 5, NULL, NULL, NULL);
+
+	/* its paths and their rows are in: their all-ranks totals */
+	return ret ? ret : store_sql_run(st, SQL_PATHS_TOTALS, v, 1, NULL, NULL, NULL);
 }
 
 /* A row of NESTING_GET. */
@@ -321,7 +324,8 @@ int store_path_stats(struct store *st, struct store_region_stats **out, size_t *
 	if (!ret)
 		ret = scan_paths(st, run_id, names_path, NULL, &x, 0);
 	if (!ret)
-		ret = store_sql_run(st, SQL_PATH_STATS, v, 2, store_rows_push, &rows, NULL);
+		ret = store_sql_run(st, ranks ? SQL_PATH_STATS : SQL_PATH_STATS_ALL, v, ranks ? 2 : 1,
+				    store_rows_push, &rows, NULL);
 	if (!ret)
 		rows_sort_regions(rows.v, rows.n);
 	for (i = 0; !ret && i < rows.n; i++)

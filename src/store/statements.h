@@ -225,6 +225,14 @@ SQL(QUANTILES_PUT, SQL_WRITE,
 SQL(NESTING_PUT, SQL_WRITE,
 	"INSERT INTO run_nesting (run_id, ranks, trees, paths, path_rows) "
 	"VALUES (" P(1) ", " P(2) ", " P(3) ", " P(4) ", " P(5) ")")
+/* the all-ranks totals of every path of run P(1), once its rows are in */
+SQL(PATHS_TOTALS, SQL_WRITE,
+	"UPDATE paths SET (calls, total_ns, min_ns, max_ns, busy_ranks, busy_max_ns, nranks, "
+	"self_ns) = (SELECT sum(r.calls), sum(r.total_ns), min(r.min_ns), max(r.max_ns), "
+	"sum(CASE WHEN r.total_ns > 0 THEN 1 ELSE 0 END), "
+	"max(CASE WHEN r.total_ns > 0 THEN r.total_ns END), count(*), sum(r.self_ns) "
+	"FROM path_ranks AS r WHERE r.run_id = paths.run_id AND r.path_id = paths.path_id) "
+	"WHERE run_id = " P(1))
 SQL(NESTING_GET, 0,
 	"SELECT ranks, trees, paths, path_rows FROM run_nesting WHERE run_id = " P(1))
 /* the paths of run P(1) by id, with their region's name */
@@ -244,6 +252,10 @@ SQL(PATH_STATS, 0,
 	"FROM (SELECT path_id, calls, total_ns, min_ns, max_ns, self_ns, "
 	"(" P_IDS(2) " IS NULL OR rank " IN_IDS(2) ") AS sel FROM path_ranks "
 	"WHERE run_id = " P(1) ") AS t GROUP BY t.path_id")
+/* the same over all ranks (P(2) NULL): the paths' stored totals */
+SQL(PATH_STATS_ALL, SQL_BINARY,
+	"SELECT path_id, calls, total_ns, min_ns, max_ns, busy_ranks, busy_max_ns, nranks, "
+	"self_ns FROM paths WHERE run_id = " P(1) " AND calls IS NOT NULL")
 /* the outermost calls' durations of path P(2) of run P(1) on the ranks P(3)
  * (NULL: all), by rank: the path's own, or its row's */
 SQL(PATH_DURATIONS, SQL_BINARY,
