@@ -99,7 +99,7 @@ static int64_t ingest(struct store *st, const char *path, char **warning)
 	assert_int_equal(ingest_file(&r, st, path, &no_opts), 0);
 	id = r.run_id;
 	if (warning)
-		*warning = r.warning ? util_strdup(r.warning) : NULL;
+		*warning = r.warning[0] ? util_strdup(r.warning) : NULL;
 	ingest_result_release(&r);
 	return id;
 }

@@ -14,8 +14,7 @@
  * of the given commit, branch and label differ from the ones it keeps.
  *
  * Ownership: the options are only read; the result owns the stored values
- * of a duplicate's kept fields (kept_*; NULL otherwise) and the warning:
- * release it with
+ * of a duplicate's kept fields (kept_*; NULL otherwise): release it with
  * ingest_result_release() (also after an error; it is zeroed then).
  */
 #ifndef SCOPEDB_INGEST_H
@@ -77,8 +76,8 @@ struct ingest_result {
 	uint64_t num_calls;
 	/* a stored file's one warning about its ranks without a call tree or
 	 * without paths (docs/format.md section 10.6; names the file, the
-	 * first such rank and why), NULL when there is none */
-	char *warning;
+	 * first such rank and why), "" when there is none */
+	char warning[1024];
 };
 
 int ingest_file(struct ingest_result *out, struct store *st, const char *path,
@@ -100,8 +99,7 @@ int ingest_read(struct ingest_pending **out, struct store *st, const char *path,
 int ingest_write(struct ingest_result *out, struct store *st, struct ingest_pending *p);
 void ingest_pending_free(struct ingest_pending *p);
 
-/* Free the kept_* strings and the warning of r (NULL accepted) and zero
- * it. */
+/* Free the kept_* strings of r (NULL accepted) and zero it. */
 void ingest_result_release(struct ingest_result *r);
 
 /* Check a --meta argument: ERR_USAGE unless it is KEY=VALUE with a

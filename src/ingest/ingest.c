@@ -506,7 +506,6 @@ void ingest_result_release(struct ingest_result *r)
 	free(r->kept_commit);
 	free(r->kept_branch);
 	free(r->kept_label);
-	free(r->warning);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -801,8 +800,10 @@ static int ingest_paths(struct ingest_ctx *c, const struct ingest_rowmap *mins,
 			if (rc)
 				break;
 			if (wp.p.row_durations) {
-				if (!ingest_rowmap_get(mins, wp.p.rank, node_region[wp.p.node], &lo) ||
-				    !ingest_rowmap_get(maxs, wp.p.rank, node_region[wp.p.node], &hi))
+				if (!ingest_rowmap_get(mins, wp.p.rank, node_region[wp.p.node],
+						       &lo) ||
+				    !ingest_rowmap_get(maxs, wp.p.rank, node_region[wp.p.node],
+						       &hi))
 					rc = ingest_nest_bad();
 			} else {
 				d.len = 0;
@@ -892,16 +893,8 @@ static int ingest_store(struct ingest_ctx *c)
 	c->out->num_ranks = c->info->num_ranks;
 	c->out->num_regions = c->regions;
 	c->out->num_calls = c->calls;
-	if (c->nest.problems) {
-		char line[1024];
-
-		ingest_nest_warning(line, sizeof(line), c->path, &c->nest,
-				    (const char *const *)c->info->region_names,
-				    c->info->num_regions);
-		c->out->warning = util_strdup(line);
-		if (!c->out->warning)
-			return err_nomem();
-	}
+	ingest_nest_warning(c->out->warning, sizeof(c->out->warning), c->path, &c->nest,
+			    (const char *const *)c->info->region_names, c->info->num_regions);
 	return 0;
 }
 

@@ -324,8 +324,8 @@ int store_path_stats(struct store *st, struct store_region_stats **out, size_t *
 	if (!ret)
 		ret = scan_paths(st, run_id, names_path, NULL, &x, 0);
 	if (!ret)
-		ret = store_sql_run(st, ranks ? SQL_PATH_STATS : SQL_PATH_STATS_ALL, v, ranks ? 2 : 1,
-				    store_rows_push, &rows, NULL);
+		ret = store_sql_run(st, ranks ? SQL_PATH_STATS : SQL_PATH_STATS_ALL, v,
+				    ranks ? 2 : 1, store_rows_push, &rows, NULL);
 	if (!ret)
 		rows_sort_regions(rows.v, rows.n);
 	for (i = 0; !ret && i < rows.n; i++)
