@@ -150,9 +150,10 @@ case "$err" in *"$ESC"*) bad "ingest diagnostics hold a raw ESC: $err" ;; *) ok 
 fi
 
 # --- the hostile name corpus through every surface (issue 29) -----------------
-# The names of tests/support/hostile_names.c (mkhostile list): one run per
-# name, which is its label (/metadata label), branch, tag and, in the store,
-# its commit; every run's regions and their tags are all the names.  Every
+# The names of tests/support/hostile_names.c of valid UTF-8 (mkhostile
+# list-utf8; the others a store refuses, below): one run per name, which is
+# its label (/metadata label), branch, tag and, in the store, its commit;
+# every run's regions and their tags are all the names.  Every
 # output format of every command that prints them: the terminal gets no
 # control character, CSV no cell a spreadsheet would compute and markdown no
 # mention, autolink or issue reference (mkhostile check), JSON is valid
@@ -160,17 +161,43 @@ fi
 # the completion of every name is a quoted word that gives the name back
 # and runs nothing.
 if tcase corpus; then
-mapfile -d '' NAMES < <($MKHOSTILE list)
-[ "${#NAMES[@]}" -ge 40 ] && ok || bad "mkhostile list: ${#NAMES[@]} names"
+mapfile -d '' NAMES < <($MKHOSTILE list-utf8)
+nall=$($MKHOSTILE list | tr -cd '\0' | wc -c)
+[ "$nall" -ge 40 ] && [ "${#NAMES[@]}" -ge $((nall - 4)) ] && ok ||
+	bad "mkhostile list: $nall names, list-utf8: ${#NAMES[@]}"
 cdb=$E2E_DIR/corpus.sqlite
 for i in "${!NAMES[@]}"; do
-	$MKHOSTILE names "c$i.h5" "$i" || bad "mkhostile names c$i.h5"
+	$MKHOSTILE names-utf8 "c$i.h5" "$i" || bad "mkhostile names-utf8 c$i.h5"
 	run $S ingest --db "$cdb" --commit "$(printf 'c0de%04x' "$i")" --branch="${NAMES[i]}" \
 		--tag="${NAMES[i]}" "c$i.h5"
 	[ "$rc" -eq 0 ] && ok || bad "ingest the corpus name $i: exit $rc: $err"
 done
 nc=${#NAMES[@]}
 equals "one run per name" "$(sql "$cdb" 'select count(*) from runs')" "$nc"
+# a name of no UTF-8, in a file or an option, is refused on one line that
+# says so, and nothing is stored (docs/text.md)
+mapfile -d '' ALL < <($MKHOSTILE list)
+$MKHOSTILE names c-all.h5 || bad "mkhostile names c-all.h5"
+nbad=0 j=0
+for i in "${!ALL[@]}"; do
+	# (list-utf8 is list without those names, in the same order)
+	if [ "$j" -lt "$nc" ] && [ "${ALL[i]}" = "${NAMES[j]}" ]; then
+		j=$((j + 1))
+		continue
+	fi
+	nbad=$((nbad + 1))
+	for opt in --branch --tag --label; do
+		run $S ingest --db "$cdb" "$opt=${ALL[i]}" c0.h5
+		equals "ingest $opt=(no UTF-8) $i: exit" "$rc" 2
+		contains "ingest $opt=(no UTF-8) $i" "$err" "not valid UTF-8"
+	done
+done
+[ "$nbad" -ge 1 ] && ok || bad "the corpus has no name of no UTF-8"
+run $S ingest --db "$cdb" c-all.h5
+equals "ingest of the whole corpus: exit" "$rc" 2
+contains "ingest of the whole corpus" "$err" "is not valid UTF-8"
+equals "ingest of the whole corpus: one line" "$(printf '%s\n' "$err" | wc -l)" 1
+equals "nothing stored" "$(sql "$cdb" 'select count(*) from runs')" "$nc"
 # the store may hold anything: hostile commits and times too
 sqlite3 "$cdb" "update runs set commit_sha = '<img src=x>;=1+1@a' where id = 3;
 	update runs set recorded_at = '<img src=x' where id = 2" || bad "sqlite3 update"

@@ -84,10 +84,13 @@ tamper rank "UPDATE timings SET rank = 7 WHERE id = (SELECT min(id) FROM timings
 # the report's heatmaps read every rank, and refuse it as with SQLite)
 refused "rank >= mpi_size" "$D region 'main' of run 1 has rank 7 of 2" \
 	"report 1 2 -o r.html" "report 2 1 -o r.html"
-expect_err 2 "rank >= mpi_size: pull" "${D//STORE/$db} region 'main' of run 1 has rank 7 of 2" \
+# a damaged run never blocks the others (issue 24): run 2 is copied, run
+# 1 is named on stderr, the exit status is 2
+expect_err 2 "rank >= mpi_size: pull" \
+	"scopedb: run 1 (a.h5) not copied: store '$db' is damaged: region 'main' of run 1 has rank 7 of 2" \
 	$S pull --from "$db" --db y1.sqlite
-if ls y1.sqlite* >/dev/null 2>&1; then bad "rank >= mpi_size: pull left a store"; else ok; fi
-# a push of that run from SQLite to a new database copies nothing; the
+equals "rank >= mpi_size: pull copies run 2" "$(sqlite3 y1.sqlite 'SELECT source_path FROM runs')" b.h5
+# a push of the run alone from SQLite to a new database copies nothing; the
 # database keeps the schema the push created (in one transaction) and no row
 sqlite_bad=$(pwd)/bad.sqlite
 rm -f "$sqlite_bad"*
@@ -95,12 +98,16 @@ expect 0 "rank >= mpi_size: the SQLite copy" $S pull --from base.sqlite --db "$s
 sqlite3 "$sqlite_bad" "UPDATE timings SET rank = 7 WHERE id = 1" || bad "tamper bad.sqlite"
 fresh=$(pg_newdb fresh) || exit 1
 expect_err 2 "rank >= mpi_size: push to PostgreSQL" \
-	"scopedb: store '$sqlite_bad' is damaged: region 'main' of run 1 has rank 7 of 2" \
-	$S push --db "$sqlite_bad" --to "$fresh"
+	"scopedb: run 1 (a.h5) not copied: store '$sqlite_bad' is damaged: region 'main' of run 1 has rank 7 of 2" \
+	$S push --db "$sqlite_bad" --to "$fresh" 1
 equals "push to PostgreSQL: no row" "$(psql_q "$fresh" 'SELECT (SELECT count(*) FROM runs) +
 	(SELECT count(*) FROM regions) + (SELECT count(*) FROM timings)')" 0
 expect_err 0 "push to PostgreSQL: a whole empty store" "scopedb: no runs stored in '$fresh'" \
 	$S runs --db "$fresh"
+# and every run: run 2 is copied
+run $S push --db "$sqlite_bad" --to "$fresh"
+equals "push to PostgreSQL: run 2 copied" "$rc:$out:$err" "2:copied run 2 (b.h5) as run 1
+pushed 2 runs to '$fresh': 1 copied, 0 already there, 1 not copied:scopedb: run 1 (a.h5) not copied: store '$sqlite_bad' is damaged: region 'main' of run 1 has rank 7 of 2"
 fi
 
 if tcase blobs; then
@@ -109,9 +116,9 @@ tamper blob "UPDATE timings_durations SET data = substring(data FROM 1 FOR 5)
 refused "truncated blob" "$D call durations of run 1 do not decode" "show 1" \
 	"diff 1 2 --ranks 0-1 --metric p95"
 expect_err 2 "truncated blob: pull" \
-	"${D//STORE/$db} call durations of run 1 do not decode (region 'main' rank 0)" \
+	"scopedb: run 1 (a.h5) not copied: store '$db' is damaged: call durations of run 1 do not decode (region 'main' rank 0)" \
 	$S pull --from "$db" --db y2.sqlite
-if ls y2.sqlite* >/dev/null 2>&1; then bad "truncated blob: pull left a store"; else ok; fi
+equals "truncated blob: pull copies run 2" "$(sqlite3 y2.sqlite 'SELECT source_path FROM runs')" b.h5
 tamper blob-gone "DELETE FROM timings_durations WHERE timing_id = (SELECT min(id) FROM timings)"
 refused "missing blob" "$D region 'main' of run 1 has 20 calls but 0 stored durations" \
 	"show 1 --ranks 0" "history main --ranks 0 --metric p95"

@@ -128,7 +128,7 @@ contains "replaced" "$(cat h5.html)" "over the last 3 runs"
 fi
 
 # --- a hostile store (issue 29): a stored time, names and a 0 ns call -------
-# Three runs of the hostile name corpus (mkhostile names: every region has
+# Three runs of the hostile name corpus (mkhostile names-utf8: every region has
 # a 0 ns call) on a branch named with HTML, run 2's time edited in the
 # store to HTML.  The page holds no element of data, the time is escaped,
 # no coordinate is infinite, and a Content-Security-Policy comes first.
@@ -136,7 +136,7 @@ if tcase setup-hostile; then
 : "${MKHOSTILE:?}"
 hdb=$E2E_DIR/hostile.sqlite
 for i in 1 2 3; do
-	"$MKHOSTILE" names "hn$i.h5" "$((i + 30))" || bad "mkhostile names hn$i.h5"
+	"$MKHOSTILE" names-utf8 "hn$i.h5" "$((i + 30))" || bad "mkhostile names-utf8 hn$i.h5"
 	expect 0 "ingest hn$i" $S ingest --db "$hdb" --quiet --branch '<b>x</b>' --commit "c0de000$i" \
 		"hn$i.h5"
 done
@@ -149,7 +149,7 @@ equals "hostile: no img element" "$(grep -c '<img' hostile.html)" 0
 contains "hostile: the stored time escaped" "$(cat hostile.html)" ", &lt;img src=x: "
 equals "hostile: no infinite or NaN coordinate" "$(grep -Ec '="-?(inf|nan)"' hostile.html)" 0
 equals "hostile: one script element" "$(grep -c '<script' hostile.html)" 1
-equals "hostile: box plots" "$(count '<g class="box m[ab]"><text' hostile.html)" $((2 * $("$MKHOSTILE" list | tr -cd '\0' | wc -c)))
+equals "hostile: box plots" "$(count '<g class="box m[ab]"><text' hostile.html)" $((2 * $("$MKHOSTILE" list-utf8 | tr -cd '\0' | wc -c)))
 for f in report.html hostile.html; do
 	equals "$f: the policy is the first element after the charset" \
 		"$(sed -n 3p "$f" | grep -o '^<meta http-equiv="Content-Security-Policy" content="default-src '"'none'"'; style-src '"'sha256-"'[^ ]*; script-src '"'sha256-"'[^ ]*; base-uri '"'none'"'; form-action '"'none'"'">$' | wc -l)" 1

@@ -68,6 +68,38 @@ pull_refused() {
 	fi
 }
 
+# run_skipped DESC RUN MESSAGE [nopath]: one damaged run never blocks the
+# other (issue 24): pull --from x.sqlite into a new y.sqlite, and push --to
+# a new z.sqlite, each copy the intact run, say "scopedb: run RUN (FILE)
+# not copied: " + MESSAGE (without its "scopedb: ") on stderr, and exit 2;
+# with nopath "run RUN not copied" (the run's own row is what is damaged)
+run_skipped() {
+	local desc=$1 id=$2 why=${3#scopedb: } file=a.h5 other=b.h5 dir who
+	[ "$id" = 2 ] && file=b.h5 other=a.h5
+	who="run $id ($file)"
+	[ "${4:-}" = nopath ] && who="run $id"
+	for dir in pull push; do
+		rm -f y.sqlite* z.sqlite*
+		if [ $dir = pull ]; then
+			run $S pull --from x.sqlite --db y.sqlite
+			into=y.sqlite
+		else
+			run $S push --db x.sqlite --to z.sqlite
+			into=z.sqlite
+		fi
+		equals "$desc: $dir" "$rc:$err" "2:scopedb: $who not copied: $why"
+		if [ $dir = pull ]; then
+			contains "$desc: $dir: totals" "$out" \
+				"pulled 2 runs from 'x.sqlite': 1 copied, 0 already there, 1 not copied"
+		else
+			contains "$desc: $dir: totals" "$out" \
+				"pushed 2 runs to 'z.sqlite': 1 copied, 0 already there, 1 not copied"
+		fi
+		equals "$desc: $dir: the other run" "$(sqlite3 $into 'SELECT source_path FROM runs')" \
+			"$other"
+	done
+}
+
 # --- the file itself -------------------------------------------------------------
 if tcase the-file; then
 printf 'not a database at all\n' >x.sqlite
@@ -125,7 +157,9 @@ expect 0 "missing table: pull" $S pull --from x.sqlite --db y.sqlite
 tamper no-column "ALTER TABLE run_metadata RENAME COLUMN value TO v"
 refused "missing column" "scopedb: store 'x.sqlite' is damaged: no such column: value" \
 	"diff 1 2" "check 1 2" "meta 1" "meta 1 2" "report 1 2 -o r.html"
-pull_refused "missing column" "scopedb: store 'x.sqlite' is damaged: no such column: value"
+# (every run's metadata is unreadable: nothing to copy, nothing created)
+pull_refused "missing column" \
+	"scopedb: run 1 (a.h5) not copied: store 'x.sqlite' is damaged: no such column: value"
 # a view in place of a table would put the file's SQL in our queries
 tamper view "ALTER TABLE pins RENAME TO pins_real;
 	CREATE VIEW pins AS SELECT name, run_id, pinned_at FROM pins_real"
@@ -199,10 +233,10 @@ refused "busy ranks" \
 tamper ranks "UPDATE runs SET num_ranks = 1099511627776 WHERE id = 1"
 refused "huge rank count" "$D run 1 has 1099511627776 ranks" runs "show 1" "diff 1 2" "check 1 2" \
 	"report 1 2 -o r.html" "prune --dry-run --keep-last 1"
-pull_refused "huge rank count" "$D run 1 has 1099511627776 ranks"
+run_skipped "huge rank count" 1 "$D run 1 has 1099511627776 ranks" nopath
 tamper layout "UPDATE runs SET layout = 'Myst' || char(1) || 'ery' WHERE id = 2"
 refused "unknown layout" "$D run 2 has an unknown layout" runs "show 2" "diff 1 2"
-pull_refused "unknown layout" "$D run 2 has an unknown layout"
+run_skipped "unknown layout" 2 "$D run 2 has an unknown layout" nopath
 # a run of a newer scopedb (a shared store): not called damaged
 NEWER="scopedb: store 'x.sqlite' has run 2 written by a newer scopedb"
 tamper newer-layout "UPDATE runs SET layout = 'mystery' WHERE id = 2"
@@ -212,30 +246,32 @@ refused "newer layout" \
 tamper newer-profile "UPDATE runs SET schema_version = 4 WHERE id = 2"
 refused "newer profile schema" \
 	"$NEWER (profile schema 4; this scopedb reads up to 3); upgrade scopedb" runs "show 2" "diff 1 2"
-pull_refused "newer profile schema" \
-	"$NEWER (profile schema 4; this scopedb reads up to 3); upgrade scopedb"
+run_skipped "newer profile schema" 2 \
+	"$NEWER (profile schema 4; this scopedb reads up to 3); upgrade scopedb" nopath
 # rows of ranks the run does not have: the report's per-rank picture and
 # a copy refuse them (--ranks selections simply never see them)
 tamper rank-range "UPDATE timings SET rank = 100000000 WHERE id = 1"
 refused "rank >= mpi_size" "$D region 'main' of run 1 has rank 100000000 of 2" \
 	"report 1 2 -o r.html"
-pull_refused "rank >= mpi_size" "$D region 'main' of run 1 has rank 100000000 of 2"
+run_skipped "rank >= mpi_size" 1 "$D region 'main' of run 1 has rank 100000000 of 2"
 # per-rank rows (--ranks, and what push/pull copy)
 tamper rank-calls "UPDATE timings SET calls = -5 WHERE run_id = 1 AND region_id = 1"
 refused "per-rank calls" "$D region 'main' of run 1 has -10 calls (0 on a GPU)" \
 	"show 1 --ranks 0-1" "diff 1 2 --ranks 0-1" "check 1 2 --ranks 0-1"
-pull_refused "per-rank calls" "$D region 'main' of run 1 rank 0 has -5 calls (0 on a GPU)"
-# a store that was there stays, and so does what was copied before the error
+run_skipped "per-rank calls" 1 "$D region 'main' of run 1 rank 0 has -5 calls (0 on a GPU)"
+# the runs before and after a damaged one are copied; a store that was
+# there stays
 tamper run2-calls "UPDATE timings SET calls = -5 WHERE run_id = 2 AND region_id = 1"
 rm -f y.sqlite*
 run $S pull --from x.sqlite --db y.sqlite
-equals "copied before the error: pull" "$rc:$out:$err" "2:copied run 1 (a.h5) as run 1
-pulled 1 run from 'x.sqlite': 1 copied, 0 already there:$D region 'main' of run 2 rank 0 has -5 calls (0 on a GPU)"
-equals "copied before the error: kept" "$(sqlite3 y.sqlite 'SELECT id FROM runs')" 1
+equals "copied around the error: pull" "$rc:$out:$err" "2:copied run 1 (a.h5) as run 1
+pulled 2 runs from 'x.sqlite': 1 copied, 0 already there, 1 not copied:scopedb: run 2 (b.h5) not copied: ${D#scopedb: } region 'main' of run 2 rank 0 has -5 calls (0 on a GPU)"
+equals "copied around the error: kept" "$(sqlite3 y.sqlite 'SELECT id FROM runs')" 1
 rm -f z.sqlite*
 expect 0 "an existing empty store" $S pull --from base.sqlite --db z.sqlite 1
 expect 0 "an existing empty store: rm" $S rm 1 --db z.sqlite
-expect_err 2 "an existing empty store: pull" "$D region 'main' of run 2 rank 0 has -5 calls (0 on a GPU)" \
+expect_err 2 "an existing empty store: pull" \
+	"scopedb: run 2 (b.h5) not copied: ${D#scopedb: } region 'main' of run 2 rank 0 has -5 calls (0 on a GPU)" \
 	$S pull --from x.sqlite --db z.sqlite 2
 if [ -f z.sqlite ]; then ok; else bad "an existing empty store: removed"; fi
 
@@ -246,21 +282,21 @@ if tcase blobs; then
 P95=("show 1" "diff 1 2 --ranks 0-1 --metric p95" "check 1 2 --ranks 0 --metric p99")
 tamper blob-cut "UPDATE timings_durations SET data = substr(data, 1, 5) WHERE timing_id = 1"
 refused "truncated blob" "$D call durations of run 1 do not decode" "${P95[@]}"
-pull_refused "truncated blob" "$D call durations of run 1 do not decode (region 'main' rank 0)"
+run_skipped "truncated blob" 1 "$D call durations of run 1 do not decode (region 'main' rank 0)"
 tamper blob-2p40 "UPDATE timings_durations SET data = x'0180808080808020' WHERE timing_id = 1"
 refused "a blob claiming 2^40 values" "$D call durations of run 1 do not decode" "${P95[@]}"
-pull_refused "a blob claiming 2^40 values" \
+run_skipped "a blob claiming 2^40 values" 1 \
 	"$D call durations of run 1 do not decode (region 'main' rank 0)"
 tamper blob-text "UPDATE timings_durations SET data = 'hello' WHERE timing_id = 1"
 refused "text for a blob" "$D call durations of run 1 do not decode" "${P95[@]}"
-pull_refused "text for a blob" "$D call durations of run 1 do not decode (region 'main' rank 0)"
+run_skipped "text for a blob" 1 "$D call durations of run 1 do not decode (region 'main' rank 0)"
 # a valid blob of other values: the copy checks it against its row
 tamper blob-other "UPDATE timings_durations SET data = (SELECT data FROM timings_durations
 	WHERE timing_id = 2) WHERE timing_id = 1"
-pull_refused "blob of another row" \
+run_skipped "blob of another row" 1 \
 	"$D the call durations of region 'main' of run 1 rank 0 do not match its calls, minimum, maximum and total"
 tamper blob-gone "DELETE FROM timings_durations WHERE timing_id = 1"
-pull_refused "missing blob" "$D region 'main' of run 1 rank 0 has 20 calls but no call durations"
+run_skipped "missing blob" 1 "$D region 'main' of run 1 rank 0 has 20 calls but no call durations"
 # the reads that need the durations count them against the region's calls
 refused "missing blob" "$D region 'main' of run 1 has 20 calls but 0 stored durations" \
 	"show 1 --ranks 0" "check 1 2 --ranks 0 --metric p99" "history main --ranks 0 --metric p95"

@@ -140,8 +140,9 @@ static void roundtrip_one(int schema, int aggregate, int storage, int fixed, int
 	if (tu_h5_load(&l, path))
 		fail_msg("%s: %s", name, err_msg());
 	tu_h5_check(&l, tu_h5_standard(), &o);
-	/* schema 1: 4 rank groups; columnar: max(mpi_size 4, rank 10 + 1) */
-	assert_int_equal(l.num_ranks, schema == 1 ? 4 : 11);
+	/* schema 1: 4 rank groups, which skip ranks 3-9: rank 10 + 1, as
+	 * columnar: max(mpi_size 4, rank 10 + 1) (issue 24) */
+	assert_int_equal(l.num_ranks, 11);
 	tu_h5_loaded_free(&l);
 }
 
@@ -414,7 +415,7 @@ static void test_stream_writer(void **state)
 {
 	const struct h5write_profile *std = tu_h5_standard();
 	const char *names[] = {"solve", "größe_λ", "io", "idle"};
-	struct h5write_meta meta = {"label", H5WRITE_META_STR, "streamed", 0, NULL, 0};
+	struct h5write_meta meta = {.key = "label", .kind = H5WRITE_META_STR, .str = "streamed"};
 	int schema, gz;
 
 	(void)state;
@@ -911,7 +912,7 @@ static void test_refuse_schema1_damage(void **state)
 		struct tu_h5_loaded l;
 
 		assert_int_equal(tu_h5_load(&l, path), 0);
-		assert_int_equal(l.num_ranks, 5);
+		assert_int_equal(l.num_ranks, 11); /* rank3 counts; rank 10 + 1 */
 		assert_int_equal(l.nrows, 11);
 		tu_h5_loaded_free(&l);
 	}
@@ -993,6 +994,44 @@ static void test_fixed_string_edges(void **state)
 		assert_string_equal(tu_h5_find(&l, 0, "pad  ")->tags_json, "[\"\",\"t \"]");
 		tu_h5_loaded_free(&l);
 	}
+}
+
+/* Issue 24: schema-1 rank groups that skip a rank (rank0 and rank5) make
+ * a run of 6 ranks, so that every row's rank is below the count (push and
+ * the report call a rank at or above it damage); without a gap the count
+ * is the number of groups, an empty group included. */
+static void test_schema1_rank_gap(void **state)
+{
+	int64_t s[] = {10, 20}, e[] = {15, 33};
+	struct h5write_row rows[3] = {
+	    {.rank = 0, .region = "solve", .calls = 2, .starts = s, .ends = e, .source_line = -1},
+	    {.rank = 5, .region = "solve", .calls = 2, .starts = s, .ends = e, .source_line = -1},
+	    {.rank = 6, .region = "solve", .calls = 0, .source_line = -1},
+	};
+	struct h5write_profile prof = {rows, 2, NULL, 0};
+	struct h5write_opts o = tu_h5_opts(1, 0);
+	struct tu_h5_loaded l;
+
+	(void)state;
+	assert_int_equal(h5write_file(tu_path("gap.h5"), &prof, &o), 0);
+	assert_int_equal(tu_h5_load(&l, tu_path("gap.h5")), 0);
+	assert_int_equal(l.num_ranks, 6);
+	assert_int_equal(l.nrows, 2);
+	tu_h5_loaded_free(&l);
+	/* an empty rank6 group after them: 7 */
+	prof.nrows = 3;
+	assert_int_equal(h5write_file(tu_path("gap.h5"), &prof, &o), 0);
+	assert_int_equal(tu_h5_load(&l, tu_path("gap.h5")), 0);
+	assert_int_equal(l.num_ranks, 7);
+	tu_h5_loaded_free(&l);
+	/* rank0 and rank1, one of them empty: 2 */
+	rows[1].rank = 1;
+	rows[1].calls = 0;
+	prof.nrows = 2;
+	assert_int_equal(h5write_file(tu_path("gap.h5"), &prof, &o), 0);
+	assert_int_equal(tu_h5_load(&l, tu_path("gap.h5")), 0);
+	assert_int_equal(l.num_ranks, 2);
+	tu_h5_loaded_free(&l);
 }
 
 /* ---- nesting columns (docs/format.md section 10) ---- */
@@ -1254,6 +1293,7 @@ TU_MAIN(NULL, NULL,
 	    cmocka_unit_test(test_roundtrip_all_layouts),
 	    cmocka_unit_test(test_order_and_names),
 	    cmocka_unit_test(test_schema1_rank_sequence),
+	    cmocka_unit_test(test_schema1_rank_gap),
 	    cmocka_unit_test(test_metadata),
 	    cmocka_unit_test(test_columnar_offsets_out_of_order),
 	    cmocka_unit_test(test_chunk_boundaries),

@@ -639,23 +639,29 @@ static void test_absurd_sizes(void **state)
 }
 
 /* Names, tags, label and metadata with quotes, %, newlines, control bytes,
- * invalid UTF-8 and SQL metacharacters (the hostile name corpus,
- * hostile_names.h) are stored byte for byte. */
+ * C1 controls, noncharacters and SQL metacharacters (the hostile name
+ * corpus, hostile_names.h, but its names of no UTF-8) are stored byte for
+ * byte. */
 static void test_hostile_names(void **state)
 {
-	const char *const *names = hostile_names;
 	enum { N = 64 }; /* at least hostile_nnames */
+	/* the corpus's names of valid UTF-8 (bytes of no UTF-8 are refused:
+	 * test_hostile_not_utf8) */
+	const char *names[N];
 	struct h5write_row rows[N];
 	struct h5write_profile prof;
 	struct h5write_opts o = opts_of(3, 0);
 	struct ingest_opts io;
 	int64_t starts[N], ends[N], run = 0;
-	const size_t n = hostile_nnames;
 	const char *metas[] = {"k'ey=v\"al;--\n%s", "x%n=DROP TABLE runs"};
-	size_t i;
+	size_t i, n = 0;
 
 	(void)state;
-	assert_true(n <= N);
+	assert_true(hostile_nnames <= N);
+	for (i = 0; i < hostile_nnames; i++)
+		if (hostile_name_is_utf8(hostile_names[i]))
+			names[n++] = hostile_names[i];
+	assert_true(n + 2 >= hostile_nnames);
 	memset(rows, 0, sizeof(rows));
 	for (i = 0; i < n; i++) {
 		starts[i] = 100 * (int64_t)i;
@@ -737,6 +743,57 @@ static void test_hostile_names(void **state)
 	assert_int_equal(q_int("SELECT count(*) FROM sqlite_master WHERE name IN "
 			       "('runs', 'timings', 'regions', 'run_tags')"),
 			 4);
+}
+
+/* Issue 24: a store holds UTF-8 text only.  A file whose region name,
+ * source or tags are not UTF-8, or options that are not, are refused with
+ * one line naming it, and nothing is stored. */
+static void test_hostile_not_utf8(void **state)
+{
+	static const char *const bad = "bad utf-8 \xff\xfe\x80\xc3";
+	static const char *const tags[] = {"ok", "bad utf-8 \xff\xfe\x80\xc3"};
+	int64_t s0 = 10, e0 = 20;
+	struct h5write_row row = {.rank = 0,
+				  .region = "solve",
+				  .calls = 1,
+				  .starts = &s0,
+				  .ends = &e0,
+				  .source_line = -1};
+	struct h5write_profile prof = {&row, 1, NULL, 0};
+	struct h5write_opts o = opts_of(3, 0);
+	struct ingest_opts io;
+	struct ingest_result r;
+	char before[512], after[512];
+	int k;
+
+	(void)state;
+	for (k = 0; k < 3; k++) {
+		row.region = k == 0 ? bad : "solve";
+		row.source_file = k == 1 ? bad : "";
+		row.tags = k == 2 ? tags : NULL;
+		row.ntags = k == 2 ? 2 : 0;
+		assert_int_equal(h5write_file(tu_path("notutf8.h5"), &prof, &o), 0);
+		assert_int_equal(
+		    try_ingest(tu_path("notutf8.h5"), "not UTF-8", OUT_REFUSED, NULL, NULL),
+		    OUT_REFUSED);
+		assert_non_null(strstr(err_msg(), "is not valid UTF-8 (byte 0xff at offset "));
+	}
+	/* options: refused before the file is read */
+	row.region = "solve";
+	row.source_file = "";
+	row.tags = NULL;
+	row.ntags = 0;
+	assert_int_equal(h5write_file(tu_path("notutf8.h5"), &prof, &o), 0);
+	memset(&io, 0, sizeof(io));
+	io.tags = tags;
+	io.ntags = 2;
+	signature(before, sizeof(before));
+	assert_int_equal(ingest_file(&r, st, tu_path("notutf8.h5"), &io), ERR_USAGE);
+	assert_string_equal(err_msg(),
+			    "invalid --tag 'bad utf-8 \xff\xfe\x80\xc3': not valid UTF-8 "
+			    "(a store holds UTF-8 text only)");
+	signature(after, sizeof(after));
+	assert_string_equal(before, after);
 }
 
 /* A damaged file whose path has a quote, %, and a newline: the message is
@@ -905,6 +962,7 @@ TU_MAIN(setup, tu_store_teardown,
 	    cmocka_unit_test(test_byte_flips),
 	    cmocka_unit_test(test_absurd_sizes),
 	    cmocka_unit_test(test_hostile_names),
+	    cmocka_unit_test(test_hostile_not_utf8),
 	    cmocka_unit_test(test_hostile_path),
 	    cmocka_unit_test(test_json_cases),
 	    cmocka_unit_test(test_json_damage),

@@ -187,6 +187,38 @@ static void test_sha256(void **state)
 	assert_non_null(strstr(err_msg(), "missing.bin"));
 }
 
+/* UTF-8 as RFC 3629 and PostgreSQL define it (the store's text rule). */
+static void test_utf8(void **state)
+{
+	static const char *const good[] = {"",	       "solve",	       "précondition",
+					   "größe_λ",  "求解器",       "🚀",
+					   "\x7f\x01", "\xef\xbf\xbf", "\xf4\x8f\xbf\xbf"};
+	static const struct {
+		const char *s;
+		size_t at;
+	} bad[] = {
+	    {"bad\xffname", 3},	     /* never a UTF-8 byte */
+	    {"\xc3", 0},	     /* cut */
+	    {"a\xc3(", 1},	     /* not a continuation */
+	    {"\xc0\xaf", 0},	     /* overlong '/' */
+	    {"\xe0\x80\xaf", 0},     /* overlong */
+	    {"\xed\xa0\x80", 0},     /* a surrogate, U+D800 */
+	    {"\xf4\x90\x80\x80", 0}, /* past U+10FFFF */
+	    {"ok\x80", 2},	     /* a lone continuation */
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++)
+		assert_null(util_utf8_bad(good[i]));
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_ptr_equal(util_utf8_bad(bad[i].s), bad[i].s + bad[i].at);
+	assert_int_equal(util_utf8_len("\xf0\x9f\x9a\x80"), 4);
+	assert_int_equal(util_utf8_len("\xce\xbb"), 2);
+	assert_int_equal(util_utf8_len("\xed\x9f\xbf"), 3); /* U+D7FF */
+	assert_int_equal(util_utf8_len("\xff"), 0);
+}
+
 static void test_table(void **state)
 {
 	static const char *const hdr[] = {"name", "value"};
@@ -225,4 +257,5 @@ TU_MAIN(NULL, NULL,
 	    cmocka_unit_test(test_iso),
 	    cmocka_unit_test(test_sha256),
 	    cmocka_unit_test(test_table),
+	    cmocka_unit_test(test_utf8),
 	})

@@ -288,11 +288,69 @@ static void test_timing(void **state)
 	t = good_timing(&b);
 	t.has_events = 0;
 	assert_damaged(verify_timing(&t, "solve", 2, LOC),
-		       "region 'solve' of run 7 rank 1 has call durations but no calls with "
-		       "per-call data");
+		       "region 'solve' of run 7 rank 1 has call durations but no per-call data");
 	t.durations = NULL;
 	assert_int_equal(verify_timing(&t, "solve", 2, LOC), 0);
 	buf_release(&b);
+}
+
+/*
+ * Issue 24: an index row of no calls (legal in schemas 2 and 3) is stored
+ * by ingest with per-call data and the blob of no values; push and pull
+ * called that damage.  Every state scopedb writes for such a row passes,
+ * and nothing else does.
+ */
+static void test_timing_no_calls(void **state)
+{
+	struct buf b = BUF_INIT, other = BUF_INIT;
+	struct store_timing t = good_timing(&other);
+	static const int64_t one[] = {7};
+
+	(void)state;
+	assert_int_equal(blob_encode(&b, NULL, 0), 0);
+	t.calls = 0;
+	t.total = t.min = t.max = 0;
+	t.mean = t.m2 = 0;
+	t.durations = b.data;
+	t.durations_len = b.len;
+	/* what ingest writes: the blob of no values */
+	assert_int_equal(verify_timing(&t, "précondition", 4, LOC), 0);
+	/* no blob at all */
+	t.durations = NULL;
+	assert_int_equal(verify_timing(&t, "précondition", 4, LOC), 0);
+	/* a blob that is not empty, or does not decode */
+	other.len = 0;
+	assert_int_equal(blob_encode(&other, one, 1), 0);
+	t.durations = other.data;
+	t.durations_len = other.len;
+	assert_damaged(verify_timing(&t, "précondition", 4, LOC),
+		       "the call durations of region 'précondition' of run 7 rank 1 do "
+		       "not match its calls, minimum, maximum and total");
+	t.durations = b.data;
+	t.durations_len = b.len + 1;
+	assert_damaged(verify_timing(&t, "précondition", 4, LOC),
+		       "call durations of run 7 do not decode (region 'précondition' "
+		       "rank 1)");
+	/* no calls: no time either */
+	t.durations_len = b.len;
+	t.max = 5;
+	assert_damaged(verify_timing(&t, "précondition", 4, LOC),
+		       "region 'précondition' of run 7 rank 1 has no calls but a "
+		       "minimum of 0 ns and a maximum of 5 ns");
+	/* the aggregate layout: no blob, whatever the count */
+	t = good_timing(&other);
+	t.has_events = 0;
+	t.calls = 0;
+	t.total = t.min = t.max = 0;
+	t.durations = NULL;
+	assert_int_equal(verify_timing(&t, "précondition", 4, LOC), 0);
+	t.durations = b.data;
+	t.durations_len = b.len;
+	assert_damaged(verify_timing(&t, "précondition", 4, LOC),
+		       "region 'précondition' of run 7 rank 1 has call durations but no "
+		       "per-call data");
+	buf_release(&b);
+	buf_release(&other);
 }
 
 static void test_rank_total(void **state)
@@ -344,13 +402,53 @@ static void test_blob_stats(void **state)
 	buf_release(&b);
 }
 
+/* The text rule (issue 24): UTF-8 only, the offending text named. */
+static void test_text(void **state)
+{
+	struct store_run r = good_run();
+	struct store_timing t;
+	char *tags[] = {(char *)"ok", (char *)"n\xe9"
+					      "ant"};
+
+	(void)state;
+	assert_int_equal(verify_text("region name", "précondition"), 0);
+	assert_int_equal(verify_text("region name", NULL), 0);
+	assert_int_equal(verify_text("region name", "bad\xffname"), ERR_FORMAT);
+	assert_string_equal(err_msg(), "region name 'bad\xffname' is not valid UTF-8 (byte 0xff at "
+				       "offset 3); a store holds UTF-8 text only");
+	r.label = (char *)"lab\xc3";
+	assert_int_equal(verify_run_text(&r), ERR_FORMAT);
+	assert_string_equal(err_msg(),
+			    "label 'lab\xc3' is not valid UTF-8 (byte 0xc3 at offset 3); "
+			    "a store holds UTF-8 text only");
+	r = good_run();
+	r.tags = tags;
+	r.ntags = 2;
+	assert_int_equal(verify_run_text(&r), ERR_FORMAT);
+	assert_string_equal(err_msg(), "tag 'n\xe9"
+				       "ant' is not valid UTF-8 (byte 0xe9 at offset 1); a "
+				       "store holds UTF-8 text only");
+	memset(&t, 0, sizeof(t));
+	t.source_file = "ok.py";
+	t.tags_json = "[\"\xfe\"]";
+	assert_int_equal(verify_timing_text(&t), ERR_FORMAT);
+	assert_string_equal(err_msg(),
+			    "tags '[\"\xfe\"]' is not valid UTF-8 (byte 0xfe at offset 2); "
+			    "a store holds UTF-8 text only");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_run),	       cmocka_unit_test(test_stats),
-	    cmocka_unit_test(test_quantiles),  cmocka_unit_test(test_timing),
-	    cmocka_unit_test(test_rank_total), cmocka_unit_test(test_blob_stats),
+	    cmocka_unit_test(test_run),
+	    cmocka_unit_test(test_stats),
+	    cmocka_unit_test(test_quantiles),
+	    cmocka_unit_test(test_timing),
+	    cmocka_unit_test(test_timing_no_calls),
+	    cmocka_unit_test(test_rank_total),
+	    cmocka_unit_test(test_blob_stats),
 	    cmocka_unit_test(test_long_name),
+	    cmocka_unit_test(test_text),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -10,8 +10,8 @@
  *   /region_table/names            names in order of first appearance
  *   /rank_region_index/region_ids u32, ranks u32, event_offsets u64,
  *       event_counts u64, source_lines i64, source_files str, source_texts
- *       str (""), tags str (JSON), exclusive_totals i64 (-1),
- *       summary_statistics (compound, opts.summary)
+ *       str (the rows' or ""), tags str (JSON), exclusive_totals i64 (the
+ *       rows' or -1), summary_statistics (compound, opts.summary)
  *   /events/start_times + end_times (schema 2) or start_deltas + durations
  *       (schema 3), gpu_durations (opts.gpu), call_ids + parent_ids
  *       (opts.ids), thread_ids + task_ids (opts.lanes)
@@ -61,8 +61,8 @@ struct h5w_index {
 	struct strmap strs;  /* source files and tags JSON */
 	uint32_t *region_ids, *ranks;
 	uint64_t *offsets, *counts;
-	int64_t *lines, *atot, *amin, *amax;
-	size_t *file_ids, *tags_ids;
+	int64_t *lines, *atot, *amin, *amax, *excl;
+	size_t *file_ids, *tags_ids, *text_ids;
 	struct h5w_summary *summ;
 	size_t n, cap;
 };
@@ -140,7 +140,8 @@ static int h5w_dataset(const struct h5w *w, hid_t loc, const char *name, hid_t f
 {
 	hsize_t dims[1] = {n}, maxdims[1] = {H5S_UNLIMITED}, chunk[1];
 	hid_t space = H5I_INVALID_HID, dcpl = H5I_INVALID_HID, d = H5I_INVALID_HID;
-	int chunked = extendible || w->o->chunked || w->o->gzip;
+	int chunked = extendible || w->o->chunked || w->o->gzip || w->o->filters;
+	unsigned filters = w->o->filters | (w->o->gzip ? H5WRITE_SHUFFLE | H5WRITE_DEFLATE : 0u);
 	int rc = 0;
 
 	space = H5Screate_simple(1, dims, chunked ? maxdims : NULL);
@@ -156,7 +157,13 @@ static int h5w_dataset(const struct h5w *w, hid_t loc, const char *name, hid_t f
 		if (extendible)
 			chunk[0] = w->o->chunk ? w->o->chunk : H5W_STREAM_CHUNK;
 		if (H5Pset_chunk(dcpl, 1, chunk) < 0 ||
-		    (w->o->gzip && (H5Pset_shuffle(dcpl) < 0 || H5Pset_deflate(dcpl, 4) < 0))) {
+		    /* (libhdf5 checksums no variable-length data) */
+		    ((filters & H5WRITE_FLETCHER32) && H5Tis_variable_str(ftype) <= 0 &&
+		     H5Pset_fletcher32(dcpl) < 0) ||
+		    ((filters & H5WRITE_SHUFFLE) && H5Pset_shuffle(dcpl) < 0) ||
+		    ((filters & H5WRITE_DEFLATE) &&
+		     H5Pset_deflate(dcpl, w->o->gzip_level > 0 ? (unsigned)w->o->gzip_level : 4u) <
+			 0)) {
 			rc = h5w_fail(w->path, ERR_IO, "cannot set the storage of '%s'", name);
 			goto out;
 		}
@@ -424,8 +431,10 @@ static void h5w_index_release(struct h5w_index *ix)
 	free(ix->atot);
 	free(ix->amin);
 	free(ix->amax);
+	free(ix->excl);
 	free(ix->file_ids);
 	free(ix->tags_ids);
+	free(ix->text_ids);
 	free(ix->summ);
 	h5w_index_init(ix);
 }
@@ -453,8 +462,10 @@ static int h5w_index_reserve(struct h5w_index *ix)
 	H5W_GROW(atot);
 	H5W_GROW(amin);
 	H5W_GROW(amax);
+	H5W_GROW(excl);
 	H5W_GROW(file_ids);
 	H5W_GROW(tags_ids);
+	H5W_GROW(text_ids);
 	H5W_GROW(summ);
 	ix->cap = cap;
 	return 0;
@@ -525,8 +536,12 @@ static int h5w_index_add(const char *path, struct h5w_index *ix, const struct h5
 	ix->counts[i] = r->calls;
 	ix->lines[i] = r->source_line;
 	rc = strmap_intern(&ix->file_ids[i], &ix->strs, r->source_file ? r->source_file : "");
+	if (!rc)
+		rc = strmap_intern(&ix->text_ids[i], &ix->strs,
+				   r->source_text ? r->source_text : "");
 	if (rc)
 		return rc;
+	ix->excl[i] = r->has_exclusive ? r->exclusive : -1;
 	rc = json_buf_strarray(&tags, r->tags, r->ntags);
 	if (!rc)
 		rc = strmap_intern(&ix->tags_ids[i], &ix->strs, tags.data);
@@ -566,13 +581,11 @@ static int h5w_index_write(const struct h5w *w, const struct h5w_index *ix)
 {
 	hid_t g = H5I_INVALID_HID, st = H5I_INVALID_HID;
 	const char **s = NULL;
-	int64_t *tmp = NULL;
 	size_t i, nn = strmap_count(&ix->names), big = nn > ix->n ? nn : ix->n;
 	int rc = 0;
 
 	s = calloc(big ? big : 1, sizeof(*s));
-	tmp = calloc(ix->n ? ix->n : 1, sizeof(*tmp));
-	if (!s || !tmp) {
+	if (!s) {
 		rc = err_nomem();
 		goto out;
 	}
@@ -598,8 +611,6 @@ static int h5w_index_write(const struct h5w *w, const struct h5w_index *ix)
 	if (rc)
 		goto out;
 	if (w->o->aggregate) {
-		for (i = 0; i < ix->n; i++)
-			tmp[i] = -1;
 		rc = h5w_u64(w, g, "aggregate_counts", ix->counts, ix->n);
 		if (!rc)
 			rc = h5w_i64(w, g, "aggregate_totals", ix->atot, ix->n);
@@ -608,7 +619,7 @@ static int h5w_index_write(const struct h5w *w, const struct h5w_index *ix)
 		if (!rc)
 			rc = h5w_i64(w, g, "aggregate_maximums", ix->amax, ix->n);
 		if (!rc)
-			rc = h5w_i64(w, g, "aggregate_exclusives", tmp, ix->n);
+			rc = h5w_i64(w, g, "aggregate_exclusives", ix->excl, ix->n);
 		goto out;
 	}
 	rc = h5w_u64(w, g, "event_offsets", ix->offsets, ix->n);
@@ -624,7 +635,7 @@ static int h5w_index_write(const struct h5w *w, const struct h5w_index *ix)
 	if (rc)
 		goto out;
 	for (i = 0; i < ix->n; i++)
-		s[i] = "";
+		s[i] = strmap_get(&ix->strs, ix->text_ids[i]);
 	rc = h5w_strings(w, g, "source_texts", s, ix->n);
 	if (rc)
 		goto out;
@@ -633,9 +644,7 @@ static int h5w_index_write(const struct h5w *w, const struct h5w_index *ix)
 	rc = h5w_strings(w, g, "tags", s, ix->n);
 	if (rc)
 		goto out;
-	for (i = 0; i < ix->n; i++)
-		tmp[i] = -1;
-	rc = h5w_i64(w, g, "exclusive_totals", tmp, ix->n);
+	rc = h5w_i64(w, g, "exclusive_totals", ix->excl, ix->n);
 	if (rc || !w->o->summary)
 		goto out;
 	st = h5w_summary_type();
@@ -650,7 +659,6 @@ out:
 	if (g >= 0)
 		H5Gclose(g);
 	free(s);
-	free(tmp);
 	return rc;
 }
 
@@ -825,6 +833,9 @@ static int h5w_hier_row(const struct h5w *w, const struct h5write_row *r)
 	if (r->source_file && *r->source_file)
 		rc = h5w_attr_str(w->path, g, "source_file", &r->source_file, SIZE_MAX,
 				  w->o->fixed_strings);
+	if (!rc && r->source_text && *r->source_text)
+		rc = h5w_attr_str(w->path, g, "source_text", &r->source_text, SIZE_MAX,
+				  w->o->fixed_strings);
 	if (!rc && r->source_line >= 0)
 		rc = h5w_attr_i64(w->path, g, "source_lineno", r->source_line);
 	if (!rc && r->ntags)
@@ -993,14 +1004,43 @@ static int h5w_meta_into(const struct h5w *w, const struct h5write_meta *meta, s
 	for (i = 0; i < nmeta && !rc; i++) {
 		const struct h5write_meta *m = &meta[i];
 
-		if (m->kind == H5WRITE_META_INT)
+		hsize_t dims[1] = {m->n};
+		uint64_t u = (uint64_t)m->i;
+		int32_t i32 = (int32_t)m->i;
+
+		switch (m->kind) {
+		case H5WRITE_META_INT:
 			rc = h5w_attr_i64(w->path, g, m->key, m->i);
-		else if (m->kind == H5WRITE_META_STR)
+			break;
+		case H5WRITE_META_STR:
 			rc = h5w_attr_str(w->path, g, m->key, &m->str, SIZE_MAX,
 					  w->o->fixed_strings);
-		else
+			break;
+		case H5WRITE_META_STRARRAY:
 			rc = h5w_attr_str(w->path, g, m->key, m->strs, m->nstrs,
 					  w->o->fixed_strings);
+			break;
+		case H5WRITE_META_UINT:
+			rc = h5w_attr(w->path, g, m->key, H5T_STD_U64LE, H5T_NATIVE_UINT64, NULL,
+				      &u);
+			break;
+		case H5WRITE_META_INT32:
+			rc = h5w_attr(w->path, g, m->key, H5T_STD_I32LE, H5T_NATIVE_INT32, NULL,
+				      &i32);
+			break;
+		case H5WRITE_META_FLOAT:
+			rc = h5w_attr(w->path, g, m->key, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, NULL,
+				      &m->f);
+			break;
+		case H5WRITE_META_INTARRAY:
+			rc = h5w_attr(w->path, g, m->key, H5T_STD_I64LE, H5T_NATIVE_INT64, dims,
+				      m->ints);
+			break;
+		case H5WRITE_META_FLOATARRAY:
+			rc = h5w_attr(w->path, g, m->key, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, dims,
+				      m->floats);
+			break;
+		}
 	}
 	H5Gclose(g);
 	return rc;

@@ -36,21 +36,43 @@ struct h5write_row {
 	int64_t source_line;	 /* -1 = unknown */
 	const char *const *tags; /* ntags strings */
 	size_t ntags;
+	/* optional, zero (NULL) when not set: */
+	const char *source_text; /* NULL or "" = unknown */
+	int has_exclusive;	 /* exclusive_totals / aggregate_exclusives of the row */
+	int64_t exclusive;	 /* (-1, "not computed", when !has_exclusive) */
 	/* calls values each, or NULL (written as -1); see opts.ids, .lanes */
 	const int64_t *call_ids, *parent_ids;
 	const int64_t *thread_ids, *task_ids;
 };
 
-enum h5write_meta_kind { H5WRITE_META_STR, H5WRITE_META_INT, H5WRITE_META_STRARRAY };
+enum h5write_meta_kind {
+	H5WRITE_META_STR,
+	H5WRITE_META_INT,
+	H5WRITE_META_STRARRAY,
+	H5WRITE_META_UINT,	/* i as an unsigned 64-bit integer */
+	H5WRITE_META_INT32,	/* i as a signed 32-bit integer */
+	H5WRITE_META_FLOAT,	/* f, a 64-bit float */
+	H5WRITE_META_INTARRAY,	/* ints[0..n), 64-bit */
+	H5WRITE_META_FLOATARRAY /* floats[0..n), 64-bit */
+};
 
 struct h5write_meta {
 	const char *key;
 	enum h5write_meta_kind kind;
 	const char *str;	 /* H5WRITE_META_STR */
-	int64_t i;		 /* H5WRITE_META_INT */
+	int64_t i;		 /* H5WRITE_META_INT, _UINT, _INT32 */
 	const char *const *strs; /* H5WRITE_META_STRARRAY */
 	size_t nstrs;
+	double f;	      /* H5WRITE_META_FLOAT */
+	const int64_t *ints;  /* H5WRITE_META_INTARRAY */
+	const double *floats; /* H5WRITE_META_FLOATARRAY */
+	size_t n;	      /* values of ints or floats */
 };
+
+/* Filters of chunked datasets (h5write_opts.filters). */
+#define H5WRITE_SHUFFLE 1u
+#define H5WRITE_DEFLATE 2u
+#define H5WRITE_FLETCHER32 4u
 
 struct h5write_opts {
 	int schema;	   /* 1, 2 or 3 (the attribute is omitted for 1) */
@@ -59,11 +81,16 @@ struct h5write_opts {
 	int gzip;	   /* chunked + shuffle + deflate */
 	int fixed_strings; /* fixed-length UTF-8 strings (MPI writer) */
 	int gpu;	   /* write gpu_durations (-1 where a row has none) */
-	int ids;	   /* write call_ids and parent_ids (-1 where none) */
+	int ids;	   /* write call_ids and parent_ids (-1 where none; schema 1:
+			      in each region group) */
 	int lanes;	   /* write thread_ids and task_ids (-1 where none) */
 	int summary;	   /* columnar: write summary_statistics */
 	int64_t mpi_size;  /* > 0: write /metadata mpi_size */
 	size_t chunk;	   /* chunk length of chunked datasets (0: 65536) */
+	/* optional, 0 when not set: */
+	unsigned filters; /* H5WRITE_*: chunked with these filters (gzip:
+			     shuffle + deflate) */
+	int gzip_level;	  /* deflate level 1-9 (0: 4) */
 };
 
 struct h5write_profile {

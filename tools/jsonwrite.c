@@ -4,6 +4,7 @@
  * megabyte, so memory stays bounded for benchmark-size profiles.
  */
 #include <errno.h>
+#include <math.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,11 +52,11 @@ static int jw_flush(struct jsonwrite_stream *s, int force)
 	return 0;
 }
 
-/* ", \"key\": [v...]" (v NULL: n values -1). */
+/* ", \"key\": [v...]" (v NULL: n values -1; key NULL: the array alone). */
 static int jw_i64_array(struct buf *b, const char *key, const int64_t *v, size_t n)
 {
 	size_t i;
-	int rc = buf_printf(b, ", \"%s\": [", key);
+	int rc = key ? buf_printf(b, ", \"%s\": [", key) : buf_putc(b, '[');
 
 	for (i = 0; i < n && !rc; i++)
 		rc = buf_printf(b, i ? ", %" PRId64 : "%" PRId64, v ? v[i] : -1);
@@ -63,13 +64,18 @@ static int jw_i64_array(struct buf *b, const char *key, const int64_t *v, size_t
 }
 
 /* A float as Python's json writes a value upstream keeps: an integer when
- * integral (float(v).is_integer()), else the shortest round trip. */
+ * integral (float(v).is_integer()), else the shortest round trip; a
+ * non-finite one as null (upstream's sanitizing), -0.0 as itself. */
 static int jw_float(struct buf *b, double v)
 {
 	char t[40];
 	int p;
 
-	if (v == (double)(int64_t)v && v > -9.2e18 && v < 9.2e18)
+	if (!isfinite(v))
+		return buf_puts(b, "null");
+	if (v == 0 && signbit(v))
+		return buf_puts(b, "-0.0");
+	if (v > -9.2e18 && v < 9.2e18 && v == (double)(int64_t)v)
 		return buf_printf(b, "%" PRId64, (int64_t)v);
 	for (p = 15; p <= 17; p++) {
 		snprintf(t, sizeof(t), "%.*g", p, v);
@@ -77,6 +83,42 @@ static int jw_float(struct buf *b, double v)
 			break;
 	}
 	return buf_puts(b, t);
+}
+
+/* The value of metadata m as upstream's exporter writes the attribute
+ * (json.dumps of its numpy value; a non-finite float as null, as upstream
+ * sanitizes it: docs/format.md section 11.3). */
+static int jw_meta_value(struct buf *b, const struct h5write_meta *m)
+{
+	size_t k;
+	int rc = 0;
+
+	switch (m->kind) {
+	case H5WRITE_META_INT:
+		return buf_printf(b, "%" PRId64, m->i);
+	case H5WRITE_META_UINT:
+		return buf_printf(b, "%" PRIu64, (uint64_t)m->i);
+	case H5WRITE_META_INT32:
+		return buf_printf(b, "%" PRId32, (int32_t)m->i);
+	case H5WRITE_META_FLOAT:
+		return jw_float(b, m->f);
+	case H5WRITE_META_STR:
+		return json_buf_string(b, m->str);
+	case H5WRITE_META_STRARRAY:
+		return json_buf_strarray(b, m->strs, m->nstrs);
+	case H5WRITE_META_INTARRAY:
+		return jw_i64_array(b, NULL, m->ints, m->n);
+	case H5WRITE_META_FLOATARRAY:
+		rc = buf_putc(b, '[');
+		for (k = 0; k < m->n && !rc; k++) {
+			if (k)
+				rc = buf_puts(b, ", ");
+			if (!rc)
+				rc = jw_float(b, m->floats[k]);
+		}
+		return rc ? rc : buf_putc(b, ']');
+	}
+	return 0;
 }
 
 int jsonwrite_stream_open(struct jsonwrite_stream **out, const char *path,
@@ -127,12 +169,7 @@ int jsonwrite_stream_open(struct jsonwrite_stream **out, const char *path,
 			rc = buf_puts(&s->b, ": ");
 		if (rc)
 			break;
-		if (m->kind == H5WRITE_META_INT)
-			rc = buf_printf(&s->b, "%" PRId64, m->i);
-		else if (m->kind == H5WRITE_META_STR)
-			rc = json_buf_string(&s->b, m->str);
-		else
-			rc = json_buf_strarray(&s->b, m->strs, m->nstrs);
+		rc = jw_meta_value(&s->b, m);
 	}
 	if (!rc)
 		rc = buf_puts(&s->b, "}, \"regions\": [");
@@ -291,31 +328,27 @@ int jsonwrite_stream_close(struct jsonwrite_stream *s)
 }
 
 /* num_ranks as scopedb reads it from the HDF5 twin (docs/format.md 2.1,
- * 3.4): schema 1 counts rank groups, schema 2/3 take max(mpi_size or 1,
+ * 3.4): schema 1 the largest rank of its groups + 1 (the number of
+ * groups, or more when they skip a rank), schema 2/3 max(mpi_size or 1,
  * largest rank + 1) (0 without rows). */
 static uint64_t jw_num_ranks(const struct h5write_profile *prof, const struct h5write_opts *o)
 {
 	uint64_t n = 0, top = 0;
-	size_t i, k;
+	size_t i;
 
 	if (!prof->nrows)
 		return 0;
-	if (o->schema == 1) {
-		for (i = 0; i < prof->nrows; i++) {
-			for (k = 0; k < i; k++)
-				if (prof->rows[k].rank == prof->rows[i].rank)
-					break;
-			n += k == i;
-		}
-		return n;
-	}
 	for (i = 0; i < prof->nrows; i++)
 		if (prof->rows[i].rank + (uint64_t)1 > top)
 			top = prof->rows[i].rank + (uint64_t)1;
+	if (o->schema == 1)
+		return top;
 	n = o->mpi_size > 0 ? (uint64_t)o->mpi_size : 1;
 	for (i = 0; i < prof->nmeta; i++)
 		if (!strcmp(prof->meta[i].key, "mpi_size") &&
-		    prof->meta[i].kind == H5WRITE_META_INT)
+		    (prof->meta[i].kind == H5WRITE_META_INT ||
+		     prof->meta[i].kind == H5WRITE_META_INT32 ||
+		     prof->meta[i].kind == H5WRITE_META_UINT))
 			n = prof->meta[i].i > 0 ? (uint64_t)prof->meta[i].i : 1;
 	return n > top ? n : top;
 }

@@ -9,7 +9,8 @@
  *
  * The twin of each HDF5 layout holds what scopedb reads from that layout:
  *   - schema 1: the rows with calls (schema 1 has no zero-call regions),
- *     num_ranks = the number of rank groups (distinct ranks of the rows);
+ *     num_ranks = the largest rank of the rows + 1 (the number of rank
+ *     groups, or more when they skip a rank, as scopedb counts them);
  *   - schema 2/3 columnar: every row, num_ranks = max(mpi_size, largest
  *     rank + 1), start_times_ns and end_times_ns, gpu_durations_ns when
  *     opts->gpu (-1 where a row has none), source file, line and tags;
@@ -18,7 +19,9 @@
  *   - summary only (jsonwrite_opts.summary_only): what upstream exports
  *     after a summary-only read, "aggregate" objects with every field of
  *     summary_statistics, "event_data_available": false.
- * Keys and separators are those of Python's json.dumps (", ", ": ").
+ * Metadata of every h5write kind, as upstream's exporter writes the
+ * attribute (a non-finite float as null).  Keys and separators are those
+ * of Python's json.dumps (", ", ": ").
  *
  * Ownership: the writer only reads the caller's structures.
  */

@@ -10,6 +10,12 @@
  * arguments always give the same events.  Columnar non-aggregate files are
  * written with the streaming writer, so memory stays bounded for large
  * benchmark profiles.
+ *
+ * --random SEED[/VARIANT] writes instead the random valid profile of
+ * profgen.h (any layout, ranks, names, nesting, metadata; its JSON twin
+ * to OUT.json or OUT.json.gz), with
+ * --reference FILE the numbers `scopedb show` must print for it and
+ * --describe its one-line description (docs/testing.md).
  */
 #include <errno.h>
 #include <math.h>
@@ -20,8 +26,11 @@
 #include <string.h>
 
 #include "scopedb/err.h"
+#include "scopedb/util.h"
+#include "util/json.h"
 #include "h5write.h"
 #include "jsonwrite.h"
+#include "profgen.h"
 #include "toolutil.h"
 
 const char *const toolutil_name = "mkprofile";
@@ -35,9 +44,13 @@ struct mkopts {
 	uint64_t chunk; /* --chunk, 0 = the writer's default */
 	double scale;
 	const char *slow_name; /* --slow NAME=F: that region F times slower */
+	const char *idle;      /* --idle NAME: no calls but on rank 0 */
 	double slow_factor;
 	int flip; /* --flip S: damage the file with seed S (-1: no) */
 	const char *regions, *label, *timestamp, *out;
+	const char *random;    /* --random SEED[/VARIANT] */
+	const char *reference; /* --reference FILE */
+	int describe;	       /* --describe */
 };
 
 static void mk_usage(FILE *f)
@@ -59,10 +72,19 @@ static void mk_usage(FILE *f)
 	      "  --seed S          random seed (default 1)\n"
 	      "  --scale F         multiply every duration by F (default 1)\n"
 	      "  --slow NAME=F     multiply the durations of region NAME by F as well\n"
+	      "  --idle NAME       region NAME has calls on rank 0 only: an index row of no\n"
+	      "                    calls on every other rank (schemas 2 and 3)\n"
 	      "  --label L         metadata label (default \"example\")\n"
 	      "  --timestamp ISO   metadata timestamp (default 2024-01-01T00:00:00Z)\n"
 	      "  --flip S          damage the written file: 1 + S %% 5 seeded byte flips,\n"
 	      "                    every other one in the first 4 KiB (tests)\n"
+	      "  --random SEED[/V] write the random valid profile of SEED (its variant V:\n"
+	      "                    the same structure, other durations) instead, or its\n"
+	      "                    JSON twin; the options above are then refused\n"
+	      "                    (docs/testing.md)\n"
+	      "  --reference FILE  with --random: the numbers 'scopedb show' must print,\n"
+	      "                    as JSON (all ranks, and the ranks of --describe)\n"
+	      "  --describe        with --random: print the profile's description\n"
 	      "  --help            show this help\n",
 	      f);
 }
@@ -95,6 +117,16 @@ static void mk_parse(struct mkopts *o, int argc, char **argv)
 			o->summary_only = 1;
 		} else if (strcmp(a, "--gpu") == 0) {
 			o->gpu = 1;
+		} else if (strcmp(a, "--describe") == 0) {
+			o->describe = 1;
+		} else if (strcmp(a, "--random") == 0 || strcmp(a, "--reference") == 0) {
+			if (!v)
+				toolutil_die("%s needs a value", a);
+			if (a[2] == 'r' && a[3] == 'a')
+				o->random = v;
+			else
+				o->reference = v;
+			i++;
 		} else if (strcmp(a, "--chunk") == 0) {
 			if (!v)
 				toolutil_die("%s needs a value", a);
@@ -104,7 +136,8 @@ static void mk_parse(struct mkopts *o, int argc, char **argv)
 			   strcmp(a, "--regions") == 0 || strcmp(a, "--calls") == 0 ||
 			   strcmp(a, "--seed") == 0 || strcmp(a, "--scale") == 0 ||
 			   strcmp(a, "--slow") == 0 || strcmp(a, "--label") == 0 ||
-			   strcmp(a, "--timestamp") == 0 || strcmp(a, "--flip") == 0) {
+			   strcmp(a, "--idle") == 0 || strcmp(a, "--timestamp") == 0 ||
+			   strcmp(a, "--flip") == 0) {
 			if (!v)
 				toolutil_die("%s needs a value", a);
 			i++;
@@ -140,6 +173,8 @@ static void mk_parse(struct mkopts *o, int argc, char **argv)
 				o->slow_name = v;
 			} else if (strcmp(a, "--regions") == 0) {
 				o->regions = v;
+			} else if (strcmp(a, "--idle") == 0) {
+				o->idle = v;
 			} else if (strcmp(a, "--label") == 0) {
 				o->label = v;
 			} else if (strcmp(a, "--flip") == 0) {
@@ -157,6 +192,8 @@ static void mk_parse(struct mkopts *o, int argc, char **argv)
 	}
 	if (!o->out)
 		toolutil_die("no output file given (see --help)");
+	if ((o->reference || o->describe) && !o->random)
+		toolutil_die("--reference and --describe need --random");
 	if (o->aggregate && o->schema < 2)
 		toolutil_die("--aggregate needs --schema 2 or 3");
 }
@@ -276,6 +313,67 @@ static void mk_row(const struct mkopts *o, uint64_t rank, size_t ri, const char 
 	*clock = t;
 }
 
+/* Write the JSON of rows to path ("-": stdout). */
+static void mk_put(const char *path, const struct buf *b)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+
+	if (!f || fwrite(b->data, 1, b->len, f) != b->len || (f != stdout && fclose(f)))
+		toolutil_die("cannot write '%s': %s", path, strerror(errno));
+}
+
+/* --random SEED[/VARIANT]: the profile of profgen.h (its JSON twin with
+ * jo), and what was asked about it; argc/argv: no option of the
+ * deterministic example may come with it. */
+static int mk_random(const struct mkopts *o, int argc, char **argv, const struct jsonwrite_opts *jo)
+{
+	struct profgen *g = NULL;
+	struct buf b = BUF_INIT;
+	const char *slash = strchr(o->random, '/');
+	char seed[32];
+	uint64_t variant = 0;
+	int i, rc;
+
+	for (i = 1; i < argc; i++)
+		if (argv[i][0] == '-' && argv[i][1] && strcmp(argv[i], "--random") &&
+		    strcmp(argv[i], "--reference") && strcmp(argv[i], "--describe") &&
+		    (i == 1 ||
+		     (strcmp(argv[i - 1], "--random") && strcmp(argv[i - 1], "--reference"))))
+			toolutil_die("%s cannot be combined with --random", argv[i]);
+	if (slash) {
+		if ((size_t)(slash - o->random) >= sizeof(seed))
+			toolutil_die("invalid value '%s' for --random", o->random);
+		memcpy(seed, o->random, (size_t)(slash - o->random));
+		seed[slash - o->random] = '\0';
+		variant = toolutil_u64("--random", slash + 1, 0, 1000000);
+	} else {
+		snprintf(seed, sizeof(seed), "%s", o->random);
+	}
+	rc = profgen_new(&g, toolutil_u64("--random", seed, 0, UINT64_MAX), (unsigned)variant);
+	if (!rc)
+		rc = jo ? profgen_write_json(g, o->out, jo->gzip) : profgen_write_h5(g, o->out);
+	if (!rc && o->reference) {
+		rc = buf_puts(&b, "{\"describe\": ");
+		rc = rc || json_buf_string(&b, g->describe);
+		rc = rc || buf_printf(&b, ", \"num_ranks\": %u, \"ranks\": ", g->num_ranks);
+		rc = rc || json_buf_string(&b, g->sel_spec);
+		rc = rc || buf_puts(&b, ", \"all\": ");
+		rc = rc || profgen_reference(&b, g, NULL, 0);
+		rc = rc || buf_puts(&b, ", \"selected\": ");
+		rc = rc || profgen_reference(&b, g, g->sel, g->nsel);
+		rc = rc || buf_puts(&b, "}\n");
+		if (!rc)
+			mk_put(o->reference, &b);
+	}
+	if (!rc && o->describe)
+		printf("%s\n", g->describe);
+	buf_release(&b);
+	if (rc)
+		toolutil_die("%s (%s)", err_msg(), g ? g->describe : o->random);
+	profgen_free(g);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct mkopts o;
@@ -300,6 +398,8 @@ int main(int argc, char **argv)
 	       (outlen > 8 && !strcmp(o.out + outlen - 8, ".json.gz"));
 	memset(&jo, 0, sizeof(jo));
 	jo.gzip = o.gzip || (json && !strcmp(o.out + outlen - 3, ".gz"));
+	if (o.random)
+		return mk_random(&o, argc, argv, json ? &jo : NULL);
 	jo.summary_only = o.summary_only;
 	if (o.summary_only && (!json || o.schema < 2 || o.aggregate))
 		toolutil_die("--summary-only needs a .json output of a columnar schema 2 or 3");
@@ -357,6 +457,8 @@ int main(int argc, char **argv)
 			r->rank = (uint32_t)rank;
 			r->region = names[ri];
 			r->calls = (size_t)o.calls;
+			if (rank > 0 && o.idle && !strcmp(o.idle, names[ri]))
+				r->calls = 0;
 			r->starts = base;
 			r->ends = base + o.calls;
 			r->gpu = gpu;

@@ -103,7 +103,14 @@ void ingest_pending_free(struct ingest_pending *p);
 void ingest_result_release(struct ingest_result *r);
 
 /* Check a --meta argument: ERR_USAGE unless it is KEY=VALUE with a
- * non-empty KEY. */
+ * non-empty KEY, in UTF-8 (a store holds UTF-8 text only: docs/text.md). */
 int ingest_meta_check(const char *kv);
+
+/* Check what opts give every run (label, commit, branch, tags, --meta)
+ * against the store's text rule: ERR_USAGE naming the first that is not
+ * UTF-8 ("invalid --tag 'x': not valid UTF-8 ...").  ingest_read() checks
+ * it too (and the file's path); a command checks it once, before any
+ * file. */
+int ingest_opts_check(const struct ingest_opts *opts);
 
 #endif

@@ -258,6 +258,12 @@ int store_scan_paths(struct store *st, int64_t run_id, store_path_fn pf, store_p
 int store_list_runs(struct store *st, struct store_run **out, size_t *n);
 void store_runs_free(struct store_run *runs, size_t n);
 
+/* The ids of all runs, in store_list_runs()'s order, without checking the
+ * rows (only that an id is positive): a transfer copies runs one by one,
+ * and one damaged run must not hide the others (store_get_run() refuses
+ * it alone).  *out is malloc'ed (NULL when *n is 0), freed by the caller. */
+int store_list_run_ids(struct store *st, int64_t **out, size_t *n);
+
 /* One run by id (ERR_NOTFOUND when absent); release with
  * store_run_release(). */
 int store_get_run(struct store *st, struct store_run *out, int64_t id);

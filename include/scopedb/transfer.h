@@ -8,7 +8,11 @@
  * (store_finish_run()), so they are the same values.  Runs are matched by
  * content hash: a run the destination already has is skipped, which makes
  * a transfer idempotent.  Each run is copied in one destination
- * transaction; a failure leaves the runs copied before it.
+ * transaction.  A run that cannot be copied for what it holds (a damaged
+ * source row, text that is not UTF-8: docs/text.md) is skipped with its
+ * reason and the others are copied; an error of a store itself (the
+ * destination failing a write, a lost connection, out of memory) stops
+ * the transfer, leaving the runs copied before it.
  *
  * Ownership: the result's arrays and strings are malloc'ed and freed by
  * store_transfer_release(); the stores are only used.
@@ -24,9 +28,10 @@
 /* One run of the source. */
 struct transfer_run {
 	int64_t src_id;
-	int64_t dst_id; /* its id in the destination */
+	int64_t dst_id; /* its id in the destination (0 when failed) */
 	int copied;	/* 0: the destination had it already (same content) */
 	char *source_path;
+	char *error; /* not copied for what it holds: why (else NULL) */
 };
 
 enum transfer_pin_state {
@@ -46,6 +51,7 @@ struct transfer_pin {
 struct transfer_result {
 	struct transfer_run *runs; /* in the order copied: oldest id first */
 	size_t nruns;
+	size_t nfailed;		   /* runs with an error */
 	struct transfer_pin *pins; /* sorted by name */
 	size_t npins;
 };
@@ -53,9 +59,10 @@ struct transfer_result {
 /*
  * Copy the runs ids[0..n) of src (ids NULL: every run) to dst, oldest
  * first, and with pins the pins of src that name one of them (a pin the
- * destination has already is never moved).  *out lists what was done;
- * on failure it lists the runs done before it (out->nruns) and the error
- * is returned.
+ * destination has already is never moved).  *out lists what was done,
+ * the runs not copied for what they hold with their reason (nfailed of
+ * them; 0 is still returned).  On an error of a store itself it lists
+ * the runs done before it and the error is returned.
  */
 int transfer_runs(struct transfer_result *out, struct store *dst, struct store *src,
 		  const int64_t *ids, size_t n, int pins);
@@ -63,12 +70,13 @@ void transfer_result_release(struct transfer_result *r);
 
 /*
  * Read and check (verify.h: the run row, its metadata, every timings row
- * and durations blob) the first run transfer_runs() would copy from src
- * (the lowest of ids[0..n), or of every run when ids is NULL), writing
- * nothing: push and pull call it before they create a missing
- * destination, so that a damaged source or a bad selector creates no
- * store.  0 as well when there is no run to copy.  One run's rows at a
- * time, as the copy.
+ * and durations blob, and the text rule) the runs transfer_runs() would
+ * copy from src (ids[0..n), or every run when ids is NULL), oldest first,
+ * until one passes, writing nothing: push and pull call it before they
+ * create a missing destination, so that a source with no run to copy (each
+ * damaged, say) or a bad selector creates no store.  0 when one passes or
+ * there is no run to copy, else the first run's error.  One run's rows at
+ * a time, as the copy.
  */
 int transfer_check(struct store *src, const int64_t *ids, size_t n);
 

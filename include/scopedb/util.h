@@ -85,6 +85,16 @@ void *util_sorted_ptrs(const void *base, size_t n, size_t size,
  * with "if (s && !copy)"). */
 char *util_strdup(const char *s);
 
+/* The length of the valid UTF-8 sequence at s (1 to 4 bytes), or 0 when
+ * the byte at s starts none: overlong forms, surrogates (U+D800..DFFF)
+ * and code points past U+10FFFF are not valid, as in RFC 3629 and for
+ * PostgreSQL.  s[0] is not NUL. */
+size_t util_utf8_len(const char *s);
+
+/* NULL when s is valid UTF-8 text, else its first byte that starts no
+ * valid sequence.  A store holds UTF-8 text only (docs/text.md). */
+const char *util_utf8_bad(const char *s);
+
 /* strerror(e) with its first letter lowercased, as the project's
  * messages print it ("no such file or directory").  The text is in a
  * thread-local buffer, valid until the next call in the same thread. */

@@ -5,6 +5,8 @@
  * options several commands share (cli.h).
  */
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <inttypes.h>
 #include <langinfo.h>
 #include <locale.h>
@@ -286,12 +288,41 @@ const char *cli_msgq(struct buf *b, const char *s)
 	return b->len ? b->data : "";
 }
 
+const char *cli_outq(struct buf *b, const char *s)
+{
+	b->len = 0;
+	if (b->data)
+		b->data[0] = '\0';
+	if (escape_plain(b, s ? s : ""))
+		return "?";
+	return b->len ? b->data : "";
+}
+
 void cli_print_error(const char *msg)
 {
 	struct buf b = BUF_INIT;
 
 	fprintf(stderr, "scopedb: %s\n", cli_msgq(&b, msg));
 	buf_release(&b);
+}
+
+void cli_print_errorf(const char *fmt, ...)
+{
+	char small[512], *msg = small;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(small, sizeof(small), fmt, ap);
+	va_end(ap);
+	if (n >= (int)sizeof(small) && (msg = malloc((size_t)n + 1)) != NULL) {
+		va_start(ap, fmt);
+		vsnprintf(msg, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
+	cli_print_error(msg ? msg : small);
+	if (msg != small)
+		free(msg);
 }
 
 int cli_error(void)

@@ -94,9 +94,19 @@ int cli_error(void);
 /* Print "scopedb: " + msg to stderr with control characters escaped
  * (escape_msg): error text may quote region names and paths. */
 void cli_print_error(const char *msg);
+/* cli_print_error() of a printf-style message (a note or a warning that
+ * quotes a path, a name or a value from the store or the user). */
+#if defined(__GNUC__)
+__attribute__((format(printf, 1, 2)))
+#endif
+void cli_print_errorf(const char *fmt, ...);
 /* s escaped for a diagnostic line (escape_msg), in b (reset first; the
  * caller releases it); "?" on out of memory. */
 const char *cli_msgq(struct buf *b, const char *s);
+/* s escaped for a line of text on stdout (escape_plain, as tables show
+ * it): a command's confirmation line ("copied run 2 (PATH) as run 5")
+ * quotes paths, names and tags through it.  In b as cli_msgq(). */
+const char *cli_outq(struct buf *b, const char *s);
 
 /* Flush stdout and report a write error (full disk, closed pipe) as an
  * error exit ("cannot write to standard output: no space left on device",

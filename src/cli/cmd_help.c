@@ -197,7 +197,7 @@ static int help_man(const char *name)
 	int rc;
 
 	if (name && !c) {
-		fprintf(stderr, "scopedb: '%s' is not a scopedb command\n", name);
+		cli_print_errorf("'%s' is not a scopedb command", name);
 		return CLI_EXIT_ERROR;
 	}
 	rc = c ? cmd_describe(c, help_man_cmd, &out) : help_man_main(&out);
@@ -225,7 +225,7 @@ int cmd_help(int argc, char **argv)
 	if (argc == 2 && strcmp(argv[1], "--help") && strcmp(argv[1], "-h")) {
 		c = cmd_find(argv[1]);
 		if (!c) {
-			fprintf(stderr, "scopedb: '%s' is not a scopedb command\n", argv[1]);
+			cli_print_errorf("'%s' is not a scopedb command", argv[1]);
 			return CLI_EXIT_ERROR;
 		}
 		return cmd_describe(c, help_print, NULL);

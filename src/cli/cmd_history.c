@@ -369,8 +369,9 @@ int cmd_history(int argc, char **argv)
 		goto out;
 	}
 	if (n == 0 && !said && (cli_format_is(fmt, "table") || cli_format_is(fmt, "markdown")))
-		fprintf(stderr, "scopedb: no selected run has %s '%s'\n",
-			pattern ? "a region matching" : "region", pattern ? pattern : q.region);
+		cli_print_errorf("no selected run has %s '%s'",
+				 pattern ? "a region matching" : "region",
+				 pattern ? pattern : q.region);
 	fwrite(out.data ? out.data : "", 1, out.len, stdout);
 	code = cli_finish(CLI_EXIT_OK);
 out:

@@ -104,18 +104,23 @@ static int ingest_line(struct doc *d, const void *ctx)
 	struct doc_block *b = doc_line(d, DOC_F_TEXT);
 	char ranks[64], regions[64], calls[64];
 
-	/* the path is printed as given (DOC_RAW), as it always was; counts
+	/* the path is the user's (or a shell glob's): escaped by the
+	 * renderer like every name in a table (a span without DOC_RAW); counts
 	 * with thousands separators */
 	format_group(ranks, sizeof(ranks), (long long)r->num_ranks, 0);
 	format_group(regions, sizeof(regions), (long long)r->num_regions, 0);
 	format_group(calls, sizeof(calls), (long long)r->num_calls, 0);
-	if (r->duplicate)
-		doc_spanf(d, b, DOC_RAW, "%s: already stored as run %" PRId64 "%s", v->path,
-			  r->run_id, r->tags_added ? " (tags added)" : "");
-	else
-		doc_spanf(d, b, DOC_RAW, "run %" PRId64 ": %s: %s rank%s, %s region%s, %s call%s",
-			  r->run_id, v->path, ranks, r->num_ranks == 1 ? "" : "s", regions,
-			  r->num_regions == 1 ? "" : "s", calls, r->num_calls == 1 ? "" : "s");
+	if (r->duplicate) {
+		doc_span(d, b, v->path, 0);
+		doc_spanf(d, b, DOC_RAW, ": already stored as run %" PRId64 "%s", r->run_id,
+			  r->tags_added ? " (tags added)" : "");
+	} else {
+		doc_spanf(d, b, DOC_RAW, "run %" PRId64 ": ", r->run_id);
+		doc_span(d, b, v->path, 0);
+		doc_spanf(d, b, DOC_RAW, ": %s rank%s, %s region%s, %s call%s", ranks,
+			  r->num_ranks == 1 ? "" : "s", regions, r->num_regions == 1 ? "" : "s",
+			  calls, r->num_calls == 1 ? "" : "s");
+	}
 	return 0;
 }
 
@@ -359,11 +364,19 @@ int cmd_ingest(int argc, char **argv)
 		code = cli_error();
 		goto out;
 	}
-	if (id.ignored_from)
+	if (id.ignored_from) {
+		struct buf q = BUF_INIT;
+
 		fprintf(stderr, "scopedb: warning: %s '%s' is not a commit; ignored\n",
-			id.ignored_from, id.ignored_value);
+			id.ignored_from, cli_msgq(&q, id.ignored_value));
+		buf_release(&q);
+	}
 	io.commit = id.commit;
 	io.branch = id.branch;
+	if (ingest_opts_check(&io)) {
+		code = cli_error();
+		goto out;
+	}
 	cli_warn_network_fs(cli_db_path(db), allow_nfs);
 	asked = (commit ? INGEST_KEPT_COMMIT : 0) | (branch ? INGEST_KEPT_BRANCH : 0) |
 		(io.label ? INGEST_KEPT_LABEL : 0);

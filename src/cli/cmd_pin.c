@@ -42,6 +42,7 @@ int cmd_pin(int argc, char **argv)
 	};
 	struct select_spec sel;
 	struct store *st = NULL;
+	struct buf q = BUF_INIT;
 	struct stat sb;
 	int64_t run = 0, prev = 0;
 	int code = CLI_EXIT_ERROR;
@@ -69,6 +70,7 @@ int cmd_pin(int argc, char **argv)
 		code = cli_error();
 		goto out;
 	}
+	name = cli_outq(&q, name);
 	if (prev == 0)
 		printf("pinned '%s' to run %" PRId64 "\n", name, run);
 	else if (prev == run)
@@ -79,6 +81,7 @@ int cmd_pin(int argc, char **argv)
 		printf("moved pin '%s' from run %" PRId64 " to run %" PRId64 "\n", name, prev, run);
 	code = cli_finish(CLI_EXIT_OK);
 out:
+	buf_release(&q);
 	select_release(&sel);
 	store_close(st);
 	return code;

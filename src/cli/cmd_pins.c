@@ -106,7 +106,7 @@ int cmd_pins(int argc, char **argv)
 			goto out;
 		}
 	if (cli_format_is(fmt, "table") && n == 0) {
-		fprintf(stderr, "scopedb: no pins in store '%s'\n", store_location(st));
+		cli_print_errorf("no pins in store '%s'", store_location(st));
 	} else {
 		const struct pins_view v = {pins, runs, n};
 

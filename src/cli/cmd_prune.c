@@ -141,6 +141,7 @@ out:
 /* One line per pruned or kept run, oldest first, then the totals. */
 static void prune_print(const struct prune_plan *p, int dry)
 {
+	struct buf q = BUF_INIT, q2 = BUF_INIT;
 	char size[32];
 	size_t i;
 
@@ -150,11 +151,14 @@ static void prune_print(const struct prune_plan *p, int dry)
 
 		if (p->remove[i])
 			printf("%s run %" PRId64 " (recorded %s, branch %s)\n",
-			       dry ? "would remove" : "removed", r->id, t ? t : "-",
-			       r->branch ? r->branch : "-");
+			       dry ? "would remove" : "removed", r->id, cli_outq(&q, t ? t : "-"),
+			       cli_outq(&q2, r->branch ? r->branch : "-"));
 		else if (p->pin_names[i])
-			printf("kept run %" PRId64 " (pinned as %s)\n", r->id, p->pin_names[i]);
+			printf("kept run %" PRId64 " (pinned as %s)\n", r->id,
+			       cli_outq(&q, p->pin_names[i]));
 	}
+	buf_release(&q);
+	buf_release(&q2);
 	cli_bytes(size, sizeof(size), p->bytes);
 	printf("%s %zu run%s (%s)", dry ? "would prune" : "pruned", p->nremoved,
 	       p->nremoved == 1 ? "" : "s", size);

@@ -31,6 +31,7 @@ int cmd_rm(int argc, char **argv)
 	const struct opt_cmd *self = &cmd_rm_usage;
 	struct select_spec sel;
 	struct store *st = NULL;
+	struct buf q = BUF_INIT;
 	const char *db = NULL;
 	int64_t *ids = NULL;
 	char **unpinned = NULL;
@@ -98,7 +99,7 @@ int cmd_rm(int argc, char **argv)
 	for (i = 0; i < nids; i++) {
 		if (unpinned[i])
 			printf("removed run %" PRId64 " (and its pin%s %s)\n", ids[i],
-			       strchr(unpinned[i], ',') ? "s" : "", unpinned[i]);
+			       strchr(unpinned[i], ',') ? "s" : "", cli_outq(&q, unpinned[i]));
 		else
 			printf("removed run %" PRId64 "\n", ids[i]);
 	}
@@ -108,6 +109,7 @@ out:
 		free(unpinned[i]);
 	free(unpinned);
 	free(ids);
+	buf_release(&q);
 	select_release(&sel);
 	store_close(st);
 	return code;

@@ -131,7 +131,7 @@ static int runs_none(struct store *st, const struct filter *f)
 	int said = 0, rc;
 
 	if (!runs_filtered(f)) {
-		fprintf(stderr, "scopedb: no runs stored in '%s'\n", store_location(st));
+		cli_print_errorf("no runs stored in '%s'", store_location(st));
 		return 0;
 	}
 	rc = hint_filter(&said, st, f);

@@ -26,27 +26,31 @@
 static int tag_report(int64_t run, char **tags, const int *changed, int n, int add,
 		      const struct store_run *have)
 {
-	struct buf hint = BUF_INIT;
+	struct buf hint = BUF_INIT, q = BUF_INIT, qh = BUF_INIT;
 	int i, rc = 0;
 
 	for (i = 0; i < n && !rc; i++) {
+		const char *tag = cli_outq(&q, tags[i]);
+
 		if (add) {
 			printf(changed[i] ? "run %" PRId64 ": tagged '%s'\n"
 					  : "run %" PRId64 ": already tagged '%s'\n",
-			       run, tags[i]);
+			       run, tag);
 		} else if (changed[i]) {
-			printf("run %" PRId64 ": removed tag '%s'\n", run, tags[i]);
+			printf("run %" PRId64 ": removed tag '%s'\n", run, tag);
 		} else {
 			hint.len = 0;
 			rc = buf_puts(&hint, "")
 				 ? err_nomem()
 				 : suggest_hint(&hint, tags[i], (const char *const *)have->tags,
 						have->ntags);
-			printf("run %" PRId64 ": has no tag '%s'%s\n", run, tags[i],
-			       hint.data ? hint.data : "");
+			printf("run %" PRId64 ": has no tag '%s'%s\n", run, tag,
+			       cli_outq(&qh, hint.data));
 		}
 	}
 	buf_release(&hint);
+	buf_release(&q);
+	buf_release(&qh);
 	return rc;
 }
 

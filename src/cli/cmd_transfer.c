@@ -40,36 +40,47 @@ const struct opt_cmd cmd_pull_usage = {
     OPT_ARGS(0, OPT_ARGS_ANY, ""),
 };
 
-/* What was done, one line per run and pin, then the totals. */
+/* What was done, one line per run and pin, then the totals; a run not
+ * copied is said on stderr, in its place. */
 static void transfer_report(const struct transfer_result *r, int push, const char *other)
 {
+	struct buf q = BUF_INIT;
 	size_t i, copied = 0;
 
 	for (i = 0; i < r->nruns; i++) {
 		const struct transfer_run *t = &r->runs[i];
 
 		copied += t->copied != 0;
-		if (t->copied)
+		if (t->error) {
+			fflush(stdout);
+			cli_print_error(t->error);
+		} else if (t->copied) {
 			printf("copied run %" PRId64 " (%s) as run %" PRId64 "\n", t->src_id,
-			       t->source_path, t->dst_id);
-		else
+			       cli_outq(&q, t->source_path), t->dst_id);
+		} else {
 			printf("skipped run %" PRId64 " (%s): already stored as run %" PRId64 "\n",
-			       t->src_id, t->source_path, t->dst_id);
+			       t->src_id, cli_outq(&q, t->source_path), t->dst_id);
+		}
 	}
 	for (i = 0; i < r->npins; i++) {
 		const struct transfer_pin *p = &r->pins[i];
+		const char *name = cli_outq(&q, p->name);
 
 		if (p->state == TRANSFER_PIN_SET)
-			printf("pinned '%s' to run %" PRId64 "\n", p->name, p->dst_id);
+			printf("pinned '%s' to run %" PRId64 "\n", name, p->dst_id);
 		else if (p->state == TRANSFER_PIN_SAME)
-			printf("pin '%s' already names run %" PRId64 "\n", p->name, p->dst_id);
+			printf("pin '%s' already names run %" PRId64 "\n", name, p->dst_id);
 		else
 			printf("pin '%s' names run %" PRId64 ", left as is (not run %" PRId64 ")\n",
-			       p->name, p->other, p->dst_id);
+			       name, p->other, p->dst_id);
 	}
-	printf("%s %zu run%s %s '%s': %zu copied, %zu already there\n", push ? "pushed" : "pulled",
-	       r->nruns, r->nruns == 1 ? "" : "s", push ? "to" : "from", other, copied,
-	       r->nruns - copied);
+	printf("%s %zu run%s %s '%s': %zu copied, %zu already there", push ? "pushed" : "pulled",
+	       r->nruns, r->nruns == 1 ? "" : "s", push ? "to" : "from", cli_outq(&q, other),
+	       copied, r->nruns - copied - r->nfailed);
+	if (r->nfailed)
+		printf(", %zu not copied", r->nfailed);
+	printf("\n");
+	buf_release(&q);
 }
 
 /* The source ids the selectors argv[0..n) name (NULL for none: all runs). */
@@ -166,7 +177,8 @@ static int cmd_transfer(int argc, char **argv, int push)
 		rc = transfer_runs(&res, dst, src, ids, (size_t)n, pins);
 	if (other && (res.nruns || !rc))
 		transfer_report(&res, push, store_location(other));
-	code = rc ? cli_error() : cli_finish(CLI_EXIT_OK);
+	/* a run not copied has been said: the exit status says it too */
+	code = rc ? cli_error() : cli_finish(res.nfailed ? CLI_EXIT_ERROR : CLI_EXIT_OK);
 	transfer_result_release(&res);
 	free(ids);
 	store_close(other);

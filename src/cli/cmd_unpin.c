@@ -25,6 +25,7 @@ int cmd_unpin(int argc, char **argv)
 	int allow_nfs = 0;
 	const struct opt opts[] = {OPT__DB(&db), OPT__ALLOW_NETWORK_FS(&allow_nfs), OPT_END()};
 	struct store *st = NULL;
+	struct buf q = BUF_INIT;
 	int64_t prev = 0;
 	int code = CLI_EXIT_ERROR;
 
@@ -36,9 +37,10 @@ int cmd_unpin(int argc, char **argv)
 		code = cli_error();
 		goto out;
 	}
-	printf("unpinned '%s' (was run %" PRId64 ")\n", argv[0], prev);
+	printf("unpinned '%s' (was run %" PRId64 ")\n", cli_outq(&q, argv[0]), prev);
 	code = cli_finish(CLI_EXIT_OK);
 out:
+	buf_release(&q);
 	store_close(st);
 	return code;
 }

@@ -25,6 +25,7 @@ int cmd_vacuum(int argc, char **argv)
 	const char *db = NULL;
 	int allow_nfs = 0;
 	const struct opt opts[] = {OPT__DB(&db), OPT__ALLOW_NETWORK_FS(&allow_nfs), OPT_END()};
+	struct buf q = BUF_INIT;
 	char a[32], b[32];
 	int64_t before = 0, after = 0;
 	int code = CLI_EXIT_ERROR;
@@ -38,9 +39,10 @@ int cmd_vacuum(int argc, char **argv)
 	}
 	cli_bytes(a, sizeof(a), before);
 	cli_bytes(b, sizeof(b), after);
-	printf("vacuumed '%s': %s -> %s\n", store_location(st), a, b);
+	printf("vacuumed '%s': %s -> %s\n", cli_outq(&q, store_location(st)), a, b);
 	code = cli_finish(CLI_EXIT_OK);
 out:
+	buf_release(&q);
 	store_close(st);
 	return code;
 }

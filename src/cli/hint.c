@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/cli.h"
 #include "cli/hint.h"
 #include "scopedb/err.h"
 #include "scopedb/util.h"
@@ -25,7 +26,7 @@ static int hint_absent(const char *what, const char *name, const char *const *ca
 			return 0;
 	if (suggest_hint(&hint, name, cands, n))
 		return 0;
-	fprintf(stderr, "scopedb: no run has %s '%s'%s\n", what, name, hint.data ? hint.data : "");
+	cli_print_errorf("no run has %s '%s'%s", what, name, hint.data ? hint.data : "");
 	buf_release(&hint);
 	return 1;
 }

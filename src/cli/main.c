@@ -29,11 +29,9 @@ static int main_unknown(const char *name)
 			v[n++] = cmd_table[i].usage->name;
 	best = suggest_best(name, v, n);
 	if (best)
-		fprintf(stderr, "scopedb: '%s' is not a scopedb command; did you mean '%s'?\n",
-			name, best);
+		cli_print_errorf("'%s' is not a scopedb command; did you mean '%s'?", name, best);
 	else
-		fprintf(stderr, "scopedb: '%s' is not a scopedb command; see 'scopedb --help'\n",
-			name);
+		cli_print_errorf("'%s' is not a scopedb command; see 'scopedb --help'", name);
 	return CLI_EXIT_ERROR;
 }
 
@@ -50,7 +48,7 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))
 		return cmd_version(1, argv + 1);
 	if (argv[1][0] == '-') {
-		fprintf(stderr, "scopedb: unknown option '%s'\n", argv[1]);
+		cli_print_errorf("unknown option '%s'", argv[1]);
 		fprintf(stderr, "usage: scopedb [--help] [-V | --version] COMMAND [ARGS]\n");
 		return CLI_EXIT_ERROR;
 	}

@@ -347,7 +347,12 @@ int h5hier_open(struct h5prof *p)
 		}
 		p->nrank_groups++;
 	}
+	/* the number of rank groups; when they skip a rank (rank0 and rank5),
+	 * the highest rank + 1, as for a columnar index (section 3.4): every
+	 * row's rank is below the run's number of ranks (issue 24) */
 	p->info.num_ranks = (uint32_t)nrg;
+	if (nrg && rg[nrg - 1].rank >= (int64_t)nrg)
+		p->info.num_ranks = (uint32_t)(rg[nrg - 1].rank + 1);
 	for (i = 0; i < nrg; i++) {
 		char label[300];
 

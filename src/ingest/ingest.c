@@ -144,7 +144,102 @@ int ingest_meta_check(const char *kv)
 
 	if (!eq || eq == kv)
 		return err_set(ERR_USAGE, "invalid --meta '%s': expected KEY=VALUE", kv);
+	if (util_utf8_bad(kv))
+		return err_set(
+		    ERR_USAGE,
+		    "invalid --meta '%s': not valid UTF-8 (a store holds UTF-8 text only)", kv);
 	return 0;
+}
+
+/*
+ * The text rule of the store (docs/text.md: UTF-8 only), said about the
+ * file first: "cannot read 'PATH': WHAT 'S' is not valid UTF-8 (byte 0xNN
+ * at offset K); a store holds UTF-8 text only" (S cut to 120 bytes), or 0.
+ * scope-profiler writes UTF-8 only, so such a file was not written by it.
+ */
+static int ingest_text(const char *path, const char *what, const char *s)
+{
+	const char *bad = s ? util_utf8_bad(s) : NULL;
+
+	if (!bad)
+		return 0;
+	return err_set(ERR_FORMAT,
+		       "cannot read '%s': %s '%.120s%s' is not valid UTF-8 (byte 0x%02x at offset "
+		       "%zu); a store holds UTF-8 text only",
+		       path, what, s, strlen(s) > 120 ? "..." : "", (unsigned char)*bad,
+		       (size_t)(bad - s));
+}
+
+/* The region names and metadata of a file, by the text rule. */
+static int ingest_text_info(const struct h5prof_info *info)
+{
+	char what[200];
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; !rc && i < info->num_regions; i++)
+		rc = ingest_text(info->path, "region name", info->region_names[i]);
+	for (i = 0; !rc && i < info->num_meta; i++) {
+		rc = ingest_text(info->path, "metadata key", info->meta[i].key);
+		snprintf(what, sizeof(what), "metadata '%.120s' value", info->meta[i].key);
+		if (!rc)
+			rc = ingest_text(info->path, what, info->meta[i].value);
+	}
+	return rc;
+}
+
+/* The strings of a row (source file, text and tags), by the text rule. */
+static int ingest_text_row(const char *path, const struct h5prof_row *row, const char *name)
+{
+	char what[200];
+	const char *const kinds[] = {"source file", "source text", "tags"};
+	const char *const s[] = {row->source_file, row->source_text, row->tags_json};
+	int i, rc = 0;
+
+	for (i = 0; !rc && i < 3; i++) {
+		if (!s[i] || !util_utf8_bad(s[i]))
+			continue;
+		snprintf(what, sizeof(what), "%s of region '%.120s' rank %u", kinds[i], name,
+			 row->rank);
+		rc = ingest_text(path, what, s[i]);
+	}
+	return rc;
+}
+
+int ingest_opts_check(const struct ingest_opts *o)
+{
+	const char *const what[] = {"--label", "commit", "branch"};
+	const char *const s[] = {o->label, o->commit, o->branch};
+	size_t i;
+
+	for (i = 0; i < 3; i++)
+		if (s[i] && util_utf8_bad(s[i]))
+			return err_set(ERR_USAGE,
+				       "invalid %s '%s': not valid UTF-8 (a store holds UTF-8 text "
+				       "only)",
+				       what[i], s[i]);
+	for (i = 0; i < o->ntags; i++)
+		if (util_utf8_bad(o->tags[i]))
+			return err_set(
+			    ERR_USAGE,
+			    "invalid --tag '%s': not valid UTF-8 (a store holds UTF-8 text "
+			    "only)",
+			    o->tags[i]);
+	for (i = 0; i < o->nmeta; i++)
+		if (ingest_meta_check(o->meta[i]))
+			return ERR_USAGE;
+	return 0;
+}
+
+/* The path and opts of a file to ingest, by the text rule. */
+static int ingest_text_opts(const char *path, const struct ingest_opts *o)
+{
+	if (util_utf8_bad(path))
+		return err_set(ERR_USAGE,
+			       "cannot read '%s': its path is not valid UTF-8 (a store holds UTF-8 "
+			       "text only); rename the file",
+			       path);
+	return ingest_opts_check(o);
 }
 
 /* Insert one row (run and region ids resolved here). */
@@ -259,6 +354,8 @@ static int ingest_row(void *arg, const struct h5prof_row *row)
 	int rc;
 
 	rc = rowstat_compute(&rs, row, r->info->path, name);
+	if (!rc)
+		rc = ingest_text_row(r->info->path, row, name);
 	if (rc)
 		return rc;
 	memset(&t, 0, sizeof(t));
@@ -509,14 +606,15 @@ void ingest_result_release(struct ingest_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
-/* A readable file without a single (rank, region) row is not a profile:
- * storing it would make every later check pass on nothing. */
-static int ingest_has_rows(const struct ingest_reader *r)
+/* The complete info of a file, checked: a readable file without a single
+ * (rank, region) row is not a profile (storing it would make every later
+ * check pass on nothing); its names and metadata by the text rule. */
+static int ingest_check_info(const struct ingest_reader *r)
 {
 	if (r->info->num_regions == 0 || r->info->num_rows == 0)
 		return err_set(ERR_FORMAT, "'%s': not a scope-profiler profile (no regions found)",
 			       r->path);
-	return 0;
+	return ingest_text_info(r->info);
 }
 
 /*
@@ -558,7 +656,7 @@ static int ingest_reader_main(void *arg, int fd)
 	 * (and sent) after its rows, which the parent keeps until then */
 	final = profile_info_final(r.p);
 	if (final)
-		rc = ingest_has_rows(&r);
+		rc = ingest_check_info(&r);
 	if (!rc)
 		rc = ingest_hash_start(&r.hash, r.path, r.fd, &r.st);
 	if (!rc && final)
@@ -568,7 +666,7 @@ static int ingest_reader_main(void *arg, int fd)
 	if (!rc)
 		rc = profile_read(r.p, ingest_row, &r);
 	if (!rc && !final)
-		rc = ingest_has_rows(&r);
+		rc = ingest_check_info(&r);
 	if (!rc && !final)
 		rc = wire_put_info(&r.w, r.info);
 	if (!rc)
@@ -924,6 +1022,9 @@ int ingest_read(struct ingest_pending **out, struct store *st, const char *path,
 	int rc;
 
 	*out = NULL;
+	rc = ingest_text_opts(path, opts);
+	if (rc)
+		return rc;
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return err_nomem();

@@ -943,11 +943,14 @@ int jsonprof_read(struct jsonprof *j, h5prof_row_fn fn, void *ctx)
 			       "not a scope-profiler profile (no \"format\": \"" JSONPROF_FORMAT
 			       "\")");
 	(void)have_regions;
-	/* upstream's own: "num_ranks" as written (a schema-1 run counts its
-	 * rank groups, which need not be 0..N-1); without it (or 0), the
-	 * largest rank + 1 */
-	j->info.num_ranks =
-	    (uint32_t)(j->have_doc_ranks && j->doc_ranks ? j->doc_ranks : j->max_rank1);
+	/* upstream's own: "num_ranks" as written; when that is below the
+	 * largest rank + 1 (a schema-1 run counts its rank groups, which
+	 * need not be 0..N-1) or absent, the largest rank + 1, as the HDF5
+	 * reader counts such a run: every row's rank is below the run's
+	 * number of ranks (issue 24) */
+	j->info.num_ranks = (uint32_t)j->max_rank1;
+	if (j->have_doc_ranks && j->doc_ranks > j->max_rank1)
+		j->info.num_ranks = (uint32_t)j->doc_ranks;
 	if (j->info.num_rows && j->nagg == j->info.num_rows)
 		j->info.layout = H5PROF_AGGREGATE;
 	j->info.meta = j->meta;

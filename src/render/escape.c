@@ -16,31 +16,10 @@ static int escape_is_control(unsigned char c)
 }
 
 /* Length of the valid UTF-8 sequence at s (1-4), or 0 when it is not one
- * (overlong forms, surrogates and code points past U+10FFFF included). */
+ * (util_utf8_len(): the one definition the store's text rule uses too). */
 static size_t escape_utf8_len(const unsigned char *s)
 {
-	size_t n, i;
-	unsigned cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2, cp = s[0] & 0x1fu;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3, cp = s[0] & 0x0fu;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4, cp = s[0] & 0x07u;
-	else
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3fu);
-	}
-	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
+	return util_utf8_len((const char *)s);
 }
 
 /*

@@ -31,6 +31,8 @@ int store_region_id(struct store *st, int64_t *out, const char *name)
 	size_t k = st->writing ? strmap_find(&st->names, name) : STRMAP_NONE;
 	int found, ret;
 
+	if (k == STRMAP_NONE && (ret = verify_text("region name", name)) != 0)
+		return ret;
 	if (k != STRMAP_NONE && k < st->ids.len) {
 		*out = st->ids.v[k];
 		return 0;
@@ -57,13 +59,16 @@ int store_region_id(struct store *st, int64_t *out, const char *name)
 
 int store_add_timing(struct store *st, const struct store_timing *t)
 {
+	int ret;
+
 	if (!st->writing)
 		return err_set(ERR_USAGE, "cannot update store '%s': timings need a transaction",
 			       st->location);
 	if (t->calls > (uint64_t)INT64_MAX || t->gpu_count > (uint64_t)INT64_MAX)
 		return err_set(ERR_USAGE, "cannot update store '%s': call count out of range",
 			       st->location);
-	return st->be->write_rows(st->conn, STORE_TABLE_TIMINGS, t, 1);
+	ret = verify_timing_text(t);
+	return ret ? ret : st->be->write_rows(st->conn, STORE_TABLE_TIMINGS, t, 1);
 }
 
 /* ---- finishing a run (finish.c) ------------------------------------------- */

@@ -7,6 +7,7 @@
  * comes with its tags and metadata in one statement, and its metadata is
  * then served from there.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,8 +30,10 @@ int store_find_sha(struct store *st, int64_t *out, const char *sha256)
 int store_insert_run(struct store *st, int64_t *out, const struct store_run *run)
 {
 	char now[32];
-	int found, ret;
+	int found, ret = verify_run_text(run);
 
+	if (ret)
+		return ret;
 	if (!run->ingested_at)
 		util_now_iso(now, sizeof(now));
 	{
@@ -79,8 +82,10 @@ int store_set_run_sha(struct store *st, int64_t run_id, const char *sha256)
 int store_add_tag(struct store *st, int *added, int64_t run_id, const char *tag)
 {
 	int64_t changed;
-	int ret = run_write(st, &changed, SQL_TAG_ADD, run_id, tag);
+	int ret = verify_text("tag", tag);
 
+	if (!ret)
+		ret = run_write(st, &changed, SQL_TAG_ADD, run_id, tag);
 	if (added)
 		*added = !ret && changed > 0;
 	return ret;
@@ -98,8 +103,13 @@ int store_remove_tag(struct store *st, int *removed, int64_t run_id, const char 
 int store_set_meta(struct store *st, int64_t run_id, const char *key, const char *value)
 {
 	struct store_value v[] = {sql_int(run_id), sql_str(key), sql_str(value)};
+	char what[160];
+	int ret = verify_text("metadata key", key);
 
-	return store_sql_run(st, SQL_META_SET, v, 3, NULL, NULL, NULL);
+	snprintf(what, sizeof(what), "metadata '%.100s' value", key ? key : "");
+	if (!ret)
+		ret = verify_text(what, value);
+	return ret ? ret : store_sql_run(st, SQL_META_SET, v, 3, NULL, NULL, NULL);
 }
 
 int store_meta_add(struct store_meta *m, const char *key, const char *value)
@@ -250,7 +260,11 @@ int store_get_run(struct store *st, struct store_run *out, int64_t id)
 	return ret;
 }
 
-int store_find_runs(struct store *st, struct store_run **out, size_t *n, const struct filter *f)
+/* The runs of filter f as stored, not verified (verify_runs: each checked,
+ * as store_find_runs() does; store_list_run_ids() wants the ids of damaged
+ * runs too, so that a copy names them and goes on). */
+static int find_runs(struct store *st, struct store_run **out, size_t *n, const struct filter *f,
+		     int verify_runs)
 {
 	struct store_rows x = STORE_ROWS(struct store_run, run_decode, NULL);
 	struct store_query q;
@@ -268,7 +282,7 @@ int store_find_runs(struct store *st, struct store_run **out, size_t *n, const s
 	if (!ret)
 		ret = attach_tags(st, x.v, x.n);
 	store_snapshot_end(st, own);
-	for (i = 0; !ret && i < x.n; i++)
+	for (i = 0; !ret && verify_runs && i < x.n; i++)
 		ret = verify_run((struct store_run *)x.v + i, st->location);
 	store_query_release(&q);
 	if (ret) {
@@ -280,9 +294,39 @@ int store_find_runs(struct store *st, struct store_run **out, size_t *n, const s
 	return 0;
 }
 
+int store_find_runs(struct store *st, struct store_run **out, size_t *n, const struct filter *f)
+{
+	return find_runs(st, out, n, f, 1);
+}
+
 int store_list_runs(struct store *st, struct store_run **out, size_t *n)
 {
 	return store_find_runs(st, out, n, NULL);
+}
+
+int store_list_run_ids(struct store *st, int64_t **out, size_t *n)
+{
+	struct store_run *runs = NULL;
+	size_t nruns = 0, i;
+	int ret = find_runs(st, &runs, &nruns, NULL, 0);
+
+	*out = NULL;
+	*n = 0;
+	if (!ret && nruns && !(*out = malloc(nruns * sizeof(**out))))
+		ret = err_nomem();
+	for (i = 0; !ret && i < nruns; i++) {
+		(*out)[i] = runs[i].id;
+		if (runs[i].id <= 0)
+			ret = verify_run(&runs[i], st->location);
+	}
+	if (!ret)
+		*n = nruns;
+	else {
+		free(*out);
+		*out = NULL;
+	}
+	store_runs_free(runs, nruns);
+	return ret;
 }
 
 /* ---- pins -------------------------------------------------------------- */
@@ -297,7 +341,9 @@ static int pin_set(struct store *st, int64_t *prev, const char *name, int64_t ru
 	int ret;
 
 	*prev = 0;
-	ret = store_begin(st);
+	ret = verify_text("pin name", name);
+	if (!ret)
+		ret = store_begin(st);
 	if (ret)
 		return ret;
 	ret = store_sql_int(st, prev, NULL, SQL_PIN_GET, v, 1);

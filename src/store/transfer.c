@@ -8,10 +8,17 @@
  * as ingest writes it (store_insert_run(), store_add_timing(), its call
  * tree, store_finish_run()) in one
  * transaction, in which the content hash is checked again: another writer
- * may have stored the same run since we looked.  transfer_check() reads
- * the first of them the same way, writing nothing, so that a command can
- * refuse a damaged source before it creates a destination store.
+ * may have stored the same run since we looked.  A run is the unit of
+ * failure: one that cannot be read (verify.h calls it damaged) or holds
+ * text a store refuses (not UTF-8: verify_text(), checked before anything
+ * of it is written) is skipped with its reason and the next one is
+ * copied; an error of the destination, or a store failing as a whole (out
+ * of memory, I/O, a lost connection), stops the transfer.
+ * transfer_check() reads the runs the same way, writing nothing, until one
+ * passes, so that a command can refuse a source with nothing to copy
+ * before it creates a destination store.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,12 +26,32 @@
 #include "scopedb/store.h"
 #include "scopedb/transfer.h"
 #include "scopedb/util.h"
+#include "store/verify.h"
 
 /* The destination side of store_scan_timings(). */
 struct transfer_ctx {
 	struct store *dst;
 	int64_t run_id;
+	int dst_failed; /* a call of dst failed (not the run's text) */
 };
+
+/* A failure of a store itself rather than of one run's content: out of
+ * memory, an I/O error or a lost connection, a lock not given. */
+static int transfer_fatal(int code)
+{
+	return code == ERR_NOMEM || code == ERR_IO || code == ERR_BUSY;
+}
+
+/* store_scan_timings() callback of transfer_check(): the row it hands
+ * over has been checked (verify_timing(), its durations decoded); its
+ * text is checked here. */
+static int transfer_read_only(void *arg, const struct store_timing *t, const char *region)
+{
+	int ret = verify_text("region name", region);
+
+	(void)arg;
+	return ret ? ret : verify_timing_text(t);
+}
 
 static int transfer_timing(void *arg, const struct store_timing *t, const char *region)
 {
@@ -32,30 +59,46 @@ static int transfer_timing(void *arg, const struct store_timing *t, const char *
 	struct store_timing copy = *t;
 	int ret;
 
+	/* the text rule first: the run's fault, not the destination's */
+	ret = transfer_read_only(NULL, t, region);
+	if (ret)
+		return ret;
 	copy.run_id = x->run_id;
 	ret = store_region_id(x->dst, &copy.region_id, region);
-	return ret ? ret : store_add_timing(x->dst, &copy);
+	if (!ret)
+		ret = store_add_timing(x->dst, &copy);
+	x->dst_failed = ret != 0;
+	return ret;
 }
 
-/* The destination side of store_scan_paths(). */
+/* The destination side of store_scan_paths(): a path (its region's name
+ * checked as the timings rows' are) and a (path, rank) row. */
 static int transfer_path(void *arg, const struct store_path *p, const char *region)
 {
 	struct transfer_ctx *x = arg;
 	struct store_path copy = *p;
-	int ret;
+	int ret = verify_text("region name", region);
 
+	if (ret)
+		return ret;
 	copy.run_id = x->run_id;
 	ret = store_region_id(x->dst, &copy.region_id, region);
-	return ret ? ret : store_add_path(x->dst, &copy);
+	if (!ret)
+		ret = store_add_path(x->dst, &copy);
+	x->dst_failed = ret != 0;
+	return ret;
 }
 
 static int transfer_path_rank(void *arg, const struct store_path_rank *r)
 {
 	struct transfer_ctx *x = arg;
 	struct store_path_rank copy = *r;
+	int ret;
 
 	copy.run_id = x->run_id;
-	return store_add_path_rank(x->dst, &copy);
+	ret = store_add_path_rank(x->dst, &copy);
+	x->dst_failed = ret != 0;
+	return ret;
 }
 
 /* The call tree of run id of src to x's run, when it has one (a run stored
@@ -68,42 +111,61 @@ static int transfer_paths(struct transfer_ctx *x, struct store *src, int64_t id)
 	if (ret || !found)
 		return ret;
 	ret = store_scan_paths(src, id, transfer_path, transfer_path_rank, x);
-	return ret ? ret : store_put_nesting(x->dst, x->run_id, &n);
-}
-
-/* Copy the metadata and tags of run src_id to dst's run dst_id. */
-static int transfer_labels(struct store *dst, int64_t dst_id, struct store *src,
-			   const struct store_run *run)
-{
-	struct store_meta meta;
-	size_t i;
-	int added, ret;
-
-	ret = store_get_meta(src, &meta, run->id);
-	for (i = 0; !ret && i < meta.n; i++)
-		ret = store_set_meta(dst, dst_id, meta.keys[i], meta.values[i]);
-	store_meta_release(&meta);
-	for (i = 0; !ret && i < run->ntags; i++)
-		ret = store_add_tag(dst, &added, dst_id, run->tags[i]);
+	if (!ret) {
+		ret = store_put_nesting(x->dst, x->run_id, &n);
+		x->dst_failed = ret != 0;
+	}
 	return ret;
 }
 
-/* Copy run id of src to dst unless dst has its content (r says which). */
-static int transfer_one(struct transfer_run *r, struct store *dst, struct store *src, int64_t id)
+/* The metadata of run src_id, read and checked against the text rule;
+ * *meta is released by the caller. */
+static int transfer_get_meta(struct store_meta *meta, struct store *src, int64_t id)
+{
+	char what[160];
+	size_t i;
+	int ret = store_get_meta(src, meta, id);
+
+	for (i = 0; !ret && i < meta->n; i++) {
+		ret = verify_text("metadata key", meta->keys[i]);
+		snprintf(what, sizeof(what), "metadata '%.100s' value", meta->keys[i]);
+		if (!ret)
+			ret = verify_text(what, meta->values[i]);
+	}
+	return ret;
+}
+
+/* Copy run id of src to dst unless dst has its content (r says which).
+ * *fault: the error is the run's own (a damaged row, text that is not
+ * UTF-8), not the stores'. */
+static int transfer_one(struct transfer_run *r, int *fault, struct store *dst, struct store *src,
+			int64_t id)
 {
 	struct transfer_ctx x;
 	struct store_run run;
+	struct store_meta meta;
 	int64_t existing = 0;
-	int in_txn = 0, ret;
+	size_t i;
+	int in_txn = 0, added, ret;
 
 	memset(r, 0, sizeof(*r));
+	memset(&meta, 0, sizeof(meta));
+	memset(&run, 0, sizeof(run));
 	r->src_id = id;
+	*fault = 0;
+	/* the run, its texts and metadata, read before dst is touched */
 	ret = store_get_run(src, &run, id);
-	if (ret)
-		return ret;
-	r->source_path = util_strdup(run.source_path);
-	if (!r->source_path) {
-		ret = ERR_NOMEM;
+	if (!ret) {
+		r->source_path = util_strdup(run.source_path);
+		if (!r->source_path)
+			ret = ERR_NOMEM;
+	}
+	if (!ret)
+		ret = verify_run_text(&run);
+	if (!ret)
+		ret = transfer_get_meta(&meta, src, id);
+	if (ret) {
+		*fault = !transfer_fatal(ret);
 		goto out;
 	}
 	ret = store_begin(dst);
@@ -113,16 +175,23 @@ static int transfer_one(struct transfer_run *r, struct store *dst, struct store 
 	if (ret || existing)
 		goto out;
 	ret = store_insert_run(dst, &r->dst_id, &run);
-	if (!ret)
-		ret = transfer_labels(dst, r->dst_id, src, &run);
+	for (i = 0; !ret && i < meta.n; i++)
+		ret = store_set_meta(dst, r->dst_id, meta.keys[i], meta.values[i]);
+	for (i = 0; !ret && i < run.ntags; i++)
+		ret = store_add_tag(dst, &added, r->dst_id, run.tags[i]);
+	if (ret)
+		goto out;
 	x.dst = dst;
 	x.run_id = r->dst_id;
-	if (!ret)
-		ret = store_scan_timings(src, id, transfer_timing, &x);
+	x.dst_failed = 0;
+	ret = store_scan_timings(src, id, transfer_timing, &x);
 	if (!ret)
 		ret = transfer_paths(&x, src, id);
-	if (!ret)
-		ret = store_finish_run(dst, r->dst_id);
+	if (ret) {
+		*fault = !x.dst_failed && !transfer_fatal(ret);
+		goto out;
+	}
+	ret = store_finish_run(dst, r->dst_id);
 	if (!ret) {
 		in_txn = 0;
 		ret = store_commit(dst);
@@ -133,52 +202,37 @@ out:
 		store_rollback(dst);
 	if (!ret && existing)
 		r->dst_id = existing;
+	if (ret)
+		r->dst_id = 0;
+	store_meta_release(&meta);
 	store_run_release(&run);
 	return ret;
 }
 
-/* store_scan_timings() callback of transfer_check(): the row it hands
- * over has been checked (verify_timing(), its durations decoded). */
-static int transfer_read_only(void *arg, const struct store_timing *t, const char *region)
+/* Read and check run id of src as transfer_one() would copy it (r: its
+ * id and path, for transfer_failed()). */
+static int transfer_read(struct transfer_run *r, struct store *src, int64_t id)
 {
-	(void)arg;
-	(void)t;
-	(void)region;
-	return 0;
-}
-
-int transfer_check(struct store *src, const int64_t *ids, size_t n)
-{
-	struct store_run *runs = NULL;
 	struct store_run run;
 	struct store_meta meta;
-	size_t nruns = 0, i;
-	int64_t first = 0;
-	int ret = 0;
+	int ret;
 
-	if (!ids) {
-		ret = store_list_runs(src, &runs, &nruns);
-		for (i = 0; !ret && i < nruns; i++)
-			if (!first || runs[i].id < first)
-				first = runs[i].id;
-	}
-	for (i = 0; ids && i < n; i++)
-		if (!first || ids[i] < first)
-			first = ids[i];
-	if (ret || !first)
-		goto out;
-	ret = store_get_run(src, &run, first);
+	memset(r, 0, sizeof(*r));
+	memset(&meta, 0, sizeof(meta));
+	r->src_id = id;
+	ret = store_get_run(src, &run, id);
 	if (ret)
-		goto out;
+		return ret;
+	r->source_path = util_strdup(run.source_path);
+	ret = r->source_path ? verify_run_text(&run) : ERR_NOMEM;
 	store_run_release(&run);
-	ret = store_get_meta(src, &meta, first);
+	if (!ret)
+		ret = transfer_get_meta(&meta, src, id);
 	store_meta_release(&meta);
 	if (!ret)
-		ret = store_scan_timings(src, first, transfer_read_only, NULL);
+		ret = store_scan_timings(src, id, transfer_read_only, NULL);
 	if (!ret)
-		ret = store_scan_paths(src, first, NULL, NULL, NULL);
-out:
-	store_runs_free(runs, nruns);
+		ret = store_scan_paths(src, id, NULL, NULL, NULL);
 	return ret;
 }
 
@@ -187,6 +241,88 @@ static int cmp_id(const void *a, const void *b)
 	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
 
 	return (x > y) - (x < y);
+}
+
+/* The run ids to copy, ascending and each once: ids[0..n) or, ids NULL,
+ * every run of src; *out malloc'ed (never NULL on success). */
+static int transfer_order(int64_t **out, size_t *nout, struct store *src, const int64_t *ids,
+			  size_t n)
+{
+	int64_t *order;
+	size_t i, k;
+	int ret;
+
+	*out = NULL;
+	*nout = 0;
+	if (!ids) {
+		/* every run's id, unchecked: a damaged run is refused alone */
+		ret = store_list_run_ids(src, &order, &n);
+		if (ret)
+			return ret;
+		if (!order && !(order = malloc(sizeof(*order))))
+			return err_nomem();
+	} else {
+		order = malloc((n ? n : 1) * sizeof(*order));
+		if (!order)
+			return err_nomem();
+		memcpy(order, ids, n * sizeof(*order));
+	}
+	qsort(order, n, sizeof(*order), cmp_id);
+	/* a run named twice is copied once */
+	for (i = k = 0; i < n; i++)
+		if (k == 0 || order[i] != order[k - 1])
+			order[k++] = order[i];
+	*out = order;
+	*nout = k;
+	return 0;
+}
+
+/* r's error: "run N (PATH) not copied: WHY" from the message set. */
+static int transfer_failed(struct transfer_run *r)
+{
+	struct buf b = BUF_INIT;
+
+	if (r->source_path)
+		buf_printf(&b, "run %lld (%s) not copied: %s", (long long)r->src_id, r->source_path,
+			   err_msg());
+	else
+		buf_printf(&b, "run %lld not copied: %s", (long long)r->src_id, err_msg());
+	r->error = buf_detach(&b);
+	return r->error ? 0 : err_nomem();
+}
+
+int transfer_check(struct store *src, const int64_t *ids, size_t n)
+{
+	struct transfer_run r, first;
+	int64_t *order = NULL;
+	size_t norder = 0, i;
+	int code = 0, ret;
+
+	memset(&first, 0, sizeof(first));
+	ret = transfer_order(&order, &norder, src, ids, n);
+	for (i = 0; !ret && i < norder; i++) {
+		ret = transfer_read(&r, src, order[i]);
+		if (!ret || transfer_fatal(ret)) {
+			free(r.source_path);
+			break;
+		}
+		/* a bad run: the first one's error is the answer unless a
+		 * later run reads */
+		if (!code) {
+			code = ret;
+			first = r;
+			ret = transfer_failed(&first);
+		} else {
+			free(r.source_path);
+			ret = 0;
+		}
+	}
+	if (!ret && code && i == norder)
+		ret = err_set(code, "%s", first.error);
+	free(first.source_path);
+	free(first.error);
+	free(order);
+	return ret;
 }
 
 /* The destination id of source run id, or 0 when it was not transferred. */
@@ -239,44 +375,32 @@ static int transfer_pins(struct transfer_result *out, struct store *dst, struct 
 int transfer_runs(struct transfer_result *out, struct store *dst, struct store *src,
 		  const int64_t *ids, size_t n, int pins)
 {
-	struct store_run *runs = NULL;
 	int64_t *order = NULL;
-	size_t nruns = 0, i, k;
-	int ret = 0;
+	size_t norder = 0, i;
+	int fault, ret;
 
 	memset(out, 0, sizeof(*out));
-	if (!ids) {
-		ret = store_list_runs(src, &runs, &nruns);
-		n = nruns;
+	ret = transfer_order(&order, &norder, src, ids, n);
+	if (!ret) {
+		out->runs = calloc(norder ? norder : 1, sizeof(*out->runs));
+		if (!out->runs)
+			ret = err_nomem();
 	}
-	order = ret ? NULL : malloc((n ? n : 1) * sizeof(*order));
-	if (!ret && !order)
-		ret = err_nomem();
-	if (ret)
-		goto out;
-	for (i = 0; i < n; i++)
-		order[i] = ids ? ids[i] : runs[i].id;
-	qsort(order, n, sizeof(*order), cmp_id);
-	out->runs = calloc(n ? n : 1, sizeof(*out->runs));
-	if (!out->runs) {
-		ret = err_nomem();
-		goto out;
-	}
-	for (i = 0; i < n && !ret; i++) {
-		for (k = 0; k < out->nruns && out->runs[k].src_id != order[i]; k++)
-			;
-		if (k < out->nruns)
-			continue; /* named twice */
-		ret = transfer_one(&out->runs[out->nruns], dst, src, order[i]);
+	for (i = 0; i < norder && !ret; i++) {
+		struct transfer_run *r = &out->runs[out->nruns];
+
+		ret = transfer_one(r, &fault, dst, src, order[i]);
+		if (ret && fault) {
+			ret = transfer_failed(r);
+			out->nfailed++;
+		}
 		if (!ret)
 			out->nruns++;
 		else
-			free(out->runs[out->nruns].source_path);
+			free(r->source_path);
 	}
 	if (!ret && pins)
 		ret = transfer_pins(out, dst, src);
-out:
-	store_runs_free(runs, nruns);
 	free(order);
 	return ret;
 }
@@ -287,8 +411,10 @@ void transfer_result_release(struct transfer_result *r)
 
 	if (!r)
 		return;
-	for (i = 0; i < r->nruns; i++)
+	for (i = 0; i < r->nruns; i++) {
 		free(r->runs[i].source_path);
+		free(r->runs[i].error);
+	}
 	for (i = 0; i < r->npins; i++)
 		free(r->pins[i].name);
 	free(r->runs);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "scopedb/err.h"
+#include "scopedb/util.h"
 #include "store/blob.h"
 #include "store/verify.h"
 
@@ -142,13 +143,18 @@ static int verify_times(const char *location, int64_t run_id, const char *region
 				      region, (long long)run_id, where);
 	if (!has_events)
 		return 0;
+	if (calls == 0 && total != 0)
+		return verify_damaged(
+		    location, "region '%s' of run %lld%s has no calls but a total of %lld ns",
+		    region, (long long)run_id, where, (long long)total);
+	if (calls == 0 && (min != 0 || max != 0))
+		return verify_damaged(
+		    location,
+		    "region '%s' of run %lld%s has no calls but a minimum of %lld ns "
+		    "and a maximum of %lld ns",
+		    region, (long long)run_id, where, (long long)min, (long long)max);
 	if (calls == 0)
-		return total == 0
-			   ? 0
-			   : verify_damaged(location,
-					    "region '%s' of run %lld%s has no calls but a "
-					    "total of %lld ns",
-					    region, (long long)run_id, where, (long long)total);
+		return 0;
 	c = (int64_t)calls;
 	/* calls * min <= total <= calls * max, without overflow */
 	if (min > max || min > total / c || (total > 0 && (total - 1) / c + 1 > max))
@@ -194,22 +200,25 @@ int verify_stats(const struct store_region_stats *s, int64_t run_id, const char 
 }
 
 /*
- * The durations blob of a timings row: there exactly when the row has
- * per-call data and calls, decoding (blob_stats(): every byte, nothing
+ * The durations blob of a timings row.  Ingest encodes one for every row
+ * with per-call data, also for a row of no calls (an index row with an
+ * event count of 0, legal in schemas 2 and 3: the blob of no values), and
+ * none for the aggregate layout; a store may also hold no blob for a row
+ * of no calls.  So: none without per-call data; one whenever there are
+ * calls; and any blob there decodes (blob_stats(): every byte, nothing
  * kept) to the row's count, minimum, maximum and total.
  */
 static int verify_durations(const struct store_timing *t, const char *region, const char *location)
 {
 	struct blob_stats bs;
 
-	if (!t->has_events || t->calls == 0) {
-		if (!t->durations)
-			return 0;
+	if (!t->has_events && t->durations)
 		return verify_damaged(location,
 				      "region '%s' of run %lld rank %lld has call durations but no "
-				      "calls with per-call data",
+				      "per-call data",
 				      region, (long long)t->run_id, (long long)t->rank);
-	}
+	if (!t->has_events || (t->calls == 0 && !t->durations))
+		return 0;
 	if (!t->durations)
 		return verify_damaged(
 		    location,
@@ -302,15 +311,56 @@ int verify_path_rank(const struct store_path_rank *r, int64_t num_paths, int64_t
 				      "times",
 				      (long long)r->path_id, (long long)r->rank,
 				      (long long)r->run_id);
-	if (r->durations && (blob_stats(&bs, r->durations, r->durations_len) ||
-			     bs.count != r->calls || bs.sum != r->total || bs.min != r->min ||
-			     bs.max != r->max))
+	if (r->durations &&
+	    (blob_stats(&bs, r->durations, r->durations_len) || bs.count != r->calls ||
+	     bs.sum != r->total || bs.min != r->min || bs.max != r->max))
 		return verify_damaged(location,
 				      "the call durations of path %lld rank %lld of run %lld do "
 				      "not match its calls, minimum, maximum and total",
 				      (long long)r->path_id, (long long)r->rank,
 				      (long long)r->run_id);
 	return 0;
+}
+
+int verify_text(const char *what, const char *s)
+{
+	char short_s[VERIFY_NAME_MAX + 4];
+	const char *bad = s ? util_utf8_bad(s) : NULL;
+
+	if (!bad)
+		return 0;
+	return err_set(
+	    ERR_FORMAT,
+	    "%s '%s' is not valid UTF-8 (byte 0x%02x at offset %zu); a store holds UTF-8 "
+	    "text only",
+	    what, verify_name(short_s, s), (unsigned char)*bad, (size_t)(bad - s));
+}
+
+int verify_run_text(const struct store_run *run)
+{
+	const char *const what[] = {"path",   "label",	      "commit",	     "branch",
+				    "layout", "content hash", "ingest time", "recorded time"};
+	const char *const s[] = {run->source_path, run->label,	run->commit,	  run->branch,
+				 run->layout,	   run->sha256, run->ingested_at, run->recorded_at};
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; !ret && i < sizeof(s) / sizeof(s[0]); i++)
+		ret = verify_text(what[i], s[i]);
+	for (i = 0; !ret && i < run->ntags; i++)
+		ret = verify_text("tag", run->tags[i]);
+	return ret;
+}
+
+int verify_timing_text(const struct store_timing *t)
+{
+	int ret = verify_text("source file", t->source_file);
+
+	if (!ret)
+		ret = verify_text("source text", t->source_text);
+	if (!ret)
+		ret = verify_text("tags", t->tags_json);
+	return ret;
 }
 
 int verify_foreign(const char *location, const char *kind, int kind_len, const char *name)

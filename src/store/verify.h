@@ -53,6 +53,22 @@ int verify_path(const struct store_path *p, int64_t expect_id, int64_t parent_de
 int verify_path_rank(const struct store_path_rank *r, int64_t num_paths, int64_t num_ranks,
 		     const char *location);
 
+/*
+ * The text rule of every store, whatever its backend (docs/text.md): it
+ * holds UTF-8 text only.  0 when s (NULL is fine) is valid UTF-8, else
+ * ERR_FORMAT "WHAT 'S' is not valid UTF-8 (byte 0xNN at offset K); a store
+ * holds UTF-8 text only", S cut as in the messages above.  what names the
+ * text ("region name", "tag", "metadata key 'x'").  store.c refuses such
+ * text on every write, so that SQLite does not keep what PostgreSQL
+ * refuses; ingest and transfer say first which file or run it came from.
+ */
+int verify_text(const char *what, const char *s);
+
+/* verify_text() of every string of a run row (its tags included) and of a
+ * timings row. */
+int verify_run_text(const struct store_run *run);
+int verify_timing_text(const struct store_timing *t);
+
 /* ERR_STORE "store 'LOCATION' has a KIND named 'NAME' on its tables, which
  * scopedb never creates; refused (...)": a trigger, rule, row-level
  * security policy or view (kind, kind_len bytes) that could run SQL of

@@ -187,6 +187,49 @@ void *util_sorted_ptrs(const void *base, size_t n, size_t size,
 	return p;
 }
 
+size_t util_utf8_len(const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t n, i;
+	unsigned cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2, cp = s[0] & 0x1fu;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3, cp = s[0] & 0x0fu;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4, cp = s[0] & 0x07u;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3fu);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+const char *util_utf8_bad(const char *s)
+{
+	size_t n;
+
+	for (; *s; s += n) {
+		if ((unsigned char)*s < 0x80) {
+			n = 1;
+			continue;
+		}
+		n = util_utf8_len(s);
+		if (!n)
+			return s;
+	}
+	return NULL;
+}
+
 char *util_strdup(const char *s)
 {
 	char *d;

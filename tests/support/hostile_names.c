@@ -137,7 +137,7 @@ int hostile_names_profile(const char *path, long seed, int utf8_only)
 	}
 	memset(meta, 0, sizeof(meta));
 	meta[0].key = "label";
-	meta[0].str = seed >= 0 ? hostile_names[(size_t)seed % hostile_nnames] : "hostile";
+	meta[0].str = seed >= 0 ? names[(size_t)seed % n] : "hostile";
 	meta[1].key = "timestamp";
 	meta[1].str = "2026-01-01T00:00:00Z";
 	memset(&prof, 0, sizeof(prof));

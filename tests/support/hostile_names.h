@@ -31,10 +31,10 @@ int hostile_name_is_utf8(const char *s);
 /*
  * Write a schema-3 profile to path whose regions are hostile_names (ranks 0
  * and 1, 3 calls each, the first of 0 ns), tagged with them too (only
- * those of valid UTF-8 when utf8_only).  seed >= 0 shifts the durations (a
- * distinct file per seed) and sets /metadata label to hostile_names[seed %
- * hostile_nnames]; seed < 0 keeps the label "hostile".  0, or -1 on
- * failure.
+ * those of valid UTF-8 when utf8_only: all a store takes, docs/text.md).
+ * seed >= 0 shifts the durations (a distinct file per seed) and sets
+ * /metadata label to the seed-th of those names (modulo their number);
+ * seed < 0 keeps the label "hostile".  0, or -1 on failure.
  */
 int hostile_names_profile(const char *path, long seed, int utf8_only);
 

@@ -8,8 +8,9 @@
  *                                hostile name corpus (hostile_names.h),
  *                                with label name N (distinct per N);
  *                                names-utf8: only its valid UTF-8 names
- *                                (what a PostgreSQL store takes)
+ *                                (all a store takes: docs/text.md)
  *   mkhostile list               the corpus, each name ended by a NUL byte
+ *   mkhostile list-utf8          its valid UTF-8 names only
  *   mkhostile check csv|markdown FILE
  *                                check scopedb's output of that format for
  *                                what a spreadsheet would compute (a cell,
@@ -153,13 +154,14 @@ int main(int argc, char **argv)
 		}
 		return 0;
 	}
-	if (argc == 2 && !strcmp(argv[1], "list")) {
+	if (argc == 2 && (!strcmp(argv[1], "list") || !strcmp(argv[1], "list-utf8"))) {
 		for (i = 0; i < hostile_nnames; i++)
-			fwrite(hostile_names[i], 1, strlen(hostile_names[i]) + 1, stdout);
+			if (argv[1][4] == '\0' || hostile_name_is_utf8(hostile_names[i]))
+				fwrite(hostile_names[i], 1, strlen(hostile_names[i]) + 1, stdout);
 		return fflush(stdout) ? 1 : 0;
 	}
 	if (argc < 3 || argc > 4) {
-		fputs("usage: mkhostile KIND OUT.h5 [AUX] | mkhostile list\n", stderr);
+		fputs("usage: mkhostile KIND OUT.h5 [AUX] | mkhostile list[-utf8]\n", stderr);
 		return 2;
 	}
 	if (!strcmp(argv[1], "names") || !strcmp(argv[1], "names-utf8")

@@ -399,6 +399,7 @@ static int postgres_read_begin(struct store_conn *c, int *started)
 		return 0;
 	ret = postgres_run(c, "BEGIN ISOLATION LEVEL REPEATABLE READ", "read");
 	*started = ret == 0;
+	c->reading = *started;
 	return ret;
 }
 
@@ -409,6 +410,8 @@ static void postgres_read_end(struct store_conn *c)
 {
 	if (c && c->db && postgres_in_txn(c))
 		c->commit_due = 1;
+	if (c)
+		c->reading = 0;
 }
 
 /* ---- maintenance ------------------------------------------------------- */

@@ -35,7 +35,13 @@ int postgres_err(const struct store_conn *c, const PGresult *res, const char *wh
 {
 	const char *state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
 	const char *msg = res ? PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
+	PGTransactionStatusType t = c->db ? PQtransactionStatus(c->db) : PQTRANS_UNKNOWN;
 
+	/* a lookup inside a write transaction (a region's id, a run's hash)
+	 * fails an update: not worded as a read (issue 24) */
+	if (!strcmp(what, "read") && !c->reading && !c->commit_due &&
+	    (t == PQTRANS_INTRANS || t == PQTRANS_INERROR))
+		what = "update";
 	if (!c->db || PQstatus(c->db) != CONNECTION_OK) {
 		msg = c->db ? PQerrorMessage(c->db) : "out of memory";
 		return err_set(ERR_IO, "cannot %s store '%s': connection lost: %.*s", what,

@@ -63,6 +63,8 @@ struct store_conn {
 	int64_t next_timing;
 	/* a read snapshot ended: COMMIT before the next statement */
 	int commit_due;
+	/* inside a read snapshot of read_begin() (errors worded as reads) */
+	int reading;
 	/* pending COPY rows of timings and timings_durations, and of the call
 	 * tree's paths and path_ranks (sent in that order) */
 	struct buf copy_timings, copy_durations;
