@@ -31,7 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (rc == 0) {
 		int named = s.kind == SELECT_TAG || s.kind == SELECT_COMMIT ||
 			    s.kind == SELECT_BRANCH || s.kind == SELECT_LABEL ||
-			    s.kind == SELECT_PIN;
+			    s.kind == SELECT_PIN || s.kind == SELECT_BASE;
 
 		if (s.back < 0 || (named && !s.name) || (!named && s.name) ||
 		    (s.kind == SELECT_ID && s.id < 0) || (s.kind != SELECT_ID && s.id != 0) ||

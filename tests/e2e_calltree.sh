@@ -153,6 +153,29 @@ expect_err 2 "old run by path" \
 	$S show --db "$old" 1 --by path
 fi
 
+if tcase findings; then
+# check --format github/codequality by path: a finding on a path points at
+# the source of the path's last region (here solve's, not main's)
+nest() {
+	cat >"$1" <<EOF
+{"format": "scope-profiler-profile", "format_version": 1, "time_unit": "nanoseconds",
+ "num_ranks": 1, "event_data_available": true, "metadata": {"mpi_size": 1},
+ "regions": [
+  {"name": "main", "rank": 0, "source_file": "src/main.py", "source_lineno": 3,
+   "start_times_ns": [0], "end_times_ns": [1000000]},
+  {"name": "solve", "rank": 0, "source_file": "src/solver.py", "source_lineno": 17,
+   "start_times_ns": [100], "end_times_ns": [$2]}]}
+EOF
+}
+nest f1.json 500100
+nest f2.json 900100
+expect 1 "github by path" $S check f1.json f2.json --by path --format github
+contains "the path's last region's line" "$out" \
+	"::error file=src/solver.py,line=17,title=scopedb%3A main > solve +80%25::main > solve: total"
+expect 1 "codequality by path" $S check f1.json f2.json --by path --format codequality
+contains "codequality: solve's line" "$out" '"location": {"path": "src/solver.py", "lines": {"begin": 17}}}'
+fi
+
 if tcase overlap; then
 # two calls of rank 0 overlap without nesting: one warning, no tree for
 # that rank, the flat numbers kept

@@ -21,6 +21,7 @@ mk --scale 0.99 ok2.h5
 mk --scale 1.02 ok3.h5
 mk --slow solve=1.3 slow.h5
 mk --scale 1.01 --slow solve=1.3 slow2.h5
+mk --scale 0.99 --slow solve=1.31 slow3.h5
 sha() { printf '%040d' "$1"; }
 
 if tcase yaml; then
@@ -136,6 +137,167 @@ equals "gh: concurrent stderr" "$(cat c1.err c2.err)" ""
 equals "gh: one baseline" "$(sql "$db" "select name || ' ' || run_id from pins")" "baseline 1"
 cd .. || exit 1
 
+fi
+
+# --- with git: baselines by ancestry, the statistical check, annotations -------
+# proj/: main c1..c6 (the jobs' commits), feature from c4 (a pull request),
+# origin/main as a fetch leaves it; each main job runs on its commit
+if tcase setup-git; then
+mkdir proj && (cd proj && git init -q -b main . && for c in 1 2 3 4 5 6; do
+	echo "$c" >>f && git add f && git -c user.email=t@x -c user.name=t commit -q -m "c$c"
+done && git update-ref refs/remotes/origin/main main &&
+	git checkout -q -b feature main~2 && echo f >>f &&
+	git -c user.email=t@x -c user.name=t commit -q -am f1) || bad "git set-up"
+csha() { git -C "$E2E_DIR/proj" rev-parse "main~$((6 - $1))"; }
+fi
+
+if tcase github-git; then
+cd proj || exit 1
+db=.scopedb/history.sqlite
+gh_git() { # EVENT REF_NAME SHA|- PROFILES...: a job with git, WINDOW=3, a run id
+	local ev=$1 ref=$2 sha=$3
+	shift 3
+	[ "$sha" = - ] || git checkout -q --detach "$sha"
+	env GITHUB_ACTIONS=true GITHUB_EVENT_NAME="$ev" GITHUB_REF_NAME="$ref" \
+		GITHUB_BASE_REF="${BASE:-}" GITHUB_HEAD_REF="${HEAD_REF:-}" \
+		GITHUB_SHA="$(git rev-parse HEAD)" GITHUB_STEP_SUMMARY="$PWD/summary.md" \
+		GITHUB_SERVER_URL=https://github.example GITHUB_REPOSITORY=o/r GITHUB_RUN_ID=77 \
+		PROFILE="$*" BUDGET=5 METRIC=p95 WINDOW=3 bash "$CI_DIR/github.sh"
+}
+: >summary.md
+run gh_git push main "$(csha 1)" ../base.h5
+equals "git: first main run" "$rc" 0
+equals "git: no earlier commit: the pin" "$(head -1 summary.md)" \
+	"**scopedb:** point check against \`pin:baseline\` with a budget of +5% (base:HEAD~1: unknown git revision 'HEAD~1' (a CI checkout may need it fetched first: git fetch origin BRANCH))"
+contains "git: the artifact link" "$(cat summary.md)" \
+	"[The HTML report](https://github.example/o/r/actions/runs/77#artifacts) (artifact scopedb-report.html)"
+: >summary.md
+run gh_git push main "$(csha 2)" ../ok.h5
+equals "git: second main run" "$rc" 0
+equals "git: a point check against the previous commit" "$(head -1 summary.md)" \
+	"**scopedb:** point check against \`base:HEAD~1\` with a budget of +5% (2 of the 3 runs of main the statistical check needs)"
+contains "git: says which commit" "$(cat summary.md)" "run 1, at the merge base"
+: >summary.md
+run gh_git push main "$(csha 3)" ../ok2.h5
+equals "git: third main run" "$rc" 0
+equals "git: the statistical check once 3 runs are stored" "$(head -1 summary.md)" \
+	"**scopedb:** statistical check against \`base:HEAD~1\` (a window of 3 runs along its first-parent history; 3 runs of main stored), 1 candidate run(s), budget +5%"
+contains "git: verdicts" "$(cat summary.md)" "| verdict | ratio [95% CI] | p | runs needed |"
+run gh_git push main "$(csha 4)" ../ok3.h5
+equals "git: fourth main run" "$rc" 0
+# a pull request from a fork: three repetitions against the merge base
+# (c4), nothing stored, the store not written at all
+git checkout -q feature
+before=$(sha256sum "$db")
+files=$(ls .scopedb)
+: >summary.md
+BASE=main HEAD_REF=fork-user:feature run gh_git pull_request 9/merge - ../slow.h5 ../slow2.h5 ../slow3.h5
+equals "git: fork pr regression fails" "$rc" 1
+contains "git: against the merge base" "$(cat summary.md)" \
+	"Baseline from:** base:origin/main: merge base $(csha 4 | cut -c1-12) of HEAD and 'origin/main'; run 4, at the merge base"
+contains "git: the candidate set" "$(cat summary.md)" "**Candidate runs:** 3 (file, file, file)"
+contains "git: three repetitions" "$(cat summary.md)" "**Repetitions:** 3 files: ../slow.h5, ../slow2.h5, ../slow3.h5 (the candidate set)"
+contains "git: solve regressed, with its icon" "$(cat summary.md)" "| **solve** |"
+contains "git: the icon" "$(cat summary.md)" "| 🔴 regressed |"
+case $out in
+*"::error file=example.py,line=17,title=scopedb%3A solve +"*"%25::solve: p95 "*"; regressed: ratio "*) ok ;;
+*) bad "git: the annotation on solve's line: $out" ;;
+esac
+equals "git: fork pr stores nothing" "$(sha256sum "$db")" "$before"
+equals "git: no other file in the cache" "$(ls .scopedb)" "$files"
+# the same pull request passing: no annotation
+: >summary.md
+BASE=main run gh_git pull_request 9/merge - ../ok.h5 ../ok2.h5 ../ok3.h5
+equals "git: pr pass" "$rc" 0
+equals "git: no annotation" "$(grep -c '^::' <<<"$out")" 0
+# a shallow or foreign checkout: git cannot say, the pin stands in
+: >summary.md
+BASE=nosuch run gh_git pull_request 9/merge - ../ok.h5
+equals "git: unknown base branch" "$rc" 0
+contains "git: the pin, and why" "$(head -1 summary.md)" \
+	"point check against \`pin:baseline\` with a budget of +5% (base:origin/nosuch: unknown git revision 'origin/nosuch'"
+# a hostile base branch name is shown, never run
+: >summary.md
+BASE='$(touch PWNED)`x`' run gh_git pull_request 9/merge - ../ok.h5
+equals "git: hostile base branch" "$rc" 0
+[ -e PWNED ] && bad "git: a branch name ran" || ok
+contains "git: hostile name without backquotes" "$(head -1 summary.md)" "(base:origin/\$(touch PWNED)x: unknown git revision"
+cd .. || exit 1
+fi
+
+if tcase gitlab-git; then
+rm -rf proj/.scopedb && cd proj || exit 1
+gl_git() { # MAIN|MR SHA|- PROFILES...
+	local kind=$1 sha=$2
+	shift 2
+	[ "$sha" = - ] || git checkout -q --detach "$sha"
+	if [ "$kind" = main ]; then
+		set -- env CI_COMMIT_BRANCH=main CI_COMMIT_REF_NAME=main PROFILE="$*"
+	else
+		set -- env CI_MERGE_REQUEST_IID=3 CI_MERGE_REQUEST_TARGET_BRANCH_NAME=main \
+			CI_COMMIT_REF_NAME=feature PROFILE="$*"
+	fi
+	"$@" GITLAB_CI=true CI_DEFAULT_BRANCH=main CI_COMMIT_SHA="$(git rev-parse HEAD)" \
+		CI_JOB_URL=https://gitlab.example/o/r/-/jobs/5 BUDGET=5 METRIC=p95 WINDOW=3 \
+		bash "$CI_DIR/gitlab.sh"
+}
+for c in 1 2 3 4; do
+	f=../ok.h5
+	[ "$c" = 1 ] && f=../base.h5
+	[ "$c" = 3 ] && f=../ok2.h5
+	[ "$c" = 4 ] && f=../ok3.h5
+	run gl_git main "$(csha "$c")" "$f"
+	equals "gl git: main run $c" "$rc" 0
+done
+git checkout -q feature
+run gl_git mr - ../slow.h5 ../slow2.h5 ../slow3.h5
+equals "gl git: mr regression fails" "$rc" 1
+contains "gl git: statistical" "$out" "**scopedb:** statistical check against \`base:origin/main\`"
+equals "gl git: code quality on solve's line" \
+	"$(jq -c '[.[] | select(.check_name == "scopedb-regression") | [.location.path, .location.lines.begin, .severity]]' gl-code-quality-report.json)" \
+	'[["example.py",17,"major"]]'
+contains "gl git: code quality names it" "$(jq -r '.[0].description' gl-code-quality-report.json)" "solve: p95 "
+equals "gl git: junit failure" \
+	"$(xmllint --xpath 'string(//testcase[failure]/@name)' scopedb-junit.xml)" solve
+contains "gl git: html link" "$(cat scopedb-report.md)" "run 4, at the merge base"
+cd .. || exit 1
+fi
+
+# --- Slurm: the nightly recipe ----------------------------------------------------
+if tcase slurm; then
+mkdir sl && cd sl || exit 1
+# a stand-in srun: runs the step as given, with Slurm's step variables
+printf '#!/bin/sh\nSLURM_STEP_ID=0 exec "$@"\n' >srun && chmod +x srun
+night() { # N MKPROFILE-ARGS...: night N, the application writing nightly.h5
+	local n=$1
+	shift
+	env SLURM_JOB_ID="10$n" SLURM_JOB_PARTITION=gpu SLURM_JOB_NUM_NODES=2 \
+		SLURM_SUBMIT_DIR="$E2E_DIR/proj" SCOPEDB_DB="$PWD/team.sqlite" SRUN="$PWD/srun" \
+		PROFILE=nightly.h5 REPORT_DIR="$PWD/reports" WINDOW=5 \
+		bash "$CI_DIR/slurm-nightly.sh" "$M" --seed 1 \
+		--timestamp "2024-02-$(printf %02d "$n")T00:00:00Z" "$@" nightly.h5
+}
+git -C ../proj checkout -q main
+for n in 1 2 3 4 5 6; do
+	run night "$n" --scale "1.0$((n % 3))"
+	equals "slurm: night $n passes" "$rc" 0
+done
+equals "slurm: identity from the source tree and the job" \
+	"$(sql team.sqlite "select r.commit_sha || ' ' || r.branch || ' ' || m.value from runs r join run_metadata m on m.run_id = r.id where r.id = 6 and m.key = 'SLURM_JOB_ID'")" \
+	"$(git -C ../proj rev-parse main) main 106"
+contains "slurm: the first night has no evidence" "$(ls reports/*.md | head -1 | xargs cat)" \
+	"5 no evidence"
+equals "slurm: a passing night moves the pin" \
+	"$(sql team.sqlite "select run_id from pins where name = 'baseline'")" 6
+run night 7 --slow solve=1.3
+equals "slurm: a regression fails the job" "$rc" 1
+contains "slurm: says so" "$out" "scopedb: run 7: Regression check: FAIL; report $PWD/reports/scopedb-"
+contains "slurm: the report names solve" "$(ls reports/*.md | tail -1 | xargs cat)" "budget violations: solve"
+ls reports/*.html >/dev/null && ok || bad "slurm: html reports"
+equals "slurm: the pin stays" "$(sql team.sqlite "select run_id from pins where name = 'baseline'")" 6
+run env SCOPEDB_DB="$PWD/team.sqlite" PROFILE=none.h5 SRUN=true bash "$CI_DIR/slurm-nightly.sh" true
+equals "slurm: no profile fails the job" "$rc $err" "2 scopedb: the application wrote no profile at $PWD/none.h5"
+cd .. || exit 1
 fi
 
 # --- GitLab CI -------------------------------------------------------------------

@@ -146,7 +146,7 @@ expect_error "ambiguous bare hash lists the candidates" \
 sel cccc3 4
 sel ccccf~1 4
 expect_error "bad selector lists the grammar" \
-	"^scopedb: invalid run selector 'abc': expected ID, latest, tag:NAME, commit:PREFIX, a commit hash, branch:NAME, label:NAME or pin:NAME \(each may end in ~N or \^\), or the path of an existing file$" \
+	"^scopedb: invalid run selector 'abc': expected ID, latest, tag:NAME, commit:PREFIX, a commit hash, branch:NAME, label:NAME or pin:NAME \(each may end in ~N or \^\), base:REF, or the path of an existing file$" \
 	$S show abc
 # a bare hash naming an existing file is the file
 cp r1.h5 beef

@@ -220,7 +220,7 @@ $S diff 1 2 >want.txt
 cmp -s want.txt d.txt && ok || bad "diff --output table"
 echo old >keep.json
 expect_err 2 "bad output format" \
-	"scopedb: invalid --output 'xml=x.xml': unknown format; choose from table, json, csv, markdown, junit" \
+	"scopedb: invalid --output 'xml=x.xml': unknown format; choose from table, json, csv, markdown, junit, github, codequality" \
 	$S check 1 2 --output json=keep.json --output xml=x.xml
 equals "bad format no stdout" "$out" ""
 equals "bad format keeps file" "$(cat keep.json)" "old"

@@ -381,6 +381,38 @@ contains "changes: the shift at run 11" "$(cat changes-pg.txt)" "solve   10 -> 1
 
 fi
 
+if tcase ancestry; then
+# base:REF (issue 28): the stored runs along a git repository's first-parent
+# ancestry, found by commit on either backend, and the source locations of
+# check's findings (store_region_sources())
+anc=$(pg_newdb ancestry)
+mkdir repo && (cd repo && git init -q -b main . && for i in 1 2 3 4; do
+	echo "$i" >>f && git add f && git -c user.email=t@x -c user.name=t commit -q -m "c$i"
+done && git checkout -q -b feature main~1 && echo f >>f &&
+	git -c user.email=t@x -c user.name=t commit -q -am f) || bad "ancestry: git set-up"
+for i in 1 2 3; do
+	mk --ranks 2 --regions solve,io --calls 20 --seed "1$i" --timestamp "2026-05-0${i}T00:00:00Z" "a$i.h5"
+	for db in "$anc" "$E2E_DIR/ancestry.sqlite"; do
+		$S ingest --db "$db" --quiet --branch main --commit "$(git -C repo rev-parse "main~$((4 - i))")" \
+			"a$i.h5" >/dev/null || bad "ancestry ingest a$i"
+	done
+done
+mk --ranks 2 --regions solve,io --calls 20 --seed 19 --slow solve=1.5 ac.h5
+ancestry_views() {
+	cd repo || return 1
+	t check base:main ../ac.h5 --max-regression 5
+	t check base:main ../ac.h5 --baseline-window 3 --max-regression 5 --format json
+	t check base:main ../ac.h5 --max-regression 5 --format github
+	t check base:main ../ac.h5 --max-regression 5 --format codequality
+	t check base:main~3 ../ac.h5
+	cd .. || return 1
+}
+alike ancestry ancestry_views "$anc" "$E2E_DIR/ancestry.sqlite"
+contains "ancestry: the merge base's runs" "$(cat ancestry-pg.txt)" '"baseline_runs": [3,2,1]'
+contains "ancestry: findings on the line" "$(cat ancestry-pg.txt)" "::error file=example.py,line=10,"
+
+fi
+
 if tcase many-regions; then
 # Many regions: PostgreSQL reads the durations of a diff or show with
 # --ranks POSTGRES_BLOB_CHUNK (32) regions per query (src/store/postgres/

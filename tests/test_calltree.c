@@ -319,6 +319,13 @@ static struct calltree *run(const struct tc *c, size_t n, unsigned flags, struct
 static const char *const nm[] = {"main", "solve", "assemble", "factorize", "io", "A", "B", "Z"};
 enum { MAIN, SOLVE, ASSEMBLE, FACTORIZE, IO, A, B, Z };
 
+/* Feed the calls to a new builder and free it: what the sink got (g, with
+ * nm's region names) is all most tests look at. */
+static void collect(const struct tc *c, size_t n, unsigned flags, struct got *g)
+{
+	calltree_free(run(c, n, flags, g, nm));
+}
+
 /* main > solve > {assemble, factorize}, main > io, from containment. */
 static void test_containment(void **state)
 {
@@ -329,11 +336,11 @@ static void test_containment(void **state)
 	    {0, FACTORIZE, 30, 55, 0, 0, 0, 0},
 	};
 	struct got g;
-	struct calltree *t = run(c, N(c), 0, &g, nm);
 	enum calltree_self_source src;
 	size_t i;
 
 	(void)state;
+	collect(c, N(c), 0, &g);
 	assert_int_equal(g.nranks, 1);
 	assert_int_equal(g.ranks[0].status, CALLTREE_OK);
 	assert_int_equal(g.ranks[0].method, CALLTREE_CONTAINMENT);
@@ -362,7 +369,6 @@ static void test_containment(void **state)
 	assert_int_equal(self_of(&g, 0, "assemble", NULL), 15);
 	assert_int_equal(self_of(&g, 0, "factorize", NULL), 25);
 	assert_int_equal(self_of(&g, 0, "io", NULL), 20);
-	calltree_free(t);
 }
 
 /* Self-recursion is one node: its outermost calls count once, the nested
@@ -374,10 +380,10 @@ static void test_recursion(void **state)
 	    {0, A, 25, 30, 0, 0, 0, 0},	   {0, A, 55, 85, 0, 0, 0, 0}, {0, A, 92, 99, 0, 0, 0, 0},
 	};
 	struct got g;
-	struct calltree *t = run(c, N(c), 0, &g, nm);
 	const struct gpath *p;
 
 	(void)state;
+	collect(c, N(c), 0, &g);
 	assert_int_equal(g.npaths, 2);
 	/* A's outermost calls: [10, 90] and [92, 99]; nested: 3.  Self:
 	 * (80 - 30 - 30) + (30 - 5) + 5 + 30 + 7 = 87 = the total. */
@@ -389,7 +395,6 @@ static void test_recursion(void **state)
 	check_path(&g, 0, "main", 1, 0, 100, 100 - 87);
 	assert_int_equal(self_of(&g, 0, "A", NULL), 87);
 	assert_int_equal(self_of(&g, 0, "main", NULL), 13);
-	calltree_free(t);
 }
 
 /* A > B > A: only adjacent names collapse, so the inner A is a path of
@@ -401,9 +406,9 @@ static void test_a_b_a(void **state)
 	    {0, A, 30, 70, 0, 0, 0, 0},	   {0, A, 35, 45, 0, 0, 0, 0},
 	};
 	struct got g;
-	struct calltree *t = run(c, N(c), 0, &g, nm);
 
 	(void)state;
+	collect(c, N(c), 0, &g);
 	assert_int_equal(g.npaths, 4);
 	check_path(&g, 0, "main", 1, 0, 100, 20);
 	check_path(&g, 0, "main > A", 1, 0, 80, 20);
@@ -412,7 +417,6 @@ static void test_a_b_a(void **state)
 	check_path(&g, 0, "main > A > B > A", 1, 1, 40, 40);
 	assert_int_equal(self_of(&g, 0, "A", NULL), 20 + 40);
 	assert_int_equal(self_of(&g, 0, "B", NULL), 20);
-	calltree_free(t);
 }
 
 /* Zero-length calls: inside a call with the same start, not inside one
@@ -425,9 +429,9 @@ static void test_zero_length(void **state)
 	    {0, Z, 30, 30, 0, 0, 0, 0}, {0, B, 40, 40, 0, 0, 0, 0}, {0, B, 40, 40, 0, 0, 0, 0},
 	};
 	struct got g;
-	struct calltree *t = run(c, N(c), 0, &g, nm);
 
 	(void)state;
+	collect(c, N(c), 0, &g);
 	assert_int_equal(g.ranks[0].status, CALLTREE_OK);
 	check_path(&g, 0, "A", 2, 0, 20, 20);
 	check_path(&g, 0, "A > Z", 1, 0, 0, 0);
@@ -435,7 +439,6 @@ static void test_zero_length(void **state)
 	/* the second zero-length B nests in the first: recursion */
 	check_path(&g, 0, "B", 1, 1, 0, 0);
 	assert_int_equal(g.npaths, 4);
-	calltree_free(t);
 }
 
 /* Identical intervals nest, the call met first outside. */
@@ -444,16 +447,14 @@ static void test_identical(void **state)
 	const struct tc c[] = {{0, A, 0, 10, 0, 0, 0, 0}, {0, B, 0, 10, 0, 0, 0, 0}};
 	const struct tc d[] = {{0, B, 0, 10, 0, 0, 0, 0}, {0, A, 0, 10, 0, 0, 0, 0}};
 	struct got g;
-	struct calltree *t = run(c, N(c), 0, &g, nm);
 
 	(void)state;
+	collect(c, N(c), 0, &g);
 	check_path(&g, 0, "A", 1, 0, 10, 0);
 	check_path(&g, 0, "A > B", 1, 0, 10, 10);
 	assert_int_equal(g.npaths, 2);
-	calltree_free(t);
-	t = run(d, N(d), 0, &g, nm);
+	collect(d, N(d), 0, &g);
 	check_path(&g, 0, "B > A", 1, 0, 10, 10);
-	calltree_free(t);
 }
 
 /* An overlap leaves the rank without a tree (the pair named), the other
@@ -527,9 +528,9 @@ static void test_lanes(void **state)
 	    {0, B, 50, 60, 0, 0, 1, 4},	     {0, Z, 15, 16, 0, 0, 1, 4},
 	};
 	struct got g;
-	struct calltree *t = run(c, N(c), F_LANES, &g, nm);
 
 	(void)state;
+	collect(c, N(c), F_LANES, &g);
 	assert_int_equal(g.ranks[0].status, CALLTREE_OK);
 	assert_int_equal(g.ranks[0].lanes, 3);
 	check_path(&g, 0, "main", 1, 0, 100, 90);
@@ -540,7 +541,6 @@ static void test_lanes(void **state)
 	check_path(&g, 0, "Z", 1, 0, 1, 1);   /* same lane, not inside B */
 	assert_int_equal(g.npaths, 6);
 	assert_int_equal(self_of(&g, 0, "A", NULL), 14);
-	calltree_free(t);
 }
 
 /* Several roots, and a region called at several places of the tree. */
@@ -551,9 +551,9 @@ static void test_roots(void **state)
 	    {0, IO, 42, 44, 0, 0, 0, 0}, {0, IO, 24, 25, 0, 0, 0, 0},
 	};
 	struct got g;
-	struct calltree *t = run(c, N(c), 0, &g, nm);
 
 	(void)state;
+	collect(c, N(c), 0, &g);
 	check_path(&g, 0, "A", 2, 0, 20, 18);
 	check_path(&g, 0, "B", 1, 0, 10, 9);
 	check_path(&g, 0, "A > io", 1, 0, 2, 2);
@@ -567,7 +567,6 @@ static void test_roots(void **state)
 	assert_int_equal(self_of(&g, 0, "io", NULL), 3);
 	/* nodes shared by the file: a second builder run is independent */
 	assert_int_equal(g.nnodes, 4);
-	calltree_free(t);
 }
 
 /* With ids the ids decide, also where containment would not: identical
@@ -583,9 +582,9 @@ static void test_ids(void **state)
 		{1, A, 20, 30, 7, 6, 0, 0},
 	    };
 	struct got g;
-	struct calltree *t = run(c, N(c), F_IDS, &g, nm);
 
 	(void)state;
+	collect(c, N(c), F_IDS, &g);
 	assert_int_equal(rank_info(&g, 0)->status, CALLTREE_OK);
 	assert_int_equal(rank_info(&g, 0)->method, CALLTREE_IDS);
 	assert_int_equal(rank_info(&g, 1)->method, CALLTREE_IDS);
@@ -595,7 +594,6 @@ static void test_ids(void **state)
 	check_path(&g, 0, "Z", 1, 0, 10, 10);
 	check_path(&g, 1, "main > B > A", 1, 0, 10, 10);
 	check_path(&g, 1, "main > B", 1, 0, 40, 30);
-	calltree_free(t);
 }
 
 /* Ids that are not used: the tree comes from containment, and why is
@@ -660,12 +658,11 @@ static void test_ids_sparse(void **state)
 	    {0, A, 20, 30, INT64_C(1) << 60, (INT64_C(1) << 50) + 1000000, 0, 0},
 	};
 	struct got g;
-	struct calltree *t = run(c, N(c), F_IDS, &g, nm);
 
 	(void)state;
+	collect(c, N(c), F_IDS, &g);
 	assert_int_equal(g.ranks[0].method, CALLTREE_IDS);
 	check_path(&g, 0, "main > A", 1, 1, 40, 40);
-	calltree_free(t);
 }
 
 /* Rows of one rank spread over the read (no rank_last): the ranks are

@@ -1015,7 +1015,7 @@ static void test_errors(void **state)
 	    "nightly", "1", &o, ERR_USAGE,
 	    "invalid run selector 'nightly': expected ID, latest, tag:NAME, commit:PREFIX, "
 	    "a commit hash, branch:NAME, label:NAME or pin:NAME (each may end in ~N or ^), "
-	    "or the path of an existing file");
+	    "base:REF, or the path of an existing file");
 	expect_error("1", "missing.h5", &o, ERR_IO, "cannot read 'missing.h5': no such file");
 	snprintf(msg, sizeof(msg), "cannot read '%s': not a regular file", tu_tmpdir());
 	expect_error(tu_tmpdir(), "1", &o, ERR_IO, msg);

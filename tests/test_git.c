@@ -38,16 +38,10 @@ static void sh(const char *cmd)
 
 static int setup(void **state)
 {
-	char parent[4096];
 	const char *p = getenv("PATH");
 
 	(void)state;
-	snprintf(top, sizeof(top), "%s", tu_tmpdir());
-	snprintf(parent, sizeof(parent), "%s", top);
-	*strrchr(parent, '/') = '\0';
-	setenv("GIT_CEILING_DIRECTORIES", parent, 1);
-	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
-	setenv("HOME", top, 1);
+	snprintf(top, sizeof(top), "%s", tu_git_sandbox());
 	saved_path = strdup(p ? p : "/usr/bin:/bin");
 	return chdir(top);
 }

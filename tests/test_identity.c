@@ -49,16 +49,8 @@ static void sh(const char *cmd)
 
 static int setup(void **state)
 {
-	char parent[4096];
-
 	(void)state;
-	snprintf(top, sizeof(top), "%s", tu_tmpdir());
-	snprintf(parent, sizeof(parent), "%s", top);
-	*strrchr(parent, '/') = '\0';
-	/* git never looks above the temporary directory */
-	setenv("GIT_CEILING_DIRECTORIES", parent, 1);
-	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
-	setenv("HOME", top, 1);
+	snprintf(top, sizeof(top), "%s", tu_git_sandbox());
 	clear_ci();
 	return chdir(top);
 }

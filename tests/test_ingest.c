@@ -746,6 +746,25 @@ static void test_calltree_overlap(void **state)
 	store_close(st);
 }
 
+/* A row of calls with their ids, parents and threads (no GPU time, no
+ * source). */
+static struct h5write_row nest_row(uint32_t rank, const char *region, size_t calls,
+				   const int64_t *starts, const int64_t *ends, const int64_t *ids,
+				   const int64_t *parents, const int64_t *threads)
+{
+	struct h5write_row r = {.rank = rank,
+				.region = region,
+				.calls = calls,
+				.starts = starts,
+				.ends = ends,
+				.source_line = -1,
+				.call_ids = ids,
+				.parent_ids = parents,
+				.thread_ids = threads};
+
+	return r;
+}
+
 /* A JSON profile's nesting columns reach the call tree as the HDF5 file's
  * do: the JSON twin of a profile with ids and lanes (and of the same
  * profile without them: containment) gives the same paths and self times. */
@@ -757,42 +776,10 @@ static void test_calltree_json_twin(void **state)
 			     is[] = {70}, ie[] = {90}, mid[] = {1}, mpar[] = {-1}, sid[] = {2, 3},
 			     spar[] = {1, 2}, iid[] = {4}, ipar[] = {-1}, thr0[] = {0},
 			     thr0b[] = {0, 0}, thr1[] = {1};
-	struct h5write_row rows[4] = {{.rank = 0,
-				       .region = "main",
-				       .calls = 1,
-				       .starts = ms,
-				       .ends = me,
-				       .source_line = -1,
-				       .call_ids = mid,
-				       .parent_ids = mpar,
-				       .thread_ids = thr0},
-				      {.rank = 0,
-				       .region = "solve",
-				       .calls = 2,
-				       .starts = ss,
-				       .ends = se,
-				       .source_line = -1,
-				       .call_ids = sid,
-				       .parent_ids = spar,
-				       .thread_ids = thr0b},
-				      {.rank = 0,
-				       .region = "io",
-				       .calls = 1,
-				       .starts = is,
-				       .ends = ie,
-				       .source_line = -1,
-				       .call_ids = iid,
-				       .parent_ids = ipar,
-				       .thread_ids = thr1},
-				      {.rank = 1,
-				       .region = "main",
-				       .calls = 1,
-				       .starts = ms,
-				       .ends = me,
-				       .source_line = -1,
-				       .call_ids = mid,
-				       .parent_ids = mpar,
-				       .thread_ids = thr0}};
+	struct h5write_row rows[4] = {nest_row(0, "main", 1, ms, me, mid, mpar, thr0),
+				      nest_row(0, "solve", 2, ss, se, sid, spar, thr0b),
+				      nest_row(0, "io", 1, is, ie, iid, ipar, thr1),
+				      nest_row(1, "main", 1, ms, me, mid, mpar, thr0)};
 	struct h5write_profile prof = {rows, 4, NULL, 0};
 	static const char *const names[] = {"main", "solve", "io"};
 	struct jsonwrite_opts jo = {0, 0};

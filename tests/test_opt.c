@@ -688,11 +688,14 @@ static int has_word(const char *list, const char *name)
 	return 0;
 }
 
-/* --format takes the names of the registered renderers: diff and check
- * offer every renderer, a command with generic documents every renderer
+/* --format takes the names of the registered renderers: check offers
+ * every renderer, diff those of a comparison (not github, codequality:
+ * a check's findings), a command with generic documents every renderer
  * that needs no comparison (not junit); the command's own order first. */
 static void test_format_choices(void **state)
 {
+	const char *all = cli_formats_all("table markdown csv json",
+					  RENDER_NEEDS_COMPARISON | RENDER_NEEDS_FINDINGS);
 	const char *cmp = cli_formats_all("table markdown csv json", RENDER_NEEDS_COMPARISON);
 	const char *any = cli_formats_all("table markdown csv json", 0), *fmt = NULL;
 	const struct renderer *r;
@@ -702,13 +705,16 @@ static void test_format_choices(void **state)
 	assert_true(!strncmp(cmp, "table markdown csv json", 23));
 	assert_true(!strncmp(any, "table markdown csv json", 23));
 	for (i = 0; (r = render_at(i)) != NULL; i++) {
-		assert_true(has_word(cmp, r->name));
+		assert_true(has_word(all, r->name));
+		assert_int_equal(has_word(cmp, r->name), !(r->needs & RENDER_NEEDS_FINDINGS));
 		assert_int_equal(has_word(any, r->name), r->needs == 0);
-		assert_int_equal(cli_parse_format(&fmt, r->name, cmp), 0);
+		assert_int_equal(cli_parse_format(&fmt, r->name, all), 0);
 		assert_string_equal(fmt, r->name);
 	}
-	assert_int_equal(i, 5); /* table json csv markdown junit */
+	assert_int_equal(i, 7); /* table json csv markdown junit github codequality */
 	assert_true(has_word(cmp, "junit"));
+	assert_false(has_word(cmp, "github"));
+	assert_true(has_word(all, "codequality"));
 	assert_false(has_word(any, "junit"));
 	/* one list per argument, kept: the same pointer for the same call */
 	assert_ptr_equal(cli_formats_all("table markdown csv json", 0), any);

@@ -166,6 +166,14 @@ static void test_escape_hostile(void **state)
 	EXPECT_ESCAPE(escape_md, "www.x.test WwW.y", "www" WJ ".x.test WwW" WJ ".y");
 	EXPECT_ESCAPE(escape_md, "fixes #12 and #a", "fixes \\#" WJ "12 and \\#a");
 	EXPECT_ESCAPE(escape_md, "a:b ww.c", "a:b ww.c");
+	/* GitHub workflow commands: the toolkit's escapeData and
+	 * escapeProperty, other controls as '?' */
+	EXPECT_ESCAPE(escape_gh_data, "a%b\r\nc:d,e;f", "a%25b%0D%0Ac:d,e;f");
+	EXPECT_ESCAPE(escape_gh_prop, "a%b\r\nc:d,e;f", "a%25b%0D%0Ac%3Ad%2Ce;f");
+	EXPECT_ESCAPE(escape_gh_data, "::error::x\n::warning::y", "::error::x%0A::warning::y");
+	EXPECT_ESCAPE(escape_gh_prop, "\033[31mred\tx\x7f", "?[31mred?x?");
+	EXPECT_ESCAPE(escape_gh_data, "s\xc3\xa9 \xff", "s\xc3\xa9 ?");
+	EXPECT_ESCAPE(escape_gh_prop, "%25", "%2525");
 	buf_release(&b);
 }
 
@@ -260,6 +268,18 @@ static void test_escape_corpus(void **state)
 				c = semi ? semi + 1 : NULL;
 			}
 			buf_release(&cell);
+		}
+		/* GitHub workflow commands: one line, no control character;
+		 * a property holds no ':' or ',' (they end it) */
+		for (k = 0; k < 2; k++) {
+			b.len = 0;
+			assert_int_equal((k ? escape_gh_prop : escape_gh_data)(&b, name), 0);
+			for (p = (const unsigned char *)b.data; p && *p; p += n) {
+				long cp = utf8_at(p, &n);
+
+				assert_true(cp >= 0x20 && cp != 0x7f && !(cp >= 0x80 && cp < 0xa0));
+				assert_false(k && (*p == ':' || *p == ','));
+			}
 		}
 		/* JSON: valid UTF-8 */
 		b.len = 0;
@@ -381,6 +401,59 @@ static void test_renderers(void **state)
 	       "]}\n");
 }
 
+/* A check's findings (doc.findings): an error with a location, a
+ * warning without one, a hostile name; github prints a workflow command
+ * each, codequality an issue each that has a file. */
+static void make_findings(struct doc *d)
+{
+	struct doc_table *t;
+
+	doc_init(d);
+	t = doc_table(d, 0, doc_finding_cols, DOC_FINDING_NCOLS);
+	d->findings = t;
+	doc_row(t);
+	doc_set_text(t, DOC_FINDING_LEVEL, "error");
+	doc_set_text(t, DOC_FINDING_REGION, "solve");
+	doc_set_text(t, DOC_FINDING_FILE, "src/a,b:c.py");
+	doc_set_id(t, DOC_FINDING_LINE, 42);
+	doc_set_text(t, DOC_FINDING_TITLE, "scopedb: solve +16.8%");
+	doc_set_text(t, DOC_FINDING_MESSAGE, "solve: total 1 s -> 1.17 s (+16.8%)");
+	doc_set_text(t, DOC_FINDING_KEY, "k1");
+	doc_row(t);
+	doc_set_text(t, DOC_FINDING_LEVEL, "warning");
+	doc_set_text(t, DOC_FINDING_REGION, "x\n::error::y");
+	doc_set_text(t, DOC_FINDING_TITLE, "scopedb: x\n::error::y +1%");
+	doc_set_text(t, DOC_FINDING_MESSAGE, "x\r\n::error::y \"q\"");
+	doc_set_text(t, DOC_FINDING_KEY, "k2");
+}
+
+static void test_findings(void **state)
+{
+	struct render_opts o = {0, 0, FORMAT_UNIT_AUTO, 0};
+	struct doc d;
+
+	(void)state;
+	make_findings(&d);
+	expect_doc(&d, "github", &o,
+		   "::error file=src/a%2Cb%3Ac.py,line=42,title=scopedb%3A solve +16.8%25::solve: "
+		   "total 1 s -> 1.17 s (+16.8%25)\n"
+		   "::warning title=scopedb%3A x%0A%3A%3Aerror%3A%3Ay +1%25::x%0D%0A::error::y "
+		   "\"q\"\n");
+	make_findings(&d);
+	expect_doc(
+	    &d, "codequality", &o,
+	    "[\n  {\"description\": \"solve: total 1 s -> 1.17 s (+16.8%)\", \"check_name\": "
+	    "\"scopedb-regression\", \"fingerprint\": "
+	    "\"6ab9f1eb8f7d3388f4f9d586f66e99fd54080df2c446f0e58668b09c08a16dd0\", "
+	    "\"severity\": \"major\", \"location\": {\"path\": \"src/a,b:c.py\", "
+	    "\"lines\": {\"begin\": 42}}}\n]\n");
+	/* no findings: nothing, and an empty report */
+	doc_init(&d);
+	expect_doc(&d, "github", &o, "");
+	doc_init(&d);
+	expect_doc(&d, "codequality", &o, "[]\n");
+}
+
 /* A table of durations (DOC_SECONDS), a count and a percentage rendered
  * as format with units u, UTF-8 or not. */
 static void expect_units(const char *format, enum format_unit u, int utf8, const char *want)
@@ -476,6 +549,7 @@ TU_MAIN(NULL, NULL,
 	    cmocka_unit_test(test_escape_hostile),
 	    cmocka_unit_test(test_escape_corpus),
 	    cmocka_unit_test(test_renderers),
+	    cmocka_unit_test(test_findings),
 	    cmocka_unit_test(test_units),
 	    cmocka_unit_test(test_errors),
 	})

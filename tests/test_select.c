@@ -57,6 +57,11 @@ static void test_forms(void **state)
 	expect("label:run A", SELECT_LABEL, 0, "run A", 0);
 	expect("label:r~9223372036854775807", SELECT_LABEL, 0, "r", INT64_MAX);
 	expect("pin:release", SELECT_PIN, 0, "release", 0);
+	/* base:REF hands REF to git whole, its suffixes too */
+	expect("base:origin/main", SELECT_BASE, 0, "origin/main", 0);
+	expect("base:origin/main~2", SELECT_BASE, 0, "origin/main~2", 0);
+	expect("base:HEAD^", SELECT_BASE, 0, "HEAD^", 0);
+	expect("base:v1.0:x", SELECT_BASE, 0, "v1.0:x", 0);
 	/* git's ancestry suffixes on every form */
 	expect("latest~", SELECT_LATEST, 0, NULL, 1);
 	expect("latest^", SELECT_LATEST, 0, NULL, 1);
@@ -95,7 +100,7 @@ static void test_bad(void **state)
 	static const char grammar[] =
 	    "expected ID, latest, tag:NAME, commit:PREFIX, a commit hash, branch:NAME, label:NAME "
 	    "or "
-	    "pin:NAME (each may end in ~N or ^), or the path of an existing file";
+	    "pin:NAME (each may end in ~N or ^), base:REF, or the path of an existing file";
 	/* spellings of no form at all: the message lists the grammar */
 	static const char *const unknown[] = {
 	    "nightly", "", "42x", "99999999999999999999", "latestx", "Tag:x",
@@ -109,6 +114,7 @@ static void test_bad(void **state)
 		expect_bad(unknown[i], msg);
 	}
 	expect_bad("latest^2", "invalid run selector 'latest^2': ~N needs a non-negative integer");
+	expect_bad("base:", "invalid run selector 'base:': empty git revision");
 	expect_bad("latest~-1",
 		   "invalid run selector 'latest~-1': ~N needs a non-negative integer");
 	expect_bad("tag:x~99999999999999999999",

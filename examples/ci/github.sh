@@ -1,74 +1,41 @@
 #!/usr/bin/env bash
 # The scopedb step of a GitHub Actions job: github-workflow.yml runs it
-# after the benchmark has written its profile.  tests/e2e_ci_recipes.sh
+# after the benchmark has written its profiles.  tests/e2e_ci_recipes.sh
 # runs it with GitHub's variables set, so it is known to work.
 #
-# A push to the main branch ingests the profile (commit and branch come from
-# GITHUB_SHA and GITHUB_REF_NAME), pins the first run as the baseline
-# (pin --if-missing) and checks the run against it.  A pull request, or a
-# push to another branch, checks its profile file against the baseline
-# without storing it: diff and check read a file into a temporary store, so
-# nothing of a pull request enters main's history.  The markdown report is
-# appended to the job summary ($GITHUB_STEP_SUMMARY) and kept in $REPORT
-# (e.g. for a pull request comment).  Exit status: check's (0 pass, 1 a
-# region over the budget, 2 an error).
+# A push to the main branch ingests the profiles (commit and branch come
+# from GITHUB_SHA and GITHUB_REF_NAME) and checks the run against main's
+# previous commits (base:HEAD~1); a pull request checks its profile files,
+# repetitions of one candidate (REPEAT runs of the benchmark), against the
+# merge base with its target branch (base:origin/$GITHUB_BASE_REF) without
+# storing them; a push to another branch against base:origin/MAIN_BRANCH.
+# Without git's answer (a shallow checkout: use fetch-depth: 0) the
+# baseline is pin:baseline, main's first run.  Everything else is
+# scopedb-ci.sh's (which check, statistical or point, and why; docs/ci.md).
+# The markdown report is appended to the job summary ($GITHUB_STEP_SUMMARY)
+# with a link to the run's artifacts (the HTML report) and kept in
+# $REPORT; each regressed region is an annotation on its line of code
+# (the workflow commands of check --format github, printed to the log).
+# Exit status: check's (0 pass, 1 a regression, 2 an error).
 #
-# Environment: PROFILE (the profile to check; required), SCOPEDB (the
-# scopedb command; default scopedb), SCOPEDB_DB (the store; default
-# .scopedb/history.sqlite, the cached folder), BUDGET (percent; default 5),
-# METRIC (default p95), MAIN_BRANCH (default main), REPORT (default
-# scopedb-report.md).
+# Environment: PROFILE (the profile files, separated by blanks; required),
+# and as scopedb-ci.sh: SCOPEDB, SCOPEDB_DB, BUDGET, METRIC, MAIN_BRANCH,
+# WINDOW, INCONCLUSIVE, REPORT.
 set -euo pipefail
-: "${PROFILE:?set PROFILE to the profile this job wrote}"
-scopedb=${SCOPEDB:-scopedb}
-export SCOPEDB_DB=${SCOPEDB_DB:-.scopedb/history.sqlite}
-summary=${GITHUB_STEP_SUMMARY:-/dev/null}
-report=${REPORT:-scopedb-report.md}
-mkdir -p "$(dirname "$SCOPEDB_DB")"
-"$scopedb" --version >/dev/null || {
-	echo "scopedb: cannot run '$scopedb' (set SCOPEDB to the scopedb binary)" >&2
-	exit 2
-}
-
-if [ "${GITHUB_EVENT_NAME:-}" = push ] && [ "${GITHUB_REF_NAME:-}" = "${MAIN_BRANCH:-main}" ]; then
-	# main: record the run; its first run becomes the baseline
-	run=$("$scopedb" ingest --tag ci --format json "$PROFILE" | jq -r '.[0].run')
-	"$scopedb" pin baseline "$run" --if-missing
-	candidate=$run
+main=${MAIN_BRANCH:-main}
+annotations=${ANNOTATIONS:-scopedb-annotations.txt}
+if [ "${GITHUB_EVENT_NAME:-}" = push ] && [ "${GITHUB_REF_NAME:-}" = "$main" ]; then
+	export ROLE=main BASE_REF=HEAD~1
 else
-	# a pull request: compare the file, store nothing.  No store yet, or
-	# no pin in it: the first run on ${MAIN_BRANCH:-main} has not happened
-	# (a note, exit 0).  Anything else (a corrupt store, no jq) fails the
-	# job (exit 2).
-	if [ ! -e "$SCOPEDB_DB" ]; then
-		echo "scopedb: no baseline yet: no store at $SCOPEDB_DB (the first run on ${MAIN_BRANCH:-main} pins it)" |
-			tee -a "$summary"
-		exit 0
-	fi
-	pins=$("$scopedb" pins --format json) || {
-		echo "scopedb: cannot list the pins of $SCOPEDB_DB" >&2
-		exit 2
-	}
-	have=$(jq -e 'any(.[]; .name == "baseline")' <<<"$pins") || [ "$have" = false ] || {
-		echo "scopedb: cannot read the pins of $SCOPEDB_DB" >&2
-		exit 2
-	}
-	if [ "$have" != true ]; then
-		echo "scopedb: no baseline yet (the first run on ${MAIN_BRANCH:-main} pins it)" |
-			tee -a "$summary"
-		exit 0
-	fi
-	candidate=$PROFILE
+	export ROLE=pr BASE_REF=origin/${GITHUB_BASE_REF:-$main}
 fi
+export SUMMARY=${GITHUB_STEP_SUMMARY:-/dev/null} OUTPUTS="github=$annotations"
+if [ -n "${GITHUB_RUN_ID:-}" ]; then
+	export ARTIFACT_URL="${GITHUB_SERVER_URL:-https://github.com}/${GITHUB_REPOSITORY:-}/actions/runs/$GITHUB_RUN_ID#artifacts"
+fi
+rm -f "$annotations"
 rc=0
-"$scopedb" check pin:baseline "$candidate" --metric "${METRIC:-p95}" \
-	--max-regression "${BUDGET:-5}" --format markdown >"$report" || rc=$?
-cat "$report" >>"$summary"
-# The HTML report for people (an artifact): the verdict, the main branch's
-# trends, the distributions and the ranks.  The check above decides the job.
-if [ "$rc" -lt 2 ]; then
-	"$scopedb" report pin:baseline "$candidate" --metric "${METRIC:-p95}" \
-		--max-regression "${BUDGET:-5}" --branch "${MAIN_BRANCH:-main}" -o scopedb-report.html ||
-		echo "scopedb: no HTML report (the check above stands)" >&2
-fi
+bash "$(dirname "$0")/scopedb-ci.sh" || rc=$?
+# the annotations: workflow commands GitHub reads from the step's log
+[ ! -s "$annotations" ] || cat "$annotations"
 exit "$rc"

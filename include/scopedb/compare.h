@@ -64,6 +64,15 @@ struct compare_opts {
 	int stat;
 	size_t baseline_window;
 	size_t candidate_window;
+	/* check BASELINE a.h5 b.h5 c.h5 (--candidate-files): more files of
+	 * the candidate arg_b, a file too, each one repetition of it, none
+	 * stored.  A point check compares each region's median over the
+	 * files; a statistical one takes them as the candidate set. */
+	const char *const *cand_files;
+	size_t ncand_files;
+	/* find each row's source location (compare_result.locs): for the
+	 * findings of --format github and codequality */
+	int locations;
 	/* like with like (--same KEY, same.h): the run sets keep only runs
 	 * whose KEY equals the baseline's, and the candidate must have it;
 	 * same_from_env: the keys came from $SCOPEDB_SAME (a key the baseline
@@ -71,6 +80,13 @@ struct compare_opts {
 	const char *const *same;
 	size_t nsame;
 	int same_from_env;
+};
+
+/* Where a region is in the repository (compare_opts.locations). */
+struct compare_loc {
+	char *file;   /* relative to the repository; NULL: none (unknown or
+		       * outside it: analysis/srcpath.h) */
+	int64_t line; /* -1: none */
 };
 
 /* The statistical verdict of one row (compare_opts.stat). */
@@ -156,10 +172,14 @@ struct compare_result {
 	/* compare_opts.stat only: one verdict per row (else NULL), the run
 	 * sets (ids, newest first; 0 for a file) and where the noise came from */
 	struct compare_stat *stat;
+	struct compare_loc *locs; /* per row with compare_opts.locations, else NULL */
 	int64_t *base_runs;
 	size_t nbase_runs;
 	int64_t *cand_runs;
 	size_t ncand_runs;
+	/* a baseline named by base:REF: which commit git chose and how far
+	 * back (analysis/ancestry.h), else NULL */
+	char *baseline_from;
 	char *noise_from;		  /* "the last 30 runs of branch 'main' ending at run 41" */
 	struct compare_outlier *outliers; /* by id, newest first */
 	size_t noutliers;

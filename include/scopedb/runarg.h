@@ -27,6 +27,7 @@
 
 #include <stdint.h>
 
+struct ancestry;
 struct select_spec;
 struct store;
 struct store_run;
@@ -37,6 +38,8 @@ struct runarg_db {
 	struct store *opened; /* owned when we opened it */
 	int began;	      /* we started the read snapshot */
 	int ready;	      /* st is open and read in a snapshot */
+	size_t ancestry_want; /* base:REF: how many runs of its ancestry to
+			       * find (0: 1, the baseline alone) */
 };
 
 struct runarg {
@@ -44,6 +47,13 @@ struct runarg {
 	struct store *mem; /* a file's private in-memory store (owned) */
 	int64_t run_id;	   /* in st */
 	int is_file;
+	/* base:REF only (else NULL, owned): the stored runs along the merge
+	 * base's first-parent ancestry, run_id first (analysis/ancestry.h) */
+	struct ancestry *anc;
+	/* a file and its repetitions (runarg_add_file()): the run ids of
+	 * every file in mem, run_id first; NULL for a single file */
+	int64_t *reps;
+	size_t nreps;
 };
 
 /* db reads the store st when not NULL (borrowed), else opens path. */
@@ -51,12 +61,21 @@ void runarg_db_init(struct runarg_db *db, struct store *st, const char *path);
 void runarg_db_release(struct runarg_db *db);
 
 /*
- * Resolve arg (the order above) into *out.  Errors: the selector's
+ * Resolve arg (the order above) into *out; base:REF runs git
+ * (analysis/ancestry.h) and keeps its runs in out->anc.  Errors: the selector's
  * (ERR_USAGE, ERR_NOTFOUND), the store's, the file's (ingest), ERR_IO for
  * a path that cannot be read.  *out needs runarg_release() either way.
  */
 int runarg_resolve(struct runarg *out, struct runarg_db *db, const char *arg);
 void runarg_release(struct runarg *a);
+
+/*
+ * Ingest path into the private store of a, a resolved file (ERR_USAGE
+ * otherwise), as one more repetition of the same candidate: a->reps then
+ * lists every file's run.  Nothing is stored anywhere else.  Errors: the
+ * file's, ERR_IO "cannot read 'x': no such file".
+ */
+int runarg_add_file(struct runarg *a, const char *path);
 
 /* The run of a: store_get_run(), and for a file run id 0 and source_path
  * = arg as given (how commands name a file); store_run_release() it. */

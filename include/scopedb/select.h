@@ -13,6 +13,11 @@
  *     branch:NAME      newest run of a branch
  *     label:NAME       newest run with that label
  *     pin:NAME         the run pinned as NAME
+ *     base:REF         the newest stored run on the first-parent ancestry
+ *                      of the merge base of HEAD and the git revision REF
+ *                      (resolved by runarg_resolve(), which runs git:
+ *                      ancestry.h); REF is handed to git whole, so that
+ *                      "base:origin/main~2" is git's own suffix
  *
  * Each may end in git's ancestry suffixes: ~N, ~ (= ~1) and ^ (= ~1), in
  * any number (X^^ = X~2).  For the forms naming a set of runs (latest,
@@ -44,13 +49,14 @@ enum select_kind {
 	SELECT_BRANCH,
 	SELECT_LABEL,
 	SELECT_PIN,
+	SELECT_BASE,
 };
 
 struct select_spec {
 	enum select_kind kind;
 	char *text;   /* the selector as given, for messages */
 	int64_t id;   /* SELECT_ID */
-	char *name;   /* tag, commit prefix, branch, label or pin; NULL otherwise */
+	char *name;   /* tag, commit prefix, branch, label, pin or REF; NULL otherwise */
 	int64_t back; /* the N of ~N (0 = the newest match) */
 	int bare;     /* SELECT_COMMIT spelled as a bare hash ("1a2b3c4") */
 };

@@ -252,6 +252,16 @@ typedef int (*store_path_rank_fn)(void *ctx, const struct store_path_rank *r);
 int store_scan_paths(struct store *st, int64_t run_id, store_path_fn pf, store_path_rank_fn rf,
 		     void *ctx);
 
+/* Called by store_region_sources() with a region's name, its source file
+ * (untrusted text, as the profile wrote it) and line (-1: none), valid
+ * during the call only.  Non-zero stops. */
+typedef int (*store_source_fn)(void *ctx, const char *region, const char *file, int64_t line);
+
+/* The source location of every region of run_id that has one (the profile's
+ * source_file and source_line), in no particular order: where the findings
+ * of check --format github/codequality point. */
+int store_region_sources(struct store *st, int64_t run_id, store_source_fn fn, void *ctx);
+
 /* All runs, newest first (recorded_at, falling back to ingested_at, then
  * id).  *out is a malloc'ed array of *n runs; free with
  * store_runs_free(). */

@@ -14,8 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/ancestry.h"
 #include "analysis/metric.h"
 #include "analysis/runset.h"
+#include "analysis/srcpath.h"
 #include "analysis/verdict.h"
 #include "scopedb/compare.h"
 #include "scopedb/err.h"
@@ -23,6 +25,7 @@
 #include "scopedb/runarg.h"
 #include "scopedb/store.h"
 #include "scopedb/util.h"
+#include "util/statdist.h"
 
 /*
  * Resolve arg (runarg.h: a selector in the shared store db, else a file in
@@ -201,17 +204,21 @@ static int compare_check_keys(const struct compare_opts *o)
 	return 0;
 }
 
-/* Like with like: resolve --same against the baseline (out->same), whose
- * values the candidate must have too. */
-static int compare_same_runs(struct compare_result *out, const struct runarg *sa,
-			     const struct store_meta *mb, const struct compare_opts *o)
+/* Like with like: resolve --same against the baseline (into out->same,
+ * unless same is given: a repetition of the candidate, checked against
+ * the candidate's), whose values the candidate must have too. */
+static int compare_same_runs(struct compare_result *out, const struct same *same,
+			     const struct runarg *sa, const struct store_meta *mb,
+			     const struct compare_opts *o)
 {
 	struct same_spec spec = {o->same, o->nsame, o->same_from_env};
 	size_t i;
-	int rc = same_resolve(&out->same, sa->st, sa->run_id, &spec);
+	int rc = same ? 0 : same_resolve(&out->same, sa->st, sa->run_id, &spec);
 
-	for (i = 0; !rc && i < out->same.ncond; i++) {
-		const char *key = out->same.cond[i].key, *va = out->same.cond[i].value;
+	if (!same)
+		same = &out->same;
+	for (i = 0; !rc && i < same->ncond; i++) {
+		const char *key = same->cond[i].key, *va = same->cond[i].value;
 		const char *vb = compare_meta_get(mb, key);
 
 		if (!vb || strcmp(va, vb))
@@ -224,11 +231,15 @@ static int compare_same_runs(struct compare_result *out, const struct runarg *sa
 	return rc;
 }
 
-/* The metadata differences of the two sides (files included: their
- * in-memory store holds their metadata), and for a check the keys that
- * must not differ. */
-static int compare_meta(struct compare_result *out, const struct runarg *sa,
-			const struct runarg *sb, const struct compare_opts *o)
+/*
+ * The metadata differences of the baseline and run id of st (the candidate,
+ * files included: their in-memory store holds their metadata) into out,
+ * and for a check the keys that must not differ.  path: a further
+ * repetition of the candidate, named path in the message, only checked
+ * (--same against out->same, resolved by the candidate's call before).
+ */
+static int compare_meta(struct compare_result *out, const struct runarg *sa, struct store *st,
+			int64_t id, const char *path, const struct compare_opts *o)
 {
 	struct store_meta ma, mb;
 	size_t i;
@@ -237,7 +248,7 @@ static int compare_meta(struct compare_result *out, const struct runarg *sa,
 	memset(&mb, 0, sizeof(mb));
 	rc = store_get_meta(sa->st, &ma, sa->run_id);
 	if (!rc)
-		rc = store_get_meta(sb->st, &mb, sb->run_id);
+		rc = store_get_meta(st, &mb, id);
 	for (i = 0; o->check && !rc && compare_same_keys[i]; i++)
 		rc = compare_same(&ma, &mb, compare_same_keys[i], 0, o);
 	for (i = 0; o->check && !rc && i < o->nrequire_same; i++)
@@ -246,9 +257,16 @@ static int compare_meta(struct compare_result *out, const struct runarg *sa,
 	 * a point comparison like with like */
 	if (!rc && o->nsame &&
 	    (o->stat || o->baseline_window || o->candidate_window || !o->same_from_env))
-		rc = compare_same_runs(out, sa, &mb, o);
-	if (!rc)
+		rc = compare_same_runs(out, path ? &out->same : NULL, sa, &mb, o);
+	if (!rc && !path)
 		rc = metadiff_compute(&out->meta_changes, &out->nmeta_changes, &ma, &mb, 0);
+	if (rc == ERR_USAGE && path) {
+		/* name the file: the message compares the baseline with it */
+		char *msg = util_strdup(err_msg());
+
+		rc = msg ? err_set(ERR_USAGE, "'%s': %s", path, msg) : err_nomem();
+		free(msg);
+	}
 	store_meta_release(&ma);
 	store_meta_release(&mb);
 	return rc;
@@ -355,6 +373,44 @@ static int compare_set_ids(int64_t **out, size_t *nout, const struct runset_run 
 		(*out)[i] = file ? 0 : s[i].id;
 	*nout = n;
 	return 0;
+}
+
+/*
+ * A point comparison of a candidate given as several files (sb->reps):
+ * each region's value becomes its median over the files that have one.
+ */
+static int compare_rep_medians(struct stats_named *v, size_t n, const struct runarg *sb,
+			       struct match *m, const struct compare_opts *o)
+{
+	struct runset_run *runs = calloc(sb->nreps, sizeof(*runs));
+	double *tmp = malloc(sb->nreps * sizeof(*tmp));
+	size_t i, k, cnt;
+	int rc = 0;
+
+	if (!runs || !tmp)
+		rc = err_nomem();
+	for (k = 1; !rc && k < sb->nreps; k++)
+		rc = runset_read(&runs[k], sb->st, sb->reps[k], m, o);
+	for (i = 0; !rc && i < n; i++) {
+		cnt = 0;
+		if (!v[i].v.none)
+			tmp[cnt++] = v[i].v.v;
+		for (k = 1; k < sb->nreps; k++) {
+			double x = runset_value(&runs[k], v[i].name);
+
+			if (!isnan(x))
+				tmp[cnt++] = x;
+		}
+		if (cnt) {
+			v[i].v.none = 0;
+			v[i].v.v = statdist_median(tmp, cnt);
+		}
+	}
+	for (k = 0; runs && k < sb->nreps; k++)
+		runset_run_release(&runs[k]);
+	free(runs);
+	free(tmp);
+	return rc;
 }
 
 /* The statistics of every region of either side, computed before the
@@ -790,6 +846,153 @@ static int compare_attribute(struct compare_result *out, const struct runarg *sa
 	return rc;
 }
 
+/* The source locations of one run, by region name. */
+struct compare_src {
+	char *name, *file;
+	int64_t line;
+};
+
+struct compare_srcs {
+	struct compare_src *v;
+	size_t n, cap;
+	char *workdir; /* the run's working_directory metadata, or NULL */
+};
+
+static int compare_src_add(void *ctx, const char *region, const char *file, int64_t line)
+{
+	struct compare_srcs *s = ctx;
+	struct compare_src *e;
+
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 16;
+
+		e = realloc(s->v, cap * sizeof(*e));
+		if (!e)
+			return err_nomem();
+		s->v = e;
+		s->cap = cap;
+	}
+	e = &s->v[s->n];
+	e->name = util_strdup(region);
+	e->file = util_strdup(file);
+	e->line = line;
+	if (!e->name || !e->file) {
+		free(e->name);
+		free(e->file);
+		return err_nomem();
+	}
+	s->n++;
+	return 0;
+}
+
+static int compare_src_cmp(const void *x, const void *y)
+{
+	return strcmp(((const struct compare_src *)x)->name, ((const struct compare_src *)y)->name);
+}
+
+static void compare_srcs_release(struct compare_srcs *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++) {
+		free(s->v[i].name);
+		free(s->v[i].file);
+	}
+	free(s->v);
+	free(s->workdir);
+	memset(s, 0, sizeof(*s));
+}
+
+/* The sources and working directory of the run of a, sorted by name. */
+static int compare_srcs_read(struct compare_srcs *s, const struct runarg *a)
+{
+	struct store_meta m;
+	const char *wd;
+	int rc = store_region_sources(a->st, a->run_id, compare_src_add, s);
+
+	if (rc)
+		return rc;
+	qsort(s->v, s->n, sizeof(*s->v), compare_src_cmp);
+	rc = store_get_meta(a->st, &m, a->run_id);
+	if (rc)
+		return rc;
+	wd = compare_meta_get(&m, "working_directory");
+	if (wd) {
+		s->workdir = util_strdup(wd);
+		if (!s->workdir)
+			rc = err_nomem();
+	}
+	store_meta_release(&m);
+	return rc;
+}
+
+/* The location of name in s relative to the repository top, into *loc. */
+static int compare_src_find(struct compare_loc *loc, const struct compare_srcs *s, const char *name,
+			    const char *top)
+{
+	struct compare_src key, *at;
+	int rc;
+
+	if (!name)
+		return 0;
+	key.name = (char *)name;
+	at = bsearch(&key, s->v, s->n, sizeof(*s->v), compare_src_cmp);
+	if (!at)
+		return 0;
+	rc = srcpath_relative(&loc->file, at->file, s->workdir, top);
+	if (!rc && loc->file)
+		loc->line = at->line;
+	return rc;
+}
+
+/* The region whose source location row has on side s: its name, or by
+ * path the path's last region (NULL when the path is not on s). */
+static const char *compare_src_name(const struct compare_side *s, const struct stats_row *row)
+{
+	const struct compare_path *p;
+
+	if (!s->paths)
+		return row->name;
+	p = compare_get(s, row->name);
+	return p && p->depth ? p->path[p->depth - 1] : NULL;
+}
+
+/*
+ * Each row's source location (compare_opts.locations): the candidate's,
+ * else the baseline's, relative to the repository (srcpath.h).
+ */
+static int compare_locations(struct compare_result *out, const struct runarg *sa,
+			     const struct runarg *sb)
+{
+	struct compare_srcs a, b;
+	char *top = NULL;
+	size_t i;
+	int rc;
+
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	out->locs = calloc(out->nrows ? out->nrows : 1, sizeof(*out->locs));
+	if (!out->locs)
+		return err_nomem();
+	rc = srcpath_toplevel(&top);
+	if (!rc)
+		rc = compare_srcs_read(&b, sb);
+	if (!rc)
+		rc = compare_srcs_read(&a, sa);
+	for (i = 0; !rc && i < out->nrows; i++) {
+		out->locs[i].line = -1;
+		rc = compare_src_find(&out->locs[i], &b, compare_src_name(&out->b, &out->rows[i]),
+				      top);
+		if (!rc && !out->locs[i].file)
+			rc = compare_src_find(&out->locs[i], &a,
+					      compare_src_name(&out->a, &out->rows[i]), top);
+	}
+	compare_srcs_release(&a);
+	compare_srcs_release(&b);
+	free(top);
+	return rc;
+}
+
 int compare_runs(struct compare_result *out, const char *arg_a, const char *arg_b,
 		 const struct compare_opts *opts)
 {
@@ -800,7 +1003,7 @@ int compare_runs(struct compare_result *out, const char *arg_a, const char *arg_
 	struct match *m = NULL;
 	struct runset rs;
 	struct compare_stab tb;
-	size_t nall;
+	size_t nall, i;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
@@ -809,6 +1012,10 @@ int compare_runs(struct compare_result *out, const char *arg_a, const char *arg_
 	memset(&sa, 0, sizeof(sa));
 	memset(&sb, 0, sizeof(sb));
 	runarg_db_init(&db, opts->store, opts->db_path);
+	/* base:REF finds as many runs as the statistics read */
+	db.ancestry_want = !opts->stat				     ? 1
+			   : opts->baseline_window > VERDICT_HISTORY ? opts->baseline_window
+								     : VERDICT_HISTORY;
 	/* Refuse a bad budget before any file is read (NaN fails too). */
 	if (opts->check && !(opts->max_regression >= 0.0)) {
 		rc = err_set(ERR_USAGE, "invalid --max-regression %g: must not be negative",
@@ -820,14 +1027,25 @@ int compare_runs(struct compare_result *out, const char *arg_a, const char *arg_
 		rc = match_new(&m, opts->includes, opts->ninclude, opts->excludes, opts->nexclude);
 	if (!rc)
 		rc = compare_open_side(&sa, &out->a, &db, arg_a);
+	if (!rc && sa.anc) {
+		out->baseline_from = util_strdup(sa.anc->note);
+		if (!out->baseline_from)
+			rc = err_nomem();
+	}
 	if (!rc)
 		rc = compare_open_side(&sb, &out->b, &db, arg_b);
+	for (i = 0; !rc && i < opts->ncand_files; i++)
+		rc = runarg_add_file(&sb, opts->cand_files[i]);
 	if (!rc)
-		rc = compare_meta(out, &sa, &sb, opts);
+		rc = compare_meta(out, &sa, sb.st, sb.run_id, NULL, opts);
+	for (i = 1; !rc && i < sb.nreps; i++)
+		rc = compare_meta(out, &sa, sb.st, sb.reps[i], opts->cand_files[i - 1], opts);
 	if (!rc)
 		rc = compare_values(&va, &out->a, &sa, m, opts);
 	if (!rc)
 		rc = compare_values(&vb, &out->b, &sb, m, opts);
+	if (!rc && sb.nreps > 1 && !opts->stat)
+		rc = compare_rep_medians(vb, out->b.nregions, &sb, m, opts);
 	if (!rc && opts->stat)
 		rc = compare_stat_sets(out, &rs, &tb, &sa, &sb, arg_a, arg_b, m, opts, va, vb);
 	if (rc)
@@ -856,7 +1074,7 @@ int compare_runs(struct compare_result *out, const char *arg_a, const char *arg_
 	if (!rc && opts->stat) {
 		rc = compare_stat_rows(out, &tb, opts);
 	} else if (!rc && opts->check) {
-		size_t nviol, i;
+		size_t nviol;
 
 		rc = stats_check(&nviol, out->rows, out->nrows, opts->max_regression,
 				 opts->fail_on_new);
@@ -871,6 +1089,8 @@ int compare_runs(struct compare_result *out, const char *arg_a, const char *arg_
 		rc = compare_attribute(out, &sa, &sb, opts);
 	if (!rc)
 		rc = compare_nothing(out, opts, nall);
+	if (!rc && opts->locations)
+		rc = compare_locations(out, &sa, &sb);
 out:
 	free(va);
 	free(vb);
@@ -917,11 +1137,15 @@ void compare_release(struct compare_result *r)
 	for (i = 0; r->stat && i < r->nrows; i++)
 		free(r->stat[i].outliers);
 	free(r->stat);
+	for (i = 0; r->locs && i < r->nrows; i++)
+		free(r->locs[i].file);
+	free(r->locs);
 	free(r->outliers);
 	same_release(&r->same);
 	free(r->base_runs);
 	free(r->cand_runs);
 	free(r->noise_from);
+	free(r->baseline_from);
 	free(r->rows);
 	free(r->only_a);
 	free(r->only_b);

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "analysis/ancestry.h"
 #include "scopedb/err.h"
 #include "scopedb/ingest.h"
 #include "scopedb/profile.h"
@@ -39,6 +40,9 @@ void runarg_release(struct runarg *a)
 	if (!a)
 		return;
 	store_close(a->mem);
+	ancestry_release(a->anc);
+	free(a->anc);
+	free(a->reps);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -97,8 +101,16 @@ int runarg_resolve(struct runarg *out, struct runarg_db *db, const char *arg)
 	if (!rc && !(sel.bare && runarg_is_file(arg))) {
 		rc = runarg_db_get(db);
 		out->st = db->st;
-		if (!rc)
+		if (!rc && sel.kind == SELECT_BASE) {
+			out->anc = calloc(1, sizeof(*out->anc));
+			rc = out->anc
+				 ? ancestry_runs(out->anc, out->st, sel.name, db->ancestry_want)
+				 : err_nomem();
+			if (!rc)
+				out->run_id = out->anc->runs[0];
+		} else if (!rc) {
 			rc = store_resolve(out->st, &out->run_id, &sel);
+		}
 		select_release(&sel);
 		return rc;
 	}
@@ -123,6 +135,44 @@ int runarg_resolve(struct runarg *out, struct runarg_db *db, const char *arg)
 	if (runarg_looks_like_path(arg))
 		return runarg_cannot_read(arg);
 	return rc; /* the selector message */
+}
+
+int runarg_add_file(struct runarg *a, const char *path)
+{
+	struct ingest_opts io;
+	struct ingest_result res;
+	int64_t *v;
+	int rc;
+
+	if (!a->is_file)
+		return err_set(ERR_USAGE,
+			       "'%s': repetitions of a candidate are files, and the first one is "
+			       "a stored run (use --candidate-window for stored runs)",
+			       path);
+	if (!runarg_is_file(path) && runarg_looks_like_path(path))
+		return runarg_cannot_read(path);
+	if (!runarg_is_file(path))
+		return err_set(ERR_USAGE,
+			       "'%s' is not a file: the repetitions of a candidate file are "
+			       "files too",
+			       path);
+	v = realloc(a->reps, (a->nreps + 2) * sizeof(*v));
+	if (!v)
+		return err_nomem();
+	a->reps = v;
+	if (!a->nreps)
+		a->reps[a->nreps++] = a->run_id;
+	memset(&io, 0, sizeof(io));
+	rc = ingest_file(&res, a->mem, path, &io);
+	if (!rc && res.duplicate)
+		rc = err_set(ERR_USAGE,
+			     "'%s' has the same content as an earlier candidate file: repetitions "
+			     "are separate runs",
+			     path);
+	if (!rc)
+		a->reps[a->nreps++] = res.run_id;
+	ingest_result_release(&res);
+	return rc;
 }
 
 int runarg_get_run(struct store_run *out, const struct runarg *a, const char *arg)

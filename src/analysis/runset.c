@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/ancestry.h"
 #include "analysis/metric.h"
 #include "analysis/runset.h"
 #include "scopedb/err.h"
@@ -130,6 +131,73 @@ out:
 	return rc;
 }
 
+/* The first n (at most limit) runs of ids (base:REF's ancestry, newest
+ * first), each read into (*out)[i]. */
+static int runset_ids(struct runset_run **out, size_t *nout, struct store *st, const int64_t *ids,
+		      size_t n, size_t limit, struct match *m, const struct compare_opts *o)
+{
+	size_t i;
+	int rc = 0;
+
+	*nout = 0;
+	if (n > limit)
+		n = limit;
+	*out = calloc(n ? n : 1, sizeof(**out));
+	if (!*out)
+		return err_nomem();
+	for (i = 0; i < n && !rc; i++) {
+		rc = runset_read(&(*out)[i], st, ids[i], m, o);
+		(*nout)++;
+	}
+	return rc;
+}
+
+/* *keep = 1 when run id of st has every metadata condition of s. */
+static int runset_same_keeps(int *keep, struct store *st, int64_t id, const struct same *s)
+{
+	struct store_meta meta;
+	size_t i, k;
+	int rc = store_get_meta(st, &meta, id);
+
+	*keep = 1;
+	for (i = 0; !rc && *keep && i < s->ncond; i++) {
+		for (k = 0; k < meta.n && strcmp(meta.keys[k], s->cond[i].key); k++)
+			;
+		*keep = k < meta.n && !strcmp(meta.values[k], s->cond[i].value);
+	}
+	store_meta_release(&meta);
+	return rc;
+}
+
+/*
+ * base:REF's sets: the baseline window (nb runs) and the noise history
+ * along the stored runs of the merge base's first-parent ancestry
+ * (sa->anc, newest first), with rs->same's conditions: the anchor always,
+ * the runs that lack them appended to left.
+ */
+static int runset_ancestry(struct runset *rs, const struct runarg *sa, size_t nb, struct match *m,
+			   const struct compare_opts *o, struct i64vec *left)
+{
+	int64_t *ids = malloc((sa->anc->nruns ? sa->anc->nruns : 1) * sizeof(*ids));
+	size_t n = 0, i;
+	int rc = ids ? 0 : err_nomem(), keep = 1;
+
+	for (i = 0; !rc && i < sa->anc->nruns; i++) {
+		if (i && rs->same->ncond)
+			rc = runset_same_keeps(&keep, sa->st, sa->anc->runs[i], rs->same);
+		if (!rc && keep)
+			ids[n++] = sa->anc->runs[i];
+		else if (!rc && n < VERDICT_HISTORY)
+			rc = i64vec_push(left, sa->anc->runs[i]) ? err_nomem() : 0;
+	}
+	if (!rc)
+		rc = runset_ids(&rs->base, &rs->nbase, sa->st, ids, n, nb, m, o);
+	if (!rc)
+		rc = runset_ids(&rs->hist, &rs->nhist, sa->st, ids, n, VERDICT_HISTORY, m, o);
+	free(ids);
+	return rc;
+}
+
 /* The tag of arg when it is a tag selector, else NULL (malloc'ed). */
 static int runset_tag(char **tag, const char *arg, int is_file)
 {
@@ -233,6 +301,7 @@ int runset_open(struct runset *rs, const struct runarg *sa, const struct runarg 
 		goto out;
 	}
 	if (sb->is_file && o->candidate_window > 1) {
+		/* (several files are its repetitions: runarg_add_file()) */
 		rc = err_set(ERR_USAGE,
 			     "--candidate-window needs a stored candidate, not the file '%s' "
 			     "(ingest it first)",
@@ -249,17 +318,27 @@ int runset_open(struct runset *rs, const struct runarg *sa, const struct runarg 
 	if (rc)
 		goto out;
 	rs->same = same;
-	runset_window_filter(&f, tagv, tag_a, &ra);
-	rc = runset_select(&rs->base, &rs->nbase, rs, sa->st, ra.id, &f, nb, m, o, &left);
+	if (sa->anc) {
+		/* base:REF: the baseline window and the history both walk the
+		 * merge base's first-parent ancestry */
+		rc = runset_ancestry(rs, sa, nb, m, o, &left);
+	} else {
+		runset_window_filter(&f, tagv, tag_a, &ra);
+		rc = runset_select(&rs->base, &rs->nbase, rs, sa->st, ra.id, &f, nb, m, o, &left);
+		if (!rc) {
+			memset(&f, 0, sizeof(f));
+			f.branch = ra.branch;
+			rc = runset_select(&rs->hist, &rs->nhist, rs, sa->st, ra.id, &f,
+					   VERDICT_HISTORY, m, o, &left);
+		}
+	}
 	if (rc)
 		goto out;
-	memset(&f, 0, sizeof(f));
-	f.branch = ra.branch;
-	rc = runset_select(&rs->hist, &rs->nhist, rs, sa->st, ra.id, &f, VERDICT_HISTORY, m, o,
-			   &left);
-	if (rc)
-		goto out;
-	if (o->candidate_window) {
+	if (sb->nreps) {
+		/* the candidate's files, each a repetition */
+		rc =
+		    runset_ids(&rs->cand, &rs->ncand, sb->st, sb->reps, sb->nreps, sb->nreps, m, o);
+	} else if (o->candidate_window) {
 		runset_window_filter(&f, tagv, tag_b, &rb);
 		rc = runset_select(&rs->cand, &rs->ncand, rs, sb->st, rb.id, &f,
 				   o->candidate_window, m, o, &left);
@@ -272,10 +351,13 @@ int runset_open(struct runset *rs, const struct runarg *sa, const struct runarg 
 	}
 	if (rc)
 		goto out;
-	runset_exclude_base(rs);
+	if (sa->st == sb->st) /* (ids of two stores say nothing) */
+		runset_exclude_base(rs);
 	rs->left_out = runset_distinct(&left);
 	rc = buf_printf(&t, "%zu run%s", rs->nhist, rs->nhist == 1 ? "" : "s");
-	if (ra.branch)
+	if (sa->anc)
+		rc |= buf_printf(&t, " on the first-parent ancestry of %.12s", sa->anc->merge_base);
+	else if (ra.branch)
 		rc |= buf_printf(&t, " of branch '%s'", ra.branch);
 	rc |= buf_printf(&t, " ending at run %" PRId64 " (at most %d)", ra.id, VERDICT_HISTORY);
 	rs->noise_from = buf_finish(&t, rc);
@@ -307,7 +389,7 @@ static long runset_find(const struct runset_run *r, const char *name)
 
 /* The value of region name in run r, NaN when it has none (or it is not
  * positive: a log needs it). */
-static double runset_value(const struct runset_run *r, const char *name)
+double runset_value(const struct runset_run *r, const char *name)
 {
 	long i = runset_find(r, name);
 	double v = i >= 0 && !r->vals[i].none ? r->vals[i].v : NAN;

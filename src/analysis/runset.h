@@ -2,10 +2,12 @@
  * runset.h - the run sets of a statistical check (compare_opts.stat): the
  * baseline set (--baseline-window N: the N newest runs ending at the
  * baseline, of its branch, or of its tag when the baseline was named by a
- * tag selector), the candidate set (--candidate-window N likewise; without
- * it the candidate and its repetitions, the runs of its commit), and the
- * noise history (up to VERDICT_HISTORY runs of the baseline's branch
- * ending at the baseline), with every selected region's metric in each run;
+ * tag selector; for base:REF the N stored runs along the merge base's
+ * first-parent ancestry, ancestry.h), the candidate set (--candidate-window
+ * N likewise; without it the candidate and its repetitions, the runs of its
+ * commit or the files given after it), and the noise history (up to
+ * VERDICT_HISTORY runs of the baseline's branch ending at the baseline, or
+ * of base:REF's ancestry), with every selected region's metric in each run;
  * with --same KEY only runs whose KEY equals the baseline's (same.h), and
  * the count of those left out.  runset_noise() and runset_locate() turn
  * them into the inputs of a verdict (verdict.h).
@@ -51,6 +53,10 @@ struct runset_run {
 int runset_read(struct runset_run *r, struct store *st, int64_t id, struct match *m,
 		const struct compare_opts *o);
 void runset_run_release(struct runset_run *r);
+
+/* The value of region name in run r, NaN when it has none (or one that
+ * is not positive). */
+double runset_value(const struct runset_run *r, const char *name);
 
 struct runset {
 	struct runset_run *base, *cand, *hist; /* newest first */

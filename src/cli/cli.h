@@ -299,7 +299,8 @@ int cli_opt_window(const struct opt *opt, const char *arg);
 		 "statistical verdicts from run sets and the noise of\nthe first run's history"),  \
 	    OPT_CALLBACK(0, "baseline-window", OPT_TYPED(struct compare_opts *, co), "N",          \
 			 "the first set: the N newest runs ending at the first\nrun (its branch, " \
-			 "or its tag for tag:NAME); implies --stat",                               \
+			 "its tag for tag:NAME, the first-parent\nancestry for base:REF); "        \
+			 "implies --stat",                                                         \
 			 cli_opt_window, 0),                                                       \
 	    OPT_CALLBACK(0, "candidate-window", OPT_TYPED(struct compare_opts *, co), "N",         \
 			 "the second set: likewise (default: the second run and\nthe runs of its " \

@@ -23,6 +23,7 @@
 #include "scopedb/compare.h"
 #include "scopedb/err.h"
 #include "select/match.h"
+#include "render/render.h"
 #include "render/report.h"
 #include "scopedb/stats.h"
 #include "scopedb/util.h"
@@ -31,6 +32,8 @@
 #define COMPARE_SELECTORS                                                                          \
 	"    42  latest  tag:NAME  commit:PREFIX  1a2b3c4  branch:NAME  label:NAME\n"              \
 	"    pin:NAME  run.h5  run.json  run.json.gz  (a selector may end in ~N or ^)\n"           \
+	"    base:REF  the newest stored run on the first-parent ancestry of the merge\n"          \
+	"              base of HEAD and the git revision REF (docs/selectors.md)\n"                \
 	"--include, --exclude and --ranks take one or more values, up to the next\n"               \
 	"option: put the runs first, or end the values with --."
 
@@ -47,7 +50,7 @@ const struct opt_cmd cmd_diff_usage = {
 
 const struct opt_cmd cmd_check_usage = {
     .name = "check",
-    .args = "BASELINE CANDIDATE",
+    .args = "BASELINE CANDIDATE\nBASELINE FILE FILE...",
     .before =
 	"BASELINE and CANDIDATE are stored runs (selectors) or profile files:\n" COMPARE_SELECTORS,
     .after = "Exit status: 0 PASS, 1 FAIL (budget exceeded), 2 error (also when nothing\n"
@@ -57,9 +60,13 @@ const struct opt_cmd cmd_check_usage = {
 	     "With --stat or a window each region gets a verdict (regressed, improved,\n"
 	     "unchanged, inconclusive, no evidence) from run sets and the noise of the\n"
 	     "baseline's history; only inconclusive (a sign of a slowdown) makes the\n"
-	     "check INCONCLUSIVE: see docs/statistics.md.",
+	     "check INCONCLUSIVE: see docs/statistics.md.\n"
+	     "Several candidate files (or --candidate-files) are repetitions of one\n"
+	     "candidate, none of them stored: a point check compares each region's\n"
+	     "median over them, a statistical check takes them as the candidate set.",
     .summary = "fail (exit 1) when a run regressed against a baseline",
-    OPT_ARGS(2, 2, "check needs two runs (selectors or files)"),
+    OPT_ARGS(2, OPT_ARGS_ANY, "check needs two runs (selectors or files)"),
+    .args_option = "candidate-files",
 };
 
 /* --sort KEY (enum stats_sort *). */
@@ -87,6 +94,33 @@ static int compare_opt_inconclusive(const struct opt *opt, const char *arg)
 	return err_set(ERR_USAGE, "invalid --inconclusive '%s': expected pass or fail", arg);
 }
 
+/* The renderers check offers: also those of its findings (github,
+ * codequality), which a diff has none of. */
+#define COMPARE_CHECK_KINDS (RENDER_NEEDS_COMPARISON | RENDER_NEEDS_FINDINGS)
+
+/* 1 when --format fmt or an --output FORMAT=FILE needs the findings'
+ * source locations (the formats are checked later). */
+static int compare_wants_findings(const char *fmt, const struct opt_list *outs)
+{
+	const struct renderer *r = render_find(fmt);
+	char name[32];
+	size_t i, n;
+
+	if (r && (r->needs & RENDER_NEEDS_FINDINGS))
+		return 1;
+	for (i = 0; i < outs->n; i++) {
+		n = strcspn(outs->v[i], "=");
+		if (n >= sizeof(name))
+			continue;
+		memcpy(name, outs->v[i], n);
+		name[n] = '\0';
+		r = render_find(name);
+		if (r && (r->needs & RENDER_NEEDS_FINDINGS))
+			return 1;
+	}
+	return 0;
+}
+
 /* What the comparison's document is made of. */
 struct compare_view {
 	const struct compare_result *res;
@@ -105,7 +139,8 @@ int cmd_compare(int argc, char **argv, int check)
 {
 	struct opt_list outs = OPT_LIST_INIT;
 	struct cli_regions regions = CLI_REGIONS_INIT;
-	struct opt_list same = OPT_LIST_INIT, allow = OPT_LIST_INIT;
+	struct opt_list same = OPT_LIST_INIT, allow = OPT_LIST_INIT, cands = OPT_LIST_INIT;
+	struct opt_list reps = OPT_LIST_INIT; /* the candidate and its repetitions */
 	struct cli_same like;
 	const char *db = NULL;
 	const char *fmt = "table";
@@ -114,15 +149,16 @@ int cmd_compare(int argc, char **argv, int check)
 	struct i64vec ranks;
 	int inconclusive = CLI_EXIT_INCONCLUSIVE;
 	/* The options of both, then those of diff only or check only. */
-#define COMPARE_OPTS                                                                               \
+#define COMPARE_OPTS(kinds)                                                                        \
 	OPT__DB(&db), OPT__METRIC(&co.metric), OPT__REGIONS(&regions), OPT__BY(&co.by_path),       \
-	    OPT__RANKS(&ranks), OPT__FORMAT_COMPARISON(&fmt, "table markdown csv json"),           \
+	    OPT__RANKS(&ranks),                                                                    \
+	    OPT__FORMAT(&fmt, cli_formats_all("table markdown csv json", kinds)),                  \
 	    OPT__FILE_LIMITS(),                                                                    \
 	    OPT_LIST(0, "output", &outs, "FORMAT=FILE",                                            \
 		     "also write the report in FORMAT to FILE (repeatable)"),                      \
 	    OPT__UNITS(), OPT__COLOR()
 	const struct opt diff_opts[] = {
-	    COMPARE_OPTS,
+	    COMPARE_OPTS(RENDER_NEEDS_COMPARISON),
 	    OPT_CHOICE(0, "sort", &co.sort, "KEY", NULL, "delta pct name", compare_opt_sort),
 	    OPT_FLAG(0, "tree", &co.tree,
 		     "the paths as a tree, each under its parent, siblings\n"
@@ -134,7 +170,7 @@ int cmd_compare(int argc, char **argv, int check)
 	    OPT_END(),
 	};
 	const struct opt check_opts[] = {
-	    COMPARE_OPTS,
+	    COMPARE_OPTS(COMPARE_CHECK_KINDS),
 	    OPT__PERCENT("max-regression", &co.max_regression,
 			 "fail when a region's metric grows by more than PCT %\n(default 0)", 1),
 	    OPT_FLAG(0, "fail-on-new", &co.fail_on_new,
@@ -145,6 +181,9 @@ int cmd_compare(int argc, char **argv, int check)
 		     "fail (exit 2) when the runs' metadata KEY differs\n(repeatable; mpi_size and "
 		     "platform always)"),
 	    OPT__ALLOW_DIFFERENT(&allow),
+	    OPT_LIST_MULTI(0, "candidate-files", &cands, "FILE...",
+			   "more profile files of the candidate, each one repetition\n(not stored; "
+			   "also given after CANDIDATE)"),
 	    OPT__STAT(&co),
 	    OPT__SAME(&like, "the baseline's"),
 	    OPT_CHOICE(0, "inconclusive", &inconclusive, "MODE",
@@ -157,6 +196,7 @@ int cmd_compare(int argc, char **argv, int check)
 	const struct opt *opts = check ? check_opts : diff_opts;
 	struct buf q = BUF_INIT;
 	int code = CLI_EXIT_ERROR, nargs;
+	size_t i;
 
 	memset(&co, 0, sizeof(co));
 	memset(&res, 0, sizeof(res));
@@ -183,6 +223,17 @@ int cmd_compare(int argc, char **argv, int check)
 	co.nrequire_same = same.n;
 	co.allow_different = allow.v;
 	co.nallow_different = allow.n;
+	/* check BASELINE FILE FILE... and --candidate-files: the files after
+	 * the first candidate are its repetitions */
+	for (i = 1; i < (size_t)nargs || i - (size_t)nargs < cands.n; i++)
+		if (opt_list_push(&reps,
+				  i < (size_t)nargs ? argv[i] : cands.v[i - (size_t)nargs])) {
+			code = cli_error();
+			goto out;
+		}
+	co.cand_files = reps.v + 1;
+	co.ncand_files = reps.n - 1;
+	co.locations = check && compare_wants_findings(fmt, &outs);
 	if (cli_same_spec(&like)) {
 		code = cli_error();
 		goto out;
@@ -192,8 +243,9 @@ int cmd_compare(int argc, char **argv, int check)
 	co.same_from_env = like.spec.from_env;
 	if (cli_outputs_check(
 		outs.v, outs.n,
-		cli_formats_all("table markdown csv json", RENDER_NEEDS_COMPARISON)) ||
-	    compare_runs(&res, argv[0], argv[1], &co)) {
+		cli_formats_all("table markdown csv json",
+				check ? COMPARE_CHECK_KINDS : RENDER_NEEDS_COMPARISON)) ||
+	    compare_runs(&res, argv[0], reps.v[0], &co)) {
 		code = cli_error();
 		goto out;
 	}
@@ -224,6 +276,8 @@ out:
 	opt_list_release(&outs);
 	opt_list_release(&same);
 	opt_list_release(&allow);
+	opt_list_release(&cands);
+	opt_list_release(&reps);
 	cli_same_release(&like);
 	return code;
 }

@@ -395,7 +395,7 @@ int opt_parse(const struct opt_cmd *cmd, const struct opt *opts, int argc, char 
 {
 	const char *prev = argv[0];
 	struct opt_greedy greedy = {NULL, BUF_INIT};
-	int posix = getenv("POSIXLY_CORRECT") != NULL, n = 0, i, ret = -1;
+	int posix = getenv("POSIXLY_CORRECT") != NULL, n = 0, i, ret = -1, extra = 0;
 
 	if (opt_describe_hook) {
 		*code = opt_describe_hook(opt_describe_ctx, cmd, opts);
@@ -424,13 +424,17 @@ int opt_parse(const struct opt_cmd *cmd, const struct opt *opts, int argc, char 
 	while (i < argc)
 		argv[n++] = argv[i++];
 	argv[n] = NULL;
+	for (i = 0; cmd->args_option && opts[i].type != OPT_T_END; i++)
+		if (opts[i].type == OPT_T_LIST && opts[i].long_name &&
+		    !strcmp(opts[i].long_name, cmd->args_option))
+			extra = (int)((const struct opt_list *)opts[i].value)->n;
 	if (cmd->max_args != OPT_ARGS_ANY && n > cmd->max_args)
 		*code = cmd->too_many ? opt_usage_error(cmd, opts, "%s", cmd->too_many)
 				      : opt_usage_error(cmd, opts, "unexpected argument '%s'",
 							argv[cmd->max_args]);
-	else if (n < cmd->min_args && greedy.o)
+	else if (n + extra < cmd->min_args && greedy.o)
 		*code = opt_missing_greedy(cmd, opts, &greedy);
-	else if (n < cmd->min_args)
+	else if (n + extra < cmd->min_args)
 		*code = opt_usage_error(cmd, opts, "%s", opt_missing_text(cmd));
 	else
 		ret = n;

@@ -158,6 +158,10 @@ struct opt_cmd {
 	const char *too_many; /* NULL: "unexpected argument 'X'" */
 	int min_args;	      /* 0 (the default): no minimum */
 	const char *missing;  /* with min_args: "show needs a run SELECTOR" */
+	/* the long name of an OPT_LIST option whose values count as
+	 * positional arguments towards min_args ("check BASE
+	 * --candidate-files A B"), or NULL */
+	const char *args_option;
 };
 
 /* The positional-argument count of an opt_cmd, in one line: at least min

@@ -12,7 +12,6 @@
  * its columns are reused from row to row.
  */
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +19,7 @@
 
 #include "scopedb/err.h"
 #include "scopedb/util.h"
+#include "jsonprof/jsonmeta.h"
 #include "jsonprof/jsonprof.h"
 #include "jsonprof/jsontok.h"
 #include "util/json.h"
@@ -62,8 +62,7 @@ struct jsonprof {
 	const char *names_base; /* names.arena.data when name_ptrs were set */
 	char **name_ptrs;
 	size_t name_cap;
-	struct h5prof_meta *meta;
-	size_t meta_cap;
+	struct jsonmeta meta;
 	/* (rank, region) pairs seen: open addressing, key + 1, 0 = empty */
 	uint64_t *pairs;
 	size_t npairs, pair_slots;
@@ -172,11 +171,7 @@ void jsonprof_free(struct jsonprof *j)
 	jtok_release(&j->t);
 	strmap_release(&j->names);
 	free(j->name_ptrs);
-	for (i = 0; i < j->info.num_meta; i++) {
-		free(j->meta[i].key);
-		free(j->meta[i].value);
-	}
-	free(j->meta);
+	jsonmeta_release(&j->meta);
 	free(j->pairs);
 	buf_release(&j->row.name);
 	buf_release(&j->row.file);
@@ -193,171 +188,9 @@ void jsonprof_free(struct jsonprof *j)
 	free(j);
 }
 
-/* "cannot read 'PATH': WHAT" without a document offset. */
-#if defined(__GNUC__)
-__attribute__((format(printf, 3, 4)))
-#endif
-static int
-jp_fail(struct jsonprof *j, int code, const char *fmt, ...)
-{
-	char msg[700];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	return err_set(code, "cannot read '%s': %s", j->qpath, msg);
-}
-
-/* ---- metadata ---- */
-
-/* Append one scalar of an array to b as JSON; 1 when the array holds a
- * value scopedb skips (boolean, object, array). */
-static int jp_meta_elem(struct jsonprof *j, struct buf *b, struct buf *s)
-{
-	enum jtok_kind k;
-	char text[32];
-	double d;
-	int rc, is_int;
-
-	rc = jtok_kind(&j->t, &k);
-	if (rc)
-		return rc;
-	switch (k) {
-	case JTOK_STRING:
-		rc = jtok_string(&j->t, s);
-		return rc ? rc : json_buf_string(b, s->data);
-	case JTOK_NUMBER:
-		rc = jtok_number(&j->t, &d, &is_int, text, "a metadata value");
-		if (rc)
-			return rc;
-		return is_int ? buf_puts(b, text) : buf_printf(b, "%.17g", d);
-	case JTOK_NULL:
-		rc = jtok_null(&j->t);
-		return rc < 0 ? rc : buf_puts(b, "null");
-	default:
-		rc = jtok_skip(&j->t, 3);
-		return rc ? rc : 1;
-	}
-}
-
-/*
- * The value of metadata key into b (docs/format.md section 11.3): 1 when
- * kept, 0 when skipped (booleans, objects, arrays holding them).
- */
-static int jp_meta_value(struct jsonprof *j, struct buf *b, struct buf *s, int *is_array)
-{
-	enum jtok_kind k;
-	char text[32];
-	double d;
-	int rc, is_int, first = 1, skip = 0;
-
-	*is_array = 0;
-	rc = jtok_kind(&j->t, &k);
-	if (rc)
-		return rc;
-	switch (k) {
-	case JTOK_STRING:
-		rc = jtok_string(&j->t, s);
-		return rc ? rc : (buf_add(b, s->data, s->len) ? ERR_NOMEM : 1);
-	case JTOK_NUMBER:
-		rc = jtok_number(&j->t, &d, &is_int, text, "a metadata value");
-		if (rc)
-			return rc;
-		rc = is_int ? buf_puts(b, text) : buf_printf(b, "%.17g", d);
-		return rc ? rc : 1;
-	case JTOK_NULL:
-		rc = jtok_null(&j->t);
-		return rc < 0 ? rc : (buf_puts(b, "null") ? ERR_NOMEM : 1);
-	case JTOK_ARRAY:
-		break;
-	default:
-		rc = jtok_skip(&j->t, 2);
-		return rc ? rc : 0;
-	}
-	*is_array = 1;
-	j->t.pos++;
-	rc = buf_putc(b, '[');
-	while (!rc && (rc = jtok_more(&j->t, ']', first)) == 1) {
-		rc = 0;
-		if (!first && !skip)
-			rc = buf_putc(b, ',');
-		first = 0;
-		if (rc)
-			break;
-		if (skip) {
-			rc = jtok_skip(&j->t, 3);
-			continue;
-		}
-		rc = jp_meta_elem(j, b, s);
-		if (rc == 1) {
-			skip = 1;
-			rc = 0;
-		}
-	}
-	if (rc)
-		return rc;
-	rc = buf_putc(b, ']');
-	return rc ? rc : !skip;
-}
-
-static int jp_meta_cmp(const void *a, const void *b)
-{
-	return strcmp(((const struct h5prof_meta *)a)->key, ((const struct h5prof_meta *)b)->key);
-}
-
-static int jp_metadata(struct jsonprof *j)
-{
-	struct jtok_keys keys;
-	struct buf key = BUF_INIT, val = BUF_INIT, s = BUF_INIT;
-	int rc, first = 1;
-
-	rc = jtok_open(&j->t, '{', "\"metadata\"");
-	if (rc)
-		return rc;
-	jtok_keys_init(&keys);
-	while ((rc = jtok_more(&j->t, '}', first)) == 1) {
-		struct h5prof_meta *m;
-		int is_array = 0;
-
-		first = 0;
-		rc = jtok_key(&j->t, &keys, &key, "\"metadata\"");
-		if (rc)
-			break;
-		val.len = 0;
-		rc = buf_grow(&val, 0);
-		if (!rc)
-			rc = jp_meta_value(j, &val, &s, &is_array);
-		if (rc < 0)
-			break;
-		if (rc == 0)
-			continue;
-		rc = util_grow(&j->meta, &j->meta_cap, j->info.num_meta + 1, sizeof(*j->meta), 16);
-		if (rc)
-			break;
-		m = &j->meta[j->info.num_meta];
-		m->key = util_strdup(key.data);
-		m->value = util_strdup(val.data ? val.data : "");
-		m->is_array = is_array;
-		if (!m->key || !m->value) {
-			free(m->key);
-			free(m->value);
-			rc = err_nomem();
-			break;
-		}
-		j->info.num_meta++;
-	}
-	jtok_keys_release(&keys);
-	buf_release(&key);
-	buf_release(&val);
-	buf_release(&s);
-	if (rc)
-		return rc;
-	if (j->info.num_meta > 1)
-		qsort(j->meta, j->info.num_meta, sizeof(*j->meta), jp_meta_cmp);
-	j->info.meta = j->meta;
-	return 0;
-}
+/* "cannot read 'PATH': WHAT" without a document offset; the reader stays
+ * failed. */
+#define jp_fail(j, code, ...) jtok_fail_at(&(j)->t, code, 0, __VA_ARGS__)
 
 /* ---- rows ---- */
 
@@ -911,7 +744,7 @@ int jsonprof_read(struct jsonprof *j, h5prof_row_fn fn, void *ctx)
 		} else if (!strcmp(k, "metadata")) {
 			rc = jtok_null(t);
 			if (rc == 0)
-				rc = jp_metadata(j);
+				rc = jsonmeta_read(t, &j->meta);
 			else if (rc > 0)
 				rc = 0;
 		} else if (!strcmp(k, "regions")) {
@@ -953,6 +786,7 @@ int jsonprof_read(struct jsonprof *j, h5prof_row_fn fn, void *ctx)
 		j->info.num_ranks = (uint32_t)j->doc_ranks;
 	if (j->info.num_rows && j->nagg == j->info.num_rows)
 		j->info.layout = H5PROF_AGGREGATE;
-	j->info.meta = j->meta;
+	j->info.meta = j->meta.v;
+	j->info.num_meta = j->meta.n;
 	return jp_same_file(j);
 }

@@ -25,6 +25,9 @@
  * the bytes of the document, after gzip).  After an error the reader
  * stays failed.
  *
+ * The window and its refill are jsontok_input.c's (the only code calling
+ * zlib), the tokens jsontok.c's.
+ *
  * Ownership: struct jtok is the caller's (jtok_init/jtok_release); string
  * results live in buffers the caller passes.
  */
@@ -90,11 +93,20 @@ void jtok_release(struct jtok *t);
 /* Whether the input is gzip-compressed (after jtok_init_*). */
 int jtok_is_gzip(const struct jtok *t);
 
-/* "cannot read 'PATH': WHAT at byte N" with ERR_FORMAT (or code). */
+/*
+ * For jsontok.c: make at least need unread bytes available in the window
+ * when the input has them; returns the number available (less at the end
+ * of the document), or a negative error.
+ */
+int64_t jtok_fill(struct jtok *t, size_t need);
+
+/* "cannot read 'PATH': WHAT at byte N" with ERR_FORMAT (or code); without
+ * " at byte N" when at is 0.  The reader stays failed. */
 #if defined(__GNUC__)
-__attribute__((format(printf, 3, 4)))
+__attribute__((format(printf, 4, 5)))
 #endif
-int jtok_fail(struct jtok *t, int code, const char *fmt, ...);
+int jtok_fail_at(struct jtok *t, int code, int at, const char *fmt, ...);
+#define jtok_fail(t, code, ...) jtok_fail_at(t, code, 1, __VA_ARGS__)
 
 /* The next byte after whitespace without consuming it: 0..255, or -1 at
  * the end of the document (or after an error: check t->failed). */

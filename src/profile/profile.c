@@ -44,6 +44,25 @@ struct profile {
 	void *h;
 };
 
+/*
+ * A reader's info, read and free on the untyped handle of struct profile:
+ * PFX_info(), PFX_read() and PFX_free() calling READER_info(),
+ * READER_read() and READER_free().
+ */
+#define PROFILE_HANDLE_CALLS(pfx, reader)                                                          \
+	static const struct h5prof_info *pfx##_info(const void *h)                                 \
+	{                                                                                          \
+		return reader##_info(h);                                                           \
+	}                                                                                          \
+	static int pfx##_read(void *h, h5prof_row_fn fn, void *ctx)                                \
+	{                                                                                          \
+		return reader##_read(h, fn, ctx);                                                  \
+	}                                                                                          \
+	static void pfx##_free(void *h)                                                            \
+	{                                                                                          \
+		reader##_free(h);                                                                  \
+	}
+
 /* ---- HDF5 (src/h5/) ---- */
 
 static int hdf5_claims(const unsigned char *head, size_t n)
@@ -64,20 +83,7 @@ static int hdf5_open(void **out, const char *path, int fd, const struct stat *st
 	return rc;
 }
 
-static const struct h5prof_info *hdf5_info(const void *h)
-{
-	return h5prof_info(h);
-}
-
-static int hdf5_read(void *h, h5prof_row_fn fn, void *ctx)
-{
-	return h5prof_read(h, fn, ctx);
-}
-
-static void hdf5_free(void *h)
-{
-	h5prof_free(h);
-}
+PROFILE_HANDLE_CALLS(hdf5, h5prof)
 
 static const struct profile_format hdf5_profile_format = {
     .version = PROFILE_FORMAT_VERSION,
@@ -101,20 +107,7 @@ static int json_open(void **out, const char *path, int fd, const struct stat *st
 	return rc;
 }
 
-static const struct h5prof_info *json_info(const void *h)
-{
-	return jsonprof_info(h);
-}
-
-static int json_read(void *h, h5prof_row_fn fn, void *ctx)
-{
-	return jsonprof_read(h, fn, ctx);
-}
-
-static void json_free(void *h)
-{
-	jsonprof_free(h);
-}
+PROFILE_HANDLE_CALLS(json, jsonprof)
 
 static const struct profile_format json_profile_format = {
     .version = PROFILE_FORMAT_VERSION,

@@ -585,3 +585,13 @@ int doc_cell_csv(struct buf *out, const struct doc_col *c, const struct doc_cell
 	}
 	return buf_puts(out, s);
 }
+
+const struct doc_col doc_finding_cols[DOC_FINDING_NCOLS] = {
+    {NULL, NULL, NULL, DOC_TEXT, DOC_LEFT, 0, 0, 0}, /* level */
+    {NULL, NULL, NULL, DOC_TEXT, DOC_LEFT, 0, 0, 0}, /* region */
+    {NULL, NULL, NULL, DOC_TEXT, DOC_LEFT, 0, 0, 0}, /* file */
+    {NULL, NULL, NULL, DOC_ID, DOC_LEFT, 0, 0, 0},   /* line */
+    {NULL, NULL, NULL, DOC_TEXT, DOC_LEFT, 0, 0, 0}, /* title */
+    {NULL, NULL, NULL, DOC_TEXT, DOC_LEFT, 0, 0, 0}, /* message */
+    {NULL, NULL, NULL, DOC_TEXT, DOC_LEFT, 0, 0, 0}, /* key */
+};

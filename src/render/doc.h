@@ -185,7 +185,28 @@ struct doc {
 	 * classname "scopedb.check.total"; static strings, NULL: unnamed */
 	const char *name;
 	const char *subject;
+	/* a check's findings, for the formats that annotate code (github,
+	 * codequality): a table shown in no format by itself (fmts 0), one
+	 * row per region the check flags, with the columns DOC_FINDING_*;
+	 * NULL: none (any other document) */
+	const struct doc_table *findings;
 };
+
+/* The columns of doc.findings. */
+enum {
+	DOC_FINDING_LEVEL,   /* "error" (fails the check) or "warning" (undecided) */
+	DOC_FINDING_REGION,  /* the region's name */
+	DOC_FINDING_FILE,    /* relative to the repository; None: no location */
+	DOC_FINDING_LINE,    /* DOC_ID; None: none */
+	DOC_FINDING_TITLE,   /* "scopedb: solve +16.8%" */
+	DOC_FINDING_MESSAGE, /* one line: values, change, budget or statistics */
+	DOC_FINDING_KEY,     /* what stays the same from run to run: the check
+			      * name, metric and region (fingerprints) */
+	DOC_FINDING_NCOLS
+};
+
+/* The columns of a findings table (DOC_FINDING_*), shown in no format. */
+extern const struct doc_col doc_finding_cols[DOC_FINDING_NCOLS];
 
 void doc_init(struct doc *d);
 void doc_release(struct doc *d);

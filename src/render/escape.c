@@ -56,6 +56,47 @@ int escape_plain(struct buf *out, const char *s)
 	return rc;
 }
 
+/*
+ * A GitHub workflow command's message (prop 0) or property value (prop 1),
+ * as the Actions toolkit escapes them (escapeData, escapeProperty): '%'
+ * as %25, CR as %0D, LF as %0A, and in a property ':' as %3A and ',' as
+ * %2C, so a name can neither end the command nor start another line;
+ * every other unsafe character (escape_unsafe(): ESC would colour the
+ * log) as '?'.
+ */
+static int escape_gh(struct buf *out, const char *s, int prop)
+{
+	size_t n;
+	int rc = 0;
+
+	for (; *s && !rc; s += n) {
+		const char *enc = *s == '%'	      ? "%25"
+				  : *s == '\r'	      ? "%0D"
+				  : *s == '\n'	      ? "%0A"
+				  : prop && *s == ':' ? "%3A"
+				  : prop && *s == ',' ? "%2C"
+						      : NULL;
+
+		if (enc) {
+			n = 1;
+			rc = buf_puts(out, enc);
+		} else {
+			rc = escape_unsafe(s, &n) ? buf_putc(out, '?') : buf_add(out, s, n);
+		}
+	}
+	return rc;
+}
+
+int escape_gh_data(struct buf *out, const char *s)
+{
+	return escape_gh(out, s, 0);
+}
+
+int escape_gh_prop(struct buf *out, const char *s)
+{
+	return escape_gh(out, s, 1);
+}
+
 /* U+2060 WORD JOINER: invisible, and no mention, reference or autolink
  * spans it. */
 #define ESCAPE_WJ "\xe2\x81\xa0"

@@ -31,7 +31,12 @@
  *                 or the store can neither break the line nor drive the
  *                 terminal;
  *   escape_roff:  man page text (help --man): backslashes and dashes
- *                 escaped, a leading '.' or '\'' of a line made literal.
+ *                 escaped, a leading '.' or '\'' of a line made literal;
+ *   escape_gh_data, escape_gh_prop: a GitHub workflow command's message
+ *                 and property values (::error file=F,title=T::MESSAGE):
+ *                 % CR LF (and in a property : and ,) percent-encoded as
+ *                 the Actions toolkit does, other unsafe characters (as
+ *                 escape_plain's) as '?'.
  * Each appends to out and returns 0 or ERR_NOMEM.
  *
  * Ownership: out is the caller's; s is only read.
@@ -50,5 +55,7 @@ int escape_xml(struct buf *out, const char *s);
 int escape_html(struct buf *out, const char *s);
 int escape_roff(struct buf *out, const char *s);
 int escape_msg(struct buf *out, const char *s);
+int escape_gh_data(struct buf *out, const char *s);
+int escape_gh_prop(struct buf *out, const char *s);
 
 #endif

@@ -13,7 +13,7 @@
  * render_<name>_renderer defined in render_<name>.c.  Adding a format is
  * adding it here.
  */
-#define RENDER_FORMATS(X) X(text) X(json) X(csv) X(md) X(junit)
+#define RENDER_FORMATS(X) X(text) X(json) X(csv) X(md) X(junit) X(github) X(codequality)
 
 #define RENDER_DECLARE(n) extern const struct renderer render_##n##_renderer;
 RENDER_FORMATS(RENDER_DECLARE)

@@ -12,6 +12,10 @@
  *   json      the document's JSON tree, then a newline
  *   junit     JUnit XML: a testcase per row of the data table, a failure
  *             per row marked bad (a check's violations)
+ *   github    GitHub workflow commands: an ::error or ::warning per
+ *             finding of a check, on its file and line
+ *   codequality  GitLab's Code Quality JSON: an issue per finding with a
+ *             location
  *
  * Ownership: the renderers are static tables; a renderer appends to the
  * caller's buf and only reads the document.
@@ -36,6 +40,9 @@ enum {
 	/* Only a comparison's document (diff, check: rows with a verdict,
 	 * report_doc()), e.g. JUnit's one testcase per region. */
 	RENDER_NEEDS_COMPARISON = 1,
+	/* A check's findings (doc.findings, with their source locations:
+	 * compare_opts.locations), e.g. GitHub's annotations. */
+	RENDER_NEEDS_FINDINGS = 2,
 };
 
 struct renderer {

@@ -1,8 +1,10 @@
 /*
  * render_html.c - the HTML page of "scopedb report" (see render_html.h):
- * the page skeleton with its light and dark styles, the verdict section
- * (the blocks of the check's document, as markdown shows them, in HTML),
- * and the SVG charts: trends, box plots and rank heatmaps.
+ * the writer the page is made with (html_charts.h), the page skeleton with
+ * its light and dark styles and Content-Security-Policy, and the verdict
+ * section (the blocks of the check's document, as markdown shows them, in
+ * HTML).  The SVG charts (trends, box plots, rank heatmaps) are
+ * html_charts.c's.
  *
  * Colours are the Okabe-Ito palette (safe for the common colour-vision
  * deficiencies), and every colour has a text beside it: "A"/"B" marks,
@@ -18,30 +20,20 @@
 #include "render/doc.h"
 #include "render/escape.h"
 #include "render/format.h"
+#include "render/html_charts.h"
 #include "render/render_html.h"
 #include "render/report.h"
 #include "scopedb/err.h"
 #include "scopedb/stats.h"
 #include "util/sha256.h"
 
-/* The writer: out and the first failure. */
-struct html {
-	struct buf *out;
-	int rc;
-	enum stats_metric metric;
-};
-
-static void html_puts(struct html *h, const char *s)
+void html_puts(struct html *h, const char *s)
 {
 	if (!h->rc && buf_puts(h->out, s))
 		h->rc = ERR_NOMEM;
 }
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
-static void
-html_printf(struct html *h, const char *fmt, ...)
+void html_printf(struct html *h, const char *fmt, ...)
 {
 	struct buf tmp = BUF_INIT;
 	va_list ap;
@@ -69,16 +61,13 @@ html_printf(struct html *h, const char *fmt, ...)
 	buf_release(&tmp);
 }
 
-/* Untrusted text, escaped. */
-static void html_text(struct html *h, const char *s)
+void html_text(struct html *h, const char *s)
 {
 	if (!h->rc && escape_html(h->out, s ? s : ""))
 		h->rc = ERR_NOMEM;
 }
 
-/* A metric value for people: a duration with its own unit, a percent
- * (imbalance) or a count. */
-static void html_value(char *s, size_t len, enum stats_metric m, double v)
+void html_value(char *s, size_t len, enum stats_metric m, double v)
 {
 	if (isnan(v))
 		snprintf(s, len, "-");
@@ -90,8 +79,7 @@ static void html_value(char *s, size_t len, enum stats_metric m, double v)
 		format_duration(s, len, v, format_unit_pick(fabs(v)), 0, 1);
 }
 
-/* A duration in seconds for people. */
-static void html_secs(char *s, size_t len, double v)
+void html_secs(char *s, size_t len, double v)
 {
 	format_duration(s, len, v, format_unit_pick(fabs(v)), 0, 1);
 }
@@ -124,6 +112,14 @@ static void html_spans(struct html *h, const struct doc_text *t)
 		if (t->v[i].flags & DOC_STRONG)
 			html_puts(h, "</b>");
 	}
+}
+
+/* <tag>t</tag> and a newline. */
+static void html_element(struct html *h, const char *tag, const struct doc_text *t)
+{
+	html_printf(h, "<%s>", tag);
+	html_spans(h, t);
+	html_printf(h, "</%s>\n", tag);
 }
 
 static void html_table(struct html *h, const struct doc_table *t)
@@ -209,22 +205,16 @@ static void html_doc(struct html *h, const struct doc *d)
 			html_puts(h, "</p>\n");
 			break;
 		case DOC_B_LINE:
-			html_puts(h, "<p>");
-			html_spans(h, &b->text);
-			html_puts(h, "</p>\n");
+			html_element(h, "p", &b->text);
 			break;
 		case DOC_B_ITEM:
 			if (!in_list)
 				html_puts(h, "<ul>\n");
 			in_list = 1;
-			html_puts(h, "<li>");
-			html_spans(h, &b->text);
-			html_puts(h, "</li>\n");
+			html_element(h, "li", &b->text);
 			break;
 		case DOC_B_HEADING:
-			html_puts(h, "<h3>");
-			html_spans(h, &b->text);
-			html_puts(h, "</h3>\n");
+			html_element(h, "h3", &b->text);
 			break;
 		case DOC_B_BLANK:
 			break;
@@ -257,542 +247,6 @@ static void html_verdict(struct html *h, const struct reportdata *rd, const stru
 		html_doc(h, &d);
 	doc_release(&d);
 	html_puts(h, "</section>\n");
-}
-
-/* ---- trends ------------------------------------------------------------- */
-
-/* Trend chart geometry (viewBox units). */
-#define TW 240.0
-#define TH 70.0
-#define TPAD 6.0
-
-struct trend_scale {
-	double lo, hi;
-	size_t n;
-};
-
-static double trend_x(const struct trend_scale *s, size_t i)
-{
-	return s->n > 1 ? TPAD + (TW - 2 * TPAD) * (double)i / (double)(s->n - 1) : TW / 2;
-}
-
-static double trend_y(const struct trend_scale *s, double v)
-{
-	double f = s->hi > s->lo ? (v - s->lo) / (s->hi - s->lo) : 0.5;
-
-	return TH - TPAD - (TH - 2 * TPAD) * f;
-}
-
-/* The hover text of point p: run, commit, date, value. */
-static void trend_title(struct html *h, const struct reportdata_point *p, const char *prefix)
-{
-	char v[64], date[11];
-
-	html_value(v, sizeof(v), h->metric, p->v);
-	html_printf(h, "<title>%srun %lld", prefix, (long long)p->run_id);
-	if (p->commit) {
-		html_puts(h, ", commit ");
-		html_text(h, p->commit);
-	}
-	/* the date (the time of day adds bytes, not information): text from
-	 * the store like any other, escaped */
-	snprintf(date, sizeof(date), "%.10s", p->time ? p->time : "");
-	html_puts(h, ", ");
-	html_text(h, date);
-	html_printf(h, ": %s</title>", v);
-}
-
-/* The line through the smallest and largest value of each bucket (a gap
- * where a run has no value). */
-static void trend_line(struct html *h, const struct reportdata_region *r,
-		       const struct trend_scale *s)
-{
-	size_t nb = r->npts < HTML_LINE_BUCKETS ? r->npts : HTML_LINE_BUCKETS, b, i;
-	int pen = 0;
-
-	html_puts(h, "<path class=\"line\" d=\"");
-	for (b = 0; b < nb; b++) {
-		size_t from = b * r->npts / nb, to = (b + 1) * r->npts / nb, imin = from,
-		       imax = from;
-		int any = 0;
-
-		for (i = from; i < to; i++) {
-			if (isnan(r->pts[i].v))
-				continue;
-			if (!any || r->pts[i].v < r->pts[imin].v)
-				imin = i;
-			if (!any || r->pts[i].v > r->pts[imax].v)
-				imax = i;
-			any = 1;
-		}
-		if (!any) {
-			pen = 0;
-			continue;
-		}
-		for (i = 0; i < (imin == imax ? 1u : 2u); i++) {
-			size_t k =
-			    i == 0 ? (imin < imax ? imin : imax) : (imin < imax ? imax : imin);
-
-			html_printf(h, "%c%.0f %.0f", pen ? 'L' : 'M', trend_x(s, k),
-				    trend_y(s, r->pts[k].v));
-			pen = 1;
-		}
-	}
-	html_puts(h, "\"/>");
-}
-
-/* The marker of the compared run side (0 baseline "A", 1 candidate "B")
- * at point k. */
-static void trend_mark(struct html *h, const struct reportdata_region *r,
-		       const struct trend_scale *s, size_t k, int side)
-{
-	double x = trend_x(s, k);
-
-	html_printf(h,
-		    "<g class=\"mark %s\"><line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\"/>",
-		    side ? "mb" : "ma", x, TPAD, x, TH - TPAD);
-	if (!isnan(r->pts[k].v))
-		html_printf(h, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\">", x,
-			    trend_y(s, r->pts[k].v));
-	else
-		html_printf(h, "<circle cx=\"%.1f\" cy=\"%.0f\" r=\"3\">", x, TH - TPAD);
-	trend_title(h, &r->pts[k], side ? "candidate (B): " : "baseline (A): ");
-	html_printf(h, "</circle><text x=\"%.1f\" y=\"%.0f\">%s</text></g>",
-		    x + (x > TW - 20 ? -9.0 : 3.0), TPAD + 6, side ? "B" : "A");
-}
-
-/* A change point (changes_series(), as "scopedb changes" reports it): a
- * line between the last run before and the first run after, and the
- * change in text. */
-static void trend_change(struct html *h, const struct reportdata_region *r,
-			 const struct trend_scale *s, const struct changepoint *c)
-{
-	const struct reportdata_point *a = &r->pts[c->before], *b = &r->pts[c->after];
-	double x = (trend_x(s, c->before) + trend_x(s, c->after)) / 2;
-	char pct[64], va[64], vb[64];
-
-	format_pct(pct, sizeof(pct), 0, c->pct);
-	html_value(va, sizeof(va), h->metric, c->v_before);
-	html_value(vb, sizeof(vb), h->metric, c->v_after);
-	html_printf(h, "<g class=\"cp\"><line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\"/>", x,
-		    TPAD, x, TH - TPAD);
-	html_printf(
-	    h, "<text x=\"%.0f\" y=\"%.0f\">%s</text><title>change point %s: %s to %s, run %lld",
-	    x + (x > TW - 40 ? -34.0 : 2.0), TH - TPAD - 2, pct, pct, va, vb, (long long)a->run_id);
-	if (a->commit) {
-		html_puts(h, " (");
-		html_text(h, a->commit);
-		html_puts(h, ")");
-	}
-	html_printf(h, " to run %lld", (long long)b->run_id);
-	if (b->commit) {
-		html_puts(h, " (");
-		html_text(h, b->commit);
-		html_puts(h, ")");
-	}
-	html_printf(h, ", p %.2g</title></g>", c->p);
-}
-
-static void trend_chart(struct html *h, const struct reportdata *rd,
-			const struct reportdata_region *r, size_t hover)
-{
-	struct trend_scale s = {0, 0, r->npts};
-	size_t i, nb, b;
-	int seen = 0;
-	char lo[64], hi[64];
-
-	for (i = 0; i < r->npts; i++) {
-		double v = r->pts[i].v;
-
-		if (isnan(v))
-			continue;
-		if (!seen++ || v < s.lo)
-			s.lo = v;
-		if (seen == 1 || v > s.hi)
-			s.hi = v;
-	}
-	html_value(lo, sizeof(lo), h->metric, seen ? s.lo : NAN);
-	html_value(hi, sizeof(hi), h->metric, seen ? s.hi : NAN);
-	html_printf(h,
-		    "<svg class=\"chart trend\" viewBox=\"0 0 %.0f %.0f\" role=\"img\" "
-		    "aria-label=\"%zu runs, %s to %s\">",
-		    TW, TH + 12, r->npts, lo, hi);
-	html_printf(h, "<rect class=\"frame\" x=\"0.5\" y=\"0.5\" width=\"%.0f\" height=\"%.0f\"/>",
-		    TW - 1, TH - 1);
-	if (seen)
-		trend_line(h, r, &s);
-	/* hover points: the largest value of each bucket */
-	nb = r->npts < hover ? r->npts : hover;
-	html_puts(h, "<g class=\"pts\">");
-	for (b = 0; b < nb; b++) {
-		size_t from = b * r->npts / nb, to = (b + 1) * r->npts / nb, k = from;
-		char prefix[64] = "";
-
-		for (i = from; i < to; i++)
-			if (!isnan(r->pts[i].v) &&
-			    (isnan(r->pts[k].v) || r->pts[i].v > r->pts[k].v))
-				k = i;
-		if (isnan(r->pts[k].v))
-			continue;
-		if (to - from > 1)
-			snprintf(prefix, sizeof(prefix), "max of %zu: ", to - from);
-		html_printf(h, "<circle cx=\"%.0f\" cy=\"%.0f\" r=\"2\">", trend_x(&s, k),
-			    trend_y(&s, r->pts[k].v));
-		trend_title(h, &r->pts[k], prefix);
-		html_puts(h, "</circle>");
-	}
-	html_puts(h, "</g>");
-	for (i = 0; i < r->nchanges; i++)
-		trend_change(h, r, &s, &r->changes[i]);
-	for (i = 0; i < r->npts; i++) {
-		if (rd->run_id[0] && r->pts[i].run_id == rd->run_id[0])
-			trend_mark(h, r, &s, i, 0);
-		if (rd->run_id[1] && r->pts[i].run_id == rd->run_id[1])
-			trend_mark(h, r, &s, i, 1);
-	}
-	html_printf(h, "<text class=\"ax\" x=\"2\" y=\"%.0f\">%s - %s</text></svg>", TH + 10, lo,
-		    hi);
-}
-
-static int trend_order_cmp(const void *a, const void *b)
-{
-	const struct reportdata_region *x = *(const struct reportdata_region *const *)a;
-	const struct reportdata_region *y = *(const struct reportdata_region *const *)b;
-	double dx = isnan(x->recent) ? -1.0 : fabs(x->recent);
-	double dy = isnan(y->recent) ? -1.0 : fabs(y->recent);
-
-	if (dx != dy)
-		return dx < dy ? 1 : -1;
-	return strcmp(x->name, y->name);
-}
-
-static void html_trends(struct html *h, const struct reportdata *rd, size_t nhistory)
-{
-	const struct reportdata_region **order = util_calloc(rd->nregions, sizeof(*order));
-	size_t hover = html_hover_points(rd->nregions), i;
-
-	if (!order) {
-		h->rc = ERR_NOMEM;
-		return;
-	}
-	for (i = 0; i < rd->nregions; i++)
-		order[i] = &rd->regions[i];
-	qsort(order, rd->nregions, sizeof(*order), trend_order_cmp);
-	html_printf(h, "<section id=\"trends\"><h2>Trends</h2>\n<p>%s over the last %zu runs of ",
-		    stats_metric_name(h->metric), nhistory);
-	html_text(h, rd->scope);
-	html_printf(h,
-		    ", oldest on the left; one chart per region, sorted by the largest recent "
-		    "change (the last run against the median of the %d before it). "
-		    "<span class=\"ka\">A</span> marks the baseline, <span class=\"kb\">B</span> "
-		    "the candidate, <span class=\"kp\">a labelled line</span> a change point (as "
-		    "scopedb changes finds them); hover a point for its run, commit and date.</p>\n"
-		    "<div class=\"grid\">\n",
-		    REPORTDATA_RECENT);
-	for (i = 0; i < rd->nregions && !h->rc; i++) {
-		const struct reportdata_region *r = order[i];
-		char pct[64];
-
-		if (isnan(r->recent))
-			snprintf(pct, sizeof(pct), "no recent change");
-		else
-			format_pct(pct, sizeof(pct), 0, r->recent);
-		html_puts(h, "<figure class=\"trend region\"><figcaption><span class=\"rn\">");
-		html_text(h, r->name);
-		html_printf(h, "</span> <span class=\"chg%s\">%s</span></figcaption>",
-			    isnan(r->recent)   ? ""
-			    : r->recent > 5.0  ? " bad"
-			    : r->recent < -5.0 ? " good"
-					       : "",
-			    pct);
-		if (r->npts)
-			trend_chart(h, rd, r, hover);
-		else
-			html_puts(h, "<p class=\"none\">no stored run of this scope has it</p>");
-		html_puts(h, "</figure>\n");
-	}
-	html_puts(h, "</div></section>\n");
-	free(order);
-}
-
-/* ---- distributions -------------------------------------------------------- */
-
-#define DW 260.0
-#define DLEFT 18.0
-
-/* The x of duration v on the log axis lo..hi (lo > 0); v is clamped to
- * the axis first: a 0 ns call (log: -inf), a NaN, never an "-inf" or
- * "nan" coordinate that a browser drops. */
-static double dist_x(double v, double lo, double hi)
-{
-	double f;
-
-	if (!(v > lo)) /* also NaN */
-		v = lo;
-	if (v > hi)
-		v = hi;
-	f = hi > lo ? (log(v) - log(lo)) / (log(hi) - log(lo)) : 0.5;
-
-	return DLEFT + (DW - DLEFT - 4) * f;
-}
-
-/* One side's box: whisker min..max, box p50..p95, tick at p99, dot at
- * the mean, on a log scale from lo to hi. */
-static void dist_box(struct html *h, const struct reportdata_dist *d, double lo, double hi,
-		     double y, int side)
-{
-	char a[64], b[64], c[64], e[64], f[64], g[64];
-
-	html_printf(h, "<g class=\"box %s\"><text x=\"2\" y=\"%.0f\">%s</text>", side ? "mb" : "ma",
-		    y + 4, side ? "B" : "A");
-	if (!d->has) {
-		html_puts(h, "</g>");
-		return;
-	}
-	html_secs(a, sizeof(a), d->min);
-	html_secs(b, sizeof(b), d->p50);
-	html_secs(c, sizeof(c), d->p95);
-	html_secs(e, sizeof(e), d->p99);
-	html_secs(f, sizeof(f), d->max);
-	html_secs(g, sizeof(g), d->mean);
-	html_printf(
-	    h, "<title>%s: %llu calls; min %s, p50 %s, p95 %s, p99 %s, max %s, mean %s</title>",
-	    side ? "B" : "A", (unsigned long long)d->calls, a, b, c, e, f, g);
-	html_printf(h, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\"/>",
-		    dist_x(d->min, lo, hi), y, dist_x(d->max, lo, hi), y);
-	html_printf(h, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"8\"/>",
-		    dist_x(d->p50, lo, hi), y - 4,
-		    fmax(dist_x(d->p95, lo, hi) - dist_x(d->p50, lo, hi), 1.0));
-	html_printf(h, "<line class=\"p99\" x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\"/>",
-		    dist_x(d->p99, lo, hi), y - 5, dist_x(d->p99, lo, hi), y + 5);
-	html_printf(h, "<circle cx=\"%.0f\" cy=\"%.0f\" r=\"2\"/></g>", dist_x(d->mean, lo, hi), y);
-}
-
-static void html_dists(struct html *h, const struct reportdata *rd)
-{
-	size_t i;
-
-	html_puts(h, "<section id=\"distributions\"><h2>Distributions</h2>\n");
-	if (!rd->compared) {
-		html_puts(h, "<p>The call durations of both runs are shown when BASELINE and "
-			     "CANDIDATE are given.</p></section>\n");
-		return;
-	}
-	html_puts(h,
-		  "<p>Each region's call durations in the baseline (A) and the candidate (B), "
-		  "log scale: the line spans min to max, the box p50 to p95, the tick is p99, "
-		  "the dot the mean.</p>\n<table class=\"sortable dist\"><thead><tr><th>region</th>"
-		  "<th>durations</th><th class=\"num\">p50 A</th><th class=\"num\">p50 B</th>"
-		  "<th class=\"num\">p95 A</th><th class=\"num\">p95 B</th>"
-		  "<th class=\"num\">p95 change</th></tr></thead><tbody>\n");
-	for (i = 0; i < rd->nregions && !h->rc; i++) {
-		const struct reportdata_region *r = &rd->regions[i];
-		const struct reportdata_dist *a = &r->dist[0], *b = &r->dist[1];
-		double lo = INFINITY, hi = 0;
-		char s[4][64], pct[64];
-		int k;
-
-		if (!a->has && !b->has)
-			continue;
-		for (k = 0; k < 2; k++) {
-			const struct reportdata_dist *d = &r->dist[k];
-
-			if (!d->has)
-				continue;
-			lo = fmin(lo, fmax(d->min, 1e-9));
-			hi = fmax(hi, fmax(d->max, 1e-9));
-		}
-		html_puts(h, "<tr class=\"region\"><td class=\"txt rn\">");
-		html_text(h, r->name);
-		html_puts(h, "</td><td><svg class=\"chart dist\" viewBox=\"0 0 260 34\">");
-		dist_box(h, a, lo, hi, 9, 0);
-		dist_box(h, b, lo, hi, 25, 1);
-		html_puts(h, "</svg></td>");
-		html_secs(s[0], 64, a->p50);
-		html_secs(s[1], 64, b->p50);
-		html_secs(s[2], 64, a->p95);
-		html_secs(s[3], 64, b->p95);
-		format_pct(pct, sizeof(pct), !a->has || !b->has || a->p95 <= 0,
-			   a->p95 > 0 ? (b->p95 / a->p95 - 1) * 100 : 0);
-		html_printf(
-		    h,
-		    "<td class=\"num\">%s</td><td class=\"num\">%s</td><td "
-		    "class=\"num\">%s</td><td class=\"num\">%s</td><td class=\"num\">%s</td>"
-		    "</tr>\n",
-		    a->has ? s[0] : "-", b->has ? s[1] : "-", a->has ? s[2] : "-",
-		    b->has ? s[3] : "-", pct);
-	}
-	html_puts(h, "</tbody></table></section>\n");
-}
-
-/* ---- ranks ---------------------------------------------------------------- */
-
-/* The colour class (0..6, 3 neutral) of a relative difference f. */
-static int heat_class(double f)
-{
-	static const double edge[6] = {-0.2, -0.1, -0.03, 0.03, 0.1, 0.2};
-	int c = 0;
-
-	while (c < 6 && f >= edge[c])
-		c++;
-	return c;
-}
-
-/* Bucket b of nb over n ranks: the mean of the ranks with a value. */
-static double heat_bucket(const double *v, size_t n, size_t b, size_t nb)
-{
-	size_t i, k = 0;
-	double s = 0;
-
-	for (i = b * n / nb; i < (b + 1) * n / nb; i++)
-		if (!isnan(v[i]))
-			s += v[i], k++;
-	return k ? s / (double)k : NAN;
-}
-
-static double heat_mean(const double *v, size_t n)
-{
-	return heat_bucket(v, n, 0, 1);
-}
-
-static int heat_order_cmp(const void *a, const void *b)
-{
-	const struct reportdata_region *x = *(const struct reportdata_region *const *)a;
-	const struct reportdata_region *y = *(const struct reportdata_region *const *)b;
-	double sx = x->ranks[1] ? x->dist[1].mean * (double)x->dist[1].calls : 0;
-	double sy = y->ranks[1] ? y->dist[1].mean * (double)y->dist[1].calls : 0;
-
-	if (sx != sy)
-		return sx < sy ? 1 : -1;
-	return strcmp(x->name, y->name);
-}
-
-/* One heatmap of the rows order[0..n): change 0 is each rank against the
- * region's mean over ranks in the candidate, change 1 each rank of the
- * candidate against the same rank of the baseline. */
-static void heat_map(struct html *h, const struct reportdata *rd,
-		     const struct reportdata_region **order, size_t n, int change)
-{
-	size_t nr = rd->nranks[1], nb = nr < HTML_HEAT_COLS ? nr : HTML_HEAT_COLS, i, b;
-	const double cw = nb ? fmin(24.0, fmax(6.0, 480.0 / (double)nb)) : 6.0, ch = 14, left = 200;
-	double width = left + cw * (double)nb + 290, height = ch * (double)n + 16;
-
-	html_printf(h,
-		    "<svg class=\"chart heat\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f "
-		    "%.0f\" role=\"img\" aria-label=\"%s\">",
-		    width, height, width, height,
-		    change ? "candidate against baseline per rank" : "rank against region mean");
-	html_printf(h, "<text class=\"ax\" x=\"%.0f\" y=\"10\">ranks 0-%zu</text>", left,
-		    nr ? nr - 1 : 0);
-	for (i = 0; i < n && !h->rc; i++) {
-		const struct reportdata_region *r = order[i];
-		double mean = heat_mean(r->ranks[1], nr), y = 14 + ch * (double)i;
-		double fmax_ = -INFINITY, fmin_ = INFINITY;
-		size_t bmax = 0, bmin = 0;
-
-		html_puts(h, "<g><title>");
-		html_text(h, r->name);
-		html_printf(h, "</title><text x=\"%.0f\" y=\"%.0f\" text-anchor=\"end\">", left - 4,
-			    y + 10);
-		{
-			char cut[40];
-
-			snprintf(cut, sizeof(cut), "%s%s", strlen(r->name) > 28 ? "..." : "",
-				 strlen(r->name) > 28 ? r->name + strlen(r->name) - 25 : r->name);
-			html_text(h, cut);
-		}
-		html_puts(h, "</text>");
-		for (b = 0; b < nb; b++) {
-			double v = heat_bucket(r->ranks[1], nr, b, nb), f;
-
-			if (change) {
-				double base =
-				    heat_bucket(r->ranks[0], rd->nranks[0] == nr ? nr : 0, b, nb);
-
-				f = base > 0 ? v / base - 1 : NAN;
-			} else {
-				f = mean > 0 ? v / mean - 1 : NAN;
-			}
-			if (isnan(f))
-				continue;
-			if (f > fmax_)
-				fmax_ = f, bmax = b;
-			if (f < fmin_)
-				fmin_ = f, bmin = b;
-			html_printf(h,
-				    "<rect class=\"h%d\" x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" "
-				    "height=\"%.0f\"/>",
-				    heat_class(f), left + cw * (double)b, y, cw, ch - 1);
-		}
-		if (isfinite(fmax_)) {
-			char a[64], c[64];
-
-			format_pct(a, sizeof(a), 0, fmax_ * 100);
-			format_pct(c, sizeof(c), 0, fmin_ * 100);
-			html_printf(
-			    h,
-			    "<text x=\"%.0f\" y=\"%.0f\">max %s (rank%s %zu), min %s (rank%s "
-			    "%zu)</text>",
-			    left + cw * (double)nb + 4, y + 10, a, nb < nr ? "s from" : "",
-			    bmax * nr / nb, c, nb < nr ? "s from" : "", bmin * nr / nb);
-		}
-		html_puts(h, "</g>");
-	}
-	html_puts(h, "</svg>\n");
-}
-
-static void html_ranks(struct html *h, const struct reportdata *rd)
-{
-	const struct reportdata_region **order = NULL;
-	size_t i, n = 0;
-
-	html_puts(h, "<section id=\"ranks\"><h2>Ranks</h2>\n");
-	if (!rd->compared || !rd->nranks[1]) {
-		html_puts(h, "<p>The per-rank totals of the candidate are shown when BASELINE and "
-			     "CANDIDATE are given.</p></section>\n");
-		return;
-	}
-	order = util_calloc(rd->nregions, sizeof(*order));
-	if (!order) {
-		h->rc = ERR_NOMEM;
-		return;
-	}
-	for (i = 0; i < rd->nregions; i++)
-		if (rd->regions[i].ranks[1])
-			order[n++] = &rd->regions[i];
-	qsort(order, n, sizeof(*order), heat_order_cmp);
-	if (n > HTML_HEAT_ROWS)
-		n = HTML_HEAT_ROWS;
-	html_printf(h,
-		    "<p>Total time of each region on each rank of the candidate (%zu ranks%s), the "
-		    "%zu regions with the most time. Colour: <span class=\"kc\">blue</span> below, "
-		    "<span class=\"kd\">orange</span> above; the text at the right gives the "
-		    "extremes.</p>\n<div class=\"legend\">",
-		    rd->nranks[1], rd->nranks[1] > HTML_HEAT_COLS ? ", grouped into columns" : "",
-		    n);
-	{
-		static const char *const lab[7] = {"< -20%",   "-20..-10%", "-10..-3%", "+-3%",
-						   "+3..+10%", "+10..+20%", "> +20%"};
-
-		for (i = 0; i < 7; i++)
-			html_printf(h,
-				    "<span><svg class=\"sw\" viewBox=\"0 0 10 10\"><rect "
-				    "class=\"h%zu\" width=\"10\" height=\"10\"/></svg> %s</span>",
-				    i, lab[i]);
-	}
-	html_puts(h, "</div>\n<h3>Candidate: each rank against the region's mean over ranks "
-		     "(load imbalance)</h3>\n");
-	heat_map(h, rd, order, n, 0);
-	if (rd->nranks[0] == rd->nranks[1]) {
-		html_puts(h, "<h3>Change: each rank of the candidate against the same rank of the "
-			     "baseline</h3>\n");
-		heat_map(h, rd, order, n, 1);
-	} else {
-		html_printf(h, "<p>The baseline has %zu ranks: no per-rank change.</p>\n",
-			    rd->nranks[0]);
-	}
-	html_puts(h, "</section>\n");
-	free(order);
 }
 
 /* ---- the page --------------------------------------------------------------- */

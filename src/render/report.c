@@ -743,6 +743,107 @@ static void report_stat_header(struct doc *d, const struct compare_result *r)
 	report_same_json(d, &r->same);
 }
 
+/* A value of metric m for a one-line message: "18.7 ms", "1,200",
+ * "12.5" (imbalance, percent), "none". */
+static void report_value_text(char *s, size_t len, enum stats_metric m, const struct stats_val *v)
+{
+	if (v->none)
+		snprintf(s, len, "none");
+	else if (!strcmp(report_unit(m), "seconds"))
+		format_duration(s, len, v->v, format_unit_pick(fabs(v->v)), 0, 1);
+	else
+		format_value(s, len, 0, v->v, stats_metric_is_count(m));
+}
+
+/*
+ * One finding of row i (report_findings()): its title and message.  The
+ * region name goes in as data; the renderer escapes it.
+ */
+static int report_finding_text(struct buf *title, struct buf *msg, const struct compare_result *r,
+			       size_t i, const struct compare_opts *o)
+{
+	const struct stats_row *row = &r->rows[i];
+	const char *metric = stats_metric_name(o->metric);
+	char a[64], b[64], pct[32];
+	int rc = 0;
+
+	report_value_text(a, sizeof(a), o->metric, &row->a);
+	report_value_text(b, sizeof(b), o->metric, &row->b);
+	format_pct(pct, sizeof(pct), row->pct.none, row->pct.v);
+	rc |= buf_printf(title, "scopedb: %s ", row->name);
+	if (row->a.none)
+		rc |= buf_puts(title, "is new");
+	else if (row->b.none)
+		rc |= buf_puts(title, "is missing");
+	else
+		rc |= buf_puts(title, pct);
+	rc |= buf_printf(msg, "%s: %s %s -> %s", row->name, metric, a, b);
+	if (!row->pct.none)
+		rc |= buf_printf(msg, " (%s)", pct);
+	if (r->stat && r->stat[i].verdict != VERDICT_CALL_NONE) {
+		const struct compare_stat *c = &r->stat[i];
+
+		rc |= buf_printf(msg, "; %s: ratio %.3g [%.3g, %.3g], p %.2g",
+				 verdict_call_name(c->verdict), c->ratio, c->lo, c->hi, c->p);
+		if (c->runs_needed >= VERDICT_MAX_RUNS)
+			rc |= buf_puts(msg, "; more than 999 more candidate runs would be needed");
+		else if (c->runs_needed > 0)
+			rc |= buf_printf(msg, "; about %d more candidate run%s would decide",
+					 c->runs_needed, c->runs_needed == 1 ? "" : "s");
+	} else if (row->violation && row->a.none) {
+		rc |= buf_puts(msg, "; new region (--fail-on-new)");
+	} else if (row->violation && row->b.none) {
+		rc |= buf_puts(msg, "; missing from the candidate (--fail-on-missing)");
+	} else if (row->violation) {
+		rc |= buf_printf(msg, "; over the budget of %+g%%", o->max_regression);
+	}
+	return rc;
+}
+
+/*
+ * The findings of a check (doc.findings): each violation an error, and
+ * with statistics each undecided region a warning, in the rows' order
+ * (worst first), with the location compare_opts.locations found.
+ */
+static void report_findings(struct doc *d, const struct compare_result *r,
+			    const struct compare_opts *o)
+{
+	struct doc_table *t = doc_table(d, 0, doc_finding_cols, DOC_FINDING_NCOLS);
+	struct buf title = BUF_INIT, msg = BUF_INIT, key = BUF_INIT;
+	size_t i;
+
+	d->findings = t;
+	for (i = 0; t && i < r->nrows; i++) {
+		int warn = !r->rows[i].violation && r->stat &&
+			   r->stat[i].verdict == VERDICT_CALL_INCONCLUSIVE;
+
+		if (!r->rows[i].violation && !warn)
+			continue;
+		title.len = msg.len = key.len = 0;
+		if (buf_puts(&title, "") || buf_puts(&msg, "") ||
+		    buf_printf(&key, "scopedb.check.%s\n%s", stats_metric_name(o->metric),
+			       r->rows[i].name) ||
+		    report_finding_text(&title, &msg, r, i, o)) {
+			d->failed = 1;
+			break;
+		}
+		doc_row(t);
+		doc_set_text(t, DOC_FINDING_LEVEL, warn ? "warning" : "error");
+		doc_set_text(t, DOC_FINDING_REGION, r->rows[i].name);
+		if (r->locs && r->locs[i].file) {
+			doc_set_text(t, DOC_FINDING_FILE, r->locs[i].file);
+			if (r->locs[i].line >= 0)
+				doc_set_id(t, DOC_FINDING_LINE, r->locs[i].line);
+		}
+		doc_set_text(t, DOC_FINDING_TITLE, title.data);
+		doc_set_text(t, DOC_FINDING_MESSAGE, msg.data);
+		doc_set_text(t, DOC_FINDING_KEY, key.data);
+	}
+	buf_release(&title);
+	buf_release(&msg);
+	buf_release(&key);
+}
+
 void report_doc(struct doc *d, const struct compare_result *r, const struct compare_opts *o)
 {
 	const struct verdict *v = &r->verdict;
@@ -773,7 +874,33 @@ void report_doc(struct doc *d, const struct compare_result *r, const struct comp
 		}
 	}
 	report_run_field(d, o->check ? "Baseline" : "a", &r->a.run, r->a.is_file, 0);
+	if (r->baseline_from) {
+		/* which commit git chose, and how far back */
+		b = doc_field(d, DOC_F_HUMAN, o->check ? "Baseline from" : "a from");
+		doc_span(d, b, r->a.arg, 0);
+		doc_span(d, b, ": ", DOC_RAW);
+		doc_span(d, b, r->baseline_from, 0);
+		doc_json_str(d, d->json, "baseline_from", r->baseline_from);
+	}
 	report_run_field(d, o->check ? "Candidate" : "b", &r->b.run, r->b.is_file, 0);
+	if (o->ncand_files) {
+		/* the candidate's repetitions, files (docs/ci.md) */
+		struct doc_value *arr = doc_json_arr(d, d->json, "candidate_files", JSONW_COMPACT);
+		size_t i;
+
+		b = doc_field(d, DOC_F_HUMAN, "Repetitions");
+		doc_spanf(d, b, DOC_RAW, "%zu files: ", o->ncand_files + 1);
+		doc_span(d, b, r->b.arg, 0);
+		doc_json_str(d, arr, NULL, r->b.arg);
+		for (i = 0; i < o->ncand_files; i++) {
+			doc_span(d, b, ", ", DOC_RAW);
+			doc_span(d, b, o->cand_files[i], 0);
+			doc_json_str(d, arr, NULL, o->cand_files[i]);
+		}
+		doc_span(d, b,
+			 r->stat ? " (the candidate set)" : " (each region's median over them)",
+			 DOC_RAW);
+	}
 	if (o->ranks)
 		report_ranks_field(d, DOC_F_TEXT, o->ranks, o->nranks);
 	if (o->check) {
@@ -812,6 +939,8 @@ void report_doc(struct doc *d, const struct compare_result *r, const struct comp
 	report_names_line(d, DOC_F_HUMAN, "Only in b: ", r->only_b, r->nonly_b);
 	report_names_line(d, DOC_F_TEXT, "Budget violations: ", v->violations, v->nviolations);
 	report_attr_lines(d, DOC_F_TEXT, r);
+	if (o->check)
+		report_findings(d, r, o);
 	if (o->check) {
 		doc_json_num(d, d->json, "max_regression", o->max_regression, 0);
 		doc_json_bool(d, d->json, "fail_on_new", o->fail_on_new);

@@ -13,7 +13,7 @@
 
 #define SELECT_GRAMMAR                                                                             \
 	"expected ID, latest, tag:NAME, commit:PREFIX, a commit hash, branch:NAME, label:NAME or " \
-	"pin:NAME (each may end in ~N or ^), or the path of an existing file"
+	"pin:NAME (each may end in ~N or ^), base:REF, or the path of an existing file"
 
 /* Decimal digits s[0..n) as a non-negative int64; -1 when empty, not all
  * digits or too large. */
@@ -116,6 +116,16 @@ int select_parse(struct select_spec *out, const char *text)
 	out->text = util_strdup(text);
 	if (!out->text)
 		return ERR_NOMEM;
+	if (!strncmp(text, "base:", 5)) {
+		/* REF is git's revision, suffixes and all: git reads "~2" */
+		out->kind = SELECT_BASE;
+		if (!text[5])
+			rc = err_set(ERR_USAGE, "invalid run selector '%s': empty git revision",
+				     text);
+		else
+			rc = select_set_name(out, text + 5, len - 5);
+		goto out;
+	}
 	if (select_strip_back(&len, &out->back, text)) {
 		rc = err_set(ERR_USAGE,
 			     "invalid run selector '%s': ~N needs a non-negative integer", text);

@@ -294,6 +294,31 @@ int store_rank_totals(struct store *st, int64_t run_id, store_rank_total_fn fn, 
 	return store_sql_run(st, SQL_RANK_TOTALS, &v, 1, rank_row, &check, NULL);
 }
 
+/* store_region_sources(): one region's location to the caller's fn. */
+struct source_ctx {
+	store_source_fn fn;
+	void *ctx;
+};
+
+static int source_row(void *ctx, const struct rows_row *r)
+{
+	const struct source_ctx *c = ctx;
+	const char *name = r->ops->text(r, 0), *file = r->ops->text(r, 1);
+	int64_t line = r->ops->null(r, 2) ? -1 : r->ops->i64(r, 2);
+
+	if (!name || !file)
+		return err_nomem();
+	return c->fn(c->ctx, name, file, line < 0 ? -1 : line);
+}
+
+int store_region_sources(struct store *st, int64_t run_id, store_source_fn fn, void *ctx)
+{
+	struct source_ctx c = {fn, ctx};
+	struct store_value v = sql_int(run_id);
+
+	return store_sql_run(st, SQL_REGION_SOURCES, &v, 1, source_row, &c, NULL);
+}
+
 /* store_scan_timings(): each row checked before the caller's fn sees it. */
 static int timing_row(void *ctx, const struct rows_row *r)
 {

@@ -294,6 +294,13 @@ int store_resolve(struct store *st, int64_t *out, const struct select_spec *sel)
 			ret = err_set(ERR_NOTFOUND, "no run has a commit starting with '%s'",
 				      sel->name);
 		break;
+	case SELECT_BASE:
+		/* git's answer, not the store's: runarg_resolve() (ancestry.h) */
+		ret = err_set(ERR_USAGE,
+			      "'%s' names a run by git ancestry: diff, check, show and meta take "
+			      "it, this command does not",
+			      sel->text);
+		break;
 	}
 	free(commit);
 	if (!ret && sel->back > 0 &&

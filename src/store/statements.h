@@ -180,6 +180,13 @@ SQL(AHEAD_BLOBS, SQL_BINARY,
 SQL(RANK_TOTALS, SQL_BINARY,
 	"SELECT r.name, t.rank, t.total_ns FROM timings AS t JOIN regions AS r "
 	"ON r.id = t.region_id WHERE t.run_id = " P(1))
+/* the source location of each region of run P(1) that has one
+ * (store_region_sources()): the smallest file name and line over its ranks,
+ * which scope-profiler writes alike on every rank */
+SQL(REGION_SOURCES, SQL_BINARY,
+	"SELECT r.name, min(t.source_file), min(t.source_line) FROM timings AS t "
+	"JOIN regions AS r ON r.id = t.region_id WHERE t.run_id = " P(1) " "
+	"AND t.source_file IS NOT NULL GROUP BY r.name")
 /* every timings row of run P(1) in write order, whole (rows_timing()) */
 SQL(SCAN_TIMINGS, SQL_BINARY | SQL_STREAM,
 	"SELECT t.region_id, t.rank, t.has_events, t.calls, t.total_ns, t.min_ns, t.max_ns, "

@@ -38,6 +38,19 @@ const char *tu_tmpdir(void)
 	return tu_dir;
 }
 
+const char *tu_git_sandbox(void)
+{
+	const char *top = tu_tmpdir();
+	char parent[sizeof(tu_dir)];
+
+	snprintf(parent, sizeof(parent), "%s", top);
+	*strrchr(parent, '/') = '\0';
+	setenv("GIT_CEILING_DIRECTORIES", parent, 1);
+	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
+	setenv("HOME", top, 1);
+	return top;
+}
+
 const char *tu_path(const char *name)
 {
 	static char bufs[8][512];

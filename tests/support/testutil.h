@@ -15,6 +15,11 @@
 /* A fresh directory (created on first call, removed at exit). */
 const char *tu_tmpdir(void);
 
+/* Make tu_tmpdir() git's whole world for the tests that run git: git never
+ * looks above it (GIT_CEILING_DIRECTORIES), reads no system configuration,
+ * and HOME is that directory.  Returns the directory. */
+const char *tu_git_sandbox(void);
+
 /* tu_tmpdir()/name in a static rotating buffer (8 slots). */
 const char *tu_path(const char *name);
 

@@ -198,11 +198,26 @@ static int tu_load_row(void *ctx, const struct h5prof_row *row)
 	return 0;
 }
 
+/* The file's description into out: what both loaders keep of it. */
+static void tu_load_info(struct tu_h5_loaded *out, const struct h5prof_info *info)
+{
+	size_t i;
+
+	out->schema = info->schema;
+	out->layout = info->layout;
+	out->num_ranks = info->num_ranks;
+	out->num_events = info->num_events;
+	out->num_regions = info->num_regions;
+	out->names = calloc(out->num_regions + 1, sizeof(char *));
+	assert_non_null(out->names);
+	for (i = 0; i < out->num_regions; i++)
+		out->names[i] = tu_dupstr(info->region_names[i]);
+}
+
 int tu_h5_load(struct tu_h5_loaded *out, const char *path)
 {
 	struct h5prof *p = NULL;
 	struct tu_loadctx c;
-	size_t i;
 	int rc;
 
 	unsigned long long ids = tu_h5_live_ids();
@@ -216,15 +231,7 @@ int tu_h5_load(struct tu_h5_loaded *out, const char *path)
 	c.l = out;
 	c.info = h5prof_info(p);
 	c.cap = 0;
-	out->schema = c.info->schema;
-	out->layout = c.info->layout;
-	out->num_ranks = c.info->num_ranks;
-	out->num_events = c.info->num_events;
-	out->num_regions = c.info->num_regions;
-	out->names = calloc(out->num_regions + 1, sizeof(char *));
-	assert_non_null(out->names);
-	for (i = 0; i < out->num_regions; i++)
-		out->names[i] = tu_dupstr(c.info->region_names[i]);
+	tu_load_info(out, c.info);
 	rc = h5prof_read(p, tu_load_row, &c);
 	if (!rc)
 		assert_int_equal(out->nrows, c.info->num_rows);
@@ -240,7 +247,6 @@ int tu_profile_load(struct tu_h5_loaded *out, const char *path)
 	struct profile *p = NULL;
 	struct tu_loadctx c;
 	struct stat st;
-	size_t i;
 	int rc, fd = -1;
 
 	memset(out, 0, sizeof(*out));
@@ -258,15 +264,7 @@ int tu_profile_load(struct tu_h5_loaded *out, const char *path)
 	rc = profile_read(p, tu_load_row, &c);
 	if (!rc) {
 		assert_int_equal(out->nrows, c.info->num_rows);
-		out->schema = c.info->schema;
-		out->layout = c.info->layout;
-		out->num_ranks = c.info->num_ranks;
-		out->num_events = c.info->num_events;
-		out->num_regions = c.info->num_regions;
-		out->names = calloc(out->num_regions + 1, sizeof(char *));
-		assert_non_null(out->names);
-		for (i = 0; i < out->num_regions; i++)
-			out->names[i] = tu_dupstr(c.info->region_names[i]);
+		tu_load_info(out, c.info);
 	}
 	profile_free(p);
 	close(fd);

@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# The scopedb step of a CI job, shared by github.sh and gitlab.sh (which
+# set ROLE, BASE_REF, SUMMARY, OUTPUTS and ARTIFACT_URL from their CI's
+# variables).  tests/e2e_ci_recipes.sh runs it through them, with each
+# CI's variables set, so it is known to work.  docs/ci.md explains it.
+#
+# ROLE=main (a push to the main branch): ingest the profiles (commit and
+# branch from the CI's variables; several files are repetitions of this
+# commit), pin the first run as the baseline (pin --if-missing) and check
+# the run.  ROLE=pr (a pull or merge request, another branch): check the
+# profile files as one candidate set, storing nothing (diff and check read
+# files into a temporary store): nothing of a pull request enters main's
+# history, and a pull request from a fork writes no cache.
+#
+# The baseline: base:$BASE_REF (the newest stored run on the first-parent
+# ancestry of the merge base of HEAD and BASE_REF; main: HEAD~1, the
+# previous commit) when git can say, else pin:baseline (no git work tree,
+# a shallow clone, no stored run on that ancestry).  The check: once main
+# has WINDOW runs stored and the baseline is base:, the statistical check
+# (--baseline-window WINDOW --stat: each region's verdict from the run
+# sets and the noise of main's history; INCONCLUSIVE, e.g. too few
+# repetitions, exits as $INCONCLUSIVE says, pass by default); before that
+# a point check with the budget.  The report's first line says which.
+#
+# The markdown report goes to $REPORT and is appended to $SUMMARY (GitHub's
+# job summary), with a link to the HTML report (an artifact) when
+# ARTIFACT_URL is set; OUTPUTS adds --output FORMAT=FILE reports (github
+# annotations, GitLab's JUnit and Code Quality).  (The attribution line of
+# each regression, where inside the code the time went, joins the report
+# once the call tree is stored: issue 22.)  Exit status: check's (0 pass,
+# 1 a regression, or inconclusive with INCONCLUSIVE=fail; 2 an error).
+#
+# Environment: PROFILE (the profile files this job wrote, separated by
+# blanks, e.g. "profile-1.h5 profile-2.h5 profile-3.h5": repetitions of
+# one run; required), ROLE (main or pr; required), SCOPEDB (the scopedb
+# command; default scopedb), SCOPEDB_DB (the store; default
+# .scopedb/history.sqlite, the cached folder), BUDGET (percent; default
+# 5), METRIC (default p95), MAIN_BRANCH (default main), BASE_REF (a git
+# revision; empty: pin:baseline only), WINDOW (runs of the baseline set
+# and of main's history the statistics need; default 10), INCONCLUSIVE
+# (pass or fail; default pass), REPORT (default scopedb-report.md), HTML
+# (default scopedb-report.html), SUMMARY (a file the report is appended
+# to; default none), OUTPUTS (FORMAT=FILE words), ARTIFACT_URL.
+set -euo pipefail
+: "${PROFILE:?set PROFILE to the profile this job wrote}"
+: "${ROLE:?set ROLE to main or pr}"
+scopedb=${SCOPEDB:-scopedb}
+export SCOPEDB_DB=${SCOPEDB_DB:-.scopedb/history.sqlite}
+main=${MAIN_BRANCH:-main}
+report=${REPORT:-scopedb-report.md}
+html=${HTML:-scopedb-report.html}
+summary=${SUMMARY:-/dev/null}
+window=${WINDOW:-10}
+metric=${METRIC:-p95}
+budget=${BUDGET:-5}
+read -r -a files <<<"$PROFILE"
+read -r -a outputs <<<"${OUTPUTS:-}"
+# nothing of an earlier job is left to be taken for this one's
+rm -f "$report" "$html"
+for o in "${outputs[@]}"; do
+	rm -f "${o#*=}"
+done
+mkdir -p "$(dirname "$SCOPEDB_DB")"
+"$scopedb" --version >/dev/null || {
+	echo "scopedb: cannot run '$scopedb' (set SCOPEDB to the scopedb binary)" >&2
+	exit 2
+}
+
+if [ "$ROLE" = main ]; then
+	# main: record the runs; the first one ever becomes the baseline
+	ids=$("$scopedb" ingest --tag ci --format json "${files[@]}" | jq -r '.[].run')
+	"$scopedb" pin baseline "$(head -n 1 <<<"$ids")" --if-missing
+	candidate=("$(tail -n 1 <<<"$ids")")
+else
+	# a pull request: compare the files, store nothing.  No store yet, or
+	# no pin in it: the first run on $main has not happened (a note, exit
+	# 0).  Anything else (a corrupt store, no jq) fails the job (exit 2).
+	if [ ! -e "$SCOPEDB_DB" ]; then
+		echo "scopedb: no baseline yet: no store at $SCOPEDB_DB (the first run on $main pins it)" |
+			tee "$report" >>"$summary"
+		exit 0
+	fi
+	pins=$("$scopedb" pins --format json) || {
+		echo "scopedb: cannot list the pins of $SCOPEDB_DB" >&2
+		exit 2
+	}
+	have=$(jq -e 'any(.[]; .name == "baseline")' <<<"$pins") || [ "$have" = false ] || {
+		echo "scopedb: cannot read the pins of $SCOPEDB_DB" >&2
+		exit 2
+	}
+	if [ "$have" != true ]; then
+		echo "scopedb: no baseline yet (the first run on $main pins it)" |
+			tee "$report" >>"$summary"
+		exit 0
+	fi
+	candidate=("${files[@]}")
+fi
+
+# The baseline git chooses, when it can (scopedb runs git itself, safely:
+# no hook, alias or pager of the repository runs); else the pin.
+base=pin:baseline
+why="git cannot place it"
+if [ -n "${BASE_REF:-}" ]; then
+	if err=$("$scopedb" meta "base:$BASE_REF" 2>&1 >/dev/null); then
+		base=base:$BASE_REF
+	else
+		why=${err#scopedb: }
+	fi
+fi
+stored=$("$scopedb" runs --branch "$main" --format json | jq length)
+args=(check "$base" "${candidate[@]}" --metric "$metric" --max-regression "$budget")
+stat=()
+# (backquotes dropped: a branch name is shown, never run or formatted)
+shown=${base//\`/}
+if [ "$base" != pin:baseline ] && [ "$stored" -ge "$window" ]; then
+	stat=(--baseline-window "$window" --inconclusive "${INCONCLUSIVE:-pass}")
+	mode="statistical check against \`$shown\` (a window of $window runs along its first-parent history; $stored runs of $main stored), ${#candidate[@]} candidate run(s), budget +$budget%"
+elif [ "$base" != pin:baseline ]; then
+	mode="point check against \`$shown\` with a budget of +$budget% ($stored of the $window runs of $main the statistical check needs)"
+else
+	mode="point check against \`pin:baseline\` with a budget of +$budget% (${why//\`/})"
+	[ -n "${BASE_REF:-}" ] || mode="point check against \`pin:baseline\` with a budget of +$budget%"
+fi
+for o in "${outputs[@]}"; do
+	args+=(--output "$o")
+done
+rc=0
+{
+	printf '%s\n\n' "**scopedb:** $mode"
+	"$scopedb" "${args[@]}" "${stat[@]}" --format markdown || rc=$?
+} >"$report"
+cat "$report" >>"$summary"
+# The HTML report for people (an artifact): the verdict, main's trends,
+# the distributions and the ranks.  The check above decides the job.
+if [ "$rc" -lt 2 ]; then
+	stat_html=()
+	[ ${#stat[@]} -eq 0 ] || stat_html=(--baseline-window "$window")
+	if "$scopedb" report "$base" "${candidate[0]}" --metric "$metric" --max-regression "$budget" \
+		"${stat_html[@]}" --branch "$main" -o "$html"; then
+		[ -z "${ARTIFACT_URL:-}" ] ||
+			printf '\n[The HTML report](%s) (artifact %s)\n' "$ARTIFACT_URL" "$html" >>"$summary"
+	else
+		echo "scopedb: no HTML report (the check above stands)" >&2
+	fi
+fi
+exit "$rc"

@@ -1,0 +1,206 @@
+/*
+ * ancestry.c - the stored runs of base:REF (see ancestry.h): four read-only
+ * git commands through git_run(), then the store by commit.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "analysis/ancestry.h"
+#include "scopedb/err.h"
+#include "scopedb/filter.h"
+#include "scopedb/store.h"
+#include "scopedb/util.h"
+#include "util/git.h"
+
+/* rev-list prints 41 bytes a commit (65 with SHA-256) */
+#define ANCESTRY_STR2(x) #x
+#define ANCESTRY_STR(x) ANCESTRY_STR2(x)
+#define ANCESTRY_MAX_OUT ((ANCESTRY_MAX_COMMITS + 1) * 65)
+
+/* 1 when s is a full sha as git prints it: 40 (or 64) lowercase hex digits. */
+static int ancestry_is_sha(const char *s)
+{
+	size_t n = strspn(s, "0123456789abcdef");
+
+	return (n == 40 || n == 64) && !s[n];
+}
+
+/*
+ * git CMD OPTS... REVS... into out (its whole output); *ok = 1 when git
+ * answered (exit 0).  No git at all is an error here: base:REF cannot be
+ * resolved without it.
+ */
+static int ancestry_git(struct buf *out, int *ok, const char *cmd, const char *const *opts,
+			const char *const *revs, size_t max_out)
+{
+	const struct git_limits lim = {0, max_out};
+	enum git_status st;
+	int rc;
+
+	out->len = 0;
+	*ok = 0;
+	rc = git_run(out, &st, cmd, opts, revs, &lim);
+	if (rc)
+		return rc;
+	if (st == GIT_NOT_FOUND)
+		return err_set(ERR_USAGE,
+			       "base: selectors need git, and there is none in an absolute PATH "
+			       "entry");
+	if (st == GIT_TIMEOUT || st == GIT_TOO_LONG)
+		return err_set(ERR_USAGE, "git %s %s", cmd,
+			       st == GIT_TIMEOUT ? "did not answer in time" : "said too much");
+	*ok = st == GIT_OK;
+	return 0;
+}
+
+/* The first line of git's answer, copied into *out. */
+static int ancestry_line(char **out, struct buf *b)
+{
+	*out = util_strdup(git_first_line(b->data));
+	return *out ? 0 : err_nomem();
+}
+
+/* The runs of one commit (newest first) appended to out, up to want. */
+static int ancestry_commit_runs(struct ancestry *out, struct store *st, const char *sha,
+				size_t back, size_t want)
+{
+	struct store_run *runs = NULL;
+	struct filter f;
+	size_t n = 0, i;
+	int rc;
+
+	memset(&f, 0, sizeof(f));
+	f.commit = sha;
+	rc = store_find_runs(st, &runs, &n, &f);
+	for (i = 0; !rc && i < n && out->nruns < want; i++) {
+		/* a prefix filter: keep the runs of exactly this commit */
+		if (!runs[i].commit || strcasecmp(runs[i].commit, sha))
+			continue;
+		out->runs[out->nruns] = runs[i].id;
+		out->back[out->nruns++] = back;
+	}
+	store_runs_free(runs, n);
+	return rc;
+}
+
+int ancestry_runs(struct ancestry *out, struct store *st, const char *ref, size_t want)
+{
+	static const char *const toplevel[] = {"--show-toplevel", NULL};
+	static const char *const verify[] = {"--verify", "--quiet", NULL};
+	static const char *const firstp[] = {
+	    "--first-parent", "--max-count=" ANCESTRY_STR(ANCESTRY_MAX_COMMITS), NULL};
+	const char *revs[3] = {NULL, NULL, NULL};
+	struct buf b = BUF_INIT, r = BUF_INIT, note = BUF_INIT;
+	char *sha = NULL, *line, *next, cwd[4096];
+	int ok, rc;
+
+	memset(out, 0, sizeof(*out));
+	if (!want)
+		want = 1;
+	out->ref = util_strdup(ref);
+	out->runs = malloc(want * sizeof(*out->runs));
+	out->back = malloc(want * sizeof(*out->back));
+	if (!out->ref || !out->runs || !out->back) {
+		rc = err_nomem();
+		goto out;
+	}
+	/* 1. a work tree */
+	rc = ancestry_git(&b, &ok, "rev-parse", toplevel, NULL, 0);
+	if (!rc && !ok)
+		rc = err_set(ERR_USAGE, "base:%s: '%s' is not in a git work tree", ref,
+			     getcwd(cwd, sizeof(cwd)) ? cwd : ".");
+	/* 2. REF, a commit */
+	if (!rc)
+		rc = git_check_rev(ref);
+	if (!rc && buf_printf(&r, "%s^{commit}", ref))
+		rc = err_nomem();
+	revs[0] = r.data;
+	if (!rc)
+		rc = ancestry_git(&b, &ok, "rev-parse", verify, revs, 0);
+	if (!rc && (!ok || !ancestry_is_sha(git_first_line(b.data))))
+		rc = err_set(ERR_USAGE,
+			     "base:%s: unknown git revision '%s' (a CI checkout may need it "
+			     "fetched first: git fetch origin BRANCH)",
+			     ref, ref);
+	if (!rc)
+		rc = ancestry_line(&sha, &b);
+	/* 3. the merge base of HEAD and REF */
+	revs[0] = "HEAD";
+	revs[1] = sha;
+	if (!rc)
+		rc = ancestry_git(&b, &ok, "merge-base", NULL, revs, 0);
+	if (!rc && (!ok || !ancestry_is_sha(git_first_line(b.data))))
+		rc = err_set(ERR_USAGE,
+			     "base:%s: HEAD and '%s' have no merge base (a shallow clone? fetch "
+			     "with --depth large enough, or --unshallow)",
+			     ref, ref);
+	if (!rc)
+		rc = ancestry_line(&out->merge_base, &b);
+	/* 4. its first-parent ancestry, newest first */
+	revs[0] = out->merge_base;
+	revs[1] = NULL;
+	if (!rc)
+		rc = ancestry_git(&b, &ok, "rev-list", firstp, revs, ANCESTRY_MAX_OUT);
+	if (!rc && !ok)
+		rc = err_set(ERR_USAGE, "base:%s: git cannot list the ancestry of %.12s", ref,
+			     out->merge_base);
+	for (line = b.data; !rc && line && *line && out->nruns < want; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (!ancestry_is_sha(line))
+			continue;
+		rc = ancestry_commit_runs(out, st, line, out->ncommits, want);
+		out->ncommits++;
+	}
+	if (!rc && !out->nruns)
+		rc = err_set(ERR_NOTFOUND,
+			     "base:%s: no stored run on the first-parent ancestry of %.12s, the "
+			     "merge base of HEAD and '%s' (%zu commit%s searched)",
+			     ref, out->merge_base, ref, out->ncommits,
+			     out->ncommits == 1 ? "" : "s");
+	if (!rc) {
+		struct store_run run;
+
+		memset(&run, 0, sizeof(run));
+		rc = store_get_run(st, &run, out->runs[0]);
+		if (!rc) {
+			int e = buf_printf(&note, "merge base %.12s of HEAD and '%s'; run %lld",
+					   out->merge_base, ref, (long long)out->runs[0]);
+			if (out->back[0])
+				e |= buf_printf(&note,
+						" (commit %.12s), %zu commit%s back on its "
+						"first-parent ancestry",
+						run.commit, out->back[0],
+						out->back[0] == 1 ? "" : "s");
+			else
+				e |= buf_puts(&note, ", at the merge base");
+			out->note = buf_finish(&note, e);
+			if (!out->note)
+				rc = err_nomem();
+		}
+		store_run_release(&run);
+	}
+out:
+	free(sha);
+	buf_release(&b);
+	buf_release(&r);
+	buf_release(&note);
+	if (rc)
+		ancestry_release(out);
+	return rc;
+}
+
+void ancestry_release(struct ancestry *a)
+{
+	if (!a)
+		return;
+	free(a->ref);
+	free(a->merge_base);
+	free(a->runs);
+	free(a->back);
+	free(a->note);
+	memset(a, 0, sizeof(*a));
+}
