@@ -6,7 +6,8 @@
  *
  * Files named on the command line are ingested into a private in-memory
  * store (runarg.h), so stored runs and files share every line of the
- * metric code.
+ * metric code.  Attribution by path is compare_attr.c; the source
+ * locations of check's findings are compare_locs.c (compare_int.h).
  */
 #include <inttypes.h>
 #include <math.h>
@@ -15,9 +16,9 @@
 #include <string.h>
 
 #include "analysis/ancestry.h"
+#include "analysis/compare_int.h"
 #include "analysis/metric.h"
 #include "analysis/runset.h"
-#include "analysis/srcpath.h"
 #include "analysis/verdict.h"
 #include "scopedb/compare.h"
 #include "scopedb/err.h"
@@ -46,7 +47,7 @@ static int compare_open_side(struct runarg *src, struct compare_side *side, stru
 	return runarg_get_run(&side->run, src, arg);
 }
 
-static int compare_cmp_str(const void *x, const void *y)
+int compare_cmp_str(const void *x, const void *y)
 {
 	return strcmp(*(const char *const *)x, *(const char *const *)y);
 }
@@ -139,7 +140,7 @@ static int compare_only(const char ***out, size_t *n, char *const *x, size_t nx,
 const char *const compare_same_keys[] = {"mpi_size", "platform", NULL};
 
 /* The value of key in m, or NULL. */
-static const char *compare_meta_get(const struct store_meta *m, const char *key)
+const char *compare_meta_get(const struct store_meta *m, const char *key)
 {
 	size_t i;
 
@@ -702,297 +703,6 @@ static int compare_stat_sets(struct compare_result *out, struct runset *rs, stru
 	return rc;
 }
 
-/* The first of the n paths p not sorted before name. */
-static size_t compare_lower(const struct compare_path *p, size_t n, const char *name)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (strcmp(p[mid].name, name) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/* 1 when path name is root or lies under it ("root > ..."). */
-static int compare_under(const char *name, const char *root, size_t len)
-{
-	return !strncmp(name, root, len) && (!name[len] || !strncmp(name + len, " > ", 3));
-}
-
-/* The paths attribution looks at on side s: all of them, or the selected
- * ones when that is all of them (no --include/--exclude). */
-static const struct compare_path *compare_pool(const struct compare_side *s, size_t *n)
-{
-	*n = s->all ? s->nall : s->npaths;
-	return s->all ? s->all : s->paths;
-}
-
-/* The path called name among side s's (NULL when absent). */
-static const struct compare_path *compare_get(const struct compare_side *s, const char *name)
-{
-	size_t n, k;
-	const struct compare_path *p = compare_pool(s, &n);
-
-	k = compare_lower(p, n, name);
-	return k < n && !strcmp(p[k].name, name) ? &p[k] : NULL;
-}
-
-static int compare_cmp_cause(const void *x, const void *y)
-{
-	const struct compare_cause *a = x, *b = y;
-
-	if (a->delta_self != b->delta_self)
-		return a->delta_self > b->delta_self ? -1 : 1;
-	return strcmp(a->path->name, b->path->name);
-}
-
-/* The causes of row's growth: the paths under it (on either side,
- * selected or not) whose self time grew. */
-static int compare_causes(struct compare_attr *at, const struct compare_result *r,
-			  const struct stats_row *row)
-{
-	const struct compare_side *sides[2] = {&r->b, &r->a};
-	size_t len = strlen(row->name), cap = 0, k, s;
-
-	for (s = 0; s < 2; s++) {
-		size_t np;
-		const struct compare_path *pool = compare_pool(sides[s], &np);
-
-		for (k = compare_lower(pool, np, row->name);
-		     k < np && !strncmp(pool[k].name, row->name, len); k++) {
-			const struct compare_path *p = &pool[k], *pa, *pb;
-			double d;
-
-			if (!compare_under(p->name, row->name, len))
-				continue;
-			pb = compare_get(&r->b, p->name);
-			pa = compare_get(&r->a, p->name);
-			if (s == 1 && pb)
-				continue; /* a path of both sides: counted from b's */
-			d = (pb ? pb->self : 0.0) - (pa ? pa->self : 0.0);
-			if (!(d > 0.0))
-				continue;
-			if (util_grow(&at->causes, &cap, at->n + 1, sizeof(*at->causes), 8))
-				return err_nomem();
-			at->causes[at->n].path = p;
-			at->causes[at->n].delta_self = d;
-			at->causes[at->n].share = d / row->delta;
-			at->n++;
-		}
-	}
-	if (at->n)
-		qsort(at->causes, at->n, sizeof(*at->causes), compare_cmp_cause);
-	return 0;
-}
-
-/* side->all: every path of the run of src on the selected ranks. */
-static int compare_all_paths(struct compare_side *side, const struct runarg *src,
-			     const struct compare_opts *o)
-{
-	struct store_region_stats *regs = NULL;
-	size_t n = 0, i;
-	int rc = store_path_stats(src->st, &regs, &n, src->run_id, o->ranks, o->nranks, NULL, NULL);
-
-	if (!rc) {
-		side->all = calloc(n ? n : 1, sizeof(*side->all));
-		if (!side->all)
-			rc = err_nomem();
-	}
-	for (i = 0; !rc && i < n; i++) {
-		struct compare_path *p = &side->all[side->nall++];
-
-		p->name = regs[i].name;
-		p->path = regs[i].path;
-		p->depth = (size_t)regs[i].depth;
-		p->self = (double)regs[i].self / 1e9;
-		regs[i].name = NULL; /* moved */
-		regs[i].path = NULL;
-	}
-	store_region_stats_free(regs, n);
-	if (!rc)
-		qsort(side->all, side->nall, sizeof(*side->all), compare_cmp_str);
-	return rc;
-}
-
-/* out->attr for the rows that grew (diff) or broke the budget (check). */
-static int compare_attribute(struct compare_result *out, const struct runarg *sa,
-			     const struct runarg *sb, const struct compare_opts *o)
-{
-	size_t i;
-	int rc = 0;
-
-	/* the selected paths are all of them without a pattern */
-	if (o->ninclude || o->nexclude) {
-		rc = compare_all_paths(&out->a, sa, o);
-		if (!rc)
-			rc = compare_all_paths(&out->b, sb, o);
-	}
-	if (!rc) {
-		out->attr = calloc(out->nrows ? out->nrows : 1, sizeof(*out->attr));
-		if (!out->attr)
-			rc = err_nomem();
-	}
-	for (i = 0; !rc && i < out->nrows; i++) {
-		const struct stats_row *row = &out->rows[i];
-
-		if ((o->check ? row->violation : 1) && row->delta > 0.0)
-			rc = compare_causes(&out->attr[i], out, row);
-	}
-	return rc;
-}
-
-/* The source locations of one run, by region name. */
-struct compare_src {
-	char *name, *file;
-	int64_t line;
-};
-
-struct compare_srcs {
-	struct compare_src *v;
-	size_t n, cap;
-	char *workdir; /* the run's working_directory metadata, or NULL */
-};
-
-static int compare_src_add(void *ctx, const char *region, const char *file, int64_t line)
-{
-	struct compare_srcs *s = ctx;
-	struct compare_src *e;
-
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? 2 * s->cap : 16;
-
-		e = realloc(s->v, cap * sizeof(*e));
-		if (!e)
-			return err_nomem();
-		s->v = e;
-		s->cap = cap;
-	}
-	e = &s->v[s->n];
-	e->name = util_strdup(region);
-	e->file = util_strdup(file);
-	e->line = line;
-	if (!e->name || !e->file) {
-		free(e->name);
-		free(e->file);
-		return err_nomem();
-	}
-	s->n++;
-	return 0;
-}
-
-static int compare_src_cmp(const void *x, const void *y)
-{
-	return strcmp(((const struct compare_src *)x)->name, ((const struct compare_src *)y)->name);
-}
-
-static void compare_srcs_release(struct compare_srcs *s)
-{
-	size_t i;
-
-	for (i = 0; i < s->n; i++) {
-		free(s->v[i].name);
-		free(s->v[i].file);
-	}
-	free(s->v);
-	free(s->workdir);
-	memset(s, 0, sizeof(*s));
-}
-
-/* The sources and working directory of the run of a, sorted by name. */
-static int compare_srcs_read(struct compare_srcs *s, const struct runarg *a)
-{
-	struct store_meta m;
-	const char *wd;
-	int rc = store_region_sources(a->st, a->run_id, compare_src_add, s);
-
-	if (rc)
-		return rc;
-	qsort(s->v, s->n, sizeof(*s->v), compare_src_cmp);
-	rc = store_get_meta(a->st, &m, a->run_id);
-	if (rc)
-		return rc;
-	wd = compare_meta_get(&m, "working_directory");
-	if (wd) {
-		s->workdir = util_strdup(wd);
-		if (!s->workdir)
-			rc = err_nomem();
-	}
-	store_meta_release(&m);
-	return rc;
-}
-
-/* The location of name in s relative to the repository top, into *loc. */
-static int compare_src_find(struct compare_loc *loc, const struct compare_srcs *s, const char *name,
-			    const char *top)
-{
-	struct compare_src key, *at;
-	int rc;
-
-	if (!name)
-		return 0;
-	key.name = (char *)name;
-	at = bsearch(&key, s->v, s->n, sizeof(*s->v), compare_src_cmp);
-	if (!at)
-		return 0;
-	rc = srcpath_relative(&loc->file, at->file, s->workdir, top);
-	if (!rc && loc->file)
-		loc->line = at->line;
-	return rc;
-}
-
-/* The region whose source location row has on side s: its name, or by
- * path the path's last region (NULL when the path is not on s). */
-static const char *compare_src_name(const struct compare_side *s, const struct stats_row *row)
-{
-	const struct compare_path *p;
-
-	if (!s->paths)
-		return row->name;
-	p = compare_get(s, row->name);
-	return p && p->depth ? p->path[p->depth - 1] : NULL;
-}
-
-/*
- * Each row's source location (compare_opts.locations): the candidate's,
- * else the baseline's, relative to the repository (srcpath.h).
- */
-static int compare_locations(struct compare_result *out, const struct runarg *sa,
-			     const struct runarg *sb)
-{
-	struct compare_srcs a, b;
-	char *top = NULL;
-	size_t i;
-	int rc;
-
-	memset(&a, 0, sizeof(a));
-	memset(&b, 0, sizeof(b));
-	out->locs = calloc(out->nrows ? out->nrows : 1, sizeof(*out->locs));
-	if (!out->locs)
-		return err_nomem();
-	rc = srcpath_toplevel(&top);
-	if (!rc)
-		rc = compare_srcs_read(&b, sb);
-	if (!rc)
-		rc = compare_srcs_read(&a, sa);
-	for (i = 0; !rc && i < out->nrows; i++) {
-		out->locs[i].line = -1;
-		rc = compare_src_find(&out->locs[i], &b, compare_src_name(&out->b, &out->rows[i]),
-				      top);
-		if (!rc && !out->locs[i].file)
-			rc = compare_src_find(&out->locs[i], &a,
-					      compare_src_name(&out->a, &out->rows[i]), top);
-	}
-	compare_srcs_release(&a);
-	compare_srcs_release(&b);
-	free(top);
-	return rc;
-}
-
 int compare_runs(struct compare_result *out, const char *arg_a, const char *arg_b,
 		 const struct compare_opts *opts)
 {
@@ -1155,20 +865,4 @@ void compare_release(struct compare_result *r)
 		free(r->attr[i].causes);
 	free(r->attr);
 	memset(r, 0, sizeof(*r));
-}
-
-const struct compare_path *compare_find_path(const struct compare_result *r, const char *name)
-{
-	const struct compare_side *sides[2] = {&r->a, &r->b};
-	const struct compare_path *p;
-	size_t k;
-
-	for (k = 0; k < 2; k++) {
-		if (!sides[k]->paths)
-			continue;
-		p = bsearch(&name, sides[k]->paths, sides[k]->npaths, sizeof(*p), compare_cmp_str);
-		if (p)
-			return p;
-	}
-	return NULL;
 }
