@@ -176,6 +176,89 @@ expect 1 "codequality by path" $S check f1.json f2.json --by path --format codeq
 contains "codequality: solve's line" "$out" '"location": {"path": "src/solver.py", "lines": {"begin": 17}}}'
 fi
 
+if tcase report; then
+# report --by path: the verdict's rows are paths with the attribution
+# under it, and the call tree section shows each node under its parent
+expect 0 "report by path" $S report --db "$db" 2 3 --by path -o r.html
+page=$(cat r.html)
+contains "report: the tree section" "$page" '<section id="tree"><h2>Call tree</h2>'
+contains "report: nav to the tree" "$page" '<a href="#tree">Call tree</a>'
+contains "report: attribution under the verdict" "$page" \
+	'<p>main +88.1%: 134% from main &gt; solve (+157 ms self)</p>'
+contains "report: solve under main" "$page" \
+	'<tr class="bad"><td class="txt lv1" title="main &gt; solve">solve</td>'
+contains "report: assemble under solve" "$page" '<td class="txt lv2" title="main &gt; solve &gt; assemble">assemble</td>'
+# siblings by the candidate's value: main > solve (214 ms) before main > io
+case $page in
+*'title="main &gt; solve"'*'title="main &gt; io"'*) ok ;;
+*) bad "report: siblings by the candidate's value" ;;
+esac
+# by name, no tree
+expect 0 "report by name" $S report --db "$db" 2 3 -o n.html
+case $(cat n.html) in
+*'id="tree"'*) bad "report by name has no tree" ;;
+*) ok ;;
+esac
+# names from the profile are escaped in the tree
+cat >h1.json <<'EOF'
+{"format": "scope-profiler-profile", "format_version": 1, "time_unit": "nanoseconds",
+ "num_ranks": 1, "event_data_available": true, "metadata": {"mpi_size": 1},
+ "regions": [
+  {"name": "<b>main</b>", "rank": 0, "start_times_ns": [0], "end_times_ns": [1000000]},
+  {"name": "a&\"b'<script>", "rank": 0, "start_times_ns": [100], "end_times_ns": [500100]}]}
+EOF
+sed 's/500100/900100/' h1.json >h2.json
+expect 0 "report of hostile names" $S report --db "$db" h1.json h2.json --by path -o h.html
+page=$(cat h.html)
+contains "hostile: escaped in the tree" "$page" \
+	"title=\"&lt;b&gt;main&lt;/b&gt; &gt; a&amp;&quot;b&apos;&lt;script&gt;\">a&amp;&quot;b&apos;&lt;script&gt;</td>"
+case $page in
+*'<b>main</b>'* | *"<script>\""* | *"'<script>"*) bad "hostile: a raw name in the page" ;;
+*) ok ;;
+esac
+fi
+
+if tcase history; then
+# history and changes --by path: 30 nightly runs where main > solve gets
+# slower at the 16th; its sibling io and main's self time stay
+hs=$E2E_DIR/h.sqlite
+for i in $(seq 1 30); do
+	d=$((i <= 15 ? 500100 : 900100))
+	d=$((d + (i * 7919 % 13) * 1000))
+	cat >"n$i.json" <<EOF
+{"format": "scope-profiler-profile", "format_version": 1, "time_unit": "nanoseconds",
+ "num_ranks": 1, "event_data_available": true,
+ "metadata": {"mpi_size": 1, "timestamp": "2024-01-$(printf %02d "$i")T00:00:00Z"},
+ "regions": [
+  {"name": "main", "rank": 0, "start_times_ns": [0], "end_times_ns": [2000000]},
+  {"name": "solve", "rank": 0, "start_times_ns": [100, 1000000], "end_times_ns": [$d, 1000500]},
+  {"name": "io", "rank": 0, "start_times_ns": [1500000], "end_times_ns": [1600000]}]}
+EOF
+done
+"$S" ingest -q --db "$hs" $(seq -f 'n%g.json' 1 30) >/dev/null 2>&1 ||
+	bad "ingest the nightly runs"
+expect 0 "history by path" $S history --db "$hs" --by path 'main > solve' --limit 2 --format csv
+equals "history by path rows" "$out" "region,run,recorded_at,commit,label,value,delta,pct,change_point,provisional
+main > solve,29,2024-01-29T00:00:00Z,,,0.0009065,,,0,0
+main > solve,30,2024-01-30T00:00:00Z,,,0.0009085,2.0000000000000486e-06,0.22062879205736885,0,0"
+# a last name follows every path that ends in it; self by path
+expect 0 "history by last name" $S history --db "$hs" --by path io --metric self --limit 1 --format csv
+equals "history: io's one path" "$(printf '%s\n' "$out" | cut -d, -f1,2,6 | tail -n +2)" "main > io,30,0.0001"
+expect 0 "history p95 by path" $S history --db "$hs" --by path --match 'main > solve' --metric p95 --limit 1 --format json
+# p95 of run 30's two calls of solve, 500 ns and 908,000 ns, interpolated
+contains "history p95 by path" "$out" '"value": 0.000862625'
+expect 0 "changes by path" $S changes --db "$hs" --by path --format csv
+equals "changes: main > solve only" "$(printf '%s\n' "$out" | tail -n +2 | cut -d, -f1,4,8)" \
+	"main > solve,2024-01-15T00:00:00Z,2024-01-16T00:00:00Z"
+expect 0 "changes by path, io" $S changes --db "$hs" --by path --include io --format csv
+equals "changes: none for io" "$(printf '%s\n' "$out" | wc -l)" 1
+expect_err 2 "changes by path, p95" \
+	"scopedb: changes --by path: p95 needs the durations of each path in each run, which changes does not read; choose total, self, avg, min, max or calls (history --by path has p95)" \
+	$S changes --db "$hs" --by path --metric p95
+expect_err 2 "changes by path, no match" "scopedb: no path matches 'zzz' in store '$hs'" \
+	$S changes --db "$hs" --by path --include zzz
+fi
+
 if tcase overlap; then
 # two calls of rank 0 overlap without nesting: one warning, no tree for
 # that rank, the flat numbers kept
