@@ -160,16 +160,19 @@ static double gen_uniform(uint64_t *s)
 	return ((double)(toolutil_next(s) >> 11) + 0.5) * (1.0 / 9007199254740992.0);
 }
 
-/* The events of row (rank, region ri): see the top of the file. */
+/* The events of row (rank, region ri): see the top of the file.  The calls
+ * start at *clock (NULL: at the rank's start) and run back to back; *clock
+ * becomes the time after the last, so that the regions of a flat rank
+ * follow one another instead of overlapping (docs/format.md section 10.3). */
 static void gen_row(const struct genopts *o, uint64_t rank, uint64_t ri, int64_t *starts,
-		    int64_t *ends, int64_t *gpu)
+		    int64_t *ends, int64_t *gpu, int64_t *clock)
 {
 	uint64_t st = toolutil_splitmix(o->seed * UINT64_C(0x100000001b3) ^
 					toolutil_splitmix((rank << 20) + ri));
 	double frac = fmod((double)ri * 0.6180339887498949, 1.0);
 	double median = 1000.0 * pow(5000.0, frac);
 	double imbalance = 1.0 + 0.1 * (double)rank / (double)o->ranks;
-	int64_t t = (int64_t)(1000000 + 997 * rank);
+	int64_t t = clock ? *clock : (int64_t)(1000000 + 997 * rank);
 	uint64_t c;
 
 	if (!st)
@@ -194,6 +197,8 @@ static void gen_row(const struct genopts *o, uint64_t rank, uint64_t ri, int64_t
 			gpu[c] = (int64_t)llround((double)dn * 0.7);
 		t = ends[c] + 200 + (int64_t)(toolutil_next(&st) % 1000);
 	}
+	if (clock)
+		*clock = t;
 }
 
 /*
@@ -316,11 +321,13 @@ static int gen_file(const struct genopts *o, const char *path, char *const *name
 			rc = h5write_stream_meta(s, meta, 4);
 	}
 	for (rank = 0; rank < o->ranks && !rc; rank++) {
+		int64_t clock = (int64_t)(1000000 + 997 * rank);
+
 		if (o->nested) {
 			uint64_t c;
 
 			for (ri = 0; ri < o->regions; ri++) {
-				gen_row(o, rank, ri, ev, ev + o->calls, NULL);
+				gen_row(o, rank, ri, ev, ev + o->calls, NULL, NULL);
 				for (c = 0; c < o->calls; c++)
 					own[ri * o->calls + c] = ev[o->calls + c] - ev[c];
 			}
@@ -340,7 +347,7 @@ static int gen_file(const struct genopts *o, const char *path, char *const *name
 						 .source_line = (int64_t)(10 + 3 * ri),
 						 .call_ids = nid ? nid + at : NULL,
 						 .parent_ids = npid ? npid + at : NULL};
-			gen_row(o, rank, ri, ev, ev + o->calls, g);
+			gen_row(o, rank, ri, ev, ev + o->calls, g, &clock);
 			rc = json ? jsonwrite_stream_row(js, &r) : h5write_stream_row(s, &r);
 		}
 	}

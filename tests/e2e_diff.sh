@@ -133,12 +133,13 @@ done
 cp "$db" v1.sqlite
 expect 0 "p95 before" $S diff 1 2 --db v1.sqlite --metric p95 --format csv
 all=$out
-sqlite3 v1.sqlite "DROP TABLE run_regions; CREATE INDEX timings_summary ON timings (run_id,
+sqlite3 v1.sqlite "DROP TABLE run_regions; DROP TABLE run_nesting; DROP TABLE paths;
+	DROP TABLE path_ranks; CREATE INDEX timings_summary ON timings (run_id,
 	region_id, rank, has_events, calls, total_ns, min_ns, max_ns, gpu_count, gpu_total_ns);
 	PRAGMA user_version = 1" || bad "cannot make a schema-1 store"
 expect 0 "diff upgrades a schema-1 store" $S diff 1 2 --db v1.sqlite --metric p95 --format csv
 equals "upgraded store, same p95" "$out" "$all"
-equals "upgraded to 2" "$(sqlite3 v1.sqlite 'PRAGMA user_version')" 2
+equals "upgraded to 3" "$(sqlite3 v1.sqlite 'PRAGMA user_version')" 3
 equals "run_regions refilled" "$(sqlite3 v1.sqlite 'SELECT count(DISTINCT run_id) FROM run_regions')" \
 	"$(sqlite3 v1.sqlite 'SELECT count(*) FROM runs')"
 fi

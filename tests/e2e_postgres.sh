@@ -95,10 +95,14 @@ scenario() {
 	t show 3 --format csv
 	t meta 1
 	t meta 1 2
-	for m in total avg min max p50 p95 p99 imbalance calls gpu_total; do
+	for m in total self avg min max p50 p95 p99 imbalance calls gpu_total; do
 		t diff 1 2 --metric $m
 	done
 	t diff 1 2 --ranks 0,2 --metric p95
+	t diff 1 2 --by path --metric p95
+	t diff 1 2 --by path --ranks 1 --metric self --format json
+	t show 3 --by path --include 'so.*'
+	t show 4 --by path
 	t diff 1 2 --ranks 1 --format json
 	t diff 1 4
 	t diff latest~1 latest --format markdown
@@ -176,7 +180,7 @@ if diff -u sqlite.txt postgres.txt >transcript.diff; then
 else
 	bad "PostgreSQL and SQLite transcripts differ: $(head -40 transcript.diff)"
 fi
-equals "transcript has every command" "$(grep -c '^\$ scopedb' postgres.txt)" 91
+equals "transcript has every command" "$(grep -c '^\$ scopedb' postgres.txt)" 96
 equals "transcript: commit prefixes in any case" \
 	"$(sed -n '/^\$ scopedb diff commit:AAA11 BBB2222$/,/^rc=/p' postgres.txt | tail -1)" "rc=0"
 equals "transcript: runs --commit in any case" \
@@ -274,6 +278,52 @@ equals "the copies keep metadata" "$($S meta --db "$team" 1)" "$($S meta --db "$
 
 fi
 
+if tcase paths; then
+# the call tree (issue 22) stored alike: the real profiles ingested into
+# each backend, and pushed from SQLite to PostgreSQL, give the same paths,
+# (path, rank) rows, self times and nesting marks; a schema 1 store is
+# upgraded with its runs and their numbers kept, and without paths
+REAL=$E2E_SUPPORT/../data/real
+q_tree() {
+	$1 "$2" "select p.run_id, p.path_id, coalesce(p.parent_id, -1), g.name, p.depth, r.rank,
+		r.calls, r.nested, r.total_ns, r.self_ns, coalesce(length(r.durations), -1)
+		from paths p join regions g on g.id = p.region_id join path_ranks r
+		on r.run_id = p.run_id and r.path_id = p.path_id order by 1, 2, 6"
+	$1 "$2" "select n.run_id, n.ranks, n.trees, n.paths, n.path_rows from run_nesting n order by 1"
+	$1 "$2" "select t.run_id, g.name, t.rank, coalesce(t.exclusive_ns, -1) from timings t
+		join regions g on g.id = t.region_id order by 1, 2, 3"
+	$1 "$2" "select t.run_id, g.name, coalesce(t.self_ns, -1) from run_regions t
+		join regions g on g.id = t.region_id order by 1, 2"
+}
+pt=$(pg_newdb paths)
+pushed=$(pg_newdb pushed)
+"$S" ingest --db "$pt" --commit aaa1111 "$REAL"/*.h5 r4.h5 >/dev/null 2>&1 || bad "ingest into PostgreSQL"
+"$S" ingest --db "$E2E_DIR/paths.sqlite" --commit aaa1111 "$REAL"/*.h5 r4.h5 >/dev/null 2>&1 ||
+	bad "ingest into SQLite"
+"$S" push --db "$E2E_DIR/paths.sqlite" --to "$pushed" >/dev/null || bad "push to PostgreSQL"
+q_tree psql_q "$pt" >tree-pg.txt
+q_tree "sqlite3 -batch" "$E2E_DIR/paths.sqlite" >tree-sqlite.txt
+q_tree psql_q "$pushed" >tree-pushed.txt
+if diff -u tree-sqlite.txt tree-pg.txt >tree.diff; then ok; else bad "paths differ: $(head -30 tree.diff)"; fi
+if diff -u tree-pg.txt tree-pushed.txt >tree.diff; then ok; else bad "pushed paths differ: $(head -30 tree.diff)"; fi
+contains "main > solve of nested-base.h5" "$(cat tree-pg.txt)" "4|1|0|solve|2|0|30|0|72717215|2894414|-1"
+contains "the aggregate run: read, no paths" "$(cat tree-pg.txt)" "6|0|0|0|0"
+# a store of schema 1: its runs keep their numbers and have no paths
+old=$(pg_newdb oldschema)
+"$S" ingest --db "$old" --commit aaa1111 r1.h5 >/dev/null 2>&1 || bad "ingest r1"
+before=$("$S" show --db "$old" 1)
+psql_q "$old" "drop table run_nesting; drop table paths; drop table path_ranks;
+	alter table run_regions drop column self_ns;
+	update scopedb_meta set value = '1' where key = 'schema_version'" || bad "downgrade"
+"$S" ingest --db "$old" --commit aaa1111 "$REAL"/fib-recursive.h5 >/dev/null 2>&1 || bad "ingest after downgrade"
+equals "upgraded to schema 2" "$(psql_q "$old" "select value from scopedb_meta where key = 'schema_version'")" 2
+equals "old run kept" "$("$S" show --db "$old" 1)" "$before"
+equals "only the new run has paths" "$(psql_q "$old" "select string_agg(run_id::text, ',') from run_nesting")" 2
+equals "self of the old run: its rows'" "$(psql_q "$old" "select count(*) from run_regions g where run_id = 1
+	and self_ns = (select sum(exclusive_ns) from timings t where t.run_id = 1 and t.region_id = g.region_id)")" 3
+
+fi
+
 if tcase errors; then
 # errors name the store, with the password masked
 expect_err 2 "no server" \
@@ -291,7 +341,7 @@ newer=$(pg_newdb newer)
 expect 0 "ingest into a new database" $S ingest --db "$newer" r1.h5
 psql_q "$newer" "update scopedb_meta set value = '99' where key = 'schema_version'"
 expect_err 2 "newer store" \
-	"scopedb: cannot open store '$newer': written by a newer scopedb (schema version 99; this scopedb supports up to 1)" \
+	"scopedb: cannot open store '$newer': written by a newer scopedb (schema version 99; this scopedb supports up to 2)" \
 	$S runs --db "$newer"
 equals "schema comments" "$(psql_q "$newer" "select obj_description('runs'::regclass)")" \
 	"one ingested profile file"
@@ -377,6 +427,10 @@ for db in "$many" "$E2E_DIR/many.sqlite"; do
 done
 many_views() {
 	t diff 1 2 --ranks 0,2 --metric p95
+	t diff 1 2 --by path --metric p95
+	t diff 1 2 --by path --ranks 1 --metric self --format json
+	t show 3 --by path --include 'so.*'
+	t show 4 --by path
 	t diff 2 2 --ranks 1 --metric p99 --format csv
 	t diff 1 2 --ranks 0 --metric p50 --include 'r0[3-6]'
 	t show 2 --ranks 0,1 --columns region,calls,p50,std

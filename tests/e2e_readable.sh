@@ -217,7 +217,7 @@ equals "option exit" "$rc" 2
 equals "option" "$(printf '%s\n' "$err" | head -1)" "scopedb: unknown option '--metrc'; did you mean '--metric'?"
 run $S history --tga nightly solve
 equals "option tga" "$(printf '%s\n' "$err" | head -1)" "scopedb: unknown option '--tga'; did you mean '--tag'?"
-expect_err 2 "metric" "scopedb: invalid --metric 'totl': choose from gpu_total, gpu_avg, total, avg, min, max, p50, p95, p99, imbalance, calls; did you mean 'total'?" \
+expect_err 2 "metric" "scopedb: invalid --metric 'totl': choose from gpu_total, gpu_avg, total, self, avg, min, max, p50, p95, p99, imbalance, calls; did you mean 'total'?" \
 	$S diff --metric totl base.h5 slow.h5
 expect 0 "metric any case" $S diff --metric P95 base.h5 slow.h5 --format csv
 equals "metric P95 = p95" "$out" "$($S diff --metric p95 base.h5 slow.h5 --format csv)"
@@ -226,7 +226,7 @@ expect_err 2 "format" "scopedb: invalid --format 'jsno': choose from table, json
 expect 0 "format any case" $S runs --format JSON
 expect_err 2 "sort" "scopedb: invalid --sort 'dleta': choose from delta, pct, name; did you mean 'delta'?" \
 	$S diff --sort dleta base.h5 slow.h5
-expect_err 2 "show sort" "scopedb: invalid --sort 'totl': choose from name, region, ranks, calls, total, avg, min, max, std, p50, p95, p99, imbalance, gpu_total, gpu_avg; did you mean 'total'?" \
+expect_err 2 "show sort" "scopedb: invalid --sort 'totl': choose from name, region, ranks, calls, total, self, avg, min, max, std, p50, p95, p99, imbalance, gpu_total, gpu_avg; did you mean 'total'?" \
 	$S show --sort totl 1
 expect_err 2 "region" "scopedb: no region 'slve' in store '$SCOPEDB_DB'; did you mean 'solve'?" \
 	$S history slve

@@ -218,6 +218,81 @@ static int ref_present(const struct gen_prof *p, const char *region)
 	return 0;
 }
 
+/* One call of a rank for ref_self(): its interval, row and index. */
+struct ref_call {
+	int64_t s, e;
+	size_t row, idx;
+};
+
+static int ref_cmp_call(const void *x, const void *y)
+{
+	const struct ref_call *a = x, *b = y;
+
+	if (a->s != b->s)
+		return a->s < b->s ? -1 : 1;
+	if (a->e != b->e)
+		return a->e > b->e ? -1 : 1;
+	if (a->row != b->row)
+		return a->row < b->row ? -1 : 1;
+	return (a->idx > b->idx) - (a->idx < b->idx);
+}
+
+/* The self time of region on p over the selected ranks, straight from
+ * docs/format.md sections 10.3 and 10.5: per rank the calls' tree by
+ * containment; none when a selected rank with a row of region has no tree
+ * (its calls overlap; these files have no exclusive totals). */
+static struct ref_val ref_self(const struct gen_prof *p, const char *region, const int64_t *ranks,
+			       size_t nranks)
+{
+	static struct ref_call calls[MAXROWS * MAXC];
+	size_t stack[MAXROWS * MAXC];
+	int64_t child[MAXROWS * MAXC];
+	struct ref_val out = {0, 0.0};
+	uint32_t rank;
+	size_t i, c, n, top;
+
+	if (p->aggregate)
+		return (struct ref_val){1, 0.0};
+	for (rank = 0; rank < 8; rank++) {
+		int has = 0, overlap = 0;
+
+		for (i = 0; i < p->n; i++)
+			has |= p->rows[i].rank == rank && !strcmp(p->rows[i].region, region) &&
+			       (!p->schema1 || p->rows[i].calls);
+		if (!has || !ref_rank_selected(rank, ranks, nranks))
+			continue;
+		n = 0;
+		for (i = 0; i < p->n; i++)
+			for (c = 0; p->rows[i].rank == rank && c < p->rows[i].calls; c++)
+				calls[n++] = (struct ref_call){p->rows[i].starts[c],
+							       p->rows[i].ends[c], i, c};
+		qsort(calls, n, sizeof(calls[0]), ref_cmp_call);
+		top = 0;
+		for (i = 0; i < n; i++) {
+			child[i] = 0;
+			while (top) {
+				const struct ref_call *t = &calls[stack[top - 1]];
+
+				if (t->s == t->e ? t->e < calls[i].s : t->e <= calls[i].s)
+					top--;
+				else
+					break;
+			}
+			if (top && calls[i].e > calls[stack[top - 1]].e)
+				overlap = 1;
+			if (top)
+				child[stack[top - 1]] += calls[i].e - calls[i].s;
+			stack[top++] = i;
+		}
+		if (overlap)
+			return (struct ref_val){1, 0.0};
+		for (i = 0; i < n; i++)
+			if (!strcmp(p->rows[calls[i].row].region, region))
+				out.v += (double)(calls[i].e - calls[i].s - child[i]) / 1e9;
+	}
+	return out;
+}
+
 /* The metric of region on p over the selected ranks, straight from the
  * definitions of docs/format.md section 8. */
 static struct ref_val ref_metric(const struct gen_prof *p, const char *region, enum stats_metric m,
@@ -253,6 +328,8 @@ static struct ref_val ref_metric(const struct gen_prof *p, const char *region, e
 		out.none = m != STATS_IMBALANCE;
 		return out;
 	}
+	if (m == STATS_SELF)
+		return ref_self(p, region, ranks, nranks);
 	qsort(d, nd, sizeof(d[0]), ref_cmp_i64);
 	for (i = 0; i < nd; i++)
 		sum += (double)d[i] / 1e9;
@@ -303,6 +380,7 @@ static struct ref_val ref_metric(const struct gen_prof *p, const char *region, e
 		out.v = m == STATS_GPU_TOTAL ? gpu_sum : gpu_sum / (double)ngpu;
 		break;
 	case STATS_CALLS:
+	case STATS_SELF:
 		break;
 	}
 	return out;

@@ -51,8 +51,9 @@ static void test_percentile(void **state)
 
 static void test_metric_names(void **state)
 {
-	static const char *names[] = {"gpu_total", "gpu_avg", "total", "avg",	    "min",  "max",
-				      "p50",	   "p95",     "p99",   "imbalance", "calls"};
+	static const char *names[] = {"gpu_total", "gpu_avg", "total",	   "self",
+				      "avg",	   "min",     "max",	   "p50",
+				      "p95",	   "p99",     "imbalance", "calls"};
 	enum stats_metric m;
 	enum stats_sort s;
 	int i;
@@ -64,16 +65,17 @@ static void test_metric_names(void **state)
 		assert_string_equal(stats_metric_name(m), names[i]);
 	}
 	assert_int_equal(stats_metric_parse(&m, "p90"), ERR_USAGE);
-	assert_string_equal(err_msg(), "invalid --metric 'p90': choose from gpu_total, gpu_avg, "
-				       "total, avg, min, max, p50, p95, p99, imbalance, calls; did "
-				       "you mean 'p50'?");
+	assert_string_equal(err_msg(),
+			    "invalid --metric 'p90': choose from gpu_total, gpu_avg, "
+			    "total, self, avg, min, max, p50, p95, p99, imbalance, calls; did "
+			    "you mean 'p50'?");
 	/* any case; no suggestion when nothing is close */
 	assert_int_equal(stats_metric_parse(&m, "GPU_Total"), 0);
 	assert_int_equal(m, STATS_GPU_TOTAL);
 	assert_int_equal(stats_metric_parse(&m, "latency"), ERR_USAGE);
 	assert_string_equal(err_msg(),
 			    "invalid --metric 'latency': choose from gpu_total, "
-			    "gpu_avg, total, avg, min, max, p50, p95, p99, imbalance, calls");
+			    "gpu_avg, total, self, avg, min, max, p50, p95, p99, imbalance, calls");
 	assert_int_equal(stats_sort_parse(&s, "dleta"), ERR_USAGE);
 	assert_string_equal(
 	    err_msg(),

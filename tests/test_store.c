@@ -186,7 +186,7 @@ static void test_create_and_reopen(void **state)
 
 	(void)state;
 	snprintf(path, sizeof(path), "%s", tu_path("create.sqlite"));
-	assert_int_equal(store_schema_version(), 2);
+	assert_int_equal(store_schema_version(), 3);
 	st = open_ok(path, 0);
 	store_close(st);
 	assert_true(tu_file_exists(path));
@@ -935,18 +935,20 @@ static void test_finish_run(void **state)
 			    "SELECT group_concat(printf('%d %d %d %d %!.17g %!.17g %!.17g', "
 			    "region_id, calls, busy_ranks, nranks, p50_ns, p95_ns, p99_ns), ';') "
 			    "FROM run_regions"));
-	assert_int_equal(tu_db_exec(path, "DROP TABLE run_regions; CREATE INDEX timings_summary ON "
+	assert_int_equal(tu_db_exec(path, "DROP TABLE run_regions; DROP TABLE run_nesting; "
+					  "DROP TABLE paths; DROP TABLE path_ranks; "
+					  "CREATE INDEX timings_summary ON "
 					  "timings (run_id, region_id, rank, has_events, calls, "
 					  "total_ns, min_ns, max_ns, gpu_count, gpu_total_ns); "
 					  "PRAGMA user_version = 1"),
 			 SQLITE_OK);
 	expect_open_fails(path, STORE_READONLY | STORE_NO_UPGRADE, ERR_STORE,
-			  ": schema version 1 must be upgraded to 2; open it for writing once");
+			  ": schema version 1 must be upgraded to 3; open it for writing once");
 	assert_int_equal(tu_db_int(path, "PRAGMA user_version"), 1);
 	/* a read-only open upgrades it first (the file is writable) */
 	st = open_ok(path, STORE_READONLY);
 	store_close(st);
-	assert_int_equal(tu_db_int(path, "PRAGMA user_version"), 2);
+	assert_int_equal(tu_db_int(path, "PRAGMA user_version"), 3);
 	assert_string_equal(
 	    tu_db_text(buf, sizeof(buf), path,
 		       "SELECT group_concat(printf('%d %d %d %d %!.17g %!.17g %!.17g', "

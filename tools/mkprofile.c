@@ -277,17 +277,20 @@ static double mk_uniform(uint64_t *s)
 
 /*
  * Fill the row's calls for (rank, region index ri): durations log-normal
- * around the region's base, back-to-back calls separated by small gaps.
+ * around the region's base, back-to-back calls separated by small gaps,
+ * from *clock on; *clock becomes the time after the last call, so that a
+ * rank's regions follow one another and its calls never overlap (each
+ * call is a root of the rank's call tree: docs/format.md section 10.3).
  */
 static void mk_row(const struct mkopts *o, uint64_t rank, size_t ri, const char *name,
-		   int64_t *starts, int64_t *ends, int64_t *gpu)
+		   int64_t *starts, int64_t *ends, int64_t *gpu, int64_t *clock)
 {
 	size_t slow_len = o->slow_name ? (size_t)(strrchr(o->slow_name, '=') - o->slow_name) : 0;
 	double factor = o->scale;
 	uint64_t st = toolutil_splitmix(o->seed ^ toolutil_splitmix(rank * UINT64_C(0x10001) + ri));
 	double base = 20000.0 * (double)(1 + 3 * (ri % 7)) * (ri % 2 ? 1.0 : 2.5);
 	double imbalance = 1.0 + 0.03 * (double)(rank % 8);
-	int64_t t = (int64_t)(1000000 + 1000 * rank);
+	int64_t t = *clock;
 	uint64_t c;
 
 	if (slow_len && strlen(name) == slow_len && !strncmp(name, o->slow_name, slow_len))
@@ -307,6 +310,7 @@ static void mk_row(const struct mkopts *o, uint64_t rank, size_t ri, const char 
 			gpu[c] = (int64_t)llround((double)dn * 0.6);
 		t = ends[c] + 500 + (int64_t)(toolutil_next(&st) % 2000);
 	}
+	*clock = t;
 }
 
 /* Write the JSON of rows to path ("-": stdout). */
@@ -443,6 +447,8 @@ int main(int argc, char **argv)
 			rc = h5write_stream_meta(s, meta, 5);
 	}
 	for (rank = 0; rank < o.ranks && !rc; rank++) {
+		int64_t clock = (int64_t)(1000000 + 1000 * rank);
+
 		for (ri = 0; ri < nreg && !rc; ri++) {
 			struct h5write_row *r = &rows[stream ? 0 : k];
 			int64_t *base = ev + (size_t)(stream ? 0 : k) * (size_t)o.calls * 3;
@@ -460,7 +466,7 @@ int main(int argc, char **argv)
 			r->source_line = (int64_t)(10 + 7 * ri);
 			r->tags = tags;
 			r->ntags = 1;
-			mk_row(&o, rank, ri, names[ri], base, base + o.calls, gpu);
+			mk_row(&o, rank, ri, names[ri], base, base + o.calls, gpu, &clock);
 			if (json)
 				rc = jsonwrite_stream_row(js, r);
 			else if (stream)

@@ -54,6 +54,15 @@ struct changes_result {
 int changes_find(struct changes_result *out, struct store *st, const struct filter *f,
 		 store_region_filter filter, void *ctx, const char *pattern, enum stats_metric m,
 		 const struct changepoint_opts *o, enum changes_sort sort);
+/* changes_find() over the paths of the call tree (changes --by path):
+ * the patterns of paths (select/match.h; NULL: every path) on the joined
+ * path and the last name, match_path(); each item's region is the joined
+ * path.  ERR_USAGE for a percentile metric (the paths' durations are not
+ * read); ERR_NOTFOUND when no selected run has paths. */
+struct match;
+int changes_find_paths(struct changes_result *out, struct store *st, const struct filter *f,
+		       struct match *paths, const char *pattern, enum stats_metric m,
+		       const struct changepoint_opts *o, enum changes_sort sort);
 void changes_result_release(struct changes_result *r);
 
 /*

@@ -41,6 +41,8 @@ struct compare_opts {
 	const int64_t *ranks; /* sorted, unique; NULL = all ranks */
 	size_t nranks;
 	enum stats_metric metric;
+	int by_path;	      /* rows are paths (--by path), not region names */
+	int tree;	      /* by path, people see the rows as a tree (--tree) */
 	enum stats_sort sort; /* diff only; check always sorts by pct */
 	int has_threshold;    /* diff only */
 	double threshold;
@@ -115,6 +117,30 @@ struct compare_outlier {
 	double factor;	/* typical value / set location there (2.5: slower) */
 };
 
+/* The names of a path row (compare_opts.by_path), from the root down. */
+struct compare_path {
+	const char *name; /* the row's name: the names joined with " > " */
+	char **path;	  /* depth names (one block, owned) */
+	size_t depth;
+	double self; /* the path's self time in seconds on its side */
+};
+
+/*
+ * Attribution (docs/calltree.md): a path's growth of inclusive time is
+ * its own self time's growth plus its children's inclusive growth, so the
+ * paths under it (itself included) whose self time grew explain it.
+ */
+struct compare_cause {
+	const struct compare_path *path; /* borrowed from a side */
+	double delta_self;		 /* seconds, > 0 */
+	double share;			 /* delta_self / the row's delta */
+};
+
+struct compare_attr {
+	struct compare_cause *causes; /* largest delta_self first; n 0: none */
+	size_t n;
+};
+
 /* One side of a comparison, as shown in headers and JSON. */
 struct compare_side {
 	char *arg;	      /* the argument as given */
@@ -124,6 +150,14 @@ struct compare_side {
 	char **regions;	      /* the selected regions present on this side, sorted */
 	size_t nregions;
 	uint64_t ncalls; /* calls of the selected regions and ranks */
+	/* by path: the names of each of regions, sorted by name (each name
+	 * borrowed from regions); else NULL */
+	struct compare_path *paths;
+	size_t npaths;
+	/* with attribution: every path of the run, selected or not, sorted
+	 * by name (names and paths owned); else NULL */
+	struct compare_path *all;
+	size_t nall;
 };
 
 struct compare_result {
@@ -162,6 +196,10 @@ struct compare_result {
 	 * e.g. "run 3 has no regions"; NULL when some region was compared.
 	 * check fails on it (exit 2), diff warns. */
 	char *nothing;
+	/* --by path with the total metric, without --stat: per row, the
+	 * causes of its growth (rows that grew in diff, violations in check);
+	 * NULL otherwise */
+	struct compare_attr *attr;
 };
 
 /* The metadata keys a check requires equal when both runs have them:
@@ -182,5 +220,9 @@ int compare_runs(struct compare_result *out, const char *arg_a, const char *arg_
 		 const struct compare_opts *opts);
 
 void compare_release(struct compare_result *r);
+
+/* The names of the path row called name (by path: from either side), or
+ * NULL. */
+const struct compare_path *compare_find_path(const struct compare_result *r, const char *name);
 
 #endif

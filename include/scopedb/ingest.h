@@ -74,6 +74,10 @@ struct ingest_result {
 	int64_t num_ranks;
 	int64_t num_regions;
 	uint64_t num_calls;
+	/* a stored file's one warning about its ranks without a call tree or
+	 * without paths (docs/format.md section 10.6; names the file, the
+	 * first such rank and why), "" when there is none */
+	char warning[1024];
 };
 
 int ingest_file(struct ingest_result *out, struct store *st, const char *path,

@@ -39,6 +39,7 @@
 	X(GPU_TOTAL, gpu_total, 0, 0)                                                              \
 	X(GPU_AVG, gpu_avg, 0, 0)                                                                  \
 	X(TOTAL, total, 0, 0)                                                                      \
+	X(SELF, self, 0, 0)                                                                        \
 	X(AVG, avg, 0, 0)                                                                          \
 	X(MIN, min, 0, 0)                                                                          \
 	X(MAX, max, 0, 0)                                                                          \
@@ -84,6 +85,8 @@ struct stats_region {
 	int64_t gpu_total;	       /* ns */
 	uint64_t busy_ranks;	       /* selected ranks whose total is > 0 */
 	int64_t busy_max;	       /* the largest such per-rank total, ns */
+	int has_self;		       /* self is known (docs/format.md section 10.5) */
+	int64_t self;		       /* self time over the selected ranks, ns */
 	struct metric_samples samples; /* needed only by p50/p95/p99 */
 };
 

@@ -194,6 +194,68 @@ typedef int (*store_timing_fn)(void *ctx, const struct store_timing *t, const ch
  * takes them): for copying a run to another store (transfer.h). */
 int store_scan_timings(struct store *st, int64_t run_id, store_timing_fn fn, void *ctx);
 
+/*
+ * The call tree of a run (issue 22, docs/format.md section 10): its
+ * distinct paths (a path is its parent path plus one region) and, per
+ * (path, rank), the numbers of section 10.5.  Written by ingest (and
+ * push/pull) inside the run's transaction, after its timings rows.
+ */
+struct store_nesting {
+	int64_t ranks;	   /* ranks with per-call data */
+	int64_t trees;	   /* of which have a call tree */
+	int64_t paths;	   /* distinct paths of the run */
+	int64_t path_rows; /* (path, rank) rows */
+};
+
+struct store_path {
+	int64_t run_id;
+	int64_t path_id;   /* 0, 1, 2... within the run */
+	int64_t parent_id; /* < path_id; -1 for a root */
+	int64_t region_id; /* its last name */
+	int64_t depth;	   /* names in the path, 1 for a root */
+};
+
+struct store_path_rank {
+	int64_t run_id;
+	int64_t path_id;
+	int64_t rank;
+	uint64_t calls;	  /* outermost calls (>= 1) */
+	uint64_t nested;  /* calls nested in a call of the same path */
+	int64_t total;	  /* inclusive: the outermost calls' durations summed */
+	int64_t self;	  /* every call's duration minus its direct children's */
+	int64_t min, max; /* the shortest and longest outermost call */
+	/* the outermost calls' durations (store_encode_durations()); NULL:
+	 * they are the timings row's of (run, the path's region, rank) */
+	const void *durations;
+	size_t durations_len;
+};
+
+/* Mark run_id as read for nesting, with n's counts (once per run, inside
+ * the run's transaction, after its paths and their rows: it also stores
+ * each path's totals over all ranks). */
+int store_put_nesting(struct store *st, int64_t run_id, const struct store_nesting *n);
+/* *found = 0 for a run stored before scopedb read nesting (ingest its file
+ * again to get its paths), else 1 and *out. */
+int store_get_nesting(struct store *st, int64_t run_id, struct store_nesting *out, int *found);
+/* Insert one path / one (path, rank) row; inside a transaction only (as
+ * store_add_timing()), paths before the rows that use them. */
+int store_add_path(struct store *st, const struct store_path *p);
+int store_add_path_rank(struct store *st, const struct store_path_rank *r);
+
+/* Called by store_scan_paths() with each path (by id, parents first, each
+ * checked: ids in sequence, parents earlier and one name shorter) and its
+ * region's name, then with each (path, rank) row (by path, then rank; the
+ * durations, as stored, valid during the call only).  A non-zero return
+ * stops the scan and is returned by it. */
+typedef int (*store_path_fn)(void *ctx, const struct store_path *p, const char *region);
+typedef int (*store_path_rank_fn)(void *ctx, const struct store_path_rank *r);
+
+/* Every path of run_id, then every (path, rank) row: for copying a run
+ * (transfer.h) and for the tree commands.  Either fn may be NULL (the
+ * rows are still read and checked). */
+int store_scan_paths(struct store *st, int64_t run_id, store_path_fn pf, store_path_rank_fn rf,
+		     void *ctx);
+
 /* Called by store_region_sources() with a region's name, its source file
  * (untrusted text, as the profile wrote it) and line (-1: none), valid
  * during the call only.  Non-zero stops. */
@@ -295,6 +357,17 @@ struct store_region_stats {
 	 * region's call durations in ns (has_quantiles 0 without them). */
 	int has_quantiles;
 	double quantiles[3];
+	/* The self time over the selected ranks in ns (docs/format.md section
+	 * 10.5): has_self 0 when a rank's is unknown (a run stored before
+	 * scopedb read call trees, a file without exclusive totals). */
+	int has_self;
+	int64_t self;
+	/* store_path_stats() only (depth 0 for a region by name): the path's
+	 * id in its run, its parent's (-1 for a root), its names (name is
+	 * them joined with " > "), and the names themselves, from the root
+	 * down (depth strings; NULL for a region by name) */
+	int64_t path_id, parent_id, depth;
+	char **path;
 };
 
 /* Return 0 and *keep = 1 to list the region called name. */
@@ -311,6 +384,28 @@ typedef int (*store_region_filter)(void *ctx, int *keep, const char *name);
 int store_region_stats(struct store *st, struct store_region_stats **out, size_t *n, int64_t run_id,
 		       const int64_t *ranks, size_t nranks, store_region_filter filter, void *ctx);
 void store_region_stats_free(struct store_region_stats *regs, size_t n);
+
+/* Return 0 and *keep = 1 to list the path whose names, from the root down,
+ * are names[0..depth) (joined: the same with " > " between them). */
+typedef int (*store_path_filter)(void *ctx, int *keep, const char *joined, const char *const *names,
+				 size_t depth);
+
+/*
+ * The paths of run_id (docs/format.md section 10.4) that filter keeps (all
+ * when NULL), as store_region_stats() gives regions, sorted by the joined
+ * name: the outermost calls of each path pooled over ranks[0..nranks) (all
+ * when NULL), their total (inclusive), shortest and longest call, and the
+ * path's self time; no GPU times, no stored percentiles
+ * (store_path_duration_runs() has the durations).  ERR_NOTFOUND "run N
+ * was stored before scopedb kept call trees ..." for a run without them.
+ */
+int store_path_stats(struct store *st, struct store_region_stats **out, size_t *n, int64_t run_id,
+		     const int64_t *ranks, size_t nranks, store_path_filter filter, void *ctx);
+
+/* The durations of the outermost calls of path path_id of run_id on the
+ * ranks (NULL: all), as store_region_duration_runs() gives a region's. */
+int store_path_duration_runs(struct store *st, struct i64vec *out, struct i64vec *ends,
+			     int64_t run_id, int64_t path_id, const int64_t *ranks, size_t nranks);
 
 /* Called by store_rank_totals() with one (region, rank) row of a run:
  * the region's name, the rank and its total in ns.  Non-zero stops. */

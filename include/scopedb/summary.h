@@ -38,6 +38,7 @@ struct store;
 	X(RANKS, ranks, -1)                                                                        \
 	X(CALLS, calls, STATS_CALLS)                                                               \
 	X(TOTAL, total, STATS_TOTAL)                                                               \
+	X(SELF, self, STATS_SELF)                                                                  \
 	X(AVG, avg, STATS_AVG)                                                                     \
 	X(MIN, min, STATS_MIN)                                                                     \
 	X(MAX, max, STATS_MAX)                                                                     \
@@ -87,6 +88,10 @@ int summary_parse_sort(enum summary_col *out, const char *name);
 
 struct summary_row {
 	char *name;
+	/* by path: the names from the root down (depth of them, one block);
+	 * NULL by name */
+	char **path;
+	size_t depth;
 	/* v[c] for every column but SUMMARY_COL_REGION; ranks = selected ranks
 	 * that have a row for the region. */
 	struct stats_val v[SUMMARY_NCOLS];
@@ -100,6 +105,7 @@ struct summary_opts {
 	const int64_t *ranks; /* sorted, unique; NULL = all ranks */
 	size_t nranks;
 	int durations; /* compute std/p50/p95/p99 (reads the durations) */
+	int by_path;   /* rows are paths (--by path), not region names */
 };
 
 /*

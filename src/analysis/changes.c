@@ -4,11 +4,13 @@
  * (store_region_series()), then per region the metric values and
  * changepoint_find(), the regions split between this thread and one more
  * (the work is independent per region and the store is not used then).
+ * By path, the series is the paths' (pathhist_series()).
  */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/pathhist.h"
 #include "scopedb/changes.h"
 #include "scopedb/err.h"
 #include "scopedb/history.h"
@@ -171,9 +173,12 @@ static void *changes_job_main(void *arg)
 	return NULL;
 }
 
-int changes_find(struct changes_result *out, struct store *st, const struct filter *f,
-		 store_region_filter filter, void *ctx, const char *pattern, enum stats_metric m,
-		 const struct changepoint_opts *o, enum changes_sort sort)
+/* changes_find() by name, or by path (the series of pathhist.h, selected
+ * by the patterns of paths, all when NULL). */
+static int changes_find_by(struct changes_result *out, struct store *st, const struct filter *f,
+			   store_region_filter filter, void *ctx, const char *pattern,
+			   enum stats_metric m, const struct changepoint_opts *o,
+			   enum changes_sort sort, int by_path, struct match *paths)
 {
 	const struct store_series *ser = &out->series;
 	struct changes_job job[2];
@@ -183,12 +188,14 @@ int changes_find(struct changes_result *out, struct store *st, const struct filt
 
 	memset(out, 0, sizeof(*out));
 	memset(job, 0, sizeof(job));
-	rc = store_region_series(st, &out->series, f, filter, ctx);
+	rc = by_path ? pathhist_series(st, &out->series, f, paths)
+		     : store_region_series(st, &out->series, f, filter, ctx);
 	if (rc)
 		goto out;
-	if (filter && ser->nselected == 0) {
-		rc = err_set(ERR_NOTFOUND, "no region matches '%s' in store '%s'",
-			     pattern ? pattern : "", store_location(st));
+	if ((by_path ? paths != NULL : filter != NULL) && ser->nselected == 0) {
+		rc = err_set(ERR_NOTFOUND, "no %s matches '%s' in store '%s'",
+			     by_path ? "path" : "region", pattern ? pattern : "",
+			     store_location(st));
 		goto out;
 	}
 	/* two halves of whole regions; the second on a thread of its own */
@@ -238,6 +245,26 @@ out:
 	if (rc)
 		changes_result_release(out);
 	return rc;
+}
+
+int changes_find(struct changes_result *out, struct store *st, const struct filter *f,
+		 store_region_filter filter, void *ctx, const char *pattern, enum stats_metric m,
+		 const struct changepoint_opts *o, enum changes_sort sort)
+{
+	return changes_find_by(out, st, f, filter, ctx, pattern, m, o, sort, 0, NULL);
+}
+
+int changes_find_paths(struct changes_result *out, struct store *st, const struct filter *f,
+		       struct match *paths, const char *pattern, enum stats_metric m,
+		       const struct changepoint_opts *o, enum changes_sort sort)
+{
+	if (stats_metric_quantile(m) > 0.0)
+		return err_set(ERR_USAGE,
+			       "changes --by path: %s needs the durations of each path in each "
+			       "run, which changes does not read; choose total, self, avg, min, "
+			       "max or calls (history --by path has %s)",
+			       stats_metric_name(m), stats_metric_name(m));
+	return changes_find_by(out, st, f, NULL, NULL, pattern, m, o, sort, 1, paths);
 }
 
 void changes_result_release(struct changes_result *r)

@@ -6,7 +6,8 @@
  *
  * Files named on the command line are ingested into a private in-memory
  * store (runarg.h), so stored runs and files share every line of the
- * metric code.
+ * metric code.  Attribution by path is compare_attr.c; the source
+ * locations of check's findings are compare_locs.c (compare_int.h).
  */
 #include <inttypes.h>
 #include <math.h>
@@ -15,9 +16,9 @@
 #include <string.h>
 
 #include "analysis/ancestry.h"
+#include "analysis/compare_int.h"
 #include "analysis/metric.h"
 #include "analysis/runset.h"
-#include "analysis/srcpath.h"
 #include "analysis/verdict.h"
 #include "scopedb/compare.h"
 #include "scopedb/err.h"
@@ -46,7 +47,7 @@ static int compare_open_side(struct runarg *src, struct compare_side *side, stru
 	return runarg_get_run(&side->run, src, arg);
 }
 
-static int compare_cmp_str(const void *x, const void *y)
+int compare_cmp_str(const void *x, const void *y)
 {
 	return strcmp(*(const char *const *)x, *(const char *const *)y);
 }
@@ -77,6 +78,22 @@ static int compare_values(struct stats_named **out, struct compare_side *side,
 	for (i = 0; i < run.n; i++) {
 		vals[i].name = run.names[i];
 		vals[i].v = run.vals[i];
+	}
+	if (run.paths) {
+		side->paths = calloc(run.n ? run.n : 1, sizeof(*side->paths));
+		if (!side->paths) {
+			rc = err_nomem();
+			goto out;
+		}
+		for (i = 0; i < run.n; i++) {
+			side->paths[i].name = run.names[i];
+			side->paths[i].path = run.paths[i];
+			side->paths[i].depth = (size_t)run.depths[i];
+			side->paths[i].self = (double)run.selfs[i] / 1e9;
+			run.paths[i] = NULL; /* moved */
+		}
+		side->npaths = run.n;
+		qsort(side->paths, side->npaths, sizeof(*side->paths), compare_cmp_str);
 	}
 	side->regions = run.names; /* moved */
 	side->nregions = run.n;
@@ -123,7 +140,7 @@ static int compare_only(const char ***out, size_t *n, char *const *x, size_t nx,
 const char *const compare_same_keys[] = {"mpi_size", "platform", NULL};
 
 /* The value of key in m, or NULL. */
-static const char *compare_meta_get(const struct store_meta *m, const char *key)
+const char *compare_meta_get(const struct store_meta *m, const char *key)
 {
 	size_t i;
 
@@ -701,137 +718,6 @@ static int compare_stat_sets(struct compare_result *out, struct runset *rs, stru
 	return rc;
 }
 
-/* The source locations of one run, by region name. */
-struct compare_src {
-	char *name, *file;
-	int64_t line;
-};
-
-struct compare_srcs {
-	struct compare_src *v;
-	size_t n, cap;
-	char *workdir; /* the run's working_directory metadata, or NULL */
-};
-
-static int compare_src_add(void *ctx, const char *region, const char *file, int64_t line)
-{
-	struct compare_srcs *s = ctx;
-	struct compare_src *e;
-
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? 2 * s->cap : 16;
-
-		e = realloc(s->v, cap * sizeof(*e));
-		if (!e)
-			return err_nomem();
-		s->v = e;
-		s->cap = cap;
-	}
-	e = &s->v[s->n];
-	e->name = util_strdup(region);
-	e->file = util_strdup(file);
-	e->line = line;
-	if (!e->name || !e->file) {
-		free(e->name);
-		free(e->file);
-		return err_nomem();
-	}
-	s->n++;
-	return 0;
-}
-
-static int compare_src_cmp(const void *x, const void *y)
-{
-	return strcmp(((const struct compare_src *)x)->name, ((const struct compare_src *)y)->name);
-}
-
-static void compare_srcs_release(struct compare_srcs *s)
-{
-	size_t i;
-
-	for (i = 0; i < s->n; i++) {
-		free(s->v[i].name);
-		free(s->v[i].file);
-	}
-	free(s->v);
-	free(s->workdir);
-	memset(s, 0, sizeof(*s));
-}
-
-/* The sources and working directory of the run of a, sorted by name. */
-static int compare_srcs_read(struct compare_srcs *s, const struct runarg *a)
-{
-	struct store_meta m;
-	const char *wd;
-	int rc = store_region_sources(a->st, a->run_id, compare_src_add, s);
-
-	if (rc)
-		return rc;
-	qsort(s->v, s->n, sizeof(*s->v), compare_src_cmp);
-	rc = store_get_meta(a->st, &m, a->run_id);
-	if (rc)
-		return rc;
-	wd = compare_meta_get(&m, "working_directory");
-	if (wd) {
-		s->workdir = util_strdup(wd);
-		if (!s->workdir)
-			rc = err_nomem();
-	}
-	store_meta_release(&m);
-	return rc;
-}
-
-/* The location of name in s relative to the repository top, into *loc. */
-static int compare_src_find(struct compare_loc *loc, const struct compare_srcs *s, const char *name,
-			    const char *top)
-{
-	struct compare_src key, *at;
-	int rc;
-
-	key.name = (char *)name;
-	at = bsearch(&key, s->v, s->n, sizeof(*s->v), compare_src_cmp);
-	if (!at)
-		return 0;
-	rc = srcpath_relative(&loc->file, at->file, s->workdir, top);
-	if (!rc && loc->file)
-		loc->line = at->line;
-	return rc;
-}
-
-/*
- * Each row's source location (compare_opts.locations): the candidate's,
- * else the baseline's, relative to the repository (srcpath.h).
- */
-static int compare_locations(struct compare_result *out, const struct runarg *sa,
-			     const struct runarg *sb)
-{
-	struct compare_srcs a, b;
-	char *top = NULL;
-	size_t i;
-	int rc;
-
-	memset(&a, 0, sizeof(a));
-	memset(&b, 0, sizeof(b));
-	out->locs = calloc(out->nrows ? out->nrows : 1, sizeof(*out->locs));
-	if (!out->locs)
-		return err_nomem();
-	rc = srcpath_toplevel(&top);
-	if (!rc)
-		rc = compare_srcs_read(&b, sb);
-	if (!rc)
-		rc = compare_srcs_read(&a, sa);
-	for (i = 0; !rc && i < out->nrows; i++) {
-		out->locs[i].line = -1;
-		rc = compare_src_find(&out->locs[i], &b, out->rows[i].name, top);
-		if (!rc && !out->locs[i].file)
-			rc = compare_src_find(&out->locs[i], &a, out->rows[i].name, top);
-	}
-	compare_srcs_release(&a);
-	compare_srcs_release(&b);
-	free(top);
-	return rc;
-}
-
 int compare_runs(struct compare_result *out, const char *arg_a, const char *arg_b,
 		 const struct compare_opts *opts)
 {
@@ -924,6 +810,8 @@ int compare_runs(struct compare_result *out, const char *arg_a, const char *arg_
 		if (!rc)
 			rc = stats_verdict(&out->verdict, out->rows, out->nrows);
 	}
+	if (!rc && opts->by_path && opts->metric == STATS_TOTAL && !opts->stat)
+		rc = compare_attribute(out, &sa, &sb, opts);
 	if (!rc)
 		rc = compare_nothing(out, opts, nall);
 	if (!rc && opts->locations)
@@ -946,6 +834,14 @@ static void compare_side_release(struct compare_side *s)
 {
 	size_t i;
 
+	for (i = 0; s->paths && i < s->npaths; i++)
+		free(s->paths[i].path);
+	free(s->paths);
+	for (i = 0; s->all && i < s->nall; i++) {
+		free((char *)s->all[i].name);
+		free(s->all[i].path);
+	}
+	free(s->all);
 	free(s->arg);
 	store_run_release(&s->run);
 	for (i = 0; i < s->nregions; i++)
@@ -980,5 +876,8 @@ void compare_release(struct compare_result *r)
 	free(r->only_b);
 	metadiff_free(r->meta_changes, r->nmeta_changes);
 	free(r->nothing);
+	for (i = 0; r->attr && i < r->nrows; i++)
+		free(r->attr[i].causes);
+	free(r->attr);
 	memset(r, 0, sizeof(*r));
 }

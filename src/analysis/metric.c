@@ -6,6 +6,7 @@
 #include "analysis/metric.h"
 #include "scopedb/err.h"
 #include "scopedb/stats.h"
+#include "select/match.h"
 
 /* The aggregate of g as the metrics need it, with the samples s (NULL:
  * none). */
@@ -22,6 +23,8 @@ static void metric_region(struct stats_region *out, const struct store_region_st
 	out->gpu_total = g->gpu_total;
 	out->busy_ranks = g->busy_ranks;
 	out->busy_max = g->busy_max;
+	out->has_self = g->has_self;
+	out->self = g->self;
 	if (s)
 		out->samples = *s;
 }
@@ -77,7 +80,10 @@ int metric_stored_value(struct stats_val *out, struct store *st, int64_t run_id,
 		 * selected across those runs, never sorting them all. */
 		d->len = 0;
 		ends->len = 0;
-		rc = store_region_duration_runs(st, d, ends, run_id, g->region_id, ranks, nranks);
+		rc = g->depth > 0
+			 ? store_path_duration_runs(st, d, ends, run_id, g->path_id, ranks, nranks)
+			 : store_region_duration_runs(st, d, ends, run_id, g->region_id, ranks,
+						      nranks);
 		if (!rc)
 			rc = metric_check_samples(g, run_id, d->len, store_location(st));
 		if (rc)
@@ -88,4 +94,25 @@ int metric_stored_value(struct stats_val *out, struct store *st, int64_t run_id,
 		smp.nruns = ends->len;
 	}
 	return metric_value(out, g, &smp, m);
+}
+
+/* store_region_stats() filter: the --include/--exclude patterns. */
+static int metric_filter_name(void *ctx, int *keep, const char *name)
+{
+	return match_name(keep, ctx, name);
+}
+
+/* store_path_stats() filter: the same, on the joined and the last name. */
+static int metric_filter_path(void *ctx, int *keep, const char *joined, const char *const *names,
+			      size_t depth)
+{
+	return match_path(keep, ctx, joined, names[depth - 1]);
+}
+
+int metric_read_stats(struct store_region_stats **out, size_t *n, struct store *st, int64_t run_id,
+		      const int64_t *ranks, size_t nranks, int by_path, struct match *m)
+{
+	if (by_path)
+		return store_path_stats(st, out, n, run_id, ranks, nranks, metric_filter_path, m);
+	return store_region_stats(st, out, n, run_id, ranks, nranks, metric_filter_name, m);
 }

@@ -37,7 +37,7 @@ int metric_check_samples(const struct store_region_stats *g, int64_t run_id, siz
 			 const char *location);
 
 /*
- * The metric m of region g of run run_id in st, reading the region's sorted
+ * The metric m of region (or path) g of run run_id in st, reading its sorted
  * durations on the selected ranks (ranks NULL = all) into the scratch
  * vectors d and ends only when a percentile needs them and none is stored.
  * compare.c (both sides of diff and check) and runset.c (every run of a
@@ -46,5 +46,17 @@ int metric_check_samples(const struct store_region_stats *g, int64_t run_id, siz
 int metric_stored_value(struct stats_val *out, struct store *st, int64_t run_id,
 			const struct store_region_stats *g, const int64_t *ranks, size_t nranks,
 			enum stats_metric m, struct i64vec *d, struct i64vec *ends);
+
+struct match;
+
+/*
+ * The regions of run_id (by_path 0: store_region_stats()) or its paths
+ * (by_path 1: store_path_stats(), each matched by its joined names and its
+ * last name: match_path()) that m keeps, pooled over the ranks (NULL:
+ * all): what show, diff, check and report list.  Free *out with
+ * store_region_stats_free().
+ */
+int metric_read_stats(struct store_region_stats **out, size_t *n, struct store *st, int64_t run_id,
+		      const int64_t *ranks, size_t nranks, int by_path, struct match *m);
 
 #endif

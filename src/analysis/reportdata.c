@@ -359,7 +359,9 @@ int reportdata_build(struct reportdata *rd, const struct reportdata_opts *o)
 		rc = reportdata_trends(rd, p, np, store_location(st));
 	if (rc)
 		goto out;
-	if (!rd->nregions) {
+	/* by path, the trends are still by name: a pattern of paths may
+	 * select no region name, and the call tree is the page's news */
+	if (!rd->nregions && !(co.by_path && rd->compared)) {
 		rc = err_set(ERR_NOTFOUND, "no run of %s has a selected region", rd->scope);
 		goto out;
 	}

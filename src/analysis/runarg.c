@@ -128,6 +128,7 @@ int runarg_resolve(struct runarg *out, struct runarg_db *db, const char *arg)
 			return rc;
 		out->st = out->mem;
 		out->run_id = res.run_id;
+		ingest_result_release(&res);
 		out->is_file = 1;
 		return 0;
 	}

@@ -25,12 +25,6 @@
 #include "select/match.h"
 #include "util/statdist.h"
 
-/* store_region_stats() filter: the --include/--exclude patterns. */
-static int runset_filter(void *ctx, int *keep, const char *name)
-{
-	return match_name(keep, ctx, name);
-}
-
 int runset_read(struct runset_run *r, struct store *st, int64_t id, struct match *m,
 		const struct compare_opts *o)
 {
@@ -42,13 +36,19 @@ int runset_read(struct runset_run *r, struct store *st, int64_t id, struct match
 	i64vec_init(&d);
 	i64vec_init(&ends);
 	r->id = id;
-	rc = store_region_stats(st, &regs, &n, id, o->ranks, o->nranks, runset_filter, m);
+	rc = metric_read_stats(&regs, &n, st, id, o->ranks, o->nranks, o->by_path, m);
 	if (rc)
 		goto out;
 	r->names = calloc(n ? n : 1, sizeof(*r->names));
 	r->vals = calloc(n ? n : 1, sizeof(*r->vals));
 	r->res = calloc(n ? n : 1, sizeof(*r->res));
-	if (!r->names || !r->vals || !r->res) {
+	if (o->by_path) {
+		r->paths = calloc(n ? n : 1, sizeof(*r->paths));
+		r->depths = calloc(n ? n : 1, sizeof(*r->depths));
+		r->selfs = calloc(n ? n : 1, sizeof(*r->selfs));
+	}
+	if (!r->names || !r->vals || !r->res ||
+	    (o->by_path && (!r->paths || !r->depths || !r->selfs))) {
 		rc = err_nomem();
 		goto out;
 	}
@@ -61,6 +61,12 @@ int runset_read(struct runset_run *r, struct store *st, int64_t id, struct match
 		r->ncalls += regs[i].calls;
 		r->names[i] = regs[i].name;
 		regs[i].name = NULL; /* moved */
+		if (r->paths) {
+			r->paths[i] = regs[i].path;
+			r->depths[i] = regs[i].depth;
+			r->selfs[i] = regs[i].self;
+			regs[i].path = NULL; /* moved */
+		}
 		r->n++;
 	}
 out:
@@ -474,7 +480,12 @@ void runset_run_release(struct runset_run *r)
 		return;
 	for (j = 0; r->names && j < r->n; j++)
 		free(r->names[j]);
+	for (j = 0; r->paths && j < r->n; j++)
+		free(r->paths[j]);
 	free(r->names);
+	free(r->paths);
+	free(r->depths);
+	free(r->selfs);
 	free(r->vals);
 	free(r->res);
 	memset(r, 0, sizeof(*r));

@@ -36,6 +36,12 @@ struct runset_run {
 	double *res; /* the resolution of each value (metric_resolution()) */
 	size_t n;
 	uint64_t ncalls; /* calls of the selected regions and ranks */
+	/* by path (compare_opts.by_path): each row's names from the root
+	 * down (one block each, store_region_stats.path) and their number;
+	 * else NULL */
+	char ***paths;
+	int64_t *depths;
+	int64_t *selfs; /* by path: each row's self time, ns */
 };
 
 /*

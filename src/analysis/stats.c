@@ -104,6 +104,10 @@ int stats_region_value(struct stats_val *out, const struct stats_region *r, enum
 	case STATS_TOTAL:
 		out->v = (double)r->total / 1e9;
 		break;
+	case STATS_SELF:
+		out->none = !r->has_self;
+		out->v = r->has_self ? (double)r->self / 1e9 : 0.0;
+		break;
 	case STATS_AVG:
 		out->v = (double)r->total / (double)r->calls / 1e9;
 		break;

@@ -182,12 +182,6 @@ static double summary_std(const int64_t *d, size_t n, int64_t total)
 	return sqrt(ss / (double)n) / 1e9;
 }
 
-/* store_region_stats() filter: the --include/--exclude patterns. */
-static int summary_filter(void *ctx, int *keep, const char *name)
-{
-	return match_name(keep, ctx, name);
-}
-
 /* Fill row from the pooled aggregates g (and, when d != NULL, the sorted
  * durations of the region). */
 static int summary_fill(struct summary_row *row, const struct store_region_stats *g,
@@ -236,8 +230,8 @@ int summary_run(struct summary_row **out, size_t *n, struct store *st, int64_t r
 	i64vec_init(&d);
 	rc = match_new(&m, o->includes, o->ninclude, o->excludes, o->nexclude);
 	if (!rc)
-		rc = store_region_stats(st, &regs, &nregs, run_id, o->ranks, o->nranks,
-					summary_filter, m);
+		rc = metric_read_stats(&regs, &nregs, st, run_id, o->ranks, o->nranks, o->by_path,
+				       m);
 	if (rc)
 		goto out;
 	rows = calloc(nregs ? nregs : 1, sizeof(*rows));
@@ -251,8 +245,15 @@ int summary_run(struct summary_row **out, size_t *n, struct store *st, int64_t r
 
 		if (want) {
 			d.len = 0;
-			rc = store_region_durations(st, &d, run_id, g->region_id, o->ranks,
-						    o->nranks);
+			if (g->depth > 0) {
+				rc = store_path_duration_runs(st, &d, NULL, run_id, g->path_id,
+							      o->ranks, o->nranks);
+				if (!rc)
+					util_sort_i64(d.v, d.len);
+			} else {
+				rc = store_region_durations(st, &d, run_id, g->region_id, o->ranks,
+							    o->nranks);
+			}
 			if (!rc)
 				rc = metric_check_samples(g, run_id, d.len, store_location(st));
 			if (rc)
@@ -261,6 +262,9 @@ int summary_run(struct summary_row **out, size_t *n, struct store *st, int64_t r
 		rc = summary_fill(&rows[len], g, want ? &d : NULL);
 		if (rc)
 			goto out;
+		rows[len].path = regs[i].path;
+		rows[len].depth = (size_t)regs[i].depth;
+		regs[i].path = NULL; /* moved */
 		rows[len++].name = regs[i].name;
 		regs[i].name = NULL; /* moved */
 	}
@@ -315,7 +319,9 @@ void summary_free(struct summary_row *rows, size_t n)
 
 	if (!rows)
 		return;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		free(rows[i].name);
+		free(rows[i].path);
+	}
 	free(rows);
 }

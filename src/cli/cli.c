@@ -381,6 +381,17 @@ int cli_opt_format(const struct opt *opt, const char *arg)
 	return cli_parse_format(opt->value, arg, opt->choices);
 }
 
+int cli_opt_by(const struct opt *opt, const char *arg)
+{
+	if (!strcasecmp(arg, "name"))
+		*(int *)opt->value = 0;
+	else if (!strcasecmp(arg, "path"))
+		*(int *)opt->value = 1;
+	else
+		return cli_bad_choice("--by", arg, "name path");
+	return 0;
+}
+
 int cli_opt_metric(const struct opt *opt, const char *arg)
 {
 	return stats_metric_parse(opt->value, arg);

@@ -189,6 +189,16 @@ int cli_opt_limit(const struct opt *opt, const char *arg);
 #define OPT__METRIC(v)                                                                             \
 	OPT_CHOICE(0, "metric", v, "M", cli_metric_words(1), cli_metric_words(0), cli_opt_metric)
 
+/* --by name|path (int *: 1 for path): rows are region names, as upstream's
+ * (the default), or the paths of the call tree (docs/format.md section
+ * 10.4). */
+#define OPT__BY(v)                                                                                 \
+	OPT_CHOICE(0, "by", v, "KEY",                                                              \
+		   "rows by region name (the default, as upstream's) or\n"                         \
+		   "by call path (main > solve)",                                                  \
+		   "name path", cli_opt_by)
+int cli_opt_by(const struct opt *opt, const char *arg);
+
 /* "gpu_total gpu_avg ... calls", the names of the metrics in their order,
  * and with help set "... (default total)": built once, static. */
 const char *cli_metric_words(int help);

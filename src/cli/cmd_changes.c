@@ -264,12 +264,13 @@ int cmd_changes(int argc, char **argv)
 	struct store *st = NULL;
 	struct buf out = BUF_INIT;
 	double min_change = CHANGEPOINT_MIN_CHANGE * 100.0;
-	int code = CLI_EXIT_ERROR, said = 0, rc;
+	int code = CLI_EXIT_ERROR, said = 0, rc, by_path = 0;
 	const struct opt opts[] = {
 	    OPT__DB(&db),
 	    OPT__FILTER_BRANCH(&f.branch),
 	    OPT__FILTER_TAG(&tags),
 	    OPT__METRIC(&v.metric),
+	    OPT__BY(&by_path),
 	    OPT__REGIONS(&regions),
 	    OPT__SINCE(f.since),
 	    OPT__UNTIL(f.until, "only runs recorded at or before DATE"),
@@ -311,8 +312,9 @@ int cmd_changes(int argc, char **argv)
 	v.same = &same;
 	if (cli_same_spec(&like) || store_open(&st, cli_db_path(db), STORE_READONLY) ||
 	    same_apply(&same, &fs, &conds, st, &f, &like.spec) ||
-	    changes_find(&res, st, &fs, m ? changes_filter : NULL, m, pattern, v.metric, &co,
-			 v.sort)) {
+	    (by_path ? changes_find_paths(&res, st, &fs, m, pattern, v.metric, &co, v.sort)
+		     : changes_find(&res, st, &fs, m ? changes_filter : NULL, m, pattern, v.metric,
+				    &co, v.sort))) {
 		code = cli_error();
 		goto out;
 	}

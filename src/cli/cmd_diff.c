@@ -150,7 +150,8 @@ int cmd_compare(int argc, char **argv, int check)
 	int inconclusive = CLI_EXIT_INCONCLUSIVE;
 	/* The options of both, then those of diff only or check only. */
 #define COMPARE_OPTS(kinds)                                                                        \
-	OPT__DB(&db), OPT__METRIC(&co.metric), OPT__REGIONS(&regions), OPT__RANKS(&ranks),         \
+	OPT__DB(&db), OPT__METRIC(&co.metric), OPT__REGIONS(&regions), OPT__BY(&co.by_path),       \
+	    OPT__RANKS(&ranks),                                                                    \
 	    OPT__FORMAT(&fmt, cli_formats_all("table markdown csv json", kinds)),                  \
 	    OPT__FILE_LIMITS(),                                                                    \
 	    OPT_LIST(0, "output", &outs, "FORMAT=FILE",                                            \
@@ -159,6 +160,9 @@ int cmd_compare(int argc, char **argv, int check)
 	const struct opt diff_opts[] = {
 	    COMPARE_OPTS(RENDER_NEEDS_COMPARISON),
 	    OPT_CHOICE(0, "sort", &co.sort, "KEY", NULL, "delta pct name", compare_opt_sort),
+	    OPT_FLAG(0, "tree", &co.tree,
+		     "the paths as a tree, each under its parent, siblings\n"
+		     "in --sort order (implies --by path)"),
 	    OPT_CALLBACK(0, "threshold", &co, "PCT", "hide rows whose |delta %| is below PCT",
 			 compare_opt_threshold, 0),
 	    OPT__STAT(&co),
@@ -204,6 +208,7 @@ int cmd_compare(int argc, char **argv, int check)
 	nargs = opt_parse(self, opts, argc, argv, &code);
 	if (nargs < 0)
 		goto out;
+	co.by_path |= co.tree;
 	if (ranks.len) {
 		match_ranks_finish(&ranks);
 		co.ranks = ranks.v;

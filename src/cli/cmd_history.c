@@ -6,6 +6,9 @@
  * (changepoint.h; --changes-only lists just them).  --match PATTERN
  * follows every region the pattern selects, one block per region.
  *
+ * --by path follows the paths of the call tree instead (REGION: a joined
+ * path or a last name; --match: on either), read per run (pathhist.h).
+ *
  * The data is one store query (store_region_history()); history_values()
  * turns it into values through metric_value() exactly as diff does,
  * history_compute() does the steps and history_mark() the change points.  The output is a document
@@ -20,6 +23,7 @@
 #include "cli/cli.h"
 #include "cli/hint.h"
 #include "cli/output.h"
+#include "analysis/pathhist.h"
 #include "scopedb/err.h"
 #include "scopedb/filter.h"
 #include "scopedb/history.h"
@@ -145,7 +149,8 @@ static size_t history_group_end(const struct store_history_point *p, size_t n, s
 {
 	size_t j;
 
-	for (j = i + 1; j < n && p[j].stats.region_id == p[i].stats.region_id; j++)
+	/* by name, unique per region; by path, the joined path */
+	for (j = i + 1; j < n && !strcmp(p[j].stats.name, p[i].stats.name); j++)
 		;
 	return j;
 }
@@ -276,10 +281,11 @@ int cmd_history(int argc, char **argv)
 	struct buf out = BUF_INIT;
 	size_t n = 0;
 	long limit = 0;
-	int code = CLI_EXIT_ERROR, nargs, rc, said = 0;
+	int code = CLI_EXIT_ERROR, nargs, rc, said = 0, by_path = 0;
 	const struct opt opts[] = {
 	    OPT__DB(&db),
 	    OPT__METRIC(&h.metric),
+	    OPT__BY(&by_path),
 	    OPT_STRING(0, "match", &pattern, "P",
 		       "every region matching the Python regex P at the start of\n"
 		       "its name, one block per region (instead of REGION)"),
@@ -349,7 +355,9 @@ int cmd_history(int argc, char **argv)
 	h.utf8 = h.bars && cli_utf8();
 	if (cli_same_spec(&like) || store_open(&st, cli_db_path(db), STORE_READONLY) ||
 	    same_apply(&same, &fs, &conds, st, &f, &like.spec) ||
-	    store_region_history(st, &pts, &n, &q) || !(steps = util_calloc(n, sizeof(*steps)))) {
+	    (by_path ? pathhist_points(st, &pts, &n, &q)
+		     : store_region_history(st, &pts, &n, &q)) ||
+	    !(steps = util_calloc(n, sizeof(*steps)))) {
 		code = cli_error();
 		goto out;
 	}

@@ -50,6 +50,7 @@ int cmd_report(int argc, char **argv)
 	    OPT__DB(&db),
 	    OPT__METRIC(&ro.cmp.metric),
 	    OPT__REGIONS(&regions),
+	    OPT__BY(&ro.cmp.by_path),
 	    OPT_CALLBACK(0, "history", OPT_TYPED(long *, &history), "N",
 			 "runs per trend chart (default 50)", cli_opt_positive, 0),
 	    OPT_STRING(0, "branch", &ro.branch, "B",

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/pathtree.h"
 #include "cmd.h"
 #include "cli/cli.h"
 #include "cli/output.h"
@@ -29,7 +30,23 @@ struct show_view {
 	const int64_t *ranks; /* NULL = all */
 	size_t nranks;
 	int is_file; /* run is a file's (no id; source_path as given) */
+	int by_path; /* rows are paths: JSON adds "path" and "depth" */
+	/* --tree: rows in tree order, each row's level (else NULL): people
+	 * see the last name indented, machines the joined one */
+	const size_t *levels;
 };
+
+/* The region cell people see in a tree: the last name indented by level,
+ * or the whole path for a row shown without its parent. */
+static void show_tree_name(struct buf *b, const struct summary_row *row, size_t level)
+{
+	size_t i;
+
+	b->len = 0;
+	for (i = 0; i < level; i++)
+		buf_puts(b, "  ");
+	buf_puts(b, level && row->depth ? row->path[row->depth - 1] : row->name);
+}
 
 /* "ranks", "calls": integers; "region": the name; others: values. */
 static enum doc_type show_col_type(enum summary_col col)
@@ -44,41 +61,71 @@ static enum doc_type show_col_type(enum summary_col col)
 static int show_document(struct doc *d, const void *ctx)
 {
 	const struct show_view *v = ctx;
-	struct doc_col cols[SUMMARY_NCOLS];
+	struct doc_col cols[SUMMARY_NCOLS + 3];
 	struct doc_value *ranks;
 	struct doc_table *t;
-	size_t i, c;
+	struct buf tn = BUF_INIT;
+	size_t i, c, nc, off = 0;
 
 	report_run_field(d, "Run", v->run, v->is_file, REPORT_RUN_LAYOUT | REPORT_RUN_INGESTED);
 	if (v->ranks)
 		report_ranks_field(d, DOC_F_HUMAN, v->ranks, v->nranks);
 	doc_blank(d, DOC_F_HUMAN);
 	memset(cols, 0, sizeof(cols));
+	if (v->levels) {
+		/* people see the tree (the region column, below); CSV and JSON
+		 * the joined names, first */
+		cols[0] = (struct doc_col){NULL, "region", "name", DOC_TEXT, DOC_LEFT, 0, 0, 0};
+		off = 1;
+	}
 	for (c = 0; c < v->ncols; c++) {
 		enum summary_col col = v->cols[c];
+		struct doc_col *dc = &cols[off + c];
 
-		cols[c].title = cols[c].csv = summary_col_name(col);
-		cols[c].json = col == SUMMARY_COL_REGION ? "name" : summary_col_name(col);
-		cols[c].type = show_col_type(col);
-		cols[c].align = col == SUMMARY_COL_REGION ? DOC_LEFT : DOC_RIGHT;
-		cols[c].fmts = DOC_F_HUMAN;
-		cols[c].flags = col == SUMMARY_COL_REGION ? 0 : DOC_RAW;
-		if (cols[c].type == DOC_VALUE && col != SUMMARY_COL_IMBALANCE)
-			cols[c].flags |= DOC_SECONDS;
+		dc->title = dc->csv = summary_col_name(col);
+		dc->json = col == SUMMARY_COL_REGION ? "name" : summary_col_name(col);
+		if (col == SUMMARY_COL_REGION && v->levels)
+			dc->csv = dc->json = NULL;
+		dc->type = show_col_type(col);
+		dc->align = col == SUMMARY_COL_REGION ? DOC_LEFT : DOC_RIGHT;
+		dc->fmts = DOC_F_HUMAN;
+		dc->flags = col == SUMMARY_COL_REGION ? 0 : DOC_RAW;
+		if (dc->type == DOC_VALUE && col != SUMMARY_COL_IMBALANCE)
+			dc->flags |= DOC_SECONDS;
 	}
-	t = doc_table(d, DOC_F_HUMAN | DOC_F_CSV, cols, v->ncols);
+	nc = off + v->ncols;
+	if (v->by_path) {
+		/* JSON only: the path's names as an array, and their number */
+		cols[nc++] =
+		    (struct doc_col){NULL, NULL, "path", DOC_LIST, DOC_LEFT, 0, DOC_COMPACT, 0};
+		cols[nc++] = (struct doc_col){NULL, NULL, "depth", DOC_COUNT, DOC_RIGHT, 0, 0, 0};
+	}
+	t = doc_table(d, DOC_F_HUMAN | DOC_F_CSV, cols, nc);
 	doc_table_empty(t, "No regions selected.");
 	for (i = 0; i < v->nrows; i++) {
-		doc_row(t);
-		for (c = 0; c < v->ncols; c++) {
-			struct stats_val val = v->rows[i].v[v->cols[c]];
+		const struct summary_row *row = &v->rows[i];
 
-			if (v->cols[c] == SUMMARY_COL_REGION)
-				doc_set_text(t, c, v->rows[i].name);
-			else
-				doc_set_num(t, c, val.none, val.v);
+		doc_row(t);
+		if (off)
+			doc_set_text(t, 0, row->name);
+		for (c = 0; c < v->ncols; c++) {
+			struct stats_val val = row->v[v->cols[c]];
+
+			if (v->cols[c] == SUMMARY_COL_REGION && v->levels) {
+				show_tree_name(&tn, row, v->levels[i]);
+				doc_set_text(t, off + c, tn.data ? tn.data : "");
+			} else if (v->cols[c] == SUMMARY_COL_REGION) {
+				doc_set_text(t, off + c, row->name);
+			} else {
+				doc_set_num(t, off + c, val.none, val.v);
+			}
+		}
+		if (v->by_path) {
+			doc_set_list(t, off + v->ncols, (const char *const *)row->path, row->depth);
+			doc_set_num(t, off + v->ncols + 1, 0, (double)row->depth);
 		}
 	}
+	buf_release(&tn);
 	doc_json_root(d, DOC_V_OBJ, JSONW_INLINE);
 	report_run_json(d, d->json, "run", v->run, v->is_file, 1);
 	if (v->ranks) {
@@ -90,6 +137,43 @@ static int show_document(struct doc *d, const void *ctx)
 	}
 	doc_json_table(d, d->json, "regions", t);
 	return 0;
+}
+
+/* rows (sorted) put in tree order, *levels (malloc'ed) each one's level. */
+static int show_tree(struct summary_row *rows, size_t n, size_t **levels)
+{
+	const char **names = malloc((n ? n : 1) * sizeof(*names));
+	const char **lasts = malloc((n ? n : 1) * sizeof(*lasts));
+	struct summary_row *copy = malloc((n ? n : 1) * sizeof(*copy));
+	size_t *order = malloc((n ? n : 1) * sizeof(*order));
+	size_t *level = malloc((n ? n : 1) * sizeof(*level));
+	size_t i;
+	int rc = 0;
+
+	*levels = malloc((n ? n : 1) * sizeof(**levels));
+	if (!names || !lasts || !copy || !order || !level || !*levels) {
+		rc = err_nomem();
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		names[i] = rows[i].name;
+		lasts[i] = rows[i].depth ? rows[i].path[rows[i].depth - 1] : rows[i].name;
+	}
+	rc = pathtree_order(order, level, names, lasts, n);
+	if (rc)
+		goto out;
+	memcpy(copy, rows, n * sizeof(*rows));
+	for (i = 0; i < n; i++) {
+		rows[i] = copy[order[i]];
+		(*levels)[i] = level[order[i]];
+	}
+out:
+	free(names);
+	free(lasts);
+	free(copy);
+	free(order);
+	free(level);
+	return rc;
 }
 
 const struct opt_cmd cmd_show_usage = {
@@ -153,10 +237,15 @@ int cmd_show(int argc, char **argv)
 	struct show_view view;
 	struct i64vec ranks;
 	size_t nrows = 0, ncols, c;
-	int code = CLI_EXIT_ERROR;
+	int code = CLI_EXIT_ERROR, tree = 0;
+	size_t *levels = NULL;
 	const struct opt opts[] = {
 	    OPT__DB(&db),
 	    OPT__REGIONS(&regions),
+	    OPT__BY(&so.by_path),
+	    OPT_FLAG(0, "tree", &tree,
+		     "the paths as a tree, each under its parent, siblings\n"
+		     "sorted by --sort (implies --by path)"),
 	    OPT__RANKS(&ranks),
 	    OPT_CALLBACK(0, "sort", &sort, "COLUMN",
 			 "name, or a column to sort by, largest first\n(default total)",
@@ -175,6 +264,7 @@ int cmd_show(int argc, char **argv)
 	i64vec_init(&ranks);
 	if (opt_parse(self, opts, argc, argv, &code) < 0)
 		goto out;
+	so.by_path |= tree;
 	if (ranks.len) {
 		match_ranks_finish(&ranks);
 		so.ranks = ranks.v;
@@ -198,16 +288,23 @@ int cmd_show(int argc, char **argv)
 		code = cli_error();
 		goto out;
 	}
-	/* GPU columns by default only when the run has GPU data. */
-	if (!columns.text && !summary_has_gpu(rows, nrows)) {
+	/* GPU columns by default only when the run has GPU data, self only
+	 * by path (by name, show stays upstream's inspect). */
+	if (!columns.text) {
+		int gpu = summary_has_gpu(rows, nrows);
 		size_t kept = 0;
 
 		for (c = 0; c < ncols; c++)
-			if (!summary_col_is_gpu(cols[c]))
+			if ((gpu || !summary_col_is_gpu(cols[c])) &&
+			    (so.by_path || cols[c] != SUMMARY_COL_SELF))
 				cols[kept++] = cols[c];
 		ncols = kept;
 	}
 	summary_sort(rows, nrows, sort);
+	if (tree && show_tree(rows, nrows, &levels)) {
+		code = cli_error();
+		goto out;
+	}
 	memset(&view, 0, sizeof(view));
 	view.run = &run;
 	view.rows = rows;
@@ -217,9 +314,12 @@ int cmd_show(int argc, char **argv)
 	view.ranks = so.ranks;
 	view.nranks = so.nranks;
 	view.is_file = arg.is_file;
+	view.by_path = so.by_path;
+	view.levels = levels;
 	code = cli_print_doc(show_document, &view, fmt, 0, CLI_EXIT_OK);
 out:
 	summary_free(rows, nrows);
+	free(levels);
 	store_run_release(&run);
 	runarg_release(&arg);
 	runarg_db_release(&rdb);

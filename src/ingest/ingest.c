@@ -41,20 +41,22 @@
  * every row to the call-tree builder (calltree.h), which builds each rank
  * once its last row is read and sends its paths, their numbers and the
  * self times as frames (wire.h).  This process checks them as they come
- * (struct ingest_nest) and, for now, keeps them only in the collected
- * frames: ingest_nest_walk() reads them back (ingest_nest.h); they are
- * not stored yet.
+ * (struct ingest_nest) and stores them with the run, in its transaction:
+ * the self time of each (rank, region) in its timings row, the paths and
+ * their (path, rank) rows, and the mark that the run was read for nesting
+ * (store_put_nesting()).  ingest_nest_walk() reads the frames back for
+ * tests (ingest_nest.h).  The result carries the file's one warning about
+ * ranks without a tree or paths.
+ *
+ * The child's side (reading, checking by the text rule, hashing, the rows
+ * and the call trees to frames) is ingest_child.c; this file is the
+ * store's side: the frames collected and checked, and the run written.
  */
 #include <ctype.h>
-#include <errno.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "scopedb/err.h"
 #include "scopedb/h5prof.h"
@@ -62,41 +64,12 @@
 #include "scopedb/ingest.h"
 #include "scopedb/profile.h"
 #include "ingest/calltree.h"
+#include "ingest/ingest_child.h"
 #include "ingest/ingest_nest.h"
 #include "ingest/rowstat.h"
 #include "ingest/wire.h"
 #include "util/child.h"
-#include "util/sha256.h"
 #include "scopedb/util.h"
-
-/* The hashing thread's job (in the reader child). */
-struct ingest_hash {
-	const char *path;
-	int fd;		       /* the file, open once */
-	const struct stat *st; /* its fstat() when opened */
-	pthread_t thread;
-	int started;
-	atomic_int done; /* result below is ready */
-	int err;	 /* errno of a failed read, 0 = ok */
-	char hex[65];
-};
-
-/* The reader child's state. */
-struct ingest_reader {
-	const char *path;
-	int fd;		/* the file, open once (hashed, and checked by the reader) */
-	struct stat st; /* its fstat() when opened */
-	struct profile *p;
-	const struct h5prof_info *info;
-	struct ingest_hash hash;
-	int hash_sent;
-	struct wire_out w;
-	struct i64vec sorted;	   /* scratch: the row's durations, sorted */
-	struct buf blob;	   /* scratch: the encoded row */
-	struct calltree *tree;	   /* the call trees of the file's ranks */
-	struct calltree_sink sink; /* their results, to frames */
-	struct buf pathblob;	   /* scratch: a path's encoded durations */
-};
 
 /* The store side: what it learnt from the child. */
 struct ingest_ctx {
@@ -146,61 +119,6 @@ int ingest_meta_check(const char *kv)
 		    ERR_USAGE,
 		    "invalid --meta '%s': not valid UTF-8 (a store holds UTF-8 text only)", kv);
 	return 0;
-}
-
-/*
- * The text rule of the store (docs/text.md: UTF-8 only), said about the
- * file first: "cannot read 'PATH': WHAT 'S' is not valid UTF-8 (byte 0xNN
- * at offset K); a store holds UTF-8 text only" (S cut to 120 bytes), or 0.
- * scope-profiler writes UTF-8 only, so such a file was not written by it.
- */
-static int ingest_text(const char *path, const char *what, const char *s)
-{
-	const char *bad = s ? util_utf8_bad(s) : NULL;
-
-	if (!bad)
-		return 0;
-	return err_set(ERR_FORMAT,
-		       "cannot read '%s': %s '%.120s%s' is not valid UTF-8 (byte 0x%02x at offset "
-		       "%zu); a store holds UTF-8 text only",
-		       path, what, s, strlen(s) > 120 ? "..." : "", (unsigned char)*bad,
-		       (size_t)(bad - s));
-}
-
-/* The region names and metadata of a file, by the text rule. */
-static int ingest_text_info(const struct h5prof_info *info)
-{
-	char what[200];
-	size_t i;
-	int rc = 0;
-
-	for (i = 0; !rc && i < info->num_regions; i++)
-		rc = ingest_text(info->path, "region name", info->region_names[i]);
-	for (i = 0; !rc && i < info->num_meta; i++) {
-		rc = ingest_text(info->path, "metadata key", info->meta[i].key);
-		snprintf(what, sizeof(what), "metadata '%.120s' value", info->meta[i].key);
-		if (!rc)
-			rc = ingest_text(info->path, what, info->meta[i].value);
-	}
-	return rc;
-}
-
-/* The strings of a row (source file, text and tags), by the text rule. */
-static int ingest_text_row(const char *path, const struct h5prof_row *row, const char *name)
-{
-	char what[200];
-	const char *const kinds[] = {"source file", "source text", "tags"};
-	const char *const s[] = {row->source_file, row->source_text, row->tags_json};
-	int i, rc = 0;
-
-	for (i = 0; !rc && i < 3; i++) {
-		if (!s[i] || !util_utf8_bad(s[i]))
-			continue;
-		snprintf(what, sizeof(what), "%s of region '%.120s' rank %u", kinds[i], name,
-			 row->rank);
-		rc = ingest_text(path, what, s[i]);
-	}
-	return rc;
 }
 
 int ingest_opts_check(const struct ingest_opts *o)
@@ -254,146 +172,6 @@ static int ingest_insert(struct ingest_ctx *c, struct store_timing *t, uint32_t 
 	return store_add_timing(c->st, t);
 }
 
-/* After hashing: the file must still be what was fstat()ed when it was
- * opened (else the hash may be of other bytes than the ones parsed). */
-static int ingest_check_same(const struct ingest_hash *h)
-{
-	struct stat now;
-
-	if (fstat(h->fd, &now) != 0 || !h5prof_same_file(&now, h->st))
-		return err_set(ERR_IO,
-			       "cannot read '%s': the file changed while it was read; nothing "
-			       "stored",
-			       h->path);
-	return 0;
-}
-
-/* Send the hash once the hashing thread has it (wait: join it first). */
-static int ingest_send_hash(struct ingest_reader *r, int wait)
-{
-	if (r->hash_sent || (!wait && !atomic_load(&r->hash.done)))
-		return 0;
-	if (r->hash.started) {
-		pthread_join(r->hash.thread, NULL);
-		r->hash.started = 0;
-	}
-	if (r->hash.err)
-		return err_set(ERR_IO, "cannot read '%s': %s", r->path,
-			       util_strerror_lc(r->hash.err));
-	if (ingest_check_same(&r->hash))
-		return err_code();
-	r->hash_sent = 1;
-	return wire_put_hash(&r->w, r->hash.hex);
-}
-
-/* ---- the call trees' results, to frames (in the child) ---- */
-
-static int ingest_tree_rank(void *ctx, const struct calltree_rankinfo *ri)
-{
-	struct ingest_reader *r = ctx;
-
-	return wire_put_nest(&r->w, ri);
-}
-
-static int ingest_tree_node(void *ctx, const struct calltree_node *n)
-{
-	struct ingest_reader *r = ctx;
-
-	return wire_put_node(&r->w, n);
-}
-
-static int ingest_tree_path(void *ctx, const struct calltree_path *p)
-{
-	struct ingest_reader *r = ctx;
-	int rc;
-
-	if (p->row_durations)
-		return wire_put_path(&r->w, p, NULL, 0);
-	r->pathblob.len = 0;
-	rc = store_encode_durations(&r->pathblob, p->durations, (size_t)p->calls);
-	return rc ? rc : wire_put_path(&r->w, p, r->pathblob.data, r->pathblob.len);
-}
-
-static int ingest_tree_self(void *ctx, uint32_t rank, uint32_t region, int64_t self,
-			    enum calltree_self_source source)
-{
-	struct ingest_reader *r = ctx;
-
-	return wire_put_self(&r->w, rank, region, self, source);
-}
-
-/* Hand row to the call-tree builder (which may build and send its rank). */
-static int ingest_tree_row(struct ingest_reader *r, const struct h5prof_row *row)
-{
-	struct calltree_row cr;
-
-	cr.rank = row->rank;
-	cr.region = row->region;
-	cr.calls = row->calls;
-	cr.has_events = row->has_events;
-	cr.starts = row->starts;
-	cr.durations = row->durations;
-	cr.nest = row->nest;
-	cr.exclusive = row->exclusive;
-	cr.rank_last = row->rank_last;
-	return calltree_add(r->tree, &cr, &r->sink);
-}
-
-/* The per-row callback of h5prof_read in the child: summarise, encode,
- * send, hand to the call-tree builder; once the hashing thread is done,
- * send the hash. */
-static int ingest_row(void *arg, const struct h5prof_row *row)
-{
-	struct ingest_reader *r = arg;
-	const char *name = r->info->region_names[row->region];
-	struct store_timing t;
-	struct rowstat rs;
-	int rc;
-
-	rc = rowstat_compute(&rs, row, r->info->path, name);
-	if (!rc)
-		rc = ingest_text_row(r->info->path, row, name);
-	if (rc)
-		return rc;
-	memset(&t, 0, sizeof(t));
-	r->blob.len = 0;
-	if (row->has_events) {
-		r->sorted.len = 0;
-		if (i64vec_reserve(&r->sorted, (size_t)row->calls))
-			return ERR_NOMEM;
-		r->sorted.len = (size_t)row->calls;
-		util_sort_i64_to(r->sorted.v, row->durations, r->sorted.len);
-		rc = store_encode_durations(&r->blob, r->sorted.v, r->sorted.len);
-		if (rc)
-			return rc;
-		t.durations = r->blob.data;
-		t.durations_len = r->blob.len;
-	}
-	t.rank = row->rank;
-	t.has_events = row->has_events;
-	t.calls = rs.calls;
-	t.total = rs.total;
-	t.min = rs.min;
-	t.max = rs.max;
-	t.first = rs.first;
-	t.last = rs.last;
-	t.start_min = rs.start_min;
-	t.end_max = rs.end_max;
-	t.mean = rs.mean;
-	t.m2 = rs.m2;
-	t.exclusive = row->exclusive;
-	t.gpu_count = rs.gpu_count;
-	t.gpu_total = rs.gpu_total;
-	t.source_file = row->source_file;
-	t.source_line = row->source_line;
-	t.source_text = row->source_text;
-	t.tags_json = row->tags_json;
-	rc = wire_put_row(&r->w, &t, row->region);
-	if (!rc)
-		rc = ingest_tree_row(r, row);
-	return rc ? rc : ingest_send_hash(r, 0);
-}
-
 /* Tags of opts added to run_id; *out counts the new ones. */
 static int ingest_add_tags(int *out, struct store *st, int64_t run_id,
 			   const struct ingest_opts *opts)
@@ -442,33 +220,6 @@ static int ingest_meta(struct store *st, int64_t run_id, const struct h5prof_inf
 		if (rc)
 			return rc;
 	}
-	return 0;
-}
-
-/* Hash the file (the hashing thread's body; see the top of the file). */
-static void *ingest_hash_main(void *arg)
-{
-	struct ingest_hash *h = arg;
-
-	h->err = sha256_fd(h->hex, h->fd);
-	atomic_store(&h->done, 1);
-	return NULL;
-}
-
-/* Start hashing in the background, or hash now when no thread starts. */
-static int ingest_hash_start(struct ingest_hash *h, const char *path, int fd, const struct stat *st)
-{
-	memset(h, 0, sizeof(*h));
-	h->path = path;
-	h->fd = fd;
-	h->st = st;
-	atomic_init(&h->done, 0);
-	if (pthread_create(&h->thread, NULL, ingest_hash_main, h) == 0) {
-		h->started = 1;
-		return 0;
-	}
-	h->err = sha256_fd(h->hex, fd);
-	atomic_store(&h->done, 1);
 	return 0;
 }
 
@@ -603,95 +354,6 @@ void ingest_result_release(struct ingest_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
-/* The complete info of a file, checked: a readable file without a single
- * (rank, region) row is not a profile (storing it would make every later
- * check pass on nothing); its names and metadata by the text rule. */
-static int ingest_check_info(const struct ingest_reader *r)
-{
-	if (r->info->num_regions == 0 || r->info->num_rows == 0)
-		return err_set(ERR_FORMAT, "'%s': not a scope-profiler profile (no regions found)",
-			       r->path);
-	return ingest_text_info(r->info);
-}
-
-/*
- * The reader child's body: read path, send its info, rows and hash, then
- * WIRE_END or a WIRE_ERROR with the message.  It never touches the store
- * (its descriptor is closed: child.h) and ends with _exit().
- */
-static int ingest_reader_main(void *arg, int fd)
-{
-	const struct ingest_ctx *c = arg;
-	struct ingest_reader r;
-	int rc, final;
-
-	memset(&r, 0, sizeof(r));
-	r.path = c->path;
-	r.fd = -1;
-	wire_out_init(&r.w, fd);
-	i64vec_init(&r.sorted);
-	buf_init(&r.blob);
-	buf_init(&r.pathblob);
-	r.sink.ctx = &r;
-	r.sink.rank = ingest_tree_rank;
-	r.sink.node = ingest_tree_node;
-	r.sink.path = ingest_tree_path;
-	r.sink.self = ingest_tree_self;
-	rc = calltree_new(&r.tree);
-	if (!rc) {
-		/* each rank's tree is built while the next rank is read */
-		calltree_set_threaded(r.tree);
-		rc = profile_open_file(r.path, &r.fd, &r.st);
-	}
-	if (!rc)
-		rc = profile_open(&r.p, r.path, r.fd, &r.st);
-	if (rc)
-		goto out;
-	r.info = profile_info(r.p);
-	/* the HDF5 reader knows the index before any row: the parent can
-	 * show progress against the total; a JSON profile's info is complete
-	 * (and sent) after its rows, which the parent keeps until then */
-	final = profile_info_final(r.p);
-	if (final)
-		rc = ingest_check_info(&r);
-	if (!rc)
-		rc = ingest_hash_start(&r.hash, r.path, r.fd, &r.st);
-	if (!rc && final)
-		rc = wire_put_info(&r.w, r.info);
-	if (!rc)
-		rc = ingest_send_hash(&r, 0);
-	if (!rc)
-		rc = profile_read(r.p, ingest_row, &r);
-	if (!rc && !final)
-		rc = ingest_check_info(&r);
-	if (!rc && !final)
-		rc = wire_put_info(&r.w, r.info);
-	if (!rc)
-		rc = calltree_finish(r.tree, &r.sink);
-	if (!rc)
-		rc = ingest_send_hash(&r, 1);
-	if (!rc)
-		rc = wire_put_end(&r.w);
-out:
-	/* a bare "out of memory" from below says not which file */
-	if (rc == ERR_NOMEM && strcmp(err_msg(), "out of memory") == 0)
-		err_set(ERR_NOMEM, "cannot ingest '%s': out of memory", r.path);
-	if (rc)
-		(void)wire_put_error(&r.w, rc, err_msg());
-	rc = wire_flush(&r.w) ? 1 : 0;
-	if (r.hash.started)
-		pthread_join(r.hash.thread, NULL);
-	profile_free(r.p);
-	if (r.fd >= 0)
-		close(r.fd);
-	i64vec_release(&r.sorted);
-	buf_release(&r.blob);
-	buf_release(&r.pathblob);
-	calltree_free(r.tree);
-	wire_out_release(&r.w);
-	return rc;
-}
-
 /* A frame from the child while it runs: keep the info, note the hash, the
  * end, an error; show progress.  1 when the content is already stored (the
  * child can stop). */
@@ -798,7 +460,7 @@ static int ingest_collect(struct ingest_ctx *c, const struct ingest_limits *lim)
 	struct wire_frame f;
 	int rc, stop = 0;
 
-	rc = child_start(&ch, &cl, ingest_reader_main, c);
+	rc = child_start(&ch, &cl, ingest_child_main, (void *)c->path);
 	if (rc)
 		return rc;
 	while (!stop) {
@@ -823,12 +485,124 @@ static int ingest_collect(struct ingest_ctx *c, const struct ingest_limits *lim)
 	return ingest_child_error(c, &cs, lim);
 }
 
+/* The self time of every (rank, region) the child sent (WIRE_SELF) into
+ * selfs, to be stored with the rows (docs/format.md section 10.5). */
+static int ingest_selfs(struct ingest_ctx *c, struct ingest_rowmap *selfs)
+{
+	enum calltree_self_source src;
+	uint32_t rank, region;
+	struct wire_frame f;
+	size_t pos = 0;
+	int64_t self;
+	int rc = 0;
+
+	while (!rc && wire_next(c->frames.data, c->frames.len, &pos, &f)) {
+		if (f.type != WIRE_SELF)
+			continue;
+		rc = wire_get_self(&rank, &region, &self, &src, &f, c->info->num_regions);
+		if (!rc && self < 0)
+			rc = ingest_nest_bad();
+		if (!rc)
+			rc = ingest_rowmap_put(selfs, rank, region, (uint64_t)self);
+	}
+	return rc;
+}
+
+/* The call tree's paths and (path, rank) rows into the run, and the mark
+ * that it was read for nesting (after its rows: a path's region has one).
+ * mins and maxs: the shortest and longest call of each (rank, region) row,
+ * those of a path whose outermost calls are all its row's calls. */
+static int ingest_paths(struct ingest_ctx *c, const struct ingest_rowmap *mins,
+			const struct ingest_rowmap *maxs)
+{
+	struct store_nesting sn = {(int64_t)c->nest.ranks, (int64_t)c->nest.trees,
+				   (int64_t)c->nest.nodes, (int64_t)c->nest.paths};
+	size_t pos = 0, nreg = c->info->num_regions;
+	struct calltree_node nd;
+	struct store_path sp;
+	struct store_path_rank pr;
+	struct wire_path wp;
+	struct wire_frame f;
+	struct i64vec d;
+	uint32_t *node_region = NULL;
+	size_t ncap = 0;
+	uint64_t lo, hi;
+	int rc = 0;
+
+	i64vec_init(&d);
+	while (!rc && wire_next(c->frames.data, c->frames.len, &pos, &f)) {
+		switch (f.type) {
+		case WIRE_NODE:
+			rc = wire_get_node(&nd, &f, nreg);
+			if (!rc && !c->region_ids[nd.region])
+				rc = store_region_id(c->st, &c->region_ids[nd.region],
+						     c->info->region_names[nd.region]);
+			if (rc)
+				break;
+			sp.run_id = c->run_id;
+			sp.path_id = nd.id;
+			sp.parent_id = nd.parent;
+			sp.region_id = c->region_ids[nd.region];
+			sp.depth = nd.depth;
+			rc = util_grow(&node_region, &ncap, (size_t)nd.id + 1, sizeof(*node_region),
+				       64)
+				 ? ERR_NOMEM
+				 : store_add_path(c->st, &sp);
+			if (!rc)
+				node_region[nd.id] = nd.region;
+			break;
+		case WIRE_PATH:
+			/* checked on arrival: its node came before it */
+			rc = wire_get_path(&wp, &f);
+			if (rc)
+				break;
+			if (wp.p.row_durations) {
+				if (!ingest_rowmap_get(mins, wp.p.rank, node_region[wp.p.node],
+						       &lo) ||
+				    !ingest_rowmap_get(maxs, wp.p.rank, node_region[wp.p.node],
+						       &hi))
+					rc = ingest_nest_bad();
+			} else {
+				d.len = 0;
+				rc = store_decode_durations(&d, wp.blob, wp.blob_len);
+				if (!rc && d.len != wp.p.calls)
+					rc = ingest_nest_bad();
+				lo = rc ? 0 : (uint64_t)d.v[0];
+				hi = rc ? 0 : (uint64_t)d.v[d.len - 1];
+			}
+			if (rc)
+				break;
+			pr.min = (int64_t)lo;
+			pr.max = (int64_t)hi;
+			pr.run_id = c->run_id;
+			pr.path_id = wp.p.node;
+			pr.rank = wp.p.rank;
+			pr.calls = wp.p.calls;
+			pr.nested = wp.p.nested;
+			pr.total = wp.p.total;
+			pr.self = wp.p.self;
+			pr.durations = wp.p.row_durations ? NULL : wp.blob;
+			pr.durations_len = wp.p.row_durations ? 0 : wp.blob_len;
+			rc = store_add_path_rank(c->st, &pr);
+			break;
+		default:
+			break;
+		}
+	}
+	i64vec_release(&d);
+	free(node_region);
+	return rc ? rc : store_put_nesting(c->st, c->run_id, &sn);
+}
+
 /* Store what the child sent as a new run (the write transaction is open). */
 static int ingest_store(struct ingest_ctx *c)
 {
+	struct ingest_rowmap selfs = {NULL, NULL, 0, 0}, mins = {NULL, NULL, 0, 0},
+			     maxs = {NULL, NULL, 0, 0};
 	struct store_timing t;
 	struct wire_frame f;
 	uint32_t region;
+	uint64_t self;
 	size_t pos = 0;
 	int rc;
 
@@ -836,13 +610,25 @@ static int ingest_store(struct ingest_ctx *c)
 	c->seen = calloc(c->info->num_regions + 1, 1);
 	if (!c->region_ids || !c->seen)
 		return err_nomem();
-	rc = ingest_new_run(c, c->hex);
+	rc = ingest_selfs(c, &selfs);
+	if (!rc)
+		rc = ingest_new_run(c, c->hex);
 	while (!rc && wire_next(c->frames.data, c->frames.len, &pos, &f)) {
 		if (f.type != WIRE_ROW)
 			continue;
 		rc = wire_get_row(&t, &region, &f, c->info->num_regions);
+		/* timings.exclusive_ns keeps the self time: the tree's, else
+		 * the file's (which the child sends too), else unknown */
+		if (!rc)
+			t.exclusive = ingest_rowmap_get(&selfs, (uint32_t)t.rank, region, &self)
+					  ? (int64_t)self
+					  : -1;
 		if (!rc)
 			rc = ingest_insert(c, &t, region);
+		if (!rc && t.has_events && t.calls > 0)
+			rc = ingest_rowmap_put(&mins, (uint32_t)t.rank, region, (uint64_t)t.min);
+		if (!rc && t.has_events && t.calls > 0)
+			rc = ingest_rowmap_put(&maxs, (uint32_t)t.rank, region, (uint64_t)t.max);
 		if (rc)
 			break;
 		if (!c->seen[region]) {
@@ -851,6 +637,11 @@ static int ingest_store(struct ingest_ctx *c)
 		}
 		c->calls += t.calls;
 	}
+	ingest_rowmap_release(&selfs);
+	if (!rc)
+		rc = ingest_paths(c, &mins, &maxs);
+	ingest_rowmap_release(&mins);
+	ingest_rowmap_release(&maxs);
 	if (!rc)
 		rc = store_finish_run(c->st, c->run_id);
 	if (rc)
@@ -859,6 +650,8 @@ static int ingest_store(struct ingest_ctx *c)
 	c->out->num_ranks = c->info->num_ranks;
 	c->out->num_regions = c->regions;
 	c->out->num_calls = c->calls;
+	ingest_nest_warning(c->out->warning, sizeof(c->out->warning), c->path, &c->nest,
+			    (const char *const *)c->info->region_names, c->info->num_regions);
 	return 0;
 }
 

@@ -41,5 +41,8 @@ void html_trends(struct html *h, const struct reportdata *rd, size_t nhistory);
 void html_dists(struct html *h, const struct reportdata *rd);
 /* The region x rank heatmaps. */
 void html_ranks(struct html *h, const struct reportdata *rd);
+/* The call tree of the compared paths (report --by path; html_tree.c):
+ * nothing unless co->by_path and rd compared two runs. */
+void html_tree(struct html *h, const struct reportdata *rd, const struct compare_opts *co);
 
 #endif

@@ -4,7 +4,7 @@
  * its light and dark styles and Content-Security-Policy, and the verdict
  * section (the blocks of the check's document, as markdown shows them, in
  * HTML).  The SVG charts (trends, box plots, rank heatmaps) are
- * html_charts.c's.
+ * html_charts.c's; the call tree of report --by path is html_tree.c's.
  *
  * Colours are the Okabe-Ito palette (safe for the common colour-vision
  * deficiencies), and every colour has a text beside it: "A"/"B" marks,
@@ -285,7 +285,13 @@ static const char html_css[] =
     ".h4{fill:#F5CF85}.h5{fill:#E69F00}.h6{fill:#D55E00}\n"
     ".legend span{margin-right:1em;white-space:nowrap}svg.sw{width:10px;height:10px;"
     "display:inline}\n"
-    ".meta{color:var(--mute)}input{font:inherit}\n";
+    ".meta{color:var(--mute)}input{font:inherit}\n"
+    "svg.bars{width:200px;height:12px}.ta{fill:var(--a)}.tb{fill:var(--b)}"
+    "tr.bad td.txt{color:var(--bad)}.lv1{padding-left:1.5em}.lv2{padding-left:3em}"
+    ".lv3{padding-left:4.5em}.lv4{padding-left:6em}.lv5{padding-left:7.5em}"
+    ".lv6{padding-left:9em}.lv7{padding-left:10.5em}.lv8{padding-left:12em}"
+    ".lv9{padding-left:13.5em}.lv10{padding-left:15em}.lv11{padding-left:16.5em}"
+    ".lv12{padding-left:18em}\n";
 
 /* Sorting (click a column title) and filtering (regions by name): the page
  * is complete without it; the filter box only appears when it runs. */
@@ -373,12 +379,16 @@ int render_html_report(struct buf *out, const struct reportdata *rd, const struc
 	}
 	html_puts(&h, "; generated ");
 	html_text(&h, rd->generated);
+	html_puts(&h, ".</p>\n<nav><a href=\"#verdict\">Verdict</a> | ");
+	if (co->by_path && rd->compared)
+		html_puts(&h, "<a href=\"#tree\">Call tree</a> | ");
 	html_puts(&h,
-		  ".</p>\n<nav><a href=\"#verdict\">Verdict</a> | <a href=\"#trends\">Trends</a>"
+		  "<a href=\"#trends\">Trends</a>"
 		  " | <a href=\"#distributions\">Distributions</a> | <a href=\"#ranks\">Ranks</a>"
 		  "</nav>\n<p id=\"filter\" hidden><label>Filter regions: <input id=\"q\" "
 		  "type=\"search\"></label></p>\n</header>\n");
 	html_verdict(&h, rd, co);
+	html_tree(&h, rd, co);
 	html_trends(&h, rd, hist);
 	html_dists(&h, rd);
 	html_ranks(&h, rd);

@@ -2,7 +2,8 @@
  * report.c - the document of diff and check (see report.h): the two runs,
  * the metric or the budget and verdict, the metadata differences, the rows
  * and the regions only one side has; and the run and metadata pieces that
- * show and meta reuse.
+ * show and meta reuse.  The pieces of a statistical comparison (check
+ * --stat) are report_stat.c (report_int.h).
  */
 #include <inttypes.h>
 #include <math.h>
@@ -12,7 +13,9 @@
 
 #include "analysis/verdict.h"
 #include "render/format.h"
+#include "analysis/pathtree.h"
 #include "render/report.h"
+#include "render/report_int.h"
 #include "scopedb/err.h"
 #include "select/match.h"
 #include "util/statdist.h"
@@ -145,130 +148,127 @@ static void report_side_titles(struct doc_col *c, const struct compare_result *r
 	}
 }
 
-/* The markdown icon of a verdict, shown before its name: red, green,
- * white, a grey question mark (no evidence), yellow. */
-static const char *report_verdict_icon(enum verdict_call c)
+/* "main +110%: 95% from main > timestep > halo_exchange (+1.78 s self)":
+ * the row's growth and its largest cause (docs/calltree.md), into b. */
+static int report_attr_line(struct buf *b, const struct stats_row *row,
+			    const struct compare_attr *at)
 {
-	switch (c) {
-	case VERDICT_CALL_REGRESSED:
-		return "\U0001F534";
-	case VERDICT_CALL_IMPROVED:
-		return "\U0001F7E2";
-	case VERDICT_CALL_UNCHANGED:
-		return "\u26AA";
-	case VERDICT_CALL_NO_EVIDENCE:
-		return "\u2754";
-	default:
-		return "\U0001F7E1";
-	}
+	char pct[32], share[32], self[48];
+	const struct compare_cause *c = &at->causes[0];
+
+	format_pct(pct, sizeof(pct), row->pct.none, row->pct.v);
+	format_sig(share, sizeof(share), c->share * 100.0, 3, 0);
+	format_duration(self, sizeof(self), c->delta_self, format_unit_pick(c->delta_self), 1, 1);
+	b->len = 0;
+	return buf_printf(b, "%s %s: %s%% from %s (%s self)", row->name, pct, share, c->path->name,
+			  self);
 }
 
-/* The statistical columns of row i's cells from column col on (see
- * report_stat_cols). */
-static void report_stat_cells(struct doc_table *t, size_t col, const struct compare_stat *c)
+/* A row's "attribution" object: its region, delta and causes. */
+static void report_attr_json(struct doc *d, struct doc_value *o, const struct stats_row *row,
+			     const struct compare_attr *at)
 {
-	char s[96];
-
-	if (c->verdict == VERDICT_CALL_NONE)
-		return;
-	doc_set_text(t, col, verdict_call_name(c->verdict));
-	snprintf(s, sizeof(s), "%s %s", report_verdict_icon(c->verdict),
-		 verdict_call_name(c->verdict));
-	doc_set_text(t, col + 1, s);
-	if (!isnan(c->lo))
-		snprintf(s, sizeof(s), "%.2f [%.2f, %.2f]", c->ratio, c->lo, c->hi);
-	else
-		snprintf(s, sizeof(s), "%.2f", c->ratio);
-	doc_set_text(t, col + 2, s);
-	if (!isnan(c->p)) {
-		if (c->p < 0.001)
-			snprintf(s, sizeof(s), "<0.001");
-		else
-			snprintf(s, sizeof(s), "%.3f", c->p);
-		doc_set_text(t, col + 3, s);
-	}
-	if (c->runs_needed >= VERDICT_MAX_RUNS)
-		doc_set_text(t, col + 4, "999+");
-	else if (c->runs_needed >= 0) {
-		snprintf(s, sizeof(s), "%d", c->runs_needed);
-		doc_set_text(t, col + 4, s);
-	}
-	doc_set_num(t, col + 5, 0, c->ratio);
-	doc_set_num(t, col + 6, isnan(c->lo), c->lo);
-	doc_set_num(t, col + 7, isnan(c->hi), c->hi);
-	doc_set_num(t, col + 8, isnan(c->p), c->p);
-	doc_set_num(t, col + 9, c->runs_needed < 0, c->runs_needed);
-	if (c->verdict == VERDICT_CALL_REGRESSED)
-		doc_set_flags(t, col, DOC_STRONG | DOC_BAD);
-	else if (c->verdict == VERDICT_CALL_IMPROVED)
-		doc_set_flags(t, col, DOC_GOOD);
-}
-
-/* The run ids under key, null for a file. */
-static void report_ids_json(struct doc *d, struct doc_value *parent, const char *key,
-			    const int64_t *ids, size_t n)
-{
-	struct doc_value *arr = doc_json_arr(d, parent, key, JSONW_COMPACT);
+	struct doc_value *a = doc_json_obj(d, o, "attribution", JSONW_INLINE), *arr, *c;
 	size_t i;
 
-	for (i = 0; i < n; i++) {
-		if (ids[i])
-			doc_json_int(d, arr, NULL, ids[i]);
-		else
-			doc_json_null(d, arr, NULL);
+	doc_json_str(d, a, "region", row->name);
+	doc_json_num(d, a, "delta", row->delta, 0);
+	arr = doc_json_arr(d, a, "causes", JSONW_INLINE);
+	for (i = 0; i < at->n; i++) {
+		const struct compare_cause *x = &at->causes[i];
+
+		c = doc_json_obj(d, arr, NULL, JSONW_INLINE);
+		doc_json_strs(d, c, "path", (const char *const *)x->path->path, x->path->depth,
+			      JSONW_COMPACT);
+		doc_json_num(d, c, "delta_self", x->delta_self, 0);
+		doc_json_num(d, c, "share", x->share, 0);
 	}
 }
 
-/* One JSON row of a statistical comparison (the table's columns and the
- * verdict's: "ci" is an array, "runs_needed" null when decided). */
-static void report_stat_json(struct doc *d, struct doc_value *arr, const struct stats_row *row,
-			     const struct compare_stat *c, int cnt)
+/* The JSON rows of a comparison with attribution (by path): the table's
+ * keys, then "attribution" on the rows that have one. */
+static void report_rows_json(struct doc *d, const struct compare_result *r,
+			     const struct compare_opts *o)
 {
-	struct doc_value *o = doc_json_obj(d, arr, NULL, JSONW_INLINE), *ci;
+	struct doc_value *arr = doc_json_arr(d, d->json, "rows", JSONW_BLOCK), *obj;
+	int cnt = stats_metric_is_count(o->metric);
+	size_t i;
 
-	doc_json_str(d, o, "name", row->name);
-	if (row->a.none)
-		doc_json_null(d, o, "a");
-	else
-		doc_json_num(d, o, "a", row->a.v, cnt);
-	if (row->b.none)
-		doc_json_null(d, o, "b");
-	else
-		doc_json_num(d, o, "b", row->b.v, cnt);
-	doc_json_num(d, o, "delta", row->delta, cnt);
-	if (row->pct.none)
-		doc_json_null(d, o, "pct");
-	else
-		doc_json_num(d, o, "pct", row->pct.v, 0);
-	if (c->verdict == VERDICT_CALL_NONE)
-		doc_json_null(d, o, "verdict");
-	else
-		doc_json_str(d, o, "verdict", verdict_call_name(c->verdict));
-	if (isnan(c->ratio))
-		doc_json_null(d, o, "ratio");
-	else
-		doc_json_num(d, o, "ratio", c->ratio, 0);
-	if (isnan(c->lo)) {
-		doc_json_null(d, o, "ci");
-	} else {
-		ci = doc_json_arr(d, o, "ci", JSONW_COMPACT);
-		doc_json_num(d, ci, NULL, c->lo, 0);
-		doc_json_num(d, ci, NULL, c->hi, 0);
+	for (i = 0; i < r->nrows; i++) {
+		const struct stats_row *row = &r->rows[i];
+		const struct compare_path *p = compare_find_path(r, row->name);
+
+		obj = doc_json_obj(d, arr, NULL, JSONW_INLINE);
+		doc_json_str(d, obj, "name", row->name);
+		if (row->a.none)
+			doc_json_null(d, obj, "a");
+		else
+			doc_json_num(d, obj, "a", row->a.v, cnt);
+		if (row->b.none)
+			doc_json_null(d, obj, "b");
+		else
+			doc_json_num(d, obj, "b", row->b.v, cnt);
+		doc_json_num(d, obj, "delta", row->delta, cnt);
+		if (row->pct.none)
+			doc_json_null(d, obj, "pct");
+		else
+			doc_json_num(d, obj, "pct", row->pct.v, 0);
+		if (p) {
+			doc_json_strs(d, obj, "path", (const char *const *)p->path, p->depth,
+				      JSONW_COMPACT);
+			doc_json_int(d, obj, "depth", (int64_t)p->depth);
+		}
+		if (r->attr[i].n)
+			report_attr_json(d, obj, row, &r->attr[i]);
 	}
-	if (isnan(c->p)) {
-		doc_json_null(d, o, "p");
-		doc_json_null(d, o, "p_adjusted");
-	} else {
-		doc_json_num(d, o, "p", c->p, 0);
-		doc_json_num(d, o, "p_adjusted", c->padj, 0);
+}
+
+/* One line per violation with attribution, under the verdict. */
+static void report_attr_lines(struct doc *d, unsigned fmts, const struct compare_result *r)
+{
+	struct buf b = BUF_INIT;
+	size_t i;
+
+	for (i = 0; r->attr && i < r->nrows; i++) {
+		if (!r->rows[i].violation || !r->attr[i].n)
+			continue;
+		if (report_attr_line(&b, &r->rows[i], &r->attr[i]))
+			d->failed = 1;
+		else
+			doc_span(d, doc_line(d, fmts), b.data, 0);
 	}
-	if (c->runs_needed < 0)
-		doc_json_null(d, o, "runs_needed");
-	else
-		doc_json_int(d, o, "runs_needed", c->runs_needed);
-	doc_json_int(d, o, "baseline_n", (int64_t)c->nbase);
-	doc_json_int(d, o, "candidate_n", (int64_t)c->ncand);
-	report_ids_json(d, o, "outliers", c->outliers, c->noutliers);
+	buf_release(&b);
+}
+
+/* --tree: the order of r's rows as a tree of paths (siblings in row
+ * order) and each row's level; left NULL when memory runs out (the rows
+ * keep their order then). */
+static void report_tree_order(size_t **order, size_t **level, const struct compare_result *r)
+{
+	const char **names = malloc((r->nrows ? r->nrows : 1) * sizeof(*names));
+	const char **lasts = malloc((r->nrows ? r->nrows : 1) * sizeof(*lasts));
+	size_t i;
+
+	*order = malloc((r->nrows ? r->nrows : 1) * sizeof(**order));
+	*level = malloc((r->nrows ? r->nrows : 1) * sizeof(**level));
+	if (names && lasts && *order && *level) {
+		for (i = 0; i < r->nrows; i++) {
+			const struct compare_path *p = compare_find_path(r, r->rows[i].name);
+
+			names[i] = r->rows[i].name;
+			lasts[i] = p && p->depth ? p->path[p->depth - 1] : r->rows[i].name;
+		}
+		if (!pathtree_order(*order, *level, names, lasts, r->nrows)) {
+			free(names);
+			free(lasts);
+			return;
+		}
+	}
+	free(names);
+	free(lasts);
+	free(*order);
+	free(*level);
+	*order = *level = NULL;
 }
 
 /* The rows table: region, a, b, delta, delta %; a statistical comparison
@@ -295,259 +295,115 @@ static void report_rows(struct doc *d, const struct compare_result *r, const str
 	    {NULL, "p", NULL, DOC_VALUE, DOC_RIGHT, 0, 0, 0},
 	    {NULL, "runs_needed", NULL, DOC_COUNT, DOC_RIGHT, 0, 0, 0},
 	};
-	struct doc_col c[15];
+	/* by path, JSON only: the row's names as an array, and their number */
+	static const struct doc_col path_cols[] = {
+	    {NULL, NULL, "path", DOC_LIST, DOC_LEFT, 0, DOC_COMPACT, 0},
+	    {NULL, NULL, "depth", DOC_COUNT, DOC_RIGHT, 0, 0, 0},
+	};
+	/* JUnit's failure message only (it reads titled columns): a
+	 * violation's attribution line */
+	static const struct doc_col attr_col = {"attribution", NULL, NULL, DOC_TEXT,
+						DOC_LEFT,      0,    0,	   0};
+	/* --tree: the joined name for machines (first), a mark for people */
+	static const struct doc_col tree_name = {NULL,	   "region", "name", DOC_TEXT,
+						 DOC_LEFT, 0,	     0,	     0};
+	static const struct doc_col tree_mark = {"",	   NULL,	NULL,	 DOC_TEXT,
+						 DOC_LEFT, DOC_F_HUMAN, DOC_RAW, 0};
+	struct doc_col c[20];
 	struct doc_table *t;
-	size_t i, nc = r->stat ? 15 : 5;
+	size_t *order = NULL, *level = NULL;
+	size_t i, k, off = o->tree ? 1 : 0, nc = off + (r->stat ? 15 : 5), pc, mc = 0, ac = 0;
+	struct buf tn = BUF_INIT;
 
-	memcpy(c, cols, sizeof(cols));
-	memcpy(c + 5, stat_cols, sizeof(stat_cols));
-	if (stats_metric_is_count(o->metric)) {
-		c[1].type = c[2].type = DOC_COUNT;
-		c[3].type = DOC_COUNT_DELTA;
-	} else if (!strcmp(report_unit(o->metric), "seconds")) {
-		c[1].flags = c[2].flags = c[3].flags = DOC_SECONDS;
+	if (off)
+		c[0] = tree_name;
+	memcpy(c + off, cols, sizeof(cols));
+	memcpy(c + off + 5, stat_cols, sizeof(stat_cols));
+	if (off)
+		c[off].csv = c[off].json = NULL;
+	if (o->tree)
+		c[mc = nc++] = tree_mark;
+	pc = nc;
+	if (o->by_path) {
+		memcpy(c + nc, path_cols, sizeof(path_cols));
+		nc += 2;
 	}
-	report_side_titles(c, r, o);
+	if (r->attr && o->check)
+		c[ac = nc++] = attr_col;
+	if (stats_metric_is_count(o->metric)) {
+		c[off + 1].type = c[off + 2].type = DOC_COUNT;
+		c[off + 3].type = DOC_COUNT_DELTA;
+	} else if (!strcmp(report_unit(o->metric), "seconds")) {
+		c[off + 1].flags = c[off + 2].flags = c[off + 3].flags = DOC_SECONDS;
+	}
+	report_side_titles(c + off, r, o);
+	if (o->tree)
+		report_tree_order(&order, &level, r);
 	t = doc_table(d, DOC_F_HUMAN | DOC_F_CSV, c, nc);
 	doc_table_empty(t, "No regions to compare.");
-	for (i = 0; i < r->nrows; i++) {
-		const struct stats_row *row = &r->rows[i];
+	if (t && o->tree)
+		t->flags |= DOC_TABLE_TRIM; /* the mark is mostly empty */
+	for (k = 0; k < r->nrows; k++) {
+		const struct stats_row *row = &r->rows[i = order ? order[k] : k];
 		unsigned tint = report_tint(row, o);
+		const struct compare_path *p = o->by_path ? compare_find_path(r, row->name) : NULL;
 
 		doc_row(t);
-		doc_set_text(t, 0, row->name);
-		doc_set_num(t, 1, row->a.none, row->a.v);
-		doc_set_num(t, 2, row->b.none, row->b.v);
-		doc_set_num(t, 3, 0, row->delta);
-		doc_set_num(t, 4, row->pct.none, row->pct.v);
-		doc_set_flags(t, 3, tint);
-		doc_set_flags(t, 4, tint);
+		if (off)
+			doc_set_text(t, 0, row->name);
+		if (order) {
+			size_t j;
+
+			tn.len = 0;
+			for (j = 0; j < level[i]; j++)
+				buf_puts(&tn, "  ");
+			buf_puts(&tn,
+				 level[i] && p && p->depth ? p->path[p->depth - 1] : row->name);
+			doc_set_text(t, off, tn.data ? tn.data : "");
+			doc_set_text(t, mc,
+				     row->a.none && !row->b.none   ? "only in b"
+				     : row->b.none && !row->a.none ? "only in a"
+								   : "");
+		} else {
+			doc_set_text(t, off, row->name);
+		}
+		doc_set_num(t, off + 1, row->a.none, row->a.v);
+		doc_set_num(t, off + 2, row->b.none, row->b.v);
+		doc_set_num(t, off + 3, 0, row->delta);
+		doc_set_num(t, off + 4, row->pct.none, row->pct.v);
+		doc_set_flags(t, off + 3, tint);
+		doc_set_flags(t, off + 4, tint);
 		if (row->violation)
-			doc_set_flags(t, 0, DOC_STRONG | DOC_BAD);
+			doc_set_flags(t, off, DOC_STRONG | DOC_BAD);
 		if (r->stat)
-			report_stat_cells(t, 5, &r->stat[i]);
+			report_stat_cells(t, off + 5, &r->stat[i]);
+		if (o->by_path) {
+			doc_set_list(t, pc, p ? (const char *const *)p->path : NULL,
+				     p ? p->depth : 0);
+			doc_set_num(t, pc + 1, !p, p ? (double)p->depth : 0.0);
+		}
+		if (ac && row->violation && r->attr[i].n &&
+		    !report_attr_line(&tn, row, &r->attr[i]))
+			doc_set_text(t, ac, tn.data);
 	}
+	buf_release(&tn);
+	free(order);
+	free(level);
 	if (d->json && r->stat) {
 		struct doc_value *arr = doc_json_arr(d, d->json, "rows", JSONW_BLOCK);
 
 		for (i = 0; i < r->nrows; i++)
 			report_stat_json(d, arr, &r->rows[i], &r->stat[i],
-					 stats_metric_is_count(o->metric));
+					 stats_metric_is_count(o->metric),
+					 o->by_path ? compare_find_path(r, r->rows[i].name) : NULL);
+	} else if (d->json && r->attr) {
+		report_rows_json(d, r, o);
 	} else if (d->json) {
 		doc_json_table(d, d->json, "rows", t);
 	}
 	/* the regions of one side only, by name: also those without a value */
 	doc_json_strs(d, d->json, "missing", r->only_a, r->nonly_a, JSONW_INLINE);
 	doc_json_strs(d, d->json, "new", r->only_b, r->nonly_b, JSONW_INLINE);
-}
-
-/* A list of run ids "41, 40, 39" into t ("file" for id 0). */
-static int report_ids(struct buf *t, const int64_t *ids, size_t n)
-{
-	size_t i;
-	int rc = 0;
-
-	for (i = 0; i < n; i++) {
-		rc |= buf_puts(t, i ? ", " : "");
-		rc |= ids[i] ? buf_printf(t, "%" PRId64, ids[i]) : buf_puts(t, "file");
-	}
-	return rc;
-}
-
-/* A field "key: N (41, 40, ...)" naming a run set. */
-static void report_set_field(struct doc *d, const char *key, const int64_t *ids, size_t n)
-{
-	struct buf t = BUF_INIT;
-
-	if (buf_printf(&t, "%zu (", n) || report_ids(&t, ids, n) || buf_puts(&t, ")"))
-		d->failed = 1;
-	else
-		doc_span(d, doc_field(d, DOC_F_HUMAN, key), t.data, DOC_RAW);
-	buf_release(&t);
-}
-
-/* "38 (2.4x slower in 24 of 25 regions), 12 (...); left out of the
- * estimates": the outlier runs. */
-static int report_outliers_text(struct buf *t, const struct compare_result *r)
-{
-	size_t i;
-	int rc = 0;
-
-	for (i = 0; i < r->noutliers; i++) {
-		const struct compare_outlier *o = &r->outliers[i];
-		double f = o->factor >= 1.0 ? o->factor : 1.0 / o->factor;
-
-		rc |= buf_puts(t, i ? ", " : "");
-		rc |= o->run ? buf_printf(t, "%" PRId64, o->run) : buf_puts(t, "file");
-		rc |= buf_printf(t, " (%.2gx %s in %zu of %zu regions)", f,
-				 o->factor >= 1.0 ? "slower" : "faster", o->regions, o->tested);
-	}
-	if (r->noutliers)
-		rc |= buf_puts(t, "; left out of the estimates");
-	return rc;
-}
-
-/* The smallest and largest share of the pooled noise over the rows. */
-static void report_borrowed(const struct compare_result *r, double *lo, double *hi)
-{
-	size_t i;
-
-	*lo = 1.0;
-	*hi = 0.0;
-	for (i = 0; i < r->nrows; i++) {
-		if (isnan(r->stat[i].cv))
-			continue;
-		*lo = fmin(*lo, r->stat[i].borrowed);
-		*hi = fmax(*hi, r->stat[i].borrowed);
-	}
-}
-
-/* The JSON of --same: {"keys": {KEY: VALUE}, "skipped": [...],
- * "left_out": N}, null without it. */
-static void report_same_json(struct doc *d, const struct same *s)
-{
-	struct doc_value *o, *k;
-	size_t i;
-
-	if (!s->ncond && !s->nskipped) {
-		doc_json_null(d, d->json, "same");
-		return;
-	}
-	o = doc_json_obj(d, d->json, "same", JSONW_INLINE);
-	k = doc_json_obj(d, o, "keys", JSONW_INLINE);
-	for (i = 0; i < s->ncond; i++)
-		doc_json_str(d, k, s->cond[i].key, s->cond[i].value);
-	doc_json_strs(d, o, "skipped", (const char *const *)s->skipped, s->nskipped, JSONW_COMPACT);
-	doc_json_int(d, o, "left_out", (int64_t)s->left_out);
-}
-
-/* "hostname = node7 (12 runs of another value left out); omp_num_threads
- * not applied: not set on run 41" into t. */
-int report_same_text(struct buf *t, const struct same *s)
-{
-	size_t i;
-	int rc = same_describe(t, s);
-
-	if (s->ncond)
-		rc |= buf_printf(t, " (%zu run%s of another value left out)", s->left_out,
-				 s->left_out == 1 ? "" : "s");
-	for (i = 0; i < s->nskipped; i++)
-		rc |= buf_printf(t, "%s%s", i ? ", " : s->ncond ? "; " : "", s->skipped[i]);
-	if (s->nskipped)
-		rc |= buf_printf(t, " not applied: not set on run %" PRId64, s->ref);
-	return rc ? ERR_NOMEM : 0;
-}
-
-void report_same_doc(struct doc *d, const struct same *s)
-{
-	struct buf t = BUF_INIT;
-
-	if (report_same_text(&t, s))
-		d->failed = 1;
-	else
-		doc_span(d, doc_field(d, DOC_F_HUMAN, "Like with like"), t.data, 0);
-	buf_release(&t);
-	report_same_json(d, s);
-	doc_blank(d, DOC_F_HUMAN);
-}
-
-/*
- * The header of a statistical comparison: both run sets, the outlier runs
- * left out, where the noise came from with the median CV of the regions
- * and how much of it was pooled, --same, and the count of each verdict;
- * JSON: "baseline_runs", "candidate_runs", "outliers" (run, regions, of,
- * factor), "noise" (per region the CV used, its own, the share borrowed,
- * the history runs it came from and the history's description),
- * "noise_pool" and "same".
- */
-static void report_stat_header(struct doc *d, const struct compare_result *r)
-{
-	/* the order of the counts in the "Verdicts" line */
-	static const enum verdict_call calls[] = {VERDICT_CALL_REGRESSED, VERDICT_CALL_IMPROVED,
-						  VERDICT_CALL_UNCHANGED, VERDICT_CALL_INCONCLUSIVE,
-						  VERDICT_CALL_NO_EVIDENCE};
-	struct buf t = BUF_INIT;
-	struct doc_value *arr, *o;
-	double *cv = malloc((r->nrows ? r->nrows : 1) * sizeof(*cv)), blo, bhi;
-	size_t i, k, ncv = 0, cnt[5] = {0, 0, 0, 0, 0};
-	int rc = !cv;
-
-	for (i = 0; i < r->nrows; i++) {
-		if (!isnan(r->stat[i].cv) && cv)
-			cv[ncv++] = r->stat[i].cv;
-		for (k = 0; k < 5; k++)
-			cnt[k] += r->stat[i].verdict == calls[k];
-	}
-	report_set_field(d, "Baseline runs", r->base_runs, r->nbase_runs);
-	report_set_field(d, "Candidate runs", r->cand_runs, r->ncand_runs);
-	if (r->noutliers) {
-		rc |= report_outliers_text(&t, r);
-		if (!rc)
-			doc_span(d, doc_field(d, DOC_F_HUMAN, "Outlier runs"), t.data, DOC_RAW);
-		t.len = 0;
-	}
-	rc |= buf_printf(&t, "between-run CV of each region from its history: ");
-	rc |= buf_puts(&t, r->noise_from);
-	if (ncv)
-		rc |= buf_printf(&t, "; median CV %.1f%%", 100.0 * statdist_median(cv, ncv));
-	report_borrowed(r, &blo, &bhi);
-	if (r->pool_regions && bhi > 0.0) {
-		rc |= buf_printf(&t, "; pooled over %zu regions, each borrowing ", r->pool_regions);
-		rc |= (int)(100.0 * blo + 0.5) == (int)(100.0 * bhi + 0.5)
-			  ? buf_printf(&t, "%.0f%%", 100.0 * bhi)
-			  : buf_printf(&t, "%.0f-%.0f%%", 100.0 * blo, 100.0 * bhi);
-	}
-	if (!rc)
-		doc_span(d, doc_field(d, DOC_F_HUMAN, "Noise"), t.data, 0);
-	t.len = 0;
-	if (r->same.ncond || r->same.nskipped) {
-		rc |= report_same_text(&t, &r->same);
-		if (!rc)
-			doc_span(d, doc_field(d, DOC_F_HUMAN, "Like with like"), t.data, 0);
-		t.len = 0;
-	}
-	for (k = 0; k < 5; k++)
-		rc |=
-		    buf_printf(&t, "%s%zu %s", k ? ", " : "", cnt[k], verdict_call_name(calls[k]));
-	if (!rc)
-		doc_span(d, doc_field(d, DOC_F_HUMAN, "Verdicts"), t.data, DOC_RAW);
-	if (rc)
-		d->failed = 1;
-	buf_release(&t);
-	free(cv);
-	report_ids_json(d, d->json, "baseline_runs", r->base_runs, r->nbase_runs);
-	report_ids_json(d, d->json, "candidate_runs", r->cand_runs, r->ncand_runs);
-	arr = doc_json_arr(d, d->json, "outliers", JSONW_BLOCK);
-	for (i = 0; i < r->noutliers; i++) {
-		o = doc_json_obj(d, arr, NULL, JSONW_INLINE);
-		if (r->outliers[i].run)
-			doc_json_int(d, o, "run", r->outliers[i].run);
-		else
-			doc_json_null(d, o, "run");
-		doc_json_int(d, o, "regions", (int64_t)r->outliers[i].regions);
-		doc_json_int(d, o, "of", (int64_t)r->outliers[i].tested);
-		doc_json_num(d, o, "factor", r->outliers[i].factor, 0);
-	}
-	arr = doc_json_arr(d, d->json, "noise", JSONW_BLOCK);
-	for (i = 0; i < r->nrows; i++) {
-		o = doc_json_obj(d, arr, NULL, JSONW_INLINE);
-		doc_json_str(d, o, "region", r->rows[i].name);
-		if (isnan(r->stat[i].cv))
-			doc_json_null(d, o, "cv");
-		else
-			doc_json_num(d, o, "cv", r->stat[i].cv, 0);
-		if (isnan(r->stat[i].cv_own))
-			doc_json_null(d, o, "cv_own");
-		else
-			doc_json_num(d, o, "cv_own", r->stat[i].cv_own, 0);
-		doc_json_num(d, o, "borrowed", r->stat[i].borrowed, 0);
-		doc_json_int(d, o, "history_runs", (int64_t)r->stat[i].nhist);
-		doc_json_str(d, o, "from", r->noise_from);
-	}
-	o = doc_json_obj(d, d->json, "noise_pool", JSONW_INLINE);
-	doc_json_int(d, o, "regions", (int64_t)r->pool_regions);
-	doc_json_num(d, o, "df", r->pool_df, 0);
-	report_same_json(d, &r->same);
 }
 
 /* A value of metric m for a one-line message: "18.7 ms", "1,200",
@@ -675,6 +531,10 @@ void report_doc(struct doc *d, const struct compare_result *r, const struct comp
 			doc_span(d, b, "; budget violations: ", DOC_RAW);
 		doc_spans_join(d, b, v->violations, v->nviolations, ", ", 0);
 		doc_blank(d, DOC_F_MD);
+		if (r->attr && v->nviolations) {
+			report_attr_lines(d, DOC_F_MD, r);
+			doc_blank(d, DOC_F_MD);
+		}
 	}
 	report_run_field(d, o->check ? "Baseline" : "a", &r->a.run, r->a.is_file, 0);
 	if (r->baseline_from) {
@@ -741,6 +601,7 @@ void report_doc(struct doc *d, const struct compare_result *r, const struct comp
 		doc_blank(d, DOC_F_MD);
 	report_names_line(d, DOC_F_HUMAN, "Only in b: ", r->only_b, r->nonly_b);
 	report_names_line(d, DOC_F_TEXT, "Budget violations: ", v->violations, v->nviolations);
+	report_attr_lines(d, DOC_F_TEXT, r);
 	if (o->check)
 		report_findings(d, r, o);
 	if (o->check) {

@@ -201,6 +201,37 @@ int match_name(int *out, struct match *m, const char *name)
 	return 0;
 }
 
+/* 1 when pattern p matches joined or last, 0, or an error. */
+static int match_either(struct match *m, const struct match_pat *p, const char *joined,
+			const char *last)
+{
+	int r = match_one(m, p, joined);
+
+	return r ? r : match_one(m, p, last);
+}
+
+int match_path(int *out, struct match *m, const char *joined, const char *last)
+{
+	size_t i;
+	int r, sel = m->ninc == 0;
+
+	*out = 0;
+	for (i = 0; i < m->ninc && !sel; i++) {
+		r = match_either(m, &m->inc[i], joined, last);
+		if (r < 0)
+			return r;
+		sel = r;
+	}
+	for (i = 0; i < m->nexc && sel; i++) {
+		r = match_either(m, &m->exc[i], joined, last);
+		if (r < 0)
+			return r;
+		sel = !r;
+	}
+	*out = sel;
+	return 0;
+}
+
 void match_free(struct match *m)
 {
 	size_t i;

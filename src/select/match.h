@@ -40,6 +40,14 @@ int match_new(struct match **out, const char *const *includes, size_t ninclude,
  */
 int match_name(int *out, struct match *m, const char *name);
 
+/*
+ * *out = 1 when a path is selected (docs/format.md section 10.4): a
+ * pattern matches a path when it matches its names joined with " > "
+ * ("main > solve") or its last name (last); selected when any include
+ * matches (or there is none) and no exclude.  Errors as match_name().
+ */
+int match_path(int *out, struct match *m, const char *joined, const char *last);
+
 void match_free(struct match *m);
 
 /* Upper bound on the number of ranks the --ranks options may list in all. */

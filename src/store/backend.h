@@ -53,9 +53,11 @@ struct store_conn;
 
 /* The tables a backend writes in bulk (write_rows()), with their row types. */
 enum store_table {
-	STORE_TABLE_TIMINGS, /* struct store_timing: the timings row and, when it has
-			      * durations, its timings_durations row */
-	STORE_TABLE_REGIONS, /* struct store_region_row: a new region */
+	STORE_TABLE_TIMINGS,	/* struct store_timing: the timings row and, when it has
+				 * durations, its timings_durations row */
+	STORE_TABLE_REGIONS,	/* struct store_region_row: a new region */
+	STORE_TABLE_PATHS,	/* struct store_path: a paths row */
+	STORE_TABLE_PATH_RANKS, /* struct store_path_rank: a path_ranks row */
 };
 
 /* A new region of STORE_TABLE_REGIONS: its id (the front end numbers them)

@@ -217,11 +217,18 @@ static int stats_decode(void *ctx, void *elem, const struct rows_row *r)
 	const char *name;
 	int keep, ret;
 
-	ret =
-	    rows_keep_region(&name, &keep, r, 1 + SQL_REGION_AGGREGATE_COLUMNS, x->filter, x->ctx);
+	/* the self time sits between the aggregates and the name */
+	int self_col = 1 + SQL_REGION_AGGREGATE_COLUMNS;
+	struct store_region_stats *g = elem;
+
+	ret = rows_keep_region(&name, &keep, r, self_col + 1, x->filter, x->ctx);
 	if (ret || !keep)
 		return ret ? ret : STORE_ROW_SKIP;
-	return rows_region(elem, r, name, x->quantiles);
+	ret = rows_region(g, r, name, x->quantiles);
+	g->parent_id = -1;
+	g->has_self = !r->ops->null(r, self_col);
+	g->self = g->has_self ? r->ops->i64(r, self_col) : 0;
+	return ret;
 }
 
 int store_region_stats(struct store *st, struct store_region_stats **out, size_t *n, int64_t run_id,

@@ -291,7 +291,7 @@ int rows_region(struct store_region_stats *g, const struct rows_row *r, const ch
 	g->region_id = r->ops->i64(r, 0);
 	rows_stats(g, r, 1);
 	if (quantiles)
-		rows_quantiles(g, r, 12);
+		rows_quantiles(g, r, 13);
 	g->name = util_strdup(name);
 	return g->name ? 0 : ERR_NOMEM;
 }
@@ -307,7 +307,14 @@ int rows_blob_append(struct i64vec *out, const struct rows_row *r, int col, cons
 }
 
 /* The columns of the history query after the aggregates (rows.h). */
-#define ROWS_POINT_TAIL (2 + 10 + 3)
+#define ROWS_POINT_TAIL (2 + 10 + 3 + 1)
+
+/* The self time in column col (NULL: unknown) into g. */
+static void rows_self(struct store_region_stats *g, const struct rows_row *r, int col)
+{
+	g->has_self = !r->ops->null(r, col);
+	g->self = g->has_self ? r->ops->i64(r, col) : 0;
+}
 
 int rows_history_point(struct store_history_point *pt, const struct rows_row *r, int quantiles)
 {
@@ -320,6 +327,8 @@ int rows_history_point(struct store_history_point *pt, const struct rows_row *r,
 	rows_stats(&pt->stats, r, 2);
 	if (quantiles)
 		rows_quantiles(&pt->stats, r, 12);
+	rows_self(&pt->stats, r, 15);
+	pt->stats.parent_id = -1;
 	if ((ret = rows_text(&pt->time, r, ROWS_POINT_TAIL)) ||
 	    (ret = rows_text(&pt->commit, r, ROWS_POINT_TAIL + 1)) ||
 	    (ret = rows_text(&pt->label, r, ROWS_POINT_TAIL + 2)))
@@ -347,6 +356,8 @@ void rows_series_cell(struct store_series_cell *cell, size_t run, size_t region,
 	cell->stats.region_id = r->ops->i64(r, 1);
 	rows_stats(&cell->stats, r, 2);
 	rows_quantiles(&cell->stats, r, 12);
+	rows_self(&cell->stats, r, 15);
+	cell->stats.parent_id = -1;
 }
 
 int rows_pin(struct store_pin *pin, const struct rows_row *r)

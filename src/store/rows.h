@@ -161,8 +161,8 @@ void rows_stats(struct store_region_stats *g, const struct rows_row *r, int col)
 /* g's stored p50/p95/p99 from the 3 columns from col (all NULL: none). */
 void rows_quantiles(struct store_region_stats *g, const struct rows_row *r, int col);
 /* A row of store_region_stats() into g: region id, the 10 aggregates, the
- * name (a copy of name, as rows_keep_region() gave it), then p50/p95/p99
- * when quantiles. */
+ * self time (read by the caller), the name (a copy of name, as
+ * rows_keep_region() gave it), then p50/p95/p99 when quantiles. */
 int rows_region(struct store_region_stats *g, const struct rows_row *r, const char *name,
 		int quantiles);
 /* Decode blob column col of run_id's row and append it to out (the
@@ -171,13 +171,14 @@ int rows_blob_append(struct i64vec *out, const struct rows_row *r, int col, cons
 		     int64_t run_id);
 /* A point of store_region_history() (zeroed first) from the history
  * query's columns: region id, run id, the 10 aggregates, p50/p95/p99 (read
- * when quantiles), sort time, commit, label, rank number, region name. */
+ * when quantiles), the self time, sort time, commit, label, rank number, region name. */
 int rows_history_point(struct store_history_point *pt, const struct rows_row *r, int quantiles);
 /* A run of store_region_series() (zeroed first) from: id, sort time,
  * commit, label. */
 int rows_series_run(struct store_series_run *run, const struct rows_row *r);
 /* A cell of run index run and region index region (zeroed first) from the
- * series query's columns: run id, region id, the 10 aggregates, p50/p95/p99. */
+ * series query's columns: run id, region id, the 10 aggregates, p50/p95/p99,
+ * the self time. */
 void rows_series_cell(struct store_series_cell *cell, size_t run, size_t region,
 		      const struct rows_row *r);
 /* A pin (zeroed first) from: name, run id, pinned_at. */

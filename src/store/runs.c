@@ -460,8 +460,13 @@ int store_remove_run(struct store *st, char **unpinned, int64_t run_id, int forc
 {
 	/* the bulk tables have no foreign keys in every backend: each goes
 	 * first, then the run with what cascades */
-	static const enum sql_id steps[] = {SQL_RUN_REMOVE_DURATIONS, SQL_RUN_REMOVE_TIMINGS,
-					    SQL_RUN_REMOVE_TOTALS, SQL_RUN_REMOVE};
+	static const enum sql_id steps[] = {SQL_RUN_REMOVE_DURATIONS,
+					    SQL_RUN_REMOVE_TIMINGS,
+					    SQL_RUN_REMOVE_TOTALS,
+					    SQL_RUN_REMOVE_PATH_RANKS,
+					    SQL_RUN_REMOVE_PATHS,
+					    SQL_RUN_REMOVE_NESTING,
+					    SQL_RUN_REMOVE};
 	struct store_value v = sql_int(run_id);
 	struct buf names = BUF_INIT;
 	int64_t changed = 0;

@@ -76,6 +76,13 @@ struct store_sql {
 	"sum(CASE WHEN t.sel THEN 1 ELSE 0 END)"
 #define SQL_REGION_AGGREGATE_COLUMNS 10
 
+/* The self time of a region over the rows t with a boolean sel (the
+ * timings rows' exclusive_ns summed; NULL when a selected row's is
+ * unknown), after SQL_REGION_AGGREGATES in the same queries. */
+#define SQL_REGION_SELF                                                                            \
+	"CASE WHEN sum(CASE WHEN t.sel AND t.exclusive_ns IS NULL THEN 1 ELSE 0 END) = 0 "         \
+	"THEN sum(CASE WHEN t.sel THEN t.exclusive_ns ELSE 0 END) END"
+
 /*
  * The same over all ranks, without the per-row rank test: what a finished
  * run stores in run_regions once (issue 6: a medium run has 16,384
@@ -86,6 +93,9 @@ struct store_sql {
 	"min(CASE WHEN calls > 0 THEN min_ns END), max(CASE WHEN calls > 0 THEN max_ns END), "     \
 	"sum(gpu_count), sum(gpu_total_ns), sum(CASE WHEN total_ns > 0 THEN 1 ELSE 0 END), "       \
 	"max(CASE WHEN total_ns > 0 THEN total_ns END), count(*)"
+/* The self time of a region over all ranks (run_regions.self_ns): NULL
+ * when a rank's is unknown (docs/format.md section 10.6). */
+#define SQL_ALL_RANKS_SELF "CASE WHEN count(exclusive_ns) = count(*) THEN sum(exclusive_ns) END"
 #define SQL_RUN_REGIONS_COLUMNS                                                                    \
 	"has_events, calls, total_ns, min_ns, max_ns, gpu_count, gpu_total_ns, busy_ranks, "       \
 	"busy_max_ns, nranks"
@@ -96,6 +106,12 @@ struct store_sql {
 	"run_id, region_id, rank, has_events, calls, total_ns, min_ns, max_ns, first_ns, "         \
 	"last_ns, start_min_ns, end_max_ns, mean_ns, m2, exclusive_ns, gpu_count, "                \
 	"gpu_total_ns, source_file, source_line, source_text, tags"
+
+/* The columns of the call tree's bulk tables (write_rows()), in the order
+ * of struct store_path and struct store_path_rank. */
+#define SQL_PATHS_COLUMNS "run_id, path_id, parent_id, region_id, depth"
+#define SQL_PATH_RANKS_COLUMNS                                                                     \
+	"run_id, path_id, rank, calls, nested, total_ns, self_ns, min_ns, max_ns, durations"
 
 /* ---- values and statements ---------------------------------------------- */
 

@@ -67,6 +67,9 @@ SQL(RUN_REMOVE_DURATIONS, SQL_WRITE,
 	"(SELECT id FROM timings WHERE run_id = " P(1) ")")
 SQL(RUN_REMOVE_TIMINGS, SQL_WRITE, "DELETE FROM timings WHERE run_id = " P(1))
 SQL(RUN_REMOVE_TOTALS, SQL_WRITE, "DELETE FROM run_regions WHERE run_id = " P(1))
+SQL(RUN_REMOVE_PATH_RANKS, SQL_WRITE, "DELETE FROM path_ranks WHERE run_id = " P(1))
+SQL(RUN_REMOVE_PATHS, SQL_WRITE, "DELETE FROM paths WHERE run_id = " P(1))
+SQL(RUN_REMOVE_NESTING, SQL_WRITE, "DELETE FROM run_nesting WHERE run_id = " P(1))
 /* run_tags and run_metadata go with it (ON DELETE CASCADE) */
 SQL(RUN_REMOVE, SQL_WRITE, "DELETE FROM runs WHERE id = " P(1))
 
@@ -161,16 +164,19 @@ SQL(REGION_ALL, 0, "SELECT id, name FROM regions")
 /* store_region_stats() over a rank list: one row per region of run P(1),
  * pooled over the ranks P(2); rows of other ranks still make the region
  * appear (calls 0).  Columns: region id, the SQL_REGION_AGGREGATES, the
- * name.  Grouped before the join: the name is looked up once per region. */
+ * self time (NULL when a rank's is unknown), the name.  Grouped before the join: the name is looked up once per region. */
 SQL(REGION_STATS, 0,
-	"SELECT g.*, r.name FROM (SELECT t.region_id, " SQL_REGION_AGGREGATES " "
+	"SELECT g.*, r.name FROM (SELECT t.region_id, " SQL_REGION_AGGREGATES ", "
+	SQL_REGION_SELF " "
 	"FROM (SELECT region_id, has_events, calls, total_ns, min_ns, max_ns, gpu_count, "
-	"gpu_total_ns, rank " IN_IDS(2) " AS sel FROM timings WHERE run_id = " P(1) ") AS t "
-	"GROUP BY t.region_id) AS g JOIN regions AS r ON r.id = g.region_id")
-/* all ranks: the run's stored totals, with p50/p95/p99 after the name */
+	"gpu_total_ns, exclusive_ns, rank " IN_IDS(2) " AS sel FROM timings WHERE run_id = " P(1)
+	") AS t GROUP BY t.region_id) AS g JOIN regions AS r ON r.id = g.region_id")
+/* all ranks: the run's stored totals and self time, with p50/p95/p99
+ * after the name */
 SQL(REGION_STATS_ALL, SQL_BINARY,
-	"SELECT g.region_id, " SQL_RUN_REGIONS_COLUMNS ", r.name, g.p50_ns, g.p95_ns, g.p99_ns "
-	"FROM run_regions AS g JOIN regions AS r ON r.id = g.region_id WHERE g.run_id = " P(1))
+	"SELECT g.region_id, " SQL_RUN_REGIONS_COLUMNS ", g.self_ns, r.name, g.p50_ns, g.p95_ns, "
+	"g.p99_ns FROM run_regions AS g JOIN regions AS r ON r.id = g.region_id "
+	"WHERE g.run_id = " P(1))
 /* the duration blobs of region P(2) of run P(1) on the ranks P(3) (NULL:
  * all) */
 SQL(REGION_DURATIONS, SQL_BINARY,
@@ -215,12 +221,13 @@ SQL(TOTALS_CLEAR, SQL_WRITE, "DELETE FROM run_regions WHERE run_id = " P(1))
  * is not that of the file: on the large profile, 262,144 random row
  * lookups that missed the page cache one by one. */
 SQL(TOTALS_PUT, SQL_WRITE, DIALECT(
-	"INSERT INTO run_regions (run_id, region_id, " SQL_RUN_REGIONS_COLUMNS ") "
-	"SELECT ?1, region_id, " SQL_ALL_RANKS_AGGREGATES " FROM timings "
+	"INSERT INTO run_regions (run_id, region_id, " SQL_RUN_REGIONS_COLUMNS ", self_ns) "
+	"SELECT ?1, region_id, " SQL_ALL_RANKS_AGGREGATES ", " SQL_ALL_RANKS_SELF " FROM timings "
 	"WHERE id BETWEEN (SELECT min(id) FROM timings WHERE run_id = ?1) "
 	"AND (SELECT max(id) FROM timings WHERE run_id = ?1) AND +run_id = ?1 GROUP BY region_id",
-	"INSERT INTO run_regions (run_id, region_id, " SQL_RUN_REGIONS_COLUMNS ") "
-	"SELECT $1, region_id, " SQL_ALL_RANKS_AGGREGATES " FROM timings WHERE run_id = $1 "
+	"INSERT INTO run_regions (run_id, region_id, " SQL_RUN_REGIONS_COLUMNS ", self_ns) "
+	"SELECT $1, region_id, " SQL_ALL_RANKS_AGGREGATES ", " SQL_ALL_RANKS_SELF " FROM timings "
+	"WHERE run_id = $1 "
 	"GROUP BY region_id"))
 SQL(TOTALS_COUNTS, SQL_WRITE,
 	"UPDATE runs SET "
@@ -247,6 +254,57 @@ SQL(QUANTILES_MANY, SQL_WRITE, DIALECT(
 	"AS v (region_id, p50, p95, p99) "
 	"WHERE run_regions.run_id = $1 AND run_regions.region_id = v.region_id"))
 
+/* ---- the call tree (paths.c) --------------------------------------------- */
+
+SQL(NESTING_PUT, SQL_WRITE,
+	"INSERT INTO run_nesting (run_id, ranks, trees, paths, path_rows) "
+	"VALUES (" P(1) ", " P(2) ", " P(3) ", " P(4) ", " P(5) ")")
+/* the all-ranks totals of every path of run P(1), once its rows are in */
+SQL(PATHS_TOTALS, SQL_WRITE,
+	"UPDATE paths SET (calls, total_ns, min_ns, max_ns, busy_ranks, busy_max_ns, nranks, "
+	"self_ns) = (SELECT sum(r.calls), sum(r.total_ns), min(r.min_ns), max(r.max_ns), "
+	"sum(CASE WHEN r.total_ns > 0 THEN 1 ELSE 0 END), "
+	"max(CASE WHEN r.total_ns > 0 THEN r.total_ns END), count(*), sum(r.self_ns) "
+	"FROM path_ranks AS r WHERE r.run_id = paths.run_id AND r.path_id = paths.path_id) "
+	"WHERE run_id = " P(1))
+SQL(NESTING_GET, 0,
+	"SELECT ranks, trees, paths, path_rows FROM run_nesting WHERE run_id = " P(1))
+/* the paths of run P(1) by id, with their region's name */
+SQL(PATHS_SCAN, 0,
+	"SELECT p.path_id, p.parent_id, p.region_id, p.depth, r.name FROM paths AS p "
+	"JOIN regions AS r ON r.id = p.region_id WHERE p.run_id = " P(1) " ORDER BY p.path_id")
+/* store_path_stats(): each path of run P(1) with a row, pooled over the
+ * ranks P(2) (NULL: all): path id, calls, total, min, max, busy ranks,
+ * busy max, ranks, self */
+SQL(PATH_STATS, 0,
+	"SELECT t.path_id, sum(CASE WHEN t.sel THEN t.calls ELSE 0 END), "
+	"sum(CASE WHEN t.sel THEN t.total_ns ELSE 0 END), "
+	"min(CASE WHEN t.sel THEN t.min_ns END), max(CASE WHEN t.sel THEN t.max_ns END), "
+	"sum(CASE WHEN t.sel AND t.total_ns > 0 THEN 1 ELSE 0 END), "
+	"max(CASE WHEN t.sel AND t.total_ns > 0 THEN t.total_ns END), "
+	"sum(CASE WHEN t.sel THEN 1 ELSE 0 END), sum(CASE WHEN t.sel THEN t.self_ns ELSE 0 END) "
+	"FROM (SELECT path_id, calls, total_ns, min_ns, max_ns, self_ns, "
+	"(" P_IDS(2) " IS NULL OR rank " IN_IDS(2) ") AS sel FROM path_ranks "
+	"WHERE run_id = " P(1) ") AS t GROUP BY t.path_id")
+/* the same over all ranks (P(2) NULL): the paths' stored totals */
+SQL(PATH_STATS_ALL, SQL_BINARY,
+	"SELECT path_id, calls, total_ns, min_ns, max_ns, busy_ranks, busy_max_ns, nranks, "
+	"self_ns FROM paths WHERE run_id = " P(1) " AND calls IS NOT NULL")
+/* the outermost calls' durations of path P(2) of run P(1) on the ranks P(3)
+ * (NULL: all), by rank: the path's own, or its row's */
+SQL(PATH_DURATIONS, SQL_BINARY,
+	"SELECT coalesce(pr.durations, (SELECT d.data FROM timings AS t "
+	"JOIN timings_durations AS d ON d.timing_id = t.id WHERE t.run_id = pr.run_id "
+	"AND t.region_id = p.region_id AND t.rank = pr.rank)) FROM path_ranks AS pr "
+	"JOIN paths AS p ON p.run_id = pr.run_id AND p.path_id = pr.path_id "
+	"WHERE pr.run_id = " P(1) " AND pr.path_id = " P(2) " "
+	"AND (" P_IDS(3) " IS NULL OR pr.rank " IN_IDS(3) ") ORDER BY pr.rank")
+/* its (path, rank) rows by path and rank */
+SQL(PATH_RANKS_SCAN, SQL_BINARY | SQL_STREAM,
+	"SELECT path_id, rank, calls, nested, total_ns, self_ns, min_ns, max_ns, durations "
+	"FROM path_ranks "
+	"WHERE run_id = " P(1) " ORDER BY path_id, rank")
+
 /* ---- a region across runs (history.c) ------------------------------------ */
 
 /* the regions a history asks for: by name, or all (its filter picks) */
@@ -267,17 +325,19 @@ SQL(HISTORY_COUNTS, 0,
 SQL(HISTORY_HEAD, 0,
 	"WITH sr AS (SELECT id, sort_time, commit_sha, label FROM runs WHERE true")
 SQL(HISTORY_MID, 0, "), pts AS (")
-/* over the ranks P(2): region, run, the aggregates and three NULL
- * percentiles (those come from the blobs) */
+/* over the ranks P(2): region, run, the aggregates, three NULL
+ * percentiles (those come from the blobs) and the self time */
 SQL(HISTORY_RANKS, 0,
 	"SELECT t.region_id, t.run_id, " SQL_REGION_AGGREGATES ", CAST(NULL AS float8), "
-	"CAST(NULL AS float8), CAST(NULL AS float8) FROM (SELECT region_id, run_id, has_events, "
-	"calls, total_ns, min_ns, max_ns, gpu_count, gpu_total_ns, rank " IN_IDS(2) " AS sel "
+	"CAST(NULL AS float8), CAST(NULL AS float8), " SQL_REGION_SELF " "
+	"FROM (SELECT region_id, run_id, has_events, calls, total_ns, min_ns, max_ns, gpu_count, "
+	"gpu_total_ns, exclusive_ns, rank " IN_IDS(2) " AS sel "
 	"FROM timings WHERE region_id " IN_IDS(1) " AND run_id IN (SELECT id FROM sr)) AS t "
 	"GROUP BY t.region_id, t.run_id")
-/* all ranks (P(2) NULL): the stored totals, one row per point */
+/* all ranks (P(2) NULL): the stored totals and self time, one row per
+ * point */
 SQL(HISTORY_ALL, 0,
-	"SELECT region_id, run_id, " SQL_RUN_REGIONS_COLUMNS ", p50_ns, p95_ns, p99_ns "
+	"SELECT region_id, run_id, " SQL_RUN_REGIONS_COLUMNS ", p50_ns, p95_ns, p99_ns, self_ns "
 	"FROM run_regions WHERE region_id " IN_IDS(1) " AND run_id IN (SELECT id FROM sr) "
 	"AND " P_IDS(2) " IS NULL")
 SQL(HISTORY_TAIL, 0,
@@ -301,7 +361,7 @@ SQL(SERIES_RUNS_HEAD, 0, "SELECT id, sort_time, commit_sha, label FROM runs WHER
 SQL(SERIES_RUNS_TAIL, 0, SQL_NEWEST_FIRST " " LIMIT_P(1))
 SQL(SERIES_REGIONS, 0, "SELECT id, name FROM regions ORDER BY name")
 SQL(SERIES_CELLS, SQL_BINARY,
-	"SELECT run_id, region_id, " SQL_RUN_REGIONS_COLUMNS ", p50_ns, p95_ns, p99_ns "
+	"SELECT run_id, region_id, " SQL_RUN_REGIONS_COLUMNS ", p50_ns, p95_ns, p99_ns, self_ns "
 	"FROM run_regions WHERE run_id " IN_IDS(1))
 
 /* clang-format on */

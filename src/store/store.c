@@ -626,6 +626,7 @@ void store_pins_free(struct store_pin *pins, size_t n)
 static void store_stats_release(void *elem)
 {
 	free(((struct store_region_stats *)elem)->name);
+	free(((struct store_region_stats *)elem)->path); /* one block */
 }
 
 void store_region_stats_free(struct store_region_stats *regs, size_t n)

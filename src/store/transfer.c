@@ -4,8 +4,9 @@
  * backends.
  *
  * A run is read from the source (store_get_run(), store_get_meta(),
- * store_scan_timings()) and written to the destination as ingest writes
- * it (store_insert_run(), store_add_timing(), store_finish_run()) in one
+ * store_scan_timings(), store_scan_paths()) and written to the destination
+ * as ingest writes it (store_insert_run(), store_add_timing(), its call
+ * tree, store_finish_run()) in one
  * transaction, in which the content hash is checked again: another writer
  * may have stored the same run since we looked.  A run is the unit of
  * failure: one that cannot be read (verify.h calls it damaged) or holds
@@ -67,6 +68,53 @@ static int transfer_timing(void *arg, const struct store_timing *t, const char *
 	if (!ret)
 		ret = store_add_timing(x->dst, &copy);
 	x->dst_failed = ret != 0;
+	return ret;
+}
+
+/* The destination side of store_scan_paths(): a path (its region's name
+ * checked as the timings rows' are) and a (path, rank) row. */
+static int transfer_path(void *arg, const struct store_path *p, const char *region)
+{
+	struct transfer_ctx *x = arg;
+	struct store_path copy = *p;
+	int ret = verify_text("region name", region);
+
+	if (ret)
+		return ret;
+	copy.run_id = x->run_id;
+	ret = store_region_id(x->dst, &copy.region_id, region);
+	if (!ret)
+		ret = store_add_path(x->dst, &copy);
+	x->dst_failed = ret != 0;
+	return ret;
+}
+
+static int transfer_path_rank(void *arg, const struct store_path_rank *r)
+{
+	struct transfer_ctx *x = arg;
+	struct store_path_rank copy = *r;
+	int ret;
+
+	copy.run_id = x->run_id;
+	ret = store_add_path_rank(x->dst, &copy);
+	x->dst_failed = ret != 0;
+	return ret;
+}
+
+/* The call tree of run id of src to x's run, when it has one (a run stored
+ * before scopedb read nesting has none, and stays so). */
+static int transfer_paths(struct transfer_ctx *x, struct store *src, int64_t id)
+{
+	struct store_nesting n;
+	int found, ret = store_get_nesting(src, id, &n, &found);
+
+	if (ret || !found)
+		return ret;
+	ret = store_scan_paths(src, id, transfer_path, transfer_path_rank, x);
+	if (!ret) {
+		ret = store_put_nesting(x->dst, x->run_id, &n);
+		x->dst_failed = ret != 0;
+	}
 	return ret;
 }
 
@@ -137,6 +185,8 @@ static int transfer_one(struct transfer_run *r, int *fault, struct store *dst, s
 	x.run_id = r->dst_id;
 	x.dst_failed = 0;
 	ret = store_scan_timings(src, id, transfer_timing, &x);
+	if (!ret)
+		ret = transfer_paths(&x, src, id);
 	if (ret) {
 		*fault = !x.dst_failed && !transfer_fatal(ret);
 		goto out;
@@ -181,6 +231,8 @@ static int transfer_read(struct transfer_run *r, struct store *src, int64_t id)
 	store_meta_release(&meta);
 	if (!ret)
 		ret = store_scan_timings(src, id, transfer_read_only, NULL);
+	if (!ret)
+		ret = store_scan_paths(src, id, NULL, NULL, NULL);
 	return ret;
 }
 

@@ -280,6 +280,48 @@ int verify_rank_total(int64_t rank, int64_t total, const char *region, int64_t r
 	return 0;
 }
 
+int verify_path(const struct store_path *p, int64_t expect_id, int64_t parent_depth,
+		int64_t parent_region, const char *location)
+{
+	if (p->path_id != expect_id || p->depth < 1 || p->depth > UINT32_MAX)
+		return verify_damaged(location, "path %lld of run %lld is out of sequence",
+				      (long long)p->path_id, (long long)p->run_id);
+	if (p->parent_id < 0 ? p->depth != 1
+			     : p->parent_id >= p->path_id || parent_depth + 1 != p->depth ||
+				   parent_region == p->region_id)
+		return verify_damaged(location, "path %lld of run %lld has a wrong parent",
+				      (long long)p->path_id, (long long)p->run_id);
+	return 0;
+}
+
+int verify_path_rank(const struct store_path_rank *r, int64_t num_paths, int64_t num_ranks,
+		     const char *location)
+{
+	struct blob_stats bs;
+
+	if (r->path_id < 0 || r->path_id >= num_paths || r->rank < 0 || r->rank >= num_ranks)
+		return verify_damaged(
+		    location, "path %lld rank %lld of run %lld names no path or rank of it",
+		    (long long)r->path_id, (long long)r->rank, (long long)r->run_id);
+	if (r->calls < 1 || r->calls > (uint64_t)INT64_MAX || r->nested > (uint64_t)INT64_MAX ||
+	    r->total < 0 || r->self < 0 || r->self > r->total || r->min < 0 || r->max < r->min ||
+	    r->max > r->total)
+		return verify_damaged(location,
+				      "path %lld rank %lld of run %lld has impossible counts or "
+				      "times",
+				      (long long)r->path_id, (long long)r->rank,
+				      (long long)r->run_id);
+	if (r->durations &&
+	    (blob_stats(&bs, r->durations, r->durations_len) || bs.count != r->calls ||
+	     bs.sum != r->total || bs.min != r->min || bs.max != r->max))
+		return verify_damaged(location,
+				      "the call durations of path %lld rank %lld of run %lld do "
+				      "not match its calls, minimum, maximum and total",
+				      (long long)r->path_id, (long long)r->rank,
+				      (long long)r->run_id);
+	return 0;
+}
+
 int verify_text(const char *what, const char *s)
 {
 	char short_s[VERIFY_NAME_MAX + 4];

@@ -41,6 +41,18 @@ int verify_timing(const struct store_timing *t, const char *region, int64_t num_
 int verify_rank_total(int64_t rank, int64_t total, const char *region, int64_t run_id,
 		      int64_t num_ranks, const char *location);
 
+/* A path of a run: ids in sequence (expect_id), a parent among the earlier
+ * paths (parent_depth: its depth; parent_region: its region) one name
+ * shorter with another region. */
+int verify_path(const struct store_path *p, int64_t expect_id, int64_t parent_depth,
+		int64_t parent_region, const char *location);
+
+/* A (path, rank) row of a run with num_paths paths and num_ranks ranks:
+ * counts, 0 <= self <= total, and its durations (when stored) as many as
+ * its calls, summing to its total. */
+int verify_path_rank(const struct store_path_rank *r, int64_t num_paths, int64_t num_ranks,
+		     const char *location);
+
 /*
  * The text rule of every store, whatever its backend (docs/text.md): it
  * holds UTF-8 text only.  0 when s (NULL is fine) is valid UTF-8, else

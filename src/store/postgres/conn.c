@@ -245,6 +245,8 @@ static int postgres_open(struct store *front, const char *loc, int flags)
 	buf_init(&c->copy_regions);
 	buf_init(&c->copy_timings);
 	buf_init(&c->copy_durations);
+	buf_init(&c->copy_paths);
+	buf_init(&c->copy_path_ranks);
 	store_set_conn(front, c, c->location);
 	ret = pq_load(c->location);
 	if (ret)
@@ -306,6 +308,8 @@ static void postgres_close(struct store_conn *c)
 	buf_release(&c->copy_regions);
 	buf_release(&c->copy_timings);
 	buf_release(&c->copy_durations);
+	buf_release(&c->copy_paths);
+	buf_release(&c->copy_path_ranks);
 	free(c->location);
 	free(c);
 }
@@ -333,6 +337,8 @@ static void postgres_forget(struct store_conn *c)
 	c->copy_regions.len = 0;
 	c->copy_timings.len = 0;
 	c->copy_durations.len = 0;
+	c->copy_paths.len = 0;
+	c->copy_path_ranks.len = 0;
 }
 
 static int postgres_begin(struct store_conn *c)

@@ -1,7 +1,7 @@
 /*
  * copy.c - the PostgreSQL backend's bulk writes: the new regions, the
- * timings rows of ingest and their duration blobs (write_rows(), see
- * postgres.h).
+ * timings rows of ingest and their duration blobs, and the call tree's
+ * paths and path_ranks (write_rows(), see postgres.h).
  *
  * Ingest runs under the store's write lock (begin()), so timings ids can
  * be given as SQLite gives them: the next number after the largest stored
@@ -154,6 +154,16 @@ static int copy_region(struct buf *b, const struct store_region_row *g)
 	return 0;
 }
 
+/* The pending COPY buffers' bytes: flushed past POSTGRES_COPY_FLUSH. */
+static int copy_maybe_flush(struct store_conn *c)
+{
+	if (c->copy_regions.len + c->copy_timings.len + c->copy_durations.len + c->copy_paths.len +
+		c->copy_path_ranks.len >=
+	    POSTGRES_COPY_FLUSH)
+		return postgres_flush(c);
+	return 0;
+}
+
 /* A timings row and, when it has durations, its durations row. */
 static int add_timing(struct store_conn *c, const struct store_timing *t)
 {
@@ -171,27 +181,81 @@ static int add_timing(struct store_conn *c, const struct store_timing *t)
 	if (ret)
 		return ret;
 	c->next_timing++;
-	if (c->copy_regions.len + c->copy_timings.len + c->copy_durations.len >=
-	    POSTGRES_COPY_FLUSH)
-		return postgres_flush(c);
+	return copy_maybe_flush(c);
+}
+
+/* The binary COPY tuple of a paths row. */
+static int copy_path(struct buf *b, const struct store_path *p)
+{
+	if ((!b->len && buf_add(b, copy_header, sizeof(copy_header))) ||
+	    buf_grow(b, 2 + 5 * 12 + 1))
+		return ERR_NOMEM;
+	put_be(b, 5, 2);
+	put_field(b, (uint64_t)p->run_id, 8);
+	put_field(b, (uint64_t)p->path_id, 8);
+	if (p->parent_id < 0)
+		put_null(b);
+	else
+		put_field(b, (uint64_t)p->parent_id, 8);
+	put_field(b, (uint64_t)p->region_id, 8);
+	put_field(b, (uint64_t)p->depth, 8);
+	b->data[b->len] = 0;
+	return 0;
+}
+
+/* The binary COPY tuple of a path_ranks row. */
+static int copy_path_rank(struct buf *b, const struct store_path_rank *r)
+{
+	if (r->durations_len > INT32_MAX)
+		return err_set(ERR_USAGE, "call durations of one path too large for PostgreSQL");
+	if ((!b->len && buf_add(b, copy_header, sizeof(copy_header))) ||
+	    buf_grow(b, 2 + 10 * 12 + r->durations_len + 1))
+		return ERR_NOMEM;
+	put_be(b, 10, 2);
+	put_field(b, (uint64_t)r->run_id, 8);
+	put_field(b, (uint64_t)r->path_id, 8);
+	put_field(b, (uint64_t)r->rank, 8);
+	put_field(b, r->calls, 8);
+	put_field(b, r->nested, 8);
+	put_field(b, (uint64_t)r->total, 8);
+	put_field(b, (uint64_t)r->self, 8);
+	put_field(b, (uint64_t)r->min, 8);
+	put_field(b, (uint64_t)r->max, 8);
+	if (!r->durations) {
+		put_null(b);
+	} else {
+		put_be(b, r->durations_len, 4);
+		memcpy(b->data + b->len, r->durations, r->durations_len);
+		b->len += r->durations_len;
+	}
+	b->data[b->len] = 0;
 	return 0;
 }
 
 int postgres_write_rows(struct store_conn *c, enum store_table table, const void *rows, size_t n)
 {
-	const struct store_timing *t = rows;
 	size_t i;
 	int ret = 0;
 
-	if (table == STORE_TABLE_REGIONS) {
+	switch (table) {
+	case STORE_TABLE_REGIONS:
 		for (i = 0; !ret && i < n; i++)
 			ret = copy_region(&c->copy_regions,
-					  &((const struct store_region_row *)rows)[i]);
+					  (const struct store_region_row *)rows + i);
 		return ret;
+	case STORE_TABLE_TIMINGS:
+		for (i = 0; !ret && i < n; i++)
+			ret = add_timing(c, (const struct store_timing *)rows + i);
+		return ret;
+	case STORE_TABLE_PATHS:
+		for (i = 0; !ret && i < n; i++)
+			ret = copy_path(&c->copy_paths, (const struct store_path *)rows + i);
+		return ret ? ret : copy_maybe_flush(c);
+	case STORE_TABLE_PATH_RANKS:
+		for (i = 0; !ret && i < n; i++)
+			ret = copy_path_rank(&c->copy_path_ranks,
+					     (const struct store_path_rank *)rows + i);
+		return ret ? ret : copy_maybe_flush(c);
 	}
-	if (table != STORE_TABLE_TIMINGS)
-		return err_set(ERR_USAGE, "internal error: no such table to write");
-	for (i = 0; !ret && i < n; i++)
-		ret = add_timing(c, &t[i]);
-	return ret;
+	return err_set(ERR_USAGE, "internal error: no such table to write");
 }

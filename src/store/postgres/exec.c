@@ -482,32 +482,33 @@ static int copy_send(struct store_conn *c, struct buf *b, const char *sql)
 
 int postgres_flush(struct store_conn *c)
 {
-	int ret;
+	struct {
+		struct buf *b;
+		const char *sql;
+	} copies[] = {
+	    {&c->copy_regions, "COPY regions (id, name) FROM STDIN (FORMAT binary)"},
+	    {&c->copy_timings,
+	     "COPY timings (id, " SQL_TIMINGS_COLUMNS ") FROM STDIN (FORMAT binary)"},
+	    {&c->copy_durations,
+	     "COPY timings_durations (timing_id, data) FROM STDIN (FORMAT binary)"},
+	    {&c->copy_paths, "COPY paths (" SQL_PATHS_COLUMNS ") FROM STDIN (FORMAT binary)"},
+	    {&c->copy_path_ranks,
+	     "COPY path_ranks (" SQL_PATH_RANKS_COLUMNS ") FROM STDIN (FORMAT binary)"},
+	};
+	size_t i, n = sizeof(copies) / sizeof(copies[0]);
+	int ret = 0;
 
 	postgres_settle(c);
 	/* binary: the trailer (a tuple of -1 fields) ends each buffer's data */
-	if ((c->copy_regions.len && buf_add(&c->copy_regions, "\377\377", 2)) ||
-	    (c->copy_timings.len && buf_add(&c->copy_timings, "\377\377", 2)) ||
-	    (c->copy_durations.len && buf_add(&c->copy_durations, "\377\377", 2))) {
-		c->copy_regions.len = 0;
-		c->copy_timings.len = 0;
-		c->copy_durations.len = 0;
-		return err_nomem();
-	}
-	ret = copy_send(c, &c->copy_regions, "COPY regions (id, name) FROM STDIN (FORMAT binary)");
-	if (ret) {
-		c->copy_timings.len = 0;
-		c->copy_durations.len = 0;
-		return ret;
-	}
-	ret = copy_send(c, &c->copy_timings,
-			"COPY timings (id, " SQL_TIMINGS_COLUMNS ") FROM STDIN (FORMAT binary)");
-	if (ret) {
-		c->copy_durations.len = 0;
-		return ret;
-	}
-	return copy_send(c, &c->copy_durations,
-			 "COPY timings_durations (timing_id, data) FROM STDIN (FORMAT binary)");
+	for (i = 0; !ret && i < n; i++)
+		if (copies[i].b->len && buf_add(copies[i].b, "\377\377", 2))
+			ret = err_nomem();
+	for (i = 0; !ret && i < n; i++)
+		ret = copy_send(c, copies[i].b, copies[i].sql);
+	if (ret)
+		for (i = 0; i < n; i++)
+			copies[i].b->len = 0;
+	return ret;
 }
 
 /* ---- a run's blobs -------------------------------------------------------------- */

@@ -65,8 +65,10 @@ struct store_conn {
 	int commit_due;
 	/* inside a read snapshot of read_begin() (errors worded as reads) */
 	int reading;
-	/* pending COPY rows of regions, timings and timings_durations */
+	/* pending COPY rows of new regions, timings and timings_durations,
+	 * and of the call tree's paths and path_ranks (sent in that order) */
 	struct buf copy_regions, copy_timings, copy_durations;
+	struct buf copy_paths, copy_path_ranks;
 };
 
 /* The backend table (conn.c), registered in store/backends.h. */

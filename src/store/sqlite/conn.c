@@ -160,8 +160,11 @@ static int sqlite_apply(struct store_conn *st, int64_t version)
 		return err_set(ERR_STORE,
 			       "cannot open store '%s': upgrade to schema version %lld failed: %s",
 			       st->path, (long long)version + 1, sqlite3_errmsg(st->db));
-	/* Schema 2 adds run_regions: fill it for the runs already stored. */
-	if (version + 1 == 2) {
+	/* Schema 2 added run_regions: fill it for the runs stored before, once
+	 * the store has the latest schema (the finish pipeline writes the
+	 * columns of every later version too), which also completes a store
+	 * whose upgrade stopped between the two. */
+	if (version + 1 == schema_sql_count) {
 		ret = sqlite_finish_all_runs(st);
 		if (ret)
 			return ret;
@@ -528,8 +531,9 @@ static int sqlite_compact(struct store_conn *st, int64_t *before, int64_t *after
 	return ret;
 }
 
-/* The schema 2 upgrade: run_regions for every run stored before it, by the
- * front end's finish pipeline (store_finish_run(), src/store/finish.c). */
+/* The schema 2 upgrade: run_regions for every run stored before it (every
+ * run without a row there), by the front end's finish pipeline
+ * (store_finish_run(), src/store/finish.c). */
 static int sqlite_finish_all_runs(struct store_conn *st)
 {
 	sqlite3_stmt *s = NULL;
@@ -538,7 +542,10 @@ static int sqlite_finish_all_runs(struct store_conn *st)
 	int rc, ret;
 
 	i64vec_init(&ids);
-	ret = sqlite_prepare(st, &s, "SELECT id FROM runs ORDER BY id", 0, "read");
+	ret = sqlite_prepare(
+	    st, &s,
+	    "SELECT id FROM runs WHERE id NOT IN (SELECT run_id FROM run_regions) ORDER BY id", 0,
+	    "read");
 	rc = ret ? SQLITE_DONE : SQLITE_OK;
 	while (!ret && (rc = sqlite3_step(s)) == SQLITE_ROW)
 		ret = i64vec_push(&ids, sqlite3_column_int64(s, 0));

@@ -230,7 +230,9 @@ void sqlite_stmts_release(struct store_conn *st)
 	}
 	sqlite3_finalize(st->add_timing);
 	sqlite3_finalize(st->add_durations);
-	st->add_timing = st->add_durations = NULL;
+	sqlite3_finalize(st->add_path);
+	sqlite3_finalize(st->add_path_rank);
+	st->add_timing = st->add_durations = st->add_path = st->add_path_rank = NULL;
 }
 
 /* ---- timings rows ---------------------------------------------------------- */
@@ -324,23 +326,77 @@ static int add_region(struct store_conn *st, const struct store_region_row *g)
 	return sqlite_exec(st, &s, NULL, NULL, NULL);
 }
 
+/* A paths row. */
+static int add_path(struct store_conn *st, const struct store_path *p)
+{
+	sqlite3_stmt *s = st->add_path;
+	int bad = 0;
+
+	bad |= sqlite3_bind_int64(s, 1, p->run_id) != SQLITE_OK;
+	bad |= sqlite3_bind_int64(s, 2, p->path_id) != SQLITE_OK;
+	bad |= (p->parent_id < 0 ? sqlite3_bind_null(s, 3)
+				 : sqlite3_bind_int64(s, 3, p->parent_id)) != SQLITE_OK;
+	bad |= sqlite3_bind_int64(s, 4, p->region_id) != SQLITE_OK;
+	bad |= sqlite3_bind_int64(s, 5, p->depth) != SQLITE_OK;
+	return step_write(st, s, bad);
+}
+
+/* A path_ranks row. */
+static int add_path_rank(struct store_conn *st, const struct store_path_rank *r)
+{
+	sqlite3_stmt *s = st->add_path_rank;
+	int bad = 0;
+
+	bad |= sqlite3_bind_int64(s, 1, r->run_id) != SQLITE_OK;
+	bad |= sqlite3_bind_int64(s, 2, r->path_id) != SQLITE_OK;
+	bad |= sqlite3_bind_int64(s, 3, r->rank) != SQLITE_OK;
+	bad |= sqlite3_bind_int64(s, 4, (int64_t)r->calls) != SQLITE_OK;
+	bad |= sqlite3_bind_int64(s, 5, (int64_t)r->nested) != SQLITE_OK;
+	bad |= sqlite3_bind_int64(s, 6, r->total) != SQLITE_OK;
+	bad |= sqlite3_bind_int64(s, 7, r->self) != SQLITE_OK;
+	bad |= sqlite3_bind_int64(s, 8, r->min) != SQLITE_OK;
+	bad |= sqlite3_bind_int64(s, 9, r->max) != SQLITE_OK;
+	bad |= (r->durations ? sqlite3_bind_blob64(s, 10, r->durations,
+						   (sqlite3_uint64)r->durations_len, SQLITE_STATIC)
+			     : sqlite3_bind_null(s, 10)) != SQLITE_OK;
+	return step_write(st, s, bad);
+}
+
 int sqlite_write_rows(struct store_conn *st, enum store_table table, const void *rows, size_t n)
 {
-	const struct store_timing *t = rows;
 	size_t i;
-	int ret;
+	int ret = 0;
 
-	if (table == STORE_TABLE_REGIONS) {
-		for (i = 0, ret = 0; !ret && i < n; i++)
-			ret = add_region(st, &((const struct store_region_row *)rows)[i]);
+	switch (table) {
+	case STORE_TABLE_REGIONS:
+		for (i = 0; !ret && i < n; i++)
+			ret = add_region(st, (const struct store_region_row *)rows + i);
+		return ret;
+	case STORE_TABLE_TIMINGS:
+		ret = prepare_timing(st);
+		for (i = 0; !ret && i < n; i++)
+			ret = add_timing(st, (const struct store_timing *)rows + i);
+		return ret;
+	case STORE_TABLE_PATHS:
+		if (!st->add_path)
+			ret = sqlite_prepare(st, &st->add_path,
+					     "INSERT INTO paths (" SQL_PATHS_COLUMNS
+					     ") VALUES (?1, ?2, ?3, ?4, ?5)",
+					     SQLITE_PREPARE_PERSISTENT, "update");
+		for (i = 0; !ret && i < n; i++)
+			ret = add_path(st, (const struct store_path *)rows + i);
+		return ret;
+	case STORE_TABLE_PATH_RANKS:
+		if (!st->add_path_rank)
+			ret = sqlite_prepare(st, &st->add_path_rank,
+					     "INSERT INTO path_ranks (" SQL_PATH_RANKS_COLUMNS
+					     ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+					     SQLITE_PREPARE_PERSISTENT, "update");
+		for (i = 0; !ret && i < n; i++)
+			ret = add_path_rank(st, (const struct store_path_rank *)rows + i);
 		return ret;
 	}
-	if (table != STORE_TABLE_TIMINGS)
-		return err_set(ERR_USAGE, "internal error: no such table to write");
-	ret = prepare_timing(st);
-	for (i = 0; !ret && i < n; i++)
-		ret = add_timing(st, &t[i]);
-	return ret;
+	return err_set(ERR_USAGE, "internal error: no such table to write");
 }
 
 /* ---- a run's blobs ------------------------------------------------------------ */

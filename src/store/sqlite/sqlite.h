@@ -45,6 +45,7 @@ struct store_conn {
 	/* write_rows(): the timings row and its durations row */
 	sqlite3_stmt *add_timing;
 	sqlite3_stmt *add_durations;
+	sqlite3_stmt *add_path, *add_path_rank; /* the call tree's rows */
 };
 
 /* The backend table (conn.c), registered in store/backends.h. */

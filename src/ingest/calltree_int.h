@@ -1,0 +1,133 @@
+/*
+ * calltree_int.h - what the call-tree builder's files share (not a public
+ * header): its structures and the steps of building one rank.
+ * calltree.c collects the ranks' calls and holds the public calls and the
+ * worker thread; calltree_order.c gives each call its parent (lanes,
+ * sorting, the containment sweep, or the file's ids); calltree_paths.c
+ * turns the calls, parents first, into paths and numbers and delivers
+ * them (ct_build()).  Each function's contract is atop its definition.
+ *
+ * Ownership: everything here belongs to its struct calltree; the scratch
+ * arrays are reused from rank to rank and freed by ct_scratch_release().
+ */
+#ifndef SCOPEDB_CALLTREE_INT_H
+#define SCOPEDB_CALLTREE_INT_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ingest/calltree.h"
+#include "scopedb/util.h"
+
+#define NONE UINT32_MAX
+
+/* One row of a rank being collected. */
+struct ct_row {
+	uint32_t region;
+	int has_events;
+	uint64_t calls;
+	int64_t exclusive;
+};
+
+/* Nesting columns a rank's rows had (struct ct_rank.has). */
+#define CT_HAS_IDS 1u
+#define CT_HAS_THR 2u
+#define CT_HAS_TASK 4u
+#define CT_HAS_LANES (CT_HAS_THR | CT_HAS_TASK)
+
+/* A rank whose rows are being collected. */
+struct ct_rank {
+	uint32_t rank;
+	uint64_t seq;		     /* when it began: ranks finish in this order */
+	enum calltree_status status; /* OK, or given up: TOO_MANY, NOMEM */
+	int incomplete;		     /* a row has calls but no events */
+	size_t event_rows;	     /* rows with events (0: aggregate rows only) */
+	uint64_t calls;		     /* calls of its event rows, held or not */
+	size_t n, cap;		     /* calls held */
+	int64_t *start, *dur;
+	uint32_t *row;			 /* each call's row */
+	int64_t *cid, *pid, *thr, *task; /* allocated when a row had them */
+	unsigned has;			 /* CT_HAS_*: columns a row had */
+	uint64_t no_id;			 /* held calls without an id */
+	struct ct_row *rows;
+	size_t nrows, rcap;
+};
+
+/* A path: its parent node and region, and its numbers on the rank being
+ * built (reset after each rank). */
+struct ct_node {
+	uint32_t parent; /* NONE for a root */
+	uint32_t region;
+	uint32_t depth;
+	uint32_t wid;	/* id given to the sink, NONE until delivered */
+	uint32_t local; /* index among the rank's nodes, NONE = not used */
+	uint32_t row;	/* the rank's row of its calls */
+	int whole;	/* its outermost calls are all of that row's calls */
+	uint64_t calls, nested;
+	int64_t total, self;
+};
+
+/* Scratch of one rank's build, n values each (kept between ranks). */
+struct ct_scratch {
+	size_t cap;
+	uint32_t *lane;		/* each call's lane */
+	uint32_t *seg;		/* calls grouped by lane; then position of each call */
+	uint32_t *order;	/* the calls, parents first */
+	uint32_t *row;		/* gathered: each call's row */
+	uint32_t *parent;	/* gathered: the parent's position, NONE = a root */
+	uint32_t *node;		/* gathered: the node (the sweep's stack before) */
+	uint32_t *touched;	/* nodes used by the rank, in first use order */
+	int64_t *csum;		/* gathered: the direct children's durations */
+	int64_t *keys;		/* sort keys; gathered starts; outermost durations */
+	int64_t *tmp;		/* sort scratch; gathered durations */
+	int64_t *rowself;	/* per row */
+	uint32_t *cpar, *cnode; /* per row: the last parent node and its child */
+	size_t rowcap;
+	uint32_t *count; /* the radix sort's histograms */
+	uint32_t *idtab; /* dense ids: id - smallest -> call */
+	size_t idcap;
+};
+
+struct calltree {
+	uint64_t max_held, held, seq;
+	struct ct_rank **open; /* ranks being collected, by rank */
+	size_t nopen, ocap;
+	size_t last; /* index in open of the last rank added to */
+	struct ct_node *nodes;
+	uint32_t nnodes, nwid;
+	size_t ncap;
+	uint32_t *hash; /* (parent, region) -> node, NONE = empty */
+	size_t hcap;
+	struct ct_scratch s;
+	struct ct_rank *spare; /* the last rank built: the next one takes its arrays */
+	/* the worker thread (calltree_set_threaded()): it builds the job while
+	 * the caller collects the next rank; its results are recorded in rec
+	 * and replayed to the caller's sink when the job is reaped */
+	pthread_t thread;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int started, quit;
+	struct ct_rank *job; /* handed to the worker, not reaped yet */
+	int job_done, job_rc;
+	struct buf rec;
+	struct i64vec replay; /* a recorded path's durations */
+};
+
+/* calltree_order.c */
+int ct_scratch(struct ct_scratch *s, size_t n, size_t nrows);
+void ct_scratch_release(struct ct_scratch *s);
+void ct_sort_durations(struct ct_scratch *s, int64_t *v, size_t m);
+int ct_lanes(struct ct_scratch *s, const struct ct_rank *r, size_t **off, size_t *nlanes);
+int ct_sort_lane(struct ct_scratch *s, const struct ct_rank *r, const uint32_t *seg, size_t m,
+		 uint32_t *out);
+void ct_gather(struct ct_scratch *s, const struct ct_rank *r);
+int ct_sweep(struct ct_scratch *s, const struct ct_rank *r, size_t a, size_t m,
+	     struct calltree_rankinfo *info);
+int ct_from_ids(struct ct_scratch *s, const struct ct_rank *r, struct calltree_rankinfo *info);
+
+/* calltree_paths.c: build rank r (taken out of the open ranks) and
+ * deliver it to sink. */
+int ct_build(struct calltree *t, struct ct_rank *r, const struct calltree_sink *sink);
+
+#endif

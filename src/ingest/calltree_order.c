@@ -1,0 +1,641 @@
+/*
+ * calltree_order.c - each call's parent on one rank (calltree_int.h;
+ * steps 1 and 2 of calltree.c's overview): the lanes of (thread, task),
+ * the calls sorted by start ascending, end descending (a stable radix sort
+ * on packed keys, qsort when they do not fit), gathered in that order, and
+ * the containment sweep that gives each call its parent or finds two calls
+ * overlapping; or the parents from the file's call ids, checked against
+ * the times.  Also the scratch arrays all of this works in (kept between
+ * ranks) and the sort of a path's durations.
+ */
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ingest/calltree_int.h"
+#include "scopedb/util.h"
+
+/* ---- building one rank ---- */
+
+/* The radix sort's digits: at most 16 bits, so at most 4 passes over 64
+ * bits (histograms of 2^16 counts each). */
+#define CT_MAXDIGIT 16
+#define CT_PASSES 4
+
+/* The scratch arrays for n calls and nrows rows, or -1. */
+int ct_scratch(struct ct_scratch *s, size_t n, size_t nrows)
+{
+	size_t cap = n ? n : 1;
+
+	if (!s->count) {
+		s->count = malloc(((size_t)CT_PASSES << CT_MAXDIGIT) * sizeof(*s->count));
+		if (!s->count)
+			return -1;
+	}
+	if (cap > s->cap) {
+		uint32_t **u[] = {&s->lane,   &s->seg,	&s->order,  &s->row,
+				  &s->parent, &s->node, &s->touched};
+		int64_t **w[] = {&s->csum, &s->keys, &s->tmp};
+		size_t i;
+
+		for (i = 0; i < sizeof(u) / sizeof(u[0]); i++) {
+			void *v = realloc(*u[i], cap * sizeof(uint32_t));
+
+			if (!v)
+				return -1;
+			*u[i] = v;
+		}
+		for (i = 0; i < sizeof(w) / sizeof(w[0]); i++) {
+			void *v = realloc(*w[i], cap * sizeof(int64_t));
+
+			if (!v)
+				return -1;
+			*w[i] = v;
+		}
+		s->cap = cap;
+	}
+	if (nrows > s->rowcap) {
+		void *v = realloc(s->rowself, nrows * sizeof(*s->rowself));
+
+		if (!v)
+			return -1;
+		s->rowself = v;
+		v = realloc(s->cpar, nrows * sizeof(*s->cpar));
+		if (!v)
+			return -1;
+		s->cpar = v;
+		v = realloc(s->cnode, nrows * sizeof(*s->cnode));
+		if (!v)
+			return -1;
+		s->cnode = v;
+		s->rowcap = nrows;
+	}
+	return 0;
+}
+
+void ct_scratch_release(struct ct_scratch *s)
+{
+	free(s->lane);
+	free(s->seg);
+	free(s->order);
+	free(s->row);
+	free(s->parent);
+	free(s->node);
+	free(s->touched);
+	free(s->csum);
+	free(s->keys);
+	free(s->tmp);
+	free(s->rowself);
+	free(s->cpar);
+	free(s->cnode);
+	free(s->count);
+	free(s->idtab);
+	memset(s, 0, sizeof(*s));
+}
+
+/* The number of bits of v (0 for 0). */
+static unsigned ct_bits(uint64_t v)
+{
+	unsigned b = 0;
+
+	while (v) {
+		b++;
+		v >>= 1;
+	}
+	return b;
+}
+
+/*
+ * Sort v[0..n) by their bits [lo, lo + bits), stably (LSD radix: as
+ * few passes as cover those bits with digits of at most 16 bits, and not
+ * many more buckets than values, the digits made equal: 3 passes of 13
+ * bits for the 38 bits of a 4-minute span of starts; fewer passes over
+ * the data beat smaller histograms.  All histograms are counted in one
+ * read; a pass where every value has the same digit is skipped.)  Values
+ * equal in those bits keep their order, so the bits below lo need no pass
+ * of their own.  tmp holds n values; returns the array holding the result
+ * (v or tmp).
+ */
+static uint64_t *ct_radix(uint32_t *count, uint64_t *v, uint64_t *tmp, size_t n, unsigned lo,
+			  unsigned bits)
+{
+	unsigned most = ct_bits((uint64_t)n) - 2, passes, p, digit;
+	uint64_t *src = v, *dst = tmp, mask;
+	size_t i, buckets;
+
+	if (n < 64 || !bits) {
+		uint64_t field = bits >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << bits) - 1) << lo;
+
+		for (i = 1; i < n; i++) {
+			uint64_t x = v[i];
+			size_t j = i;
+
+			for (; j > 0 && (v[j - 1] & field) > (x & field); j--)
+				v[j] = v[j - 1];
+			v[j] = x;
+		}
+		return v;
+	}
+	most = most < 8 ? 8 : most > CT_MAXDIGIT ? CT_MAXDIGIT : most;
+	passes = (bits + most - 1) / most;
+	digit = (bits + passes - 1) / passes;
+	buckets = (size_t)1 << digit;
+	mask = buckets - 1;
+	memset(count, 0, passes * buckets * sizeof(*count));
+	for (i = 0; i < n; i++)
+		for (p = 0; p < passes; p++)
+			count[p * buckets + ((v[i] >> (lo + p * digit)) & mask)]++;
+	for (p = 0; p < passes; p++) {
+		uint32_t *c = count + p * buckets, sum = 0;
+		unsigned shift = lo + p * digit;
+		uint64_t *t;
+		size_t k;
+
+		if (c[(src[0] >> shift) & mask] == n)
+			continue;
+		for (k = 0; k < buckets; k++) {
+			uint32_t x = c[k];
+
+			c[k] = sum;
+			sum += x;
+		}
+		for (i = 0; i < n; i++)
+			dst[c[(src[i] >> shift) & mask]++] = src[i];
+		t = src;
+		src = dst;
+		dst = t;
+	}
+	return src;
+}
+
+/* Sort durations v[0..m) (>= 0) ascending, with s->tmp as scratch (the
+ * gathered durations are not needed any more when this runs). */
+void ct_sort_durations(struct ct_scratch *s, int64_t *v, size_t m)
+{
+	uint64_t mx = 0, *res;
+	unsigned bits = 0;
+	size_t i;
+
+	for (i = 0; i < m; i++)
+		mx |= (uint64_t)v[i];
+	while (mx) {
+		bits++;
+		mx >>= 1;
+	}
+	res = ct_radix(s->count, (uint64_t *)v, (uint64_t *)s->tmp, m, 0, bits);
+	if (res != (uint64_t *)v)
+		memcpy(v, res, m * sizeof(*v));
+}
+
+/* A lane: (thread, task) with negative values as -1. */
+struct ct_lane {
+	int64_t thr, task;
+};
+
+static size_t ct_lane_hash(int64_t thr, int64_t task, size_t mask)
+{
+	uint64_t k = ((uint64_t)thr * UINT64_C(0x9e3779b97f4a7c15)) ^
+		     ((uint64_t)task * UINT64_C(0xc2b2ae3d27d4eb4f));
+
+	return (size_t)(k >> 29) & mask;
+}
+
+/*
+ * Number each call's lane into s->lane (0 = the first lane met) and group
+ * the calls by lane, each group in call order, into s->seg; off[0..L]
+ * bound the groups (*off malloc'ed, L lanes in *nlanes).  -1 when memory
+ * ran out.
+ */
+int ct_lanes(struct ct_scratch *s, const struct ct_rank *r, size_t **off, size_t *nlanes)
+{
+	size_t n = r->n, i, L = 0, cap = 16, h, *o = NULL;
+	struct ct_lane *lanes = NULL;
+	uint32_t *tab = NULL;
+	int rc = -1;
+
+	*off = NULL;
+	*nlanes = 0;
+	if (!(r->has & CT_HAS_LANES)) {
+		o = malloc(2 * sizeof(*o));
+		if (!o)
+			return -1;
+		o[0] = 0;
+		o[1] = n;
+		for (i = 0; i < n; i++)
+			s->seg[i] = (uint32_t)i;
+		*off = o;
+		*nlanes = 1;
+		return 0;
+	}
+	tab = malloc(cap * sizeof(*tab));
+	lanes = malloc((cap / 2) * sizeof(*lanes));
+	if (!tab || !lanes)
+		goto out;
+	for (h = 0; h < cap; h++)
+		tab[h] = NONE;
+	for (i = 0; i < n; i++) {
+		int64_t th = (r->has & CT_HAS_THR) && r->thr[i] >= 0 ? r->thr[i] : -1;
+		int64_t tk = (r->has & CT_HAS_TASK) && r->task[i] >= 0 ? r->task[i] : -1;
+
+		for (h = ct_lane_hash(th, tk, cap - 1); tab[h] != NONE; h = (h + 1) & (cap - 1))
+			if (lanes[tab[h]].thr == th && lanes[tab[h]].task == tk)
+				break;
+		if (tab[h] == NONE) {
+			if ((L + 1) * 2 > cap) {
+				/* grow both and re-insert every lane */
+				size_t nc = cap * 2, k;
+				uint32_t *nt = malloc(nc * sizeof(*nt));
+				struct ct_lane *nl = realloc(lanes, (nc / 2) * sizeof(*nl));
+
+				if (nl)
+					lanes = nl;
+				if (!nt || !nl) {
+					free(nt);
+					goto out;
+				}
+				for (k = 0; k < nc; k++)
+					nt[k] = NONE;
+				for (k = 0; k < L; k++) {
+					size_t g =
+					    ct_lane_hash(lanes[k].thr, lanes[k].task, nc - 1);
+
+					while (nt[g] != NONE)
+						g = (g + 1) & (nc - 1);
+					nt[g] = (uint32_t)k;
+				}
+				free(tab);
+				tab = nt;
+				cap = nc;
+				for (h = ct_lane_hash(th, tk, cap - 1); tab[h] != NONE;
+				     h = (h + 1) & (cap - 1))
+					;
+			}
+			lanes[L].thr = th;
+			lanes[L].task = tk;
+			tab[h] = (uint32_t)L++;
+		}
+		s->lane[i] = tab[h];
+	}
+	o = calloc(L + 1, sizeof(*o));
+	if (!o)
+		goto out;
+	for (i = 0; i < n; i++)
+		o[s->lane[i] + 1]++;
+	for (h = 0; h < L; h++)
+		o[h + 1] += o[h];
+	/* a counting sort: o[l] is where lane l's next call goes, then
+	 * shifted back to the groups' starts */
+	for (i = 0; i < n; i++)
+		s->seg[o[s->lane[i]]++] = (uint32_t)i;
+	for (h = L; h > 0; h--)
+		o[h] = o[h - 1];
+	o[0] = 0;
+	*off = o;
+	*nlanes = L;
+	o = NULL;
+	rc = 0;
+out:
+	free(o);
+	free(tab);
+	free(lanes);
+	return rc;
+}
+
+/* A call as qsort sees it: (start, -duration, index) ascending. */
+struct ct_sortrec {
+	int64_t start, dur;
+	uint32_t idx;
+};
+
+static int ct_sortrec_cmp(const void *a, const void *b)
+{
+	const struct ct_sortrec *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->dur != y->dur)
+		return x->dur > y->dur ? -1 : 1;
+	return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+/*
+ * Sort the m calls seg[0..m) (in call order) into out by start ascending,
+ * duration descending, call order: a radix sort of (start - the lane's
+ * first start, position) packed in 64 bits when they fit, qsort
+ * otherwise; then runs of equal starts by duration.  -1 when memory ran
+ * out.
+ */
+int ct_sort_lane(struct ct_scratch *s, const struct ct_rank *r, const uint32_t *seg, size_t m,
+		 uint32_t *out)
+{
+	int64_t mn, mx;
+	unsigned ib, kb;
+	size_t j, i, k;
+
+	if (m == 0)
+		return 0;
+	mn = mx = r->start[seg[0]];
+	for (j = 1; j < m; j++) {
+		int64_t v = r->start[seg[j]];
+
+		mn = v < mn ? v : mn;
+		mx = v > mx ? v : mx;
+	}
+	ib = ct_bits((uint64_t)(m - 1));
+	kb = ct_bits((uint64_t)mx - (uint64_t)mn);
+	if (kb + ib <= 63) {
+		uint64_t mask = ((uint64_t)1 << ib) - 1, *keys = (uint64_t *)s->keys, *v;
+
+		for (j = 0; j < m; j++)
+			keys[j] = ((uint64_t)r->start[seg[j]] - (uint64_t)mn) << ib | j;
+		/* only the start's bits: equal starts keep their positions
+		 * order, which is the calls' order */
+		v = ct_radix(s->count, keys, (uint64_t *)s->tmp, m, ib, kb);
+		for (j = 0; j < m; j++)
+			out[j] = seg[v[j] & mask];
+	} else {
+		struct ct_sortrec *v = malloc(m * sizeof(*v));
+
+		if (!v)
+			return -1;
+		for (j = 0; j < m; j++) {
+			v[j].start = r->start[seg[j]];
+			v[j].dur = r->dur[seg[j]];
+			v[j].idx = seg[j];
+		}
+		qsort(v, m, sizeof(*v), ct_sortrec_cmp);
+		for (j = 0; j < m; j++)
+			out[j] = v[j].idx;
+		free(v);
+		return 0;
+	}
+	/* equal starts: the longer call first, then call order */
+	for (i = 0; i < m; i = k) {
+		int64_t s0 = r->start[out[i]];
+
+		for (k = i + 1; k < m && r->start[out[k]] == s0; k++)
+			;
+		if (k - i < 2)
+			continue;
+		if (k - i <= 32) {
+			size_t a, b;
+
+			for (a = i + 1; a < k; a++) {
+				uint32_t x = out[a];
+
+				for (b = a;
+				     b > i && (r->dur[out[b - 1]] < r->dur[x] ||
+					       (r->dur[out[b - 1]] == r->dur[x] && out[b - 1] > x));
+				     b--)
+					out[b] = out[b - 1];
+				out[b] = x;
+			}
+		} else {
+			struct ct_sortrec *v = malloc((k - i) * sizeof(*v));
+			size_t a;
+
+			if (!v)
+				return -1;
+			for (a = i; a < k; a++) {
+				v[a - i].start = s0;
+				v[a - i].dur = r->dur[out[a]];
+				v[a - i].idx = out[a];
+			}
+			qsort(v, k - i, sizeof(*v), ct_sortrec_cmp);
+			for (a = i; a < k; a++)
+				out[a] = v[a - i].idx;
+			free(v);
+		}
+	}
+	return 0;
+}
+
+/*
+ * The calls of r in s->order copied into sorted position k: their starts
+ * (s->keys), durations (s->tmp) and rows (s->row), so that the passes
+ * after the sort read them in order.
+ */
+void ct_gather(struct ct_scratch *s, const struct ct_rank *r)
+{
+	size_t k;
+
+	for (k = 0; k < r->n; k++) {
+		uint32_t c = s->order[k];
+
+		s->keys[k] = r->start[c];
+		s->tmp[k] = r->dur[c];
+		s->row[k] = r->row[c];
+	}
+}
+
+/*
+ * Containment in one lane: sweep the sorted calls [a, a + m) of s (in
+ * gathered positions), keeping the open calls on a stack (s->node).  Sets
+ * parent and csum (the direct children's durations) of each.  1 on an
+ * overlap (info's pair set), else 0.
+ */
+int ct_sweep(struct ct_scratch *s, const struct ct_rank *r, size_t a, size_t m,
+	     struct calltree_rankinfo *info)
+{
+	const int64_t *st = s->keys, *du = s->tmp;
+	uint32_t *stack = s->node;
+	size_t k, top = 0;
+
+	for (k = a; k < a + m; k++) {
+		int64_t b = st[k], e = b + du[k];
+
+		s->csum[k] = 0;
+		/* pop what closed before k starts: ends at or before its start
+		 * (a zero-length call closes only after its instant) */
+		while (top) {
+			uint32_t o = stack[top - 1];
+			int64_t oe = st[o] + du[o];
+
+			if (oe < b || (oe == b && du[o] > 0))
+				top--;
+			else
+				break;
+		}
+		if (top) {
+			uint32_t o = stack[top - 1];
+			int64_t oe = st[o] + du[o];
+
+			if (e > oe) {
+				info->region_a = r->rows[s->row[o]].region;
+				info->region_b = r->rows[s->row[k]].region;
+				info->start_a = st[o];
+				info->end_a = oe;
+				info->start_b = b;
+				info->end_b = e;
+				return 1;
+			}
+			s->parent[k] = o;
+			s->csum[o] += du[k];
+		} else {
+			s->parent[k] = NONE;
+		}
+		stack[top++] = (uint32_t)k;
+	}
+	return 0;
+}
+
+/* An id and its call, for files whose ids are sparse. */
+struct ct_idrec {
+	int64_t id;
+	uint32_t idx;
+};
+
+static int ct_idrec_cmp(const void *a, const void *b)
+{
+	const struct ct_idrec *x = a, *y = b;
+
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+/*
+ * The calls of r in the order of their ids (so parents first) into
+ * s->order, and a lookup from id to call: a direct table when the ids are
+ * dense, else the sorted records.  CALLTREE_IDS_USED, _DUPLICATE, or -1
+ * when memory ran out.
+ */
+static int ct_id_order(struct ct_scratch *s, const struct ct_rank *r, int64_t *mn, uint32_t **tab,
+		       struct ct_idrec **recs)
+{
+	size_t n = r->n, i;
+	int64_t mx;
+
+	*tab = NULL;
+	*recs = NULL;
+	*mn = mx = r->cid[0];
+	for (i = 1; i < n; i++) {
+		*mn = r->cid[i] < *mn ? r->cid[i] : *mn;
+		mx = r->cid[i] > mx ? r->cid[i] : mx;
+	}
+	if ((uint64_t)(mx - *mn) < (uint64_t)n * 2 + 1024) {
+		/* dense ids (the usual 0, 1, 2...): a direct table */
+		size_t len = (size_t)(mx - *mn) + 1, k = 0;
+		uint32_t *t = s->idtab;
+
+		if (len > s->idcap) {
+			t = realloc(s->idtab, len * sizeof(*t));
+			if (!t)
+				return -1;
+			s->idtab = t;
+			s->idcap = len;
+		}
+		*tab = t;
+		for (i = 0; i < len; i++)
+			t[i] = NONE;
+		for (i = 0; i < n; i++) {
+			size_t at = (size_t)(r->cid[i] - *mn);
+
+			if (t[at] != NONE)
+				return CALLTREE_IDS_DUPLICATE;
+			t[at] = (uint32_t)i;
+		}
+		for (i = 0; i < len; i++)
+			if (t[i] != NONE)
+				s->order[k++] = t[i];
+		return CALLTREE_IDS_USED;
+	}
+	*recs = malloc(n * sizeof(**recs));
+	if (!*recs)
+		return -1;
+	for (i = 0; i < n; i++) {
+		(*recs)[i].id = r->cid[i];
+		(*recs)[i].idx = (uint32_t)i;
+	}
+	qsort(*recs, n, sizeof(**recs), ct_idrec_cmp);
+	for (i = 0; i < n; i++) {
+		if (i && (*recs)[i].id == (*recs)[i - 1].id)
+			return CALLTREE_IDS_DUPLICATE;
+		s->order[i] = (*recs)[i].idx;
+	}
+	return CALLTREE_IDS_USED;
+}
+
+/*
+ * Parents from the ids: s->order (calls by id, so parents first), the
+ * calls gathered in that order, s->parent and s->csum in gathered
+ * positions.  CALLTREE_IDS_USED, another enum calltree_ids_issue when the
+ * ids cannot be used, or -1 when memory ran out.
+ */
+int ct_from_ids(struct ct_scratch *s, const struct ct_rank *r, struct calltree_rankinfo *info)
+{
+	size_t n = r->n, k;
+	int64_t mn;
+	uint32_t *tab = NULL;
+	struct ct_idrec *recs = NULL;
+	int issue;
+
+	if (n == 0)
+		return CALLTREE_IDS_USED;
+	issue = ct_id_order(s, r, &mn, &tab, &recs);
+	if (issue)
+		goto out;
+	ct_gather(s, r);
+	/* the lookups give positions from here on: the table's entries (in id
+	 * order, so written in sequence), the records' indexes */
+	for (k = 0; k < n; k++) {
+		if (tab)
+			tab[r->cid[s->order[k]] - mn] = (uint32_t)k;
+		s->csum[k] = 0;
+	}
+	for (k = 0; k < n; k++) {
+		uint32_t c = s->order[k], pk = NONE;
+		int64_t p = r->pid[c];
+
+		s->parent[k] = NONE;
+		if (p < 0)
+			continue;
+		if (p >= r->cid[c]) {
+			issue = CALLTREE_IDS_ORDER;
+			goto out;
+		}
+		if (tab) {
+			if (p >= mn)
+				pk = tab[p - mn];
+		} else {
+			size_t lo = 0, hi = n;
+
+			while (lo < hi) {
+				size_t mid = lo + (hi - lo) / 2;
+
+				if (recs[mid].id < p)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			if (lo < n && recs[lo].id == p)
+				pk = (uint32_t)lo;
+		}
+		if (pk == NONE) {
+			info->orphans++;
+			continue;
+		}
+		if ((r->has & CT_HAS_LANES) && s->lane[s->order[pk]] != s->lane[c]) {
+			info->crosslane++;
+			continue;
+		}
+		if (s->keys[pk] > s->keys[k] || s->keys[k] + s->tmp[k] > s->keys[pk] + s->tmp[pk]) {
+			issue = CALLTREE_IDS_OUTSIDE;
+			goto out;
+		}
+		if (__builtin_add_overflow(s->csum[pk], s->tmp[k], &s->csum[pk])) {
+			issue = CALLTREE_IDS_CHILDREN;
+			goto out;
+		}
+		s->parent[k] = pk;
+	}
+	for (k = 0; k < n; k++) {
+		if (s->csum[k] > s->tmp[k]) {
+			issue = CALLTREE_IDS_CHILDREN;
+			goto out;
+		}
+	}
+out:
+	if (issue != CALLTREE_IDS_USED)
+		info->orphans = info->crosslane = 0;
+	free(recs);
+	return issue;
+}

@@ -1,0 +1,324 @@
+/*
+ * calltree_paths.c - the paths of one rank and their numbers
+ * (calltree_int.h; steps 3 and 4 of calltree.c's overview): the nodes (a
+ * node is a parent node and a region, found through an open-addressing
+ * hash, made when new within the depth and count limits), each call's
+ * node and self time in parents-first order, the (node, rank) sums and
+ * the outermost calls' durations grouped by node, and the delivery of the
+ * rank's status, nodes, path rows and self times to the sink.  ct_build()
+ * runs a whole rank: calltree_order.c's steps, then these.
+ */
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ingest/calltree_int.h"
+#include "scopedb/util.h"
+
+/* ---- nodes ---- */
+
+static size_t ct_hash(uint32_t parent, uint32_t region, size_t mask)
+{
+	uint64_t k = ((uint64_t)parent << 32 | region) * UINT64_C(0x9e3779b97f4a7c15);
+
+	return (size_t)(k >> 32) & mask;
+}
+
+static int ct_rehash(struct calltree *t)
+{
+	size_t cap = t->hcap ? t->hcap * 2 : 1024, i, h;
+	uint32_t *v = malloc(cap * sizeof(*v)), k;
+
+	if (!v)
+		return -1;
+	for (i = 0; i < cap; i++)
+		v[i] = NONE;
+	for (k = 0; k < t->nnodes; k++) {
+		for (h = ct_hash(t->nodes[k].parent, t->nodes[k].region, cap - 1); v[h] != NONE;
+		     h = (h + 1) & (cap - 1))
+			;
+		v[h] = k;
+	}
+	free(t->hash);
+	t->hash = v;
+	t->hcap = cap;
+	return 0;
+}
+
+/*
+ * The node of parent + region, made when new: 0 and *out, or
+ * CALLTREE_PATHS_DEEP / CALLTREE_PATHS_MANY when it would be too deep or
+ * one too many, or -1 when memory ran out.
+ */
+static int ct_child(struct calltree *t, uint32_t parent, uint32_t region, uint32_t *out)
+{
+	uint32_t depth = parent == NONE ? 1 : t->nodes[parent].depth + 1;
+	size_t h;
+	struct ct_node *nd;
+
+	if (t->hcap) {
+		for (h = ct_hash(parent, region, t->hcap - 1); t->hash[h] != NONE;
+		     h = (h + 1) & (t->hcap - 1)) {
+			nd = &t->nodes[t->hash[h]];
+			if (nd->parent == parent && nd->region == region) {
+				*out = t->hash[h];
+				return 0;
+			}
+		}
+	}
+	if (depth > CALLTREE_MAX_DEPTH)
+		return CALLTREE_PATHS_DEEP;
+	if (t->nnodes >= CALLTREE_MAX_NODES)
+		return CALLTREE_PATHS_MANY;
+	if (util_grow(&t->nodes, &t->ncap, (size_t)t->nnodes + 1, sizeof(*t->nodes), 256))
+		return -1;
+	if ((size_t)(t->nnodes + 1) * 2 > t->hcap && ct_rehash(t))
+		return -1;
+	nd = &t->nodes[t->nnodes];
+	memset(nd, 0, sizeof(*nd));
+	nd->parent = parent;
+	nd->region = region;
+	nd->depth = depth;
+	nd->wid = NONE;
+	nd->local = NONE;
+	for (h = ct_hash(parent, region, t->hcap - 1); t->hash[h] != NONE;
+	     h = (h + 1) & (t->hcap - 1))
+		;
+	t->hash[h] = t->nnodes;
+	*out = t->nnodes++;
+	return 0;
+}
+
+/* Deliver rank r's status, paths and self times, then reset the nodes it
+ * used.  nused nodes are in s->touched. */
+static int ct_deliver(struct calltree *t, const struct ct_rank *r, struct calltree_rankinfo *info,
+		      uint32_t nused, int paths, const struct calltree_sink *sink)
+{
+	struct ct_scratch *s = &t->s;
+	size_t i, off = 0;
+	uint32_t l;
+	int rc = 0;
+
+	info->paths = paths ? nused : 0;
+	if (sink->rank && r->event_rows)
+		rc = sink->rank(sink->ctx, info);
+	for (l = 0; l < nused && paths && !rc; l++) {
+		struct ct_node *nd = &t->nodes[s->touched[l]];
+		struct calltree_path pr;
+
+		if (nd->wid == NONE) {
+			struct calltree_node cn;
+
+			nd->wid = t->nwid++;
+			cn.id = nd->wid;
+			cn.parent = nd->parent == NONE ? -1 : (int64_t)t->nodes[nd->parent].wid;
+			cn.region = nd->region;
+			cn.depth = nd->depth;
+			if (sink->node)
+				rc = sink->node(sink->ctx, &cn);
+			if (rc)
+				break;
+		}
+		pr.rank = r->rank;
+		pr.node = nd->wid;
+		pr.calls = nd->calls;
+		pr.nested = nd->nested;
+		pr.total = nd->total;
+		pr.self = nd->self;
+		pr.row_durations = nd->whole;
+		pr.durations = nd->whole ? NULL : s->keys + off;
+		if (!nd->whole)
+			off += (size_t)nd->calls;
+		if (sink->path)
+			rc = sink->path(sink->ctx, &pr);
+	}
+	for (i = 0; i < r->nrows && !rc; i++) {
+		const struct ct_row *w = &r->rows[i];
+
+		if (info->status == CALLTREE_OK && w->has_events)
+			rc = sink->self ? sink->self(sink->ctx, r->rank, w->region, s->rowself[i],
+						     CALLTREE_SELF_TREE)
+					: 0;
+		else if (w->exclusive >= 0 && sink->self)
+			rc = sink->self(sink->ctx, r->rank, w->region, w->exclusive,
+					CALLTREE_SELF_FILE);
+	}
+	for (l = 0; l < nused; l++) {
+		struct ct_node *nd = &t->nodes[s->touched[l]];
+
+		nd->local = NONE;
+		nd->calls = nd->nested = 0;
+		nd->total = nd->self = 0;
+	}
+	return rc;
+}
+
+/*
+ * The numbers of rank r from its calls gathered parents first (s->keys,
+ * s->tmp, s->row, s->parent, s->csum): each call's node and self time,
+ * the (node, rank) sums, the rows' self times, and the outermost
+ * durations grouped by node into s->keys (the starts are not needed any
+ * more).  Returns 0, or -1 when memory ran out; *nused, *paths and
+ * info->paths_issue say what was found.
+ */
+static int ct_numbers(struct calltree *t, const struct ct_rank *r, struct calltree_rankinfo *info,
+		      uint32_t *nused, int *paths)
+{
+	struct ct_scratch *s = &t->s;
+	size_t n = r->n, k;
+	uint32_t used = 0, l;
+	int64_t *off;
+
+	*paths = 1;
+	for (k = 0; k < r->nrows; k++) {
+		s->rowself[k] = 0;
+		s->cnode[k] = NONE;
+	}
+	for (k = 0; k < n; k++) {
+		uint32_t p = s->parent[k], w = s->row[k], region = r->rows[w].region, nk;
+		int64_t self = s->tmp[k] - s->csum[k];
+		int outer = p == NONE || r->rows[s->row[p]].region != region, rc;
+		struct ct_node *nd;
+
+		s->rowself[w] += self;
+		if (!*paths)
+			continue;
+		if (!outer) {
+			nk = s->node[p];
+		} else {
+			uint32_t pn = p == NONE ? NONE : s->node[p];
+
+			/* a region is mostly called from one place: its row
+			 * remembers the last (parent node, node) */
+			if (s->cnode[w] != NONE && s->cpar[w] == pn) {
+				nk = s->cnode[w];
+			} else {
+				rc = ct_child(t, pn, region, &nk);
+				if (rc < 0)
+					return -1;
+				if (rc) {
+					info->paths_issue = (enum calltree_paths_issue)rc;
+					*paths = 0;
+					continue;
+				}
+				s->cpar[w] = pn;
+				s->cnode[w] = nk;
+			}
+		}
+		s->node[k] = nk;
+		nd = &t->nodes[nk];
+		if (nd->local == NONE) {
+			nd->local = used;
+			nd->row = w;
+			s->touched[used++] = nk;
+		}
+		if (outer) {
+			nd->calls++;
+			nd->total += s->tmp[k];
+		} else {
+			nd->nested++;
+		}
+		nd->self += self;
+	}
+	*nused = used;
+	if (!*paths)
+		return 0;
+	/* the outermost durations of the nodes that do not have all their
+	 * row's calls, grouped by node in first use order: offsets in csum
+	 * (no longer needed), values in keys */
+	off = s->csum;
+	for (l = 0, k = 0; l < used; l++) {
+		struct ct_node *nd = &t->nodes[s->touched[l]];
+
+		nd->whole = nd->calls == r->rows[nd->row].calls;
+		off[l] = (int64_t)k;
+		if (!nd->whole)
+			k += (size_t)nd->calls;
+	}
+	if (k) {
+		for (k = 0; k < n; k++) {
+			uint32_t p = s->parent[k];
+			const struct ct_node *nd = &t->nodes[s->node[k]];
+
+			if (nd->whole ||
+			    (p != NONE && r->rows[s->row[p]].region == r->rows[s->row[k]].region))
+				continue;
+			s->keys[off[nd->local]++] = s->tmp[k];
+		}
+	}
+	for (l = 0, k = 0; l < used; l++) {
+		const struct ct_node *nd = &t->nodes[s->touched[l]];
+
+		if (nd->whole)
+			continue;
+		ct_sort_durations(s, s->keys + k, (size_t)nd->calls);
+		k += (size_t)nd->calls;
+	}
+	return 0;
+}
+
+/* Build rank r (taken out of the open ranks) and deliver it. */
+int ct_build(struct calltree *t, struct ct_rank *r, const struct calltree_sink *sink)
+{
+	struct ct_scratch *s = &t->s;
+	struct calltree_rankinfo info;
+	size_t *off = NULL, nlanes = 0, l;
+	uint32_t nused = 0;
+	int paths = 0, rc = 0, issue;
+
+	memset(&info, 0, sizeof(info));
+	info.rank = r->rank;
+	info.calls = r->calls;
+	info.status = r->status;
+	if (info.status == CALLTREE_OK && (r->incomplete || !r->event_rows))
+		info.status = CALLTREE_INCOMPLETE;
+	if (info.status != CALLTREE_OK)
+		goto deliver;
+	if (ct_scratch(s, r->n, r->nrows) || ct_lanes(s, r, &off, &nlanes)) {
+		info.status = CALLTREE_NOMEM;
+		goto deliver;
+	}
+	info.lanes = nlanes;
+	info.method = CALLTREE_CONTAINMENT;
+	if (r->has & CT_HAS_IDS) {
+		issue = r->no_id ? (int)CALLTREE_IDS_PARTIAL : ct_from_ids(s, r, &info);
+		if (issue < 0) {
+			info.status = CALLTREE_NOMEM;
+			goto deliver;
+		}
+		if (issue == CALLTREE_IDS_USED)
+			info.method = CALLTREE_IDS;
+		else
+			info.ids_issue = (enum calltree_ids_issue)issue;
+	}
+	if (info.method == CALLTREE_CONTAINMENT) {
+		/* no ids, or ids that cannot be used: containment per lane */
+		for (l = 0; l < nlanes; l++) {
+			if (ct_sort_lane(s, r, s->seg + off[l], off[l + 1] - off[l],
+					 s->order + off[l])) {
+				info.status = CALLTREE_NOMEM;
+				goto deliver;
+			}
+		}
+		ct_gather(s, r);
+		for (l = 0; l < nlanes; l++) {
+			if (ct_sweep(s, r, off[l], off[l + 1] - off[l], &info)) {
+				info.status = CALLTREE_OVERLAP;
+				goto deliver;
+			}
+		}
+	}
+	if (ct_numbers(t, r, &info, &nused, &paths)) {
+		info.status = CALLTREE_NOMEM;
+		paths = 0;
+	}
+deliver:
+	if (info.status != CALLTREE_OK) {
+		info.lanes = 0;
+		info.orphans = info.crosslane = 0;
+		paths = 0;
+	}
+	rc = ct_deliver(t, r, &info, nused, paths, sink);
+	free(off);
+	return rc;
+}

@@ -1,0 +1,369 @@
+/*
+ * ingest_child.c - the reader child of ingest (ingest.c's overview, issue
+ * 13): it opens the file once with profile_open(), checks its names,
+ * metadata and row strings by the text rule (docs/text.md), hashes it on
+ * a second thread and checks that it did not change, summarises and
+ * encodes each row, hands the rows to the call-tree builder (calltree.h),
+ * and sends all of it to the store's side as frames (wire.h): the info,
+ * the rows, the hash, the call trees' ranks, paths and self times, then
+ * the end or the error.  It never touches the store.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "scopedb/err.h"
+#include "scopedb/h5prof.h"
+#include "scopedb/profile.h"
+#include "scopedb/store.h"
+#include "ingest/calltree.h"
+#include "ingest/ingest_child.h"
+#include "ingest/rowstat.h"
+#include "ingest/wire.h"
+#include "util/sha256.h"
+#include "scopedb/util.h"
+
+/* The hashing thread's job (in the reader child). */
+struct ingest_hash {
+	const char *path;
+	int fd;		       /* the file, open once */
+	const struct stat *st; /* its fstat() when opened */
+	pthread_t thread;
+	int started;
+	atomic_int done; /* result below is ready */
+	int err;	 /* errno of a failed read, 0 = ok */
+	char hex[65];
+};
+
+/* The reader child's state. */
+struct ingest_reader {
+	const char *path;
+	int fd;		/* the file, open once (hashed, and checked by the reader) */
+	struct stat st; /* its fstat() when opened */
+	struct profile *p;
+	const struct h5prof_info *info;
+	struct ingest_hash hash;
+	int hash_sent;
+	struct wire_out w;
+	struct i64vec sorted;	   /* scratch: the row's durations, sorted */
+	struct buf blob;	   /* scratch: the encoded row */
+	struct calltree *tree;	   /* the call trees of the file's ranks */
+	struct calltree_sink sink; /* their results, to frames */
+	struct buf pathblob;	   /* scratch: a path's encoded durations */
+};
+
+/*
+ * The text rule of the store (docs/text.md: UTF-8 only), said about the
+ * file first: "cannot read 'PATH': WHAT 'S' is not valid UTF-8 (byte 0xNN
+ * at offset K); a store holds UTF-8 text only" (S cut to 120 bytes), or 0.
+ * scope-profiler writes UTF-8 only, so such a file was not written by it.
+ */
+static int ingest_text(const char *path, const char *what, const char *s)
+{
+	const char *bad = s ? util_utf8_bad(s) : NULL;
+
+	if (!bad)
+		return 0;
+	return err_set(ERR_FORMAT,
+		       "cannot read '%s': %s '%.120s%s' is not valid UTF-8 (byte 0x%02x at offset "
+		       "%zu); a store holds UTF-8 text only",
+		       path, what, s, strlen(s) > 120 ? "..." : "", (unsigned char)*bad,
+		       (size_t)(bad - s));
+}
+
+/* The region names and metadata of a file, by the text rule. */
+static int ingest_text_info(const struct h5prof_info *info)
+{
+	char what[200];
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; !rc && i < info->num_regions; i++)
+		rc = ingest_text(info->path, "region name", info->region_names[i]);
+	for (i = 0; !rc && i < info->num_meta; i++) {
+		rc = ingest_text(info->path, "metadata key", info->meta[i].key);
+		snprintf(what, sizeof(what), "metadata '%.120s' value", info->meta[i].key);
+		if (!rc)
+			rc = ingest_text(info->path, what, info->meta[i].value);
+	}
+	return rc;
+}
+
+/* The strings of a row (source file, text and tags), by the text rule. */
+static int ingest_text_row(const char *path, const struct h5prof_row *row, const char *name)
+{
+	char what[200];
+	const char *const kinds[] = {"source file", "source text", "tags"};
+	const char *const s[] = {row->source_file, row->source_text, row->tags_json};
+	int i, rc = 0;
+
+	for (i = 0; !rc && i < 3; i++) {
+		if (!s[i] || !util_utf8_bad(s[i]))
+			continue;
+		snprintf(what, sizeof(what), "%s of region '%.120s' rank %u", kinds[i], name,
+			 row->rank);
+		rc = ingest_text(path, what, s[i]);
+	}
+	return rc;
+}
+
+/* After hashing: the file must still be what was fstat()ed when it was
+ * opened (else the hash may be of other bytes than the ones parsed). */
+static int ingest_check_same(const struct ingest_hash *h)
+{
+	struct stat now;
+
+	if (fstat(h->fd, &now) != 0 || !h5prof_same_file(&now, h->st))
+		return err_set(ERR_IO,
+			       "cannot read '%s': the file changed while it was read; nothing "
+			       "stored",
+			       h->path);
+	return 0;
+}
+
+/* Send the hash once the hashing thread has it (wait: join it first). */
+static int ingest_send_hash(struct ingest_reader *r, int wait)
+{
+	if (r->hash_sent || (!wait && !atomic_load(&r->hash.done)))
+		return 0;
+	if (r->hash.started) {
+		pthread_join(r->hash.thread, NULL);
+		r->hash.started = 0;
+	}
+	if (r->hash.err)
+		return err_set(ERR_IO, "cannot read '%s': %s", r->path,
+			       util_strerror_lc(r->hash.err));
+	if (ingest_check_same(&r->hash))
+		return err_code();
+	r->hash_sent = 1;
+	return wire_put_hash(&r->w, r->hash.hex);
+}
+
+/* ---- the call trees' results, to frames (in the child) ---- */
+
+static int ingest_tree_rank(void *ctx, const struct calltree_rankinfo *ri)
+{
+	struct ingest_reader *r = ctx;
+
+	return wire_put_nest(&r->w, ri);
+}
+
+static int ingest_tree_node(void *ctx, const struct calltree_node *n)
+{
+	struct ingest_reader *r = ctx;
+
+	return wire_put_node(&r->w, n);
+}
+
+static int ingest_tree_path(void *ctx, const struct calltree_path *p)
+{
+	struct ingest_reader *r = ctx;
+	int rc;
+
+	if (p->row_durations)
+		return wire_put_path(&r->w, p, NULL, 0);
+	r->pathblob.len = 0;
+	rc = store_encode_durations(&r->pathblob, p->durations, (size_t)p->calls);
+	return rc ? rc : wire_put_path(&r->w, p, r->pathblob.data, r->pathblob.len);
+}
+
+static int ingest_tree_self(void *ctx, uint32_t rank, uint32_t region, int64_t self,
+			    enum calltree_self_source source)
+{
+	struct ingest_reader *r = ctx;
+
+	return wire_put_self(&r->w, rank, region, self, source);
+}
+
+/* Hand row to the call-tree builder (which may build and send its rank). */
+static int ingest_tree_row(struct ingest_reader *r, const struct h5prof_row *row)
+{
+	struct calltree_row cr;
+
+	cr.rank = row->rank;
+	cr.region = row->region;
+	cr.calls = row->calls;
+	cr.has_events = row->has_events;
+	cr.starts = row->starts;
+	cr.durations = row->durations;
+	cr.nest = row->nest;
+	cr.exclusive = row->exclusive;
+	cr.rank_last = row->rank_last;
+	return calltree_add(r->tree, &cr, &r->sink);
+}
+
+/* The per-row callback of h5prof_read in the child: summarise, encode,
+ * send, hand to the call-tree builder; once the hashing thread is done,
+ * send the hash. */
+static int ingest_row(void *arg, const struct h5prof_row *row)
+{
+	struct ingest_reader *r = arg;
+	const char *name = r->info->region_names[row->region];
+	struct store_timing t;
+	struct rowstat rs;
+	int rc;
+
+	rc = rowstat_compute(&rs, row, r->info->path, name);
+	if (!rc)
+		rc = ingest_text_row(r->info->path, row, name);
+	if (rc)
+		return rc;
+	memset(&t, 0, sizeof(t));
+	r->blob.len = 0;
+	if (row->has_events) {
+		r->sorted.len = 0;
+		if (i64vec_reserve(&r->sorted, (size_t)row->calls))
+			return ERR_NOMEM;
+		r->sorted.len = (size_t)row->calls;
+		util_sort_i64_to(r->sorted.v, row->durations, r->sorted.len);
+		rc = store_encode_durations(&r->blob, r->sorted.v, r->sorted.len);
+		if (rc)
+			return rc;
+		t.durations = r->blob.data;
+		t.durations_len = r->blob.len;
+	}
+	t.rank = row->rank;
+	t.has_events = row->has_events;
+	t.calls = rs.calls;
+	t.total = rs.total;
+	t.min = rs.min;
+	t.max = rs.max;
+	t.first = rs.first;
+	t.last = rs.last;
+	t.start_min = rs.start_min;
+	t.end_max = rs.end_max;
+	t.mean = rs.mean;
+	t.m2 = rs.m2;
+	t.exclusive = row->exclusive;
+	t.gpu_count = rs.gpu_count;
+	t.gpu_total = rs.gpu_total;
+	t.source_file = row->source_file;
+	t.source_line = row->source_line;
+	t.source_text = row->source_text;
+	t.tags_json = row->tags_json;
+	rc = wire_put_row(&r->w, &t, row->region);
+	if (!rc)
+		rc = ingest_tree_row(r, row);
+	return rc ? rc : ingest_send_hash(r, 0);
+}
+
+/* Hash the file (the hashing thread's body; see the top of the file). */
+static void *ingest_hash_main(void *arg)
+{
+	struct ingest_hash *h = arg;
+
+	h->err = sha256_fd(h->hex, h->fd);
+	atomic_store(&h->done, 1);
+	return NULL;
+}
+
+/* Start hashing in the background, or hash now when no thread starts. */
+static int ingest_hash_start(struct ingest_hash *h, const char *path, int fd, const struct stat *st)
+{
+	memset(h, 0, sizeof(*h));
+	h->path = path;
+	h->fd = fd;
+	h->st = st;
+	atomic_init(&h->done, 0);
+	if (pthread_create(&h->thread, NULL, ingest_hash_main, h) == 0) {
+		h->started = 1;
+		return 0;
+	}
+	h->err = sha256_fd(h->hex, fd);
+	atomic_store(&h->done, 1);
+	return 0;
+}
+
+/* The complete info of a file, checked: a readable file without a single
+ * (rank, region) row is not a profile (storing it would make every later
+ * check pass on nothing); its names and metadata by the text rule. */
+static int ingest_check_info(const struct ingest_reader *r)
+{
+	if (r->info->num_regions == 0 || r->info->num_rows == 0)
+		return err_set(ERR_FORMAT, "'%s': not a scope-profiler profile (no regions found)",
+			       r->path);
+	return ingest_text_info(r->info);
+}
+
+/*
+ * The reader child's body: read path, send its info, rows and hash, then
+ * WIRE_END or a WIRE_ERROR with the message.  It never touches the store
+ * (its descriptor is closed: child.h) and ends with _exit().
+ */
+int ingest_child_main(void *arg, int fd)
+{
+	const char *path = arg;
+	struct ingest_reader r;
+	int rc, final;
+
+	memset(&r, 0, sizeof(r));
+	r.path = path;
+	r.fd = -1;
+	wire_out_init(&r.w, fd);
+	i64vec_init(&r.sorted);
+	buf_init(&r.blob);
+	buf_init(&r.pathblob);
+	r.sink.ctx = &r;
+	r.sink.rank = ingest_tree_rank;
+	r.sink.node = ingest_tree_node;
+	r.sink.path = ingest_tree_path;
+	r.sink.self = ingest_tree_self;
+	rc = calltree_new(&r.tree);
+	if (!rc) {
+		/* each rank's tree is built while the next rank is read */
+		calltree_set_threaded(r.tree);
+		rc = profile_open_file(r.path, &r.fd, &r.st);
+	}
+	if (!rc)
+		rc = profile_open(&r.p, r.path, r.fd, &r.st);
+	if (rc)
+		goto out;
+	r.info = profile_info(r.p);
+	/* the HDF5 reader knows the index before any row: the parent can
+	 * show progress against the total; a JSON profile's info is complete
+	 * (and sent) after its rows, which the parent keeps until then */
+	final = profile_info_final(r.p);
+	if (final)
+		rc = ingest_check_info(&r);
+	if (!rc)
+		rc = ingest_hash_start(&r.hash, r.path, r.fd, &r.st);
+	if (!rc && final)
+		rc = wire_put_info(&r.w, r.info);
+	if (!rc)
+		rc = ingest_send_hash(&r, 0);
+	if (!rc)
+		rc = profile_read(r.p, ingest_row, &r);
+	if (!rc && !final)
+		rc = ingest_check_info(&r);
+	if (!rc && !final)
+		rc = wire_put_info(&r.w, r.info);
+	if (!rc)
+		rc = calltree_finish(r.tree, &r.sink);
+	if (!rc)
+		rc = ingest_send_hash(&r, 1);
+	if (!rc)
+		rc = wire_put_end(&r.w);
+out:
+	/* a bare "out of memory" from below says not which file */
+	if (rc == ERR_NOMEM && strcmp(err_msg(), "out of memory") == 0)
+		err_set(ERR_NOMEM, "cannot ingest '%s': out of memory", r.path);
+	if (rc)
+		(void)wire_put_error(&r.w, rc, err_msg());
+	rc = wire_flush(&r.w) ? 1 : 0;
+	if (r.hash.started)
+		pthread_join(r.hash.thread, NULL);
+	profile_free(r.p);
+	if (r.fd >= 0)
+		close(r.fd);
+	i64vec_release(&r.sorted);
+	buf_release(&r.blob);
+	buf_release(&r.pathblob);
+	calltree_free(r.tree);
+	wire_out_release(&r.w);
+	return rc;
+}

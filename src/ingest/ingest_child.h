@@ -1,0 +1,18 @@
+/*
+ * ingest_child.h - the body of ingest's reader child (ingest_child.c),
+ * which child_start() (util/child.h) runs in a process of its own.
+ *
+ * Ownership: nothing crosses but the frames written to fd.
+ */
+#ifndef SCOPEDB_INGEST_CHILD_H
+#define SCOPEDB_INGEST_CHILD_H
+
+/*
+ * Read the profile at path (a const char *, as the void * of child_start())
+ * and write its frames to fd: WIRE_INFO, the rows, the hash, the call
+ * trees' frames, then WIRE_END, or WIRE_ERROR with the message.  0, or 1
+ * when the frames could not be written.
+ */
+int ingest_child_main(void *path, int fd);
+
+#endif

@@ -1,0 +1,24 @@
+/*
+ * report_int.h - what report.c shares with report_stat.c (not a public
+ * header): the statistical pieces of a comparison's document.
+ *
+ * Ownership: everything added goes into the caller's document.
+ */
+#ifndef SCOPEDB_RENDER_REPORT_INT_H
+#define SCOPEDB_RENDER_REPORT_INT_H
+
+#include <stddef.h>
+
+#include "render/doc.h"
+#include "scopedb/compare.h"
+
+/* The statistical columns of a row's cells from column col on. */
+void report_stat_cells(struct doc_table *t, size_t col, const struct compare_stat *c);
+/* One JSON row of a statistical comparison into arr (p: its path, by path). */
+void report_stat_json(struct doc *d, struct doc_value *arr, const struct stats_row *row,
+		      const struct compare_stat *c, int cnt, const struct compare_path *p);
+/* The header of a statistical comparison (run sets, outliers, noise, --same,
+ * verdict counts). */
+void report_stat_header(struct doc *d, const struct compare_result *r);
+
+#endif

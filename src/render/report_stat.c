@@ -1,0 +1,360 @@
+/*
+ * report_stat.c - the pieces of the document of a statistical comparison
+ * (check --stat, docs/statistics.md): each row's verdict icon, interval
+ * and runs needed as table cells and JSON, and the header: both run sets,
+ * the outlier runs left out, where the noise came from and how much was
+ * borrowed from the history, --same, and the count of each verdict.
+ * Strings from data go through the document, which escapes them.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analysis/verdict.h"
+#include "render/format.h"
+#include "analysis/pathtree.h"
+#include "render/report.h"
+#include "render/report_int.h"
+#include "scopedb/err.h"
+#include "select/match.h"
+#include "util/statdist.h"
+
+/* The markdown icon of a verdict, shown before its name: red, green,
+ * white, a grey question mark (no evidence), yellow. */
+static const char *report_verdict_icon(enum verdict_call c)
+{
+	switch (c) {
+	case VERDICT_CALL_REGRESSED:
+		return "\U0001F534";
+	case VERDICT_CALL_IMPROVED:
+		return "\U0001F7E2";
+	case VERDICT_CALL_UNCHANGED:
+		return "\u26AA";
+	case VERDICT_CALL_NO_EVIDENCE:
+		return "\u2754";
+	default:
+		return "\U0001F7E1";
+	}
+}
+
+/* The statistical columns of row i's cells from column col on (see
+ * report_stat_cols). */
+void report_stat_cells(struct doc_table *t, size_t col, const struct compare_stat *c)
+{
+	char s[96];
+
+	if (c->verdict == VERDICT_CALL_NONE)
+		return;
+	doc_set_text(t, col, verdict_call_name(c->verdict));
+	snprintf(s, sizeof(s), "%s %s", report_verdict_icon(c->verdict),
+		 verdict_call_name(c->verdict));
+	doc_set_text(t, col + 1, s);
+	if (!isnan(c->lo))
+		snprintf(s, sizeof(s), "%.2f [%.2f, %.2f]", c->ratio, c->lo, c->hi);
+	else
+		snprintf(s, sizeof(s), "%.2f", c->ratio);
+	doc_set_text(t, col + 2, s);
+	if (!isnan(c->p)) {
+		if (c->p < 0.001)
+			snprintf(s, sizeof(s), "<0.001");
+		else
+			snprintf(s, sizeof(s), "%.3f", c->p);
+		doc_set_text(t, col + 3, s);
+	}
+	if (c->runs_needed >= VERDICT_MAX_RUNS)
+		doc_set_text(t, col + 4, "999+");
+	else if (c->runs_needed >= 0) {
+		snprintf(s, sizeof(s), "%d", c->runs_needed);
+		doc_set_text(t, col + 4, s);
+	}
+	doc_set_num(t, col + 5, 0, c->ratio);
+	doc_set_num(t, col + 6, isnan(c->lo), c->lo);
+	doc_set_num(t, col + 7, isnan(c->hi), c->hi);
+	doc_set_num(t, col + 8, isnan(c->p), c->p);
+	doc_set_num(t, col + 9, c->runs_needed < 0, c->runs_needed);
+	if (c->verdict == VERDICT_CALL_REGRESSED)
+		doc_set_flags(t, col, DOC_STRONG | DOC_BAD);
+	else if (c->verdict == VERDICT_CALL_IMPROVED)
+		doc_set_flags(t, col, DOC_GOOD);
+}
+
+/* The run ids under key, null for a file. */
+static void report_ids_json(struct doc *d, struct doc_value *parent, const char *key,
+			    const int64_t *ids, size_t n)
+{
+	struct doc_value *arr = doc_json_arr(d, parent, key, JSONW_COMPACT);
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (ids[i])
+			doc_json_int(d, arr, NULL, ids[i]);
+		else
+			doc_json_null(d, arr, NULL);
+	}
+}
+
+/* One JSON row of a statistical comparison (the table's columns and the
+ * verdict's: "ci" is an array, "runs_needed" null when decided). */
+void report_stat_json(struct doc *d, struct doc_value *arr, const struct stats_row *row,
+		      const struct compare_stat *c, int cnt, const struct compare_path *p)
+{
+	struct doc_value *o = doc_json_obj(d, arr, NULL, JSONW_INLINE), *ci;
+
+	doc_json_str(d, o, "name", row->name);
+	if (p) {
+		doc_json_strs(d, o, "path", (const char *const *)p->path, p->depth, JSONW_COMPACT);
+		doc_json_int(d, o, "depth", (int64_t)p->depth);
+	}
+	if (row->a.none)
+		doc_json_null(d, o, "a");
+	else
+		doc_json_num(d, o, "a", row->a.v, cnt);
+	if (row->b.none)
+		doc_json_null(d, o, "b");
+	else
+		doc_json_num(d, o, "b", row->b.v, cnt);
+	doc_json_num(d, o, "delta", row->delta, cnt);
+	if (row->pct.none)
+		doc_json_null(d, o, "pct");
+	else
+		doc_json_num(d, o, "pct", row->pct.v, 0);
+	if (c->verdict == VERDICT_CALL_NONE)
+		doc_json_null(d, o, "verdict");
+	else
+		doc_json_str(d, o, "verdict", verdict_call_name(c->verdict));
+	if (isnan(c->ratio))
+		doc_json_null(d, o, "ratio");
+	else
+		doc_json_num(d, o, "ratio", c->ratio, 0);
+	if (isnan(c->lo)) {
+		doc_json_null(d, o, "ci");
+	} else {
+		ci = doc_json_arr(d, o, "ci", JSONW_COMPACT);
+		doc_json_num(d, ci, NULL, c->lo, 0);
+		doc_json_num(d, ci, NULL, c->hi, 0);
+	}
+	if (isnan(c->p)) {
+		doc_json_null(d, o, "p");
+		doc_json_null(d, o, "p_adjusted");
+	} else {
+		doc_json_num(d, o, "p", c->p, 0);
+		doc_json_num(d, o, "p_adjusted", c->padj, 0);
+	}
+	if (c->runs_needed < 0)
+		doc_json_null(d, o, "runs_needed");
+	else
+		doc_json_int(d, o, "runs_needed", c->runs_needed);
+	doc_json_int(d, o, "baseline_n", (int64_t)c->nbase);
+	doc_json_int(d, o, "candidate_n", (int64_t)c->ncand);
+	report_ids_json(d, o, "outliers", c->outliers, c->noutliers);
+}
+
+/* A list of run ids "41, 40, 39" into t ("file" for id 0). */
+static int report_ids(struct buf *t, const int64_t *ids, size_t n)
+{
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < n; i++) {
+		rc |= buf_puts(t, i ? ", " : "");
+		rc |= ids[i] ? buf_printf(t, "%" PRId64, ids[i]) : buf_puts(t, "file");
+	}
+	return rc;
+}
+
+/* A field "key: N (41, 40, ...)" naming a run set. */
+static void report_set_field(struct doc *d, const char *key, const int64_t *ids, size_t n)
+{
+	struct buf t = BUF_INIT;
+
+	if (buf_printf(&t, "%zu (", n) || report_ids(&t, ids, n) || buf_puts(&t, ")"))
+		d->failed = 1;
+	else
+		doc_span(d, doc_field(d, DOC_F_HUMAN, key), t.data, DOC_RAW);
+	buf_release(&t);
+}
+
+/* "38 (2.4x slower in 24 of 25 regions), 12 (...); left out of the
+ * estimates": the outlier runs. */
+static int report_outliers_text(struct buf *t, const struct compare_result *r)
+{
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < r->noutliers; i++) {
+		const struct compare_outlier *o = &r->outliers[i];
+		double f = o->factor >= 1.0 ? o->factor : 1.0 / o->factor;
+
+		rc |= buf_puts(t, i ? ", " : "");
+		rc |= o->run ? buf_printf(t, "%" PRId64, o->run) : buf_puts(t, "file");
+		rc |= buf_printf(t, " (%.2gx %s in %zu of %zu regions)", f,
+				 o->factor >= 1.0 ? "slower" : "faster", o->regions, o->tested);
+	}
+	if (r->noutliers)
+		rc |= buf_puts(t, "; left out of the estimates");
+	return rc;
+}
+
+/* The smallest and largest share of the pooled noise over the rows. */
+static void report_borrowed(const struct compare_result *r, double *lo, double *hi)
+{
+	size_t i;
+
+	*lo = 1.0;
+	*hi = 0.0;
+	for (i = 0; i < r->nrows; i++) {
+		if (isnan(r->stat[i].cv))
+			continue;
+		*lo = fmin(*lo, r->stat[i].borrowed);
+		*hi = fmax(*hi, r->stat[i].borrowed);
+	}
+}
+
+/* The JSON of --same: {"keys": {KEY: VALUE}, "skipped": [...],
+ * "left_out": N}, null without it. */
+static void report_same_json(struct doc *d, const struct same *s)
+{
+	struct doc_value *o, *k;
+	size_t i;
+
+	if (!s->ncond && !s->nskipped) {
+		doc_json_null(d, d->json, "same");
+		return;
+	}
+	o = doc_json_obj(d, d->json, "same", JSONW_INLINE);
+	k = doc_json_obj(d, o, "keys", JSONW_INLINE);
+	for (i = 0; i < s->ncond; i++)
+		doc_json_str(d, k, s->cond[i].key, s->cond[i].value);
+	doc_json_strs(d, o, "skipped", (const char *const *)s->skipped, s->nskipped, JSONW_COMPACT);
+	doc_json_int(d, o, "left_out", (int64_t)s->left_out);
+}
+
+/* "hostname = node7 (12 runs of another value left out); omp_num_threads
+ * not applied: not set on run 41" into t. */
+int report_same_text(struct buf *t, const struct same *s)
+{
+	size_t i;
+	int rc = same_describe(t, s);
+
+	if (s->ncond)
+		rc |= buf_printf(t, " (%zu run%s of another value left out)", s->left_out,
+				 s->left_out == 1 ? "" : "s");
+	for (i = 0; i < s->nskipped; i++)
+		rc |= buf_printf(t, "%s%s", i ? ", " : s->ncond ? "; " : "", s->skipped[i]);
+	if (s->nskipped)
+		rc |= buf_printf(t, " not applied: not set on run %" PRId64, s->ref);
+	return rc ? ERR_NOMEM : 0;
+}
+
+void report_same_doc(struct doc *d, const struct same *s)
+{
+	struct buf t = BUF_INIT;
+
+	if (report_same_text(&t, s))
+		d->failed = 1;
+	else
+		doc_span(d, doc_field(d, DOC_F_HUMAN, "Like with like"), t.data, 0);
+	buf_release(&t);
+	report_same_json(d, s);
+	doc_blank(d, DOC_F_HUMAN);
+}
+
+/*
+ * The header of a statistical comparison: both run sets, the outlier runs
+ * left out, where the noise came from with the median CV of the regions
+ * and how much of it was pooled, --same, and the count of each verdict;
+ * JSON: "baseline_runs", "candidate_runs", "outliers" (run, regions, of,
+ * factor), "noise" (per region the CV used, its own, the share borrowed,
+ * the history runs it came from and the history's description),
+ * "noise_pool" and "same".
+ */
+void report_stat_header(struct doc *d, const struct compare_result *r)
+{
+	/* the order of the counts in the "Verdicts" line */
+	static const enum verdict_call calls[] = {VERDICT_CALL_REGRESSED, VERDICT_CALL_IMPROVED,
+						  VERDICT_CALL_UNCHANGED, VERDICT_CALL_INCONCLUSIVE,
+						  VERDICT_CALL_NO_EVIDENCE};
+	struct buf t = BUF_INIT;
+	struct doc_value *arr, *o;
+	double *cv = malloc((r->nrows ? r->nrows : 1) * sizeof(*cv)), blo, bhi;
+	size_t i, k, ncv = 0, cnt[5] = {0, 0, 0, 0, 0};
+	int rc = !cv;
+
+	for (i = 0; i < r->nrows; i++) {
+		if (!isnan(r->stat[i].cv) && cv)
+			cv[ncv++] = r->stat[i].cv;
+		for (k = 0; k < 5; k++)
+			cnt[k] += r->stat[i].verdict == calls[k];
+	}
+	report_set_field(d, "Baseline runs", r->base_runs, r->nbase_runs);
+	report_set_field(d, "Candidate runs", r->cand_runs, r->ncand_runs);
+	if (r->noutliers) {
+		rc |= report_outliers_text(&t, r);
+		if (!rc)
+			doc_span(d, doc_field(d, DOC_F_HUMAN, "Outlier runs"), t.data, DOC_RAW);
+		t.len = 0;
+	}
+	rc |= buf_printf(&t, "between-run CV of each region from its history: ");
+	rc |= buf_puts(&t, r->noise_from);
+	if (ncv)
+		rc |= buf_printf(&t, "; median CV %.1f%%", 100.0 * statdist_median(cv, ncv));
+	report_borrowed(r, &blo, &bhi);
+	if (r->pool_regions && bhi > 0.0) {
+		rc |= buf_printf(&t, "; pooled over %zu regions, each borrowing ", r->pool_regions);
+		rc |= (int)(100.0 * blo + 0.5) == (int)(100.0 * bhi + 0.5)
+			  ? buf_printf(&t, "%.0f%%", 100.0 * bhi)
+			  : buf_printf(&t, "%.0f-%.0f%%", 100.0 * blo, 100.0 * bhi);
+	}
+	if (!rc)
+		doc_span(d, doc_field(d, DOC_F_HUMAN, "Noise"), t.data, 0);
+	t.len = 0;
+	if (r->same.ncond || r->same.nskipped) {
+		rc |= report_same_text(&t, &r->same);
+		if (!rc)
+			doc_span(d, doc_field(d, DOC_F_HUMAN, "Like with like"), t.data, 0);
+		t.len = 0;
+	}
+	for (k = 0; k < 5; k++)
+		rc |=
+		    buf_printf(&t, "%s%zu %s", k ? ", " : "", cnt[k], verdict_call_name(calls[k]));
+	if (!rc)
+		doc_span(d, doc_field(d, DOC_F_HUMAN, "Verdicts"), t.data, DOC_RAW);
+	if (rc)
+		d->failed = 1;
+	buf_release(&t);
+	free(cv);
+	report_ids_json(d, d->json, "baseline_runs", r->base_runs, r->nbase_runs);
+	report_ids_json(d, d->json, "candidate_runs", r->cand_runs, r->ncand_runs);
+	arr = doc_json_arr(d, d->json, "outliers", JSONW_BLOCK);
+	for (i = 0; i < r->noutliers; i++) {
+		o = doc_json_obj(d, arr, NULL, JSONW_INLINE);
+		if (r->outliers[i].run)
+			doc_json_int(d, o, "run", r->outliers[i].run);
+		else
+			doc_json_null(d, o, "run");
+		doc_json_int(d, o, "regions", (int64_t)r->outliers[i].regions);
+		doc_json_int(d, o, "of", (int64_t)r->outliers[i].tested);
+		doc_json_num(d, o, "factor", r->outliers[i].factor, 0);
+	}
+	arr = doc_json_arr(d, d->json, "noise", JSONW_BLOCK);
+	for (i = 0; i < r->nrows; i++) {
+		o = doc_json_obj(d, arr, NULL, JSONW_INLINE);
+		doc_json_str(d, o, "region", r->rows[i].name);
+		if (isnan(r->stat[i].cv))
+			doc_json_null(d, o, "cv");
+		else
+			doc_json_num(d, o, "cv", r->stat[i].cv, 0);
+		if (isnan(r->stat[i].cv_own))
+			doc_json_null(d, o, "cv_own");
+		else
+			doc_json_num(d, o, "cv_own", r->stat[i].cv_own, 0);
+		doc_json_num(d, o, "borrowed", r->stat[i].borrowed, 0);
+		doc_json_int(d, o, "history_runs", (int64_t)r->stat[i].nhist);
+		doc_json_str(d, o, "from", r->noise_from);
+	}
+	o = doc_json_obj(d, d->json, "noise_pool", JSONW_INLINE);
+	doc_json_int(d, o, "regions", (int64_t)r->pool_regions);
+	doc_json_num(d, o, "df", r->pool_df, 0);
+	report_same_json(d, &r->same);
+}

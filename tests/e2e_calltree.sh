@@ -1,0 +1,284 @@
+#!/usr/bin/env bash
+# End-to-end tests of the call tree (issue 22, docs/format.md section 10)
+# through the binary, on the profiles the real scope-profiler wrote
+# (tests/data/real): the numbers of each path (show --by path), the self
+# metric by name and by path, --include on the joined path text and on the
+# last name, the JSON rows' "path" and "depth", the one warning for a rank
+# whose calls overlap, and what a run without paths says (an aggregate
+# file; a run stored before scopedb kept call trees).
+. "$(dirname "$0")/e2e-lib.sh"
+: "${MKPROFILE:?}"
+S=$SCOPEDB
+db=$E2E_DIR/t.sqlite
+REAL=${TESTDATA:?}/real
+for f in fib-recursive nested-base nested-slow mpi2-base mpi2-slow; do
+	cp "$REAL/$f.h5" . || exit 1
+done
+"$S" ingest -q --db "$db" --commit aaa1111 fib-recursive.h5 nested-base.h5 nested-slow.h5 \
+	mpi2-base.h5 mpi2-slow.h5 >/dev/null 2>&1 || exit 1
+
+if tcase paths; then
+# fib-recursive.h5: the recursion is one node; main's self is what
+# fibonacci leaves of it (docs/format.md section 10.5)
+expect 0 "show fib by path" $S show --db "$db" 1 --by path --format csv --columns calls,total,self
+equals "fib paths" "$out" "region,calls,total,self
+main,1,0.012030479,1.7233e-05
+main > fibonacci,1,0.012013246,0.012013246"
+expect 0 "show nested-base by path" $S show --db "$db" 2 --by path --format csv --columns calls,total,self --sort name
+equals "nested-base paths" "$out" "region,calls,total,self
+main,1,0.133036491,0.000548151
+main > io,30,0.059771125,0.059771125
+main > solve,30,0.072717215,0.002894414
+main > solve > assemble,30,0.027722455,0.027722455
+main > solve > factorize,30,0.042100346,0.042100346"
+# by name, show stays upstream's: no self column unless asked for
+expect 0 "show by name" $S show --db "$db" 1 --format csv
+equals "show by name header" "$(printf '%s\n' "$out" | head -1)" \
+	"region,ranks,calls,total,avg,min,max,std,p50,p95,p99,imbalance"
+contains "fibonacci by name counts every level" "$out" "fibonacci,1,41,0.066"
+fi
+
+if tcase self; then
+# the self metric by name is the sum of the name's paths
+expect 0 "self by name" $S diff --db "$db" 1 1 --metric self --format csv
+contains "fibonacci self by name" "$out" "fibonacci,0.012013246,0.012013246,0.0,0.0"
+# nested-slow sleeps inside solve itself: its self time grew, not its children's
+expect 0 "self of solve" $S diff --db "$db" 2 3 --by path --metric self --format csv
+equals "solve's self grew most" "$(printf '%s\n' "$out" | sed -n 2p | cut -d, -f1)" "main > solve"
+# mpi2-slow: precondition sleeps longer, so its self time grew most
+expect 0 "mpi2 self" $S diff --db "$db" 4 5 --by path --metric self --format csv
+equals "precondition grew most" "$(printf '%s\n' "$out" | sed -n 2p | cut -d, -f1)" \
+	"main > timestep > solve > precondition"
+# and a check budget on self
+expect 1 "check self" $S check --db "$db" 4 5 --by path --metric self --max-regression 40
+contains "check self names the path" "$out" "main > timestep > solve > precondition"
+# files work as stored runs do
+expect 0 "self of files" $S diff nested-base.h5 nested-slow.h5 --by path --metric self --format csv
+equals "files: solve first" "$(printf '%s\n' "$out" | sed -n 2p | cut -d, -f1)" "main > solve"
+fi
+
+if tcase include; then
+# a pattern matches the joined path (re.match: a prefix) or the last name
+expect 0 "include joined" $S show --db "$db" 2 --by path --include 'main > solve' --format csv --columns calls --sort name
+equals "joined prefix" "$(printf '%s\n' "$out" | cut -d, -f1 | tail -n +2)" "main > solve
+main > solve > assemble
+main > solve > factorize"
+expect 0 "include last name" $S show --db "$db" 2 --by path --include 'assemble$' --format csv --columns calls
+equals "last name" "$(printf '%s\n' "$out" | cut -d, -f1 | tail -n +2)" "main > solve > assemble"
+expect 0 "exclude" $S diff --db "$db" 2 3 --by path --exclude 'main > solve' --format csv
+equals "exclude the subtree" "$(printf '%s\n' "$out" | cut -d, -f1 | tail -n +2 | sort)" "main
+main > io"
+fi
+
+if tcase json; then
+expect 0 "show json" $S show --db "$db" 1 --by path --format json --columns calls
+contains "show path array" "$out" '"name": "main > fibonacci", "calls": 1, "path": ["main","fibonacci"], "depth": 2}'
+expect 0 "diff json" $S diff --db "$db" 2 3 --by path --format json --include 'main > io'
+contains "diff path array" "$out" '"path": ["main","io"], "depth": 2}'
+expect 0 "diff json by name" $S diff --db "$db" 2 3 --format json
+case "$out" in *'"path": ['*) bad "by name: a path array" ;; *) ok ;; esac
+fi
+
+if tcase tree; then
+expect 0 "show --tree" $S show --db "$db" 5 --tree --columns calls,total,self
+equals "show tree" "$(printf '%s\n' "$out" | tail -n +3)" "region              calls      total       self
+main                    2  99.0 ms     0.214 ms
+  timestep             50  93.7 ms     0.382 ms
+    solve              50  85.9 ms     3.53 ms
+      precondition     50  43.5 ms    43.5 ms
+      assemble         50  21.0 ms    21.0 ms
+      factorize        50  17.8 ms    17.8 ms
+    halo_exchange      50   7.42 ms    7.42 ms
+  io                    2   4.18 ms    4.18 ms
+  refine                2   0.905 ms   0.905 ms"
+# machines get the joined names, in tree order
+expect 0 "show --tree csv" $S show --db "$db" 2 --tree --columns total --format csv
+equals "tree csv" "$(printf '%s\n' "$out" | cut -d, -f1)" "region
+main
+main > solve
+main > solve > factorize
+main > solve > assemble
+main > io"
+# a row whose parent is filtered out is a root with its whole path
+expect 0 "show --tree include" $S show --db "$db" 5 --tree --include 'main > timestep > solve' --columns total
+contains "subtree root" "$out" "main > timestep > solve  85.9 ms"
+contains "subtree child" "$out" "  precondition           43.5 ms"
+expect 0 "diff --tree" $S diff --db "$db" 4 5 --tree --metric self
+contains "diff tree child" "$out" "      precondition  28.5 ms    43.5 ms    +15.0 ms      +52.6%"
+expect 0 "diff --tree marks" $S diff --db "$db" 2 4 --tree
+contains "only in b" "$out" "  timestep            -       74.4 ms    +74.4 ms          -  only in b"
+contains "only in a" "$out" "only in a"
+fi
+
+if tcase attribution; then
+# nested-slow.h5 sleeps inside solve itself: main's and solve's growth is
+# solve's own self time (more than 100%: io and factorize got faster)
+expect 1 "check nested" $S check --db "$db" 2 3 --by path --max-regression 50
+contains "solve itself" "$out" "main > solve +194%: 111% from main > solve (+157 ms self)"
+contains "main from solve" "$out" "main +88.1%: 134% from main > solve (+157 ms self)"
+# mpi2-slow.h5: precondition's self time
+expect 1 "check mpi2" $S check --db "$db" 4 5 --by path --max-regression 20 --format markdown
+contains "mpi2 main" "$out" "main +24.4%: 77.2% from main \> timestep \> solve \> precondition (+15.0 ms self)"
+expect 0 "diff json" $S diff --db "$db" 4 5 --by path --format json --include 'main > timestep$'
+contains "attribution object" "$out" '"attribution": {"region": "main > timestep", "delta": '
+contains "largest cause first" "$out" '"causes": [{"path": ["main","timestep","solve","precondition"], "delta_self": 0.01499331'
+expect 1 "junit" $S check --db "$db" 4 5 --by path --max-regression 20 --format junit
+contains "junit line" "$out" "attribution: main &gt; timestep &gt; halo_exchange +29.6%: 100% from main &gt; timestep &gt; halo_exchange (+1.70 ms self)"
+# no attribution by name, nor for another metric
+expect 0 "diff json by name" $S diff --db "$db" 4 5 --format json
+case "$out" in *attribution*) bad "attribution by name" ;; *) ok ;; esac
+fi
+
+if tcase no-paths; then
+"$MKPROFILE" --aggregate --timestamp 2024-01-05T00:00:00Z agg.h5 >/dev/null || exit 1
+expect 0 "ingest aggregate" $S ingest -q --db "$db" --commit aaa1111 agg.h5
+expect_err 2 "aggregate by path" \
+	"scopedb: run 6 has no paths: its file keeps no calls, only totals (aggregate layout); use --by name" \
+	$S show --db "$db" 6 --by path
+# a run stored before scopedb kept call trees (schema 2, made by hand)
+old=$E2E_DIR/old.sqlite
+expect 0 "ingest" $S ingest -q --db "$old" --commit aaa1111 nested-base.h5
+sqlite3 "$old" "DROP TABLE run_nesting; DROP TABLE paths; DROP TABLE path_ranks;
+	ALTER TABLE run_regions DROP COLUMN self_ns; UPDATE timings SET exclusive_ns = NULL;
+	PRAGMA user_version = 2" || bad "downgrade"
+expect 0 "old run by name" $S show --db "$old" 1 --columns self --format csv --sort name
+equals "old run: self unknown" "$out" "region,self
+assemble,
+factorize,
+io,
+main,
+solve,"
+expect_err 2 "old run by path" \
+	"scopedb: run 1 was stored before scopedb kept call trees, so it has no paths; to add them, remove it and ingest its file again (scopedb rm 1; scopedb ingest 'nested-base.h5')" \
+	$S show --db "$old" 1 --by path
+fi
+
+if tcase findings; then
+# check --format github/codequality by path: a finding on a path points at
+# the source of the path's last region (here solve's, not main's)
+nest() {
+	cat >"$1" <<EOF
+{"format": "scope-profiler-profile", "format_version": 1, "time_unit": "nanoseconds",
+ "num_ranks": 1, "event_data_available": true, "metadata": {"mpi_size": 1},
+ "regions": [
+  {"name": "main", "rank": 0, "source_file": "src/main.py", "source_lineno": 3,
+   "start_times_ns": [0], "end_times_ns": [1000000]},
+  {"name": "solve", "rank": 0, "source_file": "src/solver.py", "source_lineno": 17,
+   "start_times_ns": [100], "end_times_ns": [$2]}]}
+EOF
+}
+nest f1.json 500100
+nest f2.json 900100
+expect 1 "github by path" $S check f1.json f2.json --by path --format github
+contains "the path's last region's line" "$out" \
+	"::error file=src/solver.py,line=17,title=scopedb%3A main > solve +80%25::main > solve: total"
+expect 1 "codequality by path" $S check f1.json f2.json --by path --format codequality
+contains "codequality: solve's line" "$out" '"location": {"path": "src/solver.py", "lines": {"begin": 17}}}'
+fi
+
+if tcase report; then
+# report --by path: the verdict's rows are paths with the attribution
+# under it, and the call tree section shows each node under its parent
+expect 0 "report by path" $S report --db "$db" 2 3 --by path -o r.html
+page=$(cat r.html)
+contains "report: the tree section" "$page" '<section id="tree"><h2>Call tree</h2>'
+contains "report: nav to the tree" "$page" '<a href="#tree">Call tree</a>'
+contains "report: attribution under the verdict" "$page" \
+	'<p>main +88.1%: 134% from main &gt; solve (+157 ms self)</p>'
+contains "report: solve under main" "$page" \
+	'<tr class="bad"><td class="txt lv1" title="main &gt; solve">solve</td>'
+contains "report: assemble under solve" "$page" '<td class="txt lv2" title="main &gt; solve &gt; assemble">assemble</td>'
+# siblings by the candidate's value: main > solve (214 ms) before main > io
+case $page in
+*'title="main &gt; solve"'*'title="main &gt; io"'*) ok ;;
+*) bad "report: siblings by the candidate's value" ;;
+esac
+# by name, no tree
+expect 0 "report by name" $S report --db "$db" 2 3 -o n.html
+case $(cat n.html) in
+*'id="tree"'*) bad "report by name has no tree" ;;
+*) ok ;;
+esac
+# names from the profile are escaped in the tree
+cat >h1.json <<'EOF'
+{"format": "scope-profiler-profile", "format_version": 1, "time_unit": "nanoseconds",
+ "num_ranks": 1, "event_data_available": true, "metadata": {"mpi_size": 1},
+ "regions": [
+  {"name": "<b>main</b>", "rank": 0, "start_times_ns": [0], "end_times_ns": [1000000]},
+  {"name": "a&\"b'<script>", "rank": 0, "start_times_ns": [100], "end_times_ns": [500100]}]}
+EOF
+sed 's/500100/900100/' h1.json >h2.json
+expect 0 "report of hostile names" $S report --db "$db" h1.json h2.json --by path -o h.html
+page=$(cat h.html)
+contains "hostile: escaped in the tree" "$page" \
+	"title=\"&lt;b&gt;main&lt;/b&gt; &gt; a&amp;&quot;b&apos;&lt;script&gt;\">a&amp;&quot;b&apos;&lt;script&gt;</td>"
+case $page in
+*'<b>main</b>'* | *"<script>\""* | *"'<script>"*) bad "hostile: a raw name in the page" ;;
+*) ok ;;
+esac
+fi
+
+if tcase history; then
+# history and changes --by path: 30 nightly runs where main > solve gets
+# slower at the 16th; its sibling io and main's self time stay
+hs=$E2E_DIR/h.sqlite
+for i in $(seq 1 30); do
+	d=$((i <= 15 ? 500100 : 900100))
+	d=$((d + (i * 7919 % 13) * 1000))
+	cat >"n$i.json" <<EOF
+{"format": "scope-profiler-profile", "format_version": 1, "time_unit": "nanoseconds",
+ "num_ranks": 1, "event_data_available": true,
+ "metadata": {"mpi_size": 1, "timestamp": "2024-01-$(printf %02d "$i")T00:00:00Z"},
+ "regions": [
+  {"name": "main", "rank": 0, "start_times_ns": [0], "end_times_ns": [2000000]},
+  {"name": "solve", "rank": 0, "start_times_ns": [100, 1000000], "end_times_ns": [$d, 1000500]},
+  {"name": "io", "rank": 0, "start_times_ns": [1500000], "end_times_ns": [1600000]}]}
+EOF
+done
+"$S" ingest -q --db "$hs" $(seq -f 'n%g.json' 1 30) >/dev/null 2>&1 ||
+	bad "ingest the nightly runs"
+expect 0 "history by path" $S history --db "$hs" --by path 'main > solve' --limit 2 --format csv
+equals "history by path rows" "$out" "region,run,recorded_at,commit,label,value,delta,pct,change_point,provisional
+main > solve,29,2024-01-29T00:00:00Z,,,0.0009065,,,0,0
+main > solve,30,2024-01-30T00:00:00Z,,,0.0009085,2.0000000000000486e-06,0.22062879205736885,0,0"
+# a last name follows every path that ends in it; self by path
+expect 0 "history by last name" $S history --db "$hs" --by path io --metric self --limit 1 --format csv
+equals "history: io's one path" "$(printf '%s\n' "$out" | cut -d, -f1,2,6 | tail -n +2)" "main > io,30,0.0001"
+expect 0 "history p95 by path" $S history --db "$hs" --by path --match 'main > solve' --metric p95 --limit 1 --format json
+# p95 of run 30's two calls of solve, 500 ns and 908,000 ns, interpolated
+contains "history p95 by path" "$out" '"value": 0.000862625'
+expect 0 "changes by path" $S changes --db "$hs" --by path --format csv
+equals "changes: main > solve only" "$(printf '%s\n' "$out" | tail -n +2 | cut -d, -f1,4,8)" \
+	"main > solve,2024-01-15T00:00:00Z,2024-01-16T00:00:00Z"
+expect 0 "changes by path, io" $S changes --db "$hs" --by path --include io --format csv
+equals "changes: none for io" "$(printf '%s\n' "$out" | wc -l)" 1
+expect_err 2 "changes by path, p95" \
+	"scopedb: changes --by path: p95 needs the durations of each path in each run, which changes does not read; choose total, self, avg, min, max or calls (history --by path has p95)" \
+	$S changes --db "$hs" --by path --metric p95
+expect_err 2 "changes by path, no match" "scopedb: no path matches 'zzz' in store '$hs'" \
+	$S changes --db "$hs" --by path --include zzz
+fi
+
+if tcase overlap; then
+# two calls of rank 0 overlap without nesting: one warning, no tree for
+# that rank, the flat numbers kept
+cat >overlap.json <<'EOF'
+{"format": "scope-profiler-profile", "format_version": 1, "time_unit": "nanoseconds",
+ "num_ranks": 1, "event_data_available": true, "metadata": {"mpi_size": 1},
+ "regions": [
+  {"name": "a", "rank": 0, "start_times_ns": [10, 100], "end_times_ns": [50, 200]},
+  {"name": "b", "rank": 0, "start_times_ns": [40, 120], "end_times_ns": [60, 150]}]}
+EOF
+expect_err 0 "overlap warning" \
+	"scopedb: warning: 'overlap.json': rank 0: a call of 'b' [40, 60] ns starts inside a call of 'a' [10, 50] ns and ends after it, so rank 0 has no call tree; the flat numbers are not affected" \
+	$S ingest -q --db "$E2E_DIR/o.sqlite" --commit aaa1111 overlap.json
+expect 0 "flat numbers" $S show --db "$E2E_DIR/o.sqlite" 1 --format csv --columns calls,total
+equals "flat numbers kept" "$out" "region,calls,total
+a,2,1.4e-07
+b,2,5e-08"
+expect_err 2 "no tree, no paths" \
+	"scopedb: run 1 has no paths: no rank has a call tree (calls overlap without nesting: see the warning of its ingest); use --by name" \
+	$S show --db "$E2E_DIR/o.sqlite" 1 --by path
+fi
+
+finish
