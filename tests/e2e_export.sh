@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # e2e_export.sh - scopedb export (issue 25, docs/export.md):
-#  - csv: one row per (run, region, rank), the numbers show prints for the
-#    run (per-rank totals summed, extremes, calls), percentiles of a
-#    one-rank run equal to show's;
+#  - csv: one row per (run, call path, rank) of a run with a call tree (per
+#    region of one without), the numbers show --by path prints (per-rank
+#    totals summed, extremes, calls, self), percentiles of a one-rank run
+#    equal to show's;
 #  - caliper: one JSON-split file per run with the structure Hatchet's
 #    Caliper reader needs (data rows of as many cells as columns, a node
 #    index in range for each, column_metadata beside columns, the column
@@ -31,24 +32,28 @@ if tcase csv; then
 	expect 0 "csv" $S export --db s.sqlite
 	equals "csv header" "$(head -1 <<<"$out")" \
 		"run,commit,branch,label,recorded,path,rank,calls,total,self,min,max,p50,p95,p99"
-	# the rows of run 2 (2 ranks) sum to show's totals and calls
-	for r in main assemble halo_exchange; do
-		want=$($S show 2 --db s.sqlite --format csv --columns calls,total |
-			awk -F, -v r=$r '$1 == r { print $2 "," $3 }')
-		got=$(awk -F, -v r=$r '$1 == 2 && $6 == r { c += $8; t += $9 } END { printf "%d,%.9f", c, t }' <<<"$out")
-		equals "csv run 2 $r calls,total" "$got" \
-			"$(awk -F, '{ printf "%d,%.9f", $1, $2 }' <<<"$want")"
+	# the rows of run 2 (2 ranks, a call tree) are its call paths, and a
+	# path's rows sum to show --by path's calls and total
+	for r in "main" "main > timestep" "main > timestep > solve > precondition"; do
+		want=$($S show 2 --db s.sqlite --by path --format csv --columns calls,total |
+			awk -F, -v r="$r" '$1 == r { printf "%d,%.9f", $2, $3 }')
+		got=$(awk -F, -v r="$r" '$1 == 2 && $6 == r { c += $8; t += $9 } END { printf "%d,%.9f", c, t }' <<<"$out")
+		equals "csv run 2 '$r' calls,total" "$got" "$want"
 	done
-	# a one-rank run: percentiles and extremes are show's
-	equals "csv run 1 solve" \
-		"$(awk -F, '$1 == 1 && $6 == "solve" { print $8 "," $9 "," $11 "," $12 "," $13 "," $14 "," $15 }' <<<"$out")" \
-		"$($S show 1 --db s.sqlite --format csv --columns calls,total,min,max,p50,p95,p99 |
-			awk -F, '$1 == "solve" { print $2 "," $3 "," $4 "," $5 "," $6 "," $7 "," $8 }')"
+	# a one-rank run: a path's percentiles and extremes are show --by path's
+	equals "csv run 1 main > solve" \
+		"$(awk -F, '$1 == 1 && $6 == "main > solve" { print $8 "," $9 "," $11 "," $12 "," $13 "," $14 "," $15 }' <<<"$out")" \
+		"$($S show 1 --db s.sqlite --by path --format csv --columns calls,total,min,max,p50,p95,p99 |
+			awk -F, '$1 == "main > solve" { print $2 "," $3 "," $4 "," $5 "," $6 "," $7 "," $8 }')"
+	# self time: the real recursive profile's numbers (issue 22)
+	equals "csv run 3 self" \
+		"$(awk -F, '$1 == 3 { print $6 ":" $8 ":" $9 ":" $10 }' <<<"$out" | tr '\n' ' ')" \
+		"main:1:0.012030479:1.7233e-05 main > fibonacci:1:0.012013246:0.012013246 "
 	# aggregate layout: no percentiles
 	equals "csv aggregate p50 empty" \
 		"$(awk -F, '$1 == 4 { print $13 }' <<<"$out" | sort -u)" ""
-	equals "csv rows" "$(($(wc -l <<<"$out") - 1))" \
-		"$(sqlite3 s.sqlite 'SELECT count(*) FROM timings')"
+	equals "csv rows: a path's ranks, or a flat run's timings rows" "$(($(wc -l <<<"$out") - 1))" \
+		"$(sqlite3 s.sqlite 'SELECT (SELECT count(*) FROM path_ranks) + (SELECT count(*) FROM timings WHERE run_id = 4)')"
 	expect 0 "csv -o" $S export --db s.sqlite 2 -o two.csv
 	equals "csv -o: run 2 only" "$(cut -d, -f1 two.csv | sort -u | tr '\n' ' ')" "2 run "
 	expect 0 "csv --branch" $S export --db s.sqlite --branch dev
@@ -77,6 +82,11 @@ if tcase caliper; then
 	equals "caliper: metadata keys cannot take the document's" \
 		"$(jq -c '[.["metadata.data"], .["metadata.nodes"], (.nodes | type), (.data | type)]' cal/run-2.json)" \
 		'["evil","evil2","array","array"]'
+	equals "caliper run 3: the recursive profile's tree" \
+		"$(jq -c '[.tree, [.nodes[] | [.label, .parent]]]' cal/run-3.json)" \
+		'[true,[["main",null],["fibonacci",0]]]'
+	equals "caliper run 4 (aggregate): flat" "$(jq -c '[.tree, ([.nodes[] | .parent] | unique)]' cal/run-4.json)" \
+		'[false,[null]]'
 	# the inclusive time of node main on rank 0 of run 1 is show's total
 	equals "caliper run 1 main total" \
 		"$(jq -r '(.nodes | map(.label) | index("main")) as $m | .data[] | select(.[0] == $m) | .[4]' cal/run-1.json)" \
