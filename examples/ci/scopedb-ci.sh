@@ -27,7 +27,8 @@
 # ARTIFACT_URL is set; OUTPUTS adds --output FORMAT=FILE reports (github
 # annotations, GitLab's JUnit and Code Quality).  (The attribution line of
 # each regression, where inside the code the time went, joins the report
-# once the call tree is stored: issue 22.)  Exit status: check's (0 pass,
+# once attribution works by region name: issue 22; check --by path prints
+# it today.)  Exit status: check's (0 pass,
 # 1 a regression, or inconclusive with INCONCLUSIVE=fail; 2 an error).
 #
 # Environment: PROFILE (the profile files this job wrote, separated by
