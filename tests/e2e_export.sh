@@ -144,6 +144,16 @@ if tcase errors; then
 		$S export --db s.sqlite -o s.sqlite
 	expect_err 2 "a file as the directory" "scopedb: cannot write in directory 's.sqlite': not a directory" \
 		$S export --db s.sqlite --format caliper -o s.sqlite
+	# a damaged store: one line naming it, nothing written
+	cp s.sqlite dmg.sqlite
+	sqlite3 dmg.sqlite "UPDATE timings_durations SET data = x'ffff00'
+		WHERE rowid = (SELECT min(rowid) FROM timings_durations)" || bad "damage the store"
+	for f in csv caliper scope-profiler-json; do
+		run $S export 1 --db dmg.sqlite --format $f -o "dmg-$f"
+		equals "damaged store, $f: exit" "$rc" 2
+		contains "damaged store, $f: message" "$err" "scopedb: store 'dmg.sqlite' is damaged:"
+		[ ! -e "dmg-$f" ] && ok || bad "damaged store, $f: 'dmg-$f' written"
+	done
 	expect_err 2 "bad format" \
 		"scopedb: invalid --format 'xml': choose from csv, caliper or scope-profiler-json" \
 		$S export --db s.sqlite --format xml

@@ -334,9 +334,15 @@ static int export_sp_row(void *ctx, const struct store_timing *t, const char *re
 		rc = store_decode_durations(&x->d, t->durations, t->durations_len);
 	if (!rc && t->tags_json && *t->tags_json)
 		rc = json_parse_strarray(&tags, &ntags, t->tags_json);
+	if (rc == ERR_FORMAT) {
+		char why[256]; /* err_msg()'s buffer is the one err_set() writes */
+
+		snprintf(why, sizeof(why), "%s", err_msg());
+		return err_set(ERR_STORE, "store '%s' is damaged: region '%s' rank %" PRId64 ": %s",
+			       x->location, region, t->rank, why);
+	}
 	if (rc)
-		return err_set(rc, "store '%s' is damaged: region '%s' rank %" PRId64 ": %s",
-			       x->location, region, t->rank, err_msg());
+		return rc;
 	spjson_row(&x->w, t, region, x->d.v, x->d.len, (const char *const *)tags, ntags);
 	json_strarray_free(tags, ntags);
 	return x->w.rc;
