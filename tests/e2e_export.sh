@@ -91,6 +91,10 @@ if tcase caliper; then
 	equals "caliper run 1 main total" \
 		"$(jq -r '(.nodes | map(.label) | index("main")) as $m | .data[] | select(.[0] == $m) | .[4]' cal/run-1.json)" \
 		"$($S show 1 --db s.sqlite --format csv --columns total | awk -F, '$1 == "main" { print $2 }')"
+	red=$'red\033[31m'
+	expect 0 "caliper into a directory named with ESC" $S export --db s.sqlite 1 --format caliper \
+		-o "$red"
+	equals "the confirmation escaped" "$out" "exported 1 run to 'red?[31m'"
 	expect 0 "caliper selectors" $S export --db s.sqlite 4 1 4 --format caliper -o sel
 	equals "caliper selectors: each run once" "$(ls sel | tr '\n' ' ')" "run-1.json run-4.json "
 fi

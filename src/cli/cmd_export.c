@@ -189,7 +189,9 @@ static int export_ids(int64_t **ids, size_t *n, struct store *st, char **argv, i
 			(*ids)[(*n)++] = runs[i].id;
 	}
 	if (!rc && !nruns)
-		rc = err_set(ERR_NOTFOUND, "no stored run matches the filters");
+		rc = f->ntags || f->branch || f->since[0] || f->until[0]
+			 ? err_set(ERR_NOTFOUND, "no stored run matches the filters")
+			 : err_set(ERR_NOTFOUND, "no runs stored in '%s'", store_location(st));
 	store_runs_free(runs, nruns);
 	return rc;
 }
@@ -389,6 +391,7 @@ int cmd_export(int argc, char **argv)
 	const struct opt_cmd *self = &cmd_export_usage;
 	const char *fmt = "csv", *db = NULL, *out = NULL;
 	struct opt_list tags = OPT_LIST_INIT;
+	struct buf q = BUF_INIT;
 	struct store *st = NULL;
 	int64_t *ids = NULL;
 	struct filter f;
@@ -455,7 +458,7 @@ int cmd_export(int argc, char **argv)
 		goto out;
 	}
 	if (!strcmp(fmt, "caliper"))
-		printf("exported %zu run%s to '%s'\n", n, n == 1 ? "" : "s", out);
+		printf("exported %zu run%s to '%s'\n", n, n == 1 ? "" : "s", cli_outq(&q, out));
 	code = cli_finish(CLI_EXIT_OK);
 out:
 	free(ids);
@@ -463,5 +466,6 @@ out:
 		store_read_end(st);
 	store_close(st);
 	opt_list_release(&tags);
+	buf_release(&q);
 	return code;
 }
