@@ -4,8 +4,10 @@
 # (tests/data/real): the numbers of each path (show --by path), the self
 # metric by name and by path, --include on the joined path text and on the
 # last name, the JSON rows' "path" and "depth", the one warning for a rank
-# whose calls overlap, and what a run without paths says (an aggregate
-# file; a run stored before scopedb kept call trees).
+# whose calls overlap, what a run without paths says (an aggregate
+# file; a run stored before scopedb kept call trees), and attribution by
+# path and by name (the growth of a row explained by the paths whose self
+# time grew).
 . "$(dirname "$0")/e2e-lib.sh"
 : "${MKPROFILE:?}"
 S=$SCOPEDB
@@ -76,7 +78,7 @@ contains "show path array" "$out" '"name": "main > fibonacci", "calls": 1, "path
 expect 0 "diff json" $S diff --db "$db" 2 3 --by path --format json --include 'main > io'
 contains "diff path array" "$out" '"path": ["main","io"], "depth": 2}'
 expect 0 "diff json by name" $S diff --db "$db" 2 3 --format json
-case "$out" in *'"path": ['*) bad "by name: a path array" ;; *) ok ;; esac
+case "$out" in *'"depth": '*) bad "by name: a path array" ;; *) ok ;; esac
 fi
 
 if tcase tree; then
@@ -105,6 +107,18 @@ contains "subtree root" "$out" "main > timestep > solve  85.9 ms"
 contains "subtree child" "$out" "  precondition           43.5 ms"
 expect 0 "diff --tree" $S diff --db "$db" 4 5 --tree --metric self
 contains "diff tree child" "$out" "      precondition  28.5 ms    43.5 ms    +15.0 ms      +52.6%"
+# JSON rows in the tree's order too, also when rows grew (attribution)
+expect 0 "diff --tree json" $S diff --db "$db" 4 5 --tree --metric p95 --format json
+equals "diff tree json order" "$(printf '%s\n' "$out" | grep -o '^  {"name": "[^"]*"' | cut -d'"' -f4)" \
+	"main
+main > timestep
+main > timestep > solve
+main > timestep > solve > precondition
+main > timestep > solve > factorize
+main > timestep > solve > assemble
+main > timestep > halo_exchange
+main > refine
+main > io"
 expect 0 "diff --tree marks" $S diff --db "$db" 2 4 --tree
 contains "only in b" "$out" "  timestep            -       74.4 ms    +74.4 ms          -  only in b"
 contains "only in a" "$out" "only in a"
@@ -120,13 +134,50 @@ contains "main from solve" "$out" "main +88.1%: 134% from main > solve (+157 ms 
 expect 1 "check mpi2" $S check --db "$db" 4 5 --by path --max-regression 20 --format markdown
 contains "mpi2 main" "$out" "main +24.4%: 77.2% from main \> timestep \> solve \> precondition (+15.0 ms self)"
 expect 0 "diff json" $S diff --db "$db" 4 5 --by path --format json --include 'main > timestep$'
-contains "attribution object" "$out" '"attribution": {"region": "main > timestep", "delta": '
+contains "attribution object" "$out" '"attribution": {"region": "main > timestep", "metric": "total", "delta": '
 contains "largest cause first" "$out" '"causes": [{"path": ["main","timestep","solve","precondition"], "delta_self": 0.01499331'
 expect 1 "junit" $S check --db "$db" 4 5 --by path --max-regression 20 --format junit
 contains "junit line" "$out" "attribution: main &gt; timestep &gt; halo_exchange +29.6%: 100% from main &gt; timestep &gt; halo_exchange (+1.70 ms self)"
-# no attribution by name, nor for another metric
-expect 0 "diff json by name" $S diff --db "$db" 4 5 --format json
-case "$out" in *attribution*) bad "attribution by name" ;; *) ok ;; esac
+# another time metric is explained through the path's total, and says so
+expect 1 "check p95 by path" $S check --db "$db" 4 5 --by path --metric p95 --max-regression 60 --include 'halo'
+contains "p95 line" "$out" "main > timestep > halo_exchange p95 +74.2%, total +1.70 ms: 100% from main > timestep > halo_exchange (+1.70 ms self)"
+# calls: nothing to attribute
+expect 0 "diff calls" $S diff --db "$db" 2 3 --by path --metric calls --format json
+case "$out" in *attribution*) bad "attribution of calls" ;; *) ok ;; esac
+fi
+
+if tcase attribution-by-name; then
+# by name (the default), over the name's paths: main and solve grew by
+# main > solve's own self time
+expect 0 "diff nested by name" $S diff --db "$db" 2 3 --format json
+contains "main from solve" "$out" '"attribution": {"region": "main", "metric": "total", "delta": 0.117194926, "causes": [{"path": ["main","solve"], "delta_self": 0.157179946, "share": 1.3411838836776941}'
+contains "solve from itself" "$out" '"attribution": {"region": "solve", "metric": "total", "delta": 0.141106883, "causes": [{"path": ["main","solve"], "delta_self": 0.157179946, "share": 1.1139070090578076}'
+case "$out" in *'"region": "io"'*) bad "io shrank: no attribution" ;; *) ok ;; esac
+expect 1 "check nested by name" $S check --db "$db" 2 3 --max-regression 50
+contains "check line by name" "$out" "main +88.1%: 134% from main > solve (+157 ms self)"
+# mpi2: the path whose self time grew most
+expect 1 "check mpi2 by name" $S check --db "$db" 4 5 --max-regression 20 --format markdown
+contains "mpi2 by name" "$out" "solve +25.7%: 85.5% from main \> timestep \> solve \> precondition (+15.0 ms self)"
+expect 1 "junit by name" $S check --db "$db" 4 5 --max-regression 20 --format junit
+contains "junit line by name" "$out" "attribution: timestep +25.9%: 77.9% from main &gt; timestep &gt; solve &gt; precondition (+15.0 ms self)"
+# refine calls itself: the row counts the nested calls again, the
+# attribution explains its outermost calls and says so
+expect 1 "check recursive" $S check --db "$db" 4 5 --max-regression 5 --include '^refine$'
+contains "outermost calls" "$out" "refine total +11%, total of its outermost calls +91.9 µs: 100% from main > refine (+91.9 µs self)"
+# several candidate files: the mean of their totals is explained
+expect 1 "check files" $S check nested-base.h5 nested-slow.h5 nested-base.h5 --max-regression 10
+contains "mean over the files" "$out" "main total +44%, mean total over the 2 files +58.6 ms: 134% from main > solve (+78.6 ms self)"
+expect 1 "check files json" $S check nested-base.h5 nested-slow.h5 nested-base.h5 --max-regression 10 --format json
+contains "files in json" "$out" '"metric": "total", "delta": 0.05859746299999999, "files": 2, "causes": ['
+# self by name: the name's paths themselves
+expect 1 "check self by name" $S check --db "$db" 4 5 --metric self --max-regression 40
+contains "self line" "$out" "precondition +52.6%: 100% from main > timestep > solve > precondition (+15.0 ms self)"
+# runs without nesting: by name nothing to attribute, output unchanged
+"$MKPROFILE" --seed 1 flat1.h5 >/dev/null && "$MKPROFILE" --seed 2 --slow solve=1.3 flat2.h5 >/dev/null || exit 1
+expect 0 "flat by name" $S diff flat1.h5 flat2.h5 --format json
+case "$out" in *attribution*) bad "flat runs: attribution by name" ;; *) ok ;; esac
+expect 1 "flat check" $S check flat1.h5 flat2.h5 --max-regression 10
+case "$out" in *' from '*) bad "flat runs: an attribution line" ;; *) ok ;; esac
 fi
 
 if tcase no-paths; then
@@ -137,7 +188,7 @@ expect_err 2 "aggregate by path" \
 	$S show --db "$db" 6 --by path
 # a run stored before scopedb kept call trees (schema 2, made by hand)
 old=$E2E_DIR/old.sqlite
-expect 0 "ingest" $S ingest -q --db "$old" --commit aaa1111 nested-base.h5
+expect 0 "ingest" $S ingest -q --db "$old" --commit aaa1111 nested-base.h5 nested-slow.h5
 sqlite3 "$old" "DROP TABLE run_nesting; DROP TABLE paths; DROP TABLE path_ranks;
 	ALTER TABLE run_regions DROP COLUMN self_ns; UPDATE timings SET exclusive_ns = NULL;
 	PRAGMA user_version = 2" || bad "downgrade"
@@ -151,6 +202,10 @@ solve,"
 expect_err 2 "old run by path" \
 	"scopedb: run 1 was stored before scopedb kept call trees, so it has no paths; to add them, remove it and ingest its file again (scopedb rm 1; scopedb ingest 'nested-base.h5')" \
 	$S show --db "$old" 1 --by path
+# by name, runs without paths are checked as ever, without attribution
+expect 1 "old runs: check by name" $S check --db "$old" 1 2 --max-regression 50
+contains "old runs: the verdict" "$out" "Budget violations: solve, main"
+case "$out" in *' from '*) bad "old runs: an attribution line" ;; *) ok ;; esac
 fi
 
 if tcase findings; then
@@ -184,7 +239,7 @@ page=$(cat r.html)
 contains "report: the tree section" "$page" '<section id="tree"><h2>Call tree</h2>'
 contains "report: nav to the tree" "$page" '<a href="#tree">Call tree</a>'
 contains "report: attribution under the verdict" "$page" \
-	'<p>main +88.1%: 134% from main &gt; solve (+157 ms self)</p>'
+	'<li>main +88.1%: 134% from main &gt; solve (+157 ms self)</li>'
 contains "report: solve under main" "$page" \
 	'<tr class="bad"><td class="txt lv1" title="main &gt; solve">solve</td>'
 contains "report: assemble under solve" "$page" '<td class="txt lv2" title="main &gt; solve &gt; assemble">assemble</td>'
@@ -199,6 +254,8 @@ case $(cat n.html) in
 *'id="tree"'*) bad "report by name has no tree" ;;
 *) ok ;;
 esac
+contains "report by name: attribution under the verdict" "$(cat n.html)" \
+	'<li>main +88.1%: 134% from main &gt; solve (+157 ms self)</li>'
 # names from the profile are escaped in the tree
 cat >h1.json <<'EOF'
 {"format": "scope-profiler-profile", "format_version": 1, "time_unit": "nanoseconds",
@@ -244,6 +301,11 @@ main > solve,30,2024-01-30T00:00:00Z,,,0.0009085,2.0000000000000486e-06,0.220628
 # a last name follows every path that ends in it; self by path
 expect 0 "history by last name" $S history --db "$hs" --by path io --metric self --limit 1 --format csv
 equals "history: io's one path" "$(printf '%s\n' "$out" | cut -d, -f1,2,6 | tail -n +2)" "main > io,30,0.0001"
+# JSON: each path's block carries its names and depth, as diff's rows
+expect 0 "history json by path" $S history --db "$hs" --by path 'main > solve' --limit 1 --format json
+contains "history: path array" "$out" '{"name": "main > solve", "path": ["main","solve"], "depth": 2, "runs": ['
+expect 0 "history json by name" $S history --db "$hs" solve --limit 1 --format json
+case "$out" in *'"depth": '*) bad "history by name: a path array" ;; *) ok ;; esac
 expect 0 "history p95 by path" $S history --db "$hs" --by path --match 'main > solve' --metric p95 --limit 1 --format json
 # p95 of run 30's two calls of solve, 500 ns and 908,000 ns, interpolated
 contains "history p95 by path" "$out" '"value": 0.000862625'
@@ -252,9 +314,18 @@ equals "changes: main > solve only" "$(printf '%s\n' "$out" | tail -n +2 | cut -
 	"main > solve,2024-01-15T00:00:00Z,2024-01-16T00:00:00Z"
 expect 0 "changes by path, io" $S changes --db "$hs" --by path --include io --format csv
 equals "changes: none for io" "$(printf '%s\n' "$out" | wc -l)" 1
-expect_err 2 "changes by path, p95" \
-	"scopedb: changes --by path: p95 needs the durations of each path in each run, which changes does not read; choose total, self, avg, min, max or calls (history --by path has p95)" \
-	$S changes --db "$hs" --by path --metric p95
+# p95 by path from each path's stored percentiles: the same change; a
+# store of schema 3 (no stored percentiles: upgraded, its runs' durations
+# decoded) gives the same change points
+expect 0 "changes by path, p95" $S changes --db "$hs" --by path --metric p95 --format csv
+equals "changes p95: main > solve only" "$(printf '%s\n' "$out" | tail -n +2 | cut -d, -f1,4,8)" \
+	"main > solve,2024-01-15T00:00:00Z,2024-01-16T00:00:00Z"
+want=$out
+cp "$hs" hs3.sqlite
+sqlite3 hs3.sqlite "ALTER TABLE paths DROP COLUMN p50_ns; ALTER TABLE paths DROP COLUMN p95_ns;
+	ALTER TABLE paths DROP COLUMN p99_ns; PRAGMA user_version = 3" || bad "downgrade to 3"
+expect 0 "changes by path, p95, schema 3" $S changes --db hs3.sqlite --by path --metric p95 --format csv
+equals "schema 3: the same changes p95 by path" "$out" "$want"
 expect_err 2 "changes by path, no match" "scopedb: no path matches 'zzz' in store '$hs'" \
 	$S changes --db "$hs" --by path --include zzz
 fi
@@ -279,6 +350,36 @@ b,2,5e-08"
 expect_err 2 "no tree, no paths" \
 	"scopedb: run 1 has no paths: no rank has a call tree (calls overlap without nesting: see the warning of its ingest); use --by name" \
 	$S show --db "$E2E_DIR/o.sqlite" 1 --by path
+fi
+
+if tcase percentiles; then
+# each path's p50/p95/p99 over all ranks are stored at ingest; a store of
+# schema 3 (made by hand: no stored percentiles) is upgraded and its runs
+# answer from their durations, the same numbers; --ranks reads durations
+expect 0 "p95 by path" $S diff --db "$db" 2 3 --by path --metric p95 --format json
+stored=$out
+equals "every path stored" "$(sqlite3 "$db" "select count(*) from paths where p95_ns is null")" 0
+v3=$E2E_DIR/v3.sqlite
+cp "$db" "$v3"
+sqlite3 "$v3" "ALTER TABLE paths DROP COLUMN p50_ns; ALTER TABLE paths DROP COLUMN p95_ns;
+	ALTER TABLE paths DROP COLUMN p99_ns; PRAGMA user_version = 3" || bad "downgrade to 3"
+expect 0 "p95 by path, schema 3" $S diff --db "$v3" 2 3 --by path --metric p95 --format json
+equals "schema 3: the same p95 by path" "$out" "$stored"
+equals "upgraded to 4" "$(sqlite3 "$v3" "PRAGMA user_version")" 4
+for m in p50 p99; do
+	expect 0 "$m by path" $S check --db "$db" 4 5 --by path --metric $m --max-regression 1000 --format csv
+	want=$out
+	expect 0 "$m by path, schema 3" $S check --db "$v3" 4 5 --by path --metric $m --max-regression 1000 --format csv
+	equals "schema 3: the same $m by path" "$out" "$want"
+done
+expect 0 "history p99 by path" $S history --db "$db" --by path solve --metric p99 --format csv
+want=$out
+expect 0 "history p99 by path, schema 3" $S history --db "$v3" --by path solve --metric p99 --format csv
+equals "schema 3: the same history p99 by path" "$out" "$want"
+expect 0 "p95 by path, --ranks 0,1" $S diff --db "$db" 4 5 --by path --metric p95 --ranks 0,1 --format csv
+all=$out
+expect 0 "p95 by path, all ranks" $S diff --db "$db" 4 5 --by path --metric p95 --format csv
+equals "--ranks of every rank: the stored numbers" "$all" "$out"
 fi
 
 finish

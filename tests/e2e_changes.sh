@@ -140,13 +140,19 @@ equals "json provisional" "$(printf '%s' "$out" | jq -c '[.changes[] | [.provisi
 	'[[false,null,16],[false,null,16],[false,null,16]]'
 fi
 
+# slow_io SEED TIME: run rSEED.h5 on main, io 40% slower than the first runs,
+# recorded at TIME, ingested with commit SEED
+slow_io() {
+	"$MKPROFILE" --ranks 2 --regions main,solve,io,halo --calls 50 --seed "$1" --scale 1.25 \
+		--slow main=0.8 --slow io=1.4 --timestamp "$2" "r$1.h5" >/dev/null
+	"$S" ingest --quiet --branch main --commit "$(commit "$1")" "r$1.h5" >/dev/null || bad "ingest r$1"
+}
+
 if tcase provisional; then
 # run 33: io 40% slower: one run after the step, two more would confirm it
 # (run 32's timestamp, January 32nd, is no date: it sorts by its ingest
 # time, so the runs that follow it are recorded far ahead)
-"$MKPROFILE" --ranks 2 --regions main,solve,io,halo --calls 50 --seed 33 --scale 1.25 \
-	--slow main=0.8 --slow io=1.4 --timestamp 2099-01-01T02:00:00Z r33.h5 >/dev/null
-"$S" ingest --quiet --branch main --commit "$(commit 33)" r33.h5 >/dev/null || bad "ingest r33"
+slow_io 33 2099-01-01T02:00:00Z
 expect 0 "provisional" $S changes --include io
 contains "provisional row" "$(printf '%s\n' "$out" | grep '^io ' | head -1)" \
 	"io      32 -> 33  c33000000000"
@@ -164,16 +170,12 @@ contains "history provisional runs" "$out" "(2 more runs)"
 expect 0 "history provisional csv" $S history io --format csv
 equals "history csv provisional" "$(printf '%s\n' "$out" | awk -F, '$10 == 1 { print $2 }')" "33"
 # a second run at that level: one more would confirm it
-"$MKPROFILE" --ranks 2 --regions main,solve,io,halo --calls 50 --seed 34 --scale 1.25 \
-	--slow main=0.8 --slow io=1.4 --timestamp 2099-01-02T02:00:00Z r34.h5 >/dev/null
-"$S" ingest --quiet --branch main --commit "$(commit 34)" r34.h5 >/dev/null || bad "ingest r34"
+slow_io 34 2099-01-02T02:00:00Z
 expect 0 "provisional, one more" $S changes --include io --format json
 equals "one more run" "$(printf '%s' "$out" | jq -c '.changes[0] | [.after.run, .provisional, .confirm_runs]')" \
 	'[33,true,1]'
 # and a third: confirmed
-"$MKPROFILE" --ranks 2 --regions main,solve,io,halo --calls 50 --seed 35 --scale 1.25 \
-	--slow main=0.8 --slow io=1.4 --timestamp 2099-01-03T02:00:00Z r35.h5 >/dev/null
-"$S" ingest --quiet --branch main --commit "$(commit 35)" r35.h5 >/dev/null || bad "ingest r35"
+slow_io 35 2099-01-03T02:00:00Z
 expect 0 "confirmed at last" $S changes --include io --format json
 equals "confirmed" "$(printf '%s' "$out" | jq -c '.changes[0] | [.after.run, .provisional, .confirm_runs]')" \
 	'[33,false,null]'

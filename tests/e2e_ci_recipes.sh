@@ -37,49 +37,53 @@ done
 fi
 
 # --- GitHub Actions ------------------------------------------------------------
-if tcase github; then
-mkdir gh && cd gh || exit 1
+# job CMD...: one CI job, with an empty step summary (summary.md), run()
+job() {
+	: >summary.md
+	run "$@"
+}
+
+# baseline DB: the run the store DB pins as baseline
+baseline() { sql "$1" "select run_id from pins where name = 'baseline'"; }
+
 gh_env() { # EVENT REF_NAME HEAD_REF SHA: the job's environment, then the script
 	env GITHUB_ACTIONS=true GITHUB_EVENT_NAME="$1" GITHUB_REF_NAME="$2" GITHUB_HEAD_REF="$3" \
 		GITHUB_SHA="$(sha "$4")" GITHUB_STEP_SUMMARY="$PWD/summary.md" PROFILE="$5" \
 		BUDGET=5 METRIC=p95 bash "$CI_DIR/github.sh"
 }
+if tcase github; then
+mkdir gh && cd gh || exit 1
 db=.scopedb/history.sqlite
-: >summary.md
-run gh_env pull_request 7/merge feature 70 ../ok.h5
+job gh_env pull_request 7/merge feature 70 ../ok.h5
 equals "gh: pr before any baseline" "$rc" 0
 equals "gh: no baseline summary" "$(cat summary.md)" \
 	"scopedb: no baseline yet: no store at $db (the first run on main pins it)"
 [ -e "$db" ] && bad "gh: a pull request created the store" || ok
 
 # a broken scopedb fails the job, with or without a store
-: >summary.md
-SCOPEDB=/nonexistent/scopedb run gh_env pull_request 7/merge feature 70 ../ok.h5
+SCOPEDB=/nonexistent/scopedb job gh_env pull_request 7/merge feature 70 ../ok.h5
 equals "gh: broken binary fails the job" "$rc" 2
 contains "gh: broken binary named" "$err" "scopedb: cannot run '/nonexistent/scopedb'"
 equals "gh: broken binary no note" "$(cat summary.md)" ""
 
-: >summary.md
-run gh_env push main "" 1 ../base.h5
+job gh_env push main "" 1 ../base.h5
 equals "gh: first main run" "$rc" 0
-equals "gh: baseline pinned" "$(sql "$db" "select run_id from pins where name = 'baseline'")" 1
+equals "gh: baseline pinned" "$(baseline "$db")" 1
 equals "gh: identity from GITHUB_*" "$(sql "$db" "select commit_sha || ' ' || branch from runs")" \
 	"$(sha 1) main"
 contains "gh: summary pass" "$(cat summary.md)" "### Regression check: PASS"
 equals "gh: no warning" "$err" ""
 
-: >summary.md
-run gh_env push main "" 2 ../ok.h5
+job gh_env push main "" 2 ../ok.h5
 equals "gh: second main run" "$rc" 0
-equals "gh: baseline stays" "$(sql "$db" "select run_id from pins where name = 'baseline'")" 1
+equals "gh: baseline stays" "$(baseline "$db")" 1
 equals "gh: two runs" "$(sql "$db" "select count(*) from runs")" 2
 contains "gh: candidate is run 2" "$(cat summary.md)" "**Candidate:** run 2"
 
 # the store exists but cannot be read: the pull request fails (exit 2)
 cp "$db" good.sqlite
 printf 'not a database at all, just some bytes long enough to be a header' >"$db"
-: >summary.md
-run gh_env pull_request 7/merge feature 70 ../ok.h5
+job gh_env pull_request 7/merge feature 70 ../ok.h5
 equals "gh: corrupt store fails the job" "$rc" 2
 contains "gh: corrupt store named" "$err" "scopedb: cannot list the pins of $db"
 equals "gh: corrupt store no note" "$(cat summary.md)" ""
@@ -88,15 +92,13 @@ equals "gh: broken binary with a store" "$rc" 2
 mv good.sqlite "$db"
 # a store without the pin: a note, exit 0
 SCOPEDB_DB=$db "$SCOPEDB" unpin baseline >/dev/null
-: >summary.md
-run gh_env pull_request 7/merge feature 70 ../ok.h5
+job gh_env pull_request 7/merge feature 70 ../ok.h5
 equals "gh: no pin yet passes" "$rc" 0
 equals "gh: no pin note" "$(cat summary.md)" \
 	"scopedb: no baseline yet (the first run on main pins it)"
 SCOPEDB_DB=$db "$SCOPEDB" pin baseline 1 >/dev/null
 
-: >summary.md
-run gh_env pull_request 7/merge feature 71 ../slow.h5
+job gh_env pull_request 7/merge feature 71 ../slow.h5
 equals "gh: pr regression fails" "$rc" 1
 contains "gh: summary fail" "$(cat summary.md)" "### Regression check: FAIL"
 contains "gh: summary names the region" "$(cat summary.md)" "budget violations: solve"
@@ -105,19 +107,16 @@ equals "gh: pr not stored" "$(sql "$db" "select count(*) from runs")" 2
 cmp -s summary.md scopedb-report.md && ok || bad "gh: report file is the summary"
 contains "gh: html report of the pr" "$(cat scopedb-report.html)" "Regression check: FAIL"
 
-: >summary.md
-run gh_env pull_request 8/merge other 72 ../ok2.h5
+job gh_env pull_request 8/merge other 72 ../ok2.h5
 equals "gh: pr pass" "$rc" 0
 contains "gh: pr summary pass" "$(cat summary.md)" "PASS"
 equals "gh: still not stored" "$(sql "$db" "select count(*) from runs")" 2
 
-: >summary.md
-run gh_env push feature "" 73 ../ok3.h5
+job gh_env push feature "" 73 ../ok3.h5
 equals "gh: push to another branch only checks" "$rc" 0
 equals "gh: other branch not stored" "$(sql "$db" "select count(*) from runs")" 2
 
-: >summary.md
-run gh_env push main "" 3 ../slow.h5
+job gh_env push main "" 3 ../slow.h5
 equals "gh: main regression fails" "$rc" 1
 equals "gh: main regression is recorded" "$(sql "$db" "select count(*) from runs")" 3
 
@@ -137,6 +136,24 @@ equals "gh: concurrent stderr" "$(cat c1.err c2.err)" ""
 equals "gh: one baseline" "$(sql "$db" "select name || ' ' || run_id from pins")" "baseline 1"
 cd .. || exit 1
 
+fi
+
+# --- a nested regression: the summary says where inside the time went ----------
+# the real scope-profiler's nested-base.h5 on main, nested-slow.h5 (which
+# sleeps inside solve itself) in a pull request: the summary carries the
+# attribution line of each regressed region (docs/ci.md)
+if tcase github-nested; then
+mkdir ghn && cd ghn || exit 1
+cp "${TESTDATA:?}"/real/nested-base.h5 "$TESTDATA"/real/nested-slow.h5 .. || exit 1
+job gh_env push main "" 1 ../nested-base.h5
+equals "nested: first main run" "$rc" 0
+job gh_env pull_request 9/merge nested 90 ../nested-slow.h5
+equals "nested: pr regression fails" "$rc" 1
+contains "nested: main's attribution in the summary" "$(cat summary.md)" \
+	"- main p95 +88.1%, total +117 ms: 134% from main \> solve (+157 ms self)"
+contains "nested: solve's own" "$(cat summary.md)" \
+	"- solve p95 +42.7%, total +141 ms: 111% from main \> solve (+157 ms self)"
+cd .. || exit 1
 fi
 
 # --- with git: baselines by ancestry, the statistical check, annotations -------
@@ -164,21 +181,18 @@ gh_git() { # EVENT REF_NAME SHA|- PROFILES...: a job with git, WINDOW=3, a run i
 		GITHUB_SERVER_URL=https://github.example GITHUB_REPOSITORY=o/r GITHUB_RUN_ID=77 \
 		PROFILE="$*" BUDGET=5 METRIC=p95 WINDOW=3 bash "$CI_DIR/github.sh"
 }
-: >summary.md
-run gh_git push main "$(csha 1)" ../base.h5
+job gh_git push main "$(csha 1)" ../base.h5
 equals "git: first main run" "$rc" 0
 equals "git: no earlier commit: the pin" "$(head -1 summary.md)" \
 	"**scopedb:** point check against \`pin:baseline\` with a budget of +5% (base:HEAD~1: unknown git revision 'HEAD~1' (a CI checkout may need it fetched first: git fetch origin BRANCH))"
 contains "git: the artifact link" "$(cat summary.md)" \
 	"[The HTML report](https://github.example/o/r/actions/runs/77#artifacts) (artifact scopedb-report.html)"
-: >summary.md
-run gh_git push main "$(csha 2)" ../ok.h5
+job gh_git push main "$(csha 2)" ../ok.h5
 equals "git: second main run" "$rc" 0
 equals "git: a point check against the previous commit" "$(head -1 summary.md)" \
 	"**scopedb:** point check against \`base:HEAD~1\` with a budget of +5% (2 of the 3 runs of main the statistical check needs)"
 contains "git: says which commit" "$(cat summary.md)" "run 1, at the merge base"
-: >summary.md
-run gh_git push main "$(csha 3)" ../ok2.h5
+job gh_git push main "$(csha 3)" ../ok2.h5
 equals "git: third main run" "$rc" 0
 equals "git: the statistical check once 3 runs are stored" "$(head -1 summary.md)" \
 	"**scopedb:** statistical check against \`base:HEAD~1\` (a window of 3 runs along its first-parent history; 3 runs of main stored), 1 candidate run(s), budget +5%"
@@ -190,8 +204,7 @@ equals "git: fourth main run" "$rc" 0
 git checkout -q feature
 before=$(sha256sum "$db")
 files=$(ls .scopedb)
-: >summary.md
-BASE=main HEAD_REF=fork-user:feature run gh_git pull_request 9/merge - ../slow.h5 ../slow2.h5 ../slow3.h5
+BASE=main HEAD_REF=fork-user:feature job gh_git pull_request 9/merge - ../slow.h5 ../slow2.h5 ../slow3.h5
 equals "git: fork pr regression fails" "$rc" 1
 contains "git: against the merge base" "$(cat summary.md)" \
 	"Baseline from:** base:origin/main: merge base $(csha 4 | cut -c1-12) of HEAD and 'origin/main'; run 4, at the merge base"
@@ -206,13 +219,11 @@ esac
 equals "git: fork pr stores nothing" "$(sha256sum "$db")" "$before"
 equals "git: no other file in the cache" "$(ls .scopedb)" "$files"
 # the same pull request passing: no annotation
-: >summary.md
-BASE=main run gh_git pull_request 9/merge - ../ok.h5 ../ok2.h5 ../ok3.h5
+BASE=main job gh_git pull_request 9/merge - ../ok.h5 ../ok2.h5 ../ok3.h5
 equals "git: pr pass" "$rc" 0
 equals "git: no annotation" "$(grep -c '^::' <<<"$out")" 0
 # a shallow or foreign checkout: git cannot say, the pin stands in
-: >summary.md
-BASE=nosuch run gh_git pull_request 9/merge - ../ok.h5
+BASE=nosuch job gh_git pull_request 9/merge - ../ok.h5
 equals "git: unknown base branch" "$rc" 0
 contains "git: the pin, and why" "$(head -1 summary.md)" \
 	"point check against \`pin:baseline\` with a budget of +5% (base:origin/nosuch: unknown git revision 'origin/nosuch'"
@@ -288,13 +299,13 @@ equals "slurm: identity from the source tree and the job" \
 contains "slurm: the first night has no evidence" "$(ls reports/*.md | head -1 | xargs cat)" \
 	"5 no evidence"
 equals "slurm: a passing night moves the pin" \
-	"$(sql team.sqlite "select run_id from pins where name = 'baseline'")" 6
+	"$(baseline team.sqlite)" 6
 run night 7 --slow solve=1.3
 equals "slurm: a regression fails the job" "$rc" 1
 contains "slurm: says so" "$out" "scopedb: run 7: Regression check: FAIL; report $PWD/reports/scopedb-"
 contains "slurm: the report names solve" "$(ls reports/*.md | tail -1 | xargs cat)" "budget violations: solve"
 ls reports/*.html >/dev/null && ok || bad "slurm: html reports"
-equals "slurm: the pin stays" "$(sql team.sqlite "select run_id from pins where name = 'baseline'")" 6
+equals "slurm: the pin stays" "$(baseline team.sqlite)" 6
 run env SCOPEDB_DB="$PWD/team.sqlite" PROFILE=none.h5 SRUN=true bash "$CI_DIR/slurm-nightly.sh" true
 equals "slurm: no profile fails the job" "$rc $err" "2 scopedb: the application wrote no profile at $PWD/none.h5"
 cd .. || exit 1
@@ -325,7 +336,7 @@ contains "gl: broken binary named" "$err" "scopedb: cannot run '/nonexistent/sco
 
 run gl_main 1 ../base.h5
 equals "gl: first run" "$rc" 0
-equals "gl: baseline pinned" "$(sql "$db" "select run_id from pins where name = 'baseline'")" 1
+equals "gl: baseline pinned" "$(baseline "$db")" 1
 equals "gl: identity from CI_*" "$(sql "$db" "select commit_sha || ' ' || branch from runs")" \
 	"$(sha 1) main"
 contains "gl: report pass" "$(cat scopedb-report.md)" "### Regression check: PASS"
@@ -363,7 +374,7 @@ equals "gl: mr pass" "$rc" 0
 run gl_main 3 ../slow2.h5
 equals "gl: main regression fails" "$rc" 1
 equals "gl: main regression recorded" "$(sql "$db" "select count(*) from runs")" 3
-equals "gl: baseline stays" "$(sql "$db" "select run_id from pins where name = 'baseline'")" 1
+equals "gl: baseline stays" "$(baseline "$db")" 1
 cd .. || exit 1
 
 fi

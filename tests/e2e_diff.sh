@@ -139,7 +139,7 @@ sqlite3 v1.sqlite "DROP TABLE run_regions; DROP TABLE run_nesting; DROP TABLE pa
 	PRAGMA user_version = 1" || bad "cannot make a schema-1 store"
 expect 0 "diff upgrades a schema-1 store" $S diff 1 2 --db v1.sqlite --metric p95 --format csv
 equals "upgraded store, same p95" "$out" "$all"
-equals "upgraded to 3" "$(sqlite3 v1.sqlite 'PRAGMA user_version')" 3
+equals "upgraded to 4" "$(sqlite3 v1.sqlite 'PRAGMA user_version')" 4
 equals "run_regions refilled" "$(sqlite3 v1.sqlite 'SELECT count(DISTINCT run_id) FROM run_regions')" \
 	"$(sqlite3 v1.sqlite 'SELECT count(*) FROM runs')"
 fi

@@ -63,40 +63,50 @@ contains "ingest json error" "$out" "not a scope-profiler profile (no regions fo
 fi
 
 # --- nothing to compare -----------------------------------------------------------
+# nothing RC DESC WHY ARGS...: scopedb ARGS exits RC saying on stderr that
+# there is nothing to compare, and WHY (a warning when RC is 0)
+nothing() {
+	local want=$1 desc=$2 msg="nothing to compare: $3"
+	shift 3
+	[ "$want" = 0 ] && msg="warning: $msg"
+	expect_err "$want" "$desc" "scopedb: $msg" $S "$@"
+}
+
+# not_comparable DESC KEY A B ARGS...: scopedb ARGS exits 2 because the
+# runs' metadata KEY differs (A in the first, B in the second)
+not_comparable() {
+	local desc=$1 key=$2 a=$3 b=$4
+	shift 4
+	expect_err 2 "$desc" "scopedb: runs are not comparable: $key differs (a: $a, b: $b);\
+ compare them anyway with --allow-different $key" $S "$@"
+}
+
 if tcase setup-store; then
 expect 0 "ingest" $S ingest --quiet base.h5 slow.h5 agg.h5 agg2.h5 nogpu.h5 nogpu2.h5 eight.h5
 fi
 
 if tcase nothing-to-compare; then
 # runs 1 base, 2 slow, 3 agg, 4 agg2, 5 nogpu, 6 nogpu2, 7 eight
-expect_err 2 "check include nothing" \
-	"scopedb: nothing to compare: --include 'zzz' matches no region of run 1 or run 2" \
-	$S check 1 2 --include zzz
+nothing 2 "check include nothing" "--include 'zzz' matches no region of run 1 or run 2" \
+	check 1 2 --include zzz
 equals "check include nothing stdout" "$out" ""
-expect_err 2 "check include+exclude" \
-	"scopedb: nothing to compare: --include 'solve' --exclude 'sol' matches no region of run 1 or run 2" \
-	$S check 1 2 --include solve --exclude sol
-expect_err 2 "check files include nothing" \
-	"scopedb: nothing to compare: --include 'zzz' matches no region of 'base.h5' or 'slow.h5'" \
-	$S check base.h5 slow.h5 --include zzz
-expect_err 2 "check ranks nothing" \
-	"scopedb: nothing to compare: --ranks 90-99 selects no call of run 1 or run 2" \
-	$S check 1 2 --ranks 90-99
+nothing 2 "check include+exclude" "--include 'solve' --exclude 'sol' matches no region of run 1 or run 2" \
+	check 1 2 --include solve --exclude sol
+nothing 2 "check files include nothing" "--include 'zzz' matches no region of 'base.h5' or 'slow.h5'" \
+	check base.h5 slow.h5 --include zzz
+nothing 2 "check ranks nothing" "--ranks 90-99 selects no call of run 1 or run 2" \
+	check 1 2 --ranks 90-99
 expect_err 0 "diff threshold hides all: no warning" "" $S diff 1 2 --threshold 99
 contains "diff threshold hides all" "$out" "No regions to compare."
-expect_err 2 "check p95 aggregate" \
-	"scopedb: nothing to compare: metric p95 has no value in either run (aggregate-layout runs have no per-call durations)" \
-	$S check 3 4 --metric p95
-expect_err 2 "check gpu without gpu" \
-	"scopedb: nothing to compare: metric gpu_total has no value in either run (no call has a GPU time)" \
-	$S check 5 6 --metric gpu_total
-expect_err 0 "diff include nothing warns" \
-	"scopedb: warning: nothing to compare: --include 'zzz' matches no region of run 1 or run 2" \
-	$S diff 1 2 --include zzz
+nothing 2 "check p95 aggregate" "metric p95 has no value in either run (aggregate-layout runs have no per-call durations)" \
+	check 3 4 --metric p95
+nothing 2 "check gpu without gpu" "metric gpu_total has no value in either run (no call has a GPU time)" \
+	check 5 6 --metric gpu_total
+nothing 0 "diff include nothing warns" "--include 'zzz' matches no region of run 1 or run 2" \
+	diff 1 2 --include zzz
 contains "diff include nothing still prints" "$out" "No regions to compare."
-expect_err 0 "diff p95 aggregate warns" \
-	"scopedb: warning: nothing to compare: metric p95 has no value in either run (aggregate-layout runs have no per-call durations)" \
-	$S diff 3 4 --metric p95 --format json
+nothing 0 "diff p95 aggregate warns" "metric p95 has no value in either run (aggregate-layout runs have no per-call durations)" \
+	diff 3 4 --metric p95 --format json
 equals "diff p95 json rows" "$(printf '%s' "$out" | jq -c .rows)" "[]"
 # one side without values is still a comparison (aggregate vs columnar p95)
 expect 0 "diff p95 one side" $S diff 1 3 --metric p95
@@ -106,21 +116,23 @@ expect 0 "ingest" $S ingest --quiet few.h5
 sqlite3 "$db" "PRAGMA foreign_keys=ON; DELETE FROM timings WHERE run_id=8;
 	DELETE FROM run_regions WHERE run_id=8;
 	UPDATE runs SET num_regions=0, num_calls=0 WHERE id=8;" || bad "empty the run"
-expect_err 2 "check empty run" "scopedb: nothing to compare: run 8 has no regions" $S check 1 8
-expect_err 2 "check empty baseline" "scopedb: nothing to compare: run 8 has no regions" $S check 8 1
-expect_err 2 "check empty both" "scopedb: nothing to compare: run 8 has no regions" \
-	$S check 8 8
-expect_err 0 "diff empty run" "scopedb: warning: nothing to compare: run 8 has no regions" \
-	$S diff 1 8
+nothing 2 "check empty run" "run 8 has no regions" \
+	check 1 8
+nothing 2 "check empty baseline" "run 8 has no regions" \
+	check 8 1
+nothing 2 "check empty both" "run 8 has no regions" \
+	check 8 8
+nothing 0 "diff empty run" "run 8 has no regions" \
+	diff 1 8
 # index rows without any call (seed 1164 of the differential test's long
 # tier): nothing to compare, the run named once
 "$MKPROFILE" --random 1164 nocalls.h5 >/dev/null || exit 1
 expect 0 "ingest nocalls" $S ingest --quiet nocalls.h5
-expect_err 0 "diff nocalls itself" "scopedb: warning: nothing to compare: no call in run 9" \
-	$S diff 9 9
+nothing 0 "diff nocalls itself" "no call in run 9" \
+	diff 9 9
 equals "diff nocalls itself rows" "$($S diff 9 9 --format json 2>/dev/null | jq -c .rows)" "[]"
-expect_err 2 "check nocalls" "scopedb: nothing to compare: no call in run 9 or 'nocalls.h5'" \
-	$S check 9 nocalls.h5
+nothing 2 "check nocalls" "no call in run 9 or 'nocalls.h5'" \
+	check 9 nocalls.h5
 
 fi
 
@@ -160,13 +172,11 @@ fi
 
 if tcase not-comparable; then
 # --- runs that are not comparable -------------------------------------------------
-expect_err 2 "check mpi_size" \
-	"scopedb: runs are not comparable: mpi_size differs (a: 4, b: 8); compare them anyway with --allow-different mpi_size" \
-	$S check 1 7
+not_comparable "check mpi_size" mpi_size 4 8 \
+	check 1 7
 equals "check mpi_size stdout" "$out" ""
-expect_err 2 "check mpi_size files" \
-	"scopedb: runs are not comparable: mpi_size differs (a: 8, b: 4); compare them anyway with --allow-different mpi_size" \
-	$S check eight.h5 base.h5
+not_comparable "check mpi_size files" mpi_size 8 4 \
+	check eight.h5 base.h5
 expect 1 "check --allow-different" $S check 1 7 --allow-different mpi_size
 expect 0 "diff across mpi_size" $S diff 1 7
 contains "diff shows mpi_size" "$out" "mpi_size  4 -> 8"
@@ -175,25 +185,21 @@ expect 0 "ingest meta" $S ingest --quiet --meta node=n1 --meta platform=linux-x8
 expect 0 "ingest meta" $S ingest --quiet --meta node=n2 --meta platform=linux-aarch64 \
 	--meta hostname=h2 --db m.sqlite slow.h5
 expect 0 "ingest meta" $S ingest --quiet --meta hostname=h1 --db m.sqlite nogpu.h5
-expect_err 2 "check platform" \
-	"scopedb: runs are not comparable: platform differs (a: linux-x86_64, b: linux-aarch64); compare them anyway with --allow-different platform" \
-	$S check 1 2 --db m.sqlite
+not_comparable "check platform" platform linux-x86_64 linux-aarch64 \
+	check 1 2 --db m.sqlite
 # hostname is not a default key (CI runners change it per job): opt in
 expect 1 "hostname differs by default" $S check 1 2 --db m.sqlite --allow-different platform
-expect_err 2 "check --require-same hostname" \
-	"scopedb: runs are not comparable: hostname differs (a: h1, b: h2); compare them anyway with --allow-different hostname" \
-	$S check 1 2 --db m.sqlite --allow-different platform --require-same hostname
-expect_err 2 "check --require-same" \
-	"scopedb: runs are not comparable: node differs (a: n1, b: n2); compare them anyway with --allow-different node" \
-	$S check 1 2 --db m.sqlite --allow-different platform --allow-different hostname \
+not_comparable "check --require-same hostname" hostname h1 h2 \
+	check 1 2 --db m.sqlite --allow-different platform --require-same hostname
+not_comparable "check --require-same" node n1 n2 \
+	check 1 2 --db m.sqlite --allow-different platform --allow-different hostname \
 	--require-same node
 expect 1 "check allowed" $S check 1 2 --db m.sqlite --allow-different platform \
 	--allow-different hostname
 # a default key on one side only is not compared; a required one differs
 expect 0 "hostname on both, node on one" $S check 1 3 --db m.sqlite --max-regression 1000
-expect_err 2 "required key on one side" \
-	"scopedb: runs are not comparable: node differs (a: n1, b: unset); compare them anyway with --allow-different node" \
-	$S check 1 3 --db m.sqlite --require-same node
+not_comparable "required key on one side" node n1 unset \
+	check 1 3 --db m.sqlite --require-same node
 # a required key on neither side is most likely misspelled
 expect_err 2 "required key on neither side" \
 	"scopedb: --require-same 'nosuchkey': neither run has this metadata key" \
@@ -243,9 +249,8 @@ expect_err 2 "unwritable output" \
 equals "unwritable: no stdout" "$out" ""
 equals "unwritable: other file untouched" "$(cat keep.json)" "old"
 equals "unwritable: no temporary files" "$(ls | grep -c '\.tmp\.')" "0"
-expect_err 2 "nothing to compare writes nothing" \
-	"scopedb: nothing to compare: --include 'zzz' matches no region of run 1 or run 2" \
-	$S check 1 2 --include zzz --output json=keep.json
+nothing 2 "nothing to compare writes nothing" "--include 'zzz' matches no region of run 1 or run 2" \
+	check 1 2 --include zzz --output json=keep.json
 equals "nothing: file untouched" "$(cat keep.json)" "old"
 
 fi

@@ -228,26 +228,20 @@ views() {
 	t history solve --ranks 0 --metric p95
 	t meta 1
 }
-{
+# push compare.sqlite's runs to the team store $1 twice, then pull them
+# into pulled$2.sqlite (two, then all) and all$2.sqlite
+push_pull() {
 	DBV=$E2E_DIR/compare.sqlite
-	t push --db "$E2E_DIR/compare.sqlite" --to "$team" --pins
-	t push --db "$E2E_DIR/compare.sqlite" --to "$team" --pins
-	DBV=$E2E_DIR/pulled.sqlite
-	t pull --db "$E2E_DIR/pulled.sqlite" --from "$team" --pins latest~1 latest
-	t pull --db "$E2E_DIR/pulled.sqlite" --from "$team" --pins
-	DBV=$E2E_DIR/all.sqlite
-	t pull --db "$E2E_DIR/all.sqlite" --from "$team" --pins
-} 2>&1 | sed -e "s|$team|TEAM|g" >push-pg.txt
-{
-	DBV=$E2E_DIR/compare.sqlite
-	t push --db "$E2E_DIR/compare.sqlite" --to "$E2E_DIR/team.sqlite" --pins
-	t push --db "$E2E_DIR/compare.sqlite" --to "$E2E_DIR/team.sqlite" --pins
-	DBV=$E2E_DIR/pulled2.sqlite
-	t pull --db "$E2E_DIR/pulled2.sqlite" --from "$E2E_DIR/team.sqlite" --pins latest~1 latest
-	t pull --db "$E2E_DIR/pulled2.sqlite" --from "$E2E_DIR/team.sqlite" --pins
-	DBV=$E2E_DIR/all2.sqlite
-	t pull --db "$E2E_DIR/all2.sqlite" --from "$E2E_DIR/team.sqlite" --pins
-} 2>&1 | sed -e "s|$E2E_DIR/team.sqlite|TEAM|g" >push-sqlite.txt
+	t push --db "$E2E_DIR/compare.sqlite" --to "$1" --pins
+	t push --db "$E2E_DIR/compare.sqlite" --to "$1" --pins
+	DBV=$E2E_DIR/pulled$2.sqlite
+	t pull --db "$E2E_DIR/pulled$2.sqlite" --from "$1" --pins latest~1 latest
+	t pull --db "$E2E_DIR/pulled$2.sqlite" --from "$1" --pins
+	DBV=$E2E_DIR/all$2.sqlite
+	t pull --db "$E2E_DIR/all$2.sqlite" --from "$1" --pins
+}
+push_pull "$team" "" 2>&1 | sed -e "s|$team|TEAM|g" >push-pg.txt
+push_pull "$E2E_DIR/team.sqlite" 2 2>&1 | sed -e "s|$E2E_DIR/team.sqlite|TEAM|g" >push-sqlite.txt
 if diff -u push-sqlite.txt push-pg.txt >push.diff; then ok; else bad "push/pull reports differ: $(cat push.diff)"; fi
 equals "push report" "$(sed -n 1,8p push-pg.txt)" "\$ scopedb push --db DB --to TEAM --pins
 copied run 1 (r1.h5) as run 1
@@ -307,6 +301,30 @@ q_tree psql_q "$pushed" >tree-pushed.txt
 if diff -u tree-sqlite.txt tree-pg.txt >tree.diff; then ok; else bad "paths differ: $(head -30 tree.diff)"; fi
 if diff -u tree-pg.txt tree-pushed.txt >tree.diff; then ok; else bad "pushed paths differ: $(head -30 tree.diff)"; fi
 contains "main > solve of nested-base.h5" "$(cat tree-pg.txt)" "4|1|0|solve|2|0|30|0|72717215|2894414|-1"
+# each path's stored p50/p95/p99 (issue 22): set on both backends and on
+# push, read alike (the diffs print them to the nanosecond)
+equals "every path has its percentiles" "$(psql_q "$pt" "select count(*) from paths where p95_ns is null")" 0
+equals "pushed: computed on arrival" "$(psql_q "$pushed" "select count(*) from paths where p95_ns is null")" 0
+for m in p50 p95 p99; do
+	for pair in "1 1" "2 3" "4 5"; do
+		# shellcheck disable=SC2086
+		want=$("$S" diff $pair --db "$E2E_DIR/paths.sqlite" --by path --metric $m --format csv 2>&1)
+		# shellcheck disable=SC2086
+		equals "$m --by path of $pair alike" "$("$S" diff $pair --db "$pt" --by path --metric $m --format csv 2>&1)" "$want"
+		# shellcheck disable=SC2086
+		equals "$m --by path of $pair pushed" "$("$S" diff $pair --db "$pushed" --by path --metric $m --format csv 2>&1)" "$want"
+	done
+done
+# a store of schema 2 (paths without percentiles): upgraded, its runs
+# answer from their durations, the same numbers
+sch2=$(pg_newdb schema2)
+"$S" ingest --db "$sch2" --commit aaa1111 "$REAL"/nested-base.h5 "$REAL"/nested-slow.h5 >/dev/null 2>&1 || bad "ingest nested"
+before=$("$S" diff 1 2 --db "$sch2" --by path --metric p95 --format json 2>&1)
+psql_q "$sch2" "alter table paths drop column p50_ns, drop column p95_ns, drop column p99_ns;
+	update scopedb_meta set value = '2' where key = 'schema_version'" || bad "downgrade to 2"
+equals "schema 2: the same p95 --by path" "$("$S" diff 1 2 --db "$sch2" --by path --metric p95 --format json 2>&1)" "$before"
+equals "upgraded to schema 3" "$(psql_q "$sch2" "select value from scopedb_meta where key = 'schema_version'")" 3
+equals "older runs: no stored percentiles" "$(psql_q "$sch2" "select count(p95_ns) from paths")" 0
 contains "the aggregate run: read, no paths" "$(cat tree-pg.txt)" "6|0|0|0|0"
 # a store of schema 1: its runs keep their numbers and have no paths
 old=$(pg_newdb oldschema)
@@ -316,7 +334,7 @@ psql_q "$old" "drop table run_nesting; drop table paths; drop table path_ranks;
 	alter table run_regions drop column self_ns;
 	update scopedb_meta set value = '1' where key = 'schema_version'" || bad "downgrade"
 "$S" ingest --db "$old" --commit aaa1111 "$REAL"/fib-recursive.h5 >/dev/null 2>&1 || bad "ingest after downgrade"
-equals "upgraded to schema 2" "$(psql_q "$old" "select value from scopedb_meta where key = 'schema_version'")" 2
+equals "upgraded to schema 3" "$(psql_q "$old" "select value from scopedb_meta where key = 'schema_version'")" 3
 equals "old run kept" "$("$S" show --db "$old" 1)" "$before"
 equals "only the new run has paths" "$(psql_q "$old" "select string_agg(run_id::text, ',') from run_nesting")" 2
 equals "self of the old run: its rows'" "$(psql_q "$old" "select count(*) from run_regions g where run_id = 1
@@ -341,7 +359,7 @@ newer=$(pg_newdb newer)
 expect 0 "ingest into a new database" $S ingest --db "$newer" r1.h5
 psql_q "$newer" "update scopedb_meta set value = '99' where key = 'schema_version'"
 expect_err 2 "newer store" \
-	"scopedb: cannot open store '$newer': written by a newer scopedb (schema version 99; this scopedb supports up to 2)" \
+	"scopedb: cannot open store '$newer': written by a newer scopedb (schema version 99; this scopedb supports up to 3)" \
 	$S runs --db "$newer"
 equals "schema comments" "$(psql_q "$newer" "select obj_description('runs'::regclass)")" \
 	"one ingested profile file"

@@ -118,13 +118,13 @@ fi
 
 if tcase schema-versions; then
 # --- schema versions ---------------------------------------------------------------
-tamper newer "PRAGMA user_version = 4"
+tamper newer "PRAGMA user_version = 5"
 refused "newer schema" \
-	"scopedb: cannot open store 'x.sqlite': written by a newer scopedb (schema version 4; this scopedb supports up to 3)" \
+	"scopedb: cannot open store 'x.sqlite': written by a newer scopedb (schema version 5; this scopedb supports up to 4)" \
 	"${READS[@]}" "rm 2" "tag 1 x"
 pull_refused "newer schema" \
-	"scopedb: cannot open store 'x.sqlite': written by a newer scopedb (schema version 4; this scopedb supports up to 3)"
-equals "newer schema: not written" "$(sqlite3 x.sqlite 'PRAGMA user_version')" 4
+	"scopedb: cannot open store 'x.sqlite': written by a newer scopedb (schema version 5; this scopedb supports up to 4)"
+equals "newer schema: not written" "$(sqlite3 x.sqlite 'PRAGMA user_version')" 5
 
 # an older store (schema 1: no run_regions, no call trees) from someone
 # else: pull never upgrades (or otherwise writes) its source, --db
@@ -136,12 +136,12 @@ old1="DROP TABLE run_regions; DROP TABLE run_nesting; DROP TABLE paths; DROP TAB
 tamper older "$old1"
 sum=$(sha256sum x.sqlite)
 expect_err 2 "older source of pull" \
-	"scopedb: cannot open store 'x.sqlite': schema version 1 must be upgraded to 3; open it for writing once" \
+	"scopedb: cannot open store 'x.sqlite': schema version 1 must be upgraded to 4; open it for writing once" \
 	$S pull --from x.sqlite --db y.sqlite
 equals "older source: not written" "$(sha256sum x.sqlite)" "$sum"
 [ -e x.sqlite-wal ] && [ -s x.sqlite-wal ] && bad "older source: a WAL was written" || ok
 expect 0 "older --db store upgrades" $S diff 1 2 --db x.sqlite
-equals "older --db store upgraded" "$(sqlite3 x.sqlite 'PRAGMA user_version')" 3
+equals "older --db store upgraded" "$(sqlite3 x.sqlite 'PRAGMA user_version')" 4
 expect 0 "and then pulls" $S pull --from x.sqlite --db y.sqlite
 
 fi

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "ingest/calltree.h"
+#include "ingest/ingest_child.h"
 #include "scopedb/err.h"
 #include "scopedb/h5prof.h"
 #include "h5write.h"
@@ -864,16 +865,7 @@ static int real_row(void *ctx, const struct h5prof_row *row)
 	struct realctx *c = ctx;
 	struct calltree_row r;
 
-	memset(&r, 0, sizeof(r));
-	r.rank = row->rank;
-	r.region = row->region;
-	r.calls = row->calls;
-	r.has_events = row->has_events;
-	r.starts = row->starts;
-	r.durations = row->durations;
-	r.nest = row->nest;
-	r.exclusive = row->exclusive;
-	r.rank_last = row->rank_last;
+	ingest_child_tree_row(&r, row);
 	return calltree_add(c->t, &r, &c->sink);
 }
 

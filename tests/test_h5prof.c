@@ -163,34 +163,37 @@ static void test_roundtrip_all_layouts(void **state)
 					      fixed, (li + storage + fixed) % 2);
 }
 
+/* Write the standard profile as name with o, load it into l and check its
+ * region names: the NULL-ended names, in order. */
+static void load_names(struct tu_h5_loaded *l, const char *name, const struct h5write_opts *o,
+		       const char *const *names)
+{
+	size_t n;
+
+	assert_int_equal(tu_h5_load(l, tu_h5_write_standard(name, o)), 0);
+	for (n = 0; names[n]; n++)
+		;
+	assert_int_equal(l->num_regions, n);
+	for (n = 0; names[n]; n++)
+		assert_string_equal(l->names[n], names[n]);
+}
+
 static void test_order_and_names(void **state)
 {
 	struct h5write_opts o = tu_h5_opts(1, 0);
 	struct tu_h5_loaded l;
-	const char *path;
 	size_t i;
 
 	(void)state;
 	/* schema 1: region ids in order of first appearance, ranks in numeric
 	 * order and regions by name within a rank */
-	path = tu_h5_write_standard("order1.h5", &o);
-	assert_int_equal(tu_h5_load(&l, path), 0);
-	assert_int_equal(l.num_regions, 3);
-	assert_string_equal(l.names[0], "größe_λ");
-	assert_string_equal(l.names[1], "io");
-	assert_string_equal(l.names[2], "solve");
+	load_names(&l, "order1.h5", &o, (const char *[]){"größe_λ", "io", "solve", NULL});
 	tu_h5_loaded_free(&l);
 
 	/* columnar: names in order of first appearance, rows in offset order
 	 * (= written order, zero-call rows in place) */
 	o = tu_h5_opts(3, 0);
-	path = tu_h5_write_standard("order3.h5", &o);
-	assert_int_equal(tu_h5_load(&l, path), 0);
-	assert_int_equal(l.num_regions, 4);
-	assert_string_equal(l.names[0], "solve");
-	assert_string_equal(l.names[1], "größe_λ");
-	assert_string_equal(l.names[2], "io");
-	assert_string_equal(l.names[3], "idle");
+	load_names(&l, "order3.h5", &o, (const char *[]){"solve", "größe_λ", "io", "idle", NULL});
 	assert_int_equal(l.nrows, tu_h5_standard()->nrows);
 	for (i = 0; i < l.nrows; i++) {
 		assert_int_equal(l.rows[i].rank, tu_h5_standard()->rows[i].rank);
@@ -283,42 +286,36 @@ static void test_columnar_offsets_out_of_order(void **state)
 	const int64_t excl[] = {11, 22, 33};
 	const char *const files[] = {"a.py", "b.py", "c.py"};
 	const char *const tags[] = {"", "[ \"x\" , \"y\" ]", "[]"};
+	const struct {
+		const char *dataset;
+		enum h5write_type type;
+		const void *values;
+		size_t n;
+	} repl[] = {
+	    {"/rank_region_index/event_offsets", H5WRITE_U64, offsets, 3},
+	    {"/rank_region_index/event_counts", H5WRITE_U64, counts, 3},
+	    {"/rank_region_index/ranks", H5WRITE_U32, ranks, 3},
+	    {"/rank_region_index/region_ids", H5WRITE_U32, regions, 3},
+	    {"/rank_region_index/source_lines", H5WRITE_I64, lines, 3},
+	    {"/rank_region_index/exclusive_totals", H5WRITE_I64, excl, 3},
+	    {"/rank_region_index/source_files", H5WRITE_STR, files, 3},
+	    {"/rank_region_index/source_texts", H5WRITE_STR, files, 3},
+	    {"/rank_region_index/tags", H5WRITE_STR, tags, 3},
+	    {"/events/start_deltas", H5WRITE_I64, deltas, 13},
+	    {"/events/durations", H5WRITE_I64, durs, 13},
+	};
 	struct h5write_opts o = tu_h5_opts(3, 0);
 	struct tu_h5_loaded l;
 	const char *path;
+	size_t i;
 
 	(void)state;
 	path = tu_h5_write_standard("gaps.h5", &o);
 	assert_int_equal(h5write_delete(path, "/rank_region_index/summary_statistics"), 0);
-	assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/event_offsets",
-						 H5WRITE_U64, offsets, 3),
-			 0);
-	assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/event_counts",
-						 H5WRITE_U64, counts, 3),
-			 0);
-	assert_int_equal(
-	    h5write_replace_dataset(path, "/rank_region_index/ranks", H5WRITE_U32, ranks, 3), 0);
-	assert_int_equal(
-	    h5write_replace_dataset(path, "/rank_region_index/region_ids", H5WRITE_U32, regions, 3),
-	    0);
-	assert_int_equal(
-	    h5write_replace_dataset(path, "/rank_region_index/source_lines", H5WRITE_I64, lines, 3),
-	    0);
-	assert_int_equal(h5write_replace_dataset(path, "/rank_region_index/exclusive_totals",
-						 H5WRITE_I64, excl, 3),
-			 0);
-	assert_int_equal(
-	    h5write_replace_dataset(path, "/rank_region_index/source_files", H5WRITE_STR, files, 3),
-	    0);
-	assert_int_equal(
-	    h5write_replace_dataset(path, "/rank_region_index/source_texts", H5WRITE_STR, files, 3),
-	    0);
-	assert_int_equal(
-	    h5write_replace_dataset(path, "/rank_region_index/tags", H5WRITE_STR, tags, 3), 0);
-	assert_int_equal(
-	    h5write_replace_dataset(path, "/events/start_deltas", H5WRITE_I64, deltas, 13), 0);
-	assert_int_equal(h5write_replace_dataset(path, "/events/durations", H5WRITE_I64, durs, 13),
-			 0);
+	for (i = 0; i < sizeof(repl) / sizeof(repl[0]); i++)
+		assert_int_equal(h5write_replace_dataset(path, repl[i].dataset, repl[i].type,
+							 repl[i].values, repl[i].n),
+				 0);
 	assert_int_equal(h5write_delete(path, "/events/gpu_durations"), 0);
 
 	h5prof_set_chunk_events(4);
@@ -1095,42 +1092,10 @@ static const int64_t ns_st3[] = {1100, 1200}, ns_en3[] = {1150, 1250};
 static void nest_profile(struct h5write_row rows[4])
 {
 	memset(rows, 0, 4 * sizeof(*rows));
-	rows[0] = (struct h5write_row){.rank = 0,
-				       .region = "main",
-				       .calls = 1,
-				       .starts = ns_st0,
-				       .ends = ns_en0,
-				       .source_line = -1,
-				       .call_ids = ns_ci0,
-				       .parent_ids = ns_pi0,
-				       .thread_ids = ns_th0,
-				       .task_ids = ns_tk0};
-	rows[1] = (struct h5write_row){.rank = 1,
-				       .region = "main",
-				       .calls = 1,
-				       .starts = ns_st2,
-				       .ends = ns_en2,
-				       .source_line = -1,
-				       .call_ids = ns_ci2,
-				       .parent_ids = ns_pi2,
-				       .thread_ids = ns_th2,
-				       .task_ids = ns_tk2};
-	rows[2] = (struct h5write_row){.rank = 0,
-				       .region = "solve",
-				       .calls = 3,
-				       .starts = ns_st1,
-				       .ends = ns_en1,
-				       .source_line = -1,
-				       .call_ids = ns_ci1,
-				       .parent_ids = ns_pi1,
-				       .thread_ids = ns_th1,
-				       .task_ids = ns_tk1};
-	rows[3] = (struct h5write_row){.rank = 1,
-				       .region = "solve",
-				       .calls = 2,
-				       .starts = ns_st3,
-				       .ends = ns_en3,
-				       .source_line = -1};
+	rows[0] = tu_h5_nest_row(0, "main", 1, ns_st0, ns_en0, ns_ci0, ns_pi0, ns_th0, ns_tk0);
+	rows[1] = tu_h5_nest_row(1, "main", 1, ns_st2, ns_en2, ns_ci2, ns_pi2, ns_th2, ns_tk2);
+	rows[2] = tu_h5_nest_row(0, "solve", 3, ns_st1, ns_en1, ns_ci1, ns_pi1, ns_th1, ns_tk1);
+	rows[3] = tu_h5_nest_row(1, "solve", 2, ns_st3, ns_en3, NULL, NULL, NULL, NULL);
 }
 
 /* The read row of (rank, first start). */

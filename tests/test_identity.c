@@ -66,6 +66,22 @@ static void test_hex(void **state)
 	assert_string_equal(identity_branch_clean("main"), "main");
 }
 
+/*
+ * Set the NULL-ended NAME, VALUE pairs of vars, read the identity from the
+ * environment and check the commit it found (unless commit is NULL) and the
+ * branch.  The caller releases id.
+ */
+static void from_env(struct identity *id, const char *const *vars, const char *commit,
+		     const char *branch)
+{
+	for (; *vars; vars += 2)
+		setenv(vars[0], vars[1], 1);
+	assert_int_equal(identity_from_env(id), 1);
+	if (commit)
+		assert_string_equal(id->commit, commit);
+	assert_string_equal(id->branch, branch);
+}
+
 static void test_env(void **state)
 {
 	struct identity id;
@@ -78,47 +94,48 @@ static void test_env(void **state)
 	assert_null(id.branch);
 
 	/* Jenkins */
-	setenv("GIT_COMMIT", "c0ffee", 1);
-	setenv("GIT_BRANCH", "origin/main", 1);
-	assert_int_equal(identity_from_env(&id), 1);
-	assert_string_equal(id.commit, "c0ffee");
-	assert_string_equal(id.branch, "main");
+	from_env(&id, (const char *[]){"GIT_COMMIT", "c0ffee", "GIT_BRANCH", "origin/main", NULL},
+		 "c0ffee", "main");
 	assert_string_equal(id.branch_from, "GIT_BRANCH");
 	identity_release(&id);
 
 	/* Buildkite before Jenkins */
-	setenv("BUILDKITE_COMMIT", "b1b1b1", 1);
-	setenv("BUILDKITE_BRANCH", "feat", 1);
-	assert_int_equal(identity_from_env(&id), 1);
-	assert_string_equal(id.commit, "b1b1b1");
-	assert_string_equal(id.branch, "feat");
+	from_env(&id,
+		 (const char *[]){"BUILDKITE_COMMIT", "b1b1b1", "BUILDKITE_BRANCH", "feat", NULL},
+		 "b1b1b1", "feat");
 	identity_release(&id);
 
 	/* a GitLab merge request: the source branch */
-	setenv("CI_COMMIT_SHA", "9a9a9a", 1);
-	setenv("CI_COMMIT_REF_NAME", "refs/merge-requests/7/head", 1);
-	setenv("CI_MERGE_REQUEST_SOURCE_BRANCH_NAME", "fix-io", 1);
-	assert_int_equal(identity_from_env(&id), 1);
-	assert_string_equal(id.commit, "9a9a9a");
-	assert_string_equal(id.branch, "fix-io");
+	from_env(&id,
+		 (const char *[]){"CI_COMMIT_SHA", "9a9a9a", "CI_COMMIT_REF_NAME",
+				  "refs/merge-requests/7/head",
+				  "CI_MERGE_REQUEST_SOURCE_BRANCH_NAME", "fix-io", NULL},
+		 "9a9a9a", "fix-io");
 	identity_release(&id);
 
 	/* a GitHub pull request: the head branch, not 42/merge */
-	setenv("GITHUB_SHA", "6a6a6a", 1);
-	setenv("GITHUB_REF_NAME", "42/merge", 1);
-	setenv("GITHUB_HEAD_REF", "feature", 1);
-	assert_int_equal(identity_from_env(&id), 1);
-	assert_string_equal(id.commit, "6a6a6a");
+	from_env(&id,
+		 (const char *[]){"GITHUB_SHA", "6a6a6a", "GITHUB_REF_NAME", "42/merge",
+				  "GITHUB_HEAD_REF", "feature", NULL},
+		 "6a6a6a", "feature");
 	assert_string_equal(id.commit_from, "GITHUB_SHA");
-	assert_string_equal(id.branch, "feature");
 	identity_release(&id);
 	/* a push: GITHUB_HEAD_REF is set but empty */
-	setenv("GITHUB_HEAD_REF", "", 1);
-	setenv("GITHUB_REF_NAME", "main", 1);
-	assert_int_equal(identity_from_env(&id), 1);
-	assert_string_equal(id.branch, "main");
+	from_env(&id, (const char *[]){"GITHUB_HEAD_REF", "", "GITHUB_REF_NAME", "main", NULL},
+		 NULL, "main");
 	identity_release(&id);
 	clear_ci();
+}
+
+/* Resolve the identity from CI variables or the work tree alone, and check
+ * the commit it found (NULL: none). */
+static void resolved(struct identity *id, const char *commit)
+{
+	assert_int_equal(identity_resolve(id, NULL, NULL), 0);
+	if (commit)
+		assert_string_equal(id->commit, commit);
+	else
+		assert_null(id->commit);
 }
 
 static void test_no_repository(void **state)
@@ -127,8 +144,7 @@ static void test_no_repository(void **state)
 
 	(void)state;
 	identity_init(&id);
-	assert_int_equal(identity_resolve(&id, NULL, NULL), 0);
-	assert_null(id.commit);
+	resolved(&id, NULL);
 	assert_null(id.branch);
 	/* a sha-like value is kept as given, a ref must resolve */
 	assert_int_equal(identity_resolve(&id, "abc123", "main"), 0);
@@ -156,8 +172,7 @@ static void test_ignored_and_case(void **state)
 	identity_init(&id);
 	setenv("GITHUB_SHA", "zzz", 1);
 	setenv("GITHUB_REF_NAME", "main", 1);
-	assert_int_equal(identity_resolve(&id, NULL, NULL), 0);
-	assert_null(id.commit);
+	resolved(&id, NULL);
 	assert_null(id.commit_from);
 	assert_string_equal(id.ignored_from, "GITHUB_SHA");
 	assert_string_equal(id.ignored_value, "zzz");
@@ -169,8 +184,7 @@ static void test_ignored_and_case(void **state)
 	assert_null(id.ignored_from);
 	identity_release(&id);
 	setenv("GITHUB_SHA", "ABCDEF0123456789ABCDEF0123456789ABCDEF01", 1);
-	assert_int_equal(identity_resolve(&id, NULL, NULL), 0);
-	assert_string_equal(id.commit, "abcdef0123456789abcdef0123456789abcdef01");
+	resolved(&id, "abcdef0123456789abcdef0123456789abcdef01");
 	assert_null(id.ignored_from);
 	identity_release(&id);
 	clear_ci();
@@ -200,8 +214,7 @@ static void test_repository(void **state)
 	identity_init(&id);
 
 	/* no CI: the work tree's HEAD and branch */
-	assert_int_equal(identity_resolve(&id, NULL, NULL), 0);
-	assert_string_equal(id.commit, head);
+	resolved(&id, head);
 	assert_string_equal(id.commit_from, "git");
 	assert_string_equal(id.branch, "trunk");
 	identity_release(&id);
@@ -235,24 +248,21 @@ static void test_repository(void **state)
 
 	/* CI variables win over the work tree: no branch from git */
 	setenv("GITHUB_SHA", "6a6a6a6a", 1);
-	assert_int_equal(identity_resolve(&id, NULL, NULL), 0);
-	assert_string_equal(id.commit, "6a6a6a6a");
+	resolved(&id, "6a6a6a6a");
 	assert_null(id.branch);
 	identity_release(&id);
 	/* Buildkite's BUILDKITE_COMMIT=HEAD is resolved */
 	clear_ci();
 	setenv("BUILDKITE_COMMIT", "HEAD", 1);
 	setenv("BUILDKITE_BRANCH", "bk", 1);
-	assert_int_equal(identity_resolve(&id, NULL, NULL), 0);
-	assert_string_equal(id.commit, head);
+	resolved(&id, head);
 	assert_string_equal(id.branch, "bk");
 	identity_release(&id);
 	clear_ci();
 
 	/* a detached HEAD: the commit, no branch */
 	sh("git checkout -q --detach HEAD");
-	assert_int_equal(identity_resolve(&id, NULL, NULL), 0);
-	assert_string_equal(id.commit, head);
+	resolved(&id, head);
 	assert_null(id.branch);
 	identity_release(&id);
 	free(head);

@@ -746,25 +746,6 @@ static void test_calltree_overlap(void **state)
 	store_close(st);
 }
 
-/* A row of calls with their ids, parents and threads (no GPU time, no
- * source). */
-static struct h5write_row nest_row(uint32_t rank, const char *region, size_t calls,
-				   const int64_t *starts, const int64_t *ends, const int64_t *ids,
-				   const int64_t *parents, const int64_t *threads)
-{
-	struct h5write_row r = {.rank = rank,
-				.region = region,
-				.calls = calls,
-				.starts = starts,
-				.ends = ends,
-				.source_line = -1,
-				.call_ids = ids,
-				.parent_ids = parents,
-				.thread_ids = threads};
-
-	return r;
-}
-
 /* A JSON profile's nesting columns reach the call tree as the HDF5 file's
  * do: the JSON twin of a profile with ids and lanes (and of the same
  * profile without them: containment) gives the same paths and self times. */
@@ -776,10 +757,10 @@ static void test_calltree_json_twin(void **state)
 			     is[] = {70}, ie[] = {90}, mid[] = {1}, mpar[] = {-1}, sid[] = {2, 3},
 			     spar[] = {1, 2}, iid[] = {4}, ipar[] = {-1}, thr0[] = {0},
 			     thr0b[] = {0, 0}, thr1[] = {1};
-	struct h5write_row rows[4] = {nest_row(0, "main", 1, ms, me, mid, mpar, thr0),
-				      nest_row(0, "solve", 2, ss, se, sid, spar, thr0b),
-				      nest_row(0, "io", 1, is, ie, iid, ipar, thr1),
-				      nest_row(1, "main", 1, ms, me, mid, mpar, thr0)};
+	struct h5write_row rows[4] = {tu_h5_nest_row(0, "main", 1, ms, me, mid, mpar, thr0, NULL),
+				      tu_h5_nest_row(0, "solve", 2, ss, se, sid, spar, thr0b, NULL),
+				      tu_h5_nest_row(0, "io", 1, is, ie, iid, ipar, thr1, NULL),
+				      tu_h5_nest_row(1, "main", 1, ms, me, mid, mpar, thr0, NULL)};
 	struct h5write_profile prof = {rows, 4, NULL, 0};
 	static const char *const names[] = {"main", "solve", "io"};
 	struct jsonwrite_opts jo = {0, 0};

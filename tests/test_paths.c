@@ -4,8 +4,10 @@
  * their (path, rank) numbers, the self time of each row), aggregate files
  * (self times, no paths) and overlapping calls (the one warning, no paths
  * for that rank), the schema 2 -> 3 migration (older runs keep their
- * numbers and have no paths), push/pull carrying the paths, and a damaged
- * path row refused.  Over the SQLite backend; tests/e2e_postgres.sh runs
+ * numbers and have no paths), push/pull carrying the paths, a damaged
+ * path row refused, and each path's p50/p95/p99 over all ranks stored at
+ * ingest and push/pull equal to the decoded ones (schema 3 -> 4: older
+ * runs decode them).  Over the SQLite backend; tests/e2e_postgres.sh runs
  * the same through the binary on PostgreSQL.
  */
 #include <stdint.h>
@@ -21,7 +23,9 @@
 #include "scopedb/store.h"
 #include "scopedb/transfer.h"
 #include "scopedb/util.h"
+#include "store/finish.h"
 #include "testutil.h"
+#include "util/percentile.h"
 #include "testutil_db.h"
 
 static struct ingest_opts no_opts;
@@ -269,9 +273,9 @@ static void test_migration(void **state)
 					"PRAGMA user_version = 2"),
 			 SQLITE_OK);
 	assert_int_equal(store_open(&st, db, STORE_READONLY | STORE_NO_UPGRADE), ERR_STORE);
-	assert_non_null(strstr(err_msg(), "schema version 2 must be upgraded to 3"));
+	assert_non_null(strstr(err_msg(), "schema version 2 must be upgraded to 4"));
 	assert_int_equal(store_open(&st, db, 0), 0);
-	assert_int_equal(tu_db_int(db, "PRAGMA user_version"), 3);
+	assert_int_equal(tu_db_int(db, "PRAGMA user_version"), 4);
 	assert_int_equal(store_get_nesting(st, id, &n, &found), 0);
 	assert_false(found);
 	store_close(st);
@@ -349,6 +353,18 @@ static void test_transfer(void **state)
 			 tu_db_int(dst_db, "select sum(exclusive_ns) from timings"));
 }
 
+/* Close *st, damage the store db with sql, reopen it: scanning run id's
+ * paths is refused with a message holding msg. */
+static void damaged_scan(struct store **st, const char *db, const char *sql, int64_t id,
+			 const char *msg)
+{
+	store_close(*st);
+	assert_int_equal(tu_db_exec(db, sql), SQLITE_OK);
+	assert_int_equal(store_open(st, db, 0), 0);
+	assert_int_equal(store_scan_paths(*st, id, NULL, NULL, NULL), ERR_STORE);
+	assert_non_null(strstr(err_msg(), msg));
+}
+
 /* A damaged (path, rank) row or path is refused by name, also by push's
  * check of its source. */
 static void test_damaged(void **state)
@@ -360,25 +376,159 @@ static void test_damaged(void **state)
 	(void)state;
 	assert_int_equal(store_open(&st, db, 0), 0);
 	id = ingest(st, tu_fixture("real/nested-base.h5"), NULL);
-	store_close(st);
-	assert_int_equal(tu_db_exec(db, "UPDATE path_ranks SET self_ns = total_ns + 1 "
-					"WHERE path_id = 1"),
-			 SQLITE_OK);
-	assert_int_equal(store_open(&st, db, 0), 0);
-	assert_int_equal(store_scan_paths(st, id, NULL, NULL, NULL), ERR_STORE);
-	assert_non_null(strstr(err_msg(), "is damaged: path 1 rank 0 of run 1 has impossible"));
+	damaged_scan(&st, db, "UPDATE path_ranks SET self_ns = total_ns + 1 WHERE path_id = 1", id,
+		     "is damaged: path 1 rank 0 of run 1 has impossible");
 	assert_int_equal(transfer_check(st, NULL, 0), ERR_STORE);
+	damaged_scan(&st, db,
+		     "UPDATE path_ranks SET self_ns = 0; "
+		     "UPDATE paths SET parent_id = NULL WHERE path_id = 2",
+		     id, "path 2 of run 1 has a wrong parent");
 	store_close(st);
-	assert_int_equal(tu_db_exec(db, "UPDATE path_ranks SET self_ns = 0; "
-					"UPDATE paths SET parent_id = NULL WHERE path_id = 2"),
+}
+
+/* The stored p50/p95/p99 of every path of run id against the ones
+ * decoded from its durations (store_path_duration_runs()), exactly; the
+ * paths over some ranks have none stored.  Returns the paths seen. */
+static size_t check_path_quantiles(struct store *st, int64_t id, int stored)
+{
+	static const double levels[3] = {50.0, 95.0, 99.0};
+	struct store_region_stats *g = NULL;
+	struct i64vec d, ends;
+	size_t n = 0, i;
+	int64_t rank0 = 0;
+	int k;
+
+	i64vec_init(&d);
+	i64vec_init(&ends);
+	assert_int_equal(store_path_stats(st, &g, &n, id, NULL, 0, NULL, NULL), 0);
+	for (i = 0; i < n; i++) {
+		assert_int_equal(g[i].has_quantiles, stored);
+		d.len = ends.len = 0;
+		assert_int_equal(store_path_duration_runs(st, &d, &ends, id, g[i].path_id, NULL, 0),
+				 0);
+		assert_int_equal(d.len, g[i].calls);
+		for (k = 0; stored && k < 3; k++) {
+			double want = percentile_runs(d.v, ends.v, ends.len, levels[k]);
+
+			assert_memory_equal(&g[i].quantiles[k], &want, sizeof(want));
+		}
+	}
+	store_region_stats_free(g, n);
+	assert_int_equal(store_path_stats(st, &g, &i, id, &rank0, 1, NULL, NULL), 0);
+	for (k = 0; (size_t)k < i; k++)
+		assert_int_equal(g[k].has_quantiles, 0);
+	store_region_stats_free(g, i);
+	i64vec_release(&d);
+	i64vec_release(&ends);
+	return n;
+}
+
+/* Each path's percentiles over all ranks are stored at ingest (from the
+ * run's blobs in the finish spool, or path by path when the run does not
+ * fit it) and by push/pull, equal to the decoded ones; paths with their
+ * own durations (recursion) and those sharing their region's. */
+static void test_path_quantiles(void **state)
+{
+	static const char *const files[] = {"real/fib-recursive.h5", "real/mpi2-base.h5",
+					    "real/nested-base.h5"};
+	const char *db = tu_path("q.sqlite"), *small = tu_path("q-small.sqlite");
+	struct transfer_result res;
+	struct store *st = NULL, *other = NULL;
+	char x[8192], y[8192];
+	size_t i, paths = 0;
+
+	(void)state;
+	assert_int_equal(store_open(&st, db, 0), 0);
+	for (i = 0; i < 3; i++)
+		paths += check_path_quantiles(st, ingest(st, tu_fixture(files[i]), NULL), 1);
+	assert_int_equal(paths, 2 + 9 + 5);
+	assert_int_equal(tu_db_int(db, "select count(*) from paths where p95_ns is null"), 0);
+	/* recursion: fib's paths have durations of their own */
+	assert_true(tu_db_int(db, "select count(durations) from path_ranks") > 0);
+	/* a spool too small for any region: every path fetched on its own */
+	finish_set_spool_bytes(8);
+	assert_int_equal(store_open(&other, small, 0), 0);
+	for (i = 0; i < 3; i++)
+		check_path_quantiles(other, ingest(other, tu_fixture(files[i]), NULL), 1);
+	finish_set_spool_bytes(0);
+	store_close(other);
+	snprintf(x, sizeof(x), "%s",
+		 tu_db_text(y, sizeof(y), db,
+			    "select group_concat(printf('%d %d %!.17g %!.17g %!.17g', run_id, "
+			    "path_id, p50_ns, p95_ns, p99_ns), ';') from paths"));
+	assert_string_equal(
+	    tu_db_text(y, sizeof(y), small,
+		       "select group_concat(printf('%d %d %!.17g %!.17g %!.17g', run_id, "
+		       "path_id, p50_ns, p95_ns, p99_ns), ';') from paths"),
+	    x);
+	/* pushed: computed again on arrival, the same */
+	assert_int_equal(store_open(&other, tu_path("q-dst.sqlite"), 0), 0);
+	assert_int_equal(transfer_runs(&res, other, st, NULL, 0, 0), 0);
+	assert_int_equal(res.nruns, 3);
+	for (i = 0; i < res.nruns; i++)
+		check_path_quantiles(other, res.runs[i].dst_id, 1);
+	transfer_result_release(&res);
+	store_close(other);
+	store_close(st);
+	assert_string_equal(
+	    tu_db_text(y, sizeof(y), tu_path("q-dst.sqlite"),
+		       "select group_concat(printf('%d %d %!.17g %!.17g %!.17g', run_id, "
+		       "path_id, p50_ns, p95_ns, p99_ns), ';') from paths"),
+	    x);
+}
+
+/* A schema 3 store (paths without percentiles): upgraded, its runs keep
+ * their paths and answer --by path percentiles from their durations;
+ * a run ingested after has them stored, the same values. */
+static void test_quantile_migration(void **state)
+{
+	const char *db = tu_path("v3.sqlite");
+	struct store *st = NULL;
+	int64_t old, fresh;
+
+	(void)state;
+	assert_int_equal(store_open(&st, db, 0), 0);
+	old = ingest(st, tu_fixture("real/mpi2-base.h5"), NULL);
+	store_close(st);
+	assert_int_equal(tu_db_exec(db, "ALTER TABLE paths DROP COLUMN p50_ns; "
+					"ALTER TABLE paths DROP COLUMN p95_ns; "
+					"ALTER TABLE paths DROP COLUMN p99_ns; "
+					"PRAGMA user_version = 3"),
+			 SQLITE_OK);
+	assert_int_equal(store_open(&st, db, STORE_READONLY | STORE_NO_UPGRADE), ERR_STORE);
+	assert_int_equal(store_open(&st, db, 0), 0);
+	assert_int_equal(tu_db_int(db, "PRAGMA user_version"), store_schema_version());
+	assert_int_equal(check_path_quantiles(st, old, 0), 9);
+	fresh = ingest(st, tu_fixture("real/mpi2-slow.h5"), NULL);
+	assert_int_equal(check_path_quantiles(st, fresh, 1), 9);
+	store_close(st);
+	assert_int_equal(tu_db_int(db, "select count(*) from paths where p50_ns is null"), 9);
+}
+
+/* Stored path percentiles outside the path's calls are refused by name. */
+static void test_quantiles_damaged(void **state)
+{
+	const char *db = tu_path("qdamaged.sqlite");
+	struct store_region_stats *g = NULL;
+	struct store *st = NULL;
+	size_t n = 0;
+	int64_t id;
+
+	(void)state;
+	assert_int_equal(store_open(&st, db, 0), 0);
+	id = ingest(st, tu_fixture("real/nested-base.h5"), NULL);
+	store_close(st);
+	assert_int_equal(tu_db_exec(db, "UPDATE paths SET p95_ns = max_ns + 5 WHERE path_id = 1"),
 			 SQLITE_OK);
 	assert_int_equal(store_open(&st, db, 0), 0);
-	assert_int_equal(store_scan_paths(st, id, NULL, NULL, NULL), ERR_STORE);
-	assert_non_null(strstr(err_msg(), "path 2 of run 1 has a wrong parent"));
+	assert_int_equal(store_path_stats(st, &g, &n, id, NULL, 0, NULL, NULL), ERR_STORE);
+	assert_non_null(strstr(err_msg(), "has percentiles outside"));
+	assert_null(g);
 	store_close(st);
 }
 
 TU_MAIN(NULL, NULL,
 	{cmocka_unit_test(test_real_numbers), cmocka_unit_test(test_no_tree),
 	 cmocka_unit_test(test_migration), cmocka_unit_test(test_transfer),
-	 cmocka_unit_test(test_damaged)})
+	 cmocka_unit_test(test_damaged), cmocka_unit_test(test_path_quantiles),
+	 cmocka_unit_test(test_quantile_migration), cmocka_unit_test(test_quantiles_damaged)})

@@ -186,7 +186,7 @@ static void test_create_and_reopen(void **state)
 
 	(void)state;
 	snprintf(path, sizeof(path), "%s", tu_path("create.sqlite"));
-	assert_int_equal(store_schema_version(), 3);
+	assert_int_equal(store_schema_version(), 4);
 	st = open_ok(path, 0);
 	store_close(st);
 	assert_true(tu_file_exists(path));
@@ -412,6 +412,54 @@ static void test_transfer_check(void **state)
 		   "' is damaged: region 'solve' of run 2 rank 0 has 3 calls but no call "
 		   "durations");
 	store_close(st);
+}
+
+/* Runs are copied in batches of up to 64, each one transaction: 150 runs
+ * with two damaged ones (in the second and the third batch) copy the 148
+ * others, oldest first, the damaged ones named alone; a second copy finds
+ * them all there. */
+static void test_transfer_batches(void **state)
+{
+	char path[512], dpath[512], sha[16];
+	struct store *src, *dst;
+	struct store_timing t;
+	struct transfer_result res;
+	size_t i, k;
+	int64_t id;
+
+	(void)state;
+	src = open_tmp(path, "batch-src.sqlite");
+	dst = open_tmp(dpath, "batch-dst.sqlite");
+	assert_int_equal(store_begin(src), 0);
+	for (i = 1; i <= 150; i++) {
+		snprintf(sha, sizeof(sha), "b%03zu", i);
+		id = add_run(src, sha, NULL, "2024-01-01T00:00:00Z");
+		if (i != 70 && i != 140)
+			continue;
+		/* calls without their durations: damaged */
+		fill_timing(&t, id, region_id(src, "solve"), 0);
+		assert_int_equal(store_add_timing(src, &t), 0);
+	}
+	assert_int_equal(store_commit(src), 0);
+	for (k = 0; k < 2; k++) {
+		assert_int_equal(transfer_runs(&res, dst, src, NULL, 0, 0), 0);
+		assert_int_equal(res.nruns, 150);
+		assert_int_equal(res.nfailed, 2);
+		for (i = 0; i < res.nruns; i++) {
+			int bad = res.runs[i].src_id == 70 || res.runs[i].src_id == 140;
+
+			assert_int_equal(res.runs[i].src_id, (int64_t)i + 1);
+			assert_int_equal(res.runs[i].error != NULL, bad);
+			assert_int_equal(res.runs[i].copied, !bad && k == 0);
+			assert_int_equal(res.runs[i].dst_id,
+					 bad ? 0 : (int64_t)(i + 1 - (i >= 70) - (i >= 140)));
+		}
+		assert_non_null(strstr(res.runs[69].error, "run 70 (/data/prof.h5) not copied: "));
+		transfer_result_release(&res);
+		assert_int_equal(count_runs(dst), 148);
+	}
+	store_close(dst);
+	store_close(src);
 }
 
 /* A names() of the test: pins "beta", "bass", "base" in that order, or a
@@ -943,12 +991,12 @@ static void test_finish_run(void **state)
 					  "PRAGMA user_version = 1"),
 			 SQLITE_OK);
 	expect_open_fails(path, STORE_READONLY | STORE_NO_UPGRADE, ERR_STORE,
-			  ": schema version 1 must be upgraded to 3; open it for writing once");
+			  ": schema version 1 must be upgraded to 4; open it for writing once");
 	assert_int_equal(tu_db_int(path, "PRAGMA user_version"), 1);
 	/* a read-only open upgrades it first (the file is writable) */
 	st = open_ok(path, STORE_READONLY);
 	store_close(st);
-	assert_int_equal(tu_db_int(path, "PRAGMA user_version"), 3);
+	assert_int_equal(tu_db_int(path, "PRAGMA user_version"), 4);
 	assert_string_equal(
 	    tu_db_text(buf, sizeof(buf), path,
 		       "SELECT group_concat(printf('%d %d %d %d %!.17g %!.17g %!.17g', "
@@ -1643,6 +1691,7 @@ TU_MAIN(NULL, NULL,
 	    cmocka_unit_test(test_is_file),
 	    cmocka_unit_test(test_file_missing),
 	    cmocka_unit_test(test_transfer_check),
+	    cmocka_unit_test(test_transfer_batches),
 	    cmocka_unit_test(test_rows_hint),
 	    cmocka_unit_test(test_rows_decode),
 	    cmocka_unit_test(test_rows_series_group),

@@ -30,6 +30,7 @@
 #include <hdf5.h>
 
 #include "scopedb/err.h"
+#include "h5close.h"
 #include "h5write.h"
 #include "util/json.h"
 #include "util/strmap.h"
@@ -182,12 +183,9 @@ static int h5w_dataset(const struct h5w *w, hid_t loc, const char *name, hid_t f
 		d = H5I_INVALID_HID;
 	}
 out:
-	if (d >= 0)
-		H5Dclose(d);
-	if (dcpl >= 0)
-		H5Pclose(dcpl);
-	if (space >= 0)
-		H5Sclose(space);
+	h5close(d);
+	h5close(dcpl);
+	h5close(space);
 	return rc;
 }
 
@@ -291,10 +289,8 @@ static int h5w_attr(const char *path, hid_t obj, const char *name, hid_t ftype, 
 		a = H5Acreate2(obj, name, ftype, space, H5P_DEFAULT, H5P_DEFAULT);
 	if (a < 0 || H5Awrite(a, mtype, data) < 0)
 		rc = h5w_fail(path, ERR_IO, "cannot write attribute '%s'", name);
-	if (a >= 0)
-		H5Aclose(a);
-	if (space >= 0)
-		H5Sclose(space);
+	h5close(a);
+	h5close(space);
 	return rc;
 }
 
@@ -386,8 +382,7 @@ static int h5w_header(const struct h5w *w, const struct h5write_meta *meta, size
 			goto out;
 	}
 out:
-	if (g >= 0)
-		H5Gclose(g);
+	h5close(g);
 	return rc ? rc : h5w_meta_into(w, meta, nmeta);
 }
 
@@ -396,8 +391,7 @@ static hid_t h5w_create(const char *path)
 	hid_t fapl = h5w_fapl();
 	hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
 
-	if (fapl >= 0)
-		H5Pclose(fapl);
+	h5close(fapl);
 	if (f < 0)
 		h5w_fail(path, ERR_IO, "cannot create the file");
 	return f;
@@ -654,10 +648,8 @@ static int h5w_index_write(const struct h5w *w, const struct h5w_index *ix)
 	}
 	rc = h5w_dataset(w, g, "summary_statistics", st, st, ix->summ, ix->n, 0, NULL);
 out:
-	if (st >= 0)
-		H5Tclose(st);
-	if (g >= 0)
-		H5Gclose(g);
+	h5close(st);
+	h5close(g);
 	free(s);
 	return rc;
 }
@@ -766,8 +758,7 @@ static int h5w_columnar(const struct h5w *w, const struct h5write_profile *prof)
 		if (h5w_has_col(w->o, k) && (k < 3 || !w->o->aggregate))
 			rc = h5w_i64(w, g, h5w_colname(w->o->schema, k), ev[k], (size_t)total);
 out:
-	if (g >= 0)
-		H5Gclose(g);
+	h5close(g);
 	for (k = 0; k < H5W_NCOL; k++)
 		free(ev[k]);
 	h5w_index_release(&ix);
@@ -842,12 +833,9 @@ static int h5w_hier_row(const struct h5w *w, const struct h5write_row *r)
 		rc = h5w_attr_str(w->path, g, "tags", r->tags, r->ntags, w->o->fixed_strings);
 out:
 	free(tmp);
-	if (g >= 0)
-		H5Gclose(g);
-	if (regs >= 0)
-		H5Gclose(regs);
-	if (rg >= 0)
-		H5Gclose(rg);
+	h5close(g);
+	h5close(regs);
+	h5close(rg);
 	return rc;
 }
 
@@ -900,12 +888,10 @@ static int h5w_stream_flush(struct h5write_stream *s)
 		    H5Sselect_hyperslab(fs, H5S_SELECT_SET, &start, NULL, &count, NULL) < 0 ||
 		    H5Dwrite(s->d[k], H5T_NATIVE_INT64, mem, fs, H5P_DEFAULT, s->buf[k]) < 0)
 			rc = h5w_fail(s->path, ERR_IO, "cannot append events");
-		if (fs >= 0)
-			H5Sclose(fs);
+		h5close(fs);
 		fs = H5I_INVALID_HID;
 	}
-	if (mem >= 0)
-		H5Sclose(mem);
+	h5close(mem);
 	s->written += s->blen;
 	s->blen = 0;
 	return rc;
@@ -983,8 +969,7 @@ int h5write_stream_open(struct h5write_stream **out, const char *path,
 	*out = s;
 	s = NULL;
 out:
-	if (g >= 0)
-		H5Gclose(g);
+	h5close(g);
 	if (s) {
 		s->rc = rc;
 		h5write_stream_close(s);
@@ -1126,8 +1111,7 @@ static hid_t h5w_open_rw(const char *path)
 
 	H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
 	f = H5Fopen(path, H5F_ACC_RDWR, fapl);
-	if (fapl >= 0)
-		H5Pclose(fapl);
+	h5close(fapl);
 	if (f < 0)
 		h5w_fail(path, ERR_IO, "cannot open the file for writing");
 	return f;
@@ -1195,16 +1179,11 @@ int h5write_replace_dataset(const char *path, const char *dataset, enum h5write_
 	if (d < 0 || (n && H5Dwrite(d, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0))
 		rc = h5w_fail(path, ERR_IO, "cannot write dataset '%s'", dataset);
 out:
-	if (d >= 0)
-		H5Dclose(d);
-	if (space >= 0)
-		H5Sclose(space);
-	if (lcpl >= 0)
-		H5Pclose(lcpl);
-	if (ft >= 0)
-		H5Tclose(ft);
-	if (mt >= 0)
-		H5Tclose(mt);
+	h5close(d);
+	h5close(space);
+	h5close(lcpl);
+	h5close(ft);
+	h5close(mt);
 	if (h5w_close_file(path, f) && !rc)
 		rc = ERR_IO;
 	return rc;

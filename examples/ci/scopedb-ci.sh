@@ -25,10 +25,9 @@
 # The markdown report goes to $REPORT and is appended to $SUMMARY (GitHub's
 # job summary), with a link to the HTML report (an artifact) when
 # ARTIFACT_URL is set; OUTPUTS adds --output FORMAT=FILE reports (github
-# annotations, GitLab's JUnit and Code Quality).  (The attribution line of
-# each regression, where inside the code the time went, joins the report
-# once attribution works by region name: issue 22; check --by path prints
-# it today.)  Exit status: check's (0 pass,
+# annotations, GitLab's JUnit and Code Quality).  A point check's report
+# has, under the verdict, the attribution line of each regression: where
+# inside the code the time went (docs/calltree.md).  Exit status: check's (0 pass,
 # 1 a regression, or inconclusive with INCONCLUSIVE=fail; 2 an error).
 #
 # Environment: PROFILE (the profile files this job wrote, separated by

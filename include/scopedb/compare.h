@@ -123,22 +123,35 @@ struct compare_path {
 	char **path;	  /* depth names (one block, owned) */
 	size_t depth;
 	double self; /* the path's self time in seconds on its side */
+	/* with attribution, for compare_side.all only: the path's total
+	 * (inclusive) and self time in ns */
+	int64_t total_ns, self_ns;
 };
 
 /*
  * Attribution (docs/calltree.md): a path's growth of inclusive time is
  * its own self time's growth plus its children's inclusive growth, so the
- * paths under it (itself included) whose self time grew explain it.
+ * paths under it (itself included) whose self time grew explain it.  A
+ * row decomposes the total (or for the self metric the self time) of its
+ * paths: by path its own, by name the name's paths (for a total only the
+ * outermost ones, a > b > a counted once).
  */
 struct compare_cause {
 	const struct compare_path *path; /* borrowed from a side */
 	double delta_self;		 /* seconds, > 0 */
-	double share;			 /* delta_self / the row's delta */
+	double share;			 /* delta_self / compare_attr.delta */
 };
 
 struct compare_attr {
 	struct compare_cause *causes; /* largest delta_self first; n 0: none */
 	size_t n;
+	enum stats_metric metric; /* what is decomposed: STATS_TOTAL or STATS_SELF */
+	double delta;		  /* its growth over the row's paths, seconds (> 0) */
+	/* covers: that sum is the row's own value of metric on both sides
+	 * (by name: no recursion, every rank with a tree); same: and metric
+	 * is the rows' metric (the growth is the row's delta) */
+	int covers, same;
+	size_t files; /* > 1: b is the mean over the candidate's files */
 };
 
 /* One side of a comparison, as shown in headers and JSON. */
@@ -196,9 +209,10 @@ struct compare_result {
 	 * e.g. "run 3 has no regions"; NULL when some region was compared.
 	 * check fails on it (exit 2), diff warns. */
 	char *nothing;
-	/* --by path with the total metric, without --stat: per row, the
-	 * causes of its growth (rows that grew in diff, violations in check);
-	 * NULL otherwise */
+	/* per row, the causes of its growth (rows that grew in diff,
+	 * violations in check; compare_attr.n 0: none); NULL when nothing is
+	 * attributed: --stat, a side without paths,
+	 * by name runs without nesting, metric calls, imbalance, gpu_* */
 	struct compare_attr *attr;
 };
 

@@ -395,8 +395,10 @@ typedef int (*store_path_filter)(void *ctx, int *keep, const char *joined, const
  * when NULL), as store_region_stats() gives regions, sorted by the joined
  * name: the outermost calls of each path pooled over ranks[0..nranks) (all
  * when NULL), their total (inclusive), shortest and longest call, and the
- * path's self time; no GPU times, no stored percentiles
- * (store_path_duration_runs() has the durations).  ERR_NOTFOUND "run N
+ * path's self time; no GPU times; over all ranks, the path's stored
+ * p50/p95/p99 (has_quantiles 0 for a run stored before they were kept,
+ * and with ranks: store_path_duration_runs() has the durations).
+ * ERR_NOTFOUND "run N
  * was stored before scopedb kept call trees ..." for a run without them.
  */
 int store_path_stats(struct store *st, struct store_region_stats **out, size_t *n, int64_t run_id,
@@ -556,7 +558,8 @@ void store_series_release(struct store_series *s);
 /*
  * Complete run_id once all its timings are stored (inside the writer's
  * transaction): its all-ranks totals, region and call counts, and the exact
- * p50/p95/p99 of each region with per-call data, replacing any there were.
+ * p50/p95/p99 of each region with per-call data and of each path of its
+ * call tree (after store_put_nesting()), replacing any there were.
  * Readers without --ranks use those totals instead of the timings rows.
  * ERR_NOTFOUND when there is no such run; ERR_STORE "store 'PATH' is
  * damaged: ..." when its blobs do not match its timings.  Written against
@@ -593,10 +596,11 @@ int store_percentile_regions(struct store *st, struct store_region_calls **out, 
 			     int64_t run_id);
 
 /* Called by store_scan_blobs() with each durations blob (as
- * store_encode_durations() writes them;
- * data valid during the call only).  A non-zero return stops the scan and
- * is returned by it. */
-typedef int (*store_blob_fn)(void *ctx, int64_t region_id, const void *data, size_t len);
+ * store_encode_durations() writes them) and the region and rank of its
+ * timings row; data valid during the call only.  A non-zero return stops
+ * the scan and is returned by it. */
+typedef int (*store_blob_fn)(void *ctx, int64_t region_id, int64_t rank, const void *data,
+			     size_t len);
 
 /* Every durations blob of run_id, in the order they lie in the store (one
  * sequential pass), to fn. */
@@ -609,5 +613,23 @@ int store_put_region_quantiles(struct store *st, int64_t run_id, int64_t region_
  * few statements (not one per region). */
 int store_put_quantiles(struct store *st, int64_t run_id, const int64_t *region_ids,
 			const double *q, size_t n);
+
+/* Called by store_scan_path_blobs() with each (path, rank) row of a run:
+ * the path, its region, the rank, the path's outermost calls over all
+ * ranks (its stored totals, store_put_nesting()) and the row's own
+ * durations blob (NULL, 0: the timings row's of the region and rank);
+ * data valid during the call only.  A non-zero return stops the scan. */
+typedef int (*store_path_blob_fn)(void *ctx, int64_t path_id, int64_t region_id, int64_t rank,
+				  uint64_t path_calls, const void *data, size_t len);
+
+/* Every (path, rank) row of run_id, by path then rank, to fn (one pass;
+ * store_finish_run() computes each path's percentiles from them). */
+int store_scan_path_blobs(struct store *st, int64_t run_id, store_path_blob_fn fn, void *ctx);
+
+/* Store the p50, p95 and p99 (ns) of the n paths path_ids[i] of run_id,
+ * q[3 * i .. 3 * i + 2] (their totals over all ranks, which --by path
+ * reads without --ranks), in few statements. */
+int store_put_path_quantiles(struct store *st, int64_t run_id, const int64_t *path_ids,
+			     const double *q, size_t n);
 
 #endif

@@ -7,12 +7,15 @@
  * percentiles are computed again by the destination's finish pipeline
  * (store_finish_run()), so they are the same values.  Runs are matched by
  * content hash: a run the destination already has is skipped, which makes
- * a transfer idempotent.  Each run is copied in one destination
- * transaction.  A run that cannot be copied for what it holds (a damaged
- * source row, text that is not UTF-8: docs/text.md) is skipped with its
- * reason and the others are copied; an error of a store itself (the
- * destination failing a write, a lost connection, out of memory) stops
- * the transfer, leaving the runs copied before it.
+ * a transfer idempotent.  Runs are copied in batches, each in one
+ * destination transaction (at most 64 runs and about 0.2 s of work, so
+ * the store's write lock is held briefly).  A run that cannot be copied
+ * for what it holds (a damaged source row, text that is not UTF-8:
+ * docs/text.md) is skipped with its reason and the others are copied
+ * (its batch is rolled back and copied again run by run); an error of a
+ * store itself (the destination failing a write, a lost connection, out
+ * of memory) stops the transfer, leaving the runs of the batches
+ * committed before it.
  *
  * Ownership: the result's arrays and strings are malloc'ed and freed by
  * store_transfer_release(); the stores are only used.

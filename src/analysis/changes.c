@@ -10,11 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/metric.h"
 #include "analysis/pathhist.h"
 #include "scopedb/changes.h"
 #include "scopedb/err.h"
 #include "scopedb/history.h"
 #include "scopedb/util.h"
+#include "util/percentile.h"
 
 int changes_sort_parse(enum changes_sort *out, const char *arg)
 {
@@ -173,6 +175,41 @@ static void *changes_job_main(void *arg)
 	return NULL;
 }
 
+/* A percentile by path comes from each path's stored p50/p95/p99 (kept
+ * since schema 4, docs/calltree.md); a run stored before them has its
+ * paths' durations decoded here, once per (path, run), and the three
+ * percentiles selected as store_finish_run() does, so both give the same
+ * numbers (history --by path decodes the same way). */
+static int changes_path_quantiles(struct store_series *ser, enum stats_metric m, struct store *st)
+{
+	static const double levels[3] = {50.0, 95.0, 99.0};
+	struct i64vec d, ends;
+	size_t i;
+	int k, rc = 0;
+
+	if (stats_metric_quantile(m) <= 0.0)
+		return 0;
+	i64vec_init(&d);
+	i64vec_init(&ends);
+	for (i = 0; !rc && i < ser->ncells; i++) {
+		struct store_region_stats *g = &ser->cells[i].stats;
+		int64_t run = ser->runs[ser->cells[i].run].id;
+
+		if (g->has_quantiles || !g->has_events || !g->calls)
+			continue;
+		d.len = ends.len = 0;
+		rc = store_path_duration_runs(st, &d, &ends, run, g->path_id, NULL, 0);
+		if (!rc)
+			rc = metric_check_samples(g, run, d.len, store_location(st));
+		for (k = 0; !rc && k < 3; k++)
+			g->quantiles[k] = percentile_runs(d.v, ends.v, ends.len, levels[k]);
+		g->has_quantiles = !rc;
+	}
+	i64vec_release(&d);
+	i64vec_release(&ends);
+	return rc;
+}
+
 /* changes_find() by name, or by path (the series of pathhist.h, selected
  * by the patterns of paths, all when NULL). */
 static int changes_find_by(struct changes_result *out, struct store *st, const struct filter *f,
@@ -197,6 +234,11 @@ static int changes_find_by(struct changes_result *out, struct store *st, const s
 			     by_path ? "path" : "region", pattern ? pattern : "",
 			     store_location(st));
 		goto out;
+	}
+	if (by_path) {
+		rc = changes_path_quantiles(&out->series, m, st);
+		if (rc)
+			goto out;
 	}
 	/* two halves of whole regions; the second on a thread of its own */
 	while (half < ser->ncells && 2 * half < ser->ncells)
@@ -258,12 +300,6 @@ int changes_find_paths(struct changes_result *out, struct store *st, const struc
 		       struct match *paths, const char *pattern, enum stats_metric m,
 		       const struct changepoint_opts *o, enum changes_sort sort)
 {
-	if (stats_metric_quantile(m) > 0.0)
-		return err_set(ERR_USAGE,
-			       "changes --by path: %s needs the durations of each path in each "
-			       "run, which changes does not read; choose total, self, avg, min, "
-			       "max or calls (history --by path has %s)",
-			       stats_metric_name(m), stats_metric_name(m));
 	return changes_find_by(out, st, f, NULL, NULL, pattern, m, o, sort, 1, paths);
 }
 

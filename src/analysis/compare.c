@@ -6,7 +6,7 @@
  *
  * Files named on the command line are ingested into a private in-memory
  * store (runarg.h), so stored runs and files share every line of the
- * metric code.  Attribution by path is compare_attr.c; the source
+ * metric code.  Attribution is compare_attr.c; the source
  * locations of check's findings are compare_locs.c (compare_int.h).
  */
 #include <inttypes.h>
@@ -810,7 +810,7 @@ int compare_runs(struct compare_result *out, const char *arg_a, const char *arg_
 		if (!rc)
 			rc = stats_verdict(&out->verdict, out->rows, out->nrows);
 	}
-	if (!rc && opts->by_path && opts->metric == STATS_TOTAL && !opts->stat)
+	if (!rc)
 		rc = compare_attribute(out, &sa, &sb, opts);
 	if (!rc)
 		rc = compare_nothing(out, opts, nall);

@@ -1,6 +1,6 @@
 /*
  * compare_int.h - what compare.c shares with its two companions
- * (not a public header): compare_attr.c (attribution by path) and
+ * (not a public header): compare_attr.c (attribution) and
  * compare_locs.c (the findings' source locations).
  *
  * Ownership: what they set in struct compare_result is freed by

@@ -82,7 +82,8 @@ static int compare_srcs_read(struct compare_srcs *s, const struct runarg *a)
 
 	if (rc)
 		return rc;
-	qsort(s->v, s->n, sizeof(*s->v), compare_src_cmp);
+	if (s->n) /* none: s->v is NULL, which qsort may not be given */
+		qsort(s->v, s->n, sizeof(*s->v), compare_src_cmp);
 	rc = store_get_meta(a->st, &m, a->run_id);
 	if (rc)
 		return rc;
@@ -103,7 +104,7 @@ static int compare_src_find(struct compare_loc *loc, const struct compare_srcs *
 	struct compare_src key, *at;
 	int rc;
 
-	if (!name)
+	if (!name || !s->n)
 		return 0;
 	key.name = (char *)name;
 	at = bsearch(&key, s->v, s->n, sizeof(*s->v), compare_src_cmp);

@@ -80,8 +80,8 @@ static int pathhist_run(struct pathhist_item **v, size_t *n, size_t *cap, struct
 		memset(it, 0, sizeof(*it));
 		it->seq = seq;
 		it->p.stats = regs[j];
-		it->p.stats.path = NULL; /* the names are not kept */
-		regs[j].name = NULL;	 /* moved */
+		regs[j].name = NULL; /* moved, with the names */
+		regs[j].path = NULL;
 		it->p.run_id = r->id;
 		i64vec_init(&it->p.durations);
 		rc = pathhist_dup(&it->p.time, r->recorded_at ? r->recorded_at : r->ingested_at);
@@ -89,7 +89,9 @@ static int pathhist_run(struct pathhist_item **v, size_t *n, size_t *cap, struct
 			rc = pathhist_dup(&it->p.commit, r->commit);
 		if (!rc)
 			rc = pathhist_dup(&it->p.label, r->label);
-		if (!rc && q->durations && regs[j].has_events && regs[j].calls) {
+		/* all ranks: the run's stored percentiles serve (history.c) */
+		if (!rc && q->durations && !regs[j].has_quantiles && regs[j].has_events &&
+		    regs[j].calls) {
 			rc = store_path_duration_runs(st, &it->p.durations, NULL, r->id,
 						      regs[j].path_id, q->ranks, q->nranks);
 			if (!rc)
@@ -104,6 +106,7 @@ static int pathhist_run(struct pathhist_item **v, size_t *n, size_t *cap, struct
 static void pathhist_release(struct store_history_point *p)
 {
 	free(p->stats.name);
+	free(p->stats.path);
 	free(p->time);
 	free(p->commit);
 	free(p->label);

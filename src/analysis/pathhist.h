@@ -21,8 +21,10 @@ struct match;
  * match, on the joined path and the last name, match_path()) in every run q->runs
  * selects that has paths, pooled over q->ranks, ordered by the joined
  * path then oldest first, the newest q->runs->limit of each path (0: all);
- * with q->durations, each point's sorted durations.  stats.name is the
- * joined path (stats.path is NULL).  ERR_NOTFOUND when runs were selected
+ * with q->durations, each point's sorted durations, unless it has its
+ * run's stored percentiles (stats.has_quantiles: all ranks, a run stored
+ * with them, store_path_stats()).  stats.name is the joined path,
+ * stats.path and stats.depth its names.  ERR_NOTFOUND when runs were selected
  * but none has paths; *n = 0 when no path qualifies.
  */
 int pathhist_points(struct store *st, struct store_history_point **out, size_t *n,
@@ -32,7 +34,8 @@ int pathhist_points(struct store *st, struct store_history_point **out, size_t *
  * store_region_series() by path, for changes --by path: every path that
  * the patterns of m keep (match_path(); all when m is NULL) in
  * every run f selects (f->limit: the newest N runs), over all ranks; runs
- * without paths have no cell.  No stored percentiles (has_quantiles 0).
+ * without paths have no cell, with the stored percentiles where the run
+ * has them (store_path_stats()).
  * ERR_NOTFOUND when runs were selected but none has paths.  Release with
  * store_series_release().
  */

@@ -165,7 +165,8 @@ static void history_title(struct doc *d, struct doc_block *b, const struct hist_
 
 /*
  * The document of history: per region a heading and its table (CSV: one
- * table over all regions); JSON {"metric", "regions": [{"name", "runs"}]}.
+ * table over all regions); JSON {"metric", "regions": [{"name", "runs"}]},
+ * by path {"name", "path", "depth", "runs"}.
  * The points are grouped by region.
  */
 static void history_document(struct doc *d, const struct hist_ctx *h,
@@ -197,6 +198,11 @@ static void history_document(struct doc *d, const struct hist_ctx *h,
 			doc_table_empty(t, "no change points");
 		r = doc_json_obj(d, regions, NULL, JSONW_INLINE);
 		doc_json_str(d, r, "name", p[i].stats.name);
+		if (p[i].stats.path) { /* by path, as diff's and show's rows */
+			doc_json_strs(d, r, "path", (const char *const *)p[i].stats.path,
+				      (size_t)p[i].stats.depth, JSONW_COMPACT);
+			doc_json_int(d, r, "depth", p[i].stats.depth);
+		}
 		doc_json_table(d, r, "runs", t);
 	}
 	if (shown == 0) /* the CSV header alone */

@@ -180,20 +180,25 @@ static int ingest_tree_self(void *ctx, uint32_t rank, uint32_t region, int64_t s
 	return wire_put_self(&r->w, rank, region, self, source);
 }
 
+void ingest_child_tree_row(struct calltree_row *out, const struct h5prof_row *row)
+{
+	out->rank = row->rank;
+	out->region = row->region;
+	out->calls = row->calls;
+	out->has_events = row->has_events;
+	out->starts = row->starts;
+	out->durations = row->durations;
+	out->nest = row->nest;
+	out->exclusive = row->exclusive;
+	out->rank_last = row->rank_last;
+}
+
 /* Hand row to the call-tree builder (which may build and send its rank). */
 static int ingest_tree_row(struct ingest_reader *r, const struct h5prof_row *row)
 {
 	struct calltree_row cr;
 
-	cr.rank = row->rank;
-	cr.region = row->region;
-	cr.calls = row->calls;
-	cr.has_events = row->has_events;
-	cr.starts = row->starts;
-	cr.durations = row->durations;
-	cr.nest = row->nest;
-	cr.exclusive = row->exclusive;
-	cr.rank_last = row->rank_last;
+	ingest_child_tree_row(&cr, row);
 	return calltree_add(r->tree, &cr, &r->sink);
 }
 

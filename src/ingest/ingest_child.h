@@ -15,4 +15,11 @@
  */
 int ingest_child_main(void *path, int fd);
 
+struct calltree_row;
+struct h5prof_row;
+
+/* The call-tree builder's row (calltree.h) for a profile row: every field
+ * set, the arrays borrowed from row. */
+void ingest_child_tree_row(struct calltree_row *out, const struct h5prof_row *row);
+
 #endif

@@ -45,11 +45,12 @@ struct profile {
 };
 
 /*
- * A reader's info, read and free on the untyped handle of struct profile:
+ * A format's table, PFX_profile_format, named "PFX": CLAIMS, PFX_open() and
+ * the reader's info, read and free on the untyped handle of struct profile:
  * PFX_info(), PFX_read() and PFX_free() calling READER_info(),
- * READER_read() and READER_free().
+ * READER_read() and READER_free().  AT_OPEN: its info_at_open.
  */
-#define PROFILE_HANDLE_CALLS(pfx, reader)                                                          \
+#define PROFILE_FORMAT_DEFINE(pfx, reader, claims_fn, at_open)                                     \
 	static const struct h5prof_info *pfx##_info(const void *h)                                 \
 	{                                                                                          \
 		return reader##_info(h);                                                           \
@@ -61,7 +62,17 @@ struct profile {
 	static void pfx##_free(void *h)                                                            \
 	{                                                                                          \
 		reader##_free(h);                                                                  \
-	}
+	}                                                                                          \
+	static const struct profile_format pfx##_profile_format = {                                \
+	    .version = PROFILE_FORMAT_VERSION,                                                     \
+	    .name = #pfx,                                                                          \
+	    .claims = claims_fn,                                                                   \
+	    .open = pfx##_open,                                                                    \
+	    .info = pfx##_info,                                                                    \
+	    .read = pfx##_read,                                                                    \
+	    .free = pfx##_free,                                                                    \
+	    .info_at_open = at_open,                                                               \
+	};
 
 /* ---- HDF5 (src/h5/) ---- */
 
@@ -83,18 +94,7 @@ static int hdf5_open(void **out, const char *path, int fd, const struct stat *st
 	return rc;
 }
 
-PROFILE_HANDLE_CALLS(hdf5, h5prof)
-
-static const struct profile_format hdf5_profile_format = {
-    .version = PROFILE_FORMAT_VERSION,
-    .name = "hdf5",
-    .claims = hdf5_claims,
-    .open = hdf5_open,
-    .info = hdf5_info,
-    .read = hdf5_read,
-    .free = hdf5_free,
-    .info_at_open = 1,
-};
+PROFILE_FORMAT_DEFINE(hdf5, h5prof, hdf5_claims, 1)
 
 /* ---- JSON (src/jsonprof/) ---- */
 
@@ -107,18 +107,7 @@ static int json_open(void **out, const char *path, int fd, const struct stat *st
 	return rc;
 }
 
-PROFILE_HANDLE_CALLS(json, jsonprof)
-
-static const struct profile_format json_profile_format = {
-    .version = PROFILE_FORMAT_VERSION,
-    .name = "json",
-    .claims = jsonprof_claims,
-    .open = json_open,
-    .info = json_info,
-    .read = json_read,
-    .free = json_free,
-    .info_at_open = 0,
-};
+PROFILE_FORMAT_DEFINE(json, jsonprof, jsonprof_claims, 0)
 
 static const struct profile_format *const profile_formats[] = {
 #define PROFILE_FORMAT(name) &name##_profile_format,

@@ -6,29 +6,13 @@
  * written as "metadata.KEY", so that no profile can change the document's
  * structure or the run's description.
  */
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "render/caliper.h"
 #include "scopedb/err.h"
 #include "render/jsonw.h"
-
-/* The document's own top-level keys, which metadata keys must not take. */
-static const char *const caliper_own[] = {
-    "data",	 "columns", "column_metadata", "nodes",	      "scopedb.run", "commit", "branch",
-    "label",	 "tags",    "recorded_at",     "ingested_at", "source_path", "sha256", "layout",
-    "num_ranks", "tree",
-};
-
-static int caliper_is_own(const char *key)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(caliper_own) / sizeof(caliper_own[0]); i++)
-		if (!strcmp(key, caliper_own[i]))
-			return 1;
-	return !strncmp(key, "metadata.", 9);
-}
 
 /* A time in ns as seconds, or null (-1: unknown). */
 static void caliper_seconds(struct jsonw *w, int64_t ns)
@@ -43,7 +27,6 @@ static void caliper_rows(struct jsonw *w, const struct export_run *r)
 {
 	size_t i;
 
-	jsonw_key(w, "data");
 	jsonw_begin_array(w, JSONW_BLOCK);
 	for (i = 0; i < r->nrows; i++) {
 		const struct export_row *x = &r->rows[i];
@@ -61,27 +44,35 @@ static void caliper_rows(struct jsonw *w, const struct export_run *r)
 	jsonw_end(w);
 }
 
-static void caliper_columns(struct jsonw *w)
+/* The columns of the "data" rows, and which of them hold values. */
+static const char *const caliper_cols[] = {
+    "path",
+    "mpi.rank",
+    "count",
+    "sum#time.duration",
+    "inclusive#sum#time.duration",
+    "min#time.duration",
+    "max#time.duration",
+};
+
+static void caliper_columns(struct jsonw *w, const struct export_run *r)
 {
-	static const char *const cols[] = {
-	    "path",
-	    "mpi.rank",
-	    "count",
-	    "sum#time.duration",
-	    "inclusive#sum#time.duration",
-	    "min#time.duration",
-	    "max#time.duration",
-	};
 	size_t i;
 
-	jsonw_key(w, "columns");
+	(void)r;
 	jsonw_begin_array(w, JSONW_INLINE);
-	for (i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
-		jsonw_string(w, cols[i]);
+	for (i = 0; i < sizeof(caliper_cols) / sizeof(caliper_cols[0]); i++)
+		jsonw_string(w, caliper_cols[i]);
 	jsonw_end(w);
-	jsonw_key(w, "column_metadata");
+}
+
+static void caliper_column_metadata(struct jsonw *w, const struct export_run *r)
+{
+	size_t i;
+
+	(void)r;
 	jsonw_begin_array(w, JSONW_INLINE);
-	for (i = 0; i < sizeof(cols) / sizeof(cols[0]); i++) {
+	for (i = 0; i < sizeof(caliper_cols) / sizeof(caliper_cols[0]); i++) {
 		jsonw_begin_object(w, JSONW_INLINE);
 		jsonw_key(w, "is_value");
 		jsonw_bool(w, i >= 2);
@@ -94,7 +85,6 @@ static void caliper_nodes(struct jsonw *w, const struct export_run *r)
 {
 	size_t i;
 
-	jsonw_key(w, "nodes");
 	jsonw_begin_array(w, JSONW_BLOCK);
 	for (i = 0; i < r->nnodes; i++) {
 		jsonw_begin_object(w, JSONW_INLINE);
@@ -111,41 +101,85 @@ static void caliper_nodes(struct jsonw *w, const struct export_run *r)
 	jsonw_end(w);
 }
 
-/* The run's description, then its metadata, as top-level keys. */
+static void caliper_id(struct jsonw *w, const struct export_run *r)
+{
+	jsonw_int(w, r->run.id);
+}
+
+static void caliper_tags(struct jsonw *w, const struct export_run *r)
+{
+	size_t i;
+
+	jsonw_begin_array(w, JSONW_INLINE);
+	for (i = 0; i < r->run.ntags; i++)
+		jsonw_string(w, r->run.tags[i]);
+	jsonw_end(w);
+}
+
+static void caliper_num_ranks(struct jsonw *w, const struct export_run *r)
+{
+	jsonw_int(w, r->run.num_ranks);
+}
+
+static void caliper_tree(struct jsonw *w, const struct export_run *r)
+{
+	jsonw_bool(w, r->tree);
+}
+
+/*
+ * The document's own top-level keys, in the order they are written: each
+ * with its writer, or (write NULL) the store_run string member at text.
+ * Metadata keys must not take any of them.
+ */
+static const struct caliper_key {
+	const char *key;
+	void (*write)(struct jsonw *w, const struct export_run *r);
+	size_t text;
+} caliper_keys[] = {
+    {"data", caliper_rows, 0},
+    {"columns", caliper_columns, 0},
+    {"column_metadata", caliper_column_metadata, 0},
+    {"nodes", caliper_nodes, 0},
+    {"scopedb.run", caliper_id, 0},
+    {"commit", NULL, offsetof(struct store_run, commit)},
+    {"branch", NULL, offsetof(struct store_run, branch)},
+    {"label", NULL, offsetof(struct store_run, label)},
+    {"recorded_at", NULL, offsetof(struct store_run, recorded_at)},
+    {"ingested_at", NULL, offsetof(struct store_run, ingested_at)},
+    {"source_path", NULL, offsetof(struct store_run, source_path)},
+    {"sha256", NULL, offsetof(struct store_run, sha256)},
+    {"layout", NULL, offsetof(struct store_run, layout)},
+    {"tags", caliper_tags, 0},
+    {"num_ranks", caliper_num_ranks, 0},
+    {"tree", caliper_tree, 0},
+};
+
+static int caliper_is_own(const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(caliper_keys) / sizeof(caliper_keys[0]); i++)
+		if (!strcmp(key, caliper_keys[i].key))
+			return 1;
+	return !strncmp(key, "metadata.", 9);
+}
+
+/* The document's own keys, then the run's metadata, as top-level keys. */
 static int caliper_globals(struct jsonw *w, const struct export_run *r)
 {
-	const struct store_run *run = &r->run;
-	const struct {
-		const char *key, *value;
-	} strs[] = {
-	    {"commit", run->commit},
-	    {"branch", run->branch},
-	    {"label", run->label},
-	    {"recorded_at", run->recorded_at},
-	    {"ingested_at", run->ingested_at},
-	    {"source_path", run->source_path},
-	    {"sha256", run->sha256},
-	    {"layout", run->layout},
-	};
+	const struct caliper_key *k;
 	struct buf key = BUF_INIT;
 	size_t i;
 	int rc = 0;
 
-	jsonw_key(w, "scopedb.run");
-	jsonw_int(w, run->id);
-	for (i = 0; i < sizeof(strs) / sizeof(strs[0]); i++) {
-		jsonw_key(w, strs[i].key);
-		jsonw_string(w, strs[i].value);
+	for (i = 0; i < sizeof(caliper_keys) / sizeof(caliper_keys[0]); i++) {
+		k = &caliper_keys[i];
+		jsonw_key(w, k->key);
+		if (k->write)
+			k->write(w, r);
+		else
+			jsonw_string(w, *(char *const *)((const char *)&r->run + k->text));
 	}
-	jsonw_key(w, "tags");
-	jsonw_begin_array(w, JSONW_INLINE);
-	for (i = 0; i < run->ntags; i++)
-		jsonw_string(w, run->tags[i]);
-	jsonw_end(w);
-	jsonw_key(w, "num_ranks");
-	jsonw_int(w, run->num_ranks);
-	jsonw_key(w, "tree");
-	jsonw_bool(w, r->tree);
 	for (i = 0; i < r->meta.n && !rc; i++) {
 		key.len = 0;
 		rc = caliper_is_own(r->meta.keys[i])
@@ -167,9 +201,6 @@ int caliper_write(struct buf *out, const struct export_run *r)
 
 	jsonw_init(&w, out);
 	jsonw_begin_object(&w, JSONW_BLOCK);
-	caliper_rows(&w, r);
-	caliper_columns(&w);
-	caliper_nodes(&w, r);
 	rc = caliper_globals(&w, r);
 	jsonw_end(&w);
 	if (!rc)

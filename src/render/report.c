@@ -149,22 +149,38 @@ static void report_side_titles(struct doc_col *c, const struct compare_result *r
 }
 
 /* "main +110%: 95% from main > timestep > halo_exchange (+1.78 s self)":
- * the row's growth and its largest cause (docs/calltree.md), into b. */
-static int report_attr_line(struct buf *b, const struct stats_row *row,
+ * the row's growth and its largest cause (docs/calltree.md), into b.
+ * When what is decomposed is not the row's value, it is said after the
+ * row's metric: "solve p95 +52.6%, total +141 ms: 100% from ...". */
+static int report_attr_line(struct buf *b, const struct stats_row *row, enum stats_metric m,
 			    const struct compare_attr *at)
 {
-	char pct[32], share[32], self[48];
+	char pct[32], share[32], self[48], delta[48];
 	const struct compare_cause *c = &at->causes[0];
+	int rc;
 
 	format_pct(pct, sizeof(pct), row->pct.none, row->pct.v);
 	format_sig(share, sizeof(share), c->share * 100.0, 3, 0);
 	format_duration(self, sizeof(self), c->delta_self, format_unit_pick(c->delta_self), 1, 1);
 	b->len = 0;
-	return buf_printf(b, "%s %s: %s%% from %s (%s self)", row->name, pct, share, c->path->name,
-			  self);
+	format_duration(delta, sizeof(delta), at->delta, format_unit_pick(at->delta), 1, 1);
+	if (at->same)
+		rc = buf_printf(b, "%s %s: ", row->name, pct);
+	else if (at->files > 1)
+		rc = buf_printf(b, "%s %s %s, mean %s over the %zu files %s: ", row->name,
+				stats_metric_name(m), pct, stats_metric_name(at->metric), at->files,
+				delta);
+	else
+		rc = buf_printf(b, "%s %s %s, %s %s: ", row->name, stats_metric_name(m), pct,
+				at->covers		   ? stats_metric_name(at->metric)
+				: at->metric == STATS_SELF ? "self of its paths"
+							   : "total of its outermost calls",
+				delta);
+	return rc | buf_printf(b, "%s%% from %s (%s self)", share, c->path->name, self);
 }
 
-/* A row's "attribution" object: its region, delta and causes. */
+/* A row's "attribution" object: its region, what is decomposed and its
+ * growth, and the causes. */
 static void report_attr_json(struct doc *d, struct doc_value *o, const struct stats_row *row,
 			     const struct compare_attr *at)
 {
@@ -172,7 +188,10 @@ static void report_attr_json(struct doc *d, struct doc_value *o, const struct st
 	size_t i;
 
 	doc_json_str(d, a, "region", row->name);
-	doc_json_num(d, a, "delta", row->delta, 0);
+	doc_json_str(d, a, "metric", stats_metric_name(at->metric));
+	doc_json_num(d, a, "delta", at->delta, 0);
+	if (at->files > 1) /* b: the mean over the candidate's files */
+		doc_json_int(d, a, "files", (int64_t)at->files);
 	arr = doc_json_arr(d, a, "causes", JSONW_INLINE);
 	for (i = 0; i < at->n; i++) {
 		const struct compare_cause *x = &at->causes[i];
@@ -185,17 +204,17 @@ static void report_attr_json(struct doc *d, struct doc_value *o, const struct st
 	}
 }
 
-/* The JSON rows of a comparison with attribution (by path): the table's
+/* The JSON rows of a comparison with attribution: the table's
  * keys, then "attribution" on the rows that have one. */
 static void report_rows_json(struct doc *d, const struct compare_result *r,
-			     const struct compare_opts *o)
+			     const struct compare_opts *o, const size_t *order)
 {
 	struct doc_value *arr = doc_json_arr(d, d->json, "rows", JSONW_BLOCK), *obj;
 	int cnt = stats_metric_is_count(o->metric);
-	size_t i;
+	size_t k, i;
 
-	for (i = 0; i < r->nrows; i++) {
-		const struct stats_row *row = &r->rows[i];
+	for (k = 0; k < r->nrows; k++) {
+		const struct stats_row *row = &r->rows[i = order ? order[k] : k];
 		const struct compare_path *p = compare_find_path(r, row->name);
 
 		obj = doc_json_obj(d, arr, NULL, JSONW_INLINE);
@@ -224,7 +243,8 @@ static void report_rows_json(struct doc *d, const struct compare_result *r,
 }
 
 /* One line per violation with attribution, under the verdict. */
-static void report_attr_lines(struct doc *d, unsigned fmts, const struct compare_result *r)
+static void report_attr_lines(struct doc *d, unsigned fmts, const struct compare_result *r,
+			      enum stats_metric m)
 {
 	struct buf b = BUF_INIT;
 	size_t i;
@@ -232,10 +252,11 @@ static void report_attr_lines(struct doc *d, unsigned fmts, const struct compare
 	for (i = 0; r->attr && i < r->nrows; i++) {
 		if (!r->rows[i].violation || !r->attr[i].n)
 			continue;
-		if (report_attr_line(&b, &r->rows[i], &r->attr[i]))
+		if (report_attr_line(&b, &r->rows[i], m, &r->attr[i]))
 			d->failed = 1;
-		else
-			doc_span(d, doc_line(d, fmts), b.data, 0);
+		else /* markdown: a list, or its lines would join into one paragraph */
+			doc_span(d, fmts == DOC_F_MD ? doc_item(d, fmts) : doc_line(d, fmts),
+				 b.data, 0);
 	}
 	buf_release(&b);
 }
@@ -383,24 +404,27 @@ static void report_rows(struct doc *d, const struct compare_result *r, const str
 			doc_set_num(t, pc + 1, !p, p ? (double)p->depth : 0.0);
 		}
 		if (ac && row->violation && r->attr[i].n &&
-		    !report_attr_line(&tn, row, &r->attr[i]))
+		    !report_attr_line(&tn, row, o->metric, &r->attr[i]))
 			doc_set_text(t, ac, tn.data);
 	}
 	buf_release(&tn);
-	free(order);
-	free(level);
+	/* JSON rows in the table's order (the tree's with --tree) */
 	if (d->json && r->stat) {
 		struct doc_value *arr = doc_json_arr(d, d->json, "rows", JSONW_BLOCK);
 
-		for (i = 0; i < r->nrows; i++)
+		for (k = 0; k < r->nrows; k++) {
+			i = order ? order[k] : k;
 			report_stat_json(d, arr, &r->rows[i], &r->stat[i],
 					 stats_metric_is_count(o->metric),
 					 o->by_path ? compare_find_path(r, r->rows[i].name) : NULL);
+		}
 	} else if (d->json && r->attr) {
-		report_rows_json(d, r, o);
+		report_rows_json(d, r, o, order);
 	} else if (d->json) {
 		doc_json_table(d, d->json, "rows", t);
 	}
+	free(order);
+	free(level);
 	/* the regions of one side only, by name: also those without a value */
 	doc_json_strs(d, d->json, "missing", r->only_a, r->nonly_a, JSONW_INLINE);
 	doc_json_strs(d, d->json, "new", r->only_b, r->nonly_b, JSONW_INLINE);
@@ -532,7 +556,7 @@ void report_doc(struct doc *d, const struct compare_result *r, const struct comp
 		doc_spans_join(d, b, v->violations, v->nviolations, ", ", 0);
 		doc_blank(d, DOC_F_MD);
 		if (r->attr && v->nviolations) {
-			report_attr_lines(d, DOC_F_MD, r);
+			report_attr_lines(d, DOC_F_MD, r, o->metric);
 			doc_blank(d, DOC_F_MD);
 		}
 	}
@@ -601,7 +625,7 @@ void report_doc(struct doc *d, const struct compare_result *r, const struct comp
 		doc_blank(d, DOC_F_MD);
 	report_names_line(d, DOC_F_HUMAN, "Only in b: ", r->only_b, r->nonly_b);
 	report_names_line(d, DOC_F_TEXT, "Budget violations: ", v->violations, v->nviolations);
-	report_attr_lines(d, DOC_F_TEXT, r);
+	report_attr_lines(d, DOC_F_TEXT, r, o->metric);
 	if (o->check)
 		report_findings(d, r, o);
 	if (o->check) {

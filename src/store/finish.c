@@ -6,7 +6,8 @@
  * The store pools each region's timings rows into totals
  * (store_put_region_totals()); this file adds the exact p50/p95/p99 of the
  * regions with per-call data.  It is written against the backend-neutral
- * store API only (store_scan_blobs(), store_put_quantiles()), so
+ * store API only (store_scan_blobs(), store_put_quantiles(),
+ * store_scan_path_blobs(), store_put_path_quantiles()), so
  * every backend reuses it.
  *
  * A region's blobs are spread over the whole run (files list ranks first),
@@ -18,7 +19,9 @@
  * and a region that does not fit the spool by itself is read on its own
  * (finish_region_alone()).  The percentiles of a batch are computed on two
  * threads; only the calling thread uses the store (the second one gets the
- * store's location for its messages in its job).
+ * store's location for its messages in its job).  Then the same for each
+ * path of the run's call tree (finish_paths()), from the spool when it
+ * holds the whole run.
  */
 #include <pthread.h>
 #include <stdint.h>
@@ -55,6 +58,7 @@ struct finish_rec {
 	size_t off;	 /* in the spool */
 	uint32_t len;	 /* bytes */
 	uint32_t region; /* index in the batch */
+	int64_t rank;	 /* of its timings row */
 };
 
 /* The blobs of one batch of regions, in the order they were read. */
@@ -99,7 +103,7 @@ struct finish_scan_ctx {
 
 /* store_scan_blobs() callback: copy a blob of one of the batch's regions
  * into the spool (FINISH_OVERFLOW when it does not fit). */
-static int finish_scan_blob(void *arg, int64_t region, const void *data, size_t len)
+static int finish_scan_blob(void *arg, int64_t region, int64_t rank, const void *data, size_t len)
 {
 	struct finish_scan_ctx *sc = arg;
 	struct finish_batch *b = sc->b;
@@ -120,6 +124,7 @@ static int finish_scan_blob(void *arg, int64_t region, const void *data, size_t 
 	rec->off = b->used;
 	rec->len = (uint32_t)len;
 	rec->region = (uint32_t)(g - b->r);
+	rec->rank = rank;
 	memcpy(b->spool + b->used, data, len);
 	b->used += len;
 	b->values += count;
@@ -346,6 +351,235 @@ static int finish_region_alone(struct store *st, int64_t run_id, const struct fi
 	return ret;
 }
 
+/* ---- the paths' percentiles ---------------------------------------------- */
+
+/*
+ * A path's durations over all ranks are, rank by rank, either its (path,
+ * rank) row's own blob or, when its outermost calls there are all of its
+ * region's calls, that timings row's blob (docs/format.md section 10.5).
+ * When the run's blobs are all in the spool (a medium or large run), the
+ * paths are done from it: one pass over the (path, rank) rows
+ * (store_scan_path_blobs()), each path's blobs decoded next to each other
+ * and selected across as a region's are, so the values are exactly those
+ * of a --by path query that decodes them (store_path_duration_runs()).
+ * Otherwise each path's durations are fetched on their own.
+ */
+
+/* A timings row's blob in the spool, for finding it by (region, rank). */
+struct finish_key {
+	uint32_t region; /* index in the batch */
+	uint32_t rec;	 /* in the batch's records */
+	int64_t rank;
+};
+
+/* One blob of the path being gathered: a timings row's in the spool, or
+ * the path row's own, copied into finish_paths.own. */
+struct finish_part {
+	const char *base; /* NULL: in own, at off */
+	size_t off;
+	size_t len;
+};
+
+/* finish_paths()'s state. */
+struct finish_paths {
+	const struct finish_batch *b; /* the run's blobs; NULL: fetch each path */
+	struct finish_key *keys;      /* b's records by (region, rank) */
+	const char *location;
+	int64_t run_id;
+	int64_t path;	/* the path being gathered, -1 before the first */
+	uint64_t calls; /* its outermost calls over all ranks */
+	struct finish_part *parts;
+	size_t nparts, capparts;
+	struct buf own;
+	struct i64vec vals, ends;
+	struct i64vec ids, calls_of; /* the paths done (or to fetch) */
+	double *q;		     /* 3 per path of ids */
+	size_t capq;
+};
+
+static int cmp_finish_key(const void *a, const void *b)
+{
+	const struct finish_key *x = a, *y = b;
+
+	if (x->region != y->region)
+		return (x->region > y->region) - (x->region < y->region);
+	return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+/* The check that a path's decoded durations are its calls. */
+static int finish_path_check(const struct finish_paths *fp, int64_t path, uint64_t calls,
+			     size_t nvals, size_t nruns)
+{
+	if (nvals == calls && nruns)
+		return 0;
+	return err_set(ERR_STORE,
+		       "store '%s' is damaged: run %lld has %llu calls but %zu stored durations in "
+		       "path %lld",
+		       fp->location, (long long)fp->run_id, (unsigned long long)calls, nvals,
+		       (long long)path);
+}
+
+/* The percentiles of path (its durations in fp->vals, fp->ends) added to
+ * the results. */
+static int finish_path_done(struct finish_paths *fp, int64_t path, uint64_t calls)
+{
+	size_t n = fp->ids.len;
+	int ret = finish_path_check(fp, path, calls, fp->vals.len, fp->ends.len);
+
+	if (!ret)
+		ret = util_grow(&fp->q, &fp->capq, 3 * (n + 1), sizeof(*fp->q), 3 * 64);
+	if (!ret)
+		ret = i64vec_push(&fp->ids, path);
+	if (!ret)
+		finish_percentiles(fp->q + 3 * n, fp->vals.v, fp->ends.v, fp->ends.len);
+	return ret;
+}
+
+/* Decode the gathered blobs of the current path and add its percentiles. */
+static int finish_path_flush(struct finish_paths *fp)
+{
+	size_t k, got;
+	int ret;
+
+	fp->vals.len = fp->ends.len = 0;
+	if (fp->calls > SIZE_MAX / sizeof(int64_t) || i64vec_reserve(&fp->vals, (size_t)fp->calls))
+		return err_nomem();
+	for (k = 0; k < fp->nparts; k++) {
+		const struct finish_part *p = &fp->parts[k];
+		const char *data = p->base ? p->base + p->off : fp->own.data + p->off;
+
+		if (blob_decode_to(fp->vals.v + fp->vals.len, (size_t)fp->calls - fp->vals.len,
+				   &got, data, p->len))
+			return finish_damaged(fp->location, fp->run_id);
+		fp->vals.len += got;
+		ret = i64vec_push(&fp->ends, (int64_t)fp->vals.len);
+		if (ret)
+			return ret;
+	}
+	ret = finish_path_done(fp, fp->path, fp->calls);
+	fp->nparts = 0;
+	fp->own.len = 0;
+	return ret;
+}
+
+/* store_scan_path_blobs() callback: one (path, rank) row; a new path
+ * completes the one before. */
+static int finish_path_row(void *arg, int64_t path, int64_t region, int64_t rank, uint64_t calls,
+			   const void *data, size_t len)
+{
+	struct finish_paths *fp = arg;
+	const struct finish_batch *b = fp->b;
+	struct finish_part *p;
+	struct finish_key key, *hit = NULL;
+	struct finish_region *g;
+	int ret;
+
+	if (path != fp->path) {
+		if (fp->path >= 0 && b && (ret = finish_path_flush(fp)))
+			return ret;
+		if (!b && ((ret = i64vec_push(&fp->ids, path)) ||
+			   (ret = i64vec_push(&fp->calls_of, (int64_t)calls))))
+			return ret;
+		fp->path = path;
+		fp->calls = calls;
+	}
+	if (!b)
+		return 0;
+	if (util_grow(&fp->parts, &fp->capparts, fp->nparts + 1, sizeof(*fp->parts), 64))
+		return err_nomem();
+	p = &fp->parts[fp->nparts];
+	if (data) {
+		p->base = NULL;
+		p->off = fp->own.len;
+		p->len = len;
+		if (buf_add(&fp->own, data, len))
+			return err_nomem();
+	} else {
+		g = bsearch(&region, b->r, b->n, sizeof(*b->r), cmp_finish_region);
+		if (g) {
+			key.region = (uint32_t)(g - b->r);
+			key.rank = rank;
+			hit = bsearch(&key, fp->keys, b->nrecs, sizeof(*fp->keys), cmp_finish_key);
+		}
+		if (!hit)
+			return err_set(ERR_STORE,
+				       "store '%s' is damaged: path %lld of run %lld has no call "
+				       "durations on rank %lld",
+				       fp->location, (long long)path, (long long)fp->run_id,
+				       (long long)rank);
+		p->base = b->spool;
+		p->off = b->recs[hit->rec].off;
+		p->len = b->recs[hit->rec].len;
+	}
+	fp->nparts++;
+	return 0;
+}
+
+/*
+ * The exact p50/p95/p99 of every path of run_id, stored with its totals;
+ * b holds all the run's blobs (or is NULL: then each path's durations are
+ * fetched on their own).  A run without paths has nothing to do.
+ */
+static int finish_paths(struct store *st, const struct finish_batch *b, int64_t run_id)
+{
+	struct finish_paths fp;
+	size_t i;
+	int ret = 0;
+
+	memset(&fp, 0, sizeof(fp));
+	fp.b = b;
+	fp.location = store_location(st);
+	fp.run_id = run_id;
+	fp.path = -1;
+	buf_init(&fp.own);
+	i64vec_init(&fp.vals);
+	i64vec_init(&fp.ends);
+	i64vec_init(&fp.ids);
+	i64vec_init(&fp.calls_of);
+	if (b) {
+		fp.keys = malloc((b->nrecs ? b->nrecs : 1) * sizeof(*fp.keys));
+		if (!fp.keys) {
+			ret = err_nomem();
+			goto out;
+		}
+		for (i = 0; i < b->nrecs; i++) {
+			fp.keys[i].region = b->recs[i].region;
+			fp.keys[i].rec = (uint32_t)i;
+			fp.keys[i].rank = b->recs[i].rank;
+		}
+		qsort(fp.keys, b->nrecs, sizeof(*fp.keys), cmp_finish_key);
+	}
+	ret = store_scan_path_blobs(st, run_id, finish_path_row, &fp);
+	if (!ret && b && fp.path >= 0)
+		ret = finish_path_flush(&fp);
+	/* without the spool: each path on its own, as --by path reads it */
+	for (i = 0; !ret && !b && i < fp.calls_of.len; i++) {
+		int64_t path = fp.ids.v[i];
+
+		fp.vals.len = fp.ends.len = 0;
+		ret = store_path_duration_runs(st, &fp.vals, &fp.ends, run_id, path, NULL, 0);
+		if (!ret)
+			ret = finish_path_check(&fp, path, (uint64_t)fp.calls_of.v[i], fp.vals.len,
+						fp.ends.len);
+		if (!ret)
+			ret = util_grow(&fp.q, &fp.capq, 3 * (i + 1), sizeof(*fp.q), 3 * 64);
+		if (!ret)
+			finish_percentiles(fp.q + 3 * i, fp.vals.v, fp.ends.v, fp.ends.len);
+	}
+	if (!ret && fp.ids.len)
+		ret = store_put_path_quantiles(st, run_id, fp.ids.v, fp.q, fp.ids.len);
+out:
+	free(fp.keys);
+	free(fp.parts);
+	free(fp.q);
+	buf_release(&fp.own);
+	i64vec_release(&fp.vals);
+	i64vec_release(&fp.ends);
+	i64vec_release(&fp.ids);
+	i64vec_release(&fp.calls_of);
+	return ret;
+}
+
 /*
  * The exact p50/p95/p99 of every region of run_id with per-call data, in
  * batches of regions that fit the spool (see the top of this file).
@@ -357,7 +591,7 @@ static int finish_quantiles(struct store *st, int64_t run_id)
 	struct finish_batch b;
 	size_t n = 0, i, j, limit = SIZE_MAX;
 	double bpc = 0.0, est; /* bytes per call; 0 = unknown: try all */
-	int ret;
+	int whole = 0, ret;
 
 	memset(&b, 0, sizeof(b));
 	ret = store_percentile_regions(st, &calls, &n, run_id);
@@ -408,9 +642,16 @@ static int finish_quantiles(struct store *st, int64_t run_id)
 		}
 		if (!ret)
 			ret = finish_batch_quantiles(st, &b, run_id);
+		/* the whole run in the spool: its paths from there too */
+		if (!ret && i == 0 && j == n) {
+			ret = finish_paths(st, &b, run_id);
+			whole = 1;
+		}
 		if (ret)
 			goto out;
 	}
+	if (!whole)
+		ret = finish_paths(st, NULL, run_id);
 out:
 	util_scratch_free(b.spool, finish_spool);
 	free(b.recs);

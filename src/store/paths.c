@@ -249,6 +249,7 @@ struct path_read {
 	const char *location;
 	store_path_filter filter;
 	void *ctx;
+	int quantiles; /* all ranks: p50/p95/p99 follow the self time */
 };
 
 static int path_stats_decode(void *ctx, void *elem, const struct rows_row *r)
@@ -282,6 +283,8 @@ static int path_stats_decode(void *ctx, void *elem, const struct rows_row *r)
 	g->nranks = (uint64_t)r->ops->i64(r, 7);
 	g->has_self = 1;
 	g->self = r->ops->i64(r, 8);
+	if (pr->quantiles)
+		rows_quantiles(g, r, 9);
 	return 0;
 }
 
@@ -289,7 +292,7 @@ int store_path_stats(struct store *st, struct store_region_stats **out, size_t *
 		     const int64_t *ranks, size_t nranks, store_path_filter filter, void *ctx)
 {
 	struct path_names x;
-	struct path_read how = {&x, st->location, filter, ctx};
+	struct path_read how = {&x, st->location, filter, ctx, ranks == NULL};
 	struct store_rows rows = STORE_ROWS(struct store_region_stats, path_stats_decode, &how);
 	struct store_value v[] = {sql_int(run_id), sql_ids(ranks, nranks)};
 	struct store_nesting nest;
@@ -377,4 +380,32 @@ int store_path_duration_runs(struct store *st, struct i64vec *out, struct i64vec
 			ends->len = ends_start;
 	}
 	return ret;
+}
+
+/* store_scan_path_blobs()'s callback and its context. */
+struct path_blob_scan {
+	store_path_blob_fn fn;
+	void *ctx;
+};
+
+static int path_blob_scan_row(void *arg, const struct rows_row *r)
+{
+	struct path_blob_scan *x = arg;
+	const void *data = NULL;
+	size_t len = 0;
+	int ret = 0;
+
+	if (!r->ops->null(r, 4))
+		ret = r->ops->blob(r, 4, &data, &len);
+	return ret ? ret
+		   : x->fn(x->ctx, r->ops->i64(r, 0), r->ops->i64(r, 1), r->ops->i64(r, 2),
+			   (uint64_t)r->ops->i64(r, 3), data, len);
+}
+
+int store_scan_path_blobs(struct store *st, int64_t run_id, store_path_blob_fn fn, void *ctx)
+{
+	struct path_blob_scan x = {fn, ctx};
+	struct store_value v = sql_int(run_id);
+
+	return store_sql_run(st, SQL_PATH_BLOBS, &v, 1, path_blob_scan_row, &x, NULL);
 }

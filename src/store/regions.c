@@ -162,17 +162,14 @@ int store_scan_blobs(struct store *st, int64_t run_id, store_blob_fn fn, void *c
 int store_put_region_quantiles(struct store *st, int64_t run_id, int64_t region_id,
 			       const double q[3])
 {
-	struct store_value v[] = {sql_int(run_id), sql_int(region_id), sql_real(q[0]),
-				  sql_real(q[1]), sql_real(q[2])};
-
-	return store_sql_run(st, SQL_QUANTILES_PUT, v, 5, NULL, NULL, NULL);
+	return store_put_quantiles(st, run_id, &region_id, q, 1);
 }
 
-/* Where a statement costs a round trip, QUANTILES_MANY for all n regions;
- * elsewhere (SQLite) QUANTILES_PUT once per region, prepared once, which
- * costs less than an UPDATE ... FROM a list. */
-int store_put_quantiles(struct store *st, int64_t run_id, const int64_t *region_ids,
-			const double *q, size_t n)
+/* Where a statement costs a round trip, many (QUANTILES_MANY) for all n
+ * regions or paths ids[i]; elsewhere (SQLite) one (QUANTILES_PUT) once per
+ * id, prepared once, which costs less than an UPDATE ... FROM a list. */
+static int put_quantiles(struct store *st, enum sql_id one, enum sql_id many, int64_t run_id,
+			 const int64_t *ids, const double *q, size_t n)
 {
 	struct store_value v[5];
 	double *cols = NULL;
@@ -180,8 +177,14 @@ int store_put_quantiles(struct store *st, int64_t run_id, const int64_t *region_
 	int ret = 0;
 
 	if (!(st->be->caps & STORE_READ_AHEAD) || n < 2) {
-		for (i = 0; !ret && i < n; i++)
-			ret = store_put_region_quantiles(st, run_id, region_ids[i], q + 3 * i);
+		for (i = 0; !ret && i < n; i++) {
+			v[0] = sql_int(run_id);
+			v[1] = sql_int(ids[i]);
+			v[2] = sql_real(q[3 * i]);
+			v[3] = sql_real(q[3 * i + 1]);
+			v[4] = sql_real(q[3 * i + 2]);
+			ret = store_sql_run(st, one, v, 5, NULL, NULL, NULL);
+		}
 		return ret;
 	}
 	cols = malloc(3 * n * sizeof(*cols));
@@ -193,13 +196,26 @@ int store_put_quantiles(struct store *st, int64_t run_id, const int64_t *region_
 		cols[2 * n + i] = q[3 * i + 2];
 	}
 	v[0] = sql_int(run_id);
-	v[1] = sql_ids(region_ids, n);
+	v[1] = sql_ids(ids, n);
 	v[2] = sql_reals(cols, n);
 	v[3] = sql_reals(cols + n, n);
 	v[4] = sql_reals(cols + 2 * n, n);
-	ret = store_sql_run(st, SQL_QUANTILES_MANY, v, 5, NULL, NULL, NULL);
+	ret = store_sql_run(st, many, v, 5, NULL, NULL, NULL);
 	free(cols);
 	return ret;
+}
+
+int store_put_quantiles(struct store *st, int64_t run_id, const int64_t *region_ids,
+			const double *q, size_t n)
+{
+	return put_quantiles(st, SQL_QUANTILES_PUT, SQL_QUANTILES_MANY, run_id, region_ids, q, n);
+}
+
+int store_put_path_quantiles(struct store *st, int64_t run_id, const int64_t *path_ids,
+			     const double *q, size_t n)
+{
+	return put_quantiles(st, SQL_PATH_QUANTILES_PUT, SQL_PATH_QUANTILES_MANY, run_id, path_ids,
+			     q, n);
 }
 
 /* ---- per-region aggregates and durations ----------------------------------- */

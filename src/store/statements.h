@@ -238,21 +238,27 @@ SQL(TOTALS_COUNTS, SQL_WRITE,
 SQL(PERCENTILE_REGIONS, 0,
 	"SELECT region_id, calls, nranks FROM run_regions WHERE run_id = " P(1) " "
 	"AND has_events <> 0 AND calls > 0 ORDER BY region_id")
-SQL(QUANTILES_PUT, SQL_WRITE,
-	"UPDATE run_regions SET p50_ns = " P(3) ", p95_ns = " P(4) ", p99_ns = " P(5) " "
-	"WHERE run_id = " P(1) " AND region_id = " P(2))
-/* the same for the regions of the id list P(2) of run P(1), with the p50,
- * p95 and p99 lists P(3), P(4), P(5), in one statement (where a statement
- * costs a round trip: store_put_quantiles()) */
-SQL(QUANTILES_MANY, SQL_WRITE, DIALECT(
-	"UPDATE run_regions SET p50_ns = json_extract(?3, '$[' || v.key || ']'), "
-	"p95_ns = json_extract(?4, '$[' || v.key || ']'), "
-	"p99_ns = json_extract(?5, '$[' || v.key || ']') "
-	"FROM json_each(?2) AS v WHERE run_regions.run_id = ?1 AND run_regions.region_id = v.value",
-	"UPDATE run_regions SET p50_ns = v.p50, p95_ns = v.p95, p99_ns = v.p99 "
-	"FROM unnest($2::bigint[], $3::float8[], $4::float8[], $5::float8[]) "
-	"AS v (region_id, p50, p95, p99) "
-	"WHERE run_regions.run_id = $1 AND run_regions.region_id = v.region_id"))
+/* The p50, p95 and p99 of the row of run P(1) whose column key is P(2) in
+ * table (run_regions: region_id; paths: path_id); then the same for the
+ * id list P(2) with the p50, p95 and p99 lists P(3), P(4), P(5), in one
+ * statement (where a statement costs a round trip: store_put_quantiles()).
+ * Defined once; P() and DIALECT() are those of the list being spelled. */
+#ifndef SQL_QUANTILES_ONE
+#define SQL_QUANTILES_ONE(table, key) \
+	"UPDATE " table " SET p50_ns = " P(3) ", p95_ns = " P(4) ", p99_ns = " P(5) " " \
+	"WHERE run_id = " P(1) " AND " key " = " P(2)
+#define SQL_QUANTILES_LIST(table, key) DIALECT( \
+	"UPDATE " table " SET p50_ns = json_extract(?3, '$[' || v.key || ']'), " \
+	"p95_ns = json_extract(?4, '$[' || v.key || ']'), " \
+	"p99_ns = json_extract(?5, '$[' || v.key || ']') " \
+	"FROM json_each(?2) AS v WHERE " table ".run_id = ?1 AND " table "." key " = v.value", \
+	"UPDATE " table " SET p50_ns = v.p50, p95_ns = v.p95, p99_ns = v.p99 " \
+	"FROM unnest($2::bigint[], $3::float8[], $4::float8[], $5::float8[]) " \
+	"AS v (" key ", p50, p95, p99) " \
+	"WHERE " table ".run_id = $1 AND " table "." key " = v." key)
+#endif
+SQL(QUANTILES_PUT, SQL_WRITE, SQL_QUANTILES_ONE("run_regions", "region_id"))
+SQL(QUANTILES_MANY, SQL_WRITE, SQL_QUANTILES_LIST("run_regions", "region_id"))
 
 /* ---- the call tree (paths.c) --------------------------------------------- */
 
@@ -286,10 +292,12 @@ SQL(PATH_STATS, 0,
 	"FROM (SELECT path_id, calls, total_ns, min_ns, max_ns, self_ns, "
 	"(" P_IDS(2) " IS NULL OR rank " IN_IDS(2) ") AS sel FROM path_ranks "
 	"WHERE run_id = " P(1) ") AS t GROUP BY t.path_id")
-/* the same over all ranks (P(2) NULL): the paths' stored totals */
+/* the same over all ranks (P(2) NULL): the paths' stored totals, then
+ * their p50, p95 and p99 (NULL for a run stored before schema 4) */
 SQL(PATH_STATS_ALL, SQL_BINARY,
 	"SELECT path_id, calls, total_ns, min_ns, max_ns, busy_ranks, busy_max_ns, nranks, "
-	"self_ns FROM paths WHERE run_id = " P(1) " AND calls IS NOT NULL")
+	"self_ns, p50_ns, p95_ns, p99_ns FROM paths WHERE run_id = " P(1) " "
+	"AND calls IS NOT NULL")
 /* the outermost calls' durations of path P(2) of run P(1) on the ranks P(3)
  * (NULL: all), by rank: the path's own, or its row's */
 SQL(PATH_DURATIONS, SQL_BINARY,
@@ -299,6 +307,16 @@ SQL(PATH_DURATIONS, SQL_BINARY,
 	"JOIN paths AS p ON p.run_id = pr.run_id AND p.path_id = pr.path_id "
 	"WHERE pr.run_id = " P(1) " AND pr.path_id = " P(2) " "
 	"AND (" P_IDS(3) " IS NULL OR pr.rank " IN_IDS(3) ") ORDER BY pr.rank")
+/* store_scan_path_blobs(): every (path, rank) row of run P(1) by path and
+ * rank, with the path's region and calls over all ranks and the row's own
+ * durations (NULL: the timings row's) */
+SQL(PATH_BLOBS, SQL_BINARY | SQL_STREAM,
+	"SELECT pr.path_id, p.region_id, pr.rank, p.calls, pr.durations FROM path_ranks AS pr "
+	"JOIN paths AS p ON p.run_id = pr.run_id AND p.path_id = pr.path_id "
+	"WHERE pr.run_id = " P(1) " ORDER BY pr.path_id, pr.rank")
+/* each path's p50, p95 and p99 over all ranks, as a region's */
+SQL(PATH_QUANTILES_PUT, SQL_WRITE, SQL_QUANTILES_ONE("paths", "path_id"))
+SQL(PATH_QUANTILES_MANY, SQL_WRITE, SQL_QUANTILES_LIST("paths", "path_id"))
 /* its (path, rank) rows by path and rank */
 SQL(PATH_RANKS_SCAN, SQL_BINARY | SQL_STREAM,
 	"SELECT path_id, rank, calls, nested, total_ns, self_ns, min_ns, max_ns, durations "

@@ -639,6 +639,7 @@ static void store_point_release(void *elem)
 	struct store_history_point *p = elem;
 
 	free(p->stats.name);
+	free(p->stats.path); /* by path (pathhist.c): one block */
 	free(p->time);
 	free(p->commit);
 	free(p->label);

@@ -21,12 +21,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "scopedb/err.h"
 #include "scopedb/store.h"
 #include "scopedb/transfer.h"
 #include "scopedb/util.h"
 #include "store/verify.h"
+
+/* A transaction of the destination holds at most this many runs, and is
+ * committed after about this much time (transfer_batch()). */
+#define TRANSFER_BATCH_RUNS 64
+#define TRANSFER_BATCH_MS 200
 
 /* The destination side of store_scan_timings(). */
 struct transfer_ctx {
@@ -137,9 +143,11 @@ static int transfer_get_meta(struct store_meta *meta, struct store *src, int64_t
 
 /* Copy run id of src to dst unless dst has its content (r says which).
  * *fault: the error is the run's own (a damaged row, text that is not
- * UTF-8), not the stores'. */
+ * UTF-8), not the stores'.  In its own transaction, or with batch in the
+ * one the caller holds open (then nothing is committed or rolled back
+ * here: on an error the caller rolls the whole batch back). */
 static int transfer_one(struct transfer_run *r, int *fault, struct store *dst, struct store *src,
-			int64_t id)
+			int64_t id, int batch)
 {
 	struct transfer_ctx x;
 	struct store_run run;
@@ -168,8 +176,8 @@ static int transfer_one(struct transfer_run *r, int *fault, struct store *dst, s
 		*fault = !transfer_fatal(ret);
 		goto out;
 	}
-	ret = store_begin(dst);
-	in_txn = ret == 0;
+	ret = batch ? 0 : store_begin(dst);
+	in_txn = !batch && ret == 0;
 	if (!ret)
 		ret = store_find_sha(dst, &existing, run.sha256);
 	if (ret || existing)
@@ -192,7 +200,7 @@ static int transfer_one(struct transfer_run *r, int *fault, struct store *dst, s
 		goto out;
 	}
 	ret = store_finish_run(dst, r->dst_id);
-	if (!ret) {
+	if (!ret && in_txn) {
 		in_txn = 0;
 		ret = store_commit(dst);
 	}
@@ -372,12 +380,69 @@ static int transfer_pins(struct transfer_result *out, struct store *dst, struct 
 	return ret;
 }
 
+/* Forget the runs out->runs[from..nruns) (their batch was rolled back). */
+static void transfer_forget(struct transfer_result *out, size_t from)
+{
+	while (out->nruns > from) {
+		struct transfer_run *r = &out->runs[--out->nruns];
+
+		free(r->source_path);
+		free(r->error);
+		memset(r, 0, sizeof(*r));
+	}
+}
+
+static uint64_t transfer_clock_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
+}
+
+/*
+ * Copy order[*next..norder) in one destination transaction, at most
+ * TRANSFER_BATCH_RUNS runs and about TRANSFER_BATCH_MS of work (so that
+ * the store's write lock is never held long), advancing *next past the
+ * runs committed.  A transaction per run costs a server a BEGIN with the
+ * lock, a COMMIT and a read of the region names each time (a push of
+ * 1,000 small runs is mostly such round trips), and SQLite a sync each
+ * time.  When a run of the batch cannot be copied for what it holds, the
+ * batch is rolled back and *retry set: the caller copies those runs one
+ * by one, so that the bad run is skipped alone, as without batches.
+ */
+static int transfer_batch(struct transfer_result *out, int *retry, size_t *next, struct store *dst,
+			  struct store *src, const int64_t *order, size_t norder)
+{
+	size_t from = out->nruns, i = *next;
+	uint64_t t0 = transfer_clock_ms();
+	int fault = 0, ret = store_begin(dst);
+
+	*retry = 0;
+	while (!ret && i < norder && i - *next < TRANSFER_BATCH_RUNS) {
+		ret = transfer_one(&out->runs[out->nruns++], &fault, dst, src, order[i++], 1);
+		if (transfer_clock_ms() - t0 >= TRANSFER_BATCH_MS)
+			break;
+	}
+	if (!ret)
+		ret = store_commit(dst);
+	else
+		store_rollback(dst);
+	if (ret) {
+		transfer_forget(out, from);
+		*retry = fault;
+		return fault ? 0 : ret;
+	}
+	*next = i;
+	return 0;
+}
+
 int transfer_runs(struct transfer_result *out, struct store *dst, struct store *src,
 		  const int64_t *ids, size_t n, int pins)
 {
 	int64_t *order = NULL;
-	size_t norder = 0, i;
-	int fault, ret;
+	size_t norder = 0, i = 0, end, stop;
+	int bad, fault, retry, ret;
 
 	memset(out, 0, sizeof(*out));
 	ret = transfer_order(&order, &norder, src, ids, n);
@@ -386,18 +451,28 @@ int transfer_runs(struct transfer_result *out, struct store *dst, struct store *
 		if (!out->runs)
 			ret = err_nomem();
 	}
-	for (i = 0; i < norder && !ret; i++) {
-		struct transfer_run *r = &out->runs[out->nruns];
+	while (!ret && i < norder) {
+		ret = transfer_batch(out, &retry, &i, dst, src, order, norder);
+		if (ret || !retry)
+			continue;
+		/* a run of the batch is bad: the batch's runs one by one,
+		 * each in its own transaction, up to and including it */
+		stop = i + TRANSFER_BATCH_RUNS < norder ? i + TRANSFER_BATCH_RUNS : norder;
+		for (end = i, bad = 0; end < stop && !ret && !bad; end++) {
+			struct transfer_run *r = &out->runs[out->nruns];
 
-		ret = transfer_one(r, &fault, dst, src, order[i]);
-		if (ret && fault) {
-			ret = transfer_failed(r);
-			out->nfailed++;
+			ret = transfer_one(r, &fault, dst, src, order[end], 0);
+			bad = ret && fault;
+			if (bad) {
+				ret = transfer_failed(r);
+				out->nfailed++;
+			}
+			if (!ret)
+				out->nruns++;
+			else
+				free(r->source_path);
+			i = end + 1;
 		}
-		if (!ret)
-			out->nruns++;
-		else
-			free(r->source_path);
 	}
 	if (!ret && pins)
 		ret = transfer_pins(out, dst, src);

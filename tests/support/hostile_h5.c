@@ -13,6 +13,7 @@
 #include <hdf5.h>
 
 #include "../plugin/h5pass.h"
+#include "h5close.h"
 #include "hostile_h5.h"
 #include "testutil_h5.h"
 
@@ -38,8 +39,7 @@ static int hostile_dataset(hid_t f, const char *name, hsize_t n, hid_t dcpl, con
 		rc = -1;
 	else if (data && H5Dwrite(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0)
 		rc = -1;
-	if (d >= 0)
-		H5Dclose(d);
+	h5close(d);
 	H5Sclose(space);
 	return rc;
 }
@@ -62,12 +62,9 @@ static int hostile_external_names(hid_t f, const char *aux)
 		rc = 0;
 	}
 out:
-	if (space >= 0)
-		H5Sclose(space);
-	if (t >= 0)
-		H5Tclose(t);
-	if (dcpl >= 0)
-		H5Pclose(dcpl);
+	h5close(space);
+	h5close(t);
+	h5close(dcpl);
 	return rc;
 }
 
@@ -92,12 +89,9 @@ static int hostile_vds(hid_t f, const char *src_file, const char *src_dset)
 			rc = 0;
 		}
 	}
-	if (sspace >= 0)
-		H5Sclose(sspace);
-	if (vspace >= 0)
-		H5Sclose(vspace);
-	if (dcpl >= 0)
-		H5Pclose(dcpl);
+	h5close(sspace);
+	h5close(vspace);
+	h5close(dcpl);
 	return rc;
 }
 
@@ -150,10 +144,8 @@ static int hostile_filtered(hid_t f)
 	rc = 0;
 out:
 	H5Zunregister(H5PASS_ID);
-	if (d >= 0)
-		H5Dclose(d);
-	if (dcpl >= 0)
-		H5Pclose(dcpl);
+	h5close(d);
+	h5close(dcpl);
 	return rc;
 }
 

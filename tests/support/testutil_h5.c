@@ -93,6 +93,23 @@ const struct h5write_profile *tu_h5_standard(void)
 	return &tu_prof;
 }
 
+struct h5write_row tu_h5_nest_row(uint32_t rank, const char *region, size_t calls,
+				  const int64_t *starts, const int64_t *ends, const int64_t *ids,
+				  const int64_t *parents, const int64_t *threads,
+				  const int64_t *tasks)
+{
+	return (struct h5write_row){.rank = rank,
+				    .region = region,
+				    .calls = calls,
+				    .starts = starts,
+				    .ends = ends,
+				    .source_line = -1,
+				    .call_ids = ids,
+				    .parent_ids = parents,
+				    .thread_ids = threads,
+				    .task_ids = tasks};
+}
+
 struct h5write_opts tu_h5_opts(int schema, int aggregate)
 {
 	struct h5write_opts o;

@@ -74,6 +74,13 @@ const struct tu_h5_row *tu_h5_find(const struct tu_h5_loaded *l, uint32_t rank, 
  * everything else off. */
 struct h5write_opts tu_h5_opts(int schema, int aggregate);
 
+/* A row of calls with their ids, parents, threads and tasks (each NULL:
+ * none), no GPU time, no source: the nesting tests' rows. */
+struct h5write_row tu_h5_nest_row(uint32_t rank, const char *region, size_t calls,
+				  const int64_t *starts, const int64_t *ends, const int64_t *ids,
+				  const int64_t *parents, const int64_t *threads,
+				  const int64_t *tasks);
+
 /* One damage done to a written file: delete an object (h5write_delete(),
  * "@name" for a root attribute), then (re)write a dataset with n values of
  * type (h5write_replace_dataset()); either step may be NULL. */

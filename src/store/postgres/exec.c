@@ -525,8 +525,8 @@ static int blob_row(void *arg, const struct rows_row *r)
 	const void *data;
 	size_t len;
 
-	r->ops->blob(r, 1, &data, &len);
-	return b->fn(b->ctx, r->ops->i64(r, 0), data, len);
+	r->ops->blob(r, 2, &data, &len);
+	return b->fn(b->ctx, r->ops->i64(r, 0), r->ops->i64(r, 1), data, len);
 }
 
 int postgres_scan_blobs(struct store_conn *c, int64_t run_id, store_blob_fn fn, void *ctx)
@@ -534,7 +534,7 @@ int postgres_scan_blobs(struct store_conn *c, int64_t run_id, store_blob_fn fn, 
 	struct blob_scan b = {fn, ctx};
 	struct store_value v = {.type = STORE_INT, .i = run_id};
 	struct store_stmt q = {-1,
-			       "SELECT t.region_id, d.data FROM timings AS t "
+			       "SELECT t.region_id, t.rank, d.data FROM timings AS t "
 			       "JOIN timings_durations AS d ON d.timing_id = t.id "
 			       "WHERE t.run_id = $1 ORDER BY t.id",
 			       SQL_BINARY | SQL_STREAM, &v, 1};

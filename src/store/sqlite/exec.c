@@ -407,7 +407,7 @@ int sqlite_write_rows(struct store_conn *st, enum store_table table, const void 
  * visit them region by region, all over the file.  (The range joined in
  * as a subquery would have the blobs sorted.) */
 static const char SCAN_BLOBS_SQL[] =
-    "SELECT t.region_id, d.data FROM timings AS t "
+    "SELECT t.region_id, t.rank, d.data FROM timings AS t "
     "JOIN timings_durations AS d ON d.timing_id = t.id "
     "WHERE t.id BETWEEN ?2 AND ?3 AND +t.run_id = ?1 ORDER BY t.id";
 
@@ -456,9 +456,10 @@ int sqlite_scan_blobs(struct store_conn *st, int64_t run_id, store_blob_fn fn, v
 		rc = sqlite3_bind_int64(s, 3, hi);
 	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
 		rc = SQLITE_OK;
-		ret = col_blob(&data, &len, s, 1);
+		ret = col_blob(&data, &len, s, 2);
 		if (!ret)
-			ret = fn(ctx, sqlite3_column_int64(s, 0), data, len);
+			ret = fn(ctx, sqlite3_column_int64(s, 0), sqlite3_column_int64(s, 1), data,
+				 len);
 		if (ret)
 			break;
 	}
