@@ -426,7 +426,9 @@ static size_t check_path_quantiles(struct store *st, int64_t id, int stored)
 /* Each path's percentiles over all ranks are stored at ingest (from the
  * run's blobs in the finish spool, or path by path when the run does not
  * fit it) and by push/pull, equal to the decoded ones; paths with their
- * own durations (recursion) and those sharing their region's. */
+ * own durations (recursion), those sharing their region's, and those
+ * having all of their region's calls, whose percentiles are the region's
+ * (finish.c takes them without decoding the blobs again). */
 static void test_path_quantiles(void **state)
 {
 	static const char *const files[] = {"real/fib-recursive.h5", "real/mpi2-base.h5",

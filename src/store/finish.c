@@ -21,7 +21,9 @@
  * threads; only the calling thread uses the store (the second one gets the
  * store's location for its messages in its job).  Then the same for each
  * path of the run's call tree (finish_paths()), from the spool when it
- * holds the whole run.
+ * holds the whole run; a path that has all of its region's calls (a
+ * region called from one place) takes the region's percentiles as they
+ * are (finish_path_same()).
  */
 #include <pthread.h>
 #include <stdint.h>
@@ -70,6 +72,7 @@ struct finish_batch {
 	struct finish_rec *recs;
 	size_t nrecs, caprecs;
 	uint64_t values; /* durations in the spool */
+	double *q;	 /* 3 per region: their percentiles, once computed */
 };
 
 /* finish_scan(): the batch does not fit in the spool. */
@@ -260,12 +263,13 @@ static int finish_batch_quantiles(struct store *st, struct finish_batch *b, int6
 	pthread_t thread;
 	size_t *order = NULL, i, k, half = 0, total = 0, acc = 0;
 	int64_t *ids = NULL;
-	double *q = NULL;
+	double *q;
 	int threaded = 0, ret = 0;
 
 	/* group the records by region (counting sort, scan order kept) */
 	order = malloc((b->nrecs ? b->nrecs : 1) * sizeof(*order));
-	q = malloc((b->n ? b->n : 1) * 3 * sizeof(*q));
+	free(b->q);
+	q = b->q = malloc((b->n ? b->n : 1) * 3 * sizeof(*q));
 	if (!order || !q) {
 		ret = err_nomem();
 		goto out;
@@ -322,7 +326,6 @@ static int finish_batch_quantiles(struct store *st, struct finish_batch *b, int6
 out:
 	free(ids);
 	free(order);
-	free(q);
 	return ret;
 }
 
@@ -386,8 +389,11 @@ struct finish_paths {
 	struct finish_key *keys;      /* b's records by (region, rank) */
 	const char *location;
 	int64_t run_id;
-	int64_t path;	/* the path being gathered, -1 before the first */
-	uint64_t calls; /* its outermost calls over all ranks */
+	int64_t path;	   /* the path being gathered, -1 before the first */
+	uint64_t calls;	   /* its outermost calls over all ranks */
+	int64_t same;	   /* the region (index in b) whose blobs all its parts are so
+			    * far, on increasing ranks; -1: none yet, -2: not so */
+	int64_t same_rank; /* the rank of the last of those parts */
 	struct finish_part *parts;
 	size_t nparts, capparts;
 	struct buf own;
@@ -435,6 +441,26 @@ static int finish_path_done(struct finish_paths *fp, int64_t path, uint64_t call
 	return ret;
 }
 
+/*
+ * The current path's parts are every blob of one region, one a rank, and
+ * it has all of that region's calls (a region called from one place: the
+ * common case): its durations are the region's, so are its percentiles
+ * (already computed from the same blobs), and nothing is decoded again.
+ */
+static int finish_path_same(struct finish_paths *fp)
+{
+	size_t n = fp->ids.len;
+	int ret = util_grow(&fp->q, &fp->capq, 3 * (n + 1), sizeof(*fp->q), 3 * 64);
+
+	if (!ret)
+		ret = i64vec_push(&fp->ids, fp->path);
+	if (!ret)
+		memcpy(fp->q + 3 * n, fp->b->q + 3 * fp->same, 3 * sizeof(*fp->q));
+	fp->nparts = 0;
+	fp->own.len = 0;
+	return ret;
+}
+
 /* Decode the gathered blobs of the current path and add its percentiles. */
 static int finish_path_flush(struct finish_paths *fp)
 {
@@ -442,6 +468,9 @@ static int finish_path_flush(struct finish_paths *fp)
 	int ret;
 
 	fp->vals.len = fp->ends.len = 0;
+	if (fp->same >= 0 && fp->nparts == fp->b->r[fp->same].nrec &&
+	    fp->calls == fp->b->r[fp->same].calls && fp->b->q)
+		return finish_path_same(fp);
 	if (fp->calls > SIZE_MAX / sizeof(int64_t) || i64vec_reserve(&fp->vals, (size_t)fp->calls))
 		return err_nomem();
 	for (k = 0; k < fp->nparts; k++) {
@@ -482,6 +511,7 @@ static int finish_path_row(void *arg, int64_t path, int64_t region, int64_t rank
 			return ret;
 		fp->path = path;
 		fp->calls = calls;
+		fp->same = -1;
 	}
 	if (!b)
 		return 0;
@@ -489,6 +519,7 @@ static int finish_path_row(void *arg, int64_t path, int64_t region, int64_t rank
 		return err_nomem();
 	p = &fp->parts[fp->nparts];
 	if (data) {
+		fp->same = -2;
 		p->base = NULL;
 		p->off = fp->own.len;
 		p->len = len;
@@ -507,6 +538,11 @@ static int finish_path_row(void *arg, int64_t path, int64_t region, int64_t rank
 				       "durations on rank %lld",
 				       fp->location, (long long)path, (long long)fp->run_id,
 				       (long long)rank);
+		if (fp->same == -1 || (fp->same == (int64_t)key.region && rank > fp->same_rank))
+			fp->same = key.region;
+		else
+			fp->same = -2;
+		fp->same_rank = rank;
 		p->base = b->spool;
 		p->off = b->recs[hit->rec].off;
 		p->len = b->recs[hit->rec].len;
@@ -655,6 +691,7 @@ static int finish_quantiles(struct store *st, int64_t run_id)
 out:
 	util_scratch_free(b.spool, finish_spool);
 	free(b.recs);
+	free(b.q);
 	free(r);
 	free(calls);
 	return ret;
