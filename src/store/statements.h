@@ -202,14 +202,22 @@ SQL(REGION_SOURCES, SQL_BINARY,
 	"SELECT r.name, min(t.source_file), min(t.source_line) FROM timings AS t "
 	"JOIN regions AS r ON r.id = t.region_id WHERE t.run_id = " P(1) " "
 	"AND t.source_file IS NOT NULL GROUP BY r.name")
-/* every timings row of run P(1) in write order, whole (rows_timing()) */
-SQL(SCAN_TIMINGS, SQL_BINARY | SQL_STREAM,
-	"SELECT t.region_id, t.rank, t.has_events, t.calls, t.total_ns, t.min_ns, t.max_ns, "
-	"t.first_ns, t.last_ns, t.start_min_ns, t.end_max_ns, t.mean_ns, t.m2, t.exclusive_ns, "
-	"t.gpu_count, t.gpu_total_ns, t.source_file, t.source_line, t.source_text, t.tags, "
-	"r.name, d.data FROM timings AS t JOIN regions AS r ON r.id = t.region_id "
-	"LEFT JOIN timings_durations AS d ON d.timing_id = t.id WHERE t.run_id = " P(1) " "
-	"ORDER BY t.id")
+/* every timings row of run P(1) in write order, whole (rows_timing()).
+ * Its blob: on SQLite by a join (11% faster for a push than a subquery a
+ * row); on PostgreSQL by the primary key, since the planner makes the join
+ * a read of the whole durations table once the store is large. */
+#ifndef SQL_SCAN_TIMINGS_COLUMNS
+#define SQL_SCAN_TIMINGS_COLUMNS \
+	"SELECT t.region_id, t.rank, t.has_events, t.calls, t.total_ns, t.min_ns, t.max_ns, " \
+	"t.first_ns, t.last_ns, t.start_min_ns, t.end_max_ns, t.mean_ns, t.m2, t.exclusive_ns, " \
+	"t.gpu_count, t.gpu_total_ns, t.source_file, t.source_line, t.source_text, t.tags, r.name, "
+#endif
+SQL(SCAN_TIMINGS, SQL_BINARY | SQL_STREAM, DIALECT(
+	SQL_SCAN_TIMINGS_COLUMNS "d.data FROM timings AS t JOIN regions AS r ON r.id = t.region_id "
+	"LEFT JOIN timings_durations AS d ON d.timing_id = t.id WHERE t.run_id = ?1 ORDER BY t.id",
+	SQL_SCAN_TIMINGS_COLUMNS "(SELECT d.data FROM timings_durations AS d "
+	"WHERE d.timing_id = t.id) FROM timings AS t JOIN regions AS r ON r.id = t.region_id "
+	"WHERE t.run_id = $1 ORDER BY t.id"))
 
 /* ---- finishing a run (regions.c, for finish.c) --------------------------- */
 

@@ -525,6 +525,8 @@ static int blob_row(void *arg, const struct rows_row *r)
 	const void *data;
 	size_t len;
 
+	if (r->ops->null(r, 2)) /* a row without durations */
+		return 0;
 	r->ops->blob(r, 2, &data, &len);
 	return b->fn(b->ctx, r->ops->i64(r, 0), r->ops->i64(r, 1), data, len);
 }
@@ -533,11 +535,15 @@ int postgres_scan_blobs(struct store_conn *c, int64_t run_id, store_blob_fn fn, 
 {
 	struct blob_scan b = {fn, ctx};
 	struct store_value v = {.type = STORE_INT, .i = run_id};
-	struct store_stmt q = {-1,
-			       "SELECT t.region_id, t.rank, d.data FROM timings AS t "
-			       "JOIN timings_durations AS d ON d.timing_id = t.id "
-			       "WHERE t.run_id = $1 ORDER BY t.id",
-			       SQL_BINARY | SQL_STREAM, &v, 1};
+	/* each blob by its primary key: as a join, the planner hashes the
+	 * run's rows and reads the whole durations table once the store is
+	 * large (a push of 1,000 runs spent most of its last runs there) */
+	struct store_stmt q = {
+	    -1,
+	    "SELECT t.region_id, t.rank, (SELECT d.data FROM timings_durations AS d "
+	    "WHERE d.timing_id = t.id) FROM timings AS t "
+	    "WHERE t.run_id = $1 ORDER BY t.id",
+	    SQL_BINARY | SQL_STREAM, &v, 1};
 
 	return postgres_exec(c, &q, blob_row, &b, NULL);
 }
