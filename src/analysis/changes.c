@@ -182,10 +182,9 @@ static void *changes_job_main(void *arg)
  * numbers (history --by path decodes the same way). */
 static int changes_path_quantiles(struct store_series *ser, enum stats_metric m, struct store *st)
 {
-	static const double levels[3] = {50.0, 95.0, 99.0};
 	struct i64vec d, ends;
 	size_t i;
-	int k, rc = 0;
+	int rc = 0;
 
 	if (stats_metric_quantile(m) <= 0.0)
 		return 0;
@@ -201,8 +200,8 @@ static int changes_path_quantiles(struct store_series *ser, enum stats_metric m,
 		rc = store_path_duration_runs(st, &d, &ends, run, g->path_id, NULL, 0);
 		if (!rc)
 			rc = metric_check_samples(g, run, d.len, store_location(st));
-		for (k = 0; !rc && k < 3; k++)
-			g->quantiles[k] = percentile_runs(d.v, ends.v, ends.len, levels[k]);
+		if (!rc)
+			percentile_runs_stored(g->quantiles, d.v, ends.v, ends.len);
 		g->has_quantiles = !rc;
 	}
 	i64vec_release(&d);

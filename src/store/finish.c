@@ -23,7 +23,7 @@
  * path of the run's call tree (finish_paths()), from the spool when it
  * holds the whole run; a path that has all of its region's calls (a
  * region called from one place) takes the region's percentiles as they
- * are (finish_path_same()).
+ * are (finish_path_flush()).
  */
 #include <pthread.h>
 #include <stdint.h>
@@ -162,19 +162,6 @@ static int finish_check(const char *location, int64_t run_id, const struct finis
 		       location, (long long)run_id, g->calls, nvals, (long long)g->id);
 }
 
-/* The percentiles a finished run stores, in the order of
- * store_put_region_quantiles()'s q[3]. */
-static const double finish_levels[3] = {50.0, 95.0, 99.0};
-
-/* p50, p95 and p99 of the union of the sorted runs v[..ends[i]). */
-static void finish_percentiles(double out[3], const int64_t *v, const int64_t *ends, size_t nruns)
-{
-	int k;
-
-	for (k = 0; k < 3; k++)
-		out[k] = percentile_runs(v, ends, nruns, finish_levels[k]);
-}
-
 /* Part of a batch's percentiles, computed by finish_compute(), maybe on a
  * second thread: everything it needs, so that it never calls the store. */
 struct finish_job {
@@ -230,7 +217,7 @@ static int finish_compute(struct finish_job *job)
 		ret = finish_check(job->location, job->run_id, g, vals.len, ends.len);
 		if (ret)
 			goto out;
-		finish_percentiles(job->q + 3 * i, vals.v, ends.v, ends.len);
+		percentile_runs_stored(job->q + 3 * i, vals.v, ends.v, ends.len);
 	}
 out:
 	i64vec_release(&vals);
@@ -346,7 +333,7 @@ static int finish_region_alone(struct store *st, int64_t run_id, const struct fi
 	if (!ret)
 		ret = finish_check(store_location(st), run_id, g, d.len, ends.len);
 	if (!ret) {
-		finish_percentiles(q, d.v, ends.v, ends.len);
+		percentile_runs_stored(q, d.v, ends.v, ends.len);
 		ret = store_put_region_quantiles(st, run_id, g->id, q);
 	}
 	i64vec_release(&d);
@@ -425,52 +412,26 @@ static int finish_path_check(const struct finish_paths *fp, int64_t path, uint64
 		       (long long)path);
 }
 
-/* The percentiles of path (its durations in fp->vals, fp->ends) added to
- * the results. */
-static int finish_path_done(struct finish_paths *fp, int64_t path, uint64_t calls)
-{
-	size_t n = fp->ids.len;
-	int ret = finish_path_check(fp, path, calls, fp->vals.len, fp->ends.len);
-
-	if (!ret)
-		ret = util_grow(&fp->q, &fp->capq, 3 * (n + 1), sizeof(*fp->q), 3 * 64);
-	if (!ret)
-		ret = i64vec_push(&fp->ids, path);
-	if (!ret)
-		finish_percentiles(fp->q + 3 * n, fp->vals.v, fp->ends.v, fp->ends.len);
-	return ret;
-}
-
-/*
- * The current path's parts are every blob of one region, one a rank, and
- * it has all of that region's calls (a region called from one place: the
- * common case): its durations are the region's, so are its percentiles
- * (already computed from the same blobs), and nothing is decoded again.
- */
-static int finish_path_same(struct finish_paths *fp)
+/* A place for the percentiles of path at the end of the results, *q. */
+static int finish_path_slot(struct finish_paths *fp, int64_t path, double **q)
 {
 	size_t n = fp->ids.len;
 	int ret = util_grow(&fp->q, &fp->capq, 3 * (n + 1), sizeof(*fp->q), 3 * 64);
 
 	if (!ret)
-		ret = i64vec_push(&fp->ids, fp->path);
-	if (!ret)
-		memcpy(fp->q + 3 * n, fp->b->q + 3 * fp->same, 3 * sizeof(*fp->q));
-	fp->nparts = 0;
-	fp->own.len = 0;
+		ret = i64vec_push(&fp->ids, path);
+	*q = fp->q + 3 * n;
 	return ret;
 }
 
-/* Decode the gathered blobs of the current path and add its percentiles. */
-static int finish_path_flush(struct finish_paths *fp)
+/* Decode the gathered blobs of the current path into fp->vals, fp->ends,
+ * checked against its calls. */
+static int finish_path_decode(struct finish_paths *fp)
 {
 	size_t k, got;
 	int ret;
 
 	fp->vals.len = fp->ends.len = 0;
-	if (fp->same >= 0 && fp->nparts == fp->b->r[fp->same].nrec &&
-	    fp->calls == fp->b->r[fp->same].calls && fp->b->q)
-		return finish_path_same(fp);
 	if (fp->calls > SIZE_MAX / sizeof(int64_t) || i64vec_reserve(&fp->vals, (size_t)fp->calls))
 		return err_nomem();
 	for (k = 0; k < fp->nparts; k++) {
@@ -485,7 +446,33 @@ static int finish_path_flush(struct finish_paths *fp)
 		if (ret)
 			return ret;
 	}
-	ret = finish_path_done(fp, fp->path, fp->calls);
+	return finish_path_check(fp, fp->path, fp->calls, fp->vals.len, fp->ends.len);
+}
+
+/*
+ * The percentiles of the current path, added to the results.  When its
+ * parts are every blob of one region, one a rank, and it has all of that
+ * region's calls (a region called from one place: the common case), its
+ * durations are the region's, so are its percentiles (computed from the
+ * same blobs by finish_batch_quantiles()), and nothing is decoded again.
+ */
+static int finish_path_flush(struct finish_paths *fp)
+{
+	const struct finish_region *g = fp->same >= 0 ? &fp->b->r[fp->same] : NULL;
+	double *q;
+	int ret;
+
+	if (g && fp->nparts == g->nrec && fp->calls == g->calls) {
+		ret = finish_path_slot(fp, fp->path, &q);
+		if (!ret)
+			memcpy(q, fp->b->q + 3 * fp->same, 3 * sizeof(*q));
+	} else {
+		ret = finish_path_decode(fp);
+		if (!ret)
+			ret = finish_path_slot(fp, fp->path, &q);
+		if (!ret)
+			percentile_runs_stored(q, fp->vals.v, fp->ends.v, fp->ends.len);
+	}
 	fp->nparts = 0;
 	fp->own.len = 0;
 	return ret;
@@ -600,7 +587,7 @@ static int finish_paths(struct store *st, const struct finish_batch *b, int64_t 
 		if (!ret)
 			ret = util_grow(&fp.q, &fp.capq, 3 * (i + 1), sizeof(*fp.q), 3 * 64);
 		if (!ret)
-			finish_percentiles(fp.q + 3 * i, fp.vals.v, fp.ends.v, fp.ends.len);
+			percentile_runs_stored(fp.q + 3 * i, fp.vals.v, fp.ends.v, fp.ends.len);
 	}
 	if (!ret && fp.ids.len)
 		ret = store_put_path_quantiles(st, run_id, fp.ids.v, fp.q, fp.ids.len);

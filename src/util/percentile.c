@@ -174,3 +174,12 @@ double percentile_runs(const int64_t *v, const int64_t *ends, size_t nruns, doub
 	a = percentile_runs_kth(&b, v, ends, nruns, lo);
 	return percentile_lerp((double)a, (double)b, frac);
 }
+
+void percentile_runs_stored(double out[3], const int64_t *v, const int64_t *ends, size_t nruns)
+{
+	static const double levels[3] = {50.0, 95.0, 99.0};
+	int k;
+
+	for (k = 0; k < 3; k++)
+		out[k] = percentile_runs(v, ends, nruns, levels[k]);
+}

@@ -30,4 +30,9 @@ double percentile_sorted(const int64_t *sorted, size_t n, double q);
  */
 double percentile_runs(const int64_t *v, const int64_t *ends, size_t nruns, double q);
 
+/* out = the p50, p95 and p99 of those runs (percentile_runs()): the three
+ * percentiles a store keeps per region and per path, in the order of
+ * struct store_region_stats.quantiles. */
+void percentile_runs_stored(double out[3], const int64_t *v, const int64_t *ends, size_t nruns);
+
 #endif
