@@ -129,7 +129,7 @@ tcase() {
 run() {
 	out=$("$@" 2>"$E2E_DIR/.stderr")
 	rc=$?
-	err=$(cat "$E2E_DIR/.stderr")
+	err=$(<"$E2E_DIR/.stderr")
 }
 
 # on_tty CMD...: runs CMD with its standard output on a pseudo-terminal

@@ -164,7 +164,7 @@ rm -f "$m"/*
 run bash -c 'cd "$0" && exec "$@"' "$E2E_DIR/evil" $S check base:main ../cand.h5 \
 	--baseline-window 3 --max-regression 100 --format github --output markdown=../evil.md
 equals "hostile repo: base resolves" "$rc $err" "0 "
-contains "hostile repo: same baseline" "$(cat evil.md)" "run 4 (commit ${C3:0:12}), 2 commits back"
+contains "hostile repo: same baseline" "$(<evil.md)" "run 4 (commit ${C3:0:12}), 2 commits back"
 equals "hostile repo: no command of the repository ran" "$(ls "$m" | tr '\n' ' ')" ""
 run bash -c 'cd "$0" && exec "$@"' "$E2E_DIR/evil" $S check base:nosuch ../cand.h5
 equals "hostile repo: unknown REF" "$rc" 2
@@ -205,7 +205,7 @@ equals "github: one line" "$(printf '%s\n' "$out" | wc -l)" 1
 in_repo $S check --db "$db" base:main ../lc.json --max-regression 5 --format markdown \
 	--output github=../gh.txt --output codequality=../cq.json
 equals "output github: exit" "$rc" 1
-equals "output github: same commands" "$(cat gh.txt)" \
+equals "output github: same commands" "$(<gh.txt)" \
 	"$(in_repo $S check --db "$db" base:main ../lc.json --max-regression 5 --format github; printf '%s' "$out")"
 contains "output github: markdown on stdout" "$out" "### Regression check: FAIL"
 equals "codequality: valid JSON, one issue" "$(jq length cq.json)" 1
@@ -282,7 +282,7 @@ for k in k1 k2 k3; do
 	$S check --db "$db" latest "$k.h5" --format json | jq '.rows[] | select(.name == "solve") | .b'
 done | sort -g | sed -n 2p >median.txt
 equals "files: each region's median" "$(jq '.rows[] | select(.name == "solve") | .b' <<<"$out")" \
-	"$(cat median.txt)"
+	"$(<median.txt)"
 run $S check --db "$db" latest --candidate-files k1.h5 k2.h5 k3.h5 --max-regression 10 --format json
 equals "--candidate-files: the same" "$(jq -c '[.candidate_files, .violations]' <<<"$out")" \
 	'[["k1.h5","k2.h5","k3.h5"],["solve"]]'

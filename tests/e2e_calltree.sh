@@ -235,7 +235,7 @@ if tcase report; then
 # report --by path: the verdict's rows are paths with the attribution
 # under it, and the call tree section shows each node under its parent
 expect 0 "report by path" $S report --db "$db" 2 3 --by path -o r.html
-page=$(cat r.html)
+page=$(<r.html)
 contains "report: the tree section" "$page" '<section id="tree"><h2>Call tree</h2>'
 contains "report: nav to the tree" "$page" '<a href="#tree">Call tree</a>'
 contains "report: attribution under the verdict" "$page" \
@@ -250,11 +250,11 @@ case $page in
 esac
 # by name, no tree
 expect 0 "report by name" $S report --db "$db" 2 3 -o n.html
-case $(cat n.html) in
+case $(<n.html) in
 *'id="tree"'*) bad "report by name has no tree" ;;
 *) ok ;;
 esac
-contains "report by name: attribution under the verdict" "$(cat n.html)" \
+contains "report by name: attribution under the verdict" "$(<n.html)" \
 	'<li>main +88.1%: 134% from main &gt; solve (+157 ms self)</li>'
 # names from the profile are escaped in the tree
 cat >h1.json <<'EOF'
@@ -266,7 +266,7 @@ cat >h1.json <<'EOF'
 EOF
 sed 's/500100/900100/' h1.json >h2.json
 expect 0 "report of hostile names" $S report --db "$db" h1.json h2.json --by path -o h.html
-page=$(cat h.html)
+page=$(<h.html)
 contains "hostile: escaped in the tree" "$page" \
 	"title=\"&lt;b&gt;main&lt;/b&gt; &gt; a&amp;&quot;b&apos;&lt;script&gt;\">a&amp;&quot;b&apos;&lt;script&gt;</td>"
 case $page in

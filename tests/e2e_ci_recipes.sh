@@ -26,12 +26,12 @@ sha() { printf '%040d' "$1"; }
 
 if tcase yaml; then
 for y in github-workflow.yml gitlab-ci.yml; do
-	contains "$y calls its script" "$(cat "$CI_DIR/$y")" "examples/ci/${y%%-*}.sh"
+	contains "$y calls its script" "$(<"$CI_DIR/$y")" "examples/ci/${y%%-*}.sh"
 done
-contains "gitlab-ci.yml declares the junit report" "$(cat "$CI_DIR/gitlab-ci.yml")" \
+contains "gitlab-ci.yml declares the junit report" "$(<"$CI_DIR/gitlab-ci.yml")" \
 	"junit: scopedb-junit.xml"
 for y in github-workflow.yml gitlab-ci.yml; do
-	contains "$y keeps the html report" "$(cat "$CI_DIR/$y")" "scopedb-report.html"
+	contains "$y keeps the html report" "$(<"$CI_DIR/$y")" "scopedb-report.html"
 done
 
 fi
@@ -56,7 +56,7 @@ mkdir gh && cd gh || exit 1
 db=.scopedb/history.sqlite
 job gh_env pull_request 7/merge feature 70 ../ok.h5
 equals "gh: pr before any baseline" "$rc" 0
-equals "gh: no baseline summary" "$(cat summary.md)" \
+equals "gh: no baseline summary" "$(<summary.md)" \
 	"scopedb: no baseline yet: no store at $db (the first run on main pins it)"
 [ -e "$db" ] && bad "gh: a pull request created the store" || ok
 
@@ -64,21 +64,21 @@ equals "gh: no baseline summary" "$(cat summary.md)" \
 SCOPEDB=/nonexistent/scopedb job gh_env pull_request 7/merge feature 70 ../ok.h5
 equals "gh: broken binary fails the job" "$rc" 2
 contains "gh: broken binary named" "$err" "scopedb: cannot run '/nonexistent/scopedb'"
-equals "gh: broken binary no note" "$(cat summary.md)" ""
+equals "gh: broken binary no note" "$(<summary.md)" ""
 
 job gh_env push main "" 1 ../base.h5
 equals "gh: first main run" "$rc" 0
 equals "gh: baseline pinned" "$(baseline "$db")" 1
 equals "gh: identity from GITHUB_*" "$(sql "$db" "select commit_sha || ' ' || branch from runs")" \
 	"$(sha 1) main"
-contains "gh: summary pass" "$(cat summary.md)" "### Regression check: PASS"
+contains "gh: summary pass" "$(<summary.md)" "### Regression check: PASS"
 equals "gh: no warning" "$err" ""
 
 job gh_env push main "" 2 ../ok.h5
 equals "gh: second main run" "$rc" 0
 equals "gh: baseline stays" "$(baseline "$db")" 1
 equals "gh: two runs" "$(sql "$db" "select count(*) from runs")" 2
-contains "gh: candidate is run 2" "$(cat summary.md)" "**Candidate:** run 2"
+contains "gh: candidate is run 2" "$(<summary.md)" "**Candidate:** run 2"
 
 # the store exists but cannot be read: the pull request fails (exit 2)
 cp "$db" good.sqlite
@@ -86,7 +86,7 @@ printf 'not a database at all, just some bytes long enough to be a header' >"$db
 job gh_env pull_request 7/merge feature 70 ../ok.h5
 equals "gh: corrupt store fails the job" "$rc" 2
 contains "gh: corrupt store named" "$err" "scopedb: cannot list the pins of $db"
-equals "gh: corrupt store no note" "$(cat summary.md)" ""
+equals "gh: corrupt store no note" "$(<summary.md)" ""
 SCOPEDB=/nonexistent/scopedb run gh_env pull_request 7/merge feature 70 ../ok.h5
 equals "gh: broken binary with a store" "$rc" 2
 mv good.sqlite "$db"
@@ -94,22 +94,22 @@ mv good.sqlite "$db"
 SCOPEDB_DB=$db "$SCOPEDB" unpin baseline >/dev/null
 job gh_env pull_request 7/merge feature 70 ../ok.h5
 equals "gh: no pin yet passes" "$rc" 0
-equals "gh: no pin note" "$(cat summary.md)" \
+equals "gh: no pin note" "$(<summary.md)" \
 	"scopedb: no baseline yet (the first run on main pins it)"
 SCOPEDB_DB=$db "$SCOPEDB" pin baseline 1 >/dev/null
 
 job gh_env pull_request 7/merge feature 71 ../slow.h5
 equals "gh: pr regression fails" "$rc" 1
-contains "gh: summary fail" "$(cat summary.md)" "### Regression check: FAIL"
-contains "gh: summary names the region" "$(cat summary.md)" "budget violations: solve"
-contains "gh: summary file candidate" "$(cat summary.md)" "**Candidate:** ../slow.h5 (file"
+contains "gh: summary fail" "$(<summary.md)" "### Regression check: FAIL"
+contains "gh: summary names the region" "$(<summary.md)" "budget violations: solve"
+contains "gh: summary file candidate" "$(<summary.md)" "**Candidate:** ../slow.h5 (file"
 equals "gh: pr not stored" "$(sql "$db" "select count(*) from runs")" 2
 cmp -s summary.md scopedb-report.md && ok || bad "gh: report file is the summary"
-contains "gh: html report of the pr" "$(cat scopedb-report.html)" "Regression check: FAIL"
+contains "gh: html report of the pr" "$(<scopedb-report.html)" "Regression check: FAIL"
 
 job gh_env pull_request 8/merge other 72 ../ok2.h5
 equals "gh: pr pass" "$rc" 0
-contains "gh: pr summary pass" "$(cat summary.md)" "PASS"
+contains "gh: pr summary pass" "$(<summary.md)" "PASS"
 equals "gh: still not stored" "$(sql "$db" "select count(*) from runs")" 2
 
 job gh_env push feature "" 73 ../ok3.h5
@@ -149,9 +149,9 @@ job gh_env push main "" 1 ../nested-base.h5
 equals "nested: first main run" "$rc" 0
 job gh_env pull_request 9/merge nested 90 ../nested-slow.h5
 equals "nested: pr regression fails" "$rc" 1
-contains "nested: main's attribution in the summary" "$(cat summary.md)" \
+contains "nested: main's attribution in the summary" "$(<summary.md)" \
 	"- main p95 +88.1%, total +117 ms: 134% from main \> solve (+157 ms self)"
-contains "nested: solve's own" "$(cat summary.md)" \
+contains "nested: solve's own" "$(<summary.md)" \
 	"- solve p95 +42.7%, total +141 ms: 111% from main \> solve (+157 ms self)"
 cd .. || exit 1
 fi
@@ -185,18 +185,18 @@ job gh_git push main "$(csha 1)" ../base.h5
 equals "git: first main run" "$rc" 0
 equals "git: no earlier commit: the pin" "$(head -1 summary.md)" \
 	"**scopedb:** point check against \`pin:baseline\` with a budget of +5% (base:HEAD~1: unknown git revision 'HEAD~1' (a CI checkout may need it fetched first: git fetch origin BRANCH))"
-contains "git: the artifact link" "$(cat summary.md)" \
+contains "git: the artifact link" "$(<summary.md)" \
 	"[The HTML report](https://github.example/o/r/actions/runs/77#artifacts) (artifact scopedb-report.html)"
 job gh_git push main "$(csha 2)" ../ok.h5
 equals "git: second main run" "$rc" 0
 equals "git: a point check against the previous commit" "$(head -1 summary.md)" \
 	"**scopedb:** point check against \`base:HEAD~1\` with a budget of +5% (2 of the 3 runs of main the statistical check needs)"
-contains "git: says which commit" "$(cat summary.md)" "run 1, at the merge base"
+contains "git: says which commit" "$(<summary.md)" "run 1, at the merge base"
 job gh_git push main "$(csha 3)" ../ok2.h5
 equals "git: third main run" "$rc" 0
 equals "git: the statistical check once 3 runs are stored" "$(head -1 summary.md)" \
 	"**scopedb:** statistical check against \`base:HEAD~1\` (a window of 3 runs along its first-parent history; 3 runs of main stored), 1 candidate run(s), budget +5%"
-contains "git: verdicts" "$(cat summary.md)" "| verdict | ratio [95% CI] | p | runs needed |"
+contains "git: verdicts" "$(<summary.md)" "| verdict | ratio [95% CI] | p | runs needed |"
 run gh_git push main "$(csha 4)" ../ok3.h5
 equals "git: fourth main run" "$rc" 0
 # a pull request from a fork: three repetitions against the merge base
@@ -206,12 +206,12 @@ before=$(sha256sum "$db")
 files=$(ls .scopedb)
 BASE=main HEAD_REF=fork-user:feature job gh_git pull_request 9/merge - ../slow.h5 ../slow2.h5 ../slow3.h5
 equals "git: fork pr regression fails" "$rc" 1
-contains "git: against the merge base" "$(cat summary.md)" \
+contains "git: against the merge base" "$(<summary.md)" \
 	"Baseline from:** base:origin/main: merge base $(csha 4 | cut -c1-12) of HEAD and 'origin/main'; run 4, at the merge base"
-contains "git: the candidate set" "$(cat summary.md)" "**Candidate runs:** 3 (file, file, file)"
-contains "git: three repetitions" "$(cat summary.md)" "**Repetitions:** 3 files: ../slow.h5, ../slow2.h5, ../slow3.h5 (the candidate set)"
-contains "git: solve regressed, with its icon" "$(cat summary.md)" "| **solve** |"
-contains "git: the icon" "$(cat summary.md)" "| 🔴 regressed |"
+contains "git: the candidate set" "$(<summary.md)" "**Candidate runs:** 3 (file, file, file)"
+contains "git: three repetitions" "$(<summary.md)" "**Repetitions:** 3 files: ../slow.h5, ../slow2.h5, ../slow3.h5 (the candidate set)"
+contains "git: solve regressed, with its icon" "$(<summary.md)" "| **solve** |"
+contains "git: the icon" "$(<summary.md)" "| 🔴 regressed |"
 case $out in
 *"::error file=example.py,line=17,title=scopedb%3A solve +"*"%25::solve: p95 "*"; regressed: ratio "*) ok ;;
 *) bad "git: the annotation on solve's line: $out" ;;
@@ -270,7 +270,7 @@ equals "gl git: code quality on solve's line" \
 contains "gl git: code quality names it" "$(jq -r '.[0].description' gl-code-quality-report.json)" "solve: p95 "
 equals "gl git: junit failure" \
 	"$(xmllint --xpath 'string(//testcase[failure]/@name)' scopedb-junit.xml)" solve
-contains "gl git: html link" "$(cat scopedb-report.md)" "run 4, at the merge base"
+contains "gl git: html link" "$(<scopedb-report.md)" "run 4, at the merge base"
 cd .. || exit 1
 fi
 
@@ -339,14 +339,14 @@ equals "gl: first run" "$rc" 0
 equals "gl: baseline pinned" "$(baseline "$db")" 1
 equals "gl: identity from CI_*" "$(sql "$db" "select commit_sha || ' ' || branch from runs")" \
 	"$(sha 1) main"
-contains "gl: report pass" "$(cat scopedb-report.md)" "### Regression check: PASS"
+contains "gl: report pass" "$(<scopedb-report.md)" "### Regression check: PASS"
 contains "gl: log has the report" "$out" "### Regression check: PASS"
 
 run gl_main 2 ../ok.h5
 equals "gl: second run" "$rc" 0
 equals "gl: two runs" "$(sql "$db" "select count(*) from runs")" 2
 xmllint --noout scopedb-junit.xml && ok || bad "gl: junit of a pass is well-formed"
-contains "gl: junit pass" "$(cat scopedb-junit.xml)" 'failures="0"'
+contains "gl: junit pass" "$(<scopedb-junit.xml)" 'failures="0"'
 
 cp "$db" good.sqlite
 printf 'not a database at all, just some bytes long enough to be a header' >"$db"
@@ -357,9 +357,9 @@ mv good.sqlite "$db"
 
 run gl_mr 81 ../slow2.h5
 equals "gl: mr regression fails" "$rc" 1
-contains "gl: mr report fail" "$(cat scopedb-report.md)" "budget violations: solve"
-contains "gl: html report of the mr" "$(cat scopedb-report.html)" "Regression check: FAIL"
-contains "gl: html report trends of main" "$(cat scopedb-report.html)" "of branch &apos;main&apos;"
+contains "gl: mr report fail" "$(<scopedb-report.md)" "budget violations: solve"
+contains "gl: html report of the mr" "$(<scopedb-report.html)" "Regression check: FAIL"
+contains "gl: html report trends of main" "$(<scopedb-report.html)" "of branch &apos;main&apos;"
 [ -s scopedb-junit.xml ] && ok || bad "gl: junit written"
 xmllint --noout scopedb-junit.xml && ok || bad "gl: junit is well-formed"
 equals "gl: junit failure is solve" \

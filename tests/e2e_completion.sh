@@ -53,7 +53,7 @@ for c in $commands; do
 	equals "help --man $c exit" "$?" 0
 	contains "man page title of $c" "$(head -1 "man-$c.1")" ".TH SCOPEDB\\-$(echo "$c" | tr a-z A-Z) 1"
 	for o in $(options "$c"); do
-		contains "man page of $c has $o" "$(cat "man-$c.1")" "\\fB${o//-/\\-}\\fR"
+		contains "man page of $c has $o" "$(<"man-$c.1")" "\\fB${o//-/\\-}\\fR"
 	done
 done
 
@@ -72,7 +72,7 @@ for c in $commands; do [ -f "man-$c.1" ] || "$S" help --man "$c" >"man-$c.1"; do
 "$S" help --man >man-scopedb.1
 equals "help --man exit" "$?" 0
 for c in $commands; do
-	contains "scopedb(1) lists $c" "$(cat man-scopedb.1)" "\\fBscopedb\\-$c\\fR(1)"
+	contains "scopedb(1) lists $c" "$(<man-scopedb.1)" "\\fBscopedb\\-$c\\fR(1)"
 done
 if command -v groff >/dev/null; then
 	for f in man-*.1; do

@@ -191,7 +191,7 @@ equals "duplicates: one 'stored' and one 'already stored' line per file" \
 	"$(cat "$log/out-dupA" "$log/out-dupB" | grep -c '^run [0-9]*: dup-') $(cat "$log/out-dupA" \
 		"$log/out-dupB" | grep -c 'already stored as run')" "$ndup $ndup"
 
-check_sql && ok || bad "final store has half-stored runs: $(cat "$log/fail-sql")"
+check_sql && ok || bad "final store has half-stored runs: $(<"$log/fail-sql")"
 equals "integrity_check" "$(sqlite3 "$db" 'pragma integrity_check')" ok
 equals "foreign_key_check" "$(sqlite3 "$db" 'pragma foreign_key_check' | wc -l)" 0
 fi

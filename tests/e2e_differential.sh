@@ -149,9 +149,9 @@ gen() {
 		[ "${label[i]%% *}" = seed ] || continue
 		a=${label[i]#seed }
 		"$MKPROFILE" --random "$a" --reference "${ref[i]}" "${file[i]}" >/dev/null \
-			2>"out/gen.$i.err" || echo "$i	mkprofile --random $a failed: $(cat "out/gen.$i.err")"
+			2>"out/gen.$i.err" || echo "$i	mkprofile --random $a failed: $(<"out/gen.$i.err")"
 		[ -z "${twin[i]}" ] || "$MKPROFILE" --random "$a" "${twin[i]}" 2>"out/gen.$i.err" ||
-			echo "$i	mkprofile --random $a ${twin[i]##*.json}: $(cat "out/gen.$i.err")"
+			echo "$i	mkprofile --random $a ${twin[i]##*.json}: $(<"out/gen.$i.err")"
 	done >"fail/gen.$1"
 }
 for ((j = 0; j < njobs; j++)); do gen "$j" & done
@@ -197,8 +197,8 @@ for ((d = 0; d < ${#DBS[@]}; d++)); do
 	done >"out/ingest.$d.out" 2>"out/ingest.$d.err"
 	echo $rc >"out/ingest.$d.rc"
 done
-equals "ingest: exit" "$(cat out/ingest.0.rc)" 0
-if [ "$(cat out/ingest.0.rc)" != 0 ]; then
+equals "ingest: exit" "$(<out/ingest.0.rc)" 0
+if [ "$(<out/ingest.0.rc)" != 0 ]; then
 	grep -m 20 . out/ingest.0.err >&2
 fi
 [ $pg = 1 ] && for f in out rc; do
@@ -416,7 +416,7 @@ run_of() {
 	x pull $S pull --db back.sqlite --from "$to"
 	x push2 $S push --db a.sqlite --to "$to"
 	for c in push pull push2; do
-		[ -s "out/$c.err" ] && f "$(run_of "$(cat "out/$c.err")")" "$c: exit $(cat "out/$c.rc"): $(head -c 400 "out/$c.err")"
+		[ -s "out/$c.err" ] && f "$(run_of "$(<"out/$c.err")")" "$c: exit $(<"out/$c.rc"): $(head -c 400 "out/$c.err")"
 	done
 	grep -qx "pushed $n runs to '.*': $n copied, 0 already there" out/push ||
 		f 0 "push to a fresh store: $(tail -1 out/push)"

@@ -224,7 +224,7 @@ expect 1 "outputs" $S check 1 2 --max-regression 5 --output markdown=r.md \
 	--output json=c.json --output junit=j.xml --output csv=c.csv
 table_out=$out
 $S check 1 2 --max-regression 5 >t.txt
-equals "stdout is the table" "$table_out" "$(cat t.txt)"
+equals "stdout is the table" "$table_out" "$(<t.txt)"
 for f in markdown:r.md json:c.json junit:j.xml csv:c.csv; do
 	$S check 1 2 --max-regression 5 --format "${f%%:*}" >want.txt
 	cmp -s want.txt "${f#*:}" && ok || bad "--output ${f%%:*} differs from --format ${f%%:*}"
@@ -238,7 +238,7 @@ expect_err 2 "bad output format" \
 	"scopedb: invalid --output 'xml=x.xml': unknown format; choose from table, json, csv, markdown, junit, github, codequality" \
 	$S check 1 2 --output json=keep.json --output xml=x.xml
 equals "bad format no stdout" "$out" ""
-equals "bad format keeps file" "$(cat keep.json)" "old"
+equals "bad format keeps file" "$(<keep.json)" "old"
 expect_err 2 "output without =" "scopedb: invalid --output 'report.md': expected FORMAT=FILE" \
 	$S diff 1 2 --output report.md
 expect_err 2 "output empty file" "scopedb: invalid --output 'json=': expected FORMAT=FILE" \
@@ -247,11 +247,11 @@ expect_err 2 "unwritable output" \
 	"scopedb: cannot write --output 'json=nodir/c.json': no such file or directory" \
 	$S check 1 2 --output json=keep.json --output json=nodir/c.json
 equals "unwritable: no stdout" "$out" ""
-equals "unwritable: other file untouched" "$(cat keep.json)" "old"
+equals "unwritable: other file untouched" "$(<keep.json)" "old"
 equals "unwritable: no temporary files" "$(ls | grep -c '\.tmp\.')" "0"
 nothing 2 "nothing to compare writes nothing" "--include 'zzz' matches no region of run 1 or run 2" \
 	check 1 2 --include zzz --output json=keep.json
-equals "nothing: file untouched" "$(cat keep.json)" "old"
+equals "nothing: file untouched" "$(<keep.json)" "old"
 
 fi
 
@@ -292,7 +292,7 @@ expect_error "junit invalid UTF-8" "cannot read 'n3.h5': region name 'bad.xffutf
 	$S check n3.h5 n2.h5 --format junit
 if command -v xmllint >/dev/null 2>&1; then
 	for f in j.xml j2.xml j3.xml j4.xml; do
-		xmllint --noout "$f" 2>xmllint.err && ok || bad "xmllint $f: $(cat xmllint.err)"
+		xmllint --noout "$f" 2>xmllint.err && ok || bad "xmllint $f: $(<xmllint.err)"
 	done
 	equals "junit testcases" "$(xmllint --xpath 'count(/testsuite/testcase)' j2.xml)" "6"
 	equals "junit failures" "$(xmllint --xpath 'count(//failure)' j2.xml)" "2"

@@ -215,7 +215,7 @@ surface() {
 		$MKHOSTILE check "$fmt" surface.out 2>check.err && ok ||
 			bad "$desc: $(head -3 check.err)"
 		;;
-	json) jq empty surface.out 2>check.err && ok || bad "$desc: invalid JSON: $(cat check.err)" ;;
+	json) jq empty surface.out 2>check.err && ok || bad "$desc: invalid JSON: $(<check.err)" ;;
 	junit)
 		if command -v xmllint >/dev/null; then
 			xmllint --noout surface.out 2>check.err && ok || bad "$desc: $(head -3 check.err)"

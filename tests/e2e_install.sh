@@ -38,7 +38,7 @@ for page in "$P"/share/man/man1/*.1; do
 		"$S" help --man "${name#scopedb-}"; fi) && ok || bad "$name.1 is not 'help --man'"
 	if command -v man >/dev/null; then
 		text=$(MANWIDTH=80 man -l -Tutf8 "$page" 2>"$E2E_DIR/man.err")
-		equals "man -l $name: warnings" "$(cat "$E2E_DIR/man.err")" ""
+		equals "man -l $name: warnings" "$(<"$E2E_DIR/man.err")" ""
 		contains "man -l $name: title" "$(printf '%s\n' "$text" | head -1)" \
 			"$(echo "$name" | tr a-z A-Z)(1)"
 		# (man -l to a pipe overstrikes bold: drop "X\b")

@@ -152,7 +152,7 @@ else
 	"$SCOPEDB" ingest --db $db --file-timeout 3 hang.h5 >/dev/null 2>hostile.err &
 	hpid=$!
 	for ((w = 0; w < 8; w++)); do
-		wait "${pids[$w]}" && ok || bad "writer $w failed: $(cat "err-w$w")"
+		wait "${pids[$w]}" && ok || bad "writer $w failed: $(<"err-w$w")"
 	done
 	wait $hpid
 	equals "hostile: exit" "$?" 2

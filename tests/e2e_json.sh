@@ -37,7 +37,7 @@ twin() {
 		equals "$f: show as the HDF5 twin" "$(norm "$f.show" "$mask")" \
 			"$(norm "$name.h5.show" "$mask")"
 		run $S meta "$f"
-		equals "$f: meta as the HDF5 twin" "$out" "$(cat "$name.h5.meta")"
+		equals "$f: meta as the HDF5 twin" "$out" "$(<"$name.h5.meta")"
 		run $S diff "$name.h5" "$f" --format json
 		equals "$f diff exit" "$rc" 0
 		contains "$f diff: no delta" "$(printf '%s' "$out" | jq -c '[.rows[].delta] | unique')" "[0]"

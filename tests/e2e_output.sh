@@ -37,13 +37,13 @@ echo old >out/keep.json
 expect_err 2 "missing parent" \
 	"scopedb: cannot write --output 'csv=nodir/c.csv': no such file or directory" \
 	$S check 1 2 --output json=out/keep.json --output csv=nodir/c.csv
-equals "missing parent: file untouched" "$(cat out/keep.json)" "old"
+equals "missing parent: file untouched" "$(<out/keep.json)" "old"
 if [ "$(id -u)" -ne 0 ]; then
 	mkdir ro && chmod 555 ro
 	expect_err 2 "read-only parent" \
 		"scopedb: cannot write --output 'json=ro/c.json': permission denied" \
 		$S check 1 2 --output json=out/keep.json --output json=ro/c.json
-	equals "read-only parent: file untouched" "$(cat out/keep.json)" "old"
+	equals "read-only parent: file untouched" "$(<out/keep.json)" "old"
 	chmod 755 ro
 fi
 

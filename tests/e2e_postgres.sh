@@ -56,7 +56,7 @@ t() {
 	local o e rc
 	o=$("$S" "$@" 2>"$E2E_DIR/.t.err")
 	rc=$?
-	e=$(cat "$E2E_DIR/.t.err")
+	e=$(<"$E2E_DIR/.t.err")
 	{
 		echo "\$ scopedb $*"
 		printf '%s\n' "$o"
@@ -185,10 +185,10 @@ equals "transcript: commit prefixes in any case" \
 	"$(sed -n '/^\$ scopedb diff commit:AAA11 BBB2222$/,/^rc=/p' postgres.txt | tail -1)" "rc=0"
 equals "transcript: runs --commit in any case" \
 	"$(sed -n '/^\$ scopedb runs --commit AaA --format csv$/,/^rc=/p' postgres.txt | grep -c ',aaa')" 2
-contains "transcript: a mistyped tag" "$(cat postgres.txt)" "no run has tag 'nightlly'; did you mean 'nightly'?"
-contains "transcript: a mistyped pin" "$(cat postgres.txt)" "no pin named 'bsae'; did you mean 'base'?"
-contains "transcript: a mistyped region" "$(cat postgres.txt)" "did you mean 'solve'?"
-contains "transcript: prune" "$(cat postgres.txt)" "would prune 2 runs (BYTES)"
+contains "transcript: a mistyped tag" "$(<postgres.txt)" "no run has tag 'nightlly'; did you mean 'nightly'?"
+contains "transcript: a mistyped pin" "$(<postgres.txt)" "no pin named 'bsae'; did you mean 'base'?"
+contains "transcript: a mistyped region" "$(<postgres.txt)" "did you mean 'solve'?"
+contains "transcript: prune" "$(<postgres.txt)" "would prune 2 runs (BYTES)"
 # prune measures the space of the removed runs in PostgreSQL too
 pg_prune=$("$S" prune --db "$PG_URI" --dry-run --keep-last 1 | tail -n 1)
 if [[ $pg_prune =~ ^would\ prune\ [1-9][0-9]*\ runs?\ \((.*)\)$ ]] && [ "${BASH_REMATCH[1]}" != "0 bytes" ]; then
@@ -196,7 +196,7 @@ if [[ $pg_prune =~ ^would\ prune\ [1-9][0-9]*\ runs?\ \((.*)\)$ ]] && [ "${BASH_
 else
 	bad "prune on PostgreSQL measures no space: $pg_prune"
 fi
-contains "transcript ran diffs" "$(cat postgres.txt)" "Metric: p95"
+contains "transcript ran diffs" "$(<postgres.txt)" "Metric: p95"
 # the URI spellings reach the same store
 uri="postgresql:///scopedb?host=$PG_DIR&user=postgres"
 expect 0 "postgresql:// URI" $S runs --db "$uri"
@@ -242,7 +242,7 @@ push_pull() {
 }
 push_pull "$team" "" 2>&1 | sed -e "s|$team|TEAM|g" >push-pg.txt
 push_pull "$E2E_DIR/team.sqlite" 2 2>&1 | sed -e "s|$E2E_DIR/team.sqlite|TEAM|g" >push-sqlite.txt
-if diff -u push-sqlite.txt push-pg.txt >push.diff; then ok; else bad "push/pull reports differ: $(cat push.diff)"; fi
+if diff -u push-sqlite.txt push-pg.txt >push.diff; then ok; else bad "push/pull reports differ: $(<push.diff)"; fi
 equals "push report" "$(sed -n 1,8p push-pg.txt)" "\$ scopedb push --db DB --to TEAM --pins
 copied run 1 (r1.h5) as run 1
 copied run 3 (r3.h5) as run 2
@@ -251,9 +251,9 @@ pinned 'keep' to run 1
 pushed 3 runs to 'TEAM': 3 copied, 0 already there
 rc=0
 \$ scopedb push --db DB --to TEAM --pins"
-contains "push again copies nothing" "$(cat push-pg.txt)" "pushed 3 runs to 'TEAM': 0 copied, 3 already there"
-contains "pull of two runs" "$(cat push-pg.txt)" "pulled 2 runs from 'TEAM': 2 copied, 0 already there"
-contains "pull of the rest" "$(cat push-pg.txt)" "pulled 3 runs from 'TEAM': 1 copied, 2 already there"
+contains "push again copies nothing" "$(<push-pg.txt)" "pushed 3 runs to 'TEAM': 0 copied, 3 already there"
+contains "pull of two runs" "$(<push-pg.txt)" "pulled 2 runs from 'TEAM': 2 copied, 0 already there"
+contains "pull of the rest" "$(<push-pg.txt)" "pulled 3 runs from 'TEAM': 1 copied, 2 already there"
 DBV=$team
 SCOPEDB_DB=$team views >team-pg.txt
 DBV=$E2E_DIR/team.sqlite
@@ -266,8 +266,8 @@ for f in team-sqlite all all2; do
 	if diff -u team-pg.txt $f.txt >views.diff; then ok; else bad "$f differs from the PostgreSQL team store: $(head -30 views.diff)"; fi
 done
 if diff -u pulled.txt pulled2.txt >views.diff; then ok; else bad "pulls in two steps differ: $(head -30 views.diff)"; fi
-contains "the copies keep tags and pins" "$(cat team-pg.txt)" "keep"
-contains "the copies keep tags" "$(cat team-pg.txt)" "nightly"
+contains "the copies keep tags and pins" "$(<team-pg.txt)" "keep"
+contains "the copies keep tags" "$(<team-pg.txt)" "nightly"
 equals "the copies keep metadata" "$($S meta --db "$team" 1)" "$($S meta --db "$E2E_DIR/compare.sqlite" 1)"
 
 fi
@@ -300,7 +300,7 @@ q_tree "sqlite3 -batch" "$E2E_DIR/paths.sqlite" >tree-sqlite.txt
 q_tree psql_q "$pushed" >tree-pushed.txt
 if diff -u tree-sqlite.txt tree-pg.txt >tree.diff; then ok; else bad "paths differ: $(head -30 tree.diff)"; fi
 if diff -u tree-pg.txt tree-pushed.txt >tree.diff; then ok; else bad "pushed paths differ: $(head -30 tree.diff)"; fi
-contains "main > solve of nested-base.h5" "$(cat tree-pg.txt)" "4|1|0|solve|2|0|30|0|72717215|2894414|-1"
+contains "main > solve of nested-base.h5" "$(<tree-pg.txt)" "4|1|0|solve|2|0|30|0|72717215|2894414|-1"
 # each path's stored p50/p95/p99 (issue 22): set on both backends and on
 # push, read alike (the diffs print them to the nanosecond)
 equals "every path has its percentiles" "$(psql_q "$pt" "select count(*) from paths where p95_ns is null")" 0
@@ -325,7 +325,7 @@ psql_q "$sch2" "alter table paths drop column p50_ns, drop column p95_ns, drop c
 equals "schema 2: the same p95 --by path" "$("$S" diff 1 2 --db "$sch2" --by path --metric p95 --format json 2>&1)" "$before"
 equals "upgraded to schema 3" "$(psql_q "$sch2" "select value from scopedb_meta where key = 'schema_version'")" 3
 equals "older runs: no stored percentiles" "$(psql_q "$sch2" "select count(p95_ns) from paths")" 0
-contains "the aggregate run: read, no paths" "$(cat tree-pg.txt)" "6|0|0|0|0"
+contains "the aggregate run: read, no paths" "$(<tree-pg.txt)" "6|0|0|0|0"
 # a store of schema 1: its runs keep their numbers and have no paths
 old=$(pg_newdb oldschema)
 "$S" ingest --db "$old" --commit aaa1111 r1.h5 >/dev/null 2>&1 || bad "ingest r1"
@@ -395,7 +395,7 @@ changes_views() {
 	t report --branch main -o - --stat --baseline-window 5
 }
 alike changes changes_views "$series" "$E2E_DIR/series.sqlite"
-contains "changes: the shift at run 11" "$(cat changes-pg.txt)" "solve   10 -> 11  c11000000000"
+contains "changes: the shift at run 11" "$(<changes-pg.txt)" "solve   10 -> 11  c11000000000"
 
 fi
 
@@ -426,8 +426,8 @@ ancestry_views() {
 	cd .. || return 1
 }
 alike ancestry ancestry_views "$anc" "$E2E_DIR/ancestry.sqlite"
-contains "ancestry: the merge base's runs" "$(cat ancestry-pg.txt)" '"baseline_runs": [3,2,1]'
-contains "ancestry: findings on the line" "$(cat ancestry-pg.txt)" "::error file=example.py,line=10,"
+contains "ancestry: the merge base's runs" "$(<ancestry-pg.txt)" '"baseline_runs": [3,2,1]'
+contains "ancestry: findings on the line" "$(<ancestry-pg.txt)" "::error file=example.py,line=10,"
 
 fi
 
@@ -454,7 +454,7 @@ many_views() {
 	t show 2 --ranks 0,1 --columns region,calls,p50,std
 }
 alike many-regions many_views "$many" "$E2E_DIR/many.sqlite"
-contains "many regions: all 70 shown" "$(cat many-regions-pg.txt)" "r069"
+contains "many regions: all 70 shown" "$(<many-regions-pg.txt)" "r069"
 
 fi
 
@@ -492,11 +492,11 @@ same_views() {
 	t report 23 27 --baseline-window 10 --same hostname -o - --history 12
 }
 alike same same_views "$alt" "$E2E_DIR/alt.sqlite"
-contains "same: left out" "$(cat same-pg.txt)" "Like with like: hostname = A (11 runs of another value left out)"
-contains "same: outlier named" "$(cat same-pg.txt)" "Outlier runs: 9 (2.4x slower in 4 of 4 regions)"
-contains "same: solve regressed" "$(cat same-pg.txt)" "regressed"
-contains "same: no evidence without" "$(cat same-pg.txt)" "no evidence"
-contains "same: provisional" "$(cat same-pg.txt)" '"provisional": true'
+contains "same: left out" "$(<same-pg.txt)" "Like with like: hostname = A (11 runs of another value left out)"
+contains "same: outlier named" "$(<same-pg.txt)" "Outlier runs: 9 (2.4x slower in 4 of 4 regions)"
+contains "same: solve regressed" "$(<same-pg.txt)" "regressed"
+contains "same: no evidence without" "$(<same-pg.txt)" "no evidence"
+contains "same: provisional" "$(<same-pg.txt)" '"provisional": true'
 
 fi
 
@@ -541,16 +541,16 @@ hostile_views() {
 	t report 2 3 -o "$E2E_DIR/other.sqlite"
 }
 alike hostile hostile_views "$hostile" "$E2E_DIR/hostile.sqlite"
-contains "hostile: commit:c0de000c finds C0DE000C" "$(cat hostile-pg.txt)" '"commit": "C0DE000C"'
-contains "hostile: commit:C0DE0003 finds c0de0003" "$(cat hostile-pg.txt)" 'commit c0de0003'
+contains "hostile: commit:c0de000c finds C0DE000C" "$(<hostile-pg.txt)" '"commit": "C0DE000C"'
+contains "hostile: commit:C0DE0003 finds c0de0003" "$(<hostile-pg.txt)" 'commit c0de0003'
 equals "hostile: runs --commit C0DE00" \
 	"$(sed -n '/^\$ scopedb runs --commit C0DE00 /,/^rc=/p' hostile-pg.txt | grep -c '"id"')" 7
 for f in hostile-pg.txt hostile-sqlite.txt; do
 	equals "$f: every command found its run" "$(grep -c '^rc=2' "$f")" 2
 done
-contains "hostile: --output over an SQLite file" "$(cat hostile-pg.txt)" \
+contains "hostile: --output over an SQLite file" "$(<hostile-pg.txt)" \
 	"stderr: scopedb: cannot write --output 'json=$E2E_DIR/other.sqlite': it is an SQLite database; refused"
-contains "hostile: report -o over an SQLite file" "$(cat hostile-pg.txt)" \
+contains "hostile: report -o over an SQLite file" "$(<hostile-pg.txt)" \
 	"stderr: scopedb: cannot write --output '$E2E_DIR/other.sqlite': it is an SQLite database; refused"
 sed -n '/^\$ scopedb diff 1 2 --format csv/,/^rc=/p' hostile-pg.txt | sed '1d;$d' >hostile.csv
 "$MKHOSTILE" check csv hostile.csv 2>check.err && ok || bad "hostile csv: $(head -3 check.err)"
@@ -582,7 +582,7 @@ for w in $(seq 0 15); do
 done
 fails=0
 for w in $(seq 0 15); do
-	wait "${pids[$w]}" || { fails=$((fails + 1)); echo "writer $w: $(cat w$w.err)" >&2; }
+	wait "${pids[$w]}" || { fails=$((fails + 1)); echo "writer $w: $(<w$w.err)" >&2; }
 done
 equals "16 writers: no error exit" "$fails" 0
 equals "16 writers: each file once" "$(psql_q "$conc" "select count(*), count(distinct sha256) from runs")" "6|6"
@@ -633,8 +633,8 @@ wait $pid
 rc=$?
 equals "fault: ingest fails" "$rc" 2
 equals "fault: one message" "$(wc -l <fault.err)" 1
-contains "fault: names the store" "$(cat fault.err)" "scopedb: cannot "
-contains "fault: names the store" "$(cat fault.err)" "store '$fault'"
+contains "fault: names the store" "$(<fault.err)" "scopedb: cannot "
+contains "fault: names the store" "$(<fault.err)" "store '$fault'"
 pg_restart_only || exit 1
 equals "fault: no partial run" "$(psql_q "$fault" "select count(*) from runs")
 $(psql_q "$fault" "select count(*) from timings where run_id <> 1")" "1

@@ -291,7 +291,7 @@ if tcase can-fail; then
 		readme_check "$E2E_DIR/README.changed" README.changed >/dev/null 2>"$E2E_DIR/changed.err"
 		rc=$?
 		equals "a changed README example is one failure" "$rc" 1
-		contains "the diff shows the changed line" "$(cat "$E2E_DIR/changed.err")" "-solve      70.8 ms    80.2 ms  +9.40 ms     +13.4%"
+		contains "the diff shows the changed line" "$(<"$E2E_DIR/changed.err")" "-solve      70.8 ms    80.2 ms  +9.40 ms     +13.4%"
 	fi
 fi
 

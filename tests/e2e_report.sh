@@ -80,7 +80,7 @@ fi
 if tcase page; then
 expect 0 "report to stdout" $S report 8 12
 contains "stdout is a page" "$out" "<!DOCTYPE html>"
-page=$(cat report.html)
+page=$(<report.html)
 contains "verdict" "$page" "Regression check: FAIL"
 contains "budget" "$page" "Budget: +0% (total)"
 contains "baseline" "$page" "<b>Baseline:</b> run 8"
@@ -113,23 +113,23 @@ equals "hover points" "$(grep -o '<g class="pts">.*' report.html | head -1 | sed
 # a file candidate (as a pull request's CI job checks one): the same
 # charts, the file read once more for its distributions and ranks
 expect 0 "file candidate" $S report 8 r12.h5 -o file.html
-contains "file candidate named" "$(cat file.html)" "<b>Candidate:</b> r12.h5 (file"
+contains "file candidate named" "$(<file.html)" "<b>Candidate:</b> r12.h5 (file"
 equals "file: box plots" "$(count '<g class="box m[ab]"><text' file.html)" 8
 equals "file: heatmap cells" "$(count '<rect class="h[0-6]" x=' file.html)" 32
 equals "file: no candidate mark" "$(count '<g class="mark mb">' file.html)" 0
 
 # trends only, of a tag; and a --history limit
 expect 0 "trends only" $S report --tag odd -o tag.html
-contains "tag scope" "$(cat tag.html)" "of tag &apos;odd&apos;"
-contains "no verdict" "$(cat tag.html)" "No runs compared"
+contains "tag scope" "$(<tag.html)" "of tag &apos;odd&apos;"
+contains "no verdict" "$(<tag.html)" "No runs compared"
 equals "tag: one region" "$(count '<svg class="chart trend"' tag.html)" 1
 expect 0 "history 5" $S report 8 12 --history 5 -o h5.html
-contains "history 5" "$(cat h5.html)" "over the last 5 runs"
+contains "history 5" "$(<h5.html)" "over the last 5 runs"
 # an existing file is replaced whole, keeping its mode
 chmod 600 h5.html
 expect 0 "replace" $S report 8 12 --history 3 -o h5.html
 equals "replaced mode" "$(stat -c %a h5.html)" 600
-contains "replaced" "$(cat h5.html)" "over the last 3 runs"
+contains "replaced" "$(<h5.html)" "over the last 3 runs"
 
 fi
 
@@ -152,7 +152,7 @@ fi
 
 if tcase hostile; then
 equals "hostile: no img element" "$(grep -c '<img' hostile.html)" 0
-contains "hostile: the stored time escaped" "$(cat hostile.html)" ", &lt;img src=x: "
+contains "hostile: the stored time escaped" "$(<hostile.html)" ", &lt;img src=x: "
 equals "hostile: no infinite or NaN coordinate" "$(grep -Ec '="-?(inf|nan)"' hostile.html)" 0
 equals "hostile: one script element" "$(grep -c '<script' hostile.html)" 1
 equals "hostile: box plots" "$(count '<g class="box m[ab]"><text' hostile.html)" $((2 * $("$MKHOSTILE" list-utf8 | tr -cd '\0' | wc -c)))
@@ -267,7 +267,7 @@ errs=$(grep -E 'CONSOLE|Uncaught|net::ERR' "$web/stderr" || true)
 equals "hostile: no console error" "$errs" ""
 : >"$web/stderr"
 chrome --dump-dom "file://$web/inject.html" >/dev/null
-contains "the policy refuses an injected image" "$(cat "$web/stderr")" "Content Security Policy"
+contains "the policy refuses an injected image" "$(<"$web/stderr")" "Content Security Policy"
 for n in report hostile inject; do
 	equals "$n: no request from the page" "$(page_requests "$web/net-$n.json")" 0
 done

@@ -307,9 +307,9 @@ expect_err 2 "--same empty" "scopedb: invalid --same '': expected a metadata key
 	$S check 23 25 --same ''
 expect 0 "report --same" $S report 23 25 --baseline-window 10 --max-regression 5 --same hostname \
 	-o same.html
-contains "report: the check's sets" "$(cat same.html)" "hostname = A (11 runs of another value left out)"
-contains "report: the trends' runs" "$(cat same.html)" "hostname = A, oldest on the left"
-contains "report: the verdict" "$(cat same.html)" "regressed"
+contains "report: the check's sets" "$(<same.html)" "hostname = A (11 runs of another value left out)"
+contains "report: the trends' runs" "$(<same.html)" "hostname = A, oldest on the left"
+contains "report: the verdict" "$(<same.html)" "regressed"
 expect 0 "diff --same" $S diff 23 25 --baseline-window 10 --same hostname
 contains "diff --same line" "$out" "Like with like: hostname = A (11 runs of another value left out)"
 contains "diff --same verdicts" "$out" "Verdicts: 1 regressed, 0 improved, 0 unchanged, 0 inconclusive, 4 no evidence"

@@ -67,7 +67,7 @@ if unshare -m true 2>/dev/null && unshare -m sh -c 'mkdir -p mnt-probe &&
 		mount -o remount,rw m || exit 1
 		step integrity-end sqlite3 m/s.sqlite "pragma integrity_check"
 	EOF
-	log=$(cat mount.log)
+	log=$(<mount.log)
 	section() { awk -v s="== $1" '$0 == s {p = 1; next} /^== / {p = 0} p' mount.log; }
 	contains "tmpfs: first ingest" "$(section first)" "rc=0"
 	equals "tmpfs: disk full is one clear line, exit 2" "$(section full)" \

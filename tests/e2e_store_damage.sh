@@ -377,7 +377,7 @@ for cmd in "show 1" "diff 1 2" "runs" "history --match ." "changes"; do
 	fi
 done
 expect 0 "names: report" $S report 1 2 --db x.sqlite -o r.html
-html=$(cat r.html)
+html=$(<r.html)
 case "$html" in *'<script>alert'* | *'<img src=x'* | *'<svg onload'* | *$'\e'*)
 	bad "names: the report lets markup or escapes through" ;;
 *) ok ;;
@@ -428,7 +428,7 @@ harmless() {
 	[ ! -e r.html ] || rm -f r.html
 	timeout 60 "$@" >"$E2E_DIR/.stdout" 2>"$E2E_DIR/.stderr"
 	rc=$?
-	# out=$(cat .stdout), without a process: up to a NUL, then the final
+	# out=$(<.stdout), without a process: up to a NUL, then the final
 	# newlines dropped
 	IFS= read -r -d '' out <"$E2E_DIR/.stdout"
 	while [ "${out%$'\n'}" != "$out" ]; do out=${out%$'\n'}; done
