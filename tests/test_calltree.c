@@ -329,15 +329,24 @@ static void feed(struct calltree *t, const struct tc *c, size_t n, unsigned flag
 	assert_int_equal(calltree_finish(t, &sink), 0);
 }
 
-/* A new builder fed with the calls; the caller frees it. */
-static struct calltree *run(const struct tc *c, size_t n, unsigned flags, struct got *g,
-			    const char *const *names)
+/* A new builder whose results go to g (emptied first, the regions named by
+ * names); the caller frees it. */
+static struct calltree *begin(struct got *g, const char *const *names)
 {
 	struct calltree *t;
 
 	memset(g, 0, sizeof(*g));
 	g->names = names;
 	assert_int_equal(calltree_new(&t), 0);
+	return t;
+}
+
+/* A new builder fed with the calls; the caller frees it. */
+static struct calltree *run(const struct tc *c, size_t n, unsigned flags, struct got *g,
+			    const char *const *names)
+{
+	struct calltree *t = begin(g, names);
+
 	feed(t, c, n, flags, g);
 	return t;
 }
@@ -518,10 +527,8 @@ static void test_overlap(void **state)
 	calltree_free(t);
 
 	/* with the file's exclusive total: that is the self time */
-	memset(&g, 0, sizeof(g));
-	g.names = nm;
+	t = begin(&g, nm);
 	sink = got_sink(&g);
-	assert_int_equal(calltree_new(&t), 0);
 	memset(&row, 0, sizeof(row));
 	row.region = A;
 	row.calls = 1;
@@ -706,9 +713,7 @@ static void test_budget(void **state)
 	struct got g;
 
 	(void)state;
-	memset(&g, 0, sizeof(g));
-	g.names = nm;
-	assert_int_equal(calltree_new(&t), 0);
+	t = begin(&g, nm);
 	calltree_set_budget(t, 4);
 	feed(t, c, N(c), F_NOLAST, &g);
 	assert_int_equal(g.nranks, 2);
@@ -721,9 +726,7 @@ static void test_budget(void **state)
 
 	/* built on the worker: the rank in its hands is reaped (its calls
 	 * let go) before one being collected would be given up */
-	memset(&g, 0, sizeof(g));
-	g.names = nm;
-	assert_int_equal(calltree_new(&t), 0);
+	t = begin(&g, nm);
 	calltree_set_threaded(t);
 	calltree_set_budget(t, 4);
 	feed(t, c, N(c), 0, &g);
@@ -733,9 +736,7 @@ static void test_budget(void **state)
 	calltree_free(t);
 
 	/* one rank larger than the budget */
-	memset(&g, 0, sizeof(g));
-	g.names = nm;
-	assert_int_equal(calltree_new(&t), 0);
+	t = begin(&g, nm);
 	calltree_set_budget(t, 2);
 	feed(t, c, N(c), 0, &g);
 	assert_int_equal(rank_info(&g, 0)->status, CALLTREE_TOO_MANY);
@@ -755,10 +756,8 @@ static void test_aggregate(void **state)
 	enum calltree_self_source src;
 
 	(void)state;
-	memset(&g, 0, sizeof(g));
-	g.names = nm;
+	t = begin(&g, nm);
 	sink = got_sink(&g);
-	assert_int_equal(calltree_new(&t), 0);
 	memset(&row, 0, sizeof(row));
 	row.region = MAIN;
 	row.calls = 3;
@@ -821,10 +820,8 @@ static void test_too_deep(void **state)
 			du2[nb++] = (int64_t)(2 * (depth - i));
 		}
 	}
-	memset(&g, 0, sizeof(g));
-	g.names = nm;
+	t = begin(&g, nm);
 	sink = got_sink(&g);
-	assert_int_equal(calltree_new(&t), 0);
 	memset(&row, 0, sizeof(row));
 	row.region = A;
 	row.has_events = 1;

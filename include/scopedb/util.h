@@ -135,5 +135,8 @@ void util_now_iso(char *out, size_t outlen);
  * control characters, DEL and ' as \xNN, cut after ~190 bytes with "...".
  * One of four rotating static buffers (not thread-safe). */
 const char *util_quote_msg(const char *s);
+/* s escaped as util_quote_msg() does into out, the caller's n bytes (n >= 9),
+ * cut after about max bytes with "..."; returns out. */
+const char *util_quote_msg_buf(char *out, size_t n, size_t max, const char *s);
 
 #endif

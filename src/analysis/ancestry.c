@@ -62,6 +62,20 @@ static int ancestry_line(char **out, struct buf *b)
 	return *out ? 0 : err_nomem();
 }
 
+/* git CMD OPTS... REVS... whose first line must be a full sha: a copy of it
+ * into *out, or ERR_USAGE "base:REF: BEFORE'REF'AFTER" (why REF resolves to
+ * nothing) when git fails or answers something else.  b: git's output. */
+static int ancestry_sha(char **out, struct buf *b, const char *cmd, const char *const *opts,
+			const char *const *revs, const char *ref, const char *before,
+			const char *after)
+{
+	int ok, rc = ancestry_git(b, &ok, cmd, opts, revs, 0);
+
+	if (!rc && (!ok || !ancestry_is_sha(git_first_line(b->data))))
+		rc = err_set(ERR_USAGE, "base:%s: %s'%s'%s", ref, before, ref, after);
+	return rc ? rc : ancestry_line(out, b);
+}
+
 /* The runs of one commit (newest first) appended to out, up to want. */
 static int ancestry_commit_runs(struct ancestry *out, struct store *st, const char *sha,
 				size_t back, size_t want)
@@ -118,26 +132,16 @@ int ancestry_runs(struct ancestry *out, struct store *st, const char *ref, size_
 		rc = err_nomem();
 	revs[0] = r.data;
 	if (!rc)
-		rc = ancestry_git(&b, &ok, "rev-parse", verify, revs, 0);
-	if (!rc && (!ok || !ancestry_is_sha(git_first_line(b.data))))
-		rc = err_set(ERR_USAGE,
-			     "base:%s: unknown git revision '%s' (a CI checkout may need it "
-			     "fetched first: git fetch origin BRANCH)",
-			     ref, ref);
-	if (!rc)
-		rc = ancestry_line(&sha, &b);
+		rc = ancestry_sha(&sha, &b, "rev-parse", verify, revs, ref, "unknown git revision ",
+				  " (a CI checkout may need it fetched first: git fetch origin "
+				  "BRANCH)");
 	/* 3. the merge base of HEAD and REF */
 	revs[0] = "HEAD";
 	revs[1] = sha;
 	if (!rc)
-		rc = ancestry_git(&b, &ok, "merge-base", NULL, revs, 0);
-	if (!rc && (!ok || !ancestry_is_sha(git_first_line(b.data))))
-		rc = err_set(ERR_USAGE,
-			     "base:%s: HEAD and '%s' have no merge base (a shallow clone? fetch "
-			     "with --depth large enough, or --unshallow)",
-			     ref, ref);
-	if (!rc)
-		rc = ancestry_line(&out->merge_base, &b);
+		rc = ancestry_sha(&out->merge_base, &b, "merge-base", NULL, revs, ref, "HEAD and ",
+				  " have no merge base (a shallow clone? fetch with --depth large "
+				  "enough, or --unshallow)");
 	/* 4. its first-parent ancestry, newest first */
 	revs[0] = out->merge_base;
 	revs[1] = NULL;

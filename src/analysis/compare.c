@@ -184,25 +184,29 @@ static int compare_same(const struct store_meta *ma, const struct store_meta *mb
 		       key, va ? va : "unset", vb ? vb : "unset", key);
 }
 
+/* The first of keys (given with option opt) that --allow-different also
+ * names, as a usage error; 0 when none does. */
+static int compare_check_contradict(const struct compare_opts *o, const char *opt,
+				    const char *const *keys, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (compare_in(o->allow_different, o->nallow_different, keys[i]))
+			return err_set(ERR_USAGE,
+				       "%s '%s' and --allow-different '%s' contradict each other: "
+				       "drop one",
+				       opt, keys[i], keys[i]);
+	return 0;
+}
+
 /* A key both required (--require-same) and allowed to differ
  * (--allow-different) is a contradiction: refuse it before reading runs. */
 static int compare_check_keys(const struct compare_opts *o)
 {
-	size_t i;
+	int rc = compare_check_contradict(o, "--require-same", o->require_same, o->nrequire_same);
 
-	for (i = 0; i < o->nrequire_same; i++)
-		if (compare_in(o->allow_different, o->nallow_different, o->require_same[i]))
-			return err_set(ERR_USAGE,
-				       "--require-same '%s' and --allow-different '%s' contradict "
-				       "each other: drop one",
-				       o->require_same[i], o->require_same[i]);
-	for (i = 0; i < o->nsame; i++)
-		if (compare_in(o->allow_different, o->nallow_different, o->same[i]))
-			return err_set(ERR_USAGE,
-				       "--same '%s' and --allow-different '%s' contradict each "
-				       "other: drop one",
-				       o->same[i], o->same[i]);
-	return 0;
+	return rc ? rc : compare_check_contradict(o, "--same", o->same, o->nsame);
 }
 
 /* Like with like: resolve --same against the baseline (into out->same,

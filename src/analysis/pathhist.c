@@ -41,6 +41,16 @@ static int pathhist_keep(void *ctx, int *keep, const char *joined, const char *c
 	return match_path(keep, q->ctx, joined, last);
 }
 
+/* The error of a --by path history or series none of whose runs has paths
+ * (both say the same). */
+static int pathhist_no_paths(void)
+{
+	return err_set(ERR_NOTFOUND,
+		       "no selected run has paths: runs stored before scopedb kept call "
+		       "trees have none (ingest their files again), and so do runs "
+		       "without a call tree; use --by name");
+}
+
 static int pathhist_cmp(const void *x, const void *y)
 {
 	const struct pathhist_item *a = x, *b = y;
@@ -160,10 +170,7 @@ int pathhist_points(struct store *st, struct store_history_point **out, size_t *
 		rc = pathhist_run(&v, &nv, &cap, st, &runs[i], nr - 1 - i, q);
 	}
 	if (!rc && nr && !with)
-		rc = err_set(ERR_NOTFOUND,
-			     "no selected run has paths: runs stored before scopedb kept call "
-			     "trees have none (ingest their files again), and so do runs "
-			     "without a call tree; use --by name");
+		rc = pathhist_no_paths();
 	if (!rc && nv) {
 		qsort(v, nv, sizeof(*v), pathhist_cmp);
 		nv = pathhist_limit(v, nv, q->runs ? q->runs->limit : 0);
@@ -297,10 +304,7 @@ int pathhist_series(struct store *st, struct store_series *out, const struct fil
 		store_region_stats_free(regs, ng);
 	}
 	if (!rc && nr && !with)
-		rc = err_set(ERR_NOTFOUND,
-			     "no selected run has paths: runs stored before scopedb kept call "
-			     "trees have none (ingest their files again), and so do runs "
-			     "without a call tree; use --by name");
+		rc = pathhist_no_paths();
 	if (!rc) {
 		if (nv)
 			qsort(v, nv, sizeof(*v), pathhist_cell_cmp);

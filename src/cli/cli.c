@@ -278,24 +278,26 @@ int cli_opt_color(const struct opt *opt, const char *arg)
 	return 0;
 }
 
-const char *cli_msgq(struct buf *b, const char *s)
+/* s (NULL: "") escaped by esc into b, emptied first; "?" when out of memory.
+ * What cli_msgq() and cli_outq() share. */
+static const char *cli_quote(struct buf *b, const char *s, int (*esc)(struct buf *, const char *))
 {
 	b->len = 0;
 	if (b->data)
 		b->data[0] = '\0';
-	if (escape_msg(b, s ? s : ""))
+	if (esc(b, s ? s : ""))
 		return "?";
 	return b->len ? b->data : "";
 }
 
+const char *cli_msgq(struct buf *b, const char *s)
+{
+	return cli_quote(b, s, escape_msg);
+}
+
 const char *cli_outq(struct buf *b, const char *s)
 {
-	b->len = 0;
-	if (b->data)
-		b->data[0] = '\0';
-	if (escape_plain(b, s ? s : ""))
-		return "?";
-	return b->len ? b->data : "";
+	return cli_quote(b, s, escape_plain);
 }
 
 void cli_print_error(const char *msg)

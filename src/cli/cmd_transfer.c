@@ -119,21 +119,15 @@ static int cmd_transfer(int argc, char **argv, int push)
 	const char *db = NULL, *to = NULL, *from = NULL, *other_db;
 	int64_t *ids = NULL;
 	int n, i, pins = 0, allow_nfs = 0, code = CLI_EXIT_ERROR, rc;
-	const struct opt push_opts[] = {
-	    OPT_STRING(0, "to", &to, "DB", "the store to copy the runs to"),
+	/* push and pull differ only in the other store's option: --to or --from */
+	const struct opt opts[] = {
+	    OPT_STRING(0, push ? "to" : "from", push ? &to : &from, "DB",
+		       push ? "the store to copy the runs to" : "the store to copy the runs from"),
 	    OPT_FLAG(0, "pins", &pins, "also copy the pins naming the runs (never moves a pin)"),
 	    OPT__DB(&db),
 	    OPT__ALLOW_NETWORK_FS(&allow_nfs),
 	    OPT_END(),
 	};
-	const struct opt pull_opts[] = {
-	    OPT_STRING(0, "from", &from, "DB", "the store to copy the runs from"),
-	    OPT_FLAG(0, "pins", &pins, "also copy the pins naming the runs (never moves a pin)"),
-	    OPT__DB(&db),
-	    OPT__ALLOW_NETWORK_FS(&allow_nfs),
-	    OPT_END(),
-	};
-	const struct opt *opts = push ? push_opts : pull_opts;
 
 	memset(&res, 0, sizeof(res));
 	memset(&sel, 0, sizeof(sel));

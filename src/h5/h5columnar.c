@@ -22,6 +22,7 @@
 
 #include "scopedb/err.h"
 #include "h5/h5_internal.h"
+#include "util/thread.h"
 
 /* Events per column per hyperslab read: 512 KB windows stay in the CPU
  * caches and cost few fresh pages (issue 6: 1M-event windows were 8 % slower). */
@@ -364,18 +365,7 @@ static void h5prefetch_start(struct h5prefetch *pf, const struct h5prof *p)
 {
 	memset(pf, 0, sizeof(*pf));
 	pf->p = p;
-	if (pthread_mutex_init(&pf->mu, NULL))
-		return;
-	if (pthread_cond_init(&pf->cv, NULL)) {
-		pthread_mutex_destroy(&pf->mu);
-		return;
-	}
-	if (pthread_create(&pf->thread, NULL, h5prefetch_main, pf)) {
-		pthread_cond_destroy(&pf->cv);
-		pthread_mutex_destroy(&pf->mu);
-		return;
-	}
-	pf->started = 1;
+	pf->started = !util_thread_start(&pf->thread, &pf->mu, &pf->cv, h5prefetch_main, pf);
 }
 
 /* Wait until the thread has served its request (it then makes no H5 call). */

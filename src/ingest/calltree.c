@@ -43,6 +43,7 @@
 #include "ingest/calltree_int.h"
 #include "scopedb/err.h"
 #include "scopedb/util.h"
+#include "util/thread.h"
 
 /* ---- ranks being collected ---- */
 
@@ -470,18 +471,7 @@ void calltree_set_threaded(struct calltree *t)
 {
 	if (t->started)
 		return;
-	if (pthread_mutex_init(&t->mu, NULL))
-		return;
-	if (pthread_cond_init(&t->cv, NULL)) {
-		pthread_mutex_destroy(&t->mu);
-		return;
-	}
-	if (pthread_create(&t->thread, NULL, ct_worker_main, t)) {
-		pthread_cond_destroy(&t->cv);
-		pthread_mutex_destroy(&t->mu);
-		return;
-	}
-	t->started = 1;
+	t->started = !util_thread_start(&t->thread, &t->mu, &t->cv, ct_worker_main, t);
 }
 
 /* Wait for the job, if any, hand its results to sink and retire it. */

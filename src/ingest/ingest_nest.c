@@ -194,24 +194,7 @@ int ingest_nest_frame(struct ingest_nest *n, const struct wire_frame *f, size_t 
  * \xNN), cut after about 80 bytes. */
 static const char *ingest_nest_q(char *out, size_t n, const char *s)
 {
-	size_t i = 0;
-
-	for (; *s && i + 8 < n && i < 80; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c < 0x20 || c == 0x7f || c == '\'') {
-			snprintf(out + i, 5, "\\x%02x", c);
-			i += 4;
-		} else {
-			out[i++] = (char)c;
-		}
-	}
-	if (*s && i + 4 <= n) {
-		memcpy(out + i, "...", 3);
-		i += 3;
-	}
-	out[i] = '\0';
-	return out;
+	return util_quote_msg_buf(out, n, 80, s);
 }
 
 void ingest_nest_warning(char *buf, size_t len, const char *path, const struct ingest_nest *n,

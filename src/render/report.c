@@ -204,6 +204,24 @@ static void report_attr_json(struct doc *d, struct doc_value *o, const struct st
 	}
 }
 
+void report_row_values_json(struct doc *d, struct doc_value *obj, const struct stats_row *row,
+			    int cnt)
+{
+	if (row->a.none)
+		doc_json_null(d, obj, "a");
+	else
+		doc_json_num(d, obj, "a", row->a.v, cnt);
+	if (row->b.none)
+		doc_json_null(d, obj, "b");
+	else
+		doc_json_num(d, obj, "b", row->b.v, cnt);
+	doc_json_num(d, obj, "delta", row->delta, cnt);
+	if (row->pct.none)
+		doc_json_null(d, obj, "pct");
+	else
+		doc_json_num(d, obj, "pct", row->pct.v, 0);
+}
+
 /* The JSON rows of a comparison with attribution: the table's
  * keys, then "attribution" on the rows that have one. */
 static void report_rows_json(struct doc *d, const struct compare_result *r,
@@ -219,19 +237,7 @@ static void report_rows_json(struct doc *d, const struct compare_result *r,
 
 		obj = doc_json_obj(d, arr, NULL, JSONW_INLINE);
 		doc_json_str(d, obj, "name", row->name);
-		if (row->a.none)
-			doc_json_null(d, obj, "a");
-		else
-			doc_json_num(d, obj, "a", row->a.v, cnt);
-		if (row->b.none)
-			doc_json_null(d, obj, "b");
-		else
-			doc_json_num(d, obj, "b", row->b.v, cnt);
-		doc_json_num(d, obj, "delta", row->delta, cnt);
-		if (row->pct.none)
-			doc_json_null(d, obj, "pct");
-		else
-			doc_json_num(d, obj, "pct", row->pct.v, 0);
+		report_row_values_json(d, obj, row, cnt);
 		if (p) {
 			doc_json_strs(d, obj, "path", (const char *const *)p->path, p->depth,
 				      JSONW_COMPACT);

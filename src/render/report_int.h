@@ -12,6 +12,10 @@
 #include "render/doc.h"
 #include "scopedb/compare.h"
 
+/* A row's "a", "b", "delta" and "pct" into the JSON object obj (null where a
+ * value is missing; cnt: the metric counts calls); shared by both kinds of rows. */
+void report_row_values_json(struct doc *d, struct doc_value *obj, const struct stats_row *row,
+			    int cnt);
 /* The statistical columns of a row's cells from column col on. */
 void report_stat_cells(struct doc_table *t, size_t col, const struct compare_stat *c);
 /* One JSON row of a statistical comparison into arr (p: its path, by path). */

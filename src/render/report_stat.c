@@ -106,19 +106,7 @@ void report_stat_json(struct doc *d, struct doc_value *arr, const struct stats_r
 		doc_json_strs(d, o, "path", (const char *const *)p->path, p->depth, JSONW_COMPACT);
 		doc_json_int(d, o, "depth", (int64_t)p->depth);
 	}
-	if (row->a.none)
-		doc_json_null(d, o, "a");
-	else
-		doc_json_num(d, o, "a", row->a.v, cnt);
-	if (row->b.none)
-		doc_json_null(d, o, "b");
-	else
-		doc_json_num(d, o, "b", row->b.v, cnt);
-	doc_json_num(d, o, "delta", row->delta, cnt);
-	if (row->pct.none)
-		doc_json_null(d, o, "pct");
-	else
-		doc_json_num(d, o, "pct", row->pct.v, 0);
+	report_row_values_json(d, o, row, cnt);
 	if (c->verdict == VERDICT_CALL_NONE)
 		doc_json_null(d, o, "verdict");
 	else

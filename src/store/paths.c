@@ -346,30 +346,23 @@ int store_path_stats(struct store *st, struct store_region_stats **out, size_t *
 	return ret;
 }
 
-/* A blob of PATH_DURATIONS appended to out, its end to ends. */
-struct path_blobs {
-	struct i64vec *out, *ends;
-	const char *location;
-	int64_t run_id;
-};
-
+/* A blob of PATH_DURATIONS appended to the list (ctx: a struct
+ * rows_blob_list); a path's blob is never NULL. */
 static int path_blob_row(void *ctx, const struct rows_row *r)
 {
-	struct path_blobs *x = ctx;
-	int ret;
+	struct rows_blob_list *x = ctx;
 
 	if (r->ops->null(r, 0))
 		return err_set(ERR_STORE,
 			       "store '%s' is damaged: a path of run %lld has no call durations",
 			       x->location, (long long)x->run_id);
-	ret = rows_blob_append(x->out, r, 0, x->location, x->run_id);
-	return !ret && x->ends ? i64vec_push(x->ends, (int64_t)x->out->len) : ret;
+	return rows_blob_list_row(ctx, r);
 }
 
 int store_path_duration_runs(struct store *st, struct i64vec *out, struct i64vec *ends,
 			     int64_t run_id, int64_t path_id, const int64_t *ranks, size_t nranks)
 {
-	struct path_blobs x = {out, ends, st->location, run_id};
+	struct rows_blob_list x = {out, ends, st->location, run_id};
 	struct store_value v[] = {sql_int(run_id), sql_int(path_id), sql_ids(ranks, nranks)};
 	size_t start = out->len, ends_start = ends ? ends->len : 0;
 	int ret = store_sql_run(st, SQL_PATH_DURATIONS, v, 3, path_blob_row, &x, NULL);

@@ -277,33 +277,18 @@ int store_region_stats(struct store *st, struct store_region_stats **out, size_t
 	return ret;
 }
 
-/* The blobs of a region appended to out, the end of each to ends. */
-struct blob_list {
-	struct i64vec *out, *ends;
-	const char *location;
-	int64_t run_id;
-};
-
-static int blob_row(void *ctx, const struct rows_row *r)
-{
-	struct blob_list *x = ctx;
-	int ret = rows_blob_append(x->out, r, 0, x->location, x->run_id);
-
-	return !ret && x->ends ? i64vec_push(x->ends, (int64_t)x->out->len) : ret;
-}
-
 int store_region_duration_runs(struct store *st, struct i64vec *out, struct i64vec *ends,
 			       int64_t run_id, int64_t region_id, const int64_t *ranks,
 			       size_t nranks)
 {
-	struct blob_list x = {out, ends, st->location, run_id};
+	struct rows_blob_list x = {out, ends, st->location, run_id};
 	struct store_value v[] = {sql_int(run_id), sql_int(region_id), sql_ids(ranks, nranks)};
 	size_t start = out->len, ends_start = ends ? ends->len : 0;
 	int hit, ret;
 
 	ret = ahead_blobs_get(st, &hit, out, ends, run_id, region_id, ranks, nranks);
 	if (!hit)
-		ret = store_sql_run(st, SQL_REGION_DURATIONS, v, 3, blob_row, &x, NULL);
+		ret = store_sql_run(st, SQL_REGION_DURATIONS, v, 3, rows_blob_list_row, &x, NULL);
 	if (ret) {
 		out->len = start;
 		if (ends)

@@ -306,6 +306,14 @@ int rows_blob_append(struct i64vec *out, const struct rows_row *r, int col, cons
 	return ret ? ret : rows_decode_blob(out, data, len, location, run_id);
 }
 
+int rows_blob_list_row(void *ctx, const struct rows_row *r)
+{
+	struct rows_blob_list *x = ctx;
+	int ret = rows_blob_append(x->out, r, 0, x->location, x->run_id);
+
+	return !ret && x->ends ? i64vec_push(x->ends, (int64_t)x->out->len) : ret;
+}
+
 /* The columns of the history query after the aggregates (rows.h). */
 #define ROWS_POINT_TAIL (2 + 10 + 3 + 1)
 

@@ -169,6 +169,16 @@ int rows_region(struct store_region_stats *g, const struct rows_row *r, const ch
  * damage message names location). */
 int rows_blob_append(struct i64vec *out, const struct rows_row *r, int col, const char *location,
 		     int64_t run_id);
+/* Blobs appended run after run: to out, the end of each to ends (NULL: not
+ * kept); location and run_id name them in damage messages.  All borrowed. */
+struct rows_blob_list {
+	struct i64vec *out, *ends;
+	const char *location;
+	int64_t run_id;
+};
+/* A store_sql_run() callback (ctx: a struct rows_blob_list): blob column 0
+ * appended to the list (rows_blob_append()). */
+int rows_blob_list_row(void *ctx, const struct rows_row *r);
 /* A point of store_region_history() (zeroed first) from the history
  * query's columns: region id, run id, the 10 aggregates, p50/p95/p99 (read
  * when quantiles), the self time, sort time, commit, label, rank number, region name. */

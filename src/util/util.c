@@ -497,23 +497,28 @@ const char *util_quote_msg(const char *s)
 {
 	static char bufs[4][200];
 	static unsigned slot;
-	char *b = bufs[slot++ % 4];
+
+	return util_quote_msg_buf(bufs[slot++ % 4], sizeof(bufs[0]), SIZE_MAX, s);
+}
+
+const char *util_quote_msg_buf(char *out, size_t n, size_t max, const char *s)
+{
 	size_t i = 0;
 
-	for (; *s && i < sizeof(bufs[0]) - 8; s++) {
+	for (; *s && i + 8 < n && i < max; s++) {
 		unsigned char c = (unsigned char)*s;
 
 		if (c < 0x20 || c == 0x7f || c == '\'') {
-			snprintf(b + i, 5, "\\x%02x", c);
+			snprintf(out + i, 5, "\\x%02x", c);
 			i += 4;
 		} else {
-			b[i++] = (char)c;
+			out[i++] = (char)c;
 		}
 	}
-	if (*s) {
-		memcpy(b + i, "...", 3);
+	if (*s && i + 4 <= n) {
+		memcpy(out + i, "...", 3);
 		i += 3;
 	}
-	b[i] = '\0';
-	return b;
+	out[i] = '\0';
+	return out;
 }
