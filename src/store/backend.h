@@ -56,7 +56,7 @@ enum store_table {
 	STORE_TABLE_TIMINGS,	/* struct store_timing: the timings row and, when it has
 				 * durations, its timings_durations row */
 	STORE_TABLE_REGIONS,	/* struct store_region_row: a new region */
-	STORE_TABLE_PATHS,	/* struct store_path: a paths row */
+	STORE_TABLE_PATHS,	/* struct store_path_row: a paths row with its totals */
 	STORE_TABLE_PATH_RANKS, /* struct store_path_rank: a path_ranks row */
 };
 
@@ -65,6 +65,15 @@ enum store_table {
 struct store_region_row {
 	int64_t id;
 	const char *name;
+};
+
+/* A paths row of STORE_TABLE_PATHS: the path and its all-ranks totals over
+ * its path_ranks rows (nranks of them; with none, every total but nranks
+ * is NULL, and busy_max is NULL when no rank is busy), as the front end
+ * adds them up (paths.c) before the row is written, once. */
+struct store_path_row {
+	struct store_path p;
+	int64_t calls, total, min, max, busy_ranks, busy_max, nranks, self;
 };
 
 struct store_backend {

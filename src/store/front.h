@@ -80,6 +80,10 @@ struct store {
 	struct ahead_run runs[AHEAD_RUNS];
 	size_t nruns;
 	struct ahead_blobs blobs;
+	/* the paths of the run being written, held until store_put_nesting()
+	 * writes them with the totals of their path_ranks rows (paths.c) */
+	struct store_path_row *paths;
+	size_t npaths, cappaths;
 };
 
 /* ---- statements (store.c) ------------------------------------------------ */

@@ -109,7 +109,10 @@ struct store_sql {
 
 /* The columns of the call tree's bulk tables (write_rows()), in the order
  * of struct store_path and struct store_path_rank. */
-#define SQL_PATHS_COLUMNS "run_id, path_id, parent_id, region_id, depth"
+#define SQL_PATHS_COLUMNS                                                                          \
+	"run_id, path_id, parent_id, region_id, depth, calls, total_ns, min_ns, max_ns, "          \
+	"busy_ranks, "                                                                             \
+	"busy_max_ns, nranks, self_ns"
 #define SQL_PATH_RANKS_COLUMNS                                                                     \
 	"run_id, path_id, rank, calls, nested, total_ns, self_ns, min_ns, max_ns, durations"
 

@@ -273,14 +273,6 @@ SQL(QUANTILES_MANY, SQL_WRITE, SQL_QUANTILES_LIST("run_regions", "region_id"))
 SQL(NESTING_PUT, SQL_WRITE,
 	"INSERT INTO run_nesting (run_id, ranks, trees, paths, path_rows) "
 	"VALUES (" P(1) ", " P(2) ", " P(3) ", " P(4) ", " P(5) ")")
-/* the all-ranks totals of every path of run P(1), once its rows are in */
-SQL(PATHS_TOTALS, SQL_WRITE,
-	"UPDATE paths SET (calls, total_ns, min_ns, max_ns, busy_ranks, busy_max_ns, nranks, "
-	"self_ns) = (SELECT sum(r.calls), sum(r.total_ns), min(r.min_ns), max(r.max_ns), "
-	"sum(CASE WHEN r.total_ns > 0 THEN 1 ELSE 0 END), "
-	"max(CASE WHEN r.total_ns > 0 THEN r.total_ns END), count(*), sum(r.self_ns) "
-	"FROM path_ranks AS r WHERE r.run_id = paths.run_id AND r.path_id = paths.path_id) "
-	"WHERE run_id = " P(1))
 SQL(NESTING_GET, 0,
 	"SELECT ranks, trees, paths, path_rows FROM run_nesting WHERE run_id = " P(1))
 /* the paths of run P(1) by id, with their region's name */

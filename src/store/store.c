@@ -235,7 +235,8 @@ int store_open_temporary(struct store **out)
 	return err_set(ERR_USAGE, "no store backend has temporary stores");
 }
 
-/* Forget the region ids of the transaction (they may be rolled back). */
+/* Forget the region ids of the transaction (they may be rolled back), and
+ * the paths it held for store_put_nesting(). */
 static void store_forget_regions(struct store *st)
 {
 	strmap_release(&st->names);
@@ -243,6 +244,7 @@ static void store_forget_regions(struct store *st)
 	st->ids.len = 0;
 	st->next_region = 0;
 	st->all_regions = 0;
+	st->npaths = 0;
 }
 
 void store_close(struct store *st)
@@ -255,6 +257,7 @@ void store_close(struct store *st)
 	buf_release(&st->blobs.arena);
 	strmap_release(&st->names);
 	i64vec_release(&st->ids);
+	free(st->paths);
 	free(st);
 }
 

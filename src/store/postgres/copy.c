@@ -184,21 +184,38 @@ static int add_timing(struct store_conn *c, const struct store_timing *t)
 	return copy_maybe_flush(c);
 }
 
-/* The binary COPY tuple of a paths row. */
-static int copy_path(struct buf *b, const struct store_path *p)
+/* A bigint field of a COPY tuple: v, or NULL when null. */
+static void put_field_or_null(struct buf *b, int64_t v, int null)
 {
-	if ((!b->len && buf_add(b, copy_header, sizeof(copy_header))) ||
-	    buf_grow(b, 2 + 5 * 12 + 1))
-		return ERR_NOMEM;
-	put_be(b, 5, 2);
-	put_field(b, (uint64_t)p->run_id, 8);
-	put_field(b, (uint64_t)p->path_id, 8);
-	if (p->parent_id < 0)
+	if (null)
 		put_null(b);
 	else
-		put_field(b, (uint64_t)p->parent_id, 8);
+		put_field(b, (uint64_t)v, 8);
+}
+
+/* The binary COPY tuple of a paths row with its totals. */
+static int copy_path(struct buf *b, const struct store_path_row *r)
+{
+	const struct store_path *p = &r->p;
+	int none = r->nranks == 0;
+
+	if ((!b->len && buf_add(b, copy_header, sizeof(copy_header))) ||
+	    buf_grow(b, 2 + 13 * 12 + 1))
+		return ERR_NOMEM;
+	put_be(b, 13, 2);
+	put_field(b, (uint64_t)p->run_id, 8);
+	put_field(b, (uint64_t)p->path_id, 8);
+	put_field_or_null(b, p->parent_id, p->parent_id < 0);
 	put_field(b, (uint64_t)p->region_id, 8);
 	put_field(b, (uint64_t)p->depth, 8);
+	put_field_or_null(b, r->calls, none);
+	put_field_or_null(b, r->total, none);
+	put_field_or_null(b, r->min, none);
+	put_field_or_null(b, r->max, none);
+	put_field_or_null(b, r->busy_ranks, none);
+	put_field_or_null(b, r->busy_max, none || !r->busy_ranks);
+	put_field(b, (uint64_t)r->nranks, 8);
+	put_field_or_null(b, r->self, none);
 	b->data[b->len] = 0;
 	return 0;
 }
@@ -249,7 +266,7 @@ int postgres_write_rows(struct store_conn *c, enum store_table table, const void
 		return ret;
 	case STORE_TABLE_PATHS:
 		for (i = 0; !ret && i < n; i++)
-			ret = copy_path(&c->copy_paths, (const struct store_path *)rows + i);
+			ret = copy_path(&c->copy_paths, (const struct store_path_row *)rows + i);
 		return ret ? ret : copy_maybe_flush(c);
 	case STORE_TABLE_PATH_RANKS:
 		for (i = 0; !ret && i < n; i++)

@@ -326,18 +326,32 @@ static int add_region(struct store_conn *st, const struct store_region_row *g)
 	return sqlite_exec(st, &s, NULL, NULL, NULL);
 }
 
-/* A paths row. */
-static int add_path(struct store_conn *st, const struct store_path *p)
+/* Parameter i of s: v, or NULL when null. */
+static int bind_int64_or_null(sqlite3_stmt *s, int i, int64_t v, int null)
 {
+	return null ? sqlite3_bind_null(s, i) : sqlite3_bind_int64(s, i, v);
+}
+
+/* A paths row with its totals (struct store_path_row). */
+static int add_path(struct store_conn *st, const struct store_path_row *r)
+{
+	const struct store_path *p = &r->p;
 	sqlite3_stmt *s = st->add_path;
-	int bad = 0;
+	int none = r->nranks == 0, bad = 0;
 
 	bad |= sqlite3_bind_int64(s, 1, p->run_id) != SQLITE_OK;
 	bad |= sqlite3_bind_int64(s, 2, p->path_id) != SQLITE_OK;
-	bad |= (p->parent_id < 0 ? sqlite3_bind_null(s, 3)
-				 : sqlite3_bind_int64(s, 3, p->parent_id)) != SQLITE_OK;
+	bad |= bind_int64_or_null(s, 3, p->parent_id, p->parent_id < 0) != SQLITE_OK;
 	bad |= sqlite3_bind_int64(s, 4, p->region_id) != SQLITE_OK;
 	bad |= sqlite3_bind_int64(s, 5, p->depth) != SQLITE_OK;
+	bad |= bind_int64_or_null(s, 6, r->calls, none) != SQLITE_OK;
+	bad |= bind_int64_or_null(s, 7, r->total, none) != SQLITE_OK;
+	bad |= bind_int64_or_null(s, 8, r->min, none) != SQLITE_OK;
+	bad |= bind_int64_or_null(s, 9, r->max, none) != SQLITE_OK;
+	bad |= bind_int64_or_null(s, 10, r->busy_ranks, none) != SQLITE_OK;
+	bad |= bind_int64_or_null(s, 11, r->busy_max, none || !r->busy_ranks) != SQLITE_OK;
+	bad |= sqlite3_bind_int64(s, 12, r->nranks) != SQLITE_OK;
+	bad |= bind_int64_or_null(s, 13, r->self, none) != SQLITE_OK;
 	return step_write(st, s, bad);
 }
 
@@ -381,10 +395,11 @@ int sqlite_write_rows(struct store_conn *st, enum store_table table, const void 
 		if (!st->add_path)
 			ret = sqlite_prepare(st, &st->add_path,
 					     "INSERT INTO paths (" SQL_PATHS_COLUMNS
-					     ") VALUES (?1, ?2, ?3, ?4, ?5)",
+					     ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, "
+					     "?11, ?12, ?13)",
 					     SQLITE_PREPARE_PERSISTENT, "update");
 		for (i = 0; !ret && i < n; i++)
-			ret = add_path(st, (const struct store_path *)rows + i);
+			ret = add_path(st, (const struct store_path_row *)rows + i);
 		return ret;
 	case STORE_TABLE_PATH_RANKS:
 		if (!st->add_path_rank)
