@@ -1084,6 +1084,78 @@ static void test_transactions(void **state)
 	store_close(st);
 }
 
+/* A run's paths written through the store's API: each path's row gets
+ * the totals of its (path, rank) rows, as the rows pooled over every rank
+ * (store_path_stats() with a rank list) have them, an idle rank counted
+ * but not busy; a path without rows has none (and is not listed).  Paths
+ * numbered otherwise
+ * than 0, 1, 2... in order (which a reader calls damage), and a row of a
+ * path not added, are refused. */
+static void test_path_totals(void **state)
+{
+	const struct backend *b = *state;
+	struct store *st = fresh(b);
+	struct store_run r = plain_run();
+	struct store_region_stats *all = NULL, *pooled = NULL;
+	const int64_t ranks[2] = {0, 1};
+	int64_t run = 0, region = 0;
+	size_t n = 0, m = 0, i, j;
+
+	assert_int_equal(store_begin(st), 0);
+	assert_int_equal(store_insert_run(st, &run, &r), 0);
+	assert_int_equal(store_region_id(st, &region, "solve"), 0);
+	for (i = 0; i < 3; i++) {
+		struct store_path p = {run, (int64_t)i, -1, region, 1};
+
+		assert_int_equal(store_add_path(st, &p), 0);
+	}
+	/* rank 1 of path 0 is idle; path 2 has no rows */
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < 2; j++) {
+			int64_t t = i == 0 && j == 1 ? 0 : (int64_t)(100 * (i + 1) + 10 * j);
+			struct store_path_rank pr = {.run_id = run,
+						     .path_id = (int64_t)i,
+						     .rank = (int64_t)j,
+						     .calls = 1,
+						     .total = t,
+						     .self = t / 2,
+						     .min = t,
+						     .max = t};
+
+			assert_int_equal(store_add_path_rank(st, &pr), 0);
+		}
+	expect_err(st, store_add_path(st, &(struct store_path){run, 5, -1, region, 1}), ERR_USAGE,
+		   "internal error: path 5 of run 1 added as path 3");
+	expect_err(st,
+		   store_add_path_rank(
+		       st, &(struct store_path_rank){.run_id = run, .path_id = 3, .calls = 1}),
+		   ERR_USAGE, "internal error: a row of path 3 of run 1, which was not added");
+	assert_int_equal(store_put_nesting(st, run, &(struct store_nesting){2, 1, 3, 4}), 0);
+	assert_int_equal(store_commit(st), 0);
+	assert_int_equal(store_path_stats(st, &all, &n, run, NULL, 0, NULL, NULL), 0);
+	assert_int_equal(store_path_stats(st, &pooled, &m, run, ranks, 2, NULL, NULL), 0);
+	assert_int_equal(n, 2); /* path 2, without rows, has no totals */
+	assert_int_equal(m, 2);
+	for (i = 0; i < m; i++) {
+		assert_int_equal(all[i].path_id, pooled[i].path_id);
+		assert_int_equal(all[i].calls, pooled[i].calls);
+		assert_int_equal(all[i].total, pooled[i].total);
+		assert_int_equal(all[i].min, pooled[i].min);
+		assert_int_equal(all[i].max, pooled[i].max);
+		assert_int_equal(all[i].nranks, pooled[i].nranks);
+		assert_int_equal(all[i].busy_ranks, pooled[i].busy_ranks);
+		assert_int_equal(all[i].busy_max, pooled[i].busy_max);
+		assert_int_equal(all[i].self, pooled[i].self);
+	}
+	assert_int_equal(all[0].nranks, 2);
+	assert_int_equal(all[0].busy_ranks, 1);
+	assert_int_equal(all[0].total, 100);
+	assert_int_equal(all[1].total, 200 + 210);
+	store_region_stats_free(all, n);
+	store_region_stats_free(pooled, m);
+	store_close(st);
+}
+
 /* ---- the groups -------------------------------------------------------------------------- */
 
 #define CASES(b)                                                                                   \
@@ -1096,6 +1168,7 @@ static void test_transactions(void **state)
 		    cmocka_unit_test_prestate(test_transfer, (void *)(b)),                         \
 		    cmocka_unit_test_prestate(test_history, (void *)(b)),                          \
 		    cmocka_unit_test_prestate(test_transactions, (void *)(b)),                     \
+		    cmocka_unit_test_prestate(test_path_totals, (void *)(b)),                      \
 	}
 
 int main(void)

@@ -75,28 +75,17 @@ int store_add_path(struct store *st, const struct store_path *p)
 	if (!st->writing)
 		return err_set(ERR_USAGE, "cannot update store '%s': paths need a transaction",
 			       st->location);
+	/* as a reader checks them (path_row()): 0, 1, 2... in order */
+	if (p->path_id != (int64_t)st->npaths)
+		return err_set(ERR_USAGE,
+			       "internal error: path %lld of run %lld added as path %lld",
+			       (long long)p->path_id, (long long)p->run_id, (long long)st->npaths);
 	if (util_grow(&st->paths, &st->cappaths, st->npaths + 1, sizeof(*st->paths), 64))
 		return err_nomem();
 	row = &st->paths[st->npaths++];
 	memset(row, 0, sizeof(*row));
 	row->p = *p;
 	return 0;
-}
-
-/* The held path of r (its run's, by path id: they come in order, so at
- * its own index unless ids were skipped); NULL when none is held. */
-static struct store_path_row *held_path(struct store *st, const struct store_path_rank *r)
-{
-	size_t i;
-
-	if (r->path_id >= 0 && (uint64_t)r->path_id < st->npaths &&
-	    st->paths[r->path_id].p.path_id == r->path_id &&
-	    st->paths[r->path_id].p.run_id == r->run_id)
-		return &st->paths[r->path_id];
-	for (i = 0; i < st->npaths; i++)
-		if (st->paths[i].p.path_id == r->path_id && st->paths[i].p.run_id == r->run_id)
-			return &st->paths[i];
-	return NULL;
 }
 
 /* r added to its path's totals, as SQL's sum(), min(), max() and count()
@@ -138,8 +127,15 @@ int store_add_path_rank(struct store *st, const struct store_path_rank *r)
 	if (r->calls > (uint64_t)INT64_MAX || r->nested > (uint64_t)INT64_MAX)
 		return err_set(ERR_USAGE, "cannot update store '%s': call count out of range",
 			       st->location);
-	p = held_path(st, r);
-	ret = p ? path_add_up(st, p, r) : 0;
+	/* its path was added before it, in this transaction */
+	if (r->path_id < 0 || (uint64_t)r->path_id >= st->npaths ||
+	    st->paths[r->path_id].p.run_id != r->run_id)
+		return err_set(
+		    ERR_USAGE,
+		    "internal error: a row of path %lld of run %lld, which was not added",
+		    (long long)r->path_id, (long long)r->run_id);
+	p = &st->paths[r->path_id];
+	ret = path_add_up(st, p, r);
 	return ret ? ret : st->be->write_rows(st->conn, STORE_TABLE_PATH_RANKS, r, 1);
 }
 
