@@ -68,6 +68,11 @@ int store_get_nesting(struct store *st, int64_t run_id, struct store_nesting *ou
 	return 0;
 }
 
+/* The most paths a run may have (ingest's CALLTREE_MAX_NODES): a run's are
+ * held until store_put_nesting() (104 MB at most), and a store to pull
+ * from holding more was not written by scopedb. */
+#define STORE_MAX_PATHS ((size_t)1 << 20)
+
 int store_add_path(struct store *st, const struct store_path *p)
 {
 	struct store_path_row *row;
@@ -80,6 +85,11 @@ int store_add_path(struct store *st, const struct store_path *p)
 		return err_set(ERR_USAGE,
 			       "internal error: path %lld of run %lld added as path %lld",
 			       (long long)p->path_id, (long long)p->run_id, (long long)st->npaths);
+	if (st->npaths >= STORE_MAX_PATHS)
+		return err_set(ERR_USAGE,
+			       "cannot update store '%s': run %lld has more than %zu paths, more "
+			       "than scopedb reads from a profile",
+			       st->location, (long long)p->run_id, STORE_MAX_PATHS);
 	if (util_grow(&st->paths, &st->cappaths, st->npaths + 1, sizeof(*st->paths), 64))
 		return err_nomem();
 	row = &st->paths[st->npaths++];
