@@ -108,11 +108,11 @@ struct store_sql {
 	"gpu_total_ns, source_file, source_line, source_text, tags"
 
 /* The columns of the call tree's bulk tables (write_rows()), in the order
- * of struct store_path and struct store_path_rank. */
+ * of struct store_path_row (backend.h: the path, then its totals) and of
+ * struct store_path_rank. */
 #define SQL_PATHS_COLUMNS                                                                          \
 	"run_id, path_id, parent_id, region_id, depth, calls, total_ns, min_ns, max_ns, "          \
-	"busy_ranks, "                                                                             \
-	"busy_max_ns, nranks, self_ns"
+	"busy_ranks, busy_max_ns, nranks, self_ns"
 #define SQL_PATH_RANKS_COLUMNS                                                                     \
 	"run_id, path_id, rank, calls, nested, total_ns, self_ns, min_ns, max_ns, durations"
 
