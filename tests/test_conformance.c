@@ -1084,6 +1084,44 @@ static void test_transactions(void **state)
 	store_close(st);
 }
 
+/* a == b but for the last bits of a computed double */
+static int near(double a, double b)
+{
+	return fabs(a - b) <= 1e-9 * fabs(b);
+}
+
+/* Three roots of region in run: path 0 with rows on ranks 0 and 1 (idle),
+ * path 1 on ranks 0 and 1, path 2 without rows; each row one call with its
+ * own durations (encoded in blob). */
+static void add_tree(struct store *st, struct buf *blob, int64_t run, int64_t region)
+{
+	size_t i, j;
+
+	for (i = 0; i < 3; i++) {
+		struct store_path p = {run, (int64_t)i, -1, region, 1};
+
+		assert_int_equal(store_add_path(st, &p), 0);
+	}
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < 2; j++) {
+			int64_t t = i == 0 && j == 1 ? 0 : (int64_t)(100 * (i + 1) + 10 * j);
+			struct store_path_rank pr = {.run_id = run,
+						     .path_id = (int64_t)i,
+						     .rank = (int64_t)j,
+						     .calls = 1,
+						     .total = t,
+						     .self = t / 2,
+						     .min = t,
+						     .max = t};
+
+			blob->len = 0;
+			assert_int_equal(store_encode_durations(blob, &t, 1), 0);
+			pr.durations = blob->data;
+			pr.durations_len = blob->len;
+			assert_int_equal(store_add_path_rank(st, &pr), 0);
+		}
+}
+
 /* A run's paths written through the store's API: each path's row gets
  * the totals of its (path, rank) rows, as the rows pooled over every rank
  * (store_path_stats() with a rank list) have them, an idle rank counted
@@ -1098,32 +1136,14 @@ static void test_path_totals(void **state)
 	struct store_run r = plain_run();
 	struct store_region_stats *all = NULL, *pooled = NULL;
 	const int64_t ranks[2] = {0, 1};
+	struct buf blob = BUF_INIT;
 	int64_t run = 0, region = 0;
-	size_t n = 0, m = 0, i, j;
+	size_t n = 0, m = 0, i;
 
 	assert_int_equal(store_begin(st), 0);
 	assert_int_equal(store_insert_run(st, &run, &r), 0);
 	assert_int_equal(store_region_id(st, &region, "solve"), 0);
-	for (i = 0; i < 3; i++) {
-		struct store_path p = {run, (int64_t)i, -1, region, 1};
-
-		assert_int_equal(store_add_path(st, &p), 0);
-	}
-	/* rank 1 of path 0 is idle; path 2 has no rows */
-	for (i = 0; i < 2; i++)
-		for (j = 0; j < 2; j++) {
-			int64_t t = i == 0 && j == 1 ? 0 : (int64_t)(100 * (i + 1) + 10 * j);
-			struct store_path_rank pr = {.run_id = run,
-						     .path_id = (int64_t)i,
-						     .rank = (int64_t)j,
-						     .calls = 1,
-						     .total = t,
-						     .self = t / 2,
-						     .min = t,
-						     .max = t};
-
-			assert_int_equal(store_add_path_rank(st, &pr), 0);
-		}
+	add_tree(st, &blob, run, region);
 	expect_err(st, store_add_path(st, &(struct store_path){run, 5, -1, region, 1}), ERR_USAGE,
 		   "internal error: path 5 of run 1 added as path 3");
 	expect_err(st,
@@ -1131,6 +1151,17 @@ static void test_path_totals(void **state)
 		       st, &(struct store_path_rank){.run_id = run, .path_id = 3, .calls = 1}),
 		   ERR_USAGE, "internal error: a row of path 3 of run 1, which was not added");
 	assert_int_equal(store_put_nesting(st, run, &(struct store_nesting){2, 1, 3, 4}), 0);
+	/* the paths are written by the run's finish, never lost */
+	expect_err(st, store_commit(st), ERR_USAGE,
+		   "internal error: the paths of run 1 were added but the run was not finished");
+	/* rolled back, run, region and all */
+	assert_int_equal(store_path_stats(st, &all, &n, run, NULL, 0, NULL, NULL), ERR_NOTFOUND);
+	assert_int_equal(store_begin(st), 0);
+	assert_int_equal(store_insert_run(st, &run, &r), 0);
+	assert_int_equal(store_region_id(st, &region, "solve"), 0);
+	add_tree(st, &blob, run, region);
+	assert_int_equal(store_put_nesting(st, run, &(struct store_nesting){2, 1, 3, 4}), 0);
+	assert_int_equal(store_finish_run(st, run), 0);
 	assert_int_equal(store_commit(st), 0);
 	assert_int_equal(store_path_stats(st, &all, &n, run, NULL, 0, NULL, NULL), 0);
 	assert_int_equal(store_path_stats(st, &pooled, &m, run, ranks, 2, NULL, NULL), 0);
@@ -1151,8 +1182,134 @@ static void test_path_totals(void **state)
 	assert_int_equal(all[0].busy_ranks, 1);
 	assert_int_equal(all[0].total, 100);
 	assert_int_equal(all[1].total, 200 + 210);
+	/* numpy's linear percentiles of each path's durations over all ranks,
+	 * written with its row: path 0 {0, 100}, path 1 {200, 210} */
+	assert_true(all[0].has_quantiles && all[1].has_quantiles);
+	assert_true(near(all[0].quantiles[0], 50.0) && near(all[0].quantiles[1], 95.0) &&
+		    near(all[0].quantiles[2], 99.0));
+	assert_true(near(all[1].quantiles[0], 205.0) && near(all[1].quantiles[1], 209.5) &&
+		    near(all[1].quantiles[2], 209.9));
 	store_region_stats_free(all, n);
 	store_region_stats_free(pooled, m);
+	buf_release(&blob);
+	store_close(st);
+}
+
+/* A timings row of region of run on rank with calls durations d[] (sorted),
+ * a total of their sum, self time excl (-1: unknown), GPU count gpu, into
+ * blob. */
+static void add_row(struct store *st, struct buf *blob, int64_t run, int64_t region, int64_t rank,
+		    const int64_t *d, size_t calls, int64_t excl, uint64_t gpu)
+{
+	struct store_timing t = plain_timing();
+	size_t i;
+
+	t.run_id = run;
+	t.region_id = region;
+	t.rank = rank;
+	t.has_events = 1;
+	t.calls = calls;
+	for (i = 0; i < calls; i++)
+		t.total += d[i];
+	t.min = calls ? d[0] : 0;
+	t.max = calls ? d[calls - 1] : 0;
+	t.exclusive = excl;
+	t.gpu_count = gpu;
+	t.gpu_total = (int64_t)gpu * 7;
+	blob->len = 0;
+	assert_int_equal(store_encode_durations(blob, d, calls), 0);
+	t.durations = calls ? blob->data : NULL;
+	t.durations_len = calls ? blob->len : 0;
+	assert_int_equal(store_add_timing(st, &t), 0);
+}
+
+/* The run's region totals over all ranks, which the front end adds up as
+ * the rows are written: by hand, and the same as the store's own sums when
+ * the run is finished again (a run stored before, as a schema upgrade
+ * finishes it), NULL rules included. */
+static void test_region_totals(void **state)
+{
+	const struct backend *b = *state;
+	struct store *st = fresh(b);
+	struct store_run r = plain_run();
+	struct store_region_stats *got[2] = {NULL, NULL};
+	struct buf blob = BUF_INIT;
+	const int64_t d0[] = {5, 10, 15}, d2[] = {20, 30}, io[] = {1, 20};
+	int64_t run = 0, solve = 0, idle = 0, agg = 0;
+	size_t n[2] = {0, 0}, i, k;
+	struct store_timing t = plain_timing();
+
+	assert_int_equal(store_begin(st), 0);
+	assert_int_equal(store_insert_run(st, &run, &r), 0);
+	assert_int_equal(store_region_id(st, &solve, "solve"), 0);
+	assert_int_equal(store_region_id(st, &idle, "idle"), 0);
+	assert_int_equal(store_region_id(st, &agg, "agg"), 0);
+	add_row(st, &blob, run, solve, 0, d0, 3, 20, 1);
+	add_row(st, &blob, run, solve, 1, NULL, 0, 0, 0); /* no calls */
+	add_row(st, &blob, run, solve, 2, d2, 2, -1, 2);  /* self time unknown */
+	add_row(st, &blob, run, idle, 0, NULL, 0, 0, 0);  /* only idle rows */
+	add_row(st, &blob, run, agg, 1, io, 2, 4, 0);
+	t.run_id = run; /* aggregate layout: no per-call data */
+	t.region_id = agg;
+	t.rank = 0;
+	t.calls = 2;
+	t.total = 9;
+	t.min = 3;
+	t.max = 6;
+	t.exclusive = 1;
+	assert_int_equal(store_add_timing(st, &t), 0);
+	assert_int_equal(store_finish_run(st, run), 0);
+	assert_int_equal(store_commit(st), 0);
+	assert_int_equal(store_region_stats(st, &got[0], &n[0], run, NULL, 0, NULL, NULL), 0);
+	/* finished again: by the store's sums */
+	assert_int_equal(store_begin(st), 0);
+	assert_int_equal(store_finish_run(st, run), 0);
+	assert_int_equal(store_commit(st), 0);
+	assert_int_equal(store_region_stats(st, &got[1], &n[1], run, NULL, 0, NULL, NULL), 0);
+	for (k = 0; k < 2; k++) {
+		const struct store_region_stats *g = got[k];
+
+		assert_int_equal(n[k], 3); /* by name: agg, idle, solve */
+		assert_string_equal(g[0].name, "agg");
+		assert_int_equal(g[0].has_events, 0);
+		assert_int_equal(g[0].calls, 4);
+		assert_int_equal(g[0].total, 30);
+		assert_int_equal(g[0].min, 1);
+		assert_int_equal(g[0].max, 20);
+		assert_int_equal(g[0].has_quantiles, 0);
+		assert_true(g[0].has_self && g[0].self == 5);
+		assert_string_equal(g[1].name, "idle");
+		assert_int_equal(g[1].calls, 0);
+		assert_int_equal(g[1].nranks, 1);
+		assert_int_equal(g[1].busy_ranks, 0);
+		assert_int_equal(g[1].busy_max, 0);
+		assert_int_equal(g[1].has_quantiles, 0);
+		assert_true(g[1].has_self && g[1].self == 0);
+		assert_string_equal(g[2].name, "solve");
+		assert_int_equal(g[2].has_events, 1);
+		assert_int_equal(g[2].calls, 5);
+		assert_int_equal(g[2].total, 80);
+		assert_int_equal(g[2].min, 5);
+		assert_int_equal(g[2].max, 30);
+		assert_int_equal(g[2].gpu_count, 3);
+		assert_int_equal(g[2].gpu_total, 21);
+		assert_int_equal(g[2].nranks, 3);
+		assert_int_equal(g[2].busy_ranks, 2);
+		assert_int_equal(g[2].busy_max, 50);
+		assert_int_equal(g[2].has_self, 0);
+		/* {5, 10, 15, 20, 30}: numpy's linear p50, p95, p99 */
+		assert_true(g[2].has_quantiles);
+		assert_true(near(g[2].quantiles[0], 15.0) && near(g[2].quantiles[1], 28.0) &&
+			    near(g[2].quantiles[2], 29.6));
+		/* the same bits both ways */
+		for (i = 0; k && i < n[k]; i++)
+			if (g[i].has_quantiles)
+				assert_memory_equal(got[0][i].quantiles, g[i].quantiles,
+						    sizeof(g[i].quantiles));
+	}
+	store_region_stats_free(got[0], n[0]);
+	store_region_stats_free(got[1], n[1]);
+	buf_release(&blob);
 	store_close(st);
 }
 
@@ -1169,6 +1326,7 @@ static void test_path_totals(void **state)
 		    cmocka_unit_test_prestate(test_history, (void *)(b)),                          \
 		    cmocka_unit_test_prestate(test_transactions, (void *)(b)),                     \
 		    cmocka_unit_test_prestate(test_path_totals, (void *)(b)),                      \
+		    cmocka_unit_test_prestate(test_region_totals, (void *)(b)),                    \
 	}
 
 int main(void)

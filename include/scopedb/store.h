@@ -557,9 +557,9 @@ void store_series_release(struct store_series *s);
 
 /*
  * Complete run_id once all its timings are stored (inside the writer's
- * transaction): its all-ranks totals, region and call counts, and the exact
- * p50/p95/p99 of each region with per-call data and of each path of its
- * call tree (after store_put_nesting()), replacing any there were.
+ * transaction), once: write its all-ranks totals, region and call counts,
+ * the exact p50/p95/p99 of each region with per-call data, and the paths of
+ * its call tree (store_add_path()), each with its p50/p95/p99.
  * Readers without --ranks use those totals instead of the timings rows.
  * ERR_NOTFOUND when there is no such run; ERR_STORE "store 'PATH' is
  * damaged: ..." when its blobs do not match its timings.  Written against
@@ -573,27 +573,7 @@ void store_series_release(struct store_series *s);
  */
 int store_finish_run(struct store *st, int64_t run_id);
 
-/* The steps of store_finish_run(), one backend call each: */
-
-/*
- * Pool every rank of each region of run_id into the run's stored totals
- * (the rows store_region_stats() reads without a rank list), without
- * percentiles yet, replacing any there were, and set the run's region and
- * call counts from them.  ERR_NOTFOUND when there is no such run.
- */
-int store_put_region_totals(struct store *st, int64_t run_id);
-
-/* A region of a run with per-call data, from its stored totals. */
-struct store_region_calls {
-	int64_t region_id;
-	uint64_t calls; /* all ranks */
-	uint64_t rows;	/* ranks with a timings row */
-};
-
-/* The regions of run_id whose totals (store_put_region_totals()) have
- * per-call data and calls, by region id; free *out with free(). */
-int store_percentile_regions(struct store *st, struct store_region_calls **out, size_t *n,
-			     int64_t run_id);
+/* The steps of store_finish_run() that read and write the store: */
 
 /* Called by store_scan_blobs() with each durations blob (as
  * store_encode_durations() writes them) and the region and rank of its
@@ -606,21 +586,12 @@ typedef int (*store_blob_fn)(void *ctx, int64_t region_id, int64_t rank, const v
  * sequential pass), to fn. */
 int store_scan_blobs(struct store *st, int64_t run_id, store_blob_fn fn, void *ctx);
 
-/* Store the p50, p95 and p99 (ns) of a region in the run's totals. */
-int store_put_region_quantiles(struct store *st, int64_t run_id, int64_t region_id,
-			       const double q[3]);
-/* The same for the n regions region_ids[i] with q[3 * i .. 3 * i + 2], in
- * few statements (not one per region). */
-int store_put_quantiles(struct store *st, int64_t run_id, const int64_t *region_ids,
-			const double *q, size_t n);
-
 /* Called by store_scan_path_blobs() with each (path, rank) row of a run:
- * the path, its region, the rank, the path's outermost calls over all
- * ranks (its stored totals, store_put_nesting()) and the row's own
- * durations blob (NULL, 0: the timings row's of the region and rank);
- * data valid during the call only.  A non-zero return stops the scan. */
-typedef int (*store_path_blob_fn)(void *ctx, int64_t path_id, int64_t region_id, int64_t rank,
-				  uint64_t path_calls, const void *data, size_t len);
+ * the path, the rank and the row's own durations blob (NULL, 0: the
+ * timings row's of the path's region and the rank); data valid during the
+ * call only.  A non-zero return stops the scan. */
+typedef int (*store_path_blob_fn)(void *ctx, int64_t path_id, int64_t rank, const void *data,
+				  size_t len);
 
 /* Every (path, rank) row of run_id, by path then rank, to fn (one pass;
  * store_finish_run() computes each path's percentiles from them). */
@@ -628,7 +599,8 @@ int store_scan_path_blobs(struct store *st, int64_t run_id, store_path_blob_fn f
 
 /* Store the p50, p95 and p99 (ns) of the n paths path_ids[i] of run_id,
  * q[3 * i .. 3 * i + 2] (their totals over all ranks, which --by path
- * reads without --ranks), in few statements. */
+ * reads without --ranks), in few statements: for a run too large for the
+ * paths to be written with them. */
 int store_put_path_quantiles(struct store *st, int64_t run_id, const int64_t *path_ids,
 			     const double *q, size_t n);
 

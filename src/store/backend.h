@@ -53,11 +53,12 @@ struct store_conn;
 
 /* The tables a backend writes in bulk (write_rows()), with their row types. */
 enum store_table {
-	STORE_TABLE_TIMINGS,	/* struct store_timing: the timings row and, when it has
-				 * durations, its timings_durations row */
-	STORE_TABLE_REGIONS,	/* struct store_region_row: a new region */
-	STORE_TABLE_PATHS,	/* struct store_path_row: a paths row with its totals */
-	STORE_TABLE_PATH_RANKS, /* struct store_path_rank: a path_ranks row */
+	STORE_TABLE_TIMINGS,	 /* struct store_timing: the timings row and, when it has
+				  * durations, its timings_durations row */
+	STORE_TABLE_REGIONS,	 /* struct store_region_row: a new region */
+	STORE_TABLE_PATHS,	 /* struct store_path_row: a paths row with its totals */
+	STORE_TABLE_PATH_RANKS,	 /* struct store_path_rank: a path_ranks row */
+	STORE_TABLE_RUN_REGIONS, /* struct store_region_total: a run_regions row */
 };
 
 /* A new region of STORE_TABLE_REGIONS: its id (the front end numbers them)
@@ -70,10 +71,29 @@ struct store_region_row {
 /* A paths row of STORE_TABLE_PATHS: the path and its all-ranks totals over
  * its path_ranks rows (nranks of them; with none, every total but nranks
  * is NULL, and busy_max is NULL when no rank is busy), as the front end
- * adds them up (paths.c) before the row is written, once. */
+ * adds them up (paths.c) before the row is written, once, with its p50,
+ * p95 and p99 q[] (NULL unless has_q: finish.c). */
 struct store_path_row {
 	struct store_path p;
 	int64_t calls, total, min, max, busy_ranks, busy_max, nranks, self;
+	int has_q;
+	double q[3];
+};
+
+/* A run_regions row of STORE_TABLE_RUN_REGIONS: a region's timings rows of
+ * one run over all ranks (nranks of them), as the front end adds them up
+ * (totals.c) before the row is written, once, with its p50, p95 and p99.
+ * NULL rules: min and max when no row has calls (called == 0), busy_max
+ * when no rank is busy, self when a row's self time is unknown, q[] unless
+ * has_q. */
+struct store_region_total {
+	int64_t run_id, region_id;
+	int has_events; /* every row's */
+	int self_unknown;
+	int has_q;
+	int64_t calls, total, min, max, gpu_count, gpu_total, busy_ranks, busy_max, nranks, self;
+	int64_t called; /* rows with calls */
+	double q[3];
 };
 
 struct store_backend {

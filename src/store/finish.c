@@ -3,12 +3,14 @@
  * its ingest or in a schema upgrade: store_finish_run() (store.h; see
  * finish.h).  Part of the store's front end, outside every backend.
  *
- * The store pools each region's timings rows into totals
- * (store_put_region_totals()); this file adds the exact p50/p95/p99 of the
- * regions with per-call data.  It is written against the backend-neutral
- * store API only (store_scan_blobs(), store_put_quantiles(),
- * store_scan_path_blobs(), store_put_path_quantiles()), so
- * every backend reuses it.
+ * The front end holds each region's totals over all ranks (totals.c) and
+ * the paths of the run's call tree (paths.c) while the run's rows are
+ * written; this file adds the exact p50/p95/p99 of the regions with
+ * per-call data and of the paths, from the stored blobs, then has the
+ * totals and the paths written once, percentiles and all
+ * (store_totals_put(), store_put_held_paths()).  It reads the store
+ * through the backend-neutral calls of store.h (store_scan_blobs(),
+ * store_scan_path_blobs()) and front.h, so every backend shares it.
  *
  * A region's blobs are spread over the whole run (files list ranks first),
  * so fetching them region by region would read every page of the run once
@@ -35,6 +37,7 @@
 #include "scopedb/util.h"
 #include "store/blob.h"
 #include "store/finish.h"
+#include "store/front.h"
 #include "util/percentile.h"
 
 /* Encoded blobs held at once by store_finish_run(). */
@@ -50,6 +53,7 @@ void finish_set_spool_bytes(size_t n)
 
 /* One region of store_finish_run(). */
 struct finish_region {
+	struct store_region_total *t; /* its totals, to be written */
 	int64_t id;
 	size_t calls, rows; /* from the run's totals */
 	size_t first, nrec; /* its blobs in the batch (finish_batch_quantiles()) */
@@ -249,7 +253,6 @@ static int finish_batch_quantiles(struct store *st, struct finish_batch *b, int6
 	struct finish_job job[2];
 	pthread_t thread;
 	size_t *order = NULL, i, k, half = 0, total = 0, acc = 0;
-	int64_t *ids = NULL;
 	double *q;
 	int threaded = 0, ret = 0;
 
@@ -303,15 +306,12 @@ static int finish_batch_quantiles(struct store *st, struct finish_batch *b, int6
 		if (!ret && job[1].ret)
 			ret = finish_compute(&job[1]);
 	}
-	/* all of the batch's in few statements (a round trip each on a server) */
-	if (!ret && !(ids = malloc((b->n ? b->n : 1) * sizeof(*ids))))
-		ret = err_nomem();
-	for (i = 0; !ret && i < b->n; i++)
-		ids[i] = b->r[i].id;
-	if (!ret)
-		ret = store_put_quantiles(st, run_id, ids, q, b->n);
+	/* into the totals, written with them */
+	for (i = 0; !ret && i < b->n; i++) {
+		memcpy(b->r[i].t->q, q + 3 * i, sizeof(b->r[i].t->q));
+		b->r[i].t->has_q = 1;
+	}
 out:
-	free(ids);
 	free(order);
 	return ret;
 }
@@ -324,7 +324,6 @@ out:
 static int finish_region_alone(struct store *st, int64_t run_id, const struct finish_region *g)
 {
 	struct i64vec d, ends;
-	double q[3];
 	int ret;
 
 	i64vec_init(&d);
@@ -333,8 +332,8 @@ static int finish_region_alone(struct store *st, int64_t run_id, const struct fi
 	if (!ret)
 		ret = finish_check(store_location(st), run_id, g, d.len, ends.len);
 	if (!ret) {
-		percentile_runs_stored(q, d.v, ends.v, ends.len);
-		ret = store_put_region_quantiles(st, run_id, g->id, q);
+		percentile_runs_stored(g->t->q, d.v, ends.v, ends.len);
+		g->t->has_q = 1;
 	}
 	i64vec_release(&d);
 	i64vec_release(&ends);
@@ -372,8 +371,10 @@ struct finish_part {
 
 /* finish_paths()'s state. */
 struct finish_paths {
-	const struct finish_batch *b; /* the run's blobs; NULL: fetch each path */
+	const struct finish_batch *b; /* the run's blobs */
 	struct finish_key *keys;      /* b's records by (region, rank) */
+	struct store_path_row *paths; /* the run's, held until written */
+	size_t npaths;
 	const char *location;
 	int64_t run_id;
 	int64_t path;	   /* the path being gathered, -1 before the first */
@@ -385,9 +386,6 @@ struct finish_paths {
 	size_t nparts, capparts;
 	struct buf own;
 	struct i64vec vals, ends;
-	struct i64vec ids, calls_of; /* the paths done (or to fetch) */
-	double *q;		     /* 3 per path of ids */
-	size_t capq;
 };
 
 static int cmp_finish_key(const void *a, const void *b)
@@ -400,7 +398,7 @@ static int cmp_finish_key(const void *a, const void *b)
 }
 
 /* The check that a path's decoded durations are its calls. */
-static int finish_path_check(const struct finish_paths *fp, int64_t path, uint64_t calls,
+static int finish_path_check(const char *location, int64_t run_id, int64_t path, uint64_t calls,
 			     size_t nvals, size_t nruns)
 {
 	if (nvals == calls && nruns)
@@ -408,20 +406,8 @@ static int finish_path_check(const struct finish_paths *fp, int64_t path, uint64
 	return err_set(ERR_STORE,
 		       "store '%s' is damaged: run %lld has %llu calls but %zu stored durations in "
 		       "path %lld",
-		       fp->location, (long long)fp->run_id, (unsigned long long)calls, nvals,
+		       location, (long long)run_id, (unsigned long long)calls, nvals,
 		       (long long)path);
-}
-
-/* A place for the percentiles of path at the end of the results, *q. */
-static int finish_path_slot(struct finish_paths *fp, int64_t path, double **q)
-{
-	size_t n = fp->ids.len;
-	int ret = util_grow(&fp->q, &fp->capq, 3 * (n + 1), sizeof(*fp->q), 3 * 64);
-
-	if (!ret)
-		ret = i64vec_push(&fp->ids, path);
-	*q = fp->q + 3 * n;
-	return ret;
 }
 
 /* Decode the gathered blobs of the current path into fp->vals, fp->ends,
@@ -446,12 +432,13 @@ static int finish_path_decode(struct finish_paths *fp)
 		if (ret)
 			return ret;
 	}
-	return finish_path_check(fp, fp->path, fp->calls, fp->vals.len, fp->ends.len);
+	return finish_path_check(fp->location, fp->run_id, fp->path, fp->calls, fp->vals.len,
+				 fp->ends.len);
 }
 
 /*
- * The percentiles of the current path, added to the results.  When its
- * parts are every blob of one region, one a rank, and it has all of that
+ * The percentiles of the current path, into its held row.  When its parts
+ * are every blob of one region, one a rank, and it has all of that
  * region's calls (a region called from one place: the common case), its
  * durations are the region's, so are its percentiles (computed from the
  * same blobs by finish_batch_quantiles()), and nothing is decoded again.
@@ -459,20 +446,17 @@ static int finish_path_decode(struct finish_paths *fp)
 static int finish_path_flush(struct finish_paths *fp)
 {
 	const struct finish_region *g = fp->same >= 0 ? &fp->b->r[fp->same] : NULL;
-	double *q;
-	int ret;
+	struct store_path_row *row = &fp->paths[fp->path];
+	int ret = 0;
 
 	if (g && fp->nparts == g->nrec && fp->calls == g->calls) {
-		ret = finish_path_slot(fp, fp->path, &q);
-		if (!ret)
-			memcpy(q, fp->b->q + 3 * fp->same, 3 * sizeof(*q));
+		memcpy(row->q, fp->b->q + 3 * fp->same, sizeof(row->q));
 	} else {
 		ret = finish_path_decode(fp);
 		if (!ret)
-			ret = finish_path_slot(fp, fp->path, &q);
-		if (!ret)
-			percentile_runs_stored(q, fp->vals.v, fp->ends.v, fp->ends.len);
+			percentile_runs_stored(row->q, fp->vals.v, fp->ends.v, fp->ends.len);
 	}
+	row->has_q = !ret;
 	fp->nparts = 0;
 	fp->own.len = 0;
 	return ret;
@@ -480,28 +464,26 @@ static int finish_path_flush(struct finish_paths *fp)
 
 /* store_scan_path_blobs() callback: one (path, rank) row; a new path
  * completes the one before. */
-static int finish_path_row(void *arg, int64_t path, int64_t region, int64_t rank, uint64_t calls,
-			   const void *data, size_t len)
+static int finish_path_row(void *arg, int64_t path, int64_t rank, const void *data, size_t len)
 {
 	struct finish_paths *fp = arg;
 	const struct finish_batch *b = fp->b;
 	struct finish_part *p;
 	struct finish_key key, *hit = NULL;
 	struct finish_region *g;
+	int64_t region;
 	int ret;
 
+	if (path < 0 || (uint64_t)path >= fp->npaths || path < fp->path)
+		return err_set(ERR_STORE, "store '%s' is damaged: run %lld has no path %lld",
+			       fp->location, (long long)fp->run_id, (long long)path);
 	if (path != fp->path) {
-		if (fp->path >= 0 && b && (ret = finish_path_flush(fp)))
-			return ret;
-		if (!b && ((ret = i64vec_push(&fp->ids, path)) ||
-			   (ret = i64vec_push(&fp->calls_of, (int64_t)calls))))
+		if (fp->path >= 0 && (ret = finish_path_flush(fp)))
 			return ret;
 		fp->path = path;
-		fp->calls = calls;
+		fp->calls = (uint64_t)fp->paths[path].calls;
 		fp->same = -1;
 	}
-	if (!b)
-		return 0;
 	if (util_grow(&fp->parts, &fp->capparts, fp->nparts + 1, sizeof(*fp->parts), 64))
 		return err_nomem();
 	p = &fp->parts[fp->nparts];
@@ -513,6 +495,7 @@ static int finish_path_row(void *arg, int64_t path, int64_t region, int64_t rank
 		if (buf_add(&fp->own, data, len))
 			return err_nomem();
 	} else {
+		region = fp->paths[path].p.region_id;
 		g = bsearch(&region, b->r, b->n, sizeof(*b->r), cmp_finish_region);
 		if (g) {
 			key.region = (uint32_t)(g - b->r);
@@ -538,12 +521,10 @@ static int finish_path_row(void *arg, int64_t path, int64_t region, int64_t rank
 	return 0;
 }
 
-/*
- * The exact p50/p95/p99 of every path of run_id, stored with its totals;
- * b holds all the run's blobs (or is NULL: then each path's durations are
- * fetched on their own).  A run without paths has nothing to do.
- */
-static int finish_paths(struct store *st, const struct finish_batch *b, int64_t run_id)
+/* The percentiles of the held paths of run_id from the spool b, which holds
+ * all the run's blobs: one pass over its (path, rank) rows. */
+static int finish_paths_spooled(struct store *st, const struct finish_batch *b, int64_t run_id,
+				struct store_path_row *paths, size_t npaths)
 {
 	struct finish_paths fp;
 	size_t i;
@@ -551,85 +532,131 @@ static int finish_paths(struct store *st, const struct finish_batch *b, int64_t 
 
 	memset(&fp, 0, sizeof(fp));
 	fp.b = b;
+	fp.paths = paths;
+	fp.npaths = npaths;
 	fp.location = store_location(st);
 	fp.run_id = run_id;
 	fp.path = -1;
 	buf_init(&fp.own);
 	i64vec_init(&fp.vals);
 	i64vec_init(&fp.ends);
-	i64vec_init(&fp.ids);
-	i64vec_init(&fp.calls_of);
-	if (b) {
-		fp.keys = malloc((b->nrecs ? b->nrecs : 1) * sizeof(*fp.keys));
-		if (!fp.keys) {
-			ret = err_nomem();
-			goto out;
-		}
-		for (i = 0; i < b->nrecs; i++) {
-			fp.keys[i].region = b->recs[i].region;
-			fp.keys[i].rec = (uint32_t)i;
-			fp.keys[i].rank = b->recs[i].rank;
-		}
-		qsort(fp.keys, b->nrecs, sizeof(*fp.keys), cmp_finish_key);
+	fp.keys = malloc((b->nrecs ? b->nrecs : 1) * sizeof(*fp.keys));
+	if (!fp.keys) {
+		ret = err_nomem();
+		goto out;
 	}
+	for (i = 0; i < b->nrecs; i++) {
+		fp.keys[i].region = b->recs[i].region;
+		fp.keys[i].rec = (uint32_t)i;
+		fp.keys[i].rank = b->recs[i].rank;
+	}
+	qsort(fp.keys, b->nrecs, sizeof(*fp.keys), cmp_finish_key);
 	ret = store_scan_path_blobs(st, run_id, finish_path_row, &fp);
-	if (!ret && b && fp.path >= 0)
+	if (!ret && fp.path >= 0)
 		ret = finish_path_flush(&fp);
-	/* without the spool: each path on its own, as --by path reads it */
-	for (i = 0; !ret && !b && i < fp.calls_of.len; i++) {
-		int64_t path = fp.ids.v[i];
-
-		fp.vals.len = fp.ends.len = 0;
-		ret = store_path_duration_runs(st, &fp.vals, &fp.ends, run_id, path, NULL, 0);
-		if (!ret)
-			ret = finish_path_check(&fp, path, (uint64_t)fp.calls_of.v[i], fp.vals.len,
-						fp.ends.len);
-		if (!ret)
-			ret = util_grow(&fp.q, &fp.capq, 3 * (i + 1), sizeof(*fp.q), 3 * 64);
-		if (!ret)
-			percentile_runs_stored(fp.q + 3 * i, fp.vals.v, fp.ends.v, fp.ends.len);
-	}
-	if (!ret && fp.ids.len)
-		ret = store_put_path_quantiles(st, run_id, fp.ids.v, fp.q, fp.ids.len);
+	/* every path with rows has had them all */
+	for (i = 0; !ret && i < npaths; i++)
+		if (paths[i].nranks && !paths[i].has_q)
+			ret = finish_path_check(fp.location, run_id, (int64_t)i,
+						(uint64_t)paths[i].calls, 0, 0);
 out:
 	free(fp.keys);
 	free(fp.parts);
-	free(fp.q);
 	buf_release(&fp.own);
 	i64vec_release(&fp.vals);
 	i64vec_release(&fp.ends);
-	i64vec_release(&fp.ids);
-	i64vec_release(&fp.calls_of);
 	return ret;
 }
 
 /*
- * The exact p50/p95/p99 of every region of run_id with per-call data, in
- * batches of regions that fit the spool (see the top of this file).
+ * The paths of run_id's call tree held by the store (none: nothing to do),
+ * written with their exact p50/p95/p99.  With all the run's blobs in the
+ * spool b, the percentiles come from there and each path is written once;
+ * otherwise (b NULL, a run too large) the paths are written first and each
+ * one's durations fetched on its own, as --by path reads them, and its
+ * percentiles stored after.
  */
-static int finish_quantiles(struct store *st, int64_t run_id)
+static int finish_paths(struct store *st, const struct finish_batch *b, int64_t run_id)
 {
-	struct store_region_calls *calls = NULL;
+	struct store_path_row *paths;
+	struct i64vec ids, vals, ends;
+	double *q = NULL;
+	uint64_t *calls = NULL;
+	size_t npaths, i, k;
+	int ret = 0;
+
+	paths = store_held_paths(st, run_id, &npaths);
+	if (b && npaths)
+		ret = finish_paths_spooled(st, b, run_id, paths, npaths);
+	if (ret || b || !npaths)
+		return ret ? ret : store_put_held_paths(st);
+	i64vec_init(&ids);
+	i64vec_init(&vals);
+	i64vec_init(&ends);
+	calls = malloc(npaths * sizeof(*calls));
+	q = malloc(3 * npaths * sizeof(*q));
+	if (!calls || !q) {
+		ret = err_nomem();
+		goto out;
+	}
+	for (i = 0; !ret && i < npaths; i++)
+		if (paths[i].nranks) {
+			calls[ids.len] = (uint64_t)paths[i].calls;
+			ret = i64vec_push(&ids, (int64_t)i);
+		}
+	if (!ret)
+		ret = store_put_held_paths(st); /* paths is not to be used after this */
+	for (k = 0; !ret && k < ids.len; k++) {
+		vals.len = ends.len = 0;
+		ret = store_path_duration_runs(st, &vals, &ends, run_id, ids.v[k], NULL, 0);
+		if (!ret)
+			ret = finish_path_check(store_location(st), run_id, ids.v[k], calls[k],
+						vals.len, ends.len);
+		if (!ret)
+			percentile_runs_stored(q + 3 * k, vals.v, ends.v, ends.len);
+	}
+	if (!ret && ids.len)
+		ret = store_put_path_quantiles(st, run_id, ids.v, q, ids.len);
+out:
+	free(calls);
+	free(q);
+	i64vec_release(&ids);
+	i64vec_release(&vals);
+	i64vec_release(&ends);
+	return ret;
+}
+
+/*
+ * The exact p50/p95/p99 of every region of run_id with per-call data (its
+ * totals tots[0..ntots), by region id), in batches of regions that fit the
+ * spool (see the top of this file); then its paths.
+ */
+static int finish_quantiles(struct store *st, int64_t run_id, struct store_region_total *tots,
+			    size_t ntots)
+{
 	struct finish_region *r = NULL;
 	struct finish_batch b;
 	size_t n = 0, i, j, limit = SIZE_MAX;
 	double bpc = 0.0, est; /* bytes per call; 0 = unknown: try all */
-	int whole = 0, ret;
+	int whole = 0, ret = 0;
 
 	memset(&b, 0, sizeof(b));
-	ret = store_percentile_regions(st, &calls, &n, run_id);
-	if (ret || !n)
-		goto out;
-	r = calloc(n, sizeof(*r));
+	r = calloc(ntots ? ntots : 1, sizeof(*r));
 	if (!r) {
 		ret = err_nomem();
 		goto out;
 	}
-	for (i = 0; i < n; i++) {
-		r[i].id = calls[i].region_id;
-		r[i].calls = (size_t)calls[i].calls;
-		r[i].rows = (size_t)calls[i].rows;
+	for (i = 0; i < ntots; i++) {
+		if (!tots[i].has_events || tots[i].calls <= 0)
+			continue;
+		r[n].t = &tots[i];
+		r[n].id = tots[i].region_id;
+		r[n].calls = (size_t)tots[i].calls;
+		r[n].rows = (size_t)tots[i].nranks;
+		n++;
 	}
+	if (!n)
+		goto paths;
 	b.spool = util_scratch_alloc(finish_spool);
 	if (!b.spool) {
 		ret = err_nomem();
@@ -673,6 +700,7 @@ static int finish_quantiles(struct store *st, int64_t run_id)
 		if (ret)
 			goto out;
 	}
+paths:
 	if (!whole)
 		ret = finish_paths(st, NULL, run_id);
 out:
@@ -680,15 +708,18 @@ out:
 	free(b.recs);
 	free(b.q);
 	free(r);
-	free(calls);
 	return ret;
 }
 
 int store_finish_run(struct store *st, int64_t run_id)
 {
-	int ret = store_put_region_totals(st, run_id);
+	struct store_region_total *tots;
+	size_t ntots;
+	int ret = store_totals_get(st, run_id, &tots, &ntots);
 
 	if (!ret)
-		ret = finish_quantiles(st, run_id);
+		ret = finish_quantiles(st, run_id, tots, ntots);
+	if (!ret)
+		ret = store_totals_put(st, run_id);
 	return ret;
 }

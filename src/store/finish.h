@@ -2,11 +2,11 @@
  * finish.h - the finish pipeline of the store front end (private to the
  * store layer and its tests).
  *
- * store_finish_run() (declared in store.h, defined in finish.c) pools every
- * rank of each region into the run's stored totals and adds the exact
- * p50/p95/p99 of its call durations, with one pass over the run's duration
- * blobs through the backend-neutral "finishing a run" calls of store.h, so
- * every backend shares it.  Ingest calls it at the end of a file; a
+ * store_finish_run() (declared in store.h, defined in finish.c) writes the
+ * totals of each region over all ranks (held by totals.c) and of each path
+ * (held by paths.c) with the exact p50/p95/p99 of their call durations,
+ * computed in one pass over the run's duration blobs, so every backend
+ * shares it.  Ingest calls it at the end of a file; a
  * backend's schema upgrade calls it for the runs stored before (through
  * st->front), without any call out of the store layer.
  *

@@ -1,12 +1,13 @@
 /*
  * front.h - the store front end's own state and helpers (private to the
- * front end's files in src/store/: store.c, runs.c, regions.c, history.c,
- * resolve.c, ahead.c).
+ * front end's files in src/store/: store.c, runs.c, regions.c, totals.c,
+ * paths.c, finish.c, history.c, resolve.c, ahead.c).
  *
  * struct store is the handle of scopedb/store.h: the backend, its
  * connection, and what the front end keeps per connection (the
- * transaction it began, the region ids of that transaction, the read
- * snapshot's read-ahead).  Statements run through store_sql_*(), or
+ * transaction it began, the region ids of that transaction, the run's
+ * region totals and paths until the run is finished, the read snapshot's
+ * read-ahead).  Statements run through store_sql_*(), or
  * store_query_*() for SQL put together at run time.
  *
  * Ownership: struct store is created by store_open() and freed by
@@ -80,11 +81,43 @@ struct store {
 	struct ahead_run runs[AHEAD_RUNS];
 	size_t nruns;
 	struct ahead_blobs blobs;
-	/* the paths of the run being written, held until store_put_nesting()
-	 * writes them with the totals of their path_ranks rows (paths.c) */
+	/* the paths of the run being written, held until the run is finished
+	 * and written with the totals of their path_ranks rows (paths.c) and
+	 * their percentiles (finish.c) */
 	struct store_path_row *paths;
 	size_t npaths, cappaths;
+	/* the region totals of run tots_run (-1: none), added up from its
+	 * timings rows as they are written (totals.c): tots[], and region id
+	 * -> index + 1 in the hash table totslots[ntotslots] (0: empty) */
+	struct store_region_total *tots;
+	size_t ntots, captots;
+	uint32_t *totslots;
+	size_t ntotslots;
+	int64_t tots_run;
 };
+
+/* ---- a run's totals (totals.c, paths.c) ------------------------------------ */
+
+/* Add timings row t to its region's totals (store_add_timing()); a row of
+ * another run than the held one starts that run's. */
+int store_totals_add(struct store *st, const struct store_timing *t);
+/* The totals of every region of run_id, sorted by region id, in *out (the
+ * store's, valid until store_totals_put()): those added up in this
+ * transaction, or (a run written before) summed by the store.  No rows can
+ * be added to them after this. */
+int store_totals_get(struct store *st, int64_t run_id, struct store_region_total **out, size_t *n);
+/* Write the totals store_totals_get() gave (their percentiles set by the
+ * caller) as the run's run_regions rows, and its region and call counts;
+ * ERR_NOTFOUND when there is no such run.  The held totals are dropped. */
+int store_totals_put(struct store *st, int64_t run_id);
+/* Drop the held totals (a new transaction, or one rolled back). */
+void store_totals_forget(struct store *st);
+
+/* The held paths of run_id (NULL, 0: none), for their percentiles. */
+struct store_path_row *store_held_paths(struct store *st, int64_t run_id, size_t *n);
+/* Write the held paths as they are now (their percentiles, if set, too)
+ * and drop them. */
+int store_put_held_paths(struct store *st);
 
 /* ---- statements (store.c) ------------------------------------------------ */
 

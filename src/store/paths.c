@@ -5,11 +5,12 @@
  * rows, written through the backend's bulk writer and read back checked
  * (verify.h) before a caller sees them.
  *
- * A path's row carries its all-ranks totals.  Its (path, rank) rows come
- * after it, so the paths of a run are held (struct store's paths) while
- * their rows are written and added up, and written once, totals and all,
- * by store_put_nesting(): an UPDATE of every path after the fact cost
- * PostgreSQL 13% of its time in a push.
+ * A path's row carries its all-ranks totals and percentiles.  Its (path,
+ * rank) rows come after it, so the paths of a run are held (struct store's
+ * paths) while their rows are written and added up, and written once,
+ * totals, percentiles and all, when the run is finished (finish.c): an
+ * UPDATE of every path after the fact cost PostgreSQL 13% of its time in
+ * a push, and another for the percentiles 9%.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -25,12 +26,23 @@ int store_put_nesting(struct store *st, int64_t run_id, const struct store_nesti
 {
 	struct store_value v[5] = {sql_int(run_id), sql_int(n->ranks), sql_int(n->trees),
 				   sql_int(n->paths), sql_int(n->path_rows)};
-	/* the held paths, their rows all added up */
+
+	return store_sql_run(st, SQL_NESTING_PUT, v, 5, NULL, NULL, NULL);
+}
+
+struct store_path_row *store_held_paths(struct store *st, int64_t run_id, size_t *n)
+{
+	*n = st->npaths && st->paths[0].p.run_id == run_id ? st->npaths : 0;
+	return *n ? st->paths : NULL;
+}
+
+int store_put_held_paths(struct store *st)
+{
 	int ret =
 	    st->npaths ? st->be->write_rows(st->conn, STORE_TABLE_PATHS, st->paths, st->npaths) : 0;
 
 	st->npaths = 0;
-	return ret ? ret : store_sql_run(st, SQL_NESTING_PUT, v, 5, NULL, NULL, NULL);
+	return ret;
 }
 
 /* A row of NESTING_GET. */
@@ -69,7 +81,7 @@ int store_get_nesting(struct store *st, int64_t run_id, struct store_nesting *ou
 }
 
 /* The most paths a run may have (ingest's CALLTREE_MAX_NODES): a run's are
- * held until store_put_nesting() (104 MB at most), and a store to pull
+ * held until it is finished (104 MB at most), and a store to pull
  * from holding more was not written by scopedb. */
 #define STORE_MAX_PATHS ((size_t)1 << 20)
 
@@ -457,11 +469,9 @@ static int path_blob_scan_row(void *arg, const struct rows_row *r)
 	size_t len = 0;
 	int ret = 0;
 
-	if (!r->ops->null(r, 4))
-		ret = r->ops->blob(r, 4, &data, &len);
-	return ret ? ret
-		   : x->fn(x->ctx, r->ops->i64(r, 0), r->ops->i64(r, 1), r->ops->i64(r, 2),
-			   (uint64_t)r->ops->i64(r, 3), data, len);
+	if (!r->ops->null(r, 2))
+		ret = r->ops->blob(r, 2, &data, &len);
+	return ret ? ret : x->fn(x->ctx, r->ops->i64(r, 0), r->ops->i64(r, 1), data, len);
 }
 
 int store_scan_path_blobs(struct store *st, int64_t run_id, store_path_blob_fn fn, void *ctx)

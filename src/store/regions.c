@@ -104,72 +104,24 @@ int store_add_timing(struct store *st, const struct store_timing *t)
 		return err_set(ERR_USAGE, "cannot update store '%s': call count out of range",
 			       st->location);
 	ret = verify_timing_text(t);
-	return ret ? ret : st->be->write_rows(st->conn, STORE_TABLE_TIMINGS, t, 1);
+	if (!ret)
+		ret = st->be->write_rows(st->conn, STORE_TABLE_TIMINGS, t, 1);
+	/* its region's totals over all ranks (totals.c) */
+	return ret ? ret : store_totals_add(st, t);
 }
 
 /* ---- finishing a run (finish.c) ------------------------------------------- */
-
-int store_put_region_totals(struct store *st, int64_t run_id)
-{
-	static const enum sql_id steps[] = {SQL_TOTALS_CLEAR, SQL_TOTALS_PUT, SQL_TOTALS_COUNTS};
-	struct store_value v = sql_int(run_id);
-	int64_t changed = 0;
-	size_t i;
-	int ret = 0;
-
-	for (i = 0; !ret && i < sizeof(steps) / sizeof(steps[0]); i++)
-		ret = store_sql_run(st, steps[i], &v, 1, NULL, NULL, &changed);
-	if (!ret && changed == 0)
-		ret = err_set(ERR_NOTFOUND, "cannot update store '%s': no run %lld", st->location,
-			      (long long)run_id);
-	return ret;
-}
-
-/* A row of PERCENTILE_REGIONS into a struct store_region_calls. */
-static int calls_decode(void *ctx, void *elem, const struct rows_row *r)
-{
-	struct store_region_calls *p = elem;
-
-	(void)ctx;
-	p->region_id = r->ops->i64(r, 0);
-	p->calls = (uint64_t)r->ops->i64(r, 1);
-	p->rows = (uint64_t)r->ops->i64(r, 2);
-	return 0;
-}
-
-int store_percentile_regions(struct store *st, struct store_region_calls **out, size_t *n,
-			     int64_t run_id)
-{
-	struct store_rows x = STORE_ROWS(struct store_region_calls, calls_decode, NULL);
-	struct store_value v = sql_int(run_id);
-	int ret = store_sql_run(st, SQL_PERCENTILE_REGIONS, &v, 1, store_rows_push, &x, NULL);
-
-	if (ret) {
-		free(x.v);
-		x.v = NULL;
-		x.n = 0;
-	}
-	*out = x.v;
-	*n = x.n;
-	return ret;
-}
 
 int store_scan_blobs(struct store *st, int64_t run_id, store_blob_fn fn, void *ctx)
 {
 	return st->be->scan_blobs(st->conn, run_id, fn, ctx);
 }
 
-int store_put_region_quantiles(struct store *st, int64_t run_id, int64_t region_id,
-			       const double q[3])
-{
-	return store_put_quantiles(st, run_id, &region_id, q, 1);
-}
-
-/* Where a statement costs a round trip, many (QUANTILES_MANY) for all n
- * regions or paths ids[i]; elsewhere (SQLite) one (QUANTILES_PUT) once per
- * id, prepared once, which costs less than an UPDATE ... FROM a list. */
-static int put_quantiles(struct store *st, enum sql_id one, enum sql_id many, int64_t run_id,
-			 const int64_t *ids, const double *q, size_t n)
+/* Where a statement costs a round trip, one (PATH_QUANTILES_MANY) for all
+ * n paths ids[i]; elsewhere (SQLite) one (PATH_QUANTILES_PUT) per path,
+ * prepared once, which costs less than an UPDATE ... FROM a list. */
+int store_put_path_quantiles(struct store *st, int64_t run_id, const int64_t *ids, const double *q,
+			     size_t n)
 {
 	struct store_value v[5];
 	double *cols = NULL;
@@ -183,7 +135,7 @@ static int put_quantiles(struct store *st, enum sql_id one, enum sql_id many, in
 			v[2] = sql_real(q[3 * i]);
 			v[3] = sql_real(q[3 * i + 1]);
 			v[4] = sql_real(q[3 * i + 2]);
-			ret = store_sql_run(st, one, v, 5, NULL, NULL, NULL);
+			ret = store_sql_run(st, SQL_PATH_QUANTILES_PUT, v, 5, NULL, NULL, NULL);
 		}
 		return ret;
 	}
@@ -200,22 +152,9 @@ static int put_quantiles(struct store *st, enum sql_id one, enum sql_id many, in
 	v[2] = sql_reals(cols, n);
 	v[3] = sql_reals(cols + n, n);
 	v[4] = sql_reals(cols + 2 * n, n);
-	ret = store_sql_run(st, many, v, 5, NULL, NULL, NULL);
+	ret = store_sql_run(st, SQL_PATH_QUANTILES_MANY, v, 5, NULL, NULL, NULL);
 	free(cols);
 	return ret;
-}
-
-int store_put_quantiles(struct store *st, int64_t run_id, const int64_t *region_ids,
-			const double *q, size_t n)
-{
-	return put_quantiles(st, SQL_QUANTILES_PUT, SQL_QUANTILES_MANY, run_id, region_ids, q, n);
-}
-
-int store_put_path_quantiles(struct store *st, int64_t run_id, const int64_t *path_ids,
-			     const double *q, size_t n)
-{
-	return put_quantiles(st, SQL_PATH_QUANTILES_PUT, SQL_PATH_QUANTILES_MANY, run_id, path_ids,
-			     q, n);
 }
 
 /* ---- per-region aggregates and durations ----------------------------------- */

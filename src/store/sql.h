@@ -99,6 +99,10 @@ struct store_sql {
 #define SQL_RUN_REGIONS_COLUMNS                                                                    \
 	"has_events, calls, total_ns, min_ns, max_ns, gpu_count, gpu_total_ns, busy_ranks, "       \
 	"busy_max_ns, nranks"
+/* The columns of a run_regions row a backend writes (write_rows(), struct
+ * store_region_total). */
+#define SQL_RUN_REGIONS_ROW_COLUMNS                                                                \
+	"run_id, region_id, " SQL_RUN_REGIONS_COLUMNS ", self_ns, p50_ns, p95_ns, p99_ns"
 
 /* The columns of a timings row a backend writes (write_rows()), after its
  * id when the backend gives ids itself, in struct store_timing's order. */
@@ -108,11 +112,11 @@ struct store_sql {
 	"gpu_total_ns, source_file, source_line, source_text, tags"
 
 /* The columns of the call tree's bulk tables (write_rows()), in the order
- * of struct store_path_row (backend.h: the path, then its totals) and of
- * struct store_path_rank. */
+ * of struct store_path_row (backend.h: the path, then its totals and
+ * percentiles) and of struct store_path_rank. */
 #define SQL_PATHS_COLUMNS                                                                          \
 	"run_id, path_id, parent_id, region_id, depth, calls, total_ns, min_ns, max_ns, "          \
-	"busy_ranks, busy_max_ns, nranks, self_ns"
+	"busy_ranks, busy_max_ns, nranks, self_ns, p50_ns, p95_ns, p99_ns"
 #define SQL_PATH_RANKS_COLUMNS                                                                     \
 	"run_id, path_id, rank, calls, nested, total_ns, self_ns, min_ns, max_ns, durations"
 

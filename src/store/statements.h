@@ -222,35 +222,40 @@ SQL(SCAN_TIMINGS, SQL_BINARY | SQL_STREAM, DIALECT(
 /* ---- finishing a run (regions.c, for finish.c) --------------------------- */
 
 SQL(TOTALS_CLEAR, SQL_WRITE, "DELETE FROM run_regions WHERE run_id = " P(1))
-/* every rank of each region of run P(1) pooled into run_regions (the
- * percentiles come later).  SQLite reads the run's rows in rowid order (a
- * run's rows are contiguous, "+" keeps the planner off the index on
- * run_id), not through the (run_id, region_id, rank) index, whose order
- * is not that of the file: on the large profile, 262,144 random row
- * lookups that missed the page cache one by one. */
-SQL(TOTALS_PUT, SQL_WRITE, DIALECT(
-	"INSERT INTO run_regions (run_id, region_id, " SQL_RUN_REGIONS_COLUMNS ", self_ns) "
-	"SELECT ?1, region_id, " SQL_ALL_RANKS_AGGREGATES ", " SQL_ALL_RANKS_SELF " FROM timings "
+/* each region of run P(1) over all ranks, as the front end adds up the
+ * rows it writes (totals.c), for a run whose rows were written before:
+ * region, every row's has_events, calls, total, rows with calls, their
+ * min and max, GPU count and total, busy ranks and the busiest's total,
+ * rows, rows without a self time, self total.  SQLite reads the run's rows
+ * in rowid order (a run's rows are contiguous, "+" keeps the planner off
+ * the index on run_id), not through the (run_id, region_id, rank) index,
+ * whose order is not that of the file: on the large profile, 262,144
+ * random row lookups that missed the page cache one by one. */
+#ifndef SQL_TOTALS_GET_COLUMNS
+#define SQL_TOTALS_GET_COLUMNS \
+	"SELECT region_id, CAST(min(has_events) AS BIGINT), CAST(sum(calls) AS BIGINT), " \
+	"CAST(sum(total_ns) AS BIGINT), CAST(sum(CASE WHEN calls > 0 THEN 1 ELSE 0 END) AS BIGINT), " \
+	"min(CASE WHEN calls > 0 THEN min_ns END), max(CASE WHEN calls > 0 THEN max_ns END), " \
+	"CAST(sum(gpu_count) AS BIGINT), CAST(sum(gpu_total_ns) AS BIGINT), " \
+	"CAST(sum(CASE WHEN total_ns > 0 THEN 1 ELSE 0 END) AS BIGINT), " \
+	"max(CASE WHEN total_ns > 0 THEN total_ns END), count(*), count(*) - count(exclusive_ns), " \
+	"CAST(sum(exclusive_ns) AS BIGINT) FROM timings "
+#endif
+SQL(TOTALS_GET, 0, DIALECT(
+	SQL_TOTALS_GET_COLUMNS
 	"WHERE id BETWEEN (SELECT min(id) FROM timings WHERE run_id = ?1) "
 	"AND (SELECT max(id) FROM timings WHERE run_id = ?1) AND +run_id = ?1 GROUP BY region_id",
-	"INSERT INTO run_regions (run_id, region_id, " SQL_RUN_REGIONS_COLUMNS ", self_ns) "
-	"SELECT $1, region_id, " SQL_ALL_RANKS_AGGREGATES ", " SQL_ALL_RANKS_SELF " FROM timings "
-	"WHERE run_id = $1 "
-	"GROUP BY region_id"))
+	SQL_TOTALS_GET_COLUMNS "WHERE run_id = $1 GROUP BY region_id"))
+/* the region and call counts P(2), P(3) of run P(1) */
 SQL(TOTALS_COUNTS, SQL_WRITE,
-	"UPDATE runs SET "
-	"num_regions = (SELECT count(*) FROM run_regions WHERE run_id = " P(1) "), "
-	"num_calls = (SELECT coalesce(sum(calls), 0) FROM run_regions WHERE run_id = " P(1) ") "
-	"WHERE id = " P(1))
-/* the regions of run P(1) whose percentiles can be computed */
-SQL(PERCENTILE_REGIONS, 0,
-	"SELECT region_id, calls, nranks FROM run_regions WHERE run_id = " P(1) " "
-	"AND has_events <> 0 AND calls > 0 ORDER BY region_id")
+	"UPDATE runs SET num_regions = " P(2) ", num_calls = " P(3) " WHERE id = " P(1))
 /* The p50, p95 and p99 of the row of run P(1) whose column key is P(2) in
- * table (run_regions: region_id; paths: path_id); then the same for the
- * id list P(2) with the p50, p95 and p99 lists P(3), P(4), P(5), in one
- * statement (where a statement costs a round trip: store_put_quantiles()).
- * Defined once; P() and DIALECT() are those of the list being spelled. */
+ * table (paths: path_id); then the same for the id list P(2) with the p50,
+ * p95 and p99 lists P(3), P(4), P(5), in one statement (where a statement
+ * costs a round trip: store_put_path_quantiles()).  Only for a run whose
+ * blobs are too many to hold at once (finish.c); otherwise each row is
+ * written with its percentiles.  Defined once; P() and DIALECT() are those
+ * of the list being spelled. */
 #ifndef SQL_QUANTILES_ONE
 #define SQL_QUANTILES_ONE(table, key) \
 	"UPDATE " table " SET p50_ns = " P(3) ", p95_ns = " P(4) ", p99_ns = " P(5) " " \
@@ -265,8 +270,6 @@ SQL(PERCENTILE_REGIONS, 0,
 	"AS v (" key ", p50, p95, p99) " \
 	"WHERE " table ".run_id = $1 AND " table "." key " = v." key)
 #endif
-SQL(QUANTILES_PUT, SQL_WRITE, SQL_QUANTILES_ONE("run_regions", "region_id"))
-SQL(QUANTILES_MANY, SQL_WRITE, SQL_QUANTILES_LIST("run_regions", "region_id"))
 
 /* ---- the call tree (paths.c) --------------------------------------------- */
 
@@ -308,12 +311,10 @@ SQL(PATH_DURATIONS, SQL_BINARY,
 	"WHERE pr.run_id = " P(1) " AND pr.path_id = " P(2) " "
 	"AND (" P_IDS(3) " IS NULL OR pr.rank " IN_IDS(3) ") ORDER BY pr.rank")
 /* store_scan_path_blobs(): every (path, rank) row of run P(1) by path and
- * rank, with the path's region and calls over all ranks and the row's own
- * durations (NULL: the timings row's) */
+ * rank, with its own durations (NULL: the timings row's) */
 SQL(PATH_BLOBS, SQL_BINARY | SQL_STREAM,
-	"SELECT pr.path_id, p.region_id, pr.rank, p.calls, pr.durations FROM path_ranks AS pr "
-	"JOIN paths AS p ON p.run_id = pr.run_id AND p.path_id = pr.path_id "
-	"WHERE pr.run_id = " P(1) " ORDER BY pr.path_id, pr.rank")
+	"SELECT path_id, rank, durations FROM path_ranks WHERE run_id = " P(1) " "
+	"ORDER BY path_id, rank")
 /* each path's p50, p95 and p99 over all ranks, as a region's */
 SQL(PATH_QUANTILES_PUT, SQL_WRITE, SQL_QUANTILES_ONE("paths", "path_id"))
 SQL(PATH_QUANTILES_MANY, SQL_WRITE, SQL_QUANTILES_LIST("paths", "path_id"))

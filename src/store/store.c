@@ -156,6 +156,7 @@ static int store_start(struct store **out, const struct store_backend *be, const
 	if (!st)
 		return err_nomem();
 	st->be = be;
+	st->tots_run = -1;
 	strmap_init(&st->names);
 	i64vec_init(&st->ids);
 	buf_init(&st->blobs.arena);
@@ -245,6 +246,7 @@ static void store_forget_regions(struct store *st)
 	st->next_region = 0;
 	st->all_regions = 0;
 	st->npaths = 0;
+	store_totals_forget(st);
 }
 
 void store_close(struct store *st)
@@ -258,6 +260,8 @@ void store_close(struct store *st)
 	strmap_release(&st->names);
 	i64vec_release(&st->ids);
 	free(st->paths);
+	free(st->tots);
+	free(st->totslots);
 	free(st);
 }
 
@@ -300,7 +304,18 @@ int store_begin(struct store *st)
 
 int store_commit(struct store *st)
 {
-	int ret = st->be->commit(st->conn);
+	int ret;
+
+	if (st->npaths) {
+		/* they are written only by the run's finish: never lose them */
+		ret = err_set(ERR_USAGE,
+			      "internal error: the paths of run %lld were added but the run was "
+			      "not finished",
+			      (long long)st->paths[0].p.run_id);
+		store_rollback(st);
+		return ret;
+	}
+	ret = st->be->commit(st->conn);
 
 	st->writing = 0;
 	store_forget_regions(st);

@@ -246,6 +246,7 @@ static int postgres_open(struct store *front, const char *loc, int flags)
 	buf_init(&c->copy_timings);
 	buf_init(&c->copy_durations);
 	buf_init(&c->copy_paths);
+	buf_init(&c->copy_run_regions);
 	buf_init(&c->copy_path_ranks);
 	store_set_conn(front, c, c->location);
 	ret = pq_load(c->location);
@@ -309,6 +310,7 @@ static void postgres_close(struct store_conn *c)
 	buf_release(&c->copy_timings);
 	buf_release(&c->copy_durations);
 	buf_release(&c->copy_paths);
+	buf_release(&c->copy_run_regions);
 	buf_release(&c->copy_path_ranks);
 	free(c->location);
 	free(c);
@@ -338,6 +340,7 @@ static void postgres_forget(struct store_conn *c)
 	c->copy_timings.len = 0;
 	c->copy_durations.len = 0;
 	c->copy_paths.len = 0;
+	c->copy_run_regions.len = 0;
 	c->copy_path_ranks.len = 0;
 }
 

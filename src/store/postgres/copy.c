@@ -158,7 +158,7 @@ static int copy_region(struct buf *b, const struct store_region_row *g)
 static int copy_maybe_flush(struct store_conn *c)
 {
 	if (c->copy_regions.len + c->copy_timings.len + c->copy_durations.len + c->copy_paths.len +
-		c->copy_path_ranks.len >=
+		c->copy_path_ranks.len + c->copy_run_regions.len >=
 	    POSTGRES_COPY_FLUSH)
 		return postgres_flush(c);
 	return 0;
@@ -193,6 +193,18 @@ static void put_field_or_null(struct buf *b, int64_t v, int null)
 		put_field(b, (uint64_t)v, 8);
 }
 
+/* Three float8 fields q[0..3), or NULLs unless has_q (room reserved). */
+static void put_quantiles(struct buf *b, const double q[3], int has_q)
+{
+	int k;
+
+	for (k = 0; k < 3; k++)
+		if (has_q)
+			put_double(b, q[k]);
+		else
+			put_null(b);
+}
+
 /* The binary COPY tuple of a paths row with its totals. */
 static int copy_path(struct buf *b, const struct store_path_row *r)
 {
@@ -200,9 +212,9 @@ static int copy_path(struct buf *b, const struct store_path_row *r)
 	int none = r->nranks == 0;
 
 	if ((!b->len && buf_add(b, copy_header, sizeof(copy_header))) ||
-	    buf_grow(b, 2 + 13 * 12 + 1))
+	    buf_grow(b, 2 + 16 * 12 + 1))
 		return ERR_NOMEM;
-	put_be(b, 13, 2);
+	put_be(b, 16, 2);
 	put_field(b, (uint64_t)p->run_id, 8);
 	put_field(b, (uint64_t)p->path_id, 8);
 	put_field_or_null(b, p->parent_id, p->parent_id < 0);
@@ -216,6 +228,32 @@ static int copy_path(struct buf *b, const struct store_path_row *r)
 	put_field_or_null(b, r->busy_max, none || !r->busy_ranks);
 	put_field(b, (uint64_t)r->nranks, 8);
 	put_field_or_null(b, r->self, none);
+	put_quantiles(b, r->q, r->has_q);
+	b->data[b->len] = 0;
+	return 0;
+}
+
+/* The binary COPY tuple of a run_regions row (struct store_region_total). */
+static int copy_run_region(struct buf *b, const struct store_region_total *g)
+{
+	if ((!b->len && buf_add(b, copy_header, sizeof(copy_header))) ||
+	    buf_grow(b, 2 + 16 * 12 + 1))
+		return ERR_NOMEM;
+	put_be(b, 16, 2);
+	put_field(b, (uint64_t)g->run_id, 8);
+	put_field(b, (uint64_t)g->region_id, 8);
+	put_field(b, g->has_events ? 1 : 0, 2);
+	put_field(b, (uint64_t)g->calls, 8);
+	put_field(b, (uint64_t)g->total, 8);
+	put_field_or_null(b, g->min, !g->called);
+	put_field_or_null(b, g->max, !g->called);
+	put_field(b, (uint64_t)g->gpu_count, 8);
+	put_field(b, (uint64_t)g->gpu_total, 8);
+	put_field(b, (uint64_t)g->busy_ranks, 8);
+	put_field_or_null(b, g->busy_max, !g->busy_ranks);
+	put_field(b, (uint64_t)g->nranks, 8);
+	put_field_or_null(b, g->self, g->self_unknown);
+	put_quantiles(b, g->q, g->has_q);
 	b->data[b->len] = 0;
 	return 0;
 }
@@ -272,6 +310,11 @@ int postgres_write_rows(struct store_conn *c, enum store_table table, const void
 		for (i = 0; !ret && i < n; i++)
 			ret = copy_path_rank(&c->copy_path_ranks,
 					     (const struct store_path_rank *)rows + i);
+		return ret ? ret : copy_maybe_flush(c);
+	case STORE_TABLE_RUN_REGIONS:
+		for (i = 0; !ret && i < n; i++)
+			ret = copy_run_region(&c->copy_run_regions,
+					      (const struct store_region_total *)rows + i);
 		return ret ? ret : copy_maybe_flush(c);
 	}
 	return err_set(ERR_USAGE, "internal error: no such table to write");

@@ -494,6 +494,8 @@ int postgres_flush(struct store_conn *c)
 	    {&c->copy_paths, "COPY paths (" SQL_PATHS_COLUMNS ") FROM STDIN (FORMAT binary)"},
 	    {&c->copy_path_ranks,
 	     "COPY path_ranks (" SQL_PATH_RANKS_COLUMNS ") FROM STDIN (FORMAT binary)"},
+	    {&c->copy_run_regions,
+	     "COPY run_regions (" SQL_RUN_REGIONS_ROW_COLUMNS ") FROM STDIN (FORMAT binary)"},
 	};
 	size_t i, n = sizeof(copies) / sizeof(copies[0]);
 	int ret = 0;

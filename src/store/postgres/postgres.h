@@ -68,7 +68,7 @@ struct store_conn {
 	/* pending COPY rows of new regions, timings and timings_durations,
 	 * and of the call tree's paths and path_ranks (sent in that order) */
 	struct buf copy_regions, copy_timings, copy_durations;
-	struct buf copy_paths, copy_path_ranks;
+	struct buf copy_paths, copy_path_ranks, copy_run_regions;
 };
 
 /* The backend table (conn.c), registered in store/backends.h. */

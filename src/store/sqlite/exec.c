@@ -232,7 +232,9 @@ void sqlite_stmts_release(struct store_conn *st)
 	sqlite3_finalize(st->add_durations);
 	sqlite3_finalize(st->add_path);
 	sqlite3_finalize(st->add_path_rank);
+	sqlite3_finalize(st->add_run_region);
 	st->add_timing = st->add_durations = st->add_path = st->add_path_rank = NULL;
+	st->add_run_region = NULL;
 }
 
 /* ---- timings rows ---------------------------------------------------------- */
@@ -332,6 +334,18 @@ static int bind_int64_or_null(sqlite3_stmt *s, int i, int64_t v, int null)
 	return null ? sqlite3_bind_null(s, i) : sqlite3_bind_int64(s, i, v);
 }
 
+/* Bind q[0..3) at i, i + 1, i + 2, or NULLs unless has_q; nonzero when a
+ * bind failed. */
+static int bind_quantiles(sqlite3_stmt *s, int i, const double q[3], int has_q)
+{
+	int k, bad = 0;
+
+	for (k = 0; k < 3; k++)
+		bad |= (has_q ? sqlite3_bind_double(s, i + k, q[k])
+			      : sqlite3_bind_null(s, i + k)) != SQLITE_OK;
+	return bad;
+}
+
 /* A paths row with its totals (struct store_path_row). */
 static int add_path(struct store_conn *st, const struct store_path_row *r)
 {
@@ -352,6 +366,30 @@ static int add_path(struct store_conn *st, const struct store_path_row *r)
 	bad |= bind_int64_or_null(s, 11, r->busy_max, none || !r->busy_ranks) != SQLITE_OK;
 	bad |= sqlite3_bind_int64(s, 12, r->nranks) != SQLITE_OK;
 	bad |= bind_int64_or_null(s, 13, r->self, none) != SQLITE_OK;
+	bad |= bind_quantiles(s, 14, r->q, r->has_q);
+	return step_write(st, s, bad);
+}
+
+/* A run_regions row (struct store_region_total). */
+static int add_run_region(struct store_conn *st, const struct store_region_total *g)
+{
+	sqlite3_stmt *s = st->add_run_region;
+	int bad = 0;
+
+	bad |= sqlite3_bind_int64(s, 1, g->run_id) != SQLITE_OK;
+	bad |= sqlite3_bind_int64(s, 2, g->region_id) != SQLITE_OK;
+	bad |= sqlite3_bind_int(s, 3, g->has_events ? 1 : 0) != SQLITE_OK;
+	bad |= sqlite3_bind_int64(s, 4, g->calls) != SQLITE_OK;
+	bad |= sqlite3_bind_int64(s, 5, g->total) != SQLITE_OK;
+	bad |= bind_int64_or_null(s, 6, g->min, !g->called) != SQLITE_OK;
+	bad |= bind_int64_or_null(s, 7, g->max, !g->called) != SQLITE_OK;
+	bad |= sqlite3_bind_int64(s, 8, g->gpu_count) != SQLITE_OK;
+	bad |= sqlite3_bind_int64(s, 9, g->gpu_total) != SQLITE_OK;
+	bad |= sqlite3_bind_int64(s, 10, g->busy_ranks) != SQLITE_OK;
+	bad |= bind_int64_or_null(s, 11, g->busy_max, !g->busy_ranks) != SQLITE_OK;
+	bad |= sqlite3_bind_int64(s, 12, g->nranks) != SQLITE_OK;
+	bad |= bind_int64_or_null(s, 13, g->self, g->self_unknown) != SQLITE_OK;
+	bad |= bind_quantiles(s, 14, g->q, g->has_q);
 	return step_write(st, s, bad);
 }
 
@@ -396,7 +434,7 @@ int sqlite_write_rows(struct store_conn *st, enum store_table table, const void 
 			ret = sqlite_prepare(st, &st->add_path,
 					     "INSERT INTO paths (" SQL_PATHS_COLUMNS
 					     ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, "
-					     "?11, ?12, ?13)",
+					     "?11, ?12, ?13, ?14, ?15, ?16)",
 					     SQLITE_PREPARE_PERSISTENT, "update");
 		for (i = 0; !ret && i < n; i++)
 			ret = add_path(st, (const struct store_path_row *)rows + i);
@@ -409,6 +447,16 @@ int sqlite_write_rows(struct store_conn *st, enum store_table table, const void 
 					     SQLITE_PREPARE_PERSISTENT, "update");
 		for (i = 0; !ret && i < n; i++)
 			ret = add_path_rank(st, (const struct store_path_rank *)rows + i);
+		return ret;
+	case STORE_TABLE_RUN_REGIONS:
+		if (!st->add_run_region)
+			ret = sqlite_prepare(st, &st->add_run_region,
+					     "INSERT INTO run_regions (" SQL_RUN_REGIONS_ROW_COLUMNS
+					     ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, "
+					     "?11, ?12, ?13, ?14, ?15, ?16)",
+					     SQLITE_PREPARE_PERSISTENT, "update");
+		for (i = 0; !ret && i < n; i++)
+			ret = add_run_region(st, (const struct store_region_total *)rows + i);
 		return ret;
 	}
 	return err_set(ERR_USAGE, "internal error: no such table to write");

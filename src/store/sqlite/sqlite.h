@@ -46,6 +46,7 @@ struct store_conn {
 	sqlite3_stmt *add_timing;
 	sqlite3_stmt *add_durations;
 	sqlite3_stmt *add_path, *add_path_rank; /* the call tree's rows */
+	sqlite3_stmt *add_run_region;		/* a run's region totals */
 };
 
 /* The backend table (conn.c), registered in store/backends.h. */

@@ -1,0 +1,231 @@
+/*
+ * totals.c - a run's all-ranks region totals (run_regions), held by the
+ * store's front end while the run's timings rows are written and written
+ * once, with their percentiles, when the run is finished (finish.c); see
+ * front.h.
+ *
+ * Each timings row added (store_add_timing()) is added up into its
+ * region's totals as SQL's sum(), min(), max() and count() over the rows
+ * would have them (a total past INT64_MAX is refused, as SQL refuses it).
+ * The run_regions rows used to be an INSERT ... SELECT over the timings
+ * rows just written and their percentiles an UPDATE of those rows, a
+ * third of PostgreSQL's time for a 10,000-region file.  A run whose rows
+ * were not added in this transaction (a schema upgrade finishing the
+ * runs stored before run_regions) has its totals read back by the same
+ * sums in SQL (SQL_TOTALS_GET).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "scopedb/err.h"
+#include "scopedb/store.h"
+#include "scopedb/util.h"
+#include "store/front.h"
+#include "store/rows.h"
+
+/* The slot of region_id in the held totals' hash table (a power of 2 long):
+ * its index + 1 there, or the empty slot (0) where it goes. */
+static size_t totals_slot(const struct store *st, int64_t region_id)
+{
+	size_t mask = st->ntotslots - 1;
+	size_t i = (size_t)(((uint64_t)region_id * 0x9e3779b97f4a7c15ull) >> 32) & mask;
+
+	while (st->totslots[i] && st->tots[st->totslots[i] - 1].region_id != region_id)
+		i = (i + 1) & mask;
+	return i;
+}
+
+/* Room for one more region in the held totals, the hash table at most half
+ * full. */
+static int totals_grow(struct store *st)
+{
+	size_t n = st->ntotslots ? st->ntotslots : 64, i;
+
+	if (util_grow(&st->tots, &st->captots, st->ntots + 1, sizeof(*st->tots), 64))
+		return err_nomem();
+	if (2 * (st->ntots + 1) <= st->ntotslots)
+		return 0;
+	while (2 * (st->ntots + 1) > n)
+		n *= 2;
+	free(st->totslots);
+	st->totslots = calloc(n, sizeof(*st->totslots));
+	st->ntotslots = st->totslots ? n : 0;
+	if (!st->totslots)
+		return err_nomem();
+	for (i = 0; i < st->ntots; i++)
+		st->totslots[totals_slot(st, st->tots[i].region_id)] = (uint32_t)i + 1;
+	return 0;
+}
+
+void store_totals_forget(struct store *st)
+{
+	st->ntots = 0;
+	st->tots_run = -1;
+	if (st->totslots)
+		memset(st->totslots, 0, st->ntotslots * sizeof(*st->totslots));
+}
+
+/* The totals of region_id of the held run, new (zero, one more region)
+ * when it has none yet; NULL after an error. */
+static struct store_region_total *totals_of(struct store *st, int64_t run_id, int64_t region_id)
+{
+	struct store_region_total *g;
+	size_t slot;
+
+	if (st->ntots >= UINT32_MAX - 1) {
+		err_set(ERR_USAGE, "cannot update store '%s': run %lld has too many regions",
+			st->location, (long long)run_id);
+		return NULL;
+	}
+	if (totals_grow(st))
+		return NULL;
+	slot = totals_slot(st, region_id);
+	if (st->totslots[slot])
+		return &st->tots[st->totslots[slot] - 1];
+	g = &st->tots[st->ntots++];
+	st->totslots[slot] = (uint32_t)st->ntots;
+	memset(g, 0, sizeof(*g));
+	g->run_id = run_id;
+	g->region_id = region_id;
+	g->has_events = 1;
+	return g;
+}
+
+int store_totals_add(struct store *st, const struct store_timing *t)
+{
+	struct store_region_total *g;
+	int64_t calls, total, gpu_count, gpu_total, self;
+
+	if (t->run_id != st->tots_run) {
+		/* another run: this one's totals start here */
+		store_totals_forget(st);
+		st->tots_run = t->run_id;
+	}
+	g = totals_of(st, t->run_id, t->region_id);
+	if (!g)
+		return err_code();
+	calls = g->calls;
+	total = g->total;
+	gpu_count = g->gpu_count;
+	gpu_total = g->gpu_total;
+	self = g->self;
+	if (__builtin_add_overflow(calls, (int64_t)t->calls, &calls) ||
+	    __builtin_add_overflow(total, t->total, &total) ||
+	    __builtin_add_overflow(gpu_count, (int64_t)t->gpu_count, &gpu_count) ||
+	    __builtin_add_overflow(gpu_total, t->gpu_total, &gpu_total) ||
+	    (t->exclusive >= 0 && __builtin_add_overflow(self, t->exclusive, &self)))
+		return err_set(ERR_USAGE,
+			       "cannot update store '%s': the totals of a region are out of range",
+			       st->location);
+	g->calls = calls;
+	g->total = total;
+	g->gpu_count = gpu_count;
+	g->gpu_total = gpu_total;
+	g->self = self;
+	if (t->exclusive < 0)
+		g->self_unknown = 1;
+	if (!t->has_events)
+		g->has_events = 0;
+	if (t->calls > 0) {
+		if (!g->called || t->min < g->min)
+			g->min = t->min;
+		if (!g->called || t->max > g->max)
+			g->max = t->max;
+		g->called++;
+	}
+	if (t->total > 0) {
+		if (!g->busy_ranks || t->total > g->busy_max)
+			g->busy_max = t->total;
+		g->busy_ranks++;
+	}
+	g->nranks++;
+	return 0;
+}
+
+/* A row of SQL_TOTALS_GET into the held totals. */
+static int totals_row(void *ctx, const struct rows_row *r)
+{
+	struct store *st = ctx;
+	struct store_region_total *g = totals_of(st, st->tots_run, r->ops->i64(r, 0));
+
+	if (!g)
+		return err_code();
+	g->has_events = r->ops->i64(r, 1) != 0;
+	g->calls = r->ops->i64(r, 2);
+	g->total = r->ops->i64(r, 3);
+	g->called = r->ops->i64(r, 4);
+	g->min = g->called ? r->ops->i64(r, 5) : 0;
+	g->max = g->called ? r->ops->i64(r, 6) : 0;
+	g->gpu_count = r->ops->i64(r, 7);
+	g->gpu_total = r->ops->i64(r, 8);
+	g->busy_ranks = r->ops->i64(r, 9);
+	g->busy_max = g->busy_ranks ? r->ops->i64(r, 10) : 0;
+	g->nranks = r->ops->i64(r, 11);
+	g->self_unknown = r->ops->i64(r, 12) != 0;
+	g->self = g->self_unknown ? 0 : r->ops->i64(r, 13);
+	return 0;
+}
+
+/* qsort() by region id. */
+static int cmp_total(const void *a, const void *b)
+{
+	int64_t x = ((const struct store_region_total *)a)->region_id;
+	int64_t y = ((const struct store_region_total *)b)->region_id;
+
+	return (x > y) - (x < y);
+}
+
+int store_totals_get(struct store *st, int64_t run_id, struct store_region_total **out, size_t *n)
+{
+	struct store_value v = sql_int(run_id);
+	int ret = 0;
+
+	if (st->tots_run != run_id) {
+		/* not added in this transaction: the same sums, by SQL, in place
+		 * of any stored (a run finished again) */
+		store_totals_forget(st);
+		st->tots_run = run_id;
+		ret = store_sql_run(st, SQL_TOTALS_CLEAR, &v, 1, NULL, NULL, NULL);
+		if (!ret)
+			ret = store_sql_run(st, SQL_TOTALS_GET, &v, 1, totals_row, st, NULL);
+	}
+	if (ret) {
+		store_totals_forget(st);
+		return ret;
+	}
+	/* by region id, as finish.c looks them up; the hash table is done */
+	qsort(st->tots, st->ntots, sizeof(*st->tots), cmp_total);
+	if (st->totslots)
+		memset(st->totslots, 0, st->ntotslots * sizeof(*st->totslots));
+	st->tots_run = -2; /* no more rows can be added to these */
+	*out = st->tots;
+	*n = st->ntots;
+	return 0;
+}
+
+int store_totals_put(struct store *st, int64_t run_id)
+{
+	struct store_value v[3];
+	int64_t calls = 0, changed = 0;
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < st->ntots; i++)
+		if (__builtin_add_overflow(calls, st->tots[i].calls, &calls))
+			return err_set(ERR_USAGE,
+				       "cannot update store '%s': the calls of run %lld are out of "
+				       "range",
+				       st->location, (long long)run_id);
+	if (st->ntots)
+		ret = st->be->write_rows(st->conn, STORE_TABLE_RUN_REGIONS, st->tots, st->ntots);
+	v[0] = sql_int(run_id);
+	v[1] = sql_int((int64_t)st->ntots);
+	v[2] = sql_int(calls);
+	if (!ret)
+		ret = store_sql_run(st, SQL_TOTALS_COUNTS, v, 3, NULL, NULL, &changed);
+	if (!ret && changed == 0)
+		ret = err_set(ERR_NOTFOUND, "cannot update store '%s': no run %lld", st->location,
+			      (long long)run_id);
+	store_totals_forget(st);
+	return ret;
+}
