@@ -208,6 +208,8 @@ static void put_stats(struct buf *b, const struct store_region_stats *s)
 	    (unsigned long long)s->busy_ranks, (long long)s->busy_max);
 	if (s->has_quantiles)
 		put(b, " q=%.17g,%.17g,%.17g", s->quantiles[0], s->quantiles[1], s->quantiles[2]);
+	if (s->has_self)
+		put(b, " self=%lld", (long long)s->self);
 	put(b, "\n");
 }
 
@@ -1196,8 +1198,9 @@ static void test_path_totals(void **state)
 }
 
 /* A timings row of region of run on rank with calls durations d[] (sorted),
- * a total of their sum, self time excl (-1: unknown), GPU count gpu, into
- * blob. */
+ * a total of their sum, self time excl (-1: unknown), GPU count gpu; with
+ * per-call data, encoded into blob, unless gpu is AGGREGATE. */
+#define AGGREGATE UINT64_MAX
 static void add_row(struct store *st, struct buf *blob, int64_t run, int64_t region, int64_t rank,
 		    const int64_t *d, size_t calls, int64_t excl, uint64_t gpu)
 {
@@ -1207,7 +1210,8 @@ static void add_row(struct store *st, struct buf *blob, int64_t run, int64_t reg
 	t.run_id = run;
 	t.region_id = region;
 	t.rank = rank;
-	t.has_events = 1;
+	t.has_events = gpu != AGGREGATE;
+	gpu = t.has_events ? gpu : 0;
 	t.calls = calls;
 	for (i = 0; i < calls; i++)
 		t.total += d[i];
@@ -1218,8 +1222,8 @@ static void add_row(struct store *st, struct buf *blob, int64_t run, int64_t reg
 	t.gpu_total = (int64_t)gpu * 7;
 	blob->len = 0;
 	assert_int_equal(store_encode_durations(blob, d, calls), 0);
-	t.durations = calls ? blob->data : NULL;
-	t.durations_len = calls ? blob->len : 0;
+	t.durations = calls && t.has_events ? blob->data : NULL;
+	t.durations_len = calls && t.has_events ? blob->len : 0;
 	assert_int_equal(store_add_timing(st, &t), 0);
 }
 
@@ -1232,12 +1236,9 @@ static void test_region_totals(void **state)
 	const struct backend *b = *state;
 	struct store *st = fresh(b);
 	struct store_run r = plain_run();
-	struct store_region_stats *got[2] = {NULL, NULL};
-	struct buf blob = BUF_INIT;
-	const int64_t d0[] = {5, 10, 15}, d2[] = {20, 30}, io[] = {1, 20};
+	struct buf blob = BUF_INIT, x = BUF_INIT, y = BUF_INIT;
+	const int64_t d0[] = {5, 10, 15}, d2[] = {20, 30}, io[] = {1, 20}, io2[] = {3, 6};
 	int64_t run = 0, solve = 0, idle = 0, agg = 0;
-	size_t n[2] = {0, 0}, i, k;
-	struct store_timing t = plain_timing();
 
 	assert_int_equal(store_begin(st), 0);
 	assert_int_equal(store_insert_run(st, &run, &r), 0);
@@ -1249,66 +1250,29 @@ static void test_region_totals(void **state)
 	add_row(st, &blob, run, solve, 2, d2, 2, -1, 2);  /* self time unknown */
 	add_row(st, &blob, run, idle, 0, NULL, 0, 0, 0);  /* only idle rows */
 	add_row(st, &blob, run, agg, 1, io, 2, 4, 0);
-	t.run_id = run; /* aggregate layout: no per-call data */
-	t.region_id = agg;
-	t.rank = 0;
-	t.calls = 2;
-	t.total = 9;
-	t.min = 3;
-	t.max = 6;
-	t.exclusive = 1;
-	assert_int_equal(store_add_timing(st, &t), 0);
+	add_row(st, &blob, run, agg, 0, io2, 2, 1, AGGREGATE); /* no per-call data */
 	assert_int_equal(store_finish_run(st, run), 0);
 	assert_int_equal(store_commit(st), 0);
-	assert_int_equal(store_region_stats(st, &got[0], &n[0], run, NULL, 0, NULL, NULL), 0);
-	/* finished again: by the store's sums */
+	dump_stats(&x, st, run, NULL, 0);
+	/* {5, 10, 15, 20, 30}: numpy's linear p50, p95, p99 */
+	assert_string_equal(
+	    x.data,
+	    "stats of run 1 over 0 ranks\n"
+	    "  agg: events=0 calls=4 total=30 min=1 max=20 gpu=0/0 ranks=2 busy=2/21 self=5\n"
+	    "   durations 1 20\n"
+	    "  idle: events=1 calls=0 total=0 min=0 max=0 gpu=0/0 ranks=1 busy=0/0 self=0\n"
+	    "   durations\n"
+	    "  solve: events=1 calls=5 total=80 min=5 max=30 gpu=3/21 ranks=3 busy=2/50 "
+	    "q=15,28,29.600000000000001\n"
+	    "   durations 5 10 15 20 30\n");
+	/* finished again: by the store's sums, to the bit */
 	assert_int_equal(store_begin(st), 0);
 	assert_int_equal(store_finish_run(st, run), 0);
 	assert_int_equal(store_commit(st), 0);
-	assert_int_equal(store_region_stats(st, &got[1], &n[1], run, NULL, 0, NULL, NULL), 0);
-	for (k = 0; k < 2; k++) {
-		const struct store_region_stats *g = got[k];
-
-		assert_int_equal(n[k], 3); /* by name: agg, idle, solve */
-		assert_string_equal(g[0].name, "agg");
-		assert_int_equal(g[0].has_events, 0);
-		assert_int_equal(g[0].calls, 4);
-		assert_int_equal(g[0].total, 30);
-		assert_int_equal(g[0].min, 1);
-		assert_int_equal(g[0].max, 20);
-		assert_int_equal(g[0].has_quantiles, 0);
-		assert_true(g[0].has_self && g[0].self == 5);
-		assert_string_equal(g[1].name, "idle");
-		assert_int_equal(g[1].calls, 0);
-		assert_int_equal(g[1].nranks, 1);
-		assert_int_equal(g[1].busy_ranks, 0);
-		assert_int_equal(g[1].busy_max, 0);
-		assert_int_equal(g[1].has_quantiles, 0);
-		assert_true(g[1].has_self && g[1].self == 0);
-		assert_string_equal(g[2].name, "solve");
-		assert_int_equal(g[2].has_events, 1);
-		assert_int_equal(g[2].calls, 5);
-		assert_int_equal(g[2].total, 80);
-		assert_int_equal(g[2].min, 5);
-		assert_int_equal(g[2].max, 30);
-		assert_int_equal(g[2].gpu_count, 3);
-		assert_int_equal(g[2].gpu_total, 21);
-		assert_int_equal(g[2].nranks, 3);
-		assert_int_equal(g[2].busy_ranks, 2);
-		assert_int_equal(g[2].busy_max, 50);
-		assert_int_equal(g[2].has_self, 0);
-		/* {5, 10, 15, 20, 30}: numpy's linear p50, p95, p99 */
-		assert_true(g[2].has_quantiles);
-		assert_true(near(g[2].quantiles[0], 15.0) && near(g[2].quantiles[1], 28.0) &&
-			    near(g[2].quantiles[2], 29.6));
-		/* the same bits both ways */
-		for (i = 0; k && i < n[k]; i++)
-			if (g[i].has_quantiles)
-				assert_memory_equal(got[0][i].quantiles, g[i].quantiles,
-						    sizeof(g[i].quantiles));
-	}
-	store_region_stats_free(got[0], n[0]);
-	store_region_stats_free(got[1], n[1]);
+	dump_stats(&y, st, run, NULL, 0);
+	assert_string_equal(y.data, x.data);
+	buf_release(&x);
+	buf_release(&y);
 	buf_release(&blob);
 	store_close(st);
 }

@@ -56,9 +56,10 @@ enum store_table {
 	STORE_TABLE_TIMINGS,	 /* struct store_timing: the timings row and, when it has
 				  * durations, its timings_durations row */
 	STORE_TABLE_REGIONS,	 /* struct store_region_row: a new region */
-	STORE_TABLE_PATHS,	 /* struct store_path_row: a paths row with its totals */
+	STORE_TABLE_PATHS,	 /* struct store_cells: a paths row, SQL_PATHS_COLUMNS */
 	STORE_TABLE_PATH_RANKS,	 /* struct store_path_rank: a path_ranks row */
-	STORE_TABLE_RUN_REGIONS, /* struct store_region_total: a run_regions row */
+	STORE_TABLE_RUN_REGIONS, /* struct store_cells: a run_regions row,
+				  * SQL_RUN_REGIONS_ROW_COLUMNS */
 };
 
 /* A new region of STORE_TABLE_REGIONS: its id (the front end numbers them)
@@ -68,32 +69,21 @@ struct store_region_row {
 	const char *name;
 };
 
-/* A paths row of STORE_TABLE_PATHS: the path and its all-ranks totals over
- * its path_ranks rows (nranks of them; with none, every total but nranks
- * is NULL, and busy_max is NULL when no rank is busy), as the front end
- * adds them up (paths.c) before the row is written, once, with its p50,
- * p95 and p99 q[] (NULL unless has_q: finish.c). */
-struct store_path_row {
-	struct store_path p;
-	int64_t calls, total, min, max, busy_ranks, busy_max, nranks, self;
-	int has_q;
-	double q[3];
+/* One column's value in a row of numbers the front end has put together,
+ * its NULL rules applied: a bigint, a 0/1 smallint flag, a float8. */
+enum store_cell_type { STORE_CELL_NULL, STORE_CELL_INT, STORE_CELL_FLAG, STORE_CELL_REAL };
+struct store_cell {
+	enum store_cell_type type;
+	int64_t i; /* INT, FLAG */
+	double d;  /* REAL */
 };
 
-/* A run_regions row of STORE_TABLE_RUN_REGIONS: a region's timings rows of
- * one run over all ranks (nranks of them), as the front end adds them up
- * (totals.c) before the row is written, once, with its p50, p95 and p99.
- * NULL rules: min and max when no row has calls (called == 0), busy_max
- * when no rank is busy, self when a row's self time is unknown, q[] unless
- * has_q. */
-struct store_region_total {
-	int64_t run_id, region_id;
-	int has_events; /* every row's */
-	int self_unknown;
-	int has_q;
-	int64_t calls, total, min, max, gpu_count, gpu_total, busy_ranks, busy_max, nranks, self;
-	int64_t called; /* rows with calls */
-	double q[3];
+/* A row of STORE_TABLE_PATHS or STORE_TABLE_RUN_REGIONS: n cells, one per
+ * column of the table's list (sql.h), in its order. */
+#define STORE_MAX_CELLS 16
+struct store_cells {
+	size_t n;
+	struct store_cell v[STORE_MAX_CELLS];
 };
 
 struct store_backend {

@@ -481,7 +481,7 @@ static int finish_path_row(void *arg, int64_t path, int64_t rank, const void *da
 		if (fp->path >= 0 && (ret = finish_path_flush(fp)))
 			return ret;
 		fp->path = path;
-		fp->calls = (uint64_t)fp->paths[path].calls;
+		fp->calls = (uint64_t)fp->paths[path].s.calls;
 		fp->same = -1;
 	}
 	if (util_grow(&fp->parts, &fp->capparts, fp->nparts + 1, sizeof(*fp->parts), 64))
@@ -556,9 +556,9 @@ static int finish_paths_spooled(struct store *st, const struct finish_batch *b, 
 		ret = finish_path_flush(&fp);
 	/* every path with rows has had them all */
 	for (i = 0; !ret && i < npaths; i++)
-		if (paths[i].nranks && !paths[i].has_q)
+		if (paths[i].s.nranks && !paths[i].has_q)
 			ret = finish_path_check(fp.location, run_id, (int64_t)i,
-						(uint64_t)paths[i].calls, 0, 0);
+						(uint64_t)paths[i].s.calls, 0, 0);
 out:
 	free(fp.keys);
 	free(fp.parts);
@@ -600,8 +600,8 @@ static int finish_paths(struct store *st, const struct finish_batch *b, int64_t 
 		goto out;
 	}
 	for (i = 0; !ret && i < npaths; i++)
-		if (paths[i].nranks) {
-			calls[ids.len] = (uint64_t)paths[i].calls;
+		if (paths[i].s.nranks) {
+			calls[ids.len] = (uint64_t)paths[i].s.calls;
 			ret = i64vec_push(&ids, (int64_t)i);
 		}
 	if (!ret)
@@ -647,12 +647,12 @@ static int finish_quantiles(struct store *st, int64_t run_id, struct store_regio
 		goto out;
 	}
 	for (i = 0; i < ntots; i++) {
-		if (!tots[i].has_events || tots[i].calls <= 0)
+		if (!tots[i].has_events || tots[i].s.calls <= 0)
 			continue;
 		r[n].t = &tots[i];
 		r[n].id = tots[i].region_id;
-		r[n].calls = (size_t)tots[i].calls;
-		r[n].rows = (size_t)tots[i].nranks;
+		r[n].calls = (size_t)tots[i].s.calls;
+		r[n].rows = (size_t)tots[i].s.nranks;
 		n++;
 	}
 	if (!n)

@@ -98,6 +98,55 @@ struct store {
 
 /* ---- a run's totals (totals.c, paths.c) ------------------------------------ */
 
+/* Timings or (path, rank) rows added up as SQL's sum(), min(), max() and
+ * count() would have them (nranks rows; store_sums_add()).  NULL rules when
+ * written (store_sums_cells()): with no rows every sum is NULL; min and max
+ * without a row with calls (called == 0), busy_max without a busy row,
+ * self when a row's self time is unknown. */
+struct store_sums {
+	int64_t calls, total, min, max, busy_ranks, busy_max, nranks, self;
+	int64_t called; /* rows with calls */
+	int self_unknown;
+};
+/* Add a row of calls, total, min, max (meaningful when calls > 0) and
+ * self (< 0: unknown) to s; -1 (s unchanged) when a sum would pass
+ * INT64_MAX. */
+int store_sums_add(struct store_sums *s, int64_t calls, int64_t total, int64_t min, int64_t max,
+		   int64_t self);
+
+/* A paths row held until the run is finished: the path, its all-ranks
+ * totals over its path_ranks rows, and its p50, p95 and p99 q[] (NULL
+ * unless has_q: finish.c). */
+struct store_path_row {
+	struct store_path p;
+	struct store_sums s;
+	int has_q;
+	double q[3];
+};
+
+/* A run_regions row: a region's timings rows of one run over all ranks,
+ * added up as they are written (totals.c), with its p50, p95 and p99 q[]
+ * (NULL unless has_q) and GPU sums. */
+struct store_region_total {
+	int64_t run_id, region_id;
+	int has_events; /* every row's */
+	int has_q;
+	struct store_sums s;
+	int64_t gpu_count, gpu_total;
+	double q[3];
+};
+
+/* Write n rows of table (STORE_TABLE_PATHS, STORE_TABLE_RUN_REGIONS), each
+ * of size bytes at rows, turned into cells by fill(), a chunk at a time. */
+int store_write_cells(struct store *st, enum store_table table, const void *rows, size_t size,
+		      size_t n, void (*fill)(struct store_cells *c, const void *row));
+/* Append cells to c: an integer, an integer or NULL, three reals or NULLs,
+ * and s's totals in the order of SQL_SUMS_COLUMNS. */
+void store_cell_int(struct store_cells *c, int64_t v);
+void store_cell_int_or_null(struct store_cells *c, int64_t v, int null);
+void store_cell_quantiles(struct store_cells *c, const double q[3], int has_q);
+void store_cell_sums(struct store_cells *c, const struct store_sums *s);
+
 /* Add timings row t to its region's totals (store_add_timing()); a row of
  * another run than the held one starts that run's. */
 int store_totals_add(struct store *st, const struct store_timing *t);

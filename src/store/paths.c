@@ -36,10 +36,24 @@ struct store_path_row *store_held_paths(struct store *st, int64_t run_id, size_t
 	return *n ? st->paths : NULL;
 }
 
+/* A paths row in the order of SQL_PATHS_COLUMNS. */
+static void path_cells(struct store_cells *c, const void *row)
+{
+	const struct store_path_row *r = row;
+
+	store_cell_int(c, r->p.run_id);
+	store_cell_int(c, r->p.path_id);
+	store_cell_int_or_null(c, r->p.parent_id, r->p.parent_id < 0);
+	store_cell_int(c, r->p.region_id);
+	store_cell_int(c, r->p.depth);
+	store_cell_sums(c, &r->s);
+	store_cell_quantiles(c, r->q, r->has_q);
+}
+
 int store_put_held_paths(struct store *st)
 {
-	int ret =
-	    st->npaths ? st->be->write_rows(st->conn, STORE_TABLE_PATHS, st->paths, st->npaths) : 0;
+	int ret = store_write_cells(st, STORE_TABLE_PATHS, st->paths, sizeof(*st->paths),
+				    st->npaths, path_cells);
 
 	st->npaths = 0;
 	return ret;
@@ -110,38 +124,9 @@ int store_add_path(struct store *st, const struct store_path *p)
 	return 0;
 }
 
-/* r added to its path's totals, as SQL's sum(), min(), max() and count()
- * over its rows would have them (a total past INT64_MAX is refused). */
-static int path_add_up(struct store *st, struct store_path_row *p, const struct store_path_rank *r)
-{
-	int64_t calls = p->calls, total = p->total, self = p->self;
-
-	if (__builtin_add_overflow(calls, (int64_t)r->calls, &calls) ||
-	    __builtin_add_overflow(total, r->total, &total) ||
-	    __builtin_add_overflow(self, r->self, &self))
-		return err_set(ERR_USAGE,
-			       "cannot update store '%s': the totals of a path are out of range",
-			       st->location);
-	p->calls = calls;
-	p->total = total;
-	p->self = self;
-	if (!p->nranks || r->min < p->min)
-		p->min = r->min;
-	if (!p->nranks || r->max > p->max)
-		p->max = r->max;
-	if (r->total > 0) {
-		if (!p->busy_ranks || r->total > p->busy_max)
-			p->busy_max = r->total;
-		p->busy_ranks++;
-	}
-	p->nranks++;
-	return 0;
-}
-
 int store_add_path_rank(struct store *st, const struct store_path_rank *r)
 {
 	struct store_path_row *p;
-	int ret;
 
 	if (!st->writing)
 		return err_set(ERR_USAGE, "cannot update store '%s': paths need a transaction",
@@ -156,9 +141,14 @@ int store_add_path_rank(struct store *st, const struct store_path_rank *r)
 		    ERR_USAGE,
 		    "internal error: a row of path %lld of run %lld, which was not added",
 		    (long long)r->path_id, (long long)r->run_id);
+	/* added to its path's totals (a total past INT64_MAX is refused, as
+	 * SQL would have refused it) */
 	p = &st->paths[r->path_id];
-	ret = path_add_up(st, p, r);
-	return ret ? ret : st->be->write_rows(st->conn, STORE_TABLE_PATH_RANKS, r, 1);
+	if (store_sums_add(&p->s, (int64_t)r->calls, r->total, r->min, r->max, r->self))
+		return err_set(ERR_USAGE,
+			       "cannot update store '%s': the totals of a path are out of range",
+			       st->location);
+	return st->be->write_rows(st->conn, STORE_TABLE_PATH_RANKS, r, 1);
 }
 
 /* store_scan_paths()'s state: the paths seen, for checking the rows. */

@@ -99,10 +99,14 @@ struct store_sql {
 #define SQL_RUN_REGIONS_COLUMNS                                                                    \
 	"has_events, calls, total_ns, min_ns, max_ns, gpu_count, gpu_total_ns, busy_ranks, "       \
 	"busy_max_ns, nranks"
-/* The columns of a run_regions row a backend writes (write_rows(), struct
- * store_region_total). */
+/* The columns of the all-ranks sums of a run_regions or paths row, in the
+ * order the front end writes them (struct store_sums, store_cell_sums()). */
+#define SQL_SUMS_COLUMNS "calls, total_ns, min_ns, max_ns, busy_ranks, busy_max_ns, nranks, self_ns"
+/* The columns of a run_regions row a backend writes (write_rows(): the
+ * cells of totals.c), 16 of them. */
 #define SQL_RUN_REGIONS_ROW_COLUMNS                                                                \
-	"run_id, region_id, " SQL_RUN_REGIONS_COLUMNS ", self_ns, p50_ns, p95_ns, p99_ns"
+	"run_id, region_id, has_events, gpu_count, gpu_total_ns, " SQL_SUMS_COLUMNS ", p50_ns, "   \
+	"p95_ns, p99_ns"
 
 /* The columns of a timings row a backend writes (write_rows()), after its
  * id when the backend gives ids itself, in struct store_timing's order. */
@@ -111,12 +115,12 @@ struct store_sql {
 	"last_ns, start_min_ns, end_max_ns, mean_ns, m2, exclusive_ns, gpu_count, "                \
 	"gpu_total_ns, source_file, source_line, source_text, tags"
 
-/* The columns of the call tree's bulk tables (write_rows()), in the order
- * of struct store_path_row (backend.h: the path, then its totals and
- * percentiles) and of struct store_path_rank. */
+/* The columns of the call tree's bulk tables (write_rows()): a paths row
+ * (the cells of paths.c: the path, then its sums and percentiles, 16 of
+ * them) and a path_ranks row (struct store_path_rank's order). */
 #define SQL_PATHS_COLUMNS                                                                          \
-	"run_id, path_id, parent_id, region_id, depth, calls, total_ns, min_ns, max_ns, "          \
-	"busy_ranks, busy_max_ns, nranks, self_ns, p50_ns, p95_ns, p99_ns"
+	"run_id, path_id, parent_id, region_id, depth, " SQL_SUMS_COLUMNS ", p50_ns, p95_ns, "     \
+	"p99_ns"
 #define SQL_PATH_RANKS_COLUMNS                                                                     \
 	"run_id, path_id, rank, calls, nested, total_ns, self_ns, min_ns, max_ns, durations"
 

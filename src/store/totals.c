@@ -91,10 +91,39 @@ static struct store_region_total *totals_of(struct store *st, int64_t run_id, in
 	return g;
 }
 
+int store_sums_add(struct store_sums *s, int64_t calls, int64_t total, int64_t min, int64_t max,
+		   int64_t self)
+{
+	int64_t c = s->calls, t = s->total, x = s->self;
+
+	if (__builtin_add_overflow(c, calls, &c) || __builtin_add_overflow(t, total, &t) ||
+	    (self >= 0 && __builtin_add_overflow(x, self, &x)))
+		return -1;
+	s->calls = c;
+	s->total = t;
+	s->self = x;
+	if (self < 0)
+		s->self_unknown = 1;
+	if (calls > 0) {
+		if (!s->called || min < s->min)
+			s->min = min;
+		if (!s->called || max > s->max)
+			s->max = max;
+		s->called++;
+	}
+	if (total > 0) {
+		if (!s->busy_ranks || total > s->busy_max)
+			s->busy_max = total;
+		s->busy_ranks++;
+	}
+	s->nranks++;
+	return 0;
+}
+
 int store_totals_add(struct store *st, const struct store_timing *t)
 {
 	struct store_region_total *g;
-	int64_t calls, total, gpu_count, gpu_total, self;
+	int64_t gpu_count, gpu_total;
 
 	if (t->run_id != st->tots_run) {
 		/* another run: this one's totals start here */
@@ -104,41 +133,18 @@ int store_totals_add(struct store *st, const struct store_timing *t)
 	g = totals_of(st, t->run_id, t->region_id);
 	if (!g)
 		return err_code();
-	calls = g->calls;
-	total = g->total;
 	gpu_count = g->gpu_count;
 	gpu_total = g->gpu_total;
-	self = g->self;
-	if (__builtin_add_overflow(calls, (int64_t)t->calls, &calls) ||
-	    __builtin_add_overflow(total, t->total, &total) ||
-	    __builtin_add_overflow(gpu_count, (int64_t)t->gpu_count, &gpu_count) ||
+	if (__builtin_add_overflow(gpu_count, (int64_t)t->gpu_count, &gpu_count) ||
 	    __builtin_add_overflow(gpu_total, t->gpu_total, &gpu_total) ||
-	    (t->exclusive >= 0 && __builtin_add_overflow(self, t->exclusive, &self)))
+	    store_sums_add(&g->s, (int64_t)t->calls, t->total, t->min, t->max, t->exclusive))
 		return err_set(ERR_USAGE,
 			       "cannot update store '%s': the totals of a region are out of range",
 			       st->location);
-	g->calls = calls;
-	g->total = total;
 	g->gpu_count = gpu_count;
 	g->gpu_total = gpu_total;
-	g->self = self;
-	if (t->exclusive < 0)
-		g->self_unknown = 1;
 	if (!t->has_events)
 		g->has_events = 0;
-	if (t->calls > 0) {
-		if (!g->called || t->min < g->min)
-			g->min = t->min;
-		if (!g->called || t->max > g->max)
-			g->max = t->max;
-		g->called++;
-	}
-	if (t->total > 0) {
-		if (!g->busy_ranks || t->total > g->busy_max)
-			g->busy_max = t->total;
-		g->busy_ranks++;
-	}
-	g->nranks++;
 	return 0;
 }
 
@@ -151,18 +157,18 @@ static int totals_row(void *ctx, const struct rows_row *r)
 	if (!g)
 		return err_code();
 	g->has_events = r->ops->i64(r, 1) != 0;
-	g->calls = r->ops->i64(r, 2);
-	g->total = r->ops->i64(r, 3);
-	g->called = r->ops->i64(r, 4);
-	g->min = g->called ? r->ops->i64(r, 5) : 0;
-	g->max = g->called ? r->ops->i64(r, 6) : 0;
+	g->s.calls = r->ops->i64(r, 2);
+	g->s.total = r->ops->i64(r, 3);
+	g->s.called = r->ops->i64(r, 4);
+	g->s.min = g->s.called ? r->ops->i64(r, 5) : 0;
+	g->s.max = g->s.called ? r->ops->i64(r, 6) : 0;
 	g->gpu_count = r->ops->i64(r, 7);
 	g->gpu_total = r->ops->i64(r, 8);
-	g->busy_ranks = r->ops->i64(r, 9);
-	g->busy_max = g->busy_ranks ? r->ops->i64(r, 10) : 0;
-	g->nranks = r->ops->i64(r, 11);
-	g->self_unknown = r->ops->i64(r, 12) != 0;
-	g->self = g->self_unknown ? 0 : r->ops->i64(r, 13);
+	g->s.busy_ranks = r->ops->i64(r, 9);
+	g->s.busy_max = g->s.busy_ranks ? r->ops->i64(r, 10) : 0;
+	g->s.nranks = r->ops->i64(r, 11);
+	g->s.self_unknown = r->ops->i64(r, 12) != 0;
+	g->s.self = g->s.self_unknown ? 0 : r->ops->i64(r, 13);
 	return 0;
 }
 
@@ -203,6 +209,21 @@ int store_totals_get(struct store *st, int64_t run_id, struct store_region_total
 	return 0;
 }
 
+/* A run_regions row in the order of SQL_RUN_REGIONS_ROW_COLUMNS. */
+static void total_cells(struct store_cells *c, const void *row)
+{
+	const struct store_region_total *g = row;
+
+	store_cell_int(c, g->run_id);
+	store_cell_int(c, g->region_id);
+	c->v[c->n].type = STORE_CELL_FLAG;
+	c->v[c->n++].i = g->has_events ? 1 : 0;
+	store_cell_int(c, g->gpu_count);
+	store_cell_int(c, g->gpu_total);
+	store_cell_sums(c, &g->s);
+	store_cell_quantiles(c, g->q, g->has_q);
+}
+
 int store_totals_put(struct store *st, int64_t run_id)
 {
 	struct store_value v[3];
@@ -211,13 +232,13 @@ int store_totals_put(struct store *st, int64_t run_id)
 	int ret = 0;
 
 	for (i = 0; i < st->ntots; i++)
-		if (__builtin_add_overflow(calls, st->tots[i].calls, &calls))
+		if (__builtin_add_overflow(calls, st->tots[i].s.calls, &calls))
 			return err_set(ERR_USAGE,
 				       "cannot update store '%s': the calls of run %lld are out of "
 				       "range",
 				       st->location, (long long)run_id);
-	if (st->ntots)
-		ret = st->be->write_rows(st->conn, STORE_TABLE_RUN_REGIONS, st->tots, st->ntots);
+	ret = store_write_cells(st, STORE_TABLE_RUN_REGIONS, st->tots, sizeof(*st->tots), st->ntots,
+				total_cells);
 	v[0] = sql_int(run_id);
 	v[1] = sql_int((int64_t)st->ntots);
 	v[2] = sql_int(calls);
@@ -227,5 +248,69 @@ int store_totals_put(struct store *st, int64_t run_id)
 		ret = err_set(ERR_NOTFOUND, "cannot update store '%s': no run %lld", st->location,
 			      (long long)run_id);
 	store_totals_forget(st);
+	return ret;
+}
+
+/* ---- rows of cells ----------------------------------------------------------- */
+
+void store_cell_int_or_null(struct store_cells *c, int64_t v, int null)
+{
+	c->v[c->n].type = null ? STORE_CELL_NULL : STORE_CELL_INT;
+	c->v[c->n++].i = v;
+}
+
+void store_cell_int(struct store_cells *c, int64_t v)
+{
+	store_cell_int_or_null(c, v, 0);
+}
+
+void store_cell_quantiles(struct store_cells *c, const double q[3], int has_q)
+{
+	int k;
+
+	for (k = 0; k < 3; k++) {
+		c->v[c->n].type = has_q ? STORE_CELL_REAL : STORE_CELL_NULL;
+		c->v[c->n++].d = q[k];
+	}
+}
+
+void store_cell_sums(struct store_cells *c, const struct store_sums *s)
+{
+	int none = s->nranks == 0;
+
+	store_cell_int_or_null(c, s->calls, none);
+	store_cell_int_or_null(c, s->total, none);
+	store_cell_int_or_null(c, s->min, none || !s->called);
+	store_cell_int_or_null(c, s->max, none || !s->called);
+	store_cell_int_or_null(c, s->busy_ranks, none);
+	store_cell_int_or_null(c, s->busy_max, none || !s->busy_ranks);
+	store_cell_int(c, s->nranks);
+	store_cell_int_or_null(c, s->self, none || s->self_unknown);
+}
+
+/* Rows turned into cells at once by store_write_cells(). */
+#define CELLS_CHUNK 256
+
+int store_write_cells(struct store *st, enum store_table table, const void *rows, size_t size,
+		      size_t n, void (*fill)(struct store_cells *c, const void *row))
+{
+	struct store_cells *c;
+	size_t i, k, m;
+	int ret = 0;
+
+	if (!n)
+		return 0;
+	c = malloc((n < CELLS_CHUNK ? n : CELLS_CHUNK) * sizeof(*c));
+	if (!c)
+		return err_nomem();
+	for (i = 0; !ret && i < n; i += m) {
+		m = n - i < CELLS_CHUNK ? n - i : CELLS_CHUNK;
+		for (k = 0; k < m; k++) {
+			c[k].n = 0;
+			fill(&c[k], (const char *)rows + (i + k) * size);
+		}
+		ret = st->be->write_rows(st->conn, table, c, m);
+	}
+	free(c);
 	return ret;
 }

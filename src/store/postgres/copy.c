@@ -184,76 +184,31 @@ static int add_timing(struct store_conn *c, const struct store_timing *t)
 	return copy_maybe_flush(c);
 }
 
-/* A bigint field of a COPY tuple: v, or NULL when null. */
-static void put_field_or_null(struct buf *b, int64_t v, int null)
+/* The binary COPY tuple of a row of cells (struct store_cells): a bigint,
+ * a smallint flag, a float8 or NULL each. */
+static int copy_cells(struct buf *b, const struct store_cells *c)
 {
-	if (null)
-		put_null(b);
-	else
-		put_field(b, (uint64_t)v, 8);
-}
+	size_t i;
 
-/* Three float8 fields q[0..3), or NULLs unless has_q (room reserved). */
-static void put_quantiles(struct buf *b, const double q[3], int has_q)
-{
-	int k;
-
-	for (k = 0; k < 3; k++)
-		if (has_q)
-			put_double(b, q[k]);
-		else
+	if ((!b->len && buf_add(b, copy_header, sizeof(copy_header))) ||
+	    buf_grow(b, 2 + c->n * 12 + 1))
+		return ERR_NOMEM;
+	put_be(b, c->n, 2);
+	for (i = 0; i < c->n; i++)
+		switch (c->v[i].type) {
+		case STORE_CELL_NULL:
 			put_null(b);
-}
-
-/* The binary COPY tuple of a paths row with its totals. */
-static int copy_path(struct buf *b, const struct store_path_row *r)
-{
-	const struct store_path *p = &r->p;
-	int none = r->nranks == 0;
-
-	if ((!b->len && buf_add(b, copy_header, sizeof(copy_header))) ||
-	    buf_grow(b, 2 + 16 * 12 + 1))
-		return ERR_NOMEM;
-	put_be(b, 16, 2);
-	put_field(b, (uint64_t)p->run_id, 8);
-	put_field(b, (uint64_t)p->path_id, 8);
-	put_field_or_null(b, p->parent_id, p->parent_id < 0);
-	put_field(b, (uint64_t)p->region_id, 8);
-	put_field(b, (uint64_t)p->depth, 8);
-	put_field_or_null(b, r->calls, none);
-	put_field_or_null(b, r->total, none);
-	put_field_or_null(b, r->min, none);
-	put_field_or_null(b, r->max, none);
-	put_field_or_null(b, r->busy_ranks, none);
-	put_field_or_null(b, r->busy_max, none || !r->busy_ranks);
-	put_field(b, (uint64_t)r->nranks, 8);
-	put_field_or_null(b, r->self, none);
-	put_quantiles(b, r->q, r->has_q);
-	b->data[b->len] = 0;
-	return 0;
-}
-
-/* The binary COPY tuple of a run_regions row (struct store_region_total). */
-static int copy_run_region(struct buf *b, const struct store_region_total *g)
-{
-	if ((!b->len && buf_add(b, copy_header, sizeof(copy_header))) ||
-	    buf_grow(b, 2 + 16 * 12 + 1))
-		return ERR_NOMEM;
-	put_be(b, 16, 2);
-	put_field(b, (uint64_t)g->run_id, 8);
-	put_field(b, (uint64_t)g->region_id, 8);
-	put_field(b, g->has_events ? 1 : 0, 2);
-	put_field(b, (uint64_t)g->calls, 8);
-	put_field(b, (uint64_t)g->total, 8);
-	put_field_or_null(b, g->min, !g->called);
-	put_field_or_null(b, g->max, !g->called);
-	put_field(b, (uint64_t)g->gpu_count, 8);
-	put_field(b, (uint64_t)g->gpu_total, 8);
-	put_field(b, (uint64_t)g->busy_ranks, 8);
-	put_field_or_null(b, g->busy_max, !g->busy_ranks);
-	put_field(b, (uint64_t)g->nranks, 8);
-	put_field_or_null(b, g->self, g->self_unknown);
-	put_quantiles(b, g->q, g->has_q);
+			break;
+		case STORE_CELL_INT:
+			put_field(b, (uint64_t)c->v[i].i, 8);
+			break;
+		case STORE_CELL_FLAG:
+			put_field(b, (uint64_t)c->v[i].i, 2);
+			break;
+		case STORE_CELL_REAL:
+			put_double(b, c->v[i].d);
+			break;
+		}
 	b->data[b->len] = 0;
 	return 0;
 }
@@ -304,7 +259,7 @@ int postgres_write_rows(struct store_conn *c, enum store_table table, const void
 		return ret;
 	case STORE_TABLE_PATHS:
 		for (i = 0; !ret && i < n; i++)
-			ret = copy_path(&c->copy_paths, (const struct store_path_row *)rows + i);
+			ret = copy_cells(&c->copy_paths, (const struct store_cells *)rows + i);
 		return ret ? ret : copy_maybe_flush(c);
 	case STORE_TABLE_PATH_RANKS:
 		for (i = 0; !ret && i < n; i++)
@@ -313,8 +268,8 @@ int postgres_write_rows(struct store_conn *c, enum store_table table, const void
 		return ret ? ret : copy_maybe_flush(c);
 	case STORE_TABLE_RUN_REGIONS:
 		for (i = 0; !ret && i < n; i++)
-			ret = copy_run_region(&c->copy_run_regions,
-					      (const struct store_region_total *)rows + i);
+			ret =
+			    copy_cells(&c->copy_run_regions, (const struct store_cells *)rows + i);
 		return ret ? ret : copy_maybe_flush(c);
 	}
 	return err_set(ERR_USAGE, "internal error: no such table to write");

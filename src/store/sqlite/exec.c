@@ -328,69 +328,50 @@ static int add_region(struct store_conn *st, const struct store_region_row *g)
 	return sqlite_exec(st, &s, NULL, NULL, NULL);
 }
 
-/* Parameter i of s: v, or NULL when null. */
-static int bind_int64_or_null(sqlite3_stmt *s, int i, int64_t v, int null)
+/* A row of cells (struct store_cells) with s, its statement of as many
+ * parameters. */
+static int add_cells(struct store_conn *st, sqlite3_stmt *s, const struct store_cells *c)
 {
-	return null ? sqlite3_bind_null(s, i) : sqlite3_bind_int64(s, i, v);
-}
+	size_t i;
+	int bad = 0, k;
 
-/* Bind q[0..3) at i, i + 1, i + 2, or NULLs unless has_q; nonzero when a
- * bind failed. */
-static int bind_quantiles(sqlite3_stmt *s, int i, const double q[3], int has_q)
-{
-	int k, bad = 0;
-
-	for (k = 0; k < 3; k++)
-		bad |= (has_q ? sqlite3_bind_double(s, i + k, q[k])
-			      : sqlite3_bind_null(s, i + k)) != SQLITE_OK;
-	return bad;
-}
-
-/* A paths row with its totals (struct store_path_row). */
-static int add_path(struct store_conn *st, const struct store_path_row *r)
-{
-	const struct store_path *p = &r->p;
-	sqlite3_stmt *s = st->add_path;
-	int none = r->nranks == 0, bad = 0;
-
-	bad |= sqlite3_bind_int64(s, 1, p->run_id) != SQLITE_OK;
-	bad |= sqlite3_bind_int64(s, 2, p->path_id) != SQLITE_OK;
-	bad |= bind_int64_or_null(s, 3, p->parent_id, p->parent_id < 0) != SQLITE_OK;
-	bad |= sqlite3_bind_int64(s, 4, p->region_id) != SQLITE_OK;
-	bad |= sqlite3_bind_int64(s, 5, p->depth) != SQLITE_OK;
-	bad |= bind_int64_or_null(s, 6, r->calls, none) != SQLITE_OK;
-	bad |= bind_int64_or_null(s, 7, r->total, none) != SQLITE_OK;
-	bad |= bind_int64_or_null(s, 8, r->min, none) != SQLITE_OK;
-	bad |= bind_int64_or_null(s, 9, r->max, none) != SQLITE_OK;
-	bad |= bind_int64_or_null(s, 10, r->busy_ranks, none) != SQLITE_OK;
-	bad |= bind_int64_or_null(s, 11, r->busy_max, none || !r->busy_ranks) != SQLITE_OK;
-	bad |= sqlite3_bind_int64(s, 12, r->nranks) != SQLITE_OK;
-	bad |= bind_int64_or_null(s, 13, r->self, none) != SQLITE_OK;
-	bad |= bind_quantiles(s, 14, r->q, r->has_q);
+	if (c->n != (size_t)sqlite3_bind_parameter_count(s))
+		return err_set(ERR_USAGE, "internal error: a row of %zu values for %d columns",
+			       c->n, sqlite3_bind_parameter_count(s));
+	for (i = 0; i < c->n; i++) {
+		k = (int)i + 1;
+		switch (c->v[i].type) {
+		case STORE_CELL_NULL:
+			bad |= sqlite3_bind_null(s, k) != SQLITE_OK;
+			break;
+		case STORE_CELL_INT:
+		case STORE_CELL_FLAG:
+			bad |= sqlite3_bind_int64(s, k, c->v[i].i) != SQLITE_OK;
+			break;
+		case STORE_CELL_REAL:
+			bad |= sqlite3_bind_double(s, k, c->v[i].d) != SQLITE_OK;
+			break;
+		}
+	}
 	return step_write(st, s, bad);
 }
 
-/* A run_regions row (struct store_region_total). */
-static int add_run_region(struct store_conn *st, const struct store_region_total *g)
-{
-	sqlite3_stmt *s = st->add_run_region;
-	int bad = 0;
+/* The values of an INSERT of a row of cells (STORE_MAX_CELLS of them). */
+#define CELL_VALUES "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)"
 
-	bad |= sqlite3_bind_int64(s, 1, g->run_id) != SQLITE_OK;
-	bad |= sqlite3_bind_int64(s, 2, g->region_id) != SQLITE_OK;
-	bad |= sqlite3_bind_int(s, 3, g->has_events ? 1 : 0) != SQLITE_OK;
-	bad |= sqlite3_bind_int64(s, 4, g->calls) != SQLITE_OK;
-	bad |= sqlite3_bind_int64(s, 5, g->total) != SQLITE_OK;
-	bad |= bind_int64_or_null(s, 6, g->min, !g->called) != SQLITE_OK;
-	bad |= bind_int64_or_null(s, 7, g->max, !g->called) != SQLITE_OK;
-	bad |= sqlite3_bind_int64(s, 8, g->gpu_count) != SQLITE_OK;
-	bad |= sqlite3_bind_int64(s, 9, g->gpu_total) != SQLITE_OK;
-	bad |= sqlite3_bind_int64(s, 10, g->busy_ranks) != SQLITE_OK;
-	bad |= bind_int64_or_null(s, 11, g->busy_max, !g->busy_ranks) != SQLITE_OK;
-	bad |= sqlite3_bind_int64(s, 12, g->nranks) != SQLITE_OK;
-	bad |= bind_int64_or_null(s, 13, g->self, g->self_unknown) != SQLITE_OK;
-	bad |= bind_quantiles(s, 14, g->q, g->has_q);
-	return step_write(st, s, bad);
+/* Prepare *s (once) as sql, an INSERT of CELL_VALUES, then write the n
+ * rows of cells. */
+static int add_cell_rows(struct store_conn *st, sqlite3_stmt **s, const char *sql,
+			 const struct store_cells *rows, size_t n)
+{
+	size_t i;
+	int ret = 0;
+
+	if (!*s)
+		ret = sqlite_prepare(st, s, sql, SQLITE_PREPARE_PERSISTENT, "update");
+	for (i = 0; !ret && i < n; i++)
+		ret = add_cells(st, *s, &rows[i]);
+	return ret;
 }
 
 /* A path_ranks row. */
@@ -430,15 +411,9 @@ int sqlite_write_rows(struct store_conn *st, enum store_table table, const void 
 			ret = add_timing(st, (const struct store_timing *)rows + i);
 		return ret;
 	case STORE_TABLE_PATHS:
-		if (!st->add_path)
-			ret = sqlite_prepare(st, &st->add_path,
-					     "INSERT INTO paths (" SQL_PATHS_COLUMNS
-					     ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, "
-					     "?11, ?12, ?13, ?14, ?15, ?16)",
-					     SQLITE_PREPARE_PERSISTENT, "update");
-		for (i = 0; !ret && i < n; i++)
-			ret = add_path(st, (const struct store_path_row *)rows + i);
-		return ret;
+		return add_cell_rows(st, &st->add_path,
+				     "INSERT INTO paths (" SQL_PATHS_COLUMNS ") " CELL_VALUES, rows,
+				     n);
 	case STORE_TABLE_PATH_RANKS:
 		if (!st->add_path_rank)
 			ret = sqlite_prepare(st, &st->add_path_rank,
@@ -449,15 +424,10 @@ int sqlite_write_rows(struct store_conn *st, enum store_table table, const void 
 			ret = add_path_rank(st, (const struct store_path_rank *)rows + i);
 		return ret;
 	case STORE_TABLE_RUN_REGIONS:
-		if (!st->add_run_region)
-			ret = sqlite_prepare(st, &st->add_run_region,
-					     "INSERT INTO run_regions (" SQL_RUN_REGIONS_ROW_COLUMNS
-					     ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, "
-					     "?11, ?12, ?13, ?14, ?15, ?16)",
-					     SQLITE_PREPARE_PERSISTENT, "update");
-		for (i = 0; !ret && i < n; i++)
-			ret = add_run_region(st, (const struct store_region_total *)rows + i);
-		return ret;
+		return add_cell_rows(st, &st->add_run_region,
+				     "INSERT INTO run_regions (" SQL_RUN_REGIONS_ROW_COLUMNS
+				     ") " CELL_VALUES,
+				     rows, n);
 	}
 	return err_set(ERR_USAGE, "internal error: no such table to write");
 }
