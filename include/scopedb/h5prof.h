@@ -105,6 +105,11 @@ struct h5prof_row {
 
 struct h5prof;
 
+/* Start libhdf5 for reading profiles, once a process (h5prof_open() does it
+ * itself): a process that forks a reader per file calls it first, so that
+ * each reader inherits a started library instead of starting it again. */
+void h5prof_init(void);
+
 /* Open and validate path; *out is set only on success. */
 int h5prof_open(struct h5prof **out, const char *path);
 

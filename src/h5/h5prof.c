@@ -684,16 +684,22 @@ int h5prof_open(struct h5prof **out, const char *path)
 	return h5prof_open_stat(out, path, NULL);
 }
 
+static pthread_once_t h5prof_once = PTHREAD_ONCE_INIT;
+
+void h5prof_init(void)
+{
+	pthread_once(&h5prof_once, h5prof_lib_init);
+}
+
 int h5prof_open_stat(struct h5prof **out, const char *path, const struct stat *expect)
 {
-	static pthread_once_t once = PTHREAD_ONCE_INIT;
 	struct h5prof *p = NULL;
 	hid_t fapl = H5I_INVALID_HID;
 	htri_t is;
 	size_t i;
 	int rc, fd = -1;
 
-	pthread_once(&once, h5prof_lib_init);
+	h5prof_init();
 	H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
 	rc = h5prof_new(&p, path);
 	if (rc)

@@ -460,6 +460,9 @@ static int ingest_collect(struct ingest_ctx *c, const struct ingest_limits *lim)
 	struct wire_frame f;
 	int rc, stop = 0;
 
+	/* libhdf5 started here once, not in each file's reader */
+	if (!profile_name_is_json(c->path))
+		h5prof_init();
 	rc = child_start(&ch, &cl, ingest_child_main, (void *)c->path);
 	if (rc)
 		return rc;
