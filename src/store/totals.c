@@ -200,7 +200,8 @@ int store_totals_get(struct store *st, int64_t run_id, struct store_region_total
 		return ret;
 	}
 	/* by region id, as finish.c looks them up; the hash table is done */
-	qsort(st->tots, st->ntots, sizeof(*st->tots), cmp_total);
+	if (st->ntots)
+		qsort(st->tots, st->ntots, sizeof(*st->tots), cmp_total);
 	if (st->totslots)
 		memset(st->totslots, 0, st->ntotslots * sizeof(*st->totslots));
 	st->tots_run = -2; /* no more rows can be added to these */
