@@ -1239,6 +1239,7 @@ static void test_region_totals(void **state)
 	struct buf blob = BUF_INIT, x = BUF_INIT, y = BUF_INIT;
 	const int64_t d0[] = {5, 10, 15}, d2[] = {20, 30}, io[] = {1, 20}, io2[] = {3, 6};
 	int64_t run = 0, solve = 0, idle = 0, agg = 0;
+	struct store_timing t;
 
 	assert_int_equal(store_begin(st), 0);
 	assert_int_equal(store_insert_run(st, &run, &r), 0);
@@ -1271,6 +1272,24 @@ static void test_region_totals(void **state)
 	assert_int_equal(store_commit(st), 0);
 	dump_stats(&y, st, run, NULL, 0);
 	assert_string_equal(y.data, x.data);
+	/* a total past INT64_MAX is refused, as SQL's sum() refused it */
+	r.sha256 = (char *)"bb";
+	assert_int_equal(store_begin(st), 0);
+	assert_int_equal(store_insert_run(st, &run, &r), 0);
+	assert_int_equal(store_region_id(st, &solve, "solve"), 0);
+	t = (struct store_timing){.run_id = run,
+				  .region_id = solve,
+				  .calls = 1,
+				  .total = INT64_MAX,
+				  .min = INT64_MAX,
+				  .max = INT64_MAX,
+				  .exclusive = -1,
+				  .source_line = -1};
+	assert_int_equal(store_add_timing(st, &t), 0);
+	t.rank = 1;
+	expect_err(st, store_add_timing(st, &t), ERR_USAGE,
+		   "cannot update store 'LOC': the totals of a region are out of range");
+	store_rollback(st);
 	buf_release(&x);
 	buf_release(&y);
 	buf_release(&blob);
