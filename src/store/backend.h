@@ -79,11 +79,13 @@ struct store_cell {
 };
 
 /* A row of STORE_TABLE_PATHS or STORE_TABLE_RUN_REGIONS: n cells, one per
- * column of the table's list (sql.h), in its order. */
+ * column of the table's list (sql.h), in its order, v[0..n).  n is at most
+ * STORE_MAX_CELLS in a row a backend may write: a larger n (the front end's
+ * mistake, v[STORE_MAX_CELLS] its spill) is refused. */
 #define STORE_MAX_CELLS 16
 struct store_cells {
 	size_t n;
-	struct store_cell v[STORE_MAX_CELLS];
+	struct store_cell v[STORE_MAX_CELLS + 1];
 };
 
 struct store_backend {

@@ -140,10 +140,11 @@ struct store_region_total {
  * of size bytes at rows, turned into cells by fill(), a chunk at a time. */
 int store_write_cells(struct store *st, enum store_table table, const void *rows, size_t size,
 		      size_t n, void (*fill)(struct store_cells *c, const void *row));
-/* Append cells to c: an integer, an integer or NULL, three reals or NULLs,
- * and s's totals in the order of SQL_SUMS_COLUMNS. */
+/* Append cells to c: an integer, an integer or NULL, a 0/1 flag, three
+ * reals or NULLs, and s's totals in the order of SQL_SUMS_COLUMNS. */
 void store_cell_int(struct store_cells *c, int64_t v);
 void store_cell_int_or_null(struct store_cells *c, int64_t v, int null);
+void store_cell_flag(struct store_cells *c, int v);
 void store_cell_quantiles(struct store_cells *c, const double q[3], int has_q);
 void store_cell_sums(struct store_cells *c, const struct store_sums *s);
 

@@ -217,8 +217,7 @@ static void total_cells(struct store_cells *c, const void *row)
 
 	store_cell_int(c, g->run_id);
 	store_cell_int(c, g->region_id);
-	c->v[c->n].type = STORE_CELL_FLAG;
-	c->v[c->n++].i = g->has_events ? 1 : 0;
+	store_cell_flag(c, g->has_events);
 	store_cell_int(c, g->gpu_count);
 	store_cell_int(c, g->gpu_total);
 	store_cell_sums(c, &g->s);
@@ -254,10 +253,29 @@ int store_totals_put(struct store *st, int64_t run_id)
 
 /* ---- rows of cells ----------------------------------------------------------- */
 
+/* The next cell of c; past STORE_MAX_CELLS one that is counted but not
+ * kept, so that a backend refuses the row rather than write past v[]. */
+static struct store_cell *cell_next(struct store_cells *c)
+{
+	size_t i = c->n++;
+
+	return &c->v[i < STORE_MAX_CELLS ? i : STORE_MAX_CELLS];
+}
+
 void store_cell_int_or_null(struct store_cells *c, int64_t v, int null)
 {
-	c->v[c->n].type = null ? STORE_CELL_NULL : STORE_CELL_INT;
-	c->v[c->n++].i = v;
+	struct store_cell *x = cell_next(c);
+
+	x->type = null ? STORE_CELL_NULL : STORE_CELL_INT;
+	x->i = v;
+}
+
+void store_cell_flag(struct store_cells *c, int v)
+{
+	struct store_cell *x = cell_next(c);
+
+	x->type = STORE_CELL_FLAG;
+	x->i = v ? 1 : 0;
 }
 
 void store_cell_int(struct store_cells *c, int64_t v)
@@ -270,8 +288,10 @@ void store_cell_quantiles(struct store_cells *c, const double q[3], int has_q)
 	int k;
 
 	for (k = 0; k < 3; k++) {
-		c->v[c->n].type = has_q ? STORE_CELL_REAL : STORE_CELL_NULL;
-		c->v[c->n++].d = q[k];
+		struct store_cell *x = cell_next(c);
+
+		x->type = has_q ? STORE_CELL_REAL : STORE_CELL_NULL;
+		x->d = q[k];
 	}
 }
 

@@ -190,6 +190,8 @@ static int copy_cells(struct buf *b, const struct store_cells *c)
 {
 	size_t i;
 
+	if (c->n > STORE_MAX_CELLS)
+		return err_set(ERR_USAGE, "internal error: a row of %zu values", c->n);
 	if ((!b->len && buf_add(b, copy_header, sizeof(copy_header))) ||
 	    buf_grow(b, 2 + c->n * 12 + 1))
 		return ERR_NOMEM;
