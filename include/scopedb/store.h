@@ -231,14 +231,16 @@ struct store_path_rank {
 };
 
 /* Mark run_id as read for nesting, with n's counts (once per run, inside
- * the run's transaction, after its paths and their rows: it also stores
- * each path's totals over all ranks). */
+ * the run's transaction, after its paths and their rows). */
 int store_put_nesting(struct store *st, int64_t run_id, const struct store_nesting *n);
 /* *found = 0 for a run stored before scopedb read nesting (ingest its file
  * again to get its paths), else 1 and *out. */
 int store_get_nesting(struct store *st, int64_t run_id, struct store_nesting *out, int *found);
-/* Insert one path / one (path, rank) row; inside a transaction only (as
- * store_add_timing()), paths before the rows that use them. */
+/* Add one path / one (path, rank) row; inside a transaction only (as
+ * store_add_timing()), paths before the rows that use them.  The rows go
+ * in at once; the paths are held, their rows added up, and written with
+ * their totals and percentiles by store_finish_run(), which must come
+ * before store_commit() (a commit that would lose them is refused). */
 int store_add_path(struct store *st, const struct store_path *p);
 int store_add_path_rank(struct store *st, const struct store_path_rank *r);
 

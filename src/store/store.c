@@ -237,7 +237,7 @@ int store_open_temporary(struct store **out)
 }
 
 /* Forget the region ids of the transaction (they may be rolled back), and
- * the paths it held for store_put_nesting(). */
+ * the paths and region totals it held for the run's finish. */
 static void store_forget_regions(struct store *st)
 {
 	strmap_release(&st->names);

@@ -72,6 +72,12 @@ static struct store_region_total *totals_of(struct store *st, int64_t run_id, in
 	struct store_region_total *g;
 	size_t slot;
 
+	if (st->ntotslots) {
+		slot = totals_slot(st, region_id);
+		if (st->totslots[slot])
+			return &st->tots[st->totslots[slot] - 1];
+	}
+	/* a new region: room for it first (which may move every slot) */
 	if (st->ntots >= UINT32_MAX - 1) {
 		err_set(ERR_USAGE, "cannot update store '%s': run %lld has too many regions",
 			st->location, (long long)run_id);
@@ -80,8 +86,6 @@ static struct store_region_total *totals_of(struct store *st, int64_t run_id, in
 	if (totals_grow(st))
 		return NULL;
 	slot = totals_slot(st, region_id);
-	if (st->totslots[slot])
-		return &st->tots[st->totslots[slot] - 1];
 	g = &st->tots[st->ntots++];
 	st->totslots[slot] = (uint32_t)st->ntots;
 	memset(g, 0, sizeof(*g));
