@@ -26,6 +26,7 @@ psql_q() { "$PG_BIN/psql" -X -A -t -q -d "$1" -c "$2"; }
 "$MKPROFILE" --ranks 2 --regions main,solve,io --calls 20 --seed 1 a.h5 >/dev/null || exit 1
 "$MKPROFILE" --ranks 2 --regions main,solve,io --calls 20 --seed 2 --slow solve=2 \
 	--timestamp 2024-01-02T00:00:00Z b.h5 >/dev/null || exit 1
+"$MKPROFILE" --ranks 2 --regions main,solve --calls 5 --seed 3 c.h5 >/dev/null || exit 1
 expect 0 "ingest" $S ingest --db base.sqlite --commit abc1234 a.h5 b.h5
 
 # tamper NAME SQL: $db = a new database with the two runs, edited by SQL
@@ -137,6 +138,24 @@ refused "trigger" "scopedb: store 'STORE' has a trigger named 'spy' on its table
 	runs "show 1" "rm 2" "prune --keep-last 1"
 equals "trigger: never ran" "$(psql_q "$db" 'SELECT count(*) FROM log')" 0
 equals "trigger: nothing removed" "$(psql_q "$db" 'SELECT count(*) FROM runs')" 2
+# a trigger on any table of the store, the tables of the newest schema
+# included: each is refused before anything is written (the list of
+# tables that the check guards is kept by hand in conn.c)
+tamper every-table "CREATE TABLE log (x bigint);
+	CREATE FUNCTION spy() RETURNS trigger LANGUAGE plpgsql AS
+		\$\$ BEGIN INSERT INTO log VALUES (1); RETURN new; END \$\$"
+tables=$(psql_q "$db" "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()
+	AND tablename <> 'log' ORDER BY tablename")
+equals "every table: the store's" "$(echo $tables)" "path_ranks paths pins regions run_counter run_metadata run_nesting run_regions run_tags runs scopedb_meta timings timings_durations"
+for t in $tables; do
+	psql_q "$db" "CREATE TRIGGER spy AFTER INSERT OR UPDATE OR DELETE ON $t
+		FOR EACH STATEMENT EXECUTE FUNCTION spy()" || bad "every table: trigger on $t"
+	expect_err 2 "every table: $t" "scopedb: store '$db' has a trigger named 'spy' on its tables, which scopedb never creates; refused (remove it, or use a store without one)" \
+		$S ingest --db "$db" --commit abc1234 c.h5
+	psql_q "$db" "DROP TRIGGER spy ON $t" || bad "every table: drop the trigger on $t"
+done
+equals "every table: never ran" "$(psql_q "$db" 'SELECT count(*) FROM log')" 0
+equals "every table: nothing added" "$(psql_q "$db" 'SELECT count(*) FROM runs')" 2
 tamper rule "CREATE TABLE log (x bigint);
 	CREATE RULE copy AS ON DELETE TO pins DO ALSO INSERT INTO log VALUES (1)"
 refused "rule" "scopedb: store 'STORE' has a rule named 'copy' on its tables, which scopedb never creates; refused (remove it, or use a store without one)" \

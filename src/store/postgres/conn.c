@@ -33,6 +33,18 @@ static void postgres_rollback(struct store_conn *c);
 /* ---- open / close / migrations ----------------------------------------- */
 
 /*
+ * Every table of a store (the CREATE TABLEs of schema/postgres/), as the
+ * elements of an SQL array: what the identity check guards, what the sizes
+ * add up and what compact rewrites.  A migration that creates a table
+ * names it here too: e2e_pg_damage's schema-objects case puts a trigger on
+ * each table of a new store, and each one must be refused.
+ */
+#define PG_TABLES                                                                                  \
+	"'scopedb_meta', 'run_counter', 'runs', 'run_tags', 'run_metadata', 'regions', "           \
+	"'timings', 'timings_durations', 'run_regions', 'pins', 'run_nesting', 'paths', "          \
+	"'path_ranks'"
+
+/*
  * What would run someone else's SQL in our session, as one SELECT column
  * for postgres_identify(): "KIND<tab>NAME" of the first trigger (our
  * foreign keys' are internal), rule, row-level security policy, or view in
@@ -42,9 +54,7 @@ static void postgres_rollback(struct store_conn *c);
  * check costs no round trip.
  */
 #define PG_HAZARD                                                                                  \
-	"(WITH t AS (SELECT to_regclass(n) AS oid FROM unnest(ARRAY['scopedb_meta', "              \
-	"'run_counter', 'runs', 'run_tags', 'run_metadata', 'regions', 'timings', "                \
-	"'timings_durations', 'run_regions', 'pins']) AS n) "                                      \
+	"(WITH t AS (SELECT to_regclass(n) AS oid FROM unnest(ARRAY[" PG_TABLES "]) AS n) "        \
 	"SELECT kind || E'\\t' || name FROM ("                                                     \
 	"SELECT 'trigger' AS kind, tgname::text AS name FROM pg_trigger WHERE NOT tgisinternal "   \
 	"AND tgrelid IN (SELECT oid FROM t) "                                                      \
@@ -426,9 +436,8 @@ static int postgres_size(struct store_conn *c, int64_t *out)
 {
 	return postgres_query_int(
 	    c, out,
-	    "SELECT sum(pg_total_relation_size(to_regclass(t))) FROM unnest(ARRAY['scopedb_meta', "
-	    "'run_counter', 'runs', 'run_tags', 'run_metadata', 'regions', 'timings', "
-	    "'timings_durations', 'run_regions', 'pins']) AS t");
+	    "SELECT sum(pg_total_relation_size(to_regclass(t))) FROM unnest(ARRAY[" PG_TABLES
+	    "]) AS t");
 }
 
 /*
@@ -452,7 +461,10 @@ static int postgres_used_bytes(struct store_conn *c, int64_t *out)
 	    "(SELECT coalesce(sum(pg_column_size(t.*)), 0) FROM timings t) + "
 	    "(SELECT coalesce(sum(pg_column_size(t.*)), 0) FROM timings_durations t) + "
 	    "(SELECT coalesce(sum(pg_column_size(t.*)), 0) FROM run_regions t) + "
-	    "(SELECT coalesce(sum(pg_column_size(t.*)), 0) FROM pins t)");
+	    "(SELECT coalesce(sum(pg_column_size(t.*)), 0) FROM pins t) + "
+	    "(SELECT coalesce(sum(pg_column_size(t.*)), 0) FROM run_nesting t) + "
+	    "(SELECT coalesce(sum(pg_column_size(t.*)), 0) FROM paths t) + "
+	    "(SELECT coalesce(sum(pg_column_size(t.*)), 0) FROM path_ranks t)");
 }
 
 /* Forget unused region names, rewrite the tables (VACUUM FULL gives the
@@ -474,7 +486,8 @@ static int postgres_compact(struct store_conn *c, int64_t *before, int64_t *afte
 	if (!ret)
 		ret = postgres_run(c,
 				   "VACUUM (FULL, ANALYZE) runs, run_tags, run_metadata, regions, "
-				   "timings, timings_durations, run_regions, pins",
+				   "timings, timings_durations, run_regions, pins, run_nesting, "
+				   "paths, path_ranks",
 				   "vacuum");
 	if (!ret)
 		ret = postgres_size(c, after);
