@@ -13,7 +13,10 @@
 #     the run and why), copies the others and exits 2, to SQLite and to
 #     PostgreSQL alike; a region with no calls on some ranks (legal in
 #     schemas 2 and 3) travels both ways;
-#  4. PostgreSQL: a failed write is worded as an update, not a read.
+#  4. PostgreSQL: a failed write is worded as an update, not a read;
+#  5. a table's columns stay straight whatever the width of a name's
+#     characters (wide, combining); what a terminal cannot print or what
+#     reorders a row (U+FFFE, a bidirectional override) is shown as '?'.
 # The PostgreSQL part runs when the backend is built (a throwaway server,
 # tests/pg-server.sh).
 source "$(dirname "$0")/e2e-lib.sh"
@@ -157,6 +160,23 @@ expect_err 2 "a selected bad run" "scopedb: $W3" $S push --db old.sqlite --to ne
 [ ! -e new2.sqlite ] && ok || bad "a push of a bad run alone created a store"
 
 # --- PostgreSQL ----------------------------------------------------------------------------
+# --- 5. names of every width ---------------------------------------------------------
+# a wide (CJK) character takes two columns, a combining accent none: the
+# calls column stays straight; a noncharacter (U+FFFE) and a bidirectional
+# override (U+202E, which would reverse the rest of the row) are shown as '?'
+mk --ranks 1 --regions $'main,wide\xe4\xb8\xad,comb\xcc\x81x,a\xef\xbf\xbeb,rev\xe2\x80\xaeabc' --calls 3 --seed 6 widths.h5
+run $S show widths.h5 --columns calls --sort name
+acute=$'\xcc\x81' han=$'\xe4\xb8\xad'
+equals "widths: show" "$rc:$out" "0:Run: widths.h5 (file, label example, recorded 2024-01-01T00:00:00Z, 1 rank, columnar)
+
+region   calls
+a?b          3
+comb${acute}x        3
+main         3
+rev?abc      3
+wide${han}       3"
+no_esc "widths"
+
 if [ "${SCOPEDB_POSTGRES:-OFF}" != ON ]; then
 	echo "e2e_text: the PostgreSQL backend is not built: its part is skipped" >&2
 	finish

@@ -13,6 +13,7 @@
 #include "render/escape.h"
 #include "render/jsonw.h"
 #include "render/render.h"
+#include "render/table.h"
 #include "scopedb/err.h"
 #include "hostile_names.h"
 #include "testutil.h"
@@ -107,6 +108,61 @@ static void test_escape(void **state)
 	b.len = 0;
 	assert_int_equal(escape_json(&b, "a\xff\xc3\xa9\xe2\x86|\xc2\x9b"), 0);
 	assert_string_equal(b.data, "\"a\xef\xbf\xbd\xc3\xa9\xef\xbf\xbd\xef\xbf\xbd|\xc2\x9b\"");
+	buf_release(&b);
+}
+
+/*
+ * The terminal's widths: a CJK character and an emoji take two columns, a
+ * combining accent none (glibc's C.UTF-8 tables, whatever the locale of
+ * the test is); a noncharacter (U+FFFE), an unassigned code point (U+0378)
+ * and the bidirectional overrides are shown as '?'; and a table pads each
+ * name to the same column, whatever its characters are.
+ */
+static void test_widths(void **state)
+{
+	static const char *const header[] = {"region", "calls"};
+	static const enum table_align align[] = {TABLE_LEFT, TABLE_RIGHT};
+	static const char *const rows[][2] = {{"wide\xe4\xb8\xad", "1"},
+					      {"comb\xcc\x81x", "2"},
+					      {"smile\xf0\x9f\x98\x80", "3"},
+					      {"main", "4"}};
+	struct table t;
+	struct buf b = BUF_INIT;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(escape_width("a", 1), 1);
+	assert_int_equal(escape_width("\033", 1), -1);
+	assert_int_equal(escape_width("\xc3\xa9", 2), 1);
+	assert_int_equal(escape_width("\xcc\x81", 2), 0);
+	assert_int_equal(escape_width("\xe4\xb8\xad", 3), 2);
+	assert_int_equal(escape_width("\xf0\x9f\x98\x80", 4), 2);
+	assert_int_equal(escape_width("\xef\xbf\xbe", 3), -1);
+	assert_int_equal(escape_width("\xcd\xb8", 2), -1);
+	assert_int_equal(escape_width("\xe2\x80\xae", 3), -1);
+	assert_int_equal(escape_width("\xe2\x81\xa6", 3), -1);
+	assert_int_equal(escape_width("\xc2\x9b", 2), -1);
+	/* '?' for what does not print or reorders the row, in the terminal,
+	 * markdown and diagnostics alike; other characters kept */
+	assert_int_equal(escape_plain(&b, "a\xef\xbf\xbe"
+					  "b\xe2\x80\xae"
+					  "c\xcd\xb8|\xe4\xb8\xad\xcc\x81"),
+			 0);
+	assert_int_equal(escape_md(&b, "|\xe2\x81\xa7"), 0);
+	assert_int_equal(escape_msg(&b, "|\xef\xbf\xbf"), 0);
+	assert_string_equal(b.data, "a?b?c?|\xe4\xb8\xad\xcc\x81\\|?|\\xef\\xbf\\xbf");
+	/* every name ends in the same column */
+	assert_int_equal(table_init(&t, 2, header, align), 0);
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		assert_int_equal(table_add_row(&t, rows[i]), 0);
+	b.len = 0;
+	assert_int_equal(table_render(&b, &t, NULL, 0, 0), 0);
+	assert_string_equal(b.data, "region   calls\n"
+				    "wide\xe4\xb8\xad       1\n"
+				    "comb\xcc\x81x        2\n"
+				    "smile\xf0\x9f\x98\x80      3\n"
+				    "main         4\n");
+	table_release(&t);
 	buf_release(&b);
 }
 
@@ -547,6 +603,7 @@ TU_MAIN(NULL, NULL,
 	    cmocka_unit_test(test_jsonw),
 	    cmocka_unit_test(test_escape),
 	    cmocka_unit_test(test_escape_hostile),
+	    cmocka_unit_test(test_widths),
 	    cmocka_unit_test(test_escape_corpus),
 	    cmocka_unit_test(test_renderers),
 	    cmocka_unit_test(test_findings),

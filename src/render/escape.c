@@ -3,7 +3,11 @@
  * string quoting itself is util/json.c's (shared with the tags writer of
  * the store).
  */
+#define _XOPEN_SOURCE 700 /* wcwidth() */
+#include <locale.h>
+#include <pthread.h>
 #include <string.h>
+#include <wchar.h>
 
 #include "render/escape.h"
 #include "scopedb/err.h"
@@ -22,12 +26,52 @@ static size_t escape_utf8_len(const unsigned char *s)
 	return util_utf8_len((const char *)s);
 }
 
+/* The C.UTF-8 locale, whose LC_CTYPE knows every character's width
+ * whatever the user's locale is; (locale_t)0 where the C library has none. */
+static locale_t escape_locale;
+static pthread_once_t escape_locale_once = PTHREAD_ONCE_INIT;
+
+static void escape_locale_init(void)
+{
+	escape_locale = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
+}
+
+int escape_width(const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	unsigned cp;
+	locale_t old;
+	size_t i;
+	int w;
+
+	if (n <= 1)
+		return escape_is_control(*p) ? -1 : 1;
+	cp = p[0] & (0xffu >> (n + 1));
+	for (i = 1; i < n; i++)
+		cp = cp << 6 | (p[i] & 0x3fu);
+	/* the bidirectional overrides and isolates reorder the text around
+	 * them: a name could make its row read as another's */
+	if ((cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069))
+		return -1;
+	if (cp >= 0x80 && cp < 0xa0)
+		return -1;
+	pthread_once(&escape_locale_once, escape_locale_init);
+	if (escape_locale == (locale_t)0)
+		return 1;
+	old = uselocale(escape_locale);
+	w = wcwidth((wchar_t)cp);
+	uselocale(old);
+	return w;
+}
+
 /*
  * The character at s (not NUL) for the terminal's escapers: *len = its
  * length in bytes; 1 when it is unsafe, to be shown as '?' (or \xNN per
  * byte): a C0 control or DEL, a C1 control U+0080..U+009F (terminals take
- * U+009B as the start of an escape sequence, as ESC [), or a byte that
- * starts no valid UTF-8 sequence.
+ * U+009B as the start of an escape sequence, as ESC [), a character the
+ * terminal cannot print or that reorders the line (escape_width() < 0:
+ * U+FFFE, unassigned code points, the bidirectional overrides), or a byte
+ * that starts no valid UTF-8 sequence.
  */
 static int escape_unsafe(const char *s, size_t *len)
 {
@@ -41,7 +85,7 @@ static int escape_unsafe(const char *s, size_t *len)
 		*len = 1;
 		return 1;
 	}
-	return *len == 2 && p[0] == 0xc2 && p[1] < 0xa0;
+	return escape_width(s, *len) < 0;
 }
 
 int escape_plain(struct buf *out, const char *s)

@@ -4,7 +4,11 @@
  * same way in every command:
  *   escape_plain: terminal; control characters as '?' so a row stays a line
  *                 (C0, DEL, the C1 controls U+0080..U+009F, and bytes of no
- *                 valid UTF-8 sequence: all that a terminal may act on);
+ *                 valid UTF-8 sequence: all that a terminal may act on),
+ *                 and so are the characters it cannot print (U+FFFE,
+ *                 unassigned code points) and the bidirectional overrides
+ *                 and isolates (U+202A..U+202E, U+2066..U+2069), which
+ *                 would reorder the row;
  *   escape_md:    markdown; the same, plus \`*_[]<>|~&# backslash-escaped,
  *                 and mentions (@user), autolinks (http://, www.) and
  *                 issue references (#12) broken by an invisible U+2060
@@ -57,5 +61,14 @@ int escape_roff(struct buf *out, const char *s);
 int escape_msg(struct buf *out, const char *s);
 int escape_gh_data(struct buf *out, const char *s);
 int escape_gh_prop(struct buf *out, const char *s);
+
+/*
+ * The columns a terminal gives the character of the n bytes at s (one
+ * valid UTF-8 sequence, or one byte): 2 for a wide one (CJK, emoji), 0 for
+ * a combining mark, 1 for most, -1 for one escape_plain() shows as '?'.
+ * The widths are those of the C library's C.UTF-8 locale, whatever the
+ * user's is; without that locale, every printable character counts 1.
+ */
+int escape_width(const char *s, size_t n);
 
 #endif

@@ -69,14 +69,21 @@ void table_set_color(struct table *t, size_t col, const char *color)
 		t->cells[(t->nrows - 1) * t->ncols + col].color = color;
 }
 
-/* Display width: UTF-8 code points (continuation bytes do not count). */
+/* Display width: the terminal columns of its characters (escape_width():
+ * a CJK name takes two a character, a combining accent none).  The text is
+ * escaped already, so what is left prints; a stray byte counts one. */
 static size_t table_width(const char *s)
 {
-	size_t w = 0;
+	size_t w = 0, n;
+	int cw;
 
-	for (; *s; s++)
-		if (((unsigned char)*s & 0xc0) != 0x80)
-			w++;
+	for (; *s; s += n) {
+		n = util_utf8_len(s);
+		if (!n)
+			n = 1;
+		cw = escape_width(s, n);
+		w += cw < 0 ? 1 : (size_t)cw;
+	}
 	return w;
 }
 
