@@ -168,6 +168,34 @@ tamper view "ALTER TABLE pins RENAME TO pins_real;
 	CREATE VIEW pins AS SELECT * FROM pins_real"
 refused "view" "scopedb: store 'STORE' has a view named 'pins' among its tables, which scopedb never creates; refused (remove it, or use a store without one)" \
 	runs "pins"
+tamper partitioned "ALTER TABLE pins RENAME TO pins_real;
+	CREATE TABLE pins (LIKE pins_real) PARTITION BY RANGE (run_id)"
+refused "partitioned" "scopedb: store 'STORE' has a partitioned table named 'pins' among its tables, which scopedb never creates; refused (remove it, or use a store without one)" \
+	runs "pins"
+# a table inheriting from one of the store's: a read of timings reads its
+# rows, and rm's DELETE would fire its trigger
+tamper child "CREATE TABLE log (x bigint);
+	CREATE FUNCTION spy() RETURNS trigger LANGUAGE plpgsql AS
+		\$\$ BEGIN INSERT INTO log VALUES (1); RETURN old; END \$\$;
+	CREATE TABLE timings_child () INHERITS (timings);
+	CREATE TRIGGER spy BEFORE DELETE ON timings_child FOR EACH ROW EXECUTE FUNCTION spy()"
+refused "child table" "scopedb: store 'STORE' has a child table named 'timings_child' under its tables, which scopedb never creates; refused (remove it, or use a store without one)" \
+	runs "show 1" "rm 1"
+equals "child table: never ran" "$(psql_q "$db" 'SELECT count(*) FROM log')" 0
+equals "child table: nothing removed" "$(psql_q "$db" 'SELECT count(*) FROM runs')" 2
+# a database with no store yet, but a scopedb_meta of someone else's,
+# empty, with a trigger: the store's creation would fire it
+db=$(pg_newdb premade) || exit 1
+psql_q "$db" "CREATE TABLE log (x bigint);
+	CREATE FUNCTION spy() RETURNS trigger LANGUAGE plpgsql AS
+		\$\$ BEGIN INSERT INTO log VALUES (1); RETURN new; END \$\$;
+	CREATE TABLE scopedb_meta (key text PRIMARY KEY, value text NOT NULL);
+	CREATE TRIGGER spy AFTER INSERT OR UPDATE ON scopedb_meta FOR EACH ROW EXECUTE FUNCTION spy()" ||
+	bad "premade: psql failed"
+refused "premade" "scopedb: store 'STORE' has a trigger named 'spy' on its tables, which scopedb never creates; refused (remove it, or use a store without one)" \
+	"ingest a.h5" runs
+equals "premade: never ran" "$(psql_q "$db" 'SELECT count(*) FROM log')" 0
+equals "premade: no store made" "$(psql_q "$db" "SELECT to_regclass('runs') IS NULL")" t
 
 fi
 

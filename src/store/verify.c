@@ -365,10 +365,18 @@ int verify_timing_text(const struct store_timing *t)
 
 int verify_foreign(const char *location, const char *kind, int kind_len, const char *name)
 {
-	int view = kind_len == 4 && !strncmp(kind, "view", 4);
+	/* a trigger, rule or policy is on a table; a view (or a partitioned
+	 * or foreign table) stands among them; a child table under one */
+	const char *where = "on its tables";
+
+	if (kind_len == 11 && !strncmp(kind, "child table", 11))
+		where = "under its tables";
+	else if ((kind_len == 4 && !strncmp(kind, "view", 4)) ||
+		 (kind_len > 6 && !strncmp(kind + kind_len - 6, " table", 6)))
+		where = "among its tables";
 
 	return err_set(ERR_STORE,
 		       "store '%s' has a %.*s named '%s' %s, which scopedb never creates; refused "
 		       "(remove it, or use a store without one)",
-		       location, kind_len, kind, name, view ? "among its tables" : "on its tables");
+		       location, kind_len, kind, name, where);
 }

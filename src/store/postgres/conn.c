@@ -47,11 +47,13 @@ static void postgres_rollback(struct store_conn *c);
 /*
  * What would run someone else's SQL in our session, as one SELECT column
  * for postgres_identify(): "KIND<tab>NAME" of the first trigger (our
- * foreign keys' are internal), rule, row-level security policy, or view in
- * place of a table on the store's tables, or NULL.  Anyone who may alter
- * the tables of a shared database could add one; scopedb creates none, so
- * a store carrying one is refused.  Riding on the identity query, the
- * check costs no round trip.
+ * foreign keys' are internal), rule, row-level security policy, table
+ * inheriting from one of the store's tables (a read of the parent reads
+ * it, a delete fires its triggers: a partition is one too), or view,
+ * partitioned or foreign table in place of one, or NULL.  Anyone who may
+ * alter the tables of a shared database could add one; scopedb creates
+ * none, so a store carrying one is refused.  Riding on the identity query,
+ * the check costs no round trip.
  */
 #define PG_HAZARD                                                                                  \
 	"(WITH t AS (SELECT to_regclass(n) AS oid FROM unnest(ARRAY[" PG_TABLES "]) AS n) "        \
@@ -62,7 +64,10 @@ static void postgres_rollback(struct store_conn *c);
 	"AND ev_class IN (SELECT oid FROM t) "                                                     \
 	"UNION ALL SELECT 'row-level security policy', polname::text FROM pg_policy "              \
 	"WHERE polrelid IN (SELECT oid FROM t) "                                                   \
-	"UNION ALL SELECT 'view', relname::text FROM pg_class WHERE relkind NOT IN ('r', 'p') "    \
+	"UNION ALL SELECT 'child table', inhrelid::regclass::text FROM pg_inherits "               \
+	"WHERE inhparent IN (SELECT oid FROM t) "                                                  \
+	"UNION ALL SELECT CASE relkind WHEN 'p' THEN 'partitioned table' WHEN 'f' THEN "           \
+	"'foreign table' ELSE 'view' END, relname::text FROM pg_class WHERE relkind <> 'r' "       \
 	"AND oid IN (SELECT oid FROM t)) h LIMIT 1)"
 
 /* The session's settings, as SELECT columns (postgres_identify()). */
@@ -124,9 +129,18 @@ again:
 		goto out;
 	}
 	version = pg_int(r, 0, 1);
-	if (!app && version == 0)
+	/* first the hazard, also for a database that looks new: an empty
+	 * scopedb_meta made by someone else may carry a trigger, which the
+	 * migrations' writes would fire */
+	if (!PQgetisnull(r, 0, 5)) {
+		const char *hazard = PQgetvalue(r, 0, 5);
+		const char *tab = strchr(hazard, '\t');
+
+		ret = verify_foreign(c->location, hazard, tab ? (int)(tab - hazard) : 0,
+				     tab ? tab + 1 : hazard);
+	} else if (!app && version == 0) {
 		goto out;
-	if (!app || strcmp(app, "scopedb") != 0) {
+	} else if (!app || strcmp(app, "scopedb") != 0) {
 		ret = err_set(ERR_STORE, "cannot open store '%s': not a scopedb database",
 			      c->location);
 	} else if (version > postgres_schema_sql_count || version < 0) {
@@ -134,12 +148,6 @@ again:
 			      "cannot open store '%s': written by a newer scopedb (schema version "
 			      "%lld; this scopedb supports up to %d)",
 			      c->location, (long long)version, postgres_schema_sql_count);
-	} else if (!PQgetisnull(r, 0, 5)) {
-		const char *hazard = PQgetvalue(r, 0, 5);
-		const char *tab = strchr(hazard, '\t');
-
-		ret = verify_foreign(c->location, hazard, tab ? (int)(tab - hazard) : 0,
-				     tab ? tab + 1 : hazard);
 	} else {
 		*out = version;
 	}
