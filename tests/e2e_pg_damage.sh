@@ -71,6 +71,24 @@ refused "float4 column" "$D column p95_ns has type real, expected bigint, double
 tamper numeric "ALTER TABLE run_regions ALTER COLUMN total_ns TYPE numeric"
 refused "numeric column" "$D column total_ns has type numeric, expected bigint, double precision, bytea or text" \
 	"show 1" "diff 1 2"
+# a number column made text: refused, not its bytes read as a number
+# (binary results) or "2 ranks" read as 2 (text ones)
+tamper text-number "ALTER TABLE run_regions DROP CONSTRAINT run_regions_nranks_check;
+	ALTER TABLE run_regions ALTER COLUMN nranks TYPE text"
+refused "text column" "$D column nranks holds a text value where a number belongs" \
+	"show 1" "diff 1 2"
+# the call tree's rows: a path gone or its total NULL is damage
+tamper path-gone "DELETE FROM paths WHERE run_id = 1 AND path_id = 2"
+refused "a path gone" "$D run 1 has 2 paths where its nesting row counts 3" \
+	"show 1 --by path" "diff 1 2 --by path"
+tamper path-null "UPDATE paths SET total_ns = NULL WHERE run_id = 1 AND path_id = 0"
+refused "a path's total NULL" "$D path 0 of run 1 has totals missing (NULL) for its 2 ranks" \
+	"show 1 --by path" "history main --by path"
+tamper text-runs "ALTER TABLE runs DROP CONSTRAINT runs_num_ranks_check;
+	ALTER TABLE runs ALTER COLUMN num_ranks TYPE text;
+	UPDATE runs SET num_ranks = '2 ranks' WHERE id = 1"
+refused "text column, text result" "$D column num_ranks holds a text value where a number belongs" \
+	runs "show 1"
 run $S show 1 --format json --db base.sqlite
 clean=$out
 tamper float8 "ALTER TABLE run_regions ALTER COLUMN total_ns TYPE float8;

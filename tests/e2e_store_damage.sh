@@ -239,6 +239,14 @@ run_skipped "huge rank count" 1 "$D run 1 has 1099511627776 ranks" nopath
 tamper layout "UPDATE runs SET layout = 'Myst' || char(1) || 'ery' WHERE id = 2"
 refused "unknown layout" "$D run 2 has an unknown layout" runs "show 2" "diff 1 2"
 run_skipped "unknown layout" 2 "$D run 2 has an unknown layout" nopath
+# a text or a blob where a number belongs (SQLite keeps either in any
+# column, and 'abc' >= 0 passes a CHECK): refused, not read as 0
+tamper text-number "UPDATE run_regions SET calls = 'abc' WHERE run_id = 1 AND region_id = 1"
+refused "text in a number column" "$D column calls holds a text value where a number belongs" \
+	"show 1" "diff 1 2" "check 1 2" "history main"
+tamper blob-number "UPDATE runs SET num_ranks = X'02' WHERE id = 2"
+refused "blob in a number column" "$D column num_ranks holds a blob value where a number belongs" \
+	runs "show 2"
 # a run of a newer scopedb (a shared store): not called damaged
 NEWER="scopedb: store 'x.sqlite' has run 2 written by a newer scopedb"
 tamper newer-layout "UPDATE runs SET layout = 'mystery' WHERE id = 2"
@@ -309,6 +317,23 @@ tamper no-percentiles "UPDATE run_regions SET p50_ns = NULL, p95_ns = NULL, p99_
 refused "missing percentiles" "$D region 'main' of run 1 has 40 calls but 0 stored durations" \
 	"history main --metric p95" "changes --metric p95" "report 1 2 -o r.html --metric p95"
 
+fi
+
+if tcase paths; then
+# the call tree's rows: a path gone, or its totals NULL, is damage, not a
+# smaller tree or a path of 0 s
+tamper paths-gone "DELETE FROM paths WHERE run_id = 1 AND path_id = 2"
+refused "a path gone" "$D run 1 has 2 paths where its nesting row counts 3" \
+	"show 1 --by path" "diff 1 2 --by path" "history main --by path"
+tamper paths-all-gone "DELETE FROM paths WHERE run_id = 1"
+refused "every path gone" "$D run 1 has 0 paths where its nesting row counts 3" \
+	"show 1 --by path" "show 1 --by path --ranks 0"
+tamper path-total-null "UPDATE paths SET total_ns = NULL WHERE run_id = 1 AND path_id = 0"
+refused "a path's total NULL" "$D path 0 of run 1 has totals missing (NULL) for its 2 ranks" \
+	"show 1 --by path" "diff 1 2 --by path"
+tamper path-calls-null "UPDATE paths SET calls = NULL WHERE run_id = 2 AND path_id = 1"
+refused "a path's calls NULL" "$D path 1 of run 2 has totals missing (NULL) for its 2 ranks" \
+	"show 2 --by path" "history solve --by path"
 fi
 
 if tcase references; then

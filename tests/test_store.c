@@ -545,7 +545,7 @@ static void test_rows_decode(void **state)
 			     "main", "3",   "columnar", "4",	      "5",  "60"};
 	const char *stats[] = {"1", "10",  "500", "2",	 "90",	"0", "0",
 			       "3", "200", "4",	  "1.5", "2.5", NULL};
-	struct rows_row r = {&fake_row_ops, run, 0};
+	struct rows_row r = {&fake_row_ops, run, 0, NULL};
 	struct store_region_stats g;
 	struct store_run out;
 	char *t;

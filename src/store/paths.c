@@ -321,7 +321,27 @@ struct path_read {
 	store_path_filter filter;
 	void *ctx;
 	int quantiles; /* all ranks: p50/p95/p99 follow the self time */
+	int64_t run_id;
 };
+
+/*
+ * 1 when a paths row (all ranks) breaks the NULL rules its writer follows
+ * (store_cell_sums()): a path with rows (nranks > 0) has its calls, total
+ * and busy ranks, a min and a max when it was called, and its busiest
+ * total when a rank was busy; one without rows (nranks 0 or NULL) has
+ * no calls and no total.  A NULL read as 0 would print a path of 0 s.
+ */
+static int path_nulls_wrong(const struct rows_row *r)
+{
+	int64_t calls = r->ops->i64(r, 1), busy = r->ops->i64(r, 5);
+
+	/* no rows (an older scopedb left nranks NULL too) */
+	if (r->ops->null(r, 7) || r->ops->i64(r, 7) == 0)
+		return !r->ops->null(r, 1) || !r->ops->null(r, 2);
+	return r->ops->null(r, 1) || r->ops->null(r, 2) || r->ops->null(r, 5) ||
+	       (calls > 0 && (r->ops->null(r, 3) || r->ops->null(r, 4))) ||
+	       (busy > 0 && r->ops->null(r, 6));
+}
 
 static int path_stats_decode(void *ctx, void *elem, const struct rows_row *r)
 {
@@ -334,6 +354,15 @@ static int path_stats_decode(void *ctx, void *elem, const struct rows_row *r)
 	if (id < 0 || (size_t)id >= pr->x->depth.len)
 		return err_set(ERR_STORE, "store '%s' is damaged: a path row names no path",
 			       pr->location);
+	if (pr->quantiles && path_nulls_wrong(r))
+		return err_set(ERR_STORE,
+			       "store '%s' is damaged: path %lld of run %lld has totals missing "
+			       "(NULL) for its %lld ranks",
+			       pr->location, (long long)id, (long long)pr->run_id,
+			       (long long)r->ops->i64(r, 7));
+	/* a path of no rank (nranks 0): nothing to show */
+	if (pr->quantiles && r->ops->null(r, 1))
+		return STORE_ROW_SKIP;
 	ret = path_fill(g, pr->x, id);
 	if (!ret && pr->filter)
 		ret = pr->filter(pr->ctx, &keep, g->name, (const char *const *)g->path,
@@ -363,7 +392,7 @@ int store_path_stats(struct store *st, struct store_region_stats **out, size_t *
 		     const int64_t *ranks, size_t nranks, store_path_filter filter, void *ctx)
 {
 	struct path_names x;
-	struct path_read how = {&x, st->location, filter, ctx, ranks == NULL};
+	struct path_read how = {&x, st->location, filter, ctx, ranks == NULL, run_id};
 	struct store_rows rows = STORE_ROWS(struct store_region_stats, path_stats_decode, &how);
 	struct store_value v[] = {sql_int(run_id), sql_ids(ranks, nranks)};
 	struct store_nesting nest;
@@ -397,6 +426,12 @@ int store_path_stats(struct store *st, struct store_region_stats **out, size_t *
 	/* every path, for the names of the ancestors of those kept */
 	if (!ret)
 		ret = scan_paths(st, run_id, names_path, NULL, &x, 0);
+	/* the paths the run's nesting row counts, all of them */
+	if (!ret && (int64_t)x.depth.len != nest.paths)
+		ret = err_set(ERR_STORE,
+			      "store '%s' is damaged: run %lld has %zu paths where its nesting "
+			      "row counts %lld",
+			      st->location, (long long)run_id, x.depth.len, (long long)nest.paths);
 	if (!ret)
 		ret = store_sql_run(st, ranks ? SQL_PATH_STATS : SQL_PATH_STATS_ALL, v,
 				    ranks ? 2 : 1, store_rows_push, &rows, NULL);

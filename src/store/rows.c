@@ -477,3 +477,10 @@ out:
 	free(sorted);
 	return ret;
 }
+
+int rows_misread(const char *location, const char *column, const char *type)
+{
+	return err_set(ERR_STORE,
+		       "store '%s' is damaged: column %s holds a %s value where a number belongs",
+		       location, column ? column : "?", type);
+}

@@ -143,7 +143,16 @@ struct rows_row {
 	const struct rows_row_ops *ops;
 	void *res; /* the backend's statement or result */
 	int row;   /* the row in res, for backends that need one */
+	/* where a number getter records the first column it found holding
+	 * no number (a text or a blob, in a store edited by hand): the
+	 * getters cannot fail, so the backend refuses the row after the
+	 * decoder (rows_misread()); NULL: not recorded */
+	int *misread;
 };
+
+/* ERR_STORE "store 'LOCATION' is damaged: column COLUMN holds a TYPE value
+ * where a number belongs", for a row whose misread was set. */
+int rows_misread(const char *location, const char *column, const char *type);
 
 /* *out = a copy of text column col (NULL stays NULL). */
 int rows_text(char **out, const struct rows_row *r, int col);

@@ -299,8 +299,7 @@ SQL(PATH_STATS, 0,
  * their p50, p95 and p99 (NULL for a run stored before schema 4) */
 SQL(PATH_STATS_ALL, SQL_BINARY,
 	"SELECT path_id, calls, total_ns, min_ns, max_ns, busy_ranks, busy_max_ns, nranks, "
-	"self_ns, p50_ns, p95_ns, p99_ns FROM paths WHERE run_id = " P(1) " "
-	"AND calls IS NOT NULL")
+	"self_ns, p50_ns, p95_ns, p99_ns FROM paths WHERE run_id = " P(1))
 /* the outermost calls' durations of path P(2) of run P(1) on the ranks P(3)
  * (NULL: all), by rank: the path's own, or its row's */
 SQL(PATH_DURATIONS, SQL_BINARY,

@@ -12,6 +12,7 @@
  * blobs, the stored int8/float8 totals), in binary, checked column by
  * column (pg_bin_check()).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +23,47 @@
 #include "store/postgres/postgres.h"
 #include "store/rows.h"
 
-#define PG_FLOAT8OID 701 /* pg_type.oid of float8 */
+/* pg_type.oid of the types scopedb reads */
+#define PG_INT8OID 20
+#define PG_INT2OID 21
+#define PG_INT4OID 23
+#define PG_BYTEAOID 17
+#define PG_TEXTOID 25
+#define PG_FLOAT8OID 701
+#define PG_VARCHAROID 1043
+#define PG_NUMERICOID 1700 /* sum() of bigints, in text results */
+
+/* The types a result column may have: name and fixed length (-1:
+ * variable; 0: a type scopedb never reads in binary). */
+static const struct {
+	Oid oid;
+	int len;
+	const char *name;
+} pg_types[] = {{PG_INT8OID, 8, "bigint"},	{PG_INT4OID, 4, "integer"},
+		{PG_INT2OID, 2, "smallint"},	{PG_FLOAT8OID, 8, "double precision"},
+		{PG_BYTEAOID, -1, "bytea"},	{PG_TEXTOID, -1, "text"},
+		{PG_VARCHAROID, -1, "varchar"}, {700, 0, "real"},
+		{PG_NUMERICOID, 0, "numeric"}};
+#define PG_NTYPES ((int)(sizeof(pg_types) / sizeof(pg_types[0])))
+
+/* The index of type t in pg_types, or PG_NTYPES; its name in buf. */
+static int pg_type(Oid t, char *buf, size_t size)
+{
+	int k;
+
+	for (k = 0; k < PG_NTYPES && pg_types[k].oid != t; k++)
+		;
+	if (k < PG_NTYPES)
+		snprintf(buf, size, "%s", pg_types[k].name);
+	else
+		snprintf(buf, size, "oid %u", (unsigned)t);
+	return k;
+}
+
+static int pg_is_int(Oid t)
+{
+	return t == PG_INT8OID || t == PG_INT4OID || t == PG_INT2OID;
+}
 
 int postgres_first_line(const char *msg)
 {
@@ -137,24 +178,71 @@ static int row_null(const struct rows_row *r, int col)
 	return PQgetisnull(r->res, r->row, col);
 }
 
+/* 0, or 1 (and the column in r->misread, so that the row is refused) when
+ * column col of a number getter is not a number: a column of another type
+ * (a text, in a store ALTERed by hand), or, in a text result, a value that
+ * is not one number from end to end (strtoll() would read "12abc" as 12). */
+static int row_not_number(const struct rows_row *r, int col, int binary)
+{
+	Oid t = PQftype(r->res, col);
+	const char *v, *end = "";
+	int number = pg_is_int(t) || t == PG_FLOAT8OID || (!binary && t == PG_NUMERICOID);
+
+	if (number && !binary && !PQgetisnull(r->res, r->row, col)) {
+		v = PQgetvalue(r->res, r->row, col);
+		errno = 0;
+		if (pg_is_int(t))
+			(void)strtoll(v, (char **)&end, 10);
+		else
+			(void)strtod(v, (char **)&end);
+		number = *v && !*end && errno != ERANGE;
+	}
+	if (number)
+		return 0;
+	if (r->misread && *r->misread < 0)
+		*r->misread = col;
+	return 1;
+}
+
 static int64_t row_i64(const struct rows_row *r, int col)
 {
-	return pg_int(r->res, r->row, col);
+	double d;
+
+	if (row_not_number(r, col, 0))
+		return 0;
+	if (PQftype(r->res, col) != PG_FLOAT8OID && PQftype(r->res, col) != PG_NUMERICOID)
+		return pg_int(r->res, r->row, col);
+	/* a float or numeric (a sum): its value truncated, as pg_bin_int() */
+	d = pg_double(r->res, r->row, col);
+	return d >= 0x1p63 ? INT64_MAX : d < -0x1p63 ? INT64_MIN : (int64_t)d;
 }
 
 static double row_f64(const struct rows_row *r, int col)
 {
-	return pg_double(r->res, r->row, col);
+	return row_not_number(r, col, 0) ? 0.0 : pg_double(r->res, r->row, col);
 }
 
 static int64_t row_bin_i64(const struct rows_row *r, int col)
 {
-	return pg_bin_int(r->res, r->row, col);
+	return row_not_number(r, col, 1) ? 0 : pg_bin_int(r->res, r->row, col);
 }
 
 static double row_bin_f64(const struct rows_row *r, int col)
 {
-	return pg_bin_double(r->res, r->row, col);
+	return row_not_number(r, col, 1) ? 0.0 : pg_bin_double(r->res, r->row, col);
+}
+
+/* The store's error for a row whose misread a getter set: a column of
+ * another type, or a value of a number type that does not read as one. */
+static int row_refuse(const struct store_conn *c, const PGresult *r, int col)
+{
+	Oid t = PQftype(r, col);
+	char name[32];
+
+	(void)pg_type(t, name, sizeof(name));
+	return rows_misread(c->location, PQfname(r, col),
+			    pg_is_int(t) || t == PG_FLOAT8OID || t == PG_NUMERICOID ? "malformed"
+										    : name);
 }
 
 static const char *row_text(const struct rows_row *r, int col)
@@ -184,40 +272,27 @@ static const struct rows_row_ops pg_bin_row_ops = {row_null, row_bin_i64, row_bi
  */
 static int pg_bin_check(const struct store_conn *c, const PGresult *r)
 {
-	static const struct {
-		Oid oid;
-		int len; /* -1: variable */
-		const char *name;
-	} types[] = {{20, 8, "bigint"},	    {23, 4, "integer"},
-		     {21, 2, "smallint"},   {PG_FLOAT8OID, 8, "double precision"},
-		     {17, -1, "bytea"},	    {25, -1, "text"},
-		     {1043, -1, "varchar"}, {700, 0, "real"},
-		     {1700, 0, "numeric"}};
-	int col, row, k, nk = (int)(sizeof(types) / sizeof(types[0]));
+	int col, row, k;
 	int ret = 0;
 
 	for (col = 0; col < PQnfields(r) && !ret; col++) {
-		Oid t = PQftype(r, col);
+		char name[32];
 
-		for (k = 0; k < nk && types[k].oid != t; k++)
-			;
-		if (k == nk || !types[k].len) {
-			char other[32];
-
-			snprintf(other, sizeof(other), "oid %u", (unsigned)t);
+		k = pg_type(PQftype(r, col), name, sizeof(name));
+		if (k == PG_NTYPES || !pg_types[k].len) {
 			ret = err_set(
 			    ERR_STORE,
 			    "store '%s' is damaged: column %s has type %s, expected bigint, "
 			    "double precision, bytea or text",
-			    c->location, PQfname(r, col), k < nk ? types[k].name : other);
+			    c->location, PQfname(r, col), name);
 			goto out;
 		}
-		for (row = 0; types[k].len > 0 && row < PQntuples(r); row++)
-			if (!PQgetisnull(r, row, col) && PQgetlength(r, row, col) != types[k].len) {
-				ret = err_set(ERR_STORE,
-					      "store '%s' is damaged: column %s has a %d-byte %s",
-					      c->location, PQfname(r, col),
-					      PQgetlength(r, row, col), types[k].name);
+		for (row = 0; pg_types[k].len > 0 && row < PQntuples(r); row++)
+			if (!PQgetisnull(r, row, col) &&
+			    PQgetlength(r, row, col) != pg_types[k].len) {
+				ret = err_set(
+				    ERR_STORE, "store '%s' is damaged: column %s has a %d-byte %s",
+				    c->location, PQfname(r, col), PQgetlength(r, row, col), name);
 				goto out;
 			}
 	}
@@ -337,13 +412,15 @@ static int exec_whole(struct store_conn *c, const struct store_stmt *q, const st
 	int binary = (q->flags & SQL_BINARY) != 0;
 	struct rows_row row;
 	PGresult *r;
-	int i, ret;
+	int i, ret, misread = -1;
 
 	ret = postgres_result(c, &r, q->sql, (int)q->n, p->v, binary,
 			      q->flags & SQL_WRITE ? "update" : "read");
 	for (i = 0; !ret && fn && i < PQntuples(r); i++) {
-		row = (struct rows_row){binary ? &pg_bin_row_ops : &pg_row_ops, r, i};
+		row = (struct rows_row){binary ? &pg_bin_row_ops : &pg_row_ops, r, i, &misread};
 		ret = fn(ctx, &row);
+		if (!ret && misread >= 0)
+			ret = row_refuse(c, r, misread);
 	}
 	if (!ret && changed)
 		*changed = strtoll(PQcmdTuples(r), NULL, 10);
@@ -359,7 +436,7 @@ static int exec_stream(struct store_conn *c, const struct store_stmt *q, const s
 	struct rows_row row;
 	ExecStatusType st;
 	PGresult *r;
-	int ret = 0;
+	int ret = 0, misread = -1;
 
 	if (!PQsendQueryParams(c->db, q->sql, (int)q->n, NULL, p->v, NULL, NULL, 1))
 		return postgres_err(c, NULL, "read");
@@ -371,9 +448,11 @@ static int exec_stream(struct store_conn *c, const struct store_stmt *q, const s
 		if (st == PGRES_SINGLE_TUPLE) {
 			if (!ret)
 				ret = pg_bin_check(c, r);
-			row = (struct rows_row){&pg_bin_row_ops, r, 0};
+			row = (struct rows_row){&pg_bin_row_ops, r, 0, &misread};
 			if (!ret && fn)
 				ret = fn(ctx, &row);
+			if (!ret && misread >= 0)
+				ret = row_refuse(c, r, misread);
 		} else if (st != PGRES_TUPLES_OK && !ret) {
 			ret = postgres_err(c, r, "read");
 		}

@@ -86,14 +86,30 @@ static int row_null(const struct rows_row *r, int col)
 	return sqlite3_column_type(r->res, col) == SQLITE_NULL;
 }
 
+/* 1 (and the column in r->misread) when column col holds a text or a
+ * blob: a number getter's value would be SQLite's conversion of it (0 for
+ * "abc"), so the row is refused (sqlite_exec()). */
+static int row_not_number(const struct rows_row *r, int col)
+{
+	int t = sqlite3_column_type(r->res, col);
+
+	if (t != SQLITE_TEXT && t != SQLITE_BLOB)
+		return 0;
+	if (r->misread && *r->misread < 0)
+		*r->misread = col;
+	return 1;
+}
+
+/* An integer column; 0 for NULL; a real truncated (a column of INTEGER
+ * affinity keeps a value that is not whole as a real). */
 static int64_t row_i64(const struct rows_row *r, int col)
 {
-	return sqlite3_column_int64(r->res, col);
+	return row_not_number(r, col) ? 0 : sqlite3_column_int64(r->res, col);
 }
 
 static double row_f64(const struct rows_row *r, int col)
 {
-	return sqlite3_column_double(r->res, col);
+	return row_not_number(r, col) ? 0.0 : sqlite3_column_double(r->res, col);
 }
 
 static const char *row_text(const struct rows_row *r, int col)
@@ -187,7 +203,7 @@ int sqlite_exec(struct store_conn *st, const struct store_stmt *q, store_row_fn 
 	sqlite3_stmt *s = slot ? *slot : NULL;
 	struct rows_row row;
 	size_t i;
-	int own = 0, rc = SQLITE_OK, ret = 0;
+	int own = 0, rc = SQLITE_OK, ret = 0, misread = -1;
 
 	if (slot && !s)
 		ret = sqlite_prepare(st, slot, q->sql, SQLITE_PREPARE_PERSISTENT, what);
@@ -201,11 +217,17 @@ int sqlite_exec(struct store_conn *st, const struct store_stmt *q, store_row_fn 
 		return ret;
 	for (i = 0; i < q->n && rc == SQLITE_OK; i++)
 		rc = bind_value(s, (int)i + 1, &q->v[i]);
-	row = (struct rows_row){&sqlite_row_ops, s, 0};
+	row = (struct rows_row){&sqlite_row_ops, s, 0, &misread};
 	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
 		rc = SQLITE_OK;
 		if (fn && (ret = fn(ctx, &row)))
 			break;
+		if (misread >= 0) {
+			ret = rows_misread(st->path, sqlite3_column_name(s, misread),
+					   sqlite3_column_type(s, misread) == SQLITE_BLOB ? "blob"
+											  : "text");
+			break;
+		}
 	}
 	if (!ret && rc != SQLITE_DONE)
 		ret = sqlite_err(st, rc, what);
