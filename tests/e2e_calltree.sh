@@ -352,6 +352,42 @@ expect_err 2 "no tree, no paths" \
 	$S show --db "$E2E_DIR/o.sqlite" 1 --by path
 fi
 
+if tcase ambiguous-names; then
+# a region named "a > b" beside the path a > b: its joined name is
+# written "a \> b", so diff, check and history keep the two apart; and a
+# path no run has is an error, as an unknown region is
+cat >amb1.json <<'EOF'
+{"format": "scope-profiler-profile", "regions": [
+ {"name": "a > b", "rank": 0, "start_times_ns": [0], "end_times_ns": [50]},
+ {"name": "a", "rank": 0, "start_times_ns": [100], "end_times_ns": [200]},
+ {"name": "b", "rank": 0, "start_times_ns": [110], "end_times_ns": [150]}]}
+EOF
+cat >amb2.json <<'EOF'
+{"format": "scope-profiler-profile", "regions": [
+ {"name": "a", "rank": 0, "start_times_ns": [100], "end_times_ns": [300]},
+ {"name": "b", "rank": 0, "start_times_ns": [110], "end_times_ns": [250]}]}
+EOF
+amb=$E2E_DIR/amb.sqlite
+expect 0 "ambiguous: ingest" $S ingest -q --db "$amb" --commit 1111111 amb1.json amb2.json
+expect 0 "ambiguous: diff" $S diff 1 2 --by path --db "$amb" --format csv
+equals "ambiguous: diff rows" "$out" 'region,a,b,delta,pct
+a > b,4e-08,1.4e-07,1.0000000000000001e-07,250.0
+a,1e-07,2e-07,1e-07,100.0
+a \> b,5e-08,,-5e-08,-100.0'
+expect 0 "ambiguous: json" $S show 1 --by path --db "$amb" --format json
+equals "ambiguous: names and paths" "$(jq -c '[.regions[] | [.name, .path]]' <<<"$out")" \
+	'[["a",["a"]],["a \\> b",["a > b"]],["a > b",["a","b"]]]'
+expect 1 "ambiguous: check" $S check 1 2 --by path --db "$amb"
+expect 0 "ambiguous: history" $S history --by path 'a > b' --db "$amb" --format csv
+equals "ambiguous: history rows" "$(cut -d, -f1,2 <<<"$out")" 'region,run
+a > b,1
+a > b,2
+a \> b,1'
+expect_err 2 "history: a path no run has" \
+	"scopedb: no path or region 'nosuch' in the call trees of the selected runs" \
+	$S history --by path nosuch --db "$amb"
+fi
+
 if tcase percentiles; then
 # each path's p50/p95/p99 over all ranks are stored at ingest; a store of
 # schema 3 (made by hand: no stored percentiles) is upgraded and its runs

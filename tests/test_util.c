@@ -219,6 +219,28 @@ static void test_utf8(void **state)
 	assert_int_equal(util_utf8_len("\xff"), 0);
 }
 
+/* A name as it stands in a joined path: " > " and backslashes escaped,
+ * so that no two paths' joined names are alike. */
+static void test_path_name(void **state)
+{
+	static const struct {
+		const char *name, *want;
+	} cases[] = {{"solve", "solve"},	 {"a > b", "a \\> b"},
+		     {"operator>", "operator>"}, {"vector<int> >", "vector<int> >"},
+		     {"x > > y", "x \\> \\> y"}, {"a \\> b", "a \\\\> b"},
+		     {"C:\\dir", "C:\\\\dir"},	 {"", ""}};
+	char out[64], *end;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		end = util_path_name_put(out, cases[i].name);
+		*end = '\0';
+		assert_string_equal(out, cases[i].want);
+		assert_int_equal(util_path_name_len(cases[i].name), strlen(cases[i].want));
+	}
+}
+
 static void test_table(void **state)
 {
 	static const char *const hdr[] = {"name", "value"};
@@ -258,4 +280,5 @@ TU_MAIN(NULL, NULL,
 	    cmocka_unit_test(test_sha256),
 	    cmocka_unit_test(test_table),
 	    cmocka_unit_test(test_utf8),
+	    cmocka_unit_test(test_path_name),
 	})

@@ -91,6 +91,17 @@ char *util_strdup(const char *s);
  * PostgreSQL.  s[0] is not NUL. */
 size_t util_utf8_len(const char *s);
 
+/*
+ * A region name as it stands in a joined path ("main > solve", the name of
+ * a --by path row): each backslash doubled and the '>' of each " > " in it
+ * written "\>", so that a region named "a > b" and the path a > b never
+ * read alike (docs/calltree.md).  util_path_name_len() is the length of
+ * that form; util_path_name_put() writes it at dst (no NUL) and returns
+ * its end.
+ */
+size_t util_path_name_len(const char *name);
+char *util_path_name_put(char *dst, const char *name);
+
 /* NULL when s is valid UTF-8 text, else its first byte that starts no
  * valid sequence.  A store holds UTF-8 text only (docs/text.md). */
 const char *util_utf8_bad(const char *s);

@@ -171,6 +171,12 @@ int pathhist_points(struct store *st, struct store_history_point **out, size_t *
 	}
 	if (!rc && nr && !with)
 		rc = pathhist_no_paths();
+	/* a name no selected run's tree has: an error, as an unknown region
+	 * of the flat history is (filters that select no run are not) */
+	if (!rc && with && !nv && q->region)
+		rc = err_set(ERR_NOTFOUND,
+			     "no path or region '%s' in the call trees of the selected runs",
+			     q->region);
 	if (!rc && nv) {
 		qsort(v, nv, sizeof(*v), pathhist_cmp);
 		nv = pathhist_limit(v, nv, q->runs ? q->runs->limit : 0);

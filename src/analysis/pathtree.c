@@ -9,6 +9,7 @@
 
 #include "analysis/pathtree.h"
 #include "scopedb/err.h"
+#include "scopedb/util.h"
 
 /* A row's name and index, sorted by name for the parent look-up. */
 struct pathtree_key {
@@ -67,7 +68,7 @@ int pathtree_order(size_t *order, size_t *level, const char *const *names, const
 	qsort(keys, n, sizeof(*keys), pathtree_cmp);
 	/* the parent of "a > b > c" is the row named "a > b" */
 	for (i = 0; i < n; i++) {
-		size_t len = strlen(names[i]), ll = lasts[i] ? strlen(lasts[i]) : len;
+		size_t len = strlen(names[i]), ll = lasts[i] ? util_path_name_len(lasts[i]) : len;
 
 		parent[i] = len >= ll + 3 && !strncmp(names[i] + len - ll - 3, " > ", 3)
 				? pathtree_find(keys, n, names[i], len - ll - 3)

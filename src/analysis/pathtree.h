@@ -16,7 +16,8 @@
  * order[0..n) = the rows in tree order, level[i] = the level of row i in
  * the view (0 for a root).  names[i] is row i's joined path ("main >
  * solve"), lasts[i] its last name ("solve"); the parent of a row is the
- * row named names[i] without " > " lasts[i].  0 or ERR_NOMEM.
+ * row named names[i] without " > " and lasts[i] as the joined path writes
+ * it (util_path_name_len()).  0 or ERR_NOMEM.
  */
 int pathtree_order(size_t *order, size_t *level, const char *const *names, const char *const *lasts,
 		   size_t n);

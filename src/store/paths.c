@@ -279,14 +279,16 @@ static int names_path(void *ctx, const struct store_path *p, const char *region)
  * joined into g->name. */
 static int path_fill(struct store_region_stats *g, const struct path_names *x, int64_t id)
 {
-	size_t depth = (size_t)x->depth.v[id], bytes = 0, i;
+	size_t depth = (size_t)x->depth.v[id], bytes = 0, jbytes = 0, i;
 	int64_t k;
-	char *text, *joined;
+	char *text, *joined, *end;
 
-	for (k = id; k >= 0; k = x->parent.v[k])
+	for (k = id; k >= 0; k = x->parent.v[k]) {
 		bytes += strlen(x->names.data + x->at.v[k]) + 1;
+		jbytes += util_path_name_len(x->names.data + x->at.v[k]) + 3;
+	}
 	g->path = malloc(depth * sizeof(char *) + bytes);
-	joined = malloc(bytes + 3 * depth);
+	joined = malloc(jbytes + 1);
 	if (!g->path || !joined) {
 		free(joined);
 		return err_nomem();
@@ -301,12 +303,16 @@ static int path_fill(struct store_region_stats *g, const struct path_names *x, i
 		memcpy(text + bytes, nm, len);
 		g->path[--i] = text + bytes;
 	}
-	joined[0] = '\0';
+	/* the names joined by " > ", each escaped (util_path_name_put()) */
+	end = joined;
 	for (i = 0; i < depth; i++) {
-		if (i)
-			strcat(joined, " > ");
-		strcat(joined, g->path[i]);
+		if (i) {
+			memcpy(end, " > ", 3);
+			end += 3;
+		}
+		end = util_path_name_put(end, g->path[i]);
 	}
+	*end = '\0';
 	g->name = joined;
 	g->depth = (int64_t)depth;
 	g->path_id = id;

@@ -214,6 +214,35 @@ size_t util_utf8_len(const char *str)
 	return n;
 }
 
+/* 1 when the byte at s (within name) must be escaped in a joined path:
+ * a backslash, or the '>' of a " > ". */
+static int util_path_escaped(const char *name, const char *s)
+{
+	return *s == '\\' || (*s == '>' && s > name && s[-1] == ' ' && s[1] == ' ');
+}
+
+size_t util_path_name_len(const char *name)
+{
+	const char *s;
+	size_t n = 0;
+
+	for (s = name; *s; s++)
+		n += 1 + (size_t)util_path_escaped(name, s);
+	return n;
+}
+
+char *util_path_name_put(char *dst, const char *name)
+{
+	const char *s;
+
+	for (s = name; *s; s++) {
+		if (util_path_escaped(name, s))
+			*dst++ = '\\';
+		*dst++ = *s;
+	}
+	return dst;
+}
+
 const char *util_utf8_bad(const char *s)
 {
 	size_t n;
