@@ -328,6 +328,9 @@ refused "a path gone" "$D run 1 has 2 paths where its nesting row counts 3" \
 tamper paths-all-gone "DELETE FROM paths WHERE run_id = 1"
 refused "every path gone" "$D run 1 has 0 paths where its nesting row counts 3" \
 	"show 1 --by path" "show 1 --by path --ranks 0"
+tamper path-rows-gone "DELETE FROM path_ranks WHERE run_id = 1 AND rank = 1"
+refused "a rank's path rows gone" "$D run 1 has 3 (path, rank) rows where its nesting row counts 6" \
+	"show 1 --by path --ranks 0" "diff 1 2 --by path --ranks 0-1"
 tamper path-total-null "UPDATE paths SET total_ns = NULL WHERE run_id = 1 AND path_id = 0"
 refused "a path's total NULL" "$D path 0 of run 1 has totals missing (NULL) for its 2 ranks" \
 	"show 1 --by path" "diff 1 2 --by path"

@@ -328,6 +328,7 @@ struct path_read {
 	void *ctx;
 	int quantiles; /* all ranks: p50/p95/p99 follow the self time */
 	int64_t run_id;
+	int64_t rows; /* --ranks: the (path, rank) rows seen, on every rank */
 };
 
 /*
@@ -360,6 +361,8 @@ static int path_stats_decode(void *ctx, void *elem, const struct rows_row *r)
 	if (id < 0 || (size_t)id >= pr->x->depth.len)
 		return err_set(ERR_STORE, "store '%s' is damaged: a path row names no path",
 			       pr->location);
+	if (!pr->quantiles)
+		pr->rows += r->ops->i64(r, 9);
 	if (pr->quantiles && path_nulls_wrong(r))
 		return err_set(ERR_STORE,
 			       "store '%s' is damaged: path %lld of run %lld has totals missing "
@@ -398,7 +401,7 @@ int store_path_stats(struct store *st, struct store_region_stats **out, size_t *
 		     const int64_t *ranks, size_t nranks, store_path_filter filter, void *ctx)
 {
 	struct path_names x;
-	struct path_read how = {&x, st->location, filter, ctx, ranks == NULL, run_id};
+	struct path_read how = {&x, st->location, filter, ctx, ranks == NULL, run_id, 0};
 	struct store_rows rows = STORE_ROWS(struct store_region_stats, path_stats_decode, &how);
 	struct store_value v[] = {sql_int(run_id), sql_ids(ranks, nranks)};
 	struct store_nesting nest;
@@ -441,6 +444,13 @@ int store_path_stats(struct store *st, struct store_region_stats **out, size_t *
 	if (!ret)
 		ret = store_sql_run(st, ranks ? SQL_PATH_STATS : SQL_PATH_STATS_ALL, v,
 				    ranks ? 2 : 1, store_rows_push, &rows, NULL);
+	/* with --ranks, the rows the nesting row counts, all of them */
+	if (!ret && ranks && how.rows != nest.path_rows)
+		ret = err_set(ERR_STORE,
+			      "store '%s' is damaged: run %lld has %lld (path, rank) rows where "
+			      "its nesting row counts %lld",
+			      st->location, (long long)run_id, (long long)how.rows,
+			      (long long)nest.path_rows);
 	if (!ret)
 		rows_sort_regions(rows.v, rows.n);
 	for (i = 0; !ret && i < rows.n; i++)

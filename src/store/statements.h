@@ -284,15 +284,16 @@ SQL(PATHS_SCAN, 0,
 	"JOIN regions AS r ON r.id = p.region_id WHERE p.run_id = " P(1) " ORDER BY p.path_id")
 /* store_path_stats(): each path of run P(1) with a row, pooled over the
  * ranks P(2) (NULL: all): path id, calls, total, min, max, busy ranks,
- * busy max, ranks, self */
+ * busy max, ranks, self, and its rows on every rank (to be counted
+ * against the run's nesting row) */
 SQL(PATH_STATS, 0,
 	"SELECT t.path_id, sum(CASE WHEN t.sel THEN t.calls ELSE 0 END), "
 	"sum(CASE WHEN t.sel THEN t.total_ns ELSE 0 END), "
 	"min(CASE WHEN t.sel THEN t.min_ns END), max(CASE WHEN t.sel THEN t.max_ns END), "
 	"sum(CASE WHEN t.sel AND t.total_ns > 0 THEN 1 ELSE 0 END), "
 	"max(CASE WHEN t.sel AND t.total_ns > 0 THEN t.total_ns END), "
-	"sum(CASE WHEN t.sel THEN 1 ELSE 0 END), sum(CASE WHEN t.sel THEN t.self_ns ELSE 0 END) "
-	"FROM (SELECT path_id, calls, total_ns, min_ns, max_ns, self_ns, "
+	"sum(CASE WHEN t.sel THEN 1 ELSE 0 END), sum(CASE WHEN t.sel THEN t.self_ns ELSE 0 END), "
+	"count(*) FROM (SELECT path_id, calls, total_ns, min_ns, max_ns, self_ns, "
 	"(" P_IDS(2) " IS NULL OR rank " IN_IDS(2) ") AS sel FROM path_ranks "
 	"WHERE run_id = " P(1) ") AS t GROUP BY t.path_id")
 /* the same over all ranks (P(2) NULL): the paths' stored totals, then
