@@ -77,6 +77,14 @@ tamper text-number "ALTER TABLE run_regions DROP CONSTRAINT run_regions_nranks_c
 	ALTER TABLE run_regions ALTER COLUMN nranks TYPE text"
 refused "text column" "$D column nranks holds a text value where a number belongs" \
 	"show 1" "diff 1 2"
+# a schema version that is not a number: damage, not a store to create
+tamper version-text "UPDATE scopedb_meta SET value = 'abc' WHERE key = 'schema_version'"
+refused "schema version not a number" "$D its schema version 'abc' is not a number" \
+	runs "ingest a.h5"
+# a pin without a name (its key dropped): damage, not "out of memory"
+tamper pin-null "ALTER TABLE pins DROP CONSTRAINT pins_pkey; ALTER TABLE pins ALTER COLUMN name DROP NOT NULL;
+	INSERT INTO pins (name, run_id, pinned_at) VALUES (NULL, 1, '2024-01-01T00:00:00Z')"
+refused "a pin without a name" "$D a pin has no name" "rm 1"
 # the call tree's rows: a path gone or its total NULL is damage
 tamper path-gone "DELETE FROM paths WHERE run_id = 1 AND path_id = 2"
 refused "a path gone" "$D run 1 has 2 paths where its nesting row counts 3" \

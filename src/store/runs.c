@@ -445,13 +445,22 @@ int store_list_pins(struct store *st, struct store_pin **out, size_t *n)
 
 /* ---- removal ------------------------------------------------------------ */
 
-/* A pin name of the run into the comma-separated list at ctx. */
+/* The pin names of a run being removed, and the store's name. */
+struct pin_names {
+	struct buf names; /* comma-separated */
+	const char *location;
+};
+
+/* A pin name of the run into the list at ctx; a pin without a name (its
+ * table edited by hand) is damage. */
 static int pin_name_row(void *ctx, const struct rows_row *r)
 {
-	struct buf *names = ctx;
+	struct pin_names *p = ctx;
 	const char *name = r->ops->text(r, 0);
 
-	if (!name || buf_printf(names, "%s%s", names->len ? ", " : "", name))
+	if (!name && r->ops->null(r, 0))
+		return err_set(ERR_STORE, "store '%s' is damaged: a pin has no name", p->location);
+	if (!name || buf_printf(&p->names, "%s%s", p->names.len ? ", " : "", name))
 		return err_nomem();
 	return 0;
 }
@@ -468,7 +477,7 @@ int store_remove_run(struct store *st, char **unpinned, int64_t run_id, int forc
 					    SQL_RUN_REMOVE_NESTING,
 					    SQL_RUN_REMOVE};
 	struct store_value v = sql_int(run_id);
-	struct buf names = BUF_INIT;
+	struct pin_names pins = {BUF_INIT, st->location};
 	int64_t changed = 0;
 	size_t i;
 	int ret;
@@ -476,18 +485,18 @@ int store_remove_run(struct store *st, char **unpinned, int64_t run_id, int forc
 	*unpinned = NULL;
 	if (!st->writing)
 		return err_set(ERR_USAGE, "internal error: removing a run outside a transaction");
-	ret = store_sql_run(st, SQL_PIN_OF_RUN, &v, 1, pin_name_row, &names, NULL);
-	if (!ret && names.len && !force)
+	ret = store_sql_run(st, SQL_PIN_OF_RUN, &v, 1, pin_name_row, &pins, NULL);
+	if (!ret && pins.names.len && !force)
 		ret = err_set(ERR_USAGE, "run %lld is pinned as '%s': unpin it or use --force",
-			      (long long)run_id, names.data);
-	if (!ret && names.len)
+			      (long long)run_id, pins.names.data);
+	if (!ret && pins.names.len)
 		ret = store_sql_run(st, SQL_PIN_DROP_RUN, &v, 1, NULL, NULL, NULL);
 	for (i = 0; !ret && i < sizeof(steps) / sizeof(steps[0]); i++)
 		ret = store_sql_run(st, steps[i], &v, 1, NULL, NULL, &changed);
 	if (!ret && changed == 0)
 		ret = err_set(ERR_NOTFOUND, "no run with id %lld", (long long)run_id);
-	if (!ret && names.len)
-		*unpinned = buf_detach(&names);
-	buf_release(&names);
+	if (!ret && pins.names.len)
+		*unpinned = buf_detach(&pins.names);
+	buf_release(&pins.names);
 	return ret;
 }

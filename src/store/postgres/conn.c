@@ -11,6 +11,7 @@
  * identifying again under the lock because another machine may have
  * created or upgraded the store meanwhile.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,6 +77,17 @@ static void postgres_rollback(struct store_conn *c);
 	"set_config('client_min_messages', 'warning', false), "                                    \
 	"set_config('lock_timeout', '30000', false)"
 
+/* 1 when s is a whole number in decimal, as scopedb writes the schema
+ * version (pg_int() would read "abc" as 0, a store not yet made). */
+static int pg_whole(const char *s)
+{
+	char *end;
+
+	errno = 0;
+	(void)strtoll(s, &end, 10);
+	return *s && !*end && errno != ERANGE;
+}
+
 /*
  * *out = the store's schema version, 0 for a database without a scopedb
  * store.  A database with our tables but no scopedb_meta, or another
@@ -138,6 +150,10 @@ again:
 
 		ret = verify_foreign(c->location, hazard, tab ? (int)(tab - hazard) : 0,
 				     tab ? tab + 1 : hazard);
+	} else if (!PQgetisnull(r, 0, 1) && !pg_whole(PQgetvalue(r, 0, 1))) {
+		ret = err_set(ERR_STORE,
+			      "store '%s' is damaged: its schema version '%s' is not a number",
+			      c->location, PQgetvalue(r, 0, 1));
 	} else if (!app && version == 0) {
 		goto out;
 	} else if (!app || strcmp(app, "scopedb") != 0) {
