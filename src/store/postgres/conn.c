@@ -11,7 +11,6 @@
  * identifying again under the lock because another machine may have
  * created or upgraded the store meanwhile.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,16 +33,36 @@ static void postgres_rollback(struct store_conn *c);
 /* ---- open / close / migrations ----------------------------------------- */
 
 /*
- * Every table of a store (the CREATE TABLEs of schema/postgres/), as the
- * elements of an SQL array: what the identity check guards, what the sizes
- * add up and what compact rewrites.  A migration that creates a table
- * names it here too: e2e_pg_damage's schema-objects case puts a trigger on
- * each table of a new store, and each one must be refused.
+ * Every table of a store (the CREATE TABLEs of schema/postgres/), once:
+ * what the identity check guards (PG_TABLES, the elements of an SQL
+ * array), what the sizes and the used bytes add up and what compact
+ * rewrites.  A migration that creates a table names it here too:
+ * e2e_pg_damage's schema-objects case puts a trigger on each table of a
+ * new store, and each one must be refused.
  */
-#define PG_TABLES                                                                                  \
-	"'scopedb_meta', 'run_counter', 'runs', 'run_tags', 'run_metadata', 'regions', "           \
-	"'timings', 'timings_durations', 'run_regions', 'pins', 'run_nesting', 'paths', "          \
-	"'path_ranks'"
+/* clang-format off */
+#define PG_TABLE_LIST(X, LAST) \
+	X(scopedb_meta) \
+	X(run_counter) \
+	X(runs) \
+	X(run_tags) \
+	X(run_metadata) \
+	X(regions) \
+	X(timings) \
+	X(timings_durations) \
+	X(run_regions) \
+	X(pins) \
+	X(run_nesting) \
+	X(paths) \
+	LAST(path_ranks)
+/* clang-format on */
+#define PG_QUOTED(t) "'" #t "', "
+#define PG_QUOTED_LAST(t) "'" #t "'"
+#define PG_TABLES PG_TABLE_LIST(PG_QUOTED, PG_QUOTED_LAST)
+#define PG_NAMED(t) #t ", "
+#define PG_NAMED_LAST(t) #t
+#define PG_USED(t) "(SELECT coalesce(sum(pg_column_size(t.*)), 0) FROM " #t " t) + "
+#define PG_USED_LAST(t) "(SELECT coalesce(sum(pg_column_size(t.*)), 0) FROM " #t " t)"
 
 /*
  * What would run someone else's SQL in our session, as one SELECT column
@@ -76,17 +95,6 @@ static void postgres_rollback(struct store_conn *c);
 	"set_config('extra_float_digits', '3', false), "                                           \
 	"set_config('client_min_messages', 'warning', false), "                                    \
 	"set_config('lock_timeout', '30000', false)"
-
-/* 1 when s is a whole number in decimal, as scopedb writes the schema
- * version (pg_int() would read "abc" as 0, a store not yet made). */
-static int pg_whole(const char *s)
-{
-	char *end;
-
-	errno = 0;
-	(void)strtoll(s, &end, 10);
-	return *s && !*end && errno != ERANGE;
-}
 
 /*
  * *out = the store's schema version, 0 for a database without a scopedb
@@ -150,7 +158,7 @@ again:
 
 		ret = verify_foreign(c->location, hazard, tab ? (int)(tab - hazard) : 0,
 				     tab ? tab + 1 : hazard);
-	} else if (!PQgetisnull(r, 0, 1) && !pg_whole(PQgetvalue(r, 0, 1))) {
+	} else if (!PQgetisnull(r, 0, 1) && !pg_text_number(PQgetvalue(r, 0, 1), 1)) {
 		ret = err_set(ERR_STORE,
 			      "store '%s' is damaged: its schema version '%s' is not a number",
 			      c->location, PQgetvalue(r, 0, 1));
@@ -474,21 +482,7 @@ static int postgres_size(struct store_conn *c, int64_t *out)
  */
 static int postgres_used_bytes(struct store_conn *c, int64_t *out)
 {
-	return postgres_query_int(
-	    c, out,
-	    "SELECT (SELECT coalesce(sum(pg_column_size(t.*)), 0) FROM scopedb_meta t) + "
-	    "(SELECT coalesce(sum(pg_column_size(t.*)), 0) FROM run_counter t) + "
-	    "(SELECT coalesce(sum(pg_column_size(t.*)), 0) FROM runs t) + "
-	    "(SELECT coalesce(sum(pg_column_size(t.*)), 0) FROM run_tags t) + "
-	    "(SELECT coalesce(sum(pg_column_size(t.*)), 0) FROM run_metadata t) + "
-	    "(SELECT coalesce(sum(pg_column_size(t.*)), 0) FROM regions t) + "
-	    "(SELECT coalesce(sum(pg_column_size(t.*)), 0) FROM timings t) + "
-	    "(SELECT coalesce(sum(pg_column_size(t.*)), 0) FROM timings_durations t) + "
-	    "(SELECT coalesce(sum(pg_column_size(t.*)), 0) FROM run_regions t) + "
-	    "(SELECT coalesce(sum(pg_column_size(t.*)), 0) FROM pins t) + "
-	    "(SELECT coalesce(sum(pg_column_size(t.*)), 0) FROM run_nesting t) + "
-	    "(SELECT coalesce(sum(pg_column_size(t.*)), 0) FROM paths t) + "
-	    "(SELECT coalesce(sum(pg_column_size(t.*)), 0) FROM path_ranks t)");
+	return postgres_query_int(c, out, "SELECT " PG_TABLE_LIST(PG_USED, PG_USED_LAST));
 }
 
 /* Forget unused region names, rewrite the tables (VACUUM FULL gives the
@@ -508,11 +502,8 @@ static int postgres_compact(struct store_conn *c, int64_t *before, int64_t *afte
 		ret = ret ? (postgres_rollback(c), ret) : postgres_commit(c);
 	}
 	if (!ret)
-		ret = postgres_run(c,
-				   "VACUUM (FULL, ANALYZE) runs, run_tags, run_metadata, regions, "
-				   "timings, timings_durations, run_regions, pins, run_nesting, "
-				   "paths, path_ranks",
-				   "vacuum");
+		ret = postgres_run(
+		    c, "VACUUM (FULL, ANALYZE) " PG_TABLE_LIST(PG_NAMED, PG_NAMED_LAST), "vacuum");
 	if (!ret)
 		ret = postgres_size(c, after);
 	return ret;

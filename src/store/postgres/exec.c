@@ -65,6 +65,12 @@ static int pg_is_int(Oid t)
 	return t == PG_INT8OID || t == PG_INT4OID || t == PG_INT2OID;
 }
 
+/* A type a number getter reads (numeric only in text results). */
+static int pg_is_number(Oid t)
+{
+	return pg_is_int(t) || t == PG_FLOAT8OID || t == PG_NUMERICOID;
+}
+
 int postgres_first_line(const char *msg)
 {
 	size_t n = strcspn(msg ? msg : "", "\n");
@@ -116,6 +122,26 @@ static double pg_double(const PGresult *r, int row, int col)
 	return PQgetisnull(r, row, col) ? 0.0 : strtod(PQgetvalue(r, row, col), NULL);
 }
 
+int pg_text_number(const char *s, int whole)
+{
+	char *end;
+
+	errno = 0;
+	if (whole)
+		(void)strtoll(s, &end, 10);
+	else
+		(void)strtod(s, &end);
+	return *s && !*end && errno != ERANGE;
+}
+
+/* d truncated to an integer, clamped; 0 for NaN. */
+static int64_t pg_trunc(double d)
+{
+	if (d != d)
+		return 0;
+	return d >= 0x1p63 ? INT64_MAX : d < -0x1p63 ? INT64_MIN : (int64_t)d;
+}
+
 /* The bits of a binary int8, int4 or int2 value (big-endian), sign
  * extended; 0 for NULL. */
 static int64_t pg_bin_bits(const PGresult *r, int row, int col)
@@ -158,9 +184,7 @@ static int64_t pg_bin_int(const PGresult *r, int row, int col)
 	if (PQftype(r, col) != PG_FLOAT8OID)
 		return pg_bin_bits(r, row, col);
 	d = pg_bin_f8(r, row, col);
-	if (d != d)
-		return 0;
-	return d >= 0x1p63 ? INT64_MAX : d < -0x1p63 ? INT64_MIN : (int64_t)d;
+	return pg_trunc(d);
 }
 
 /* A binary float8 column; 0 for NULL.  An integer one gives its value. */
@@ -185,18 +209,10 @@ static int row_null(const struct rows_row *r, int col)
 static int row_not_number(const struct rows_row *r, int col, int binary)
 {
 	Oid t = PQftype(r->res, col);
-	const char *v, *end = "";
-	int number = pg_is_int(t) || t == PG_FLOAT8OID || (!binary && t == PG_NUMERICOID);
+	int number = pg_is_number(t) && (!binary || t != PG_NUMERICOID);
 
-	if (number && !binary && !PQgetisnull(r->res, r->row, col)) {
-		v = PQgetvalue(r->res, r->row, col);
-		errno = 0;
-		if (pg_is_int(t))
-			(void)strtoll(v, (char **)&end, 10);
-		else
-			(void)strtod(v, (char **)&end);
-		number = *v && !*end && errno != ERANGE;
-	}
+	if (number && !binary && !PQgetisnull(r->res, r->row, col))
+		number = pg_text_number(PQgetvalue(r->res, r->row, col), pg_is_int(t));
 	if (number)
 		return 0;
 	if (r->misread && *r->misread < 0)
@@ -206,15 +222,12 @@ static int row_not_number(const struct rows_row *r, int col, int binary)
 
 static int64_t row_i64(const struct rows_row *r, int col)
 {
-	double d;
-
 	if (row_not_number(r, col, 0))
 		return 0;
-	if (PQftype(r->res, col) != PG_FLOAT8OID && PQftype(r->res, col) != PG_NUMERICOID)
+	if (pg_is_int(PQftype(r->res, col)))
 		return pg_int(r->res, r->row, col);
 	/* a float or numeric (a sum): its value truncated, as pg_bin_int() */
-	d = pg_double(r->res, r->row, col);
-	return d >= 0x1p63 ? INT64_MAX : d < -0x1p63 ? INT64_MIN : (int64_t)d;
+	return pg_trunc(pg_double(r->res, r->row, col));
 }
 
 static double row_f64(const struct rows_row *r, int col)
@@ -240,9 +253,7 @@ static int row_refuse(const struct store_conn *c, const PGresult *r, int col)
 	char name[32];
 
 	(void)pg_type(t, name, sizeof(name));
-	return rows_misread(c->location, PQfname(r, col),
-			    pg_is_int(t) || t == PG_FLOAT8OID || t == PG_NUMERICOID ? "malformed"
-										    : name);
+	return rows_misread(c->location, PQfname(r, col), pg_is_number(t) ? "malformed" : name);
 }
 
 static const char *row_text(const struct rows_row *r, int col)

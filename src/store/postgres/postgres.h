@@ -92,6 +92,9 @@ int postgres_result(struct store_conn *c, PGresult **res, const char *sql, int n
 		    const char *const *v, int binary, const char *what);
 /* Integer column col of a text result (0 for NULL). */
 int64_t pg_int(const PGresult *r, int row, int col);
+/* 1 when the text s is one number from end to end (whole: an integer in
+ * decimal) within range; strtoll() alone would read "12abc" as 12. */
+int pg_text_number(const char *s, int whole);
 /* The front end's statements (backend.h: exec()). */
 int postgres_exec(struct store_conn *c, const struct store_stmt *q, store_row_fn fn, void *ctx,
 		  int64_t *changed);
