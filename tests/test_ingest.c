@@ -655,6 +655,108 @@ static struct ingest_pending *walk_file(const char *path, const char *const *nam
 	return pend;
 }
 
+/* The queue's progress: every call must come for the file waited for. */
+static struct {
+	int waited; /* the file the test waits for, or -1 */
+	int calls, wrong;
+} queue_progress;
+static int queue_marks[8];
+
+static void queue_progress_cb(void *ctx, uint64_t done, uint64_t total)
+{
+	(void)done;
+	(void)total;
+	/* called while the test waits in ingest_queue_next() */
+	queue_progress.calls++;
+	if (queue_progress.waited < 0 || ctx != &queue_marks[queue_progress.waited])
+		queue_progress.wrong++;
+}
+
+/*
+ * ingest_queue.c: files read ahead are handed back in the order given,
+ * each with what ingest_file() would give it (its run, its error on the
+ * caller's thread, a duplicate within the batch found when it is
+ * written); freeing the queue part way kills the readers under way and
+ * frees what was read (the sanitizers' leak check).
+ */
+static void test_queue(void **state)
+{
+	const char *db = tu_path("queue.sqlite");
+	char *files[7], want[7][256];
+	struct ingest_queue *q = NULL;
+	struct store *st = NULL;
+	int i;
+
+	(void)state;
+	files[0] = strdup(tu_fixture("schema-1.h5"));
+	files[1] = strdup(tu_path("queue-missing.h5"));
+	files[2] = strdup(tu_fixture("schema-2.h5"));
+	files[3] = strdup(tu_fixture("schema-1.h5"));
+	files[4] = strdup(tu_path("queue-garbage.h5"));
+	files[5] = strdup(tu_fixture("schema-3.h5"));
+	files[6] = strdup(tu_fixture("schema-2.h5"));
+	for (i = 0; i < 7; i++)
+		assert_non_null(files[i]);
+	tu_write_file(files[4], "not a profile\n", 14);
+	/* the errors of the two bad files, read one by one */
+	for (i = 0; i < 7; i++) {
+		struct ingest_pending *p = NULL;
+
+		want[i][0] = '\0';
+		if (ingest_read(&p, NULL, files[i], &no_opts) != 0)
+			snprintf(want[i], sizeof(want[i]), "%d %s", err_code(), err_msg());
+		ingest_pending_free(p);
+	}
+	assert_string_equal(want[0], "");
+	assert_true(want[1][0] && want[4][0]);
+
+	assert_int_equal(store_open(&st, db, 0), 0);
+	assert_int_equal(ingest_queue_start(&q, files, 7, &no_opts), 0);
+	for (i = 0; i < 7; i++) {
+		static const int64_t runs[7] = {1, 0, 2, 1, 0, 3, 2};
+		struct ingest_pending *p = NULL;
+		struct ingest_result r;
+		char got[256];
+		int rc;
+
+		queue_progress.waited = i;
+		rc = ingest_queue_next(q, i, &p, queue_progress_cb, &queue_marks[i]);
+		queue_progress.waited = -1;
+		if (want[i][0]) {
+			assert_int_not_equal(rc, 0);
+			assert_null(p);
+			snprintf(got, sizeof(got), "%d %s", err_code(), err_msg());
+			assert_string_equal(got, want[i]);
+			continue;
+		}
+		assert_int_equal(rc, 0);
+		assert_non_null(p);
+		assert_int_equal(ingest_write(&r, st, p), 0);
+		ingest_pending_free(p);
+		assert_int_equal(r.run_id, runs[i]);
+		assert_int_equal(r.duplicate, i == 3 || i == 6);
+		ingest_result_release(&r);
+	}
+	assert_int_equal(queue_progress.wrong, 0);
+	ingest_queue_free(q);
+	ingest_queue_free(NULL);
+	assert_int_equal(tu_db_int(db, "select count(*) from runs"), 3);
+
+	/* freed after one file: the others' reads end, nothing leaks */
+	assert_int_equal(ingest_queue_start(&q, files, 7, &no_opts), 0);
+	{
+		struct ingest_pending *p = NULL;
+
+		assert_int_equal(ingest_queue_next(q, 0, &p, NULL, NULL), 0);
+		ingest_pending_free(p);
+	}
+	ingest_queue_free(q);
+	store_close(st);
+	assert_int_equal(tu_db_int(db, "select count(*) from runs"), 3);
+	for (i = 0; i < 7; i++)
+		free(files[i]);
+}
+
 /* The real fib-recursive.h5 through the reader child: main > fibonacci is
  * 1 call of 12.013 ms, all its own; main has 0.017 ms. */
 static void test_calltree_real(void **state)
@@ -815,6 +917,7 @@ TU_MAIN(NULL, NULL,
 	    cmocka_unit_test(test_not_a_profile),
 	    cmocka_unit_test(test_meta_check),
 	    cmocka_unit_test(test_finish_temporary_store),
+	    cmocka_unit_test(test_queue),
 	    cmocka_unit_test(test_calltree_real),
 	    cmocka_unit_test(test_calltree_overlap),
 	    cmocka_unit_test(test_calltree_json_twin),

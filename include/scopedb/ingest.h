@@ -99,6 +99,26 @@ int ingest_read(struct ingest_pending **out, struct store *st, const char *path,
 int ingest_write(struct ingest_result *out, struct store *st, struct ingest_pending *p);
 void ingest_pending_free(struct ingest_pending *p);
 
+/*
+ * The files of one command read ahead (ingest_queue.c): the reader
+ * processes of the next files run while the caller stores the ones before,
+ * within bounds of files and bytes, all from the caller's thread; the
+ * files are read without the store (st NULL in ingest_read()).
+ * ingest_queue_next() waits for files[i], to be taken in order (i = 0, 1,
+ * ...): *out is the file's pending read, the caller's to ingest_write()
+ * and ingest_pending_free(); or NULL and the file's error, as
+ * ingest_read() gives it.  progress (may be NULL) hears of files[i] only.
+ * ingest_queue_free() (NULL accepted) kills the readers still running and
+ * frees what was read and not taken.  files and opts are borrowed until
+ * then.
+ */
+struct ingest_queue;
+int ingest_queue_start(struct ingest_queue **out, char *const *files, int n,
+		       const struct ingest_opts *opts);
+int ingest_queue_next(struct ingest_queue *q, int i, struct ingest_pending **out,
+		      ingest_progress_fn progress, void *progress_ctx);
+void ingest_queue_free(struct ingest_queue *q);
+
 /* Free the kept_* strings of r (NULL accepted) and zero it. */
 void ingest_result_release(struct ingest_result *r);
 

@@ -206,20 +206,27 @@ static int ingest_mkdirs(const char *path)
  * file (*st NULL until then).  A store that does not exist yet is created
  * (with the directories it needs) only after the file has been read
  * (ingest_read()), so a command that stores nothing leaves no new empty
- * store behind, and the file is still opened once.  *file_err: the file's
- * own error (reported like an ingest error); the return value: an error of
- * the store itself, which ends the command.
+ * store behind, and the file is still opened once.  With q, the file is
+ * files[i] of the queue that reads ahead, taken from it already read.
+ * *file_err: the file's own error (reported like an ingest error); the
+ * return value: an error of the store itself, which ends the command.
  */
 static int ingest_one(struct ingest_result *r, struct store **st, const char *db, const char *file,
-		      const struct ingest_opts *io, int *file_err)
+		      const struct ingest_opts *io, struct ingest_queue *q, int i, int *file_err)
 {
 	struct ingest_pending *p = NULL;
 	int rc = 0;
 
 	*file_err = 0;
+	if (q) {
+		*file_err = ingest_queue_next(q, i, &p, io->progress, io->progress_ctx);
+		if (*file_err)
+			goto out;
+	}
 	/* a connection string names a server's database: nothing to stat or create */
 	if (!*st && store_file_missing(db)) {
-		*file_err = ingest_read(&p, NULL, file, io);
+		if (!p)
+			*file_err = ingest_read(&p, NULL, file, io);
 		if (*file_err)
 			goto out;
 		rc = ingest_mkdirs(db);
@@ -253,10 +260,18 @@ static int ingest_files(struct buf *json, struct store **st, const char *db, str
 	struct buf line = BUF_INIT;
 	struct doc d;
 	struct doc_value *list;
+	struct ingest_queue *q = NULL;
 	int i, rc = 0, warned = 0;
 
 	doc_init(&d);
 	list = doc_json_root(&d, DOC_V_ARR, JSONW_BLOCK);
+	/* Many files: read ahead while storing (ingest_queue.c).  A store
+	 * that exists is opened first, so that its errors come before any
+	 * read, as for one file. */
+	if (n > 1 && !store_file_missing(db))
+		rc = store_open(st, db, 0);
+	if (n > 1 && !rc)
+		rc = ingest_queue_start(&q, files, n, io);
 	for (i = 0; i < n && !rc; i++) {
 		struct progress prog = {files[i], now_seconds(), 0.0, 0};
 		struct ingest_result r;
@@ -268,7 +283,7 @@ static int ingest_files(struct buf *json, struct store **st, const char *db, str
 		io->progress_ctx = &prog;
 		err_clear();
 		memset(&r, 0, sizeof(r));
-		rc = ingest_one(&r, st, db, files[i], io, &e);
+		rc = ingest_one(&r, st, db, files[i], io, q, i, &e);
 		if (rc)
 			break;
 		progress_clear(&prog);
@@ -295,6 +310,7 @@ static int ingest_files(struct buf *json, struct store **st, const char *db, str
 		fflush(stdout);
 		ingest_result_release(&r);
 	}
+	ingest_queue_free(q);
 	if (!rc && cli_format_is(fmt, "json"))
 		rc = cli_render(json, &d, fmt, 0);
 	doc_release(&d);

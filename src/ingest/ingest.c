@@ -36,6 +36,10 @@
  * ingest_file() is ingest_read() then ingest_write(): a caller that has no
  * store yet (ingest creating a new one) reads the file first and creates
  * the store only for a file that read, so each file is opened once.
+ * ingest_read() is itself three steps (ingest_read.h): start the child,
+ * take its output as it comes, end it; ingest_queue.c runs those steps for
+ * several files at once, from one thread, to read a command's next files
+ * while it stores the ones before.
  *
  * Call trees (issue 22, docs/format.md section 10): the child also hands
  * every row to the call-tree builder (calltree.h), which builds each rank
@@ -66,6 +70,7 @@
 #include "ingest/calltree.h"
 #include "ingest/ingest_child.h"
 #include "ingest/ingest_nest.h"
+#include "ingest/ingest_read.h"
 #include "ingest/rowstat.h"
 #include "ingest/wire.h"
 #include "util/child.h"
@@ -93,6 +98,12 @@ struct ingest_ctx {
 	uint64_t calls;
 	int64_t regions;
 	struct ingest_nest nest; /* the call trees' frames, checked */
+	/* the read: the reader child, how far its frames are taken */
+	const struct ingest_limits *lim;
+	struct child ch;
+	int running; /* ch is to be ended (ingest_collect_end()) */
+	int stop;    /* the content is stored already: the child can stop */
+	size_t pos;
 };
 
 /* Limits of every read whose options give none (ingest_set_default_limits). */
@@ -450,42 +461,62 @@ static int ingest_child_error(struct ingest_ctx *c, const struct child_status *c
 		       c->path, cs->status);
 }
 
-/* Run the reader child on c->path and collect its frames in c->frames. */
-static int ingest_collect(struct ingest_ctx *c, const struct ingest_limits *lim)
+/* Start the reader child on c->path (c->lim). */
+static int ingest_collect_start(struct ingest_ctx *c)
 {
-	struct child_limits cl = {lim->timeout_s, lim->max_memory_mib};
-	struct child_status cs;
-	struct child ch;
-	size_t pos = 0, got;
-	struct wire_frame f;
-	int rc, stop = 0;
+	struct child_limits cl = {c->lim->timeout_s, c->lim->max_memory_mib};
+	int rc;
 
 	/* libhdf5 started here once, not in each file's reader */
 	if (!profile_name_is_json(c->path))
 		h5prof_init();
-	rc = child_start(&ch, &cl, ingest_child_main, (void *)c->path);
+	rc = child_start(&c->ch, &cl, ingest_child_main, (void *)c->path);
+	c->running = !rc;
+	return rc;
+}
+
+/* One read of what the child sent (it waits until the child sends or
+ * ends, or its deadline passes), its whole frames taken; *done once the
+ * child has sent all, or its content is stored already (c->stop). */
+static int ingest_collect_more(struct ingest_ctx *c, int *done)
+{
+	struct wire_frame f;
+	size_t got = 0;
+	int rc;
+
+	*done = 0;
+	rc = buf_grow(&c->frames, (size_t)256 << 10);
+	if (!rc)
+		rc = child_read(&c->ch, c->frames.data + c->frames.len,
+				c->frames.cap - c->frames.len - 1, &got);
 	if (rc)
 		return rc;
-	while (!stop) {
-		rc = buf_grow(&c->frames, (size_t)256 << 10);
-		if (!rc)
-			rc = child_read(&ch, c->frames.data + c->frames.len,
-					c->frames.cap - c->frames.len - 1, &got);
-		if (rc || !got)
-			break;
-		c->frames.len += got;
-		while (!stop && wire_next(c->frames.data, c->frames.len, &pos, &f))
-			stop = ingest_frame(c, &f);
-	}
-	if (rc || stop) {
-		child_kill(&ch);
+	c->frames.len += got;
+	while (!c->stop && wire_next(c->frames.data, c->frames.len, &c->pos, &f))
+		c->stop = ingest_frame(c, &f);
+	*done = !got || c->stop;
+	return 0;
+}
+
+/* The end of the child: killed after an error (rc, returned) or once its
+ * content is found stored, else waited for; 0 when it delivered the whole
+ * file, else the file's error. */
+static int ingest_collect_end(struct ingest_ctx *c, int rc)
+{
+	struct child_status cs;
+
+	if (!c->running)
+		return rc;
+	c->running = 0;
+	if (rc || c->stop) {
+		child_kill(&c->ch);
 		return rc;
 	}
-	child_wait(&ch, &cs);
+	child_wait(&c->ch, &cs);
 	if (!c->failed && c->have_end && c->have_info && c->have_hash && cs.end == CHILD_EXITED &&
 	    cs.status == 0)
 		return 0;
-	return ingest_child_error(c, &cs, lim);
+	return ingest_child_error(c, &cs, c->lim);
 }
 
 /* The self time of every (rank, region) the child sent (WIRE_SELF) into
@@ -667,6 +698,8 @@ void ingest_pending_free(struct ingest_pending *p)
 {
 	if (!p)
 		return;
+	if (p->c.running)
+		child_kill(&p->c.ch);
 	free(p->c.region_ids);
 	free(p->c.seen);
 	ingest_nest_release(&p->c.nest);
@@ -676,10 +709,9 @@ void ingest_pending_free(struct ingest_pending *p)
 	free(p);
 }
 
-int ingest_read(struct ingest_pending **out, struct store *st, const char *path,
-		const struct ingest_opts *opts)
+int ingest_read_begin(struct ingest_pending **out, struct store *st, const char *path,
+		      const struct ingest_opts *opts)
 {
-	const struct ingest_limits *lim = opts->limits ? opts->limits : &ingest_defaults;
 	struct ingest_pending *p;
 	int rc;
 
@@ -696,7 +728,47 @@ int ingest_read(struct ingest_pending **out, struct store *st, const char *path,
 	p->c.st = st;
 	p->c.path = path;
 	p->c.opts = opts;
-	rc = ingest_collect(&p->c, lim);
+	p->c.lim = opts->limits ? opts->limits : &ingest_defaults;
+	rc = ingest_collect_start(&p->c);
+	if (rc) {
+		ingest_pending_free(p);
+		return rc;
+	}
+	*out = p;
+	return 0;
+}
+
+int ingest_read_fd(const struct ingest_pending *p)
+{
+	return p->c.running ? p->c.ch.fd : -1;
+}
+
+int ingest_read_wait_ms(const struct ingest_pending *p)
+{
+	return p->c.running ? child_wait_ms(&p->c.ch) : -1;
+}
+
+int ingest_read_more(struct ingest_pending *p, int *done)
+{
+	int rc = ingest_collect_more(&p->c, done);
+
+	if (rc || *done) {
+		*done = 1;
+		return ingest_collect_end(&p->c, rc);
+	}
+	return 0;
+}
+
+int ingest_read(struct ingest_pending **out, struct store *st, const char *path,
+		const struct ingest_opts *opts)
+{
+	struct ingest_pending *p;
+	int rc, done = 0;
+
+	*out = NULL;
+	rc = ingest_read_begin(&p, st, path, opts);
+	while (!rc && !done)
+		rc = ingest_read_more(p, &done);
 	if (rc) {
 		ingest_pending_free(p);
 		return rc;

@@ -57,6 +57,10 @@ static void child_sanitizer_death(void)
  * and the hashing thread): its CPU limit is this many times the timeout. */
 #define CHILD_THREADS 3
 
+/* The pipe's capacity asked for (Linux allows up to
+ * /proc/sys/fs/pipe-max-size, 1 MiB by default, without privileges). */
+#define CHILD_PIPE_BYTES (1 << 20)
+
 static int64_t child_now_ms(void)
 {
 	struct timespec ts;
@@ -144,6 +148,9 @@ int child_start(struct child *c, const struct child_limits *lim, child_fn fn, vo
 		_exit(fn(arg, p[1]) & 0xff);
 	}
 	close(p[1]);
+	/* room for a small file's frames: its reader is not held up while the
+	 * parent stores another file (ingest_queue.c); best effort */
+	(void)fcntl(p[0], F_SETPIPE_SZ, CHILD_PIPE_BYTES);
 	c->pid = pid;
 	c->fd = p[0];
 	c->timeout_s = lim ? lim->timeout_s : 0;
@@ -191,6 +198,16 @@ int child_read(struct child *c, void *buf, size_t n, size_t *got)
 		*got = (size_t)r;
 		return 0;
 	}
+}
+
+int child_wait_ms(const struct child *c)
+{
+	int64_t left;
+
+	if (!c->deadline || c->fd < 0 || c->timed_out)
+		return -1;
+	left = c->deadline - child_now_ms();
+	return left <= 0 ? 0 : left > 60000 ? 60000 : (int)left;
 }
 
 /* Reap the child; *status as waitpid() gives it, -1 when there was none. */

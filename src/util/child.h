@@ -66,6 +66,11 @@ int child_start(struct child *c, const struct child_limits *lim, child_fn fn, vo
  */
 int child_read(struct child *c, void *buf, size_t n, size_t *got);
 
+/* Milliseconds until c's deadline (0: passed; child_read() then ends it),
+ * or -1 when it has none: how long a caller that polls several children's
+ * descriptors (c->fd) may wait for this one. */
+int child_wait_ms(const struct child *c);
+
 /* Close the pipe, wait for the child to end and say how it ended. */
 void child_wait(struct child *c, struct child_status *out);
 

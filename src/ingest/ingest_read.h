@@ -1,0 +1,34 @@
+/*
+ * ingest_read.h - ingest_read() in steps, for a caller that reads several
+ * files' reader processes at once from one thread (ingest_queue.c): start
+ * the child, take what it sends whenever its descriptor is readable, and
+ * end it.  ingest_read() is these three in a loop.
+ *
+ * Ownership: the pending file is the caller's from ingest_read_begin() on,
+ * freed with ingest_pending_free() (which kills a child still running),
+ * also after an error.
+ */
+#ifndef SCOPEDB_INGEST_READ_H
+#define SCOPEDB_INGEST_READ_H
+
+#include "scopedb/ingest.h"
+
+/* Start the reader process of path (as ingest_read(): st may be NULL).
+ * 0 and *out, or the error (*out NULL). */
+int ingest_read_begin(struct ingest_pending **out, struct store *st, const char *path,
+		      const struct ingest_opts *opts);
+
+/* The descriptor to poll for the child's output, -1 once it has ended. */
+int ingest_read_fd(const struct ingest_pending *p);
+
+/* Milliseconds the caller may wait for the child before its deadline
+ * (0: passed, -1: none; util/child.h's child_wait_ms()). */
+int ingest_read_wait_ms(const struct ingest_pending *p);
+
+/* Take one read of the child's output (call it when its descriptor is
+ * readable, or its deadline passed: it does not wait then).  *done once
+ * the child has ended, with 0 when it delivered the whole file (p is then
+ * ready for ingest_write()) or the file's error, as ingest_read() gives. */
+int ingest_read_more(struct ingest_pending *p, int *done);
+
+#endif
