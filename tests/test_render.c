@@ -131,17 +131,17 @@ static void test_widths(void **state)
 	size_t i;
 
 	(void)state;
-	assert_int_equal(escape_width("a", 1), 1);
-	assert_int_equal(escape_width("\033", 1), -1);
-	assert_int_equal(escape_width("\xc3\xa9", 2), 1);
-	assert_int_equal(escape_width("\xcc\x81", 2), 0);
-	assert_int_equal(escape_width("\xe4\xb8\xad", 3), 2);
-	assert_int_equal(escape_width("\xf0\x9f\x98\x80", 4), 2);
-	assert_int_equal(escape_width("\xef\xbf\xbe", 3), -1);
-	assert_int_equal(escape_width("\xcd\xb8", 2), -1);
-	assert_int_equal(escape_width("\xe2\x80\xae", 3), -1);
-	assert_int_equal(escape_width("\xe2\x81\xa6", 3), -1);
-	assert_int_equal(escape_width("\xc2\x9b", 2), -1);
+	assert_int_equal(escape_width('a'), 1);
+	assert_int_equal(escape_width(0x1b), -1);
+	assert_int_equal(escape_width(0xe9), 1);
+	assert_int_equal(escape_width(0x301), 0);
+	assert_int_equal(escape_width(0x4e2d), 2);
+	assert_int_equal(escape_width(0x1f600), 2);
+	assert_int_equal(escape_width(0xfffe), -1);
+	assert_int_equal(escape_width(0x378), -1);
+	assert_int_equal(escape_width(0x202e), -1);
+	assert_int_equal(escape_width(0x2066), -1);
+	assert_int_equal(escape_width(0x9b), -1);
 	/* '?' for what does not print or reorders the row, in the terminal,
 	 * markdown and diagnostics alike; other characters kept */
 	assert_int_equal(escape_plain(&b, "a\xef\xbf\xbe"
@@ -233,26 +233,18 @@ static void test_escape_hostile(void **state)
 	buf_release(&b);
 }
 
-/* The character at s: its code point, *len its length; -1 when s starts
- * no valid UTF-8 sequence. */
+/* The character at s: its code point, *len its length; -1 (and *len 1)
+ * when s starts no valid UTF-8 sequence. */
 static long utf8_at(const unsigned char *s, size_t *len)
 {
-	long cp;
-	size_t n, i;
+	unsigned cp;
 
-	if (s[0] < 0x80)
-		return *len = 1, s[0];
-	n = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc0 ? 2 : 0;
-	if (!n)
+	*len = util_utf8_decode((const char *)s, &cp);
+	if (!*len) {
+		*len = 1;
 		return -1;
-	cp = s[0] & (0x7f >> n);
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return -1;
-		cp = cp << 6 | (s[i] & 0x3f);
 	}
-	*len = n;
-	return cp;
+	return (long)cp;
 }
 
 /* Every name of the hostile corpus through every escaper: nothing a

@@ -217,6 +217,21 @@ static void test_utf8(void **state)
 	assert_int_equal(util_utf8_len("\xce\xbb"), 2);
 	assert_int_equal(util_utf8_len("\xed\x9f\xbf"), 3); /* U+D7FF */
 	assert_int_equal(util_utf8_len("\xff"), 0);
+	{
+		unsigned cp = 7;
+
+		assert_int_equal(util_utf8_decode("\xf0\x9f\x9a\x80", &cp), 4);
+		assert_int_equal(cp, 0x1f680);
+		assert_int_equal(util_utf8_decode("\xce\xbb", &cp), 2);
+		assert_int_equal(cp, 0x3bb);
+		assert_int_equal(util_utf8_decode("A", &cp), 1);
+		assert_int_equal(cp, 'A');
+		assert_int_equal(util_utf8_decode("\xef\xbf\xbd", &cp), 3);
+		assert_int_equal(cp, 0xfffd);
+		/* not valid: *cp left as it was */
+		assert_int_equal(util_utf8_decode("\xc0\xaf", &cp), 0); /* overlong '/' */
+		assert_int_equal(cp, 0xfffd);
+	}
 }
 
 /* A name as it stands in a joined path: " > " and backslashes escaped,

@@ -91,6 +91,10 @@ char *util_strdup(const char *s);
  * PostgreSQL.  s[0] is not NUL. */
 size_t util_utf8_len(const char *s);
 
+/* util_utf8_len() and the sequence's code point in *cp (set only when the
+ * length is not 0), for a caller that needs the character too. */
+size_t util_utf8_decode(const char *s, unsigned *cp);
+
 /*
  * A region name as it stands in a joined path ("main > solve", the name of
  * a --by path row): each backslash doubled and the '>' of each " > " in it

@@ -19,13 +19,6 @@ static int escape_is_control(unsigned char c)
 	return c < 0x20 || c == 0x7f;
 }
 
-/* Length of the valid UTF-8 sequence at s (1-4), or 0 when it is not one
- * (util_utf8_len(): the one definition the store's text rule uses too). */
-static size_t escape_utf8_len(const unsigned char *s)
-{
-	return util_utf8_len((const char *)s);
-}
-
 /* The C.UTF-8 locale, whose LC_CTYPE knows every character's width
  * whatever the user's locale is; (locale_t)0 where the C library has none. */
 static locale_t escape_locale;
@@ -36,19 +29,13 @@ static void escape_locale_init(void)
 	escape_locale = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
 }
 
-int escape_width(const char *s, size_t n)
+int escape_width(unsigned cp)
 {
-	const unsigned char *p = (const unsigned char *)s;
-	unsigned cp;
 	locale_t old;
-	size_t i;
 	int w;
 
-	if (n <= 1)
-		return escape_is_control(*p) ? -1 : 1;
-	cp = p[0] & (0xffu >> (n + 1));
-	for (i = 1; i < n; i++)
-		cp = cp << 6 | (p[i] & 0x3fu);
+	if (cp < 0x80)
+		return escape_is_control((unsigned char)cp) ? -1 : 1;
 	/* the bidirectional overrides and isolates reorder the text around
 	 * them: a name could make its row read as another's */
 	if ((cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069))
@@ -75,17 +62,14 @@ int escape_width(const char *s, size_t n)
  */
 static int escape_unsafe(const char *s, size_t *len)
 {
-	const unsigned char *p = (const unsigned char *)s;
+	unsigned cp;
 
-	*len = 1;
-	if (*p < 0x80)
-		return escape_is_control(*p);
-	*len = escape_utf8_len(p);
+	*len = util_utf8_decode(s, &cp);
 	if (*len == 0) {
 		*len = 1;
 		return 1;
 	}
-	return escape_width(s, *len) < 0;
+	return escape_width(cp) < 0;
 }
 
 int escape_plain(struct buf *out, const char *s)
@@ -309,12 +293,12 @@ int escape_json(struct buf *out, const char *s)
 	if (!s)
 		return buf_puts(out, "null");
 	for (p = s; *p; p += n)
-		if (!(n = escape_utf8_len((const unsigned char *)p)))
+		if (!(n = util_utf8_len(p)))
 			break;
 	if (!*p)
 		return json_buf_string(out, s);
 	for (p = s; *p && !rc; p += n) {
-		n = escape_utf8_len((const unsigned char *)p);
+		n = util_utf8_len(p);
 		rc = n ? buf_add(&clean, p, n) : buf_puts(&clean, "\xef\xbf\xbd");
 		n += !n;
 	}
@@ -337,7 +321,7 @@ int escape_xml(struct buf *out, const char *s)
 	int rc = 0;
 
 	while (*p && !rc) {
-		size_t n = escape_utf8_len(p);
+		size_t n = util_utf8_len((const char *)p);
 
 		if (n == 1 && ent[*p])
 			rc = buf_puts(out, ent[*p]);

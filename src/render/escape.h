@@ -63,12 +63,12 @@ int escape_gh_data(struct buf *out, const char *s);
 int escape_gh_prop(struct buf *out, const char *s);
 
 /*
- * The columns a terminal gives the character of the n bytes at s (one
- * valid UTF-8 sequence, or one byte): 2 for a wide one (CJK, emoji), 0 for
- * a combining mark, 1 for most, -1 for one escape_plain() shows as '?'.
+ * The columns a terminal gives the character cp (util_utf8_decode()): 2
+ * for a wide one (CJK, emoji), 0 for a combining mark, 1 for most, -1 for
+ * one escape_plain() shows as '?'.
  * The widths are those of the C library's C.UTF-8 locale, whatever the
  * user's is; without that locale, every printable character counts 1.
  */
-int escape_width(const char *s, size_t n);
+int escape_width(unsigned cp);
 
 #endif

@@ -75,13 +75,13 @@ void table_set_color(struct table *t, size_t col, const char *color)
 static size_t table_width(const char *s)
 {
 	size_t w = 0, n;
+	unsigned cp;
 	int cw;
 
 	for (; *s; s += n) {
-		n = util_utf8_len(s);
-		if (!n)
-			n = 1;
-		cw = escape_width(s, n);
+		n = util_utf8_decode(s, &cp);
+		cw = n ? escape_width(cp) : -1;
+		n += !n;
 		w += cw < 0 ? 1 : (size_t)cw;
 	}
 	return w;

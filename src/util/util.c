@@ -187,14 +187,23 @@ void *util_sorted_ptrs(const void *base, size_t n, size_t size,
 	return p;
 }
 
-size_t util_utf8_len(const char *str)
+size_t util_utf8_len(const char *s)
+{
+	unsigned cp;
+
+	return util_utf8_decode(s, &cp);
+}
+
+size_t util_utf8_decode(const char *str, unsigned *out)
 {
 	const unsigned char *s = (const unsigned char *)str;
 	size_t n, i;
 	unsigned cp;
 
-	if (s[0] < 0x80)
+	if (s[0] < 0x80) {
+		*out = s[0];
 		return 1;
+	}
 	if (s[0] >= 0xc2 && s[0] <= 0xdf)
 		n = 2, cp = s[0] & 0x1fu;
 	else if (s[0] >= 0xe0 && s[0] <= 0xef)
@@ -211,6 +220,7 @@ size_t util_utf8_len(const char *str)
 	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
 	    (cp >= 0xd800 && cp <= 0xdfff))
 		return 0;
+	*out = cp;
 	return n;
 }
 
