@@ -20,7 +20,7 @@
 # one while the baseline set is shorter than WINDOW (the first nights
 # build the history); a failing one leaves it, and every night fails until
 # the slowdown is fixed or accepted (scopedb pin baseline RUN).  An
-# INCONCLUSIVE night passes (INCONCLUSIVE=fail fails it).  The markdown report goes to REPORT_DIR/scopedb-DATE.md
+# INCONCLUSIVE night passes (INCONCLUSIVE=fail fails it).  The markdown report goes to REPORT_DIR/scopedb-DATE-runN.md
 # and the HTML page beside it.  Exit status: check's (0 pass, 1 a
 # regression, 2 an error), which Slurm records as the job's.
 # tests/e2e_ci_recipes.sh runs it with Slurm's variables and a stand-in
@@ -60,22 +60,24 @@ run=$(cd "$src" && "$scopedb" ingest --tag nightly --format json \
 	--meta "SLURM_JOB_ID=${SLURM_JOB_ID:-}" \
 	--meta "SLURM_JOB_PARTITION=${SLURM_JOB_PARTITION:-}" \
 	--meta "SLURM_JOB_NUM_NODES=${SLURM_JOB_NUM_NODES:-}" "$PROFILE" | jq -r '.[0].run')
+# the reports' name: two jobs in one second do not overwrite each other's
+report=$dir/scopedb-$day-run$run
 "$scopedb" pin baseline "$run" --if-missing >/dev/null
 rc=0
 "$scopedb" check pin:baseline "$run" --stat --baseline-window "${WINDOW:-10}" \
 	--metric "$metric" --max-regression "$budget" --format markdown \
-	>"$dir/scopedb-$day.md" || rc=$?
+	>"$report.md" || rc=$?
 "$scopedb" report pin:baseline "$run" --metric "$metric" --max-regression "$budget" \
-	--baseline-window "${WINDOW:-10}" -o "$dir/scopedb-$day.html" ||
+	--baseline-window "${WINDOW:-10}" -o "$report.html" ||
 	echo "scopedb: no HTML report (the check stands)" >&2
 # a passing night is the new baseline; so is an undecided one while the
 # baseline set is shorter than the window (the history is being built)
-nbase=$(sed -n 's/^- \*\*Baseline runs:\*\* \([0-9]*\) .*/\1/p' "$dir/scopedb-$day.md")
+nbase=$(sed -n 's/^- \*\*Baseline runs:\*\* \([0-9]*\) .*/\1/p' "$report.md")
 if [ "${ADVANCE:-1}" = 1 ] &&
 	{ [ "$rc" -eq 0 ] || { [ "$rc" -eq 3 ] && [ "${nbase:-0}" -lt "${WINDOW:-10}" ]; }; }; then
 	"$scopedb" pin baseline "$run" >/dev/null
 fi
-echo "scopedb: run $run: $(head -n 1 "$dir/scopedb-$day.md" | sed 's/^#* *//'); report $dir/scopedb-$day.md"
+echo "scopedb: run $run: $(head -n 1 "$report.md" | sed 's/^#* *//'); report $report.md"
 # INCONCLUSIVE (too short a history, too much noise) neither moves the pin
 # nor, by default, fails the job
 if [ "$rc" -eq 3 ]; then
