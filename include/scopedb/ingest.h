@@ -106,7 +106,7 @@ void ingest_pending_free(struct ingest_pending *p);
  * files are read without the store (st NULL in ingest_read()).
  * ingest_queue_next() waits for files[i], to be taken in order (i = 0, 1,
  * ...): *out is the file's pending read, the caller's to ingest_write()
- * and ingest_pending_free(); or NULL and the file's error, as
+ * and ingest_pending_free() before it takes the next file; or NULL and the file's error, as
  * ingest_read() gives it.  progress (may be NULL) hears of files[i] only.
  * ingest_queue_free() (NULL accepted) kills the readers still running and
  * frees what was read and not taken.  files and opts are borrowed until

@@ -39,8 +39,9 @@
  *
  * Ownership: the queue borrows files and opts until ingest_queue_free(),
  * which kills the readers still running and frees every file read but not
- * taken.  A pending file taken by the caller is the caller's
- * (ingest_pending_free()).
+ * taken.  A pending file taken by the caller is the caller's, to free
+ * (ingest_pending_free()) before it takes the next: it borrows the options
+ * of its slot, which the file after the next ones may take over.
  */
 #include <errno.h>
 #include <poll.h>
@@ -64,8 +65,13 @@ enum iq_state { IQ_NEW, IQ_READING, IQ_DONE };
 
 struct ingest_queue;
 
+/* A file from its start to the caller's next file: files[i] is in
+ * slots[i % INGEST_QUEUE_AHEAD], which the bound on files ahead keeps free
+ * until the caller is done with the file it held (ingest_write() reads the
+ * slot's opts). */
 struct iq_slot {
 	struct ingest_queue *q;
+	int index;		 /* files[index] */
 	struct ingest_opts opts; /* the caller's, with the queue's progress */
 	struct ingest_pending *p;
 	off_t size; /* the file's size when its read started */
@@ -77,7 +83,9 @@ struct iq_slot {
 struct ingest_queue {
 	char *const *files;
 	int n;
-	struct iq_slot *slots;
+	const struct ingest_opts *opts;
+	struct iq_slot slots[INGEST_QUEUE_AHEAD];
+	off_t next_size;	     /* the size of files[next], once known (else 0) */
 	int next;		     /* the next file to start */
 	int held;		     /* the first file the caller is not done with */
 	int reading;		     /* files in IQ_READING */
@@ -93,7 +101,7 @@ static void iq_progress(void *ctx, uint64_t done, uint64_t total)
 	struct iq_slot *s = ctx;
 	struct ingest_queue *q = s->q;
 
-	if (q->progress && q->waiting == (int)(s - q->slots))
+	if (q->progress && q->waiting == s->index)
 		q->progress(q->progress_ctx, done, total);
 }
 
@@ -115,29 +123,35 @@ static void iq_done(struct iq_slot *s, int rc)
 static int iq_may_start(struct ingest_queue *q)
 {
 	struct stat sb;
-	struct iq_slot *s;
 
 	if (q->next >= q->n || q->next >= q->held + INGEST_QUEUE_AHEAD ||
 	    q->reading >= INGEST_QUEUE_READERS)
 		return 0;
-	s = &q->slots[q->next];
-	if (!s->size)
+	if (!q->next_size)
 		/* a file that cannot be stat()ed counts as small: its read
 		 * fails at once with the reason */
-		s->size = stat(q->files[q->next], &sb) == 0 && sb.st_size > 0 ? sb.st_size : 1;
-	return q->bytes == 0 || q->bytes + s->size <= INGEST_QUEUE_BYTES;
+		q->next_size = stat(q->files[q->next], &sb) == 0 && sb.st_size > 0 ? sb.st_size : 1;
+	return q->bytes == 0 || q->bytes + q->next_size <= INGEST_QUEUE_BYTES;
 }
 
 /* Start the readers the bounds allow. */
 static void iq_fill(struct ingest_queue *q)
 {
 	while (iq_may_start(q)) {
-		struct iq_slot *s = &q->slots[q->next++];
+		struct iq_slot *s = &q->slots[q->next % INGEST_QUEUE_AHEAD];
 		int rc;
 
+		memset(s, 0, sizeof(*s));
+		s->q = q;
+		s->index = q->next++;
+		s->opts = *q->opts;
+		s->opts.progress = iq_progress;
+		s->opts.progress_ctx = s;
+		s->size = q->next_size;
+		q->next_size = 0;
 		q->bytes += s->size;
 		err_clear();
-		rc = ingest_read_begin(&s->p, NULL, q->files[s - q->slots], &s->opts);
+		rc = ingest_read_begin(&s->p, NULL, q->files[s->index], &s->opts);
 		if (rc) {
 			iq_done(s, rc);
 		} else {
@@ -155,7 +169,7 @@ static void iq_step(struct ingest_queue *q)
 	int i, np = 0, wait = -1, r;
 
 	for (i = q->held; i < q->next && np < INGEST_QUEUE_READERS; i++) {
-		struct iq_slot *s = &q->slots[i];
+		struct iq_slot *s = &q->slots[i % INGEST_QUEUE_AHEAD];
 		int ms;
 
 		if (s->state != IQ_READING)
@@ -191,23 +205,15 @@ int ingest_queue_start(struct ingest_queue **out, char *const *files, int n,
 		       const struct ingest_opts *opts)
 {
 	struct ingest_queue *q;
-	int i;
 
 	*out = NULL;
 	q = calloc(1, sizeof(*q));
-	if (!q || !(q->slots = calloc((size_t)(n > 0 ? n : 1), sizeof(*q->slots)))) {
-		free(q);
+	if (!q)
 		return err_nomem();
-	}
 	q->files = files;
 	q->n = n;
+	q->opts = opts;
 	q->waiting = -1;
-	for (i = 0; i < n; i++) {
-		q->slots[i].q = q;
-		q->slots[i].opts = *opts;
-		q->slots[i].opts.progress = iq_progress;
-		q->slots[i].opts.progress_ctx = &q->slots[i];
-	}
 	*out = q;
 	return 0;
 }
@@ -215,19 +221,19 @@ int ingest_queue_start(struct ingest_queue **out, char *const *files, int n,
 int ingest_queue_next(struct ingest_queue *q, int i, struct ingest_pending **out,
 		      ingest_progress_fn progress, void *progress_ctx)
 {
-	struct iq_slot *s = &q->slots[i];
+	struct iq_slot *s = &q->slots[i % INGEST_QUEUE_AHEAD];
 	int rc;
 
 	*out = NULL;
 	/* done with the files before i: their bytes no longer count */
 	for (; q->held < i; q->held++)
-		q->bytes -= q->slots[q->held].size;
+		q->bytes -= q->slots[q->held % INGEST_QUEUE_AHEAD].size;
 	q->waiting = i;
 	q->progress = progress;
 	q->progress_ctx = progress_ctx;
 	for (;;) {
 		iq_fill(q);
-		if (s->state == IQ_DONE)
+		if (s->index == i && s->state == IQ_DONE)
 			break;
 		iq_step(q);
 	}
@@ -250,8 +256,7 @@ void ingest_queue_free(struct ingest_queue *q)
 
 	if (!q)
 		return;
-	for (i = 0; i < q->n; i++)
+	for (i = 0; i < INGEST_QUEUE_AHEAD; i++)
 		ingest_pending_free(q->slots[i].p);
-	free(q->slots);
 	free(q);
 }
