@@ -241,6 +241,51 @@ static void nest_frames(struct buf *out, int bad)
 	buf_release(&blob);
 }
 
+/* A frame that cannot be written whole (memory ran out in the reader) is
+ * dropped from the output, so the error frame the reader sends next
+ * follows whole frames only: the store's side reads the reader's error,
+ * not a partial row as malformed data. */
+static void test_partial_frame(void **state)
+{
+	static const unsigned char blob[] = {1, 2, 3};
+	struct store_timing t;
+	struct wire_out w;
+	struct wire_frame f;
+	struct buf out = BUF_INIT;
+	size_t pos = 0, before;
+	int fd[2], code;
+	char msg[64];
+
+	(void)state;
+	memset(&t, 0, sizeof(t));
+	t.rank = 1;
+	t.calls = 2;
+	t.exclusive = -1;
+	assert_int_equal(pipe(fd), 0);
+	wire_out_init(&w, fd[1]);
+	assert_int_equal(wire_put_row(&w, &t, 0), 0);
+	before = w.b.len;
+	/* durations no buffer can hold: the append fails half way */
+	t.durations = blob;
+	t.durations_len = SIZE_MAX - 64;
+	assert_int_equal(wire_put_row(&w, &t, 0), ERR_NOMEM);
+	assert_int_equal(w.b.len, before);
+	assert_int_equal(wire_put_error(&w, ERR_NOMEM, "out of memory"), 0);
+	assert_int_equal(wire_flush(&w), 0);
+	wire_out_release(&w);
+	close(fd[1]);
+	drain(fd[0], &out);
+	close(fd[0]);
+	assert_true(wire_next(out.data, out.len, &pos, &f));
+	assert_int_equal(f.type, WIRE_ROW);
+	assert_true(wire_next(out.data, out.len, &pos, &f));
+	assert_int_equal(f.type, WIRE_ERROR);
+	assert_int_equal(wire_get_error(&code, msg, sizeof(msg), &f), 0);
+	assert_int_equal(code, ERR_NOMEM);
+	assert_false(wire_next(out.data, out.len, &pos, &f));
+	buf_release(&out);
+}
+
 /* Every call-tree frame round-trips; the checks across frames pass. */
 static void test_nest_round_trip(void **state)
 {
@@ -441,5 +486,5 @@ static void test_nest_malformed(void **state)
 
 TU_MAIN(NULL, NULL,
 	{cmocka_unit_test(test_round_trip), cmocka_unit_test(test_malformed),
-	 cmocka_unit_test(test_nest_round_trip), cmocka_unit_test(test_nest_inconsistent),
-	 cmocka_unit_test(test_nest_malformed)})
+	 cmocka_unit_test(test_partial_frame), cmocka_unit_test(test_nest_round_trip),
+	 cmocka_unit_test(test_nest_inconsistent), cmocka_unit_test(test_nest_malformed)})

@@ -45,14 +45,20 @@ static size_t wire_begin(struct wire_out *w, enum wire_type type, int *rc)
 	return at;
 }
 
+/* End the frame begun at at: its length patched in, or, when rc says it
+ * could not be written whole (memory ran out under --file-memory), the
+ * part written dropped, so that the error frame that follows comes after
+ * whole frames only (a partial one read as malformed data). */
 static int wire_end(struct wire_out *w, size_t at, int rc)
 {
 	uint32_t len;
 
-	if (rc)
+	if (!rc && w->b.len - at - WIRE_HEADER > UINT32_MAX)
+		rc = err_set(ERR_FORMAT, "a row too large to pass on");
+	if (rc) {
+		w->b.len = at;
 		return rc;
-	if (w->b.len - at - WIRE_HEADER > UINT32_MAX)
-		return err_set(ERR_FORMAT, "a row too large to pass on");
+	}
 	len = (uint32_t)(w->b.len - at - WIRE_HEADER);
 	memcpy(w->b.data + at, &len, sizeof(len));
 	return w->b.len >= WIRE_BLOCK ? wire_flush(w) : 0;
