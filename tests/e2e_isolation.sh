@@ -25,6 +25,9 @@
 #     hostile file runs into its --file-timeout: every writer succeeds
 #     while the stopped ingest still waits (it holds no write lock while
 #     its file is read), and then it completes too.
+#   - A batch's readers of the next files wait while the store's write lock
+#     is held by another job: that wait is not counted in --file-timeout.
+#   - A reader stuck in libhdf5 is killed with its command (SIGTERM).
 #   - --db '', :memory:, file::memory:, a directory, a FIFO and a device:
 #     one-line errors, no hang, nothing created.
 source "$(dirname "$0")/e2e-lib.sh"
@@ -86,6 +89,56 @@ expect_err 2 "bad --file-timeout" \
 	"scopedb: invalid --file-timeout '1s': expected an integer from 0 to 4294967295 (seconds; 0 = no limit)" \
 	"$SCOPEDB" ingest --db b.sqlite --file-timeout 1s g1.h5
 
+fi
+
+# ---- the time a batch spends storing is not its readers' ----------------
+# Files read ahead (ingest_queue.c): while another job holds the store's
+# write lock for 5 s, the readers of the next files finish and wait for
+# the command; their --file-timeout of 3 s must not count that wait.
+if tcase store-wait; then
+for k in 1 2 3 4; do
+	"$MKPROFILE" --seed $((40 + k)) --calls 50 --label "s$k" "s$k.h5" >/dev/null || exit 1
+done
+"$SCOPEDB" ingest --db w.sqlite g1.h5 >/dev/null 2>&1
+sqlite3 w.sqlite "BEGIN IMMEDIATE; SELECT 1;" ".shell sleep 5" "COMMIT;" >/dev/null &
+lock=$!
+sleep 0.5
+run "$SCOPEDB" ingest --db w.sqlite --file-timeout 3 s1.h5 s2.h5 s3.h5 s4.h5
+wait $lock
+equals "store wait: exit" "$rc $(own)" "0 "
+equals "store wait: every file stored" "$(sqlite3 w.sqlite "select group_concat(label) from runs")" \
+	"g1,s1,s2,s3,s4"
+fi
+
+# ---- a reader does not outlive its command ------------------------------
+# A reader stuck in libhdf5 (hang.h5) never writes again, so no SIGPIPE
+# would end it: it is killed with the command (PR_SET_PDEATHSIG).
+if tcase orphan; then
+# (--commit and --branch given: no git child runs, only the reader)
+"$SCOPEDB" ingest --db o.sqlite --file-timeout 0 --commit "$(printf 'b%.0s' {1..40})" \
+	--branch main hang.h5 g1.h5 >/dev/null 2>&1 &
+opid=$!
+reader=
+for ((k = 0; k < 500; k++)); do
+	reader=$(cat /proc/$opid/task/$opid/children 2>/dev/null)
+	reader=${reader%% *}
+	[ -z "$reader" ] || break
+	sleep 0.01
+done
+kill -TERM $opid
+wait $opid
+for ((k = 0; k < 200; k++)); do
+	kill -0 "$reader" 2>/dev/null || break
+	sleep 0.01
+done
+if [ -z "$reader" ]; then
+	bad "orphan: no reader process seen"
+elif kill -0 "$reader" 2>/dev/null; then
+	bad "orphan: the reader $reader outlived its command"
+	kill -KILL "$reader"
+else
+	ok
+fi
 fi
 
 # ---- memory ------------------------------------------------------------

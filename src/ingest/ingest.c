@@ -748,6 +748,12 @@ int ingest_read_wait_ms(const struct ingest_pending *p)
 	return p->c.running ? child_wait_ms(&p->c.ch) : -1;
 }
 
+void ingest_read_extend(struct ingest_pending *p, int64_t ms)
+{
+	if (p->c.running)
+		child_extend(&p->c.ch, ms);
+}
+
 int ingest_read_more(struct ingest_pending *p, int *done)
 {
 	int rc = ingest_collect_more(&p->c, done);

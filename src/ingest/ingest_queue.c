@@ -49,6 +49,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "scopedb/err.h"
 #include "scopedb/ingest.h"
@@ -91,9 +92,18 @@ struct ingest_queue {
 	int reading;		     /* files in IQ_READING */
 	off_t bytes;		     /* sizes of files[held..next) */
 	int waiting;		     /* the file the caller waits for, or -1 */
+	int64_t away;		     /* when the caller last took a file (ms), 0 before */
 	ingest_progress_fn progress; /* of the file waited for */
 	void *progress_ctx;
 };
+
+static int64_t iq_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
 
 /* A reader's progress: passed on when the caller waits for its file. */
 static void iq_progress(void *ctx, uint64_t done, uint64_t total)
@@ -228,6 +238,16 @@ int ingest_queue_next(struct ingest_queue *q, int i, struct ingest_pending **out
 	/* done with the files before i: their bytes no longer count */
 	for (; q->held < i; q->held++)
 		q->bytes -= q->slots[q->held % INGEST_QUEUE_AHEAD].size;
+	/* the time the caller spent storing is not the readers': their
+	 * --file-timeout counts while someone takes their output */
+	if (q->away) {
+		int64_t away = iq_now_ms() - q->away;
+		int k;
+
+		for (k = q->held; k < q->next; k++)
+			if (q->slots[k % INGEST_QUEUE_AHEAD].state == IQ_READING)
+				ingest_read_extend(q->slots[k % INGEST_QUEUE_AHEAD].p, away);
+	}
 	q->waiting = i;
 	q->progress = progress;
 	q->progress_ctx = progress_ctx;
@@ -242,6 +262,7 @@ int ingest_queue_next(struct ingest_queue *q, int i, struct ingest_pending **out
 	q->progress_ctx = NULL;
 	/* the next readers run while the caller stores this file */
 	iq_fill(q);
+	q->away = iq_now_ms();
 	*out = s->p;
 	s->p = NULL;
 	rc = s->code;

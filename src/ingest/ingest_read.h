@@ -25,6 +25,10 @@ int ingest_read_fd(const struct ingest_pending *p);
  * (0: passed, -1: none; util/child.h's child_wait_ms()). */
 int ingest_read_wait_ms(const struct ingest_pending *p);
 
+/* Move the child's deadline ms later (util/child.h's child_extend()):
+ * for the time the caller spent away, storing other files. */
+void ingest_read_extend(struct ingest_pending *p, int64_t ms);
+
 /* Take one read of the child's output (call it when its descriptor is
  * readable, or its deadline passed: it does not wait then).  *done once
  * the child has ended, with 0 when it delivered the whole file (p is then

@@ -15,6 +15,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -83,8 +84,32 @@ static void child_close_fds(int keep)
 			close(fd);
 }
 
-/* The child's set-up before fn runs: signals, limits, descriptors. */
-static void child_setup(const struct child_limits *lim, int keep)
+/* The address space the child starts with, in bytes: what it inherits
+ * from the parent (its libraries, its buffers, the files it holds read),
+ * which the memory limit is added to; 0 when /proc does not say. */
+static uint64_t child_vm_bytes(void)
+{
+	char b[64];
+	unsigned long long pages;
+	long page = sysconf(_SC_PAGESIZE);
+	ssize_t n;
+	int fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return 0;
+	n = read(fd, b, sizeof(b) - 1);
+	close(fd);
+	if (n <= 0 || page <= 0)
+		return 0;
+	b[n] = '\0';
+	if (sscanf(b, "%llu", &pages) != 1 || pages > UINT64_MAX / (uint64_t)page)
+		return 0;
+	return (uint64_t)pages * (uint64_t)page;
+}
+
+/* The child's set-up before fn runs: signals, limits, descriptors.
+ * parent: the pid of the process that forked it. */
+static void child_setup(const struct child_limits *lim, int keep, pid_t parent)
 {
 	static const int crash[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGPIPE, SIGXCPU};
 	struct rlimit rl;
@@ -106,10 +131,19 @@ static void child_setup(const struct child_limits *lim, int keep)
 		rl.rlim_max = rl.rlim_cur + 1;
 		(void)setrlimit(RLIMIT_CPU, &rl);
 	}
+	/* The memory the reader may take beyond what it inherits: a parent
+	 * that holds other files' frames (ingest_queue.c) or a large store
+	 * cache gives its reader no less room. */
 	if (lim && lim->max_memory_mib && !CHILD_SANITIZED) {
-		rl.rlim_cur = rl.rlim_max = (rlim_t)(lim->max_memory_mib << 20);
+		rl.rlim_cur = rl.rlim_max =
+		    (rlim_t)(child_vm_bytes() + (lim->max_memory_mib << 20));
 		(void)setrlimit(RLIMIT_AS, &rl);
 	}
+	/* ended with the parent, killed or crashed: no reader is left behind
+	 * (one stopped, or stuck before it writes, would get no SIGPIPE) */
+	(void)prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(1);
 	/* What the C library or libhdf5 print while failing on a damaged
 	 * file ("free(): invalid pointer") is not a scopedb message: the
 	 * parent reports the failure in one line.  Sanitized builds keep the
@@ -128,7 +162,7 @@ static void child_setup(const struct child_limits *lim, int keep)
 int child_start(struct child *c, const struct child_limits *lim, child_fn fn, void *arg)
 {
 	int p[2];
-	pid_t pid;
+	pid_t pid, parent = getpid();
 
 	memset(c, 0, sizeof(*c));
 	c->fd = -1;
@@ -144,7 +178,7 @@ int child_start(struct child *c, const struct child_limits *lim, child_fn fn, vo
 	}
 	if (pid == 0) {
 		close(p[0]);
-		child_setup(lim, p[1]);
+		child_setup(lim, p[1], parent);
 		_exit(fn(arg, p[1]) & 0xff);
 	}
 	close(p[1]);
@@ -198,6 +232,12 @@ int child_read(struct child *c, void *buf, size_t n, size_t *got)
 		*got = (size_t)r;
 		return 0;
 	}
+}
+
+void child_extend(struct child *c, int64_t ms)
+{
+	if (c->deadline && ms > 0)
+		c->deadline += ms;
 }
 
 int child_wait_ms(const struct child *c)

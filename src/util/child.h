@@ -51,10 +51,12 @@ struct child_status {
 
 /*
  * Flush stdio, fork, and run fn(arg, fd) in the child under lim (NULL: no
- * limits); in the child, crash signals get their default action (so a crash
- * ends it with that signal even under a sanitizer's handler), core dumps
- * are off, stderr goes to /dev/null (except in sanitized builds) and every
- * descriptor other than 0-2 and the pipe is closed.
+ * limits; the memory limit is added to the address space the child
+ * inherits); in the child, crash signals get their default action (so a
+ * crash ends it with that signal even under a sanitizer's handler), core
+ * dumps are off, it is killed when the parent ends, stderr goes to
+ * /dev/null (except in sanitized builds) and every descriptor other than
+ * 0-2 and the pipe is closed.
  * 0, or ERR_IO when no pipe or process could be made.
  */
 int child_start(struct child *c, const struct child_limits *lim, child_fn fn, void *arg);
@@ -70,6 +72,11 @@ int child_read(struct child *c, void *buf, size_t n, size_t *got);
  * or -1 when it has none: how long a caller that polls several children's
  * descriptors (c->fd) may wait for this one. */
 int child_wait_ms(const struct child *c);
+
+/* Move c's deadline ms later: for a caller that did not read c's output
+ * for that long, so that its own absence is not counted against the
+ * child (the CPU limit still holds). */
+void child_extend(struct child *c, int64_t ms);
 
 /* Close the pipe, wait for the child to end and say how it ended. */
 void child_wait(struct child *c, struct child_status *out);
