@@ -85,6 +85,10 @@ void *util_sorted_ptrs(const void *base, size_t n, size_t size,
  * with "if (s && !copy)"). */
 char *util_strdup(const char *s);
 
+/* Milliseconds of the monotonic clock (CLOCK_MONOTONIC): for deadlines
+ * and elapsed times, which a change of the wall clock does not move. */
+int64_t util_now_ms(void);
+
 /* The length of the valid UTF-8 sequence at s (1 to 4 bytes), or 0 when
  * the byte at s starts none: overlong forms, surrogates (U+D800..DFFF)
  * and code points past U+10FFFF are not valid, as in RFC 3629 and for

@@ -49,10 +49,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
 #include "scopedb/err.h"
 #include "scopedb/ingest.h"
+#include "scopedb/util.h"
 #include "ingest/ingest_read.h"
 
 /* Reader processes at once: each keeps a core and a half busy (its reading
@@ -96,14 +96,6 @@ struct ingest_queue {
 	ingest_progress_fn progress; /* of the file waited for */
 	void *progress_ctx;
 };
-
-static int64_t iq_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* A reader's progress: passed on when the caller waits for its file. */
 static void iq_progress(void *ctx, uint64_t done, uint64_t total)
@@ -241,7 +233,7 @@ int ingest_queue_next(struct ingest_queue *q, int i, struct ingest_pending **out
 	/* the time the caller spent storing is not the readers': their
 	 * --file-timeout counts while someone takes their output */
 	if (q->away) {
-		int64_t away = iq_now_ms() - q->away;
+		int64_t away = util_now_ms() - q->away;
 		int k;
 
 		for (k = q->held; k < q->next; k++)
@@ -262,7 +254,7 @@ int ingest_queue_next(struct ingest_queue *q, int i, struct ingest_pending **out
 	q->progress_ctx = NULL;
 	/* the next readers run while the caller stores this file */
 	iq_fill(q);
-	q->away = iq_now_ms();
+	q->away = util_now_ms();
 	*out = s->p;
 	s->p = NULL;
 	rc = s->code;

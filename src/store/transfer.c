@@ -21,7 +21,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "scopedb/err.h"
 #include "scopedb/store.h"
@@ -392,14 +391,6 @@ static void transfer_forget(struct transfer_result *out, size_t from)
 	}
 }
 
-static uint64_t transfer_clock_ms(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
-}
-
 /*
  * Copy order[*next..norder) in one destination transaction, at most
  * TRANSFER_BATCH_RUNS runs and about TRANSFER_BATCH_MS of work (so that
@@ -415,13 +406,13 @@ static int transfer_batch(struct transfer_result *out, int *retry, size_t *next,
 			  struct store *src, const int64_t *order, size_t norder)
 {
 	size_t from = out->nruns, i = *next;
-	uint64_t t0 = transfer_clock_ms();
+	int64_t t0 = util_now_ms();
 	int fault = 0, ret = store_begin(dst);
 
 	*retry = 0;
 	while (!ret && i < norder && i - *next < TRANSFER_BATCH_RUNS) {
 		ret = transfer_one(&out->runs[out->nruns++], &fault, dst, src, order[i++], 1);
-		if (transfer_clock_ms() - t0 >= TRANSFER_BATCH_MS)
+		if (util_now_ms() - t0 >= TRANSFER_BATCH_MS)
 			break;
 	}
 	if (!ret)

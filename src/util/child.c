@@ -18,10 +18,10 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "scopedb/err.h"
+#include "scopedb/util.h"
 #include "util/child.h"
 
 /* AddressSanitizer reserves terabytes of address space for its shadow
@@ -61,14 +61,6 @@ static void child_sanitizer_death(void)
 /* The pipe's capacity asked for (Linux allows up to
  * /proc/sys/fs/pipe-max-size, 1 MiB by default, without privileges). */
 #define CHILD_PIPE_BYTES (1 << 20)
-
-static int64_t child_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* Close every descriptor above 2 but keep: the child must not hold the
  * store (or anything else of the parent) open while it parses. */
@@ -188,7 +180,7 @@ int child_start(struct child *c, const struct child_limits *lim, child_fn fn, vo
 	c->pid = pid;
 	c->fd = p[0];
 	c->timeout_s = lim ? lim->timeout_s : 0;
-	c->deadline = c->timeout_s ? child_now_ms() + (int64_t)c->timeout_s * 1000 : 0;
+	c->deadline = c->timeout_s ? util_now_ms() + (int64_t)c->timeout_s * 1000 : 0;
 	return 0;
 }
 
@@ -204,7 +196,7 @@ int child_read(struct child *c, void *buf, size_t n, size_t *got)
 		int wait = -1;
 
 		if (c->deadline) {
-			int64_t left = c->deadline - child_now_ms();
+			int64_t left = c->deadline - util_now_ms();
 
 			if (left <= 0) {
 				/* child_wait() reaps it and reports the timeout */
@@ -246,7 +238,7 @@ int child_wait_ms(const struct child *c)
 
 	if (!c->deadline || c->fd < 0 || c->timed_out)
 		return -1;
-	left = c->deadline - child_now_ms();
+	left = c->deadline - util_now_ms();
 	return left <= 0 ? 0 : left > 60000 ? 60000 : (int)left;
 }
 

@@ -187,6 +187,14 @@ void *util_sorted_ptrs(const void *base, size_t n, size_t size,
 	return p;
 }
 
+int64_t util_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
 size_t util_utf8_len(const char *s)
 {
 	unsigned cp;

@@ -32,14 +32,6 @@
 /* Default time to wait for another process's lock. */
 #define STORE_BUSY_MS 30000
 
-static int64_t monotonic_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /*
  * Run a transaction-control statement, retrying on SQLITE_BUSY until
  * busy_ms have passed.  The busy handler already waits for ordinary locks;
@@ -48,13 +40,13 @@ static int64_t monotonic_ms(void)
  */
 static int sqlite_exec_retry(struct store_conn *st, const char *sql, const char *what)
 {
-	int64_t deadline = monotonic_ms() + st->busy_ms;
+	int64_t deadline = util_now_ms() + st->busy_ms;
 	struct timespec pause = {0, 10 * 1000 * 1000};
 	int rc;
 
 	for (;;) {
 		rc = sqlite3_exec(st->db, sql, NULL, NULL, NULL);
-		if ((rc & 0xff) != SQLITE_BUSY || monotonic_ms() >= deadline)
+		if ((rc & 0xff) != SQLITE_BUSY || util_now_ms() >= deadline)
 			break;
 		nanosleep(&pause, NULL);
 	}
@@ -134,11 +126,11 @@ static int sqlite_identify(struct store_conn *st, int64_t *out)
  */
 static int sqlite_identify_retry(struct store_conn *st, int64_t *out)
 {
-	int64_t deadline = monotonic_ms() + st->busy_ms;
+	int64_t deadline = util_now_ms() + st->busy_ms;
 	struct timespec pause = {0, 10 * 1000 * 1000};
 	int ret;
 
-	while ((ret = sqlite_identify(st, out)) == ERR_BUSY && monotonic_ms() < deadline)
+	while ((ret = sqlite_identify(st, out)) == ERR_BUSY && util_now_ms() < deadline)
 		nanosleep(&pause, NULL);
 	return ret;
 }
