@@ -711,7 +711,7 @@ static void test_queue(void **state)
 	assert_true(want[1][0] && want[4][0]);
 
 	assert_int_equal(store_open(&st, db, 0), 0);
-	assert_int_equal(ingest_queue_start(&q, files, 7, &no_opts), 0);
+	assert_int_equal(ingest_queue_start(&q, files, 7, &no_opts, &st), 0);
 	for (i = 0; i < 7; i++) {
 		static const int64_t runs[7] = {1, 0, 2, 1, 0, 3, 2};
 		struct ingest_pending *p = NULL;
@@ -743,7 +743,7 @@ static void test_queue(void **state)
 	assert_int_equal(tu_db_int(db, "select count(*) from runs"), 3);
 
 	/* freed after one file: the others' reads end, nothing leaks */
-	assert_int_equal(ingest_queue_start(&q, files, 7, &no_opts), 0);
+	assert_int_equal(ingest_queue_start(&q, files, 7, &no_opts, &st), 0);
 	{
 		struct ingest_pending *p = NULL;
 

@@ -102,8 +102,11 @@ void ingest_pending_free(struct ingest_pending *p);
 /*
  * The files of one command read ahead (ingest_queue.c): the reader
  * processes of the next files run while the caller stores the ones before,
- * within bounds of files and bytes, all from the caller's thread; the
- * files are read without the store (st NULL in ingest_read()).
+ * within bounds of files and bytes, all from the caller's thread.  *st is
+ * the caller's store, NULL until it is open: a file whose read begins once
+ * it is open is looked up there by its hash, as ingest_read() does, and
+ * its reader stopped when the content is stored already; a file the
+ * command itself stores later is found by ingest_write().
  * ingest_queue_next() waits for files[i], to be taken in order (i = 0, 1,
  * ...): *out is the file's pending read, the caller's to ingest_write()
  * and ingest_pending_free() before it takes the next file; or NULL and the file's error, as
@@ -114,7 +117,7 @@ void ingest_pending_free(struct ingest_pending *p);
  */
 struct ingest_queue;
 int ingest_queue_start(struct ingest_queue **out, char *const *files, int n,
-		       const struct ingest_opts *opts);
+		       const struct ingest_opts *opts, struct store *const *st);
 int ingest_queue_next(struct ingest_queue *q, int i, struct ingest_pending **out,
 		      ingest_progress_fn progress, void *progress_ctx);
 void ingest_queue_free(struct ingest_queue *q);

@@ -271,7 +271,7 @@ static int ingest_files(struct buf *json, struct store **st, const char *db, str
 	if (n > 1 && !store_file_missing(db))
 		rc = store_open(st, db, 0);
 	if (n > 1 && !rc)
-		rc = ingest_queue_start(&q, files, n, io);
+		rc = ingest_queue_start(&q, files, n, io, st);
 	for (i = 0; i < n && !rc; i++) {
 		struct progress prog = {files[i], now_seconds(), 0.0, 0};
 		struct ingest_result r;

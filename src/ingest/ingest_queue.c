@@ -21,10 +21,14 @@
  * POSIX promises nothing there).
  *
  * The caller takes the files in order, so the runs' ids, the output and
- * the errors are those of a one-by-one ingest.  A file read ahead is read
- * without the store: its content is looked up by ingest_write(), inside
- * the insert's transaction, as it always is (a file stored twice in one
- * batch is reported as already stored, its second copy read in full).
+ * the errors are those of a one-by-one ingest.  A file whose read begins
+ * once the caller's store is open is looked up there by its hash, between
+ * the caller's transactions (this thread is the caller's), and its reader
+ * stopped when the content is stored already; ingest_write() looks it up
+ * again inside the insert's transaction, as it always does, which finds a
+ * file this command stores later than the read began (a file given twice
+ * in one batch is reported as already stored, its second copy read in
+ * full).
  *
  * Bounds, so that reading ahead costs no memory a one-by-one ingest would
  * not: a reader starts file j only within INGEST_QUEUE_AHEAD files of the
@@ -85,6 +89,7 @@ struct ingest_queue {
 	char *const *files;
 	int n;
 	const struct ingest_opts *opts;
+	struct store *const *st; /* the caller's store, once open */
 	struct iq_slot slots[INGEST_QUEUE_AHEAD];
 	off_t next_size;	     /* the size of files[next], once known (else 0) */
 	int next;		     /* the next file to start */
@@ -153,7 +158,7 @@ static void iq_fill(struct ingest_queue *q)
 		q->next_size = 0;
 		q->bytes += s->size;
 		err_clear();
-		rc = ingest_read_begin(&s->p, NULL, q->files[s->index], &s->opts);
+		rc = ingest_read_begin(&s->p, *q->st, q->files[s->index], &s->opts);
 		if (rc) {
 			iq_done(s, rc);
 		} else {
@@ -204,7 +209,7 @@ static void iq_step(struct ingest_queue *q)
 }
 
 int ingest_queue_start(struct ingest_queue **out, char *const *files, int n,
-		       const struct ingest_opts *opts)
+		       const struct ingest_opts *opts, struct store *const *st)
 {
 	struct ingest_queue *q;
 
@@ -215,6 +220,7 @@ int ingest_queue_start(struct ingest_queue **out, char *const *files, int n,
 	q->files = files;
 	q->n = n;
 	q->opts = opts;
+	q->st = st;
 	q->waiting = -1;
 	*out = q;
 	return 0;
