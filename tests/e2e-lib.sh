@@ -53,7 +53,11 @@ for e2e_arg in "${e2e_sel[@]}"; do
 done
 : "${SCOPEDB:?set SCOPEDB to the scopedb binary}"
 E2E_DIR=$(mktemp -d "${TMPDIR:-/tmp}/scopedb-e2e-XXXXXX")
-trap 'rm -rf "$E2E_DIR"' EXIT
+# The EXIT traps of these scripts act only in the script's own shell: a
+# subshell of it (a background command still expanding its arguments)
+# killed by a signal runs the trap too, which would remove the directory
+# (or stop the server) under the cases still to run.
+trap '[ "$BASHPID" != "$$" ] || rm -rf "$E2E_DIR"' EXIT
 cd "$E2E_DIR" || exit 1
 # No CI's variables, and no git repository above the private directory
 # (ingest reads the commit from the work tree it runs in).

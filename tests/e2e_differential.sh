@@ -168,7 +168,7 @@ done
 pg=0
 if [ "${SCOPEDB_POSTGRES:-OFF}" = ON ]; then
 	source "$here/pg-server.sh"
-	trap 'pg_stop; rm -rf "$E2E_DIR" "${web:-}"' EXIT
+	trap '[ "$BASHPID" != "$$" ] || { pg_stop; rm -rf "$E2E_DIR" "${web:-}"; }' EXIT
 	if pg_available && pg_start "$E2E_DIR/pg"; then
 		pg=1
 		PG1=$PG_URI

@@ -47,6 +47,19 @@ own() { grep '^scopedb: ' <<<"$err" | grep -v 'warning: run .* stored without a 
 
 crash_msg="scopedb: 'crash.h5': the HDF5 library crashed reading it (signal 11); nothing stored"
 
+# reader_of PID: the first child of process PID that runs the scopedb
+# binary (the reader process; not a shell's child still expanding the
+# command's arguments), or nothing
+scopedb_exe=$(readlink -f "$SCOPEDB")
+reader_of() {
+	local c kids
+	kids=$(cat "/proc/$1/task/$1/children" 2>/dev/null) || return 0
+	for c in $kids; do
+		[ "$(readlink "/proc/$c/exe" 2>/dev/null)" = "$scopedb_exe" ] && echo "$c" && return 0
+	done
+	return 0
+}
+
 # ---- a crash in the middle of a batch ----------------------------------
 if tcase crash; then
 run "$SCOPEDB" ingest --db b.sqlite g1.h5 crash.h5 g2.h5
@@ -115,13 +128,13 @@ fi
 # would end it: it is killed with the command (PR_SET_PDEATHSIG).
 if tcase orphan; then
 # (--commit and --branch given: no git child runs, only the reader)
-"$SCOPEDB" ingest --db o.sqlite --file-timeout 0 --commit "$(printf 'b%.0s' {1..40})" \
+commit=$(printf 'b%.0s' {1..40})
+"$SCOPEDB" ingest --db o.sqlite --file-timeout 0 --commit "$commit" \
 	--branch main hang.h5 g1.h5 >/dev/null 2>&1 &
 opid=$!
 reader=
 for ((k = 0; k < 500; k++)); do
-	reader=$(cat /proc/$opid/task/$opid/children 2>/dev/null)
-	reader=${reader%% *}
+	reader=$(reader_of $opid)
 	[ -z "$reader" ] || break
 	sleep 0.01
 done
@@ -173,14 +186,14 @@ db=conc.sqlite
 # The reader is caught by polling; on a loaded machine it may have read the
 # whole file by then (a zombie takes SIGSTOP too), so the stopped process
 # must be in state T, else the slow ingest is started again.
+commit=$(printf 'a%.0s' {1..40})
 for ((attempt = 0; attempt < 5; attempt++)); do
-	"$SCOPEDB" ingest --db $db --file-timeout 0 --commit "$(printf 'a%.0s' {1..40})" \
+	"$SCOPEDB" ingest --db $db --file-timeout 0 --commit "$commit" \
 		--branch main slow.h5 >slow.out 2>slow.err &
 	spid=$!
 	reader=
 	for ((k = 0; k < 2000; k++)); do
-		reader=$(cat /proc/$spid/task/$spid/children 2>/dev/null)
-		reader=${reader%% *}
+		reader=$(reader_of $spid)
 		[ -n "$reader" ] && kill -STOP "$reader" 2>/dev/null && break
 		reader=
 	done

@@ -31,7 +31,7 @@ fi
 source "$(dirname "$0")/pg-server.sh"
 S=$SCOPEDB
 PSQL="$PG_BIN/psql"
-trap 'pg_stop; rm -rf "$E2E_DIR"' EXIT
+trap '[ "$BASHPID" != "$$" ] || { pg_stop; rm -rf "$E2E_DIR"; }' EXIT
 pg_available || { echo "FAIL: no PostgreSQL 15 server binaries in $PG_BIN" >&2; exit 1; }
 pg_start "$E2E_DIR/pg" || { echo "FAIL: cannot start PostgreSQL" >&2; exit 1; }
 psql_q() { "$PSQL" -X -A -t -q -d "$1" -c "$2"; }

@@ -106,7 +106,7 @@ pg_stop() {
 # $E2E_DIR/pg, stopped and the directory removed on exit; the test fails
 # (exit 1) when it cannot start.
 pg_e2e_start() {
-	trap 'pg_stop; rm -rf "$E2E_DIR"' EXIT
+	trap '[ "$BASHPID" != "$$" ] || { pg_stop; rm -rf "$E2E_DIR"; }' EXIT
 	pg_available || { echo "FAIL: no PostgreSQL 15 server binaries in $PG_BIN" >&2; exit 1; }
 	pg_start "$E2E_DIR/pg" || { echo "FAIL: cannot start PostgreSQL" >&2; exit 1; }
 }
