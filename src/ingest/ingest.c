@@ -519,115 +519,6 @@ static int ingest_collect_end(struct ingest_ctx *c, int rc)
 	return ingest_child_error(c, &cs, c->lim);
 }
 
-/* The self time of every (rank, region) the child sent (WIRE_SELF) into
- * selfs, to be stored with the rows (docs/format.md section 10.5). */
-static int ingest_selfs(struct ingest_ctx *c, struct ingest_rowmap *selfs)
-{
-	enum calltree_self_source src;
-	uint32_t rank, region;
-	struct wire_frame f;
-	size_t pos = 0;
-	int64_t self;
-	int rc = 0;
-
-	while (!rc && wire_next(c->frames.data, c->frames.len, &pos, &f)) {
-		if (f.type != WIRE_SELF)
-			continue;
-		rc = wire_get_self(&rank, &region, &self, &src, &f, c->info->num_regions);
-		if (!rc && self < 0)
-			rc = ingest_nest_bad();
-		if (!rc)
-			rc = ingest_rowmap_put(selfs, rank, region, (uint64_t)self);
-	}
-	return rc;
-}
-
-/* The call tree's paths and (path, rank) rows into the run, and the mark
- * that it was read for nesting (after its rows: a path's region has one).
- * mins and maxs: the shortest and longest call of each (rank, region) row,
- * those of a path whose outermost calls are all its row's calls. */
-static int ingest_paths(struct ingest_ctx *c, const struct ingest_rowmap *mins,
-			const struct ingest_rowmap *maxs)
-{
-	struct store_nesting sn = {(int64_t)c->nest.ranks, (int64_t)c->nest.trees,
-				   (int64_t)c->nest.nodes, (int64_t)c->nest.paths};
-	size_t pos = 0, nreg = c->info->num_regions;
-	struct calltree_node nd;
-	struct store_path sp;
-	struct store_path_rank pr;
-	struct wire_path wp;
-	struct wire_frame f;
-	struct i64vec d;
-	uint32_t *node_region = NULL;
-	size_t ncap = 0;
-	uint64_t lo, hi;
-	int rc = 0;
-
-	i64vec_init(&d);
-	while (!rc && wire_next(c->frames.data, c->frames.len, &pos, &f)) {
-		switch (f.type) {
-		case WIRE_NODE:
-			rc = wire_get_node(&nd, &f, nreg);
-			if (!rc && !c->region_ids[nd.region])
-				rc = store_region_id(c->st, &c->region_ids[nd.region],
-						     c->info->region_names[nd.region]);
-			if (rc)
-				break;
-			sp.run_id = c->run_id;
-			sp.path_id = nd.id;
-			sp.parent_id = nd.parent;
-			sp.region_id = c->region_ids[nd.region];
-			sp.depth = nd.depth;
-			rc = util_grow(&node_region, &ncap, (size_t)nd.id + 1, sizeof(*node_region),
-				       64)
-				 ? ERR_NOMEM
-				 : store_add_path(c->st, &sp);
-			if (!rc)
-				node_region[nd.id] = nd.region;
-			break;
-		case WIRE_PATH:
-			/* checked on arrival: its node came before it */
-			rc = wire_get_path(&wp, &f);
-			if (rc)
-				break;
-			if (wp.p.row_durations) {
-				if (!ingest_rowmap_get(mins, wp.p.rank, node_region[wp.p.node],
-						       &lo) ||
-				    !ingest_rowmap_get(maxs, wp.p.rank, node_region[wp.p.node],
-						       &hi))
-					rc = ingest_nest_bad();
-			} else {
-				d.len = 0;
-				rc = store_decode_durations(&d, wp.blob, wp.blob_len);
-				if (!rc && d.len != wp.p.calls)
-					rc = ingest_nest_bad();
-				lo = rc ? 0 : (uint64_t)d.v[0];
-				hi = rc ? 0 : (uint64_t)d.v[d.len - 1];
-			}
-			if (rc)
-				break;
-			pr.min = (int64_t)lo;
-			pr.max = (int64_t)hi;
-			pr.run_id = c->run_id;
-			pr.path_id = wp.p.node;
-			pr.rank = wp.p.rank;
-			pr.calls = wp.p.calls;
-			pr.nested = wp.p.nested;
-			pr.total = wp.p.total;
-			pr.self = wp.p.self;
-			pr.durations = wp.p.row_durations ? NULL : wp.blob;
-			pr.durations_len = wp.p.row_durations ? 0 : wp.blob_len;
-			rc = store_add_path_rank(c->st, &pr);
-			break;
-		default:
-			break;
-		}
-	}
-	i64vec_release(&d);
-	free(node_region);
-	return rc ? rc : store_put_nesting(c->st, c->run_id, &sn);
-}
-
 /* Store what the child sent as a new run (the write transaction is open). */
 static int ingest_store(struct ingest_ctx *c)
 {
@@ -644,7 +535,7 @@ static int ingest_store(struct ingest_ctx *c)
 	c->seen = calloc(c->info->num_regions + 1, 1);
 	if (!c->region_ids || !c->seen)
 		return err_nomem();
-	rc = ingest_selfs(c, &selfs);
+	rc = ingest_nest_selfs(&selfs, c->frames.data, c->frames.len, c->info->num_regions);
 	if (!rc)
 		rc = ingest_new_run(c, c->hex);
 	while (!rc && wire_next(c->frames.data, c->frames.len, &pos, &f)) {
@@ -672,8 +563,17 @@ static int ingest_store(struct ingest_ctx *c)
 		c->calls += t.calls;
 	}
 	ingest_rowmap_release(&selfs);
-	if (!rc)
-		rc = ingest_paths(c, &mins, &maxs);
+	if (!rc) {
+		struct ingest_nest_run nr = {c->st,
+					     c->run_id,
+					     c->frames.data,
+					     c->frames.len,
+					     c->info->num_regions,
+					     (const char *const *)c->info->region_names,
+					     c->region_ids};
+
+		rc = ingest_nest_store(&nr, &c->nest, &mins, &maxs);
+	}
 	ingest_rowmap_release(&mins);
 	ingest_rowmap_release(&maxs);
 	if (!rc)
@@ -849,96 +749,5 @@ void ingest_pending_nest_warning(const struct ingest_pending *p, char *buf, size
 
 int ingest_pending_nest_walk(const struct ingest_pending *p, const struct calltree_sink *sink)
 {
-	const struct ingest_ctx *c = &p->c;
-	size_t pos = 0, nreg = c->info->num_regions;
-	struct ingest_rowmap rows = {NULL, NULL, 0, 0}; /* (rank, region) -> frame */
-	uint32_t *node_region = NULL;
-	size_t nnodes = 0, ncap = 0;
-	struct i64vec durs;
-	struct wire_frame f;
-	int rc = 0;
-
-	i64vec_init(&durs);
-	while (!rc && wire_next(c->frames.data, c->frames.len, &pos, &f)) {
-		struct calltree_rankinfo ri;
-		struct calltree_node nd;
-		struct wire_path wp;
-		struct store_timing t;
-		uint32_t rank, region;
-		uint64_t at;
-		int64_t self;
-		enum calltree_self_source src;
-
-		switch (f.type) {
-		case WIRE_ROW:
-			rc = wire_row_key(&rank, &region, &f, nreg);
-			if (!rc)
-				rc = ingest_rowmap_put(
-				    &rows, rank, region,
-				    (uint64_t)(f.data - (const unsigned char *)c->frames.data));
-			break;
-		case WIRE_NEST:
-			rc = wire_get_nest(&ri, &f, nreg);
-			if (!rc && sink->rank)
-				rc = sink->rank(sink->ctx, &ri);
-			break;
-		case WIRE_NODE:
-			rc = wire_get_node(&nd, &f, nreg);
-			if (!rc &&
-			    util_grow(&node_region, &ncap, nnodes + 1, sizeof(*node_region), 64))
-				rc = ERR_NOMEM;
-			if (!rc && nd.id != nnodes)
-				rc = ingest_nest_bad();
-			if (!rc)
-				node_region[nnodes++] = nd.region;
-			if (!rc && sink->node)
-				rc = sink->node(sink->ctx, &nd);
-			break;
-		case WIRE_PATH:
-			rc = wire_get_path(&wp, &f);
-			if (!rc && wp.p.node >= nnodes)
-				rc = ingest_nest_bad();
-			if (rc || !sink->path)
-				break;
-			durs.len = 0;
-			if (wp.p.row_durations) {
-				/* the durations of the row of (rank, the node's region) */
-				struct wire_frame rf;
-				uint32_t got, len32;
-
-				if (!ingest_rowmap_get(&rows, wp.p.rank, node_region[wp.p.node],
-						       &at)) {
-					rc = ingest_nest_bad();
-					break;
-				}
-				rf.type = WIRE_ROW;
-				rf.data = (const unsigned char *)c->frames.data + at;
-				memcpy(&len32, rf.data - WIRE_HEADER, sizeof(len32));
-				rf.len = len32;
-				rc = wire_get_row(&t, &got, &rf, nreg);
-				if (!rc && t.durations)
-					rc = store_decode_durations(&durs, t.durations,
-								    t.durations_len);
-			} else {
-				rc = store_decode_durations(&durs, wp.blob, wp.blob_len);
-			}
-			if (!rc && durs.len != wp.p.calls)
-				rc = ingest_nest_bad();
-			wp.p.durations = durs.v;
-			if (!rc)
-				rc = sink->path(sink->ctx, &wp.p);
-			break;
-		case WIRE_SELF:
-			rc = wire_get_self(&rank, &region, &self, &src, &f, nreg);
-			if (!rc && sink->self)
-				rc = sink->self(sink->ctx, rank, region, self, src);
-			break;
-		default:
-			break;
-		}
-	}
-	i64vec_release(&durs);
-	ingest_rowmap_release(&rows);
-	free(node_region);
-	return rc;
+	return ingest_nest_walk(p->c.frames.data, p->c.frames.len, p->c.info->num_regions, sink);
 }

@@ -74,6 +74,38 @@ int ingest_nest_bad(void);
 void ingest_nest_warning(char *buf, size_t len, const char *path, const struct ingest_nest *n,
 			 const char *const *names, size_t num_names);
 
+/* The self time of every (rank, region) in frames (WIRE_SELF, of a file
+ * with num_regions regions) into selfs, to be stored with the rows
+ * (docs/format.md section 10.5): 0 or ERR_GENERIC / ERR_NOMEM. */
+int ingest_nest_selfs(struct ingest_rowmap *selfs, const void *frames, size_t len,
+		      size_t num_regions);
+
+struct store;
+
+/* A run being stored (its write transaction open): where its paths go. */
+struct ingest_nest_run {
+	struct store *st;
+	int64_t run_id;
+	const void *frames; /* the file's frames, checked as they came */
+	size_t len;
+	size_t num_regions;
+	const char *const *names; /* the file's region names */
+	int64_t *region_ids;	  /* file region -> store region id, 0 = not yet; filled */
+};
+
+/*
+ * The call tree's paths and (path, rank) rows into the run, and the mark
+ * that it was read for nesting (after its rows: a path's region has one).
+ * mins and maxs: the shortest and longest call of each (rank, region) row,
+ * those of a path whose outermost calls are all its row's calls.
+ */
+int ingest_nest_store(const struct ingest_nest_run *r, const struct ingest_nest *n,
+		      const struct ingest_rowmap *mins, const struct ingest_rowmap *maxs);
+
+/* The nesting frames of frames (of a file with nreg regions), in order,
+ * decoded to the sink's callbacks, as ingest_pending_nest_walk(). */
+int ingest_nest_walk(const void *frames, size_t len, size_t nreg, const struct calltree_sink *sink);
+
 /* What the store's process has of a file read by ingest_read() (ingest.h). */
 struct ingest_pending;
 
