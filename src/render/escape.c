@@ -321,14 +321,15 @@ int escape_xml(struct buf *out, const char *s)
 	int rc = 0;
 
 	while (*p && !rc) {
-		size_t n = util_utf8_len((const char *)p);
+		unsigned cp = 0;
+		size_t n = util_utf8_decode((const char *)p, &cp);
 
 		if (n == 1 && ent[*p])
 			rc = buf_puts(out, ent[*p]);
 		else if (n == 0 || escape_is_control(*p))
 			rc = buf_putc(out, '?'), n = 1;
-		else if (n == 3 && p[0] == 0xef && p[1] == 0xbf && p[2] >= 0xbe)
-			rc = buf_putc(out, '?'); /* U+FFFE, U+FFFF: not XML characters */
+		else if (cp == 0xfffe || cp == 0xffff)
+			rc = buf_putc(out, '?'); /* not XML characters */
 		else
 			rc = buf_printf(out, "%.*s", (int)n, (const char *)p);
 		p += n;
