@@ -289,8 +289,6 @@ int ingest_nest_store(const struct ingest_nest_run *r, const struct ingest_nest 
 	struct wire_path wp;
 	struct wire_frame f;
 	struct i64vec d;
-	uint32_t *node_region = NULL;
-	size_t ncap = 0;
 	uint64_t lo, hi;
 	int rc = 0;
 
@@ -309,22 +307,18 @@ int ingest_nest_store(const struct ingest_nest_run *r, const struct ingest_nest 
 			sp.parent_id = nd.parent;
 			sp.region_id = r->region_ids[nd.region];
 			sp.depth = nd.depth;
-			rc = util_grow(&node_region, &ncap, (size_t)nd.id + 1, sizeof(*node_region),
-				       64)
-				 ? ERR_NOMEM
-				 : store_add_path(r->st, &sp);
-			if (!rc)
-				node_region[nd.id] = nd.region;
+			rc = store_add_path(r->st, &sp);
 			break;
 		case WIRE_PATH:
-			/* checked on arrival: its node came before it */
+			/* checked on arrival: its node came before it, and
+			 * n->node_region holds every node's region */
 			rc = wire_get_path(&wp, &f);
 			if (rc)
 				break;
 			if (wp.p.row_durations) {
-				if (!ingest_rowmap_get(mins, wp.p.rank, node_region[wp.p.node],
+				if (!ingest_rowmap_get(mins, wp.p.rank, n->node_region[wp.p.node],
 						       &lo) ||
-				    !ingest_rowmap_get(maxs, wp.p.rank, node_region[wp.p.node],
+				    !ingest_rowmap_get(maxs, wp.p.rank, n->node_region[wp.p.node],
 						       &hi))
 					rc = ingest_nest_bad();
 			} else {
@@ -355,7 +349,6 @@ int ingest_nest_store(const struct ingest_nest_run *r, const struct ingest_nest 
 		}
 	}
 	i64vec_release(&d);
-	free(node_region);
 	return rc ? rc : store_put_nesting(r->st, r->run_id, &sn);
 }
 

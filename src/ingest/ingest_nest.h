@@ -94,7 +94,8 @@ struct ingest_nest_run {
 };
 
 /*
- * The call tree's paths and (path, rank) rows into the run, and the mark
+ * The call tree's paths and (path, rank) rows into the run (n: the checked
+ * summary of the same frames, whose nodes' regions it uses), and the mark
  * that it was read for nesting (after its rows: a path's region has one).
  * mins and maxs: the shortest and longest call of each (rank, region) row,
  * those of a path whose outermost calls are all its row's calls.
