@@ -502,12 +502,17 @@ static void test_overlap(void **state)
 	    {0, MAIN, 0, 100, 0, 0, 0, 0}, {0, A, 10, 50, 0, 0, 0, 0}, {0, B, 40, 60, 0, 0, 0, 0},
 	    {1, MAIN, 0, 100, 0, 0, 0, 0}, {1, A, 10, 50, 0, 0, 0, 0},
 	};
+	int64_t s = 5, d = 10;
 	const struct calltree_rankinfo *ri;
 	struct calltree_sink sink;
-	struct calltree_row row;
+	struct calltree_row row = {.region = A,
+				   .calls = 1,
+				   .has_events = 1,
+				   .starts = &s,
+				   .durations = &d,
+				   .exclusive = 7};
 	struct calltree *t;
 	struct got g;
-	int64_t s = 5, d = 10;
 
 	(void)state;
 	t = run(c, N(c), 0, &g, nm);
@@ -529,13 +534,6 @@ static void test_overlap(void **state)
 	/* with the file's exclusive total: that is the self time */
 	t = begin(&g, nm);
 	sink = got_sink(&g);
-	memset(&row, 0, sizeof(row));
-	row.region = A;
-	row.calls = 1;
-	row.has_events = 1;
-	row.starts = &s;
-	row.durations = &d;
-	row.exclusive = 7;
 	assert_int_equal(calltree_add(t, &row, &sink), 0);
 	s = 10;
 	row.region = B;
@@ -749,7 +747,7 @@ static void test_budget(void **state)
 static void test_aggregate(void **state)
 {
 	struct calltree_sink sink;
-	struct calltree_row row;
+	struct calltree_row row = {.region = MAIN, .calls = 3, .exclusive = 70};
 	struct calltree *t;
 	struct got g;
 	int64_t s = 0, d = 10;
@@ -758,10 +756,6 @@ static void test_aggregate(void **state)
 	(void)state;
 	t = begin(&g, nm);
 	sink = got_sink(&g);
-	memset(&row, 0, sizeof(row));
-	row.region = MAIN;
-	row.calls = 3;
-	row.exclusive = 70;
 	assert_int_equal(calltree_add(t, &row, &sink), 0);
 	row.region = A;
 	row.exclusive = -1;
@@ -1104,12 +1098,15 @@ static void test_threaded(void **state)
 }
 
 TU_MAIN(NULL, NULL,
-	{cmocka_unit_test(test_containment), cmocka_unit_test(test_recursion),
-	 cmocka_unit_test(test_a_b_a), cmocka_unit_test(test_zero_length),
-	 cmocka_unit_test(test_identical), cmocka_unit_test(test_overlap),
-	 cmocka_unit_test(test_lanes), cmocka_unit_test(test_roots), cmocka_unit_test(test_ids),
-	 cmocka_unit_test(test_ids_issues), cmocka_unit_test(test_ids_sparse),
-	 cmocka_unit_test(test_budget), cmocka_unit_test(test_aggregate),
-	 cmocka_unit_test(test_too_deep), cmocka_unit_test(test_real_fib),
-	 cmocka_unit_test(test_real_nested), cmocka_unit_test(test_real_mpi2),
-	 cmocka_unit_test(test_generated), cmocka_unit_test(test_threaded)})
+	{
+	    cmocka_unit_test(test_containment), cmocka_unit_test(test_recursion),
+	    cmocka_unit_test(test_a_b_a),	cmocka_unit_test(test_zero_length),
+	    cmocka_unit_test(test_identical),	cmocka_unit_test(test_overlap),
+	    cmocka_unit_test(test_lanes),	cmocka_unit_test(test_roots),
+	    cmocka_unit_test(test_ids),		cmocka_unit_test(test_ids_issues),
+	    cmocka_unit_test(test_ids_sparse),	cmocka_unit_test(test_budget),
+	    cmocka_unit_test(test_aggregate),	cmocka_unit_test(test_too_deep),
+	    cmocka_unit_test(test_real_fib),	cmocka_unit_test(test_real_nested),
+	    cmocka_unit_test(test_real_mpi2),	cmocka_unit_test(test_generated),
+	    cmocka_unit_test(test_threaded),
+	})

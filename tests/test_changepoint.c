@@ -64,6 +64,19 @@ static size_t find(struct changepoint **c, const struct stats_val *v, const char
 	return nc;
 }
 
+/* The change points of a series of n runs at level (1 % noise), which must
+ * number want: the opening of the tests that need no more of the series. */
+static struct changepoint *changes_of(double (*level)(size_t), size_t n, size_t want)
+{
+	struct stats_val v[MAXN];
+	struct changepoint *c = NULL;
+
+	assert_true(n <= MAXN);
+	series(v, n, level, 0.01);
+	assert_int_equal(find(&c, v, NULL, n), want);
+	return c;
+}
+
 static double one_step(size_t i)
 {
 	return i < 20 ? 100.0 : 110.0;
@@ -71,12 +84,9 @@ static double one_step(size_t i)
 
 static void test_one_step(void **state)
 {
-	struct stats_val v[40];
-	struct changepoint *c = NULL;
+	struct changepoint *c = changes_of(one_step, 40, 1);
 
 	(void)state;
-	series(v, 40, one_step, 0.01);
-	assert_int_equal(find(&c, v, NULL, 40), 1);
 	assert_int_equal(c[0].before, 19);
 	assert_int_equal(c[0].after, 20);
 	assert_int_equal(c[0].runs_before, 20);
@@ -95,12 +105,9 @@ static double two_steps(size_t i)
 
 static void test_two_steps(void **state)
 {
-	struct stats_val v[60];
-	struct changepoint *c = NULL;
+	struct changepoint *c = changes_of(two_steps, 60, 2);
 
 	(void)state;
-	series(v, 60, two_steps, 0.01);
-	assert_int_equal(find(&c, v, NULL, 60), 2);
 	assert_int_equal(c[0].after, 20);
 	assert_int_equal(c[1].after, 40);
 	assert_true(c[0].pct > 15.0 && c[0].pct < 25.0);
@@ -120,12 +127,9 @@ static double drift(size_t i)
 
 static void test_drift(void **state)
 {
-	struct stats_val v[60];
-	struct changepoint *c = NULL;
+	struct changepoint *c = changes_of(drift, 60, 1);
 
 	(void)state;
-	series(v, 60, drift, 0.01);
-	assert_int_equal(find(&c, v, NULL, 60), 1);
 	assert_false(c[0].provisional);
 	assert_true(c[0].before >= 8 && c[0].before <= 20);
 	assert_true(c[0].after >= 40 && c[0].after <= 52);
@@ -202,39 +206,43 @@ static void test_small_step(void **state)
 	free(c);
 }
 
+/* Run i of v[0..40) made 20 % slower: one change, first after i, provisional
+ * or not, with confirm points to confirm it (the caller frees it). */
+static struct changepoint *slower_from(struct stats_val *v, size_t i, int provisional,
+				       size_t confirm)
+{
+	struct changepoint *c = NULL;
+
+	v[i].v *= 1.2;
+	assert_int_equal(find(&c, v, NULL, 40), 1);
+	if (provisional)
+		assert_true(c[0].provisional);
+	else
+		assert_false(c[0].provisional);
+	assert_int_equal(c[0].after, i);
+	assert_int_equal(c[0].confirm, confirm);
+	return c;
+}
+
 /* +20 % in the newest run, then also in the one before: provisional, with
  * the runs that would confirm it; in the three newest: confirmed. */
 static void test_provisional(void **state)
 {
 	struct stats_val v[40];
-	struct changepoint *c = NULL;
+	struct changepoint *c;
 	size_t i;
 
 	(void)state;
 	series(v, 40, flat, 0.01);
-	v[39].v *= 1.2;
-	assert_int_equal(find(&c, v, NULL, 40), 1);
-	assert_true(c[0].provisional);
+	c = slower_from(v, 39, 1, 2);
 	assert_int_equal(c[0].before, 38);
-	assert_int_equal(c[0].after, 39);
 	assert_int_equal(c[0].at, 39);
-	assert_int_equal(c[0].confirm, 2);
 	assert_int_equal(c[0].runs_after, 1);
 	assert_true(fabs(c[0].pct - 20.0) < 3.0);
 	assert_true(c[0].p < 1e-6);
 	free(c);
-	v[38].v *= 1.2;
-	assert_int_equal(find(&c, v, NULL, 40), 1);
-	assert_true(c[0].provisional);
-	assert_int_equal(c[0].after, 38);
-	assert_int_equal(c[0].confirm, 1);
-	free(c);
-	v[37].v *= 1.2;
-	assert_int_equal(find(&c, v, NULL, 40), 1);
-	assert_false(c[0].provisional);
-	assert_int_equal(c[0].after, 37);
-	assert_int_equal(c[0].confirm, 0);
-	free(c);
+	free(slower_from(v, 38, 1, 1));
+	free(slower_from(v, 37, 0, 0));
 	/* below the smallest change: nothing */
 	series(v, 40, flat, 0.001);
 	for (i = 38; i < 40; i++)
@@ -264,15 +272,13 @@ static void test_constant(void **state)
 
 static void test_too_short(void **state)
 {
-	struct stats_val v[6];
+	/* fewer points than two minimum segments: never a change, not even a
+	 * provisional one */
+	struct stats_val v[6] = {{0, 1.0}, {0, 1.0}, {0, 2.0}, {0, 2.0}, {0, 2.0}};
 	struct changepoint *c = NULL;
 	size_t i;
 
 	(void)state;
-	/* fewer points than two minimum segments: never a change, not even a
-	 * provisional one */
-	for (i = 0; i < 5; i++)
-		v[i] = (struct stats_val){0, i < 2 ? 1.0 : 2.0};
 	assert_int_equal(find(&c, v, NULL, 5), 0);
 	assert_int_equal(find(&c, v, NULL, 1), 0);
 	assert_int_equal(find(&c, v, NULL, 0), 0);

@@ -59,6 +59,18 @@ static int big_writer(void *arg, int fd)
 	return 7;
 }
 
+/* Run fn(arg) in a child under lim (NULL: none) and wait for it without
+ * reading its output: how it ended. */
+static struct child_status run_unread(const struct child_limits *lim, child_fn fn, void *arg)
+{
+	struct child c;
+	struct child_status cs;
+
+	assert_int_equal(child_start(&c, lim, fn, arg), 0);
+	child_wait(&c, &cs);
+	return cs;
+}
+
 static void test_output_and_status(void **state)
 {
 	struct child c;
@@ -111,8 +123,7 @@ static void test_crash(void **state)
 	assert_int_equal(cs.end, CHILD_SIGNALED);
 	assert_int_equal(cs.status, SIGSEGV);
 
-	assert_int_equal(child_start(&c, NULL, aborter, NULL), 0);
-	child_wait(&c, &cs);
+	cs = run_unread(NULL, aborter, NULL);
 	assert_int_equal(cs.end, CHILD_SIGNALED);
 	assert_int_equal(cs.status, SIGABRT);
 }
@@ -167,13 +178,11 @@ static int spinner(void *arg, int fd)
 /* The CPU limit alone (no pipe reads: the parent waits) ends a spinner. */
 static void test_cpu_limit(void **state)
 {
-	struct child_limits lim = {1, 0};
-	struct child c;
+	const struct child_limits lim = {1, 0};
 	struct child_status cs;
 
 	(void)state;
-	assert_int_equal(child_start(&c, &lim, spinner, NULL), 0);
-	child_wait(&c, &cs);
+	cs = run_unread(&lim, spinner, NULL);
 	assert_int_equal(cs.end, CHILD_TIMEOUT);
 }
 
@@ -194,19 +203,16 @@ static int allocator(void *arg, int fd)
 static void test_memory_limit(void **state)
 {
 	struct child_limits lim = {0, 256};
-	struct child c;
 	struct child_status cs;
 
 	(void)state;
 	if (SANITIZED)
 		skip(); /* no address-space limit under ASan (child.c) */
-	assert_int_equal(child_start(&c, &lim, allocator, NULL), 0);
-	child_wait(&c, &cs);
+	cs = run_unread(&lim, allocator, NULL);
 	assert_int_equal(cs.end, CHILD_EXITED);
 	assert_int_equal(cs.status, 1);
 	lim.max_memory_mib = 0;
-	assert_int_equal(child_start(&c, &lim, allocator, NULL), 0);
-	child_wait(&c, &cs);
+	cs = run_unread(&lim, allocator, NULL);
 	assert_int_equal(cs.end, CHILD_EXITED);
 	assert_int_equal(cs.status, 0);
 }
@@ -230,7 +236,6 @@ static int quiet(void *arg, int fd)
 static void test_flush_and_fds(void **state)
 {
 	const char *path = tu_path("child-out.txt");
-	struct child c;
 	struct child_status cs;
 	FILE *f = fopen(path, "w");
 	int fd = open("/dev/null", O_RDONLY);
@@ -241,16 +246,14 @@ static void test_flush_and_fds(void **state)
 	assert_non_null(f);
 	assert_true(fd > 2);
 	fputs("once\n", f); /* buffered, not yet written */
-	assert_int_equal(child_start(&c, NULL, quiet, NULL), 0);
-	child_wait(&c, &cs);
+	run_unread(NULL, quiet, NULL);
 	fclose(f);
 	text = (char *)tu_read_file(path, &len);
 	assert_int_equal(len, 5);
 	assert_memory_equal(text, "once\n", 5);
 	free(text);
 
-	assert_int_equal(child_start(&c, NULL, fd_probe, &fd), 0);
-	child_wait(&c, &cs);
+	cs = run_unread(NULL, fd_probe, &fd);
 	assert_int_equal(cs.end, CHILD_EXITED);
 	assert_int_equal(cs.status, 0);
 	close(fd);

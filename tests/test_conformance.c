@@ -20,7 +20,6 @@
  * group says it is skipped.
  */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,6 +106,16 @@ static struct store *fresh(const struct backend *b)
 	return st;
 }
 
+/* What a test comparing a store with the SQLite reference holds at its
+ * end: both stores and their canonical texts, released. */
+static void release_pair(struct store *st, struct store *ref, struct buf *x, struct buf *y)
+{
+	buf_release(x);
+	buf_release(y);
+	store_close(st);
+	store_close(ref);
+}
+
 /* err_msg() with the store's location as LOC. */
 static const char *msg_of(const struct store *st)
 {
@@ -130,20 +139,9 @@ static void expect_err(const struct store *st, int got, int code, const char *ms
 
 /* ---- the canonical text of every read ------------------------------------------- */
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
-static void
-put(struct buf *b, const char *fmt, ...)
-{
-	char tmp[4096];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(tmp, sizeof(tmp), fmt, ap);
-	va_end(ap);
-	assert_int_equal(buf_puts(b, tmp), 0);
-}
+/* Append printf-style text to a buf, which must succeed (a macro: a failure
+ * names the caller's line; buf_printf() checks the format). */
+#define put(b, ...) assert_int_equal(buf_printf((b), __VA_ARGS__), 0)
 
 static const char *s_(const char *s)
 {
@@ -318,15 +316,11 @@ static void put_point(struct buf *b, const struct store_history_point *p)
 static void dump_history(struct buf *b, struct store *st, const char *region, const int64_t *ranks,
 			 size_t nranks)
 {
-	struct store_history_query q;
+	const struct store_history_query q = {
+	    .region = region, .ranks = ranks, .nranks = nranks, .durations = 1};
 	struct store_history_point *pts = NULL;
 	size_t n = 0, i;
 
-	memset(&q, 0, sizeof(q));
-	q.region = region;
-	q.ranks = ranks;
-	q.nranks = nranks;
-	q.durations = 1;
 	assert_int_equal(store_region_history(st, &pts, &n, &q), 0);
 	put(b, "history of %s over %zu ranks\n", region, ranks ? nranks : 0);
 	for (i = 0; i < n; i++)
@@ -691,10 +685,7 @@ static void test_numbers(void **state)
 	dump_runs(&x, st);
 	dump_runs(&y, ref);
 	same_text(&x, &y, "the runs");
-	buf_release(&x);
-	buf_release(&y);
-	store_close(st);
-	store_close(ref);
+	release_pair(st, ref, &x, &y);
 }
 
 /* The rows of a region with no calls on some ranks (the standard
@@ -838,33 +829,29 @@ static void test_labels(void **state)
 		}
 		/* filters */
 		{
-			struct filter f;
 			struct store_run *runs = NULL;
-			size_t n = 0;
+			size_t n = 0, c;
 			const char *tags[] = {"zeta"};
 			const struct filter_meta m[] = {{"platform", "linux-x86_64"}};
+			/* a filter, how many runs pass it and the first (index into id,
+			 * -1: not looked at) */
+			const struct {
+				struct filter f;
+				size_t n;
+				int first;
+			} cases[] = {
+			    {{.branch = "main"}, 2, -1},
+			    {{.tags = tags, .ntags = 1, .meta = m, .nmeta = 1}, 1, 0},
+			    {{.since = "2026-01-02T00:00:00Z", .limit = 1}, 1, 1},
+			};
 
-			memset(&f, 0, sizeof(f));
-			f.branch = "main";
-			assert_int_equal(store_find_runs(s, &runs, &n, &f), 0);
-			assert_int_equal(n, 2);
-			store_runs_free(runs, n);
-			memset(&f, 0, sizeof(f));
-			f.tags = tags;
-			f.ntags = 1;
-			f.meta = m;
-			f.nmeta = 1;
-			assert_int_equal(store_find_runs(s, &runs, &n, &f), 0);
-			assert_int_equal(n, 1);
-			assert_int_equal(runs[0].id, id[0]);
-			store_runs_free(runs, n);
-			memset(&f, 0, sizeof(f));
-			snprintf(f.since, sizeof(f.since), "2026-01-02T00:00:00Z");
-			f.limit = 1;
-			assert_int_equal(store_find_runs(s, &runs, &n, &f), 0);
-			assert_int_equal(n, 1);
-			assert_int_equal(runs[0].id, id[1]);
-			store_runs_free(runs, n);
+			for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+				assert_int_equal(store_find_runs(s, &runs, &n, &cases[c].f), 0);
+				assert_int_equal(n, cases[c].n);
+				if (cases[c].first >= 0)
+					assert_int_equal(runs[0].id, id[cases[c].first]);
+				store_runs_free(runs, n);
+			}
 		}
 		/* removal: a pinned run is refused unless forced */
 		assert_int_equal(store_begin(s), 0);
@@ -894,10 +881,7 @@ static void test_labels(void **state)
 				       "meta[platform]=[linux-x86_64] meta[Ω key]=[v1]\n"));
 	assert_non_null(strstr(x.data, "pin base -> 2 at=1\n"));
 	assert_null(strstr(x.data, "run 3 "));
-	buf_release(&x);
-	buf_release(&y);
-	store_close(st);
-	store_close(ref);
+	release_pair(st, ref, &x, &y);
 }
 
 /* The text rule: every write refuses text that is not UTF-8, with the
@@ -1039,10 +1023,7 @@ static void test_history(void **state)
 	assert_non_null(strstr(x.data, "series: 3 runs, "));
 	for (k = 0; k < 3; k++)
 		profile_release(&v[k]);
-	buf_release(&x);
-	buf_release(&y);
-	store_close(st);
-	store_close(ref);
+	release_pair(st, ref, &x, &y);
 }
 
 /* Transactions: one at a time, rolled back whole, timings only inside;
@@ -1051,14 +1032,12 @@ static void test_transactions(void **state)
 {
 	const struct backend *b = *state;
 	struct store *st = fresh(b);
-	struct store_run r, *runs = NULL;
-	struct store_timing t;
+	struct store_run r = plain_run(), *runs = NULL;
+	struct store_timing t = plain_timing();
 	char *unpinned = NULL;
 	int64_t id = 0, before = 0, after = 0, used = 0;
 	size_t n = 0;
 
-	r = plain_run();
-	t = plain_timing();
 	expect_err(st, store_add_timing(st, &t), ERR_USAGE,
 		   "cannot update store 'LOC': timings need a transaction");
 	assert_int_equal(store_begin(st), 0);

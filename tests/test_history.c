@@ -221,7 +221,7 @@ static int64_t solve_total(int64_t base)
 
 static void test_history_query(void **state)
 {
-	struct store_history_query q;
+	struct store_history_query q = {.region = "solve"};
 	struct store_history_point *p = NULL;
 	struct filter f;
 	const char *tags[] = {"nightly"};
@@ -229,8 +229,6 @@ static void test_history_query(void **state)
 	size_t n = 0;
 
 	(void)state;
-	memset(&q, 0, sizeof(q));
-	q.region = "solve";
 	assert_int_equal(store_region_history(st, &p, &n, &q), 0);
 	assert_int_equal(n, 4);
 	/* oldest first by recorded time, not by id */
@@ -250,15 +248,9 @@ static void test_history_query(void **state)
 	store_history_free(p, n);
 
 	/* tag + branch + limit: the newest 2 nightly main runs, oldest first */
-	memset(&f, 0, sizeof(f));
-	f.tags = tags;
-	f.ntags = 1;
-	f.branch = "main";
-	f.limit = 2;
-	q.runs = &f;
-	q.ranks = r0;
-	q.nranks = 1;
-	q.durations = 1;
+	f = (struct filter){.tags = tags, .ntags = 1, .branch = "main", .limit = 2};
+	q = (struct store_history_query){
+	    .region = "solve", .runs = &f, .ranks = r0, .nranks = 1, .durations = 1};
 	assert_int_equal(store_region_history(st, &p, &n, &q), 0);
 	assert_int_equal(n, 2);
 	assert_int_equal(p[0].run_id, ids[2]);
@@ -270,9 +262,7 @@ static void test_history_query(void **state)
 	store_history_free(p, n);
 
 	/* dates */
-	memset(&f, 0, sizeof(f));
-	strcpy(f.since, "2026-02-01T00:00:00Z");
-	strcpy(f.until, "2026-03-01T00:00:00Z");
+	f = (struct filter){.since = "2026-02-01T00:00:00Z", .until = "2026-03-01T00:00:00Z"};
 	q.ranks = NULL;
 	q.durations = 0;
 	assert_int_equal(store_region_history(st, &p, &n, &q), 0);

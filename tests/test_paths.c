@@ -95,6 +95,19 @@ static size_t path_of(const struct tree *t, const char *name)
 	return 0;
 }
 
+/* The index of path name in t, which must have these calls, total and self
+ * time. */
+static size_t expect_path(const struct tree *t, const char *name, uint64_t calls, int64_t total,
+			  int64_t self)
+{
+	size_t i = path_of(t, name);
+
+	assert_int_equal(t->calls[i], calls);
+	assert_int_equal(t->total[i], total);
+	assert_int_equal(t->self[i], self);
+	return i;
+}
+
 static int64_t ingest(struct store *st, const char *path, char **warning)
 {
 	struct ingest_result r;
@@ -135,11 +148,8 @@ static void test_real_numbers(void **state)
 	assert_int_equal(n.path_rows, 2);
 	read_tree(&t, st, fib);
 	assert_int_equal(t.n, 2);
-	i = path_of(&t, "main > fibonacci");
-	assert_int_equal(t.calls[i], 1);
+	i = expect_path(&t, "main > fibonacci", 1, 12013246, 12013246);
 	assert_int_equal(t.nested[i], 40);
-	assert_int_equal(t.total[i], 12013246);
-	assert_int_equal(t.self[i], 12013246);
 	assert_int_equal(t.depth[i], 2);
 	/* one outermost call of 41: its durations are stored with the path */
 	assert_true(t.stored_durations[i]);
@@ -158,10 +168,7 @@ static void test_real_numbers(void **state)
 
 	read_tree(&t, st, nested);
 	assert_int_equal(t.n, 5);
-	i = path_of(&t, "main > solve");
-	assert_int_equal(t.calls[i], 30);
-	assert_int_equal(t.total[i], 72717215);
-	assert_int_equal(t.self[i], 2894414);
+	expect_path(&t, "main > solve", 30, 72717215, 2894414);
 	path_of(&t, "main > solve > assemble");
 	path_of(&t, "main > io");
 	store_close(st);

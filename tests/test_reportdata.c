@@ -96,17 +96,25 @@ static void fill(struct reportdata *rd, size_t nreg, size_t npts)
 	}
 }
 
+/* The page of rd with the default options, appended to b (which must
+ * succeed). */
+static void render_page(struct buf *b, const struct reportdata *rd)
+{
+	struct compare_opts co;
+
+	memset(&co, 0, sizeof(co));
+	assert_int_equal(render_html_report(b, rd, &co), 0);
+}
+
 static void test_page(void **state)
 {
 	struct reportdata rd;
-	struct compare_opts co;
 	struct buf b = BUF_INIT;
 	const char *first, *last;
 
 	(void)state;
-	memset(&co, 0, sizeof(co));
 	fill(&rd, 3, 20);
-	assert_int_equal(render_html_report(&b, &rd, &co), 0);
+	render_page(&b, &rd);
 	assert_non_null(strstr(b.data, "<!DOCTYPE html>"));
 	assert_int_equal(count(b.data, "<img"), 0);
 	assert_int_equal(count(b.data, "<b>c0ffee"), 0);
@@ -131,13 +139,11 @@ static void test_page(void **state)
 static void test_hostile_page(void **state)
 {
 	struct reportdata rd;
-	struct compare_opts co;
 	struct buf b = BUF_INIT;
 	const char *csp, *style;
 	size_t i;
 
 	(void)state;
-	memset(&co, 0, sizeof(co));
 	fill(&rd, 2, 5);
 	for (i = 0; i < 5; i++) {
 		free(rd.regions[0].pts[i].time);
@@ -151,7 +157,7 @@ static void test_hostile_page(void **state)
 		rd.regions[i].dist[0] = d0;
 		rd.regions[i].dist[1] = d1;
 	}
-	assert_int_equal(render_html_report(&b, &rd, &co), 0);
+	render_page(&b, &rd);
 	assert_int_equal(count(b.data, "<img"), 0);
 	assert_non_null(strstr(b.data, ", &lt;img src=x: "));
 	assert_int_equal(count(b.data, "inf\""), 0);
@@ -171,15 +177,13 @@ static void test_hostile_page(void **state)
 static void test_downsampled(void **state)
 {
 	struct reportdata rd;
-	struct compare_opts co;
 	struct buf b = BUF_INIT;
 	const char *p, *end;
 	size_t vertices = 0;
 
 	(void)state;
-	memset(&co, 0, sizeof(co));
 	fill(&rd, 256, 1000);
-	assert_int_equal(render_html_report(&b, &rd, &co), 0);
+	render_page(&b, &rd);
 	assert_int_equal(count(b.data, "<svg class=\"chart trend\""), 256);
 	assert_int_equal(count(b.data, "<circle"), 256 * html_hover_points(256));
 	p = strstr(b.data, "<path class=\"line\" d=\"");

@@ -37,52 +37,67 @@ static void expect_bad(const char *text, const char *msg)
 	select_release(&s);
 }
 
+/* one accepted spelling and the selector it must parse to (fields left out: 0 and NULL) */
+struct form {
+	const char *text;
+	enum select_kind kind;
+	int64_t id;
+	const char *name;
+	int64_t back;
+};
+
 static void test_forms(void **state)
 {
+	static const struct form forms[] = {
+	    {"42", SELECT_ID, .id = 42},
+	    {"007", SELECT_ID, .id = 7},
+	    {"0", SELECT_ID, .id = 0},
+	    {"latest", SELECT_LATEST, .back = 0},
+	    {"latest~0", SELECT_LATEST, .back = 0},
+	    {"latest~12", SELECT_LATEST, .back = 12},
+	    {"tag:nightly", SELECT_TAG, .name = "nightly"},
+	    {"tag:nightly~3", SELECT_TAG, .name = "nightly", .back = 3},
+	    {"tag:a~b", SELECT_TAG, .name = "a~b"},
+	    {"tag:a~b~2", SELECT_TAG, .name = "a~b", .back = 2},
+	    {"tag:x:y", SELECT_TAG, .name = "x:y"},
+	    {"commit:1a2b3c", SELECT_COMMIT, .name = "1a2b3c"},
+	    {"branch:main", SELECT_BRANCH, .name = "main"},
+	    {"branch:feature/x~1", SELECT_BRANCH, .name = "feature/x", .back = 1},
+	    {"label:run A", SELECT_LABEL, .name = "run A"},
+	    {"label:r~9223372036854775807", SELECT_LABEL, .name = "r", .back = INT64_MAX},
+	    {"pin:release", SELECT_PIN, .name = "release"},
+	    /* base:REF hands REF to git whole, its suffixes too */
+	    {"base:origin/main", SELECT_BASE, .name = "origin/main"},
+	    {"base:origin/main~2", SELECT_BASE, .name = "origin/main~2"},
+	    {"base:HEAD^", SELECT_BASE, .name = "HEAD^"},
+	    {"base:v1.0:x", SELECT_BASE, .name = "v1.0:x"},
+	    /* git's ancestry suffixes on every form */
+	    {"latest~", SELECT_LATEST, .back = 1},
+	    {"latest^", SELECT_LATEST, .back = 1},
+	    {"latest^^", SELECT_LATEST, .back = 2},
+	    {"latest~2^", SELECT_LATEST, .back = 3},
+	    {"tag:x^", SELECT_TAG, .name = "x", .back = 1},
+	    {"tag:a~b^", SELECT_TAG, .name = "a~b", .back = 1},
+	    {"tag:v^2", SELECT_TAG, .name = "v^2"},
+	    {"commit:abc~1", SELECT_COMMIT, .name = "abc", .back = 1},
+	    {"pin:base~2", SELECT_PIN, .name = "base", .back = 2},
+	    {"42~1", SELECT_ID, .id = 42, .back = 1},
+	    {"42^^", SELECT_ID, .id = 42, .back = 2},
+	    /* a bare hash: 4+ hex digits in any case with a letter; all digits = id
+	     * (the name as typed: the store matches it in any case) */
+	    {"1a2b", SELECT_COMMIT, .name = "1a2b"},
+	    {"BB02", SELECT_COMMIT, .name = "BB02"},
+	    {"AbCd12~1", SELECT_COMMIT, .name = "AbCd12", .back = 1},
+	    {"commit:BB02", SELECT_COMMIT, .name = "BB02"},
+	    {"deadbeef~3", SELECT_COMMIT, .name = "deadbeef", .back = 3},
+	    {"cafe^", SELECT_COMMIT, .name = "cafe", .back = 1},
+	    {"1234", SELECT_ID, .id = 1234},
+	};
+	size_t i;
+
 	(void)state;
-	expect("42", SELECT_ID, 42, NULL, 0);
-	expect("007", SELECT_ID, 7, NULL, 0);
-	expect("0", SELECT_ID, 0, NULL, 0);
-	expect("latest", SELECT_LATEST, 0, NULL, 0);
-	expect("latest~0", SELECT_LATEST, 0, NULL, 0);
-	expect("latest~12", SELECT_LATEST, 0, NULL, 12);
-	expect("tag:nightly", SELECT_TAG, 0, "nightly", 0);
-	expect("tag:nightly~3", SELECT_TAG, 0, "nightly", 3);
-	expect("tag:a~b", SELECT_TAG, 0, "a~b", 0);
-	expect("tag:a~b~2", SELECT_TAG, 0, "a~b", 2);
-	expect("tag:x:y", SELECT_TAG, 0, "x:y", 0);
-	expect("commit:1a2b3c", SELECT_COMMIT, 0, "1a2b3c", 0);
-	expect("branch:main", SELECT_BRANCH, 0, "main", 0);
-	expect("branch:feature/x~1", SELECT_BRANCH, 0, "feature/x", 1);
-	expect("label:run A", SELECT_LABEL, 0, "run A", 0);
-	expect("label:r~9223372036854775807", SELECT_LABEL, 0, "r", INT64_MAX);
-	expect("pin:release", SELECT_PIN, 0, "release", 0);
-	/* base:REF hands REF to git whole, its suffixes too */
-	expect("base:origin/main", SELECT_BASE, 0, "origin/main", 0);
-	expect("base:origin/main~2", SELECT_BASE, 0, "origin/main~2", 0);
-	expect("base:HEAD^", SELECT_BASE, 0, "HEAD^", 0);
-	expect("base:v1.0:x", SELECT_BASE, 0, "v1.0:x", 0);
-	/* git's ancestry suffixes on every form */
-	expect("latest~", SELECT_LATEST, 0, NULL, 1);
-	expect("latest^", SELECT_LATEST, 0, NULL, 1);
-	expect("latest^^", SELECT_LATEST, 0, NULL, 2);
-	expect("latest~2^", SELECT_LATEST, 0, NULL, 3);
-	expect("tag:x^", SELECT_TAG, 0, "x", 1);
-	expect("tag:a~b^", SELECT_TAG, 0, "a~b", 1);
-	expect("tag:v^2", SELECT_TAG, 0, "v^2", 0);
-	expect("commit:abc~1", SELECT_COMMIT, 0, "abc", 1);
-	expect("pin:base~2", SELECT_PIN, 0, "base", 2);
-	expect("42~1", SELECT_ID, 42, NULL, 1);
-	expect("42^^", SELECT_ID, 42, NULL, 2);
-	/* a bare hash: 4+ hex digits in any case with a letter; all digits = id
-	 * (the name as typed: the store matches it in any case) */
-	expect("1a2b", SELECT_COMMIT, 0, "1a2b", 0);
-	expect("BB02", SELECT_COMMIT, 0, "BB02", 0);
-	expect("AbCd12~1", SELECT_COMMIT, 0, "AbCd12", 1);
-	expect("commit:BB02", SELECT_COMMIT, 0, "BB02", 0);
-	expect("deadbeef~3", SELECT_COMMIT, 0, "deadbeef", 3);
-	expect("cafe^", SELECT_COMMIT, 0, "cafe", 1);
-	expect("1234", SELECT_ID, 1234, NULL, 0);
+	for (i = 0; i < sizeof(forms) / sizeof(forms[0]); i++)
+		expect(forms[i].text, forms[i].kind, forms[i].id, forms[i].name, forms[i].back);
 	{
 		struct select_spec s;
 

@@ -10,7 +10,6 @@
  */
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,22 +96,22 @@ static struct store *open_tmp(char path[static 512], const char *name)
 	return open_ok(path, 0);
 }
 
-/* The id of the region named by fmt (store_region_id() must succeed). */
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
-static int64_t
-region_id(struct store *st, const char *fmt, ...)
+/* The id of the region named name (store_region_id() must succeed). */
+static int64_t region_id(struct store *st, const char *name)
 {
-	char name[64];
 	int64_t id = 0;
-	va_list ap;
 
-	va_start(ap, fmt);
-	vsnprintf(name, sizeof(name), fmt, ap);
-	va_end(ap);
 	assert_int_equal(store_region_id(st, &id, name), 0);
 	return id;
+}
+
+/* The id of the region named prefix followed by n in decimal. */
+static int64_t numbered_region_id(struct store *st, const char *prefix, int n)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "%s%d", prefix, n);
+	return region_id(st, name);
 }
 
 /* Begin a transaction on st and add run sha to it (as add_run()). */
@@ -120,6 +119,17 @@ static int64_t begin_run(struct store *st, const char *sha)
 {
 	assert_int_equal(store_begin(st), 0);
 	return add_run(st, sha, NULL, "2024-01-01T00:00:00Z");
+}
+
+/* A new store at tu_path(name) (path: its path) with run sha begun in it
+ * (begin_run()), whose id goes to *run. */
+static struct store *open_run(char path[static 512], const char *name, const char *sha,
+			      int64_t *run)
+{
+	struct store *st = open_tmp(path, name);
+
+	*run = begin_run(st, sha);
+	return st;
 }
 
 /* The number of runs store_list_runs() gives. */
@@ -927,8 +937,7 @@ static void test_finish_run(void **state)
 	int64_t id, solve, io;
 
 	(void)state;
-	st = open_tmp(path, "finish.sqlite");
-	id = begin_run(st, "f1");
+	st = open_run(path, "finish.sqlite", "f1", &id);
 	solve = region_id(st, "solve");
 	io = region_id(st, "io");
 	add_durations(st, id, solve, 0, r0, 3);
@@ -1028,11 +1037,10 @@ static void test_finish_batches(void **state)
 	int region, rank, i;
 
 	(void)state;
-	st = open_tmp(path, "batches.sqlite");
-	run = begin_run(st, "b1");
+	st = open_run(path, "batches.sqlite", "b1", &run);
 	for (rank = 0; rank < 4; rank++) {
 		for (region = 0; region < 6; region++) {
-			reg = region_id(st, "r%d", region);
+			reg = numbered_region_id(st, "r", region);
 			for (i = 0; i < 10 + region; i++)
 				d[i] = 1000 * region + 37 * rank + i * (rank + 1);
 			add_durations(st, run, reg, rank, d, (size_t)(10 + region));
@@ -1160,8 +1168,7 @@ static void test_rollback(void **state)
 	struct store_meta m;
 
 	(void)state;
-	st = open_tmp(path, "rollback.sqlite");
-	run = begin_run(st, "r1");
+	st = open_run(path, "rollback.sqlite", "r1", &run);
 	assert_int_equal(store_add_tag(st, NULL, run, "t"), 0);
 	assert_int_equal(store_set_meta(st, run, "k", "v"), 0);
 	ra = region_id(st, "ra");
@@ -1219,8 +1226,7 @@ static void test_cascade_and_pins(void **state)
 	int rank;
 
 	(void)state;
-	st = open_tmp(path, "cascade.sqlite");
-	run = begin_run(st, "c1");
+	st = open_run(path, "cascade.sqlite", "c1", &run);
 	keep = add_run(st, "c2", NULL, "2024-01-02T00:00:00Z");
 	pinned = add_run(st, "c3", NULL, "2024-01-03T00:00:00Z");
 	reg = region_id(st, "solve");
@@ -1463,11 +1469,10 @@ static void test_bulk_insert(void **state)
 	for (i = 0; i < 64; i++)
 		durs[i] = 1000 + i * 3;
 	assert_int_equal(blob_encode(&blob, durs, 64), 0);
-	st = open_tmp(path, "bulk.sqlite");
-	run = begin_run(st, "bulk");
+	st = open_run(path, "bulk.sqlite", "bulk", &run);
 	for (rank = 0; rank < 64; rank++) {
 		for (region = 0; region < 300; region++) {
-			reg = region_id(st, "region_%d", region);
+			reg = numbered_region_id(st, "region_", region);
 			assert_int_equal(reg, region + 1);
 			fill_timing(&t, run, reg, rank);
 			t.calls = 64;
@@ -1648,8 +1653,7 @@ static void test_rank_totals(void **state)
 	int64_t run, a, b;
 
 	(void)state;
-	st = open_tmp(path, "ranks.sqlite");
-	run = begin_run(st, "r1");
+	st = open_run(path, "ranks.sqlite", "r1", &run);
 	a = region_id(st, "solve");
 	b = region_id(st, "io");
 	fill_timing(&t, run, a, 0);

@@ -188,14 +188,10 @@ static int region_index(const char *name)
 static void run_case(int64_t run, const int64_t *ranks, size_t nranks, int aggregate,
 		     size_t want_rows)
 {
-	struct summary_opts o;
+	const struct summary_opts o = {.ranks = ranks, .nranks = nranks, .durations = 1};
 	struct summary_row *rows = NULL;
 	size_t n = 0, i;
 
-	memset(&o, 0, sizeof(o));
-	o.ranks = ranks;
-	o.nranks = nranks;
-	o.durations = 1;
 	if (summary_run(&rows, &n, st, run, &o))
 		fail_msg("summary_run: %s", err_msg());
 	assert_int_equal(n, want_rows);

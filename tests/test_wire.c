@@ -34,7 +34,22 @@ static void test_round_trip(void **state)
 	struct h5prof_meta meta[] = {{k0, v0, 0}, {k1, v1, 1}};
 	struct h5prof_info info = {"p.h5", 3, H5PROF_COLUMNAR, 4, 2, names, 8, 1234, 2, meta};
 	const unsigned char blob[] = {1, 3, 0, 5, 200};
-	struct store_timing t, back;
+	const struct store_timing t = {.rank = 3,
+				       .has_events = 1,
+				       .calls = 3,
+				       .total = 30,
+				       .min = 5,
+				       .max = 15,
+				       .mean = 10.0,
+				       .m2 = 50.5,
+				       .exclusive = -1,
+				       .source_line = 42,
+				       .source_file = "a.py",
+				       .source_text = "",
+				       .tags_json = "[]",
+				       .durations = blob,
+				       .durations_len = sizeof(blob)};
+	struct store_timing back;
 	struct wire_out w;
 	struct wire_info wi;
 	struct wire_frame f;
@@ -45,22 +60,6 @@ static void test_round_trip(void **state)
 	int p[2], code;
 
 	(void)state;
-	memset(&t, 0, sizeof(t));
-	t.rank = 3;
-	t.has_events = 1;
-	t.calls = 3;
-	t.total = 30;
-	t.min = 5;
-	t.max = 15;
-	t.mean = 10.0;
-	t.m2 = 50.5;
-	t.exclusive = -1;
-	t.source_line = 42;
-	t.source_file = "a.py";
-	t.source_text = "";
-	t.tags_json = "[]";
-	t.durations = blob;
-	t.durations_len = sizeof(blob);
 	assert_int_equal(pipe(p), 0);
 	wire_out_init(&w, p[1]);
 	assert_int_equal(wire_put_info(&w, &info), 0);
@@ -176,44 +175,28 @@ static void test_malformed(void **state)
 /* Frames of the call trees written to a buffer (no pipe needed). */
 static void nest_frames(struct buf *out, int bad)
 {
-	struct calltree_rankinfo ri;
+	const struct calltree_rankinfo ri = {
+	    .rank = 7,
+	    .calls = 12,
+	    .region_a = 1,
+	    .region_b = 0,
+	    .start_a = 10,
+	    .end_a = 20,
+	    .start_b = 15,
+	    .end_b = 25,
+	    /* region 0's call [15, 25] starts inside region 1's [10, 20] */
+	    .status = CALLTREE_OVERLAP};
 	struct calltree_node n0 = {0, -1, 1, 1}, n1 = {1, 0, 0, 2};
-	struct calltree_path p0, p1;
-	struct store_timing t;
+	struct calltree_path p0 = {
+	    .rank = 3, .node = 0, .calls = 2, .total = 40, .self = 30, .row_durations = 1};
+	struct calltree_path p1 = {
+	    .rank = 3, .node = 1, .calls = 3, .nested = 2, .total = 17, .self = 17};
+	const struct store_timing t = {.rank = 3, .has_events = 1, .calls = 2, .exclusive = -1};
 	struct buf blob = BUF_INIT;
 	const int64_t durs[] = {3, 5, 9};
 	struct wire_out w;
 	int fd[2];
 
-	memset(&ri, 0, sizeof(ri));
-	ri.rank = 7;
-	ri.status = CALLTREE_OVERLAP;
-	ri.calls = 12;
-	ri.region_a = 1;
-	ri.region_b = 0;
-	ri.start_a = 10;
-	ri.end_a = 20;
-	ri.start_b = 15;
-	ri.end_b = 25;
-	memset(&p0, 0, sizeof(p0));
-	p0.rank = 3;
-	p0.node = 0;
-	p0.calls = 2;
-	p0.total = 40;
-	p0.self = 30;
-	p0.row_durations = 1;
-	memset(&p1, 0, sizeof(p1));
-	p1.rank = 3;
-	p1.node = 1;
-	p1.calls = 3;
-	p1.nested = 2;
-	p1.total = 17;
-	p1.self = 17;
-	memset(&t, 0, sizeof(t));
-	t.rank = 3;
-	t.has_events = 1;
-	t.calls = 2;
-	t.exclusive = -1;
 	assert_int_equal(blob_encode(&blob, durs, 3), 0);
 	assert_int_equal(pipe(fd), 0);
 	wire_out_init(&w, fd[1]);
