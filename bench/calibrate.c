@@ -56,14 +56,16 @@ struct setting {
 };
 
 struct outcome {
-	int trials;
-	int fail, inconclusive, pass; /* the gate */
-	int r0[VERDICT_CALL_COUNT];   /* region 0's call */
+	struct sim_tally gate;
+	int r0[VERDICT_CALL_COUNT]; /* region 0's call */
 };
 
-/* One simulated check of setting st: the gate's outcome and region 0's call. */
-static int calib_check(const struct setting *st, struct outcome *o)
+/* One simulated check of setting st: the gate's outcome and region 0's
+ * call into o (sim_repeat()). */
+static int calib_check(const void *setting, void *out)
 {
+	const struct setting *st = setting;
+	struct outcome *o = out;
 	static double hist[NREG][NHIST], cand[NREG][3];
 	static const int64_t hid[NHIST] = {0}, cid[3] = {0};
 	struct sim_region r[NREG];
@@ -90,22 +92,8 @@ static int calib_check(const struct setting *st, struct outcome *o)
 	}
 	if (sim_check(&so, r, NREG, BUDGET))
 		return -1;
-	o->trials++;
-	o->fail += so.gate == VERDICT_FAIL;
-	o->inconclusive += so.gate == VERDICT_INCONCLUSIVE;
-	o->pass += so.gate == VERDICT_PASS;
+	sim_tally_gate(&o->gate, &so);
 	o->r0[so.call[0]]++;
-	return 0;
-}
-
-static int sim_setting(const struct setting *st, struct outcome *o, int trials)
-{
-	int t;
-
-	memset(o, 0, sizeof(*o));
-	for (t = 0; t < trials; t++)
-		if (calib_check(st, o))
-			return -1;
 	return 0;
 }
 
@@ -134,19 +122,20 @@ static int run_table(int trials)
 							     ncands[c]};
 					struct outcome o;
 
-					if (sim_setting(&st, &o, trials))
+					if (sim_repeat(calib_check, &st, &o, sizeof(o), trials))
 						return 1;
 					printf("| %g%% | %d | %d | %g%% | %.2f%% | %.2f%% | "
 					       "%.2f%% | %.2f%% | %.2f%% | %.2f%% | %.2f%% | "
 					       "%.2f%% |\n",
 					       cvs[a] * 100, nbases[b], ncands[c], effects[e] * 100,
-					       pct(o.fail, o.trials), pct(o.inconclusive, o.trials),
-					       pct(o.pass, o.trials),
-					       pct(o.r0[VERDICT_CALL_REGRESSED], o.trials),
-					       pct(o.r0[VERDICT_CALL_INCONCLUSIVE], o.trials),
-					       pct(o.r0[VERDICT_CALL_UNCHANGED], o.trials),
-					       pct(o.r0[VERDICT_CALL_IMPROVED], o.trials),
-					       pct(o.r0[VERDICT_CALL_NO_EVIDENCE], o.trials));
+					       pct(o.gate.fail, o.gate.trials),
+					       pct(o.gate.inconclusive, o.gate.trials),
+					       pct(o.gate.pass, o.gate.trials),
+					       pct(o.r0[VERDICT_CALL_REGRESSED], o.gate.trials),
+					       pct(o.r0[VERDICT_CALL_INCONCLUSIVE], o.gate.trials),
+					       pct(o.r0[VERDICT_CALL_UNCHANGED], o.gate.trials),
+					       pct(o.r0[VERDICT_CALL_IMPROVED], o.gate.trials),
+					       pct(o.r0[VERDICT_CALL_NO_EVIDENCE], o.gate.trials));
 					fflush(stdout);
 				}
 	return 0;
@@ -166,23 +155,23 @@ static int run_check(int trials)
 			for (c = 0; c < 2; c++) {
 				struct setting st = {cvs[a], 0.0, nbases[b], ncands[c]};
 
-				if (sim_setting(&st, &o, trials))
+				if (sim_repeat(calib_check, &st, &o, sizeof(o), trials))
 					return 1;
 				printf("false FAIL, noise %g%%, %d baseline, %d candidate: %.2f%% "
 				       "(target <= %g%%)\n",
-				       cvs[a] * 100, nbases[b], ncands[c], pct(o.fail, o.trials),
-				       bound[a]);
-				bad |= pct(o.fail, o.trials) > bound[a];
+				       cvs[a] * 100, nbases[b], ncands[c],
+				       pct(o.gate.fail, o.gate.trials), bound[a]);
+				bad |= pct(o.gate.fail, o.gate.trials) > bound[a];
 			}
 	{
 		struct setting st = {0.03, 0.20, 10, 1};
 
-		if (sim_setting(&st, &o, trials))
+		if (sim_repeat(calib_check, &st, &o, sizeof(o), trials))
 			return 1;
 		printf("detection of 20%%, noise 3%%, 10 baseline, 1 candidate: %.2f%% (target >= "
 		       "95%%)\n",
-		       pct(o.r0[VERDICT_CALL_REGRESSED], o.trials));
-		bad |= pct(o.r0[VERDICT_CALL_REGRESSED], o.trials) < 95.0;
+		       pct(o.r0[VERDICT_CALL_REGRESSED], o.gate.trials));
+		bad |= pct(o.r0[VERDICT_CALL_REGRESSED], o.gate.trials) < 95.0;
 	}
 	printf(bad ? "calibration: a target is missed\n" : "calibration: all targets met\n");
 	return bad;

@@ -78,14 +78,13 @@ struct setting {
 };
 
 struct tally {
-	int trials;
-	int fail, inconclusive, pass; /* the gate */
-	int r0_regressed;	      /* the planted region called regressed */
-	int others_wrong;	      /* checks where another region was called
-				       * regressed or improved */
-	int others_noevidence;	      /* checks where all other regions are
-				       * unchanged or no evidence */
-	int outlier_named;	      /* the planted outlier run flagged */
+	struct sim_tally gate;
+	int r0_regressed;      /* the planted region called regressed */
+	int others_wrong;      /* checks where another region was called
+				* regressed or improved */
+	int others_noevidence; /* checks where all other regions are
+				* unchanged or no evidence */
+	int outlier_named;     /* the planted outlier run flagged */
 };
 
 /* The run-to-run noise (log scale) of one value of kind k; cv is the
@@ -107,9 +106,11 @@ static double kind_noise(enum kind k, double cv)
 	}
 }
 
-/* One simulated check of setting st into t. */
-static int run_one(const struct setting *st, struct tally *t)
+/* One simulated check of setting st into t (sim_repeat()). */
+static int run_one(const void *setting, void *out)
 {
+	const struct setting *st = setting;
+	struct tally *t = out;
 	static double hv[NREG][NHIST + MAXC], bv[NREG][NHIST], cv[NREG][MAXC];
 	static double logv[NREG][NHIST + MAXC];
 	int64_t ids[NHIST + MAXC], hid[NHIST], bid[NHIST], cid[MAXC];
@@ -193,10 +194,7 @@ static int run_one(const struct setting *st, struct tally *t)
 	}
 	if (sim_check(&o, r, NREG, BUDGET))
 		return -1;
-	t->trials++;
-	t->fail += o.gate == VERDICT_FAIL;
-	t->inconclusive += o.gate == VERDICT_INCONCLUSIVE;
-	t->pass += o.gate == VERDICT_PASS;
+	sim_tally_gate(&t->gate, &o);
 	t->r0_regressed += o.call[0] == VERDICT_CALL_REGRESSED;
 	for (j = st->effect > 0.0 ? 1 : 0; j < NREG; j++) {
 		wrong |= o.call[j] == VERDICT_CALL_REGRESSED || o.call[j] == VERDICT_CALL_IMPROVED;
@@ -207,17 +205,6 @@ static int run_one(const struct setting *st, struct tally *t)
 	t->others_wrong += wrong;
 	t->others_noevidence += quiet;
 	t->outlier_named += out_run >= 0 && o.outlier_run == ids[out_run];
-	return 0;
-}
-
-static int run_setting(const struct setting *st, struct tally *t, int trials)
-{
-	int i;
-
-	memset(t, 0, sizeof(*t));
-	for (i = 0; i < trials; i++)
-		if (run_one(st, t))
-			return -1;
 	return 0;
 }
 
@@ -247,84 +234,83 @@ static int run_table(int trials)
 					continue;
 				sim_seed(UINT64_C(20261231) + UINT64_C(1000) * (uint64_t)k +
 					 UINT64_C(10) * (uint64_t)c + (uint64_t)e);
-				if (run_setting(&st, &t, trials))
+				if (sim_repeat(run_one, &st, &t, sizeof(t), trials))
 					return 1;
 				if (k == K_OUT_BASE || k == K_OUT_CAND)
 					snprintf(named, sizeof(named), "%.2f%%",
-						 pct(t.outlier_named, t.trials));
+						 pct(t.outlier_named, t.gate.trials));
 				else
 					snprintf(named, sizeof(named), "-");
 				printf("| %s | %d | %+g%% | %.2f%% | %.2f%% | %.2f%% | %.2f%% | "
 				       "%.2f%% "
 				       "| %s |\n",
-				       kind_names[k], c, effects[e] * 100, pct(t.fail, t.trials),
-				       pct(t.inconclusive, t.trials), pct(t.pass, t.trials),
-				       pct(t.r0_regressed, t.trials), pct(t.others_wrong, t.trials),
-				       named);
+				       kind_names[k], c, effects[e] * 100,
+				       pct(t.gate.fail, t.gate.trials),
+				       pct(t.gate.inconclusive, t.gate.trials),
+				       pct(t.gate.pass, t.gate.trials),
+				       pct(t.r0_regressed, t.gate.trials),
+				       pct(t.others_wrong, t.gate.trials), named);
 				fflush(stdout);
 			}
 	return 0;
 }
 
-/* One target: what is measured, the bound, and whether it must be at most
- * (le) or at least the bound. */
+/* What a target measures: a rate of the gate's outcome or of the calls. */
+enum measure { M_FAIL, M_INCONCLUSIVE, M_PASS, M_CAUGHT, M_OTHERS, M_COUNT };
+
+/* Whether the bound of a measure is an upper one (a bad outcome) or a
+ * lower one. */
+static const int upper[M_COUNT] = {[M_FAIL] = 1, [M_INCONCLUSIVE] = 1, [M_OTHERS] = 1};
+
+/* One target: what is measured in which setting (its kind, candidate runs
+ * and planted step), and the bound. */
 struct target {
 	const char *what;
-	struct setting st;
-	int field; /* 0 FAIL, 1 INCONCLUSIVE, 2 PASS, 3 r0 regressed, 4 others wrong */
-	int le;
+	enum kind kind;
+	int ncand;
+	double effect;
+	enum measure m;
 	double bound; /* NaN: shown, not a target */
 };
 
 static const struct target targets[] = {
-    {"nothing changed, 3%, 1 candidate: PASS", {K_3, 1, 0.0}, 2, 0, 95.0},
-    {"nothing changed, 3%, 1 candidate: INCONCLUSIVE", {K_3, 1, 0.0}, 1, 1, 4.0},
-    {"nothing changed, 3%, 1 candidate: FAIL", {K_3, 1, 0.0}, 0, 1, 1.0},
-    {"nothing changed, 3%, 3 candidates: PASS", {K_3, 3, 0.0}, 2, 0, 97.0},
-    {"nothing changed, 10%, 3 candidates: FAIL", {K_10, 3, 0.0}, 0, 1, 2.0},
-    {"nothing changed, 10%, 3 candidates: PASS", {K_10, 3, 0.0}, 2, 0, 90.0},
-    {"nothing changed, two machines (--same), 3 candidates: FAIL",
-     {K_MACH_SAME, 3, 0.0},
-     0,
-     1,
+    {"nothing changed, 3%, 1 candidate: PASS", K_3, 1, 0.0, M_PASS, 95.0},
+    {"nothing changed, 3%, 1 candidate: INCONCLUSIVE", K_3, 1, 0.0, M_INCONCLUSIVE, 4.0},
+    {"nothing changed, 3%, 1 candidate: FAIL", K_3, 1, 0.0, M_FAIL, 1.0},
+    {"nothing changed, 3%, 3 candidates: PASS", K_3, 3, 0.0, M_PASS, 97.0},
+    {"nothing changed, 10%, 3 candidates: FAIL", K_10, 3, 0.0, M_FAIL, 2.0},
+    {"nothing changed, 10%, 3 candidates: PASS", K_10, 3, 0.0, M_PASS, 90.0},
+    {"nothing changed, two machines (--same), 3 candidates: FAIL", K_MACH_SAME, 3, 0.0, M_FAIL,
      2.0},
-    {"nothing changed, two machines (--same), 3 candidates: PASS",
-     {K_MACH_SAME, 3, 0.0},
-     2,
-     0,
+    {"nothing changed, two machines (--same), 3 candidates: PASS", K_MACH_SAME, 3, 0.0, M_PASS,
      90.0},
-    {"+20% at 3%, 1 candidate: caught", {K_3, 1, 0.20}, 3, 0, 97.0},
-    {"+15% at 3%, 3 candidates: caught", {K_3, 3, 0.15}, 3, 0, 97.0},
-    {"+20% at 10%, 3 candidates: caught", {K_10, 3, 0.20}, 3, 0, 25.0},
-    {"outlier in the baseline window: others called regressed/improved",
-     {K_OUT_BASE, 1, 0.0},
-     4,
-     1,
-     2.0},
-    {"outlier in the baseline window, 3 candidates: others called regressed/improved",
-     {K_OUT_BASE, 3, 0.0},
-     4,
-     1,
-     2.0},
-    {"outlier among 3 candidates: others called regressed/improved",
-     {K_OUT_CAND, 3, 0.0},
-     4,
-     1,
+    {"+20% at 3%, 1 candidate: caught", K_3, 1, 0.20, M_CAUGHT, 97.0},
+    {"+15% at 3%, 3 candidates: caught", K_3, 3, 0.15, M_CAUGHT, 97.0},
+    {"+20% at 10%, 3 candidates: caught", K_10, 3, 0.20, M_CAUGHT, 25.0},
+    {"outlier in the baseline window: others called regressed/improved", K_OUT_BASE, 1, 0.0,
+     M_OTHERS, 2.0},
+    {"outlier in the baseline window, 3 candidates: others called regressed/improved", K_OUT_BASE,
+     3, 0.0, M_OTHERS, 2.0},
+    {"outlier among 3 candidates: others called regressed/improved", K_OUT_CAND, 3, 0.0, M_OTHERS,
      2.0},
     {"outlier in the baseline window, +15%, 1 candidate: caught (without the outlier: about "
      "80%)",
-     {K_OUT_BASE, 1, 0.15},
-     3,
-     0,
+     K_OUT_BASE, 1, 0.15, M_CAUGHT, NAN},
+    {"outlier in the baseline window, +20%, 1 candidate: caught", K_OUT_BASE, 1, 0.20, M_CAUGHT,
      NAN},
-    {"outlier in the baseline window, +20%, 1 candidate: caught", {K_OUT_BASE, 1, 0.20}, 3, 0, NAN},
-    {"outlier in the baseline window, +15%, 3 candidates: caught",
-     {K_OUT_BASE, 3, 0.15},
-     3,
-     0,
+    {"outlier in the baseline window, +15%, 3 candidates: caught", K_OUT_BASE, 3, 0.15, M_CAUGHT,
      90.0},
-    {"outlier among 3 candidates, +15%: caught", {K_OUT_CAND, 3, 0.15}, 3, 0, 90.0},
+    {"outlier among 3 candidates, +15%: caught", K_OUT_CAND, 3, 0.15, M_CAUGHT, 90.0},
 };
+
+/* The rate of measure m in t, in percent. */
+static double measured(const struct tally *t, enum measure m)
+{
+	const int counts[M_COUNT] = {t->gate.fail, t->gate.inconclusive, t->gate.pass,
+				     t->r0_regressed, t->others_wrong};
+
+	return pct(counts[m], t->gate.trials);
+}
 
 static int run_targets(int trials, int assert_them)
 {
@@ -334,26 +320,23 @@ static int run_targets(int trials, int assert_them)
 	printf("| target | measured | bound | met? |\n| --- | ---: | ---: | --- |\n");
 	for (i = 0; i < sizeof(targets) / sizeof(targets[0]); i++) {
 		const struct target *g = &targets[i];
+		const struct setting st = {g->kind, g->ncand, g->effect};
 		struct tally t;
 		double v;
-		int ok;
+		int ok, le = upper[g->m];
 
 		sim_seed(UINT64_C(777) + UINT64_C(31) * (uint64_t)i);
-		if (run_setting(&g->st, &t, trials))
+		if (sim_repeat(run_one, &st, &t, sizeof(t), trials))
 			return 2;
-		v = g->field == 0   ? pct(t.fail, t.trials)
-		    : g->field == 1 ? pct(t.inconclusive, t.trials)
-		    : g->field == 2 ? pct(t.pass, t.trials)
-		    : g->field == 3 ? pct(t.r0_regressed, t.trials)
-				    : pct(t.others_wrong, t.trials);
+		v = measured(&t, g->m);
 		if (isnan(g->bound)) {
 			printf("| %s | %.2f%% | (not a target) | |\n", g->what, v);
 			continue;
 		}
-		ok = g->le ? v <= g->bound : v >= g->bound;
+		ok = le ? v <= g->bound : v >= g->bound;
 		bad |= !ok;
-		printf("| %s | %.2f%% | %s %g%% | %s |\n", g->what, v,
-		       g->le ? "<=" : ">=", g->bound, ok ? "yes" : "**no**");
+		printf("| %s | %.2f%% | %s %g%% | %s |\n", g->what, v, le ? "<=" : ">=", g->bound,
+		       ok ? "yes" : "**no**");
 		fflush(stdout);
 	}
 	if (assert_them)
@@ -370,13 +353,14 @@ static int run_one_setting(int kind, int ncand, double effect, int trials)
 	if (kind < 0 || kind >= K_COUNT || ncand < 1 || ncand > MAXC)
 		return 2;
 	sim_seed(UINT64_C(4242));
-	if (run_setting(&st, &t, trials))
+	if (sim_repeat(run_one, &st, &t, sizeof(t), trials))
 		return 1;
 	printf("%s, %d candidates, %+g%%: FAIL %.2f%%, INCONCLUSIVE %.2f%%, PASS %.2f%%, planted "
 	       "region regressed %.2f%%, others wrong %.2f%%, outlier named %.2f%%\n",
-	       kind_names[kind], ncand, effect * 100, pct(t.fail, t.trials),
-	       pct(t.inconclusive, t.trials), pct(t.pass, t.trials), pct(t.r0_regressed, t.trials),
-	       pct(t.others_wrong, t.trials), pct(t.outlier_named, t.trials));
+	       kind_names[kind], ncand, effect * 100, pct(t.gate.fail, t.gate.trials),
+	       pct(t.gate.inconclusive, t.gate.trials), pct(t.gate.pass, t.gate.trials),
+	       pct(t.r0_regressed, t.gate.trials), pct(t.others_wrong, t.gate.trials),
+	       pct(t.outlier_named, t.gate.trials));
 	return 0;
 }
 

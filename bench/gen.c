@@ -28,7 +28,6 @@
  * different regions overlap: no call tree).  --ids adds call_ids and
  * parent_ids (per rank, in start order) to a nested file.
  */
-#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -93,6 +92,8 @@ static void gen_size(struct genopts *o, const char *s)
 
 static void gen_parse(struct genopts *o, int argc, char **argv)
 {
+	const struct toolutil_flag flags[] = {
+	    {"--gzip", &o->gzip}, {"--gpu", &o->gpu}, {"--nested", &o->nested}, {"--ids", &o->ids}};
 	int i;
 
 	*o = (struct genopts){
@@ -101,18 +102,9 @@ static void gen_parse(struct genopts *o, int argc, char **argv)
 		const char *a = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
 
-		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-			gen_usage(stdout);
-			exit(0);
-		} else if (strcmp(a, "--gzip") == 0) {
-			o->gzip = 1;
-		} else if (strcmp(a, "--gpu") == 0) {
-			o->gpu = 1;
-		} else if (strcmp(a, "--nested") == 0) {
-			o->nested = 1;
-		} else if (strcmp(a, "--ids") == 0) {
-			o->ids = 1;
-		} else if (a[0] == '-' && a[1] == '-') {
+		if (toolutil_flag(a, flags, sizeof(flags) / sizeof(flags[0]), gen_usage))
+			continue;
+		if (a[0] == '-' && a[1] == '-') {
 			if (!v)
 				toolutil_die("%s needs a value", a);
 			i++;
@@ -133,19 +125,12 @@ static void gen_parse(struct genopts *o, int argc, char **argv)
 			} else if (strcmp(a, "--label") == 0) {
 				o->label = v;
 			} else if (strcmp(a, "--scale") == 0) {
-				char *end;
-
-				errno = 0;
-				o->scale = strtod(v, &end);
-				if (*end || errno || !(o->scale > 0) || o->scale > 1e6)
-					toolutil_die("invalid value '%s' for --scale", v);
+				o->scale = toolutil_f64(a, v, 1e6, "");
 			} else {
 				toolutil_die("unknown option '%s' (see --help)", a);
 			}
-		} else if (o->out) {
-			toolutil_die("more than one output given");
 		} else {
-			o->out = a;
+			toolutil_output(&o->out, a, "output");
 		}
 	}
 	if (!o->out)

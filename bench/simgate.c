@@ -48,6 +48,26 @@ double sim_t3(void)
 	return z / sqrt(c / 3.0);
 }
 
+void sim_tally_gate(struct sim_tally *t, const struct sim_outcome *o)
+{
+	t->trials++;
+	t->fail += o->gate == VERDICT_FAIL;
+	t->inconclusive += o->gate == VERDICT_INCONCLUSIVE;
+	t->pass += o->gate == VERDICT_PASS;
+}
+
+int sim_repeat(int (*check)(const void *setting, void *tally), const void *setting, void *tally,
+	       size_t size, int trials)
+{
+	int i;
+
+	memset(tally, 0, size);
+	for (i = 0; i < trials; i++)
+		if (check(setting, tally))
+			return -1;
+	return 0;
+}
+
 /* Count the runs of ids[0..n) that rej marks as outliers into the table
  * (run id - 1 indexes it). */
 static void sim_count(int *cnt, int *seen, const int64_t *ids, const unsigned char *rej, size_t n)

@@ -43,6 +43,23 @@ struct sim_outcome {
 	int64_t outlier_run;	    /* a run flagged as an outlier, 0: none */
 };
 
+/* The gate's outcomes over simulated checks. */
+struct sim_tally {
+	int trials;
+	int fail, inconclusive, pass;
+};
+
+/* Count the gate of outcome o into t. */
+void sim_tally_gate(struct sim_tally *t, const struct sim_outcome *o);
+
+/*
+ * Run check(setting, tally) trials times on the caller's tally of size
+ * bytes, zeroed first (each benchmark has its own settings and tallies):
+ * 0, or -1 as soon as a check fails.
+ */
+int sim_repeat(int (*check)(const void *setting, void *tally), const void *setting, void *tally,
+	       size_t size, int trials);
+
 /*
  * The verdicts of regions r[0..n) (n <= 64) against the budget (percent)
  * through the functions check uses, and the gate: FAIL when a region

@@ -48,14 +48,6 @@
  * thread and task ids. */
 #define H5W_NCOL 7
 
-/* One record of /rank_region_index/summary_statistics. */
-struct h5w_summary {
-	int64_t total, minimum, maximum, first, last, start_minimum, end_maximum;
-	uint64_t gpu_count;
-	int64_t gpu_total;
-	double mean, m2;
-};
-
 /* The rank/region index being built (one entry per written row). */
 struct h5w_index {
 	struct strmap names; /* region names, ids in order of first appearance */
@@ -64,9 +56,17 @@ struct h5w_index {
 	uint64_t *offsets, *counts;
 	int64_t *lines, *atot, *amin, *amax, *excl;
 	size_t *file_ids, *tags_ids, *text_ids;
-	struct h5w_summary *summ;
+	struct h5write_summary *summ;
 	size_t n, cap;
 };
+
+/* The per-row arrays of struct h5w_index, listed once: what
+ * h5w_index_reserve() grows and h5w_index_release() frees. */
+/* clang-format off */
+#define H5W_INDEX_ARRAYS(X) \
+	X(region_ids) X(ranks) X(offsets) X(counts) X(lines) X(atot) X(amin) X(amax) X(excl) \
+	X(file_ids) X(tags_ids) X(text_ids) X(summ)
+/* clang-format on */
 
 /* Writer context for messages. */
 struct h5w {
@@ -174,16 +174,13 @@ static int h5w_dataset(const struct h5w *w, hid_t loc, const char *name, hid_t f
 		rc = h5w_fail(w->path, ERR_IO, "cannot create dataset '%s'", name);
 		goto out;
 	}
-	if (n && data && H5Dwrite(d, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0) {
+	if (n && data && H5Dwrite(d, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0)
 		rc = h5w_fail(w->path, ERR_IO, "cannot write dataset '%s'", name);
-		goto out;
-	}
-	if (out) {
-		*out = d;
-		d = H5I_INVALID_HID;
-	}
 out:
-	h5close(d);
+	if (!rc && out)
+		*out = d; /* the caller's to close */
+	else
+		h5close(d);
 	h5close(dcpl);
 	h5close(space);
 	return rc;
@@ -192,16 +189,6 @@ out:
 static int h5w_i64(const struct h5w *w, hid_t loc, const char *name, const int64_t *v, size_t n)
 {
 	return h5w_dataset(w, loc, name, H5T_STD_I64LE, H5T_NATIVE_INT64, v, n, 0, NULL);
-}
-
-static int h5w_u64(const struct h5w *w, hid_t loc, const char *name, const uint64_t *v, size_t n)
-{
-	return h5w_dataset(w, loc, name, H5T_STD_U64LE, H5T_NATIVE_UINT64, v, n, 0, NULL);
-}
-
-static int h5w_u32(const struct h5w *w, hid_t loc, const char *name, const uint32_t *v, size_t n)
-{
-	return h5w_dataset(w, loc, name, H5T_STD_U32LE, H5T_NATIVE_UINT32, v, n, 0, NULL);
 }
 
 /* Longest string + 1 (at least 1): the fixed-length string size. */
@@ -319,23 +306,15 @@ static int h5w_attr_str(const char *path, hid_t obj, const char *name, const cha
 	return rc;
 }
 
-static hid_t h5w_group(const struct h5w *w, hid_t loc, const char *name)
+/* Create group name in loc into *g (or, with reuse, open it when it
+ * exists): 0, or ERR_IO, reported, with *g negative. */
+static int h5w_group(const struct h5w *w, hid_t loc, const char *name, int reuse, hid_t *g)
 {
-	hid_t g = H5Gcreate2(loc, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-
-	if (g < 0)
+	if (reuse && H5Lexists(loc, name, H5P_DEFAULT) > 0)
+		*g = H5Gopen2(loc, name, H5P_DEFAULT);
+	else if ((*g = H5Gcreate2(loc, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)) < 0)
 		h5w_fail(w->path, ERR_IO, "cannot create group '%s'", name);
-	return g;
-}
-
-/* Open group name in loc, creating it when missing. */
-static hid_t h5w_group_get(const struct h5w *w, hid_t loc, const char *name)
-{
-	htri_t e = H5Lexists(loc, name, H5P_DEFAULT);
-
-	if (e > 0)
-		return H5Gopen2(loc, name, H5P_DEFAULT);
-	return h5w_group(w, loc, name);
+	return *g < 0 ? ERR_IO : 0;
 }
 
 /* ---- common parts ---- */
@@ -368,11 +347,9 @@ static int h5w_header(const struct h5w *w, const struct h5write_meta *meta, size
 		if (rc)
 			goto out;
 	}
-	g = h5w_group(w, w->file, "metadata");
-	if (g < 0) {
-		rc = ERR_IO;
+	rc = h5w_group(w, w->file, "metadata", 0, &g);
+	if (rc)
 		goto out;
-	}
 	for (i = 0; i < nmeta; i++)
 		if (strcmp(meta[i].key, "mpi_size") == 0)
 			have_mpi = 1;
@@ -417,29 +394,20 @@ static void h5w_index_release(struct h5w_index *ix)
 {
 	strmap_release(&ix->names);
 	strmap_release(&ix->strs);
-	free(ix->region_ids);
-	free(ix->ranks);
-	free(ix->offsets);
-	free(ix->counts);
-	free(ix->lines);
-	free(ix->atot);
-	free(ix->amin);
-	free(ix->amax);
-	free(ix->excl);
-	free(ix->file_ids);
-	free(ix->tags_ids);
-	free(ix->text_ids);
-	free(ix->summ);
+#define H5W_FREE(field) free(ix->field);
+	H5W_INDEX_ARRAYS(H5W_FREE)
+#undef H5W_FREE
 	h5w_index_init(ix);
 }
 
+/* Grow ix->field to cap entries: a whole statement, for H5W_INDEX_ARRAYS. */
 #define H5W_GROW(field)                                                                            \
 	do {                                                                                       \
 		void *np_ = realloc(ix->field, cap * sizeof(*ix->field));                          \
 		if (!np_)                                                                          \
 			return err_nomem();                                                        \
 		ix->field = np_;                                                                   \
-	} while (0)
+	} while (0);
 
 static int h5w_index_reserve(struct h5w_index *ix)
 {
@@ -448,25 +416,12 @@ static int h5w_index_reserve(struct h5w_index *ix)
 	if (ix->n < ix->cap)
 		return 0;
 	cap = ix->cap ? ix->cap * 2 : 64;
-	H5W_GROW(region_ids);
-	H5W_GROW(ranks);
-	H5W_GROW(offsets);
-	H5W_GROW(counts);
-	H5W_GROW(lines);
-	H5W_GROW(atot);
-	H5W_GROW(amin);
-	H5W_GROW(amax);
-	H5W_GROW(excl);
-	H5W_GROW(file_ids);
-	H5W_GROW(tags_ids);
-	H5W_GROW(text_ids);
-	H5W_GROW(summ);
+	H5W_INDEX_ARRAYS(H5W_GROW)
 	ix->cap = cap;
 	return 0;
 }
 
-/* Summary statistics and aggregates of one row (durations = end - start). */
-static void h5w_summarize(const struct h5write_row *r, struct h5w_summary *s)
+void h5write_summarize(const struct h5write_row *r, struct h5write_summary *s)
 {
 	size_t i;
 	double sum = 0;
@@ -542,7 +497,7 @@ static int h5w_index_add(const char *path, struct h5w_index *ix, const struct h5
 	buf_release(&tags);
 	if (rc)
 		return rc;
-	h5w_summarize(r, &ix->summ[i]);
+	h5write_summarize(r, &ix->summ[i]);
 	ix->atot[i] = ix->summ[i].total;
 	ix->amin[i] = ix->summ[i].minimum;
 	ix->amax[i] = ix->summ[i].maximum;
@@ -552,27 +507,79 @@ static int h5w_index_add(const char *path, struct h5w_index *ix, const struct h5
 
 static hid_t h5w_summary_type(void)
 {
-	hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(struct h5w_summary));
+	hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(struct h5write_summary));
 
 	if (t < 0)
 		return t;
-	H5Tinsert(t, "total", HOFFSET(struct h5w_summary, total), H5T_NATIVE_INT64);
-	H5Tinsert(t, "minimum", HOFFSET(struct h5w_summary, minimum), H5T_NATIVE_INT64);
-	H5Tinsert(t, "maximum", HOFFSET(struct h5w_summary, maximum), H5T_NATIVE_INT64);
-	H5Tinsert(t, "first", HOFFSET(struct h5w_summary, first), H5T_NATIVE_INT64);
-	H5Tinsert(t, "last", HOFFSET(struct h5w_summary, last), H5T_NATIVE_INT64);
-	H5Tinsert(t, "start_minimum", HOFFSET(struct h5w_summary, start_minimum), H5T_NATIVE_INT64);
-	H5Tinsert(t, "end_maximum", HOFFSET(struct h5w_summary, end_maximum), H5T_NATIVE_INT64);
-	H5Tinsert(t, "gpu_count", HOFFSET(struct h5w_summary, gpu_count), H5T_NATIVE_UINT64);
-	H5Tinsert(t, "gpu_total", HOFFSET(struct h5w_summary, gpu_total), H5T_NATIVE_INT64);
-	H5Tinsert(t, "mean", HOFFSET(struct h5w_summary, mean), H5T_NATIVE_DOUBLE);
-	H5Tinsert(t, "m2", HOFFSET(struct h5w_summary, m2), H5T_NATIVE_DOUBLE);
+	H5Tinsert(t, "total", HOFFSET(struct h5write_summary, total), H5T_NATIVE_INT64);
+	H5Tinsert(t, "minimum", HOFFSET(struct h5write_summary, minimum), H5T_NATIVE_INT64);
+	H5Tinsert(t, "maximum", HOFFSET(struct h5write_summary, maximum), H5T_NATIVE_INT64);
+	H5Tinsert(t, "first", HOFFSET(struct h5write_summary, first), H5T_NATIVE_INT64);
+	H5Tinsert(t, "last", HOFFSET(struct h5write_summary, last), H5T_NATIVE_INT64);
+	H5Tinsert(t, "start_minimum", HOFFSET(struct h5write_summary, start_minimum),
+		  H5T_NATIVE_INT64);
+	H5Tinsert(t, "end_maximum", HOFFSET(struct h5write_summary, end_maximum), H5T_NATIVE_INT64);
+	H5Tinsert(t, "gpu_count", HOFFSET(struct h5write_summary, gpu_count), H5T_NATIVE_UINT64);
+	H5Tinsert(t, "gpu_total", HOFFSET(struct h5write_summary, gpu_total), H5T_NATIVE_INT64);
+	H5Tinsert(t, "mean", HOFFSET(struct h5write_summary, mean), H5T_NATIVE_DOUBLE);
+	H5Tinsert(t, "m2", HOFFSET(struct h5write_summary, m2), H5T_NATIVE_DOUBLE);
 	return t;
+}
+
+/* String dataset name of loc: the strings of map with ids ids[0..n) (NULL:
+ * 0..n), gathered in the caller's n slots s (the index's string columns). */
+static int h5w_map_strings(const struct h5w *w, hid_t loc, const char *name,
+			   const struct strmap *map, const size_t *ids, size_t n, const char **s)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		s[i] = strmap_get(map, ids ? ids[i] : i);
+	return h5w_strings(w, loc, name, s, n);
+}
+
+/* A dataset of /rank_region_index: numbers (type: file and memory type)
+ * or, without a type, the index's strings of ids. */
+struct h5w_icol {
+	const char *name;
+	char layout; /* 0: every layout, 'c': columnar, 'a': aggregate only */
+	const hid_t *type;
+	const void *v;
+	const size_t *ids;
+};
+
+/* Write column c of ix into g (s: a slot for each row). */
+static int h5w_index_column(const struct h5w *w, hid_t g, const struct h5w_icol *c,
+			    const struct h5w_index *ix, const char **s)
+{
+	if (!c->type)
+		return h5w_map_strings(w, g, c->name, &ix->strs, c->ids, ix->n, s);
+	return h5w_dataset(w, g, c->name, c->type[0], c->type[1], c->v, ix->n, 0, NULL);
 }
 
 /* Write /region_table/names and /rank_region_index from ix. */
 static int h5w_index_write(const struct h5w *w, const struct h5w_index *ix)
 {
+	const hid_t u32[2] = {H5T_STD_U32LE, H5T_NATIVE_UINT32};
+	const hid_t u64[2] = {H5T_STD_U64LE, H5T_NATIVE_UINT64};
+	const hid_t i64[2] = {H5T_STD_I64LE, H5T_NATIVE_INT64};
+	/* the datasets of /rank_region_index, in the order written */
+	const struct h5w_icol cols[] = {
+	    {"region_ids", 0, u32, ix->region_ids, NULL},
+	    {"ranks", 0, u32, ix->ranks, NULL},
+	    {"aggregate_counts", 'a', u64, ix->counts, NULL},
+	    {"aggregate_totals", 'a', i64, ix->atot, NULL},
+	    {"aggregate_minimums", 'a', i64, ix->amin, NULL},
+	    {"aggregate_maximums", 'a', i64, ix->amax, NULL},
+	    {"aggregate_exclusives", 'a', i64, ix->excl, NULL},
+	    {"event_offsets", 'c', u64, ix->offsets, NULL},
+	    {"event_counts", 'c', u64, ix->counts, NULL},
+	    {"source_lines", 'c', i64, ix->lines, NULL},
+	    {"source_files", 'c', NULL, NULL, ix->file_ids},
+	    {"source_texts", 'c', NULL, NULL, ix->text_ids},
+	    {"tags", 'c', NULL, NULL, ix->tags_ids},
+	    {"exclusive_totals", 'c', i64, ix->excl, NULL},
+	};
 	hid_t g = H5I_INVALID_HID, st = H5I_INVALID_HID;
 	const char **s = NULL;
 	size_t i, nn = strmap_count(&ix->names), big = nn > ix->n ? nn : ix->n;
@@ -583,63 +590,17 @@ static int h5w_index_write(const struct h5w *w, const struct h5w_index *ix)
 		rc = err_nomem();
 		goto out;
 	}
-	g = h5w_group(w, w->file, "region_table");
-	if (g < 0) {
-		rc = ERR_IO;
-		goto out;
-	}
-	for (i = 0; i < nn; i++)
-		s[i] = strmap_get(&ix->names, i);
-	rc = h5w_strings(w, g, "names", s, nn);
+	rc = h5w_group(w, w->file, "region_table", 0, &g);
+	if (!rc)
+		rc = h5w_map_strings(w, g, "names", &ix->names, NULL, nn, s);
 	if (rc)
 		goto out;
 	H5Gclose(g);
-	g = h5w_group(w, w->file, "rank_region_index");
-	if (g < 0) {
-		rc = ERR_IO;
-		goto out;
-	}
-	rc = h5w_u32(w, g, "region_ids", ix->region_ids, ix->n);
-	if (!rc)
-		rc = h5w_u32(w, g, "ranks", ix->ranks, ix->n);
-	if (rc)
-		goto out;
-	if (w->o->aggregate) {
-		rc = h5w_u64(w, g, "aggregate_counts", ix->counts, ix->n);
-		if (!rc)
-			rc = h5w_i64(w, g, "aggregate_totals", ix->atot, ix->n);
-		if (!rc)
-			rc = h5w_i64(w, g, "aggregate_minimums", ix->amin, ix->n);
-		if (!rc)
-			rc = h5w_i64(w, g, "aggregate_maximums", ix->amax, ix->n);
-		if (!rc)
-			rc = h5w_i64(w, g, "aggregate_exclusives", ix->excl, ix->n);
-		goto out;
-	}
-	rc = h5w_u64(w, g, "event_offsets", ix->offsets, ix->n);
-	if (!rc)
-		rc = h5w_u64(w, g, "event_counts", ix->counts, ix->n);
-	if (!rc)
-		rc = h5w_i64(w, g, "source_lines", ix->lines, ix->n);
-	if (rc)
-		goto out;
-	for (i = 0; i < ix->n; i++)
-		s[i] = strmap_get(&ix->strs, ix->file_ids[i]);
-	rc = h5w_strings(w, g, "source_files", s, ix->n);
-	if (rc)
-		goto out;
-	for (i = 0; i < ix->n; i++)
-		s[i] = strmap_get(&ix->strs, ix->text_ids[i]);
-	rc = h5w_strings(w, g, "source_texts", s, ix->n);
-	if (rc)
-		goto out;
-	for (i = 0; i < ix->n; i++)
-		s[i] = strmap_get(&ix->strs, ix->tags_ids[i]);
-	rc = h5w_strings(w, g, "tags", s, ix->n);
-	if (rc)
-		goto out;
-	rc = h5w_i64(w, g, "exclusive_totals", ix->excl, ix->n);
-	if (rc || !w->o->summary)
+	rc = h5w_group(w, w->file, "rank_region_index", 0, &g);
+	for (i = 0; i < sizeof(cols) / sizeof(cols[0]) && !rc; i++)
+		if (cols[i].layout != (w->o->aggregate ? 'c' : 'a'))
+			rc = h5w_index_column(w, g, &cols[i], ix, s);
+	if (rc || w->o->aggregate || !w->o->summary)
 		goto out;
 	st = h5w_summary_type();
 	if (st < 0) {
@@ -661,9 +622,9 @@ static const char *h5w_colname(int schema, int k)
 	    NULL, NULL, "gpu_durations", "call_ids", "parent_ids", "thread_ids", "task_ids"};
 
 	if (k == 0)
-		return schema == 2 ? "start_times" : "start_deltas";
+		return schema == 3 ? "start_deltas" : "start_times";
 	if (k == 1)
-		return schema == 2 ? "end_times" : "durations";
+		return schema == 3 ? "durations" : "end_times";
 	return opt[k];
 }
 
@@ -674,10 +635,11 @@ static int h5w_has_col(const struct h5write_opts *o, int k)
 	       ((k == 5 || k == 6) && o->lanes);
 }
 
-/* The caller's values of optional column k (2..6) of row r, or NULL. */
+/* The caller's values of column k of row r (0, 1: its starts and ends),
+ * or NULL. */
 static const int64_t *h5w_rowcol(const struct h5write_row *r, int k)
 {
-	const int64_t *v[H5W_NCOL] = {NULL,	     NULL,	    r->gpu,	r->call_ids,
+	const int64_t *v[H5W_NCOL] = {r->starts,     r->ends,	    r->gpu,	r->call_ids,
 				      r->parent_ids, r->thread_ids, r->task_ids};
 
 	return v[k];
@@ -748,11 +710,7 @@ static int h5w_columnar(const struct h5w *w, const struct h5write_profile *prof)
 	rc = h5w_index_write(w, &ix);
 	if (rc)
 		goto out;
-	g = h5w_group(w, w->file, "events");
-	if (g < 0) {
-		rc = ERR_IO;
-		goto out;
-	}
+	rc = h5w_group(w, w->file, "events", 0, &g);
 	/* the aggregate layout's event columns are empty: the times only */
 	for (k = 0; k < H5W_NCOL && !rc; k++)
 		if (h5w_has_col(w->o, k) && (k < 3 || !w->o->aggregate))
@@ -781,43 +739,28 @@ static int h5w_hier_row(const struct h5w *w, const struct h5write_row *r)
 	if (r->calls && (!r->starts || !r->ends))
 		return h5w_fail(w->path, ERR_USAGE, "a row with calls has no times");
 	snprintf(name, sizeof(name), "rank%" PRIu32, r->rank);
-	rg = h5w_group_get(w, w->file, name);
-	if (rg < 0) {
-		rc = ERR_IO;
-		goto out;
-	}
-	regs = h5w_group_get(w, rg, "regions");
-	if (regs < 0) {
-		rc = ERR_IO;
-		goto out;
-	}
-	if (r->calls == 0)
-		goto out; /* schema 1 has no zero-call regions */
-	g = h5w_group(w, regs, r->region);
-	if (g < 0) {
-		rc = ERR_IO;
-		goto out;
-	}
-	rc = h5w_i64(w, g, "start_times", r->starts, r->calls);
+	rc = h5w_group(w, w->file, name, 1, &rg);
 	if (!rc)
-		rc = h5w_i64(w, g, "end_times", r->ends, r->calls);
-	if (rc)
-		goto out;
-	for (k = 2; k < H5W_NCOL && !rc; k++) {
+		rc = h5w_group(w, rg, "regions", 1, &regs);
+	if (rc || r->calls == 0)
+		goto out; /* schema 1 has no zero-call regions */
+	rc = h5w_group(w, regs, r->region, 0, &g);
+	for (k = 0; k < H5W_NCOL && !rc; k++) {
 		const int64_t *src = h5w_rowcol(r, k);
 
 		if (!h5w_has_col(w->o, k))
 			continue;
-		if (!tmp) {
+		if (!src && !tmp) {
+			/* a column the row has no values of: -1 each */
 			tmp = malloc(r->calls * sizeof(*tmp));
 			if (!tmp) {
 				rc = err_nomem();
 				goto out;
 			}
+			for (i = 0; i < r->calls; i++)
+				tmp[i] = -1;
 		}
-		for (i = 0; i < r->calls; i++)
-			tmp[i] = src ? src[i] : -1;
-		rc = h5w_i64(w, g, h5w_colname(1, k), tmp, r->calls);
+		rc = h5w_i64(w, g, h5w_colname(1, k), src ? src : tmp, r->calls);
 	}
 	if (rc)
 		goto out;
@@ -955,11 +898,7 @@ int h5write_stream_open(struct h5write_stream **out, const char *path,
 	rc = h5w_header(&s->w, NULL, 0);
 	if (rc)
 		goto out;
-	g = h5w_group(&s->w, s->w.file, "events");
-	if (g < 0) {
-		rc = ERR_IO;
-		goto out;
-	}
+	rc = h5w_group(&s->w, s->w.file, "events", 0, &g);
 	for (k = 0; k < H5W_NCOL && !rc; k++)
 		if (h5w_has_col(opts, k))
 			rc = h5w_dataset(&s->w, g, h5w_colname(opts->schema, k), H5T_STD_I64LE,
@@ -1146,27 +1085,22 @@ int h5write_replace_dataset(const char *path, const char *dataset, enum h5write_
 	rc = h5w_remove(path, f, dataset);
 	if (rc)
 		goto out;
-	switch (type) {
-	case H5WRITE_I64:
-		ft = H5Tcopy(H5T_STD_I64LE);
-		mt = H5Tcopy(H5T_NATIVE_INT64);
-		break;
-	case H5WRITE_U64:
-		ft = H5Tcopy(H5T_STD_U64LE);
-		mt = H5Tcopy(H5T_NATIVE_UINT64);
-		break;
-	case H5WRITE_U32:
-		ft = H5Tcopy(H5T_STD_U32LE);
-		mt = H5Tcopy(H5T_NATIVE_UINT32);
-		break;
-	case H5WRITE_F64:
-		ft = H5Tcopy(H5T_IEEE_F64LE);
-		mt = H5Tcopy(H5T_NATIVE_DOUBLE);
-		break;
-	case H5WRITE_STR:
+	if (type == H5WRITE_STR) {
 		ft = h5w_strtype(0);
 		mt = h5w_strtype(0);
-		break;
+	} else if ((unsigned)type < H5WRITE_STR) {
+		/* the file and memory types of each numeric type */
+		const hid_t fts[] = {[H5WRITE_I64] = H5T_STD_I64LE,
+				     [H5WRITE_U64] = H5T_STD_U64LE,
+				     [H5WRITE_U32] = H5T_STD_U32LE,
+				     [H5WRITE_F64] = H5T_IEEE_F64LE};
+		const hid_t mts[] = {[H5WRITE_I64] = H5T_NATIVE_INT64,
+				     [H5WRITE_U64] = H5T_NATIVE_UINT64,
+				     [H5WRITE_U32] = H5T_NATIVE_UINT32,
+				     [H5WRITE_F64] = H5T_NATIVE_DOUBLE};
+
+		ft = H5Tcopy(fts[type]);
+		mt = H5Tcopy(mts[type]);
 	}
 	lcpl = H5Pcreate(H5P_LINK_CREATE);
 	space = H5Screate_simple(1, dims, NULL);

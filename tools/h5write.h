@@ -100,6 +100,18 @@ struct h5write_profile {
 	size_t nmeta;
 };
 
+/* The summary statistics of a row (durations = end - start): a record of
+ * /rank_region_index/summary_statistics, and the "aggregate" of the JSON
+ * twin (jsonwrite.c). */
+struct h5write_summary {
+	int64_t total, minimum, maximum, first, last, start_minimum, end_maximum;
+	uint64_t gpu_count;
+	int64_t gpu_total;
+	double mean, m2;
+};
+/* The summary statistics of row r into s. */
+void h5write_summarize(const struct h5write_row *r, struct h5write_summary *s);
+
 /* Write prof to path (truncating it). */
 int h5write_file(const char *path, const struct h5write_profile *prof,
 		 const struct h5write_opts *opts);

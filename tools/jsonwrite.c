@@ -186,65 +186,33 @@ int jsonwrite_stream_open(struct jsonwrite_stream **out, const char *path,
  * its summary-only read of summary_statistics. */
 static int jw_aggregate(struct buf *b, const struct h5write_row *r, int full)
 {
-	int64_t total = 0, mn = 0, mx = 0, first = 0, last = 0, smin = 0, emax = 0, gtot = 0;
-	uint64_t gcount = 0;
-	double mean = 0, m2 = 0;
-	size_t i;
+	struct h5write_summary a;
 	int rc;
 
-	for (i = 0; i < r->calls; i++) {
-		int64_t d = r->ends[i] - r->starts[i];
-
-		total += d;
-		if (i == 0 || d < mn)
-			mn = d;
-		if (i == 0 || d > mx)
-			mx = d;
-		if (i == 0 || r->starts[i] < smin)
-			smin = r->starts[i];
-		if (i == 0 || r->ends[i] > emax)
-			emax = r->ends[i];
-		if (r->gpu && r->gpu[i] >= 0) {
-			gcount++;
-			gtot += r->gpu[i];
-		}
-	}
-	if (r->calls) {
-		double sum = 0;
-
-		first = r->ends[0] - r->starts[0];
-		last = r->ends[r->calls - 1] - r->starts[r->calls - 1];
-		for (i = 0; i < r->calls; i++)
-			sum += (double)(r->ends[i] - r->starts[i]);
-		mean = sum / (double)r->calls;
-		for (i = 0; i < r->calls; i++) {
-			double dev = (double)(r->ends[i] - r->starts[i]) - mean;
-
-			m2 += dev * dev;
-		}
-	}
+	h5write_summarize(r, &a);
 	if (!full)
 		return buf_printf(b,
 				  ", \"aggregate\": {\"count\": %zu, \"total\": %" PRId64
 				  ", \"minimum\": %" PRId64 ", \"maximum\": %" PRId64
 				  ", \"exclusive\": -1}",
-				  r->calls, total, mn, mx);
+				  r->calls, a.total, a.minimum, a.maximum);
 	rc = buf_printf(b,
 			", \"aggregate\": {\"count\": %zu, \"total\": %" PRId64
 			", \"minimum\": %" PRId64 ", \"maximum\": %" PRId64 ", \"first\": %" PRId64
 			", \"last\": %" PRId64 ", \"start_minimum\": %" PRId64
 			", \"end_maximum\": %" PRId64 ", \"gpu_count\": %" PRIu64
 			", \"gpu_total\": %" PRId64 ", \"mean\": ",
-			r->calls, total, mn, mx, first, last, smin, emax, gcount, gtot);
+			r->calls, a.total, a.minimum, a.maximum, a.first, a.last, a.start_minimum,
+			a.end_maximum, a.gpu_count, a.gpu_total);
 	if (!rc)
-		rc = jw_float(b, mean);
+		rc = jw_float(b, a.mean);
 	if (!rc)
 		rc = buf_puts(b, ", \"m2\": ");
 	if (!rc)
-		rc = jw_float(b, m2);
+		rc = jw_float(b, a.m2);
 	if (!rc)
 		rc = buf_printf(b, ", \"exclusive\": %" PRId64 "}, \"event_data_available\": false",
-				total);
+				a.total);
 	return rc;
 }
 

@@ -91,6 +91,11 @@ static void mk_usage(FILE *f)
 
 static void mk_parse(struct mkopts *o, int argc, char **argv)
 {
+	const struct toolutil_flag flags[] = {{"--aggregate", &o->aggregate},
+					      {"--gzip", &o->gzip},
+					      {"--summary-only", &o->summary_only},
+					      {"--gpu", &o->gpu},
+					      {"--describe", &o->describe}};
 	int i;
 
 	o->schema = 3;
@@ -106,20 +111,9 @@ static void mk_parse(struct mkopts *o, int argc, char **argv)
 		const char *a = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
 
-		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-			mk_usage(stdout);
-			exit(0);
-		} else if (strcmp(a, "--aggregate") == 0) {
-			o->aggregate = 1;
-		} else if (strcmp(a, "--gzip") == 0) {
-			o->gzip = 1;
-		} else if (strcmp(a, "--summary-only") == 0) {
-			o->summary_only = 1;
-		} else if (strcmp(a, "--gpu") == 0) {
-			o->gpu = 1;
-		} else if (strcmp(a, "--describe") == 0) {
-			o->describe = 1;
-		} else if (strcmp(a, "--random") == 0 || strcmp(a, "--reference") == 0) {
+		if (toolutil_flag(a, flags, sizeof(flags) / sizeof(flags[0]), mk_usage))
+			continue;
+		if (strcmp(a, "--random") == 0 || strcmp(a, "--reference") == 0) {
 			if (!v)
 				toolutil_die("%s needs a value", a);
 			if (a[2] == 'r' && a[3] == 'a')
@@ -150,15 +144,7 @@ static void mk_parse(struct mkopts *o, int argc, char **argv)
 			} else if (strcmp(a, "--seed") == 0) {
 				o->seed = toolutil_u64(a, v, 0, UINT64_MAX);
 			} else if (strcmp(a, "--scale") == 0) {
-				char *end;
-
-				errno = 0;
-				o->scale = strtod(v, &end);
-				if (*end || !*v || errno || !(o->scale > 0) || o->scale > 1e6)
-					toolutil_die(
-					    "invalid value '%s' for --scale (expected a number "
-					    "above 0)",
-					    v);
+				o->scale = toolutil_f64(a, v, 1e6, " (expected a number above 0)");
 			} else if (strcmp(a, "--slow") == 0) {
 				const char *eq = strrchr(v, '=');
 				char *end;
@@ -184,10 +170,8 @@ static void mk_parse(struct mkopts *o, int argc, char **argv)
 			}
 		} else if (a[0] == '-' && a[1]) {
 			toolutil_die("unknown option '%s' (see --help)", a);
-		} else if (o->out) {
-			toolutil_die("more than one output file given");
 		} else {
-			o->out = a;
+			toolutil_output(&o->out, a, "output file");
 		}
 	}
 	if (!o->out)

@@ -313,11 +313,15 @@ static size_t pg_row_calls(struct pg *p, size_t max, double p_zero)
 	return 1 + (size_t)((double)(max > 1 ? max - 1 : 0) * u * u * u);
 }
 
+/* -1, 0 or 1 as x is below, equal to or above y: the comparators' order. */
+static int pg_sign(int64_t x, int64_t y)
+{
+	return (x > y) - (x < y);
+}
+
 static int cmp_i64(const void *a, const void *b)
 {
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return (x > y) - (x < y);
+	return pg_sign(*(const int64_t *)a, *(const int64_t *)b);
 }
 
 /* Sort the calls of a row into the order the file stores them. */
@@ -330,9 +334,7 @@ static int cmp_order(const void *a, const void *b)
 {
 	const struct pg_order *x = a, *y = b;
 
-	if (x->key != y->key)
-		return (x->key > y->key) - (x->key < y->key);
-	return (x->tie > y->tie) - (x->tie < y->tie);
+	return x->key != y->key ? pg_sign(x->key, y->key) : pg_sign(x->tie, y->tie);
 }
 
 /* Rows, call forests and times of every rank. */
@@ -703,8 +705,24 @@ static void pg_selection(struct pg *p)
 		p->failed = 1;
 }
 
+/* The size classes of profgen_new(): a class is drawn when a draw in
+ * [0, 100) is below its bound (and not the previous ones'); its ranks and
+ * regions are at least the base and fewer than base + more. */
+static const struct pg_size {
+	unsigned below;
+	uint32_t ranks, more_ranks;
+	size_t regions, more_regions, max_calls;
+} pg_sizes[] = {
+    {60, 1, 4, 1, 12, 20},     /* small */
+    {85, 1, 16, 1, 60, 40},    /* medium */
+    {93, 32, 993, 1, 4, 4},    /* wide */
+    {98, 1, 3, 300, 1701, 3},  /* tall */
+    {100, 1, 64, 1, 200, 100}, /* large */
+};
+
 int profgen_new(struct profgen **out, uint64_t seed, unsigned variant)
 {
+	const struct pg_size *sz;
 	struct pg p;
 	struct profgen *g;
 	uint64_t *s;
@@ -749,27 +767,12 @@ int profgen_new(struct profgen **out, uint64_t seed, unsigned variant)
 	g->by_end = pg_chance(s, 0.6);
 	/* the sizes: mostly small, sometimes wide or tall */
 	u = (unsigned)pg_below(s, 100);
-	if (u < 60) {
-		nranks = 1 + (uint32_t)pg_below(s, 4);
-		nregions = 1 + (size_t)pg_below(s, 12);
-		max_calls = 20;
-	} else if (u < 85) {
-		nranks = 1 + (uint32_t)pg_below(s, 16);
-		nregions = 1 + (size_t)pg_below(s, 60);
-		max_calls = 40;
-	} else if (u < 93) {
-		nranks = 32 + (uint32_t)pg_below(s, 993);
-		nregions = 1 + (size_t)pg_below(s, 4);
-		max_calls = 4;
-	} else if (u < 98) {
-		nranks = 1 + (uint32_t)pg_below(s, 3);
-		nregions = 300 + (size_t)pg_below(s, 1701);
-		max_calls = 3;
-	} else {
-		nranks = 1 + (uint32_t)pg_below(s, 64);
-		nregions = 1 + (size_t)pg_below(s, 200);
-		max_calls = 100;
-	}
+	sz = pg_sizes;
+	while (u >= sz->below)
+		sz++;
+	nranks = sz->ranks + (uint32_t)pg_below(s, sz->more_ranks);
+	nregions = sz->regions + (size_t)pg_below(s, sz->more_regions);
+	max_calls = sz->max_calls;
 	p_zero = g->schema > 1 ? 0.15 * pg_unit(s) : 0.0;
 	p_present = 0.3 + 0.7 * pg_unit(s);
 	p_busy = 0.6 + 0.4 * pg_unit(s);
@@ -847,9 +850,19 @@ out:
 	return 0;
 }
 
+/* Free the n strings of array s, then s (NULL: nothing). */
+static void pg_free_strs(char **s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; s && i < n; i++)
+		free(s[i]);
+	free(s);
+}
+
 void profgen_free(struct profgen *g)
 {
-	size_t i, k;
+	size_t i;
 
 	if (!g)
 		return;
@@ -865,22 +878,16 @@ void profgen_free(struct profgen *g)
 		free(r->task_ids);
 		free(r->source_file);
 		free(r->source_text);
-		for (k = 0; r->tags && k < r->ntags; k++)
-			free(r->tags[k]);
-		free(r->tags);
+		pg_free_strs(r->tags, r->ntags);
 	}
 	free(g->rows);
-	for (i = 0; g->names && i < g->nnames; i++)
-		free(g->names[i]);
-	free(g->names);
+	pg_free_strs(g->names, g->nnames);
 	for (i = 0; g->meta && i < g->nmeta; i++) {
 		struct profgen_meta *m = &g->meta[i];
 
 		free(m->key);
 		free(m->str);
-		for (k = 0; m->strs && k < m->n; k++)
-			free(m->strs[k]);
-		free(m->strs);
+		pg_free_strs(m->strs, m->n);
 		free(m->ints);
 		free(m->floats);
 	}

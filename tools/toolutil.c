@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "toolutil.h"
 
@@ -34,6 +35,41 @@ uint64_t toolutil_u64(const char *opt, const char *v, uint64_t min, uint64_t max
 		toolutil_die("invalid value '%s' for %s (expected %llu-%llu)", v, opt,
 			     (unsigned long long)min, (unsigned long long)max);
 	return (uint64_t)n;
+}
+
+double toolutil_f64(const char *opt, const char *v, double max, const char *hint)
+{
+	char *end;
+	double f;
+
+	errno = 0;
+	f = strtod(v, &end);
+	if (*end || !*v || errno || !(f > 0) || f > max)
+		toolutil_die("invalid value '%s' for %s%s", v, opt, hint);
+	return f;
+}
+
+void toolutil_output(const char **out, const char *a, const char *what)
+{
+	if (*out)
+		toolutil_die("more than one %s given", what);
+	*out = a;
+}
+
+int toolutil_flag(const char *a, const struct toolutil_flag *flags, size_t n, void (*usage)(FILE *))
+{
+	size_t i;
+
+	if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+		usage(stdout);
+		exit(0);
+	}
+	for (i = 0; i < n; i++)
+		if (strcmp(a, flags[i].name) == 0) {
+			*flags[i].set = 1;
+			return 1;
+		}
+	return 0;
 }
 
 uint64_t toolutil_splitmix(uint64_t x)

@@ -23,9 +23,10 @@ static int hostile_unlink(hid_t f, const char *name)
 	return H5Ldelete(f, name, H5P_DEFAULT) < 0 ? -1 : 0;
 }
 
-/* Create dataset name of n int64 values with dcpl (data written when
- * data is non-NULL). */
-static int hostile_dataset(hid_t f, const char *name, hsize_t n, hid_t dcpl, const void *data)
+/* Create dataset name of n values of type t with dcpl (int64 data written
+ * when data is non-NULL). */
+static int hostile_dataset(hid_t f, const char *name, hid_t t, hsize_t n, hid_t dcpl,
+			   const void *data)
 {
 	hsize_t max = H5S_UNLIMITED;
 	hid_t space, d;
@@ -34,7 +35,7 @@ static int hostile_dataset(hid_t f, const char *name, hsize_t n, hid_t dcpl, con
 	space = H5Screate_simple(1, &n, H5Pget_layout(dcpl) == H5D_CHUNKED ? &max : NULL);
 	if (space < 0)
 		return -1;
-	d = H5Dcreate2(f, name, H5T_STD_I64LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+	d = H5Dcreate2(f, name, t, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
 	if (d < 0)
 		rc = -1;
 	else if (data && H5Dwrite(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0)
@@ -48,21 +49,12 @@ static int hostile_dataset(hid_t f, const char *name, hsize_t n, hid_t dcpl, con
  * file aux (external storage). */
 static int hostile_external_names(hid_t f, const char *aux)
 {
-	hsize_t n = 4;
-	hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE), t = H5Tcopy(H5T_C_S1), space, d;
+	hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE), t = H5Tcopy(H5T_C_S1);
 	int rc = -1;
 
-	space = H5Screate_simple(1, &n, NULL);
-	if (dcpl < 0 || t < 0 || space < 0 || H5Tset_size(t, 16) < 0 ||
-	    H5Pset_external(dcpl, aux, 0, 64) < 0 || hostile_unlink(f, "/region_table/names"))
-		goto out;
-	d = H5Dcreate2(f, "/region_table/names", t, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
-	if (d >= 0) {
-		H5Dclose(d);
-		rc = 0;
-	}
-out:
-	h5close(space);
+	if (dcpl >= 0 && t >= 0 && H5Tset_size(t, 16) >= 0 &&
+	    H5Pset_external(dcpl, aux, 0, 64) >= 0 && !hostile_unlink(f, "/region_table/names"))
+		rc = hostile_dataset(f, "/region_table/names", t, 4, dcpl, NULL);
 	h5close(t);
 	h5close(dcpl);
 	return rc;
@@ -73,24 +65,15 @@ out:
 static int hostile_vds(hid_t f, const char *src_file, const char *src_dset)
 {
 	hsize_t n = 34;
-	hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE), vspace, sspace;
+	hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE), space = H5Screate_simple(1, &n, NULL);
 	int rc = -1;
 
-	vspace = H5Screate_simple(1, &n, NULL);
-	sspace = H5Screate_simple(1, &n, NULL);
-	if (dcpl >= 0 && vspace >= 0 && sspace >= 0 &&
-	    H5Pset_virtual(dcpl, vspace, src_file, src_dset, sspace) >= 0 &&
-	    hostile_unlink(f, "/events/durations") == 0) {
-		hid_t d = H5Dcreate2(f, "/events/durations", H5T_STD_I64LE, vspace, H5P_DEFAULT,
-				     dcpl, H5P_DEFAULT);
-
-		if (d >= 0) {
-			H5Dclose(d);
-			rc = 0;
-		}
-	}
-	h5close(sspace);
-	h5close(vspace);
+	/* the source's selection and the virtual dataset's are both all of n */
+	if (dcpl >= 0 && space >= 0 &&
+	    H5Pset_virtual(dcpl, space, src_file, src_dset, space) >= 0 &&
+	    !hostile_unlink(f, "/events/durations"))
+		rc = hostile_dataset(f, "/events/durations", H5T_STD_I64LE, n, dcpl, NULL);
+	h5close(space);
 	h5close(dcpl);
 	return rc;
 }
@@ -105,16 +88,11 @@ static int hostile_sparse(hid_t f, hsize_t n, int chunked, int gz)
 
 	if (dcpl < 0)
 		return -1;
-	if (chunked && H5Pset_chunk(dcpl, 1, &chunk) < 0)
-		goto out;
-	if (gz && H5Pset_deflate(dcpl, 9) < 0)
-		goto out;
-	if (hostile_unlink(f, "/events/start_deltas") || hostile_unlink(f, "/events/durations") ||
-	    hostile_dataset(f, "/events/start_deltas", n, dcpl, NULL) ||
-	    hostile_dataset(f, "/events/durations", n, dcpl, NULL))
-		goto out;
-	rc = 0;
-out:
+	if ((!chunked || H5Pset_chunk(dcpl, 1, &chunk) >= 0) &&
+	    (!gz || H5Pset_deflate(dcpl, 9) >= 0) && !hostile_unlink(f, "/events/start_deltas") &&
+	    !hostile_unlink(f, "/events/durations") &&
+	    !hostile_dataset(f, "/events/start_deltas", H5T_STD_I64LE, n, dcpl, NULL))
+		rc = hostile_dataset(f, "/events/durations", H5T_STD_I64LE, n, dcpl, NULL);
 	H5Pclose(dcpl);
 	return rc;
 }
@@ -127,24 +105,17 @@ static int hostile_filtered(hid_t f)
 	hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE), d;
 	hsize_t chunk = 34;
 	int64_t v[34];
-	int rc = -1;
+	int rc = -1, read;
 
 	d = H5Dopen2(f, "/events/durations", H5P_DEFAULT);
-	if (d < 0 || dcpl < 0)
-		goto out;
-	if (H5Dread(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) < 0)
-		goto out;
-	H5Dclose(d);
-	d = H5I_INVALID_HID;
-	if (H5Zregister(&h5pass_class) < 0 || H5Pset_chunk(dcpl, 1, &chunk) < 0 ||
-	    H5Pset_filter(dcpl, H5PASS_ID, H5Z_FLAG_MANDATORY, 0, NULL) < 0 ||
-	    hostile_unlink(f, "/events/durations") ||
-	    hostile_dataset(f, "/events/durations", 34, dcpl, v))
-		goto out;
-	rc = 0;
-out:
-	H5Zunregister(H5PASS_ID);
+	read = d >= 0 && H5Dread(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) >= 0;
 	h5close(d);
+	if (read && dcpl >= 0 && H5Zregister(&h5pass_class) >= 0 &&
+	    H5Pset_chunk(dcpl, 1, &chunk) >= 0 &&
+	    H5Pset_filter(dcpl, H5PASS_ID, H5Z_FLAG_MANDATORY, 0, NULL) >= 0 &&
+	    !hostile_unlink(f, "/events/durations"))
+		rc = hostile_dataset(f, "/events/durations", H5T_STD_I64LE, 34, dcpl, v);
+	H5Zunregister(H5PASS_ID);
 	h5close(dcpl);
 	return rc;
 }
