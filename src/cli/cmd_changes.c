@@ -253,13 +253,13 @@ int cmd_changes(int argc, char **argv)
 	const char *db = NULL, *fmt = "table", *pattern;
 	struct opt_list tags = OPT_LIST_INIT;
 	struct cli_regions regions = CLI_REGIONS_INIT;
-	struct changes_result res;
+	struct changes_result res = {0};
 	struct changepoint_opts co;
-	struct changes_view v;
-	struct filter f, fs;
+	struct changes_view v = {0};
+	struct filter f = {0}, fs;
 	struct filter_meta *conds = NULL;
-	struct cli_same like;
-	struct same same;
+	struct cli_same like = {0};
+	struct same same = {0};
 	struct match *m = NULL;
 	struct store *st = NULL;
 	struct buf out = BUF_INIT;
@@ -285,11 +285,6 @@ int cmd_changes(int argc, char **argv)
 	    OPT_END(),
 	};
 
-	memset(&res, 0, sizeof(res));
-	memset(&f, 0, sizeof(f));
-	memset(&v, 0, sizeof(v));
-	memset(&like, 0, sizeof(like));
-	memset(&same, 0, sizeof(same));
 	v.metric = STATS_TOTAL;
 	v.sort = CHANGES_SORT_TIME;
 	if (opt_parse(self, opts, argc, argv, &code) < 0)

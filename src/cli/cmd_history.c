@@ -274,13 +274,13 @@ int cmd_history(int argc, char **argv)
 	struct opt_list tags = OPT_LIST_INIT;
 	const char *fmt = "table";
 	struct store_history_point *pts = NULL;
-	struct store_history_query q;
+	struct store_history_query q = {0};
 	struct history_step *steps = NULL;
-	struct filter f, fs;
+	struct filter f = {0}, fs;
 	struct filter_meta *conds = NULL;
-	struct cli_same like;
-	struct same same;
-	struct hist_ctx h;
+	struct cli_same like = {0};
+	struct same same = {0};
+	struct hist_ctx h = {0};
 	struct match *m = NULL;
 	struct store *st = NULL;
 	struct i64vec ranks;
@@ -311,11 +311,6 @@ int cmd_history(int argc, char **argv)
 	    OPT_END(),
 	};
 
-	memset(&q, 0, sizeof(q));
-	memset(&f, 0, sizeof(f));
-	memset(&h, 0, sizeof(h));
-	memset(&like, 0, sizeof(like));
-	memset(&same, 0, sizeof(same));
 	h.metric = STATS_TOTAL;
 	h.out = &out;
 	i64vec_init(&ranks);

@@ -6,7 +6,6 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "cmd.h"
 #include "cli/cli.h"
@@ -150,10 +149,10 @@ int cmd_meta(int argc, char **argv)
 {
 	const struct opt_cmd *self = &cmd_meta_usage;
 	const char *fmt = "table";
-	struct store_meta ma, mb;
-	struct runarg ra, rb;
+	struct store_meta ma = {0}, mb = {0};
+	struct runarg ra = {0}, rb = {0};
 	struct runarg_db rdb;
-	struct meta_view v;
+	struct meta_view v = {0};
 	const char *db = NULL;
 	int all = 0, nargs, code = CLI_EXIT_ERROR;
 	const struct opt opts[] = {
@@ -164,11 +163,6 @@ int cmd_meta(int argc, char **argv)
 	    OPT_END(),
 	};
 
-	memset(&ma, 0, sizeof(ma));
-	memset(&mb, 0, sizeof(mb));
-	memset(&ra, 0, sizeof(ra));
-	memset(&rb, 0, sizeof(rb));
-	memset(&v, 0, sizeof(v));
 	runarg_db_init(&rdb, NULL, NULL);
 	nargs = opt_parse(self, opts, argc, argv, &code);
 	if (nargs < 0)

@@ -148,6 +148,9 @@ void store_cell_flag(struct store_cells *c, int v);
 void store_cell_quantiles(struct store_cells *c, const double q[3], int has_q);
 void store_cell_sums(struct store_cells *c, const struct store_sums *s);
 
+/* 0 when st is inside a write transaction and the counts a and b fit
+ * SQL's INTEGER; else the usage error naming what (plural) was added. */
+int store_check_add(const struct store *st, const char *what, uint64_t a, uint64_t b);
 /* Add timings row t to its region's totals (store_add_timing()); a row of
  * another run than the held one starts that run's. */
 int store_totals_add(struct store *st, const struct store_timing *t);

@@ -102,10 +102,10 @@ int store_get_nesting(struct store *st, int64_t run_id, struct store_nesting *ou
 int store_add_path(struct store *st, const struct store_path *p)
 {
 	struct store_path_row *row;
+	int ret = store_check_add(st, "paths", 0, 0);
 
-	if (!st->writing)
-		return err_set(ERR_USAGE, "cannot update store '%s': paths need a transaction",
-			       st->location);
+	if (ret)
+		return ret;
 	/* as a reader checks them (path_row()): 0, 1, 2... in order */
 	if (p->path_id != (int64_t)st->npaths)
 		return err_set(ERR_USAGE,
@@ -127,13 +127,10 @@ int store_add_path(struct store *st, const struct store_path *p)
 int store_add_path_rank(struct store *st, const struct store_path_rank *r)
 {
 	struct store_path_row *p;
+	int ret = store_check_add(st, "paths", r->calls, r->nested);
 
-	if (!st->writing)
-		return err_set(ERR_USAGE, "cannot update store '%s': paths need a transaction",
-			       st->location);
-	if (r->calls > (uint64_t)INT64_MAX || r->nested > (uint64_t)INT64_MAX)
-		return err_set(ERR_USAGE, "cannot update store '%s': call count out of range",
-			       st->location);
+	if (ret)
+		return ret;
 	/* its path was added before it, in this transaction */
 	if (r->path_id < 0 || (uint64_t)r->path_id >= st->npaths ||
 	    st->paths[r->path_id].p.run_id != r->run_id)

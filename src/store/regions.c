@@ -93,17 +93,23 @@ int store_region_id(struct store *st, int64_t *out, const char *name)
 	return ret;
 }
 
-int store_add_timing(struct store *st, const struct store_timing *t)
+int store_check_add(const struct store *st, const char *what, uint64_t a, uint64_t b)
 {
-	int ret;
-
 	if (!st->writing)
-		return err_set(ERR_USAGE, "cannot update store '%s': timings need a transaction",
-			       st->location);
-	if (t->calls > (uint64_t)INT64_MAX || t->gpu_count > (uint64_t)INT64_MAX)
+		return err_set(ERR_USAGE, "cannot update store '%s': %s need a transaction",
+			       st->location, what);
+	if (a > (uint64_t)INT64_MAX || b > (uint64_t)INT64_MAX)
 		return err_set(ERR_USAGE, "cannot update store '%s': call count out of range",
 			       st->location);
-	ret = verify_timing_text(t);
+	return 0;
+}
+
+int store_add_timing(struct store *st, const struct store_timing *t)
+{
+	int ret = store_check_add(st, "timings", t->calls, t->gpu_count);
+
+	if (!ret)
+		ret = verify_timing_text(t);
 	if (!ret)
 		ret = st->be->write_rows(st->conn, STORE_TABLE_TIMINGS, t, 1);
 	/* its region's totals over all ranks (totals.c) */
