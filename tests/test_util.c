@@ -256,6 +256,35 @@ static void test_path_name(void **state)
 	}
 }
 
+/* util_field(): every field in order, empty ones between separators
+ * included, an empty last one not. */
+static void test_field(void **state)
+{
+	/* a list and its fields as the loop below prints them */
+	static const char *const cases[][2] = {
+	    {"", ""},
+	    {"a", "[a]"},
+	    {"/usr/bin:/bin", "[/usr/bin][/bin]"},
+	    {"a::b:", "[a][][b]"},
+	    {":", "[]"},
+	    {"::x", "[][][x]"},
+	};
+	size_t c, len;
+
+	(void)state;
+	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		const char *p = cases[c][0], *f;
+		struct buf b = BUF_INIT;
+
+		assert_int_equal(buf_puts(&b, ""), 0);
+		while ((f = util_field(&p, ':', &len)))
+			assert_int_equal(buf_printf(&b, "[%.*s]", (int)len, f), 0);
+		assert_string_equal(b.data, cases[c][1]);
+		assert_int_equal(*p, '\0');
+		buf_release(&b);
+	}
+}
+
 static void test_table(void **state)
 {
 	static const char *const hdr[] = {"name", "value"};
@@ -293,6 +322,7 @@ TU_MAIN(NULL, NULL,
 	    cmocka_unit_test(test_sorted_ptrs),
 	    cmocka_unit_test(test_iso),
 	    cmocka_unit_test(test_sha256),
+	    cmocka_unit_test(test_field),
 	    cmocka_unit_test(test_table),
 	    cmocka_unit_test(test_utf8),
 	    cmocka_unit_test(test_path_name),

@@ -34,18 +34,13 @@ static const char *srcpath_under(const char *path, const char *root)
  */
 static int srcpath_push(struct buf *out, const char *rel, int *rc)
 {
-	const char *p = rel, *end;
+	const char *p = rel, *f;
+	size_t n;
 
-	for (; *p; p = *end ? end + 1 : end) {
-		size_t n;
-
-		end = strchr(p, '/');
-		if (!end)
-			end = p + strlen(p);
-		n = (size_t)(end - p);
-		if (!n || (n == 1 && p[0] == '.'))
+	while ((f = util_field(&p, '/', &n))) {
+		if (!n || (n == 1 && f[0] == '.'))
 			continue;
-		if (n == 2 && p[0] == '.' && p[1] == '.') {
+		if (n == 2 && f[0] == '.' && f[1] == '.') {
 			char *slash;
 
 			if (!out->len)
@@ -55,7 +50,7 @@ static int srcpath_push(struct buf *out, const char *rel, int *rc)
 			out->data[out->len] = '\0';
 			continue;
 		}
-		*rc |= buf_printf(out, "%s%.*s", out->len ? "/" : "", (int)n, p);
+		*rc |= buf_printf(out, "%s%.*s", out->len ? "/" : "", (int)n, f);
 	}
 	return 0;
 }

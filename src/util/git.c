@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "scopedb/err.h"
+#include "scopedb/util.h"
 #include "util/git.h"
 
 extern char **environ;
@@ -143,21 +144,16 @@ static long git_ms_since(const struct timespec *t0)
  */
 static int git_find(char *path, size_t size)
 {
-	const char *p = getenv("PATH"), *end;
+	const char *p = getenv("PATH"), *f;
 	struct stat sb;
+	size_t len;
 
 	if (!p)
 		p = "/usr/bin:/bin";
-	for (; *p; p = *end ? end + 1 : end) {
-		size_t len;
-
-		end = strchr(p, ':');
-		if (!end)
-			end = p + strlen(p);
-		len = (size_t)(end - p);
-		if (!len || p[0] != '/' || len + sizeof("/git") > size)
+	while ((f = util_field(&p, ':', &len))) {
+		if (!len || f[0] != '/' || len + sizeof("/git") > size)
 			continue;
-		memcpy(path, p, len);
+		memcpy(path, f, len);
 		memcpy(path + len, "/git", sizeof("/git"));
 		if (!stat(path, &sb) && S_ISREG(sb.st_mode) && !access(path, X_OK))
 			return 0;

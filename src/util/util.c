@@ -277,6 +277,20 @@ const char *util_utf8_bad(const char *s)
 	return NULL;
 }
 
+const char *util_field(const char **p, char sep, size_t *len)
+{
+	const char *f = *p, *end;
+
+	if (!*f)
+		return NULL;
+	end = strchr(f, sep);
+	if (!end)
+		end = f + strlen(f);
+	*len = (size_t)(end - f);
+	*p = *end ? end + 1 : end;
+	return f;
+}
+
 char *util_strdup(const char *s)
 {
 	char *d;
