@@ -615,7 +615,9 @@ out:
 	return rc;
 }
 
-/* Name of event column k of a columnar schema (k < 2: the times). */
+/* Name of event column k of an event table of the given schema (k < 2:
+ * the times; schema 3 stores them as deltas and durations, schemas 1 and 2
+ * as start and end times). */
 static const char *h5w_colname(int schema, int k)
 {
 	static const char *const opt[H5W_NCOL] = {

@@ -1,8 +1,9 @@
 /*
  * toolutil.h - what the profile generators (tools/mkprofile.c and
  * bench/gen.c) share: fatal errors prefixed with the program's name,
- * strictly parsed unsigned option values, the options without a value
- * (--help and flags), and the seeded random numbers
+ * strictly parsed option values (unsigned integers, positive doubles), the
+ * options without a value (--help and flags), the one output argument, and
+ * the seeded random numbers
  * (splitmix64 to seed, xorshift64* to draw) that make their output a pure
  * function of their arguments.
  *

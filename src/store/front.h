@@ -149,7 +149,8 @@ void store_cell_quantiles(struct store_cells *c, const double q[3], int has_q);
 void store_cell_sums(struct store_cells *c, const struct store_sums *s);
 
 /* 0 when st is inside a write transaction and the counts a and b fit
- * SQL's INTEGER; else the usage error naming what (plural) was added. */
+ * SQL's INTEGER; else a usage error: outside a transaction it names what
+ * (plural) was being added, else "call count out of range". */
 int store_check_add(const struct store *st, const char *what, uint64_t a, uint64_t b);
 /* Add timings row t to its region's totals (store_add_timing()); a row of
  * another run than the held one starts that run's. */
