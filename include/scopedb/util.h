@@ -86,9 +86,10 @@ void *util_sorted_ptrs(const void *base, size_t n, size_t size,
 char *util_strdup(const char *s);
 
 /* The next field of the sep-separated list at *p, its length in *len, and
- * *p moved past it and its separator; NULL when the list is used up.  Empty
- * fields (first or between two separators) are returned with length 0;
- * an empty last one (after a final separator) is not.  For PATH-like lists and path components. */
+ * *p moved past it and its separator; NULL when the list is used up.
+ * Empty fields (first or between two separators) are returned with length
+ * 0; an empty last one (after a final separator) is not.  For PATH-like
+ * lists and path components. */
 const char *util_field(const char **p, char sep, size_t *len);
 
 /* Milliseconds of the monotonic clock (CLOCK_MONOTONIC): for deadlines

@@ -152,6 +152,7 @@ void store_cell_sums(struct store_cells *c, const struct store_sums *s);
  * SQL's INTEGER; else a usage error: outside a transaction it names what
  * (plural) was being added, else "call count out of range". */
 int store_check_add(const struct store *st, const char *what, uint64_t a, uint64_t b);
+
 /* Add timings row t to its region's totals (store_add_timing()); a row of
  * another run than the held one starts that run's. */
 int store_totals_add(struct store *st, const struct store_timing *t);
