@@ -36,6 +36,13 @@ struct buf {
  * (the array is unchanged then).  The array stays owned by the caller.
  */
 int util_grow(void *arrp, size_t *cap, size_t need, size_t size, size_t first);
+
+/* Ask for transparent huge pages on p[0..bytes) when bytes >= UTIL_HUGE_MIN
+ * (a hint, before the array is written; util_grow() gives it to the
+ * arrays it grows).  For the large arrays of ingest: see util.c. */
+#define UTIL_HUGE_MIN ((size_t)4 << 20)
+void util_huge_hint(void *p, size_t bytes);
+
 /* Append one zeroed element to the array at arrp (length *len, incremented)
  * and return it; NULL with ERR_NOMEM set on failure. */
 void *util_push(void *arrp, size_t *cap, size_t *len, size_t size);

@@ -443,6 +443,7 @@ static int h5prof_rowbuf_col(int64_t **v, size_t cap, size_t old)
 	if (!q)
 		return err_nomem();
 	*v = q;
+	util_huge_hint(q, cap * sizeof(*q));
 	return 0;
 }
 

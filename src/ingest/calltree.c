@@ -162,6 +162,7 @@ static int ct_grow_col(int64_t **col, size_t cap)
 	if (!v)
 		return -1;
 	*col = v;
+	util_huge_hint(v, cap * sizeof(*v));
 	return 0;
 }
 
@@ -182,16 +183,19 @@ static int ct_reserve(struct ct_rank *r, size_t need)
 		r->start = malloc(cap * sizeof(*r->start));
 		if (!r->start)
 			return -1;
+		util_huge_hint(r->start, cap * sizeof(*r->start));
 	}
 	if (!r->dur) {
 		r->dur = malloc(cap * sizeof(*r->dur));
 		if (!r->dur)
 			return -1;
+		util_huge_hint(r->dur, cap * sizeof(*r->dur));
 	}
 	rw = realloc(r->row, cap * sizeof(*rw));
 	if (!rw)
 		return -1;
 	r->row = rw;
+	util_huge_hint(rw, cap * sizeof(*rw));
 	r->cap = cap;
 	return 0;
 }

@@ -44,6 +44,7 @@ int ct_scratch(struct ct_scratch *s, size_t n, size_t nrows)
 			if (!v)
 				return -1;
 			*u[i] = v;
+			util_huge_hint(v, cap * sizeof(uint32_t));
 		}
 		for (i = 0; i < sizeof(w) / sizeof(w[0]); i++) {
 			void *v = realloc(*w[i], cap * sizeof(int64_t));
@@ -51,6 +52,7 @@ int ct_scratch(struct ct_scratch *s, size_t n, size_t nrows)
 			if (!v)
 				return -1;
 			*w[i] = v;
+			util_huge_hint(v, cap * sizeof(int64_t));
 		}
 		s->cap = cap;
 	}

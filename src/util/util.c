@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
@@ -23,6 +24,31 @@
  * appends cost amortized O(1).  Nothing moves when need <= *cap.  A first
  * of 0 counts as 1 (doubling 0 would never reach need); size must be > 0.
  */
+/*
+ * Transparent huge pages for a large array, asked for before it is first
+ * written.  Ingest's big arrays (the frames one file's reader sends, a
+ * rank's calls and the call tree's sort scratch, a long row's durations)
+ * are written once, scattered by radix sorts: with 4 KiB pages every
+ * page is a fault and a radix pass misses the TLB on nearly every store.
+ * The whole pages of the allocation are advised, so that an mmap()ed
+ * block stays one mapping that realloc() can still mremap().  A hint:
+ * without THP, or when it fails, nothing changes.
+ */
+void util_huge_hint(void *p, size_t bytes)
+{
+#ifdef MADV_HUGEPAGE
+	const uintptr_t page = 4096;
+	uintptr_t a = (uintptr_t)p & ~(page - 1);
+	uintptr_t b = ((uintptr_t)p + bytes + page - 1) & ~(page - 1);
+
+	if (p && bytes >= UTIL_HUGE_MIN)
+		(void)madvise((void *)a, b - a, MADV_HUGEPAGE);
+#else
+	(void)p;
+	(void)bytes;
+#endif
+}
+
 int util_grow(void *arrp, size_t *cap, size_t need, size_t size, size_t first)
 {
 	void *arr, *p;
@@ -42,6 +68,7 @@ int util_grow(void *arrp, size_t *cap, size_t need, size_t size, size_t first)
 		return err_nomem();
 	memcpy(arrp, &p, sizeof(p));
 	*cap = n;
+	util_huge_hint(p, n * size);
 	return 0;
 }
 
@@ -360,6 +387,8 @@ static void sort_i64(int64_t *out, const int64_t *in, size_t n)
 	for (npass = 0; npass < 8 && (range >> (8 * npass)); npass++)
 		;
 	tmp = n <= SORT_STACK || !range ? stack : malloc(n * sizeof(*tmp));
+	if (tmp != stack)
+		util_huge_hint(tmp, n * sizeof(*tmp));
 	if (!tmp || !range) {
 		if (in != out)
 			memcpy(out, in, n * sizeof(*out));
