@@ -575,14 +575,31 @@ void store_series_release(struct store_series *s);
  */
 int store_finish_run(struct store *st, int64_t run_id);
 
-/* The steps of store_finish_run() that read and write the store: */
-
 /* Called by store_scan_blobs() with each durations blob (as
  * store_encode_durations() writes them) and the region and rank of its
  * timings row; data valid during the call only.  A non-zero return stops
  * the scan and is returned by it. */
 typedef int (*store_blob_fn)(void *ctx, int64_t region_id, int64_t rank, const void *data,
 			     size_t len);
+
+/*
+ * The durations blobs of a run its writer still holds: scan(ctx, fn, arg)
+ * gives fn every blob the run's timings rows were stored with, as
+ * store_scan_blobs() would (store region id, rank, the bytes, in the order
+ * they were added), and returns what fn returned if not 0.  The bytes
+ * stay valid and unchanged until store_finish_run_from() returns.
+ */
+struct store_blob_source {
+	int (*scan)(void *ctx, store_blob_fn fn, void *arg);
+	void *ctx;
+};
+
+/* store_finish_run() with the run's blobs taken from src (the writer's
+ * memory) instead of read back from the store: the same result, without
+ * the scratch copy (src NULL: store_finish_run()). */
+int store_finish_run_from(struct store *st, int64_t run_id, const struct store_blob_source *src);
+
+/* The steps of store_finish_run() that read and write the store: */
 
 /* Every durations blob of run_id, in the order they lie in the store (one
  * sequential pass), to fn. */

@@ -14,7 +14,8 @@
  * when the child has delivered the whole file does the write transaction
  * begin, so a slow or hostile file never holds the store's write lock
  * while it is read, and the lock is held only for the inserts and
- * store_finish_run().
+ * store_finish_run_from(), which takes the run's duration blobs from the
+ * frames rather than reading them back.
  *
  * The content SHA-256, which decides whether the file is already stored,
  * is computed in the child on a second thread while the first reads the
@@ -519,9 +520,32 @@ static int ingest_collect_end(struct ingest_ctx *c, int rc)
 	return ingest_child_error(c, &cs, c->lim);
 }
 
+/* struct store_blob_source's scan over the rows the child sent, once
+ * ingest_store() has stored them all (every region has its store id):
+ * the blobs as they were stored, in that order, from c->frames. */
+static int ingest_scan_blobs(void *ctx, store_blob_fn fn, void *arg)
+{
+	struct ingest_ctx *c = ctx;
+	struct store_timing t;
+	struct wire_frame f;
+	uint32_t region;
+	size_t pos = 0;
+	int rc = 0;
+
+	while (!rc && wire_next(c->frames.data, c->frames.len, &pos, &f)) {
+		if (f.type != WIRE_ROW)
+			continue;
+		rc = wire_get_row(&t, &region, &f, c->info->num_regions);
+		if (!rc && t.durations)
+			rc = fn(arg, c->region_ids[region], t.rank, t.durations, t.durations_len);
+	}
+	return rc;
+}
+
 /* Store what the child sent as a new run (the write transaction is open). */
 static int ingest_store(struct ingest_ctx *c)
 {
+	struct store_blob_source blobs = {ingest_scan_blobs, c};
 	struct ingest_rowmap selfs = {NULL, NULL, 0, 0}, mins = {NULL, NULL, 0, 0},
 			     maxs = {NULL, NULL, 0, 0};
 	struct store_timing t;
@@ -576,8 +600,9 @@ static int ingest_store(struct ingest_ctx *c)
 	}
 	ingest_rowmap_release(&mins);
 	ingest_rowmap_release(&maxs);
+	/* the percentiles from the blobs in c->frames, not read back */
 	if (!rc)
-		rc = store_finish_run(c->st, c->run_id);
+		rc = store_finish_run_from(c->st, c->run_id, &blobs);
 	if (rc)
 		return rc;
 	c->out->run_id = c->run_id;

@@ -26,6 +26,13 @@
  * holds the whole run; a path that has all of its region's calls (a
  * region called from one place) takes the region's percentiles as they
  * are (finish_path_flush()).
+ *
+ * Ingest has every blob of the run it has just written in memory, in the
+ * frames its reader sent: store_finish_run_from() takes them from there
+ * (a struct store_blob_source) instead of reading them back, as one batch
+ * with no spool.  The same percentiles, from the same bytes, without a
+ * second copy of the run's blobs (the large profile's ingest peaked at
+ * 327 MB with it) or a scan of the store inside the write transaction.
  */
 #include <pthread.h>
 #include <stdint.h>
@@ -59,19 +66,20 @@ struct finish_region {
 	size_t first, nrec; /* its blobs in the batch (finish_batch_quantiles()) */
 };
 
-/* One blob copied into the spool by finish_scan(). */
+/* One blob of a batch, found by finish_scan(). */
 struct finish_rec {
-	size_t off;	 /* in the spool */
-	uint32_t len;	 /* bytes */
-	uint32_t region; /* index in the batch */
-	int64_t rank;	 /* of its timings row */
+	const char *data; /* in the spool, or the caller's (a held source) */
+	uint32_t len;	  /* bytes */
+	uint32_t region;  /* index in the batch */
+	int64_t rank;	  /* of its timings row */
 };
 
 /* The blobs of one batch of regions, in the order they were read. */
 struct finish_batch {
 	struct finish_region *r; /* the batch's regions, sorted by id */
 	size_t n;
-	char *spool; /* finish_spool bytes of scratch memory */
+	char *spool; /* finish_spool bytes of scratch memory (none with src) */
+	const struct store_blob_source *src; /* the caller's blobs, or NULL */
 	size_t used;
 	struct finish_rec *recs;
 	size_t nrecs, caprecs;
@@ -109,7 +117,8 @@ struct finish_scan_ctx {
 };
 
 /* store_scan_blobs() callback: copy a blob of one of the batch's regions
- * into the spool (FINISH_OVERFLOW when it does not fit). */
+ * into the spool (FINISH_OVERFLOW when it does not fit), or note where it
+ * is when the caller holds it (b->src). */
 static int finish_scan_blob(void *arg, int64_t region, int64_t rank, const void *data, size_t len)
 {
 	struct finish_scan_ctx *sc = arg;
@@ -121,19 +130,22 @@ static int finish_scan_blob(void *arg, int64_t region, int64_t rank, const void 
 	g = bsearch(&region, b->r, b->n, sizeof(*b->r), cmp_finish_region);
 	if (!g)
 		return 0;
-	if (len > finish_spool - b->used)
+	if (!b->src && len > finish_spool - b->used)
 		return FINISH_OVERFLOW;
 	if (len > UINT32_MAX || blob_count(&count, data, len))
 		return finish_damaged(sc->location, sc->run_id);
 	if (util_grow(&b->recs, &b->caprecs, b->nrecs + 1, sizeof(*b->recs), 1024))
 		return ERR_NOMEM;
 	rec = &b->recs[b->nrecs++];
-	rec->off = b->used;
+	rec->data = data;
 	rec->len = (uint32_t)len;
 	rec->region = (uint32_t)(g - b->r);
 	rec->rank = rank;
-	memcpy(b->spool + b->used, data, len);
-	b->used += len;
+	if (!b->src) {
+		rec->data = b->spool + b->used;
+		memcpy(b->spool + b->used, data, len);
+		b->used += len;
+	}
 	b->values += count;
 	return 0;
 }
@@ -141,7 +153,8 @@ static int finish_scan_blob(void *arg, int64_t region, int64_t rank, const void 
 /*
  * Copy the blobs of the batch's regions of run_id into its spool: one pass
  * over the run's blobs in the order they lie in the store.
- * FINISH_OVERFLOW when they do not fit.
+ * FINISH_OVERFLOW when they do not fit.  With a held source, one pass over
+ * the caller's blobs instead, nothing copied.
  */
 static int finish_scan(struct store *st, struct finish_batch *b, int64_t run_id)
 {
@@ -149,6 +162,8 @@ static int finish_scan(struct store *st, struct finish_batch *b, int64_t run_id)
 
 	b->used = b->nrecs = 0;
 	b->values = 0;
+	if (b->src)
+		return b->src->scan(b->src->ctx, finish_scan_blob, &sc);
 	return store_scan_blobs(st, run_id, finish_scan_blob, &sc);
 }
 
@@ -207,8 +222,8 @@ static int finish_compute(struct finish_job *job)
 		for (k = 0; k < g->nrec; k++) {
 			const struct finish_rec *rec = &b->recs[job->order[g->first + k]];
 
-			if (blob_decode_to(vals.v + vals.len, g->calls - vals.len, &got,
-					   b->spool + rec->off, rec->len)) {
+			if (blob_decode_to(vals.v + vals.len, g->calls - vals.len, &got, rec->data,
+					   rec->len)) {
 				ret = finish_damaged(job->location, job->run_id);
 				goto out;
 			}
@@ -513,8 +528,8 @@ static int finish_path_row(void *arg, int64_t path, int64_t rank, const void *da
 		else
 			fp->same = -2;
 		fp->same_rank = rank;
-		p->base = b->spool;
-		p->off = b->recs[hit->rec].off;
+		p->base = b->recs[hit->rec].data;
+		p->off = 0;
 		p->len = b->recs[hit->rec].len;
 	}
 	fp->nparts++;
@@ -632,7 +647,7 @@ out:
  * spool (see the top of this file); then its paths.
  */
 static int finish_quantiles(struct store *st, int64_t run_id, struct store_region_total *tots,
-			    size_t ntots)
+			    size_t ntots, const struct store_blob_source *src)
 {
 	struct finish_region *r = NULL;
 	struct finish_batch b;
@@ -641,6 +656,7 @@ static int finish_quantiles(struct store *st, int64_t run_id, struct store_regio
 	int whole = 0, ret = 0;
 
 	memset(&b, 0, sizeof(b));
+	b.src = src;
 	r = calloc(ntots ? ntots : 1, sizeof(*r));
 	if (!r) {
 		ret = err_nomem();
@@ -657,8 +673,9 @@ static int finish_quantiles(struct store *st, int64_t run_id, struct store_regio
 	}
 	if (!n)
 		goto paths;
-	b.spool = util_scratch_alloc(finish_spool);
-	if (!b.spool) {
+	/* a held source is one batch: the whole run, nothing copied */
+	b.spool = src ? NULL : util_scratch_alloc(finish_spool);
+	if (!src && !b.spool) {
 		ret = err_nomem();
 		goto out;
 	}
@@ -711,15 +728,20 @@ out:
 	return ret;
 }
 
-int store_finish_run(struct store *st, int64_t run_id)
+int store_finish_run_from(struct store *st, int64_t run_id, const struct store_blob_source *src)
 {
 	struct store_region_total *tots;
 	size_t ntots;
 	int ret = store_totals_get(st, run_id, &tots, &ntots);
 
 	if (!ret)
-		ret = finish_quantiles(st, run_id, tots, ntots);
+		ret = finish_quantiles(st, run_id, tots, ntots, src);
 	if (!ret)
 		ret = store_totals_put(st, run_id);
 	return ret;
+}
+
+int store_finish_run(struct store *st, int64_t run_id)
+{
+	return store_finish_run_from(st, run_id, NULL);
 }
