@@ -1070,6 +1070,89 @@ static void test_finish_batches(void **state)
 	store_close(st);
 }
 
+/* A run's blobs held in memory, as ingest holds its frames: the source
+ * of store_finish_run_from(). */
+struct held_blob {
+	int64_t region, rank;
+	struct buf data;
+};
+
+struct held_blobs {
+	struct held_blob b[24];
+	size_t n;
+};
+
+/* struct store_blob_source's scan over a struct held_blobs. */
+static int held_scan(void *ctx, store_blob_fn fn, void *arg)
+{
+	const struct held_blobs *h = ctx;
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; !rc && i < h->n; i++)
+		rc = fn(arg, h->b[i].region, h->b[i].rank, h->b[i].data.data, h->b[i].data.len);
+	return rc;
+}
+
+/*
+ * store_finish_run_from(): the blobs from the caller's memory, not read
+ * back, give the values store_finish_run() gives, in one batch whatever
+ * the spool's size; a held blob that does not match the run's rows is
+ * refused as the same blob read back would be.
+ */
+static void test_finish_from_source(void **state)
+{
+	char path[512], want[2048], got[2048];
+	struct held_blobs h = {.n = 0};
+	struct store_blob_source src = {held_scan, &h};
+	int64_t d[40], run, reg;
+	struct store *st;
+	int region, rank, i;
+	size_t k;
+
+	(void)state;
+	st = open_run(path, "source.sqlite", "s1", &run);
+	for (rank = 0; rank < 4; rank++) {
+		for (region = 0; region < 6; region++) {
+			struct held_blob *b = &h.b[h.n++];
+
+			reg = numbered_region_id(st, "r", region);
+			for (i = 0; i < 10 + region; i++)
+				d[i] = 1000 * region + 37 * rank + i * (rank + 1);
+			add_durations(st, run, reg, rank, d, (size_t)(10 + region));
+			b->region = reg;
+			b->rank = rank;
+			buf_init(&b->data);
+			assert_int_equal(blob_encode(&b->data, d, (size_t)(10 + region)), 0);
+		}
+	}
+	assert_int_equal(store_finish_run(st, run), 0);
+	assert_int_equal(store_commit(st), 0);
+	quantiles_text(want, sizeof(want), path);
+	assert_non_null(strstr(want, "6:"));
+
+	/* from the held blobs, with a spool that would hold none of them */
+	finish_set_spool_bytes(8);
+	assert_int_equal(store_begin(st), 0);
+	assert_int_equal(store_finish_run_from(st, run, &src), 0);
+	assert_int_equal(store_commit(st), 0);
+	finish_set_spool_bytes(0);
+	assert_string_equal(quantiles_text(got, sizeof(got), path), want);
+
+	/* a held blob of fewer values than its row's calls: refused */
+	h.b[5].data.len = 0;
+	assert_int_equal(blob_encode(&h.b[5].data, d, 3), 0);
+	assert_int_equal(store_begin(st), 0);
+	assert_int_equal(store_finish_run_from(st, run, &src), ERR_STORE);
+	assert_non_null(strstr(err_msg(), "stored durations in region"));
+	store_rollback(st);
+	assert_string_equal(quantiles_text(got, sizeof(got), path), want);
+
+	for (k = 0; k < h.n; k++)
+		buf_release(&h.b[k].data);
+	store_close(st);
+}
+
 static void test_list_order(void **state)
 {
 	struct store *st = open_ok(tu_path("list.sqlite"), 0);
@@ -1705,6 +1788,7 @@ TU_MAIN(NULL, NULL,
 	    cmocka_unit_test(test_rank_totals),
 	    cmocka_unit_test(test_finish_run),
 	    cmocka_unit_test(test_finish_batches),
+	    cmocka_unit_test(test_finish_from_source),
 	    cmocka_unit_test(test_list_order),
 	    cmocka_unit_test(test_list_many),
 	    cmocka_unit_test(test_rollback),

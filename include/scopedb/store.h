@@ -565,8 +565,9 @@ void store_series_release(struct store_series *s);
  * Readers without --ranks use those totals instead of the timings rows.
  * ERR_NOTFOUND when there is no such run; ERR_STORE "store 'PATH' is
  * damaged: ..." when its blobs do not match its timings.  Written against
- * the backend-neutral calls below, so every backend shares it; ingest
- * calls it, and so does a backend's schema upgrade for older runs.
+ * the backend-neutral calls below, so every backend shares it; push, pull
+ * and a backend's schema upgrade for older runs call it (ingest calls
+ * store_finish_run_from(), below, with the blobs it holds).
  *
  * Threads: st is used only by the calling thread; a large run's
  * percentiles are computed on one extra thread, which never touches st

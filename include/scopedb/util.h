@@ -37,9 +37,10 @@ struct buf {
  */
 int util_grow(void *arrp, size_t *cap, size_t need, size_t size, size_t first);
 
-/* Ask for transparent huge pages on p[0..bytes) when bytes >= UTIL_HUGE_MIN
- * (a hint, before the array is written; util_grow() gives it to the
- * arrays it grows).  For the large arrays of ingest: see util.c. */
+/* Ask for transparent huge pages on the pages of the heap block p (bytes
+ * long, malloc()ed or realloc()ed just before) when bytes >= UTIL_HUGE_MIN:
+ * a hint, for the pages not written yet; util_grow() gives it to every
+ * array it grows, so any command's large arrays have it.  See util.c. */
 #define UTIL_HUGE_MIN ((size_t)4 << 20)
 void util_huge_hint(void *p, size_t bytes);
 

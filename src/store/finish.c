@@ -1,7 +1,8 @@
 /*
  * finish.c - a run's all-ranks totals and exact percentiles, at the end of
- * its ingest or in a schema upgrade: store_finish_run() (store.h; see
- * finish.h).  Part of the store's front end, outside every backend.
+ * its ingest (store_finish_run_from()), or of a push or pull or in a
+ * schema upgrade (store_finish_run(); store.h, finish.h).  Part of the
+ * store's front end, outside every backend.
  *
  * The front end holds each region's totals over all ranks (totals.c) and
  * the paths of the run's call tree (paths.c) while the run's rows are
@@ -32,7 +33,9 @@
  * (a struct store_blob_source) instead of reading them back, as one batch
  * with no spool.  The same percentiles, from the same bytes, without a
  * second copy of the run's blobs (the large profile's ingest peaked at
- * 327 MB with it) or a scan of the store inside the write transaction.
+ * 327 MB with it) or a read of them inside the write transaction; the
+ * (path, rank) rows, with the paths' own blobs, are still read from the
+ * store (store_scan_path_blobs()).
  */
 #include <pthread.h>
 #include <stdint.h>

@@ -6,9 +6,11 @@
  * totals of each region over all ranks (held by totals.c) and of each path
  * (held by paths.c) with the exact p50/p95/p99 of their call durations,
  * computed in one pass over the run's duration blobs, so every backend
- * shares it.  Ingest calls it at the end of a file; a
- * backend's schema upgrade calls it for the runs stored before (through
- * st->front), without any call out of the store layer.
+ * shares it.  Ingest calls it at the end of a file (as
+ * store_finish_run_from(), with the blobs it holds), push and pull for
+ * each run they copy; a backend's schema upgrade calls it for the runs
+ * stored before (through st->front), without any call out of the store
+ * layer.
  *
  * Ownership: nothing is kept between calls; the store is only used.
  */

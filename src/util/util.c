@@ -9,13 +9,53 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/mman.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "scopedb/err.h"
 #include "scopedb/util.h"
+
+/*
+ * Transparent huge pages for a large block of the heap, asked for before
+ * most of it is first written.  Ingest's big arrays (the frames one
+ * file's reader sends, a rank's calls and the call tree's sort scratch, a
+ * long row's buffers) are written once, some scattered by radix sorts:
+ * with small pages every page is a fault and a radix pass misses the TLB
+ * on nearly every store.  Every page the block lies on is advised, up to
+ * the end of what malloc gave (malloc_usable_size(), which for a block of
+ * its own mapping is the mapping's end): advising part of a mapping would
+ * split it, and realloc() could then no longer mremap() it but would copy
+ * it, needing the old and the new block at once.  A hint: without THP,
+ * or when madvise() fails, nothing changes.
+ */
+void util_huge_hint(void *p, size_t bytes)
+{
+#ifdef MADV_HUGEPAGE
+	long ps;
+	uintptr_t page, a, b;
+
+	if (!p || bytes < UTIL_HUGE_MIN)
+		return;
+	/* each time: a few calls per file, and no static shared by threads */
+	ps = sysconf(_SC_PAGESIZE);
+	page = ps > 0 ? (uintptr_t)ps : 4096;
+#ifdef __GLIBC__
+	if (malloc_usable_size(p) > bytes)
+		bytes = malloc_usable_size(p);
+#endif
+	a = (uintptr_t)p & ~(page - 1);
+	b = ((uintptr_t)p + bytes + page - 1) & ~(page - 1);
+	(void)madvise((void *)a, b - a, MADV_HUGEPAGE);
+#else
+	(void)p;
+	(void)bytes;
+#endif
+}
 
 /*
  * The one growth rule of every growable array: *arrp (a pointer to the
@@ -24,31 +64,6 @@
  * appends cost amortized O(1).  Nothing moves when need <= *cap.  A first
  * of 0 counts as 1 (doubling 0 would never reach need); size must be > 0.
  */
-/*
- * Transparent huge pages for a large array, asked for before it is first
- * written.  Ingest's big arrays (the frames one file's reader sends, a
- * rank's calls and the call tree's sort scratch, a long row's durations)
- * are written once, scattered by radix sorts: with 4 KiB pages every
- * page is a fault and a radix pass misses the TLB on nearly every store.
- * The whole pages of the allocation are advised, so that an mmap()ed
- * block stays one mapping that realloc() can still mremap().  A hint:
- * without THP, or when it fails, nothing changes.
- */
-void util_huge_hint(void *p, size_t bytes)
-{
-#ifdef MADV_HUGEPAGE
-	const uintptr_t page = 4096;
-	uintptr_t a = (uintptr_t)p & ~(page - 1);
-	uintptr_t b = ((uintptr_t)p + bytes + page - 1) & ~(page - 1);
-
-	if (p && bytes >= UTIL_HUGE_MIN)
-		(void)madvise((void *)a, b - a, MADV_HUGEPAGE);
-#else
-	(void)p;
-	(void)bytes;
-#endif
-}
-
 int util_grow(void *arrp, size_t *cap, size_t need, size_t size, size_t first)
 {
 	void *arr, *p;
