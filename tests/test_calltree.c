@@ -329,6 +329,41 @@ static void feed(struct calltree *t, const struct tc *c, size_t n, unsigned flag
 	assert_int_equal(calltree_finish(t, &sink), 0);
 }
 
+/* How every builder of a test puts calls in start order and whether it
+ * gives a rank's calls back once sorted (the *_sorted and *_merged cases
+ * run a test again with these set by their setup). */
+static int tune_merge;
+static uint64_t tune_drop;
+
+static void tune(struct calltree *t)
+{
+	calltree_set_merge(t, tune_merge);
+	calltree_set_drop(t, tune_drop);
+}
+
+static int tune_sorted(void **state)
+{
+	(void)state;
+	tune_merge = -1;
+	return 0;
+}
+
+static int tune_merged(void **state)
+{
+	(void)state;
+	tune_merge = 1;
+	tune_drop = 1;
+	return 0;
+}
+
+static int tune_reset(void **state)
+{
+	(void)state;
+	tune_merge = 0;
+	tune_drop = 0;
+	return 0;
+}
+
 /* A new builder whose results go to g (emptied first, the regions named by
  * names); the caller frees it. */
 static struct calltree *begin(struct got *g, const char *const *names)
@@ -338,6 +373,7 @@ static struct calltree *begin(struct got *g, const char *const *names)
 	memset(g, 0, sizeof(*g));
 	g->names = names;
 	assert_int_equal(calltree_new(&t), 0);
+	tune(t);
 	return t;
 }
 
@@ -483,6 +519,13 @@ static void test_identical(void **state)
 {
 	const struct tc c[] = {{0, A, 0, 10, 0, 0, 0, 0}, {0, B, 0, 10, 0, 0, 0, 0}};
 	const struct tc d[] = {{0, B, 0, 10, 0, 0, 0, 0}, {0, A, 0, 10, 0, 0, 0, 0}};
+	/* the same, the two calls in different sorted runs (a merge meets
+	 * them at the runs' heads) */
+	const struct tc e[] = {
+	    {0, A, 0, 10, 0, 0, 0, 0}, {0, A, 20, 25, 0, 0, 0, 0}, {0, B, 0, 10, 0, 0, 0, 0}};
+	/* equal starts in different runs: the longer call is the parent */
+	const struct tc f[] = {
+	    {0, A, 0, 5, 0, 0, 0, 0}, {0, A, 20, 25, 0, 0, 0, 0}, {0, B, 0, 10, 0, 0, 0, 0}};
 	struct got g;
 
 	(void)state;
@@ -492,6 +535,16 @@ static void test_identical(void **state)
 	assert_int_equal(g.npaths, 2);
 	collect(d, N(d), 0, &g);
 	check_path(&g, 0, "B > A", 1, 0, 10, 10);
+	collect(e, N(e), 0, &g);
+	check_path(&g, 0, "A", 2, 0, 15, 5);
+	check_path(&g, 0, "A > B", 1, 0, 10, 10);
+	assert_int_equal(g.npaths, 2);
+	collect(f, N(f), 0, &g);
+	assert_int_equal(g.ranks[0].status, CALLTREE_OK);
+	check_path(&g, 0, "B", 1, 0, 10, 5);
+	check_path(&g, 0, "B > A", 1, 0, 5, 5);
+	check_path(&g, 0, "A", 1, 0, 5, 5);
+	assert_int_equal(g.npaths, 3);
 }
 
 /* An overlap leaves the rank without a tree (the pair named), the other
@@ -873,6 +926,7 @@ static void run_file(const char *path, struct got *g)
 	assert_int_equal(h5prof_open(&p, path), 0);
 	g->names = (const char *const *)h5prof_info(p)->region_names;
 	assert_int_equal(calltree_new(&c.t), 0);
+	tune(c.t);
 	if (use_thread)
 		calltree_set_threaded(c.t);
 	c.sink = got_sink(g);
@@ -1097,16 +1151,61 @@ static void test_threaded(void **state)
 	free(b);
 }
 
+/* Test f run again with the builders tuned by tune_HOW: named f_HOW. */
+#define TUNED(f, how)                                                                              \
+	{                                                                                          \
+#f "_" #how, f, tune_##how, tune_reset, NULL                                       \
+	}
+
 TU_MAIN(NULL, NULL,
 	{
-	    cmocka_unit_test(test_containment), cmocka_unit_test(test_recursion),
-	    cmocka_unit_test(test_a_b_a),	cmocka_unit_test(test_zero_length),
-	    cmocka_unit_test(test_identical),	cmocka_unit_test(test_overlap),
-	    cmocka_unit_test(test_lanes),	cmocka_unit_test(test_roots),
-	    cmocka_unit_test(test_ids),		cmocka_unit_test(test_ids_issues),
-	    cmocka_unit_test(test_ids_sparse),	cmocka_unit_test(test_budget),
-	    cmocka_unit_test(test_aggregate),	cmocka_unit_test(test_too_deep),
-	    cmocka_unit_test(test_real_fib),	cmocka_unit_test(test_real_nested),
-	    cmocka_unit_test(test_real_mpi2),	cmocka_unit_test(test_generated),
+	    cmocka_unit_test(test_containment),
+	    cmocka_unit_test(test_recursion),
+	    cmocka_unit_test(test_a_b_a),
+	    cmocka_unit_test(test_zero_length),
+	    cmocka_unit_test(test_identical),
+	    cmocka_unit_test(test_overlap),
+	    cmocka_unit_test(test_lanes),
+	    cmocka_unit_test(test_roots),
+	    cmocka_unit_test(test_ids),
+	    cmocka_unit_test(test_ids_issues),
+	    cmocka_unit_test(test_ids_sparse),
+	    cmocka_unit_test(test_budget),
+	    cmocka_unit_test(test_aggregate),
+	    cmocka_unit_test(test_too_deep),
+	    cmocka_unit_test(test_real_fib),
+	    cmocka_unit_test(test_real_nested),
+	    cmocka_unit_test(test_real_mpi2),
+	    cmocka_unit_test(test_generated),
 	    cmocka_unit_test(test_threaded),
+	    /* again, every lane sorted; then every lane merged and each
+	     * rank's calls given back once sorted */
+	    TUNED(test_containment, sorted),
+	    TUNED(test_recursion, sorted),
+	    TUNED(test_a_b_a, sorted),
+	    TUNED(test_zero_length, sorted),
+	    TUNED(test_identical, sorted),
+	    TUNED(test_overlap, sorted),
+	    TUNED(test_lanes, sorted),
+	    TUNED(test_roots, sorted),
+	    TUNED(test_ids_issues, sorted),
+	    TUNED(test_real_fib, sorted),
+	    TUNED(test_real_mpi2, sorted),
+	    TUNED(test_generated, sorted),
+	    TUNED(test_containment, merged),
+	    TUNED(test_recursion, merged),
+	    TUNED(test_a_b_a, merged),
+	    TUNED(test_zero_length, merged),
+	    TUNED(test_identical, merged),
+	    TUNED(test_overlap, merged),
+	    TUNED(test_lanes, merged),
+	    TUNED(test_roots, merged),
+	    TUNED(test_ids, merged),
+	    TUNED(test_ids_issues, merged),
+	    TUNED(test_ids_sparse, merged),
+	    TUNED(test_budget, merged),
+	    TUNED(test_real_fib, merged),
+	    TUNED(test_real_mpi2, merged),
+	    TUNED(test_generated, merged),
+	    TUNED(test_threaded, merged),
 	})

@@ -287,6 +287,7 @@ int calltree_new(struct calltree **out)
 	if (!t)
 		return err_nomem();
 	t->max_held = CALLTREE_MAX_HELD;
+	t->drop_min = CALLTREE_DROP_MIN;
 	t->last = SIZE_MAX;
 	buf_init(&t->rec);
 	i64vec_init(&t->replay);
@@ -297,6 +298,16 @@ int calltree_new(struct calltree **out)
 void calltree_set_budget(struct calltree *t, uint64_t max_held)
 {
 	t->max_held = max_held ? max_held : CALLTREE_MAX_HELD;
+}
+
+void calltree_set_drop(struct calltree *t, uint64_t min_calls)
+{
+	t->drop_min = min_calls ? min_calls : CALLTREE_DROP_MIN;
+}
+
+void calltree_set_merge(struct calltree *t, int mode)
+{
+	t->merge = mode;
 }
 
 void calltree_free(struct calltree *t)

@@ -46,6 +46,9 @@
 
 /* Calls held for nesting at once (all ranks being collected together). */
 #define CALLTREE_MAX_HELD ((uint64_t)1 << 24)
+/* A rank of at least this many calls gives its own copy of them back once
+ * they are sorted (a smaller one keeps its arrays for the next rank). */
+#define CALLTREE_DROP_MIN ((uint64_t)1 << 22)
 /* Distinct paths (nodes) of one builder. */
 #define CALLTREE_MAX_NODES ((uint32_t)1 << 20)
 /* Names in one path. */
@@ -165,6 +168,16 @@ void calltree_set_threaded(struct calltree *t);
 
 /* Testing hook: hold at most max_held calls (0: CALLTREE_MAX_HELD). */
 void calltree_set_budget(struct calltree *t, uint64_t max_held);
+
+/* Testing hook: give back the calls of a rank of at least min_calls once
+ * they are sorted into the builder's scratch (0: CALLTREE_DROP_MIN). */
+void calltree_set_drop(struct calltree *t, uint64_t min_calls);
+
+/* Testing hook: how a lane's calls are put in start order: merged when
+ * they are a few sorted runs and sorted otherwise (0, the default), always
+ * sorted (-1), or merged whenever they are at most 256 sorted runs (1).
+ * The results are the same. */
+void calltree_set_merge(struct calltree *t, int mode);
 
 /* Take one row (arrays copied); its rank is built when row->rank_last. */
 int calltree_add(struct calltree *t, const struct calltree_row *row,

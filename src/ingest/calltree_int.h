@@ -91,6 +91,8 @@ struct ct_scratch {
 
 struct calltree {
 	uint64_t max_held, held, seq;
+	uint64_t drop_min;     /* ranks of this many calls give them back once gathered */
+	int merge;	       /* calltree_set_merge()'s mode */
 	struct ct_rank **open; /* ranks being collected, by rank */
 	size_t nopen, ocap;
 	size_t last; /* index in open of the last rank added to */
@@ -119,9 +121,8 @@ int ct_scratch(struct ct_scratch *s, size_t n, size_t nrows);
 void ct_scratch_release(struct ct_scratch *s);
 void ct_sort_durations(struct ct_scratch *s, int64_t *v, size_t m);
 int ct_lanes(struct ct_scratch *s, const struct ct_rank *r, size_t **off, size_t *nlanes);
-int ct_sort_lane(struct ct_scratch *s, const struct ct_rank *r, const uint32_t *seg, size_t m,
-		 uint32_t *out);
-void ct_gather(struct ct_scratch *s, const struct ct_rank *r);
+int ct_sort_lane(struct ct_scratch *s, const struct ct_rank *r, size_t a, size_t m, int merge);
+void ct_gather(struct ct_scratch *s, const struct ct_rank *r, size_t a, size_t m);
 int ct_sweep(struct ct_scratch *s, const struct ct_rank *r, size_t a, size_t m,
 	     struct calltree_rankinfo *info);
 int ct_from_ids(struct ct_scratch *s, const struct ct_rank *r, struct calltree_rankinfo *info);

@@ -320,22 +320,163 @@ static int ct_sortrec_cmp(const void *a, const void *b)
 	return (x->idx > y->idx) - (x->idx < y->idx);
 }
 
+/* Sorted runs a lane may have and still be merged rather than sorted:
+ * any lane of at most CT_FEWRUNS, a lane of CT_BIGLANE calls or more up
+ * to CT_MAXRUNS.  A radix sort's scatter and the gather after it read and
+ * write all over a large lane's arrays, missing the cache and the TLB at
+ * every call; a merge reads each run in sequence, at a cost that grows
+ * with the log of the runs instead (bench/RESULTS.md, "Call trees of
+ * large ranks"). */
+#define CT_FEWRUNS 8
+#define CT_BIGLANE ((size_t)1 << 22)
+#define CT_MAXRUNS 256
+
+/* Whether call a sorts before call b: start ascending, duration
+ * descending, call order. */
+static int ct_before(const struct ct_rank *r, uint32_t a, uint32_t b)
+{
+	if (r->start[a] != r->start[b])
+		return r->start[a] < r->start[b];
+	if (r->dur[a] != r->dur[b])
+		return r->dur[a] > r->dur[b];
+	return a < b;
+}
+
 /*
- * Sort the m calls seg[0..m) (in call order) into out by start ascending,
- * duration descending, call order: a radix sort of (start - the lane's
- * first start, position) packed in 64 bits when they fit, qsort
- * otherwise; then runs of equal starts by duration.  -1 when memory ran
- * out.
+ * The sorted runs of seg[0..m) (in call order): a call that sorts before
+ * the one before it begins a run.  Their starts go to at[0..n), at[n] = m;
+ * returns n, or 0 when there are more than most.  A profile's calls of one
+ * region are in start order (scope-profiler records a call when it
+ * begins), so a lane is about one run a region.
  */
-int ct_sort_lane(struct ct_scratch *s, const struct ct_rank *r, const uint32_t *seg, size_t m,
-		 uint32_t *out)
+static size_t ct_runs(const struct ct_rank *r, const uint32_t *seg, size_t m, size_t most,
+		      size_t *at)
+{
+	size_t n = 1, j;
+
+	at[0] = 0;
+	for (j = 1; j < m; j++) {
+		if (!ct_before(r, seg[j - 1], seg[j])) {
+			if (n == most)
+				return 0;
+			at[n++] = j;
+		}
+	}
+	at[n] = m;
+	return n;
+}
+
+/* A run's next call in the merge's heap. */
+struct ct_head {
+	int64_t start, dur;
+	uint32_t call, run;
+};
+
+static int ct_head_before(const struct ct_head *x, const struct ct_head *y)
+{
+	if (x->start != y->start)
+		return x->start < y->start;
+	if (x->dur != y->dur)
+		return x->dur > y->dur;
+	return x->call < y->call;
+}
+
+/* Move h[i] down the heap of n heads to its place. */
+static void ct_sift(struct ct_head *h, size_t n, size_t i)
+{
+	struct ct_head x = h[i];
+
+	for (;;) {
+		size_t c = 2 * i + 1;
+
+		if (c >= n)
+			break;
+		if (c + 1 < n && ct_head_before(&h[c + 1], &h[c]))
+			c++;
+		if (!ct_head_before(&h[c], &x))
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	h[i] = x;
+}
+
+/*
+ * Merge the nrun sorted runs of seg (bounded by at[]) through a heap of
+ * their next calls, gathering each call as it comes out into position
+ * a, a + 1... of s->keys, s->tmp and s->row: the order and the gather of
+ * a sort in one pass.  -1 when memory ran out.
+ */
+static int ct_merge(struct ct_scratch *s, const struct ct_rank *r, const uint32_t *seg,
+		    const size_t *at, size_t nrun, size_t a)
+{
+	struct ct_head *h = malloc(nrun * sizeof(*h));
+	size_t *pos = malloc(nrun * sizeof(*pos)), n = nrun, i, k = a;
+
+	if (!h || !pos) {
+		free(h);
+		free(pos);
+		return -1;
+	}
+	for (i = 0; i < nrun; i++) {
+		uint32_t c = seg[at[i]];
+
+		h[i] = (struct ct_head){r->start[c], r->dur[c], c, (uint32_t)i};
+		pos[i] = at[i];
+	}
+	for (i = n / 2; i-- > 0;)
+		ct_sift(h, n, i);
+	while (n) {
+		uint32_t w = h[0].run, c = h[0].call;
+
+		s->keys[k] = h[0].start;
+		s->tmp[k] = h[0].dur;
+		s->row[k++] = r->row[c];
+		if (++pos[w] < at[w + 1]) {
+			c = seg[pos[w]];
+			h[0].start = r->start[c];
+			h[0].dur = r->dur[c];
+			h[0].call = c;
+		} else {
+			h[0] = h[--n];
+		}
+		ct_sift(h, n, 0);
+	}
+	free(h);
+	free(pos);
+	return 0;
+}
+
+/*
+ * The calls of r in s->order[a, a + m) copied into those positions of
+ * s->keys (starts), s->tmp (durations) and s->row (rows), so that the
+ * passes after the sort read them in sequence.
+ */
+void ct_gather(struct ct_scratch *s, const struct ct_rank *r, size_t a, size_t m)
+{
+	size_t k;
+
+	for (k = a; k < a + m; k++) {
+		uint32_t c = s->order[k];
+
+		s->keys[k] = r->start[c];
+		s->tmp[k] = r->dur[c];
+		s->row[k] = r->row[c];
+	}
+}
+
+/* Sort the m calls seg[0..m) (in call order) into out by start ascending,
+ * duration descending, call order: a radix sort of (start - the lane's
+ * first start, position) packed in 64 bits when they fit (its scratch
+ * s->keys and s->tmp from position base), qsort otherwise; then runs of
+ * equal starts by duration.  -1 when memory ran out. */
+static int ct_sort(struct ct_scratch *s, const struct ct_rank *r, const uint32_t *seg, size_t m,
+		   size_t base, uint32_t *out)
 {
 	int64_t mn, mx;
 	unsigned ib, kb;
 	size_t j, i, k;
 
-	if (m == 0)
-		return 0;
 	mn = mx = r->start[seg[0]];
 	for (j = 1; j < m; j++) {
 		int64_t v = r->start[seg[j]];
@@ -346,13 +487,13 @@ int ct_sort_lane(struct ct_scratch *s, const struct ct_rank *r, const uint32_t *
 	ib = ct_bits((uint64_t)(m - 1));
 	kb = ct_bits((uint64_t)mx - (uint64_t)mn);
 	if (kb + ib <= 63) {
-		uint64_t mask = ((uint64_t)1 << ib) - 1, *keys = (uint64_t *)s->keys, *v;
+		uint64_t mask = ((uint64_t)1 << ib) - 1, *keys = (uint64_t *)(s->keys + base), *v;
 
 		for (j = 0; j < m; j++)
 			keys[j] = ((uint64_t)r->start[seg[j]] - (uint64_t)mn) << ib | j;
 		/* only the start's bits: equal starts keep their positions
 		 * order, which is the calls' order */
-		v = ct_radix(s->count, keys, (uint64_t *)s->tmp, m, ib, kb);
+		v = ct_radix(s->count, keys, (uint64_t *)(s->tmp + base), m, ib, kb);
 		for (j = 0; j < m; j++)
 			out[j] = seg[v[j] & mask];
 	} else {
@@ -413,21 +554,27 @@ int ct_sort_lane(struct ct_scratch *s, const struct ct_rank *r, const uint32_t *
 }
 
 /*
- * The calls of r in s->order copied into sorted position k: their starts
- * (s->keys), durations (s->tmp) and rows (s->row), so that the passes
- * after the sort read them in order.
+ * Lane [a, a + m) of s->seg in sorted order (start ascending, duration
+ * descending, call order), gathered into those positions of s->keys,
+ * s->tmp and s->row: merged when its calls are a few sorted runs
+ * (ct_runs()), else sorted into s->order and gathered.  merge is
+ * calltree_set_merge()'s mode.  -1 when memory ran out.
  */
-void ct_gather(struct ct_scratch *s, const struct ct_rank *r)
+int ct_sort_lane(struct ct_scratch *s, const struct ct_rank *r, size_t a, size_t m, int merge)
 {
-	size_t k;
+	const uint32_t *seg = s->seg + a;
+	size_t at[CT_MAXRUNS + 1], nrun = 0;
 
-	for (k = 0; k < r->n; k++) {
-		uint32_t c = s->order[k];
-
-		s->keys[k] = r->start[c];
-		s->tmp[k] = r->dur[c];
-		s->row[k] = r->row[c];
-	}
+	if (m == 0)
+		return 0;
+	if (merge >= 0)
+		nrun = ct_runs(r, seg, m, merge || m >= CT_BIGLANE ? CT_MAXRUNS : CT_FEWRUNS, at);
+	if (nrun)
+		return ct_merge(s, r, seg, at, nrun, a);
+	if (ct_sort(s, r, seg, m, a, s->order + a))
+		return -1;
+	ct_gather(s, r, a, m);
+	return 0;
 }
 
 /*
@@ -575,7 +722,7 @@ int ct_from_ids(struct ct_scratch *s, const struct ct_rank *r, struct calltree_r
 	issue = ct_id_order(s, r, &mn, &tab, &recs);
 	if (issue)
 		goto out;
-	ct_gather(s, r);
+	ct_gather(s, r, 0, n);
 	/* the lookups give positions from here on: the table's entries (in id
 	 * order, so written in sequence), the records' indexes */
 	for (k = 0; k < n; k++) {

@@ -28,6 +28,10 @@
 #include "util/sha256.h"
 #include "scopedb/util.h"
 
+/* A row's sorted durations of this many values or more are freed after
+ * the row (with its blob); smaller scratch is kept for the next row. */
+#define INGEST_KEEP_MAX ((size_t)1 << 22)
+
 /* The hashing thread's job (in the reader child). */
 struct ingest_hash {
 	const char *path;
@@ -252,8 +256,15 @@ static int ingest_row(void *arg, const struct h5prof_row *row)
 	t.source_text = row->source_text;
 	t.tags_json = row->tags_json;
 	rc = wire_put_row(&r->w, &t, row->region);
-	if (!rc)
-		rc = ingest_tree_row(r, row);
+	if (rc)
+		return rc;
+	/* a large row's sorted copy and blob go back now rather than wait
+	 * for the next row: the call tree built next needs the memory more */
+	if (r->sorted.cap >= INGEST_KEEP_MAX) {
+		i64vec_release(&r->sorted);
+		buf_release(&r->blob);
+	}
+	rc = ingest_tree_row(r, row);
 	return rc ? rc : ingest_send_hash(r, 0);
 }
 
