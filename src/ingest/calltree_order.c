@@ -345,9 +345,10 @@ static int ct_before(const struct ct_rank *r, uint32_t a, uint32_t b)
 /*
  * The sorted runs of seg[0..m) (in call order): a call that sorts before
  * the one before it begins a run.  Their starts go to at[0..n), at[n] = m;
- * returns n, or 0 when there are more than most.  A profile's calls of one
- * region are in start order (scope-profiler records a call when it
- * begins), so a lane is about one run a region.
+ * returns n, or 0 when there are more than most.  In the profiles the
+ * real scope-profiler wrote (tests/data/real: 48 regions, one of them
+ * self-recursive) each region's calls are in start order, so a lane is
+ * about one run a region; a file in another order is sorted instead.
  */
 static size_t ct_runs(const struct ct_rank *r, const uint32_t *seg, size_t m, size_t most,
 		      size_t *at)

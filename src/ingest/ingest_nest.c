@@ -289,7 +289,7 @@ int ingest_nest_store(const struct ingest_nest_run *r, const struct ingest_nest 
 	struct wire_path wp;
 	struct wire_frame f;
 	struct i64vec d;
-	uint64_t lo, hi;
+	uint64_t lo = 0, hi = 0;
 	int rc = 0;
 
 	i64vec_init(&d);
