@@ -218,6 +218,7 @@ static int ct_copy_col(struct ct_rank *r, unsigned bit, int64_t **col, const int
 		*col = malloc(r->cap * sizeof(**col));
 		if (!*col)
 			return -1;
+		util_huge_hint(*col, r->cap * sizeof(**col));
 	}
 	if (!(r->has & bit))
 		for (i = 0; i < r->n; i++)

@@ -45,8 +45,12 @@ void util_huge_hint(void *p, size_t bytes)
 	ps = sysconf(_SC_PAGESIZE);
 	page = ps > 0 ? (uintptr_t)ps : 4096;
 #ifdef __GLIBC__
-	if (malloc_usable_size(p) > bytes)
-		bytes = malloc_usable_size(p);
+	{
+		size_t usable = malloc_usable_size(p);
+
+		if (usable > bytes)
+			bytes = usable;
+	}
 #endif
 	a = (uintptr_t)p & ~(page - 1);
 	b = ((uintptr_t)p + bytes + page - 1) & ~(page - 1);
