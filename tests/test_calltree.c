@@ -549,6 +549,29 @@ static void test_identical(void **state)
 
 /* An overlap leaves the rank without a tree (the pair named), the other
  * ranks keep theirs; the profile's own exclusive totals stand in. */
+/* Starts too far apart to pack with the position in 64 bits (the sort's
+ * qsort branch), with a tie of equal starts. */
+static void test_wide_span(void **state)
+{
+	const int64_t far = INT64_C(1) << 62;
+	const struct tc c[] = {
+	    {0, MAIN, 0, 10, 0, 0, 0, 0},
+	    {0, MAIN, far, far + 10, 0, 0, 0, 0},
+	    {0, A, 1, 2, 0, 0, 0, 0},
+	    {0, A, far, far + 4, 0, 0, 0, 0},
+	    {0, B, far + 5, far + 6, 0, 0, 0, 0},
+	};
+	struct got g;
+
+	(void)state;
+	collect(c, N(c), 0, &g);
+	assert_int_equal(g.ranks[0].status, CALLTREE_OK);
+	check_path(&g, 0, "main", 2, 0, 20, 14);
+	check_path(&g, 0, "main > A", 2, 0, 5, 5);
+	check_path(&g, 0, "main > B", 1, 0, 1, 1);
+	assert_int_equal(g.npaths, 3);
+}
+
 static void test_overlap(void **state)
 {
 	const struct tc c[] = {
@@ -1164,6 +1187,7 @@ TU_MAIN(NULL, NULL,
 	    cmocka_unit_test(test_a_b_a),
 	    cmocka_unit_test(test_zero_length),
 	    cmocka_unit_test(test_identical),
+	    cmocka_unit_test(test_wide_span),
 	    cmocka_unit_test(test_overlap),
 	    cmocka_unit_test(test_lanes),
 	    cmocka_unit_test(test_roots),
@@ -1185,6 +1209,7 @@ TU_MAIN(NULL, NULL,
 	    TUNED(test_a_b_a, sorted),
 	    TUNED(test_zero_length, sorted),
 	    TUNED(test_identical, sorted),
+	    TUNED(test_wide_span, sorted),
 	    TUNED(test_overlap, sorted),
 	    TUNED(test_lanes, sorted),
 	    TUNED(test_roots, sorted),

@@ -466,90 +466,107 @@ void ct_gather(struct ct_scratch *s, const struct ct_rank *r, size_t a, size_t m
 	}
 }
 
-/* Sort the m calls seg[0..m) (in call order) into out by start ascending,
- * duration descending, call order: a radix sort of (start - the lane's
- * first start, position) packed in 64 bits when they fit (its scratch
- * s->keys and s->tmp from position base), qsort otherwise; then runs of
- * equal starts by duration.  -1 when memory ran out. */
+/* Order the calls out[i..k), whose starts are equal, by duration
+ * descending, then call order.  -1 when memory ran out. */
+static int ct_ties(const struct ct_rank *r, uint32_t *out, size_t i, size_t k)
+{
+	struct ct_sortrec *v;
+	size_t a, b;
+
+	if (k - i <= 32) {
+		for (a = i + 1; a < k; a++) {
+			uint32_t x = out[a];
+
+			for (b = a; b > i && (r->dur[out[b - 1]] < r->dur[x] ||
+					      (r->dur[out[b - 1]] == r->dur[x] && out[b - 1] > x));
+			     b--)
+				out[b] = out[b - 1];
+			out[b] = x;
+		}
+		return 0;
+	}
+	v = malloc((k - i) * sizeof(*v));
+	if (!v)
+		return -1;
+	for (a = i; a < k; a++) {
+		v[a - i].start = 0;
+		v[a - i].dur = r->dur[out[a]];
+		v[a - i].idx = out[a];
+	}
+	qsort(v, k - i, sizeof(*v), ct_sortrec_cmp);
+	for (a = i; a < k; a++)
+		out[a] = v[a - i].idx;
+	free(v);
+	return 0;
+}
+
+/*
+ * Sort the m calls seg[0..m) (in call order) into out by start ascending,
+ * duration descending, call order, and gather them into positions base,
+ * base + 1... of s->keys, s->tmp and s->row.  A radix sort of (start -
+ * the lane's first start, position) packed in 64 bits when they fit (its
+ * scratch s->keys and s->tmp from position base), then runs of equal
+ * starts by duration; the sorted keys give the runs and the gathered
+ * starts in sequence, so only the durations and rows are read through
+ * out.  qsort when they do not fit.  -1 when memory ran out.
+ */
 static int ct_sort(struct ct_scratch *s, const struct ct_rank *r, const uint32_t *seg, size_t m,
 		   size_t base, uint32_t *out)
 {
+	uint64_t mask, *keys = (uint64_t *)(s->keys + base), *v;
 	int64_t mn, mx;
 	unsigned ib, kb;
 	size_t j, i, k;
 
 	mn = mx = r->start[seg[0]];
 	for (j = 1; j < m; j++) {
-		int64_t v = r->start[seg[j]];
+		int64_t x = r->start[seg[j]];
 
-		mn = v < mn ? v : mn;
-		mx = v > mx ? v : mx;
+		mn = x < mn ? x : mn;
+		mx = x > mx ? x : mx;
 	}
 	ib = ct_bits((uint64_t)(m - 1));
 	kb = ct_bits((uint64_t)mx - (uint64_t)mn);
-	if (kb + ib <= 63) {
-		uint64_t mask = ((uint64_t)1 << ib) - 1, *keys = (uint64_t *)(s->keys + base), *v;
+	if (kb + ib > 63) {
+		struct ct_sortrec *q = malloc(m * sizeof(*q));
 
-		for (j = 0; j < m; j++)
-			keys[j] = ((uint64_t)r->start[seg[j]] - (uint64_t)mn) << ib | j;
-		/* only the start's bits: equal starts keep their positions
-		 * order, which is the calls' order */
-		v = ct_radix(s->count, keys, (uint64_t *)(s->tmp + base), m, ib, kb);
-		for (j = 0; j < m; j++)
-			out[j] = seg[v[j] & mask];
-	} else {
-		struct ct_sortrec *v = malloc(m * sizeof(*v));
-
-		if (!v)
+		if (!q)
 			return -1;
 		for (j = 0; j < m; j++) {
-			v[j].start = r->start[seg[j]];
-			v[j].dur = r->dur[seg[j]];
-			v[j].idx = seg[j];
+			q[j].start = r->start[seg[j]];
+			q[j].dur = r->dur[seg[j]];
+			q[j].idx = seg[j];
 		}
-		qsort(v, m, sizeof(*v), ct_sortrec_cmp);
+		qsort(q, m, sizeof(*q), ct_sortrec_cmp);
 		for (j = 0; j < m; j++)
-			out[j] = v[j].idx;
-		free(v);
+			out[j] = q[j].idx;
+		free(q);
+		ct_gather(s, r, base, m);
 		return 0;
 	}
-	/* equal starts: the longer call first, then call order */
+	mask = ((uint64_t)1 << ib) - 1;
+	for (j = 0; j < m; j++)
+		keys[j] = ((uint64_t)r->start[seg[j]] - (uint64_t)mn) << ib | j;
+	/* only the start's bits: equal starts keep their positions order,
+	 * which is the calls' order */
+	v = ct_radix(s->count, keys, (uint64_t *)(s->tmp + base), m, ib, kb);
+	for (j = 0; j < m; j++)
+		out[j] = seg[v[j] & mask];
 	for (i = 0; i < m; i = k) {
-		int64_t s0 = r->start[out[i]];
-
-		for (k = i + 1; k < m && r->start[out[k]] == s0; k++)
+		for (k = i + 1; k < m && v[k] >> ib == v[i] >> ib; k++)
 			;
-		if (k - i < 2)
-			continue;
-		if (k - i <= 32) {
-			size_t a, b;
+		if (k - i > 1 && ct_ties(r, out, i, k))
+			return -1;
+	}
+	/* v is keys or tmp from base: each v[j] is read before its place
+	 * is written */
+	for (j = 0; j < m; j++) {
+		int64_t st = (int64_t)((uint64_t)mn + (v[j] >> ib));
+		uint32_t c = out[j];
 
-			for (a = i + 1; a < k; a++) {
-				uint32_t x = out[a];
-
-				for (b = a;
-				     b > i && (r->dur[out[b - 1]] < r->dur[x] ||
-					       (r->dur[out[b - 1]] == r->dur[x] && out[b - 1] > x));
-				     b--)
-					out[b] = out[b - 1];
-				out[b] = x;
-			}
-		} else {
-			struct ct_sortrec *v = malloc((k - i) * sizeof(*v));
-			size_t a;
-
-			if (!v)
-				return -1;
-			for (a = i; a < k; a++) {
-				v[a - i].start = s0;
-				v[a - i].dur = r->dur[out[a]];
-				v[a - i].idx = out[a];
-			}
-			qsort(v, k - i, sizeof(*v), ct_sortrec_cmp);
-			for (a = i; a < k; a++)
-				out[a] = v[a - i].idx;
-			free(v);
-		}
+		s->keys[base + j] = st;
+		s->tmp[base + j] = r->dur[c];
+		s->row[base + j] = r->row[c];
 	}
 	return 0;
 }
@@ -572,10 +589,7 @@ int ct_sort_lane(struct ct_scratch *s, const struct ct_rank *r, size_t a, size_t
 		nrun = ct_runs(r, seg, m, merge || m >= CT_BIGLANE ? CT_MAXRUNS : CT_FEWRUNS, at);
 	if (nrun)
 		return ct_merge(s, r, seg, at, nrun, a);
-	if (ct_sort(s, r, seg, m, a, s->order + a))
-		return -1;
-	ct_gather(s, r, a, m);
-	return 0;
+	return ct_sort(s, r, seg, m, a, s->order + a);
 }
 
 /*
