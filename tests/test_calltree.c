@@ -549,6 +549,41 @@ static void test_identical(void **state)
 
 /* An overlap leaves the rank without a tree (the pair named), the other
  * ranks keep theirs; the profile's own exclusive totals stand in. */
+/* Two lanes, the second long enough for the radix sort proper (64 calls
+ * or more): sorting a later lane must leave the calls already gathered
+ * for an earlier one alone (each lane sorts in its own part of the
+ * scratch). */
+static void test_lane_offsets(void **state)
+{
+	struct tc c[83];
+	size_t n = 0, i;
+	struct got g;
+
+	(void)state;
+	c[n++] = (struct tc){0, A, 0, 10, 0, 0, -1, -1};
+	c[n++] = (struct tc){0, IO, 20, 30, 0, 0, -1, -1};
+	c[n++] = (struct tc){0, MAIN, 1000, 100000, 0, 0, 1, -1};
+	/* the children in reverse: many runs, so it is sorted by default too */
+	for (i = 80; i-- > 0;)
+		c[n++] = (struct tc){0,
+				     i % 2 ? FACTORIZE : Z,
+				     1000 + 10 * (int64_t)i + 1,
+				     1000 + 10 * (int64_t)i + 5,
+				     0,
+				     0,
+				     1,
+				     -1};
+	collect(c, n, F_LANES, &g);
+	assert_int_equal(g.ranks[0].status, CALLTREE_OK);
+	assert_int_equal(g.ranks[0].lanes, 2);
+	check_path(&g, 0, "A", 1, 0, 10, 10);
+	check_path(&g, 0, "io", 1, 0, 10, 10);
+	check_path(&g, 0, "main", 1, 0, 99000, 99000 - 80 * 4);
+	check_path(&g, 0, "main > Z", 40, 0, 160, 160);
+	check_path(&g, 0, "main > factorize", 40, 0, 160, 160);
+	assert_int_equal(g.npaths, 5);
+}
+
 /* Starts too far apart to pack with the position in 64 bits (the sort's
  * qsort branch), with a tie of equal starts. */
 static void test_wide_span(void **state)
@@ -1187,6 +1222,7 @@ TU_MAIN(NULL, NULL,
 	    cmocka_unit_test(test_a_b_a),
 	    cmocka_unit_test(test_zero_length),
 	    cmocka_unit_test(test_identical),
+	    cmocka_unit_test(test_lane_offsets),
 	    cmocka_unit_test(test_wide_span),
 	    cmocka_unit_test(test_overlap),
 	    cmocka_unit_test(test_lanes),
@@ -1202,26 +1238,36 @@ TU_MAIN(NULL, NULL,
 	    cmocka_unit_test(test_real_mpi2),
 	    cmocka_unit_test(test_generated),
 	    cmocka_unit_test(test_threaded),
-	    /* again, every lane sorted; then every lane merged and each
-	     * rank's calls given back once sorted */
+	    /* again, every lane sorted; then every lane merged (up to 256
+	     * runs) and each rank's calls given back once sorted */
 	    TUNED(test_containment, sorted),
 	    TUNED(test_recursion, sorted),
 	    TUNED(test_a_b_a, sorted),
 	    TUNED(test_zero_length, sorted),
 	    TUNED(test_identical, sorted),
+	    TUNED(test_lane_offsets, sorted),
 	    TUNED(test_wide_span, sorted),
 	    TUNED(test_overlap, sorted),
 	    TUNED(test_lanes, sorted),
 	    TUNED(test_roots, sorted),
+	    TUNED(test_ids, sorted),
 	    TUNED(test_ids_issues, sorted),
+	    TUNED(test_ids_sparse, sorted),
+	    TUNED(test_budget, sorted),
+	    TUNED(test_aggregate, sorted),
+	    TUNED(test_too_deep, sorted),
 	    TUNED(test_real_fib, sorted),
+	    TUNED(test_real_nested, sorted),
 	    TUNED(test_real_mpi2, sorted),
 	    TUNED(test_generated, sorted),
+	    TUNED(test_threaded, sorted),
 	    TUNED(test_containment, merged),
 	    TUNED(test_recursion, merged),
 	    TUNED(test_a_b_a, merged),
 	    TUNED(test_zero_length, merged),
 	    TUNED(test_identical, merged),
+	    TUNED(test_lane_offsets, merged),
+	    TUNED(test_wide_span, merged),
 	    TUNED(test_overlap, merged),
 	    TUNED(test_lanes, merged),
 	    TUNED(test_roots, merged),
@@ -1229,7 +1275,10 @@ TU_MAIN(NULL, NULL,
 	    TUNED(test_ids_issues, merged),
 	    TUNED(test_ids_sparse, merged),
 	    TUNED(test_budget, merged),
+	    TUNED(test_aggregate, merged),
+	    TUNED(test_too_deep, merged),
 	    TUNED(test_real_fib, merged),
+	    TUNED(test_real_nested, merged),
 	    TUNED(test_real_mpi2, merged),
 	    TUNED(test_generated, merged),
 	    TUNED(test_threaded, merged),

@@ -1,9 +1,10 @@
 /*
  * calltree_order.c - each call's parent on one rank (calltree_int.h;
  * steps 1 and 2 of calltree.c's overview): the lanes of (thread, task),
- * the calls sorted by start ascending, end descending (a stable radix sort
- * on packed keys, qsort when they do not fit), gathered in that order, and
- * the containment sweep that gives each call its parent or finds two calls
+ * the calls put in order by start ascending, end descending (a merge of
+ * the runs already in that order when they are few, else a stable radix
+ * sort on packed keys, qsort when they do not fit), gathered in that
+ * order, and the containment sweep that gives each call its parent or finds two calls
  * overlapping; or the parents from the file's call ids, checked against
  * the times.  Also the scratch arrays all of this works in (kept between
  * ranks) and the sort of a path's durations.
@@ -403,22 +404,18 @@ static void ct_sift(struct ct_head *h, size_t n, size_t i)
 }
 
 /*
- * Merge the nrun sorted runs of seg (bounded by at[]) through a heap of
- * their next calls, gathering each call as it comes out into position
- * a, a + 1... of s->keys, s->tmp and s->row: the order and the gather of
- * a sort in one pass.  -1 when memory ran out.
+ * Merge the nrun (at most CT_MAXRUNS) sorted runs of seg (bounded by at[])
+ * through a heap of their next calls, gathering each call as it comes out
+ * into position a, a + 1... of s->keys, s->tmp and s->row: the order and
+ * the gather of a sort in one pass.  Its heap is on the stack: a merge
+ * needs no memory, so a rank's status never depends on the path taken.
  */
-static int ct_merge(struct ct_scratch *s, const struct ct_rank *r, const uint32_t *seg,
-		    const size_t *at, size_t nrun, size_t a)
+static void ct_merge(struct ct_scratch *s, const struct ct_rank *r, const uint32_t *seg,
+		     const size_t *at, size_t nrun, size_t a)
 {
-	struct ct_head *h = malloc(nrun * sizeof(*h));
-	size_t *pos = malloc(nrun * sizeof(*pos)), n = nrun, i, k = a;
+	struct ct_head h[CT_MAXRUNS];
+	size_t pos[CT_MAXRUNS], n = nrun, i, k = a;
 
-	if (!h || !pos) {
-		free(h);
-		free(pos);
-		return -1;
-	}
 	for (i = 0; i < nrun; i++) {
 		uint32_t c = seg[at[i]];
 
@@ -443,9 +440,6 @@ static int ct_merge(struct ct_scratch *s, const struct ct_rank *r, const uint32_
 		}
 		ct_sift(h, n, 0);
 	}
-	free(h);
-	free(pos);
-	return 0;
 }
 
 /*
@@ -587,8 +581,10 @@ int ct_sort_lane(struct ct_scratch *s, const struct ct_rank *r, size_t a, size_t
 		return 0;
 	if (merge >= 0)
 		nrun = ct_runs(r, seg, m, merge || m >= CT_BIGLANE ? CT_MAXRUNS : CT_FEWRUNS, at);
-	if (nrun)
-		return ct_merge(s, r, seg, at, nrun, a);
+	if (nrun) {
+		ct_merge(s, r, seg, at, nrun, a);
+		return 0;
+	}
 	return ct_sort(s, r, seg, m, a, s->order + a);
 }
 

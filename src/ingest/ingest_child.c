@@ -28,8 +28,8 @@
 #include "util/sha256.h"
 #include "scopedb/util.h"
 
-/* A row's sorted durations of this many values or more are freed after
- * the row (with its blob); smaller scratch is kept for the next row. */
+/* The sorted durations and blob of a row of this many calls or more are
+ * freed after the row; a smaller row's are kept for the next row. */
 #define INGEST_KEEP_MAX ((size_t)1 << 22)
 
 /* The hashing thread's job (in the reader child). */
@@ -260,7 +260,7 @@ static int ingest_row(void *arg, const struct h5prof_row *row)
 		return rc;
 	/* a large row's sorted copy and blob go back now rather than wait
 	 * for the next row: the call tree built next needs the memory more */
-	if (r->sorted.cap >= INGEST_KEEP_MAX) {
+	if (row->calls >= INGEST_KEEP_MAX) {
 		i64vec_release(&r->sorted);
 		buf_release(&r->blob);
 	}
