@@ -547,8 +547,6 @@ static void test_identical(void **state)
 	assert_int_equal(g.npaths, 3);
 }
 
-/* An overlap leaves the rank without a tree (the pair named), the other
- * ranks keep theirs; the profile's own exclusive totals stand in. */
 /* Two lanes, the second long enough for the radix sort proper (64 calls
  * or more): sorting a later lane must leave the calls already gathered
  * for an earlier one alone (each lane sorts in its own part of the
@@ -607,6 +605,8 @@ static void test_wide_span(void **state)
 	assert_int_equal(g.npaths, 3);
 }
 
+/* An overlap leaves the rank without a tree (the pair named), the other
+ * ranks keep theirs; the profile's own exclusive totals stand in. */
 static void test_overlap(void **state)
 {
 	const struct tc c[] = {

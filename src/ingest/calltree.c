@@ -52,7 +52,7 @@
 
 /* ---- ranks being collected ---- */
 
-static void ct_rank_drop_calls(struct ct_rank *r)
+void ct_rank_free_calls(struct ct_rank *r)
 {
 	free(r->start);
 	free(r->dur);
@@ -63,7 +63,13 @@ static void ct_rank_drop_calls(struct ct_rank *r)
 	free(r->task);
 	r->start = r->dur = r->cid = r->pid = r->thr = r->task = NULL;
 	r->row = NULL;
-	r->n = r->cap = 0;
+	r->cap = 0;
+}
+
+static void ct_rank_drop_calls(struct ct_rank *r)
+{
+	ct_rank_free_calls(r);
+	r->n = 0;
 }
 
 static void ct_rank_free(struct ct_rank *r)

@@ -116,6 +116,9 @@ struct calltree {
 	struct i64vec replay; /* a recorded path's durations */
 };
 
+/* calltree.c: free r's calls (its arrays; r->n is left as it is). */
+void ct_rank_free_calls(struct ct_rank *r);
+
 /* calltree_order.c */
 int ct_scratch(struct ct_scratch *s, size_t n, size_t nrows);
 void ct_scratch_release(struct ct_scratch *s);

@@ -266,18 +266,8 @@ static int ct_numbers(struct calltree *t, const struct ct_rank *r, struct calltr
  */
 static void ct_drop_gathered(const struct calltree *t, struct ct_rank *r)
 {
-	if (r->n < t->drop_min)
-		return;
-	free(r->start);
-	free(r->dur);
-	free(r->row);
-	free(r->cid);
-	free(r->pid);
-	free(r->thr);
-	free(r->task);
-	r->start = r->dur = r->cid = r->pid = r->thr = r->task = NULL;
-	r->row = NULL;
-	r->cap = 0;
+	if (r->n >= t->drop_min)
+		ct_rank_free_calls(r);
 }
 
 /* Build rank r (taken out of the open ranks) and deliver it. */
