@@ -582,6 +582,57 @@ static void test_lane_offsets(void **state)
 	assert_int_equal(g.npaths, 5);
 }
 
+/* One rank of 1.8M calls in three regions, each region's calls in start
+ * order: merged; with every rank's calls given back (test_big_rank_merged)
+ * the merge also gives back what its runs have consumed as it goes,
+ * which only a rank past 2^20 calls reaches. */
+static void test_big_rank(void **state)
+{
+	const size_t k = 600000;
+	const uint32_t region[3] = {MAIN, SOLVE, IO};
+	int64_t *st = malloc(3 * k * sizeof(*st)), *du = malloc(3 * k * sizeof(*du));
+	struct calltree_sink sink;
+	struct calltree *t;
+	struct got g;
+	size_t i, r;
+
+	(void)state;
+	assert_non_null(st);
+	assert_non_null(du);
+	for (i = 0; i < k; i++) {
+		st[i] = 10 * (int64_t)i; /* main [10i, 10i + 8] */
+		du[i] = 8;
+		st[k + i] = 10 * (int64_t)i + 1; /* solve [10i + 1, 10i + 3] */
+		du[k + i] = 2;
+		st[2 * k + i] = 10 * (int64_t)i + 4; /* io [10i + 4, 10i + 7] */
+		du[2 * k + i] = 3;
+	}
+	t = begin(&g, nm);
+	sink = got_sink(&g);
+	for (r = 0; r < 3; r++) {
+		struct calltree_row row;
+
+		memset(&row, 0, sizeof(row));
+		row.region = region[r];
+		row.calls = k;
+		row.has_events = 1;
+		row.starts = st + r * k;
+		row.durations = du + r * k;
+		row.exclusive = -1;
+		row.rank_last = r == 2;
+		assert_int_equal(calltree_add(t, &row, &sink), 0);
+	}
+	assert_int_equal(calltree_finish(t, &sink), 0);
+	calltree_free(t);
+	free(st);
+	free(du);
+	assert_int_equal(g.ranks[0].status, CALLTREE_OK);
+	check_path(&g, 0, "main", k, 0, (int64_t)(8 * k), (int64_t)(3 * k));
+	check_path(&g, 0, "main > solve", k, 0, (int64_t)(2 * k), (int64_t)(2 * k));
+	check_path(&g, 0, "main > io", k, 0, (int64_t)(3 * k), (int64_t)(3 * k));
+	assert_int_equal(g.npaths, 3);
+}
+
 /* Starts too far apart to pack with the position in 64 bits (the sort's
  * qsort branch), with a tie of equal starts. */
 static void test_wide_span(void **state)
@@ -1223,6 +1274,7 @@ TU_MAIN(NULL, NULL,
 	    cmocka_unit_test(test_zero_length),
 	    cmocka_unit_test(test_identical),
 	    cmocka_unit_test(test_lane_offsets),
+	    cmocka_unit_test(test_big_rank),
 	    cmocka_unit_test(test_wide_span),
 	    cmocka_unit_test(test_overlap),
 	    cmocka_unit_test(test_lanes),
@@ -1246,6 +1298,7 @@ TU_MAIN(NULL, NULL,
 	    TUNED(test_zero_length, sorted),
 	    TUNED(test_identical, sorted),
 	    TUNED(test_lane_offsets, sorted),
+	    TUNED(test_big_rank, sorted),
 	    TUNED(test_wide_span, sorted),
 	    TUNED(test_overlap, sorted),
 	    TUNED(test_lanes, sorted),
@@ -1267,6 +1320,7 @@ TU_MAIN(NULL, NULL,
 	    TUNED(test_zero_length, merged),
 	    TUNED(test_identical, merged),
 	    TUNED(test_lane_offsets, merged),
+	    TUNED(test_big_rank, merged),
 	    TUNED(test_wide_span, merged),
 	    TUNED(test_overlap, merged),
 	    TUNED(test_lanes, merged),

@@ -44,6 +44,12 @@ int util_grow(void *arrp, size_t *cap, size_t need, size_t size, size_t first);
 #define UTIL_HUGE_MIN ((size_t)4 << 20)
 void util_huge_hint(void *p, size_t bytes);
 
+/* Give back to the kernel the whole pages inside [p, p + bytes) of a heap
+ * block whose contents there are no longer needed (they read as zeros
+ * afterwards): a block being consumed in sequence need not stay whole
+ * until it is freed.  A hint, like util_huge_hint(). */
+void util_release_pages(void *p, size_t bytes);
+
 /* Append one zeroed element to the array at arrp (length *len, incremented)
  * and return it; NULL with ERR_NOMEM set on failure. */
 void *util_push(void *arrp, size_t *cap, size_t *len, size_t size);

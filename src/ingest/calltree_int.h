@@ -72,7 +72,7 @@ struct ct_node {
 struct ct_scratch {
 	size_t cap;
 	uint32_t *lane;		/* each call's lane */
-	uint32_t *seg;		/* calls grouped by lane; then position of each call */
+	uint32_t *seg;		/* calls grouped by lane (not written when seg_ident) */
 	uint32_t *order;	/* the calls, parents first */
 	uint32_t *row;		/* gathered: each call's row */
 	uint32_t *parent;	/* gathered: the parent's position, NONE = a root */
@@ -85,6 +85,7 @@ struct ct_scratch {
 	uint32_t *cpar, *cnode; /* per row: the last parent node and its child */
 	size_t rowcap;
 	uint32_t *count; /* the radix sort's histograms */
+	int seg_ident;	 /* one lane, its calls in their own order: seg unused */
 	uint32_t *idtab; /* dense ids: id - smallest -> call */
 	size_t idcap;
 };
@@ -124,7 +125,8 @@ int ct_scratch(struct ct_scratch *s, size_t n, size_t nrows);
 void ct_scratch_release(struct ct_scratch *s);
 void ct_sort_durations(struct ct_scratch *s, int64_t *v, size_t m);
 int ct_lanes(struct ct_scratch *s, const struct ct_rank *r, size_t **off, size_t *nlanes);
-int ct_sort_lane(struct ct_scratch *s, const struct ct_rank *r, size_t a, size_t m, int merge);
+int ct_sort_lane(struct ct_scratch *s, const struct ct_rank *r, size_t a, size_t m, int merge,
+		 int release);
 void ct_gather(struct ct_scratch *s, const struct ct_rank *r, size_t a, size_t m);
 int ct_sweep(struct ct_scratch *s, const struct ct_rank *r, size_t a, size_t m,
 	     struct calltree_rankinfo *info);

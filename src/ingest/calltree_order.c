@@ -206,8 +206,9 @@ static size_t ct_lane_hash(int64_t thr, int64_t task, size_t mask)
 /*
  * Number each call's lane into s->lane (0 = the first lane met) and group
  * the calls by lane, each group in call order, into s->seg; off[0..L]
- * bound the groups (*off malloc'ed, L lanes in *nlanes).  -1 when memory
- * ran out.
+ * bound the groups (*off malloc'ed, L lanes in *nlanes).  A rank without
+ * lanes is one group, the calls in their own order: s->seg is then not
+ * written (s->seg_ident; 4 bytes a call less).  -1 when memory ran out.
  */
 int ct_lanes(struct ct_scratch *s, const struct ct_rank *r, size_t **off, size_t *nlanes)
 {
@@ -224,12 +225,12 @@ int ct_lanes(struct ct_scratch *s, const struct ct_rank *r, size_t **off, size_t
 			return -1;
 		o[0] = 0;
 		o[1] = n;
-		for (i = 0; i < n; i++)
-			s->seg[i] = (uint32_t)i;
+		s->seg_ident = 1;
 		*off = o;
 		*nlanes = 1;
 		return 0;
 	}
+	s->seg_ident = 0;
 	tab = malloc(cap * sizeof(*tab));
 	lanes = malloc((cap / 2) * sizeof(*lanes));
 	if (!tab || !lanes)
@@ -332,6 +333,14 @@ static int ct_sortrec_cmp(const void *a, const void *b)
 #define CT_BIGLANE ((size_t)1 << 22)
 #define CT_MAXRUNS 256
 
+/* The call at position j of a lane's calls seg, NULL for the identity
+ * (s->seg_ident). */
+#define CT_SEG(seg, j) ((seg) ? (seg)[j] : (uint32_t)(j))
+
+/* Calls a merge gathers between two give-backs of what its runs have
+ * consumed (ct_merge()'s release). */
+#define CT_RELEASE_STEP ((size_t)1 << 20)
+
 /* Whether call a sorts before call b: start ascending, duration
  * descending, call order. */
 static int ct_before(const struct ct_rank *r, uint32_t a, uint32_t b)
@@ -358,7 +367,7 @@ static size_t ct_runs(const struct ct_rank *r, const uint32_t *seg, size_t m, si
 
 	at[0] = 0;
 	for (j = 1; j < m; j++) {
-		if (!ct_before(r, seg[j - 1], seg[j])) {
+		if (!ct_before(r, CT_SEG(seg, j - 1), CT_SEG(seg, j))) {
 			if (n == most)
 				return 0;
 			at[n++] = j;
@@ -403,24 +412,37 @@ static void ct_sift(struct ct_head *h, size_t n, size_t i)
 	h[i] = x;
 }
 
+/* Give back the pages of r's calls [*from, to) (consumed by a merge). */
+static void ct_release(const struct ct_rank *r, size_t *from, size_t to)
+{
+	util_release_pages(r->start + *from, (to - *from) * sizeof(*r->start));
+	util_release_pages(r->dur + *from, (to - *from) * sizeof(*r->dur));
+	util_release_pages(r->row + *from, (to - *from) * sizeof(*r->row));
+	*from = to;
+}
+
 /*
  * Merge the nrun (at most CT_MAXRUNS) sorted runs of seg (bounded by at[])
  * through a heap of their next calls, gathering each call as it comes out
  * into position a, a + 1... of s->keys, s->tmp and s->row: the order and
  * the gather of a sort in one pass.  Its heap is on the stack: a merge
  * needs no memory, so a rank's status never depends on the path taken.
+ * With release (seg the identity, and r's calls not needed after the
+ * gather), what the runs have consumed is given back as the merge goes,
+ * so that r's calls and their gathered copy are not both whole at once.
  */
 static void ct_merge(struct ct_scratch *s, const struct ct_rank *r, const uint32_t *seg,
-		     const size_t *at, size_t nrun, size_t a)
+		     const size_t *at, size_t nrun, size_t a, int release)
 {
 	struct ct_head h[CT_MAXRUNS];
-	size_t pos[CT_MAXRUNS], n = nrun, i, k = a;
+	size_t pos[CT_MAXRUNS], done[CT_MAXRUNS], n = nrun, i, k = a;
 
+	release = release && !seg;
 	for (i = 0; i < nrun; i++) {
-		uint32_t c = seg[at[i]];
+		uint32_t c = CT_SEG(seg, at[i]);
 
 		h[i] = (struct ct_head){r->start[c], r->dur[c], c, (uint32_t)i};
-		pos[i] = at[i];
+		pos[i] = done[i] = at[i];
 	}
 	for (i = n / 2; i-- > 0;)
 		ct_sift(h, n, i);
@@ -431,7 +453,7 @@ static void ct_merge(struct ct_scratch *s, const struct ct_rank *r, const uint32
 		s->tmp[k] = h[0].dur;
 		s->row[k++] = r->row[c];
 		if (++pos[w] < at[w + 1]) {
-			c = seg[pos[w]];
+			c = CT_SEG(seg, pos[w]);
 			h[0].start = r->start[c];
 			h[0].dur = r->dur[c];
 			h[0].call = c;
@@ -439,6 +461,9 @@ static void ct_merge(struct ct_scratch *s, const struct ct_rank *r, const uint32
 			h[0] = h[--n];
 		}
 		ct_sift(h, n, 0);
+		if (release && (k - a) % CT_RELEASE_STEP == 0)
+			for (i = 0; i < nrun; i++)
+				ct_release(r, &done[i], pos[i]);
 	}
 }
 
@@ -512,9 +537,9 @@ static int ct_sort(struct ct_scratch *s, const struct ct_rank *r, const uint32_t
 	unsigned ib, kb;
 	size_t j, i, k;
 
-	mn = mx = r->start[seg[0]];
+	mn = mx = r->start[CT_SEG(seg, 0)];
 	for (j = 1; j < m; j++) {
-		int64_t x = r->start[seg[j]];
+		int64_t x = r->start[CT_SEG(seg, j)];
 
 		mn = x < mn ? x : mn;
 		mx = x > mx ? x : mx;
@@ -527,9 +552,9 @@ static int ct_sort(struct ct_scratch *s, const struct ct_rank *r, const uint32_t
 		if (!q)
 			return -1;
 		for (j = 0; j < m; j++) {
-			q[j].start = r->start[seg[j]];
-			q[j].dur = r->dur[seg[j]];
-			q[j].idx = seg[j];
+			q[j].start = r->start[CT_SEG(seg, j)];
+			q[j].dur = r->dur[CT_SEG(seg, j)];
+			q[j].idx = CT_SEG(seg, j);
 		}
 		qsort(q, m, sizeof(*q), ct_sortrec_cmp);
 		for (j = 0; j < m; j++)
@@ -540,12 +565,12 @@ static int ct_sort(struct ct_scratch *s, const struct ct_rank *r, const uint32_t
 	}
 	mask = ((uint64_t)1 << ib) - 1;
 	for (j = 0; j < m; j++)
-		keys[j] = ((uint64_t)r->start[seg[j]] - (uint64_t)mn) << ib | j;
+		keys[j] = ((uint64_t)r->start[CT_SEG(seg, j)] - (uint64_t)mn) << ib | j;
 	/* only the start's bits: equal starts keep their positions order,
 	 * which is the calls' order */
 	v = ct_radix(s->count, keys, (uint64_t *)(s->tmp + base), m, ib, kb);
 	for (j = 0; j < m; j++)
-		out[j] = seg[v[j] & mask];
+		out[j] = CT_SEG(seg, v[j] & mask);
 	for (i = 0; i < m; i = k) {
 		for (k = i + 1; k < m && v[k] >> ib == v[i] >> ib; k++)
 			;
@@ -572,9 +597,10 @@ static int ct_sort(struct ct_scratch *s, const struct ct_rank *r, const uint32_t
  * (ct_runs()), else sorted into s->order and gathered.  merge is
  * calltree_set_merge()'s mode.  -1 when memory ran out.
  */
-int ct_sort_lane(struct ct_scratch *s, const struct ct_rank *r, size_t a, size_t m, int merge)
+int ct_sort_lane(struct ct_scratch *s, const struct ct_rank *r, size_t a, size_t m, int merge,
+		 int release)
 {
-	const uint32_t *seg = s->seg + a;
+	const uint32_t *seg = s->seg_ident ? NULL : s->seg + a;
 	size_t at[CT_MAXRUNS + 1], nrun = 0;
 
 	if (m == 0)
@@ -582,7 +608,7 @@ int ct_sort_lane(struct ct_scratch *s, const struct ct_rank *r, size_t a, size_t
 	if (merge >= 0)
 		nrun = ct_runs(r, seg, m, merge || m >= CT_BIGLANE ? CT_MAXRUNS : CT_FEWRUNS, at);
 	if (nrun) {
-		ct_merge(s, r, seg, at, nrun, a);
+		ct_merge(s, r, seg, at, nrun, a, release);
 		return 0;
 	}
 	return ct_sort(s, r, seg, m, a, s->order + a);

@@ -308,7 +308,8 @@ int ct_build(struct calltree *t, struct ct_rank *r, const struct calltree_sink *
 	if (info.method == CALLTREE_CONTAINMENT) {
 		/* no ids, or ids that cannot be used: containment per lane */
 		for (l = 0; l < nlanes; l++) {
-			if (ct_sort_lane(s, r, off[l], off[l + 1] - off[l], t->merge)) {
+			if (ct_sort_lane(s, r, off[l], off[l + 1] - off[l], t->merge,
+					 r->n >= t->drop_min)) {
 				info.status = CALLTREE_NOMEM;
 				goto deliver;
 			}

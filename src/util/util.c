@@ -61,6 +61,22 @@ void util_huge_hint(void *p, size_t bytes)
 #endif
 }
 
+void util_release_pages(void *p, size_t bytes)
+{
+#ifdef MADV_DONTNEED
+	long ps = sysconf(_SC_PAGESIZE);
+	uintptr_t page = ps > 0 ? (uintptr_t)ps : 4096;
+	uintptr_t a = ((uintptr_t)p + page - 1) & ~(page - 1);
+	uintptr_t b = ((uintptr_t)p + bytes) & ~(page - 1);
+
+	if (p && b > a)
+		(void)madvise((void *)a, b - a, MADV_DONTNEED);
+#else
+	(void)p;
+	(void)bytes;
+#endif
+}
+
 /*
  * The one growth rule of every growable array: *arrp (a pointer to the
  * array pointer, elements of size bytes, capacity *cap elements) is
