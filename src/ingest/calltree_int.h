@@ -78,8 +78,8 @@ struct ct_scratch {
 	uint32_t *parent;	/* gathered: the parent's position, NONE = a root */
 	uint32_t *node;		/* gathered: the node (the sweep's stack before) */
 	uint32_t *touched;	/* nodes used by the rank, in first use order */
-	int64_t *csum;		/* gathered: the direct children's durations */
-	int64_t *keys;		/* sort keys; gathered starts; outermost durations */
+	int64_t *csum;		/* ids: children's sums; the sweep's stack of ends */
+	int64_t *keys;		/* sort keys; starts, then self times; outermost durs */
 	int64_t *tmp;		/* sort scratch; gathered durations */
 	int64_t *rowself;	/* per row */
 	uint32_t *cpar, *cnode; /* per row: the last parent node and its child */

@@ -616,51 +616,48 @@ int ct_sort_lane(struct ct_scratch *s, const struct ct_rank *r, size_t a, size_t
 
 /*
  * Containment in one lane: sweep the sorted calls [a, a + m) of s (in
- * gathered positions), keeping the open calls on a stack (s->node).  Sets
- * parent and csum (the direct children's durations) of each.  1 on an
- * overlap (info's pair set), else 0.
+ * gathered positions), keeping the open calls on a stack (their positions
+ * in s->node, their ends in s->csum).  Sets each call's parent, and turns
+ * its gathered start in s->keys into its self time (its duration less its
+ * direct children's), the only use the steps after have for it: no array
+ * of children's sums.  1 on an overlap (info's pair set), else 0.
  */
 int ct_sweep(struct ct_scratch *s, const struct ct_rank *r, size_t a, size_t m,
 	     struct calltree_rankinfo *info)
 {
-	const int64_t *st = s->keys, *du = s->tmp;
+	int64_t *key = s->keys, *ends = s->csum;
+	const int64_t *du = s->tmp;
 	uint32_t *stack = s->node;
 	size_t k, top = 0;
 
 	for (k = a; k < a + m; k++) {
-		int64_t b = st[k], e = b + du[k];
+		int64_t b = key[k], e = b + du[k];
 
-		s->csum[k] = 0;
+		key[k] = du[k];
 		/* pop what closed before k starts: ends at or before its start
 		 * (a zero-length call closes only after its instant) */
-		while (top) {
-			uint32_t o = stack[top - 1];
-			int64_t oe = st[o] + du[o];
-
-			if (oe < b || (oe == b && du[o] > 0))
-				top--;
-			else
-				break;
-		}
+		while (top && (ends[top - 1] < b || (ends[top - 1] == b && du[stack[top - 1]] > 0)))
+			top--;
 		if (top) {
 			uint32_t o = stack[top - 1];
-			int64_t oe = st[o] + du[o];
+			int64_t oe = ends[top - 1];
 
 			if (e > oe) {
 				info->region_a = r->rows[s->row[o]].region;
 				info->region_b = r->rows[s->row[k]].region;
-				info->start_a = st[o];
+				info->start_a = oe - du[o];
 				info->end_a = oe;
 				info->start_b = b;
 				info->end_b = e;
 				return 1;
 			}
 			s->parent[k] = o;
-			s->csum[o] += du[k];
+			key[o] -= du[k];
 		} else {
 			s->parent[k] = NONE;
 		}
-		stack[top++] = (uint32_t)k;
+		stack[top] = (uint32_t)k;
+		ends[top++] = e;
 	}
 	return 0;
 }
@@ -742,8 +739,9 @@ static int ct_id_order(struct ct_scratch *s, const struct ct_rank *r, int64_t *m
 
 /*
  * Parents from the ids: s->order (calls by id, so parents first), the
- * calls gathered in that order, s->parent and s->csum in gathered
- * positions.  CALLTREE_IDS_USED, another enum calltree_ids_issue when the
+ * calls gathered in that order, s->parent in gathered positions, and
+ * each call's self time in s->keys (through the children's sums in
+ * s->csum).  CALLTREE_IDS_USED, another enum calltree_ids_issue when the
  * ids cannot be used, or -1 when memory ran out.
  */
 int ct_from_ids(struct ct_scratch *s, const struct ct_rank *r, struct calltree_rankinfo *info)
@@ -813,11 +811,14 @@ int ct_from_ids(struct ct_scratch *s, const struct ct_rank *r, struct calltree_r
 		}
 		s->parent[k] = pk;
 	}
+	/* each call's self time in place of its start, as ct_sweep()
+	 * leaves it (a rank whose ids are not used is gathered again) */
 	for (k = 0; k < n; k++) {
 		if (s->csum[k] > s->tmp[k]) {
 			issue = CALLTREE_IDS_CHILDREN;
 			goto out;
 		}
+		s->keys[k] = s->tmp[k] - s->csum[k];
 	}
 out:
 	if (issue != CALLTREE_IDS_USED)

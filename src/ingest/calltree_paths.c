@@ -154,12 +154,13 @@ static int ct_deliver(struct calltree *t, const struct ct_rank *r, struct calltr
 }
 
 /*
- * The numbers of rank r from its calls gathered parents first (s->keys,
- * s->tmp, s->row, s->parent, s->csum): each call's node and self time,
- * the (node, rank) sums, the rows' self times, and the outermost
- * durations grouped by node into s->keys (the starts are not needed any
- * more).  Returns 0, or -1 when memory ran out; *nused, *paths and
- * info->paths_issue say what was found.
+ * The numbers of rank r from its calls gathered parents first (each
+ * one's self time in s->keys, duration in s->tmp, row in s->row, parent
+ * in s->parent): each call's node, the (node, rank) sums, the rows' self
+ * times, and the outermost durations grouped by node into s->keys (the
+ * self times are not needed any more by then).  Returns 0, or -1 when
+ * memory ran out; *nused, *paths and info->paths_issue say what was
+ * found.
  */
 static int ct_numbers(struct calltree *t, const struct ct_rank *r, struct calltree_rankinfo *info,
 		      uint32_t *nused, int *paths)
@@ -176,7 +177,7 @@ static int ct_numbers(struct calltree *t, const struct ct_rank *r, struct calltr
 	}
 	for (k = 0; k < n; k++) {
 		uint32_t p = s->parent[k], w = s->row[k], region = r->rows[w].region, nk;
-		int64_t self = s->tmp[k] - s->csum[k];
+		int64_t self = s->keys[k];
 		int outer = p == NONE || r->rows[s->row[p]].region != region, rc;
 		struct ct_node *nd;
 
