@@ -4,10 +4,10 @@
  * the calls put in order by start ascending, end descending (a merge of
  * the runs already in that order when they are few, else a stable radix
  * sort on packed keys, qsort when they do not fit), gathered in that
- * order, and the containment sweep that gives each call its parent or finds two calls
- * overlapping; or the parents from the file's call ids, checked against
- * the times.  Also the scratch arrays all of this works in (kept between
- * ranks) and the sort of a path's durations.
+ * order, and the containment sweep that gives each call its parent or
+ * finds two calls overlapping; or the parents from the file's call ids,
+ * checked against the times.  Also the scratch arrays all of this works
+ * in (kept between ranks) and the sort of a path's durations.
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -305,7 +305,21 @@ out:
 	return rc;
 }
 
-/* A call as qsort sees it: (start, -duration, index) ascending. */
+/* The order of the calls on a lane, the one rule every path here follows
+ * (the radix sort's ties, qsort, the runs, the merge): whether call a
+ * (start sa, duration da) comes before call b: start ascending, then the
+ * longer call first (a parent before the child that starts with it), then
+ * call order. */
+static int ct_precedes(int64_t sa, int64_t da, uint32_t a, int64_t sb, int64_t db, uint32_t b)
+{
+	if (sa != sb)
+		return sa < sb;
+	if (da != db)
+		return da > db;
+	return a < b;
+}
+
+/* A call as qsort sees it, ordered by ct_precedes(). */
 struct ct_sortrec {
 	int64_t start, dur;
 	uint32_t idx;
@@ -315,11 +329,9 @@ static int ct_sortrec_cmp(const void *a, const void *b)
 {
 	const struct ct_sortrec *x = a, *y = b;
 
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	if (x->dur != y->dur)
-		return x->dur > y->dur ? -1 : 1;
-	return (x->idx > y->idx) - (x->idx < y->idx);
+	if (ct_precedes(x->start, x->dur, x->idx, y->start, y->dur, y->idx))
+		return -1;
+	return ct_precedes(y->start, y->dur, y->idx, x->start, x->dur, x->idx);
 }
 
 /* Sorted runs a lane may have and still be merged rather than sorted:
@@ -341,15 +353,10 @@ static int ct_sortrec_cmp(const void *a, const void *b)
  * consumed (ct_merge()'s release). */
 #define CT_RELEASE_STEP ((size_t)1 << 20)
 
-/* Whether call a sorts before call b: start ascending, duration
- * descending, call order. */
+/* Whether call a of r comes before call b (ct_precedes()). */
 static int ct_before(const struct ct_rank *r, uint32_t a, uint32_t b)
 {
-	if (r->start[a] != r->start[b])
-		return r->start[a] < r->start[b];
-	if (r->dur[a] != r->dur[b])
-		return r->dur[a] > r->dur[b];
-	return a < b;
+	return ct_precedes(r->start[a], r->dur[a], a, r->start[b], r->dur[b], b);
 }
 
 /*
@@ -385,11 +392,7 @@ struct ct_head {
 
 static int ct_head_before(const struct ct_head *x, const struct ct_head *y)
 {
-	if (x->start != y->start)
-		return x->start < y->start;
-	if (x->dur != y->dur)
-		return x->dur > y->dur;
-	return x->call < y->call;
+	return ct_precedes(x->start, x->dur, x->call, y->start, y->dur, y->call);
 }
 
 /* Move h[i] down the heap of n heads to its place. */
@@ -496,9 +499,7 @@ static int ct_ties(const struct ct_rank *r, uint32_t *out, size_t i, size_t k)
 		for (a = i + 1; a < k; a++) {
 			uint32_t x = out[a];
 
-			for (b = a; b > i && (r->dur[out[b - 1]] < r->dur[x] ||
-					      (r->dur[out[b - 1]] == r->dur[x] && out[b - 1] > x));
-			     b--)
+			for (b = a; b > i && ct_before(r, x, out[b - 1]); b--)
 				out[b] = out[b - 1];
 			out[b] = x;
 		}

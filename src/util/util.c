@@ -20,6 +20,17 @@
 #include "scopedb/err.h"
 #include "scopedb/util.h"
 
+#if defined(MADV_HUGEPAGE) || defined(MADV_DONTNEED)
+/* The page size, asked each time: a few calls per file, and no static
+ * shared by threads. */
+static uintptr_t util_page_size(void)
+{
+	long ps = sysconf(_SC_PAGESIZE);
+
+	return ps > 0 ? (uintptr_t)ps : 4096;
+}
+#endif
+
 /*
  * Transparent huge pages for a large block of the heap, asked for before
  * most of it is first written.  Ingest's big arrays (the frames one
@@ -36,14 +47,11 @@
 void util_huge_hint(void *p, size_t bytes)
 {
 #ifdef MADV_HUGEPAGE
-	long ps;
 	uintptr_t page, a, b;
 
 	if (!p || bytes < UTIL_HUGE_MIN)
 		return;
-	/* each time: a few calls per file, and no static shared by threads */
-	ps = sysconf(_SC_PAGESIZE);
-	page = ps > 0 ? (uintptr_t)ps : 4096;
+	page = util_page_size();
 #ifdef __GLIBC__
 	{
 		size_t usable = malloc_usable_size(p);
@@ -64,8 +72,7 @@ void util_huge_hint(void *p, size_t bytes)
 void util_release_pages(void *p, size_t bytes)
 {
 #ifdef MADV_DONTNEED
-	long ps = sysconf(_SC_PAGESIZE);
-	uintptr_t page = ps > 0 ? (uintptr_t)ps : 4096;
+	uintptr_t page = util_page_size();
 	uintptr_t a = ((uintptr_t)p + page - 1) & ~(page - 1);
 	uintptr_t b = ((uintptr_t)p + bytes) & ~(page - 1);
 
