@@ -126,6 +126,31 @@ if tcase scope-profiler-json; then
 	expect_err 2 "one run only" \
 		"scopedb: export --format scope-profiler-json writes one run, not 2: give one selector" \
 		$S export 1 2 --db rt.sqlite --format scope-profiler-json
+	# a rank numbered 10^9 costs the writer one cursor, not 10^9 (8 GB);
+	# under a 150 MB limit where the binary starts under it (not ASan)
+	sp() { jq -n --argjson r "$1" '{format: "scope-profiler-profile", format_version: 1,
+		num_ranks: 1, event_data_available: true, metadata: {mpi_size: 1}, regions: $r}'; }
+	sp '[{"name": "main", "rank": 1000000000, "start_times_ns": [0], "end_times_ns": [10]}]' \
+		>bigrank.json
+	expect 0 "a rank numbered 10^9" $S ingest -q --db big.sqlite --commit aaa1111 bigrank.json
+	limit=
+	(ulimit -v 150000 && $S --version) >/dev/null 2>&1 && limit="ulimit -v 150000 &&"
+	expect 0 "its export" bash -c "$limit exec $S export 1 --db big.sqlite \
+		--format scope-profiler-json -o bigrank-out.json"
+	equals "its rank" "$(jq -c '[.regions[].rank]' bigrank-out.json)" "[1000000000]"
+	# calls whose durations end to end pass 2^63 ns: one line, no file
+	# (written by hand: jq would round these integers to doubles)
+	cat >long.json <<-'EOF'
+	{"format": "scope-profiler-profile", "format_version": 1, "num_ranks": 1,
+	 "event_data_available": true, "metadata": {"mpi_size": 1}, "regions": [
+	  {"name": "a", "rank": 0, "start_times_ns": [0], "end_times_ns": [6000000000000000000]},
+	  {"name": "b", "rank": 0, "start_times_ns": [1], "end_times_ns": [5999999999999999999]}]}
+	EOF
+	expect 0 "calls of 6e18 ns" $S ingest -q --db big.sqlite --commit aaa1111 long.json
+	expect_err 2 "past the format's time line" \
+		"scopedb: cannot write run 2 as a JSON profile: the calls of rank 0 last more than 2^63 ns end to end, past the time line of the format" \
+		$S export 2 --db big.sqlite --format scope-profiler-json -o long-out.json
+	[ ! -e long-out.json ] && ok || bad "past the time line: long-out.json written"
 fi
 
 if tcase errors; then

@@ -6,6 +6,8 @@
  * upstream writes mpi_size and friends; any other value as a string.
  */
 #include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,6 +38,8 @@ void spjson_begin(struct spjson *s, struct buf *out, const struct store_run *run
 	size_t i;
 
 	memset(s, 0, sizeof(*s));
+	s->run_id = run->id;
+	strmap_init(&s->ranks);
 	jsonw_init(&s->w, out);
 	jsonw_begin_object(&s->w, JSONW_INLINE);
 	jsonw_key(&s->w, "format");
@@ -66,32 +70,53 @@ void spjson_begin(struct spjson *s, struct buf *out, const struct store_run *run
 	jsonw_begin_array(&s->w, JSONW_BLOCK);
 }
 
-/* The cursor of rank (grown as ranks come), or NULL (s->rc set). */
+/* The cursor of rank (one for each rank seen, found by its number: a run
+ * of one rank numbered 10^9 holds one), or NULL (s->rc set). */
 static int64_t *spjson_cursor(struct spjson *s, int64_t rank)
 {
-	size_t r = (size_t)rank, old = s->ncursor;
+	char key[24];
+	size_t id, old = s->ncursor;
 
 	if (rank < 0) {
 		s->rc = err_set(ERR_FORMAT, "a row of rank %lld", (long long)rank);
 		return NULL;
 	}
-	if (r >= s->ncursor) {
-		if (util_grow(&s->cursor, &s->ncursor, r + 1, sizeof(*s->cursor), 16)) {
+	snprintf(key, sizeof(key), "%lld", (long long)rank);
+	if (strmap_intern(&id, &s->ranks, key)) {
+		s->rc = ERR_NOMEM;
+		return NULL;
+	}
+	if (id >= s->ncursor) {
+		if (util_grow(&s->cursor, &s->ncursor, id + 1, sizeof(*s->cursor), 16)) {
 			s->rc = ERR_NOMEM;
 			return NULL;
 		}
 		memset(s->cursor + old, 0, (s->ncursor - old) * sizeof(*s->cursor));
 	}
-	return &s->cursor[r];
+	return &s->cursor[id];
 }
 
 /* The calls of a row from *cursor on, each 1 ns after the one before
- * (so that no call, not even a zero-length one, lies inside another). */
-static void spjson_times(struct spjson *s, int64_t *cursor, const int64_t *d, size_t n)
+ * (so that no call, not even a zero-length one, lies inside another).
+ * All of a rank's calls end to end must fit in int64 nanoseconds: checked
+ * before anything is written (else s->rc, and the row is not written). */
+static int spjson_times(struct spjson *s, int64_t *cursor, int64_t rank, const int64_t *d, size_t n)
 {
 	int64_t at = *cursor;
 	size_t i;
 
+	for (i = 0; i < n; i++) {
+		if (d[i] < 0 || d[i] > INT64_MAX - 1 - at)
+			return s->rc = err_set(
+				   ERR_FORMAT,
+				   "cannot write run %lld as a JSON profile: the calls of rank "
+				   "%lld "
+				   "last more than 2^63 ns end to end, past the time line of the "
+				   "format",
+				   (long long)s->run_id, (long long)rank);
+		at += d[i] + 1;
+	}
+	at = *cursor;
 	jsonw_key(&s->w, "start_times_ns");
 	jsonw_begin_array(&s->w, JSONW_COMPACT);
 	for (i = 0; i < n; i++) {
@@ -108,6 +133,7 @@ static void spjson_times(struct spjson *s, int64_t *cursor, const int64_t *d, si
 	}
 	jsonw_end(&s->w);
 	*cursor = at;
+	return 0;
 }
 
 /*
@@ -181,7 +207,8 @@ void spjson_row(struct spjson *s, const struct store_timing *t, const char *regi
 		jsonw_end(&s->w);
 	}
 	if (t->has_events) {
-		spjson_times(s, cursor, d, n);
+		if (spjson_times(s, cursor, t->rank, d, n))
+			return;
 		if (t->gpu_count > 0 && t->gpu_count <= n)
 			spjson_gpu(s, t, n);
 		if (t->exclusive >= 0) {
@@ -213,4 +240,5 @@ void spjson_abort(struct spjson *s)
 	free(s->cursor);
 	s->cursor = NULL;
 	s->ncursor = 0;
+	strmap_release(&s->ranks);
 }

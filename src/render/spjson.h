@@ -13,8 +13,9 @@
  * gpu_avg.  Rows without per-call data are written as "aggregate"
  * rows.
  *
- * Ownership: the writer appends to the caller's buf and keeps a growable
- * array of per-rank cursors, freed by spjson_end() (or spjson_abort()).
+ * Ownership: the writer appends to the caller's buf and keeps a cursor
+ * for each rank it has seen (as many as the run's ranks, whatever their
+ * numbers), freed by spjson_end() (or spjson_abort()).
  */
 #ifndef SCOPEDB_RENDER_SPJSON_H
 #define SCOPEDB_RENDER_SPJSON_H
@@ -23,11 +24,14 @@
 #include <stdint.h>
 
 #include "render/jsonw.h"
+#include "util/strmap.h"
 #include "scopedb/store.h"
 
 struct spjson {
 	struct jsonw w;
-	int64_t *cursor; /* per rank: where its next call starts (ns) */
+	int64_t run_id;	     /* for messages */
+	struct strmap ranks; /* a rank's number (text) -> its index in cursor */
+	int64_t *cursor;     /* per rank: where its next call starts (ns) */
 	size_t ncursor;
 	int rc;
 };
