@@ -350,6 +350,14 @@ b,2,5e-08"
 expect_err 2 "no tree, no paths" \
 	"scopedb: run 1 has no paths: no rank has a call tree (calls overlap without nesting: see the warning of its ingest); use --by name" \
 	$S show --db "$E2E_DIR/o.sqlite" 1 --by path
+# the same files given as files: named, where no ingest warned
+expect_err 2 "a file without a tree" \
+	"scopedb: 'overlap.json' has no paths: no rank has a call tree (calls overlap without nesting: 'scopedb ingest' of it says which); use --by name" \
+	$S show overlap.json --by path
+"$MKPROFILE" --aggregate agg-file.h5 >/dev/null || exit 1
+expect_err 2 "the aggregate side of a diff, named" \
+	"scopedb: 'agg-file.h5' has no paths: it keeps no calls, only totals (aggregate layout); use --by name" \
+	$S diff nested-base.h5 agg-file.h5 --by path
 fi
 
 if tcase ambiguous-names; then

@@ -67,6 +67,7 @@ struct store {
 	const struct store_backend *be;
 	struct store_conn *conn;
 	const char *location; /* the backend's, for messages */
+	int temporary;	      /* store_open_temporary()'s: a profile file's run, read */
 	int writing;	      /* inside store_begin() .. store_commit()/store_rollback() */
 	int reading;	      /* inside the read snapshot store_read_begin() started */
 	/* region name -> id in this write transaction (strmap id -> ids.v[]),

@@ -394,6 +394,34 @@ static int path_stats_decode(void *ctx, void *elem, const struct rows_row *r)
 	return 0;
 }
 
+/* Why run_id has no paths: a stored run is named by its number, a profile
+ * file read for the command (a temporary store) by its path, and where
+ * the stored run's ingest warned, the file's own read has not. */
+static int paths_none(struct store *st, int64_t run_id, const struct store_nesting *nest)
+{
+	struct store_run run;
+	int ret;
+
+	if (!st->temporary)
+		return err_set(
+		    ERR_NOTFOUND, "run %lld has no paths: %s; use --by name", (long long)run_id,
+		    nest->ranks == 0   ? "its file keeps no calls, only totals (aggregate layout)"
+		    : nest->trees == 0 ? "no rank has a call tree (calls overlap without "
+					 "nesting: see the warning of its ingest)"
+				       : "its call trees have too many paths or too deep ones");
+	ret = store_get_run(st, &run, run_id);
+	if (!ret)
+		ret = err_set(ERR_NOTFOUND, "'%s' has no paths: %s; use --by name",
+			      util_quote_msg(run.source_path ? run.source_path : "?"),
+			      nest->ranks == 0 ? "it keeps no calls, only totals (aggregate layout)"
+			      : nest->trees == 0
+				  ? "no rank has a call tree (calls overlap without "
+				    "nesting: 'scopedb ingest' of it says which)"
+				  : "its call trees have too many paths or too deep ones");
+	store_run_release(&run);
+	return ret;
+}
+
 int store_path_stats(struct store *st, struct store_region_stats **out, size_t *n, int64_t run_id,
 		     const int64_t *ranks, size_t nranks, store_path_filter filter, void *ctx)
 {
@@ -423,12 +451,7 @@ int store_path_stats(struct store *st, struct store_region_stats **out, size_t *
 		store_run_release(&run);
 	}
 	if (!ret && found && nest.paths == 0)
-		ret = err_set(
-		    ERR_NOTFOUND, "run %lld has no paths: %s; use --by name", (long long)run_id,
-		    nest.ranks == 0   ? "its file keeps no calls, only totals (aggregate layout)"
-		    : nest.trees == 0 ? "no rank has a call tree (calls overlap without "
-					"nesting: see the warning of its ingest)"
-				      : "its call trees have too many paths or too deep ones");
+		ret = paths_none(st, run_id, &nest);
 	/* every path, for the names of the ancestors of those kept */
 	if (!ret)
 		ret = scan_paths(st, run_id, names_path, NULL, &x, 0);

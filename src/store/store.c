@@ -230,8 +230,13 @@ int store_open_temporary(struct store **out)
 	size_t i;
 
 	for (i = 0; i < STORE_NBACKENDS; i++)
-		if (store_backends[i].be && (store_backends[i].be->caps & STORE_CAN_TEMPORARY))
-			return store_start(out, store_backends[i].be, NULL, 0);
+		if (store_backends[i].be && (store_backends[i].be->caps & STORE_CAN_TEMPORARY)) {
+			int rc = store_start(out, store_backends[i].be, NULL, 0);
+
+			if (!rc)
+				(*out)->temporary = 1;
+			return rc;
+		}
 	*out = NULL;
 	return err_set(ERR_USAGE, "no store backend has temporary stores");
 }
