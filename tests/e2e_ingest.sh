@@ -105,6 +105,8 @@ for f in trunc1.h5 trunc2.h5 trunc3.h5; do
 done
 expect_error "meta without =" "invalid --meta 'oops'" $S ingest --db "$db" --meta oops ci.h5
 expect_error "meta empty key" "invalid --meta '=v'" $S ingest --db "$db" --meta =v ci.h5
+# an empty tag: 'tag' and the tag: selector refuse it, so nothing could remove it
+expect_error "empty tag" "^scopedb: invalid --tag '': empty tag" $S ingest --db "$db" --tag ok --tag '' ci.h5
 after=$(sql "$db" 'select count(*) from runs; select count(*) from timings; select count(*) from run_tags; select count(*) from run_metadata; select count(*) from regions')
 equals "store unchanged after bad input" "$after" "$before"
 equals "integrity" "$(sql "$db" 'pragma integrity_check')" ok
@@ -122,6 +124,16 @@ contains "json error message" "$out" '"error": "cannot'
 fi
 
 # --- the store itself ------------------------------------------------------
+# --- a metadata timestamp that is no time: stored, with a warning -----------
+if tcase timestamp; then
+"$MKPROFILE" --ranks 1 --regions a --calls 5 --seed 9 --timestamp 2024-02-30T00:00:00Z \
+	feb30.h5 >/dev/null || exit 1
+expect_err 0 "a timestamp that is no date" \
+	"scopedb: warning: 'feb30.h5': its metadata timestamp '2024-02-30T00:00:00Z' is not a valid ISO-8601 time, so the run counts as recorded when it was ingested" \
+	$S ingest -q --db ts.sqlite --commit abc1234 feb30.h5
+equals "recorded when ingested" "$(sql ts.sqlite 'select recorded_at is null, sort_time = ingested_at from runs')" "1|1"
+fi
+
 if tcase store; then
 [ -f ci.h5 ] || "$MKPROFILE" --ranks 2 --regions a,b --calls 10 --seed 5 ci.h5 >/dev/null
 [ -f good.h5 ] || "$MKPROFILE" --ranks 1 --regions x --calls 3 --seed 9 good.h5 >/dev/null

@@ -78,6 +78,9 @@ struct ingest_result {
 	 * without paths (docs/format.md section 10.6; names the file, the
 	 * first such rank and why), "" when there is none */
 	char warning[1024];
+	/* a new run's warning about a metadata timestamp that is not a time
+	 * (the run then counts as recorded when it was ingested), "" when none */
+	char time_warning[512];
 };
 
 int ingest_file(struct ingest_result *out, struct store *st, const char *path,

@@ -296,6 +296,8 @@ static int ingest_files(struct buf *json, struct store **st, const char *db, str
 			ingest_warn_no_commit(r.run_id, ignored);
 			warned = 1;
 		}
+		if (!e && r.time_warning[0])
+			fprintf(stderr, "scopedb: warning: %s\n", r.time_warning);
 		if (!e && r.warning[0])
 			fprintf(stderr, "scopedb: warning: %s\n", r.warning);
 		if (cli_format_is(fmt, "json")) {

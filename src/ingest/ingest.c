@@ -145,13 +145,17 @@ int ingest_opts_check(const struct ingest_opts *o)
 				       "invalid %s '%s': not valid UTF-8 (a store holds UTF-8 text "
 				       "only)",
 				       what[i], s[i]);
-	for (i = 0; i < o->ntags; i++)
+	for (i = 0; i < o->ntags; i++) {
+		if (!o->tags[i][0])
+			return err_set(ERR_USAGE, "invalid --tag '': empty tag (a tag names runs: "
+						  "give it a name)");
 		if (util_utf8_bad(o->tags[i]))
 			return err_set(
 			    ERR_USAGE,
 			    "invalid --tag '%s': not valid UTF-8 (a store holds UTF-8 text "
 			    "only)",
 			    o->tags[i]);
+	}
 	for (i = 0; i < o->nmeta; i++)
 		if (ingest_meta_check(o->meta[i]))
 			return ERR_USAGE;
@@ -333,6 +337,16 @@ static int ingest_new_run(struct ingest_ctx *c, const char *sha)
 		util_format_iso(recorded, sizeof(recorded), epoch);
 	else
 		run.recorded_at = NULL;
+	if (ts && !run.recorded_at) {
+		char qp[160], qt[120];
+
+		snprintf(
+		    c->out->time_warning, sizeof(c->out->time_warning),
+		    "'%s': its metadata timestamp '%s' is not a valid ISO-8601 time, so the run "
+		    "counts as recorded when it was ingested",
+		    util_quote_msg_buf(qp, sizeof(qp), 120, c->info->path),
+		    util_quote_msg_buf(qt, sizeof(qt), 80, ts));
+	}
 	run.label = (char *)(c->opts->label ? c->opts->label : ingest_meta_get(c->info, "label"));
 	run.commit = (char *)c->opts->commit;
 	if (run.commit && identity_is_hex(run.commit, 4, 64)) {
