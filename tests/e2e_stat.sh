@@ -315,4 +315,36 @@ contains "diff --same line" "$out" "Like with like: hostname = A (11 runs of ano
 contains "diff --same verdicts" "$out" "Verdicts: 1 regressed, 0 improved, 0 unchanged, 0 inconclusive, 4 no evidence"
 
 fi
+
+if tcase window-region; then
+# --- a region the baseline window has but its newest run lacks -------------------
+# is on the baseline side at the window's location: not new, and its delta
+# agrees with its ratio (runs 1-10 have halo, run 11 has not, run 12 has it
+# 30% slower)
+export SCOPEDB_DB=$E2E_DIR/w.sqlite
+for i in $(seq 1 12); do
+	regions=main,solve,halo slow=
+	[ "$i" = 11 ] && regions=main,solve
+	[ "$i" = 12 ] && slow="--slow halo=1.3"
+	"$MKPROFILE" --seed 1 --scale "${scales[$((i - 1))]}" --regions $regions $slow \
+		--timestamp "2024-01-$(printf %02d "$i")T00:00:00Z" "w$i.h5" >/dev/null || exit 1
+	"$S" ingest -q "w$i.h5" --commit "$(printf 'a%039d' "$i")" --branch main >/dev/null || exit 1
+done
+expect 1 "window region: regressed" $S check 11 12 --baseline-window 10 --max-regression 5 \
+	--fail-on-new --format json
+equals "window region: not new" "$(printf '%s' "$out" | jq -c '.new')" '[]'
+equals "window region: its row" \
+	"$(printf '%s' "$out" | jq -c '.rows[] | select(.name == "halo") | [.a != null, .pct > 25 and .pct < 35, .verdict, .baseline_n]')" \
+	'[true,true,"regressed",9]'
+expect 1 "window region: table" $S check 11 12 --baseline-window 10 --max-regression 5
+case "$out" in *"Only in b"*) bad "window region: listed as only in b" ;; *) ok ;; esac
+# JUnit's failure message: each field once, as people read it
+expect 1 "window region: junit" $S check 11 12 --baseline-window 10 --max-regression 5 --format junit
+msg=$(printf '%s\n' "$out" | grep -o 'message="[^"]*"')
+case "$msg" in
+*verdict:*verdict:* | *ci_low* | *runs_needed* | *$'\xf0'*) bad "junit: a field twice: $msg" ;;
+*"delta %: +"*"%, verdict: regressed, ratio [95% CI]: 1."*", p: &lt;0.001, runs needed: -\"") ok ;;
+*) bad "junit message: $msg" ;;
+esac
+fi
 finish

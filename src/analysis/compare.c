@@ -593,6 +593,54 @@ static const struct verdict_region *compare_stab_get(const struct compare_stab *
 }
 
 /*
+ * A statistical check: a region its set has but the set's anchor run does
+ * not (a baseline window whose newest run lacks it) is on that side all
+ * the same, at the set's location: it is neither new nor missing, and its
+ * delta agrees with its ratio.  Added to side's regions (owned copies of
+ * the names, kept sorted) and to *v (as many as side->nregions).
+ */
+static int compare_set_fill(struct compare_side *side, struct stats_named **v,
+			    const struct compare_stab *tb, int cand)
+{
+	struct stats_named *nv;
+	char **nr, *name;
+	size_t i, add = 0, n = side->nregions;
+
+	for (i = 0; i < tb->n; i++)
+		add += (cand ? tb->vr[i].ncand : tb->vr[i].nbase) > 0 &&
+		       !bsearch(&tb->names[i], side->regions, n, sizeof(*side->regions),
+				compare_cmp_str);
+	if (!add)
+		return 0;
+	nr = realloc(side->regions, (n + add) * sizeof(*nr));
+	if (!nr)
+		return err_nomem();
+	side->regions = nr;
+	nv = realloc(*v, (n + add) * sizeof(*nv));
+	if (!nv)
+		return err_nomem();
+	*v = nv;
+	for (i = 0; i < tb->n; i++) {
+		const struct verdict_region *x = &tb->vr[i];
+
+		if ((cand ? x->ncand : x->nbase) == 0 ||
+		    bsearch(&tb->names[i], side->regions, n, sizeof(*side->regions),
+			    compare_cmp_str))
+			continue;
+		name = util_strdup(tb->names[i]);
+		if (!name)
+			return err_nomem();
+		nr[side->nregions] = name;
+		nv[side->nregions].name = name;
+		nv[side->nregions].v.none = 0;
+		nv[side->nregions].v.v = exp(cand ? x->ycand : x->ybase);
+		side->nregions++;
+	}
+	qsort(side->regions, side->nregions, sizeof(*side->regions), compare_cmp_str);
+	return 0;
+}
+
+/*
  * A statistical check, before the rows are built: each side's value of a
  * region becomes the location of its set (the anchor's own value when no
  * run of the set has a positive one).
@@ -697,7 +745,7 @@ out:
 static int compare_stat_sets(struct compare_result *out, struct runset *rs, struct compare_stab *tb,
 			     const struct runarg *sa, const struct runarg *sb, const char *arg_a,
 			     const char *arg_b, struct match *m, const struct compare_opts *o,
-			     struct stats_named *va, struct stats_named *vb)
+			     struct stats_named **va, struct stats_named **vb)
 {
 	int rc = runset_open(rs, sa, sb, arg_a, arg_b, m, o, &out->same);
 
@@ -716,9 +764,12 @@ static int compare_stat_sets(struct compare_result *out, struct runset *rs, stru
 		rc = compare_stab_build(tb, out, rs, sb->is_file);
 	}
 	if (!rc) {
-		compare_set_values(va, out->a.nregions, tb, 0);
-		compare_set_values(vb, out->b.nregions, tb, 1);
+		compare_set_values(*va, out->a.nregions, tb, 0);
+		compare_set_values(*vb, out->b.nregions, tb, 1);
+		rc = compare_set_fill(&out->a, va, tb, 0);
 	}
+	if (!rc)
+		rc = compare_set_fill(&out->b, vb, tb, 1);
 	return rc;
 }
 
@@ -776,7 +827,7 @@ int compare_runs(struct compare_result *out, const char *arg_a, const char *arg_
 	if (!rc && sb.nreps > 1 && !opts->stat)
 		rc = compare_rep_medians(vb, out->b.nregions, &sb, m, opts);
 	if (!rc && opts->stat)
-		rc = compare_stat_sets(out, &rs, &tb, &sa, &sb, arg_a, arg_b, m, opts, va, vb);
+		rc = compare_stat_sets(out, &rs, &tb, &sa, &sb, arg_a, arg_b, m, opts, &va, &vb);
 	if (rc)
 		goto out;
 	memset(&dopts, 0, sizeof(dopts));
