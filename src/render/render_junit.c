@@ -5,7 +5,8 @@
  * diff and check), named by the row's first cell, with a <failure> for
  * each row the document marks as bad in its first cell (a check's budget
  * violations).  The failure message lists the row's other columns as
- * people read them ("a: 0.15, b: 0.16, delta: +0.012, delta %: +7.9%"),
+ * people read them, each once ("a: 0.15, b: 0.16, delta: +0.012, delta %:
+ * +7.9%"),
  * its type says which rule the row broke: "new" (no baseline value, a:
  * --fail-on-new), "missing" (no candidate value, b: --fail-on-missing),
  * else "regression" (over the budget).
@@ -50,19 +51,27 @@ static const char *render_junit_type(const struct doc_table *t, size_t r)
 	return "regression";
 }
 
-/* "title: value, ..." of row r's columns after the first (unescaped). */
+/*
+ * "title: value, ..." of row r's columns after the first (unescaped):
+ * the columns people read, each once.  Left out: the columns for machines
+ * alone (no title: a statistical check's raw ratio, bounds and p, which
+ * its titled columns show as people read them) and the markdown twin of a
+ * terminal column (shown in markdown only: the verdict with its icon).
+ */
 static int render_junit_message(struct buf *out, const struct doc_table *t, size_t r)
 {
+	const char *sep = "";
 	size_t c;
 	int rc = 0;
 
 	for (c = 1; c < t->ncols && !rc; c++) {
-		const char *title = t->cols[c].title ? t->cols[c].title : t->cols[c].csv;
+		const struct doc_col *col = &t->cols[c];
 
-		if (!title)
+		if (!col->title || ((col->fmts & DOC_F_MD) && !(col->fmts & DOC_F_TEXT)))
 			continue;
-		rc |= buf_printf(out, "%s%s: ", c > 1 ? ", " : "", title);
-		rc |= doc_cell_human(out, &t->cols[c], doc_cell(t, r, c), NULL);
+		rc |= buf_printf(out, "%s%s: ", sep, col->title);
+		rc |= doc_cell_human(out, col, doc_cell(t, r, c), NULL);
+		sep = ", ";
 	}
 	return rc;
 }
