@@ -222,6 +222,8 @@ surface() {
 		fi
 		;;
 	esac
+	# no line a CI runner would run as a workflow command, in any format
+	$MKHOSTILE check ci surface.out 2>check.err && ok || bad "$desc: $(head -3 check.err)"
 	[ -e PWNED ] && bad "$desc: a name ran" || ok
 }
 for fmt in table markdown csv json; do

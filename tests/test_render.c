@@ -230,6 +230,22 @@ static void test_escape_hostile(void **state)
 	EXPECT_ESCAPE(escape_gh_prop, "\033[31mred\tx\x7f", "?[31mred?x?");
 	EXPECT_ESCAPE(escape_gh_data, "s\xc3\xa9 \xff", "s\xc3\xa9 ?");
 	EXPECT_ESCAPE(escape_gh_prop, "%25", "%2525");
+	/* a CI runner's workflow commands: a leading "::" (past blanks and
+	 * Unicode spaces) and "##[" anywhere, broken for people, kept for
+	 * programs (a quoted CSV field, JSON and XML references) */
+	EXPECT_ESCAPE(escape_plain, "::add-mask::x", ":" WJ ":add-mask::x");
+	EXPECT_ESCAPE(escape_plain, "  \xe2\x80\x83::x", "  \xe2\x80\x83:" WJ ":x");
+	EXPECT_ESCAPE(escape_plain, "ns::fn ##a", "ns::fn ##a");
+	EXPECT_ESCAPE(escape_plain, "a##[error]b##[", "a##" WJ "[error]b##" WJ "[");
+	EXPECT_ESCAPE(escape_msg, "##[x] ::y", "##" WJ "[x] ::y");
+	EXPECT_ESCAPE(escape_md, " ::x ##[y]", " :" WJ ":x \\#\\#\\[y\\]");
+	EXPECT_ESCAPE(escape_md, "GH-26, gh-1, GH-x", "GH" WJ "-26, gh" WJ "-1, GH-x");
+	EXPECT_ESCAPE(escape_csv_data, "::x", "\"::x\"");
+	EXPECT_ESCAPE(escape_csv_data, " ::x;##[y]", "\" ::x;##" WJ "[y]\"");
+	EXPECT_ESCAPE(escape_csv_data, "a::b", "a::b");
+	EXPECT_ESCAPE(escape_json, "##[a]##[", "\"##\\u005ba]##\\u005b\"");
+	EXPECT_ESCAPE(escape_json, "\\##[\n", "\"\\\\##\\u005b\\n\"");
+	EXPECT_ESCAPE(escape_xml, "##[a]#[", "##&#91;a]#[");
 	buf_release(&b);
 }
 

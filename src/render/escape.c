@@ -72,13 +72,58 @@ static int escape_unsafe(const char *s, size_t *len)
 	return escape_width(cp) < 0;
 }
 
+/* U+2060 WORD JOINER: invisible, and no mention, reference, autolink or
+ * workflow command spans it. */
+#define ESCAPE_WJ "\xe2\x81\xa0"
+
+/*
+ * The CI logs' commands (GitHub Actions' runner; docs/security.md): a line
+ * whose text, past any leading white space, starts with "::" is a workflow
+ * command ("::add-mask::x", "::stop-commands::t"), and so is any line that
+ * holds "##[" (the older form, "##[error]x").  A string from data is never
+ * one: escape_ci_lead() is the length of its leading white space (as .NET
+ * trims it: blanks, and the Unicode spaces) when "::" follows it, else -1;
+ * escape_ci_hash() is 1 when s holds "##" and then '['.  Each escaper
+ * breaks them in its own way: an invisible U+2060 between the two
+ * characters for people (terminal, markdown, diagnostics), a quoted field
+ * in CSV, a character reference in JSON and XML, which give the same text
+ * back to the programs that read them.
+ */
+static long escape_ci_lead(const char *s)
+{
+	const char *p = s;
+	unsigned cp;
+	size_t n;
+
+	for (;; p += n) {
+		n = util_utf8_decode(p, &cp);
+		if (!n || !(cp == ' ' || cp == 0xa0 || cp == 0x1680 ||
+			    (cp >= 0x2000 && cp <= 0x200a) || cp == 0x2028 || cp == 0x2029 ||
+			    cp == 0x202f || cp == 0x205f || cp == 0x3000 || cp == 0x85))
+			break;
+	}
+	return p[0] == ':' && p[1] == ':' ? (long)(p - s) : -1;
+}
+
+static int escape_ci_hash(const char *s)
+{
+	return s[0] == '#' && s[1] == '#' && s[2] == '[';
+}
+
 int escape_plain(struct buf *out, const char *s)
 {
+	long lead = escape_ci_lead(s);
+	const char *s0 = s;
 	size_t n;
 	int rc = 0;
 
 	while (*s && !rc) {
-		rc = escape_unsafe(s, &n) ? buf_putc(out, '?') : buf_add(out, s, n);
+		if (lead >= 0 && s == s0 + lead + 1)
+			rc = buf_puts(out, ESCAPE_WJ); /* ":" WJ ":" */
+		else if (s > s0 + 1 && escape_ci_hash(s - 2))
+			rc = buf_puts(out, ESCAPE_WJ); /* "##" WJ "[" */
+		if (!rc)
+			rc = escape_unsafe(s, &n) ? buf_putc(out, '?') : buf_add(out, s, n);
 		s += n;
 	}
 	return rc;
@@ -125,10 +170,6 @@ int escape_gh_prop(struct buf *out, const char *s)
 	return escape_gh(out, s, 1);
 }
 
-/* U+2060 WORD JOINER: invisible, and no mention, reference or autolink
- * spans it. */
-#define ESCAPE_WJ "\xe2\x81\xa0"
-
 /* 1 when s starts with "www." in any case. */
 static int escape_is_www(const char *s)
 {
@@ -142,21 +183,31 @@ static int escape_is_www(const char *s)
  * entity does not stop GitHub: it links after unescaping): after '@' (a
  * mention, an e-mail autolink), between ':' and "//" (an http://, https://
  * or any scheme's autolink), between "www" and '.' (a www autolink), and
- * after "#" followed by a digit (a reference to an issue, which tells its
- * subscribers).
+ * after "#" followed by a digit and between "GH" and "-" followed by one (a
+ * reference to an issue, which tells its subscribers), and between the
+ * colons of a leading "::" (a workflow command: escape_ci_lead()).
  */
 int escape_md(struct buf *out, const char *s)
 {
+	long lead = escape_ci_lead(s);
+	const char *s0 = s;
 	int rc = 0;
 
 	while (*s && !rc) {
 		unsigned char c = (unsigned char)*s;
 		size_t n;
 
+		if (lead >= 0 && s == s0 + lead + 1)
+			rc = buf_puts(out, ESCAPE_WJ);
+		if (rc)
+			break;
 		if (escape_unsafe(s, &n))
 			rc = buf_putc(out, '?');
 		else if (c == '#' && s[1] >= '0' && s[1] <= '9')
 			rc = buf_puts(out, "\\#" ESCAPE_WJ);
+		else if ((c | 0x20) == 'g' && (s[1] | 0x20) == 'h' && s[2] == '-' && s[3] >= '0' &&
+			 s[3] <= '9')
+			rc = buf_add(out, s, 2) || buf_puts(out, ESCAPE_WJ), n = 2;
 		else if (strchr("\\`*_[]<>|~&#", c))
 			rc = buf_printf(out, "\\%c", c);
 		else if (c == '@')
@@ -174,13 +225,15 @@ int escape_md(struct buf *out, const char *s)
 
 /* Control characters other than line breaks and tab become '?', as on the
  * terminal: a CSV file is read on one as often as not (issue 13). */
-int escape_csv(struct buf *out, const char *s)
+/* escape_csv(), the field quoted also when quote is 1. */
+static int escape_csv_field(struct buf *out, const char *s, int quote)
 {
 	int rc = 0;
 
 	if (!s)
 		return 0;
-	if (strpbrk(s, ",\"\r\n"))
+	quote |= strpbrk(s, ",\"\r\n") != NULL;
+	if (quote)
 		rc |= buf_putc(out, '"');
 	for (const char *c = s; *c;) {
 		unsigned char u = (unsigned char)*c;
@@ -195,9 +248,14 @@ int escape_csv(struct buf *out, const char *s)
 			rc |= buf_add(out, c, n);
 		c += n;
 	}
-	if (strpbrk(s, ",\"\r\n"))
+	if (quote)
 		rc |= buf_putc(out, '"');
 	return rc ? ERR_NOMEM : 0;
+}
+
+int escape_csv(struct buf *out, const char *s)
+{
+	return escape_csv_field(out, s, 0);
 }
 
 /* 1 when s[0..n) is a plain decimal number: an optional sign, digits with
@@ -246,27 +304,35 @@ int escape_csv_data(struct buf *out, const char *s)
 	if (!s)
 		return 0;
 	while (!rc) {
-		size_t n = strcspn(p, ";");
+		size_t n = strcspn(p, ";"), i;
 
 		if (strchr("=+-@\t\r", *p) && *p && !escape_is_number(p, n))
 			rc = buf_putc(&b, '\'');
-		rc = rc || buf_add(&b, p, n);
+		for (i = 0; i < n && !rc; i++) /* "##" WJ "[" (escape_ci_hash()) */
+			rc = (i > 1 && escape_ci_hash(p + i - 2) && buf_puts(&b, ESCAPE_WJ)) ||
+			     buf_putc(&b, p[i]);
 		if (!p[n])
 			break;
 		rc = rc || buf_putc(&b, ';');
 		p += n + 1;
 	}
-	rc = rc || buf_puts(&b, "") || escape_csv(out, b.data);
+	rc = rc || buf_puts(&b, "") || escape_csv_field(out, b.data, escape_ci_lead(b.data) >= 0);
 	buf_release(&b);
 	return rc ? ERR_NOMEM : 0;
 }
 
 int escape_msg(struct buf *out, const char *s)
 {
+	long lead = escape_ci_lead(s);
+	const char *s0 = s;
 	size_t n, i;
 	int rc = 0;
 
 	while (*s && !rc) {
+		if ((lead >= 0 && s == s0 + lead + 1) || (s > s0 + 1 && escape_ci_hash(s - 2)))
+			rc = buf_puts(out, ESCAPE_WJ);
+		if (rc)
+			break;
 		if (!escape_unsafe(s, &n))
 			rc = buf_add(out, s, n);
 		else
@@ -283,15 +349,13 @@ int escape_msg(struct buf *out, const char *s)
  * a hostile profile or store) becomes U+FFFD, as a lenient decoder would
  * show it.
  */
-int escape_json(struct buf *out, const char *s)
+static int escape_json_lit(struct buf *out, const char *s)
 {
 	struct buf clean = BUF_INIT;
 	const char *p;
 	size_t n;
 	int rc = 0;
 
-	if (!s)
-		return buf_puts(out, "null");
 	for (p = s; *p; p += n)
 		if (!(n = util_utf8_len(p)))
 			break;
@@ -306,6 +370,26 @@ int escape_json(struct buf *out, const char *s)
 	if (!rc)
 		rc = json_buf_string(out, clean.data);
 	buf_release(&clean);
+	return rc ? ERR_NOMEM : 0;
+}
+
+/* The literal of escape_json_lit(), each "##[" of it written "##\u005b"
+ * (escape_ci_hash()): a JSON reader gets the same string.  The literal's
+ * own escapes hold no '#' and no '[', so each "##[" in it is one of s. */
+int escape_json(struct buf *out, const char *s)
+{
+	struct buf lit = BUF_INIT;
+	const char *p;
+	int rc;
+
+	if (!s)
+		return buf_puts(out, "null");
+	if (!strstr(s, "##["))
+		return escape_json_lit(out, s);
+	rc = escape_json_lit(&lit, s);
+	for (p = lit.data; !rc && p && *p; p++)
+		rc = escape_ci_hash(p) ? (p += 2, buf_puts(out, "##\\u005b")) : buf_putc(out, *p);
+	buf_release(&lit);
 	return rc ? ERR_NOMEM : 0;
 }
 
@@ -326,6 +410,9 @@ int escape_xml(struct buf *out, const char *s)
 
 		if (n == 1 && ent[*p])
 			rc = buf_puts(out, ent[*p]);
+		else if (*p == '[' && p >= (const unsigned char *)s + 2 && p[-1] == '#' &&
+			 p[-2] == '#')
+			rc = buf_puts(out, "&#91;"); /* escape_ci_hash() */
 		else if (n == 0 || escape_is_control(*p))
 			rc = buf_putc(out, '?'), n = 1;
 		else if (cp == 0xfffe || cp == 0xffff)

@@ -11,7 +11,7 @@
  *                 would reorder the row;
  *   escape_md:    markdown; the same, plus \`*_[]<>|~&# backslash-escaped,
  *                 and mentions (@user), autolinks (http://, www.) and
- *                 issue references (#12) broken by an invisible U+2060
+ *                 issue references (#12, GH-12) broken by an invisible U+2060
  *                 WORD JOINER, so a pull request comment pings no one;
  *   escape_csv:   an RFC 4180 field, quoted when it holds a comma, quote or
  *                 line break, other control characters as '?' (nothing for
@@ -36,6 +36,10 @@
  *                 terminal;
  *   escape_roff:  man page text (help --man): backslashes and dashes
  *                 escaped, a leading '.' or '\'' of a line made literal;
+ *   and in every format but github's, no string from data makes a line
+ *   a CI runner takes for a workflow command (a leading "::", "##["
+ *   anywhere): broken by U+2060 for people, a quoted field in CSV, a
+ *   character reference in JSON and XML (escape.c, escape_ci_lead());
  *   escape_gh_data, escape_gh_prop: a GitHub workflow command's message
  *                 and property values (::error file=F,title=T::MESSAGE):
  *                 % CR LF (and in a property : and ,) percent-encoded as

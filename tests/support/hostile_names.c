@@ -48,6 +48,12 @@ const char *const hostile_names[] = {
     "fixes #1, GH-2",
     "&#64;octocat &amp; \\@x",
     "*bold* _it_ [link](javascript:alert(1)) | pipe",
+    /* CI logs: GitHub Actions' workflow commands, at a line's start (past
+     * blanks and Unicode spaces) and the older form anywhere */
+    "::stop-commands::pwntoken",
+    "  ::add-mask::secret",
+    "\xe2\x80\x83::warning::fake",
+    "log ##[error]fake",
     /* HTML, SVG and XML */
     "<img src=x onerror=alert(1)>",
     "</title></text></svg><script>alert(2)</script>",

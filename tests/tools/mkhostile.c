@@ -11,7 +11,7 @@
  *                                (all a store takes: docs/text.md)
  *   mkhostile list               the corpus, each name ended by a NUL byte
  *   mkhostile list-utf8          its valid UTF-8 names only
- *   mkhostile check csv|markdown FILE
+ *   mkhostile check csv|markdown|ci FILE
  *                                check scopedb's output of that format for
  *                                what a spreadsheet would compute (a cell,
  *                                after RFC 4180 unquoting and at each ';',
@@ -19,8 +19,11 @@
  *                                a plain number) or GitHub would turn into
  *                                a mention, a link or an issue reference
  *                                ('@' not followed by U+2060, "://",
- *                                "www.", '#' and a digit); each finding on
- *                                stderr, exit 1 if any
+ *                                "www.", '#' or "GH-" and a digit), or (ci,
+ *                                any format) a CI runner would take for a
+ *                                workflow command (a line starting with
+ *                                "::" past its spaces, or holding "##[");
+ *                                each finding on stderr, exit 1 if any
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,6 +74,58 @@ static int check_csv(const char *text)
 	return bad;
 }
 
+/* check ci (any format): no line a CI runner takes for a workflow command:
+ * none that starts with "::" past its blanks and Unicode spaces (as .NET
+ * trims them: U+00A0, U+1680, U+2000..U+200A, U+2028, U+2029, U+202F,
+ * U+205F, U+3000, U+0085; their UTF-8 starts with 0xc2, 0xe1, 0xe2 or
+ * 0xe3), none that holds "##[". */
+static int check_ci(const char *text)
+{
+	static const char *const spaces[] = {"\xc2\xa0",     "\xc2\x85",     "\xe1\x9a\x80",
+					     "\xe2\x80\xa8", "\xe2\x80\xa9", "\xe2\x80\xaf",
+					     "\xe2\x81\x9f", "\xe3\x80\x80"};
+	const char *p = text;
+	int bad = 0, line = 1;
+
+	while (*p) {
+		const char *q = p, *end = strchr(p, '\n');
+		size_t k;
+
+		if (!end)
+			end = p + strlen(p);
+		for (;;) {
+			if (*q == ' ' || *q == '\t' || *q == '\r' || *q == '\v' || *q == '\f') {
+				q++;
+				continue;
+			}
+			if ((unsigned char)q[0] == 0xe2 && (unsigned char)q[1] == 0x80 &&
+			    (unsigned char)q[2] >= 0x80 && (unsigned char)q[2] <= 0x8a) {
+				q += 3; /* U+2000..U+200A */
+				continue;
+			}
+			for (k = 0; k < sizeof(spaces) / sizeof(*spaces); k++)
+				if (!strncmp(q, spaces[k], strlen(spaces[k])))
+					break;
+			if (k == sizeof(spaces) / sizeof(*spaces))
+				break;
+			q += strlen(spaces[k]);
+		}
+		if (q[0] == ':' && q[1] == ':') {
+			fprintf(stderr, "ci: line %d: a workflow command: '%.30s'\n", line, q);
+			bad = 1;
+		}
+		for (q = p; q + 2 < end; q++)
+			if (q[0] == '#' && q[1] == '#' && q[2] == '[') {
+				fprintf(stderr, "ci: line %d: an old workflow command: '%.30s'\n",
+					line, q);
+				bad = 1;
+			}
+		p = *end ? end + 1 : end;
+		line++;
+	}
+	return bad;
+}
+
 /* check markdown: no mention, autolink or issue reference. */
 static int check_md(const char *text)
 {
@@ -89,6 +144,8 @@ static int check_md(const char *text)
 			what = "a www autolink";
 		else if (*p == '#' && p[1] >= '0' && p[1] <= '9')
 			what = "an issue reference";
+		else if (!strncasecmp(p, "gh-", 3) && p[3] >= '0' && p[3] <= '9')
+			what = "an issue reference (GH-)";
 		if (what) {
 			fprintf(stderr, "markdown: line %d: %s: '%.20s'\n", line, what, p);
 			bad = 1;
@@ -137,7 +194,9 @@ int main(int argc, char **argv)
 			fprintf(stderr, "mkhostile: cannot read '%s'\n", argv[3]);
 			return 2;
 		}
-		bad = !strcmp(argv[2], "csv") ? check_csv(text) : check_md(text);
+		bad = !strcmp(argv[2], "csv")  ? check_csv(text)
+		      : !strcmp(argv[2], "ci") ? check_ci(text)
+					       : check_md(text);
 		free(text);
 		return bad;
 	}
