@@ -99,6 +99,15 @@ expect 0 "inconclusive pass" $S check tag:nightly 19 --baseline-window 10 --max-
 	--inconclusive pass
 expect 1 "inconclusive fail" $S check tag:nightly 19 --baseline-window 10 --max-regression 5 \
 	--inconclusive fail
+# the JUnit report of a job that fails so says why; of one that passes, nothing
+expect 1 "inconclusive fail: junit" $S check tag:nightly 19 --baseline-window 10 \
+	--max-regression 5 --inconclusive fail --format junit
+equals "inconclusive fail: its failure" \
+	"$(printf '%s\n' "$out" | grep -o 'failures="[0-9]*"\|failure type="[a-z]*"' | tr '\n' ' ')" \
+	'failures="1" failure type="inconclusive" '
+expect 0 "inconclusive pass: junit" $S check tag:nightly 19 --baseline-window 10 \
+	--max-regression 5 --inconclusive pass --format junit
+contains "inconclusive pass: no failure" "$out" 'failures="0"'
 expect 3 "inconclusive json" $S check tag:nightly 19 --baseline-window 10 --max-regression 5 \
 	--format json
 contains "json inconclusive" "$out" '"status": "INCONCLUSIVE"'

@@ -49,6 +49,11 @@ struct compare_opts {
 	int check; /* compute the verdict (check) */
 	double max_regression;
 	int fail_on_new;
+	/* --inconclusive fail: a region the statistical check could not
+	 * decide fails it, so reports mark it as they mark a violation (its
+	 * JUnit failure typed "inconclusive"); the exit status is the
+	 * command's */
+	int inconclusive_fails;
 	int fail_on_missing; /* regions of a absent from b are violations */
 	/* check only: metadata keys that must be equal on both sides (a key
 	 * present on one side only differs), besides compare_same_keys that

@@ -260,6 +260,8 @@ int cmd_compare(int argc, char **argv, int check)
 	{
 		const struct compare_view v = {&res, &co};
 
+		co.inconclusive_fails = inconclusive == CLI_EXIT_FAIL;
+
 		/* the exit status of a verdict: decided here, nowhere else */
 		code =
 		    cli_print_doc_outputs(compare_document, &v, fmt, cli_use_color(stdout),

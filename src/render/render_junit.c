@@ -7,14 +7,17 @@
  * violations).  The failure message lists the row's other columns as
  * people read them, each once ("a: 0.15, b: 0.16, delta: +0.012, delta %:
  * +7.9%"),
- * its type says which rule the row broke: "new" (no baseline value, a:
- * --fail-on-new), "missing" (no candidate value, b: --fail-on-missing),
- * else "regression" (over the budget).
+ * its type says which rule the row broke: "inconclusive" (a statistical
+ * check that could not decide, with --inconclusive fail), "new" (no
+ * baseline value, a: --fail-on-new), "missing" (no candidate value, b:
+ * --fail-on-missing), else "regression" (over the budget).
  *
  * The suite is the document's name ("scopedb.check", "scopedb.diff";
  * "scopedb" for an unnamed one), the classname adds its subject, the
  * metric ("scopedb.check.total").  Text goes through escape_xml().
  */
+#include <string.h>
+
 #include "render/escape.h"
 #include "render/render.h"
 #include "scopedb/err.h"
@@ -44,6 +47,13 @@ static int render_junit_failed(const struct doc_table *t, size_t r)
  */
 static const char *render_junit_type(const struct doc_table *t, size_t r)
 {
+	size_t c;
+
+	/* an undecided region failing the check (--inconclusive fail) */
+	for (c = 1; c < t->ncols; c++)
+		if (t->cols[c].csv && !strcmp(t->cols[c].csv, "verdict") &&
+		    !doc_cell(t, r, c)->null && !strcmp(doc_cell(t, r, c)->s, "inconclusive"))
+			return "inconclusive";
 	if (t->ncols > 1 && doc_cell(t, r, 1)->null)
 		return "new";
 	if (t->ncols > 2 && doc_cell(t, r, 2)->null)

@@ -400,7 +400,8 @@ static void report_rows(struct doc *d, const struct compare_result *r, const str
 		doc_set_num(t, off + 4, row->pct.none, row->pct.v);
 		doc_set_flags(t, off + 3, tint);
 		doc_set_flags(t, off + 4, tint);
-		if (row->violation)
+		if (row->violation || (o->inconclusive_fails && r->stat &&
+				       r->stat[i].verdict == VERDICT_CALL_INCONCLUSIVE))
 			doc_set_flags(t, off, DOC_STRONG | DOC_BAD);
 		if (r->stat)
 			report_stat_cells(t, off + 5, &r->stat[i]);
