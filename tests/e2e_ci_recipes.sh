@@ -184,7 +184,7 @@ gh_git() { # EVENT REF_NAME SHA|- PROFILES...: a job with git, WINDOW=3, a run i
 job gh_git push main "$(csha 1)" ../base.h5
 equals "git: first main run" "$rc" 0
 equals "git: no earlier commit: the pin" "$(head -1 summary.md)" \
-	"**scopedb:** point check against \`pin:baseline\` with a budget of +5% (base:HEAD~1: unknown git revision 'HEAD~1' (a CI checkout may need it fetched first: git fetch origin BRANCH))"
+	"**scopedb:** point check against \`pin:baseline\` with a budget of +5% (\`base:HEAD~1: unknown git revision 'HEAD~1' (a CI checkout may need it fetched first: git fetch origin BRANCH)\`)"
 contains "git: the artifact link" "$(<summary.md)" \
 	"[The HTML report](https://github.example/o/r/actions/runs/77#artifacts) (artifact scopedb-report.html)"
 job gh_git push main "$(csha 2)" ../ok.h5
@@ -226,13 +226,17 @@ equals "git: no annotation" "$(grep -c '^::' <<<"$out")" 0
 BASE=nosuch job gh_git pull_request 9/merge - ../ok.h5
 equals "git: unknown base branch" "$rc" 0
 contains "git: the pin, and why" "$(head -1 summary.md)" \
-	"point check against \`pin:baseline\` with a budget of +5% (base:origin/nosuch: unknown git revision 'origin/nosuch'"
+	"point check against \`pin:baseline\` with a budget of +5% (\`base:origin/nosuch: unknown git revision 'origin/nosuch'"
 # a hostile base branch name is shown, never run
 : >summary.md
 BASE='$(touch PWNED)`x`' run gh_git pull_request 9/merge - ../ok.h5
 equals "git: hostile base branch" "$rc" 0
 [ -e PWNED ] && bad "git: a branch name ran" || ok
-contains "git: hostile name without backquotes" "$(head -1 summary.md)" "(base:origin/\$(touch PWNED)x: unknown git revision"
+contains "git: hostile name without backquotes" "$(head -1 summary.md)" "(\`base:origin/\$(touch PWNED)x: unknown git revision"
+# a target branch named like a team: in a code span, no one is mentioned
+: >summary.md
+BASE='@org/team' run gh_git pull_request 10/merge - ../ok.h5
+contains "git: a base branch like a mention" "$(head -1 summary.md)" "(\`base:origin/@org/team: unknown git revision"
 cd .. || exit 1
 fi
 

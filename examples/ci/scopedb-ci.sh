@@ -118,7 +118,9 @@ if [ "$base" != pin:baseline ] && [ "$stored" -ge "$window" ]; then
 elif [ "$base" != pin:baseline ]; then
 	mode="point check against \`$shown\` with a budget of +$budget% ($stored of the $window runs of $main the statistical check needs)"
 else
-	mode="point check against \`pin:baseline\` with a budget of +$budget% (${why//\`/})"
+	# (why quotes the target branch, which may hold '@' or '#': in a code
+	# span the summary mentions no one and links nothing)
+	mode="point check against \`pin:baseline\` with a budget of +$budget% (\`${why//\`/}\`)"
 	[ -n "${BASE_REF:-}" ] || mode="point check against \`pin:baseline\` with a budget of +$budget%"
 fi
 for o in "${outputs[@]}"; do
