@@ -385,6 +385,11 @@ static void test_parse_percent(void **state)
 	assert_int_equal(stats_parse_percent(&v, "--threshold", "nan", 0), ERR_USAGE);
 	assert_int_equal(stats_parse_percent(&v, "--threshold", "inf", 0), ERR_USAGE);
 	assert_int_equal(stats_parse_percent(&v, "--threshold", "1e999", 0), ERR_USAGE);
+	/* decimal only: strtod() alone reads "0x10" as 16 */
+	assert_int_equal(stats_parse_percent(&v, "--max-regression", "0x10", 1), ERR_USAGE);
+	assert_string_equal(err_msg(),
+			    "invalid --max-regression '0x10': expected a number (percent)");
+	assert_int_equal(stats_parse_percent(&v, "--threshold", "0X1p3", 0), ERR_USAGE);
 }
 
 TU_MAIN(NULL, NULL,

@@ -357,7 +357,8 @@ int stats_parse_percent(double *out, const char *opt, const char *arg, int nonne
 	v = strtod(arg, &end);
 	if (end != arg && *end == '%') /* "5%" */
 		end++;
-	if (end == arg || *end || errno == ERANGE || !isfinite(v))
+	/* a decimal number: strtod() also takes "0x10" (16) */
+	if (end == arg || *end || errno == ERANGE || !isfinite(v) || strpbrk(arg, "xX"))
 		return err_set(ERR_USAGE, "invalid %s '%s': expected a number (percent)", opt, arg);
 	if (nonneg && v < 0.0)
 		return err_set(ERR_USAGE, "invalid %s '%s': must not be negative", opt, arg);
