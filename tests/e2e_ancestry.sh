@@ -254,6 +254,17 @@ case $out in
 *"::error file=src/src/rel.py,line=17,"*) ok ;;
 *) bad "relative to a working directory in the checkout: $out" ;;
 esac
+# line 0 (code at a module's top level): on the file, no line; line 1 in
+# the code quality report
+loc "$top/src/solver.py" "$top" solve lo6.tmp --slow solve=2
+sed 's/"source_lineno": [0-9]*/"source_lineno": 0/g' lo6.tmp >lo6.json
+in_repo $S check --db "$db" 2 ../lo6.json --max-regression 5 --format github
+case $out in
+"::error file=src/solver.py,title=scopedb%3A solve "*) ok ;;
+*) bad "line 0: the file, no line: $out" ;;
+esac
+in_repo $S check --db "$db" 2 ../lo6.json --max-regression 5 --format codequality
+equals "line 0: codequality line 1" "$(jq -r '.[0].location.lines.begin' <<<"$out")" 1
 # outside any work tree: the working directory alone
 run $S check --db "$db" 2 lo4.json --max-regression 5 --format github
 case $out in

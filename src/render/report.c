@@ -526,7 +526,8 @@ static void report_findings(struct doc *d, const struct compare_result *r,
 		doc_set_text(t, DOC_FINDING_REGION, r->rows[i].name);
 		if (r->locs && r->locs[i].file) {
 			doc_set_text(t, DOC_FINDING_FILE, r->locs[i].file);
-			if (r->locs[i].line >= 0)
+			/* line 0 is no line (a module's own code): the file's */
+			if (r->locs[i].line > 0)
 				doc_set_id(t, DOC_FINDING_LINE, r->locs[i].line);
 		}
 		doc_set_text(t, DOC_FINDING_TITLE, title.data);
