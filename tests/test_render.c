@@ -243,6 +243,7 @@ static void test_escape_hostile(void **state)
 	EXPECT_ESCAPE(escape_csv_data, "::x", "\"::x\"");
 	EXPECT_ESCAPE(escape_csv_data, " ::x;##[y]", "\" ::x;##" WJ "[y]\"");
 	EXPECT_ESCAPE(escape_csv_data, "a::b", "a::b");
+	EXPECT_ESCAPE(escape_csv_data, "x\n ::y\r::z", "\"x\n :" WJ ":y\r:" WJ ":z\"");
 	EXPECT_ESCAPE(escape_json, "##[a]##[", "\"##\\u005ba]##\\u005b\"");
 	EXPECT_ESCAPE(escape_json, "\\##[\n", "\"\\\\##\\u005b\\n\"");
 	EXPECT_ESCAPE(escape_xml, "##[a]#[", "##&#91;a]#[");

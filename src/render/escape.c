@@ -85,9 +85,12 @@ static int escape_unsafe(const char *s, size_t *len)
  * trims it: blanks, and the Unicode spaces) when "::" follows it, else -1;
  * escape_ci_hash() is 1 when s holds "##" and then '['.  Each escaper
  * breaks them in its own way: an invisible U+2060 between the two
- * characters for people (terminal, markdown, diagnostics), a quoted field
- * in CSV, a character reference in JSON and XML, which give the same text
- * back to the programs that read them.
+ * characters for people (terminal, diagnostics; markdown escapes '#' and
+ * '[' already); in CSV a quoted field for a leading "::" and U+2060 where
+ * a line break in the field starts a line with "::" and in "##[" (CSV has
+ * no other way: its readers get the joiner); a character reference in
+ * JSON and XML, which give the same text back to the programs that read
+ * them.
  */
 static long escape_ci_lead(const char *s)
 {
@@ -122,8 +125,9 @@ int escape_plain(struct buf *out, const char *s)
 			rc = buf_puts(out, ESCAPE_WJ); /* ":" WJ ":" */
 		else if (s > s0 + 1 && escape_ci_hash(s - 2))
 			rc = buf_puts(out, ESCAPE_WJ); /* "##" WJ "[" */
-		if (!rc)
-			rc = escape_unsafe(s, &n) ? buf_putc(out, '?') : buf_add(out, s, n);
+		if (rc)
+			break;
+		rc = escape_unsafe(s, &n) ? buf_putc(out, '?') : buf_add(out, s, n);
 		s += n;
 	}
 	return rc;
@@ -305,12 +309,21 @@ int escape_csv_data(struct buf *out, const char *s)
 		return 0;
 	while (!rc) {
 		size_t n = strcspn(p, ";"), i;
+		long lead = -1; /* the "::" past a line break, at p[lead] */
 
 		if (strchr("=+-@\t\r", *p) && *p && !escape_is_number(p, n))
 			rc = buf_putc(&b, '\'');
-		for (i = 0; i < n && !rc; i++) /* "##" WJ "[" (escape_ci_hash()) */
-			rc = (i > 1 && escape_ci_hash(p + i - 2) && buf_puts(&b, ESCAPE_WJ)) ||
-			     buf_putc(&b, p[i]);
+		for (i = 0; i < n && !rc; i++) {
+			/* the field's own lines: "::" past a break, and "##["
+			 * anywhere, broken (escape_ci_lead(), escape_ci_hash()) */
+			if ((p[i] == '\n' || p[i] == '\r') &&
+			    (lead = escape_ci_lead(p + i + 1)) >= 0)
+				lead += (long)i + 1;
+			if ((lead >= 0 && i == (size_t)lead + 1) ||
+			    (i > 1 && escape_ci_hash(p + i - 2)))
+				rc = buf_puts(&b, ESCAPE_WJ);
+			rc = rc || buf_putc(&b, p[i]);
+		}
 		if (!p[n])
 			break;
 		rc = rc || buf_putc(&b, ';');

@@ -38,8 +38,9 @@
  *                 escaped, a leading '.' or '\'' of a line made literal;
  *   and in every format but github's, no string from data makes a line
  *   a CI runner takes for a workflow command (a leading "::", "##["
- *   anywhere): broken by U+2060 for people, a quoted field in CSV, a
- *   character reference in JSON and XML (escape.c, escape_ci_lead());
+ *   anywhere): broken by U+2060 for people and in CSV (whose field is
+ *   quoted for a leading "::"), by a character reference in JSON and XML
+ *   (escape.c, escape_ci_lead());
  *   escape_gh_data, escape_gh_prop: a GitHub workflow command's message
  *                 and property values (::error file=F,title=T::MESSAGE):
  *                 % CR LF (and in a property : and ,) percent-encoded as

@@ -54,6 +54,8 @@ const char *const hostile_names[] = {
     "  ::add-mask::secret",
     "\xe2\x80\x83::warning::fake",
     "log ##[error]fake",
+    "x\n::add-mask::m",
+    "x\r  ::warning::m",
     /* HTML, SVG and XML */
     "<img src=x onerror=alert(1)>",
     "</title></text></svg><script>alert(2)</script>",

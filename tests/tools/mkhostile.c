@@ -74,7 +74,8 @@ static int check_csv(const char *text)
 	return bad;
 }
 
-/* check ci (any format): no line a CI runner takes for a workflow command:
+/* check ci (any format): no line (ended by LF, CR or both) a CI runner
+ * takes for a workflow command:
  * none that starts with "::" past its blanks and Unicode spaces (as .NET
  * trims them: U+00A0, U+1680, U+2000..U+200A, U+2028, U+2029, U+202F,
  * U+205F, U+3000, U+0085; their UTF-8 starts with 0xc2, 0xe1, 0xe2 or
@@ -88,11 +89,9 @@ static int check_ci(const char *text)
 	int bad = 0, line = 1;
 
 	while (*p) {
-		const char *q = p, *end = strchr(p, '\n');
+		const char *q = p, *end = p + strcspn(p, "\r\n"); /* a bare CR ends a line too */
 		size_t k;
 
-		if (!end)
-			end = p + strlen(p);
 		for (;;) {
 			if (*q == ' ' || *q == '\t' || *q == '\r' || *q == '\v' || *q == '\f') {
 				q++;
