@@ -132,6 +132,13 @@ expect_err 0 "a timestamp that is no date" \
 	"scopedb: warning: 'feb30.h5': its metadata timestamp '2024-02-30T00:00:00Z' is not a valid ISO-8601 time, so the run counts as recorded when it was ingested" \
 	$S ingest -q --db ts.sqlite --commit abc1234 feb30.h5
 equals "recorded when ingested" "$(sql ts.sqlite 'select recorded_at is null, sort_time = ingested_at from runs')" "1|1"
+# the value is the file's: escaped as every message is (no CI command, no
+# terminal control)
+"$MKPROFILE" --ranks 1 --regions a --calls 5 --seed 10 --timestamp $'##[error]x \xc2\x9b' \
+	badts.h5 >/dev/null || exit 1
+expect_err 0 "a hostile timestamp, escaped" \
+	"scopedb: warning: 'badts.h5': its metadata timestamp '##"$'\xe2\x81\xa0'"[error]x \\xc2\\x9b' is not a valid ISO-8601 time, so the run counts as recorded when it was ingested" \
+	$S ingest -q --db ts.sqlite --commit abc1234 badts.h5
 fi
 
 if tcase store; then

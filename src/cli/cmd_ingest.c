@@ -257,7 +257,7 @@ static int ingest_files(struct buf *json, struct store **st, const char *db, str
 			unsigned asked, const char *ignored, char **files, int n, const char *fmt,
 			int quiet, int *failed)
 {
-	struct buf line = BUF_INIT;
+	struct buf line = BUF_INIT, wq = BUF_INIT;
 	struct doc d;
 	struct doc_value *list;
 	struct ingest_queue *q = NULL;
@@ -296,10 +296,11 @@ static int ingest_files(struct buf *json, struct store **st, const char *db, str
 			ingest_warn_no_commit(r.run_id, ignored);
 			warned = 1;
 		}
+		/* (their text quotes the file: through escape_msg()) */
 		if (!e && r.time_warning[0])
-			fprintf(stderr, "scopedb: warning: %s\n", r.time_warning);
+			fprintf(stderr, "scopedb: warning: %s\n", cli_msgq(&wq, r.time_warning));
 		if (!e && r.warning[0])
-			fprintf(stderr, "scopedb: warning: %s\n", r.warning);
+			fprintf(stderr, "scopedb: warning: %s\n", cli_msgq(&wq, r.warning));
 		if (cli_format_is(fmt, "json")) {
 			ingest_json(&d, list, files[i], &r, e ? err_msg() : NULL);
 		} else if (!e) {
@@ -317,6 +318,7 @@ static int ingest_files(struct buf *json, struct store **st, const char *db, str
 		rc = cli_render(json, &d, fmt, 0);
 	doc_release(&d);
 	buf_release(&line);
+	buf_release(&wq);
 	return rc;
 }
 
