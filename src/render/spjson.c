@@ -106,7 +106,13 @@ static int spjson_times(struct spjson *s, int64_t *cursor, int64_t rank, const i
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		if (d[i] < 0 || d[i] > INT64_MAX - 1 - at)
+		if (d[i] < 0)
+			return s->rc =
+				   err_set(ERR_FORMAT,
+					   "cannot write run %lld as a JSON profile: rank %lld has "
+					   "a call of negative duration",
+					   (long long)s->run_id, (long long)rank);
+		if (d[i] > INT64_MAX - 1 - at)
 			return s->rc = err_set(
 				   ERR_FORMAT,
 				   "cannot write run %lld as a JSON profile: the calls of rank "
