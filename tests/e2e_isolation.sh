@@ -269,7 +269,41 @@ SCOPEDB_DB= run "$SCOPEDB" runs
 equals "empty SCOPEDB_DB: the default store" "$err" \
 	"scopedb: cannot open store 'scopedb.sqlite': no such file or directory"
 equals "nothing created" "$(ls | grep -c -e '^file:' -e '^:memory:')" 0
+# any other path that starts with "file:" is the file of that name, for
+# every command (SQLite alone would read a URI: '%65' decoded, and
+# '?mode=memory' a store that keeps nothing)
+uri='file:u?mod%65=memory'
+expect 0 "file: path: ingest" "$SCOPEDB" ingest -q --commit abc1234 --db "$uri" g1.h5
+[ -s "$uri" ] && ok || bad "file: path: the store is not the file '$uri'"
+expect 0 "file: path: runs" "$SCOPEDB" runs --db "$uri" --format csv
+equals "file: path: its run" "$(printf '%s\n' "$out" | wc -l)" 2
+expect 0 "file: path: tag (an existing store)" "$SCOPEDB" tag 1 t --db "$uri"
+rm -f "$uri" "$uri"-*
 
+fi
+
+# ---- a read-only copy: a store in WAL mode whose file and directory the
+# user cannot write (an artifact unpacked read-only) is read; a write is
+# refused in one line.  Root is not held by modes: as root, nobody reads.
+if tcase read-only-copy; then
+ro=$(mktemp -d /tmp/scopedb-ro-XXXXXX)
+chmod 755 "$ro"
+cp "$SCOPEDB" "$ro/scopedb" # where nobody may run it
+as_user=()
+[ "$(id -u)" = 0 ] && as_user=(runuser -u nobody --)
+"$SCOPEDB" ingest -q --commit abc1234 --db "$ro/s.sqlite" g1.h5 || bad "read-only copy: ingest"
+[ ! -e "$ro/s.sqlite-wal" ] && ok || bad "read-only copy: a write-ahead log left"
+chmod 444 "$ro/s.sqlite"
+chmod 555 "$ro"
+expect 0 "read-only copy: runs" "${as_user[@]}" "$ro/scopedb" runs --db "$ro/s.sqlite" --format csv
+contains "read-only copy: its run" "$out" "g1.h5"
+expect 0 "read-only copy: show" "${as_user[@]}" "$ro/scopedb" show 1 --db "$ro/s.sqlite"
+run "${as_user[@]}" "$ro/scopedb" tag 1 t --db "$ro/s.sqlite"
+equals "read-only copy: a write refused" "$rc" 2
+equals "read-only copy: in one line" "$(printf '%s\n' "$err" | wc -l)" 1
+equals "read-only copy: nothing beside it" "$(ls "$ro" | tr '\n' ' ')" "s.sqlite scopedb "
+chmod 755 "$ro"
+rm -rf "$ro"
 fi
 
 finish

@@ -270,6 +270,78 @@ static int sqlite_check_schema(struct store_conn *st)
 static void sqlite_close(struct store_conn *st);
 
 /*
+ * The name SQLite is given for path.  This libsqlite3 takes URIs, so a
+ * path that starts with "file:" would be read as one ("file:x?mode=memory"
+ * a database that keeps nothing, "%20" decoded), where every other check
+ * of scopedb takes it as the file it names: it goes as "./file:...".
+ * With immutable, a URI of the path marked immutable=1 (sqlite_open()).
+ */
+static int sqlite_db_name(struct buf *out, const char *path, int immutable)
+{
+	const unsigned char *p;
+	int rc = 0;
+
+	if (!immutable)
+		return buf_printf(out, "%s%s", strncmp(path, "file:", 5) ? "" : "./", path);
+	rc = buf_puts(out, "file:");
+	for (p = (const unsigned char *)path; *p && !rc; p++)
+		rc = strchr("-._~/", *p) || (*p >= '0' && *p <= '9') ||
+			     ((*p | 0x20) >= 'a' && (*p | 0x20) <= 'z')
+			 ? buf_putc(out, (char)*p)
+			 : buf_printf(out, "%%%02X", *p);
+	return rc || buf_puts(out, "?immutable=1") ? ERR_NOMEM : 0;
+}
+
+/* Open the connection of st to path (immutable: see sqlite_open()). */
+static int sqlite_open_db(struct store_conn *st, const char *path, int immutable)
+{
+	struct buf name = BUF_INIT;
+	int rc;
+
+	if (sqlite_db_name(&name, path, immutable)) {
+		buf_release(&name);
+		return SQLITE_NOMEM;
+	}
+	rc = sqlite3_open_v2(
+	    name.data, &st->db,
+	    SQLITE_OPEN_NOMUTEX | (immutable ? SQLITE_OPEN_URI : 0) |
+		(st->readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE),
+	    NULL);
+	buf_release(&name);
+	if (rc == SQLITE_OK) {
+		sqlite3_busy_timeout(st->db, st->busy_ms);
+		sqlite_harden(st->db);
+	}
+	return rc;
+}
+
+/*
+ * 1 when the read that failed on st is of a store in WAL mode that this
+ * user may read but whose directory it may not write (a read-only copy):
+ * SQLite cannot make the shared-memory file it reads such a store
+ * through.  With no write-ahead log there, nobody is writing the store
+ * (a writer needs that file in the same directory), so it can be read as
+ * immutable; one with a log to replay cannot, and keeps its error.
+ */
+static int sqlite_readonly_copy(const struct store_conn *st, const char *path)
+{
+	int code = sqlite3_errcode(st->db) & 0xff;
+	struct buf wal = BUF_INIT, dir = BUF_INIT;
+	struct stat sb;
+	const char *slash = strrchr(path, '/');
+	int yes = 0;
+
+	if (!st->readonly || (code != SQLITE_READONLY && code != SQLITE_CANTOPEN))
+		return 0;
+	if (!buf_printf(&wal, "%s-wal", path) &&
+	    !buf_printf(&dir, "%.*s", slash ? (int)(slash - path) + 1 : 1, slash ? path : "."))
+		yes = (stat(wal.data, &sb) != 0 || sb.st_size == 0) && access(dir.data, W_OK) != 0;
+	buf_release(&wal);
+	buf_release(&dir);
+	return yes;
+}
+
+/*
  * Open path (NULL: a private store in memory) for front (store_open()
  * flags).  The connection is handed to front as soon as it exists: the
  * schema 2 upgrade runs the finish pipeline through front.  On failure
@@ -305,11 +377,7 @@ static int sqlite_open(struct store *front, const char *path, int flags)
 	/* ":memory:" and "" (private temporary) databases have no file */
 	created = !st->readonly && *path && strcmp(path, ":memory:") != 0 && stat(path, &sb) != 0 &&
 		  errno == ENOENT;
-	rc = sqlite3_open_v2(
-	    path, &st->db,
-	    SQLITE_OPEN_NOMUTEX |
-		(st->readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE),
-	    NULL);
+	rc = sqlite_open_db(st, path, 0);
 	if (rc != SQLITE_OK) {
 		if (!st->db) {
 			ret = err_nomem();
@@ -324,9 +392,15 @@ static int sqlite_open(struct store *front, const char *path, int flags)
 			      "cannot open store '%s': %s", path, reason);
 		goto out;
 	}
-	sqlite3_busy_timeout(st->db, st->busy_ms);
-	sqlite_harden(st->db);
 	ret = sqlite_identify_retry(st, &version);
+	if (ret && sqlite_readonly_copy(st, path)) {
+		sqlite3_close(st->db);
+		st->db = NULL;
+		rc = sqlite_open_db(st, path, 1);
+		ret = rc == SQLITE_OK
+			  ? sqlite_identify_retry(st, &version)
+			  : err_set(ERR_IO, "cannot open store '%s': %s", path, sqlite3_errstr(rc));
+	}
 	/* Before anything writes to the file (WAL mode, an upgrade): a
 	 * hostile store is refused as it came, not migrated first. */
 	if (!ret)
