@@ -36,6 +36,9 @@ for cmd in "runs --format json" "pins" "show 3" "meta 1" "diff 1 3 --metric p95"
 	equals "copy: $cmd" "$($S $cmd --db b.sqlite 2>&1 | sed "s/$today[T0-9:]*Z/NOW/")" \
 		"$($S $cmd --db a.sqlite 2>&1 | sed "s/$today[T0-9:]*Z/NOW/")"
 done
+# a new store in directories that do not exist yet: made, as ingest makes them
+expect 0 "push into new directories" $S push --db a.sqlite --to new/dir/c.sqlite 1
+equals "push into new directories: the run" "$($S runs --db new/dir/c.sqlite --format csv | wc -l)" 2
 
 fi
 

@@ -16,6 +16,7 @@
 #include <strings.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "render/escape.h"
@@ -288,6 +289,32 @@ static const char *cli_quote(struct buf *b, const char *s, int (*esc)(struct buf
 	if (esc(b, s ? s : ""))
 		return "?";
 	return b->len ? b->data : "";
+}
+
+/* Each component of path's parent in turn, an existing one left as it is. */
+int cli_store_mkdirs(const char *path)
+{
+	char *dir = util_strdup(path), *p, c;
+	int rc = 0;
+
+	if (!dir)
+		return err_nomem();
+	p = strrchr(dir, '/');
+	if (p)
+		*p = '\0';
+	for (p = p ? dir : NULL; p && *p && !rc; p++) {
+		if (p[1] != '/' && p[1])
+			continue;
+		/* dir[0..p] is one more component */
+		c = p[1];
+		p[1] = '\0';
+		if (mkdir(dir, 0777) && errno != EEXIST)
+			rc = err_set(ERR_IO, "cannot create directory '%s' for store '%s': %s", dir,
+				     path, util_strerror_lc(errno));
+		p[1] = c;
+	}
+	free(dir);
+	return rc;
 }
 
 const char *cli_msgq(struct buf *b, const char *s)

@@ -100,6 +100,9 @@ void cli_print_error(const char *msg);
 __attribute__((format(printf, 1, 2)))
 #endif
 void cli_print_errorf(const char *fmt, ...);
+/* Create the missing directories of the parent of a store's file path, as
+ * "mkdir -p" does (ingest and push create the store they write to). */
+int cli_store_mkdirs(const char *path);
 /* s escaped for a diagnostic line (escape_msg), in b (reset first; the
  * caller releases it); "?" on out of memory. */
 const char *cli_msgq(struct buf *b, const char *s);

@@ -175,32 +175,6 @@ static void ingest_warn_no_commit(int64_t run_id, const char *ignored)
 		fputs("run inside a git work tree\n", stderr);
 }
 
-/* Create the missing directories of path's parent, as "mkdir -p" does. */
-static int ingest_mkdirs(const char *path)
-{
-	char *dir = util_strdup(path), *p, c;
-	int rc = 0;
-
-	if (!dir)
-		return err_nomem();
-	p = strrchr(dir, '/');
-	if (p)
-		*p = '\0';
-	for (p = p ? dir : NULL; p && *p && !rc; p++) {
-		if (p[1] != '/' && p[1])
-			continue;
-		/* dir[0..p] is one more component */
-		c = p[1];
-		p[1] = '\0';
-		if (mkdir(dir, 0777) && errno != EEXIST)
-			rc = err_set(ERR_IO, "cannot create directory '%s' for store '%s': %s", dir,
-				     path, util_strerror_lc(errno));
-		p[1] = c;
-	}
-	free(dir);
-	return rc;
-}
-
 /*
  * Ingest file into the store of the command, which is opened at the first
  * file (*st NULL until then).  A store that does not exist yet is created
@@ -229,7 +203,7 @@ static int ingest_one(struct ingest_result *r, struct store **st, const char *db
 			*file_err = ingest_read(&p, NULL, file, io);
 		if (*file_err)
 			goto out;
-		rc = ingest_mkdirs(db);
+		rc = cli_store_mkdirs(db);
 		if (rc)
 			goto out;
 	}

@@ -164,6 +164,8 @@ static int cmd_transfer(int argc, char **argv, int push)
 	 * store file is ever removed, as another process may use it by now). */
 	if (!rc && store_file_missing(push ? other_db : cli_db_path(db)))
 		rc = transfer_check(src, ids, (size_t)n);
+	if (!rc && store_file_missing(push ? other_db : cli_db_path(db)))
+		rc = cli_store_mkdirs(push ? other_db : cli_db_path(db)); /* as ingest does */
 	if (!rc)
 		rc = store_open(push ? &other : &local, push ? other_db : cli_db_path(db), 0);
 	dst = push ? other : local;
