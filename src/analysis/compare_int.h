@@ -1,17 +1,24 @@
 /*
- * compare_int.h - what compare.c shares with its two companions
- * (not a public header): compare_attr.c (attribution) and
- * compare_locs.c (the findings' source locations).
+ * compare_int.h - what compare.c shares with its three companions
+ * (not a public header): compare_attr.c (attribution), compare_locs.c
+ * (the findings' source locations) and compare_stat.c (a statistical
+ * check's run sets and verdicts).
  *
  * Ownership: what they set in struct compare_result is freed by
- * compare_release().
+ * compare_release(); a struct compare_stab's arrays by
+ * compare_stab_release() (a zeroed one is accepted).
  */
 #ifndef SCOPEDB_ANALYSIS_COMPARE_INT_H
 #define SCOPEDB_ANALYSIS_COMPARE_INT_H
 
+#include "analysis/verdict.h"
 #include "scopedb/compare.h"
 #include "scopedb/runarg.h"
 #include "scopedb/store.h"
+
+struct match;
+struct runset;
+struct stats_named;
 
 /* qsort/bsearch order of structures whose first member is a string. */
 int compare_cmp_str(const void *x, const void *y);
@@ -24,5 +31,27 @@ int compare_attribute(struct compare_result *out, const struct runarg *sa, const
 		      const struct compare_opts *o);
 /* out->locs: each row's source location (compare_opts.locations). */
 int compare_locations(struct compare_result *out, const struct runarg *sa, const struct runarg *sb);
+
+/* The statistics of every region of either side, computed before the
+ * rows are built (the sides' values are the sets' locations). */
+struct compare_stab {
+	const char **names; /* the union of both sides' regions, sorted */
+	struct verdict_region *vr;
+	struct i64vec *rej; /* per region: runs left out as outliers */
+	size_t n;
+};
+
+void compare_stab_release(struct compare_stab *tb);
+/* Open the run sets of a statistical check, compute every region's
+ * statistics into tb and make both sides' values (*va, *vb) the sets'
+ * locations. */
+int compare_stat_sets(struct compare_result *out, struct runset *rs, struct compare_stab *tb,
+		      const struct runarg *sa, const struct runarg *sb, const char *arg_a,
+		      const char *arg_b, struct match *m, const struct compare_opts *o,
+		      struct stats_named **va, struct stats_named **vb);
+/* The verdict of every row of out (its family for the false discovery
+ * rate), from tb. */
+int compare_stat_rows(struct compare_result *out, const struct compare_stab *tb,
+		      const struct compare_opts *o);
 
 #endif

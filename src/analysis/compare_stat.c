@@ -1,0 +1,372 @@
+/*
+ * compare_stat.c - the statistical check of compare.c (check --stat, a
+ * baseline or candidate window, a candidate's repetitions): the run sets
+ * of both sides (runset.c), each region's statistics over them
+ * (verdict.c: noise pooled over the regions, locations, outliers left
+ * out), the sides' values made the sets' locations (a region a set has
+ * but its anchor run lacks included), and each row's verdict under the
+ * false discovery rate control.  compare_runs() calls it through
+ * compare_int.h.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/compare_int.h"
+#include "analysis/runset.h"
+#include "analysis/verdict.h"
+#include "scopedb/compare.h"
+#include "scopedb/err.h"
+#include "select/match.h"
+#include "scopedb/runarg.h"
+#include "scopedb/store.h"
+#include "scopedb/util.h"
+
+/* The ids of the runs s[0..n) (newest first) into *out (malloc'ed); 0 for
+ * a file's run (file: its id is its private store's). */
+static int compare_set_ids(int64_t **out, size_t *nout, const struct runset_run *s, size_t n,
+			   int file)
+{
+	size_t i;
+
+	*out = malloc((n ? n : 1) * sizeof(**out));
+	if (!*out)
+		return err_nomem();
+	for (i = 0; i < n; i++)
+		(*out)[i] = file ? 0 : s[i].id;
+	*nout = n;
+	return 0;
+}
+
+void compare_stab_release(struct compare_stab *tb)
+{
+	size_t i;
+
+	for (i = 0; tb->rej && i < tb->n; i++)
+		i64vec_release(&tb->rej[i]);
+	free(tb->rej);
+	free(tb->names);
+	free(tb->vr);
+	memset(tb, 0, sizeof(*tb));
+}
+
+/* The union of the sorted name lists x and y into tb->names. */
+static int compare_stab_names(struct compare_stab *tb, char *const *x, size_t nx, char *const *y,
+			      size_t ny)
+{
+	size_t i = 0, j = 0;
+
+	tb->names = malloc((nx + ny ? nx + ny : 1) * sizeof(*tb->names));
+	if (!tb->names)
+		return err_nomem();
+	while (i < nx || j < ny) {
+		int c = i >= nx ? 1 : j >= ny ? -1 : strcmp(x[i], y[j]);
+
+		tb->names[tb->n++] = c <= 0 ? x[i] : y[j];
+		i += c <= 0;
+		j += c >= 0;
+	}
+	return 0;
+}
+
+/* Per run of a set: regions where it had a value, where it was left out,
+ * and the sum of its log deviations there. */
+struct compare_tally {
+	size_t tested, rejected;
+	double dev;
+};
+
+/* Add what became of the runs s[0..n) in one region (mk) to t, and the
+ * ids of those left out to rej (file: the candidate file, id 0). */
+static int compare_tally_add(struct compare_tally *t, struct i64vec *rej,
+			     const struct runset_run *s, const struct runset_mark *mk, size_t n,
+			     int file)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (mk[i].state < 0)
+			continue;
+		t[i].tested++;
+		if (mk[i].state == 0)
+			continue;
+		t[i].rejected++;
+		t[i].dev += mk[i].dev;
+		if (i64vec_push(rej, file ? 0 : s[i].id))
+			return err_nomem();
+	}
+	return 0;
+}
+
+/* The runs left out in at least half of the regions where they had a
+ * value: the outliers the header names. */
+static int compare_outliers(struct compare_result *out, const struct compare_tally *t,
+			    const struct runset_run *s, size_t n, int file)
+{
+	size_t i, cap = out->noutliers;
+
+	for (i = 0; i < n; i++) {
+		struct compare_outlier *o;
+
+		if (!t[i].rejected || 2 * t[i].rejected < t[i].tested)
+			continue;
+		o = util_push(&out->outliers, &cap, &out->noutliers, sizeof(*o));
+		if (!o)
+			return ERR_NOMEM;
+		o->run = file ? 0 : s[i].id;
+		o->regions = t[i].rejected;
+		o->tested = t[i].tested;
+		o->factor = exp(t[i].dev / (double)t[i].rejected);
+	}
+	return 0;
+}
+
+/*
+ * The statistics of every region (verdict.h, in its order): the noise of
+ * each from its history, pooled over all of them, then both sets'
+ * locations with that noise and the ratio, interval and p-values; the
+ * outlier runs into out.
+ */
+static int compare_stab_build(struct compare_stab *tb, struct compare_result *out,
+			      const struct runset *rs, int cand_file)
+{
+	struct runset_mark *bm = calloc(rs->nbase + 1, sizeof(*bm));
+	struct runset_mark *cm = calloc(rs->ncand + 1, sizeof(*cm));
+	struct compare_tally *bt = calloc(rs->nbase + 1, sizeof(*bt));
+	struct compare_tally *ct = calloc(rs->ncand + 1, sizeof(*ct));
+	struct verdict_prior prior;
+	size_t i;
+	int rc = compare_stab_names(tb, out->a.regions, out->a.nregions, out->b.regions,
+				    out->b.nregions);
+
+	if (!rc && (!bm || !cm || !bt || !ct))
+		rc = err_nomem();
+	if (!rc) {
+		tb->vr = calloc(tb->n + 1, sizeof(*tb->vr));
+		tb->rej = calloc(tb->n + 1, sizeof(*tb->rej));
+		if (!tb->vr || !tb->rej)
+			rc = err_nomem();
+	}
+	for (i = 0; !rc && i < tb->n; i++) {
+		i64vec_init(&tb->rej[i]);
+		rc = runset_noise(&tb->vr[i].noise, rs, tb->names[i]);
+	}
+	if (!rc)
+		rc = verdict_pool(tb->vr, tb->n, &prior);
+	for (i = 0; !rc && i < tb->n; i++) {
+		rc = runset_locate(&tb->vr[i], rs, tb->names[i], bm, cm);
+		if (!rc)
+			rc = compare_tally_add(bt, &tb->rej[i], rs->base, bm, rs->nbase, 0);
+		if (!rc)
+			rc = compare_tally_add(ct, &tb->rej[i], rs->cand, cm, rs->ncand, cand_file);
+		if (!rc)
+			verdict_region(&tb->vr[i]);
+	}
+	if (!rc) {
+		out->pool_regions = prior.nregions;
+		out->pool_df = prior.df;
+		rc = compare_outliers(out, ct, rs->cand, rs->ncand, cand_file);
+	}
+	if (!rc)
+		rc = compare_outliers(out, bt, rs->base, rs->nbase, 0);
+	free(bm);
+	free(cm);
+	free(bt);
+	free(ct);
+	return rc;
+}
+
+/* The statistics of region name in tb, NULL when it has none. */
+static const struct verdict_region *compare_stab_get(const struct compare_stab *tb,
+						     const char *name, size_t *at)
+{
+	const char **p = bsearch(&name, tb->names, tb->n, sizeof(*tb->names), compare_cmp_str);
+
+	if (!p)
+		return NULL;
+	*at = (size_t)(p - tb->names);
+	return &tb->vr[*at];
+}
+
+/*
+ * A statistical check: a region its set has but the set's anchor run does
+ * not (a baseline window whose newest run lacks it) is on that side all
+ * the same, at the set's location: it is neither new nor missing, and its
+ * delta agrees with its ratio.  Added to side's regions (owned copies of
+ * the names, kept sorted) and to *v (as many as side->nregions).
+ */
+static int compare_set_fill(struct compare_side *side, struct stats_named **v,
+			    const struct compare_stab *tb, int cand)
+{
+	struct stats_named *nv;
+	char **nr, *name;
+	size_t i, add = 0, n = side->nregions;
+
+	for (i = 0; i < tb->n; i++)
+		add += (cand ? tb->vr[i].ncand : tb->vr[i].nbase) > 0 &&
+		       !bsearch(&tb->names[i], side->regions, n, sizeof(*side->regions),
+				compare_cmp_str);
+	if (!add)
+		return 0;
+	nr = realloc(side->regions, (n + add) * sizeof(*nr));
+	if (!nr)
+		return err_nomem();
+	side->regions = nr;
+	nv = realloc(*v, (n + add) * sizeof(*nv));
+	if (!nv)
+		return err_nomem();
+	*v = nv;
+	for (i = 0; i < tb->n; i++) {
+		const struct verdict_region *x = &tb->vr[i];
+
+		if ((cand ? x->ncand : x->nbase) == 0 ||
+		    bsearch(&tb->names[i], side->regions, n, sizeof(*side->regions),
+			    compare_cmp_str))
+			continue;
+		name = util_strdup(tb->names[i]);
+		if (!name)
+			return err_nomem();
+		nr[side->nregions] = name;
+		nv[side->nregions].name = name;
+		nv[side->nregions].v.none = 0;
+		nv[side->nregions].v.v = exp(cand ? x->ycand : x->ybase);
+		side->nregions++;
+	}
+	qsort(side->regions, side->nregions, sizeof(*side->regions), compare_cmp_str);
+	return 0;
+}
+
+/*
+ * A statistical check, before the rows are built: each side's value of a
+ * region becomes the location of its set (the anchor's own value when no
+ * run of the set has a positive one).
+ */
+static void compare_set_values(struct stats_named *v, size_t n, const struct compare_stab *tb,
+			       int cand)
+{
+	const struct verdict_region *x;
+	size_t i, at;
+
+	for (i = 0; i < n; i++) {
+		x = compare_stab_get(tb, v[i].name, &at);
+		if (x && (cand ? x->ncand : x->nbase)) {
+			v[i].v.none = 0;
+			v[i].v.v = exp(cand ? x->ycand : x->ybase);
+		}
+	}
+}
+
+/*
+ * The verdict of every row of a statistical check (verdict.h): the rows
+ * are the family of the false discovery rate control.  A row's violation
+ * is its regression (or --fail-on-new's missing baseline); the gate is
+ * FAIL on any violation, else INCONCLUSIVE when some row is suspected
+ * (inconclusive), else PASS: "no evidence" does not hold the gate.
+ */
+int compare_stat_rows(struct compare_result *out, const struct compare_stab *tb,
+		      const struct compare_opts *o)
+{
+	struct verdict_region *vr = calloc(out->nrows ? out->nrows : 1, sizeof(*vr));
+	size_t *from = calloc(out->nrows ? out->nrows : 1, sizeof(*from));
+	size_t i;
+	int rc = 0, undecided = 0;
+
+	out->stat = calloc(out->nrows ? out->nrows : 1, sizeof(*out->stat));
+	if (!vr || !from || !out->stat) {
+		rc = err_nomem();
+		goto out;
+	}
+	for (i = 0; i < out->nrows; i++) {
+		const struct verdict_region *x = compare_stab_get(tb, out->rows[i].name, &from[i]);
+
+		if (x)
+			vr[i] = *x;
+		else
+			verdict_region(&vr[i]); /* no set: no verdict */
+		if (!x)
+			from[i] = (size_t)-1;
+	}
+	rc = verdict_decide(vr, out->nrows, o->max_regression);
+	for (i = 0; i < out->nrows && !rc; i++) {
+		struct compare_stat *c = &out->stat[i];
+		struct stats_row *row = &out->rows[i];
+		double s2 = vr[i].noise.sigma * vr[i].noise.sigma;
+
+		c->verdict = vr[i].call;
+		c->ratio = vr[i].ratio;
+		c->lo = vr[i].lo;
+		c->hi = vr[i].hi;
+		c->p = vr[i].p;
+		c->padj = vr[i].padj;
+		c->runs_needed = vr[i].runs_needed;
+		/* the CV of a lognormal with that log-scale sigma */
+		c->cv = sqrt(expm1(s2));
+		c->cv_own = vr[i].noise.df > 0.0 ? sqrt(expm1(vr[i].noise.s2)) : NAN;
+		c->borrowed = vr[i].noise.borrowed;
+		c->nhist = vr[i].noise.nhist;
+		c->nbase = vr[i].nbase;
+		c->ncand = vr[i].ncand;
+		if (from[i] != (size_t)-1 && tb->rej[from[i]].len) {
+			const struct i64vec *rj = &tb->rej[from[i]];
+
+			c->outliers = malloc(rj->len * sizeof(*c->outliers));
+			if (!c->outliers) {
+				rc = err_nomem();
+				break;
+			}
+			memcpy(c->outliers, rj->v, rj->len * sizeof(*c->outliers));
+			c->noutliers = rj->len;
+		}
+		row->violation = o->check && (vr[i].call == VERDICT_CALL_REGRESSED ||
+					      (o->fail_on_new && row->a.none));
+		undecided |= vr[i].call == VERDICT_CALL_INCONCLUSIVE;
+	}
+	for (i = 0; !rc && o->fail_on_missing && i < out->nrows; i++)
+		if (bsearch(&out->rows[i].name, out->only_a, out->nonly_a, sizeof(*out->only_a),
+			    compare_cmp_str))
+			out->rows[i].violation = 1;
+	if (!rc && o->check)
+		rc = stats_verdict(&out->verdict, out->rows, out->nrows);
+	if (!rc && out->verdict.kind == VERDICT_PASS && undecided)
+		out->verdict.kind = VERDICT_INCONCLUSIVE;
+out:
+	free(vr);
+	free(from);
+	return rc;
+}
+
+/* Open the run sets of a statistical check, compute every region's
+ * statistics into tb and put the sets' locations into the values of both
+ * sides. */
+int compare_stat_sets(struct compare_result *out, struct runset *rs, struct compare_stab *tb,
+		      const struct runarg *sa, const struct runarg *sb, const char *arg_a,
+		      const char *arg_b, struct match *m, const struct compare_opts *o,
+		      struct stats_named **va, struct stats_named **vb)
+{
+	int rc = runset_open(rs, sa, sb, arg_a, arg_b, m, o, &out->same);
+
+	if (!rc)
+		rc = compare_set_ids(&out->base_runs, &out->nbase_runs, rs->base, rs->nbase, 0);
+	if (!rc)
+		rc = compare_set_ids(&out->cand_runs, &out->ncand_runs, rs->cand, rs->ncand,
+				     sb->is_file);
+	if (!rc) {
+		out->noise_from = util_strdup(rs->noise_from);
+		if (!out->noise_from)
+			rc = err_nomem();
+	}
+	if (!rc) {
+		out->same.left_out = rs->left_out;
+		rc = compare_stab_build(tb, out, rs, sb->is_file);
+	}
+	if (!rc) {
+		compare_set_values(*va, out->a.nregions, tb, 0);
+		compare_set_values(*vb, out->b.nregions, tb, 1);
+		rc = compare_set_fill(&out->a, va, tb, 0);
+	}
+	if (!rc)
+		rc = compare_set_fill(&out->b, vb, tb, 1);
+	return rc;
+}
