@@ -195,7 +195,8 @@ static const struct verdict_region *compare_stab_get(const struct compare_stab *
  * not (a baseline window whose newest run lacks it) is on that side all
  * the same, at the set's location: it is neither new nor missing, and its
  * delta agrees with its ratio.  Added to side's regions (owned copies of
- * the names, kept sorted) and to *v (as many as side->nregions).
+ * the names, kept sorted) and to *v (as many as side->nregions) without
+ * a value: compare_set_values(), after, gives it the set's location.
  */
 static int compare_set_fill(struct compare_side *side, struct stats_named **v,
 			    const struct compare_stab *tb, int cand)
@@ -230,8 +231,7 @@ static int compare_set_fill(struct compare_side *side, struct stats_named **v,
 			return err_nomem();
 		nr[side->nregions] = name;
 		nv[side->nregions].name = name;
-		nv[side->nregions].v.none = 0;
-		nv[side->nregions].v.v = exp(cand ? x->ycand : x->ybase);
+		nv[side->nregions].v.none = 1; /* its value: compare_set_values() */
 		side->nregions++;
 	}
 	qsort(side->regions, side->nregions, sizeof(*side->regions), compare_cmp_str);
@@ -361,12 +361,13 @@ int compare_stat_sets(struct compare_result *out, struct runset *rs, struct comp
 		out->same.left_out = rs->left_out;
 		rc = compare_stab_build(tb, out, rs, sb->is_file);
 	}
+	if (!rc)
+		rc = compare_set_fill(&out->a, va, tb, 0);
+	if (!rc)
+		rc = compare_set_fill(&out->b, vb, tb, 1);
 	if (!rc) {
 		compare_set_values(*va, out->a.nregions, tb, 0);
 		compare_set_values(*vb, out->b.nregions, tb, 1);
-		rc = compare_set_fill(&out->a, va, tb, 0);
 	}
-	if (!rc)
-		rc = compare_set_fill(&out->b, vb, tb, 1);
 	return rc;
 }

@@ -116,7 +116,7 @@ static int cmd_transfer(int argc, char **argv, int push)
 	struct transfer_result res;
 	struct select_spec sel;
 	struct store *local = NULL, *other = NULL, *src, *dst;
-	const char *db = NULL, *to = NULL, *from = NULL, *other_db;
+	const char *db = NULL, *to = NULL, *from = NULL, *other_db, *dst_db;
 	int64_t *ids = NULL;
 	int n, i, pins = 0, allow_nfs = 0, code = CLI_EXIT_ERROR, rc;
 	/* push and pull differ only in the other store's option: --to or --from */
@@ -155,19 +155,22 @@ static int cmd_transfer(int argc, char **argv, int push)
 	rc = store_open(push ? &local : &other, push ? cli_db_path(db) : other_db,
 			STORE_READONLY | (push ? 0 : STORE_NO_UPGRADE));
 	src = push ? local : other;
+	dst_db = push ? other_db : cli_db_path(db);
 	if (!rc)
 		rc = transfer_resolve(&ids, src, n, argv);
 	if (!rc)
-		cli_warn_network_fs(push ? other_db : cli_db_path(db), allow_nfs);
-	/* A missing destination is created only once the first run to copy
-	 * has been read and checked: a damaged source creates nothing (and no
-	 * store file is ever removed, as another process may use it by now). */
-	if (!rc && store_file_missing(push ? other_db : cli_db_path(db)))
+		cli_warn_network_fs(dst_db, allow_nfs);
+	/* A missing destination is created (with its directories, as ingest
+	 * does) only once the first run to copy has been read and checked: a
+	 * damaged source creates nothing (and no store file is ever removed,
+	 * as another process may use it by now). */
+	if (!rc && store_file_missing(dst_db)) {
 		rc = transfer_check(src, ids, (size_t)n);
-	if (!rc && store_file_missing(push ? other_db : cli_db_path(db)))
-		rc = cli_store_mkdirs(push ? other_db : cli_db_path(db)); /* as ingest does */
+		if (!rc)
+			rc = cli_store_mkdirs(dst_db);
+	}
 	if (!rc)
-		rc = store_open(push ? &other : &local, push ? other_db : cli_db_path(db), 0);
+		rc = store_open(push ? &other : &local, dst_db, 0);
 	dst = push ? other : local;
 	if (!rc)
 		rc = transfer_runs(&res, dst, src, ids, (size_t)n, pins);

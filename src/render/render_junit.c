@@ -5,12 +5,11 @@
  * diff and check), named by the row's first cell, with a <failure> for
  * each row the document marks as bad in its first cell (a check's budget
  * violations).  The failure message lists the row's other columns as
- * people read them, each once ("a: 0.15, b: 0.16, delta: +0.012, delta %:
- * +7.9%"),
- * its type says which rule the row broke: "inconclusive" (a statistical
- * check that could not decide, with --inconclusive fail), "new" (no
- * baseline value, a: --fail-on-new), "missing" (no candidate value, b:
- * --fail-on-missing), else "regression" (over the budget).
+ * people read them, each once ("a: 0.15, b: 0.16, delta: +0.012, delta
+ * %: +7.9%"); its type says which rule the row broke: "inconclusive" (a
+ * statistical check that could not decide, with --inconclusive fail),
+ * "new" (no baseline value, a: --fail-on-new), "missing" (no candidate
+ * value, b: --fail-on-missing), else "regression" (over the budget).
  *
  * The suite is the document's name ("scopedb.check", "scopedb.diff";
  * "scopedb" for an unnamed one), the classname adds its subject, the

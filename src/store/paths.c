@@ -12,6 +12,7 @@
  * UPDATE of every path after the fact cost PostgreSQL 13% of its time in
  * a push, and another for the percentiles 9%.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -400,26 +401,30 @@ static int path_stats_decode(void *ctx, void *elem, const struct rows_row *r)
 static int paths_none(struct store *st, int64_t run_id, const struct store_nesting *nest)
 {
 	struct store_run run;
-	int ret;
+	char who[600], why[200];
+	int file = st->temporary, ret = 0;
 
-	if (!st->temporary)
-		return err_set(
-		    ERR_NOTFOUND, "run %lld has no paths: %s; use --by name", (long long)run_id,
-		    nest->ranks == 0   ? "its file keeps no calls, only totals (aggregate layout)"
-		    : nest->trees == 0 ? "no rank has a call tree (calls overlap without "
-					 "nesting: see the warning of its ingest)"
-				       : "its call trees have too many paths or too deep ones");
-	ret = store_get_run(st, &run, run_id);
-	if (!ret)
-		ret = err_set(ERR_NOTFOUND, "'%s' has no paths: %s; use --by name",
-			      util_quote_msg(run.source_path ? run.source_path : "?"),
-			      nest->ranks == 0 ? "it keeps no calls, only totals (aggregate layout)"
-			      : nest->trees == 0
-				  ? "no rank has a call tree (calls overlap without "
-				    "nesting: 'scopedb ingest' of it says which)"
-				  : "its call trees have too many paths or too deep ones");
+	memset(&run, 0, sizeof(run));
+	if (file)
+		ret = store_get_run(st, &run, run_id);
+	if (ret)
+		return ret;
+	if (file)
+		snprintf(who, sizeof(who), "'%s'",
+			 util_quote_msg(run.source_path ? run.source_path : "?"));
+	else
+		snprintf(who, sizeof(who), "run %lld", (long long)run_id);
+	if (nest->ranks == 0)
+		snprintf(why, sizeof(why), "%s keeps no calls, only totals (aggregate layout)",
+			 file ? "it" : "its file");
+	else if (nest->trees == 0)
+		snprintf(
+		    why, sizeof(why), "no rank has a call tree (calls overlap without nesting: %s)",
+		    file ? "'scopedb ingest' of it says which" : "see the warning of its ingest");
+	else
+		snprintf(why, sizeof(why), "its call trees have too many paths or too deep ones");
 	store_run_release(&run);
-	return ret;
+	return err_set(ERR_NOTFOUND, "%s has no paths: %s; use --by name", who, why);
 }
 
 int store_path_stats(struct store *st, struct store_region_stats **out, size_t *n, int64_t run_id,
