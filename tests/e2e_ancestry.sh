@@ -101,6 +101,13 @@ in_repo $S check base:lone ../cand.h5
 equals "no merge base: exit" "$rc" 2
 equals "no merge base: message" "$err" \
 	"scopedb: base:lone: HEAD and 'lone' have no merge base (a shallow clone? fetch with --depth large enough, or --unshallow)"
+# HEAD on a branch with no commit yet: said so, not a shallow clone
+(cd repo && git checkout -q --orphan unborn)
+in_repo $S check base:main ../cand.h5
+equals "unborn HEAD: exit" "$rc" 2
+equals "unborn HEAD: message" "$err" \
+	"scopedb: base:main: HEAD is not a commit (a branch with no commit yet?): commit first, or name the baseline by run, tag or branch"
+(cd repo && git checkout -q -f feature)
 in_repo $S check base: ../cand.h5
 equals "empty REF" "$err" "scopedb: invalid run selector 'base:': empty git revision"
 # a REF git would take for an option, or that a shell would expand
@@ -115,7 +122,7 @@ equals "shell REF: exit" "$rc" 2
 in_repo $S pin x base:main
 equals "pin base: exit" "$rc" 2
 equals "pin base: message" "$err" \
-	"scopedb: 'base:main' names a run by git ancestry: diff, check, show and meta take it, this command does not"
+	"scopedb: 'base:main' names a run by git ancestry: diff, check, show, meta and report take it, this command does not"
 fi
 
 # A repository whose configuration names a command (an absolute touch of

@@ -115,10 +115,11 @@ sel() {
 sel aaaa 1
 sel bbbb2222 2
 sel cccc 4
-sel cccc~1 3
-sel commit:cccc~1 3
-sel cccc~2 1
-sel cccc^^ 1
+# commit~N counts from the commit's first run (run 3): never a run of
+# the commit itself
+sel cccc~1 1
+sel commit:cccc~1 1
+sel cccc^ 1
 sel commit:bbbb 2
 sel dddd~1 4
 sel dddd~4 1
@@ -138,13 +139,30 @@ expect_error "all digits stay a run id" "^scopedb: no run with id 1234$" $S show
 expect_error "commit~N past the first run of its branch" \
 	"^scopedb: no run 'commit:bbbb~1': run 2 is the first run of branch dev$" $S show commit:bbbb~1
 expect_error "commit~N too far" \
-	"^scopedb: no run 'cccc~3': only 2 runs recorded before run 4 on branch main$" $S show cccc~3
+	"^scopedb: no run 'cccc~2': only 1 run recorded before run 3 on branch main$" $S show cccc~2
 mk --seed 6 --timestamp 2026-02-06T00:00:00Z r6.h5
 expect 0 "ingest r6" $S ingest -q --commit ccccffff --branch main r6.h5
 expect_error "ambiguous bare hash lists the candidates" \
 	"^scopedb: commit prefix 'cccc' matches several commits: cccc3333, ccccffff$" $S show cccc
 sel cccc3 4
 sel ccccf~1 4
+# an exact commit in upper case, though a longer stored one extends it
+mk --seed 7 --timestamp 2026-02-07T00:00:00Z r7.h5
+expect 0 "ingest r7" $S ingest -q --commit cccc3333aa --branch main r7.h5
+sel CCCC3333 4
+sel commit:CCCC3333 4
+expect_error "a prefix of both, in upper case" \
+	"^scopedb: commit prefix 'CCCC333' matches several commits: cccc3333, cccc3333aa$" $S show CCCC333
+# a tag or label whose own name ends like a suffix, when no shorter name has runs
+expect 0 "tag rc^ and v~2" $S tag 2 'rc^' 'v~2'
+sel 'tag:rc^' 2
+sel 'tag:v~2' 2
+expect_error "a tag ending in ~N with a tagged shorter name" \
+	"^scopedb: no run 'tag:t~9': only 3 runs have tag 't'$" $S show 'tag:t~9'
+expect_error "~N too large" \
+	"^scopedb: invalid run selector 'latest~99999999999999999999': ~N is too large \(at most 9223372036854775807 runs back\)$" \
+	$S show latest~99999999999999999999
+expect 0 "untag" $S untag 2 'rc^' 'v~2'
 expect_error "bad selector lists the grammar" \
 	"^scopedb: invalid run selector 'abc': expected ID, latest, tag:NAME, commit:PREFIX, a commit hash, branch:NAME, label:NAME or pin:NAME \(each may end in ~N or \^\), base:REF, or the path of an existing file$" \
 	$S show abc

@@ -272,6 +272,8 @@ expect 0 "history branch limit" $S history solve --branch main --limit 1 --forma
 equals "history branch limit runs" "$(printf '%s\n' "$out" | tail -n +2 | cut -d, -f2 | tr '\n' ' ')" "2 "
 expect 0 "history ranks" $S history solve --ranks 0 --metric calls --format csv
 equals "history ranks calls" "$(printf '%s\n' "$out" | tail -n +2 | cut -d, -f6 | tr '\n' ' ')" "20 20 20 20 "
+expect 0 "history calls" $S history solve --metric calls
+contains "history calls: one word for metric and unit" "$out" "Region: solve (calls)"
 expect 0 "history markdown" $S history solve --format markdown
 contains "history markdown title" "$out" "### solve (total, seconds)"
 equals "history markdown no mark" "$(printf '%s\n' "$out" | grep -c 'change point')" 0
@@ -290,6 +292,12 @@ expect 0 "history empty json" $S history solve --tag nope --format json
 equals "history empty json out" "$out" '{"metric": "total", "regions": []}'
 expect_error "history unknown region" "no region 'nope' in store" $S history nope
 expect_error "history match nothing" "no region matches 'zz' in store" $S history --match zz
+expect_error "history match: a bad pattern names --match" \
+	"^scopedb: invalid --match pattern '\(': missing closing parenthesis at offset 1$" $S history --match '('
+expect_error "runs: an empty --commit prefix" \
+	"^scopedb: invalid --commit '': an empty prefix matches every commit \(leave the option out to list every run\)$" \
+	$S runs --commit ''
+
 usage_error "history no region" "history needs a REGION" "usage: scopedb history" $S history
 expect_error "history bad metric" "invalid --metric 'std'" $S history solve --metric std
 expect_error "history bad date" "invalid --since 'yesterday'" $S history solve --since yesterday

@@ -111,6 +111,17 @@ run bash -c "cd repo && $S ingest --db '$db' r1.h5"
 equals "work tree exit" "$rc" 0
 equals "work tree: no warning" "$err" ""
 equals "work tree: HEAD and branch" "$(ident r1.h5)" "$head trunk"
+# a tag named like the branch: still the branch's name ("symbolic-ref
+# --short" would say heads/trunk)
+git -C repo tag trunk
+prof repo/r1t.h5
+run bash -c "cd repo && $S ingest --db '$db' r1t.h5"
+equals "tag named like the branch" "$(ident r1t.h5)" "$head trunk"
+git -C repo tag -d trunk >/dev/null
+run bash -c "cd repo && $S ingest --db '$db' --branch '' r1t.h5"
+equals "empty --branch: exit" "$rc" 2
+equals "empty --branch: message" "$err" \
+	"scopedb: empty --branch: name the branch, or leave the option out for the work tree's"
 prof repo/r2.h5
 run bash -c "cd repo && $S ingest --db '$db' --commit HEAD r2.h5"
 equals "--commit HEAD" "$(ident r2.h5)" "$head trunk"

@@ -155,12 +155,18 @@ static size_t history_group_end(const struct store_history_point *p, size_t n, s
 	return j;
 }
 
-/* "NAME (metric, unit)" as b's text, the name escaped. */
+/* "NAME (metric, unit)" as b's text, the name escaped; "NAME (calls)" when
+ * the two are one word. */
 static void history_title(struct doc *d, struct doc_block *b, const struct hist_ctx *h,
 			  const char *name)
 {
+	const char *metric = stats_metric_name(h->metric), *unit = report_unit(h->metric);
+
 	doc_span(d, b, name, 0);
-	doc_spanf(d, b, DOC_RAW, " (%s, %s)", stats_metric_name(h->metric), report_unit(h->metric));
+	if (!strcmp(metric, unit))
+		doc_spanf(d, b, DOC_RAW, " (%s)", metric);
+	else
+		doc_spanf(d, b, DOC_RAW, " (%s, %s)", metric, unit);
 }
 
 /*
@@ -331,7 +337,7 @@ int cmd_history(int argc, char **argv)
 	f.ntags = tags.n;
 	f.limit = limit;
 	if (pattern) {
-		if (match_new(&m, &pattern, 1, NULL, 0)) {
+		if (match_new_option(&m, "--match", pattern)) {
 			code = cli_error();
 			goto out;
 		}

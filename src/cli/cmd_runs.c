@@ -183,6 +183,12 @@ int cmd_runs(int argc, char **argv)
 	}
 	if (opt_parse(self, opts, argc, argv, &code) < 0)
 		goto out;
+	if (f.commit && !*f.commit) {
+		err_set(ERR_USAGE, "invalid --commit '': an empty prefix matches every commit "
+				   "(leave the option out to list every run)");
+		code = cli_error();
+		goto out;
+	}
 	f.tags = tags.v;
 	f.ntags = tags.n;
 	f.meta = meta.v;

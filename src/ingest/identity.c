@@ -192,12 +192,29 @@ static int identity_commit_value(char **out, const char *value)
 	return identity_hex_lower(out, value);
 }
 
-/* The current branch of the work tree, when HEAD is one. */
+/*
+ * The current branch of the work tree, when HEAD is one: its full ref less
+ * "refs/heads/".  Not `symbolic-ref --short`, which says "heads/main" when a
+ * tag (or any other ref) is also named main, and a repository may come from
+ * a pull request.  1 when HEAD is no branch.
+ */
 static int identity_git_branch(char **out)
 {
-	static const char *const opts[] = {"--short", "-q", NULL};
+	static const char *const opts[] = {"-q", NULL};
+	char *ref = NULL;
+	int rc;
 
-	return identity_git(out, "symbolic-ref", opts, "HEAD");
+	*out = NULL;
+	rc = identity_git(&ref, "symbolic-ref", opts, "HEAD");
+	if (rc)
+		return rc;
+	if (strncmp(ref, "refs/heads/", 11) != 0 || !ref[11]) {
+		free(ref);
+		return 1;
+	}
+	*out = util_strdup(ref + 11);
+	free(ref);
+	return *out ? 0 : ERR_NOMEM;
 }
 
 int identity_resolve(struct identity *id, const char *commit_opt, const char *branch_opt)
@@ -235,6 +252,11 @@ int identity_resolve(struct identity *id, const char *commit_opt, const char *br
 		}
 		rc = 0;
 		id->commit_from = id->commit ? env.commit_from : NULL;
+	}
+	if (branch_opt && !*branch_opt) {
+		rc = err_set(ERR_USAGE, "empty --branch: name the branch, or leave the "
+					"option out for the work tree's");
+		goto out;
 	}
 	if (branch_opt) {
 		id->branch = util_strdup(branch_opt);

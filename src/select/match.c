@@ -129,8 +129,10 @@ out:
 	return rc;
 }
 
-int match_new(struct match **out, const char *const *includes, size_t ninclude,
-	      const char *const *excludes, size_t nexclude)
+/* match_new() with inc_opt the option its includes came from, for the
+ * message of one that does not compile. */
+static int match_build(struct match **out, const char *inc_opt, const char *const *includes,
+		       size_t ninclude, const char *const *excludes, size_t nexclude)
 {
 	struct match *m;
 	size_t i;
@@ -151,7 +153,7 @@ int match_new(struct match **out, const char *const *includes, size_t ninclude,
 	m->ninc = ninclude;
 	m->nexc = nexclude;
 	for (i = 0; i < ninclude && !rc; i++)
-		rc = match_compile(&m->inc[i], "--include", includes[i]);
+		rc = match_compile(&m->inc[i], inc_opt, includes[i]);
 	for (i = 0; i < nexclude && !rc; i++)
 		rc = match_compile(&m->exc[i], "--exclude", excludes[i]);
 out:
@@ -161,6 +163,17 @@ out:
 	}
 	*out = m;
 	return 0;
+}
+
+int match_new(struct match **out, const char *const *includes, size_t ninclude,
+	      const char *const *excludes, size_t nexclude)
+{
+	return match_build(out, "--include", includes, ninclude, excludes, nexclude);
+}
+
+int match_new_option(struct match **out, const char *option, const char *pattern)
+{
+	return match_build(out, option, &pattern, 1, NULL, 0);
 }
 
 /* 1 if p matches at the start of name, 0 if not, or an error code. */

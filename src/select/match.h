@@ -33,6 +33,9 @@ struct match;
 int match_new(struct match **out, const char *const *includes, size_t ninclude,
 	      const char *const *excludes, size_t nexclude);
 
+/* One pattern of option (e.g. "--match"), which its error names. */
+int match_new_option(struct match **out, const char *option, const char *pattern);
+
 /*
  * *out = 1 when name is selected, else 0.  Fails (ERR_USAGE naming the
  * pattern and the name) only when PCRE2 gives up, e.g. on its backtracking

@@ -128,7 +128,8 @@ int select_parse(struct select_spec *out, const char *text)
 	}
 	if (select_strip_back(&len, &out->back, text)) {
 		rc = err_set(ERR_USAGE,
-			     "invalid run selector '%s': ~N needs a non-negative integer", text);
+			     "invalid run selector '%s': ~N is too large (at most %lld runs back)",
+			     text, (long long)INT64_MAX);
 		goto out;
 	}
 	if (text[0] >= '0' && text[0] <= '9' && select_number(text, len) >= 0) {

@@ -13,6 +13,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "scopedb/err.h"
 #include "scopedb/select.h"
@@ -217,7 +218,7 @@ static int resolve_commit(struct store *st, char **out, const char *prefix)
 	/* A commit sorts before its extensions: an exact match is first. */
 	if (n == 0)
 		ret = err_set(ERR_NOTFOUND, "no run has a commit starting with '%s'", prefix);
-	else if (n > 1 && strcmp(all.data, prefix) != 0)
+	else if (n > 1 && strcasecmp(all.data, prefix) != 0)
 		ret = err_set(ERR_NOTFOUND, "commit prefix '%s' matches several commits: %s%s",
 			      prefix, list.data, n > 5 ? ", ..." : "");
 	else if (!(*out = util_strdup(all.data)))
@@ -225,6 +226,25 @@ static int resolve_commit(struct store *st, char **out, const char *prefix)
 out:
 	buf_release(&list);
 	buf_release(&all);
+	return ret;
+}
+
+/*
+ * *out = the newest run of the full commit, or with first its oldest: the
+ * run "commit~N" counts back from, so that a commit run several times (as
+ * CI does) is never "before" itself.
+ */
+static int resolve_commit_run(struct store *st, int64_t *out, const char *commit, int first)
+{
+	int64_t count = 0;
+	int ret = resolve_nth(st, out, &count, SELECT_COMMIT, commit, 0, 0);
+
+	if (ret || !*out || !first)
+		return ret;
+	/* past the last run: count them */
+	ret = resolve_nth(st, out, &count, SELECT_COMMIT, commit, 0, INT64_MAX);
+	if (!ret && count > 0)
+		ret = resolve_nth(st, out, &count, SELECT_COMMIT, commit, 0, count - 1);
 	return ret;
 }
 
@@ -283,13 +303,18 @@ int store_resolve(struct store *st, int64_t *out, const struct select_spec *sel)
 	case SELECT_BRANCH:
 	case SELECT_LABEL:
 		ret = resolve_nth(st, out, &count, sel->kind, sel->name, 0, sel->back);
+		/* a name that itself ends in ^ or ~N ("tag:rc^" with no tag
+		 * "rc"): the name as written, suffix and all */
+		if (!ret && !*out && !count && sel->back > 0 && sel->kind != SELECT_LATEST)
+			ret = resolve_nth(st, out, &count, sel->kind, strchr(sel->text, ':') + 1, 0,
+					  0);
 		if (!ret && !*out)
 			ret = nth_error(st, sel, count);
 		break;
 	case SELECT_COMMIT:
 		ret = resolve_commit(st, &commit, sel->name);
 		if (!ret)
-			ret = resolve_nth(st, out, &count, SELECT_COMMIT, commit, 0, 0);
+			ret = resolve_commit_run(st, out, commit, sel->back > 0);
 		if (!ret && !*out)
 			ret = err_set(ERR_NOTFOUND, "no run has a commit starting with '%s'",
 				      sel->name);
@@ -297,8 +322,8 @@ int store_resolve(struct store *st, int64_t *out, const struct select_spec *sel)
 	case SELECT_BASE:
 		/* git's answer, not the store's: runarg_resolve() (ancestry.h) */
 		ret = err_set(ERR_USAGE,
-			      "'%s' names a run by git ancestry: diff, check, show and meta take "
-			      "it, this command does not",
+			      "'%s' names a run by git ancestry: diff, check, show, meta and "
+			      "report take it, this command does not",
 			      sel->text);
 		break;
 	}
