@@ -253,6 +253,23 @@ if [ -n "${SCOPEDB_REPORT_PNG:-}" ]; then cp "$web/report.png" "$SCOPEDB_REPORT_
 errs=$(grep -E 'CONSOLE|Uncaught|net::ERR' "$web/stderr" || true)
 equals "no console error or request" "$errs" ""
 : >"$web/stderr"
+# sorting the distributions by a column of values each in its own unit
+# (576 us, 1.02 ms, 82.5 us): one click on "p95 B" sorts it by the
+# durations, most first; the check runs in the page (without its policy,
+# which would refuse it), in seconds read back from the shown text
+for i in 1 2; do
+	"$MKPROFILE" --ranks 1 --regions solve,io,halo --calls 10 --seed $i --slow io=8 "so$i.h5" >/dev/null
+done
+expect 0 "ingest for sorting" $S ingest -q --db so.sqlite so1.h5 so2.h5
+expect 0 "report for sorting" $S report --db so.sqlite 1 2 -o so.html
+contains "units differ in p95 B" "$(<so.html)" ">1.02 ms</td>"
+sed -e 3d -e 's|</body>|<script>var t=document.querySelector("table.dist"),h=t.tHead.rows[0].cells,i=0;while(h[i].textContent!="p95 B")i++;h[i].click();var u={"ns":1e-9,"µs":1e-6,"ms":1e-3,"s":1},v=[];for(var r of t.tBodies[0].rows){var m=r.cells[i].textContent.match(/^([0-9.]+) (ns\|µs\|ms\|s)$/);if(m)v.push(parseFloat(m[1])*u[m[2]]);}var d=v.length>2\&\&v.every(function(x,k){return !k\|\|v[k-1]>=x;});document.body.setAttribute("data-sorted",(d?"most first":"not sorted")+" "+v.join(","));</script></body>|' \
+	so.html >"$web/sorted.html"
+chmod 644 "$web/sorted.html"
+chrome --dump-dom "file://$web/sorted.html" >"$web/sdom.html"
+contains "distributions sort by duration, whatever the unit" \
+	"$(grep -o 'data-sorted="[^"]*"' "$web/sdom.html")" 'data-sorted="most first'
+: >"$web/stderr"
 # the hostile page: no element of data, every chart drawn, nothing
 # requested; and the policy at work: an image from the network put into
 # the page is refused (a console error) and never requested

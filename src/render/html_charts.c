@@ -327,6 +327,16 @@ static void dist_box(struct html *h, const struct reportdata_dist *d, double lo,
 	html_printf(h, "<circle cx=\"%.0f\" cy=\"%.0f\" r=\"2\"/></g>", dist_x(d->mean, lo, hi), y);
 }
 
+/* A number cell of the distributions' table: text as shown ("-" when it
+ * has no value), the value itself as data-v for sorting. */
+static void dist_cell(struct html *h, int has, double v, const char *text)
+{
+	if (has && isfinite(v))
+		html_printf(h, "<td class=\"num\" data-v=\"%.17g\">%s</td>", v, text);
+	else
+		html_puts(h, "<td class=\"num\">-</td>");
+}
+
 void html_dists(struct html *h, const struct reportdata *rd)
 {
 	size_t i;
@@ -373,13 +383,13 @@ void html_dists(struct html *h, const struct reportdata *rd)
 		html_secs(s[3], 64, b->p95);
 		format_pct(pct, sizeof(pct), !a->has || !b->has || a->p95 <= 0,
 			   a->p95 > 0 ? (b->p95 / a->p95 - 1) * 100 : 0);
-		html_printf(
-		    h,
-		    "<td class=\"num\">%s</td><td class=\"num\">%s</td><td "
-		    "class=\"num\">%s</td><td class=\"num\">%s</td><td class=\"num\">%s</td>"
-		    "</tr>\n",
-		    a->has ? s[0] : "-", b->has ? s[1] : "-", a->has ? s[2] : "-",
-		    b->has ? s[3] : "-", pct);
+		/* each cell in its own unit: data-v, in seconds, is what sorts */
+		dist_cell(h, a->has, a->p50, s[0]);
+		dist_cell(h, b->has, b->p50, s[1]);
+		dist_cell(h, a->has, a->p95, s[2]);
+		dist_cell(h, b->has, b->p95, s[3]);
+		dist_cell(h, a->has && b->has && a->p95 > 0, (b->p95 / a->p95 - 1) * 100, pct);
+		html_puts(h, "</tr>\n");
 	}
 	html_puts(h, "</tbody></table></section>\n");
 }

@@ -293,8 +293,10 @@ static const char html_css[] =
     ".lv9{padding-left:13.5em}.lv10{padding-left:15em}.lv11{padding-left:16.5em}"
     ".lv12{padding-left:18em}\n";
 
-/* Sorting (click a column title) and filtering (regions by name): the page
- * is complete without it; the filter box only appears when it runs. */
+/* Sorting (click a column title; by a cell's data-v when it has one, as
+ * the distributions' cells, each in its own unit, do; numbers before text)
+ * and filtering (regions by name): the page is complete without it; the
+ * filter box only appears when it runs. */
 static const char html_js[] =
     "\n"
     "(function(){\n"
@@ -304,13 +306,16 @@ static const char html_js[] =
     "e.hidden=!!s&&!!n&&n.textContent.toLowerCase().indexOf(s)<0;});\n"
     "document.querySelectorAll('#verdict tbody tr').forEach(function(e){\n"
     "e.hidden=!!s&&e.cells[0].textContent.toLowerCase().indexOf(s)<0;});});\n"
-    "function key(t){var v=parseFloat(t.replace(/[+,%]/g,''));return isNaN(v)?t:v;}\n"
+    "function key(e){var d=e.getAttribute('data-v'),t=e.textContent;\n"
+    "var v=d!==null?parseFloat(d):parseFloat(t.replace(/[+,%]/g,''));return isNaN(v)?t:v;}\n"
+    "function cmp(a,c){var m=typeof a==='number',n=typeof c==='number';\n"
+    "return m!==n?(m?-1:1):a<c?-1:a>c?1:0;}\n"
     "document.querySelectorAll('table.sortable').forEach(function(t){\n"
     "t.querySelectorAll('th').forEach(function(th,i){var up=1;\n"
     "th.addEventListener('click',function(){var b=t.tBodies[0];up=-up;\n"
     "Array.prototype.slice.call(b.rows).sort(function(x,y){\n"
-    "var a=key(x.cells[i].textContent),c=key(y.cells[i].textContent);\n"
-    "return (a<c?-1:a>c?1:0)*up;}).forEach(function(r){b.appendChild(r);});});});});\n"
+    "return "
+    "cmp(key(x.cells[i]),key(y.cells[i]))*up;}).forEach(function(r){b.appendChild(r);});});});});\n"
     "})();\n";
 
 /* "'sha256-BASE64'" of text, a source of the page's Content-Security-Policy. */
