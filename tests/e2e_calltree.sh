@@ -341,7 +341,7 @@ cat >overlap.json <<'EOF'
   {"name": "b", "rank": 0, "start_times_ns": [40, 120], "end_times_ns": [60, 150]}]}
 EOF
 expect_err 0 "overlap warning" \
-	"scopedb: warning: 'overlap.json': rank 0: a call of 'b' [40, 60] ns starts inside a call of 'a' [10, 50] ns and ends after it, so rank 0 has no call tree; the flat numbers are not affected" \
+	"scopedb: warning: 'overlap.json': rank 0: a call of 'b' [40, 60] ns starts inside a call of 'a' [10, 50] ns and ends after it, so rank 0 has no call tree; the flat numbers are not affected, and --by path leaves it out" \
 	$S ingest -q --db "$E2E_DIR/o.sqlite" --commit aaa1111 overlap.json
 expect 0 "flat numbers" $S show --db "$E2E_DIR/o.sqlite" 1 --format csv --columns calls,total
 equals "flat numbers kept" "$out" "region,calls,total
@@ -354,6 +354,44 @@ expect_err 2 "no tree, no paths" \
 expect_err 2 "a file without a tree" \
 	"scopedb: 'overlap.json' has no paths: no rank has a call tree (calls overlap without nesting: 'scopedb ingest' of it says which); use --by name" \
 	$S show overlap.json --by path
+# one rank of two without a tree: a check by path would see the other
+# only (main +50% on both ranks; rank 1 alone says so, rank 0's
+# overlapping x and y take its tree): check and report refuse, diff
+# warns, --ranks chooses, and by name the check fails as it should
+cat >pbase.json <<'EOF'
+{"format":"scope-profiler-profile","format_version":1,"regions":[
+ {"name":"main","rank":0,"start_times_ns":[0],"end_times_ns":[100]},
+ {"name":"main","rank":1,"start_times_ns":[0],"end_times_ns":[100]},
+ {"name":"solve","rank":0,"start_times_ns":[10],"end_times_ns":[50]},
+ {"name":"solve","rank":1,"start_times_ns":[10],"end_times_ns":[50]}]}
+EOF
+cat >pcand.json <<'EOF'
+{"format":"scope-profiler-profile","format_version":1,"regions":[
+ {"name":"main","rank":0,"start_times_ns":[0],"end_times_ns":[150]},
+ {"name":"main","rank":1,"start_times_ns":[0],"end_times_ns":[150]},
+ {"name":"solve","rank":0,"start_times_ns":[10],"end_times_ns":[90]},
+ {"name":"solve","rank":1,"start_times_ns":[10],"end_times_ns":[90]},
+ {"name":"x","rank":0,"start_times_ns":[160],"end_times_ns":[180]},
+ {"name":"y","rank":0,"start_times_ns":[170],"end_times_ns":[190]}]}
+EOF
+partial="'pcand.json': 1 of its 2 ranks with calls has no call tree (calls that overlap without nesting, or too many to hold), so its paths leave that rank out"
+expect_err 2 "check by path, a rank without a tree" \
+	"scopedb: cannot check by path: $partial; check --by name, or choose ranks with a tree (--ranks)" \
+	$S check pbase.json pcand.json --by path --max-regression 10
+expect 1 "check by name fails" $S check pbase.json pcand.json --max-regression 10
+expect 1 "check by path of the ranks with a tree fails" \
+	$S check pbase.json pcand.json --by path --ranks 1 --max-regression 10
+expect 0 "diff by path, a rank without a tree" $S diff pbase.json pcand.json --by path
+equals "diff by path warns" "$err" "scopedb: warning: $partial"
+expect 0 "ingest both" $S ingest -q --db "$E2E_DIR/p.sqlite" --commit bbb2222 pbase.json pcand.json
+run $S check --db "$E2E_DIR/p.sqlite" 1 2 --by path
+equals "check by path of stored runs: exit" "$rc" 2
+contains "check by path of stored runs" "$err" \
+	"scopedb: cannot check by path: run 2: 1 of its 2 ranks with calls has no call tree"
+run $S report --db "$E2E_DIR/p.sqlite" 1 2 --by path -o "$E2E_DIR/p.html"
+equals "report by path: exit" "$rc" 2
+contains "report by path" "$err" "scopedb: cannot report by path: run 2: 1 of its 2 ranks"
+[ -e "$E2E_DIR/p.html" ] && bad "a refused report wrote its page" || ok
 "$MKPROFILE" --aggregate agg-file.h5 >/dev/null || exit 1
 expect_err 2 "the aggregate side of a diff, named" \
 	"scopedb: 'agg-file.h5' has no paths: it keeps no calls, only totals (aggregate layout); use --by name" \

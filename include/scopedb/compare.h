@@ -214,6 +214,11 @@ struct compare_result {
 	 * e.g. "run 3 has no regions"; NULL when some region was compared.
 	 * check fails on it (exit 2), diff warns. */
 	char *nothing;
+	/* by path: why the paths of a compared run leave ranks out (some of
+	 * its ranks have no call tree), e.g. "'b.json': 1 of its 2 ranks with
+	 * calls has no call tree ..."; NULL when none does.  check refuses to
+	 * decide on it (exit 2), diff warns. */
+	char *partial;
 	/* per row, the causes of its growth (rows that grew in diff,
 	 * violations in check; compare_attr.n 0: none); NULL when nothing is
 	 * attributed: --stat, a side without paths,

@@ -418,6 +418,72 @@ static int compare_rep_medians(struct stats_named *v, size_t n, const struct run
 	return rc;
 }
 
+/*
+ * By path: r->partial (raw text: the command escapes it) names the first
+ * run id in st (a file when is_file)
+ * some of whose ranks with calls have no call tree (their calls overlap
+ * without nesting, or are too many to hold), since its paths, and every
+ * number by path, leave those ranks out.  A run with no tree at all has no
+ * paths, which store_path_stats() refuses in its own words.
+ */
+static int compare_partial_run(struct compare_result *r, struct store *st, int64_t id, int is_file)
+{
+	struct store_nesting nest;
+	struct store_run run;
+	struct buf t = BUF_INIT;
+	int found, rc;
+
+	if (r->partial)
+		return 0;
+	rc = store_get_nesting(st, id, &nest, &found);
+	if (rc || !found || nest.trees == 0 || nest.trees >= nest.ranks)
+		return rc;
+	memset(&run, 0, sizeof(run));
+	if (is_file)
+		rc = store_get_run(st, &run, id);
+	if (!rc && is_file)
+		rc = buf_printf(&t, "'%s'", run.source_path ? run.source_path : "?");
+	else if (!rc)
+		rc = buf_printf(&t, "run %lld", (long long)id);
+	if (!rc)
+		rc = buf_printf(&t,
+				": %lld of its %lld ranks with calls %s no call tree (calls that "
+				"overlap without nesting, or too many to hold), so its paths leave "
+				"%s out",
+				(long long)(nest.ranks - nest.trees), (long long)nest.ranks,
+				nest.ranks - nest.trees == 1 ? "has" : "have",
+				nest.ranks - nest.trees == 1 ? "that rank" : "those ranks");
+	store_run_release(&run);
+	r->partial = buf_finish(&t, rc);
+	return r->partial ? 0 : err_nomem();
+}
+
+/* compare_partial_run() of every run compared by path: both sides, the
+ * candidate's files, the sets of a statistical check.  Not with --ranks:
+ * the ranks compared are then the user's. */
+static int compare_partial(struct compare_result *r, const struct runarg *sa,
+			   const struct runarg *sb, const struct runset *rs,
+			   const struct compare_opts *o)
+{
+	size_t i;
+	int rc = 0;
+
+	if (!o->by_path || o->nranks)
+		return 0;
+	rc = compare_partial_run(r, sa->st, sa->run_id, sa->is_file);
+	if (!rc)
+		rc = compare_partial_run(r, sb->st, sb->run_id, sb->is_file);
+	for (i = 1; !rc && i < sb->nreps; i++)
+		rc = compare_partial_run(r, sb->st, sb->reps[i], sb->is_file);
+	for (i = 0; !rc && i < rs->nbase; i++)
+		rc = compare_partial_run(r, sa->st, rs->base[i].id, sa->is_file);
+	for (i = 0; !rc && i < rs->nhist; i++)
+		rc = compare_partial_run(r, sa->st, rs->hist[i].id, sa->is_file);
+	for (i = 0; !rc && i < rs->ncand; i++)
+		rc = compare_partial_run(r, sb->st, rs->cand[i].id, sb->is_file);
+	return rc;
+}
+
 int compare_runs(struct compare_result *out, const char *arg_a, const char *arg_b,
 		 const struct compare_opts *opts)
 {
@@ -473,6 +539,8 @@ int compare_runs(struct compare_result *out, const char *arg_a, const char *arg_
 		rc = compare_rep_medians(vb, out->b.nregions, &sb, m, opts);
 	if (!rc && opts->stat)
 		rc = compare_stat_sets(out, &rs, &tb, &sa, &sb, arg_a, arg_b, m, opts, &va, &vb);
+	if (!rc)
+		rc = compare_partial(out, &sa, &sb, &rs, opts);
 	if (rc)
 		goto out;
 	memset(&dopts, 0, sizeof(dopts));
@@ -576,6 +644,7 @@ void compare_release(struct compare_result *r)
 	free(r->only_b);
 	metadiff_free(r->meta_changes, r->nmeta_changes);
 	free(r->nothing);
+	free(r->partial);
 	for (i = 0; r->attr && i < r->nrows; i++)
 		free(r->attr[i].causes);
 	free(r->attr);

@@ -321,6 +321,12 @@ int reportdata_build(struct reportdata *rd, const struct reportdata_opts *o)
 	if (o->baseline) {
 		co.check = 1;
 		rc = compare_runs(&rd->cmp, o->baseline, o->candidate, &co);
+		/* the page's verdict is a check's: not on some ranks only */
+		if (!rc && rd->cmp.partial)
+			rc = err_set(ERR_USAGE,
+				     "cannot report by path: %s; report --by name, or choose ranks "
+				     "with a tree (--ranks)",
+				     rd->cmp.partial);
 		if (rc)
 			goto out;
 		rd->compared = 1;

@@ -249,6 +249,16 @@ int cmd_compare(int argc, char **argv, int check)
 		code = cli_error();
 		goto out;
 	}
+	if (res.partial && check) {
+		/* a gate that sees some ranks only must not decide */
+		fprintf(stderr,
+			"scopedb: cannot check by path: %s; check --by name, or choose ranks "
+			"with a tree (--ranks)\n",
+			cli_msgq(&q, res.partial));
+		goto out;
+	}
+	if (res.partial)
+		fprintf(stderr, "scopedb: warning: %s\n", cli_msgq(&q, res.partial));
 	if (res.nothing && check) {
 		/* a check that compared nothing must not pass */
 		fprintf(stderr, "scopedb: nothing to compare: %s\n", cli_msgq(&q, res.nothing));

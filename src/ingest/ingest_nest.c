@@ -252,7 +252,7 @@ void ingest_nest_warning(char *buf, size_t len, const char *path, const struct i
 	snprintf(buf, len, "'%s': rank %" PRIu32 ": %s, so rank %" PRIu32 " has no %s%s; %s", qp,
 		 r->rank, why, r->rank, tree ? "paths" : "call tree", others,
 		 tree ? "its self times and flat numbers are kept"
-		      : "the flat numbers are not affected");
+		      : "the flat numbers are not affected, and --by path leaves it out");
 }
 
 int ingest_nest_selfs(struct ingest_rowmap *selfs, const void *frames, size_t len,

@@ -69,7 +69,8 @@ int ingest_nest_bad(void);
  * The warning for n's problem ranks into buf (size len), "" when there is
  * none: "'PATH': rank 3: a call of 'b' [40, 60] ns starts inside a call of
  * 'a' [10, 50] ns and ends after it, so rank 3 has no call tree (nor have
- * 2 other ranks); the flat numbers are not affected".  Names are escaped.
+ * 2 other ranks); the flat numbers are not affected, and --by path leaves it
+ * out".  Names are escaped.
  */
 void ingest_nest_warning(char *buf, size_t len, const char *path, const struct ingest_nest *n,
 			 const char *const *names, size_t num_names);
