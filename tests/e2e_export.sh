@@ -121,6 +121,13 @@ if tcase scope-profiler-json; then
 			"$($S show "$back" --db back.sqlite --format json --columns $COLS | tail -n +2)" \
 			"$($S show "$id" --db rt.sqlite --format json --columns $COLS | tail -n +2)"
 	done
+	# an aggregate run whose file gave no exclusive times: none invented
+	# (not the total), so the file read back has no self time either
+	expect 0 "ingest aggregate alone" $S ingest -q --db agx.sqlite --commit aaa1111 agg.h5
+	expect 0 "export aggregate" $S export 1 --db agx.sqlite --format scope-profiler-json -o agx.json
+	equals "aggregate: exclusive unknown" "$(jq -c '[.regions[].aggregate.exclusive] | unique' agx.json)" "[-1]"
+	expect 0 "show aggregate back" $S show agx.json --format csv --columns self
+	equals "aggregate: no self time" "$(tail -n +2 <<<"$out" | cut -d, -f2 | sort -u)" ""
 	equals "a JSON profile" "$(zcat sp2.json.gz | jq -c '[.format, .format_version, .num_ranks, .metadata.mpi_size]')" \
 		'["scope-profiler-profile",1,2,2]'
 	expect_err 2 "one run only" \

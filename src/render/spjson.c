@@ -173,8 +173,10 @@ static void spjson_aggregate(struct spjson *s, const struct store_timing *t)
 	jsonw_int(&s->w, t->calls ? t->min : 0);
 	jsonw_key(&s->w, "maximum");
 	jsonw_int(&s->w, t->calls ? t->max : 0);
+	/* -1 when the profile gave none, as aggregate_exclusives has it: not
+	 * the total, which would invent a self time */
 	jsonw_key(&s->w, "exclusive");
-	jsonw_int(&s->w, t->exclusive >= 0 ? t->exclusive : t->total);
+	jsonw_int(&s->w, t->exclusive >= 0 ? t->exclusive : -1);
 	jsonw_end(&s->w);
 	jsonw_key(&s->w, "event_data_available");
 	jsonw_bool(&s->w, 0);
