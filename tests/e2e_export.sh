@@ -139,6 +139,14 @@ if tcase scope-profiler-json; then
 		num_ranks: 1, event_data_available: true, metadata: {mpi_size: 1}, regions: $r}'; }
 	sp '[{"name": "main", "rank": 1000000000, "start_times_ns": [0], "end_times_ns": [10]}]' \
 		>bigrank.json
+	# the highest rank there can be: the export's num_ranks (2^32 - 1) is
+	# read back
+	sp '[{"name": "a", "rank": 4294967294, "start_times_ns": [0], "end_times_ns": [5]}]' \
+		>toprank.json
+	expect 0 "the highest rank" $S ingest -q --db top.sqlite --commit aaa1111 toprank.json
+	expect 0 "export it" $S export 1 --db top.sqlite --format scope-profiler-json -o top-back.json
+	equals "its num_ranks" "$(jq .num_ranks top-back.json)" 4294967295
+	expect 0 "read back" $S show top-back.json --format csv --columns ranks,calls
 	expect 0 "a rank numbered 10^9" $S ingest -q --db big.sqlite --commit aaa1111 bigrank.json
 	limit=
 	(ulimit -v 150000 && $S --version) >/dev/null 2>&1 && limit="ulimit -v 150000 &&"

@@ -569,7 +569,12 @@ static int jp_row_check(struct jsonprof *j, size_t index, struct h5prof_row *out
 		for (i = 0; i < n; i++) {
 			int64_t s = r->col[COL_START].v[i], e = r->col[COL_END].v[i], d;
 
-			if (__builtin_sub_overflow(e, s, &d) || d < 0)
+			if (__builtin_sub_overflow(e, s, &d))
+				return jp_fail(j, ERR_FORMAT,
+					       "%s, call %zu: its duration overflows 64 bits (start "
+					       "%" PRId64 " ns, end %" PRId64 " ns)",
+					       where, i, s, e);
+			if (d < 0)
 				return jp_fail(j, ERR_FORMAT,
 					       "%s, call %zu: negative duration (start %" PRId64
 					       " ns, end %" PRId64 " ns)",
@@ -721,16 +726,20 @@ int jsonprof_read(struct jsonprof *j, h5prof_row_fn fn, void *ctx)
 					     "; supported: %d",
 					     v, JSONPROF_VERSION);
 		} else if (!strcmp(k, "time_unit")) {
-			rc = jp_opt_string(j, &s, "\"time_unit\"");
-			if (!rc && s.len && strcmp(s.data, "nanoseconds") != 0)
+			/* null is no unit given; "" is a unit, and not ours */
+			int isnull = jtok_null(t);
+
+			rc = isnull < 0 ? isnull : isnull ? 0 : jp_opt_string(j, &s, "\"time_unit\"");
+			if (!rc && !isnull && strcmp(s.len ? s.data : "", "nanoseconds") != 0)
 				rc = jp_fail(j, ERR_FORMAT,
 					     "unsupported time_unit '%s'; supported: nanoseconds",
-					     util_quote_msg(s.data));
+					     util_quote_msg(s.len ? s.data : ""));
 		} else if (!strcmp(k, "exporter")) {
 			rc = jp_opt_string(j, &s, "\"exporter\"");
 		} else if (!strcmp(k, "num_ranks")) {
 			rc = jtok_int64(t, &v, "\"num_ranks\"");
-			if (!rc && (v < 0 || v >= (int64_t)UINT32_MAX))
+			/* ranks 0 to 2^32 - 2 (section 11.2): at most 2^32 - 1 of them */
+			if (!rc && (v < 0 || v > (int64_t)UINT32_MAX))
 				rc = jp_fail(j, ERR_FORMAT,
 					     "\"num_ranks\" is out of range (%" PRId64 ")", v);
 			if (!rc) {

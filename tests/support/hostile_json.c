@@ -27,6 +27,8 @@ const struct hostile_json_case hostile_json_cases[] = {
     {"regions-first", 0, "before its \"regions\""},
     {"no-regions", 0, "not a scope-profiler profile (no regions found)"},
     {"time-unit", 0, "unsupported time_unit 'seconds'; supported: nanoseconds"},
+    {"time-unit-empty", 0, "unsupported time_unit ''; supported: nanoseconds"},
+    {"num-ranks-range", 0, "\"num_ranks\" is out of range (4294967296)"},
     {"mismatched", 0, "\"end_times_ns\" has 2 values but \"start_times_ns\" has 3"},
     {"gpu-mismatched", 0, "\"gpu_durations_ns\" has 1 values but \"start_times_ns\" has 2"},
     {"ends-only", 0, "has \"end_times_ns\" but no \"start_times_ns\""},
@@ -36,6 +38,8 @@ const struct hostile_json_case hostile_json_cases[] = {
     {"mean-1e400", 0, "aggregate.mean is out of range (1e400)"},
     {"leading-zero", 0, "invalid number (a leading zero)"},
     {"negative-duration", 0, "call 1: negative duration (start 20 ns, end 5 ns)"},
+    {"duration-overflow", 0,
+     "call 0: its duration overflows 64 bits (start -9223372036854775808 ns, end 5 ns)"},
     {"wrong-type", 0, "a region's \"rank\" is a string, not an integer"},
     {"tags-type", 0, "\"tags\" holds a value that is not a string"},
     {"no-name", 0, "regions[0] has no \"name\""},
@@ -88,6 +92,9 @@ static int hj_text(const char *kind, struct buf *b)
 	     "{\"regions\": [" GOOD_ROW "], \"format\": \"scope-profiler-profile\"}"},
 	    {"no-regions", DOC("")},
 	    {"time-unit", HDR "\"time_unit\": \"seconds\", \"regions\": [" GOOD_ROW "]}"},
+	    {"time-unit-empty", HDR "\"time_unit\": \"\", \"regions\": [" GOOD_ROW "]}"},
+	    {"num-ranks-range", "{\"format\": \"scope-profiler-profile\", \"format_version\": 1, "
+				"\"num_ranks\": 4294967296, \"regions\": [" GOOD_ROW "]}"},
 	    {"mismatched", DOC(ROW("\"start_times_ns\": [1, 2, 3], \"end_times_ns\": [2, 3]"))},
 	    {"gpu-mismatched",
 	     DOC(ROW("\"start_times_ns\": [1, 2], \"end_times_ns\": [2, 3], \"gpu_durations_ns\": "
@@ -102,6 +109,8 @@ static int hj_text(const char *kind, struct buf *b)
 	    {"leading-zero", DOC(ROW("\"start_times_ns\": [01], \"end_times_ns\": [2]"))},
 	    {"negative-duration",
 	     DOC(ROW("\"start_times_ns\": [10, 20], \"end_times_ns\": [15, 5]"))},
+	    {"duration-overflow",
+	     DOC(ROW("\"start_times_ns\": [-9223372036854775808], \"end_times_ns\": [5]"))},
 	    {"wrong-type", DOC("{\"name\": \"solve\", \"rank\": \"0\", \"start_times_ns\": [], "
 			       "\"end_times_ns\": []}")},
 	    {"tags-type", DOC(ROW("\"tags\": [\"a\", 1], \"start_times_ns\": [], "
