@@ -392,6 +392,15 @@ run $S report --db "$E2E_DIR/p.sqlite" 1 2 --by path -o "$E2E_DIR/p.html"
 equals "report by path: exit" "$rc" 2
 contains "report by path" "$err" "scopedb: cannot report by path: run 2: 1 of its 2 ranks"
 [ -e "$E2E_DIR/p.html" ] && bad "a refused report wrote its page" || ok
+# GPU times are by name only: a diff by path of them says why it has none
+cat >gpu.json <<'EOF'
+{"format":"scope-profiler-profile","regions":[
+ {"name":"main","rank":0,"start_times_ns":[0],"end_times_ns":[100],"gpu_durations_ns":[50]},
+ {"name":"k","rank":0,"start_times_ns":[10,20],"end_times_ns":[15,25],"gpu_durations_ns":[3,4]}]}
+EOF
+expect 0 "diff by path of GPU times" $S diff gpu.json gpu.json --by path --metric gpu_total
+equals "diff by path of GPU times: why none" "$err" \
+	"scopedb: warning: nothing to compare: metric gpu_total has no value in either run (paths keep no GPU times: compare them --by name)"
 "$MKPROFILE" --aggregate agg-file.h5 >/dev/null || exit 1
 expect_err 2 "the aggregate side of a diff, named" \
 	"scopedb: 'agg-file.h5' has no paths: it keeps no calls, only totals (aggregate layout); use --by name" \

@@ -341,6 +341,8 @@ static const char *compare_why_none(const struct compare_result *r, const struct
 
 	if (agg && (gpu || stats_metric_quantile(o->metric) > 0.0))
 		return " (aggregate-layout runs have no per-call durations)";
+	if (gpu && o->by_path)
+		return " (paths keep no GPU times: compare them --by name)";
 	if (gpu)
 		return " (no call has a GPU time)";
 	return "";
