@@ -107,6 +107,13 @@ expect_error "meta without =" "invalid --meta 'oops'" $S ingest --db "$db" --met
 expect_error "meta empty key" "invalid --meta '=v'" $S ingest --db "$db" --meta =v ci.h5
 # an empty tag: 'tag' and the tag: selector refuse it, so nothing could remove it
 expect_error "empty tag" "^scopedb: invalid --tag '': empty tag" $S ingest --db "$db" --tag ok --tag '' ci.h5
+# every row valid, their sum over the ranks past 2^63 ns: named, nothing kept
+printf '%s\n' '{"format": "scope-profiler-profile", "regions": [' \
+	'{"name": "huge", "rank": 0, "start_times_ns": [0], "end_times_ns": [5000000000000000000]},' \
+	'{"name": "huge", "rank": 1, "start_times_ns": [0], "end_times_ns": [5000000000000000000]}]}' >huge.json
+expect_error "totals past 2^63 ns" \
+	"^scopedb: cannot store 'huge.json': region 'huge': its calls' times summed over its ranks pass 2\^63 ns \(292 years\), more than a store keeps$" \
+	$S ingest --db "$db" huge.json
 after=$(sql "$db" 'select count(*) from runs; select count(*) from timings; select count(*) from run_tags; select count(*) from run_metadata; select count(*) from regions')
 equals "store unchanged after bad input" "$after" "$before"
 equals "integrity" "$(sql "$db" 'pragma integrity_check')" ok

@@ -185,7 +185,15 @@ static int ingest_insert(struct ingest_ctx *c, struct store_timing *t, uint32_t 
 	}
 	t->run_id = c->run_id;
 	t->region_id = c->region_ids[region];
-	return store_add_timing(c->st, t);
+	rc = store_add_timing(c->st, t);
+	if (rc == ERR_FORMAT) { /* the region's totals over its ranks overflow */
+		char why[256];
+
+		snprintf(why, sizeof(why), "%s", err_msg());
+		rc = err_set(ERR_FORMAT, "cannot store '%s': region '%s': %s", c->path,
+			     c->info->region_names[region], why);
+	}
+	return rc;
 }
 
 /* Tags of opts added to run_id; *out counts the new ones. */

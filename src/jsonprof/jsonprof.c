@@ -570,10 +570,11 @@ static int jp_row_check(struct jsonprof *j, size_t index, struct h5prof_row *out
 			int64_t s = r->col[COL_START].v[i], e = r->col[COL_END].v[i], d;
 
 			if (__builtin_sub_overflow(e, s, &d))
-				return jp_fail(j, ERR_FORMAT,
-					       "%s, call %zu: its duration overflows 64 bits (start "
-					       "%" PRId64 " ns, end %" PRId64 " ns)",
-					       where, i, s, e);
+				return jp_fail(
+				    j, ERR_FORMAT,
+				    "%s, call %zu: its duration overflows 64 bits (start "
+				    "%" PRId64 " ns, end %" PRId64 " ns)",
+				    where, i, s, e);
 			if (d < 0)
 				return jp_fail(j, ERR_FORMAT,
 					       "%s, call %zu: negative duration (start %" PRId64
@@ -729,7 +730,9 @@ int jsonprof_read(struct jsonprof *j, h5prof_row_fn fn, void *ctx)
 			/* null is no unit given; "" is a unit, and not ours */
 			int isnull = jtok_null(t);
 
-			rc = isnull < 0 ? isnull : isnull ? 0 : jp_opt_string(j, &s, "\"time_unit\"");
+			rc = isnull < 0 ? isnull
+			     : isnull	? 0
+					: jp_opt_string(j, &s, "\"time_unit\"");
 			if (!rc && !isnull && strcmp(s.len ? s.data : "", "nanoseconds") != 0)
 				rc = jp_fail(j, ERR_FORMAT,
 					     "unsupported time_unit '%s'; supported: nanoseconds",

@@ -142,9 +142,11 @@ int store_totals_add(struct store *st, const struct store_timing *t)
 	if (__builtin_add_overflow(gpu_count, (int64_t)t->gpu_count, &gpu_count) ||
 	    __builtin_add_overflow(gpu_total, t->gpu_total, &gpu_total) ||
 	    store_sums_add(&g->s, (int64_t)t->calls, t->total, t->min, t->max, t->exclusive))
-		return err_set(ERR_USAGE,
-			       "cannot update store '%s': the totals of a region are out of range",
-			       st->location);
+		/* the profile's numbers, not the store, are past what a store
+		 * keeps: ERR_FORMAT, which ingest words with the file's name */
+		return err_set(ERR_FORMAT,
+			       "its calls' times summed over its ranks pass 2^63 ns (292 years), "
+			       "more than a store keeps");
 	g->gpu_count = gpu_count;
 	g->gpu_total = gpu_total;
 	if (!t->has_events)
