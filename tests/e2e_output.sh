@@ -194,6 +194,14 @@ if [ -c $full ]; then
 		bash -c "exec $S diff 1 2 --format json >$full"
 	expect_err 2 "report -o to a full device" \
 		"scopedb: cannot write --output '$full': no space left on device" $S report 1 2 -o $full
+	# the commands that print a text of their own, larger than stdio's
+	# buffer (the cause was lost: "input/output error")
+	for c in "completion bash" "history --match . --format json" "changes --format json" \
+		"help --man diff" "ingest --format json a.h5"; do
+		expect_err 2 "$c to a full stdout" \
+			"scopedb: cannot write to standard output: no space left on device" \
+			bash -c "exec $S $c >$full"
+	done
 fi
 
 fi

@@ -327,7 +327,10 @@ int cmd_changes(int argc, char **argv)
 	if (res.series.nruns == 0 && !said &&
 	    (cli_format_is(fmt, "table") || cli_format_is(fmt, "markdown")))
 		fprintf(stderr, "scopedb: no run matches the filters\n");
-	fwrite(out.data ? out.data : "", 1, out.len, stdout);
+	if (cli_write_stdout(out.data, out.len)) {
+		code = cli_error();
+		goto out;
+	}
 	code = cli_finish(CLI_EXIT_OK);
 out:
 	changes_result_release(&res);

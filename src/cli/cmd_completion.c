@@ -567,7 +567,10 @@ int cmd_completion(int argc, char **argv)
 		code = cli_error();
 		goto out;
 	}
-	fwrite(out.data ? out.data : "", 1, out.len, stdout);
+	if (cli_write_stdout(out.data, out.len)) {
+		code = cli_error();
+		goto out;
+	}
 	code = cli_finish(CLI_EXIT_OK);
 out:
 	buf_release(&out);

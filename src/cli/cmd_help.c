@@ -205,7 +205,7 @@ static int help_man(const char *name)
 		buf_release(&out);
 		return cli_error();
 	}
-	fputs(out.data, stdout);
+	(void)cli_write_stdout(out.data, out.len);
 	buf_release(&out);
 	return cli_finish(CLI_EXIT_OK);
 }

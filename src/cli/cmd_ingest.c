@@ -282,7 +282,8 @@ static int ingest_files(struct buf *json, struct store **st, const char *db, str
 
 			line.len = 0;
 			rc = cli_output(&line, ingest_line, &v, fmt, 0);
-			fputs(line.len ? line.data : "", stdout);
+			/* a failure is kept for cli_finish() to name (ENOSPC) */
+			(void)cli_write_stdout(line.data, line.len);
 		}
 		fflush(stdout);
 		ingest_result_release(&r);
@@ -379,7 +380,7 @@ int cmd_ingest(int argc, char **argv)
 		code = cli_error();
 		goto out;
 	}
-	fputs(json.data ? json.data : "", stdout);
+	(void)cli_write_stdout(json.data, json.len);
 	code = cli_finish(failed ? CLI_EXIT_ERROR : CLI_EXIT_OK);
 out:
 	store_close(st);
