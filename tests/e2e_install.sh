@@ -18,7 +18,7 @@ S=$P/bin/scopedb
 [ -x "$S" ] && ok || bad "no $S"
 commands=$("$S" completion names command)
 equals "commands" "$(echo $commands)" \
-	"changes check diff export help history ingest meta pin pins prune pull push report rm runs show tag unpin untag vacuum version"
+	"changes check completion diff export help history ingest meta pin pins prune pull push report rm runs show tag unpin untag vacuum version"
 want="bin/scopedb
 share/bash-completion/completions/scopedb
 $(for c in $commands; do echo "share/man/man1/scopedb-$c.1"; done)

@@ -37,6 +37,11 @@ const struct cmd *cmd_find(const char *name);
  * table; returns what fn returned. */
 int cmd_describe(const struct cmd *c, opt_describe_fn fn, void *ctx);
 
+/* "scopedb: 'chek' is not a scopedb command; did you mean 'check'?" (or
+ * "see 'scopedb --help'" when no command is close) on stderr; returns
+ * CLI_EXIT_ERROR. */
+int cmd_unknown(const char *name);
+
 /*
  * The commands, sorted by name, one X(name, hidden) each: the function
  * int cmd_NAME(int argc, char **argv) and its usage texts
@@ -49,7 +54,7 @@ int cmd_describe(const struct cmd *c, opt_describe_fn fn, void *ctx);
 #define CMD_LIST(X)                                                                                \
 	X(changes, 0)                                                                              \
 	X(check, 0)                                                                                \
-	X(completion, 1)                                                                           \
+	X(completion, 0)                                                                           \
 	X(diff, 0)                                                                                 \
 	X(export, 0)                                                                               \
 	X(help, 0)                                                                                 \

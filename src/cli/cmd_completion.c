@@ -1,5 +1,5 @@
 /*
- * cmd_completion.c - "scopedb completion bash|zsh" (a hidden command):
+ * cmd_completion.c - "scopedb completion bash|zsh":
  * print a bash or zsh completion script generated from the command table
  * and each command's option table, so it always offers exactly the
  * commands and options the binary accepts, the values of the options
@@ -51,10 +51,11 @@ const struct opt_cmd cmd_completion_usage = {
 static const struct completion_args {
 	const char *cmd, *first, *rest;
 } completion_args[] = {
-    {"check", "sel", "sel"}, {"diff", "sel", "sel"},	  {"ingest", "file", "file"},
-    {"meta", "sel", "sel"},  {"pin", "pin", "sel"},	  {"rm", "sel", "sel"},
-    {"show", "sel", "sel"},  {"tag", "sel", "none"},	  {"unpin", "pin", "pin"},
-    {"untag", "sel", "tag"}, {"history", "none", "none"},
+    {"check", "sel", "sel"},  {"diff", "sel", "sel"},	   {"ingest", "file", "file"},
+    {"meta", "sel", "sel"},   {"pin", "pin", "sel"},	   {"rm", "sel", "sel"},
+    {"show", "sel", "sel"},   {"tag", "sel", "none"},	   {"unpin", "pin", "pin"},
+    {"untag", "sel", "tag"},  {"history", "none", "none"}, {"export", "sel", "sel"},
+    {"report", "sel", "sel"}, {"push", "sel", "sel"},
 };
 
 /* The argument kinds of cmd (struct opt_cmd): from the table, else files

@@ -23,8 +23,10 @@
 
 const struct opt_cmd cmd_help_usage = {
     .name = "help",
-    .args = "[COMMAND]",
+    .args = "[--man] [COMMAND]",
     .summary = "show the commands, or one command's usage",
+    .after = "--man prints the man page of COMMAND, or of scopedb, as roff; read it with\n"
+	     "    scopedb help --man diff | man -l -",
     .max_args = OPT_ARGS_ANY,
 };
 
@@ -88,7 +90,34 @@ static int help_man_head(struct buf *out, const char *name, const char *summary,
 static const char help_man_exit[] =
     ".SH EXIT STATUS\n"
     "0 on success, 1 when \\fBscopedb check\\fR finds a regression, 2 on any error (bad\n"
-    "option, bad file, unknown run, store problem).\n";
+    "option, bad file, unknown run, store problem), 3 when a statistical check is\n"
+    "INCONCLUSIVE (unless \\fB\\-\\-inconclusive\\fR says pass or fail).\n";
+
+/* text (a command's before or after text) as roff: its indented lines (a
+ * list, a command to type) as no-fill blocks, so they keep their lines. */
+static int help_man_text(struct buf *out, const char *text)
+{
+	struct buf line = BUF_INIT;
+	int nf = 0, rc = 0;
+
+	while (*text && !rc) {
+		size_t n = strcspn(text, "\n");
+		int indented = text[0] == ' ';
+
+		if (indented != nf)
+			rc |= buf_puts(out, indented ? ".nf\n" : ".fi\n");
+		nf = indented;
+		line.len = 0;
+		rc |= buf_add(&line, text, n);
+		rc |= escape_roff(out, line.data ? line.data : "");
+		rc |= buf_putc(out, '\n');
+		text += n + (text[n] == '\n');
+	}
+	if (nf)
+		rc |= buf_puts(out, ".fi\n");
+	buf_release(&line);
+	return rc ? err_nomem() : 0;
+}
 
 /* opt_describe_fn appending the man page of a command to ctx (struct buf). */
 static int help_man_cmd(void *ctx, const struct opt_cmd *cmd, const struct opt *opts)
@@ -110,8 +139,7 @@ static int help_man_cmd(void *ctx, const struct opt_cmd *cmd, const struct opt *
 	rc |= buf_puts(out, ".\n");
 	if (cmd->before) {
 		rc |= buf_puts(out, ".PP\n");
-		rc |= escape_roff(out, cmd->before);
-		rc |= buf_putc(out, '\n');
+		rc |= help_man_text(out, cmd->before);
 	}
 	for (o = opts; o->type != OPT_T_END && !rc; o++) {
 		struct buf help = BUF_INIT;
@@ -150,8 +178,7 @@ static int help_man_cmd(void *ctx, const struct opt_cmd *cmd, const struct opt *
 	}
 	if (cmd->after) {
 		rc |= buf_puts(out, ".SH NOTES\n");
-		rc |= escape_roff(out, cmd->after);
-		rc |= buf_putc(out, '\n');
+		rc |= help_man_text(out, cmd->after);
 	}
 	rc |= buf_puts(out, help_man_exit);
 	rc |= buf_puts(out, ".SH SEE ALSO\n\\fBscopedb\\fR(1)\n");
@@ -196,10 +223,8 @@ static int help_man(const char *name)
 	struct buf out = BUF_INIT;
 	int rc;
 
-	if (name && !c) {
-		cli_print_errorf("'%s' is not a scopedb command", name);
-		return CLI_EXIT_ERROR;
-	}
+	if (name && !c)
+		return cmd_unknown(name);
 	rc = c ? cmd_describe(c, help_man_cmd, &out) : help_man_main(&out);
 	if (rc) {
 		buf_release(&out);
@@ -224,10 +249,8 @@ int cmd_help(int argc, char **argv)
 		return opt_usage_error(&cmd_help_usage, help_opts, "too many arguments");
 	if (argc == 2 && strcmp(argv[1], "--help") && strcmp(argv[1], "-h")) {
 		c = cmd_find(argv[1]);
-		if (!c) {
-			cli_print_errorf("'%s' is not a scopedb command", argv[1]);
-			return CLI_EXIT_ERROR;
-		}
+		if (!c)
+			return cmd_unknown(argv[1]);
 		return cmd_describe(c, help_print, NULL);
 	}
 	printf("usage: scopedb [--help] [-V | --version] COMMAND [ARGS]\n\n" HELP_TITLE "\n\n"

@@ -16,9 +16,7 @@
 const struct cmd cmd_table[] = {CMD_LIST(MAIN_ENTRY_)};
 const size_t cmd_count = sizeof(cmd_table) / sizeof(cmd_table[0]);
 
-/* "'chek' is not a scopedb command; did you mean 'check'?" (or "see
- * 'scopedb --help'" when no command is close). */
-static int main_unknown(const char *name)
+int cmd_unknown(const char *name)
 {
 	const char *v[sizeof(cmd_table) / sizeof(cmd_table[0])];
 	const char *best;
@@ -54,6 +52,6 @@ int main(int argc, char **argv)
 	}
 	c = cmd_find(argv[1]);
 	if (!c)
-		return main_unknown(argv[1]);
+		return cmd_unknown(argv[1]);
 	return c->fn(argc - 1, argv + 1);
 }
