@@ -65,6 +65,11 @@ expect_err 2 "unknown run" "scopedb: no run 'latest~40': only 13 runs stored" \
 expect_err 2 "missing directory" \
 	"scopedb: cannot write --output 'no/such/r.html': no such file or directory" \
 	$S report 8 12 --branch main -o no/such/r.html
+# two files and no store: the trends need one, and the message says so
+run $S report --db "$E2E_DIR/none.sqlite" r1.h5 r2.h5 -o x.html
+equals "two files, no store: exit" "$rc" 2
+contains "two files, no store: message" "$err" "a report's trends come from a store, even for two files: give --db, or compare the files with 'scopedb check'"
+[ ! -e x.html ] && ok || bad "a failed report wrote x.html"
 expect_err 2 "no region selected" "scopedb: no region matches 'nothing_here' in store '$db'" \
 	$S report --include nothing_here
 

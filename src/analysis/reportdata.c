@@ -339,8 +339,19 @@ int reportdata_build(struct reportdata *rd, const struct reportdata_opts *o)
 	pattern = co.ninclude ? pat.data : ".*";
 	if (!rc)
 		rc = reportdata_scope(rd, &f, tagv, o);
-	if (!rc)
+	if (!rc) {
 		rc = store_open(&st, co.db_path, STORE_READONLY);
+		if (rc && rd->compared && rd->cmp.a.is_file && rd->cmp.b.is_file) {
+			/* two files: the check is made, the trends need a store */
+			char why[512];
+
+			snprintf(why, sizeof(why), "%s", err_msg());
+			rc = err_set(rc,
+				     "%s; a report's trends come from a store, even for two files: "
+				     "give --db, or compare the files with 'scopedb check'",
+				     why);
+		}
+	}
 	/* like with like: the trends keep the runs the check kept (the
 	 * baseline's values), or without a check those of the newest run */
 	if (!rc && rd->compared)

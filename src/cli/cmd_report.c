@@ -24,7 +24,8 @@
 const struct opt_cmd cmd_report_usage = {
     .name = "report",
     .args = "[BASELINE CANDIDATE]",
-    .before = "BASELINE and CANDIDATE are runs as check takes them (selectors or files).",
+    .before = "BASELINE and CANDIDATE are runs as check takes them (selectors or files);\n"
+	      "the trends come from the store, which is needed even for two files.",
     .after = "The page has the check's verdict (as scopedb check computes it), a chart of\n"
 	     "each region's metric over the last N runs (default 50) of --branch, --tag or\n"
 	     "the candidate's branch, both runs' call-duration box plots and the region x\n"
