@@ -29,7 +29,7 @@ equals "no commit warning, once" "$err" \
 	"scopedb: warning: run 1 stored without a commit: pass --commit or run inside a git work tree"
 equals "no commit stored" "$(ident plain.h5)" "- -"
 expect_error "ref outside a repository" \
-	"^scopedb: cannot resolve --commit 'HEAD': not a commit in this git repository$" \
+	"^scopedb: cannot resolve --commit 'HEAD': not in a git work tree \(give the commit as 4 to 64 hex digits\)$" \
 	$S ingest --db "$db" --commit HEAD plain.h5
 prof hexonly.h5
 expect 0 "unknown hex sha kept" $S ingest --db "$db" --commit 7e57ab1e hexonly.h5

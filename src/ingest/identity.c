@@ -192,6 +192,17 @@ static int identity_commit_value(char **out, const char *value)
 	return identity_hex_lower(out, value);
 }
 
+/* 1 when the current directory is in a git work tree (git says so). */
+static int identity_git_work_tree(void)
+{
+	static const char *const opts[] = {"--is-inside-work-tree", NULL};
+	char *v = NULL;
+	int in = !identity_git(&v, "rev-parse", opts, NULL) && !strcmp(v, "true");
+
+	free(v);
+	return in;
+}
+
 /*
  * The current branch of the work tree, when HEAD is one: its full ref less
  * "refs/heads/".  Not `symbolic-ref --short`, which says "heads/main" when a
@@ -232,10 +243,16 @@ int identity_resolve(struct identity *id, const char *commit_opt, const char *br
 	if (commit_opt) {
 		rc = identity_commit_value(&id->commit, commit_opt);
 		if (rc == 1)
-			rc = err_set(ERR_USAGE,
-				     "cannot resolve --commit '%s': not a commit in this git "
-				     "repository",
-				     commit_opt);
+			rc = identity_git_work_tree()
+				 ? err_set(ERR_USAGE,
+					   "cannot resolve --commit '%s': not a commit in this git "
+					   "repository",
+					   commit_opt)
+				 : err_set(
+				       ERR_USAGE,
+				       "cannot resolve --commit '%s': not in a git work tree (give "
+				       "the commit as 4 to 64 hex digits)",
+				       commit_opt);
 		if (rc)
 			goto out;
 		id->commit_from = "--commit";
