@@ -182,8 +182,10 @@ if tcase errors; then
 	expect_err 2 "unknown run into a directory" "scopedb: no run with id 9" \
 		$S export --db s.sqlite 1 9 --format caliper -o keep
 	equals "the directory as it was" "$(ls -A keep)" ""
-	expect_err 2 "no run matches" "scopedb: no stored run matches the filters" \
+	expect_err 2 "no run has the tag" "scopedb: no run has tag 'nope'" \
 		$S export --db s.sqlite --tag nope
+	expect_err 2 "no run matches" "scopedb: no stored run matches the filters" \
+		$S export --db s.sqlite --since 2099-01-01
 	expect_err 2 "over the store" "scopedb: cannot write --output 's.sqlite': it is the store; refused" \
 		$S export --db s.sqlite -o s.sqlite
 	expect_err 2 "a file as the directory" "scopedb: cannot write in directory 's.sqlite': not a directory" \

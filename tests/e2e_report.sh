@@ -65,6 +65,16 @@ expect_err 2 "unknown run" "scopedb: no run 'latest~40': only 13 runs stored" \
 expect_err 2 "missing directory" \
 	"scopedb: cannot write --output 'no/such/r.html': no such file or directory" \
 	$S report 8 12 --branch main -o no/such/r.html
+# a mistyped --branch or --tag: named with the nearest stored name, as
+# runs and history name it (export and prune filter runs the same way)
+expect_err 2 "report: mistyped branch" "scopedb: no run has branch 'mian'; did you mean 'main'?" \
+	$S report --branch mian -o x.html
+expect_err 2 "report: unknown tag" "scopedb: no run has tag 'nope'" $S report --tag nope -o x.html
+expect_err 2 "export: mistyped branch" "scopedb: no run has branch 'mian'; did you mean 'main'?" \
+	$S export --branch mian -o x.csv
+run $S prune --branch mian --keep-last 1 --dry-run
+equals "prune: mistyped branch, exit" "$rc" 0
+equals "prune: mistyped branch, hint" "$err" "scopedb: no run has branch 'mian'; did you mean 'main'?"
 # two files and no store: the trends need one, and the message says so
 run $S report --db "$E2E_DIR/none.sqlite" r1.h5 r2.h5 -o x.html
 equals "two files, no store: exit" "$rc" 2

@@ -21,6 +21,7 @@
 
 #include "cmd.h"
 #include "cli/cli.h"
+#include "cli/hint.h"
 #include "cli/output.h"
 #include "render/caliper.h"
 #include "render/spjson.h"
@@ -190,7 +191,7 @@ static int export_ids(int64_t **ids, size_t *n, struct store *st, char **argv, i
 	}
 	if (!rc && !nruns)
 		rc = f->ntags || f->branch || f->since[0] || f->until[0]
-			 ? err_set(ERR_NOTFOUND, "no stored run matches the filters")
+			 ? hint_filter_error(st, f, "no stored run matches the filters")
 			 : err_set(ERR_NOTFOUND, "no runs stored in '%s'", store_location(st));
 	store_runs_free(runs, nruns);
 	return rc;

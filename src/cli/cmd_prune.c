@@ -17,6 +17,7 @@
 
 #include "cmd.h"
 #include "cli/cli.h"
+#include "cli/hint.h"
 #include "scopedb/err.h"
 #include "scopedb/filter.h"
 #include "scopedb/store.h"
@@ -178,7 +179,7 @@ int cmd_prune(int argc, char **argv)
 	const char *db = NULL;
 	char older[24] = "";
 	long keep = 0;
-	int dry = 0, allow_nfs = 0, code = CLI_EXIT_ERROR;
+	int dry = 0, allow_nfs = 0, said = 0, code = CLI_EXIT_ERROR;
 	const struct opt opts[] = {
 	    OPT__DB(&db),
 	    OPT__ALLOW_NETWORK_FS(&allow_nfs),
@@ -217,6 +218,12 @@ int cmd_prune(int argc, char **argv)
 	if (dry) {
 		store_rollback(st);
 	} else if (store_commit(st)) {
+		code = cli_error();
+		goto out;
+	}
+	/* a --branch no stored run has: said with the nearest one, as runs
+	 * says it (still exit 0: nothing matched, nothing was removed) */
+	if (!plan.nremoved && hint_filter(&said, st, &f)) {
 		code = cli_error();
 		goto out;
 	}

@@ -8,14 +8,18 @@
  * --output writes a file (cli_write_file(): a temporary file, then a
  * rename).  A report is not a gate: it exits 0 whatever the verdict.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "cmd.h"
 #include "cli/cli.h"
+#include "cli/hint.h"
 #include "cli/output.h"
 #include "analysis/reportdata.h"
 #include "render/render_html.h"
 #include "scopedb/err.h"
+#include "scopedb/filter.h"
+#include "scopedb/store.h"
 #include "scopedb/util.h"
 
 /* Runs per trend by default (issue 16). */
@@ -34,6 +38,33 @@ const struct opt_cmd cmd_report_usage = {
     .summary = "write an HTML report: verdict, trends, distributions, ranks",
     .max_args = 2,
 };
+
+/* After a report found no run of its --branch or --tag: when no stored run
+ * has that name at all, the error says so with the nearest stored one
+ * (as runs and history say it), else it stays as it was. */
+static void report_hint(const struct reportdata_opts *ro)
+{
+	const char *tags[1] = {ro->tag};
+	struct filter f;
+	struct store *st = NULL;
+	struct buf text = BUF_INIT;
+	char why[512];
+
+	snprintf(why, sizeof(why), "%s", err_msg());
+	memset(&f, 0, sizeof(f));
+	f.branch = ro->branch;
+	f.tags = tags;
+	f.ntags = ro->tag ? 1 : 0;
+	if (!store_open(&st, ro->cmp.db_path, STORE_READONLY) && !hint_filter_text(&text, st, &f) &&
+	    text.len) {
+		text.data[strcspn(text.data, "\n")] = '\0';
+		err_set(ERR_NOTFOUND, "%s", text.data);
+	} else {
+		err_set(ERR_NOTFOUND, "%s", why);
+	}
+	buf_release(&text);
+	store_close(st);
+}
 
 int cmd_report(int argc, char **argv)
 {
@@ -103,7 +134,13 @@ int cmd_report(int argc, char **argv)
 		ro.baseline = argv[0];
 		ro.candidate = argv[1];
 	}
-	if (reportdata_build(&rd, &ro) || render_html_report(&page, &rd, &ro.cmp) ||
+	if (reportdata_build(&rd, &ro)) {
+		if (err_code() == ERR_NOTFOUND && (ro.branch || ro.tag))
+			report_hint(&ro);
+		code = cli_error();
+		goto out;
+	}
+	if (render_html_report(&page, &rd, &ro.cmp) ||
 	    cli_write_file(path, &page, ro.cmp.db_path)) {
 		code = cli_error();
 		goto out;

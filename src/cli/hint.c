@@ -13,32 +13,33 @@
 #include "scopedb/util.h"
 #include "util/suggest.h"
 
-/* 1 after saying on stderr that no stored run has what (tag, branch,
- * label) name, with the nearest of the n stored names cands; 0 when one
- * has it (or on out of memory: the plain message follows). */
-static int hint_absent(const char *what, const char *name, const char *const *cands, size_t n)
+/* 1 after adding to out a line saying that no stored run has what (tag,
+ * branch, label) name, with the nearest of the n stored names cands; 0
+ * when one has it (or on out of memory: the plain message follows). */
+static int hint_absent(struct buf *out, const char *what, const char *name,
+		       const char *const *cands, size_t n)
 {
 	struct buf hint = BUF_INIT;
 	size_t i;
+	int said;
 
 	for (i = 0; i < n; i++)
 		if (cands[i] && !strcmp(cands[i], name))
 			return 0;
 	if (suggest_hint(&hint, name, cands, n))
 		return 0;
-	cli_print_errorf("no run has %s '%s'%s", what, name, hint.data ? hint.data : "");
+	said = !buf_printf(out, "no run has %s '%s'%s\n", what, name, hint.data ? hint.data : "");
 	buf_release(&hint);
-	return 1;
+	return said;
 }
 
-int hint_filter(int *said, struct store *st, const struct filter *f)
+int hint_filter_text(struct buf *out, struct store *st, const struct filter *f)
 {
 	struct store_run *all = NULL;
 	const char **tags = NULL, **branches = NULL, **labels = NULL;
 	size_t n = 0, ntags = 0, i, k;
 	int rc;
 
-	*said = 0;
 	if (!f->ntags && !f->branch && !f->label)
 		return 0;
 	rc = store_list_runs(st, &all, &n);
@@ -55,14 +56,46 @@ int hint_filter(int *said, struct store *st, const struct filter *f)
 		labels[i] = all[i].label;
 	}
 	for (i = 0; !rc && i < f->ntags; i++)
-		*said |= hint_absent("tag", f->tags[i], tags, ntags);
+		hint_absent(out, "tag", f->tags[i], tags, ntags);
 	if (!rc && f->branch)
-		*said |= hint_absent("branch", f->branch, branches, n);
+		hint_absent(out, "branch", f->branch, branches, n);
 	if (!rc && f->label)
-		*said |= hint_absent("label", f->label, labels, n);
+		hint_absent(out, "label", f->label, labels, n);
 	free(tags);
 	free(branches);
 	free(labels);
 	store_runs_free(all, n);
+	return rc;
+}
+
+int hint_filter(int *said, struct store *st, const struct filter *f)
+{
+	struct buf text = BUF_INIT;
+	char *line, *next;
+	int rc = hint_filter_text(&text, st, f);
+
+	*said = 0;
+	for (line = text.data; !rc && line && *line; line = next) {
+		next = strchr(line, '\n');
+		*next++ = '\0';
+		cli_print_error(line);
+		*said = 1;
+	}
+	buf_release(&text);
+	return rc;
+}
+
+int hint_filter_error(struct store *st, const struct filter *f, const char *otherwise)
+{
+	struct buf text = BUF_INIT;
+	int rc = hint_filter_text(&text, st, f);
+
+	if (!rc && text.len) {
+		text.data[strcspn(text.data, "\n")] = '\0';
+		rc = err_set(ERR_NOTFOUND, "%s", text.data);
+	} else if (!rc) {
+		rc = err_set(ERR_NOTFOUND, "%s", otherwise);
+	}
+	buf_release(&text);
 	return rc;
 }

@@ -1,7 +1,7 @@
 /*
  * hint.h - "no run has tag 'nigthly'; did you mean 'nightly'?": why a run
  * filter matched nothing, for the commands that list runs (runs,
- * history).
+ * history, changes, prune) and those that fail on it (export, report).
  *
  * Ownership: nothing is allocated for the caller; the store and filter are
  * only read.
@@ -19,5 +19,15 @@
  * was said.  0 or a negative ERR_* code (message set).
  */
 int hint_filter(int *said, struct store *st, const struct filter *f);
+
+/* The same lines into out (each ended by '\n'), printed by nobody. */
+int hint_filter_text(struct buf *out, struct store *st, const struct filter *f);
+
+/*
+ * ERR_NOTFOUND for a filter that matched nothing, for the commands that
+ * fail on it: the first name of f no stored run has, with the nearest
+ * stored one, or the message otherwise (ERR_* of the store first).
+ */
+int hint_filter_error(struct store *st, const struct filter *f, const char *otherwise);
 
 #endif
