@@ -348,7 +348,8 @@ static void test_abbreviations(void **state)
 	dest_init(&d);
 	assert_int_equal(parse(&d, ambiguous, &code), -1);
 	assert_int_equal(code, CLI_EXIT_ERROR);
-	assert_string_equal(err_line(), "scopedb: unknown option '--f'");
+	assert_string_equal(err_line(),
+			    "scopedb: option '--f' is ambiguous: --flag, --format, --frob");
 }
 
 static void test_unknown(void **state)
@@ -359,8 +360,9 @@ static void test_unknown(void **state)
 	} cases[] = {
 	    {{"frob", "--bogus", "x", NULL}, "scopedb: unknown option '--bogus'"},
 	    {{"frob", "--bogus=1", NULL}, "scopedb: unknown option '--bogus=1'"},
-	    {{"frob", "--flag=1", NULL}, "scopedb: unknown option '--flag=1'"},
-	    {{"frob", "--help=1", NULL}, "scopedb: unknown option '--help=1'"},
+	    {{"frob", "--flag=1", NULL}, "scopedb: option '--flag' takes no value"},
+	    {{"frob", "--help=1", NULL}, "scopedb: option '--help' takes no value"},
+	    {{"frob", "--=1", NULL}, "scopedb: unknown option '--=1'"},
 	    {{"frob", "-x", NULL}, "scopedb: unknown option '-x'"},
 	    {{"frob", "-qx", NULL}, "scopedb: unknown option '-qx'"},
 	    /* getopt_long named the word before the cluster */

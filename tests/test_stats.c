@@ -390,6 +390,12 @@ static void test_parse_percent(void **state)
 	assert_string_equal(err_msg(),
 			    "invalid --max-regression '0x10': expected a number (percent)");
 	assert_int_equal(stats_parse_percent(&v, "--threshold", "0X1p3", 0), ERR_USAGE);
+	/* blanks before as after: refused (strtod() skips leading ones) */
+	assert_int_equal(stats_parse_percent(&v, "--max-regression", " 5", 1), ERR_USAGE);
+	assert_int_equal(stats_parse_percent(&v, "--max-regression", "\t5", 1), ERR_USAGE);
+	/* -0 is 0, not a budget printed as "-0%" */
+	assert_int_equal(stats_parse_percent(&v, "--max-regression", "-0", 1), 0);
+	assert_false(signbit(v));
 }
 
 TU_MAIN(NULL, NULL,

@@ -8,6 +8,7 @@
  * that values agree with upstream to far better than the required
  * relative 1e-9.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -357,12 +358,13 @@ int stats_parse_percent(double *out, const char *opt, const char *arg, int nonne
 	v = strtod(arg, &end);
 	if (end != arg && *end == '%') /* "5%" */
 		end++;
-	/* a decimal number: strtod() also takes "0x10" (16) */
-	if (end == arg || *end || errno == ERANGE || !isfinite(v) || strpbrk(arg, "xX"))
+	/* a decimal number: strtod() also takes "0x10" (16) and leading blanks */
+	if (end == arg || *end || errno == ERANGE || !isfinite(v) || strpbrk(arg, "xX") ||
+	    isspace((unsigned char)arg[0]))
 		return err_set(ERR_USAGE, "invalid %s '%s': expected a number (percent)", opt, arg);
 	if (nonneg && v < 0.0)
 		return err_set(ERR_USAGE, "invalid %s '%s': must not be negative", opt, arg);
-	*out = v;
+	*out = v + 0.0; /* -0 is 0: "Regression budget: -0%" said nothing true */
 	return 0;
 }
 

@@ -81,7 +81,7 @@ static int compare_opt_threshold(const struct opt *opt, const char *arg)
 	struct compare_opts *co = opt->value;
 
 	co->has_threshold = 1;
-	return stats_parse_percent(&co->threshold, "--threshold", arg, 0);
+	return stats_parse_percent(&co->threshold, "--threshold", arg, 1);
 }
 
 /* --inconclusive pass|fail (int *: the exit status of INCONCLUSIVE). */

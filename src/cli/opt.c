@@ -5,8 +5,8 @@
  * page and completion generators use.
  *
  * Compatibility notes (tests/golden/options.txt holds the cases): an
- * abbreviation matching two options is an unknown option; a value given
- * with '=' to an option that takes none makes the whole word unknown; an
+ * abbreviation matching two options is refused naming them; a value given
+ * with '=' to an option that takes none is refused as such; an
  * unknown letter inside a cluster ("-xq") is reported under the word that
  * precedes the cluster once positionals are moved behind the options
  * (getopt_long's optind - 1), which is what the message always said.
@@ -263,6 +263,30 @@ static int opt_more(const struct opt *o, int argc, char **argv, int *i, struct o
 /* "; did you mean '--NAME'?" appended to out for the long option (or
  * --help) nearest to the name[0..len) that matched none; nothing when none
  * is close.  0 or ERR_NOMEM. */
+/* The options name[0..len) abbreviates into out ("--threshold, --tree")
+ * when it abbreviates two or more, else nothing. */
+static int opt_ambiguous(struct buf *out, const struct opt *opts, const char *name, size_t len)
+{
+	size_t k, n = 0;
+	int rc = 0;
+
+	if (!len) /* "--=x" abbreviates nothing */
+		return 0;
+	for (k = 0; opts[k].type != OPT_T_END; k++)
+		if (opts[k].long_name && !strncmp(opts[k].long_name, name, len))
+			n++;
+	if (!strncmp("help", name, len))
+		n++;
+	if (n < 2)
+		return 0;
+	for (k = 0; opts[k].type != OPT_T_END && !rc; k++)
+		if (opts[k].long_name && !strncmp(opts[k].long_name, name, len))
+			rc = buf_printf(out, "%s--%s", out->len ? ", " : "", opts[k].long_name);
+	if (!rc && !strncmp("help", name, len))
+		rc = buf_printf(out, "%s--help", out->len ? ", " : "");
+	return rc ? err_nomem() : 0;
+}
+
 static int opt_hint(struct buf *out, const struct opt *opts, const char *name, size_t len)
 {
 	const char **v;
@@ -305,15 +329,25 @@ static int opt_long(const struct opt_cmd *cmd, const struct opt *opts, int argc,
 	const struct opt *o = opt_find_long(opts, name, eq ? (size_t)(eq - name) : strlen(name));
 	const char *arg = NULL;
 
-	if (!o || (eq && !opt_takes_value(o))) {
-		struct buf hint = BUF_INIT;
+	if (o && eq && !opt_takes_value(o)) {
+		*code = opt_usage_error(cmd, opts, "option '--%s' takes no value", o->long_name);
+		return -1;
+	}
+	if (!o) {
+		struct buf hint = BUF_INIT, amb = BUF_INIT;
+		size_t len = eq ? (size_t)(eq - name) : strlen(name);
 
-		if (!o && opt_hint(&hint, opts, name, eq ? (size_t)(eq - name) : strlen(name)))
+		if (opt_ambiguous(&amb, opts, name, len) ||
+		    (!amb.len && opt_hint(&hint, opts, name, len)))
 			*code = cli_error();
+		else if (amb.len)
+			*code = opt_usage_error(cmd, opts, "option '--%.*s' is ambiguous: %s",
+						(int)len, name, amb.data);
 		else
 			*code = opt_usage_error(cmd, opts, "unknown option '%s'%s", word,
 						hint.data ? hint.data : "");
 		buf_release(&hint);
+		buf_release(&amb);
 		return -1;
 	}
 	if (opt_takes_value(o)) {
