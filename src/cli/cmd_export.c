@@ -283,6 +283,22 @@ static int export_caliper(struct store *st, const int64_t *ids, size_t n, const 
 /* --format csv: every run's rows in one table, to out (NULL: stdout).  A
  * run at a time is read and rendered (its header kept for the first run
  * only), so that memory holds one run's rows and the text. */
+/* doc to out (NULL: stdout), gzip-compressed when its name ends in .gz
+ * (pandas and gzip -d read it by that name). */
+static int export_write(const char *out, const struct buf *doc, const char *location)
+{
+	struct buf gz = BUF_INIT;
+	size_t len = out ? strlen(out) : 0;
+	int rc = 0;
+
+	if (len > 3 && !strcmp(out + len - 3, ".gz"))
+		rc = gzip_buf(&gz, doc->data, doc->len);
+	if (!rc)
+		rc = cli_write_file(out, gz.data ? &gz : doc, location);
+	buf_release(&gz);
+	return rc;
+}
+
 static int export_csv(struct store *st, const int64_t *ids, size_t n, const char *out)
 {
 	struct buf csv = BUF_INIT, one = BUF_INIT;
@@ -312,7 +328,7 @@ static int export_csv(struct store *st, const int64_t *ids, size_t n, const char
 			rc = err_nomem();
 	}
 	if (!rc)
-		rc = cli_write_file(out, &csv, store_location(st));
+		rc = export_write(out, &csv, store_location(st));
 	buf_release(&csv);
 	buf_release(&one);
 	return rc;
@@ -358,8 +374,7 @@ static int export_spjson(struct store *st, int64_t id, const char *out)
 	struct store_run run;
 	struct store_meta meta;
 	struct export_sp x;
-	struct buf doc = BUF_INIT, gz = BUF_INIT;
-	size_t len = out ? strlen(out) : 0;
+	struct buf doc = BUF_INIT;
 	int rc;
 
 	memset(&run, 0, sizeof(run));
@@ -375,15 +390,12 @@ static int export_spjson(struct store *st, int64_t id, const char *out)
 		rc = store_scan_timings(st, id, export_sp_row, &x);
 		rc = rc ? (spjson_abort(&x.w), rc) : spjson_end(&x.w);
 	}
-	if (!rc && len > 3 && !strcmp(out + len - 3, ".gz"))
-		rc = gzip_buf(&gz, doc.data, doc.len);
 	if (!rc)
-		rc = cli_write_file(out, gz.data ? &gz : &doc, store_location(st));
+		rc = export_write(out, &doc, store_location(st));
 	store_run_release(&run);
 	store_meta_release(&meta);
 	i64vec_release(&x.d);
 	buf_release(&doc);
-	buf_release(&gz);
 	return rc;
 }
 
@@ -408,7 +420,7 @@ int cmd_export(int argc, char **argv)
 		       "csv caliper scope-profiler-json", export_opt_format),
 	    OPT_STRING('o', "output", &out, "PATH",
 		       "csv, scope-profiler-json: the file (default stdout;\n"
-		       "FILE.json.gz: compressed); caliper: the directory\n"
+		       "a name ending in .gz: compressed); caliper: the directory\n"
 		       "(created when missing; required)"),
 	    OPT__FILTER_TAG(&tags),
 	    OPT__FILTER_BRANCH(&f.branch),
