@@ -149,6 +149,11 @@ equals "bash: a glob is not expanded" "$(names runs --db n.sqlite --tag '*')" "$
 equals "bash: \$HOME is not expanded" "$(typed "$(names runs --db n.sqlite --tag '$H')")" '$HOME'
 equals "bash: untag" "$(names untag --db n.sqlite 1 'x')" "$(quoted 'x;touch PWNED')"
 equals "bash: tag:" "$(names diff --db n.sqlite tag : '[')" "$(quoted '[a]')"
+# --db as the shell will read it: quoted, a blank escaped, a leading ~/
+mkdir "s p" && cp n.sqlite "s p/n.sqlite"
+equals "bash: --db quoted" "$(names diff --db "'s p/n.sqlite'" tag : '[')" "$(quoted '[a]')"
+equals "bash: --db with an escaped blank" "$(names diff --db 's\ p/n.sqlite' tag : '[')" "$(quoted '[a]')"
+equals "bash: --db ~/" "$(HOME="$PWD/s p" names diff --db '~/n.sqlite' tag : '[')" "$(quoted '[a]')"
 # the other commands that take run selectors (not only files)
 for c in report export push; do
 	equals "bash: $c tag:" "$(names $c --db n.sqlite tag : '[')" "$(quoted '[a]')"
