@@ -383,6 +383,8 @@ expect 1 "check by path of the ranks with a tree fails" \
 	$S check pbase.json pcand.json --by path --ranks 1 --max-regression 10
 expect 0 "diff by path, a rank without a tree" $S diff pbase.json pcand.json --by path
 equals "diff by path warns" "$err" "scopedb: warning: $partial"
+expect 0 "show by path, a rank without a tree" $S show pcand.json --by path
+equals "show by path warns" "$err" "scopedb: warning: $partial"
 expect 0 "ingest both" $S ingest -q --db "$E2E_DIR/p.sqlite" --commit bbb2222 pbase.json pcand.json
 run $S check --db "$E2E_DIR/p.sqlite" 1 2 --by path
 equals "check by path of stored runs: exit" "$rc" 2

@@ -226,6 +226,16 @@ struct compare_result {
 	struct compare_attr *attr;
 };
 
+/*
+ * *out (malloc'ed, raw text: the caller escapes it) = why the paths of run
+ * id in st (a file when is_file) leave ranks out, when some of its ranks
+ * with calls have no call tree (calls that overlap without nesting, or
+ * too many to hold): "'b.json': 1 of its 2 ranks with calls has no call
+ * tree ...", else NULL.  A run with no tree at all has no paths, which
+ * store_path_stats() refuses in its own words.
+ */
+int compare_paths_partial(char **out, struct store *st, int64_t id, int is_file);
+
 /* The metadata keys a check requires equal when both runs have them:
  * "mpi_size", "platform" (NULL-terminated).  Not hostname: CI runners
  * change it per job; --require-same hostname opts in. */

@@ -420,23 +420,14 @@ static int compare_rep_medians(struct stats_named *v, size_t n, const struct run
 	return rc;
 }
 
-/*
- * By path: r->partial (raw text: the command escapes it) names the first
- * run id in st (a file when is_file)
- * some of whose ranks with calls have no call tree (their calls overlap
- * without nesting, or are too many to hold), since its paths, and every
- * number by path, leave those ranks out.  A run with no tree at all has no
- * paths, which store_path_stats() refuses in its own words.
- */
-static int compare_partial_run(struct compare_result *r, struct store *st, int64_t id, int is_file)
+int compare_paths_partial(char **out, struct store *st, int64_t id, int is_file)
 {
 	struct store_nesting nest;
 	struct store_run run;
 	struct buf t = BUF_INIT;
 	int found, rc;
 
-	if (r->partial)
-		return 0;
+	*out = NULL;
 	rc = store_get_nesting(st, id, &nest, &found);
 	if (rc || !found || nest.trees == 0 || nest.trees >= nest.ranks)
 		return rc;
@@ -456,8 +447,14 @@ static int compare_partial_run(struct compare_result *r, struct store *st, int64
 				nest.ranks - nest.trees == 1 ? "has" : "have",
 				nest.ranks - nest.trees == 1 ? "that rank" : "those ranks");
 	store_run_release(&run);
-	r->partial = buf_finish(&t, rc);
-	return r->partial ? 0 : err_nomem();
+	*out = buf_finish(&t, rc);
+	return *out || rc ? rc : err_nomem();
+}
+
+/* r->partial: compare_paths_partial() of the first run that has one. */
+static int compare_partial_run(struct compare_result *r, struct store *st, int64_t id, int is_file)
+{
+	return r->partial ? 0 : compare_paths_partial(&r->partial, st, id, is_file);
 }
 
 /* compare_partial_run() of every run compared by path: both sides, the

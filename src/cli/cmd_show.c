@@ -13,6 +13,7 @@
 #include "cmd.h"
 #include "cli/cli.h"
 #include "cli/output.h"
+#include "scopedb/compare.h"
 #include "scopedb/err.h"
 #include "select/match.h"
 #include "render/report.h"
@@ -287,6 +288,20 @@ int cmd_show(int argc, char **argv)
 	    summary_run(&rows, &nrows, arg.st, arg.run_id, &so)) {
 		code = cli_error();
 		goto out;
+	}
+	/* by path, over ranks some of which have no tree: said, as diff says it */
+	if (so.by_path && !so.nranks) {
+		char *partial = NULL;
+		struct buf q = BUF_INIT;
+
+		if (compare_paths_partial(&partial, arg.st, arg.run_id, arg.is_file)) {
+			code = cli_error();
+			goto out;
+		}
+		if (partial)
+			fprintf(stderr, "scopedb: warning: %s\n", cli_msgq(&q, partial));
+		free(partial);
+		buf_release(&q);
 	}
 	/* GPU columns by default only when the run has GPU data, self only
 	 * by path (by name, show stays upstream's inspect). */
