@@ -381,6 +381,9 @@ expect_err 2 "check by path, a rank without a tree" \
 expect 1 "check by name fails" $S check pbase.json pcand.json --max-regression 10
 expect 1 "check by path of the ranks with a tree fails" \
 	$S check pbase.json pcand.json --by path --ranks 1 --max-regression 10
+expect_err 2 "check by path, --ranks naming the rank without a tree" \
+	"scopedb: cannot check by path: 'pcand.json': rank 0 has calls but no call tree (calls that overlap without nesting, or too many to hold), so its paths leave it out; check --by name, or choose ranks with a tree (--ranks)" \
+	$S check pbase.json pcand.json --by path --ranks 0,1 --max-regression 10
 expect 0 "diff by path, a rank without a tree" $S diff pbase.json pcand.json --by path
 equals "diff by path warns" "$err" "scopedb: warning: $partial"
 expect 0 "show by path, a rank without a tree" $S show pcand.json --by path

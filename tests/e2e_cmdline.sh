@@ -157,6 +157,9 @@ expect_error "a prefix of both, in upper case" \
 expect 0 "tag rc^ and v~2" $S tag 2 'rc^' 'v~2'
 sel 'tag:rc^' 2
 sel 'tag:v~2' 2
+expect 0 "tag v~0" $S tag 2 'v~0'
+sel 'tag:v~0' 2
+expect 0 "untag v~0" $S untag 2 'v~0'
 expect_error "a tag ending in ~N with a tagged shorter name" \
 	"^scopedb: no run 'tag:t~9': only 3 runs have tag 't'$" $S show 'tag:t~9'
 expect_error "~N too large" \

@@ -31,8 +31,10 @@ expect 0 "ingest aggregate" $S ingest --db s.sqlite --commit $C --branch dev agg
 if tcase csv; then
 	# a name ending in .gz is compressed, as for scope-profiler-json
 	expect 0 "csv.gz" $S export --db s.sqlite -o all.csv.gz
+	expect 0 "csv.GZ" $S export --db s.sqlite -o ALL.CSV.GZ
 	expect 0 "csv" $S export --db s.sqlite
 	equals "csv.gz: the same table, compressed" "$(zcat all.csv.gz)" "$out"
+	equals "csv.GZ: the same table, compressed" "$(zcat ALL.CSV.GZ)" "$out"
 	equals "csv header" "$(head -1 <<<"$out")" \
 		"run,commit,branch,label,recorded,path,rank,calls,total,self,min,max,p50,p95,p99"
 	# the rows of run 2 (2 ranks, a call tree) are its call paths, and a

@@ -112,7 +112,7 @@ printf '%s\n' '{"format": "scope-profiler-profile", "regions": [' \
 	'{"name": "huge", "rank": 0, "start_times_ns": [0], "end_times_ns": [5000000000000000000]},' \
 	'{"name": "huge", "rank": 1, "start_times_ns": [0], "end_times_ns": [5000000000000000000]}]}' >huge.json
 expect_error "totals past 2^63 ns" \
-	"^scopedb: cannot store 'huge.json': region 'huge': its calls' times summed over its ranks pass 2\^63 ns \(292 years\), more than a store keeps$" \
+	"^scopedb: cannot store 'huge.json': a region's times summed over its ranks pass 2\^63 ns \(292 years\), more than a store keeps: region 'huge'$" \
 	$S ingest --db "$db" huge.json
 after=$(sql "$db" 'select count(*) from runs; select count(*) from timings; select count(*) from run_tags; select count(*) from run_metadata; select count(*) from regions')
 equals "store unchanged after bad input" "$after" "$before"

@@ -197,7 +197,7 @@ if [ -c $full ]; then
 	# the commands that print a text of their own, larger than stdio's
 	# buffer (the cause was lost: "input/output error")
 	for c in "completion bash" "history --match . --format json" "changes --format json" \
-		"help --man diff" "ingest --format json a.h5"; do
+		"help --man diff" "ingest --format json a.h5" "runs --format json" "pins --format json"; do
 		expect_err 2 "$c to a full stdout" \
 			"scopedb: cannot write to standard output: no space left on device" \
 			bash -c "exec $S $c >$full"

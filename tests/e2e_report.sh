@@ -72,13 +72,20 @@ expect_err 2 "report: mistyped branch" "scopedb: no run has branch 'mian'; did y
 expect_err 2 "report: unknown tag" "scopedb: no run has tag 'nope'" $S report --tag nope -o x.html
 expect_err 2 "export: mistyped branch" "scopedb: no run has branch 'mian'; did you mean 'main'?" \
 	$S export --branch mian -o x.csv
+# the runs named, the trends' branch mistyped: the page is made, with a warning
+expect_err 0 "report of two runs, mistyped branch" \
+	"scopedb: warning: no run has branch 'mian'; did you mean 'main'?" \
+	$S report 8 12 --branch mian -o x.html
+rm -f x.html
+# a name with a line break is one message, escaped
+expect_err 2 "a tag with a line break" "scopedb: no run has tag 'od\x0ad'; did you mean 'odd'?" $S export --tag $'od\nd' -o x.csv
 run $S prune --branch mian --keep-last 1 --dry-run
 equals "prune: mistyped branch, exit" "$rc" 0
 equals "prune: mistyped branch, hint" "$err" "scopedb: no run has branch 'mian'; did you mean 'main'?"
 # two files and no store: the trends need one, and the message says so
 run $S report --db "$E2E_DIR/none.sqlite" r1.h5 r2.h5 -o x.html
 equals "two files, no store: exit" "$rc" 2
-contains "two files, no store: message" "$err" "a report's trends come from a store, even for two files: give --db, or compare the files with 'scopedb check'"
+contains "two files, no store: message" "$err" "(a report's trends come from a store, even for two files; 'scopedb check' compares the files alone)"
 [ ! -e x.html ] && ok || bad "a failed report wrote x.html"
 expect_err 2 "no region selected" "scopedb: no region matches 'nothing_here' in store '$db'" \
 	$S report --include nothing_here

@@ -1267,7 +1267,7 @@ static void test_region_totals(void **state)
 	assert_int_equal(store_add_timing(st, &t), 0);
 	t.rank = 1;
 	expect_err(st, store_add_timing(st, &t), ERR_FORMAT,
-		   "its calls' times summed over its ranks pass 2^63 ns (292 years), more than a "
+		   "a region's times summed over its ranks pass 2^63 ns (292 years), more than a "
 		   "store keeps");
 	store_rollback(st);
 	buf_release(&x);

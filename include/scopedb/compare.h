@@ -231,10 +231,13 @@ struct compare_result {
  * id in st (a file when is_file) leave ranks out, when some of its ranks
  * with calls have no call tree (calls that overlap without nesting, or
  * too many to hold): "'b.json': 1 of its 2 ranks with calls has no call
- * tree ...", else NULL.  A run with no tree at all has no paths, which
- * store_path_stats() refuses in its own words.
+ * tree ...", else NULL.  With ranks (nranks, sorted and unique: --ranks),
+ * only a rank among them counts ("rank 0 has calls but no call tree").  A
+ * run with no tree at all has no paths, which store_path_stats() refuses
+ * in its own words.
  */
-int compare_paths_partial(char **out, struct store *st, int64_t id, int is_file);
+int compare_paths_partial(char **out, struct store *st, int64_t id, int is_file,
+			  const int64_t *ranks, size_t nranks);
 
 /* The metadata keys a check requires equal when both runs have them:
  * "mpi_size", "platform" (NULL-terminated).  Not hostname: CI runners

@@ -181,8 +181,9 @@ int store_count_durations(uint64_t *out, const void *data, size_t len);
 /* Insert the timings row and, when durations != NULL, its durations row.
  * Only inside store_begin()/store_commit() (ERR_USAGE otherwise), so the
  * pair is atomic.  durations must stay valid during the call only.
- * ERR_FORMAT when the region's totals over the run's ranks would pass
- * 2^63 ns (the message says so without naming the region or file). */
+ * ERR_FORMAT when the region's times or GPU times over the run's ranks
+ * would pass 2^63 ns (the message says so without naming the region or
+ * file). */
 int store_add_timing(struct store *st, const struct store_timing *t);
 
 /* Called by store_scan_timings() with each timings row (run_id and

@@ -12,6 +12,7 @@
  */
 #include <inttypes.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -420,17 +421,95 @@ static int compare_rep_medians(struct stats_named *v, size_t n, const struct run
 	return rc;
 }
 
-int compare_paths_partial(char **out, struct store *st, int64_t id, int is_file)
+/* The ranks chosen (sorted, unique) and, for each, whether the run has a
+ * call on it and whether it has a path row on it. */
+struct partial_ranks {
+	const int64_t *sel;
+	size_t nsel;
+	unsigned char *calls, *tree;
+};
+
+/* The index of rank in x->sel, or -1. */
+static ptrdiff_t partial_at(const struct partial_ranks *x, int64_t rank)
+{
+	size_t lo = 0, hi = x->nsel;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (x->sel[mid] < rank)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < x->nsel && x->sel[lo] == rank ? (ptrdiff_t)lo : -1;
+}
+
+static int partial_total(void *ctx, const char *region, int64_t rank, int64_t total_ns)
+{
+	struct partial_ranks *x = ctx;
+	ptrdiff_t i = partial_at(x, rank);
+
+	(void)region;
+	if (i >= 0 && total_ns > 0)
+		x->calls[i] = 1;
+	return 0;
+}
+
+static int partial_path_rank(void *ctx, const struct store_path_rank *r)
+{
+	struct partial_ranks *x = ctx;
+	ptrdiff_t i = partial_at(x, r->rank);
+
+	if (i >= 0)
+		x->tree[i] = 1;
+	return 0;
+}
+
+/* *missing = the first of the ranks chosen on which run id has calls but
+ * no call tree, or -1. */
+static int partial_chosen(int64_t *missing, struct store *st, int64_t id, const int64_t *ranks,
+			  size_t nranks)
+{
+	struct partial_ranks x = {ranks, nranks, NULL, NULL};
+	size_t i;
+	int rc;
+
+	*missing = -1;
+	x.calls = calloc(nranks, 1);
+	x.tree = calloc(nranks, 1);
+	rc = x.calls && x.tree ? 0 : err_nomem();
+	if (!rc)
+		rc = store_rank_totals(st, id, partial_total, &x);
+	if (!rc)
+		rc = store_scan_paths(st, id, NULL, partial_path_rank, &x);
+	for (i = 0; !rc && i < nranks && *missing < 0; i++)
+		if (x.calls[i] && !x.tree[i])
+			*missing = ranks[i];
+	free(x.calls);
+	free(x.tree);
+	return rc;
+}
+
+int compare_paths_partial(char **out, struct store *st, int64_t id, int is_file,
+			  const int64_t *ranks, size_t nranks)
 {
 	struct store_nesting nest;
 	struct store_run run;
 	struct buf t = BUF_INIT;
+	int64_t missing = -1;
 	int found, rc;
 
 	*out = NULL;
 	rc = store_get_nesting(st, id, &nest, &found);
 	if (rc || !found || nest.trees == 0 || nest.trees >= nest.ranks)
 		return rc;
+	/* --ranks: only a chosen rank without a tree matters */
+	if (nranks) {
+		rc = partial_chosen(&missing, st, id, ranks, nranks);
+		if (rc || missing < 0)
+			return rc;
+	}
 	memset(&run, 0, sizeof(run));
 	if (is_file)
 		rc = store_get_run(st, &run, id);
@@ -438,7 +517,12 @@ int compare_paths_partial(char **out, struct store *st, int64_t id, int is_file)
 		rc = buf_printf(&t, "'%s'", run.source_path ? run.source_path : "?");
 	else if (!rc)
 		rc = buf_printf(&t, "run %lld", (long long)id);
-	if (!rc)
+	if (!rc && nranks)
+		rc = buf_printf(&t,
+				": rank %lld has calls but no call tree (calls that overlap "
+				"without nesting, or too many to hold), so its paths leave it out",
+				(long long)missing);
+	else if (!rc)
 		rc = buf_printf(&t,
 				": %lld of its %lld ranks with calls %s no call tree (calls that "
 				"overlap without nesting, or too many to hold), so its paths leave "
@@ -451,15 +535,18 @@ int compare_paths_partial(char **out, struct store *st, int64_t id, int is_file)
 	return *out || rc ? rc : err_nomem();
 }
 
-/* r->partial: compare_paths_partial() of the first run that has one. */
-static int compare_partial_run(struct compare_result *r, struct store *st, int64_t id, int is_file)
+/* r->partial: compare_paths_partial() of the first run that has one, over
+ * the ranks o chooses. */
+static int compare_partial_run(struct compare_result *r, struct store *st, int64_t id, int is_file,
+			       const struct compare_opts *o)
 {
-	return r->partial ? 0 : compare_paths_partial(&r->partial, st, id, is_file);
+	return r->partial
+		   ? 0
+		   : compare_paths_partial(&r->partial, st, id, is_file, o->ranks, o->nranks);
 }
 
 /* compare_partial_run() of every run compared by path: both sides, the
- * candidate's files, the sets of a statistical check.  Not with --ranks:
- * the ranks compared are then the user's. */
+ * candidate's files, the sets of a statistical check. */
 static int compare_partial(struct compare_result *r, const struct runarg *sa,
 			   const struct runarg *sb, const struct runset *rs,
 			   const struct compare_opts *o)
@@ -467,19 +554,19 @@ static int compare_partial(struct compare_result *r, const struct runarg *sa,
 	size_t i;
 	int rc = 0;
 
-	if (!o->by_path || o->nranks)
+	if (!o->by_path)
 		return 0;
-	rc = compare_partial_run(r, sa->st, sa->run_id, sa->is_file);
+	rc = compare_partial_run(r, sa->st, sa->run_id, sa->is_file, o);
 	if (!rc)
-		rc = compare_partial_run(r, sb->st, sb->run_id, sb->is_file);
+		rc = compare_partial_run(r, sb->st, sb->run_id, sb->is_file, o);
 	for (i = 1; !rc && i < sb->nreps; i++)
-		rc = compare_partial_run(r, sb->st, sb->reps[i], sb->is_file);
+		rc = compare_partial_run(r, sb->st, sb->reps[i], sb->is_file, o);
 	for (i = 0; !rc && i < rs->nbase; i++)
-		rc = compare_partial_run(r, sa->st, rs->base[i].id, sa->is_file);
+		rc = compare_partial_run(r, sa->st, rs->base[i].id, sa->is_file, o);
 	for (i = 0; !rc && i < rs->nhist; i++)
-		rc = compare_partial_run(r, sa->st, rs->hist[i].id, sa->is_file);
+		rc = compare_partial_run(r, sa->st, rs->hist[i].id, sa->is_file, o);
 	for (i = 0; !rc && i < rs->ncand; i++)
-		rc = compare_partial_run(r, sb->st, rs->cand[i].id, sb->is_file);
+		rc = compare_partial_run(r, sb->st, rs->cand[i].id, sb->is_file, o);
 	return rc;
 }
 

@@ -324,8 +324,8 @@ int reportdata_build(struct reportdata *rd, const struct reportdata_opts *o)
 		/* the page's verdict is a check's: not on some ranks only */
 		if (!rc && rd->cmp.partial)
 			rc = err_set(ERR_USAGE,
-				     "cannot report by path: %s; report --by name, or choose ranks "
-				     "with a tree (--ranks)",
+				     "cannot report by path: %s; report --by name, or check --by "
+				     "path --ranks with ranks that have a tree",
 				     rd->cmp.partial);
 		if (rc)
 			goto out;
@@ -347,8 +347,8 @@ int reportdata_build(struct reportdata *rd, const struct reportdata_opts *o)
 
 			snprintf(why, sizeof(why), "%s", err_msg());
 			rc = err_set(rc,
-				     "%s; a report's trends come from a store, even for two files: "
-				     "give --db, or compare the files with 'scopedb check'",
+				     "%s (a report's trends come from a store, even for two files; "
+				     "'scopedb check' compares the files alone)",
 				     why);
 		}
 	}

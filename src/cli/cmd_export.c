@@ -280,18 +280,15 @@ static int export_caliper(struct store *st, const int64_t *ids, size_t n, const 
 	return rc;
 }
 
-/* --format csv: every run's rows in one table, to out (NULL: stdout).  A
- * run at a time is read and rendered (its header kept for the first run
- * only), so that memory holds one run's rows and the text. */
-/* doc to out (NULL: stdout), gzip-compressed when its name ends in .gz
- * (pandas and gzip -d read it by that name). */
+/* doc to out (NULL: stdout), gzip-compressed when its name ends in .gz in
+ * any case (pandas and gzip -d read it by that name). */
 static int export_write(const char *out, const struct buf *doc, const char *location)
 {
 	struct buf gz = BUF_INIT;
 	size_t len = out ? strlen(out) : 0;
 	int rc = 0;
 
-	if (len > 3 && !strcmp(out + len - 3, ".gz"))
+	if (len > 3 && !strcasecmp(out + len - 3, ".gz"))
 		rc = gzip_buf(&gz, doc->data, doc->len);
 	if (!rc)
 		rc = cli_write_file(out, gz.data ? &gz : doc, location);
@@ -299,6 +296,9 @@ static int export_write(const char *out, const struct buf *doc, const char *loca
 	return rc;
 }
 
+/* --format csv: every run's rows in one table, to out (NULL: stdout).  A
+ * run at a time is read and rendered (its header kept for the first run
+ * only), so that memory holds one run's rows and the text. */
 static int export_csv(struct store *st, const int64_t *ids, size_t n, const char *out)
 {
 	struct buf csv = BUF_INIT, one = BUF_INIT;

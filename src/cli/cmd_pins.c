@@ -114,7 +114,7 @@ int cmd_pins(int argc, char **argv)
 			code = cli_error();
 			goto out;
 		}
-		fputs(json.data ? json.data : "", stdout);
+		(void)cli_write_stdout(json.data, json.len);
 	}
 	code = cli_finish(CLI_EXIT_OK);
 out:

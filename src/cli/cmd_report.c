@@ -9,6 +9,7 @@
  * rename).  A report is not a gate: it exits 0 whatever the verdict.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmd.h"
@@ -39,31 +40,29 @@ const struct opt_cmd cmd_report_usage = {
     .max_args = 2,
 };
 
-/* After a report found no run of its --branch or --tag: when no stored run
- * has that name at all, the error says so with the nearest stored one
- * (as runs and history say it), else it stays as it was. */
-static void report_hint(const struct reportdata_opts *ro)
+/*
+ * A --branch or --tag of the report that no stored run has: the first
+ * such name with the nearest stored one ("no run has branch 'mian'; did
+ * you mean 'main'?"), malloc'ed, or NULL (none, or no store to ask).
+ */
+static char *report_hint(const struct reportdata_opts *ro)
 {
 	const char *tags[1] = {ro->tag};
 	struct filter f;
 	struct store *st = NULL;
 	struct buf text = BUF_INIT;
-	char why[512];
+	char *hint = NULL;
 
-	snprintf(why, sizeof(why), "%s", err_msg());
 	memset(&f, 0, sizeof(f));
 	f.branch = ro->branch;
 	f.tags = tags;
 	f.ntags = ro->tag ? 1 : 0;
-	if (!store_open(&st, ro->cmp.db_path, STORE_READONLY) && !hint_filter_text(&text, st, &f) &&
-	    text.len) {
-		text.data[strcspn(text.data, "\n")] = '\0';
-		err_set(ERR_NOTFOUND, "%s", text.data);
-	} else {
-		err_set(ERR_NOTFOUND, "%s", why);
-	}
+	if ((ro->branch || ro->tag) && !store_open(&st, ro->cmp.db_path, STORE_READONLY) &&
+	    !hint_filter_text(&text, st, &f) && text.len)
+		hint = util_strdup(text.data); /* the first message */
 	buf_release(&text);
 	store_close(st);
+	return hint;
 }
 
 int cmd_report(int argc, char **argv)
@@ -76,6 +75,7 @@ int cmd_report(int argc, char **argv)
 	struct reportdata rd;
 	struct cli_same like;
 	struct buf page = BUF_INIT;
+	char *hint = NULL;
 	long history = REPORT_HISTORY;
 	int code = CLI_EXIT_ERROR, nargs;
 	const struct opt opts[] = {
@@ -135,10 +135,19 @@ int cmd_report(int argc, char **argv)
 		ro.candidate = argv[1];
 	}
 	if (reportdata_build(&rd, &ro)) {
-		if (err_code() == ERR_NOTFOUND && (ro.branch || ro.tag))
-			report_hint(&ro);
+		/* no run of the trends' --branch or --tag: say why when no run
+		 * has that name at all */
+		if (err_code() == ERR_NOTFOUND && (hint = report_hint(&ro)))
+			err_set(ERR_NOTFOUND, "%s", hint);
 		code = cli_error();
 		goto out;
+	}
+	/* the page is made with no trend; the name is likely mistyped */
+	if ((hint = report_hint(&ro))) {
+		struct buf q = BUF_INIT;
+
+		fprintf(stderr, "scopedb: warning: %s\n", cli_msgq(&q, hint));
+		buf_release(&q);
 	}
 	if (render_html_report(&page, &rd, &ro.cmp) ||
 	    cli_write_file(path, &page, ro.cmp.db_path)) {
@@ -147,6 +156,7 @@ int cmd_report(int argc, char **argv)
 	}
 	code = cli_finish(CLI_EXIT_OK);
 out:
+	free(hint);
 	reportdata_release(&rd);
 	buf_release(&page);
 	cli_regions_release(&regions);

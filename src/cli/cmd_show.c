@@ -290,11 +290,12 @@ int cmd_show(int argc, char **argv)
 		goto out;
 	}
 	/* by path, over ranks some of which have no tree: said, as diff says it */
-	if (so.by_path && !so.nranks) {
+	if (so.by_path) {
 		char *partial = NULL;
 		struct buf q = BUF_INIT;
 
-		if (compare_paths_partial(&partial, arg.st, arg.run_id, arg.is_file)) {
+		if (compare_paths_partial(&partial, arg.st, arg.run_id, arg.is_file, so.ranks,
+					  so.nranks)) {
 			code = cli_error();
 			goto out;
 		}

@@ -13,9 +13,10 @@
 #include "scopedb/util.h"
 #include "util/suggest.h"
 
-/* 1 after adding to out a line saying that no stored run has what (tag,
- * branch, label) name, with the nearest of the n stored names cands; 0
- * when one has it (or on out of memory: the plain message follows). */
+/* 1 after adding to out a message (ended by a NUL byte: a name may hold a
+ * line break) saying that no stored run has what (tag, branch, label)
+ * name, with the nearest of the n stored names cands; 0 when one has it
+ * (or on out of memory: the plain message follows). */
 static int hint_absent(struct buf *out, const char *what, const char *name,
 		       const char *const *cands, size_t n)
 {
@@ -28,7 +29,8 @@ static int hint_absent(struct buf *out, const char *what, const char *name,
 			return 0;
 	if (suggest_hint(&hint, name, cands, n))
 		return 0;
-	said = !buf_printf(out, "no run has %s '%s'%s\n", what, name, hint.data ? hint.data : "");
+	said = !buf_printf(out, "no run has %s '%s'%s", what, name, hint.data ? hint.data : "") &&
+	       !buf_add(out, "", 1);
 	buf_release(&hint);
 	return said;
 }
@@ -71,14 +73,12 @@ int hint_filter_text(struct buf *out, struct store *st, const struct filter *f)
 int hint_filter(int *said, struct store *st, const struct filter *f)
 {
 	struct buf text = BUF_INIT;
-	char *line, *next;
+	size_t at;
 	int rc = hint_filter_text(&text, st, f);
 
 	*said = 0;
-	for (line = text.data; !rc && line && *line; line = next) {
-		next = strchr(line, '\n');
-		*next++ = '\0';
-		cli_print_error(line);
+	for (at = 0; !rc && at < text.len; at += strlen(text.data + at) + 1) {
+		cli_print_error(text.data + at);
 		*said = 1;
 	}
 	buf_release(&text);
@@ -91,8 +91,7 @@ int hint_filter_error(struct store *st, const struct filter *f, const char *othe
 	int rc = hint_filter_text(&text, st, f);
 
 	if (!rc && text.len) {
-		text.data[strcspn(text.data, "\n")] = '\0';
-		rc = err_set(ERR_NOTFOUND, "%s", text.data);
+		rc = err_set(ERR_NOTFOUND, "%s", text.data); /* the first one */
 	} else if (!rc) {
 		rc = err_set(ERR_NOTFOUND, "%s", otherwise);
 	}

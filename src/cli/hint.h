@@ -20,7 +20,8 @@
  */
 int hint_filter(int *said, struct store *st, const struct filter *f);
 
-/* The same lines into out (each ended by '\n'), printed by nobody. */
+/* The same messages into out, each ended by a NUL byte (a name may hold a
+ * line break), printed by nobody. */
 int hint_filter_text(struct buf *out, struct store *st, const struct filter *f);
 
 /*

@@ -260,9 +260,6 @@ static int opt_more(const struct opt *o, int argc, char **argv, int *i, struct o
 	return 0;
 }
 
-/* "; did you mean '--NAME'?" appended to out for the long option (or
- * --help) nearest to the name[0..len) that matched none; nothing when none
- * is close.  0 or ERR_NOMEM. */
 /* The options name[0..len) abbreviates into out ("--threshold, --tree")
  * when it abbreviates two or more, else nothing. */
 static int opt_ambiguous(struct buf *out, const struct opt *opts, const char *name, size_t len)
@@ -287,6 +284,9 @@ static int opt_ambiguous(struct buf *out, const struct opt *opts, const char *na
 	return rc ? err_nomem() : 0;
 }
 
+/* "; did you mean '--NAME'?" appended to out for the long option (or
+ * --help) nearest to the name[0..len) that matched none; nothing when none
+ * is close.  0 or ERR_NOMEM. */
 static int opt_hint(struct buf *out, const struct opt *opts, const char *name, size_t len)
 {
 	const char **v;

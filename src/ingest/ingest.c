@@ -190,8 +190,9 @@ static int ingest_insert(struct ingest_ctx *c, struct store_timing *t, uint32_t 
 		char why[256];
 
 		snprintf(why, sizeof(why), "%s", err_msg());
-		rc = err_set(ERR_FORMAT, "cannot store '%s': region '%s': %s", c->path,
-			     c->info->region_names[region], why);
+		rc = err_set(ERR_FORMAT, "cannot store '%s': %s: region '%s'",
+			     util_quote_msg(c->path), why,
+			     util_quote_msg(c->info->region_names[region]));
 	}
 	return rc;
 }

@@ -305,7 +305,8 @@ int store_resolve(struct store *st, int64_t *out, const struct select_spec *sel)
 		ret = resolve_nth(st, out, &count, sel->kind, sel->name, 0, sel->back);
 		/* a name that itself ends in ^ or ~N ("tag:rc^" with no tag
 		 * "rc"): the name as written, suffix and all */
-		if (!ret && !*out && !count && sel->back > 0 && sel->kind != SELECT_LATEST)
+		if (!ret && !*out && !count && sel->kind != SELECT_LATEST &&
+		    strcmp(sel->name, strchr(sel->text, ':') + 1) != 0)
 			ret = resolve_nth(st, out, &count, sel->kind, strchr(sel->text, ':') + 1, 0,
 					  0);
 		if (!ret && !*out)

@@ -139,14 +139,17 @@ int store_totals_add(struct store *st, const struct store_timing *t)
 		return err_code();
 	gpu_count = g->gpu_count;
 	gpu_total = g->gpu_total;
+	/* the profile's numbers, not the store, are past what a store keeps:
+	 * ERR_FORMAT, which ingest words with the file's and region's names */
 	if (__builtin_add_overflow(gpu_count, (int64_t)t->gpu_count, &gpu_count) ||
-	    __builtin_add_overflow(gpu_total, t->gpu_total, &gpu_total) ||
-	    store_sums_add(&g->s, (int64_t)t->calls, t->total, t->min, t->max, t->exclusive))
-		/* the profile's numbers, not the store, are past what a store
-		 * keeps: ERR_FORMAT, which ingest words with the file's name */
+	    __builtin_add_overflow(gpu_total, t->gpu_total, &gpu_total))
 		return err_set(ERR_FORMAT,
-			       "its calls' times summed over its ranks pass 2^63 ns (292 years), "
-			       "more than a store keeps");
+			       "a region's GPU times summed over its ranks pass 2^63 ns "
+			       "(292 years), more than a store keeps");
+	if (store_sums_add(&g->s, (int64_t)t->calls, t->total, t->min, t->max, t->exclusive))
+		return err_set(ERR_FORMAT,
+			       "a region's times summed over its ranks pass 2^63 ns (292 "
+			       "years), more than a store keeps");
 	g->gpu_count = gpu_count;
 	g->gpu_total = gpu_total;
 	if (!t->has_events)
