@@ -9,7 +9,7 @@
  * segments of its history, moderated towards a prior fitted to all the
  * regions of the check (Smyth 2004) and never below the timer's
  * resolution; each set's location is the mean of its values after those
- * further than 3.5 noise scales from the set's median are left out
+ * further than 4.5 noise scales from the set's median are left out
  * (Hampel 1985's skipped mean); the comparison is Student's t on the
  * difference of the locations with the noise's degrees of freedom, one
  * test for a slowdown and one for a speed-up, each direction's false
