@@ -181,32 +181,6 @@ static void test_pool(void **state)
 	near(pr.df, VERDICT_PRIOR_DF_MAX, 0.0);
 	near(r[0].noise.borrowed, VERDICT_PRIOR_DF_MAX / (VERDICT_PRIOR_DF_MAX + 10.0), 1e-15);
 
-	/* 4 regions of 5 degrees of freedom: too little data behind a prior
-	 * (VERDICT_POOL_MIN_DF), each keeps its own */
-	for (i = 0; i < 4; i++) {
-		memset(&r[i].noise, 0, sizeof(r[i].noise));
-		r[i].noise.s2 = s2[i];
-		r[i].noise.df = 5.0;
-	}
-	assert_int_equal(verdict_pool(r, 4, &pr), 0);
-	assert_int_equal(pr.nregions, 0);
-	near(r[2].noise.sigma, 0.2, 1e-16);
-	near(r[2].noise.borrowed, 0.0, 0.0);
-	near(r[2].noise.dft, 5.0, 0.0);
-	/* 6 of them (30): pooled */
-	for (i = 4; i < 6; i++) {
-		memset(&r[i].noise, 0, sizeof(r[i].noise));
-		r[i].noise.s2 = 0.02;
-		r[i].noise.df = 5.0;
-	}
-	assert_int_equal(verdict_pool(r, 6, &pr), 0);
-	assert_int_equal(pr.nregions, 6);
-	for (i = 0; i < 4; i++) {
-		memset(&r[i].noise, 0, sizeof(r[i].noise));
-		r[i].noise.s2 = 0.01;
-		r[i].noise.df = 10.0;
-	}
-
 	/* fewer than 3 regions with an estimate: nothing is pooled */
 	assert_int_equal(verdict_pool(r, 2, &pr), 0);
 	assert_int_equal(pr.nregions, 0);

@@ -263,8 +263,7 @@ static void compare_set_values(struct stats_named *v, size_t n, const struct com
  * are the family of the false discovery rate control.  A row's violation
  * is its regression (or --fail-on-new's missing baseline); the gate is
  * FAIL on any violation, else INCONCLUSIVE when some row is suspected
- * (inconclusive) or no row has a verdict at all, else PASS: "no evidence"
- * does not hold the gate.
+ * (inconclusive), else PASS: "no evidence" does not hold the gate.
  */
 int compare_stat_rows(struct compare_result *out, const struct compare_stab *tb,
 		      const struct compare_opts *o)
@@ -272,7 +271,7 @@ int compare_stat_rows(struct compare_result *out, const struct compare_stab *tb,
 	struct verdict_region *vr = calloc(out->nrows ? out->nrows : 1, sizeof(*vr));
 	size_t *from = calloc(out->nrows ? out->nrows : 1, sizeof(*from));
 	size_t i;
-	int rc = 0, undecided = 0, decided = 0;
+	int rc = 0, undecided = 0;
 
 	out->stat = calloc(out->nrows ? out->nrows : 1, sizeof(*out->stat));
 	if (!vr || !from || !out->stat) {
@@ -323,7 +322,6 @@ int compare_stat_rows(struct compare_result *out, const struct compare_stab *tb,
 		row->violation = o->check && (vr[i].call == VERDICT_CALL_REGRESSED ||
 					      (o->fail_on_new && row->a.none));
 		undecided |= vr[i].call == VERDICT_CALL_INCONCLUSIVE;
-		decided |= vr[i].call != VERDICT_CALL_NONE;
 	}
 	for (i = 0; !rc && o->fail_on_missing && i < out->nrows; i++)
 		if (bsearch(&out->rows[i].name, out->only_a, out->nonly_a, sizeof(*out->only_a),
@@ -331,9 +329,7 @@ int compare_stat_rows(struct compare_result *out, const struct compare_stab *tb,
 			out->rows[i].violation = 1;
 	if (!rc && o->check)
 		rc = stats_verdict(&out->verdict, out->rows, out->nrows);
-	/* no region judged at all (every value 0 or missing on a side): a
-	 * statistical check does not pass on nothing */
-	if (!rc && out->verdict.kind == VERDICT_PASS && (undecided || (out->nrows && !decided)))
+	if (!rc && out->verdict.kind == VERDICT_PASS && undecided)
 		out->verdict.kind = VERDICT_INCONCLUSIVE;
 out:
 	free(vr);

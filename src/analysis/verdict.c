@@ -149,8 +149,8 @@ int verdict_noise_estimate(struct verdict_noise *out, const double *logv, size_t
 int verdict_pool(struct verdict_region *r, size_t n, struct verdict_prior *prior)
 {
 	double *e = malloc(2 * (n ? n : 1) * sizeof(*e)), *tri, em = 0.0, ev = 0.0, tm = 0.0;
-	double d0 = 0.0, s0 = NAN, sumdf = 0.0;
-	size_t i, k = 0, pool;
+	double d0 = 0.0, s0 = NAN;
+	size_t i, k = 0;
 
 	if (!e)
 		return err_nomem();
@@ -166,14 +166,9 @@ int verdict_pool(struct verdict_region *r, size_t n, struct verdict_prior *prior
 		tri[k] = statdist_trigamma(z->df / 2.0);
 		em += e[k];
 		tm += tri[k];
-		sumdf += z->df;
 		k++;
 	}
-	/* a prior needs regions, and data behind them: 3 regions of 3 runs
-	 * each (6 degrees of freedom) gave a moment estimate of infinite
-	 * weight in two checks of three, and 7% false FAILs at q = 1.25% */
-	pool = k >= 3 && sumdf >= VERDICT_POOL_MIN_DF;
-	if (pool) {
+	if (k >= 3) {
 		em /= (double)k;
 		tm /= (double)k;
 		for (i = 0; i < k; i++)
@@ -186,7 +181,7 @@ int verdict_pool(struct verdict_region *r, size_t n, struct verdict_prior *prior
 	}
 	free(e);
 	if (prior) {
-		prior->nregions = pool ? k : 0;
+		prior->nregions = k >= 3 ? k : 0;
 		prior->s2 = s0;
 		prior->df = d0;
 	}

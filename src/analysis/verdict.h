@@ -45,9 +45,6 @@
 #define VERDICT_REJECT 4.5
 /* The pooled prior weighs at most this many degrees of freedom. */
 #define VERDICT_PRIOR_DF_MAX 1000.0
-/* The prior is fitted only to regions whose own degrees of freedom add up
- * to this many (docs/statistics.md: short histories of few regions). */
-#define VERDICT_POOL_MIN_DF 30.0
 
 /* The between-run noise of one region. */
 struct verdict_noise {
@@ -108,8 +105,7 @@ int verdict_noise_estimate(struct verdict_noise *out, const double *logv, size_t
 /*
  * Pool the noise of r[0..n): the prior of Smyth (2004) fitted to the own
  * variances of the regions that have one (not constant), at least 3 of
- * them with VERDICT_POOL_MIN_DF degrees of freedom in all, its weight
- * capped at VERDICT_PRIOR_DF_MAX; each region's sigma^2
+ * them, its weight capped at VERDICT_PRIOR_DF_MAX; each region's sigma^2
  * is then (df0 s0^2 + df s2) / (df0 + df) with df0 + df degrees of
  * freedom, and borrowed = df0 / (df0 + df).  A constant history keeps its
  * own (zero) noise, a region without an estimate of its own takes the
