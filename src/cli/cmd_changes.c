@@ -327,11 +327,7 @@ int cmd_changes(int argc, char **argv)
 	if (res.series.nruns == 0 && !said &&
 	    (cli_format_is(fmt, "table") || cli_format_is(fmt, "markdown")))
 		fprintf(stderr, "scopedb: no run matches the filters\n");
-	if (cli_write_stdout(out.data, out.len)) {
-		code = cli_error();
-		goto out;
-	}
-	code = cli_finish(CLI_EXIT_OK);
+	code = cli_write_stdout(out.data, out.len) ? cli_error() : cli_finish(CLI_EXIT_OK);
 out:
 	changes_result_release(&res);
 	free(conds);

@@ -581,11 +581,7 @@ int cmd_completion(int argc, char **argv)
 		code = cli_error();
 		goto out;
 	}
-	if (cli_write_stdout(out.data, out.len)) {
-		code = cli_error();
-		goto out;
-	}
-	code = cli_finish(CLI_EXIT_OK);
+	code = cli_write_stdout(out.data, out.len) ? cli_error() : cli_finish(CLI_EXIT_OK);
 out:
 	buf_release(&out);
 	return code;

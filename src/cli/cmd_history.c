@@ -387,11 +387,7 @@ int cmd_history(int argc, char **argv)
 		cli_print_errorf("no selected run has %s '%s'",
 				 pattern ? "a region matching" : "region",
 				 pattern ? pattern : q.region);
-	if (cli_write_stdout(out.data, out.len)) {
-		code = cli_error();
-		goto out;
-	}
-	code = cli_finish(CLI_EXIT_OK);
+	code = cli_write_stdout(out.data, out.len) ? cli_error() : cli_finish(CLI_EXIT_OK);
 out:
 	store_history_free(pts, n);
 	free(steps);

@@ -149,12 +149,10 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "scopedb: warning: %s\n", cli_msgq(&q, hint));
 		buf_release(&q);
 	}
-	if (render_html_report(&page, &rd, &ro.cmp) ||
-	    cli_write_file(path, &page, ro.cmp.db_path)) {
-		code = cli_error();
-		goto out;
-	}
-	code = cli_finish(CLI_EXIT_OK);
+	code =
+	    render_html_report(&page, &rd, &ro.cmp) || cli_write_file(path, &page, ro.cmp.db_path)
+		? cli_error()
+		: cli_finish(CLI_EXIT_OK);
 out:
 	free(hint);
 	reportdata_release(&rd);
