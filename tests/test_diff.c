@@ -875,7 +875,10 @@ static void test_resolve(void **state)
 	expect_resolve("branch:main^^", 4);
 	expect_resolve("2~1", 1);
 	expect_resolve("2^^", 4);
-	expect_resolve("commit:aaaa^", 4);
+	/* a commit counts back from its first run (4): its other run is not
+	 * "before" it */
+	expect_resolve_error("commit:aaaa^", ERR_NOTFOUND,
+			     "no run 'commit:aaaa^': run 4 is the first run of branch main");
 	expect_resolve("bbbb2", 2); /* a bare hash */
 	expect_resolve("bbbb2~1", 1);
 	expect_resolve_error("commit:bbbb3~1", ERR_NOTFOUND,

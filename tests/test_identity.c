@@ -153,12 +153,14 @@ static void test_no_repository(void **state)
 	identity_release(&id);
 	err_clear();
 	assert_int_equal(identity_resolve(&id, "HEAD", NULL), ERR_USAGE);
-	assert_string_equal(err_msg(),
-			    "cannot resolve --commit 'HEAD': not a commit in this git repository");
+	assert_string_equal(
+	    err_msg(),
+	    "cannot resolve --commit 'HEAD': not in a git work tree (give the commit as 4 "
+	    "to 64 hex digits)");
 	assert_null(id.commit);
 	assert_int_equal(identity_resolve(&id, "--help", NULL), ERR_USAGE);
-	assert_string_equal(
-	    err_msg(), "cannot resolve --commit '--help': not a commit in this git repository");
+	assert_string_equal(err_msg(), "cannot resolve --commit '--help': not in a git work tree "
+				       "(give the commit as 4 to 64 hex digits)");
 }
 
 /* A CI commit variable that is no commit is dropped and named; sha values

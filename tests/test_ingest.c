@@ -836,7 +836,7 @@ static void test_calltree_overlap(void **state)
 	snprintf(want, sizeof(want),
 		 "'%s': rank 0: a call of 'io' [40, 60] ns starts inside a call of 'solve' "
 		 "[10, 50] ns and ends after it, so rank 0 has no call tree; the flat numbers are "
-		 "not affected",
+		 "not affected, and --by path leaves it out",
 		 path);
 	assert_string_equal(warn, want);
 	assert_int_equal(store_open(&st, db, 0), 0);

@@ -352,7 +352,7 @@ static void test_nest_round_trip(void **state)
 				    "'run.h5': rank 7: a call of 'solve' [15, 25] ns starts "
 				    "inside a call of 'io\\x0a' [10, 20] ns and ends after it, "
 				    "so rank 7 has no call tree; the flat numbers are not "
-				    "affected");
+				    "affected, and --by path leaves it out");
 	}
 	i64vec_release(&d);
 	ingest_nest_release(&n);
