@@ -135,23 +135,25 @@ int ancestry_runs(struct ancestry *out, struct store *st, const char *ref, size_
 		rc = ancestry_sha(&sha, &b, "rev-parse", verify, revs, ref, "unknown git revision ",
 				  " (a CI checkout may need it fetched first: git fetch origin "
 				  "BRANCH)");
-	/* 3. HEAD, a commit: not so on a branch without one yet */
-	revs[0] = "HEAD^{commit}";
-	if (!rc)
-		rc = ancestry_git(&b, &ok, "rev-parse", verify, revs, 0);
-	if (!rc && (!ok || !ancestry_is_sha(git_first_line(b.data))))
-		rc = err_set(ERR_USAGE,
-			     "base:%s: HEAD is not a commit (a branch with no commit yet?): "
-			     "commit first, or name the baseline by run, tag or branch",
-			     ref);
-	/* 4. the merge base of HEAD and REF */
+	/* 3. the merge base of HEAD and REF; where there is none, whether HEAD
+	 * is a commit at all (a branch with no commit yet), asked only then */
 	revs[0] = "HEAD";
 	revs[1] = sha;
-	if (!rc)
+	if (!rc) {
 		rc = ancestry_sha(&out->merge_base, &b, "merge-base", NULL, revs, ref, "HEAD and ",
 				  " have no merge base (a shallow clone? fetch with --depth large "
 				  "enough, or --unshallow)");
-	/* 5. its first-parent ancestry, newest first */
+		revs[0] = "HEAD^{commit}";
+		revs[1] = NULL;
+		if (rc == ERR_USAGE && !ancestry_git(&b, &ok, "rev-parse", verify, revs, 0) &&
+		    (!ok || !ancestry_is_sha(git_first_line(b.data))))
+			rc = err_set(ERR_USAGE,
+				     "base:%s: HEAD is not a commit (a branch with no commit "
+				     "yet?): commit first, or name the baseline by run, tag or "
+				     "branch",
+				     ref);
+	}
+	/* 4. its first-parent ancestry, newest first */
 	revs[0] = out->merge_base;
 	revs[1] = NULL;
 	if (!rc)
