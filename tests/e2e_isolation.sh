@@ -13,6 +13,12 @@
 #     exit 2, g1 and g2 stored,
 #     --format json still prints its document; diff, check, show and meta
 #     of the file give the same error.
+#   - Readers that take the next file (issue 26: a reader that delivered a
+#     whole small file reads the next one): a batch of good HDF5 and JSON
+#     profiles mixed with a crash, a truncated file and a hang gives each
+#     failure to its own file, stores every good one, and stores exactly
+#     what one ingest per file stores; run again, every good file is
+#     already stored and the failures are the same.
 #   - A hang: `mkprofile --flip 1` is a damaged file on which libhdf5 spins
 #     for minutes without reading anything; --file-timeout 2 ends it with
 #     the timeout error within seconds.  (A real libhdf5 loop, not a sleep:
@@ -85,6 +91,47 @@ for cmd in "diff g1.h5 crash.h5" "check crash.h5 g1.h5" "show crash.h5" "meta cr
 	equals "$cmd: message" "$(own)" "$crash_msg"
 done
 
+fi
+
+# ---- readers that take the next file ------------------------------------
+# ingest_queue.c gives a reader that read a whole small file the next one;
+# every failure ends its reader, so it is the failing file's alone.
+if tcase reused-readers; then
+data=$(cd "$(dirname "$0")" && pwd)/data
+for k in 1 2 3 4; do
+	"$MKPROFILE" --seed $((50 + k)) --calls 50 --label "u$k" "u$k.h5" >/dev/null || exit 1
+done
+head -c 3000 g1.h5 >trunc.h5
+batch=(u1.h5 crash.h5 u2.h5 "$data/schema-3.json" trunc.h5 u3.h5 hang.h5 "$data/real/mpi2-base.h5" u4.h5)
+good=(u1.h5 u2.h5 "$data/schema-3.json" u3.h5 "$data/real/mpi2-base.h5" u4.h5)
+fails="$crash_msg
+scopedb: cannot read 'trunc.h5': HDF5 cannot open it; the file is truncated or damaged
+scopedb: 'hang.h5': reading it took longer than 2 s (--file-timeout); nothing stored"
+run "$SCOPEDB" ingest --db r.sqlite --commit abc1234 --file-timeout 2 "${batch[@]}"
+equals "reused: exit" "$rc" 2
+equals "reused: each failure its file's" "$(own)" "$fails"
+equals "reused: every good file stored" "$out" "run 1: u1.h5: 4 ranks, 5 regions, 1,000 calls
+run 2: u2.h5: 4 ranks, 5 regions, 1,000 calls
+run 3: $data/schema-3.json: 1 rank, 1 region, 3 calls
+run 4: u3.h5: 4 ranks, 5 regions, 1,000 calls
+run 5: $data/real/mpi2-base.h5: 2 ranks, 9 regions, 312 calls
+run 6: u4.h5: 4 ranks, 5 regions, 1,000 calls"
+for f in "${good[@]}"; do
+	"$SCOPEDB" ingest --db s.sqlite --commit abc1234 "$f" >/dev/null 2>&1 || bad "alone: $f"
+done
+# the same rows, paths and numbers as one command per file (the times of
+# ingest aside)
+dump() { sqlite3 "$1" .dump | sed -E "s/'[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z'/'T'/g"; }
+equals "reused: the store of one ingest per file" "$(dump r.sqlite | cksum)" "$(dump s.sqlite | cksum)"
+run "$SCOPEDB" ingest --db r.sqlite --commit abc1234 --file-timeout 2 "${batch[@]}"
+equals "reused again: exit" "$rc" 2
+equals "reused again: the same failures" "$(own)" "$fails"
+equals "reused again: stored already" "$out" "u1.h5: already stored as run 1
+u2.h5: already stored as run 2
+$data/schema-3.json: already stored as run 3
+u3.h5: already stored as run 4
+$data/real/mpi2-base.h5: already stored as run 5
+u4.h5: already stored as run 6"
 fi
 
 # ---- a hang ------------------------------------------------------------

@@ -4,7 +4,10 @@
  * signal (also under a sanitizer's handlers), the wall-clock deadline, the
  * CPU limit, the address-space limit (plain builds only: sanitizers reserve
  * terabytes), that stdio buffered before the fork is written once, and that
- * the child holds none of the parent's descriptors.
+ * the child holds none of the parent's descriptors; a served child's jobs,
+ * its end with its jobs, a crash or a timeout in one job, the deadline and
+ * CPU limit of each job, a job sent to a served child that has died, and
+ * the framing of jobs (child_next_job() on a broken input).
  */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include <errno.h>
@@ -14,10 +17,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "scopedb/err.h"
 #include "testutil.h"
 #include "util/child.h"
 
@@ -278,6 +284,184 @@ static void test_kill(void **state)
 	assert_int_equal(errno, ESRCH);
 }
 
+/* A served child: answers each job with "N:JOB\n"; the job "crash"
+ * crashes it, "spin" spins, "limit" answers with its CPU limit
+ * ("soft/hard"). */
+static int server(void *arg, int fd)
+{
+	char job[256], out[300];
+	int n = 0, r, len;
+
+	(void)arg;
+	while ((r = child_next_job(job, sizeof(job))) == 1) {
+		if (!strcmp(job, "crash"))
+			raise(SIGSEGV);
+		if (!strcmp(job, "spin"))
+			spinner(NULL, fd);
+		if (!strcmp(job, "limit")) {
+			struct rlimit rl;
+
+			child_job_limits(2);
+			getrlimit(RLIMIT_CPU, &rl);
+			len = snprintf(out, sizeof(out), "%llu/%llu\n",
+				       (unsigned long long)rl.rlim_cur,
+				       (unsigned long long)rl.rlim_max);
+		} else {
+			len = snprintf(out, sizeof(out), "%d:%s\n", ++n, job);
+		}
+		if (child_write_all(fd, out, (size_t)len))
+			return 1;
+	}
+	return r < 0 ? 3 : 0;
+}
+
+/* Send job to c and read its answer of n bytes into b (NUL-terminated). */
+static void ask(struct child *c, const char *job, char *b, size_t n)
+{
+	size_t len = 0, got;
+
+	assert_int_equal(child_send_job(c, job, strlen(job)), 0);
+	while (len < n) {
+		assert_int_equal(child_read(c, b + len, n - len, &got), 0);
+		assert_true(got > 0);
+		len += got;
+	}
+	b[n] = '\0';
+}
+
+static void test_serve_jobs(void **state)
+{
+	char b[32];
+	struct child c;
+	struct child_status cs;
+
+	(void)state;
+	if (child_start_serve(&c, NULL, server, NULL))
+		fail_msg("no served child: %s", err_msg());
+	ask(&c, "a", b, 4);
+	assert_string_equal(b, "1:a\n");
+	ask(&c, "bb", b, 5);
+	assert_string_equal(b, "2:bb\n");
+	ask(&c, "", b, 3);
+	assert_string_equal(b, "3:\n");
+	/* the end of its jobs ends it */
+	child_wait(&c, &cs);
+	assert_int_equal(cs.end, CHILD_EXITED);
+	assert_int_equal(cs.status, 0);
+	/* a plain child takes no jobs */
+	assert_int_equal(child_start(&c, NULL, big_writer, NULL), 0);
+	assert_int_equal(child_send_job(&c, "a", 1), ERR_IO);
+	child_kill(&c);
+}
+
+static void test_serve_crash(void **state)
+{
+	struct child c;
+	struct child_status cs;
+	siginfo_t info;
+	char b[8];
+	size_t got;
+
+	(void)state;
+	assert_int_equal(child_start_serve(&c, NULL, server, NULL), 0);
+	ask(&c, "x", b, 4);
+	assert_int_equal(child_send_job(&c, "crash", 5), 0);
+	assert_int_equal(child_read(&c, b, sizeof(b), &got), 0);
+	assert_int_equal(got, 0);
+	/* a job for a child that has died (waited for, not reaped): an
+	 * error, not SIGPIPE */
+	assert_int_equal(waitid(P_PID, (id_t)c.pid, &info, WEXITED | WNOWAIT), 0);
+	assert_int_equal(child_send_job(&c, "y", 1), ERR_IO);
+	child_wait(&c, &cs);
+	assert_int_equal(cs.end, CHILD_SIGNALED);
+	assert_int_equal(cs.status, SIGSEGV);
+}
+
+/* Each job has its own deadline, from its child_send_job(): a served child
+ * idle for longer than the limit still takes a job, and a job that spins
+ * past it is ended. */
+static void test_serve_deadline(void **state)
+{
+	struct child_limits lim = {1, 0};
+	struct child c;
+	struct child_status cs;
+	struct timespec pause = {1, 300000000};
+	char b[8];
+	size_t got;
+	double t0;
+
+	(void)state;
+	assert_int_equal(child_start_serve(&c, &lim, server, NULL), 0);
+	nanosleep(&pause, NULL);
+	ask(&c, "a", b, 4);
+	nanosleep(&pause, NULL);
+	ask(&c, "b", b, 4);
+	assert_string_equal(b, "2:b\n");
+	t0 = now();
+	assert_int_equal(child_send_job(&c, "spin", 4), 0);
+	assert_int_equal(child_read(&c, b, sizeof(b), &got), 0);
+	assert_int_equal(got, 0);
+	child_wait(&c, &cs);
+	assert_int_equal(cs.end, CHILD_TIMEOUT);
+	assert_true(now() - t0 < 30);
+}
+
+/* The CPU limit of a served child: its hard bound covers CHILD_SERVE_JOBS
+ * jobs, and each job's soft limit is the time used (rounded up) plus the
+ * job's own (three threads' worth of the timeout). */
+static void test_serve_cpu_limit(void **state)
+{
+	struct child_limits lim = {2, 0};
+	struct child c;
+	char b[32], want[32];
+	int n;
+
+	(void)state;
+	n = snprintf(want, sizeof(want), "7/%d\n", 6 * CHILD_SERVE_JOBS + 1);
+	assert_int_equal(child_start_serve(&c, &lim, server, NULL), 0);
+	ask(&c, "limit", b, (size_t)n);
+	assert_string_equal(b, want);
+	child_kill(&c);
+}
+
+/* child_next_job() on what its standard input holds (the test's own,
+ * replaced by a pipe): 1 and each job, 0 at the end between jobs, -1 at
+ * an end inside a job or a job longer than the buffer. */
+static int next_job_of(const unsigned char *in, size_t n, char *job, size_t cap, int times)
+{
+	int p[2], saved = dup(0), r = 0;
+
+	assert_int_equal(pipe(p), 0);
+	assert_int_equal(write(p[1], in, n), (ssize_t)n);
+	close(p[1]);
+	dup2(p[0], 0);
+	close(p[0]);
+	while (times--)
+		r = child_next_job(job, cap);
+	dup2(saved, 0);
+	close(saved);
+	return r;
+}
+
+static void test_next_job(void **state)
+{
+	static const unsigned char two[] = {0, 0, 0, 2, 'h', 'i', 0, 0, 0, 1, 'x'};
+	static const unsigned char cut[] = {0, 0, 0, 5, 'a'};
+	static const unsigned char half[] = {0, 0};
+	char job[8];
+
+	(void)state;
+	assert_int_equal(next_job_of(two, sizeof(two), job, sizeof(job), 1), 1);
+	assert_string_equal(job, "hi");
+	assert_int_equal(next_job_of(two, sizeof(two), job, sizeof(job), 2), 1);
+	assert_string_equal(job, "x");
+	assert_int_equal(next_job_of(two, sizeof(two), job, sizeof(job), 3), 0);
+	assert_int_equal(next_job_of(cut, sizeof(cut), job, sizeof(job), 1), -1);
+	assert_int_equal(next_job_of(half, sizeof(half), job, sizeof(job), 1), -1);
+	/* "hi" needs 3 bytes with its NUL */
+	assert_int_equal(next_job_of(two, sizeof(two), job, 2, 1), -1);
+}
+
 TU_MAIN(NULL, NULL,
 	{
 	    cmocka_unit_test(test_output_and_status),
@@ -287,4 +471,9 @@ TU_MAIN(NULL, NULL,
 	    cmocka_unit_test(test_memory_limit),
 	    cmocka_unit_test(test_flush_and_fds),
 	    cmocka_unit_test(test_kill),
+	    cmocka_unit_test(test_serve_jobs),
+	    cmocka_unit_test(test_serve_crash),
+	    cmocka_unit_test(test_serve_deadline),
+	    cmocka_unit_test(test_serve_cpu_limit),
+	    cmocka_unit_test(test_next_job),
 	})

@@ -6,7 +6,9 @@
  * which creates a marker file when loaded) and the HDF5_*_PREFIX variables
  * point at the secret's directory; a long gzip chunk is decompressed once
  * (zlib's inflateInit_ counted); and the identity check
- * of h5prof_open_stat() / h5prof_same_file().
+ * of h5prof_open_stat() / h5prof_same_file(); libhdf5 closed and started
+ * again (h5prof_reset(), between the files of a served reader) loads no
+ * plugin and reads a profile whole.
  */
 #define _GNU_SOURCE /* RTLD_NEXT */
 #include <dlfcn.h>
@@ -126,6 +128,59 @@ static void test_no_plugin(void **state)
 	refused("filter", NULL, ERR_FORMAT,
 		"dataset 'events/durations' needs HDF5 filter 32004 ('lz4'), which is not built "
 		"into libhdf5 or accepted by scopedb (filter plugins are never loaded); refused");
+}
+
+/* Counts the rows h5prof_read() gives. */
+static int count_row(void *ctx, const struct h5prof_row *row)
+{
+	(void)row;
+	++*(int *)ctx;
+	return 0;
+}
+
+/* Open and read path in this process: its rows. */
+static int rows_of(const char *path)
+{
+	struct h5prof *p = NULL;
+	int n = 0;
+
+	assert_int_equal(h5prof_open(&p, path), 0);
+	assert_int_equal(h5prof_read(p, count_row, &n), 0);
+	h5prof_free(p);
+	return n;
+}
+
+/* A served reader closes libhdf5 between files (h5prof_reset()): it comes
+ * back with plugins still off, and reads a profile whole again, here and
+ * in the reader processes (the properties it made once a process were
+ * closed with it). */
+static void test_reset(void **state)
+{
+	struct h5write_opts o = tu_h5_opts(2, 0);
+	const char *good = tu_h5_write_standard("reset.h5", &o);
+	struct ingest_result r;
+	struct ingest_opts io;
+	unsigned mask = 1;
+	int rows;
+
+	(void)state;
+	rows = rows_of(good);
+	assert_true(rows > 0);
+	h5prof_reset();
+	assert_int_equal(rows_of(good), rows);
+	h5prof_reset();
+	assert_true(H5PLget_loading_state(&mask) >= 0);
+	assert_int_equal(mask, 0);
+	test_no_plugin(state);
+	h5prof_reset();
+	memset(&io, 0, sizeof(io));
+	assert_int_equal(ingest_file(&r, st, good, &io), 0);
+	assert_false(r.duplicate);
+	assert_true(r.num_calls > 0);
+	ingest_result_release(&r);
+	h5prof_reset();
+	assert_true(H5PLget_loading_state(&mask) >= 0);
+	assert_int_equal(mask, 0);
 }
 
 static void test_size_bombs(void **state)
@@ -308,6 +363,7 @@ TU_MAIN(setup, tu_store_teardown,
 	{
 	    cmocka_unit_test(test_outside_the_file),
 	    cmocka_unit_test(test_no_plugin),
+	    cmocka_unit_test(test_reset),
 	    cmocka_unit_test(test_size_bombs),
 	    cmocka_unit_test(test_soft_inside),
 	    cmocka_unit_test(test_long_chunk_once),

@@ -110,6 +110,12 @@ struct h5prof;
  * each reader inherits a started library instead of starting it again. */
 void h5prof_init(void);
 
+/* Between two files in one reader process (ingest's served reader):
+ * libhdf5 closed, so nothing of the last file (ids, caches, free lists) is
+ * left for the next, and started again as h5prof_init() starts it (no
+ * filter plugins).  The caller has freed every h5prof first. */
+void h5prof_reset(void);
+
 /* Open and validate path; *out is set only on success. */
 int h5prof_open(struct h5prof **out, const char *path);
 

@@ -205,6 +205,10 @@ int h5util_link_check(const struct h5prof *p, hid_t loc, const char *name, const
 H5O_type_t h5util_objtype(hid_t loc, const char *path);
 void h5col_init(struct h5col *c);
 void h5col_close(struct h5col *c);
+/* Forget the transfer properties made once a process: libhdf5 was closed
+ * (h5prof_reset()), which closed them. */
+void h5util_forget(void);
+
 /* Re-open c with a chunk cache that holds one whole chunk of it (loc and
  * path as given to h5col_open), so that reads of parts of a chunk
  * decompress it once. */

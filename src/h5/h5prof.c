@@ -692,6 +692,16 @@ void h5prof_init(void)
 	pthread_once(&h5prof_once, h5prof_lib_init);
 }
 
+void h5prof_reset(void)
+{
+	h5prof_init();
+	H5close();
+	h5util_forget();
+	/* libhdf5 1.10 keeps the plugin state through H5close(), but nothing
+	 * promises it: set again (this call starts the library again) */
+	h5prof_lib_init();
+}
+
 int h5prof_open_stat(struct h5prof **out, const char *path, const struct stat *expect)
 {
 	struct h5prof *p = NULL;

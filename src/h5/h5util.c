@@ -501,11 +501,17 @@ int h5col_cache_chunk(const struct h5prof *p, struct h5col *c, hid_t loc, const 
 /* The transfer properties of the reads of this file (the index, strings,
  * whole columns): a 64 KiB type conversion buffer, not libhdf5's 1 MiB
  * one, which it zeroes for every read that converts (a fifth of the CPU of
- * a batch of small files' ingest).  Made once a process. */
+ * a batch of small files' ingest).  Made once a process, and again after
+ * libhdf5 was closed (h5util_forget()). */
+static hid_t dxpl = H5I_INVALID_HID;
+
+void h5util_forget(void)
+{
+	dxpl = H5I_INVALID_HID;
+}
+
 static hid_t small_dxpl(void)
 {
-	static hid_t dxpl = H5I_INVALID_HID;
-
 	if (dxpl == H5I_INVALID_HID) {
 		dxpl = H5Pcreate(H5P_DATASET_XFER);
 		if (dxpl >= 0 && H5Pset_buffer(dxpl, (size_t)64 << 10, NULL, NULL) < 0) {

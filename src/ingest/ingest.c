@@ -40,7 +40,12 @@
  * ingest_read() is itself three steps (ingest_read.h): start the child,
  * take its output as it comes, end it; ingest_queue.c runs those steps for
  * several files at once, from one thread, to read a command's next files
- * while it stores the ones before.
+ * while it stores the ones before.  There a reader is served (util/child.h)
+ * and kept (struct ingest_readers): once it has sent a whole small file,
+ * whose end is then its WIRE_END frame rather than the end of its output,
+ * it takes the next file; any failure ends it (ingest_collect_end()).  A
+ * file found stored already is read to its end by such a reader, its
+ * frames dropped, when it is small: cheaper than starting another.
  *
  * Call trees (issue 22, docs/format.md section 10): the child also hands
  * every row to the call-tree builder (calltree.h), which builds each rank
@@ -102,8 +107,12 @@ struct ingest_ctx {
 	/* the read: the reader child, how far its frames are taken */
 	const struct ingest_limits *lim;
 	struct child ch;
-	int running; /* ch is to be ended (ingest_collect_end()) */
-	int stop;    /* the content is stored already: the child can stop */
+	struct ingest_readers *pool; /* where a served reader goes back, or NULL */
+	unsigned jobs;		     /* files ch has been given (a served reader) */
+	int running;		     /* ch is to be ended (ingest_collect_end()) */
+	int stop;		     /* the content is stored already: the child can stop */
+	int drain;		     /* ...but a served reader reads on to its file's end */
+	int drained;		     /* and it got there: 1 (WIRE_END), -1 (WIRE_ERROR) */
 	size_t pos;
 };
 
@@ -485,18 +494,124 @@ static int ingest_child_error(struct ingest_ctx *c, const struct child_status *c
 		       c->path, cs->status);
 }
 
-/* Start the reader child on c->path (c->lim). */
+/* Served readers kept between the files of one command, ready for the next
+ * file (ingest_read.h). */
+#define INGEST_IDLE_READERS 2
+
+/* A reader goes back only after a file of at most this many bytes of
+ * frames: a large file gains nothing from the process start it saves, and
+ * its reader would keep the memory it grew to. */
+#define INGEST_REUSE_BYTES ((size_t)16 << 20)
+
+/* A file found stored already while its served reader reads it is read to
+ * its end (its frames dropped) when it has at most this many calls, so
+ * that the reader can take the next file: cheaper than a new reader. */
+#define INGEST_DRAIN_EVENTS ((uint64_t)1 << 20)
+
+struct ingest_readers {
+	struct child idle[INGEST_IDLE_READERS];
+	unsigned jobs[INGEST_IDLE_READERS];	       /* files each has read */
+	struct ingest_limits lim[INGEST_IDLE_READERS]; /* what each was started with */
+	int n;
+};
+
+int ingest_readers_new(struct ingest_readers **out)
+{
+	*out = calloc(1, sizeof(**out));
+	return *out ? 0 : err_nomem();
+}
+
+void ingest_readers_free(struct ingest_readers *r)
+{
+	struct child_status cs;
+	int i;
+
+	if (!r)
+		return;
+	/* at the end of its jobs an idle reader exits */
+	for (i = 0; i < r->n; i++)
+		child_wait(&r->idle[i], &cs);
+	free(r);
+}
+
+/* An idle reader started with lim into c->ch (1), or none (0). */
+static int ingest_readers_take(struct ingest_ctx *c)
+{
+	struct ingest_readers *r = c->pool;
+	int i;
+
+	for (i = 0; r && i < r->n; i++) {
+		if (r->lim[i].timeout_s != c->lim->timeout_s ||
+		    r->lim[i].max_memory_mib != c->lim->max_memory_mib)
+			continue;
+		c->ch = r->idle[i];
+		c->jobs = r->jobs[i];
+		r->n--;
+		r->idle[i] = r->idle[r->n];
+		r->jobs[i] = r->jobs[r->n];
+		r->lim[i] = r->lim[r->n];
+		return 1;
+	}
+	return 0;
+}
+
+/* c's served reader, done with a whole file: back to the pool when it may
+ * take more, else ended. */
+static void ingest_readers_put(struct ingest_ctx *c)
+{
+	struct ingest_readers *r = c->pool;
+	struct child_status cs;
+
+	if (r->n < INGEST_IDLE_READERS && c->jobs < CHILD_SERVE_JOBS &&
+	    c->frames.len <= INGEST_REUSE_BYTES) {
+		r->idle[r->n] = c->ch;
+		r->jobs[r->n] = c->jobs;
+		r->lim[r->n] = *c->lim;
+		r->n++;
+	} else {
+		child_wait(&c->ch, &cs);
+	}
+	memset(&c->ch, 0, sizeof(c->ch));
+	c->ch.fd = c->ch.jobs = -1;
+}
+
+/* Start the reader child on c->path (c->lim): with a pool, an idle served
+ * reader given the path, else a new one (served with a pool, else a child
+ * for this file alone). */
 static int ingest_collect_start(struct ingest_ctx *c)
 {
 	struct child_limits cl = {c->lim->timeout_s, c->lim->max_memory_mib};
-	int rc;
+	int rc, tries;
 
 	/* libhdf5 started here once, not in each file's reader */
 	if (!profile_name_is_json(c->path))
 		h5prof_init();
-	rc = child_start(&c->ch, &cl, ingest_child_main, (void *)c->path);
-	c->running = !rc;
-	return rc;
+	if (!c->pool) {
+		rc = child_start(&c->ch, &cl, ingest_child_main, (void *)c->path);
+		c->running = !rc;
+		return rc;
+	}
+	/* an idle reader that has died meanwhile takes no job: a new one does */
+	for (tries = 0;; tries++) {
+		if (!ingest_readers_take(c)) {
+			/* (cl, on this frame, is the child's copy of it) */
+			rc = child_start_serve(&c->ch, &cl, ingest_child_serve, &cl);
+			if (rc)
+				return rc;
+			c->jobs = 0;
+		}
+		c->jobs++;
+		rc = child_send_job(&c->ch, c->path, strlen(c->path));
+		if (!rc || tries)
+			break;
+		child_kill(&c->ch);
+	}
+	if (rc) {
+		child_kill(&c->ch);
+		return rc;
+	}
+	c->running = 1;
+	return 0;
 }
 
 /* One read of what the child sent (it waits until the child sends or
@@ -518,7 +633,22 @@ static int ingest_collect_more(struct ingest_ctx *c, int *done)
 	c->frames.len += got;
 	while (!c->stop && wire_next(c->frames.data, c->frames.len, &c->pos, &f))
 		c->stop = ingest_frame(c, &f);
-	*done = !got || c->stop;
+	if (c->stop && !c->drain && c->pool && c->have_info &&
+	    c->info->num_events <= INGEST_DRAIN_EVENTS)
+		c->drain = 1;
+	/* what a draining reader sends is dropped; only its end is looked for
+	 * (an error ends it too, and its reader with it) */
+	while (c->drain && !c->drained && wire_next(c->frames.data, c->frames.len, &c->pos, &f))
+		c->drained = f.type == WIRE_END ? 1 : f.type == WIRE_ERROR ? -1 : 0;
+	if (c->drain) {
+		memmove(c->frames.data, c->frames.data + c->pos, c->frames.len - c->pos);
+		c->frames.len -= c->pos;
+		c->pos = 0;
+		*done = !got || c->drained;
+		return 0;
+	}
+	/* a served reader's file ends at its last frame: the reader lives on */
+	*done = !got || c->stop || (c->pool && (c->have_end || c->failed));
 	return 0;
 }
 
@@ -532,9 +662,25 @@ static int ingest_collect_end(struct ingest_ctx *c, int rc)
 	if (!c->running)
 		return rc;
 	c->running = 0;
+	if (!rc && c->drained > 0) {
+		ingest_readers_put(c);
+		return 0;
+	}
 	if (rc || c->stop) {
 		child_kill(&c->ch);
 		return rc;
+	}
+	if (c->pool && !c->failed && c->have_end && c->have_info && c->have_hash) {
+		ingest_readers_put(c);
+		return 0;
+	}
+	if (c->pool && c->failed) {
+		/* the file's error is in hand; its served reader, which may
+		 * still be reading, is not waited for */
+		child_kill(&c->ch);
+		cs.end = CHILD_EXITED;
+		cs.status = 0;
+		return ingest_child_error(c, &cs, c->lim);
 	}
 	child_wait(&c->ch, &cs);
 	if (!c->failed && c->have_end && c->have_info && c->have_hash && cs.end == CHILD_EXITED &&
@@ -658,7 +804,7 @@ void ingest_pending_free(struct ingest_pending *p)
 }
 
 int ingest_read_begin(struct ingest_pending **out, struct store *st, const char *path,
-		      const struct ingest_opts *opts)
+		      const struct ingest_opts *opts, struct ingest_readers *readers)
 {
 	struct ingest_pending *p;
 	int rc;
@@ -677,6 +823,7 @@ int ingest_read_begin(struct ingest_pending **out, struct store *st, const char 
 	p->c.path = path;
 	p->c.opts = opts;
 	p->c.lim = opts->limits ? opts->limits : &ingest_defaults;
+	p->c.pool = readers;
 	rc = ingest_collect_start(&p->c);
 	if (rc) {
 		ingest_pending_free(p);
@@ -720,7 +867,7 @@ int ingest_read(struct ingest_pending **out, struct store *st, const char *path,
 	int rc, done = 0;
 
 	*out = NULL;
-	rc = ingest_read_begin(&p, st, path, opts);
+	rc = ingest_read_begin(&p, st, path, opts, NULL);
 	while (!rc && !done)
 		rc = ingest_read_more(p, &done);
 	if (rc) {

@@ -25,6 +25,7 @@
 #include "ingest/ingest_child.h"
 #include "ingest/rowstat.h"
 #include "ingest/wire.h"
+#include "util/child.h"
 #include "util/sha256.h"
 #include "scopedb/util.h"
 
@@ -307,14 +308,17 @@ static int ingest_check_info(const struct ingest_reader *r)
 }
 
 /*
- * The reader child's body: read path, send its info, rows and hash, then
- * WIRE_END or a WIRE_ERROR with the message.  It never touches the store
- * (its descriptor is closed: child.h) and ends with _exit().
+ * Read path and write its frames to fd: its info, rows and hash, then
+ * WIRE_END or a WIRE_ERROR with the message.  The last frame is written
+ * after everything of the file is freed (and, with reset, libhdf5 closed:
+ * h5prof_reset()), so that a crash while freeing is this file's, not the
+ * next one's in a served reader.  0, or 1 when the frames could not be
+ * written.
  */
-int ingest_child_main(void *arg, int fd)
+static int ingest_child_read(const char *path, int fd, int reset)
 {
-	const char *path = arg;
 	struct ingest_reader r;
+	char *msg = NULL;
 	int rc, final;
 
 	memset(&r, 0, sizeof(r));
@@ -362,15 +366,12 @@ int ingest_child_main(void *arg, int fd)
 		rc = calltree_finish(r.tree, &r.sink);
 	if (!rc)
 		rc = ingest_send_hash(&r, 1);
-	if (!rc)
-		rc = wire_put_end(&r.w);
 out:
 	/* a bare "out of memory" from below says not which file */
 	if (rc == ERR_NOMEM && strcmp(err_msg(), "out of memory") == 0)
 		err_set(ERR_NOMEM, "cannot ingest '%s': out of memory", r.path);
 	if (rc)
-		(void)wire_put_error(&r.w, rc, err_msg());
-	rc = wire_flush(&r.w) ? 1 : 0;
+		msg = strdup(err_msg());
 	if (r.hash.started)
 		pthread_join(r.hash.thread, NULL);
 	profile_free(r.p);
@@ -380,6 +381,35 @@ out:
 	buf_release(&r.blob);
 	buf_release(&r.pathblob);
 	calltree_free(r.tree);
+	if (reset)
+		h5prof_reset();
+	if (!rc)
+		rc = wire_put_end(&r.w);
+	if (rc)
+		(void)wire_put_error(&r.w, rc, msg ? msg : err_msg());
+	free(msg);
+	rc = wire_flush(&r.w) ? 1 : 0;
 	wire_out_release(&r.w);
 	return rc;
+}
+
+int ingest_child_main(void *arg, int fd)
+{
+	return ingest_child_read(arg, fd, 0);
+}
+
+int ingest_child_serve(void *arg, int fd)
+{
+	const struct child_limits *lim = arg;
+	char *path = malloc(CHILD_JOB_MAX + 1);
+	int more = 0, rc = 0;
+
+	if (!path)
+		return 1;
+	while (!rc && (more = child_next_job(path, CHILD_JOB_MAX + 1)) == 1) {
+		child_job_limits(lim ? lim->timeout_s : 0);
+		rc = ingest_child_read(path, fd, 1);
+	}
+	free(path);
+	return rc || more < 0 ? 1 : 0;
 }

@@ -2,14 +2,20 @@
  * ingest_queue.c - the files of one `scopedb ingest` read ahead while the
  * caller stores the ones already read (issue 26).
  *
- * Each file is still read by a reader process of its own (ingest_read():
- * a fork, its limits, the hash of the bytes it parsed), so a hostile file
- * still cannot touch the next file's results.  What changes is that up to
+ * Each file is read by a reader process (ingest_read(): its limits, the
+ * hash of the bytes it parsed), never by this one.  Up to
  * INGEST_QUEUE_READERS of those processes run at once, and run on while
  * the caller writes the files before them.  A batch of small profiles spent
- * most of its time in each reader's start (the fork, libhdf5 opening the
- * file) with a core idle; bench/ingestmany measures the difference
- * (bench/RESULTS.md).
+ * most of its time in each reader's start, with a core idle: on a machine
+ * where a page fault is dear, the fork and the pages the new process and
+ * this one then copy or zero (about 900 faults for a 12,800-call file) cost
+ * ten times the reading.  So a reader that delivered a whole small file
+ * takes the next one (struct ingest_readers, ingest_read.h): libhdf5 is
+ * closed and started again between the files, each file has its own
+ * deadline and CPU limit, and a file that fails in any way ends its reader,
+ * so a crash, a timeout or an error is always the file's that caused it
+ * and the file after it starts in a new process.  bench/ingestmany
+ * measures the difference (bench/RESULTS.md).
  *
  * One thread does it all: while the caller waits for a file
  * (ingest_queue_next()), the queue polls the descriptors of every reader
@@ -42,8 +48,8 @@
  * caller waits for, so two files never draw one progress line.
  *
  * Ownership: the queue borrows files and opts until ingest_queue_free(),
- * which kills the readers still running and frees every file read but not
- * taken.  A pending file taken by the caller is the caller's, to free
+ * which kills the readers still running, ends the idle ones and frees
+ * every file read but not taken.  A pending file taken by the caller is the caller's, to free
  * (ingest_pending_free()) before it takes the next: it borrows the options
  * of its slot, which the file after the next ones may take over.
  */
@@ -89,7 +95,8 @@ struct ingest_queue {
 	char *const *files;
 	int n;
 	const struct ingest_opts *opts;
-	struct store *const *st; /* the caller's store, once open */
+	struct store *const *st;	/* the caller's store, once open */
+	struct ingest_readers *readers; /* idle readers, for the next files */
 	struct iq_slot slots[INGEST_QUEUE_AHEAD];
 	off_t next_size;	     /* the size of files[next], once known (else 0) */
 	int next;		     /* the next file to start */
@@ -158,7 +165,7 @@ static void iq_fill(struct ingest_queue *q)
 		q->next_size = 0;
 		q->bytes += s->size;
 		err_clear();
-		rc = ingest_read_begin(&s->p, *q->st, q->files[s->index], &s->opts);
+		rc = ingest_read_begin(&s->p, *q->st, q->files[s->index], &s->opts, q->readers);
 		if (rc) {
 			iq_done(s, rc);
 		} else {
@@ -215,8 +222,10 @@ int ingest_queue_start(struct ingest_queue **out, char *const *files, int n,
 
 	*out = NULL;
 	q = calloc(1, sizeof(*q));
-	if (!q)
+	if (!q || ingest_readers_new(&q->readers)) {
+		free(q);
 		return err_nomem();
+	}
 	q->files = files;
 	q->n = n;
 	q->opts = opts;
@@ -277,5 +286,6 @@ void ingest_queue_free(struct ingest_queue *q)
 		return;
 	for (i = 0; i < INGEST_QUEUE_AHEAD; i++)
 		ingest_pending_free(q->slots[i].p);
+	ingest_readers_free(q->readers);
 	free(q);
 }

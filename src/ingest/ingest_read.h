@@ -4,19 +4,38 @@
  * the child, take what it sends whenever its descriptor is readable, and
  * end it.  ingest_read() is these three in a loop.
  *
+ * A caller that reads many files can keep their readers (struct
+ * ingest_readers): a reader that delivered a whole small file is given the
+ * next file instead of a new process being started (issue 26; ingest.c's
+ * ingest_collect_start()).  It is the same reader code under the same
+ * limits, with libhdf5 closed and started again between files; any file
+ * that fails (an error, a crash, a timeout, a file found stored already)
+ * ends its reader, so the next file gets a new one.
+ *
  * Ownership: the pending file is the caller's from ingest_read_begin() on,
  * freed with ingest_pending_free() (which kills a child still running),
- * also after an error.
+ * also after an error.  The readers are the caller's, freed (their
+ * processes ended) with ingest_readers_free() after the pending files.
  */
 #ifndef SCOPEDB_INGEST_READ_H
 #define SCOPEDB_INGEST_READ_H
 
 #include "scopedb/ingest.h"
 
-/* Start the reader process of path (as ingest_read(): st may be NULL).
+struct ingest_readers;
+
+/* An empty set of readers kept between files: 0, or ERR_NOMEM. */
+int ingest_readers_new(struct ingest_readers **out);
+
+/* End the idle readers and free the set (NULL is fine). */
+void ingest_readers_free(struct ingest_readers *r);
+
+/* Start the reading of path (as ingest_read(): st may be NULL): with
+ * readers, by an idle reader of the set or a new one that returns to it
+ * after the file; with NULL, by a reader process for this file alone.
  * 0 and *out, or the error (*out NULL). */
 int ingest_read_begin(struct ingest_pending **out, struct store *st, const char *path,
-		      const struct ingest_opts *opts);
+		      const struct ingest_opts *opts, struct ingest_readers *readers);
 
 /* The descriptor to poll for the child's output, -1 once it has ended. */
 int ingest_read_fd(const struct ingest_pending *p);

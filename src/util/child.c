@@ -7,6 +7,13 @@
  * deadline and kills the child when it passes; the child also gets a CPU
  * limit (RLIMIT_CPU: SIGXCPU, then SIGKILL one second later) and an
  * address-space limit (RLIMIT_AS: its allocations fail).
+ *
+ * A served child (child_start_serve()) takes jobs one after another from a
+ * socket that is its standard input, each a length and its bytes
+ * (child_send_job(), child_next_job()): a command that reads many small
+ * files pays for one process start, not one per file (issue 26).  The
+ * wall-clock deadline is per job, and so is the CPU limit
+ * (child_job_limits(), in the child).
  */
 #define _GNU_SOURCE /* close_range() */
 #include <errno.h>
@@ -17,6 +24,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -100,8 +108,9 @@ static uint64_t child_vm_bytes(void)
 }
 
 /* The child's set-up before fn runs: signals, limits, descriptors.
- * parent: the pid of the process that forked it. */
-static void child_setup(const struct child_limits *lim, int keep, pid_t parent)
+ * parent: the pid of the process that forked it; jobs: for a served child,
+ * its socket of jobs (which becomes its standard input), else -1. */
+static void child_setup(const struct child_limits *lim, int keep, int jobs, pid_t parent)
 {
 	static const int crash[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGPIPE, SIGXCPU};
 	struct rlimit rl;
@@ -120,7 +129,9 @@ static void child_setup(const struct child_limits *lim, int keep, pid_t parent)
 	 * wall-clock limit, which the parent enforces */
 	if (lim && lim->timeout_s) {
 		rl.rlim_cur = (rlim_t)lim->timeout_s * CHILD_THREADS;
-		rl.rlim_max = rl.rlim_cur + 1;
+		/* a served child's hard bound covers all its jobs; each job
+		 * moves the soft limit (child_job_limits()) */
+		rl.rlim_max = rl.rlim_cur * (jobs >= 0 ? CHILD_SERVE_JOBS : 1) + 1;
 		(void)setrlimit(RLIMIT_CPU, &rl);
 	}
 	/* The memory the reader may take beyond what it inherits: a parent
@@ -148,40 +159,157 @@ static void child_setup(const struct child_limits *lim, int keep, pid_t parent)
 			close(null);
 		}
 	}
+	/* the jobs come on standard input: the reader reads nothing else */
+	if (jobs >= 0 && jobs != 0) {
+		dup2(jobs, 0);
+		close(jobs);
+	}
 	child_close_fds(keep);
 }
 
-int child_start(struct child *c, const struct child_limits *lim, child_fn fn, void *arg)
+/* child_start() and child_start_serve(): serve says whether the child
+ * takes jobs on a socket as its standard input. */
+static int child_spawn(struct child *c, const struct child_limits *lim, child_fn fn, void *arg,
+		       int serve)
 {
-	int p[2];
+	int p[2], j[2] = {-1, -1};
 	pid_t pid, parent = getpid();
 
 	memset(c, 0, sizeof(*c));
 	c->fd = -1;
+	c->jobs = -1;
 	if (pipe(p) != 0)
 		return err_set(ERR_IO, "cannot start a reader process: %s", strerror(errno));
+	if (serve && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, j) != 0) {
+		close(p[0]);
+		close(p[1]);
+		return err_set(ERR_IO, "cannot start a reader process: %s", strerror(errno));
+	}
 	/* what the parent buffered must not be written twice */
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
 		close(p[0]);
 		close(p[1]);
+		if (serve) {
+			close(j[0]);
+			close(j[1]);
+		}
 		return err_set(ERR_IO, "cannot start a reader process: %s", strerror(errno));
 	}
 	if (pid == 0) {
 		close(p[0]);
-		child_setup(lim, p[1], parent);
+		if (serve)
+			close(j[1]);
+		child_setup(lim, p[1], serve ? j[0] : -1, parent);
 		_exit(fn(arg, p[1]) & 0xff);
 	}
 	close(p[1]);
+	if (serve)
+		close(j[0]);
 	/* room for a small file's frames: its reader is not held up while the
 	 * parent stores another file (ingest_queue.c); best effort */
 	(void)fcntl(p[0], F_SETPIPE_SZ, CHILD_PIPE_BYTES);
 	c->pid = pid;
 	c->fd = p[0];
+	c->jobs = serve ? j[1] : -1;
 	c->timeout_s = lim ? lim->timeout_s : 0;
+	c->deadline = c->timeout_s && !serve ? util_now_ms() + (int64_t)c->timeout_s * 1000 : 0;
+	return 0;
+}
+
+int child_start(struct child *c, const struct child_limits *lim, child_fn fn, void *arg)
+{
+	return child_spawn(c, lim, fn, arg, 0);
+}
+
+int child_start_serve(struct child *c, const struct child_limits *lim, child_fn fn, void *arg)
+{
+	return child_spawn(c, lim, fn, arg, 1);
+}
+
+int child_send_job(struct child *c, const void *job, size_t n)
+{
+	unsigned char len[4];
+	const unsigned char *p = job;
+	size_t off = 0;
+
+	if (c->jobs < 0 || n > CHILD_JOB_MAX)
+		return err_set(ERR_IO, "cannot give the reader process a file: %s",
+			       c->jobs < 0 ? "it takes no jobs" : "the path is too long");
+	len[0] = (unsigned char)(n >> 24);
+	len[1] = (unsigned char)(n >> 16);
+	len[2] = (unsigned char)(n >> 8);
+	len[3] = (unsigned char)n;
+	while (off < 4 + n) {
+		const void *from =
+		    off < 4 ? (const void *)(len + off) : (const void *)(p + off - 4);
+		size_t left = off < 4 ? 4 - off : 4 + n - off;
+		/* MSG_NOSIGNAL: a reader that has died gives EPIPE, not SIGPIPE */
+		ssize_t w = send(c->jobs, from, left, MSG_NOSIGNAL);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return err_set(ERR_IO, "cannot give the reader process a file: %s",
+				       strerror(errno));
+		off += (size_t)w;
+	}
+	/* the job's own time from now */
+	c->timed_out = 0;
 	c->deadline = c->timeout_s ? util_now_ms() + (int64_t)c->timeout_s * 1000 : 0;
 	return 0;
+}
+
+/* Read exactly n bytes of standard input: 1, 0 at its end before any
+ * byte, -1 on an error or an end inside. */
+static int child_read_in(unsigned char *b, size_t n)
+{
+	size_t off = 0;
+
+	while (off < n) {
+		ssize_t r = read(0, b + off, n - off);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return r == 0 && off == 0 ? 0 : -1;
+		off += (size_t)r;
+	}
+	return 1;
+}
+
+int child_next_job(char *buf, size_t cap)
+{
+	unsigned char len[4];
+	size_t n;
+	int r = child_read_in(len, 4);
+
+	if (r <= 0)
+		return r;
+	n = (size_t)len[0] << 24 | (size_t)len[1] << 16 | (size_t)len[2] << 8 | len[3];
+	if (n >= cap || n > CHILD_JOB_MAX)
+		return -1;
+	if (n && child_read_in((unsigned char *)buf, n) != 1)
+		return -1;
+	buf[n] = '\0';
+	return 1;
+}
+
+void child_job_limits(unsigned timeout_s)
+{
+	struct rusage ru;
+	struct rlimit rl;
+	rlim_t used;
+
+	if (!timeout_s || getrusage(RUSAGE_SELF, &ru) != 0 || getrlimit(RLIMIT_CPU, &rl) != 0)
+		return;
+	/* whole seconds used, rounded up */
+	used = (rlim_t)ru.ru_utime.tv_sec + (rlim_t)ru.ru_stime.tv_sec + 1;
+	rl.rlim_cur = used + (rlim_t)timeout_s * CHILD_THREADS;
+	if (rl.rlim_max != RLIM_INFINITY && rl.rlim_cur > rl.rlim_max)
+		rl.rlim_cur = rl.rlim_max;
+	(void)setrlimit(RLIMIT_CPU, &rl);
 }
 
 int child_read(struct child *c, void *buf, size_t n, size_t *got)
@@ -250,6 +378,11 @@ static int child_reap(struct child *c)
 	if (c->fd >= 0) {
 		close(c->fd);
 		c->fd = -1;
+	}
+	/* a served child waiting for a job ends at the socket's end */
+	if (c->jobs >= 0) {
+		close(c->jobs);
+		c->jobs = -1;
 	}
 	if (c->pid > 0)
 		while (waitpid(c->pid, &status, 0) < 0 && errno == EINTR)

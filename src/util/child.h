@@ -10,9 +10,14 @@
  * into the caller's code: it ends with _exit(), so no atexit handler,
  * stdio buffer or library destructor of the parent runs twice.
  *
+ * A served child (child_start_serve()) runs jobs one after another: the
+ * parent sends each (child_send_job(), which also starts the job's
+ * deadline) and the child takes them from its standard input
+ * (child_next_job()); the end of its jobs is the end of that input.
+ *
  * Ownership: struct child is the caller's; child_wait() (or child_kill())
- * closes the pipe and reaps the process; both accept a child never started
- * or already reaped.
+ * closes the pipe (and a served child's socket) and reaps the process;
+ * both accept a child never started or already reaped.
  */
 #ifndef SCOPEDB_CHILD_H
 #define SCOPEDB_CHILD_H
@@ -30,9 +35,17 @@ struct child_limits {
  * (0..255). */
 typedef int (*child_fn)(void *arg, int fd);
 
+/* The jobs one served child may take: its CPU limit's hard bound is this
+ * many jobs' worth (child_job_limits()). */
+#define CHILD_SERVE_JOBS 128
+
+/* The longest job, in bytes (a path). */
+#define CHILD_JOB_MAX 65536
+
 struct child {
 	pid_t pid;	  /* 0: not running */
 	int fd;		  /* read end, -1 when closed */
+	int jobs;	  /* a served child's socket of jobs, else -1 */
 	int64_t deadline; /* monotonic ms, 0 = none */
 	int timed_out;	  /* the deadline passed; the child was killed */
 	unsigned timeout_s;
@@ -60,6 +73,28 @@ struct child_status {
  * 0, or ERR_IO when no pipe or process could be made.
  */
 int child_start(struct child *c, const struct child_limits *lim, child_fn fn, void *arg);
+
+/*
+ * child_start() for a child that takes jobs: fn runs once and reads them
+ * from its standard input (child_next_job()) until its end; no job's
+ * deadline runs until the first child_send_job().  The CPU limit's hard
+ * bound is CHILD_SERVE_JOBS jobs' worth.
+ */
+int child_start_serve(struct child *c, const struct child_limits *lim, child_fn fn, void *arg);
+
+/* Give a served child its next job (n bytes, at most CHILD_JOB_MAX) and
+ * start the job's wall-clock deadline.  0, or ERR_IO (the child has
+ * ended: no SIGPIPE is raised). */
+int child_send_job(struct child *c, const void *job, size_t n);
+
+/* In a served child: the next job into buf (cap bytes, NUL-terminated):
+ * 1, 0 when there are no more, -1 when the input is broken. */
+int child_next_job(char *buf, size_t cap);
+
+/* In a served child, before each job: its CPU limit (timeout_s seconds per
+ * thread, as child_start() gives a child) from the CPU time used so far;
+ * nothing when timeout_s is 0. */
+void child_job_limits(unsigned timeout_s);
 
 /*
  * Read what the child wrote: *got = bytes read into buf (at most n), 0 at
