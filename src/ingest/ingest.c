@@ -586,7 +586,8 @@ static int ingest_collect_start(struct ingest_ctx *c)
 	/* libhdf5 started here once, not in each file's reader */
 	if (!profile_name_is_json(c->path))
 		h5prof_init();
-	if (!c->pool) {
+	/* (a path too long to be a job is read alone: open() refuses it) */
+	if (!c->pool || strlen(c->path) > CHILD_JOB_MAX) {
 		rc = child_start(&c->ch, &cl, ingest_child_main, (void *)c->path);
 		c->running = !rc;
 		return rc;
@@ -607,8 +608,11 @@ static int ingest_collect_start(struct ingest_ctx *c)
 		child_kill(&c->ch);
 	}
 	if (rc) {
+		char why[256];
+
 		child_kill(&c->ch);
-		return rc;
+		snprintf(why, sizeof(why), "%s", err_msg());
+		return err_set(rc, "cannot read '%s': %s", util_quote_msg(c->path), why);
 	}
 	c->running = 1;
 	return 0;
