@@ -285,8 +285,9 @@ static void test_kill(void **state)
 }
 
 /* A served child: answers each job with "N:JOB\n"; the job "crash"
- * crashes it, "spin" spins, "limit" answers with its CPU limit
- * ("soft/hard"). */
+ * crashes it, "spin" spins, "hold" keeps 64 MiB, "limit" answers with the
+ * limits child_job_limits() gives a job of 2 s and 256 MiB ("soft/hard
+ * MIB", the MiB of address space left, 0 for none). */
 static int server(void *arg, int fd)
 {
 	char job[256], out[300];
@@ -298,14 +299,35 @@ static int server(void *arg, int fd)
 			raise(SIGSEGV);
 		if (!strcmp(job, "spin"))
 			spinner(NULL, fd);
-		if (!strcmp(job, "limit")) {
-			struct rlimit rl;
+		/* 64 MiB kept (mapped and touched) past the job */
+		if (!strcmp(job, "hold")) {
+			char *keep = mmap(NULL, (size_t)64 << 20, PROT_READ | PROT_WRITE,
+					  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
-			child_job_limits(2);
+			if (keep != MAP_FAILED)
+				memset(keep, 1, (size_t)64 << 20);
+		}
+		if (!strcmp(job, "limit")) {
+			const struct child_limits lim = {2, 256};
+			struct rlimit rl, as;
+			unsigned long long vm = 0;
+			FILE *f;
+
+			child_job_limits(&lim);
 			getrlimit(RLIMIT_CPU, &rl);
-			len = snprintf(out, sizeof(out), "%llu/%llu\n",
-				       (unsigned long long)rl.rlim_cur,
-				       (unsigned long long)rl.rlim_max);
+			getrlimit(RLIMIT_AS, &as);
+			f = fopen("/proc/self/statm", "r");
+			if (f && fscanf(f, "%llu", &vm) == 1)
+				vm *= (unsigned long long)sysconf(_SC_PAGESIZE);
+			if (f)
+				fclose(f);
+			/* the CPU limits, and MiB of address space left */
+			len = snprintf(
+			    out, sizeof(out), "%llu/%llu %llu\n", (unsigned long long)rl.rlim_cur,
+			    (unsigned long long)rl.rlim_max,
+			    as.rlim_cur == RLIM_INFINITY
+				? 0ULL
+				: ((unsigned long long)as.rlim_cur - vm + (1 << 19)) >> 20);
 		} else {
 			len = snprintf(out, sizeof(out), "%d:%s\n", ++n, job);
 		}
@@ -406,10 +428,13 @@ static void test_serve_deadline(void **state)
 	assert_true(now() - t0 < 30);
 }
 
-/* The CPU limit of a served child: its hard bound covers CHILD_SERVE_JOBS
- * jobs, and each job's soft limit is the time used (rounded up) plus the
- * job's own (three threads' worth of the timeout). */
-static void test_serve_cpu_limit(void **state)
+/* The limits of a served child's job: the CPU limit's hard bound covers
+ * CHILD_SERVE_JOBS jobs, and each job's soft limit is the time used
+ * (rounded up) plus the job's own (three threads' worth of the timeout);
+ * the job's address space is its 256 MiB beyond what the child holds
+ * after earlier jobs (after one that left 64 MiB in its heap, here;
+ * sanitized builds set no address-space limit). */
+static void test_serve_limits(void **state)
 {
 	struct child_limits lim = {2, 0};
 	struct child c;
@@ -417,8 +442,11 @@ static void test_serve_cpu_limit(void **state)
 	int n;
 
 	(void)state;
-	n = snprintf(want, sizeof(want), "7/%d\n", 6 * CHILD_SERVE_JOBS + 1);
+	n = snprintf(want, sizeof(want), "7/%d %d\n", 6 * CHILD_SERVE_JOBS + 1,
+		     SANITIZED ? 0 : 256);
 	assert_int_equal(child_start_serve(&c, &lim, server, NULL), 0);
+	ask(&c, "hold", b, 7);
+	assert_string_equal(b, "1:hold\n");
 	ask(&c, "limit", b, (size_t)n);
 	assert_string_equal(b, want);
 	child_kill(&c);
@@ -474,6 +502,6 @@ TU_MAIN(NULL, NULL,
 	    cmocka_unit_test(test_serve_jobs),
 	    cmocka_unit_test(test_serve_crash),
 	    cmocka_unit_test(test_serve_deadline),
-	    cmocka_unit_test(test_serve_cpu_limit),
+	    cmocka_unit_test(test_serve_limits),
 	    cmocka_unit_test(test_next_job),
 	})

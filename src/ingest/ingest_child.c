@@ -407,7 +407,7 @@ int ingest_child_serve(void *arg, int fd)
 	if (!path)
 		return 1;
 	while (!rc && (more = child_next_job(path, CHILD_JOB_MAX + 1)) == 1) {
-		child_job_limits(lim ? lim->timeout_s : 0);
+		child_job_limits(lim);
 		rc = ingest_child_read(path, fd, 1);
 	}
 	free(path);

@@ -12,7 +12,7 @@
  * socket that is its standard input, each a length and its bytes
  * (child_send_job(), child_next_job()): a command that reads many small
  * files pays for one process start, not one per file (issue 26).  The
- * wall-clock deadline is per job, and so is the CPU limit
+ * wall-clock deadline is per job, and so are the CPU and memory limits
  * (child_job_limits(), in the child).
  */
 #define _GNU_SOURCE /* close_range() */
@@ -113,7 +113,7 @@ static uint64_t child_vm_bytes(void)
 static void child_setup(const struct child_limits *lim, int keep, int jobs, pid_t parent)
 {
 	static const int crash[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGPIPE, SIGXCPU};
-	struct rlimit rl;
+	struct rlimit rl, rl_as;
 	size_t i;
 
 	/* The default action, not a sanitizer's or the parent's handler:
@@ -138,8 +138,13 @@ static void child_setup(const struct child_limits *lim, int keep, int jobs, pid_
 	 * that holds other files' frames (ingest_queue.c) or a large store
 	 * cache gives its reader no less room. */
 	if (lim && lim->max_memory_mib && !CHILD_SANITIZED) {
-		rl.rlim_cur = rl.rlim_max =
-		    (rlim_t)(child_vm_bytes() + (lim->max_memory_mib << 20));
+		rl.rlim_cur = (rlim_t)(child_vm_bytes() + (lim->max_memory_mib << 20));
+		/* a served child's soft limit moves with each job
+		 * (child_job_limits()): its hard one stays as it was */
+		if (jobs < 0 || getrlimit(RLIMIT_AS, &rl_as) != 0)
+			rl.rlim_max = rl.rlim_cur;
+		else
+			rl.rlim_max = rl_as.rlim_max;
 		(void)setrlimit(RLIMIT_AS, &rl);
 	}
 	/* ended with the parent, killed or crashed: no reader is left behind
@@ -296,20 +301,29 @@ int child_next_job(char *buf, size_t cap)
 	return 1;
 }
 
-void child_job_limits(unsigned timeout_s)
+void child_job_limits(const struct child_limits *lim)
 {
 	struct rusage ru;
 	struct rlimit rl;
 	rlim_t used;
 
-	if (!timeout_s || getrusage(RUSAGE_SELF, &ru) != 0 || getrlimit(RLIMIT_CPU, &rl) != 0)
-		return;
-	/* whole seconds used, rounded up */
-	used = (rlim_t)ru.ru_utime.tv_sec + (rlim_t)ru.ru_stime.tv_sec + 1;
-	rl.rlim_cur = used + (rlim_t)timeout_s * CHILD_THREADS;
-	if (rl.rlim_max != RLIM_INFINITY && rl.rlim_cur > rl.rlim_max)
-		rl.rlim_cur = rl.rlim_max;
-	(void)setrlimit(RLIMIT_CPU, &rl);
+	if (lim && lim->timeout_s && getrusage(RUSAGE_SELF, &ru) == 0 &&
+	    getrlimit(RLIMIT_CPU, &rl) == 0) {
+		/* whole seconds used, rounded up */
+		used = (rlim_t)ru.ru_utime.tv_sec + (rlim_t)ru.ru_stime.tv_sec + 1;
+		rl.rlim_cur = used + (rlim_t)lim->timeout_s * CHILD_THREADS;
+		if (rl.rlim_max != RLIM_INFINITY && rl.rlim_cur > rl.rlim_max)
+			rl.rlim_cur = rl.rlim_max;
+		(void)setrlimit(RLIMIT_CPU, &rl);
+	}
+	/* the job's memory on top of what the child holds now (what earlier
+	 * jobs left in its heap does not shrink the next one's room) */
+	if (lim && lim->max_memory_mib && !CHILD_SANITIZED && getrlimit(RLIMIT_AS, &rl) == 0) {
+		rl.rlim_cur = (rlim_t)(child_vm_bytes() + (lim->max_memory_mib << 20));
+		if (rl.rlim_max != RLIM_INFINITY && rl.rlim_cur > rl.rlim_max)
+			rl.rlim_cur = rl.rlim_max;
+		(void)setrlimit(RLIMIT_AS, &rl);
+	}
 }
 
 int child_read(struct child *c, void *buf, size_t n, size_t *got)

@@ -91,10 +91,12 @@ int child_send_job(struct child *c, const void *job, size_t n);
  * 1, 0 when there are no more, -1 when the input is broken. */
 int child_next_job(char *buf, size_t cap);
 
-/* In a served child, before each job: its CPU limit (timeout_s seconds per
- * thread, as child_start() gives a child) from the CPU time used so far;
- * nothing when timeout_s is 0. */
-void child_job_limits(unsigned timeout_s);
+/* In a served child, before each job: the job's limits, as child_start()
+ * gives a child, from what the child has used and holds: CPU time, lim's
+ * timeout per thread beyond the time used so far; address space, lim's
+ * memory beyond the child's present size.  A limit of 0 is left as it
+ * is. */
+void child_job_limits(const struct child_limits *lim);
 
 /*
  * Read what the child wrote: *got = bytes read into buf (at most n), 0 at
