@@ -18,7 +18,8 @@
 #     profiles mixed with a crash, a truncated file and a hang gives each
 #     failure to its own file, stores every good one, and stores exactly
 #     what one ingest per file stores; run again, every good file is
-#     already stored and the failures are the same.
+#     already stored and the failures are the same; /dev/stdin is a file
+#     of a batch as of a single ingest.
 #   - A hang: `mkprofile --flip 1` is a damaged file on which libhdf5 spins
 #     for minutes without reading anything; --file-timeout 2 ends it with
 #     the timeout error within seconds.  (A real libhdf5 loop, not a sleep:
@@ -123,6 +124,11 @@ done
 # ingest aside)
 dump() { sqlite3 "$1" .dump | sed -E "s/'[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z'/'T'/g"; }
 equals "reused: the store of one ingest per file" "$(dump r.sqlite | cksum)" "$(dump s.sqlite | cksum)"
+# a reader's standard input is the command's: /dev/stdin is a profile
+run "$SCOPEDB" ingest --db i.sqlite --commit abc1234 u1.h5 /dev/stdin u2.h5 <g1.h5
+equals "reused: /dev/stdin in a batch" "$rc $out" "0 run 1: u1.h5: 4 ranks, 5 regions, 1,000 calls
+run 2: /dev/stdin: 4 ranks, 5 regions, 2,000 calls
+run 3: u2.h5: 4 ranks, 5 regions, 1,000 calls"
 run "$SCOPEDB" ingest --db r.sqlite --commit abc1234 --file-timeout 2 "${batch[@]}"
 equals "reused again: exit" "$rc" 2
 equals "reused again: the same failures" "$(own)" "$fails"

@@ -7,7 +7,7 @@
  * the child holds none of the parent's descriptors; a served child's jobs,
  * its end with its jobs, a crash or a timeout in one job, the deadline and
  * CPU limit of each job, a job sent to a served child that has died, and
- * the framing of jobs (child_next_job() on a broken input).
+ * the framing of jobs (child_read_job() on a broken input).
  */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include <errno.h>
@@ -285,7 +285,8 @@ static void test_kill(void **state)
 }
 
 /* A served child: answers each job with "N:JOB\n"; the job "crash"
- * crashes it, "spin" spins, "hold" keeps 64 MiB, "limit" answers with the
+ * crashes it, "spin" spins, "stdin" answers with a line of its standard
+ * input, "hold" keeps 64 MiB, "limit" answers with the
  * limits child_job_limits() gives a job of 2 s and 256 MiB ("soft/hard
  * MIB", the MiB of address space left, 0 for none). */
 static int server(void *arg, int fd)
@@ -299,6 +300,17 @@ static int server(void *arg, int fd)
 			raise(SIGSEGV);
 		if (!strcmp(job, "spin"))
 			spinner(NULL, fd);
+		/* a line of its standard input, the command's */
+		if (!strcmp(job, "stdin")) {
+			char line[64] = "";
+
+			if (!fgets(line, sizeof(line), stdin))
+				snprintf(line, sizeof(line), "none\n");
+			len = snprintf(out, sizeof(out), "%s", line);
+			if (child_write_all(fd, out, (size_t)len))
+				return 1;
+			continue;
+		}
 		/* 64 MiB kept (mapped and touched) past the job */
 		if (!strcmp(job, "hold")) {
 			char *keep = mmap(NULL, (size_t)64 << 20, PROT_READ | PROT_WRITE,
@@ -370,6 +382,24 @@ static void test_serve_jobs(void **state)
 	child_wait(&c, &cs);
 	assert_int_equal(cs.end, CHILD_EXITED);
 	assert_int_equal(cs.status, 0);
+	/* its standard input is the parent's (a profile can be /dev/stdin) */
+	{
+		int p[2], saved = dup(0);
+
+		assert_int_equal(pipe(p), 0);
+		assert_int_equal(write(p[1], "hello\n", 6), 6);
+		close(p[1]);
+		dup2(p[0], 0);
+		close(p[0]);
+		assert_int_equal(child_start_serve(&c, NULL, server, NULL), 0);
+		dup2(saved, 0);
+		close(saved);
+	}
+	ask(&c, "stdin", b, 6);
+	assert_string_equal(b, "hello\n");
+	child_wait(&c, &cs);
+	assert_int_equal(cs.end, CHILD_EXITED);
+	assert_int_equal(cs.status, 0);
 	/* a plain child takes no jobs */
 	assert_int_equal(child_start(&c, NULL, big_writer, NULL), 0);
 	assert_int_equal(child_send_job(&c, "a", 1), ERR_IO);
@@ -429,8 +459,8 @@ static void test_serve_deadline(void **state)
 }
 
 /* The limits of a served child's job: the CPU limit's hard bound covers
- * CHILD_SERVE_JOBS jobs, and each job's soft limit is the time used
- * (rounded up) plus the job's own (three threads' worth of the timeout);
+ * CHILD_SERVE_JOBS jobs, and each job's soft limit is the whole seconds
+ * used plus the job's own (three threads' worth of the timeout);
  * the job's address space is its 256 MiB beyond what the child holds
  * after earlier jobs (after one that left 64 MiB in its heap, here;
  * sanitized builds set no address-space limit). */
@@ -442,7 +472,7 @@ static void test_serve_limits(void **state)
 	int n;
 
 	(void)state;
-	n = snprintf(want, sizeof(want), "7/%d %d\n", 6 * CHILD_SERVE_JOBS + 1,
+	n = snprintf(want, sizeof(want), "6/%d %d\n", 6 * CHILD_SERVE_JOBS + 1,
 		     SANITIZED ? 0 : 256);
 	assert_int_equal(child_start_serve(&c, &lim, server, NULL), 0);
 	ask(&c, "hold", b, 7);
@@ -452,22 +482,19 @@ static void test_serve_limits(void **state)
 	child_kill(&c);
 }
 
-/* child_next_job() on what its standard input holds (the test's own,
- * replaced by a pipe): 1 and each job, 0 at the end between jobs, -1 at
- * an end inside a job or a job longer than the buffer. */
+/* child_read_job() on a pipe holding in: called times, the last result
+ * (1 and the job, 0 at the end between jobs, -1 at an end inside a job
+ * or a job longer than the buffer). */
 static int next_job_of(const unsigned char *in, size_t n, char *job, size_t cap, int times)
 {
-	int p[2], saved = dup(0), r = 0;
+	int p[2], r = 0;
 
 	assert_int_equal(pipe(p), 0);
 	assert_int_equal(write(p[1], in, n), (ssize_t)n);
 	close(p[1]);
-	dup2(p[0], 0);
-	close(p[0]);
 	while (times--)
-		r = child_next_job(job, cap);
-	dup2(saved, 0);
-	close(saved);
+		r = child_read_job(p[0], job, cap);
+	close(p[0]);
 	return r;
 }
 

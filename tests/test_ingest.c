@@ -5,17 +5,22 @@
  * duplicates, damaged files that must leave the store unchanged, and the
  * finish pipeline (store_finish_run(), src/store/finish.c) over a
  * temporary store; the call trees the reader child computes and sends
- * (issue 22), walked again on the store's side.
+ * (issue 22), walked again on the store's side; kept readers that die
+ * while idle (ingest_read.h).
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <sqlite3.h>
 
 #include "h5write.h"
 #include "jsonwrite.h"
 #include "ingest/ingest_nest.h"
+#include "ingest/ingest_read.h"
 #include "scopedb/err.h"
 #include "scopedb/ingest.h"
 #include "scopedb/store.h"
@@ -757,6 +762,56 @@ static void test_queue(void **state)
 		free(files[i]);
 }
 
+/* Kill every child of this process (SIGKILL), without reaping them. */
+static void kill_children(void)
+{
+	char path[64], kids[4096];
+	FILE *f;
+	size_t n;
+	char *tok, *save = NULL;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/children", (int)getpid());
+	f = fopen(path, "r");
+	assert_non_null(f);
+	n = fread(kids, 1, sizeof(kids) - 1, f);
+	fclose(f);
+	kids[n] = '\0';
+	for (tok = strtok_r(kids, " \n", &save); tok; tok = strtok_r(NULL, " \n", &save))
+		kill((pid_t)atoi(tok), SIGKILL);
+}
+
+/* Kept readers (ingest_read.h) that die while idle take no file: each is
+ * reaped and the file goes to the next idle one, or to a new reader, and
+ * is read whole (no error naming no file). */
+static void test_readers_die_idle(void **state)
+{
+	struct h5write_opts o = tu_h5_opts(2, 0);
+	const char *a = tu_h5_write_standard("idle-a.h5", &o);
+	struct ingest_readers *rd = NULL;
+	struct ingest_pending *p[3] = {NULL, NULL, NULL};
+	struct timespec pause = {0, 100000000};
+	int i, done;
+
+	(void)state;
+	assert_int_equal(ingest_readers_new(&rd), 0);
+	/* two readers, both idle in the set once their files are read */
+	for (i = 0; i < 2; i++)
+		assert_int_equal(ingest_read_begin(&p[i], NULL, a, &no_opts, rd), 0);
+	for (i = 0; i < 2; i++)
+		for (done = 0; !done;)
+			assert_int_equal(ingest_read_more(p[i], &done), 0);
+	kill_children();
+	nanosleep(&pause, NULL);
+	err_clear();
+	assert_int_equal(ingest_read_begin(&p[2], NULL, a, &no_opts, rd), 0);
+	for (done = 0; !done;)
+		assert_int_equal(ingest_read_more(p[2], &done), 0);
+	for (i = 0; i < 3; i++)
+		ingest_pending_free(p[i]);
+	ingest_readers_free(rd);
+	ingest_readers_free(NULL);
+}
+
 /* The real fib-recursive.h5 through the reader child: main > fibonacci is
  * 1 call of 12.013 ms, all its own; main has 0.017 ms. */
 static void test_calltree_real(void **state)
@@ -918,6 +973,7 @@ TU_MAIN(NULL, NULL,
 	    cmocka_unit_test(test_meta_check),
 	    cmocka_unit_test(test_finish_temporary_store),
 	    cmocka_unit_test(test_queue),
+	    cmocka_unit_test(test_readers_die_idle),
 	    cmocka_unit_test(test_calltree_real),
 	    cmocka_unit_test(test_calltree_overlap),
 	    cmocka_unit_test(test_calltree_json_twin),

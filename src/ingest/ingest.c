@@ -581,7 +581,7 @@ static void ingest_readers_put(struct ingest_ctx *c)
 static int ingest_collect_start(struct ingest_ctx *c)
 {
 	struct child_limits cl = {c->lim->timeout_s, c->lim->max_memory_mib};
-	int rc, tries;
+	int rc;
 
 	/* libhdf5 started here once, not in each file's reader */
 	if (!profile_name_is_json(c->path))
@@ -592,9 +592,12 @@ static int ingest_collect_start(struct ingest_ctx *c)
 		c->running = !rc;
 		return rc;
 	}
-	/* an idle reader that has died meanwhile takes no job: a new one does */
-	for (tries = 0;; tries++) {
-		if (!ingest_readers_take(c)) {
+	/* an idle reader that has died meanwhile takes no job: it is reaped,
+	 * and the next idle one or a new one takes it */
+	for (;;) {
+		int fresh = !ingest_readers_take(c);
+
+		if (fresh) {
 			/* (cl, on this frame, is the child's copy of it) */
 			rc = child_start_serve(&c->ch, &cl, ingest_child_serve, &cl);
 			if (rc)
@@ -603,16 +606,15 @@ static int ingest_collect_start(struct ingest_ctx *c)
 		}
 		c->jobs++;
 		rc = child_send_job(&c->ch, c->path, strlen(c->path));
-		if (!rc || tries)
+		if (!rc)
 			break;
 		child_kill(&c->ch);
-	}
-	if (rc) {
-		char why[256];
+		if (fresh) {
+			char why[256];
 
-		child_kill(&c->ch);
-		snprintf(why, sizeof(why), "%s", err_msg());
-		return err_set(rc, "cannot read '%s': %s", util_quote_msg(c->path), why);
+			snprintf(why, sizeof(why), "%s", err_msg());
+			return err_set(rc, "cannot read '%s': %s", util_quote_msg(c->path), why);
+		}
 	}
 	c->running = 1;
 	return 0;
@@ -666,7 +668,7 @@ static int ingest_collect_end(struct ingest_ctx *c, int rc)
 	if (!c->running)
 		return rc;
 	c->running = 0;
-	if (!rc && c->drained > 0) {
+	if (!rc && c->drained > 0 && !c->failed) {
 		ingest_readers_put(c);
 		return 0;
 	}

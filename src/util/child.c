@@ -9,7 +9,7 @@
  * address-space limit (RLIMIT_AS: its allocations fail).
  *
  * A served child (child_start_serve()) takes jobs one after another from a
- * socket that is its standard input, each a length and its bytes
+ * socket of their own, each a length and its bytes
  * (child_send_job(), child_next_job()): a command that reads many small
  * files pays for one process start, not one per file (issue 26).  The
  * wall-clock deadline is per job, and so are the CPU and memory limits
@@ -66,22 +66,37 @@ static void child_sanitizer_death(void)
  * and the hashing thread): its CPU limit is this many times the timeout. */
 #define CHILD_THREADS 3
 
+/* In a served child, the socket its jobs come on (child_next_job()). */
+static int child_jobs_fd = -1;
+
 /* The pipe's capacity asked for (Linux allows up to
  * /proc/sys/fs/pipe-max-size, 1 MiB by default, without privileges). */
 #define CHILD_PIPE_BYTES (1 << 20)
 
-/* Close every descriptor above 2 but keep: the child must not hold the
- * store (or anything else of the parent) open while it parses. */
-static void child_close_fds(int keep)
+/* Close the descriptors from..to (to >= from), with close_range() or one
+ * by one (up to 1023) where it is missing. */
+static void child_close_span(int from, int to)
 {
 	int fd;
 
-	if (keep > 3 && close_range(3, (unsigned)keep - 1, 0) != 0)
-		for (fd = 3; fd < keep; fd++)
+	if (close_range((unsigned)from, (unsigned)to, 0) != 0)
+		for (fd = from; fd <= to && fd < 1024; fd++)
 			close(fd);
-	if (close_range((unsigned)keep + 1, ~0U, 0) != 0)
-		for (fd = keep + 1; fd < 1024; fd++)
-			close(fd);
+}
+
+/* Close every descriptor above 2 but keep and also (-1: none): the child
+ * must not hold the store (or anything else of the parent) open while it
+ * parses. */
+static void child_close_fds(int keep, int also)
+{
+	int a = also > 2 && also < keep ? also : keep;
+	int b = also > keep ? also : keep;
+
+	if (a > 3)
+		child_close_span(3, a - 1);
+	if (b > a + 1)
+		child_close_span(a + 1, b - 1);
+	child_close_span(b + 1, ~0U >> 1);
 }
 
 /* The address space the child starts with, in bytes: what it inherits
@@ -109,7 +124,7 @@ static uint64_t child_vm_bytes(void)
 
 /* The child's set-up before fn runs: signals, limits, descriptors.
  * parent: the pid of the process that forked it; jobs: for a served child,
- * its socket of jobs (which becomes its standard input), else -1. */
+ * its socket of jobs, else -1. */
 static void child_setup(const struct child_limits *lim, int keep, int jobs, pid_t parent)
 {
 	static const int crash[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGPIPE, SIGXCPU};
@@ -164,16 +179,14 @@ static void child_setup(const struct child_limits *lim, int keep, int jobs, pid_
 			close(null);
 		}
 	}
-	/* the jobs come on standard input: the reader reads nothing else */
-	if (jobs >= 0 && jobs != 0) {
-		dup2(jobs, 0);
-		close(jobs);
-	}
-	child_close_fds(keep);
+	/* the jobs' socket, for child_next_job(); standard input stays the
+	 * command's (a profile may be /dev/stdin) */
+	child_jobs_fd = jobs;
+	child_close_fds(keep, jobs);
 }
 
 /* child_start() and child_start_serve(): serve says whether the child
- * takes jobs on a socket as its standard input. */
+ * takes jobs on a socket. */
 static int child_spawn(struct child *c, const struct child_limits *lim, child_fn fn, void *arg,
 		       int serve)
 {
@@ -266,14 +279,14 @@ int child_send_job(struct child *c, const void *job, size_t n)
 	return 0;
 }
 
-/* Read exactly n bytes of standard input: 1, 0 at its end before any
- * byte, -1 on an error or an end inside. */
-static int child_read_in(unsigned char *b, size_t n)
+/* Read exactly n bytes of fd: 1, 0 at its end before any byte, -1 on an
+ * error or an end inside. */
+static int child_read_in(int fd, unsigned char *b, size_t n)
 {
 	size_t off = 0;
 
 	while (off < n) {
-		ssize_t r = read(0, b + off, n - off);
+		ssize_t r = read(fd, b + off, n - off);
 
 		if (r < 0 && errno == EINTR)
 			continue;
@@ -284,21 +297,26 @@ static int child_read_in(unsigned char *b, size_t n)
 	return 1;
 }
 
-int child_next_job(char *buf, size_t cap)
+int child_read_job(int fd, char *buf, size_t cap)
 {
 	unsigned char len[4];
 	size_t n;
-	int r = child_read_in(len, 4);
+	int r = child_read_in(fd, len, 4);
 
 	if (r <= 0)
 		return r;
 	n = (size_t)len[0] << 24 | (size_t)len[1] << 16 | (size_t)len[2] << 8 | len[3];
 	if (n >= cap || n > CHILD_JOB_MAX)
 		return -1;
-	if (n && child_read_in((unsigned char *)buf, n) != 1)
+	if (n && child_read_in(fd, (unsigned char *)buf, n) != 1)
 		return -1;
 	buf[n] = '\0';
 	return 1;
+}
+
+int child_next_job(char *buf, size_t cap)
+{
+	return child_jobs_fd < 0 ? -1 : child_read_job(child_jobs_fd, buf, cap);
 }
 
 void child_job_limits(const struct child_limits *lim)
@@ -309,8 +327,10 @@ void child_job_limits(const struct child_limits *lim)
 
 	if (lim && lim->timeout_s && getrusage(RUSAGE_SELF, &ru) == 0 &&
 	    getrlimit(RLIMIT_CPU, &rl) == 0) {
-		/* whole seconds used, rounded up */
-		used = (rlim_t)ru.ru_utime.tv_sec + (rlim_t)ru.ru_stime.tv_sec + 1;
+		/* whole seconds used (RLIMIT_CPU counts in seconds: the job
+		 * gets at most its own, as a new child would) */
+		used = (rlim_t)ru.ru_utime.tv_sec + (rlim_t)ru.ru_stime.tv_sec +
+		       (rlim_t)((ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1000000);
 		rl.rlim_cur = used + (rlim_t)lim->timeout_s * CHILD_THREADS;
 		if (rl.rlim_max != RLIM_INFINITY && rl.rlim_cur > rl.rlim_max)
 			rl.rlim_cur = rl.rlim_max;

@@ -12,8 +12,8 @@
  *
  * A served child (child_start_serve()) runs jobs one after another: the
  * parent sends each (child_send_job(), which also starts the job's
- * deadline) and the child takes them from its standard input
- * (child_next_job()); the end of its jobs is the end of that input.
+ * deadline) and the child takes them from a socket of their own
+ * (child_next_job()); the end of its jobs is the end of that socket.
  *
  * Ownership: struct child is the caller's; child_wait() (or child_kill())
  * closes the pipe (and a served child's socket) and reaps the process;
@@ -76,7 +76,7 @@ int child_start(struct child *c, const struct child_limits *lim, child_fn fn, vo
 
 /*
  * child_start() for a child that takes jobs: fn runs once and reads them
- * from its standard input (child_next_job()) until its end; no job's
+ * (child_next_job()) until their end; no job's
  * deadline runs until the first child_send_job().  The CPU limit's hard
  * bound is CHILD_SERVE_JOBS jobs' worth.
  */
@@ -90,6 +90,9 @@ int child_send_job(struct child *c, const void *job, size_t n);
 /* In a served child: the next job into buf (cap bytes, NUL-terminated):
  * 1, 0 when there are no more, -1 when the input is broken. */
 int child_next_job(char *buf, size_t cap);
+
+/* child_next_job() on the descriptor fd: the jobs' framing alone. */
+int child_read_job(int fd, char *buf, size_t cap);
 
 /* In a served child, before each job: the job's limits, as child_start()
  * gives a child, from what the child has used and holds: CPU time, lim's
