@@ -575,6 +575,15 @@ static void ingest_readers_put(struct ingest_ctx *c)
 	c->ch.fd = c->ch.jobs = -1;
 }
 
+/* rc, the error of starting c's reader, said of its file. */
+static int ingest_start_error(const struct ingest_ctx *c, int rc)
+{
+	char why[256];
+
+	snprintf(why, sizeof(why), "%s", err_msg());
+	return err_set(rc, "cannot read '%s': %s", util_quote_msg(c->path), why);
+}
+
 /* Start the reader child on c->path (c->lim): with a pool, an idle served
  * reader given the path, else a new one (served with a pool, else a child
  * for this file alone). */
@@ -590,7 +599,7 @@ static int ingest_collect_start(struct ingest_ctx *c)
 	if (!c->pool || strlen(c->path) > CHILD_JOB_MAX) {
 		rc = child_start(&c->ch, &cl, ingest_child_main, (void *)c->path);
 		c->running = !rc;
-		return rc;
+		return rc ? ingest_start_error(c, rc) : 0;
 	}
 	/* an idle reader that has died meanwhile takes no job: it is reaped,
 	 * and the next idle one or a new one takes it */
@@ -601,7 +610,7 @@ static int ingest_collect_start(struct ingest_ctx *c)
 			/* (cl, on this frame, is the child's copy of it) */
 			rc = child_start_serve(&c->ch, &cl, ingest_child_serve, &cl);
 			if (rc)
-				return rc;
+				return ingest_start_error(c, rc);
 			c->jobs = 0;
 		}
 		c->jobs++;
@@ -609,12 +618,8 @@ static int ingest_collect_start(struct ingest_ctx *c)
 		if (!rc)
 			break;
 		child_kill(&c->ch);
-		if (fresh) {
-			char why[256];
-
-			snprintf(why, sizeof(why), "%s", err_msg());
-			return err_set(rc, "cannot read '%s': %s", util_quote_msg(c->path), why);
-		}
+		if (fresh)
+			return ingest_start_error(c, rc);
 	}
 	c->running = 1;
 	return 0;

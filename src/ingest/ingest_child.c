@@ -309,17 +309,17 @@ static int ingest_check_info(const struct ingest_reader *r)
 
 /*
  * Read path and write its frames to fd: its info, rows and hash, then
- * WIRE_END or a WIRE_ERROR with the message.  The last frame is written
- * after everything of the file is freed (and, with reset, libhdf5 closed:
- * h5prof_reset()), so that a crash while freeing is this file's, not the
- * next one's in a served reader.  0, or 1 when the frames could not be
- * written.
+ * WIRE_END or a WIRE_ERROR with the message.  An error is sent as soon as
+ * it happens; the end of a whole file only after everything of the file
+ * is freed (and, with reset, libhdf5 closed: h5prof_reset()), so that a
+ * crash while freeing is this file's, not the next one's in a served
+ * reader.  0 after a whole file; 1 when the frames could not be written
+ * or the file failed (a served reader then stops: it is not reused).
  */
 static int ingest_child_read(const char *path, int fd, int reset)
 {
 	struct ingest_reader r;
-	char *msg = NULL;
-	int rc, final;
+	int rc, final, failed_write = 0;
 
 	memset(&r, 0, sizeof(r));
 	r.path = path;
@@ -370,8 +370,12 @@ out:
 	/* a bare "out of memory" from below says not which file */
 	if (rc == ERR_NOMEM && strcmp(err_msg(), "out of memory") == 0)
 		err_set(ERR_NOMEM, "cannot ingest '%s': out of memory", r.path);
+	/* the error goes at once: the file is refused, its reader ends, and
+	 * what the freeing below might do cannot hide why */
 	if (rc)
-		msg = strdup(err_msg());
+		(void)wire_put_error(&r.w, rc, err_msg());
+	if (rc && wire_flush(&r.w))
+		failed_write = 1;
 	if (r.hash.started)
 		pthread_join(r.hash.thread, NULL);
 	profile_free(r.p);
@@ -383,14 +387,12 @@ out:
 	calltree_free(r.tree);
 	if (reset)
 		h5prof_reset();
-	if (!rc)
-		rc = wire_put_end(&r.w);
-	if (rc)
-		(void)wire_put_error(&r.w, rc, msg ? msg : err_msg());
-	free(msg);
-	rc = wire_flush(&r.w) ? 1 : 0;
+	/* a whole file ends once all of it is freed (a crash while freeing
+	 * is this file's, not the next one's in a served reader) */
+	if (!rc && (wire_put_end(&r.w) || wire_flush(&r.w)))
+		failed_write = 1;
 	wire_out_release(&r.w);
-	return rc;
+	return failed_write || rc;
 }
 
 int ingest_child_main(void *arg, int fd)

@@ -122,15 +122,32 @@ static uint64_t child_vm_bytes(void)
 	return (uint64_t)pages * (uint64_t)page;
 }
 
+/* fd moved to a descriptor above 2, where nothing of the child's set-up
+ * replaces it (a parent started with 0-2 closed gets its pipe there). */
+static int child_above_std(int fd)
+{
+	int moved;
+
+	if (fd < 0 || fd > 2)
+		return fd;
+	moved = fcntl(fd, F_DUPFD, 3);
+	if (moved < 0)
+		_exit(1);
+	close(fd);
+	return moved;
+}
+
 /* The child's set-up before fn runs: signals, limits, descriptors.
  * parent: the pid of the process that forked it; jobs: for a served child,
- * its socket of jobs, else -1. */
-static void child_setup(const struct child_limits *lim, int keep, int jobs, pid_t parent)
+ * its socket of jobs, else -1.  Returns keep's descriptor, moved above 2. */
+static int child_setup(const struct child_limits *lim, int keep, int jobs, pid_t parent)
 {
 	static const int crash[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGPIPE, SIGXCPU};
 	struct rlimit rl, rl_as;
 	size_t i;
 
+	keep = child_above_std(keep);
+	jobs = child_above_std(jobs);
 	/* The default action, not a sanitizer's or the parent's handler:
 	 * the parent then sees the signal itself. */
 	for (i = 0; i < sizeof(crash) / sizeof(crash[0]); i++)
@@ -183,6 +200,7 @@ static void child_setup(const struct child_limits *lim, int keep, int jobs, pid_
 	 * command's (a profile may be /dev/stdin) */
 	child_jobs_fd = jobs;
 	child_close_fds(keep, jobs);
+	return keep;
 }
 
 /* child_start() and child_start_serve(): serve says whether the child
@@ -219,7 +237,7 @@ static int child_spawn(struct child *c, const struct child_limits *lim, child_fn
 		close(p[0]);
 		if (serve)
 			close(j[1]);
-		child_setup(lim, p[1], serve ? j[0] : -1, parent);
+		p[1] = child_setup(lim, p[1], serve ? j[0] : -1, parent);
 		_exit(fn(arg, p[1]) & 0xff);
 	}
 	close(p[1]);
