@@ -19,7 +19,8 @@
 #     failure to its own file, stores every good one, and stores exactly
 #     what one ingest per file stores; run again, every good file is
 #     already stored and the failures are the same; /dev/stdin is a file
-#     of a batch as of a single ingest.
+#     of a batch as of a single ingest; a batch started with fds 0-2
+#     closed stores every file.
 #   - A hang: `mkprofile --flip 1` is a damaged file on which libhdf5 spins
 #     for minutes without reading anything; --file-timeout 2 ends it with
 #     the timeout error within seconds.  (A real libhdf5 loop, not a sleep:
@@ -129,6 +130,10 @@ run "$SCOPEDB" ingest --db i.sqlite --commit abc1234 u1.h5 /dev/stdin u2.h5 <g1.
 equals "reused: /dev/stdin in a batch" "$rc $out" "0 run 1: u1.h5: 4 ranks, 5 regions, 1,000 calls
 run 2: /dev/stdin: 4 ranks, 5 regions, 2,000 calls
 run 3: u2.h5: 4 ranks, 5 regions, 1,000 calls"
+# started with its standard descriptors closed, a batch still reads every
+# file (the reader's pipe and jobs' socket are not left on fds 0-2)
+"$SCOPEDB" ingest -q --db c.sqlite --commit abc1234 u1.h5 u2.h5 u3.h5 <&- >&- 2>&-
+equals "reused: fds 0-2 closed" "$(sqlite3 c.sqlite 'select group_concat(label) from runs')" "u1,u2,u3"
 run "$SCOPEDB" ingest --db r.sqlite --commit abc1234 --file-timeout 2 "${batch[@]}"
 equals "reused again: exit" "$rc" 2
 equals "reused again: the same failures" "$(own)" "$fails"
