@@ -19,8 +19,9 @@ int ingest_child_main(void *path, int fd);
  * The body of a served reader (child_start_serve()): read the files whose
  * paths come as its jobs, one after another, each as ingest_child_main()
  * reads one, libhdf5 closed after each (h5prof_reset()).  arg: the reader's
- * struct child_limits (each file's CPU limit).  0 at the end of its jobs,
- * 1 when frames could not be written or the jobs' input broke.
+ * struct child_limits (each file's CPU and memory limits).  0 at the end
+ * of its jobs; 1 after a file that failed (the reader is not reused), or
+ * when frames could not be written or the jobs' input broke.
  */
 int ingest_child_serve(void *arg, int fd);
 

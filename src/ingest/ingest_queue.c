@@ -12,10 +12,10 @@
  * ten times the reading.  So a reader that delivered a whole small file
  * takes the next one (struct ingest_readers, ingest_read.h): libhdf5 is
  * closed and started again between the files, each file has its own
- * deadline and CPU limit, and a file that fails in any way ends its reader,
- * so a crash, a timeout or an error is always the file's that caused it
- * and the file after it starts in a new process.  bench/ingestmany
- * measures the difference (bench/RESULTS.md).
+ * deadline, CPU and memory limits, and a file that fails in any way ends
+ * its reader, so a crash, a timeout or an error is always the file's that
+ * caused it and the file after it starts in a new process.
+ * bench/ingestmany measures the difference (bench/RESULTS.md).
  *
  * One thread does it all: while the caller waits for a file
  * (ingest_queue_next()), the queue polls the descriptors of every reader
@@ -49,9 +49,10 @@
  *
  * Ownership: the queue borrows files and opts until ingest_queue_free(),
  * which kills the readers still running, ends the idle ones and frees
- * every file read but not taken.  A pending file taken by the caller is the caller's, to free
- * (ingest_pending_free()) before it takes the next: it borrows the options
- * of its slot, which the file after the next ones may take over.
+ * every file read but not taken.  A pending file taken by the caller is
+ * the caller's, to free (ingest_pending_free()) before it takes the next:
+ * it borrows the options of its slot, which the file after the next ones
+ * may take over.
  */
 #include <errno.h>
 #include <poll.h>

@@ -9,8 +9,8 @@
  * next file instead of a new process being started (issue 26; ingest.c's
  * ingest_collect_start()).  It is the same reader code under the same
  * limits, with libhdf5 closed and started again between files; any file
- * that fails (an error, a crash, a timeout, a file found stored already)
- * ends its reader, so the next file gets a new one.
+ * that fails (an error, a crash, a timeout) ends its reader, as does a
+ * large file found stored already, so the next file gets a new one.
  *
  * Ownership: the pending file is the caller's from ingest_read_begin() on,
  * freed with ingest_pending_free() (which kills a child still running),

@@ -264,11 +264,29 @@ int child_start_serve(struct child *c, const struct child_limits *lim, child_fn 
 	return child_spawn(c, lim, fn, arg, 1);
 }
 
+/* All of buf to fd, retrying short writes and EINTR; on a socket (sock)
+ * with send(MSG_NOSIGNAL), so that a peer that has died gives EPIPE, not
+ * SIGPIPE.  0, or -1 with errno set. */
+static int child_put_all(int fd, const void *buf, size_t n, int sock)
+{
+	const char *p = buf;
+
+	while (n) {
+		ssize_t w = sock ? send(fd, p, n, MSG_NOSIGNAL) : write(fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
 int child_send_job(struct child *c, const void *job, size_t n)
 {
 	unsigned char len[4];
-	const unsigned char *p = job;
-	size_t off = 0;
 
 	if (c->jobs < 0 || n > CHILD_JOB_MAX)
 		return err_set(ERR_IO, "cannot give the reader process a file: %s",
@@ -277,20 +295,10 @@ int child_send_job(struct child *c, const void *job, size_t n)
 	len[1] = (unsigned char)(n >> 16);
 	len[2] = (unsigned char)(n >> 8);
 	len[3] = (unsigned char)n;
-	while (off < 4 + n) {
-		const void *from =
-		    off < 4 ? (const void *)(len + off) : (const void *)(p + off - 4);
-		size_t left = off < 4 ? 4 - off : 4 + n - off;
-		/* MSG_NOSIGNAL: a reader that has died gives EPIPE, not SIGPIPE */
-		ssize_t w = send(c->jobs, from, left, MSG_NOSIGNAL);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return err_set(ERR_IO, "cannot give the reader process a file: %s",
-				       strerror(errno));
-		off += (size_t)w;
-	}
+	/* a reader that has died gives EPIPE, not SIGPIPE */
+	if (child_put_all(c->jobs, len, 4, 1) || child_put_all(c->jobs, job, n, 1))
+		return err_set(ERR_IO, "cannot give the reader process a file: %s",
+			       strerror(errno));
 	/* the job's own time from now */
 	c->timed_out = 0;
 	c->deadline = c->timeout_s ? util_now_ms() + (int64_t)c->timeout_s * 1000 : 0;
@@ -473,17 +481,5 @@ void child_kill(struct child *c)
 
 int child_write_all(int fd, const void *buf, size_t n)
 {
-	const char *p = buf;
-
-	while (n) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
+	return child_put_all(fd, buf, n, 0);
 }

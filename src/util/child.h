@@ -76,9 +76,9 @@ int child_start(struct child *c, const struct child_limits *lim, child_fn fn, vo
 
 /*
  * child_start() for a child that takes jobs: fn runs once and reads them
- * (child_next_job()) until their end; no job's
- * deadline runs until the first child_send_job().  The CPU limit's hard
- * bound is CHILD_SERVE_JOBS jobs' worth.
+ * (child_next_job()) until their end; no job's deadline runs until the
+ * first child_send_job().  The CPU limit's hard bound is CHILD_SERVE_JOBS
+ * jobs' worth.
  */
 int child_start_serve(struct child *c, const struct child_limits *lim, child_fn fn, void *arg);
 
