@@ -678,6 +678,48 @@ static void test_metric_choices(void **state)
 	assert_string_equal(p, "");
 }
 
+/* A choice callback that compares with strcmp() only, keeping what it
+ * was given. */
+static char choice_got[64];
+
+static int choice_cb(const struct opt *opt, const char *arg)
+{
+	(void)opt;
+	snprintf(choice_got, sizeof(choice_got), "%s", arg);
+	if (strcmp(arg, "time") && strcmp(arg, "pct") && strcmp(arg, "is-long"))
+		return err_set(ERR_USAGE, "invalid --sort '%s': choose from time, pct", arg);
+	return 0;
+}
+
+/* An option with choices takes them in any case, whatever its callback
+ * compares with: "PCT" reaches it as "pct"; other words as they are. */
+static void test_choices_any_case(void **state)
+{
+	int dummy = 0, code;
+	const struct opt opts[] = {
+	    OPT_CHOICE(0, "sort", &dummy, "KEY", NULL, "time pct is-long", choice_cb), OPT_END()};
+	const char *cases[][3] = {
+	    {"pct", "pct", "0"},	 {"PCT", "pct", "0"}, {"Time", "time", "0"},
+	    {"IS-LONG", "is-long", "0"}, {"pc", "pc", "2"},   {"PCTX", "PCTX", "2"},
+	    {"tImE ", "tImE ", "2"},	 {"", "", "2"},
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *args[] = {"frob", "--sort", cases[i][0], NULL};
+		int n = parse_with(&test_cmd, opts, args, &code);
+
+		assert_string_equal(choice_got, cases[i][1]);
+		if (cases[i][2][0] == '0') {
+			assert_int_equal(n, 0);
+		} else {
+			assert_true(n < 0);
+			assert_int_equal(code, 2);
+		}
+	}
+}
+
 /* Whether the words of list include name. */
 static int has_word(const char *list, const char *name)
 {
@@ -822,6 +864,7 @@ TU_MAIN(setup, NULL,
 	    cmocka_unit_test(test_describe),
 	    cmocka_unit_test(test_metric_choices),
 	    cmocka_unit_test(test_format_choices),
+	    cmocka_unit_test(test_choices_any_case),
 	    cmocka_unit_test(test_multi_needs_value),
 	    cmocka_unit_test(test_format_lists_kept),
 	})

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli/cli.h"
 #include "cli/opt.h"
@@ -153,9 +154,32 @@ out:
 	return ret;
 }
 
+/*
+ * The word of o->choices that arg spells in any case ("PCT" is "pct"), or
+ * arg itself: every option with a fixed set of values takes them in any
+ * case, whether or not its callback compares with strcasecmp().
+ */
+static const char *opt_choice_word(const struct opt *o, const char *arg, char *word, size_t size)
+{
+	const char *p = o->choices, *e;
+	size_t n = strlen(arg);
+
+	for (; p && *p; p = *e ? e + 1 : e) {
+		e = p + strcspn(p, " ");
+		if ((size_t)(e - p) == n && n < size && !strncasecmp(p, arg, n)) {
+			memcpy(word, p, n);
+			word[n] = '\0';
+			return word;
+		}
+	}
+	return arg;
+}
+
 /* Store the value (NULL for a flag) of o. */
 static int opt_apply(const struct opt *o, const char *arg)
 {
+	char word[64];
+
 	switch (o->type) {
 	case OPT_T_FLAG:
 		*(int *)o->value = 1;
@@ -168,7 +192,7 @@ static int opt_apply(const struct opt *o, const char *arg)
 	case OPT_T_COUNT:
 		return opt_parse_int(o->value, o, arg, 0, LONG_MAX, NULL);
 	case OPT_T_CALLBACK:
-		return o->callback(o, arg);
+		return o->callback(o, arg ? opt_choice_word(o, arg, word, sizeof(word)) : arg);
 	case OPT_T_END:
 		break;
 	}

@@ -62,7 +62,10 @@ enum opt_flags {
 struct opt;
 
 /* Parse arg into opt->value; 0, or a negative ERR_* code with the message
- * set by err_set() ("invalid --metric 'x': choose from ..."). */
+ * set by err_set() ("invalid --metric 'x': choose from ...").  When arg
+ * spells a word of opt->choices in another case ("PCT"), the callback gets
+ * that word ("pct") in a copy that lives for the call only: every option
+ * with a fixed set of values takes them in any case. */
 typedef int (*opt_cb)(const struct opt *opt, const char *arg);
 
 struct opt {
