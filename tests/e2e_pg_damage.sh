@@ -257,6 +257,13 @@ expect_err 2 "URI password" \
 expect_err 2 "URI parameter" \
 	"scopedb: cannot open store 'postgresql:///nosuch?host=$PG_DIR&password=***&user=postgres': connection to server on socket \"$PG_DIR/.s.PGSQL.5432\" failed: FATAL:  database \"nosuch\" does not exist" \
 	$S runs --db "postgresql:///nosuch?host=$PG_DIR&password=hunter2&user=postgres"
+# a one-letter password: starred where it stands whole, not in every word
+expect_err 2 "one-letter URI password" \
+	"scopedb: cannot open store 'postgresql://postgres:***@/nosuch?host=$PG_DIR': connection to server on socket \"$PG_DIR/.s.PGSQL.5432\" failed: FATAL:  database \"nosuch\" does not exist" \
+	$S runs --db "postgresql://postgres:e@/nosuch?host=$PG_DIR"
+expect_err 2 "one-letter password, its bad token" \
+	"scopedb: cannot open store 'postgresql://u:***@127.0.0.1:1/db': invalid integer value \"***\" for connection option \"port\"" \
+	$S runs --db "postgresql://u:e/o@127.0.0.1:1/db"
 # libpq quotes a malformed URI, or its bad token, in its error: masked too
 expect_err 2 "malformed URI" \
 	"scopedb: cannot open store 'postgresql://u:***@[::1': end of string reached when looking for matching \"]\" in IPv6 host address in URI: \"postgresql://u:***@[::1\"" \

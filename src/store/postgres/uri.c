@@ -166,6 +166,31 @@ char *postgres_mask(const char *loc, struct pg_secrets *secrets)
 	return buf_finish(&b, rc || buf_puts(&b, ""));
 }
 
+/* A byte of a word: a letter, a digit or part of a UTF-8 character. */
+static int pg_word_byte(unsigned char c)
+{
+	return isalnum(c) || c >= 0x80;
+}
+
+/*
+ * 1 when the secret s stands at msg[i] as a whole token: not inside a
+ * longer word (a one-letter password 'e' is not the 'e's of
+ * "connection").  libpq quotes or delimits what it echoes of a --db
+ * value ('"', ':', '@', '/', '=', '&', blanks), so an echoed password is
+ * always a whole token.
+ */
+static int pg_secret_at(const char *msg, size_t len, size_t i, const char *s, size_t n)
+{
+	if (n > len - i || memcmp(msg + i, s, n))
+		return 0;
+	if (i > 0 && pg_word_byte((unsigned char)s[0]) && pg_word_byte((unsigned char)msg[i - 1]))
+		return 0;
+	if (i + n < len && pg_word_byte((unsigned char)s[n - 1]) &&
+	    pg_word_byte((unsigned char)msg[i + n]))
+		return 0;
+	return 1;
+}
+
 char *postgres_scrub(const char *msg, size_t len, const char *loc, const char *masked,
 		     const struct pg_secrets *secrets)
 {
@@ -180,8 +205,7 @@ char *postgres_scrub(const char *msg, size_t len, const char *loc, const char *m
 			continue;
 		}
 		for (k = 0; k < secrets->n; k++)
-			if (secrets->v[k].n <= len - i &&
-			    !memcmp(msg + i, secrets->v[k].p, secrets->v[k].n))
+			if (pg_secret_at(msg, len, i, secrets->v[k].p, secrets->v[k].n))
 				break;
 		if (k < secrets->n) {
 			rc = buf_puts(&b, "***");

@@ -41,10 +41,11 @@ char *postgres_mask(const char *loc, struct pg_secrets *secrets);
 
 /*
  * msg[0..len) with the --db value loc in it as masked (postgres_mask())
- * and every other password of secrets as "***" (NULL when memory ran
- * out): libpq quotes a malformed URI whole in its connection errors, and a
- * bad token of it, which may be the password (a short one then stars out
- * more than itself, never less).
+ * and every other password of secrets as "***" where it stands as a whole
+ * token, not inside a longer word (NULL when memory ran out): libpq quotes
+ * a malformed URI whole in its connection errors, and a bad token of it,
+ * which may be the password; a one-letter password leaves the rest of
+ * the message as it is.
  */
 char *postgres_scrub(const char *msg, size_t len, const char *loc, const char *masked,
 		     const struct pg_secrets *secrets);

@@ -1,0 +1,113 @@
+/*
+ * test_pguri.c - PostgreSQL --db values (store/postgres/uri.c, built in
+ * every build): which values are PostgreSQL's, their passwords masked in
+ * the value, and in libpq's messages only where a password stands whole.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/postgres/uri.h"
+#include "testutil.h"
+
+static void test_accepts(void **state)
+{
+	(void)state;
+	assert_true(postgres_accepts("postgresql:///db"));
+	assert_true(postgres_accepts("postgres://u@h/db"));
+	assert_true(postgres_accepts("host=/tmp dbname=x"));
+	assert_true(postgres_accepts("  dbname = x"));
+	assert_false(postgres_accepts("store.sqlite"));
+	assert_false(postgres_accepts("hostname=x"));
+	assert_false(postgres_accepts("postgresql.sqlite"));
+}
+
+/* mask loc, then scrub msg with it: the result, or NULL */
+static char *scrub(const char *loc, const char *msg)
+{
+	struct pg_secrets s = {0};
+	char *masked = postgres_mask(loc, &s), *out;
+
+	assert_non_null(masked);
+	out = postgres_scrub(msg, strlen(msg), loc, masked, &s);
+	free(masked);
+	assert_non_null(out);
+	return out;
+}
+
+static void test_mask(void **state)
+{
+	static const char *const cases[][2] = {
+	    {"postgresql://u:hunter2@h/db", "postgresql://u:***@h/db"},
+	    {"postgresql:///db?host=/tmp&password=hunter2&user=u",
+	     "postgresql:///db?host=/tmp&password=***&user=u"},
+	    {"host=/tmp password=hunter2 user=u", "host=/tmp password=*** user=u"},
+	    {"host=/tmp password = 'hun ter2'", "host=/tmp password = ***"},
+	    {"postgresql://u@h/db", "postgresql://u@h/db"},
+	};
+	struct pg_secrets s;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *m;
+
+		memset(&s, 0, sizeof(s));
+		m = postgres_mask(cases[i][0], &s);
+		assert_non_null(m);
+		assert_string_equal(m, cases[i][1]);
+		free(m);
+	}
+}
+
+/* A password is starred where libpq echoes it (quoted, or delimited as
+ * in the value), and only there: a one-letter password leaves the other
+ * words of the message whole. */
+static void test_scrub(void **state)
+{
+	static const char *const cases[][3] = {
+	    /* the value echoed whole, and a token of it */
+	    {"postgresql://u:e@h/db", "cannot parse 'postgresql://u:e@h/db'",
+	     "cannot parse 'postgresql://u:***@h/db'"},
+	    {"postgresql://u:e@h/db", "invalid port number: \"e\"", "invalid port number: \"***\""},
+	    /* the same letter inside words is not the password */
+	    {"postgresql://u:e@h/db",
+	     "connection to server on socket \"/tmp/.s.PGSQL.5432\" failed: FATAL:  database "
+	     "\"nosuch\" does not exist",
+	     "connection to server on socket \"/tmp/.s.PGSQL.5432\" failed: FATAL:  database "
+	     "\"nosuch\" does not exist"},
+	    {"host=/tmp password=ion", "connection refused (ion)", "connection refused (***)"},
+	    {"host=/tmp password=x1", "x1x1 x1", "x1x1 ***"},
+	    /* a password that starts or ends with a delimiter */
+	    {"host=/tmp password=@a", "token b@a: '@a'", "token b***: '***'"},
+	    /* the pieces of a password libpq may cut at '/', '?' or '@' */
+	    {"postgresql://u:pa/ss@h/db", "invalid port number: \"pa\"",
+	     "invalid port number: \"***\""},
+	    {"postgresql://u:p@ss@h/db", "could not translate host name \"ss@h\" to address",
+	     "could not translate host name \"***@h\" to address"},
+	    /* long passwords as before */
+	    {"postgresql:///db?password=hunter2", "invalid percent-encoded token: \"hunter2\"",
+	     "invalid percent-encoded token: \"***\""},
+	    /* a UTF-8 word holds its bytes */
+	    {"host=/tmp password=\xc3\xa9", "caf\xc3\xa9 \xc3\xa9", "caf\xc3\xa9 ***"},
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *got = scrub(cases[i][0], cases[i][1]);
+
+		assert_string_equal(got, cases[i][2]);
+		free(got);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_accepts),
+	    cmocka_unit_test(test_mask),
+	    cmocka_unit_test(test_scrub),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
