@@ -58,22 +58,26 @@ static int transfer_read_only(void *arg, const struct store_timing *t, const cha
 	return ret ? ret : verify_timing_text(t);
 }
 
+/* ret of a call of the destination, noted in x->dst_failed: a failure of
+ * dst, not of the run's content. */
+static int transfer_dst(struct transfer_ctx *x, int ret)
+{
+	x->dst_failed = ret != 0;
+	return ret;
+}
+
 static int transfer_timing(void *arg, const struct store_timing *t, const char *region)
 {
 	struct transfer_ctx *x = arg;
 	struct store_timing copy = *t;
-	int ret;
-
 	/* the text rule first: the run's fault, not the destination's */
-	ret = transfer_read_only(NULL, t, region);
+	int ret = transfer_read_only(NULL, t, region);
+
 	if (ret)
 		return ret;
 	copy.run_id = x->run_id;
-	ret = store_region_id(x->dst, &copy.region_id, region);
-	if (!ret)
-		ret = store_add_timing(x->dst, &copy);
-	x->dst_failed = ret != 0;
-	return ret;
+	ret = transfer_dst(x, store_region_id(x->dst, &copy.region_id, region));
+	return ret ? ret : transfer_dst(x, store_add_timing(x->dst, &copy));
 }
 
 /* The destination side of store_scan_paths(): a path (its region's name
@@ -87,23 +91,17 @@ static int transfer_path(void *arg, const struct store_path *p, const char *regi
 	if (ret)
 		return ret;
 	copy.run_id = x->run_id;
-	ret = store_region_id(x->dst, &copy.region_id, region);
-	if (!ret)
-		ret = store_add_path(x->dst, &copy);
-	x->dst_failed = ret != 0;
-	return ret;
+	ret = transfer_dst(x, store_region_id(x->dst, &copy.region_id, region));
+	return ret ? ret : transfer_dst(x, store_add_path(x->dst, &copy));
 }
 
 static int transfer_path_rank(void *arg, const struct store_path_rank *r)
 {
 	struct transfer_ctx *x = arg;
 	struct store_path_rank copy = *r;
-	int ret;
 
 	copy.run_id = x->run_id;
-	ret = store_add_path_rank(x->dst, &copy);
-	x->dst_failed = ret != 0;
-	return ret;
+	return transfer_dst(x, store_add_path_rank(x->dst, &copy));
 }
 
 /* The call tree of run id of src to x's run, when it has one (a run stored
@@ -116,11 +114,7 @@ static int transfer_paths(struct transfer_ctx *x, struct store *src, int64_t id)
 	if (ret || !found)
 		return ret;
 	ret = store_scan_paths(src, id, transfer_path, transfer_path_rank, x);
-	if (!ret) {
-		ret = store_put_nesting(x->dst, x->run_id, &n);
-		x->dst_failed = ret != 0;
-	}
-	return ret;
+	return ret ? ret : transfer_dst(x, store_put_nesting(x->dst, x->run_id, &n));
 }
 
 /* The metadata of run src_id, read and checked against the text rule;
