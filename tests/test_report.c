@@ -5,6 +5,7 @@
  * "-" for None, integer calls), CSV quoting, markdown escaping, the exact
  * JSON shape and the shortest round-trip numbers.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -164,6 +165,14 @@ static void test_cells(void **state)
 	expect_cell(CELL_VALUE, 0, 1234567.0, 1, "1,234,567");
 	expect_cell(CELL_VALUE, 0, 999.0, 1, "999");
 	expect_cell(CELL_VALUE, 0, 1000.0, 1, "1,000");
+	/* a count from a statistical location (exp of a mean of logs) is
+	 * rounded, not cut: 399.99999999999994 is 400 */
+	expect_cell(CELL_VALUE, 0, exp(log(400.0)), 1, "400");
+	expect_cell(CELL_VALUE, 0, 399.99999999999994, 1, "400");
+	expect_cell(CELL_VALUE, 0, 400.4, 1, "400");
+	expect_cell(CELL_DELTA, 0, -0.9999999, 1, "-1");
+	expect_cell(CELL_NUMBER, 0, 399.99999999999994, 1, "400");
+	expect_cell(CELL_NUMBER, 0, 1234.0, 1, "1234");
 	expect_cell(CELL_DELTA, 0, 0.0, 0, "+0");
 	expect_cell(CELL_DELTA, 0, 0.0, 1, "+0");
 	expect_cell(CELL_DELTA, 0, -3.0, 1, "-3");

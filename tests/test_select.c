@@ -119,7 +119,15 @@ static void test_bad(void **state)
 	/* spellings of no form at all: the message lists the grammar; a bare
 	 * hash too short or not hex is none either */
 	static const char *const unknown[] = {
-	    "nightly", "", "42x", "99999999999999999999", "latestx", "Tag:x", "abc", "ABCG",
+	    "nightly", "", "42x", "99999999999999999999", "x:y", "abc", "ABCG", "tagging:x",
+	};
+	/* a mistyped kind or latest: the selector it probably is, suffix kept */
+	static const char *const typo[][2] = {
+	    {"latestx", "latest"},	     {"Tag:x", "tag:x"},
+	    {"lastest", "latest"},	     {"Latest~2", "latest~2"},
+	    {"tags:nightly", "tag:nightly"}, {"brnch:main", "branch:main"},
+	    {"comit:ab^", "commit:ab^"},     {"pinn:base", "pin:base"},
+	    {"bse:HEAD~1", "base:HEAD~1"},
 	};
 	char msg[512];
 	size_t i;
@@ -128,6 +136,11 @@ static void test_bad(void **state)
 	for (i = 0; i < sizeof(unknown) / sizeof(unknown[0]); i++) {
 		snprintf(msg, sizeof(msg), "invalid run selector '%s': %s", unknown[i], grammar);
 		expect_bad(unknown[i], msg);
+	}
+	for (i = 0; i < sizeof(typo) / sizeof(typo[0]); i++) {
+		snprintf(msg, sizeof(msg), "invalid run selector '%s'; did you mean '%s'?",
+			 typo[i][0], typo[i][1]);
+		expect_bad(typo[i][0], msg);
 	}
 	expect_bad("latest^2", "invalid run selector 'latest^2': ~N needs a non-negative integer");
 	expect_bad("base:", "invalid run selector 'base:': empty git revision");

@@ -122,7 +122,7 @@ void format_value(char *s, size_t len, int none, double v, int is_count)
 	if (none)
 		snprintf(s, len, "-");
 	else if (is_count)
-		format_group(s, len, (long long)v, 0);
+		format_group(s, len, llround(v), 0);
 	else
 		snprintf(s, len, "%.6g", v);
 }
@@ -130,7 +130,7 @@ void format_value(char *s, size_t len, int none, double v, int is_count)
 void format_delta(char *s, size_t len, double delta, int is_count)
 {
 	if (is_count)
-		format_group(s, len, (long long)delta, 1);
+		format_group(s, len, llround(delta), 1);
 	else
 		snprintf(s, len, "%+.6g", delta);
 }
@@ -166,7 +166,7 @@ void format_number(char *s, size_t len, double v, int is_count)
 		return;
 	}
 	if (is_count) {
-		snprintf(s, len, "%lld", (long long)v);
+		snprintf(s, len, "%lld", llround(v));
 		return;
 	}
 	for (prec = 15; prec <= 17; prec++) {

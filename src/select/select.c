@@ -10,6 +10,7 @@
 #include "scopedb/err.h"
 #include "scopedb/select.h"
 #include "scopedb/util.h"
+#include "util/suggest.h"
 
 #define SELECT_GRAMMAR                                                                             \
 	"expected ID, latest, tag:NAME, commit:PREFIX, a commit hash, branch:NAME, label:NAME or " \
@@ -98,6 +99,31 @@ static int select_set_name(struct select_spec *out, const char *s, size_t n)
 	return 0;
 }
 
+/*
+ * The selector text[0..len) (ancestry suffix text + len) as the user
+ * probably meant it, in *hint as "; did you mean 'X'?": a mistyped kind
+ * ("tags:v1" is tag:v1, "brnch:main" branch:main) or latest ("lastest",
+ * "Latest~2"); nothing when none is close.  0 or ERR_NOMEM.
+ */
+static int select_hint(struct buf *hint, const char *text, size_t len)
+{
+	static const char *const kinds[] = {"tag", "commit", "branch", "label", "pin", "base"};
+	static const char *const words[] = {"latest"};
+	const char *colon = memchr(text, ':', len), *best;
+	char word[16];
+	size_t k = colon ? (size_t)(colon - text) : len;
+
+	if (k == 0 || k >= sizeof(word))
+		return 0;
+	memcpy(word, text, k);
+	word[k] = '\0';
+	best = colon ? suggest_best(word, kinds, sizeof(kinds) / sizeof(kinds[0]))
+		     : suggest_best(word, words, 1);
+	if (!best)
+		return 0;
+	return buf_printf(hint, "; did you mean '%s%s'?", best, text + k);
+}
+
 int select_parse(struct select_spec *out, const char *text)
 {
 	static const struct {
@@ -109,6 +135,7 @@ int select_parse(struct select_spec *out, const char *text)
 	    {"branch:", SELECT_BRANCH, "branch"}, {"label:", SELECT_LABEL, "label"},
 	    {"pin:", SELECT_PIN, "pin name"},
 	};
+	struct buf hint = BUF_INIT;
 	size_t i, len = strlen(text), plen;
 	int rc = 0;
 
@@ -165,8 +192,14 @@ int select_parse(struct select_spec *out, const char *text)
 		rc = select_set_name(out, text + plen, len - plen);
 		goto out;
 	}
-	rc = err_set(ERR_USAGE, "invalid run selector '%s': %s", text, SELECT_GRAMMAR);
+	if (select_hint(&hint, text, len))
+		rc = err_nomem();
+	else if (hint.len)
+		rc = err_set(ERR_USAGE, "invalid run selector '%s'%s", text, hint.data);
+	else
+		rc = err_set(ERR_USAGE, "invalid run selector '%s': %s", text, SELECT_GRAMMAR);
 out:
+	buf_release(&hint);
 	if (rc)
 		select_release(out);
 	return rc;
