@@ -44,6 +44,25 @@ static void export_quantiles(struct export_row *row, const int64_t *d, size_t n)
 	row->q[2] = percentile_sorted(d, n, 99.0);
 }
 
+/* "PARENT > NAME" (NAME alone for a root), NAME escaped as show --by path
+ * writes it (util_path_name_put(): "a \> b" is the region "a > b", not b
+ * under a), so that a path is one node's key; NULL when memory ran out. */
+static char *export_path_text(const char *parent, const char *name)
+{
+	size_t lp = parent ? strlen(parent) + 3 : 0;
+	char *s = malloc(lp + util_path_name_len(name) + 1), *end;
+
+	if (!s)
+		return NULL;
+	if (parent) {
+		memcpy(s, parent, lp - 3);
+		memcpy(s + lp - 3, " > ", 3);
+	}
+	end = util_path_name_put(s + lp, name);
+	*end = '\0';
+	return s;
+}
+
 /* store_scan_timings() callback: one timings row as a flat node's row. */
 static int export_timing(void *ctx, const struct store_timing *t, const char *region)
 {
@@ -63,7 +82,7 @@ static int export_timing(void *ctx, const struct store_timing *t, const char *re
 			return ERR_NOMEM;
 		n->parent = -1;
 		n->name = util_strdup(region);
-		n->path = util_strdup(region);
+		n->path = export_path_text(NULL, region);
 		if (!n->name || !n->path)
 			return err_nomem();
 	}
@@ -73,10 +92,12 @@ static int export_timing(void *ctx, const struct store_timing *t, const char *re
 	row->node = id;
 	row->rank = t->rank;
 	row->calls = t->calls;
-	row->total = t->total;
-	row->self = t->exclusive;
-	row->min = t->calls ? t->min : 0;
-	row->max = t->calls ? t->max : 0;
+	/* no call (an aggregate file's row of calls 0): no time is known,
+	 * as show has none */
+	row->total = t->calls ? t->total : -1;
+	row->self = t->calls ? t->exclusive : -1;
+	row->min = t->calls ? t->min : -1;
+	row->max = t->calls ? t->max : -1;
 	row->q[0] = row->q[1] = row->q[2] = NAN;
 	if (!t->has_events || !t->durations)
 		return 0;
@@ -94,8 +115,6 @@ static int export_path(void *ctx, const struct store_path *p, const char *region
 	struct export_scan *s = ctx;
 	struct export_run *r = s->out;
 	struct export_node *n;
-	struct buf path = BUF_INIT;
-	int rc = 0;
 
 	if ((size_t)p->path_id != r->nnodes || p->parent_id >= p->path_id)
 		return err_set(ERR_FORMAT, "path %" PRId64 " out of order", p->path_id);
@@ -104,15 +123,9 @@ static int export_path(void *ctx, const struct store_path *p, const char *region
 		return ERR_NOMEM;
 	n->parent = p->parent_id;
 	n->name = util_strdup(region);
-	if (p->parent_id >= 0)
-		rc = buf_printf(&path, "%s > %s", r->nodes[p->parent_id].path, region);
-	else
-		rc = buf_puts(&path, region);
-	n->path = rc ? NULL : buf_finish(&path, 0);
-	if (!n->name || !n->path) {
-		buf_release(&path);
+	n->path = export_path_text(p->parent_id >= 0 ? r->nodes[p->parent_id].path : NULL, region);
+	if (!n->name || !n->path)
 		return err_nomem();
-	}
 	return 0;
 }
 

@@ -44,7 +44,10 @@ static void caliper_rows(struct jsonw *w, const struct export_run *r)
 	jsonw_end(w);
 }
 
-/* The columns of the "data" rows, and which of them hold values. */
+/* The columns of the "data" rows.  All but path hold values: Hatchet's
+ * reader looks every other non-value column up in "nodes" (a rank marked
+ * so would become a node's label), and Caliper writes mpi.rank as a
+ * value. */
 static const char *const caliper_cols[] = {
     "path",
     "mpi.rank",
@@ -75,7 +78,7 @@ static void caliper_column_metadata(struct jsonw *w, const struct export_run *r)
 	for (i = 0; i < sizeof(caliper_cols) / sizeof(caliper_cols[0]); i++) {
 		jsonw_begin_object(w, JSONW_INLINE);
 		jsonw_key(w, "is_value");
-		jsonw_bool(w, i >= 2);
+		jsonw_bool(w, i >= 1);
 		jsonw_end(w);
 	}
 	jsonw_end(w);
