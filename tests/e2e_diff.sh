@@ -49,6 +49,17 @@ expect 0 "gone regions never fail" $S check base.h5 few.h5 --include io --includ
 expect 0 "new region passes" $S check base.h5 few.h5 --include fresh
 expect 1 "new region with --fail-on-new" $S check base.h5 few.h5 --include fresh --fail-on-new
 contains "fail-on-new names it" "$out" "Budget violations: fresh"
+# a run whose regions have no call at all (index rows only) is nothing to
+# compare: a check never passes on it, in either place, point or windowed
+"$MKPROFILE" --seed 3 --calls 0 idle.h5 >/dev/null || exit 1
+expect_err 2 "check of a run without calls" \
+	"scopedb: nothing to compare: no call in 'idle.h5'" $S check base.h5 idle.h5 --fail-on-missing
+expect_err 2 "check against a baseline without calls" \
+	"scopedb: nothing to compare: no call in 'idle.h5'" $S check idle.h5 base.h5
+expect_err 0 "diff of a run without calls warns" \
+	"scopedb: warning: nothing to compare: no call in 'idle.h5'" $S diff base.h5 idle.h5
+expect_err 0 "two runs without calls: nothing either" \
+	"scopedb: warning: nothing to compare: no call in 'idle.h5'" $S diff idle.h5 idle.h5
 fi
 
 # --- ingest, selectors -----------------------------------------------------

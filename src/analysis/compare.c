@@ -352,19 +352,30 @@ static const char *compare_why_none(const struct compare_result *r, const struct
 /*
  * Set r->nothing when nothing was compared, so that a check cannot pass on
  * nothing: a side is a run without regions (stored before scopedb refused
- * such files), or no row is left (the selection matches no region of
+ * such files), one run has selected regions but no call of them while
+ * the other has calls, or no row is left (the selection matches no region of
  * either run, or the metric has no value in either).  Rows of one side
  * only are a comparison: the missing and new regions.
  */
 static int compare_nothing(struct compare_result *r, const struct compare_opts *o, size_t nrows)
 {
 	int ea = r->a.run.num_regions == 0, eb = r->b.run.num_regions == 0, rc = 0;
+	/* selected regions, none of them called (index rows only) */
+	int za = r->a.nregions && !r->a.ncalls, zb = r->b.nregions && !r->b.ncalls;
 	struct buf t = BUF_INIT;
 
 	if (ea || eb) {
 		rc |= compare_sides(&t, r, ea, eb, " and ");
 		rc |= buf_puts(&t, ea && eb && !compare_same_sides(r) ? " have no regions"
 								      : " has no regions");
+	} else if (nrows && ((za && r->b.ncalls) || (zb && r->a.ncalls))) {
+		/* one run called none of its selected regions while the other
+		 * did: a candidate that ran nothing must not pass, nor be
+		 * measured against a baseline that ran nothing (regions of one
+		 * side only are still a comparison) */
+		rc |= compare_selection(&t, o);
+		rc |= buf_puts(&t, t.len ? " selects no call of " : "no call in ");
+		rc |= compare_sides(&t, r, za, zb, " or ");
 	} else if (nrows) {
 		return 0;
 	} else if (r->a.nregions == 0 && r->b.nregions == 0) {
