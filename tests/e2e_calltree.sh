@@ -388,6 +388,13 @@ expect 0 "diff by path, a rank without a tree" $S diff pbase.json pcand.json --b
 equals "diff by path warns" "$err" "scopedb: warning: $partial"
 expect 0 "show by path, a rank without a tree" $S show pcand.json --by path
 equals "show by path warns" "$err" "scopedb: warning: $partial"
+# both runs lacking trees on some ranks: a warning for each
+expect 0 "diff by path, both runs partial" $S diff pcand.json pcand.json --by path
+equals "diff of the same partial run warns once" "$err" "scopedb: warning: $partial"
+cp pcand.json pcand2.json
+expect 0 "diff by path, two partial runs" $S diff pcand.json pcand2.json --by path
+equals "diff by path warns of each" "$err" \
+	"$(printf 'scopedb: warning: %s\nscopedb: warning: %s' "$partial" "${partial/pcand.json/pcand2.json}")"
 expect 0 "ingest both" $S ingest -q --db "$E2E_DIR/p.sqlite" --commit bbb2222 pbase.json pcand.json
 run $S check --db "$E2E_DIR/p.sqlite" 1 2 --by path
 equals "check by path of stored runs: exit" "$rc" 2

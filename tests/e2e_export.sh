@@ -11,6 +11,9 @@
 #    mpi.rank), the run's description and metadata as top-level keys, a
 #    metadata key that would replace one of the document's keys written
 #    as metadata.KEY;
+#  - path-keys: a path escaped as show --by path writes it (the region
+#    "a > b" is not b under a), an aggregate run's rank without calls has
+#    no time in the csv and the Caliper file;
 #  - scope-profiler-json: a stored run as upstream's JSON profile, which
 #    ingested again gives the same numbers (real and random profiles of
 #    every layout);

@@ -219,6 +219,9 @@ struct compare_result {
 	 * calls has no call tree ..."; NULL when none does.  check refuses to
 	 * decide on it (exit 2), diff warns. */
 	char *partial;
+	/* the same of the candidate's side when the baseline's has one too
+	 * (partial is then the baseline's); else NULL */
+	char *partial_other;
 	/* per row, the causes of its growth (rows that grew in diff,
 	 * violations in check; compare_attr.n 0: none); NULL when nothing is
 	 * attributed: --stat, a side without paths,

@@ -546,38 +546,43 @@ int compare_paths_partial(char **out, struct store *st, int64_t id, int is_file,
 	return *out || rc ? rc : err_nomem();
 }
 
-/* r->partial: compare_paths_partial() of the first run that has one, over
- * the ranks o chooses. */
-static int compare_partial_run(struct compare_result *r, struct store *st, int64_t id, int is_file,
+/* *slot: compare_paths_partial() of the first run that has one, over the
+ * ranks o chooses. */
+static int compare_partial_run(char **slot, struct store *st, int64_t id, int is_file,
 			       const struct compare_opts *o)
 {
-	return r->partial
-		   ? 0
-		   : compare_paths_partial(&r->partial, st, id, is_file, o->ranks, o->nranks);
+	return *slot ? 0 : compare_paths_partial(slot, st, id, is_file, o->ranks, o->nranks);
 }
 
-/* compare_partial_run() of every run compared by path: both sides, the
- * candidate's files, the sets of a statistical check. */
+/* compare_partial_run() of every run compared by path, a side at a time:
+ * the baseline and its sets, then the candidate, its files and its set.
+ * r->partial is the first side's message, r->partial_other the
+ * candidate's when both sides have one (diff warns of each). */
 static int compare_partial(struct compare_result *r, const struct runarg *sa,
 			   const struct runarg *sb, const struct runset *rs,
 			   const struct compare_opts *o)
 {
+	char *pa = NULL, *pb = NULL;
 	size_t i;
 	int rc = 0;
 
 	if (!o->by_path)
 		return 0;
-	rc = compare_partial_run(r, sa->st, sa->run_id, sa->is_file, o);
-	if (!rc)
-		rc = compare_partial_run(r, sb->st, sb->run_id, sb->is_file, o);
-	for (i = 1; !rc && i < sb->nreps; i++)
-		rc = compare_partial_run(r, sb->st, sb->reps[i], sb->is_file, o);
+	rc = compare_partial_run(&pa, sa->st, sa->run_id, sa->is_file, o);
 	for (i = 0; !rc && i < rs->nbase; i++)
-		rc = compare_partial_run(r, sa->st, rs->base[i].id, sa->is_file, o);
+		rc = compare_partial_run(&pa, sa->st, rs->base[i].id, sa->is_file, o);
 	for (i = 0; !rc && i < rs->nhist; i++)
-		rc = compare_partial_run(r, sa->st, rs->hist[i].id, sa->is_file, o);
+		rc = compare_partial_run(&pa, sa->st, rs->hist[i].id, sa->is_file, o);
+	if (!rc)
+		rc = compare_partial_run(&pb, sb->st, sb->run_id, sb->is_file, o);
+	for (i = 1; !rc && i < sb->nreps; i++)
+		rc = compare_partial_run(&pb, sb->st, sb->reps[i], sb->is_file, o);
 	for (i = 0; !rc && i < rs->ncand; i++)
-		rc = compare_partial_run(r, sb->st, rs->cand[i].id, sb->is_file, o);
+		rc = compare_partial_run(&pb, sb->st, rs->cand[i].id, sb->is_file, o);
+	r->partial = pa ? pa : pb;
+	r->partial_other = pa && pb && strcmp(pa, pb) ? pb : NULL; /* a run against itself: once */
+	if (pa && pb && !r->partial_other)
+		free(pb);
 	return rc;
 }
 
@@ -742,6 +747,7 @@ void compare_release(struct compare_result *r)
 	metadiff_free(r->meta_changes, r->nmeta_changes);
 	free(r->nothing);
 	free(r->partial);
+	free(r->partial_other);
 	for (i = 0; r->attr && i < r->nrows; i++)
 		free(r->attr[i].causes);
 	free(r->attr);

@@ -259,6 +259,8 @@ int cmd_compare(int argc, char **argv, int check)
 	}
 	if (res.partial)
 		fprintf(stderr, "scopedb: warning: %s\n", cli_msgq(&q, res.partial));
+	if (res.partial_other)
+		fprintf(stderr, "scopedb: warning: %s\n", cli_msgq(&q, res.partial_other));
 	if (res.nothing && check) {
 		/* a check that compared nothing must not pass */
 		fprintf(stderr, "scopedb: nothing to compare: %s\n", cli_msgq(&q, res.nothing));
