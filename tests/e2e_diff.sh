@@ -49,6 +49,21 @@ expect 0 "gone regions never fail" $S check base.h5 few.h5 --include io --includ
 expect 0 "new region passes" $S check base.h5 few.h5 --include fresh
 expect 1 "new region with --fail-on-new" $S check base.h5 few.h5 --include fresh --fail-on-new
 contains "fail-on-new names it" "$out" "Budget violations: fresh"
+# --fail-on-missing: a region the candidate keeps with no call (an index
+# row of no calls, schemas 2 and 3) while the baseline calls it fails too,
+# typed missing; without the flag, or where the baseline has no call
+# either, it does not
+"$MKPROFILE" --seed 1 ibase.h5 >/dev/null && "$MKPROFILE" --seed 1 --idle io icand.h5 >/dev/null || exit 1
+expect 0 "a region left without calls passes" $S check ibase.h5 icand.h5 --ranks 1-3
+expect 1 "with --fail-on-missing it fails" $S check ibase.h5 icand.h5 --ranks 1-3 --fail-on-missing
+contains "and is named" "$out" "Budget violations: io"
+run $S check ibase.h5 icand.h5 --ranks 1-3 --fail-on-missing --format github
+contains "github: missing, no call" "$out" "title=scopedb%3A io is missing::io: total"
+contains "github: why" "$out" "no call in the candidate (--fail-on-missing)"
+run $S check ibase.h5 icand.h5 --ranks 1-3 --fail-on-missing --format junit
+contains "junit: typed missing" "$out" '<failure type="missing"'
+expect 0 "rank 0 calls it in both" $S check ibase.h5 icand.h5 --ranks 0 --fail-on-missing
+expect 0 "no call in the baseline either" $S check icand.h5 icand.h5 --ranks 1-3 --fail-on-missing
 # a run whose regions have no call at all (index rows only) is nothing to
 # compare: a check never passes on it, in either place, point or windowed
 "$MKPROFILE" --seed 3 --calls 0 idle.h5 >/dev/null || exit 1

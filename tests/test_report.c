@@ -27,9 +27,9 @@ static const char *only_b[] = {"new|pipe"};
 static void make(struct compare_result *r, struct stats_row *rows)
 {
 	const struct stats_row rr[3] = {
-	    {"solve", TU_V(1.5), TU_V(2.25), 0.75, TU_V(50.0), 0},
-	    {"io,\"x\"", TU_V(0.1), TU_NONE, -0.1, TU_V(-100.0), 0},
-	    {"new|pipe", TU_NONE, TU_V(3e-05), 3e-05, TU_NONE, 0},
+	    {"solve", TU_V(1.5), TU_V(2.25), 0.75, TU_V(50.0), 0, 0},
+	    {"io,\"x\"", TU_V(0.1), TU_NONE, -0.1, TU_V(-100.0), 0, 0},
+	    {"new|pipe", TU_NONE, TU_V(3e-05), 3e-05, TU_NONE, 0, 0},
 	};
 
 	memcpy(rows, rr, sizeof(rr));

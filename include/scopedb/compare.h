@@ -168,6 +168,10 @@ struct compare_side {
 	char **regions;	      /* the selected regions present on this side, sorted */
 	size_t nregions;
 	uint64_t ncalls; /* calls of the selected regions and ranks */
+	/* those of regions with no call on the selected ranks (index rows
+	 * only), sorted; borrowed from regions */
+	const char **idle;
+	size_t nidle;
 	/* by path: the names of each of regions, sorted by name (each name
 	 * borrowed from regions); else NULL */
 	struct compare_path *paths;

@@ -57,6 +57,9 @@ struct stats_row {
 	double delta;	      /* (b or 0) - (a or 0) */
 	struct stats_val pct; /* delta / a * 100; None when a is None or 0 */
 	int violation;	      /* set by stats_check() */
+	/* the candidate has the region but no call of it, the baseline has
+	 * calls (set by a check with --fail-on-missing, which fails it) */
+	int gone;
 };
 
 struct stats_diff_opts {

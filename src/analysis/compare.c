@@ -97,12 +97,21 @@ static int compare_values(struct stats_named **out, struct compare_side *side,
 		side->npaths = run.n;
 		qsort(side->paths, side->npaths, sizeof(*side->paths), compare_cmp_str);
 	}
+	side->idle = malloc((run.n ? run.n : 1) * sizeof(*side->idle));
+	if (!side->idle) {
+		rc = err_nomem();
+		goto out;
+	}
+	for (i = 0; i < run.n; i++)
+		if (!run.calls[i])
+			side->idle[side->nidle++] = run.names[i];
 	side->regions = run.names; /* moved */
 	side->nregions = run.n;
 	side->ncalls = run.ncalls;
 	run.names = NULL;
 	/* Names as Python sorts them (code points = UTF-8 byte order). */
 	qsort(side->regions, side->nregions, sizeof(*side->regions), compare_cmp_str);
+	qsort(side->idle, side->nidle, sizeof(*side->idle), compare_cmp_str);
 	*out = vals;
 	vals = NULL;
 out:
@@ -135,6 +144,25 @@ static int compare_only(const char ***out, size_t *n, char *const *x, size_t nx,
 	}
 	*out = v;
 	return 0;
+}
+
+/*
+ * --fail-on-missing: row fails when its region is a baseline region the
+ * candidate does not call: absent from it (only_a), or present with no
+ * call on the selected ranks (index rows only, as schema 2 and 3 files
+ * keep for a region registered but not run) while the baseline calls it.
+ */
+void compare_missing(const struct compare_result *r, struct stats_row *row)
+{
+	if (bsearch(&row->name, r->only_a, r->nonly_a, sizeof(*r->only_a), compare_cmp_str)) {
+		row->violation = 1;
+	} else if (bsearch(&row->name, r->b.idle, r->b.nidle, sizeof(*r->b.idle),
+			   compare_cmp_str) &&
+		   !bsearch(&row->name, r->a.idle, r->a.nidle, sizeof(*r->a.idle),
+			    compare_cmp_str)) {
+		row->violation = 1;
+		row->gone = 1;
+	}
 }
 
 /* Not hostname: CI runners get a new one per job (--require-same hostname
@@ -674,9 +702,7 @@ int compare_runs(struct compare_result *out, const char *arg_a, const char *arg_
 		rc = stats_check(&nviol, out->rows, out->nrows, opts->max_regression,
 				 opts->fail_on_new);
 		for (i = 0; !rc && opts->fail_on_missing && i < out->nrows; i++)
-			if (bsearch(&out->rows[i].name, out->only_a, out->nonly_a,
-				    sizeof(*out->only_a), compare_cmp_str))
-				out->rows[i].violation = 1;
+			compare_missing(out, &out->rows[i]);
 		if (!rc)
 			rc = stats_verdict(&out->verdict, out->rows, out->nrows);
 	}
@@ -714,6 +740,7 @@ static void compare_side_release(struct compare_side *s)
 	free(s->all);
 	free(s->arg);
 	store_run_release(&s->run);
+	free(s->idle);
 	for (i = 0; i < s->nregions; i++)
 		free(s->regions[i]);
 	free(s->regions);

@@ -22,6 +22,11 @@ struct stats_named;
 
 /* qsort/bsearch order of structures whose first member is a string. */
 int compare_cmp_str(const void *x, const void *y);
+
+/* --fail-on-missing: fail row when the candidate does not call its
+ * region: absent (r->only_a), or with no call while the baseline calls it
+ * (row->gone). */
+void compare_missing(const struct compare_result *r, struct stats_row *row);
 /* The value of key in m, or NULL. */
 const char *compare_meta_get(const struct store_meta *m, const char *key);
 /* The path called name among side s's (NULL when absent). */

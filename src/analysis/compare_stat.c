@@ -324,9 +324,7 @@ int compare_stat_rows(struct compare_result *out, const struct compare_stab *tb,
 		undecided |= vr[i].call == VERDICT_CALL_INCONCLUSIVE;
 	}
 	for (i = 0; !rc && o->fail_on_missing && i < out->nrows; i++)
-		if (bsearch(&out->rows[i].name, out->only_a, out->nonly_a, sizeof(*out->only_a),
-			    compare_cmp_str))
-			out->rows[i].violation = 1;
+		compare_missing(out, &out->rows[i]);
 	if (!rc && o->check)
 		rc = stats_verdict(&out->verdict, out->rows, out->nrows);
 	if (!rc && out->verdict.kind == VERDICT_PASS && undecided)

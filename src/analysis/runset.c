@@ -42,12 +42,13 @@ int runset_read(struct runset_run *r, struct store *st, int64_t id, struct match
 	r->names = calloc(n ? n : 1, sizeof(*r->names));
 	r->vals = calloc(n ? n : 1, sizeof(*r->vals));
 	r->res = calloc(n ? n : 1, sizeof(*r->res));
+	r->calls = calloc(n ? n : 1, sizeof(*r->calls));
 	if (o->by_path) {
 		r->paths = calloc(n ? n : 1, sizeof(*r->paths));
 		r->depths = calloc(n ? n : 1, sizeof(*r->depths));
 		r->selfs = calloc(n ? n : 1, sizeof(*r->selfs));
 	}
-	if (!r->names || !r->vals || !r->res ||
+	if (!r->names || !r->vals || !r->res || !r->calls ||
 	    (o->by_path && (!r->paths || !r->depths || !r->selfs))) {
 		rc = err_nomem();
 		goto out;
@@ -59,6 +60,7 @@ int runset_read(struct runset_run *r, struct store *st, int64_t id, struct match
 			goto out;
 		r->res[i] = metric_resolution(o->metric, &regs[i]);
 		r->ncalls += regs[i].calls;
+		r->calls[i] = regs[i].calls;
 		r->names[i] = regs[i].name;
 		regs[i].name = NULL; /* moved */
 		if (r->paths) {
@@ -488,6 +490,7 @@ void runset_run_release(struct runset_run *r)
 	free(r->selfs);
 	free(r->vals);
 	free(r->res);
+	free(r->calls);
 	memset(r, 0, sizeof(*r));
 }
 

@@ -36,6 +36,7 @@ struct runset_run {
 	double *res; /* the resolution of each value (metric_resolution()) */
 	size_t n;
 	uint64_t ncalls; /* calls of the selected regions and ranks */
+	uint64_t *calls; /* each region's calls on the selected ranks */
 	/* by path (compare_opts.by_path): each row's names from the root
 	 * down (one block each, store_region_stats.path) and their number;
 	 * else NULL */

@@ -176,7 +176,7 @@ int cmd_compare(int argc, char **argv, int check)
 	    OPT_FLAG(0, "fail-on-new", &co.fail_on_new,
 		     "also fail on regions without a baseline value"),
 	    OPT_FLAG(0, "fail-on-missing", &co.fail_on_missing,
-		     "also fail on baseline regions absent from the candidate"),
+		     "also fail on baseline regions the candidate lacks or\ndoes not call"),
 	    OPT_LIST(0, "require-same", &same, "KEY",
 		     "fail (exit 2) when the runs' metadata KEY differs\n(repeatable; mpi_size and "
 		     "platform always)"),

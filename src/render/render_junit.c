@@ -41,8 +41,8 @@ static int render_junit_failed(const struct doc_table *t, size_t r)
 /*
  * The failure type of a failed row r of the comparison table (region, a,
  * b, ...): a row without a baseline value can only fail by --fail-on-new,
- * one without a candidate value only by --fail-on-missing (its delta %
- * is -100 or none, never over a budget); others are over the budget.
+ * one without a candidate value, or at -100% (no call left), only by
+ * --fail-on-missing (never over a budget); others are over the budget.
  */
 static const char *render_junit_type(const struct doc_table *t, size_t r)
 {
@@ -57,6 +57,11 @@ static const char *render_junit_type(const struct doc_table *t, size_t r)
 		return "new";
 	if (t->ncols > 2 && doc_cell(t, r, 2)->null)
 		return "missing";
+	/* -100% (no call left) is never over a budget: --fail-on-missing */
+	for (c = 1; c < t->ncols; c++)
+		if (t->cols[c].csv && !strcmp(t->cols[c].csv, "pct") && !doc_cell(t, r, c)->null &&
+		    doc_cell(t, r, c)->v <= -100.0)
+			return "missing";
 	return "regression";
 }
 

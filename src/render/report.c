@@ -467,7 +467,7 @@ static int report_finding_text(struct buf *title, struct buf *msg, const struct 
 	rc |= buf_printf(title, "scopedb: %s ", row->name);
 	if (row->a.none)
 		rc |= buf_puts(title, "is new");
-	else if (row->b.none)
+	else if (row->b.none || row->gone)
 		rc |= buf_puts(title, "is missing");
 	else
 		rc |= buf_puts(title, pct);
@@ -486,6 +486,8 @@ static int report_finding_text(struct buf *title, struct buf *msg, const struct 
 					 c->runs_needed, c->runs_needed == 1 ? "" : "s");
 	} else if (row->violation && row->a.none) {
 		rc |= buf_puts(msg, "; new region (--fail-on-new)");
+	} else if (row->violation && row->gone) {
+		rc |= buf_puts(msg, "; no call in the candidate (--fail-on-missing)");
 	} else if (row->violation && row->b.none) {
 		rc |= buf_puts(msg, "; missing from the candidate (--fail-on-missing)");
 	} else if (row->violation) {
