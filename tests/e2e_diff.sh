@@ -64,6 +64,23 @@ run $S check ibase.h5 icand.h5 --ranks 1-3 --fail-on-missing --format junit
 contains "junit: typed missing" "$out" '<failure type="missing"'
 expect 0 "rank 0 calls it in both" $S check ibase.h5 icand.h5 --ranks 0 --fail-on-missing
 expect 0 "no call in the baseline either" $S check icand.h5 icand.h5 --ranks 1-3 --fail-on-missing
+# a metric that gives the idle region a value (calls: 0, -100%) types it
+# missing too
+run $S check ibase.h5 icand.h5 --ranks 1-3 --fail-on-missing --metric calls --format junit
+equals "calls: exit" "$rc" 1
+contains "calls: typed missing" "$out" '<failure type="missing"'
+# a region only the candidate has, without calls, is not missing
+"$MKPROFILE" --seed 1 --regions main,solve inew-a.h5 >/dev/null &&
+	"$MKPROFILE" --seed 1 --regions main,solve,fresh --idle fresh inew-b.h5 >/dev/null || exit 1
+expect 0 "a new region without calls is not missing" \
+	$S check inew-a.h5 inew-b.h5 --ranks 1-3 --fail-on-missing --metric calls
+# repetitions: the median over the files decides, whichever file is first
+"$MKPROFILE" --seed 2 --idle io irep1.h5 >/dev/null && "$MKPROFILE" --seed 3 irep2.h5 >/dev/null &&
+	"$MKPROFILE" --seed 4 irep3.h5 >/dev/null || exit 1
+expect 0 "an idle repetition first" $S check ibase.h5 irep1.h5 --candidate-files irep2.h5 irep3.h5 \
+	--ranks 1-3 --fail-on-missing --max-regression 50
+expect 0 "an idle repetition later" $S check ibase.h5 irep2.h5 --candidate-files irep1.h5 irep3.h5 \
+	--ranks 1-3 --fail-on-missing --max-regression 50
 # a run whose regions have no call at all (index rows only) is nothing to
 # compare: a check never passes on it, in either place, point or windowed
 "$MKPROFILE" --seed 3 --calls 0 idle.h5 >/dev/null || exit 1
@@ -75,6 +92,13 @@ expect_err 0 "diff of a run without calls warns" \
 	"scopedb: warning: nothing to compare: no call in 'idle.h5'" $S diff base.h5 idle.h5
 expect_err 0 "two runs without calls: nothing either" \
 	"scopedb: warning: nothing to compare: no call in 'idle.h5'" $S diff idle.h5 idle.h5
+# among repetitions the medians are compared, whichever file is first
+"$MKPROFILE" --seed 5 rep2.h5 >/dev/null && "$MKPROFILE" --seed 6 rep3.h5 >/dev/null || exit 1
+run $S check base.h5 idle.h5 --candidate-files rep2.h5 rep3.h5
+r1=$rc
+run $S check base.h5 rep2.h5 --candidate-files idle.h5 rep3.h5
+equals "an idle repetition, first or not" "$r1" "$rc"
+[ "$rc" != 2 ] && ok || bad "repetitions with an idle file: nothing to compare"
 fi
 
 # --- ingest, selectors -----------------------------------------------------

@@ -132,6 +132,12 @@ pruned 1 run (${out##*\(}"
 equals "branch and age left" "$(ids)" "1 3 4 6 7"
 expect 0 "relative age, nothing left to prune" $S prune --older-than 9999d
 equals "nothing to prune" "$out" "pruned 0 runs (0 bytes)"
+# age alone never empties a branch: every run is older than tomorrow, and
+# the newest of each branch stays (--keep-last 1)
+expect 0 "age alone, dry run" $S prune --older-than "$(date -u -d tomorrow +%Y-%m-%d)" --dry-run
+equals "age alone keeps the newest of each branch" \
+	"$(printf '%s\n' "$out" | grep -c '^would remove')" 1
+contains "age alone removes the older one" "$out" "would remove run 3 "
 expect 0 "all but the newest" $S prune --keep-last 1 --older-than 2026-12-01
 equals "all but the newest left" "$(ids)" "1 4 6 7"
 expect_err 2 "prune of a missing store" "scopedb: cannot open store 'none.sqlite': no such file" \

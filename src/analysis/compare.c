@@ -146,17 +146,26 @@ static int compare_only(const char ***out, size_t *n, char *const *x, size_t nx,
 	return 0;
 }
 
+/* 1 when the value v of a region is one of no call: none, or 0 (calls). */
+static int compare_no_call(const struct stats_val *v)
+{
+	return v->none || v->v == 0.0;
+}
+
 /*
  * --fail-on-missing: row fails when its region is a baseline region the
  * candidate does not call: absent from it (only_a), or present with no
  * call on the selected ranks (index rows only, as schema 2 and 3 files
  * keep for a region registered but not run) while the baseline calls it.
+ * "No call" is of the value the row compares too (the median over
+ * repetitions, a set's location), not of the first run alone.
  */
 void compare_missing(const struct compare_result *r, struct stats_row *row)
 {
 	if (bsearch(&row->name, r->only_a, r->nonly_a, sizeof(*r->only_a), compare_cmp_str)) {
 		row->violation = 1;
-	} else if (bsearch(&row->name, r->b.idle, r->b.nidle, sizeof(*r->b.idle),
+	} else if (!compare_no_call(&row->a) && compare_no_call(&row->b) &&
+		   bsearch(&row->name, r->b.idle, r->b.nidle, sizeof(*r->b.idle),
 			   compare_cmp_str) &&
 		   !bsearch(&row->name, r->a.idle, r->a.nidle, sizeof(*r->a.idle),
 			    compare_cmp_str)) {
@@ -388,8 +397,15 @@ static const char *compare_why_none(const struct compare_result *r, const struct
 static int compare_nothing(struct compare_result *r, const struct compare_opts *o, size_t nrows)
 {
 	int ea = r->a.run.num_regions == 0, eb = r->b.run.num_regions == 0, rc = 0;
-	/* selected regions, none of them called (index rows only) */
+	/* selected regions, none of them called (index rows only), in the
+	 * run and in the value each row compares (repetitions, sets) */
 	int za = r->a.nregions && !r->a.ncalls, zb = r->b.nregions && !r->b.ncalls;
+	size_t i;
+
+	for (i = 0; (za || zb) && i < r->nrows; i++) {
+		za = za && compare_no_call(&r->rows[i].a);
+		zb = zb && compare_no_call(&r->rows[i].b);
+	}
 	struct buf t = BUF_INIT;
 
 	if (ea || eb) {

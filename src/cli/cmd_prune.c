@@ -1,6 +1,7 @@
 /*
  * cmd_prune.c - "scopedb prune": remove old runs from the store, keeping
- * the newest N of each branch (--keep-last) and every pinned run.  A run is
+ * the newest N of each branch (--keep-last, 1 by default: age alone
+ * never empties a branch) and every pinned run.  A run is
  * pruned when it is older than --older-than (recorded time, else ingest
  * time, strictly before the date), is not among the --keep-last newest runs
  * of its branch (the runs without a branch count as one branch), is on
@@ -28,9 +29,10 @@ const struct opt_cmd cmd_prune_usage = {
     .name = "prune",
     .after = "Removes the runs older than DATE that are not among the newest N runs of their\n"
 	     "branch (runs without a branch count as one branch); at least one of\n"
-	     "--older-than and --keep-last is needed.  Pinned runs are never removed.  All\n"
-	     "runs are removed in one transaction; 'scopedb vacuum' then gives the space\n"
-	     "back to the file system.",
+	     "--older-than and --keep-last is needed, and --older-than alone keeps the\n"
+	     "newest run of each branch: age alone never empties a branch.  Pinned runs\n"
+	     "are never removed.  All runs are removed in one transaction; 'scopedb\n"
+	     "vacuum' then gives the space back to the file system.",
     .summary = "remove old runs, keeping the newest of each branch and pinned runs",
 };
 
@@ -188,7 +190,8 @@ int cmd_prune(int argc, char **argv)
 			 "2026-11-30T02:00:00Z, or an age: 90d, 12w, 24h)",
 			 cli_opt_date, (intptr_t)sizeof(older)),
 	    OPT_CALLBACK(0, "keep-last", OPT_TYPED(long *, &keep), "N",
-			 "keep the newest N runs of each branch, whatever their age",
+			 "keep the newest N runs of each branch, whatever their age\n"
+			 "(default 1 with --older-than)",
 			 cli_opt_positive, 0),
 	    OPT__FILTER_BRANCH(&f.branch),
 	    OPT_FLAG('n', "dry-run", &dry, "only say what would be removed"),
@@ -204,6 +207,9 @@ int cmd_prune(int argc, char **argv)
 				       "prune needs --older-than DATE or --keep-last N (or both)");
 		goto out;
 	}
+	/* a branch whose job paused must not lose its whole history to age */
+	if (!keep)
+		keep = 1;
 	if (!dry)
 		cli_warn_network_fs(cli_db_path(db), allow_nfs);
 	if (store_open(&st, cli_db_path(db), STORE_EXISTING) || store_begin(st)) {
