@@ -250,6 +250,33 @@ static void test_provisional(void **state)
 	assert_int_equal(find(&c, v, NULL, 40), 0);
 }
 
+static double step_at_6(size_t i)
+{
+	return i < 6 ? 100.0 : 145.0;
+}
+
+/* A short history: 6 points, then a +45 % step.  The confirming test
+ * needs 4 points after 6 (its smallest p, 2 / C(10, 4), is below 0.01;
+ * with 3 it is 2 / C(9, 3) = 0.024): the step stays provisional, counting
+ * down, until it is confirmed, and never vanishes in between. */
+static void test_provisional_short(void **state)
+{
+	struct stats_val v[10];
+	struct changepoint *c = NULL;
+	size_t k;
+
+	(void)state;
+	series(v, 10, step_at_6, 0.01);
+	for (k = 1; k <= 4; k++) {
+		assert_int_equal(find(&c, v, NULL, 6 + k), 1);
+		assert_int_equal(c[0].at, 6);
+		assert_int_equal(c[0].provisional, k < 4);
+		assert_int_equal(c[0].confirm, k < 4 ? 4 - k : 0);
+		free(c);
+		c = NULL;
+	}
+}
+
 static void test_constant(void **state)
 {
 	struct stats_val v[30];
@@ -464,6 +491,7 @@ TU_MAIN(NULL, NULL,
 	    cmocka_unit_test(test_spike),
 	    cmocka_unit_test(test_small_step),
 	    cmocka_unit_test(test_provisional),
+	    cmocka_unit_test(test_provisional_short),
 	    cmocka_unit_test(test_constant),
 	    cmocka_unit_test(test_too_short),
 	    cmocka_unit_test(test_min_change),

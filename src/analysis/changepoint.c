@@ -517,6 +517,7 @@ struct cp_item {
 	size_t a, b1, b2, c;
 	double p;
 	int provisional;
+	size_t confirm; /* provisional: the points that would confirm it */
 };
 
 /* The sign of the change between the medians of r. */
@@ -548,6 +549,7 @@ static void cp_items(const struct cp_work *w, const size_t *bnd, size_t nb,
 		x->c = j < nb ? bnd[j] : w->m;
 		x->p = res[i].p;
 		x->provisional = 0;
+		x->confirm = 0;
 		while (j < nb && res[j].step && cp_sign(&res[j]) == cp_sign(&res[i]) &&
 		       cp_two_steps_gain(w, x->a, x->b2, bnd[j], j + 1 < nb ? bnd[j + 1] : w->m) <
 			   CP_MERGE) {
@@ -561,24 +563,53 @@ static void cp_items(const struct cp_work *w, const size_t *bnd, size_t nb,
 }
 
 /*
- * A provisional step in the newest points: the last k < min_segment
- * points (the most that qualify) all further than CP_PROV / sqrt(k) sigmas
- * from the median of the rest of the last segment, on the same side, and
- * by at least the smallest change.  In the newest run a step and a spike
- * look alike: the next runs confirm one or the other.  1 when found,
- * with the item in *x.
+ * The fewest points k >= min_segment after a step, with n points before
+ * it, from which the confirming test can reach alpha: the smallest p of
+ * the Mann-Whitney test of n and k points is that of two samples apart
+ * (exactly 2 / C(n + k, k) for small ones), so 6 points before a step
+ * need 4 after it and 3 need 9.  CP_TAIL_MAX + 1 when none up to it.
  */
-static int cp_tail(const struct cp_work *w, size_t last, size_t min_segment, double min_change,
-		   struct cp_item *x)
+#define CP_TAIL_MAX 64
+static size_t cp_confirmable(size_t n, size_t min_segment, double alpha)
 {
+	double xs[CP_TAIL_MAX * 2];
 	size_t k, i;
 
-	for (k = min_segment - 1; k >= 1; k--) {
+	if (n > CP_TAIL_MAX)
+		n = CP_TAIL_MAX; /* more points before only lower the need */
+	for (i = 0; i < n + CP_TAIL_MAX; i++)
+		xs[i] = (double)i;
+	for (k = min_segment; k <= CP_TAIL_MAX; k++)
+		if (statdist_mannwhitney_p(xs, n, xs + n, k, NULL) <= alpha)
+			return k;
+	return CP_TAIL_MAX + 1;
+}
+
+/*
+ * A provisional step in the newest points: the last k points (the most
+ * that qualify) all further than CP_PROV / sqrt(k) sigmas from the median
+ * of the rest of the last segment, on the same side, and by at least the
+ * smallest change, where k is too few to confirm a step: fewer than
+ * min_segment, or than the confirming test needs after the points before
+ * it (cp_confirmable()), so that a step stays provisional until it can be
+ * confirmed instead of vanishing in between.  In the newest run a step and
+ * a spike look alike: the next runs confirm one or the other.  1 when
+ * found, with the item in *x.
+ */
+static int cp_tail(const struct cp_work *w, size_t last, size_t min_segment, double min_change,
+		   double alpha, struct cp_item *x)
+{
+	size_t k, i, need, kmax = cp_confirmable(min_segment, min_segment, alpha) - 1;
+
+	for (k = kmax; k >= 1; k--) {
 		double med, lim = CP_PROV * w->sigma / sqrt((double)k), mean = 0.0, z;
 		int side = 0, ok = 1;
 
 		if (w->m < last + k + min_segment)
 			continue;
+		need = cp_confirmable(w->m - k - last, min_segment, alpha);
+		if (k >= need)
+			continue; /* the segmentation has judged it */
 		memcpy(w->tmp, w->x + last, (w->m - k - last) * sizeof(double));
 		med = statdist_median(w->tmp, w->m - k - last);
 		for (i = w->m - k; i < w->m && ok; i++) {
@@ -600,6 +631,7 @@ static int cp_tail(const struct cp_work *w, size_t last, size_t min_segment, dou
 		x->c = w->m;
 		x->p = 2.0 * statdist_norm_cdf(-z);
 		x->provisional = 1;
+		x->confirm = need - k;
 		return 1;
 	}
 	return 0;
@@ -607,7 +639,7 @@ static int cp_tail(const struct cp_work *w, size_t last, size_t min_segment, dou
 
 /* The change point of item x of the points pt into *c. */
 static void cp_report(struct changepoint *c, const struct cp_work *w, const struct cp_point *pt,
-		      const struct cp_item *x, size_t min_segment)
+		      const struct cp_item *x)
 {
 	size_t best, lo, hi, best2, lo2, hi2, j;
 
@@ -630,7 +662,7 @@ static void cp_report(struct changepoint *c, const struct cp_work *w, const stru
 	c->pct = (c->v_after / c->v_before - 1.0) * 100.0;
 	c->p = x->p;
 	c->provisional = x->provisional;
-	c->confirm = x->provisional ? min_segment - (x->c - x->b2) : 0;
+	c->confirm = x->provisional ? x->confirm : 0;
 	for (j = x->a; j < x->b1; j++)
 		c->runs_before += pt[j].runs;
 	for (j = x->b2; j < x->c; j++)
@@ -679,7 +711,8 @@ int changepoint_find(struct changepoint **out, size_t *nout, const struct stats_
 		dbl + 7 * (n + 1), dbl + 8 * (n + 1));
 	cp_confirm(&w, idx, &nb, res, o);
 	cp_items(&w, idx, nb, res, it, &ni);
-	ni += (size_t)cp_tail(&w, nb ? idx[nb - 1] : 0, o->min_segment, o->min_change, &it[ni]);
+	ni += (size_t)cp_tail(&w, nb ? idx[nb - 1] : 0, o->min_segment, o->min_change, o->alpha,
+			      &it[ni]);
 	if (ni == 0)
 		goto out;
 	cp = util_calloc(ni, sizeof(*cp));
@@ -688,7 +721,7 @@ int changepoint_find(struct changepoint **out, size_t *nout, const struct stats_
 		goto out;
 	}
 	for (i = 0; i < ni; i++)
-		cp_report(&cp[i], &w, pt, &it[i], o->min_segment);
+		cp_report(&cp[i], &w, pt, &it[i]);
 	*out = cp;
 	*nout = ni;
 out:

@@ -241,9 +241,10 @@ const struct opt_cmd cmd_changes_usage = {
 	     "and the first run surely after (several runs apart when the change is small or\n"
 	     "a drift), and the commit after, or the range of commits BEFORE..AFTER to bisect\n"
 	     "when other runs lie between them; 'before' and 'after' are the typical\n"
-	     "(median) values of the two segments.  A step in the newest one or two runs is\n"
-	     "provisional: the status says how many more runs would confirm it (a step and\n"
-	     "an outlier look alike until then).  See docs/statistics.md.",
+	     "(median) values of the two segments.  A step in the newest runs, too few yet\n"
+	     "for the test (one or two; more after a short history), is provisional: the\n"
+	     "status says how many more runs would confirm it (a step and an outlier look\n"
+	     "alike until then).  See docs/statistics.md.",
     .summary = "find the runs where a region's metric changed level",
 };
 
