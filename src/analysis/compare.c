@@ -390,8 +390,8 @@ static const char *compare_why_none(const struct compare_result *r, const struct
  * Set r->nothing when nothing was compared, so that a check cannot pass on
  * nothing: a side is a run without regions (stored before scopedb refused
  * such files), one run has selected regions but no call of them while
- * the other has calls, or no row is left (the selection matches no region of
- * either run, or the metric has no value in either).  Rows of one side
+ * the other has calls, or no row is left (the selection matches no region
+ * of either run, or the metric has no value in either).  Rows of one side
  * only are a comparison: the missing and new regions.
  */
 static int compare_nothing(struct compare_result *r, const struct compare_opts *o, size_t nrows)
@@ -400,14 +400,13 @@ static int compare_nothing(struct compare_result *r, const struct compare_opts *
 	/* selected regions, none of them called (index rows only), in the
 	 * run and in the value each row compares (repetitions, sets) */
 	int za = r->a.nregions && !r->a.ncalls, zb = r->b.nregions && !r->b.ncalls;
+	struct buf t = BUF_INIT;
 	size_t i;
 
 	for (i = 0; (za || zb) && i < r->nrows; i++) {
 		za = za && compare_no_call(&r->rows[i].a);
 		zb = zb && compare_no_call(&r->rows[i].b);
 	}
-	struct buf t = BUF_INIT;
-
 	if (ea || eb) {
 		rc |= compare_sides(&t, r, ea, eb, " and ");
 		rc |= buf_puts(&t, ea && eb && !compare_same_sides(r) ? " have no regions"
