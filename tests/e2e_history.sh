@@ -270,6 +270,12 @@ expect 0 "history tag" $S history solve --tag nightly --format csv
 equals "history tag runs" "$(printf '%s\n' "$out" | tail -n +2 | cut -d, -f2 | tr '\n' ' ')" "1 4 "
 expect 0 "history branch limit" $S history solve --branch main --limit 1 --format csv
 equals "history branch limit runs" "$(printf '%s\n' "$out" | tail -n +2 | cut -d, -f2 | tr '\n' ' ')" "2 "
+# the oldest row shown keeps its change against the run before it
+run $S history solve --branch main --format csv
+full=$(printf '%s\n' "$out" | tail -1 | cut -d, -f7-8)
+run $S history solve --branch main --limit 1 --format csv
+equals "history --limit 1: the change of its row" "$(printf '%s\n' "$out" | tail -1 | cut -d, -f7-8)" "$full"
+[ "$full" != , ] && ok || bad "history --limit 1: the full history has no change to compare"
 expect 0 "history ranks" $S history solve --ranks 0 --metric calls --format csv
 equals "history ranks calls" "$(printf '%s\n' "$out" | tail -n +2 | cut -d, -f6 | tr '\n' ' ')" "20 20 20 20 "
 expect 0 "history calls" $S history solve --metric calls

@@ -39,11 +39,14 @@
 /* What every renderer needs. */
 struct hist_ctx {
 	enum stats_metric metric;
-	int count;		 /* the metric is a count (calls) */
-	int utf8;		 /* block characters for bars */
-	int bars;		 /* the terminal: a bar column */
-	int changes_only;	 /* only the runs that start a new level */
-	int skip_unchanged;	 /* and no region without any (--match) */
+	int count;	    /* the metric is a count (calls) */
+	int utf8;	    /* block characters for bars */
+	int bars;	    /* the terminal: a bar column */
+	int changes_only;   /* only the runs that start a new level */
+	int skip_unchanged; /* and no region without any (--match) */
+	/* --limit N: each region's newest N runs are shown; one more is read,
+	 * for the change of the oldest shown (0: every run) */
+	size_t limit;
 	const struct same *same; /* --same, resolved against the newest run */
 	struct buf *out;
 };
@@ -190,6 +193,9 @@ static void history_document(struct doc *d, const struct hist_ctx *h,
 	regions = doc_json_arr(d, d->json, "regions", JSONW_BLOCK);
 	for (i = 0; i < n; i = j) {
 		j = history_group_end(p, n, i);
+		/* the run read before the newest N only for its change */
+		if (h->limit && j - i > h->limit)
+			i = j - h->limit;
 		for (k = i; h->skip_unchanged && k < j && !s[k].change; k++)
 			;
 		if (h->skip_unchanged && k == j)
@@ -335,7 +341,8 @@ int cmd_history(int argc, char **argv)
 	}
 	f.tags = tags.v;
 	f.ntags = tags.n;
-	f.limit = limit;
+	f.limit = limit ? limit + 1 : 0; /* one more: the change of the oldest shown */
+	h.limit = (size_t)limit;
 	if (pattern) {
 		if (match_new_option(&m, "--match", pattern)) {
 			code = cli_error();
