@@ -328,13 +328,6 @@ int cmd_changes(int argc, char **argv)
 	if (res.series.nruns == 0 && !said &&
 	    (cli_format_is(fmt, "table") || cli_format_is(fmt, "markdown")))
 		fprintf(stderr, "scopedb: no run matches the filters\n");
-	/* "no change points" of a history too short to have one says so */
-	if (res.series.nruns > 0 && res.series.nruns < 2 * co.min_segment)
-		fprintf(stderr,
-			"scopedb: note: %zu run%s: too few for a change point (at least %zu "
-			"commits, %zu on each side of it)\n",
-			res.series.nruns, res.series.nruns == 1 ? "" : "s", 2 * co.min_segment,
-			co.min_segment);
 	code = cli_write_stdout(out.data, out.len) ? cli_error() : cli_finish(CLI_EXIT_OK);
 out:
 	changes_result_release(&res);
