@@ -296,7 +296,7 @@ done
 	bad "ingest the nightly runs"
 expect 0 "history by path" $S history --db "$hs" --by path 'main > solve' --limit 2 --format csv
 equals "history by path rows" "$out" "region,run,recorded_at,commit,label,value,delta,pct,change_point,provisional
-main > solve,29,2024-01-29T00:00:00Z,,,0.0009065,,,0,0
+main > solve,29,2024-01-29T00:00:00Z,,,0.0009065,1.99999999999994e-06,0.22111663902708018,0,0
 main > solve,30,2024-01-30T00:00:00Z,,,0.0009085,2.0000000000000486e-06,0.22062879205736885,0,0"
 # a last name follows every path that ends in it; self by path
 expect 0 "history by last name" $S history --db "$hs" --by path io --metric self --limit 1 --format csv
