@@ -276,6 +276,11 @@ full=$(printf '%s\n' "$out" | tail -1 | cut -d, -f7-8)
 run $S history solve --branch main --limit 1 --format csv
 equals "history --limit 1: the change of its row" "$(printf '%s\n' "$out" | tail -1 | cut -d, -f7-8)" "$full"
 [ "$full" != , ] && ok || bad "history --limit 1: the full history has no change to compare"
+# the largest --limit is every run (one more than it is not read)
+run $S history solve --branch main --format csv
+all=$out
+expect 0 "history --limit LONG_MAX" $S history solve --branch main --limit 9223372036854775807 --format csv
+equals "history --limit LONG_MAX: every run" "$out" "$all"
 expect 0 "history ranks" $S history solve --ranks 0 --metric calls --format csv
 equals "history ranks calls" "$(printf '%s\n' "$out" | tail -n +2 | cut -d, -f6 | tr '\n' ' ')" "20 20 20 20 "
 expect 0 "history calls" $S history solve --metric calls

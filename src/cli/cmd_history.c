@@ -15,6 +15,7 @@
  * (doc.h).
  */
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -341,7 +342,8 @@ int cmd_history(int argc, char **argv)
 	}
 	f.tags = tags.v;
 	f.ntags = tags.n;
-	f.limit = limit ? limit + 1 : 0; /* one more: the change of the oldest shown */
+	/* one more: the change of the oldest shown (LONG_MAX: every run already) */
+	f.limit = limit && limit < LONG_MAX ? limit + 1 : limit;
 	h.limit = (size_t)limit;
 	if (pattern) {
 		if (match_new_option(&m, "--match", pattern)) {
