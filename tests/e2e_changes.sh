@@ -40,6 +40,14 @@ expect_err 2 "missing store" "scopedb: cannot open store 'nope.sqlite': no such 
 	$S changes --db nope.sqlite
 expect_err 2 "no region matches" "scopedb: no region matches 'zzz' in store '$SCOPEDB_DB'" \
 	$S changes --include zzz
+# a history too short for any change point says so, not "nothing changed"
+# (in the document: stderr stays clean)
+expect 0 "too short a history" $S changes --until 2026-01-05T23:59:59Z
+contains "too short: says why" "$out" \
+	"no change points: 5 runs, too few (a change point needs 6 commits, 3 on each side of it)"
+expect 0 "long enough: plain" $S changes --until 2026-01-06T23:59:59Z
+contains "long enough: plain" "$out" "no change points"
+case "$out" in *"too few"*) bad "long enough: a too-short note: $out" ;; *) ok ;; esac
 
 fi
 

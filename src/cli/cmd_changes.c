@@ -85,6 +85,7 @@ struct changes_view {
 	enum stats_metric metric;
 	enum changes_sort sort;
 	const struct same *same; /* --same, resolved against the newest run */
+	size_t min_runs;	 /* fewest runs with a change point in them */
 };
 
 /* The commit text of a change for people: the first commit after when the
@@ -137,7 +138,7 @@ static int changes_document(struct doc *d, const void *ctx)
 	struct doc_value *arr, *o;
 	struct doc_table *t;
 	struct doc_block *b;
-	char commits[2 * CHANGES_COMMIT_CUT + 3], num[64];
+	char commits[2 * CHANGES_COMMIT_CUT + 3], num[64], note[160];
 	size_t i;
 
 	memcpy(cols, changes_cols, sizeof(cols));
@@ -159,7 +160,17 @@ static int changes_document(struct doc *d, const void *ctx)
 	if (v->same->ncond || v->same->nskipped)
 		report_same_doc(d, v->same);
 	t = doc_table(d, DOC_F_HUMAN | DOC_F_CSV, cols, CC_N);
-	doc_table_empty(t, "no change points");
+	if (r->series.nruns && r->series.nruns < v->min_runs) {
+		/* not "nothing changed": nothing could have been seen */
+		snprintf(note, sizeof(note),
+			 "no change points: %zu run%s, too few (a change point needs %zu "
+			 "commits, %zu on each side of it)",
+			 r->series.nruns, r->series.nruns == 1 ? "" : "s", v->min_runs,
+			 v->min_runs / 2);
+		doc_table_empty(t, note);
+	} else {
+		doc_table_empty(t, "no change points");
+	}
 	arr = doc_json_arr(d, d->json, "changes", JSONW_BLOCK);
 	for (i = 0; i < r->n; i++) {
 		const struct changes_item *it = &r->items[i];
@@ -294,6 +305,7 @@ int cmd_changes(int argc, char **argv)
 	f.ntags = tags.n;
 	changepoint_opts_init(&co);
 	co.min_change = min_change / 100.0;
+	v.min_runs = 2 * co.min_segment; /* changepoint_find()'s fewest points */
 	if (regions.include.n || regions.exclude.n) {
 		if (match_new(&m, regions.include.v, regions.include.n, regions.exclude.v,
 			      regions.exclude.n)) {
