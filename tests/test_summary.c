@@ -306,6 +306,15 @@ static void test_parse(void **state)
 	assert_int_equal(c, SUMMARY_COL_REGION);
 	assert_int_equal(summary_parse_sort(&c, "gpu_avg"), 0);
 	assert_int_equal(c, SUMMARY_COL_GPU_AVG);
+	/* any case, as every option's fixed values */
+	assert_int_equal(summary_parse_sort(&c, "NAME"), 0);
+	assert_int_equal(c, SUMMARY_COL_REGION);
+	assert_int_equal(summary_parse_sort(&c, "P95"), 0);
+	assert_int_equal(c, SUMMARY_COL_P95);
+	assert_int_equal(summary_parse_columns(cols, &n, "Calls,GPU_Total"), 0);
+	assert_int_equal(n, 3);
+	assert_int_equal(cols[1], SUMMARY_COL_CALLS);
+	assert_int_equal(cols[2], SUMMARY_COL_GPU_TOTAL);
 	assert_int_equal(summary_parse_sort(&c, "delta"), ERR_USAGE);
 	assert_string_equal(err_msg(),
 			    "invalid --sort 'delta': choose from name, region, ranks, calls, "

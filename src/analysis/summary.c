@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "analysis/metric.h"
 #include "scopedb/err.h"
@@ -87,13 +88,14 @@ int summary_col_is_gpu(enum summary_col c)
 	return m == STATS_GPU_TOTAL || m == STATS_GPU_AVG;
 }
 
-/* Column called name[0..len), or -1. */
+/* Column called name[0..len) in any case (as every option's fixed values
+ * are, docs/manual.md), or -1. */
 static int summary_find_col(const char *name, size_t len)
 {
 	int i;
 
 	for (i = 0; i < SUMMARY_NCOLS; i++)
-		if (strlen(summary_col_names[i]) == len && !memcmp(summary_col_names[i], name, len))
+		if (strlen(summary_col_names[i]) == len && !strncasecmp(summary_col_names[i], name, len))
 			return i;
 	return -1;
 }
@@ -148,7 +150,7 @@ int summary_parse_columns(enum summary_col *out, size_t *n, const char *list)
 
 int summary_parse_sort(enum summary_col *out, const char *name)
 {
-	int c = strcmp(name, "name") ? summary_find_col(name, strlen(name)) : SUMMARY_COL_REGION;
+	int c = strcasecmp(name, "name") ? summary_find_col(name, strlen(name)) : SUMMARY_COL_REGION;
 
 	struct buf hint = BUF_INIT;
 	int rc;
