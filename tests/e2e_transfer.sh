@@ -75,5 +75,14 @@ expect_err 2 "unknown run" "scopedb: no run with id 9" $S push --db a.sqlite --t
 equals "an unknown run copies nothing" "$(ls e.sqlite 2>/dev/null)" ""
 expect_error "a file is not a stored run" "invalid run selector 'r1.h5x'" \
 	$S push --db a.sqlite --to e.sqlite r1.h5x
+# a store without runs (each removed) has nothing to copy: no store is
+# created at the other end (docs/commands/push.md)
+$S push --db a.sqlite --to empty.sqlite 1 >/dev/null
+$S rm --db empty.sqlite 1 >/dev/null
+expect_err 0 "push nothing" "" $S push --db empty.sqlite --to none.sqlite
+equals "push nothing: said" "$out" "pushed 0 runs to 'none.sqlite': nothing to copy, 'none.sqlite' not created"
+expect_err 0 "pull nothing" "" $S pull --from empty.sqlite --db none.sqlite
+equals "pull nothing: said" "$out" "pulled 0 runs from 'empty.sqlite': nothing to copy, 'none.sqlite' not created"
+equals "nothing to copy creates nothing" "$(ls none.sqlite* 2>/dev/null)" ""
 fi
 finish

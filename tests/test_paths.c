@@ -326,7 +326,7 @@ static void test_transfer(void **state)
 	assert_int_equal(store_begin(dst), 0);
 	assert_int_equal(store_region_id(dst, &(int64_t){0}, "unrelated"), 0);
 	assert_int_equal(store_commit(dst), 0);
-	assert_int_equal(transfer_check(src, NULL, 0), 0);
+	assert_int_equal(transfer_check(src, NULL, 0, NULL), 0);
 	assert_int_equal(transfer_runs(&res, dst, src, NULL, 0, 0), 0);
 	assert_int_equal(res.nruns, 2);
 	for (i = 0; i < res.nruns; i++) {
@@ -385,7 +385,7 @@ static void test_damaged(void **state)
 	id = ingest(st, tu_fixture("real/nested-base.h5"), NULL);
 	damaged_scan(&st, db, "UPDATE path_ranks SET self_ns = total_ns + 1 WHERE path_id = 1", id,
 		     "is damaged: path 1 rank 0 of run 1 has impossible");
-	assert_int_equal(transfer_check(st, NULL, 0), ERR_STORE);
+	assert_int_equal(transfer_check(st, NULL, 0, NULL), ERR_STORE);
 	damaged_scan(&st, db,
 		     "UPDATE path_ranks SET self_ns = 0; "
 		     "UPDATE paths SET parent_id = NULL WHERE path_id = 2",

@@ -403,10 +403,13 @@ static void test_transfer_check(void **state)
 	struct store *st;
 	struct store_timing t;
 	int64_t run2;
+	size_t nruns = 9;
 
 	(void)state;
 	st = open_tmp(path, "first-run.sqlite");
-	assert_int_equal(transfer_check(st, NULL, 0), 0); /* no run: nothing to check */
+	/* no run: nothing to check, and nothing to copy (no store to create) */
+	assert_int_equal(transfer_check(st, NULL, 0, &nruns), 0);
+	assert_int_equal(nruns, 0);
 	assert_int_equal(store_begin(st), 0);
 	add_run(st, "c1", NULL, "2024-01-01T00:00:00Z");
 	run2 = add_run(st, "c2", NULL, "2024-01-02T00:00:00Z");
@@ -414,10 +417,12 @@ static void test_transfer_check(void **state)
 	fill_timing(&t, run2, region_id(st, "solve"), 0);
 	assert_int_equal(store_add_timing(st, &t), 0);
 	assert_int_equal(store_commit(st), 0);
-	assert_int_equal(transfer_check(st, NULL, 0), 0);
-	assert_int_equal(transfer_check(st, one, 1), 0);
-	assert_int_equal(transfer_check(st, both, 2), 0);
-	assert_int_equal(transfer_check(st, two, 2), ERR_STORE);
+	assert_int_equal(transfer_check(st, NULL, 0, &nruns), 0);
+	assert_int_equal(nruns, 3);
+	assert_int_equal(transfer_check(st, one, 1, &nruns), 0);
+	assert_int_equal(nruns, 1);
+	assert_int_equal(transfer_check(st, both, 2, NULL), 0);
+	assert_int_equal(transfer_check(st, two, 2, NULL), ERR_STORE);
 	expect_msg("run 2 (/data/prof.h5) not copied: store '", path,
 		   "' is damaged: region 'solve' of run 2 rank 0 has 3 calls but no call "
 		   "durations");

@@ -78,9 +78,10 @@ void transfer_result_release(struct transfer_result *r);
  * until one passes, writing nothing: push and pull call it before they
  * create a missing destination, so that a source with no run to copy (each
  * damaged, say) or a bad selector creates no store.  0 when one passes or
- * there is no run to copy, else the first run's error.  One run's rows at
- * a time, as the copy.
+ * there is no run to copy, else the first run's error; *nruns (when not
+ * NULL): how many runs there are to copy (0: nothing to create a store
+ * for).  One run's rows at a time, as the copy.
  */
-int transfer_check(struct store *src, const int64_t *ids, size_t n);
+int transfer_check(struct store *src, const int64_t *ids, size_t n, size_t *nruns);
 
 #endif

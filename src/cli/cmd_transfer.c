@@ -118,6 +118,8 @@ static int cmd_transfer(int argc, char **argv, int push)
 	struct store *local = NULL, *other = NULL, *src, *dst;
 	const char *db = NULL, *to = NULL, *from = NULL, *other_db, *dst_db;
 	int64_t *ids = NULL;
+	struct buf q = BUF_INIT, q2 = BUF_INIT;
+	size_t ntocopy = 0;
 	int n, i, pins = 0, allow_nfs = 0, code = CLI_EXIT_ERROR, rc;
 	/* push and pull differ only in the other store's option: --to or --from */
 	const struct opt opts[] = {
@@ -165,7 +167,15 @@ static int cmd_transfer(int argc, char **argv, int push)
 	 * damaged source creates nothing (and no store file is ever removed,
 	 * as another process may use it by now). */
 	if (!rc && store_file_missing(dst_db)) {
-		rc = transfer_check(src, ids, (size_t)n);
+		rc = transfer_check(src, ids, (size_t)n, &ntocopy);
+		if (!rc && !ntocopy) {
+			/* nothing to copy: nothing to create either */
+			printf("%s 0 runs %s '%s': nothing to copy, '%s' not created\n",
+			       push ? "pushed" : "pulled", push ? "to" : "from",
+			       cli_outq(&q, other_db), cli_outq(&q2, dst_db));
+			code = cli_finish(CLI_EXIT_OK);
+			goto out;
+		}
 		if (!rc)
 			rc = cli_store_mkdirs(dst_db);
 	}
@@ -178,6 +188,9 @@ static int cmd_transfer(int argc, char **argv, int push)
 		transfer_report(&res, push, store_location(other));
 	/* a run not copied has been said: the exit status says it too */
 	code = rc ? cli_error() : cli_finish(res.nfailed ? CLI_EXIT_ERROR : CLI_EXIT_OK);
+out:
+	buf_release(&q);
+	buf_release(&q2);
 	transfer_result_release(&res);
 	free(ids);
 	store_close(other);

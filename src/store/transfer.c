@@ -292,7 +292,7 @@ static int transfer_failed(struct transfer_run *r)
 	return r->error ? 0 : err_nomem();
 }
 
-int transfer_check(struct store *src, const int64_t *ids, size_t n)
+int transfer_check(struct store *src, const int64_t *ids, size_t n, size_t *nruns)
 {
 	struct transfer_run r, first;
 	int64_t *order = NULL;
@@ -301,6 +301,8 @@ int transfer_check(struct store *src, const int64_t *ids, size_t n)
 
 	memset(&first, 0, sizeof(first));
 	ret = transfer_order(&order, &norder, src, ids, n);
+	if (nruns)
+		*nruns = norder;
 	for (i = 0; !ret && i < norder; i++) {
 		ret = transfer_read(&r, src, order[i]);
 		if (!ret || transfer_fatal(ret)) {
