@@ -352,6 +352,7 @@ as_user=()
 "$SCOPEDB" ingest -q --commit abc1234 --db "$ro/s.sqlite" g1.h5 || bad "read-only copy: ingest"
 [ ! -e "$ro/s.sqlite-wal" ] && ok || bad "read-only copy: a write-ahead log left"
 chmod 444 "$ro/s.sqlite"
+cp g1.h5 "$ro/g1.h5"
 chmod 555 "$ro"
 expect 0 "read-only copy: runs" "${as_user[@]}" "$ro/scopedb" runs --db "$ro/s.sqlite" --format csv
 contains "read-only copy: its run" "$out" "g1.h5"
@@ -359,7 +360,12 @@ expect 0 "read-only copy: show" "${as_user[@]}" "$ro/scopedb" show 1 --db "$ro/s
 run "${as_user[@]}" "$ro/scopedb" tag 1 t --db "$ro/s.sqlite"
 equals "read-only copy: a write refused" "$rc" 2
 equals "read-only copy: in one line" "$(printf '%s\n' "$err" | wc -l)" 1
-equals "read-only copy: nothing beside it" "$(ls "$ro" | tr '\n' ' ')" "s.sqlite scopedb "
+# a new store where it cannot be made: the cause, not "no such file"
+# (SQLite's read-only retry leaves ENOENT)
+expect_err 2 "read-only copy: no new store beside it" \
+	"scopedb: cannot open store '$ro/new.sqlite': permission denied" \
+	"${as_user[@]}" "$ro/scopedb" ingest -q --commit abc1234 --db "$ro/new.sqlite" "$ro/g1.h5"
+equals "read-only copy: nothing beside it" "$(ls "$ro" | tr '\n' ' ')" "g1.h5 s.sqlite scopedb "
 chmod 755 "$ro"
 rm -rf "$ro"
 fi

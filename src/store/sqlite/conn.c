@@ -55,12 +55,41 @@ static int sqlite_exec_retry(struct store_conn *st, const char *sql, const char 
 
 /* ---- open / close / migrations --------------------------------------- */
 
+/* Why a new store file cannot be made at path: the errno of its directory
+ * (not writable, say), or 0. */
+static int open_dir_errno(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir;
+	int e = 0;
+
+	if (!slash)
+		return access(".", W_OK | X_OK) ? errno : 0;
+	dir = util_strdup(path);
+	if (!dir)
+		return 0;
+	dir[slash == path ? 1 : slash - path] = '\0';
+	if (access(dir, W_OK | X_OK))
+		e = errno;
+	free(dir);
+	return e;
+}
+
 /* The open failure reason: the OS error behind SQLITE_CANTOPEN when there is
- * one (lowercased strerror), else SQLite's message. */
-static void open_reason(char *buf, size_t len, sqlite3 *db, int rc)
+ * one (lowercased strerror), else SQLite's message.  A store to be created
+ * (create) in a directory that exists but cannot be written is "permission
+ * denied": SQLite, failing to create it, tries to open it read-only and
+ * keeps that attempt's ENOENT. */
+static void open_reason(char *buf, size_t len, sqlite3 *db, int rc, const char *path, int create)
 {
 	int e = db ? sqlite3_system_errno(db) : 0;
 
+	if (create && (rc & 0xff) == SQLITE_CANTOPEN && e == ENOENT) {
+		int d = open_dir_errno(path);
+
+		if (d && d != ENOENT)
+			e = d;
+	}
 	if ((rc & 0xff) == SQLITE_CANTOPEN && e > 0) {
 		snprintf(buf, len, "%s", strerror(e));
 		if (buf[0] >= 'A' && buf[0] <= 'Z')
@@ -383,7 +412,7 @@ static int sqlite_open(struct store *front, const char *path, int flags)
 			ret = err_nomem();
 			goto out;
 		}
-		open_reason(reason, sizeof(reason), st->db, rc);
+		open_reason(reason, sizeof(reason), st->db, rc, path, created);
 		if ((rc & 0xff) == SQLITE_CORRUPT) {
 			ret = err_set(ERR_STORE, "store '%s' is damaged: %s", path, reason);
 			goto out;
