@@ -206,16 +206,24 @@ fi
 if tcase refuse-files; then
 # commands that change stored runs refuse files
 expect_error "tag refuses a file" \
-	"^scopedb: 'r1.h5' is a file, not a stored run: tag changes stored runs only \(ingest the file first\)$" \
+	"^scopedb: 'r1.h5' is a file, not a stored run: tag takes stored runs only \(ingest the file first\)$" \
 	$S tag r1.h5 x
 expect_error "untag refuses a file" \
-	"^scopedb: 'r1.h5' is a file, not a stored run: untag changes stored runs only \(ingest the file first\)$" \
+	"^scopedb: 'r1.h5' is a file, not a stored run: untag takes stored runs only \(ingest the file first\)$" \
 	$S untag r1.h5 x
 expect_error "rm refuses a file" \
-	"^scopedb: 'r1.h5' is a file, not a stored run: rm changes stored runs only \(ingest the file first\)$" \
+	"^scopedb: 'r1.h5' is a file, not a stored run: rm takes stored runs only \(ingest the file first\)$" \
 	$S rm r1.h5
 expect_error "pin refuses a file" "^scopedb: cannot pin the file 'r1.h5': ingest it, then pin its run$" \
 	$S pin p r1.h5
+expect_error "export refuses a file" \
+	"^scopedb: 'r1.h5' is a file, not a stored run: export takes stored runs only \(ingest the file first\)$" \
+	$S export r1.h5
+# a name no selector has that exists, but is no file: why it cannot be read
+mkdir -p adir
+expect_err 2 "a directory as a run" "scopedb: cannot read 'adir': not a regular file" $S show adir
+expect_err 2 "a directory as a run: diff" "scopedb: cannot read 'adir': not a regular file" \
+	$S diff r1.h5 adir
 
 fi
 

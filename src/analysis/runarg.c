@@ -53,6 +53,14 @@ int runarg_is_file(const char *arg)
 	return stat(arg, &sb) == 0 && S_ISREG(sb.st_mode);
 }
 
+/* 1 when something (of any type) is at path arg. */
+static int runarg_exists(const char *arg)
+{
+	struct stat sb;
+
+	return stat(arg, &sb) == 0;
+}
+
 int runarg_looks_like_path(const char *arg)
 {
 	size_t n = strlen(arg);
@@ -132,7 +140,9 @@ int runarg_resolve(struct runarg *out, struct runarg_db *db, const char *arg)
 		out->is_file = 1;
 		return 0;
 	}
-	if (runarg_looks_like_path(arg))
+	/* a path, or a name no selector has that exists (a directory, a
+	 * FIFO): why it cannot be read, not the selector grammar */
+	if (runarg_looks_like_path(arg) || (rc && runarg_exists(arg)))
 		return runarg_cannot_read(arg);
 	return rc; /* the selector message */
 }
@@ -196,7 +206,7 @@ int runarg_parse_stored(struct select_spec *sel, const char *arg, const char *cm
 
 	if (rc == ERR_USAGE && runarg_is_file(arg))
 		rc = err_set(ERR_USAGE,
-			     "'%s' is a file, not a stored run: %s changes stored runs only "
+			     "'%s' is a file, not a stored run: %s takes stored runs only "
 			     "(ingest the file first)",
 			     arg, cmd);
 	return rc;
