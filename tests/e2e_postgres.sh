@@ -315,26 +315,32 @@ for m in p50 p95 p99; do
 		equals "$m --by path of $pair pushed" "$("$S" diff $pair --db "$pushed" --by path --metric $m --format csv 2>&1)" "$want"
 	done
 done
+# what schema 4 changed, undone (the stores below are made by this
+# scopedb, then taken back to an older schema)
+undo4="drop index run_metadata_by_value; drop index run_metadata_by_key;
+	create index run_metadata_by_key on run_metadata (key, value);
+	alter table regions drop constraint regions_name_key;
+	alter table regions add constraint regions_name_key unique (name);"
 # a store of schema 2 (paths without percentiles): upgraded, its runs
 # answer from their durations, the same numbers
 sch2=$(pg_newdb schema2)
 "$S" ingest --db "$sch2" --commit aaa1111 "$REAL"/nested-base.h5 "$REAL"/nested-slow.h5 >/dev/null 2>&1 || bad "ingest nested"
 before=$("$S" diff 1 2 --db "$sch2" --by path --metric p95 --format json 2>&1)
-psql_q "$sch2" "alter table paths drop column p50_ns, drop column p95_ns, drop column p99_ns;
+psql_q "$sch2" "$undo4 alter table paths drop column p50_ns, drop column p95_ns, drop column p99_ns;
 	update scopedb_meta set value = '2' where key = 'schema_version'" || bad "downgrade to 2"
 equals "schema 2: the same p95 --by path" "$("$S" diff 1 2 --db "$sch2" --by path --metric p95 --format json 2>&1)" "$before"
-equals "upgraded to schema 3" "$(psql_q "$sch2" "select value from scopedb_meta where key = 'schema_version'")" 3
+equals "upgraded to schema 4" "$(psql_q "$sch2" "select value from scopedb_meta where key = 'schema_version'")" 4
 equals "older runs: no stored percentiles" "$(psql_q "$sch2" "select count(p95_ns) from paths")" 0
 contains "the aggregate run: read, no paths" "$(<tree-pg.txt)" "6|0|0|0|0"
 # a store of schema 1: its runs keep their numbers and have no paths
 old=$(pg_newdb oldschema)
 "$S" ingest --db "$old" --commit aaa1111 r1.h5 >/dev/null 2>&1 || bad "ingest r1"
 before=$("$S" show --db "$old" 1)
-psql_q "$old" "drop table run_nesting; drop table paths; drop table path_ranks;
+psql_q "$old" "$undo4 drop table run_nesting; drop table paths; drop table path_ranks;
 	alter table run_regions drop column self_ns;
 	update scopedb_meta set value = '1' where key = 'schema_version'" || bad "downgrade"
 "$S" ingest --db "$old" --commit aaa1111 "$REAL"/fib-recursive.h5 >/dev/null 2>&1 || bad "ingest after downgrade"
-equals "upgraded to schema 3" "$(psql_q "$old" "select value from scopedb_meta where key = 'schema_version'")" 3
+equals "upgraded to schema 4" "$(psql_q "$old" "select value from scopedb_meta where key = 'schema_version'")" 4
 equals "old run kept" "$("$S" show --db "$old" 1)" "$before"
 equals "only the new run has paths" "$(psql_q "$old" "select string_agg(run_id::text, ',') from run_nesting")" 2
 equals "self of the old run: its rows'" "$(psql_q "$old" "select count(*) from run_regions g where run_id = 1
@@ -359,7 +365,7 @@ newer=$(pg_newdb newer)
 expect 0 "ingest into a new database" $S ingest --db "$newer" r1.h5
 psql_q "$newer" "update scopedb_meta set value = '99' where key = 'schema_version'"
 expect_err 2 "newer store" \
-	"scopedb: cannot open store '$newer': written by a newer scopedb (schema version 99; this scopedb supports up to 3)" \
+	"scopedb: cannot open store '$newer': written by a newer scopedb (schema version 99; this scopedb supports up to 4)" \
 	$S runs --db "$newer"
 equals "schema comments" "$(psql_q "$newer" "select obj_description('runs'::regclass)")" \
 	"one ingested profile file"
@@ -455,6 +461,41 @@ many_views() {
 }
 alike many-regions many_views "$many" "$E2E_DIR/many.sqlite"
 contains "many regions: all 70 shown" "$(<many-regions-pg.txt)" "r069"
+
+fi
+
+if tcase long-text; then
+# Text longer than a B-tree index entry (2,704 bytes): a region name of
+# 2,800 random hex digits and a metadata value of 6,000 (a full
+# environment's PATH) are stored by both backends alike (schema 4: hash
+# indexes); a tag past STORE_NAME_MAX (2,000 bytes) is refused by both.
+long_name=$(head -c 1400 /dev/urandom | od -An -tx1 | tr -d ' \n')
+long_value=$(head -c 3000 /dev/urandom | od -An -tx1 | tr -d ' \n')
+mk --ranks 2 --regions "main,$long_name" --calls 10 --seed 3 lt.h5
+mk --ranks 2 --regions "main,$long_name" --calls 10 --seed 4 lt.json
+jq --arg v "$long_value" '.metadata.LD_LIBRARY_PATH = $v' lt.json >lt2.json
+lt=$(pg_newdb longtext)
+for db in "$lt" "$E2E_DIR/lt.sqlite"; do
+	$S ingest --db "$db" --quiet --commit abc1234 lt.h5 lt2.json >/dev/null || bad "long text: ingest into $db"
+done
+lt_views() {
+	t show 1
+	t diff 1 2 --metric p95 --format json
+	t meta 2
+	t runs --meta "LD_LIBRARY_PATH=$long_value" --format csv
+}
+alike long-text lt_views "$lt" "$E2E_DIR/lt.sqlite"
+contains "long text: the region" "$(<long-text-pg.txt)" "$long_name"
+contains "long text: the value" "$(<long-text-pg.txt)" "$long_value"
+# region names stay unique: the exclusion constraint of schema 4
+run psql_q "$lt" "insert into regions (id, name) values (999, '$long_name')"
+contains "long text: a second region of the name refused" "$err" "regions_name_key"
+long_tag=$(printf '%2001s' | tr ' ' t)
+for db in "$lt" "$E2E_DIR/lt.sqlite"; do
+	expect_err 2 "long text: a tag too long ($db)" \
+		"scopedb: tag '$(printf '%120s' | tr ' ' t)...' is too long (2001 bytes; a store indexes names of at most 2000)" \
+		$S tag --db "$db" 1 "$long_tag"
+done
 
 fi
 

@@ -86,6 +86,15 @@ const char *store_location(const struct store *st);
 /* Schema version this build writes (number of schema/NNNN_name.sql files). */
 int store_schema_version(void);
 
+/*
+ * The longest name a store indexes (bytes): a tag, label, branch, metadata
+ * key or pin name; longer ones are refused on every backend (docs/text.md).
+ * PostgreSQL refuses a B-tree index entry past 2,704 bytes; region names
+ * (C++ templates run to kilobytes) and metadata values (a full
+ * environment's PATH) are indexed by hash there and have no limit.
+ */
+#define STORE_NAME_MAX 2000
+
 /* How long to wait for another process's lock before failing with ERR_BUSY
  * (default 30000 ms). */
 void store_set_busy_timeout(struct store *st, int ms);

@@ -73,6 +73,7 @@
 #include "scopedb/identity.h"
 #include "scopedb/ingest.h"
 #include "scopedb/profile.h"
+#include "scopedb/store.h"
 #include "ingest/calltree.h"
 #include "ingest/ingest_child.h"
 #include "ingest/ingest_nest.h"
@@ -129,17 +130,30 @@ const struct ingest_limits *ingest_default_limits(void)
 	return &ingest_defaults;
 }
 
+/* ERR_USAGE "invalid WHAT 'S': ..." when text s (len bytes of it: a
+ * --meta's key) breaks the text rule (docs/text.md): not UTF-8, or a name
+ * past STORE_NAME_MAX; else 0. */
+static int ingest_opt_text(const char *what, const char *s, size_t len)
+{
+	if (util_utf8_bad(s))
+		return err_set(ERR_USAGE,
+			       "invalid %s '%s': not valid UTF-8 (a store holds UTF-8 text only)",
+			       what, s);
+	if (len > STORE_NAME_MAX)
+		return err_set(ERR_USAGE,
+			       "invalid %s '%.120s...': too long (%zu bytes; a store indexes names "
+			       "of at most %d)",
+			       what, s, len, STORE_NAME_MAX);
+	return 0;
+}
+
 int ingest_meta_check(const char *kv)
 {
 	const char *eq = strchr(kv, '=');
 
 	if (!eq || eq == kv)
 		return err_set(ERR_USAGE, "invalid --meta '%s': expected KEY=VALUE", kv);
-	if (util_utf8_bad(kv))
-		return err_set(
-		    ERR_USAGE,
-		    "invalid --meta '%s': not valid UTF-8 (a store holds UTF-8 text only)", kv);
-	return 0;
+	return ingest_opt_text("--meta", kv, (size_t)(eq - kv));
 }
 
 int ingest_opts_check(const struct ingest_opts *o)
@@ -147,28 +161,19 @@ int ingest_opts_check(const struct ingest_opts *o)
 	const char *const what[] = {"--label", "commit", "branch"};
 	const char *const s[] = {o->label, o->commit, o->branch};
 	size_t i;
+	int rc = 0;
 
-	for (i = 0; i < 3; i++)
-		if (s[i] && util_utf8_bad(s[i]))
-			return err_set(ERR_USAGE,
-				       "invalid %s '%s': not valid UTF-8 (a store holds UTF-8 text "
-				       "only)",
-				       what[i], s[i]);
-	for (i = 0; i < o->ntags; i++) {
+	for (i = 0; !rc && i < 3; i++)
+		rc = s[i] ? ingest_opt_text(what[i], s[i], strlen(s[i])) : 0;
+	for (i = 0; !rc && i < o->ntags; i++) {
 		if (!o->tags[i][0])
 			return err_set(ERR_USAGE, "invalid --tag '': empty tag (a tag names runs: "
 						  "give it a name)");
-		if (util_utf8_bad(o->tags[i]))
-			return err_set(
-			    ERR_USAGE,
-			    "invalid --tag '%s': not valid UTF-8 (a store holds UTF-8 text "
-			    "only)",
-			    o->tags[i]);
+		rc = ingest_opt_text("--tag", o->tags[i], strlen(o->tags[i]));
 	}
-	for (i = 0; i < o->nmeta; i++)
-		if (ingest_meta_check(o->meta[i]))
-			return ERR_USAGE;
-	return 0;
+	for (i = 0; !rc && i < o->nmeta; i++)
+		rc = ingest_meta_check(o->meta[i]);
+	return rc;
 }
 
 /* The path and opts of a file to ingest, by the text rule. */

@@ -126,7 +126,7 @@ static int transfer_get_meta(struct store_meta *meta, struct store *src, int64_t
 	int ret = store_get_meta(src, meta, id);
 
 	for (i = 0; !ret && i < meta->n; i++) {
-		ret = verify_text("metadata key", meta->keys[i]);
+		ret = verify_key("metadata key", meta->keys[i]);
 		snprintf(what, sizeof(what), "metadata '%.100s' value", meta->keys[i]);
 		if (!ret)
 			ret = verify_text(what, meta->values[i]);

@@ -336,19 +336,33 @@ int verify_text(const char *what, const char *s)
 	    what, verify_name(short_s, s), (unsigned char)*bad, (size_t)(bad - s));
 }
 
+int verify_key(const char *what, const char *s)
+{
+	char short_s[VERIFY_NAME_MAX + 4];
+	int ret = verify_text(what, s);
+
+	if (ret || !s || strlen(s) <= STORE_NAME_MAX)
+		return ret;
+	return err_set(ERR_FORMAT,
+		       "%s '%s' is too long (%zu bytes; a store indexes names of at most %d)", what,
+		       verify_name(short_s, s), strlen(s), STORE_NAME_MAX);
+}
+
 int verify_run_text(const struct store_run *run)
 {
-	const char *const what[] = {"path",   "label",	      "commit",	     "branch",
-				    "layout", "content hash", "ingest time", "recorded time"};
-	const char *const s[] = {run->source_path, run->label,	run->commit,	  run->branch,
-				 run->layout,	   run->sha256, run->ingested_at, run->recorded_at};
+	const char *const what[] = {"path",	    "commit",	   "layout",
+				    "content hash", "ingest time", "recorded time"};
+	const char *const s[] = {run->source_path, run->commit,	     run->layout,
+				 run->sha256,	   run->ingested_at, run->recorded_at};
 	size_t i;
-	int ret = 0;
+	int ret = verify_key("label", run->label);
 
+	if (!ret)
+		ret = verify_key("branch", run->branch);
 	for (i = 0; !ret && i < sizeof(s) / sizeof(s[0]); i++)
 		ret = verify_text(what[i], s[i]);
 	for (i = 0; !ret && i < run->ntags; i++)
-		ret = verify_text("tag", run->tags[i]);
+		ret = verify_key("tag", run->tags[i]);
 	return ret;
 }
 
