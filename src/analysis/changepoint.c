@@ -182,7 +182,9 @@ static void cp_prepare(struct cp_work *w)
 
 	for (i = 0; i + 1 < m; i++)
 		w->tmp[i] = w->x[i + 1] - w->x[i];
-	w->sigma = m > 2 ? 1.4826 * statdist_mad(w->tmp, m - 1) / sqrt(2.0) : 0.0;
+	for (i = 0; i + 1 < m; i++)
+		w->tmp[i] = fabs(w->tmp[i]);
+	w->sigma = m > 2 ? 1.4826 * statdist_median(w->tmp, m - 1) / sqrt(2.0) : 0.0;
 	if (!(w->sigma > CP_SIGMA_MIN) && m > 2) {
 		/* more than half the differences equal (quantized values):
 		 * the MAD of those that are not, if there are enough of them
@@ -599,10 +601,10 @@ static size_t cp_confirmable(size_t n, size_t min_segment, double alpha)
 static int cp_tail(const struct cp_work *w, size_t last, size_t min_segment, double min_change,
 		   double alpha, struct cp_item *x)
 {
-	size_t k, i, need, kmax = cp_confirmable(min_segment, min_segment, alpha) - 1;
+	size_t k, i, need, best, lo, hi, kmax = cp_confirmable(min_segment, min_segment, alpha) - 1;
 
 	for (k = kmax; k >= 1; k--) {
-		double med, lim = CP_PROV * w->sigma / sqrt((double)k), mean = 0.0, z;
+		double med, lim = CP_PROV * w->sigma / sqrt((double)k), mean = 0.0;
 		int side = 0, ok = 1;
 
 		if (w->m < last + k + min_segment)
@@ -625,13 +627,23 @@ static int cp_tail(const struct cp_work *w, size_t last, size_t min_segment, dou
 			ok = 0;
 		if (!ok || fabs(expm1(mean)) < min_change * (1.0 - 1e-9))
 			continue;
-		z = fabs(mean) / (w->sigma / sqrt((double)k));
+		/* where the new level begins: the best split of the last
+		 * segment, not the largest k (which may take in a noise-high
+		 * point of the old level just before the step) */
+		cp_locate(w, last, w->m - k, w->m, &best, &lo, &hi);
+		if (best <= w->m - k || best >= w->m)
+			best = w->m - k; /* only ever a shorter tail */
+		k = w->m - best;
+		need = cp_confirmable(best - last, min_segment, alpha);
 		x->a = last;
-		x->b1 = x->b2 = w->m - k;
+		x->b1 = x->b2 = best;
 		x->c = w->m;
-		x->p = 2.0 * statdist_norm_cdf(-z);
+		/* the confirming test's own p: too few points yet to reach
+		 * alpha (a normal test of k points gave p = 0 from noise
+		 * estimated on a handful of runs) */
+		x->p = statdist_mannwhitney_p(w->x + last, best - last, w->x + best, k, NULL);
 		x->provisional = 1;
-		x->confirm = need - k;
+		x->confirm = need > k ? need - k : 1;
 		return 1;
 	}
 	return 0;
