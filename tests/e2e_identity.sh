@@ -68,6 +68,17 @@ GITHUB_SHA=zzz GITHUB_REF_NAME=main expect 0 "github bad sha" $S ingest --db "$d
 equals "bad sha warnings" "$err" "scopedb: warning: GITHUB_SHA 'zzz' is not a commit; ignored
 scopedb: warning: run $(sql "$db" "select id from runs where source_path = 'gh-bad.h5'") stored without a commit: pass --commit or set GITHUB_SHA to a commit"
 equals "bad sha: branch kept" "$(ident gh-bad.h5)" "- main"
+# a CI branch a store cannot hold (not UTF-8, too long): named with its
+# variable, and the run stored without it; --branch's own is refused
+prof gh-badbranch.h5
+GITHUB_SHA=7777777 GITHUB_HEAD_REF=$'x\xff' expect 0 "github bad branch" $S ingest --db "$db" gh-badbranch.h5
+equals "bad branch warning" "$err" "scopedb: warning: branch 'x\xff' (from GITHUB_HEAD_REF) is not valid UTF-8; the run is stored without a branch (give one with --branch)"
+equals "bad branch: commit kept" "$(ident gh-badbranch.h5)" "7777777 -"
+prof gh-longbranch.h5
+GITHUB_SHA=7777778 GITHUB_HEAD_REF=$(printf '%2001s' | tr ' ' b) expect 0 "github long branch" $S ingest --db "$db" gh-longbranch.h5
+contains "long branch warning" "$err" "(from GITHUB_HEAD_REF) is too long for a store; the run is stored without a branch"
+expect_err 2 "--branch not UTF-8" "scopedb: invalid branch 'x\xff': not valid UTF-8 (a store holds UTF-8 text only)" \
+	$S ingest --db "$db" --branch $'x\xff' gh-badbranch.h5
 # shas are stored lowercased (selectors match lowercase)
 prof upper.h5
 GITHUB_SHA=ABCDEF0123456789ABCDEF0123456789ABCDEF01 GITHUB_REF_NAME=main \

@@ -366,6 +366,23 @@ int cmd_ingest(int argc, char **argv)
 			id.ignored_from, cli_msgq(&q, id.ignored_value));
 		buf_release(&q);
 	}
+	/* a branch the CI or git names that a store cannot hold (not UTF-8,
+	 * too long) is left unset, as a CI commit that is none: said, and
+	 * the run stored; --branch's own is refused by ingest_opts_check() */
+	if (id.branch && strcmp(id.branch_from, "--branch") != 0 &&
+	    (util_utf8_bad(id.branch) || strlen(id.branch) > STORE_NAME_MAX)) {
+		struct buf q = BUF_INIT;
+
+		fprintf(stderr,
+			"scopedb: warning: branch '%s' (from %s) is %s; the run is stored "
+			"without a branch (give one with --branch)\n",
+			cli_msgq(&q, id.branch), id.branch_from,
+			util_utf8_bad(id.branch) ? "not valid UTF-8" : "too long for a store");
+		buf_release(&q);
+		free(id.branch);
+		id.branch = NULL;
+		id.branch_from = NULL;
+	}
 	io.commit = id.commit;
 	io.branch = id.branch;
 	if (ingest_opts_check(&io)) {
