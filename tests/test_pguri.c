@@ -51,6 +51,13 @@ static void test_mask(void **state)
 	    {"host=/tmp password=hunter2 user=u", "host=/tmp password=*** user=u"},
 	    {"host=/tmp password = 'hun ter2'", "host=/tmp password = ***"},
 	    {"postgresql://u@h/db", "postgresql://u@h/db"},
+	    /* a mistyped key libpq refuses, quoting the whole string back */
+	    {"host=/tmp Password=hunter2 user=u", "host=/tmp Password=*** user=u"},
+	    {"host=/tmp PASSWORD=hunter2", "host=/tmp PASSWORD=***"},
+	    {"host=/tmp passwd=hunter2", "host=/tmp passwd=***"},
+	    {"postgresql:///db?Password=hunter2&user=u", "postgresql:///db?Password=***&user=u"},
+	    /* a path, not a secret */
+	    {"host=/tmp passfile=/home/u/.pgpass", "host=/tmp passfile=/home/u/.pgpass"},
 	};
 	struct pg_secrets s;
 	size_t i;

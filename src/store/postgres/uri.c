@@ -5,6 +5,7 @@
  */
 #include <ctype.h>
 #include <string.h>
+#include <strings.h>
 
 #include "scopedb/util.h"
 #include "store/postgres/uri.h"
@@ -102,6 +103,22 @@ static const char *pg_uri_at(const char *p)
 	return at;
 }
 
+/* 1 when the key p[0..n) of a connection parameter names a secret: any
+ * spelling with "pass" in it (password, and the Password, PASSWORD or
+ * passwd libpq refuses while quoting the whole string back) but passfile,
+ * a path. */
+static int pg_secret_key(const char *p, size_t n)
+{
+	size_t i;
+
+	if (n == 8 && !strncmp(p, "passfile", 8))
+		return 0;
+	for (i = 0; i + 4 <= n; i++)
+		if (!strncasecmp(p + i, "pass", 4))
+			return 1;
+	return 0;
+}
+
 char *postgres_mask(const char *loc, struct pg_secrets *secrets)
 {
 	struct buf b = BUF_INIT;
@@ -123,9 +140,11 @@ char *postgres_mask(const char *loc, struct pg_secrets *secrets)
 		}
 		/* and the query's password=... parameter */
 		for (q = p; *q && !rc;) {
-			if ((q[-1] == '?' || q[-1] == '&') && !strncmp(q, "password=", 9)) {
-				rc = buf_puts(&b, "password=***");
-				pg_secret_add(secrets, q + 9, strcspn(q + 9, "&"));
+			size_t n = strcspn(q, "=&");
+
+			if ((q[-1] == '?' || q[-1] == '&') && q[n] == '=' && pg_secret_key(q, n)) {
+				rc = buf_add(&b, q, n + 1) || buf_puts(&b, "***");
+				pg_secret_add(secrets, q + n + 1, strcspn(q + n + 1, "&"));
 				q += strcspn(q, "&");
 				continue;
 			}
@@ -134,9 +153,11 @@ char *postgres_mask(const char *loc, struct pg_secrets *secrets)
 		return buf_finish(&b, rc || buf_puts(&b, ""));
 	}
 	for (p = loc; *p && !rc;) {
-		if ((p == loc || isspace((unsigned char)p[-1])) && !strncmp(p, "password", 8) &&
-		    p[8 + strspn(p + 8, " \t")] == '=') {
-			const char *v = p + 8 + strspn(p + 8, " \t") + 1;
+		size_t n = strcspn(p, "= \t\n\r\f\v");
+
+		if ((p == loc || isspace((unsigned char)p[-1])) && pg_secret_key(p, n) &&
+		    p[n + strspn(p + n, " \t")] == '=') {
+			const char *v = p + n + strspn(p + n, " \t") + 1;
 
 			v += strspn(v, " \t");
 			rc = buf_add(&b, p, (size_t)(v - p));
