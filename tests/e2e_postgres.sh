@@ -674,7 +674,7 @@ wait $pid
 rc=$?
 equals "fault: ingest fails" "$rc" 2
 equals "fault: one message" "$(wc -l <fault.err)" 1
-contains "fault: names the store" "$(<fault.err)" "scopedb: cannot "
+contains "fault: names the file" "$(<fault.err)" "scopedb: 'big.h5' not stored: cannot "
 contains "fault: names the store" "$(<fault.err)" "store '$fault'"
 pg_restart_only || exit 1
 equals "fault: no partial run" "$(psql_q "$fault" "select count(*) from runs")

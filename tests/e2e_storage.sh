@@ -32,7 +32,7 @@ expect 0 "fsize: first ingest" "$SCOPEDB" ingest --db $db small.h5
 before=$(runs_sig $db)
 size_kb=$((($(stat -c %s $db) + 1023) / 1024))
 limited() { (trap '' XFSZ; ulimit -f $((size_kb + 16)); "$@"); }
-expect_error "fsize: ingest on a full disk" "^scopedb: cannot (update|open) store 'fsize.sqlite': " \
+expect_error "fsize: ingest on a full disk" "^scopedb: ('big.h5' not stored: )?cannot (update|open) store 'fsize.sqlite': " \
 	limited "$SCOPEDB" ingest --db $db big.h5
 equals "fsize: integrity_check" "$(sqlite3 $db 'pragma integrity_check')" ok
 equals "fsize: earlier run intact" "$(runs_sig $db)" "$before"
@@ -71,7 +71,7 @@ if unshare -m true 2>/dev/null && unshare -m sh -c 'mkdir -p mnt-probe &&
 	section() { awk -v s="== $1" '$0 == s {p = 1; next} /^== / {p = 0} p' mount.log; }
 	contains "tmpfs: first ingest" "$(section first)" "rc=0"
 	equals "tmpfs: disk full is one clear line, exit 2" "$(section full)" \
-		"scopedb: cannot update store 'm/s.sqlite': database or disk is full
+		"scopedb: 'big.h5' not stored: cannot update store 'm/s.sqlite': database or disk is full
 rc=2"
 	equals "tmpfs: integrity after disk full" "$(section integrity-full)" "ok
 rc=0"

@@ -218,6 +218,18 @@ out:
 	return rc;
 }
 
+/* 1 when the error is the store's own ("cannot update store 'X': ...",
+ * "store 'X' is damaged: ..."), not the file's ("cannot read 'F': ..."). */
+static int ingest_store_failed(void)
+{
+	const char *m = err_msg(), *sp;
+
+	if (!strncmp(m, "store '", 7))
+		return 1;
+	sp = !strncmp(m, "cannot ", 7) ? strchr(m + 7, ' ') : NULL;
+	return sp && !strncmp(sp, " store '", 8);
+}
+
 /*
  * Ingest files[0..n) one by one; the terminal gets a line per stored file
  * as it is done, JSON one array at the end (rendered into json).  *failed
@@ -263,7 +275,12 @@ static int ingest_files(struct buf *json, struct store **st, const char *db, str
 		progress_clear(&prog);
 		if (e) {
 			*failed = 1;
-			cli_print_error(err_msg());
+			/* a store's own failure (locked, connection lost) does
+			 * not name the file it could not store: said first */
+			if (ingest_store_failed())
+				cli_print_errorf("'%s' not stored: %s", files[i], err_msg());
+			else
+				cli_print_error(err_msg());
 		} else if (r.duplicate) {
 			ingest_warn_kept(files[i], &r, io, asked);
 		} else if (!io->commit && !warned) {
