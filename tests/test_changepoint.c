@@ -305,6 +305,34 @@ static void test_provisional_noisy_before(void **state)
 	free(c);
 }
 
+/* A review's 14 runs: +30 % from the ninth (halo_exchange of mkprofile
+ * seeds 1-14, --scale 1.3 from 9).  The segmentation's boundary lies a run
+ * late (after the ninth), the place at the ninth: the medians
+ * and run counts are those of the runs before and after the place (runs
+ * 1-8 and 9-14), the ninth never on both sides. */
+static void test_levels_of_the_place(void **state)
+{
+	const double s[] = {0.059492199, 0.055335874, 0.059140792, 0.059244688, 0.053865197,
+			    0.056442726, 0.056391771, 0.058059188, 0.071186162, 0.075878279,
+			    0.077964591, 0.078929668, 0.078542001, 0.078355815};
+	struct stats_val v[14];
+	struct changepoint *c = NULL;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 14; i++)
+		v[i] = (struct stats_val){0, s[i]};
+	assert_int_equal(find(&c, v, NULL, 14), 1);
+	assert_int_equal(c[0].before, 7);
+	assert_int_equal(c[0].after, 8);
+	assert_int_equal(c[0].runs_before, 8);
+	assert_int_equal(c[0].runs_after, 6);
+	/* runs 1-8: (0.056442726 + 0.058059188) / 2; runs 9-14 */
+	assert_true(fabs(c[0].v_before - 0.057250957) < 1e-12);
+	assert_true(fabs(c[0].v_after - 0.078160203) < 1e-12);
+	free(c);
+}
+
 static void test_constant(void **state)
 {
 	struct stats_val v[30];
@@ -521,6 +549,7 @@ TU_MAIN(NULL, NULL,
 	    cmocka_unit_test(test_provisional),
 	    cmocka_unit_test(test_provisional_short),
 	    cmocka_unit_test(test_provisional_noisy_before),
+	    cmocka_unit_test(test_levels_of_the_place),
 	    cmocka_unit_test(test_constant),
 	    cmocka_unit_test(test_too_short),
 	    cmocka_unit_test(test_min_change),

@@ -669,15 +669,19 @@ static void cp_report(struct changepoint *c, const struct cp_work *w, const stru
 	c->before = pt[lo - 1].last;
 	c->after = pt[hi].first;
 	c->at = pt[best].first;
-	c->v_before = cp_value_median(pt, x->a, x->b1, w->tmp);
-	c->v_after = cp_value_median(pt, x->b2, x->c, w->tmp);
+	/* the levels of the runs surely before (up to the one before) and
+	 * surely after (from the one after): a run the place leaves open, or
+	 * a drift's ramp, is on neither side, and a place the segmentation's
+	 * boundary missed by a run does not count that run twice */
+	c->v_before = cp_value_median(pt, x->a, lo, w->tmp);
+	c->v_after = cp_value_median(pt, hi, x->c, w->tmp);
 	c->pct = (c->v_after / c->v_before - 1.0) * 100.0;
 	c->p = x->p;
 	c->provisional = x->provisional;
 	c->confirm = x->provisional ? x->confirm : 0;
-	for (j = x->a; j < x->b1; j++)
+	for (j = x->a; j < lo; j++)
 		c->runs_before += pt[j].runs;
-	for (j = x->b2; j < x->c; j++)
+	for (j = hi; j < x->c; j++)
 		c->runs_after += pt[j].runs;
 }
 
