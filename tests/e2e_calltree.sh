@@ -417,6 +417,10 @@ equals "diff by path of GPU times: why none" "$err" \
 expect_err 2 "the aggregate side of a diff, named" \
 	"scopedb: 'agg-file.h5' has no paths: it keeps no calls, only totals (aggregate layout); use --by name" \
 	$S diff nested-base.h5 agg-file.h5 --by path
+"$MKPROFILE" --calls 0 zero.h5 >/dev/null || exit 1
+expect_err 2 "a run of no call, named" \
+	"scopedb: 'zero.h5' has no paths: it made no call; use --by name" \
+	$S show zero.h5 --by path
 fi
 
 if tcase ambiguous-names; then

@@ -136,6 +136,15 @@ if tcase path-keys; then
 	expect 0 "caliper of idle.h5" $S export --db i.sqlite --format caliper -o icap
 	equals "idle rank in Caliper: null times" \
 		"$(jq -c '[.data[] | select(.[2] == 0)]' icap/run-1.json)" '[[1,1,0,null,null,null,null]]'
+	# a run of no call at all: a row per (region, rank), as show has them,
+	# not an empty tree
+	"$MKPROFILE" --ranks 2 --regions main,io --calls 0 zero.h5 >/dev/null || exit 1
+	expect 0 "ingest zero.h5" $S ingest --db z.sqlite --commit $C zero.h5
+	run $S export --db z.sqlite
+	equals "no call: a row per region and rank" "$(cut -d, -f6-9 <<<"$out" | tail -n +2 | sort | tr '\n' ' ')" \
+		"io,0,0, io,1,0, main,0,0, main,1,0, "
+	expect 0 "caliper of zero.h5" $S export --db z.sqlite --format caliper -o zcap
+	equals "no call in Caliper: not a tree" "$(jq -c '[(.nodes | length), (.data | length)]' zcap/run-1.json)" '[2,4]'
 fi
 
 if tcase scope-profiler-json; then

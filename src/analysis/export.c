@@ -218,8 +218,9 @@ int export_read_run(struct export_run *out, struct store *st, int64_t run_id)
 		rc = store_get_meta(st, &out->meta, run_id);
 	if (!rc)
 		rc = store_get_nesting(st, run_id, &nest, &found);
-	/* a tree when every rank with per-call data has one; else flat */
-	out->tree = !rc && found && nest.trees > 0 && nest.trees == nest.ranks;
+	/* a tree when every rank with per-call data has one, with a path in
+	 * it; else flat (a run of no call: its regions' rows of 0 calls) */
+	out->tree = !rc && found && nest.trees > 0 && nest.trees == nest.ranks && nest.paths > 0;
 	if (!rc && out->tree)
 		rc = store_scan_timings(st, run_id, export_keep_blob, &s);
 	if (!rc && out->tree)

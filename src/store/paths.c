@@ -405,8 +405,7 @@ static int paths_none(struct store *st, int64_t run_id, const struct store_nesti
 	int file = st->temporary, ret = 0;
 
 	memset(&run, 0, sizeof(run));
-	if (file)
-		ret = store_get_run(st, &run, run_id);
+	ret = store_get_run(st, &run, run_id);
 	if (ret)
 		return ret;
 	if (file)
@@ -417,6 +416,8 @@ static int paths_none(struct store *st, int64_t run_id, const struct store_nesti
 	if (nest->ranks == 0)
 		snprintf(why, sizeof(why), "%s keeps no calls, only totals (aggregate layout)",
 			 file ? "it" : "its file");
+	else if (run.num_calls == 0)
+		snprintf(why, sizeof(why), "%s made no call", file ? "it" : "its file");
 	else if (nest->trees == 0)
 		snprintf(
 		    why, sizeof(why), "no rank has a call tree (calls overlap without nesting: %s)",
