@@ -252,6 +252,12 @@ for w in 2 5 8; do
 	contains "identical: unchanged ($w)" "$out" "Verdicts: 0 regressed, 0 improved, 5 unchanged, 0 inconclusive, 0 no evidence"
 done
 contains "identical: exact" "$out" "solve           34.8 ms    34.8 ms   +0 s      +0%  unchanged  1.00 [1.00, 1.00]  0.500            -"
+# a set of runs of one value is that value, to the last digit (exp of a
+# mean of logs would be an ulp off): what show prints
+# (io: 0.091173992, where exp(mean(log)) gave 0.09117399199999998)
+run $S check 8 9 --baseline-window 5 --format json --include io
+equals "identical: the set's value is the runs'" "$(jq -c '[.rows[0].a, .rows[0].b]' <<<"$out")" \
+	"$($S show 9 --format json --include io | jq -c '[.regions[0].total, .regions[0].total]')"
 expect 0 "constant with a clean step" $S check 16 17 --baseline-window 5 --max-regression 5
 contains "clean step: unchanged" "$out" "Verdicts: 0 regressed, 0 improved, 5 unchanged, 0 inconclusive, 0 no evidence"
 expect 1 "constant series, 10% slower" $S check 9 17 --baseline-window 5 --max-regression 5

@@ -253,7 +253,7 @@ static void compare_set_values(struct stats_named *v, size_t n, const struct com
 		x = compare_stab_get(tb, v[i].name, &at);
 		if (x && (cand ? x->ncand : x->nbase)) {
 			v[i].v.none = 0;
-			v[i].v.v = exp(cand ? x->ycand : x->ybase);
+			v[i].v.v = cand ? x->vcand : x->vbase;
 		}
 	}
 }

@@ -426,12 +426,15 @@ int runset_noise(struct verdict_noise *out, const struct runset *rs, const char 
 }
 
 /* The location of region name over the runs s[0..n) with the noise sigma
- * into *y (NaN when no run has a value), the counts into *kept and *out,
- * and what became of each run into mk (if not NULL). */
-static int runset_set(double *y, size_t *kept, size_t *nout, const struct runset_run *s, size_t n,
-		      const char *name, double sigma, struct runset_mark *mk)
+ * into *y (NaN when no run has a value) and as a value into *val (exp(*y),
+ * or the value itself when every kept run has the same: exp(log(x)) may
+ * be x plus an ulp), the counts into *kept and *out, and what became of
+ * each run into mk (if not NULL). */
+static int runset_set(double *y, double *val, size_t *kept, size_t *nout,
+		      const struct runset_run *s, size_t n, const char *name, double sigma,
+		      struct runset_mark *mk)
 {
-	double *tmp = calloc(2 * (n ? n : 1), sizeof(*tmp)), *v;
+	double *tmp = calloc(2 * (n ? n : 1), sizeof(*tmp)), *v, same;
 	unsigned char *rej = malloc(n ? n : 1);
 	size_t i, k = 0;
 
@@ -449,6 +452,19 @@ static int runset_set(double *y, size_t *kept, size_t *nout, const struct runset
 	}
 	*y = verdict_location(v, k, sigma, rej, kept, tmp);
 	*nout = k - *kept;
+	*val = exp(*y);
+	for (i = k = 0, same = NAN; i < n; i++) {
+		double x = runset_value(&s[i], name);
+
+		if (isnan(x) || rej[k++])
+			continue;
+		if (isnan(same))
+			same = x;
+		else if (x != same)
+			break;
+	}
+	if (i == n && !isnan(same))
+		*val = same;
 	for (i = k = 0; mk && i < n; i++) {
 		mk[i].state = -1;
 		mk[i].dev = 0.0;
@@ -465,12 +481,12 @@ static int runset_set(double *y, size_t *kept, size_t *nout, const struct runset
 int runset_locate(struct verdict_region *out, const struct runset *rs, const char *name,
 		  struct runset_mark *bm, struct runset_mark *cm)
 {
-	int rc = runset_set(&out->ybase, &out->nbase, &out->obase, rs->base, rs->nbase, name,
-			    out->noise.sigma, bm);
+	int rc = runset_set(&out->ybase, &out->vbase, &out->nbase, &out->obase, rs->base, rs->nbase,
+			    name, out->noise.sigma, bm);
 
 	if (!rc)
-		rc = runset_set(&out->ycand, &out->ncand, &out->ocand, rs->cand, rs->ncand, name,
-				out->noise.sigma, cm);
+		rc = runset_set(&out->ycand, &out->vcand, &out->ncand, &out->ocand, rs->cand,
+				rs->ncand, name, out->noise.sigma, cm);
 	return rc;
 }
 

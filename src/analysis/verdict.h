@@ -71,6 +71,8 @@ struct verdict_prior {
 /* One region: inputs, then what verdict_region() and verdict_decide() set. */
 struct verdict_region {
 	double ybase, ycand; /* location of each set (verdict_location()) */
+	double vbase, vcand; /* exp() of it, or the value itself when every
+			      * run it keeps has that one (no rounding) */
 	size_t nbase, ncand; /* values of each set it averages */
 	size_t obase, ocand; /* values of each set left out as outliers */
 	struct verdict_noise noise;
