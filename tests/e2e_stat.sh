@@ -45,7 +45,7 @@ expect 1 "regressed" $S check tag:nightly 15 --baseline-window 10 --max-regressi
 contains "baseline set" "$out" "Baseline runs: 10 (12, 11, 10, 9, 8, 7, 6, 5, 4, 3)"
 contains "candidate repetitions" "$out" "Candidate runs: 3 (15, 14, 13)"
 contains "noise source" "$out" \
-	"Noise: between-run CV of each region from its history: 12 runs of branch 'main' ending at run 12 (at most 30); median CV 1.5%; pooled over 5 regions, each borrowing 99%"
+	"Noise: between-run CV of each region from its history: 12 runs of branch 'main' ending at run 12 (at most 30); median CV 1.4%; pooled over 5 regions, each borrowing 99%"
 contains "verdict counts" "$out" "Verdicts: 1 regressed, 0 improved, 4 unchanged, 0 inconclusive, 0 no evidence"
 contains "gate" "$out" "Regression check: FAIL"
 contains "solve row" "$out" "solve           34.8 ms    52.5 ms  +17.8 ms     +51.2%  regressed  1.51 [1.48, 1.54]  <0.001            -"
@@ -93,7 +93,7 @@ if tcase inconclusive; then
 # budget maybe: INCONCLUSIVE, exit 3 -----------------------------------------------
 expect 3 "inconclusive" $S check tag:nightly 19 --baseline-window 10 --max-regression 5
 contains "inconclusive gate" "$out" "Regression check: INCONCLUSIVE"
-contains "runs needed" "$out" "+6.12%  inconclusive  1.06 [1.03, 1.09]  <0.001           32"
+contains "runs needed" "$out" "+6.12%  inconclusive  1.06 [1.03, 1.09]  <0.001           25"
 contains "inconclusive counts" "$out" "Verdicts: 0 regressed, 0 improved, 4 unchanged, 1 inconclusive, 0 no evidence"
 expect 0 "inconclusive pass" $S check tag:nightly 19 --baseline-window 10 --max-regression 5 \
 	--inconclusive pass
@@ -116,7 +116,7 @@ expect 0 "wide budget" $S check tag:nightly 19 --baseline-window 10 --max-regres
 # the baseline run alone (1/1 + 1/1 runs): the same 5% cannot be told from
 # the noise: no evidence, which passes the gate (the runs needed say how far)
 expect 0 "no evidence" $S check tag:nightly 19 --stat --max-regression 5
-contains "no evidence row" "$out" "+4.95%  no evidence  1.05 [1.01, 1.09]  0.011         999+"
+contains "no evidence row" "$out" "+4.95%  no evidence  1.05 [1.01, 1.09]  0.009         999+"
 contains "no evidence gate" "$out" "Regression check: PASS"
 
 fi
@@ -292,7 +292,7 @@ expect 1 "--same hostname" $S check 23 25 --baseline-window 10 --max-regression 
 contains "--same sets" "$out" "Baseline runs: 10 (23, 21, 19, 17, 15, 13, 11, 9, 7, 5)"
 contains "--same line" "$out" "Like with like: hostname = A (11 runs of another value left out)"
 contains "--same noise" "$out" "12 runs of branch 'main' ending at run 23 (at most 30)"
-contains "--same solve" "$out" "+10.1%  regressed  1.10 [1.07, 1.14]  <0.001"
+contains "--same solve" "$out" "+10.1%  regressed  1.10 [1.07, 1.13]  <0.001"
 expect 1 "--same json" $S check 23 25 --baseline-window 10 --max-regression 5 --same hostname \
 	--format json
 equals "json same" "$(printf '%s' "$out" | jq -c '.same')" '{"keys":{"hostname":"A"},"skipped":[],"left_out":11}'
