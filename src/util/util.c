@@ -551,6 +551,9 @@ int util_parse_iso(int64_t *out, const char *s)
 		return ERR_USAGE;
 	if (mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1])
 		return ERR_USAGE;
+	/* 29 February of a common year (the Gregorian rule) */
+	if (mo == 2 && d == 29 && (y % 4 != 0 || (y % 100 == 0 && y % 400 != 0)))
+		return ERR_USAGE;
 	if (*p == 'T' || *p == 't' || *p == ' ') {
 		p++;
 		if (parse_digits(&h, &p, 2) || *p++ != ':' || parse_digits(&mi, &p, 2))
