@@ -89,6 +89,15 @@ contains "two files, no store: message" "$err" "(a report's trends come from a s
 [ ! -e x.html ] && ok || bad "a failed report wrote x.html"
 expect_err 2 "no region selected" "scopedb: no region matches 'nothing_here' in store '$db'" \
 	$S report --include nothing_here
+expect_err 2 "no region selected, two runs" \
+	"scopedb: nothing to report: --include 'nothing_here' matches no region of branch 'main'" \
+	$S report 1 2 --include nothing_here -o x.html
+# a store whose runs were all removed: said so
+"$MKPROFILE" --seed 1 e1.h5 >/dev/null || exit 1
+$S ingest -q --db e.sqlite --commit abc1234 e1.h5 >/dev/null
+$S rm --db e.sqlite 1 >/dev/null
+expect_err 2 "an emptied store" "scopedb: no runs stored in 'e.sqlite'" $S report --db e.sqlite -o x.html
+[ ! -e x.html ] && ok || bad "a failed report wrote x.html"
 
 fi
 

@@ -18,6 +18,8 @@
 #include "scopedb/same.h"
 #include "scopedb/history.h"
 #include "scopedb/runarg.h"
+#include "scopedb/select.h"
+#include "scopedb/store.h"
 #include "scopedb/util.h"
 #include "select/match.h"
 
@@ -278,6 +280,20 @@ static int reportdata_scope(struct reportdata *rd, struct filter *f, const char 
 	return rd->scope ? 0 : err_nomem();
 }
 
+/* 0 when st holds a run, else ERR_NOTFOUND "no runs stored in 'X'" (the
+ * selector latest's own message). */
+static int reportdata_any_run(struct store *st)
+{
+	struct select_spec sel;
+	int64_t id;
+	int rc = select_parse(&sel, "latest");
+
+	if (!rc)
+		rc = store_resolve(st, &id, &sel);
+	select_release(&sel);
+	return rc;
+}
+
 /* ", hostname = node7" after rd->scope when --same keeps runs alike. */
 static int reportdata_scope_same(struct reportdata *rd, const struct same *s)
 {
@@ -354,6 +370,10 @@ int reportdata_build(struct reportdata *rd, const struct reportdata_opts *o)
 	}
 	/* like with like: the trends keep the runs the check kept (the
 	 * baseline's values), or without a check those of the newest run */
+	/* trends alone from a store without a run: say that, not that no
+	 * run has a selected region */
+	if (!rc && !rd->compared)
+		rc = reportdata_any_run(st);
 	if (!rc && rd->compared)
 		rc = same_filter(&fs, &conds, &f, &rd->cmp.same);
 	else if (!rc)
@@ -379,7 +399,14 @@ int reportdata_build(struct reportdata *rd, const struct reportdata_opts *o)
 	/* by path, the trends are still by name: a pattern of paths may
 	 * select no region name, and the call tree is the page's news */
 	if (!rd->nregions && !(co.by_path && rd->compared)) {
-		rc = err_set(ERR_NOTFOUND, "no run of %s has a selected region", rd->scope);
+		rc = co.ninclude ? err_set(ERR_NOTFOUND,
+					   "nothing to report: --include '%s' matches no region of "
+					   "%s",
+					   pattern, rd->scope)
+		     : co.nexclude
+			 ? err_set(ERR_NOTFOUND,
+				   "nothing to report: --exclude leaves no region of %s", rd->scope)
+			 : err_set(ERR_NOTFOUND, "no run of %s has a selected region", rd->scope);
 		goto out;
 	}
 	runarg_db_init(&db, st, co.db_path);
