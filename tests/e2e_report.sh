@@ -97,6 +97,8 @@ expect_err 2 "no region selected, two runs" \
 $S ingest -q --db e.sqlite --commit abc1234 e1.h5 >/dev/null
 $S rm --db e.sqlite 1 >/dev/null
 expect_err 2 "an emptied store" "scopedb: no runs stored in 'e.sqlite'" $S report --db e.sqlite -o x.html
+expect_err 2 "an emptied store: history" "scopedb: no runs stored in 'e.sqlite'" \
+	$S history --db e.sqlite solve
 [ ! -e x.html ] && ok || bad "a failed report wrote x.html"
 
 fi

@@ -92,6 +92,11 @@ int runarg_parse_stored(struct select_spec *sel, const char *arg, const char *cm
 /* 1 when arg names an existing regular file (following symlinks). */
 int runarg_is_file(const char *arg);
 
+/* 0 when st holds a run, else ERR_NOTFOUND "no runs stored in 'X'" (the
+ * selector latest's message): what a command with nothing to show says
+ * of an empty store, rather than that its filters matched nothing. */
+int runarg_any_run(struct store *st);
+
 /* 1 when arg looks like a path rather than a mistyped selector. */
 int runarg_looks_like_path(const char *arg);
 

@@ -18,8 +18,6 @@
 #include "scopedb/same.h"
 #include "scopedb/history.h"
 #include "scopedb/runarg.h"
-#include "scopedb/select.h"
-#include "scopedb/store.h"
 #include "scopedb/util.h"
 #include "select/match.h"
 
@@ -280,20 +278,6 @@ static int reportdata_scope(struct reportdata *rd, struct filter *f, const char 
 	return rd->scope ? 0 : err_nomem();
 }
 
-/* 0 when st holds a run, else ERR_NOTFOUND "no runs stored in 'X'" (the
- * selector latest's own message). */
-static int reportdata_any_run(struct store *st)
-{
-	struct select_spec sel;
-	int64_t id;
-	int rc = select_parse(&sel, "latest");
-
-	if (!rc)
-		rc = store_resolve(st, &id, &sel);
-	select_release(&sel);
-	return rc;
-}
-
 /* ", hostname = node7" after rd->scope when --same keeps runs alike. */
 static int reportdata_scope_same(struct reportdata *rd, const struct same *s)
 {
@@ -373,7 +357,7 @@ int reportdata_build(struct reportdata *rd, const struct reportdata_opts *o)
 	/* trends alone from a store without a run: say that, not that no
 	 * run has a selected region */
 	if (!rc && !rd->compared)
-		rc = reportdata_any_run(st);
+		rc = runarg_any_run(st);
 	if (!rc && rd->compared)
 		rc = same_filter(&fs, &conds, &f, &rd->cmp.same);
 	else if (!rc)

@@ -61,6 +61,18 @@ static int runarg_exists(const char *arg)
 	return stat(arg, &sb) == 0;
 }
 
+int runarg_any_run(struct store *st)
+{
+	struct select_spec sel;
+	int64_t id;
+	int rc = select_parse(&sel, "latest");
+
+	if (!rc)
+		rc = store_resolve(st, &id, &sel);
+	select_release(&sel);
+	return rc;
+}
+
 int runarg_looks_like_path(const char *arg)
 {
 	size_t n = strlen(arg);

@@ -28,6 +28,7 @@
 #include "scopedb/err.h"
 #include "scopedb/filter.h"
 #include "scopedb/history.h"
+#include "scopedb/runarg.h"
 #include "select/match.h"
 #include "render/report.h"
 #include "scopedb/stats.h"
@@ -388,7 +389,7 @@ int cmd_history(int argc, char **argv)
 	}
 	/* a --tag, --branch or --label no stored run has: said with the
 	 * nearest stored one */
-	if (n == 0 && hint_filter(&said, st, &f)) {
+	if (n == 0 && (hint_filter(&said, st, &f) || runarg_any_run(st))) {
 		code = cli_error();
 		goto out;
 	}
