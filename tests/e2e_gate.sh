@@ -262,7 +262,7 @@ expect 1 "junit" $S check base.h5 few.h5 --max-regression 5 --fail-on-missing --
 equals "junit head" "$(printf '%s\n' "$out" | head -2)" '<?xml version="1.0" encoding="UTF-8"?>
 <testsuite name="scopedb.check" tests="6" failures="2" errors="0" skipped="0">'
 contains "junit failure" "$out" '  <testcase name="halo_exchange" classname="scopedb.check.total">
-    <failure type="missing" message="baseline: 0.287119, candidate: -, delta: -0.287119, delta %: -100%">'
+    <failure type="missing" message="baseline: 287 ms, candidate: -, delta: -287 ms, delta %: -100%">'
 contains "junit pass" "$out" '  <testcase name="fresh" classname="scopedb.check.total"/>'
 printf '%s\n' "$out" >j2.xml
 # the failure type names the rule: missing, new, or regression (the budget)

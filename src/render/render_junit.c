@@ -5,9 +5,10 @@
  * diff and check), named by the row's first cell, with a <failure> for
  * each row the document marks as bad in its first cell (a check's budget
  * violations).  The failure message lists the row's other columns as
- * people read them, each once ("a: 0.15, b: 0.16, delta: +0.012, delta
- * %: +7.9%"); its type says which rule the row broke: "inconclusive" (a
- * statistical check that could not decide, with --inconclusive fail),
+ * people read them, each once, durations with their unit ("baseline:
+ * 19.2 ms, candidate: 28.8 ms, delta: +9.60 ms, delta %: +50%"); its type
+ * says which rule the row broke: "inconclusive" (a statistical check that
+ * could not decide, with --inconclusive fail),
  * "new" (no baseline value, a: --fail-on-new), "missing" (no candidate
  * value, b: --fail-on-missing), else "regression" (over the budget).
  *
@@ -72,8 +73,12 @@ static const char *render_junit_type(const struct doc_table *t, size_t r)
  * its titled columns show as people read them) and the markdown twin of a
  * terminal column (shown in markdown only: the verdict with its icon).
  */
-static int render_junit_message(struct buf *out, const struct doc_table *t, size_t r)
+static int render_junit_message(struct buf *out, const struct doc_table *t, size_t r,
+				const struct render_opts *o)
 {
+	/* durations with their unit, as the other formats say them (each
+	 * value its own unless --units); an XML file is UTF-8: "µs" */
+	const struct doc_numfmt nf = {o->units, 1};
 	const char *sep = "";
 	size_t c;
 	int rc = 0;
@@ -84,7 +89,7 @@ static int render_junit_message(struct buf *out, const struct doc_table *t, size
 		if (!col->title || ((col->fmts & DOC_F_MD) && !(col->fmts & DOC_F_TEXT)))
 			continue;
 		rc |= buf_printf(out, "%s%s: ", sep, col->title);
-		rc |= doc_cell_human(out, col, doc_cell(t, r, c), NULL);
+		rc |= doc_cell_human(out, col, doc_cell(t, r, c), &nf);
 		sep = ", ";
 	}
 	return rc;
@@ -92,7 +97,7 @@ static int render_junit_message(struct buf *out, const struct doc_table *t, size
 
 /* One <testcase>, with its <failure> when the row failed. */
 static int render_junit_case(struct buf *out, const struct doc_table *t, size_t r,
-			     const char *classname)
+			     const char *classname, const struct render_opts *o)
 {
 	struct buf s = BUF_INIT;
 	int rc = 0;
@@ -108,7 +113,7 @@ static int render_junit_case(struct buf *out, const struct doc_table *t, size_t 
 	}
 	s.len = 0;
 	rc |= buf_puts(&s, "");
-	rc |= render_junit_message(&s, t, r);
+	rc |= render_junit_message(&s, t, r, o);
 	rc |= buf_printf(out, "\">\n    <failure type=\"%s\" message=\"", render_junit_type(t, r));
 	rc |= escape_xml(out, s.data ? s.data : "");
 	rc |= buf_puts(out, "\">");
@@ -138,7 +143,7 @@ static int render_junit(struct buf *out, const struct doc *d, const struct rende
 			 "skipped=\"0\">\n",
 			 suite, nrows, nfail);
 	for (r = 0; r < nrows && !rc; r++)
-		rc = render_junit_case(out, t, r, cls.data);
+		rc = render_junit_case(out, t, r, cls.data, o);
 	rc |= buf_puts(out, "</testsuite>\n");
 	buf_release(&cls);
 	return rc ? err_nomem() : 0;
