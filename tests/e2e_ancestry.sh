@@ -78,6 +78,18 @@ contains "window: noise from the ancestry" "$(jq -r '.noise[0].from' <<<"$out")"
 	"4 runs on the first-parent ancestry of ${M4:0:12} ending at run 4"
 in_repo $S check base:main ../cand.h5 --baseline-window 10 --max-regression 100 --format json
 equals "window: as many as there are" "$(jq -c .baseline_runs <<<"$out")" "[4,3,2,1]"
+case "$(jq -r .baseline_from <<<"$out")" in
+*shallow*) bad "window: a full clone called shallow" ;;
+*) ok ;;
+esac
+# a shallow clone cuts the ancestry short: said where the window is not
+# filled (a CI checkout of depth 4 of feature: f1, c5, the merge, c3)
+git clone -q --depth 4 --single-branch --branch feature "file://$E2E_DIR/repo" shallow 2>/dev/null ||
+	bad "a shallow clone"
+run bash -c 'cd shallow && exec "$@"' "$S" "$S" check base:HEAD ../cand.h5 --baseline-window 10 --max-regression 100 --format json
+equals "shallow: the runs it can see" "$(jq -c .baseline_runs <<<"$out")" "[4,3]"
+contains "shallow: said" "$(jq -r .baseline_from <<<"$out")" \
+	"; only 2 runs on its first-parent ancestry: this clone is shallow (git fetch --unshallow; actions/checkout: fetch-depth: 0)"
 fi
 
 if tcase base-errors; then

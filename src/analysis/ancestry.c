@@ -2,6 +2,7 @@
  * ancestry.c - the stored runs of base:REF (see ancestry.h): four read-only
  * git commands through git_run(), then the store by commit.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -99,6 +100,43 @@ static int ancestry_commit_runs(struct ancestry *out, struct store *st, const ch
 	return rc;
 }
 
+/*
+ * 1 when commit sha is where a shallow clone's history was cut (listed in
+ * the repository's "shallow" file), so that a walk ending there ended for
+ * want of the older commits, not at the first commit (b: scratch).  The
+ * file is only read, at most ANCESTRY_SHALLOW_MAX bytes of it.
+ */
+#define ANCESTRY_SHALLOW_MAX (1 << 20)
+static int ancestry_cut_at(struct buf *b, const char *sha)
+{
+	static const char *const gitdir[] = {"--git-dir", NULL};
+	char *text, *line, *next;
+	size_t len;
+	FILE *f;
+	int ok, cut = 0;
+
+	if (!sha || ancestry_git(b, &ok, "rev-parse", gitdir, NULL, 0) || !ok)
+		return 0;
+	git_first_line(b->data);
+	b->len = strlen(b->data);
+	if (buf_puts(b, "/shallow") || !(f = fopen(b->data, "r")))
+		return 0; /* no such file: not a shallow clone */
+	text = malloc(ANCESTRY_SHALLOW_MAX + 1);
+	len = text ? fread(text, 1, ANCESTRY_SHALLOW_MAX, f) : 0;
+	fclose(f);
+	if (!text)
+		return 0;
+	text[len] = '\0';
+	for (line = text; line && *line && !cut; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		cut = !strcmp(line, sha);
+	}
+	free(text);
+	return cut;
+}
+
 int ancestry_runs(struct ancestry *out, struct store *st, const char *ref, size_t want)
 {
 	static const char *const toplevel[] = {"--show-toplevel", NULL};
@@ -107,7 +145,7 @@ int ancestry_runs(struct ancestry *out, struct store *st, const char *ref, size_
 	    "--first-parent", "--max-count=" ANCESTRY_STR(ANCESTRY_MAX_COMMITS), NULL};
 	const char *revs[3] = {NULL, NULL, NULL};
 	struct buf b = BUF_INIT, r = BUF_INIT, note = BUF_INIT;
-	char *sha = NULL, *line, *next, cwd[4096];
+	char *sha = NULL, *line, *next, *last = NULL, cwd[4096];
 	int ok, rc;
 
 	memset(out, 0, sizeof(*out));
@@ -167,6 +205,7 @@ int ancestry_runs(struct ancestry *out, struct store *st, const char *ref, size_
 			*next++ = '\0';
 		if (!ancestry_is_sha(line))
 			continue;
+		last = line;
 		rc = ancestry_commit_runs(out, st, line, out->ncommits, want);
 		out->ncommits++;
 	}
@@ -192,6 +231,15 @@ int ancestry_runs(struct ancestry *out, struct store *st, const char *ref, size_
 						out->back[0] == 1 ? "" : "s");
 			else
 				e |= buf_puts(&note, ", at the merge base");
+			/* a window the ancestry could not fill in a shallow
+			 * clone: the older commits are not there to walk */
+			if (out->nruns < want && ancestry_cut_at(&r, last))
+				e |= buf_printf(&note,
+						"; only %zu run%s on its first-parent ancestry: "
+						"this clone is shallow "
+						"(git fetch --unshallow; actions/checkout: "
+						"fetch-depth: 0)",
+						out->nruns, out->nruns == 1 ? "" : "s");
 			out->note = buf_finish(&note, e);
 			if (!out->note)
 				rc = err_nomem();
