@@ -95,7 +95,8 @@ static int summary_find_col(const char *name, size_t len)
 	int i;
 
 	for (i = 0; i < SUMMARY_NCOLS; i++)
-		if (strlen(summary_col_names[i]) == len && !strncasecmp(summary_col_names[i], name, len))
+		if (strlen(summary_col_names[i]) == len &&
+		    !strncasecmp(summary_col_names[i], name, len))
 			return i;
 	return -1;
 }
@@ -150,7 +151,8 @@ int summary_parse_columns(enum summary_col *out, size_t *n, const char *list)
 
 int summary_parse_sort(enum summary_col *out, const char *name)
 {
-	int c = strcasecmp(name, "name") ? summary_find_col(name, strlen(name)) : SUMMARY_COL_REGION;
+	int c =
+	    strcasecmp(name, "name") ? summary_find_col(name, strlen(name)) : SUMMARY_COL_REGION;
 
 	struct buf hint = BUF_INIT;
 	int rc;
