@@ -96,6 +96,12 @@ if tcase base-errors; then
 # not a work tree, REF unknown, no stored run on the ancestry: one line, exit 2
 expect_error "not a work tree" "^scopedb: base:main: '$E2E_DIR' is not in a git work tree$" \
 	$S check base:main cand.h5
+# a repository git cannot read: git's own cause, not "not a work tree"
+mkdir broken && git -C broken init -q && printf '[core\n[[[' >broken/.git/config
+run bash -c 'cd broken && exec "$@"' "$S" "$S" check base:main ../cand.h5
+equals "broken config: exit" "$rc" 2
+equals "broken config: git's cause" "$err" \
+	"scopedb: base:main: git cannot read the repository of '$E2E_DIR/broken': bad config line 1 in file .git/config"
 in_repo $S check base:nosuch ../cand.h5
 equals "unknown REF: exit" "$rc" 2
 equals "unknown REF: message" "$err" \

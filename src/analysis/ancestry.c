@@ -137,6 +137,23 @@ static int ancestry_cut_at(struct buf *b, const char *sha)
 	return cut;
 }
 
+/*
+ * The error of a directory git finds no work tree in: that it is none, or,
+ * when git says something else (a damaged config, a repository format it
+ * does not know, a .git file or GIT_DIR naming nothing), git's own cause.
+ */
+static int ancestry_no_tree(const char *ref, const char *cwd)
+{
+	const char *why = git_last_error();
+
+	if (!strncmp(why, "fatal: ", 7))
+		why += 7;
+	if (!*why || !strncmp(why, "not a git repository (or any", 28))
+		return err_set(ERR_USAGE, "base:%s: '%s' is not in a git work tree", ref, cwd);
+	return err_set(ERR_USAGE, "base:%s: git cannot read the repository of '%s': %s", ref, cwd,
+		       why);
+}
+
 int ancestry_runs(struct ancestry *out, struct store *st, const char *ref, size_t want)
 {
 	static const char *const toplevel[] = {"--show-toplevel", NULL};
@@ -161,8 +178,7 @@ int ancestry_runs(struct ancestry *out, struct store *st, const char *ref, size_
 	/* 1. a work tree */
 	rc = ancestry_git(&b, &ok, "rev-parse", toplevel, NULL, 0);
 	if (!rc && !ok)
-		rc = err_set(ERR_USAGE, "base:%s: '%s' is not in a git work tree", ref,
-			     getcwd(cwd, sizeof(cwd)) ? cwd : ".");
+		rc = ancestry_no_tree(ref, getcwd(cwd, sizeof(cwd)) ? cwd : ".");
 	/* 2. REF, a commit */
 	if (!rc)
 		rc = git_check_rev(ref);

@@ -24,6 +24,7 @@
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -284,6 +285,25 @@ static int git_argv(const char **argv, size_t n, const char *cmd, const char *co
 	return 0;
 }
 
+/* The first line of the standard error of the last git that failed
+ * (git_last_error()). */
+static char git_err[256];
+
+const char *git_last_error(void)
+{
+	return git_err;
+}
+
+/* The first line of what git wrote to fd (a memfd; at most the size of
+ * git_err), into git_err. */
+static void git_keep_error(int fd)
+{
+	ssize_t n = fd >= 0 ? pread(fd, git_err, sizeof(git_err) - 1, 0) : -1;
+
+	git_err[n > 0 ? n : 0] = '\0';
+	git_first_line(git_err);
+}
+
 int git_run(struct buf *out, enum git_status *status, const char *cmd, const char *const *opts,
 	    const char *const *revs, const struct git_limits *lim)
 {
@@ -295,10 +315,11 @@ int git_run(struct buf *out, enum git_status *status, const char *cmd, const cha
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
 	struct timespec t0;
-	int fds[2] = {-1, -1}, fa_ok = 0, attr_ok = 0, wstatus = 0, rc, killed;
+	int fds[2] = {-1, -1}, fa_ok = 0, attr_ok = 0, wstatus = 0, rc, killed, efd = -1;
 	pid_t pid = -1;
 
 	*status = GIT_NOT_FOUND;
+	git_err[0] = '\0';
 	rc = git_argv(argv, sizeof(argv) / sizeof(argv[0]), cmd, opts, revs);
 	if (rc)
 		return rc;
@@ -310,9 +331,13 @@ int git_run(struct buf *out, enum git_status *status, const char *cmd, const cha
 	if (posix_spawn_file_actions_init(&fa))
 		goto out;
 	fa_ok = 1;
+	/* its standard error into memory, which never fills as a pipe
+	 * would (a message for git_last_error()); /dev/null without it */
+	efd = memfd_create("git-stderr", MFD_CLOEXEC);
 	if (posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0) ||
 	    posix_spawn_file_actions_adddup2(&fa, fds[1], 1) ||
-	    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0))
+	    (efd >= 0 ? posix_spawn_file_actions_adddup2(&fa, efd, 2)
+		      : posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0)))
 		goto out;
 	if (posix_spawnattr_init(&attr))
 		goto out;
@@ -341,6 +366,8 @@ int git_run(struct buf *out, enum git_status *status, const char *cmd, const cha
 	}
 	if (!rc && *status == GIT_OK && buf_puts(out, ""))
 		rc = err_nomem();
+	if (!rc && *status == GIT_FAILED)
+		git_keep_error(efd);
 out:
 	if (pid > 0) {
 		kill(-pid, SIGKILL);
@@ -359,5 +386,7 @@ out:
 		close(fds[0]);
 	if (fds[1] >= 0)
 		close(fds[1]);
+	if (efd >= 0)
+		close(efd);
 	return rc;
 }

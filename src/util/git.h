@@ -82,4 +82,10 @@ int git_check_rev(const char *rev);
 /* The first line of text (up to its first line break), in place. */
 char *git_first_line(char *text);
 
+/* The first line git wrote to its standard error in the last git_run()
+ * that ended GIT_FAILED ("fatal: bad config line 1 in file .git/config"),
+ * unescaped, at most 255 bytes; "" for any other end.  Kept until the next
+ * git_run(). */
+const char *git_last_error(void);
+
 #endif
