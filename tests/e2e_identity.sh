@@ -122,6 +122,15 @@ run bash -c "cd repo && $S ingest --db '$db' r1.h5"
 equals "work tree exit" "$rc" 0
 equals "work tree: no warning" "$err" ""
 equals "work tree: HEAD and branch" "$(ident r1.h5)" "$head trunk"
+# a repository git cannot read: stored without a commit, and git's cause
+cp repo/.git/config repo-config.bak
+printf '[core\n[[[' >repo/.git/config
+prof repo/rbroken.h5
+run bash -c "cd repo && $S ingest --db '$db' rbroken.h5"
+cp repo-config.bak repo/.git/config
+equals "unreadable repository: stored" "$rc" 0
+contains "unreadable repository: git's cause" "$err" \
+	"stored without a commit: pass --commit or repair the repository (git cannot read it: bad config line 1 in file .git/config)"
 # a tag named like the branch: still the branch's name ("symbolic-ref
 # --short" would say heads/trunk)
 git -C repo tag trunk

@@ -35,6 +35,9 @@ struct identity {
 	 * its name and value, dropped (commit stays unset); else NULL. */
 	const char *ignored_from;
 	char *ignored_value;
+	/* No CI and no commit from git because git could not read the
+	 * repository (a damaged config, say): git's cause; else NULL. */
+	char *git_error;
 };
 
 void identity_init(struct identity *id);

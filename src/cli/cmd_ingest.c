@@ -162,17 +162,23 @@ static void ingest_warn_kept(const char *path, const struct ingest_result *r,
 }
 
 /* The warning for the first run stored without a commit: the fix is
- * --commit, or the CI variable that was ignored (ignored: its name), or a
- * git work tree. */
-static void ingest_warn_no_commit(int64_t run_id, const char *ignored)
+ * --commit, or the CI variable that was ignored (id->ignored_from), or a
+ * repository git can read (id->git_error), or a git work tree. */
+static void ingest_warn_no_commit(int64_t run_id, const struct identity *id)
 {
+	struct buf q = BUF_INIT;
+
 	fprintf(stderr,
 		"scopedb: warning: run %" PRId64 " stored without a commit: pass --commit or ",
 		run_id);
-	if (ignored)
-		fprintf(stderr, "set %s to a commit\n", ignored);
+	if (id->ignored_from)
+		fprintf(stderr, "set %s to a commit\n", id->ignored_from);
+	else if (id->git_error)
+		fprintf(stderr, "repair the repository (git cannot read it: %s)\n",
+			cli_msgq(&q, id->git_error));
 	else
 		fputs("run inside a git work tree\n", stderr);
+	buf_release(&q);
 }
 
 /*
@@ -234,14 +240,14 @@ static int ingest_store_failed(void)
  * Ingest files[0..n) one by one; the terminal gets a line per stored file
  * as it is done, JSON one array at the end (rendered into json).  *failed
  * is set when some file failed.  asked: INGEST_KEPT_* of the identity
- * fields given on the command line; ignored: the CI commit variable that
- * was no commit, or NULL (for the warnings).  *st is opened (at db) by
+ * fields given on the command line; id: the commit and branch found (for
+ * the warnings: a CI variable that was no commit, git's error).  *st is opened (at db) by
  * ingest_one() at the first file.  0, or an error of the output or of
  * the store itself.
  */
 static int ingest_files(struct buf *json, struct store **st, const char *db, struct ingest_opts *io,
-			unsigned asked, const char *ignored, char **files, int n, const char *fmt,
-			int quiet, int *failed)
+			unsigned asked, const struct identity *id, char **files, int n,
+			const char *fmt, int quiet, int *failed)
 {
 	struct buf line = BUF_INIT, wq = BUF_INIT;
 	struct doc d;
@@ -284,7 +290,7 @@ static int ingest_files(struct buf *json, struct store **st, const char *db, str
 		} else if (r.duplicate) {
 			ingest_warn_kept(files[i], &r, io, asked);
 		} else if (!io->commit && !warned) {
-			ingest_warn_no_commit(r.run_id, ignored);
+			ingest_warn_no_commit(r.run_id, id);
 			warned = 1;
 		}
 		/* (their text quotes the file: through escape_msg()) */
@@ -409,8 +415,8 @@ int cmd_ingest(int argc, char **argv)
 	cli_warn_network_fs(cli_db_path(db), allow_nfs);
 	asked = (commit ? INGEST_KEPT_COMMIT : 0) | (branch ? INGEST_KEPT_BRANCH : 0) |
 		(io.label ? INGEST_KEPT_LABEL : 0);
-	if (ingest_files(&json, &st, cli_db_path(db), &io, asked, id.ignored_from, argv, nargs, fmt,
-			 quiet, &failed)) {
+	if (ingest_files(&json, &st, cli_db_path(db), &io, asked, &id, argv, nargs, fmt, quiet,
+			 &failed)) {
 		code = cli_error();
 		goto out;
 	}

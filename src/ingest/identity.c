@@ -49,6 +49,7 @@ void identity_release(struct identity *id)
 	free(id->commit);
 	free(id->branch);
 	free(id->ignored_value);
+	free(id->git_error);
 	identity_init(id);
 }
 
@@ -228,6 +229,21 @@ static int identity_git_branch(char **out)
 	return *out ? 0 : ERR_NOMEM;
 }
 
+/* No commit at HEAD (head NULL): git's cause when it could not read the
+ * repository, kept in id->git_error; not when this is no repository (or
+ * one without a commit yet: "rev-parse -q" says nothing then). */
+static int identity_git_error(struct identity *id, const char *head)
+{
+	const char *why = git_last_error();
+
+	if (head || !*why || !strncmp(why, "fatal: not a git repository (or any", 35))
+		return 0;
+	if (!strncmp(why, "fatal: ", 7))
+		why += 7;
+	id->git_error = util_strdup(why);
+	return id->git_error ? 0 : err_nomem();
+}
+
 int identity_resolve(struct identity *id, const char *commit_opt, const char *branch_opt)
 {
 	struct identity env;
@@ -294,7 +310,9 @@ int identity_resolve(struct identity *id, const char *commit_opt, const char *br
 		rc = identity_git_commit(&head, "HEAD");
 		if (rc < 0)
 			goto out;
-		rc = 0;
+		rc = identity_git_error(id, head);
+		if (rc)
+			goto out;
 	}
 	if (!head)
 		goto out;
