@@ -157,7 +157,9 @@ int cmd_meta(int argc, char **argv)
 	int all = 0, nargs, code = CLI_EXIT_ERROR;
 	const struct opt opts[] = {
 	    OPT__DB(&db),
-	    OPT_FLAG(0, "all", &all, "with two runs, also compare timestamps, labels and\njob ids"),
+	    OPT_FLAG(0, "all", &all,
+		     "with two runs, also compare the keys that differ by\nnature: the profiles' "
+		     "timestamp, label and job ids"),
 	    OPT__FORMAT(&fmt, "table json"),
 	    OPT__FILE_LIMITS(),
 	    OPT_END(),
