@@ -284,18 +284,26 @@ static void test_provisional_short(void **state)
  * in the noise (5.50 within 5.12-5.57).  The provisional change is at the
  * fifth, not the fourth, and its p is the confirming test's with 4 points
  * on each side, 2 / C(8, 4), not 0. */
+/* The change points of the n values x[i] * scale (at most 16). */
+static size_t find_values(struct changepoint **c, const double *x, size_t n, double scale)
+{
+	struct stats_val v[16];
+	size_t i;
+
+	assert_true(n <= 16);
+	for (i = 0; i < n; i++)
+		v[i] = (struct stats_val){0, x[i] * scale};
+	return find(c, v, NULL, n);
+}
+
 static void test_provisional_noisy_before(void **state)
 {
 	const double ms[] = {5.198553, 5.566022, 5.123016, 5.504016,
 			     7.624865, 7.99342,	 8.54381,  8.008503};
-	struct stats_val v[8];
 	struct changepoint *c = NULL;
-	size_t i;
 
 	(void)state;
-	for (i = 0; i < 8; i++)
-		v[i] = (struct stats_val){0, ms[i] * 1e-3};
-	assert_int_equal(find(&c, v, NULL, 8), 1);
+	assert_int_equal(find_values(&c, ms, 8, 1e-3), 1);
 	assert_true(c[0].provisional);
 	assert_int_equal(c[0].before, 3);
 	assert_int_equal(c[0].after, 4);
@@ -306,23 +314,19 @@ static void test_provisional_noisy_before(void **state)
 }
 
 /* A review's 14 runs: +30 % from the ninth (halo_exchange of mkprofile
- * seeds 1-14, --scale 1.3 from 9).  The segmentation's boundary lies a run
- * late (after the ninth), the place at the ninth: the medians
- * and run counts are those of the runs before and after the place (runs
- * 1-8 and 9-14), the ninth never on both sides. */
+ * seeds 1-14, --scale 1.3 from 9), whose segmentation once put the
+ * boundary a run late (after the ninth) while the place was the ninth:
+ * the medians and run counts are those of the runs before and after the
+ * place (runs 1-8 and 9-14), the ninth never on both sides. */
 static void test_levels_of_the_place(void **state)
 {
 	const double s[] = {0.059492199, 0.055335874, 0.059140792, 0.059244688, 0.053865197,
 			    0.056442726, 0.056391771, 0.058059188, 0.071186162, 0.075878279,
 			    0.077964591, 0.078929668, 0.078542001, 0.078355815};
-	struct stats_val v[14];
 	struct changepoint *c = NULL;
-	size_t i;
 
 	(void)state;
-	for (i = 0; i < 14; i++)
-		v[i] = (struct stats_val){0, s[i]};
-	assert_int_equal(find(&c, v, NULL, 14), 1);
+	assert_int_equal(find_values(&c, s, 14, 1.0), 1);
 	assert_int_equal(c[0].before, 7);
 	assert_int_equal(c[0].after, 8);
 	assert_int_equal(c[0].runs_before, 8);
