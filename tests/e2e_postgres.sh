@@ -269,6 +269,14 @@ if diff -u pulled.txt pulled2.txt >views.diff; then ok; else bad "pulls in two s
 contains "the copies keep tags and pins" "$(<team-pg.txt)" "keep"
 contains "the copies keep tags" "$(<team-pg.txt)" "nightly"
 equals "the copies keep metadata" "$($S meta --db "$team" 1)" "$($S meta --db "$E2E_DIR/compare.sqlite" 1)"
+# a team store without runs: nothing pulled, nothing created, and its
+# location as messages give it (a password starred)
+none=$(pg_newdb none)
+"$S" ingest --db "$none" -q --commit abc1234 r1.h5 >/dev/null && "$S" rm --db "$none" 1 >/dev/null || bad "an emptied team store"
+expect_err 0 "pull nothing from PostgreSQL" "" $S pull --from "$none password=hunter2" --db "$E2E_DIR/none.sqlite"
+equals "pull nothing: the password starred" "$out" \
+	"pulled 0 runs from '$none password=***': nothing to copy, '$E2E_DIR/none.sqlite' not created"
+[ ! -e "$E2E_DIR/none.sqlite" ] && ok || bad "pull of nothing created a store"
 
 fi
 

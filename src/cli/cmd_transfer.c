@@ -174,9 +174,12 @@ static int cmd_transfer(int argc, char **argv, int push)
 		rc = transfer_check(src, ids, (size_t)n, &ntocopy);
 		if (!rc && !ntocopy) {
 			/* nothing to copy: nothing to create either */
+			/* (a missing destination is a file; the source, open,
+			 * by its masked location: a URI's password starred) */
 			printf("%s 0 runs %s '%s': nothing to copy, '%s' not created\n",
 			       push ? "pushed" : "pulled", push ? "to" : "from",
-			       cli_outq(&q, other_db), cli_outq(&q2, dst_db));
+			       cli_outq(&q, push ? dst_db : store_location(src)),
+			       cli_outq(&q2, dst_db));
 			code = cli_finish(CLI_EXIT_OK);
 			goto out;
 		}
