@@ -31,9 +31,8 @@
 /* One run of the source. */
 struct transfer_run {
 	int64_t src_id;
-	int64_t dst_id;	   /* its id in the destination (0 when failed) */
-	int copied;	   /* 0: the destination had it already (same content) */
-	size_t tags_added; /* not copied: the source's tags it lacked, added */
+	int64_t dst_id; /* its id in the destination (0 when failed) */
+	int copied;	/* 0: the destination had it already (same content) */
 	char *source_path;
 	char *error; /* not copied for what it holds: why (else NULL) */
 };

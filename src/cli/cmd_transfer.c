@@ -58,12 +58,8 @@ static void transfer_report(const struct transfer_result *r, int push, const cha
 			printf("copied run %" PRId64 " (%s) as run %" PRId64 "\n", t->src_id,
 			       cli_outq(&q, t->source_path), t->dst_id);
 		} else {
-			printf("skipped run %" PRId64 " (%s): already stored as run %" PRId64,
+			printf("skipped run %" PRId64 " (%s): already stored as run %" PRId64 "\n",
 			       t->src_id, cli_outq(&q, t->source_path), t->dst_id);
-			if (t->tags_added)
-				printf(" (%zu tag%s added)", t->tags_added,
-				       t->tags_added == 1 ? "" : "s");
-			printf("\n");
 		}
 	}
 	for (i = 0; i < r->npins; i++) {

@@ -173,20 +173,7 @@ static int transfer_one(struct transfer_run *r, int *fault, struct store *dst, s
 	in_txn = !batch && ret == 0;
 	if (!ret)
 		ret = store_find_sha(dst, &existing, run.sha256);
-	if (!ret && existing) {
-		/* the same run: the source's tags it lacks (added since the
-		 * last transfer), as ingest adds a repeated file's new tags */
-		for (i = 0; !ret && i < run.ntags; i++) {
-			ret = store_add_tag(dst, &added, existing, run.tags[i]);
-			r->tags_added += !ret && added;
-		}
-		if (!ret && in_txn) {
-			in_txn = 0;
-			ret = store_commit(dst);
-		}
-		goto out;
-	}
-	if (ret)
+	if (ret || existing)
 		goto out;
 	ret = store_insert_run(dst, &r->dst_id, &run);
 	if (!ret)
