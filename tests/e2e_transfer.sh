@@ -83,6 +83,17 @@ expect_err 2 "unknown run" "scopedb: no run with id 9" $S push --db a.sqlite --t
 equals "an unknown run copies nothing" "$(ls e.sqlite 2>/dev/null)" ""
 expect_error "a file is not a stored run" "invalid run selector 'r1.h5x'" \
 	$S push --db a.sqlite --to e.sqlite r1.h5x
+# a run the destination has is skipped even when a newer text rule would
+# refuse it (a tag past 2,000 bytes, stored by an older scopedb)
+$S push --db a.sqlite --to long.sqlite 1 >/dev/null
+sqlite3 a.sqlite "insert into run_tags (run_id, tag) values (1, '$(printf '%2100s' | tr ' ' t)')"
+expect_err 0 "a run there already, with a tag now too long" "" $S push --db a.sqlite --to long.sqlite 1
+equals "skipped, not refused" "$out" "skipped run 1 (r1.h5): already stored as run 1
+pushed 1 run to 'long.sqlite': 0 copied, 1 already there"
+expect_error "a new run with a tag too long: refused" \
+	"^scopedb: run 1 \(r1.h5\) not copied: tag 't+\.\.\.' is too long \(2100 bytes; a store indexes names of at most 2000\)$" \
+	$S push --db a.sqlite --to long2.sqlite 1
+sqlite3 a.sqlite "delete from run_tags where length(tag) > 2000"
 # a store without runs (each removed) has nothing to copy: no store is
 # created at the other end (docs/commands/push.md)
 $S push --db a.sqlite --to empty.sqlite 1 >/dev/null
