@@ -337,6 +337,34 @@ static void test_levels_of_the_place(void **state)
 	free(c);
 }
 
+/* A review's two histories (scales of one profile).  A change's levels
+ * are those of the segments the test compared (not +1.15 % for a step the
+ * test passed at +8 %); a step in the two newest runs after a slow rise
+ * is placed at the first of them, at its size (not +1.85 % four runs
+ * earlier, a new level of two points clipped as outliers). */
+static void test_levels_of_the_test(void **state)
+{
+	const double steps[] = {1.000, 1.004, 0.998, 1.002, 0.999, 1.001, 1.003, 0.997,
+				1.000, 1.002, 1.010, 1.012, 1.009, 1.150, 1.152};
+	const double rise[] = {0.998, 1.003, 1.009, 1.012, 1.020, 1.010, 1.024, 1.194, 1.203};
+	struct changepoint *c = NULL;
+	size_t n, i;
+
+	(void)state;
+	n = find_values(&c, steps, 15, 480e-6);
+	assert_true(n >= 1);
+	for (i = 0; i < n; i++)
+		assert_true(fabs(c[i].pct) >= 2.0); /* the smallest change */
+	assert_true(c[0].pct > 5.0);
+	free(c);
+	c = NULL;
+	assert_int_equal(find_values(&c, rise, 9, 480e-6), 1);
+	assert_true(c[0].provisional);
+	assert_int_equal(c[0].after, 7);
+	assert_true(c[0].pct > 15.0 && c[0].pct < 22.0);
+	free(c);
+}
+
 static void test_constant(void **state)
 {
 	struct stats_val v[30];
@@ -554,6 +582,7 @@ TU_MAIN(NULL, NULL,
 	    cmocka_unit_test(test_provisional_short),
 	    cmocka_unit_test(test_provisional_noisy_before),
 	    cmocka_unit_test(test_levels_of_the_place),
+	    cmocka_unit_test(test_levels_of_the_test),
 	    cmocka_unit_test(test_constant),
 	    cmocka_unit_test(test_too_short),
 	    cmocka_unit_test(test_min_change),

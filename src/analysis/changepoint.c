@@ -5,9 +5,9 @@
  * Five steps over the points (runs of one commit collapsed to their
  * median):
  *   1. noise: sigma of the log-values x from their successive
- *      differences, robust (the MAD) and then sharpened (the SD of the
- *      differences within CP_TRIM MADs), which a few steps or spikes do
- *      not move;
+ *      differences, robust (their median absolute value) and then
+ *      sharpened (the SD of the differences within CP_TRIM such scales),
+ *      which a few steps or spikes do not move;
  *   2. outliers: a point further than CP_CLIP sigmas from the medians of
  *      the CP_SIDE points on both sides becomes their midpoint (z), so an
  *      outlier of one or two runs weighs no more than noise, while a point
@@ -186,9 +186,9 @@ static void cp_prepare(struct cp_work *w)
 		w->tmp[i] = fabs(w->tmp[i]);
 	w->sigma = m > 2 ? 1.4826 * statdist_median(w->tmp, m - 1) / sqrt(2.0) : 0.0;
 	if (!(w->sigma > CP_SIGMA_MIN) && m > 2) {
-		/* more than half the differences equal (quantized values):
-		 * the MAD of those that are not, if there are enough of them
-		 * to be noise rather than a few steps */
+		/* more than half the differences 0 (quantized values): the
+		 * MAD of those that are not, if there are enough of them to
+		 * be noise rather than a few steps */
 		double med;
 		size_t k = 0;
 
@@ -587,6 +587,37 @@ static size_t cp_confirmable(size_t n, size_t min_segment, double alpha)
 	return CP_TAIL_MAX + 1;
 }
 
+/* The sum of squared deviations from their mean of x[a..b). */
+static double cp_ss(const double *x, size_t a, size_t b)
+{
+	double mean = 0.0, ss = 0.0;
+	size_t i;
+
+	for (i = a; i < b; i++)
+		mean += x[i] / (double)(b - a);
+	for (i = a; i < b; i++)
+		ss += (x[i] - mean) * (x[i] - mean);
+	return ss;
+}
+
+/* The split s in [b, m) of the points [a, m) into two levels, [a, s) and
+ * [s, m), that explains them best (least squares, first on ties). */
+static size_t cp_tail_split(const struct cp_work *w, size_t a, size_t b)
+{
+	double top = HUGE_VAL;
+	size_t s, best = b;
+
+	for (s = b; s < w->m; s++) {
+		double r = cp_ss(w->x, a, s) + cp_ss(w->x, s, w->m);
+
+		if (r < top) {
+			top = r;
+			best = s;
+		}
+	}
+	return best;
+}
+
 /*
  * A provisional step in the newest points: the last k points (the most
  * that qualify) all further than CP_PROV / sqrt(k) sigmas from the median
@@ -601,7 +632,7 @@ static size_t cp_confirmable(size_t n, size_t min_segment, double alpha)
 static int cp_tail(const struct cp_work *w, size_t last, size_t min_segment, double min_change,
 		   double alpha, struct cp_item *x)
 {
-	size_t k, i, need, best, lo, hi, kmax = cp_confirmable(min_segment, min_segment, alpha) - 1;
+	size_t k, i, need, best, kmax = cp_confirmable(min_segment, min_segment, alpha) - 1;
 
 	for (k = kmax; k >= 1; k--) {
 		double med, lim = CP_PROV * w->sigma / sqrt((double)k), mean = 0.0;
@@ -628,11 +659,11 @@ static int cp_tail(const struct cp_work *w, size_t last, size_t min_segment, dou
 		if (!ok || fabs(expm1(mean)) < min_change * (1.0 - 1e-9))
 			continue;
 		/* where the new level begins: the best split of the last
-		 * segment, not the largest k (which may take in a noise-high
-		 * point of the old level just before the step) */
-		cp_locate(w, last, w->m - k, w->m, &best, &lo, &hi);
-		if (best <= w->m - k || best >= w->m)
-			best = w->m - k; /* only ever a shorter tail */
+		 * segment into two levels among the shorter tails, not the
+		 * largest k (which may take in a noise-high point of the old
+		 * level just before the step); no outlier is clipped here, so
+		 * a new level of few points is not taken for one */
+		best = cp_tail_split(w, last, w->m - k);
 		k = w->m - best;
 		need = cp_confirmable(best - last, min_segment, alpha);
 		x->a = last;
@@ -653,7 +684,7 @@ static int cp_tail(const struct cp_work *w, size_t last, size_t min_segment, dou
 static void cp_report(struct changepoint *c, const struct cp_work *w, const struct cp_point *pt,
 		      const struct cp_item *x)
 {
-	size_t best, lo, hi, best2, lo2, hi2, j;
+	size_t best, lo, hi, best2, lo2, hi2, j, a_end, b_start;
 
 	if (x->provisional) {
 		best = lo = hi = x->b1;
@@ -669,19 +700,21 @@ static void cp_report(struct changepoint *c, const struct cp_work *w, const stru
 	c->before = pt[lo - 1].last;
 	c->after = pt[hi].first;
 	c->at = pt[best].first;
-	/* the levels of the runs surely before (up to the one before) and
-	 * surely after (from the one after): a run the place leaves open, or
-	 * a drift's ramp, is on neither side, and a place the segmentation's
-	 * boundary missed by a run does not count that run twice */
-	c->v_before = cp_value_median(pt, x->a, lo, w->tmp);
-	c->v_after = cp_value_median(pt, hi, x->c, w->tmp);
+	/* the levels of the segments the test compared, less the runs the
+	 * place leaves open: a run after the last one surely before, or
+	 * before the first one surely after, is on neither side (a boundary
+	 * a run late would count it as before a change it is after) */
+	a_end = lo < x->b1 ? lo : x->b1;
+	b_start = hi > x->b2 ? hi : x->b2;
+	c->v_before = cp_value_median(pt, x->a, a_end, w->tmp);
+	c->v_after = cp_value_median(pt, b_start, x->c, w->tmp);
 	c->pct = (c->v_after / c->v_before - 1.0) * 100.0;
 	c->p = x->p;
 	c->provisional = x->provisional;
 	c->confirm = x->provisional ? x->confirm : 0;
-	for (j = x->a; j < lo; j++)
+	for (j = x->a; j < a_end; j++)
 		c->runs_before += pt[j].runs;
-	for (j = hi; j < x->c; j++)
+	for (j = b_start; j < x->c; j++)
 		c->runs_after += pt[j].runs;
 }
 
