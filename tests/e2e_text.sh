@@ -205,6 +205,6 @@ psql_q "$pgdb" "CREATE ROLE ci LOGIN; GRANT USAGE ON SCHEMA public TO ci;
 	bad "cannot create the role"
 ci=${pgdb/user=postgres/user=ci}
 expect_err 2 "PostgreSQL: a write refused" \
-	"scopedb: cannot update store '$ci': permission denied for table regions" \
+	"scopedb: 'm.h5' not stored: cannot update store '$ci': permission denied for table regions" \
 	$S ingest --db "$ci" m.h5 --commit abc1234
 finish
