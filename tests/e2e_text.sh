@@ -177,6 +177,19 @@ rev?abc      3
 wide${han}       3"
 no_esc "widths"
 
+# a name past 2,000 bytes (docs/text.md): a file read for show keeps it,
+# a store refuses it, naming the file, and no new store is left for it
+mk --ranks 1 --regions main --calls 3 --label "$(printf '%2100s' | tr ' ' L)" longlabel.h5
+expect 0 "a long label: show" $S show longlabel.h5 --columns calls
+expect_err 2 "a long label: ingest" \
+	"scopedb: cannot read 'longlabel.h5': label '$(printf '%120s' | tr ' ' L)...' is too long (2100 bytes; a store indexes names of at most 2000)" \
+	$S ingest --db longlabel.sqlite --commit abc1234 longlabel.h5
+equals "a long label: no store made" "$(ls longlabel.sqlite* 2>/dev/null)" ""
+$S ingest -q --db ll.sqlite --commit abc1234 widths.h5 >/dev/null || bad "ingest widths.h5"
+expect_err 2 "a long label: into a store" \
+	"scopedb: cannot read 'longlabel.h5': label '$(printf '%120s' | tr ' ' L)...' is too long (2100 bytes; a store indexes names of at most 2000)" \
+	$S ingest --db ll.sqlite --commit abc1234 longlabel.h5
+
 if [ "${SCOPEDB_POSTGRES:-OFF}" != ON ]; then
 	echo "e2e_text: the PostgreSQL backend is not built: its part is skipped" >&2
 	finish

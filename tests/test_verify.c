@@ -417,14 +417,14 @@ static void test_text(void **state)
 	assert_string_equal(err_msg(), "region name 'bad\xffname' is not valid UTF-8 (byte 0xff at "
 				       "offset 3); a store holds UTF-8 text only");
 	r.label = (char *)"lab\xc3";
-	assert_int_equal(verify_run_text(&r), ERR_FORMAT);
+	assert_int_equal(verify_run_text(&r, 1), ERR_FORMAT);
 	assert_string_equal(err_msg(),
 			    "label 'lab\xc3' is not valid UTF-8 (byte 0xc3 at offset 3); "
 			    "a store holds UTF-8 text only");
 	r = good_run();
 	r.tags = tags;
 	r.ntags = 2;
-	assert_int_equal(verify_run_text(&r), ERR_FORMAT);
+	assert_int_equal(verify_run_text(&r, 1), ERR_FORMAT);
 	assert_string_equal(err_msg(), "tag 'n\xe9"
 				       "ant' is not valid UTF-8 (byte 0xe9 at offset 1); a "
 				       "store holds UTF-8 text only");

@@ -101,6 +101,11 @@ int ingest_read(struct ingest_pending **out, struct store *st, const char *path,
 		const struct ingest_opts *opts);
 int ingest_write(struct ingest_result *out, struct store *st, struct ingest_pending *p);
 void ingest_pending_free(struct ingest_pending *p);
+/* 0 when a store can index the names of read file p with opts o (its
+ * label and metadata keys, at most STORE_NAME_MAX bytes), else ERR_FORMAT
+ * "cannot read 'F': label '...' is too long ...": checked before a new
+ * store is made for it, which would be left empty. */
+int ingest_pending_names(const struct ingest_pending *p, const struct ingest_opts *o);
 
 /*
  * The files of one command read ahead (ingest_queue.c): the reader

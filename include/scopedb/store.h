@@ -95,6 +95,12 @@ int store_schema_version(void);
  */
 #define STORE_NAME_MAX 2000
 
+/* 0 when s (NULL is fine) is a name a store can index (UTF-8, at most
+ * STORE_NAME_MAX bytes), else ERR_FORMAT "WHAT 'S...' is not valid
+ * UTF-8 ..." or "... is too long (N bytes; a store indexes names of at
+ * most 2000)". */
+int store_check_name(const char *what, const char *s);
+
 /* How long to wait for another process's lock before failing with ERR_BUSY
  * (default 30000 ms). */
 void store_set_busy_timeout(struct store *st, int ms);

@@ -207,6 +207,9 @@ static int ingest_one(struct ingest_result *r, struct store **st, const char *db
 	if (!*st && store_file_missing(db)) {
 		if (!p)
 			*file_err = ingest_read(&p, NULL, file, io);
+		/* a name the new store would refuse: no store made for it */
+		if (!*file_err)
+			*file_err = ingest_pending_names(p, io);
 		if (*file_err)
 			goto out;
 		rc = cli_store_mkdirs(db);

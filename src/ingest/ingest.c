@@ -327,6 +327,17 @@ static int ingest_duplicate(struct ingest_ctx *c, int64_t existing)
 	return 0;
 }
 
+/* An ERR_FORMAT of the store's text rule (docs/text.md: a label past
+ * STORE_NAME_MAX) about what came from file path: said of the file. */
+static int ingest_of_file(const char *path)
+{
+	char why[512], qp[160];
+
+	snprintf(why, sizeof(why), "%s", err_msg());
+	return err_set(ERR_FORMAT, "cannot read '%s': %s",
+		       util_quote_msg_buf(qp, sizeof(qp), 120, path), why);
+}
+
 /* The value of /metadata attribute key, or NULL. */
 static const char *ingest_meta_get(const struct h5prof_info *info, const char *key)
 {
@@ -385,12 +396,11 @@ static int ingest_new_run(struct ingest_ctx *c, const char *sha)
 	run.layout = (char *)h5prof_layout_name(c->info->layout);
 	run.num_ranks = c->info->num_ranks;
 	rc = store_insert_run(c->st, &c->run_id, &run);
-	if (rc)
-		return rc;
-	rc = ingest_meta(c->st, c->run_id, c->info, c->opts);
-	if (rc)
-		return rc;
-	return ingest_add_tags(&c->out->tags_added, c->st, c->run_id, c->opts);
+	if (!rc)
+		rc = ingest_meta(c->st, c->run_id, c->info, c->opts);
+	if (!rc)
+		rc = ingest_add_tags(&c->out->tags_added, c->st, c->run_id, c->opts);
+	return rc == ERR_FORMAT ? ingest_of_file(c->info->path) : rc;
 }
 
 void ingest_result_release(struct ingest_result *r)
@@ -817,6 +827,18 @@ void ingest_pending_free(struct ingest_pending *p)
 	buf_release(&p->c.frames);
 	buf_release(&p->c.infobuf);
 	free(p);
+}
+
+int ingest_pending_names(const struct ingest_pending *p, const struct ingest_opts *o)
+{
+	const struct h5prof_info *info = p->c.info;
+	const char *label = o->label ? o->label : ingest_meta_get(info, "label");
+	size_t i;
+	int rc = store_check_name("label", label);
+
+	for (i = 0; !rc && i < info->num_meta; i++)
+		rc = store_check_name("metadata key", info->meta[i].key);
+	return rc ? ingest_of_file(info->path) : 0;
 }
 
 int ingest_read_begin(struct ingest_pending **out, struct store *st, const char *path,

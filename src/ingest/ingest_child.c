@@ -92,12 +92,6 @@ static int ingest_text_info(const struct h5prof_info *info)
 		rc = ingest_text(info->path, "region name", info->region_names[i]);
 	for (i = 0; !rc && i < info->num_meta; i++) {
 		rc = ingest_text(info->path, "metadata key", info->meta[i].key);
-		if (!rc && strlen(info->meta[i].key) > STORE_NAME_MAX)
-			rc = err_set(ERR_FORMAT,
-				     "cannot read '%s': metadata key '%.120s...' is too long (%zu "
-				     "bytes; a store indexes names of at most %d)",
-				     info->path, info->meta[i].key, strlen(info->meta[i].key),
-				     STORE_NAME_MAX);
 		snprintf(what, sizeof(what), "metadata '%.120s' value", info->meta[i].key);
 		if (!rc)
 			rc = ingest_text(info->path, what, info->meta[i].value);

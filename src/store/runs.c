@@ -30,7 +30,7 @@ int store_find_sha(struct store *st, int64_t *out, const char *sha256)
 int store_insert_run(struct store *st, int64_t *out, const struct store_run *run)
 {
 	char now[32];
-	int found, ret = verify_run_text(run);
+	int found, ret = verify_run_text(run, !st->temporary);
 
 	if (ret)
 		return ret;
@@ -82,7 +82,7 @@ int store_set_run_sha(struct store *st, int64_t run_id, const char *sha256)
 int store_add_tag(struct store *st, int *added, int64_t run_id, const char *tag)
 {
 	int64_t changed;
-	int ret = verify_key("tag", tag);
+	int ret = verify_key("tag", tag, !st->temporary);
 
 	if (!ret)
 		ret = run_write(st, &changed, SQL_TAG_ADD, run_id, tag);
@@ -104,7 +104,7 @@ int store_set_meta(struct store *st, int64_t run_id, const char *key, const char
 {
 	struct store_value v[] = {sql_int(run_id), sql_str(key), sql_str(value)};
 	char what[160];
-	int ret = verify_key("metadata key", key);
+	int ret = verify_key("metadata key", key, !st->temporary);
 
 	snprintf(what, sizeof(what), "metadata '%.100s' value", key ? key : "");
 	if (!ret)
@@ -123,7 +123,7 @@ int store_set_metas(struct store *st, int64_t run_id, char *const *keys, char *c
 	if (n < 2)
 		return n ? store_set_meta(st, run_id, keys[0], values[0]) : 0;
 	for (i = 0; !ret && i < n; i++) {
-		ret = verify_key("metadata key", keys[i]);
+		ret = verify_key("metadata key", keys[i], !st->temporary);
 		snprintf(what, sizeof(what), "metadata '%.100s' value", keys[i] ? keys[i] : "");
 		if (!ret)
 			ret = verify_text(what, values[i]);
@@ -377,7 +377,7 @@ static int pin_set(struct store *st, int64_t *prev, const char *name, int64_t ru
 	int ret;
 
 	*prev = 0;
-	ret = verify_key("pin name", name);
+	ret = verify_key("pin name", name, !st->temporary);
 	if (!ret)
 		ret = store_begin(st);
 	if (ret)

@@ -126,7 +126,7 @@ static int transfer_get_meta(struct store_meta *meta, struct store *src, int64_t
 	int ret = store_get_meta(src, meta, id);
 
 	for (i = 0; !ret && i < meta->n; i++) {
-		ret = verify_key("metadata key", meta->keys[i]);
+		ret = verify_key("metadata key", meta->keys[i], 1);
 		snprintf(what, sizeof(what), "metadata '%.100s' value", meta->keys[i]);
 		if (!ret)
 			ret = verify_text(what, meta->values[i]);
@@ -162,7 +162,7 @@ static int transfer_one(struct transfer_run *r, int *fault, struct store *dst, s
 			ret = ERR_NOMEM;
 	}
 	if (!ret)
-		ret = verify_run_text(&run);
+		ret = verify_run_text(&run, 1);
 	if (!ret)
 		ret = transfer_get_meta(&meta, src, id);
 	/* a run the destination has already is not written: what a store
@@ -234,7 +234,7 @@ static int transfer_read(struct transfer_run *r, struct store *src, int64_t id)
 	if (ret)
 		return ret;
 	r->source_path = util_strdup(run.source_path);
-	ret = r->source_path ? verify_run_text(&run) : ERR_NOMEM;
+	ret = r->source_path ? verify_run_text(&run, 1) : ERR_NOMEM;
 	store_run_release(&run);
 	if (!ret)
 		ret = transfer_get_meta(&meta, src, id);

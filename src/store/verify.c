@@ -336,33 +336,38 @@ int verify_text(const char *what, const char *s)
 	    what, verify_name(short_s, s), (unsigned char)*bad, (size_t)(bad - s));
 }
 
-int verify_key(const char *what, const char *s)
+int verify_key(const char *what, const char *s, int limited)
 {
 	char short_s[VERIFY_NAME_MAX + 4];
 	int ret = verify_text(what, s);
 
-	if (ret || !s || strlen(s) <= STORE_NAME_MAX)
+	if (ret || !s || !limited || strlen(s) <= STORE_NAME_MAX)
 		return ret;
 	return err_set(ERR_FORMAT,
 		       "%s '%s' is too long (%zu bytes; a store indexes names of at most %d)", what,
 		       verify_name(short_s, s), strlen(s), STORE_NAME_MAX);
 }
 
-int verify_run_text(const struct store_run *run)
+int store_check_name(const char *what, const char *s)
+{
+	return verify_key(what, s, 1);
+}
+
+int verify_run_text(const struct store_run *run, int limited)
 {
 	const char *const what[] = {"path",	    "commit",	   "layout",
 				    "content hash", "ingest time", "recorded time"};
 	const char *const s[] = {run->source_path, run->commit,	     run->layout,
 				 run->sha256,	   run->ingested_at, run->recorded_at};
 	size_t i;
-	int ret = verify_key("label", run->label);
+	int ret = verify_key("label", run->label, limited);
 
 	if (!ret)
-		ret = verify_key("branch", run->branch);
+		ret = verify_key("branch", run->branch, limited);
 	for (i = 0; !ret && i < sizeof(s) / sizeof(s[0]); i++)
 		ret = verify_text(what[i], s[i]);
 	for (i = 0; !ret && i < run->ntags; i++)
-		ret = verify_key("tag", run->tags[i]);
+		ret = verify_key("tag", run->tags[i], limited);
 	return ret;
 }
 

@@ -64,14 +64,15 @@ int verify_path_rank(const struct store_path_rank *r, int64_t num_paths, int64_t
  */
 int verify_text(const char *what, const char *s);
 
-/* verify_text() of a name a store indexes, and at most STORE_NAME_MAX
- * bytes long: else ERR_FORMAT "WHAT 'S...' is too long (N bytes; a store
- * indexes names of at most 2000)". */
-int verify_key(const char *what, const char *s);
+/* verify_text() of a name a store indexes, and, limited, at most
+ * STORE_NAME_MAX bytes long: else ERR_FORMAT "WHAT 'S...' is too long (N
+ * bytes; a store indexes names of at most 2000)".  A temporary store (a
+ * file read for show or diff) keeps nothing and holds any length. */
+int verify_key(const char *what, const char *s, int limited);
 
 /* verify_text() of every string of a run row (its tags included; its
- * label and branch by verify_key()) and of a timings row. */
-int verify_run_text(const struct store_run *run);
+ * label and branch by verify_key(), limited or not) and of a timings row. */
+int verify_run_text(const struct store_run *run, int limited);
 int verify_timing_text(const struct store_timing *t);
 
 /* ERR_STORE "store 'LOCATION' has a KIND named 'NAME' on its tables, which
