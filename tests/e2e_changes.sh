@@ -48,6 +48,10 @@ contains "too short: says why" "$out" \
 expect 0 "long enough: plain" $S changes --until 2026-01-06T23:59:59Z
 contains "long enough: plain" "$out" "no change points"
 case "$out" in *"too few"*) bad "long enough: a too-short note: $out" ;; *) ok ;; esac
+# runs of one commit are one point: 4 runs of 2 commits are too few
+expect 0 "too few commits" $S changes --since 2026-01-29
+contains "too few commits: says so" "$out" \
+	"no change points: 4 runs of 2 commits, too few (a change point needs 6 commits, 3 on each side of it)"
 
 fi
 
