@@ -398,12 +398,21 @@ int cmd_ingest(int argc, char **argv)
 	if (id.branch && strcmp(id.branch_from, "--branch") != 0 &&
 	    (util_utf8_bad(id.branch) || strlen(id.branch) > STORE_NAME_MAX)) {
 		struct buf q = BUF_INIT;
+		size_t len = strlen(id.branch), cut = len > 120 ? 120 : len;
+		char *shown;
 
+		/* quoted to 120 bytes, never inside a character */
+		while (cut > 0 && cut < len && ((unsigned char)id.branch[cut] & 0xc0) == 0x80)
+			cut--;
+		shown = util_strdup(id.branch);
+		if (shown)
+			shown[cut] = '\0';
 		fprintf(stderr,
-			"scopedb: warning: branch '%s' (from %s) is %s; the run is stored "
+			"scopedb: warning: branch '%s%s' (from %s) is %s; the run is stored "
 			"without a branch (give one with --branch)\n",
-			cli_msgq(&q, id.branch), id.branch_from,
+			cli_msgq(&q, shown ? shown : "?"), cut < len ? "..." : "", id.branch_from,
 			util_utf8_bad(id.branch) ? "not valid UTF-8" : "too long for a store");
+		free(shown);
 		buf_release(&q);
 		free(id.branch);
 		id.branch = NULL;

@@ -131,20 +131,25 @@ const struct ingest_limits *ingest_default_limits(void)
 }
 
 /* ERR_USAGE "invalid WHAT 'S': ..." when text s (len bytes of it: a
- * --meta's key) breaks the text rule (docs/text.md): not UTF-8, or a name
- * past STORE_NAME_MAX; else 0. */
-static int ingest_opt_text(const char *what, const char *s, size_t len)
+ * --meta's key, part "its key ") breaks the text rule (docs/text.md): not
+ * UTF-8, or a name past STORE_NAME_MAX (quoted to 120 bytes, never in a
+ * character); else 0. */
+static int ingest_opt_text(const char *what, const char *s, size_t len, const char *part)
 {
+	size_t cut = 120;
+
 	if (util_utf8_bad(s))
 		return err_set(ERR_USAGE,
 			       "invalid %s '%s': not valid UTF-8 (a store holds UTF-8 text only)",
 			       what, s);
-	if (len > STORE_NAME_MAX)
-		return err_set(ERR_USAGE,
-			       "invalid %s '%.120s...': too long (%zu bytes; a store indexes names "
-			       "of at most %d)",
-			       what, s, len, STORE_NAME_MAX);
-	return 0;
+	if (len <= STORE_NAME_MAX)
+		return 0;
+	while (cut > 0 && ((unsigned char)s[cut] & 0xc0) == 0x80)
+		cut--;
+	return err_set(ERR_USAGE,
+		       "invalid %s '%.*s...': %stoo long (%zu bytes; a store indexes names of at "
+		       "most %d)",
+		       what, (int)cut, s, part, len, STORE_NAME_MAX);
 }
 
 int ingest_meta_check(const char *kv)
@@ -153,7 +158,7 @@ int ingest_meta_check(const char *kv)
 
 	if (!eq || eq == kv)
 		return err_set(ERR_USAGE, "invalid --meta '%s': expected KEY=VALUE", kv);
-	return ingest_opt_text("--meta", kv, (size_t)(eq - kv));
+	return ingest_opt_text("--meta", kv, (size_t)(eq - kv), "its key is ");
 }
 
 int ingest_opts_check(const struct ingest_opts *o)
@@ -164,12 +169,12 @@ int ingest_opts_check(const struct ingest_opts *o)
 	int rc = 0;
 
 	for (i = 0; !rc && i < 3; i++)
-		rc = s[i] ? ingest_opt_text(what[i], s[i], strlen(s[i])) : 0;
+		rc = s[i] ? ingest_opt_text(what[i], s[i], strlen(s[i]), "") : 0;
 	for (i = 0; !rc && i < o->ntags; i++) {
 		if (!o->tags[i][0])
 			return err_set(ERR_USAGE, "invalid --tag '': empty tag (a tag names runs: "
 						  "give it a name)");
-		rc = ingest_opt_text("--tag", o->tags[i], strlen(o->tags[i]));
+		rc = ingest_opt_text("--tag", o->tags[i], strlen(o->tags[i]), "");
 	}
 	for (i = 0; !rc && i < o->nmeta; i++)
 		rc = ingest_meta_check(o->meta[i]);
