@@ -56,6 +56,9 @@ static void test_mask(void **state)
 	    {"host=/tmp PASSWORD=hunter2", "host=/tmp PASSWORD=***"},
 	    {"host=/tmp passwd=hunter2", "host=/tmp passwd=***"},
 	    {"postgresql:///db?Password=hunter2&user=u", "postgresql:///db?Password=***&user=u"},
+	    /* a key libpq percent-decodes */
+	    {"postgresql:///db?p%61ssword=hunter2&user=u",
+	     "postgresql:///db?p%61ssword=***&user=u"},
 	    /* a path, not a secret */
 	    {"host=/tmp passfile=/home/u/.pgpass", "host=/tmp passfile=/home/u/.pgpass"},
 	};

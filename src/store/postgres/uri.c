@@ -4,6 +4,7 @@
  * uri.h).  No libpq here: built in every build.
  */
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -119,6 +120,27 @@ static int pg_secret_key(const char *p, size_t n)
 	return 0;
 }
 
+/* pg_secret_key() of a URI query key p[0..n), percent-decoded as libpq
+ * decodes it (p%61ssword is password). */
+static int pg_secret_uri_key(const char *p, size_t n)
+{
+	char key[128];
+	size_t i, k = 0;
+
+	for (i = 0; i < n && k < sizeof(key); i++) {
+		if (p[i] == '%' && i + 2 < n && isxdigit((unsigned char)p[i + 1]) &&
+		    isxdigit((unsigned char)p[i + 2])) {
+			char hex[3] = {p[i + 1], p[i + 2], '\0'};
+
+			key[k++] = (char)strtol(hex, NULL, 16);
+			i += 2;
+		} else {
+			key[k++] = p[i];
+		}
+	}
+	return k < sizeof(key) ? pg_secret_key(key, k) : pg_secret_key(p, n);
+}
+
 char *postgres_mask(const char *loc, struct pg_secrets *secrets)
 {
 	struct buf b = BUF_INIT;
@@ -142,7 +164,8 @@ char *postgres_mask(const char *loc, struct pg_secrets *secrets)
 		for (q = p; *q && !rc;) {
 			size_t n = strcspn(q, "=&");
 
-			if ((q[-1] == '?' || q[-1] == '&') && q[n] == '=' && pg_secret_key(q, n)) {
+			if ((q[-1] == '?' || q[-1] == '&') && q[n] == '=' &&
+			    pg_secret_uri_key(q, n)) {
 				rc = buf_add(&b, q, n + 1) || buf_puts(&b, "***");
 				pg_secret_add(secrets, q + n + 1, strcspn(q + n + 1, "&"));
 				q += strcspn(q, "&");
