@@ -224,6 +224,10 @@ mkdir -p adir
 expect_err 2 "a directory as a run" "scopedb: cannot read 'adir': not a regular file" $S show adir
 expect_err 2 "a directory as a run: diff" "scopedb: cannot read 'adir': not a regular file" \
 	$S diff r1.h5 adir
+expect_err 2 "a directory as a stored run: tag" "scopedb: cannot read 'adir': not a regular file" \
+	$S tag adir x
+expect_err 2 "a directory as a stored run: pin" "scopedb: cannot pin 'adir': not a stored run (nor a file)" \
+	$S pin p adir
 
 fi
 

@@ -216,7 +216,9 @@ int runarg_parse_stored(struct select_spec *sel, const char *arg, const char *cm
 {
 	int rc = select_parse(sel, arg);
 
-	if (rc == ERR_USAGE && runarg_is_file(arg))
+	if (rc == ERR_USAGE && !runarg_is_file(arg) && runarg_exists(arg))
+		rc = runarg_cannot_read(arg); /* a directory, a FIFO */
+	else if (rc == ERR_USAGE && runarg_is_file(arg))
 		rc = err_set(ERR_USAGE,
 			     "'%s' is a file, not a stored run: %s takes stored runs only "
 			     "(ingest the file first)",

@@ -60,6 +60,8 @@ int cmd_pin(int argc, char **argv)
 		if (stat(arg, &sb) == 0 && S_ISREG(sb.st_mode))
 			err_set(ERR_USAGE, "cannot pin the file '%s': ingest it, then pin its run",
 				arg);
+		else if (stat(arg, &sb) == 0) /* a directory, a FIFO */
+			err_set(ERR_USAGE, "cannot pin '%s': not a stored run (nor a file)", arg);
 		code = cli_error();
 		goto out;
 	}
