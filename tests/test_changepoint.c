@@ -280,10 +280,6 @@ static void test_provisional_short(void **state)
 	}
 }
 
-/* A review's 8 nightly runs (ms): +50 % from the fifth, the fourth high
- * in the noise (5.50 within 5.12-5.57).  The provisional change is at the
- * fifth, not the fourth, and its p is the confirming test's with 4 points
- * on each side, 2 / C(8, 4), not 0. */
 /* The change points of the n values x[i] * scale (at most 16). */
 static size_t find_values(struct changepoint **c, const double *x, size_t n, double scale)
 {
@@ -296,6 +292,10 @@ static size_t find_values(struct changepoint **c, const double *x, size_t n, dou
 	return find(c, v, NULL, n);
 }
 
+/* A review's 8 nightly runs (ms): +50 % from the fifth, the fourth high
+ * in the noise (5.50 within 5.12-5.57).  The provisional change is at the
+ * fifth, not the fourth, and its p is the confirming test's with 4 points
+ * on each side, 2 / C(8, 4), not 0. */
 static void test_provisional_noisy_before(void **state)
 {
 	const double ms[] = {5.198553, 5.566022, 5.123016, 5.504016,
@@ -347,6 +347,9 @@ static void test_levels_of_the_test(void **state)
 	const double steps[] = {1.000, 1.004, 0.998, 1.002, 0.999, 1.001, 1.003, 0.997,
 				1.000, 1.002, 1.010, 1.012, 1.009, 1.150, 1.152};
 	const double rise[] = {0.998, 1.003, 1.009, 1.012, 1.020, 1.010, 1.024, 1.194, 1.203};
+	const double small[] = {1.01658, 1.01883, 1.00586, 1.00328, 1.03315,
+				1.03572, 1.03083, 1.04122, 1.02236, 1.24777};
+	const double spike[] = {1, 1.002, 0.998, 1.001, 0.999, 1.003, 1.15, 1.152, 1.6};
 	struct changepoint *c = NULL;
 	size_t n, i;
 
@@ -362,6 +365,21 @@ static void test_levels_of_the_test(void **state)
 	assert_true(c[0].provisional);
 	assert_int_equal(c[0].after, 7);
 	assert_true(c[0].pct > 15.0 && c[0].pct < 22.0);
+	free(c);
+	c = NULL;
+	/* a second review's: a confirmed change whose open run dropped its
+	 * levels below the smallest change keeps the tested segments' */
+	n = find_values(&c, small, 10, 480e-6);
+	for (i = 0; i < n; i++)
+		assert_true(fabs(c[i].pct) >= 2.0);
+	free(c);
+	c = NULL;
+	/* and a +60 % spike after a two-run +15 % step: the step, at the
+	 * first of its runs, not the spike */
+	assert_int_equal(find_values(&c, spike, 9, 480e-6), 1);
+	assert_true(c[0].provisional);
+	assert_int_equal(c[0].after, 6);
+	assert_true(c[0].pct > 13.0 && c[0].pct < 17.0);
 	free(c);
 }
 

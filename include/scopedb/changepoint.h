@@ -48,7 +48,8 @@ struct changepoint {
 			     * change lies in (before, after]: one run for a
 			     * clear step, several for a small one or a drift) */
 	size_t at;	    /* the likeliest first run after it */
-	double v_before;    /* typical value (median) of the segment before */
+	double v_before;    /* typical value (median) of the segment before,
+			     * less the runs the place leaves open */
 	double v_after;	    /* and of the segment after */
 	double pct;	    /* (v_after / v_before - 1) * 100 */
 	double p;	    /* two-sided Mann-Whitney p between the segments */

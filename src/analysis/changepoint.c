@@ -587,30 +587,39 @@ static size_t cp_confirmable(size_t n, size_t min_segment, double alpha)
 	return CP_TAIL_MAX + 1;
 }
 
-/* The sum of squared deviations from their mean of x[a..b). */
-static double cp_ss(const double *x, size_t a, size_t b)
+/* The sum of absolute deviations of x[a..b) from their median (tmp:
+ * scratch for b - a doubles). */
+static double cp_sad(const double *x, size_t a, size_t b, double *tmp)
 {
-	double mean = 0.0, ss = 0.0;
+	double med, sad = 0.0;
 	size_t i;
 
+	memcpy(tmp, x + a, (b - a) * sizeof(double));
+	med = statdist_median(tmp, b - a);
 	for (i = a; i < b; i++)
-		mean += x[i] / (double)(b - a);
-	for (i = a; i < b; i++)
-		ss += (x[i] - mean) * (x[i] - mean);
-	return ss;
+		sad += fabs(x[i] - med);
+	return sad;
 }
 
-/* The split s in [b, m) of the points [a, m) into two levels, [a, s) and
- * [s, m), that explains them best (least squares, first on ties). */
+/*
+ * Where the new level of the tail [b, m) of the segment [a, m) begins:
+ * the split s in [b, m) into two levels, [a, s) and [s, m), of the least
+ * absolute deviations from their medians (first on ties), leaving at least
+ * two points to a tail of two or more.  Not always b, the largest tail,
+ * which may take in runs of the old level that noise or a slow drift put
+ * high; medians, not means, so that a spike in the newest run does not
+ * pull the split past the step before it, nor the new level of a few
+ * points count as outliers.
+ */
 static size_t cp_tail_split(const struct cp_work *w, size_t a, size_t b)
 {
 	double top = HUGE_VAL;
-	size_t s, best = b;
+	size_t s, best = b, last = w->m - b >= 2 ? w->m - 2 : b;
 
-	for (s = b; s < w->m; s++) {
-		double r = cp_ss(w->x, a, s) + cp_ss(w->x, s, w->m);
+	for (s = b; s <= last; s++) {
+		double r = cp_sad(w->x, a, s, w->tmp) + cp_sad(w->x, s, w->m, w->tmp);
 
-		if (r < top) {
+		if (r < top * (1.0 - 1e-12)) {
 			top = r;
 			best = s;
 		}
@@ -658,11 +667,8 @@ static int cp_tail(const struct cp_work *w, size_t last, size_t min_segment, dou
 			ok = 0;
 		if (!ok || fabs(expm1(mean)) < min_change * (1.0 - 1e-9))
 			continue;
-		/* where the new level begins: the best split of the last
-		 * segment into two levels among the shorter tails, not the
-		 * largest k (which may take in a noise-high point of the old
-		 * level just before the step); no outlier is clipped here, so
-		 * a new level of few points is not taken for one */
+		/* where the new level begins: not always at the largest k,
+		 * which may take in a noise-high point of the old level */
 		best = cp_tail_split(w, last, w->m - k);
 		k = w->m - best;
 		need = cp_confirmable(best - last, min_segment, alpha);
@@ -682,7 +688,7 @@ static int cp_tail(const struct cp_work *w, size_t last, size_t min_segment, dou
 
 /* The change point of item x of the points pt into *c. */
 static void cp_report(struct changepoint *c, const struct cp_work *w, const struct cp_point *pt,
-		      const struct cp_item *x)
+		      const struct cp_item *x, double min_change)
 {
 	size_t best, lo, hi, best2, lo2, hi2, j, a_end, b_start;
 
@@ -709,6 +715,15 @@ static void cp_report(struct changepoint *c, const struct cp_work *w, const stru
 	c->v_before = cp_value_median(pt, x->a, a_end, w->tmp);
 	c->v_after = cp_value_median(pt, b_start, x->c, w->tmp);
 	c->pct = (c->v_after / c->v_before - 1.0) * 100.0;
+	/* the change the test passed is at least the smallest change: the
+	 * segments' own levels when fewer runs would show less */
+	if (!x->provisional && fabs(c->pct) < min_change * 100.0 * (1.0 - 1e-9)) {
+		a_end = x->b1;
+		b_start = x->b2;
+		c->v_before = cp_value_median(pt, x->a, a_end, w->tmp);
+		c->v_after = cp_value_median(pt, b_start, x->c, w->tmp);
+		c->pct = (c->v_after / c->v_before - 1.0) * 100.0;
+	}
 	c->p = x->p;
 	c->provisional = x->provisional;
 	c->confirm = x->provisional ? x->confirm : 0;
@@ -770,7 +785,7 @@ int changepoint_find(struct changepoint **out, size_t *nout, const struct stats_
 		goto out;
 	}
 	for (i = 0; i < ni; i++)
-		cp_report(&cp[i], &w, pt, &it[i]);
+		cp_report(&cp[i], &w, pt, &it[i], o->min_change);
 	*out = cp;
 	*nout = ni;
 out:
