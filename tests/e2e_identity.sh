@@ -130,7 +130,7 @@ run bash -c "cd repo && $S ingest --db '$db' rbroken.h5"
 cp repo-config.bak repo/.git/config
 equals "unreadable repository: stored" "$rc" 0
 contains "unreadable repository: git's cause" "$err" \
-	"stored without a commit: pass --commit or repair the repository (git cannot read it: bad config line 1 in file .git/config)"
+	"stored without a commit: pass --commit or let git read the repository (git says: bad config line 1 in file .git/config)"
 # a tag named like the branch: still the branch's name ("symbolic-ref
 # --short" would say heads/trunk)
 git -C repo tag trunk

@@ -104,12 +104,13 @@ static int ancestry_commit_runs(struct ancestry *out, struct store *st, const ch
  * 1 when commit sha is where a shallow clone's history was cut (listed in
  * the repository's "shallow" file), so that a walk ending there ended for
  * want of the older commits, not at the first commit (b: scratch).  The
- * file is only read, at most ANCESTRY_SHALLOW_MAX bytes of it.
+ * file (git rev-parse --git-path shallow: a linked work tree's is its main
+ * repository's) is only read, at most ANCESTRY_SHALLOW_MAX bytes of it.
  */
 #define ANCESTRY_SHALLOW_MAX (1 << 20)
 static int ancestry_cut_at(struct buf *b, const char *sha)
 {
-	static const char *const gitdir[] = {"--git-dir", NULL};
+	static const char *const gitdir[] = {"--git-path", "shallow", NULL};
 	char *text, *line, *next;
 	size_t len;
 	FILE *f;
@@ -118,8 +119,7 @@ static int ancestry_cut_at(struct buf *b, const char *sha)
 	if (!sha || ancestry_git(b, &ok, "rev-parse", gitdir, NULL, 0) || !ok)
 		return 0;
 	git_first_line(b->data);
-	b->len = strlen(b->data);
-	if (buf_puts(b, "/shallow") || !(f = fopen(b->data, "r")))
+	if (!(f = fopen(b->data, "r")))
 		return 0; /* no such file: not a shallow clone */
 	text = malloc(ANCESTRY_SHALLOW_MAX + 1);
 	len = text ? fread(text, 1, ANCESTRY_SHALLOW_MAX, f) : 0;

@@ -174,7 +174,7 @@ static void ingest_warn_no_commit(int64_t run_id, const struct identity *id)
 	if (id->ignored_from)
 		fprintf(stderr, "set %s to a commit\n", id->ignored_from);
 	else if (id->git_error)
-		fprintf(stderr, "repair the repository (git cannot read it: %s)\n",
+		fprintf(stderr, "let git read the repository (git says: %s)\n",
 			cli_msgq(&q, id->git_error));
 	else
 		fputs("run inside a git work tree\n", stderr);

@@ -168,11 +168,22 @@ static int transfer_one(struct transfer_run *r, int *fault, struct store *dst, s
 	/* a run the destination has already is not written: what a store
 	 * would refuse of it (a name a newer text rule holds too long) is
 	 * no reason not to skip it */
-	if (ret && !transfer_fatal(ret) && run.sha256 &&
-	    !store_find_sha(dst, &existing, run.sha256) && existing) {
-		err_clear();
-		ret = 0;
-		goto out;
+	if (ret && !transfer_fatal(ret) && run.sha256) {
+		char why[1024];
+		int found;
+
+		snprintf(why, sizeof(why), "%s", err_msg());
+		found = store_find_sha(dst, &existing, run.sha256);
+		if (found) { /* the destination failed: fatal, as any write */
+			ret = found;
+			goto out;
+		}
+		if (existing) {
+			err_clear();
+			ret = 0;
+			goto out;
+		}
+		ret = err_set(ret, "%s", why);
 	}
 	if (ret) {
 		*fault = !transfer_fatal(ret);

@@ -299,8 +299,17 @@ const char *git_last_error(void)
 static void git_keep_error(int fd)
 {
 	ssize_t n = fd >= 0 ? pread(fd, git_err, sizeof(git_err) - 1, 0) : -1;
+	char *nl;
 
 	git_err[n > 0 ? n : 0] = '\0';
+	/* a first line that ends in ':' says what with the second one
+	 * ("unknown repository extension found:\n\tfoo"): joined */
+	nl = strchr(git_err, '\n');
+	if (nl && nl > git_err && nl[-1] == ':') {
+		*nl = ' ';
+		while (nl[1] == '\t' || nl[1] == ' ')
+			memmove(nl + 1, nl + 2, strlen(nl + 2) + 1);
+	}
 	git_first_line(git_err);
 }
 
