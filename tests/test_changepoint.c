@@ -280,13 +280,13 @@ static void test_provisional_short(void **state)
 	}
 }
 
-/* The change points of the n values x[i] * scale (at most 16). */
+/* The change points of the n values x[i] * scale (at most 32). */
 static size_t find_values(struct changepoint **c, const double *x, size_t n, double scale)
 {
-	struct stats_val v[16];
+	struct stats_val v[32];
 	size_t i;
 
-	assert_true(n <= 16);
+	assert_true(n <= 32);
 	for (i = 0; i < n; i++)
 		v[i] = (struct stats_val){0, x[i] * scale};
 	return find(c, v, NULL, n);
@@ -350,6 +350,11 @@ static void test_levels_of_the_test(void **state)
 	const double small[] = {1.01658, 1.01883, 1.00586, 1.00328, 1.03315,
 				1.03572, 1.03083, 1.04122, 1.02236, 1.24777};
 	const double spike[] = {1, 1.002, 0.998, 1.001, 0.999, 1.003, 1.15, 1.152, 1.6};
+	const double drop[] = {0.997344, 0.999401, 0.998267, 0.999492,
+			       0.995726, 0.993328, 0.896799};
+	const double wide[] = {0.990831, 1.01101,  1.00812,  0.989862, 1.01775, 1.00185,  0.997671,
+			       0.998271, 0.990331, 0.995238, 0.998878, 1.00692, 0.989283, 1.01128,
+			       1.01228,	 0.982437, 1.02131,  1.01601,  1.35616};
 	struct changepoint *c = NULL;
 	size_t n, i;
 
@@ -380,6 +385,21 @@ static void test_levels_of_the_test(void **state)
 	assert_true(c[0].provisional);
 	assert_int_equal(c[0].after, 6);
 	assert_true(c[0].pct > 13.0 && c[0].pct < 17.0);
+	free(c);
+	c = NULL;
+	/* a third review's: a -10 % step in the newest run alone, after a run
+	 * a little low, is at the newest run (not -0.55 % a run early) */
+	assert_int_equal(find_values(&c, drop, 7, 480e-6), 1);
+	assert_int_equal(c[0].after, 6);
+	assert_true(c[0].pct < -9.0 && c[0].pct > -11.0);
+	free(c);
+	c = NULL;
+	/* and a change whose place is left wide open: its levels are not one
+	 * run each side (the newest, a spike, would read +36.9 %) */
+	n = find_values(&c, wide, 19, 480e-6);
+	for (i = 0; i < n; i++)
+		if (!c[i].provisional)
+			assert_true(c[i].runs_before >= 3 && c[i].runs_after >= 3);
 	free(c);
 }
 

@@ -601,30 +601,58 @@ static double cp_sad(const double *x, size_t a, size_t b, double *tmp)
 	return sad;
 }
 
+/* 1 when the points x[b..s) all lie beyond CP_PROV / sqrt(s - b) sigmas
+ * from med on side: a tail of their own, a level, not the old one. */
+static int cp_beyond(const struct cp_work *w, size_t b, size_t s, double med, int side)
+{
+	double lim = CP_PROV * w->sigma / sqrt((double)(s - b));
+	size_t i;
+
+	for (i = b; i < s; i++)
+		if (side * (w->x[i] - med) <= lim)
+			return 0;
+	return 1;
+}
+
 /*
  * Where the new level of the tail [b, m) of the segment [a, m) begins:
  * the split s in [b, m) into two levels, [a, s) and [s, m), of the least
- * absolute deviations from their medians (first on ties), leaving at least
- * two points to a tail of two or more.  Not always b, the largest tail,
- * which may take in runs of the old level that noise or a slow drift put
- * high; medians, not means, so that a spike in the newest run does not
- * pull the split past the step before it, nor the new level of a few
- * points count as outliers.
+ * absolute deviations from their medians (first on ties), among those
+ * that give back to the old level only points that are no level of their
+ * own (not all beyond the tail's limit from med, the old level, on side):
+ * not always b, the largest tail, which may take in runs of the old level
+ * that noise or a slow drift put high, and never past a step to a spike
+ * after it.  Medians, so that a new level of a few points is no outlier.
  */
-static size_t cp_tail_split(const struct cp_work *w, size_t a, size_t b)
+static size_t cp_tail_split(const struct cp_work *w, size_t a, size_t b, double med, int side)
 {
 	double top = HUGE_VAL;
-	size_t s, best = b, last = w->m - b >= 2 ? w->m - 2 : b;
+	size_t s, best = b;
 
-	for (s = b; s <= last; s++) {
-		double r = cp_sad(w->x, a, s, w->tmp) + cp_sad(w->x, s, w->m, w->tmp);
+	for (s = b; s < w->m; s++) {
+		double r;
 
+		if (s > b && cp_beyond(w, b, s, med, side))
+			continue;
+		r = cp_sad(w->x, a, s, w->tmp) + cp_sad(w->x, s, w->m, w->tmp);
 		if (r < top * (1.0 - 1e-12)) {
 			top = r;
 			best = s;
 		}
 	}
 	return best;
+}
+
+/* 1 when the tail [s, m) still makes the change: its mean deviation from
+ * med on side, by at least min_change. */
+static int cp_tail_holds(const struct cp_work *w, size_t s, double med, int side, double min_change)
+{
+	double mean = 0.0;
+	size_t i;
+
+	for (i = s; i < w->m; i++)
+		mean += (w->x[i] - med) / (double)(w->m - s);
+	return side * mean > 0 && fabs(expm1(mean)) >= min_change * (1.0 - 1e-9);
 }
 
 /*
@@ -668,8 +696,11 @@ static int cp_tail(const struct cp_work *w, size_t last, size_t min_segment, dou
 		if (!ok || fabs(expm1(mean)) < min_change * (1.0 - 1e-9))
 			continue;
 		/* where the new level begins: not always at the largest k,
-		 * which may take in a noise-high point of the old level */
-		best = cp_tail_split(w, last, w->m - k);
+		 * which may take in a noise-high point of the old level; a
+		 * shorter tail that no longer makes the change is not taken */
+		best = cp_tail_split(w, last, w->m - k, med, side);
+		if (best > w->m - k && !cp_tail_holds(w, best, med, side, min_change))
+			best = w->m - k;
 		k = w->m - best;
 		need = cp_confirmable(best - last, min_segment, alpha);
 		x->a = last;
@@ -688,7 +719,7 @@ static int cp_tail(const struct cp_work *w, size_t last, size_t min_segment, dou
 
 /* The change point of item x of the points pt into *c. */
 static void cp_report(struct changepoint *c, const struct cp_work *w, const struct cp_point *pt,
-		      const struct cp_item *x, double min_change)
+		      const struct cp_item *x, const struct changepoint_opts *o)
 {
 	size_t best, lo, hi, best2, lo2, hi2, j, a_end, b_start;
 
@@ -715,9 +746,12 @@ static void cp_report(struct changepoint *c, const struct cp_work *w, const stru
 	c->v_before = cp_value_median(pt, x->a, a_end, w->tmp);
 	c->v_after = cp_value_median(pt, b_start, x->c, w->tmp);
 	c->pct = (c->v_after / c->v_before - 1.0) * 100.0;
-	/* the change the test passed is at least the smallest change: the
-	 * segments' own levels when fewer runs would show less */
-	if (!x->provisional && fabs(c->pct) < min_change * 100.0 * (1.0 - 1e-9)) {
+	/* the change the test passed is at least the smallest change, and
+	 * its levels are of at least min_segment runs each: the segments'
+	 * own levels when fewer runs would show less, or be one run (a
+	 * spike) on a side of a place left wide open */
+	if (!x->provisional && (fabs(c->pct) < o->min_change * 100.0 * (1.0 - 1e-9) ||
+				a_end - x->a < o->min_segment || x->c - b_start < o->min_segment)) {
 		a_end = x->b1;
 		b_start = x->b2;
 		c->v_before = cp_value_median(pt, x->a, a_end, w->tmp);
@@ -785,7 +819,7 @@ int changepoint_find(struct changepoint **out, size_t *nout, const struct stats_
 		goto out;
 	}
 	for (i = 0; i < ni; i++)
-		cp_report(&cp[i], &w, pt, &it[i], o->min_change);
+		cp_report(&cp[i], &w, pt, &it[i], o);
 	*out = cp;
 	*nout = ni;
 out:
