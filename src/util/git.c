@@ -305,7 +305,7 @@ static void git_keep_error(int fd)
 	/* a first line that ends in ':' says what with the second one
 	 * ("unknown repository extension found:\n\tfoo"): joined */
 	nl = strchr(git_err, '\n');
-	if (nl && nl > git_err && nl[-1] == ':') {
+	if (nl && nl > git_err && nl[-1] == ':' && nl[1] && nl[1] != '\n') {
 		*nl = ' ';
 		while (nl[1] == '\t' || nl[1] == ' ')
 			memmove(nl + 1, nl + 2, strlen(nl + 2) + 1);
