@@ -342,6 +342,33 @@ static void test_levels_of_the_place(void **state)
  * test passed at +8 %); a step in the two newest runs after a slow rise
  * is placed at the first of them, at its size (not +1.85 % four runs
  * earlier, a new level of two points clipped as outliers). */
+/* The change points of x[0..n) (scaled to ~480 us), each at least the
+ * smallest change (2 %); how many, and the first one's size in *first. */
+static size_t changes_at_least(const double *x, size_t n, double *first)
+{
+	struct changepoint *c = NULL;
+	size_t nc = find_values(&c, x, n, 480e-6), i;
+
+	for (i = 0; i < nc; i++)
+		assert_true(fabs(c[i].pct) >= 2.0);
+	*first = nc ? c[0].pct : 0.0;
+	free(c);
+	return nc;
+}
+
+/* x[0..n) has one change, provisional, first after run index after, of
+ * a size in (lo, hi) percent. */
+static void provisional_at(const double *x, size_t n, size_t after, double lo, double hi)
+{
+	struct changepoint *c = NULL;
+
+	assert_int_equal(find_values(&c, x, n, 480e-6), 1);
+	assert_true(c[0].provisional);
+	assert_int_equal(c[0].after, after);
+	assert_true(c[0].pct > lo && c[0].pct < hi);
+	free(c);
+}
+
 static void test_levels_of_the_test(void **state)
 {
 	const double steps[] = {1.000, 1.004, 0.998, 1.002, 0.999, 1.001, 1.003, 0.997,
@@ -356,44 +383,22 @@ static void test_levels_of_the_test(void **state)
 			       0.998271, 0.990331, 0.995238, 0.998878, 1.00692, 0.989283, 1.01128,
 			       1.01228,	 0.982437, 1.02131,  1.01601,  1.35616};
 	struct changepoint *c = NULL;
+	double first;
 	size_t n, i;
 
 	(void)state;
-	n = find_values(&c, steps, 15, 480e-6);
-	assert_true(n >= 1);
-	for (i = 0; i < n; i++)
-		assert_true(fabs(c[i].pct) >= 2.0); /* the smallest change */
-	assert_true(c[0].pct > 5.0);
-	free(c);
-	c = NULL;
-	assert_int_equal(find_values(&c, rise, 9, 480e-6), 1);
-	assert_true(c[0].provisional);
-	assert_int_equal(c[0].after, 7);
-	assert_true(c[0].pct > 15.0 && c[0].pct < 22.0);
-	free(c);
-	c = NULL;
+	assert_true(changes_at_least(steps, 15, &first) >= 1);
+	assert_true(first > 5.0); /* the +8 % step, not +1.15 % */
+	provisional_at(rise, 9, 7, 15.0, 22.0);
 	/* a second review's: a confirmed change whose open run dropped its
 	 * levels below the smallest change keeps the tested segments' */
-	n = find_values(&c, small, 10, 480e-6);
-	for (i = 0; i < n; i++)
-		assert_true(fabs(c[i].pct) >= 2.0);
-	free(c);
-	c = NULL;
+	changes_at_least(small, 10, &first);
 	/* and a +60 % spike after a two-run +15 % step: the step, at the
 	 * first of its runs, not the spike */
-	assert_int_equal(find_values(&c, spike, 9, 480e-6), 1);
-	assert_true(c[0].provisional);
-	assert_int_equal(c[0].after, 6);
-	assert_true(c[0].pct > 13.0 && c[0].pct < 17.0);
-	free(c);
-	c = NULL;
+	provisional_at(spike, 9, 6, 13.0, 17.0);
 	/* a third review's: a -10 % step in the newest run alone, after a run
 	 * a little low, is at the newest run (not -0.55 % a run early) */
-	assert_int_equal(find_values(&c, drop, 7, 480e-6), 1);
-	assert_int_equal(c[0].after, 6);
-	assert_true(c[0].pct < -9.0 && c[0].pct > -11.0);
-	free(c);
-	c = NULL;
+	provisional_at(drop, 7, 6, -11.0, -9.0);
 	/* and a change whose place is left wide open: its levels are not one
 	 * run each side (the newest, a spike, would read +36.9 %) */
 	n = find_values(&c, wide, 19, 480e-6);
