@@ -176,7 +176,8 @@ void util_now_iso(char *out, size_t outlen);
  * One of four rotating static buffers (not thread-safe). */
 const char *util_quote_msg(const char *s);
 /* s escaped as util_quote_msg() does into out, the caller's n bytes (n >= 9),
- * cut after about max bytes with "..."; returns out. */
+ * cut after about max bytes (never inside a UTF-8 character) with "...";
+ * returns out. */
 const char *util_quote_msg_buf(char *out, size_t n, size_t max, const char *s);
 
 #endif

@@ -181,9 +181,7 @@ static void cp_prepare(struct cp_work *w)
 	double mean = 0.0, c, left, right, *tmp = w->tmp;
 
 	for (i = 0; i + 1 < m; i++)
-		w->tmp[i] = w->x[i + 1] - w->x[i];
-	for (i = 0; i + 1 < m; i++)
-		w->tmp[i] = fabs(w->tmp[i]);
+		w->tmp[i] = fabs(w->x[i + 1] - w->x[i]);
 	w->sigma = m > 2 ? 1.4826 * statdist_median(w->tmp, m - 1) / sqrt(2.0) : 0.0;
 	if (!(w->sigma > CP_SIGMA_MIN) && m > 2) {
 		/* more than half the differences 0 (quantized values): the
@@ -669,11 +667,11 @@ static int cp_tail_holds(const struct cp_work *w, size_t s, double med, int side
 static int cp_tail(const struct cp_work *w, size_t last, size_t min_segment, double min_change,
 		   double alpha, struct cp_item *x)
 {
-	size_t k, i, need, best, kmax = cp_confirmable(min_segment, min_segment, alpha) - 1;
+	size_t k, need, best, kmax = cp_confirmable(min_segment, min_segment, alpha) - 1;
 
 	for (k = kmax; k >= 1; k--) {
-		double med, lim = CP_PROV * w->sigma / sqrt((double)k), mean = 0.0;
-		int side = 0, ok = 1;
+		double med, lim = CP_PROV * w->sigma / sqrt((double)k);
+		int side;
 
 		if (w->m < last + k + min_segment)
 			continue;
@@ -682,18 +680,13 @@ static int cp_tail(const struct cp_work *w, size_t last, size_t min_segment, dou
 			continue; /* the segmentation has judged it */
 		memcpy(w->tmp, w->x + last, (w->m - k - last) * sizeof(double));
 		med = statdist_median(w->tmp, w->m - k - last);
-		for (i = w->m - k; i < w->m && ok; i++) {
-			int s = w->x[i] > med + lim ? 1 : w->x[i] < med - lim ? -1 : 0;
-
-			ok = s != 0 && (side == 0 || s == side);
-			side = s;
-			mean += (w->x[i] - med) / (double)k;
-		}
-		/* a level that began before the tail is no step in the newest
-		 * runs: the segmentation has judged it */
-		if (ok && side * (w->x[w->m - k - 1] - med) > lim)
-			ok = 0;
-		if (!ok || fabs(expm1(mean)) < min_change * (1.0 - 1e-9))
+		side = w->x[w->m - 1] > med ? 1 : -1;
+		/* the k points a level of their own, by the smallest change; a
+		 * level that began before them is no step in the newest runs
+		 * (the segmentation has judged it) */
+		if (!cp_beyond(w, w->m - k, w->m, med, side) ||
+		    side * (w->x[w->m - k - 1] - med) > lim ||
+		    !cp_tail_holds(w, w->m - k, med, side, min_change))
 			continue;
 		/* where the new level begins: not always at the largest k,
 		 * which may take in a noise-high point of the old level; a

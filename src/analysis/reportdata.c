@@ -352,12 +352,12 @@ int reportdata_build(struct reportdata *rd, const struct reportdata_opts *o)
 				     why);
 		}
 	}
-	/* like with like: the trends keep the runs the check kept (the
-	 * baseline's values), or without a check those of the newest run */
 	/* trends alone from a store without a run: say that, not that no
 	 * run has a selected region */
 	if (!rc && !rd->compared)
 		rc = runarg_any_run(st);
+	/* like with like: the trends keep the runs the check kept (the
+	 * baseline's values), or without a check those of the newest run */
 	if (!rc && rd->compared)
 		rc = same_filter(&fs, &conds, &f, &rd->cmp.same);
 	else if (!rc)

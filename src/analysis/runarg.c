@@ -215,10 +215,13 @@ int runarg_get_run(struct store_run *out, const struct runarg *a, const char *ar
 int runarg_parse_stored(struct select_spec *sel, const char *arg, const char *cmd)
 {
 	int rc = select_parse(sel, arg);
+	struct stat sb;
 
-	if (rc == ERR_USAGE && !runarg_is_file(arg) && runarg_exists(arg))
+	if (rc != ERR_USAGE || stat(arg, &sb) != 0)
+		return rc;
+	if (!S_ISREG(sb.st_mode))
 		rc = runarg_cannot_read(arg); /* a directory, a FIFO */
-	else if (rc == ERR_USAGE && runarg_is_file(arg))
+	else
 		rc = err_set(ERR_USAGE,
 			     "'%s' is a file, not a stored run: %s takes stored runs only "
 			     "(ingest the file first)",

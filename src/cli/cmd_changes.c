@@ -118,17 +118,6 @@ static void changes_json_side(struct doc *d, struct doc_value *parent, const cha
 	doc_json_num(d, o, "value", value, count);
 }
 
-/*
- * The document of changes (ctx: a struct changes_view): a line saying
- * what was searched, then one row per change point; JSON {"metric",
- * "changes": [{"region", "before": {...}, "after": {...}, "pct", "p",
- * "runs_before", "runs_after", "at_run", "provisional", "confirm_runs"}]}
- * ("same" too with --same).  A change point lies after the run before and
- * at or before the run after: one run apart for a clear step, more for a
- * small one or a drift (at_run: the likeliest).  A provisional one is a
- * step in the newest runs that more runs would confirm (or show to be an
- * outlier).
- */
 /* The points of series s, up to max: its runs, those of one commit
  * counting once (repetitions of one measurement, as changepoint_find()
  * takes them). */
@@ -145,6 +134,17 @@ static size_t changes_points(const struct store_series *s, size_t max)
 	return n;
 }
 
+/*
+ * The document of changes (ctx: a struct changes_view): a line saying
+ * what was searched, then one row per change point; JSON {"metric",
+ * "changes": [{"region", "before": {...}, "after": {...}, "pct", "p",
+ * "runs_before", "runs_after", "at_run", "provisional", "confirm_runs"}]}
+ * ("same" too with --same).  A change point lies after the run before and
+ * at or before the run after: one run apart for a clear step, more for a
+ * small one or a drift (at_run: the likeliest).  A provisional one is a
+ * step in the newest runs that more runs would confirm (or show to be an
+ * outlier).
+ */
 static int changes_document(struct doc *d, const void *ctx)
 {
 	const struct changes_view *v = ctx;

@@ -398,21 +398,15 @@ int cmd_ingest(int argc, char **argv)
 	if (id.branch && strcmp(id.branch_from, "--branch") != 0 &&
 	    (util_utf8_bad(id.branch) || strlen(id.branch) > STORE_NAME_MAX)) {
 		struct buf q = BUF_INIT;
-		size_t len = strlen(id.branch), cut = len > 120 ? 120 : len;
-		char *shown;
+		char shown[160];
 
-		/* quoted to 120 bytes, never inside a character */
-		while (cut > 0 && cut < len && ((unsigned char)id.branch[cut] & 0xc0) == 0x80)
-			cut--;
-		shown = util_strdup(id.branch);
-		if (shown)
-			shown[cut] = '\0';
+		/* quoted to 120 bytes */
 		fprintf(stderr,
-			"scopedb: warning: branch '%s%s' (from %s) is %s; the run is stored "
+			"scopedb: warning: branch '%s' (from %s) is %s; the run is stored "
 			"without a branch (give one with --branch)\n",
-			cli_msgq(&q, shown ? shown : "?"), cut < len ? "..." : "", id.branch_from,
+			cli_msgq(&q, util_quote_msg_buf(shown, sizeof(shown), 120, id.branch)),
+			id.branch_from,
 			util_utf8_bad(id.branch) ? "not valid UTF-8" : "too long for a store");
-		free(shown);
 		buf_release(&q);
 		free(id.branch);
 		id.branch = NULL;

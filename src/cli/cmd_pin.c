@@ -57,11 +57,12 @@ int cmd_pin(int argc, char **argv)
 		goto out;
 	}
 	if (select_parse(&sel, arg)) {
-		if (stat(arg, &sb) == 0 && S_ISREG(sb.st_mode))
-			err_set(ERR_USAGE, "cannot pin the file '%s': ingest it, then pin its run",
+		if (stat(arg, &sb) == 0)
+			err_set(ERR_USAGE,
+				S_ISREG(sb.st_mode)
+				    ? "cannot pin the file '%s': ingest it, then pin its run"
+				    : "cannot pin '%s': not a stored run (nor a file)",
 				arg);
-		else if (stat(arg, &sb) == 0) /* a directory, a FIFO */
-			err_set(ERR_USAGE, "cannot pin '%s': not a stored run (nor a file)", arg);
 		code = cli_error();
 		goto out;
 	}

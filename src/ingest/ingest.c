@@ -132,11 +132,10 @@ const struct ingest_limits *ingest_default_limits(void)
 
 /* ERR_USAGE "invalid WHAT 'S': ..." when text s (len bytes of it: a
  * --meta's key, part "its key ") breaks the text rule (docs/text.md): not
- * UTF-8, or a name past STORE_NAME_MAX (quoted to 120 bytes, never in a
- * character); else 0. */
+ * UTF-8, or a name past STORE_NAME_MAX (quoted to 120 bytes); else 0. */
 static int ingest_opt_text(const char *what, const char *s, size_t len, const char *part)
 {
-	size_t cut = 120;
+	char q[160];
 
 	if (util_utf8_bad(s))
 		return err_set(ERR_USAGE,
@@ -144,12 +143,10 @@ static int ingest_opt_text(const char *what, const char *s, size_t len, const ch
 			       what, s);
 	if (len <= STORE_NAME_MAX)
 		return 0;
-	while (cut > 0 && ((unsigned char)s[cut] & 0xc0) == 0x80)
-		cut--;
 	return err_set(ERR_USAGE,
-		       "invalid %s '%.*s...': %stoo long (%zu bytes; a store indexes names of at "
-		       "most %d)",
-		       what, (int)cut, s, part, len, STORE_NAME_MAX);
+		       "invalid %s '%s': %stoo long (%zu bytes; a store indexes names of at most "
+		       "%d)",
+		       what, util_quote_msg_buf(q, sizeof(q), 120, s), part, len, STORE_NAME_MAX);
 }
 
 int ingest_meta_check(const char *kv)

@@ -642,7 +642,11 @@ const char *util_quote_msg_buf(char *out, size_t n, size_t max, const char *s)
 
 	for (; *s && i + 8 < n && i < max; s++) {
 		unsigned char c = (unsigned char)*s;
+		size_t len = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
 
+		/* never cut inside a UTF-8 character */
+		if (len > 1 && (i + len > max || i + len + 8 > n))
+			break;
 		if (c < 0x20 || c == 0x7f || c == '\'') {
 			snprintf(out + i, 5, "\\x%02x", c);
 			i += 4;
