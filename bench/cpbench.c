@@ -3,7 +3,8 @@
  * "scopedb changes" (issue 15), on the seeded histories of cpgen.c.
  *
  * usage: bench_changes [--series N] [--runs R] [--seed S]
- *        bench_changes --scenarios [N]
+ *        bench_changes --scenarios [N] [--quantum PCT]
+ *        bench_changes --quantized-newest
  *
  * Prints precision (detections within one run of a planted step), recall
  * (of the steps at least 3 times the noise, and of all steps), the share
@@ -18,8 +19,17 @@
  * types alternating (and the series --same keeps), steps in the newest
  * runs (reported at the step's run, provisional or confirmed), spikes
  * reported as confirmed changes, drifts reported as two or more changes,
- * and the changes reported in series of noise alone.
+ * and the changes reported in series of noise alone.  --quantum rounds
+ * every value of a series to a multiple of PCT % of its first value, as
+ * a coarse timer or a count would, so that runs tie.
+ *
+ * --quantized-newest: short quantized histories (8 to 24 runs of 100,
+ * 101 or 102, the newest 1 to 4 runs 115 to 117: a step of about +15 %
+ * with ties on both sides), 200 seeded series of each shape: how often
+ * the step is found at its run, confirmed or provisional, and how many
+ * change points are reported elsewhere.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,8 +119,18 @@ static void scenario_score(struct scen *sc, const struct cpgen_series *s, enum c
 	sc->drift_two += in_drift >= 2;
 }
 
-/* The scenarios of issue 23, n series each. */
-static int scenarios(size_t n)
+/* Round every value of s to a multiple of pct % of its first value. */
+static void quantize(struct cpgen_series *s, double pct)
+{
+	double q = s->v[0].v * pct / 100.0;
+	size_t i;
+
+	for (i = 0; q > 0.0 && i < s->n; i++)
+		s->v[i].v = q * fmax(1.0, round(s->v[i].v / q));
+}
+
+/* The scenarios of issue 23, n series each, quantized when pct > 0. */
+static int scenarios(size_t n, double pct)
 {
 	struct changepoint_opts o;
 	struct cpgen_series s;
@@ -120,8 +140,11 @@ static int scenarios(size_t n)
 
 	changepoint_opts_init(&o);
 	printf("change points: the histories of issue 23, %zu series of 100 runs each "
-	       "(seed 23)\n\n",
+	       "(seed 23)",
 	       n);
+	if (pct > 0.0)
+		printf(", every value rounded to %g %% of the series' first", pct);
+	printf("\n\n");
 	printf("| history | recall (within 5 runs) | precision (confirmed) | at the step's run "
 	       "(provisional) | spikes reported as confirmed | drifts as 2+ changes | false "
 	       "confirmed per series | provisional per series |\n");
@@ -131,8 +154,13 @@ static int scenarios(size_t n)
 
 		memset(&sc, 0, sizeof(sc));
 		for (i = 0; i < n; i++) {
-			if (cpgen_scenario(&s, (enum cpgen_kind)k, 23, i) ||
-			    changepoint_find(&c, &nc, s.v, NULL, s.n, &o)) {
+			int rc = cpgen_scenario(&s, (enum cpgen_kind)k, 23, i);
+
+			if (!rc && pct > 0.0)
+				quantize(&s, pct);
+			if (!rc)
+				rc = changepoint_find(&c, &nc, s.v, NULL, s.n, &o);
+			if (rc) {
 				fprintf(stderr, "bench_changes: %s\n", err_msg());
 				return 2;
 			}
@@ -164,6 +192,61 @@ static int scenarios(size_t n)
 	return 0;
 }
 
+/* Short quantized histories with a step in the newest runs (usage above). */
+static int quantized_newest(void)
+{
+	struct changepoint_opts o;
+	uint64_t st = 88172645463325252ULL;
+	size_t n, k, rep, i;
+
+	changepoint_opts_init(&o);
+	printf("change points: 200 quantized series of each shape, a step of about +15 %% in the "
+	       "newest runs\n\n");
+	printf(
+	    "| runs | step in the newest | found at the step: confirmed | provisional | missed | "
+	    "change points elsewhere |\n| ---: | ---: | ---: | ---: | ---: | ---: |\n");
+	for (n = 8; n <= 24; n += 4) {
+		for (k = 1; k <= 4; k++) {
+			size_t conf = 0, prov = 0, missed = 0, other = 0;
+
+			for (rep = 0; rep < 200; rep++) {
+				struct stats_val v[24];
+				struct changepoint *c;
+				size_t nc;
+				int at = 0;
+
+				for (i = 0; i < n; i++) {
+					st ^= st << 13;
+					st ^= st >> 7;
+					st ^= st << 17;
+					v[i].none = 0;
+					v[i].v = (i >= n - k ? 115.0 : 100.0) + (double)(st % 3);
+				}
+				if (changepoint_find(&c, &nc, v, NULL, n, &o)) {
+					fprintf(stderr, "bench_changes: %s\n", err_msg());
+					return 2;
+				}
+				for (i = 0; i < nc; i++) {
+					if (c[i].at != n - k) {
+						other++;
+						continue;
+					}
+					at = 1;
+					if (c[i].provisional)
+						prov++;
+					else
+						conf++;
+				}
+				missed += !at;
+				free(c);
+			}
+			printf("| %zu | %zu | %zu | %zu | %zu | %zu |\n", n, k, conf, prov, missed,
+			       other);
+		}
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct changepoint_opts o;
@@ -175,8 +258,21 @@ int main(int argc, char **argv)
 	double t0, det;
 	int a;
 
-	if (argc > 1 && !strcmp(argv[1], "--scenarios"))
-		return scenarios(argc > 2 ? strtoul(argv[2], NULL, 10) : 1000);
+	if (argc == 2 && !strcmp(argv[1], "--quantized-newest"))
+		return quantized_newest();
+	if (argc > 1 && !strcmp(argv[1], "--scenarios")) {
+		size_t n =
+		    argc > 2 && strcmp(argv[2], "--quantum") ? strtoul(argv[2], NULL, 10) : 1000;
+
+		a = argc > 2 && strcmp(argv[2], "--quantum") ? 3 : 2;
+		if (a + 1 < argc && !strcmp(argv[a], "--quantum"))
+			return scenarios(n, strtod(argv[a + 1], NULL));
+		if (a < argc) {
+			fprintf(stderr, "usage: bench_changes --scenarios [N] [--quantum PCT]\n");
+			return 2;
+		}
+		return scenarios(n, 0.0);
+	}
 	for (a = 1; a + 1 < argc; a += 2) {
 		if (!strcmp(argv[a], "--series"))
 			nseries = strtoul(argv[a + 1], NULL, 10);

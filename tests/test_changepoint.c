@@ -3,7 +3,7 @@
  * hand-made series (one step, two steps, a drift as one change, a spike,
  * a constant series, fewer points than two minimum segments, repetitions
  * of one commit, values that are None, a small step placed on a few runs,
- * provisional steps in the newest runs) and small seeded versions of the
+ * provisional steps in the newest runs, quantized histories) and small seeded versions of the
  * accuracy targets of bench/cpbench.c on the histories of bench/cpgen.c
  * (issue 15's and issue 23's).
  *
@@ -310,6 +310,51 @@ static void test_provisional_noisy_before(void **state)
 	assert_int_equal(c[0].at, 4);
 	assert_true(fabs(c[0].p - 2.0 / 70.0) < 1e-12);
 	assert_int_equal(c[0].confirm, 2); /* 6 after 4 */
+	free(c);
+}
+
+/*
+ * Quantized histories (a coarse timer, or counts: runs tie), a step of
+ * +14 % to +17 % in the newest three of 12 runs or the newest three or
+ * four of a longer history.  Each is one change, confirmed at the step:
+ * the Mann-Whitney test of 9 runs against 3 is exact with ties too (p =
+ * 2 / C(12, 3) = 0.009; its normal approximation said more than 0.01, so
+ * the first two steps were neither confirmed nor provisional), a
+ * boundary of less than the smallest change (1 %) is merged before one
+ * the tail is too short to test, and a step confirmed from an earlier
+ * boundary is not reported a second time as provisional (the last two
+ * were, at the same run).
+ */
+static void test_quantized_newest(void **state)
+{
+	static const struct {
+		double x[20];
+		size_t n, at;
+	} h[] = {
+	    {{102, 101, 100, 100, 101, 101, 102, 102, 102, 115, 115, 115}, 12, 9},
+	    {{102, 100, 100, 100, 100, 100, 101, 102, 101, 117, 116, 115}, 12, 9},
+	    {{101, 102, 101, 100, 100, 100, 102, 101, 100, 100,
+	      100, 100, 100, 100, 102, 102, 102, 115, 117, 117},
+	     20,
+	     17},
+	    {{100, 100, 101, 101, 101, 102, 102, 102, 116, 117, 115, 115}, 12, 8},
+	};
+	struct changepoint *c = NULL;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(h) / sizeof(h[0]); i++) {
+		assert_int_equal(find_values(&c, h[i].x, h[i].n, 1e-3), 1);
+		assert_int_equal(c[0].at, h[i].at);
+		assert_false(c[0].provisional);
+		assert_true(c[0].p <= 0.01);
+		assert_true(c[0].pct > 13.0 && c[0].pct < 18.0);
+		free(c);
+		c = NULL;
+	}
+	/* 9 tied runs before 3: exactly 2 / C(12, 3) */
+	assert_int_equal(find_values(&c, h[0].x, 12, 1.0), 1);
+	assert_true(fabs(c[0].p - 2.0 / 220.0) < 1e-12);
 	free(c);
 }
 
@@ -624,6 +669,7 @@ TU_MAIN(NULL, NULL,
 	    cmocka_unit_test(test_provisional),
 	    cmocka_unit_test(test_provisional_short),
 	    cmocka_unit_test(test_provisional_noisy_before),
+	    cmocka_unit_test(test_quantized_newest),
 	    cmocka_unit_test(test_levels_of_the_place),
 	    cmocka_unit_test(test_levels_of_the_test),
 	    cmocka_unit_test(test_constant),

@@ -250,14 +250,42 @@ static void test_mannwhitney(void **state)
 		assert_true(statdist_mannwhitney_p(a, crit[i].na, b, crit[i].nb, NULL) > 0.05);
 	}
 	/*
-	 * Ties, normal approximation by hand: a = {1,2,2}, b = {2,3,3}; mid-ranks
-	 * 1, 3, 3 | 3, 5.5, 5.5, R_a = 7, U = 1, mu = 4.5; tie sum (27-3)+(8-2) = 30,
-	 * var = 9/12 (7 - 30/30) = 4.5, z = (3.5 - 0.5)/sqrt(4.5) = sqrt 2,
-	 * p = erfc(z/sqrt 2) = erfc(1).
+	 * Ties, exact (the permutation distribution given the mid-ranks), by
+	 * hand: a = {1,2,2}, b = {2,3,3}; mid-ranks 1, 3, 3 | 3, 5.5, 5.5,
+	 * R_a = 7, U = 1.  Of the C(6,3) = 20 choices of three mid-ranks, only
+	 * {1,3,3} (3 ways) sums to 7 or less: p = 2 * 3/20 = 0.3.  (The normal
+	 * approximation said erfc(1) = 0.157, twice the evidence there is.)
 	 */
 	p = statdist_mannwhitney_p((double[]){1, 2, 2}, 3, (double[]){2, 3, 3}, 3, &u);
 	near(u, 1.0, 0.0);
-	near(p, 0.15729920705028513, 1e-15);
+	near(p, 0.3, 1e-15);
+	/*
+	 * A quantized history: 5 runs at 100 and 5 at 101 against 3 at 115.
+	 * Only the choice of the three top mid-ranks reaches R_b = 36:
+	 * p = 2/C(13,3) = 1/143, as for distinct values.
+	 */
+	p = statdist_mannwhitney_p((double[]){100, 100, 100, 100, 100, 101, 101, 101, 101, 101}, 10,
+				   (double[]){115, 115, 115}, 3, &u);
+	near(u, 0.0, 0.0);
+	near(p, 1.0 / 143.0, 1e-15);
+	/*
+	 * a = {1,2,2,3}, b = {3,3,4,5,5}: mid-ranks 1, 2.5, 2.5, 5 | 5, 5, 7,
+	 * 8.5, 8.5, R_a = 11.  Of the C(9,4) = 126 choices, the sums of 11 or
+	 * less are {1,2.5,2.5,5} in 3 ways (R = 11): p = 2 * 3/126 = 1/21.
+	 */
+	p = statdist_mannwhitney_p((double[]){1, 2, 2, 3}, 4, (double[]){3, 3, 4, 5, 5}, 5, &u);
+	near(u, 1.0, 0.0);
+	near(p, 1.0 / 21.0, 1e-15);
+	/*
+	 * Ties past the exact sizes, normal approximation by hand: 21 values
+	 * of 1 against 21 of 2; U = 0, mu = 220.5, tie sum 2 (21^3 - 21) =
+	 * 18480, var = 441/12 (43 - 18480/1722), z = (220.5 - 0.5)/sqrt(var).
+	 */
+	for (i = 0; i < 21; i++)
+		a[i] = 1.0, b[i] = 2.0;
+	p = statdist_mannwhitney_p(a, 21, b, 21, &u);
+	near(u, 0.0, 0.0);
+	near(p, erfc(220.0 / sqrt(441.0 / 12.0 * (43.0 - 18480.0 / 1722.0)) / sqrt(2.0)), 1e-25);
 	/* All equal: no evidence at all. */
 	near(statdist_mannwhitney_p((double[]){1, 1}, 2, (double[]){1, 1, 1}, 3, &u), 1.0, 0.0);
 	near(u, 3.0, 0.0);

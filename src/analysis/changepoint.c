@@ -17,11 +17,12 @@
  *      CP_PENALTY * log(n) per change, over segmentations with at least
  *      min_segment points per segment;
  *   4. confirmation: boundaries whose adjacent segments fail the minimum
- *      change (medians) or the Mann-Whitney test are removed, the worst
- *      first, until all pass; those at least CP_EFFECT sigmas high are
- *      changes, consecutive ones in one direction that a ramp explains
- *      about as well are one change (a drift), each placed on the runs its
- *      profile likelihood allows (CP_LOC);
+ *      change (medians) or the Mann-Whitney test are removed, those below
+ *      the minimum change first, then the largest p, until all pass;
+ *      those at least CP_EFFECT sigmas high are changes, consecutive ones
+ *      in one direction that a ramp explains about as well are one change
+ *      (a drift), each placed on the runs its profile likelihood allows
+ *      (CP_LOC);
  *   5. the newest points: a step in fewer than min_segment of them is a
  *      provisional change (CP_PROV).
  */
@@ -456,10 +457,18 @@ static void cp_test(struct cp_test *r, const struct cp_work *w, size_t a, size_t
 	r->step = 0;
 }
 
+/* 1 when the test's change of level is below the smallest change. */
+static int cp_small(const struct cp_test *r, const struct changepoint_opts *o)
+{
+	return fabs(expm1(r->med_b - r->med_a)) < o->min_change * (1.0 - 1e-9);
+}
+
 /*
  * Step 4: merge the segments around boundaries of bnd[0..*nb) that are
- * no change of level, the one with the largest p first (then the
- * smallest change), until every one is; then mark those that are steps
+ * no change of level, those of less than the smallest change first (no
+ * test makes them one, while a boundary with too few points after it to
+ * test may be one once its neighbour is gone), then the largest p (then
+ * the smallest change), until every one is; then mark those that are steps
  * (res[i] = the test of the surviving bnd[i]).  Boundaries that change
  * the level without being a step (a drift cut into segments) stay, so
  * that the segments around the others remain level.
@@ -476,12 +485,15 @@ static void cp_confirm(const struct cp_work *w, size_t *bnd, size_t *nb, struct 
 		any = 0;
 		worst = 0;
 		for (i = 0; i < *nb; i++) {
+			int small = cp_small(&res[i], o), wsmall = any && cp_small(&res[worst], o);
+
 			if (res[i].level)
 				continue;
-			if (!any || res[i].p > res[worst].p ||
-			    (res[i].p == res[worst].p &&
-			     fabs(res[i].med_b - res[i].med_a) <
-				 fabs(res[worst].med_b - res[worst].med_a)))
+			if (!any || small > wsmall ||
+			    (small == wsmall && (res[i].p > res[worst].p ||
+						 (res[i].p == res[worst].p &&
+						  fabs(res[i].med_b - res[i].med_a) <
+						      fabs(res[worst].med_b - res[worst].med_a)))))
 				worst = i;
 			any = 1;
 		}
@@ -813,6 +825,10 @@ int changepoint_find(struct changepoint **out, size_t *nout, const struct stats_
 	}
 	for (i = 0; i < ni; i++)
 		cp_report(&cp[i], &w, pt, &it[i], o);
+	/* a step confirmed from a boundary before the newest segment may lie
+	 * where the tail found it: one change, reported once, confirmed */
+	if (ni >= 2 && cp[ni - 1].provisional && cp[ni - 1].at <= cp[ni - 2].after)
+		ni--;
 	*out = cp;
 	*nout = ni;
 out:

@@ -13,8 +13,10 @@
  * recurrence psi(x) = psi(x + 1) - 1/x and the asymptotic series of
  * A&S 6.3.18 and 6.4.11 (Bernardo 1976, AS 103; Schneider 1978, AS 121);
  * the trigamma's inverse is Newton's method of Smyth (2004).  The exact
- * Mann-Whitney distribution counts rank assignments with the recurrence of
- * Mann and Whitney (1947).
+ * Mann-Whitney distribution counts the choices of one sample's positions
+ * among the pooled mid-ranks (a subset-sum recurrence), which is Mann and
+ * Whitney's (1947) without ties and the permutation distribution
+ * conditional on the ties with them (Lehmann 1975).
  */
 #include <float.h>
 #include <math.h>
@@ -440,47 +442,45 @@ double statdist_skipped_mean(const double *v, size_t n, double scale, double c,
 }
 
 /*
- * The exact null distribution of U for sample sizes m, n without ties:
- * *lo = P(U <= u) and *hi = P(U >= u).  The number of arrangements with
- * U = k obeys c(i, j, k) = c(i - 1, j, k - j) + c(i, j - 1, k) (Mann and
- * Whitney 1947), filled in one table over (i, j, k); the probabilities are
- * the counts over their total C(m + n, m).  -1 when the table cannot be
+ * The exact null distribution of the rank sum of m of the N pooled values,
+ * ties included: *lo = P(R <= r) and *hi = P(R >= r), where r2[0..N) are
+ * the pooled values' mid-ranks doubled (integers: a run of t equal values
+ * at positions i..i+t-1 has mid-rank (2i + t + 1)/2) and r the observed sum
+ * doubled.  Under the null every choice of m of the N positions is equally
+ * likely, the mid-ranks staying as observed (the permutation distribution
+ * conditional on the ties: Lehmann 1975, chapter 1), so the
+ * number of choices of k positions among the first i with doubled sum s
+ * obeys the subset-sum recurrence w(k, s) += w(k - 1, s - r2[i]), one
+ * position at a time.  Without ties this is Mann and Whitney's (1947)
+ * distribution of U = R - m(m + 1)/2.  -1 when the table cannot be
  * allocated.
  */
-static int statdist_mw_exact(size_t m, size_t n, double u, double *lo, double *hi)
+static int statdist_mw_exact(const unsigned *r2, size_t N, size_t m, unsigned r, double *lo,
+			     double *hi)
 {
-	size_t kmax = m * n, i, j, k, stride = kmax + 1;
-	double *c, total = 0.0, below = 0.0, above = 0.0;
+	size_t smax = (size_t)N * (N + 1), i, k, s, stride = smax + 1, seen = 0;
+	double *w, total = 0.0, below = 0.0, above = 0.0;
 
-	c = calloc((m + 1) * (n + 1) * stride, sizeof(*c));
-	if (!c)
+	w = calloc((m + 1) * stride, sizeof(*w));
+	if (!w)
 		return -1;
-#define C(i, j) (c + ((i) * (n + 1) + (j)) * stride)
-	for (i = 0; i <= m; i++) {
-		for (j = 0; j <= n; j++) {
-			if (i == 0 || j == 0) {
-				C(i, j)[0] = 1.0;
-				continue;
-			}
-			for (k = 0; k <= i * j; k++) {
-				double v = 0.0;
+	w[0] = 1.0;
+	for (i = 0; i < N; i++) {
+		seen += r2[i]; /* no sum of the first i + 1 is larger */
+		for (k = i + 1 < m ? i + 1 : m; k >= 1; k--)
+			for (s = r2[i]; s <= seen; s++)
+				w[k * stride + s] += w[(k - 1) * stride + s - r2[i]];
+	}
+	for (s = 0; s <= smax; s++) {
+		double c = w[m * stride + s];
 
-				if (k >= j)
-					v += C(i - 1, j)[k - j];
-				v += C(i, j - 1)[k];
-				C(i, j)[k] = v;
-			}
-		}
+		total += c;
+		if (s <= r)
+			below += c;
+		if (s >= r)
+			above += c;
 	}
-	for (k = 0; k <= kmax; k++) {
-		total += C(m, n)[k];
-		if ((double)k <= u + 1e-9)
-			below += C(m, n)[k];
-		if ((double)k >= u - 1e-9)
-			above += C(m, n)[k];
-	}
-#undef C
-	free(c);
+	free(w);
 	*lo = below / total;
 	*hi = above / total;
 	return 0;
@@ -503,14 +503,17 @@ double statdist_mannwhitney_p(const double *a, size_t na, const double *b, size_
 {
 	size_t n = na + nb, i, j;
 	struct statdist_obs *o;
-	double ranksum = 0.0, ties = 0.0, ua, mu, var, z, lo, hi, p;
-	int tied = 0;
+	unsigned *r2 = NULL, sum2 = 0;
+	double ranksum, ties = 0.0, ua, mu, var, z, lo, hi, p;
+	int exact = na <= STATDIST_MW_EXACT && nb <= STATDIST_MW_EXACT;
 
 	if (na == 0 || nb == 0)
 		return NAN;
 	o = malloc(n * sizeof(*o));
-	if (!o)
-		return NAN;
+	if (exact)
+		r2 = malloc(n * sizeof(*r2));
+	if (!o || (exact && !r2))
+		goto nan;
 	for (i = 0; i < na; i++) {
 		if (isnan(a[i]))
 			goto nan;
@@ -524,30 +527,37 @@ double statdist_mannwhitney_p(const double *a, size_t na, const double *b, size_
 		o[na + i].from_b = 1;
 	}
 	qsort(o, n, sizeof(*o), statdist_obs_cmp);
-	/* Mid-ranks: a run of t equal values at positions i..j-1 gets (i+j+1)/2. */
+	/* Mid-ranks: a run of t equal values at positions i..j-1 gets
+	 * (i+j+1)/2, kept doubled (an integer) for the exact distribution. */
 	for (i = 0; i < n; i = j) {
-		double rank, t;
+		unsigned rank2;
+		double t;
 		size_t k;
 
 		for (j = i + 1; j < n && o[j].x == o[i].x; j++)
 			;
-		rank = 0.5 * (double)(i + 1 + j);
-		for (k = i; k < j; k++)
+		rank2 = (unsigned)(i + 1 + j);
+		for (k = i; k < j; k++) {
+			if (r2)
+				r2[k] = rank2;
 			if (!o[k].from_b)
-				ranksum += rank;
-		t = (double)(j - i);
-		if (t > 1.0) {
-			tied = 1;
-			ties += t * t * t - t;
+				sum2 += rank2;
 		}
+		t = (double)(j - i);
+		ties += t * t * t - t;
 	}
 	free(o);
+	o = NULL;
+	ranksum = 0.5 * (double)sum2;
 	ua = ranksum - (double)na * (double)(na + 1) / 2.0;
 	if (u)
 		*u = ua;
 	mu = (double)na * (double)nb / 2.0;
-	if (na <= 20 && nb <= 20 && !tied) {
-		if (statdist_mw_exact(na, nb, ua, &lo, &hi) < 0)
+	if (exact) {
+		int bad = statdist_mw_exact(r2, n, na, sum2, &lo, &hi);
+
+		free(r2);
+		if (bad)
 			return NAN;
 		p = 2.0 * fmin(lo, hi);
 		return p > 1.0 ? 1.0 : p;
@@ -563,5 +573,6 @@ double statdist_mannwhitney_p(const double *a, size_t na, const double *b, size_
 	return p > 1.0 ? 1.0 : p;
 nan:
 	free(o);
+	free(r2);
 	return NAN;
 }

@@ -74,12 +74,17 @@ double statdist_mad(double *v, size_t n);
 double statdist_skipped_mean(const double *v, size_t n, double scale, double c,
 			     unsigned char *rejected, size_t *kept, double *tmp);
 
+/* Sample sizes up to which the Mann-Whitney test is exact. */
+#define STATDIST_MW_EXACT 20
+
 /*
  * Mann-Whitney U test of a[0..na) against b[0..nb), both non-empty: the
- * two-sided p-value.  Exact (the null distribution of U counted over all
- * rank assignments) when na <= 20, nb <= 20 and there are no ties, else the
- * normal approximation with the tie correction of the variance and a
- * continuity correction of 0.5.  *u (if not NULL) receives U of a: the
+ * two-sided p-value.  Exact when na and nb are at most STATDIST_MW_EXACT:
+ * the null distribution of the mid-rank sum counted over all choices of na
+ * of the pooled positions, so that ties (runs of equal values, as of a
+ * quantized timer or a count) keep the test exact; else the normal
+ * approximation with the tie correction of the variance and a continuity
+ * correction of 0.5.  *u (if not NULL) receives U of a: the
  * number of pairs (a_i, b_j) with a_i > b_j, plus one half per tie.
  * NaN when a value is NaN or the scratch table cannot be allocated.
  */
