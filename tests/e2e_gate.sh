@@ -6,7 +6,8 @@
 # --fail-on-missing, runs of different mpi_size/platform or --require-same
 # keys (hostname only then) are not compared, a --require-same key on
 # neither run is refused, and --output FORMAT=FILE writes
-# each report atomically (JUnit XML validated with xmllint when present).
+# each report atomically (JUnit XML validated with xmllint when present),
+# and a candidate of several files has the regions of any of them.
 . "$(dirname "$0")/e2e-lib.sh"
 : "${MKPROFILE:?}"
 S=$SCOPEDB
@@ -299,6 +300,35 @@ if command -v xmllint >/dev/null 2>&1; then
 else
 	echo "note: xmllint not found (Debian libxml2-utils): XML not validated" >&2
 fi
+
+fi
+
+if tcase repetitions-any-order; then
+# --- a candidate of several files: the regions of any file, in any order ---------------
+# solve 50% slower in the one file that has it; the other two lack it.
+# The verdict, rows and idle regions are the same whichever file comes
+# first (the first file's regions alone were compared: solve "Only in a",
+# PASS, when a file without it came first).
+"$MKPROFILE" --seed 2 --slow solve=1.5 r1.h5 >/dev/null || exit 1
+"$MKPROFILE" --seed 3 --regions main,assemble,io,halo_exchange r2.h5 >/dev/null || exit 1
+"$MKPROFILE" --seed 4 --regions main,assemble,io,halo_exchange --idle io r3.h5 >/dev/null || exit 1
+"$MKPROFILE" --seed 1 base1.h5 >/dev/null || exit 1
+for order in "r1.h5 r2.h5 r3.h5" "r2.h5 r3.h5 r1.h5" "r3.h5 r1.h5 r2.h5"; do
+	# shellcheck disable=SC2086
+	expect 1 "repetitions $order" $S check base1.h5 $order --max-regression 5
+	contains "repetitions $order: solve" "$out" "Budget violations: solve"
+	# shellcheck disable=SC2086
+	expect 1 "repetitions $order: json" $S check base1.h5 $order --max-regression 5 --format json
+	rows=$(printf '%s\n' "$out" | grep -v '"candidate_files"\|"r[123].h5"')
+	if [ "$order" = "r1.h5 r2.h5 r3.h5" ]; then
+		first=$rows
+	elif [ "$rows" = "$first" ]; then
+		ok
+	else
+		bad "repetitions $order: JSON differs from the first order's"
+	fi
+	case "$out" in *'"missing": []'*) ok ;; *) bad "repetitions $order: missing: $out" ;; esac
+done
 
 fi
 

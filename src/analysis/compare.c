@@ -437,35 +437,151 @@ static int compare_nothing(struct compare_result *r, const struct compare_opts *
 	return r->nothing ? 0 : err_nomem();
 }
 
+/* The index of name among the n sorted names, or -1. */
+static ptrdiff_t compare_find_name(char *const *names, size_t n, const char *name)
+{
+	char *const *at = bsearch(&name, names, n, sizeof(*names), compare_cmp_str);
+
+	return at ? at - names : -1;
+}
+
+/*
+ * Add to side (regions, and values *v of as many) the regions of
+ * runs[1..nr) that it lacks, each once, with no value of their own (the
+ * caller takes the median over the runs): the regions of a candidate of
+ * several files are those of any file, whatever their order.  By path,
+ * the paths are moved out of the runs.
+ */
+static int compare_rep_union(struct stats_named **v, struct compare_side *side,
+			     struct runset_run *runs, size_t nr)
+{
+	size_t n0 = side->nregions, k, j, i;
+
+	for (k = 1; k < nr; k++) {
+		for (j = 0; j < runs[k].n; j++) {
+			const char *name = runs[k].names[j];
+			struct stats_named *nv;
+			char **nreg;
+
+			if (compare_find_name(side->regions, n0, name) >= 0)
+				continue;
+			for (i = n0; i < side->nregions && strcmp(side->regions[i], name); i++)
+				;
+			if (i < side->nregions)
+				continue;
+			nreg = realloc(side->regions, (side->nregions + 1) * sizeof(*nreg));
+			if (!nreg)
+				return err_nomem();
+			side->regions = nreg;
+			nv = realloc(*v, (side->nregions + 1) * sizeof(*nv));
+			if (!nv)
+				return err_nomem();
+			*v = nv;
+			nreg[side->nregions] = util_strdup(name);
+			if (!nreg[side->nregions])
+				return err_nomem();
+			nv[side->nregions].name = nreg[side->nregions];
+			nv[side->nregions].v.none = 1;
+			nv[side->nregions].v.v = 0.0;
+			side->nregions++;
+			if (side->paths) {
+				struct compare_path *np =
+				    realloc(side->paths, (side->npaths + 1) * sizeof(*np));
+
+				if (!np)
+					return err_nomem();
+				side->paths = np;
+				memset(&np[side->npaths], 0, sizeof(*np));
+				np[side->npaths].name = nreg[side->nregions - 1];
+				np[side->npaths].path = runs[k].paths[j];
+				np[side->npaths].depth = (size_t)runs[k].depths[j];
+				np[side->npaths].self = (double)runs[k].selfs[j] / 1e9;
+				runs[k].paths[j] = NULL; /* moved */
+				side->npaths++;
+			}
+		}
+	}
+	if (side->nregions == n0)
+		return 0;
+	qsort(side->regions, side->nregions, sizeof(*side->regions), compare_cmp_str);
+	if (side->paths)
+		qsort(side->paths, side->npaths, sizeof(*side->paths), compare_cmp_str);
+	return 0;
+}
+
+/*
+ * The idle regions of a candidate of several files: those no file has a
+ * call of (side->idle held the first file's).  v: the values of side's
+ * regions, the first n0 the first file's (in their own order), the others
+ * added by compare_rep_union().
+ */
+static int compare_rep_idle(struct compare_side *side, const struct stats_named *v, size_t n0,
+			    const struct runset_run *runs, size_t nr)
+{
+	const char **idle = malloc((side->nregions ? side->nregions : 1) * sizeof(*idle));
+	size_t i, k, nidle = 0;
+
+	if (!idle)
+		return err_nomem();
+	for (i = 0; i < side->nregions; i++) {
+		const char *name = v[i].name;
+		/* the first file's calls: its regions not in its idle */
+		int busy = i < n0 && !bsearch(&name, side->idle, side->nidle, sizeof(*side->idle),
+					      compare_cmp_str);
+
+		for (k = 1; !busy && k < nr; k++) {
+			ptrdiff_t j = compare_find_name(runs[k].names, runs[k].n, name);
+
+			busy = j >= 0 && runs[k].calls[j] > 0;
+		}
+		if (!busy)
+			idle[nidle++] = name;
+	}
+	qsort(idle, nidle, sizeof(*idle), compare_cmp_str);
+	free(side->idle);
+	side->idle = idle;
+	side->nidle = nidle;
+	return 0;
+}
+
 /*
  * A point comparison of a candidate given as several files (sb->reps):
- * each region's value becomes its median over the files that have one.
+ * the regions are those of any file, and each region's value becomes its
+ * median over the files that have one.  *v (as many as side's regions)
+ * is the first file's, extended.
  */
-static int compare_rep_medians(struct stats_named *v, size_t n, const struct runarg *sb,
-			       struct match *m, const struct compare_opts *o)
+static int compare_rep_medians(struct stats_named **v, struct compare_side *side,
+			       const struct runarg *sb, struct match *m,
+			       const struct compare_opts *o)
 {
 	struct runset_run *runs = calloc(sb->nreps, sizeof(*runs));
 	double *tmp = malloc(sb->nreps * sizeof(*tmp));
-	size_t i, k, cnt;
+	size_t i, k, cnt, n0 = side->nregions;
 	int rc = 0;
 
 	if (!runs || !tmp)
 		rc = err_nomem();
 	for (k = 1; !rc && k < sb->nreps; k++)
 		rc = runset_read(&runs[k], sb->st, sb->reps[k], m, o);
-	for (i = 0; !rc && i < n; i++) {
-		cnt = 0;
-		if (!v[i].v.none)
-			tmp[cnt++] = v[i].v.v;
-		for (k = 1; k < sb->nreps; k++) {
-			double x = runset_value(&runs[k], v[i].name);
+	if (!rc)
+		rc = compare_rep_union(v, side, runs, sb->nreps);
+	if (!rc)
+		rc = compare_rep_idle(side, *v, n0, runs, sb->nreps);
+	for (i = 0; !rc && i < side->nregions; i++) {
+		struct stats_named *x = &(*v)[i];
 
-			if (!isnan(x))
-				tmp[cnt++] = x;
+		cnt = 0;
+		if (!x->v.none)
+			tmp[cnt++] = x->v.v;
+		for (k = 1; k < sb->nreps; k++) {
+			double y = runset_value(&runs[k], x->name);
+
+			if (!isnan(y))
+				tmp[cnt++] = y;
 		}
 		if (cnt) {
-			v[i].v.none = 0;
-			v[i].v.v = statdist_median(tmp, cnt);
+			x->v.none = 0;
+			x->v.v = statdist_median(tmp, cnt);
 		}
 	}
 	for (k = 0; runs && k < sb->nreps; k++)
@@ -681,7 +797,7 @@ int compare_runs(struct compare_result *out, const char *arg_a, const char *arg_
 	if (!rc)
 		rc = compare_values(&vb, &out->b, &sb, m, opts);
 	if (!rc && sb.nreps > 1 && !opts->stat)
-		rc = compare_rep_medians(vb, out->b.nregions, &sb, m, opts);
+		rc = compare_rep_medians(&vb, &out->b, &sb, m, opts);
 	if (!rc && opts->stat)
 		rc = compare_stat_sets(out, &rs, &tb, &sa, &sb, arg_a, arg_b, m, opts, &va, &vb);
 	if (!rc)
