@@ -404,6 +404,29 @@ run $S report --db "$E2E_DIR/p.sqlite" 1 2 --by path -o "$E2E_DIR/p.html"
 equals "report by path: exit" "$rc" 2
 contains "report by path" "$err" "scopedb: cannot report by path: run 2: 1 of its 2 ranks"
 [ -e "$E2E_DIR/p.html" ] && bad "a refused report wrote its page" || ok
+# self times by name need the tree as paths do: a candidate with a rank
+# without one has no self time for that rank's regions (not 0: once -100%
+# and a PASS of a run 10x slower): check and report refuse, diff warns;
+# --ranks with ranks that have a tree compares those
+selfp="'pcand.json': 4 regions with calls have no self time (a rank with their calls has no call tree: calls that overlap without nesting, or too many to hold)"
+expect_err 2 "check self, a rank without a tree" \
+	"scopedb: cannot check self times: $selfp; check another metric (--metric total)" \
+	$S check pbase.json pcand.json --metric self --max-regression 10
+expect 1 "check self of the ranks with a tree fails" \
+	$S check pbase.json pcand.json --metric self --ranks 1 --max-regression 10
+expect 0 "diff self, a rank without a tree" $S diff pbase.json pcand.json --metric self
+equals "diff self warns" "$err" "scopedb: warning: $selfp"
+expect_err 2 "check self, no tree at all" \
+	"scopedb: cannot check self times: 'overlap.json': 2 regions with calls have no self time (a rank with their calls has no call tree: calls that overlap without nesting, or too many to hold); check another metric (--metric total)" \
+	$S check overlap.json overlap.json --metric self
+run $S report --db "$E2E_DIR/p.sqlite" 1 2 --metric self -o "$E2E_DIR/ps.html"
+equals "report self: exit" "$rc" 2
+equals "report self" "$err" "scopedb: cannot report self times: run 2: 4 regions with calls have no self time (a rank with their calls has no call tree: calls that overlap without nesting, or too many to hold); report another metric (--metric total)"
+[ -e "$E2E_DIR/ps.html" ] && bad "a refused report wrote its page" || ok
+"$MKPROFILE" --aggregate --seed 5 aggself.h5 >/dev/null || exit 1
+expect_err 2 "check self of a file without calls or exclusive totals" \
+	"scopedb: cannot check self times: 'aggself.h5': 5 regions with calls have no self time (the file keeps no calls to build a call tree from, and no exclusive totals); check another metric (--metric total)" \
+	$S check pbase.json aggself.h5 --metric self --allow-different mpi_size
 # GPU times are by name only: a diff by path of them says why it has none
 cat >gpu.json <<'EOF'
 {"format":"scope-profiler-profile","regions":[

@@ -591,6 +591,73 @@ static int compare_rep_medians(struct stats_named **v, struct compare_side *side
 	return rc;
 }
 
+/* The regions of side with calls whose metric has no value in v. */
+static size_t compare_count_unknown(const struct compare_side *side, const struct stats_named *v)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < side->nregions; i++)
+		n += v[i].v.none && !bsearch(&v[i].name, side->idle, side->nidle,
+					     sizeof(*side->idle), compare_cmp_str);
+	return n;
+}
+
+/* "NAME: N regions with calls have no self time (why)" of one side, run
+ * id of st. */
+static int compare_unknown_msg(char **out, const struct compare_side *side, struct store *st,
+			       int64_t id, size_t n)
+{
+	struct store_nesting nest;
+	struct buf t = BUF_INIT;
+	int found, rc = store_get_nesting(st, id, &nest, &found);
+
+	if (rc)
+		return rc;
+	rc = compare_side_name(&t, side);
+	rc |= buf_printf(&t, ": %zu %s with calls %s no self time (", n,
+			 n == 1 ? "region" : "regions", n == 1 ? "has" : "have");
+	if (!found)
+		rc |= buf_puts(&t, "stored before scopedb kept call trees: ingest its file again");
+	else if (nest.ranks > 0 && nest.trees < nest.ranks)
+		rc |= buf_printf(&t,
+				 "a rank with %s calls has no call tree: calls that overlap "
+				 "without nesting, or too many to hold",
+				 n == 1 ? "its" : "their");
+	else
+		rc |= buf_puts(&t, "the file keeps no calls to build a call tree from, and no "
+				   "exclusive totals");
+	rc |= buf_puts(&t, ")");
+	*out = buf_finish(&t, rc);
+	return *out ? 0 : err_nomem();
+}
+
+/*
+ * By name, a region's self time is unknown where a rank with its calls
+ * has no call tree and the file keeps no exclusive totals: unknown, not
+ * 0, which read as -100% and let a check of a run 10x slower pass.  Said
+ * in r->partial (the candidate's in r->partial_other when both sides have
+ * some), which check and report refuse and diff warns of, as of the paths
+ * of such runs.
+ */
+static int compare_self_unknown(struct compare_result *r, const struct stats_named *va,
+				const struct stats_named *vb, const struct runarg *sa,
+				const struct runarg *sb, const struct compare_opts *o)
+{
+	size_t na, nb;
+	int rc = 0;
+
+	if (o->metric != STATS_SELF || o->by_path)
+		return 0;
+	na = compare_count_unknown(&r->a, va);
+	nb = compare_same_sides(r) ? 0 : compare_count_unknown(&r->b, vb);
+	if (na)
+		rc = compare_unknown_msg(&r->partial, &r->a, sa->st, sa->run_id, na);
+	if (!rc && nb)
+		rc = compare_unknown_msg(na ? &r->partial_other : &r->partial, &r->b, sb->st,
+					 sb->run_id, nb);
+	return rc;
+}
+
 /* The ranks chosen (sorted, unique) and, for each, whether the run has a
  * call on it and whether it has a path row on it. */
 struct partial_ranks {
@@ -802,6 +869,8 @@ int compare_runs(struct compare_result *out, const char *arg_a, const char *arg_
 		rc = compare_stat_sets(out, &rs, &tb, &sa, &sb, arg_a, arg_b, m, opts, &va, &vb);
 	if (!rc)
 		rc = compare_partial(out, &sa, &sb, &rs, opts);
+	if (!rc)
+		rc = compare_self_unknown(out, va, vb, &sa, &sb, opts);
 	if (rc)
 		goto out;
 	memset(&dopts, 0, sizeof(dopts));

@@ -322,10 +322,15 @@ int reportdata_build(struct reportdata *rd, const struct reportdata_opts *o)
 		co.check = 1;
 		rc = compare_runs(&rd->cmp, o->baseline, o->candidate, &co);
 		/* the page's verdict is a check's: not on some ranks only */
-		if (!rc && rd->cmp.partial)
+		if (!rc && rd->cmp.partial && co.by_path)
 			rc = err_set(ERR_USAGE,
 				     "cannot report by path: %s; report --by name, or check --by "
 				     "path --ranks with ranks that have a tree",
+				     rd->cmp.partial);
+		else if (!rc && rd->cmp.partial)
+			rc = err_set(ERR_USAGE,
+				     "cannot report self times: %s; report another metric "
+				     "(--metric total)",
 				     rd->cmp.partial);
 		if (rc)
 			goto out;

@@ -251,10 +251,16 @@ int cmd_compare(int argc, char **argv, int check)
 	}
 	if (res.partial && check) {
 		/* a gate that sees some ranks only must not decide */
-		fprintf(stderr,
-			"scopedb: cannot check by path: %s; check --by name, or choose ranks "
-			"with a tree (--ranks)\n",
-			cli_msgq(&q, res.partial));
+		if (co.by_path)
+			fprintf(stderr,
+				"scopedb: cannot check by path: %s; check --by name, or choose "
+				"ranks with a tree (--ranks)\n",
+				cli_msgq(&q, res.partial));
+		else
+			fprintf(stderr,
+				"scopedb: cannot check self times: %s; check another metric "
+				"(--metric total)\n",
+				cli_msgq(&q, res.partial));
 		goto out;
 	}
 	if (res.partial)
