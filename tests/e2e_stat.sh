@@ -11,7 +11,8 @@
 # own: an outlier run in the baseline window and among the candidates,
 # named and left out; byte-identical runs and a constant series with a
 # clean step (zero noise, the timer's resolution); two machines
-# alternating and --same / $SCOPEDB_SAME.
+# alternating and --same / $SCOPEDB_SAME; a benchmark that moves from 4
+# ranks to 8 (a check's sets keep the baseline's mpi_size and platform).
 . "$(dirname "$0")/e2e-lib.sh"
 : "${MKPROFILE:?}"
 S=$SCOPEDB
@@ -328,6 +329,49 @@ contains "report: the verdict" "$(<same.html)" "regressed"
 expect 0 "diff --same" $S diff 23 25 --baseline-window 10 --same hostname
 contains "diff --same line" "$out" "Like with like: hostname = A (11 runs of another value left out)"
 contains "diff --same verdicts" "$out" "Verdicts: 1 regressed, 0 improved, 0 unchanged, 0 inconclusive, 4 no evidence"
+
+fi
+
+if tcase ranks-change; then
+# --- a check's run sets keep the baseline's mpi_size and platform -----------------------
+# main's benchmark moves from 4 ranks to 8 at run 9: a window of 10 is the
+# two 8-rank runs (the 4-rank ones, 2x faster, once made every region
+# "regressed" +115% and the baseline run itself an outlier); said, with
+# the runs it left out, also when the window is not full
+export SCOPEDB_DB=$E2E_DIR/r.sqlite
+for i in $(seq 1 10); do
+	r=4
+	[ "$i" -ge 9 ] && r=8
+	"$MKPROFILE" --seed "$i" --ranks $r --timestamp "2024-01-$(printf %02d "$i")T00:00:00Z" \
+		"rk$i.h5" >/dev/null || exit 1
+	"$S" ingest -q "rk$i.h5" --commit "$(printf 'c%039d' "$i")" --branch main >/dev/null || exit 1
+done
+for k in 1 2 3; do
+	"$MKPROFILE" --seed "7$k" --ranks 8 "rc$k.h5" >/dev/null || exit 1
+	"$MKPROFILE" --seed "7$k" --ranks 8 --slow solve=1.5 "rs$k.h5" >/dev/null || exit 1
+done
+expect 0 "ranks change: same ranks only" $S check branch:main rc1.h5 rc2.h5 rc3.h5 \
+	--baseline-window 10 --max-regression 5
+contains "ranks change: baseline set" "$out" "Baseline runs: 2 (10, 9)"
+contains "ranks change: said" "$out" "Like with like: mpi_size = 8, platform = "
+contains "ranks change: left out" "$out" "(8 runs of another value left out)"
+case "$out" in *"Outlier runs"*) bad "ranks change: outliers: $out" ;; *) ok ;; esac
+expect 0 "ranks change: json" $S check branch:main rc1.h5 rc2.h5 rc3.h5 --baseline-window 10 \
+	--max-regression 5 --format json
+equals "ranks change: json same" "$(printf '%s' "$out" | jq -c '.same.keys.mpi_size, .same.left_out' | tr '\n' ' ')" '"8" 8 '
+expect 0 "ranks change: --allow-different mpi_size mixes them" $S check branch:main rc1.h5 \
+	--baseline-window 10 --max-regression 500 --allow-different mpi_size
+contains "ranks change: mixed set" "$out" "Baseline runs: 10 (10, 9, 8, 7, 6, 5, 4, 3, 2, 1)"
+# a 4-rank baseline: its sets are runs 8 back to 1, all of 4 ranks, so
+# nothing is left out and no line says so; solve 50% slower regresses
+for k in 1 2 3; do
+	"$MKPROFILE" --seed "8$k" --ranks 4 --slow solve=1.5 "r4s$k.h5" >/dev/null || exit 1
+done
+expect 1 "ranks change: 4 ranks, nothing left out" $S check 8 r4s1.h5 r4s2.h5 r4s3.h5 \
+	--baseline-window 5 --max-regression 5
+contains "ranks change: 4-rank set" "$out" "Baseline runs: 5 (8, 7, 6, 5, 4)"
+contains "ranks change: 4-rank regression" "$out" "Budget violations: solve"
+case "$out" in *"Like with like"*) bad "ranks change: a line for nothing left out: $out" ;; *) ok ;; esac
 
 fi
 

@@ -28,6 +28,11 @@ struct same_spec {
 	size_t nkeys;
 	int from_env; /* the keys came from $SCOPEDB_SAME: a key the reference
 		       * run lacks is skipped, not an error */
+	/* keys kept like with like without being asked (a check's run sets:
+	 * mpi_size and platform, which a check requires of its two runs);
+	 * one the reference run lacks is left out silently; borrowed */
+	const char *const *implied;
+	size_t nimplied;
 };
 
 /* The spec resolved against a reference run. */
@@ -35,7 +40,8 @@ struct same {
 	int64_t ref;		  /* the reference run (0: none) */
 	struct filter_meta *cond; /* KEY = the reference's value */
 	size_t ncond;
-	char **skipped; /* keys of the spec the reference run lacks */
+	size_t nimplied; /* of which the last, of the spec's implied keys */
+	char **skipped;	 /* keys of the spec the reference run lacks */
 	size_t nskipped;
 	size_t left_out; /* runs left out (set by the caller's counting) */
 };
@@ -68,11 +74,13 @@ int same_filter(struct filter *out, struct filter_meta **storage, const struct f
  * store_find_runs() lists them) from the run anchor (0: the first) back to
  * the oldest of kept[0..nkept) that are not among the kept runs (the runs
  * the conditions left out of that span), appending their ids to ids when
- * not NULL.  When nothing is kept every run from the anchor on counts.
+ * not NULL.  When nothing is kept, or to_end (fewer runs were kept than
+ * asked for: the oldest ones would have been taken), every run from the
+ * anchor on counts.
  * ERR_NOMEM.
  */
 int same_left_out(size_t *n, struct i64vec *ids, const struct store_run *all, size_t nall,
-		  const int64_t *kept, size_t nkept, int64_t anchor);
+		  const int64_t *kept, size_t nkept, int64_t anchor, int to_end);
 
 /*
  * Like with like over a listing (history, changes, report's trends):
@@ -89,7 +97,13 @@ int same_apply(struct same *out, struct filter *fs, struct filter_meta **conds, 
 /* The value s requires of key, NULL when key is not one of its conditions. */
 const char *same_value(const struct same *s, const char *key);
 
-/* "hostname = node7, platform = x86_64" into out (appended). */
+/* The conditions said to people, the first same_shown() of s->cond: those
+ * asked for, or when none was, the implied ones if they left runs out (a
+ * check's usual mpi_size and platform are no news otherwise). */
+size_t same_shown(const struct same *s);
+
+/* "hostname = node7, platform = x86_64" into out (appended): the
+ * conditions same_shown() counts. */
 int same_describe(struct buf *out, const struct same *s);
 
 void same_release(struct same *s);

@@ -250,14 +250,24 @@ static int compare_check_keys(const struct compare_opts *o)
 
 /* Like with like: resolve --same against the baseline (into out->same,
  * unless same is given: a repetition of the candidate, checked against
- * the candidate's), whose values the candidate must have too. */
+ * the candidate's), whose values the candidate must have too; a check's
+ * run sets also keep the baseline's mpi_size and platform. */
 static int compare_same_runs(struct compare_result *out, const struct same *same,
 			     const struct runarg *sa, const struct store_meta *mb,
 			     const struct compare_opts *o)
 {
-	struct same_spec spec = {o->same, o->nsame, o->same_from_env};
+	struct same_spec spec = {o->same, o->nsame, o->same_from_env, NULL, 0};
+	const char *implied[sizeof(compare_same_keys) / sizeof(compare_same_keys[0])];
 	size_t i;
-	int rc = same ? 0 : same_resolve(&out->same, sa->st, sa->run_id, &spec);
+	int rc;
+
+	/* a check's run sets keep the runs of the keys it requires of its
+	 * two runs: a window of main's 4-rank runs is no baseline for 8 */
+	for (i = 0; o->check && compare_same_keys[i]; i++)
+		if (!compare_in(o->allow_different, o->nallow_different, compare_same_keys[i]))
+			implied[spec.nimplied++] = compare_same_keys[i];
+	spec.implied = implied;
+	rc = same ? 0 : same_resolve(&out->same, sa->st, sa->run_id, &spec);
 
 	if (!same)
 		same = &out->same;
@@ -299,8 +309,9 @@ static int compare_meta(struct compare_result *out, const struct runarg *sa, str
 		rc = compare_same(&ma, &mb, o->require_same[i], 1, o);
 	/* $SCOPEDB_SAME only shapes run sets; an explicit --same also keeps
 	 * a point comparison like with like */
-	if (!rc && o->nsame &&
-	    (o->stat || o->baseline_window || o->candidate_window || !o->same_from_env))
+	if (!rc &&
+	    ((o->nsame && !o->same_from_env) ||
+	     ((o->nsame || o->check) && (o->stat || o->baseline_window || o->candidate_window))))
 		rc = compare_same_runs(out, path ? &out->same : NULL, sa, &mb, o);
 	if (!rc && !path)
 		rc = metadiff_compute(&out->meta_changes, &out->nmeta_changes, &ma, &mb, 0);

@@ -284,7 +284,7 @@ static int reportdata_scope_same(struct reportdata *rd, const struct same *s)
 	struct buf b = BUF_INIT;
 	int rc;
 
-	if (!s->ncond)
+	if (!same_shown(s))
 		return 0;
 	rc = buf_printf(&b, "%s, ", rd->scope) || same_describe(&b, s);
 	free(rd->scope);
@@ -299,7 +299,7 @@ int reportdata_build(struct reportdata *rd, const struct reportdata_opts *o)
 	struct store *st = NULL;
 	struct match *m = NULL;
 	struct compare_opts co = o->cmp;
-	struct same_spec spec = {o->cmp.same, o->cmp.nsame, o->cmp.same_from_env};
+	struct same_spec spec = {o->cmp.same, o->cmp.nsame, o->cmp.same_from_env, NULL, 0};
 	struct same tsame;
 	struct filter f, fs;
 	struct filter_meta *conds = NULL;

@@ -83,7 +83,8 @@ out:
  * selects, each read into (*out)[i].  The anchor is always the first, even
  * when f would not list it.  With rs->same's conditions only the runs that
  * have them, and the ids of those they left out between the anchor and
- * the oldest run kept are appended to left.
+ * the oldest run kept (every older one too when fewer than limit are
+ * kept: the window would have taken them) are appended to left.
  */
 static int runset_select(struct runset_run **out, size_t *nout, struct runset *rs, struct store *st,
 			 int64_t end, const struct filter *f, size_t limit, struct match *m,
@@ -124,7 +125,7 @@ static int runset_select(struct runset_run **out, size_t *nout, struct runset *r
 	if (!rc && rs->same->ncond)
 		rc = store_find_runs(st, &all, &nall, f);
 	if (!rc && rs->same->ncond)
-		rc = same_left_out(&nleft, left, all, nall, kept, *nout, end);
+		rc = same_left_out(&nleft, left, all, nall, kept, *nout, end, *nout < limit);
 out:
 	free(conds);
 	free(kept);

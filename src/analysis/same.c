@@ -97,19 +97,21 @@ int same_resolve(struct same *out, struct store *st, int64_t ref, const struct s
 	memset(out, 0, sizeof(*out));
 	memset(&m, 0, sizeof(m));
 	out->ref = ref;
-	if (!ref || !spec || !spec->nkeys)
+	if (!ref || !spec || !(spec->nkeys + spec->nimplied))
 		return 0;
-	out->cond = calloc(spec->nkeys, sizeof(*out->cond));
-	out->skipped = calloc(spec->nkeys, sizeof(*out->skipped));
+	out->cond = calloc(spec->nkeys + spec->nimplied, sizeof(*out->cond));
+	out->skipped = calloc(spec->nkeys ? spec->nkeys : 1, sizeof(*out->skipped));
 	if (!out->cond || !out->skipped) {
 		rc = err_nomem();
 		goto out;
 	}
 	rc = store_get_meta(st, &m, ref);
-	for (i = 0; !rc && i < spec->nkeys; i++) {
-		const char *key = spec->keys[i], *v = same_meta_get(&m, key);
+	for (i = 0; !rc && i < spec->nkeys + spec->nimplied; i++) {
+		int implied = i >= spec->nkeys;
+		const char *key = implied ? spec->implied[i - spec->nkeys] : spec->keys[i];
+		const char *v = same_meta_get(&m, key);
 
-		if (same_seen(out, key))
+		if (same_seen(out, key) || (implied && !v))
 			continue;
 		if (!v && !spec->from_env) {
 			rc = same_missing(key, ref, &m);
@@ -119,6 +121,8 @@ int same_resolve(struct same *out, struct store *st, int64_t ref, const struct s
 				rc = err_nomem();
 		} else {
 			struct filter_meta *c = &out->cond[out->ncond++];
+
+			out->nimplied += (size_t)implied;
 
 			c->key = util_strdup(key);
 			c->value = util_strdup(v);
@@ -166,7 +170,7 @@ static int same_has(const int64_t *ids, size_t n, int64_t id)
 }
 
 int same_left_out(size_t *n, struct i64vec *ids, const struct store_run *all, size_t nall,
-		  const int64_t *kept, size_t nkept, int64_t anchor)
+		  const int64_t *kept, size_t nkept, int64_t anchor, int to_end)
 {
 	size_t i = 0, seen = 0;
 
@@ -174,7 +178,7 @@ int same_left_out(size_t *n, struct i64vec *ids, const struct store_run *all, si
 	if (anchor)
 		for (; i < nall && all[i].id != anchor; i++)
 			;
-	for (; i < nall && (!nkept || seen < nkept); i++) {
+	for (; i < nall && (!nkept || to_end || seen < nkept); i++) {
 		if (same_has(kept, nkept, all[i].id)) {
 			seen++;
 			continue;
@@ -217,7 +221,7 @@ int same_apply(struct same *out, struct filter *fs, struct filter_meta **conds, 
 	for (i = 0; !rc && i < nkept; i++)
 		ids[i] = kept[i].id;
 	if (!rc && out->ncond)
-		rc = same_left_out(&out->left_out, NULL, all, nall, ids, nkept, 0);
+		rc = same_left_out(&out->left_out, NULL, all, nall, ids, nkept, 0, 0);
 	free(ids);
 	store_runs_free(all, nall);
 	store_runs_free(kept, nkept);
@@ -239,12 +243,19 @@ const char *same_value(const struct same *s, const char *key)
 	return NULL;
 }
 
+size_t same_shown(const struct same *s)
+{
+	size_t asked = s->ncond - s->nimplied;
+
+	return asked || !s->left_out ? asked : s->ncond;
+}
+
 int same_describe(struct buf *out, const struct same *s)
 {
-	size_t i;
+	size_t i, n = same_shown(s);
 	int rc = 0;
 
-	for (i = 0; i < s->ncond; i++)
+	for (i = 0; i < n; i++)
 		rc |= buf_printf(out, "%s%s = %s", i ? ", " : "", s->cond[i].key, s->cond[i].value);
 	return rc ? ERR_NOMEM : 0;
 }

@@ -204,15 +204,15 @@ static void report_borrowed(const struct compare_result *r, double *lo, double *
 static void report_same_json(struct doc *d, const struct same *s)
 {
 	struct doc_value *o, *k;
-	size_t i;
+	size_t i, n = same_shown(s);
 
-	if (!s->ncond && !s->nskipped) {
+	if (!n && !s->nskipped) {
 		doc_json_null(d, d->json, "same");
 		return;
 	}
 	o = doc_json_obj(d, d->json, "same", JSONW_INLINE);
 	k = doc_json_obj(d, o, "keys", JSONW_INLINE);
-	for (i = 0; i < s->ncond; i++)
+	for (i = 0; i < n; i++)
 		doc_json_str(d, k, s->cond[i].key, s->cond[i].value);
 	doc_json_strs(d, o, "skipped", (const char *const *)s->skipped, s->nskipped, JSONW_COMPACT);
 	doc_json_int(d, o, "left_out", (int64_t)s->left_out);
@@ -222,14 +222,14 @@ static void report_same_json(struct doc *d, const struct same *s)
  * not applied: not set on run 41" into t. */
 int report_same_text(struct buf *t, const struct same *s)
 {
-	size_t i;
+	size_t i, n = same_shown(s);
 	int rc = same_describe(t, s);
 
-	if (s->ncond)
+	if (n)
 		rc |= buf_printf(t, " (%zu run%s of another value left out)", s->left_out,
 				 s->left_out == 1 ? "" : "s");
 	for (i = 0; i < s->nskipped; i++)
-		rc |= buf_printf(t, "%s%s", i ? ", " : s->ncond ? "; " : "", s->skipped[i]);
+		rc |= buf_printf(t, "%s%s", i ? ", " : n ? "; " : "", s->skipped[i]);
 	if (s->nskipped)
 		rc |= buf_printf(t, " not applied: not set on run %" PRId64, s->ref);
 	return rc ? ERR_NOMEM : 0;
@@ -297,7 +297,7 @@ void report_stat_header(struct doc *d, const struct compare_result *r)
 	if (!rc)
 		doc_span(d, doc_field(d, DOC_F_HUMAN, "Noise"), t.data, 0);
 	t.len = 0;
-	if (r->same.ncond || r->same.nskipped) {
+	if (same_shown(&r->same) || r->same.nskipped) {
 		rc |= report_same_text(&t, &r->same);
 		if (!rc)
 			doc_span(d, doc_field(d, DOC_F_HUMAN, "Like with like"), t.data, 0);
