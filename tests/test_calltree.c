@@ -492,22 +492,29 @@ static void test_a_b_a(void **state)
 	assert_int_equal(self_of(&g, 0, "B", NULL), 20);
 }
 
-/* Zero-length calls: inside a call with the same start, not inside one
- * that ends at its instant; two at one instant nest; back-to-back calls
- * are siblings. */
+/* Zero-length calls: inside a call with the same start, and inside one
+ * that ends at its instant (upstream pops the calls that end before the
+ * new call ends: format contract, section 8); two at one instant nest;
+ * back-to-back calls are siblings, and a zero-length call after a gap is
+ * a root. */
 static void test_zero_length(void **state)
 {
 	const struct tc c[] = {
 	    {0, A, 10, 20, 0, 0, 0, 0}, {0, A, 20, 30, 0, 0, 0, 0}, {0, Z, 10, 10, 0, 0, 0, 0},
 	    {0, Z, 30, 30, 0, 0, 0, 0}, {0, B, 40, 40, 0, 0, 0, 0}, {0, B, 40, 40, 0, 0, 0, 0},
+	    {0, Z, 35, 35, 0, 0, 0, 0},
 	};
 	struct got g;
 
 	(void)state;
 	collect(c, N(c), 0, &g);
 	assert_int_equal(g.ranks[0].status, CALLTREE_OK);
+	/* A [10, 20] and A [20, 30]: back to back, siblings */
 	check_path(&g, 0, "A", 2, 0, 20, 20);
-	check_path(&g, 0, "A > Z", 1, 0, 0, 0);
+	/* Z [10, 10] at the start of the first, Z [30, 30] at the end of the
+	 * second */
+	check_path(&g, 0, "A > Z", 2, 0, 0, 0);
+	/* Z [35, 35]: after a gap */
 	check_path(&g, 0, "Z", 1, 0, 0, 0);
 	/* the second zero-length B nests in the first: recursion */
 	check_path(&g, 0, "B", 1, 1, 0, 0);

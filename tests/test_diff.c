@@ -273,7 +273,11 @@ static struct ref_val ref_self(const struct gen_prof *p, const char *region, con
 			while (top) {
 				const struct ref_call *t = &calls[stack[top - 1]];
 
-				if (t->s == t->e ? t->e < calls[i].s : t->e <= calls[i].s)
+				/* upstream's rule: off when it ends before the new
+				 * call ends (at its start: unless it is of zero
+				 * length) */
+				if (t->e < calls[i].s ||
+				    (t->e == calls[i].s && calls[i].e > calls[i].s))
 					top--;
 				else
 					break;

@@ -635,9 +635,11 @@ int ct_sweep(struct ct_scratch *s, const struct ct_rank *r, size_t a, size_t m,
 		int64_t b = key[k], e = b + du[k];
 
 		key[k] = du[k];
-		/* pop what closed before k starts: ends at or before its start
-		 * (a zero-length call closes only after its instant) */
-		while (top && (ends[top - 1] < b || (ends[top - 1] == b && du[stack[top - 1]] > 0)))
+		/* pop what closed before k starts: ends before its start, or at
+		 * it unless k is of zero length (upstream pops the calls that end
+		 * before the new call ends: a zero-length call at an instant
+		 * nests in the call that ends there, and in one of that instant) */
+		while (top && (ends[top - 1] < b || (ends[top - 1] == b && e > b)))
 			top--;
 		if (top) {
 			uint32_t o = stack[top - 1];
