@@ -61,6 +61,23 @@ equals "jenkins: origin/ stripped" "$(ident jenkins.h5)" "5555555 main"
 prof jenkins2.h5
 GIT_COMMIT=6666666 GIT_BRANCH=refs/heads/dev expect 0 "jenkins refs/heads" $S ingest --db "$db" jenkins2.h5
 equals "jenkins: refs/heads/ stripped" "$(ident jenkins2.h5)" "6666666 dev"
+# a tag build: the tag is no branch (stored without one)
+prof gh-tag.h5
+GITHUB_SHA=8888888 GITHUB_REF_NAME=v1.2.3 GITHUB_REF_TYPE=tag GITHUB_HEAD_REF= \
+	expect 0 "github tag build" $S ingest --db "$db" gh-tag.h5
+equals "github tag build: no branch" "$(ident gh-tag.h5)" "8888888 -"
+prof gh-tag2.h5
+GITHUB_SHA=8888889 GITHUB_REF_NAME=v1.2.4 GITHUB_REF=refs/tags/v1.2.4 GITHUB_HEAD_REF= \
+	expect 0 "github tag build (GITHUB_REF)" $S ingest --db "$db" gh-tag2.h5
+equals "github tag build (GITHUB_REF): no branch" "$(ident gh-tag2.h5)" "8888889 -"
+prof gl-tag.h5
+CI_COMMIT_SHA=9999999 CI_COMMIT_REF_NAME=v2.0 CI_COMMIT_TAG=v2.0 \
+	expect 0 "gitlab tag pipeline" $S ingest --db "$db" gl-tag.h5
+equals "gitlab tag pipeline: no branch" "$(ident gl-tag.h5)" "9999999 -"
+prof bk-tag.h5
+BUILDKITE_COMMIT=9999998 BUILDKITE_BRANCH=v3 BUILDKITE_TAG=v3 \
+	expect 0 "buildkite tag build" $S ingest --db "$db" bk-tag.h5
+equals "buildkite tag build: no branch" "$(ident bk-tag.h5)" "9999998 -"
 
 # a CI commit that is no commit: named, and the advice names the variable
 prof gh-bad.h5

@@ -6,9 +6,11 @@
  * CI variable set at all, the git work tree of the current directory.  The
  * branch of a pull/merge request is its source branch (GITHUB_HEAD_REF,
  * CI_MERGE_REQUEST_SOURCE_BRANCH_NAME), not the merge ref the CI checks
- * out.  git runs through git_run() (src/util/git.c): no shell, no command
- * from the repository's configuration, no lazy fetch, bounded in time and
- * output; a revision that would be an option of git resolves to nothing.
+ * out; a tag build (GITHUB_REF_TYPE=tag, CI_COMMIT_TAG, BUILDKITE_TAG) has
+ * no branch.  git runs through git_run() (src/util/git.c): no shell, no
+ * command from the repository's configuration, no lazy fetch, bounded in
+ * time and output; a revision that would be an option of git resolves to
+ * nothing.
  * A commit given by the user or a CI that is a sha is stored lowercased,
  * as selectors match.
  */
@@ -82,6 +84,26 @@ static const char *identity_getenv(const char *name)
 	return v && *v ? v : NULL;
 }
 
+/* 1 when the CI's branch variable name holds a tag's name (a tag build):
+ * no branch, or every release would be a branch of its own. */
+static int identity_is_tag(const char *name)
+{
+	const char *v;
+
+	if (!strcmp(name, "GITHUB_REF_NAME")) {
+		v = identity_getenv("GITHUB_REF_TYPE");
+		if (v)
+			return !strcmp(v, "tag");
+		v = identity_getenv("GITHUB_REF");
+		return v && !strncmp(v, "refs/tags/", 10);
+	}
+	if (!strcmp(name, "CI_COMMIT_REF_NAME"))
+		return identity_getenv("CI_COMMIT_TAG") != NULL;
+	if (!strcmp(name, "BUILDKITE_BRANCH"))
+		return identity_getenv("BUILDKITE_TAG") != NULL;
+	return 0;
+}
+
 int identity_from_env(struct identity *id)
 {
 	size_t i;
@@ -106,6 +128,8 @@ int identity_from_env(struct identity *id)
 		if (!v)
 			continue;
 		any = 1;
+		if (identity_is_tag(identity_branch_vars[i].name))
+			continue;
 		if (identity_branch_vars[i].clean)
 			v = identity_branch_clean(v);
 		if (!id->branch && *v) {
