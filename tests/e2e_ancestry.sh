@@ -90,6 +90,12 @@ run bash -c 'cd shallow && exec "$@"' "$S" "$S" check base:HEAD ../cand.h5 --bas
 equals "shallow: the runs it can see" "$(jq -c .baseline_runs <<<"$out")" "[4,3]"
 contains "shallow: said" "$(jq -r .baseline_from <<<"$out")" \
 	"; only 2 runs on its first-parent ancestry: this clone is shallow (git fetch --unshallow; actions/checkout: fetch-depth: 0)"
+# a revision beyond the cut (actions/checkout's depth of 1): the shallow
+# clone is the cause to name, not a missing fetch of a branch
+run bash -c 'cd shallow && exec "$@"' "$S" "$S" check base:HEAD~5 ../cand.h5
+equals "shallow: beyond the cut: exit" "$rc" 2
+equals "shallow: beyond the cut" "$err" \
+	"scopedb: base:HEAD~5: unknown git revision 'HEAD~5' (this clone is shallow: git fetch --unshallow, or actions/checkout: fetch-depth: 0)"
 fi
 
 if tcase base-errors; then

@@ -137,6 +137,16 @@ static int ancestry_cut_at(struct buf *b, const char *sha)
 	return cut;
 }
 
+/* 1 when the repository is a shallow clone (b: scratch). */
+static int ancestry_shallow(struct buf *b)
+{
+	static const char *const shallow[] = {"--is-shallow-repository", NULL};
+	int ok;
+
+	return !ancestry_git(b, &ok, "rev-parse", shallow, NULL, 0) && ok &&
+	       !strcmp(git_first_line(b->data), "true");
+}
+
 /*
  * The error of a directory git finds no work tree in: that it is none, or,
  * when git says something else (a damaged config, a repository format it
@@ -185,10 +195,18 @@ int ancestry_runs(struct ancestry *out, struct store *st, const char *ref, size_
 	if (!rc && buf_printf(&r, "%s^{commit}", ref))
 		rc = err_nomem();
 	revs[0] = r.data;
-	if (!rc)
+	if (!rc) {
 		rc = ancestry_sha(&sha, &b, "rev-parse", verify, revs, ref, "unknown git revision ",
 				  " (a CI checkout may need it fetched first: git fetch origin "
 				  "BRANCH)");
+		/* in a shallow clone (actions/checkout's default depth of 1)
+		 * the revision is most likely beyond the cut: say that */
+		if (rc == ERR_USAGE && ancestry_shallow(&b))
+			rc = err_set(ERR_USAGE,
+				     "base:%s: unknown git revision '%s' (this clone is shallow: "
+				     "git fetch --unshallow, or actions/checkout: fetch-depth: 0)",
+				     ref, ref);
+	}
 	/* 3. the merge base of HEAD and REF; where there is none, whether HEAD
 	 * is a commit at all (a branch with no commit yet), asked only then */
 	revs[0] = "HEAD";
