@@ -71,7 +71,9 @@ equals "gh: first main run" "$rc" 0
 equals "gh: baseline pinned" "$(baseline "$db")" 1
 equals "gh: identity from GITHUB_*" "$(sql "$db" "select commit_sha || ' ' || branch from runs")" \
 	"$(sha 1) main"
-contains "gh: summary pass" "$(<summary.md)" "### Regression check: PASS"
+# main's first run is its own baseline: a note, not a check of it against itself
+equals "gh: first run: a note" "$(<summary.md)" \
+	"scopedb: no baseline yet: this is the first run on main, pinned as the baseline"
 equals "gh: no warning" "$err" ""
 
 job gh_env push main "" 2 ../ok.h5
@@ -183,22 +185,25 @@ gh_git() { # EVENT REF_NAME SHA|- PROFILES...: a job with git, WINDOW=3, a run i
 }
 job gh_git push main "$(csha 1)" ../base.h5
 equals "git: first main run" "$rc" 0
-equals "git: no earlier commit: the pin" "$(head -1 summary.md)" \
-	"**scopedb:** point check against \`pin:baseline\` with a budget of +5% (\`base:HEAD~1: unknown git revision 'HEAD~1' (a CI checkout may need it fetched first: git fetch origin BRANCH)\`)"
-contains "git: the artifact link" "$(<summary.md)" \
-	"[The HTML report](https://github.example/o/r/actions/runs/77#artifacts) (artifact scopedb-report.html)"
+equals "git: no earlier commit, the run is the pin: a note" "$(<summary.md)" \
+	"scopedb: no baseline yet: this is the first run on main, pinned as the baseline"
 job gh_git push main "$(csha 2)" ../ok.h5
 equals "git: second main run" "$rc" 0
 equals "git: a point check against the previous commit" "$(head -1 summary.md)" \
-	"**scopedb:** point check against \`base:HEAD~1\` with a budget of +5% (2 of the 3 runs of main the statistical check needs)"
+	"**scopedb:** point check against \`base:HEAD~1\` with a budget of +5% (1 of the 3 runs of main the statistical check needs)"
 contains "git: says which commit" "$(<summary.md)" "run 1, at the merge base"
+contains "git: the artifact link" "$(<summary.md)" \
+	"[The HTML report](https://github.example/o/r/actions/runs/77#artifacts) (artifact scopedb-report.html)"
 job gh_git push main "$(csha 3)" ../ok2.h5
 equals "git: third main run" "$rc" 0
-equals "git: the statistical check once 3 runs are stored" "$(head -1 summary.md)" \
-	"**scopedb:** statistical check against \`base:HEAD~1\` (a window of 3 runs along its first-parent history; 3 runs of main stored), 1 candidate run(s), budget +5%"
-contains "git: verdicts" "$(<summary.md)" "| verdict | ratio [95% CI] | p | runs needed |"
-run gh_git push main "$(csha 4)" ../ok3.h5
+equals "git: still a point check: 2 earlier runs" "$(head -1 summary.md)" \
+	"**scopedb:** point check against \`base:HEAD~1\` with a budget of +5% (2 of the 3 runs of main the statistical check needs)"
+job gh_git push main "$(csha 4)" ../ok3.h5
 equals "git: fourth main run" "$rc" 0
+equals "git: the statistical check once 3 earlier runs are stored" "$(head -1 summary.md)" \
+	"**scopedb:** statistical check against \`base:HEAD~1\` (a window of 3 runs along its first-parent history; 3 earlier runs of main stored), 1 candidate run(s), budget +5%"
+contains "git: verdicts" "$(<summary.md)" "| verdict | ratio [95% CI] | p | runs needed |"
+contains "git: the baseline set is full" "$(<summary.md)" "**Baseline runs:** 3 "
 # a pull request from a fork: three repetitions against the merge base
 # (c4), nothing stored, the store not written at all
 git checkout -q feature
@@ -343,8 +348,9 @@ equals "gl: first run" "$rc" 0
 equals "gl: baseline pinned" "$(baseline "$db")" 1
 equals "gl: identity from CI_*" "$(sql "$db" "select commit_sha || ' ' || branch from runs")" \
 	"$(sha 1) main"
-contains "gl: report pass" "$(<scopedb-report.md)" "### Regression check: PASS"
-contains "gl: log has the report" "$out" "### Regression check: PASS"
+contains "gl: first run: a note" "$(<scopedb-report.md)" \
+	"scopedb: no baseline yet: this is the first run on main, pinned as the baseline"
+contains "gl: log has the note" "$out" "scopedb: no baseline yet: this is the first run on main"
 
 run gl_main 2 ../ok.h5
 equals "gl: second run" "$rc" 0

@@ -7,7 +7,7 @@
 # ROLE=main (a push to the main branch): ingest the profiles (commit and
 # branch from the CI's variables; several files are repetitions of this
 # commit), pin the first run as the baseline (pin --if-missing) and check
-# the run.  ROLE=pr (a pull or merge request, another branch): check the
+# the run (main's very first run has no baseline but itself: a note).  ROLE=pr (a pull or merge request, another branch): check the
 # profile files as one candidate set, storing nothing (diff and check read
 # files into a temporary store): nothing of a pull request enters main's
 # history, and a pull request from a fork writes no cache.
@@ -16,7 +16,8 @@
 # ancestry of the merge base of HEAD and BASE_REF; main: HEAD~1, the
 # previous commit) when git can say, else pin:baseline (no git work tree,
 # a shallow clone, no stored run on that ancestry).  The check: once main
-# has WINDOW runs stored and the baseline is base:, the statistical check
+# has WINDOW runs stored before this job's (or a pull request's) and the
+# baseline is base:, the statistical check
 # (--baseline-window WINDOW --stat: each region's verdict from the run
 # sets and the noise of main's history; INCONCLUSIVE, e.g. too few
 # repetitions, exits as $INCONCLUSIVE says, pass by default); before that
@@ -108,13 +109,25 @@ if [ -n "${BASE_REF:-}" ]; then
 	fi
 fi
 stored=$("$scopedb" runs --branch "$main" --format json | jq length)
+if [ "$ROLE" = main ]; then
+	# the baseline runs are the earlier ones: this job's are the candidate
+	stored=$((stored - $(wc -l <<<"$ids")))
+	if [ "$base" = pin:baseline ] &&
+		pinned=$("$scopedb" pins --format json | jq -r '.[] | select(.name == "baseline") | .run') &&
+		grep -qx -- "$pinned" <<<"$ids"; then
+		# main's first run is its own baseline: nothing to compare yet
+		echo "scopedb: no baseline yet: this is the first run on $main, pinned as the baseline" |
+			tee "$report" >>"$summary"
+		exit 0
+	fi
+fi
 args=(check "$base" "${candidate[@]}" --metric "$metric" --max-regression "$budget")
 stat=()
 # (backquotes dropped: a branch name is shown, never run or formatted)
 shown=${base//\`/}
 if [ "$base" != pin:baseline ] && [ "$stored" -ge "$window" ]; then
 	stat=(--baseline-window "$window" --inconclusive "${INCONCLUSIVE:-pass}")
-	mode="statistical check against \`$shown\` (a window of $window runs along its first-parent history; $stored runs of $main stored), ${#candidate[@]} candidate run(s), budget +$budget%"
+	mode="statistical check against \`$shown\` (a window of $window runs along its first-parent history; $stored earlier runs of $main stored), ${#candidate[@]} candidate run(s), budget +$budget%"
 elif [ "$base" != pin:baseline ]; then
 	mode="point check against \`$shown\` with a budget of +$budget% ($stored of the $window runs of $main the statistical check needs)"
 else
