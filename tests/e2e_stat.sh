@@ -109,6 +109,17 @@ equals "inconclusive fail: its failure" \
 expect 0 "inconclusive pass: junit" $S check tag:nightly 19 --baseline-window 10 \
 	--max-regression 5 --inconclusive pass --format junit
 contains "inconclusive pass: no failure" "$out" 'failures="0"'
+# a job failed by exit 3 (INCONCLUSIVE): the undecided region is skipped,
+# with why, not one more test passed
+expect 3 "inconclusive: junit" $S check tag:nightly 19 --baseline-window 10 \
+	--max-regression 5 --format junit
+contains "inconclusive: counted skipped" "$out" 'failures="0" errors="0" skipped="1"'
+contains "inconclusive: skipped, with why" "$out" '<skipped message="inconclusive: baseline: '
+if command -v xmllint >/dev/null 2>&1; then
+	printf '%s\n' "$out" >inc.xml
+	xmllint --noout --schema "${TESTDATA:?}/junit.xsd" inc.xml 2>/dev/null &&
+		ok || bad "inconclusive: junit not valid: $(<inc.xml)"
+fi
 expect 3 "inconclusive json" $S check tag:nightly 19 --baseline-window 10 --max-regression 5 \
 	--format json
 contains "json inconclusive" "$out" '"status": "INCONCLUSIVE"'

@@ -8,7 +8,9 @@
  * people read them, each once, durations with their unit ("baseline:
  * 19.2 ms, candidate: 28.8 ms, delta: +9.60 ms, delta %: +50%"); its type
  * says which rule the row broke: "inconclusive" (a statistical check that
- * could not decide, with --inconclusive fail),
+ * could not decide, with --inconclusive fail; without it such a row is a
+ * <skipped> with the same message, so that a check that exits 3 is not
+ * read as all passed),
  * "new" (no baseline value, a: --fail-on-new), "missing" (no candidate
  * value, b: --fail-on-missing), else "regression" (over the budget).
  *
@@ -39,6 +41,26 @@ static int render_junit_failed(const struct doc_table *t, size_t r)
 	return (doc_cell(t, r, 0)->flags & DOC_BAD) != 0;
 }
 
+/* 1 when row r's verdict (a statistical check's) is c. */
+static int render_junit_verdict_is(const struct doc_table *t, size_t r, const char *v)
+{
+	size_t c;
+
+	for (c = 1; c < t->ncols; c++)
+		if (t->cols[c].csv && !strcmp(t->cols[c].csv, "verdict") &&
+		    !doc_cell(t, r, c)->null && !strcmp(doc_cell(t, r, c)->s, v))
+			return 1;
+	return 0;
+}
+
+/* 1 when row r is undecided and not failed (inconclusive, without
+ * --inconclusive fail): a <skipped>, so that a report of a check that
+ * exits 3 does not read as all passed. */
+static int render_junit_skipped(const struct doc_table *t, size_t r)
+{
+	return !render_junit_failed(t, r) && render_junit_verdict_is(t, r, "inconclusive");
+}
+
 /*
  * The failure type of a failed row r of the comparison table (region, a,
  * b, ...): a row without a baseline value can only fail by --fail-on-new,
@@ -50,10 +72,8 @@ static const char *render_junit_type(const struct doc_table *t, size_t r)
 	size_t c;
 
 	/* an undecided region failing the check (--inconclusive fail) */
-	for (c = 1; c < t->ncols; c++)
-		if (t->cols[c].csv && !strcmp(t->cols[c].csv, "verdict") &&
-		    !doc_cell(t, r, c)->null && !strcmp(doc_cell(t, r, c)->s, "inconclusive"))
-			return "inconclusive";
+	if (render_junit_verdict_is(t, r, "inconclusive"))
+		return "inconclusive";
 	if (t->ncols > 1 && doc_cell(t, r, 1)->null)
 		return "new";
 	if (t->ncols > 2 && doc_cell(t, r, 2)->null)
@@ -107,6 +127,15 @@ static int render_junit_case(struct buf *out, const struct doc_table *t, size_t 
 	rc |= escape_xml(out, s.data ? s.data : "");
 	rc |= buf_puts(out, "\" classname=\"");
 	rc |= escape_xml(out, classname);
+	if (render_junit_skipped(t, r)) {
+		s.len = 0;
+		rc |= buf_puts(&s, "inconclusive: ");
+		rc |= render_junit_message(&s, t, r, o);
+		rc |= buf_puts(out, "\">\n    <skipped message=\"");
+		rc |= escape_xml(out, s.data ? s.data : "");
+		rc |= buf_puts(out, "\"/>\n  </testcase>\n");
+		goto out;
+	}
 	if (!render_junit_failed(t, r)) {
 		rc |= buf_puts(out, "\"/>\n");
 		goto out;
@@ -129,19 +158,21 @@ static int render_junit(struct buf *out, const struct doc *d, const struct rende
 	const struct doc_table *t = render_junit_table(d, o);
 	const char *suite = d->name ? d->name : "scopedb";
 	struct buf cls = BUF_INIT;
-	size_t r, nrows = t ? t->nrows : 0, nfail = 0;
+	size_t r, nrows = t ? t->nrows : 0, nfail = 0, nskip = 0;
 	int rc = 0;
 
-	for (r = 0; r < nrows; r++)
+	for (r = 0; r < nrows; r++) {
 		nfail += (size_t)render_junit_failed(t, r);
+		nskip += (size_t)render_junit_skipped(t, r);
+	}
 	rc |= buf_puts(&cls, suite);
 	if (d->subject)
 		rc |= buf_printf(&cls, ".%s", d->subject);
 	rc |= buf_puts(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	rc |= buf_printf(out,
 			 "<testsuite name=\"%s\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" "
-			 "skipped=\"0\">\n",
-			 suite, nrows, nfail);
+			 "skipped=\"%zu\">\n",
+			 suite, nrows, nfail, nskip);
 	for (r = 0; r < nrows && !rc; r++)
 		rc = render_junit_case(out, t, r, cls.data, o);
 	rc |= buf_puts(out, "</testsuite>\n");
