@@ -495,7 +495,7 @@ static int compare_rep_union(struct stats_named **v, struct compare_side *side,
 			nv[side->nregions].v.none = 1;
 			nv[side->nregions].v.v = 0.0;
 			side->nregions++;
-			if (side->paths) {
+			if (side->paths && runs[k].paths) {
 				struct compare_path *np =
 				    realloc(side->paths, (side->npaths + 1) * sizeof(*np));
 
