@@ -383,6 +383,23 @@ expect 1 "ranks change: 4 ranks, nothing left out" $S check 8 r4s1.h5 r4s2.h5 r4
 contains "ranks change: 4-rank set" "$out" "Baseline runs: 5 (8, 7, 6, 5, 4)"
 contains "ranks change: 4-rank regression" "$out" "Budget violations: solve"
 case "$out" in *"Like with like"*) bad "ranks change: a line for nothing left out: $out" ;; *) ok ;; esac
+# a key on one side only is no difference, as for the two runs: a
+# candidate without platform is checked, and runs without it are kept
+"$MKPROFILE" --seed 71 --ranks 8 --timestamp 2024-01-11T00:00:00Z np.json >/dev/null || exit 1
+jq 'del(.metadata.platform)' np.json >np-noplat.json || exit 1
+expect 0 "ranks change: a candidate without platform" $S check branch:main np-noplat.json \
+	--baseline-window 10 --max-regression 50
+contains "ranks change: without platform, the 8-rank set" "$out" "Baseline runs: 2 (10, 9)"
+"$S" ingest -q np-noplat.json --commit "$(printf 'c%039d' 11)" --branch main >/dev/null || exit 1
+expect 0 "ranks change: a run without platform in the window" $S check branch:main rc1.h5 \
+	--baseline-window 10 --max-regression 50
+contains "ranks change: kept" "$out" "Baseline runs: 3 (11, 10, 9)"
+# with --same, the implied keys are named when they left runs out too
+expect 0 "ranks change: --same label and the implied keys" $S check branch:main rc1.h5 \
+	--baseline-window 10 --max-regression 50 --same label
+# (run 11, the baseline now, has no platform: not a condition)
+contains "ranks change: all conditions named" "$out" \
+	"Like with like: label = example, mpi_size = 8 (8 runs of another value left out)"
 
 fi
 

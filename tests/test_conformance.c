@@ -832,7 +832,7 @@ static void test_labels(void **state)
 			struct store_run *runs = NULL;
 			size_t n = 0, c;
 			const char *tags[] = {"zeta"};
-			const struct filter_meta m[] = {{"platform", "linux-x86_64"}};
+			const struct filter_meta m[] = {{"platform", "linux-x86_64", 0}};
 			/* a filter, how many runs pass it and the first (index into id,
 			 * -1: not looked at) */
 			const struct {

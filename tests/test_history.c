@@ -378,7 +378,7 @@ static void find(const struct filter *f, size_t want_n, const int64_t *want)
 static void test_find_runs(void **state)
 {
 	const char *tags[] = {"nightly", "extra"};
-	struct filter_meta meta[] = {{"mpi_size", "4"}};
+	struct filter_meta meta[] = {{"mpi_size", "4", 0}};
 	struct filter f;
 	int64_t all[4] = {ids[3], ids[2], ids[1], ids[0]};
 	int64_t nightly[3] = {ids[3], ids[2], ids[0]};

@@ -22,6 +22,7 @@
 struct filter_meta {
 	const char *key;
 	const char *value;
+	int or_absent; /* a run without the key holds it too */
 };
 
 struct filter {

@@ -43,7 +43,8 @@ struct same {
 	size_t nimplied; /* of which the last, of the spec's implied keys */
 	char **skipped;	 /* keys of the spec the reference run lacks */
 	size_t nskipped;
-	size_t left_out; /* runs left out (set by the caller's counting) */
+	size_t left_out;  /* runs left out (set by the caller's counting) */
+	int implied_left; /* the implied conditions left some of them out */
 };
 
 /*
@@ -98,8 +99,8 @@ int same_apply(struct same *out, struct filter *fs, struct filter_meta **conds, 
 const char *same_value(const struct same *s, const char *key);
 
 /* The conditions said to people, the first same_shown() of s->cond: those
- * asked for, or when none was, the implied ones if they left runs out (a
- * check's usual mpi_size and platform are no news otherwise). */
+ * asked for, and the implied ones when they left runs out (a check's usual
+ * mpi_size and platform are no news otherwise). */
 size_t same_shown(const struct same *s);
 
 /* "hostname = node7, platform = x86_64" into out (appended): the

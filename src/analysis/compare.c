@@ -275,6 +275,8 @@ static int compare_same_runs(struct compare_result *out, const struct same *same
 		const char *key = same->cond[i].key, *va = same->cond[i].value;
 		const char *vb = compare_meta_get(mb, key);
 
+		if (!vb && same->cond[i].or_absent)
+			continue; /* an implied key the candidate lacks */
 		if (!vb || strcmp(va, vb))
 			rc = err_set(ERR_USAGE,
 				     "runs are not comparable: %s differs (a: %s, b: %s) and %s "

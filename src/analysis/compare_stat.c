@@ -357,6 +357,7 @@ int compare_stat_sets(struct compare_result *out, struct runset *rs, struct comp
 	}
 	if (!rc) {
 		out->same.left_out = rs->left_out;
+		out->same.implied_left = rs->implied_left;
 		rc = compare_stab_build(tb, out, rs, sb->is_file);
 	}
 	if (!rc)

@@ -166,7 +166,8 @@ static int runset_same_keeps(int *keep, struct store *st, int64_t id, const stru
 	for (i = 0; !rc && *keep && i < s->ncond; i++) {
 		for (k = 0; k < meta.n && strcmp(meta.keys[k], s->cond[i].key); k++)
 			;
-		*keep = k < meta.n && !strcmp(meta.values[k], s->cond[i].value);
+		*keep =
+		    k < meta.n ? !strcmp(meta.values[k], s->cond[i].value) : s->cond[i].or_absent;
 	}
 	store_meta_release(&meta);
 	return rc;
@@ -257,6 +258,40 @@ static size_t runset_distinct(struct i64vec *v)
 	for (i = 0; i < v->len; i++)
 		k += !i || v->v[i] != v->v[i - 1];
 	return k;
+}
+
+/*
+ * *hit = 1 when a run of left (sorted ids, of st) was left out by an
+ * implied condition of s (its key with another value), so that the
+ * conditions named to people are those that left runs out.  At most
+ * RUNSET_IMPLIED_READS runs are read: past them, none is assumed.
+ */
+#define RUNSET_IMPLIED_READS 1000
+static int runset_implied_left(int *hit, struct store *st, const struct i64vec *left,
+			       const struct same *s)
+{
+	size_t i, reads = 0, c, k;
+	int rc = 0;
+
+	*hit = 0;
+	if (!s->nimplied)
+		return 0;
+	for (i = 0; !rc && !*hit && i < left->len && reads < RUNSET_IMPLIED_READS; i++) {
+		struct store_meta meta;
+
+		if (i && left->v[i] == left->v[i - 1])
+			continue;
+		reads++;
+		memset(&meta, 0, sizeof(meta));
+		rc = store_get_meta(st, &meta, left->v[i]);
+		for (c = s->ncond - s->nimplied; !rc && !*hit && c < s->ncond; c++) {
+			for (k = 0; k < meta.n && strcmp(meta.keys[k], s->cond[c].key); k++)
+				;
+			*hit = k < meta.n && strcmp(meta.values[k], s->cond[c].value) != 0;
+		}
+		store_meta_release(&meta);
+	}
+	return rc;
 }
 
 /* A run in both sets counts on the baseline side only: drop it from the
@@ -357,6 +392,9 @@ int runset_open(struct runset *rs, const struct runarg *sa, const struct runarg 
 	if (sa->st == sb->st) /* (ids of two stores say nothing) */
 		runset_exclude_base(rs);
 	rs->left_out = runset_distinct(&left);
+	rc = runset_implied_left(&rs->implied_left, sa->st, &left, rs->same);
+	if (rc)
+		goto out;
 	rc = buf_printf(&t, "%zu run%s", rs->nhist, rs->nhist == 1 ? "" : "s");
 	if (sa->anc)
 		rc |= buf_printf(&t, " on the first-parent ancestry of %.12s", sa->anc->merge_base);

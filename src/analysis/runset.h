@@ -65,6 +65,7 @@ struct runset {
 	char *noise_from;	 /* where the history came from, for the output */
 	const struct same *same; /* --same resolved against the baseline */
 	size_t left_out;	 /* distinct runs its conditions left out of the sets */
+	int implied_left;	 /* of which some for an implied condition */
 };
 
 /*

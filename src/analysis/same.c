@@ -123,6 +123,8 @@ int same_resolve(struct same *out, struct store *st, int64_t ref, const struct s
 			struct filter_meta *c = &out->cond[out->ncond++];
 
 			out->nimplied += (size_t)implied;
+			/* a check's rule: a key on one side only is no difference */
+			c->or_absent = implied;
 
 			c->key = util_strdup(key);
 			c->value = util_strdup(v);
@@ -245,9 +247,7 @@ const char *same_value(const struct same *s, const char *key)
 
 size_t same_shown(const struct same *s)
 {
-	size_t asked = s->ncond - s->nimplied;
-
-	return asked || !s->left_out ? asked : s->ncond;
+	return s->implied_left ? s->ncond : s->ncond - s->nimplied;
 }
 
 int same_describe(struct buf *out, const struct same *s)

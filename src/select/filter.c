@@ -78,6 +78,7 @@ int filter_parse_meta(struct filter_meta *out, char **storage, const char *arg)
 
 	*storage = NULL;
 	out->key = out->value = NULL;
+	out->or_absent = 0;
 	eq = strchr(arg, '=');
 	if (!eq || eq == arg)
 		return err_set(ERR_USAGE, "invalid --meta '%s': expected KEY=VALUE", arg);

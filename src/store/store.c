@@ -534,11 +534,19 @@ void store_where(struct store *st, struct store_query *q, const struct filter *f
 		store_query_param(st, q, sql_str(f->until));
 	}
 	for (i = 0; i < f->nmeta; i++) {
-		store_query_put(st, q, SQL_W_META);
+		if (f->meta[i].or_absent) {
+			store_query_put(st, q, SQL_W_META_ABSENT);
+			store_query_param(st, q, sql_str(f->meta[i].key));
+			store_query_put(st, q, SQL_W_META_OR);
+		} else {
+			store_query_put(st, q, SQL_W_META);
+		}
 		store_query_param(st, q, sql_str(f->meta[i].key));
 		store_query_put(st, q, SQL_W_META_VALUE);
 		store_query_param(st, q, sql_str(f->meta[i].value));
 		store_query_put(st, q, SQL_W_END);
+		if (f->meta[i].or_absent)
+			store_query_put(st, q, SQL_W_END);
 	}
 }
 
