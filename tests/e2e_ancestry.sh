@@ -95,8 +95,8 @@ contains "shallow: said" "$(jq -r .baseline_from <<<"$out")" \
 run bash -c 'cd shallow && exec "$@"' "$S" "$S" check base:HEAD~5 ../cand.h5
 equals "shallow: beyond the cut: exit" "$rc" 2
 equals "shallow: beyond the cut" "$err" \
-	"scopedb: base:HEAD~5: unknown git revision 'HEAD~5' (this clone is shallow: git fetch --unshallow, or actions/checkout: fetch-depth: 0)"
-# a name there may be a branch not fetched, or a typo: both causes
+	"scopedb: base:HEAD~5: unknown git revision 'HEAD~5' (a CI checkout may need it fetched first: git fetch origin BRANCH; this clone is shallow: git fetch --unshallow, or actions/checkout: fetch-depth: 0)"
+# a name there may be a branch not fetched, or a typo: the same two causes
 run bash -c 'cd shallow && exec "$@"' "$S" "$S" check base:nosuch ../cand.h5
 equals "shallow: a name" "$err" \
 	"scopedb: base:nosuch: unknown git revision 'nosuch' (a CI checkout may need it fetched first: git fetch origin BRANCH; this clone is shallow: git fetch --unshallow, or actions/checkout: fetch-depth: 0)"

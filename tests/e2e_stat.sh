@@ -367,6 +367,13 @@ contains "ranks change: baseline set" "$out" "Baseline runs: 2 (10, 9)"
 contains "ranks change: said" "$out" "Like with like: mpi_size = 8, platform = "
 contains "ranks change: left out" "$out" "(8 runs of another value left out)"
 case "$out" in *"Outlier runs"*) bad "ranks change: outliers: $out" ;; *) ok ;; esac
+# a report: the check's sets as check's, said; its trends show the whole
+# branch, the move to 8 ranks included (no --same asked)
+expect 0 "ranks change: report" $S report branch:main rc1.h5 --baseline-window 10 --branch main \
+	--max-regression 50 -o rk.html
+contains "ranks change: report's sets said" "$(<rk.html)" \
+	"mpi_size = 8, platform = linux-x86_64 (8 runs of another value left out)"
+contains "ranks change: report's trends" "$(<rk.html)" "total over the last 10 runs"
 expect 0 "ranks change: json" $S check branch:main rc1.h5 rc2.h5 rc3.h5 --baseline-window 10 \
 	--max-regression 5 --format json
 equals "ranks change: json same" "$(printf '%s' "$out" | jq -c '.same.keys.mpi_size, .same.left_out' | tr '\n' ' ')" '"8" 8 '

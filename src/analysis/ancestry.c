@@ -137,14 +137,6 @@ static int ancestry_cut_at(struct buf *b, const char *sha)
 	return cut;
 }
 
-/* 1 when s is 4 or more hexadecimal digits (an abbreviated commit). */
-static int ancestry_is_hex(const char *s)
-{
-	size_t n = strspn(s, "0123456789abcdefABCDEF");
-
-	return n >= 4 && !s[n];
-}
-
 /* 1 when the repository is a shallow clone (b: scratch). */
 static int ancestry_shallow(struct buf *b)
 {
@@ -208,17 +200,14 @@ int ancestry_runs(struct ancestry *out, struct store *st, const char *ref, size_
 				  " (a CI checkout may need it fetched first: git fetch origin "
 				  "BRANCH)");
 		/* in a shallow clone (actions/checkout's default depth of 1)
-		 * an ancestor or a commit is most likely beyond the cut; a
-		 * name may be a branch not fetched as well */
+		 * the revision may be beyond the cut, or a branch not fetched */
 		if (rc == ERR_USAGE && ancestry_shallow(&b))
-			rc = err_set(ERR_USAGE,
-				     "base:%s: unknown git revision '%s' (%sthis clone is shallow: "
-				     "git fetch --unshallow, or actions/checkout: fetch-depth: 0)",
-				     ref, ref,
-				     strpbrk(ref, "~^@") || ancestry_is_hex(ref)
-					 ? ""
-					 : "a CI checkout may need it fetched first: git fetch "
-					   "origin BRANCH; ");
+			rc = err_set(
+			    ERR_USAGE,
+			    "base:%s: unknown git revision '%s' (a CI checkout may need it "
+			    "fetched first: git fetch origin BRANCH; this clone is shallow: "
+			    "git fetch --unshallow, or actions/checkout: fetch-depth: 0)",
+			    ref, ref);
 	}
 	/* 3. the merge base of HEAD and REF; where there is none, whether HEAD
 	 * is a commit at all (a branch with no commit yet), asked only then */

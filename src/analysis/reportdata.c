@@ -300,7 +300,7 @@ int reportdata_build(struct reportdata *rd, const struct reportdata_opts *o)
 	struct match *m = NULL;
 	struct compare_opts co = o->cmp;
 	struct same_spec spec = {o->cmp.same, o->cmp.nsame, o->cmp.same_from_env, NULL, 0};
-	struct same tsame;
+	struct same tsame, asked;
 	struct filter f, fs;
 	struct filter_meta *conds = NULL;
 	const char *tagv[1];
@@ -361,14 +361,20 @@ int reportdata_build(struct reportdata *rd, const struct reportdata_opts *o)
 	 * run has a selected region */
 	if (!rc && !rd->compared)
 		rc = runarg_any_run(st);
-	/* like with like: the trends keep the runs the check kept (the
-	 * baseline's values), or without a check those of the newest run */
+	/* like with like: the trends keep the runs of the --same values the
+	 * check kept (the baseline's; not the check's own mpi_size and
+	 * platform: a branch's trend shows its moves), or without a check
+	 * those of the newest run */
+	asked = rd->cmp.same;
+	asked.ncond -= asked.nimplied;
+	asked.nimplied = 0;
+	asked.implied_left = 0;
 	if (!rc && rd->compared)
-		rc = same_filter(&fs, &conds, &f, &rd->cmp.same);
+		rc = same_filter(&fs, &conds, &f, &asked);
 	else if (!rc)
 		rc = same_apply(&tsame, &fs, &conds, st, &f, &spec);
 	if (!rc)
-		rc = reportdata_scope_same(rd, rd->compared ? &rd->cmp.same : &tsame);
+		rc = reportdata_scope_same(rd, rd->compared ? &asked : &tsame);
 	if (rc)
 		goto out;
 	memset(&q, 0, sizeof(q));

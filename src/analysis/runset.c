@@ -78,6 +78,65 @@ out:
 	return rc;
 }
 
+/* The time a run sorts by (recorded, else ingested), or NULL. */
+static const char *runset_sort_time(const struct store_run *r)
+{
+	return r->recorded_at && *r->recorded_at ? r->recorded_at : r->ingested_at;
+}
+
+/* Bound f to the runs sorted between oldest's time (NULL: no lower bound)
+ * and newest's, both included, where f has no bound of its own and the
+ * times fit. */
+static void runset_span(struct filter *f, const struct store_run *newest,
+			const struct store_run *oldest)
+{
+	const char *hi = runset_sort_time(newest), *lo = oldest ? runset_sort_time(oldest) : NULL;
+
+	if (!f->until[0] && hi && strlen(hi) < sizeof(f->until))
+		strcpy(f->until, hi);
+	if (!f->since[0] && lo && strlen(lo) < sizeof(f->since))
+		strcpy(f->since, lo);
+}
+
+/* s with its implied conditions alone (borrowed from s). */
+static struct same runset_implied(const struct same *s)
+{
+	struct same imp = *s;
+
+	imp.cond += s->ncond - s->nimplied;
+	imp.ncond = s->nimplied;
+	return imp;
+}
+
+/*
+ * *hit = 1 when a run of ids[0..n) (of st, left out of fa's runs by the
+ * conditions of s) fails an implied condition of s: one listing of fa's
+ * runs with those alone, which lacks it.  So that the conditions named to
+ * people are those that left runs out.
+ */
+static int runset_implied_hit(int *hit, struct store *st, const struct filter *fa,
+			      const struct same *s, const int64_t *ids, size_t n)
+{
+	struct same imp = runset_implied(s);
+	struct filter_meta *conds = NULL;
+	struct store_run *runs = NULL;
+	struct filter fi;
+	size_t nruns = 0, i, k;
+	int rc;
+
+	rc = same_filter(&fi, &conds, fa, &imp);
+	if (!rc)
+		rc = store_find_runs(st, &runs, &nruns, &fi);
+	for (i = 0; !rc && !*hit && i < n; i++) {
+		for (k = 0; k < nruns && runs[k].id != ids[i]; k++)
+			;
+		*hit = k == nruns;
+	}
+	store_runs_free(runs, nruns);
+	free(conds);
+	return rc;
+}
+
 /*
  * The set of up to limit runs ending at run end (newest first) that f
  * selects, each read into (*out)[i].  The anchor is always the first, even
@@ -92,9 +151,9 @@ static int runset_select(struct runset_run **out, size_t *nout, struct runset *r
 {
 	struct store_run *runs = NULL, *all = NULL;
 	struct filter_meta *conds = NULL;
-	struct filter fs;
+	struct filter fs, fa;
 	int64_t *kept = NULL;
-	size_t n = 0, nall = 0, i, at, nleft;
+	size_t n = 0, nall = 0, i, at, nleft, before = left->len;
 	int rc;
 
 	*out = NULL;
@@ -122,10 +181,18 @@ static int runset_select(struct runset_run **out, size_t *nout, struct runset *r
 		rc = runset_read(&(*out)[i - at], st, runs[i].id, m, o);
 		(*nout)++;
 	}
+	/* what the conditions left out lies between the anchor and the
+	 * oldest run kept (or before it, when fewer were kept): listed within
+	 * those times only, not the whole branch again */
+	fa = *f;
+	runset_span(&fa, &runs[at], *nout < limit ? NULL : &runs[at + *nout - 1]);
 	if (!rc && rs->same->ncond)
-		rc = store_find_runs(st, &all, &nall, f);
+		rc = store_find_runs(st, &all, &nall, &fa);
 	if (!rc && rs->same->ncond)
 		rc = same_left_out(&nleft, left, all, nall, kept, *nout, end, *nout < limit);
+	if (!rc && rs->same->nimplied && !rs->implied_left && left->len > before)
+		rc = runset_implied_hit(&rs->implied_left, st, &fa, rs->same, left->v + before,
+					left->len - before);
 out:
 	free(conds);
 	free(kept);
@@ -193,6 +260,13 @@ static int runset_ancestry(struct runset *rs, const struct runarg *sa, size_t nb
 			ids[n++] = sa->anc->runs[i];
 		else if (!rc && n < VERDICT_HISTORY)
 			rc = i64vec_push(left, sa->anc->runs[i]) ? err_nomem() : 0;
+		/* left out for an implied condition? (named then) */
+		if (!rc && !keep && rs->same->nimplied && !rs->implied_left) {
+			struct same imp = runset_implied(rs->same);
+
+			rc = runset_same_keeps(&keep, sa->st, sa->anc->runs[i], &imp);
+			rs->implied_left = !keep;
+		}
 	}
 	if (!rc)
 		rc = runset_ids(&rs->base, &rs->nbase, sa->st, ids, n, nb, m, o);
@@ -258,40 +332,6 @@ static size_t runset_distinct(struct i64vec *v)
 	for (i = 0; i < v->len; i++)
 		k += !i || v->v[i] != v->v[i - 1];
 	return k;
-}
-
-/*
- * *hit = 1 when a run of left (sorted ids, of st) was left out by an
- * implied condition of s (its key with another value), so that the
- * conditions named to people are those that left runs out.  At most
- * RUNSET_IMPLIED_READS runs are read: past them, none is assumed.
- */
-#define RUNSET_IMPLIED_READS 1000
-static int runset_implied_left(int *hit, struct store *st, const struct i64vec *left,
-			       const struct same *s)
-{
-	size_t i, reads = 0, c, k;
-	int rc = 0;
-
-	*hit = 0;
-	if (!s->nimplied)
-		return 0;
-	for (i = 0; !rc && !*hit && i < left->len && reads < RUNSET_IMPLIED_READS; i++) {
-		struct store_meta meta;
-
-		if (i && left->v[i] == left->v[i - 1])
-			continue;
-		reads++;
-		memset(&meta, 0, sizeof(meta));
-		rc = store_get_meta(st, &meta, left->v[i]);
-		for (c = s->ncond - s->nimplied; !rc && !*hit && c < s->ncond; c++) {
-			for (k = 0; k < meta.n && strcmp(meta.keys[k], s->cond[c].key); k++)
-				;
-			*hit = k < meta.n && strcmp(meta.values[k], s->cond[c].value) != 0;
-		}
-		store_meta_release(&meta);
-	}
-	return rc;
 }
 
 /* A run in both sets counts on the baseline side only: drop it from the
@@ -392,9 +432,6 @@ int runset_open(struct runset *rs, const struct runarg *sa, const struct runarg 
 	if (sa->st == sb->st) /* (ids of two stores say nothing) */
 		runset_exclude_base(rs);
 	rs->left_out = runset_distinct(&left);
-	rc = runset_implied_left(&rs->implied_left, sa->st, &left, rs->same);
-	if (rc)
-		goto out;
 	rc = buf_printf(&t, "%zu run%s", rs->nhist, rs->nhist == 1 ? "" : "s");
 	if (sa->anc)
 		rc |= buf_printf(&t, " on the first-parent ancestry of %.12s", sa->anc->merge_base);

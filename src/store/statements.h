@@ -86,10 +86,11 @@ SQL(W_SINCE, 0, " AND runs.sort_time >= ")
 SQL(W_UNTIL, 0, " AND runs.sort_time <= ")
 SQL(W_META, 0, " AND runs.id IN (SELECT run_id FROM run_metadata WHERE key = ")
 SQL(W_META_VALUE, 0, " AND value = ")
-/* or a run without the key: W_META_ABSENT, key, W_META_OR, key, W_META_VALUE,
- * value, W_END, W_END */
-SQL(W_META_ABSENT, 0, " AND (runs.id NOT IN (SELECT run_id FROM run_metadata WHERE key = ")
-SQL(W_META_OR, 0, ") OR runs.id IN (SELECT run_id FROM run_metadata WHERE key = ")
+/* or a run without the key (no other value): W_META_NO_OTHER, key,
+ * W_META_OTHER_VALUE, value, W_END */
+SQL(W_META_NO_OTHER, 0,
+	" AND NOT EXISTS (SELECT 1 FROM run_metadata AS m WHERE m.run_id = runs.id AND m.key = ")
+SQL(W_META_OTHER_VALUE, 0, " AND m.value <> ")
 SQL(W_END, 0, ")")
 /* one of the runs of an id list: W_IDS, the list's parameter, W_IDS_END */
 SQL(W_IDS, 0, DIALECT(" AND runs.id IN (SELECT value FROM json_each(", " AND runs.id = ANY("))

@@ -534,19 +534,13 @@ void store_where(struct store *st, struct store_query *q, const struct filter *f
 		store_query_param(st, q, sql_str(f->until));
 	}
 	for (i = 0; i < f->nmeta; i++) {
-		if (f->meta[i].or_absent) {
-			store_query_put(st, q, SQL_W_META_ABSENT);
-			store_query_param(st, q, sql_str(f->meta[i].key));
-			store_query_put(st, q, SQL_W_META_OR);
-		} else {
-			store_query_put(st, q, SQL_W_META);
-		}
+		int any = f->meta[i].or_absent;
+
+		store_query_put(st, q, any ? SQL_W_META_NO_OTHER : SQL_W_META);
 		store_query_param(st, q, sql_str(f->meta[i].key));
-		store_query_put(st, q, SQL_W_META_VALUE);
+		store_query_put(st, q, any ? SQL_W_META_OTHER_VALUE : SQL_W_META_VALUE);
 		store_query_param(st, q, sql_str(f->meta[i].value));
 		store_query_put(st, q, SQL_W_END);
-		if (f->meta[i].or_absent)
-			store_query_put(st, q, SQL_W_END);
 	}
 }
 
