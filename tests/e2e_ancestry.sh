@@ -69,6 +69,19 @@ in_repo $S meta base:main
 equals "base: meta" "$rc" 0
 fi
 
+if tcase base-implied; then
+# along the ancestry too, a check's sets keep the baseline's mpi_size (a
+# store of its own: c2's run has 8 ranks), and say so
+db2=$E2E_DIR/i.sqlite
+for c in "$C1" "$C2" "$C3"; do
+	prof "i$((n + 1)).h5" --ranks $([ "$c" = "$C2" ] && echo 8 || echo 4)
+	$S ingest --db "$db2" --commit "$c" --branch main "i$n.h5" >/dev/null || bad "ingest $c"
+done
+in_repo $S check base:main ../cand.h5 --db "$db2" --baseline-window 3 --max-regression 100 --format json
+equals "implied: the 4-rank runs" "$(jq -c .baseline_runs <<<"$out")" "[3,1]"
+equals "implied: said" "$(jq -c '[.same.keys.mpi_size, .same.left_out]' <<<"$out")" '["4",1]'
+fi
+
 if tcase base-window; then
 # the baseline set and the noise history walk the ancestry: c3's two
 # runs, then c2, then c1; never the side branch's run 5

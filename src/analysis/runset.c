@@ -250,18 +250,20 @@ static int runset_ancestry(struct runset *rs, const struct runarg *sa, size_t nb
 			   const struct compare_opts *o, struct i64vec *left)
 {
 	int64_t *ids = malloc((sa->anc->nruns ? sa->anc->nruns : 1) * sizeof(*ids));
-	size_t n = 0, i;
-	int rc = ids ? 0 : err_nomem(), keep = 1;
+	size_t n = 0, i, most = nb > VERDICT_HISTORY ? nb : VERDICT_HISTORY;
+	int rc = ids ? 0 : err_nomem(), keep = 1, counted;
 
 	for (i = 0; !rc && i < sa->anc->nruns; i++) {
 		if (i && rs->same->ncond)
 			rc = runset_same_keeps(&keep, sa->st, sa->anc->runs[i], rs->same);
+		/* a run left out before the larger set is full is counted */
+		counted = !rc && !keep && n < most;
 		if (!rc && keep)
 			ids[n++] = sa->anc->runs[i];
-		else if (!rc && n < VERDICT_HISTORY)
+		else if (counted)
 			rc = i64vec_push(left, sa->anc->runs[i]) ? err_nomem() : 0;
 		/* left out for an implied condition? (named then) */
-		if (!rc && !keep && rs->same->nimplied && !rs->implied_left) {
+		if (!rc && counted && rs->same->nimplied && !rs->implied_left) {
 			struct same imp = runset_implied(rs->same);
 
 			rc = runset_same_keeps(&keep, sa->st, sa->anc->runs[i], &imp);
