@@ -72,10 +72,14 @@ fi
 if tcase base-implied; then
 # along the ancestry too, a check's sets keep the baseline's mpi_size (a
 # store of its own: c2's run has 8 ranks), and say so
+# (not through prof: the later cases' seeds stay theirs)
 db2=$E2E_DIR/i.sqlite
+k=0
 for c in "$C1" "$C2" "$C3"; do
-	prof "i$((n + 1)).h5" --ranks $([ "$c" = "$C2" ] && echo 8 || echo 4)
-	$S ingest --db "$db2" --commit "$c" --branch main "i$n.h5" >/dev/null || bad "ingest $c"
+	k=$((k + 1))
+	"$M" --seed "$k" --timestamp "2024-01-0${k}T00:00:00Z" --ranks $([ $k = 2 ] && echo 8 || echo 4) \
+		"i$k.h5" >/dev/null && $S ingest --db "$db2" --commit "$c" --branch main "i$k.h5" >/dev/null ||
+		bad "ingest $c"
 done
 in_repo $S check base:main ../cand.h5 --db "$db2" --baseline-window 3 --max-regression 100 --format json
 equals "implied: the 4-rank runs" "$(jq -c .baseline_runs <<<"$out")" "[3,1]"
