@@ -86,6 +86,20 @@ equals "implied: the 4-rank runs" "$(jq -c .baseline_runs <<<"$out")" "[3,1]"
 equals "implied: said" "$(jq -c '[.same.keys.mpi_size, .same.left_out]' <<<"$out")" '["4",1]'
 fi
 
+if tcase base-more; then
+# the walk takes as many stored runs as the history needs (30); when
+# --same leaves half of them out, it walks further: 40 commits, two
+# machines alternating, the history of one machine's 20 runs, not 15
+mkdir alt && (cd alt && git init -q -b main . && for i in $(seq 1 40); do
+	commit "a$i" && "$M" --seed "$i" --calls 5 --timestamp "$(printf '2024-02-%02dT%02d:00:00Z' $((i / 24 + 1)) $((i % 24)))" "../a$i.h5" >/dev/null &&
+		$S ingest -q --db "$E2E_DIR/alt.sqlite" --meta "hostname=$((i % 2))" "../a$i.h5" >/dev/null || exit 1
+done) || bad "alternating set-up"
+run bash -c 'cd alt && exec "$@"' "$S" "$S" check base:HEAD latest --db "$E2E_DIR/alt.sqlite" \
+	--baseline-window 5 --same hostname --max-regression 50
+contains "more: one machine's whole history" "$out" "Noise: between-run CV of each region from its history: 20 runs on the first-parent ancestry"
+contains "more: the other's left out" "$out" "Like with like: hostname = 0 (20 runs of another value left out)"
+fi
+
 if tcase base-window; then
 # the baseline set and the noise history walk the ancestry: c3's two
 # runs, then c2, then c1; never the side branch's run 5

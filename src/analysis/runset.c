@@ -241,39 +241,83 @@ static int runset_same_keeps(int *keep, struct store *st, int64_t id, const stru
 }
 
 /*
- * base:REF's sets: the baseline window (nb runs) and the noise history
- * along the stored runs of the merge base's first-parent ancestry
- * (sa->anc, newest first), with rs->same's conditions: the anchor always,
- * the runs that lack them appended to left.
+ * One pass of runset_ancestry() over anc's runs: the kept ones into ids
+ * (*n of them), those left out before most are kept appended to left.
  */
-static int runset_ancestry(struct runset *rs, const struct runarg *sa, size_t nb, struct match *m,
-			   const struct compare_opts *o, struct i64vec *left)
+static int runset_ancestry_pass(struct runset *rs, struct store *st, const struct ancestry *anc,
+				size_t most, int64_t *ids, size_t *n, struct i64vec *left)
 {
-	int64_t *ids = malloc((sa->anc->nruns ? sa->anc->nruns : 1) * sizeof(*ids));
-	size_t n = 0, i, most = nb > VERDICT_HISTORY ? nb : VERDICT_HISTORY;
-	int rc = ids ? 0 : err_nomem(), keep = 1, counted;
+	size_t i;
+	int rc = 0, keep = 1, counted;
 
-	for (i = 0; !rc && i < sa->anc->nruns; i++) {
+	*n = 0;
+	for (i = 0; !rc && i < anc->nruns; i++) {
 		if (i && rs->same->ncond)
-			rc = runset_same_keeps(&keep, sa->st, sa->anc->runs[i], rs->same);
+			rc = runset_same_keeps(&keep, st, anc->runs[i], rs->same);
 		/* a run left out before the larger set is full is counted */
-		counted = !rc && !keep && n < most;
+		counted = !rc && !keep && *n < most;
 		if (!rc && keep)
-			ids[n++] = sa->anc->runs[i];
+			ids[(*n)++] = anc->runs[i];
 		else if (counted)
-			rc = i64vec_push(left, sa->anc->runs[i]) ? err_nomem() : 0;
+			rc = i64vec_push(left, anc->runs[i]) ? err_nomem() : 0;
 		/* left out for an implied condition? (named then) */
 		if (!rc && counted && rs->same->nimplied && !rs->implied_left) {
 			struct same imp = runset_implied(rs->same);
 
-			rc = runset_same_keeps(&keep, sa->st, sa->anc->runs[i], &imp);
+			rc = runset_same_keeps(&keep, st, anc->runs[i], &imp);
 			rs->implied_left = !keep;
 		}
+	}
+	return rc;
+}
+
+/*
+ * base:REF's sets: the baseline window (nb runs) and the noise history
+ * along the stored runs of the merge base's first-parent ancestry
+ * (sa->anc, newest first), with rs->same's conditions: the anchor always,
+ * the runs that lack them appended to left.  The walk took as many stored
+ * runs as the larger set needs; when the conditions left some out, it is
+ * walked again further (up to RUNSET_ANCESTRY_MORE times as far), as a
+ * branch's window takes that many kept runs.
+ */
+#define RUNSET_ANCESTRY_MORE 8
+static int runset_ancestry(struct runset *rs, const struct runarg *sa, size_t nb, struct match *m,
+			   const struct compare_opts *o, struct i64vec *left)
+{
+	const struct ancestry *anc = sa->anc;
+	struct ancestry more;
+	size_t n = 0, most = nb > VERDICT_HISTORY ? nb : VERDICT_HISTORY, before = left->len;
+	size_t want = most;
+	int64_t *ids = NULL;
+	int rc = 0;
+
+	memset(&more, 0, sizeof(more));
+	for (;;) {
+		int64_t *v = realloc(ids, (anc->nruns ? anc->nruns : 1) * sizeof(*ids));
+
+		if (!v) {
+			rc = err_nomem();
+			break;
+		}
+		ids = v;
+		rc = runset_ancestry_pass(rs, sa->st, anc, most, ids, &n, left);
+		/* the walk stopped at the runs it was asked for: further */
+		if (rc || n >= most || anc->nruns < want || want >= most * RUNSET_ANCESTRY_MORE)
+			break;
+		want *= 2;
+		left->len = before;
+		rs->implied_left = 0;
+		ancestry_release(&more);
+		rc = ancestry_runs(&more, sa->st, anc->ref, want);
+		if (rc)
+			break;
+		anc = &more;
 	}
 	if (!rc)
 		rc = runset_ids(&rs->base, &rs->nbase, sa->st, ids, n, nb, m, o);
 	if (!rc)
 		rc = runset_ids(&rs->hist, &rs->nhist, sa->st, ids, n, VERDICT_HISTORY, m, o);
+	ancestry_release(&more);
 	free(ids);
 	return rc;
 }
