@@ -88,16 +88,23 @@ fi
 
 if tcase base-more; then
 # the walk takes as many stored runs as the history needs (30); when
-# --same leaves half of them out, it walks further: 40 commits, two
-# machines alternating, the history of one machine's 20 runs, not 15
-mkdir alt && (cd alt && git init -q -b main . && for i in $(seq 1 40); do
+# --same leaves some out, it walks further: 64 commits, two machines
+# alternating, a history of 30 runs of one machine, not 15
+mkdir alt && (cd alt && git init -q -b main . && for i in $(seq 1 64); do
 	commit "a$i" && "$M" --seed "$i" --calls 5 --timestamp "$(printf '2024-02-%02dT%02d:00:00Z' $((i / 24 + 1)) $((i % 24)))" "../a$i.h5" >/dev/null &&
-		$S ingest -q --db "$E2E_DIR/alt.sqlite" --meta "hostname=$((i % 2))" "../a$i.h5" >/dev/null || exit 1
+		$S ingest -q --db "$E2E_DIR/alt.sqlite" --meta "hostname=$((i % 2))" "../a$i.h5" >/dev/null &&
+		$S ingest -q --db "$E2E_DIR/alt4.sqlite" --meta "hostname=$((i % 4 == 0))" "../a$i.h5" >/dev/null || exit 1
 done) || bad "alternating set-up"
 run bash -c 'cd alt && exec "$@"' "$S" "$S" check base:HEAD latest --db "$E2E_DIR/alt.sqlite" \
 	--baseline-window 5 --same hostname --max-regression 50
-contains "more: one machine's whole history" "$out" "Noise: between-run CV of each region from its history: 20 runs on the first-parent ancestry"
-contains "more: the other's left out" "$out" "Like with like: hostname = 0 (20 runs of another value left out)"
+contains "more: one machine's history" "$out" "Noise: between-run CV of each region from its history: 30 runs on the first-parent ancestry"
+contains "more: the other's left out" "$out" "Like with like: hostname = 0 (29 runs of another value left out)"
+# one machine in four: a walk of 30 stored runs keeps 7, of 60 15; the
+# further one (8 times as far) all 16, as a branch window would
+run bash -c 'cd alt && exec "$@"' "$S" "$S" check base:HEAD latest --db "$E2E_DIR/alt4.sqlite" \
+	--baseline-window 5 --same hostname --max-regression 50
+contains "more: one in four, the whole history" "$out" "Noise: between-run CV of each region from its history: 16 runs on the first-parent ancestry"
+contains "more: one in four, the others left out" "$out" "Like with like: hostname = 1 (48 runs of another value left out)"
 fi
 
 if tcase base-window; then

@@ -355,6 +355,13 @@ int compare_stat_sets(struct compare_result *out, struct runset *rs, struct comp
 		if (!out->noise_from)
 			rc = err_nomem();
 	}
+	if (!rc && rs->ancestry_note) {
+		/* base:REF walked further: that walk says where it ended */
+		free(out->baseline_from);
+		out->baseline_from = util_strdup(rs->ancestry_note);
+		if (!out->baseline_from)
+			rc = err_nomem();
+	}
 	if (!rc) {
 		out->same.left_out = rs->left_out;
 		out->same.implied_left = rs->implied_left;

@@ -277,8 +277,9 @@ static int runset_ancestry_pass(struct runset *rs, struct store *st, const struc
  * (sa->anc, newest first), with rs->same's conditions: the anchor always,
  * the runs that lack them appended to left.  The walk took as many stored
  * runs as the larger set needs; when the conditions left some out, it is
- * walked again further (up to RUNSET_ANCESTRY_MORE times as far), as a
- * branch's window takes that many kept runs.
+ * walked once more, RUNSET_ANCESTRY_MORE times as far, as a branch's
+ * window takes that many kept runs (and that walk's note, which says
+ * when a shallow clone cut it, is the one to show: rs->ancestry_note).
  */
 #define RUNSET_ANCESTRY_MORE 8
 static int runset_ancestry(struct runset *rs, const struct runarg *sa, size_t nb, struct match *m,
@@ -287,31 +288,29 @@ static int runset_ancestry(struct runset *rs, const struct runarg *sa, size_t nb
 	const struct ancestry *anc = sa->anc;
 	struct ancestry more;
 	size_t n = 0, most = nb > VERDICT_HISTORY ? nb : VERDICT_HISTORY, before = left->len;
-	size_t want = most;
-	int64_t *ids = NULL;
-	int rc = 0;
+	int64_t *ids = malloc((anc->nruns ? anc->nruns : 1) * sizeof(*ids));
+	int rc = ids ? 0 : err_nomem();
 
 	memset(&more, 0, sizeof(more));
-	for (;;) {
-		int64_t *v = realloc(ids, (anc->nruns ? anc->nruns : 1) * sizeof(*ids));
-
-		if (!v) {
-			rc = err_nomem();
-			break;
-		}
-		ids = v;
+	if (!rc)
 		rc = runset_ancestry_pass(rs, sa->st, anc, most, ids, &n, left);
-		/* the walk stopped at the runs it was asked for: further */
-		if (rc || n >= most || anc->nruns < want || want >= most * RUNSET_ANCESTRY_MORE)
-			break;
-		want *= 2;
+	/* short, and the walk stopped at the runs it was asked for: further */
+	if (!rc && n < most && anc->nruns >= most) {
 		left->len = before;
 		rs->implied_left = 0;
-		ancestry_release(&more);
-		rc = ancestry_runs(&more, sa->st, anc->ref, want);
-		if (rc)
-			break;
-		anc = &more;
+		rc = ancestry_runs(&more, sa->st, sa->anc->ref, most * RUNSET_ANCESTRY_MORE);
+		if (!rc) {
+			int64_t *v = realloc(ids, (more.nruns ? more.nruns : 1) * sizeof(*ids));
+
+			rc = v ? 0 : err_nomem();
+			ids = v ? v : ids;
+		}
+		if (!rc)
+			rc = runset_ancestry_pass(rs, sa->st, &more, most, ids, &n, left);
+		if (!rc) {
+			rs->ancestry_note = more.note;
+			more.note = NULL;
+		}
 	}
 	if (!rc)
 		rc = runset_ids(&rs->base, &rs->nbase, sa->st, ids, n, nb, m, o);
@@ -649,5 +648,6 @@ void runset_release(struct runset *rs)
 	runset_runs_free(rs->cand, rs->ncand);
 	runset_runs_free(rs->hist, rs->nhist);
 	free(rs->noise_from);
+	free(rs->ancestry_note);
 	memset(rs, 0, sizeof(*rs));
 }

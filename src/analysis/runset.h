@@ -62,7 +62,10 @@ double runset_value(const struct runset_run *r, const char *name);
 struct runset {
 	struct runset_run *base, *cand, *hist; /* newest first */
 	size_t nbase, ncand, nhist;
-	char *noise_from;	 /* where the history came from, for the output */
+	char *noise_from; /* where the history came from, for the output */
+	/* base:REF walked further for like with like: that walk's note (the
+	 * baseline's "from"), else NULL */
+	char *ancestry_note;
 	const struct same *same; /* --same resolved against the baseline */
 	size_t left_out;	 /* distinct runs its conditions left out of the sets */
 	int implied_left;	 /* of which some for an implied condition */
