@@ -105,6 +105,19 @@ run bash -c 'cd alt && exec "$@"' "$S" "$S" check base:HEAD latest --db "$E2E_DI
 	--baseline-window 5 --same hostname --max-regression 50
 contains "more: one in four, the whole history" "$out" "Noise: between-run CV of each region from its history: 16 runs on the first-parent ancestry"
 contains "more: one in four, the others left out" "$out" "Like with like: hostname = 1 (48 runs of another value left out)"
+# a shallow clone that cuts the further walk: said when the sets are
+# still short (depth 40: 20 of one machine), not when they are full (62)
+for d in 40 62; do
+	git clone -q --depth $d "file://$E2E_DIR/alt" "alt$d" 2>/dev/null || bad "a clone of depth $d"
+	run bash -c 'cd "alt'$d'" && exec "$@"' "$S" "$S" check base:HEAD latest --db "$E2E_DIR/alt.sqlite" \
+		--baseline-window 5 --same hostname --max-regression 50
+	case "$d:$out" in
+	40:*"only 40 runs on its first-parent ancestry: this clone is shallow"*) ok ;;
+	62:*"this clone is shallow"*) bad "more: depth 62 called short: $out" ;;
+	62:*"Noise: between-run CV of each region from its history: 30 runs"*) ok ;;
+	*) bad "more: depth $d: $out" ;;
+	esac
+done
 fi
 
 if tcase base-window; then

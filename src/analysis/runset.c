@@ -278,8 +278,9 @@ static int runset_ancestry_pass(struct runset *rs, struct store *st, const struc
  * the runs that lack them appended to left.  The walk took as many stored
  * runs as the larger set needs; when the conditions left some out, it is
  * walked once more, RUNSET_ANCESTRY_MORE times as far, as a branch's
- * window takes that many kept runs (and that walk's note, which says
- * when a shallow clone cut it, is the one to show: rs->ancestry_note).
+ * window takes that many kept runs (and when the sets are still short,
+ * that walk's note, which says when a shallow clone cut it, is the one to
+ * show: rs->ancestry_note).
  */
 #define RUNSET_ANCESTRY_MORE 8
 static int runset_ancestry(struct runset *rs, const struct runarg *sa, size_t nb, struct match *m,
@@ -307,7 +308,8 @@ static int runset_ancestry(struct runset *rs, const struct runarg *sa, size_t nb
 		}
 		if (!rc)
 			rc = runset_ancestry_pass(rs, sa->st, &more, most, ids, &n, left);
-		if (!rc) {
+		/* still short: its note says why when a shallow clone cut it */
+		if (!rc && n < most) {
 			rs->ancestry_note = more.note;
 			more.note = NULL;
 		}
