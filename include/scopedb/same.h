@@ -98,6 +98,11 @@ int same_apply(struct same *out, struct filter *fs, struct filter_meta **conds, 
 /* The value s requires of key, NULL when key is not one of its conditions. */
 const char *same_value(const struct same *s, const char *key);
 
+/* The conditions of s asked for (implied 0) or implied (1) alone, as a
+ * view of s (borrowing its conditions; not to be released), with no
+ * left-out count. */
+struct same same_part(const struct same *s, int implied);
+
 /* The conditions said to people, the first same_shown() of s->cond: those
  * asked for, and the implied ones when they left runs out (a check's usual
  * mpi_size and platform are no news otherwise). */

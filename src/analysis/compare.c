@@ -160,15 +160,19 @@ static int compare_no_call(const struct stats_val *v)
  * "No call" is of the value the row compares too (the median over
  * repetitions, a set's location), not of the first run alone.
  */
+/* 1 when side has region name with no call on the chosen ranks. */
+static int compare_side_idle(const struct compare_side *side, const char *name)
+{
+	return bsearch(&name, side->idle, side->nidle, sizeof(*side->idle), compare_cmp_str) !=
+	       NULL;
+}
+
 void compare_missing(const struct compare_result *r, struct stats_row *row)
 {
 	if (bsearch(&row->name, r->only_a, r->nonly_a, sizeof(*r->only_a), compare_cmp_str)) {
 		row->violation = 1;
 	} else if (!compare_no_call(&row->a) && compare_no_call(&row->b) &&
-		   bsearch(&row->name, r->b.idle, r->b.nidle, sizeof(*r->b.idle),
-			   compare_cmp_str) &&
-		   !bsearch(&row->name, r->a.idle, r->a.nidle, sizeof(*r->a.idle),
-			    compare_cmp_str)) {
+		   compare_side_idle(&r->b, row->name) && !compare_side_idle(&r->a, row->name)) {
 		row->violation = 1;
 		row->gone = 1;
 	}
@@ -539,8 +543,7 @@ static int compare_rep_idle(struct compare_side *side, const struct stats_named 
 	for (i = 0; i < side->nregions; i++) {
 		const char *name = v[i].name;
 		/* the first file's calls: its regions not in its idle */
-		int busy = i < n0 && !bsearch(&name, side->idle, side->nidle, sizeof(*side->idle),
-					      compare_cmp_str);
+		int busy = i < n0 && !compare_side_idle(side, name);
 
 		for (k = 1; !busy && k < nr; k++) {
 			ptrdiff_t j = compare_find_name(runs[k].names, runs[k].n, name);
@@ -610,8 +613,7 @@ static size_t compare_count_unknown(const struct compare_side *side, const struc
 	size_t i, n = 0;
 
 	for (i = 0; i < side->nregions; i++)
-		n += v[i].v.none && !bsearch(&v[i].name, side->idle, side->nidle,
-					     sizeof(*side->idle), compare_cmp_str);
+		n += v[i].v.none && !compare_side_idle(side, v[i].name);
 	return n;
 }
 

@@ -365,10 +365,7 @@ int reportdata_build(struct reportdata *rd, const struct reportdata_opts *o)
 	 * check kept (the baseline's; not the check's own mpi_size and
 	 * platform: a branch's trend shows its moves), or without a check
 	 * those of the newest run */
-	asked = rd->cmp.same;
-	asked.ncond -= asked.nimplied;
-	asked.nimplied = 0;
-	asked.implied_left = 0;
+	asked = same_part(&rd->cmp.same, 0);
 	if (!rc && rd->compared)
 		rc = same_filter(&fs, &conds, &f, &asked);
 	else if (!rc)

@@ -98,16 +98,6 @@ static void runset_span(struct filter *f, const struct store_run *newest,
 		strcpy(f->since, lo);
 }
 
-/* s with its implied conditions alone (borrowed from s). */
-static struct same runset_implied(const struct same *s)
-{
-	struct same imp = *s;
-
-	imp.cond += s->ncond - s->nimplied;
-	imp.ncond = s->nimplied;
-	return imp;
-}
-
 /*
  * *hit = 1 when a run of ids[0..n) (of st, left out of fa's runs by the
  * conditions of s) fails an implied condition of s: one listing of fa's
@@ -117,7 +107,7 @@ static struct same runset_implied(const struct same *s)
 static int runset_implied_hit(int *hit, struct store *st, const struct filter *fa,
 			      const struct same *s, const int64_t *ids, size_t n)
 {
-	struct same imp = runset_implied(s);
+	struct same imp = same_part(s, 1);
 	struct filter_meta *conds = NULL;
 	struct store_run *runs = NULL;
 	struct filter fi;
@@ -262,7 +252,7 @@ static int runset_ancestry_pass(struct runset *rs, struct store *st, const struc
 			rc = i64vec_push(left, anc->runs[i]) ? err_nomem() : 0;
 		/* left out for an implied condition? (named then) */
 		if (!rc && counted && rs->same->nimplied && !rs->implied_left) {
-			struct same imp = runset_implied(rs->same);
+			struct same imp = same_part(rs->same, 1);
 
 			rc = runset_same_keeps(&keep, st, anc->runs[i], &imp);
 			rs->implied_left = !keep;

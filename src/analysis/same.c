@@ -245,6 +245,18 @@ const char *same_value(const struct same *s, const char *key)
 	return NULL;
 }
 
+struct same same_part(const struct same *s, int implied)
+{
+	struct same v = *s;
+
+	v.ncond = implied ? s->nimplied : s->ncond - s->nimplied;
+	v.cond += implied ? s->ncond - s->nimplied : 0;
+	v.nimplied = implied ? v.ncond : 0;
+	v.left_out = 0;
+	v.implied_left = 0;
+	return v;
+}
+
 size_t same_shown(const struct same *s)
 {
 	return s->implied_left ? s->ncond : s->ncond - s->nimplied;
