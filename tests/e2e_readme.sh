@@ -149,8 +149,11 @@ readme_status() {
 # does or is broken (a count would wrap at 256).  NAME names the page in
 # the messages (default FILE).
 readme_check() {
-	local file=$1 page=${2:-$1} dir=$E2E_DIR/check.$RANDOM blocks fails=0 f group gdir line cmd
+	local file=$1 page=${2:-$1} dir blocks fails=0 f group gdir line cmd
 	local key cached snap
+	# a directory of its own (check.$RANDOM once gave two pages the same
+	# one: the second ran in the first's blocks and store)
+	dir=$(mktemp -d "$E2E_DIR/check.XXXXXX") || return 99
 	mkdir -p "$dir/blocks"
 	readme_split "$file" "$dir/blocks"
 	blocks=$(ls "$dir/blocks" | wc -l)
