@@ -28,13 +28,28 @@ pg_available() {
 	[ -x "$PG_BIN/initdb" ] && [ -x "$PG_BIN/pg_ctl" ]
 }
 
+# pg_user: the server's user "scopedb-pg", created when missing.  Tests
+# that start a server at once on a fresh machine race to create it: the
+# loser's useradd fails ("already exists", or /etc/passwd locked), so a
+# failure counts only when the user is still missing after a few tries.
+pg_user() {
+	local i
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		id -u scopedb-pg >/dev/null 2>&1 && return 0
+		useradd --system --no-create-home --shell /usr/sbin/nologin scopedb-pg 2>/dev/null &&
+			return 0
+		sleep 0.$((RANDOM % 5 + 1))
+	done
+	id -u scopedb-pg >/dev/null 2>&1 && return 0
+	echo "pg-server.sh: cannot create the user scopedb-pg (useradd failed)" >&2
+	return 1
+}
+
 pg_start() {
 	PG_DIR=$1
 	mkdir -p "$PG_DIR" || return 1
 	if [ "$(id -u)" -eq 0 ]; then
-		id -u scopedb-pg >/dev/null 2>&1 ||
-			useradd --system --no-create-home --shell /usr/sbin/nologin scopedb-pg ||
-			return 1
+		pg_user || return 1
 		chown scopedb-pg "$PG_DIR" || return 1
 		chmod 755 "$PG_DIR"
 		# the server's user must reach the directory
