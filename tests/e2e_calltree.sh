@@ -40,6 +40,33 @@ equals "show by name header" "$(printf '%s\n' "$out" | head -1)" \
 contains "fibonacci by name counts every level" "$out" "fibonacci,1,41,0.066"
 fi
 
+if tcase recursion; then
+# a path that recursed is marked, as upstream marks it: calls counts its
+# outermost calls once, nested the calls inside a call of the same path
+# (41 calls of fibonacci by name = 1 + 40); shown by default by path when
+# a shown path recursed
+expect 0 "fib nested" $S show --db "$db" 1 --by path --format csv
+equals "fib nested header" "$(printf '%s\n' "$out" | head -1)" \
+	"region,ranks,calls,nested,total,self,avg,min,max,std,p50,p95,p99,imbalance"
+contains "fibonacci: 1 outermost call, 40 nested" "$out" "main > fibonacci,1,1,40,"
+contains "main did not recurse" "$out" "main,1,1,0,"
+# mpi2: refine recursed 3 deep on each rank; by rank, and in the tree
+expect 0 "refine nested" $S show --db "$db" 4 --tree --format csv --columns calls,nested --include 'main > refine'
+equals "refine on both ranks" "$out" "region,calls,nested
+main > refine,2,6"
+expect 0 "refine on rank 1" $S show --db "$db" 4 --by path --ranks 1 --format json --columns nested --include 'main > refine'
+contains "rank 1 alone" "$out" '{"name": "main > refine", "nested": 3, "path"'
+expect 0 "by name 8 calls" $S show --db "$db" 4 --format csv --columns calls,nested --include refine
+equals "by name: nested is a path's" "$out" "region,calls,nested
+refine,8,"
+# no path recursed: no column unless asked for
+expect 0 "nested-base" $S show --db "$db" 2 --by path --format csv
+equals "no nested column" "$(printf '%s\n' "$out" | head -1)" \
+	"region,ranks,calls,total,self,avg,min,max,std,p50,p95,p99,imbalance"
+expect 0 "sort by nested" $S show --db "$db" 4 --by path --sort nested --format csv --columns nested
+equals "refine first" "$(printf '%s\n' "$out" | sed -n 2p)" "main > refine,6"
+fi
+
 if tcase self; then
 # the self metric by name is the sum of the name's paths
 expect 0 "self by name" $S diff --db "$db" 1 1 --metric self --format csv

@@ -323,6 +323,18 @@ for m in p50 p95 p99; do
 		equals "$m --by path of $pair pushed" "$("$S" diff $pair --db "$pushed" --by path --metric $m --format csv 2>&1)" "$want"
 	done
 done
+# a recursion's nested calls (show --by path), by rank too: alike on both
+# backends and pushed (run 1 is fib-recursive.h5, 2 mpi2-base.h5)
+for r in "1" "2" "2 --ranks 1"; do
+	# shellcheck disable=SC2086
+	want=$("$S" show $r --db "$E2E_DIR/paths.sqlite" --by path --columns calls,nested --format csv 2>&1)
+	# shellcheck disable=SC2086
+	equals "nested of $r alike" "$("$S" show $r --db "$pt" --by path --columns calls,nested --format csv 2>&1)" "$want"
+	# shellcheck disable=SC2086
+	equals "nested of $r pushed" "$("$S" show $r --db "$pushed" --by path --columns calls,nested --format csv 2>&1)" "$want"
+done
+contains "fibonacci's 40 nested calls on PostgreSQL" \
+	"$("$S" show 1 --db "$pt" --by path --format csv --columns nested)" "main > fibonacci,40"
 # what schema 4 changed, undone (the stores below are made by this
 # scopedb, then taken back to an older schema)
 undo4="drop index run_metadata_by_value; drop index run_metadata_by_key;

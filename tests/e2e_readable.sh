@@ -226,7 +226,7 @@ expect_err 2 "format" "scopedb: invalid --format 'jsno': choose from table, json
 expect 0 "format any case" $S runs --format JSON
 expect_err 2 "sort" "scopedb: invalid --sort 'dleta': choose from delta, pct, name; did you mean 'delta'?" \
 	$S diff --sort dleta base.h5 slow.h5
-expect_err 2 "show sort" "scopedb: invalid --sort 'totl': choose from name, region, ranks, calls, total, self, avg, min, max, std, p50, p95, p99, imbalance, gpu_total, gpu_avg; did you mean 'total'?" \
+expect_err 2 "show sort" "scopedb: invalid --sort 'totl': choose from name, region, ranks, calls, nested, total, self, avg, min, max, std, p50, p95, p99, imbalance, gpu_total, gpu_avg; did you mean 'total'?" \
 	$S show --sort totl 1
 expect_err 2 "region" "scopedb: no region 'slve' in store '$SCOPEDB_DB'; did you mean 'solve'?" \
 	$S history slve

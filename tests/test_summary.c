@@ -322,7 +322,7 @@ static void test_parse(void **state)
 	assert_int_equal(summary_parse_sort(&c, "delta"), ERR_USAGE);
 	assert_string_equal(err_msg(),
 			    "invalid --sort 'delta': choose from name, region, ranks, calls, "
-			    "total, self, avg, min, max, std, p50, p95, p99, imbalance, "
+			    "nested, total, self, avg, min, max, std, p50, p95, p99, imbalance, "
 			    "gpu_total, gpu_avg");
 }
 

@@ -424,6 +424,20 @@ typedef int (*store_path_filter)(void *ctx, int *keep, const char *joined, const
 int store_path_stats(struct store *st, struct store_region_stats **out, size_t *n, int64_t run_id,
 		     const int64_t *ranks, size_t nranks, store_path_filter filter, void *ctx);
 
+/* Called by store_path_nested() with a path of the run that recursed:
+ * its id and the calls nested in a call of the same path.  Non-zero stops. */
+typedef int (*store_path_nested_fn)(void *ctx, int64_t path_id, uint64_t nested);
+
+/*
+ * Each path of run_id whose calls nested in a call of the same path (a
+ * recursion, counted once by its outermost calls: docs/format.md section
+ * 10.5) on the ranks (NULL: all), with their number over those ranks; the
+ * paths without any are not given.  A separate read: store_path_stats()
+ * over all ranks reads the paths' stored totals only.
+ */
+int store_path_nested(struct store *st, int64_t run_id, const int64_t *ranks, size_t nranks,
+		      store_path_nested_fn fn, void *ctx);
+
 /* The durations of the outermost calls of path path_id of run_id on the
  * ranks (NULL: all), as store_region_duration_runs() gives a region's. */
 int store_path_duration_runs(struct store *st, struct i64vec *out, struct i64vec *ends,

@@ -37,6 +37,7 @@ struct store;
 	X(REGION, region, -1)                                                                      \
 	X(RANKS, ranks, -1)                                                                        \
 	X(CALLS, calls, STATS_CALLS)                                                               \
+	X(NESTED, nested, -1)                                                                      \
 	X(TOTAL, total, STATS_TOTAL)                                                               \
 	X(SELF, self, STATS_SELF)                                                                  \
 	X(AVG, avg, STATS_AVG)                                                                     \
@@ -71,7 +72,7 @@ int summary_col_needs_durations(enum summary_col c);
 /* 1 for the GPU columns, shown by default only for a run with GPU data. */
 int summary_col_is_gpu(enum summary_col c);
 
-/* 1 for the integer columns (ranks, calls). */
+/* 1 for the integer columns (ranks, calls, nested). */
 int summary_col_is_count(enum summary_col c);
 
 /*
@@ -93,7 +94,9 @@ struct summary_row {
 	char **path;
 	size_t depth;
 	/* v[c] for every column but SUMMARY_COL_REGION; ranks = selected ranks
-	 * that have a row for the region. */
+	 * that have a row for the region; nested (by path only: None by name)
+	 * = calls nested in a call of the same path, a recursion that calls
+	 * counts once. */
 	struct stats_val v[SUMMARY_NCOLS];
 };
 
@@ -122,6 +125,9 @@ void summary_sort(struct summary_row *rows, size_t n, enum summary_col key);
 
 /* 1 when some row has a GPU value (gpu_total not None). */
 int summary_has_gpu(const struct summary_row *rows, size_t n);
+
+/* 1 when some row is a path that recursed (nested > 0). */
+int summary_has_nested(const struct summary_row *rows, size_t n);
 
 void summary_free(struct summary_row *rows, size_t n);
 

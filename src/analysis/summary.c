@@ -24,7 +24,7 @@ static const char *const summary_col_names[SUMMARY_NCOLS] = {SUMMARY_COLS(SUMMAR
 #define SUMMARY_COL_METRIC_(id, name, metric) metric,
 static const int summary_col_metrics[SUMMARY_NCOLS] = {SUMMARY_COLS(SUMMARY_COL_METRIC_)};
 
-/* The stats.h metric of a column, or -1 (region, ranks, std). */
+/* The stats.h metric of a column, or -1 (region, ranks, nested, std). */
 static int summary_metric(enum summary_col c)
 {
 	return (unsigned)c < SUMMARY_NCOLS ? summary_col_metrics[c] : -1;
@@ -71,7 +71,8 @@ int summary_col_is_count(enum summary_col c)
 {
 	int m = summary_metric(c);
 
-	return c == SUMMARY_COL_RANKS || (m >= 0 && stats_metric_is_count((enum stats_metric)m));
+	return c == SUMMARY_COL_RANKS || c == SUMMARY_COL_NESTED ||
+	       (m >= 0 && stats_metric_is_count((enum stats_metric)m));
 }
 
 int summary_col_needs_durations(enum summary_col c)
@@ -201,6 +202,7 @@ static int summary_fill(struct summary_row *row, const struct store_region_stats
 	}
 	row->v[SUMMARY_COL_REGION].none = 1;
 	row->v[SUMMARY_COL_RANKS].v = (double)g->nranks;
+	row->v[SUMMARY_COL_NESTED].none = g->depth == 0; /* set by summary_nested() */
 	for (c = 0; c < SUMMARY_NCOLS; c++) {
 		m = summary_metric((enum summary_col)c);
 		if (m < 0)
@@ -217,6 +219,44 @@ static int summary_fill(struct summary_row *row, const struct store_region_stats
 	if (!row->v[SUMMARY_COL_STD].none)
 		row->v[SUMMARY_COL_STD].v = summary_std(d->v, d->len, g->total);
 	return 0;
+}
+
+/* The nested calls of each path of a run, by path id (ctx: a struct
+ * summary_nest): store_path_nested()'s callback. */
+struct summary_nest {
+	uint64_t *v; /* [path id], 0 for a path that did not recurse */
+	size_t n;
+};
+
+static int summary_nest_path(void *ctx, int64_t path_id, uint64_t nested)
+{
+	struct summary_nest *x = ctx;
+
+	if ((uint64_t)path_id < x->n)
+		x->v[path_id] = nested;
+	return 0;
+}
+
+/* By path: each row's nested calls on the selected ranks (one read of
+ * the run's recursions, store_path_nested()). */
+static int summary_nested(struct summary_row *rows, const struct store_region_stats *regs, size_t n,
+			  struct store *st, int64_t run_id, const struct summary_opts *o)
+{
+	struct summary_nest x = {NULL, 0};
+	size_t i;
+	int rc;
+
+	for (i = 0; i < n; i++)
+		if ((uint64_t)regs[i].path_id >= x.n)
+			x.n = (size_t)regs[i].path_id + 1;
+	x.v = calloc(x.n ? x.n : 1, sizeof(*x.v));
+	if (!x.v)
+		return err_nomem();
+	rc = store_path_nested(st, run_id, o->ranks, o->nranks, summary_nest_path, &x);
+	for (i = 0; !rc && i < n; i++)
+		rows[i].v[SUMMARY_COL_NESTED].v = (double)x.v[regs[i].path_id];
+	free(x.v);
+	return rc;
 }
 
 int summary_run(struct summary_row **out, size_t *n, struct store *st, int64_t run_id,
@@ -272,6 +312,11 @@ int summary_run(struct summary_row **out, size_t *n, struct store *st, int64_t r
 		rows[len++].name = regs[i].name;
 		regs[i].name = NULL; /* moved */
 	}
+	if (o->by_path && nregs) {
+		rc = summary_nested(rows, regs, nregs, st, run_id, o);
+		if (rc)
+			goto out;
+	}
 	*out = rows;
 	*n = len;
 	rows = NULL;
@@ -313,6 +358,16 @@ int summary_has_gpu(const struct summary_row *rows, size_t n)
 
 	for (i = 0; i < n; i++)
 		if (!rows[i].v[SUMMARY_COL_GPU_TOTAL].none)
+			return 1;
+	return 0;
+}
+
+int summary_has_nested(const struct summary_row *rows, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!rows[i].v[SUMMARY_COL_NESTED].none && rows[i].v[SUMMARY_COL_NESTED].v > 0)
 			return 1;
 	return 0;
 }

@@ -305,14 +305,16 @@ int cmd_show(int argc, char **argv)
 		buf_release(&q);
 	}
 	/* GPU columns by default only when the run has GPU data, self only
-	 * by path (by name, show stays upstream's inspect). */
+	 * by path (by name, show stays upstream's inspect), nested only by
+	 * path when a shown path recursed (upstream marks such a path). */
 	if (!columns.text) {
-		int gpu = summary_has_gpu(rows, nrows);
+		int gpu = summary_has_gpu(rows, nrows), nested = summary_has_nested(rows, nrows);
 		size_t kept = 0;
 
 		for (c = 0; c < ncols; c++)
 			if ((gpu || !summary_col_is_gpu(cols[c])) &&
-			    (so.by_path || cols[c] != SUMMARY_COL_SELF))
+			    (so.by_path || cols[c] != SUMMARY_COL_SELF) &&
+			    (nested || cols[c] != SUMMARY_COL_NESTED))
 				cols[kept++] = cols[c];
 		ncols = kept;
 	}

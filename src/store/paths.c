@@ -494,6 +494,35 @@ int store_path_stats(struct store *st, struct store_region_stats **out, size_t *
 	return ret;
 }
 
+/* store_path_nested()'s callback and its context. */
+struct path_nested_scan {
+	store_path_nested_fn fn;
+	void *ctx;
+	const char *location;
+	int64_t run_id;
+};
+
+static int path_nested_row(void *arg, const struct rows_row *r)
+{
+	struct path_nested_scan *x = arg;
+	int64_t id = r->ops->i64(r, 0), nested = r->ops->i64(r, 1);
+
+	if (id < 0 || nested <= 0)
+		return err_set(ERR_STORE,
+			       "store '%s' is damaged: path %lld of run %lld has %lld nested calls",
+			       x->location, (long long)id, (long long)x->run_id, (long long)nested);
+	return x->fn(x->ctx, id, (uint64_t)nested);
+}
+
+int store_path_nested(struct store *st, int64_t run_id, const int64_t *ranks, size_t nranks,
+		      store_path_nested_fn fn, void *ctx)
+{
+	struct path_nested_scan x = {fn, ctx, st->location, run_id};
+	struct store_value v[] = {sql_int(run_id), sql_ids(ranks, nranks)};
+
+	return store_sql_run(st, SQL_PATH_NESTED, v, 2, path_nested_row, &x, NULL);
+}
+
 /* A blob of PATH_DURATIONS appended to the list (ctx: a struct
  * rows_blob_list); a path's blob is never NULL. */
 static int path_blob_row(void *ctx, const struct rows_row *r)

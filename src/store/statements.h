@@ -306,6 +306,11 @@ SQL(PATH_STATS, 0,
 SQL(PATH_STATS_ALL, SQL_BINARY,
 	"SELECT path_id, calls, total_ns, min_ns, max_ns, busy_ranks, busy_max_ns, nranks, "
 	"self_ns, p50_ns, p95_ns, p99_ns FROM paths WHERE run_id = " P(1))
+/* store_path_nested(): each path of run P(1) with calls nested in a call
+ * of the same path on the ranks P(2) (NULL: all), and their number */
+SQL(PATH_NESTED, 0,
+	"SELECT path_id, CAST(sum(nested) AS BIGINT) FROM path_ranks WHERE run_id = " P(1) " "
+	"AND nested > 0 AND (" P_IDS(2) " IS NULL OR rank " IN_IDS(2) ") GROUP BY path_id")
 /* the outermost calls' durations of path P(2) of run P(1) on the ranks P(3)
  * (NULL: all), by rank: the path's own, or its row's */
 SQL(PATH_DURATIONS, SQL_BINARY,
