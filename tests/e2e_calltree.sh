@@ -507,6 +507,26 @@ a \> b,1'
 expect_err 2 "history: a path no run has" \
 	"scopedb: no path or region 'nosuch' in the call trees of the selected runs" \
 	$S history --by path nosuch --db "$amb"
+# a '>' at a name's end or start is escaped too: a root "x >" calling "y"
+# and a root "x" calling "> y" are two paths (they read "x > > y" both,
+# and diff stopped on a row "listed twice")
+cat >edge.json <<'EOF'
+{"format": "scope-profiler-profile", "regions": [
+ {"name": "x >", "rank": 0, "start_times_ns": [0], "end_times_ns": [100]},
+ {"name": "y", "rank": 0, "start_times_ns": [10], "end_times_ns": [20]},
+ {"name": "x", "rank": 0, "start_times_ns": [200], "end_times_ns": [400]},
+ {"name": "> y", "rank": 0, "start_times_ns": [210], "end_times_ns": [290]}]}
+EOF
+expect 0 "edges: ingest" $S ingest -q --db "$amb" --commit 2222222 edge.json
+expect 0 "edges: show" $S show 3 --by path --db "$amb" --format csv --columns total --sort name
+equals "edges: every path its name" "$out" 'region,total
+x,2e-07
+x > \> y,8e-08
+x \>,1e-07
+x \> > y,1e-08'
+expect 0 "edges: diff" $S diff 3 3 --by path --db "$amb" --format csv --include 'x \\> > y'
+equals "edges: diff rows" "$out" 'region,a,b,delta,pct
+x \> > y,1e-08,1e-08,0.0,0.0'
 fi
 
 if tcase percentiles; then

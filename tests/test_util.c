@@ -244,10 +244,18 @@ static void test_path_name(void **state)
 {
 	static const struct {
 		const char *name, *want;
-	} cases[] = {{"solve", "solve"},	 {"a > b", "a \\> b"},
-		     {"operator>", "operator>"}, {"vector<int> >", "vector<int> >"},
-		     {"x > > y", "x \\> \\> y"}, {"a \\> b", "a \\\\> b"},
-		     {"C:\\dir", "C:\\\\dir"},	 {"", ""}};
+	} cases[] = {{"solve", "solve"},
+		     {"a > b", "a \\> b"},
+		     {"operator>", "operator>"},
+		     {"a >b", "a >b"},
+		     {"vector<int> >", "vector<int> \\>"},
+		     {"> y", "\\> y"},
+		     {">", "\\>"},
+		     {">>", ">>"},
+		     {"x > > y", "x \\> \\> y"},
+		     {"a \\> b", "a \\\\> b"},
+		     {"C:\\dir", "C:\\\\dir"},
+		     {"", ""}};
 	char out[64], *end;
 	size_t i;
 
@@ -258,6 +266,78 @@ static void test_path_name(void **state)
 		assert_string_equal(out, cases[i].want);
 		assert_int_equal(util_path_name_len(cases[i].name), strlen(cases[i].want));
 	}
+}
+
+/* The joined name of the path names[0..n) into out (NUL-terminated). */
+static void join_path(char *out, const char *const *names, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (i) {
+			memcpy(out, " > ", 3);
+			out += 3;
+		}
+		out = util_path_name_put(out, names[i]);
+	}
+	*out = '\0';
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* No two paths read alike: every path of one to three names made of
+ * 'a', ' ', '>' and '\\' (names of up to 3 bytes for paths of one and
+ * two names, up to 2 for three) has a joined name of its own. */
+static void test_path_name_unique(void **state)
+{
+	static const char abc[] = "a >\\";
+	char names[84][4], **joined;
+	size_t nn = 0, nj = 0, len, i, j, k, c, cap = 84 + 84 * 84 + 20 * 20 * 20;
+	const char *p[3];
+
+	(void)state;
+	for (len = 1; len <= 3; len++) {
+		size_t total = len == 1 ? 4 : len == 2 ? 16 : 64;
+
+		for (i = 0; i < total; i++) {
+			for (c = 0, k = i; c < len; c++, k /= 4)
+				names[nn][c] = abc[k % 4];
+			names[nn++][len] = '\0';
+		}
+	}
+	joined = malloc(cap * sizeof(*joined));
+	assert_non_null(joined);
+	for (i = 0; i < nn; i++) {
+		p[0] = names[i];
+		joined[nj] = malloc(8);
+		join_path(joined[nj++], p, 1);
+		for (j = 0; j < nn; j++) {
+			p[1] = names[j];
+			joined[nj] = malloc(20);
+			join_path(joined[nj++], p, 2);
+		}
+	}
+	/* names of up to 2 bytes: the first 20 */
+	for (i = 0; i < 20; i++)
+		for (j = 0; j < 20; j++)
+			for (k = 0; k < 20; k++) {
+				p[0] = names[i];
+				p[1] = names[j];
+				p[2] = names[k];
+				joined[nj] = malloc(24);
+				join_path(joined[nj++], p, 3);
+			}
+	assert_int_equal(nj, cap);
+	qsort(joined, nj, sizeof(*joined), cmp_str);
+	for (i = 1; i < nj; i++)
+		if (!strcmp(joined[i - 1], joined[i]))
+			fail_msg("two paths read '%s'", joined[i]);
+	for (i = 0; i < nj; i++)
+		free(joined[i]);
+	free(joined);
 }
 
 /* util_field(): every field in order, empty ones between separators
@@ -330,4 +410,5 @@ TU_MAIN(NULL, NULL,
 	    cmocka_unit_test(test_table),
 	    cmocka_unit_test(test_utf8),
 	    cmocka_unit_test(test_path_name),
+	    cmocka_unit_test(test_path_name_unique),
 	})

@@ -122,9 +122,11 @@ size_t util_utf8_decode(const char *s, unsigned *cp);
 
 /*
  * A region name as it stands in a joined path ("main > solve", the name of
- * a --by path row): each backslash doubled and the '>' of each " > " in it
- * written "\>", so that a region named "a > b" and the path a > b never
- * read alike (docs/calltree.md).  util_path_name_len() is the length of
+ * a --by path row): each backslash doubled and each '>' with a space or
+ * the name's start before it and a space or the name's end after it (the
+ * '>' of " > ", of "x >", of "> y") written "\>", so that no two paths
+ * read alike and the joined name splits at its unescaped " > " only
+ * (docs/calltree.md).  util_path_name_len() is the length of
  * that form; util_path_name_put() writes it at dst (no NUL) and returns
  * its end.
  */

@@ -302,10 +302,14 @@ size_t util_utf8_decode(const char *str, unsigned *out)
 }
 
 /* 1 when the byte at s (within name) must be escaped in a joined path:
- * a backslash, or the '>' of a " > ". */
+ * a backslash, or a '>' that the " > " between names could take for its
+ * own: one with a space or the name's start before it and a space or the
+ * name's end after it (a root "x >" calling "y" and a root "x" calling
+ * "> y" would both read "x > > y"). */
 static int util_path_escaped(const char *name, const char *s)
 {
-	return *s == '\\' || (*s == '>' && s > name && s[-1] == ' ' && s[1] == ' ');
+	return *s == '\\' ||
+	       (*s == '>' && (s == name || s[-1] == ' ') && (s[1] == ' ' || s[1] == '\0'));
 }
 
 size_t util_path_name_len(const char *name)
