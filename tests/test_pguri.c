@@ -59,6 +59,15 @@ static void test_mask(void **state)
 	    /* a key libpq percent-decodes */
 	    {"postgresql:///db?p%61ssword=hunter2&user=u",
 	     "postgresql:///db?p%61ssword=***&user=u"},
+	    /* a password holding '@' before a '/', '?' or another '@' */
+	    {"postgresql://ci:p@ssw0rd/Tr0ub4dor@127.0.0.1:1/perf",
+	     "postgresql://ci:***@127.0.0.1:1/perf"},
+	    {"postgres://u:p@ss/w?rd@127.0.0.1:1/db", "postgres://u:***@127.0.0.1:1/db"},
+	    {"postgresql://u:hun/t@er2@h/db", "postgresql://u:***@h/db"},
+	    {"postgresql://u:p@ss@h/db?user=a@b", "postgresql://u:***@h/db?user=a@b"},
+	    /* a query's '@' is not the user info's */
+	    {"postgresql://h:1/db?user=a@b", "postgresql://h:1/db?user=a@b"},
+	    {"postgresql://us@er@h/db@x", "postgresql://us@er@h/db@x"},
 	    /* a path, not a secret */
 	    {"host=/tmp passfile=/home/u/.pgpass", "host=/tmp passfile=/home/u/.pgpass"},
 	};
@@ -102,6 +111,9 @@ static void test_scrub(void **state)
 	     "invalid port number: \"***\""},
 	    {"postgresql://u:p@ss@h/db", "could not translate host name \"ss@h\" to address",
 	     "could not translate host name \"***@h\" to address"},
+	    {"postgresql://ci:hun@ter2/xyz@127.0.0.1:1/perf",
+	     "could not translate host name \"ter2\" to address",
+	     "could not translate host name \"***\" to address"},
 	    /* long passwords as before */
 	    {"postgresql:///db?password=hunter2", "invalid percent-encoded token: \"hunter2\"",
 	     "invalid percent-encoded token: \"***\""},

@@ -81,24 +81,23 @@ static void pg_secret_add_password(struct pg_secrets *s, const char *p, const ch
 /*
  * The '@' that ends the user info of the URI authority at p (just after
  * "://"), NULL when there is none.  A password may hold an unescaped '@',
- * '?' or '/' and must not leak its tail: the last '@' before the first
- * '/'; else, when the text before that '/' has a ':' (user:pa/ss@host),
- * the last '@' before the '/' after the first '@' of the path, unless a
- * query parameter ('=') comes first (postgresql://h:1/db?user=a@b).
+ * '?' or '/' and must not leak its tail: with a ':' before the first '@'
+ * and the first '/' (a password, or a port: u:p@ss/w?rd@h, h:1/db@x),
+ * the last '@' before the first '=' (a query parameter:
+ * postgresql://h:1/db?user=a@b has none), which may mask more than the
+ * password but never less; else the last '@' before the first '/'.
  */
 static const char *pg_uri_at(const char *p)
 {
-	const char *slash = p + strcspn(p, "/"), *at = NULL, *q;
+	const char *lim = p + strcspn(p, "="), *slash = p + strcspn(p, "/");
+	const char *first = memchr(p, '@', (size_t)(lim - p)), *at = NULL, *q, *end;
 
-	for (q = p; q < slash; q++)
-		if (*q == '@')
-			at = q;
-	if (at || !*slash || !memchr(p, ':', (size_t)(slash - p)))
-		return at;
-	q = slash + strcspn(slash, "@=");
-	if (*q != '@')
+	if (!first)
 		return NULL;
-	for (slash = q + strcspn(q, "/"); q < slash; q++)
+	end = first < slash ? first : slash;
+	if (!memchr(p, ':', (size_t)(end - p)))
+		lim = slash < lim ? slash : lim;
+	for (q = p; q < lim; q++)
 		if (*q == '@')
 			at = q;
 	return at;
