@@ -220,4 +220,10 @@ ci=${pgdb/user=postgres/user=ci}
 expect_err 2 "PostgreSQL: a write refused" \
 	"scopedb: 'm.h5' not stored: cannot update store '$ci': permission denied for table regions" \
 	$S ingest --db "$ci" m.h5 --commit abc1234
+# VACUUM skips tables the role does not own with a warning only: vacuum
+# would say it compacted and do nothing
+expect_err 2 "PostgreSQL: vacuum by a role that owns no table" \
+	"scopedb: cannot vacuum store '$ci': role 'ci' does not own 13 of its tables, and PostgreSQL lets only their owner, the database's owner or a superuser rewrite them; run 'scopedb vacuum' as the owner of the store's tables" \
+	$S vacuum --db "$ci"
+expect 0 "PostgreSQL: vacuum by the owner" $S vacuum --db "$pgdb"
 finish

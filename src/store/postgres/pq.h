@@ -20,6 +20,7 @@
 	X(PGconn *, PQconnectdb, (const char *conninfo))                                           \
 	X(ConnStatusType, PQstatus, (const PGconn *conn))                                          \
 	X(char *, PQerrorMessage, (const PGconn *conn))                                            \
+	X(char *, PQuser, (const PGconn *conn))                                                    \
 	X(void, PQfinish, (PGconn * conn))                                                         \
 	X(PQnoticeProcessor, PQsetNoticeProcessor,                                                 \
 	  (PGconn * conn, PQnoticeProcessor proc, void *arg))                                      \
@@ -70,6 +71,7 @@ int pq_load(const char *location);
 #define PQconnectdb pq_api.PQconnectdb
 #define PQstatus pq_api.PQstatus
 #define PQerrorMessage pq_api.PQerrorMessage
+#define PQuser pq_api.PQuser
 #define PQfinish pq_api.PQfinish
 #define PQsetNoticeProcessor pq_api.PQsetNoticeProcessor
 #define PQexec pq_api.PQexec
