@@ -4,7 +4,8 @@
 #  1. A full disk, simulated with RLIMIT_FSIZE (works unprivileged; SIGXFSZ
 #     ignored so write() fails with EFBIG): ingest fails with exit 2 and one
 #     "cannot update store" line; the earlier run is intact, integrity_check
-#     is ok, and the same ingest works once there is room.
+#     is ok, and the same ingest works once there is room.  A pull the full
+#     disk stops keeps what it committed and counts the rest as not copied.
 #  2. When mounts are possible (root, unshare -m; skipped with a note
 #     otherwise): a store on a 1 MB tmpfs filled up by another file, then the
 #     same tmpfs
@@ -41,6 +42,31 @@ equals "fsize: no trace of the failed run" "$(sqlite3 $db "select count(*) from 
 expect 0 "fsize: ingest once there is room" "$SCOPEDB" ingest --db $db big.h5
 equals "fsize: both runs" "$(sqlite3 $db 'select count(*) from runs')" 2
 
+fi
+
+if tcase full-disk-pull; then
+# a pull the full disk stops: the runs it committed stay, the summary
+# counts the runs left as not copied (it counted only those done), and
+# pulling again copies them.  The destination exists (its schema alone
+# needs more room than half the source).
+for i in $(seq 1 80); do
+	"$MKPROFILE" --ranks 4 --calls 300 --regions main,a --seed "$i" "p$i.h5" >/dev/null || exit 1
+done
+"$SCOPEDB" ingest -q --db many.sqlite --commit abc1234 p*.h5 >/dev/null 2>&1 || exit 1
+expect 0 "fsize pull: the first run" "$SCOPEDB" pull --db part.sqlite --from many.sqlite 1
+kb=$((($(stat -c %s part.sqlite) + $(stat -c %s many.sqlite) / 2) / 1024))
+run bash -c "trap '' XFSZ; ulimit -f $kb; exec \"\$0\" pull --db part.sqlite --from many.sqlite" "$SCOPEDB"
+equals "fsize pull: exit" "$rc" 2
+contains "fsize pull: the cause" "$err" "scopedb: cannot update store 'part.sqlite': "
+copied=$(grep -c '^copied run' <<<"$out")
+case "$(tail -1 <<<"$out")" in
+"pulled 80 runs from 'many.sqlite': $copied copied, 1 already there, $((79 - copied)) not copied") ok ;;
+*) bad "fsize pull: the summary counts every run: $(tail -1 <<<"$out") ($copied copied)" ;;
+esac
+if [ "$copied" -lt 79 ]; then ok; else bad "fsize pull: the disk was not full ($copied copied)"; fi
+equals "fsize pull: the copied runs stored" "$(sqlite3 part.sqlite 'select count(*) from runs')" "$((copied + 1))"
+expect 0 "fsize pull: again once there is room" "$SCOPEDB" pull --db part.sqlite --from many.sqlite
+contains "fsize pull: the rest copied" "$(tail -1 <<<"$out")" "$((79 - copied)) copied, $((copied + 1)) already there"
 fi
 
 if tcase tmpfs; then

@@ -55,6 +55,7 @@ struct transfer_result {
 	struct transfer_run *runs; /* in the order copied: oldest id first */
 	size_t nruns;
 	size_t nfailed;		   /* runs with an error */
+	size_t nselected;	   /* runs to copy (more than nruns: an error stopped) */
 	struct transfer_pin *pins; /* sorted by name */
 	size_t npins;
 };

@@ -45,7 +45,7 @@ const struct opt_cmd cmd_pull_usage = {
 static void transfer_report(const struct transfer_result *r, int push, const char *other)
 {
 	struct buf q = BUF_INIT;
-	size_t i, copied = 0;
+	size_t i, copied = 0, total;
 
 	for (i = 0; i < r->nruns; i++) {
 		const struct transfer_run *t = &r->runs[i];
@@ -74,11 +74,13 @@ static void transfer_report(const struct transfer_result *r, int push, const cha
 			printf("pin '%s' names run %" PRId64 ", left as is (not run %" PRId64 ")\n",
 			       name, p->other, p->dst_id);
 	}
+	/* the runs an error of a store left untried are not copied either */
+	total = r->nselected > r->nruns ? r->nselected : r->nruns;
 	printf("%s %zu run%s %s '%s': %zu copied, %zu already there", push ? "pushed" : "pulled",
-	       r->nruns, r->nruns == 1 ? "" : "s", push ? "to" : "from", cli_outq(&q, other),
-	       copied, r->nruns - copied - r->nfailed);
-	if (r->nfailed)
-		printf(", %zu not copied", r->nfailed);
+	       total, total == 1 ? "" : "s", push ? "to" : "from", cli_outq(&q, other), copied,
+	       r->nruns - copied - r->nfailed);
+	if (r->nfailed + (total - r->nruns))
+		printf(", %zu not copied", r->nfailed + (total - r->nruns));
 	printf("\n");
 	buf_release(&q);
 }

@@ -453,6 +453,7 @@ int transfer_runs(struct transfer_result *out, struct store *dst, struct store *
 
 	memset(out, 0, sizeof(*out));
 	ret = transfer_order(&order, &norder, src, ids, n);
+	out->nselected = norder;
 	if (!ret) {
 		out->runs = calloc(norder ? norder : 1, sizeof(*out->runs));
 		if (!out->runs)
