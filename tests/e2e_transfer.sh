@@ -76,6 +76,15 @@ if tcase errors; then
 # errors
 expect_err 2 "push without --to" "scopedb: push needs --to DB, the store to copy the runs to
 usage: scopedb push --to DB [RUN...] [<options>]" bash -c "$S push --db a.sqlite 2>&1 >/dev/null | head -2 >&2; exit 2"
+# the other store's option named (an unset variable in a CI job)
+expect_err 2 "push --to ''" "scopedb: --to '': empty store path (is a variable unset?)" \
+	$S push --db a.sqlite --to ''
+expect_err 2 "pull --from :memory:" \
+	"scopedb: --from ':memory:': an in-memory store keeps nothing; give a file path" \
+	$S pull --db a.sqlite --from :memory:
+expect_err 2 "push --to file::memory:" \
+	"scopedb: --to 'file::memory:': an in-memory store keeps nothing; give a file path" \
+	$S push --db a.sqlite --to file::memory:
 expect_err 2 "pull from a missing store" \
 	"scopedb: cannot open store 'nowhere.sqlite': no such file or directory" \
 	$S pull --db c.sqlite --from nowhere.sqlite

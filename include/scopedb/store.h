@@ -71,6 +71,11 @@ int store_open(struct store **out, const char *path, int flags);
 int store_is_file(const char *location);
 void store_close(struct store *st);
 
+/* ERR_USAGE naming option ("--db", "--to"...) for a location that can
+ * never be a store: "" (an unset variable) or an in-memory SQLite
+ * database; store_open() checks it as --db's.  0 otherwise. */
+int store_check_location(const char *location, const char *option);
+
 /* 1 when location is a file path (store_is_file()) with nothing there: a
  * store_open() for writing would create the store. */
 int store_file_missing(const char *location);

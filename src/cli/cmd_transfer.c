@@ -143,11 +143,13 @@ static int cmd_transfer(int argc, char **argv, int push)
 		return opt_usage_error(self, opts,
 				       push ? "push takes --to, not --from"
 					    : "pull takes --from, not --to");
-	if (!other_db || !*other_db)
+	if (!other_db)
 		return opt_usage_error(
 		    self, opts,
 		    push ? "push needs --to DB, the store to copy the runs to"
 			 : "pull needs --from DB, the store to copy the runs from");
+	if (store_check_location(other_db, push ? "--to" : "--from"))
+		return cli_error();
 	/* Check every selector before touching a store. */
 	for (i = 0; i < n; i++) {
 		if (runarg_parse_stored(&sel, argv[i], self->name))

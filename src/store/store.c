@@ -181,20 +181,33 @@ int store_open_with(struct store **out, const struct store_backend *be, const ch
  * vanishes), in-memory databases (which keep nothing; store_open_temporary()
  * is the way to a scratch store), a directory, and anything that is not a
  * regular file: opening a FIFO would block until someone writes to it.
- * stat() never blocks, whatever the path is.
+ * stat() never blocks, whatever the path is.  The first two are
+ * store_check_location()'s, which push and pull also call for --to and
+ * --from, naming them.
  */
+int store_check_location(const char *location, const char *option)
+{
+	if (!*location)
+		return err_set(ERR_USAGE, "%s '': empty store path (is a variable unset?)", option);
+	if (!store_is_file(location))
+		return 0;
+	if (!strcmp(location, ":memory:") ||
+	    (!strncmp(location, "file:", 5) &&
+	     (!strncmp(location + 5, ":memory:", 8) || strstr(location, "mode=memory"))))
+		return err_set(ERR_USAGE,
+			       "%s '%s': an in-memory store keeps nothing; give a file path",
+			       option, location);
+	return 0;
+}
+
+/* store_check_location() as --db's, then the file at path. */
 static int store_check_path(const char *path)
 {
 	struct stat sb;
+	int rc = store_check_location(path, "--db");
 
-	if (!*path)
-		return err_set(ERR_USAGE, "--db '': empty store path (is a variable unset?)");
-	if (!strcmp(path, ":memory:") ||
-	    (!strncmp(path, "file:", 5) &&
-	     (!strncmp(path + 5, ":memory:", 8) || strstr(path, "mode=memory"))))
-		return err_set(ERR_USAGE,
-			       "--db '%s': an in-memory store keeps nothing; give a file path",
-			       path);
+	if (rc)
+		return rc;
 	if (stat(path, &sb) != 0)
 		return 0; /* missing: the backend creates it or says so */
 	if (S_ISDIR(sb.st_mode))
