@@ -172,6 +172,11 @@ run bash -c "cd repo && $S ingest --db '$db' --commit no-such-branch r4.h5"
 equals "unknown ref exit" "$rc" 2
 equals "unknown ref message" "$err" \
 	"scopedb: cannot resolve --commit 'no-such-branch': not a commit in this git repository"
+# a value of 2,001 bytes: quoted short, the cause said (it was cut off)
+long=$(printf 'x%.0s' $(seq 2001))
+run bash -c "cd repo && $S ingest --db '$db' --commit $long r4.h5"
+equals "long ref message" "$err" \
+	"scopedb: cannot resolve --commit '$(printf 'x%.0s' $(seq 192))...': not a commit in this git repository"
 prof repo/r5.h5
 run bash -c "cd repo && GIT_COMMIT=7777777 GIT_BRANCH=origin/main $S ingest --db '$db' r5.h5"
 equals "CI variables win over the work tree" "$(ident r5.h5)" "7777777 main"

@@ -287,12 +287,12 @@ int identity_resolve(struct identity *id, const char *commit_opt, const char *br
 				 ? err_set(ERR_USAGE,
 					   "cannot resolve --commit '%s': not a commit in this git "
 					   "repository",
-					   commit_opt)
+					   util_quote_msg(commit_opt))
 				 : err_set(
 				       ERR_USAGE,
 				       "cannot resolve --commit '%s': not in a git work tree (give "
 				       "the commit as 4 to 64 hex digits)",
-				       commit_opt);
+				       util_quote_msg(commit_opt));
 		if (rc)
 			goto out;
 		id->commit_from = "--commit";
