@@ -178,6 +178,18 @@ if tcase scope-profiler-json; then
 	equals "aggregate: no self time" "$(tail -n +2 <<<"$out" | cut -d, -f2 | sort -u)" ""
 	equals "a JSON profile" "$(zcat sp2.json.gz | jq -c '[.format, .format_version, .num_ranks, .metadata.mpi_size]')" \
 		'["scope-profiler-profile",1,2,2]'
+	# the run's label (--label at ingest) is the file's, over the profile's
+	# own metadata label, and where the profile had none
+	expect 0 "ingest with --label" $S ingest -q --db lab.sqlite --commit aaa1111 --label relabelled agg.h5
+	echo '{"format": "scope-profiler-profile", "format_version": 1, "num_ranks": 1, "metadata": {},
+		"regions": [{"name": "a", "rank": 0, "start_times_ns": [0], "end_times_ns": [5]}]}' >nolabel.json
+	expect 0 "and a JSON profile without one" $S ingest -q --db lab.sqlite --commit aaa1111 --label mine nolabel.json
+	for id in 1 2; do
+		expect 0 "export labelled run $id" $S export $id --db lab.sqlite --format scope-profiler-json -o lab$id.json
+		equals "run $id: the stored label" "$($S show lab$id.json --format json | jq -r .run.label)" \
+			"$($S show $id --db lab.sqlite --format json | jq -r .run.label)"
+	done
+	equals "the label given" "$(jq -r .metadata.label lab1.json) $(jq -r .metadata.label lab2.json)" "relabelled mine"
 	expect_err 2 "one run only" \
 		"scopedb: export --format scope-profiler-json writes one run, not 2: give one selector" \
 		$S export 1 2 --db rt.sqlite --format scope-profiler-json

@@ -36,6 +36,7 @@ void spjson_begin(struct spjson *s, struct buf *out, const struct store_run *run
 		  const struct store_meta *m)
 {
 	size_t i;
+	int labelled = 0;
 
 	memset(s, 0, sizeof(*s));
 	s->run_id = run->id;
@@ -59,11 +60,23 @@ void spjson_begin(struct spjson *s, struct buf *out, const struct store_run *run
 	for (i = 0; i < m->n; i++) {
 		int64_t v;
 
+		/* the run's label (ingest --label may have set it) is the one
+		 * a reader of the file takes: its metadata "label" */
+		if (!strcmp(m->keys[i], "label") && run->label) {
+			labelled = 1;
+			jsonw_key(&s->w, "label");
+			jsonw_string(&s->w, run->label);
+			continue;
+		}
 		jsonw_key(&s->w, m->keys[i]);
 		if (spjson_integer(m->values[i], &v))
 			jsonw_int(&s->w, v);
 		else
 			jsonw_string(&s->w, m->values[i]);
+	}
+	if (run->label && !labelled) {
+		jsonw_key(&s->w, "label");
+		jsonw_string(&s->w, run->label);
 	}
 	jsonw_end(&s->w);
 	jsonw_key(&s->w, "regions");
