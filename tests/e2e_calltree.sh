@@ -120,6 +120,14 @@ main                    2  99.0 ms     0.214 ms
     halo_exchange      50   7.42 ms    7.42 ms
   io                    2   4.18 ms    4.18 ms
   refine                2   0.905 ms   0.905 ms"
+# markdown: GitHub trims the spaces around a cell's text, so the indent
+# is no-break spaces (U+00A0), which it keeps
+nb=$'\u00a0'
+expect 0 "show --tree markdown" $S show --db "$db" 5 --tree --columns calls --format markdown
+contains "markdown tree: depth 1" "$out" "| $nb${nb}timestep | 50 |"
+contains "markdown tree: depth 2" "$out" "| $nb$nb$nb${nb}solve | 50 |"
+expect 0 "diff --tree markdown" $S diff --db "$db" 4 5 --tree --format markdown
+contains "markdown diff tree" "$out" "| $nb$nb$nb$nb$nb${nb}precondition | "
 # machines get the joined names, in tree order
 expect 0 "show --tree csv" $S show --db "$db" 2 --tree --columns total --format csv
 equals "tree csv" "$(printf '%s\n' "$out" | cut -d, -f1)" "region

@@ -38,7 +38,7 @@ static int render_md_table(struct buf *out, const struct doc_table *t, const str
 	unsigned fmt = o->fmt;
 	struct doc_numfmt *nf = calloc(t->ncols ? t->ncols : 1, sizeof(*nf));
 	struct buf cell = BUF_INIT;
-	size_t r, c;
+	size_t r, c, lead;
 	int rc = 0;
 
 	if (!nf)
@@ -72,7 +72,12 @@ static int render_md_table(struct buf *out, const struct doc_table *t, const str
 			cell.len = 0;
 			rc |= doc_cell_human(&cell, &t->cols[c], x, &nf[c]);
 			rc |= buf_putc(out, ' ');
-			rc |= render_md_put(out, cell.len ? cell.data : "",
+			/* GitHub trims the spaces around a cell's text: a tree's
+			 * indent (or a name's leading spaces) kept as no-break
+			 * spaces */
+			for (lead = 0; lead < cell.len && cell.data[lead] == ' '; lead++)
+				rc |= buf_puts(out, "\xc2\xa0");
+			rc |= render_md_put(out, cell.len ? cell.data + lead : "",
 					    x->flags | t->cols[c].flags);
 			if (x->note)
 				rc |= buf_printf(out, " (%s)", x->note);
