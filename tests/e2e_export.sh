@@ -232,6 +232,10 @@ if tcase errors; then
 	expect_err 2 "caliper without -o" \
 		"scopedb: export --format caliper needs -o DIR: it writes one file per run" \
 		$S export --db s.sqlite --format caliper
+	expect_err 2 "caliper to stdout" \
+		"scopedb: export --format caliper writes one file per run into a directory, not to stdout (-o -): give -o DIR" \
+		$S export --db s.sqlite --format caliper -o -
+	[ ! -e ./- ] && ok || bad "caliper -o -: a directory '-' made"
 	expect_err 2 "selectors and filters" \
 		"scopedb: export takes run selectors or filters, not both" \
 		$S export --db s.sqlite 1 --branch main

@@ -444,8 +444,12 @@ int cmd_export(int argc, char **argv)
 		code = CLI_EXIT_ERROR;
 		goto out;
 	}
-	if (!strcmp(fmt, "caliper") && (!out || !*out)) {
-		cli_print_error("export --format caliper needs -o DIR: it writes one file per run");
+	if (!strcmp(fmt, "caliper") && (!out || !*out || !strcmp(out, "-"))) {
+		cli_print_error(
+		    out && !strcmp(out, "-")
+			? "export --format caliper writes one file per run into a "
+			  "directory, not to stdout (-o -): give -o DIR"
+			: "export --format caliper needs -o DIR: it writes one file per run");
 		code = CLI_EXIT_ERROR;
 		goto out;
 	}
