@@ -365,6 +365,45 @@ expect_err 2 "changes by path, no match" "scopedb: no path matches 'zzz' in stor
 	$S changes --db "$hs" --by path --include zzz
 fi
 
+if tcase too-deep; then
+# rank 1's calls nest 1,025 deep (a and b alternating: no name repeats
+# next to itself), past the 1,024 names a path may have: the rank keeps
+# its self times but has no paths, and --by path says it leaves it out;
+# export writes the run flat (it wrote rank 0's tree alone, unsaid)
+python3 - >deep.json <<'EOF'
+import json
+n = 1025
+starts = list(range(n))
+ends = [2 * n - i for i in range(n)]
+names = ["a" if i % 2 == 0 else "b" for i in range(n)]
+regions = []
+for nm in ("a", "b"):
+    idx = [i for i in range(n) if names[i] == nm]
+    regions.append({"name": nm, "rank": 1, "start_times_ns": [starts[i] for i in idx],
+                    "end_times_ns": [ends[i] for i in idx]})
+    regions.append({"name": nm, "rank": 0, "start_times_ns": [0 if nm == "a" else 10],
+                    "end_times_ns": [100 if nm == "a" else 20]})
+print(json.dumps({"format": "scope-profiler-profile", "format_version": 1, "num_ranks": 2,
+                  "metadata": {"mpi_size": 2}, "regions": regions}))
+EOF
+expect 0 "deep: ingest" $S ingest -q --db "$E2E_DIR/deep.sqlite" --commit aaa1111 deep.json
+equals "deep: ingest warns" "$err" "scopedb: warning: 'deep.json': rank 1: a path is more than 1024 names long, so rank 1 has no paths; its self times and flat numbers are kept"
+expect 0 "deep: by path" $S show --db "$E2E_DIR/deep.sqlite" 1 --by path --format csv --columns calls
+contains "deep: said" "$err" "scopedb: warning: run 1: 1 of its 2 ranks with calls has no call tree with paths"
+equals "deep: rank 0's paths" "$out" "region,calls
+a,1
+a > b,1"
+expect 0 "deep: self by name kept" $S show --db "$E2E_DIR/deep.sqlite" 1 --format csv --columns self --ranks 1
+equals "deep: rank 1's self times" "$out" "region,self
+a,1.026e-06
+b,1.024e-06"
+expect 0 "deep: export flat" $S export 1 --db "$E2E_DIR/deep.sqlite"
+equals "deep: a row per region and rank" "$(tail -n +2 <<<"$out" | cut -d, -f6,7,8 | sort)" "a,0,1
+a,1,513
+b,0,1
+b,1,512"
+fi
+
 if tcase overlap; then
 # two calls of rank 0 overlap without nesting: one warning, no tree for
 # that rank, the flat numbers kept
@@ -383,11 +422,11 @@ equals "flat numbers kept" "$out" "region,calls,total
 a,2,1.4e-07
 b,2,5e-08"
 expect_err 2 "no tree, no paths" \
-	"scopedb: run 1 has no paths: no rank has a call tree (calls overlap without nesting: see the warning of its ingest); use --by name" \
+	"scopedb: run 1 has no paths: no rank has a call tree with paths (calls that overlap without nesting, or paths too deep or too many: see the warning of its ingest); use --by name" \
 	$S show --db "$E2E_DIR/o.sqlite" 1 --by path
 # the same files given as files: named, where no ingest warned
 expect_err 2 "a file without a tree" \
-	"scopedb: 'overlap.json' has no paths: no rank has a call tree (calls overlap without nesting: 'scopedb ingest' of it says which); use --by name" \
+	"scopedb: 'overlap.json' has no paths: no rank has a call tree with paths (calls that overlap without nesting, or paths too deep or too many: 'scopedb ingest' of it says which); use --by name" \
 	$S show overlap.json --by path
 # one rank of two without a tree: a check by path would see the other
 # only (main +50% on both ranks; rank 1 alone says so, rank 0's
@@ -409,7 +448,7 @@ cat >pcand.json <<'EOF'
  {"name":"x","rank":0,"start_times_ns":[160],"end_times_ns":[180]},
  {"name":"y","rank":0,"start_times_ns":[170],"end_times_ns":[190]}]}
 EOF
-partial="'pcand.json': 1 of its 2 ranks with calls has no call tree (calls that overlap without nesting, or too many to hold), so its paths leave that rank out"
+partial="'pcand.json': 1 of its 2 ranks with calls has no call tree with paths (calls that overlap without nesting, too many calls to hold, or paths too deep or too many), so its paths leave that rank out"
 expect_err 2 "check by path, a rank without a tree" \
 	"scopedb: cannot check by path: $partial; check --by name, or choose ranks with a tree (--ranks)" \
 	$S check pbase.json pcand.json --by path --max-regression 10
@@ -417,7 +456,7 @@ expect 1 "check by name fails" $S check pbase.json pcand.json --max-regression 1
 expect 1 "check by path of the ranks with a tree fails" \
 	$S check pbase.json pcand.json --by path --ranks 1 --max-regression 10
 expect_err 2 "check by path, --ranks naming the rank without a tree" \
-	"scopedb: cannot check by path: 'pcand.json': rank 0 has calls but no call tree (calls that overlap without nesting, or too many to hold), so its paths leave it out; check --by name, or choose ranks with a tree (--ranks)" \
+	"scopedb: cannot check by path: 'pcand.json': rank 0 has calls but no call tree with paths (calls that overlap without nesting, too many calls to hold, or paths too deep or too many), so its paths leave it out; check --by name, or choose ranks with a tree (--ranks)" \
 	$S check pbase.json pcand.json --by path --ranks 0,1 --max-regression 10
 expect 0 "diff by path, a rank without a tree" $S diff pbase.json pcand.json --by path
 equals "diff by path warns" "$err" "scopedb: warning: $partial"

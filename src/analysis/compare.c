@@ -771,14 +771,15 @@ int compare_paths_partial(char **out, struct store *st, int64_t id, int is_file,
 		rc = buf_printf(&t, "run %lld", (long long)id);
 	if (!rc && nranks)
 		rc = buf_printf(&t,
-				": rank %lld has calls but no call tree (calls that overlap "
-				"without nesting, or too many to hold), so its paths leave it out",
+				": rank %lld has calls but no call tree with paths (calls that "
+				"overlap without nesting, too many calls to hold, or paths too "
+				"deep or too many), so its paths leave it out",
 				(long long)missing);
 	else if (!rc)
 		rc = buf_printf(&t,
-				": %lld of its %lld ranks with calls %s no call tree (calls that "
-				"overlap without nesting, or too many to hold), so its paths leave "
-				"%s out",
+				": %lld of its %lld ranks with calls %s no call tree with paths "
+				"(calls that overlap without nesting, too many calls to hold, or "
+				"paths too deep or too many), so its paths leave %s out",
 				(long long)(nest.ranks - nest.trees), (long long)nest.ranks,
 				nest.ranks - nest.trees == 1 ? "has" : "have",
 				nest.ranks - nest.trees == 1 ? "that rank" : "those ranks");

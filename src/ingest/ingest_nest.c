@@ -103,11 +103,15 @@ int ingest_nest_bad(void)
 	return err_set(ERR_GENERIC, "the reader process sent malformed data");
 }
 
-/* Note a rank's status: count it, keep the first one with a problem. */
+/* Note a rank's status: count it, keep the first one with a problem.  A
+ * rank counts as having a tree (run_nesting.trees) only when its paths
+ * are kept: one whose path is too deep, or that met too many paths, keeps
+ * its self times but has no paths, and --by path and export must know
+ * that its calls are missing from them. */
 static void ingest_nest_rank(struct ingest_nest *n, const struct calltree_rankinfo *r)
 {
 	n->ranks++;
-	if (r->status == CALLTREE_OK)
+	if (r->status == CALLTREE_OK && r->paths_issue == CALLTREE_PATHS_OK)
 		n->trees++;
 	if (r->status == CALLTREE_OK && r->paths_issue == CALLTREE_PATHS_OK)
 		return;

@@ -419,9 +419,11 @@ static int paths_none(struct store *st, int64_t run_id, const struct store_nesti
 	else if (run.num_calls == 0)
 		snprintf(why, sizeof(why), "%s made no call", file ? "it" : "its file");
 	else if (nest->trees == 0)
-		snprintf(
-		    why, sizeof(why), "no rank has a call tree (calls overlap without nesting: %s)",
-		    file ? "'scopedb ingest' of it says which" : "see the warning of its ingest");
+		snprintf(why, sizeof(why),
+			 "no rank has a call tree with paths (calls that overlap without nesting, "
+			 "or paths too deep or too many: %s)",
+			 file ? "'scopedb ingest' of it says which"
+			      : "see the warning of its ingest");
 	else
 		snprintf(why, sizeof(why), "its call trees have too many paths or too deep ones");
 	store_run_release(&run);
