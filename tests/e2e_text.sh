@@ -225,5 +225,13 @@ expect_err 2 "PostgreSQL: a write refused" \
 expect_err 2 "PostgreSQL: vacuum by a role that owns no table" \
 	"scopedb: cannot vacuum store '$ci': role 'ci' does not own 13 of its tables, and PostgreSQL lets only their owner, the database's owner or a superuser rewrite them; run 'scopedb vacuum' as the owner of the store's tables" \
 	$S vacuum --db "$ci"
+# a member of the owner's role that does not inherit its privileges
+# (NOINHERIT) is skipped the same way
+psql_q "$pgdb" "CREATE ROLE ni LOGIN NOINHERIT IN ROLE postgres; GRANT USAGE ON SCHEMA public TO ni;
+	GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO ni;
+	GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO ni" || bad "cannot create the role ni"
+expect_err 2 "PostgreSQL: vacuum by a NOINHERIT member" \
+	"scopedb: cannot vacuum store '${pgdb/user=postgres/user=ni}': role 'ni' does not own 13 of its tables, and PostgreSQL lets only their owner, the database's owner or a superuser rewrite them; run 'scopedb vacuum' as the owner of the store's tables" \
+	$S vacuum --db "${pgdb/user=postgres/user=ni}"
 expect 0 "PostgreSQL: vacuum by the owner" $S vacuum --db "$pgdb"
 finish

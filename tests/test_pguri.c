@@ -65,8 +65,15 @@ static void test_mask(void **state)
 	    {"postgres://u:p@ss/w?rd@127.0.0.1:1/db", "postgres://u:***@127.0.0.1:1/db"},
 	    {"postgresql://u:hun/t@er2@h/db", "postgresql://u:***@h/db"},
 	    {"postgresql://u:p@ss@h/db?user=a@b", "postgresql://u:***@h/db?user=a@b"},
-	    /* a query's '@' is not the user info's */
+	    /* a password holding '=' (base64) */
+	    {"postgresql://u:c2VjcmV0cGFzcw==@127.0.0.1:1/db", "postgresql://u:***@127.0.0.1:1/db"},
+	    {"postgresql://ci:tok=en@h/perf", "postgresql://ci:***@h/perf"},
+	    {"postgresql://u:x@y=z@127.0.0.1:1/db", "postgresql://u:***@127.0.0.1:1/db"},
+	    {"postgresql://u:p?a=b@h/db?user=x@y", "postgresql://u:***@h/db?user=x@y"},
+	    /* a query's '@' is not the user info's, nor a port a password */
 	    {"postgresql://h:1/db?user=a@b", "postgresql://h:1/db?user=a@b"},
+	    {"postgresql://127.0.0.1:1/d@b", "postgresql://127.0.0.1:1/d@b"},
+	    {"postgresql://u@h:5432/d@b", "postgresql://u@h:5432/d@b"},
 	    {"postgresql://us@er@h/db@x", "postgresql://us@er@h/db@x"},
 	    /* a path, not a secret */
 	    {"host=/tmp passfile=/home/u/.pgpass", "host=/tmp passfile=/home/u/.pgpass"},

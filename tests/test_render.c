@@ -425,6 +425,40 @@ static void expect(const char *format, int color, const char *want)
 	expect_doc(&d, format, &o, want);
 }
 
+/* Markdown cells: leading spaces (a tree's indent) as no-break spaces,
+ * which GitHub keeps where it trims spaces; a bold cell of spaces alone
+ * is not "****". */
+static void test_md_cells(void **state)
+{
+	static const struct doc_col cols[] = {
+	    {"region", "region", "region", DOC_TEXT, DOC_LEFT, DOC_F_HUMAN, 0, 0},
+	};
+	struct render_opts o = {0, 0, FORMAT_UNIT_AUTO, 0};
+	struct doc_table *t;
+	struct doc d;
+
+	(void)state;
+	doc_init(&d);
+	t = doc_table(&d, DOC_F_HUMAN, cols, 1);
+	doc_row(t);
+	doc_set_text(t, 0, "main");
+	doc_row(t);
+	doc_set_text(t, 0, "  solve");
+	doc_row(t);
+	doc_set_text(t, 0, "   ");
+	doc_set_flags(t, 0, DOC_STRONG);
+	doc_row(t);
+	doc_set_text(t, 0, "b ");
+	doc_set_flags(t, 0, DOC_STRONG);
+	expect_doc(&d, "markdown", &o,
+		   "| region |\n"
+		   "| :--- |\n"
+		   "| main |\n"
+		   "| \u00a0\u00a0solve |\n"
+		   "| \u00a0\u00a0\u00a0 |\n"
+		   "| **b ** |\n");
+}
+
 static void test_renderers(void **state)
 {
 	(void)state;
@@ -615,6 +649,7 @@ TU_MAIN(NULL, NULL,
 	    cmocka_unit_test(test_widths),
 	    cmocka_unit_test(test_escape_corpus),
 	    cmocka_unit_test(test_renderers),
+	    cmocka_unit_test(test_md_cells),
 	    cmocka_unit_test(test_findings),
 	    cmocka_unit_test(test_units),
 	    cmocka_unit_test(test_errors),

@@ -74,13 +74,16 @@ static void transfer_report(const struct transfer_result *r, int push, const cha
 			printf("pin '%s' names run %" PRId64 ", left as is (not run %" PRId64 ")\n",
 			       name, p->other, p->dst_id);
 	}
-	/* the runs an error of a store left untried are not copied either */
+	/* the runs an error of a store left untried (some may be there
+	 * already: their batch was rolled back before it could tell) */
 	total = r->nselected > r->nruns ? r->nselected : r->nruns;
 	printf("%s %zu run%s %s '%s': %zu copied, %zu already there", push ? "pushed" : "pulled",
 	       total, total == 1 ? "" : "s", push ? "to" : "from", cli_outq(&q, other), copied,
 	       r->nruns - copied - r->nfailed);
-	if (r->nfailed + (total - r->nruns))
-		printf(", %zu not copied", r->nfailed + (total - r->nruns));
+	if (r->nfailed)
+		printf(", %zu not copied", r->nfailed);
+	if (total > r->nruns)
+		printf(", %zu left untried", total - r->nruns);
 	printf("\n");
 	buf_release(&q);
 }
@@ -191,7 +194,7 @@ static int cmd_transfer(int argc, char **argv, int push)
 	dst = push ? other : local;
 	if (!rc)
 		rc = transfer_runs(&res, dst, src, ids, (size_t)n, pins);
-	if (other && (res.nruns || !rc))
+	if (other && (res.nruns || res.nselected || !rc))
 		transfer_report(&res, push, store_location(other));
 	/* a run not copied has been said: the exit status says it too */
 	code = rc ? cli_error() : cli_finish(res.nfailed ? CLI_EXIT_ERROR : CLI_EXIT_OK);

@@ -12,7 +12,8 @@
 
 static int render_md_put(struct buf *out, const char *s, unsigned flags)
 {
-	int rc = 0, strong = !!(flags & DOC_STRONG);
+	/* "****" of an empty bold text would show as such */
+	int rc = 0, strong = (flags & DOC_STRONG) && *s;
 
 	if (strong)
 		rc |= buf_puts(out, "**");

@@ -488,7 +488,9 @@ static int postgres_used_bytes(struct store_conn *c, int64_t *out)
 /*
  * VACUUM skips, with a warning only, each table the session's role may not
  * vacuum (PostgreSQL 15: only its owner, the database's owner or a
- * superuser may): a role given SELECT/INSERT/UPDATE/DELETE, as
+ * superuser may, a member role through its inherited privileges only, as
+ * pg_has_role(..., 'USAGE') tells; a newer server's MAINTAIN privilege
+ * is not asked for): a role given SELECT/INSERT/UPDATE/DELETE, as
  * docs/team-store.md advises, would compact nothing and say it did.  Such
  * tables are counted first, and vacuum refused before it changes anything.
  */
@@ -500,9 +502,9 @@ static int postgres_vacuum_allowed(struct store_conn *c)
 	    "SELECT count(*) FROM unnest(ARRAY[" PG_TABLES "]) AS t "
 	    "WHERE NOT (SELECT rolsuper FROM pg_roles WHERE rolname = current_user) "
 	    "AND NOT pg_has_role((SELECT datdba FROM pg_database "
-	    "WHERE datname = current_database()), 'MEMBER') "
+	    "WHERE datname = current_database()), 'USAGE') "
 	    "AND NOT pg_has_role((SELECT relowner FROM pg_class WHERE oid = to_regclass(t)), "
-	    "'MEMBER')");
+	    "'USAGE')");
 
 	if (!ret && n > 0)
 		ret =

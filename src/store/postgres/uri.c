@@ -78,25 +78,35 @@ static void pg_secret_add_password(struct pg_secrets *s, const char *p, const ch
 	}
 }
 
+/* 1 when p[0..n) is a port number (digits only, at least one). */
+static int pg_uri_port(const char *p, size_t n)
+{
+	return n > 0 && strspn(p, "0123456789") >= n;
+}
+
 /*
  * The '@' that ends the user info of the URI authority at p (just after
  * "://"), NULL when there is none.  A password may hold an unescaped '@',
- * '?' or '/' and must not leak its tail: with a ':' before the first '@'
- * and the first '/' (a password, or a port: u:p@ss/w?rd@h, h:1/db@x),
- * the last '@' before the first '=' (a query parameter:
- * postgresql://h:1/db?user=a@b has none), which may mask more than the
- * password but never less; else the last '@' before the first '/'.
+ * '=', '?' or '/' and must not leak its tail, so with a password (a ':'
+ * before the first '@' and the first '/', not a host's port as in
+ * h:5432/db@x) the user info ends at the last '@' before the first '='
+ * of the query (u:p@ss/w?rd@h, u:c2Vj==@h; postgresql://u:pw@h/db?user=a@b
+ * keeps the query's), else at the last '@' before the first '/'.  That
+ * may mask more than the password (a database named with an '@'), never
+ * less.  Without a password: the last '@' before the first '/'.
  */
 static const char *pg_uri_at(const char *p)
 {
-	const char *lim = p + strcspn(p, "="), *slash = p + strcspn(p, "/");
-	const char *first = memchr(p, '@', (size_t)(lim - p)), *at = NULL, *q, *end;
+	const char *slash = p + strcspn(p, "/"), *first = strchr(p, '@'), *query = strchr(p, '?');
+	const char *end = first && first < slash ? first : slash;
+	const char *colon = memchr(p, ':', (size_t)(end - p)), *lim, *at = NULL, *q;
 
-	if (!first)
-		return NULL;
-	end = first < slash ? first : slash;
-	if (!memchr(p, ':', (size_t)(end - p)))
-		lim = slash < lim ? slash : lim;
+	for (q = p; q < slash; q++)
+		if (*q == '@')
+			at = q;
+	if (!colon || !first || (!at && pg_uri_port(colon + 1, (size_t)(slash - colon - 1))))
+		return at;
+	lim = query ? query + strcspn(query, "=") : p + strlen(p);
 	for (q = p; q < lim; q++)
 		if (*q == '@')
 			at = q;
