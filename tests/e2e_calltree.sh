@@ -574,6 +574,9 @@ x \> > y,1e-08'
 expect 0 "edges: diff" $S diff 3 3 --by path --db "$amb" --format csv --include 'x \\> > y'
 equals "edges: diff rows" "$out" 'region,a,b,delta,pct
 x \> > y,1e-08,1e-08,0.0,0.0'
+expect_err 2 "edges: the path unescaped" \
+	"scopedb: no path or region 'x > > y' in the call trees of the selected runs; a '>' that starts or ends a region's name is written '\>' in a path (vector<int> \>)" \
+	$S history --by path 'x > > y' --db "$amb"
 fi
 
 if tcase percentiles; then

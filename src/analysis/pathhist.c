@@ -142,6 +142,21 @@ static size_t pathhist_limit(struct pathhist_item *v, size_t n, int64_t limit)
 	return out;
 }
 
+/* A hint for a path asked for that may hold a '>' a joined name writes
+ * "\\>" (docs/calltree.md: one that starts or ends a name beside a space,
+ * as in "vector<int> >"): a " >" at its end, a "> " at its start or a
+ * " > > " in it; else "". */
+static const char *pathhist_gt_hint(const char *asked)
+{
+	size_t n = strlen(asked);
+
+	if ((n >= 2 && !strcmp(asked + n - 2, " >") && (n < 3 || asked[n - 3] != '\\')) ||
+	    !strncmp(asked, "> ", 2) || strstr(asked, " > > "))
+		return "; a '>' that starts or ends a region's name is written '\\>' in a path "
+		       "(vector<int> \\>)";
+	return "";
+}
+
 int pathhist_points(struct store *st, struct store_history_point **out, size_t *n,
 		    const struct store_history_query *q)
 {
@@ -175,8 +190,8 @@ int pathhist_points(struct store *st, struct store_history_point **out, size_t *
 	 * of the flat history is (filters that select no run are not) */
 	if (!rc && with && !nv && q->region)
 		rc = err_set(ERR_NOTFOUND,
-			     "no path or region '%s' in the call trees of the selected runs",
-			     q->region);
+			     "no path or region '%s' in the call trees of the selected runs%s",
+			     util_quote_msg(q->region), pathhist_gt_hint(q->region));
 	if (!rc && nv) {
 		qsort(v, nv, sizeof(*v), pathhist_cmp);
 		nv = pathhist_limit(v, nv, q->runs ? q->runs->limit : 0);
