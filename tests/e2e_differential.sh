@@ -14,6 +14,9 @@
 #   - `show FILE` = `show RUN` of the stored run (JSON, every column), and
 #     `show RUN` (all ranks, and the profile's rank set) prints the same
 #     bytes on SQLite and PostgreSQL;
+#   - by path (when every rank has a tree), each name's calls by name are
+#     its paths' outermost plus nested calls, and SQLite and PostgreSQL
+#     print the same bytes;
 #   - those numbers = the reference the generator computes from its own
 #     durations (exact sums, numpy's percentiles, docs/format.md section
 #     8), to 1e-9 relative, for all ranks and for the rank set;
@@ -334,6 +337,23 @@ shard() {
 				[ "$(num_ranks "out/show.j.$i.json")" = "$(num_ranks "out/show.0.$i.json")" ] ||
 				f "$i" "JSON twin: another number of ranks than the HDF5 file's (or none found)"
 		fi
+		# by path: each name's calls are its paths' outermost and nested
+		# calls (when every rank has a tree: no warning), and both
+		# backends print the same bytes
+		for ((d = 0; d < ${#DBS[@]}; d++)); do
+			x "path.$d.$i.json" $S show "$id" --db "${DBS[d]}" --by path --format json \
+				--columns calls,nested
+		done
+		if [ "$(<"out/path.0.$i.json.rc")" = 0 ] && [ ! -s "out/path.0.$i.json.err" ]; then
+			m=$(jq -c -n --slurpfile p "out/path.0.$i.json" --slurpfile q "out/show.0.$i.json" '
+				($p[0].regions | group_by(.path[-1])
+				 | map({key: .[0].path[-1], value: (map(.calls + .nested) | add)})
+				 | from_entries) as $b
+				| [$q[0].regions[] | select(.calls > 0 and ($b[.name] // 0) != .calls) | .name]')
+			[ "$m" = "[]" ] || f "$i" "by path, calls + nested are not the calls by name of $m"
+		fi
+		[ $pg = 1 ] && same "$i" "show --by path on SQLite and PostgreSQL" "path.0.$i.json" \
+			"path.1.$i.json"
 		if [ $pg = 1 ]; then
 			same "$i" "show RUN on SQLite and PostgreSQL" "show.0.$i.json" "show.1.$i.json"
 			[ $((i % 2)) = 1 ] ||
