@@ -215,11 +215,13 @@ done
 expect 0 "same: hidden by the machines" $S changes --branch alt
 contains "same: nothing without" "$out" "no change points"
 expect 0 "same: table" $S changes --branch alt --same hostname
-contains "same: line" "$out" "Like with like: hostname = B (11 runs of another value left out)"
+# (12 runs of A: the oldest, run 36, too; it was 11, counting only the
+# runs between the kept ones)
+contains "same: line" "$out" "Like with like: hostname = B (12 runs of another value left out)"
 contains "same: solve" "$(printf '%s\n' "$out" | grep '^solve')" "confirmed"
 expect 0 "same: json" $S changes --branch alt --same hostname --format json
 equals "same: json same" "$(printf '%s' "$out" | jq -c '.same')" \
-	'{"keys":{"hostname":"B"},"skipped":[],"left_out":11}'
+	'{"keys":{"hostname":"B"},"skipped":[],"left_out":12}'
 equals "same: the solve step" \
 	"$(printf '%s' "$out" | jq -c --argjson b "$(runid 49)" '[.changes[] | select(.region == "solve") | .before.run < $b and .after.run >= $b]')" \
 	'[true]'
@@ -229,7 +231,10 @@ expect 0 "same: history" $S history solve --branch alt --same hostname --format 
 equals "same: history runs" "$(printf '%s\n' "$out" | tail -n +2 | cut -d, -f2 | tr '\n' ' ')" \
 	"$(for i in $(seq 37 2 59); do printf '%s ' "$(runid "$i")"; done)"
 expect 0 "same: history json" $S history solve --branch alt --same hostname --format json
-equals "same: history json same" "$(printf '%s' "$out" | jq -c '.same.left_out')" 11
+equals "same: history json same" "$(printf '%s' "$out" | jq -c '.same.left_out')" 12
+expect 0 "same: history --limit" $S history solve --branch alt --same hostname --limit 3 --format json
+equals "same: within the runs read (4: one more for the first delta)" \
+	"$(printf '%s' "$out" | jq -c '.same.left_out')" 3
 expect_err 2 "same: no such key" \
 	"scopedb: --same 'hostnam': run $(runid 59) has no metadata key 'hostnam'; did you mean 'hostname'?" \
 	$S changes --branch alt --same hostnam

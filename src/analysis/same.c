@@ -222,8 +222,12 @@ int same_apply(struct same *out, struct filter *fs, struct filter_meta **conds, 
 		rc = err_nomem();
 	for (i = 0; !rc && i < nkept; i++)
 		ids[i] = kept[i].id;
+	/* the runs left out among those the kept ones span; all of them
+	 * when the kept runs are not cut by a --limit (older runs were left
+	 * out as well) */
 	if (!rc && out->ncond)
-		rc = same_left_out(&out->left_out, NULL, all, nall, ids, nkept, 0, 0);
+		rc = same_left_out(&out->left_out, NULL, all, nall, ids, nkept, 0,
+				   fs->limit <= 0 || (int64_t)nkept < fs->limit);
 	free(ids);
 	store_runs_free(all, nall);
 	store_runs_free(kept, nkept);
