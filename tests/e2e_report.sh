@@ -196,6 +196,27 @@ done
 
 fi
 
+# --- a straggler among many ranks -------------------------------------------------
+if tcase straggler; then
+# 1,024 ranks in 64 columns of 16: rank 517, 3x slower in the candidate,
+# colours its column and is named at the right (the columns' means said
+# "max +12.3% (ranks from 512)")
+python3 - <<'EOF' || bad "python3: the profiles"
+import json
+for fn, slow, ts in (("sa.json", -1, "2026-11-01T00:00:00Z"), ("sb.json", 517, "2026-11-02T00:00:00Z")):
+    regs = [{"name": "solve", "rank": r, "start_times_ns": [i * 400000 for i in range(4)],
+             "end_times_ns": [i * 400000 + (300000 if r == slow else 100000) for i in range(4)]}
+            for r in range(1024)]
+    json.dump({"format": "scope-profiler-profile", "format_version": 1, "num_ranks": 1024,
+               "metadata": {"mpi_size": 1024, "timestamp": ts}, "regions": regs}, open(fn, "w"))
+EOF
+expect 0 "straggler: report" $S report sa.json sb.json -o straggler.html
+equals "straggler: the extremes, each a rank" "$(grep -o 'max [^<]*rank[^<]*' straggler.html)" \
+	"max +199% (rank 517), min -0.195% (rank 0)
+max +200% (rank 517), min +0% (rank 0)"
+equals "straggler: its column coloured (imbalance, change)" "$(count '<rect class="h6" x=' straggler.html)" 2
+fi
+
 # --- the structure, against the golden outline ---------------------------------
 if tcase outline; then
 outline() {

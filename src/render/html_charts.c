@@ -407,21 +407,16 @@ static int heat_class(double f)
 	return c;
 }
 
-/* Bucket b of nb over n ranks: the mean of the ranks with a value. */
-static double heat_bucket(const double *v, size_t n, size_t b, size_t nb)
+/* The mean of the ranks v[0..n) with a value (NAN: none). */
+static double heat_mean(const double *v, size_t n)
 {
 	size_t i, k = 0;
 	double s = 0;
 
-	for (i = b * n / nb; i < (b + 1) * n / nb; i++)
+	for (i = 0; i < n; i++)
 		if (!isnan(v[i]))
 			s += v[i], k++;
 	return k ? s / (double)k : NAN;
-}
-
-static double heat_mean(const double *v, size_t n)
-{
-	return heat_bucket(v, n, 0, 1);
 }
 
 static int heat_order_cmp(const void *a, const void *b)
@@ -436,15 +431,33 @@ static int heat_order_cmp(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+/* Rank k's relative difference in the heatmap of r: against mean (change
+ * 0) or against the same rank of the baseline (change 1; base: whether
+ * the baseline has as many ranks); NAN where there is none. */
+static double heat_rank(const struct reportdata_region *r, size_t k, int change, int base,
+			double mean)
+{
+	double v = r->ranks[1][k];
+
+	if (isnan(v))
+		return NAN;
+	if (change)
+		return base && r->ranks[0][k] > 0 ? v / r->ranks[0][k] - 1 : NAN;
+	return mean > 0 ? v / mean - 1 : NAN;
+}
+
 /* One heatmap of the rows order[0..n): change 0 is each rank against the
  * region's mean over ranks in the candidate, change 1 each rank of the
- * candidate against the same rank of the baseline. */
+ * candidate against the same rank of the baseline.  A column of several
+ * ranks takes the colour of its rank farthest from 0, so that one slow
+ * rank among many shows; the extremes at the right are single ranks. */
 static void heat_map(struct html *h, const struct reportdata *rd,
 		     const struct reportdata_region **order, size_t n, int change)
 {
-	size_t nr = rd->nranks[1], nb = nr < HTML_HEAT_COLS ? nr : HTML_HEAT_COLS, i, b;
+	size_t nr = rd->nranks[1], nb = nr < HTML_HEAT_COLS ? nr : HTML_HEAT_COLS, i, b, k;
 	const double cw = nb ? fmin(24.0, fmax(6.0, 480.0 / (double)nb)) : 6.0, ch = 14, left = 200;
 	double width = left + cw * (double)nb + 290, height = ch * (double)n + 16;
+	int base = rd->nranks[0] == nr;
 
 	html_printf(h,
 		    "<svg class=\"chart heat\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f "
@@ -457,7 +470,7 @@ static void heat_map(struct html *h, const struct reportdata *rd,
 		const struct reportdata_region *r = order[i];
 		double mean = heat_mean(r->ranks[1], nr), y = 14 + ch * (double)i;
 		double fmax_ = -INFINITY, fmin_ = INFINITY;
-		size_t bmax = 0, bmin = 0;
+		size_t kmax = 0, kmin = 0;
 
 		html_puts(h, "<g><title>");
 		html_text(h, r->name);
@@ -472,22 +485,22 @@ static void heat_map(struct html *h, const struct reportdata *rd,
 		}
 		html_puts(h, "</text>");
 		for (b = 0; b < nb; b++) {
-			double v = heat_bucket(r->ranks[1], nr, b, nb), f;
+			double f = NAN;
 
-			if (change) {
-				double base =
-				    heat_bucket(r->ranks[0], rd->nranks[0] == nr ? nr : 0, b, nb);
+			for (k = b * nr / nb; k < (b + 1) * nr / nb; k++) {
+				double g = heat_rank(r, k, change, base, mean);
 
-				f = base > 0 ? v / base - 1 : NAN;
-			} else {
-				f = mean > 0 ? v / mean - 1 : NAN;
+				if (isnan(g))
+					continue;
+				if (isnan(f) || fabs(g) > fabs(f))
+					f = g;
+				if (g > fmax_)
+					fmax_ = g, kmax = k;
+				if (g < fmin_)
+					fmin_ = g, kmin = k;
 			}
 			if (isnan(f))
 				continue;
-			if (f > fmax_)
-				fmax_ = f, bmax = b;
-			if (f < fmin_)
-				fmin_ = f, bmin = b;
 			html_printf(h,
 				    "<rect class=\"h%d\" x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" "
 				    "height=\"%.0f\"/>",
@@ -498,12 +511,10 @@ static void heat_map(struct html *h, const struct reportdata *rd,
 
 			format_pct(a, sizeof(a), 0, fmax_ * 100);
 			format_pct(c, sizeof(c), 0, fmin_ * 100);
-			html_printf(
-			    h,
-			    "<text x=\"%.0f\" y=\"%.0f\">max %s (rank%s %zu), min %s (rank%s "
-			    "%zu)</text>",
-			    left + cw * (double)nb + 4, y + 10, a, nb < nr ? "s from" : "",
-			    bmax * nr / nb, c, nb < nr ? "s from" : "", bmin * nr / nb);
+			html_printf(h,
+				    "<text x=\"%.0f\" y=\"%.0f\">max %s (rank %zu), min %s (rank "
+				    "%zu)</text>",
+				    left + cw * (double)nb + 4, y + 10, a, kmax, c, kmin);
 		}
 		html_puts(h, "</g>");
 	}
@@ -535,10 +546,13 @@ void html_ranks(struct html *h, const struct reportdata *rd)
 	html_printf(h,
 		    "<p>Total time of each region on each rank of the candidate (%zu ranks%s), the "
 		    "%zu regions with the most time. Colour: <span class=\"kc\">blue</span> below, "
-		    "<span class=\"kd\">orange</span> above; the text at the right gives the "
-		    "extremes.</p>\n<div class=\"legend\">",
+		    "<span class=\"kd\">orange</span> above%s; the text at the right gives the "
+		    "extremes, each a rank.</p>\n<div class=\"legend\">",
 		    rd->nranks[1], rd->nranks[1] > HTML_HEAT_COLS ? ", grouped into columns" : "",
-		    n);
+		    n,
+		    rd->nranks[1] > HTML_HEAT_COLS
+			? " (a column of several ranks: the colour of its rank that differs most)"
+			: "");
 	{
 		static const char *const lab[7] = {"< -20%",   "-20..-10%", "-10..-3%", "+-3%",
 						   "+3..+10%", "+10..+20%", "> +20%"};
