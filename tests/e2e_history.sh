@@ -309,6 +309,25 @@ expect_error "runs: an empty --commit prefix" \
 	"^scopedb: invalid --commit '': an empty prefix matches every commit \(leave the option out to list every run\)$" \
 	$S runs --commit ''
 
+# runs of another rank count than the newest: a note for people (a check
+# keeps them apart), none when --same keeps them out, none for machines
+mix=$E2E_DIR/mix.sqlite
+for s in 1 2 3; do
+	"$MKPROFILE" --ranks 8 --calls 20 --seed $s --timestamp 2026-11-0${s}T02:00:00Z mix$s.h5 >/dev/null
+done
+"$MKPROFILE" --ranks 16 --calls 20 --seed 9 --timestamp 2026-11-09T02:00:00Z mix4.h5 >/dev/null
+expect 0 "mixed ranks: ingest" $S ingest -q --db "$mix" --branch main --commit aaaa0001 mix1.h5 mix2.h5 mix3.h5 mix4.h5
+note="scopedb: note: 3 of the selected runs differ from the newest in mpi_size (the newest: mpi_size = 16): a change of level across them may be theirs, not the code's; --same mpi_size keeps the runs like the newest"
+expect 0 "mixed ranks: history" $S history solve --db "$mix"
+equals "mixed ranks: the note" "$err" "$note"
+expect 0 "mixed ranks: changes" $S changes --db "$mix"
+equals "mixed ranks: changes' note" "$err" "$note"
+expect 0 "mixed ranks: --same mpi_size" $S history solve --db "$mix" --same mpi_size
+equals "mixed ranks: no note with --same" "$err" ""
+expect 0 "mixed ranks: json" $S history solve --db "$mix" --format json
+equals "mixed ranks: no note for machines" "$err" ""
+expect 0 "mixed ranks: one kind" $S history solve --db "$mix" --until 2026-11-05
+equals "mixed ranks: no note when alike" "$err" ""
 usage_error "history no region" "history needs a REGION" "usage: scopedb history" $S history
 expect_error "history bad metric" "invalid --metric 'std'" $S history solve --metric std
 expect_error "history bad date" "invalid --since 'yesterday'" $S history solve --since yesterday

@@ -207,7 +207,7 @@ int same_apply(struct same *out, struct filter *fs, struct filter_meta **conds, 
 		*fs = *f;
 	else
 		memset(fs, 0, sizeof(*fs));
-	if (!spec || !spec->nkeys)
+	if (!spec || !(spec->nkeys + spec->nimplied))
 		return 0;
 	fa = *fs;
 	fa.limit = 0;

@@ -533,6 +533,66 @@ int cli_same_spec(struct cli_same *c)
 	return rc;
 }
 
+/* The runs fs selects that keys[0..n) (implied: runs without the key
+ * count as like) leave out, into *left; with describe, their conditions
+ * ("mpi_size = 16") appended to describe. */
+static int cli_same_count(size_t *left, struct buf *describe, struct store *st,
+			  const struct filter *fs, const char *const *keys, size_t n)
+{
+	struct same_spec spec;
+	struct same s, v;
+	struct filter f2;
+	struct filter_meta *conds = NULL;
+	int rc;
+
+	memset(&spec, 0, sizeof(spec));
+	spec.implied = keys;
+	spec.nimplied = n;
+	rc = same_apply(&s, &f2, &conds, st, fs, &spec);
+	*left = rc ? 0 : s.left_out;
+	if (!rc && *left && describe) {
+		v = same_part(&s, 1);
+		v.implied_left = 1;
+		rc = buf_puts(describe, describe->len ? ", " : "") || same_describe(describe, &v);
+	}
+	free(conds);
+	same_release(&s);
+	return rc;
+}
+
+int cli_same_note(struct store *st, const struct filter *fs)
+{
+	const char *keys[8];
+	struct buf b = BUF_INIT, q = BUF_INIT, k = BUF_INIT, o = BUF_INIT;
+	size_t i, n = 0, left = 0, one;
+	int rc = 0;
+
+	/* each key that leaves runs out, then the runs they leave out together */
+	for (i = 0; !rc && compare_same_keys[i] && i < 8; i++) {
+		rc = cli_same_count(&one, &b, st, fs, &compare_same_keys[i], 1);
+		if (!rc && one) {
+			keys[n++] = compare_same_keys[i];
+			left = one;
+			rc = buf_printf(&k, "%s%s", n > 1 ? " or " : "", compare_same_keys[i]) ||
+			     buf_printf(&o, "%s--same %s", n > 1 ? " " : "", compare_same_keys[i]);
+		}
+	}
+	if (!rc && n > 1)
+		rc = cli_same_count(&left, NULL, st, fs, keys, n);
+	if (!rc && left)
+		fprintf(stderr,
+			"scopedb: note: %zu of the selected runs %s from the newest in %s (the "
+			"newest: %s): a change of level across them may be theirs, not the code's; "
+			"%s keeps the runs like the newest\n",
+			left, left == 1 ? "differs" : "differ", k.data, cli_msgq(&q, b.data),
+			o.data);
+	buf_release(&b);
+	buf_release(&q);
+	buf_release(&k);
+	buf_release(&o);
+	return rc;
+}
+
 void cli_same_release(struct cli_same *c)
 {
 	opt_list_release(&c->keys);

@@ -291,6 +291,11 @@ struct cli_same {
 /* The spec of c into c->spec (ERR_USAGE for an empty key). */
 int cli_same_spec(struct cli_same *c);
 void cli_same_release(struct cli_same *c);
+/* history and changes (in people's formats): a note on stderr when some
+ * runs fs selects have another mpi_size or platform than the newest
+ * (compare_same_keys, which a check keeps like with like): a trend across
+ * them may be theirs.  Store errors. */
+int cli_same_note(struct store *st, const struct filter *fs);
 
 /* The statistical verdicts of diff, check and report (struct compare_opts
  * *co, docs/statistics.md): --stat, and the run sets --baseline-window N

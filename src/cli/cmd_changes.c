@@ -350,6 +350,11 @@ int cmd_changes(int argc, char **argv)
 	}
 	v.res = &res;
 	rc = cli_output(&out, changes_document, &v, fmt, 0);
+	/* runs of another rank count or platform among those read: said to
+	 * people (a check keeps them apart) */
+	if (!rc && res.series.nruns &&
+	    (cli_format_is(fmt, "table") || cli_format_is(fmt, "markdown")))
+		rc = cli_same_note(st, &fs);
 	if (rc) {
 		code = cli_error();
 		goto out;

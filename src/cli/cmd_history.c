@@ -383,6 +383,10 @@ int cmd_history(int argc, char **argv)
 
 		rc = cli_output(h.out, history_build, &v, fmt, 0);
 	}
+	/* runs of another rank count or platform among those read: said to
+	 * people (a check keeps them apart) */
+	if (!rc && n && (cli_format_is(fmt, "table") || cli_format_is(fmt, "markdown")))
+		rc = cli_same_note(st, &fs);
 	if (rc) {
 		code = cli_error();
 		goto out;
