@@ -221,10 +221,12 @@ expect_error "export refuses a file" \
 	$S export r1.h5
 # a name no selector has that exists, but is no file: why it cannot be read
 mkdir -p adir
-expect_err 2 "a directory as a run" "scopedb: cannot read 'adir': not a regular file" $S show adir
-expect_err 2 "a directory as a run: diff" "scopedb: cannot read 'adir': not a regular file" \
+expect_err 2 "a directory as a run" "scopedb: cannot read 'adir': is a directory" $S show adir
+mkfifo afifo
+expect_err 2 "a FIFO as a run" "scopedb: cannot read 'afifo': not a regular file" $S show afifo
+expect_err 2 "a directory as a run: diff" "scopedb: cannot read 'adir': is a directory" \
 	$S diff r1.h5 adir
-expect_err 2 "a directory as a stored run: tag" "scopedb: cannot read 'adir': not a regular file" \
+expect_err 2 "a directory as a stored run: tag" "scopedb: cannot read 'adir': is a directory" \
 	$S tag adir x
 expect_err 2 "a directory as a stored run: pin" "scopedb: cannot pin 'adir': not a stored run (nor a file)" \
 	$S pin p adir

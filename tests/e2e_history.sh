@@ -161,6 +161,9 @@ contains "show markdown table" "$out" "| sölve\\_λ | 9 |"
 expect_error "show bad column" "unknown column 'bogus'" $S show 1 --columns total,bogus
 expect_error "show bad sort" "invalid --sort 'x'" $S show 1 --sort x
 expect_error "show unknown run" "no run with id 99" $S show 99
+expect_err 0 "show --ranks of no rank" "scopedb: warning: --ranks selects no rank with data in run 2 (of its 2 ranks)" \
+	$S show 2 --ranks 5000
+expect_err 0 "show --ranks of a rank" "" $S show 2 --ranks 1
 expect_error "show bad selector" "invalid run selector" $S show 'x:y'
 usage_error "show no run" "show needs a run SELECTOR" "usage: scopedb show" $S show
 
@@ -302,6 +305,11 @@ equals "history empty since note" "$err" "scopedb: no selected run has region 's
 expect 0 "history empty json" $S history solve --tag nope --format json
 equals "history empty json out" "$out" '{"metric": "total", "regions": []}'
 expect_error "history unknown region" "no region 'nope' in store" $S history nope
+expect_error "history of a path by name" "^scopedb: no region 'main > solve' in store '.*'; for a call path, add --by path$" \
+	$S history 'main > solve'
+run $S --db x.sqlite runs
+equals "options before the command" "$rc $(head -1 <<<"$err")" \
+	"2 scopedb: unknown option '--db' (a command's options go after the command: scopedb COMMAND --db ...)"
 expect_error "history match nothing" "no region matches 'zz' in store" $S history --match zz
 expect_error "history match: a bad pattern names --match" \
 	"^scopedb: invalid --match pattern '\(': missing closing parenthesis at offset 1$" $S history --match '('

@@ -103,7 +103,7 @@ equals "JSON named .dat" "$(printf '%s\n' "$out" | norm /dev/stdin)" "$(norm s3.
 cp s3.h5 looks.json
 run $S show looks.json
 equals "HDF5 named .json: refused" "$rc" 2
-contains "HDF5 named .json: message" "$err" "cannot read 'looks.json': not a JSON profile (it starts with neither '{' nor gzip data)"
+contains "HDF5 named .json: message" "$err" "cannot read 'looks.json': not a JSON profile (it starts with neither '{' nor gzip data: it is an HDF5 file; name it *.h5)"
 expect_error "missing .json" "cannot read 'missing.json': no such file" $S show missing.json
 expect_error "missing .json.gz" "cannot read 'gone.json.gz': no such file" $S diff s3.h5 gone.json.gz
 

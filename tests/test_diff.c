@@ -1024,7 +1024,7 @@ static void test_errors(void **state)
 	    "a commit hash, branch:NAME, label:NAME or pin:NAME (each may end in ~N or ^), "
 	    "base:REF, or the path of an existing file");
 	expect_error("1", "missing.h5", &o, ERR_IO, "cannot read 'missing.h5': no such file");
-	snprintf(msg, sizeof(msg), "cannot read '%s': not a regular file", tu_tmpdir());
+	snprintf(msg, sizeof(msg), "cannot read '%s': is a directory", tu_tmpdir());
 	expect_error(tu_tmpdir(), "1", &o, ERR_IO, msg);
 	o.includes = bad;
 	o.ninclude = 1;

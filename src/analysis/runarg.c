@@ -104,9 +104,10 @@ static int runarg_cannot_read(const char *arg)
 {
 	struct stat sb;
 	int e = stat(arg, &sb) ? errno : EISDIR;
-	const char *why = e == ENOENT	? "no such file"
-			  : e == EISDIR ? "not a regular file"
-					: util_strerror_lc(e);
+	const char *why = e == ENOENT			       ? "no such file"
+			  : e == EISDIR && S_ISDIR(sb.st_mode) ? "is a directory"
+			  : e == EISDIR			       ? "not a regular file"
+							       : util_strerror_lc(e);
 
 	return err_set(ERR_IO, "cannot read '%s': %s", arg, why);
 }

@@ -375,6 +375,14 @@ int cmd_history(int argc, char **argv)
 	    (by_path ? pathhist_points(st, &pts, &n, &q)
 		     : store_region_history(st, &pts, &n, &q)) ||
 	    !(steps = util_calloc(n, sizeof(*steps)))) {
+		/* "main > solve" by name: the path was meant */
+		if (!by_path && q.region && err_code() == ERR_NOTFOUND && strstr(q.region, " > ")) {
+			char *was = util_strdup(err_msg());
+
+			if (was)
+				err_set(ERR_NOTFOUND, "%s; for a call path, add --by path", was);
+			free(was);
+		}
 		code = cli_error();
 		goto out;
 	}

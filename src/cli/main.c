@@ -46,7 +46,20 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))
 		return cmd_version(1, argv + 1);
 	if (argv[1][0] == '-') {
-		cli_print_errorf("unknown option '%s'", argv[1]);
+		/* --vers: the nearest of scopedb's own; --db x runs: a command's
+		 * options go after it */
+		static const char *const own[] = {"--help", "--version"};
+		struct buf hint = BUF_INIT;
+
+		if (!argv[1][1] || !strcmp(argv[1], "--"))
+			cli_print_errorf("unknown option '%s'", argv[1]);
+		else if (suggest_hint(&hint, argv[1], own, 2) || !hint.data)
+			cli_print_errorf("unknown option '%s' (a command's options go after the "
+					 "command: scopedb COMMAND %s ...)",
+					 argv[1], argv[1]);
+		else
+			cli_print_errorf("unknown option '%s'%s", argv[1], hint.data);
+		buf_release(&hint);
 		fprintf(stderr, "usage: scopedb [--help] [-V | --version] COMMAND [ARGS]\n");
 		return CLI_EXIT_ERROR;
 	}

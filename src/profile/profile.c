@@ -152,11 +152,16 @@ int profile_open(struct profile **out, const char *path, int fd, const struct st
 	for (i = 0; i < sizeof(profile_formats) / sizeof(profile_formats[0]); i++)
 		if (profile_formats[i]->claims(head, (size_t)n))
 			break;
+	/* (an HDF5 file starts with its signature at 0 when a profiler wrote
+	 * it: rename it, the reader is chosen by name) */
 	if (profile_formats[i] == &hdf5_profile_format && profile_name_is_json(path))
 		return err_set(ERR_FORMAT,
 			       "cannot read '%s': not a JSON profile (it starts with neither '{' "
-			       "nor gzip data)",
-			       util_quote_msg(path));
+			       "nor gzip data%s)",
+			       util_quote_msg(path),
+			       n >= 8 && !memcmp(head, "\x89HDF\r\n\x1a\n", 8)
+				   ? ": it is an HDF5 file; name it *.h5"
+				   : "");
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return err_nomem();
