@@ -310,6 +310,14 @@ case $page in
 esac
 fi
 
+if tcase history-note; then
+# the note on runs of other rank counts looks at the runs shown: the
+# path of mpi2 (2 ranks) is in runs 4 and 5 alone, though the newest
+# run of the store (1 rank) lacks it
+expect 0 "path history of the 2-rank runs" $S history --db "$db" 'main > timestep > solve' --by path
+equals "no note: the runs shown are alike" "$err" ""
+fi
+
 if tcase history; then
 # history and changes --by path: 30 nightly runs where main > solve gets
 # slower at the 16th; its sibling io and main's self time stay

@@ -283,12 +283,12 @@ same() {
 # zero I NAME [RC]: exit 0 (or RC), nothing on stderr but that a metric
 # has no value in either run, that neither run has a call (a profile
 # of index rows without calls: "nothing to compare", exit 2 for check),
-# or that the rank set holds no rank with data (show)
+# or that the rank set selects no call (show)
 zero() {
 	local rc
 	read -r rc <"out/$2.rc"
 	if [ -s "out/$2.err" ]; then
-		if grep -qv '^scopedb: \(warning: \)*\(nothing to compare: \(metric \|no call in \)\|--ranks selects no rank with data in \)' "out/$2.err"; then
+		if grep -qv '^scopedb: \(warning: \)*\(nothing to compare: \(metric \|no call in \)\|--ranks selects no call of \)' "out/$2.err"; then
 			f "$1" "$2: exit $rc: $(head -c 400 "out/$2.err")"
 		elif [ "$rc" != 0 ] && [ "$rc" != 2 ]; then
 			f "$1" "$2: exit $rc: $(head -c 400 "out/$2.err")"

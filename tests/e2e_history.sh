@@ -161,7 +161,7 @@ contains "show markdown table" "$out" "| sölve\\_λ | 9 |"
 expect_error "show bad column" "unknown column 'bogus'" $S show 1 --columns total,bogus
 expect_error "show bad sort" "invalid --sort 'x'" $S show 1 --sort x
 expect_error "show unknown run" "no run with id 99" $S show 99
-expect_err 0 "show --ranks of no rank" "scopedb: warning: --ranks selects no rank with data in run 2 (of its 2 ranks)" \
+expect_err 0 "show --ranks of no rank" "scopedb: warning: --ranks selects no call of run 2 (of its 2 ranks)" \
 	$S show 2 --ranks 5000
 expect_err 0 "show --ranks of a rank" "" $S show 2 --ranks 1
 expect_error "show bad selector" "invalid run selector" $S show 'x:y'
@@ -309,7 +309,7 @@ expect_error "history of a path by name" "^scopedb: no region 'main > solve' in 
 	$S history 'main > solve'
 run $S --db x.sqlite runs
 equals "options before the command" "$rc $(head -1 <<<"$err")" \
-	"2 scopedb: unknown option '--db' (a command's options go after the command: scopedb COMMAND --db ...)"
+	"2 scopedb: unknown option '--db' (scopedb's own are --help and --version; a command's go after it: scopedb COMMAND --db)"
 expect_error "history match nothing" "no region matches 'zz' in store" $S history --match zz
 expect_error "history match: a bad pattern names --match" \
 	"^scopedb: invalid --match pattern '\(': missing closing parenthesis at offset 1$" $S history --match '('
@@ -325,7 +325,7 @@ for s in 1 2 3; do
 done
 "$MKPROFILE" --ranks 16 --calls 20 --seed 9 --timestamp 2026-11-09T02:00:00Z mix4.h5 >/dev/null
 expect 0 "mixed ranks: ingest" $S ingest -q --db "$mix" --branch main --commit aaaa0001 mix1.h5 mix2.h5 mix3.h5 mix4.h5
-note="scopedb: note: 3 of the selected runs differ from the newest in mpi_size (the newest: mpi_size = 16): a change of level across them may be theirs, not the code's; --same mpi_size keeps the runs like the newest"
+note="scopedb: note: 3 of these runs differ from the newest in mpi_size (the newest: mpi_size = 16): a change of level across them may be theirs, not the code's; --same mpi_size keeps the runs like the newest"
 expect 0 "mixed ranks: history" $S history solve --db "$mix"
 equals "mixed ranks: the note" "$err" "$note"
 expect 0 "mixed ranks: changes" $S changes --db "$mix"
@@ -336,6 +336,13 @@ expect 0 "mixed ranks: json" $S history solve --db "$mix" --format json
 equals "mixed ranks: no note for machines" "$err" ""
 expect 0 "mixed ranks: one kind" $S history solve --db "$mix" --until 2026-11-05
 equals "mixed ranks: no note when alike" "$err" ""
+expect 0 "mixed ranks: --limit" $S history solve --db "$mix" --limit 1
+equals "mixed ranks: the runs read (2)" "$err" "${note/3 of these runs differ/1 of these runs differs}"
+# a region only the 16-rank run lacks: the runs shown are alike
+"$MKPROFILE" --ranks 8 --calls 20 --seed 5 --regions main,solve,only8 --timestamp 2026-11-04T02:00:00Z mix5.h5 >/dev/null
+expect 0 "mixed ranks: one more" $S ingest -q --db "$mix" --branch main --commit aaaa0002 mix5.h5
+expect 0 "mixed ranks: a region of 8 ranks only" $S history only8 --db "$mix"
+equals "mixed ranks: the runs shown decide" "$err" ""
 usage_error "history no region" "history needs a REGION" "usage: scopedb history" $S history
 expect_error "history bad metric" "invalid --metric 'std'" $S history solve --metric std
 expect_error "history bad date" "invalid --since 'yesterday'" $S history solve --since yesterday

@@ -95,6 +95,17 @@ int same_left_out(size_t *n, struct i64vec *ids, const struct store_run *all, si
 int same_apply(struct same *out, struct filter *fs, struct filter_meta **conds, struct store *st,
 	       const struct filter *f, const struct same_spec *spec);
 
+/*
+ * out->left_out = the runs f selects (without its --limit) that the
+ * conditions of fs leave out, from the newest down to the oldest of
+ * listed[0..nlisted) (the runs a history read: its --limit counts the
+ * runs that have the region, not those f selects), or to the oldest run
+ * with to_end (the limit cut nothing).  Store errors.
+ */
+int same_left_out_listed(struct same *out, struct store *st, const struct filter *f,
+			 const struct filter *fs, const int64_t *listed, size_t nlisted,
+			 int to_end);
+
 /* The value s requires of key, NULL when key is not one of its conditions. */
 const char *same_value(const struct same *s, const char *key);
 

@@ -533,59 +533,90 @@ int cli_same_spec(struct cli_same *c)
 	return rc;
 }
 
-/* The runs fs selects that keys[0..n) (implied: runs without the key
- * count as like) leave out, into *left; with describe, their conditions
- * ("mpi_size = 16") appended to describe. */
-static int cli_same_count(size_t *left, struct buf *describe, struct store *st,
-			  const struct filter *fs, const char *const *keys, size_t n)
+/* Mark in differs[] the runs of listed[0..n) that the condition "key =
+ * the value of run ref" (runs without the key count as alike) leaves out
+ * of fs; *any = 1 when it left one out, and then the condition
+ * ("mpi_size = 16") is appended to describe. */
+static int cli_same_key(int *any, char *differs, struct buf *describe, struct store *st,
+			const struct filter *fs, int64_t ref, const char *key,
+			const int64_t *listed, size_t n)
 {
 	struct same_spec spec;
-	struct same s, v;
+	struct same s;
 	struct filter f2;
 	struct filter_meta *conds = NULL;
+	struct store_run *kept = NULL;
+	size_t nkept = 0, i, k;
 	int rc;
 
+	*any = 0;
 	memset(&spec, 0, sizeof(spec));
-	spec.implied = keys;
-	spec.nimplied = n;
-	rc = same_apply(&s, &f2, &conds, st, fs, &spec);
-	*left = rc ? 0 : s.left_out;
-	if (!rc && *left && describe) {
-		v = same_part(&s, 1);
-		v.implied_left = 1;
-		rc = buf_puts(describe, describe->len ? ", " : "") || same_describe(describe, &v);
+	spec.implied = &key;
+	spec.nimplied = 1;
+	rc = same_resolve(&s, st, ref, &spec);
+	if (!rc && !s.ncond) /* the reference has no such key */
+		goto out;
+	if (!rc)
+		rc = same_filter(&f2, &conds, fs, &s);
+	if (!rc) {
+		f2.limit = 0;
+		rc = store_find_runs(st, &kept, &nkept, &f2);
 	}
+	for (i = 0; !rc && i < n; i++) {
+		for (k = 0; k < nkept && kept[k].id != listed[i]; k++)
+			;
+		if (k == nkept)
+			differs[i] = 1, *any = 1;
+	}
+	if (!rc && *any) {
+		s.implied_left = 1;
+		rc = buf_puts(describe, describe->len ? ", " : "") || same_describe(describe, &s);
+	}
+out:
 	free(conds);
 	same_release(&s);
+	store_runs_free(kept, nkept);
 	return rc;
 }
 
-int cli_same_note(struct store *st, const struct filter *fs)
+int cli_same_note(struct store *st, const struct filter *fs, const int64_t *listed, size_t n)
 {
-	const char *keys[8];
 	struct buf b = BUF_INIT, q = BUF_INIT, k = BUF_INIT, o = BUF_INIT;
-	size_t i, n = 0, left = 0, one;
-	int rc = 0;
+	struct store_run *all = NULL;
+	struct filter fa = *fs;
+	char *differs = NULL;
+	size_t i, nall = 0, nkeys = 0, left = 0;
+	int64_t ref = 0;
+	int rc, any;
 
-	/* each key that leaves runs out, then the runs they leave out together */
-	for (i = 0; !rc && compare_same_keys[i] && i < 8; i++) {
-		rc = cli_same_count(&one, &b, st, fs, &compare_same_keys[i], 1);
-		if (!rc && one) {
-			keys[n++] = compare_same_keys[i];
-			left = one;
-			rc = buf_printf(&k, "%s%s", n > 1 ? " or " : "", compare_same_keys[i]) ||
-			     buf_printf(&o, "%s--same %s", n > 1 ? " " : "", compare_same_keys[i]);
+	/* the reference: the newest of the runs listed */
+	fa.limit = 0;
+	rc = n ? store_find_runs(st, &all, &nall, &fa) : 0;
+	for (i = 0; !rc && !ref && i < nall; i++)
+		for (size_t j = 0; !ref && j < n; j++)
+			if (listed[j] == all[i].id)
+				ref = all[i].id;
+	if (!rc && ref && !(differs = calloc(n, 1)))
+		rc = err_nomem();
+	for (i = 0; !rc && ref && compare_same_keys[i]; i++) {
+		rc = cli_same_key(&any, differs, &b, st, fs, ref, compare_same_keys[i], listed, n);
+		if (!rc && any) {
+			rc = buf_printf(&k, "%s%s", nkeys ? " or " : "", compare_same_keys[i]) ||
+			     buf_printf(&o, "%s--same %s", nkeys ? " " : "", compare_same_keys[i]);
+			nkeys++;
 		}
 	}
-	if (!rc && n > 1)
-		rc = cli_same_count(&left, NULL, st, fs, keys, n);
+	for (i = 0; differs && i < n; i++)
+		left += differs[i] != 0;
 	if (!rc && left)
 		fprintf(stderr,
-			"scopedb: note: %zu of the selected runs %s from the newest in %s (the "
+			"scopedb: note: %zu of these runs %s from the newest in %s (the "
 			"newest: %s): a change of level across them may be theirs, not the code's; "
 			"%s keeps the runs like the newest\n",
 			left, left == 1 ? "differs" : "differ", k.data, cli_msgq(&q, b.data),
 			o.data);
+	free(differs);
+	store_runs_free(all, nall);
 	buf_release(&b);
 	buf_release(&q);
 	buf_release(&k);

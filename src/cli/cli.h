@@ -292,10 +292,11 @@ struct cli_same {
 int cli_same_spec(struct cli_same *c);
 void cli_same_release(struct cli_same *c);
 /* history and changes (in people's formats): a note on stderr when some
- * runs fs selects have another mpi_size or platform than the newest
- * (compare_same_keys, which a check keeps like with like): a trend across
- * them may be theirs.  Store errors. */
-int cli_same_note(struct store *st, const struct filter *fs);
+ * of the runs shown, listed[0..n) (of those fs selects), have another
+ * mpi_size or platform than the newest of them (compare_same_keys, which
+ * a check keeps like with like): a trend across them may be theirs.
+ * Store errors. */
+int cli_same_note(struct store *st, const struct filter *fs, const int64_t *listed, size_t n);
 
 /* The statistical verdicts of diff, check and report (struct compare_opts
  * *co, docs/statistics.md): --stat, and the run sets --baseline-window N

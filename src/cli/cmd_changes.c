@@ -353,8 +353,15 @@ int cmd_changes(int argc, char **argv)
 	/* runs of another rank count or platform among those read: said to
 	 * people (a check keeps them apart) */
 	if (!rc && res.series.nruns &&
-	    (cli_format_is(fmt, "table") || cli_format_is(fmt, "markdown")))
-		rc = cli_same_note(st, &fs);
+	    (cli_format_is(fmt, "table") || cli_format_is(fmt, "markdown"))) {
+		int64_t *ids = calloc(res.series.nruns, sizeof(*ids));
+		size_t i;
+
+		for (i = 0; ids && i < res.series.nruns; i++)
+			ids[i] = res.series.runs[i].id;
+		rc = ids ? cli_same_note(st, &fs, ids, res.series.nruns) : err_nomem();
+		free(ids);
+	}
 	if (rc) {
 		code = cli_error();
 		goto out;

@@ -297,9 +297,9 @@ int cmd_history(int argc, char **argv)
 	struct hist_ctx h = {0};
 	struct match *m = NULL;
 	struct store *st = NULL;
-	struct i64vec ranks;
+	struct i64vec ranks, read;
 	struct buf out = BUF_INIT;
-	size_t n = 0;
+	size_t n = 0, i, k;
 	long limit = 0;
 	int code = CLI_EXIT_ERROR, nargs, rc, said = 0, by_path = 0;
 	const struct opt opts[] = {
@@ -328,6 +328,7 @@ int cmd_history(int argc, char **argv)
 	h.metric = STATS_TOTAL;
 	h.out = &out;
 	i64vec_init(&ranks);
+	i64vec_init(&read);
 	nargs = opt_parse(self, opts, argc, argv, &code);
 	if (nargs < 0)
 		goto out;
@@ -386,7 +387,23 @@ int cmd_history(int argc, char **argv)
 		code = cli_error();
 		goto out;
 	}
-	{
+	/* the runs read (each once), for what --same left out among them
+	 * (--limit counts runs that have the region) and the note below */
+	rc = 0;
+	for (i = 0; i < n && !rc; i++)
+		rc = i64vec_push(&read, pts[i].run_id);
+	if (!rc) {
+		util_sort_i64(read.v, read.len);
+		for (i = 0, k = 0; i < read.len; i++)
+			if (!k || read.v[i] != read.v[k - 1])
+				read.v[k++] = read.v[i];
+		read.len = k;
+	}
+	/* (history reads limit + 1 runs of a region: fewer, nothing was cut) */
+	if (!rc && limit && same.ncond && read.len)
+		rc = same_left_out_listed(&same, st, &f, &fs, read.v, read.len,
+					  (int64_t)read.len < f.limit);
+	if (!rc) {
 		const struct history_view v = {&h, pts, steps, n, store_location(st)};
 
 		rc = cli_output(h.out, history_build, &v, fmt, 0);
@@ -394,7 +411,7 @@ int cmd_history(int argc, char **argv)
 	/* runs of another rank count or platform among those read: said to
 	 * people (a check keeps them apart) */
 	if (!rc && n && (cli_format_is(fmt, "table") || cli_format_is(fmt, "markdown")))
-		rc = cli_same_note(st, &fs);
+		rc = cli_same_note(st, &fs, read.v, read.len);
 	if (rc) {
 		code = cli_error();
 		goto out;
@@ -421,5 +438,6 @@ out:
 	store_close(st);
 	buf_release(&out);
 	i64vec_release(&ranks);
+	i64vec_release(&read);
 	return code;
 }

@@ -289,28 +289,28 @@ int cmd_show(int argc, char **argv)
 		code = cli_error();
 		goto out;
 	}
-	/* --ranks that name no rank of the run: a table of zeros, said (as
-	 * diff says it) */
-	if (so.ranks && nrows) {
+	/* --ranks that select no call of the run (no such rank, or ranks of
+	 * index rows only): a table of zeros, said as diff says it (with
+	 * --include or --exclude the selection may be why: not said) */
+	if (so.ranks && nrows && !so.ninclude && !so.nexclude) {
 		size_t i;
 
-		for (i = 0; i < nrows && rows[i].v[SUMMARY_COL_RANKS].v == 0; i++)
+		for (i = 0; i < nrows && !(rows[i].v[SUMMARY_COL_CALLS].v > 0); i++)
 			;
 		if (i == nrows) {
 			struct buf q = BUF_INIT;
 
 			if (arg.is_file)
 				fprintf(stderr,
-					"scopedb: warning: --ranks selects no rank with data in "
-					"'%s' (of its %lld ranks)\n",
+					"scopedb: warning: --ranks selects no call of '%s' (of its "
+					"%lld ranks)\n",
 					cli_msgq(&q, run.source_path ? run.source_path : "?"),
 					(long long)run.num_ranks);
 			else
-				fprintf(
-				    stderr,
-				    "scopedb: warning: --ranks selects no rank with data in run "
-				    "%lld (of its %lld ranks)\n",
-				    (long long)run.id, (long long)run.num_ranks);
+				fprintf(stderr,
+					"scopedb: warning: --ranks selects no call of run %lld (of "
+					"its %lld ranks)\n",
+					(long long)run.id, (long long)run.num_ranks);
 			buf_release(&q);
 		}
 	}

@@ -54,8 +54,8 @@ int main(int argc, char **argv)
 		if (!argv[1][1] || !strcmp(argv[1], "--"))
 			cli_print_errorf("unknown option '%s'", argv[1]);
 		else if (suggest_hint(&hint, argv[1], own, 2) || !hint.data)
-			cli_print_errorf("unknown option '%s' (a command's options go after the "
-					 "command: scopedb COMMAND %s ...)",
+			cli_print_errorf("unknown option '%s' (scopedb's own are --help and "
+					 "--version; a command's go after it: scopedb COMMAND %s)",
 					 argv[1], argv[1]);
 		else
 			cli_print_errorf("unknown option '%s'%s", argv[1], hint.data);
