@@ -340,6 +340,24 @@ static void test_path_name_unique(void **state)
 	free(joined);
 }
 
+/* i64vec_unique(): sorted, each value once; an empty vector stays so. */
+static void test_i64vec_unique(void **state)
+{
+	static const int64_t in[] = {5, -1, 5, 3, -1, 9, 3, 3};
+	struct i64vec v;
+	size_t i;
+
+	(void)state;
+	i64vec_init(&v);
+	assert_int_equal(i64vec_unique(&v), 0);
+	for (i = 0; i < sizeof(in) / sizeof(in[0]); i++)
+		assert_int_equal(i64vec_push(&v, in[i]), 0);
+	assert_int_equal(i64vec_unique(&v), 4);
+	assert_int_equal(v.len, 4);
+	assert_true(v.v[0] == -1 && v.v[1] == 3 && v.v[2] == 5 && v.v[3] == 9);
+	i64vec_release(&v);
+}
+
 /* util_field(): every field in order, empty ones between separators
  * included, an empty last one not. */
 static void test_field(void **state)
@@ -411,4 +429,5 @@ TU_MAIN(NULL, NULL,
 	    cmocka_unit_test(test_utf8),
 	    cmocka_unit_test(test_path_name),
 	    cmocka_unit_test(test_path_name_unique),
+	    cmocka_unit_test(test_i64vec_unique),
 	})

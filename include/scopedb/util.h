@@ -79,6 +79,8 @@ void i64vec_init(struct i64vec *a);
 void i64vec_release(struct i64vec *a);
 int i64vec_reserve(struct i64vec *a, size_t n);
 int i64vec_push(struct i64vec *a, int64_t x);
+/* Sort a ascending and drop repeated values; its new length. */
+size_t i64vec_unique(struct i64vec *a);
 
 /* calloc of n elements (at least one, so that NULL means failure) that
  * sets ERR_NOMEM on failure. */

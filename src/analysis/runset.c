@@ -351,26 +351,6 @@ static void runset_window_filter(struct filter *f, const char **tagv, const char
 
 static void runset_runs_free(struct runset_run *r, size_t n);
 
-static int runset_cmp_id(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* The number of distinct ids of v (sorted in place). */
-static size_t runset_distinct(struct i64vec *v)
-{
-	size_t i, k = 0;
-
-	if (!v->len)
-		return 0;
-	qsort(v->v, v->len, sizeof(*v->v), runset_cmp_id);
-	for (i = 0; i < v->len; i++)
-		k += !i || v->v[i] != v->v[i - 1];
-	return k;
-}
-
 /* A run in both sets counts on the baseline side only: drop it from the
  * candidate set, except the candidate itself (its first run). */
 static void runset_exclude_base(struct runset *rs)
@@ -468,7 +448,7 @@ int runset_open(struct runset *rs, const struct runarg *sa, const struct runarg 
 		goto out;
 	if (sa->st == sb->st) /* (ids of two stores say nothing) */
 		runset_exclude_base(rs);
-	rs->left_out = runset_distinct(&left);
+	rs->left_out = i64vec_unique(&left);
 	rc = buf_printf(&t, "%zu run%s", rs->nhist, rs->nhist == 1 ? "" : "s");
 	if (sa->anc)
 		rc |= buf_printf(&t, " on the first-parent ancestry of %.12s", sa->anc->merge_base);

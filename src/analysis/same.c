@@ -239,37 +239,30 @@ int same_apply(struct same *out, struct filter *fs, struct filter_meta **conds, 
 	return rc;
 }
 
-/* 1 when id is among the n ids of v. */
-static int same_listed(const int64_t *v, size_t n, int64_t id)
-{
-	return same_has(v, n, id);
-}
-
 int same_left_out_listed(struct same *out, struct store *st, const struct filter *f,
 			 const struct filter *fs, const int64_t *listed, size_t nlisted, int to_end)
 {
 	struct store_run *all = NULL, *kept = NULL;
 	struct filter fa = *f, fk = *fs;
-	size_t nall = 0, nkept = 0, i, end = 0, n = 0;
+	size_t nall = 0, nkept = 0, i, end = 0;
+	int64_t *ids = NULL;
 	int rc;
 
 	fa.limit = fk.limit = 0;
 	rc = store_find_runs(st, &all, &nall, &fa);
 	if (!rc)
 		rc = store_find_runs(st, &kept, &nkept, &fk);
+	if (!rc && !(ids = util_calloc(nkept, sizeof(*ids))))
+		rc = ERR_NOMEM;
+	for (i = 0; !rc && i < nkept; i++)
+		ids[i] = kept[i].id;
 	/* the span: from the newest selected run to the oldest listed one */
 	for (i = 0; !rc && i < nall; i++)
-		if (to_end || same_listed(listed, nlisted, all[i].id))
+		if (to_end || same_has(listed, nlisted, all[i].id))
 			end = i + 1;
-	for (i = 0; !rc && i < end; i++) {
-		size_t k;
-
-		for (k = 0; k < nkept && kept[k].id != all[i].id; k++)
-			;
-		n += k == nkept;
-	}
 	if (!rc)
-		out->left_out = n;
+		rc = same_left_out(&out->left_out, NULL, all, end, ids, nkept, 0, 1);
+	free(ids);
 	store_runs_free(all, nall);
 	store_runs_free(kept, nkept);
 	return rc;

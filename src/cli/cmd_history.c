@@ -299,7 +299,7 @@ int cmd_history(int argc, char **argv)
 	struct store *st = NULL;
 	struct i64vec ranks, read;
 	struct buf out = BUF_INIT;
-	size_t n = 0, i, k;
+	size_t n = 0, i;
 	long limit = 0;
 	int code = CLI_EXIT_ERROR, nargs, rc, said = 0, by_path = 0;
 	const struct opt opts[] = {
@@ -392,13 +392,8 @@ int cmd_history(int argc, char **argv)
 	rc = 0;
 	for (i = 0; i < n && !rc; i++)
 		rc = i64vec_push(&read, pts[i].run_id);
-	if (!rc) {
-		util_sort_i64(read.v, read.len);
-		for (i = 0, k = 0; i < read.len; i++)
-			if (!k || read.v[i] != read.v[k - 1])
-				read.v[k++] = read.v[i];
-		read.len = k;
-	}
+	if (!rc)
+		i64vec_unique(&read);
 	/* (history reads limit + 1 runs of a region: fewer, nothing was cut) */
 	if (!rc && limit && same.ncond && read.len)
 		rc = same_left_out_listed(&same, st, &f, &fs, read.v, read.len,

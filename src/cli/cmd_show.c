@@ -298,19 +298,18 @@ int cmd_show(int argc, char **argv)
 		for (i = 0; i < nrows && !(rows[i].v[SUMMARY_COL_CALLS].v > 0); i++)
 			;
 		if (i == nrows) {
+			const char *mark = arg.is_file ? "'" : "";
 			struct buf q = BUF_INIT;
+			char id[32];
 
-			if (arg.is_file)
-				fprintf(stderr,
-					"scopedb: warning: --ranks selects no call of '%s' (of its "
-					"%lld ranks)\n",
-					cli_msgq(&q, run.source_path ? run.source_path : "?"),
-					(long long)run.num_ranks);
-			else
-				fprintf(stderr,
-					"scopedb: warning: --ranks selects no call of run %lld (of "
-					"its %lld ranks)\n",
-					(long long)run.id, (long long)run.num_ranks);
+			snprintf(id, sizeof(id), "run %lld", (long long)run.id);
+			fprintf(stderr,
+				"scopedb: warning: --ranks selects no call of %s%s%s (of its %lld "
+				"ranks)\n",
+				mark,
+				arg.is_file ? cli_msgq(&q, run.source_path ? run.source_path : "?")
+					    : id,
+				mark, (long long)run.num_ranks);
 			buf_release(&q);
 		}
 	}

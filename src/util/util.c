@@ -211,6 +211,17 @@ void i64vec_release(struct i64vec *a)
 	i64vec_init(a);
 }
 
+size_t i64vec_unique(struct i64vec *a)
+{
+	size_t i, k = 0;
+
+	util_sort_i64(a->v, a->len);
+	for (i = 0; i < a->len; i++)
+		if (!k || a->v[i] != a->v[k - 1])
+			a->v[k++] = a->v[i];
+	return a->len = k;
+}
+
 int i64vec_reserve(struct i64vec *a, size_t n)
 {
 	return util_grow(&a->v, &a->cap, n, sizeof(int64_t), 16);
