@@ -172,8 +172,9 @@ SQL(REGION_ALL, 0, "SELECT id, name FROM regions")
  * self time (NULL when a rank's is unknown), the name.  Grouped before the
  * join: the name is looked up once per region.  SQLite reads the run's
  * rows in rowid order, as TOTALS_GET below does (through the index on
- * (run_id, region_id, rank) each row is a random lookup: 2,048 ranks x 200
- * regions took 3.9 s a run, in rowid order 0.2 s). */
+ * (run_id, region_id, rank) each row is a random lookup: a diff --ranks
+ * of two runs of 1,024 ranks x 200 regions took 3.2 s, in rowid order
+ * 1.0 s; bench/RESULTS.md). */
 SQL(REGION_STATS, 0,
 	"SELECT g.*, r.name FROM (SELECT t.region_id, " SQL_REGION_AGGREGATES ", "
 	SQL_REGION_SELF " "
