@@ -58,30 +58,35 @@ struct store_sql {
 #define SQL_NEWEST_FIRST " ORDER BY sort_time DESC, id DESC"
 
 /*
- * The pooled aggregates of one region over rows t of a subquery that has a
- * boolean column sel ("the row's rank is selected"), shared by
- * store_region_stats() and store_region_history() so that diff, check,
- * show and history pool identically; read back by rows_stats().
+ * A region pooled over the selected ranks, shared by store_region_stats()
+ * and store_region_history() so that diff, check, show and history pool
+ * identically.  SQL_SEL_SUMS sums the selected timings rows only, in a
+ * subquery s grouped by region (and run); SQL_SEL_COLUMNS reads it beside
+ * the region's run_regions row g, which also lists a region whose rows are
+ * all of other ranks (calls 0) and gives has_events over every rank.  The
+ * SQL_REGION_AGGREGATE_COLUMNS columns are read back by rows_region(),
+ * then SQL_SEL_SELF: the self time, NULL when a selected row's is unknown.
+ * (A CASE on the rank per aggregate and row, over every row of the run,
+ * cost five times as much: bench/RESULTS.md.)  The sums are cast: a
+ * PostgreSQL sum of bigint is a numeric, read through a double, which
+ * above 2^53 ns is not the sum.
  */
-#define SQL_REGION_AGGREGATES                                                                      \
-	"min(t.has_events), "                                                                      \
-	"sum(CASE WHEN t.sel THEN t.calls ELSE 0 END), "                                           \
-	"sum(CASE WHEN t.sel THEN t.total_ns ELSE 0 END), "                                        \
-	"min(CASE WHEN t.sel AND t.calls > 0 THEN t.min_ns END), "                                 \
-	"max(CASE WHEN t.sel AND t.calls > 0 THEN t.max_ns END), "                                 \
-	"sum(CASE WHEN t.sel THEN t.gpu_count ELSE 0 END), "                                       \
-	"sum(CASE WHEN t.sel THEN t.gpu_total_ns ELSE 0 END), "                                    \
-	"sum(CASE WHEN t.sel AND t.total_ns > 0 THEN 1 ELSE 0 END), "                              \
-	"max(CASE WHEN t.sel AND t.total_ns > 0 THEN t.total_ns END), "                            \
-	"sum(CASE WHEN t.sel THEN 1 ELSE 0 END)"
+#define SQL_SEL_SUMS                                                                               \
+	"CAST(sum(calls) AS BIGINT) AS calls, CAST(sum(total_ns) AS BIGINT) AS total_ns, "         \
+	"min(CASE WHEN calls > 0 THEN min_ns END) AS min_ns, "                                     \
+	"max(CASE WHEN calls > 0 THEN max_ns END) AS max_ns, "                                     \
+	"CAST(sum(gpu_count) AS BIGINT) AS gpu_count, "                                            \
+	"CAST(sum(gpu_total_ns) AS BIGINT) AS gpu_total_ns, "                                      \
+	"sum(CASE WHEN total_ns > 0 THEN 1 ELSE 0 END) AS busy, "                                  \
+	"max(CASE WHEN total_ns > 0 THEN total_ns END) AS busy_max, count(*) AS n, "               \
+	"CASE WHEN count(exclusive_ns) = count(*) THEN CAST(sum(exclusive_ns) AS BIGINT) END "     \
+	"AS self_ns"
+#define SQL_SEL_COLUMNS                                                                            \
+	"g.has_events, coalesce(s.calls, 0), coalesce(s.total_ns, 0), s.min_ns, s.max_ns, "        \
+	"coalesce(s.gpu_count, 0), coalesce(s.gpu_total_ns, 0), coalesce(s.busy, 0), s.busy_max, " \
+	"coalesce(s.n, 0)"
+#define SQL_SEL_SELF "CASE WHEN s.n IS NULL THEN 0 ELSE s.self_ns END"
 #define SQL_REGION_AGGREGATE_COLUMNS 10
-
-/* The self time of a region over the rows t with a boolean sel (the
- * timings rows' exclusive_ns summed; NULL when a selected row's is
- * unknown), after SQL_REGION_AGGREGATES in the same queries. */
-#define SQL_REGION_SELF                                                                            \
-	"CASE WHEN sum(CASE WHEN t.sel AND t.exclusive_ns IS NULL THEN 1 ELSE 0 END) = 0 "         \
-	"THEN sum(CASE WHEN t.sel THEN t.exclusive_ns ELSE 0 END) END"
 
 /*
  * The same over all ranks, without the per-row rank test: what a finished

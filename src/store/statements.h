@@ -167,23 +167,21 @@ SQL(REGION_ADD, SQL_WRITE, "INSERT INTO regions (id, name) VALUES (" P(1) ", " P
  * statement costs a round trip (store_region_id()) */
 SQL(REGION_ALL, 0, "SELECT id, name FROM regions")
 /* store_region_stats() over a rank list: one row per region of run P(1),
- * pooled over the ranks P(2); rows of other ranks still make the region
- * appear (calls 0).  Columns: region id, the SQL_REGION_AGGREGATES, the
- * self time (NULL when a rank's is unknown), the name.  Grouped before the
- * join: the name is looked up once per region.  SQLite reads the run's
- * rows in rowid order, as TOTALS_GET below does (through the index on
- * (run_id, region_id, rank) each row is a random lookup: a diff --ranks
- * of two runs of 1,024 ranks x 200 regions took 3.2 s, in rowid order
- * 1.0 s; bench/RESULTS.md). */
+ * pooled over the ranks P(2) (sql.h, SQL_SEL_SUMS).  Columns: region id,
+ * SQL_SEL_COLUMNS, the self time, the name.  SQLite reads the run's rows
+ * in rowid order, as TOTALS_GET below does (through the index on (run_id,
+ * region_id, rank) each row is a random lookup: a diff --ranks of two runs
+ * of 1,024 ranks x 200 regions took 3.2 s, in rowid order 1.0 s; only
+ * the selected rows summed, 0.4 s; bench/RESULTS.md). */
 SQL(REGION_STATS, 0,
-	"SELECT g.*, r.name FROM (SELECT t.region_id, " SQL_REGION_AGGREGATES ", "
-	SQL_REGION_SELF " "
-	"FROM (SELECT region_id, has_events, calls, total_ns, min_ns, max_ns, gpu_count, "
-	"gpu_total_ns, exclusive_ns, rank " IN_IDS(2) " AS sel FROM timings WHERE "
+	"SELECT g.region_id, " SQL_SEL_COLUMNS ", " SQL_SEL_SELF ", r.name "
+	"FROM run_regions AS g JOIN regions AS r ON r.id = g.region_id LEFT JOIN (SELECT "
+	"region_id, " SQL_SEL_SUMS " FROM timings WHERE "
 	DIALECT("id BETWEEN (SELECT min(id) FROM timings WHERE run_id = ?1) "
 		"AND (SELECT max(id) FROM timings WHERE run_id = ?1) AND +run_id = ?1",
 		"run_id = $1")
-	") AS t GROUP BY t.region_id) AS g JOIN regions AS r ON r.id = g.region_id")
+	" AND rank " IN_IDS(2) " GROUP BY region_id) AS s ON s.region_id = g.region_id "
+	"WHERE g.run_id = " P(1))
 /* all ranks: the run's stored totals and self time, with p50/p95/p99
  * after the name */
 SQL(REGION_STATS_ALL, SQL_BINARY,
@@ -295,21 +293,25 @@ SQL(NESTING_GET, 0,
 SQL(PATHS_SCAN, 0,
 	"SELECT p.path_id, p.parent_id, p.region_id, p.depth, r.name FROM paths AS p "
 	"JOIN regions AS r ON r.id = p.region_id WHERE p.run_id = " P(1) " ORDER BY p.path_id")
-/* store_path_stats(): each path of run P(1) with a row, pooled over the
- * ranks P(2) (NULL: all): path id, calls, total, min, max, busy ranks,
- * busy max, ranks, self, and its rows on every rank (to be counted
- * against the run's nesting row) */
+/* store_path_stats() over a rank list: each path of run P(1) with a row,
+ * pooled over the ranks P(2): path id, calls, total, min, max, busy ranks,
+ * busy max, ranks, self, and its rows on every rank (to be counted against
+ * the run's nesting row).  Only the selected rows are summed, as in
+ * REGION_STATS: a CASE per sum and row over every rank took 0.26 s a run
+ * of 1,024 ranks x 200 paths, this 0.02 s for one rank.  Sums cast, as
+ * there (sql.h). */
 SQL(PATH_STATS, 0,
-	"SELECT t.path_id, sum(CASE WHEN t.sel THEN t.calls ELSE 0 END), "
-	"sum(CASE WHEN t.sel THEN t.total_ns ELSE 0 END), "
-	"min(CASE WHEN t.sel THEN t.min_ns END), max(CASE WHEN t.sel THEN t.max_ns END), "
-	"sum(CASE WHEN t.sel AND t.total_ns > 0 THEN 1 ELSE 0 END), "
-	"max(CASE WHEN t.sel AND t.total_ns > 0 THEN t.total_ns END), "
-	"sum(CASE WHEN t.sel THEN 1 ELSE 0 END), sum(CASE WHEN t.sel THEN t.self_ns ELSE 0 END), "
-	"count(*) FROM (SELECT path_id, calls, total_ns, min_ns, max_ns, self_ns, "
-	"(" P_IDS(2) " IS NULL OR rank " IN_IDS(2) ") AS sel FROM path_ranks "
-	"WHERE run_id = " P(1) ") AS t GROUP BY t.path_id")
-/* the same over all ranks (P(2) NULL): the paths' stored totals, then
+	"SELECT c.path_id, coalesce(s.calls, 0), coalesce(s.total_ns, 0), s.min_ns, s.max_ns, "
+	"coalesce(s.busy, 0), s.busy_max, coalesce(s.n, 0), coalesce(s.self_ns, 0), c.n "
+	"FROM (SELECT path_id, count(*) AS n FROM path_ranks WHERE run_id = " P(1) " "
+	"GROUP BY path_id) AS c LEFT JOIN (SELECT path_id, CAST(sum(calls) AS BIGINT) AS calls, "
+	"CAST(sum(total_ns) AS BIGINT) AS total_ns, min(min_ns) AS min_ns, max(max_ns) AS max_ns, "
+	"sum(CASE WHEN total_ns > 0 THEN 1 ELSE 0 END) AS busy, "
+	"max(CASE WHEN total_ns > 0 THEN total_ns END) AS busy_max, count(*) AS n, "
+	"CAST(sum(self_ns) AS BIGINT) AS self_ns FROM path_ranks WHERE run_id = " P(1) " "
+	"AND rank " IN_IDS(2) " "
+	"GROUP BY path_id) AS s ON s.path_id = c.path_id")
+/* the same over all ranks: the paths' stored totals, then
  * their p50, p95 and p99 (NULL for a run stored before schema 4) */
 SQL(PATH_STATS_ALL, SQL_BINARY,
 	"SELECT path_id, calls, total_ns, min_ns, max_ns, busy_ranks, busy_max_ns, nranks, "
@@ -362,15 +364,16 @@ SQL(HISTORY_COUNTS, 0,
 SQL(HISTORY_HEAD, 0,
 	"WITH sr AS (SELECT id, sort_time, commit_sha, label FROM runs WHERE true")
 SQL(HISTORY_MID, 0, "), pts AS (")
-/* over the ranks P(2): region, run, the aggregates, three NULL
+/* over the ranks P(2): region, run, SQL_SEL_COLUMNS, three NULL
  * percentiles (those come from the blobs) and the self time */
 SQL(HISTORY_RANKS, 0,
-	"SELECT t.region_id, t.run_id, " SQL_REGION_AGGREGATES ", CAST(NULL AS float8), "
-	"CAST(NULL AS float8), CAST(NULL AS float8), " SQL_REGION_SELF " "
-	"FROM (SELECT region_id, run_id, has_events, calls, total_ns, min_ns, max_ns, gpu_count, "
-	"gpu_total_ns, exclusive_ns, rank " IN_IDS(2) " AS sel "
-	"FROM timings WHERE region_id " IN_IDS(1) " AND run_id IN (SELECT id FROM sr)) AS t "
-	"GROUP BY t.region_id, t.run_id")
+	"SELECT g.region_id, g.run_id, " SQL_SEL_COLUMNS ", CAST(NULL AS float8), "
+	"CAST(NULL AS float8), CAST(NULL AS float8), " SQL_SEL_SELF " "
+	"FROM run_regions AS g LEFT JOIN (SELECT region_id, run_id, " SQL_SEL_SUMS " "
+	"FROM timings WHERE region_id " IN_IDS(1) " AND run_id IN (SELECT id FROM sr) "
+	"AND rank " IN_IDS(2) " GROUP BY region_id, run_id) AS s "
+	"ON s.region_id = g.region_id AND s.run_id = g.run_id "
+	"WHERE g.region_id " IN_IDS(1) " AND g.run_id IN (SELECT id FROM sr)")
 /* all ranks (P(2) NULL): the stored totals and self time, one row per
  * point */
 SQL(HISTORY_ALL, 0,
