@@ -438,4 +438,37 @@ case "$msg" in
 *) bad "junit message: $msg" ;;
 esac
 fi
+
+if tcase window-step; then
+# --- a step in the middle of the baseline window ------------------------------
+# five runs, then five with solve 30% slower: every value lay beyond 4.5
+# noise scales of the window's median (between the levels) and was left
+# out, so solve had no verdict and a candidate 2.6x slower passed
+export SCOPEDB_DB=$E2E_DIR/st.sqlite
+for i in $(seq 1 10); do
+	slow=solve=1
+	[ "$i" -gt 5 ] && slow=solve=1.3
+	"$MKPROFILE" --seed 1 --scale "${scales[$((i - 1))]}" --slow $slow \
+		--timestamp "2024-01-$(printf %02d "$i")T00:00:00Z" "st$i.h5" >/dev/null || exit 1
+	"$S" ingest -q "st$i.h5" --commit "$(printf 'a%039d' "$i")" --branch main >/dev/null || exit 1
+done
+"$MKPROFILE" --seed 1 --slow solve=2.6 --timestamp 2024-02-01T00:00:00Z st-c.h5 >/dev/null || exit 1
+expect 1 "window step: a baseline split in two levels, a candidate 2.6x" $S check latest st-c.h5 \
+	--baseline-window 10 --max-regression 5 --format json
+equals "window step: solve's verdict on every run" \
+	"$(printf '%s' "$out" | jq -c '.rows[] | select(.name == "solve") | [.verdict, .baseline_n]')" \
+	'["regressed",10]'
+# the same split among four candidate runs: two of them 2.6x
+for k in 1 2 3 4; do
+	slow=solve=1
+	[ "$k" -gt 2 ] && slow=solve=2.6
+	"$MKPROFILE" --seed 1 --scale "${scales[$k]}" --slow $slow \
+		--timestamp "2024-02-0${k}T01:00:00Z" "sc$k.h5" >/dev/null || exit 1
+done
+expect 1 "window step: half the candidates 2.6x" $S check 5 sc1.h5 sc2.h5 sc3.h5 sc4.h5 \
+	--baseline-window 5 --max-regression 5 --format json
+equals "window step: the candidates' verdict" \
+	"$(printf '%s' "$out" | jq -c '.rows[] | select(.name == "solve") | [.verdict, .candidate_n]')" \
+	'["regressed",4]'
+fi
 finish

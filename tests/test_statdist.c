@@ -154,8 +154,8 @@ static void test_digamma(void **state)
 static void test_skipped_mean(void **state)
 {
 	static const double v[] = {4, 100, 2, 3, 1};
-	double tmp[5];
-	unsigned char rej[5];
+	double tmp[10];
+	unsigned char rej[10];
 	size_t kept;
 
 	(void)state;
@@ -168,6 +168,22 @@ static void test_skipped_mean(void **state)
 	 * scale 0.2 and c = 4, only values beyond 0.8 go: 1 and 4 */
 	near(statdist_skipped_mean((double[]){1, 2, 3, 4}, 4, 0.2, 4.0, rej, &kept, tmp), 2.5, 0.0);
 	assert_int_equal(kept, 2);
+	/* with c = 2, beyond 0.4: every value, none within; none goes */
+	near(statdist_skipped_mean((double[]){1, 2, 3, 4}, 4, 0.2, 2.0, rej, &kept, tmp), 2.5, 0.0);
+	assert_int_equal(kept, 4);
+	/* five values at 0 and five at 1 (a step in the middle of a window):
+	 * each lies 0.5 from the median, every one beyond 4.5 x 0.01, and
+	 * leaving all out gave no location (NaN); none goes, the mean 0.5 */
+	near(statdist_skipped_mean((double[]){0, 1, 0, 1, 0, 1, 0, 1, 0, 1}, 10, 0.01, 4.5, rej,
+				   &kept, tmp),
+	     0.5, 0.0);
+	assert_int_equal(kept, 10);
+	/* six at 0 and four at 1: the four are left out */
+	near(statdist_skipped_mean((double[]){0, 1, 0, 1, 0, 1, 0, 1, 0, 0}, 10, 0.01, 4.5, rej,
+				   &kept, tmp),
+	     0.0, 0.0);
+	assert_int_equal(kept, 6);
+	assert_true(rej[1] && rej[3] && rej[5] && rej[7] && !rej[0] && !rej[8]);
 	near(statdist_skipped_mean((double[]){0, 50}, 2, 1.0, 1.0, rej, &kept, tmp), 25.0, 0.0);
 	assert_int_equal(kept, 2);
 	assert_true(isnan(statdist_skipped_mean(v, 0, 1.0, 1.0, rej, &kept, tmp)));

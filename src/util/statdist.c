@@ -417,6 +417,7 @@ double statdist_skipped_mean(const double *v, size_t n, double scale, double c,
 {
 	double med, sum = 0.0;
 	size_t i, k = 0;
+	int all;
 
 	if (kept)
 		*kept = 0;
@@ -424,10 +425,18 @@ double statdist_skipped_mean(const double *v, size_t n, double scale, double c,
 		return NAN;
 	memcpy(tmp, v, n * sizeof(*v));
 	med = statdist_median(tmp, n);
+	for (i = 0; n > 2 && i < n; i++)
+		k += fabs(v[i] - med) <= c * scale;
+	/* none within: an even set split between two levels (a step in the
+	 * middle of a baseline window), whose median lies between them; its
+	 * values are not outliers of anything, and leaving them all out left
+	 * no location (a region without a verdict passed a check) */
+	all = k == 0;
+	k = 0;
 	/* the mean as the median plus the mean deviation from it: equal
 	 * values give themselves, with no rounding */
 	for (i = 0; i < n; i++) {
-		int out = n > 2 && fabs(v[i] - med) > c * scale;
+		int out = !all && fabs(v[i] - med) > c * scale;
 
 		if (rejected)
 			rejected[i] = (unsigned char)out;

@@ -67,7 +67,8 @@ double statdist_mad(double *v, size_t n);
  * c * scale from the median of v are rejected, the estimate is the mean of
  * the others.  scale > 0 is the SD of one value (e.g. the noise of the
  * history); with n <= 2 nothing is rejected (no value can be told an
- * outlier).  When rejected is not NULL, rejected[i] = 1 for a rejected
+ * outlier), nor when no value lies within (an even set split between
+ * two levels, its median between them).  When rejected is not NULL, rejected[i] = 1 for a rejected
  * v[i], else 0.  *kept (if not NULL) = the values averaged.  v is only
  * read; tmp is scratch for n doubles.  NaN when n is 0.
  */
