@@ -87,7 +87,7 @@ cp "$db" good.sqlite
 printf 'not a database at all, just some bytes long enough to be a header' >"$db"
 job gh_env pull_request 7/merge feature 70 ../ok.h5
 equals "gh: corrupt store fails the job" "$rc" 2
-contains "gh: corrupt store named" "$err" "scopedb: cannot list the pins of $db"
+contains "gh: corrupt store named" "$err" "$db"
 equals "gh: corrupt store no note" "$(<summary.md)" ""
 SCOPEDB=/nonexistent/scopedb run gh_env pull_request 7/merge feature 70 ../ok.h5
 equals "gh: broken binary with a store" "$rc" 2
@@ -200,7 +200,7 @@ done
 job gh_git push main "$(csha 4)" ../ok3.h5
 equals "git: fourth main run" "$rc" 0
 equals "git: the statistical check once 3 earlier runs are stored" "$(head -1 summary.md)" \
-	"**scopedb:** statistical check against \`base:HEAD~1\` (a window of 3 runs along its first-parent history; 3 earlier runs of main stored), 1 candidate run(s), budget +5%"
+	"**scopedb:** statistical check against \`base:HEAD~1\` (a window of up to 3 runs along its first-parent history; main has 3 earlier runs stored), 1 candidate run(s), budget +5%"
 contains "git: verdicts" "$(<summary.md)" "| verdict | ratio [95% CI] | p | runs needed |"
 contains "git: the baseline set is full" "$(<summary.md)" "**Baseline runs:** 3 "
 # a pull request from a fork: three repetitions against the merge base
@@ -215,6 +215,9 @@ contains "git: against the merge base" "$(<summary.md)" \
 contains "git: the candidate set" "$(<summary.md)" "**Candidate runs:** 3 (file, file, file)"
 contains "git: three repetitions" "$(<summary.md)" "**Repetitions:** 3 files: ../slow.h5, ../slow2.h5, ../slow3.h5 (the candidate set)"
 contains "git: solve regressed, with its icon" "$(<summary.md)" "| **solve** |"
+# the HTML report's verdict is the set's, as the check's
+contains "git: the html report of the set" "$(<scopedb-report.html)" "Regression check: FAIL"
+contains "git: the html report's candidate set" "$(<scopedb-report.html)" "3 (file, file, file)"
 contains "git: the icon" "$(<summary.md)" "| 🔴 regressed |"
 case $out in
 *"::error file=example.py,line=17,title=scopedb%3A solve +"*"%25::solve: p95 "*"; regressed: ratio "*) ok ;;
@@ -361,7 +364,8 @@ cp "$db" good.sqlite
 printf 'not a database at all, just some bytes long enough to be a header' >"$db"
 run gl_mr 81 ../ok.h5
 equals "gl: corrupt store fails the job" "$rc" 2
-contains "gl: corrupt store named" "$err" "scopedb: cannot list the pins of $db"
+contains "gl: corrupt store named" "$err" "$db"
+contains "gl: corrupt store, the recipe's line" "$err" "scopedb: cannot list the pins of the store"
 mv good.sqlite "$db"
 
 run gl_mr 81 ../slow2.h5
@@ -377,8 +381,36 @@ equals "gl: junit one failure" \
 	"$(xmllint --xpath 'count(//testcase/failure)' scopedb-junit.xml)" 1
 equals "gl: mr not stored" "$(sql "$db" "select count(*) from runs")" 2
 
-run gl_mr 82 ../ok2.h5
+CI_JOB_URL=https://gitlab.example/g/p/-/jobs/5 run gl_mr 82 ../ok2.h5
 equals "gl: mr pass" "$rc" 0
+contains "gl: the html report's link in the report" "$(<scopedb-report.md)" \
+	"[The HTML report](https://gitlab.example/g/p/-/jobs/5/artifacts/file/scopedb-report.html)"
+contains "gl: the link in the log" "$out" "jobs/5/artifacts/file/scopedb-report.html"
+# a runner whose kernel was updated: its platform string differs; the
+# check refuses such runs, unless ALLOW_DIFFERENT names the key
+"$M" --seed 1 --scale 1.01 kern.json >/dev/null &&
+	jq -c '.metadata.platform = "linux-6.8.0-azure-x86_64"' kern.json >kern2.json || exit 1
+run gl_mr 84 kern2.json
+equals "gl: another platform fails the job" "$rc" 2
+contains "gl: another platform, why" "$err" "platform differs"
+ALLOW_DIFFERENT=platform run gl_mr 84 kern2.json
+equals "gl: another platform allowed" "$rc" 0
+# a broken job is exit 2, not a regression: no profile written, no jq, a
+# team store that does not answer (and no folder made for its URI)
+run gl_mr 83 ""
+equals "gl: no profile fails the job" "$rc" 2
+contains "gl: no profile named" "$err" "scopedb: PROFILE is empty"
+# (a PATH of every command but jq)
+mkdir nojq && for f in /usr/local/bin/* /usr/bin/* /bin/*; do
+	[ "${f##*/}" = jq ] || [ -e "nojq/${f##*/}" ] || ln -s "$f" nojq/
+done
+PATH=$PWD/nojq run gl_mr 83 ../ok2.h5
+equals "gl: no jq fails the job" "$rc" 2
+contains "gl: no jq named" "$err" "scopedb: the recipe needs jq"
+SCOPEDB_DB='postgresql://ci:s3cret@127.0.0.1:1/perf' run gl_mr 83 ../ok2.h5
+equals "gl: a team store that does not answer fails the job" "$rc" 2
+case $err in *s3cret*) bad "gl: the password in the log: $err" ;; *) ok ;; esac
+[ -e postgresql: ] && bad "gl: a folder made for the URI" || ok
 
 run gl_main 3 ../slow2.h5
 equals "gl: main regression fails" "$rc" 1

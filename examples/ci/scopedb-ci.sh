@@ -29,7 +29,8 @@
 # annotations, GitLab's JUnit and Code Quality).  A point check's report
 # has, under the verdict, the attribution line of each regression: where
 # inside the code the time went (docs/calltree.md).  Exit status: check's (0 pass,
-# 1 a regression, or inconclusive with INCONCLUSIVE=fail; 2 an error).
+# 1 a regression, or inconclusive with INCONCLUSIVE=fail; 2 an error, also
+# a broken job: no PROFILE, no jq, a store that cannot be read).
 #
 # Environment: PROFILE (the profile files this job wrote, separated by
 # blanks, e.g. "profile-1.h5 profile-2.h5 profile-3.h5": repetitions of
@@ -41,12 +42,29 @@
 # and of main's history the statistics need; default 10), INCONCLUSIVE
 # (pass or fail; default pass), REPORT (default scopedb-report.md), HTML
 # (default scopedb-report.html), SUMMARY (a file the report is appended
-# to; default none), OUTPUTS (FORMAT=FILE words), ARTIFACT_URL.
+# to; default none), OUTPUTS (FORMAT=FILE words), ARTIFACT_URL,
+# ALLOW_DIFFERENT (metadata keys, separated by blanks, whose values may
+# differ between the baseline and the candidate: --allow-different, e.g.
+# platform when the runners' kernel is updated under the history).
 set -euo pipefail
-: "${PROFILE:?set PROFILE to the profile this job wrote}"
-: "${ROLE:?set ROLE to main or pr}"
+fail() {
+	echo "scopedb: $*" >&2
+	exit 2
+}
+[ -n "${PROFILE:-}" ] ||
+	fail "PROFILE is empty: set it to the profile files this job wrote (did the benchmark write none?)"
+case ${ROLE:-} in
+main | pr) ;;
+*) fail "set ROLE to main or pr" ;;
+esac
+command -v jq >/dev/null || fail "the recipe needs jq (apt-get install jq)"
 scopedb=${SCOPEDB:-scopedb}
 export SCOPEDB_DB=${SCOPEDB_DB:-.scopedb/history.sqlite}
+# a team store (docs/team-store.md) is a URI, not a file to look for
+case $SCOPEDB_DB in
+postgres://* | postgresql://*) store_file= ;;
+*) store_file=$SCOPEDB_DB ;;
+esac
 main=${MAIN_BRANCH:-main}
 report=${REPORT:-scopedb-report.md}
 html=${HTML:-scopedb-report.html}
@@ -56,16 +74,14 @@ metric=${METRIC:-p95}
 budget=${BUDGET:-5}
 read -r -a files <<<"$PROFILE"
 read -r -a outputs <<<"${OUTPUTS:-}"
+read -r -a allow <<<"${ALLOW_DIFFERENT:-}"
 # nothing of an earlier job is left to be taken for this one's
 rm -f "$report" "$html"
 for o in "${outputs[@]}"; do
 	rm -f "${o#*=}"
 done
-mkdir -p "$(dirname "$SCOPEDB_DB")"
-"$scopedb" --version >/dev/null || {
-	echo "scopedb: cannot run '$scopedb' (set SCOPEDB to the scopedb binary)" >&2
-	exit 2
-}
+[ -z "$store_file" ] || mkdir -p "$(dirname "$store_file")"
+"$scopedb" --version >/dev/null || fail "cannot run '$scopedb' (set SCOPEDB to the scopedb binary)"
 
 if [ "$ROLE" = main ]; then
 	# main: record the runs; the first one ever becomes the baseline
@@ -73,22 +89,19 @@ if [ "$ROLE" = main ]; then
 	"$scopedb" pin baseline "$(head -n 1 <<<"$ids")" --if-missing
 	candidate=("$(tail -n 1 <<<"$ids")")
 else
-	# a pull request: compare the files, store nothing.  No store yet, or
-	# no pin in it: the first run on $main has not happened (a note, exit
-	# 0).  Anything else (a corrupt store, no jq) fails the job (exit 2).
-	if [ ! -e "$SCOPEDB_DB" ]; then
+	# a pull request: compare the files, store nothing.  No store file
+	# yet, or no pin in the store: the first run on $main has not happened
+	# (a note, exit 0).  Anything else (a corrupt store, a server that does
+	# not answer) fails the job (exit 2).
+	if [ -n "$store_file" ] && [ ! -e "$store_file" ]; then
 		echo "scopedb: no baseline yet: no store at $SCOPEDB_DB (the first run on $main pins it)" |
 			tee "$report" >>"$summary"
 		exit 0
 	fi
-	pins=$("$scopedb" pins --format json) || {
-		echo "scopedb: cannot list the pins of $SCOPEDB_DB" >&2
-		exit 2
-	}
-	have=$(jq -e 'any(.[]; .name == "baseline")' <<<"$pins") || [ "$have" = false ] || {
-		echo "scopedb: cannot read the pins of $SCOPEDB_DB" >&2
-		exit 2
-	}
+	# (scopedb's own error names the store, a URI's password masked)
+	pins=$("$scopedb" pins --format json) || fail "cannot list the pins of the store"
+	have=$(jq -e 'any(.[]; .name == "baseline")' <<<"$pins") || [ "$have" = false ] ||
+		fail "cannot read the pins of the store"
 	if [ "$have" != true ]; then
 		echo "scopedb: no baseline yet (the first run on $main pins it)" |
 			tee "$report" >>"$summary"
@@ -121,13 +134,17 @@ if [ "$ROLE" = main ]; then
 		exit 0
 	fi
 fi
-args=(check "$base" "${candidate[@]}" --metric "$metric" --max-regression "$budget")
+# what check and report share: the runs, the metric, the budget
+args=("$base" "${candidate[@]}" --metric "$metric" --max-regression "$budget")
+for k in "${allow[@]}"; do
+	args+=(--allow-different "$k")
+done
 stat=()
 # (backquotes dropped: a branch name is shown, never run or formatted)
 shown=${base//\`/}
 if [ "$base" != pin:baseline ] && [ "$stored" -ge "$window" ]; then
 	stat=(--baseline-window "$window" --inconclusive "${INCONCLUSIVE:-pass}")
-	mode="statistical check against \`$shown\` (a window of $window runs along its first-parent history; $stored earlier runs of $main stored), ${#candidate[@]} candidate run(s), budget +$budget%"
+	mode="statistical check against \`$shown\` (a window of up to $window runs along its first-parent history; $main has $stored earlier runs stored), ${#candidate[@]} candidate run(s), budget +$budget%"
 elif [ "$base" != pin:baseline ]; then
 	mode="point check against \`$shown\` with a budget of +$budget% ($stored of the $window runs of $main the statistical check needs)"
 else
@@ -136,13 +153,14 @@ else
 	mode="point check against \`pin:baseline\` with a budget of +$budget% (\`${why//\`/}\`)"
 	[ -n "${BASE_REF:-}" ] || mode="point check against \`pin:baseline\` with a budget of +$budget%"
 fi
+outs=()
 for o in "${outputs[@]}"; do
-	args+=(--output "$o")
+	outs+=(--output "$o")
 done
 rc=0
 {
 	printf '%s\n\n' "**scopedb:** $mode"
-	"$scopedb" "${args[@]}" "${stat[@]}" --format markdown || rc=$?
+	"$scopedb" check "${args[@]}" "${stat[@]}" "${outs[@]}" --format markdown || rc=$?
 } >"$report"
 cat "$report" >>"$summary"
 # The HTML report for people (an artifact): the verdict, main's trends,
@@ -150,10 +168,11 @@ cat "$report" >>"$summary"
 if [ "$rc" -lt 2 ]; then
 	stat_html=()
 	[ ${#stat[@]} -eq 0 ] || stat_html=(--baseline-window "$window")
-	if "$scopedb" report "$base" "${candidate[0]}" --metric "$metric" --max-regression "$budget" \
-		"${stat_html[@]}" --branch "$main" -o "$html"; then
+	# (the candidate set, as checked: the page's verdict is the check's)
+	if "$scopedb" report "${args[@]}" "${stat_html[@]}" --branch "$main" -o "$html"; then
 		[ -z "${ARTIFACT_URL:-}" ] ||
-			printf '\n[The HTML report](%s) (artifact %s)\n' "$ARTIFACT_URL" "$html" >>"$summary"
+			printf '\n[The HTML report](%s) (artifact %s)\n' "$ARTIFACT_URL" "$html" |
+			tee -a "$report" >>"$summary"
 	else
 		echo "scopedb: no HTML report (the check above stands)" >&2
 	fi

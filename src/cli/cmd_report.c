@@ -28,16 +28,18 @@
 
 const struct opt_cmd cmd_report_usage = {
     .name = "report",
-    .args = "[BASELINE CANDIDATE]",
-    .before = "BASELINE and CANDIDATE are runs as check takes them (selectors or files);\n"
-	      "the trends come from the store, which is needed even for two files.",
+    .args = "[BASELINE CANDIDATE]\nBASELINE FILE FILE...",
+    .before = "BASELINE and CANDIDATE are runs as check takes them (selectors or files;\n"
+	      "files after the first are repetitions of one candidate, whose verdict is the\n"
+	      "set's, as check gives it); the trends come from the store, which is needed\n"
+	      "even for two files.",
     .after = "The page has the check's verdict (as scopedb check computes it), a chart of\n"
 	     "each region's metric over the last N runs (default 50) of --branch, --tag or\n"
 	     "the candidate's branch, both runs' call-duration box plots and the region x\n"
 	     "rank heatmaps.  It is one file with inline SVG and no network access.\n"
 	     "Exit status 0 whatever the verdict (use check to gate), 2 on errors.",
     .summary = "write an HTML report: verdict, trends, distributions, ranks",
-    .max_args = 2,
+    .max_args = OPT_ARGS_ANY,
 };
 
 /*
@@ -130,9 +132,11 @@ int cmd_report(int argc, char **argv)
 	ro.cmp.same_from_env = like.spec.from_env;
 	ro.cmp.check = 1;
 	ro.history = (size_t)history;
-	if (nargs == 2) {
+	if (nargs >= 2) {
 		ro.baseline = argv[0];
 		ro.candidate = argv[1];
+		ro.cmp.cand_files = (const char *const *)argv + 2;
+		ro.cmp.ncand_files = (size_t)nargs - 2;
 	}
 	if (reportdata_build(&rd, &ro)) {
 		/* no run of the trends' --branch or --tag: say why when no run
