@@ -9,6 +9,8 @@
 # path and by name (the growth of a row explained by the paths whose self
 # time grew).
 . "$(dirname "$0")/e2e-lib.sh"
+# (a memory bound the sanitizers cannot keep)
+e2e_plain_only=deep-new-paths
 : "${MKPROFILE:?}"
 S=$SCOPEDB
 db=$E2E_DIR/t.sqlite
@@ -456,7 +458,7 @@ cat >pcand.json <<'EOF'
  {"name":"x","rank":0,"start_times_ns":[160],"end_times_ns":[180]},
  {"name":"y","rank":0,"start_times_ns":[170],"end_times_ns":[190]}]}
 EOF
-partial="'pcand.json': 1 of its 2 ranks with calls has no call tree with paths (calls that overlap without nesting, too many calls to hold, or paths too deep or too many), so its paths leave that rank out"
+partial="'pcand.json': 1 of its 2 ranks with calls has no call tree with paths (calls that overlap without nesting, rows of totals only, too many calls to hold, or paths too deep or too many), so its paths leave that rank out"
 expect_err 2 "check by path, a rank without a tree" \
 	"scopedb: cannot check by path: $partial; check --by name, or choose ranks with a tree (--ranks)" \
 	$S check pbase.json pcand.json --by path --max-regression 10
@@ -464,7 +466,7 @@ expect 1 "check by name fails" $S check pbase.json pcand.json --max-regression 1
 expect 1 "check by path of the ranks with a tree fails" \
 	$S check pbase.json pcand.json --by path --ranks 1 --max-regression 10
 expect_err 2 "check by path, --ranks naming the rank without a tree" \
-	"scopedb: cannot check by path: 'pcand.json': rank 0 has calls but no call tree with paths (calls that overlap without nesting, too many calls to hold, or paths too deep or too many), so its paths leave it out; check --by name, or choose ranks with a tree (--ranks)" \
+	"scopedb: cannot check by path: 'pcand.json': rank 0 has calls but no call tree with paths (calls that overlap without nesting, rows of totals only, too many calls to hold, or paths too deep or too many), so its paths leave it out; check --by name, or choose ranks with a tree (--ranks)" \
 	$S check pbase.json pcand.json --by path --ranks 0,1 --max-regression 10
 expect 0 "diff by path, a rank without a tree" $S diff pbase.json pcand.json --by path
 equals "diff by path warns" "$err" "scopedb: warning: $partial"
@@ -615,6 +617,55 @@ expect 0 "p95 by path, --ranks 0,1" $S diff --db "$db" 4 5 --by path --metric p9
 all=$out
 expect 0 "p95 by path, all ranks" $S diff --db "$db" 4 5 --by path --metric p95 --format csv
 equals "--ranks of every rank: the stored numbers" "$all" "$out"
+fi
+
+if tcase totals-only-ranks; then
+# --- a JSON rank of totals only beside ranks with calls; ranks of no call --------
+# A rank whose rows with calls are all "aggregate" rows has no tree: by
+# path its calls are left out, so check --by path refuses and diff warns
+# (they passed a +857% regression of that rank without a word).  Ranks
+# that made no call are no "ranks with calls".  A row of no call whose
+# exclusive total is -1 leaves the region's self known.
+printf '%s' '{"format":"scope-profiler-profile","num_ranks":2,"regions":[{"name":"r","rank":0,"start_times_ns":[0,10],"end_times_ns":[5,20]},{"name":"r","rank":1,"aggregate":{"count":3,"total":300,"minimum":50,"maximum":200,"exclusive":300}}]}' >mixed.json
+sed 's/"total":300/"total":3000/' mixed.json >mixed-slow.json
+totals="1 of its 2 ranks with calls has no call tree with paths (calls that overlap without nesting, rows of totals only, too many calls to hold, or paths too deep or too many), so its paths leave that rank out"
+expect_err 2 "totals only: check --by path refuses" \
+	"scopedb: cannot check by path: 'mixed.json': $totals; check --by name, or choose ranks with a tree (--ranks)" \
+	$S check mixed.json mixed-slow.json --by path
+expect 0 "totals only: diff --by path" $S diff mixed.json mixed-slow.json --by path
+contains "totals only: diff warns" "$err" "scopedb: warning: 'mixed.json': $totals"
+expect 1 "totals only: check by name" $S check mixed.json mixed-slow.json
+expect 0 "totals only: the ingest" $S ingest --db tot.sqlite --commit abc1234 mixed.json
+contains "totals only: ingest says why" "$err" \
+	"scopedb: warning: 'mixed.json': rank 1: its rows are totals only, with no events, so rank 1 has no call tree"
+printf '%s' '{"format":"scope-profiler-profile","num_ranks":4,"regions":[{"name":"p","rank":0,"start_times_ns":[0],"end_times_ns":[10]},{"name":"q","rank":0,"start_times_ns":[5],"end_times_ns":[15]},{"name":"p","rank":1,"start_times_ns":[0],"end_times_ns":[10]},{"name":"q","rank":2,"start_times_ns":[],"end_times_ns":[]},{"name":"q","rank":3,"start_times_ns":[],"end_times_ns":[]}]}' >idle-ranks.json
+expect 0 "no-call ranks: show --by path" $S show idle-ranks.json --by path
+contains "no-call ranks: not ranks with calls" "$err" "'idle-ranks.json': 1 of its 2 ranks with calls has"
+printf '%s' '{"format":"scope-profiler-profile","num_ranks":2,"regions":[{"name":"a","rank":0,"aggregate":{"count":3,"total":30,"minimum":5,"maximum":15,"exclusive":20}},{"name":"a","rank":1,"aggregate":{"count":0,"total":0,"minimum":0,"maximum":0,"exclusive":-1}}]}' >agg-idle.json
+sed 's/"exclusive":20/"exclusive":25/' agg-idle.json >agg-idle2.json
+expect 0 "no-call row: self" $S show agg-idle.json --columns calls,self --format csv
+equals "no-call row: self is rank 0's" "$(sed -n 2p <<<"$out")" "a,3,2e-08"
+expect 1 "no-call row: check --metric self" $S check agg-idle.json agg-idle2.json --metric self
+fi
+
+if tcase deep-new-paths; then
+# --- a deep chain of new paths (mutual recursion a > b > a > ...) -----------
+# Each row's attribution had a cause for every path under it, each with its
+# names in JSON: 820 MB for 256 names, out of memory for 1,024.  A row
+# keeps its ten largest causes and counts the rest; the run is read in
+# 400 MB (the plain build: the sanitizers' address space is not bounded so)
+jq -n --argjson D 256 '{format: "scope-profiler-profile", num_ranks: 1, regions: [
+	{name: "A", rank: 0, start_times_ns: [range(0; $D; 2)], end_times_ns: [range(0; $D; 2) | 2 * $D - .]},
+	{name: "B", rank: 0, start_times_ns: [range(1; $D; 2)], end_times_ns: [range(1; $D; 2) | 2 * $D - .]}]}' >deep256.json
+printf '%s' '{"format":"scope-profiler-profile","num_ranks":1,"regions":[{"name":"A","rank":0,"start_times_ns":[0],"end_times_ns":[10]}]}' >flat1.json
+run bash -c 'ulimit -v 400000; exec "$0" diff flat1.json deep256.json --by path --format json' "$S"
+equals "deep new paths: diff in 400 MB" "$rc" 0
+# (255 causes: every path under A, not A, whose self went from 10 to 2 ns)
+equals "deep new paths: the root's ten causes and the rest counted" \
+	"$(jq -c '.rows[] | select(.depth == 1) | [(.attribution.causes | length), .attribution.causes_left_out]' <<<"$out")" \
+	'[10,245]'
+equals "deep new paths: the largest first" \
+	"$(jq -c '[.rows[] | select(.depth == 1) | .attribution.causes[].delta_self] | . == (sort | reverse)' <<<"$out")" true
 fi
 
 finish

@@ -690,7 +690,8 @@ static void test_numbers(void **state)
 
 /* The rows of a region with no calls on some ranks (the standard
  * profile's "idle" on ranks 0 and 1): stored with per-call data and the
- * blob of no values, and read back (issue 24). */
+ * blob of no values, and read back (issue 24); their self time is 0, not
+ * unknown (a row of no call has none). */
 static void test_rows_of_no_calls(void **state)
 {
 	const struct backend *b = *state;
@@ -701,10 +702,10 @@ static void test_rows_of_no_calls(void **state)
 	dump_rows(&x, st, id);
 	assert_non_null(strstr(x.data,
 			       "row idle rank=0 events=1 calls=0 total=0 min=0 max=0 first=0 "
-			       "last=0 start=0 end=0 mean=0 m2=0 excl=-1 gpu=0/0 file= "
+			       "last=0 start=0 end=0 mean=0 m2=0 excl=0 gpu=0/0 file= "
 			       "line=3 text= tags=[\"x\"] blob="));
 	assert_null(strstr(x.data, "row idle rank=0 events=1 calls=0 total=0 min=0 max=0 first=0 "
-				   "last=0 start=0 end=0 mean=0 m2=0 excl=-1 gpu=0/0 file= line=3 "
+				   "last=0 start=0 end=0 mean=0 m2=0 excl=0 gpu=0/0 file= line=3 "
 				   "text= tags=[\"x\"] blob=none"));
 	buf_release(&x);
 	store_close(st);

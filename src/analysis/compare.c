@@ -772,17 +772,19 @@ int compare_paths_partial(char **out, struct store *st, int64_t id, int is_file,
 	if (!rc && nranks)
 		rc = buf_printf(&t,
 				": rank %lld has calls but no call tree with paths (calls that "
-				"overlap without nesting, too many calls to hold, or paths too "
-				"deep or too many), so its paths leave it out",
+				"overlap without nesting, rows of totals only, too many calls to "
+				"hold, or paths too deep or too many), so its paths leave it out",
 				(long long)missing);
 	else if (!rc)
-		rc = buf_printf(&t,
-				": %lld of its %lld ranks with calls %s no call tree with paths "
-				"(calls that overlap without nesting, too many calls to hold, or "
-				"paths too deep or too many), so its paths leave %s out",
-				(long long)(nest.ranks - nest.trees), (long long)nest.ranks,
-				nest.ranks - nest.trees == 1 ? "has" : "have",
-				nest.ranks - nest.trees == 1 ? "that rank" : "those ranks");
+		rc =
+		    buf_printf(&t,
+			       ": %lld of its %lld ranks with calls %s no call tree with paths "
+			       "(calls that overlap without nesting, rows of totals only, too many "
+			       "calls to hold, or paths too deep or too many), so its paths leave "
+			       "%s out",
+			       (long long)(nest.ranks - nest.trees), (long long)nest.ranks,
+			       nest.ranks - nest.trees == 1 ? "has" : "have",
+			       nest.ranks - nest.trees == 1 ? "that rank" : "those ranks");
 	store_run_release(&run);
 	*out = buf_finish(&t, rc);
 	return *out || rc ? rc : err_nomem();

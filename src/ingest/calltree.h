@@ -73,6 +73,8 @@ enum calltree_status {
 	CALLTREE_TOO_MANY,   /* more calls than the builder holds */
 	CALLTREE_NOMEM,	     /* no memory to build it */
 	CALLTREE_INCOMPLETE, /* some of its rows have calls but no events */
+	CALLTREE_TOTALS,     /* all its rows with calls are totals only (set by
+			      * ingest_nest_end(), never sent by a reader) */
 };
 
 enum calltree_method {

@@ -459,6 +459,7 @@ static int ingest_frame(struct ingest_ctx *c, const struct wire_frame *f)
 		break;
 	case WIRE_END:
 		c->have_end = 1;
+		rc = ingest_nest_end(&c->nest);
 		break;
 	case WIRE_ERROR:
 		rc = wire_get_error(&c->fail_code, c->fail_msg, sizeof(c->fail_msg), f);
@@ -764,11 +765,12 @@ static int ingest_store(struct ingest_ctx *c)
 			continue;
 		rc = wire_get_row(&t, &region, &f, c->info->num_regions);
 		/* timings.exclusive_ns keeps the self time: the tree's, else
-		 * the file's (which the child sends too), else unknown */
-		if (!rc)
-			t.exclusive = ingest_rowmap_get(&selfs, (uint32_t)t.rank, region, &self)
-					  ? (int64_t)self
-					  : -1;
+		 * the file's (which the child sends too), else unknown; a row
+		 * of no call has none (upstream writes -1 there too) */
+		if (!rc && ingest_rowmap_get(&selfs, (uint32_t)t.rank, region, &self))
+			t.exclusive = (int64_t)self;
+		else if (!rc)
+			t.exclusive = t.calls == 0 ? 0 : -1;
 		if (!rc)
 			rc = ingest_insert(c, &t, region);
 		if (!rc && t.has_events && t.calls > 0)

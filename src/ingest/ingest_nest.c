@@ -93,6 +93,7 @@ void ingest_nest_release(struct ingest_nest *n)
 	if (!n)
 		return;
 	ingest_rowmap_release(&n->rows);
+	ingest_rowmap_release(&n->seen);
 	free(n->node_region);
 	free(n->node_depth);
 	memset(n, 0, sizeof(*n));
@@ -108,16 +109,45 @@ int ingest_nest_bad(void)
  * are kept: one whose path is too deep, or that met too many paths, keeps
  * its self times but has no paths, and --by path and export must know
  * that its calls are missing from them. */
-static void ingest_nest_rank(struct ingest_nest *n, const struct calltree_rankinfo *r)
+static int ingest_nest_rank(struct ingest_nest *n, const struct calltree_rankinfo *r)
 {
-	n->ranks++;
-	if (r->status == CALLTREE_OK && r->paths_issue == CALLTREE_PATHS_OK)
-		n->trees++;
-	if (r->status == CALLTREE_OK && r->paths_issue == CALLTREE_PATHS_OK)
-		return;
-	if (!n->problems)
+	int ok = r->status == CALLTREE_OK && r->paths_issue == CALLTREE_PATHS_OK;
+
+	n->nests++;
+	/* a rank of no call is no rank with calls, tree or not */
+	n->ranks += !(ok && r->calls == 0);
+	n->trees += ok && r->calls > 0;
+	if (!ok && !n->problems)
 		n->first = *r;
-	n->problems++;
+	n->problems += !ok;
+	return ingest_rowmap_put(&n->seen, r->rank, 0, 1);
+}
+
+int ingest_nest_end(struct ingest_nest *n)
+{
+	struct ingest_rowmap counted = {NULL, NULL, 0, 0};
+	uint64_t v;
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; !rc && n->nests && i < n->rows.cap; i++) {
+		uint32_t rank = (uint32_t)((n->rows.keys[i] - 1) >> 32);
+
+		if (!n->rows.keys[i] || !n->rows.vals[i] ||
+		    ingest_rowmap_get(&n->seen, rank, 0, &v) ||
+		    ingest_rowmap_get(&counted, rank, 0, &v))
+			continue;
+		rc = ingest_rowmap_put(&counted, rank, 0, 1);
+		if (!n->problems) {
+			memset(&n->first, 0, sizeof(n->first));
+			n->first.rank = rank;
+			n->first.status = CALLTREE_TOTALS;
+		}
+		n->problems++;
+		n->ranks++;
+	}
+	ingest_rowmap_release(&counted);
+	return rc;
 }
 
 /* A node in sequence after the ones received: keep its region and depth. */
@@ -168,9 +198,7 @@ int ingest_nest_frame(struct ingest_nest *n, const struct wire_frame *f, size_t 
 	switch (f->type) {
 	case WIRE_NEST:
 		rc = wire_get_nest(&ri, f, num_regions);
-		if (!rc)
-			ingest_nest_rank(n, &ri);
-		return rc;
+		return rc ? rc : ingest_nest_rank(n, &ri);
 	case WIRE_NODE:
 		rc = wire_get_node(&nd, f, num_regions);
 		return rc ? rc : ingest_nest_node(n, &nd);
@@ -237,6 +265,9 @@ void ingest_nest_warning(char *buf, size_t len, const char *path, const struct i
 		break;
 	case CALLTREE_INCOMPLETE:
 		snprintf(why, sizeof(why), "some of its regions have calls but no events");
+		break;
+	case CALLTREE_TOTALS:
+		snprintf(why, sizeof(why), "its rows are totals only, with no events");
 		break;
 	default:
 		if (r->paths_issue == CALLTREE_PATHS_DEEP)

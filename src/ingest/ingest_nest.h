@@ -42,7 +42,10 @@ struct ingest_nest {
 	uint32_t nodes;		   /* WIRE_NODE frames so far: the next node's id */
 	uint32_t *node_region, *node_depth;
 	size_t ncap;
-	uint64_t ranks;			/* WIRE_NEST frames: ranks with event rows */
+	struct ingest_rowmap seen;	/* ranks of WIRE_NEST frames (region 0) */
+	uint64_t nests;			/* WIRE_NEST frames */
+	uint64_t ranks;			/* ranks with calls: event rows, or rows of
+					 * totals only beside them (ingest_nest_end()) */
 	uint64_t trees;			/* of which have a tree */
 	uint64_t paths;			/* WIRE_PATH frames */
 	uint64_t selfs;			/* WIRE_SELF frames */
@@ -61,6 +64,15 @@ int ingest_nest_row(struct ingest_nest *n, const struct wire_frame *f, size_t nu
  * 0 or ERR_GENERIC / ERR_NOMEM.  A path with its row's durations needs
  * that row, with as many calls as its outermost calls. */
 int ingest_nest_frame(struct ingest_nest *n, const struct wire_frame *f, size_t num_regions);
+
+/*
+ * After the file's last frame: a rank whose rows with calls are all
+ * totals (a JSON profile's "aggregate" rows beside other ranks' events)
+ * has no tree, and no WIRE_NEST says so; count it as a rank without one
+ * (--by path leaves its calls out).  Not in a file without events at all
+ * (the aggregate layout: no rank has a tree to miss).  0 or ERR_NOMEM.
+ */
+int ingest_nest_end(struct ingest_nest *n);
 
 /* A nesting frame before the file's WIRE_INFO: ERR_GENERIC. */
 int ingest_nest_bad(void);

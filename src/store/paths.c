@@ -413,11 +413,11 @@ static int paths_none(struct store *st, int64_t run_id, const struct store_nesti
 			 util_quote_msg(run.source_path ? run.source_path : "?"));
 	else
 		snprintf(who, sizeof(who), "run %lld", (long long)run_id);
-	if (nest->ranks == 0)
+	if (run.num_calls == 0)
+		snprintf(why, sizeof(why), "%s made no call", file ? "it" : "its file");
+	else if (nest->ranks == 0)
 		snprintf(why, sizeof(why), "%s keeps no calls, only totals (aggregate layout)",
 			 file ? "it" : "its file");
-	else if (run.num_calls == 0)
-		snprintf(why, sizeof(why), "%s made no call", file ? "it" : "its file");
 	else if (nest->trees == 0)
 		snprintf(why, sizeof(why),
 			 "no rank has a call tree with paths (calls that overlap without nesting, "
