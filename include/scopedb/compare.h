@@ -147,9 +147,15 @@ struct compare_cause {
 	double share;			 /* delta_self / compare_attr.delta */
 };
 
+/* The causes an attribution keeps, largest first: a path of 1,024 names
+ * has up to 1,023 paths under it, each in JSON with its names, and a run
+ * of new deep paths (mutual recursion) took gigabytes to say so. */
+#define COMPARE_CAUSES_MAX 10
+
 struct compare_attr {
 	struct compare_cause *causes; /* largest delta_self first; n 0: none */
 	size_t n;
+	size_t left_out;	  /* causes past COMPARE_CAUSES_MAX, smaller than those */
 	enum stats_metric metric; /* what is decomposed: STATS_TOTAL or STATS_SELF */
 	double delta;		  /* its growth over the row's paths, seconds (> 0) */
 	/* covers: that sum is the row's own value of metric on both sides

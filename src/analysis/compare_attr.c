@@ -268,6 +268,10 @@ static int compare_causes(struct compare_attr *at, const struct compare_result *
 		at->causes[k].share = at->causes[k].delta_self / at->delta;
 	if (at->n)
 		qsort(at->causes, at->n, sizeof(*at->causes), compare_cmp_cause);
+	if (at->n > COMPARE_CAUSES_MAX) {
+		at->left_out = at->n - COMPARE_CAUSES_MAX;
+		at->n = COMPARE_CAUSES_MAX;
+	}
 out:
 	free(roots);
 	return rc;

@@ -450,14 +450,40 @@ void doc_json_null(struct doc *d, struct doc_value *parent, const char *key)
 	doc_value_add(d, parent, key, DOC_V_NULL);
 }
 
+/* One value for the whole array, its strings in one block: a path of
+ * 1,024 names is one allocation, not 1,024 values (a diff over deep paths
+ * keeps thousands of them).  An array with a NULL is built as values. */
 void doc_json_strs(struct doc *d, struct doc_value *parent, const char *key, const char *const *s,
 		   size_t n, enum jsonw_layout layout)
 {
-	struct doc_value *a = doc_json_arr(d, parent, key, layout);
-	size_t i;
+	struct doc_value *a;
+	size_t i, len = 1;
+	char *p;
 
-	for (i = 0; i < n; i++)
-		doc_json_str(d, a, NULL, s[i]);
+	for (i = 0; i < n && s[i]; i++)
+		len += strlen(s[i]) + 1;
+	if (i < n) {
+		a = doc_json_arr(d, parent, key, layout);
+		for (i = 0; i < n; i++)
+			doc_json_str(d, a, NULL, s[i]);
+		return;
+	}
+	a = doc_value_add(d, parent, key, DOC_V_STRS);
+	if (!a)
+		return;
+	a->layout = layout;
+	a->i = (int64_t)n;
+	a->s = p = malloc(len);
+	if (!p) {
+		d->failed = 1;
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		size_t l = strlen(s[i]) + 1;
+
+		memcpy(p, s[i], l);
+		p += l;
+	}
 }
 
 void doc_json_table(struct doc *d, struct doc_value *parent, const char *key,

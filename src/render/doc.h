@@ -157,7 +157,8 @@ enum doc_vkind {
 	DOC_V_STR,
 	DOC_V_OBJ,
 	DOC_V_ARR,
-	DOC_V_TABLE
+	DOC_V_TABLE,
+	DOC_V_STRS /* an array of i strings, back to back in s (doc_json_strs()) */
 };
 
 struct doc_value {

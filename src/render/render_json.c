@@ -81,6 +81,15 @@ static void render_json_value(struct jsonw *w, const struct doc_value *v)
 	case DOC_V_TABLE:
 		render_json_table(w, v->table);
 		break;
+	case DOC_V_STRS: {
+		const char *p = v->s;
+
+		jsonw_begin_array(w, v->layout);
+		for (i = 0; i < (size_t)v->i; i++, p += strlen(p) + 1)
+			jsonw_string(w, p);
+		jsonw_end(w);
+		break;
+	}
 	case DOC_V_STR:
 		jsonw_string(w, v->s);
 		break;

@@ -202,6 +202,8 @@ static void report_attr_json(struct doc *d, struct doc_value *o, const struct st
 		doc_json_num(d, c, "delta_self", x->delta_self, 0);
 		doc_json_num(d, c, "share", x->share, 0);
 	}
+	if (at->left_out)
+		doc_json_int(d, a, "causes_left_out", (int64_t)at->left_out);
 }
 
 void report_row_values_json(struct doc *d, struct doc_value *obj, const struct stats_row *row,
