@@ -445,6 +445,51 @@ static void test_stream_writer(void **state)
 	}
 }
 
+/* A decimal mpi_size past 2^32 - 1 is refused, also past 2^63 (which
+ * strtoll cannot hold: it was taken for no number and ignored); one that
+ * is no number is ignored (docs/format.md section 6.2, item 9). */
+static void test_mpi_size_range(void **state)
+{
+	static const struct {
+		const char *v;
+		int refused;
+	} cases[] = {{"4294967296", 1},
+		     {"99999999999999999999", 1},
+		     {"4294967295", 0},
+		     {"eight", 0},
+		     {"-99999999999999999999", 0}};
+	const struct h5write_profile *std = tu_h5_standard();
+	const char *names[] = {"solve", "größe_λ", "io", "idle"};
+	size_t c, i;
+
+	(void)state;
+	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		struct h5write_meta meta = {.key = "mpi_size", .kind = H5WRITE_META_STR};
+		struct h5write_opts o = tu_h5_opts(3, 0);
+		struct h5write_stream *s = NULL;
+		struct h5prof *p = NULL;
+		const char *path = tu_path("mpisize.h5");
+		int rc;
+
+		meta.str = cases[c].v;
+		o.mpi_size = 0; /* the meta's, not the writer's own */
+		assert_int_equal(h5write_stream_open(&s, path, names, 4, &o), 0);
+		assert_int_equal(h5write_stream_meta(s, &meta, 1), 0);
+		for (i = 0; i < std->nrows; i++)
+			assert_int_equal(h5write_stream_row(s, &std->rows[i]), 0);
+		assert_int_equal(h5write_stream_close(s), 0);
+		rc = h5prof_open(&p, path);
+		if (cases[c].refused) {
+			assert_int_equal(rc, ERR_FORMAT);
+			assert_non_null(strstr(err_msg(), "out of range"));
+			assert_non_null(strstr(err_msg(), cases[c].v));
+		} else {
+			assert_int_equal(rc, 0);
+		}
+		h5prof_free(p);
+	}
+}
+
 /* Undeclared region and schema-1 streams are refused. */
 static void test_stream_errors(void **state)
 {
@@ -1263,6 +1308,7 @@ TU_MAIN(NULL, NULL,
 	    cmocka_unit_test(test_columnar_offsets_out_of_order),
 	    cmocka_unit_test(test_chunk_boundaries),
 	    cmocka_unit_test(test_stream_writer),
+	    cmocka_unit_test(test_mpi_size_range),
 	    cmocka_unit_test(test_stream_errors),
 	    cmocka_unit_test(test_stream_large_row),
 	    cmocka_unit_test(test_callback_stop_and_reread),

@@ -134,10 +134,12 @@ static int h5index_mpi_size(const struct h5prof *p, uint64_t *out)
 		return 0;
 	errno = 0;
 	n = strtoll(v, &end, 10);
-	if (*end || errno)
-		return 0;
-	if (n > (long long)UINT32_MAX)
-		return h5prof_fail(p, ERR_FORMAT, "metadata mpi_size %lld is out of range", n);
+	if (*end || end == v)
+		return 0; /* not a decimal integer */
+	/* past 2^63 too (docs/format.md section 6.2, item 9) */
+	if ((errno == ERANGE && n > 0) || n > (long long)UINT32_MAX)
+		return h5prof_fail(p, ERR_FORMAT, "metadata mpi_size %.40s is out of range",
+				   v + strspn(v, " \t\n\v\f\r"));
 	if (n > 0)
 		*out = (uint64_t)n;
 	return 0;
