@@ -6,10 +6,10 @@
  *
  * Compatibility notes (tests/golden/options.txt holds the cases): an
  * abbreviation matching two options is refused naming them; a value given
- * with '=' to an option that takes none is refused as such; an
- * unknown letter inside a cluster ("-xq") is reported under the word that
- * precedes the cluster once positionals are moved behind the options
- * (getopt_long's optind - 1), which is what the message always said.
+ * with '=' to an option that takes none is refused as such.  An unknown
+ * letter inside a cluster is named with its word ("unknown option '-x' in
+ * '-xq'"); getopt_long named the word before the cluster ("runs -zz" said
+ * "unknown option 'runs'"), which this parser copied until a review.
  */
 #include <limits.h>
 #include <stdarg.h>
@@ -389,10 +389,9 @@ static int opt_long(const struct opt_cmd *cmd, const struct opt *opts, int argc,
 	return eq || !arg ? 0 : opt_more(o, argc, argv, i, g, code);
 }
 
-/* The cluster "-abc" at argv[*i]; prev is the word before it once the
- * positionals met so far are moved behind the options. */
+/* The cluster "-abc" at argv[*i]. */
 static int opt_short(const struct opt_cmd *cmd, const struct opt *opts, int argc, char **argv,
-		     int *i, const char *prev, struct opt_greedy *g, int *code)
+		     int *i, struct opt_greedy *g, int *code)
 {
 	const char *word = argv[*i], *p;
 
@@ -401,9 +400,13 @@ static int opt_short(const struct opt_cmd *cmd, const struct opt *opts, int argc
 		const char *arg = NULL;
 		int separate = 0;
 
-		if (!o) {
+		/* the letter, and in a cluster the word it is in */
+		if (!o && word[2]) {
 			*code =
-			    opt_usage_error(cmd, opts, "unknown option '%s'", p[1] ? prev : word);
+			    opt_usage_error(cmd, opts, "unknown option '-%c' in '%s'", *p, word);
+			return -1;
+		} else if (!o) {
+			*code = opt_usage_error(cmd, opts, "unknown option '%s'", word);
 			return -1;
 		}
 		if (opt_takes_value(o)) {
@@ -451,7 +454,6 @@ static int opt_missing_greedy(const struct opt_cmd *cmd, const struct opt *opts,
 
 int opt_parse(const struct opt_cmd *cmd, const struct opt *opts, int argc, char **argv, int *code)
 {
-	const char *prev = argv[0];
 	struct opt_greedy greedy = {NULL, BUF_INIT};
 	int posix = getenv("POSIXLY_CORRECT") != NULL, n = 0, i, ret = -1, extra = 0;
 
@@ -474,10 +476,8 @@ int opt_parse(const struct opt_cmd *cmd, const struct opt *opts, int argc, char 
 			break;
 		}
 		if (word[1] == '-' ? opt_long(cmd, opts, argc, argv, &i, &greedy, code)
-				   : opt_short(cmd, opts, argc, argv, &i, n ? argv[n - 1] : prev,
-					       &greedy, code))
+				   : opt_short(cmd, opts, argc, argv, &i, &greedy, code))
 			goto out;
-		prev = argv[i];
 	}
 	while (i < argc)
 		argv[n++] = argv[i++];
