@@ -5,8 +5,9 @@
 # is (never replaced by a regular file), a symlink is written through to
 # its target, "-" and the file stdout goes to are stdout, a replaced file
 # keeps its mode, a new one gets the umask's, and a full device says so.
-# An output never replaces the store, a file of it or any SQLite file, and
-# a full standard output names its cause, not --output (issue 29).
+# An output never replaces the store, a file of it, any SQLite file or a
+# profile the command reads, two outputs are not one file, and a full
+# standard output names its cause, not --output (issue 29).
 . "$(dirname "$0")/e2e-lib.sh"
 : "${MKPROFILE:?}"
 S=$SCOPEDB
@@ -180,6 +181,34 @@ expect 0 "the store still works" $S runs
 printf 'SQLite format 2\n' >not.db
 expect 1 "--output over another file" $S check 1 2 --output json=not.db
 cmp -s want.json not.db && ok || bad "not.db not written"
+
+fi
+
+if tcase inputs; then
+# a profile the command reads is never written over (check in.h5 b.h5
+# --output json=in.h5 replaced the profile), nor is one file given to two
+# --output (the second document replaced the first)
+cp a.h5 in.h5 && ln -s in.h5 in-link.h5 || exit 1
+sum_in() { sha256sum in.h5 | cut -d' ' -f1; }
+before_in=$(sum_in)
+expect_err 2 "--output over a profile read" \
+	"scopedb: cannot write --output 'json=in.h5': it is a file this command reads; refused" \
+	$S check in.h5 b.h5 --output json=in.h5
+expect_err 2 "--output over a symlink to a profile read" \
+	"scopedb: cannot write --output 'json=in-link.h5': it is a file this command reads; refused" \
+	$S diff b.h5 in.h5 --output json=in-link.h5
+expect_err 2 "--output over a repetition read" \
+	"scopedb: cannot write --output 'csv=in.h5': it is a file this command reads; refused" \
+	$S check 1 b.h5 in.h5 --output csv=in.h5
+expect_err 2 "report -o over a profile read" \
+	"scopedb: cannot write --output 'in.h5': it is a file this command reads; refused" \
+	$S report 1 in.h5 -o in.h5
+equals "the profile read is intact" "$(sum_in)" "$before_in"
+expect_err 2 "two --output to one file" \
+	"scopedb: invalid --output 'github=./one.txt': --output 'json=one.txt' writes that file already; give each its own" \
+	$S check 1 2 --output json=one.txt --output github=./one.txt
+[ ! -e one.txt ] && ok || bad "two --output to one file: written"
+expect 1 "two --output to stdout" $S check 1 2 --output json=- --output markdown=-
 
 fi
 

@@ -233,6 +233,10 @@ int cmd_compare(int argc, char **argv, int check)
 		}
 	co.cand_files = reps.v + 1;
 	co.ncand_files = reps.n - 1;
+	/* no --output over a profile it reads */
+	cli_protect_input(argv[0]);
+	for (i = 0; i < reps.n; i++)
+		cli_protect_input(reps.v[i]);
 	co.locations = check && compare_wants_findings(fmt, &outs);
 	if (cli_same_spec(&like)) {
 		code = cli_error();

@@ -79,7 +79,7 @@ int cmd_report(int argc, char **argv)
 	struct buf page = BUF_INIT;
 	char *hint = NULL;
 	long history = REPORT_HISTORY;
-	int code = CLI_EXIT_ERROR, nargs;
+	int code = CLI_EXIT_ERROR, nargs, i;
 	const struct opt opts[] = {
 	    OPT__DB(&db),
 	    OPT__METRIC(&ro.cmp.metric),
@@ -132,6 +132,8 @@ int cmd_report(int argc, char **argv)
 	ro.cmp.same_from_env = like.spec.from_env;
 	ro.cmp.check = 1;
 	ro.history = (size_t)history;
+	for (i = 0; i < nargs; i++) /* no -o over a profile it reads */
+		cli_protect_input(argv[i]);
 	if (nargs >= 2) {
 		ro.baseline = argv[0];
 		ro.candidate = argv[1];

@@ -65,11 +65,35 @@ static char *cli_output_format(const char *arg, const char *eq)
 	return f;
 }
 
+static char *cli_canonical(const char *path);
+
+/* 1 when the --output files a and b are one file (the same name, the same
+ * path once resolved, or the same file as stat tells); the standard
+ * output ("-") takes several. */
+static int cli_same_output(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	char *ca, *cb;
+	int same;
+
+	if (!strcmp(a, "-") || !strcmp(b, "-"))
+		return 0;
+	if (!strcmp(a, b) ||
+	    (!stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino))
+		return 1;
+	ca = cli_canonical(a);
+	cb = cli_canonical(b);
+	same = ca && cb && !strcmp(ca, cb);
+	free(ca);
+	free(cb);
+	return same;
+}
+
 int cli_outputs_check(const char *const *outs, size_t n, const char *allowed)
 {
 	struct buf choices = BUF_INIT;
 	const char *f;
-	size_t i;
+	size_t i, k;
 	int rc = 0;
 
 	for (i = 0; i < n && !rc; i++) {
@@ -96,9 +120,38 @@ int cli_outputs_check(const char *const *outs, size_t n, const char *allowed)
 					    "invalid --output '%s': unknown format; choose from %s",
 					    outs[i], choices.data ? choices.data : "");
 		}
+		/* two documents into one file: the second replaced the first */
+		for (k = 0; !rc && k < i; k++)
+			if (cli_same_output(strchr(outs[k], '=') + 1, eq + 1))
+				rc =
+				    err_set(ERR_USAGE,
+					    "invalid --output '%s': --output '%s' writes that file "
+					    "already; give each its own",
+					    outs[i], outs[k]);
 	}
 	buf_release(&choices);
 	return rc;
+}
+
+/* The files the command reads (cli_protect_input()): never written over. */
+static struct cli_input {
+	dev_t dev;
+	ino_t ino;
+} * cli_inputs;
+static size_t cli_ninputs, cli_inputs_cap;
+
+void cli_protect_input(const char *path)
+{
+	struct stat sb;
+	struct cli_input *in;
+
+	if (!path || stat(path, &sb) || !S_ISREG(sb.st_mode))
+		return;
+	in = util_push(&cli_inputs, &cli_inputs_cap, &cli_ninputs, sizeof(*in));
+	if (in) { /* (out of memory: the write's own checks stand) */
+		in->dev = sb.st_dev;
+		in->ino = sb.st_ino;
+	}
 }
 
 /*
@@ -220,6 +273,9 @@ static int cli_outfile_guard(const struct cli_outfile *o)
 					      sb.st_dev == tb.st_dev && sb.st_ino == tb.st_ino))
 			what = i ? "it is a file of the store" : "it is the store";
 	}
+	for (i = 0; !what && exists && i < cli_ninputs; i++)
+		if (cli_inputs[i].dev == tb.st_dev && cli_inputs[i].ino == tb.st_ino)
+			what = "it is a file this command reads";
 	if (!what && exists && S_ISREG(tb.st_mode))
 		what = cli_sqlite_kind(target);
 	for (i = 0; !what && i < sizeof(cli_sqlite_suffixes) / sizeof(*cli_sqlite_suffixes); i++) {

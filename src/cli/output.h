@@ -51,8 +51,9 @@ int cli_outputs_check(const char *const *outs, size_t n, const char *allowed);
  * and the exit code is CLI_EXIT_ERROR; before the renames, no FILE was
  * written either (a failed rename names the files already renamed).
  * A FILE that is the store (the command's --db value store, NULL for
- * none) or one of its -wal/-shm/-journal files, or any SQLite database,
- * write-ahead log or journal, is refused before anything is done ("cannot
+ * none) or one of its -wal/-shm/-journal files, any SQLite database,
+ * write-ahead log or journal, or a file the command reads
+ * (cli_protect_input()) is refused before anything is done ("cannot
  * write --output 'json=s.sqlite': it is the store; refused").
  */
 int cli_print_doc_outputs(cli_doc_fn build, const void *ctx, const char *fmt, int color, int ok,
@@ -68,5 +69,13 @@ int cli_print_doc_outputs(cli_doc_fn build, const void *ctx, const char *fmt, in
  * on device").
  */
 int cli_write_file(const char *path, const struct buf *data, const char *store);
+
+/*
+ * Note a file the command reads (a profile given as a run): --output and
+ * cli_write_file() refuse to write over it ("cannot write --output
+ * 'json=in.json': it is a file this command reads; refused").  Anything
+ * but an existing regular file is not noted.
+ */
+void cli_protect_input(const char *path);
 
 #endif
