@@ -63,6 +63,16 @@ static void test_python_syntax(void **state)
 	assert_int_equal(inc1("xa{,2}b", "xaaab"), 0);
 	assert_int_equal(inc1("x\\{,2}", "x{,2}"), 1);
 	assert_int_equal(inc1("x[{,]2", "x,2"), 1);
+	/* \uXXXX and \UXXXXXXXX are characters (PCRE2 refused them), in a
+	 * class too; an escaped backslash before u stays a literal one */
+	assert_int_equal(inc1("\\u0072e", "re"), 1);
+	assert_int_equal(inc1("\\U00000072e", "re"), 1);
+	assert_int_equal(inc1("gr\\u00f6\\u00DFe", "gr\xc3\xb6\xc3\x9f"
+						   "e"),
+			 1);
+	assert_int_equal(inc1("[\\u0061-\\u0063]x", "bx"), 1);
+	assert_int_equal(inc1("\\U0001F600", "\xf0\x9f\x98\x80"), 1);
+	assert_int_equal(inc1("a\\\\u0072", "a\\u0072"), 1);
 	/* ']' first in a class is a member; \Z inside a class untouched. */
 	assert_int_equal(inc1("[]a]+x", "]a]x"), 1);
 	assert_int_equal(inc1("[^]]x", "ax"), 1);

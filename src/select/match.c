@@ -2,10 +2,11 @@
  * match.c - --include/--exclude patterns (PCRE2, Python re.match semantics)
  * and --ranks specs (see match.h).
  *
- * Python's re dialect is close to PCRE2's; the two differences that matter
+ * Python's re dialect is close to PCRE2's; the differences that matter
  * for region filters are rewritten before compiling: "\Z" (end of string in
- * Python, "\z" in PCRE2) and the open-lower-bound quantifier "{,N}" (which
- * PCRE2 10.42 reads as literal text).  Compile error offsets are mapped back
+ * Python, "\z" in PCRE2), the open-lower-bound quantifier "{,N}" (which
+ * PCRE2 10.42 reads as literal text), and the escapes "\uXXXX" and
+ * "\UXXXXXXXX" (PCRE2's "\x{...}").  Compile error offsets are mapped back
  * to the pattern the user wrote.
  */
 #define PCRE2_CODE_UNIT_WIDTH 8
@@ -29,6 +30,20 @@ struct match {
 	pcre2_match_data *md;
 };
 
+/* The hex digits of Python's escape "\uXXXX" (4) or "\UXXXXXXXX" (8) at
+ * pat[i], n = strlen(pat); 0 when there is none. */
+static size_t match_hex_escape(const char *pat, size_t i, size_t n)
+{
+	size_t hex = 0, k;
+
+	if (i + 1 < n && pat[i] == '\\')
+		hex = pat[i + 1] == 'u' ? 4 : pat[i + 1] == 'U' ? 8 : 0;
+	for (k = 0; hex && k < hex; k++)
+		if (i + 2 + k >= n || !strchr("0123456789abcdefABCDEF", pat[i + 2 + k]))
+			hex = 0;
+	return hex;
+}
+
 /*
  * Translate Python-only syntax of pat into out (malloc'ed, NUL-terminated);
  * map[j] is the index in pat of out's byte j (map[len] = strlen(pat)).
@@ -47,6 +62,24 @@ static int match_translate(char **out, size_t **out_map, const char *pat)
 		return err_nomem();
 	}
 	while (i < n) {
+		size_t hex = match_hex_escape(pat, i, n), k;
+
+		if (hex) {
+			map[j] = i;
+			t[j++] = '\\';
+			map[j] = i + 1;
+			t[j++] = 'x';
+			map[j] = i + 1;
+			t[j++] = '{';
+			for (k = 0; k < hex; k++) {
+				map[j] = i + 2 + k;
+				t[j++] = pat[i + 2 + k];
+			}
+			map[j] = i + 1 + hex;
+			t[j++] = '}';
+			i += 2 + hex;
+			continue;
+		}
 		if (pat[i] == '\\' && i + 1 < n) {
 			map[j] = i;
 			t[j++] = '\\';
@@ -73,8 +106,7 @@ static int match_translate(char **out, size_t **out_map, const char *pat)
 			in_class = 1;
 			continue;
 		} else if (pat[i] == '{' && i + 1 < n && pat[i + 1] == ',') {
-			size_t k = i + 2;
-
+			k = i + 2;
 			while (k < n && pat[k] >= '0' && pat[k] <= '9')
 				k++;
 			if (k > i + 2 && k < n && pat[k] == '}') {
