@@ -384,7 +384,7 @@ run $S check --db "$db" latest --candidate-files k1.h5 k2.h5 k3.h5 --max-regress
 equals "--candidate-files: the same" "$(jq -c '[.candidate_files, .violations]' <<<"$out")" \
 	'[["k1.h5","k2.h5","k3.h5"],["solve"]]'
 run $S check --db "$db" latest k1.h5 k2.h5 k3.h5 --baseline-window 4
-contains "files: the candidate set" "$out" "Candidate runs: 3 (file, file, file)"
+contains "files: the candidate set" "$out" "Candidate runs: 3 (k1.h5, k2.h5, k3.h5)"
 contains "files: repetitions field" "$out" \
 	"Repetitions: 3 files: k1.h5, k2.h5, k3.h5 (the candidate set)"
 equals "files: nothing stored" "$(sql "$db" "select count(*) from runs")" "$before"

@@ -212,12 +212,12 @@ BASE=main HEAD_REF=fork-user:feature job gh_git pull_request 9/merge - ../slow.h
 equals "git: fork pr regression fails" "$rc" 1
 contains "git: against the merge base" "$(<summary.md)" \
 	"Baseline from:** base:origin/main: merge base $(csha 4 | cut -c1-12) of HEAD and 'origin/main'; run 4, at the merge base"
-contains "git: the candidate set" "$(<summary.md)" "**Candidate runs:** 3 (file, file, file)"
+contains "git: the candidate set" "$(<summary.md)" "**Candidate runs:** 3 (../slow.h5, ../slow2.h5, ../slow3.h5)"
 contains "git: three repetitions" "$(<summary.md)" "**Repetitions:** 3 files: ../slow.h5, ../slow2.h5, ../slow3.h5 (the candidate set)"
 contains "git: solve regressed, with its icon" "$(<summary.md)" "| **solve** |"
 # the HTML report's verdict is the set's, as the check's
 contains "git: the html report of the set" "$(<scopedb-report.html)" "Regression check: FAIL"
-contains "git: the html report's candidate set" "$(<scopedb-report.html)" "3 (file, file, file)"
+contains "git: the html report's candidate set" "$(<scopedb-report.html)" "3 (../slow.h5, ../slow2.h5, ../slow3.h5)"
 contains "git: the icon" "$(<summary.md)" "| 🔴 regressed |"
 case $out in
 *"::error file=example.py,line=17,title=scopedb%3A solve +"*"%25::solve: p95 "*"; regressed: ratio "*) ok ;;

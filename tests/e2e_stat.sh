@@ -189,10 +189,10 @@ expect_err 2 "file candidate window" \
 	"scopedb: --candidate-window needs a stored candidate, not the file 'one.h5' (ingest it first)" \
 	$S check 12 one.h5 --candidate-window 3
 expect 0 "file candidate" $S check tag:nightly one.h5 --baseline-window 10 --max-regression 20
-contains "file candidate set" "$out" "Candidate runs: 1 (file)"
+contains "file candidate set" "$out" "Candidate runs: 1 (one.h5)"
 expect 0 "file candidate json" $S check tag:nightly one.h5 --baseline-window 10 \
 	--max-regression 20 --format json
-contains "file id null" "$out" '"candidate_runs": [null]'
+contains "file by name" "$out" '"candidate_runs": ["one.h5"]'
 expect_err 2 "window 0" \
 	"scopedb: invalid --baseline-window '0': expected an integer from 1 to 1000 (runs)" \
 	$S check 12 13 --baseline-window 0
@@ -242,6 +242,17 @@ expect 1 "outliers: a regression still caught" $S check tag:nightly 18 --baselin
 	--max-regression 5
 contains "outliers: solve regressed" "$out" "+21.8%  regressed  1.22 [1.19, 1.25]  <0.001"
 contains "outliers: named" "$out" "Outlier runs: 17 (2.6x slower in 5 of 5 regions), 8 (2.5x slower"
+# the same three candidates as files: the outlier is named by its file
+# (it read "file", and null in JSON)
+expect 0 "outliers: files" $S check tag:nightly p11.h5 p12.h5 p13.h5 --baseline-window 10 \
+	--max-regression 5
+contains "outliers: a file named" "$out" "Outlier runs: p12.h5 (2.6x slower in 5 of 5 regions), 8 (2.5x"
+contains "outliers: the files of the set" "$out" "Candidate runs: 3 (p11.h5, p12.h5, p13.h5)"
+expect 0 "outliers: files, json" $S check tag:nightly p11.h5 p12.h5 p13.h5 --baseline-window 10 \
+	--max-regression 5 --format json
+equals "outliers: files, json" \
+	"$(jq -c '[[.outliers[] | [.run, .file]], ([.rows[].outliers] | unique)]' <<<"$out")" \
+	'[[[null,"p12.h5"],[8,null]],[[8,"p12.h5"]]]'
 
 fi
 

@@ -109,14 +109,15 @@ struct compare_stat {
 	double borrowed;	   /* share of the pooled noise in cv (0 to 1) */
 	size_t nhist;		   /* history runs the noise came from */
 	size_t nbase, ncand;	   /* runs of each set averaged */
-	int64_t *outliers;	   /* runs of either set left out as outliers */
+	int64_t *outliers;	   /* runs of either set left out as outliers
+				    * (ids as in compare_result.cand_runs) */
 	size_t noutliers;
 };
 
 /* A run left out as an outlier in at least half of the regions where it
  * has a value (the run flagged in the header). */
 struct compare_outlier {
-	int64_t run;	/* its id (0: the candidate file) */
+	int64_t run;	/* its id (-k: the candidate's file k, compare_result.files) */
 	size_t regions; /* regions where it was left out */
 	size_t tested;	/* regions where it had a value */
 	double factor;	/* typical value / set location there (2.5: slower) */
@@ -198,13 +199,17 @@ struct compare_result {
 	size_t nonly_b;
 	struct verdict verdict; /* check only (VERDICT_NONE for diff) */
 	/* compare_opts.stat only: one verdict per row (else NULL), the run
-	 * sets (ids, newest first; 0 for a file) and where the noise came from */
+	 * sets (ids, newest first; -k for the candidate's file k, named by
+	 * files[k - 1]: the candidate, then its repetitions, as given) and
+	 * where the noise came from */
 	struct compare_stat *stat;
 	struct compare_loc *locs; /* per row with compare_opts.locations, else NULL */
 	int64_t *base_runs;
 	size_t nbase_runs;
 	int64_t *cand_runs;
 	size_t ncand_runs;
+	char **files; /* owned */
+	size_t nfiles;
 	/* a baseline named by base:REF: which commit git chose and how far
 	 * back (analysis/ancestry.h), else NULL */
 	char *baseline_from;

@@ -984,6 +984,9 @@ void compare_release(struct compare_result *r)
 	same_release(&r->same);
 	free(r->base_runs);
 	free(r->cand_runs);
+	for (i = 0; i < r->nfiles; i++)
+		free(r->files[i]);
+	free(r->files);
 	free(r->noise_from);
 	free(r->baseline_from);
 	free(r->rows);

@@ -26,8 +26,22 @@
 
 /* The ids of the runs s[0..n) (newest first) into *out (malloc'ed); 0 for
  * a file's run (file: its id is its private store's). */
+/* The id a set shows for run id of the candidate sb: its own, or for a
+ * file -k, k its place among the candidate's files (runarg.reps, the
+ * candidate first; compare_result.files names them). */
+static int64_t compare_set_id(const struct runarg *sb, int64_t id)
+{
+	size_t k;
+
+	if (!sb || !sb->is_file)
+		return id;
+	for (k = 0; k < sb->nreps && sb->reps[k] != id; k++)
+		;
+	return -(int64_t)(k < sb->nreps ? k + 1 : 1);
+}
+
 static int compare_set_ids(int64_t **out, size_t *nout, const struct runset_run *s, size_t n,
-			   int file)
+			   const struct runarg *sb)
 {
 	size_t i;
 
@@ -35,8 +49,26 @@ static int compare_set_ids(int64_t **out, size_t *nout, const struct runset_run 
 	if (!*out)
 		return err_nomem();
 	for (i = 0; i < n; i++)
-		(*out)[i] = file ? 0 : s[i].id;
+		(*out)[i] = compare_set_id(sb, s[i].id);
 	*nout = n;
+	return 0;
+}
+
+/* compare_result.files: the candidate file arg_b and its repetitions. */
+static int compare_set_files(struct compare_result *out, const char *arg_b,
+			     const struct compare_opts *o)
+{
+	size_t i;
+
+	out->files = calloc(o->ncand_files + 1, sizeof(*out->files));
+	if (!out->files)
+		return err_nomem();
+	for (i = 0; i <= o->ncand_files; i++) {
+		out->files[i] = util_strdup(i ? o->cand_files[i - 1] : arg_b);
+		if (!out->files[i])
+			return err_nomem();
+		out->nfiles++;
+	}
 	return 0;
 }
 
@@ -79,10 +111,11 @@ struct compare_tally {
 };
 
 /* Add what became of the runs s[0..n) in one region (mk) to t, and the
- * ids of those left out to rej (file: the candidate file, id 0). */
+ * ids of those left out to rej (as compare_set_id() shows them; sb: the
+ * candidate, for the candidate set, else NULL). */
 static int compare_tally_add(struct compare_tally *t, struct i64vec *rej,
 			     const struct runset_run *s, const struct runset_mark *mk, size_t n,
-			     int file)
+			     const struct runarg *sb)
 {
 	size_t i;
 
@@ -94,7 +127,7 @@ static int compare_tally_add(struct compare_tally *t, struct i64vec *rej,
 			continue;
 		t[i].rejected++;
 		t[i].dev += mk[i].dev;
-		if (i64vec_push(rej, file ? 0 : s[i].id))
+		if (i64vec_push(rej, compare_set_id(sb, s[i].id)))
 			return err_nomem();
 	}
 	return 0;
@@ -103,7 +136,7 @@ static int compare_tally_add(struct compare_tally *t, struct i64vec *rej,
 /* The runs left out in at least half of the regions where they had a
  * value: the outliers the header names. */
 static int compare_outliers(struct compare_result *out, const struct compare_tally *t,
-			    const struct runset_run *s, size_t n, int file)
+			    const struct runset_run *s, size_t n, const struct runarg *sb)
 {
 	size_t i, cap = out->noutliers;
 
@@ -115,7 +148,7 @@ static int compare_outliers(struct compare_result *out, const struct compare_tal
 		o = util_push(&out->outliers, &cap, &out->noutliers, sizeof(*o));
 		if (!o)
 			return ERR_NOMEM;
-		o->run = file ? 0 : s[i].id;
+		o->run = compare_set_id(sb, s[i].id);
 		o->regions = t[i].rejected;
 		o->tested = t[i].tested;
 		o->factor = exp(t[i].dev / (double)t[i].rejected);
@@ -130,7 +163,7 @@ static int compare_outliers(struct compare_result *out, const struct compare_tal
  * outlier runs into out.
  */
 static int compare_stab_build(struct compare_stab *tb, struct compare_result *out,
-			      const struct runset *rs, int cand_file)
+			      const struct runset *rs, const struct runarg *sb)
 {
 	struct runset_mark *bm = calloc(rs->nbase + 1, sizeof(*bm));
 	struct runset_mark *cm = calloc(rs->ncand + 1, sizeof(*cm));
@@ -158,19 +191,19 @@ static int compare_stab_build(struct compare_stab *tb, struct compare_result *ou
 	for (i = 0; !rc && i < tb->n; i++) {
 		rc = runset_locate(&tb->vr[i], rs, tb->names[i], bm, cm);
 		if (!rc)
-			rc = compare_tally_add(bt, &tb->rej[i], rs->base, bm, rs->nbase, 0);
+			rc = compare_tally_add(bt, &tb->rej[i], rs->base, bm, rs->nbase, NULL);
 		if (!rc)
-			rc = compare_tally_add(ct, &tb->rej[i], rs->cand, cm, rs->ncand, cand_file);
+			rc = compare_tally_add(ct, &tb->rej[i], rs->cand, cm, rs->ncand, sb);
 		if (!rc)
 			verdict_region(&tb->vr[i]);
 	}
 	if (!rc) {
 		out->pool_regions = prior.nregions;
 		out->pool_df = prior.df;
-		rc = compare_outliers(out, ct, rs->cand, rs->ncand, cand_file);
+		rc = compare_outliers(out, ct, rs->cand, rs->ncand, sb);
 	}
 	if (!rc)
-		rc = compare_outliers(out, bt, rs->base, rs->nbase, 0);
+		rc = compare_outliers(out, bt, rs->base, rs->nbase, NULL);
 	free(bm);
 	free(cm);
 	free(bt);
@@ -346,10 +379,11 @@ int compare_stat_sets(struct compare_result *out, struct runset *rs, struct comp
 	int rc = runset_open(rs, sa, sb, arg_a, arg_b, m, o, &out->same);
 
 	if (!rc)
-		rc = compare_set_ids(&out->base_runs, &out->nbase_runs, rs->base, rs->nbase, 0);
+		rc = compare_set_ids(&out->base_runs, &out->nbase_runs, rs->base, rs->nbase, NULL);
 	if (!rc)
-		rc = compare_set_ids(&out->cand_runs, &out->ncand_runs, rs->cand, rs->ncand,
-				     sb->is_file);
+		rc = compare_set_ids(&out->cand_runs, &out->ncand_runs, rs->cand, rs->ncand, sb);
+	if (!rc && sb->is_file)
+		rc = compare_set_files(out, arg_b, o);
 	if (!rc) {
 		out->noise_from = util_strdup(rs->noise_from);
 		if (!out->noise_from)
@@ -365,7 +399,7 @@ int compare_stat_sets(struct compare_result *out, struct runset *rs, struct comp
 	if (!rc) {
 		out->same.left_out = rs->left_out;
 		out->same.implied_left = rs->implied_left;
-		rc = compare_stab_build(tb, out, rs, sb->is_file);
+		rc = compare_stab_build(tb, out, rs, sb);
 	}
 	if (!rc)
 		rc = compare_set_fill(&out->a, va, tb, 0);

@@ -423,8 +423,7 @@ static void report_rows(struct doc *d, const struct compare_result *r, const str
 
 		for (k = 0; k < r->nrows; k++) {
 			i = order ? order[k] : k;
-			report_stat_json(d, arr, &r->rows[i], &r->stat[i],
-					 stats_metric_is_count(o->metric),
+			report_stat_json(d, arr, r, i, stats_metric_is_count(o->metric),
 					 o->by_path ? compare_find_path(r, r->rows[i].name) : NULL);
 		}
 	} else if (d->json && r->attr) {

@@ -18,9 +18,10 @@ void report_row_values_json(struct doc *d, struct doc_value *obj, const struct s
 			    int cnt);
 /* The statistical columns of a row's cells from column col on. */
 void report_stat_cells(struct doc_table *t, size_t col, const struct compare_stat *c);
-/* One JSON row of a statistical comparison into arr (p: its path, by path). */
-void report_stat_json(struct doc *d, struct doc_value *arr, const struct stats_row *row,
-		      const struct compare_stat *c, int cnt, const struct compare_path *p);
+/* One JSON row of a statistical comparison into arr (p: its path, by path;
+ * r: the comparison, whose files name its outliers). */
+void report_stat_json(struct doc *d, struct doc_value *arr, const struct compare_result *r,
+		      size_t i, int cnt, const struct compare_path *p);
 /* The header of a statistical comparison (run sets, outliers, noise, --same,
  * verdict counts). */
 void report_stat_header(struct doc *d, const struct compare_result *r);

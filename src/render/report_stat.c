@@ -79,26 +79,34 @@ void report_stat_cells(struct doc_table *t, size_t col, const struct compare_sta
 		doc_set_flags(t, col, DOC_GOOD);
 }
 
-/* The run ids under key, null for a file. */
+/* The file a set's id -k names (compare_result.files), NULL for a run. */
+static const char *report_file(const struct compare_result *r, int64_t id)
+{
+	return id < 0 && (size_t)-id <= r->nfiles ? r->files[-id - 1] : NULL;
+}
+
+/* The runs under key: a run's id, a file's name. */
 static void report_ids_json(struct doc *d, struct doc_value *parent, const char *key,
-			    const int64_t *ids, size_t n)
+			    const struct compare_result *r, const int64_t *ids, size_t n)
 {
 	struct doc_value *arr = doc_json_arr(d, parent, key, JSONW_COMPACT);
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		if (ids[i])
+		if (ids[i] > 0)
 			doc_json_int(d, arr, NULL, ids[i]);
 		else
-			doc_json_null(d, arr, NULL);
+			doc_json_str(d, arr, NULL, report_file(r, ids[i]));
 	}
 }
 
 /* One JSON row of a statistical comparison (the table's columns and the
  * verdict's: "ci" is an array, "runs_needed" null when decided). */
-void report_stat_json(struct doc *d, struct doc_value *arr, const struct stats_row *row,
-		      const struct compare_stat *c, int cnt, const struct compare_path *p)
+void report_stat_json(struct doc *d, struct doc_value *arr, const struct compare_result *r,
+		      size_t i, int cnt, const struct compare_path *p)
 {
+	const struct stats_row *row = &r->rows[i];
+	const struct compare_stat *c = &r->stat[i];
 	struct doc_value *o = doc_json_obj(d, arr, NULL, JSONW_INLINE), *ci;
 
 	doc_json_str(d, o, "name", row->name);
@@ -135,53 +143,56 @@ void report_stat_json(struct doc *d, struct doc_value *arr, const struct stats_r
 		doc_json_int(d, o, "runs_needed", c->runs_needed);
 	doc_json_int(d, o, "baseline_n", (int64_t)c->nbase);
 	doc_json_int(d, o, "candidate_n", (int64_t)c->ncand);
-	report_ids_json(d, o, "outliers", c->outliers, c->noutliers);
+	report_ids_json(d, o, "outliers", r, c->outliers, c->noutliers);
 }
 
-/* A list of run ids "41, 40, 39" into t ("file" for id 0). */
-static int report_ids(struct buf *t, const int64_t *ids, size_t n)
+/* A run of a set into field b: its id, or a file's name (escaped as data). */
+static void report_id_span(struct doc *d, struct doc_block *b, const struct compare_result *r,
+			   int64_t id)
 {
-	size_t i;
-	int rc = 0;
+	const char *file = report_file(r, id);
 
-	for (i = 0; i < n; i++) {
-		rc |= buf_puts(t, i ? ", " : "");
-		rc |= ids[i] ? buf_printf(t, "%" PRId64, ids[i]) : buf_puts(t, "file");
-	}
-	return rc;
-}
-
-/* A field "key: N (41, 40, ...)" naming a run set. */
-static void report_set_field(struct doc *d, const char *key, const int64_t *ids, size_t n)
-{
-	struct buf t = BUF_INIT;
-
-	if (buf_printf(&t, "%zu (", n) || report_ids(&t, ids, n) || buf_puts(&t, ")"))
-		d->failed = 1;
+	if (file)
+		doc_span(d, b, file, 0);
 	else
-		doc_span(d, doc_field(d, DOC_F_HUMAN, key), t.data, DOC_RAW);
-	buf_release(&t);
+		doc_spanf(d, b, DOC_RAW, "%" PRId64, id);
 }
 
-/* "38 (2.4x slower in 24 of 25 regions), 12 (...); left out of the
- * estimates": the outlier runs. */
-static int report_outliers_text(struct buf *t, const struct compare_result *r)
+/* A field "key: N (41, 40, ...)" naming a run set ("3 (a.h5, b.h5, c.h5)"
+ * for files). */
+static void report_set_field(struct doc *d, const char *key, const struct compare_result *r,
+			     const int64_t *ids, size_t n)
 {
+	struct doc_block *b = doc_field(d, DOC_F_HUMAN, key);
 	size_t i;
-	int rc = 0;
+
+	doc_spanf(d, b, DOC_RAW, "%zu (", n);
+	for (i = 0; i < n; i++) {
+		if (i)
+			doc_span(d, b, ", ", DOC_RAW);
+		report_id_span(d, b, r, ids[i]);
+	}
+	doc_span(d, b, ")", DOC_RAW);
+}
+
+/* "Outlier runs: 38 (2.4x slower in 24 of 25 regions), 12 (...); left out
+ * of the estimates" (a file by its name). */
+static void report_outliers_field(struct doc *d, const struct compare_result *r)
+{
+	struct doc_block *b = doc_field(d, DOC_F_HUMAN, "Outlier runs");
+	size_t i;
 
 	for (i = 0; i < r->noutliers; i++) {
 		const struct compare_outlier *o = &r->outliers[i];
 		double f = o->factor >= 1.0 ? o->factor : 1.0 / o->factor;
 
-		rc |= buf_puts(t, i ? ", " : "");
-		rc |= o->run ? buf_printf(t, "%" PRId64, o->run) : buf_puts(t, "file");
-		rc |= buf_printf(t, " (%.2gx %s in %zu of %zu regions)", f,
-				 o->factor >= 1.0 ? "slower" : "faster", o->regions, o->tested);
+		if (i)
+			doc_span(d, b, ", ", DOC_RAW);
+		report_id_span(d, b, r, o->run);
+		doc_spanf(d, b, DOC_RAW, " (%.2gx %s in %zu of %zu regions)", f,
+			  o->factor >= 1.0 ? "slower" : "faster", o->regions, o->tested);
 	}
-	if (r->noutliers)
-		rc |= buf_puts(t, "; left out of the estimates");
-	return rc;
+	doc_span(d, b, "; left out of the estimates", DOC_RAW);
 }
 
 /* The smallest and largest share of the pooled noise over the rows. */
@@ -275,14 +286,10 @@ void report_stat_header(struct doc *d, const struct compare_result *r)
 		for (k = 0; k < 5; k++)
 			cnt[k] += r->stat[i].verdict == calls[k];
 	}
-	report_set_field(d, "Baseline runs", r->base_runs, r->nbase_runs);
-	report_set_field(d, "Candidate runs", r->cand_runs, r->ncand_runs);
-	if (r->noutliers) {
-		rc |= report_outliers_text(&t, r);
-		if (!rc)
-			doc_span(d, doc_field(d, DOC_F_HUMAN, "Outlier runs"), t.data, DOC_RAW);
-		t.len = 0;
-	}
+	report_set_field(d, "Baseline runs", r, r->base_runs, r->nbase_runs);
+	report_set_field(d, "Candidate runs", r, r->cand_runs, r->ncand_runs);
+	if (r->noutliers)
+		report_outliers_field(d, r);
 	rc |= buf_printf(&t, "between-run CV of each region from its history: ");
 	rc |= buf_puts(&t, r->noise_from);
 	if (ncv)
@@ -312,15 +319,17 @@ void report_stat_header(struct doc *d, const struct compare_result *r)
 		d->failed = 1;
 	buf_release(&t);
 	free(cv);
-	report_ids_json(d, d->json, "baseline_runs", r->base_runs, r->nbase_runs);
-	report_ids_json(d, d->json, "candidate_runs", r->cand_runs, r->ncand_runs);
+	report_ids_json(d, d->json, "baseline_runs", r, r->base_runs, r->nbase_runs);
+	report_ids_json(d, d->json, "candidate_runs", r, r->cand_runs, r->ncand_runs);
 	arr = doc_json_arr(d, d->json, "outliers", JSONW_BLOCK);
 	for (i = 0; i < r->noutliers; i++) {
 		o = doc_json_obj(d, arr, NULL, JSONW_INLINE);
-		if (r->outliers[i].run)
+		if (r->outliers[i].run > 0)
 			doc_json_int(d, o, "run", r->outliers[i].run);
 		else
 			doc_json_null(d, o, "run");
+		if (r->outliers[i].run < 0) /* a file of the candidate's */
+			doc_json_str(d, o, "file", report_file(r, r->outliers[i].run));
 		doc_json_int(d, o, "regions", (int64_t)r->outliers[i].regions);
 		doc_json_int(d, o, "of", (int64_t)r->outliers[i].tested);
 		doc_json_num(d, o, "factor", r->outliers[i].factor, 0);
