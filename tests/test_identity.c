@@ -62,6 +62,9 @@ static void test_hex(void **state)
 	assert_false(identity_is_hex("abc", 4, 64));
 	assert_false(identity_is_hex("HEAD", 4, 64));
 	assert_string_equal(identity_branch_clean("origin/main"), "main");
+	assert_string_equal(identity_branch_clean("refs/remotes/origin/main"), "main");
+	assert_string_equal(identity_branch_clean("refs/remotes/upstream/main"),
+			    "refs/remotes/upstream/main");
 	assert_string_equal(identity_branch_clean("refs/heads/feat/x"), "feat/x");
 	assert_string_equal(identity_branch_clean("main"), "main");
 }

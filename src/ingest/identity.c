@@ -72,6 +72,8 @@ const char *identity_branch_clean(const char *name)
 {
 	if (strncmp(name, "refs/heads/", 11) == 0)
 		name += 11;
+	else if (strncmp(name, "refs/remotes/origin/", 20) == 0) /* Jenkins, some setups */
+		name += 20;
 	else if (strncmp(name, "origin/", 7) == 0)
 		name += 7;
 	return name;
