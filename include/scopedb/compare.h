@@ -208,7 +208,7 @@ struct compare_result {
 	size_t nbase_runs;
 	int64_t *cand_runs;
 	size_t ncand_runs;
-	char **files; /* owned */
+	char **files; /* owned: one block, the names after the pointers */
 	size_t nfiles;
 	/* a baseline named by base:REF: which commit git chose and how far
 	 * back (analysis/ancestry.h), else NULL */

@@ -1,8 +1,8 @@
 /*
- * compare_int.h - what compare.c shares with its three companions
- * (not a public header): compare_attr.c (attribution), compare_locs.c
- * (the findings' source locations) and compare_stat.c (a statistical
- * check's run sets and verdicts).
+ * compare_int.h - what compare.c shares with its companions (not a
+ * public header): compare_attr.c (attribution), compare_locs.c (the
+ * findings' source locations), compare_stat.c (a statistical check's run
+ * sets and verdicts) and compare_partial.c (what cannot be counted).
  *
  * Ownership: what they set in struct compare_result is freed by
  * compare_release(); a struct compare_stab's arrays by
@@ -29,6 +29,23 @@ int compare_cmp_str(const void *x, const void *y);
 void compare_missing(const struct compare_result *r, struct stats_row *row);
 /* The value of key in m, or NULL. */
 const char *compare_meta_get(const struct store_meta *m, const char *key);
+/* 1 when side's region name has no call on the selected ranks (an index
+ * row only). */
+int compare_side_idle(const struct compare_side *side, const char *name);
+/* "run 4" or "'x.h5'": side named as messages name it, into out. */
+int compare_side_name(struct buf *out, const struct compare_side *s);
+/* 1 when both sides are one run (a run against itself). */
+int compare_same_sides(const struct compare_result *r);
+/* By name with --metric self: the regions whose self time is unknown on
+ * either side, said in r->partial (and r->partial_other), which check and
+ * report refuse and diff warns of (compare_partial.c). */
+int compare_self_unknown(struct compare_result *r, const struct stats_named *va,
+			 const struct stats_named *vb, const struct runarg *sa,
+			 const struct runarg *sb, const struct compare_opts *o);
+/* By path: the first run of each side (the run, its sets, its files) with
+ * a rank of calls but no tree, said in r->partial (r->partial_other). */
+int compare_partial(struct compare_result *r, const struct runarg *sa, const struct runarg *sb,
+		    const struct runset *rs, const struct compare_opts *o);
 /* The path called name among side s's (NULL when absent). */
 const struct compare_path *compare_get(const struct compare_side *s, const char *name);
 /* out->attr for the rows that grew (diff) or broke the budget (check). */

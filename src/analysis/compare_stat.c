@@ -54,21 +54,28 @@ static int compare_set_ids(int64_t **out, size_t *nout, const struct runset_run 
 	return 0;
 }
 
-/* compare_result.files: the candidate file arg_b and its repetitions. */
+/* compare_result.files: the candidate file arg_b and its repetitions, in
+ * one block (the pointers, then the names). */
 static int compare_set_files(struct compare_result *out, const char *arg_b,
 			     const struct compare_opts *o)
 {
-	size_t i;
+	size_t i, n = o->ncand_files + 1, len = n * sizeof(*out->files);
+	char *p;
 
-	out->files = calloc(o->ncand_files + 1, sizeof(*out->files));
+	for (i = 0; i < n; i++)
+		len += strlen(i ? o->cand_files[i - 1] : arg_b) + 1;
+	out->files = malloc(len);
 	if (!out->files)
 		return err_nomem();
-	for (i = 0; i <= o->ncand_files; i++) {
-		out->files[i] = util_strdup(i ? o->cand_files[i - 1] : arg_b);
-		if (!out->files[i])
-			return err_nomem();
-		out->nfiles++;
+	p = (char *)(out->files + n);
+	for (i = 0; i < n; i++) {
+		const char *f = i ? o->cand_files[i - 1] : arg_b;
+
+		out->files[i] = p;
+		memcpy(p, f, strlen(f) + 1);
+		p += strlen(f) + 1;
 	}
+	out->nfiles = n;
 	return 0;
 }
 

@@ -77,6 +77,7 @@
 #include "ingest/calltree.h"
 #include "ingest/ingest_child.h"
 #include "ingest/ingest_nest.h"
+#include "ingest/ingest_opts.h"
 #include "ingest/ingest_read.h"
 #include "ingest/rowstat.h"
 #include "ingest/wire.h"
@@ -117,78 +118,6 @@ struct ingest_ctx {
 	size_t pos;
 };
 
-/* Limits of every read whose options give none (ingest_set_default_limits). */
-static struct ingest_limits ingest_defaults = {INGEST_DEFAULT_TIMEOUT_S, INGEST_DEFAULT_MEMORY_MIB};
-
-void ingest_set_default_limits(const struct ingest_limits *lim)
-{
-	ingest_defaults = *lim;
-}
-
-const struct ingest_limits *ingest_default_limits(void)
-{
-	return &ingest_defaults;
-}
-
-/* ERR_USAGE "invalid WHAT 'S': ..." when text s (len bytes of it: a
- * --meta's key, part "its key ") breaks the text rule (docs/text.md): not
- * UTF-8, or a name past STORE_NAME_MAX (quoted to 120 bytes); else 0. */
-static int ingest_opt_text(const char *what, const char *s, size_t len, const char *part)
-{
-	char q[160];
-
-	if (util_utf8_bad(s))
-		return err_set(ERR_USAGE,
-			       "invalid %s '%s': not valid UTF-8 (a store holds UTF-8 text only)",
-			       what, s);
-	if (len <= STORE_NAME_MAX)
-		return 0;
-	return err_set(ERR_USAGE,
-		       "invalid %s '%s': %stoo long (%zu bytes; a store indexes names of at most "
-		       "%d)",
-		       what, util_quote_msg_buf(q, sizeof(q), 120, s), part, len, STORE_NAME_MAX);
-}
-
-int ingest_meta_check(const char *kv)
-{
-	const char *eq = strchr(kv, '=');
-
-	if (!eq || eq == kv)
-		return err_set(ERR_USAGE, "invalid --meta '%s': expected KEY=VALUE", kv);
-	return ingest_opt_text("--meta", kv, (size_t)(eq - kv), "its key is ");
-}
-
-int ingest_opts_check(const struct ingest_opts *o)
-{
-	const char *const what[] = {"--label", "commit", "branch"};
-	const char *const s[] = {o->label, o->commit, o->branch};
-	size_t i;
-	int rc = 0;
-
-	for (i = 0; !rc && i < 3; i++)
-		rc = s[i] ? ingest_opt_text(what[i], s[i], strlen(s[i]), "") : 0;
-	for (i = 0; !rc && i < o->ntags; i++) {
-		if (!o->tags[i][0])
-			return err_set(ERR_USAGE, "invalid --tag '': empty tag (a tag names runs: "
-						  "give it a name)");
-		rc = ingest_opt_text("--tag", o->tags[i], strlen(o->tags[i]), "");
-	}
-	for (i = 0; !rc && i < o->nmeta; i++)
-		rc = ingest_meta_check(o->meta[i]);
-	return rc;
-}
-
-/* The path and opts of a file to ingest, by the text rule. */
-static int ingest_text_opts(const char *path, const struct ingest_opts *o)
-{
-	if (util_utf8_bad(path))
-		return err_set(ERR_USAGE,
-			       "cannot read '%s': its path is not valid UTF-8 (a store holds UTF-8 "
-			       "text only); rename the file",
-			       path);
-	return ingest_opts_check(o);
-}
-
 /* Insert one row (run and region ids resolved here). */
 static int ingest_insert(struct ingest_ctx *c, struct store_timing *t, uint32_t region)
 {
@@ -211,86 +140,6 @@ static int ingest_insert(struct ingest_ctx *c, struct store_timing *t, uint32_t 
 			     util_quote_msg(c->info->region_names[region]));
 	}
 	return rc;
-}
-
-/* Tags of opts added to run_id; *out counts the new ones. */
-static int ingest_add_tags(int *out, struct store *st, int64_t run_id,
-			   const struct ingest_opts *opts)
-{
-	size_t i;
-	int rc;
-
-	*out = 0;
-	for (i = 0; i < opts->ntags; i++) {
-		int added = 0;
-
-		rc = store_add_tag(st, &added, run_id, opts->tags[i]);
-		if (rc)
-			return rc;
-		*out += added;
-	}
-	return 0;
-}
-
-/* Store /metadata and then the --meta overrides of a new run. */
-static int ingest_meta(struct store *st, int64_t run_id, const struct h5prof_info *info,
-		       const struct ingest_opts *opts)
-{
-	size_t i;
-	int rc = 0;
-
-	for (i = 0; i < info->num_meta; i++) {
-		rc = store_set_meta(st, run_id, info->meta[i].key, info->meta[i].value);
-		if (rc)
-			return rc;
-	}
-	for (i = 0; i < opts->nmeta; i++) {
-		const char *eq = strchr(opts->meta[i], '=');
-		char *key;
-
-		rc = ingest_meta_check(opts->meta[i]);
-		if (rc)
-			return rc;
-		key = malloc((size_t)(eq - opts->meta[i]) + 1);
-		if (!key)
-			return err_nomem();
-		memcpy(key, opts->meta[i], (size_t)(eq - opts->meta[i]));
-		key[eq - opts->meta[i]] = '\0';
-		rc = store_set_meta(st, run_id, key, eq + 1);
-		free(key);
-		if (rc)
-			return rc;
-	}
-	return 0;
-}
-
-/* Whether a given commit differs from the stored one: the same commit
- * abbreviated (one a prefix of the other, both hex) does not. */
-static int ingest_commit_differs(const char *given, const char *stored)
-{
-	size_t a, b;
-
-	if (!stored)
-		return 1;
-	a = strlen(given);
-	b = strlen(stored);
-	if (identity_is_hex(given, 4, 64) && identity_is_hex(stored, 4, 64))
-		return strncasecmp(given, stored, a < b ? a : b) != 0;
-	return strcmp(given, stored) != 0;
-}
-
-/* INGEST_KEPT_* of the options that differ from the stored run old. */
-static unsigned ingest_kept(const struct store_run *old, const struct ingest_opts *opts)
-{
-	unsigned kept = 0;
-
-	if (opts->commit && ingest_commit_differs(opts->commit, old->commit))
-		kept |= INGEST_KEPT_COMMIT;
-	if (opts->branch && (!old->branch || strcmp(opts->branch, old->branch)))
-		kept |= INGEST_KEPT_BRANCH;
-	if (opts->label && (!old->label || strcmp(opts->label, old->label)))
-		kept |= INGEST_KEPT_LABEL;
-	return kept;
 }
 
 /* The content is already stored as run existing: report it (with what of
@@ -399,7 +248,7 @@ static int ingest_new_run(struct ingest_ctx *c, const char *sha)
 	run.num_ranks = c->info->num_ranks;
 	rc = store_insert_run(c->st, &c->run_id, &run);
 	if (!rc)
-		rc = ingest_meta(c->st, c->run_id, c->info, c->opts);
+		rc = ingest_store_meta(c->st, c->run_id, c->info, c->opts);
 	if (!rc)
 		rc = ingest_add_tags(&c->out->tags_added, c->st, c->run_id, c->opts);
 	return rc == ERR_FORMAT ? ingest_of_file(c->info->path) : rc;
@@ -852,7 +701,7 @@ int ingest_read_begin(struct ingest_pending **out, struct store *st, const char 
 	int rc;
 
 	*out = NULL;
-	rc = ingest_text_opts(path, opts);
+	rc = ingest_text_check(path, opts);
 	if (rc)
 		return rc;
 	p = calloc(1, sizeof(*p));
@@ -864,7 +713,7 @@ int ingest_read_begin(struct ingest_pending **out, struct store *st, const char 
 	p->c.st = st;
 	p->c.path = path;
 	p->c.opts = opts;
-	p->c.lim = opts->limits ? opts->limits : &ingest_defaults;
+	p->c.lim = opts->limits ? opts->limits : ingest_default_limits();
 	p->c.pool = readers;
 	rc = ingest_collect_start(&p->c);
 	if (rc) {
