@@ -217,6 +217,52 @@ max +200% (rank 517), min +0% (rank 0)"
 equals "straggler: its column coloured (imbalance, change)" "$(count '<rect class="h6" x=' straggler.html)" 2
 fi
 
+if tcase review; then
+# A stranger's review of the page: a comparison of nothing (check refuses
+# it) said PASS; idle ranks (no call) counted in the imbalance map's mean
+# (+300% where show says 0); an aggregate run's heaviest region left out
+# of the maps (ordered by a mean duration it has not); a provisional
+# change point drawn as a confirmed one; repetition files whose charts are
+# the first file's, unsaid
+rv() { "$MKPROFILE" "$@" >/dev/null || exit 1; }
+rv --seed 1 --timestamp 2024-05-01T00:00:00Z rv-a.h5
+rv --calls 0 --seed 3 --timestamp 2024-05-03T00:00:00Z rv-z.h5
+expect_err 2 "review: a comparison of nothing" "scopedb: nothing to compare: no call in 'rv-z.h5'" \
+	$S report rv-a.h5 rv-z.h5 -o rv-z.html
+[ ! -e rv-z.html ] && ok || bad "review: a page of nothing written"
+rv --idle io --seed 5 --timestamp 2024-05-22T00:00:00Z rv-i1.h5
+rv --idle io --seed 6 --timestamp 2024-05-23T00:00:00Z rv-i2.h5
+expect 0 "review: idle ranks" $S report rv-i1.h5 rv-i2.h5 -o rv-i.html
+contains "review: idle ranks, the imbalance of io" "$(grep -o '<title>io[^<]*</title>' rv-i.html | head -1)" \
+	"<title>io"
+case $(tr '<' '\n' <rv-i.html | grep -A40 '^title>io' | grep -m1 -o 'max [^<]*') in
+"max +0% (rank 0), min +0% (rank 0)") ok ;;
+*) bad "review: idle ranks, io's extremes: $(tr '<' '\n' <rv-i.html | grep -A40 '^title>io' | grep -m1 -o 'max [^<]*')" ;;
+esac
+regs=$(printf 'r%02d,' $(seq 0 39))
+rv --aggregate --regions "${regs%,}" --slow r38=40 --seed 7 --timestamp 2024-05-24T00:00:00Z rv-g1.h5
+rv --aggregate --regions "${regs%,}" --slow r38=40 --seed 8 --timestamp 2024-05-25T00:00:00Z rv-g2.h5
+expect 0 "review: aggregate runs" $S report rv-g1.h5 rv-g2.h5 -o rv-g.html
+contains "review: the heaviest region in the maps" "$(grep -o '<g><title>r38</title>' rv-g.html | head -1)" \
+	"<g><title>r38</title>"
+contains "review: no distributions, said" "$(<rv-g.html)" "Neither run keeps its call durations"
+expect 0 "review: repetition files" $S report rv-i1.h5 rv-a.h5 rv-i2.h5 -o rv-r.html
+contains "review: the charts of the first file, said" "$(<rv-r.html)" \
+	"candidate (B) rv-a.h5 and 1 more file of it (the verdict is of all 2; the distributions and ranks are of the first alone)"
+for i in $(seq 1 13); do
+	sl=1
+	[ "$i" = 13 ] && sl=1.5
+	rv --seed "$i" --slow "solve=$sl" --timestamp "2024-06-$(printf %02d "$i")T02:00:00Z" "rv-q$i.h5"
+	$S ingest -q --db rv-q.sqlite --branch main --commit "$(printf '%07x' $((i * 1000003)))" \
+		"rv-q$i.h5" >/dev/null || exit 1
+done
+expect 0 "review: a spike in the newest run" $S report --db rv-q.sqlite 12 13 -o rv-q.html
+contains "review: a provisional change point, dashed and marked" "$(<rv-q.html)" \
+	'<g class="cp prov"><line'
+contains "review: its title says so" "$(<rv-q.html)" \
+	"<title>provisional (too few runs after it to confirm) change point +"
+fi
+
 # --- the structure, against the golden outline ---------------------------------
 if tcase outline; then
 outline() {

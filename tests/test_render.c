@@ -192,6 +192,20 @@ static void test_escape_hostile(void **state)
 		      "c\xef\xbf\xbd\xf0\x90\x80\x80",
 		      "a?b?c\xef\xbf\xbd\xf0\x90\x80\x80");
 	EXPECT_ESCAPE(escape_html, "\xef\xbf\xbf<", "?&lt;");
+	/* the bidirectional overrides and isolates: '?' on a page (U+202E
+	 * turned the page's "v1 -> v2" after it into "2v -> 1v"), kept in XML */
+	EXPECT_ESCAPE(escape_html,
+		      "a\xe2\x80\xae"
+		      "b\xe2\x81\xa6"
+		      "c\xe2\x80\x8f"
+		      "d",
+		      "a?b?c\xe2\x80\x8f"
+		      "d");
+	EXPECT_ESCAPE(escape_xml,
+		      "a\xe2\x80\xae"
+		      "b",
+		      "a\xe2\x80\xae"
+		      "b");
 	/* CSV data: OWASP's leading quote on = + - @ tab CR, at the start and
 	 * after each ';'; plain numbers as they are */
 	EXPECT_ESCAPE(escape_csv_data, "=HYPERLINK(\"http://x\",\"y\")",

@@ -401,6 +401,11 @@ int reportdata_build(struct reportdata *rd, const struct reportdata_opts *o)
 			 : err_set(ERR_NOTFOUND, "no run of %s has a selected region", rd->scope);
 		goto out;
 	}
+	/* nor a comparison of nothing, where check fails: the page said PASS */
+	if (rd->compared && rd->cmp.nothing) {
+		rc = err_set(ERR_USAGE, "nothing to compare: %s", rd->cmp.nothing);
+		goto out;
+	}
 	runarg_db_init(&db, st, co.db_path);
 	for (side = 0; side < 2 && rd->compared && !rc; side++) {
 		const struct store_run *run = side ? &rd->cmp.b.run : &rd->cmp.a.run;

@@ -406,7 +406,11 @@ int escape_json(struct buf *out, const char *s)
 	return rc ? ERR_NOMEM : 0;
 }
 
-int escape_xml(struct buf *out, const char *s)
+/* escape_xml(), and with people 1 (HTML, read on a page) also the
+ * bidirectional overrides and isolates as '?', as the terminal shows
+ * them: they reordered the page's own text after them (an arrow v1 -> v2
+ * read 2v -> 1v). */
+static int escape_xml_for(struct buf *out, const char *s, int people)
 {
 	/* entities; tab and line breaks as references, which attribute
 	 * values would otherwise fold into blanks */
@@ -430,11 +434,19 @@ int escape_xml(struct buf *out, const char *s)
 			rc = buf_putc(out, '?'), n = 1;
 		else if (cp == 0xfffe || cp == 0xffff)
 			rc = buf_putc(out, '?'); /* not XML characters */
+		else if (people &&
+			 ((cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069)))
+			rc = buf_putc(out, '?');
 		else
 			rc = buf_printf(out, "%.*s", (int)n, (const char *)p);
 		p += n;
 	}
 	return rc ? ERR_NOMEM : 0;
+}
+
+int escape_xml(struct buf *out, const char *s)
+{
+	return escape_xml_for(out, s, 0);
 }
 
 int escape_roff(struct buf *out, const char *s)
@@ -459,5 +471,5 @@ int escape_roff(struct buf *out, const char *s)
 int escape_html(struct buf *out, const char *s)
 {
 	/* the same entities: &apos; is HTML5 too, and text never needs more */
-	return escape_xml(out, s);
+	return escape_xml_for(out, s, 1);
 }

@@ -28,7 +28,10 @@
  *                 U+FFFF, surrogates, bytes of no valid UTF-8 sequence;
  *                 DEL too);
  *   escape_html:  HTML text or a double-quoted attribute value (also inside
- *                 inline SVG): escape_xml's rules, which HTML5 accepts as is;
+ *                 inline SVG): escape_xml's rules, which HTML5 accepts as is,
+ *                 and the bidirectional overrides and isolates (U+202A-E,
+ *                 U+2066-9) as '?', as on a terminal: a page is read by
+ *                 people, and they reordered its own text after them;
  *   escape_msg:   a diagnostic line on stderr (errors, warnings, progress):
  *                 control characters (as escape_plain's) as \xNN per
  *                 byte, so text quoted from a file

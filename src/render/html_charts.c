@@ -133,11 +133,18 @@ static void trend_change(struct html *h, const struct reportdata_region *r,
 	format_pct(pct, sizeof(pct), 0, c->pct);
 	html_value(va, sizeof(va), h->metric, c->v_before);
 	html_value(vb, sizeof(vb), h->metric, c->v_after);
-	html_printf(h, "<g class=\"cp\"><line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\"/>", x,
-		    TPAD, x, TH - TPAD);
-	html_printf(
-	    h, "<text x=\"%.0f\" y=\"%.0f\">%s</text><title>change point %s: %s to %s, run %lld",
-	    x + (x > TW - 40 ? -34.0 : 2.0), TH - TPAD - 2, pct, pct, va, vb, (long long)a->run_id);
+	/* a provisional one (a step in the newest runs: a new level or an
+	 * outlier, as scopedb changes says) dashed, its label with a '?' */
+	html_printf(h,
+		    "<g class=\"cp%s\"><line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" "
+		    "y2=\"%.0f\"/>",
+		    c->provisional ? " prov" : "", x, TPAD, x, TH - TPAD);
+	html_printf(h,
+		    "<text x=\"%.0f\" y=\"%.0f\">%s%s</text><title>%schange point %s: %s to %s, "
+		    "run %lld",
+		    x + (x > TW - 40 ? -34.0 : 2.0), TH - TPAD - 2, pct, c->provisional ? "?" : "",
+		    c->provisional ? "provisional (too few runs after it to confirm) " : "", pct,
+		    va, vb, (long long)a->run_id);
 	if (a->commit) {
 		html_puts(h, " (");
 		html_text(h, a->commit);
@@ -245,7 +252,9 @@ void html_trends(struct html *h, const struct reportdata *rd, size_t nhistory)
 		    "change (the last run against the median of the %d before it). "
 		    "<span class=\"ka\">A</span> marks the baseline, <span class=\"kb\">B</span> "
 		    "the candidate, <span class=\"kp\">a labelled line</span> a change point (as "
-		    "scopedb changes finds them); hover a point for its run, commit and date.</p>\n"
+		    "scopedb changes finds them; dashed, its label ending in '?', a provisional "
+		    "one: too few runs after it to tell a new level from an outlier); hover a "
+		    "point for its run, commit and date.</p>\n"
 		    "<div class=\"grid\">\n",
 		    REPORTDATA_RECENT);
 	for (i = 0; i < rd->nregions && !h->rc; i++) {
@@ -339,7 +348,7 @@ static void dist_cell(struct html *h, int has, double v, const char *text)
 
 void html_dists(struct html *h, const struct reportdata *rd)
 {
-	size_t i;
+	size_t i, shown = 0;
 
 	html_puts(h, "<section id=\"distributions\"><h2>Distributions</h2>\n");
 	if (!rd->compared) {
@@ -390,8 +399,13 @@ void html_dists(struct html *h, const struct reportdata *rd)
 		dist_cell(h, b->has, b->p95, s[3]);
 		dist_cell(h, a->has && b->has && a->p95 > 0, (b->p95 / a->p95 - 1) * 100, pct);
 		html_puts(h, "</tr>\n");
+		shown++;
 	}
-	html_puts(h, "</tbody></table></section>\n");
+	html_puts(h, "</tbody></table>\n");
+	if (!shown)
+		html_puts(h, "<p>Neither run keeps its call durations (the aggregate layout keeps "
+			     "totals only): no distribution to show.</p>\n");
+	html_puts(h, "</section>\n");
 }
 
 /* ---- ranks ---------------------------------------------------------------- */
@@ -407,28 +421,32 @@ static int heat_class(double f)
 	return c;
 }
 
-/* The mean of the ranks v[0..n) with a value (NAN: none). */
+/* The mean of the ranks v[0..n) with time, as the imbalance metric takes
+ * it (docs/format.md 8.4: a rank of no time is not counted; NAN: none). */
 static double heat_mean(const double *v, size_t n)
 {
 	size_t i, k = 0;
 	double s = 0;
 
 	for (i = 0; i < n; i++)
-		if (!isnan(v[i]))
+		if (v[i] > 0)
 			s += v[i], k++;
 	return k ? s / (double)k : NAN;
 }
 
+/* A region of the heatmaps and its time on the candidate's ranks. */
+struct heat_row {
+	const struct reportdata_region *r;
+	double total;
+};
+
 static int heat_order_cmp(const void *a, const void *b)
 {
-	const struct reportdata_region *x = *(const struct reportdata_region *const *)a;
-	const struct reportdata_region *y = *(const struct reportdata_region *const *)b;
-	double sx = x->ranks[1] ? x->dist[1].mean * (double)x->dist[1].calls : 0;
-	double sy = y->ranks[1] ? y->dist[1].mean * (double)y->dist[1].calls : 0;
+	const struct heat_row *x = a, *y = b;
 
-	if (sx != sy)
-		return sx < sy ? 1 : -1;
-	return strcmp(x->name, y->name);
+	if (x->total != y->total)
+		return x->total < y->total ? 1 : -1;
+	return strcmp(x->r->name, y->r->name);
 }
 
 /* Rank k's relative difference in the heatmap of r: against mean (change
@@ -443,7 +461,8 @@ static double heat_rank(const struct reportdata_region *r, size_t k, int change,
 		return NAN;
 	if (change)
 		return base && r->ranks[0][k] > 0 ? v / r->ranks[0][k] - 1 : NAN;
-	return mean > 0 ? v / mean - 1 : NAN;
+	/* a rank of no time has no imbalance, as in show (a blank) */
+	return mean > 0 && v > 0 ? v / mean - 1 : NAN;
 }
 
 /* One heatmap of the rows order[0..n): change 0 is each rank against the
@@ -477,10 +496,15 @@ static void heat_map(struct html *h, const struct reportdata *rd,
 		html_printf(h, "</title><text x=\"%.0f\" y=\"%.0f\" text-anchor=\"end\">", left - 4,
 			    y + 10);
 		{
+			/* a long name's last 25 bytes or fewer, from a character's
+			 * first byte (half a character read '?') */
+			const char *tail = r->name;
 			char cut[40];
 
-			snprintf(cut, sizeof(cut), "%s%s", strlen(r->name) > 28 ? "..." : "",
-				 strlen(r->name) > 28 ? r->name + strlen(r->name) - 25 : r->name);
+			if (strlen(tail) > 28)
+				for (tail += strlen(tail) - 25; (*tail & 0xc0) == 0x80; tail++)
+					;
+			snprintf(cut, sizeof(cut), "%s%s", tail != r->name ? "..." : "", tail);
 			html_text(h, cut);
 		}
 		html_puts(h, "</text>");
@@ -524,7 +548,8 @@ static void heat_map(struct html *h, const struct reportdata *rd,
 void html_ranks(struct html *h, const struct reportdata *rd)
 {
 	const struct reportdata_region **order = NULL;
-	size_t i, n = 0;
+	struct heat_row *rows;
+	size_t i, k, n = 0;
 
 	html_puts(h, "<section id=\"ranks\"><h2>Ranks</h2>\n");
 	if (!rd->compared || !rd->nranks[1]) {
@@ -533,21 +558,39 @@ void html_ranks(struct html *h, const struct reportdata *rd)
 		return;
 	}
 	order = util_calloc(rd->nregions, sizeof(*order));
-	if (!order) {
+	rows = util_calloc(rd->nregions, sizeof(*rows));
+	if (!order || !rows) {
+		free(order);
+		free(rows);
 		h->rc = ERR_NOMEM;
 		return;
 	}
-	for (i = 0; i < rd->nregions; i++)
-		if (rd->regions[i].ranks[1])
-			order[n++] = &rd->regions[i];
-	qsort(order, n, sizeof(*order), heat_order_cmp);
+	/* the regions with time on the candidate's ranks, the most first (by
+	 * the ranks' totals: an aggregate-layout run has no mean duration) */
+	for (i = 0; i < rd->nregions; i++) {
+		double total = 0;
+
+		for (k = 0; rd->regions[i].ranks[1] && k < rd->nranks[1]; k++)
+			if (rd->regions[i].ranks[1][k] > 0)
+				total += rd->regions[i].ranks[1][k];
+		if (total > 0) {
+			rows[n].r = &rd->regions[i];
+			rows[n++].total = total;
+		}
+	}
+	qsort(rows, n, sizeof(*rows), heat_order_cmp);
 	if (n > HTML_HEAT_ROWS)
 		n = HTML_HEAT_ROWS;
+	for (i = 0; i < n; i++)
+		order[i] = rows[i].r;
+	free(rows);
 	html_printf(h,
 		    "<p>Total time of each region on each rank of the candidate (%zu ranks%s), the "
 		    "%zu regions with the most time. Colour: <span class=\"kc\">blue</span> below, "
 		    "<span class=\"kd\">orange</span> above%s; the text at the right gives the "
-		    "extremes, each a rank.</p>\n<div class=\"legend\">",
+		    "extremes, each a rank. A rank without time is blank against the mean, which "
+		    "counts the ranks with time, as the imbalance does.</p>\n<div "
+		    "class=\"legend\">",
 		    rd->nranks[1], rd->nranks[1] > HTML_HEAT_COLS ? ", grouped into columns" : "",
 		    n,
 		    rd->nranks[1] > HTML_HEAT_COLS

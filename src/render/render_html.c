@@ -265,6 +265,7 @@ static const char html_css[] =
     "var(--grid)}th{cursor:pointer;text-align:left}.num{text-align:right;"
     "font-variant-numeric:tabular-nums}\n"
     ".bad{color:var(--bad);font-weight:600}.good{color:var(--good);font-weight:600}\n"
+    "td.txt,p{overflow-wrap:anywhere}td.num{white-space:nowrap}\n"
     ".grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(250px,1fr));gap:8px}\n"
     "figure{margin:0;background:var(--card);padding:4px}figcaption{font-size:12px;"
     "overflow-wrap:anywhere}\n"
@@ -274,6 +275,7 @@ static const char html_css[] =
     ".frame{fill:none;stroke:var(--grid)}.line{fill:none;stroke:var(--line);"
     "stroke-width:1.2}.pts circle{fill:var(--line);fill-opacity:.25}\n"
     ".cp line{stroke:#CC79A7;stroke-width:1.5}.cp text{fill:#CC79A7;font-weight:700}"
+    ".cp.prov line{stroke-dasharray:3 3}"
     ".mark line{stroke-dasharray:2 2}.ma line,.ma circle{stroke:var(--a);fill:var(--a)}"
     ".mb line,.mb circle{stroke:var(--b);fill:var(--b)}.ma text{fill:var(--a)}"
     ".mb text{fill:var(--b)}\n"
@@ -381,6 +383,13 @@ int render_html_report(struct buf *out, const struct reportdata *rd, const struc
 		html_text(&h, rd->cmp.a.arg);
 		html_puts(&h, ", candidate (B) ");
 		html_text(&h, rd->cmp.b.arg);
+		/* repetitions: the verdict is the set's, the charts the first's */
+		if (co->ncand_files)
+			html_printf(&h,
+				    " and %zu more file%s of it (the verdict is of all %zu; "
+				    "the distributions and ranks are of the first alone)",
+				    co->ncand_files, co->ncand_files == 1 ? "" : "s",
+				    co->ncand_files + 1);
 	}
 	html_puts(&h, "; generated ");
 	html_text(&h, rd->generated);
