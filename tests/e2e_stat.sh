@@ -481,5 +481,18 @@ expect 1 "window step: half the candidates 2.6x" $S check 5 sc1.h5 sc2.h5 sc3.h5
 equals "window step: the candidates' verdict" \
 	"$(printf '%s' "$out" | jq -c '.rows[] | select(.name == "solve") | [.verdict, .candidate_n]')" \
 	'["regressed",4]'
+# four candidates, none near the median (0.8, 0.8, 1.0 and a wild 30):
+# keeping them all made one bad repetition a confident regression (x2.09);
+# the set's own spread leaves the wild one out
+for k in 1 2 3 4; do
+	slow=(0 0.8 0.8 1.0 30)
+	"$MKPROFILE" --seed 1 --slow "solve=${slow[$k]}" \
+		--timestamp "2024-03-0${k}T01:00:00Z" "sw$k.h5" >/dev/null || exit 1
+done
+expect 0 "window step: one wild repetition of four" $S check 5 sw1.h5 sw2.h5 sw3.h5 sw4.h5 \
+	--baseline-window 5 --max-regression 5 --format json
+equals "window step: the wild one left out" \
+	"$(printf '%s' "$out" | jq -c '.rows[] | select(.name == "solve") | [.verdict, .candidate_n, .outliers]')" \
+	'["improved",3,["sw4.h5"]]'
 fi
 finish

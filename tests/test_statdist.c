@@ -173,11 +173,21 @@ static void test_skipped_mean(void **state)
 	assert_int_equal(kept, 4);
 	/* five values at 0 and five at 1 (a step in the middle of a window):
 	 * each lies 0.5 from the median, every one beyond 4.5 x 0.01, and
-	 * leaving all out gave no location (NaN); none goes, the mean 0.5 */
+	 * leaving all out gave no location (NaN); the set's own scale, 1.4826
+	 * x 0.5, has them all within: none goes, the mean 0.5 */
 	near(statdist_skipped_mean((double[]){0, 1, 0, 1, 0, 1, 0, 1, 0, 1}, 10, 0.01, 4.5, rej,
 				   &kept, tmp),
 	     0.5, 0.0);
 	assert_int_equal(kept, 10);
+	/* -1, -1, 0 and a wild 30 (in logs: 0.8, 0.8, 1.0 and a 30x run):
+	 * none within 4.5 x 0.01 of the median -0.5, so the set's own scale
+	 * 1.4826 MAD = 0.7413 rejects 30 alone: the mean of the others.
+	 * Keeping all (the even split's rule) made one bad repetition a
+	 * confident regression */
+	near(statdist_skipped_mean((double[]){-1, 30, -1, 0}, 4, 0.01, 4.5, rej, &kept, tmp),
+	     -2.0 / 3.0, 1e-15);
+	assert_int_equal(kept, 3);
+	assert_true(rej[1] && !rej[0] && !rej[2] && !rej[3]);
 	/* six at 0 and four at 1: the four are left out */
 	near(statdist_skipped_mean((double[]){0, 1, 0, 1, 0, 1, 0, 1, 0, 0}, 10, 0.01, 4.5, rej,
 				   &kept, tmp),

@@ -427,10 +427,19 @@ double statdist_skipped_mean(const double *v, size_t n, double scale, double c,
 	med = statdist_median(tmp, n);
 	for (i = 0; n > 2 && i < n; i++)
 		k += fabs(v[i] - med) <= c * scale;
-	/* none within: an even set split between two levels (a step in the
-	 * middle of a baseline window), whose median lies between them; its
-	 * values are not outliers of anything, and leaving them all out left
-	 * no location (a region without a verdict passed a check) */
+	/* None within: an even set whose median lies between its two middle
+	 * values, further apart than the scale says values lie (a step in the
+	 * middle of a baseline window; or 0.8, 0.8, 1.0 and a wild 30).
+	 * Leaving every value out left no location, and a region without a
+	 * verdict passed a check.  The set's own spread is the scale then
+	 * (1.4826 MAD: the wild value goes, the others stay); a set split in
+	 * two levels has every value within it, and keeps them all. */
+	if (n > 2 && k == 0) {
+		memcpy(tmp, v, n * sizeof(*v));
+		scale = fmax(scale, 1.4826 * statdist_mad(tmp, n));
+		for (i = 0; i < n; i++)
+			k += fabs(v[i] - med) <= c * scale;
+	}
 	all = k == 0;
 	k = 0;
 	/* the mean as the median plus the mean deviation from it: equal
