@@ -400,6 +400,9 @@ equals "gl: another platform allowed" "$rc" 0
 run gl_mr 83 ""
 equals "gl: no profile fails the job" "$rc" 2
 contains "gl: no profile named" "$err" "scopedb: PROFILE is empty"
+run gl_mr 83 " "
+equals "gl: a blank profile fails the job" "$rc" 2
+contains "gl: a blank profile named" "$err" "scopedb: PROFILE is empty"
 # (a PATH of every command but jq)
 mkdir nojq && for f in /usr/local/bin/* /usr/bin/* /bin/*; do
 	[ "${f##*/}" = jq ] || [ -e "nojq/${f##*/}" ] || ln -s "$f" nojq/

@@ -540,6 +540,40 @@ case $(<big-sums-pg.txt) in *rc=2*) bad "big sums: an error" ;; *) ok ;; esac
 
 fi
 
+if tcase ci-recipe; then
+# The CI recipe on a team store given as libpq's key=value words (as
+# docs/team-store.md writes it): it was taken for a file, so every pull
+# request passed as "no baseline yet" (a folder made for it, a password
+# printed); and a team database that holds no store yet is main's first
+# run to come (a note, exit 0), as a missing SQLite file is
+"$MKPROFILE" --seed 1 --timestamp 2024-01-01T00:00:00Z ci-base.h5 >/dev/null || exit 1
+"$MKPROFILE" --seed 1 --slow solve=1.3 --timestamp 2024-01-02T00:00:00Z ci-slow.h5 >/dev/null || exit 1
+ci_db=$(pg_newdb cirecipe)
+mkdir ci && cd ci || exit 1
+gh_job() { # EVENT REF_NAME SHA-DIGIT PROFILE: a GitHub job on the store $ci_db
+	: >summary.md
+	run env SCOPEDB_DB="$ci_db" GITHUB_EVENT_NAME="$1" GITHUB_REF_NAME="$2" \
+		GITHUB_SHA="$(printf '%040d' "$3")" GITHUB_STEP_SUMMARY="$PWD/summary.md" \
+		PROFILE="$4" BUDGET=5 METRIC=p95 bash "$EXAMPLES/ci/github.sh"
+}
+gh_job pull_request 7/merge 70 ../ci-slow.h5
+equals "ci: a pull request before the team store" "$rc" 0
+contains "ci: before the team store, a note" "$(<summary.md)" \
+	"scopedb: no baseline yet: no store in the team database (the first run on main makes it)"
+gh_job push main 1 ../ci-base.h5
+equals "ci: main's first run" "$rc" 0
+gh_job pull_request 7/merge 70 ../ci-slow.h5
+equals "ci: a slow pull request fails" "$rc" 1
+contains "ci: its report" "$(<summary.md)" "budget violations: solve"
+ci_db="host=/nonexistent-socket-dir user=ci password=s3cret dbname=x"
+gh_job pull_request 7/merge 70 ../ci-slow.h5
+equals "ci: a server that does not answer" "$rc" 2
+case $err$(<summary.md) in *s3cret*) bad "ci: the password printed" ;; *) ok ;; esac
+[ -z "$(ls)" ] || [ "$(ls)" = summary.md ] && ok || bad "ci: files made for the store: $(ls)"
+cd .. || exit 1
+
+fi
+
 if tcase same; then
 # Issue 23 through the store on both backends: --same (the run filter's
 # metadata conditions and the runs left out), the outlier run named, no

@@ -51,7 +51,8 @@ fail() {
 	echo "scopedb: $*" >&2
 	exit 2
 }
-[ -n "${PROFILE:-}" ] ||
+read -r -a files <<<"${PROFILE:-}"
+[ ${#files[@]} -gt 0 ] ||
 	fail "PROFILE is empty: set it to the profile files this job wrote (did the benchmark write none?)"
 case ${ROLE:-} in
 main | pr) ;;
@@ -60,10 +61,13 @@ esac
 command -v jq >/dev/null || fail "the recipe needs jq (apt-get install jq)"
 scopedb=${SCOPEDB:-scopedb}
 export SCOPEDB_DB=${SCOPEDB_DB:-.scopedb/history.sqlite}
-# a team store (docs/team-store.md) is a URI, not a file to look for
+# a team store (docs/team-store.md) is a URI or libpq's key=value words
+# (as scopedb tells them: src/store/postgres/uri.c), not a file to look for
+pg_words='^[[:space:]]*(host|hostaddr|port|dbname|user|password|service|passfile|sslmode|connect_timeout|options|application_name|target_session_attrs)[[:space:]]*='
+store_file=$SCOPEDB_DB
 case $SCOPEDB_DB in
 postgres://* | postgresql://*) store_file= ;;
-*) store_file=$SCOPEDB_DB ;;
+*) [[ ! $SCOPEDB_DB =~ $pg_words ]] || store_file= ;;
 esac
 main=${MAIN_BRANCH:-main}
 report=${REPORT:-scopedb-report.md}
@@ -72,7 +76,6 @@ summary=${SUMMARY:-/dev/null}
 window=${WINDOW:-10}
 metric=${METRIC:-p95}
 budget=${BUDGET:-5}
-read -r -a files <<<"$PROFILE"
 read -r -a outputs <<<"${OUTPUTS:-}"
 read -r -a allow <<<"${ALLOW_DIFFERENT:-}"
 # nothing of an earlier job is left to be taken for this one's
@@ -98,8 +101,21 @@ else
 			tee "$report" >>"$summary"
 		exit 0
 	fi
-	# (scopedb's own error names the store, a URI's password masked)
-	pins=$("$scopedb" pins --format json) || fail "cannot list the pins of the store"
+	# (scopedb's own error names the store, a URI's password masked; a
+	# team store's database before main's first run holds none yet)
+	perr=$(mktemp)
+	if ! pins=$("$scopedb" pins --format json 2>"$perr"); then
+		if [ -z "$store_file" ] && grep -q "holds no scopedb store yet" "$perr"; then
+			rm -f "$perr"
+			echo "scopedb: no baseline yet: no store in the team database (the first run on $main makes it)" |
+				tee "$report" >>"$summary"
+			exit 0
+		fi
+		cat "$perr" >&2
+		rm -f "$perr"
+		fail "cannot list the pins of the store"
+	fi
+	rm -f "$perr"
 	have=$(jq -e 'any(.[]; .name == "baseline")' <<<"$pins") || [ "$have" = false ] ||
 		fail "cannot read the pins of the store"
 	if [ "$have" != true ]; then
