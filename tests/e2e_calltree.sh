@@ -432,11 +432,11 @@ equals "flat numbers kept" "$out" "region,calls,total
 a,2,1.4e-07
 b,2,5e-08"
 expect_err 2 "no tree, no paths" \
-	"scopedb: run 1 has no paths: no rank has a call tree with paths (calls that overlap without nesting, or paths too deep or too many: see the warning of its ingest); use --by name" \
+	"scopedb: run 1 has no paths: no rank has a call tree with paths (calls that overlap without nesting, rows of totals only, or paths too deep or too many: see the warning of its ingest); use --by name" \
 	$S show --db "$E2E_DIR/o.sqlite" 1 --by path
 # the same files given as files: named, where no ingest warned
 expect_err 2 "a file without a tree" \
-	"scopedb: 'overlap.json' has no paths: no rank has a call tree with paths (calls that overlap without nesting, or paths too deep or too many: 'scopedb ingest' of it says which); use --by name" \
+	"scopedb: 'overlap.json' has no paths: no rank has a call tree with paths (calls that overlap without nesting, rows of totals only, or paths too deep or too many: 'scopedb ingest' of it says which); use --by name" \
 	$S show overlap.json --by path
 # one rank of two without a tree: a check by path would see the other
 # only (main +50% on both ranks; rank 1 alone says so, rank 0's
@@ -635,6 +635,12 @@ expect_err 2 "totals only: check --by path refuses" \
 expect 0 "totals only: diff --by path" $S diff mixed.json mixed-slow.json --by path
 contains "totals only: diff warns" "$err" "scopedb: warning: 'mixed.json': $totals"
 expect 1 "totals only: check by name" $S check mixed.json mixed-slow.json
+# the lowest rank is named (it was the first in a hash map's order)
+jq -c '.num_ranks = 40 | .regions += [range(2; 40) as $r | {name: "r", rank: $r,
+	aggregate: {count: 1, total: 9, minimum: 9, maximum: 9, exclusive: 9}}]' mixed.json >mixed40.json
+expect 0 "totals only: forty ranks" $S ingest --db tot40.sqlite --commit abc1234 mixed40.json
+contains "totals only: the lowest rank named" "$err" \
+	"rank 1: its rows are totals only, with no events, so rank 1 has no call tree (nor have 38 other ranks)"
 expect 0 "totals only: the ingest" $S ingest --db tot.sqlite --commit abc1234 mixed.json
 contains "totals only: ingest says why" "$err" \
 	"scopedb: warning: 'mixed.json': rank 1: its rows are totals only, with no events, so rank 1 has no call tree"

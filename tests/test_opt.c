@@ -371,6 +371,10 @@ static void test_unknown(void **state)
 	    {{"frob", "-xq", NULL}, "scopedb: unknown option '-x' in '-xq'"},
 	    {{"frob", "a", "--tag", "t", "-xq"}, "scopedb: unknown option '-x' in '-xq'"},
 	    {{"frob", "--tag", "t", "-xq", NULL}, "scopedb: unknown option '-x' in '-xq'"},
+	    /* not an ASCII letter or digit: the word (half a UTF-8 character
+	     * printed alone broke the line's UTF-8; '-' read as "--") */
+	    {{"frob", "-\xc3\xa9", NULL}, "scopedb: unknown option '-\xc3\xa9'"},
+	    {{"frob", "-q-", NULL}, "scopedb: unknown option '-q-'"},
 	};
 	size_t i;
 

@@ -11,6 +11,7 @@
  * '-xq'"); getopt_long named the word before the cluster ("runs -zz" said
  * "unknown option 'runs'"), which this parser copied until a review.
  */
+#include <ctype.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -400,8 +401,10 @@ static int opt_short(const struct opt_cmd *cmd, const struct opt *opts, int argc
 		const char *arg = NULL;
 		int separate = 0;
 
-		/* the letter, and in a cluster the word it is in */
-		if (!o && word[2]) {
+		/* the letter, and in a cluster the word it is in (the word
+		 * alone for a byte that is no ASCII letter or digit: half a
+		 * UTF-8 character, or '-') */
+		if (!o && word[2] && isalnum((unsigned char)*p) && !((unsigned char)*p & 0x80)) {
 			*code =
 			    opt_usage_error(cmd, opts, "unknown option '-%c' in '%s'", *p, word);
 			return -1;

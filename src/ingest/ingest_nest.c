@@ -126,7 +126,7 @@ static int ingest_nest_rank(struct ingest_nest *n, const struct calltree_rankinf
 int ingest_nest_end(struct ingest_nest *n)
 {
 	struct ingest_rowmap counted = {NULL, NULL, 0, 0};
-	uint64_t v;
+	uint64_t v, before = n->problems;
 	size_t i;
 	int rc = 0;
 
@@ -138,7 +138,8 @@ int ingest_nest_end(struct ingest_nest *n)
 		    ingest_rowmap_get(&counted, rank, 0, &v))
 			continue;
 		rc = ingest_rowmap_put(&counted, rank, 0, 1);
-		if (!n->problems) {
+		/* the warning names the lowest such rank (the map has no order) */
+		if (!before && (n->problems == before || rank < n->first.rank)) {
 			memset(&n->first, 0, sizeof(n->first));
 			n->first.rank = rank;
 			n->first.status = CALLTREE_TOTALS;

@@ -421,7 +421,7 @@ static int paths_none(struct store *st, int64_t run_id, const struct store_nesti
 	else if (nest->trees == 0)
 		snprintf(why, sizeof(why),
 			 "no rank has a call tree with paths (calls that overlap without nesting, "
-			 "or paths too deep or too many: %s)",
+			 "rows of totals only, or paths too deep or too many: %s)",
 			 file ? "'scopedb ingest' of it says which"
 			      : "see the warning of its ingest");
 	else
