@@ -256,6 +256,14 @@ for i in $(seq 1 13); do
 	$S ingest -q --db rv-q.sqlite --branch main --commit "$(printf '%07x' $((i * 1000003)))" \
 		"rv-q$i.h5" >/dev/null || exit 1
 done
+# by path, the trends, distributions and ranks stay by region name (the
+# paths padded them: "9 regions" of 5 names, 4 empty trend cards)
+$S ingest -q --db rv-p.sqlite --branch main --commit aaaa1111 "$TESTDATA/real/nested-base.h5" &&
+	$S ingest -q --db rv-p.sqlite --branch main --commit bbbb2222 "$TESTDATA/real/nested-slow.h5" ||
+	exit 1
+expect 0 "review: by path" $S report --db rv-p.sqlite 1 2 --by path -o rv-p.html
+contains "review: by path, the regions by name" "$(<rv-p.html)" "Metric total (seconds), 5 regions,"
+case $(<rv-p.html) in *"no stored run of this scope has it"*) bad "review: by path, empty trends" ;; *) ok ;; esac
 expect 0 "review: a spike in the newest run" $S report --db rv-q.sqlite 12 13 -o rv-q.html
 contains "review: a provisional change point, dashed and marked" "$(<rv-q.html)" \
 	'<g class="cp prov"><line'

@@ -79,9 +79,10 @@ static struct reportdata_region *reportdata_find(struct reportdata *rd, const ch
 	return NULL;
 }
 
-/* The regions: every name of the history and of the comparison, sorted and
- * unique. */
-static int reportdata_names(struct reportdata *rd, const struct store_history_point *p, size_t np)
+/* The regions: every name of the history and (by name) of the
+ * comparison, sorted and unique. */
+static int reportdata_names(struct reportdata *rd, const struct store_history_point *p, size_t np,
+			    int by_path)
 {
 	const char **names = NULL;
 	size_t n = 0, cap = np + rd->cmp.nrows + rd->cmp.nonly_a + rd->cmp.nonly_b, i, k;
@@ -95,11 +96,13 @@ static int reportdata_names(struct reportdata *rd, const struct store_history_po
 	for (i = 0; i < np; i++)
 		if (!n || strcmp(names[n - 1], p[i].stats.name))
 			names[n++] = p[i].stats.name;
-	for (i = 0; i < rd->cmp.nrows; i++)
+	/* by path the comparison's rows are paths, which the call tree shows:
+	 * the trends, distributions and ranks stay by region name */
+	for (i = 0; !by_path && i < rd->cmp.nrows; i++)
 		names[n++] = rd->cmp.rows[i].name;
-	for (i = 0; i < rd->cmp.nonly_a; i++)
+	for (i = 0; !by_path && i < rd->cmp.nonly_a; i++)
 		names[n++] = rd->cmp.only_a[i];
-	for (i = 0; i < rd->cmp.nonly_b; i++)
+	for (i = 0; !by_path && i < rd->cmp.nonly_b; i++)
 		names[n++] = rd->cmp.only_b[i];
 	qsort(names, n, sizeof(*names), reportdata_name_cmp);
 	rd->regions = util_calloc(n ? n : 1, sizeof(*rd->regions));
@@ -383,7 +386,7 @@ int reportdata_build(struct reportdata *rd, const struct reportdata_opts *o)
 	if (rc == ERR_NOTFOUND && rd->compared)
 		rc = 0; /* the compared files' regions are not stored */
 	if (!rc)
-		rc = reportdata_names(rd, p, np);
+		rc = reportdata_names(rd, p, np, co.by_path && rd->compared);
 	if (!rc)
 		rc = reportdata_trends(rd, p, np, store_location(st));
 	if (rc)
