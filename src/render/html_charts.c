@@ -248,7 +248,8 @@ void html_trends(struct html *h, const struct reportdata *rd, size_t nhistory)
 		    stats_metric_name(h->metric), nhistory);
 	html_text(h, rd->scope);
 	html_printf(h,
-		    ", oldest on the left; one chart per region, sorted by the largest recent "
+		    " that have the region, oldest on the left and evenly spaced (a run without "
+		    "the region leaves no gap); one chart per region, sorted by the largest recent "
 		    "change (the last run against the median of the %d before it). "
 		    "<span class=\"ka\">A</span> marks the baseline, <span class=\"kb\">B</span> "
 		    "the candidate, <span class=\"kp\">a labelled line</span> a change point (as "
