@@ -209,6 +209,20 @@ expect_err 2 "two --output to one file" \
 	$S check 1 2 --output json=one.txt --output github=./one.txt
 [ ! -e one.txt ] && ok || bad "two --output to one file: written"
 expect 1 "two --output to stdout" $S check 1 2 --output json=- --output markdown=-
+# what is written as it is takes several (a review: refused by inode, it
+# broke a CI job whose stdout and stderr are one pipe)
+run bash -c "$S check 1 2 --output json=/dev/stdout --output markdown=/dev/stderr 2>&1 | cat"
+contains "/dev/stdout and /dev/stderr on one pipe" "$out" "Regression check"
+expect 1 "two --output to $null" $S check 1 2 --output json="$null" --output markdown="$null"
+touch existing.txt
+expect_err 2 "two --output to one existing file" \
+	"scopedb: invalid --output 'csv=./existing.txt': --output 'json=existing.txt' writes that file already; give each its own" \
+	$S check 1 2 --output json=existing.txt --output csv=./existing.txt
+# a selector is read from the store: its namesake file in the working
+# directory is not an input
+echo notes >latest
+expect 1 "a selector's namesake file is not read" $S check 1 latest --output csv=latest
+contains "the namesake written" "$(<latest)" "region,a,b,delta,pct"
 
 fi
 

@@ -346,7 +346,7 @@ expect_err 2 "--same empty" "scopedb: invalid --same '': expected a metadata key
 expect 0 "report --same" $S report 23 25 --baseline-window 10 --max-regression 5 --same hostname \
 	-o same.html
 contains "report: the check's sets" "$(<same.html)" "hostname = A (11 runs of another value left out)"
-contains "report: the trends' runs" "$(<same.html)" "hostname = A, oldest on the left"
+contains "report: the trends' runs" "$(<same.html)" "hostname = A that have the region, oldest on the left"
 contains "report: the verdict" "$(<same.html)" "regressed"
 expect 0 "diff --same" $S diff 23 25 --baseline-window 10 --same hostname
 contains "diff --same line" "$out" "Like with like: hostname = A (11 runs of another value left out)"

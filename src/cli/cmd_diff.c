@@ -233,10 +233,6 @@ int cmd_compare(int argc, char **argv, int check)
 		}
 	co.cand_files = reps.v + 1;
 	co.ncand_files = reps.n - 1;
-	/* no --output over a profile it reads */
-	cli_protect_input(argv[0]);
-	for (i = 0; i < reps.n; i++)
-		cli_protect_input(reps.v[i]);
 	co.locations = check && compare_wants_findings(fmt, &outs);
 	if (cli_same_spec(&like)) {
 		code = cli_error();
@@ -253,6 +249,12 @@ int cmd_compare(int argc, char **argv, int check)
 		code = cli_error();
 		goto out;
 	}
+	/* no --output over a profile it read (a selector's file namesake in
+	 * the working directory is not read) */
+	if (res.a.is_file)
+		cli_protect_input(argv[0]);
+	for (i = 0; res.b.is_file && i < reps.n; i++)
+		cli_protect_input(reps.v[i]);
 	if (res.partial && check) {
 		/* a gate that sees some ranks only must not decide */
 		if (co.by_path)

@@ -132,8 +132,6 @@ int cmd_report(int argc, char **argv)
 	ro.cmp.same_from_env = like.spec.from_env;
 	ro.cmp.check = 1;
 	ro.history = (size_t)history;
-	for (i = 0; i < nargs; i++) /* no -o over a profile it reads */
-		cli_protect_input(argv[i]);
 	if (nargs >= 2) {
 		ro.baseline = argv[0];
 		ro.candidate = argv[1];
@@ -148,6 +146,10 @@ int cmd_report(int argc, char **argv)
 		code = cli_error();
 		goto out;
 	}
+	/* no -o over a profile it read (not a selector's file namesake) */
+	for (i = 0; rd.compared && i < nargs; i++)
+		if (i ? rd.cmp.b.is_file : rd.cmp.a.is_file)
+			cli_protect_input(argv[i]);
 	/* the page is made with no trend; the name is likely mistyped */
 	if ((hint = report_hint(&ro))) {
 		struct buf q = BUF_INIT;

@@ -66,24 +66,31 @@ static char *cli_output_format(const char *arg, const char *eq)
 }
 
 static char *cli_canonical(const char *path);
+static int cli_same_file(const struct stat *sb, int fd);
 
-/* 1 when the --output files a and b are one file (the same name, the same
- * path once resolved, or the same file as stat tells); the standard
- * output ("-") takes several. */
+/* 1 when the --output files a and b are one regular file, the second
+ * document replacing the first: the same existing file (as stat tells),
+ * or the same new one (the same path once resolved).  What is written as
+ * it is takes several: "-", a device (/dev/null), a pipe or a terminal
+ * (/dev/stdout and /dev/stderr of a CI job's one pipe). */
 static int cli_same_output(const char *a, const char *b)
 {
 	struct stat sa, sb;
+	int ea, eb, same = 0;
 	char *ca, *cb;
-	int same;
 
 	if (!strcmp(a, "-") || !strcmp(b, "-"))
 		return 0;
-	if (!strcmp(a, b) ||
-	    (!stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino))
-		return 1;
+	ea = !stat(a, &sa);
+	eb = !stat(b, &sb);
+	if (ea && eb)
+		return S_ISREG(sa.st_mode) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino &&
+		       !cli_same_file(&sa, STDOUT_FILENO);
+	if (ea || eb)
+		return 0;
 	ca = cli_canonical(a);
 	cb = cli_canonical(b);
-	same = ca && cb && !strcmp(ca, cb);
+	same = !strcmp(a, b) || (ca && cb && !strcmp(ca, cb));
 	free(ca);
 	free(cb);
 	return same;
