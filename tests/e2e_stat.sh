@@ -469,30 +469,32 @@ expect 1 "window step: a baseline split in two levels, a candidate 2.6x" $S chec
 equals "window step: solve's verdict on every run" \
 	"$(printf '%s' "$out" | jq -c '.rows[] | select(.name == "solve") | [.verdict, .baseline_n]')" \
 	'["regressed",10]'
+# four_cands PREFIX MONTH F1 F2 F3 F4: four candidate files PREFIX1-4.h5,
+# solve F1..F4 times its baseline; solve_row KEYS: solve's [KEYS] in $out
+four_cands() {
+	local p=$1 m=$2 k f
+	shift 2
+	for k in 1 2 3 4; do
+		f=$1
+		shift
+		"$MKPROFILE" --seed 1 --scale "${scales[$k]}" --slow "solve=$f" \
+			--timestamp "2024-$m-0${k}T01:00:00Z" "$p$k.h5" >/dev/null || exit 1
+	done
+}
+solve_row() { printf '%s' "$out" | jq -c ".rows[] | select(.name == \"solve\") | [$1]"; }
 # the same split among four candidate runs: two of them 2.6x
-for k in 1 2 3 4; do
-	slow=solve=1
-	[ "$k" -gt 2 ] && slow=solve=2.6
-	"$MKPROFILE" --seed 1 --scale "${scales[$k]}" --slow $slow \
-		--timestamp "2024-02-0${k}T01:00:00Z" "sc$k.h5" >/dev/null || exit 1
-done
+four_cands sc 02 1 1 2.6 2.6
 expect 1 "window step: half the candidates 2.6x" $S check 5 sc1.h5 sc2.h5 sc3.h5 sc4.h5 \
 	--baseline-window 5 --max-regression 5 --format json
-equals "window step: the candidates' verdict" \
-	"$(printf '%s' "$out" | jq -c '.rows[] | select(.name == "solve") | [.verdict, .candidate_n]')" \
+equals "window step: the candidates' verdict" "$(solve_row '.verdict, .candidate_n')" \
 	'["regressed",4]'
 # four candidates, none near the median (0.8, 0.8, 1.0 and a wild 30):
 # keeping them all made one bad repetition a confident regression (x2.09);
 # the set's own spread leaves the wild one out
-for k in 1 2 3 4; do
-	slow=(0 0.8 0.8 1.0 30)
-	"$MKPROFILE" --seed 1 --slow "solve=${slow[$k]}" \
-		--timestamp "2024-03-0${k}T01:00:00Z" "sw$k.h5" >/dev/null || exit 1
-done
+four_cands sw 03 0.8 0.8 1.0 30
 expect 0 "window step: one wild repetition of four" $S check 5 sw1.h5 sw2.h5 sw3.h5 sw4.h5 \
 	--baseline-window 5 --max-regression 5 --format json
-equals "window step: the wild one left out" \
-	"$(printf '%s' "$out" | jq -c '.rows[] | select(.name == "solve") | [.verdict, .candidate_n, .outliers]')" \
+equals "window step: the wild one left out" "$(solve_row '.verdict, .candidate_n, .outliers')" \
 	'["improved",3,["sw4.h5"]]'
 fi
 finish
