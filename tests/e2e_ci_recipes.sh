@@ -229,6 +229,14 @@ equals "git: no other file in the cache" "$(ls .scopedb)" "$files"
 BASE=main job gh_git pull_request 9/merge - ../ok.h5 ../ok2.h5 ../ok3.h5
 equals "git: pr pass" "$rc" 0
 equals "git: no annotation" "$(grep -c '^::' <<<"$out")" 0
+# a report past GitHub's job summary limit (1 MiB; here SUMMARY_LIMIT) is
+# cut at a line, saying where the whole is, and not dropped
+SUMMARY_LIMIT=1500 BASE=main job gh_git pull_request 9/merge - ../ok.h5 ../ok2.h5 ../ok3.h5
+equals "git: a long report, the job" "$rc" 0
+[ "$(wc -c <summary.md)" -le 1500 ] && ok || bad "git: the summary past its limit: $(wc -c <summary.md)"
+contains "git: the summary says it is cut" "$(<summary.md)" \
+	"bytes, is past the job summary limit of 1500 bytes; it is scopedb-report.md, kept as an artifact)*"
+contains "git: the summary's start" "$(<summary.md)" "### Regression check: PASS"
 # a shallow or foreign checkout: git cannot say, the pin stands in
 BASE=nosuch job gh_git pull_request 9/merge - ../ok.h5
 equals "git: unknown base branch" "$rc" 0

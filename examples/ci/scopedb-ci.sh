@@ -42,7 +42,8 @@
 # and of main's history the statistics need; default 10), INCONCLUSIVE
 # (pass or fail; default pass), REPORT (default scopedb-report.md), HTML
 # (default scopedb-report.html), SUMMARY (a file the report is appended
-# to; default none), OUTPUTS (FORMAT=FILE words), ARTIFACT_URL,
+# to; default none; cut past SUMMARY_LIMIT bytes, default 1000000, as
+# GitHub's job summary takes 1 MiB), OUTPUTS (FORMAT=FILE words), ARTIFACT_URL,
 # ALLOW_DIFFERENT (metadata keys, separated by blanks, whose values may
 # differ between the baseline and the candidate: --allow-different, e.g.
 # platform when the runners' kernel is updated under the history).
@@ -178,7 +179,20 @@ rc=0
 	printf '%s\n\n' "**scopedb:** $mode"
 	"$scopedb" check "${args[@]}" "${stat[@]}" "${outs[@]}" --format markdown || rc=$?
 } >"$report"
-cat "$report" >>"$summary"
+# GitHub takes at most 1 MiB of job summary a step, and shows none of a
+# larger one: a check of thousands of regions is cut at a line (a table
+# stays a table), worst regions first, and says where the whole is
+limit=${SUMMARY_LIMIT:-1000000}
+size=$(wc -c <"$report")
+if [ "$size" -le "$limit" ]; then
+	cat "$report" >>"$summary"
+else
+	{
+		head -c "$((limit - 400))" "$report" | sed '$d'
+		printf '\n*(cut here: the whole report, %s bytes, is past the job summary limit of %s bytes; it is %s, kept as an artifact)*\n' \
+			"$size" "$limit" "$report"
+	} >>"$summary"
+fi
 # The HTML report for people (an artifact): the verdict, main's trends,
 # the distributions and the ranks.  The check above decides the job.
 if [ "$rc" -lt 2 ]; then
