@@ -264,6 +264,11 @@ $S ingest -q --db rv-p.sqlite --branch main --commit aaaa1111 "$TESTDATA/real/ne
 expect 0 "review: by path" $S report --db rv-p.sqlite 1 2 --by path -o rv-p.html
 contains "review: by path, the regions by name" "$(<rv-p.html)" "Metric total (seconds), 5 regions,"
 case $(<rv-p.html) in *"no stored run of this scope has it"*) bad "review: by path, empty trends" ;; *) ok ;; esac
+# compared runs older than the charts' runs: said under each chart (the
+# page said "A marks the baseline" and marked nothing)
+expect 0 "review: A and B before the history" $S report --db rv-q.sqlite 1 2 --history 5 -o rv-o.html
+contains "review: A not among the runs, said" "$(<rv-o.html)" \
+	'<p class="none">A (run 1) is not among these runs</p><p class="none">B (run 2) is not among these runs</p>'
 expect 0 "review: a spike in the newest run" $S report --db rv-q.sqlite 12 13 -o rv-q.html
 contains "review: a provisional change point, dashed and marked" "$(<rv-q.html)" \
 	'<g class="cp prov"><line'

@@ -159,6 +159,25 @@ static void trend_change(struct html *h, const struct reportdata_region *r,
 	html_printf(h, ", p %.2g</title></g>", c->p);
 }
 
+/* Under a chart with points, the compared stored runs it has no mark for
+ * (older than its --history runs, or of another scope): "A (run 3) is
+ * not among these runs". */
+static void trend_unmarked(struct html *h, const struct reportdata *rd,
+			   const struct reportdata_region *r)
+{
+	int has[2] = {0, 0}, side;
+	size_t i;
+
+	for (i = 0; i < r->npts; i++)
+		for (side = 0; side < 2; side++)
+			has[side] |= rd->run_id[side] && r->pts[i].run_id == rd->run_id[side];
+	for (side = 0; rd->compared && r->npts && side < 2; side++)
+		if (rd->run_id[side] && !has[side])
+			html_printf(h,
+				    "<p class=\"none\">%s (run %lld) is not among these runs</p>",
+				    side ? "B" : "A", (long long)rd->run_id[side]);
+}
+
 static void trend_chart(struct html *h, const struct reportdata *rd,
 			const struct reportdata_region *r, size_t hover)
 {
@@ -278,6 +297,7 @@ void html_trends(struct html *h, const struct reportdata *rd, size_t nhistory)
 			trend_chart(h, rd, r, hover);
 		else
 			html_puts(h, "<p class=\"none\">no stored run of this scope has it</p>");
+		trend_unmarked(h, rd, r);
 		html_puts(h, "</figure>\n");
 	}
 	html_puts(h, "</div></section>\n");
