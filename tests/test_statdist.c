@@ -120,6 +120,30 @@ static void test_t(void **state)
 	near(statdist_t_quantile(1e-5, 1000.0), -4.2854376826529578605, 1e-11);
 }
 
+/* statdist_t_quantile() remembers its last answers: asked again, in any
+ * order and past what it remembers, each (p, df) gets its own quantile. */
+static void test_t_quantile_memo(void **state)
+{
+	static const double ps[] = {0.975, 0.025, 0.9995}, dfs[] = {3.0, 3.5, 20.0, 58.0, 1000.0};
+	double q[3][5];
+	size_t i, j, round;
+
+	(void)state;
+	for (i = 0; i < 3; i++)
+		for (j = 0; j < 5; j++) {
+			q[i][j] = statdist_t_quantile(ps[i], dfs[j]);
+			near(statdist_t_cdf(q[i][j], dfs[j]), ps[i], 1e-12);
+		}
+	for (round = 0; round < 3; round++)
+		for (i = 3; i-- > 0;)
+			for (j = 5; j-- > 0;) {
+				assert_true(statdist_t_quantile(ps[i], dfs[j]) == q[i][j]);
+				assert_true(statdist_t_quantile(ps[i], dfs[(j + round) % 5]) ==
+					    q[i][(j + round) % 5]);
+			}
+	near(statdist_t_quantile(0.975, 20.0), -statdist_t_quantile(0.025, 20.0), 1e-12);
+}
+
 /* The digamma family: psi(1) = -gamma, psi(1/2) = -gamma - 2 ln 2,
  * psi'(1) = pi^2/6, psi'(1/2) = pi^2/2, psi''(1) = -2 zeta(3) (A&S 6.3.2,
  * 6.3.3, 6.4.2, 6.4.4); other points and the inverse from mpmath. */
@@ -335,6 +359,7 @@ TU_MAIN(NULL, NULL,
 	    cmocka_unit_test(test_norm),
 	    cmocka_unit_test(test_betainc),
 	    cmocka_unit_test(test_t),
+	    cmocka_unit_test(test_t_quantile_memo),
 	    cmocka_unit_test(test_digamma),
 	    cmocka_unit_test(test_skipped_mean),
 	    cmocka_unit_test(test_median_mad),

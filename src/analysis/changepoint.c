@@ -582,19 +582,41 @@ static void cp_items(const struct cp_work *w, const size_t *bnd, size_t nb,
  * need 4 after it and 3 need 9.  CP_TAIL_MAX + 1 when none up to it.
  */
 #define CP_TAIL_MAX 64
-static size_t cp_confirmable(size_t n, size_t min_segment, double alpha)
+static size_t cp_confirmable_find(size_t n, size_t min_segment, double alpha)
 {
 	double xs[CP_TAIL_MAX * 2];
 	size_t k, i;
 
-	if (n > CP_TAIL_MAX)
-		n = CP_TAIL_MAX; /* more points before only lower the need */
 	for (i = 0; i < n + CP_TAIL_MAX; i++)
 		xs[i] = (double)i;
 	for (k = min_segment; k <= CP_TAIL_MAX; k++)
 		if (statdist_mannwhitney_p(xs, n, xs + n, k, NULL) <= alpha)
 			return k;
 	return CP_TAIL_MAX + 1;
+}
+
+/*
+ * cp_confirmable_find(), remembered per thread: every series of a check or
+ * of "changes" asks it again for each n up to CP_TAIL_MAX with the same
+ * min_segment and alpha, and each answer runs up to 60 exact Mann-Whitney
+ * tests.  The table is for one (min_segment, alpha) at a time; 0 is an
+ * answer not known yet (an answer is at least 1).
+ */
+static size_t cp_confirmable(size_t n, size_t min_segment, double alpha)
+{
+	static _Thread_local size_t memo[CP_TAIL_MAX + 1], memo_min_segment;
+	static _Thread_local double memo_alpha;
+
+	if (n > CP_TAIL_MAX)
+		n = CP_TAIL_MAX; /* more points before only lower the need */
+	if (memo_min_segment != min_segment || memo_alpha != alpha) {
+		memset(memo, 0, sizeof(memo));
+		memo_min_segment = min_segment;
+		memo_alpha = alpha;
+	}
+	if (!memo[n])
+		memo[n] = cp_confirmable_find(n, min_segment, alpha);
+	return memo[n];
 }
 
 /* The sum of absolute deviations of x[a..b) from their median (tmp:

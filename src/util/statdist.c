@@ -215,15 +215,11 @@ static double statdist_t_pdf(double t, double df)
  * bracket keeps it from diverging for any df, the heavy tails of df < 1
  * included; Newton makes it a few evaluations of the cdf.
  */
-double statdist_t_quantile(double p, double df)
+static double statdist_t_quantile_solve(double p, double df)
 {
 	double tail, lo, hi, t, z, z2, f, dx;
 	int i;
 
-	if (!(p > 0.0 && p < 1.0) || !(df > 0.0))
-		return NAN;
-	if (p == 0.5)
-		return 0.0;
 	tail = p < 0.5 ? p : 1.0 - p;
 	z = statdist_norm_quantile(tail);
 	z2 = z * z;
@@ -265,6 +261,42 @@ double statdist_t_quantile(double p, double df)
 			break;
 	}
 	return p < 0.5 ? t : -t;
+}
+
+/* How many of the last t quantiles statdist_t_quantile() remembers. */
+#define STATDIST_TQ_MEMO 4
+
+/*
+ * The t quantile, remembered: a check asks it of every region, and the
+ * regions of one check share a few (p, df) pairs (the pooled prior's df
+ * plus a window's), while each answer costs a dozen evaluations of the
+ * incomplete beta function.  The last few answers are kept per thread,
+ * keyed by the exact arguments, so the result is the same bits.
+ */
+double statdist_t_quantile(double p, double df)
+{
+	static _Thread_local struct {
+		double p, df, q;
+	} memo[STATDIST_TQ_MEMO];
+	static _Thread_local unsigned memo_n, memo_next;
+	unsigned i;
+	double q;
+
+	if (!(p > 0.0 && p < 1.0) || !(df > 0.0))
+		return NAN;
+	if (p == 0.5)
+		return 0.0;
+	for (i = 0; i < memo_n; i++)
+		if (memo[i].p == p && memo[i].df == df)
+			return memo[i].q;
+	q = statdist_t_quantile_solve(p, df);
+	memo[memo_next].p = p;
+	memo[memo_next].df = df;
+	memo[memo_next].q = q;
+	memo_next = (memo_next + 1) % STATDIST_TQ_MEMO;
+	if (memo_n < STATDIST_TQ_MEMO)
+		memo_n++;
+	return q;
 }
 
 /* Below this, the asymptotic series of the digamma family is not used:
@@ -476,19 +508,29 @@ double statdist_skipped_mean(const double *v, size_t n, double scale, double c,
 static int statdist_mw_exact(const unsigned *r2, size_t N, size_t m, unsigned r, double *lo,
 			     double *hi)
 {
-	size_t smax = (size_t)N * (N + 1), i, k, s, stride = smax + 1, seen = 0;
+	size_t smax = (size_t)N * (N + 1), i, k, s, stride = smax + 1;
+	size_t *pre; /* pre[j]: the sum of r2[0..j) */
 	double *w, total = 0.0, below = 0.0, above = 0.0;
 
 	w = calloc((m + 1) * stride, sizeof(*w));
-	if (!w)
+	pre = malloc((N + 1) * sizeof(*pre));
+	if (!w || !pre) {
+		free(w);
+		free(pre);
 		return -1;
-	w[0] = 1.0;
-	for (i = 0; i < N; i++) {
-		seen += r2[i]; /* no sum of the first i + 1 is larger */
-		for (k = i + 1 < m ? i + 1 : m; k >= 1; k--)
-			for (s = r2[i]; s <= seen; s++)
-				w[k * stride + s] += w[(k - 1) * stride + s - r2[i]];
 	}
+	pre[0] = 0;
+	for (i = 0; i < N; i++)
+		pre[i + 1] = pre[i] + r2[i];
+	w[0] = 1.0;
+	/* k of the first i + 1 sorted values sum to at least pre[k] and at
+	 * most the last k's sum: only that band of row k can change (the
+	 * entries outside it stay 0, so the counts are the same bits). */
+	for (i = 0; i < N; i++)
+		for (k = i + 1 < m ? i + 1 : m; k >= 1; k--)
+			for (s = pre[k - 1] + r2[i]; s <= pre[i + 1] - pre[i + 1 - k]; s++)
+				w[k * stride + s] += w[(k - 1) * stride + s - r2[i]];
+	free(pre);
 	for (s = 0; s <= smax; s++) {
 		double c = w[m * stride + s];
 
