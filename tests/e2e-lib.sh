@@ -189,6 +189,11 @@ contains() {
 	case "$2" in *"$3"*) ok ;; *) bad "$1: '$3' not in output: $2" ;; esac
 }
 
+# not_contains DESC HAYSTACK NEEDLE
+not_contains() {
+	case "$2" in *"$3"*) bad "$1: '$3' in output: $2" ;; *) ok ;; esac
+}
+
 # equals DESC GOT WANT
 equals() {
 	if [ "$2" = "$3" ]; then ok; else bad "$1: got '$2', want '$3'"; fi

@@ -82,7 +82,7 @@ expect 0 "changes table" $S changes
 contains "table title" "$out" "Change points of total (seconds) over 32 runs and 4 regions, newest first:"
 contains "table header" "$out" "region  runs      commits                     recorded"
 contains "halo range" "$out" "halo    13 -> 16  c13000000000..c16000000000  2026-01-16T02:00:00Z"
-contains "solve commit" "$out" "solve   15 -> 16  c16000000000                2026-01-16T02:00:00Z"
+contains "solve range of adjacent runs" "$out" "solve   15 -> 16  c15000000000..c16000000000  2026-01-16T02:00:00Z"
 equals "io: the step, not the spike" "$(printf '%s\n' "$out" | grep -c '^io ')" 1
 equals "main: steady" "$(printf '%s\n' "$out" | grep -c '^main')" 0
 
@@ -92,7 +92,7 @@ equals "csv header" "$(printf '%s\n' "$out" | head -1)" \
 equals "csv rows" "$(printf '%s\n' "$out" | tail -n +2 | cut -d, -f1,2,6,12,13 | tr '\n' ' ')" \
 	"halo,13,16,13,17 io,15,16,15,17 solve,15,16,15,17 "
 expect 0 "changes markdown" $S changes --format markdown
-contains "markdown row" "$out" "| solve | 15 -> 16 | c16000000000 |"
+contains "markdown row" "$out" "| solve | 15 -> 16 | c15000000000..c16000000000 |"
 
 # --sort pct: the largest |change| first; --min-change above all: none
 expect 0 "sort pct" $S changes --sort pct --format json
@@ -167,7 +167,7 @@ if tcase provisional; then
 slow_io 33 2099-01-01T02:00:00Z
 expect 0 "provisional" $S changes --include io
 contains "provisional row" "$(printf '%s\n' "$out" | grep '^io ' | head -1)" \
-	"io      32 -> 33  c33000000000"
+	"io      32 -> 33  c30000000000..c33000000000"
 contains "provisional status" "$(printf '%s\n' "$out" | grep '^io ' | head -1)" \
 	"provisional: 2 more runs"
 expect 0 "provisional json" $S changes --include io --format json
@@ -239,6 +239,29 @@ expect_err 2 "same: no such key" \
 	"scopedb: --same 'hostnam': run $(runid 59) has no metadata key 'hostnam'; did you mean 'hostname'?" \
 	$S changes --branch alt --same hostnam
 
+fi
+
+if tcase branches; then
+# a history of two branches (a store of its own): the table says their
+# levels mix and names them (escaped), not with --branch; none in JSON
+b=$E2E_DIR/b.sqlite
+for i in $(seq 1 8); do
+	br=main
+	[ $((i % 2)) = 0 ] && br=$'dev\e[2J'
+	"$MKPROFILE" --ranks 2 --regions main,solve --calls 20 --seed "$i" \
+		--timestamp "2026-01-0${i}T02:00:00Z" "b$i.h5" >/dev/null
+	"$S" ingest --db "$b" --quiet --branch "$br" --commit "$(commit "$i")" "b$i.h5" >/dev/null ||
+		bad "ingest b$i"
+done
+expect 0 "branches: table" $S changes --db "$b"
+contains "branches: note" "$out" \
+	"Note: these runs are of 2 branches (dev?[2J, main), whose levels mix: --branch NAME follows one."
+expect 0 "branches: one branch" $S changes --db "$b" --branch main
+not_contains "branches: no note with --branch" "$out" "Note:"
+expect 0 "branches: json" $S changes --db "$b" --format json
+not_contains "branches: not in json" "$out" "Note:"
+expect 0 "one branch: no note" $S changes --branch main
+not_contains "one branch: no note" "$out" "Note:"
 fi
 
 finish

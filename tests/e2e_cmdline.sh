@@ -131,9 +131,12 @@ sel tag:t^ 2
 sel latest^ 4
 sel latest~1 4
 sel latest^^ 3
-sel 4~1 3
+# so do a run id and a pin: run 4 repeats run 3's commit
+sel 4~1 1
+sel 3~1 1
+sel 5~1 4
 expect 0 "pin" $S pin base 4
-sel pin:base~1 3
+sel pin:base~1 1
 expect_error "bare hash, no such commit" "^scopedb: no run has a commit starting with 'abcd'$" $S show abcd
 expect_error "all digits stay a run id" "^scopedb: no run with id 1234$" $S show 1234
 expect_error "commit~N past the first run of its branch" \

@@ -421,7 +421,7 @@ changes_views() {
 	t report --branch main -o - --stat --baseline-window 5
 }
 alike changes changes_views "$series" "$E2E_DIR/series.sqlite"
-contains "changes: the shift at run 11" "$(<changes-pg.txt)" "solve   10 -> 11  c11000000000"
+contains "changes: the shift at run 11" "$(<changes-pg.txt)" "solve   10 -> 11  c10000000000..c11000000000"
 
 fi
 

@@ -883,6 +883,9 @@ static void test_resolve(void **state)
 	 * "before" it */
 	expect_resolve_error("commit:aaaa^", ERR_NOTFOUND,
 			     "no run 'commit:aaaa^': run 4 is the first run of branch main");
+	/* so do a run id and a pin: run 1 is the commit aaaa of run 4 again */
+	expect_resolve_error("1~1", ERR_NOTFOUND,
+			     "no run '1~1': run 4 is the first run of branch main");
 	expect_resolve("bbbb2", 2); /* a bare hash */
 	expect_resolve("bbbb2~1", 1);
 	expect_resolve_error("commit:bbbb3~1", ERR_NOTFOUND,

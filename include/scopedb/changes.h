@@ -35,7 +35,6 @@ struct changes_item {
 	const struct store_series_run *after;  /* the first run surely after */
 	const struct store_series_run *at;     /* the likeliest first run after */
 	struct changepoint cp;
-	int adjacent; /* no other selected run lies between the two */
 };
 
 struct changes_result {

@@ -559,8 +559,9 @@ void store_history_free(struct store_history_point *p, size_t n);
 struct store_series_run {
 	int64_t id;
 	char *time;   /* the run's sort time (recorded, else ingested) */
-	char *commit; /* NULL when unknown, likewise label */
+	char *commit; /* NULL when unknown, likewise label and branch */
 	char *label;
+	char *branch;
 };
 
 /* One region in one run of a series, over all ranks (the stored totals

@@ -132,7 +132,6 @@ static int changes_region(struct changes_job *j, const struct store_series_cell 
 		it->after = &ser->runs[b];
 		it->at = &ser->runs[c[cp[i].at].run];
 		it->cp = cp[i];
-		it->adjacent = b == a + 1;
 	}
 	free(cp);
 	return rc;

@@ -256,6 +256,8 @@ static int pathhist_series_runs(struct store_series *out, const struct store_run
 			rc = pathhist_dup(&s->commit, r->commit);
 		if (!rc)
 			rc = pathhist_dup(&s->label, r->label);
+		if (!rc)
+			rc = pathhist_dup(&s->branch, r->branch);
 	}
 	return rc;
 }

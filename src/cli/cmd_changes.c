@@ -88,21 +88,65 @@ struct changes_view {
 	size_t min_runs;	 /* fewest runs with a change point in them */
 };
 
-/* The commit text of a change for people: the first commit after when the
- * runs are adjacent in the history (or the one before is unknown), else
- * the range to bisect, "BEFORE..AFTER"; NULL when the commit after is
- * unknown. */
+/* The commit text of a change for people: the range to bisect,
+ * "BEFORE..AFTER" (what "git log BEFORE..AFTER" lists), even when the two
+ * runs are adjacent in the history: commits nobody measured may lie
+ * between them.  The commit after alone when the one before is unknown;
+ * NULL when the commit after is unknown. */
 static const char *changes_commits(char *out, size_t len, const struct changes_item *it)
 {
 	const char *b = it->before->commit, *a = it->after->commit;
 
 	if (!a)
 		return NULL;
-	if (it->adjacent || !b || !strcmp(a, b))
+	if (!b || !strcmp(a, b))
 		snprintf(out, len, "%.*s", CHANGES_COMMIT_CUT, a);
 	else
 		snprintf(out, len, "%.*s..%.*s", CHANGES_COMMIT_CUT, b, CHANGES_COMMIT_CUT, a);
 	return out;
+}
+
+static int changes_strcmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/*
+ * A line for people when the runs are of several branches (no --branch):
+ * their levels are mixed, so a change point may be where one branch's
+ * runs begin, and a step on one branch may be hidden by the other's runs.
+ * Names the first three branches (data: escaped by the renderer).
+ */
+static int changes_branches_note(struct doc *d, const struct store_series *s)
+{
+	const char **names = malloc((s->nruns ? s->nruns : 1) * sizeof(*names));
+	struct doc_block *b;
+	size_t i, n = 0, nb = 0;
+
+	if (!names)
+		return err_nomem();
+	for (i = 0; i < s->nruns; i++)
+		if (s->runs[i].branch)
+			names[n++] = s->runs[i].branch;
+	qsort(names, n, sizeof(*names), changes_strcmp);
+	for (i = 0; i < n; i++)
+		if (!i || strcmp(names[i], names[i - 1]))
+			names[nb++] = names[i];
+	if (nb > 1) {
+		b = doc_line(d, DOC_F_HUMAN);
+		doc_spanf(d, b, DOC_RAW, "Note: these runs are of %zu branches (", nb);
+		for (i = 0; i < nb && i < 3; i++) {
+			doc_span(d, b, i ? ", " : "", DOC_RAW);
+			doc_span(d, b, names[i], 0);
+		}
+		doc_span(d, b,
+			 nb > 3 ? ", ...), whose levels mix: --branch NAME follows one."
+				: "), whose levels mix: --branch NAME follows one.",
+			 DOC_RAW);
+		doc_blank(d, DOC_F_HUMAN);
+	}
+	free(names);
+	return 0;
 }
 
 /* The JSON of one side of a change: {"run", "commit", "recorded_at",
@@ -156,6 +200,7 @@ static int changes_document(struct doc *d, const void *ctx)
 	struct doc_block *b;
 	char commits[2 * CHANGES_COMMIT_CUT + 3], num[64], note[200], of[48];
 	size_t i, npoints;
+	int rc;
 
 	memcpy(cols, changes_cols, sizeof(cols));
 	if (count) {
@@ -171,6 +216,9 @@ static int changes_document(struct doc *d, const void *ctx)
 		  r->series.nregions == 1 ? "" : "s",
 		  v->sort == CHANGES_SORT_PCT ? "largest first" : "newest first");
 	doc_blank(d, DOC_F_HUMAN);
+	rc = changes_branches_note(d, &r->series);
+	if (rc)
+		return rc;
 	doc_json_root(d, DOC_V_OBJ, JSONW_INLINE);
 	doc_json_str(d, d->json, "metric", stats_metric_name(v->metric));
 	if (v->same->ncond || v->same->nskipped)
@@ -272,8 +320,8 @@ const struct opt_cmd cmd_changes_usage = {
 	     "segments is significant (p <= 0.01).  A single slow run and noise are not\n"
 	     "change points; a slow drift is one.  Each row names the last run surely before\n"
 	     "and the first run surely after (several runs apart when the change is small or\n"
-	     "a drift), and the commit after, or the range of commits BEFORE..AFTER to bisect\n"
-	     "when other runs lie between them; 'before' and 'after' are the typical\n"
+	     "a drift), and the range of commits BEFORE..AFTER to bisect (commits nobody\n"
+	     "measured may lie between two runs); 'before' and 'after' are the typical\n"
 	     "(median) values of the two segments.  A step in the newest runs, too few yet\n"
 	     "for the test (one or two; more after a short history), is provisional: the\n"
 	     "status says how many more runs would confirm it (a step and an outlier look\n"

@@ -278,6 +278,22 @@ static int resolve_before(struct store *st, int64_t *out, int64_t id, const stru
 	return ret;
 }
 
+/*
+ * *id = the first run of run *id's commit, where "42~N" and "pin:X~N"
+ * count back from, as "commit:X~N" does: a commit run several times (as CI
+ * does) is never "before" itself.  A run without a commit stays itself.
+ */
+static int resolve_commit_first(struct store *st, int64_t *id)
+{
+	struct store_run run;
+	int ret = store_read_run(st, &run, *id);
+
+	if (!ret && run.commit)
+		ret = resolve_commit_run(st, id, run.commit, 1);
+	store_run_release(&run);
+	return ret;
+}
+
 int store_resolve(struct store *st, int64_t *out, const struct select_spec *sel)
 {
 	struct store_value v;
@@ -329,6 +345,8 @@ int store_resolve(struct store *st, int64_t *out, const struct select_spec *sel)
 		break;
 	}
 	free(commit);
+	if (!ret && sel->back > 0 && (sel->kind == SELECT_ID || sel->kind == SELECT_PIN))
+		ret = resolve_commit_first(st, out);
 	if (!ret && sel->back > 0 &&
 	    (sel->kind == SELECT_ID || sel->kind == SELECT_PIN || sel->kind == SELECT_COMMIT))
 		ret = resolve_before(st, out, *out, sel);

@@ -350,9 +350,10 @@ int rows_series_run(struct store_series_run *run, const struct rows_row *r)
 
 	memset(run, 0, sizeof(*run));
 	run->id = r->ops->i64(r, 0);
-	if ((ret = rows_text(&run->time, r, 1)) || (ret = rows_text(&run->commit, r, 2)))
+	if ((ret = rows_text(&run->time, r, 1)) || (ret = rows_text(&run->commit, r, 2)) ||
+	    (ret = rows_text(&run->label, r, 3)))
 		return ret;
-	return rows_text(&run->label, r, 3);
+	return rows_text(&run->branch, r, 4);
 }
 
 void rows_series_cell(struct store_series_cell *cell, size_t run, size_t region,

@@ -397,7 +397,7 @@ SQL(HISTORY_BLOBS_HEAD, SQL_BINARY,
 /* the series of every region (store_region_series()): the runs newest
  * first, at most P(1) (HEAD, the filter from parameter 2 on, TAIL), the
  * regions by name, then the stored totals of the runs of the id list P(1) */
-SQL(SERIES_RUNS_HEAD, 0, "SELECT id, sort_time, commit_sha, label FROM runs WHERE true")
+SQL(SERIES_RUNS_HEAD, 0, "SELECT id, sort_time, commit_sha, label, branch FROM runs WHERE true")
 SQL(SERIES_RUNS_TAIL, 0, SQL_NEWEST_FIRST " " LIMIT_P(1))
 SQL(SERIES_REGIONS, 0, "SELECT id, name FROM regions ORDER BY name")
 SQL(SERIES_CELLS, SQL_BINARY,

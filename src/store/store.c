@@ -696,6 +696,7 @@ static void store_series_run_release(void *elem)
 	free(run->time);
 	free(run->commit);
 	free(run->label);
+	free(run->branch);
 }
 
 static void store_name_release(void *elem)
