@@ -717,31 +717,36 @@ fi
 # The file is read in a child process first (no store access then); the
 # write transaction (store_begin(), which takes the store's advisory lock,
 # the inserts, store_commit()) opens only after.  So "the middle of an
-# ingest" that can leave a partial run is the write phase: the profile is
-# big enough (5.1 million calls) that its inserts take a while, the test
-# waits until the ingest holds the write lock (however long the read took)
-# and only then stops the server.  What this does not cover: a stop while
-# the child reads (nothing is written then, so nothing can be partial).
-# On a loaded machine the poll can miss the write phase (the ingest
-# completes first): then it is done again on a fresh database, up to 3 times.
+# ingest" that can leave a partial run is the write phase.  Another
+# session holds the timings table against writes (reads pass), so the
+# ingest waits inside its write transaction, its run's row written, under
+# the store's lock, until the server stops: the test waits until the ingest holds the lock (however
+# long the read took) and only then stops the server.  (It used to race a
+# 5-million-call ingest, which the plain build won on a quiet machine.)
+# What this does not cover: a stop while the child reads (nothing is
+# written then, so nothing can be partial).
 if tcase server-stop; then
-mk --ranks 32 --regions a,b,c,d,e,f,g,h --calls 20000 --seed 7 big.h5
-for attempt in 1 2 3; do
-	fault=$(pg_newdb "fault$attempt")
-	expect 0 "fault: first run" $S ingest --db "$fault" r1.h5
-	$S ingest --db "$fault" big.h5 >fault.out 2>fault.err &
-	pid=$!
-	locked=0
-	for _ in $(seq 1 6000); do
-		if [ "$(psql_q "$fault" "select count(*) from pg_locks where locktype = 'advisory' and granted" 2>/dev/null)" = 1 ]; then
-			locked=1
-			break
-		fi
-		kill -0 $pid 2>/dev/null || break
-		sleep 0.01
-	done
-	[ "$locked" = 1 ] && break
-	wait $pid
+mk --ranks 32 --regions a,b,c,d,e,f,g,h --calls 2000 --seed 7 big.h5
+fault=$(pg_newdb fault)
+expect 0 "fault: first run" $S ingest --db "$fault" r1.h5
+psql_q "$fault" "BEGIN; LOCK TABLE timings IN EXCLUSIVE MODE; SELECT pg_sleep(120); COMMIT" \
+	>/dev/null 2>&1 &
+holder=$!
+for _ in $(seq 1 3000); do
+	[ "$(psql_q "$fault" "select count(*) from pg_locks where relation = 'timings'::regclass
+		and mode = 'ExclusiveLock' and granted" 2>/dev/null)" = 1 ] && break
+	sleep 0.01
+done
+$S ingest --db "$fault" big.h5 >fault.out 2>fault.err &
+pid=$!
+locked=0
+for _ in $(seq 1 6000); do
+	if [ "$(psql_q "$fault" "select count(*) from pg_locks where locktype = 'advisory' and granted" 2>/dev/null)" = 1 ]; then
+		locked=1
+		break
+	fi
+	kill -0 $pid 2>/dev/null || break
+	sleep 0.01
 done
 equals "fault: the server stops while the ingest writes" "$locked" 1
 pg_kill
@@ -751,6 +756,7 @@ equals "fault: ingest fails" "$rc" 2
 equals "fault: one message" "$(wc -l <fault.err)" 1
 contains "fault: names the file" "$(<fault.err)" "scopedb: 'big.h5' not stored: cannot "
 contains "fault: names the store" "$(<fault.err)" "store '$fault'"
+wait $holder
 pg_restart_only || exit 1
 equals "fault: no partial run" "$(psql_q "$fault" "select count(*) from runs")
 $(psql_q "$fault" "select count(*) from timings where run_id <> 1")" "1
