@@ -246,10 +246,22 @@ if tcase errors; then
 	expect_err 2 "unknown run into a directory" "scopedb: no run with id 9" \
 		$S export --db s.sqlite 1 9 --format caliper -o keep
 	equals "the directory as it was" "$(ls -A keep)" ""
-	expect_err 2 "no run has the tag" "scopedb: no run has tag 'nope'" \
+	# filters that keep no run: an empty export and exit 0, as runs and
+	# history (pandas reads the header as an empty table), the reason on
+	# stderr; scope-profiler-json needs its one run
+	header=run,commit,branch,label,recorded,path,rank,calls,total,self,min,max,p50,p95,p99
+	expect_err 0 "no run has the tag" "scopedb: no run has tag 'nope'" \
 		$S export --db s.sqlite --tag nope
-	expect_err 2 "no run matches" "scopedb: no stored run matches the filters" \
+	equals "no run has the tag: the header" "$out" "$header"
+	expect_err 0 "no run matches" "scopedb: no run matches the filters" \
 		$S export --db s.sqlite --since 2099-01-01
+	equals "no run matches: the header" "$out" "$header"
+	expect_err 0 "no run matches, caliper" "scopedb: no run matches the filters" \
+		$S export --db s.sqlite --since 2099-01-01 --format caliper -o empty
+	equals "no run matches, caliper: no file" "$(ls -A empty)" ""
+	expect_err 2 "no run matches, scope-profiler-json" \
+		"scopedb: no stored run matches the filters" \
+		$S export --db s.sqlite --since 2099-01-01 --format scope-profiler-json
 	expect_err 2 "over the store" "scopedb: cannot write --output 's.sqlite': it is the store; refused" \
 		$S export --db s.sqlite -o s.sqlite
 	expect_err 2 "a file as the directory" "scopedb: cannot write in directory 's.sqlite': not a directory" \

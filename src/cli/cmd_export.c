@@ -152,10 +152,12 @@ const struct opt_cmd cmd_export_usage = {
 };
 
 /* The ids of the runs to export: argv's selectors (each once, in order),
- * or the runs filter f keeps. */
+ * or the runs filter f keeps.  None kept: an error when one run is needed,
+ * else said on stderr, *n = 0 (an empty export, as "runs" lists nothing). */
 static int export_ids(int64_t **ids, size_t *n, struct store *st, char **argv, int nargs,
-		      const struct filter *f)
+		      const struct filter *f, int need_one)
 {
+	int filtered = f->ntags || f->branch || f->since[0] || f->until[0];
 	struct store_run *runs = NULL;
 	size_t nruns = 0, i, j;
 	int rc = 0;
@@ -189,10 +191,11 @@ static int export_ids(int64_t **ids, size_t *n, struct store *st, char **argv, i
 		for (i = 0; !rc && i < nruns; i++)
 			(*ids)[(*n)++] = runs[i].id;
 	}
-	if (!rc && !nruns)
-		rc = f->ntags || f->branch || f->since[0] || f->until[0]
-			 ? hint_filter_error(st, f, "no stored run matches the filters")
-			 : err_set(ERR_NOTFOUND, "no runs stored in '%s'", store_location(st));
+	if (!rc && !nruns && !need_one)
+		rc = hint_none(st, f, filtered);
+	else if (!rc && !nruns)
+		rc = filtered ? hint_filter_error(st, f, "no stored run matches the filters")
+			      : err_set(ERR_NOTFOUND, "no runs stored in '%s'", store_location(st));
 	store_runs_free(runs, nruns);
 	return rc;
 }
@@ -305,6 +308,12 @@ static int export_csv(struct store *st, const int64_t *ids, size_t n, const char
 	size_t i;
 	int rc = 0;
 
+	if (n == 0) {
+		/* no run: the header alone, as pandas reads an empty table */
+		const struct export_view none = {NULL, 0};
+
+		rc = cli_output(&csv, export_document, &none, "csv", 0);
+	}
 	for (i = 0; !rc && i < n; i++) {
 		struct export_run r;
 		const char *body;
@@ -457,7 +466,7 @@ int cmd_export(int argc, char **argv)
 	if (!rc)
 		rc = store_read_begin(st, &started);
 	if (!rc)
-		rc = export_ids(&ids, &n, st, argv, nargs, &f);
+		rc = export_ids(&ids, &n, st, argv, nargs, &f, !strcmp(fmt, "scope-profiler-json"));
 	if (!rc && !strcmp(fmt, "scope-profiler-json") && n != 1)
 		rc =
 		    err_set(ERR_USAGE,

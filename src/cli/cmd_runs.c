@@ -123,23 +123,6 @@ static int runs_opt_meta(const struct opt *opt, const char *arg)
 	return rc;
 }
 
-/* Nothing to list: say why on stderr (the list itself stays empty, the
- * exit status 0); hint_filter() names a tag, branch or label no stored
- * run has. */
-static int runs_none(struct store *st, const struct filter *f)
-{
-	int said = 0, rc;
-
-	if (!runs_filtered(f)) {
-		cli_print_errorf("no runs stored in '%s'", store_location(st));
-		return 0;
-	}
-	rc = hint_filter(&said, st, f);
-	if (!rc && !said)
-		fprintf(stderr, "scopedb: no run matches the filters\n");
-	return rc;
-}
-
 int cmd_runs(int argc, char **argv)
 {
 	const struct opt_cmd *self = &cmd_runs_usage;
@@ -202,7 +185,7 @@ int cmd_runs(int argc, char **argv)
 	{
 		const struct runs_view v = {runs, n};
 
-		rc = n == 0 ? runs_none(st, &f) : 0;
+		rc = n == 0 ? hint_none(st, &f, runs_filtered(&f)) : 0;
 		if (!rc && !(cli_format_is(fmt, "table") && n == 0))
 			rc = cli_output(&json, runs_document, &v, fmt, 0);
 	}

@@ -98,3 +98,17 @@ int hint_filter_error(struct store *st, const struct filter *f, const char *othe
 	buf_release(&text);
 	return rc;
 }
+
+int hint_none(struct store *st, const struct filter *f, int filtered)
+{
+	int said = 0, rc;
+
+	if (!filtered) {
+		cli_print_errorf("no runs stored in '%s'", store_location(st));
+		return 0;
+	}
+	rc = hint_filter(&said, st, f);
+	if (!rc && !said)
+		cli_print_error("no run matches the filters");
+	return rc;
+}

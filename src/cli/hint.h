@@ -1,7 +1,8 @@
 /*
  * hint.h - "no run has tag 'nigthly'; did you mean 'nightly'?": why a run
- * filter matched nothing, for the commands that list runs (runs,
- * history, changes, prune) and those that fail on it (export, report).
+ * filter matched nothing, for the commands that list runs (runs, export,
+ * history, changes, prune) and those that fail on it (report,
+ * export --format scope-profiler-json).
  *
  * Ownership: nothing is allocated for the caller; the store and filter are
  * only read.
@@ -30,5 +31,13 @@ int hint_filter_text(struct buf *out, struct store *st, const struct filter *f);
  * stored one, or the message otherwise (ERR_* of the store first).
  */
 int hint_filter_error(struct store *st, const struct filter *f, const char *otherwise);
+
+/*
+ * No run to list: say why on stderr, for the commands whose list then
+ * stays empty with exit status 0 (runs, export): "no runs stored in
+ * 'DB'" when f filters nothing (filtered = 0), else hint_filter()'s names
+ * or "no run matches the filters".  0 or a negative ERR_* code.
+ */
+int hint_none(struct store *st, const struct filter *f, int filtered);
 
 #endif
