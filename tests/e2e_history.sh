@@ -343,6 +343,14 @@ equals "mixed ranks: the runs read (2)" "$err" "${note/3 of these runs differ/1 
 expect 0 "mixed ranks: one more" $S ingest -q --db "$mix" --branch main --commit aaaa0002 mix5.h5
 expect 0 "mixed ranks: a region of 8 ranks only" $S history only8 --db "$mix"
 equals "mixed ranks: the runs shown decide" "$err" ""
+# --ranks: only the runs with the region on one of those ranks (run 3 has
+# 4 ranks, the others 2: no point of 0 calls, no change to it)
+expect 0 "history --ranks" $S history solve --ranks 3 --metric calls --format csv
+equals "history --ranks: the runs that have rank 3" \
+	"$(printf '%s\n' "$out" | tail -n +2 | cut -d, -f2,6,7 | tr '\n' ' ')" "3,20, "
+expect 0 "history --ranks 1-3" $S history solve --ranks 1-3 --metric calls --format csv
+equals "history --ranks 1-3: every run" \
+	"$(printf '%s\n' "$out" | tail -n +2 | cut -d, -f2,6 | tr '\n' ' ')" "1,20 2,20 3,60 4,20 "
 usage_error "history no region" "history needs a REGION" "usage: scopedb history" $S history
 expect_error "history bad metric" "invalid --metric 'std'" $S history solve --metric std
 expect_error "history bad date" "invalid --since 'yesterday'" $S history solve --since yesterday

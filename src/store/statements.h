@@ -365,11 +365,13 @@ SQL(HISTORY_HEAD, 0,
 	"WITH sr AS (SELECT id, sort_time, commit_sha, label FROM runs WHERE true")
 SQL(HISTORY_MID, 0, "), pts AS (")
 /* over the ranks P(2): region, run, SQL_SEL_COLUMNS, three NULL
- * percentiles (those come from the blobs) and the self time */
+ * percentiles (those come from the blobs) and the self time; only the
+ * runs with a row of the region on one of those ranks (a run of one rank
+ * has nothing to say of rank 1: no point of 0) */
 SQL(HISTORY_RANKS, 0,
 	"SELECT g.region_id, g.run_id, " SQL_SEL_COLUMNS ", CAST(NULL AS float8), "
 	"CAST(NULL AS float8), CAST(NULL AS float8), " SQL_SEL_SELF " "
-	"FROM run_regions AS g LEFT JOIN (SELECT region_id, run_id, " SQL_SEL_SUMS " "
+	"FROM run_regions AS g JOIN (SELECT region_id, run_id, " SQL_SEL_SUMS " "
 	"FROM timings WHERE region_id " IN_IDS(1) " AND run_id IN (SELECT id FROM sr) "
 	"AND rank " IN_IDS(2) " GROUP BY region_id, run_id) AS s "
 	"ON s.region_id = g.region_id AND s.run_id = g.run_id "
