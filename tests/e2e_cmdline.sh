@@ -139,6 +139,13 @@ expect 0 "pin" $S pin base 4
 sel pin:base~1 1
 expect_error "bare hash, no such commit" "^scopedb: no run has a commit starting with 'abcd'$" $S show abcd
 expect_error "all digits stay a run id" "^scopedb: no run with id 1234$" $S show 1234
+# a short hash of digits only, as the tables print it: the message says
+# how to name the commit (in a store of its own)
+mk --seed 8 digits.h5
+expect 0 "ingest a commit of digits" $S ingest -q --db digits.sqlite --commit 0632942611440abc digits.h5
+expect_error "digits of a commit: the hint" \
+	"^scopedb: no run with id 632942611440; a commit starts with 0632942611440: write 'commit:0632942611440~1'$" \
+	$S show --db digits.sqlite 0632942611440~1
 expect_error "commit~N past the first run of its branch" \
 	"^scopedb: no run 'commit:bbbb~1': run 2 is the first run of branch dev$" $S show commit:bbbb~1
 expect_error "commit~N too far" \

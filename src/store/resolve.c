@@ -11,6 +11,7 @@
  * backend.  The hints compare the mistyped name with the stored names of
  * its kind (store_names(), rows_hint()).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -279,6 +280,32 @@ static int resolve_before(struct store *st, int64_t *out, int64_t id, const stru
 }
 
 /*
+ * The error for a run id no run has.  All digits are always an id, but a
+ * short hash can be all digits too (the tables print 12 characters): when
+ * a stored commit starts with them, the message says how to name it.
+ */
+static int resolve_no_id(struct store *st, const struct select_spec *sel)
+{
+	struct buf all = BUF_INIT;
+	char digits[32];
+	size_t n = 0, len = strspn(sel->text, "0123456789");
+	int ret = 0;
+
+	/* the digits as written: a hash may start with zeros */
+	snprintf(digits, sizeof(digits), "%.*s", (int)(len < 31 ? len : 31), sel->text);
+	if (len >= 4 && len < 31)
+		ret = resolve_commits(st, &all, &n, digits);
+	if (!ret && n > 0)
+		ret = err_set(ERR_NOTFOUND,
+			      "no run with id %lld; a commit starts with %s: write 'commit:%s'",
+			      (long long)sel->id, digits, sel->text);
+	else if (!ret)
+		ret = err_set(ERR_NOTFOUND, "no run with id %lld", (long long)sel->id);
+	buf_release(&all);
+	return ret;
+}
+
+/*
  * *id = the first run of run *id's commit, where "42~N" and "pin:X~N"
  * count back from, as "commit:X~N" does: a commit run several times (as CI
  * does) is never "before" itself.  A run without a commit stays itself.
@@ -306,7 +333,7 @@ int store_resolve(struct store *st, int64_t *out, const struct select_spec *sel)
 	case SELECT_ID:
 		ret = resolve_exists(st, out, sel->id);
 		if (!ret && !*out)
-			ret = err_set(ERR_NOTFOUND, "no run with id %lld", (long long)sel->id);
+			ret = resolve_no_id(st, sel);
 		break;
 	case SELECT_PIN:
 		v = sql_str(sel->name);
