@@ -227,8 +227,16 @@ contains "markdown align" "$out" "| :--- | ---: | ---: | ---: | ---: |"
 expect 0 "diff markdown" $S diff 1 2 --format markdown
 contains "markdown escapes _" "$out" "| halo\\_exchange |"
 expect 1 "check csv" $S check 1 2 --format csv
-equals "csv header" "$(printf '%s\n' "$out" | head -1)" "region,a,b,delta,pct"
+equals "csv header" "$(printf '%s\n' "$out" | head -1)" "region,a,b,delta,pct,violation"
 equals "csv rows" "$(printf '%s\n' "$out" | wc -l)" 6
+# the rows over the budget, as JSON's "violations" names them
+equals "csv violations = json's" \
+	"$(printf '%s\n' "$out" | awk -F, 'NR > 1 && $6 == 1 { print $1 }' | sort | tr '\n' ' ')" \
+	"$($S check 1 2 --format json | jq -r '.violations[]' | sort | tr '\n' ' ')"
+[ "$(printf '%s\n' "$out" | awk -F, 'NR > 1 && $6 == 1' | wc -l)" -gt 0 ] && ok ||
+	bad "csv: no row marked a violation in a failed check"
+expect 0 "diff csv" $S diff 1 2 --format csv
+equals "diff csv: no violation column" "$(printf '%s\n' "$out" | head -1)" "region,a,b,delta,pct"
 expect_error "bad format" "invalid --format 'xml': choose from table, json, csv, markdown" \
 	$S diff 1 2 --format xml
 fi

@@ -329,6 +329,10 @@ static void report_rows(struct doc *d, const struct compare_result *r, const str
 	    {NULL, NULL, "path", DOC_LIST, DOC_LEFT, 0, DOC_COMPACT, 0},
 	    {NULL, NULL, "depth", DOC_COUNT, DOC_RIGHT, 0, 0, 0},
 	};
+	/* check, CSV only (JSON has the list "violations"): whether the row
+	 * broke the budget, 0 or 1 */
+	static const struct doc_col viol_col = {NULL,	  "violation", NULL, DOC_BOOL,
+						DOC_LEFT, 0,	       0,    0};
 	/* JUnit's failure message only (it reads titled columns): a
 	 * violation's attribution line */
 	static const struct doc_col attr_col = {"attribution", NULL, NULL, DOC_TEXT,
@@ -338,10 +342,11 @@ static void report_rows(struct doc *d, const struct compare_result *r, const str
 						 DOC_LEFT, 0,	     0,	     0};
 	static const struct doc_col tree_mark = {"",	   NULL,	NULL,	 DOC_TEXT,
 						 DOC_LEFT, DOC_F_HUMAN, DOC_RAW, 0};
-	struct doc_col c[20];
+	struct doc_col c[24]; /* at most 1 + 15 + 1 + 2 + 1 + 1 */
 	struct doc_table *t;
 	size_t *order = NULL, *level = NULL;
-	size_t i, k, off = o->tree ? 1 : 0, nc = off + (r->stat ? 15 : 5), pc, mc = 0, ac = 0;
+	size_t i, k, off = o->tree ? 1 : 0, nc = off + (r->stat ? 15 : 5), pc, mc = 0, ac = 0,
+		     vc = 0;
 	struct buf tn = BUF_INIT;
 
 	if (off)
@@ -357,6 +362,8 @@ static void report_rows(struct doc *d, const struct compare_result *r, const str
 		memcpy(c + nc, path_cols, sizeof(path_cols));
 		nc += 2;
 	}
+	if (o->check)
+		c[vc = nc++] = viol_col;
 	if (r->attr && o->check)
 		c[ac = nc++] = attr_col;
 	if (stats_metric_is_count(o->metric)) {
@@ -412,6 +419,8 @@ static void report_rows(struct doc *d, const struct compare_result *r, const str
 				     p ? p->depth : 0);
 			doc_set_num(t, pc + 1, !p, p ? (double)p->depth : 0.0);
 		}
+		if (vc)
+			doc_set_bool(t, vc, row->violation);
 		if (ac && row->violation && r->attr[i].n &&
 		    !report_attr_line(&tn, row, o->metric, &r->attr[i]))
 			doc_set_text(t, ac, tn.data);
