@@ -217,6 +217,13 @@ equals "option exit" "$rc" 2
 equals "option" "$(printf '%s\n' "$err" | head -1)" "scopedb: unknown option '--metrc'; did you mean '--metric'?"
 run $S history --tga nightly solve
 equals "option tga" "$(printf '%s\n' "$err" | head -1)" "scopedb: unknown option '--tga'; did you mean '--tag'?"
+# a word that is a part of option names ("--window": asv's and Bencher's)
+run $S check --window 5 base.h5 slow.h5
+equals "option part" "$(printf '%s\n' "$err" | head -1)" \
+	"scopedb: unknown option '--window'; did you mean '--baseline-window' or '--candidate-window'?"
+run $S check --files a.h5 base.h5 slow.h5
+equals "option part, one" "$(printf '%s\n' "$err" | head -1)" \
+	"scopedb: unknown option '--files'; did you mean '--candidate-files'?"
 expect_err 2 "metric" "scopedb: invalid --metric 'totl': choose from gpu_total, gpu_avg, total, self, avg, min, max, p50, p95, p99, imbalance, calls; did you mean 'total'?" \
 	$S diff --metric totl base.h5 slow.h5
 expect 0 "metric any case" $S diff --metric P95 base.h5 slow.h5 --format csv

@@ -309,9 +309,49 @@ static int opt_ambiguous(struct buf *out, const struct opt *opts, const char *na
 	return rc ? err_nomem() : 0;
 }
 
+/*
+ * "; did you mean '--baseline-window' or '--candidate-window'?" for a word
+ * that is a whole dash-separated part of up to three option names
+ * ("--window"), where no name is near enough for suggest_best().
+ */
+static int opt_hint_part(struct buf *out, const char *word, const char *const *v, size_t n)
+{
+	const char *hit[3];
+	size_t i, nhit = 0, len = strlen(word);
+	int rc = 0;
+
+	if (len < 3)
+		return 0;
+	for (i = 0; i < n; i++) {
+		const char *p = v[i];
+
+		while ((p = strstr(p, word)) != NULL) {
+			if ((p == v[i] || p[-1] == '-') && (p[len] == '\0' || p[len] == '-'))
+				break;
+			p++;
+		}
+		if (p && nhit < 3)
+			hit[nhit] = v[i];
+		if (p)
+			nhit++;
+	}
+	if (nhit == 0 || nhit > 3)
+		return 0;
+	rc = buf_puts(out, "; did you mean ");
+	for (i = 0; !rc && i < nhit; i++)
+		rc = buf_printf(out, "%s'--%s'",
+				i == 0		? ""
+				: i + 1 == nhit ? " or "
+						: ", ",
+				hit[i]);
+	if (!rc)
+		rc = buf_puts(out, "?");
+	return rc ? err_nomem() : 0;
+}
+
 /* "; did you mean '--NAME'?" appended to out for the long option (or
  * --help) nearest to the name[0..len) that matched none; nothing when none
- * is close.  0 or ERR_NOMEM. */
+ * is close (or the names it is a dash-separated part of).  0 or ERR_NOMEM. */
 static int opt_hint(struct buf *out, const struct opt *opts, const char *name, size_t len)
 {
 	const char **v;
@@ -339,6 +379,8 @@ static int opt_hint(struct buf *out, const struct opt *opts, const char *name, s
 	best = suggest_best(word, v, n);
 	if (best && buf_printf(out, "; did you mean '--%s'?", best))
 		rc = err_nomem();
+	if (!best && !rc)
+		rc = opt_hint_part(out, word, v, n);
 out:
 	free(word);
 	free(v);
