@@ -30,6 +30,13 @@ contains "diff metric" "$out" "Metric: total (seconds)"
 contains "diff +20%" "$out" "+20%"
 contains "diff columns" "$out" "region"
 [ ! -e scopedb.sqlite ] && ok || bad "diff of files created a store"
+# the generator's --slow is repeatable (one region each; it kept the last)
+"$MKPROFILE" --seed 1 --regions a,b,c --slow a=1.3 --slow c=1.5 slow2.h5 >/dev/null ||
+	bad "mkprofile --slow twice"
+"$MKPROFILE" --seed 1 --regions a,b,c plain2.h5 >/dev/null || bad "mkprofile"
+expect 0 "two --slow" $S diff plain2.h5 slow2.h5 --format csv
+equals "two --slow: a, b, c" "$(printf '%s\n' "$out" | tail -n +2 | sort |
+	awk -F, '{ printf "%s %.0f ", $1, $5 }')" "a 30 b 0 c 50 "
 expect 0 "diff same timings" $S diff base.h5 same.h5 --format csv
 equals "diff same: all deltas 0" "$(printf '%s\n' "$out" | tail -n +2 | cut -d, -f4 | sort -u)" "0.0"
 expect 0 "diff few" $S diff base.h5 few.h5

@@ -37,16 +37,21 @@ const char *const toolutil_name = "mkprofile";
 
 #define MK_MAX_REGIONS 100000
 
+/* How many --slow a command line may give. */
+#define MK_SLOW_MAX 16
+
 struct mkopts {
 	int schema, aggregate, gzip, gpu;
 	int summary_only; /* --summary-only (JSON output) */
 	uint64_t ranks, calls, seed;
 	uint64_t chunk; /* --chunk, 0 = the writer's default */
 	double scale;
-	const char *slow_name; /* --slow NAME=F: that region F times slower */
-	const char *idle;      /* --idle NAME: no calls but on rank 0 */
-	double slow_factor;
-	int flip; /* --flip S: damage the file with seed S (-1: no) */
+	/* --slow NAME=F (repeatable): that region F times slower */
+	const char *slow_name[MK_SLOW_MAX];
+	double slow_factor[MK_SLOW_MAX];
+	size_t nslow;
+	const char *idle; /* --idle NAME: no calls but on rank 0 */
+	int flip;	  /* --flip S: damage the file with seed S (-1: no) */
 	const char *regions, *label, *timestamp, *out;
 	const char *random;    /* --random SEED[/VARIANT] */
 	const char *reference; /* --reference FILE */
@@ -72,6 +77,7 @@ static void mk_usage(FILE *f)
 	      "  --seed S          random seed (default 1)\n"
 	      "  --scale F         multiply every duration by F (default 1)\n"
 	      "  --slow NAME=F     multiply the durations of region NAME by F as well\n"
+	      "                    (repeatable: one region each)\n"
 	      "  --idle NAME       region NAME has calls on rank 0 only: an index row of no\n"
 	      "                    calls on every other rank (schemas 2 and 3)\n"
 	      "  --label L         metadata label (default \"example\")\n"
@@ -147,16 +153,20 @@ static void mk_parse(struct mkopts *o, int argc, char **argv)
 				o->scale = toolutil_f64(a, v, 1e6, " (expected a number above 0)");
 			} else if (strcmp(a, "--slow") == 0) {
 				const char *eq = strrchr(v, '=');
+				double f;
 				char *end;
 
 				errno = 0;
-				o->slow_factor = eq ? strtod(eq + 1, &end) : 0.0;
-				if (!eq || eq == v || !eq[1] || *end || errno ||
-				    !(o->slow_factor > 0) || o->slow_factor > 1e6)
+				f = eq ? strtod(eq + 1, &end) : 0.0;
+				if (!eq || eq == v || !eq[1] || *end || errno || !(f > 0) ||
+				    f > 1e6)
 					toolutil_die(
 					    "invalid value '%s' for --slow (expected NAME=FACTOR)",
 					    v);
-				o->slow_name = v;
+				if (o->nslow == MK_SLOW_MAX)
+					toolutil_die("too many --slow (at most %d)", MK_SLOW_MAX);
+				o->slow_name[o->nslow] = v;
+				o->slow_factor[o->nslow++] = f;
 			} else if (strcmp(a, "--regions") == 0) {
 				o->regions = v;
 			} else if (strcmp(a, "--idle") == 0) {
@@ -269,16 +279,20 @@ static double mk_uniform(uint64_t *s)
 static void mk_row(const struct mkopts *o, uint64_t rank, size_t ri, const char *name,
 		   int64_t *starts, int64_t *ends, int64_t *gpu, int64_t *clock)
 {
-	size_t slow_len = o->slow_name ? (size_t)(strrchr(o->slow_name, '=') - o->slow_name) : 0;
 	double factor = o->scale;
+	size_t k;
 	uint64_t st = toolutil_splitmix(o->seed ^ toolutil_splitmix(rank * UINT64_C(0x10001) + ri));
 	double base = 20000.0 * (double)(1 + 3 * (ri % 7)) * (ri % 2 ? 1.0 : 2.5);
 	double imbalance = 1.0 + 0.03 * (double)(rank % 8);
 	int64_t t = *clock;
 	uint64_t c;
 
-	if (slow_len && strlen(name) == slow_len && !strncmp(name, o->slow_name, slow_len))
-		factor *= o->slow_factor;
+	for (k = 0; k < o->nslow; k++) {
+		size_t len = (size_t)(strrchr(o->slow_name[k], '=') - o->slow_name[k]);
+
+		if (strlen(name) == len && !strncmp(name, o->slow_name[k], len))
+			factor *= o->slow_factor[k];
+	}
 	if (!st)
 		st = 1;
 	for (c = 0; c < o->calls; c++) {
