@@ -60,7 +60,7 @@ equals "fsize pull: exit" "$rc" 2
 contains "fsize pull: the cause" "$err" "scopedb: cannot update store 'part.sqlite': "
 copied=$(grep -c '^copied run' <<<"$out")
 case "$(tail -1 <<<"$out")" in
-"pulled 80 runs from 'many.sqlite': $copied copied, 1 already there, $((79 - copied)) left untried") ok ;;
+"pull of 80 runs from 'many.sqlite' stopped: $copied copied, 1 already there, $((79 - copied)) left untried") ok ;;
 *) bad "fsize pull: the summary counts every run: $(tail -1 <<<"$out") ($copied copied)" ;;
 esac
 if [ "$copied" -lt 79 ]; then ok; else bad "fsize pull: the disk was not full ($copied copied)"; fi
@@ -72,7 +72,7 @@ expect 0 "fsize pull: another store" "$SCOPEDB" pull --db part2.sqlite --from ma
 # (48 KiB: less than the three runs' pages in the write-ahead log)
 run bash -c "trap '' XFSZ; ulimit -f 48; exec \"\$0\" pull --db part2.sqlite --from many.sqlite 2 3 4" "$SCOPEDB"
 equals "fsize pull, first batch: exit" "$rc" 2
-equals "fsize pull, first batch: the summary" "$out" "pulled 3 runs from 'many.sqlite': 0 copied, 0 already there, 3 left untried"
+equals "fsize pull, first batch: the summary" "$out" "pull of 3 runs from 'many.sqlite' stopped: 0 copied, 0 already there, 3 left untried"
 fi
 
 if tcase tmpfs; then

@@ -16,6 +16,8 @@ done
 $S ingest --db a.sqlite r1.h5 r2.h5 --tag nightly --meta build=7 >/dev/null 2>&1
 $S ingest --db a.sqlite r3.h5 agg.h5 --commit abc1234 >/dev/null 2>&1
 $S pin --db a.sqlite base 2 >/dev/null
+# pinned long ago: a copied pin keeps that time
+sqlite3 a.sqlite "UPDATE pins SET pinned_at = '2026-01-02T03:04:05Z'"
 
 if tcase push; then
 expect_err 0 "push all" "" $S push --db a.sqlite --to b.sqlite --pins
@@ -31,11 +33,13 @@ pushed 4 runs to 'b.sqlite': 0 copied, 4 already there"
 for cmd in "runs --format json" "pins" "show 3" "meta 1" "diff 1 3 --metric p95" \
 	"diff 1 2 --ranks 0,2 --metric p99" "history io --metric p50" "diff 4 1" \
 	"history solve --ranks 1 --format csv"; do
-	# (a copied pin is made now: its time is masked)
+	# (today's times masked: the ingest times)
 	# shellcheck disable=SC2086
 	equals "copy: $cmd" "$($S $cmd --db b.sqlite 2>&1 | sed "s/$today[T0-9:]*Z/NOW/")" \
 		"$($S $cmd --db a.sqlite 2>&1 | sed "s/$today[T0-9:]*Z/NOW/")"
 done
+equals "copy: the pin's time" "$($S pins --db b.sqlite --format json)" \
+	"$($S pins --db a.sqlite --format json)"
 # a run the other store has keeps its tags there: a tag added since is
 # not copied (nor is an untag there undone)
 $S tag --db a.sqlite 3 release-1.0 >/dev/null

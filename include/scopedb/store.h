@@ -344,6 +344,11 @@ int store_pin_set(struct store *st, int64_t *prev, const char *name, int64_t run
  * existing pin names, which is left as is, or 0 when the pin was made. */
 int store_pin_add(struct store *st, int64_t *prev, const char *name, int64_t run_id);
 
+/* store_pin_add() of a pin copied from another store (push, pull): it
+ * keeps the time it was pinned there, pinned_at (NULL: now). */
+int store_pin_copy(struct store *st, int64_t *prev, const char *name, int64_t run_id,
+		   const char *pinned_at);
+
 /* Remove a pin; *prev = the run it named.  ERR_NOTFOUND when there is no
  * such pin. */
 int store_pin_remove(struct store *st, int64_t *prev, const char *name);

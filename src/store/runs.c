@@ -367,9 +367,11 @@ int store_list_run_ids(struct store *st, int64_t **out, size_t *n)
 
 /* ---- pins -------------------------------------------------------------- */
 
-/* store_pin_set() and store_pin_add() (keep: leave an existing pin), in
- * one transaction. */
-static int pin_set(struct store *st, int64_t *prev, const char *name, int64_t run_id, int keep)
+/* store_pin_set(), store_pin_add() and store_pin_copy() (keep: leave an
+ * existing pin; at: the time it was pinned, NULL for now), in one
+ * transaction. */
+static int pin_set(struct store *st, int64_t *prev, const char *name, int64_t run_id, int keep,
+		   const char *at)
 {
 	struct store_value v[] = {sql_str(name), sql_int(run_id), sql_null()};
 	char now[32];
@@ -391,7 +393,7 @@ static int pin_set(struct store *st, int64_t *prev, const char *name, int64_t ru
 	if (ret)
 		goto out;
 	util_now_iso(now, sizeof(now));
-	v[2] = sql_str(now);
+	v[2] = sql_str(at ? at : now);
 	ret = store_sql_run(st, SQL_PIN_PUT, v, 3, NULL, NULL, NULL);
 out:
 	if (ret) {
@@ -404,12 +406,18 @@ out:
 
 int store_pin_set(struct store *st, int64_t *prev, const char *name, int64_t run_id)
 {
-	return pin_set(st, prev, name, run_id, 0);
+	return pin_set(st, prev, name, run_id, 0, NULL);
 }
 
 int store_pin_add(struct store *st, int64_t *prev, const char *name, int64_t run_id)
 {
-	return pin_set(st, prev, name, run_id, 1);
+	return pin_set(st, prev, name, run_id, 1, NULL);
+}
+
+int store_pin_copy(struct store *st, int64_t *prev, const char *name, int64_t run_id,
+		   const char *pinned_at)
+{
+	return pin_set(st, prev, name, run_id, 1, pinned_at);
 }
 
 int store_pin_remove(struct store *st, int64_t *prev, const char *name)

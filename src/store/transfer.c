@@ -378,7 +378,7 @@ static int transfer_pins(struct transfer_result *out, struct store *dst, struct 
 		to = transfer_dst_id(out, pins[i].run_id);
 		if (!to)
 			continue;
-		ret = store_pin_add(dst, &prev, pins[i].name, to);
+		ret = store_pin_copy(dst, &prev, pins[i].name, to, pins[i].pinned_at);
 		if (ret)
 			break;
 		p = &out->pins[out->npins++];
