@@ -391,6 +391,34 @@ equals "schema comments" "$(psql_q "$newer" "select obj_description('runs'::regc
 	"one ingested profile file"
 equals "every column has a comment" "$(psql_q "$newer" "select count(*) from information_schema.columns c
 	where table_schema = 'public' and col_description((table_schema || '.' || table_name)::regclass, ordinal_position) is null")" 0
+# a database of other tables: no store made in it, and the way out said
+geo=$(pg_newdb geo)
+psql_q "$geo" "create table regions (id int primary key, name text)"
+expect_err 2 "a database with a table of scopedb's name" \
+	"scopedb: cannot make a scopedb store in '$geo': relation \"regions\" already exists (a store of its own: another database, or a schema of its own with options=-csearch_path=NAME)" \
+	$S ingest --db "$geo" r1.h5
+equals "nothing made in it" "$(psql_q "$geo" "select count(*) from pg_tables where schemaname = 'public'")" 1
+# an older store (schema version 2, made by undoing 0004 and 0003 by
+# hand) read by a role that may only read it: the upgrade it needs is
+# named, not the server's bare refusal; its owner's read upgrades it
+older=$(pg_newdb older)
+expect 0 "older: a run" $S ingest --db "$older" r1.h5
+psql_q "$older" "ALTER TABLE regions DROP CONSTRAINT regions_name_key;
+	ALTER TABLE regions ADD CONSTRAINT regions_name_key UNIQUE (name);
+	DROP INDEX run_metadata_by_key; DROP INDEX run_metadata_by_value;
+	CREATE INDEX run_metadata_by_key ON run_metadata (key, value);
+	ALTER TABLE paths DROP COLUMN p50_ns, DROP COLUMN p95_ns, DROP COLUMN p99_ns;
+	UPDATE scopedb_meta SET value = '2' WHERE key = 'schema_version';
+	CREATE ROLE e2e_reader LOGIN; GRANT USAGE ON SCHEMA public TO e2e_reader;
+	GRANT SELECT ON ALL TABLES IN SCHEMA public TO e2e_reader" >/dev/null || bad "older: downgrade"
+reader=${older/user=postgres/user=e2e_reader}
+expect_err 2 "older: a reader cannot upgrade it" \
+	"scopedb: cannot open store '$reader': schema version 2 must be upgraded to 4, which this role cannot do (permission denied for schema public); open it for writing once as its owner" \
+	$S runs --db "$reader"
+expect 0 "older: its owner's read upgrades it" $S runs --db "$older"
+equals "older: upgraded" "$(psql_q "$older" "select value from scopedb_meta where key = 'schema_version'")" 4
+expect 0 "older: then the reader reads it" $S runs --db "$reader" --format csv
+equals "older: the run" "$(printf '%s\n' "$out" | tail -n +2 | cut -d, -f1)" 1
 
 fi
 

@@ -193,13 +193,19 @@ static int postgres_apply(struct store_conn *c, int64_t version)
 	if (PQresultStatus(r) != PGRES_COMMAND_OK && PQresultStatus(r) != PGRES_TUPLES_OK) {
 		const char *msg = PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY);
 
-		ret =
-		    PQstatus(c->db) != CONNECTION_OK
-			? postgres_err(c, r, "open")
-			: err_set(ERR_STORE,
-				  "cannot open store '%s': upgrade to schema version %lld failed: "
-				  "%s",
-				  c->location, (long long)version + 1, msg ? msg : "?");
+		if (PQstatus(c->db) != CONNECTION_OK)
+			ret = postgres_err(c, r, "open");
+		else if (version == 0) /* a database of other tables, say */
+			ret = err_set(ERR_STORE,
+				      "cannot make a scopedb store in '%s': %s (a store of its "
+				      "own: another database, or a schema of its own with "
+				      "options=-csearch_path=NAME)",
+				      c->location, msg ? msg : "?");
+		else
+			ret = err_set(ERR_STORE,
+				      "cannot open store '%s': upgrade to schema version %lld "
+				      "failed: %s",
+				      c->location, (long long)version + 1, msg ? msg : "?");
 	}
 	PQclear(r);
 	if (ret)
@@ -255,6 +261,38 @@ static void postgres_set_busy_timeout(struct store_conn *c, int ms)
 }
 
 static void postgres_close(struct store_conn *c);
+
+/*
+ * An older store this connection could not upgrade (ret, its error set):
+ * when the role may not change the store's tables (only read them), say
+ * what the store needs, with the server's reason (the message less its
+ * "cannot open store '...': "); any other failure stays as it is.
+ */
+static int postgres_upgrade_refused(struct store_conn *c, int ret, int64_t version)
+{
+	char why[1024], reason[1024];
+	const char *p;
+	PGresult *r = NULL;
+	int may;
+
+	snprintf(why, sizeof(why), "%s", err_msg());
+	p = strstr(why, "': ");
+	snprintf(reason, sizeof(reason), "%s", p && !strncmp(why, "cannot ", 7) ? p + 3 : why);
+	if (postgres_in_txn(c))
+		PQclear(PQexec(c->db, "ROLLBACK"));
+	may = postgres_result(c, &r,
+			      "SELECT has_schema_privilege(current_schema(), 'CREATE') AND "
+			      "has_table_privilege('scopedb_meta', 'INSERT, UPDATE')",
+			      0, NULL, 0, "open") ||
+	      strcmp(PQgetvalue(r, 0, 0), "f") != 0;
+	PQclear(r);
+	if (may)
+		return err_set(ret, "%s", why); /* as it was */
+	return err_set(ERR_STORE,
+		       "cannot open store '%s': schema version %lld must be upgraded to %d, which "
+		       "this role cannot do (%s); open it for writing once as its owner",
+		       c->location, (long long)version, postgres_schema_sql_count, reason);
+}
 
 /*
  * Connect to loc for front (store_open() flags); front->conn is set as soon
@@ -328,6 +366,8 @@ static int postgres_open(struct store *front, const char *loc, int flags)
 	}
 	if (version < postgres_schema_sql_count)
 		ret = postgres_migrate(c);
+	if (ret && version > 0 && PQstatus(c->db) == CONNECTION_OK)
+		ret = postgres_upgrade_refused(c, ret, version);
 out:
 	if (ret) {
 		postgres_close(c);
