@@ -139,6 +139,27 @@ expect 0 "pin" $S pin base 4
 sel pin:base~1 1
 expect_error "bare hash, no such commit" "^scopedb: no run has a commit starting with 'abcd'$" $S show abcd
 expect_error "all digits stay a run id" "^scopedb: no run with id 1234$" $S show 1234
+# a commit measured on two branches: dev's runs of it count back on dev
+# (runs 6 and 7 repeat main's aaaa3 on dev: the run before them is dev's 5)
+i=0
+for spec in main:aaaa1 main:aaaa2 main:aaaa3 dev:dddd1 dev:dddd2 dev:aaaa3 dev:aaaa3 main:aaaa4; do
+	i=$((i + 1))
+	mk --seed $i --calls 5 --ranks 1 --timestamp 2026-02-0${i}T00:00:00Z b$i.h5
+	$S ingest -q --db two.sqlite --branch "${spec%%:*}" --commit "${spec#*:}0000" b$i.h5 ||
+		bad "ingest b$i"
+done
+sel_two() {
+	run $S show --db two.sqlite "$1" --format json
+	case "$out" in
+	"{\"run\": {\"id\": $2,"*) ok ;;
+	*) bad "selector '$1' of two branches: expected run $2, got: $out $err" ;;
+	esac
+}
+sel_two 6~1 5
+sel_two 7~1 5
+sel_two 7~2 4
+sel_two 8~1 3
+sel_two commit:aaaa3~1 2
 # a short hash of digits only, as the tables print it: the message says
 # how to name the commit (in a store of its own)
 mk --seed 8 digits.h5

@@ -351,6 +351,8 @@ equals "history --ranks: the runs that have rank 3" \
 expect 0 "history --ranks 1-3" $S history solve --ranks 1-3 --metric calls --format csv
 equals "history --ranks 1-3: every run" \
 	"$(printf '%s\n' "$out" | tail -n +2 | cut -d, -f2,6 | tr '\n' ' ')" "1,20 2,20 3,60 4,20 "
+expect_err 0 "history --ranks no run has" \
+	"scopedb: no selected run has region 'solve' on the --ranks given" $S history solve --ranks 7
 usage_error "history no region" "history needs a REGION" "usage: scopedb history" $S history
 expect_error "history bad metric" "invalid --metric 'std'" $S history solve --metric std
 expect_error "history bad date" "invalid --since 'yesterday'" $S history solve --since yesterday

@@ -77,7 +77,7 @@ static void mk_usage(FILE *f)
 	      "  --seed S          random seed (default 1)\n"
 	      "  --scale F         multiply every duration by F (default 1)\n"
 	      "  --slow NAME=F     multiply the durations of region NAME by F as well\n"
-	      "                    (repeatable: one region each)\n"
+	      "                    (repeatable; a region named twice gets both)\n"
 	      "  --idle NAME       region NAME has calls on rank 0 only: an index row of no\n"
 	      "                    calls on every other rank (schemas 2 and 3)\n"
 	      "  --label L         metadata label (default \"example\")\n"

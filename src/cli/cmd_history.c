@@ -418,9 +418,9 @@ int cmd_history(int argc, char **argv)
 		goto out;
 	}
 	if (n == 0 && !said && (cli_format_is(fmt, "table") || cli_format_is(fmt, "markdown")))
-		cli_print_errorf("no selected run has %s '%s'",
-				 pattern ? "a region matching" : "region",
-				 pattern ? pattern : q.region);
+		cli_print_errorf(
+		    "no selected run has %s '%s'%s", pattern ? "a region matching" : "region",
+		    pattern ? pattern : q.region, ranks.len ? " on the --ranks given" : "");
 	code = cli_write_stdout(out.data, out.len) ? cli_error() : cli_finish(CLI_EXIT_OK);
 out:
 	store_history_free(pts, n);

@@ -306,17 +306,32 @@ static int resolve_no_id(struct store *st, const struct select_spec *sel)
 }
 
 /*
- * *id = the first run of run *id's commit, where "42~N" and "pin:X~N"
- * count back from, as "commit:X~N" does: a commit run several times (as CI
- * does) is never "before" itself.  A run without a commit stays itself.
+ * *id = where "42~N" and "pin:X~N" count back from: the first of the runs
+ * of run *id's commit recorded just before it on its branch (or among all
+ * runs when it has none), as "commit:X~N" counts from its commit's first
+ * run: a commit run several times in a row (as CI does) is never "before"
+ * itself.  A run without a commit stays itself.  The branch is the named
+ * run's: the commit's runs on another branch do not move it there.
  */
 static int resolve_commit_first(struct store *st, int64_t *id)
 {
-	struct store_run run;
-	int ret = store_read_run(st, &run, *id);
+	struct store_run run, prev;
+	int64_t p, count;
+	int ret = store_read_run(st, &run, *id), same;
 
-	if (!ret && run.commit)
-		ret = resolve_commit_run(st, id, run.commit, 1);
+	while (!ret && run.commit) {
+		p = count = 0;
+		ret = resolve_nth(st, &p, &count, run.branch ? SELECT_BRANCH : SELECT_LATEST,
+				  run.branch, *id, 0);
+		if (ret || !p)
+			break;
+		ret = store_read_run(st, &prev, p);
+		same = !ret && prev.commit && !strcasecmp(prev.commit, run.commit);
+		store_run_release(&prev);
+		if (!same)
+			break;
+		*id = p;
+	}
 	store_run_release(&run);
 	return ret;
 }

@@ -264,15 +264,17 @@ static void postgres_close(struct store_conn *c);
 
 /*
  * An older store this connection could not upgrade (ret, its error set):
- * when the role may not change the store's tables (only read them), say
- * what the store needs, with the server's reason (the message less its
- * "cannot open store '...': "); any other failure stays as it is.
+ * when the role is not its tables' owner (nor a member of the owner's
+ * role), which an upgrade needs, say what the store needs, with the
+ * server's reason (the message less its "cannot open store '...': ") and
+ * the version the store is at; any other failure stays as it is.
  */
 static int postgres_upgrade_refused(struct store_conn *c, int ret, int64_t version)
 {
 	char why[1024], reason[1024];
 	const char *p;
 	PGresult *r = NULL;
+	int64_t now = 0;
 	int may;
 
 	snprintf(why, sizeof(why), "%s", err_msg());
@@ -280,14 +282,19 @@ static int postgres_upgrade_refused(struct store_conn *c, int ret, int64_t versi
 	snprintf(reason, sizeof(reason), "%s", p && !strncmp(why, "cannot ", 7) ? p + 3 : why);
 	if (postgres_in_txn(c))
 		PQclear(PQexec(c->db, "ROLLBACK"));
+	/* an upgrade alters the tables: their owner's (or a member's) work */
 	may = postgres_result(c, &r,
-			      "SELECT has_schema_privilege(current_schema(), 'CREATE') AND "
-			      "has_table_privilege('scopedb_meta', 'INSERT, UPDATE')",
+			      "SELECT coalesce((SELECT pg_has_role(tableowner, 'USAGE') FROM "
+			      "pg_tables WHERE schemaname = current_schema() AND tablename = "
+			      "'runs'), true)",
 			      0, NULL, 0, "open") ||
-	      strcmp(PQgetvalue(r, 0, 0), "f") != 0;
+	      PQntuples(r) != 1 || strcmp(PQgetvalue(r, 0, 0), "f") != 0;
 	PQclear(r);
 	if (may)
 		return err_set(ret, "%s", why); /* as it was */
+	/* the steps before the one that failed are committed */
+	if (postgres_identify(c, &now) == 0 && now > 0)
+		version = now;
 	return err_set(ERR_STORE,
 		       "cannot open store '%s': schema version %lld must be upgraded to %d, which "
 		       "this role cannot do (%s); open it for writing once as its owner",
