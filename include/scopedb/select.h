@@ -23,8 +23,8 @@
  * any number (X^^ = X~2).  For the forms naming a set of runs (latest,
  * tag, branch, label) ~N is the N-th run of the set before the newest; for
  * the forms naming one run (ID, commit, pin) it is the N-th run recorded
- * before the first run of that run's commit, on its branch, or among all
- * runs when it has none.
+ * before the first run of that run's commit (for ID and pin: of its runs
+ * just before it), on its branch, or among all runs when it has none.
  *
  * "Newest" orders runs by recorded time (the profile's timestamp, else the
  * ingest time), then by id.  A trailing "~" is only an ancestry suffix when
