@@ -47,6 +47,13 @@ contains "too short: says why" "$out" \
 	"no change points: 5 runs, too few (a change point needs 6 commits, 3 on each side of it)"
 expect 0 "long enough: plain" $S changes --until 2026-01-06T23:59:59Z
 contains "long enough: plain" "$out" "no change points"
+not_contains "long enough: not too few" "$out" "too few"
+# history --changes-only says it the same way
+expect 0 "history: too short a history" $S history solve --changes-only --until 2026-01-05T23:59:59Z
+contains "history too short: says why" "$out" \
+	"no change points: 5 runs, too few (a change point needs 6 commits, 3 on each side of it)"
+expect 0 "history: long enough" $S history main --changes-only --until 2026-01-06T23:59:59Z
+not_contains "history long enough: not too few" "$out" "too few"
 case "$out" in *"too few"*) bad "long enough: a too-short note: $out" ;; *) ok ;; esac
 # runs of one commit are one point: 4 runs of 2 commits are too few
 expect 0 "too few commits" $S changes --since 2026-01-29

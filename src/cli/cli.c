@@ -631,3 +631,33 @@ void cli_same_release(struct cli_same *c)
 	c->env = NULL;
 	c->nenv = 0;
 }
+
+void cli_no_change_points(char *out, size_t len, size_t nruns,
+			  const char *(*commit)(const void *ctx, size_t i), const void *ctx,
+			  size_t min_runs)
+{
+	size_t i, j, npoints = 0;
+	char of[48];
+
+	for (i = 0; i < nruns && npoints < min_runs; i++) {
+		const char *c = commit(ctx, i);
+
+		for (j = 0; c && j < i; j++)
+			if (commit(ctx, j) && !strcmp(commit(ctx, j), c))
+				break;
+		npoints += !c || j == i;
+	}
+	if (!nruns || npoints >= min_runs) {
+		snprintf(out, len, "no change points");
+		return;
+	}
+	/* not "nothing changed": nothing could have been seen */
+	if (npoints < nruns)
+		snprintf(of, sizeof(of), " of %zu commit%s", npoints, npoints == 1 ? "" : "s");
+	else
+		of[0] = '\0';
+	snprintf(out, len,
+		 "no change points: %zu run%s%s, too few (a change point needs %zu commits, %zu on "
+		 "each side of it)",
+		 nruns, nruns == 1 ? "" : "s", of, min_runs, min_runs / 2);
+}

@@ -298,6 +298,19 @@ void cli_same_release(struct cli_same *c);
  * Store errors. */
 int cli_same_note(struct store *st, const struct filter *fs, const int64_t *listed, size_t n);
 
+/*
+ * The empty table's text of change points (changes, history
+ * --changes-only) over nruns runs whose commits are commit(ctx, i) (NULL:
+ * unknown, a point of its own), into out: "no change points", or when the
+ * runs make fewer than min_runs points (runs of one commit count once:
+ * repetitions of one measurement) "no change points: 5 runs, too few (a
+ * change point needs 6 commits, 3 on each side of it)", so that a short
+ * history does not read as "nothing changed".
+ */
+void cli_no_change_points(char *out, size_t len, size_t nruns,
+			  const char *(*commit)(const void *ctx, size_t i), const void *ctx,
+			  size_t min_runs);
+
 /* The statistical verdicts of diff, check and report (struct compare_opts
  * *co, docs/statistics.md): --stat, and the run sets --baseline-window N
  * and --candidate-window N (1 to 1000 runs), which imply --stat

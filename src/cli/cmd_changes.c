@@ -162,20 +162,10 @@ static void changes_json_side(struct doc *d, struct doc_value *parent, const cha
 	doc_json_num(d, o, "value", value, count);
 }
 
-/* The points of series s, up to max: its runs, those of one commit
- * counting once (repetitions of one measurement, as changepoint_find()
- * takes them). */
-static size_t changes_points(const struct store_series *s, size_t max)
+/* cli_no_change_points()'s commit of run i of a struct store_series. */
+static const char *changes_commit(const void *ctx, size_t i)
 {
-	size_t i, j, n = 0;
-
-	for (i = 0; i < s->nruns && n < max; i++) {
-		for (j = 0; s->runs[i].commit && j < i; j++)
-			if (s->runs[j].commit && !strcmp(s->runs[j].commit, s->runs[i].commit))
-				break;
-		n += !s->runs[i].commit || j == i;
-	}
-	return n;
+	return ((const struct store_series *)ctx)->runs[i].commit;
 }
 
 /*
@@ -198,8 +188,8 @@ static int changes_document(struct doc *d, const void *ctx)
 	struct doc_value *arr, *o;
 	struct doc_table *t;
 	struct doc_block *b;
-	char commits[2 * CHANGES_COMMIT_CUT + 3], num[64], note[200], of[48];
-	size_t i, npoints;
+	char commits[2 * CHANGES_COMMIT_CUT + 3], num[64], note[200];
+	size_t i;
 	int rc;
 
 	memcpy(cols, changes_cols, sizeof(cols));
@@ -224,23 +214,9 @@ static int changes_document(struct doc *d, const void *ctx)
 	if (v->same->ncond || v->same->nskipped)
 		report_same_doc(d, v->same);
 	t = doc_table(d, DOC_F_HUMAN | DOC_F_CSV, cols, CC_N);
-	npoints = changes_points(&r->series, v->min_runs);
-	if (r->series.nruns && npoints < v->min_runs) {
-		/* not "nothing changed": nothing could have been seen */
-		if (npoints < r->series.nruns)
-			snprintf(of, sizeof(of), " of %zu commit%s", npoints,
-				 npoints == 1 ? "" : "s");
-		else
-			of[0] = '\0';
-		snprintf(note, sizeof(note),
-			 "no change points: %zu run%s%s, too few (a change point needs %zu "
-			 "commits, %zu on each side of it)",
-			 r->series.nruns, r->series.nruns == 1 ? "" : "s", of, v->min_runs,
-			 v->min_runs / 2);
-		doc_table_empty(t, note);
-	} else {
-		doc_table_empty(t, "no change points");
-	}
+	cli_no_change_points(note, sizeof(note), r->series.nruns, changes_commit, &r->series,
+			     v->min_runs);
+	doc_table_empty(t, note);
 	arr = doc_json_arr(d, d->json, "changes", JSONW_BLOCK);
 	for (i = 0; i < r->n; i++) {
 		const struct changes_item *it = &r->items[i];

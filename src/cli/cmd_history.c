@@ -174,6 +174,13 @@ static void history_title(struct doc *d, struct doc_block *b, const struct hist_
 		doc_spanf(d, b, DOC_RAW, " (%s, %s)", metric, unit);
 }
 
+/* cli_no_change_points()'s commit of point i (a store_history_point
+ * array). */
+static const char *history_commit(const void *ctx, size_t i)
+{
+	return ((const struct store_history_point *)ctx)[i].commit;
+}
+
 /*
  * The document of history: per region a heading and its table (CSV: one
  * table over all regions); JSON {"metric", "regions": [{"name", "runs"}]},
@@ -186,15 +193,19 @@ static void history_document(struct doc *d, const struct hist_ctx *h,
 {
 	struct doc_value *regions, *r;
 	struct doc_table *t;
-	size_t i, j, k, shown = 0;
+	struct changepoint_opts o;
+	char note[200];
+	size_t i, i0, j, k, shown = 0;
 
 	doc_json_root(d, DOC_V_OBJ, JSONW_INLINE);
 	doc_json_str(d, d->json, "metric", stats_metric_name(h->metric));
 	if (h->same->ncond || h->same->nskipped)
 		report_same_doc(d, h->same);
 	regions = doc_json_arr(d, d->json, "regions", JSONW_BLOCK);
+	changepoint_opts_init(&o);
 	for (i = 0; i < n; i = j) {
 		j = history_group_end(p, n, i);
+		i0 = i;
 		/* the run read before the newest N only for its change */
 		if (h->limit && j - i > h->limit)
 			i = j - h->limit;
@@ -208,8 +219,13 @@ static void history_document(struct doc *d, const struct hist_ctx *h,
 		history_title(d, doc_heading(d, DOC_F_MD, 3), h, p[i].stats.name);
 		doc_blank(d, DOC_F_HUMAN);
 		t = history_table(d, h, p + i, s + i, j - i);
-		if (h->changes_only)
-			doc_table_empty(t, "no change points");
+		if (h->changes_only) {
+			/* over the runs read (with --limit, the N shown and the
+			 * one before, as history_mark() was) */
+			cli_no_change_points(note, sizeof(note), j - i0, history_commit, p + i0,
+					     2 * o.min_segment);
+			doc_table_empty(t, note);
+		}
 		r = doc_json_obj(d, regions, NULL, JSONW_INLINE);
 		doc_json_str(d, r, "name", p[i].stats.name);
 		if (p[i].stats.path) { /* by path, as diff's and show's rows */
