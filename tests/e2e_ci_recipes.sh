@@ -201,7 +201,7 @@ job gh_git push main "$(csha 4)" ../ok3.h5
 equals "git: fourth main run" "$rc" 0
 equals "git: the statistical check once 3 earlier runs are stored" "$(head -1 summary.md)" \
 	"**scopedb:** statistical check against \`base:HEAD~1\` (a window of up to 3 runs along its first-parent history; main has 3 earlier runs stored), 1 candidate run(s), budget +5%"
-contains "git: verdicts" "$(<summary.md)" "| verdict | ratio [95% CI] | p | runs needed |"
+contains "git: verdicts" "$(<summary.md)" "| verdict | ratio [95% CI] | p adj. | runs needed |"
 contains "git: the baseline set is full" "$(<summary.md)" "**Baseline runs:** 3 "
 # a pull request from a fork: three repetitions against the merge base
 # (c4), nothing stored, the store not written at all

@@ -316,7 +316,7 @@ static void report_rows(struct doc *d, const struct compare_result *r, const str
 	    {"verdict", "verdict", NULL, DOC_TEXT, DOC_LEFT, DOC_F_TEXT, DOC_RAW, 0},
 	    {"verdict", NULL, NULL, DOC_TEXT, DOC_LEFT, DOC_F_MD, DOC_RAW, 0},
 	    {"ratio [95% CI]", NULL, NULL, DOC_TEXT, DOC_RIGHT, DOC_F_HUMAN, DOC_RAW, 0},
-	    {"p", NULL, NULL, DOC_TEXT, DOC_RIGHT, DOC_F_HUMAN, DOC_RAW, 0},
+	    {"p adj.", NULL, NULL, DOC_TEXT, DOC_RIGHT, DOC_F_HUMAN, DOC_RAW, 0},
 	    {"runs needed", NULL, NULL, DOC_TEXT, DOC_RIGHT, DOC_F_HUMAN, DOC_RAW, 0},
 	    {NULL, "ratio", NULL, DOC_VALUE, DOC_RIGHT, 0, 0, 0},
 	    {NULL, "ci_low", NULL, DOC_VALUE, DOC_RIGHT, 0, 0, 0},
@@ -487,8 +487,8 @@ static int report_finding_text(struct buf *title, struct buf *msg, const struct 
 	if (r->stat && r->stat[i].verdict != VERDICT_CALL_NONE) {
 		const struct compare_stat *c = &r->stat[i];
 
-		rc |= buf_printf(msg, "; %s: ratio %.3g [%.3g, %.3g], p %.2g",
-				 verdict_call_name(c->verdict), c->ratio, c->lo, c->hi, c->p);
+		rc |= buf_printf(msg, "; %s: ratio %.3g [%.3g, %.3g], p adj. %.2g",
+				 verdict_call_name(c->verdict), c->ratio, c->lo, c->hi, c->padj);
 		if (c->runs_needed >= VERDICT_MAX_RUNS)
 			rc |= buf_puts(msg, "; more than 999 more candidate runs would be needed");
 		else if (c->runs_needed > 0)

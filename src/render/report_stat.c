@@ -55,11 +55,14 @@ void report_stat_cells(struct doc_table *t, size_t col, const struct compare_sta
 	else
 		snprintf(s, sizeof(s), "%.2f", c->ratio);
 	doc_set_text(t, col + 2, s);
-	if (!isnan(c->p)) {
-		if (c->p < 0.001)
+	/* people see the p the verdict used: adjusted over the regions (a
+	 * region's own p below q with "no evidence" read as a contradiction);
+	 * CSV and JSON keep its own p too */
+	if (!isnan(c->padj)) {
+		if (c->padj < 0.001)
 			snprintf(s, sizeof(s), "<0.001");
 		else
-			snprintf(s, sizeof(s), "%.3f", c->p);
+			snprintf(s, sizeof(s), "%.3f", c->padj);
 		doc_set_text(t, col + 3, s);
 	}
 	if (c->runs_needed >= VERDICT_MAX_RUNS)
