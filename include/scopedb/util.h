@@ -90,6 +90,10 @@ void *util_calloc(size_t n, size_t size);
  * released and NULL returned.  For builders that check once at the end. */
 char *buf_finish(struct buf *b, int failed);
 
+/* qsort()/bsearch() order of char * elements (or of structures whose first
+ * member is a char *): strcmp of the strings they point to. */
+int util_strptr_cmp(const void *a, const void *b);
+
 /* A malloc'ed array of pointers to the n elements of base (each size
  * bytes), sorted with cmp, which qsort calls on two such pointers (cmp's
  * arguments point to the pointers).  For an index by name of an array

@@ -51,11 +51,6 @@ static int compare_open_side(struct runarg *src, struct compare_side *side, stru
 	return runarg_get_run(&side->run, src, arg);
 }
 
-int compare_cmp_str(const void *x, const void *y)
-{
-	return strcmp(*(const char *const *)x, *(const char *const *)y);
-}
-
 /*
  * The metric of every selected region of one side (runset_read()):
  * *out[i].name points into side->regions, which receives the names
@@ -97,7 +92,7 @@ static int compare_values(struct stats_named **out, struct compare_side *side,
 			run.paths[i] = NULL; /* moved */
 		}
 		side->npaths = run.n;
-		qsort(side->paths, side->npaths, sizeof(*side->paths), compare_cmp_str);
+		qsort(side->paths, side->npaths, sizeof(*side->paths), util_strptr_cmp);
 	}
 	side->idle = malloc((run.n ? run.n : 1) * sizeof(*side->idle));
 	if (!side->idle) {
@@ -112,8 +107,8 @@ static int compare_values(struct stats_named **out, struct compare_side *side,
 	side->ncalls = run.ncalls;
 	run.names = NULL;
 	/* Names as Python sorts them (code points = UTF-8 byte order). */
-	qsort(side->regions, side->nregions, sizeof(*side->regions), compare_cmp_str);
-	qsort(side->idle, side->nidle, sizeof(*side->idle), compare_cmp_str);
+	qsort(side->regions, side->nregions, sizeof(*side->regions), util_strptr_cmp);
+	qsort(side->idle, side->nidle, sizeof(*side->idle), util_strptr_cmp);
 	*out = vals;
 	vals = NULL;
 out:
@@ -165,13 +160,13 @@ static int compare_no_call(const struct stats_val *v)
 /* 1 when side has region name with no call on the chosen ranks. */
 int compare_side_idle(const struct compare_side *side, const char *name)
 {
-	return bsearch(&name, side->idle, side->nidle, sizeof(*side->idle), compare_cmp_str) !=
+	return bsearch(&name, side->idle, side->nidle, sizeof(*side->idle), util_strptr_cmp) !=
 	       NULL;
 }
 
 void compare_missing(const struct compare_result *r, struct stats_row *row)
 {
-	if (bsearch(&row->name, r->only_a, r->nonly_a, sizeof(*r->only_a), compare_cmp_str)) {
+	if (bsearch(&row->name, r->only_a, r->nonly_a, sizeof(*r->only_a), util_strptr_cmp)) {
 		row->violation = 1;
 	} else if (!compare_no_call(&row->a) && compare_no_call(&row->b) &&
 		   compare_side_idle(&r->b, row->name) && !compare_side_idle(&r->a, row->name)) {
@@ -459,7 +454,7 @@ static int compare_nothing(struct compare_result *r, const struct compare_opts *
 /* The index of name among the n sorted names, or -1. */
 static ptrdiff_t compare_find_name(char *const *names, size_t n, const char *name)
 {
-	char *const *at = bsearch(&name, names, n, sizeof(*names), compare_cmp_str);
+	char *const *at = bsearch(&name, names, n, sizeof(*names), util_strptr_cmp);
 
 	return at ? at - names : -1;
 }
@@ -522,9 +517,9 @@ static int compare_rep_union(struct stats_named **v, struct compare_side *side,
 	}
 	if (side->nregions == n0)
 		return 0;
-	qsort(side->regions, side->nregions, sizeof(*side->regions), compare_cmp_str);
+	qsort(side->regions, side->nregions, sizeof(*side->regions), util_strptr_cmp);
 	if (side->paths)
-		qsort(side->paths, side->npaths, sizeof(*side->paths), compare_cmp_str);
+		qsort(side->paths, side->npaths, sizeof(*side->paths), util_strptr_cmp);
 	return 0;
 }
 
@@ -555,7 +550,7 @@ static int compare_rep_idle(struct compare_side *side, const struct stats_named 
 		if (!busy)
 			idle[nidle++] = name;
 	}
-	qsort(idle, nidle, sizeof(*idle), compare_cmp_str);
+	qsort(idle, nidle, sizeof(*idle), util_strptr_cmp);
 	free(side->idle);
 	side->idle = idle;
 	side->nidle = nidle;

@@ -326,7 +326,7 @@ static int compare_all_paths(struct compare_side *side, const struct runarg *src
 		rc = compare_add_paths(side, &cap, src->st, runs[i], o);
 	if (rc)
 		return rc;
-	qsort(side->all, side->nall, sizeof(*side->all), compare_cmp_str);
+	qsort(side->all, side->nall, sizeof(*side->all), util_strptr_cmp);
 	for (i = k = 0; i < side->nall; i++) {
 		struct compare_path *p = &side->all[i];
 
@@ -480,7 +480,7 @@ const struct compare_path *compare_find_path(const struct compare_result *r, con
 	for (k = 0; k < 2; k++) {
 		if (!sides[k]->paths)
 			continue;
-		p = bsearch(&name, sides[k]->paths, sides[k]->npaths, sizeof(*p), compare_cmp_str);
+		p = bsearch(&name, sides[k]->paths, sides[k]->npaths, sizeof(*p), util_strptr_cmp);
 		if (p)
 			return p;
 	}

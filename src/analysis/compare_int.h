@@ -20,9 +20,6 @@ struct match;
 struct runset;
 struct stats_named;
 
-/* qsort/bsearch order of structures whose first member is a string. */
-int compare_cmp_str(const void *x, const void *y);
-
 /* --fail-on-missing: fail row when the candidate does not call its
  * region: absent (r->only_a), or with no call while the baseline calls it
  * (row->gone). */

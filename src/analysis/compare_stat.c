@@ -222,7 +222,7 @@ static int compare_stab_build(struct compare_stab *tb, struct compare_result *ou
 static const struct verdict_region *compare_stab_get(const struct compare_stab *tb,
 						     const char *name, size_t *at)
 {
-	const char **p = bsearch(&name, tb->names, tb->n, sizeof(*tb->names), compare_cmp_str);
+	const char **p = bsearch(&name, tb->names, tb->n, sizeof(*tb->names), util_strptr_cmp);
 
 	if (!p)
 		return NULL;
@@ -248,7 +248,7 @@ static int compare_set_fill(struct compare_side *side, struct stats_named **v,
 	for (i = 0; i < tb->n; i++)
 		add += (cand ? tb->vr[i].ncand : tb->vr[i].nbase) > 0 &&
 		       !bsearch(&tb->names[i], side->regions, n, sizeof(*side->regions),
-				compare_cmp_str);
+				util_strptr_cmp);
 	if (!add)
 		return 0;
 	nr = realloc(side->regions, (n + add) * sizeof(*nr));
@@ -264,7 +264,7 @@ static int compare_set_fill(struct compare_side *side, struct stats_named **v,
 
 		if ((cand ? x->ncand : x->nbase) == 0 ||
 		    bsearch(&tb->names[i], side->regions, n, sizeof(*side->regions),
-			    compare_cmp_str))
+			    util_strptr_cmp))
 			continue;
 		name = util_strdup(tb->names[i]);
 		if (!name)
@@ -274,7 +274,7 @@ static int compare_set_fill(struct compare_side *side, struct stats_named **v,
 		nv[side->nregions].v.none = 1; /* its value: compare_set_values() */
 		side->nregions++;
 	}
-	qsort(side->regions, side->nregions, sizeof(*side->regions), compare_cmp_str);
+	qsort(side->regions, side->nregions, sizeof(*side->regions), util_strptr_cmp);
 	return 0;
 }
 

@@ -55,11 +55,6 @@ static int reportdata_filter(void *ctx, int *keep, const char *name)
 	return match_name(keep, ctx, name);
 }
 
-static int reportdata_name_cmp(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 /* The region called name, or NULL (regions are sorted by name). */
 static struct reportdata_region *reportdata_find(struct reportdata *rd, const char *name)
 {
@@ -104,7 +99,7 @@ static int reportdata_names(struct reportdata *rd, const struct store_history_po
 		names[n++] = rd->cmp.only_a[i];
 	for (i = 0; !by_path && i < rd->cmp.nonly_b; i++)
 		names[n++] = rd->cmp.only_b[i];
-	qsort(names, n, sizeof(*names), reportdata_name_cmp);
+	qsort(names, n, sizeof(*names), util_strptr_cmp);
 	rd->regions = util_calloc(n ? n : 1, sizeof(*rd->regions));
 	if (!rd->regions) {
 		rc = err_nomem();

@@ -106,11 +106,6 @@ static const char *changes_commits(char *out, size_t len, const struct changes_i
 	return out;
 }
 
-static int changes_strcmp(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 /*
  * A line for people when the runs are of several branches (no --branch):
  * their levels are mixed, so a change point may be where one branch's
@@ -128,7 +123,7 @@ static int changes_branches_note(struct doc *d, const struct store_series *s)
 	for (i = 0; i < s->nruns; i++)
 		if (s->runs[i].branch)
 			names[n++] = s->runs[i].branch;
-	qsort(names, n, sizeof(*names), changes_strcmp);
+	qsort(names, n, sizeof(*names), util_strptr_cmp);
 	for (i = 0; i < n; i++)
 		if (!i || strcmp(names[i], names[i - 1]))
 			names[nb++] = names[i];

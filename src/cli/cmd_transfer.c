@@ -46,6 +46,7 @@ static void transfer_report(const struct transfer_result *r, int push, const cha
 {
 	struct buf q = BUF_INIT;
 	size_t i, copied = 0, total;
+	int stopped;
 
 	for (i = 0; i < r->nruns; i++) {
 		const struct transfer_run *t = &r->runs[i];
@@ -77,18 +78,14 @@ static void transfer_report(const struct transfer_result *r, int push, const cha
 	/* the runs an error of a store left untried (some may be there
 	 * already: their batch was rolled back before it could tell) */
 	total = r->nselected > r->nruns ? r->nselected : r->nruns;
-	if (total > r->nruns) /* stopped by an error: not "pushed 12 runs" */
-		printf("%s of %zu run%s %s '%s' stopped: %zu copied, %zu already there",
-		       push ? "push" : "pull", total, total == 1 ? "" : "s", push ? "to" : "from",
-		       cli_outq(&q, other), copied, r->nruns - copied - r->nfailed);
-	else
-		printf("%s %zu run%s %s '%s': %zu copied, %zu already there",
-		       push ? "pushed" : "pulled", total, total == 1 ? "" : "s",
-		       push ? "to" : "from", cli_outq(&q, other), copied,
-		       r->nruns - copied - r->nfailed);
+	stopped = total > r->nruns; /* by an error: not "pushed 12 runs" */
+	printf("%s %zu run%s %s '%s'%s: %zu copied, %zu already there",
+	       stopped ? (push ? "push of" : "pull of") : (push ? "pushed" : "pulled"), total,
+	       total == 1 ? "" : "s", push ? "to" : "from", cli_outq(&q, other),
+	       stopped ? " stopped" : "", copied, r->nruns - copied - r->nfailed);
 	if (r->nfailed)
 		printf(", %zu not copied", r->nfailed);
-	if (total > r->nruns)
+	if (stopped)
 		printf(", %zu left untried", total - r->nruns);
 	printf("\n");
 	buf_release(&q);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "scopedb/err.h"
+#include "scopedb/util.h"
 #include "store/blob.h"
 #include "store/rows.h"
 #include "util/suggest.h"
@@ -154,11 +155,6 @@ size_t rows_series_find(const struct rows_series_key *keys, size_t n, int64_t id
 	return hit ? hit->idx : SIZE_MAX;
 }
 
-static int rows_strcmp(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 int rows_hint(struct store_conn *c, rows_names_fn names, struct buf *hint, enum rows_names kind,
 	      const char *word)
 {
@@ -176,7 +172,7 @@ int rows_hint(struct store_conn *c, rows_names_fn names, struct buf *hint, enum 
 	for (i = 0, p = all.data; i < n; i++, p += strlen(p) + 1)
 		cands[i] = p;
 	if (n)
-		qsort(cands, n, sizeof(*cands), rows_strcmp);
+		qsort(cands, n, sizeof(*cands), util_strptr_cmp);
 	ret = suggest_hint(hint, word, cands, n);
 out:
 	free(cands);

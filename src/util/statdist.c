@@ -9,14 +9,15 @@
  * (Abramowitz and Stegun 26.5.8) evaluated by the modified Lentz method
  * (Numerical Recipes, 3rd ed., section 6.4); the t distribution follows
  * from it (A&S 26.7.1); the t quantile inverts the cdf by safeguarded
- * bisection.  The digamma function and its derivatives use the
- * recurrence psi(x) = psi(x + 1) - 1/x and the asymptotic series of
- * A&S 6.3.18 and 6.4.11 (Bernardo 1976, AS 103; Schneider 1978, AS 121);
- * the trigamma's inverse is Newton's method of Smyth (2004).  The exact
- * Mann-Whitney distribution counts the choices of one sample's positions
- * among the pooled mid-ranks (a subset-sum recurrence), which is Mann and
- * Whitney's (1947) without ties and the permutation distribution
- * conditional on the ties with them (Lehmann 1975).
+ * Newton steps, and remembers its last few answers per thread.  The
+ * digamma function and its derivatives use the recurrence psi(x) =
+ * psi(x + 1) - 1/x and the asymptotic series of A&S 6.3.18 and 6.4.11
+ * (Bernardo 1976, AS 103; Schneider 1978, AS 121); the trigamma's inverse
+ * is Newton's method of Smyth (2004).  The exact Mann-Whitney distribution
+ * counts the choices of one sample's positions among the pooled mid-ranks
+ * (a subset-sum recurrence), which is Mann and Whitney's (1947) without
+ * ties and the permutation distribution conditional on the ties with them
+ * (Lehmann 1975).
  */
 #include <float.h>
 #include <math.h>

@@ -253,6 +253,11 @@ char *buf_finish(struct buf *b, int failed)
 	return buf_detach(b);
 }
 
+int util_strptr_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 void *util_sorted_ptrs(const void *base, size_t n, size_t size,
 		       int (*cmp)(const void *, const void *))
 {
