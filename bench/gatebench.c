@@ -25,6 +25,9 @@
  *   past step      3 %; a +10 % step 20 runs before the baseline
  *   mixed noise    each region its own lognormal noise, CV from 1 % to 10 %
  *                  (log-uniform): regions that do not behave alike
+ *   outlier cand, 10% and 15%
+ *                  as outlier cand, at 10 % and 15 % noise: a 2-3x run is
+ *                  then only 7-11 and 4.7-7.4 of the noise's SDs slower
  *
  * Each setting is simulated TRIALS times (default 2000, seeded) through
  * sim_check() (bench/simgate.c), which calls what check calls.
@@ -63,12 +66,26 @@ enum kind {
 	K_SPIKES,
 	K_STEP,
 	K_MIXED,
+	K_OUT_CAND10,
+	K_OUT_CAND15,
 	K_COUNT
 };
 
 static const char *const kind_names[K_COUNT] = {
-    "1%",	    "3%",	    "10%",   "heavy tails", "machines",	 "machines, --same",
-    "outlier base", "outlier cand", "drift", "spikes",	    "past step", "mixed noise",
+    "1%",
+    "3%",
+    "10%",
+    "heavy tails",
+    "machines",
+    "machines, --same",
+    "outlier base",
+    "outlier cand",
+    "drift",
+    "spikes",
+    "past step",
+    "mixed noise",
+    "outlier cand, 10%",
+    "outlier cand, 15%",
 };
 
 struct setting {
@@ -97,13 +114,22 @@ static double kind_noise(enum kind k, double cv)
 	case K_1:
 		return sqrt(log(1.0 + 0.01 * 0.01)) * sim_norm();
 	case K_10:
+	case K_OUT_CAND10:
 		return sqrt(log(1.0 + 0.10 * 0.10)) * sim_norm();
+	case K_OUT_CAND15:
+		return sqrt(log(1.0 + 0.15 * 0.15)) * sim_norm();
 	case K_HEAVY:
 		/* t3's MAD is 0.7649: 0.03 * 0.6745 / 0.7649 gives a robust SD of 3 % */
 		return 0.03 * 0.6745 / 0.7649 * sim_t3();
 	default:
 		return sqrt(log(1.0 + 0.03 * 0.03)) * sim_norm();
 	}
+}
+
+/* Whether kind k plants an outlier among the candidates. */
+static int kind_out_cand(enum kind k)
+{
+	return k == K_OUT_CAND || k == K_OUT_CAND10 || k == K_OUT_CAND15;
 }
 
 /* One simulated check of setting st into t (sim_repeat()). */
@@ -137,7 +163,7 @@ static int run_one(const void *setting, void *out)
 			runf[i] += mach[i] ? log(1.25) : 0.0;
 	if (st->kind == K_OUT_BASE)
 		out_run = NHIST - 1 - (int)(sim_unif() * WINDOW);
-	if (st->kind == K_OUT_CAND)
+	if (kind_out_cand(st->kind))
 		out_run = NHIST + (int)(sim_unif() * st->ncand);
 	if (out_run >= 0)
 		runf[out_run] += log(2.0 + sim_unif());
@@ -230,13 +256,13 @@ static int run_table(int trials)
 				struct tally t;
 				char named[32];
 
-				if (k == K_OUT_CAND && c == 1)
+				if (kind_out_cand((enum kind)k) && c == 1)
 					continue;
 				sim_seed(UINT64_C(20261231) + UINT64_C(1000) * (uint64_t)k +
 					 UINT64_C(10) * (uint64_t)c + (uint64_t)e);
 				if (sim_repeat(run_one, &st, &t, sizeof(t), trials))
 					return 1;
-				if (k == K_OUT_BASE || k == K_OUT_CAND)
+				if (k == K_OUT_BASE || kind_out_cand((enum kind)k))
 					snprintf(named, sizeof(named), "%.2f%%",
 						 pct(t.outlier_named, t.gate.trials));
 				else
@@ -301,6 +327,10 @@ static const struct target targets[] = {
     {"outlier in the baseline window, +15%, 3 candidates: caught", K_OUT_BASE, 3, 0.15, M_CAUGHT,
      90.0},
     {"outlier among 3 candidates, +15%: caught", K_OUT_CAND, 3, 0.15, M_CAUGHT, 90.0},
+    {"outlier among 3 candidates at 10% noise, nothing changed: FAIL", K_OUT_CAND10, 3, 0.0, M_FAIL,
+     2.0},
+    {"outlier among 3 candidates at 15% noise, nothing changed: FAIL", K_OUT_CAND15, 3, 0.0, M_FAIL,
+     5.0},
 };
 
 /* The rate of measure m in t, in percent. */

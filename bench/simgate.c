@@ -82,13 +82,52 @@ static void sim_count(int *cnt, int *seen, const int64_t *ids, const unsigned ch
 	}
 }
 
+/* The drop flags of the runs ids[0..n) into d (all 0 without drop). */
+static const unsigned char *sim_drops(unsigned char *d, const int64_t *ids, size_t n,
+				      const unsigned char *drop)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		d[i] = drop && ids[i] >= 1 && ids[i] <= 1024 && drop[ids[i] - 1];
+	return d;
+}
+
+/* Both sets' locations of every region into v, the runs drop marks (by
+ * id - 1; NULL: none) left out, as check does (compare_stat.c); the runs
+ * left out counted into cnt and seen when not NULL. */
+static void sim_locate(struct verdict_region *v, const struct sim_region *r, size_t n,
+		       const unsigned char *drop, int *cnt, int *seen)
+{
+	double tmp[2048], lb[1024], lc[1024];
+	unsigned char rej[1024], d[1024];
+	size_t i, k;
+
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < r[i].nbase; k++)
+			lb[k] = log(r[i].base[k]);
+		for (k = 0; k < r[i].ncand; k++)
+			lc[k] = log(r[i].cand[k]);
+		v[i].ybase = verdict_location(lb, r[i].nbase, v[i].noise.sigma,
+					      sim_drops(d, r[i].base_ids, r[i].nbase, drop), rej,
+					      &v[i].nbase, tmp);
+		if (cnt)
+			sim_count(cnt, seen, r[i].base_ids, rej, r[i].nbase);
+		v[i].ycand = verdict_location(lc, r[i].ncand, v[i].noise.sigma,
+					      sim_drops(d, r[i].cand_ids, r[i].ncand, drop), rej,
+					      &v[i].ncand, tmp);
+		if (cnt)
+			sim_count(cnt, seen, r[i].cand_ids, rej, r[i].ncand);
+	}
+}
+
 int sim_check(struct sim_outcome *out, const struct sim_region *r, size_t n, double budget)
 {
 	struct verdict_region v[64];
-	double lh[1024], tmp[1024], lb[1024], lc[1024];
-	unsigned char rej[1024];
+	double lh[1024], tmp[1024];
 	static int cnt[1024], seen[1024];
-	size_t i, k, h;
+	static unsigned char drop[1024];
+	size_t i, k, h, ndrop = 0;
 	int fail = 0, undecided = 0, best = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -106,19 +145,15 @@ int sim_check(struct sim_outcome *out, const struct sim_region *r, size_t n, dou
 	}
 	if (verdict_pool(v, n, NULL))
 		return -1;
-	for (i = 0; i < n; i++) {
-		for (k = 0; k < r[i].nbase; k++)
-			lb[k] = log(r[i].base[k]);
-		for (k = 0; k < r[i].ncand; k++)
-			lc[k] = log(r[i].cand[k]);
-		v[i].ybase =
-		    verdict_location(lb, r[i].nbase, v[i].noise.sigma, rej, &v[i].nbase, tmp);
-		sim_count(cnt, seen, r[i].base_ids, rej, r[i].nbase);
-		v[i].ycand =
-		    verdict_location(lc, r[i].ncand, v[i].noise.sigma, rej, &v[i].ncand, tmp);
-		sim_count(cnt, seen, r[i].cand_ids, rej, r[i].ncand);
+	sim_locate(v, r, n, NULL, cnt, seen);
+	/* a run left out in at least half of its regions: out of all of them */
+	for (i = 0; i < 1024; i++)
+		ndrop += drop[i] =
+		    (unsigned char)verdict_outlier_run((size_t)cnt[i], (size_t)seen[i]);
+	if (ndrop)
+		sim_locate(v, r, n, drop, NULL, NULL);
+	for (i = 0; i < n; i++)
 		verdict_region(&v[i]);
-	}
 	if (verdict_decide(v, n, budget))
 		return -1;
 	for (i = 0; i < n; i++) {
@@ -128,7 +163,7 @@ int sim_check(struct sim_outcome *out, const struct sim_region *r, size_t n, dou
 	}
 	/* the run left out in most regions, when in at least half of them */
 	for (i = 0; i < 1024; i++)
-		if (seen[i] && 2 * cnt[i] >= seen[i] && cnt[i] > best) {
+		if (drop[i] && cnt[i] > best) {
 			best = cnt[i];
 			out->outlier_run = (int64_t)i + 1;
 		}

@@ -218,6 +218,18 @@ static void test_skipped_mean(void **state)
 	     0.0, 0.0);
 	assert_int_equal(kept, 6);
 	assert_true(rej[1] && rej[3] && rej[5] && rej[7] && !rej[0] && !rej[8]);
+	/* three values: 7 lies 5 from the median 2 but 6.5 from the others'
+	 * mean 0.5 (Grubbs' deviate): beyond 6, left out; within 7, kept */
+	near(statdist_skipped_mean((double[]){2, 7, -1}, 3, 1.0, 6.0, rej, &kept, tmp), 0.5, 0.0);
+	assert_int_equal(kept, 2);
+	assert_true(rej[1] && !rej[0] && !rej[2]);
+	near(statdist_skipped_mean((double[]){2, 7, -1}, 3, 1.0, 7.0, rej, &kept, tmp), 8.0 / 3.0,
+	     1e-15);
+	assert_int_equal(kept, 3);
+	/* only the farthest from the median may go: -1 is 3.5 from the mean
+	 * of 2 and 5 but 3 from the median, while 5 is as far */
+	near(statdist_skipped_mean((double[]){-1, 2, 5}, 3, 1.0, 3.2, rej, &kept, tmp), 2.0, 0.0);
+	assert_int_equal(kept, 3);
 	near(statdist_skipped_mean((double[]){0, 50}, 2, 1.0, 1.0, rej, &kept, tmp), 25.0, 0.0);
 	assert_int_equal(kept, 2);
 	assert_true(isnan(statdist_skipped_mean(v, 0, 1.0, 1.0, rej, &kept, tmp)));

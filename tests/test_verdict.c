@@ -197,22 +197,53 @@ static void test_location(void **state)
 {
 	/* two runs as usual and one 2.5x slower: left out (0.906 > 4.5 x .03) */
 	double three[] = {0.01, -0.02, log(2.5)};
-	double two[] = {0.0, 1.0}, five[] = {1, 2, 3, 4, 100}, tmp[8];
-	unsigned char rej[8];
+	double two[] = {0.0, 1.0}, five[] = {1, 2, 3, 4, 100}, tmp[16];
+	/* at 15 % noise a 2.05x run 0.72 above two runs at -0.1 and 0.1: 0.62
+	 * from the median 0.1 (kept when the median was the centre), 0.72 from
+	 * the others' mean 0, beyond 4.5 x 0.15 = 0.675 */
+	double high[] = {-0.1, 0.72, 0.1}, even[] = {-1.0, 0.0, 1.0};
+	unsigned char rej[8], drop[3] = {1, 0, 0}, all[3] = {1, 1, 1};
 	size_t kept;
 
 	(void)state;
-	near(verdict_location(three, 3, 0.03, rej, &kept, tmp), -0.005, 1e-17);
+	near(verdict_location(three, 3, 0.03, NULL, rej, &kept, tmp), -0.005, 1e-17);
 	assert_int_equal(kept, 2);
 	assert_true(rej[2] == 1 && rej[0] == 0 && rej[1] == 0);
 	/* two values: neither can be told an outlier */
-	near(verdict_location(two, 2, 0.01, rej, &kept, tmp), 0.5, 0.0);
+	near(verdict_location(two, 2, 0.01, NULL, rej, &kept, tmp), 0.5, 0.0);
 	assert_int_equal(kept, 2);
 	/* no noise estimate: the scale is 1.4826 MAD = 1.4826; 100 is 97 away */
-	near(verdict_location(five, 5, NAN, rej, &kept, tmp), 2.5, 0.0);
+	near(verdict_location(five, 5, NAN, NULL, rej, &kept, tmp), 2.5, 0.0);
 	assert_int_equal(kept, 4);
 	assert_int_equal(rej[4], 1);
-	assert_true(isnan(verdict_location(five, 0, 0.1, rej, &kept, tmp)));
+	assert_true(isnan(verdict_location(five, 0, 0.1, NULL, rej, &kept, tmp)));
+	near(verdict_location(high, 3, 0.15, NULL, rej, &kept, tmp), 0.0, 1e-17);
+	assert_int_equal(kept, 2);
+	assert_true(rej[1] == 1 && rej[0] == 0 && rej[2] == 0);
+	/* the two outer values equally far from the median: neither goes */
+	near(verdict_location(even, 3, 0.1, NULL, rej, &kept, tmp), 0.0, 0.0);
+	assert_int_equal(kept, 3);
+	/* an outlier run dropped first: the two others stay, whatever their
+	 * gap (two values cannot be told apart), and its mark stays in place */
+	near(verdict_location(three, 3, 0.03, drop, rej, &kept, tmp), (-0.02 + log(2.5)) / 2,
+	     1e-16);
+	assert_int_equal(kept, 2);
+	assert_true(rej[0] == 1 && rej[1] == 0 && rej[2] == 0);
+	assert_true(isnan(verdict_location(three, 3, 0.03, all, rej, &kept, tmp)));
+	assert_int_equal(kept, 0);
+	assert_true(rej[0] == 1 && rej[1] == 1 && rej[2] == 1);
+}
+
+/* A run is an outlier run when left out in at least half of its regions. */
+static void test_outlier_run(void **state)
+{
+	(void)state;
+	assert_false(verdict_outlier_run(0, 0));
+	assert_false(verdict_outlier_run(0, 5));
+	assert_false(verdict_outlier_run(2, 5));
+	assert_true(verdict_outlier_run(3, 5));
+	assert_true(verdict_outlier_run(1, 2));
+	assert_true(verdict_outlier_run(1, 1));
 }
 
 static void test_region(void **state)
@@ -381,7 +412,7 @@ static void test_decide(void **state)
  * 23, item 5): unchanged, whatever the window, never t = INF. */
 static void test_zero_noise(void **state)
 {
-	double h[8], base[5], tmp[8], y;
+	double h[8], base[5], tmp[16], y;
 	struct verdict_region r[1];
 	unsigned char rej[8];
 	size_t i, nb;
@@ -396,8 +427,9 @@ static void test_zero_noise(void **state)
 	for (nb = 1; nb <= 5; nb++) {
 		for (i = 0; i < nb; i++)
 			base[i] = h[i];
-		r[0].ybase = verdict_location(base, nb, r[0].noise.sigma, rej, &r[0].nbase, tmp);
-		r[0].ycand = verdict_location(h, 1, r[0].noise.sigma, rej, &r[0].ncand, tmp);
+		r[0].ybase =
+		    verdict_location(base, nb, r[0].noise.sigma, NULL, rej, &r[0].nbase, tmp);
+		r[0].ycand = verdict_location(h, 1, r[0].noise.sigma, NULL, rej, &r[0].ncand, tmp);
 		verdict_region(&r[0]);
 		assert_int_equal(verdict_decide(r, 1, 5.0), 0);
 		near(r[0].ratio, 1.0, 0.0);
@@ -409,7 +441,7 @@ static void test_zero_noise(void **state)
 	assert_int_equal(r[0].call, VERDICT_CALL_UNCHANGED);
 	/* and 10 % slower on a constant series is a regression */
 	y = log(1100e-9);
-	r[0].ycand = verdict_location(&y, 1, r[0].noise.sigma, rej, &r[0].ncand, tmp);
+	r[0].ycand = verdict_location(&y, 1, r[0].noise.sigma, NULL, rej, &r[0].ncand, tmp);
 	verdict_region(&r[0]);
 	assert_int_equal(verdict_decide(r, 1, 5.0), 0);
 	assert_int_equal(r[0].call, VERDICT_CALL_REGRESSED);
@@ -422,6 +454,7 @@ TU_MAIN(NULL, NULL,
 	    cmocka_unit_test(test_noise_past_step),
 	    cmocka_unit_test(test_pool),
 	    cmocka_unit_test(test_location),
+	    cmocka_unit_test(test_outlier_run),
 	    cmocka_unit_test(test_region),
 	    cmocka_unit_test(test_decide),
 	    cmocka_unit_test(test_zero_noise),

@@ -150,7 +150,7 @@ static int compare_outliers(struct compare_result *out, const struct compare_tal
 	for (i = 0; i < n; i++) {
 		struct compare_outlier *o;
 
-		if (!t[i].rejected || 2 * t[i].rejected < t[i].tested)
+		if (!verdict_outlier_run(t[i].rejected, t[i].tested))
 			continue;
 		o = util_push(&out->outliers, &cap, &out->noutliers, sizeof(*o));
 		if (!o)
@@ -163,25 +163,61 @@ static int compare_outliers(struct compare_result *out, const struct compare_tal
 	return 0;
 }
 
+/* Each region's locations into tb (the runs bdrop and cdrop mark, when
+ * not NULL, left out of every region), what became of each run counted
+ * into bt and ct, the ids of those left out into tb->rej. */
+static int compare_stab_locate(struct compare_stab *tb, const struct runset *rs,
+			       const struct runarg *sb, const unsigned char *bdrop,
+			       const unsigned char *cdrop, struct compare_tally *bt,
+			       struct compare_tally *ct, struct runset_mark *bm,
+			       struct runset_mark *cm)
+{
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; !rc && i < tb->n; i++) {
+		tb->rej[i].len = 0;
+		rc = runset_locate(&tb->vr[i], rs, tb->names[i], bdrop, cdrop, bm, cm);
+		if (!rc)
+			rc = compare_tally_add(bt, &tb->rej[i], rs->base, bm, rs->nbase, NULL);
+		if (!rc)
+			rc = compare_tally_add(ct, &tb->rej[i], rs->cand, cm, rs->ncand, sb);
+	}
+	return rc;
+}
+
+/* drop[i] = 1 for the outlier runs among the tallies t[0..n)
+ * (verdict_outlier_run()): how many. */
+static size_t compare_drops(unsigned char *drop, const struct compare_tally *t, size_t n)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++)
+		k += drop[i] = (unsigned char)verdict_outlier_run(t[i].rejected, t[i].tested);
+	return k;
+}
+
 /*
  * The statistics of every region (verdict.h, in its order): the noise of
  * each from its history, pooled over all of them, then both sets'
- * locations with that noise and the ratio, interval and p-values; the
- * outlier runs into out.
+ * locations with that noise; when a run is an outlier in at least half of
+ * its regions, the locations again with that run left out of every
+ * region; then the ratio, interval and p-values; the outlier runs (as
+ * the first pass found them) into out.
  */
 static int compare_stab_build(struct compare_stab *tb, struct compare_result *out,
 			      const struct runset *rs, const struct runarg *sb)
 {
-	struct runset_mark *bm = calloc(rs->nbase + 1, sizeof(*bm));
-	struct runset_mark *cm = calloc(rs->ncand + 1, sizeof(*cm));
-	struct compare_tally *bt = calloc(rs->nbase + 1, sizeof(*bt));
-	struct compare_tally *ct = calloc(rs->ncand + 1, sizeof(*ct));
+	size_t nb = rs->nbase + 1, nc = rs->ncand + 1, i;
+	struct runset_mark *bm = calloc(nb + nc, sizeof(*bm)), *cm = bm ? bm + nb : NULL;
+	/* the first pass's tallies, then the second's (not kept) */
+	struct compare_tally *bt = calloc(2 * (nb + nc), sizeof(*bt)), *ct = bt ? bt + nb : NULL;
+	unsigned char *bdrop = calloc(nb + nc, 1), *cdrop = bdrop ? bdrop + nb : NULL;
 	struct verdict_prior prior;
-	size_t i;
 	int rc = compare_stab_names(tb, out->a.regions, out->a.nregions, out->b.regions,
 				    out->b.nregions);
 
-	if (!rc && (!bm || !cm || !bt || !ct))
+	if (!rc && (!bm || !bt || !bdrop))
 		rc = err_nomem();
 	if (!rc) {
 		tb->vr = calloc(tb->n + 1, sizeof(*tb->vr));
@@ -195,15 +231,12 @@ static int compare_stab_build(struct compare_stab *tb, struct compare_result *ou
 	}
 	if (!rc)
 		rc = verdict_pool(tb->vr, tb->n, &prior);
-	for (i = 0; !rc && i < tb->n; i++) {
-		rc = runset_locate(&tb->vr[i], rs, tb->names[i], bm, cm);
-		if (!rc)
-			rc = compare_tally_add(bt, &tb->rej[i], rs->base, bm, rs->nbase, NULL);
-		if (!rc)
-			rc = compare_tally_add(ct, &tb->rej[i], rs->cand, cm, rs->ncand, sb);
-		if (!rc)
-			verdict_region(&tb->vr[i]);
-	}
+	if (!rc)
+		rc = compare_stab_locate(tb, rs, sb, NULL, NULL, bt, ct, bm, cm);
+	if (!rc && compare_drops(bdrop, bt, rs->nbase) + compare_drops(cdrop, ct, rs->ncand))
+		rc = compare_stab_locate(tb, rs, sb, bdrop, cdrop, ct + nc, ct + nc + nb, bm, cm);
+	for (i = 0; !rc && i < tb->n; i++)
+		verdict_region(&tb->vr[i]);
 	if (!rc) {
 		out->pool_regions = prior.nregions;
 		out->pool_df = prior.df;
@@ -212,9 +245,8 @@ static int compare_stab_build(struct compare_stab *tb, struct compare_result *ou
 	if (!rc)
 		rc = compare_outliers(out, bt, rs->base, rs->nbase, NULL);
 	free(bm);
-	free(cm);
 	free(bt);
-	free(ct);
+	free(bdrop);
 	return rc;
 }
 

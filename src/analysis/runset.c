@@ -522,13 +522,14 @@ int runset_noise(struct verdict_noise *out, const struct runset *rs, const char 
  * into *y (NaN when no run has a value) and as a value into *val (exp(*y),
  * or the value itself when every kept run has the same: exp(log(x)) may
  * be x plus an ulp), the counts into *kept and *out, and what became of
- * each run into mk (if not NULL). */
+ * each run into mk (if not NULL).  The runs drop[i] marks (drop may be
+ * NULL) are left out as outlier runs. */
 static int runset_set(double *y, double *val, size_t *kept, size_t *nout,
 		      const struct runset_run *s, size_t n, const char *name, double sigma,
-		      struct runset_mark *mk)
+		      const unsigned char *drop, struct runset_mark *mk)
 {
-	double *tmp = calloc(2 * (n ? n : 1), sizeof(*tmp)), *v, same;
-	unsigned char *rej = malloc(n ? n : 1);
+	double *tmp = calloc(3 * (n ? n : 1), sizeof(*tmp)), *v, same;
+	unsigned char *rej = calloc(2, n ? n : 1), *dv;
 	size_t i, k = 0;
 
 	if (!tmp || !rej) {
@@ -536,14 +537,17 @@ static int runset_set(double *y, double *val, size_t *kept, size_t *nout,
 		free(rej);
 		return err_nomem();
 	}
-	v = tmp + n;
+	v = tmp + 2 * n;
+	dv = rej + n;
 	for (i = 0; i < n; i++) {
 		double x = runset_value(&s[i], name);
 
-		if (!isnan(x))
+		if (!isnan(x)) {
+			dv[k] = drop && drop[i];
 			v[k++] = log(x);
+		}
 	}
-	*y = verdict_location(v, k, sigma, rej, kept, tmp);
+	*y = verdict_location(v, k, sigma, dv, rej, kept, tmp);
 	*nout = k - *kept;
 	*val = exp(*y);
 	for (i = k = 0, same = NAN; i < n; i++) {
@@ -572,14 +576,15 @@ static int runset_set(double *y, double *val, size_t *kept, size_t *nout,
 }
 
 int runset_locate(struct verdict_region *out, const struct runset *rs, const char *name,
-		  struct runset_mark *bm, struct runset_mark *cm)
+		  const unsigned char *bdrop, const unsigned char *cdrop, struct runset_mark *bm,
+		  struct runset_mark *cm)
 {
 	int rc = runset_set(&out->ybase, &out->vbase, &out->nbase, &out->obase, rs->base, rs->nbase,
-			    name, out->noise.sigma, bm);
+			    name, out->noise.sigma, bdrop, bm);
 
 	if (!rc)
 		rc = runset_set(&out->ycand, &out->vcand, &out->ncand, &out->ocand, rs->cand,
-				rs->ncand, name, out->noise.sigma, cm);
+				rs->ncand, name, out->noise.sigma, cdrop, cm);
 	return rc;
 }
 

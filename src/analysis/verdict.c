@@ -215,16 +215,29 @@ int verdict_pool(struct verdict_region *r, size_t n, struct verdict_prior *prior
 	return 0;
 }
 
-double verdict_location(const double *v, size_t n, double sigma, unsigned char *rejected,
-			size_t *kept, double *tmp)
+double verdict_location(const double *v, size_t n, double sigma, const unsigned char *drop,
+			unsigned char *rejected, size_t *kept, double *tmp)
 {
-	double scale = sigma;
+	double scale = sigma, *w = tmp + n, y;
+	size_t i, m = 0;
 
-	if (isnan(scale) && n >= 3) {
-		memcpy(tmp, v, n * sizeof(*v));
-		scale = 1.4826 * statdist_mad(tmp, n);
+	for (i = 0; i < n; i++)
+		if (!drop || !drop[i])
+			w[m++] = v[i];
+	if (isnan(scale) && m >= 3) {
+		memcpy(tmp, w, m * sizeof(*w));
+		scale = 1.4826 * statdist_mad(tmp, m);
 	}
-	return statdist_skipped_mean(v, n, scale, VERDICT_REJECT, rejected, kept, tmp);
+	y = statdist_skipped_mean(w, m, scale, VERDICT_REJECT, rejected, kept, tmp);
+	/* the set's marks back in v's places: w[j] is the j-th value kept */
+	for (i = n; rejected && drop && i-- > 0;)
+		rejected[i] = drop[i] ? 1 : rejected[--m];
+	return y;
+}
+
+int verdict_outlier_run(size_t rejected, size_t tested)
+{
+	return rejected > 0 && 2 * rejected >= tested;
 }
 
 /* The standard error of the log-ratio of r. */

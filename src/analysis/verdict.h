@@ -119,14 +119,27 @@ int verdict_pool(struct verdict_region *r, size_t n, struct verdict_prior *prior
 /*
  * The location of one set of log values v[0..n) with the region's noise
  * sigma (NaN: unknown): the skipped mean (Hampel 1985) rejecting values
- * further than VERDICT_REJECT scales from the median, the scale being
+ * further than VERDICT_REJECT scales from the median (for three values,
+ * the farthest one from the mean of the other two), the scale being
  * sigma, or without it 1.4826 MAD(v) (a MAD of three values is too
- * uncertain to judge them when the noise is known); rejected[i] (if not NULL) = 1
- * for the outliers, *kept = the values averaged.  NaN when n is 0.  tmp
- * is scratch for n doubles.
+ * uncertain to judge them when the noise is known).  The values drop[i]
+ * marks (drop may be NULL) are left out first: runs found outliers across
+ * the regions (verdict_outlier_run()).  rejected[i] (if not NULL) = 1 for
+ * the values left out, *kept = the values averaged.  NaN when none is
+ * left.  tmp is scratch for 2n doubles.
  */
-double verdict_location(const double *v, size_t n, double sigma, unsigned char *rejected,
-			size_t *kept, double *tmp);
+double verdict_location(const double *v, size_t n, double sigma, const unsigned char *drop,
+			unsigned char *rejected, size_t *kept, double *tmp);
+
+/*
+ * Whether a run left out as an outlier in rejected of the tested regions
+ * where it has a value is an outlier run: in at least half of them.  Such
+ * a run (a slow node, a noisy neighbour) is left out of every region of
+ * the check, not only where its value alone gave it away: the unit of
+ * replication is the run, and where it was kept it still moved the
+ * location (docs/statistics.md).
+ */
+int verdict_outlier_run(size_t rejected, size_t tested);
 
 /*
  * Ratio, interval and one-sided p-values of r from its inputs (the

@@ -445,6 +445,44 @@ double statdist_mad(double *v, size_t n)
 	return statdist_median(v, n);
 }
 
+/*
+ * The skipped mean of three values with median med.  The median of three
+ * is one of the two values nearest an outlier's side, so the outlier's
+ * distance from it understates how far it lies: the value farthest from
+ * the median (none when the two others are as far) is measured from the
+ * mean of the other two instead, the extreme deviate of Grubbs (1969) with
+ * the scale known, and left out beyond c * scale.  Never more than one:
+ * two of three that agree are the set.
+ */
+static double statdist_skipped3(const double *v, double med, double scale, double c,
+				unsigned char *rejected, size_t *kept)
+{
+	double d[3], sum = 0.0;
+	size_t i, far = 0, k = 0;
+	int out = 0;
+
+	for (i = 0; i < 3; i++) {
+		d[i] = fabs(v[i] - med);
+		if (d[i] > d[far])
+			far = i;
+	}
+	if (d[far] > d[(far + 1) % 3] && d[far] > d[(far + 2) % 3])
+		out = fabs(v[far] - 0.5 * (v[(far + 1) % 3] + v[(far + 2) % 3])) > c * scale;
+	for (i = 0; i < 3; i++) {
+		int skip = out && i == far;
+
+		if (rejected)
+			rejected[i] = (unsigned char)skip;
+		if (!skip) {
+			sum += v[i] - med;
+			k++;
+		}
+	}
+	if (kept)
+		*kept = k;
+	return med + sum / (double)k;
+}
+
 double statdist_skipped_mean(const double *v, size_t n, double scale, double c,
 			     unsigned char *rejected, size_t *kept, double *tmp)
 {
@@ -458,6 +496,8 @@ double statdist_skipped_mean(const double *v, size_t n, double scale, double c,
 		return NAN;
 	memcpy(tmp, v, n * sizeof(*v));
 	med = statdist_median(tmp, n);
+	if (n == 3)
+		return statdist_skipped3(v, med, scale, c, rejected, kept);
 	for (i = 0; n > 2 && i < n; i++)
 		k += fabs(v[i] - med) <= c * scale;
 	/* None within: an even set whose median lies between its two middle

@@ -67,11 +67,15 @@ double statdist_mad(double *v, size_t n);
  * c * scale from the median of v are rejected, the estimate is the mean of
  * the others.  scale > 0 is the SD of one value (e.g. the noise of the
  * history); with n <= 2 nothing is rejected (no value can be told an
- * outlier).  When no value lies within (an even set whose median lies
- * between two values far apart), the scale is the set's own, 1.4826 MAD,
- * if that is larger; none is rejected when still none lies within.  When rejected is not NULL,
- * rejected[i] = 1 for a rejected v[i], else 0.  *kept (if not NULL) = the values averaged.  v is
- * only read; tmp is scratch for n doubles.  NaN when n is 0.
+ * outlier).  Of three values, whose median is the one nearest an
+ * outlier, only the farthest from the median can be rejected, when it
+ * lies further than c * scale from the mean of the other two.  When no
+ * value lies within (an even set whose median lies between two values far
+ * apart), the scale is the set's own, 1.4826 MAD, if that is larger; none
+ * is rejected when still none lies within.  When rejected is not NULL,
+ * rejected[i] = 1 for a rejected v[i], else 0.  *kept (if not NULL) = the
+ * values averaged.  v is only read; tmp is scratch for n doubles.  NaN
+ * when n is 0.
  */
 double statdist_skipped_mean(const double *v, size_t n, double scale, double c,
 			     unsigned char *rejected, size_t *kept, double *tmp);
