@@ -336,8 +336,12 @@ expect 0 "mixed ranks: json" $S history solve --db "$mix" --format json
 equals "mixed ranks: no note for machines" "$err" ""
 expect 0 "mixed ranks: one kind" $S history solve --db "$mix" --until 2026-11-05
 equals "mixed ranks: no note when alike" "$err" ""
-expect 0 "mixed ranks: --limit" $S history solve --db "$mix" --limit 1
-equals "mixed ranks: the runs read (2)" "$err" "${note/3 of these runs differ/1 of these runs differs}"
+# --limit N: the runs listed, not the one read before them for its change
+# (--limit 1 listed run 4 alone and said "1 of these runs differs")
+expect 0 "mixed ranks: --limit 1" $S history solve --db "$mix" --limit 1
+equals "mixed ranks: one run listed, no note" "$err" ""
+expect 0 "mixed ranks: --limit 2" $S history solve --db "$mix" --limit 2
+equals "mixed ranks: the runs listed (2)" "$err" "${note/3 of these runs differ/1 of these runs differs}"
 # a region only the 16-rank run lacks: the runs shown are alike
 "$MKPROFILE" --ranks 8 --calls 20 --seed 5 --regions main,solve,only8 --timestamp 2026-11-04T02:00:00Z mix5.h5 >/dev/null
 expect 0 "mixed ranks: one more" $S ingest -q --db "$mix" --branch main --commit aaaa0002 mix5.h5

@@ -315,7 +315,7 @@ int cmd_history(int argc, char **argv)
 	struct store *st = NULL;
 	struct i64vec ranks, read;
 	struct buf out = BUF_INIT;
-	size_t n = 0, i;
+	size_t n = 0, i, j, k;
 	long limit = 0;
 	int code = CLI_EXIT_ERROR, nargs, rc, said = 0, by_path = 0;
 	const struct opt opts[] = {
@@ -419,10 +419,21 @@ int cmd_history(int argc, char **argv)
 
 		rc = cli_output(h.out, history_build, &v, fmt, 0);
 	}
-	/* runs of another rank count or platform among those read: said to
-	 * people (a check keeps them apart) */
-	if (!rc && n && (cli_format_is(fmt, "table") || cli_format_is(fmt, "markdown")))
-		rc = cli_same_note(st, &fs, read.v, read.len);
+	/* runs of another rank count or platform among those listed: said to
+	 * people (a check keeps them apart); not the run read before each
+	 * region's newest N only for its change */
+	if (!rc && n && (cli_format_is(fmt, "table") || cli_format_is(fmt, "markdown"))) {
+		read.len = 0;
+		for (i = 0; i < n && !rc; i = j) {
+			j = history_group_end(pts, n, i);
+			for (k = h.limit && j - i > h.limit ? j - h.limit : i; k < j && !rc; k++)
+				rc = i64vec_push(&read, pts[k].run_id);
+		}
+		if (!rc)
+			i64vec_unique(&read);
+		if (!rc)
+			rc = cli_same_note(st, &fs, read.v, read.len);
+	}
 	if (rc) {
 		code = cli_error();
 		goto out;
