@@ -39,6 +39,15 @@ expect_err 2 "missing parent" \
 	"scopedb: cannot write --output 'csv=nodir/c.csv': no such file or directory" \
 	$S check 1 2 --output json=out/keep.json --output csv=nodir/c.csv
 equals "missing parent: file untouched" "$(<out/keep.json)" "old"
+# a store's connection string given as FILE (--db's value, misplaced):
+# refused, and its password not printed (it was, in "no such file")
+expect_err 2 "a connection string" \
+	"scopedb: cannot write --output 'json=postgresql://...': a database's connection string, not a file (a store is --db's)" \
+	$S check 1 2 --output 'json=postgresql://u:s3cret@localhost/db' --output json=out/keep.json
+equals "a connection string: file untouched" "$(<out/keep.json)" "old"
+expect_err 2 "a connection string's keywords" \
+	"scopedb: cannot write --output 'csv=host=...': a database's connection string, not a file (a store is --db's)" \
+	$S check 1 2 --output 'csv=host=db password=s3cret'
 if [ "$(id -u)" -ne 0 ]; then
 	mkdir ro && chmod 555 ro
 	expect_err 2 "read-only parent" \

@@ -422,6 +422,16 @@ contains "ranks change: report's trends" "$(<rk.html)" "total over the last 10 r
 expect 0 "ranks change: json" $S check branch:main rc1.h5 rc2.h5 rc3.h5 --baseline-window 10 \
 	--max-regression 5 --format json
 equals "ranks change: json same" "$(printf '%s' "$out" | jq -c '.same.keys.mpi_size, .same.left_out' | tr '\n' ' ')" '"8" 8 '
+# diff --stat: the same sets where its two runs agree (they mixed both
+# kinds: "Baseline runs: 10" and every region regressed); a diff across
+# the move (the 8-rank branch against a 4-rank file) compares both kinds
+expect 0 "ranks change: diff --stat keeps like with like" $S diff branch:main rc1.h5 \
+	--baseline-window 10
+contains "ranks change: diff's baseline set" "$out" "Baseline runs: 2 (10, 9)"
+contains "ranks change: diff said" "$out" "Like with like: mpi_size = 8, platform = "
+expect 0 "ranks change: diff across the move" $S diff branch:main rk8.h5 --baseline-window 10
+contains "ranks change: diff across keeps both" "$out" \
+	"Baseline runs: 10 (10, 9, 8, 7, 6, 5, 4, 3, 2, 1)"
 expect 0 "ranks change: --allow-different mpi_size mixes them" $S check branch:main rc1.h5 \
 	--baseline-window 10 --max-regression 500 --allow-different mpi_size
 contains "ranks change: mixed set" "$out" "Baseline runs: 10 (10, 9, 8, 7, 6, 5, 4, 3, 2, 1)"

@@ -251,11 +251,12 @@ static int compare_check_keys(const struct compare_opts *o)
 
 /* Like with like: resolve --same against the baseline (into out->same,
  * unless same is given: a repetition of the candidate, checked against
- * the candidate's), whose values the candidate must have too; a check's
- * run sets also keep the baseline's mpi_size and platform. */
+ * the candidate's), whose values the candidate must have too; the run
+ * sets also keep the baseline's mpi_size and platform (a diff's where its
+ * two runs agree on them). */
 static int compare_same_runs(struct compare_result *out, const struct same *same,
-			     const struct runarg *sa, const struct store_meta *mb,
-			     const struct compare_opts *o)
+			     const struct runarg *sa, const struct store_meta *ma,
+			     const struct store_meta *mb, const struct compare_opts *o)
 {
 	struct same_spec spec = {o->same, o->nsame, o->same_from_env, NULL, 0};
 	const char *implied[sizeof(compare_same_keys) / sizeof(compare_same_keys[0])];
@@ -263,10 +264,17 @@ static int compare_same_runs(struct compare_result *out, const struct same *same
 	int rc;
 
 	/* a check's run sets keep the runs of the keys it requires of its
-	 * two runs: a window of main's 4-rank runs is no baseline for 8 */
-	for (i = 0; o->check && compare_same_keys[i]; i++)
-		if (!compare_in(o->allow_different, o->nallow_different, compare_same_keys[i]))
-			implied[spec.nimplied++] = compare_same_keys[i];
+	 * two runs: a window of main's 4-rank runs is no baseline for 8; a
+	 * diff requires nothing, and its sets mix only where its runs do */
+	for (i = 0; compare_same_keys[i]; i++) {
+		const char *key = compare_same_keys[i], *va = compare_meta_get(ma, key);
+		const char *vb = compare_meta_get(mb, key);
+
+		if (compare_in(o->allow_different, o->nallow_different, key))
+			continue;
+		if (o->check || !va || !vb || !strcmp(va, vb))
+			implied[spec.nimplied++] = key;
+	}
 	spec.implied = implied;
 	rc = same ? 0 : same_resolve(&out->same, sa->st, sa->run_id, &spec);
 
@@ -312,10 +320,9 @@ static int compare_meta(struct compare_result *out, const struct runarg *sa, str
 		rc = compare_same(&ma, &mb, o->require_same[i], 1, o);
 	/* $SCOPEDB_SAME only shapes run sets; an explicit --same also keeps
 	 * a point comparison like with like */
-	if (!rc &&
-	    ((o->nsame && !o->same_from_env) ||
-	     ((o->nsame || o->check) && (o->stat || o->baseline_window || o->candidate_window))))
-		rc = compare_same_runs(out, path ? &out->same : NULL, sa, &mb, o);
+	if (!rc && ((o->nsame && !o->same_from_env) || o->stat || o->baseline_window ||
+		    o->candidate_window))
+		rc = compare_same_runs(out, path ? &out->same : NULL, sa, &ma, &mb, o);
 	if (!rc && !path)
 		rc = metadiff_compute(&out->meta_changes, &out->nmeta_changes, &ma, &mb, 0);
 	if (rc == ERR_USAGE && path) {

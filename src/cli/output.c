@@ -368,6 +368,17 @@ static int cli_outfile_prepare(struct cli_outfile *o)
 		o->to_stdout = 1;
 		return 0;
 	}
+	/* a store's connection string (--db's value, misplaced) is no file,
+	 * and what follows its scheme or first keyword may be a password */
+	if (*o->path && !store_is_file(o->path)) {
+		const char *sep = strstr(o->path, "://");
+		int n = sep ? (int)(sep - o->path) + 3 : (int)strcspn(o->path, "=") + 1;
+
+		return err_set(ERR_USAGE,
+			       "cannot write --output '%.*s%.*s...': a database's connection "
+			       "string, not a file (a store is --db's)",
+			       (int)(o->path - o->arg), o->arg, n, o->path);
+	}
 	rc = cli_outfile_guard(o);
 	if (rc)
 		return rc;
