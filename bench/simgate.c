@@ -93,9 +93,9 @@ static const unsigned char *sim_drops(unsigned char *d, const int64_t *ids, size
 	return d;
 }
 
-/* Both sets' locations of every region into v, the runs drop marks (by
- * id - 1; NULL: none) left out, as check does (compare_stat.c); the runs
- * left out counted into cnt and seen when not NULL. */
+/* Both sets' locations of every region into v, the candidate runs drop
+ * marks (by id - 1; NULL: none) left out, as check does (compare_stat.c);
+ * the runs left out counted into cnt and seen when not NULL. */
 static void sim_locate(struct verdict_region *v, const struct sim_region *r, size_t n,
 		       const unsigned char *drop, int *cnt, int *seen)
 {
@@ -108,9 +108,8 @@ static void sim_locate(struct verdict_region *v, const struct sim_region *r, siz
 			lb[k] = log(r[i].base[k]);
 		for (k = 0; k < r[i].ncand; k++)
 			lc[k] = log(r[i].cand[k]);
-		v[i].ybase = verdict_location(lb, r[i].nbase, v[i].noise.sigma,
-					      sim_drops(d, r[i].base_ids, r[i].nbase, drop), rej,
-					      &v[i].nbase, tmp);
+		v[i].ybase =
+		    verdict_location(lb, r[i].nbase, v[i].noise.sigma, NULL, rej, &v[i].nbase, tmp);
 		if (cnt)
 			sim_count(cnt, seen, r[i].base_ids, rej, r[i].nbase);
 		v[i].ycand = verdict_location(lc, r[i].ncand, v[i].noise.sigma,
@@ -121,13 +120,37 @@ static void sim_locate(struct verdict_region *v, const struct sim_region *r, siz
 	}
 }
 
+/* The candidate runs (the repetitions of one commit, the same in every
+ * region) to leave out of every region (verdict_drop_runs()) into drop,
+ * by id - 1: how many. */
+static size_t sim_drop_runs(unsigned char *drop, const struct sim_region *r, const int *cnt,
+			    const int *seen)
+{
+	size_t rej[1024], tested[1024], k, ndrop;
+	unsigned char d[1024];
+	const int64_t *ids = r[0].cand_ids;
+
+	memset(drop, 0, 1024);
+	for (k = 0; k < r[0].ncand; k++) {
+		int ok = ids[k] >= 1 && ids[k] <= 1024;
+
+		rej[k] = ok ? (size_t)cnt[ids[k] - 1] : 0;
+		tested[k] = ok ? (size_t)seen[ids[k] - 1] : 0;
+	}
+	ndrop = verdict_drop_runs(d, rej, tested, r[0].ncand);
+	for (k = 0; k < r[0].ncand; k++)
+		if (d[k])
+			drop[ids[k] - 1] = 1;
+	return ndrop;
+}
+
 int sim_check(struct sim_outcome *out, const struct sim_region *r, size_t n, double budget)
 {
 	struct verdict_region v[64];
 	double lh[1024], tmp[1024];
 	static int cnt[1024], seen[1024];
 	static unsigned char drop[1024];
-	size_t i, k, h, ndrop = 0;
+	size_t i, k, h;
 	int fail = 0, undecided = 0, best = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -146,11 +169,8 @@ int sim_check(struct sim_outcome *out, const struct sim_region *r, size_t n, dou
 	if (verdict_pool(v, n, NULL))
 		return -1;
 	sim_locate(v, r, n, NULL, cnt, seen);
-	/* a run left out in at least half of its regions: out of all of them */
-	for (i = 0; i < 1024; i++)
-		ndrop += drop[i] =
-		    (unsigned char)verdict_outlier_run((size_t)cnt[i], (size_t)seen[i]);
-	if (ndrop)
+	/* outlier repetitions in most regions: out of all of them */
+	if (n && sim_drop_runs(drop, r, cnt, seen))
 		sim_locate(v, r, n, drop, NULL, NULL);
 	for (i = 0; i < n; i++)
 		verdict_region(&v[i]);
@@ -163,7 +183,7 @@ int sim_check(struct sim_outcome *out, const struct sim_region *r, size_t n, dou
 	}
 	/* the run left out in most regions, when in at least half of them */
 	for (i = 0; i < 1024; i++)
-		if (drop[i] && cnt[i] > best) {
+		if (verdict_outlier_run((size_t)cnt[i], (size_t)seen[i]) && cnt[i] > best) {
 			best = cnt[i];
 			out->outlier_run = (int64_t)i + 1;
 		}

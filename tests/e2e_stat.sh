@@ -291,6 +291,24 @@ equals "outlier run: each row without it" \
 	"$(jq -c '[.rows[] | [.outliers, .candidate_n]] | unique' <<<"$out")" '[[["orc2.h5"],2]]'
 equals "outlier run: as found" "$(jq -c '[.outliers[] | [.file, .regions, .of]]' <<<"$out")" \
 	'[["orc2.h5",3,5]]'
+# four files 2x slower, each 8% off in one of two regions (at 1.4% noise):
+# each is "an outlier in 1 of 2 regions"; leaving all four out of both
+# (a review of the first version) left no location and PASSED
+export SCOPEDB_DB=$E2E_DIR/o2.sqlite
+for i in $(seq 1 12); do
+	"$MKPROFILE" --seed 1 --regions main,solve --scale "${scales[$((i - 1))]}" \
+		--timestamp "2024-02-$(printf %02d "$i")T00:00:00Z" "o2r$i.h5" >/dev/null || exit 1
+	"$S" ingest -q "o2r$i.h5" --commit "$(printf 'd%039d' "$i")" --branch main >/dev/null || exit 1
+done
+k=0
+for slow in main=1.08 main=0.926 solve=1.08 solve=0.926; do
+	"$MKPROFILE" --seed 1 --regions main,solve --scale 2 --slow "$slow" "o2c$k.h5" >/dev/null ||
+		exit 1
+	k=$((k + 1))
+done
+expect 1 "outlier run: a set is never emptied" $S check branch:main o2c0.h5 o2c1.h5 o2c2.h5 \
+	o2c3.h5 --baseline-window 10
+contains "outlier run: both regressed" "$out" "Verdicts: 2 regressed, 0 improved"
 fi
 
 if tcase zero-noise; then

@@ -229,9 +229,11 @@ static void test_location(void **state)
 	     1e-16);
 	assert_int_equal(kept, 2);
 	assert_true(rej[0] == 1 && rej[1] == 0 && rej[2] == 0);
-	assert_true(isnan(verdict_location(three, 3, 0.03, all, rej, &kept, tmp)));
-	assert_int_equal(kept, 0);
-	assert_true(rej[0] == 1 && rej[1] == 1 && rej[2] == 1);
+	/* dropping every value would leave no location (a region only the
+	 * dropped runs have): the drops do not apply there */
+	near(verdict_location(three, 3, 0.03, all, rej, &kept, tmp), -0.005, 1e-17);
+	assert_int_equal(kept, 2);
+	assert_true(rej[2] == 1 && rej[0] == 0 && rej[1] == 0);
 }
 
 /* A run is an outlier run when left out in at least half of its regions. */
@@ -244,6 +246,34 @@ static void test_outlier_run(void **state)
 	assert_true(verdict_outlier_run(3, 5));
 	assert_true(verdict_outlier_run(1, 2));
 	assert_true(verdict_outlier_run(1, 1));
+}
+
+/* Repetitions left out of every region: outlier runs in two regions or
+ * more, and only a minority of the set. */
+static void test_drop_runs(void **state)
+{
+	unsigned char d[4];
+	/* three repetitions, the third out in 3 of 5 regions: dropped */
+	const size_t rej3[] = {0, 1, 3}, tested3[] = {5, 5, 5};
+	/* out in 1 of 2 regions: an outlier run, but one region is no evidence */
+	const size_t rej1[] = {0, 0, 1}, tested2[] = {2, 2, 2};
+	/* four repetitions, each out in one of two regions (the set spreads
+	 * wider than the history's noise): none, a set is not emptied */
+	const size_t rej4[] = {2, 2, 2, 2}, tested4[] = {4, 4, 4, 4};
+	/* two of four out: not a minority, none */
+	const size_t rej22[] = {3, 3, 0, 0};
+
+	(void)state;
+	assert_int_equal(verdict_drop_runs(d, rej3, tested3, 3), 1);
+	assert_true(!d[0] && !d[1] && d[2]);
+	assert_int_equal(verdict_drop_runs(d, rej1, tested2, 3), 0);
+	assert_true(!d[0] && !d[1] && !d[2]);
+	assert_int_equal(verdict_drop_runs(d, rej4, tested4, 4), 0);
+	assert_true(!d[0] && !d[1] && !d[2] && !d[3]);
+	assert_int_equal(verdict_drop_runs(d, rej22, tested4, 4), 0);
+	assert_true(!d[0] && !d[1]);
+	/* two repetitions: neither can be told the outlier */
+	assert_int_equal(verdict_drop_runs(d, rej3 + 1, tested3, 2), 0);
 }
 
 static void test_region(void **state)
@@ -455,6 +485,7 @@ TU_MAIN(NULL, NULL,
 	    cmocka_unit_test(test_pool),
 	    cmocka_unit_test(test_location),
 	    cmocka_unit_test(test_outlier_run),
+	    cmocka_unit_test(test_drop_runs),
 	    cmocka_unit_test(test_region),
 	    cmocka_unit_test(test_decide),
 	    cmocka_unit_test(test_zero_noise),

@@ -163,21 +163,20 @@ static int compare_outliers(struct compare_result *out, const struct compare_tal
 	return 0;
 }
 
-/* Each region's locations into tb (the runs bdrop and cdrop mark, when
+/* Each region's locations into tb (the candidate runs cdrop marks, when
  * not NULL, left out of every region), what became of each run counted
  * into bt and ct, the ids of those left out into tb->rej. */
 static int compare_stab_locate(struct compare_stab *tb, const struct runset *rs,
-			       const struct runarg *sb, const unsigned char *bdrop,
-			       const unsigned char *cdrop, struct compare_tally *bt,
-			       struct compare_tally *ct, struct runset_mark *bm,
-			       struct runset_mark *cm)
+			       const struct runarg *sb, const unsigned char *cdrop,
+			       struct compare_tally *bt, struct compare_tally *ct,
+			       struct runset_mark *bm, struct runset_mark *cm)
 {
 	size_t i;
 	int rc = 0;
 
 	for (i = 0; !rc && i < tb->n; i++) {
 		tb->rej[i].len = 0;
-		rc = runset_locate(&tb->vr[i], rs, tb->names[i], bdrop, cdrop, bm, cm);
+		rc = runset_locate(&tb->vr[i], rs, tb->names[i], cdrop, bm, cm);
 		if (!rc)
 			rc = compare_tally_add(bt, &tb->rej[i], rs->base, bm, rs->nbase, NULL);
 		if (!rc)
@@ -186,38 +185,45 @@ static int compare_stab_locate(struct compare_stab *tb, const struct runset *rs,
 	return rc;
 }
 
-/* drop[i] = 1 for the outlier runs among the tallies t[0..n)
- * (verdict_outlier_run()): how many. */
+/* The candidate runs to leave out of every region (verdict_drop_runs())
+ * from their tallies t[0..n) into drop: how many. */
 static size_t compare_drops(unsigned char *drop, const struct compare_tally *t, size_t n)
 {
-	size_t i, k = 0;
+	size_t *rej = malloc(2 * (n ? n : 1) * sizeof(*rej)), *tested = rej ? rej + n : NULL, i, k;
 
-	for (i = 0; i < n; i++)
-		k += drop[i] = (unsigned char)verdict_outlier_run(t[i].rejected, t[i].tested);
+	if (!rej)
+		return 0; /* (out of memory: the first pass's locations stand) */
+	for (i = 0; i < n; i++) {
+		rej[i] = t[i].rejected;
+		tested[i] = t[i].tested;
+	}
+	k = verdict_drop_runs(drop, rej, tested, n);
+	free(rej);
 	return k;
 }
 
 /*
  * The statistics of every region (verdict.h, in its order): the noise of
  * each from its history, pooled over all of them, then both sets'
- * locations with that noise; when a run is an outlier in at least half of
- * its regions, the locations again with that run left out of every
- * region; then the ratio, interval and p-values; the outlier runs (as
- * the first pass found them) into out.
+ * locations with that noise; when the candidate set is repetitions of one
+ * commit (reps: no --candidate-window) and some are outlier runs in most
+ * regions, the locations again with those left out of every region; then
+ * the ratio, interval and p-values; the outlier runs (as the first pass
+ * found them) into out.
  */
 static int compare_stab_build(struct compare_stab *tb, struct compare_result *out,
-			      const struct runset *rs, const struct runarg *sb)
+			      const struct runset *rs, const struct runarg *sb, int reps)
 {
 	size_t nb = rs->nbase + 1, nc = rs->ncand + 1, i;
 	struct runset_mark *bm = calloc(nb + nc, sizeof(*bm)), *cm = bm ? bm + nb : NULL;
 	/* the first pass's tallies, then the second's (not kept) */
 	struct compare_tally *bt = calloc(2 * (nb + nc), sizeof(*bt)), *ct = bt ? bt + nb : NULL;
-	unsigned char *bdrop = calloc(nb + nc, 1), *cdrop = bdrop ? bdrop + nb : NULL;
+	unsigned char *cdrop = calloc(nc, 1);
 	struct verdict_prior prior;
 	int rc = compare_stab_names(tb, out->a.regions, out->a.nregions, out->b.regions,
 				    out->b.nregions);
 
-	if (!rc && (!bm || !bt || !bdrop))
+	if (!rc && (!bm || !bt || !cdrop))
 		rc = err_nomem();
 	if (!rc) {
 		tb->vr = calloc(tb->n + 1, sizeof(*tb->vr));
@@ -232,9 +238,9 @@ static int compare_stab_build(struct compare_stab *tb, struct compare_result *ou
 	if (!rc)
 		rc = verdict_pool(tb->vr, tb->n, &prior);
 	if (!rc)
-		rc = compare_stab_locate(tb, rs, sb, NULL, NULL, bt, ct, bm, cm);
-	if (!rc && compare_drops(bdrop, bt, rs->nbase) + compare_drops(cdrop, ct, rs->ncand))
-		rc = compare_stab_locate(tb, rs, sb, bdrop, cdrop, ct + nc, ct + nc + nb, bm, cm);
+		rc = compare_stab_locate(tb, rs, sb, NULL, bt, ct, bm, cm);
+	if (!rc && reps && compare_drops(cdrop, ct, rs->ncand))
+		rc = compare_stab_locate(tb, rs, sb, cdrop, ct + nc, ct + nc + nb, bm, cm);
 	for (i = 0; !rc && i < tb->n; i++)
 		verdict_region(&tb->vr[i]);
 	if (!rc) {
@@ -246,7 +252,7 @@ static int compare_stab_build(struct compare_stab *tb, struct compare_result *ou
 		rc = compare_outliers(out, bt, rs->base, rs->nbase, NULL);
 	free(bm);
 	free(bt);
-	free(bdrop);
+	free(cdrop);
 	return rc;
 }
 
@@ -438,7 +444,7 @@ int compare_stat_sets(struct compare_result *out, struct runset *rs, struct comp
 	if (!rc) {
 		out->same.left_out = rs->left_out;
 		out->same.implied_left = rs->implied_left;
-		rc = compare_stab_build(tb, out, rs, sb);
+		rc = compare_stab_build(tb, out, rs, sb, !o->candidate_window);
 	}
 	if (!rc)
 		rc = compare_set_fill(&out->a, va, tb, 0);

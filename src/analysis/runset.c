@@ -576,11 +576,10 @@ static int runset_set(double *y, double *val, size_t *kept, size_t *nout,
 }
 
 int runset_locate(struct verdict_region *out, const struct runset *rs, const char *name,
-		  const unsigned char *bdrop, const unsigned char *cdrop, struct runset_mark *bm,
-		  struct runset_mark *cm)
+		  const unsigned char *cdrop, struct runset_mark *bm, struct runset_mark *cm)
 {
 	int rc = runset_set(&out->ybase, &out->vbase, &out->nbase, &out->obase, rs->base, rs->nbase,
-			    name, out->noise.sigma, bdrop, bm);
+			    name, out->noise.sigma, NULL, bm);
 
 	if (!rc)
 		rc = runset_set(&out->ycand, &out->vcand, &out->ncand, &out->ocand, rs->cand,

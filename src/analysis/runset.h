@@ -99,14 +99,13 @@ struct runset_mark {
 /*
  * The locations of both sets of region name (verdict_location() with
  * out->noise.sigma, after verdict_pool()): ybase, ycand, the counts kept
- * and left out; the runs bdrop[0..rs->nbase) and cdrop[0..rs->ncand) mark
- * (either may be NULL) are left out as outlier runs; bm[0..rs->nbase) and
- * cm[0..rs->ncand) (either may be NULL) say what became of each run.
+ * and left out; the candidate runs cdrop[0..rs->ncand) marks (cdrop may be
+ * NULL) are left out as outlier runs (verdict_drop_runs()); bm[0..rs->nbase)
+ * and cm[0..rs->ncand) (either may be NULL) say what became of each run.
  * ERR_NOMEM.
  */
 int runset_locate(struct verdict_region *out, const struct runset *rs, const char *name,
-		  const unsigned char *bdrop, const unsigned char *cdrop, struct runset_mark *bm,
-		  struct runset_mark *cm);
+		  const unsigned char *cdrop, struct runset_mark *bm, struct runset_mark *cm);
 
 void runset_release(struct runset *rs);
 

@@ -224,6 +224,11 @@ double verdict_location(const double *v, size_t n, double sigma, const unsigned 
 	for (i = 0; i < n; i++)
 		if (!drop || !drop[i])
 			w[m++] = v[i];
+	if (m == 0 && n > 0) { /* a region only the dropped runs have */
+		drop = NULL;
+		memcpy(w, v, n * sizeof(*v));
+		m = n;
+	}
 	if (isnan(scale) && m >= 3) {
 		memcpy(tmp, w, m * sizeof(*w));
 		scale = 1.4826 * statdist_mad(tmp, m);
@@ -238,6 +243,20 @@ double verdict_location(const double *v, size_t n, double sigma, const unsigned 
 int verdict_outlier_run(size_t rejected, size_t tested)
 {
 	return rejected > 0 && 2 * rejected >= tested;
+}
+
+size_t verdict_drop_runs(unsigned char *drop, const size_t *rejected, const size_t *tested,
+			 size_t n)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++)
+		k += drop[i] = (unsigned char)(rejected[i] >= 2 &&
+					       verdict_outlier_run(rejected[i], tested[i]));
+	if (2 * k < n)
+		return k;
+	memset(drop, 0, n);
+	return 0;
 }
 
 /* The standard error of the log-ratio of r. */

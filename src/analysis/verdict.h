@@ -123,23 +123,32 @@ int verdict_pool(struct verdict_region *r, size_t n, struct verdict_prior *prior
  * the farthest one from the mean of the other two), the scale being
  * sigma, or without it 1.4826 MAD(v) (a MAD of three values is too
  * uncertain to judge them when the noise is known).  The values drop[i]
- * marks (drop may be NULL) are left out first: runs found outliers across
- * the regions (verdict_outlier_run()).  rejected[i] (if not NULL) = 1 for
- * the values left out, *kept = the values averaged.  NaN when none is
- * left.  tmp is scratch for 2n doubles.
+ * marks (drop may be NULL) are left out first, unless that would leave
+ * none: runs found outliers across the regions (verdict_drop_runs()).
+ * rejected[i] (if not NULL) = 1 for the values left out, *kept = the
+ * values averaged.  NaN when n is 0.  tmp is scratch for 2n doubles.
  */
 double verdict_location(const double *v, size_t n, double sigma, const unsigned char *drop,
 			unsigned char *rejected, size_t *kept, double *tmp);
 
 /*
  * Whether a run left out as an outlier in rejected of the tested regions
- * where it has a value is an outlier run: in at least half of them.  Such
- * a run (a slow node, a noisy neighbour) is left out of every region of
- * the check, not only where its value alone gave it away: the unit of
- * replication is the run, and where it was kept it still moved the
- * location (docs/statistics.md).
+ * where it has a value is an outlier run: in at least half of them (the
+ * header names it).
  */
 int verdict_outlier_run(size_t rejected, size_t tested);
+
+/*
+ * Which of the n repetitions of one commit (a candidate and its files or
+ * stored repetitions, not a window across commits) to leave out of every
+ * region: drop[i] = 1 for the outlier runs left out in at least two
+ * regions, when they are fewer than half of the n (a minority: else the
+ * set's spread is its own, and none is).  rejected[i] and tested[i] count
+ * run i's regions.  A slow node is slow everywhere, also where its value
+ * alone lay near the others' (docs/statistics.md).  How many were marked.
+ */
+size_t verdict_drop_runs(unsigned char *drop, const size_t *rejected, const size_t *tested,
+			 size_t n);
 
 /*
  * Ratio, interval and one-sided p-values of r from its inputs (the
