@@ -419,6 +419,14 @@ expect 0 "older: its owner's read upgrades it" $S runs --db "$older"
 equals "older: upgraded" "$(psql_q "$older" "select value from scopedb_meta where key = 'schema_version'")" 4
 expect 0 "older: then the reader reads it" $S runs --db "$reader" --format csv
 equals "older: the run" "$(printf '%s\n' "$out" | tail -n +2 | cut -d, -f1)" 1
+# a tag the run has, or a tag it lacks removed: nothing to write, so the
+# reader may repeat them (as an ingest of a stored file); a new one fails
+expect 0 "older: its owner tags it" $S tag --db "$older" 1 kept
+expect 0 "older: the reader's tag it has" $S tag --db "$reader" 1 kept
+equals "older: already tagged" "$out" "run 1: already tagged 'kept'"
+expect 0 "older: the reader's untag of a tag it lacks" $S untag --db "$reader" 1 gone
+equals "older: no such tag" "$out" "run 1: has no tag 'gone'"
+expect_error "older: the reader's new tag" "permission denied" $S tag --db "$reader" 1 kept new
 
 fi
 

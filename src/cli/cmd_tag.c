@@ -54,6 +54,22 @@ static int tag_report(int64_t run, char **tags, const int *changed, int n, int a
 	return rc;
 }
 
+/* 1 when run r has every tag of tags[0..n) (add) or none of them (untag):
+ * nothing to write. */
+static int tag_nothing_to_do(const struct store_run *r, char **tags, int n, int add)
+{
+	int i;
+	size_t k;
+
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < r->ntags && strcmp(r->tags[k], tags[i]); k++)
+			;
+		if ((k < r->ntags) != add)
+			return 0;
+	}
+	return 1;
+}
+
 const struct opt_cmd cmd_tag_usage = {
     .name = "tag",
     .args = "RUN TAG...",
@@ -104,6 +120,21 @@ int cmd_tag_change(int argc, char **argv, int add)
 	/* Tagging never creates a store. */
 	cli_warn_network_fs(cli_db_path(db), allow_nfs);
 	rc = store_open(&st, cli_db_path(db), STORE_EXISTING);
+	/* nothing to change: no write, so that a role or a file that may
+	 * only be read can repeat it, as ingest of a stored file */
+	if (!rc)
+		rc = store_resolve(st, &run, &sel);
+	if (!rc)
+		rc = store_get_run(st, &now, run);
+	if (!rc && tag_nothing_to_do(&now, argv + 1, ntags, add)) {
+		if (tag_report(run, argv + 1, changed, ntags, add, &now)) {
+			code = cli_error();
+			goto out;
+		}
+		code = cli_finish(CLI_EXIT_OK);
+		goto out;
+	}
+	store_run_release(&now);
 	if (!rc)
 		rc = store_begin(st);
 	in_txn = rc == 0;
