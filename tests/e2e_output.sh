@@ -48,6 +48,19 @@ equals "a connection string: file untouched" "$(<out/keep.json)" "old"
 expect_err 2 "a connection string's keywords" \
 	"scopedb: cannot write --output 'csv=host=...': a database's connection string, not a file (a store is --db's)" \
 	$S check 1 2 --output 'csv=host=db password=s3cret'
+expect_err 2 "a connection string's rarer keywords" \
+	"scopedb: cannot write --output 'csv=sslcert=...': a database's connection string, not a file (a store is --db's)" \
+	$S check 1 2 --output 'csv=sslcert=/x password=s3cret host=db'
+# and in every other --output message: --db's value put in its place
+expect_err 2 "a connection string as the whole argument" \
+	"scopedb: invalid --output 'postgresql://...': expected FORMAT=FILE" \
+	$S check 1 2 --output 'postgresql://u:s3cret@localhost/db'
+expect_err 2 "a connection string after an unknown format" \
+	"scopedb: invalid --output 'html=postgresql://...': unknown format; choose from table, json, csv, markdown, junit, github, codequality" \
+	$S check 1 2 --output 'html=postgresql://u:s3cret@localhost/db'
+expect_err 2 "a URI libpq would not take, as a path" \
+	"scopedb: cannot write --output 'json=PostgreSQL://...': no such file or directory" \
+	$S check 1 2 --output 'json=PostgreSQL://u:s3cret@localhost/db'
 if [ "$(id -u)" -ne 0 ]; then
 	mkdir ro && chmod 555 ro
 	expect_err 2 "read-only parent" \

@@ -17,10 +17,19 @@ static void test_accepts(void **state)
 		const char *loc;
 		int yes;
 	} cases[] = {
-	    {"postgresql:///db", 1},   {"postgres://u@h/db", 1},
-	    {"host=/tmp dbname=x", 1}, {"  dbname = x", 1},
-	    {"store.sqlite", 0},       {"hostname=x", 0},
-	    {"postgresql.sqlite", 0},  {"host", 0},
+	    {"postgresql:///db", 1},
+	    {"postgres://u@h/db", 1},
+	    {"host=/tmp dbname=x", 1},
+	    {"  dbname = x", 1},
+	    {"store.sqlite", 0},
+	    {"hostname=x", 0},
+	    {"postgresql.sqlite", 0},
+	    {"host", 0},
+	    /* every libpq 15 keyword: these two were taken for file names,
+	     * and an SQLite file of that name made */
+	    {"keepalives=1 host=db", 1},
+	    {"sslcert=/x password=y", 1},
+	    {"ssl_max_protocol_version=TLSv1.3", 1},
 	};
 	size_t i;
 

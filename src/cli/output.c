@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -96,9 +97,29 @@ static int cli_same_output(const char *a, const char *b)
 	return same;
 }
 
+/*
+ * An --output argument as a message may show it: a database's connection
+ * string put there in place of --db's (a URI, or libpq's key=value) is cut
+ * before its password: at "://" (any case of scheme), or before a
+ * "password" key.  The messages reach CI logs.  In b (or a constant).
+ */
+static const char *cli_output_shown(struct buf *b, const char *arg)
+{
+	const char *uri = strstr(arg, "://"), *p = arg;
+	size_t n;
+
+	while (*p && strncasecmp(p, "password", 8))
+		p++;
+	if (!uri && !*p)
+		return arg;
+	n = uri ? (size_t)(uri - arg) + 3 : (size_t)(p - arg);
+	b->len = 0;
+	return buf_add(b, arg, n) || buf_puts(b, "...") ? "..." : b->data;
+}
+
 int cli_outputs_check(const char *const *outs, size_t n, const char *allowed)
 {
-	struct buf choices = BUF_INIT;
+	struct buf choices = BUF_INIT, shown = BUF_INIT, shown2 = BUF_INIT;
 	const char *f;
 	size_t i, k;
 	int rc = 0;
@@ -109,7 +130,7 @@ int cli_outputs_check(const char *const *outs, size_t n, const char *allowed)
 
 		if (!eq || eq == outs[i] || !eq[1]) {
 			rc = err_set(ERR_USAGE, "invalid --output '%s': expected FORMAT=FILE",
-				     outs[i]);
+				     cli_output_shown(&shown, outs[i]));
 			break;
 		}
 		name = cli_output_format(outs[i], eq);
@@ -125,7 +146,8 @@ int cli_outputs_check(const char *const *outs, size_t n, const char *allowed)
 				rc =
 				    err_set(ERR_USAGE,
 					    "invalid --output '%s': unknown format; choose from %s",
-					    outs[i], choices.data ? choices.data : "");
+					    cli_output_shown(&shown, outs[i]),
+					    choices.data ? choices.data : "");
 		}
 		/* two documents into one file: the second replaced the first */
 		for (k = 0; !rc && k < i; k++)
@@ -134,9 +156,12 @@ int cli_outputs_check(const char *const *outs, size_t n, const char *allowed)
 				    err_set(ERR_USAGE,
 					    "invalid --output '%s': --output '%s' writes that file "
 					    "already; give each its own",
-					    outs[i], outs[k]);
+					    cli_output_shown(&shown, outs[i]),
+					    cli_output_shown(&shown2, outs[k]));
 	}
 	buf_release(&choices);
+	buf_release(&shown);
+	buf_release(&shown2);
 	return rc;
 }
 
@@ -183,7 +208,12 @@ struct cli_outfile {
 
 static int cli_outfile_error(const struct cli_outfile *o, int e)
 {
-	return err_set(ERR_IO, "cannot write --output '%s': %s", o->arg, util_strerror_lc(e));
+	struct buf shown = BUF_INIT;
+	int rc = err_set(ERR_IO, "cannot write --output '%s': %s", cli_output_shown(&shown, o->arg),
+			 util_strerror_lc(e));
+
+	buf_release(&shown);
+	return rc;
 }
 
 /* What an SQLite file at path is, told by its first bytes (the database
@@ -295,8 +325,13 @@ static int cli_outfile_guard(const struct cli_outfile *o)
 			target[tn - k] = cli_sqlite_suffixes[i][0];
 		}
 	}
-	if (what)
-		rc = err_set(ERR_USAGE, "cannot write --output '%s': %s; refused", o->arg, what);
+	if (what) {
+		struct buf shown = BUF_INIT;
+
+		rc = err_set(ERR_USAGE, "cannot write --output '%s': %s; refused",
+			     cli_output_shown(&shown, o->arg), what);
+		buf_release(&shown);
+	}
 	free(side);
 	free(store);
 	free(target);
@@ -374,6 +409,7 @@ static int cli_outfile_prepare(struct cli_outfile *o)
 		const char *sep = strstr(o->path, "://");
 		int n = sep ? (int)(sep - o->path) + 3 : (int)strcspn(o->path, "=") + 1;
 
+		/* named up to its scheme or first keyword, whatever follows */
 		return err_set(ERR_USAGE,
 			       "cannot write --output '%.*s%.*s...': a database's connection "
 			       "string, not a file (a store is --db's)",
@@ -449,11 +485,15 @@ static int cli_outfiles_rename(struct cli_outfile *files, size_t n)
 		if (rename(files[i].tmp, files[i].target) < 0) {
 			int e = errno;
 
+			struct buf shown = BUF_INIT;
+
 			rc = done.len
 				 ? err_set(ERR_IO,
 					   "cannot write --output '%s': %s (already written: %s)",
-					   files[i].arg, util_strerror_lc(e), done.data)
+					   cli_output_shown(&shown, files[i].arg),
+					   util_strerror_lc(e), done.data)
 				 : cli_outfile_error(&files[i], e);
+			buf_release(&shown);
 		} else {
 			free(files[i].tmp);
 			files[i].tmp = NULL;

@@ -11,19 +11,45 @@
 #include "scopedb/util.h"
 #include "store/postgres/uri.h"
 
-/* The libpq keywords that make a key=value connection string. */
+/* The libpq keywords that make a key=value connection string: every
+ * parameter of PostgreSQL 15's libpq (its documentation, section 34.1.2),
+ * so that no connection string is taken for a file's name. */
 static const char *const postgres_keywords[] = {"host",
 						"hostaddr",
 						"port",
 						"dbname",
 						"user",
 						"password",
-						"service",
 						"passfile",
-						"sslmode",
+						"channel_binding",
 						"connect_timeout",
+						"client_encoding",
 						"options",
 						"application_name",
+						"fallback_application_name",
+						"keepalives",
+						"keepalives_idle",
+						"keepalives_interval",
+						"keepalives_count",
+						"tcp_user_timeout",
+						"replication",
+						"gssencmode",
+						"sslmode",
+						"requiressl",
+						"sslcompression",
+						"sslcert",
+						"sslkey",
+						"sslpassword",
+						"sslrootcert",
+						"sslcrl",
+						"sslcrldir",
+						"sslsni",
+						"requirepeer",
+						"ssl_min_protocol_version",
+						"ssl_max_protocol_version",
+						"krbsrvname",
+						"gsslib",
+						"service",
 						"target_session_attrs",
 						NULL};
 
