@@ -289,8 +289,29 @@ expect 0 "outlier run: json" $S check branch:main orc0.h5 orc1.h5 orc2.h5 --base
 	--format json
 equals "outlier run: each row without it" \
 	"$(jq -c '[.rows[] | [.outliers, .candidate_n]] | unique' <<<"$out")" '[[["orc2.h5"],2]]'
-equals "outlier run: as found" "$(jq -c '[.outliers[] | [.file, .regions, .of]]' <<<"$out")" \
-	'[["orc2.h5",3,5]]'
+equals "outlier run: as found" \
+	"$(jq -c '[.outliers[] | [.file, .regions, .of, .everywhere]]' <<<"$out")" \
+	'[["orc2.h5",3,5,true]]'
+# the same three as commits of a branch, a --candidate-window: runs of
+# several commits, never left out as a run; the header says where it was
+k=1
+for f in orc0.h5 orc1.h5 orc2.h5; do
+	"$S" ingest -q "$f" --commit "$(printf 'e%039d' "$k")" --branch pr >/dev/null || exit 1
+	k=$((k + 1))
+done
+run $S check branch:main branch:pr --baseline-window 10 --candidate-window 3
+contains "outlier run: a window's, where it was" "$out" \
+	"Outlier runs: 15 (2.5x slower in 3 of 5 regions); left out of those regions' estimates"
+run $S check branch:main branch:pr --baseline-window 10 --candidate-window 3 --format json
+equals "outlier run: a window's, json" "$(jq -c '[.outliers[] | [.run, .everywhere]]' <<<"$out")" \
+	'[[15,false]]'
+# a region only a later file of the set has is the candidate's all the
+# same (it was lost unless the first file had it: --fail-on-new passed)
+"$MKPROFILE" --seed 1 --regions main,solve,assemble,io,halo_exchange,newreg orx.h5 >/dev/null ||
+	exit 1
+expect 1 "set regions: a new region in the third file" $S check branch:main orc0.h5 orc1.h5 \
+	orx.h5 --baseline-window 10 --fail-on-new
+contains "set regions: new" "$out" "Only in b: newreg"
 # four files 2x slower, each 8% off in one of two regions (at 1.4% noise):
 # each is "an outlier in 1 of 2 regions"; leaving all four out of both
 # (a review of the first version) left no location and PASSED

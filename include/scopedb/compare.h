@@ -121,6 +121,9 @@ struct compare_outlier {
 	size_t regions; /* regions where it was left out */
 	size_t tested;	/* regions where it had a value */
 	double factor;	/* typical value / set location there (2.5: slower) */
+	int everywhere; /* left out of every region where it had a value (so
+			 * also where its value alone was kept: an outlier
+			 * repetition, docs/statistics.md) */
 };
 
 /* The names of a path row (compare_opts.by_path), from the root down. */

@@ -91,22 +91,44 @@ void compare_stab_release(struct compare_stab *tb)
 	memset(tb, 0, sizeof(*tb));
 }
 
-/* The union of the sorted name lists x and y into tb->names. */
-static int compare_stab_names(struct compare_stab *tb, char *const *x, size_t nx, char *const *y,
-			      size_t ny)
+/* Add the names v[0..n) to tb->names (room made by the caller). */
+static void compare_stab_add(struct compare_stab *tb, char *const *v, size_t n)
 {
-	size_t i = 0, j = 0;
+	size_t i;
 
-	tb->names = malloc((nx + ny ? nx + ny : 1) * sizeof(*tb->names));
+	for (i = 0; i < n; i++)
+		tb->names[tb->n++] = v[i];
+}
+
+/*
+ * The regions of a statistical check into tb->names (sorted, each once,
+ * borrowed): both sides' (x, y) and every region a run of either set has,
+ * so that a region only a later repetition has (a new region the first
+ * file lacks) is on its side, as compare_set_fill() puts it.
+ */
+static int compare_stab_names(struct compare_stab *tb, char *const *x, size_t nx, char *const *y,
+			      size_t ny, const struct runset *rs)
+{
+	size_t i, k, total = nx + ny;
+
+	for (i = 0; i < rs->nbase; i++)
+		total += rs->base[i].n;
+	for (i = 0; i < rs->ncand; i++)
+		total += rs->cand[i].n;
+	tb->names = malloc((total ? total : 1) * sizeof(*tb->names));
 	if (!tb->names)
 		return err_nomem();
-	while (i < nx || j < ny) {
-		int c = i >= nx ? 1 : j >= ny ? -1 : strcmp(x[i], y[j]);
-
-		tb->names[tb->n++] = c <= 0 ? x[i] : y[j];
-		i += c <= 0;
-		j += c >= 0;
-	}
+	compare_stab_add(tb, x, nx);
+	compare_stab_add(tb, y, ny);
+	for (i = 0; i < rs->nbase; i++)
+		compare_stab_add(tb, rs->base[i].names, rs->base[i].n);
+	for (i = 0; i < rs->ncand; i++)
+		compare_stab_add(tb, rs->cand[i].names, rs->cand[i].n);
+	qsort(tb->names, tb->n, sizeof(*tb->names), util_strptr_cmp);
+	for (i = k = 0; i < tb->n; i++)
+		if (!k || strcmp(tb->names[k - 1], tb->names[i]))
+			tb->names[k++] = tb->names[i];
+	tb->n = k;
 	return 0;
 }
 
@@ -143,7 +165,8 @@ static int compare_tally_add(struct compare_tally *t, struct i64vec *rej,
 /* The runs left out in at least half of the regions where they had a
  * value: the outliers the header names. */
 static int compare_outliers(struct compare_result *out, const struct compare_tally *t,
-			    const struct runset_run *s, size_t n, const struct runarg *sb)
+			    const struct runset_run *s, size_t n, const struct runarg *sb,
+			    const unsigned char *drop)
 {
 	size_t i, cap = out->noutliers;
 
@@ -159,6 +182,7 @@ static int compare_outliers(struct compare_result *out, const struct compare_tal
 		o->regions = t[i].rejected;
 		o->tested = t[i].tested;
 		o->factor = exp(t[i].dev / (double)t[i].rejected);
+		o->everywhere = (drop && drop[i]) || t[i].rejected == t[i].tested;
 	}
 	return 0;
 }
@@ -221,7 +245,7 @@ static int compare_stab_build(struct compare_stab *tb, struct compare_result *ou
 	unsigned char *cdrop = calloc(nc, 1);
 	struct verdict_prior prior;
 	int rc = compare_stab_names(tb, out->a.regions, out->a.nregions, out->b.regions,
-				    out->b.nregions);
+				    out->b.nregions, rs);
 
 	if (!rc && (!bm || !bt || !cdrop))
 		rc = err_nomem();
@@ -246,10 +270,10 @@ static int compare_stab_build(struct compare_stab *tb, struct compare_result *ou
 	if (!rc) {
 		out->pool_regions = prior.nregions;
 		out->pool_df = prior.df;
-		rc = compare_outliers(out, ct, rs->cand, rs->ncand, sb);
+		rc = compare_outliers(out, ct, rs->cand, rs->ncand, sb, cdrop);
 	}
 	if (!rc)
-		rc = compare_outliers(out, bt, rs->base, rs->nbase, NULL);
+		rc = compare_outliers(out, bt, rs->base, rs->nbase, NULL, NULL);
 	free(bm);
 	free(bt);
 	free(cdrop);

@@ -179,11 +179,13 @@ static void report_set_field(struct doc *d, const char *key, const struct compar
 }
 
 /* "Outlier runs: 38 (2.4x slower in 24 of 25 regions), 12 (...); left out
- * of the estimates" (a file by its name). */
+ * of the estimates" (a file by its name), "...; left out of those
+ * regions' estimates" when one was kept in some regions (a window's). */
 static void report_outliers_field(struct doc *d, const struct compare_result *r)
 {
 	struct doc_block *b = doc_field(d, DOC_F_HUMAN, "Outlier runs");
 	size_t i;
+	int all = 1;
 
 	for (i = 0; i < r->noutliers; i++) {
 		const struct compare_outlier *o = &r->outliers[i];
@@ -194,8 +196,11 @@ static void report_outliers_field(struct doc *d, const struct compare_result *r)
 		report_id_span(d, b, r, o->run);
 		doc_spanf(d, b, DOC_RAW, " (%.2gx %s in %zu of %zu regions)", f,
 			  o->factor >= 1.0 ? "slower" : "faster", o->regions, o->tested);
+		all &= o->everywhere;
 	}
-	doc_span(d, b, "; left out of the estimates", DOC_RAW);
+	doc_span(d, b,
+		 all ? "; left out of the estimates" : "; left out of those regions' estimates",
+		 DOC_RAW);
 }
 
 /* The smallest and largest share of the pooled noise over the rows. */
@@ -336,6 +341,7 @@ void report_stat_header(struct doc *d, const struct compare_result *r)
 		doc_json_int(d, o, "regions", (int64_t)r->outliers[i].regions);
 		doc_json_int(d, o, "of", (int64_t)r->outliers[i].tested);
 		doc_json_num(d, o, "factor", r->outliers[i].factor, 0);
+		doc_json_bool(d, o, "everywhere", r->outliers[i].everywhere);
 	}
 	arr = doc_json_arr(d, d->json, "noise", JSONW_BLOCK);
 	for (i = 0; i < r->nrows; i++) {
