@@ -312,6 +312,21 @@ equals "outlier run: a window's, json" "$(jq -c '[.outliers[] | [.run, .everywhe
 expect 1 "set regions: a new region in the third file" $S check branch:main orc0.h5 orc1.h5 \
 	orx.h5 --baseline-window 10 --fail-on-new
 contains "set regions: new" "$out" "Only in b: newreg"
+# but a region the baseline window's older runs had and its newest lacks
+# is gone, not missing: --fail-on-missing passes
+export SCOPEDB_DB=$E2E_DIR/gone.sqlite
+for i in $(seq 1 10); do
+	regs=main,solve
+	[ "$i" -le 7 ] && regs=main,solve,gone
+	"$MKPROFILE" --seed 1 --regions "$regs" --scale "${scales[$((i - 1))]}" \
+		--timestamp "2024-02-$(printf %02d "$i")T00:00:00Z" "gone$i.h5" >/dev/null || exit 1
+	"$S" ingest -q "gone$i.h5" --commit "$(printf 'f%039d' "$i")" --branch main >/dev/null ||
+		exit 1
+done
+"$MKPROFILE" --seed 1 --regions main,solve gonec.h5 >/dev/null || exit 1
+expect 0 "set regions: a region gone before the baseline" $S check branch:main gonec.h5 \
+	--baseline-window 10 --fail-on-missing
+case "$out" in *"Only in a"*) bad "set regions: gone reported missing: $out" ;; *) ok ;; esac
 # four files 2x slower, each 8% off in one of two regions (at 1.4% noise):
 # each is "an outlier in 1 of 2 regions"; leaving all four out of both
 # (a review of the first version) left no location and PASSED

@@ -54,7 +54,7 @@ int compare_locations(struct compare_result *out, const struct runarg *sa, const
 /* The statistics of every region of either side, computed before the
  * rows are built (the sides' values are the sets' locations). */
 struct compare_stab {
-	const char **names; /* both sides' regions and their sets' runs', sorted */
+	const char **names; /* both sides' regions (and repetitions'), sorted */
 	struct verdict_region *vr;
 	struct i64vec *rej; /* per region: runs left out as outliers */
 	size_t n;

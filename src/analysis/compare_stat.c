@@ -102,27 +102,25 @@ static void compare_stab_add(struct compare_stab *tb, char *const *v, size_t n)
 
 /*
  * The regions of a statistical check into tb->names (sorted, each once,
- * borrowed): both sides' (x, y) and every region a run of either set has,
- * so that a region only a later repetition has (a new region the first
- * file lacks) is on its side, as compare_set_fill() puts it.
+ * borrowed): both sides' (x, y) and, when the candidate set is
+ * repetitions of one commit (reps), every region one of them has: a new
+ * region the first file lacks is the candidate's all the same, as
+ * compare_set_fill() puts it.  Not a window's (a region its older runs
+ * had, the newest not, is gone, not new) nor the baseline window's.
  */
 static int compare_stab_names(struct compare_stab *tb, char *const *x, size_t nx, char *const *y,
-			      size_t ny, const struct runset *rs)
+			      size_t ny, const struct runset *rs, int reps)
 {
 	size_t i, k, total = nx + ny;
 
-	for (i = 0; i < rs->nbase; i++)
-		total += rs->base[i].n;
-	for (i = 0; i < rs->ncand; i++)
+	for (i = 0; reps && i < rs->ncand; i++)
 		total += rs->cand[i].n;
 	tb->names = malloc((total ? total : 1) * sizeof(*tb->names));
 	if (!tb->names)
 		return err_nomem();
 	compare_stab_add(tb, x, nx);
 	compare_stab_add(tb, y, ny);
-	for (i = 0; i < rs->nbase; i++)
-		compare_stab_add(tb, rs->base[i].names, rs->base[i].n);
-	for (i = 0; i < rs->ncand; i++)
+	for (i = 0; reps && i < rs->ncand; i++)
 		compare_stab_add(tb, rs->cand[i].names, rs->cand[i].n);
 	qsort(tb->names, tb->n, sizeof(*tb->names), util_strptr_cmp);
 	for (i = k = 0; i < tb->n; i++)
@@ -245,7 +243,7 @@ static int compare_stab_build(struct compare_stab *tb, struct compare_result *ou
 	unsigned char *cdrop = calloc(nc, 1);
 	struct verdict_prior prior;
 	int rc = compare_stab_names(tb, out->a.regions, out->a.nregions, out->b.regions,
-				    out->b.nregions, rs);
+				    out->b.nregions, rs, reps);
 
 	if (!rc && (!bm || !bt || !cdrop))
 		rc = err_nomem();
