@@ -446,48 +446,35 @@ double statdist_mad(double *v, size_t n)
 }
 
 /*
- * The skipped mean of three values with median med.  The median of three
- * is one of the two values nearest an outlier's side, so the outlier's
- * distance from it understates how far it lies: the value farthest from
- * the median (none when the two others are as far) is measured from the
- * mean of the other two instead, the extreme deviate of Grubbs (1969) with
- * the scale known, and left out beyond c * scale.  Never more than one:
- * two of three that agree are the set.
+ * Of three values with median med, the one to leave out, 3 when none.
+ * The median of three is one of the two values nearest an outlier's side,
+ * so the outlier's distance from it understates how far it lies: the
+ * value farthest from the median (none when the two others are as far) is
+ * measured from the mean of the other two instead, the extreme deviate of
+ * Grubbs (1969) with the scale known, and goes beyond c * scale.  Never
+ * more than one: two of three that agree are the set.
  */
-static double statdist_skipped3(const double *v, double med, double scale, double c,
-				unsigned char *rejected, size_t *kept)
+static size_t statdist_outlier3(const double *v, double med, double scale, double c)
 {
-	double d[3], sum = 0.0;
-	size_t i, far = 0, k = 0;
-	int out = 0;
+	double d[3];
+	size_t i, far = 0;
 
 	for (i = 0; i < 3; i++) {
 		d[i] = fabs(v[i] - med);
 		if (d[i] > d[far])
 			far = i;
 	}
-	if (d[far] > d[(far + 1) % 3] && d[far] > d[(far + 2) % 3])
-		out = fabs(v[far] - 0.5 * (v[(far + 1) % 3] + v[(far + 2) % 3])) > c * scale;
-	for (i = 0; i < 3; i++) {
-		int skip = out && i == far;
-
-		if (rejected)
-			rejected[i] = (unsigned char)skip;
-		if (!skip) {
-			sum += v[i] - med;
-			k++;
-		}
-	}
-	if (kept)
-		*kept = k;
-	return med + sum / (double)k;
+	if (d[far] > d[(far + 1) % 3] && d[far] > d[(far + 2) % 3] &&
+	    fabs(v[far] - 0.5 * (v[(far + 1) % 3] + v[(far + 2) % 3])) > c * scale)
+		return far;
+	return 3;
 }
 
 double statdist_skipped_mean(const double *v, size_t n, double scale, double c,
 			     unsigned char *rejected, size_t *kept, double *tmp)
 {
 	double med, sum = 0.0;
-	size_t i, k = 0;
+	size_t i, k = 0, out3 = 3;
 	int all;
 
 	if (kept)
@@ -497,8 +484,8 @@ double statdist_skipped_mean(const double *v, size_t n, double scale, double c,
 	memcpy(tmp, v, n * sizeof(*v));
 	med = statdist_median(tmp, n);
 	if (n == 3)
-		return statdist_skipped3(v, med, scale, c, rejected, kept);
-	for (i = 0; n > 2 && i < n; i++)
+		out3 = statdist_outlier3(v, med, scale, c);
+	for (i = 0; n > 3 && i < n; i++)
 		k += fabs(v[i] - med) <= c * scale;
 	/* None within: an even set whose median lies between its two middle
 	 * values, further apart than the scale says values lie (a step in the
@@ -507,7 +494,7 @@ double statdist_skipped_mean(const double *v, size_t n, double scale, double c,
 	 * verdict passed a check.  The set's own spread is the scale then
 	 * (1.4826 MAD: the wild value goes, the others stay); a set split in
 	 * two levels has every value within it, and keeps them all. */
-	if (n > 2 && k == 0) {
+	if (n > 3 && k == 0) {
 		memcpy(tmp, v, n * sizeof(*v));
 		scale = fmax(scale, 1.4826 * statdist_mad(tmp, n));
 		for (i = 0; i < n; i++)
@@ -518,7 +505,7 @@ double statdist_skipped_mean(const double *v, size_t n, double scale, double c,
 	/* the mean as the median plus the mean deviation from it: equal
 	 * values give themselves, with no rounding */
 	for (i = 0; i < n; i++) {
-		int out = !all && fabs(v[i] - med) > c * scale;
+		int out = n == 3 ? i == out3 : !all && fabs(v[i] - med) > c * scale;
 
 		if (rejected)
 			rejected[i] = (unsigned char)out;
