@@ -45,22 +45,19 @@ expect_err 2 "a connection string" \
 	"scopedb: cannot write --output 'json=postgresql://...': a database's connection string, not a file (a store is --db's)" \
 	$S check 1 2 --output 'json=postgresql://u:s3cret@localhost/db' --output json=out/keep.json
 equals "a connection string: file untouched" "$(<out/keep.json)" "old"
-expect_err 2 "a connection string's keywords" \
-	"scopedb: cannot write --output 'csv=host=...': a database's connection string, not a file (a store is --db's)" \
-	$S check 1 2 --output 'csv=host=db password=s3cret'
-expect_err 2 "a connection string's rarer keywords" \
-	"scopedb: cannot write --output 'csv=sslcert=...': a database's connection string, not a file (a store is --db's)" \
-	$S check 1 2 --output 'csv=sslcert=/x password=s3cret host=db'
-# and in every other --output message: --db's value put in its place
-expect_err 2 "a connection string as the whole argument" \
-	"scopedb: invalid --output 'postgresql://...': expected FORMAT=FILE" \
-	$S check 1 2 --output 'postgresql://u:s3cret@localhost/db'
-expect_err 2 "a connection string after an unknown format" \
-	"scopedb: invalid --output 'html=postgresql://...': unknown format; choose from table, json, csv, markdown, junit, github, codequality" \
-	$S check 1 2 --output 'html=postgresql://u:s3cret@localhost/db'
-expect_err 2 "a URI libpq would not take, as a path" \
-	"scopedb: cannot write --output 'json=PostgreSQL://...': no such file or directory" \
-	$S check 1 2 --output 'json=PostgreSQL://u:s3cret@localhost/db'
+# and in every other --output message (--db's value put in its place):
+# each ARGUMENT|the message's quote of it|its cause
+conn="a database's connection string, not a file (a store is --db's)"
+while IFS='|' read -r arg shown cause; do
+	expect_err 2 "a connection string: $shown" "scopedb: $shown': $cause" \
+		$S check 1 2 --output "$arg"
+done <<EOF
+csv=host=db password=s3cret|cannot write --output 'csv=host=...|$conn
+csv=sslcert=/x password=s3cret host=db|cannot write --output 'csv=sslcert=...|$conn
+postgresql://u:s3cret@localhost/db|invalid --output 'postgresql://...|expected FORMAT=FILE
+html=postgresql://u:s3cret@localhost/db|invalid --output 'html=postgresql://...|unknown format; choose from table, json, csv, markdown, junit, github, codequality
+json=PostgreSQL://u:s3cret@localhost/db|cannot write --output 'json=PostgreSQL://...|no such file or directory
+EOF
 if [ "$(id -u)" -ne 0 ]; then
 	mkdir ro && chmod 555 ro
 	expect_err 2 "read-only parent" \
