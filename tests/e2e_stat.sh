@@ -345,6 +345,20 @@ done
 expect 1 "outlier run: a set is never emptied" $S check branch:main o2c0.h5 o2c1.h5 o2c2.h5 \
 	o2c3.h5 --baseline-window 10
 contains "outlier run: both regressed" "$out" "Verdicts: 2 regressed, 0 improved"
+# four files 3x, 1.1x, 1x and 1x: the 3x one left out everywhere; of the
+# three left, 1.1x is far from the others, but two of four left out is
+# half the set, not an outlier: the others are averaged whole, +3% (a
+# review of the second version: it PASSED, 1.1x left out of every row)
+k=0
+for sc in 3.0 1.1 1.0 1.001; do
+	"$MKPROFILE" --seed 1 --regions main,solve --scale "$sc" "o2q$k.h5" >/dev/null || exit 1
+	k=$((k + 1))
+done
+expect 1 "outlier run: then no more than a minority" $S check branch:main o2q0.h5 o2q1.h5 \
+	o2q2.h5 o2q3.h5 --baseline-window 10 --format json
+equals "outlier run: only the 3x one left out" \
+	"$(jq -c '[.status, ([.rows[] | [.outliers, .candidate_n]] | unique)]' <<<"$out")" \
+	'["FAIL",[[["o2q0.h5"],3]]]'
 fi
 
 if tcase zero-noise; then

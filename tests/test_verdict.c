@@ -202,7 +202,8 @@ static void test_location(void **state)
 	 * from the median 0.1 (kept when the median was the centre), 0.72 from
 	 * the others' mean 0, beyond 4.5 x 0.15 = 0.675 */
 	double high[] = {-0.1, 0.72, 0.1}, even[] = {-1.0, 0.0, 1.0};
-	unsigned char rej[8], drop[3] = {1, 0, 0}, all[3] = {1, 1, 1};
+	double four[] = {log(3.0), log(1.2), 0.0, log(1.01)};
+	unsigned char rej[8], drop[4] = {1, 0, 0, 0}, all[3] = {1, 1, 1};
 	size_t kept;
 
 	(void)state;
@@ -229,6 +230,15 @@ static void test_location(void **state)
 	     1e-16);
 	assert_int_equal(kept, 2);
 	assert_true(rej[0] == 1 && rej[1] == 0 && rej[2] == 0);
+	/* 3x dropped of four; of 1.2x, 1x, 1.01x the first is 4.5 sigma off,
+	 * but two of four left out is half the set: the three averaged */
+	near(verdict_location(four, 4, 0.01, drop, rej, &kept, tmp),
+	     (log(1.2) + 0.0 + log(1.01)) / 3.0, 1e-15);
+	assert_int_equal(kept, 3);
+	assert_true(rej[0] == 1 && !rej[1] && !rej[2] && !rej[3]);
+	/* a region where the dropped run is half the values: as without it */
+	near(verdict_location(two, 2, 0.01, drop, rej, &kept, tmp), 0.5, 0.0);
+	assert_int_equal(kept, 2);
 	/* dropping every value would leave no location (a region only the
 	 * dropped runs have): the drops do not apply there */
 	near(verdict_location(three, 3, 0.03, all, rej, &kept, tmp), -0.005, 1e-17);

@@ -161,10 +161,11 @@ static int compare_tally_add(struct compare_tally *t, struct i64vec *rej,
 }
 
 /* The runs left out in at least half of the regions where they had a
- * value: the outliers the header names. */
+ * value (t: as the header counts them), the outliers the header names;
+ * final: where each was left out in the end. */
 static int compare_outliers(struct compare_result *out, const struct compare_tally *t,
-			    const struct runset_run *s, size_t n, const struct runarg *sb,
-			    const unsigned char *drop)
+			    const struct compare_tally *final, const struct runset_run *s, size_t n,
+			    const struct runarg *sb)
 {
 	size_t i, cap = out->noutliers;
 
@@ -180,7 +181,7 @@ static int compare_outliers(struct compare_result *out, const struct compare_tal
 		o->regions = t[i].rejected;
 		o->tested = t[i].tested;
 		o->factor = exp(t[i].dev / (double)t[i].rejected);
-		o->everywhere = (drop && drop[i]) || t[i].rejected == t[i].tested;
+		o->everywhere = final[i].rejected == final[i].tested;
 	}
 	return 0;
 }
@@ -230,16 +231,18 @@ static size_t compare_drops(unsigned char *drop, const struct compare_tally *t, 
  * locations with that noise; when the candidate set is repetitions of one
  * commit (reps: no --candidate-window) and some are outlier runs in most
  * regions, the locations again with those left out of every region; then
- * the ratio, interval and p-values; the outlier runs (as the first pass
- * found them) into out.
+ * the ratio, interval and p-values; the outlier runs into out (those left
+ * out everywhere counted as the first pass found them, the others as the
+ * final one).
  */
 static int compare_stab_build(struct compare_stab *tb, struct compare_result *out,
 			      const struct runset *rs, const struct runarg *sb, int reps)
 {
 	size_t nb = rs->nbase + 1, nc = rs->ncand + 1, i;
 	struct runset_mark *bm = calloc(nb + nc, sizeof(*bm)), *cm = bm ? bm + nb : NULL;
-	/* the first pass's tallies, then the second's (not kept) */
+	/* the first pass's tallies, then the final's */
 	struct compare_tally *bt = calloc(2 * (nb + nc), sizeof(*bt)), *ct = bt ? bt + nb : NULL;
+	struct compare_tally *bt2 = ct ? ct + nc : NULL, *ct2 = bt2 ? bt2 + nb : NULL;
 	unsigned char *cdrop = calloc(nc, 1);
 	struct verdict_prior prior;
 	int rc = compare_stab_names(tb, out->a.regions, out->a.nregions, out->b.regions,
@@ -262,16 +265,25 @@ static int compare_stab_build(struct compare_stab *tb, struct compare_result *ou
 	if (!rc)
 		rc = compare_stab_locate(tb, rs, sb, NULL, bt, ct, bm, cm);
 	if (!rc && reps && compare_drops(cdrop, ct, rs->ncand))
-		rc = compare_stab_locate(tb, rs, sb, cdrop, ct + nc, ct + nc + nb, bm, cm);
+		rc = compare_stab_locate(tb, rs, sb, cdrop, bt2, ct2, bm, cm);
+	else if (!rc) {
+		memcpy(bt2, bt, nb * sizeof(*bt));
+		memcpy(ct2, ct, nc * sizeof(*ct));
+	}
 	for (i = 0; !rc && i < tb->n; i++)
 		verdict_region(&tb->vr[i]);
+	/* named: an outlier repetition as its values alone gave it away,
+	 * every other run as the final locations left it out */
+	for (i = 0; !rc && i < rs->ncand; i++)
+		if (!cdrop[i])
+			ct[i] = ct2[i];
 	if (!rc) {
 		out->pool_regions = prior.nregions;
 		out->pool_df = prior.df;
-		rc = compare_outliers(out, ct, rs->cand, rs->ncand, sb, cdrop);
+		rc = compare_outliers(out, ct, ct2, rs->cand, rs->ncand, sb);
 	}
 	if (!rc)
-		rc = compare_outliers(out, bt, rs->base, rs->nbase, NULL, NULL);
+		rc = compare_outliers(out, bt2, bt2, rs->base, rs->nbase, NULL);
 	free(bm);
 	free(bt);
 	free(cdrop);

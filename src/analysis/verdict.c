@@ -219,21 +219,32 @@ double verdict_location(const double *v, size_t n, double sigma, const unsigned 
 			unsigned char *rejected, size_t *kept, double *tmp)
 {
 	double scale = sigma, *w = tmp + n, y;
-	size_t i, m = 0;
+	size_t i, m = 0, d, k;
 
 	for (i = 0; i < n; i++)
 		if (!drop || !drop[i])
 			w[m++] = v[i];
-	if (m == 0 && n > 0) { /* a region only the dropped runs have */
+	/* the dropped runs a minority of this region's values, or not at all
+	 * (a region only they have, or half of whose values they are: judged
+	 * alone, as without them) */
+	d = n - m;
+	if (2 * d >= n && d) {
 		drop = NULL;
 		memcpy(w, v, n * sizeof(*v));
 		m = n;
+		d = 0;
 	}
 	if (isnan(scale) && m >= 3) {
 		memcpy(tmp, w, m * sizeof(*w));
 		scale = 1.4826 * statdist_mad(tmp, m);
 	}
-	y = statdist_skipped_mean(w, m, scale, VERDICT_REJECT, rejected, kept, tmp);
+	y = statdist_skipped_mean(w, m, scale, VERDICT_REJECT, rejected, &k, tmp);
+	/* and with what this set leaves out itself, still a minority: else it
+	 * keeps the others (a second slow repetition of four is a level) */
+	if (d && 2 * (d + m - k) >= n)
+		y = statdist_skipped_mean(w, m, scale, INFINITY, rejected, &k, tmp);
+	if (kept)
+		*kept = k;
 	/* the set's marks back in v's places: w[j] is the j-th value kept */
 	for (i = n; rejected && drop && i-- > 0;)
 		rejected[i] = drop[i] ? 1 : rejected[--m];

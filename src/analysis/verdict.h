@@ -123,10 +123,13 @@ int verdict_pool(struct verdict_region *r, size_t n, struct verdict_prior *prior
  * the farthest one from the mean of the other two), the scale being
  * sigma, or without it 1.4826 MAD(v) (a MAD of three values is too
  * uncertain to judge them when the noise is known).  The values drop[i]
- * marks (drop may be NULL) are left out first, unless that would leave
- * none: runs found outliers across the regions (verdict_drop_runs()).
- * rejected[i] (if not NULL) = 1 for the values left out, *kept = the
- * values averaged.  NaN when n is 0.  tmp is scratch for 2n doubles.
+ * marks (drop may be NULL: runs found outliers across the regions,
+ * verdict_drop_runs()) are left out first when they are fewer than half
+ * of the n, and then others only while all left out stay fewer than half
+ * (else the rest are averaged whole); when they are half or more, they
+ * count as the others.  rejected[i] (if not NULL) = 1 for the values left
+ * out, *kept (if not NULL) = the values averaged.  NaN when n is 0.  tmp
+ * is scratch for 2n doubles.
  */
 double verdict_location(const double *v, size_t n, double sigma, const unsigned char *drop,
 			unsigned char *rejected, size_t *kept, double *tmp);
