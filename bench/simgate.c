@@ -69,8 +69,9 @@ int sim_repeat(int (*check)(const void *setting, void *tally), const void *setti
 }
 
 /* Count the runs of ids[0..n) that rej marks as outliers into the table
- * (run id - 1 indexes it). */
-static void sim_count(int *cnt, int *seen, const int64_t *ids, const unsigned char *rej, size_t n)
+ * (run id - 1 indexes it), and their log deviations lv[i] - y into dev. */
+static void sim_count(int *cnt, int *seen, double *dev, const int64_t *ids,
+		      const unsigned char *rej, const double *lv, double y, size_t n)
 {
 	size_t i;
 
@@ -79,6 +80,8 @@ static void sim_count(int *cnt, int *seen, const int64_t *ids, const unsigned ch
 			continue;
 		seen[ids[i] - 1]++;
 		cnt[ids[i] - 1] += rej[i];
+		if (rej[i])
+			dev[ids[i] - 1] += lv[i] - y;
 	}
 }
 
@@ -89,7 +92,7 @@ static const unsigned char *sim_drops(unsigned char *d, const int64_t *ids, size
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		d[i] = drop && ids[i] >= 1 && ids[i] <= 1024 && drop[ids[i] - 1];
+		d[i] = drop && ids[i] >= 1 && ids[i] <= 1024 ? drop[ids[i] - 1] : 0;
 	return d;
 }
 
@@ -97,9 +100,9 @@ static const unsigned char *sim_drops(unsigned char *d, const int64_t *ids, size
  * marks (by id - 1; NULL: none) left out, as check does (compare_stat.c);
  * the runs left out counted into cnt and seen when not NULL. */
 static void sim_locate(struct verdict_region *v, const struct sim_region *r, size_t n,
-		       const unsigned char *drop, int *cnt, int *seen)
+		       const unsigned char *drop, int *cnt, int *seen, double *dev)
 {
-	double tmp[2048], lb[1024], lc[1024];
+	double tmp[3072], lb[1024], lc[1024];
 	unsigned char rej[1024], d[1024];
 	size_t i, k;
 
@@ -111,12 +114,12 @@ static void sim_locate(struct verdict_region *v, const struct sim_region *r, siz
 		v[i].ybase =
 		    verdict_location(lb, r[i].nbase, v[i].noise.sigma, NULL, rej, &v[i].nbase, tmp);
 		if (cnt)
-			sim_count(cnt, seen, r[i].base_ids, rej, r[i].nbase);
+			sim_count(cnt, seen, dev, r[i].base_ids, rej, lb, v[i].ybase, r[i].nbase);
 		v[i].ycand = verdict_location(lc, r[i].ncand, v[i].noise.sigma,
 					      sim_drops(d, r[i].cand_ids, r[i].ncand, drop), rej,
 					      &v[i].ncand, tmp);
 		if (cnt)
-			sim_count(cnt, seen, r[i].cand_ids, rej, r[i].ncand);
+			sim_count(cnt, seen, dev, r[i].cand_ids, rej, lc, v[i].ycand, r[i].ncand);
 	}
 }
 
@@ -124,9 +127,10 @@ static void sim_locate(struct verdict_region *v, const struct sim_region *r, siz
  * region) to leave out of every region (verdict_drop_runs()) into drop,
  * by id - 1: how many. */
 static size_t sim_drop_runs(unsigned char *drop, const struct sim_region *r, const int *cnt,
-			    const int *seen)
+			    const int *seen, const double *devs)
 {
 	size_t rej[1024], tested[1024], k, ndrop;
+	double dev[1024];
 	unsigned char d[1024];
 	const int64_t *ids = r[0].cand_ids;
 
@@ -136,11 +140,12 @@ static size_t sim_drop_runs(unsigned char *drop, const struct sim_region *r, con
 
 		rej[k] = ok ? (size_t)cnt[ids[k] - 1] : 0;
 		tested[k] = ok ? (size_t)seen[ids[k] - 1] : 0;
+		dev[k] = ok ? devs[ids[k] - 1] : 0.0;
 	}
-	ndrop = verdict_drop_runs(d, rej, tested, r[0].ncand);
+	ndrop = verdict_drop_runs(d, rej, tested, dev, r[0].ncand);
 	for (k = 0; k < r[0].ncand; k++)
 		if (d[k])
-			drop[ids[k] - 1] = 1;
+			drop[ids[k] - 1] = d[k];
 	return ndrop;
 }
 
@@ -149,6 +154,7 @@ int sim_check(struct sim_outcome *out, const struct sim_region *r, size_t n, dou
 	struct verdict_region v[64];
 	double lh[1024], tmp[1024];
 	static int cnt[1024], seen[1024];
+	static double dev[1024];
 	static unsigned char drop[1024];
 	size_t i, k, h;
 	int fail = 0, undecided = 0, best = 0;
@@ -156,6 +162,7 @@ int sim_check(struct sim_outcome *out, const struct sim_region *r, size_t n, dou
 	memset(out, 0, sizeof(*out));
 	memset(cnt, 0, sizeof(cnt));
 	memset(seen, 0, sizeof(seen));
+	memset(dev, 0, sizeof(dev));
 	if (n > 64)
 		return -1;
 	for (i = 0; i < n; i++) {
@@ -168,10 +175,10 @@ int sim_check(struct sim_outcome *out, const struct sim_region *r, size_t n, dou
 	}
 	if (verdict_pool(v, n, NULL))
 		return -1;
-	sim_locate(v, r, n, NULL, cnt, seen);
+	sim_locate(v, r, n, NULL, cnt, seen, dev);
 	/* outlier repetitions in most regions: out of all of them */
-	if (n && sim_drop_runs(drop, r, cnt, seen))
-		sim_locate(v, r, n, drop, NULL, NULL);
+	if (n && sim_drop_runs(drop, r, cnt, seen, dev))
+		sim_locate(v, r, n, drop, NULL, NULL, NULL);
 	for (i = 0; i < n; i++)
 		verdict_region(&v[i]);
 	if (verdict_decide(v, n, budget))

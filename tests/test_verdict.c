@@ -203,7 +203,9 @@ static void test_location(void **state)
 	 * the others' mean 0, beyond 4.5 x 0.15 = 0.675 */
 	double high[] = {-0.1, 0.72, 0.1}, even[] = {-1.0, 0.0, 1.0};
 	double four[] = {log(3.0), log(1.2), 0.0, log(1.01)};
+	double mild[] = {0.0, 0.02, 0.1}, normal[] = {0.0, 0.02, 0.01}, low[] = {0.0, 0.02, -0.1};
 	unsigned char rej[8], drop[4] = {1, 0, 0, 0}, all[3] = {1, 1, 1};
+	unsigned char drop3[3] = {0, 0, 1}, fast3[3] = {0, 0, 2}, drop2[2] = {0, 1};
 	size_t kept;
 
 	(void)state;
@@ -224,12 +226,24 @@ static void test_location(void **state)
 	/* the two outer values equally far from the median: neither goes */
 	near(verdict_location(even, 3, 0.1, NULL, rej, &kept, tmp), 0.0, 0.0);
 	assert_int_equal(kept, 3);
-	/* an outlier run dropped first: the two others stay, whatever their
-	 * gap (two values cannot be told apart), and its mark stays in place */
-	near(verdict_location(three, 3, 0.03, drop, rej, &kept, tmp), (-0.02 + log(2.5)) / 2,
-	     1e-16);
+	/* an outlier repetition (slower elsewhere) 0.09 above the others'
+	 * median here, beyond 2 x 0.03 (VERDICT_DROP) but within 4.5: left
+	 * out; its mark stays in place */
+	near(verdict_location(mild, 3, 0.03, drop3, rej, &kept, tmp), 0.01, 1e-17);
 	assert_int_equal(kept, 2);
-	assert_true(rej[0] == 1 && rej[1] == 0 && rej[2] == 0);
+	assert_true(rej[2] == 1 && rej[0] == 0 && rej[1] == 0);
+	near(verdict_location(mild, 3, 0.03, NULL, rej, &kept, tmp), 0.04, 1e-17);
+	assert_int_equal(kept, 3);
+	/* where it lies with the others, it stays: a spike of another
+	 * repetition there is then judged among three as usual */
+	near(verdict_location(normal, 3, 0.03, drop3, rej, &kept, tmp), 0.01, 1e-17);
+	assert_int_equal(kept, 3);
+	/* faster elsewhere (2): left out where it lies below */
+	near(verdict_location(low, 3, 0.03, fast3, rej, &kept, tmp), 0.01, 1e-17);
+	assert_int_equal(kept, 2);
+	assert_int_equal(rej[2], 1);
+	/* marked slower, it stays where it lies below */
+	assert_int_equal((verdict_location(low, 3, 0.03, drop3, rej, &kept, tmp), kept), 3);
 	/* 3x dropped of four; of 1.2x, 1x, 1.01x the first is 4.5 sigma off,
 	 * but two of four left out is half the set: the three averaged */
 	near(verdict_location(four, 4, 0.01, drop, rej, &kept, tmp),
@@ -237,10 +251,9 @@ static void test_location(void **state)
 	assert_int_equal(kept, 3);
 	assert_true(rej[0] == 1 && !rej[1] && !rej[2] && !rej[3]);
 	/* a region where the dropped run is half the values: as without it */
-	near(verdict_location(two, 2, 0.01, drop, rej, &kept, tmp), 0.5, 0.0);
+	near(verdict_location(two, 2, 0.01, drop2, rej, &kept, tmp), 0.5, 0.0);
 	assert_int_equal(kept, 2);
-	/* dropping every value would leave no location (a region only the
-	 * dropped runs have): the drops do not apply there */
+	/* all three marked: only 2.5x lies to its side of the others */
 	near(verdict_location(three, 3, 0.03, all, rej, &kept, tmp), -0.005, 1e-17);
 	assert_int_equal(kept, 2);
 	assert_true(rej[2] == 1 && rej[0] == 0 && rej[1] == 0);
@@ -263,8 +276,9 @@ static void test_outlier_run(void **state)
 static void test_drop_runs(void **state)
 {
 	unsigned char d[4];
-	/* three repetitions, the third out in 3 of 5 regions: dropped */
+	/* three repetitions, the third out in 3 of 5 regions: dropped, slower */
 	const size_t rej3[] = {0, 1, 3}, tested3[] = {5, 5, 5};
+	const double dev3[] = {0.0, 0.1, 2.7}, fast[] = {0.0, 0.1, -2.7}, zero[4] = {0};
 	/* out in 1 of 2 regions: an outlier run, but one region is no evidence */
 	const size_t rej1[] = {0, 0, 1}, tested2[] = {2, 2, 2};
 	/* four repetitions, each out in one of two regions (the set spreads
@@ -274,16 +288,18 @@ static void test_drop_runs(void **state)
 	const size_t rej22[] = {3, 3, 0, 0};
 
 	(void)state;
-	assert_int_equal(verdict_drop_runs(d, rej3, tested3, 3), 1);
-	assert_true(!d[0] && !d[1] && d[2]);
-	assert_int_equal(verdict_drop_runs(d, rej1, tested2, 3), 0);
+	assert_int_equal(verdict_drop_runs(d, rej3, tested3, dev3, 3), 1);
+	assert_true(!d[0] && !d[1] && d[2] == 1);
+	assert_int_equal(verdict_drop_runs(d, rej3, tested3, fast, 3), 1);
+	assert_int_equal(d[2], 2);
+	assert_int_equal(verdict_drop_runs(d, rej1, tested2, zero, 3), 0);
 	assert_true(!d[0] && !d[1] && !d[2]);
-	assert_int_equal(verdict_drop_runs(d, rej4, tested4, 4), 0);
+	assert_int_equal(verdict_drop_runs(d, rej4, tested4, zero, 4), 0);
 	assert_true(!d[0] && !d[1] && !d[2] && !d[3]);
-	assert_int_equal(verdict_drop_runs(d, rej22, tested4, 4), 0);
+	assert_int_equal(verdict_drop_runs(d, rej22, tested4, zero, 4), 0);
 	assert_true(!d[0] && !d[1]);
 	/* two repetitions: neither can be told the outlier */
-	assert_int_equal(verdict_drop_runs(d, rej3 + 1, tested3, 2), 0);
+	assert_int_equal(verdict_drop_runs(d, rej3 + 1, tested3, dev3 + 1, 2), 0);
 }
 
 static void test_region(void **state)

@@ -213,15 +213,21 @@ static int compare_stab_locate(struct compare_stab *tb, const struct runset *rs,
 static size_t compare_drops(unsigned char *drop, const struct compare_tally *t, size_t n)
 {
 	size_t *rej = malloc(2 * (n ? n : 1) * sizeof(*rej)), *tested = rej ? rej + n : NULL, i, k;
+	double *dev = malloc((n ? n : 1) * sizeof(*dev));
 
-	if (!rej)
+	if (!rej || !dev) {
+		free(rej);
+		free(dev);
 		return 0; /* (out of memory: the first pass's locations stand) */
+	}
 	for (i = 0; i < n; i++) {
 		rej[i] = t[i].rejected;
 		tested[i] = t[i].tested;
+		dev[i] = t[i].dev;
 	}
-	k = verdict_drop_runs(drop, rej, tested, n);
+	k = verdict_drop_runs(drop, rej, tested, dev, n);
 	free(rej);
+	free(dev);
 	return k;
 }
 

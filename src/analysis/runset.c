@@ -528,7 +528,7 @@ static int runset_set(double *y, double *val, size_t *kept, size_t *nout,
 		      const struct runset_run *s, size_t n, const char *name, double sigma,
 		      const unsigned char *drop, struct runset_mark *mk)
 {
-	double *tmp = calloc(3 * (n ? n : 1), sizeof(*tmp)), *v, same;
+	double *tmp = calloc(4 * (n ? n : 1), sizeof(*tmp)), *v, same;
 	unsigned char *rej = calloc(2, n ? n : 1), *dv;
 	size_t i, k = 0;
 
@@ -537,13 +537,13 @@ static int runset_set(double *y, double *val, size_t *kept, size_t *nout,
 		free(rej);
 		return err_nomem();
 	}
-	v = tmp + 2 * n;
+	v = tmp + 3 * n;
 	dv = rej + n;
 	for (i = 0; i < n; i++) {
 		double x = runset_value(&s[i], name);
 
 		if (!isnan(x)) {
-			dv[k] = drop && drop[i];
+			dv[k] = drop ? drop[i] : 0;
 			v[k++] = log(x);
 		}
 	}

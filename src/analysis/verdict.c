@@ -215,26 +215,48 @@ int verdict_pool(struct verdict_region *r, size_t n, struct verdict_prior *prior
 	return 0;
 }
 
+/* Whether v[i] lies to side dir (1 above, 2 below) of the median of the
+ * other values by more than VERDICT_DROP scales.  tmp: n doubles. */
+static int verdict_drop_here(const double *v, size_t n, size_t i, unsigned char dir, double scale,
+			     double *tmp)
+{
+	size_t j, k = 0;
+	double dev;
+
+	for (j = 0; j < n; j++)
+		if (j != i)
+			tmp[k++] = v[j];
+	if (!k || !(scale >= 0.0))
+		return 0;
+	dev = v[i] - statdist_median(tmp, k);
+	return (dir == 2 ? -dev : dev) > VERDICT_DROP * scale;
+}
+
 double verdict_location(const double *v, size_t n, double sigma, const unsigned char *drop,
 			unsigned char *rejected, size_t *kept, double *tmp)
 {
-	double scale = sigma, *w = tmp + n, y;
+	double scale = sigma, *w = tmp + n, *out = tmp + 2 * n, y;
 	size_t i, m = 0, d, k;
 
+	if (isnan(scale) && n >= 3) {
+		memcpy(tmp, v, n * sizeof(*v));
+		scale = 1.4826 * statdist_mad(tmp, n);
+	}
+	/* an outlier repetition goes where it lies to its side here too */
 	for (i = 0; i < n; i++)
-		if (!drop || !drop[i])
+		out[i] = drop && drop[i] && verdict_drop_here(v, n, i, drop[i], scale, tmp);
+	for (i = 0; i < n; i++)
+		if (out[i] == 0.0)
 			w[m++] = v[i];
-	/* the dropped runs a minority of this region's values, or not at all
-	 * (a region only they have, or half of whose values they are: judged
-	 * alone, as without them) */
+	/* only as a minority of this region's values, or not at all (a region
+	 * only they have, or half of whose values they are: judged alone) */
 	d = n - m;
 	if (2 * d >= n && d) {
-		drop = NULL;
 		memcpy(w, v, n * sizeof(*v));
 		m = n;
 		d = 0;
 	}
-	if (isnan(scale) && m >= 3) {
+	if (isnan(sigma) && m >= 3) {
 		memcpy(tmp, w, m * sizeof(*w));
 		scale = 1.4826 * statdist_mad(tmp, m);
 	}
@@ -246,8 +268,8 @@ double verdict_location(const double *v, size_t n, double sigma, const unsigned 
 	if (kept)
 		*kept = k;
 	/* the set's marks back in v's places: w[j] is the j-th value kept */
-	for (i = n; rejected && drop && i-- > 0;)
-		rejected[i] = drop[i] ? 1 : rejected[--m];
+	for (i = n; rejected && d && i-- > 0;)
+		rejected[i] = out[i] != 0.0 ? 1 : rejected[--m];
 	return y;
 }
 
@@ -257,13 +279,16 @@ int verdict_outlier_run(size_t rejected, size_t tested)
 }
 
 size_t verdict_drop_runs(unsigned char *drop, const size_t *rejected, const size_t *tested,
-			 size_t n)
+			 const double *dev, size_t n)
 {
 	size_t i, k = 0;
 
-	for (i = 0; i < n; i++)
-		k += drop[i] = (unsigned char)(rejected[i] >= 2 &&
-					       verdict_outlier_run(rejected[i], tested[i]));
+	for (i = 0; i < n; i++) {
+		int is = rejected[i] >= 2 && verdict_outlier_run(rejected[i], tested[i]);
+
+		drop[i] = (unsigned char)(is ? (dev[i] >= 0.0 ? 1 : 2) : 0);
+		k += is != 0;
+	}
 	if (2 * k < n)
 		return k;
 	memset(drop, 0, n);

@@ -43,6 +43,9 @@
 /* A value further than this many noise SDs from its set's median is an
  * outlier of the set (left out of its estimate). */
 #define VERDICT_REJECT 4.5
+/* An outlier repetition is left out of a region where it lies to its side
+ * of the others' median by more than this many scales (verdict_location()). */
+#define VERDICT_DROP 2.0
 /* The pooled prior weighs at most this many degrees of freedom. */
 #define VERDICT_PRIOR_DF_MAX 1000.0
 
@@ -122,14 +125,15 @@ int verdict_pool(struct verdict_region *r, size_t n, struct verdict_prior *prior
  * further than VERDICT_REJECT scales from the median (for three values,
  * the farthest one from the mean of the other two), the scale being
  * sigma, or without it 1.4826 MAD(v) (a MAD of three values is too
- * uncertain to judge them when the noise is known).  The values drop[i]
- * marks (drop may be NULL: runs found outliers across the regions,
- * verdict_drop_runs()) are left out first when they are fewer than half
- * of the n, and then others only while all left out stay fewer than half
- * (else the rest are averaged whole); when they are half or more, they
- * count as the others.  rejected[i] (if not NULL) = 1 for the values left
+ * uncertain to judge them when the noise is known).  drop (may be NULL)
+ * marks the values of outlier repetitions (verdict_drop_runs(): 1 slower,
+ * 2 faster than the others where they were outliers): each is left out
+ * first where it lies to that side of the median of the others by more
+ * than VERDICT_DROP scales, when those are fewer than half of the n; and
+ * then others only while all left out stay fewer than half (else the rest
+ * are averaged whole).  rejected[i] (if not NULL) = 1 for the values left
  * out, *kept (if not NULL) = the values averaged.  NaN when n is 0.  tmp
- * is scratch for 2n doubles.
+ * is scratch for 3n doubles.
  */
 double verdict_location(const double *v, size_t n, double sigma, const unsigned char *drop,
 			unsigned char *rejected, size_t *kept, double *tmp);
@@ -143,15 +147,17 @@ int verdict_outlier_run(size_t rejected, size_t tested);
 
 /*
  * Which of the n repetitions of one commit (a candidate and its files or
- * stored repetitions, not a window across commits) to leave out of every
- * region: drop[i] = 1 for the outlier runs left out in at least two
- * regions, when they are fewer than half of the n (a minority: else the
- * set's spread is its own, and none is).  rejected[i] and tested[i] count
- * run i's regions.  A slow node is slow everywhere, also where its value
- * alone lay near the others' (docs/statistics.md).  How many were marked.
+ * stored repetitions, not a window across commits) are outlier
+ * repetitions: drop[i] = 1 (slower: dev[i] >= 0) or 2 (faster) for those
+ * left out in at least two regions and in at least half of theirs, when
+ * they are fewer than half of the n (a minority: else the set's spread is
+ * its own, and none is).  rejected[i] and tested[i] count run i's
+ * regions, dev[i] sums its log deviations where it was left out.  A slow
+ * node is slow everywhere, also where its value alone lay within
+ * VERDICT_REJECT of the others' (docs/statistics.md).  How many.
  */
 size_t verdict_drop_runs(unsigned char *drop, const size_t *rejected, const size_t *tested,
-			 size_t n);
+			 const double *dev, size_t n);
 
 /*
  * Ratio, interval and one-sided p-values of r from its inputs (the
