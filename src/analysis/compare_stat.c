@@ -161,11 +161,9 @@ static int compare_tally_add(struct compare_tally *t, struct i64vec *rej,
 }
 
 /* The runs left out in at least half of the regions where they had a
- * value (t: as the header counts them), the outliers the header names;
- * final: where each was left out in the end. */
+ * value: the outliers the header names. */
 static int compare_outliers(struct compare_result *out, const struct compare_tally *t,
-			    const struct compare_tally *final, const struct runset_run *s, size_t n,
-			    const struct runarg *sb)
+			    const struct runset_run *s, size_t n, const struct runarg *sb)
 {
 	size_t i, cap = out->noutliers;
 
@@ -181,7 +179,7 @@ static int compare_outliers(struct compare_result *out, const struct compare_tal
 		o->regions = t[i].rejected;
 		o->tested = t[i].tested;
 		o->factor = exp(t[i].dev / (double)t[i].rejected);
-		o->everywhere = final[i].rejected == final[i].tested;
+		o->everywhere = t[i].rejected == t[i].tested;
 	}
 	return 0;
 }
@@ -237,9 +235,8 @@ static size_t compare_drops(unsigned char *drop, const struct compare_tally *t, 
  * locations with that noise; when the candidate set is repetitions of one
  * commit (reps: no --candidate-window) and some are outlier runs in most
  * regions, the locations again with those left out of every region; then
- * the ratio, interval and p-values; the outlier runs into out (those left
- * out everywhere counted as the first pass found them, the others as the
- * final one).
+ * the ratio, interval and p-values; the outlier runs, as the final
+ * locations left them out, into out.
  */
 static int compare_stab_build(struct compare_stab *tb, struct compare_result *out,
 			      const struct runset *rs, const struct runarg *sb, int reps)
@@ -278,18 +275,14 @@ static int compare_stab_build(struct compare_stab *tb, struct compare_result *ou
 	}
 	for (i = 0; !rc && i < tb->n; i++)
 		verdict_region(&tb->vr[i]);
-	/* named: an outlier repetition as its values alone gave it away,
-	 * every other run as the final locations left it out */
-	for (i = 0; !rc && i < rs->ncand; i++)
-		if (!cdrop[i])
-			ct[i] = ct2[i];
+	/* named as the final locations left them out */
 	if (!rc) {
 		out->pool_regions = prior.nregions;
 		out->pool_df = prior.df;
-		rc = compare_outliers(out, ct, ct2, rs->cand, rs->ncand, sb);
+		rc = compare_outliers(out, ct2, rs->cand, rs->ncand, sb);
 	}
 	if (!rc)
-		rc = compare_outliers(out, bt2, bt2, rs->base, rs->nbase, NULL);
+		rc = compare_outliers(out, bt2, rs->base, rs->nbase, NULL);
 	free(bm);
 	free(bt);
 	free(cdrop);

@@ -215,8 +215,9 @@ int verdict_pool(struct verdict_region *r, size_t n, struct verdict_prior *prior
 	return 0;
 }
 
-/* Whether v[i] lies to side dir (1 above, 2 below) of the median of the
- * other values by more than VERDICT_DROP scales.  tmp: n doubles. */
+/* Whether v[i] lies to side dir (1 above, 2 below) of every other value,
+ * and of their median by more than VERDICT_DROP scales: its own, not a
+ * slowdown others share.  tmp: n doubles. */
 static int verdict_drop_here(const double *v, size_t n, size_t i, unsigned char dir, double scale,
 			     double *tmp)
 {
@@ -224,8 +225,11 @@ static int verdict_drop_here(const double *v, size_t n, size_t i, unsigned char 
 	double dev;
 
 	for (j = 0; j < n; j++)
-		if (j != i)
+		if (j != i) {
+			if ((dir == 2 ? v[i] - v[j] : v[j] - v[i]) >= 0.0)
+				return 0;
 			tmp[k++] = v[j];
+		}
 	if (!k || !(scale >= 0.0))
 		return 0;
 	dev = v[i] - statdist_median(tmp, k);
@@ -260,11 +264,10 @@ double verdict_location(const double *v, size_t n, double sigma, const unsigned 
 		memcpy(tmp, w, m * sizeof(*w));
 		scale = 1.4826 * statdist_mad(tmp, m);
 	}
-	y = statdist_skipped_mean(w, m, scale, VERDICT_REJECT, rejected, &k, tmp);
-	/* and with what this set leaves out itself, still a minority: else it
-	 * keeps the others (a second slow repetition of four is a level) */
-	if (d && 2 * (d + m - k) >= n)
-		y = statdist_skipped_mean(w, m, scale, INFINITY, rejected, &k, tmp);
+	/* where an outlier repetition went, the others are averaged whole: a
+	 * slowdown it shares with some of them is theirs (leaving one more
+	 * out made a slowdown of three repetitions of five one of two) */
+	y = statdist_skipped_mean(w, m, scale, d ? INFINITY : VERDICT_REJECT, rejected, &k, tmp);
 	if (kept)
 		*kept = k;
 	/* the set's marks back in v's places: w[j] is the j-th value kept */

@@ -43,8 +43,9 @@
 /* A value further than this many noise SDs from its set's median is an
  * outlier of the set (left out of its estimate). */
 #define VERDICT_REJECT 4.5
-/* An outlier repetition is left out of a region where it lies to its side
- * of the others' median by more than this many scales (verdict_location()). */
+/* An outlier repetition is left out of a region where it lies beyond every
+ * other value on its side, and beyond their median by more than this many
+ * scales (verdict_location()). */
 #define VERDICT_DROP 2.0
 /* The pooled prior weighs at most this many degrees of freedom. */
 #define VERDICT_PRIOR_DF_MAX 1000.0
@@ -128,12 +129,11 @@ int verdict_pool(struct verdict_region *r, size_t n, struct verdict_prior *prior
  * uncertain to judge them when the noise is known).  drop (may be NULL)
  * marks the values of outlier repetitions (verdict_drop_runs(): 1 slower,
  * 2 faster than the others where they were outliers): each is left out
- * first where it lies to that side of the median of the others by more
- * than VERDICT_DROP scales, when those are fewer than half of the n; and
- * then others only while all left out stay fewer than half (else the rest
- * are averaged whole).  rejected[i] (if not NULL) = 1 for the values left
- * out, *kept (if not NULL) = the values averaged.  NaN when n is 0.  tmp
- * is scratch for 3n doubles.
+ * first where it lies to that side of every other value, and of their
+ * median by more than VERDICT_DROP scales, when those are fewer than half
+ * of the n; the rest are then averaged whole.  rejected[i] (if not NULL)
+ * = 1 for the values left out, *kept (if not NULL) = the values averaged.
+ * NaN when n is 0.  tmp is scratch for 3n doubles.
  */
 double verdict_location(const double *v, size_t n, double sigma, const unsigned char *drop,
 			unsigned char *rejected, size_t *kept, double *tmp);
