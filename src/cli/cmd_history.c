@@ -149,6 +149,13 @@ static struct doc_table *history_table(struct doc *d, const struct hist_ctx *h,
 	return t;
 }
 
+/* The first point of a region's points [i, j) that is listed: with
+ * --limit N its newest N (the one before is read only for its change). */
+static size_t history_first_listed(size_t i, size_t j, size_t limit)
+{
+	return limit && j - i > limit ? j - limit : i;
+}
+
 /* The end of the region whose points start at p[i] (grouped by region). */
 static size_t history_group_end(const struct store_history_point *p, size_t n, size_t i)
 {
@@ -207,8 +214,7 @@ static void history_document(struct doc *d, const struct hist_ctx *h,
 		j = history_group_end(p, n, i);
 		i0 = i;
 		/* the run read before the newest N only for its change */
-		if (h->limit && j - i > h->limit)
-			i = j - h->limit;
+		i = history_first_listed(i, j, h->limit);
 		for (k = i; h->skip_unchanged && k < j && !s[k].change; k++)
 			;
 		if (h->skip_unchanged && k == j)
@@ -426,7 +432,7 @@ int cmd_history(int argc, char **argv)
 		read.len = 0;
 		for (i = 0; i < n && !rc; i = j) {
 			j = history_group_end(pts, n, i);
-			for (k = h.limit && j - i > h.limit ? j - h.limit : i; k < j && !rc; k++)
+			for (k = history_first_listed(i, j, h.limit); k < j && !rc; k++)
 				rc = i64vec_push(&read, pts[k].run_id);
 		}
 		if (!rc)

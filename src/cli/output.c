@@ -99,20 +99,26 @@ static int cli_same_output(const char *a, const char *b)
 
 /*
  * An --output argument as a message may show it: a database's connection
- * string put there in place of --db's (a URI, or libpq's key=value) is cut
- * before its password: at "://" (any case of scheme), or before a
- * "password" key.  The messages reach CI logs.  In b (or a constant).
+ * string put there in place of --db's is cut before its password: after
+ * "://" (any case of scheme), after the first keyword of a FILE that is
+ * libpq's key=value string, else before a "password" key.  The messages
+ * reach CI logs.  In b (or a constant).
  */
 static const char *cli_output_shown(struct buf *b, const char *arg)
 {
-	const char *uri = strstr(arg, "://"), *p = arg;
+	const char *uri = strstr(arg, "://"), *file = strchr(arg, '='), *p = arg;
 	size_t n;
 
 	while (*p && strncasecmp(p, "password", 8))
 		p++;
-	if (!uri && !*p)
+	if (uri)
+		n = (size_t)(uri - arg) + 3;
+	else if (file && file[1] && !store_is_file(file + 1))
+		n = (size_t)(file + 1 - arg) + strcspn(file + 1, "=") + 1;
+	else if (*p)
+		n = (size_t)(p - arg);
+	else
 		return arg;
-	n = uri ? (size_t)(uri - arg) + 3 : (size_t)(p - arg);
 	b->len = 0;
 	return buf_add(b, arg, n) || buf_puts(b, "...") ? "..." : b->data;
 }
@@ -406,14 +412,14 @@ static int cli_outfile_prepare(struct cli_outfile *o)
 	/* a store's connection string (--db's value, misplaced) is no file,
 	 * and what follows its scheme or first keyword may be a password */
 	if (*o->path && !store_is_file(o->path)) {
-		const char *sep = strstr(o->path, "://");
-		int n = sep ? (int)(sep - o->path) + 3 : (int)strcspn(o->path, "=") + 1;
+		struct buf shown = BUF_INIT;
 
-		/* named up to its scheme or first keyword, whatever follows */
-		return err_set(ERR_USAGE,
-			       "cannot write --output '%.*s%.*s...': a database's connection "
-			       "string, not a file (a store is --db's)",
-			       (int)(o->path - o->arg), o->arg, n, o->path);
+		rc = err_set(ERR_USAGE,
+			     "cannot write --output '%s': a database's connection string, not a "
+			     "file (a store is --db's)",
+			     cli_output_shown(&shown, o->arg));
+		buf_release(&shown);
+		return rc;
 	}
 	rc = cli_outfile_guard(o);
 	if (rc)
