@@ -30,8 +30,9 @@
 #   - `diff A B` of the files = of the stored runs (JSON);
 #   - SQLite and PostgreSQL print the same bytes for diff (table and
 #     JSON), check (table and JUnit) and history;
-#   - `report A B` renders in headless Chromium (25 pages to a browser
-#     session, as iframes) with no console error and its script run;
+#   - `report A B` renders in headless Chromium (DIFF_PAGE, default 120,
+#     to a browser session, as iframes) with no console error and its
+#     script run;
 # and for the whole set: the same bytes for ingest and runs on both
 # backends; a push to a fresh store and a pull back give the same runs,
 # hashes, tags, metadata, rows, blobs and outputs; pushing again copies
@@ -200,17 +201,30 @@ DBS=(a.sqlite)
 # pair-J (J its first), the scope of its report's trends (a report's
 # trends cover every region of their runs: of the whole store, hundreds of
 # unrelated random profiles, each report took seconds)
-for ((d = 0; d < ${#DBS[@]}; d++)); do
-	rc=0
+# (each store in a process of its own, the JSON twins' store below too:
+# the three are independent)
+ingest_into() { # D
+	local i t rc=0 batch
 	for ((i = 0; i < n; i++)); do
 		batch=("${file[i]}")
 		t=$i
 		[ "${partner[i]:-}" = $((i + 1)) ] && batch+=("${file[i + 1]}") && i=$((i + 1))
-		$S ingest --db "${DBS[d]}" --quiet --commit 0123456789abcdef0123456789abcdef01234567 \
+		$S ingest --db "${DBS[$1]}" --quiet --commit 0123456789abcdef0123456789abcdef01234567 \
 			--branch main --tag diff --tag "pair-$t" "${batch[@]}" || rc=$?
-	done >"out/ingest.$d.out" 2>"out/ingest.$d.err"
-	echo $rc >"out/ingest.$d.rc"
-done
+	done >"out/ingest.$1.out" 2>"out/ingest.$1.err"
+	echo $rc >"out/ingest.$1.rc"
+}
+for ((d = 0; d < ${#DBS[@]}; d++)); do ingest_into "$d" & done
+# the JSON twins, into a store of their own (twin i is run i + 1 there
+# too)
+twins=()
+for ((i = 0; i < nrand; i++)); do [ -n "${twin[i]}" ] && twins+=("${twin[i]}"); done
+if [ ${#twins[@]} -gt 0 ]; then
+	$S ingest --db j.sqlite --quiet --commit 0123456789abcdef0123456789abcdef01234567 \
+		--branch main --tag diff "${twins[@]}" >out/ingest.j.out 2>out/ingest.j.err
+	echo $? >out/ingest.j.rc
+fi
+wait
 equals "ingest: exit" "$(<out/ingest.0.rc)" 0
 if [ "$(<out/ingest.0.rc)" != 0 ]; then
 	grep -m 20 . out/ingest.0.err >&2
@@ -228,14 +242,9 @@ for ((i = 0; i < n; i++)); do
 	[[ "${lines[i]:-}" == "run $((i + 1)): ${file[i]}: "* ]] ||
 		echo "$i	not stored as run $((i + 1)): $(grep -F "${file[i]}:" out/ingest.0.* | head -2)"
 done >fail/ingest
-# the JSON twins, into a store of their own (twin i is run i + 1 there
-# too): the same ingest line but the path
-twins=()
-for ((i = 0; i < nrand; i++)); do [ -n "${twin[i]}" ] && twins+=("${twin[i]}"); done
+# the JSON twins: the same ingest line but the path
 if [ ${#twins[@]} -gt 0 ]; then
-	$S ingest --db j.sqlite --quiet --commit 0123456789abcdef0123456789abcdef01234567 \
-		--branch main --tag diff "${twins[@]}" >out/ingest.j.out 2>out/ingest.j.err
-	jrc=$?
+	read -r jrc <out/ingest.j.rc
 	equals "ingest of the JSON twins: exit" "$jrc" 0
 	[ "$jrc" = 0 ] || grep -m 20 . out/ingest.j.err >&2
 	mapfile -t jlines <out/ingest.j.out
@@ -269,6 +278,30 @@ x() {
 }
 # f I MESSAGE: a failure of profile I
 f() { printf '%s\t%s\n' "$1" "$2"; }
+# bytes FILE: the bytes of FILE in $bytes, and 0 when it is there (no
+# process: the shards compare thousands of outputs, and a cmp each was a
+# tenth of the test's processes; scopedb writes no NUL byte, where read
+# would stop)
+bytes() {
+	bytes=
+	[ -f "$1" ] || return 1
+	IFS= read -r -d '' bytes <"$1"
+	return 0
+}
+# same_bytes A B [SKIP]: files A and B hold the same bytes (after their
+# first line with SKIP=1)
+same_bytes() {
+	local a b
+	bytes "$1" || return 1
+	a=$bytes
+	bytes "$2" || return 1
+	b=$bytes
+	if [ "${3:-0}" = 1 ]; then
+		[[ $a == *$'\n'* ]] && a=${a#*$'\n'} || a=
+		[[ $b == *$'\n'* ]] && b=${b#*$'\n'} || b=
+	fi
+	[ "$a" = "$b" ]
+}
 # same I DESC A B: the two outputs (stdout, stderr and exit) are the same bytes
 same() {
 	local e r1 r2
@@ -276,7 +309,7 @@ same() {
 	read -r r2 <"out/$4.rc"
 	[ "$r1" = "$r2" ] || f "$1" "$2: exit $r1 and $r2"
 	for e in "" .err; do
-		cmp -s "out/$3$e" "out/$4$e" ||
+		same_bytes "out/$3$e" "out/$4$e" ||
 			f "$1" "$2: '$3$e' and '$4$e' differ: $(diff "out/$3$e" "out/$4$e" | head -4 | tr '\n' ' ' | cut -c1-400)"
 	done
 }
@@ -299,7 +332,8 @@ zero() {
 }
 # today's times (of the ingests) as NOW: the two stores got their runs
 # one after the other
-now() { sed -i "s/$(date -u +%Y-%m-%d)[T ][0-9:]*Z*/NOW/g" "$@"; }
+today=$(date -u +%Y-%m-%d)
+now() { sed -i "s/$today[T ][0-9:]*Z*/NOW/g" "$@"; }
 # num_ranks FILE: the run's number of ranks of a `show --format json`
 # (its first line; a string value would have its quotes escaped), or "none"
 num_ranks() {
@@ -324,13 +358,13 @@ shard() {
 			zero "$i" "show.s$d.$i.json"
 		done
 		# the file's numbers are the stored run's (the run line differs: its id)
-		cmp -s <(tail -n +2 "out/show.f.$i.json") <(tail -n +2 "out/show.0.$i.json") ||
+		same_bytes "out/show.f.$i.json" "out/show.0.$i.json" 1 ||
 			f "$i" "show FILE and show RUN differ: $(diff <(tail -n +2 "out/show.f.$i.json") <(tail -n +2 "out/show.0.$i.json") | head -4 | tr '\n' ' ' | cut -c1-400)"
 		# the JSON twin's stored numbers and ranks are the HDF5 file's
 		if [ -n "${twin[i]:-}" ]; then
 			x "show.j.$i.json" $S show "$id" --db j.sqlite --format json --columns $COLS
 			zero "$i" "show.j.$i.json"
-			cmp -s <(tail -n +2 "out/show.j.$i.json") <(tail -n +2 "out/show.0.$i.json") ||
+			same_bytes "out/show.j.$i.json" "out/show.0.$i.json" 1 ||
 				f "$i" "JSON twin: show RUN differs from the HDF5 file's: $(diff <(tail -n +2 "out/show.j.$i.json") <(tail -n +2 "out/show.0.$i.json") | head -4 | tr '\n' ' ' | cut -c1-400)"
 			# (a run's num_ranks is always a number: "none" means the
 			# output changed and the comparison would prove nothing)
@@ -338,21 +372,12 @@ shard() {
 				[ "$(num_ranks "out/show.j.$i.json")" = "$(num_ranks "out/show.0.$i.json")" ] ||
 				f "$i" "JSON twin: another number of ranks than the HDF5 file's (or none found)"
 		fi
-		# by path: each name's calls are its paths' outermost and nested
-		# calls (when every rank has a tree: no warning), and both
-		# backends print the same bytes
+		# by path: both backends print the same bytes (and the calls, in
+		# one jq for all the profiles below)
 		for ((d = 0; d < ${#DBS[@]}; d++)); do
 			x "path.$d.$i.json" $S show "$id" --db "${DBS[d]}" --by path --format json \
 				--columns calls,nested
 		done
-		if [ "$(<"out/path.0.$i.json.rc")" = 0 ] && [ ! -s "out/path.0.$i.json.err" ]; then
-			m=$(jq -c -n --slurpfile p "out/path.0.$i.json" --slurpfile q "out/show.0.$i.json" '
-				($p[0].regions | group_by(.path[-1])
-				 | map({key: .[0].path[-1], value: (map(.calls + .nested) | add)})
-				 | from_entries) as $b
-				| [$q[0].regions[] | select(.calls > 0 and ($b[.name] // 0) != .calls) | .name]')
-			[ "$m" = "[]" ] || f "$i" "by path, calls + nested are not the calls by name of $m"
-		fi
 		[ $pg = 1 ] && same "$i" "show --by path on SQLite and PostgreSQL" "path.0.$i.json" \
 			"path.1.$i.json"
 		if [ $pg = 1 ]; then
@@ -532,6 +557,23 @@ for ((i = 0; i < n; i++)); do
 done
 [ ${#args[@]} -gt 0 ] && jq -n -r -f out/cmp.jq "${args[@]}" >fail/reference 2>out/cmp.err ||
 	[ ${#args[@]} = 0 ] || { bad "the reference comparison failed: $(head -3 out/cmp.err)"; }
+# by path: each name's calls are its paths' outermost and nested calls
+# (when every rank has a tree: no warning)
+cat >out/path.jq <<'EOF'
+[inputs] as $x | range(0; $x | length; 3) as $i
+| ($x[$i + 1].regions | group_by(.path[-1])
+	| map({key: .[0].path[-1], value: (map(.calls + .nested) | add)}) | from_entries) as $b
+| [$x[$i + 2].regions[] | select(.calls > 0 and ($b[.name] // 0) != .calls) | .name]
+| select(length > 0) | "\($x[$i])\tby path, calls + nested are not the calls by name of \(tojson)"
+EOF
+args=()
+for ((i = 0; i < n; i++)); do
+	[ -f "out/path.0.$i.json.rc" ] && [ "$(<"out/path.0.$i.json.rc")" = 0 ] && [ ! -s "out/path.0.$i.json.err" ] || continue
+	echo "$i" >"out/idx.$i"
+	args+=("out/idx.$i" "out/path.0.$i.json" "out/show.0.$i.json")
+done
+[ ${#args[@]} -gt 0 ] && jq -n -r -f out/path.jq "${args[@]}" >fail/path 2>out/path.err ||
+	[ ${#args[@]} = 0 ] || { bad "the by-path comparison failed: $(head -3 out/path.err)"; }
 for i in "${heads[@]}"; do
 	[ -s "out/self.$i.json" ] && echo "out/self.$i.json"
 done | xargs -r jq -r 'select([.rows[] | select(.delta != 0)] | length > 0)
@@ -556,8 +598,10 @@ if [ ${#pairs[@]} -gt 0 ]; then
 fi >fail/diff
 
 phase checks
-# every report in headless Chromium, 25 pages to a browser session (as
-# iframes of one page): no console error, the page's script ran.  Under
+# every report in headless Chromium, DIFF_PAGE (default 120) to a browser
+# session, as iframes of one page (a session costs 1.4 s of CPU to start:
+# 25 to a session, five of them, cost 6 s more): no console error, the
+# page's script ran.  Under
 # the sanitizers the reports are written (their memory checked) but not
 # rendered: what the browser sees does not depend on how scopedb was
 # built, and the plain build's run renders them (as e2e_report's browser
@@ -571,17 +615,18 @@ elif [ -z "$browser" ]; then
 else
 	web=$(mktemp -d /tmp/scopedb-web-XXXXXX)
 	chmod 777 "$web"
+	per_page=${DIFF_PAGE:-120}
 	as_user=()
 	[ "$(id -u)" = 0 ] && as_user=(runuser -u nobody --)
 	reports=()
 	for j in "${heads[@]}"; do
 		[ -s "out/report.$j.html" ] && reports+=("$j")
 	done
-	for ((k = 0; k < ${#reports[@]}; k += 25)); do
+	for ((k = 0; k < ${#reports[@]}; k += per_page)); do
 		page=$web/all$k.html
 		{
 			echo '<!DOCTYPE html><html><head><meta charset="utf-8"><title>reports</title></head><body>'
-			for j in "${reports[@]:k:25}"; do
+			for j in "${reports[@]:k:per_page}"; do
 				cp "out/report.$j.html" "$web/r$j.html"
 				echo "<iframe src=\"r$j.html\" data-pair=\"$j\"></iframe>"
 			done
@@ -604,7 +649,7 @@ else
 			--host-resolver-rules="MAP * ~NOTFOUND" --enable-logging=stderr --v=0 \
 			--dump-dom "file://$page" >"$web/dom.html" 2>"$web/stderr.$k"
 		sed -n '/<pre id="out">/,/<\/pre>/p' "$web/dom.html" | sed 's/<[^>]*>//g' >"$web/ran"
-		for j in "${reports[@]:k:25}"; do
+		for j in "${reports[@]:k:per_page}"; do
 			grep -qx "$j ran" "$web/ran" ||
 				f "$j" "report: the page did not render, or its script did not run ($(tail -1 "$web/stderr.$k" | cut -c1-200))"
 		done
