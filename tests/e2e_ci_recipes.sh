@@ -411,10 +411,15 @@ contains "gl: no profile named" "$err" "scopedb: PROFILE is empty"
 run gl_mr 83 " "
 equals "gl: a blank profile fails the job" "$rc" 2
 contains "gl: a blank profile named" "$err" "scopedb: PROFILE is empty"
-# (a PATH of every command but jq)
-mkdir nojq && for f in /usr/local/bin/* /usr/bin/* /bin/*; do
-	[ "${f##*/}" = jq ] || [ -e "nojq/${f##*/}" ] || ln -s "$f" nojq/
+# (a PATH of every command but jq: one ln of them all, where an ln each
+# was 1,400 processes and 3 s)
+declare -A seen=([jq]=1)
+links=()
+for f in /usr/local/bin/* /usr/bin/* /bin/*; do
+	[ -n "${seen[${f##*/}]:-}" ] || links+=("$f")
+	seen[${f##*/}]=1
 done
+mkdir nojq && ln -s "${links[@]}" nojq/ || bad "gl: a PATH without jq"
 PATH=$PWD/nojq run gl_mr 83 ../ok2.h5
 equals "gl: no jq fails the job" "$rc" 2
 contains "gl: no jq named" "$err" "scopedb: the recipe needs jq"
