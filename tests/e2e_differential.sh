@@ -279,9 +279,8 @@ x() {
 # f I MESSAGE: a failure of profile I
 f() { printf '%s\t%s\n' "$1" "$2"; }
 # bytes FILE: the bytes of FILE in $bytes, and 0 when it is there (no
-# process: the shards compare thousands of outputs, and a cmp each was a
-# tenth of the test's processes; scopedb writes no NUL byte, where read
-# would stop)
+# process: the shards compare thousands of outputs, a cmp each; scopedb
+# writes no NUL byte, where read would stop)
 bytes() {
 	bytes=
 	[ -f "$1" ] || return 1
@@ -600,7 +599,7 @@ fi >fail/diff
 phase checks
 # every report in headless Chromium, DIFF_PAGE (default 120) to a browser
 # session, as iframes of one page (a session costs 1.4 s of CPU to start:
-# 25 to a session, five of them, cost 6 s more): no console error, the
+# 25 to a session, five sessions, took 6 s longer): no console error, the
 # page's script ran.  Under
 # the sanitizers the reports are written (their memory checked) but not
 # rendered: what the browser sees does not depend on how scopedb was
@@ -616,6 +615,10 @@ else
 	web=$(mktemp -d /tmp/scopedb-web-XXXXXX)
 	chmod 777 "$web"
 	per_page=${DIFF_PAGE:-120}
+	[[ $per_page =~ ^[1-9][0-9]{0,5}$ ]] || {
+		bad "DIFF_PAGE '$per_page': not a number of reports from 1"
+		per_page=120
+	}
 	as_user=()
 	[ "$(id -u)" = 0 ] && as_user=(runuser -u nobody --)
 	reports=()
