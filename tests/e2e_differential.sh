@@ -530,8 +530,18 @@ grep -v ' validates$' out/xmllint.err | grep -o 'check\.[0-9]*\.[0-9]*\.xml' | s
 		f "${j##*.}" "JUnit report $x does not validate: $(grep -m1 -F "$x" out/xmllint.err | cut -c1-300)"
 	done >fail/junit
 
+# jq_all NAME WHAT FILE...: the jq program out/NAME.jq over all the FILEs in
+# one jq (a jq a profile cost 25 ms each), its "I<TAB>MESSAGE" lines to
+# fail/NAME
+jq_all() {
+	local name=$1 what=$2
+	shift 2
+	[ $# -gt 0 ] || return 0
+	jq -n -r -f "out/$name.jq" "$@" >"fail/$name" 2>"out/$name.err" ||
+		bad "the $what comparison failed: $(head -3 "out/$name.err")"
+}
 # the numbers against the generator's own (1e-9 relative); diff RUN RUN is zero
-cat >out/cmp.jq <<'EOF'
+cat >out/reference.jq <<'EOF'
 def close($a; $b): if $a == null or $b == null then $a == $b
 	else ($a - $b | fabs) <= 1e-9 * ([$a | fabs, $b | fabs] | max) + 1e-18 end;
 def cmpregs($ref; $act; $what):
@@ -554,8 +564,7 @@ for ((i = 0; i < n; i++)); do
 	echo "$i" >"out/idx.$i"
 	args+=("out/idx.$i" "${ref[i]}" "out/show.f.$i.json" "out/show.s0.$i.json")
 done
-[ ${#args[@]} -gt 0 ] && jq -n -r -f out/cmp.jq "${args[@]}" >fail/reference 2>out/cmp.err ||
-	[ ${#args[@]} = 0 ] || { bad "the reference comparison failed: $(head -3 out/cmp.err)"; }
+jq_all reference reference "${args[@]}"
 # by path: each name's calls are its paths' outermost and nested calls
 # (when every rank has a tree: no warning)
 cat >out/path.jq <<'EOF'
@@ -567,12 +576,12 @@ cat >out/path.jq <<'EOF'
 EOF
 args=()
 for ((i = 0; i < n; i++)); do
-	[ -f "out/path.0.$i.json.rc" ] && [ "$(<"out/path.0.$i.json.rc")" = 0 ] && [ ! -s "out/path.0.$i.json.err" ] || continue
+	[ -f "out/path.0.$i.json.rc" ] && [ "$(<"out/path.0.$i.json.rc")" = 0 ] &&
+		[ ! -s "out/path.0.$i.json.err" ] || continue
 	echo "$i" >"out/idx.$i"
 	args+=("out/idx.$i" "out/path.0.$i.json" "out/show.0.$i.json")
 done
-[ ${#args[@]} -gt 0 ] && jq -n -r -f out/path.jq "${args[@]}" >fail/path 2>out/path.err ||
-	[ ${#args[@]} = 0 ] || { bad "the by-path comparison failed: $(head -3 out/path.err)"; }
+jq_all path by-path "${args[@]}"
 for i in "${heads[@]}"; do
 	[ -s "out/self.$i.json" ] && echo "out/self.$i.json"
 done | xargs -r jq -r 'select([.rows[] | select(.delta != 0)] | length > 0)
