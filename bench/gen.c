@@ -58,7 +58,7 @@ static void gen_usage(FILE *f)
 	      "                  large (1024x256x256) ranks x regions x calls\n"
 	      "  --ranks N       MPI ranks (default 4)\n"
 	      "  --regions N     regions per rank (default 32)\n"
-	      "  --calls N       calls per rank and region (default 1000)\n"
+	      "  --calls N       calls per rank and region (default 1000, at most 2^28)\n"
 	      "  --gpu           add a GPU duration column\n"
 	      "  --gzip          chunked datasets with shuffle + gzip\n"
 	      "  --nested        each rank's calls form a call tree of the regions\n"
@@ -115,7 +115,7 @@ static void gen_parse(struct genopts *o, int argc, char **argv)
 			} else if (strcmp(a, "--regions") == 0) {
 				o->regions = toolutil_u64(a, v, 1, 100000);
 			} else if (strcmp(a, "--calls") == 0) {
-				o->calls = toolutil_u64(a, v, 0, 1u << 24);
+				o->calls = toolutil_u64(a, v, 0, 1u << 28);
 			} else if (strcmp(a, "--seed") == 0) {
 				o->seed = toolutil_u64(a, v, 0, UINT64_MAX / 2);
 			} else if (strcmp(a, "--count") == 0) {
