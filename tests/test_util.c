@@ -77,6 +77,60 @@ static void test_sort(void **state)
 	}
 }
 
+/* util_sort_i64_to() of a large copy deals the values into parts first
+ * (lowered to 64 values here): every shape of data comes out as qsort
+ * sorts it, and the input stays as it was. */
+static void test_sort_parts(void **state)
+{
+	static int64_t in[200000], copy[200000], out[200000], want[200000];
+	static const size_t sizes[] = {64, 65, 1000, 4097, 70000, 200000};
+	uint64_t x = 0x9E3779B97F4A7C15ull;
+	size_t k, shape, i;
+
+	(void)state;
+	util_sort_testing_parts(64);
+	for (shape = 0; shape < 7; shape++) {
+		for (k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+			size_t n = sizes[k];
+
+			for (i = 0; i < n; i++) {
+				x ^= x << 13;
+				x ^= x >> 7;
+				x ^= x << 17;
+				switch (shape) {
+				case 0: /* anything, negative too */
+					in[i] = (int64_t)x;
+					break;
+				case 1: /* durations: many small, a long tail */
+					in[i] = (int64_t)((x & 0xfff) << (x >> 60));
+					break;
+				case 2: /* a narrow spike and one far value: one part */
+					in[i] = i == n / 2 ? INT64_MAX : 1000 + (int64_t)(x & 3);
+					break;
+				case 3: /* a range under 2^16: a bucket a value */
+					in[i] = -500 + (int64_t)(x % 40000);
+					break;
+				case 4: /* all the same */
+					in[i] = 42;
+					break;
+				case 5: /* two values, the extremes */
+					in[i] = x & 1 ? INT64_MAX : INT64_MIN;
+					break;
+				default: /* sorted backwards */
+					in[i] = (int64_t)(n - i) * 1000;
+					break;
+				}
+				copy[i] = want[i] = in[i];
+			}
+			qsort(want, n, sizeof(*want), cmp64);
+			util_sort_i64_to(out, in, n);
+			assert_memory_equal(out, want, n * sizeof(*out));
+			assert_memory_equal(in, copy, n * sizeof(*in));
+		}
+	}
+	util_sort_testing_parts(0);
+}
+
 /* qsort comparator of pointers to ints, for util_sorted_ptrs(). */
 static int cmp_int_ptr(const void *a, const void *b)
 {
@@ -340,6 +394,28 @@ static void test_path_name_unique(void **state)
 	free(joined);
 }
 
+/* i64vec_reserve_exact(): the room asked for, not doubled; what the vector
+ * held stays; a vector with room enough is left as it is. */
+static void test_i64vec_reserve_exact(void **state)
+{
+	struct i64vec a;
+
+	(void)state;
+	i64vec_init(&a);
+	assert_int_equal(i64vec_reserve_exact(&a, 1000003), 0);
+	assert_int_equal(a.cap, 1000003);
+	assert_int_equal(i64vec_push(&a, 7), 0);
+	assert_int_equal(i64vec_reserve_exact(&a, 10), 0);
+	assert_int_equal(a.cap, 1000003);
+	assert_int_equal(i64vec_reserve_exact(&a, 2000001), 0);
+	assert_int_equal(a.cap, 2000001);
+	assert_int_equal(a.len, 1);
+	assert_int_equal(a.v[0], 7);
+	assert_int_not_equal(i64vec_reserve_exact(&a, SIZE_MAX / 4), 0);
+	assert_int_equal(a.cap, 2000001);
+	i64vec_release(&a);
+}
+
 /* i64vec_unique(): sorted, each value once; an empty vector stays so. */
 static void test_i64vec_unique(void **state)
 {
@@ -421,6 +497,8 @@ TU_MAIN(NULL, NULL,
 	    cmocka_unit_test(test_buf),
 	    cmocka_unit_test(test_grow),
 	    cmocka_unit_test(test_sort),
+	    cmocka_unit_test(test_sort_parts),
+	    cmocka_unit_test(test_i64vec_reserve_exact),
 	    cmocka_unit_test(test_sorted_ptrs),
 	    cmocka_unit_test(test_iso),
 	    cmocka_unit_test(test_sha256),

@@ -78,6 +78,9 @@ struct i64vec {
 void i64vec_init(struct i64vec *a);
 void i64vec_release(struct i64vec *a);
 int i64vec_reserve(struct i64vec *a, size_t n);
+/* Room for n values, and no more when it has less (i64vec_reserve()
+ * doubles): for one large array sized once. */
+int i64vec_reserve_exact(struct i64vec *a, size_t n);
 int i64vec_push(struct i64vec *a, int64_t x);
 /* Sort a ascending and drop repeated values; its new length. */
 size_t i64vec_unique(struct i64vec *a);
@@ -163,6 +166,9 @@ void util_sort_i64(int64_t *v, size_t n);
 /* The same, writing the sorted copy of v[0..n) to out (out != v): ingest
  * sorts each row's durations without a separate copy. */
 void util_sort_i64_to(int64_t *out, const int64_t *v, size_t n);
+/* Testing hook: util_sort_i64_to() deals copies of n values or more into
+ * parts before it sorts them (0: the default, 2^22). */
+void util_sort_testing_parts(size_t n);
 
 /*
  * Parse an ISO-8601 date or date-time: "2026-11-30", "2026-11-30T02:00:00",

@@ -136,7 +136,8 @@ struct h5names {
 };
 
 /* The current row's events in their final form (capacity cap each);
- * col[EV_CID..EV_TASK] only when asked for (h5prof_rowbuf_reserve). */
+ * gpu and col[EV_CID..EV_TASK] only when asked for (h5prof_rowbuf_reserve),
+ * else NULL. */
 struct h5rowbuf {
 	int64_t *starts, *durs, *gpu;
 	int64_t *col[EV_N];
@@ -183,9 +184,10 @@ const char *h5prof_rowdesc(const struct h5prof *p, const struct prow *r);
 /* Normalize a tags list to compact JSON and intern it in p->strs. */
 int h5prof_intern_tags(struct h5prof *p, const char *const *tags, size_t n, size_t *out);
 void h5prof_fill_row(const struct h5prof *p, const struct prow *r, struct h5prof_row *out);
-/* Room for n events in b's times and GPU arrays, and in col[k] for each
- * k in EV_CID..EV_TASK with bit k of nest set. */
-int h5prof_rowbuf_reserve(struct h5rowbuf *b, size_t n, unsigned nest);
+/* Room for n events in b's times arrays, in its GPU array when bit EV_GPU
+ * of cols is set, and in col[k] for each k in EV_CID..EV_TASK with bit k
+ * set (an array reserved before keeps growing with the others). */
+int h5prof_rowbuf_reserve(struct h5rowbuf *b, size_t n, unsigned cols);
 void h5prof_rowbuf_release(struct h5rowbuf *b);
 
 /* ---- h5util.c: datasets, attributes, strings ---- */

@@ -113,13 +113,14 @@ int h5columnar_open_events(struct h5prof *p)
 	return 0;
 }
 
-/* Bit k set for each nesting column k (EV_CID..EV_TASK) the file has. */
-static unsigned h5columnar_nest_mask(const struct h5prof *p)
+/* Bit k set for each optional column k (EV_GPU, EV_CID..EV_TASK) the file
+ * has: the row buffer reserves those alone. */
+static unsigned h5columnar_opt_mask(const struct h5prof *p)
 {
 	unsigned m = 0;
 	int k;
 
-	for (k = EV_CID; k < EV_N; k++)
+	for (k = EV_GPU; k < EV_N; k++)
 		if (p->ev[k].dset >= 0)
 			m |= 1u << k;
 	return m;
@@ -500,7 +501,7 @@ int h5columnar_read(struct h5prof *p, h5prof_row_fn fn, void *ctx)
 	memset(&b, 0, sizeof(b));
 	b.cur = -1;
 	rc = h5prof_rowbuf_reserve(&b.row, (size_t)(p->max_count ? p->max_count : 1),
-				   h5columnar_nest_mask(p));
+				   h5columnar_opt_mask(p));
 	if (rc)
 		goto out;
 	for (i = 0; i < p->info.num_rows; i++) {

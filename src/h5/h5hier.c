@@ -475,12 +475,11 @@ int h5hier_read(struct h5prof *p, h5prof_row_fn fn, void *ctx)
 
 				if (!(r->flags & h5hier_opt[k].flag))
 					continue;
-				if (h5hier_opt[k].col >= 0) {
-					rc = h5prof_rowbuf_reserve(&b, b.cap,
-								   1u << h5hier_opt[k].col);
-					if (rc)
-						goto out;
-				}
+				rc = h5prof_rowbuf_reserve(
+				    &b, b.cap,
+				    1u << (h5hier_opt[k].col < 0 ? EV_GPU : h5hier_opt[k].col));
+				if (rc)
+					goto out;
 				dst = h5hier_opt[k].col < 0 ? b.gpu : b.col[h5hier_opt[k].col];
 				snprintf(label, sizeof(label), "%s/%s", path, h5hier_opt[k].name);
 				rc = h5hier_read_whole(p, g, h5hier_opt[k].name, label, dst,

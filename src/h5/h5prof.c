@@ -448,7 +448,7 @@ static int h5prof_rowbuf_col(int64_t **v, size_t cap, size_t old)
 }
 
 /* Make room for n events in each array of b (see h5_internal.h). */
-int h5prof_rowbuf_reserve(struct h5rowbuf *b, size_t n, unsigned nest)
+int h5prof_rowbuf_reserve(struct h5rowbuf *b, size_t n, unsigned cols)
 {
 	size_t cap = n > b->cap ? n : b->cap;
 	int k, rc;
@@ -460,10 +460,12 @@ int h5prof_rowbuf_reserve(struct h5rowbuf *b, size_t n, unsigned nest)
 	rc = h5prof_rowbuf_col(&b->starts, cap, b->cap);
 	if (!rc)
 		rc = h5prof_rowbuf_col(&b->durs, cap, b->cap);
-	if (!rc)
+	/* the optional columns only when the file has them: even untouched,
+	 * an array counts against the reader's address space (--file-memory) */
+	if (!rc && (((cols >> EV_GPU) & 1u) || b->gpu))
 		rc = h5prof_rowbuf_col(&b->gpu, cap, b->cap);
 	for (k = EV_CID; k < EV_N && !rc; k++)
-		if (((nest >> k) & 1u) || b->col[k])
+		if (((cols >> k) & 1u) || b->col[k])
 			rc = h5prof_rowbuf_col(&b->col[k], cap, b->cap);
 	if (!rc)
 		b->cap = cap;

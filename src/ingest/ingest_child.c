@@ -227,7 +227,12 @@ static int ingest_row(void *arg, const struct h5prof_row *row)
 	r->blob.len = 0;
 	if (row->has_events) {
 		r->sorted.len = 0;
-		if (i64vec_reserve(&r->sorted, (size_t)row->calls))
+		/* a large row's copy is its size exactly (it goes after the
+		 * row): doubled, 100M calls would reserve 1 GB for 800 MB */
+		rc = row->calls >= INGEST_KEEP_MAX
+			 ? i64vec_reserve_exact(&r->sorted, (size_t)row->calls)
+			 : i64vec_reserve(&r->sorted, (size_t)row->calls);
+		if (rc)
 			return ERR_NOMEM;
 		r->sorted.len = (size_t)row->calls;
 		util_sort_i64_to(r->sorted.v, row->durations, r->sorted.len);

@@ -227,6 +227,23 @@ int i64vec_reserve(struct i64vec *a, size_t n)
 	return util_grow(&a->v, &a->cap, n, sizeof(int64_t), 16);
 }
 
+int i64vec_reserve_exact(struct i64vec *a, size_t n)
+{
+	int64_t *p;
+
+	if (n <= a->cap)
+		return 0;
+	if (n > SIZE_MAX / sizeof(*p))
+		return err_nomem();
+	p = realloc(a->v, n * sizeof(*p));
+	if (!p)
+		return err_nomem();
+	a->v = p;
+	a->cap = n;
+	util_huge_hint(p, n * sizeof(*p));
+	return 0;
+}
+
 int i64vec_push(struct i64vec *a, int64_t x)
 {
 	if (a->len == a->cap && i64vec_reserve(a, a->len + 1))
@@ -414,8 +431,85 @@ static int cmp_i64(const void *a, const void *b)
  */
 #define SORT_STACK 4096
 
-/* Sort in[0..n) into out[0..n); in may be out. */
-static void sort_i64(int64_t *out, const int64_t *in, size_t n)
+/* A sorted copy of this many values or more is dealt into parts first
+ * (sort_i64_parts()); util_sort_testing_parts() lowers it for the tests. */
+#define SORT_PARTS_MIN ((size_t)1 << 22)
+static size_t sort_parts_min = SORT_PARTS_MIN;
+
+void util_sort_testing_parts(size_t n)
+{
+	sort_parts_min = n ? n : SORT_PARTS_MIN;
+}
+
+static void sort_i64(int64_t *out, const int64_t *in, size_t n, uint64_t *scratch);
+
+/*
+ * A large sorted copy with a scratch of about a sixteenth of it instead of
+ * all of it (issue 26: a row of 100M calls has 800 MB of durations, and the
+ * radix sort's scratch was 800 MB more).  The values are counted in 2^16
+ * buckets of their top bits above the minimum, the buckets grouped in
+ * order into parts of about n / 16 values, each value dealt from in into
+ * its part of out, and each part sorted where it lies, with one scratch of
+ * the largest part's size, mapped for the sort and unmapped after (from
+ * malloc, its pages would stay with the process).  Returns 0 when done, or
+ * 1, with out untouched, when it would not help (the largest part more
+ * than half the values, a narrow spike) or its memory cannot be had: the
+ * caller sorts as before.
+ */
+static int sort_i64_parts(int64_t *out, const int64_t *in, size_t n, int64_t mn, uint64_t range)
+{
+	unsigned bits = 64 - (unsigned)__builtin_clzll(range);
+	unsigned shift = bits > 16 ? bits - 16 : 0;
+	size_t nb = (size_t)(range >> shift) + 1, target = n / 16 + 1, acc = 0, big = 0;
+	size_t *cnt = calloc(nb, sizeof(*cnt)), *end = malloc((nb + 1) * sizeof(*end));
+	uint16_t *part = malloc(nb * sizeof(*part));
+	uint64_t *scratch = NULL;
+	size_t i, b, np = 0;
+	int rc = 1;
+
+	if (!cnt || !end || !part)
+		goto out;
+	for (i = 0; i < n; i++)
+		cnt[((uint64_t)in[i] - (uint64_t)mn) >> shift]++;
+	/* parts of consecutive buckets: end[p] is where part p ends in out */
+	for (b = 0; b < nb; b++) {
+		if (acc && acc + cnt[b] > target) {
+			end[np++] = acc;
+			acc = 0;
+		}
+		part[b] = (uint16_t)np;
+		acc += cnt[b];
+	}
+	end[np++] = acc;
+	for (b = 0; b < np; b++)
+		big = end[b] > big ? end[b] : big;
+	if (big > n / 2 || !(scratch = util_scratch_alloc(big * sizeof(*scratch))))
+		goto out;
+	/* each part's next free slot, from 0; after the deal, its end */
+	for (b = 0, acc = 0; b < np; b++) {
+		size_t len = end[b];
+
+		end[b] = acc;
+		acc += len;
+	}
+	for (i = 0; i < n; i++)
+		out[end[part[((uint64_t)in[i] - (uint64_t)mn) >> shift]]++] = in[i];
+	for (b = 0, acc = 0; b < np; b++) {
+		sort_i64(out + acc, out + acc, end[b] - acc, scratch);
+		acc = end[b];
+	}
+	rc = 0;
+out:
+	free(cnt);
+	free(end);
+	free(part);
+	util_scratch_free(scratch, big * sizeof(*scratch));
+	return rc;
+}
+
+/* Sort in[0..n) into out[0..n); in may be out.  scratch: n values the
+ * radix passes may use, or NULL (then a stack buffer or malloc). */
+static void sort_i64(int64_t *out, const int64_t *in, size_t n, uint64_t *scratch)
 {
 	uint64_t stack[SORT_STACK], *a = (uint64_t *)out, *tmp, *src, *dst, range;
 	uint32_t count[8][256];
@@ -446,10 +540,12 @@ static void sort_i64(int64_t *out, const int64_t *in, size_t n)
 		mx = in[i] > mx ? in[i] : mx;
 	}
 	range = (uint64_t)mx - (uint64_t)mn;
+	if (in != out && n >= sort_parts_min && range && !sort_i64_parts(out, in, n, mn, range))
+		return;
 	for (npass = 0; npass < 8 && (range >> (8 * npass)); npass++)
 		;
-	tmp = n <= SORT_STACK || !range ? stack : malloc(n * sizeof(*tmp));
-	if (tmp != stack)
+	tmp = scratch ? scratch : n <= SORT_STACK || !range ? stack : malloc(n * sizeof(*tmp));
+	if (tmp != stack && tmp != scratch)
 		util_huge_hint(tmp, n * sizeof(*tmp));
 	if (!tmp || !range) {
 		if (in != out)
@@ -488,18 +584,18 @@ static void sort_i64(int64_t *out, const int64_t *in, size_t n)
 	}
 	for (i = 0; i < n; i++)
 		v[i] = (int64_t)(src[i] + (uint64_t)mn);
-	if (tmp != stack)
+	if (tmp != stack && tmp != scratch)
 		free(tmp);
 }
 
 void util_sort_i64(int64_t *v, size_t n)
 {
-	sort_i64(v, v, n);
+	sort_i64(v, v, n, NULL);
 }
 
 void util_sort_i64_to(int64_t *out, const int64_t *v, size_t n)
 {
-	sort_i64(out, v, n);
+	sort_i64(out, v, n, NULL);
 }
 
 void *util_scratch_alloc(size_t n)
