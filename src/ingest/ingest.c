@@ -335,6 +335,14 @@ static int ingest_frame(struct ingest_ctx *c, const struct wire_frame *f)
 static int ingest_child_error(struct ingest_ctx *c, const struct child_status *cs,
 			      const struct ingest_limits *lim)
 {
+	uint64_t cap =
+	    c->failed && c->fail_code == ERR_NOMEM ? child_memory_cap(lim->max_memory_mib) : 0;
+
+	if (cap)
+		return err_set(ERR_NOMEM,
+			       "'%s': reading it needed more than the %llu MiB of address space "
+			       "scopedb may use (ulimit -v); nothing stored",
+			       c->path, (unsigned long long)(cap >> 20));
 	if (c->failed && c->fail_code == ERR_NOMEM && lim->max_memory_mib)
 		return err_set(ERR_NOMEM,
 			       "'%s': reading it needed more than %llu MiB (--file-memory); "

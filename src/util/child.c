@@ -170,13 +170,17 @@ static int child_setup(const struct child_limits *lim, int keep, int jobs, pid_t
 	 * that holds other files' frames (ingest_queue.c) or a large store
 	 * cache gives its reader no less room. */
 	if (lim && lim->max_memory_mib && !CHILD_SANITIZED) {
+		int have = getrlimit(RLIMIT_AS, &rl_as) == 0;
+
 		rl.rlim_cur = (rlim_t)(child_vm_bytes() + (lim->max_memory_mib << 20));
+		/* never above the limit scopedb was given (ulimit -v): that one
+		 * binds then, and the error says so (child_memory_cap()); root
+		 * could raise it, and a served child's setrlimit() failed */
+		if (have && rl_as.rlim_max != RLIM_INFINITY && rl.rlim_cur > rl_as.rlim_max)
+			rl.rlim_cur = rl_as.rlim_max;
 		/* a served child's soft limit moves with each job
 		 * (child_job_limits()): its hard one stays as it was */
-		if (jobs < 0 || getrlimit(RLIMIT_AS, &rl_as) != 0)
-			rl.rlim_max = rl.rlim_cur;
-		else
-			rl.rlim_max = rl_as.rlim_max;
+		rl.rlim_max = jobs < 0 || !have ? rl.rlim_cur : rl_as.rlim_max;
 		(void)setrlimit(RLIMIT_AS, &rl);
 	}
 	/* ended with the parent, killed or crashed: no reader is left behind
@@ -370,6 +374,18 @@ void child_job_limits(const struct child_limits *lim)
 			rl.rlim_cur = rl.rlim_max;
 		(void)setrlimit(RLIMIT_AS, &rl);
 	}
+}
+
+uint64_t child_memory_cap(uint64_t max_memory_mib)
+{
+	struct rlimit rl;
+
+	if (CHILD_SANITIZED || getrlimit(RLIMIT_AS, &rl) != 0 || rl.rlim_max == RLIM_INFINITY)
+		return 0;
+	if (max_memory_mib && max_memory_mib <= (UINT64_MAX >> 21) &&
+	    child_vm_bytes() + (max_memory_mib << 20) <= (uint64_t)rl.rlim_max)
+		return 0;
+	return (uint64_t)rl.rlim_max;
 }
 
 int child_read(struct child *c, void *buf, size_t n, size_t *got)

@@ -101,6 +101,12 @@ int child_read_job(int fd, char *buf, size_t cap);
  * is. */
 void child_job_limits(const struct child_limits *lim);
 
+/* The address-space limit this process was given (ulimit -v), in bytes,
+ * when a child started now with max_memory_mib MiB of its own (0: none)
+ * would run into it first: a child out of memory met that limit, not its
+ * own.  0 when there is no such limit, or it is higher. */
+uint64_t child_memory_cap(uint64_t max_memory_mib);
+
 /*
  * Read what the child wrote: *got = bytes read into buf (at most n), 0 at
  * the end of its output, which is also what a passed deadline gives (the
