@@ -77,9 +77,10 @@ static void test_sort(void **state)
 	}
 }
 
-/* util_sort_i64_to() of a large copy deals the values into parts first
- * (lowered to 64 values here): every shape of data comes out as qsort
- * sorts it, and the input stays as it was. */
+/* util_sort_i64_to() and util_sort_i64() of a large array deal the values
+ * into parts first (lowered to 64 values here), out of place and in place:
+ * every shape of data comes out as qsort sorts it, and a copy's input
+ * stays as it was. */
 static void test_sort_parts(void **state)
 {
 	static int64_t in[200000], copy[200000], out[200000], want[200000];
@@ -126,6 +127,8 @@ static void test_sort_parts(void **state)
 			util_sort_i64_to(out, in, n);
 			assert_memory_equal(out, want, n * sizeof(*out));
 			assert_memory_equal(in, copy, n * sizeof(*in));
+			util_sort_i64(copy, n);
+			assert_memory_equal(copy, want, n * sizeof(*copy));
 		}
 	}
 	util_sort_testing_parts(0);

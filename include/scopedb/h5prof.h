@@ -85,8 +85,13 @@ struct h5prof_row {
 	 * or calls == 0 */
 	const int64_t *starts;	  /* absolute start times, ns */
 	const int64_t *durations; /* end - start, ns, all >= 0 */
-	const int64_t *gpu;	  /* device time per call, < 0 = none;
-				     NULL when the file has no GPU column */
+	/* 1: durations is the reader's own copy of this row, which it reads
+	 * no more once the callback returns, so the callback may reorder it
+	 * (ingest sorts a row the call tree cannot hold where it lies);
+	 * 0: it may be the reader's shared window, or read again */
+	int durations_own;
+	const int64_t *gpu; /* device time per call, < 0 = none;
+			       NULL when the file has no GPU column */
 	/* per-call ids and lanes (docs/format.md section 10), like starts;
 	 * each NULL when the file has no such column (call_ids and
 	 * parent_ids are given together or not at all) */

@@ -531,6 +531,8 @@ int h5columnar_read(struct h5prof *p, h5prof_row_fn fn, void *ctx)
 					       &row.durations);
 			if (rc)
 				goto out;
+			/* (with deltas, the durations are the window's own) */
+			row.durations_own = row.durations == b.row.durs;
 			row.gpu = p->ev[EV_GPU].dset >= 0 ? w->col[EV_GPU] + off : NULL;
 			h5columnar_nest(p, &row, w->col, off);
 			rc = fn(ctx, &row);
@@ -568,6 +570,7 @@ int h5columnar_read(struct h5prof *p, h5prof_row_fn fn, void *ctx)
 				       b.row.durs, &row.starts, &row.durations);
 		if (rc)
 			goto out;
+		row.durations_own = row.durations == b.row.durs;
 		row.gpu = p->ev[EV_GPU].dset >= 0 ? b.row.gpu : NULL;
 		h5columnar_nest(p, &row, b.row.col, 0);
 		rc = fn(ctx, &row);

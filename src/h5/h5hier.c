@@ -493,6 +493,7 @@ int h5hier_read(struct h5prof *p, h5prof_row_fn fn, void *ctx)
 					       &row.starts, &row.durations);
 			if (rc)
 				goto out;
+			row.durations_own = row.durations == b.durs;
 			row.gpu = (r->flags & PROW_GPU) ? b.gpu : NULL;
 			if (r->flags & PROW_IDS) {
 				row.nest.call_ids = b.col[EV_CID];

@@ -545,6 +545,11 @@ static int ct_finish_rank(struct calltree *t, struct ct_rank *r, const struct ca
 	return 0;
 }
 
+int calltree_can_hold(const struct calltree *t, uint64_t calls)
+{
+	return calls <= t->max_held; /* ct_budget()'s first test */
+}
+
 int calltree_add(struct calltree *t, const struct calltree_row *row,
 		 const struct calltree_sink *sink)
 {

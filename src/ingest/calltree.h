@@ -181,6 +181,10 @@ void calltree_set_drop(struct calltree *t, uint64_t min_calls);
  * The results are the same. */
 void calltree_set_merge(struct calltree *t, int mode);
 
+/* Whether a row of this many calls can be held: one that cannot gives its
+ * rank up in calltree_add() without a look at its arrays. */
+int calltree_can_hold(const struct calltree *t, uint64_t calls);
+
 /* Take one row (arrays copied); its rank is built when row->rank_last. */
 int calltree_add(struct calltree *t, const struct calltree_row *row,
 		 const struct calltree_sink *sink);

@@ -226,17 +226,28 @@ static int ingest_row(void *arg, const struct h5prof_row *row)
 	memset(&t, 0, sizeof(t));
 	r->blob.len = 0;
 	if (row->has_events) {
+		const int64_t *sorted;
+
 		r->sorted.len = 0;
-		/* a large row's copy is its size exactly (it goes after the
-		 * row): doubled, 100M calls would reserve 1 GB for 800 MB */
-		rc = row->calls >= INGEST_KEEP_MAX
-			 ? i64vec_reserve_exact(&r->sorted, (size_t)row->calls)
-			 : i64vec_reserve(&r->sorted, (size_t)row->calls);
-		if (rc)
-			return ERR_NOMEM;
-		r->sorted.len = (size_t)row->calls;
-		util_sort_i64_to(r->sorted.v, row->durations, r->sorted.len);
-		rc = store_encode_durations(&r->blob, r->sorted.v, r->sorted.len);
+		if (row->durations_own && !calltree_can_hold(r->tree, row->calls)) {
+			/* the call tree gives this row up unread (its summary
+			 * is made), and the reader reads its durations no
+			 * more: sorted where they lie, without a copy */
+			util_sort_i64((int64_t *)row->durations, (size_t)row->calls);
+			sorted = row->durations;
+		} else {
+			/* a large row's copy is its size exactly (it goes after
+			 * the row): doubled, 100M calls would reserve 1 GB */
+			rc = row->calls >= INGEST_KEEP_MAX
+				 ? i64vec_reserve_exact(&r->sorted, (size_t)row->calls)
+				 : i64vec_reserve(&r->sorted, (size_t)row->calls);
+			if (rc)
+				return ERR_NOMEM;
+			r->sorted.len = (size_t)row->calls;
+			util_sort_i64_to(r->sorted.v, row->durations, r->sorted.len);
+			sorted = r->sorted.v;
+		}
+		rc = store_encode_durations(&r->blob, sorted, (size_t)row->calls);
 		if (rc)
 			return rc;
 		t.durations = r->blob.data;

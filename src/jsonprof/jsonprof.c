@@ -587,6 +587,7 @@ static int jp_row_check(struct jsonprof *j, size_t index, struct h5prof_row *out
 		if (n) {
 			out->starts = r->col[COL_START].v;
 			out->durations = r->col[COL_END].v;
+			out->durations_own = 1; /* the row's own, parsed anew each row */
 			out->gpu = r->has_col[COL_GPU] ? r->col[COL_GPU].v : NULL;
 		}
 		j->nest.call_ids = r->has_col[COL_CALL] ? r->col[COL_CALL].v : NULL;

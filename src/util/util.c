@@ -431,7 +431,7 @@ static int cmp_i64(const void *a, const void *b)
  */
 #define SORT_STACK 4096
 
-/* A sorted copy of this many values or more is dealt into parts first
+/* An array of this many values or more is dealt into parts first
  * (sort_i64_parts()); util_sort_testing_parts() lowers it for the tests. */
 #define SORT_PARTS_MIN ((size_t)1 << 22)
 static size_t sort_parts_min = SORT_PARTS_MIN;
@@ -444,17 +444,19 @@ void util_sort_testing_parts(size_t n)
 static void sort_i64(int64_t *out, const int64_t *in, size_t n, uint64_t *scratch);
 
 /*
- * A large sorted copy with a scratch of about a sixteenth of it instead of
- * all of it (issue 26: a row of 100M calls has 800 MB of durations, and the
- * radix sort's scratch was 800 MB more).  The values are counted in 2^16
- * buckets of their top bits above the minimum, the buckets grouped in
+ * A large sort with a scratch of about a sixteenth of the values instead of
+ * all of them (issue 26: a row of 100M calls has 800 MB of durations, and
+ * the radix sort's scratch was 800 MB more).  The values are counted in
+ * 2^16 buckets of their top bits above the minimum, the buckets grouped in
  * order into parts of about n / 16 values, each value dealt from in into
- * its part of out, and each part sorted where it lies, with one scratch of
- * the largest part's size, mapped for the sort and unmapped after (from
- * malloc, its pages would stay with the process).  Returns 0 when done, or
- * 1, with out untouched, when it would not help (the largest part more
- * than half the values, a narrow spike) or its memory cannot be had: the
- * caller sorts as before.
+ * its part of out (in place when in is out: each value swapped into the
+ * next free slot of its part until every slot holds one of its own, the
+ * step of McIlroy, Bostic and McIlroy's American flag sort), and each part
+ * sorted where it lies, with one scratch of the largest part's size,
+ * mapped for the sort and unmapped after (from malloc, its pages would
+ * stay with the process).  Returns 0 when done, or 1, with out untouched,
+ * when it would not help (the largest part more than half the values, a
+ * narrow spike) or its memory cannot be had: the caller sorts as before.
  */
 static int sort_i64_parts(int64_t *out, const int64_t *in, size_t n, int64_t mn, uint64_t range)
 {
@@ -485,15 +487,36 @@ static int sort_i64_parts(int64_t *out, const int64_t *in, size_t n, int64_t mn,
 		big = end[b] > big ? end[b] : big;
 	if (big > n / 2 || !(scratch = util_scratch_alloc(big * sizeof(*scratch))))
 		goto out;
-	/* each part's next free slot, from 0; after the deal, its end */
+	/* each part's next free slot, from its start; after the deal, its
+	 * end; cnt[] now holds those ends */
 	for (b = 0, acc = 0; b < np; b++) {
 		size_t len = end[b];
 
 		end[b] = acc;
 		acc += len;
+		cnt[b] = acc;
 	}
-	for (i = 0; i < n; i++)
-		out[end[part[((uint64_t)in[i] - (uint64_t)mn) >> shift]]++] = in[i];
+	if (in != out) {
+		for (i = 0; i < n; i++)
+			out[end[part[((uint64_t)in[i] - (uint64_t)mn) >> shift]]++] = in[i];
+	} else {
+		/* part b's free slots are end[b] up to cnt[b], and as many of
+		 * its values lie elsewhere */
+		for (b = 0; b < np; b++) {
+			while (end[b] < cnt[b]) {
+				int64_t v = out[end[b]], t;
+				size_t q = part[((uint64_t)v - (uint64_t)mn) >> shift];
+
+				while (q != b) {
+					t = out[end[q]];
+					out[end[q]++] = v;
+					v = t;
+					q = part[((uint64_t)v - (uint64_t)mn) >> shift];
+				}
+				out[end[b]++] = v;
+			}
+		}
+	}
 	for (b = 0, acc = 0; b < np; b++) {
 		sort_i64(out + acc, out + acc, end[b] - acc, scratch);
 		acc = end[b];
@@ -540,7 +563,7 @@ static void sort_i64(int64_t *out, const int64_t *in, size_t n, uint64_t *scratc
 		mx = in[i] > mx ? in[i] : mx;
 	}
 	range = (uint64_t)mx - (uint64_t)mn;
-	if (in != out && n >= sort_parts_min && range && !sort_i64_parts(out, in, n, mn, range))
+	if (!scratch && n >= sort_parts_min && range && !sort_i64_parts(out, in, n, mn, range))
 		return;
 	for (npass = 0; npass < 8 && (range >> (8 * npass)); npass++)
 		;
