@@ -19,6 +19,7 @@
 
 #include "h5write.h"
 #include "jsonwrite.h"
+#include "ingest/ingest_child.h"
 #include "ingest/ingest_nest.h"
 #include "ingest/ingest_read.h"
 #include "scopedb/err.h"
@@ -83,10 +84,11 @@ static void test_upstream_fixtures(void **state)
 }
 
 /* Generated profile: 3 ranks, regions with GPU data, a zero-call row and a
- * region missing on rank 2. */
-static int64_t g_starts[3][3][40], g_ends[3][3][40], g_gpu[3][3][40];
+ * region missing on rank 2; each row's calls times mult (at most 8). */
+#define GEN_MAX 320
+static int64_t g_starts[3][3][GEN_MAX], g_ends[3][3][GEN_MAX], g_gpu[3][3][GEN_MAX];
 
-static size_t gen_rows(struct h5write_row *rows)
+static size_t gen_rows(struct h5write_row *rows, size_t mult)
 {
 	static const char *const names[] = {"solve", "exchange", "größe_λ"};
 	static const char *const tags[] = {"mpi", "hot"};
@@ -96,7 +98,7 @@ static size_t gen_rows(struct h5write_row *rows)
 
 	for (r = 0; r < 3; r++) {
 		for (g = 0; g < 3; g++) {
-			size_t calls = g == 1 && r == 1 ? 0 : 10 + 7 * r + 3 * g, i;
+			size_t calls = g == 1 && r == 1 ? 0 : (10 + 7 * r + 3 * g) * mult, i;
 			int64_t t = 1000;
 
 			if (g == 2 && r == 2)
@@ -128,22 +130,23 @@ static size_t gen_rows(struct h5write_row *rows)
 
 /* Write the generated profile to tu_path(name) with o; returns the path
  * (tu_path's rotating buffer). */
-static const char *write_generated(const char *name, const struct h5write_opts *o)
+static const char *write_generated(const char *name, const struct h5write_opts *o, size_t mult)
 {
 	static struct h5write_row rows[9];
 	struct h5write_profile prof = {rows, 0, NULL, 0};
 	const char *path = tu_path(name);
 
-	prof.nrows = gen_rows(rows);
+	prof.nrows = gen_rows(rows, mult);
 	assert_int_equal(h5write_file(path, &prof, o), 0);
 	return path;
 }
 
 /* Compare every stored timings row with the generating arrays. */
-static void check_generated(const char *db, int64_t run_id, int layout_schema, int aggregate)
+static void check_generated(const char *db, int64_t run_id, int layout_schema, int aggregate,
+			    size_t mult)
 {
 	struct h5write_row rows[9];
-	size_t n = gen_rows(rows), k;
+	size_t n = gen_rows(rows, mult), k;
 	sqlite3 *h = tu_db_open(db, 0);
 
 	for (k = 0; k < n; k++) {
@@ -198,7 +201,7 @@ static void check_generated(const char *db, int64_t run_id, int layout_schema, i
 				 0);
 		assert_int_equal(d.len, rows[k].calls);
 		{
-			int64_t want[40];
+			int64_t want[GEN_MAX];
 
 			for (i = 0; i < rows[k].calls; i++)
 				want[i] = rows[k].ends[i] - rows[k].starts[i];
@@ -212,14 +215,15 @@ static void check_generated(const char *db, int64_t run_id, int layout_schema, i
 	sqlite3_close(h);
 }
 
-static void test_generated_layouts(void **state)
+/* Every layout ingested, each stored row checked against what was written
+ * (mult: calls a row times that). */
+static void generated_layouts(const char *dbname, size_t mult)
 {
 	char db[512];
 	struct store *st = NULL;
 	int schema, variant;
 
-	(void)state;
-	snprintf(db, sizeof(db), "%s", tu_path("layouts.sqlite"));
+	snprintf(db, sizeof(db), "%s", tu_path(dbname));
 	assert_int_equal(store_open(&st, db, 0), 0);
 	for (schema = 1; schema <= 3; schema++) {
 		for (variant = 0; variant < 3; variant++) {
@@ -233,14 +237,35 @@ static void test_generated_layouts(void **state)
 			char name[64];
 
 			snprintf(name, sizeof(name), "gen-%d-%d.h5", schema, variant);
-			assert_int_equal(ingest_file(&r, st, write_generated(name, &o), &no_opts),
-					 0);
+			assert_int_equal(
+			    ingest_file(&r, st, write_generated(name, &o, mult), &no_opts), 0);
 			assert_int_equal(r.num_ranks, 3);
 			assert_int_equal(r.num_regions, 3);
-			check_generated(db, r.run_id, schema, o.aggregate);
+			check_generated(db, r.run_id, schema, o.aggregate, mult);
 		}
 	}
 	store_close(st);
+}
+
+static void test_generated_layouts(void **state)
+{
+	(void)state;
+	generated_layouts("layouts.sqlite", 1);
+}
+
+/* Rows of more calls than a call tree holds (its budget lowered to 50;
+ * rows of 80 to 208 calls) give their rank's tree up unread and are sorted
+ * where they lie, when the reader's durations are its own (schema 1, and
+ * columnar rows of absolute times), in place by parts (from 48 values
+ * here): every stored number is still what was written. */
+static void test_rows_past_tree_budget(void **state)
+{
+	(void)state;
+	ingest_testing_tree_budget(50);
+	util_sort_testing_parts(48);
+	generated_layouts("past-budget.sqlite", 8);
+	ingest_testing_tree_budget(0);
+	util_sort_testing_parts(0);
 }
 
 static void test_duplicate_and_tags(void **state)
@@ -308,7 +333,7 @@ static void test_duplicate_and_tags(void **state)
 static const char *damaged(const char *name, int (*fn)(const char *path))
 {
 	const struct h5write_opts o = {.schema = 3, .gpu = 1};
-	const char *path = write_generated(name, &o);
+	const char *path = write_generated(name, &o, 1);
 
 	assert_int_equal(fn(path), 0);
 	return path;
@@ -525,7 +550,7 @@ static void test_finish_temporary_store(void **state)
 
 	(void)state;
 	snprintf(db, sizeof(db), "%s", tu_path("finish.sqlite"));
-	write_generated("finish.h5", &o);
+	write_generated("finish.h5", &o, 1);
 
 	assert_int_equal(store_open(&st, db, 0), 0);
 	assert_int_equal(ingest_file(&r, st, tu_path("finish.h5"), &no_opts), 0);
@@ -967,6 +992,7 @@ TU_MAIN(NULL, NULL,
 	{
 	    cmocka_unit_test(test_upstream_fixtures),
 	    cmocka_unit_test(test_generated_layouts),
+	    cmocka_unit_test(test_rows_past_tree_budget),
 	    cmocka_unit_test(test_duplicate_and_tags),
 	    cmocka_unit_test(test_damaged_files_leave_nothing),
 	    cmocka_unit_test(test_not_a_profile),

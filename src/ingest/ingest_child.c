@@ -33,6 +33,13 @@
  * freed after the row; a smaller row's are kept for the next row. */
 #define INGEST_KEEP_MAX ((size_t)1 << 22)
 
+static uint64_t ingest_tree_budget; /* ingest_testing_tree_budget() */
+
+void ingest_testing_tree_budget(uint64_t max_held)
+{
+	ingest_tree_budget = max_held;
+}
+
 /* The hashing thread's job (in the reader child). */
 struct ingest_hash {
 	const char *path;
@@ -353,6 +360,7 @@ static int ingest_child_read(const char *path, int fd, int reset)
 	if (!rc) {
 		/* each rank's tree is built while the next rank is read */
 		calltree_set_threaded(r.tree);
+		calltree_set_budget(r.tree, ingest_tree_budget);
 		rc = profile_open_file(r.path, &r.fd, &r.st);
 	}
 	if (!rc)

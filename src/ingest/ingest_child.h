@@ -7,6 +7,8 @@
 #ifndef SCOPEDB_INGEST_CHILD_H
 #define SCOPEDB_INGEST_CHILD_H
 
+#include <stdint.h>
+
 /*
  * Read the profile at path (a const char *, as the void * of child_start())
  * and write its frames to fd: WIRE_INFO, the rows, the hash, the call
@@ -24,6 +26,11 @@ int ingest_child_main(void *path, int fd);
  * when frames could not be written or the jobs' input broke.
  */
 int ingest_child_serve(void *arg, int fd);
+
+/* Testing hook: the readers started after it hold at most max_held calls
+ * for a rank's call tree (0: CALLTREE_MAX_HELD), so that rows past the
+ * budget, given up and sorted where they lie, can be small. */
+void ingest_testing_tree_budget(uint64_t max_held);
 
 struct calltree_row;
 struct h5prof_row;
