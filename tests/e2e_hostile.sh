@@ -130,6 +130,15 @@ if (ulimit -v 150000 && $S --version) >/dev/null 2>&1; then
 		"^scopedb: (cannot (read|ingest) 'row.h5'.*: out of memory|'row.h5': reading it needed more than the 146 MiB of address space scopedb may use \\(ulimit -v\\); nothing stored)\$" \
 		bash -c "ulimit -v 150000 && exec $S ingest --db '$db' row.h5"
 	equals "out of memory: nothing stored" "$(nruns)" "$before"
+	# a soft limit alone, and --file-memory 0: the reader keeps it
+	expect_err 2 "out of memory, a soft limit kept" \
+		"scopedb: 'row.h5': reading it needed more than the 146 MiB of address space scopedb may use (ulimit -v); nothing stored" \
+		bash -c "ulimit -S -v 150000 && exec $S ingest --db '$db' --file-memory 0 row.h5"
+	# its own limit under a larger one of scopedb's: --file-memory's
+	expect_err 2 "out of memory, --file-memory under a ulimit" \
+		"scopedb: 'row.h5': reading it needed more than 64 MiB (--file-memory); nothing stored" \
+		bash -c "ulimit -v 8000000 && exec $S ingest --db '$db' --file-memory 64 row.h5"
+	equals "out of memory: still nothing stored" "$(nruns)" "$before"
 fi
 rm -f row.h5
 

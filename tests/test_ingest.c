@@ -264,8 +264,14 @@ static void test_rows_past_tree_budget(void **state)
 	ingest_testing_tree_budget(50);
 	util_sort_testing_parts(48);
 	generated_layouts("past-budget.sqlite", 8);
+}
+
+static int reset_tree_budget(void **state)
+{
+	(void)state;
 	ingest_testing_tree_budget(0);
 	util_sort_testing_parts(0);
+	return 0;
 }
 
 static void test_duplicate_and_tags(void **state)
@@ -992,7 +998,7 @@ TU_MAIN(NULL, NULL,
 	{
 	    cmocka_unit_test(test_upstream_fixtures),
 	    cmocka_unit_test(test_generated_layouts),
-	    cmocka_unit_test(test_rows_past_tree_budget),
+	    cmocka_unit_test_teardown(test_rows_past_tree_budget, reset_tree_budget),
 	    cmocka_unit_test(test_duplicate_and_tags),
 	    cmocka_unit_test(test_damaged_files_leave_nothing),
 	    cmocka_unit_test(test_not_a_profile),

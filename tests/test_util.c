@@ -80,17 +80,26 @@ static void test_sort(void **state)
 /* util_sort_i64_to() and util_sort_i64() of a large array deal the values
  * into parts first (lowered to 64 values here), out of place and in place:
  * every shape of data comes out as qsort sorts it, and a copy's input
- * stays as it was. */
+ * stays as it was; the shapes spread over many buckets are dealt into
+ * parts (a far outlier among them), a single value with one far one is
+ * not (it sorts as before). */
+static int reset_sort_parts(void **state)
+{
+	(void)state;
+	util_sort_testing_parts(0);
+	return 0;
+}
+
 static void test_sort_parts(void **state)
 {
 	static int64_t in[200000], copy[200000], out[200000], want[200000];
 	static const size_t sizes[] = {64, 65, 1000, 4097, 70000, 200000};
 	uint64_t x = 0x9E3779B97F4A7C15ull;
-	size_t k, shape, i;
+	size_t k, shape, i, done;
 
 	(void)state;
 	util_sort_testing_parts(64);
-	for (shape = 0; shape < 7; shape++) {
+	for (shape = 0; shape < 9; shape++) {
 		for (k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
 			size_t n = sizes[k];
 
@@ -105,8 +114,14 @@ static void test_sort_parts(void **state)
 				case 1: /* durations: many small, a long tail */
 					in[i] = (int64_t)((x & 0xfff) << (x >> 60));
 					break;
-				case 2: /* a narrow spike and one far value: one part */
+				case 2: /* four values and one far one */
 					in[i] = i == n / 2 ? INT64_MAX : 1000 + (int64_t)(x & 3);
+					break;
+				case 7: /* one value and one far one: not dealt */
+					in[i] = i == n / 2 ? INT64_MAX : 1000;
+					break;
+				case 8: /* calls of 0.5-2.5 us and one of 1 s */
+					in[i] = i == n / 3 ? 1000000000 : 500 + (int64_t)(x % 2000);
 					break;
 				case 3: /* a range under 2^16: a bucket a value */
 					in[i] = -500 + (int64_t)(x % 40000);
@@ -129,9 +144,13 @@ static void test_sort_parts(void **state)
 			assert_memory_equal(in, copy, n * sizeof(*in));
 			util_sort_i64(copy, n);
 			assert_memory_equal(copy, want, n * sizeof(*copy));
+			done = util_sort_testing_parts(64);
+			if (shape == 4 || shape == 7)
+				assert_int_equal(done, 0);
+			else if (shape != 5)
+				assert_int_equal(done, 2);
 		}
 	}
-	util_sort_testing_parts(0);
 }
 
 /* qsort comparator of pointers to ints, for util_sorted_ptrs(). */
@@ -500,7 +519,7 @@ TU_MAIN(NULL, NULL,
 	    cmocka_unit_test(test_buf),
 	    cmocka_unit_test(test_grow),
 	    cmocka_unit_test(test_sort),
-	    cmocka_unit_test(test_sort_parts),
+	    cmocka_unit_test_teardown(test_sort_parts, reset_sort_parts),
 	    cmocka_unit_test(test_i64vec_reserve_exact),
 	    cmocka_unit_test(test_sorted_ptrs),
 	    cmocka_unit_test(test_iso),

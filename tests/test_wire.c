@@ -58,6 +58,7 @@ static void test_round_trip(void **state)
 	size_t pos = 0;
 	uint32_t region;
 	int p[2], code;
+	uint64_t inherited;
 
 	(void)state;
 	assert_int_equal(pipe(p), 0);
@@ -67,7 +68,7 @@ static void test_round_trip(void **state)
 	assert_int_equal(wire_put_hash(&w, "0123456789abcdef0123456789abcdef"
 					   "0123456789abcdef0123456789abcdef"),
 			 0);
-	assert_int_equal(wire_put_error(&w, ERR_FORMAT, "cannot read 'p.h5': bad"), 0);
+	assert_int_equal(wire_put_error(&w, ERR_FORMAT, "cannot read 'p.h5': bad", 0), 0);
 	assert_int_equal(wire_put_end(&w), 0);
 	assert_int_equal(wire_flush(&w), 0);
 	wire_out_release(&w);
@@ -120,9 +121,10 @@ static void test_round_trip(void **state)
 
 	assert_int_equal(wire_next(got.data, got.len, &pos, &f), 1);
 	assert_int_equal(f.type, WIRE_ERROR);
-	assert_int_equal(wire_get_error(&code, msg, sizeof(msg), &f), 0);
+	assert_int_equal(wire_get_error(&code, msg, sizeof(msg), &inherited, &f), 0);
 	assert_int_equal(code, ERR_FORMAT);
 	assert_string_equal(msg, "cannot read 'p.h5': bad");
+	assert_int_equal(inherited, 0);
 
 	assert_int_equal(wire_next(got.data, got.len, &pos, &f), 1);
 	assert_int_equal(f.type, WIRE_END);
@@ -142,6 +144,7 @@ static void test_malformed(void **state)
 	uint64_t big = UINT64_MAX;
 	char hex[65], msg[16];
 	int code;
+	uint64_t inherited;
 
 	(void)state;
 	memset(b, 0, sizeof(b));
@@ -162,7 +165,7 @@ static void test_malformed(void **state)
 	memset(b + 1, 0xff, 7);
 	memcpy(b + 8, &big, sizeof(big));
 	f.len = 20;
-	assert_int_not_equal(wire_get_error(&code, msg, sizeof(msg), &f), 0);
+	assert_int_not_equal(wire_get_error(&code, msg, sizeof(msg), &inherited, &f), 0);
 	/* a hash that is not 64 lowercase hex digits */
 	memset(b, 'A', 64);
 	f.type = WIRE_HASH;
@@ -237,6 +240,7 @@ static void test_partial_frame(void **state)
 	struct buf out = BUF_INIT;
 	size_t pos = 0, before;
 	int fd[2], code;
+	uint64_t inherited;
 	char msg[64];
 
 	(void)state;
@@ -253,7 +257,7 @@ static void test_partial_frame(void **state)
 	t.durations_len = SIZE_MAX - 64;
 	assert_int_equal(wire_put_row(&w, &t, 0), ERR_NOMEM);
 	assert_int_equal(w.b.len, before);
-	assert_int_equal(wire_put_error(&w, ERR_NOMEM, "out of memory"), 0);
+	assert_int_equal(wire_put_error(&w, ERR_NOMEM, "out of memory", 153600000), 0);
 	assert_int_equal(wire_flush(&w), 0);
 	wire_out_release(&w);
 	close(fd[1]);
@@ -263,8 +267,9 @@ static void test_partial_frame(void **state)
 	assert_int_equal(f.type, WIRE_ROW);
 	assert_true(wire_next(out.data, out.len, &pos, &f));
 	assert_int_equal(f.type, WIRE_ERROR);
-	assert_int_equal(wire_get_error(&code, msg, sizeof(msg), &f), 0);
+	assert_int_equal(wire_get_error(&code, msg, sizeof(msg), &inherited, &f), 0);
 	assert_int_equal(code, ERR_NOMEM);
+	assert_int_equal(inherited, 153600000);
 	assert_false(wire_next(out.data, out.len, &pos, &f));
 	buf_release(&out);
 }

@@ -166,9 +166,10 @@ void util_sort_i64(int64_t *v, size_t n);
 /* The same, writing the sorted copy of v[0..n) to out (out != v): ingest
  * sorts each row's durations without a separate copy. */
 void util_sort_i64_to(int64_t *out, const int64_t *v, size_t n);
-/* Testing hook: util_sort_i64_to() deals copies of n values or more into
- * parts before it sorts them (0: the default, 2^22). */
-void util_sort_testing_parts(size_t n);
+/* Testing hook: util_sort_i64() and util_sort_i64_to() deal arrays of n
+ * values or more into parts before they sort them (0: the default, 2^22);
+ * returns how many sorts were dealt into parts since the last call. */
+size_t util_sort_testing_parts(size_t n);
 
 /*
  * Parse an ISO-8601 date or date-time: "2026-11-30", "2026-11-30T02:00:00",

@@ -97,6 +97,7 @@ struct ingest_ctx {
 	int have_info, have_end, have_hash, failed;
 	int fail_code;
 	char fail_msg[1024];
+	uint64_t fail_inherited; /* out of memory under scopedb's ulimit -v (bytes) */
 	char hex[65];
 	int64_t run_id;
 	int64_t duplicate;   /* the run that already holds the content */
@@ -311,7 +312,8 @@ static int ingest_frame(struct ingest_ctx *c, const struct wire_frame *f)
 		rc = ingest_nest_end(&c->nest);
 		break;
 	case WIRE_ERROR:
-		rc = wire_get_error(&c->fail_code, c->fail_msg, sizeof(c->fail_msg), f);
+		rc = wire_get_error(&c->fail_code, c->fail_msg, sizeof(c->fail_msg),
+				    &c->fail_inherited, f);
 		if (!rc)
 			c->failed = 1;
 		break;
@@ -335,14 +337,11 @@ static int ingest_frame(struct ingest_ctx *c, const struct wire_frame *f)
 static int ingest_child_error(struct ingest_ctx *c, const struct child_status *cs,
 			      const struct ingest_limits *lim)
 {
-	uint64_t cap =
-	    c->failed && c->fail_code == ERR_NOMEM ? child_memory_cap(lim->max_memory_mib) : 0;
-
-	if (cap)
+	if (c->failed && c->fail_code == ERR_NOMEM && c->fail_inherited)
 		return err_set(ERR_NOMEM,
 			       "'%s': reading it needed more than the %llu MiB of address space "
 			       "scopedb may use (ulimit -v); nothing stored",
-			       c->path, (unsigned long long)(cap >> 20));
+			       c->path, (unsigned long long)(c->fail_inherited >> 20));
 	if (c->failed && c->fail_code == ERR_NOMEM && lim->max_memory_mib)
 		return err_set(ERR_NOMEM,
 			       "'%s': reading it needed more than %llu MiB (--file-memory); "

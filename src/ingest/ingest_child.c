@@ -397,7 +397,8 @@ out:
 	/* the error goes at once: the file is refused, its reader ends, and
 	 * what the freeing below might do cannot hide why */
 	if (rc)
-		(void)wire_put_error(&r.w, rc, err_msg());
+		(void)wire_put_error(&r.w, rc, err_msg(),
+				     rc == ERR_NOMEM ? child_memory_inherited() : 0);
 	if (rc && wire_flush(&r.w))
 		failed_write = 1;
 	if (r.hash.started)

@@ -161,13 +161,15 @@ int wire_put_end(struct wire_out *w)
 	return wire_end(w, at, rc);
 }
 
-int wire_put_error(struct wire_out *w, int code, const char *msg)
+int wire_put_error(struct wire_out *w, int code, const char *msg, uint64_t inherited)
 {
 	int rc;
 	size_t at = wire_begin(w, WIRE_ERROR, &rc);
 
 	rc = put_i64(w, rc, code);
-	return wire_end(w, at, put_str(w, rc, msg));
+	rc = put_str(w, rc, msg);
+	return wire_end(w, at,
+			put_i64(w, rc, (int64_t)(inherited > INT64_MAX ? INT64_MAX : inherited)));
 }
 
 int wire_put_nest(struct wire_out *w, const struct calltree_rankinfo *r)
@@ -452,19 +454,21 @@ int wire_get_hash(char hex[65], const struct wire_frame *f)
 	return 0;
 }
 
-int wire_get_error(int *code, char *msg, size_t n, const struct wire_frame *f)
+int wire_get_error(int *code, char *msg, size_t n, uint64_t *inherited, const struct wire_frame *f)
 {
 	struct cur c;
-	int64_t v;
+	int64_t v, lim;
 	const char *s;
 
 	cur_of(&c, f);
 	get(&c, &v, sizeof(v));
 	s = get_str(&c);
-	if (c.bad || v >= 0 || v < ERR_BUSY)
+	get(&c, &lim, sizeof(lim));
+	if (c.bad || v >= 0 || v < ERR_BUSY || lim < 0)
 		return wire_bad();
 	*code = (int)v;
 	snprintf(msg, n, "%s", s);
+	*inherited = (uint64_t)lim;
 	return 0;
 }
 

@@ -68,7 +68,9 @@ int wire_put_info(struct wire_out *w, const struct h5prof_info *info);
 int wire_put_row(struct wire_out *w, const struct store_timing *t, uint32_t region);
 int wire_put_hash(struct wire_out *w, const char hex[65]);
 int wire_put_end(struct wire_out *w);
-int wire_put_error(struct wire_out *w, int code, const char *msg);
+/* inherited: the reader's address-space limit when it ran out of memory
+ * under scopedb's own (child_memory_inherited()), else 0. */
+int wire_put_error(struct wire_out *w, int code, const char *msg, uint64_t inherited);
 int wire_put_nest(struct wire_out *w, const struct calltree_rankinfo *r);
 int wire_put_node(struct wire_out *w, const struct calltree_node *n);
 /* p's numbers and its durations encoded (blob_len bytes; p->durations is
@@ -109,8 +111,10 @@ uint64_t wire_row_calls(const struct wire_frame *f);
 int wire_row_key(uint32_t *rank, uint32_t *region, const struct wire_frame *f, size_t num_regions);
 /* A WIRE_HASH's 64 hex digits into hex (NUL-terminated): 0 or ERR_FORMAT. */
 int wire_get_hash(char hex[65], const struct wire_frame *f);
-/* A WIRE_ERROR: its code (negative ERR_*) and message (into msg, size n). */
-int wire_get_error(int *code, char *msg, size_t n, const struct wire_frame *f);
+/* A WIRE_ERROR: its code (negative ERR_*), message (into msg, size n) and
+ * the limit its reader ran out of memory under when that was scopedb's
+ * own (bytes; 0: its own limit, or another error). */
+int wire_get_error(int *code, char *msg, size_t n, uint64_t *inherited, const struct wire_frame *f);
 
 /*
  * The nesting frames, each checked on its own (enums in range, counts not

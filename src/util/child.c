@@ -122,6 +122,21 @@ static uint64_t child_vm_bytes(void)
 	return (uint64_t)pages * (uint64_t)page;
 }
 
+/* In a child: its address-space limit, in bytes, when that is the one
+ * scopedb was given (ulimit -v) rather than one of its own limits;
+ * 0 otherwise (child_memory_inherited()). */
+static uint64_t child_inherited_as;
+
+/* A child without a memory limit of its own keeps scopedb's soft one. */
+static void child_keeps_memory_limit(void)
+{
+	struct rlimit rl;
+
+	child_inherited_as = 0;
+	if (!CHILD_SANITIZED && getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+		child_inherited_as = (uint64_t)rl.rlim_cur;
+}
+
 /* fd moved to a descriptor above 2, where nothing of the child's set-up
  * replaces it (a parent started with 0-2 closed gets its pipe there). */
 static int child_above_std(int fd)
@@ -173,15 +188,19 @@ static int child_setup(const struct child_limits *lim, int keep, int jobs, pid_t
 		int have = getrlimit(RLIMIT_AS, &rl_as) == 0;
 
 		rl.rlim_cur = (rlim_t)(child_vm_bytes() + (lim->max_memory_mib << 20));
-		/* never above the limit scopedb was given (ulimit -v): that one
-		 * binds then, and the error says so (child_memory_cap()); root
-		 * could raise it, and a served child's setrlimit() failed */
+		/* never above the hard limit scopedb was given (ulimit -v):
+		 * that one binds then, and the error says so
+		 * (child_memory_inherited()); root could raise it, and a served
+		 * child's setrlimit() failed */
+		child_inherited_as = 0;
 		if (have && rl_as.rlim_max != RLIM_INFINITY && rl.rlim_cur > rl_as.rlim_max)
-			rl.rlim_cur = rl_as.rlim_max;
+			child_inherited_as = rl.rlim_cur = rl_as.rlim_max;
 		/* a served child's soft limit moves with each job
 		 * (child_job_limits()): its hard one stays as it was */
 		rl.rlim_max = jobs < 0 || !have ? rl.rlim_cur : rl_as.rlim_max;
 		(void)setrlimit(RLIMIT_AS, &rl);
+	} else {
+		child_keeps_memory_limit();
 	}
 	/* ended with the parent, killed or crashed: no reader is left behind
 	 * (one stopped, or stuck before it writes, would get no SIGPIPE) */
@@ -368,24 +387,20 @@ void child_job_limits(const struct child_limits *lim)
 	}
 	/* the job's memory on top of what the child holds now (what earlier
 	 * jobs left in its heap does not shrink the next one's room) */
-	if (lim && lim->max_memory_mib && !CHILD_SANITIZED && getrlimit(RLIMIT_AS, &rl) == 0) {
+	if (!(lim && lim->max_memory_mib && !CHILD_SANITIZED))
+		child_keeps_memory_limit();
+	else if (getrlimit(RLIMIT_AS, &rl) == 0) {
 		rl.rlim_cur = (rlim_t)(child_vm_bytes() + (lim->max_memory_mib << 20));
+		child_inherited_as = 0;
 		if (rl.rlim_max != RLIM_INFINITY && rl.rlim_cur > rl.rlim_max)
-			rl.rlim_cur = rl.rlim_max;
+			child_inherited_as = rl.rlim_cur = rl.rlim_max;
 		(void)setrlimit(RLIMIT_AS, &rl);
 	}
 }
 
-uint64_t child_memory_cap(uint64_t max_memory_mib)
+uint64_t child_memory_inherited(void)
 {
-	struct rlimit rl;
-
-	if (CHILD_SANITIZED || getrlimit(RLIMIT_AS, &rl) != 0 || rl.rlim_max == RLIM_INFINITY)
-		return 0;
-	if (max_memory_mib && max_memory_mib <= (UINT64_MAX >> 21) &&
-	    child_vm_bytes() + (max_memory_mib << 20) <= (uint64_t)rl.rlim_max)
-		return 0;
-	return (uint64_t)rl.rlim_max;
+	return child_inherited_as;
 }
 
 int child_read(struct child *c, void *buf, size_t n, size_t *got)

@@ -101,11 +101,12 @@ int child_read_job(int fd, char *buf, size_t cap);
  * is. */
 void child_job_limits(const struct child_limits *lim);
 
-/* The address-space limit this process was given (ulimit -v), in bytes,
- * when a child started now with max_memory_mib MiB of its own (0: none)
- * would run into it first: a child out of memory met that limit, not its
- * own.  0 when there is no such limit, or it is higher. */
-uint64_t child_memory_cap(uint64_t max_memory_mib);
+/* In a child (after child_start() or child_job_limits()): its
+ * address-space limit in bytes when that is the one scopedb was given
+ * (ulimit -v: the hard limit, below what its own limit asked for, or the
+ * soft one, when it has no limit of its own), so that running out of
+ * memory is told as that limit's; 0 when its own limit is the one. */
+uint64_t child_memory_inherited(void);
 
 /*
  * Read what the child wrote: *got = bytes read into buf (at most n), 0 at

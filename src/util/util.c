@@ -435,10 +435,28 @@ static int cmp_i64(const void *a, const void *b)
  * (sort_i64_parts()); util_sort_testing_parts() lowers it for the tests. */
 #define SORT_PARTS_MIN ((size_t)1 << 22)
 static size_t sort_parts_min = SORT_PARTS_MIN;
+static size_t sort_parts_done; /* sorts dealt into parts, for the tests */
 
-void util_sort_testing_parts(size_t n)
+size_t util_sort_testing_parts(size_t n)
 {
+	size_t done = sort_parts_done;
+
 	sort_parts_min = n ? n : SORT_PARTS_MIN;
+	sort_parts_done = 0;
+	return done;
+}
+
+/* The bucket of k, a value less the minimum: k itself below 1024, else
+ * its bit length and the 9 bits below its top bit, as an HDR histogram
+ * lays them out.  The buckets keep the values' order and split every
+ * power of two in 512, so one far outlier takes a bucket of its own
+ * instead of leaving the other values in one (where buckets of equal
+ * width over the range put the durations of a row with one 1 s call). */
+static inline size_t sort_bucket(uint64_t k)
+{
+	unsigned e = k ? 64 - (unsigned)__builtin_clzll(k) : 0;
+
+	return e <= 10 ? (size_t)k : 1024 + ((size_t)(e - 11) << 9) + ((k >> (e - 10)) & 511);
 }
 
 static void sort_i64(int64_t *out, const int64_t *in, size_t n, uint64_t *scratch);
@@ -447,7 +465,7 @@ static void sort_i64(int64_t *out, const int64_t *in, size_t n, uint64_t *scratc
  * A large sort with a scratch of about a sixteenth of the values instead of
  * all of them (issue 26: a row of 100M calls has 800 MB of durations, and
  * the radix sort's scratch was 800 MB more).  The values are counted in
- * 2^16 buckets of their top bits above the minimum, the buckets grouped in
+ * buckets (sort_bucket()), the buckets grouped in
  * order into parts of about n / 16 values, each value dealt from in into
  * its part of out (in place when in is out: each value swapped into the
  * next free slot of its part until every slot holds one of its own, the
@@ -460,9 +478,7 @@ static void sort_i64(int64_t *out, const int64_t *in, size_t n, uint64_t *scratc
  */
 static int sort_i64_parts(int64_t *out, const int64_t *in, size_t n, int64_t mn, uint64_t range)
 {
-	unsigned bits = 64 - (unsigned)__builtin_clzll(range);
-	unsigned shift = bits > 16 ? bits - 16 : 0;
-	size_t nb = (size_t)(range >> shift) + 1, target = n / 16 + 1, acc = 0, big = 0;
+	size_t nb = sort_bucket(range) + 1, target = n / 16 + 1, acc = 0, big = 0;
 	size_t *cnt = calloc(nb, sizeof(*cnt)), *end = malloc((nb + 1) * sizeof(*end));
 	uint16_t *part = malloc(nb * sizeof(*part));
 	uint64_t *scratch = NULL;
@@ -472,7 +488,7 @@ static int sort_i64_parts(int64_t *out, const int64_t *in, size_t n, int64_t mn,
 	if (!cnt || !end || !part)
 		goto out;
 	for (i = 0; i < n; i++)
-		cnt[((uint64_t)in[i] - (uint64_t)mn) >> shift]++;
+		cnt[sort_bucket((uint64_t)in[i] - (uint64_t)mn)]++;
 	/* parts of consecutive buckets: end[p] is where part p ends in out */
 	for (b = 0; b < nb; b++) {
 		if (acc && acc + cnt[b] > target) {
@@ -498,20 +514,20 @@ static int sort_i64_parts(int64_t *out, const int64_t *in, size_t n, int64_t mn,
 	}
 	if (in != out) {
 		for (i = 0; i < n; i++)
-			out[end[part[((uint64_t)in[i] - (uint64_t)mn) >> shift]]++] = in[i];
+			out[end[part[sort_bucket((uint64_t)in[i] - (uint64_t)mn)]]++] = in[i];
 	} else {
 		/* part b's free slots are end[b] up to cnt[b], and as many of
 		 * its values lie elsewhere */
 		for (b = 0; b < np; b++) {
 			while (end[b] < cnt[b]) {
 				int64_t v = out[end[b]], t;
-				size_t q = part[((uint64_t)v - (uint64_t)mn) >> shift];
+				size_t q = part[sort_bucket((uint64_t)v - (uint64_t)mn)];
 
 				while (q != b) {
 					t = out[end[q]];
 					out[end[q]++] = v;
 					v = t;
-					q = part[((uint64_t)v - (uint64_t)mn) >> shift];
+					q = part[sort_bucket((uint64_t)v - (uint64_t)mn)];
 				}
 				out[end[b]++] = v;
 			}
@@ -522,6 +538,7 @@ static int sort_i64_parts(int64_t *out, const int64_t *in, size_t n, int64_t mn,
 		acc = end[b];
 	}
 	rc = 0;
+	sort_parts_done++;
 out:
 	free(cnt);
 	free(end);
