@@ -253,17 +253,49 @@ static void test_generated_layouts(void **state)
 	generated_layouts("layouts.sqlite", 1);
 }
 
+/* The JSON twins (plain and gzip) of the generated profile, each stored
+ * row checked against what was written. */
+static void generated_json(const char *dbname, size_t mult)
+{
+	static struct h5write_row rows[9];
+	struct h5write_profile prof = {rows, 0, NULL, 0};
+	const struct h5write_opts o = {.schema = 3, .gpu = 1, .mpi_size = 3};
+	struct store *st = NULL;
+	char db[512];
+	int gz;
+
+	prof.nrows = gen_rows(rows, mult);
+	snprintf(db, sizeof(db), "%s", tu_path(dbname));
+	assert_int_equal(store_open(&st, db, 0), 0);
+	for (gz = 0; gz < 2; gz++) {
+		struct jsonwrite_opts jo = {0, 0};
+		const char *js = tu_path(gz ? "gen.json.gz" : "gen.json");
+		struct ingest_result r;
+
+		jo.gzip = gz;
+		assert_int_equal(jsonwrite_file(js, &prof, &o, &jo), 0);
+		assert_int_equal(ingest_file(&r, st, js, &no_opts), 0);
+		check_generated(db, r.run_id, 3, 0, mult);
+	}
+	store_close(st);
+}
+
 /* Rows of more calls than a call tree holds (its budget lowered to 50;
  * rows of 80 to 208 calls) give their rank's tree up unread and are sorted
- * where they lie, when the reader's durations are its own (schema 1, and
- * columnar rows of absolute times), in place by parts (from 48 values
- * here): every stored number is still what was written. */
+ * where they lie, when the reader's durations are its own (schema 1,
+ * columnar rows of absolute times, columnar rows gathered across windows,
+ * which windows of 64 events make of most rows, and JSON rows), in place
+ * by parts (from 48 values here): every stored number is still what was
+ * written. */
 static void test_rows_past_tree_budget(void **state)
 {
 	(void)state;
 	ingest_testing_tree_budget(50);
 	util_sort_testing_parts(48);
 	generated_layouts("past-budget.sqlite", 8);
+	h5prof_set_chunk_events(64);
+	generated_layouts("past-budget-gathered.sqlite", 8);
+	generated_json("past-budget-json.sqlite", 8);
 }
 
 static int reset_tree_budget(void **state)
@@ -271,6 +303,7 @@ static int reset_tree_budget(void **state)
 	(void)state;
 	ingest_testing_tree_budget(0);
 	util_sort_testing_parts(0);
+	h5prof_set_chunk_events(0);
 	return 0;
 }
 

@@ -81,8 +81,8 @@ static void test_sort(void **state)
  * into parts first (lowered to 64 values here), out of place and in place:
  * every shape of data comes out as qsort sorts it, and a copy's input
  * stays as it was; the shapes spread over many buckets are dealt into
- * parts (a far outlier among them), a single value with one far one is
- * not (it sorts as before). */
+ * parts (a far outlier above or below the rest among them), a single
+ * value with one far one is not (it sorts as before). */
 static int reset_sort_parts(void **state)
 {
 	(void)state;
@@ -99,7 +99,7 @@ static void test_sort_parts(void **state)
 
 	(void)state;
 	util_sort_testing_parts(64);
-	for (shape = 0; shape < 9; shape++) {
+	for (shape = 0; shape < 10; shape++) {
 		for (k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
 			size_t n = sizes[k];
 
@@ -122,6 +122,10 @@ static void test_sort_parts(void **state)
 					break;
 				case 8: /* calls of 0.5-2.5 us and one of 1 s */
 					in[i] = i == n / 3 ? 1000000000 : 500 + (int64_t)(x % 2000);
+					break;
+				case 9: /* calls of 1 s and 0.2 ms, and one of 100 ns */
+					in[i] =
+					    i == n / 3 ? 100 : 1000000000 + (int64_t)(x % 200000);
 					break;
 				case 3: /* a range under 2^16: a bucket a value */
 					in[i] = -500 + (int64_t)(x % 40000);

@@ -166,6 +166,28 @@ static void test_malformed(void **state)
 	memcpy(b + 8, &big, sizeof(big));
 	f.len = 20;
 	assert_int_not_equal(wire_get_error(&code, msg, sizeof(msg), &inherited, &f), 0);
+	/* an error of "x" without its limit, with a negative one, with a byte
+	 * more; then whole */
+	memset(b + 8, 0, 8);
+	b[8] = 1;
+	b[16] = 'x';
+	b[17] = '\0';
+	f.len = 18;
+	inherited = 7;
+	assert_int_not_equal(wire_get_error(&code, msg, sizeof(msg), &inherited, &f), 0);
+	memset(b + 18, 0xff, 8);
+	f.len = 26;
+	assert_int_not_equal(wire_get_error(&code, msg, sizeof(msg), &inherited, &f), 0);
+	memset(b + 18, 0, 9);
+	b[18] = 5;
+	f.len = 27;
+	assert_int_not_equal(wire_get_error(&code, msg, sizeof(msg), &inherited, &f), 0);
+	assert_int_equal(inherited, 7);
+	f.len = 26;
+	assert_int_equal(wire_get_error(&code, msg, sizeof(msg), &inherited, &f), 0);
+	assert_int_equal(code, ERR_FORMAT);
+	assert_string_equal(msg, "x");
+	assert_int_equal(inherited, 5);
 	/* a hash that is not 64 lowercase hex digits */
 	memset(b, 'A', 64);
 	f.type = WIRE_HASH;

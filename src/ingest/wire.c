@@ -464,7 +464,7 @@ int wire_get_error(int *code, char *msg, size_t n, uint64_t *inherited, const st
 	get(&c, &v, sizeof(v));
 	s = get_str(&c);
 	get(&c, &lim, sizeof(lim));
-	if (c.bad || v >= 0 || v < ERR_BUSY || lim < 0)
+	if (c.bad || c.p != c.end || v >= 0 || v < ERR_BUSY || lim < 0)
 		return wire_bad();
 	*code = (int)v;
 	snprintf(msg, n, "%s", s);

@@ -446,50 +446,32 @@ size_t util_sort_testing_parts(size_t n)
 	return done;
 }
 
-/* The bucket of k, a value less the minimum: k itself below 1024, else
- * its bit length and the 9 bits below its top bit, as an HDR histogram
- * lays them out.  The buckets keep the values' order and split every
- * power of two in 512, so one far outlier takes a bucket of its own
- * instead of leaving the other values in one (where buckets of equal
- * width over the range put the durations of a row with one 1 s call). */
-static inline size_t sort_bucket(uint64_t k)
+/* The bucket of k, a value less the minimum, in one of two layouts that
+ * keep the values' order.  Log (shift < 0): k itself below 1024, else its
+ * bit length and the 9 bits below its top bit, as an HDR histogram lays
+ * them out, so one far outlier above the rest takes a bucket of its own
+ * (in equal widths, a row of 1 us calls and one of 1 s falls in one).
+ * Linear (shift >= 0): k >> shift, 2^16 buckets of equal width over the
+ * range, for the mirror case (1 s calls and one of 1 us, which the log
+ * layout puts in one bucket). */
+static inline size_t sort_bucket(uint64_t k, int shift)
 {
-	unsigned e = k ? 64 - (unsigned)__builtin_clzll(k) : 0;
+	unsigned e;
 
+	if (shift >= 0)
+		return (size_t)(k >> shift);
+	e = k ? 64 - (unsigned)__builtin_clzll(k) : 0;
 	return e <= 10 ? (size_t)k : 1024 + ((size_t)(e - 11) << 9) + ((k >> (e - 10)) & 511);
 }
 
-static void sort_i64(int64_t *out, const int64_t *in, size_t n, uint64_t *scratch);
-
-/*
- * A large sort with a scratch of about a sixteenth of the values instead of
- * all of them (issue 26: a row of 100M calls has 800 MB of durations, and
- * the radix sort's scratch was 800 MB more).  The values are counted in
- * buckets (sort_bucket()), the buckets grouped in
- * order into parts of about n / 16 values, each value dealt from in into
- * its part of out (in place when in is out: each value swapped into the
- * next free slot of its part until every slot holds one of its own, the
- * step of McIlroy, Bostic and McIlroy's American flag sort), and each part
- * sorted where it lies, with one scratch of the largest part's size,
- * mapped for the sort and unmapped after (from malloc, its pages would
- * stay with the process).  Returns 0 when done, or 1, with out untouched,
- * when it would not help (the largest part more than half the values, a
- * narrow spike) or its memory cannot be had: the caller sorts as before.
- */
-static int sort_i64_parts(int64_t *out, const int64_t *in, size_t n, int64_t mn, uint64_t range)
+/* Group buckets cnt[0..nb) in order into parts of about target values:
+ * part[b] is bucket b's part, end[p] part p's size; returns the number of
+ * parts, *big the largest. */
+static size_t sort_group(const size_t *cnt, size_t nb, size_t target, uint16_t *part, size_t *end,
+			 size_t *big)
 {
-	size_t nb = sort_bucket(range) + 1, target = n / 16 + 1, acc = 0, big = 0;
-	size_t *cnt = calloc(nb, sizeof(*cnt)), *end = malloc((nb + 1) * sizeof(*end));
-	uint16_t *part = malloc(nb * sizeof(*part));
-	uint64_t *scratch = NULL;
-	size_t i, b, np = 0;
-	int rc = 1;
+	size_t b, acc = 0, np = 0;
 
-	if (!cnt || !end || !part)
-		goto out;
-	for (i = 0; i < n; i++)
-		cnt[sort_bucket((uint64_t)in[i] - (uint64_t)mn)]++;
-	/* parts of consecutive buckets: end[p] is where part p ends in out */
 	for (b = 0; b < nb; b++) {
 		if (acc && acc + cnt[b] > target) {
 			end[np++] = acc;
@@ -499,8 +481,62 @@ static int sort_i64_parts(int64_t *out, const int64_t *in, size_t n, int64_t mn,
 		acc += cnt[b];
 	}
 	end[np++] = acc;
-	for (b = 0; b < np; b++)
-		big = end[b] > big ? end[b] : big;
+	for (*big = 0, b = 0; b < np; b++)
+		*big = end[b] > *big ? end[b] : *big;
+	return np;
+}
+
+static void sort_i64(int64_t *out, const int64_t *in, size_t n, uint64_t *scratch);
+
+/*
+ * A large sort with a scratch of about a sixteenth of the values instead of
+ * all of them (issue 26: a row of 100M calls has 800 MB of durations, and
+ * the radix sort's scratch was 800 MB more).  The values are counted in
+ * buckets of both layouts of sort_bucket() in one pass, the buckets of each
+ * grouped in order into parts of about n / 16 values, the layout whose
+ * largest part is smaller kept, each value dealt from in into its part of
+ * out (in place when in is out: each value swapped into the next free slot
+ * of its part until every slot holds one of its own, the step of McIlroy,
+ * Bostic and McIlroy's American flag sort), and each part sorted where it
+ * lies, with one scratch of the largest part's size, mapped for the sort
+ * and unmapped after (from malloc, its pages would stay with the process).
+ * Returns 0 when done, or 1, with out untouched, when it would not help
+ * (a part of more than half the values in both layouts: a narrow spike, or
+ * a cluster with far outliers on both sides) or its memory cannot be had:
+ * the caller sorts as before.
+ */
+static int sort_i64_parts(int64_t *out, const int64_t *in, size_t n, int64_t mn, uint64_t range)
+{
+	unsigned bits = 64 - (unsigned)__builtin_clzll(range);
+	int shift = bits > 16 ? (int)bits - 16 : 0, sh;
+	size_t nlin = (size_t)(range >> shift) + 1, nlog = sort_bucket(range, -1) + 1;
+	size_t target = n / 16 + 1, acc, big = 0, blog;
+	size_t *cnt = calloc(nlin + nlog, sizeof(*cnt)),
+	       *end = malloc((nlin + nlog + 2) * sizeof(*end));
+	uint16_t *part = malloc((nlin + nlog) * sizeof(*part));
+	uint64_t *scratch = NULL;
+	size_t i, b, np, nplog;
+	int rc = 1;
+
+	if (!cnt || !end || !part)
+		goto out;
+	for (i = 0; i < n; i++) {
+		uint64_t k = (uint64_t)in[i] - (uint64_t)mn;
+
+		cnt[k >> shift]++;
+		cnt[nlin + sort_bucket(k, -1)]++;
+	}
+	/* linear parts first in part[], end[]; log ones after them */
+	np = sort_group(cnt, nlin, target, part, end, &big);
+	nplog = sort_group(cnt + nlin, nlog, target, part + nlin, end + nlin + 1, &blog);
+	sh = shift;
+	if (blog < big) {
+		memmove(part, part + nlin, nlog * sizeof(*part));
+		memmove(end, end + nlin + 1, nplog * sizeof(*end));
+		np = nplog;
+		big = blog;
+		sh = -1;
+	}
 	if (big > n / 2 || !(scratch = util_scratch_alloc(big * sizeof(*scratch))))
 		goto out;
 	/* each part's next free slot, from its start; after the deal, its
@@ -514,20 +550,20 @@ static int sort_i64_parts(int64_t *out, const int64_t *in, size_t n, int64_t mn,
 	}
 	if (in != out) {
 		for (i = 0; i < n; i++)
-			out[end[part[sort_bucket((uint64_t)in[i] - (uint64_t)mn)]]++] = in[i];
+			out[end[part[sort_bucket((uint64_t)in[i] - (uint64_t)mn, sh)]]++] = in[i];
 	} else {
 		/* part b's free slots are end[b] up to cnt[b], and as many of
 		 * its values lie elsewhere */
 		for (b = 0; b < np; b++) {
 			while (end[b] < cnt[b]) {
 				int64_t v = out[end[b]], t;
-				size_t q = part[sort_bucket((uint64_t)v - (uint64_t)mn)];
+				size_t q = part[sort_bucket((uint64_t)v - (uint64_t)mn, sh)];
 
 				while (q != b) {
 					t = out[end[q]];
 					out[end[q]++] = v;
 					v = t;
-					q = part[sort_bucket((uint64_t)v - (uint64_t)mn)];
+					q = part[sort_bucket((uint64_t)v - (uint64_t)mn, sh)];
 				}
 				out[end[b]++] = v;
 			}
