@@ -1293,11 +1293,17 @@ static void test_region_totals(void **state)
 		    cmocka_unit_test_prestate(test_region_totals, (void *)(b)),                    \
 	}
 
-int main(void)
+/* Each backend's group runs the same cases; the command line or UNIT_CASES
+ * chooses among them (tu_choose()). */
+int main(int argc, char **argv)
 {
+	const struct CMUnitTest names[] = CASES(NULL);
+	const size_t n = sizeof(names) / sizeof(names[0]);
 	size_t i;
-	int failed = 0;
+	int failed = 0, status = tu_choose(argc, argv, names, n);
 
+	if (status >= 0)
+		return status;
 	for (i = 0; i < sizeof(backends) / sizeof(backends[0]); i++) {
 		const struct backend *b = backends[i];
 		const struct CMUnitTest cases[] = CASES(b);
@@ -1306,7 +1312,7 @@ int main(void)
 			printf("%s: skipped: %s\n", b->name, b->unavailable());
 			continue;
 		}
-		failed += cmocka_run_group_tests_name(b->name, cases, setup, teardown);
+		failed += tu_run_group(b->name, cases, n, setup, teardown);
 	}
 	return failed;
 }

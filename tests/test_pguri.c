@@ -147,13 +147,9 @@ static void test_scrub(void **state)
 	}
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
+TU_MAIN(NULL, NULL,
+	{
 	    cmocka_unit_test(test_accepts),
 	    cmocka_unit_test(test_mask),
 	    cmocka_unit_test(test_scrub),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+	})

@@ -199,13 +199,11 @@ static void test_downsampled(void **state)
 	reportdata_release(&rd);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_recent),	cmocka_unit_test(test_escape_html),
-	    cmocka_unit_test(test_page),	cmocka_unit_test(test_hostile_page),
+TU_MAIN(NULL, NULL,
+	{
+	    cmocka_unit_test(test_recent),
+	    cmocka_unit_test(test_escape_html),
+	    cmocka_unit_test(test_page),
+	    cmocka_unit_test(test_hostile_page),
 	    cmocka_unit_test(test_downsampled),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+	})

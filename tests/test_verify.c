@@ -437,9 +437,8 @@ static void test_text(void **state)
 			    "a store holds UTF-8 text only");
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
+TU_MAIN(NULL, NULL,
+	{
 	    cmocka_unit_test(test_run),
 	    cmocka_unit_test(test_stats),
 	    cmocka_unit_test(test_quantiles),
@@ -449,7 +448,4 @@ int main(void)
 	    cmocka_unit_test(test_blob_stats),
 	    cmocka_unit_test(test_long_name),
 	    cmocka_unit_test(test_text),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+	})

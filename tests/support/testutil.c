@@ -1,7 +1,9 @@
 /*
  * testutil.c - temporary directories, fixture paths and whole files for the
- * tests.
+ * tests, and the choice of which cases a test program runs (its arguments
+ * or UNIT_CASES, glob patterns of case names).
  */
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,4 +110,131 @@ void tu_write_file(const char *path, const void *data, size_t len)
 	if (len)
 		assert_int_equal(fwrite(data, 1, len, f), len);
 	assert_int_equal(fclose(f), 0);
+}
+
+/* ---- which cases run ------------------------------------------------------------------------ */
+
+static const char *tu_prog = "test";
+static char **tu_patterns; /* the patterns that choose cases; none: every case */
+static size_t tu_npatterns;
+static char *tu_env_cases; /* UNIT_CASES's copy, cut at its spaces into patterns */
+
+const char *tu_program(void)
+{
+	return tu_prog;
+}
+
+static void tu_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: %s [--list] [PATTERN...]\n"
+		"Runs the cases whose names match a glob PATTERN, every case with none.  With no\n"
+		"PATTERN, UNIT_CASES gives them (separated by spaces), as E2E_CASES does for the\n"
+		"end-to-end scripts: UNIT_CASES='test_a*' ctest -R %s.  --list names the cases\n"
+		"chosen; CMOCKA_MESSAGE_OUTPUT=TAP (or XML, SUBUNIT) sets cmocka's output.\n",
+		tu_prog, tu_prog);
+}
+
+/* 1 if the case called name is chosen. */
+static int tu_chosen(const char *name)
+{
+	size_t i;
+
+	if (!tu_npatterns)
+		return 1;
+	for (i = 0; i < tu_npatterns; i++)
+		if (fnmatch(tu_patterns[i], name, 0) == 0)
+			return 1;
+	return 0;
+}
+
+/* The cases' names on one line, for the message of a pattern that matches none. */
+static void tu_print_names(FILE *f, const struct CMUnitTest *tests, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		fprintf(f, " %s", tests[i].name);
+	fputc('\n', f);
+}
+
+int tu_choose(int argc, char **argv, const struct CMUnitTest *tests, size_t n)
+{
+	const char *env = getenv("UNIT_CASES");
+	size_t i, k, room;
+	int list = 0;
+
+	if (argc > 0 && argv[0] && argv[0][0]) {
+		const char *slash = strrchr(argv[0], '/');
+
+		tu_prog = slash ? slash + 1 : argv[0];
+	}
+	room = (size_t)(argc > 0 ? argc : 0) + (env ? strlen(env) / 2 + 1 : 0);
+	tu_patterns = calloc(room ? room : 1, sizeof(*tu_patterns));
+	if (!tu_patterns) {
+		fprintf(stderr, "%s: out of memory\n", tu_prog);
+		return 1;
+	}
+	for (i = 1; i < (size_t)(argc > 0 ? argc : 0); i++) {
+		if (!strcmp(argv[i], "--list")) {
+			list = 1;
+		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			tu_usage(stdout);
+			return 0;
+		} else if (argv[i][0] == '-') {
+			fprintf(stderr, "%s: unknown option '%s'\n", tu_prog, argv[i]);
+			tu_usage(stderr);
+			return 2;
+		} else {
+			tu_patterns[tu_npatterns++] = argv[i];
+		}
+	}
+	if (!tu_npatterns && env) {
+		char *save = NULL, *p;
+
+		tu_env_cases = strdup(env);
+		if (!tu_env_cases) {
+			fprintf(stderr, "%s: out of memory\n", tu_prog);
+			return 1;
+		}
+		for (p = strtok_r(tu_env_cases, " \t\n", &save); p;
+		     p = strtok_r(NULL, " \t\n", &save))
+			tu_patterns[tu_npatterns++] = p;
+	}
+	for (k = 0; k < tu_npatterns; k++) {
+		for (i = 0; i < n && fnmatch(tu_patterns[k], tests[i].name, 0) != 0; i++)
+			;
+		if (i == n) {
+			fprintf(stderr, "%s: no case matches '%s'; the cases are:", tu_prog,
+				tu_patterns[k]);
+			tu_print_names(stderr, tests, n);
+			return 2;
+		}
+	}
+	if (!list)
+		return -1;
+	for (i = 0; i < n; i++)
+		if (tu_chosen(tests[i].name))
+			printf("%s\n", tests[i].name);
+	return 0;
+}
+
+int tu_run_group(const char *name, const struct CMUnitTest *tests, size_t n,
+		 CMFixtureFunction setup, CMFixtureFunction teardown)
+{
+	struct CMUnitTest *chosen = malloc((n ? n : 1) * sizeof(*chosen));
+	size_t i, k = 0;
+	int failed = 0;
+
+	if (!chosen) {
+		fprintf(stderr, "%s: out of memory\n", tu_prog);
+		return 1;
+	}
+	for (i = 0; i < n; i++)
+		if (tu_chosen(tests[i].name))
+			chosen[k++] = tests[i];
+	if (k)
+		failed = _cmocka_run_group_tests(name, chosen, k, setup, teardown);
+	free(chosen);
+	return failed;
 }

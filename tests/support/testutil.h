@@ -28,15 +28,43 @@ const char *tu_fixture(const char *name);
 
 /*
  * The main() of a test program: run the braced list of cmocka tests (each
- * cmocka_unit_test(...)) as one group with setup and teardown (or NULL):
+ * cmocka_unit_test(...)) as one group with setup and teardown (or NULL),
+ * named after the program, only the cases the command line or UNIT_CASES
+ * chooses (tu_choose()):
  *   TU_MAIN(NULL, NULL, {cmocka_unit_test(test_a), cmocka_unit_test(test_b)})
  */
 #define TU_MAIN(setup, teardown, ...)                                                              \
-	int main(void)                                                                             \
+	int main(int argc, char **argv)                                                            \
 	{                                                                                          \
 		const struct CMUnitTest tu_tests[] = __VA_ARGS__;                                  \
-		return cmocka_run_group_tests(tu_tests, setup, teardown);                          \
+		const size_t tu_n = sizeof(tu_tests) / sizeof(tu_tests[0]);                        \
+		int tu_status = tu_choose(argc, argv, tu_tests, tu_n);                             \
+                                                                                                   \
+		if (tu_status >= 0)                                                                \
+			return tu_status;                                                          \
+		return tu_run_group(tu_program(), tu_tests, tu_n, setup, teardown);                \
 	}
+
+/*
+ * Which cases a test program runs: the glob patterns of its arguments or,
+ * with none, of UNIT_CASES (separated by spaces; ctest passes it on), as
+ * E2E_CASES chooses the cases of an end-to-end script; every case when
+ * neither names one.  tests[0..n) are the program's cases (a program of
+ * several groups gives one of them: each group has the same cases).
+ * Returns -1 to go on, or the status main() returns at once: 0 after
+ * --list (the names, one a line) or --help, 2 when a pattern matches no
+ * case (a typo does not pass as a run of nothing).
+ */
+int tu_choose(int argc, char **argv, const struct CMUnitTest *tests, size_t n);
+
+/* The program's name, for its group (argv[0] without its directory). */
+const char *tu_program(void);
+
+/* Run the chosen cases of tests[0..n) as the cmocka group name, with its
+ * setup and teardown (not at all when none is chosen); returns the number
+ * of cases that failed, as cmocka_run_group_tests() does. */
+int tu_run_group(const char *name, const struct CMUnitTest *tests, size_t n,
+		 CMFixtureFunction setup, CMFixtureFunction teardown);
 
 /* Size of path in bytes (it must exist). */
 long tu_file_size(const char *path);
