@@ -218,6 +218,13 @@ expect 0 "show FILE csv" $S show r2.h5 --include solve --format csv
 equals "show FILE = show stored run" "$out" "$csv_stored"
 expect 0 "show FILE json" $S show r2.h5 --format json
 contains "show FILE json" "$out" '{"run": {"id": null, "path": "r2.h5"'
+# a file with no timestamp: no recorded time (it was never ingested), in
+# the table as in the JSON (the table showed the time of the reading)
+cp "$TESTDATA/schema-3.h5" untimed.h5
+expect 0 "show an untimed FILE" $S show untimed.h5
+equals "untimed FILE header" "${out%%$'\n'*}" "Run: untimed.h5 (file, 1 rank, columnar)"
+expect 0 "show an untimed FILE json" $S show untimed.h5 --format json
+equals "untimed FILE json" "$(jq -c .run.recorded_at <<<"$out")" null
 expect 0 "show FILE without a store" env SCOPEDB_DB="$E2E_DIR/none.sqlite" $S show r2.h5
 [ ! -e "$E2E_DIR/none.sqlite" ] && ok || bad "show FILE created a store"
 expect_error "show missing file" "^scopedb: cannot read 'nope.h5': no such file$" $S show nope.h5

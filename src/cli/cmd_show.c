@@ -68,7 +68,11 @@ static int show_document(struct doc *d, const void *ctx)
 	struct buf tn = BUF_INIT;
 	size_t i, c, nc, off = 0;
 
-	report_run_field(d, "Run", v->run, v->is_file, REPORT_RUN_LAYOUT | REPORT_RUN_INGESTED);
+	/* a stored run without a recorded time shows when it was ingested; a
+	 * file read here was never ingested (its temporary store's time is
+	 * now), so it shows none, as diff and the JSON do */
+	report_run_field(d, "Run", v->run, v->is_file,
+			 REPORT_RUN_LAYOUT | (v->is_file ? 0 : REPORT_RUN_INGESTED));
 	if (v->ranks)
 		report_ranks_field(d, DOC_F_HUMAN, v->ranks, v->nranks);
 	doc_blank(d, DOC_F_HUMAN);
