@@ -266,6 +266,15 @@ equals "pinned run cannot be deleted" \
 	"$(sqlite3 "$db" 'PRAGMA foreign_keys=ON; DELETE FROM runs WHERE id = 2;' 2>&1 | grep -c 'FOREIGN KEY')" 1
 expect_error "pin unknown run" "no run with id 42" $S pin x 42
 expect_error "pin bad name" "invalid pin name 'a b'" $S pin "a b" 1
+# a long name is quoted to 120 bytes, so the rule and the hint stay whole
+# (a 2,001-byte name was cut at 1 KiB, rule and closing quote lost)
+long=$(printf '%2001s' | tr ' ' t)
+cut120="$(printf '%120s' | tr ' ' t)..."
+expect_err 2 "pin: a long name" \
+	"scopedb: invalid pin name '$cut120': use 1 to 64 letters, digits, '.', '_', '-' or '/'" \
+	$S pin "$long" 1
+expect_err 2 "unpin: a long name" "scopedb: no pin named '$cut120'" $S unpin "$long"
+expect_err 2 "pin: a long selector" "scopedb: no pin named '$cut120'" $S show "pin:$long"
 expect_error "pin a file" "cannot pin the file 'base.h5': ingest it, then pin its run" $S pin x base.h5
 expect_error "pin needs a store" "cannot open store 'none.sqlite': no such file" \
 	$S pin --db none.sqlite x 1

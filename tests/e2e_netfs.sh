@@ -38,6 +38,10 @@ for cmd in "pin base 1" "untag 1 t" "vacuum"; do
 done
 run on 0x6969 $S unpin base --db nfs.sqlite
 equals "unpin on nfs: warning" "$err" "$(warning nfs.sqlite nfs)"
+# the store's path is quoted escaped (it was printed raw)
+esc=$'e\033[2J.sqlite'
+run on 0x6969 $S ingest --db "$esc" r1.h5 --commit 0123456789abcdef0123456789abcdef01234567
+equals "a store named with an ESC: warning escaped" "$err" "$(warning 'e\x1b[2J.sqlite' nfs)"
 run on 0x6969 $S pin base 1 --db nfs.sqlite --allow-network-fs
 run on 0x6969 $S unpin base --db nfs.sqlite --allow-network-fs
 equals "unpin --allow-network-fs: silent" "$err|$rc" "|0"

@@ -84,6 +84,19 @@ no_esc "unknown command"
 equals "unknown command: escaped" "$err" "scopedb: 'red\\x1b[31m' is not a scopedb command; see 'scopedb --help'"
 run $S "-$red"
 no_esc "unknown option"
+# a command's usage errors quote the word (they printed it raw)
+for args in "runs x$red" "changes x$red" "runs --x$red" "runs -$red" "completion $red"; do
+	read -ra words <<<"$args"
+	run $S "${words[@]}" --db "$db"
+	no_esc "usage error of '${words[*]}'"
+	[ "$rc" = 2 ] && ok || bad "usage error of '${words[*]}': exit $rc"
+done
+run $S runs "x$red" --db "$db"
+equals "unexpected argument: escaped" "${err%%$'\n'*}" \
+	"scopedb: unexpected argument 'xred\x1b[31m'"
+run $S runs $'x\ny' --db "$db"
+equals "unexpected argument: a newline escaped, on one line" "${err%%$'\n'*}" \
+	"scopedb: unexpected argument 'x\x0ay'"
 run $S help "$red"
 no_esc "help of an unknown command"
 run $S history "$red" --db "$db"

@@ -48,11 +48,10 @@ void cli_warn_network_fs(const char *db, int allow)
 	const char *fs = allow ? NULL : netfs_store(db);
 
 	if (fs)
-		fprintf(
-		    stderr,
-		    "scopedb: warning: store '%s' is on a network file system (%s), where "
-		    "SQLite's locking is unreliable and concurrent writers can corrupt it: use a "
-		    "PostgreSQL store (--db postgresql://...) or pass --allow-network-fs\n",
+		cli_print_errorf(
+		    "warning: store '%s' is on a network file system (%s), where SQLite's locking "
+		    "is unreliable and concurrent writers can corrupt it: use a PostgreSQL store "
+		    "(--db postgresql://...) or pass --allow-network-fs",
 		    db, fs);
 }
 
@@ -335,23 +334,29 @@ void cli_print_error(const char *msg)
 	buf_release(&b);
 }
 
-void cli_print_errorf(const char *fmt, ...)
+void cli_print_errorv(const char *fmt, va_list ap)
 {
 	char small[512], *msg = small;
-	va_list ap;
+	va_list again;
 	int n;
 
-	va_start(ap, fmt);
+	va_copy(again, ap);
 	n = vsnprintf(small, sizeof(small), fmt, ap);
-	va_end(ap);
-	if (n >= (int)sizeof(small) && (msg = malloc((size_t)n + 1)) != NULL) {
-		va_start(ap, fmt);
-		vsnprintf(msg, (size_t)n + 1, fmt, ap);
-		va_end(ap);
-	}
+	if (n >= (int)sizeof(small) && (msg = malloc((size_t)n + 1)) != NULL)
+		vsnprintf(msg, (size_t)n + 1, fmt, again);
+	va_end(again);
 	cli_print_error(msg ? msg : small);
 	if (msg != small)
 		free(msg);
+}
+
+void cli_print_errorf(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	cli_print_errorv(fmt, ap);
+	va_end(ap);
 }
 
 int cli_error(void)

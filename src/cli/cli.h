@@ -18,6 +18,7 @@
 #ifndef SCOPEDB_CLI_H
 #define SCOPEDB_CLI_H
 
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -100,6 +101,11 @@ void cli_print_error(const char *msg);
 __attribute__((format(printf, 1, 2)))
 #endif
 void cli_print_errorf(const char *fmt, ...);
+/* cli_print_errorf() of a va_list (opt_usage_error()'s message). */
+#if defined(__GNUC__)
+__attribute__((format(printf, 1, 0)))
+#endif
+void cli_print_errorv(const char *fmt, va_list ap);
 /* Create the missing directories of the parent of a store's file path, as
  * "mkdir -p" does (ingest and push create the store they write to). */
 int cli_store_mkdirs(const char *path);

@@ -698,14 +698,13 @@ int opt_usage_error(const struct opt_cmd *cmd, const struct opt *opts, const cha
 	struct buf text = BUF_INIT;
 	va_list ap;
 
-	fputs("scopedb: ", stderr);
+	/* escaped: the message quotes the user's words (an argument, a
+	 * shell's name), which may hold a terminal's escapes or a newline */
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	cli_print_errorv(fmt, ap);
 	va_end(ap);
-	if (opt_usage(&text, cmd, opts))
-		fprintf(stderr, "\n");
-	else
-		fprintf(stderr, "\nusage: %s\n", text.data);
+	if (!opt_usage(&text, cmd, opts))
+		fprintf(stderr, "usage: %s\n", text.data);
 	buf_release(&text);
 	return CLI_EXIT_ERROR;
 }

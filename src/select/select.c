@@ -217,6 +217,7 @@ void select_release(struct select_spec *s)
 int select_check_pin_name(const char *name)
 {
 	size_t i, n = strlen(name);
+	char q[160];
 
 	if (n == 0 || n > 64)
 		goto bad;
@@ -229,7 +230,8 @@ int select_check_pin_name(const char *name)
 	}
 	return 0;
 bad:
+	/* quoted to 120 bytes, so the rule after it is never cut off */
 	return err_set(ERR_USAGE,
 		       "invalid pin name '%s': use 1 to 64 letters, digits, '.', '_', '-' or '/'",
-		       name);
+		       util_quote_msg_buf(q, sizeof(q), 120, name));
 }

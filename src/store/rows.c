@@ -183,11 +183,14 @@ out:
 int rows_no_pin(struct store_conn *c, rows_names_fn names, const char *name)
 {
 	struct buf hint = BUF_INIT;
+	char q[160];
 	int ret = rows_hint(c, names, &hint, ROWS_NAMES_PIN, name);
 
+	/* the name quoted to 120 bytes, so the hint after it is never cut off */
 	if (!ret)
-		ret =
-		    err_set(ERR_NOTFOUND, "no pin named '%s'%s", name, hint.data ? hint.data : "");
+		ret = err_set(ERR_NOTFOUND, "no pin named '%s'%s",
+			      util_quote_msg_buf(q, sizeof(q), 120, name),
+			      hint.data ? hint.data : "");
 	buf_release(&hint);
 	return ret;
 }
