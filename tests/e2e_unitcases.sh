@@ -40,7 +40,11 @@ if tcase environment; then
 	equals "UNIT_CASES ran its two" "$(ran "$out")" $'test_count\ntest_fuzz'
 	run env UNIT_CASES=test_fuzz "$blob" test_count
 	equals "an argument wins over UNIT_CASES" "$(ran "$out")" test_count
-	run env UNIT_CASES=test_count ctest --test-dir "$SCOPEDB_BUILD_DIR" -R '^test_blob$' -V
+	# through a ctest of its own (not the build tree's, whose logs and
+	# timings a running suite keeps)
+	mkdir -p ct
+	printf 'add_test(test_blob "%s")\n' "$blob" >ct/CTestTestfile.cmake
+	run env UNIT_CASES=test_count ctest --test-dir ct --no-tests=error -R '^test_blob$' -V
 	equals "through ctest: exit" "$rc" 0
 	equals "through ctest: one case" "$(grep -c '\[ RUN  ' <<<"$out")" 1
 fi
@@ -48,7 +52,7 @@ fi
 if tcase refusals; then
 	expect 2 "no match" "$blob" test_count nosuchcase
 	equals "no match: the message" "$err" \
-		"test_blob: no case matches 'nosuchcase'; the cases are: $(echo $("$blob" --list))"
+		"test_blob: no case matches 'nosuchcase'; the cases are: $("$blob" --list | tr '\n' ' ' | sed 's/ $//')"
 	equals "no match: one line" "$(wc -l <<<"$err")" 1
 	equals "no match: nothing ran" "$out" ""
 	run env UNIT_CASES=nosuchcase "$blob"
@@ -56,7 +60,11 @@ if tcase refusals; then
 	expect 2 "unknown option" "$blob" --bogus
 	contains "unknown option: named" "$err" "test_blob: unknown option '--bogus'"
 	expect 0 "--help" "$blob" --help
-	contains "--help: usage" "$out" "usage: test_blob [--list] [PATTERN...]"
+	contains "--help: usage" "$out" "usage: test_blob [--list] [--] [PATTERN...]"
+	expect 0 "-- then a pattern" "$blob" -- test_count
+	equals "-- then a pattern ran it" "$(ran "$out")" test_count
+	expect 2 "-- then a pattern like an option" "$blob" -- --list
+	contains "-- then --list is a pattern" "$err" "no case matches '--list'"
 fi
 
 if tcase tap; then

@@ -127,7 +127,7 @@ const char *tu_program(void)
 static void tu_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: %s [--list] [PATTERN...]\n"
+		"usage: %s [--list] [--] [PATTERN...]\n"
 		"Runs the cases whose names match a glob PATTERN, every case with none.  With no\n"
 		"PATTERN, UNIT_CASES gives them (separated by spaces), as E2E_CASES does for the\n"
 		"end-to-end scripts: UNIT_CASES='test_a*' ctest -R %s.  --list names the cases\n"
@@ -162,7 +162,7 @@ int tu_choose(int argc, char **argv, const struct CMUnitTest *tests, size_t n)
 {
 	const char *env = getenv("UNIT_CASES");
 	size_t i, k, room;
-	int list = 0;
+	int list = 0, options = 1;
 
 	if (argc > 0 && argv[0] && argv[0][0]) {
 		const char *slash = strrchr(argv[0], '/');
@@ -176,17 +176,19 @@ int tu_choose(int argc, char **argv, const struct CMUnitTest *tests, size_t n)
 		return 1;
 	}
 	for (i = 1; i < (size_t)(argc > 0 ? argc : 0); i++) {
-		if (!strcmp(argv[i], "--list")) {
+		if (!options || argv[i][0] != '-') {
+			tu_patterns[tu_npatterns++] = argv[i];
+		} else if (!strcmp(argv[i], "--")) {
+			options = 0; /* patterns only from here */
+		} else if (!strcmp(argv[i], "--list")) {
 			list = 1;
 		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			tu_usage(stdout);
 			return 0;
-		} else if (argv[i][0] == '-') {
+		} else {
 			fprintf(stderr, "%s: unknown option '%s'\n", tu_prog, argv[i]);
 			tu_usage(stderr);
 			return 2;
-		} else {
-			tu_patterns[tu_npatterns++] = argv[i];
 		}
 	}
 	if (!tu_npatterns && env) {

@@ -53,7 +53,10 @@ const char *tu_fixture(const char *name);
  * several groups gives one of them: each group has the same cases).
  * Returns -1 to go on, or the status main() returns at once: 0 after
  * --list (the names, one a line) or --help, 2 when a pattern matches no
- * case (a typo does not pass as a run of nothing).
+ * case (a typo does not pass as a run of nothing) or an option is unknown
+ * (after "--" every argument is a pattern), 1 when out of memory.  (A run
+ * exits with the number of failed cases, as cmocka's does, so 2 may also
+ * be two failures: the message on stderr tells which.)
  */
 int tu_choose(int argc, char **argv, const struct CMUnitTest *tests, size_t n);
 
