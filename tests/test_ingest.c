@@ -1027,8 +1027,26 @@ static void test_calltree_json_twin(void **state)
 	}
 }
 
+/* A reader's CPU budget for a file: 5 s and 10 s a MiB, rounded up to a
+ * second, never wrapped (hand-computed). */
+static void test_cpu_budget(void **state)
+{
+	(void)state;
+	assert_int_equal(ingest_cpu_budget(0), 5);
+	assert_int_equal(ingest_cpu_budget(1), 6);
+	assert_int_equal(ingest_cpu_budget(104857), 6);		/* 0.99999 s */
+	assert_int_equal(ingest_cpu_budget(104858), 7);		/* 1.00000 s */
+	assert_int_equal(ingest_cpu_budget(281848), 8);		/* mkprofile --flip 1 */
+	assert_int_equal(ingest_cpu_budget(1 << 20), 15);	/* 1 MiB */
+	assert_int_equal(ingest_cpu_budget(1600000000), 15264); /* the 100M-call file */
+	assert_int_equal(ingest_cpu_budget(((uint64_t)1 << 52) - 1), 0xffffffffu);
+	assert_int_equal(ingest_cpu_budget((uint64_t)1 << 52), 0xffffffffu);
+	assert_int_equal(ingest_cpu_budget(UINT64_MAX), 0xffffffffu);
+}
+
 TU_MAIN(NULL, NULL,
 	{
+	    cmocka_unit_test(test_cpu_budget),
 	    cmocka_unit_test(test_upstream_fixtures),
 	    cmocka_unit_test(test_generated_layouts),
 	    cmocka_unit_test_teardown(test_rows_past_tree_budget, reset_tree_budget),

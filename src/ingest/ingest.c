@@ -67,6 +67,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <signal.h>
+#include <sys/stat.h>
 
 #include "scopedb/err.h"
 #include "scopedb/h5prof.h"
@@ -337,6 +339,8 @@ static int ingest_frame(struct ingest_ctx *c, const struct wire_frame *f)
 static int ingest_child_error(struct ingest_ctx *c, const struct child_status *cs,
 			      const struct ingest_limits *lim)
 {
+	struct stat sb;
+
 	if (c->failed && c->fail_code == ERR_NOMEM && c->fail_inherited)
 		return err_set(ERR_NOMEM,
 			       "'%s': reading it needed more than the %llu MiB of address space "
@@ -352,6 +356,14 @@ static int ingest_child_error(struct ingest_ctx *c, const struct child_status *c
 			       c->path);
 	if (c->failed)
 		return err_set(c->fail_code, "%s", c->fail_msg);
+	/* SIGXCPU below the timeout's CPU limit: the file's CPU budget
+	 * (ingest_cpu_budget(), the size stat()ed again for the message) */
+	if (cs->end == CHILD_TIMEOUT && cs->status == SIGXCPU && stat(c->path, &sb) == 0 &&
+	    ingest_cpu_budget((uint64_t)sb.st_size) < (uint64_t)lim->timeout_s * CHILD_THREADS)
+		return err_set(ERR_FORMAT,
+			       "'%s': reading it used more than %u s of CPU, far more than a file "
+			       "of its size takes: it is likely damaged; nothing stored",
+			       c->path, ingest_cpu_budget((uint64_t)sb.st_size));
 	if (cs->end == CHILD_TIMEOUT)
 		return err_set(ERR_IO,
 			       "'%s': reading it took longer than %u s (--file-timeout); nothing "

@@ -35,6 +35,16 @@
 
 static uint64_t ingest_tree_budget; /* ingest_testing_tree_budget() */
 
+unsigned ingest_cpu_budget(uint64_t file_bytes)
+{
+	/* 5 + 10 * file_bytes / 1 MiB, rounded up, capped (no overflow) */
+	uint64_t s = file_bytes >= ((uint64_t)1 << 52)
+			 ? 0xffffffffu
+			 : 5 + (file_bytes * 10 + (1u << 20) - 1) / (1u << 20);
+
+	return s > 0xffffffffu ? 0xffffffffu : (unsigned)s;
+}
+
 void ingest_testing_tree_budget(uint64_t max_held)
 {
 	ingest_tree_budget = max_held;
@@ -363,6 +373,8 @@ static int ingest_child_read(const char *path, int fd, int reset)
 		calltree_set_budget(r.tree, ingest_tree_budget);
 		rc = profile_open_file(r.path, &r.fd, &r.st);
 	}
+	if (!rc)
+		child_job_cpu(ingest_cpu_budget((uint64_t)r.st.st_size));
 	if (!rc)
 		rc = profile_open(&r.p, r.path, r.fd, &r.st);
 	if (rc)

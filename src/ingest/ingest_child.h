@@ -27,6 +27,16 @@ int ingest_child_main(void *path, int fd);
  */
 int ingest_child_serve(void *arg, int fd);
 
+/*
+ * The CPU seconds a reader may spend on a file of file_bytes bytes (each
+ * reader, with a --file-timeout): 5 s and 10 s a MiB, 100 times what any
+ * file the tests and benchmarks read takes, even under the sanitizers
+ * and gzip-compressed.  A damaged file can make libhdf5 loop forever (a
+ * global heap read again and again); the reader is then stopped in
+ * seconds, not at --file-timeout.
+ */
+unsigned ingest_cpu_budget(uint64_t file_bytes);
+
 /* Testing hook: the readers started after it hold at most max_held calls
  * for a rank's call tree (0: CALLTREE_MAX_HELD), so that rows past the
  * budget, given up and sorted where they lie, can be small. */

@@ -62,12 +62,10 @@ static void child_sanitizer_death(void)
 }
 #endif
 
-/* Threads a child may keep busy at once (the reader, its prefetch thread
- * and the hashing thread): its CPU limit is this many times the timeout. */
-#define CHILD_THREADS 3
-
 /* In a served child, the socket its jobs come on (child_next_job()). */
 static int child_jobs_fd = -1;
+/* In a child: 1 when its CPU time is limited (a --file-timeout, not 0). */
+static int child_cpu_limited;
 
 /* The pipe's capacity asked for (Linux allows up to
  * /proc/sys/fs/pipe-max-size, 1 MiB by default, without privileges). */
@@ -179,7 +177,7 @@ static int child_setup(const struct child_limits *lim, int keep, int jobs, pid_t
 		/* a served child's hard bound covers all its jobs; each job
 		 * moves the soft limit (child_job_limits()) */
 		rl.rlim_max = rl.rlim_cur * (jobs >= 0 ? CHILD_SERVE_JOBS : 1) + 1;
-		(void)setrlimit(RLIMIT_CPU, &rl);
+		child_cpu_limited = setrlimit(RLIMIT_CPU, &rl) == 0;
 	}
 	/* The memory the reader may take beyond what it inherits: a parent
 	 * that holds other files' frames (ingest_queue.c) or a large store
@@ -368,19 +366,37 @@ int child_next_job(char *buf, size_t cap)
 	return child_jobs_fd < 0 ? -1 : child_read_job(child_jobs_fd, buf, cap);
 }
 
-void child_job_limits(const struct child_limits *lim)
+/* The whole CPU seconds the child has used (RLIMIT_CPU counts in seconds:
+ * a job's limit is this plus its own, as a new child's would be), or -1. */
+static long long child_cpu_used(void)
 {
 	struct rusage ru;
-	struct rlimit rl;
-	rlim_t used;
 
-	if (lim && lim->timeout_s && getrusage(RUSAGE_SELF, &ru) == 0 &&
-	    getrlimit(RLIMIT_CPU, &rl) == 0) {
-		/* whole seconds used (RLIMIT_CPU counts in seconds: the job
-		 * gets at most its own, as a new child would) */
-		used = (rlim_t)ru.ru_utime.tv_sec + (rlim_t)ru.ru_stime.tv_sec +
-		       (rlim_t)((ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1000000);
-		rl.rlim_cur = used + (rlim_t)lim->timeout_s * CHILD_THREADS;
+	if (getrusage(RUSAGE_SELF, &ru) != 0)
+		return -1;
+	return (long long)ru.ru_utime.tv_sec + (long long)ru.ru_stime.tv_sec +
+	       (long long)((ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1000000);
+}
+
+void child_job_cpu(unsigned secs)
+{
+	long long used = child_cpu_used();
+	struct rlimit rl;
+
+	if (!child_cpu_limited || used < 0 || getrlimit(RLIMIT_CPU, &rl) != 0 ||
+	    rl.rlim_cur == RLIM_INFINITY || (rlim_t)used + secs >= rl.rlim_cur)
+		return;
+	rl.rlim_cur = (rlim_t)used + secs;
+	(void)setrlimit(RLIMIT_CPU, &rl);
+}
+
+void child_job_limits(const struct child_limits *lim)
+{
+	long long used = child_cpu_used();
+	struct rlimit rl;
+
+	if (lim && lim->timeout_s && used >= 0 && getrlimit(RLIMIT_CPU, &rl) == 0) {
+		rl.rlim_cur = (rlim_t)used + (rlim_t)lim->timeout_s * CHILD_THREADS;
 		if (rl.rlim_max != RLIM_INFINITY && rl.rlim_cur > rl.rlim_max)
 			rl.rlim_cur = rl.rlim_max;
 		(void)setrlimit(RLIMIT_CPU, &rl);

@@ -35,6 +35,10 @@ struct child_limits {
  * (0..255). */
 typedef int (*child_fn)(void *arg, int fd);
 
+/* Threads a child may keep busy at once (the reader, its prefetch thread
+ * and the hashing thread): its CPU limit is this many times the timeout. */
+#define CHILD_THREADS 3
+
 /* The jobs one served child may take: its CPU limit's hard bound is this
  * many jobs' worth (child_job_limits()). */
 #define CHILD_SERVE_JOBS 128
@@ -100,6 +104,11 @@ int child_read_job(int fd, char *buf, size_t cap);
  * memory beyond the child's present size.  A limit of 0 is left as it
  * is. */
 void child_job_limits(const struct child_limits *lim);
+
+/* In a child (after child_start() or child_job_limits()): the running job
+ * may use at most secs more seconds of CPU, when that is less than its
+ * limit gives it (a child started without a timeout is left as it is). */
+void child_job_cpu(unsigned secs);
 
 /* In a child (after child_start() or child_job_limits()): its
  * address-space limit in bytes when that is the one scopedb was given
