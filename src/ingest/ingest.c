@@ -340,6 +340,7 @@ static int ingest_child_error(struct ingest_ctx *c, const struct child_status *c
 			      const struct ingest_limits *lim)
 {
 	struct stat sb;
+	unsigned budget;
 
 	if (c->failed && c->fail_code == ERR_NOMEM && c->fail_inherited)
 		return err_set(ERR_NOMEM,
@@ -359,11 +360,12 @@ static int ingest_child_error(struct ingest_ctx *c, const struct child_status *c
 	/* SIGXCPU below the timeout's CPU limit: the file's CPU budget
 	 * (ingest_cpu_budget(), the size stat()ed again for the message) */
 	if (cs->end == CHILD_TIMEOUT && cs->status == SIGXCPU && stat(c->path, &sb) == 0 &&
-	    ingest_cpu_budget((uint64_t)sb.st_size) < (uint64_t)lim->timeout_s * CHILD_THREADS)
+	    (budget = ingest_cpu_budget((uint64_t)sb.st_size)) <
+		(uint64_t)lim->timeout_s * CHILD_THREADS)
 		return err_set(ERR_FORMAT,
 			       "'%s': reading it used more than %u s of CPU, far more than a file "
 			       "of its size takes: it is likely damaged; nothing stored",
-			       c->path, ingest_cpu_budget((uint64_t)sb.st_size));
+			       c->path, budget);
 	if (cs->end == CHILD_TIMEOUT)
 		return err_set(ERR_IO,
 			       "'%s': reading it took longer than %u s (--file-timeout); nothing "
