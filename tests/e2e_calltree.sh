@@ -357,6 +357,10 @@ contains "history p95 by path" "$out" '"value": 0.000862625'
 expect 0 "changes by path" $S changes --db "$hs" --by path --format csv
 equals "changes: main > solve only" "$(printf '%s\n' "$out" | tail -n +2 | cut -d, -f1,4,8)" \
 	"main > solve,2024-01-15T00:00:00Z,2024-01-16T00:00:00Z"
+expect 0 "changes json by path" $S changes --db "$hs" --by path --format json
+contains "changes: path array" "$out" '{"region": "main > solve", "path": ["main","solve"], "depth": 2, "before": '
+expect 0 "changes json by name" $S changes --db "$hs" --format json
+case "$out" in *'"depth": '*) bad "changes by name: a path array" ;; *) ok ;; esac
 expect 0 "changes by path, io" $S changes --db "$hs" --by path --include io --format csv
 equals "changes: none for io" "$(printf '%s\n' "$out" | wc -l)" 1
 # p95 by path from each path's stored percentiles: the same change; a

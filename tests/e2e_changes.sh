@@ -98,6 +98,10 @@ equals "csv header" "$(printf '%s\n' "$out" | head -1)" \
 	"region,before_run,before_commit,before_recorded_at,before_value,after_run,after_commit,after_recorded_at,after_value,pct,p,runs_before,runs_after,at_run,provisional,confirm_runs"
 equals "csv rows" "$(printf '%s\n' "$out" | tail -n +2 | cut -d, -f1,2,6,12,13 | tr '\n' ' ')" \
 	"halo,13,16,13,17 io,15,16,15,17 solve,15,16,15,17 "
+# p as JSON writes it (the shortest exact text), not 17 digits
+csv_p=$(printf '%s\n' "$out" | tail -n +2 | cut -d, -f11 | tr '\n' ' ')
+expect 0 "changes json for p" $S changes --format json
+equals "csv p = json p" "$csv_p" "$(printf '%s' "$out" | grep -o '"p": [^,]*' | cut -d' ' -f2 | tr '\n' ' ')"
 expect 0 "changes markdown" $S changes --format markdown
 contains "markdown row" "$out" "| solve | 15 -> 16 | c15000000000..c16000000000 |"
 

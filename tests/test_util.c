@@ -363,6 +363,20 @@ static void join_path(char *out, const char *const *names, size_t n)
 	*out = '\0';
 }
 
+/* util_path_split() of the joined name gives names[0..n) back. */
+static void split_back(const char *joined, const char *const *names, size_t n)
+{
+	char **got;
+	size_t k, i;
+
+	assert_int_equal(util_path_split(joined, &got, &k), 0);
+	if (k != n)
+		fail_msg("'%s' split into %zu names, not %zu", joined, k, n);
+	for (i = 0; i < n; i++)
+		assert_string_equal(got[i], names[i]);
+	free(got);
+}
+
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -370,7 +384,8 @@ static int cmp_str(const void *a, const void *b)
 
 /* No two paths read alike: every path of one to three names made of
  * 'a', ' ', '>' and '\\' (names of up to 3 bytes for paths of one and
- * two names, up to 2 for three) has a joined name of its own. */
+ * two names, up to 2 for three) has a joined name of its own, which
+ * util_path_split() splits back into its names. */
 static void test_path_name_unique(void **state)
 {
 	static const char abc[] = "a >\\";
@@ -393,11 +408,13 @@ static void test_path_name_unique(void **state)
 	for (i = 0; i < nn; i++) {
 		p[0] = names[i];
 		joined[nj] = malloc(8);
-		join_path(joined[nj++], p, 1);
+		join_path(joined[nj], p, 1);
+		split_back(joined[nj++], p, 1);
 		for (j = 0; j < nn; j++) {
 			p[1] = names[j];
 			joined[nj] = malloc(20);
-			join_path(joined[nj++], p, 2);
+			join_path(joined[nj], p, 2);
+			split_back(joined[nj++], p, 2);
 		}
 	}
 	/* names of up to 2 bytes: the first 20 */
@@ -408,7 +425,8 @@ static void test_path_name_unique(void **state)
 				p[1] = names[j];
 				p[2] = names[k];
 				joined[nj] = malloc(24);
-				join_path(joined[nj++], p, 3);
+				join_path(joined[nj], p, 3);
+				split_back(joined[nj++], p, 3);
 			}
 	assert_int_equal(nj, cap);
 	qsort(joined, nj, sizeof(*joined), cmp_str);

@@ -142,6 +142,12 @@ size_t util_utf8_decode(const char *s, unsigned *cp);
 size_t util_path_name_len(const char *name);
 char *util_path_name_put(char *dst, const char *name);
 
+/* The names of the joined path text (util_path_name_put()'s names joined
+ * by " > ") into *names[0..*n): split at each unescaped " > ", with \> and
+ * \\ read back as > and \.  *names is one allocation (the pointers, then
+ * the names), freed with free().  0 or ERR_NOMEM. */
+int util_path_split(const char *joined, char ***names, size_t *n);
+
 /* NULL when s is valid UTF-8 text, else its first byte that starts no
  * valid sequence.  A store holds UTF-8 text only (docs/text.md). */
 const char *util_utf8_bad(const char *s);

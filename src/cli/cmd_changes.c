@@ -18,6 +18,7 @@
 #include "cli/cli.h"
 #include "cli/hint.h"
 #include "cli/output.h"
+#include "render/format.h"
 #include "render/report.h"
 #include "scopedb/changes.h"
 #include "scopedb/err.h"
@@ -86,6 +87,7 @@ struct changes_view {
 	enum changes_sort sort;
 	const struct same *same; /* --same, resolved against the newest run */
 	size_t min_runs;	 /* fewest runs with a change point in them */
+	int by_path;		 /* rows are paths: JSON adds "path" and "depth" */
 };
 
 /* The commit text of a change for people: the range to bisect,
@@ -168,7 +170,8 @@ static const char *changes_commit(const void *ctx, size_t i)
  * what was searched, then one row per change point; JSON {"metric",
  * "changes": [{"region", "before": {...}, "after": {...}, "pct", "p",
  * "runs_before", "runs_after", "at_run", "provisional", "confirm_runs"}]}
- * ("same" too with --same).  A change point lies after the run before and
+ * ("same" too with --same; by path "path" and "depth" after "region", as
+ * every command's rows by path have them).  A change point lies after the run before and
  * at or before the run after: one run apart for a clear step, more for a
  * small one or a drift (at_run: the likeliest).  A provisional one is a
  * step in the newest runs that more runs would confirm (or show to be an
@@ -239,7 +242,7 @@ static int changes_document(struct doc *d, const void *ctx)
 		else
 			snprintf(num, sizeof(num), "%.3f", it->cp.p);
 		doc_set_text(t, CC_P_HUMAN, num);
-		snprintf(num, sizeof(num), "%.17g", it->cp.p);
+		format_number(num, sizeof(num), it->cp.p, 0); /* as JSON writes it */
 		doc_set_text(t, CC_P, num);
 		doc_set_id(t, CC_RUNS_BEFORE, (int64_t)it->cp.runs_before);
 		doc_set_id(t, CC_RUNS_AFTER, (int64_t)it->cp.runs_after);
@@ -255,6 +258,17 @@ static int changes_document(struct doc *d, const void *ctx)
 		}
 		o = doc_json_obj(d, arr, NULL, JSONW_INLINE);
 		doc_json_str(d, o, "region", it->region);
+		if (v->by_path) {
+			char **names;
+			size_t depth;
+
+			if (util_path_split(it->region, &names, &depth))
+				return err_nomem();
+			doc_json_strs(d, o, "path", (const char *const *)names, depth,
+				      JSONW_COMPACT);
+			doc_json_int(d, o, "depth", (int64_t)depth);
+			free(names);
+		}
 		changes_json_side(d, o, "before", it->before, it->cp.v_before, count);
 		changes_json_side(d, o, "after", it->after, it->cp.v_after, count);
 		doc_json_num(d, o, "pct", it->cp.pct, 0);
@@ -347,6 +361,7 @@ int cmd_changes(int argc, char **argv)
 	changepoint_opts_init(&co);
 	co.min_change = min_change / 100.0;
 	v.min_runs = 2 * co.min_segment; /* changepoint_find()'s fewest points */
+	v.by_path = by_path;
 	if (regions.include.n || regions.exclude.n) {
 		if (match_new(&m, regions.include.v, regions.include.n, regions.exclude.v,
 			      regions.exclude.n)) {

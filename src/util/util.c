@@ -367,6 +367,40 @@ char *util_path_name_put(char *dst, const char *name)
 	return dst;
 }
 
+int util_path_split(const char *joined, char ***names, size_t *n)
+{
+	size_t len = strlen(joined), k = 1, i;
+	char **v, *out;
+
+	for (i = 0; i < len; i++) {
+		if (joined[i] == '\\' && joined[i + 1])
+			i++;
+		else if (!strncmp(joined + i, " > ", 3))
+			k++, i += 2;
+	}
+	/* the names are no longer than the text, with a NUL each */
+	v = malloc(k * sizeof(*v) + len + k);
+	if (!v)
+		return err_nomem();
+	out = (char *)(v + k);
+	v[0] = out;
+	for (i = 0, k = 1; i < len; i++) {
+		if (joined[i] == '\\' && joined[i + 1]) {
+			*out++ = joined[++i];
+		} else if (!strncmp(joined + i, " > ", 3)) {
+			*out++ = '\0';
+			v[k++] = out;
+			i += 2;
+		} else {
+			*out++ = joined[i];
+		}
+	}
+	*out = '\0';
+	*names = v;
+	*n = k;
+	return 0;
+}
+
 const char *util_utf8_bad(const char *s)
 {
 	size_t n;
