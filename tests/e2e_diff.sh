@@ -70,6 +70,15 @@ contains "github: why" "$out" "no call in the candidate (--fail-on-missing)"
 run $S check ibase.h5 icand.h5 --ranks 1-3 --fail-on-missing --format junit
 contains "junit: typed missing" "$out" '<failure type="missing"'
 expect 0 "rank 0 calls it in both" $S check ibase.h5 icand.h5 --ranks 0 --fail-on-missing
+# the only region watched left without calls: with --fail-on-missing a
+# FAIL naming it (the candidate ran: its other regions have calls), without
+# it nothing to compare, never a pass
+expect 1 "the one region watched, not called" \
+	$S check ibase.h5 icand.h5 --ranks 1-3 --include io --fail-on-missing
+contains "the one region watched: named" "$out" "Budget violations: io"
+expect_err 2 "the one region watched, without --fail-on-missing" \
+	"scopedb: nothing to compare: --include 'io' --ranks 1-3 selects no call of 'icand.h5'" \
+	$S check ibase.h5 icand.h5 --ranks 1-3 --include io
 expect 0 "no call in the baseline either" $S check icand.h5 icand.h5 --ranks 1-3 --fail-on-missing
 # a metric that gives the idle region a value (calls: 0, -100%) types it
 # missing too

@@ -413,7 +413,11 @@ static const char *compare_why_none(const struct compare_result *r, const struct
  * such files), one run has selected regions but no call of them while
  * the other has calls, or no row is left (the selection matches no region
  * of either run, or the metric has no value in either).  Rows of one side
- * only are a comparison: the missing and new regions.
+ * only are a comparison: the missing and new regions.  So is a candidate
+ * that made calls, but none of the selected regions the baseline calls,
+ * under --fail-on-missing: its rows are violations (a FAIL); a candidate
+ * that made no call at all is still nothing (a benchmark that stopped
+ * before its timed part is not a measurement).
  */
 static int compare_nothing(struct compare_result *r, const struct compare_opts *o, size_t nrows)
 {
@@ -432,6 +436,12 @@ static int compare_nothing(struct compare_result *r, const struct compare_opts *
 		rc |= compare_sides(&t, r, ea, eb, " and ");
 		rc |= buf_puts(&t, ea && eb && !compare_same_sides(r) ? " have no regions"
 								      : " has no regions");
+	} else if (nrows && zb && !za && r->a.ncalls && r->b.run.num_calls > 0 &&
+		   o->fail_on_missing && r->verdict.kind == VERDICT_FAIL) {
+		/* a candidate that ran, but called none of the selected
+		 * regions the baseline calls, which --fail-on-missing made
+		 * violations: the gate decided */
+		return 0;
 	} else if (nrows && ((za && r->b.ncalls) || (zb && r->a.ncalls))) {
 		/* one run called none of its selected regions while the other
 		 * did: a candidate that ran nothing must not pass, nor be
