@@ -610,6 +610,46 @@ static int ingest_scan_blobs(void *ctx, store_blob_fn fn, void *arg)
 	return rc;
 }
 
+/*
+ * The places in c->frames of its WIRE_ROW frames, region by region (in
+ * file order within a region: ranks ascending for the columnar layout,
+ * whose frames come rank by rank), into *order[0..*n).  Stored in this
+ * order, a run's timings rows reach each index (run, region, rank) and
+ * (region, run) at one place at a time instead of at every region's for
+ * each rank: with 4,096 ranks x 256 regions, rank by rank, the indexes'
+ * hot pages outgrew SQLite's cache and the ingest took 3x as long.  A
+ * counting sort: the frames are read twice, the order costs 8 bytes a row.
+ */
+static int ingest_row_order(const struct ingest_ctx *c, size_t **order, size_t *n)
+{
+	size_t nreg = c->info->num_regions, *at = calloc(nreg + 1, sizeof(*at)), *v = NULL;
+	size_t pos = 0, here = 0, rows = 0, i;
+	struct wire_frame f;
+	uint32_t rank, region;
+	int rc = 0;
+
+	if (!at)
+		return err_nomem();
+	while (!rc && wire_next(c->frames.data, c->frames.len, &pos, &f))
+		if (f.type == WIRE_ROW && !(rc = wire_row_key(&rank, &region, &f, nreg)))
+			at[region + 1]++, rows++;
+	if (!rc && !(v = malloc((rows ? rows : 1) * sizeof(*v))))
+		rc = err_nomem();
+	for (i = 1; !rc && i <= nreg; i++)
+		at[i] += at[i - 1];
+	for (pos = 0; !rc && wire_next(c->frames.data, c->frames.len, &pos, &f); here = pos)
+		if (f.type == WIRE_ROW && !(rc = wire_row_key(&rank, &region, &f, nreg)))
+			v[at[region]++] = here;
+	free(at);
+	if (rc) {
+		free(v);
+		return rc;
+	}
+	*order = v;
+	*n = rows;
+	return 0;
+}
+
 /* Store what the child sent as a new run (the write transaction is open). */
 static int ingest_store(struct ingest_ctx *c)
 {
@@ -620,7 +660,7 @@ static int ingest_store(struct ingest_ctx *c)
 	struct wire_frame f;
 	uint32_t region;
 	uint64_t self;
-	size_t pos = 0;
+	size_t *order = NULL, nrows = 0, i, pos;
 	int rc;
 
 	c->region_ids = calloc(c->info->num_regions + 1, sizeof(*c->region_ids));
@@ -629,10 +669,15 @@ static int ingest_store(struct ingest_ctx *c)
 		return err_nomem();
 	rc = ingest_nest_selfs(&selfs, c->frames.data, c->frames.len, c->info->num_regions);
 	if (!rc)
+		rc = ingest_row_order(c, &order, &nrows);
+	if (!rc)
 		rc = ingest_new_run(c, c->hex);
-	while (!rc && wire_next(c->frames.data, c->frames.len, &pos, &f)) {
-		if (f.type != WIRE_ROW)
-			continue;
+	for (i = 0; !rc && i < nrows; i++) {
+		pos = order[i];
+		if (!wire_next(c->frames.data, c->frames.len, &pos, &f)) {
+			rc = err_set(ERR_GENERIC, "internal error: a row frame moved");
+			break;
+		}
 		rc = wire_get_row(&t, &region, &f, c->info->num_regions);
 		/* timings.exclusive_ns keeps the self time: the tree's, else
 		 * the file's (which the child sends too), else unknown; a row
@@ -655,6 +700,7 @@ static int ingest_store(struct ingest_ctx *c)
 		}
 		c->calls += t.calls;
 	}
+	free(order);
 	ingest_rowmap_release(&selfs);
 	if (!rc) {
 		struct ingest_nest_run nr = {c->st,
