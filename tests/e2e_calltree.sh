@@ -621,6 +621,29 @@ expect 0 "p95 by path, --ranks 0,1" $S diff --db "$db" 4 5 --by path --metric p9
 all=$out
 expect 0 "p95 by path, all ranks" $S diff --db "$db" 4 5 --by path --metric p95 --format csv
 equals "--ranks of every rank: the stored numbers" "$all" "$out"
+# show without std reads the stored percentiles instead of the durations:
+# the same numbers as the durations give (std in the columns decodes them),
+# by name and by path, on the real files and on random ones of each layout
+rdb=$E2E_DIR/rand.sqlite
+for seed in 3 8 21; do
+	"$MKPROFILE" --random $seed r$seed.h5 >/dev/null || exit 1
+done
+"$S" ingest -q --db "$rdb" --commit aaa2222 r3.h5 r8.h5 r21.h5 >/dev/null 2>&1 || bad "ingest random"
+for st in "$db 1 2 3 4 5" "$rdb 1 2 3"; do
+	set -- $st
+	store=$1
+	shift
+	for run; do
+		for by in name path; do
+			expect 0 "show $run by $by, decoded" $S show --db "$store" $run --by $by --format json
+			want=$(jq -c '[.regions[] | [.name, .p50, .p95, .p99]]' <<<"$out")
+			expect 0 "show $run by $by, stored" $S show --db "$store" $run --by $by \
+				--columns p50,p95,p99 --format json
+			equals "show $run by $by: the stored percentiles" \
+				"$(jq -c '[.regions[] | [.name, .p50, .p95, .p99]]' <<<"$out")" "$want"
+		done
+	done
+done
 fi
 
 if tcase totals-only-ranks; then

@@ -212,6 +212,48 @@ static void test_all_ranks(void **state)
 	run_case(run_events, NULL, 0, 0, 4);
 }
 
+/* The percentiles alone (show --columns without std): over all ranks
+ * read from those stored at ingest, the same doubles the durations give,
+ * std not computed; over some ranks (nothing stored) from the durations. */
+static void test_quantiles_only(void **state)
+{
+	static const int64_t r01[] = {0, 1};
+	struct summary_opts o = {.durations = 1};
+	struct summary_row *full = NULL, *rows = NULL;
+	size_t nfull = 0, n = 0, i, k, pass;
+	static const int qcols[] = {SUMMARY_COL_P50, SUMMARY_COL_P95, SUMMARY_COL_P99};
+
+	(void)state;
+	for (pass = 0; pass < 2; pass++) {
+		o.ranks = pass ? r01 : NULL;
+		o.nranks = pass ? 2 : 0;
+		o.quantiles_only = 0;
+		assert_int_equal(summary_run(&full, &nfull, st, run_events, &o), 0);
+		o.quantiles_only = 1;
+		assert_int_equal(summary_run(&rows, &n, st, run_events, &o), 0);
+		assert_int_equal(n, nfull);
+		for (i = 0; i < n; i++) {
+			assert_string_equal(rows[i].name, full[i].name);
+			for (k = 0; k < 3; k++) {
+				assert_int_equal(rows[i].v[qcols[k]].none,
+						 full[i].v[qcols[k]].none);
+				if (!full[i].v[qcols[k]].none &&
+				    rows[i].v[qcols[k]].v != full[i].v[qcols[k]].v)
+					fail_msg("%s %s: %.17g stored, %.17g from the durations",
+						 rows[i].name,
+						 summary_col_name((enum summary_col)qcols[k]),
+						 rows[i].v[qcols[k]].v, full[i].v[qcols[k]].v);
+			}
+			/* std: not computed from the stored numbers, computed
+			 * with the durations read for some ranks */
+			if (!full[i].v[SUMMARY_COL_STD].none)
+				assert_int_equal(rows[i].v[SUMMARY_COL_STD].none, !pass);
+		}
+		summary_free(full, nfull);
+		summary_free(rows, n);
+	}
+}
+
 static void test_rank_subset(void **state)
 {
 	static const int64_t r01[] = {0, 1}, r2[] = {2}, r10[] = {10, 11};
@@ -329,6 +371,7 @@ static void test_parse(void **state)
 TU_MAIN(setup, tu_store_teardown,
 	{
 	    cmocka_unit_test(test_all_ranks),
+	    cmocka_unit_test(test_quantiles_only),
 	    cmocka_unit_test(test_rank_subset),
 	    cmocka_unit_test(test_aggregate),
 	    cmocka_unit_test(test_filter_and_no_durations),

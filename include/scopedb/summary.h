@@ -107,8 +107,11 @@ struct summary_opts {
 	size_t nexclude;
 	const int64_t *ranks; /* sorted, unique; NULL = all ranks */
 	size_t nranks;
-	int durations; /* compute std/p50/p95/p99 (reads the durations) */
-	int by_path;   /* rows are paths (--by path), not region names */
+	int durations;	    /* compute std/p50/p95/p99 (reads the durations) */
+	int quantiles_only; /* of those, the percentiles only (no std): read
+			       from the run's stored ones where it has them
+			       (all ranks), not from the durations */
+	int by_path;	    /* rows are paths (--by path), not region names */
 };
 
 /*

@@ -284,8 +284,11 @@ int cmd_show(int argc, char **argv)
 		for (c = 0; c < SUMMARY_NCOLS; c++)
 			cols[ncols++] = (enum summary_col)c;
 	}
-	for (c = 0; c < ncols; c++)
+	so.quantiles_only = sort != SUMMARY_COL_STD;
+	for (c = 0; c < ncols; c++) {
 		so.durations |= summary_col_needs_durations(cols[c]);
+		so.quantiles_only &= cols[c] != SUMMARY_COL_STD;
+	}
 	so.durations |= summary_col_needs_durations(sort);
 	rdb.path = cli_db_path(db);
 	if (runarg_resolve(&arg, &rdb, argv[0]) || runarg_get_run(&run, &arg, argv[0]) ||
