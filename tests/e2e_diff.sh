@@ -333,4 +333,21 @@ run env NO_COLOR= $S diff 1 2
 case "$out" in *$'\033['*) bad "colour in a pipe" ;; *) ok ;; esac
 fi
 
+if tcase many-names; then
+# the lines after the table name 20 regions at most, then how many more:
+# the table and JSON have them all
+regs=$(seq -f 'r%02g' 1 25 | paste -sd,)
+"$MKPROFILE" --seed 1 --regions "$regs" many-a.h5 >/dev/null &&
+	"$MKPROFILE" --seed 1 --regions "$regs" --scale 1.5 many-b.h5 >/dev/null || exit 1
+expect 1 "25 violations" $S check many-a.h5 many-b.h5
+got=$(printf '%s\n' "$out" | sed -n 's/^Budget violations: //p')
+equals "20 distinct regions named, then 5 more" "$(printf '%s' "$got" | sed -n 's/ and 5 more$//p' |
+	tr -d ' ' | tr ',' '\n' | grep -x 'r[0-2][0-9]' | sort -u | wc -l)" 20
+equals "every row in the table" "$(printf '%s\n' "$out" | grep -c '^r[0-9][0-9] ')" 25
+expect 1 "25 violations, markdown" $S check many-a.h5 many-b.h5 --format markdown
+contains "markdown: and 5 more" "$out" " and 5 more"
+expect 1 "25 violations, json" $S check many-a.h5 many-b.h5 --format json
+equals "json: every name" "$(jq '.violations | length' <<<"$out")" 25
+fi
+
 finish
