@@ -76,7 +76,13 @@ static const struct doc_col export_cols[EC_N] = {
 struct export_view {
 	const struct export_run *runs;
 	size_t n;
+	size_t from, to; /* of one run (n == 1): its rows [from, to) only */
 };
+
+/* Rows of one run a CSV document holds at most: a document is about a
+ * kilobyte a row, so a run of 4,096 ranks x 256 regions in one took
+ * 1.6 GB (bench/wide). */
+#define EXPORT_CHUNK_ROWS ((size_t)1 << 15)
 
 /* A time in ns as seconds; -1 (unknown) and NaN as None. */
 static void export_set_seconds(struct doc_table *t, size_t col, double ns)
@@ -93,8 +99,9 @@ static int export_document(struct doc *d, const void *ctx)
 
 	for (i = 0; i < v->n; i++) {
 		const struct export_run *r = &v->runs[i];
+		size_t end = v->n == 1 && v->to < r->nrows ? v->to : r->nrows;
 
-		for (k = 0; k < r->nrows; k++) {
+		for (k = v->n == 1 ? v->from : 0; k < end; k++) {
 			const struct export_row *x = &r->rows[k];
 
 			doc_row(t);
@@ -300,41 +307,44 @@ static int export_write(const char *out, const struct buf *doc, const char *loca
 }
 
 /* --format csv: every run's rows in one table, to out (NULL: stdout).  A
- * run at a time is read and rendered (its header kept for the first run
- * only), so that memory holds one run's rows and the text. */
+ * run at a time is read, and rendered EXPORT_CHUNK_ROWS rows at a time
+ * (the header kept for the first only), so that memory holds one run's
+ * rows, one chunk's document and the text. */
 static int export_csv(struct store *st, const int64_t *ids, size_t n, const char *out)
 {
 	struct buf csv = BUF_INIT, one = BUF_INIT;
-	size_t i;
+	size_t i, k;
 	int rc = 0;
 
 	if (n == 0) {
 		/* no run: the header alone, as pandas reads an empty table */
-		const struct export_view none = {NULL, 0};
+		const struct export_view none = {NULL, 0, 0, 0};
 
 		rc = cli_output(&csv, export_document, &none, "csv", 0);
 	}
 	for (i = 0; !rc && i < n; i++) {
 		struct export_run r;
-		const char *body;
 
 		rc = export_read_run(&r, st, ids[i]);
-		if (!rc) {
-			const struct export_view v = {&r, 1};
+		k = 0;
+		do { /* once for a run without rows: the first has the header */
+			const struct export_view v = {&r, 1, k, k + EXPORT_CHUNK_ROWS};
+			const char *body;
 
 			one.len = 0;
-			rc = cli_output(&one, export_document, &v, "csv", 0);
-		}
+			if (rc || (rc = cli_output(&one, export_document, &v, "csv", 0)) ||
+			    !one.data)
+				break;
+			body = one.data;
+			if (i > 0 || k > 0) {
+				body = strchr(one.data, '\n');
+				body = body ? body + 1 : one.data + one.len;
+			}
+			if (buf_add(&csv, body, one.len - (size_t)(body - one.data)))
+				rc = err_nomem();
+			k += EXPORT_CHUNK_ROWS;
+		} while (!rc && k < r.nrows);
 		export_run_release(&r);
-		if (rc || !one.data)
-			continue;
-		body = one.data;
-		if (i > 0) {
-			body = strchr(one.data, '\n');
-			body = body ? body + 1 : one.data + one.len;
-		}
-		if (buf_add(&csv, body, one.len - (size_t)(body - one.data)))
-			rc = err_nomem();
 	}
 	if (!rc)
 		rc = export_write(out, &csv, store_location(st));
