@@ -79,6 +79,14 @@ contains "the one region watched: named" "$out" "Budget violations: io"
 expect_err 2 "the one region watched, without --fail-on-missing" \
 	"scopedb: nothing to compare: --include 'io' --ranks 1-3 selects no call of 'icand.h5'" \
 	$S check ibase.h5 icand.h5 --ranks 1-3 --include io
+# but a candidate that made no call at all on the ranks chosen is nothing,
+# with the option too (another rank's calls do not count)
+"$MKPROFILE" --seed 1 --regions a,b --calls 3 --ranks 2 ab.json >/dev/null || exit 1
+jq -c '.regions |= map(if .rank == 1 then .start_times_ns = [] | .end_times_ns = [] else . end)' \
+	ab.json >ab1idle.json || exit 1
+expect_err 2 "no call at all on the ranks chosen" \
+	"scopedb: nothing to compare: --ranks 1 selects no call of 'ab1idle.json'" \
+	$S check ab.json ab1idle.json --ranks 1 --fail-on-missing
 expect 0 "no call in the baseline either" $S check icand.h5 icand.h5 --ranks 1-3 --fail-on-missing
 # a metric that gives the idle region a value (calls: 0, -100%) types it
 # missing too

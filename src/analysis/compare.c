@@ -414,12 +414,14 @@ static const char *compare_why_none(const struct compare_result *r, const struct
  * the other has calls, or no row is left (the selection matches no region
  * of either run, or the metric has no value in either).  Rows of one side
  * only are a comparison: the missing and new regions.  So is a candidate
- * that made calls, but none of the selected regions the baseline calls,
- * under --fail-on-missing: its rows are violations (a FAIL); a candidate
- * that made no call at all is still nothing (a benchmark that stopped
- * before its timed part is not a measurement).
+ * that made calls on the selected ranks (b_ran), but none of the selected
+ * regions the baseline calls, under --fail-on-missing: its rows are
+ * violations (a FAIL); a candidate that made no call at all there is still
+ * nothing (a benchmark that stopped before its timed part is not a
+ * measurement).
  */
-static int compare_nothing(struct compare_result *r, const struct compare_opts *o, size_t nrows)
+static int compare_nothing(struct compare_result *r, const struct compare_opts *o, size_t nrows,
+			   int b_ran)
 {
 	int ea = r->a.run.num_regions == 0, eb = r->b.run.num_regions == 0, rc = 0;
 	/* selected regions, none of them called (index rows only), in the
@@ -436,8 +438,8 @@ static int compare_nothing(struct compare_result *r, const struct compare_opts *
 		rc |= compare_sides(&t, r, ea, eb, " and ");
 		rc |= buf_puts(&t, ea && eb && !compare_same_sides(r) ? " have no regions"
 								      : " has no regions");
-	} else if (nrows && zb && !za && r->a.ncalls && r->b.run.num_calls > 0 &&
-		   o->fail_on_missing && r->verdict.kind == VERDICT_FAIL) {
+	} else if (nrows && zb && !za && r->a.ncalls && b_ran && o->fail_on_missing &&
+		   r->verdict.kind == VERDICT_FAIL) {
 		/* a candidate that ran, but called none of the selected
 		 * regions the baseline calls, which --fail-on-missing made
 		 * violations: the gate decided */
@@ -621,6 +623,25 @@ static int compare_rep_medians(struct stats_named **v, struct compare_side *side
 	return rc;
 }
 
+/* *ran = 1 when run_id of st made a call on the selected ranks in any
+ * region, selected or not (compare_nothing()'s b_ran). */
+static int compare_ran(int *ran, struct store *st, int64_t run_id, const struct compare_opts *o)
+{
+	struct store_region_stats *regs = NULL;
+	struct match *all = NULL;
+	size_t n = 0, i;
+	int rc = match_new(&all, NULL, 0, NULL, 0);
+
+	*ran = 0;
+	if (!rc)
+		rc = metric_read_stats(&regs, &n, st, run_id, o->ranks, o->nranks, 0, all);
+	for (i = 0; !rc && i < n; i++)
+		*ran |= regs[i].calls > 0;
+	store_region_stats_free(regs, n);
+	match_free(all);
+	return rc;
+}
+
 int compare_runs(struct compare_result *out, const char *arg_a, const char *arg_b,
 		 const struct compare_opts *opts)
 {
@@ -632,7 +653,7 @@ int compare_runs(struct compare_result *out, const char *arg_a, const char *arg_
 	struct runset rs;
 	struct compare_stab tb;
 	size_t nall, i;
-	int rc;
+	int rc, b_ran = 0;
 
 	memset(out, 0, sizeof(*out));
 	memset(&rs, 0, sizeof(rs));
@@ -717,8 +738,12 @@ int compare_runs(struct compare_result *out, const char *arg_a, const char *arg_
 	}
 	if (!rc)
 		rc = compare_attribute(out, &sa, &sb, opts);
+	/* whether the candidate ran, only where it decides (a region read) */
+	if (!rc && opts->fail_on_missing && out->verdict.kind == VERDICT_FAIL && out->b.nregions &&
+	    !out->b.ncalls)
+		rc = compare_ran(&b_ran, sb.st, sb.run_id, opts);
 	if (!rc)
-		rc = compare_nothing(out, opts, nall);
+		rc = compare_nothing(out, opts, nall, b_ran);
 	if (!rc && opts->locations)
 		rc = compare_locations(out, &sa, &sb);
 out:

@@ -171,11 +171,11 @@ static const char *changes_commit(const void *ctx, size_t i)
  * "changes": [{"region", "before": {...}, "after": {...}, "pct", "p",
  * "runs_before", "runs_after", "at_run", "provisional", "confirm_runs"}]}
  * ("same" too with --same; by path "path" and "depth" after "region", as
- * every command's rows by path have them).  A change point lies after the run before and
- * at or before the run after: one run apart for a clear step, more for a
- * small one or a drift (at_run: the likeliest).  A provisional one is a
- * step in the newest runs that more runs would confirm (or show to be an
- * outlier).
+ * every command's rows by path have them).  A change point lies after the
+ * run before and at or before the run after: one run apart for a clear
+ * step, more for a small one or a drift (at_run: the likeliest).  A
+ * provisional one is a step in the newest runs that more runs would
+ * confirm (or show to be an outlier).
  */
 static int changes_document(struct doc *d, const void *ctx)
 {

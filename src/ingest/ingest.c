@@ -104,6 +104,8 @@ struct ingest_ctx {
 	int64_t run_id;
 	int64_t duplicate;   /* the run that already holds the content */
 	int64_t *region_ids; /* file region id -> store region id, 0 = not yet */
+	size_t *order;	     /* the WIRE_ROW frames' places, as stored (ingest_row_order()) */
+	size_t norder;
 	unsigned char *seen; /* region has at least one row */
 	uint64_t events_done;
 	uint64_t calls;
@@ -590,19 +592,21 @@ static int ingest_collect_end(struct ingest_ctx *c, int rc)
 
 /* struct store_blob_source's scan over the rows the child sent, once
  * ingest_store() has stored them all (every region has its store id):
- * the blobs as they were stored, in that order, from c->frames. */
+ * the blobs as they were stored, in that order (c->order), from
+ * c->frames. */
 static int ingest_scan_blobs(void *ctx, store_blob_fn fn, void *arg)
 {
 	struct ingest_ctx *c = ctx;
 	struct store_timing t;
 	struct wire_frame f;
 	uint32_t region;
-	size_t pos = 0;
+	size_t i, pos;
 	int rc = 0;
 
-	while (!rc && wire_next(c->frames.data, c->frames.len, &pos, &f)) {
-		if (f.type != WIRE_ROW)
-			continue;
+	for (i = 0; !rc && i < c->norder; i++) {
+		pos = c->order[i];
+		if (!wire_next(c->frames.data, c->frames.len, &pos, &f))
+			return err_set(ERR_GENERIC, "internal error: a row frame moved");
 		rc = wire_get_row(&t, &region, &f, c->info->num_regions);
 		if (!rc && t.durations)
 			rc = fn(arg, c->region_ids[region], t.rank, t.durations, t.durations_len);
@@ -660,7 +664,7 @@ static int ingest_store(struct ingest_ctx *c)
 	struct wire_frame f;
 	uint32_t region;
 	uint64_t self;
-	size_t *order = NULL, nrows = 0, i, pos;
+	size_t i, pos;
 	int rc;
 
 	c->region_ids = calloc(c->info->num_regions + 1, sizeof(*c->region_ids));
@@ -669,11 +673,11 @@ static int ingest_store(struct ingest_ctx *c)
 		return err_nomem();
 	rc = ingest_nest_selfs(&selfs, c->frames.data, c->frames.len, c->info->num_regions);
 	if (!rc)
-		rc = ingest_row_order(c, &order, &nrows);
+		rc = ingest_row_order(c, &c->order, &c->norder);
 	if (!rc)
 		rc = ingest_new_run(c, c->hex);
-	for (i = 0; !rc && i < nrows; i++) {
-		pos = order[i];
+	for (i = 0; !rc && i < c->norder; i++) {
+		pos = c->order[i];
 		if (!wire_next(c->frames.data, c->frames.len, &pos, &f)) {
 			rc = err_set(ERR_GENERIC, "internal error: a row frame moved");
 			break;
@@ -700,7 +704,6 @@ static int ingest_store(struct ingest_ctx *c)
 		}
 		c->calls += t.calls;
 	}
-	free(order);
 	ingest_rowmap_release(&selfs);
 	if (!rc) {
 		struct ingest_nest_run nr = {c->st,
@@ -718,6 +721,9 @@ static int ingest_store(struct ingest_ctx *c)
 	/* the percentiles from the blobs in c->frames, not read back */
 	if (!rc)
 		rc = store_finish_run_from(c->st, c->run_id, &blobs);
+	free(c->order);
+	c->order = NULL;
+	c->norder = 0;
 	if (rc)
 		return rc;
 	c->out->run_id = c->run_id;
@@ -742,6 +748,7 @@ void ingest_pending_free(struct ingest_pending *p)
 		child_kill(&p->c.ch);
 	free(p->c.region_ids);
 	free(p->c.seen);
+	free(p->c.order);
 	ingest_nest_release(&p->c.nest);
 	wire_info_release(&p->c.wi);
 	buf_release(&p->c.frames);
