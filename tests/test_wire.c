@@ -43,6 +43,11 @@ static void test_round_trip(void **state)
 				       .mean = 10.0,
 				       .m2 = 50.5,
 				       .exclusive = -1,
+				       /* the integers' ends through their varints */
+				       .start_min = INT64_MIN,
+				       .end_max = INT64_MAX,
+				       .first = -64,
+				       .last = 64,
 				       .source_line = 42,
 				       .source_file = "a.py",
 				       .source_text = "",
@@ -105,6 +110,9 @@ static void test_round_trip(void **state)
 	assert_int_equal(back.max, 15);
 	assert_true(back.m2 == 50.5);
 	assert_int_equal(back.exclusive, -1);
+	assert_true(back.start_min == INT64_MIN);
+	assert_true(back.end_max == INT64_MAX);
+	assert_true(back.first == -64 && back.last == 64);
 	assert_int_equal(back.source_line, 42);
 	assert_string_equal(back.source_file, "a.py");
 	assert_string_equal(back.tags_json, "[]");
@@ -133,6 +141,36 @@ static void test_round_trip(void **state)
 	buf_release(&got);
 }
 
+/* The test's own encoding of the frames' integers (wire.h): LEB128
+ * varints, signed ones zigzag-encoded; each returns the bytes written. */
+static size_t enc_u64(unsigned char *b, uint64_t v)
+{
+	size_t n = 0;
+
+	while (v >= 0x80) {
+		b[n++] = (unsigned char)(v | 0x80);
+		v >>= 7;
+	}
+	b[n++] = (unsigned char)v;
+	return n;
+}
+
+static size_t enc_i64(unsigned char *b, int64_t v)
+{
+	return enc_u64(b, v < 0 ? ~((uint64_t)v << 1) : (uint64_t)v << 1);
+}
+
+/* f's payload: the n numbers of v, encoded into b. */
+static void enc_frame(struct wire_frame *f, unsigned char *b, const int64_t *v, size_t n)
+{
+	size_t len = 0, i;
+
+	for (i = 0; i < n; i++)
+		len += enc_i64(b + len, v[i]);
+	f->data = b;
+	f->len = len;
+}
+
 /* Payloads a misbehaving reader could send. */
 static void test_malformed(void **state)
 {
@@ -141,49 +179,48 @@ static void test_malformed(void **state)
 	struct wire_info wi;
 	struct store_timing t;
 	uint32_t region;
-	uint64_t big = UINT64_MAX;
 	char hex[65], msg[16];
 	int code;
 	uint64_t inherited;
+	size_t n;
 
 	(void)state;
 	memset(b, 0, sizeof(b));
-	/* too short for a row's numbers */
-	f.len = 40;
+	/* too short for a row's 16 numbers */
+	f.len = 10;
 	assert_int_not_equal(wire_get_row(&t, &region, &f, 10), 0);
 	assert_int_equal(wire_row_calls(&f), 0);
 	/* info claiming 2^64-1 regions in a 64-byte frame */
 	f.type = WIRE_INFO;
+	n = enc_i64(b, 3);
+	n += enc_i64(b + n, 0);
+	n += enc_u64(b + n, 4);
+	n += enc_u64(b + n, UINT64_MAX);
 	f.len = 64;
-	memcpy(b + 24, &big, sizeof(big));
 	assert_int_not_equal(wire_get_info(&wi, &f, "x"), 0);
 	assert_null(wi.info.region_names);
 	/* a string length past the frame */
 	memset(b, 0, sizeof(b));
 	f.type = WIRE_ERROR;
-	b[0] = 0xfc; /* ERR_FORMAT, little-endian two's complement */
-	memset(b + 1, 0xff, 7);
-	memcpy(b + 8, &big, sizeof(big));
-	f.len = 20;
+	n = enc_i64(b, ERR_FORMAT);
+	n += enc_u64(b + n, UINT64_MAX);
+	f.len = n;
 	assert_int_not_equal(wire_get_error(&code, msg, sizeof(msg), &inherited, &f), 0);
 	/* an error of "x" without its limit, with a negative one, with a byte
 	 * more; then whole */
-	memset(b + 8, 0, 8);
-	b[8] = 1;
-	b[16] = 'x';
-	b[17] = '\0';
-	f.len = 18;
+	n = enc_i64(b, ERR_FORMAT);
+	n += enc_u64(b + n, 1);
+	b[n++] = 'x';
+	b[n++] = '\0';
+	f.len = n;
 	inherited = 7;
 	assert_int_not_equal(wire_get_error(&code, msg, sizeof(msg), &inherited, &f), 0);
-	memset(b + 18, 0xff, 8);
-	f.len = 26;
+	f.len = n + enc_i64(b + n, -1);
 	assert_int_not_equal(wire_get_error(&code, msg, sizeof(msg), &inherited, &f), 0);
-	memset(b + 18, 0, 9);
-	b[18] = 5;
-	f.len = 27;
+	f.len = n + enc_i64(b + n, 5) + 1;
 	assert_int_not_equal(wire_get_error(&code, msg, sizeof(msg), &inherited, &f), 0);
 	assert_int_equal(inherited, 7);
-	f.len = 26;
+	f.len--;
 	assert_int_equal(wire_get_error(&code, msg, sizeof(msg), &inherited, &f), 0);
 	assert_int_equal(code, ERR_FORMAT);
 	assert_string_equal(msg, "x");
@@ -195,6 +232,53 @@ static void test_malformed(void **state)
 	assert_int_not_equal(wire_get_hash(hex, &f), 0);
 	f.len = 63;
 	assert_int_not_equal(wire_get_hash(hex, &f), 0);
+}
+
+/* The integers' ends: INT64_MIN and INT64_MAX through a frame and back;
+ * a varint of more than 64 bits, or cut at the frame's end, refused. */
+static void test_varints(void **state)
+{
+	static const int64_t ends[] = {0, -1, 1, 63, -64, 64, INT64_MAX, INT64_MIN};
+	unsigned char b[64];
+	struct wire_frame f = {WIRE_SELF, b, 0};
+	uint32_t rank, region;
+	int64_t self, v[4] = {1, 2, 0, CALLTREE_SELF_FILE};
+	enum calltree_self_source src;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(ends) / sizeof(ends[0]); i++) {
+		v[2] = ends[i] < 0 ? 0 : ends[i]; /* a self time is not negative */
+		enc_frame(&f, b, v, 4);
+		assert_int_equal(wire_get_self(&rank, &region, &self, &src, &f, 4), 0);
+		assert_true(self == v[2]);
+		f.len--; /* the last byte of the last number cut */
+		assert_int_not_equal(wire_get_self(&rank, &region, &self, &src, &f, 4), 0);
+	}
+	/* signed numbers of a path frame, both ends: the total is any int64 >= 0,
+	 * and a negative blob length is refused */
+	for (i = 0; i < sizeof(ends) / sizeof(ends[0]); i++) {
+		struct wire_path wp;
+		const int64_t p[8] = {0, 0, 1, 0, ends[i], 0, 1, 0};
+
+		enc_frame(&f, b, p, 8);
+		f.type = WIRE_PATH;
+		assert_int_equal(wire_get_path(&wp, &f) == 0, ends[i] >= 0);
+		if (ends[i] >= 0)
+			assert_true(wp.p.total == ends[i]);
+	}
+	/* rank 1 as eleven bytes (ten continuation bytes), and a tenth byte
+	 * that carries bits past the 64th */
+	f.type = WIRE_SELF;
+	memset(b, 0x80, 10);
+	b[0] = 0x82;
+	b[10] = 0;
+	f.len = 11 + enc_i64(b + 11, 2) + enc_i64(b + 12, 5) + enc_i64(b + 13, CALLTREE_SELF_FILE);
+	assert_int_not_equal(wire_get_self(&rank, &region, &self, &src, &f, 4), 0);
+	memset(b, 0xff, 9);
+	b[9] = 0x02;
+	f.len = 10 + enc_i64(b + 10, 2) + enc_i64(b + 11, 5) + enc_i64(b + 12, CALLTREE_SELF_FILE);
+	assert_int_not_equal(wire_get_self(&rank, &region, &self, &src, &f, 4), 0);
 }
 
 /* Frames of the call trees written to a buffer (no pipe needed). */
@@ -419,7 +503,8 @@ static void test_nest_inconsistent(void **state)
 static void test_nest_malformed(void **state)
 {
 	int64_t v[16];
-	struct wire_frame f = {WIRE_NEST, (const unsigned char *)v, sizeof(v)};
+	unsigned char b[16 * 10];
+	struct wire_frame f = {WIRE_NEST, b, 0};
 	struct calltree_rankinfo ri;
 	struct calltree_node nd;
 	struct wire_path wp;
@@ -429,72 +514,131 @@ static void test_nest_malformed(void **state)
 
 	(void)state;
 	memset(v, 0, sizeof(v));
+	enc_frame(&f, b, v, 16);
 	assert_int_equal(wire_get_nest(&ri, &f, 4), 0);
 	v[1] = CALLTREE_INCOMPLETE + 1; /* no such status */
+	enc_frame(&f, b, v, 16);
 	assert_int_not_equal(wire_get_nest(&ri, &f, 4), 0);
 	v[1] = CALLTREE_OVERLAP;
 	v[10] = 4; /* the overlapping region is not a region */
+	enc_frame(&f, b, v, 16);
 	assert_int_not_equal(wire_get_nest(&ri, &f, 4), 0);
 	v[10] = 0;
 	v[5] = -1; /* negative calls */
+	enc_frame(&f, b, v, 16);
 	assert_int_not_equal(wire_get_nest(&ri, &f, 4), 0);
-	f.len = sizeof(v) - 1;
 	v[5] = 0;
+	enc_frame(&f, b, v, 16);
+	assert_int_equal(wire_get_nest(&ri, &f, 4), 0);
+	f.len--; /* a number short */
+	assert_int_not_equal(wire_get_nest(&ri, &f, 4), 0);
+	enc_frame(&f, b, v, 15);
 	assert_int_not_equal(wire_get_nest(&ri, &f, 4), 0);
 
 	/* nodes: parent not below the id, a root deeper than 1 */
 	f.type = WIRE_NODE;
-	f.len = 4 * sizeof(int64_t);
 	v[0] = 3;
 	v[1] = 3;
 	v[2] = 0;
 	v[3] = 2;
+	enc_frame(&f, b, v, 4);
 	assert_int_not_equal(wire_get_node(&nd, &f, 4), 0);
 	v[1] = -1;
+	enc_frame(&f, b, v, 4);
 	assert_int_not_equal(wire_get_node(&nd, &f, 4), 0);
 	v[3] = 1;
+	enc_frame(&f, b, v, 4);
 	assert_int_equal(wire_get_node(&nd, &f, 4), 0);
 	v[2] = 4;
+	enc_frame(&f, b, v, 4);
 	assert_int_not_equal(wire_get_node(&nd, &f, 4), 0);
 
 	/* paths: self above the total, durations of their own and of the
 	 * row, a blob length past the frame */
 	f.type = WIRE_PATH;
-	f.len = 8 * sizeof(int64_t);
 	memset(v, 0, sizeof(v));
 	v[2] = 1;
 	v[4] = 10;
 	v[5] = 10;
 	v[6] = 1;
+	enc_frame(&f, b, v, 8);
 	assert_int_equal(wire_get_path(&wp, &f), 0);
 	v[5] = 11;
+	enc_frame(&f, b, v, 8);
 	assert_int_not_equal(wire_get_path(&wp, &f), 0);
 	v[5] = 10;
 	v[7] = 1;
+	enc_frame(&f, b, v, 8);
 	assert_int_not_equal(wire_get_path(&wp, &f), 0);
 	v[6] = 0;
 	v[7] = 0; /* no durations for 1 call */
+	enc_frame(&f, b, v, 8);
 	assert_int_not_equal(wire_get_path(&wp, &f), 0);
 	v[7] = INT64_MAX;
+	enc_frame(&f, b, v, 8);
 	assert_int_not_equal(wire_get_path(&wp, &f), 0);
 	v[7] = -1;
+	enc_frame(&f, b, v, 8);
 	assert_int_not_equal(wire_get_path(&wp, &f), 0);
 
 	/* self: negative, unknown source */
 	f.type = WIRE_SELF;
-	f.len = 4 * sizeof(int64_t);
 	v[0] = 1;
 	v[1] = 2;
 	v[2] = -5;
 	v[3] = CALLTREE_SELF_FILE;
+	enc_frame(&f, b, v, 4);
 	assert_int_not_equal(wire_get_self(&rank, &region, &self, &src, &f, 4), 0);
 	v[2] = 5;
+	enc_frame(&f, b, v, 4);
 	assert_int_equal(wire_get_self(&rank, &region, &self, &src, &f, 4), 0);
 	v[3] = 3;
+	enc_frame(&f, b, v, 4);
 	assert_int_not_equal(wire_get_self(&rank, &region, &self, &src, &f, 4), 0);
+}
+
+/* A (rank, region) map in an array answers as the hash does: the same
+ * random puts (overwrites, keys outside the grid among them) into both,
+ * then every key of a larger grid read from both; a sparse or too large
+ * grid stays a hash. */
+static void test_rowmap(void **state)
+{
+	struct ingest_rowmap d = INGEST_ROWMAP_INIT, h = INGEST_ROWMAP_INIT;
+	uint64_t seed = 7, a, b;
+	uint32_t rank, region;
+	int i, ga, gb;
+
+	(void)state;
+	assert_int_equal(ingest_rowmap_dense(&d, 40, 30, 1000), 0);
+	assert_non_null(d.dense);
+	for (i = 0; i < 3000; i++) {
+		seed = seed * 6364136223846793005u + 1442695040888963407u;
+		rank = (uint32_t)(seed >> 33) % 50; /* 40..49: outside the grid */
+		region = (uint32_t)(seed >> 17) % 35;
+		assert_int_equal(ingest_rowmap_put(&d, rank, region, seed), 0);
+		assert_int_equal(ingest_rowmap_put(&h, rank, region, seed), 0);
+	}
+	assert_true(d.n > 0); /* the keys outside the grid, in its hash */
+	for (rank = 0; rank < 60; rank++)
+		for (region = 0; region < 40; region++) {
+			a = b = 0;
+			ga = ingest_rowmap_get(&d, rank, region, &a);
+			gb = ingest_rowmap_get(&h, rank, region, &b);
+			assert_int_equal(ga, gb);
+			assert_true(a == b);
+		}
+	ingest_rowmap_release(&d);
+	ingest_rowmap_release(&h);
+	assert_int_equal(ingest_rowmap_dense(&d, 4096, 256, 1000), 0);
+	assert_null(d.dense); /* 1M cells for 1,000 rows */
+	assert_int_equal(ingest_rowmap_dense(&d, 1u << 20, 1u << 10, (size_t)1 << 30), 0);
+	assert_null(d.dense); /* past the cells a grid may have */
+	ingest_rowmap_release(&d);
+	ingest_rowmap_release(NULL);
 }
 
 TU_MAIN(NULL, NULL,
 	{cmocka_unit_test(test_round_trip), cmocka_unit_test(test_malformed),
+	 cmocka_unit_test(test_varints), cmocka_unit_test(test_rowmap),
 	 cmocka_unit_test(test_partial_frame), cmocka_unit_test(test_nest_round_trip),
 	 cmocka_unit_test(test_nest_inconsistent), cmocka_unit_test(test_nest_malformed)})

@@ -289,6 +289,12 @@ static int ingest_frame(struct ingest_ctx *c, const struct wire_frame *f)
 		}
 		c->have_info = !rc;
 		c->info = &c->wi.info;
+		/* the rows' calls in an array, for a file whose rows (as its
+		 * index says) fill its grid: before any row (a JSON profile's
+		 * info comes after its rows: they stay in the hash) */
+		if (!rc && !c->nest.rows.cap && !c->nest.rows.dense)
+			rc = ingest_rowmap_dense(&c->nest.rows, c->info->num_ranks,
+						 c->info->num_regions, c->info->num_rows);
 		break;
 	case WIRE_ROW:
 		/* a JSON profile's info follows its rows: its region bound is
@@ -658,8 +664,8 @@ static int ingest_row_order(const struct ingest_ctx *c, size_t **order, size_t *
 static int ingest_store(struct ingest_ctx *c)
 {
 	struct store_blob_source blobs = {ingest_scan_blobs, c};
-	struct ingest_rowmap selfs = {NULL, NULL, 0, 0}, mins = {NULL, NULL, 0, 0},
-			     maxs = {NULL, NULL, 0, 0};
+	struct ingest_rowmap selfs = INGEST_ROWMAP_INIT, mins = INGEST_ROWMAP_INIT,
+			     maxs = INGEST_ROWMAP_INIT;
 	struct store_timing t;
 	struct wire_frame f;
 	uint32_t region;
@@ -671,9 +677,19 @@ static int ingest_store(struct ingest_ctx *c)
 	c->seen = calloc(c->info->num_regions + 1, 1);
 	if (!c->region_ids || !c->seen)
 		return err_nomem();
-	rc = ingest_nest_selfs(&selfs, c->frames.data, c->frames.len, c->info->num_regions);
+	rc = ingest_row_order(c, &c->order, &c->norder);
+	/* the (rank, region) maps in arrays for a run whose rows fill its grid */
 	if (!rc)
-		rc = ingest_row_order(c, &c->order, &c->norder);
+		rc = ingest_rowmap_dense(&selfs, c->info->num_ranks, c->info->num_regions,
+					 c->norder);
+	if (!rc)
+		rc =
+		    ingest_rowmap_dense(&mins, c->info->num_ranks, c->info->num_regions, c->norder);
+	if (!rc)
+		rc =
+		    ingest_rowmap_dense(&maxs, c->info->num_ranks, c->info->num_regions, c->norder);
+	if (!rc)
+		rc = ingest_nest_selfs(&selfs, c->frames.data, c->frames.len, c->info->num_regions);
 	if (!rc)
 		rc = ingest_new_run(c, c->hex);
 	for (i = 0; !rc && i < c->norder; i++) {

@@ -21,7 +21,43 @@ void ingest_rowmap_release(struct ingest_rowmap *m)
 		return;
 	free(m->keys);
 	free(m->vals);
+	free(m->dense);
+	free(m->present);
 	memset(m, 0, sizeof(*m));
+}
+
+/* Cells of a dense grid at most (128 MB of values). */
+#define INGEST_ROWMAP_CELLS ((size_t)1 << 24)
+
+int ingest_rowmap_dense(struct ingest_rowmap *m, uint32_t nranks, size_t nregions, size_t rows)
+{
+	size_t cells;
+
+	if (!nranks || !nregions || nregions > UINT32_MAX ||
+	    nregions > INGEST_ROWMAP_CELLS / nranks)
+		return 0;
+	cells = (size_t)nranks * nregions;
+	if (cells / 2 > rows + 1024)
+		return 0; /* sparse: the hash is smaller */
+	m->dense = malloc(cells * sizeof(*m->dense));
+	m->present = calloc(cells / 64 + 1, sizeof(*m->present));
+	if (!m->dense || !m->present) {
+		free(m->dense);
+		free(m->present);
+		m->dense = m->present = NULL;
+		return err_nomem();
+	}
+	m->nranks = nranks;
+	m->nregions = (uint32_t)nregions;
+	return 0;
+}
+
+/* The cell of (rank, region) in m's grid, or SIZE_MAX outside it. */
+static size_t ingest_rowmap_cell(const struct ingest_rowmap *m, uint32_t rank, uint32_t region)
+{
+	if (!m->dense || rank >= m->nranks || region >= m->nregions)
+		return SIZE_MAX;
+	return (size_t)rank * m->nregions + region;
 }
 
 static size_t ingest_rowmap_slot(const uint64_t *keys, size_t cap, uint64_t key)
@@ -36,7 +72,13 @@ static size_t ingest_rowmap_slot(const uint64_t *keys, size_t cap, uint64_t key)
 int ingest_rowmap_put(struct ingest_rowmap *m, uint32_t rank, uint32_t region, uint64_t v)
 {
 	uint64_t key = ((uint64_t)rank << 32 | region) + 1;
-	size_t h;
+	size_t h = ingest_rowmap_cell(m, rank, region);
+
+	if (h != SIZE_MAX) {
+		m->present[h / 64] |= UINT64_C(1) << (h % 64);
+		m->dense[h] = v;
+		return 0;
+	}
 
 	if ((m->n + 1) * 2 > m->cap) {
 		size_t cap = m->cap ? m->cap * 2 : 1024, i;
@@ -72,8 +114,14 @@ int ingest_rowmap_put(struct ingest_rowmap *m, uint32_t rank, uint32_t region, u
 int ingest_rowmap_get(const struct ingest_rowmap *m, uint32_t rank, uint32_t region, uint64_t *v)
 {
 	uint64_t key = ((uint64_t)rank << 32 | region) + 1;
-	size_t h;
+	size_t h = ingest_rowmap_cell(m, rank, region);
 
+	if (h != SIZE_MAX) {
+		if (!(m->present[h / 64] >> (h % 64) & 1))
+			return 0;
+		*v = m->dense[h];
+		return 1;
+	}
 	if (!m->cap)
 		return 0;
 	h = ingest_rowmap_slot(m->keys, m->cap, key);
@@ -125,7 +173,7 @@ static int ingest_nest_rank(struct ingest_nest *n, const struct calltree_rankinf
 
 int ingest_nest_end(struct ingest_nest *n)
 {
-	struct ingest_rowmap counted = {NULL, NULL, 0, 0};
+	struct ingest_rowmap counted = INGEST_ROWMAP_INIT;
 	uint64_t v, before = n->problems;
 	size_t i;
 	int rc = 0;
@@ -391,7 +439,7 @@ int ingest_nest_store(const struct ingest_nest_run *r, const struct ingest_nest 
 int ingest_nest_walk(const void *frames, size_t len, size_t nreg, const struct calltree_sink *sink)
 {
 	size_t pos = 0;
-	struct ingest_rowmap rows = {NULL, NULL, 0, 0}; /* (rank, region) -> frame */
+	struct ingest_rowmap rows = INGEST_ROWMAP_INIT; /* (rank, region) -> frame */
 	uint32_t *node_region = NULL;
 	size_t nnodes = 0, ncap = 0;
 	struct i64vec durs;

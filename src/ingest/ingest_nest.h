@@ -24,14 +24,29 @@
 #include "ingest/calltree.h"
 #include "ingest/wire.h"
 
-/* A map from (rank, region) to a 64-bit value (open addressing). */
+/* A map from (rank, region) to a 64-bit value (open addressing), or, for
+ * the keys of a grid given to ingest_rowmap_dense(), an array. */
 struct ingest_rowmap {
 	uint64_t *keys; /* (rank << 32 | region) + 1, 0 = empty */
 	uint64_t *vals;
-	size_t cap, n;
+	size_t cap, n;	   /* n: the keys in the hash */
+	uint64_t *dense;   /* [rank * nregions + region], when present's bit is set */
+	uint64_t *present; /* a bit per cell of dense */
+	uint32_t nranks, nregions;
 };
 
+#define INGEST_ROWMAP_INIT                                                                         \
+	{                                                                                          \
+		NULL, NULL, 0, 0, NULL, NULL, 0, 0                                                 \
+	}
+
 void ingest_rowmap_release(struct ingest_rowmap *m);
+/* Keep the keys of ranks below nranks and regions below nregions in an
+ * array (8 bytes and a bit a cell, a quarter of the hash's 32 bytes a
+ * key) when the grid is not much larger than the rows expected (a wide
+ * run's 1M rows: 8 MB instead of 32); else nothing changes.  Call on an
+ * empty map.  0 or ERR_NOMEM. */
+int ingest_rowmap_dense(struct ingest_rowmap *m, uint32_t nranks, size_t nregions, size_t rows);
 /* Set (rank, region) to v: 0 or ERR_NOMEM. */
 int ingest_rowmap_put(struct ingest_rowmap *m, uint32_t rank, uint32_t region, uint64_t v);
 /* The value of (rank, region): 1 and *v, or 0 when there is none. */

@@ -70,14 +70,40 @@ static int put(struct wire_out *w, int rc, const void *p, size_t n)
 	return rc ? rc : buf_add(&w->b, p, n);
 }
 
+/*
+ * Integers travel as LEB128 varints, signed ones zigzag-encoded (0, -1, 1,
+ * -2... as 0, 1, 2, 3...): most of a row's numbers are small, and the
+ * store's process holds every frame of a file until it stores them (a run
+ * of 4,096 ranks x 256 regions: 238 MB of rows at 8 bytes a number).
+ */
 static int put_u64(struct wire_out *w, int rc, uint64_t v)
 {
-	return put(w, rc, &v, sizeof(v));
+	unsigned char b[10];
+	size_t n = 0;
+
+	do {
+		b[n] = (unsigned char)(v & 0x7f);
+		v >>= 7;
+		b[n++] |= v ? 0x80 : 0;
+	} while (v);
+	return put(w, rc, b, n);
 }
 
 static int put_i64(struct wire_out *w, int rc, int64_t v)
 {
-	return put(w, rc, &v, sizeof(v));
+	uint64_t u = (uint64_t)v << 1;
+
+	return put_u64(w, rc, v < 0 ? ~u : u);
+}
+
+/* n numbers of v, each put_i64() */
+static int put_ints(struct wire_out *w, int rc, const int64_t *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		rc = put_i64(w, rc, v[i]);
+	return rc;
 }
 
 /* A string: its length (u64), its bytes and a NUL; NULL is sent as "". */
@@ -134,7 +160,7 @@ int wire_put_row(struct wire_out *w, const struct store_timing *t, uint32_t regi
 			     t->durations != NULL};
 	const double d[] = {t->mean, t->m2};
 
-	rc = put(w, rc, v, sizeof(v));
+	rc = put_ints(w, rc, v, sizeof(v) / sizeof(v[0]));
 	rc = put(w, rc, d, sizeof(d));
 	rc = put_str(w, rc, t->source_file);
 	rc = put_str(w, rc, t->source_text);
@@ -193,7 +219,7 @@ int wire_put_nest(struct wire_out *w, const struct calltree_rankinfo *r)
 			     r->start_b,
 			     r->end_b};
 
-	return wire_end(w, at, put(w, rc, v, sizeof(v)));
+	return wire_end(w, at, put_ints(w, rc, v, sizeof(v) / sizeof(v[0])));
 }
 
 int wire_put_node(struct wire_out *w, const struct calltree_node *n)
@@ -202,7 +228,7 @@ int wire_put_node(struct wire_out *w, const struct calltree_node *n)
 	size_t at = wire_begin(w, WIRE_NODE, &rc);
 	const int64_t v[] = {n->id, n->parent, n->region, n->depth};
 
-	return wire_end(w, at, put(w, rc, v, sizeof(v)));
+	return wire_end(w, at, put_ints(w, rc, v, sizeof(v) / sizeof(v[0])));
 }
 
 int wire_put_path(struct wire_out *w, const struct calltree_path *p, const void *blob,
@@ -213,7 +239,7 @@ int wire_put_path(struct wire_out *w, const struct calltree_path *p, const void 
 	const int64_t v[] = {p->rank,  p->node, (int64_t)p->calls,     (int64_t)p->nested,
 			     p->total, p->self, p->row_durations != 0, (int64_t)blob_len};
 
-	rc = put(w, rc, v, sizeof(v));
+	rc = put_ints(w, rc, v, sizeof(v) / sizeof(v[0]));
 	return wire_end(w, at, blob_len ? put(w, rc, blob, blob_len) : rc);
 }
 
@@ -224,7 +250,7 @@ int wire_put_self(struct wire_out *w, uint32_t rank, uint32_t region, int64_t se
 	size_t at = wire_begin(w, WIRE_SELF, &rc);
 	const int64_t v[] = {rank, region, self, source};
 
-	return wire_end(w, at, put(w, rc, v, sizeof(v)));
+	return wire_end(w, at, put_ints(w, rc, v, sizeof(v) / sizeof(v[0])));
 }
 
 /* ---- reading ---- */
@@ -263,12 +289,43 @@ static void get(struct cur *c, void *out, size_t n)
 	c->p += n;
 }
 
+/* A put_u64() varint: at most 10 bytes, none past 64 bits (0 and bad
+ * when it is not one). */
 static uint64_t get_u64(struct cur *c)
 {
-	uint64_t v;
+	uint64_t v = 0;
+	unsigned shift;
+	unsigned char b;
 
-	get(c, &v, sizeof(v));
-	return v;
+	for (shift = 0; !c->bad && c->p < c->end; shift += 7) {
+		b = *c->p++;
+		if (shift == 63 && (b & 0xfe))
+			break;
+		v |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80))
+			return v;
+		if (shift == 63)
+			break;
+	}
+	c->bad = 1;
+	return 0;
+}
+
+/* A put_i64() number. */
+static int64_t get_i64(struct cur *c)
+{
+	uint64_t z = get_u64(c);
+
+	return z & 1 ? -(int64_t)(z >> 1) - 1 : (int64_t)(z >> 1);
+}
+
+/* n put_ints() numbers into v. */
+static void get_ints(struct cur *c, int64_t *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		v[i] = get_i64(c);
 }
 
 /* Bytes of the next n in place (NULL when past the end). */
@@ -319,15 +376,15 @@ int wire_get_info(struct wire_info *out, const struct wire_frame *f, const char 
 	memset(out, 0, sizeof(*out));
 	cur_of(&c, f);
 	in->path = path;
-	in->schema = (int)get_u64(&c);
-	in->layout = (enum h5prof_layout)get_u64(&c);
+	in->schema = (int)get_i64(&c);
+	in->layout = (enum h5prof_layout)get_i64(&c);
 	in->num_ranks = (uint32_t)get_u64(&c);
 	nreg = get_u64(&c);
 	in->num_rows = (size_t)get_u64(&c);
 	in->num_events = get_u64(&c);
 	nmeta = get_u64(&c);
-	/* every string takes at least 9 bytes: counts beyond that are lies */
-	if (c.bad || nreg > f->len / 9 || nmeta > f->len / 9) {
+	/* every string takes at least 2 bytes: counts beyond that are lies */
+	if (c.bad || nreg > f->len / 2 || nmeta > f->len / 2) {
 		rc = wire_bad();
 		goto out;
 	}
@@ -386,11 +443,11 @@ enum {
 
 uint64_t wire_row_calls(const struct wire_frame *f)
 {
+	struct cur c;
 	int64_t calls;
 
-	if (f->len < sizeof(calls))
-		return 0;
-	memcpy(&calls, f->data, sizeof(calls));
+	cur_of(&c, f);
+	calls = get_i64(&c);
 	return calls > 0 ? (uint64_t)calls : 0;
 }
 
@@ -403,7 +460,7 @@ int wire_get_row(struct store_timing *t, uint32_t *region, const struct wire_fra
 	struct cur c;
 
 	cur_of(&c, f);
-	get(&c, v, sizeof(v));
+	get_ints(&c, v, ROW_NFIELDS);
 	get(&c, d, sizeof(d));
 	memset(t, 0, sizeof(*t));
 	t->source_file = get_str(&c);
@@ -461,9 +518,9 @@ int wire_get_error(int *code, char *msg, size_t n, uint64_t *inherited, const st
 	const char *s;
 
 	cur_of(&c, f);
-	get(&c, &v, sizeof(v));
+	v = get_i64(&c);
 	s = get_str(&c);
-	get(&c, &lim, sizeof(lim));
+	lim = get_i64(&c);
 	if (c.bad || c.p != c.end || v >= 0 || v < ERR_BUSY || lim < 0)
 		return wire_bad();
 	*code = (int)v;
@@ -499,7 +556,7 @@ static int wire_ints(int64_t *v, size_t n, const struct wire_frame *f)
 	struct cur c;
 
 	cur_of(&c, f);
-	get(&c, v, n * sizeof(*v));
+	get_ints(&c, v, n);
 	return c.bad || c.p != c.end;
 }
 
@@ -573,7 +630,7 @@ int wire_get_path(struct wire_path *out, const struct wire_frame *f)
 
 	memset(out, 0, sizeof(*out));
 	cur_of(&c, f);
-	get(&c, v, sizeof(v));
+	get_ints(&c, v, 8);
 	out->blob = get_bytes(&c, v[7] >= 0 ? (uint64_t)v[7] : UINT64_MAX);
 	if (c.bad || c.p != c.end || !wire_id_ok(v[0], UINT32_MAX) ||
 	    !wire_id_ok(v[1], CALLTREE_MAX_NODES) || v[2] < 1 || v[3] < 0 || v[4] < 0 || v[5] < 0 ||
@@ -602,11 +659,12 @@ int wire_get_path(struct wire_path *out, const struct wire_frame *f)
 int wire_row_key(uint32_t *rank, uint32_t *region, const struct wire_frame *f, size_t num_regions)
 {
 	int64_t v[ROW_RANK + 1];
+	struct cur c;
 
-	if (f->len < sizeof(v))
-		return wire_bad();
-	memcpy(v, f->data, sizeof(v));
-	if (!wire_id_ok(v[ROW_REGION], num_regions) || !wire_id_ok(v[ROW_RANK], UINT32_MAX))
+	cur_of(&c, f);
+	get_ints(&c, v, ROW_RANK + 1);
+	if (c.bad || !wire_id_ok(v[ROW_REGION], num_regions) ||
+	    !wire_id_ok(v[ROW_RANK], UINT32_MAX))
 		return wire_bad();
 	*rank = (uint32_t)v[ROW_RANK];
 	*region = (uint32_t)v[ROW_REGION];

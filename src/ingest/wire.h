@@ -13,7 +13,9 @@
  * 0, 1, 2... in order, parents first), one WIRE_PATH per (path, rank)
  * with its numbers and its outermost durations (sorted and encoded like a
  * row's), and one WIRE_SELF per (rank, region) whose self time is known.  A frame is a 4-byte
- * payload length, a type byte and the payload; numbers are in the
+ * payload length, a type byte and the payload; integers are LEB128
+ * varints (signed ones zigzag-encoded: most are small, and the store's
+ * process holds every frame of a file), doubles and the length in the
  * machine's byte order (both ends are the same binary).  The parent
  * checks every length and index it decodes, so a reader that misbehaves
  * yields an error, never a read outside the buffer.
