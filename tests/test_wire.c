@@ -267,8 +267,25 @@ static void test_varints(void **state)
 		if (ends[i] >= 0)
 			assert_true(wp.p.total == ends[i]);
 	}
+	/* a number cut after a byte that says more follow (150 is 300
+	 * zigzagged: 0xac 0x02) */
+	f.type = WIRE_SELF;
+	f.len = enc_i64(b, 1) + enc_i64(b + 1, 2);
+	f.len += enc_i64(b + f.len, 150) - 1;
+	assert_true(b[f.len - 1] & 0x80);
+	assert_int_not_equal(wire_get_self(&rank, &region, &self, &src, &f, 4), 0);
+	/* a row whose calls are cut so: no calls, and refused by its key */
+	f.type = WIRE_ROW;
+	b[0] = 0x86; /* calls 3, more to follow, and nothing follows */
+	f.len = 1;
+	assert_int_equal(wire_row_calls(&f), 0);
+	assert_int_not_equal(wire_row_key(&rank, &region, &f, 4), 0);
+	b[1] = 0; /* the same, whole: 3 */
+	f.len = 2;
+	assert_int_equal(wire_row_calls(&f), 3);
 	/* rank 1 as eleven bytes (ten continuation bytes), and a tenth byte
 	 * that carries bits past the 64th */
+	f.type = WIRE_SELF;
 	f.type = WIRE_SELF;
 	memset(b, 0x80, 10);
 	b[0] = 0x82;
@@ -597,20 +614,36 @@ static void test_nest_malformed(void **state)
 	assert_int_not_equal(wire_get_self(&rank, &region, &self, &src, &f, 4), 0);
 }
 
+/* ingest_rowmap_each() callback: counts the keys and sums rank, region
+ * and value of each. */
+struct rowsum {
+	uint64_t n, sum;
+};
+
+static int rowsum_add(void *ctx, uint32_t rank, uint32_t region, uint64_t v)
+{
+	struct rowsum *r = ctx;
+
+	r->n++;
+	r->sum += rank * UINT64_C(1000003) + region * UINT64_C(101) + v;
+	return 0;
+}
+
 /* A (rank, region) map in an array answers as the hash does: the same
  * random puts (overwrites, keys outside the grid among them) into both,
- * then every key of a larger grid read from both; a sparse or too large
- * grid stays a hash. */
+ * then every key of a larger grid read from both, and every key walked;
+ * a grid much larger than the keys held (numbers a file claims), a
+ * sparse one and one too large stay a hash. */
 static void test_rowmap(void **state)
 {
 	struct ingest_rowmap d = INGEST_ROWMAP_INIT, h = INGEST_ROWMAP_INIT;
+	struct rowsum sd = {0, 0}, sh = {0, 0};
 	uint64_t seed = 7, a, b;
 	uint32_t rank, region;
 	int i, ga, gb;
 
 	(void)state;
-	assert_int_equal(ingest_rowmap_dense(&d, 40, 30, 1000), 0);
-	assert_non_null(d.dense);
+	ingest_rowmap_grid(&d, 40, 30, 1000);
 	for (i = 0; i < 3000; i++) {
 		seed = seed * 6364136223846793005u + 1442695040888963407u;
 		rank = (uint32_t)(seed >> 33) % 50; /* 40..49: outside the grid */
@@ -618,7 +651,8 @@ static void test_rowmap(void **state)
 		assert_int_equal(ingest_rowmap_put(&d, rank, region, seed), 0);
 		assert_int_equal(ingest_rowmap_put(&h, rank, region, seed), 0);
 	}
-	assert_true(d.n > 0); /* the keys outside the grid, in its hash */
+	assert_non_null(d.dense);
+	assert_true(d.n > 0 && d.n < h.n); /* the keys outside the grid, hashed */
 	for (rank = 0; rank < 60; rank++)
 		for (region = 0; region < 40; region++) {
 			a = b = 0;
@@ -627,18 +661,73 @@ static void test_rowmap(void **state)
 			assert_int_equal(ga, gb);
 			assert_true(a == b);
 		}
+	assert_int_equal(ingest_rowmap_each(&d, rowsum_add, &sd), 0);
+	assert_int_equal(ingest_rowmap_each(&h, rowsum_add, &sh), 0);
+	assert_true(sd.n == sh.n && sd.sum == sh.sum);
 	ingest_rowmap_release(&d);
 	ingest_rowmap_release(&h);
-	assert_int_equal(ingest_rowmap_dense(&d, 4096, 256, 1000), 0);
-	assert_null(d.dense); /* 1M cells for 1,000 rows */
-	assert_int_equal(ingest_rowmap_dense(&d, 1u << 20, 1u << 10, (size_t)1 << 30), 0);
-	assert_null(d.dense); /* past the cells a grid may have */
+	/* a file claiming 1M rows of 4,096 x 256 that sends 2,000: a hash */
+	ingest_rowmap_grid(&d, 4096, 256, (size_t)1 << 20);
+	for (i = 0; i < 2000; i++)
+		assert_int_equal(ingest_rowmap_put(&d, (uint32_t)i * 2, 7, 1), 0);
+	assert_null(d.dense);
+	ingest_rowmap_release(&d);
+	ingest_rowmap_grid(&d, 4096, 256, 1000); /* sparse */
+	assert_int_equal(d.nranks, 0);
+	ingest_rowmap_grid(&d, 1u << 20, 1u << 10, (size_t)1 << 30); /* too large */
+	assert_int_equal(d.nranks, 0);
 	ingest_rowmap_release(&d);
 	ingest_rowmap_release(NULL);
+}
+
+/* ingest_nest_end() finds a rank of rows with calls but no WIRE_NEST
+ * whether the rows' calls are in the hash or, for a file whose rows fill
+ * its grid, in an array: 600 ranks of one region, WIRE_NEST frames for
+ * all but rank 599. */
+static void test_nest_end_grid(void **state)
+{
+	unsigned char b[16 * 10];
+	struct wire_frame f = {WIRE_ROW, b, 0};
+	int pass;
+
+	(void)state;
+	for (pass = 0; pass < 2; pass++) {
+		struct ingest_nest n;
+		int64_t v[16];
+		uint32_t r;
+
+		ingest_nest_init(&n);
+		if (pass)
+			ingest_rowmap_grid(&n.rows, 600, 1, 600);
+		for (r = 0; r < 600; r++) {
+			const int64_t row[3] = {5, 0, r}; /* calls, region, rank */
+
+			f.type = WIRE_ROW;
+			enc_frame(&f, b, row, 3);
+			assert_int_equal(ingest_nest_row(&n, &f, 1), 0);
+		}
+		assert_true(pass ? n.rows.dense != NULL : n.rows.dense == NULL);
+		for (r = 0; r < 599; r++) {
+			memset(v, 0, sizeof(v));
+			v[0] = r;
+			v[1] = CALLTREE_OK;
+			v[5] = 5; /* calls */
+			f.type = WIRE_NEST;
+			enc_frame(&f, b, v, 16);
+			assert_int_equal(ingest_nest_frame(&n, &f, 1), 0);
+		}
+		assert_int_equal(ingest_nest_end(&n), 0);
+		assert_int_equal(n.problems, 1);
+		assert_int_equal(n.ranks, 600);
+		assert_int_equal(n.first.rank, 599);
+		assert_int_equal(n.first.status, CALLTREE_TOTALS);
+		ingest_nest_release(&n);
+	}
 }
 
 TU_MAIN(NULL, NULL,
 	{cmocka_unit_test(test_round_trip), cmocka_unit_test(test_malformed),
 	 cmocka_unit_test(test_varints), cmocka_unit_test(test_rowmap),
-	 cmocka_unit_test(test_partial_frame), cmocka_unit_test(test_nest_round_trip),
-	 cmocka_unit_test(test_nest_inconsistent), cmocka_unit_test(test_nest_malformed)})
+	 cmocka_unit_test(test_nest_end_grid), cmocka_unit_test(test_partial_frame),
+	 cmocka_unit_test(test_nest_round_trip), cmocka_unit_test(test_nest_inconsistent),
+	 cmocka_unit_test(test_nest_malformed)})

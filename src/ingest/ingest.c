@@ -289,12 +289,13 @@ static int ingest_frame(struct ingest_ctx *c, const struct wire_frame *f)
 		}
 		c->have_info = !rc;
 		c->info = &c->wi.info;
-		/* the rows' calls in an array, for a file whose rows (as its
-		 * index says) fill its grid: before any row (a JSON profile's
-		 * info comes after its rows: they stay in the hash) */
-		if (!rc && !c->nest.rows.cap && !c->nest.rows.dense)
-			rc = ingest_rowmap_dense(&c->nest.rows, c->info->num_ranks,
-						 c->info->num_regions, c->info->num_rows);
+		/* the rows' calls in an array once they fill most of the file's
+		 * grid (its claims bound nothing: the array comes with the
+		 * rows, ingest_rowmap_grid()); before any row (a JSON
+		 * profile's info comes after its rows: they stay in the hash) */
+		if (!rc && !c->nest.rows.cap)
+			ingest_rowmap_grid(&c->nest.rows, c->info->num_ranks, c->info->num_regions,
+					   c->info->num_rows);
 		break;
 	case WIRE_ROW:
 		/* a JSON profile's info follows its rows: its region bound is
@@ -679,15 +680,9 @@ static int ingest_store(struct ingest_ctx *c)
 		return err_nomem();
 	rc = ingest_row_order(c, &c->order, &c->norder);
 	/* the (rank, region) maps in arrays for a run whose rows fill its grid */
-	if (!rc)
-		rc = ingest_rowmap_dense(&selfs, c->info->num_ranks, c->info->num_regions,
-					 c->norder);
-	if (!rc)
-		rc =
-		    ingest_rowmap_dense(&mins, c->info->num_ranks, c->info->num_regions, c->norder);
-	if (!rc)
-		rc =
-		    ingest_rowmap_dense(&maxs, c->info->num_ranks, c->info->num_regions, c->norder);
+	ingest_rowmap_grid(&selfs, c->info->num_ranks, c->info->num_regions, c->norder);
+	ingest_rowmap_grid(&mins, c->info->num_ranks, c->info->num_regions, c->norder);
+	ingest_rowmap_grid(&maxs, c->info->num_ranks, c->info->num_regions, c->norder);
 	if (!rc)
 		rc = ingest_nest_selfs(&selfs, c->frames.data, c->frames.len, c->info->num_regions);
 	if (!rc)

@@ -26,33 +26,27 @@ void ingest_rowmap_release(struct ingest_rowmap *m)
 	memset(m, 0, sizeof(*m));
 }
 
-/* Cells of a dense grid at most (128 MB of values). */
+/* Cells of a grid at most (128 MB of values), and per key held: an array
+ * of 8 bytes a cell costs at most 4 times the hash's 32 bytes a key, so
+ * numbers a file claims cannot make the store's process hold much more
+ * than the keys it was sent. */
 #define INGEST_ROWMAP_CELLS ((size_t)1 << 24)
+#define INGEST_ROWMAP_CELLS_PER_KEY 16
 
-int ingest_rowmap_dense(struct ingest_rowmap *m, uint32_t nranks, size_t nregions, size_t rows)
+void ingest_rowmap_grid(struct ingest_rowmap *m, uint32_t nranks, size_t nregions, size_t rows)
 {
 	size_t cells;
 
-	if (!nranks || !nregions || nregions > UINT32_MAX ||
-	    nregions > INGEST_ROWMAP_CELLS / nranks)
-		return 0;
+	if (!nranks || !nregions || nregions > INGEST_ROWMAP_CELLS / nranks)
+		return;
 	cells = (size_t)nranks * nregions;
-	if (cells / 2 > rows + 1024)
-		return 0; /* sparse: the hash is smaller */
-	m->dense = malloc(cells * sizeof(*m->dense));
-	m->present = calloc(cells / 64 + 1, sizeof(*m->present));
-	if (!m->dense || !m->present) {
-		free(m->dense);
-		free(m->present);
-		m->dense = m->present = NULL;
-		return err_nomem();
-	}
+	if (cells / 2 > rows || m->dense)
+		return; /* sparse: the hash is smaller */
 	m->nranks = nranks;
 	m->nregions = (uint32_t)nregions;
-	return 0;
 }
 
-/* The cell of (rank, region) in m's grid, or SIZE_MAX outside it. */
+/* The cell of (rank, region) in m's array, or SIZE_MAX outside it. */
 static size_t ingest_rowmap_cell(const struct ingest_rowmap *m, uint32_t rank, uint32_t region)
 {
 	if (!m->dense || rank >= m->nranks || region >= m->nregions)
@@ -69,38 +63,101 @@ static size_t ingest_rowmap_slot(const uint64_t *keys, size_t cap, uint64_t key)
 	return h;
 }
 
+/* The hash of cap slots holding the keys of m's hash that want (1: inside
+ * m's grid, 0: outside, -1: all) leaves out, the rest into dense (when
+ * not NULL); into *k, *w.  0 or ERR_NOMEM. */
+static int ingest_rowmap_rehash(const struct ingest_rowmap *m, size_t cap, uint64_t **k,
+				uint64_t **w, uint64_t *dense, uint64_t *present)
+{
+	size_t i, h;
+
+	*k = calloc(cap, sizeof(**k));
+	*w = malloc(cap * sizeof(**w));
+	if (!*k || !*w) {
+		free(*k);
+		free(*w);
+		return err_nomem();
+	}
+	for (i = 0; i < m->cap; i++) {
+		uint64_t key = m->keys[i];
+		uint32_t rank = (uint32_t)((key - 1) >> 32), region = (uint32_t)(key - 1);
+
+		if (!key)
+			continue;
+		if (dense && rank < m->nranks && region < m->nregions) {
+			h = (size_t)rank * m->nregions + region;
+			dense[h] = m->vals[i];
+			present[h / 64] |= UINT64_C(1) << (h % 64);
+			continue;
+		}
+		h = ingest_rowmap_slot(*k, cap, key);
+		(*k)[h] = key;
+		(*w)[h] = m->vals[i];
+	}
+	return 0;
+}
+
+/* The hash full: grow it, or move the keys inside m's grid into an array
+ * when the grid is not much larger than the keys held. */
+static int ingest_rowmap_grow(struct ingest_rowmap *m)
+{
+	size_t cells = (size_t)m->nranks * m->nregions, cap = m->cap ? m->cap * 2 : 1024, i,
+	       out = 0;
+	uint64_t *k, *w, *dense = NULL, *present = NULL;
+	int rc;
+
+	if (cells && !m->dense && cells <= INGEST_ROWMAP_CELLS_PER_KEY * (m->n + 1)) {
+		dense = malloc(cells * sizeof(*dense));
+		present = calloc(cells / 64 + 1, sizeof(*present));
+		if (!dense || !present) {
+			free(dense);
+			free(present);
+			return err_nomem();
+		}
+		for (i = 0; i < m->cap; i++) {
+			uint64_t key = m->keys[i];
+
+			out += key &&
+			       ((key - 1) >> 32 >= m->nranks || (uint32_t)(key - 1) >= m->nregions);
+		}
+		for (cap = 1024; (out + 1) * 2 > cap; cap *= 2)
+			;
+	}
+	rc = ingest_rowmap_rehash(m, cap, &k, &w, dense, present);
+	if (rc) {
+		free(dense);
+		free(present);
+		return rc;
+	}
+	free(m->keys);
+	free(m->vals);
+	m->keys = k;
+	m->vals = w;
+	m->cap = cap;
+	if (dense) {
+		m->dense = dense;
+		m->present = present;
+		m->n = out;
+	}
+	return 0;
+}
+
 int ingest_rowmap_put(struct ingest_rowmap *m, uint32_t rank, uint32_t region, uint64_t v)
 {
 	uint64_t key = ((uint64_t)rank << 32 | region) + 1;
 	size_t h = ingest_rowmap_cell(m, rank, region);
+	int rc;
 
+	if (h == SIZE_MAX && (m->n + 1) * 2 > m->cap) {
+		rc = ingest_rowmap_grow(m);
+		if (rc)
+			return rc;
+		h = ingest_rowmap_cell(m, rank, region);
+	}
 	if (h != SIZE_MAX) {
 		m->present[h / 64] |= UINT64_C(1) << (h % 64);
 		m->dense[h] = v;
 		return 0;
-	}
-
-	if ((m->n + 1) * 2 > m->cap) {
-		size_t cap = m->cap ? m->cap * 2 : 1024, i;
-		uint64_t *k = calloc(cap, sizeof(*k)), *w = malloc(cap * sizeof(*w));
-
-		if (!k || !w) {
-			free(k);
-			free(w);
-			return err_nomem();
-		}
-		for (i = 0; i < m->cap; i++) {
-			if (m->keys[i]) {
-				h = ingest_rowmap_slot(k, cap, m->keys[i]);
-				k[h] = m->keys[i];
-				w[h] = m->vals[i];
-			}
-		}
-		free(m->keys);
-		free(m->vals);
-		m->keys = k;
-		m->vals = w;
-		m->cap = cap;
 	}
 	h = ingest_rowmap_slot(m->keys, m->cap, key);
 	if (!m->keys[h]) {
@@ -109,6 +166,23 @@ int ingest_rowmap_put(struct ingest_rowmap *m, uint32_t rank, uint32_t region, u
 	}
 	m->vals[h] = v;
 	return 0;
+}
+
+int ingest_rowmap_each(const struct ingest_rowmap *m,
+		       int (*fn)(void *ctx, uint32_t rank, uint32_t region, uint64_t v), void *ctx)
+{
+	size_t i, cells = m->dense ? (size_t)m->nranks * m->nregions : 0;
+	int rc = 0;
+
+	for (i = 0; !rc && i < m->cap; i++)
+		if (m->keys[i])
+			rc = fn(ctx, (uint32_t)((m->keys[i] - 1) >> 32), (uint32_t)(m->keys[i] - 1),
+				m->vals[i]);
+	for (i = 0; !rc && i < cells; i++)
+		if (m->present[i / 64] >> (i % 64) & 1)
+			rc = fn(ctx, (uint32_t)(i / m->nregions), (uint32_t)(i % m->nregions),
+				m->dense[i]);
+	return rc;
 }
 
 int ingest_rowmap_get(const struct ingest_rowmap *m, uint32_t rank, uint32_t region, uint64_t *v)
@@ -171,31 +245,41 @@ static int ingest_nest_rank(struct ingest_nest *n, const struct calltree_rankinf
 	return ingest_rowmap_put(&n->seen, r->rank, 0, 1);
 }
 
+/* ingest_nest_end()'s walk over the rows: each rank with calls, no
+ * WIRE_NEST and not yet counted. */
+struct ingest_nest_endwalk {
+	struct ingest_nest *n;
+	struct ingest_rowmap counted;
+	uint64_t before;
+};
+
+static int ingest_nest_end_row(void *ctx, uint32_t rank, uint32_t region, uint64_t calls)
+{
+	struct ingest_nest_endwalk *e = ctx;
+	struct ingest_nest *n = e->n;
+	uint64_t v;
+
+	(void)region;
+	if (!calls || ingest_rowmap_get(&n->seen, rank, 0, &v) ||
+	    ingest_rowmap_get(&e->counted, rank, 0, &v))
+		return 0;
+	/* the warning names the lowest such rank (the map has no order) */
+	if (!e->before && (n->problems == e->before || rank < n->first.rank)) {
+		memset(&n->first, 0, sizeof(n->first));
+		n->first.rank = rank;
+		n->first.status = CALLTREE_TOTALS;
+	}
+	n->problems++;
+	n->ranks++;
+	return ingest_rowmap_put(&e->counted, rank, 0, 1);
+}
+
 int ingest_nest_end(struct ingest_nest *n)
 {
-	struct ingest_rowmap counted = INGEST_ROWMAP_INIT;
-	uint64_t v, before = n->problems;
-	size_t i;
-	int rc = 0;
+	struct ingest_nest_endwalk e = {n, INGEST_ROWMAP_INIT, n->problems};
+	int rc = n->nests ? ingest_rowmap_each(&n->rows, ingest_nest_end_row, &e) : 0;
 
-	for (i = 0; !rc && n->nests && i < n->rows.cap; i++) {
-		uint32_t rank = (uint32_t)((n->rows.keys[i] - 1) >> 32);
-
-		if (!n->rows.keys[i] || !n->rows.vals[i] ||
-		    ingest_rowmap_get(&n->seen, rank, 0, &v) ||
-		    ingest_rowmap_get(&counted, rank, 0, &v))
-			continue;
-		rc = ingest_rowmap_put(&counted, rank, 0, 1);
-		/* the warning names the lowest such rank (the map has no order) */
-		if (!before && (n->problems == before || rank < n->first.rank)) {
-			memset(&n->first, 0, sizeof(n->first));
-			n->first.rank = rank;
-			n->first.status = CALLTREE_TOTALS;
-		}
-		n->problems++;
-		n->ranks++;
-	}
-	ingest_rowmap_release(&counted);
+	ingest_rowmap_release(&e.counted);
 	return rc;
 }
 

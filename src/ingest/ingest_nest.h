@@ -30,7 +30,8 @@ struct ingest_rowmap {
 	uint64_t *keys; /* (rank << 32 | region) + 1, 0 = empty */
 	uint64_t *vals;
 	size_t cap, n;	   /* n: the keys in the hash */
-	uint64_t *dense;   /* [rank * nregions + region], when present's bit is set */
+	uint64_t *dense;   /* [rank * nregions + region], when present's bit is set
+			      (ingest_rowmap_grid()) */
 	uint64_t *present; /* a bit per cell of dense */
 	uint32_t nranks, nregions;
 };
@@ -41,16 +42,21 @@ struct ingest_rowmap {
 	}
 
 void ingest_rowmap_release(struct ingest_rowmap *m);
-/* Keep the keys of ranks below nranks and regions below nregions in an
- * array (8 bytes and a bit a cell, a quarter of the hash's 32 bytes a
- * key) when the grid is not much larger than the rows expected (a wide
- * run's 1M rows: 8 MB instead of 32); else nothing changes.  Call on an
- * empty map.  0 or ERR_NOMEM. */
-int ingest_rowmap_dense(struct ingest_rowmap *m, uint32_t nranks, size_t nregions, size_t rows);
+/* The file's grid of ranks x regions, for a map that may get rows of most
+ * of its cells (rows: how many it expects): once the hash holds a
+ * sixteenth as many keys as the grid has cells, the keys inside it move
+ * to an array of 8 bytes and a bit a cell (a wide run's 1M rows: 8 MB
+ * instead of the hash's 32), the rest stay in the hash.  A sparse grid, or
+ * one of more than 2^24 cells, is ignored.  Call on an empty map. */
+void ingest_rowmap_grid(struct ingest_rowmap *m, uint32_t nranks, size_t nregions, size_t rows);
 /* Set (rank, region) to v: 0 or ERR_NOMEM. */
 int ingest_rowmap_put(struct ingest_rowmap *m, uint32_t rank, uint32_t region, uint64_t v);
 /* The value of (rank, region): 1 and *v, or 0 when there is none. */
 int ingest_rowmap_get(const struct ingest_rowmap *m, uint32_t rank, uint32_t region, uint64_t *v);
+/* fn(ctx, rank, region, value) of every key of m, in no order, until fn
+ * returns non-zero (returned). */
+int ingest_rowmap_each(const struct ingest_rowmap *m,
+		       int (*fn)(void *ctx, uint32_t rank, uint32_t region, uint64_t v), void *ctx);
 
 struct ingest_nest {
 	struct ingest_rowmap rows; /* (rank, region) -> calls of its WIRE_ROW */

@@ -383,8 +383,9 @@ int wire_get_info(struct wire_info *out, const struct wire_frame *f, const char 
 	in->num_rows = (size_t)get_u64(&c);
 	in->num_events = get_u64(&c);
 	nmeta = get_u64(&c);
-	/* every string takes at least 2 bytes: counts beyond that are lies */
-	if (c.bad || nreg > f->len / 2 || nmeta > f->len / 2) {
+	/* a name takes at least 2 bytes, a metadata entry 5: counts beyond
+	 * that are lies */
+	if (c.bad || nreg > f->len / 2 || nmeta > f->len / 5 || nreg * 2 + nmeta * 5 > f->len) {
 		rc = wire_bad();
 		goto out;
 	}
@@ -396,9 +397,9 @@ int wire_get_info(struct wire_info *out, const struct wire_frame *f, const char 
 	}
 	in->num_regions = (size_t)nreg;
 	in->num_meta = (size_t)nmeta;
-	for (i = 0; i < nreg; i++)
+	for (i = 0; i < nreg && !c.bad; i++)
 		in->region_names[i] = (char *)get_str(&c);
-	for (i = 0; i < nmeta; i++) {
+	for (i = 0; i < nmeta && !c.bad; i++) {
 		in->meta[i].key = (char *)get_str(&c);
 		in->meta[i].value = (char *)get_str(&c);
 		in->meta[i].is_array = get_u64(&c) != 0;
