@@ -63,9 +63,9 @@ static size_t ingest_rowmap_slot(const uint64_t *keys, size_t cap, uint64_t key)
 	return h;
 }
 
-/* The hash of cap slots holding the keys of m's hash that want (1: inside
- * m's grid, 0: outside, -1: all) leaves out, the rest into dense (when
- * not NULL); into *k, *w.  0 or ERR_NOMEM. */
+/* m's keys into a new hash of cap slots (*k, *w); with dense (and its
+ * present bits), those inside m's grid into the array instead.  0 or
+ * ERR_NOMEM (*k and *w not made). */
 static int ingest_rowmap_rehash(const struct ingest_rowmap *m, size_t cap, uint64_t **k,
 				uint64_t **w, uint64_t *dense, uint64_t *present)
 {
