@@ -597,6 +597,19 @@ static int ingest_collect_end(struct ingest_ctx *c, int rc)
 	return ingest_child_error(c, &cs, c->lim);
 }
 
+/* The i-th row of c->frames in the order it is stored (c->order),
+ * decoded into *t and *region. */
+static int ingest_stored_row(const struct ingest_ctx *c, size_t i, struct store_timing *t,
+			     uint32_t *region)
+{
+	size_t pos = c->order[i];
+	struct wire_frame f;
+
+	if (!wire_next(c->frames.data, c->frames.len, &pos, &f))
+		return err_set(ERR_GENERIC, "internal error: a row frame moved");
+	return wire_get_row(t, region, &f, c->info->num_regions);
+}
+
 /* struct store_blob_source's scan over the rows the child sent, once
  * ingest_store() has stored them all (every region has its store id):
  * the blobs as they were stored, in that order (c->order), from
@@ -605,16 +618,12 @@ static int ingest_scan_blobs(void *ctx, store_blob_fn fn, void *arg)
 {
 	struct ingest_ctx *c = ctx;
 	struct store_timing t;
-	struct wire_frame f;
 	uint32_t region;
-	size_t i, pos;
+	size_t i;
 	int rc = 0;
 
 	for (i = 0; !rc && i < c->norder; i++) {
-		pos = c->order[i];
-		if (!wire_next(c->frames.data, c->frames.len, &pos, &f))
-			return err_set(ERR_GENERIC, "internal error: a row frame moved");
-		rc = wire_get_row(&t, &region, &f, c->info->num_regions);
+		rc = ingest_stored_row(c, i, &t, &region);
 		if (!rc && t.durations)
 			rc = fn(arg, c->region_ids[region], t.rank, t.durations, t.durations_len);
 	}
@@ -668,10 +677,9 @@ static int ingest_store(struct ingest_ctx *c)
 	struct ingest_rowmap selfs = INGEST_ROWMAP_INIT, mins = INGEST_ROWMAP_INIT,
 			     maxs = INGEST_ROWMAP_INIT;
 	struct store_timing t;
-	struct wire_frame f;
 	uint32_t region;
 	uint64_t self;
-	size_t i, pos;
+	size_t i;
 	int rc;
 
 	c->region_ids = calloc(c->info->num_regions + 1, sizeof(*c->region_ids));
@@ -688,12 +696,7 @@ static int ingest_store(struct ingest_ctx *c)
 	if (!rc)
 		rc = ingest_new_run(c, c->hex);
 	for (i = 0; !rc && i < c->norder; i++) {
-		pos = c->order[i];
-		if (!wire_next(c->frames.data, c->frames.len, &pos, &f)) {
-			rc = err_set(ERR_GENERIC, "internal error: a row frame moved");
-			break;
-		}
-		rc = wire_get_row(&t, &region, &f, c->info->num_regions);
+		rc = ingest_stored_row(c, i, &t, &region);
 		/* timings.exclusive_ns keeps the self time: the tree's, else
 		 * the file's (which the child sends too), else unknown; a row
 		 * of no call has none (upstream writes -1 there too) */
