@@ -626,4 +626,37 @@ expect 0 "window step: one wild repetition of four" $S check 5 sw1.h5 sw2.h5 sw3
 equals "window step: the wild one left out" "$(solve_row '.verdict, .candidate_n, .outliers')" \
 	'["improved",3,["sw4.h5"]]'
 fi
+if tcase nightly-same-commit; then
+# --- nightly runs of unchanged code -------------------------------------------
+# every night of one commit: the candidate's "repetitions" (the runs of its
+# commit) reached back past the baseline window, so tonight's run, 2x
+# slower, was one among 16 older nights, named an outlier of its own set
+# and left out: the gate passed.  The runs of its commit stored after the
+# baseline are its repetitions; a baseline that is the candidate itself is
+# refused; a candidate inside the baseline window counts on its own side.
+export SCOPEDB_DB=$E2E_DIR/n.sqlite
+for i in $(seq 1 16); do
+	"$MKPROFILE" --seed 1 --scale "${scales[$((i % 12))]}" \
+		--timestamp "2024-01-$(printf %02d "$i")T02:00:00Z" "n$i.h5" >/dev/null || exit 1
+done
+"$MKPROFILE" --seed 1 --scale 2 --timestamp 2024-01-17T02:00:00Z n17.h5 >/dev/null || exit 1
+"$S" ingest -q --tag nightly --branch main --commit feedbeef n{1..17}.h5 >/dev/null || exit 1
+expect 1 "nightly: tonight's run 2x slower fails" $S check 16 17 --baseline-window 10 \
+	--max-regression 5
+contains "nightly: tonight alone is the candidate" "$out" "Candidate runs: 1 (17)"
+contains "nightly: the baseline window" "$out" "Baseline runs: 10 (16, 15, 14, 13, 12, 11, 10, 9, 8, 7)"
+expect 0 "nightly: last night against the night before passes" $S check 15 16 \
+	--baseline-window 10 --max-regression 5
+contains "nightly: its repetitions stop at the baseline" "$out" "Candidate runs: 1 (16)"
+expect_err 2 "nightly: the baseline is the candidate" \
+	"scopedb: the baseline 'tag:nightly' and the candidate 'latest' are the same run 17: compare it with an earlier run (such as 'tag:nightly~1')" \
+	$S check tag:nightly latest --baseline-window 10
+expect 1 "nightly: tag:nightly~1 instead" $S check tag:nightly~1 latest --baseline-window 10 \
+	--max-regression 5
+# a candidate older than the baseline, inside its window: not in it
+expect 0 "nightly: a candidate inside the baseline window" $S check 16 12 --baseline-window 10 \
+	--max-regression 50 --format json
+equals "nightly: the window without the candidate" "$(printf '%s' "$out" | jq -c '.baseline_runs')" \
+	'[16,15,14,13,11,10,9,8,7]'
+fi
 finish

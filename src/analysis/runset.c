@@ -129,22 +129,24 @@ static int runset_implied_hit(int *hit, struct store *st, const struct filter *f
 
 /*
  * The set of up to limit runs ending at run end (newest first) that f
- * selects, each read into (*out)[i].  The anchor is always the first, even
+ * selects, each read into (*out)[i], and none from run stop (0: none) on:
+ * the set ends before it.  The anchor is always the first, even
  * when f would not list it.  With rs->same's conditions only the runs that
  * have them, and the ids of those they left out between the anchor and
  * the oldest run kept (every older one too when fewer than limit are
- * kept: the window would have taken them) are appended to left.
+ * kept and stop did not end the set: the window would have taken them)
+ * are appended to left.
  */
 static int runset_select(struct runset_run **out, size_t *nout, struct runset *rs, struct store *st,
-			 int64_t end, const struct filter *f, size_t limit, struct match *m,
-			 const struct compare_opts *o, struct i64vec *left)
+			 int64_t end, int64_t stop, const struct filter *f, size_t limit,
+			 struct match *m, const struct compare_opts *o, struct i64vec *left)
 {
 	struct store_run *runs = NULL, *all = NULL;
 	struct filter_meta *conds = NULL;
 	struct filter fs, fa;
 	int64_t *kept = NULL;
 	size_t n = 0, nall = 0, i, at, nleft, before = left->len;
-	int rc;
+	int rc, full;
 
 	*out = NULL;
 	*nout = 0;
@@ -166,20 +168,21 @@ static int runset_select(struct runset_run **out, size_t *nout, struct runset *r
 		*nout = 1;
 		goto out;
 	}
-	for (i = at; i < n && i - at < limit && !rc; i++) {
+	for (i = at; i < n && i - at < limit && !rc && (i == at || runs[i].id != stop); i++) {
 		kept[i - at] = runs[i].id;
 		rc = runset_read(&(*out)[i - at], st, runs[i].id, m, o);
 		(*nout)++;
 	}
+	full = *nout == limit || (i < n && runs[i].id == stop);
 	/* what the conditions left out lies between the anchor and the
 	 * oldest run kept (or before it, when fewer were kept): listed within
 	 * those times only, not the whole branch again */
 	fa = *f;
-	runset_span(&fa, &runs[at], *nout < limit ? NULL : &runs[at + *nout - 1]);
+	runset_span(&fa, &runs[at], full ? &runs[at + *nout - 1] : NULL);
 	if (!rc && rs->same->ncond)
 		rc = store_find_runs(st, &all, &nall, &fa);
 	if (!rc && rs->same->ncond)
-		rc = same_left_out(&nleft, left, all, nall, kept, *nout, end, *nout < limit);
+		rc = same_left_out(&nleft, left, all, nall, kept, *nout, end, !full);
 	if (!rc && rs->same->nimplied && !rs->implied_left && left->len > before)
 		rc = runset_implied_hit(&rs->implied_left, st, &fa, rs->same, left->v + before,
 					left->len - before);
@@ -352,11 +355,24 @@ static void runset_window_filter(struct filter *f, const char **tagv, const char
 static void runset_runs_free(struct runset_run *r, size_t n);
 
 /* A run in both sets counts on the baseline side only: drop it from the
- * candidate set, except the candidate itself (its first run). */
+ * candidate set, except the candidate itself (its first run), which is
+ * dropped from a window that ends at a later run instead: it is what is
+ * compared, not part of what it is compared with.  (A window's anchor is
+ * the candidate only in a check of a run against itself alone:
+ * runset_open() refuses it with other runs.) */
 static void runset_exclude_base(struct runset *rs)
 {
 	size_t i, j, k = 1;
 
+	for (i = j = 0; rs->ncand && i < rs->nbase; i++) {
+		if (i && rs->base[i].id == rs->cand[0].id) {
+			runset_run_release(&rs->base[i]);
+			continue;
+		}
+		rs->base[j++] = rs->base[i];
+	}
+	if (rs->ncand)
+		rs->nbase = j;
 	for (i = 1; i < rs->ncand; i++) {
 		for (j = 0; j < rs->nbase && rs->base[j].id != rs->cand[i].id; j++)
 			;
@@ -368,6 +384,13 @@ static void runset_exclude_base(struct runset *rs)
 	}
 	if (rs->ncand)
 		rs->ncand = k;
+}
+
+/* Baseline ra and candidate rb are runs of one commit in one store. */
+static int runset_same_commit(const struct store_run *ra, const struct store_run *rb,
+			      const struct runarg *sa, const struct runarg *sb)
+{
+	return sa->st == sb->st && ra->commit && rb->commit && !strcmp(ra->commit, rb->commit);
 }
 
 int runset_open(struct runset *rs, const struct runarg *sa, const struct runarg *sb,
@@ -419,14 +442,23 @@ int runset_open(struct runset *rs, const struct runarg *sa, const struct runarg 
 		rc = runset_ancestry(rs, sa, nb, m, o, &left);
 	} else {
 		runset_window_filter(&f, tagv, tag_a, &ra);
-		rc = runset_select(&rs->base, &rs->nbase, rs, sa->st, ra.id, &f, nb, m, o, &left);
+		rc =
+		    runset_select(&rs->base, &rs->nbase, rs, sa->st, ra.id, 0, &f, nb, m, o, &left);
 		if (!rc) {
 			memset(&f, 0, sizeof(f));
 			f.branch = ra.branch;
-			rc = runset_select(&rs->hist, &rs->nhist, rs, sa->st, ra.id, &f,
+			rc = runset_select(&rs->hist, &rs->nhist, rs, sa->st, ra.id, 0, &f,
 					   VERDICT_HISTORY, m, o, &left);
 		}
 	}
+	/* the same run on both sides of a window: counted twice, and its
+	 * repetitions reach into the window; a first night's check of a run
+	 * against itself alone (no evidence) stands */
+	if (!rc && sa->st == sb->st && ra.id == rb.id && rs->nbase > 1)
+		rc = err_set(ERR_USAGE,
+			     "the baseline '%s' and the candidate '%s' are the same run %" PRId64
+			     ": compare it with an earlier run (such as '%s~1')",
+			     arg_a, arg_b, ra.id, arg_a);
 	if (rc)
 		goto out;
 	if (sb->nreps) {
@@ -435,13 +467,17 @@ int runset_open(struct runset *rs, const struct runarg *sa, const struct runarg 
 		    runset_ids(&rs->cand, &rs->ncand, sb->st, sb->reps, sb->nreps, sb->nreps, m, o);
 	} else if (o->candidate_window) {
 		runset_window_filter(&f, tagv, tag_b, &rb);
-		rc = runset_select(&rs->cand, &rs->ncand, rs, sb->st, rb.id, &f,
+		rc = runset_select(&rs->cand, &rs->ncand, rs, sb->st, rb.id, 0, &f,
 				   o->candidate_window, m, o, &left);
 	} else {
-		/* the candidate's repetitions: the runs of its commit */
+		/* the candidate's repetitions: the runs of its commit, stored
+		 * after the baseline when that is of the same commit (nightly
+		 * runs of unchanged code: the nights before are the baseline's
+		 * level, not repetitions of tonight's run) */
 		memset(&f, 0, sizeof(f));
 		f.commit = rb.commit;
-		rc = runset_select(&rs->cand, &rs->ncand, rs, sb->st, rb.id, &f,
+		rc = runset_select(&rs->cand, &rs->ncand, rs, sb->st, rb.id,
+				   runset_same_commit(&ra, &rb, sa, sb) ? ra.id : 0, &f,
 				   rb.commit ? VERDICT_HISTORY : 1, m, o, &left);
 	}
 	if (rc)
