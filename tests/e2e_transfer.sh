@@ -117,4 +117,25 @@ expect_err 0 "pull nothing" "" $S pull --from empty.sqlite --db none.sqlite
 equals "pull nothing: said" "$out" "pulled 0 runs from 'empty.sqlite': nothing to copy, 'none.sqlite' not created"
 equals "nothing to copy creates nothing" "$(ls none.sqlite* 2>/dev/null)" ""
 fi
+if tcase kept; then
+# --- a run the destination has, with another commit, branch or label -------------
+# is skipped, and what it keeps is said, as ingest says it: push and pull
+# left the laptop's commit and branch behind without a word
+"$MKPROFILE" --ranks 2 --seed 21 k.h5 >/dev/null || exit 1
+$S ingest --db team.sqlite --branch main --commit 1111aaaa --label night k.h5 >/dev/null 2>&1
+$S ingest --db lap.sqlite --branch feat --commit 2222bbbb --tag laptop k.h5 >/dev/null 2>&1
+expect_err 0 "kept: push of a run stored otherwise" \
+	"scopedb: warning: run 1 (k.h5) already stored as run 1 with commit 1111aaaa, not 2222bbbb, branch main, not feat, label night, not example; keeping it" \
+	$S push --db lap.sqlite --to team.sqlite
+equals "kept: skipped" "$out" "skipped run 1 (k.h5): already stored as run 1
+pushed 1 run to 'team.sqlite': 0 copied, 1 already there"
+expect_err 0 "kept: pull the other way" \
+	"scopedb: warning: run 1 (k.h5) already stored as run 1 with commit 2222bbbb, not 1111aaaa, branch feat, not main, label example, not night; keeping it" \
+	$S pull --db lap.sqlite --from team.sqlite
+# (the profile's label is "example"); the same commit, branch and label:
+# no warning, nor for what the source lacks
+$S ingest --db same.sqlite --branch main --commit 1111aaaa --label night k.h5 >/dev/null 2>&1
+sqlite3 same.sqlite "UPDATE runs SET branch = NULL"
+expect_err 0 "kept: nothing differs" "" $S push --db same.sqlite --to team.sqlite
+fi
 finish

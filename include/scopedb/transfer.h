@@ -28,6 +28,19 @@
 
 #include "scopedb/store.h"
 
+/* What of a run the destination already had differs there: its commit,
+ * branch, label (TRANSFER_KEPT_NAMES order). */
+enum {
+	TRANSFER_KEPT_COMMIT = 1u << 0,
+	TRANSFER_KEPT_BRANCH = 1u << 1,
+	TRANSFER_KEPT_LABEL = 1u << 2,
+};
+#define TRANSFER_KEPT_N 3
+#define TRANSFER_KEPT_NAMES                                                                        \
+	{                                                                                          \
+		"commit", "branch", "label"                                                        \
+	}
+
 /* One run of the source. */
 struct transfer_run {
 	int64_t src_id;
@@ -35,6 +48,13 @@ struct transfer_run {
 	int copied;	/* 0: the destination had it already (same content) */
 	char *source_path;
 	char *error; /* not copied for what it holds: why (else NULL) */
+	/* not copied as the destination had it: which of the source's
+	 * commit, branch and label (TRANSFER_KEPT_*) the destination's run
+	 * has otherwise (or not at all), with both values (kept: the
+	 * destination's, NULL for none; given: the source's) */
+	unsigned kept;
+	char *kept_value[TRANSFER_KEPT_N];
+	char *given_value[TRANSFER_KEPT_N];
 };
 
 enum transfer_pin_state {

@@ -40,8 +40,39 @@ const struct opt_cmd cmd_pull_usage = {
     OPT_ARGS(0, OPT_ARGS_ANY, ""),
 };
 
+/* The warning for a run skipped as the destination had it with another
+ * commit, branch or label (or none): the destination keeps its own, as
+ * ingest does, and says which (cmd_ingest.c's warning, for a push). */
+static void transfer_warn_kept(const struct transfer_run *t)
+{
+	static const char *const names[TRANSFER_KEPT_N] = TRANSFER_KEPT_NAMES;
+	const char *sep = "";
+	struct buf q = BUF_INIT, q2 = BUF_INIT;
+	size_t i;
+
+	fflush(stdout);
+	fprintf(stderr,
+		"scopedb: warning: run %" PRId64 " (%s) already stored as run %" PRId64 " with ",
+		t->src_id, cli_msgq(&q, t->source_path), t->dst_id);
+	for (i = 0; i < TRANSFER_KEPT_N; i++) {
+		if (!(t->kept & (1u << i)))
+			continue;
+		if (t->kept_value[i])
+			fprintf(stderr, "%s%s %s, not %s", sep, names[i],
+				cli_msgq(&q, t->kept_value[i]), cli_msgq(&q2, t->given_value[i]));
+		else
+			fprintf(stderr, "%sno %s, not %s", sep, names[i],
+				cli_msgq(&q2, t->given_value[i]));
+		sep = ", ";
+	}
+	fputs("; keeping it\n", stderr);
+	buf_release(&q);
+	buf_release(&q2);
+}
+
 /* What was done, one line per run and pin, then the totals; a run not
- * copied is said on stderr, in its place. */
+ * copied is said on stderr, in its place, and so is a run skipped whose
+ * stored commit, branch or label differ. */
 static void transfer_report(const struct transfer_result *r, int push, const char *other)
 {
 	struct buf q = BUF_INIT;
@@ -61,6 +92,8 @@ static void transfer_report(const struct transfer_result *r, int push, const cha
 		} else {
 			printf("skipped run %" PRId64 " (%s): already stored as run %" PRId64 "\n",
 			       t->src_id, cli_outq(&q, t->source_path), t->dst_id);
+			if (t->kept)
+				transfer_warn_kept(t);
 		}
 	}
 	for (i = 0; i < r->npins; i++) {

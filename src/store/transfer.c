@@ -134,6 +134,49 @@ static int transfer_get_meta(struct store_meta *meta, struct store *src, int64_t
 	return ret;
 }
 
+static void transfer_run_release(struct transfer_run *r)
+{
+	size_t i;
+
+	free(r->source_path);
+	free(r->error);
+	for (i = 0; i < TRANSFER_KEPT_N; i++) {
+		free(r->kept_value[i]);
+		free(r->given_value[i]);
+	}
+	memset(r, 0, sizeof(*r));
+}
+
+/* run is stored in dst as run existing: note in r which of its commit,
+ * branch and label that run has otherwise (they are not copied over, as
+ * ingest keeps a stored run's own). */
+static int transfer_kept(struct transfer_run *r, struct store *dst, int64_t existing,
+			 const struct store_run *run)
+{
+	struct store_run d;
+	const char *given[TRANSFER_KEPT_N] = {run->commit, run->branch, run->label};
+	const char *kept[TRANSFER_KEPT_N];
+	size_t i;
+	int ret = store_get_run(dst, &d, existing);
+
+	if (ret)
+		return ret;
+	kept[0] = d.commit;
+	kept[1] = d.branch;
+	kept[2] = d.label;
+	for (i = 0; !ret && i < TRANSFER_KEPT_N; i++) {
+		if (!given[i] || (kept[i] && !strcmp(given[i], kept[i])))
+			continue;
+		r->kept |= 1u << i;
+		r->given_value[i] = util_strdup(given[i]);
+		r->kept_value[i] = kept[i] ? util_strdup(kept[i]) : NULL;
+		if (!r->given_value[i] || (kept[i] && !r->kept_value[i]))
+			ret = err_nomem();
+	}
+	store_run_release(&d);
+	return ret;
+}
+
 /* Copy run id of src to dst unless dst has its content (r says which).
  * *fault: the error is the run's own (a damaged row, text that is not
  * UTF-8), not the stores'.  In its own transaction, or with batch in the
@@ -180,7 +223,7 @@ static int transfer_one(struct transfer_run *r, int *fault, struct store *dst, s
 		}
 		if (existing) {
 			err_clear();
-			ret = 0;
+			ret = transfer_kept(r, dst, existing, &run);
 			goto out;
 		}
 		ret = err_set(ret, "%s", why);
@@ -193,6 +236,8 @@ static int transfer_one(struct transfer_run *r, int *fault, struct store *dst, s
 	in_txn = !batch && ret == 0;
 	if (!ret)
 		ret = store_find_sha(dst, &existing, run.sha256);
+	if (!ret && existing)
+		ret = transfer_kept(r, dst, existing, &run);
 	if (ret || existing)
 		goto out;
 	ret = store_insert_run(dst, &r->dst_id, &run);
@@ -398,13 +443,8 @@ static int transfer_pins(struct transfer_result *out, struct store *dst, struct 
 /* Forget the runs out->runs[from..nruns) (their batch was rolled back). */
 static void transfer_forget(struct transfer_result *out, size_t from)
 {
-	while (out->nruns > from) {
-		struct transfer_run *r = &out->runs[--out->nruns];
-
-		free(r->source_path);
-		free(r->error);
-		memset(r, 0, sizeof(*r));
-	}
+	while (out->nruns > from)
+		transfer_run_release(&out->runs[--out->nruns]);
 }
 
 /*
@@ -478,7 +518,7 @@ int transfer_runs(struct transfer_result *out, struct store *dst, struct store *
 			if (!ret)
 				out->nruns++;
 			else
-				free(r->source_path);
+				transfer_run_release(r);
 			i = end + 1;
 		}
 	}
@@ -494,10 +534,8 @@ void transfer_result_release(struct transfer_result *r)
 
 	if (!r)
 		return;
-	for (i = 0; i < r->nruns; i++) {
-		free(r->runs[i].source_path);
-		free(r->runs[i].error);
-	}
+	for (i = 0; i < r->nruns; i++)
+		transfer_run_release(&r->runs[i]);
 	for (i = 0; i < r->npins; i++)
 		free(r->pins[i].name);
 	free(r->runs);
