@@ -87,6 +87,11 @@ expect_error "a bad later --ranks value" \
 	"^scopedb: invalid --ranks '3-1': range 3-1 ends before it starts \(the values of --ranks run until the next option: end them with --\)$" \
 	$S diff a.h5 b.h5 --ranks 0 3-1
 expect 2 "exit codes stay 0/1/2" $S diff a.h5 b.h5 --include '('
+# the runs were enough, and later files became patterns: said, not silent
+expect 0 "files taken as values" $S diff a.h5 b.h5 --exclude io a.h5
+equals "files taken as values: the warning" "$err" \
+	"scopedb: warning: --exclude took 'a.h5', a file, as one of its values (they run until the next option): put the files before it or end its values with --"
+expect_err 0 "a first value that is a file's name: no warning" "" $S diff a.h5 b.h5 --exclude a.h5
 
 fi
 

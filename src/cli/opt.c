@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "cli/opt.h"
@@ -222,6 +223,7 @@ static int opt_take(const struct opt_cmd *cmd, const struct opt *opts, const str
 struct opt_greedy {
 	const struct opt *o;
 	struct buf took;
+	struct buf files; /* the warnings of opt_warn_file(), said on success */
 };
 
 /* 1 when word ends the values of the OPT_MULTI option o: it starts with
@@ -248,6 +250,29 @@ static int opt_not_value(const struct opt *o, const char *word)
  * with a reminder of the rule, since it is most often a positional
  * argument put after the values.
  */
+/* A further value of a multi-valued option that names an existing file
+ * (check A B --exclude io C.h5 D.h5: the repetitions C and D became
+ * patterns, and the verdict changed without a word): the warning, and how
+ * to write it, into g->files, said once the command line parses (else its
+ * error names what the option took).  A pattern that happens to be a
+ * file's name only warns. */
+static int opt_warn_file(struct opt_greedy *g, const struct opt *o, const char *word)
+{
+	struct stat sb;
+	struct buf q = BUF_INIT;
+	int rc;
+
+	if (stat(word, &sb) || !S_ISREG(sb.st_mode))
+		return 0;
+	rc = buf_printf(&g->files,
+			"scopedb: warning: --%s took '%s', a file, as one of its values (they "
+			"run until the next option): put the files before it or end its "
+			"values with --\n",
+			o->long_name, cli_msgq(&q, word));
+	buf_release(&q);
+	return rc ? err_nomem() : 0;
+}
+
 static int opt_more(const struct opt *o, int argc, char **argv, int *i, struct opt_greedy *g,
 		    int *code)
 {
@@ -257,6 +282,10 @@ static int opt_more(const struct opt *o, int argc, char **argv, int *i, struct o
 		return 0;
 	while (*i + 1 < argc && !opt_ends_values(o, argv[*i + 1])) {
 		++*i;
+		if (opt_warn_file(g, o, argv[*i])) {
+			*code = cli_error();
+			return -1;
+		}
 		if (opt_apply(o, argv[*i])) {
 			char *msg = util_strdup(err_msg());
 
@@ -499,7 +528,7 @@ static int opt_missing_greedy(const struct opt_cmd *cmd, const struct opt *opts,
 
 int opt_parse(const struct opt_cmd *cmd, const struct opt *opts, int argc, char **argv, int *code)
 {
-	struct opt_greedy greedy = {NULL, BUF_INIT};
+	struct opt_greedy greedy = {NULL, BUF_INIT, BUF_INIT};
 	int posix = getenv("POSIXLY_CORRECT") != NULL, n = 0, i, ret = -1, extra = 0;
 
 	if (opt_describe_hook) {
@@ -541,8 +570,11 @@ int opt_parse(const struct opt_cmd *cmd, const struct opt *opts, int argc, char 
 		*code = opt_usage_error(cmd, opts, "%s", opt_missing_text(cmd));
 	else
 		ret = n;
+	if (ret >= 0 && greedy.files.len)
+		fputs(greedy.files.data, stderr);
 out:
 	buf_release(&greedy.took);
+	buf_release(&greedy.files);
 	return ret;
 }
 
