@@ -153,6 +153,34 @@ static void expect_cell(enum cell kind, int none, double v, int integer, const c
 	assert_string_equal(s, want);
 }
 
+/* A percentage beside a budget shows the digits that say its side:
+ * +5.0000216% against +5% is a violation, +4.99999917% is not. */
+static void test_pct_edge(void **state)
+{
+	char s[64];
+
+	(void)state;
+	format_pct_edge(s, sizeof(s), 0, 5.0000216, 5.0);
+	assert_string_equal(s, "+5.00002%");
+	format_pct_edge(s, sizeof(s), 0, 4.99999917, 5.0);
+	assert_string_equal(s, "+4.999999%");
+	/* on the edge itself, and far from it: three digits */
+	format_pct_edge(s, sizeof(s), 0, 5.0, 5.0);
+	assert_string_equal(s, "+5%");
+	format_pct_edge(s, sizeof(s), 0, 12.345, 5.0);
+	assert_string_equal(s, "+12.3%");
+	format_pct_edge(s, sizeof(s), 0, -5.0000216, -5.0);
+	assert_string_equal(s, "-5.00002%");
+	/* no edge (NaN): format_pct() */
+	format_pct_edge(s, sizeof(s), 0, 5.0000216, NAN);
+	assert_string_equal(s, "+5%");
+	format_pct_edge(s, sizeof(s), 1, 5.0000216, 5.0);
+	assert_string_equal(s, "-");
+	/* closer than ten digits tell: the ten */
+	format_pct_edge(s, sizeof(s), 0, 5.0 + 1e-12, 5.0);
+	assert_string_equal(s, "+5%");
+}
+
 static void test_cells(void **state)
 {
 	struct stats_val none = TU_NONE;
@@ -554,6 +582,7 @@ static void test_junit(void **state)
 TU_MAIN(NULL, NULL,
 	{
 	    cmocka_unit_test(test_cells),
+	    cmocka_unit_test(test_pct_edge),
 	    cmocka_unit_test(test_numbers),
 	    cmocka_unit_test(test_durations),
 	    cmocka_unit_test_setup(test_table, setup),

@@ -326,6 +326,16 @@ void doc_set_flags(struct doc_table *t, size_t col, unsigned flags)
 		c->flags = flags;
 }
 
+void doc_set_edge(struct doc_table *t, size_t col, double edge)
+{
+	struct doc_cell *c = doc_last(t, col);
+
+	if (c) {
+		c->has_edge = 1;
+		c->edge = edge;
+	}
+}
+
 void doc_set_note(struct doc_table *t, size_t col, const char *note)
 {
 	struct doc_cell *c = doc_last(t, col);
@@ -536,9 +546,11 @@ enum format_unit doc_col_unit(const struct doc_table *t, size_t col, enum format
 
 /* The text of a number cell (none of DOC_TEXT, DOC_ID, DOC_BOOL, DOC_LIST)
  * for people; see doc_cell_human(). */
-static void doc_number_human(char *s, size_t len, const struct doc_col *c, double v,
-			     const struct doc_numfmt *nf)
+static void doc_number_human(char *s, size_t len, const struct doc_col *c,
+			     const struct doc_cell *cell, const struct doc_numfmt *nf)
 {
+	double v = cell->v;
+
 	enum format_unit u;
 
 	switch (c->type) {
@@ -560,7 +572,7 @@ static void doc_number_human(char *s, size_t len, const struct doc_col *c, doubl
 		format_delta(s, len, v, 1);
 		break;
 	default:
-		format_pct(s, len, 0, v);
+		format_pct_edge(s, len, 0, v, cell->has_edge ? cell->edge : NAN);
 		break;
 	}
 }
@@ -583,7 +595,7 @@ int doc_cell_human(struct buf *out, const struct doc_col *c, const struct doc_ce
 		snprintf(s, sizeof(s), "%lld", (long long)cell->i);
 		break;
 	default:
-		doc_number_human(s, sizeof(s), c, cell->v, nf);
+		doc_number_human(s, sizeof(s), c, cell, nf);
 		break;
 	}
 	return buf_puts(out, s);

@@ -99,6 +99,8 @@ struct doc_cell {
 	size_t nlist;
 	unsigned flags; /* DOC_STRONG, DOC_BAD, DOC_GOOD */
 	char *note;	/* markdown appends " (note)" after the value */
+	int has_edge;	/* DOC_PCT: shown to people on v's side of edge */
+	double edge;	/* (format_pct_edge(): a check's budget) */
 };
 
 enum {
@@ -250,6 +252,9 @@ void doc_set_num(struct doc_table *t, size_t col, int none, double v);
 void doc_set_bool(struct doc_table *t, size_t col, int v);
 void doc_set_list(struct doc_table *t, size_t col, const char *const *s, size_t n);
 void doc_set_flags(struct doc_table *t, size_t col, unsigned flags);
+/* A DOC_PCT cell's edge: people see as many digits as show on which side
+ * of it the value lies (a check's budget: "+5.00002%", not "+5%"). */
+void doc_set_edge(struct doc_table *t, size_t col, double edge);
 void doc_set_note(struct doc_table *t, size_t col, const char *note);
 void doc_table_empty(struct doc_table *t, const char *text);
 

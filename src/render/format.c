@@ -135,16 +135,12 @@ void format_delta(char *s, size_t len, double delta, int is_count)
 		snprintf(s, len, "%+.6g", delta);
 }
 
-void format_pct(char *s, size_t len, int none, double pct)
+/* pct in d significant digits, signed, without trailing zeros. */
+static void format_pct_digits(char *num, size_t cap, double pct, int d)
 {
-	char num[64];
 	size_t n;
 
-	if (none) {
-		snprintf(s, len, "-");
-		return;
-	}
-	format_sig(num, sizeof(num), pct, 3, 1);
+	format_sig(num, cap, pct, d, 1);
 	/* at most three significant digits: "+35.0" reads "+35" */
 	if (strchr(num, '.')) {
 		n = strlen(num);
@@ -153,7 +149,33 @@ void format_pct(char *s, size_t len, int none, double pct)
 		if (n && num[n - 1] == '.')
 			num[--n] = '\0';
 	}
+}
+
+/* The side of edge v lies on: -1, 0 or 1. */
+static int format_side(double v, double edge)
+{
+	return (v > edge) - (v < edge);
+}
+
+void format_pct_edge(char *s, size_t len, int none, double pct, double edge)
+{
+	char num[64];
+	int d = 3;
+
+	if (none) {
+		snprintf(s, len, "-");
+		return;
+	}
+	format_pct_digits(num, sizeof(num), pct, d);
+	while (d < 10 && isfinite(edge) &&
+	       format_side(strtod(num, NULL), edge) != format_side(pct, edge))
+		format_pct_digits(num, sizeof(num), pct, ++d);
 	snprintf(s, len, "%s%%", num);
+}
+
+void format_pct(char *s, size_t len, int none, double pct)
+{
+	format_pct_edge(s, len, none, pct, NAN);
 }
 
 void format_number(char *s, size_t len, double v, int is_count)

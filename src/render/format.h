@@ -67,6 +67,10 @@ void format_delta(char *s, size_t len, double delta, int is_count);
  * three significant digits (trailing zeros dropped): "+35%", "-0.791%",
  * "+12300%". */
 void format_pct(char *s, size_t len, int none, double pct);
+/* format_pct() with as many significant digits (3 to 10) as it takes for
+ * the text to fall on pct's side of edge: a change of +5.00002% against a
+ * budget of +5% is "+5.00002%", not "+5%" (which read as within it). */
+void format_pct_edge(char *s, size_t len, int none, double pct, double edge);
 
 /* The machine text of v (see above); "null" for a non-finite v. */
 void format_number(char *s, size_t len, double v, int is_count);

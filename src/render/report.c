@@ -422,6 +422,8 @@ static void report_rows(struct doc *d, const struct compare_result *r, const str
 		doc_set_num(t, off + 2, row->b.none, row->b.v);
 		doc_set_num(t, off + 3, 0, row->delta);
 		doc_set_num(t, off + 4, row->pct.none, row->pct.v);
+		if (o->check)
+			doc_set_edge(t, off + 4, o->max_regression);
 		doc_set_flags(t, off + 3, tint);
 		doc_set_flags(t, off + 4, tint);
 		if (row->violation || (o->inconclusive_fails && r->stat &&
@@ -488,7 +490,8 @@ static int report_finding_text(struct buf *title, struct buf *msg, const struct 
 
 	report_value_text(a, sizeof(a), o->metric, &row->a);
 	report_value_text(b, sizeof(b), o->metric, &row->b);
-	format_pct(pct, sizeof(pct), row->pct.none, row->pct.v);
+	format_pct_edge(pct, sizeof(pct), row->pct.none, row->pct.v,
+			o->check ? o->max_regression : NAN);
 	rc |= buf_printf(title, "scopedb: %s ", row->name);
 	if (row->a.none)
 		rc |= buf_puts(title, "is new");
