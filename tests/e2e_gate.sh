@@ -88,12 +88,12 @@ fi
 
 if tcase nothing-to-compare; then
 # runs 1 base, 2 slow, 3 agg, 4 agg2, 5 nogpu, 6 nogpu2, 7 eight
-nothing 2 "check include nothing" "--include 'zzz' matches no region of run 1 or run 2" \
+nothing 2 "check include nothing" "--include 'zzz' leaves no region of run 1 or run 2" \
 	check 1 2 --include zzz
 equals "check include nothing stdout" "$out" ""
-nothing 2 "check include+exclude" "--include 'solve' --exclude 'sol' matches no region of run 1 or run 2" \
+nothing 2 "check include+exclude" "--include 'solve' --exclude 'sol' leaves no region of run 1 or run 2" \
 	check 1 2 --include solve --exclude sol
-nothing 2 "check files include nothing" "--include 'zzz' matches no region of 'base.h5' or 'slow.h5'" \
+nothing 2 "check files include nothing" "--include 'zzz' leaves no region of 'base.h5' or 'slow.h5'" \
 	check base.h5 slow.h5 --include zzz
 nothing 2 "check ranks nothing" "--ranks 90-99 selects no call of run 1 or run 2" \
 	check 1 2 --ranks 90-99
@@ -103,7 +103,7 @@ nothing 2 "check p95 aggregate" "metric p95 has no value in either run (aggregat
 	check 3 4 --metric p95
 nothing 2 "check gpu without gpu" "metric gpu_total has no value in either run (no call has a GPU time)" \
 	check 5 6 --metric gpu_total
-nothing 0 "diff include nothing warns" "--include 'zzz' matches no region of run 1 or run 2" \
+nothing 0 "diff include nothing warns" "--include 'zzz' leaves no region of run 1 or run 2" \
 	diff 1 2 --include zzz
 contains "diff include nothing still prints" "$out" "No regions to compare."
 nothing 0 "diff p95 aggregate warns" "metric p95 has no value in either run (aggregate-layout runs have no per-call durations)" \
@@ -250,7 +250,7 @@ expect_err 2 "unwritable output" \
 equals "unwritable: no stdout" "$out" ""
 equals "unwritable: other file untouched" "$(<keep.json)" "old"
 equals "unwritable: no temporary files" "$(ls | grep -c '\.tmp\.')" "0"
-nothing 2 "nothing to compare writes nothing" "--include 'zzz' matches no region of run 1 or run 2" \
+nothing 2 "nothing to compare writes nothing" "--include 'zzz' leaves no region of run 1 or run 2" \
 	check 1 2 --include zzz --output json=keep.json
 equals "nothing: file untouched" "$(<keep.json)" "old"
 

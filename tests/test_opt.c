@@ -802,7 +802,9 @@ static void test_multi_needs_value(void **state)
 	assert_string_equal(err_line(), "scopedb: option '--exclude' needs a value");
 	multi_release(&d);
 	assert_int_equal(parse_multi(&d, a3, &code), -1);
-	assert_string_equal(err_line(), "scopedb: option '--ranks' needs a value");
+	assert_string_equal(
+	    err_line(), "scopedb: option '--ranks' needs a value: '-1', a word starting with '-', "
+			"is taken as an option (a value starting with '-' is written --ranks=-1)");
 	multi_release(&d);
 	assert_int_equal(parse_multi(&d, a5, &code), -1);
 	assert_string_equal(err_line(), "scopedb: option '--inc' needs a value");

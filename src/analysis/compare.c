@@ -456,7 +456,7 @@ static int compare_nothing(struct compare_result *r, const struct compare_opts *
 		return 0;
 	} else if (r->a.nregions == 0 && r->b.nregions == 0) {
 		rc |= compare_selection(&t, o);
-		rc |= buf_puts(&t, " matches no region of ");
+		rc |= buf_puts(&t, " leaves no region of ");
 		rc |= compare_sides(&t, r, 1, 1, " or ");
 	} else if (r->a.ncalls == 0 && r->b.ncalls == 0) {
 		rc |= compare_selection(&t, o);

@@ -250,6 +250,21 @@ static int opt_not_value(const struct opt *o, const char *word)
  * with a reminder of the rule, since it is most often a positional
  * argument put after the values.
  */
+/* The error for option word without its value; next, the word after it
+ * (NULL: none), was taken as an option: a negative number ('--ranks -1')
+ * is named, and how to give such a value. */
+static int opt_no_value(const struct opt_cmd *cmd, const struct opt *opts, const char *word,
+			const char *next)
+{
+	if (next && next[0] == '-' && isdigit((unsigned char)next[1]) && word[1] == '-')
+		return opt_usage_error(cmd, opts,
+				       "option '%s' needs a value: '%s', a word starting with "
+				       "'-', is taken as an option (a value starting with '-' is "
+				       "written %s=%s)",
+				       word, next, word, next);
+	return opt_usage_error(cmd, opts, "option '%s' needs a value", word);
+}
+
 /* A further value of a multi-valued option that names an existing file
  * (check A B --exclude io C.h5 D.h5: the repetitions C and D became
  * patterns, and the verdict changed without a word): the warning, and how
@@ -452,7 +467,7 @@ static int opt_long(const struct opt_cmd *cmd, const struct opt *opts, int argc,
 		} else if (*i + 1 < argc && !opt_not_value(o, argv[*i + 1])) {
 			arg = argv[++*i];
 		} else {
-			*code = opt_usage_error(cmd, opts, "option '%s' needs a value", word);
+			*code = opt_no_value(cmd, opts, word, *i + 1 < argc ? argv[*i + 1] : NULL);
 			return -1;
 		}
 	}
@@ -490,8 +505,8 @@ static int opt_short(const struct opt_cmd *cmd, const struct opt *opts, int argc
 				arg = argv[++*i];
 				separate = 1;
 			} else {
-				*code =
-				    opt_usage_error(cmd, opts, "option '%s' needs a value", word);
+				*code = opt_no_value(cmd, opts, word,
+						     *i + 1 < argc ? argv[*i + 1] : NULL);
 				return -1;
 			}
 		}
