@@ -591,6 +591,14 @@ x \> > y,1e-08,1e-08,0.0,0.0'
 expect_err 2 "edges: the path unescaped" \
 	"scopedb: no path or region 'x > > y' in the call trees of the selected runs; a '>' that starts or ends a region's name is written '\>' in a path (vector<int> \>)" \
 	$S history --by path 'x > > y' --db "$amb"
+# a last name as the rows spell it: '\> y' is the name "> y", 'a \> b'
+# the root "a > b" (not the path a > b)
+expect 0 "edges: a last name as spelt" $S history --by path '\> y' --db "$amb" --format csv
+equals "edges: its rows" "$(cut -d, -f1,2 <<<"$out")" 'region,run
+x > \> y,3'
+expect 0 "ambiguous: a root name as spelt" $S history --by path 'a \> b' --db "$amb" --format csv
+equals "ambiguous: its rows" "$(cut -d, -f1,2 <<<"$out")" 'region,run
+a \> b,1'
 fi
 
 if tcase percentiles; then

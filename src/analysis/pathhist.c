@@ -22,8 +22,27 @@ struct pathhist_item {
 	size_t seq;
 };
 
+/* *keep = 1 when region is last name spelt as a path writes it (the
+ * outputs print "x \> y" for the name "x > y", "a\\b" for "a\b": a
+ * name copied from a row); only a region with a backslash can be one. */
+static int pathhist_keep_escaped(int *keep, const char *region, const char *last)
+{
+	char **names = NULL;
+	size_t n = 0;
+	int rc;
+
+	*keep = 0;
+	if (!strchr(region, '\\'))
+		return 0;
+	rc = util_path_split(region, &names, &n);
+	*keep = !rc && n == 1 && !strcmp(names[0], last);
+	free(names);
+	return rc;
+}
+
 /* store_path_stats() filter: q's region (the joined path or the last
- * name, exactly), or its filter on the joined path or the last name. */
+ * name, exactly, or as a path spells it), or its filter on the joined
+ * path or the last name. */
 static int pathhist_keep(void *ctx, int *keep, const char *joined, const char *const *names,
 			 size_t depth)
 {
@@ -32,7 +51,7 @@ static int pathhist_keep(void *ctx, int *keep, const char *joined, const char *c
 
 	if (q->region) {
 		*keep = !strcmp(joined, q->region) || !strcmp(last, q->region);
-		return 0;
+		return *keep ? 0 : pathhist_keep_escaped(keep, q->region, last);
 	}
 	if (!q->filter) {
 		*keep = 1;
