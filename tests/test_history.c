@@ -445,7 +445,8 @@ static void test_remove(void **state)
 	assert_int_equal(store_remove_run(st, &unpinned, ids[1], 0), 0);
 	assert_null(unpinned);
 	assert_int_equal(store_remove_run(st, &unpinned, ids[2], 0), ERR_USAGE);
-	assert_string_equal(err_msg(), "run 1 is pinned as 'also, base': unpin it or use --force");
+	assert_string_equal(err_msg(),
+			    "run 1 is pinned as 'also' and 'base': unpin it or use --force");
 	store_rollback(st);
 	find(NULL, 4, (int64_t[]){ids[3], ids[2], ids[1], ids[0]});
 	/* forced: the pins go too */

@@ -473,6 +473,33 @@ static int pin_name_row(void *ctx, const struct rows_row *r)
 	return 0;
 }
 
+/* The error for removing run_id, pinned as p's names: each quoted ("run 1
+ * is pinned as 'also' and 'base'", not one name 'also, base'; a pin name
+ * has no comma). */
+static int pin_names_refuse(const struct pin_names *p, int64_t run_id)
+{
+	struct buf b = BUF_INIT;
+	const char *s = p->names.data, *e;
+	int rc = 0;
+
+	while (!rc) {
+		e = strstr(s, ", ");
+		rc = buf_printf(&b, "%s'%.*s'",
+				s == p->names.data ? ""
+				: e		   ? ", "
+						   : " and ",
+				(int)(e ? (size_t)(e - s) : strlen(s)), s);
+		if (!e)
+			break;
+		s = e + 2;
+	}
+	rc = rc ? err_nomem()
+		: err_set(ERR_USAGE, "run %lld is pinned as %s: unpin it or use --force",
+			  (long long)run_id, b.data);
+	buf_release(&b);
+	return rc;
+}
+
 int store_remove_run(struct store *st, char **unpinned, int64_t run_id, int force)
 {
 	/* the bulk tables have no foreign keys in every backend: each goes
@@ -495,8 +522,7 @@ int store_remove_run(struct store *st, char **unpinned, int64_t run_id, int forc
 		return err_set(ERR_USAGE, "internal error: removing a run outside a transaction");
 	ret = store_sql_run(st, SQL_PIN_OF_RUN, &v, 1, pin_name_row, &pins, NULL);
 	if (!ret && pins.names.len && !force)
-		ret = err_set(ERR_USAGE, "run %lld is pinned as '%s': unpin it or use --force",
-			      (long long)run_id, pins.names.data);
+		ret = pin_names_refuse(&pins, run_id);
 	if (!ret && pins.names.len)
 		ret = store_sql_run(st, SQL_PIN_DROP_RUN, &v, 1, NULL, NULL, NULL);
 	for (i = 0; !ret && i < sizeof(steps) / sizeof(steps[0]); i++)
