@@ -398,6 +398,11 @@ expect_err 2 "a database with a table of scopedb's name" \
 	"scopedb: cannot make a scopedb store in '$geo': relation \"regions\" already exists (a store of its own: another database, or a schema of its own with options=-csearch_path=NAME)" \
 	$S ingest --db "$geo" r1.h5
 equals "nothing made in it" "$(psql_q "$geo" "select count(*) from pg_tables where schemaname = 'public'")" 1
+# a schema of its own that does not exist yet: the server's words, and
+# what to do
+expect_err 2 "a search_path naming no schema" \
+	"scopedb: cannot open store '$geo options=-csearch_path=perf': no schema has been selected to create in (the search_path of the URI names no schema that exists: create it first with CREATE SCHEMA, docs/team-store.md)" \
+	$S ingest --db "$geo options=-csearch_path=perf" r1.h5
 # an older store (schema version 2, made by undoing 0004 and 0003 by
 # hand) read by a role that may only read it: the upgrade it needs is
 # named, not the server's bare refusal; its owner's read upgrades it

@@ -106,8 +106,14 @@ int postgres_err(const struct store_conn *c, const PGresult *res, const char *wh
 		      !strncmp(state, "57", 2) || !strncmp(state, "58", 2)))
 		return err_set(ERR_IO, "cannot %s store '%s': %.*s", what, c->location,
 			       postgres_first_line(msg), msg);
-	return err_set(ERR_STORE, "cannot %s store '%s': %.*s", what, c->location,
-		       postgres_first_line(msg), msg);
+	/* 3F000: the search_path names no schema that exists (options=
+	 * -csearch_path=perf before CREATE SCHEMA perf) */
+	return err_set(ERR_STORE, "cannot %s store '%s': %.*s%s", what, c->location,
+		       postgres_first_line(msg), msg,
+		       state && !strcmp(state, "3F000")
+			   ? " (the search_path of the URI names no schema that exists: create it "
+			     "first with CREATE SCHEMA, docs/team-store.md)"
+			   : "");
 }
 
 /* ---- results ------------------------------------------------------------- */
