@@ -20,9 +20,10 @@
 const struct opt_cmd cmd_pin_usage = {
     .name = "pin",
     .args = "NAME RUN",
-    .after = "RUN is a selector (42, latest, tag:NAME, ...); an existing pin is moved\n"
-	     "(with --if-missing: left as is).  Use it as pin:NAME; a pinned run cannot\n"
-	     "be removed.",
+    .after = "NAME is 1 to 64 ASCII letters, digits, '.', '_', '-' or '/'.  RUN is a\n"
+	     "selector (42, latest, tag:NAME, ...); an existing pin is moved (with\n"
+	     "--if-missing: left as is).  Use it as pin:NAME; a pinned run cannot be\n"
+	     "removed.",
     .summary = "name a stored run, e.g. the baseline for check",
     OPT_ARGS_EXACTLY(2, "pin needs a NAME and a run SELECTOR"),
 };
