@@ -429,12 +429,35 @@ static void test_transfer_check(void **state)
 	store_close(st);
 }
 
+/* transfer_runs_each()'s callback: each run handed over once, in order,
+ * and only once it is done: a copied run is in the destination already,
+ * as another connection (peek) reads it. */
+struct said_runs {
+	struct store *peek;
+	int64_t next;
+};
+
+static void said_run(void *ctx, const struct transfer_run *r)
+{
+	struct said_runs *x = ctx;
+	char sha[16];
+	int64_t id = 0;
+
+	assert_int_equal(r->src_id, x->next);
+	x->next++;
+	snprintf(sha, sizeof(sha), "b%03lld", (long long)r->src_id);
+	assert_int_equal(store_find_sha(x->peek, &id, sha), 0);
+	assert_int_equal(id, r->copied ? r->dst_id : 0);
+}
+
 /* Runs are copied in batches of up to 64, each one transaction: 150 runs
  * with two damaged ones (in the second and the third batch) copy the 148
- * others, oldest first, the damaged ones named alone; a second copy finds
- * them all there. */
+ * others, oldest first, the damaged ones named alone; each is said once
+ * it is committed (transfer_runs_each()); a second copy finds them all
+ * there. */
 static void test_transfer_batches(void **state)
 {
+	struct said_runs said = {NULL, 1};
 	char path[512], dpath[512], sha[16];
 	struct store *src, *dst;
 	struct store_timing t;
@@ -456,8 +479,14 @@ static void test_transfer_batches(void **state)
 		assert_int_equal(store_add_timing(src, &t), 0);
 	}
 	assert_int_equal(store_commit(src), 0);
+	said.peek = open_ok(dpath, STORE_READONLY);
 	for (k = 0; k < 2; k++) {
-		assert_int_equal(transfer_runs(&res, dst, src, NULL, 0, 0), 0);
+		if (k == 0)
+			assert_int_equal(
+			    transfer_runs_each(&res, dst, src, NULL, 0, 0, said_run, &said), 0);
+		else
+			assert_int_equal(transfer_runs(&res, dst, src, NULL, 0, 0), 0);
+		assert_int_equal(said.next, 151);
 		assert_int_equal(res.nruns, 150);
 		assert_int_equal(res.nfailed, 2);
 		for (i = 0; i < res.nruns; i++) {
@@ -473,6 +502,7 @@ static void test_transfer_batches(void **state)
 		transfer_result_release(&res);
 		assert_int_equal(count_runs(dst), 148);
 	}
+	store_close(said.peek);
 	store_close(dst);
 	store_close(src);
 }

@@ -90,6 +90,14 @@ struct transfer_result {
  */
 int transfer_runs(struct transfer_result *out, struct store *dst, struct store *src,
 		  const int64_t *ids, size_t n, int pins);
+
+/* transfer_runs(), handing each run to fn once it is done (its batch
+ * committed, or not copied for what it holds), in out's order: a command
+ * says what it did as it goes, so that a transfer stopped by a signal
+ * has said what it committed.  fn may be NULL. */
+typedef void (*transfer_run_fn)(void *ctx, const struct transfer_run *r);
+int transfer_runs_each(struct transfer_result *out, struct store *dst, struct store *src,
+		       const int64_t *ids, size_t n, int pins, transfer_run_fn fn, void *ctx);
 void transfer_result_release(struct transfer_result *r);
 
 /*

@@ -70,32 +70,41 @@ static void transfer_warn_kept(const struct transfer_run *t)
 	buf_release(&q2);
 }
 
-/* What was done, one line per run and pin, then the totals; a run not
- * copied is said on stderr, in its place, and so is a run skipped whose
+/* What was done with run t, said as soon as it is done (transfer_runs_each()):
+ * a line on stdout, flushed (a log of a job killed mid-push shows what it
+ * committed); a run not copied on stderr, and so is a run skipped whose
  * stored commit, branch or label differ. */
+static void transfer_say_run(void *ctx, const struct transfer_run *t)
+{
+	struct buf q = BUF_INIT;
+
+	(void)ctx;
+	if (t->error) {
+		fflush(stdout);
+		cli_print_error(t->error);
+	} else if (t->copied) {
+		printf("copied run %" PRId64 " (%s) as run %" PRId64 "\n", t->src_id,
+		       cli_outq(&q, t->source_path), t->dst_id);
+	} else {
+		printf("skipped run %" PRId64 " (%s): already stored as run %" PRId64 "\n",
+		       t->src_id, cli_outq(&q, t->source_path), t->dst_id);
+		if (t->kept)
+			transfer_warn_kept(t);
+	}
+	fflush(stdout);
+	buf_release(&q);
+}
+
+/* After the runs (said as they were done): one line per pin, then the
+ * totals. */
 static void transfer_report(const struct transfer_result *r, int push, const char *other)
 {
 	struct buf q = BUF_INIT;
 	size_t i, copied = 0, total;
 	int stopped;
 
-	for (i = 0; i < r->nruns; i++) {
-		const struct transfer_run *t = &r->runs[i];
-
-		copied += t->copied != 0;
-		if (t->error) {
-			fflush(stdout);
-			cli_print_error(t->error);
-		} else if (t->copied) {
-			printf("copied run %" PRId64 " (%s) as run %" PRId64 "\n", t->src_id,
-			       cli_outq(&q, t->source_path), t->dst_id);
-		} else {
-			printf("skipped run %" PRId64 " (%s): already stored as run %" PRId64 "\n",
-			       t->src_id, cli_outq(&q, t->source_path), t->dst_id);
-			if (t->kept)
-				transfer_warn_kept(t);
-		}
-	}
+	for (i = 0; i < r->nruns; i++)
+		copied += r->runs[i].copied != 0;
 	for (i = 0; i < r->npins; i++) {
 		const struct transfer_pin *p = &r->pins[i];
 		const char *name = cli_outq(&q, p->name);
@@ -229,7 +238,8 @@ static int cmd_transfer(int argc, char **argv, int push)
 		rc = store_open(push ? &other : &local, dst_db, 0);
 	dst = push ? other : local;
 	if (!rc)
-		rc = transfer_runs(&res, dst, src, ids, (size_t)n, pins);
+		rc = transfer_runs_each(&res, dst, src, ids, (size_t)n, pins, transfer_say_run,
+					NULL);
 	if (other && (res.nruns || res.nselected || !rc))
 		transfer_report(&res, push, store_location(other));
 	/* a run not copied has been said: the exit status says it too */

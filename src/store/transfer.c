@@ -487,8 +487,14 @@ static int transfer_batch(struct transfer_result *out, int *retry, size_t *next,
 int transfer_runs(struct transfer_result *out, struct store *dst, struct store *src,
 		  const int64_t *ids, size_t n, int pins)
 {
+	return transfer_runs_each(out, dst, src, ids, n, pins, NULL, NULL);
+}
+
+int transfer_runs_each(struct transfer_result *out, struct store *dst, struct store *src,
+		       const int64_t *ids, size_t n, int pins, transfer_run_fn fn, void *ctx)
+{
 	int64_t *order = NULL;
-	size_t norder = 0, i = 0, end, stop;
+	size_t norder = 0, i = 0, said = 0, end, stop;
 	int bad, fault, retry, ret;
 
 	memset(out, 0, sizeof(*out));
@@ -500,6 +506,9 @@ int transfer_runs(struct transfer_result *out, struct store *dst, struct store *
 			ret = err_nomem();
 	}
 	while (!ret && i < norder) {
+		/* the runs done so far, each once: committed, or not copied */
+		for (; fn && said < out->nruns; said++)
+			fn(ctx, &out->runs[said]);
 		ret = transfer_batch(out, &retry, &i, dst, src, order, norder);
 		if (ret || !retry)
 			continue;
@@ -522,6 +531,8 @@ int transfer_runs(struct transfer_result *out, struct store *dst, struct store *
 			i = end + 1;
 		}
 	}
+	for (; fn && said < out->nruns; said++)
+		fn(ctx, &out->runs[said]);
 	if (!ret && pins)
 		ret = transfer_pins(out, dst, src);
 	free(order);
