@@ -504,9 +504,12 @@ static int report_finding_text(struct buf *title, struct buf *msg, const struct 
 		rc |= buf_printf(msg, " (%s)", pct);
 	if (r->stat && r->stat[i].verdict != VERDICT_CALL_NONE) {
 		const struct compare_stat *c = &r->stat[i];
+		char ratio[96], p[32];
 
-		rc |= buf_printf(msg, "; %s: ratio %.3g [%.3g, %.3g], p adj. %.2g",
-				 verdict_call_name(c->verdict), c->ratio, c->lo, c->hi, c->padj);
+		report_stat_ratio(ratio, sizeof(ratio), c);
+		report_stat_p(p, sizeof(p), c->padj);
+		rc |= buf_printf(msg, "; %s: ratio %s, p adj. %s", verdict_call_name(c->verdict),
+				 ratio, p);
 		if (c->runs_needed >= VERDICT_MAX_RUNS)
 			rc |= buf_puts(msg, "; more than 999 more candidate runs would be needed");
 		else if (c->runs_needed > 0)

@@ -18,6 +18,10 @@ void report_row_values_json(struct doc *d, struct doc_value *obj, const struct s
 			    int cnt);
 /* The statistical columns of a row's cells from column col on. */
 void report_stat_cells(struct doc_table *t, size_t col, const struct compare_stat *c);
+/* A row's "ratio [95% CI]" ("1.06 [1.02, 1.10]") and a p ("<0.001",
+ * "0.042") as the table shows them, for the findings' messages too. */
+void report_stat_ratio(char *s, size_t len, const struct compare_stat *c);
+void report_stat_p(char *s, size_t len, double p);
 /* One JSON row of a statistical comparison into arr (p: its path, by path;
  * r: the comparison, whose files name its outliers). */
 void report_stat_json(struct doc *d, struct doc_value *arr, const struct compare_result *r,

@@ -38,6 +38,24 @@ static const char *report_verdict_icon(enum verdict_call c)
 	}
 }
 
+void report_stat_ratio(char *s, size_t len, const struct compare_stat *c)
+{
+	if (!isnan(c->lo))
+		snprintf(s, len, "%.2f [%.2f, %.2f]", c->ratio, c->lo, c->hi);
+	else
+		snprintf(s, len, "%.2f", c->ratio);
+}
+
+void report_stat_p(char *s, size_t len, double p)
+{
+	if (isnan(p))
+		snprintf(s, len, "-");
+	else if (p < 0.001)
+		snprintf(s, len, "<0.001");
+	else
+		snprintf(s, len, "%.3f", p);
+}
+
 /* The statistical columns of row i's cells from column col on (see
  * report_stat_cols). */
 void report_stat_cells(struct doc_table *t, size_t col, const struct compare_stat *c)
@@ -50,19 +68,13 @@ void report_stat_cells(struct doc_table *t, size_t col, const struct compare_sta
 	snprintf(s, sizeof(s), "%s %s", report_verdict_icon(c->verdict),
 		 verdict_call_name(c->verdict));
 	doc_set_text(t, col + 1, s);
-	if (!isnan(c->lo))
-		snprintf(s, sizeof(s), "%.2f [%.2f, %.2f]", c->ratio, c->lo, c->hi);
-	else
-		snprintf(s, sizeof(s), "%.2f", c->ratio);
+	report_stat_ratio(s, sizeof(s), c);
 	doc_set_text(t, col + 2, s);
 	/* people see the p the verdict used: adjusted over the regions (a
 	 * region's own p below q with "no evidence" read as a contradiction);
 	 * CSV and JSON keep its own p too */
 	if (!isnan(c->padj)) {
-		if (c->padj < 0.001)
-			snprintf(s, sizeof(s), "<0.001");
-		else
-			snprintf(s, sizeof(s), "%.3f", c->padj);
+		report_stat_p(s, sizeof(s), c->padj);
 		doc_set_text(t, col + 3, s);
 	}
 	if (c->runs_needed >= VERDICT_MAX_RUNS)
