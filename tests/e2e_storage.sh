@@ -87,6 +87,7 @@ if unshare -m true 2>/dev/null && unshare -m sh -c 'mkdir -p mnt-probe &&
 		mount -t tmpfs -o size=1m tmpfs m || exit 1
 		step() { echo "== $1"; shift; "$@" 2>&1; echo "rc=$?"; }
 		step first "$S" ingest --db m/s.sqlite small.h5
+		"$S" ingest -q --db m/t.sqlite small.h5 >/dev/null 2>&1
 		step runs-before sqlite3 m/s.sqlite "select count(*) from runs"
 		dd if=/dev/zero of=m/filler bs=4k 2>/dev/null # the disk is now full
 		step full "$S" ingest --db m/s.sqlite big.h5
@@ -96,6 +97,7 @@ if unshare -m true 2>/dev/null && unshare -m sh -c 'mkdir -p mnt-probe &&
 		mount -o remount,ro m || exit 1
 		step readonly "$S" ingest --db m/s.sqlite ../small.h5 big.h5
 		step runs-readonly "$S" runs --db m/s.sqlite --format json
+		step readonly-closed "$S" ingest --db m/t.sqlite big.h5
 		mount -o remount,rw m || exit 1
 		step integrity-end sqlite3 m/s.sqlite "pragma integrity_check"
 	EOF
@@ -118,6 +120,11 @@ rc=0"
 		"$(section readonly | grep -c '^scopedb: ')" 2
 	contains "tmpfs: runs on a read-only store" "$(section runs-readonly)" '"label": "first"'
 	contains "tmpfs: runs on a read-only store exits 0" "$(section runs-readonly)" "rc=0"
+	# a store closed cleanly (no -wal, no -shm) on it: SQLite said only
+	# "unable to open database file"
+	equals "tmpfs: a closed store on a read-only file system" "$(section readonly-closed)" \
+		"scopedb: cannot open store 'm/t.sqlite': read-only file system
+rc=2"
 	equals "tmpfs: integrity at the end" "$(section integrity-end)" "ok
 rc=0"
 	[ -n "$log" ] || bad "tmpfs: no log"

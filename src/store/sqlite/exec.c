@@ -11,8 +11,10 @@
  * goes to the front end through the column getters of rows.h over the
  * statement.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "scopedb/err.h"
 #include "scopedb/store.h"
@@ -43,9 +45,14 @@ int sqlite_err(const struct store_conn *st, int rc, const char *what)
 		if (!strncmp(msg, "no such table: ", 15) || !strncmp(msg, "no such column: ", 16))
 			return err_set(ERR_STORE, "store '%s' is damaged: %s", st->path, msg);
 		return err_set(ERR_STORE, "cannot %s store '%s': %s", what, st->path, msg);
+	case SQLITE_CANTOPEN:
+		/* the -wal or -shm file of a store on a read-only file system:
+		 * SQLite says only "unable to open database file" */
+		if (access(st->path, W_OK) && errno == EROFS)
+			msg = "read-only file system";
+		return err_set(ERR_IO, "cannot %s store '%s': %s", what, st->path, msg);
 	case SQLITE_IOERR:
 	case SQLITE_FULL:
-	case SQLITE_CANTOPEN:
 	case SQLITE_READONLY:
 	case SQLITE_PERM:
 		return err_set(ERR_IO, "cannot %s store '%s': %s", what, st->path, msg);
