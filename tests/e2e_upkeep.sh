@@ -140,7 +140,7 @@ equals "age alone keeps the newest of each branch" \
 contains "age alone removes the older one" "$out" "would remove run 3 "
 expect 0 "all but the newest" $S prune --keep-last 1 --older-than 2026-12-01
 equals "all but the newest left" "$(ids)" "1 4 6 7"
-expect_err 2 "prune of a missing store" "scopedb: cannot open store 'none.sqlite': no such file" \
+expect_err 2 "prune of a missing store" "scopedb: cannot open store 'none.sqlite': no such file or directory" \
 	$S prune --keep-last 1 --db none.sqlite
 equals "missing store not created" "$(ls none.sqlite* 2>/dev/null)" ""
 

@@ -1647,7 +1647,7 @@ static void test_open_existing(void **state)
 
 	(void)state;
 	snprintf(path, sizeof(path), "%s", tu_path("existing.sqlite"));
-	expect_open_fails(path, STORE_EXISTING, ERR_IO, ": no such file");
+	expect_open_fails(path, STORE_EXISTING, ERR_IO, ": no such file or directory");
 	assert_false(tu_file_exists(path));
 	store_close(open_ok(path, 0));
 	st = open_ok(path, STORE_EXISTING);

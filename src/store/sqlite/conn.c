@@ -390,7 +390,7 @@ static int sqlite_open(struct store *front, const char *path, int flags)
 		path = ":memory:";
 	/* Commands that never create a store (pin, rm, tag, vacuum ...). */
 	if ((flags & STORE_EXISTING) && stat(path, &sb) != 0)
-		return err_set(ERR_IO, "cannot open store '%s': no such file", path);
+		return err_set(ERR_IO, "cannot open store '%s': %s", path, util_strerror_lc(errno));
 	st = calloc(1, sizeof(*st));
 	if (!st)
 		return err_nomem();
