@@ -89,7 +89,8 @@ fi
 if tcase base-more; then
 # the walk takes as many stored runs as the history needs (30); when
 # --same leaves some out, it walks further: 64 commits, two machines
-# alternating, a history of 30 runs of one machine, not 15
+# alternating, a history of 30 runs of one machine, not 15 (the baseline
+# an earlier commit's run: base:HEAD is the candidate's own, refused)
 mkdir alt && (cd alt && git init -q -b main . && for i in $(seq 1 64); do
 	commit "a$i" && "$M" --seed "$i" --calls 5 --timestamp "$(printf '2024-02-%02dT%02d:00:00Z' $((i / 24 + 1)) $((i % 24)))" "../a$i.h5" >/dev/null &&
 		$S ingest -q --db "$E2E_DIR/alt.sqlite" --meta "hostname=$((i % 2))" "../a$i.h5" >/dev/null &&
@@ -97,22 +98,27 @@ mkdir alt && (cd alt && git init -q -b main . && for i in $(seq 1 64); do
 done) || bad "alternating set-up"
 run bash -c 'cd alt && exec "$@"' "$S" "$S" check base:HEAD latest --db "$E2E_DIR/alt.sqlite" \
 	--baseline-window 5 --same hostname --max-regression 50
+equals "more: the candidate's own run refused" "$rc $err" \
+	"2 scopedb: the baseline 'base:HEAD' and the candidate 'latest' are the same run 64: compare it with an earlier run (such as 'base:HEAD~1')"
+run bash -c 'cd alt && exec "$@"' "$S" "$S" check base:HEAD~2 latest --db "$E2E_DIR/alt.sqlite" \
+	--baseline-window 5 --same hostname --max-regression 50
 contains "more: one machine's history" "$out" "Noise: between-run CV of each region from its history: 30 runs on the first-parent ancestry"
 contains "more: the other's left out" "$out" "Like with like: hostname = 0 (29 runs of another value left out)"
-# one machine in four: a walk of 30 stored runs keeps 7, of 60 15; the
-# further one (8 times as far) all 16, as a branch window would
-run bash -c 'cd alt && exec "$@"' "$S" "$S" check base:HEAD latest --db "$E2E_DIR/alt4.sqlite" \
+# one machine in four, from the fourth run back: a walk of 30 stored runs
+# keeps 8; the further one (8 times as far) all 15, as a branch window
+# would
+run bash -c 'cd alt && exec "$@"' "$S" "$S" check base:HEAD~4 latest --db "$E2E_DIR/alt4.sqlite" \
 	--baseline-window 5 --same hostname --max-regression 50
-contains "more: one in four, the whole history" "$out" "Noise: between-run CV of each region from its history: 16 runs on the first-parent ancestry"
-contains "more: one in four, the others left out" "$out" "Like with like: hostname = 1 (48 runs of another value left out)"
+contains "more: one in four, the whole history" "$out" "Noise: between-run CV of each region from its history: 15 runs on the first-parent ancestry"
+contains "more: one in four, the others left out" "$out" "Like with like: hostname = 1 (45 runs of another value left out)"
 # a shallow clone that cuts the further walk: said when the sets are
 # still short (depth 40: 20 of one machine), not when they are full (62)
 for d in 40 62; do
 	git clone -q --depth $d "file://$E2E_DIR/alt" "alt$d" 2>/dev/null || bad "a clone of depth $d"
-	run bash -c 'cd "alt'$d'" && exec "$@"' "$S" "$S" check base:HEAD latest --db "$E2E_DIR/alt.sqlite" \
+	run bash -c 'cd "alt'$d'" && exec "$@"' "$S" "$S" check base:HEAD~2 latest --db "$E2E_DIR/alt.sqlite" \
 		--baseline-window 5 --same hostname --max-regression 50
 	case "$d:$out" in
-	40:*"only 40 runs on its first-parent ancestry: this clone is shallow"*) ok ;;
+	40:*"only 38 runs on its first-parent ancestry: this clone is shallow"*) ok ;;
 	62:*"this clone is shallow"*) bad "more: depth 62 called short: $out" ;;
 	62:*"Noise: between-run CV of each region from its history: 30 runs"*) ok ;;
 	*) bad "more: depth $d: $out" ;;
