@@ -301,7 +301,7 @@ for f in orc0.h5 orc1.h5 orc2.h5; do
 done
 run $S check branch:main branch:pr --baseline-window 10 --candidate-window 3
 contains "outlier run: a window's, where it was" "$out" \
-	"Outlier runs: 15 (2.5x slower in 3 of 5 regions); left out of those regions' estimates"
+	"Outlier runs: 15 (the candidate itself, 2.5x slower in 3 of 5 regions); left out of those regions' estimates"
 run $S check branch:main branch:pr --baseline-window 10 --candidate-window 3 --format json
 equals "outlier run: a window's, json" "$(jq -c '[.outliers[] | [.run, .everywhere]]' <<<"$out")" \
 	'[[15,false]]'
@@ -652,6 +652,14 @@ expect_err 2 "nightly: the baseline is the candidate" \
 	"scopedb: the baseline 'tag:nightly' and the candidate 'latest' are the same run 17: compare it with an earlier run (such as 'tag:nightly~1')" \
 	$S check tag:nightly latest --baseline-window 10
 expect 1 "nightly: tag:nightly~1 instead" $S check tag:nightly~1 latest --baseline-window 10 \
+	--max-regression 5
+# a baseline that stays put: the nights since are the candidate's runs
+# too, and outvote it; the header says the candidate itself was left
+# out, and --candidate-window 1 gates tonight alone
+expect 0 "nightly: a pin that stays put" $S check 10 17 --baseline-window 5 --max-regression 5
+contains "nightly: the candidate itself named" "$out" \
+	"Outlier runs: 17 (the candidate itself, 2x slower in 5 of 5 regions)"
+expect 1 "nightly: tonight alone" $S check 10 17 --baseline-window 5 --candidate-window 1 \
 	--max-regression 5
 # a candidate older than the baseline, inside its window: not in it
 expect 0 "nightly: a candidate inside the baseline window" $S check 16 12 --baseline-window 10 \
