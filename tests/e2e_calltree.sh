@@ -167,6 +167,11 @@ if tcase attribution; then
 expect 1 "check nested" $S check --db "$db" 2 3 --by path --max-regression 50
 contains "solve itself" "$out" "main > solve +194%: 111% from main > solve (+157 ms self)"
 contains "main from solve" "$out" "main +88.1%: 134% from main > solve (+157 ms self)"
+# beside a budget it nearly equals, the line's percent tells its side as
+# the row's does (+194% read as within +194.04%)
+expect 1 "check nested, a budget of +194.04%" $S check --db "$db" 2 3 --by path \
+	--max-regression 194.04 --include 'main > solve$'
+contains "the line's digits" "$out" "main > solve +194.05%: 111% from main > solve"
 # mpi2-slow.h5: precondition's self time
 expect 1 "check mpi2" $S check --db "$db" 4 5 --by path --max-regression 20 --format markdown
 contains "mpi2 main" "$out" "main +24.4%: 77.2% from main \> timestep \> solve \> precondition (+15.0 ms self)"
@@ -599,6 +604,10 @@ x > \> y,3'
 expect 0 "ambiguous: a root name as spelt" $S history --by path 'a \> b' --db "$amb" --format csv
 equals "ambiguous: its rows" "$(cut -d, -f1,2 <<<"$out")" 'region,run
 a \> b,1'
+# only as spelt: '\y' is no name's spelling (it is not "y")
+expect_err 2 "edges: a backslash that spells nothing" \
+	"scopedb: no path or region '\y' in the call trees of the selected runs" \
+	$S history --by path '\y' --db "$amb"
 fi
 
 if tcase percentiles; then

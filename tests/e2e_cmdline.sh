@@ -92,6 +92,10 @@ expect 0 "files taken as values" $S diff a.h5 b.h5 --exclude io a.h5
 equals "files taken as values: the warning" "$err" \
 	"scopedb: warning: --exclude took 'a.h5', a file, as one of its values (they run until the next option): put the files before it or end its values with --"
 expect_err 0 "a first value that is a file's name: no warning" "" $S diff a.h5 b.h5 --exclude a.h5
+mk --ranks 8 --regions $regions --calls 10 --seed 2 c.h5
+mk --ranks 8 --regions $regions --calls 10 --seed 3 d.h5
+expect_err 0 "files of an option of files: no warning" "" \
+	$S check a.h5 b.h5 --max-regression 1000 --candidate-files c.h5 d.h5
 run $S diff a.h5 b.h5 --ranks -1
 equals "a negative value: said, and how to write one" "$(printf '%s\n' "$err" | head -1)" \
 	"scopedb: option '--ranks' needs a value: '-1', a word starting with '-', is taken as an option (a value starting with '-' is written --ranks=-1)"

@@ -653,6 +653,24 @@ expect_err 2 "nightly: the baseline is the candidate" \
 	$S check tag:nightly latest --baseline-window 10
 expect 1 "nightly: tag:nightly~1 instead" $S check tag:nightly~1 latest --baseline-window 10 \
 	--max-regression 5
+# the suggestion is a selector that works: one run back where the
+# baseline names a list of runs, else the window's next run
+run $S pin tonight 17
+expect_err 2 "nightly: a pin's suggestion" \
+	"scopedb: the baseline 'pin:tonight' and the candidate 'latest' are the same run 17: compare it with an earlier run (such as run 16)" \
+	$S check pin:tonight latest --baseline-window 10
+expect_err 2 "nightly: latest~0's suggestion" \
+	"scopedb: the baseline 'latest~0' and the candidate 'latest' are the same run 17: compare it with an earlier run (such as 'latest~1')" \
+	$S check latest~0 latest --baseline-window 10
+# a run against itself alone: itself, no repetitions (they were every
+# night of its commit, and the check passed)
+expect 0 "nightly: a run against itself alone" $S check tag:nightly latest --stat --max-regression 5
+contains "nightly: itself alone" "$out" "Candidate runs: 1 (17)"
+# a candidate older than a baseline of its commit: no run of its commit
+# lies after the baseline, so it is alone
+expect 0 "nightly: an older candidate" $S check 16 12 --baseline-window 10 --max-regression 50 \
+	--format json
+equals "nightly: the older candidate alone" "$(jq -c .candidate_runs <<<"$out")" '[12]'
 # a baseline that stays put: the nights since are the candidate's runs
 # too, and outvote it; the header says the candidate itself was left
 # out, and --candidate-window 1 gates tonight alone
@@ -666,5 +684,18 @@ expect 0 "nightly: a candidate inside the baseline window" $S check 16 12 --base
 	--max-regression 50 --format json
 equals "nightly: the window without the candidate" "$(printf '%s' "$out" | jq -c '.baseline_runs')" \
 	'[16,15,14,13,11,10,9,8,7]'
+# --same over a set cut at the baseline: the runs it left out are
+# counted down to the baseline (11 and 9), not to the oldest kept (10)
+export SCOPEDB_DB=$E2E_DIR/ns.sqlite
+for i in $(seq 1 12); do
+	"$MKPROFILE" --seed 1 --scale "${scales[$((i - 1))]}" \
+		--timestamp "2024-02-$(printf %02d "$i")T02:00:00Z" "ns$i.h5" >/dev/null || exit 1
+	"$S" ingest -q --commit beefbeef --branch main --meta "host=h$((i % 2))" "ns$i.h5" \
+		>/dev/null || exit 1
+done
+expect 0 "nightly: --same, cut at the baseline" $S check 8 12 --stat --same host \
+	--max-regression 50 --format json
+equals "nightly: --same: the set and what it left out" \
+	"$(jq -c '[.candidate_runs, .same.left_out]' <<<"$out")" '[[12,10],6]'
 fi
 finish

@@ -24,20 +24,24 @@ struct pathhist_item {
 
 /* *keep = 1 when region is last name spelt as a path writes it (the
  * outputs print "x \> y" for the name "x > y", "a\\b" for "a\b": a
- * name copied from a row); only a region with a backslash can be one. */
+ * name copied from a row); only that spelling, so "a\b" as typed is not
+ * also the name "ab".  Only a region with a backslash can be one. */
 static int pathhist_keep_escaped(int *keep, const char *region, const char *last)
 {
-	char **names = NULL;
-	size_t n = 0;
-	int rc;
+	size_t n;
+	char *spelt;
 
 	*keep = 0;
 	if (!strchr(region, '\\'))
 		return 0;
-	rc = util_path_split(region, &names, &n);
-	*keep = !rc && n == 1 && !strcmp(names[0], last);
-	free(names);
-	return rc;
+	n = util_path_name_len(last);
+	spelt = malloc(n + 1);
+	if (!spelt)
+		return err_nomem();
+	*util_path_name_put(spelt, last) = '\0';
+	*keep = !strcmp(spelt, region);
+	free(spelt);
+	return 0;
 }
 
 /* store_path_stats() filter: q's region (the joined path or the last

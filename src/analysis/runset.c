@@ -129,13 +129,13 @@ static int runset_implied_hit(int *hit, struct store *st, const struct filter *f
 
 /*
  * The set of up to limit runs ending at run end (newest first) that f
- * selects, each read into (*out)[i], and none from run stop (0: none) on:
- * the set ends before it.  The anchor is always the first, even
- * when f would not list it.  With rs->same's conditions only the runs that
- * have them, and the ids of those they left out between the anchor and
- * the oldest run kept (every older one too when fewer than limit are
- * kept and stop did not end the set: the window would have taken them)
- * are appended to left.
+ * selects, each read into (*out)[i], none from run stop (0: none) on: the
+ * set ends before it, and is the anchor alone when stop is the anchor or
+ * newer.  The anchor is always the first, even when f would not list it.
+ * With rs->same's conditions only the runs that have them, and the ids of
+ * those they left out between the anchor and the oldest run kept (every
+ * older one too when fewer than limit are kept: the window would have
+ * taken them; down to stop when it ended the set) are appended to left.
  */
 static int runset_select(struct runset_run **out, size_t *nout, struct runset *rs, struct store *st,
 			 int64_t end, int64_t stop, const struct filter *f, size_t limit,
@@ -145,8 +145,8 @@ static int runset_select(struct runset_run **out, size_t *nout, struct runset *r
 	struct filter_meta *conds = NULL;
 	struct filter fs, fa;
 	int64_t *kept = NULL;
-	size_t n = 0, nall = 0, i, at, nleft, before = left->len;
-	int rc, full;
+	size_t n = 0, nall = 0, nupto, i, at, sat, nleft, before = left->len;
+	int rc, alone, cut;
 
 	*out = NULL;
 	*nout = 0;
@@ -157,6 +157,10 @@ static int runset_select(struct runset_run **out, size_t *nout, struct runset *r
 		goto out;
 	for (at = 0; at < n && runs[at].id != end; at++)
 		;
+	for (sat = 0; stop && sat < n && runs[sat].id != stop; sat++)
+		;
+	if (!stop)
+		sat = n;
 	*out = calloc(limit, sizeof(**out));
 	kept = calloc(limit, sizeof(*kept));
 	if (!*out || !kept) {
@@ -168,21 +172,32 @@ static int runset_select(struct runset_run **out, size_t *nout, struct runset *r
 		*nout = 1;
 		goto out;
 	}
-	for (i = at; i < n && i - at < limit && !rc && (i == at || runs[i].id != stop); i++) {
+	alone = sat <= at; /* (sat == n when there is no stop, and at < n) */
+	for (i = at; i < n && i - at < limit && !rc && (i == at || (!alone && i != sat)); i++) {
 		kept[i - at] = runs[i].id;
 		rc = runset_read(&(*out)[i - at], st, runs[i].id, m, o);
 		(*nout)++;
 	}
-	full = *nout == limit || (i < n && runs[i].id == stop);
+	cut = !alone && sat < n && i == sat && *nout < limit;
 	/* what the conditions left out lies between the anchor and the
-	 * oldest run kept (or before it, when fewer were kept): listed within
-	 * those times only, not the whole branch again */
+	 * oldest run kept (or before it, when fewer were kept; down to stop
+	 * when it cut the set; none when the set is the anchor alone by
+	 * rule): listed within those times only, not the whole branch again */
 	fa = *f;
-	runset_span(&fa, &runs[at], full ? &runs[at + *nout - 1] : NULL);
+	runset_span(&fa, &runs[at],
+		    alone	    ? &runs[at]
+		    : cut	    ? &runs[sat]
+		    : *nout < limit ? NULL
+				    : &runs[i - 1]);
 	if (!rc && rs->same->ncond)
 		rc = store_find_runs(st, &all, &nall, &fa);
+	for (nupto = 0; cut && nupto < nall && all[nupto].id != stop; nupto++)
+		;
+	if (!cut)
+		nupto = nall;
 	if (!rc && rs->same->ncond)
-		rc = same_left_out(&nleft, left, all, nall, kept, *nout, end, !full);
+		rc = same_left_out(&nleft, left, all, nupto, kept, *nout, end,
+				   cut || (!alone && *nout < limit));
 	if (!rc && rs->same->nimplied && !rs->implied_left && left->len > before)
 		rc = runset_implied_hit(&rs->implied_left, st, &fa, rs->same, left->v + before,
 					left->len - before);
@@ -386,6 +401,47 @@ static void runset_exclude_base(struct runset *rs)
 		rs->ncand = k;
 }
 
+/*
+ * The error for a baseline window that ends at the candidate (run id, both
+ * args name it), with an earlier baseline to give: arg_a one further back
+ * where it names a list of runs (latest, tag:, branch:, label: "~N+1";
+ * base:REF "REF~1"), else the window's next run, next (an id, a commit or
+ * a pin names one run: its ~1 is the run before that commit's first).
+ */
+static int runset_refuse_same(const char *arg_a, const char *arg_b, int64_t id, int64_t next)
+{
+	struct select_spec sel;
+	struct buf b = BUF_INIT;
+	int rc = select_parse(&sel, arg_a);
+
+	if (rc) {
+		err_clear();
+		rc = buf_printf(&b, "run %" PRId64, next);
+	} else if (sel.kind == SELECT_LATEST) {
+		rc = buf_printf(&b, "'latest~%" PRId64 "'", sel.back + 1);
+	} else if (sel.kind == SELECT_TAG || sel.kind == SELECT_BRANCH ||
+		   sel.kind == SELECT_LABEL) {
+		/* "tag:nightly~2" -> "tag:nightly~3" */
+		rc = buf_printf(&b, "'%s:%s~%" PRId64 "'",
+				sel.kind == SELECT_TAG	    ? "tag"
+				: sel.kind == SELECT_BRANCH ? "branch"
+							    : "label",
+				sel.name, sel.back + 1);
+	} else if (sel.kind == SELECT_BASE) {
+		rc = buf_printf(&b, "'%s~1'", arg_a);
+	} else {
+		rc = buf_printf(&b, "run %" PRId64, next);
+	}
+	select_release(&sel);
+	rc = rc ? err_nomem()
+		: err_set(ERR_USAGE,
+			  "the baseline '%s' and the candidate '%s' are the same run %" PRId64
+			  ": compare it with an earlier run (such as %s)",
+			  arg_a, arg_b, id, b.data);
+	buf_release(&b);
+	return rc;
+}
+
 /* Baseline ra and candidate rb are runs of one commit in one store. */
 static int runset_same_commit(const struct store_run *ra, const struct store_run *rb,
 			      const struct runarg *sa, const struct runarg *sb)
@@ -455,10 +511,7 @@ int runset_open(struct runset *rs, const struct runarg *sa, const struct runarg 
 	 * repetitions reach into the window; a first night's check of a run
 	 * against itself alone (no evidence) stands */
 	if (!rc && sa->st == sb->st && ra.id == rb.id && rs->nbase > 1)
-		rc = err_set(ERR_USAGE,
-			     "the baseline '%s' and the candidate '%s' are the same run %" PRId64
-			     ": compare it with an earlier run (such as '%s~1')",
-			     arg_a, arg_b, ra.id, arg_a);
+		rc = runset_refuse_same(arg_a, arg_b, ra.id, rs->base[1].id);
 	if (rc)
 		goto out;
 	if (sb->nreps) {

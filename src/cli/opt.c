@@ -277,7 +277,8 @@ static int opt_warn_file(struct opt_greedy *g, const struct opt *o, const char *
 	struct buf q = BUF_INIT;
 	int rc;
 
-	if (stat(word, &sb) || !S_ISREG(sb.st_mode))
+	/* (an option whose values are files, --candidate-files FILE...) */
+	if ((o->argh && !strncmp(o->argh, "FILE", 4)) || stat(word, &sb) || !S_ISREG(sb.st_mode))
 		return 0;
 	rc = buf_printf(&g->files,
 			"scopedb: warning: --%s took '%s', a file, as one of its values (they "

@@ -168,13 +168,13 @@ static void report_side_titles(struct doc_col *c, const struct compare_result *r
  * When what is decomposed is not the row's value, it is said after the
  * row's metric: "solve p95 +52.6%, total +141 ms: 100% from ...". */
 static int report_attr_line(struct buf *b, const struct stats_row *row, enum stats_metric m,
-			    const struct compare_attr *at)
+			    const struct compare_attr *at, double edge)
 {
 	char pct[32], share[32], self[48], delta[48];
 	const struct compare_cause *c = &at->causes[0];
 	int rc;
 
-	format_pct(pct, sizeof(pct), row->pct.none, row->pct.v);
+	format_pct_edge(pct, sizeof(pct), row->pct.none, row->pct.v, edge);
 	format_sig(share, sizeof(share), c->share * 100.0, 3, 0);
 	format_duration(self, sizeof(self), c->delta_self, format_unit_pick(c->delta_self), 1, 1);
 	b->len = 0;
@@ -265,9 +265,10 @@ static void report_rows_json(struct doc *d, const struct compare_result *r,
 	}
 }
 
-/* One line per violation with attribution, under the verdict. */
+/* One line per violation with attribution, under the verdict (its
+ * percent shown on its side of the budget: edge). */
 static void report_attr_lines(struct doc *d, unsigned fmts, const struct compare_result *r,
-			      enum stats_metric m)
+			      enum stats_metric m, double edge)
 {
 	struct buf b = BUF_INIT;
 	size_t i;
@@ -275,7 +276,7 @@ static void report_attr_lines(struct doc *d, unsigned fmts, const struct compare
 	for (i = 0; r->attr && i < r->nrows; i++) {
 		if (!r->rows[i].violation || !r->attr[i].n)
 			continue;
-		if (report_attr_line(&b, &r->rows[i], m, &r->attr[i]))
+		if (report_attr_line(&b, &r->rows[i], m, &r->attr[i], edge))
 			d->failed = 1;
 		else /* markdown: a list, or its lines would join into one paragraph */
 			doc_span(d, fmts == DOC_F_MD ? doc_item(d, fmts) : doc_line(d, fmts),
@@ -439,7 +440,8 @@ static void report_rows(struct doc *d, const struct compare_result *r, const str
 		if (vc)
 			doc_set_bool(t, vc, row->violation);
 		if (ac && row->violation && r->attr[i].n &&
-		    !report_attr_line(&tn, row, o->metric, &r->attr[i]))
+		    !report_attr_line(&tn, row, o->metric, &r->attr[i],
+				      o->check ? o->max_regression : NAN))
 			doc_set_text(t, ac, tn.data);
 	}
 	buf_release(&tn);
@@ -597,7 +599,7 @@ void report_doc(struct doc *d, const struct compare_result *r, const struct comp
 		report_names(d, b, v->violations, v->nviolations);
 		doc_blank(d, DOC_F_MD);
 		if (r->attr && v->nviolations) {
-			report_attr_lines(d, DOC_F_MD, r, o->metric);
+			report_attr_lines(d, DOC_F_MD, r, o->metric, o->max_regression);
 			doc_blank(d, DOC_F_MD);
 		}
 	}
@@ -666,7 +668,7 @@ void report_doc(struct doc *d, const struct compare_result *r, const struct comp
 		doc_blank(d, DOC_F_MD);
 	report_names_line(d, DOC_F_HUMAN, "Only in b: ", r->only_b, r->nonly_b);
 	report_names_line(d, DOC_F_TEXT, "Budget violations: ", v->violations, v->nviolations);
-	report_attr_lines(d, DOC_F_TEXT, r, o->metric);
+	report_attr_lines(d, DOC_F_TEXT, r, o->metric, o->check ? o->max_regression : NAN);
 	if (o->check)
 		report_findings(d, r, o);
 	if (o->check) {
