@@ -129,13 +129,21 @@ again:
 		PQclear(r);
 		/* scopedb_meta may have been committed since, with the other
 		 * tables, by a writer creating the store (outside a transaction
-		 * each statement sees the newest commits): look again then */
+		 * each statement sees the newest commits): look again then.
+		 * So too when runs is there without it: a commit during this
+		 * statement can show the new runs while scopedb_meta is still
+		 * the "does not exist" the statement before cached (16
+		 * writers creating one store: one was told "not a scopedb
+		 * database"); a database of other tables named runs stays so */
 		ret =
 		    postgres_result(c, &r,
 				    "SELECT to_regclass('runs') IS NOT NULL, "
 				    "to_regclass('scopedb_meta') IS NOT NULL, " PG_SESSION_SETTINGS,
 				    0, NULL, 0, "open");
-		if (!ret && strcmp(PQgetvalue(r, 0, 1), "t") == 0 && retries++ < 3) {
+		if (!ret &&
+		    (strcmp(PQgetvalue(r, 0, 1), "t") == 0 ||
+		     strcmp(PQgetvalue(r, 0, 0), "t") == 0) &&
+		    retries++ < 3) {
 			PQclear(r);
 			goto again;
 		}
