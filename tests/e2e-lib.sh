@@ -76,6 +76,16 @@ ok() { e2e_pass=$((e2e_pass + 1)); }
 bad() { e2e_fail=$((e2e_fail + 1)); echo "FAIL: ${e2e_case:+[$e2e_case] }$*" >&2; }
 # note TEXT: a line for people reading the output (a TAP comment).
 note() { echo "# $*"; }
+# A command bash cannot find fails the test: a helper's name mistyped in
+# a check ("has" for "contains") printed "command not found" and the
+# check it stood for passed unseen.  Bash runs this handler in a
+# subshell of its own, so it writes the name down (its FAIL line names the
+# case) and finish() counts it.
+command_not_found_handle() {
+	printf '%s\n' "$1" >>"$E2E_DIR/.command-not-found"
+	echo "FAIL: ${e2e_case:+[$e2e_case] }command not found: $1" >&2
+	return 127
+}
 
 # e2e_case_end: the TAP line of the case that ran since tcase.
 e2e_case_end() {
@@ -213,6 +223,8 @@ sql() { sqlite3 "$1" "$2"; }
 # test point of its own, "not ok N - outside the cases"; a script without
 # cases is one test point).
 finish() {
+	[ ! -s "$E2E_DIR/.command-not-found" ] ||
+		bad "commands not found: $(sort -u "$E2E_DIR/.command-not-found" | tr '\n' ' ')"
 	e2e_case_end
 	if [ "$e2e_outside_fail" -gt 0 ]; then
 		e2e_ncases=$((e2e_ncases + 1))
