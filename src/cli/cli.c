@@ -326,6 +326,31 @@ const char *cli_outq(struct buf *b, const char *s)
 	return cli_quote(b, s, escape_plain);
 }
 
+void cli_warn_kept(const char *who, int64_t run_id, const char *const *names,
+		   const char *const *stored, const char *const *given, size_t n, unsigned mask)
+{
+	const char *sep = "";
+	struct buf q = BUF_INIT, q2 = BUF_INIT;
+	size_t i;
+
+	fflush(stdout);
+	fprintf(stderr, "scopedb: warning: %s already stored as run %" PRId64 " with ", who,
+		run_id);
+	for (i = 0; i < n; i++) {
+		if (!(mask & (1u << i)))
+			continue;
+		if (stored[i])
+			fprintf(stderr, "%s%s %s, not %s", sep, names[i], cli_msgq(&q, stored[i]),
+				cli_msgq(&q2, given[i]));
+		else
+			fprintf(stderr, "%sno %s, not %s", sep, names[i], cli_msgq(&q2, given[i]));
+		sep = ", ";
+	}
+	fputs("; keeping it\n", stderr);
+	buf_release(&q);
+	buf_release(&q2);
+}
+
 void cli_print_error(const char *msg)
 {
 	struct buf b = BUF_INIT;

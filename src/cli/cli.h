@@ -112,6 +112,14 @@ int cli_store_mkdirs(const char *path);
 /* s escaped for a diagnostic line (escape_msg), in b (reset first; the
  * caller releases it); "?" on out of memory. */
 const char *cli_msgq(struct buf *b, const char *s);
+/* The warning for a run already stored whose commit, branch or label
+ * (names[i], i < n, where mask has bit i) differ from those the command
+ * would have given it (given[i]; stored[i] NULL: none): "scopedb: warning:
+ * WHO already stored as run ID with commit A, not B, no label, not C;
+ * keeping it".  who is said as it is (its caller quotes what came from
+ * data); ingest's and push's. */
+void cli_warn_kept(const char *who, int64_t run_id, const char *const *names,
+		   const char *const *stored, const char *const *given, size_t n, unsigned mask);
 /* s escaped for a line of text on stdout (escape_plain, as tables show
  * it): a command's confirmation line ("copied run 2 (PATH) as run 5")
  * quotes paths, names and tags through it.  In b as cli_msgq(). */

@@ -134,31 +134,20 @@ static int ingest_line(struct doc *d, const void *ctx)
 static void ingest_warn_kept(const char *path, const struct ingest_result *r,
 			     const struct ingest_opts *io, unsigned mask)
 {
-	const char *names[] = {"commit", "branch", "label"};
-	const unsigned bits[] = {INGEST_KEPT_COMMIT, INGEST_KEPT_BRANCH, INGEST_KEPT_LABEL};
-	const char *stored[] = {r->kept_commit, r->kept_branch, r->kept_label};
-	const char *given[] = {io->commit, io->branch, io->label};
-	const char *sep = "";
-	struct buf q = BUF_INIT, q2 = BUF_INIT;
-	size_t i;
+	/* (INGEST_KEPT_COMMIT, _BRANCH and _LABEL are bits 0, 1 and 2) */
+	const char *const names[] = {"commit", "branch", "label"};
+	const char *const stored[] = {r->kept_commit, r->kept_branch, r->kept_label};
+	const char *const given[] = {io->commit, io->branch, io->label};
+	struct buf q = BUF_INIT, who = BUF_INIT;
 
 	if (!(r->kept & mask))
 		return;
-	fprintf(stderr, "scopedb: warning: '%s' already stored as run %" PRId64 " with ",
-		cli_msgq(&q, path), r->run_id);
-	for (i = 0; i < 3; i++) {
-		if (!(r->kept & mask & bits[i]))
-			continue;
-		if (stored[i])
-			fprintf(stderr, "%s%s %s, not %s", sep, names[i], cli_msgq(&q, stored[i]),
-				cli_msgq(&q2, given[i]));
-		else
-			fprintf(stderr, "%sno %s, not %s", sep, names[i], cli_msgq(&q2, given[i]));
-		sep = ", ";
-	}
-	fputs("; keeping it\n", stderr);
+	if (buf_printf(&who, "'%s'", cli_msgq(&q, path)))
+		cli_print_error("out of memory");
+	else
+		cli_warn_kept(who.data, r->run_id, names, stored, given, 3, r->kept & mask);
 	buf_release(&q);
-	buf_release(&q2);
+	buf_release(&who);
 }
 
 /* The warning for the first run stored without a commit: the fix is

@@ -42,32 +42,19 @@ const struct opt_cmd cmd_pull_usage = {
 
 /* The warning for a run skipped as the destination had it with another
  * commit, branch or label (or none): the destination keeps its own, as
- * ingest does, and says which (cmd_ingest.c's warning, for a push). */
+ * ingest does, and says which. */
 static void transfer_warn_kept(const struct transfer_run *t)
 {
 	static const char *const names[TRANSFER_KEPT_N] = TRANSFER_KEPT_NAMES;
-	const char *sep = "";
-	struct buf q = BUF_INIT, q2 = BUF_INIT;
-	size_t i;
+	struct buf q = BUF_INIT, who = BUF_INIT;
 
-	fflush(stdout);
-	fprintf(stderr,
-		"scopedb: warning: run %" PRId64 " (%s) already stored as run %" PRId64 " with ",
-		t->src_id, cli_msgq(&q, t->source_path), t->dst_id);
-	for (i = 0; i < TRANSFER_KEPT_N; i++) {
-		if (!(t->kept & (1u << i)))
-			continue;
-		if (t->kept_value[i])
-			fprintf(stderr, "%s%s %s, not %s", sep, names[i],
-				cli_msgq(&q, t->kept_value[i]), cli_msgq(&q2, t->given_value[i]));
-		else
-			fprintf(stderr, "%sno %s, not %s", sep, names[i],
-				cli_msgq(&q2, t->given_value[i]));
-		sep = ", ";
-	}
-	fputs("; keeping it\n", stderr);
+	if (buf_printf(&who, "run %" PRId64 " (%s)", t->src_id, cli_msgq(&q, t->source_path)))
+		cli_print_error("out of memory");
+	else
+		cli_warn_kept(who.data, t->dst_id, names, (const char *const *)t->kept_value,
+			      (const char *const *)t->given_value, TRANSFER_KEPT_N, t->kept);
 	buf_release(&q);
-	buf_release(&q2);
+	buf_release(&who);
 }
 
 /* What was done with run t, said as soon as it is done (transfer_runs_each()):

@@ -143,6 +143,13 @@ static unsigned report_tint(const struct stats_row *row, const struct compare_op
 	return 0;
 }
 
+/* The edge a percent change is shown beside (format_pct_edge()): a
+ * check's budget; none (NaN) in a diff. */
+static double report_edge(const struct compare_opts *o)
+{
+	return o->check ? o->max_regression : NAN;
+}
+
 /* The titles of the value columns c[1], c[2] for people: "baseline" and
  * "candidate" in a check; in a diff the runs' labels when both have one
  * and they differ, else "a" and "b" (the fields above say which is
@@ -423,8 +430,7 @@ static void report_rows(struct doc *d, const struct compare_result *r, const str
 		doc_set_num(t, off + 2, row->b.none, row->b.v);
 		doc_set_num(t, off + 3, 0, row->delta);
 		doc_set_num(t, off + 4, row->pct.none, row->pct.v);
-		if (o->check)
-			doc_set_edge(t, off + 4, o->max_regression);
+		doc_set_edge(t, off + 4, report_edge(o));
 		doc_set_flags(t, off + 3, tint);
 		doc_set_flags(t, off + 4, tint);
 		if (row->violation || (o->inconclusive_fails && r->stat &&
@@ -440,8 +446,7 @@ static void report_rows(struct doc *d, const struct compare_result *r, const str
 		if (vc)
 			doc_set_bool(t, vc, row->violation);
 		if (ac && row->violation && r->attr[i].n &&
-		    !report_attr_line(&tn, row, o->metric, &r->attr[i],
-				      o->check ? o->max_regression : NAN))
+		    !report_attr_line(&tn, row, o->metric, &r->attr[i], report_edge(o)))
 			doc_set_text(t, ac, tn.data);
 	}
 	buf_release(&tn);
@@ -492,8 +497,7 @@ static int report_finding_text(struct buf *title, struct buf *msg, const struct 
 
 	report_value_text(a, sizeof(a), o->metric, &row->a);
 	report_value_text(b, sizeof(b), o->metric, &row->b);
-	format_pct_edge(pct, sizeof(pct), row->pct.none, row->pct.v,
-			o->check ? o->max_regression : NAN);
+	format_pct_edge(pct, sizeof(pct), row->pct.none, row->pct.v, report_edge(o));
 	rc |= buf_printf(title, "scopedb: %s ", row->name);
 	if (row->a.none)
 		rc |= buf_puts(title, "is new");
@@ -599,7 +603,7 @@ void report_doc(struct doc *d, const struct compare_result *r, const struct comp
 		report_names(d, b, v->violations, v->nviolations);
 		doc_blank(d, DOC_F_MD);
 		if (r->attr && v->nviolations) {
-			report_attr_lines(d, DOC_F_MD, r, o->metric, o->max_regression);
+			report_attr_lines(d, DOC_F_MD, r, o->metric, report_edge(o));
 			doc_blank(d, DOC_F_MD);
 		}
 	}
@@ -668,7 +672,7 @@ void report_doc(struct doc *d, const struct compare_result *r, const struct comp
 		doc_blank(d, DOC_F_MD);
 	report_names_line(d, DOC_F_HUMAN, "Only in b: ", r->only_b, r->nonly_b);
 	report_names_line(d, DOC_F_TEXT, "Budget violations: ", v->violations, v->nviolations);
-	report_attr_lines(d, DOC_F_TEXT, r, o->metric, o->check ? o->max_regression : NAN);
+	report_attr_lines(d, DOC_F_TEXT, r, o->metric, report_edge(o));
 	if (o->check)
 		report_findings(d, r, o);
 	if (o->check) {
