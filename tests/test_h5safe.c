@@ -5,7 +5,9 @@
  * is loaded although HDF5_PLUGIN_PATH holds one (tests/plugin/h5marker.c,
  * which creates a marker file when loaded) and the HDF5_*_PREFIX variables
  * point at the secret's directory; a long gzip chunk is decompressed once
- * (zlib's inflateInit_ counted); and the identity check
+ * (zlib's inflateInit_ counted), and scopedb inflates a chunk itself only
+ * for deflate and shuffle + deflate, with the values libhdf5 reads and its
+ * refusal of a damaged chunk; and the identity check
  * of h5prof_open_stat() / h5prof_same_file(); libhdf5 closed and started
  * again (h5prof_reset(), between the files of a served reader) loads no
  * plugin and reads a profile whole.
@@ -279,6 +281,7 @@ static void test_long_chunk_once(void **state)
 	struct chunk_ctx c = {starts, ends, 0, 0};
 	const char *path = tu_path("long-chunk.h5");
 	struct h5prof *p = NULL;
+	unsigned long own;
 	size_t i;
 
 	(void)state;
@@ -292,19 +295,163 @@ static void test_long_chunk_once(void **state)
 	h5prof_set_chunk_events(256);
 	assert_int_equal(h5prof_open(&p, path), 0);
 	inflates = 0;
+	own = h5prof_inflated_chunks();
 	assert_int_equal(h5prof_read(p, chunk_row, &c), 0);
 	assert_int_equal(c.calls, N);
 	assert_int_equal(c.rows, 1);
 	assert_int_equal(inflates, 6);
+	assert_int_equal(h5prof_inflated_chunks() - own, 0);
 	h5prof_free(p);
-	/* the same file with chunks that fit a window: still once each */
+	/* the same file with chunks that fit a window: still once each,
+	 * inflated by scopedb itself (h5inflate.c), not by libhdf5's zlib */
 	h5prof_set_chunk_events(1000);
 	assert_int_equal(h5prof_open(&p, path), 0);
 	inflates = 0;
+	own = h5prof_inflated_chunks();
 	c.calls = 0;
 	assert_int_equal(h5prof_read(p, chunk_row, &c), 0);
-	assert_int_equal(inflates, 6);
+	assert_int_equal(c.calls, N);
+	assert_int_equal(inflates, 0);
+	assert_int_equal(h5prof_inflated_chunks() - own, 6);
 	h5prof_free(p);
+	h5prof_set_chunk_events(0);
+}
+
+/*
+ * Every filter pipeline, chunk length and window reads the same values; the
+ * chunks are inflated by scopedb (h5inflate.c) for deflate and shuffle +
+ * deflate only (and chunks of at most 64 windows), and by libhdf5 for any
+ * pipeline with another filter.  The
+ * values use all eight bytes (starts past 2^56), so a byte plane put back
+ * in the wrong place changes them.
+ */
+static void test_inflate_filters(void **state)
+{
+	enum { N = 5003 };
+	static const struct {
+		unsigned filters;
+		int own;
+	} pipes[] = {
+	    {H5WRITE_DEFLATE, 1},
+	    {H5WRITE_SHUFFLE | H5WRITE_DEFLATE, 1},
+	    {H5WRITE_FLETCHER32 | H5WRITE_DEFLATE, 0},
+	    {H5WRITE_FLETCHER32 | H5WRITE_SHUFFLE | H5WRITE_DEFLATE, 0},
+	    {H5WRITE_SHUFFLE, 0},
+	};
+	static const size_t chunks[] = {7, 1000, 4096, 5003, 8000};
+	static const size_t windows[] = {16, 1000, 0};
+	static int64_t starts[N], ends[N];
+	struct h5write_row row = {.rank = 0,
+				  .region = "solve",
+				  .calls = N,
+				  .starts = starts,
+				  .ends = ends,
+				  .source_line = -1};
+	struct h5write_profile prof = {&row, 1, NULL, 0};
+	const char *path = tu_path("filters.h5");
+	size_t f, c, w, i;
+
+	(void)state;
+	for (i = 0; i < N; i++) {
+		starts[i] = ((int64_t)1 << 57) + (int64_t)(i * 1000003 + (i * 7919) % 13);
+		ends[i] = starts[i] + (int64_t)((i * 0x9E3779B1u) % 100000007u);
+	}
+	for (f = 0; f < sizeof(pipes) / sizeof(pipes[0]); f++) {
+		for (c = 0; c < sizeof(chunks) / sizeof(chunks[0]); c++) {
+			struct h5write_opts o = tu_h5_opts(3, 0);
+
+			o.filters = pipes[f].filters;
+			o.chunk = chunks[c];
+			assert_int_equal(h5write_file(path, &prof, &o), 0);
+			for (w = 0; w < sizeof(windows) / sizeof(windows[0]); w++) {
+				struct chunk_ctx ctx = {starts, ends, 0, 0};
+				struct h5prof *p = NULL;
+				unsigned long own = h5prof_inflated_chunks();
+
+				h5prof_set_chunk_events(windows[w]);
+				assert_int_equal(h5prof_open(&p, path), 0);
+				if (h5prof_read(p, chunk_row, &ctx))
+					fail_msg("filters %u, chunk %zu, window %zu: %s",
+						 pipes[f].filters, chunks[c], windows[w],
+						 err_msg());
+				assert_int_equal(ctx.calls, N);
+				own = h5prof_inflated_chunks() - own;
+				/* chunks over 64 windows go through libhdf5's cache */
+				if ((pipes[f].own &&
+				     chunks[c] <= 64 * (windows[w] ? windows[w] : 65536)) !=
+				    (own > 0))
+					fail_msg("filters %u, chunk %zu, window %zu: %lu chunks "
+						 "inflated by scopedb",
+						 pipes[f].filters, chunks[c], windows[w], own);
+				h5prof_free(p);
+			}
+		}
+	}
+	h5prof_set_chunk_events(0);
+}
+
+/*
+ * A damaged gzip chunk is refused as libhdf5 refused it (scopedb's own
+ * inflate gives the chunk up and libhdf5 reads it, and says what it says),
+ * also when the damage is in the stream's Adler-32 alone.
+ */
+static void test_inflate_damaged(void **state)
+{
+	enum { N = 5000 };
+	static int64_t starts[N], ends[N];
+	struct h5write_row row = {.rank = 0,
+				  .region = "solve",
+				  .calls = N,
+				  .starts = starts,
+				  .ends = ends,
+				  .source_line = -1};
+	struct h5write_profile prof = {&row, 1, NULL, 0};
+	const char *path = tu_path("damaged-chunk.h5");
+	int at;
+
+	(void)state;
+	for (at = 0; at < 2; at++) {
+		struct h5write_opts o = tu_h5_opts(3, 0);
+		struct chunk_ctx ctx = {starts, ends, 0, 0};
+		struct h5prof *p = NULL;
+		hsize_t off[1] = {1000}, size = 0;
+		haddr_t addr = 0;
+		uint32_t mask = 0;
+		hid_t fl, d;
+		size_t i;
+		int fd;
+		unsigned char b;
+
+		for (i = 0; i < N; i++) {
+			starts[i] = (int64_t)(i * 1000 + (i * 7919) % 13);
+			ends[i] = starts[i] + (int64_t)((i * 31) % 977);
+		}
+		o.gzip = 1;
+		o.chunk = 1000;
+		assert_int_equal(h5write_file(path, &prof, &o), 0);
+		/* the second chunk of the durations: a byte in its middle, or
+		 * the last byte (the Adler-32 of the inflated chunk) */
+		fl = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+		d = H5Dopen2(fl, "events/durations", H5P_DEFAULT);
+		assert_true(H5Dget_chunk_info_by_coord(d, off, &mask, &addr, &size) >= 0);
+		H5Dclose(d);
+		H5Fclose(fl);
+		assert_true(size > 16);
+		fd = open(path, O_RDWR);
+		assert_true(fd >= 0);
+		addr += at ? size - 1 : size / 2;
+		assert_int_equal(pread(fd, &b, 1, (off_t)addr), 1);
+		b ^= 0x5a;
+		assert_int_equal(pwrite(fd, &b, 1, (off_t)addr), 1);
+		close(fd);
+		h5prof_set_chunk_events(1000);
+		assert_int_equal(h5prof_open(&p, path), 0);
+		assert_int_equal(h5prof_read(p, chunk_row, &ctx), ERR_FORMAT);
+		assert_non_null(strstr(err_msg(), "cannot read events [1000, 2000) of "
+						  "'events/durations'; the file is truncated or "
+						  "damaged"));
+		h5prof_free(p);
+	}
 	h5prof_set_chunk_events(0);
 }
 
@@ -367,5 +514,7 @@ TU_MAIN(setup, tu_store_teardown,
 	    cmocka_unit_test(test_size_bombs),
 	    cmocka_unit_test(test_soft_inside),
 	    cmocka_unit_test(test_long_chunk_once),
+	    cmocka_unit_test(test_inflate_filters),
+	    cmocka_unit_test(test_inflate_damaged),
 	    cmocka_unit_test(test_same_file),
 	})

@@ -200,4 +200,11 @@ int h5prof_validate_index(const char *path, const struct h5prof_index *idx);
  */
 void h5prof_set_chunk_events(size_t n);
 
+/*
+ * Testing hook: how many gzip chunks of event columns this process has
+ * inflated itself (libdeflate) rather than through libhdf5's filters:
+ * tests assert that the fast path is taken, and is not where it must not be.
+ */
+unsigned long h5prof_inflated_chunks(void);
+
 #endif

@@ -103,6 +103,7 @@ struct h5col {
 	hsize_t n;
 	hsize_t chunk;	   /* chunk length of a chunked dataset, else 0 */
 	int filtered;	   /* chunks are compressed (or otherwise filtered) */
+	int inflate;	   /* h5inflate_kind(): chunks inflated by h5inflate.c */
 	size_t elsize;	   /* bytes per element in the file */
 	const char *label; /* path for messages, e.g. "events/durations" */
 };
@@ -255,6 +256,19 @@ void h5columnar_set_window(size_t n);
 int h5columnar_decode(const struct h5prof *p, const struct prow *r, int delta, const int64_t *a,
 		      const int64_t *e, int64_t *starts, int64_t *durs, const int64_t **out_starts,
 		      const int64_t **out_durs);
+
+/* Gzip event chunks inflated outside libhdf5 (h5inflate.c): the scratch of
+ * one reading thread, owned by it (h5inflate_release() accepts a zeroed
+ * one); which columns qualify; a window read, 1 when libhdf5 must read it. */
+struct h5inflate {
+	struct libdeflate_decompressor *dz;
+	unsigned char *raw, *out;
+	size_t raw_cap, out_cap;
+};
+int h5inflate_kind(hid_t type, hsize_t chunk, const H5Z_filter_t *ids, const unsigned *cd0, int nf);
+int h5inflate_read(const struct h5col *c, hsize_t start, hsize_t count, int64_t *dst,
+		   struct h5inflate *z);
+void h5inflate_release(struct h5inflate *z);
 
 /* Aggregate layout: store the aggregate_* index columns; stream the rows. */
 int h5aggregate_read_index(struct h5prof *p, const struct h5col *ix, uint64_t *u, int64_t *s);

@@ -231,7 +231,8 @@ struct h5prefetch {
 	int quit;
 	struct h5win *w; /* the request: load the window of event pos into w */
 	uint64_t pos;
-	int fail; /* h5win_load() of the last request */
+	int fail;	    /* h5win_load() of the last request */
+	struct h5inflate z; /* scratch of h5win_load(), by whichever thread loads */
 };
 
 /* Per-read buffers: two windows of the event columns (the current one is
@@ -251,6 +252,7 @@ static void h5evbufs_release(struct h5evbufs *b)
 	int i;
 
 	h5prefetch_stop(&b->pf);
+	h5inflate_release(&b->pf.z);
 	for (i = 0; i < EV_N; i++) {
 		free(b->win[0].col[i]);
 		free(b->win[1].col[i]);
@@ -282,13 +284,14 @@ static hsize_t h5columnar_window_len(const struct h5prof *p)
  * (buffers of h5columnar_window_len() events), starting on a chunk boundary of
  * the first column when its chunks fit in a window (as bench_rawread
  * reads, and at the same speed), else at pos.  libhdf5 then reads whole
- * chunks straight into the window.  Runs on the prefetch thread: no
+ * chunks straight into the window; gzip chunks are inflated by
+ * h5inflate_read() where it can (z: its scratch).  Runs on the prefetch thread: no
  * err_set(); returns 0, k + 1 when column k cannot be read (H5WIN_NOMEM +
  * k + 1 when for want of memory), or -1 when no dataspace can be made
  * (h5columnar_window_error() words it).  The error stack is the calling
  * thread's, so the cause is found here.
  */
-static int h5win_load(const struct h5prof *p, struct h5win *w, uint64_t pos)
+static int h5win_load(const struct h5prof *p, struct h5win *w, uint64_t pos, struct h5inflate *z)
 {
 	hsize_t start = pos, count, len = h5columnar_window_len(p), align = p->ev[0].chunk;
 	hid_t mem;
@@ -304,6 +307,8 @@ static int h5win_load(const struct h5prof *p, struct h5win *w, uint64_t pos)
 		const struct h5col *c = &p->ev[k];
 
 		if (c->dset < 0)
+			continue;
+		if (c->inflate && c->chunk <= len && !h5inflate_read(c, start, count, w->col[k], z))
 			continue;
 		if (H5Sselect_hyperslab(c->space, H5S_SELECT_SET, &start, NULL, &count, NULL) < 0 ||
 		    H5Dread(c->dset, H5T_NATIVE_INT64, mem, c->space, H5P_DEFAULT, w->col[k]) < 0)
@@ -350,7 +355,7 @@ static void *h5prefetch_main(void *arg)
 		if (pf->quit)
 			break;
 		pthread_mutex_unlock(&pf->mu);
-		fail = h5win_load(pf->p, pf->w, pf->pos);
+		fail = h5win_load(pf->p, pf->w, pf->pos, &pf->z);
 		pthread_mutex_lock(&pf->mu);
 		pf->fail = fail;
 		pf->busy = 0;
@@ -399,7 +404,7 @@ static void h5prefetch_stop(struct h5prefetch *pf)
 static void h5prefetch_request(struct h5prefetch *pf, struct h5win *w, uint64_t pos, int *fail)
 {
 	if (!pf->started) {
-		*fail = h5win_load(pf->p, w, pos);
+		*fail = h5win_load(pf->p, w, pos, &pf->z);
 		return;
 	}
 	pthread_mutex_lock(&pf->mu);

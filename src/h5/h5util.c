@@ -71,6 +71,7 @@ void h5col_init(struct h5col *c)
 	c->n = 0;
 	c->chunk = 0;
 	c->filtered = 0;
+	c->inflate = 0;
 	c->elsize = 0;
 	c->label = NULL;
 }
@@ -377,6 +378,8 @@ static int h5col_check_storage(const struct h5prof *p, struct h5col *c)
 	hid_t dcpl;
 	hsize_t cdims[1];
 	H5D_layout_t layout;
+	H5Z_filter_t ids[2] = {0, 0};
+	unsigned cd0[2] = {0, 0};
 	int nf, i, rc = 0;
 
 	c->elsize = H5Tget_size(c->type);
@@ -408,18 +411,21 @@ static int h5col_check_storage(const struct h5prof *p, struct h5col *c)
 	}
 	for (i = 0; i < nf; i++) {
 		char name[64] = "";
-		unsigned flags, conf;
-		size_t ncd = 0;
+		unsigned flags, conf, cd[1] = {0};
+		size_t ncd = 1;
 		H5Z_filter_t id;
 		uint64_t r;
 
-		id = H5Pget_filter2(dcpl, (unsigned)i, &flags, &ncd, NULL, sizeof(name), name,
-				    &conf);
+		id = H5Pget_filter2(dcpl, (unsigned)i, &flags, &ncd, cd, sizeof(name), name, &conf);
 		if (id < 0) {
 			rc = h5prof_damaged(p, "cannot inspect the filters of dataset", c->label);
 			goto out;
 		}
 		name[sizeof(name) - 1] = '\0';
+		if (i < 2) {
+			ids[i] = id;
+			cd0[i] = ncd ? cd[0] : 0;
+		}
 		r = h5util_filter_ratio(id);
 		if (r && H5Zfilter_avail(id) > 0) {
 			ratio = ratio > UINT64_MAX / r ? UINT64_MAX : ratio * r;
@@ -463,6 +469,7 @@ static int h5col_check_storage(const struct h5prof *p, struct h5col *c)
 	if (layout == H5D_CHUNKED && H5Pget_chunk(dcpl, 1, cdims) == 1) {
 		c->chunk = cdims[0];
 		c->filtered = nf > 0;
+		c->inflate = h5inflate_kind(c->type, c->chunk, ids, cd0, nf);
 	}
 out:
 	if (dcpl >= 0)

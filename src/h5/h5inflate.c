@@ -1,0 +1,162 @@
+/*
+ * h5inflate.c - the event columns' gzip chunks read raw and inflated here
+ * (libdeflate) rather than through libhdf5's filter pipeline (zlib), which
+ * took 83 % of the CPU of reading a gzip profile; libdeflate's inflate and
+ * Adler-32 take about a third of that (bench/RESULTS.md, issue 26).
+ *
+ * Only the common case is taken: a chunked int64 column whose filters are
+ * deflate, or shuffle then deflate (docs/format.md), read in windows of
+ * whole chunks.  Anything else, and any chunk this code does not fully
+ * vouch for (not allocated, a filter skipped, a compressed size out of
+ * bounds, a stream that is not exactly one chunk), is left to libhdf5: the
+ * caller then reads the window with H5Dread, which gives what it always
+ * gave, values or its error.  So this is a faster path to the same values,
+ * never a second reader with its own rules.  The limits h5col_check_storage()
+ * applies at open hold for both paths.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <hdf5.h>
+#include <libdeflate.h>
+
+#include "h5/h5_internal.h"
+
+/* Chunks inflated here, process-wide (testing hook: h5prof_inflated_chunks). */
+static _Atomic unsigned long h5inflate_count;
+
+unsigned long h5prof_inflated_chunks(void)
+{
+	return h5inflate_count;
+}
+
+/*
+ * The fast path of column c (h5col_check_storage() calls it once the
+ * filters are known): 2 for shuffle then deflate, 1 for deflate alone,
+ * 0 otherwise.  ids and cd0 are the pipeline's filter ids and each
+ * filter's first parameter (shuffle's is the element size).
+ */
+int h5inflate_kind(hid_t type, hsize_t chunk, const H5Z_filter_t *ids, const unsigned *cd0, int nf)
+{
+	if (chunk == 0 || chunk > (hsize_t)(SIZE_MAX / 16) || H5Tequal(type, H5T_NATIVE_INT64) <= 0)
+		return 0;
+	if (nf == 1 && ids[0] == H5Z_FILTER_DEFLATE)
+		return 1;
+	if (nf == 2 && ids[0] == H5Z_FILTER_SHUFFLE && cd0[0] == sizeof(int64_t) &&
+	    ids[1] == H5Z_FILTER_DEFLATE)
+		return 2;
+	return 0;
+}
+
+void h5inflate_release(struct h5inflate *z)
+{
+	if (!z)
+		return;
+	if (z->dz)
+		libdeflate_free_decompressor(z->dz);
+	free(z->raw);
+	free(z->out);
+	memset(z, 0, sizeof(*z));
+}
+
+/* Grow *buf to at least n bytes; 0 on success. */
+static int h5inflate_room(unsigned char **buf, size_t *cap, size_t n)
+{
+	unsigned char *b;
+
+	if (*cap >= n)
+		return 0;
+	b = realloc(*buf, n);
+	if (!b)
+		return -1;
+	*buf = b;
+	*cap = n;
+	return 0;
+}
+
+/*
+ * Undo HDF5's shuffle of a chunk of n int64 values (byte b of every value
+ * stored together, b = 0..7) into its first m values at dst.  Sequential
+ * reads from the eight byte planes, one 8-byte store per value.
+ */
+static void h5inflate_unshuffle(const unsigned char *in, size_t n, size_t m, int64_t *dst)
+{
+	const unsigned char *b0 = in, *b1 = in + n, *b2 = in + 2 * n, *b3 = in + 3 * n;
+	const unsigned char *b4 = in + 4 * n, *b5 = in + 5 * n, *b6 = in + 6 * n, *b7 = in + 7 * n;
+	size_t i;
+
+	for (i = 0; i < m; i++) {
+		uint64_t v = (uint64_t)b0[i] | (uint64_t)b1[i] << 8 | (uint64_t)b2[i] << 16 |
+			     (uint64_t)b3[i] << 24 | (uint64_t)b4[i] << 32 | (uint64_t)b5[i] << 40 |
+			     (uint64_t)b6[i] << 48 | (uint64_t)b7[i] << 56;
+
+		memcpy(&dst[i], &v, sizeof(v));
+	}
+}
+
+/*
+ * Inflate the chunk at event off of c into dst (its first m values): 0, or
+ * 1 when it is not vouched for (see the top of the file).
+ */
+static int h5inflate_chunk(const struct h5col *c, hsize_t off, size_t m, int64_t *dst,
+			   struct h5inflate *z)
+{
+	size_t bytes = (size_t)c->chunk * sizeof(int64_t);
+	/* deflate's stored blocks add 5 bytes per 64 KiB, zlib 6 in all:
+	 * anything longer is not one chunk's stream */
+	size_t most = bytes + bytes / 1024 + 64;
+	hsize_t stored = 0;
+	uint32_t mask = 0;
+	unsigned char *out;
+
+	if (H5Dget_chunk_storage_size(c->dset, &off, &stored) < 0 || stored == 0 || stored > most)
+		return 1;
+	if (h5inflate_room(&z->raw, &z->raw_cap, (size_t)stored))
+		return 1;
+	if (H5Dread_chunk(c->dset, H5P_DEFAULT, &off, &mask, z->raw) < 0 || mask != 0)
+		return 1;
+	/* deflate alone, a whole chunk: straight into place */
+	out = c->inflate == 1 && m == c->chunk ? (unsigned char *)dst : NULL;
+	if (!out) {
+		if (h5inflate_room(&z->out, &z->out_cap, bytes))
+			return 1;
+		out = z->out;
+	}
+	/* NULL actual size: the stream must give exactly one chunk */
+	if (libdeflate_zlib_decompress(z->dz, z->raw, (size_t)stored, out, bytes, NULL) !=
+	    LIBDEFLATE_SUCCESS)
+		return 1;
+	if (c->inflate == 2)
+		h5inflate_unshuffle(out, (size_t)c->chunk, m, dst);
+	else if (out != (unsigned char *)dst)
+		memcpy(dst, out, m * sizeof(int64_t));
+	h5inflate_count++;
+	return 0;
+}
+
+/*
+ * Read events [start, start + count) of column c into dst by inflating its
+ * chunks here: 0, or 1 when the caller must read them through libhdf5
+ * instead (the column or this window is not for this path, or one of its
+ * chunks is not vouched for; dst may then hold part of the window).  The
+ * window must start on a chunk and end on one or at the column's end.
+ */
+int h5inflate_read(const struct h5col *c, hsize_t start, hsize_t count, int64_t *dst,
+		   struct h5inflate *z)
+{
+	hsize_t off, end = start + count;
+
+	if (!c->inflate || start % c->chunk != 0 || (count % c->chunk != 0 && end != c->n) ||
+	    end > c->n)
+		return 1;
+	if (!z->dz && !(z->dz = libdeflate_alloc_decompressor()))
+		return 1;
+	for (off = start; off < end; off += c->chunk) {
+		size_t m = (size_t)(end - off < c->chunk ? end - off : c->chunk);
+
+		if (h5inflate_chunk(c, off, m, dst + (off - start), z))
+			return 1;
+	}
+	return 0;
+}
