@@ -262,6 +262,29 @@ static int chunk_row(void *arg, const struct h5prof_row *row)
 	return 0;
 }
 
+/* A one-row profile of n calls (starts and ends filled here) in gzip
+ * chunks of chunk events, written to path. */
+static void write_gzip_row(const char *path, int64_t *starts, int64_t *ends, size_t n, size_t chunk)
+{
+	struct h5write_row row = {.rank = 0,
+				  .region = "solve",
+				  .calls = n,
+				  .starts = starts,
+				  .ends = ends,
+				  .source_line = -1};
+	struct h5write_profile prof = {&row, 1, NULL, 0};
+	struct h5write_opts o = tu_h5_opts(3, 0);
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		starts[i] = (int64_t)(i * 1000 + (i * 7919) % 13);
+		ends[i] = starts[i] + (int64_t)((i * 31) % 977);
+	}
+	o.gzip = 1;
+	o.chunk = chunk;
+	assert_int_equal(h5write_file(path, &prof, &o), 0);
+}
+
 /* 60000 events in gzip chunks of 20000, read through 256-event windows:
  * the chunks are longer than the longest window (64 x 256), so they are
  * read through the one-chunk cache: 3 chunks x 2 columns decompressions,
@@ -270,28 +293,13 @@ static void test_long_chunk_once(void **state)
 {
 	enum { N = 60000 };
 	static int64_t starts[N], ends[N];
-	struct h5write_row row = {.rank = 0,
-				  .region = "solve",
-				  .calls = N,
-				  .starts = starts,
-				  .ends = ends,
-				  .source_line = -1};
-	struct h5write_profile prof = {&row, 1, NULL, 0};
-	struct h5write_opts o = tu_h5_opts(3, 0);
 	struct chunk_ctx c = {starts, ends, 0, 0};
 	const char *path = tu_path("long-chunk.h5");
 	struct h5prof *p = NULL;
 	unsigned long own;
-	size_t i;
 
 	(void)state;
-	for (i = 0; i < N; i++) {
-		starts[i] = (int64_t)(i * 1000 + (i * 7919) % 13);
-		ends[i] = starts[i] + (int64_t)((i * 31) % 977);
-	}
-	o.gzip = 1;
-	o.chunk = 20000;
-	assert_int_equal(h5write_file(path, &prof, &o), 0);
+	write_gzip_row(path, starts, ends, N, 20000);
 	h5prof_set_chunk_events(256);
 	assert_int_equal(h5prof_open(&p, path), 0);
 	inflates = 0;
@@ -399,36 +407,21 @@ static void test_inflate_damaged(void **state)
 {
 	enum { N = 5000 };
 	static int64_t starts[N], ends[N];
-	struct h5write_row row = {.rank = 0,
-				  .region = "solve",
-				  .calls = N,
-				  .starts = starts,
-				  .ends = ends,
-				  .source_line = -1};
-	struct h5write_profile prof = {&row, 1, NULL, 0};
 	const char *path = tu_path("damaged-chunk.h5");
 	int at;
 
 	(void)state;
 	for (at = 0; at < 2; at++) {
-		struct h5write_opts o = tu_h5_opts(3, 0);
 		struct chunk_ctx ctx = {starts, ends, 0, 0};
 		struct h5prof *p = NULL;
 		hsize_t off[1] = {1000}, size = 0;
 		haddr_t addr = 0;
 		uint32_t mask = 0;
 		hid_t fl, d;
-		size_t i;
 		int fd;
 		unsigned char b;
 
-		for (i = 0; i < N; i++) {
-			starts[i] = (int64_t)(i * 1000 + (i * 7919) % 13);
-			ends[i] = starts[i] + (int64_t)((i * 31) % 977);
-		}
-		o.gzip = 1;
-		o.chunk = 1000;
-		assert_int_equal(h5write_file(path, &prof, &o), 0);
+		write_gzip_row(path, starts, ends, N, 1000);
 		/* the second chunk of the durations: a byte in its middle, or
 		 * the last byte (the Adler-32 of the inflated chunk) */
 		fl = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);

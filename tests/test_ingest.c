@@ -1027,6 +1027,80 @@ static void test_calltree_json_twin(void **state)
 	}
 }
 
+/*
+ * A JSON profile's ranks are built as their rows end, as an HDF5 file's
+ * are (jp_plan()): with the call tree's budget (lowered to 50) below the
+ * file's 160 calls but above any rank's 40, both keep a tree on each of
+ * their 4 ranks, with the same paths.  Every call was held until the end
+ * of the document before, and three ranks lost their trees.  Rows
+ * region after region hold each rank's calls until its last row.
+ */
+static void test_calltree_json_ranks(void **state)
+{
+	static int64_t as[10], ae[10], bs[10], be[10];
+	static const char *const names[] = {"a", "b"};
+	struct h5write_row rows[8];
+	struct h5write_profile prof = {rows, 8, NULL, 0};
+	struct h5write_opts o = tu_h5_opts(3, 0);
+	struct jsonwrite_opts jo = {0, 0};
+	const char *h5 = tu_path("ranks.h5"), *js = tu_path("ranks.json.gz");
+	struct walked wh, wj;
+	char warn[512];
+	size_t i;
+
+	(void)state;
+	/* a [10i, 10i + 8], b [10i + 2, 10i + 5] inside it: paths a, a > b */
+	for (i = 0; i < 10; i++) {
+		as[i] = (int64_t)i * 10;
+		ae[i] = as[i] + 8;
+		bs[i] = as[i] + 2;
+		be[i] = as[i] + 5;
+	}
+	memset(rows, 0, sizeof(rows));
+	for (i = 0; i < 8; i++) {
+		rows[i].rank = (uint32_t)(i / 2);
+		rows[i].region = names[i % 2];
+		rows[i].calls = 10;
+		rows[i].starts = i % 2 ? bs : as;
+		rows[i].ends = i % 2 ? be : ae;
+		rows[i].source_line = -1;
+	}
+	jo.gzip = 1;
+	assert_int_equal(h5write_file(h5, &prof, &o), 0);
+	assert_int_equal(jsonwrite_file(js, &prof, &o, &jo), 0);
+	ingest_testing_tree_budget(50);
+	ingest_pending_free(walk_file(h5, names, &wh, warn, sizeof(warn)));
+	assert_string_equal(warn, "");
+	ingest_pending_free(walk_file(js, names, &wj, warn, sizeof(warn)));
+	assert_string_equal(warn, "");
+	assert_int_equal(wh.ok, 4);
+	assert_int_equal(wj.ok, 4);
+	assert_int_equal(wh.npaths, 8);
+	assert_int_equal(wj.npaths, wh.npaths);
+	for (i = 0; i < wh.npaths; i++) {
+		assert_int_equal(wj.paths[i].rank, wh.paths[i].rank);
+		assert_string_equal(wj.paths[i].path, wh.paths[i].path);
+		assert_int_equal(wj.paths[i].calls, 10);
+		assert_int_equal(wj.paths[i].total, wh.paths[i].total);
+		assert_int_equal(wj.paths[i].self, wh.paths[i].self);
+	}
+	assert_int_equal(wj.self_sum, wh.self_sum);
+	/* region after region (the budget 30): a rank's calls are held until
+	 * its last row, beside the others', and the warning says so */
+	for (i = 0; i < 8; i++) {
+		rows[i].rank = (uint32_t)(i % 4);
+		rows[i].region = names[i / 4];
+		rows[i].starts = i / 4 ? bs : as;
+		rows[i].ends = i / 4 ? be : ae;
+	}
+	assert_int_equal(jsonwrite_file(js, &prof, &o, &jo), 0);
+	ingest_testing_tree_budget(30);
+	ingest_pending_free(walk_file(js, names, &wj, warn, sizeof(warn)));
+	assert_true(wj.ok < 4);
+	assert_non_null(strstr(warn, "its 20 calls and those of the ranks whose rows the file "
+				     "interleaves with its own are more than the"));
+}
+
 /* A reader's CPU budget for a file: 5 s and 10 s a MiB, rounded up to a
  * second, never wrapped (hand-computed). */
 static void test_cpu_budget(void **state)
@@ -1060,4 +1134,5 @@ TU_MAIN(NULL, NULL,
 	    cmocka_unit_test(test_calltree_real),
 	    cmocka_unit_test(test_calltree_overlap),
 	    cmocka_unit_test(test_calltree_json_twin),
+	    cmocka_unit_test_teardown(test_calltree_json_ranks, reset_tree_budget),
 	})

@@ -328,6 +328,69 @@ static void test_document(void **state)
 	jsonprof_free(j);
 }
 
+/* rank_last of each row read, in order. */
+struct last_seen {
+	char flags[16];
+	size_t rows;
+};
+
+static int last_row(void *arg, const struct h5prof_row *row)
+{
+	struct last_seen *s = arg;
+
+	assert_true(s->rows < sizeof(s->flags) - 1);
+	s->flags[s->rows++] = row->rank_last ? '1' : '0';
+	return 0;
+}
+
+/*
+ * Each row says whether it is the last of its rank (rank_last, from the
+ * first pass over the document, jp_plan()), in whatever order the ranks
+ * come: rank after rank, region after region, a rank coming back.  The
+ * first pass reads the keys as the rows are read: an escaped "rank" is
+ * the rank, a "rank" inside another value or a string is not.
+ */
+static void test_rank_last(void **state)
+{
+#define ROW(name, rankkey, rank, extra)                                                            \
+	"{\"name\": \"" name "\", " extra "\"" rankkey "\": " #rank                                \
+	", \"start_times_ns\": [1], \"end_times_ns\": [2]}"
+	static const struct {
+		const char *regions, *want;
+	} cases[] = {
+	    {ROW("a", "rank", 0, "\"x\": {\"rank\": 1}, ") "," ROW(
+		 "b", "r\\u0061nk", 0,
+		 "") "," ROW("a", "rank", 1, "\"tags\": [\"rank\"], ") "," ROW("b", "rank", 1, ""),
+	     "0101"},
+	    {ROW("a", "rank", 0, "") "," ROW("a", "rank", 1, "") "," ROW(
+		 "b", "rank", 0, "") "," ROW("b", "rank", 1, ""),
+	     "0011"},
+	    {ROW("a", "rank", 2, "") "," ROW("b", "rank", 2, "") "," ROW(
+		 "a", "rank", 0, "") "," ROW("c", "rank", 2, "") "," ROW("b", "rank", 0, ""),
+	     "00011"},
+	};
+#undef ROW
+	size_t c;
+
+	(void)state;
+	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		char doc[2048];
+		struct jsonprof *j = NULL;
+		struct last_seen s;
+
+		memset(&s, 0, sizeof(s));
+		snprintf(doc, sizeof(doc),
+			 "{\"format\": \"scope-profiler-profile\", \"regions\": [%s], "
+			 "\"metadata\": {\"rank\": 9}}",
+			 cases[c].regions);
+		assert_int_equal(jsonprof_open_mem(&j, "doc.json", doc, strlen(doc)), 0);
+		if (jsonprof_read(j, last_row, &s))
+			fail_msg("case %zu: %s", c, err_msg());
+		assert_string_equal(s.flags, cases[c].want);
+		jsonprof_free(j);
+	}
+}
+
 /* The reader follows the content: JSON named .h5, HDF5 named .dat. */
 static void test_choice(void **state)
 {
@@ -370,5 +433,6 @@ TU_MAIN(NULL, NULL,
 	    cmocka_unit_test(test_summary_only),
 	    cmocka_unit_test(test_window),
 	    cmocka_unit_test(test_document),
+	    cmocka_unit_test(test_rank_last),
 	    cmocka_unit_test(test_choice),
 	})

@@ -332,8 +332,10 @@ static int ingest_frame(struct ingest_ctx *c, const struct wire_frame *f)
 	case WIRE_NODE:
 	case WIRE_PATH:
 	case WIRE_SELF:
-		rc = c->have_info ? ingest_nest_frame(&c->nest, f, c->info->num_regions)
-				  : ingest_nest_bad();
+		/* a JSON profile's trees come before its info, as its rows do:
+		 * their regions are checked against it when the frames are
+		 * stored (ingest_nest_store(), ingest_nest_walk()) */
+		rc = ingest_nest_frame(&c->nest, f, c->have_info ? c->info->num_regions : SIZE_MAX);
 		break;
 	}
 	if (rc) {

@@ -387,10 +387,17 @@ void ingest_nest_warning(char *buf, size_t len, const char *path, const struct i
 			 qb, r->start_b, r->end_b, qa, r->start_a, r->end_a);
 		break;
 	case CALLTREE_TOO_MANY:
-		snprintf(why, sizeof(why),
-			 "its %" PRIu64 " calls are more than the %" PRIu64
-			 " the call tree holds at once",
-			 r->calls, CALLTREE_MAX_HELD);
+		/* (within the budget alone, it was held beside ranks whose
+		 * rows the file interleaves with its own) */
+		snprintf(
+		    why, sizeof(why),
+		    "its %" PRIu64 " calls%s are more than the %" PRIu64
+		    " the call tree holds at once",
+		    r->calls,
+		    r->calls <= CALLTREE_MAX_HELD
+			? " and those of the ranks whose rows the file interleaves with its own"
+			: "",
+		    CALLTREE_MAX_HELD);
 		break;
 	case CALLTREE_NOMEM:
 		snprintf(why, sizeof(why),

@@ -20,6 +20,7 @@
 #include "scopedb/err.h"
 #include "scopedb/util.h"
 #include "jsonprof/jsonmeta.h"
+#include "jsonprof/jsonplan.h"
 #include "jsonprof/jsonprof.h"
 #include "jsonprof/jsontok.h"
 #include "util/json.h"
@@ -73,6 +74,9 @@ struct jsonprof {
 	struct jrow row;
 	struct jsonprof_nesting nest;
 	int read_done;
+	const void *mem; /* jsonprof_open_mem()'s document, for jsonplan_make() */
+	size_t mem_n;
+	struct jsonplan plan; /* which row is the last of its rank */
 };
 
 int jsonprof_claims(const unsigned char *head, size_t n)
@@ -142,6 +146,8 @@ int jsonprof_open_mem(struct jsonprof **out, const char *label, const void *data
 
 	if (rc)
 		return rc;
+	j->mem = data;
+	j->mem_n = n;
 	rc = jtok_init_mem(&j->t, j->qpath, data, n);
 	if (rc) {
 		jsonprof_free(j);
@@ -173,6 +179,7 @@ void jsonprof_free(struct jsonprof *j)
 	free(j->name_ptrs);
 	jsonmeta_release(&j->meta);
 	free(j->pairs);
+	jsonplan_release(&j->plan);
 	buf_release(&j->row.name);
 	buf_release(&j->row.file);
 	buf_release(&j->row.text);
@@ -643,6 +650,14 @@ static int jp_regions(struct jsonprof *j, h5prof_row_fn fn, void *ctx)
 		rc = jp_row_parse(j);
 		if (!rc)
 			rc = jp_row_check(j, index, &row);
+		if (!rc && j->plan.last) {
+			/* the same bytes read twice give the same ranks */
+			if (index >= j->plan.n || j->plan.rank[index] != (int64_t)row.rank)
+				rc = jp_fail(j, ERR_IO,
+					     "the file changed while it was read; nothing stored");
+			else
+				row.rank_last = j->plan.last[index];
+		}
 		if (!rc)
 			rc = fn(ctx, &row);
 		memset(&j->nest, 0, sizeof(j->nest));
@@ -768,6 +783,8 @@ int jsonprof_read(struct jsonprof *j, h5prof_row_fn fn, void *ctx)
 				break;
 			}
 			have_regions = 1;
+			jsonplan_make(&j->plan, j->qpath, j->fd, (uint64_t)j->st.st_size, j->mem,
+				      j->mem_n);
 			rc = jp_regions(j, fn, ctx);
 		} else {
 			/* threads, tasks, likwid, line_profile, and keys of

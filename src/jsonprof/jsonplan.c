@@ -1,0 +1,143 @@
+/*
+ * jsonplan.c - the first pass over a JSON profile (jsonplan.h): the rank
+ * of every element of "regions", read with the same tokenizer as the rows
+ * themselves (jsontok.h), so that the two passes see the same keys (an
+ * escaped "rank" is the rank; a "rank" inside another value is not).
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scopedb/err.h"
+#include "scopedb/util.h"
+#include "jsonprof/jsonplan.h"
+#include "jsonprof/jsontok.h"
+
+/* Rows of "regions" past which no plan is made (9 bytes a row). */
+#define JSONPLAN_MAX_ROWS ((size_t)1 << 22)
+
+/* A row of the plan: its rank and its index. */
+struct jsonplan_row {
+	int64_t rank;
+	size_t index;
+};
+
+static int jsonplan_row_cmp(const void *a, const void *b)
+{
+	const struct jsonplan_row *x = a, *y = b;
+
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return (x->index > y->index) - (x->index < y->index);
+}
+
+/* The ranks of the elements of "regions" (t after its key), each object
+ * read for its "rank" alone (-1 without one); 1 past JSONPLAN_MAX_ROWS. */
+static int jsonplan_regions(struct jtok *t, struct i64vec *ranks, struct buf *key)
+{
+	int rc, first = 1;
+
+	rc = jtok_open(t, '[', "\"regions\"");
+	while (!rc && (rc = jtok_more(t, ']', first)) == 1) {
+		struct jtok_keys keys;
+		int64_t rank = -1;
+		int f = 1;
+
+		first = 0;
+		if (ranks->len == JSONPLAN_MAX_ROWS)
+			return 1;
+		rc = jtok_open(t, '{', "an element of \"regions\"");
+		if (rc)
+			break;
+		jtok_keys_init(&keys);
+		while ((rc = jtok_more(t, '}', f)) == 1) {
+			f = 0;
+			rc = jtok_key(t, &keys, key, "a region row");
+			if (!rc)
+				rc = strcmp(key->data, "rank") ? jtok_skip(t, 3)
+							       : jtok_int64(t, &rank, "\"rank\"");
+			if (rc)
+				break;
+		}
+		jtok_keys_release(&keys);
+		if (!rc)
+			rc = i64vec_push(ranks, rank);
+	}
+	return rc;
+}
+
+/*
+ * A second reader of the same bytes skips all but the top-level keys and
+ * each region's "rank", and the last row of each rank is marked, so that
+ * jsonprof.c's jp_regions() says rank_last and each rank's call tree is
+ * built as soon as its rows are read, as for an HDF5 file, in whatever
+ * order the document gives its rows.  Before, every call of the file was
+ * held until its end (333 MB for the medium run), and past 2^24 calls
+ * ranks lost their trees (bench/RESULTS.md, issue 26).  Without a plan
+ * the ranks are built at the end, as before.
+ */
+void jsonplan_make(struct jsonplan *out, const char *qpath, int fd, uint64_t size, const void *mem,
+		   size_t mem_n)
+{
+	struct jtok t;
+	struct jtok_keys keys;
+	struct buf key = BUF_INIT;
+	struct i64vec ranks;
+	struct jsonplan_row *order = NULL;
+	size_t i, n;
+	int rc, first = 1, found = 0;
+
+	i64vec_init(&ranks);
+	memset(out, 0, sizeof(*out));
+	rc = mem ? jtok_init_mem(&t, qpath, mem, mem_n) : jtok_init_fd(&t, qpath, fd, size);
+	if (rc) {
+		err_clear();
+		return;
+	}
+	rc = jtok_peek(&t) == '{' ? 0 : -1;
+	if (!rc)
+		t.pos++;
+	jtok_keys_init(&keys);
+	while (!rc && !found && (rc = jtok_more(&t, '}', first)) == 1) {
+		first = 0;
+		rc = jtok_key(&t, &keys, &key, "the document");
+		if (rc)
+			break;
+		found = !strcmp(key.data, "regions");
+		rc = found ? jsonplan_regions(&t, &ranks, &key) : jtok_skip(&t, 1);
+	}
+	jtok_keys_release(&keys);
+	jtok_release(&t);
+	buf_release(&key);
+	n = ranks.len;
+	if (!rc && found && n)
+		order = malloc(n * sizeof(*order));
+	out->last = order ? calloc(n, 1) : NULL;
+	if (!out->last) {
+		err_clear();
+		free(order);
+		i64vec_release(&ranks);
+		return;
+	}
+	/* the last row of a rank: the highest index among its rows */
+	for (i = 0; i < n; i++) {
+		order[i].rank = ranks.v[i];
+		order[i].index = i;
+	}
+	qsort(order, n, sizeof(*order), jsonplan_row_cmp);
+	for (i = 0; i < n; i++)
+		if (i + 1 == n || order[i + 1].rank != order[i].rank)
+			out->last[order[i].index] = 1;
+	free(order);
+	out->rank = ranks.v; /* taken over */
+	out->n = n;
+}
+
+void jsonplan_release(struct jsonplan *p)
+{
+	if (!p)
+		return;
+	free(p->rank);
+	free(p->last);
+	memset(p, 0, sizeof(*p));
+}

@@ -1,0 +1,33 @@
+/*
+ * jsonplan.h - the plan of a JSON profile's read (docs/format.md section
+ * 11.2): a first pass over the document that finds the last row of each
+ * rank, so that the reader can say rank_last (scopedb/h5prof.h) and each
+ * rank's call tree is built as soon as its rows are read, whatever order
+ * the document gives them in.
+ *
+ * Ownership: struct jsonplan owns its two arrays; jsonplan_release()
+ * frees them (and accepts a zeroed plan).
+ */
+#ifndef SCOPEDB_JSONPLAN_H
+#define SCOPEDB_JSONPLAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct jsonplan {
+	int64_t *rank;	     /* each row's "rank" (-1 without one) */
+	unsigned char *last; /* 1 for the last row of its rank; NULL: no plan */
+	size_t n;	     /* rows */
+};
+
+/*
+ * Read the document again, from fd (size bytes) or from mem (mem_n bytes)
+ * when mem is set, and make *out.  A document this pass cannot read, or of
+ * more than 2^22 rows, gets no plan (out->last stays NULL) and no error:
+ * the read itself says what is wrong with it.  qpath names it in messages.
+ */
+void jsonplan_make(struct jsonplan *out, const char *qpath, int fd, uint64_t size, const void *mem,
+		   size_t mem_n);
+void jsonplan_release(struct jsonplan *p);
+
+#endif
