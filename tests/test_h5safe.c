@@ -28,6 +28,7 @@
 #include "scopedb/h5prof.h"
 #include "scopedb/ingest.h"
 #include "scopedb/store.h"
+#include "h5/h5_internal.h"
 #include "h5write.h"
 #include "hostile_h5.h"
 #include "testutil.h"
@@ -399,6 +400,47 @@ static void test_inflate_filters(void **state)
 }
 
 /*
+ * Which pipelines scopedb inflates itself (h5inflate_kind()): deflate, or
+ * shuffle then deflate, with the parameters libhdf5 itself accepts (one
+ * each; a level of at most 9; shuffle's element size 8), int64 columns,
+ * and not when partial edge chunks are stored unfiltered (a review found
+ * such a file read to other numbers, and files libhdf5 refuses read).
+ */
+static void test_inflate_kind(void **state)
+{
+	static const struct {
+		struct h5filters f;
+		int want;
+	} cases[] = {
+	    {{1, {H5Z_FILTER_DEFLATE, 0}, {1, 0}, {4, 0}, 0}, 1},
+	    {{1, {H5Z_FILTER_DEFLATE, 0}, {1, 0}, {9, 0}, 0}, 1},
+	    {{1, {H5Z_FILTER_DEFLATE, 0}, {1, 0}, {10, 0}, 0}, 0},
+	    {{1, {H5Z_FILTER_DEFLATE, 0}, {2, 0}, {4, 0}, 0}, 0},
+	    {{1, {H5Z_FILTER_DEFLATE, 0}, {0, 0}, {0, 0}, 0}, 0},
+	    {{1, {H5Z_FILTER_DEFLATE, 0}, {1, 0}, {4, 0}, 1}, 0},
+	    {{2, {H5Z_FILTER_SHUFFLE, H5Z_FILTER_DEFLATE}, {1, 1}, {8, 6}, 0}, 2},
+	    {{2, {H5Z_FILTER_SHUFFLE, H5Z_FILTER_DEFLATE}, {1, 1}, {4, 6}, 0}, 0},
+	    {{2, {H5Z_FILTER_SHUFFLE, H5Z_FILTER_DEFLATE}, {2, 1}, {8, 6}, 0}, 0},
+	    {{2, {H5Z_FILTER_SHUFFLE, H5Z_FILTER_DEFLATE}, {1, 1}, {8, 10}, 0}, 0},
+	    {{2, {H5Z_FILTER_SHUFFLE, H5Z_FILTER_DEFLATE}, {1, 1}, {8, 6}, 1}, 0},
+	    {{2, {H5Z_FILTER_DEFLATE, H5Z_FILTER_SHUFFLE}, {1, 1}, {6, 8}, 0}, 0},
+	    {{3, {H5Z_FILTER_SHUFFLE, H5Z_FILTER_DEFLATE}, {1, 1}, {8, 6}, 0}, 0},
+	    {{1, {H5Z_FILTER_SHUFFLE, 0}, {1, 0}, {8, 0}, 0}, 0},
+	    {{0, {0, 0}, {0, 0}, {0, 0}, 0}, 0},
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		if (h5inflate_kind(H5T_NATIVE_INT64, 1000, &cases[i].f) != cases[i].want)
+			fail_msg("case %zu: not %d", i, cases[i].want);
+	assert_int_equal(h5inflate_kind(H5T_NATIVE_INT32, 1000, &cases[0].f), 0);
+	assert_int_equal(h5inflate_kind(H5T_STD_I64BE, 1000, &cases[0].f), 0);
+	assert_int_equal(h5inflate_kind(H5T_NATIVE_UINT64, 1000, &cases[0].f), 0);
+	assert_int_equal(h5inflate_kind(H5T_NATIVE_INT64, 0, &cases[0].f), 0);
+}
+
+/*
  * A damaged gzip chunk is refused as libhdf5 refused it (scopedb's own
  * inflate gives the chunk up and libhdf5 reads it, and says what it says),
  * also when the damage is in the stream's Adler-32 alone.
@@ -508,6 +550,7 @@ TU_MAIN(setup, tu_store_teardown,
 	    cmocka_unit_test(test_soft_inside),
 	    cmocka_unit_test(test_long_chunk_once),
 	    cmocka_unit_test(test_inflate_filters),
+	    cmocka_unit_test(test_inflate_kind),
 	    cmocka_unit_test(test_inflate_damaged),
 	    cmocka_unit_test(test_same_file),
 	})

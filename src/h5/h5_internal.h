@@ -265,7 +265,17 @@ struct h5inflate {
 	unsigned char *raw, *out;
 	size_t raw_cap, out_cap;
 };
-int h5inflate_kind(hid_t type, hsize_t chunk, const H5Z_filter_t *ids, const unsigned *cd0, int nf);
+/* The first two filters of a chunked dataset's pipeline (n: how many it
+ * has), each with its number of parameters and its first one, and
+ * whether partial edge chunks are stored unfiltered. */
+struct h5filters {
+	int n;
+	H5Z_filter_t id[2];
+	size_t ncd[2];
+	unsigned cd0[2];
+	int raw_edges;
+};
+int h5inflate_kind(hid_t type, hsize_t chunk, const struct h5filters *f);
 int h5inflate_read(const struct h5col *c, hsize_t start, hsize_t count, int64_t *dst,
 		   struct h5inflate *z);
 void h5inflate_release(struct h5inflate *z);

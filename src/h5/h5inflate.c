@@ -31,20 +31,29 @@ unsigned long h5prof_inflated_chunks(void)
 	return h5inflate_count;
 }
 
+/* The filter i of f is one libhdf5 would run as deflate: one parameter,
+ * a level of at most 9 (H5Z_filter_deflate() refuses anything else). */
+static int h5inflate_deflate(const struct h5filters *f, int i)
+{
+	return f->id[i] == H5Z_FILTER_DEFLATE && f->ncd[i] == 1 && f->cd0[i] <= 9;
+}
+
 /*
  * The fast path of column c (h5col_check_storage() calls it once the
  * filters are known): 2 for shuffle then deflate, 1 for deflate alone,
- * 0 otherwise.  ids and cd0 are the pipeline's filter ids and each
- * filter's first parameter (shuffle's is the element size).
+ * 0 otherwise, also when libhdf5 would refuse the filters' parameters
+ * (shuffle's one parameter is the element size) or store partial edge
+ * chunks unfiltered.
  */
-int h5inflate_kind(hid_t type, hsize_t chunk, const H5Z_filter_t *ids, const unsigned *cd0, int nf)
+int h5inflate_kind(hid_t type, hsize_t chunk, const struct h5filters *f)
 {
-	if (chunk == 0 || chunk > (hsize_t)(SIZE_MAX / 16) || H5Tequal(type, H5T_NATIVE_INT64) <= 0)
+	if (chunk == 0 || chunk > (hsize_t)(SIZE_MAX / 16) || f->raw_edges ||
+	    H5Tequal(type, H5T_NATIVE_INT64) <= 0)
 		return 0;
-	if (nf == 1 && ids[0] == H5Z_FILTER_DEFLATE)
+	if (f->n == 1 && h5inflate_deflate(f, 0))
 		return 1;
-	if (nf == 2 && ids[0] == H5Z_FILTER_SHUFFLE && cd0[0] == sizeof(int64_t) &&
-	    ids[1] == H5Z_FILTER_DEFLATE)
+	if (f->n == 2 && f->id[0] == H5Z_FILTER_SHUFFLE && f->ncd[0] == 1 &&
+	    f->cd0[0] == sizeof(int64_t) && h5inflate_deflate(f, 1))
 		return 2;
 	return 0;
 }
@@ -77,21 +86,22 @@ static int h5inflate_room(unsigned char **buf, size_t *cap, size_t n)
 
 /*
  * Undo HDF5's shuffle of a chunk of n int64 values (byte b of every value
- * stored together, b = 0..7) into its first m values at dst.  Sequential
- * reads from the eight byte planes, one 8-byte store per value.
+ * stored together, b = 0..7) into its first m values at dst: byte b of
+ * plane b back in place b, so the values keep the file's byte order (the
+ * native one: h5inflate_kind()).  Sequential reads from the eight planes,
+ * one 8-byte store per value.
  */
 static void h5inflate_unshuffle(const unsigned char *in, size_t n, size_t m, int64_t *dst)
 {
-	const unsigned char *b0 = in, *b1 = in + n, *b2 = in + 2 * n, *b3 = in + 3 * n;
-	const unsigned char *b4 = in + 4 * n, *b5 = in + 5 * n, *b6 = in + 6 * n, *b7 = in + 7 * n;
 	size_t i;
+	int b;
 
 	for (i = 0; i < m; i++) {
-		uint64_t v = (uint64_t)b0[i] | (uint64_t)b1[i] << 8 | (uint64_t)b2[i] << 16 |
-			     (uint64_t)b3[i] << 24 | (uint64_t)b4[i] << 32 | (uint64_t)b5[i] << 40 |
-			     (uint64_t)b6[i] << 48 | (uint64_t)b7[i] << 56;
+		unsigned char v[8];
 
-		memcpy(&dst[i], &v, sizeof(v));
+		for (b = 0; b < 8; b++)
+			v[b] = in[(size_t)b * n + i];
+		memcpy(&dst[i], v, sizeof(v));
 	}
 }
 

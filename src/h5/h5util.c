@@ -378,8 +378,8 @@ static int h5col_check_storage(const struct h5prof *p, struct h5col *c)
 	hid_t dcpl;
 	hsize_t cdims[1];
 	H5D_layout_t layout;
-	H5Z_filter_t ids[2] = {0, 0};
-	unsigned cd0[2] = {0, 0};
+	struct h5filters fl = {0, {0, 0}, {0, 0}, {0, 0}, 0};
+	unsigned opts = 0;
 	int nf, i, rc = 0;
 
 	c->elsize = H5Tget_size(c->type);
@@ -423,8 +423,9 @@ static int h5col_check_storage(const struct h5prof *p, struct h5col *c)
 		}
 		name[sizeof(name) - 1] = '\0';
 		if (i < 2) {
-			ids[i] = id;
-			cd0[i] = ncd ? cd[0] : 0;
+			fl.id[i] = id;
+			fl.ncd[i] = ncd; /* (how many it has, though 1 was asked) */
+			fl.cd0[i] = ncd ? cd[0] : 0;
 		}
 		r = h5util_filter_ratio(id);
 		if (r && H5Zfilter_avail(id) > 0) {
@@ -469,7 +470,10 @@ static int h5col_check_storage(const struct h5prof *p, struct h5col *c)
 	if (layout == H5D_CHUNKED && H5Pget_chunk(dcpl, 1, cdims) == 1) {
 		c->chunk = cdims[0];
 		c->filtered = nf > 0;
-		c->inflate = h5inflate_kind(c->type, c->chunk, ids, cd0, nf);
+		fl.n = nf;
+		fl.raw_edges = H5Pget_chunk_opts(dcpl, &opts) < 0 ||
+			       (opts & H5D_CHUNK_DONT_FILTER_PARTIAL_CHUNKS);
+		c->inflate = h5inflate_kind(c->type, c->chunk, &fl);
 	}
 out:
 	if (dcpl >= 0)

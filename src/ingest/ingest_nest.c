@@ -458,6 +458,7 @@ int ingest_nest_store(const struct ingest_nest_run *r, const struct ingest_nest 
 	struct store_nesting sn = {(int64_t)n->ranks, (int64_t)n->trees, (int64_t)n->nodes,
 				   (int64_t)n->paths};
 	size_t pos = 0, nreg = r->num_regions;
+	struct calltree_rankinfo ri;
 	struct calltree_node nd;
 	struct store_path sp;
 	struct store_path_rank pr;
@@ -470,6 +471,10 @@ int ingest_nest_store(const struct ingest_nest_run *r, const struct ingest_nest 
 	i64vec_init(&d);
 	while (!rc && wire_next(r->frames, r->len, &pos, &f)) {
 		switch (f.type) {
+		case WIRE_NEST:
+			/* (a JSON profile's came before its number of regions) */
+			rc = wire_get_nest(&ri, &f, nreg);
+			break;
 		case WIRE_NODE:
 			rc = wire_get_node(&nd, &f, nreg);
 			if (!rc && !r->region_ids[nd.region])

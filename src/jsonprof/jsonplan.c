@@ -13,13 +13,13 @@
 #include "jsonprof/jsonplan.h"
 #include "jsonprof/jsontok.h"
 
-/* Rows of "regions" past which no plan is made (9 bytes a row). */
+/* Rows of "regions" past which no plan is made: 5 bytes a row are kept,
+ * 8 more while the plan is made (20 and 32 MiB at most). */
 #define JSONPLAN_MAX_ROWS ((size_t)1 << 22)
 
 /* A row of the plan: its rank and its index. */
 struct jsonplan_row {
-	int64_t rank;
-	size_t index;
+	uint32_t rank, index;
 };
 
 static int jsonplan_row_cmp(const void *a, const void *b)
@@ -31,10 +31,12 @@ static int jsonplan_row_cmp(const void *a, const void *b)
 	return (x->index > y->index) - (x->index < y->index);
 }
 
-/* The ranks of the elements of "regions" (t after its key), each object
- * read for its "rank" alone (-1 without one); 1 past JSONPLAN_MAX_ROWS. */
-static int jsonplan_regions(struct jtok *t, struct i64vec *ranks, struct buf *key)
+/* The ranks of the elements of "regions" (t after its key) into
+ * out->rank, each object read for its "rank" alone (UINT32_MAX without one
+ * the reader takes: it refuses that row); 1 past JSONPLAN_MAX_ROWS. */
+static int jsonplan_regions(struct jtok *t, struct jsonplan *out, struct buf *key)
 {
+	size_t cap = 0;
 	int rc, first = 1;
 
 	rc = jtok_open(t, '[', "\"regions\"");
@@ -44,7 +46,7 @@ static int jsonplan_regions(struct jtok *t, struct i64vec *ranks, struct buf *ke
 		int f = 1;
 
 		first = 0;
-		if (ranks->len == JSONPLAN_MAX_ROWS)
+		if (out->n == JSONPLAN_MAX_ROWS)
 			return 1;
 		rc = jtok_open(t, '{', "an element of \"regions\"");
 		if (rc)
@@ -60,8 +62,11 @@ static int jsonplan_regions(struct jtok *t, struct i64vec *ranks, struct buf *ke
 				break;
 		}
 		jtok_keys_release(&keys);
+		if (!rc && util_grow(&out->rank, &cap, out->n + 1, sizeof(*out->rank), 1024))
+			rc = ERR_NOMEM;
 		if (!rc)
-			rc = i64vec_push(ranks, rank);
+			out->rank[out->n++] =
+			    rank >= 0 && rank < UINT32_MAX ? (uint32_t)rank : UINT32_MAX;
 	}
 	return rc;
 }
@@ -82,12 +87,10 @@ void jsonplan_make(struct jsonplan *out, const char *qpath, int fd, uint64_t siz
 	struct jtok t;
 	struct jtok_keys keys;
 	struct buf key = BUF_INIT;
-	struct i64vec ranks;
 	struct jsonplan_row *order = NULL;
 	size_t i, n;
 	int rc, first = 1, found = 0;
 
-	i64vec_init(&ranks);
 	memset(out, 0, sizeof(*out));
 	rc = mem ? jtok_init_mem(&t, qpath, mem, mem_n) : jtok_init_fd(&t, qpath, fd, size);
 	if (rc) {
@@ -104,33 +107,31 @@ void jsonplan_make(struct jsonplan *out, const char *qpath, int fd, uint64_t siz
 		if (rc)
 			break;
 		found = !strcmp(key.data, "regions");
-		rc = found ? jsonplan_regions(&t, &ranks, &key) : jtok_skip(&t, 1);
+		rc = found ? jsonplan_regions(&t, out, &key) : jtok_skip(&t, 1);
 	}
 	jtok_keys_release(&keys);
 	jtok_release(&t);
 	buf_release(&key);
-	n = ranks.len;
+	n = out->n;
 	if (!rc && found && n)
 		order = malloc(n * sizeof(*order));
 	out->last = order ? calloc(n, 1) : NULL;
 	if (!out->last) {
 		err_clear();
 		free(order);
-		i64vec_release(&ranks);
+		jsonplan_release(out);
 		return;
 	}
 	/* the last row of a rank: the highest index among its rows */
 	for (i = 0; i < n; i++) {
-		order[i].rank = ranks.v[i];
-		order[i].index = i;
+		order[i].rank = out->rank[i];
+		order[i].index = (uint32_t)i;
 	}
 	qsort(order, n, sizeof(*order), jsonplan_row_cmp);
 	for (i = 0; i < n; i++)
 		if (i + 1 == n || order[i + 1].rank != order[i].rank)
 			out->last[order[i].index] = 1;
 	free(order);
-	out->rank = ranks.v; /* taken over */
-	out->n = n;
 }
 
 void jsonplan_release(struct jsonplan *p)

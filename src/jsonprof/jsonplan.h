@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 struct jsonplan {
-	int64_t *rank;	     /* each row's "rank" (-1 without one) */
+	uint32_t *rank;	     /* each row's "rank" (UINT32_MAX: none the reader takes) */
 	unsigned char *last; /* 1 for the last row of its rank; NULL: no plan */
 	size_t n;	     /* rows */
 };

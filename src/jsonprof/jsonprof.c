@@ -652,7 +652,7 @@ static int jp_regions(struct jsonprof *j, h5prof_row_fn fn, void *ctx)
 			rc = jp_row_check(j, index, &row);
 		if (!rc && j->plan.last) {
 			/* the same bytes read twice give the same ranks */
-			if (index >= j->plan.n || j->plan.rank[index] != (int64_t)row.rank)
+			if (index >= j->plan.n || j->plan.rank[index] != row.rank)
 				rc = jp_fail(j, ERR_IO,
 					     "the file changed while it was read; nothing stored");
 			else
