@@ -62,6 +62,7 @@ struct jtok {
 	unsigned char *zin;
 	size_t zin_len, zin_pos;
 	uint64_t inflated, inflate_cap;
+	struct jtok_zt *zt; /* the gzip thread (jsontok_input.c), or NULL */
 	/* the window: buf[pos, len) is unread; buf[len] is a NUL sentinel */
 	unsigned char *buf;
 	size_t pos, len, cap;

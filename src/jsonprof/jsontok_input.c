@@ -7,12 +7,14 @@
  * at raw_off (the descriptor's offset is never used: the hashing thread
  * reads the same descriptor), from memory, or through zlib's inflate (gzip,
  * windowBits 16 + 15: header and CRC-32/ISIZE trailer checked by zlib;
- * several members are read one after the other).  This is the only code
+ * several members are read one after the other), which runs on a thread
+ * of its own a few blocks ahead (struct jtok_zt).  This is the only code
  * calling zlib.  The tokens read from the window are jsontok.c's.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,13 +25,65 @@
 
 #include "scopedb/err.h"
 #include "jsonprof/jsontok.h"
+#include "util/thread.h"
 
 /* The window and the raw chunks read for zlib. */
 #define JTOK_WINDOW ((size_t)1 << 20)
 #define JTOK_ZIN ((size_t)256 << 10)
 
-/* A failure of the input itself (I/O, gzip): no document offset. */
-#define jtok_fail_input(t, code, ...) jtok_fail_at(t, code, 0, __VA_ARGS__)
+/* Blocks of inflated text the gzip thread keeps ready (struct jtok_zt). */
+#define JTOK_ZBLOCK ((size_t)1 << 20)
+#define JTOK_ZBLOCKS 3
+
+/* One block: data[pos, len) not yet taken; after it the end of the
+ * input (eof) or the failure that stopped the inflate (code, msg). */
+struct jtok_zblock {
+	unsigned char *data;
+	size_t len, pos;
+	int eof, code;
+	char msg[700];
+};
+
+/*
+ * The gzip thread: it reads and inflates the input (jtok_raw(), the zlib
+ * stream and its counters are its alone once it runs) into a ring of
+ * blocks, while the reader's thread parses the text already inflated.
+ * The parse of a gzip profile waited for zlib for a fifth of its time.
+ */
+struct jtok_zt {
+	struct jtok *t;
+	pthread_t thread;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	struct jtok_zblock b[JTOK_ZBLOCKS];
+	size_t head, tail, ready; /* filled next, taken next, how many filled */
+	int quit;
+};
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+static int
+jtok_fail_input(struct jtok *t, int code, const char *fmt, ...);
+
+/* A failure of the input itself (I/O, gzip): no document offset.  On the
+ * gzip thread only the message is set (its own, thread-local): the block
+ * carries it to the reader's thread (jtok_take()). */
+static int jtok_fail_input(struct jtok *t, int code, const char *fmt, ...)
+{
+	char msg[600];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (!t->zt) {
+		t->failed = 1;
+		t->fail_code = code;
+		t->eof = 1;
+	}
+	return err_set(code, "cannot read '%s': %s", t->qpath, msg);
+}
 
 int jtok_fail_at(struct jtok *t, int code, int at, const char *fmt, ...)
 {
@@ -98,12 +152,12 @@ static int jtok_zin_refill(struct jtok *t)
 	return 0;
 }
 
-/* Inflate into buf[len, cap); sets eof after the last member. */
-static int jtok_inflate(struct jtok *t)
+/* Inflate into dst[*len, cap); *eof after the last member. */
+static int jtok_inflate(struct jtok *t, unsigned char *dst, size_t cap, size_t *len, int *eof)
 {
 	z_stream *z = t->z;
 
-	while (t->len < t->cap && !t->eof) {
+	while (*len < cap && !*eof) {
 		size_t before;
 		int rc, zr;
 
@@ -114,12 +168,12 @@ static int jtok_inflate(struct jtok *t)
 			return jtok_fail_input(t, ERR_FORMAT, "the gzip stream is truncated");
 		z->next_in = t->zin + t->zin_pos;
 		z->avail_in = (uInt)(t->zin_len - t->zin_pos);
-		z->next_out = t->buf + t->len;
-		z->avail_out = (uInt)(t->cap - t->len);
+		z->next_out = dst + *len;
+		z->avail_out = (uInt)(cap - *len);
 		before = z->avail_out;
 		zr = inflate(z, Z_NO_FLUSH);
 		t->zin_pos = t->zin_len - z->avail_in;
-		t->len += before - z->avail_out;
+		*len += before - z->avail_out;
 		t->inflated += before - z->avail_out;
 		if (t->inflated > t->inflate_cap)
 			return jtok_fail_input(
@@ -138,7 +192,7 @@ static int jtok_inflate(struct jtok *t)
 			if (rc)
 				return rc;
 			if (t->zin_pos == t->zin_len) {
-				t->eof = 1;
+				*eof = 1;
 				break;
 			}
 			if (t->zin[t->zin_pos] != 0x1f)
@@ -148,6 +202,117 @@ static int jtok_inflate(struct jtok *t)
 				return jtok_fail_input(t, ERR_FORMAT, "the gzip stream is damaged");
 		}
 	}
+	return 0;
+}
+
+/* The gzip thread: fill free blocks until the input ends or fails, or
+ * jtok_release() says to quit. */
+static void *jtok_zmain(void *arg)
+{
+	struct jtok_zt *zt = arg;
+	int done = 0;
+
+	pthread_mutex_lock(&zt->mu);
+	while (!done) {
+		struct jtok_zblock *b;
+
+		while (zt->ready == JTOK_ZBLOCKS && !zt->quit)
+			pthread_cond_wait(&zt->cv, &zt->mu);
+		if (zt->quit)
+			break;
+		b = &zt->b[zt->head];
+		pthread_mutex_unlock(&zt->mu);
+		b->len = b->pos = 0;
+		b->eof = 0;
+		b->code = jtok_inflate(zt->t, b->data, JTOK_ZBLOCK, &b->len, &b->eof);
+		if (b->code)
+			snprintf(b->msg, sizeof(b->msg), "%s", err_msg());
+		done = b->eof || b->code;
+		pthread_mutex_lock(&zt->mu);
+		zt->head = (zt->head + 1) % JTOK_ZBLOCKS;
+		zt->ready++;
+		pthread_cond_broadcast(&zt->cv);
+	}
+	pthread_mutex_unlock(&zt->mu);
+	return NULL;
+}
+
+/* Start the gzip thread; without one (no memory, no thread) the reader's
+ * thread inflates, as it always could. */
+static void jtok_zstart(struct jtok *t)
+{
+	struct jtok_zt *zt = calloc(1, sizeof(*zt));
+	int i;
+
+	if (!zt)
+		return;
+	zt->t = t;
+	for (i = 0; i < JTOK_ZBLOCKS; i++)
+		if (!(zt->b[i].data = malloc(JTOK_ZBLOCK)))
+			break;
+	t->zt = zt; /* before the thread reads t: see jtok_fail_input() */
+	if (i < JTOK_ZBLOCKS || util_thread_start(&zt->thread, &zt->mu, &zt->cv, jtok_zmain, zt)) {
+		t->zt = NULL;
+		for (i = 0; i < JTOK_ZBLOCKS; i++)
+			free(zt->b[i].data);
+		free(zt);
+	}
+}
+
+static void jtok_zstop(struct jtok *t)
+{
+	struct jtok_zt *zt = t->zt;
+	int i;
+
+	if (!zt)
+		return;
+	pthread_mutex_lock(&zt->mu);
+	zt->quit = 1;
+	pthread_cond_broadcast(&zt->cv);
+	pthread_mutex_unlock(&zt->mu);
+	pthread_join(zt->thread, NULL);
+	pthread_cond_destroy(&zt->cv);
+	pthread_mutex_destroy(&zt->mu);
+	for (i = 0; i < JTOK_ZBLOCKS; i++)
+		free(zt->b[i].data);
+	free(zt);
+	t->zt = NULL;
+}
+
+/* Move inflated text from the gzip thread's next block into buf[len, cap)
+ * (waiting for it); at the block's end, its end of input or failure. */
+static int jtok_take(struct jtok *t)
+{
+	struct jtok_zt *zt = t->zt;
+	struct jtok_zblock *b;
+	size_t n;
+
+	pthread_mutex_lock(&zt->mu);
+	while (!zt->ready)
+		pthread_cond_wait(&zt->cv, &zt->mu);
+	b = &zt->b[zt->tail];
+	pthread_mutex_unlock(&zt->mu);
+	n = b->len - b->pos < t->cap - t->len ? b->len - b->pos : t->cap - t->len;
+	memcpy(t->buf + t->len, b->data + b->pos, n);
+	t->len += n;
+	b->pos += n;
+	if (b->pos < b->len)
+		return 0;
+	if (b->code) {
+		t->failed = 1;
+		t->fail_code = b->code;
+		t->eof = 1;
+		return err_set(b->code, "%s", b->msg);
+	}
+	if (b->eof) {
+		t->eof = 1;
+		return 0; /* (the thread has ended: the block stays) */
+	}
+	pthread_mutex_lock(&zt->mu);
+	zt->tail = (zt->tail + 1) % JTOK_ZBLOCKS;
+	zt->ready--;
+	pthread_cond_broadcast(&zt->cv);
+	pthread_mutex_unlock(&zt->mu);
 	return 0;
 }
 
@@ -174,8 +339,10 @@ int64_t jtok_fill(struct jtok *t, size_t need)
 			t->len -= t->pos;
 			t->pos = 0;
 		}
-		if (t->gz) {
-			rc = jtok_inflate(t);
+		if (t->zt) {
+			rc = jtok_take(t);
+		} else if (t->gz) {
+			rc = jtok_inflate(t, t->buf, t->cap, &t->len, &t->eof);
 		} else {
 			rc = jtok_raw(t, t->buf + t->len, t->cap - t->len, &got);
 			t->len += got;
@@ -235,6 +402,7 @@ static int jtok_setup(struct jtok *t, const char *qpath)
 	t->inflate_cap = t->raw_size > (UINT64_MAX - JTOK_GZIP_SLACK) / JTOK_GZIP_RATIO
 			     ? UINT64_MAX
 			     : t->raw_size * JTOK_GZIP_RATIO + JTOK_GZIP_SLACK;
+	jtok_zstart(t);
 	return 0;
 }
 
@@ -261,6 +429,7 @@ void jtok_release(struct jtok *t)
 {
 	if (!t)
 		return;
+	jtok_zstop(t);
 	if (t->z) {
 		inflateEnd(t->z);
 		free(t->z);
