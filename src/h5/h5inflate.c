@@ -91,17 +91,26 @@ static int h5inflate_room(unsigned char **buf, size_t *cap, size_t n)
  * native one: h5inflate_kind()).  Sequential reads from the eight planes,
  * one 8-byte store per value.
  */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define H5INFLATE_AT(b) (56 - 8 * (b)) /* the shift that puts a byte at offset b */
+#else
+#define H5INFLATE_AT(b) (8 * (b))
+#endif
+
 static void h5inflate_unshuffle(const unsigned char *in, size_t n, size_t m, int64_t *dst)
 {
+	const unsigned char *b0 = in, *b1 = in + n, *b2 = in + 2 * n, *b3 = in + 3 * n;
+	const unsigned char *b4 = in + 4 * n, *b5 = in + 5 * n, *b6 = in + 6 * n, *b7 = in + 7 * n;
 	size_t i;
-	int b;
 
 	for (i = 0; i < m; i++) {
-		unsigned char v[8];
+		uint64_t v =
+		    (uint64_t)b0[i] << H5INFLATE_AT(0) | (uint64_t)b1[i] << H5INFLATE_AT(1) |
+		    (uint64_t)b2[i] << H5INFLATE_AT(2) | (uint64_t)b3[i] << H5INFLATE_AT(3) |
+		    (uint64_t)b4[i] << H5INFLATE_AT(4) | (uint64_t)b5[i] << H5INFLATE_AT(5) |
+		    (uint64_t)b6[i] << H5INFLATE_AT(6) | (uint64_t)b7[i] << H5INFLATE_AT(7);
 
-		for (b = 0; b < 8; b++)
-			v[b] = in[(size_t)b * n + i];
-		memcpy(&dst[i], v, sizeof(v));
+		memcpy(&dst[i], &v, sizeof(v));
 	}
 }
 

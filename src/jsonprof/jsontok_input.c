@@ -41,7 +41,7 @@ struct jtok_zblock {
 	unsigned char *data;
 	size_t len, pos;
 	int eof, code;
-	char msg[700];
+	char msg[1024]; /* (err.c's whole message) */
 };
 
 /*
