@@ -389,13 +389,7 @@ static void h5prefetch_stop(struct h5prefetch *pf)
 {
 	if (!pf->started)
 		return;
-	pthread_mutex_lock(&pf->mu);
-	pf->quit = 1;
-	pthread_cond_broadcast(&pf->cv);
-	pthread_mutex_unlock(&pf->mu);
-	pthread_join(pf->thread, NULL);
-	pthread_cond_destroy(&pf->cv);
-	pthread_mutex_destroy(&pf->mu);
+	util_thread_stop(pf->thread, &pf->mu, &pf->cv, &pf->quit);
 	pf->started = 0;
 }
 

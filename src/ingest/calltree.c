@@ -333,12 +333,8 @@ void calltree_free(struct calltree *t)
 		pthread_mutex_lock(&t->mu);
 		while (t->job && !t->job_done)
 			pthread_cond_wait(&t->cv, &t->mu);
-		t->quit = 1;
-		pthread_cond_broadcast(&t->cv);
 		pthread_mutex_unlock(&t->mu);
-		pthread_join(t->thread, NULL);
-		pthread_cond_destroy(&t->cv);
-		pthread_mutex_destroy(&t->mu);
+		util_thread_stop(t->thread, &t->mu, &t->cv, &t->quit);
 	}
 	ct_rank_free(t->job);
 	buf_release(&t->rec);

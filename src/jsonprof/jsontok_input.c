@@ -266,13 +266,7 @@ static void jtok_zstop(struct jtok *t)
 
 	if (!zt)
 		return;
-	pthread_mutex_lock(&zt->mu);
-	zt->quit = 1;
-	pthread_cond_broadcast(&zt->cv);
-	pthread_mutex_unlock(&zt->mu);
-	pthread_join(zt->thread, NULL);
-	pthread_cond_destroy(&zt->cv);
-	pthread_mutex_destroy(&zt->mu);
+	util_thread_stop(zt->thread, &zt->mu, &zt->cv, &zt->quit);
 	for (i = 0; i < JTOK_ZBLOCKS; i++)
 		free(zt->b[i].data);
 	free(zt);
