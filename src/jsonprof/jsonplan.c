@@ -81,8 +81,7 @@ static int jsonplan_regions(struct jtok *t, struct jsonplan *out, struct buf *ke
  * ranks lost their trees (bench/RESULTS.md, issue 26).  Without a plan
  * the ranks are built at the end, as before.
  */
-void jsonplan_make(struct jsonplan *out, const char *qpath, int fd, uint64_t size, const void *mem,
-		   size_t mem_n)
+void jsonplan_make(struct jsonplan *out, const struct jtok *src)
 {
 	struct jtok t;
 	struct jtok_keys keys;
@@ -92,7 +91,7 @@ void jsonplan_make(struct jsonplan *out, const char *qpath, int fd, uint64_t siz
 	int rc, first = 1, found = 0;
 
 	memset(out, 0, sizeof(*out));
-	rc = mem ? jtok_init_mem(&t, qpath, mem, mem_n) : jtok_init_fd(&t, qpath, fd, size);
+	rc = jtok_init_again(&t, src);
 	if (rc) {
 		err_clear();
 		return;

@@ -20,14 +20,15 @@ struct jsonplan {
 	size_t n;	     /* rows */
 };
 
+struct jtok;
+
 /*
- * Read the document again, from fd (size bytes) or from mem (mem_n bytes)
- * when mem is set, and make *out.  A document this pass cannot read, or of
- * more than 2^22 rows, gets no plan (out->last stays NULL) and no error:
- * the read itself says what is wrong with it.  qpath names it in messages.
+ * Read the document of src again, from its start, and make *out.  A
+ * document this pass cannot read, or of more than 2^22 rows, gets no plan
+ * (out->last stays NULL) and no error: the read itself says what is
+ * wrong with it.
  */
-void jsonplan_make(struct jsonplan *out, const char *qpath, int fd, uint64_t size, const void *mem,
-		   size_t mem_n);
+void jsonplan_make(struct jsonplan *out, const struct jtok *src);
 void jsonplan_release(struct jsonplan *p);
 
 #endif

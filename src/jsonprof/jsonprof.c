@@ -74,8 +74,6 @@ struct jsonprof {
 	struct jrow row;
 	struct jsonprof_nesting nest;
 	int read_done;
-	const void *mem; /* jsonprof_open_mem()'s document, for jsonplan_make() */
-	size_t mem_n;
 	struct jsonplan plan; /* which row is the last of its rank */
 };
 
@@ -146,8 +144,6 @@ int jsonprof_open_mem(struct jsonprof **out, const char *label, const void *data
 
 	if (rc)
 		return rc;
-	j->mem = data;
-	j->mem_n = n;
 	rc = jtok_init_mem(&j->t, j->qpath, data, n);
 	if (rc) {
 		jsonprof_free(j);
@@ -783,8 +779,7 @@ int jsonprof_read(struct jsonprof *j, h5prof_row_fn fn, void *ctx)
 				break;
 			}
 			have_regions = 1;
-			jsonplan_make(&j->plan, j->qpath, j->fd, (uint64_t)j->st.st_size, j->mem,
-				      j->mem_n);
+			jsonplan_make(&j->plan, &j->t);
 			rc = jp_regions(j, fn, ctx);
 		} else {
 			/* threads, tasks, likwid, line_profile, and keys of

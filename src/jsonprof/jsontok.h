@@ -89,6 +89,8 @@ enum jtok_kind {
 int jtok_init_fd(struct jtok *t, const char *qpath, int fd, uint64_t size);
 /* Read n bytes of memory (gzip likewise); data must outlive t. */
 int jtok_init_mem(struct jtok *t, const char *qpath, const void *data, size_t n);
+/* A second reader of from's input, from its start (jsonplan.c). */
+int jtok_init_again(struct jtok *t, const struct jtok *from);
 void jtok_release(struct jtok *t);
 
 /* Whether the input is gzip-compressed (after jtok_init_*). */

@@ -419,6 +419,15 @@ int jtok_init_mem(struct jtok *t, const char *qpath, const void *data, size_t n)
 	return jtok_setup(t, qpath);
 }
 
+int jtok_init_again(struct jtok *t, const struct jtok *from)
+{
+	memset(t, 0, sizeof(*t));
+	t->fd = from->fd;
+	t->mem = from->mem;
+	t->raw_size = from->raw_size;
+	return jtok_setup(t, from->qpath);
+}
+
 void jtok_release(struct jtok *t)
 {
 	if (!t)
