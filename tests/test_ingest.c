@@ -8,11 +8,12 @@
  * (issue 22), walked again on the store's side; kept readers that die
  * while idle (ingest_read.h).
  */
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
@@ -826,7 +827,9 @@ static void test_queue(void **state)
 		free(files[i]);
 }
 
-/* Kill every child of this process (SIGKILL), without reaping them. */
+/* Kill every child of this process (SIGKILL) and wait until each has died,
+ * without reaping them (WNOWAIT): a sanitized child can take long to exit
+ * on a loaded machine, and one still alive would take the next job. */
 static void kill_children(void)
 {
 	char path[64], kids[4096];
@@ -840,8 +843,14 @@ static void kill_children(void)
 	n = fread(kids, 1, sizeof(kids) - 1, f);
 	fclose(f);
 	kids[n] = '\0';
-	for (tok = strtok_r(kids, " \n", &save); tok; tok = strtok_r(NULL, " \n", &save))
-		kill((pid_t)atoi(tok), SIGKILL);
+	for (tok = strtok_r(kids, " \n", &save); tok; tok = strtok_r(NULL, " \n", &save)) {
+		pid_t pid = (pid_t)atoi(tok);
+		siginfo_t si;
+
+		kill(pid, SIGKILL);
+		while (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT) < 0 && errno == EINTR)
+			;
+	}
 }
 
 /* Kept readers (ingest_read.h) that die while idle take no file: each is
@@ -853,7 +862,6 @@ static void test_readers_die_idle(void **state)
 	const char *a = tu_h5_write_standard("idle-a.h5", &o);
 	struct ingest_readers *rd = NULL;
 	struct ingest_pending *p[3] = {NULL, NULL, NULL};
-	struct timespec pause = {0, 100000000};
 	int i, done;
 
 	(void)state;
@@ -865,7 +873,6 @@ static void test_readers_die_idle(void **state)
 		for (done = 0; !done;)
 			assert_int_equal(ingest_read_more(p[i], &done), 0);
 	kill_children();
-	nanosleep(&pause, NULL);
 	err_clear();
 	assert_int_equal(ingest_read_begin(&p[2], NULL, a, &no_opts, rd), 0);
 	for (done = 0; !done;)
