@@ -1,0 +1,371 @@
+/*
+ * ingest_write.c - the store's side of an ingest, once the reader child has
+ * sent a whole file (ingest.c collected and checked its frames): the run
+ * written from the frames in one short write transaction (ingest_write()),
+ * or, when its content is stored already, the duplicate reported with its
+ * tags added.  The rows go in region by region (ingest_row_order()), each
+ * with its self time from the call trees' frames; the paths and the run's
+ * percentiles are taken from the frames too, never read back
+ * (store_finish_run_from()).  The names the store's text rule bounds (the
+ * label, metadata keys) are checked before a store is created for the file
+ * (ingest_pending_names()).
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scopedb/err.h"
+#include "scopedb/identity.h"
+#include "scopedb/ingest.h"
+#include "scopedb/store.h"
+#include "ingest/ingest_ctx.h"
+#include "ingest/ingest_opts.h"
+#include "scopedb/util.h"
+
+/* Insert one row (run and region ids resolved here). */
+static int ingest_insert(struct ingest_ctx *c, struct store_timing *t, uint32_t region)
+{
+	int rc;
+
+	if (!c->region_ids[region]) {
+		rc = store_region_id(c->st, &c->region_ids[region], c->info->region_names[region]);
+		if (rc)
+			return rc;
+	}
+	t->run_id = c->run_id;
+	t->region_id = c->region_ids[region];
+	rc = store_add_timing(c->st, t);
+	if (rc == ERR_FORMAT) { /* the region's totals over its ranks overflow */
+		char why[256];
+
+		snprintf(why, sizeof(why), "%s", err_msg());
+		rc = err_set(ERR_FORMAT, "cannot store '%s': %s: region '%s'",
+			     util_quote_msg(c->path), why,
+			     util_quote_msg(c->info->region_names[region]));
+	}
+	return rc;
+}
+
+/* The content is already stored as run existing: report it (with what of
+ * the given identity it keeps), add tags. */
+static int ingest_duplicate(struct ingest_ctx *c, int64_t existing)
+{
+	struct store_run old;
+	int rc;
+
+	rc = ingest_add_tags(&c->out->tags_added, c->st, existing, c->opts);
+	if (rc)
+		return rc;
+	rc = store_get_run(c->st, &old, existing);
+	if (rc)
+		return rc;
+	c->out->run_id = existing;
+	c->out->duplicate = 1;
+	c->out->kept = ingest_kept(&old, c->opts);
+	/* the stored values the caller's warning shows: moved, not re-read */
+	if (c->out->kept & INGEST_KEPT_COMMIT) {
+		c->out->kept_commit = old.commit;
+		old.commit = NULL;
+	}
+	if (c->out->kept & INGEST_KEPT_BRANCH) {
+		c->out->kept_branch = old.branch;
+		old.branch = NULL;
+	}
+	if (c->out->kept & INGEST_KEPT_LABEL) {
+		c->out->kept_label = old.label;
+		old.label = NULL;
+	}
+	c->out->num_ranks = old.num_ranks;
+	c->out->num_regions = old.num_regions;
+	c->out->num_calls = (uint64_t)old.num_calls;
+	store_run_release(&old);
+	return 0;
+}
+
+/* An ERR_FORMAT of the store's text rule (docs/text.md: a label past
+ * STORE_NAME_MAX) about what came from file path: said of the file. */
+int ingest_of_file(const char *path)
+{
+	char why[512], qp[160];
+
+	snprintf(why, sizeof(why), "%s", err_msg());
+	return err_set(ERR_FORMAT, "cannot read '%s': %s",
+		       util_quote_msg_buf(qp, sizeof(qp), 120, path), why);
+}
+
+/* The value of /metadata attribute key, or NULL. */
+static const char *ingest_meta_get(const struct h5prof_info *info, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < info->num_meta; i++)
+		if (!strcmp(info->meta[i].key, key))
+			return info->meta[i].value;
+	return NULL;
+}
+
+/* Insert the run of a new file with its metadata and tags; sets run_id.
+ * A commit of 4 to 64 hex digits is stored lower case (as git prints it;
+ * commit prefixes match in any case). */
+static int ingest_new_run(struct ingest_ctx *c, const char *sha)
+{
+	struct store_run run;
+	char now[32], recorded[32], commit[65];
+	const char *ts;
+	int64_t epoch;
+	int rc;
+
+	memset(&run, 0, sizeof(run));
+	util_now_iso(now, sizeof(now));
+	run.sha256 = (char *)sha;
+	run.source_path = (char *)c->info->path;
+	run.ingested_at = now;
+	run.recorded_at = recorded;
+	ts = ingest_meta_get(c->info, "timestamp");
+	if (ts && !util_parse_iso(&epoch, ts))
+		util_format_iso(recorded, sizeof(recorded), epoch);
+	else
+		run.recorded_at = NULL;
+	if (ts && !run.recorded_at) {
+		char qp[160], qt[120];
+
+		snprintf(
+		    c->out->time_warning, sizeof(c->out->time_warning),
+		    "'%s': its metadata timestamp '%s' is not a valid ISO-8601 time, so the run "
+		    "counts as recorded when it was ingested",
+		    util_quote_msg_buf(qp, sizeof(qp), 120, c->info->path),
+		    util_quote_msg_buf(qt, sizeof(qt), 80, ts));
+	}
+	run.label = (char *)(c->opts->label ? c->opts->label : ingest_meta_get(c->info, "label"));
+	run.commit = (char *)c->opts->commit;
+	if (run.commit && identity_is_hex(run.commit, 4, 64)) {
+		size_t i;
+
+		for (i = 0; run.commit[i]; i++)
+			commit[i] = (char)tolower((unsigned char)run.commit[i]);
+		commit[i] = '\0';
+		run.commit = commit;
+	}
+	run.branch = (char *)c->opts->branch;
+	run.schema = c->info->schema;
+	run.layout = (char *)h5prof_layout_name(c->info->layout);
+	run.num_ranks = c->info->num_ranks;
+	rc = store_insert_run(c->st, &c->run_id, &run);
+	if (!rc)
+		rc = ingest_store_meta(c->st, c->run_id, c->info, c->opts);
+	if (!rc)
+		rc = ingest_add_tags(&c->out->tags_added, c->st, c->run_id, c->opts);
+	return rc == ERR_FORMAT ? ingest_of_file(c->info->path) : rc;
+}
+
+void ingest_result_release(struct ingest_result *r)
+{
+	if (!r)
+		return;
+	free(r->kept_commit);
+	free(r->kept_branch);
+	free(r->kept_label);
+	memset(r, 0, sizeof(*r));
+}
+
+/* The i-th row of c->frames in the order it is stored (c->order),
+ * decoded into *t and *region. */
+static int ingest_stored_row(const struct ingest_ctx *c, size_t i, struct store_timing *t,
+			     uint32_t *region)
+{
+	size_t pos = c->order[i];
+	struct wire_frame f;
+
+	if (!wire_next(c->frames.data, c->frames.len, &pos, &f))
+		return err_set(ERR_GENERIC, "internal error: a row frame moved");
+	return wire_get_row(t, region, &f, c->info->num_regions);
+}
+
+/* struct store_blob_source's scan over the rows the child sent, once
+ * ingest_store() has stored them all (every region has its store id):
+ * the blobs as they were stored, in that order (c->order), from
+ * c->frames. */
+static int ingest_scan_blobs(void *ctx, store_blob_fn fn, void *arg)
+{
+	struct ingest_ctx *c = ctx;
+	struct store_timing t;
+	uint32_t region;
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; !rc && i < c->norder; i++) {
+		rc = ingest_stored_row(c, i, &t, &region);
+		if (!rc && t.durations)
+			rc = fn(arg, c->region_ids[region], t.rank, t.durations, t.durations_len);
+	}
+	return rc;
+}
+
+/*
+ * The places in c->frames of its WIRE_ROW frames, region by region (in
+ * file order within a region: ranks ascending for the columnar layout,
+ * whose frames come rank by rank), into *order[0..*n).  Stored in this
+ * order, a run's timings rows reach each index (run, region, rank) and
+ * (region, run) at one place at a time instead of at every region's for
+ * each rank: with 4,096 ranks x 256 regions, rank by rank, the indexes'
+ * hot pages outgrew SQLite's cache and the ingest took 3x as long.  A
+ * counting sort: the frames are read twice, the order costs 8 bytes a row.
+ */
+static int ingest_row_order(const struct ingest_ctx *c, size_t **order, size_t *n)
+{
+	size_t nreg = c->info->num_regions, *at = calloc(nreg + 1, sizeof(*at)), *v = NULL;
+	size_t pos = 0, here = 0, rows = 0, i;
+	struct wire_frame f;
+	uint32_t rank, region;
+	int rc = 0;
+
+	if (!at)
+		return err_nomem();
+	while (!rc && wire_next(c->frames.data, c->frames.len, &pos, &f))
+		if (f.type == WIRE_ROW && !(rc = wire_row_key(&rank, &region, &f, nreg)))
+			at[region + 1]++, rows++;
+	if (!rc && !(v = malloc((rows ? rows : 1) * sizeof(*v))))
+		rc = err_nomem();
+	for (i = 1; !rc && i <= nreg; i++)
+		at[i] += at[i - 1];
+	for (pos = 0; !rc && wire_next(c->frames.data, c->frames.len, &pos, &f); here = pos)
+		if (f.type == WIRE_ROW && !(rc = wire_row_key(&rank, &region, &f, nreg)))
+			v[at[region]++] = here;
+	free(at);
+	if (rc) {
+		free(v);
+		return rc;
+	}
+	*order = v;
+	*n = rows;
+	return 0;
+}
+
+/* Store what the child sent as a new run (the write transaction is open). */
+static int ingest_store(struct ingest_ctx *c)
+{
+	struct store_blob_source blobs = {ingest_scan_blobs, c};
+	struct ingest_rowmap selfs = INGEST_ROWMAP_INIT, mins = INGEST_ROWMAP_INIT,
+			     maxs = INGEST_ROWMAP_INIT;
+	struct store_timing t;
+	uint32_t region;
+	uint64_t self;
+	size_t i;
+	int rc;
+
+	c->region_ids = calloc(c->info->num_regions + 1, sizeof(*c->region_ids));
+	c->seen = calloc(c->info->num_regions + 1, 1);
+	if (!c->region_ids || !c->seen)
+		return err_nomem();
+	rc = ingest_row_order(c, &c->order, &c->norder);
+	/* the (rank, region) maps in arrays for a run whose rows fill its grid */
+	ingest_rowmap_grid(&selfs, c->info->num_ranks, c->info->num_regions, c->norder);
+	ingest_rowmap_grid(&mins, c->info->num_ranks, c->info->num_regions, c->norder);
+	ingest_rowmap_grid(&maxs, c->info->num_ranks, c->info->num_regions, c->norder);
+	if (!rc)
+		rc = ingest_nest_selfs(&selfs, c->frames.data, c->frames.len, c->info->num_regions);
+	if (!rc)
+		rc = ingest_new_run(c, c->hex);
+	for (i = 0; !rc && i < c->norder; i++) {
+		rc = ingest_stored_row(c, i, &t, &region);
+		/* timings.exclusive_ns keeps the self time: the tree's, else
+		 * the file's (which the child sends too), else unknown; a row
+		 * of no call has none (upstream writes -1 there too) */
+		if (!rc && ingest_rowmap_get(&selfs, (uint32_t)t.rank, region, &self))
+			t.exclusive = (int64_t)self;
+		else if (!rc)
+			t.exclusive = t.calls == 0 ? 0 : -1;
+		if (!rc)
+			rc = ingest_insert(c, &t, region);
+		if (!rc && t.has_events && t.calls > 0)
+			rc = ingest_rowmap_put(&mins, (uint32_t)t.rank, region, (uint64_t)t.min);
+		if (!rc && t.has_events && t.calls > 0)
+			rc = ingest_rowmap_put(&maxs, (uint32_t)t.rank, region, (uint64_t)t.max);
+		if (rc)
+			break;
+		if (!c->seen[region]) {
+			c->seen[region] = 1;
+			c->regions++;
+		}
+		c->calls += t.calls;
+	}
+	ingest_rowmap_release(&selfs);
+	if (!rc) {
+		struct ingest_nest_run nr = {c->st,
+					     c->run_id,
+					     c->frames.data,
+					     c->frames.len,
+					     c->info->num_regions,
+					     (const char *const *)c->info->region_names,
+					     c->region_ids};
+
+		rc = ingest_nest_store(&nr, &c->nest, &mins, &maxs);
+	}
+	ingest_rowmap_release(&mins);
+	ingest_rowmap_release(&maxs);
+	/* the percentiles from the blobs in c->frames, not read back */
+	if (!rc)
+		rc = store_finish_run_from(c->st, c->run_id, &blobs);
+	free(c->order);
+	c->order = NULL;
+	c->norder = 0;
+	if (rc)
+		return rc;
+	c->out->run_id = c->run_id;
+	c->out->num_ranks = c->info->num_ranks;
+	c->out->num_regions = c->regions;
+	c->out->num_calls = c->calls;
+	ingest_nest_warning(c->out->warning, sizeof(c->out->warning), c->path, &c->nest,
+			    (const char *const *)c->info->region_names, c->info->num_regions);
+	return 0;
+}
+
+int ingest_pending_names(const struct ingest_pending *p, const struct ingest_opts *o)
+{
+	const struct h5prof_info *info = p->c.info;
+	const char *label = o->label ? o->label : ingest_meta_get(info, "label");
+	size_t i;
+	int rc = store_check_name("label", label);
+
+	for (i = 0; !rc && i < info->num_meta; i++)
+		rc = store_check_name("metadata key", info->meta[i].key);
+	return rc ? ingest_of_file(info->path) : 0;
+}
+
+int ingest_write(struct ingest_result *out, struct store *st, struct ingest_pending *p)
+{
+	struct ingest_ctx *c = &p->c;
+	int in_tx = 0, rc;
+
+	memset(out, 0, sizeof(*out));
+	c->st = st;
+	c->out = out;
+	/* the write lock from here on only: the file is read */
+	rc = store_begin(st);
+	if (rc)
+		goto out;
+	in_tx = 1;
+	if (!c->duplicate) {
+		/* another job may have stored it since the child sent the hash */
+		rc = store_find_sha(st, &c->duplicate, c->hex);
+		if (rc)
+			goto out;
+	}
+	if (c->duplicate)
+		rc = ingest_duplicate(c, c->duplicate);
+	else
+		rc = ingest_store(c);
+	if (rc)
+		goto out;
+	rc = store_commit(st);
+	if (!rc)
+		in_tx = 0;
+out:
+	if (rc && in_tx)
+		store_rollback(st);
+	if (rc)
+		ingest_result_release(out);
+	c->out = NULL;
+	return rc;
+}
