@@ -263,9 +263,10 @@ static int chunk_row(void *arg, const struct h5prof_row *row)
 	return 0;
 }
 
-/* A one-row profile of n calls (starts and ends filled here) in gzip
- * chunks of chunk events, written to path. */
-static void write_gzip_row(const char *path, int64_t *starts, int64_t *ends, size_t n, size_t chunk)
+/* A one-row profile (rank 0, solve) of the n calls starts and ends,
+ * written to path with the options o. */
+static void write_row(const char *path, int64_t *starts, int64_t *ends, size_t n,
+		      const struct h5write_opts *o)
 {
 	struct h5write_row row = {.rank = 0,
 				  .region = "solve",
@@ -274,6 +275,14 @@ static void write_gzip_row(const char *path, int64_t *starts, int64_t *ends, siz
 				  .ends = ends,
 				  .source_line = -1};
 	struct h5write_profile prof = {&row, 1, NULL, 0};
+
+	assert_int_equal(h5write_file(path, &prof, o), 0);
+}
+
+/* A one-row profile of n calls (starts and ends filled here) in gzip
+ * chunks of chunk events, written to path. */
+static void write_gzip_row(const char *path, int64_t *starts, int64_t *ends, size_t n, size_t chunk)
+{
 	struct h5write_opts o = tu_h5_opts(3, 0);
 	size_t i;
 
@@ -283,7 +292,7 @@ static void write_gzip_row(const char *path, int64_t *starts, int64_t *ends, siz
 	}
 	o.gzip = 1;
 	o.chunk = chunk;
-	assert_int_equal(h5write_file(path, &prof, &o), 0);
+	write_row(path, starts, ends, n, &o);
 }
 
 /* 60000 events in gzip chunks of 20000, read through 256-event windows:
@@ -350,13 +359,6 @@ static void test_inflate_filters(void **state)
 	static const size_t chunks[] = {7, 1000, 4096, 5003, 8000};
 	static const size_t windows[] = {16, 1000, 0};
 	static int64_t starts[N], ends[N];
-	struct h5write_row row = {.rank = 0,
-				  .region = "solve",
-				  .calls = N,
-				  .starts = starts,
-				  .ends = ends,
-				  .source_line = -1};
-	struct h5write_profile prof = {&row, 1, NULL, 0};
 	const char *path = tu_path("filters.h5");
 	size_t f, c, w, i;
 
@@ -371,7 +373,7 @@ static void test_inflate_filters(void **state)
 
 			o.filters = pipes[f].filters;
 			o.chunk = chunks[c];
-			assert_int_equal(h5write_file(path, &prof, &o), 0);
+			write_row(path, starts, ends, N, &o);
 			for (w = 0; w < sizeof(windows) / sizeof(windows[0]); w++) {
 				struct chunk_ctx ctx = {starts, ends, 0, 0};
 				struct h5prof *p = NULL;
