@@ -106,30 +106,56 @@ static void render_page(struct buf *b, const struct reportdata *rd)
 	assert_int_equal(render_html_report(b, rd, &co), 0);
 }
 
+/* A test's report and its page, released after it whatever the outcome. */
+struct page {
+	struct reportdata rd;
+	struct buf b;
+};
+
+/* A page fixture with nothing in it yet. */
+static int page_setup(void **state)
+{
+	struct page *pg = calloc(1, sizeof(*pg));
+	const struct buf empty = BUF_INIT;
+
+	if (!pg)
+		return -1;
+	pg->b = empty;
+	*state = pg;
+	return 0;
+}
+
+/* The page fixture's report and page freed. */
+static int page_teardown(void **state)
+{
+	struct page *pg = *state;
+
+	buf_release(&pg->b);
+	reportdata_release(&pg->rd);
+	free(pg);
+	return 0;
+}
+
 static void test_page(void **state)
 {
-	struct reportdata rd;
-	struct buf b = BUF_INIT;
+	struct page *pg = *state;
 	const char *first, *last;
 
-	(void)state;
-	fill(&rd, 3, 20);
-	render_page(&b, &rd);
-	assert_non_null(strstr(b.data, "<!DOCTYPE html>"));
-	assert_int_equal(count(b.data, "<img"), 0);
-	assert_int_equal(count(b.data, "<b>c0ffee"), 0);
-	assert_non_null(strstr(b.data, "&lt;img src=x onerror=alert(0)&gt;"));
-	assert_int_equal(count(b.data, "http:"), 0);
-	assert_int_equal(count(b.data, "https:"), 0);
-	assert_int_equal(count(b.data, "<svg class=\"chart trend\""), 3);
+	fill(&pg->rd, 3, 20);
+	render_page(&pg->b, &pg->rd);
+	assert_non_null(strstr(pg->b.data, "<!DOCTYPE html>"));
+	assert_int_equal(count(pg->b.data, "<img"), 0);
+	assert_int_equal(count(pg->b.data, "<b>c0ffee"), 0);
+	assert_non_null(strstr(pg->b.data, "&lt;img src=x onerror=alert(0)&gt;"));
+	assert_int_equal(count(pg->b.data, "http:"), 0);
+	assert_int_equal(count(pg->b.data, "https:"), 0);
+	assert_int_equal(count(pg->b.data, "<svg class=\"chart trend\""), 3);
 	/* sorted by the largest recent change: r002 first */
-	first = strstr(b.data, "<span class=\"rn\">r002");
-	last = strstr(b.data, "<span class=\"rn\">&lt;img");
+	first = strstr(pg->b.data, "<span class=\"rn\">r002");
+	last = strstr(pg->b.data, "<span class=\"rn\">&lt;img");
 	assert_true(first && last && first < last);
 	/* 20 runs: every run is a hover point */
-	assert_int_equal(count(b.data, "<circle"), 3 * 20);
-	buf_release(&b);
-	reportdata_release(&rd);
+	assert_int_equal(count(pg->b.data, "<circle"), 3 * 20);
 }
 
 /* Issue 29: a stored time is text from the store like any other (its first
@@ -138,55 +164,50 @@ static void test_page(void **state)
  * of the distributions is clamped, never "-inf" or "nan" in the SVG. */
 static void test_hostile_page(void **state)
 {
-	struct reportdata rd;
-	struct buf b = BUF_INIT;
+	struct page *pg = *state;
 	const char *csp, *style;
 	size_t i;
 
-	(void)state;
-	fill(&rd, 2, 5);
+	fill(&pg->rd, 2, 5);
 	for (i = 0; i < 5; i++) {
-		free(rd.regions[0].pts[i].time);
-		rd.regions[0].pts[i].time = strdup("<img src=x onerror=alert(1)>");
+		free(pg->rd.regions[0].pts[i].time);
+		pg->rd.regions[0].pts[i].time = strdup("<img src=x onerror=alert(1)>");
 	}
-	rd.compared = 1;
+	pg->rd.compared = 1;
 	for (i = 0; i < 2; i++) {
 		struct reportdata_dist d0 = {1, 4, 0.0, 1e-6, 2e-6, 3e-6, 4e-6, 1.5e-6};
 		struct reportdata_dist d1 = {1, 4, NAN, 1e-6, 2e-6, 3e-6, 1e-3, NAN};
 
-		rd.regions[i].dist[0] = d0;
-		rd.regions[i].dist[1] = d1;
+		pg->rd.regions[i].dist[0] = d0;
+		pg->rd.regions[i].dist[1] = d1;
 	}
-	render_page(&b, &rd);
-	assert_int_equal(count(b.data, "<img"), 0);
-	assert_non_null(strstr(b.data, ", &lt;img src=x: "));
-	assert_int_equal(count(b.data, "inf\""), 0);
-	assert_int_equal(count(b.data, "nan\""), 0);
-	assert_int_equal(count(b.data, "<g class=\"box m"), 4);
-	csp = strstr(b.data, "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src "
-			     "'none'; style-src 'sha256-");
-	style = strstr(b.data, "<style>");
+	render_page(&pg->b, &pg->rd);
+	assert_int_equal(count(pg->b.data, "<img"), 0);
+	assert_non_null(strstr(pg->b.data, ", &lt;img src=x: "));
+	assert_int_equal(count(pg->b.data, "inf\""), 0);
+	assert_int_equal(count(pg->b.data, "nan\""), 0);
+	assert_int_equal(count(pg->b.data, "<g class=\"box m"), 4);
+	csp =
+	    strstr(pg->b.data, "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src "
+			       "'none'; style-src 'sha256-");
+	style = strstr(pg->b.data, "<style>");
 	assert_non_null(csp);
 	assert_true(style && csp < style);
 	assert_non_null(strstr(csp, "'; script-src 'sha256-"));
-	assert_int_equal(count(b.data, "Content-Security-Policy"), 1);
-	buf_release(&b);
-	reportdata_release(&rd);
+	assert_int_equal(count(pg->b.data, "Content-Security-Policy"), 1);
 }
 
 static void test_downsampled(void **state)
 {
-	struct reportdata rd;
-	struct buf b = BUF_INIT;
+	struct page *pg = *state;
 	const char *p, *end;
 	size_t vertices = 0;
 
-	(void)state;
-	fill(&rd, 256, 1000);
-	render_page(&b, &rd);
-	assert_int_equal(count(b.data, "<svg class=\"chart trend\""), 256);
-	assert_int_equal(count(b.data, "<circle"), 256 * html_hover_points(256));
-	p = strstr(b.data, "<path class=\"line\" d=\"");
+	fill(&pg->rd, 256, 1000);
+	render_page(&pg->b, &pg->rd);
+	assert_int_equal(count(pg->b.data, "<svg class=\"chart trend\""), 256);
+	assert_int_equal(count(pg->b.data, "<circle"), 256 * html_hover_points(256));
+	p = strstr(pg->b.data, "<path class=\"line\" d=\"");
 	assert_non_null(p);
 	end = strchr(p + 22, '"');
 	for (; p < end; p++)
@@ -194,16 +215,14 @@ static void test_downsampled(void **state)
 	assert_true(vertices <= 2 * HTML_LINE_BUCKETS);
 	assert_true(vertices >= HTML_LINE_BUCKETS);
 	/* far under the 1 MB of a whole report with its other sections */
-	assert_true(b.len < 800 * 1000);
-	buf_release(&b);
-	reportdata_release(&rd);
+	assert_true(pg->b.len < 800 * 1000);
 }
 
 TU_MAIN(NULL, NULL,
 	{
 	    cmocka_unit_test(test_recent),
 	    cmocka_unit_test(test_escape_html),
-	    cmocka_unit_test(test_page),
-	    cmocka_unit_test(test_hostile_page),
-	    cmocka_unit_test(test_downsampled),
+	    cmocka_unit_test_setup_teardown(test_page, page_setup, page_teardown),
+	    cmocka_unit_test_setup_teardown(test_hostile_page, page_setup, page_teardown),
+	    cmocka_unit_test_setup_teardown(test_downsampled, page_setup, page_teardown),
 	})
