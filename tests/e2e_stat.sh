@@ -19,12 +19,25 @@
 S=$SCOPEDB
 export SCOPEDB_DB=$E2E_DIR/s.sqlite
 
+# nightly FILE LETTER MONTH DAY MKPROFILE_OPTION... [-- INGEST_OPTION...]: FILE
+# made by $MKPROFILE with the options, dated 2024-MONTH-DAY (DAY zero-padded),
+# and ingested as commit LETTER then DAY in 39 digits, with the ingest options
+nightly() {
+	local f=$1 letter=$2 month=$3 day=$4 mk=()
+	shift 4
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		mk+=("$1")
+		shift
+	done
+	[ $# -gt 0 ] && shift
+	"$MKPROFILE" "${mk[@]}" --timestamp "2024-$month-$(printf %02d "$day")T00:00:00Z" "$f" \
+		>/dev/null || exit 1
+	"$S" ingest -q "$f" --commit "$(printf '%s%039d' "$letter" "$day")" "$@" >/dev/null || exit 1
+}
 scales=(1.00 1.02 0.99 1.01 0.98 1.00 1.02 0.99 1.01 0.98 1.00 1.01)
 for i in $(seq 1 12); do
-	"$MKPROFILE" --seed 1 --scale "${scales[$((i - 1))]}" \
-		--timestamp "2024-01-$(printf %02d "$i")T00:00:00Z" "h$i.h5" >/dev/null || exit 1
-	"$S" ingest -q "h$i.h5" --commit "$(printf 'a%039d' "$i")" --branch main --tag nightly \
-		>/dev/null || exit 1
+	nightly "h$i.h5" a 01 "$i" --seed 1 --scale "${scales[$((i - 1))]}" -- --branch main \
+		--tag nightly
 done
 # cand COMMIT_DIGIT DAY SLOW: three repetitions of one candidate commit
 cand() {
@@ -215,10 +228,7 @@ export SCOPEDB_DB=$E2E_DIR/o.sqlite
 for i in $(seq 1 12); do
 	sc=${scales[$((i - 1))]}
 	[ "$i" = 8 ] && sc=2.5
-	"$MKPROFILE" --seed 1 --scale "$sc" --timestamp "2024-01-$(printf %02d "$i")T00:00:00Z" \
-		"o$i.h5" >/dev/null || exit 1
-	"$S" ingest -q "o$i.h5" --commit "$(printf 'a%039d' "$i")" --branch main --tag nightly \
-		>/dev/null || exit 1
+	nightly "o$i.h5" a 01 "$i" --seed 1 --scale "$sc" -- --branch main --tag nightly
 done
 for c in 1 2; do
 	for k in 1 2 3; do
@@ -271,9 +281,7 @@ export SCOPEDB_DB=$E2E_DIR/or.sqlite
 for i in $(seq 1 12); do
 	sc=1.15
 	[ $((i % 2)) = 0 ] && sc=0.87
-	"$MKPROFILE" --seed 1 --scale "$sc" --timestamp "2024-02-$(printf %02d "$i")T00:00:00Z" \
-		"or$i.h5" >/dev/null || exit 1
-	"$S" ingest -q "or$i.h5" --commit "$(printf 'c%039d' "$i")" --branch main >/dev/null || exit 1
+	nightly "or$i.h5" c 02 "$i" --seed 1 --scale "$sc" -- --branch main
 done
 "$MKPROFILE" --seed 1 orc0.h5 >/dev/null || exit 1
 "$MKPROFILE" --seed 1 --slow io=1.25 --slow halo_exchange=1.25 orc1.h5 >/dev/null || exit 1
@@ -332,10 +340,8 @@ export SCOPEDB_DB=$E2E_DIR/gone.sqlite
 for i in $(seq 1 10); do
 	regs=main,solve
 	[ "$i" -le 7 ] && regs=main,solve,gone
-	"$MKPROFILE" --seed 1 --regions "$regs" --scale "${scales[$((i - 1))]}" \
-		--timestamp "2024-02-$(printf %02d "$i")T00:00:00Z" "gone$i.h5" >/dev/null || exit 1
-	"$S" ingest -q "gone$i.h5" --commit "$(printf 'f%039d' "$i")" --branch main >/dev/null ||
-		exit 1
+	nightly "gone$i.h5" f 02 "$i" --seed 1 --regions "$regs" --scale "${scales[$((i - 1))]}" \
+		-- --branch main
 done
 "$MKPROFILE" --seed 1 --regions main,solve gonec.h5 >/dev/null || exit 1
 expect 0 "set regions: a region gone before the baseline" $S check branch:main gonec.h5 \
@@ -346,9 +352,8 @@ case "$out" in *"Only in a"*) bad "set regions: gone reported missing: $out" ;; 
 # (a review of the first version) left no location and PASSED
 export SCOPEDB_DB=$E2E_DIR/o2.sqlite
 for i in $(seq 1 12); do
-	"$MKPROFILE" --seed 1 --regions main,solve --scale "${scales[$((i - 1))]}" \
-		--timestamp "2024-02-$(printf %02d "$i")T00:00:00Z" "o2r$i.h5" >/dev/null || exit 1
-	"$S" ingest -q "o2r$i.h5" --commit "$(printf 'd%039d' "$i")" --branch main >/dev/null || exit 1
+	nightly "o2r$i.h5" d 02 "$i" --seed 1 --regions main,solve --scale "${scales[$((i - 1))]}" \
+		-- --branch main
 done
 k=0
 for slow in main=1.08 main=0.926 solve=1.08 solve=0.926; do
@@ -385,9 +390,7 @@ export SCOPEDB_DB=$E2E_DIR/z.sqlite
 for i in $(seq 1 17); do
 	sc=1
 	[ "$i" -ge 10 ] && sc=1.1
-	"$MKPROFILE" --seed 1 --scale "$sc" --timestamp "2024-01-$(printf %02d "$i")T00:00:00Z" \
-		"z$i.h5" >/dev/null || exit 1
-	"$S" ingest -q "z$i.h5" --commit "$(printf 'a%039d' "$i")" --branch main >/dev/null || exit 1
+	nightly "z$i.h5" a 01 "$i" --seed 1 --scale "$sc" -- --branch main
 done
 for w in 2 5 8; do
 	expect 0 "identical runs, window $w" $S check 8 9 --baseline-window "$w"
@@ -420,10 +423,7 @@ for i in $(seq 1 24); do
 		h=B
 		sc=$(awk "BEGIN { print ${scales[$k]} * 1.3 }")
 	fi
-	"$MKPROFILE" --seed 1 --scale "$sc" --timestamp "2024-01-$(printf %02d "$i")T00:00:00Z" \
-		"m$i.h5" >/dev/null || exit 1
-	"$S" ingest -q "m$i.h5" --commit "$(printf 'a%039d' "$i")" --branch main --meta "hostname=$h" \
-		>/dev/null || exit 1
+	nightly "m$i.h5" a 01 "$i" --seed 1 --scale "$sc" -- --branch main --meta "hostname=$h"
 done
 "$MKPROFILE" --seed 1 --slow solve=1.10 --timestamp 2024-02-03T00:00:00Z m25.h5 >/dev/null || exit 1
 "$S" ingest -q m25.h5 --commit "$(printf 'b%039d' 3)" --branch feature --meta hostname=A \
@@ -481,8 +481,7 @@ if tcase ranks-change; then
 # the runs it left out, also when the window is not full
 export SCOPEDB_DB=$E2E_DIR/r.sqlite
 for i in $(seq 1 10); do
-	"$MKPROFILE" --seed "$i" --ranks $((i >= 9 ? 8 : 4)) --timestamp "2024-01-$(printf %02d "$i")T00:00:00Z" "rk$i.h5" >/dev/null &&
-		"$S" ingest -q "rk$i.h5" --commit "$(printf 'c%039d' "$i")" --branch main >/dev/null || exit 1
+	nightly "rk$i.h5" c 01 "$i" --seed "$i" --ranks $((i >= 9 ? 8 : 4)) -- --branch main
 done
 for k in 1 2 3; do
 	"$MKPROFILE" --seed "7$k" --ranks 8 "rc$k.h5" >/dev/null || exit 1
