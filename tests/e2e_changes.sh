@@ -45,13 +45,34 @@ expect_err 2 "no region matches" "scopedb: no region matches 'zzz' in store '$SC
 expect 0 "too short a history" $S changes --until 2026-01-05T23:59:59Z
 contains "too short: says why" "$out" \
 	"no change points: 5 runs, too few (a change point needs 6 commits, 3 on each side of it)"
+# ... in markdown (a CI summary) as on the terminal, and in JSON
+expect 0 "too short: markdown" $S changes --until 2026-01-05T23:59:59Z --format markdown
+contains "too short: markdown says why" "$out" \
+	"no change points: 5 runs, too few (a change point needs 6 commits, 3 on each side of it)"
+not_contains "too short: markdown, no bare header" "$out" "| region |"
+expect 0 "too short: json" $S changes --until 2026-01-05T23:59:59Z --format json
+equals "too short: json says so" "$out" '{"metric": "total", "enough_history": false, "changes": []}'
 expect 0 "long enough: plain" $S changes --until 2026-01-06T23:59:59Z
 contains "long enough: plain" "$out" "no change points"
 not_contains "long enough: not too few" "$out" "too few"
+expect 0 "long enough: json" $S changes --until 2026-01-06T23:59:59Z --format json
+equals "long enough: json" "$out" '{"metric": "total", "enough_history": true, "changes": []}'
 # history --changes-only says it the same way
 expect 0 "history: too short a history" $S history solve --changes-only --until 2026-01-05T23:59:59Z
 contains "history too short: says why" "$out" \
 	"no change points: 5 runs, too few (a change point needs 6 commits, 3 on each side of it)"
+expect 0 "history: too short, markdown" $S history solve --changes-only \
+	--until 2026-01-05T23:59:59Z --format markdown
+contains "history too short: markdown says why" "$out" \
+	"no change points: 5 runs, too few (a change point needs 6 commits, 3 on each side of it)"
+expect 0 "history: too short, json" $S history solve --changes-only \
+	--until 2026-01-05T23:59:59Z --format json
+equals "history too short: json says so" "$out" \
+	'{"metric": "total", "regions": [
+  {"name": "solve", "enough_history": false, "runs": []}
+]}'
+expect 0 "history: long enough, json" $S history solve --until 2026-01-06T23:59:59Z --format json
+contains "history long enough: json" "$out" '{"name": "solve", "enough_history": true, "runs": ['
 expect 0 "history: long enough" $S history main --changes-only --until 2026-01-06T23:59:59Z
 not_contains "history long enough: not too few" "$out" "too few"
 case "$out" in *"too few"*) bad "long enough: a too-short note: $out" ;; *) ok ;; esac
@@ -64,7 +85,7 @@ fi
 
 # --- changes -----------------------------------------------------------------------
 expect 0 "changes json" $S changes --format json
-equals "json keys" "$(printf '%s' "$out" | jq -c 'keys')" '["changes","metric"]'
+equals "json keys" "$(printf '%s' "$out" | jq -c 'keys')" '["changes","enough_history","metric"]'
 equals "json regions" "$(printf '%s' "$out" | jq -c '[.changes[].region]')" '["halo","io","solve"]'
 equals "json change keys" "$(printf '%s' "$out" | jq -c '.changes[0] | keys_unsorted')" \
 	'["region","before","after","pct","p","runs_before","runs_after","at_run","provisional","confirm_runs"]'

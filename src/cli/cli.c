@@ -662,9 +662,9 @@ void cli_same_release(struct cli_same *c)
 	c->nenv = 0;
 }
 
-void cli_no_change_points(char *out, size_t len, size_t nruns,
-			  const char *(*commit)(const void *ctx, size_t i), const void *ctx,
-			  size_t min_runs)
+int cli_no_change_points(char *out, size_t len, size_t nruns,
+			 const char *(*commit)(const void *ctx, size_t i), const void *ctx,
+			 size_t min_runs)
 {
 	size_t i, j, npoints = 0;
 	char of[48];
@@ -679,7 +679,7 @@ void cli_no_change_points(char *out, size_t len, size_t nruns,
 	}
 	if (!nruns || npoints >= min_runs) {
 		snprintf(out, len, "no change points");
-		return;
+		return 0;
 	}
 	/* not "nothing changed": nothing could have been seen */
 	if (npoints < nruns)
@@ -690,4 +690,5 @@ void cli_no_change_points(char *out, size_t len, size_t nruns,
 		 "no change points: %zu run%s%s, too few (a change point needs %zu commits, %zu on "
 		 "each side of it)",
 		 nruns, nruns == 1 ? "" : "s", of, min_runs, min_runs / 2);
+	return 1;
 }

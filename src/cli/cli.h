@@ -319,11 +319,12 @@ int cli_same_note(struct store *st, const struct filter *fs, const int64_t *list
  * runs make fewer than min_runs points (runs of one commit count once:
  * repetitions of one measurement) "no change points: 5 runs, too few (a
  * change point needs 6 commits, 3 on each side of it)", so that a short
- * history does not read as "nothing changed".
+ * history does not read as "nothing changed".  Returns 1 when the history
+ * is that short (JSON's "enough_history": false), else 0.
  */
-void cli_no_change_points(char *out, size_t len, size_t nruns,
-			  const char *(*commit)(const void *ctx, size_t i), const void *ctx,
-			  size_t min_runs);
+int cli_no_change_points(char *out, size_t len, size_t nruns,
+			 const char *(*commit)(const void *ctx, size_t i), const void *ctx,
+			 size_t min_runs);
 
 /* The statistical verdicts of diff, check and report (struct compare_opts
  * *co, docs/statistics.md): --stat, and the run sets --baseline-window N

@@ -168,7 +168,8 @@ static const char *changes_commit(const void *ctx, size_t i)
 /*
  * The document of changes (ctx: a struct changes_view): a line saying
  * what was searched, then one row per change point; JSON {"metric",
- * "changes": [{"region", "before": {...}, "after": {...}, "pct", "p",
+ * "enough_history" (false: too few runs for any change point, which the
+ * empty table says), "changes": [{"region", "before": {...}, "after": {...}, "pct", "p",
  * "runs_before", "runs_after", "at_run", "provisional", "confirm_runs"}]}
  * ("same" too with --same; by path "path" and "depth" after "region", as
  * every command's rows by path have them).  A change point lies after the
@@ -188,7 +189,7 @@ static int changes_document(struct doc *d, const void *ctx)
 	struct doc_block *b;
 	char commits[2 * CHANGES_COMMIT_CUT + 3], num[64], note[200];
 	size_t i;
-	int rc;
+	int rc, short_history;
 
 	memcpy(cols, changes_cols, sizeof(cols));
 	if (count) {
@@ -207,13 +208,14 @@ static int changes_document(struct doc *d, const void *ctx)
 	rc = changes_branches_note(d, &r->series);
 	if (rc)
 		return rc;
+	short_history = cli_no_change_points(note, sizeof(note), r->series.nruns, changes_commit,
+					     &r->series, v->min_runs);
 	doc_json_root(d, DOC_V_OBJ, JSONW_INLINE);
 	doc_json_str(d, d->json, "metric", stats_metric_name(v->metric));
+	doc_json_bool(d, d->json, "enough_history", !short_history);
 	if (v->same->ncond || v->same->nskipped)
 		report_same_doc(d, v->same);
 	t = doc_table(d, DOC_F_HUMAN | DOC_F_CSV, cols, CC_N);
-	cli_no_change_points(note, sizeof(note), r->series.nruns, changes_commit, &r->series,
-			     v->min_runs);
 	doc_table_empty(t, note);
 	arr = doc_json_arr(d, d->json, "changes", JSONW_BLOCK);
 	for (i = 0; i < r->n; i++) {

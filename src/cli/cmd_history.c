@@ -190,8 +190,10 @@ static const char *history_commit(const void *ctx, size_t i)
 
 /*
  * The document of history: per region a heading and its table (CSV: one
- * table over all regions); JSON {"metric", "regions": [{"name", "runs"}]},
- * by path {"name", "path", "depth", "runs"}.
+ * table over all regions); JSON {"metric", "regions": [{"name",
+ * "enough_history", "runs"}]}, by path {"name", "path", "depth",
+ * "enough_history", "runs"} (enough_history false: too few runs for the
+ * change points the table marks).
  * The points are grouped by region.
  */
 static void history_document(struct doc *d, const struct hist_ctx *h,
@@ -203,6 +205,7 @@ static void history_document(struct doc *d, const struct hist_ctx *h,
 	struct changepoint_opts o;
 	char note[200];
 	size_t i, i0, j, k, shown = 0;
+	int short_history;
 
 	doc_json_root(d, DOC_V_OBJ, JSONW_INLINE);
 	doc_json_str(d, d->json, "metric", stats_metric_name(h->metric));
@@ -225,13 +228,12 @@ static void history_document(struct doc *d, const struct hist_ctx *h,
 		history_title(d, doc_heading(d, DOC_F_MD, 3), h, p[i].stats.name);
 		doc_blank(d, DOC_F_HUMAN);
 		t = history_table(d, h, p + i, s + i, j - i);
-		if (h->changes_only) {
-			/* over the runs read (with --limit, the N shown and the
-			 * one before, as history_mark() was) */
-			cli_no_change_points(note, sizeof(note), j - i0, history_commit, p + i0,
-					     2 * o.min_segment);
+		/* over the runs read (with --limit, the N shown and the one
+		 * before, as history_mark() was) */
+		short_history = cli_no_change_points(note, sizeof(note), j - i0, history_commit,
+						     p + i0, 2 * o.min_segment);
+		if (h->changes_only)
 			doc_table_empty(t, note);
-		}
 		r = doc_json_obj(d, regions, NULL, JSONW_INLINE);
 		doc_json_str(d, r, "name", p[i].stats.name);
 		if (p[i].stats.path) { /* by path, as diff's and show's rows */
@@ -239,6 +241,7 @@ static void history_document(struct doc *d, const struct hist_ctx *h,
 				      (size_t)p[i].stats.depth, JSONW_COMPACT);
 			doc_json_int(d, r, "depth", p[i].stats.depth);
 		}
+		doc_json_bool(d, r, "enough_history", !short_history);
 		doc_json_table(d, r, "runs", t);
 	}
 	if (shown == 0) /* the CSV header alone */

@@ -119,7 +119,7 @@ struct doc_table {
 	size_t nrows, cap;
 	unsigned flags;		  /* DOC_TABLE_* */
 	const char *indent;	  /* terminal: before every line (static) */
-	char *empty;		  /* terminal: printed instead of an empty table */
+	char *empty;		  /* terminal, markdown: printed instead of an empty table */
 	enum jsonw_layout layout; /* of the JSON array (objects are inline) */
 };
 

@@ -44,6 +44,13 @@ static int render_md_table(struct buf *out, const struct doc_table *t, const str
 
 	if (!nf)
 		return err_nomem();
+	if (t->nrows == 0 && t->empty) {
+		/* as on the terminal: a header alone would read as "none" */
+		rc |= render_md_put(out, t->empty, 0);
+		rc |= buf_putc(out, '\n');
+		free(nf);
+		return rc ? err_nomem() : 0;
+	}
 	for (c = 0; c < t->ncols; c++) {
 		nf[c].unit = doc_col_unit(t, c, o->units);
 		nf[c].utf8 = o->utf8;
