@@ -212,6 +212,14 @@ expect 0 "untag" $S untag 2 'rc^' 'v~2'
 expect_error "bad selector lists the grammar" \
 	"^scopedb: invalid run selector 'abc': expected ID, latest, tag:NAME, commit:PREFIX, a commit hash, branch:NAME, label:NAME or pin:NAME \(each may end in ~N or \^\), base:REF, or the path of an existing file$" \
 	$S show abc
+# a command of stored runs only lists only their forms (it refuses base:REF
+# and files: a hint naming them pointed the wrong way)
+for c in "rm 2 abc" "tag abc x" "pin x abc" "export abc" "push --to o.sqlite abc"; do
+	# shellcheck disable=SC2086
+	expect_error "bad selector, stored runs: $c" \
+		"^scopedb: invalid run selector 'abc': expected ID, latest, tag:NAME, commit:PREFIX, a commit hash, branch:NAME, label:NAME or pin:NAME \(each may end in ~N or \^\)$" \
+		$S $c
+done
 # a bare hash naming an existing file is the file
 cp r1.h5 beef
 expect 0 "show a hash-named file" $S show beef

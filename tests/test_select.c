@@ -134,8 +134,16 @@ static void test_bad(void **state)
 
 	(void)state;
 	for (i = 0; i < sizeof(unknown) / sizeof(unknown[0]); i++) {
+		struct select_spec s;
+
 		snprintf(msg, sizeof(msg), "invalid run selector '%s': %s", unknown[i], grammar);
 		expect_bad(unknown[i], msg);
+		/* stored runs only: the same grammar, without base:REF and files */
+		snprintf(msg, sizeof(msg), "invalid run selector '%s': %.*s", unknown[i],
+			 (int)(strstr(grammar, ", base:REF") - grammar), grammar);
+		assert_int_equal(select_parse_stored(&s, unknown[i]), ERR_USAGE);
+		assert_string_equal(err_msg(), msg);
+		assert_null(s.text);
 	}
 	for (i = 0; i < sizeof(typo) / sizeof(typo[0]); i++) {
 		snprintf(msg, sizeof(msg), "invalid run selector '%s'; did you mean '%s'?",

@@ -68,6 +68,11 @@ struct select_spec {
  */
 int select_parse(struct select_spec *out, const char *text);
 
+/* select_parse() for a command that takes stored runs only (rm, tag, pin,
+ * export, push, pull): its message lists no base:REF and no file, which
+ * such a command refuses. */
+int select_parse_stored(struct select_spec *out, const char *text);
+
 void select_release(struct select_spec *s);
 
 /*

@@ -215,7 +215,7 @@ int runarg_get_run(struct store_run *out, const struct runarg *a, const char *ar
 
 int runarg_parse_stored(struct select_spec *sel, const char *arg, const char *cmd)
 {
-	int rc = select_parse(sel, arg);
+	int rc = select_parse_stored(sel, arg);
 	struct stat sb;
 
 	if (rc != ERR_USAGE || stat(arg, &sb) != 0)

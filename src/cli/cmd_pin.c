@@ -57,7 +57,7 @@ int cmd_pin(int argc, char **argv)
 		code = cli_error();
 		goto out;
 	}
-	if (select_parse(&sel, arg)) {
+	if (select_parse_stored(&sel, arg)) {
 		if (stat(arg, &sb) == 0)
 			err_set(ERR_USAGE,
 				S_ISREG(sb.st_mode)

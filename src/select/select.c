@@ -12,9 +12,12 @@
 #include "scopedb/util.h"
 #include "util/suggest.h"
 
-#define SELECT_GRAMMAR                                                                             \
+/* The grammar in the message of a text that is no selector: the stored
+ * runs' forms, then what only the commands that compare runs take. */
+#define SELECT_GRAMMAR_STORED                                                                      \
 	"expected ID, latest, tag:NAME, commit:PREFIX, a commit hash, branch:NAME, label:NAME or " \
-	"pin:NAME (each may end in ~N or ^), base:REF, or the path of an existing file"
+	"pin:NAME (each may end in ~N or ^)"
+#define SELECT_GRAMMAR SELECT_GRAMMAR_STORED ", base:REF, or the path of an existing file"
 
 /* Decimal digits s[0..n) as a non-negative int64; -1 when empty, not all
  * digits or too large. */
@@ -124,7 +127,8 @@ static int select_hint(struct buf *hint, const char *text, size_t len)
 	return buf_printf(hint, "; did you mean '%s%s'?", best, text + k);
 }
 
-int select_parse(struct select_spec *out, const char *text)
+/* select_parse(), its message listing grammar. */
+static int select_parse_as(struct select_spec *out, const char *text, const char *grammar)
 {
 	static const struct {
 		const char *prefix;
@@ -197,12 +201,22 @@ int select_parse(struct select_spec *out, const char *text)
 	else if (hint.len)
 		rc = err_set(ERR_USAGE, "invalid run selector '%s'%s", text, hint.data);
 	else
-		rc = err_set(ERR_USAGE, "invalid run selector '%s': %s", text, SELECT_GRAMMAR);
+		rc = err_set(ERR_USAGE, "invalid run selector '%s': %s", text, grammar);
 out:
 	buf_release(&hint);
 	if (rc)
 		select_release(out);
 	return rc;
+}
+
+int select_parse(struct select_spec *out, const char *text)
+{
+	return select_parse_as(out, text, SELECT_GRAMMAR);
+}
+
+int select_parse_stored(struct select_spec *out, const char *text)
+{
+	return select_parse_as(out, text, SELECT_GRAMMAR_STORED);
 }
 
 void select_release(struct select_spec *s)
