@@ -125,6 +125,19 @@ main                    2  99.0 ms     0.214 ms
 # markdown: GitHub trims the spaces around a cell's text, so the indent
 # is no-break spaces (U+00A0), which it keeps
 nb=$'\u00a0'
+expect 0 "show --tree --by path" $S show --db "$db" 5 --tree --by path --columns calls --format csv
+expect 0 "show --tree" $S show --db "$db" 5 --tree --columns calls --format csv
+equals "--tree --by path is --tree" "$out" "$(
+	$S show --db "$db" 5 --tree --by path --columns calls --format csv
+)"
+# --by name with --tree is refused, not ignored (the tree was printed by path)
+for c in show:5 diff:"4 5"; do
+	# shellcheck disable=SC2086
+	expect 2 "${c%%:*} --tree --by name" $S ${c%%:*} --db "$db" ${c#*:} --tree --by name
+	equals "${c%%:*} --tree --by name: why" "${err%%$'\n'*}" \
+		"scopedb: --tree shows the call tree's paths: it cannot be given with --by name"
+	equals "${c%%:*} --tree --by name: nothing out" "$out" ""
+done
 expect 0 "show --tree markdown" $S show --db "$db" 5 --tree --columns calls --format markdown
 contains "markdown tree: depth 1" "$out" "| $nb${nb}timestep | 50 |"
 contains "markdown tree: depth 2" "$out" "| $nb$nb$nb${nb}solve | 50 |"
@@ -353,7 +366,7 @@ expect 0 "history by last name" $S history --db "$hs" --by path io --metric self
 equals "history: io's one path" "$(printf '%s\n' "$out" | cut -d, -f1,2,6 | tail -n +2)" "main > io,30,0.0001"
 # JSON: each path's block carries its names and depth, as diff's rows
 expect 0 "history json by path" $S history --db "$hs" --by path 'main > solve' --limit 1 --format json
-contains "history: path array" "$out" '{"name": "main > solve", "path": ["main","solve"], "depth": 2, "runs": ['
+contains "history: path array" "$out" '{"name": "main > solve", "path": ["main","solve"], "depth": 2, "enough_history": false, "runs": ['
 expect 0 "history json by name" $S history --db "$hs" solve --limit 1 --format json
 case "$out" in *'"depth": '*) bad "history by name: a path array" ;; *) ok ;; esac
 expect 0 "history p95 by path" $S history --db "$hs" --by path --match 'main > solve' --metric p95 --limit 1 --format json

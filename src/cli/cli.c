@@ -451,6 +451,19 @@ int cli_opt_by(const struct opt *opt, const char *arg)
 	return 0;
 }
 
+int cli_tree_by(const struct opt_cmd *self, const struct opt *opts, int *by_path, int tree,
+		int *code)
+{
+	if (tree && *by_path == 0) {
+		*code = opt_usage_error(self, opts,
+					"--tree shows the call tree's paths: it cannot be given "
+					"with --by name");
+		return -1;
+	}
+	*by_path = tree || *by_path > 0;
+	return 0;
+}
+
 int cli_opt_metric(const struct opt *opt, const char *arg)
 {
 	return stats_metric_parse(opt->value, arg);

@@ -216,6 +216,12 @@ int cli_opt_limit(const struct opt *opt, const char *arg);
 		   "name path", cli_opt_by)
 int cli_opt_by(const struct opt *opt, const char *arg);
 
+/* After parsing --by into *by_path (set to -1 before: not given) and
+ * --tree: --tree implies --by path, and refuses --by name (a usage error
+ * into *code, returning -1) rather than ignore it; *by_path ends 0 or 1. */
+int cli_tree_by(const struct opt_cmd *self, const struct opt *opts, int *by_path, int tree,
+		int *code);
+
 /* "gpu_total gpu_avg ... calls", the names of the metrics in their order,
  * and with help set "... (default total)": built once, static. */
 const char *cli_metric_words(int help);

@@ -162,7 +162,7 @@ int cmd_compare(int argc, char **argv, int check)
 	    OPT_CHOICE(0, "sort", &co.sort, "KEY", NULL, "delta pct name", compare_opt_sort),
 	    OPT_FLAG(0, "tree", &co.tree,
 		     "the paths as a tree, each under its parent, siblings\n"
-		     "in --sort order (implies --by path)"),
+		     "in --sort order (implies --by path; --by name is refused)"),
 	    OPT_CALLBACK(0, "threshold", &co, "PCT", "hide rows whose |delta %| is below PCT",
 			 compare_opt_threshold, 0),
 	    OPT__STAT(&co),
@@ -205,10 +205,10 @@ int cmd_compare(int argc, char **argv, int check)
 	co.metric = STATS_TOTAL;
 	co.sort = STATS_SORT_DELTA;
 	co.check = check;
+	co.by_path = -1; /* --by not given */
 	nargs = opt_parse(self, opts, argc, argv, &code);
-	if (nargs < 0)
+	if (nargs < 0 || cli_tree_by(self, opts, &co.by_path, co.tree, &code))
 		goto out;
-	co.by_path |= co.tree;
 	if (ranks.len) {
 		match_ranks_finish(&ranks);
 		co.ranks = ranks.v;

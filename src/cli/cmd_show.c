@@ -250,7 +250,7 @@ int cmd_show(int argc, char **argv)
 	    OPT__BY(&so.by_path),
 	    OPT_FLAG(0, "tree", &tree,
 		     "the paths as a tree, each under its parent, siblings\n"
-		     "sorted by --sort (implies --by path)"),
+		     "sorted by --sort (implies --by path; --by name is refused)"),
 	    OPT__RANKS(&ranks),
 	    OPT_CALLBACK(0, "sort", &sort, "COLUMN",
 			 "name, or a column to sort by, largest first\n(default total)",
@@ -267,9 +267,11 @@ int cmd_show(int argc, char **argv)
 	memset(&run, 0, sizeof(run));
 	runarg_db_init(&rdb, NULL, NULL);
 	i64vec_init(&ranks);
+	so.by_path = -1; /* --by not given */
 	if (opt_parse(self, opts, argc, argv, &code) < 0)
 		goto out;
-	so.by_path |= tree;
+	if (cli_tree_by(self, opts, &so.by_path, tree, &code))
+		goto out;
 	if (ranks.len) {
 		match_ranks_finish(&ranks);
 		so.ranks = ranks.v;
