@@ -215,7 +215,9 @@ static const char *show_columns_help(void)
 	static struct buf help; /* kept for the process */
 
 	if (!help.data &&
-	    buf_printf(&help, "comma-separated columns among %s", summary_col_words()))
+	    buf_printf(&help,
+		       "comma-separated columns among %s (the region comes first, named or not)",
+		       summary_col_words()))
 		buf_release(&help);
 	return help.data ? help.data : "comma-separated columns";
 }
