@@ -25,8 +25,8 @@ prof plain2.h5
 expect 0 "no commit" $S ingest --db "$db" plain.h5 plain2.h5
 equals "no commit stdout" "$out" "run 1: plain.h5: 1 rank, 2 regions, 10 calls
 run 2: plain2.h5: 1 rank, 2 regions, 10 calls"
-equals "no commit warning, once" "$err" \
-	"scopedb: warning: run 1 stored without a commit: pass --commit or run inside a git work tree"
+equals "no commit warning, once, of both runs" "$err" \
+	"scopedb: warning: 2 runs (1 to 2) stored without a commit: pass --commit or run inside a git work tree"
 equals "no commit stored" "$(ident plain.h5)" "- -"
 expect_error "ref outside a repository" \
 	"^scopedb: cannot resolve --commit 'HEAD': not in a git work tree \(give the commit as 4 to 64 hex digits\)$" \

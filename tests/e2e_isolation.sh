@@ -52,7 +52,7 @@ ldd "$SCOPEDB" 2>/dev/null | grep -q libasan && asan=1
 
 # scopedb's own lines of stderr (a sanitizer's report of the reader is not),
 # with the reader's SIGABRT said as SIGSEGV (see above)
-own() { grep '^scopedb: ' <<<"$err" | grep -v 'warning: run .* stored without a commit' | sed 's/(signal 6)/(signal 11)/'; }
+own() { grep '^scopedb: ' <<<"$err" | grep -v 'warning: .* stored without a commit' | sed 's/(signal 6)/(signal 11)/'; }
 
 crash_msg="scopedb: 'crash.h5': the HDF5 library crashed reading it (signal 11); nothing stored"
 

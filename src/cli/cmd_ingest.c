@@ -4,8 +4,8 @@
  * exit status is 2 if any file failed.  On a terminal a progress line is
  * drawn on stderr for ingests that take more than half a second.  Warnings
  * (stderr, exit status unchanged): a CI commit variable that is no commit,
- * the first run stored without a commit, and a file already stored under
- * another --commit/--branch/--label than the one given.  A new store (and
+ * the runs stored without a commit (once, at the end), and a file already
+ * stored under another --commit/--branch/--label than the one given.  A new store (and
  * its missing directories) is created at the first file that is a profile,
  * never for a command that stores nothing.
  */
@@ -150,16 +150,20 @@ static void ingest_warn_kept(const char *path, const struct ingest_result *r,
 	buf_release(&who);
 }
 
-/* The warning for the first run stored without a commit: the fix is
- * --commit, or the CI variable that was ignored (id->ignored_from), or a
- * repository git can read (id->git_error), or a git work tree. */
-static void ingest_warn_no_commit(int64_t run_id, const struct identity *id)
+/* The warning, once a command, for the runs it stored without a commit
+ * (n of them, first to last): the fix is --commit, or the CI variable that
+ * was ignored (id->ignored_from), or a repository git can read
+ * (id->git_error), or a git work tree. */
+static void ingest_warn_no_commit(int64_t first, int64_t last, int n, const struct identity *id)
 {
 	struct buf q = BUF_INIT;
 
-	fprintf(stderr,
-		"scopedb: warning: run %" PRId64 " stored without a commit: pass --commit or ",
-		run_id);
+	if (n == 1)
+		fprintf(stderr, "scopedb: warning: run %" PRId64 " stored", first);
+	else
+		fprintf(stderr, "scopedb: warning: %d runs (%" PRId64 " to %" PRId64 ") stored", n,
+			first, last);
+	fputs(" without a commit: pass --commit or ", stderr);
 	if (id->ignored_from)
 		fprintf(stderr, "set %s to a commit\n", id->ignored_from);
 	else if (id->git_error)
@@ -245,7 +249,8 @@ static int ingest_files(struct buf *json, struct store **st, const char *db, str
 	struct doc d;
 	struct doc_value *list;
 	struct ingest_queue *q = NULL;
-	int i, rc = 0, warned = 0;
+	int i, rc = 0, no_commit = 0;
+	int64_t no_commit_first = 0, no_commit_last = 0;
 
 	doc_init(&d);
 	list = doc_json_root(&d, DOC_V_ARR, JSONW_BLOCK);
@@ -281,9 +286,11 @@ static int ingest_files(struct buf *json, struct store **st, const char *db, str
 				cli_print_error(err_msg());
 		} else if (r.duplicate) {
 			ingest_warn_kept(files[i], &r, io, asked);
-		} else if (!io->commit && !warned) {
-			ingest_warn_no_commit(r.run_id, id);
-			warned = 1;
+		} else if (!io->commit) {
+			/* said once, of them all, at the end */
+			if (!no_commit++)
+				no_commit_first = r.run_id;
+			no_commit_last = r.run_id;
 		}
 		/* (their text quotes the file: through escape_msg()) */
 		if (!e && r.time_warning[0])
@@ -304,6 +311,8 @@ static int ingest_files(struct buf *json, struct store **st, const char *db, str
 		ingest_result_release(&r);
 	}
 	ingest_queue_free(q);
+	if (no_commit)
+		ingest_warn_no_commit(no_commit_first, no_commit_last, no_commit, id);
 	if (!rc && cli_format_is(fmt, "json"))
 		rc = cli_render(json, &d, fmt, 0);
 	doc_release(&d);
