@@ -541,7 +541,7 @@ cat >gpu.json <<'EOF'
 EOF
 expect 0 "diff by path of GPU times" $S diff gpu.json gpu.json --by path --metric gpu_total
 equals "diff by path of GPU times: why none" "$err" \
-	"scopedb: warning: nothing to compare: metric gpu_total has no value in either run (paths keep no GPU times: compare them --by name)"
+	"scopedb: warning: nothing to compare: metric gpu_total has no value in either run (paths keep no GPU times; --by name compares the regions' GPU times, where the runs have any)"
 "$MKPROFILE" --aggregate agg-file.h5 >/dev/null || exit 1
 expect_err 2 "the aggregate side of a diff, named" \
 	"scopedb: 'agg-file.h5' has no paths: it keeps no calls, only totals (aggregate layout); use --by name" \

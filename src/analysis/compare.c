@@ -401,7 +401,8 @@ static const char *compare_why_none(const struct compare_result *r, const struct
 	if (agg && (gpu || stats_metric_quantile(o->metric) > 0.0))
 		return " (aggregate-layout runs have no per-call durations)";
 	if (gpu && o->by_path)
-		return " (paths keep no GPU times: compare them --by name)";
+		return " (paths keep no GPU times; --by name compares the regions' GPU times, "
+		       "where the runs have any)";
 	if (gpu)
 		return " (no call has a GPU time)";
 	return "";
