@@ -193,6 +193,10 @@ contains "attribution object" "$out" '"attribution": {"region": "main > timestep
 contains "largest cause first" "$out" '"causes": [{"path": ["main","timestep","solve","precondition"], "delta_self": 0.01499331'
 expect 1 "junit" $S check --db "$db" 4 5 --by path --max-regression 20 --format junit
 contains "junit line" "$out" "attribution: main &gt; timestep &gt; halo_exchange +29.6%: 100% from main &gt; timestep &gt; halo_exchange (+1.70 ms self)"
+# a pull request's annotations say the cause too (escaped as their data)
+expect 1 "github" $S check --db "$db" 2 3 --max-regression 50 --format github
+contains "github cause" "$out" \
+	"::main: total 133 ms -> 250 ms (+88.1%25); over the budget of +50%25; 134%25 from main > solve (+157 ms self)"
 # another time metric is explained through the path's total, and says so
 expect 1 "check p95 by path" $S check --db "$db" 4 5 --by path --metric p95 --max-regression 60 --include 'halo'
 contains "p95 line" "$out" "main > timestep > halo_exchange p95 +74.2%, total +1.70 ms: 100% from main > timestep > halo_exchange (+1.70 ms self)"

@@ -170,6 +170,18 @@ static void report_side_titles(struct doc_col *c, const struct compare_result *r
 	}
 }
 
+/* "95% from main > timestep > halo_exchange (+1.78 s self)": at's largest
+ * cause, appended to b (the attribution line's end, a finding's). */
+static int report_attr_cause(struct buf *b, const struct compare_attr *at)
+{
+	char share[32], self[48];
+	const struct compare_cause *c = &at->causes[0];
+
+	format_sig(share, sizeof(share), c->share * 100.0, 3, 0);
+	format_duration(self, sizeof(self), c->delta_self, format_unit_pick(c->delta_self), 1, 1);
+	return buf_printf(b, "%s%% from %s (%s self)", share, c->path->name, self);
+}
+
 /* "main +110%: 95% from main > timestep > halo_exchange (+1.78 s self)":
  * the row's growth and its largest cause (docs/calltree.md), into b.
  * When what is decomposed is not the row's value, it is said after the
@@ -177,13 +189,10 @@ static void report_side_titles(struct doc_col *c, const struct compare_result *r
 static int report_attr_line(struct buf *b, const struct stats_row *row, enum stats_metric m,
 			    const struct compare_attr *at, double edge)
 {
-	char pct[32], share[32], self[48], delta[48];
-	const struct compare_cause *c = &at->causes[0];
+	char pct[32], delta[48];
 	int rc;
 
 	format_pct_edge(pct, sizeof(pct), row->pct.none, row->pct.v, edge);
-	format_sig(share, sizeof(share), c->share * 100.0, 3, 0);
-	format_duration(self, sizeof(self), c->delta_self, format_unit_pick(c->delta_self), 1, 1);
 	b->len = 0;
 	format_duration(delta, sizeof(delta), at->delta, format_unit_pick(at->delta), 1, 1);
 	if (at->same)
@@ -198,7 +207,7 @@ static int report_attr_line(struct buf *b, const struct stats_row *row, enum sta
 				: at->metric == STATS_SELF ? "self of its paths"
 							   : "total of its outermost calls",
 				delta);
-	return rc | buf_printf(b, "%s%% from %s (%s self)", share, c->path->name, self);
+	return rc | report_attr_cause(b, at);
 }
 
 /* A row's "attribution" object: its region, what is decomposed and its
@@ -484,7 +493,8 @@ static void report_value_text(char *s, size_t len, enum stats_metric m, const st
 }
 
 /*
- * One finding of row i (report_findings()): its title and message.  The
+ * One finding of row i (report_findings()): its title and message, which
+ * ends with the row's largest cause when the check attributed it.  The
  * region name goes in as data; the renderer escapes it.
  */
 static int report_finding_text(struct buf *title, struct buf *msg, const struct compare_result *r,
@@ -529,6 +539,11 @@ static int report_finding_text(struct buf *title, struct buf *msg, const struct 
 		rc |= buf_puts(msg, "; missing from the candidate (--fail-on-missing)");
 	} else if (row->violation) {
 		rc |= buf_printf(msg, "; over the budget of %+g%%", o->max_regression);
+	}
+	/* its largest cause, as the table's line under the verdict says it */
+	if (row->violation && r->attr && r->attr[i].n) {
+		rc |= buf_puts(msg, "; ");
+		rc |= report_attr_cause(msg, &r->attr[i]);
 	}
 	return rc;
 }
