@@ -498,6 +498,18 @@ expect 0 "diff by path, a rank without a tree" $S diff pbase.json pcand.json --b
 equals "diff by path warns" "$err" "scopedb: warning: $partial"
 expect 0 "show by path, a rank without a tree" $S show pcand.json --by path
 equals "show by path warns" "$err" "scopedb: warning: $partial"
+# --ranks of only that rank: no call by path, and the two warnings agree on
+# why (the selection said "no call" beside "rank 0 has calls")
+rank0="'pcand.json': rank 0 has calls but no call tree with paths (calls that overlap without nesting, rows of totals only, too many calls to hold, or paths too deep or too many), so its paths leave it out"
+expect 0 "show by path, --ranks of the rank without a tree" $S show pcand.json --by path --ranks 0
+equals "show: no call by path, and why" "$err" "scopedb: warning: --ranks selects no call of 'pcand.json' (of its 2 ranks) by path: ranks without a call tree are left out (--by name shows their calls)
+scopedb: warning: $rank0"
+expect 0 "diff by path, --ranks of the rank without a tree" \
+	$S diff pbase.json pcand.json --by path --ranks 0
+equals "diff: nothing by path, and why" "$err" "scopedb: warning: $rank0
+scopedb: warning: nothing to compare: --ranks 0 selects no call of 'pcand.json' by path: ranks without a call tree are left out (--by name compares their calls)"
+expect 0 "show by name, --ranks 0: its calls" $S show pcand.json --ranks 0 --format csv --columns calls
+equals "show by name, --ranks 0: no warning" "$err" ""
 # both runs lacking trees on some ranks: a warning for each
 expect 0 "diff by path, both runs partial" $S diff pcand.json pcand.json --by path
 equals "diff of the same partial run warns once" "$err" "scopedb: warning: $partial"

@@ -408,6 +408,18 @@ static const char *compare_why_none(const struct compare_result *r, const struct
 	return "";
 }
 
+/* By path, when ranks were left out for want of a call tree (their warning,
+ * r->partial, says which): why a selection found no call, appended to t,
+ * so that it does not read as ranks that made none. */
+static int compare_no_tree(struct buf *t, const struct compare_result *r,
+			   const struct compare_opts *o)
+{
+	if (!o->by_path || (!r->partial && !r->partial_other))
+		return 0;
+	return buf_puts(t, " by path: ranks without a call tree are left out (--by name compares "
+			   "their calls)");
+}
+
 /*
  * Set r->nothing when nothing was compared, so that a check cannot pass on
  * nothing: a side is a run without regions (stored before scopedb refused
@@ -453,6 +465,7 @@ static int compare_nothing(struct compare_result *r, const struct compare_opts *
 		rc |= compare_selection(&t, o);
 		rc |= buf_puts(&t, t.len ? " selects no call of " : "no call in ");
 		rc |= compare_sides(&t, r, za, zb, " or ");
+		rc |= compare_no_tree(&t, r, o);
 	} else if (nrows) {
 		return 0;
 	} else if (r->a.nregions == 0 && r->b.nregions == 0) {
@@ -463,6 +476,7 @@ static int compare_nothing(struct compare_result *r, const struct compare_opts *
 		rc |= compare_selection(&t, o);
 		rc |= buf_puts(&t, t.len ? " selects no call of " : "no call in ");
 		rc |= compare_sides(&t, r, 1, 1, " or ");
+		rc |= compare_no_tree(&t, r, o);
 	} else {
 		rc |= buf_printf(&t, "metric %s has no value in either run%s",
 				 stats_metric_name(o->metric), compare_why_none(r, o));

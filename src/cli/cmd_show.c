@@ -246,6 +246,7 @@ int cmd_show(int argc, char **argv)
 	size_t nrows = 0, ncols, c;
 	int code = CLI_EXIT_ERROR, tree = 0;
 	size_t *levels = NULL;
+	char *partial = NULL; /* by path: the ranks without a tree, said */
 	const struct opt opts[] = {
 	    OPT__DB(&db),
 	    OPT__REGIONS(&regions),
@@ -300,9 +301,17 @@ int cmd_show(int argc, char **argv)
 		code = cli_error();
 		goto out;
 	}
+	/* by path, over ranks some of which have no tree: said (below), as
+	 * diff says it */
+	if (so.by_path &&
+	    compare_paths_partial(&partial, arg.st, arg.run_id, arg.is_file, so.ranks, so.nranks)) {
+		code = cli_error();
+		goto out;
+	}
 	/* --ranks that select no call of the run (no such rank, or ranks of
-	 * index rows only): a table of zeros, said as diff says it (with
-	 * --include or --exclude the selection may be why: not said) */
+	 * index rows only, or by path ranks without a tree): a table of zeros,
+	 * said as diff says it (with --include or --exclude the selection may
+	 * be why: not said) */
 	if (so.ranks && nrows && !so.ninclude && !so.nexclude) {
 		size_t i;
 
@@ -316,27 +325,21 @@ int cmd_show(int argc, char **argv)
 			snprintf(id, sizeof(id), "run %lld", (long long)run.id);
 			fprintf(stderr,
 				"scopedb: warning: --ranks selects no call of %s%s%s (of its %lld "
-				"ranks)\n",
+				"ranks)%s\n",
 				mark,
 				arg.is_file ? cli_msgq(&q, run.source_path ? run.source_path : "?")
 					    : id,
-				mark, (long long)run.num_ranks);
+				mark, (long long)run.num_ranks,
+				partial ? " by path: ranks without a call tree are left out "
+					  "(--by name shows their calls)"
+					: "");
 			buf_release(&q);
 		}
 	}
-	/* by path, over ranks some of which have no tree: said, as diff says it */
-	if (so.by_path) {
-		char *partial = NULL;
+	if (partial) {
 		struct buf q = BUF_INIT;
 
-		if (compare_paths_partial(&partial, arg.st, arg.run_id, arg.is_file, so.ranks,
-					  so.nranks)) {
-			code = cli_error();
-			goto out;
-		}
-		if (partial)
-			fprintf(stderr, "scopedb: warning: %s\n", cli_msgq(&q, partial));
-		free(partial);
+		fprintf(stderr, "scopedb: warning: %s\n", cli_msgq(&q, partial));
 		buf_release(&q);
 	}
 	/* GPU columns by default only when the run has GPU data, self only
@@ -372,6 +375,7 @@ int cmd_show(int argc, char **argv)
 	code = cli_print_doc(show_document, &view, fmt, 0, CLI_EXIT_OK);
 out:
 	summary_free(rows, nrows);
+	free(partial);
 	free(levels);
 	store_run_release(&run);
 	runarg_release(&arg);
