@@ -661,6 +661,15 @@ expect_err 2 "nightly: a pin's suggestion" \
 expect_err 2 "nightly: latest~0's suggestion" \
 	"scopedb: the baseline 'latest~0' and the candidate 'latest' are the same run 17: compare it with an earlier run (such as 'latest~1')" \
 	$S check latest~0 latest --baseline-window 10
+# a point check of a run against itself passes (nothing grew), and says
+# that nothing was compared: a baseline set wrong does not pass unseen
+expect_err 0 "nightly: a point check of a run against itself" \
+	"scopedb: warning: the baseline 'pin:tonight' and the candidate 'latest' are the same run 17: nothing was compared with an earlier run" \
+	$S check pin:tonight latest --max-regression 5
+expect_err 0 "a point check of a file against itself" \
+	"scopedb: warning: the baseline and the candidate are the same file 'n17.h5': nothing was compared with another run" \
+	$S check n17.h5 n17.h5 --max-regression 5
+expect_err 0 "a point check of two runs: no warning" "" $S check 16 17 --max-regression 500
 # a run against itself alone: itself, no repetitions (they were every
 # night of its commit, and the check passed)
 expect 0 "nightly: a run against itself alone" $S check tag:nightly latest --stat --max-regression 5

@@ -277,6 +277,10 @@ extern const char *const compare_same_keys[];
 int compare_runs(struct compare_result *out, const char *arg_a, const char *arg_b,
 		 const struct compare_opts *opts);
 
+/* 1 when both sides of r are one run, or one file as given (a run
+ * against itself: "diff 3 3"). */
+int compare_same_sides(const struct compare_result *r);
+
 void compare_release(struct compare_result *r);
 
 /* The names of the path row called name (by path: from either side), or

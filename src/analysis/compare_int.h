@@ -31,8 +31,6 @@ const char *compare_meta_get(const struct store_meta *m, const char *key);
 int compare_side_idle(const struct compare_side *side, const char *name);
 /* "run 4" or "'x.h5'": side named as messages name it, into out. */
 int compare_side_name(struct buf *out, const struct compare_side *s);
-/* 1 when both sides are one run (a run against itself). */
-int compare_same_sides(const struct compare_result *r);
 /* By name with --metric self: the regions whose self time is unknown on
  * either side, said in r->partial (and r->partial_other), which check and
  * report refuse and diff warns of (compare_partial.c). */

@@ -281,6 +281,28 @@ int cmd_compare(int argc, char **argv, int check)
 	if (res.nothing)
 		fprintf(stderr, "scopedb: warning: nothing to compare: %s\n",
 			cli_msgq(&q, res.nothing));
+	/* a point check of a run against itself passes on nothing compared:
+	 * said, so that a baseline set wrong does not pass unseen (a window
+	 * refuses it once the store has an earlier run, runset.c; a first
+	 * night's run checked against its own pin stands) */
+	if (check && !co.stat && reps.n == 1 && compare_same_sides(&res)) {
+		struct buf qb = BUF_INIT;
+
+		if (res.a.is_file)
+			fprintf(
+			    stderr,
+			    "scopedb: warning: the baseline and the candidate are the same file "
+			    "'%s': nothing was compared with another run\n",
+			    cli_msgq(&q, argv[0]));
+		else
+			fprintf(
+			    stderr,
+			    "scopedb: warning: the baseline '%s' and the candidate '%s' are the "
+			    "same run %lld: nothing was compared with an earlier run\n",
+			    cli_msgq(&q, argv[0]), cli_msgq(&qb, reps.v[0]),
+			    (long long)res.a.run.id);
+		buf_release(&qb);
+	}
 	{
 		const struct compare_view v = {&res, &co};
 
