@@ -460,10 +460,14 @@ b,2,5e-08"
 expect_err 2 "no tree, no paths" \
 	"scopedb: run 1 has no paths: no rank has a call tree with paths (calls that overlap without nesting, rows of totals only, or paths too deep or too many: see the warning of its ingest); use --by name" \
 	$S show --db "$E2E_DIR/o.sqlite" 1 --by path
-# the same files given as files: named, where no ingest warned
+# the same file given as a file: named, with its read's own words (it sent
+# the reader to 'scopedb ingest', which writes a store, to learn them)
 expect_err 2 "a file without a tree" \
-	"scopedb: 'overlap.json' has no paths: no rank has a call tree with paths (calls that overlap without nesting, rows of totals only, or paths too deep or too many: 'scopedb ingest' of it says which); use --by name" \
+	"scopedb: 'overlap.json' has no paths: rank 0: a call of 'b' [40, 60] ns starts inside a call of 'a' [10, 50] ns and ends after it, so rank 0 has no call tree; the flat numbers are not affected, and --by path leaves it out; use --by name" \
 	$S show overlap.json --by path
+expect_err 2 "a file without a tree, diff" \
+	"scopedb: 'overlap.json' has no paths: rank 0: a call of 'b' [40, 60] ns starts inside a call of 'a' [10, 50] ns and ends after it, so rank 0 has no call tree; the flat numbers are not affected, and --by path leaves it out; use --by name" \
+	$S diff --db "$E2E_DIR/o.sqlite" overlap.json 1 --by path
 # one rank of two without a tree: a check by path would see the other
 # only (main +50% on both ranks; rank 1 alone says so, rank 0's
 # overlapping x and y take its tree): check and report refuse, diff

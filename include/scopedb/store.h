@@ -85,6 +85,13 @@ int store_file_missing(const char *location);
  * first backend that has them (SQLite's). */
 int store_open_temporary(struct store **out);
 
+/* For a temporary store holding one file's run: the warning its ingest gave
+ * about ranks without a call tree ("'x.json': rank 0: a path is more than
+ * 1024 names long, so ..."), which a read by path that finds no path then
+ * says in place of the list of possible causes.  Copied; no-op on other
+ * stores or an empty warning. */
+int store_set_file_note(struct store *st, const char *warning);
+
 /* The --db value the store was opened with, for messages. */
 const char *store_location(const struct store *st);
 

@@ -149,7 +149,11 @@ int runarg_resolve(struct runarg *out, struct runarg_db *db, const char *arg)
 			return rc;
 		out->st = out->mem;
 		out->run_id = res.run_id;
+		/* why ranks have no tree, for a read by path to say */
+		rc = store_set_file_note(out->mem, res.warning);
 		ingest_result_release(&res);
+		if (rc)
+			return rc;
 		out->is_file = 1;
 		return 0;
 	}

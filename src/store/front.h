@@ -68,6 +68,7 @@ struct store {
 	struct store_conn *conn;
 	const char *location; /* the backend's, for messages */
 	int temporary;	      /* store_open_temporary()'s: a profile file's run, read */
+	char *file_note;      /* temporary: why its file's ranks have no tree, or NULL */
 	int writing;	      /* inside store_begin() .. store_commit()/store_rollback() */
 	int reading;	      /* inside the read snapshot store_read_begin() started */
 	/* region name -> id in this write transaction (strmap id -> ids.v[]),

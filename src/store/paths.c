@@ -397,11 +397,12 @@ static int path_stats_decode(void *ctx, void *elem, const struct rows_row *r)
 
 /* Why run_id has no paths: a stored run is named by its number, a profile
  * file read for the command (a temporary store) by its path, and where
- * the stored run's ingest warned, the file's own read has not. */
+ * the stored run's ingest warned, the file's own read gives its warning's
+ * words (store_set_file_note()). */
 static int paths_none(struct store *st, int64_t run_id, const struct store_nesting *nest)
 {
 	struct store_run run;
-	char who[600], why[200];
+	char who[600], why[800];
 	int file = st->temporary, ret = 0;
 
 	memset(&run, 0, sizeof(run));
@@ -418,6 +419,8 @@ static int paths_none(struct store *st, int64_t run_id, const struct store_nesti
 	else if (nest->ranks == 0)
 		snprintf(why, sizeof(why), "%s keeps no calls, only totals (aggregate layout)",
 			 file ? "it" : "its file");
+	else if (nest->trees == 0 && file && st->file_note)
+		snprintf(why, sizeof(why), "%s", st->file_note); /* its ingest's words */
 	else if (nest->trees == 0)
 		snprintf(why, sizeof(why),
 			 "no rank has a call tree with paths (calls that overlap without nesting, "

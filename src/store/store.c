@@ -280,7 +280,22 @@ void store_close(struct store *st)
 	free(st->paths);
 	free(st->tots);
 	free(st->totslots);
+	free(st->file_note);
 	free(st);
+}
+
+int store_set_file_note(struct store *st, const char *warning)
+{
+	const char *why = warning;
+
+	if (!st->temporary || !warning || !*warning)
+		return 0;
+	/* "'x.json': rank 0: ...": the file is named by the message */
+	if (*warning == '\'' && strstr(warning + 1, "': "))
+		why = strstr(warning + 1, "': ") + 3;
+	free(st->file_note);
+	st->file_note = util_strdup(why);
+	return st->file_note ? 0 : err_nomem();
 }
 
 int store_file_missing(const char *location)
