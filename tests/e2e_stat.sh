@@ -174,6 +174,7 @@ if tcase diff; then
 # --- diff: the same sets and verdicts against a zero budget, no gate ------------------
 expect 0 "diff stat" $S diff tag:nightly 15 --baseline-window 10
 contains "diff verdicts" "$out" "Verdicts: 1 regressed, 0 improved, 0 unchanged, 0 inconclusive, 4 no evidence"
+not_contains "a decided region: no 'nothing decided'" "$out" "nothing decided"
 case "$out" in *"Regression check"*) bad "diff shows a gate: $out" ;; *) ok ;; esac
 expect 0 "diff stat json" $S diff tag:nightly 15 --baseline-window 10 --format json
 case "$out" in *'"status"'*) bad "diff json has a status: $out" ;; *) ok ;; esac
@@ -292,7 +293,7 @@ expect 0 "outlier run: left out everywhere" $S check branch:main orc0.h5 orc1.h5
 contains "outlier run: named" "$out" \
 	"Outlier runs: orc2.h5 (2.2x slower in 5 of 5 regions); left out of the estimates"
 contains "outlier run: no verdict moved" "$out" \
-	"Verdicts: 0 regressed, 0 improved, 0 unchanged, 0 inconclusive, 5 no evidence"
+	"Verdicts: 0 regressed, 0 improved, 0 unchanged, 0 inconclusive, 5 no evidence (nothing decided: more runs would, see runs needed)"
 expect 0 "outlier run: json" $S check branch:main orc0.h5 orc1.h5 orc2.h5 --baseline-window 10 \
 	--format json
 equals "outlier run: each row without it" \

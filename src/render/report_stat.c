@@ -338,6 +338,9 @@ void report_stat_header(struct doc *d, const struct compare_result *r)
 	for (k = 0; k < 5; k++)
 		rc |=
 		    buf_printf(&t, "%s%zu %s", k ? ", " : "", cnt[k], verdict_call_name(calls[k]));
+	/* a PASS that rests on no evidence at all must not read as a real one */
+	if (r->nrows && cnt[4] == r->nrows)
+		rc |= buf_puts(&t, " (nothing decided: more runs would, see runs needed)");
 	if (!rc)
 		doc_span(d, doc_field(d, DOC_F_HUMAN, "Verdicts"), t.data, DOC_RAW);
 	if (rc)
