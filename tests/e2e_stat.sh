@@ -644,7 +644,14 @@ done
 expect 1 "nightly: tonight's run 2x slower fails" $S check 16 17 --baseline-window 10 \
 	--max-regression 5
 contains "nightly: tonight alone is the candidate" "$out" "Candidate runs: 1 (17)"
-contains "nightly: the baseline window" "$out" "Baseline runs: 10 (16, 15, 14, 13, 12, 11, 10, 9, 8, 7)"
+contains "nightly: the baseline window" "$out" "Baseline runs: 10 (16, 15, 14, 13, 12, 11, 10, 9, 8, 7)
+"
+# a window the store cannot fill says how much was asked for
+expect 1 "nightly: a window longer than the history" $S check 16 17 --baseline-window 30 \
+	--max-regression 5
+contains "nightly: of the 30 asked for" "$out" \
+	"Baseline runs: 16 (16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1), of the 30 asked for
+"
 expect 0 "nightly: last night against the night before passes" $S check 15 16 \
 	--baseline-window 10 --max-regression 5
 contains "nightly: its repetitions stop at the baseline" "$out" "Candidate runs: 1 (16)"

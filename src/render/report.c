@@ -664,7 +664,7 @@ void report_doc(struct doc *d, const struct compare_result *r, const struct comp
 	doc_spanf(d, doc_field(d, o->check ? DOC_F_MD : DOC_F_HUMAN, "Metric"), DOC_RAW, "%s (%s)",
 		  metric, report_unit(o->metric));
 	if (r->stat)
-		report_stat_header(d, r);
+		report_stat_header(d, r, o);
 	if (o->ranks)
 		report_ranks_field(d, DOC_F_MD, o->ranks, o->nranks);
 	if (r->nmeta_changes) {

@@ -28,6 +28,7 @@ void report_stat_json(struct doc *d, struct doc_value *arr, const struct compare
 		      size_t i, int cnt, const struct compare_path *p);
 /* The header of a statistical comparison (run sets, outliers, noise, --same,
  * verdict counts). */
-void report_stat_header(struct doc *d, const struct compare_result *r);
+void report_stat_header(struct doc *d, const struct compare_result *r,
+			const struct compare_opts *opts);
 
 #endif

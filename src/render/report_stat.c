@@ -176,7 +176,7 @@ static void report_id_span(struct doc *d, struct doc_block *b, const struct comp
 /* A field "key: N (41, 40, ...)" naming a run set ("3 (a.h5, b.h5, c.h5)"
  * for files). */
 static void report_set_field(struct doc *d, const char *key, const struct compare_result *r,
-			     const int64_t *ids, size_t n)
+			     const int64_t *ids, size_t n, size_t asked)
 {
 	struct doc_block *b = doc_field(d, DOC_F_HUMAN, key);
 	size_t i;
@@ -188,6 +188,9 @@ static void report_set_field(struct doc *d, const char *key, const struct compar
 		report_id_span(d, b, r, ids[i]);
 	}
 	doc_span(d, b, ")", DOC_RAW);
+	/* a window the store could not fill judges with less than it seems */
+	if (n < asked)
+		doc_spanf(d, b, DOC_RAW, ", of the %zu asked for", asked);
 }
 
 /* "Outlier runs: 38 (2.4x slower in 24 of 25 regions), 12 (...); left out
@@ -285,7 +288,8 @@ void report_same_doc(struct doc *d, const struct same *s)
 }
 
 /*
- * The header of a statistical comparison: both run sets, the outlier runs
+ * The header of a statistical comparison: both run sets (", of the 10 asked
+ * for" after a window the store could not fill), the outlier runs
  * left out, where the noise came from with the median CV of the regions
  * and how much of it was pooled, --same, and the count of each verdict;
  * JSON: "baseline_runs", "candidate_runs", "outliers" (run, regions, of,
@@ -293,7 +297,8 @@ void report_same_doc(struct doc *d, const struct same *s)
  * the history runs it came from and the history's description),
  * "noise_pool" and "same".
  */
-void report_stat_header(struct doc *d, const struct compare_result *r)
+void report_stat_header(struct doc *d, const struct compare_result *r,
+			const struct compare_opts *opts)
 {
 	/* the order of the counts in the "Verdicts" line */
 	static const enum verdict_call calls[] = {VERDICT_CALL_REGRESSED, VERDICT_CALL_IMPROVED,
@@ -311,8 +316,9 @@ void report_stat_header(struct doc *d, const struct compare_result *r)
 		for (k = 0; k < 5; k++)
 			cnt[k] += r->stat[i].verdict == calls[k];
 	}
-	report_set_field(d, "Baseline runs", r, r->base_runs, r->nbase_runs);
-	report_set_field(d, "Candidate runs", r, r->cand_runs, r->ncand_runs);
+	report_set_field(d, "Baseline runs", r, r->base_runs, r->nbase_runs, opts->baseline_window);
+	report_set_field(d, "Candidate runs", r, r->cand_runs, r->ncand_runs,
+			 opts->candidate_window);
 	if (r->noutliers)
 		report_outliers_field(d, r);
 	rc |= buf_printf(&t, "between-run CV of each region from its history: ");
