@@ -143,6 +143,10 @@ contains "markdown tree: depth 1" "$out" "| $nb${nb}timestep | 50 |"
 contains "markdown tree: depth 2" "$out" "| $nb$nb$nb${nb}solve | 50 |"
 expect 0 "diff --tree markdown" $S diff --db "$db" 4 5 --tree --format markdown
 contains "markdown diff tree" "$out" "| $nb$nb$nb$nb$nb${nb}precondition | "
+# no untitled blank column for the side marks when no row is of one side
+contains "markdown diff tree: header" "$out" "
+| region | a | b | delta | delta % |
+"
 # machines get the joined names, in tree order
 expect 0 "show --tree csv" $S show --db "$db" 2 --tree --columns total --format csv
 equals "tree csv" "$(printf '%s\n' "$out" | cut -d, -f1)" "region
@@ -172,6 +176,11 @@ main > io"
 expect 0 "diff --tree marks" $S diff --db "$db" 2 4 --tree
 contains "only in b" "$out" "  timestep            -       74.4 ms    +74.4 ms          -  only in b"
 contains "only in a" "$out" "only in a"
+expect 0 "diff --tree marks, markdown" $S diff --db "$db" 2 4 --tree --format markdown
+contains "markdown marks: their column" "$out" "
+| region | a | b | delta | delta % |  |
+"
+contains "markdown marks: only in b" "$out" " | - | only in b |"
 fi
 
 if tcase attribution; then

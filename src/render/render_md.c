@@ -34,31 +34,58 @@ static int render_md_spans(struct buf *out, const struct doc_text *t, const stru
 	return rc;
 }
 
+/* Column c of t is shown: in this format, and not an untitled column whose
+ * every cell is empty (--tree's mark where no row is of one side only: a
+ * pipe table would keep it as a blank column). */
+static int render_md_shown(const struct doc_table *t, size_t c, unsigned fmt)
+{
+	const char *title = t->cols[c].title;
+	size_t r;
+
+	if (!(t->cols[c].fmts & fmt))
+		return 0;
+	if (title && *title)
+		return 1;
+	for (r = 0; r < t->nrows; r++) {
+		const struct doc_cell *x = doc_cell(t, r, c);
+
+		if (t->cols[c].type != DOC_TEXT || (!x->null && x->s && *x->s))
+			return 1;
+	}
+	return 0;
+}
+
 static int render_md_table(struct buf *out, const struct doc_table *t, const struct render_opts *o)
 {
 	unsigned fmt = o->fmt;
 	struct doc_numfmt *nf = calloc(t->ncols ? t->ncols : 1, sizeof(*nf));
+	unsigned char *shown = calloc(t->ncols ? t->ncols : 1, 1);
 	struct buf cell = BUF_INIT;
 	size_t r, c, lead;
 	int rc = 0;
 
-	if (!nf)
+	if (!nf || !shown) {
+		free(nf);
+		free(shown);
 		return err_nomem();
+	}
 	if (t->nrows == 0 && t->empty) {
 		/* as on the terminal: a header alone would read as "none" */
 		rc |= render_md_put(out, t->empty, 0);
 		rc |= buf_putc(out, '\n');
 		free(nf);
+		free(shown);
 		return rc ? err_nomem() : 0;
 	}
 	for (c = 0; c < t->ncols; c++) {
 		nf[c].unit = doc_col_unit(t, c, o->units);
 		nf[c].utf8 = o->utf8;
+		shown[c] = (unsigned char)render_md_shown(t, c, fmt);
 	}
 
 	rc |= buf_putc(out, '|');
 	for (c = 0; c < t->ncols; c++) {
-		if (!(t->cols[c].fmts & fmt))
+		if (!shown[c])
 			continue;
 		rc |= buf_putc(out, ' ');
 		rc |= render_md_put(out, t->cols[c].title ? t->cols[c].title : "",
@@ -67,7 +94,7 @@ static int render_md_table(struct buf *out, const struct doc_table *t, const str
 	}
 	rc |= buf_puts(out, "\n|");
 	for (c = 0; c < t->ncols; c++)
-		if (t->cols[c].fmts & fmt)
+		if (shown[c])
 			rc |= buf_puts(out, t->cols[c].align == DOC_LEFT ? " :--- |" : " ---: |");
 	rc |= buf_putc(out, '\n');
 	for (r = 0; r < t->nrows && !rc; r++) {
@@ -75,7 +102,7 @@ static int render_md_table(struct buf *out, const struct doc_table *t, const str
 		for (c = 0; c < t->ncols; c++) {
 			const struct doc_cell *x = doc_cell(t, r, c);
 
-			if (!(t->cols[c].fmts & fmt))
+			if (!shown[c])
 				continue;
 			cell.len = 0;
 			rc |= doc_cell_human(&cell, &t->cols[c], x, &nf[c]);
@@ -95,6 +122,7 @@ static int render_md_table(struct buf *out, const struct doc_table *t, const str
 	}
 	buf_release(&cell);
 	free(nf);
+	free(shown);
 	return rc ? err_nomem() : 0;
 }
 
