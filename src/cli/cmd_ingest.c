@@ -5,9 +5,9 @@
  * drawn on stderr for ingests that take more than half a second.  Warnings
  * (stderr, exit status unchanged): a CI commit variable that is no commit,
  * the runs stored without a commit (once, at the end), and a file already
- * stored under another --commit/--branch/--label than the one given.  A new store (and
- * its missing directories) is created at the first file that is a profile,
- * never for a command that stores nothing.
+ * stored under another --commit/--branch/--label than the one given.  A
+ * new store (and its missing directories) is created at the first file
+ * that is a profile, never for a command that stores nothing.
  */
 #include <errno.h>
 #include <inttypes.h>
