@@ -294,6 +294,11 @@ contains "outlier run: named" "$out" \
 	"Outlier runs: orc2.h5 (2.2x slower in 5 of 5 regions); left out of the estimates"
 contains "outlier run: no verdict moved" "$out" \
 	"Verdicts: 0 regressed, 0 improved, 0 unchanged, 0 inconclusive, 5 no evidence (nothing decided: more runs would, see runs needed)"
+# a region of one side only has no statistical verdict: still nothing decided
+"$MKPROFILE" --seed 1 --regions main,solve,assemble,io orm.h5 >/dev/null || exit 1
+expect 0 "a region missing, nothing decided" $S check branch:main orm.h5 --baseline-window 10
+contains "a region missing: nothing decided" "$out" \
+	"Verdicts: 0 regressed, 0 improved, 0 unchanged, 0 inconclusive, 4 no evidence (nothing decided: more runs would, see runs needed)"
 expect 0 "outlier run: json" $S check branch:main orc0.h5 orc1.h5 orc2.h5 --baseline-window 10 \
 	--format json
 equals "outlier run: each row without it" \
@@ -652,6 +657,13 @@ expect 1 "nightly: a window longer than the history" $S check 16 17 --baseline-w
 contains "nightly: of the 30 asked for" "$out" \
 	"Baseline runs: 16 (16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1), of the 30 asked for
 "
+# windows the store fills, that overlap: a run in both counts on one side,
+# which is no short history
+expect 1 "nightly: overlapping windows" $S check 16 17 --baseline-window 5 --candidate-window 3 \
+	--max-regression 5
+contains "nightly: overlap, the candidate's" "$out" "Candidate runs: 1 (17)
+"
+not_contains "nightly: overlap is not short" "$out" "asked for"
 expect 0 "nightly: last night against the night before passes" $S check 15 16 \
 	--baseline-window 10 --max-regression 5
 contains "nightly: its repetitions stop at the baseline" "$out" "Candidate runs: 1 (16)"

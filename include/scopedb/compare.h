@@ -211,6 +211,10 @@ struct compare_result {
 	size_t nbase_runs;
 	int64_t *cand_runs;
 	size_t ncand_runs;
+	/* the runs each window found, before a run in both sets was counted
+	 * on one side only: fewer than its --*-window, the store could not
+	 * fill it */
+	size_t nbase_found, ncand_found;
 	char **files; /* owned: one block, the names after the pointers */
 	size_t nfiles;
 	/* a baseline named by base:REF: which commit git chose and how far

@@ -462,6 +462,8 @@ int compare_stat_sets(struct compare_result *out, struct runset *rs, struct comp
 		rc = compare_set_ids(&out->cand_runs, &out->ncand_runs, rs->cand, rs->ncand, sb);
 	if (!rc && sb->is_file)
 		rc = compare_set_files(out, arg_b, o);
+	out->nbase_found = rs->nbase_found;
+	out->ncand_found = rs->ncand_found;
 	if (!rc) {
 		out->noise_from = util_strdup(rs->noise_from);
 		if (!out->noise_from)

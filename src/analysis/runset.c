@@ -535,6 +535,8 @@ int runset_open(struct runset *rs, const struct runarg *sa, const struct runarg 
 	}
 	if (rc)
 		goto out;
+	rs->nbase_found = rs->nbase;
+	rs->ncand_found = rs->ncand;
 	if (sa->st == sb->st) /* (ids of two stores say nothing) */
 		runset_exclude_base(rs);
 	rs->left_out = i64vec_unique(&left);

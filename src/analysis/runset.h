@@ -62,6 +62,9 @@ double runset_value(const struct runset_run *r, const char *name);
 struct runset {
 	struct runset_run *base, *cand, *hist; /* newest first */
 	size_t nbase, ncand, nhist;
+	/* what the windows found before a run in both was counted on one side
+	 * (a window the store could not fill is shorter than asked) */
+	size_t nbase_found, ncand_found;
 	char *noise_from; /* where the history came from, for the output */
 	/* base:REF walked further for like with like: that walk's note (the
 	 * baseline's "from"), else NULL */

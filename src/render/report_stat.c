@@ -176,7 +176,7 @@ static void report_id_span(struct doc *d, struct doc_block *b, const struct comp
 /* A field "key: N (41, 40, ...)" naming a run set ("3 (a.h5, b.h5, c.h5)"
  * for files). */
 static void report_set_field(struct doc *d, const char *key, const struct compare_result *r,
-			     const int64_t *ids, size_t n, size_t asked)
+			     const int64_t *ids, size_t n, size_t found, size_t asked)
 {
 	struct doc_block *b = doc_field(d, DOC_F_HUMAN, key);
 	size_t i;
@@ -188,8 +188,9 @@ static void report_set_field(struct doc *d, const char *key, const struct compar
 		report_id_span(d, b, r, ids[i]);
 	}
 	doc_span(d, b, ")", DOC_RAW);
-	/* a window the store could not fill judges with less than it seems */
-	if (n < asked)
+	/* a window the store could not fill judges with less than it seems
+	 * (found: before a run in both sets was counted on one side) */
+	if (found < asked)
 		doc_spanf(d, b, DOC_RAW, ", of the %zu asked for", asked);
 }
 
@@ -316,8 +317,9 @@ void report_stat_header(struct doc *d, const struct compare_result *r,
 		for (k = 0; k < 5; k++)
 			cnt[k] += r->stat[i].verdict == calls[k];
 	}
-	report_set_field(d, "Baseline runs", r, r->base_runs, r->nbase_runs, opts->baseline_window);
-	report_set_field(d, "Candidate runs", r, r->cand_runs, r->ncand_runs,
+	report_set_field(d, "Baseline runs", r, r->base_runs, r->nbase_runs, r->nbase_found,
+			 opts->baseline_window);
+	report_set_field(d, "Candidate runs", r, r->cand_runs, r->ncand_runs, r->ncand_found,
 			 opts->candidate_window);
 	if (r->noutliers)
 		report_outliers_field(d, r);
@@ -344,8 +346,9 @@ void report_stat_header(struct doc *d, const struct compare_result *r,
 	for (k = 0; k < 5; k++)
 		rc |=
 		    buf_printf(&t, "%s%zu %s", k ? ", " : "", cnt[k], verdict_call_name(calls[k]));
-	/* a PASS that rests on no evidence at all must not read as a real one */
-	if (r->nrows && cnt[4] == r->nrows)
+	/* a PASS that rests on no evidence at all must not read as a real one
+	 * (rows of one side only have no statistical verdict) */
+	if (cnt[4] && !cnt[0] && !cnt[1] && !cnt[2] && !cnt[3] && r->verdict.kind == VERDICT_PASS)
 		rc |= buf_puts(&t, " (nothing decided: more runs would, see runs needed)");
 	if (!rc)
 		doc_span(d, doc_field(d, DOC_F_HUMAN, "Verdicts"), t.data, DOC_RAW);
