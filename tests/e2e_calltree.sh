@@ -226,6 +226,10 @@ contains "check line by name" "$out" "main +88.1%: 134% from main > solve (+157 
 # mpi2: the path whose self time grew most
 expect 1 "check mpi2 by name" $S check --db "$db" 4 5 --max-regression 20 --format markdown
 contains "mpi2 by name" "$out" "solve +25.7%: 85.5% from main \> timestep \> solve \> precondition (+15.0 ms self)"
+# a finding of another metric says what the share is of, as the line does
+expect 1 "github, avg" $S check --db "$db" 4 5 --max-regression 5 --metric avg --format github
+contains "github, avg: of the total's growth" "$out" \
+	"::timestep: avg 1.49 ms -> 1.87 ms (+25.9%25); over the budget of +5%25; total +19.3 ms: 77.9%25 from main > timestep > solve > precondition (+15.0 ms self)"
 expect 1 "junit by name" $S check --db "$db" 4 5 --max-regression 20 --format junit
 contains "junit line by name" "$out" "attribution: timestep +25.9%: 77.9% from main &gt; timestep &gt; solve &gt; precondition (+15.0 ms self)"
 # refine calls itself: the row counts the nested calls again, the

@@ -182,6 +182,26 @@ static int report_attr_cause(struct buf *b, const struct compare_attr *at)
 	return buf_printf(b, "%s%% from %s (%s self)", share, c->path->name, self);
 }
 
+/* What at decomposes when it is not the row's value, and its growth,
+ * appended to b: "total +141 ms: ", "mean total over the 3 files +1.2 ms: ",
+ * "total of its outermost calls +91.9 us: " (the share that follows is of
+ * that growth). */
+static int report_attr_what(struct buf *b, const struct compare_attr *at)
+{
+	char delta[48];
+
+	format_duration(delta, sizeof(delta), at->delta, format_unit_pick(at->delta), 1, 1);
+	if (at->files > 1)
+		return buf_printf(b,
+				  "mean %s over the %zu files %s: ", stats_metric_name(at->metric),
+				  at->files, delta);
+	return buf_printf(b, "%s %s: ",
+			  at->covers		     ? stats_metric_name(at->metric)
+			  : at->metric == STATS_SELF ? "self of its paths"
+						     : "total of its outermost calls",
+			  delta);
+}
+
 /* "main +110%: 95% from main > timestep > halo_exchange (+1.78 s self)":
  * the row's growth and its largest cause (docs/calltree.md), into b.
  * When what is decomposed is not the row's value, it is said after the
@@ -189,25 +209,15 @@ static int report_attr_cause(struct buf *b, const struct compare_attr *at)
 static int report_attr_line(struct buf *b, const struct stats_row *row, enum stats_metric m,
 			    const struct compare_attr *at, double edge)
 {
-	char pct[32], delta[48];
+	char pct[32];
 	int rc;
 
 	format_pct_edge(pct, sizeof(pct), row->pct.none, row->pct.v, edge);
 	b->len = 0;
-	format_duration(delta, sizeof(delta), at->delta, format_unit_pick(at->delta), 1, 1);
 	if (at->same)
-		rc = buf_printf(b, "%s %s: ", row->name, pct);
-	else if (at->files > 1)
-		rc = buf_printf(b, "%s %s %s, mean %s over the %zu files %s: ", row->name,
-				stats_metric_name(m), pct, stats_metric_name(at->metric), at->files,
-				delta);
-	else
-		rc = buf_printf(b, "%s %s %s, %s %s: ", row->name, stats_metric_name(m), pct,
-				at->covers		   ? stats_metric_name(at->metric)
-				: at->metric == STATS_SELF ? "self of its paths"
-							   : "total of its outermost calls",
-				delta);
-	return rc | report_attr_cause(b, at);
+		return buf_printf(b, "%s %s: ", row->name, pct) | report_attr_cause(b, at);
+	rc = buf_printf(b, "%s %s %s, ", row->name, stats_metric_name(m), pct);
+	return rc | report_attr_what(b, at) | report_attr_cause(b, at);
 }
 
 /* A row's "attribution" object: its region, what is decomposed and its
@@ -540,9 +550,12 @@ static int report_finding_text(struct buf *title, struct buf *msg, const struct 
 	} else if (row->violation) {
 		rc |= buf_printf(msg, "; over the budget of %+g%%", o->max_regression);
 	}
-	/* its largest cause, as the table's line under the verdict says it */
+	/* its largest cause, as the table's line under the verdict says it
+	 * (and of what growth, when that is not the row's value's) */
 	if (row->violation && r->attr && r->attr[i].n) {
 		rc |= buf_puts(msg, "; ");
+		if (!r->attr[i].same)
+			rc |= report_attr_what(msg, &r->attr[i]);
 		rc |= report_attr_cause(msg, &r->attr[i]);
 	}
 	return rc;
