@@ -150,6 +150,18 @@ static void test_bad(void **state)
 			 typo[i][0], typo[i][1]);
 		expect_bad(typo[i][0], msg);
 	}
+	/* stored runs only: no base:REF suggested (the command refuses it),
+	 * the other kinds as before */
+	{
+		struct select_spec s;
+
+		assert_int_equal(select_parse_stored(&s, "bse:HEAD~1"), ERR_USAGE);
+		assert_null(strstr(err_msg(), "did you mean"));
+		assert_non_null(strstr(err_msg(), "expected ID, latest"));
+		assert_int_equal(select_parse_stored(&s, "tags:nightly"), ERR_USAGE);
+		assert_string_equal(
+		    err_msg(), "invalid run selector 'tags:nightly'; did you mean 'tag:nightly'?");
+	}
 	expect_bad("latest^2", "invalid run selector 'latest^2': ~N needs a non-negative integer");
 	expect_bad("base:", "invalid run selector 'base:': empty git revision");
 	expect_bad("latest~-1",

@@ -106,9 +106,10 @@ static int select_set_name(struct select_spec *out, const char *s, size_t n)
  * The selector text[0..len) (ancestry suffix text + len) as the user
  * probably meant it, in *hint as "; did you mean 'X'?": a mistyped kind
  * ("tags:v1" is tag:v1, "brnch:main" branch:main) or latest ("lastest",
- * "Latest~2"); nothing when none is close.  0 or ERR_NOMEM.
+ * "Latest~2"); nothing when none is close.  base: only where the command
+ * takes it (stored: it does not).  0 or ERR_NOMEM.
  */
-static int select_hint(struct buf *hint, const char *text, size_t len)
+static int select_hint(struct buf *hint, const char *text, size_t len, int stored)
 {
 	static const char *const kinds[] = {"tag", "commit", "branch", "label", "pin", "base"};
 	static const char *const words[] = {"latest"};
@@ -120,15 +121,18 @@ static int select_hint(struct buf *hint, const char *text, size_t len)
 		return 0;
 	memcpy(word, text, k);
 	word[k] = '\0';
-	best = colon ? suggest_best(word, kinds, sizeof(kinds) / sizeof(kinds[0]))
-		     : suggest_best(word, words, 1);
+	best = colon
+		   ? suggest_best(word, kinds, sizeof(kinds) / sizeof(kinds[0]) - (stored ? 1 : 0))
+		   : suggest_best(word, words, 1);
 	if (!best)
 		return 0;
 	return buf_printf(hint, "; did you mean '%s%s'?", best, text + k);
 }
 
-/* select_parse(), its message listing grammar. */
-static int select_parse_as(struct select_spec *out, const char *text, const char *grammar)
+/* select_parse(), its message listing grammar; stored: a command of stored
+ * runs only (no base:REF suggested). */
+static int select_parse_as(struct select_spec *out, const char *text, const char *grammar,
+			   int stored)
 {
 	static const struct {
 		const char *prefix;
@@ -196,7 +200,7 @@ static int select_parse_as(struct select_spec *out, const char *text, const char
 		rc = select_set_name(out, text + plen, len - plen);
 		goto out;
 	}
-	if (select_hint(&hint, text, len))
+	if (select_hint(&hint, text, len, stored))
 		rc = err_nomem();
 	else if (hint.len)
 		rc = err_set(ERR_USAGE, "invalid run selector '%s'%s", text, hint.data);
@@ -211,12 +215,12 @@ out:
 
 int select_parse(struct select_spec *out, const char *text)
 {
-	return select_parse_as(out, text, SELECT_GRAMMAR);
+	return select_parse_as(out, text, SELECT_GRAMMAR, 0);
 }
 
 int select_parse_stored(struct select_spec *out, const char *text)
 {
-	return select_parse_as(out, text, SELECT_GRAMMAR_STORED);
+	return select_parse_as(out, text, SELECT_GRAMMAR_STORED, 1);
 }
 
 void select_release(struct select_spec *s)
