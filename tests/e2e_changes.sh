@@ -57,6 +57,9 @@ contains "long enough: plain" "$out" "no change points"
 not_contains "long enough: not too few" "$out" "too few"
 expect 0 "long enough: json" $S changes --until 2026-01-06T23:59:59Z --format json
 equals "long enough: json" "$out" '{"metric": "total", "enough_history": true, "changes": []}'
+# no run at all is no history, not a long one with no change
+expect 0 "no run: json" $S changes --since 2030-01-01 --format json
+equals "no run: not enough" "$out" '{"metric": "total", "enough_history": false, "changes": []}'
 # history --changes-only says it the same way
 expect 0 "history: too short a history" $S history solve --changes-only --until 2026-01-05T23:59:59Z
 contains "history too short: says why" "$out" \

@@ -690,7 +690,7 @@ int cli_no_change_points(char *out, size_t len, size_t nruns,
 				break;
 		npoints += !c || j == i;
 	}
-	if (!nruns || npoints >= min_runs) {
+	if (npoints >= min_runs) {
 		snprintf(out, len, "no change points");
 		return 0;
 	}

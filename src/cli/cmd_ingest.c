@@ -160,9 +160,9 @@ static void ingest_warn_no_commit(int64_t first, int64_t last, int n, const stru
 
 	if (n == 1)
 		fprintf(stderr, "scopedb: warning: run %" PRId64 " stored", first);
-	else
-		fprintf(stderr, "scopedb: warning: %d runs (%" PRId64 " to %" PRId64 ") stored", n,
-			first, last);
+	else /* another writer's runs may lie between them */
+		fprintf(stderr, "scopedb: warning: %d runs (%" PRId64 " to %" PRId64 "%s) stored",
+			n, first, last, last - first + 1 == n ? "" : ", not every run between");
 	fputs(" without a commit: pass --commit or ", stderr);
 	if (id->ignored_from)
 		fprintf(stderr, "set %s to a commit\n", id->ignored_from);

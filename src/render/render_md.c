@@ -49,7 +49,8 @@ static int render_md_shown(const struct doc_table *t, size_t c, unsigned fmt)
 	for (r = 0; r < t->nrows; r++) {
 		const struct doc_cell *x = doc_cell(t, r, c);
 
-		if (t->cols[c].type != DOC_TEXT || (!x->null && x->s && *x->s))
+		/* a null cell shows as "-", a note after its value */
+		if (t->cols[c].type != DOC_TEXT || x->null || x->note || (x->s && *x->s))
 			return 1;
 	}
 	return 0;
