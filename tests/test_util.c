@@ -2,9 +2,13 @@
  * test_util.c - buffers, the int64 sort, ISO-8601 dates, SHA-256 test
  * vectors and aligned tables.
  */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "scopedb/err.h"
 #include "util/sha256.h"
@@ -269,6 +273,34 @@ static void test_sha256(void **state)
 			    "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
 	assert_int_equal(sha256_file(hex, tu_path("missing.bin")), ERR_IO);
 	assert_non_null(strstr(err_msg(), "missing.bin"));
+}
+
+/* sha256_fd_until(): the whole file while stop is clear, given up
+ * (ECANCELED) once it is set (ingest's hash of a file that failed). */
+static void test_sha256_until(void **state)
+{
+	static char big[300000];
+	atomic_int stop;
+	char hex[65];
+	FILE *f;
+	int fd;
+
+	(void)state;
+	memset(big, 'a', sizeof(big));
+	f = fopen(tu_path("b.bin"), "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(big, 1, sizeof(big), f), sizeof(big));
+	fclose(f);
+	fd = open(tu_path("b.bin"), O_RDONLY);
+	assert_true(fd >= 0);
+	atomic_init(&stop, 0);
+	assert_int_equal(sha256_fd_until(hex, fd, &stop), 0);
+	/* python3 -c 'import hashlib; print(hashlib.sha256(b"a"*300000).hexdigest())' */
+	assert_string_equal(hex,
+			    "12e1b9b179b29a4f7e5889b185d7ac71bff0ad1f49a7b391d0911b737a0f5381");
+	atomic_store(&stop, 1);
+	assert_int_equal(sha256_fd_until(hex, fd, &stop), ECANCELED);
+	close(fd);
 }
 
 /* UTF-8 as RFC 3629 and PostgreSQL define it (the store's text rule). */
@@ -546,6 +578,7 @@ TU_MAIN(NULL, NULL,
 	    cmocka_unit_test(test_sorted_ptrs),
 	    cmocka_unit_test(test_iso),
 	    cmocka_unit_test(test_sha256),
+	    cmocka_unit_test(test_sha256_until),
 	    cmocka_unit_test(test_field),
 	    cmocka_unit_test(test_table),
 	    cmocka_unit_test(test_utf8),

@@ -84,6 +84,25 @@
 #include "util/child.h"
 #include "scopedb/util.h"
 
+/* Note a WIRE_ROW frame's place in c->frames and its region (checked
+ * against the file's regions when the order is made: a JSON profile's
+ * info comes after its rows). */
+static int ingest_note_row(struct ingest_ctx *c, const struct wire_frame *f)
+{
+	uint32_t rank, region;
+	int rc = wire_row_key(&rank, &region, f, SIZE_MAX);
+
+	if (rc)
+		return rc;
+	if (util_grow(&c->row_pos, &c->rows_cap, c->nrows + 1, sizeof(*c->row_pos), 1024) ||
+	    util_grow(&c->row_region, &c->regions_cap, c->nrows + 1, sizeof(*c->row_region), 1024))
+		return err_nomem();
+	c->row_pos[c->nrows] =
+	    (size_t)(f->data - (const unsigned char *)c->frames.data) - WIRE_HEADER;
+	c->row_region[c->nrows++] = region;
+	return 0;
+}
+
 /* A frame from the child while it runs: keep the info, note the hash, the
  * end, an error; show progress.  1 when the content is already stored (the
  * child can stop). */
@@ -116,6 +135,8 @@ static int ingest_frame(struct ingest_ctx *c, const struct wire_frame *f)
 		/* a JSON profile's info follows its rows: its region bound is
 		 * checked when the held rows are decoded against it */
 		rc = ingest_nest_row(&c->nest, f, c->have_info ? c->info->num_regions : SIZE_MAX);
+		if (!rc)
+			rc = ingest_note_row(c, f);
 		c->events_done += wire_row_calls(f);
 		if (c->opts->progress && c->have_info)
 			c->opts->progress(c->opts->progress_ctx, c->events_done,
@@ -423,6 +444,8 @@ void ingest_pending_free(struct ingest_pending *p)
 	free(p->c.region_ids);
 	free(p->c.seen);
 	free(p->c.order);
+	free(p->c.row_pos);
+	free(p->c.row_region);
 	ingest_nest_release(&p->c.nest);
 	wire_info_release(&p->c.wi);
 	buf_release(&p->c.frames);

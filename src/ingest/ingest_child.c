@@ -58,6 +58,7 @@ struct ingest_hash {
 	pthread_t thread;
 	int started;
 	atomic_int done; /* result below is ready */
+	atomic_int stop; /* give up: the file failed (ingest_child_read()) */
 	int err;	 /* errno of a failed read, 0 = ok */
 	char hex[65];
 };
@@ -307,7 +308,7 @@ static void *ingest_hash_main(void *arg)
 {
 	struct ingest_hash *h = arg;
 
-	h->err = sha256_fd(h->hex, h->fd);
+	h->err = sha256_fd_until(h->hex, h->fd, &h->stop);
 	atomic_store(&h->done, 1);
 	return NULL;
 }
@@ -320,6 +321,7 @@ static int ingest_hash_start(struct ingest_hash *h, const char *path, int fd, co
 	h->fd = fd;
 	h->st = st;
 	atomic_init(&h->done, 0);
+	atomic_init(&h->stop, 0);
 	if (pthread_create(&h->thread, NULL, ingest_hash_main, h) == 0) {
 		h->started = 1;
 		return 0;
@@ -375,6 +377,11 @@ static int ingest_child_read(const char *path, int fd, int reset)
 	}
 	if (!rc)
 		child_job_cpu(ingest_cpu_budget((uint64_t)r.st.st_size));
+	/* hashed from the start, beside libhdf5's open and index (on one
+	 * core for 50 ms of a 78 MB gzip profile): given up if the file
+	 * fails (out:) */
+	if (!rc)
+		rc = ingest_hash_start(&r.hash, r.path, r.fd, &r.st);
 	if (!rc)
 		rc = profile_open(&r.p, r.path, r.fd, &r.st);
 	if (rc)
@@ -386,8 +393,6 @@ static int ingest_child_read(const char *path, int fd, int reset)
 	final = profile_info_final(r.p);
 	if (final)
 		rc = ingest_check_info(&r);
-	if (!rc)
-		rc = ingest_hash_start(&r.hash, r.path, r.fd, &r.st);
 	if (!rc && final)
 		rc = wire_put_info(&r.w, r.info);
 	if (!rc)
@@ -413,8 +418,11 @@ out:
 				     rc == ERR_NOMEM ? child_memory_inherited() : 0);
 	if (rc && wire_flush(&r.w))
 		failed_write = 1;
-	if (r.hash.started)
+	if (r.hash.started) {
+		if (rc)
+			atomic_store(&r.hash.stop, 1);
 		pthread_join(r.hash.thread, NULL);
+	}
 	profile_free(r.p);
 	if (r.fd >= 0)
 		close(r.fd);

@@ -42,6 +42,11 @@ struct ingest_ctx {
 	int64_t *region_ids; /* file region id -> store region id, 0 = not yet */
 	size_t *order;	     /* the WIRE_ROW frames' places, as stored (ingest_row_order()) */
 	size_t norder;
+	/* each WIRE_ROW frame's place in frames and region, noted as it came
+	 * (ingest_frame()): the order is made without a pass over frames */
+	size_t *row_pos;
+	uint32_t *row_region;
+	size_t nrows, rows_cap, regions_cap;
 	unsigned char *seen; /* region has at least one row */
 	uint64_t events_done;
 	uint64_t calls;

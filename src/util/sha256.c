@@ -242,6 +242,11 @@ void sha256_hex(char out[65], struct sha256 *s)
 
 int sha256_fd(char out[65], int fd)
 {
+	return sha256_fd_until(out, fd, NULL);
+}
+
+int sha256_fd_until(char out[65], int fd, atomic_int *stop)
+{
 	unsigned char *chunk = malloc(SHA256_FD_CHUNK);
 	struct sha256 s;
 	ssize_t n;
@@ -253,6 +258,10 @@ int sha256_fd(char out[65], int fd)
 	posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 	sha256_init(&s);
 	while ((n = pread(fd, chunk, SHA256_FD_CHUNK, off)) != 0) {
+		if (stop && atomic_load(stop)) {
+			err = ECANCELED;
+			break;
+		}
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;

@@ -9,6 +9,7 @@
 #ifndef SCOPEDB_SHA256_H
 #define SCOPEDB_SHA256_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -30,6 +31,9 @@ void sha256_digest(unsigned char out[32], struct sha256 *s);
  * descriptor's offset is unused) without touching the error message (safe
  * on any thread): 0, or the errno value of the failed read. */
 int sha256_fd(char out[65], int fd);
+/* The same, given up (ECANCELED) once *stop is set: a hash started on a
+ * second thread before the file is known to be worth hashing. */
+int sha256_fd_until(char out[65], int fd, atomic_int *stop);
 
 /* Hash a whole file without touching the error message (safe on any
  * thread): 0, or the errno value of the failed open/read. */
