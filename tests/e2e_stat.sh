@@ -691,9 +691,16 @@ expect_err 0 "a point check of a file against itself" \
 	$S check n17.h5 n17.h5 --max-regression 5
 expect_err 0 "a point check of two runs: no warning" "" $S check 16 17 --max-regression 500
 # a run against itself alone: itself, no repetitions (they were every
-# night of its commit, and the check passed)
+# night of its commit, and the check passed), said as for a point check
 expect 0 "nightly: a run against itself alone" $S check tag:nightly latest --stat --max-regression 5
 contains "nightly: itself alone" "$out" "Candidate runs: 1 (17)"
+expect_err 0 "nightly: --stat against itself alone warns" \
+	"scopedb: warning: the baseline 'pin:tonight' and the candidate 'latest' are the same run 17: nothing was compared with an earlier run" \
+	$S check pin:tonight latest --stat --max-regression 5
+# a candidate window ending at the baseline's run reaches back past it
+expect_err 2 "nightly: a candidate window ending at the baseline" \
+	"scopedb: the baseline 'pin:tonight' and the candidate 'latest' are the same run 17: compare it with an earlier run (such as run 16)" \
+	$S check pin:tonight latest --candidate-window 2
 # a candidate older than a baseline of its commit: no run of its commit
 # lies after the baseline, so it is alone
 expect 0 "nightly: an older candidate" $S check 16 12 --baseline-window 10 --max-regression 50 \

@@ -533,6 +533,11 @@ int runset_open(struct runset *rs, const struct runarg *sa, const struct runarg 
 				   runset_same_commit(&ra, &rb, sa, sb) ? ra.id : 0, &f,
 				   rb.commit ? VERDICT_HISTORY : 1, m, o, &left);
 	}
+	/* a candidate window ending at the baseline's run reaches back past
+	 * it: the nights before the baseline counted as the candidate's */
+	if (!rc && sa->st == sb->st && ra.id == rb.id && !sb->nreps && o->candidate_window &&
+	    rs->ncand > 1)
+		rc = runset_refuse_same(arg_a, arg_b, ra.id, rs->cand[1].id);
 	if (rc)
 		goto out;
 	rs->nbase_found = rs->nbase;

@@ -281,11 +281,11 @@ int cmd_compare(int argc, char **argv, int check)
 	if (res.nothing)
 		fprintf(stderr, "scopedb: warning: nothing to compare: %s\n",
 			cli_msgq(&q, res.nothing));
-	/* a point check of a run against itself passes on nothing compared:
-	 * said, so that a baseline set wrong does not pass unseen (a window
-	 * refuses it once the store has an earlier run, runset.c; a first
-	 * night's run checked against its own pin stands) */
-	if (check && !co.stat && reps.n == 1 && compare_same_sides(&res)) {
+	/* a check of a run against itself passes on nothing compared: said,
+	 * so that a baseline set wrong does not pass unseen (a window refuses
+	 * it once the store has an earlier run, runset.c; a first night's run
+	 * checked against its own pin, or --stat against it alone, stands) */
+	if (check && reps.n == 1 && compare_same_sides(&res)) {
 		struct buf qb = BUF_INIT;
 
 		if (res.a.is_file)
