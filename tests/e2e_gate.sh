@@ -112,6 +112,12 @@ equals "diff p95 json rows" "$(printf '%s' "$out" | jq -c .rows)" "[]"
 # one side without values is still a comparison (aggregate vs columnar p95)
 expect 0 "diff p95 one side" $S diff 1 3 --metric p95
 equals "diff p95 one side no warning" "$err" ""
+# ...which a check must not pass on: every row of the aggregate run is
+# "no value" (upstream's -100%, or a new region), none was compared
+nothing 2 "check p95 one side" "metric p95 has no value in run 3 (aggregate-layout runs have no per-call durations)" \
+	check 1 3 --metric p95
+nothing 2 "check p95 one side, the baseline" "metric p95 has no value in run 3 (aggregate-layout runs have no per-call durations)" \
+	check 3 1 --metric p95 --format json
 # a run stored empty (before scopedb refused such files): its regions gone
 expect 0 "ingest" $S ingest --quiet few.h5
 sqlite3 "$db" "PRAGMA foreign_keys=ON; DELETE FROM timings WHERE run_id=8;

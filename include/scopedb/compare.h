@@ -236,6 +236,12 @@ struct compare_result {
 	 * e.g. "run 3 has no regions"; NULL when some region was compared.
 	 * check fails on it (exit 2), diff warns. */
 	char *nothing;
+	/* the metric has no value in one run whose regions the other run's
+	 * rows are compared with, e.g. "metric p95 has no value in 'ag.h5'
+	 * (aggregate-layout runs have no per-call durations)": its rows are
+	 * upstream's (-100%, or new), which a diff shows, but a check that
+	 * passed on them would have compared nothing (exit 2). */
+	char *valueless;
 	/* by path: why the paths of a compared run leave ranks out (some of
 	 * its ranks have no call tree), e.g. "'b.json': 1 of its 2 ranks with
 	 * calls has no call tree ..."; NULL when none does.  check refuses to

@@ -408,6 +408,28 @@ static const char *compare_why_none(const struct compare_result *r, const struct
 	return "";
 }
 
+/* 1 when side b (else a) calls a region of a row yet no row has a value
+ * of the metric on that side: the metric has none in that run (an
+ * aggregate-layout run's percentiles, a run without GPU times), so its
+ * rows' -100% (or the other side's new regions) compare nothing. */
+static int compare_side_valueless(const struct compare_result *r, int b)
+{
+	const struct compare_side *side = b ? &r->b : &r->a;
+	const char **absent = b ? r->only_a : r->only_b;
+	size_t nabsent = b ? r->nonly_a : r->nonly_b, i, called = 0;
+
+	for (i = 0; i < r->nrows; i++) {
+		const struct stats_row *row = &r->rows[i];
+
+		if (!(b ? row->b.none : row->a.none))
+			return 0;
+		if (!bsearch(&row->name, absent, nabsent, sizeof(*absent), util_strptr_cmp) &&
+		    !compare_side_idle(side, row->name))
+			called++;
+	}
+	return called > 0;
+}
+
 /* By path, when ranks were left out for want of a call tree (their warning,
  * r->partial, says which): why a selection found no call, appended to t,
  * so that it does not read as ranks that made none. */
@@ -431,7 +453,9 @@ static int compare_no_tree(struct buf *t, const struct compare_result *r,
  * regions the baseline calls, under --fail-on-missing: its rows are
  * violations (a FAIL); a candidate that made no call at all there is still
  * nothing (a benchmark that stopped before its timed part is not a
- * measurement).
+ * measurement).  Rows whose one side has no value of the metric in any
+ * row, though it calls their regions, set r->valueless instead: a diff
+ * shows them (upstream's -100%), a check refuses them.
  */
 static int compare_nothing(struct compare_result *r, const struct compare_opts *o, size_t nrows,
 			   int b_ran)
@@ -439,7 +463,7 @@ static int compare_nothing(struct compare_result *r, const struct compare_opts *
 	int ea = r->a.run.num_regions == 0, eb = r->b.run.num_regions == 0, rc = 0;
 	/* selected regions, none of them called (index rows only), in the
 	 * run and in the value each row compares (repetitions, sets) */
-	int za = r->a.nregions && !r->a.ncalls, zb = r->b.nregions && !r->b.ncalls;
+	int za = r->a.nregions && !r->a.ncalls, zb = r->b.nregions && !r->b.ncalls, va, vb;
 	struct buf t = BUF_INIT;
 	size_t i;
 
@@ -447,6 +471,8 @@ static int compare_nothing(struct compare_result *r, const struct compare_opts *
 		za = za && compare_no_call(&r->rows[i].a);
 		zb = zb && compare_no_call(&r->rows[i].b);
 	}
+	va = nrows && compare_side_valueless(r, 0);
+	vb = nrows && compare_side_valueless(r, 1);
 	if (ea || eb) {
 		rc |= compare_sides(&t, r, ea, eb, " and ");
 		rc |= buf_puts(&t, ea && eb && !compare_same_sides(r) ? " have no regions"
@@ -466,6 +492,12 @@ static int compare_nothing(struct compare_result *r, const struct compare_opts *
 		rc |= buf_puts(&t, t.len ? " selects no call of " : "no call in ");
 		rc |= compare_sides(&t, r, za, zb, " or ");
 		rc |= compare_no_tree(&t, r, o);
+	} else if (nrows && (va || vb)) {
+		rc |= buf_printf(&t, "metric %s has no value in ", stats_metric_name(o->metric));
+		rc |= compare_sides(&t, r, va, vb, " or ");
+		rc |= buf_puts(&t, compare_why_none(r, o));
+		r->valueless = buf_finish(&t, rc);
+		return r->valueless ? 0 : err_nomem();
 	} else if (nrows) {
 		return 0;
 	} else if (r->a.nregions == 0 && r->b.nregions == 0) {
@@ -823,6 +855,7 @@ void compare_release(struct compare_result *r)
 	free(r->only_b);
 	metadiff_free(r->meta_changes, r->nmeta_changes);
 	free(r->nothing);
+	free(r->valueless);
 	free(r->partial);
 	free(r->partial_other);
 	for (i = 0; r->attr && i < r->nrows; i++)

@@ -273,9 +273,10 @@ int cmd_compare(int argc, char **argv, int check)
 		fprintf(stderr, "scopedb: warning: %s\n", cli_msgq(&q, res.partial));
 	if (res.partial_other)
 		fprintf(stderr, "scopedb: warning: %s\n", cli_msgq(&q, res.partial_other));
-	if (res.nothing && check) {
+	if ((res.nothing || res.valueless) && check) {
 		/* a check that compared nothing must not pass */
-		fprintf(stderr, "scopedb: nothing to compare: %s\n", cli_msgq(&q, res.nothing));
+		fprintf(stderr, "scopedb: nothing to compare: %s\n",
+			cli_msgq(&q, res.nothing ? res.nothing : res.valueless));
 		goto out;
 	}
 	if (res.nothing)
