@@ -335,6 +335,16 @@ for order in "r1.h5 r2.h5 r3.h5" "r2.h5 r3.h5 r1.h5" "r3.h5 r1.h5 r2.h5"; do
 	fi
 	case "$out" in *'"missing": []'*) ok ;; *) bad "repetitions $order: missing: $out" ;; esac
 done
+# the median of 10 and 11 calls is 10.5, shown as it is compared: the
+# row's candidate, delta and pct of one number (+5%, over a budget of 4)
+"$MKPROFILE" --seed 7 --calls 10 c10.h5 >/dev/null || exit 1
+"$MKPROFILE" --seed 22 --calls 11 c11.h5 >/dev/null || exit 1
+expect 1 "repetitions: a median count between two" $S check c10.h5 c10.h5 c11.h5 --metric calls \
+	--ranks 0 --include main --max-regression 4 --format csv
+equals "repetitions: its csv row" "$(printf '%s\n' "$out" | grep '^main,')" "main,10,10.5,0.5,5.0,1"
+expect 1 "repetitions: a median count, table" $S check c10.h5 c10.h5 c11.h5 --metric calls \
+	--ranks 0 --include main --max-regression 4
+contains "repetitions: its table row" "$out" "main          10       10.5   +0.5      +5%"
 
 fi
 

@@ -176,9 +176,20 @@ static void test_pct_edge(void **state)
 	assert_string_equal(s, "+5%");
 	format_pct_edge(s, sizeof(s), 1, 5.0000216, 5.0);
 	assert_string_equal(s, "-");
-	/* closer than ten digits tell: the ten */
+	/* as many digits as it takes, up to a double's 17: upstream's
+	 * float pct decides (5.000000000000004 is over a budget of 5) */
 	format_pct_edge(s, sizeof(s), 0, 5.0 + 1e-12, 5.0);
-	assert_string_equal(s, "+5%");
+	assert_string_equal(s, "+5.000000000001%");
+	/* (b - a) / a * 100 of 0.3 s and 0.315 s, of 1 ms and 1.05 ms */
+	format_pct_edge(s, sizeof(s), 0, (0.315 - 0.3) / 0.3 * 100, 5.0);
+	assert_string_equal(s, "+5.000000000000004%");
+	format_pct_edge(s, sizeof(s), 0, (0.00105 - 0.001) / 0.001 * 100, 5.0);
+	assert_string_equal(s, "+4.99999999999999%");
+	/* -100% is a region gone: a drop that is not all shows its digits */
+	format_pct(s, sizeof(s), 0, -99.988);
+	assert_string_equal(s, "-99.99%");
+	format_pct(s, sizeof(s), 0, -99.9999999);
+	assert_string_equal(s, "-99.9999999%");
 }
 
 static void test_cells(void **state)
@@ -197,8 +208,17 @@ static void test_cells(void **state)
 	 * rounded, not cut: 399.99999999999994 is 400 */
 	expect_cell(CELL_VALUE, 0, exp(log(400.0)), 1, "400");
 	expect_cell(CELL_VALUE, 0, 399.99999999999994, 1, "400");
-	expect_cell(CELL_VALUE, 0, 400.4, 1, "400");
 	expect_cell(CELL_DELTA, 0, -0.9999999, 1, "-1");
+	/* ...but a count that falls between two (the median of 10 and 11
+	 * calls over repetitions, a geometric mean) shows as it is
+	 * compared, its pct of the same number */
+	expect_cell(CELL_VALUE, 0, 400.4, 1, "400.4");
+	expect_cell(CELL_VALUE, 0, 10.5, 1, "10.5");
+	expect_cell(CELL_VALUE, 0, 1234567.25, 1, "1,234,567.25");
+	expect_cell(CELL_DELTA, 0, 0.5, 1, "+0.5");
+	expect_cell(CELL_DELTA, 0, -0.5, 1, "-0.5");
+	expect_cell(CELL_DELTA, 0, -1234.5, 1, "-1,234.5");
+	expect_cell(CELL_NUMBER, 0, 10.5, 1, "10.5");
 	expect_cell(CELL_NUMBER, 0, 399.99999999999994, 1, "400");
 	expect_cell(CELL_NUMBER, 0, 1234.0, 1, "1234");
 	expect_cell(CELL_DELTA, 0, 0.0, 0, "+0");

@@ -117,12 +117,43 @@ void format_group(char *s, size_t len, long long v, int sign)
 	snprintf(s, len, "%s", out);
 }
 
+/* 1 when count v is a whole number to 6 decimals (a count, or a
+ * location a rounding error away from one, 399.99999999999994; not a
+ * median over repetitions that fell between two, such as 10.5 calls). */
+static int format_whole(double v)
+{
+	return !isfinite(v) || fabs(v) >= 9.2e18 || fabs(v - nearbyint(v)) < 5e-7;
+}
+
+/* A count, grouped ("1,234"), with the fraction of one that is not whole
+ * ("10.5", "+0.5", "1,234.25"): shown as it is compared, never rounded. */
+static void format_count(char *s, size_t len, double v, int sign)
+{
+	double w = trunc(v);
+	char whole[48], frac[32], *dot = NULL;
+	size_t n;
+
+	if (!format_whole(v)) {
+		snprintf(frac, sizeof(frac), "%.6f", fabs(v - w));
+		for (n = strlen(frac); n && frac[n - 1] == '0'; n--)
+			frac[n - 1] = '\0';
+		dot = strchr(frac, '.');
+	}
+	/* whole, or a fraction that rounds to none (or to one) in 6 digits */
+	if (!dot || !dot[1] || frac[0] != '0') {
+		format_group(s, len, llround(v), sign);
+		return;
+	}
+	format_group(whole, sizeof(whole), (long long)fabs(w), 0);
+	snprintf(s, len, "%s%s%s", v < 0 ? "-" : sign ? "+" : "", whole, dot);
+}
+
 void format_value(char *s, size_t len, int none, double v, int is_count)
 {
 	if (none)
 		snprintf(s, len, "-");
 	else if (is_count)
-		format_group(s, len, llround(v), 0);
+		format_count(s, len, v, 0);
 	else
 		snprintf(s, len, "%.6g", v);
 }
@@ -130,7 +161,7 @@ void format_value(char *s, size_t len, int none, double v, int is_count)
 void format_delta(char *s, size_t len, double delta, int is_count)
 {
 	if (is_count)
-		format_group(s, len, llround(delta), 1);
+		format_count(s, len, delta, 1);
 	else
 		snprintf(s, len, "%+.6g", delta);
 }
@@ -167,8 +198,13 @@ void format_pct_edge(char *s, size_t len, int none, double pct, double edge)
 		return;
 	}
 	format_pct_digits(num, sizeof(num), pct, d);
-	while (d < 10 && isfinite(edge) &&
+	/* up to every digit of a double (17): a pct of 5.000000000000004
+	 * over a budget of 5 shows so */
+	while (d < 17 && isfinite(edge) &&
 	       format_side(strtod(num, NULL), edge) != format_side(pct, edge))
+		format_pct_digits(num, sizeof(num), pct, ++d);
+	/* -100% is a region gone: a drop of 99.988% shows as -99.99% */
+	while (d < 17 && pct != -100.0 && strtod(num, NULL) == -100.0)
 		format_pct_digits(num, sizeof(num), pct, ++d);
 	snprintf(s, len, "%s%%", num);
 }
@@ -187,7 +223,7 @@ void format_number(char *s, size_t len, double v, int is_count)
 		snprintf(s, len, "null");
 		return;
 	}
-	if (is_count) {
+	if (is_count && format_whole(v)) {
 		snprintf(s, len, "%lld", llround(v));
 		return;
 	}
