@@ -42,6 +42,20 @@ static void test_best(void **state)
 	assert_string_equal(suggest_best("TOTAL", metrics, nm), "total");
 	assert_string_equal(suggest_best("p90", metrics, nm), "p50"); /* the first of p50/p95/p99 */
 	assert_string_equal(suggest_best("imbalanse", metrics, nm), "imbalance");
+	/* names are matched with case: among as near, the one nearest with
+	 * case, and a real edit before a prefix, whatever the order */
+	{
+		static const char *const regs[] = {"ASSEMble", "SOLve_868", "assemble",
+						   "main",     "solVE",	    "solve"};
+		const size_t nr = sizeof(regs) / sizeof(regs[0]);
+
+		assert_string_equal(suggest_best("solv", regs, nr), "solve");
+		assert_string_equal(suggest_best("slve", regs, nr), "solve");
+		assert_string_equal(suggest_best("assembl", regs, nr), "assemble");
+		assert_string_equal(suggest_best("solvee", regs, nr), "solve");
+		assert_string_equal(suggest_best("SOLVE", regs, nr), "solVE");
+		assert_string_equal(suggest_best("SOLve_86", regs, nr), "SOLve_868");
+	}
 	/* too far: nothing */
 	assert_null(suggest_best("xyz", cmds, nc));
 	assert_null(suggest_best("frobnicate", cmds, nc));

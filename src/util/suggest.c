@@ -8,7 +8,15 @@
 #include "scopedb/err.h"
 #include "util/suggest.h"
 
-size_t suggest_distance(const char *a, const char *b)
+/* c as the distance compares it. */
+static int suggest_fold(char c, int fold)
+{
+	return fold ? tolower((unsigned char)c) : (unsigned char)c;
+}
+
+/* The distance of suggest_distance(), letters folded to lower case
+ * (fold) or compared as they are. */
+static size_t suggest_dist(const char *a, const char *b, int fold)
 {
 	size_t la = strlen(a), lb = strlen(b), i, j, d;
 	/* three rows of the (la + 1) x (lb + 1) matrix: i - 2, i - 1, i */
@@ -25,16 +33,15 @@ size_t suggest_distance(const char *a, const char *b)
 	for (i = 1; i <= la; i++) {
 		r2[0] = i;
 		for (j = 1; j <= lb; j++) {
-			int ca = tolower((unsigned char)a[i - 1]);
-			int cb = tolower((unsigned char)b[j - 1]);
+			int ca = suggest_fold(a[i - 1], fold), cb = suggest_fold(b[j - 1], fold);
 
 			d = r1[j - 1] + (ca != cb);
 			if (r1[j] + 1 < d)
 				d = r1[j] + 1;
 			if (r2[j - 1] + 1 < d)
 				d = r2[j - 1] + 1;
-			if (i > 1 && j > 1 && ca == tolower((unsigned char)b[j - 2]) &&
-			    tolower((unsigned char)a[i - 2]) == cb && r0[j - 2] + 1 < d)
+			if (i > 1 && j > 1 && ca == suggest_fold(b[j - 2], fold) &&
+			    suggest_fold(a[i - 2], fold) == cb && r0[j - 2] + 1 < d)
 				d = r0[j - 2] + 1;
 			r2[j] = d;
 		}
@@ -48,6 +55,11 @@ size_t suggest_distance(const char *a, const char *b)
 	return d;
 }
 
+size_t suggest_distance(const char *a, const char *b)
+{
+	return suggest_dist(a, b, 1);
+}
+
 /* 1 if s starts with prefix (ignoring case). */
 static int suggest_prefix(const char *s, const char *prefix)
 {
@@ -57,10 +69,17 @@ static int suggest_prefix(const char *s, const char *prefix)
 	return 1;
 }
 
+/*
+ * The nearest is the fewest edits without case; among as few, a real
+ * edit before a prefix (which counts as the most edits allowed), then
+ * the fewest edits with case: names are matched with case, so "slve" is
+ * "solve" rather than "solVE" or "SOLve_868", whatever their order.
+ */
 const char *suggest_best(const char *word, const char *const *cands, size_t n)
 {
-	size_t len = strlen(word), best_d = (size_t)-1, i, d, lc;
+	size_t len = strlen(word), best_d = (size_t)-1, best_cs = 0, i, d, cs, lc;
 	size_t max = len <= 4 ? 1 : len <= 8 ? 2 : 3;
+	int prefix, best_prefix = 0;
 	const char *best = NULL;
 
 	for (i = 0; i < n; i++) {
@@ -70,16 +89,24 @@ const char *suggest_best(const char *word, const char *const *cands, size_t n)
 		d = suggest_distance(word, cands[i]);
 		if (d == (size_t)-1)
 			return NULL;
-		if (d > max || d >= len || d >= lc) {
+		prefix = d > max || d >= len || d >= lc;
+		if (prefix) {
 			/* "hist" for "history": as near as one edit */
 			if (len < 3 || !suggest_prefix(cands[i], word))
 				continue;
 			d = max;
 		}
-		if (d < best_d) {
-			best_d = d;
-			best = cands[i];
-		}
+		if (d > best_d || (d == best_d && prefix > best_prefix))
+			continue;
+		cs = prefix ? 0 : suggest_dist(word, cands[i], 0);
+		if (cs == (size_t)-1)
+			return NULL;
+		if (d == best_d && prefix == best_prefix && cs >= best_cs)
+			continue;
+		best_d = d;
+		best_prefix = prefix;
+		best_cs = cs;
+		best = cands[i];
 	}
 	return best;
 }

@@ -3,7 +3,8 @@
  * commands: the candidate nearest to what was typed by the
  * Damerau-Levenshtein distance (optimal string alignment: insertions,
  * deletions, substitutions and transpositions of two neighbours each cost
- * one), letters compared without case, offered only when it is close.
+ * one), letters compared without case (and, between as near ones, with
+ * case), offered only when it is close.
  *
  * Ownership: the returned candidate is one of the caller's strings.
  */
@@ -22,8 +23,9 @@ size_t suggest_distance(const char *a, const char *b);
  * The candidate nearest to word, or NULL when none is close: at most one
  * edit for a word of up to 4 characters, two up to 8, three beyond, and
  * fewer edits than either string is long; or, for a word of 3 characters
- * or more, a candidate that starts with it.  The first of equally near
- * candidates wins; a candidate equal to word (ignoring case) is nearest.
+ * or more, a candidate that starts with it.  Among equally near ones a
+ * real edit beats a prefix, then the fewest edits with case, then the
+ * first; a candidate equal to word (ignoring case) is nearest.
  * NULL candidates are skipped.
  */
 const char *suggest_best(const char *word, const char *const *cands, size_t n);
