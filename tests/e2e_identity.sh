@@ -225,6 +225,18 @@ equals "reingest branch only" "$err" \
 # a CI's commit and branch are not the user's request: no warning
 GIT_COMMIT=9999999 GIT_BRANCH=origin/other expect 0 "reingest in CI" $S ingest --db "$db" jenkins.h5
 equals "reingest in CI: no warning" "$err" ""
+# --meta is not applied to a stored run either: said of the first key the
+# run lacks or holds otherwise, not of one it holds already
+expect 0 "reingest: a new --meta" $S ingest --db "$db" --meta newkey=1 --meta label=example \
+	jenkins.h5
+equals "reingest meta warning" "$err" \
+	"scopedb: warning: 'jenkins.h5' already stored as run $jid with no metadata newkey, not 1; keeping it"
+equals "reingest meta not applied" "$(sql "$db" "select count(*) from run_metadata where run_id = $jid and key = 'newkey'")" "0"
+expect 0 "reingest: another --meta value" $S ingest --db "$db" --meta label=night jenkins.h5
+equals "reingest meta other value" "$err" \
+	"scopedb: warning: 'jenkins.h5' already stored as run $jid with metadata label example, not night; keeping it"
+expect 0 "reingest: the same --meta" $S ingest --db "$db" --meta label=example jenkins.h5
+equals "reingest same meta: no warning" "$err" ""
 
 fi
 

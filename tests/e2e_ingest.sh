@@ -146,6 +146,17 @@ equals "recorded when ingested" "$(sql ts.sqlite 'select recorded_at is null, so
 expect_err 0 "a hostile timestamp, escaped" \
 	"scopedb: warning: 'badts.h5': its metadata timestamp '##"$'\xe2\x81\xa0'"[error]x \\xc2\\x9b' is not a valid ISO-8601 time, so the run counts as recorded when it was ingested" \
 	$S ingest -q --db ts.sqlite --commit abc1234 badts.h5
+# --meta timestamp and label override the file's, for the run's recorded
+# time and label too (what runs shows, as meta does); --label before both
+"$MKPROFILE" --ranks 1 --regions a --calls 5 --seed 11 over.h5 >/dev/null || exit 1
+expect 0 "--meta timestamp and label" $S ingest -q --db ts.sqlite --commit abc1234 \
+	--meta label=zzz --meta timestamp=2020-01-01T00:00:00Z over.h5
+equals "their run" "$(sql ts.sqlite "select label, recorded_at from runs where source_path = 'over.h5'")" \
+	"zzz|2020-01-01T00:00:00Z"
+"$MKPROFILE" --ranks 1 --regions a --calls 5 --seed 12 over2.h5 >/dev/null || exit 1
+expect 0 "--label before --meta label" $S ingest -q --db ts.sqlite --commit abc1234 \
+	--label given --meta label=zzz over2.h5
+equals "--label's run" "$(sql ts.sqlite "select label from runs where source_path = 'over2.h5'")" "given"
 fi
 
 if tcase store; then

@@ -59,6 +59,7 @@ struct ingest_opts {
 #define INGEST_KEPT_COMMIT 1u
 #define INGEST_KEPT_BRANCH 2u
 #define INGEST_KEPT_LABEL 4u
+#define INGEST_KEPT_META 8u /* a --meta KEY=VALUE (kept_meta_key) */
 
 struct ingest_result {
 	int64_t run_id;
@@ -71,6 +72,12 @@ struct ingest_result {
 	char *kept_commit;
 	char *kept_branch;
 	char *kept_label;
+	/* duplicate, INGEST_KEPT_META: the first --meta key the run lacks or
+	 * holds with another value (kept_meta: that value, NULL when it has
+	 * none; kept_meta_given: the value asked for) */
+	char *kept_meta_key;
+	char *kept_meta;
+	char *kept_meta_given;
 	int64_t num_ranks;
 	int64_t num_regions;
 	uint64_t num_calls;

@@ -134,20 +134,28 @@ static int ingest_line(struct doc *d, const void *ctx)
 static void ingest_warn_kept(const char *path, const struct ingest_result *r,
 			     const struct ingest_opts *io, unsigned mask)
 {
-	/* (INGEST_KEPT_COMMIT, _BRANCH and _LABEL are bits 0, 1 and 2) */
-	const char *const names[] = {"commit", "branch", "label"};
-	const char *const stored[] = {r->kept_commit, r->kept_branch, r->kept_label};
-	const char *const given[] = {io->commit, io->branch, io->label};
-	struct buf q = BUF_INIT, who = BUF_INIT;
+	/* (INGEST_KEPT_COMMIT, _BRANCH, _LABEL and _META are bits 0 to 3) */
+	struct buf q = BUF_INIT, qk = BUF_INIT, who = BUF_INIT, meta = BUF_INIT;
+	const char *names[] = {"commit", "branch", "label", NULL};
+	const char *const stored[] = {r->kept_commit, r->kept_branch, r->kept_label, r->kept_meta};
+	const char *const given[] = {io->commit, io->branch, io->label, r->kept_meta_given};
 
 	if (!(r->kept & mask))
 		return;
-	if (buf_printf(&who, "'%s'", cli_msgq(&q, path)))
+	/* "metadata KEY" (the key as --meta gave it) */
+	if (buf_printf(&who, "'%s'", cli_msgq(&q, path)) ||
+	    ((r->kept & INGEST_KEPT_META) &&
+	     buf_printf(&meta, "metadata %s",
+			cli_msgq(&qk, r->kept_meta_key ? r->kept_meta_key : ""))))
 		cli_print_error("out of memory");
-	else
-		cli_warn_kept(who.data, r->run_id, names, stored, given, 3, r->kept & mask);
+	else {
+		names[3] = meta.data;
+		cli_warn_kept(who.data, r->run_id, names, stored, given, 4, r->kept & mask);
+	}
 	buf_release(&q);
+	buf_release(&qk);
 	buf_release(&who);
+	buf_release(&meta);
 }
 
 /* The warning, once a command, for the runs it stored without a commit
@@ -418,7 +426,7 @@ int cmd_ingest(int argc, char **argv)
 	}
 	cli_warn_network_fs(cli_db_path(db), allow_nfs);
 	asked = (commit ? INGEST_KEPT_COMMIT : 0) | (branch ? INGEST_KEPT_BRANCH : 0) |
-		(io.label ? INGEST_KEPT_LABEL : 0);
+		(io.label ? INGEST_KEPT_LABEL : 0) | (io.nmeta ? INGEST_KEPT_META : 0);
 	if (ingest_files(&json, &st, cli_db_path(db), &io, asked, &id, argv, nargs, fmt, quiet,
 			 &failed)) {
 		code = cli_error();

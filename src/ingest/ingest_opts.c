@@ -135,6 +135,42 @@ int ingest_store_meta(struct store *st, int64_t run_id, const struct h5prof_info
 	return 0;
 }
 
+const char *ingest_opts_meta(const struct ingest_opts *opts, const char *key)
+{
+	size_t i, n = strlen(key);
+	const char *v = NULL;
+
+	for (i = 0; i < opts->nmeta; i++)
+		if (!strncmp(opts->meta[i], key, n) && opts->meta[i][n] == '=')
+			v = opts->meta[i] + n + 1;
+	return v;
+}
+
+ptrdiff_t ingest_meta_kept(const struct store_meta *m, const struct ingest_opts *opts)
+{
+	size_t i, j, n;
+
+	for (i = 0; i < opts->nmeta; i++) {
+		const char *eq = strchr(opts->meta[i], '=');
+
+		if (!eq)
+			continue;
+		n = (size_t)(eq - opts->meta[i]);
+		/* (only the last --meta of a key counts, as when stored) */
+		for (j = i + 1; j < opts->nmeta; j++)
+			if (!strncmp(opts->meta[j], opts->meta[i], n + 1))
+				break;
+		if (j < opts->nmeta)
+			continue;
+		for (j = 0; j < m->n; j++)
+			if (strlen(m->keys[j]) == n && !memcmp(m->keys[j], opts->meta[i], n))
+				break;
+		if (j == m->n || strcmp(m->values[j], eq + 1) != 0)
+			return (ptrdiff_t)i;
+	}
+	return -1;
+}
+
 /* Whether a given commit differs from the stored one: the same commit
  * abbreviated (one a prefix of the other, both hex) does not. */
 static int ingest_commit_differs(const char *given, const char *stored)

@@ -9,6 +9,8 @@
 #ifndef SCOPEDB_INGEST_OPTS_H
 #define SCOPEDB_INGEST_OPTS_H
 
+#include <stddef.h>
+
 #include "scopedb/h5prof.h"
 #include "scopedb/ingest.h"
 #include "scopedb/store.h"
@@ -27,5 +29,13 @@ int ingest_store_meta(struct store *st, int64_t run_id, const struct h5prof_info
 
 /* INGEST_KEPT_* of the options that differ from the stored run old. */
 unsigned ingest_kept(const struct store_run *old, const struct ingest_opts *opts);
+
+/* The value of the last --meta KEY=VALUE of opts for key (it overrides
+ * the file's), or NULL: a pointer into opts->meta. */
+const char *ingest_opts_meta(const struct ingest_opts *opts, const char *key);
+
+/* The first --meta of opts whose key the stored metadata m lacks or holds
+ * with another value, as its index in opts->meta; -1 when none. */
+ptrdiff_t ingest_meta_kept(const struct store_meta *m, const struct ingest_opts *opts);
 
 #endif

@@ -47,6 +47,42 @@ static int ingest_insert(struct ingest_ctx *c, struct store_timing *t, uint32_t 
 	return rc;
 }
 
+/* A duplicate's first --meta that the stored run existing lacks or holds
+ * with another value, for the caller's warning (the run keeps its own). */
+static int ingest_duplicate_meta(struct ingest_ctx *c, int64_t existing)
+{
+	struct store_meta m;
+	struct ingest_result *out = c->out;
+	const char *kv, *eq;
+	ptrdiff_t i;
+	size_t k, n;
+	int rc = store_get_meta(c->st, &m, existing);
+
+	if (rc)
+		return rc;
+	i = ingest_meta_kept(&m, c->opts);
+	if (i >= 0) {
+		kv = c->opts->meta[i];
+		eq = strchr(kv, '=');
+		n = (size_t)(eq - kv);
+		out->kept |= INGEST_KEPT_META;
+		out->kept_meta_key = malloc(n + 1);
+		out->kept_meta_given = util_strdup(eq + 1);
+		if (out->kept_meta_key) {
+			memcpy(out->kept_meta_key, kv, n);
+			out->kept_meta_key[n] = '\0';
+		}
+		for (k = 0; k < m.n && (strlen(m.keys[k]) != n || memcmp(m.keys[k], kv, n)); k++)
+			;
+		if (k < m.n)
+			out->kept_meta = util_strdup(m.values[k]);
+		if (!out->kept_meta_key || !out->kept_meta_given || (k < m.n && !out->kept_meta))
+			rc = err_nomem();
+	}
+	store_meta_release(&m);
+	return rc;
+}
+
 /* The content is already stored as run existing: report it (with what of
  * the given identity it keeps), add tags. */
 static int ingest_duplicate(struct ingest_ctx *c, int64_t existing)
@@ -80,7 +116,7 @@ static int ingest_duplicate(struct ingest_ctx *c, int64_t existing)
 	c->out->num_regions = old.num_regions;
 	c->out->num_calls = (uint64_t)old.num_calls;
 	store_run_release(&old);
-	return 0;
+	return c->opts->nmeta ? ingest_duplicate_meta(c, existing) : 0;
 }
 
 /* An ERR_FORMAT of the store's text rule (docs/text.md: a label past
@@ -122,7 +158,11 @@ static int ingest_new_run(struct ingest_ctx *c, const char *sha)
 	run.source_path = (char *)c->info->path;
 	run.ingested_at = now;
 	run.recorded_at = recorded;
-	ts = ingest_meta_get(c->info, "timestamp");
+	/* a --meta timestamp or label overrides the file's, as in the
+	 * metadata stored (--label before either) */
+	ts = ingest_opts_meta(c->opts, "timestamp");
+	if (!ts)
+		ts = ingest_meta_get(c->info, "timestamp");
 	if (ts && !util_parse_iso(&epoch, ts))
 		util_format_iso(recorded, sizeof(recorded), epoch);
 	else
@@ -137,7 +177,11 @@ static int ingest_new_run(struct ingest_ctx *c, const char *sha)
 		    util_quote_msg_buf(qp, sizeof(qp), 120, c->info->path),
 		    util_quote_msg_buf(qt, sizeof(qt), 80, ts));
 	}
-	run.label = (char *)(c->opts->label ? c->opts->label : ingest_meta_get(c->info, "label"));
+	run.label = (char *)c->opts->label;
+	if (!run.label)
+		run.label = (char *)ingest_opts_meta(c->opts, "label");
+	if (!run.label)
+		run.label = (char *)ingest_meta_get(c->info, "label");
 	run.commit = (char *)c->opts->commit;
 	if (run.commit && identity_is_hex(run.commit, 4, 64)) {
 		size_t i;
@@ -166,6 +210,9 @@ void ingest_result_release(struct ingest_result *r)
 	free(r->kept_commit);
 	free(r->kept_branch);
 	free(r->kept_label);
+	free(r->kept_meta_key);
+	free(r->kept_meta);
+	free(r->kept_meta_given);
 	memset(r, 0, sizeof(*r));
 }
 
