@@ -76,6 +76,14 @@ static void test_python_syntax(void **state)
 	/* ']' first in a class is a member; \Z inside a class untouched. */
 	assert_int_equal(inc1("[]a]+x", "]a]x"), 1);
 	assert_int_equal(inc1("[^]]x", "ax"), 1);
+	/* '[' in a class is a member, as in Python: "[[:alpha:]]" is the set
+	 * [, :, a, l, p, h then ']' (re.match('[[:alpha:]]', 'w') is None),
+	 * no POSIX class */
+	assert_int_equal(inc1("[[:alpha:]]", "w"), 0);
+	assert_int_equal(inc1("[[:alpha:]]", "a]"), 1);
+	assert_int_equal(inc1("[[:alpha:]]", ":]x"), 1);
+	assert_int_equal(inc1("x[[]", "x["), 1);
+	assert_int_equal(inc1("[a\\[]b", "[b"), 1);
 	/* Unicode classes like Python str patterns. */
 	assert_int_equal(inc1("\\w+_k\\Z", "\xc3\xa9t\xc3\xa9_k"), 1);
 	assert_int_equal(inc1("\\d", "\xd9\xa3"), 1); /* ARABIC-INDIC DIGIT THREE */

@@ -5,8 +5,9 @@
  * Python's re dialect is close to PCRE2's; the differences that matter
  * for region filters are rewritten before compiling: "\Z" (end of string in
  * Python, "\z" in PCRE2), the open-lower-bound quantifier "{,N}" (which
- * PCRE2 10.42 reads as literal text), and the escapes "\uXXXX" and
- * "\UXXXXXXXX" (PCRE2's "\x{...}").  Compile error offsets are mapped back
+ * PCRE2 10.42 reads as literal text), the escapes "\uXXXX" and
+ * "\UXXXXXXXX" (PCRE2's "\x{...}"), and a '[' inside a set (a member in
+ * Python, where PCRE2 reads "[:alpha:]" as a POSIX class).  Compile error offsets are mapped back
  * to the pattern the user wrote.
  */
 #define PCRE2_CODE_UNIT_WIDTH 8
@@ -91,6 +92,13 @@ static int match_translate(char **out, size_t **out_map, const char *pat)
 		if (in_class) {
 			if (pat[i] == ']')
 				in_class = 0;
+			if (pat[i] == '[') {
+				/* a member in Python ("[[:alpha:]]" is the set of
+				 * '[', ':', 'a', 'l', 'p', 'h' then ']'), a POSIX
+				 * class or an error in PCRE2 */
+				map[j] = i;
+				t[j++] = '\\';
+			}
 		} else if (pat[i] == '[') {
 			/* A ']' right after '[' or '[^' is a literal member. */
 			map[j] = i;
