@@ -136,6 +136,31 @@ equals "gh: concurrent jobs pass" "$r1 $r2" "0 0"
 equals "gh: concurrent jobs stored" "$(sql "$db" "select count(*) from runs")" 5
 equals "gh: concurrent stderr" "$(cat c1.err c2.err)" ""
 equals "gh: one baseline" "$(sql "$db" "select name || ' ' || run_id from pins")" "baseline 1"
+
+# PROFILE one file a line ($(ls ...)): every file is a repetition
+job gh_env pull_request 7/merge feature 74 "$(printf '../ok.h5\n../slow2.h5\n../slow3.h5')"
+equals "gh: newline-separated profiles fail" "$rc" 1
+contains "gh: all three are the candidate" "$(<summary.md)" "3 files"
+# a check that cannot run (exit 2) says why in the summary too, as code
+job env GITHUB_ACTIONS=true GITHUB_EVENT_NAME=pull_request GITHUB_REF_NAME=7/merge \
+	GITHUB_HEAD_REF=feature GITHUB_SHA="$(sha 75)" GITHUB_STEP_SUMMARY="$PWD/summary.md" \
+	PROFILE=../ok.h5 BUDGET=5 METRIC=nosuch bash "$CI_DIR/github.sh"
+equals "gh: a check that cannot run" "$rc" 2
+contains "gh: its error in the summary" "$(<summary.md)" \
+	"**scopedb:** the check did not run (exit 2):
+
+    scopedb: invalid --metric 'nosuch'"
+contains "gh: and on stderr" "$err" "scopedb: invalid --metric 'nosuch'"
+# a summary limit under the note's room: the note alone, not the whole
+job env GITHUB_ACTIONS=true GITHUB_EVENT_NAME=pull_request GITHUB_REF_NAME=7/merge \
+	GITHUB_HEAD_REF=feature GITHUB_SHA="$(sha 76)" GITHUB_STEP_SUMMARY="$PWD/summary.md" \
+	PROFILE=../ok.h5 BUDGET=5 METRIC=p95 SUMMARY_LIMIT=300 bash "$CI_DIR/github.sh"
+[ "$(wc -c <summary.md)" -le 300 ] && ok || bad "gh: SUMMARY_LIMIT=300 gave $(wc -c <summary.md) bytes"
+# main's point check of several files: their median, whichever comes last
+# (two of three slow: a regression, though the last file is not slow)
+job gh_env push main "" 6 "../slow2.h5 ../slow3.h5 ../ok2.h5"
+equals "gh: main files' median fails" "$rc" 1
+contains "gh: main files are the candidate" "$(<summary.md)" "3 files"
 cd .. || exit 1
 
 fi

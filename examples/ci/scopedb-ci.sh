@@ -33,7 +33,7 @@
 # a broken job: no PROFILE, no jq, a store that cannot be read).
 #
 # Environment: PROFILE (the profile files this job wrote, separated by
-# blanks, e.g. "profile-1.h5 profile-2.h5 profile-3.h5": repetitions of
+# blanks or newlines, e.g. "profile-1.h5 profile-2.h5 profile-3.h5": repetitions of
 # one run; required), ROLE (main or pr; required), SCOPEDB (the scopedb
 # command; default scopedb), SCOPEDB_DB (the store; default
 # .scopedb/history.sqlite, the cached folder), BUDGET (percent; default
@@ -52,7 +52,8 @@ fail() {
 	echo "scopedb: $*" >&2
 	exit 2
 }
-read -r -a files <<<"${PROFILE:-}"
+# (words separated by any blanks, newlines too: PROFILE="$(ls *.h5)")
+read -r -d '' -a files <<<"${PROFILE:-}" || true
 [ ${#files[@]} -gt 0 ] ||
 	fail "PROFILE is empty: set it to the profile files this job wrote (did the benchmark write none?)"
 case ${ROLE:-} in
@@ -77,8 +78,8 @@ summary=${SUMMARY:-/dev/null}
 window=${WINDOW:-10}
 metric=${METRIC:-p95}
 budget=${BUDGET:-5}
-read -r -a outputs <<<"${OUTPUTS:-}"
-read -r -a allow <<<"${ALLOW_DIFFERENT:-}"
+read -r -d '' -a outputs <<<"${OUTPUTS:-}" || true
+read -r -d '' -a allow <<<"${ALLOW_DIFFERENT:-}" || true
 # nothing of an earlier job is left to be taken for this one's
 rm -f "$report" "$html"
 for o in "${outputs[@]}"; do
@@ -151,11 +152,6 @@ if [ "$ROLE" = main ]; then
 		exit 0
 	fi
 fi
-# what check and report share: the runs, the metric, the budget
-args=("$base" "${candidate[@]}" --metric "$metric" --max-regression "$budget")
-for k in "${allow[@]}"; do
-	args+=(--allow-different "$k")
-done
 stat=()
 # (backquotes dropped: a branch name is shown, never run or formatted)
 shown=${base//\`/}
@@ -170,15 +166,32 @@ else
 	mode="point check against \`pin:baseline\` with a budget of +$budget% (\`${why//\`/}\`)"
 	[ -n "${BASE_REF:-}" ] || mode="point check against \`pin:baseline\` with a budget of +$budget%"
 fi
+# a point check on main of several files: their median, as a pull
+# request's (the statistical check takes the commit's runs itself)
+[ ${#stat[@]} -gt 0 ] || [ "$ROLE" != main ] || [ ${#files[@]} -lt 2 ] || candidate=("${files[@]}")
+# what check and report share: the runs, the metric, the budget
+args=("$base" "${candidate[@]}" --metric "$metric" --max-regression "$budget")
+for k in "${allow[@]}"; do
+	args+=(--allow-different "$k")
+done
 outs=()
 for o in "${outputs[@]}"; do
 	outs+=(--output "$o")
 done
 rc=0
+cerr=$(mktemp)
 {
 	printf '%s\n\n' "**scopedb:** $mode"
-	"$scopedb" check "${args[@]}" "${stat[@]}" "${outs[@]}" --format markdown || rc=$?
+	"$scopedb" check "${args[@]}" "${stat[@]}" "${outs[@]}" --format markdown 2>"$cerr" || rc=$?
+	# a check that could not run says why in the report too (an indented
+	# code block: what came from data is shown as it is, never formatted)
+	if [ "$rc" -ge 2 ]; then
+		printf '**scopedb:** the check did not run (exit %s):\n\n' "$rc"
+		sed 's/^/    /' "$cerr"
+	fi
 } >"$report"
+cat "$cerr" >&2
+rm -f "$cerr"
 # GitHub takes at most 1 MiB of job summary a step, and shows none of a
 # larger one: a check of thousands of regions is cut at a line (a table
 # stays a table), worst regions first, and says where the whole is
@@ -188,7 +201,7 @@ if [ "$size" -le "$limit" ]; then
 	cat "$report" >>"$summary"
 else
 	{
-		head -c "$((limit - 400))" "$report" | sed '$d'
+		head -c "$((limit > 400 ? limit - 400 : 0))" "$report" | sed '$d'
 		printf '\n*(cut here: the whole report, %s bytes, is past the job summary limit of %s bytes; it is %s, kept as an artifact)*\n' \
 			"$size" "$limit" "$report"
 	} >>"$summary"
