@@ -9,7 +9,8 @@ cd "$(dirname "$0")/.."
 bash .ci/deps
 build=${SCOPEDB_BUILD:-build}
 cmake -S . -B "$build" >/dev/null
-cmake --build "$build" -j2 --target scopedb >/dev/null
+# (the man pages and completion too: cmake --install takes them)
+cmake --build "$build" -j2 --target scopedb scopedb_docs >/dev/null
 S=$build/scopedb
 $S ingest --tag example --commit 1a2b3c4 --branch main examples/baseline.h5
 $S ingest --tag example --commit 5d6e7f8 --branch main examples/candidate.h5

@@ -195,10 +195,10 @@ static int help_man_main(struct buf *out)
 			   "scopedb [--help] [-V | --version] COMMAND [ARGS]");
 	rc |= buf_puts(out, ".SH DESCRIPTION\n" HELP_TITLE "\n"
 			    ".PP\n"
-			    "Every command takes \\fB\\-\\-db\\fR \\fIPATH\\fR; without it the "
-			    "store is $SCOPEDB_DB, else\n"
-			    "\\&./scopedb.sqlite, created on first use.  Data goes to stdout, "
-			    "diagnostics to stderr.\n"
+			    "Every command of a store takes \\fB\\-\\-db\\fR \\fIPATH\\fR; "
+			    "without it the store is\n"
+			    "$SCOPEDB_DB, else \\&./scopedb.sqlite, which the first ingest (or\n"
+			    "pull) creates.  Data goes to stdout, diagnostics to stderr.\n"
 			    ".SH COMMANDS\n");
 	for (i = 0; i < cmd_count && !rc; i++) {
 		const struct opt_cmd *u = cmd_table[i].usage;
