@@ -664,6 +664,12 @@ expect 1 "nightly: overlapping windows" $S check 16 17 --baseline-window 5 --can
 contains "nightly: overlap, the candidate's" "$out" "Candidate runs: 1 (17)
 "
 not_contains "nightly: overlap is not short" "$out" "asked for"
+# a window ending after the candidate leaves the candidate out: one run
+# fewer than asked, said as a short window is
+expect 0 "nightly: a window over the candidate" $S check 17 16 --baseline-window 5 \
+	--max-regression 50
+contains "nightly: its window is short" "$out" "Baseline runs: 4 (17, 15, 14, 13), of the 5 asked for
+"
 expect 0 "nightly: last night against the night before passes" $S check 15 16 \
 	--baseline-window 10 --max-regression 5
 contains "nightly: its repetitions stop at the baseline" "$out" "Candidate runs: 1 (16)"

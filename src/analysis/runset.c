@@ -381,7 +381,10 @@ static void runset_exclude_base(struct runset *rs)
 
 	for (i = j = 0; rs->ncand && i < rs->nbase; i++) {
 		if (i && rs->base[i].id == rs->cand[0].id) {
+			/* the window holds one run fewer than it found: said
+			 * as a short window is ("of the 5 asked for") */
 			runset_run_release(&rs->base[i]);
+			rs->nbase_found--;
 			continue;
 		}
 		rs->base[j++] = rs->base[i];
