@@ -105,6 +105,12 @@ for f in trunc1.h5 trunc2.h5 trunc3.h5; do
 done
 expect_error "meta without =" "invalid --meta 'oops'" $S ingest --db "$db" --meta oops ci.h5
 expect_error "meta empty key" "invalid --meta '=v'" $S ingest --db "$db" --meta =v ci.h5
+# a --meta label is the run's label: a name as --label is, refused before
+# any file is read or store made
+long=$(printf 'x%.0s' $(seq 2100))
+expect_error "meta label too long" "invalid --meta 'label=xxxxx" $S ingest --db nolabel.sqlite \
+	--meta "label=$long" ci.h5
+[ ! -e nolabel.sqlite ] && ok || bad "meta label too long: a store was made"
 # an empty tag: 'tag' and the tag: selector refuse it, so nothing could remove it
 expect_error "empty tag" "^scopedb: invalid --tag '': empty tag" $S ingest --db "$db" --tag ok --tag '' ci.h5
 # every row valid, their sum over the ranks past 2^63 ns: named, nothing kept

@@ -231,6 +231,19 @@ rv --calls 0 --seed 3 --timestamp 2024-05-03T00:00:00Z rv-z.h5
 expect_err 2 "review: a comparison of nothing" "scopedb: nothing to compare: no call in 'rv-z.h5'" \
 	$S report rv-a.h5 rv-z.h5 -o rv-z.html
 [ ! -e rv-z.html ] && ok || bad "review: a page of nothing written"
+# nor a metric the candidate has no value of (an aggregate run's p95)
+rv --aggregate --seed 4 --timestamp 2024-05-04T00:00:00Z rv-ag.h5
+expect_err 2 "review: a metric of no value" \
+	"scopedb: nothing to compare: metric p95 has no value in 'rv-ag.h5' (aggregate-layout runs have no per-call durations)" \
+	$S report rv-a.h5 rv-ag.h5 --metric p95 -o rv-ag.html
+[ ! -e rv-ag.html ] && ok || bad "review: a page of no value written"
+# a count between two (the median of 10 and 11 calls) as it is compared
+rv --ranks 1 --calls 10 --seed 7 rv-c10.h5
+rv --ranks 1 --calls 11 --seed 8 rv-c11.h5
+expect 0 "review: a median count" $S report rv-c10.h5 rv-c10.h5 rv-c11.h5 --metric calls \
+	--include main -o rv-c.html
+contains "review: its fraction" "$(<rv-c.html)" ">10.5<"
+not_contains "review: not rounded" "$(<rv-c.html)" ">11<"
 rv --idle io --seed 5 --timestamp 2024-05-22T00:00:00Z rv-i1.h5
 rv --idle io --seed 6 --timestamp 2024-05-23T00:00:00Z rv-i2.h5
 expect 0 "review: idle ranks" $S report rv-i1.h5 rv-i2.h5 -o rv-i.html

@@ -657,13 +657,20 @@ expect 1 "nightly: a window longer than the history" $S check 16 17 --baseline-w
 contains "nightly: of the 30 asked for" "$out" \
 	"Baseline runs: 16 (16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1), of the 30 asked for
 "
-# windows the store fills, that overlap: a run in both counts on one side,
-# which is no short history
+# windows that would overlap: the candidate's stops at the baseline's run
+# (the nights before it are the baseline's), so it is short of what was
+# asked, and says so; the baseline's is whole
 expect 1 "nightly: overlapping windows" $S check 16 17 --baseline-window 5 --candidate-window 3 \
 	--max-regression 5
-contains "nightly: overlap, the candidate's" "$out" "Candidate runs: 1 (17)
+contains "nightly: overlap, the candidate's" "$out" "Candidate runs: 1 (17), of the 3 asked for
 "
-not_contains "nightly: overlap is not short" "$out" "asked for"
+contains "nightly: overlap, the baseline's whole" "$out" "Baseline runs: 5 (16, 15, 14, 13, 12)
+"
+# a candidate window never reaches behind a baseline of the same commit
+expect 0 "nightly: a candidate window stops at the baseline" $S check 15 17 --candidate-window 3 \
+	--max-regression 50
+contains "nightly: it stops there" "$out" "Candidate runs: 2 (17, 16), of the 3 asked for
+"
 # a window ending after the candidate leaves the candidate out: one run
 # fewer than asked, said as a short window is
 expect 0 "nightly: a window over the candidate" $S check 17 16 --baseline-window 5 \

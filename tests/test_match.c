@@ -84,6 +84,15 @@ static void test_python_syntax(void **state)
 	assert_int_equal(inc1("[[:alpha:]]", ":]x"), 1);
 	assert_int_equal(inc1("x[[]", "x["), 1);
 	assert_int_equal(inc1("[a\\[]b", "[b"), 1);
+	/* a set that starts with ':', '.' or '=' is a set in Python, not
+	 * PCRE2's POSIX syntax (which it refuses outside a class) */
+	assert_int_equal(inc1("[:alpha:]", ":x"), 1);
+	assert_int_equal(inc1("[:alpha:]", "hb"), 1);
+	assert_int_equal(inc1("[:alpha:]", "b"), 0);
+	assert_int_equal(inc1("x[:alpha:]", "xp"), 1);
+	assert_int_equal(inc1("[.a.]", "."), 1);
+	assert_int_equal(inc1("[=a=]", "="), 1);
+	assert_int_equal(inc1("[^:]", ":"), 0);
 	/* Unicode classes like Python str patterns. */
 	assert_int_equal(inc1("\\w+_k\\Z", "\xc3\xa9t\xc3\xa9_k"), 1);
 	assert_int_equal(inc1("\\d", "\xd9\xa3"), 1); /* ARABIC-INDIC DIGIT THREE */

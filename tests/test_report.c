@@ -185,6 +185,11 @@ static void test_pct_edge(void **state)
 	assert_string_equal(s, "+5.000000000000004%");
 	format_pct_edge(s, sizeof(s), 0, (0.00105 - 0.001) / 0.001 * 100, 5.0);
 	assert_string_equal(s, "+4.99999999999999%");
+	/* below 10% as well: 1.0000000000000002 over a budget of 1 */
+	format_pct_edge(s, sizeof(s), 0, 1.0000000000000002, 1.0);
+	assert_string_equal(s, "+1.0000000000000002%");
+	format_pct_edge(s, sizeof(s), 0, 0.0010000000000000002, 0.001);
+	assert_string_equal(s, "+0.0010000000000000002%");
 	/* -100% is a region gone: a drop that is not all shows its digits */
 	format_pct(s, sizeof(s), 0, -99.988);
 	assert_string_equal(s, "-99.99%");

@@ -400,8 +400,9 @@ int reportdata_build(struct reportdata *rd, const struct reportdata_opts *o)
 		goto out;
 	}
 	/* nor a comparison of nothing, where check fails: the page said PASS */
-	if (rd->compared && rd->cmp.nothing) {
-		rc = err_set(ERR_USAGE, "nothing to compare: %s", rd->cmp.nothing);
+	if (rd->compared && (rd->cmp.nothing || rd->cmp.valueless)) {
+		rc = err_set(ERR_USAGE, "nothing to compare: %s",
+			     rd->cmp.nothing ? rd->cmp.nothing : rd->cmp.valueless);
 		goto out;
 	}
 	runarg_db_init(&db, st, co.db_path);

@@ -522,8 +522,13 @@ int runset_open(struct runset *rs, const struct runarg *sa, const struct runarg 
 		rc =
 		    runset_ids(&rs->cand, &rs->ncand, sb->st, sb->reps, sb->nreps, sb->nreps, m, o);
 	} else if (o->candidate_window) {
+		/* the window stops at the baseline's run: the runs before it
+		 * are not the candidate's repetitions (check 4 5
+		 * --candidate-window 3 took run 3, a night before the
+		 * baseline) */
 		runset_window_filter(&f, tagv, tag_b, &rb);
-		rc = runset_select(&rs->cand, &rs->ncand, rs, sb->st, rb.id, 0, &f,
+		rc = runset_select(&rs->cand, &rs->ncand, rs, sb->st, rb.id,
+				   sa->st == sb->st && ra.id != rb.id ? ra.id : 0, &f,
 				   o->candidate_window, m, o, &left);
 	} else {
 		/* the candidate's repetitions: the runs of its commit, stored

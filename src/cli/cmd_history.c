@@ -30,6 +30,7 @@
 #include "scopedb/history.h"
 #include "scopedb/runarg.h"
 #include "select/match.h"
+#include "render/format.h"
 #include "render/report.h"
 #include "scopedb/stats.h"
 #include "scopedb/store.h"
@@ -87,6 +88,16 @@ static const struct doc_col history_cols[HC_N] = {
 
 /* A region's table: one row per run, or per change point (the terminal
  * adds a bar and marks the change points in a column; markdown in bold). */
+/* A change's pct in the row's mark, to one decimal ("+25.0%"); a drop
+ * short of all that would read "-100.0%", which is a region gone, with
+ * the digits it takes not to (format_pct(), as the change column). */
+static void history_pct(char *s, size_t n, double pct)
+{
+	snprintf(s, n, "%+.1f%%", pct);
+	if (pct != -100.0 && !strcmp(s, "-100.0%"))
+		format_pct(s, n, 0, pct);
+}
+
 static struct doc_table *history_table(struct doc *d, const struct hist_ctx *h,
 				       const struct store_history_point *p,
 				       const struct history_step *s, size_t n)
@@ -112,16 +123,16 @@ static struct doc_table *history_table(struct doc *d, const struct hist_ctx *h,
 	if (t)
 		t->flags |= DOC_TABLE_TRIM;
 	for (i = 0; i < n; i++) {
-		char mark[96];
+		char mark[96], pct[40];
 
 		if (h->changes_only && !s[i].change)
 			continue;
+		history_pct(pct, sizeof(pct), s[i].change_pct);
 		if (s[i].provisional)
-			snprintf(mark, sizeof(mark),
-				 "<- provisional change %+.1f%% (%zu more run%s)", s[i].change_pct,
-				 s[i].confirm, s[i].confirm == 1 ? "" : "s");
+			snprintf(mark, sizeof(mark), "<- provisional change %s (%zu more run%s)",
+				 pct, s[i].confirm, s[i].confirm == 1 ? "" : "s");
 		else
-			snprintf(mark, sizeof(mark), "<- change point %+.1f%%", s[i].change_pct);
+			snprintf(mark, sizeof(mark), "<- change point %s", pct);
 		bar.len = 0;
 		if (buf_puts(&bar, "") ||
 		    (h->bars && history_bar(&bar, s[i].v, min, max, HISTORY_BAR_WIDTH, h->utf8)))

@@ -58,6 +58,7 @@ int ingest_opts_check(const struct ingest_opts *o)
 {
 	const char *const what[] = {"--label", "commit", "branch"};
 	const char *const s[] = {o->label, o->commit, o->branch};
+	const char *label;
 	size_t i;
 	int rc = 0;
 
@@ -71,6 +72,10 @@ int ingest_opts_check(const struct ingest_opts *o)
 	}
 	for (i = 0; !rc && i < o->nmeta; i++)
 		rc = ingest_meta_check(o->meta[i]);
+	/* a --meta label is the run's label (without --label): a name, as
+	 * --label is (the "label=" before it is the --meta word's) */
+	if (!rc && !o->label && (label = ingest_opts_meta(o, "label")))
+		rc = ingest_opt_text("--meta", label - 6, strlen(label), "its label is ");
 	return rc;
 }
 

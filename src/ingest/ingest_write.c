@@ -389,7 +389,10 @@ static int ingest_store(struct ingest_ctx *c)
 int ingest_pending_names(const struct ingest_pending *p, const struct ingest_opts *o)
 {
 	const struct h5prof_info *info = p->c.info;
-	const char *label = o->label ? o->label : ingest_meta_get(info, "label");
+	/* the run's label, as ingest_new_run() takes it */
+	const char *label = o->label			   ? o->label
+			    : ingest_opts_meta(o, "label") ? ingest_opts_meta(o, "label")
+							   : ingest_meta_get(info, "label");
 	size_t i;
 	int rc = store_check_name("label", label);
 

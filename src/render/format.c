@@ -68,8 +68,10 @@ void format_sig(char *s, size_t len, double v, int sig, int sign)
 	e = (int)floor(log10(a));
 	d = sig - 1 - e;
 	if (d > 0) {
-		if (d > 15)
-			d = 15;
+		/* (20: a pct beside a budget may take all 17 digits of a
+		 * double, format_pct_edge(), 0.001 and below included) */
+		if (d > 20)
+			d = 20;
 		snprintf(s, len, "%s%.*f", plus, d, v);
 		/* 9.996 rounds up to "10.00": one decimal too many */
 		if (fabs(strtod(s, NULL)) >= pow(10.0, e + 1) && d > 0)

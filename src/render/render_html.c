@@ -72,7 +72,7 @@ void html_value(char *s, size_t len, enum stats_metric m, double v)
 	if (isnan(v))
 		snprintf(s, len, "-");
 	else if (stats_metric_is_count(m))
-		format_group(s, len, (long long)llround(v), 0);
+		format_value(s, len, 0, v, 1); /* 10.5 calls shown as such */
 	else if (m == STATS_IMBALANCE)
 		snprintf(s, len, "%.3g%%", v);
 	else

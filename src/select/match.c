@@ -111,6 +111,14 @@ static int match_translate(char **out, size_t **out_map, const char *pat)
 				map[j] = i;
 				t[j++] = pat[i++];
 			}
+			/* "[:alpha:]", "[.a.]", "[=a=]": sets of those
+			 * characters in Python, POSIX syntax PCRE2 refuses */
+			if (i < n && (pat[i] == ':' || pat[i] == '.' || pat[i] == '=')) {
+				map[j] = i;
+				t[j++] = '\\';
+				map[j] = i;
+				t[j++] = pat[i++];
+			}
 			in_class = 1;
 			continue;
 		} else if (pat[i] == '{' && i + 1 < n && pat[i + 1] == ',') {
