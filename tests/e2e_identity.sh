@@ -85,6 +85,14 @@ GITHUB_SHA=zzz GITHUB_REF_NAME=main expect 0 "github bad sha" $S ingest --db "$d
 equals "bad sha warnings" "$err" "scopedb: warning: GITHUB_SHA 'zzz' is not a commit; ignored
 scopedb: warning: run $(sql "$db" "select id from runs where source_path = 'gh-bad.h5'") stored without a commit: pass --commit or set GITHUB_SHA to a commit"
 equals "bad sha: branch kept" "$(ident gh-bad.h5)" "- main"
+# a CI's branch without its commit (git is not asked in a CI): the advice
+# names the commit variable of that CI, not a work tree
+prof gh-nosha.h5
+GITHUB_REF_NAME=main expect 0 "github branch, no sha" $S ingest --db "$db" gh-nosha.h5
+equals "no sha warning" "$err" "scopedb: warning: run $(sql "$db" "select id from runs where source_path = 'gh-nosha.h5'") stored without a commit: pass --commit or set GITHUB_SHA beside GITHUB_REF_NAME"
+prof jk-nosha.h5
+GIT_BRANCH=origin/main expect 0 "jenkins branch, no commit" $S ingest --db "$db" jk-nosha.h5
+contains "jenkins: its commit variable" "$err" "set GIT_COMMIT beside GIT_BRANCH"
 # a CI branch a store cannot hold (not UTF-8, too long): named with its
 # variable, and the run stored without it; --branch's own is refused
 prof gh-badbranch.h5

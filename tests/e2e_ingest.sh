@@ -111,6 +111,11 @@ long=$(printf 'x%.0s' $(seq 2100))
 expect_error "meta label too long" "invalid --meta 'label=xxxxx" $S ingest --db nolabel.sqlite \
 	--meta "label=$long" ci.h5
 [ ! -e nolabel.sqlite ] && ok || bad "meta label too long: a store was made"
+# and a --meta timestamp the run's recorded time: a time, or refused
+expect_error "meta timestamp no time" \
+	"invalid --meta 'timestamp=yesterday': not an ISO-8601 time" \
+	$S ingest --db nolabel.sqlite --meta timestamp=yesterday ci.h5
+[ ! -e nolabel.sqlite ] && ok || bad "meta timestamp no time: a store was made"
 # an empty tag: 'tag' and the tag: selector refuse it, so nothing could remove it
 expect_error "empty tag" "^scopedb: invalid --tag '': empty tag" $S ingest --db "$db" --tag ok --tag '' ci.h5
 # every row valid, their sum over the ranks past 2^63 ns: named, nothing kept

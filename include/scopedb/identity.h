@@ -60,4 +60,8 @@ const char *identity_branch_clean(const char *name);
 /* 1 when s is min..max hex digits. */
 int identity_is_hex(const char *s, size_t min, size_t max);
 
+/* The commit variable of the CI whose branch variable is var
+ * ("GITHUB_REF_NAME" -> "GITHUB_SHA"), or NULL when var is none. */
+const char *identity_commit_var(const char *var);
+
 #endif

@@ -174,6 +174,10 @@ static void ingest_warn_no_commit(int64_t first, int64_t last, int n, const stru
 	fputs(" without a commit: pass --commit or ", stderr);
 	if (id->ignored_from)
 		fprintf(stderr, "set %s to a commit\n", id->ignored_from);
+	else if (identity_commit_var(id->branch_from))
+		/* a CI's branch without its commit: git is not asked in a CI */
+		fprintf(stderr, "set %s beside %s\n", identity_commit_var(id->branch_from),
+			id->branch_from);
 	else if (id->git_error)
 		fprintf(stderr, "let git read the repository (git says: %s)\n",
 			cli_msgq(&q, id->git_error));

@@ -41,6 +41,22 @@ static const struct {
     {"GIT_BRANCH", 1}, /* Jenkins: origin/main */
 };
 
+const char *identity_commit_var(const char *var)
+{
+	/* identity_branch_vars[i]'s CI's commit variable */
+	static const unsigned char ci_of[] = {0, 0, 1, 1, 2, 3};
+	size_t i;
+
+	_Static_assert(sizeof(ci_of) ==
+			   sizeof(identity_branch_vars) / sizeof(identity_branch_vars[0]),
+		       "a CI for each branch variable");
+
+	for (i = 0; var && i < sizeof(ci_of); i++)
+		if (!strcmp(var, identity_branch_vars[i].name))
+			return identity_commit_vars[ci_of[i]];
+	return NULL;
+}
+
 void identity_init(struct identity *id)
 {
 	memset(id, 0, sizeof(*id));

@@ -58,7 +58,8 @@ int ingest_opts_check(const struct ingest_opts *o)
 {
 	const char *const what[] = {"--label", "commit", "branch"};
 	const char *const s[] = {o->label, o->commit, o->branch};
-	const char *label;
+	const char *label, *ts;
+	int64_t epoch;
 	size_t i;
 	int rc = 0;
 
@@ -76,6 +77,14 @@ int ingest_opts_check(const struct ingest_opts *o)
 	 * --label is (the "label=" before it is the --meta word's) */
 	if (!rc && !o->label && (label = ingest_opts_meta(o, "label")))
 		rc = ingest_opt_text("--meta", label - 6, strlen(label), "its label is ");
+	/* and a --meta timestamp the run's recorded time: a time, or refused
+	 * (a file's that is none is warned of, the run then recorded when
+	 * ingested; the command line's is the user's to mend) */
+	if (!rc && (ts = ingest_opts_meta(o, "timestamp")) && util_parse_iso(&epoch, ts))
+		rc = err_set(ERR_USAGE,
+			     "invalid --meta 'timestamp=%s': not an ISO-8601 time (such as "
+			     "2024-01-31T02:00:00Z)",
+			     ts);
 	return rc;
 }
 
