@@ -30,30 +30,29 @@ static const char *const identity_commit_vars[] = {
     "GIT_COMMIT",
 };
 /* clean: the CI may give a full ref or a remote's name (identity_branch_clean);
- * GitHub and GitLab give the short name. */
+ * GitHub and GitLab give the short name.  commit: the same CI's commit
+ * variable (identity_commit_var()). */
 static const struct {
 	const char *name;
 	int clean;
+	const char *commit;
 } identity_branch_vars[] = {
-    {"GITHUB_HEAD_REF", 0}, /* pull requests: the head branch (REF_NAME is 42/merge) */
-    {"GITHUB_REF_NAME", 0},    {"CI_MERGE_REQUEST_SOURCE_BRANCH_NAME", 0},
-    {"CI_COMMIT_REF_NAME", 0}, {"BUILDKITE_BRANCH", 1},
-    {"GIT_BRANCH", 1}, /* Jenkins: origin/main */
+    /* pull requests: the head branch (REF_NAME is 42/merge) */
+    {"GITHUB_HEAD_REF", 0, "GITHUB_SHA"},
+    {"GITHUB_REF_NAME", 0, "GITHUB_SHA"},
+    {"CI_MERGE_REQUEST_SOURCE_BRANCH_NAME", 0, "CI_COMMIT_SHA"},
+    {"CI_COMMIT_REF_NAME", 0, "CI_COMMIT_SHA"},
+    {"BUILDKITE_BRANCH", 1, "BUILDKITE_COMMIT"},
+    {"GIT_BRANCH", 1, "GIT_COMMIT"}, /* Jenkins: origin/main */
 };
 
 const char *identity_commit_var(const char *var)
 {
-	/* identity_branch_vars[i]'s CI's commit variable */
-	static const unsigned char ci_of[] = {0, 0, 1, 1, 2, 3};
 	size_t i;
 
-	_Static_assert(sizeof(ci_of) ==
-			   sizeof(identity_branch_vars) / sizeof(identity_branch_vars[0]),
-		       "a CI for each branch variable");
-
-	for (i = 0; var && i < sizeof(ci_of); i++)
+	for (i = 0; var && i < sizeof(identity_branch_vars) / sizeof(identity_branch_vars[0]); i++)
 		if (!strcmp(var, identity_branch_vars[i].name))
-			return identity_commit_vars[ci_of[i]];
+			return identity_branch_vars[i].commit;
 	return NULL;
 }
 

@@ -76,7 +76,8 @@ int ingest_opts_check(const struct ingest_opts *o)
 	/* a --meta label is the run's label (without --label): a name, as
 	 * --label is (the "label=" before it is the --meta word's) */
 	if (!rc && !o->label && (label = ingest_opts_meta(o, "label")))
-		rc = ingest_opt_text("--meta", label - 6, strlen(label), "its label is ");
+		rc = ingest_opt_text("--meta", label - strlen("label="), strlen(label),
+				     "its label is ");
 	/* and a --meta timestamp the run's recorded time: a time, or refused
 	 * (a file's that is none is warned of, the run then recorded when
 	 * ingested; the command line's is the user's to mend) */
@@ -160,7 +161,8 @@ const char *ingest_opts_meta(const struct ingest_opts *opts, const char *key)
 	return v;
 }
 
-ptrdiff_t ingest_meta_kept(const struct store_meta *m, const struct ingest_opts *opts)
+ptrdiff_t ingest_meta_kept(const struct store_meta *m, const struct ingest_opts *opts,
+			   const char **stored)
 {
 	size_t i, j, n;
 
@@ -179,9 +181,12 @@ ptrdiff_t ingest_meta_kept(const struct store_meta *m, const struct ingest_opts 
 		for (j = 0; j < m->n; j++)
 			if (strlen(m->keys[j]) == n && !memcmp(m->keys[j], opts->meta[i], n))
 				break;
-		if (j == m->n || strcmp(m->values[j], eq + 1) != 0)
+		if (j == m->n || strcmp(m->values[j], eq + 1) != 0) {
+			*stored = j < m->n ? m->values[j] : NULL;
 			return (ptrdiff_t)i;
+		}
 	}
+	*stored = NULL;
 	return -1;
 }
 

@@ -35,7 +35,9 @@ unsigned ingest_kept(const struct store_run *old, const struct ingest_opts *opts
 const char *ingest_opts_meta(const struct ingest_opts *opts, const char *key);
 
 /* The first --meta of opts whose key the stored metadata m lacks or holds
- * with another value, as its index in opts->meta; -1 when none. */
-ptrdiff_t ingest_meta_kept(const struct store_meta *m, const struct ingest_opts *opts);
+ * with another value, as its index in opts->meta (*stored: m's value of
+ * the key, NULL when it lacks it); -1 when none. */
+ptrdiff_t ingest_meta_kept(const struct store_meta *m, const struct ingest_opts *opts,
+			   const char **stored);
 
 #endif

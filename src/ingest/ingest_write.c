@@ -53,14 +53,14 @@ static int ingest_duplicate_meta(struct ingest_ctx *c, int64_t existing)
 {
 	struct store_meta m;
 	struct ingest_result *out = c->out;
-	const char *kv, *eq;
+	const char *kv, *eq, *stored;
 	ptrdiff_t i;
-	size_t k, n;
+	size_t n;
 	int rc = store_get_meta(c->st, &m, existing);
 
 	if (rc)
 		return rc;
-	i = ingest_meta_kept(&m, c->opts);
+	i = ingest_meta_kept(&m, c->opts, &stored);
 	if (i >= 0) {
 		kv = c->opts->meta[i];
 		eq = strchr(kv, '=');
@@ -72,11 +72,9 @@ static int ingest_duplicate_meta(struct ingest_ctx *c, int64_t existing)
 			memcpy(out->kept_meta_key, kv, n);
 			out->kept_meta_key[n] = '\0';
 		}
-		for (k = 0; k < m.n && (strlen(m.keys[k]) != n || memcmp(m.keys[k], kv, n)); k++)
-			;
-		if (k < m.n)
-			out->kept_meta = util_strdup(m.values[k]);
-		if (!out->kept_meta_key || !out->kept_meta_given || (k < m.n && !out->kept_meta))
+		if (stored)
+			out->kept_meta = util_strdup(stored);
+		if (!out->kept_meta_key || !out->kept_meta_given || (stored && !out->kept_meta))
 			rc = err_nomem();
 	}
 	store_meta_release(&m);
@@ -141,6 +139,14 @@ static const char *ingest_meta_get(const struct h5prof_info *info, const char *k
 	return NULL;
 }
 
+/* The run's label: --label, else a --meta label, else the file's (or NULL). */
+static const char *ingest_run_label(const struct ingest_opts *o, const struct h5prof_info *info)
+{
+	const char *label = o->label ? o->label : ingest_opts_meta(o, "label");
+
+	return label ? label : ingest_meta_get(info, "label");
+}
+
 /* Insert the run of a new file with its metadata and tags; sets run_id.
  * A commit of 4 to 64 hex digits is stored lower case (as git prints it;
  * commit prefixes match in any case). */
@@ -177,11 +183,7 @@ static int ingest_new_run(struct ingest_ctx *c, const char *sha)
 		    util_quote_msg_buf(qp, sizeof(qp), 120, c->info->path),
 		    util_quote_msg_buf(qt, sizeof(qt), 80, ts));
 	}
-	run.label = (char *)c->opts->label;
-	if (!run.label)
-		run.label = (char *)ingest_opts_meta(c->opts, "label");
-	if (!run.label)
-		run.label = (char *)ingest_meta_get(c->info, "label");
+	run.label = (char *)ingest_run_label(c->opts, c->info);
 	run.commit = (char *)c->opts->commit;
 	if (run.commit && identity_is_hex(run.commit, 4, 64)) {
 		size_t i;
@@ -389,12 +391,8 @@ static int ingest_store(struct ingest_ctx *c)
 int ingest_pending_names(const struct ingest_pending *p, const struct ingest_opts *o)
 {
 	const struct h5prof_info *info = p->c.info;
-	/* the run's label, as ingest_new_run() takes it */
-	const char *label = o->label			   ? o->label
-			    : ingest_opts_meta(o, "label") ? ingest_opts_meta(o, "label")
-							   : ingest_meta_get(info, "label");
 	size_t i;
-	int rc = store_check_name("label", label);
+	int rc = store_check_name("label", ingest_run_label(o, info));
 
 	for (i = 0; !rc && i < info->num_meta; i++)
 		rc = store_check_name("metadata key", info->meta[i].key);

@@ -6,9 +6,10 @@
  * for region filters are rewritten before compiling: "\Z" (end of string in
  * Python, "\z" in PCRE2), the open-lower-bound quantifier "{,N}" (which
  * PCRE2 10.42 reads as literal text), the escapes "\uXXXX" and
- * "\UXXXXXXXX" (PCRE2's "\x{...}"), and a '[' inside a set (a member in
- * Python, where PCRE2 reads "[:alpha:]" as a POSIX class).  Compile error offsets are mapped back
- * to the pattern the user wrote.
+ * "\UXXXXXXXX" (PCRE2's "\x{...}"), and a '[' inside a set or a ':', '.'
+ * or '=' opening one (members in Python, where PCRE2 reads "[:alpha:]",
+ * "[.a.]" and "[=a=]" as POSIX syntax).  Compile error offsets are mapped
+ * back to the pattern the user wrote.
  */
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
