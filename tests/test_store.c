@@ -1139,7 +1139,7 @@ static void test_finish_from_source(void **state)
 {
 	char path[512], want[2048], got[2048];
 	struct held_blobs h = {.n = 0};
-	struct store_blob_source src = {held_scan, &h};
+	struct store_blob_source src = {held_scan, NULL, &h};
 	int64_t d[40], run, reg;
 	struct store *st;
 	int region, rank, i;
@@ -1182,6 +1182,139 @@ static void test_finish_from_source(void **state)
 	assert_non_null(strstr(err_msg(), "stored durations in region"));
 	store_rollback(st);
 	assert_string_equal(quantiles_text(got, sizeof(got), path), want);
+
+	for (k = 0; k < h.n; k++)
+		buf_release(&h.b[k].data);
+	store_close(st);
+}
+
+/* Percentiles a blob source gives store_finish_run_from() as computed
+ * already (struct store_blob_source's quantiles()), as ingest does. */
+struct held_q {
+	int64_t region;
+	double q[3];
+	uint64_t nvals, nruns;
+};
+
+struct held_source {
+	struct held_blobs *blobs;
+	struct held_q q[8];
+	size_t n;
+};
+
+static int held_source_scan(void *ctx, store_blob_fn fn, void *arg)
+{
+	return held_scan(((struct held_source *)ctx)->blobs, fn, arg);
+}
+
+static int held_source_quantiles(void *ctx, store_quantile_fn fn, void *arg)
+{
+	const struct held_source *hs = ctx;
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; !rc && i < hs->n; i++)
+		rc = fn(arg, hs->q[i].region, hs->q[i].q, hs->q[i].nvals, hs->q[i].nruns);
+	return rc;
+}
+
+/* Whether region reg of the run at path stored the percentiles q. */
+static int stored_q_is(const char *path, int64_t reg, const double q[3])
+{
+	char sql[256], got[64];
+
+	snprintf(sql, sizeof(sql),
+		 "SELECT p50_ns = %.17g AND p95_ns = %.17g AND p99_ns = %.17g FROM run_regions "
+		 "WHERE region_id = %lld",
+		 q[0], q[1], q[2], (long long)reg);
+	return strcmp(tu_db_text(got, sizeof(got), path, sql), "1") == 0;
+}
+
+/*
+ * store_finish_run_from() with percentiles the source computed: a region
+ * whose numbers of values and runs match its rows takes them as given
+ * (markers no blob holds); one whose numbers do not, or given twice, is
+ * computed from the blobs, as is one not given; the run's other numbers
+ * are the same either way.
+ */
+static void test_finish_from_quantiles(void **state)
+{
+	char path[512], want[2048], got[2048];
+	struct held_blobs h = {.n = 0};
+	struct held_source hs = {.blobs = &h, .n = 0};
+	struct store_blob_source src = {held_source_scan, held_source_quantiles, &hs};
+	int64_t d[40], run, reg[6];
+	struct store *st;
+	int region, rank, i;
+	size_t k;
+
+	(void)state;
+	st = open_run(path, "quant.sqlite", "q1", &run);
+	for (rank = 0; rank < 4; rank++) {
+		for (region = 0; region < 6; region++) {
+			struct held_blob *b = &h.b[h.n++];
+
+			reg[region] = numbered_region_id(st, "r", region);
+			for (i = 0; i < 10 + region; i++)
+				d[i] = 1000 * region + 37 * rank + i * (rank + 1);
+			add_durations(st, run, reg[region], rank, d, (size_t)(10 + region));
+			b->region = reg[region];
+			b->rank = rank;
+			buf_init(&b->data);
+			assert_int_equal(blob_encode(&b->data, d, (size_t)(10 + region)), 0);
+		}
+	}
+	assert_int_equal(store_finish_run(st, run), 0);
+	assert_int_equal(store_commit(st), 0);
+	quantiles_text(want, sizeof(want), path);
+
+	/* none given: computed, as store_finish_run() does */
+	assert_int_equal(store_begin(st), 0);
+	assert_int_equal(store_finish_run_from(st, run, &src), 0);
+	assert_int_equal(store_commit(st), 0);
+	assert_string_equal(quantiles_text(got, sizeof(got), path), want);
+
+	/* every region given, its numbers right: the markers are stored */
+	for (region = 0; region < 6; region++) {
+		struct held_q *q = &hs.q[hs.n++];
+
+		q->region = reg[region];
+		q->q[0] = region + 0.25;
+		q->q[1] = region + 0.5;
+		q->q[2] = region + 0.75;
+		q->nvals = 4 * (uint64_t)(10 + region);
+		q->nruns = 4;
+	}
+	assert_int_equal(store_begin(st), 0);
+	assert_int_equal(store_finish_run_from(st, run, &src), 0);
+	assert_int_equal(store_commit(st), 0);
+	for (region = 0; region < 6; region++)
+		assert_true(stored_q_is(path, reg[region], hs.q[region].q));
+
+	/* one value too few, more runs than rows, and one region given
+	 * twice: those three computed, the others taken */
+	hs.q[1].nvals--;
+	hs.q[2].nruns = 5;
+	hs.q[hs.n++] = hs.q[3];
+	assert_int_equal(store_begin(st), 0);
+	assert_int_equal(store_finish_run_from(st, run, &src), 0);
+	assert_int_equal(store_commit(st), 0);
+	for (region = 0; region < 6; region++) {
+		int computed = region >= 1 && region <= 3;
+
+		assert_int_equal(stored_q_is(path, reg[region], hs.q[region].q), !computed);
+	}
+	/* those three are the blobs' */
+	quantiles_text(got, sizeof(got), path);
+	for (region = 1; region <= 3; region++) {
+		char one[64];
+
+		snprintf(one, sizeof(one), " %lld:", (long long)reg[region]);
+		assert_non_null(strstr(got, one));
+		assert_non_null(strstr(want, one));
+		assert_memory_equal(strstr(got, one), strstr(want, one),
+				    strcspn(strstr(want, one) + 1, " ") + 1);
+	}
 
 	for (k = 0; k < h.n; k++)
 		buf_release(&h.b[k].data);
@@ -1824,6 +1957,7 @@ TU_MAIN(NULL, NULL,
 	    cmocka_unit_test(test_finish_run),
 	    cmocka_unit_test(test_finish_batches),
 	    cmocka_unit_test(test_finish_from_source),
+	    cmocka_unit_test(test_finish_from_quantiles),
 	    cmocka_unit_test(test_list_order),
 	    cmocka_unit_test(test_list_many),
 	    cmocka_unit_test(test_rollback),

@@ -633,15 +633,28 @@ int store_finish_run(struct store *st, int64_t run_id);
 typedef int (*store_blob_fn)(void *ctx, int64_t region_id, int64_t rank, const void *data,
 			     size_t len);
 
+/* Called by a blob source's quantiles() with the p50, p95 and p99 it
+ * computed of one region (percentile_runs_stored() of its blobs decoded
+ * as nruns sorted runs of nvals values in all).  A non-zero return stops
+ * it and is returned by it. */
+typedef int (*store_quantile_fn)(void *arg, int64_t region_id, const double q[3], uint64_t nvals,
+				 uint64_t nruns);
+
 /*
  * The durations blobs of a run its writer still holds: scan(ctx, fn, arg)
  * gives fn every blob the run's timings rows were stored with, as
  * store_scan_blobs() would (store region id, rank, the bytes, in the order
  * they were added), and returns what fn returned if not 0.  The bytes
  * stay valid and unchanged until store_finish_run_from() returns.
+ * quantiles (optional, NULL: none) gives fn the percentiles the writer
+ * has already computed from the same blobs, of some regions or all (ingest
+ * computes them while it writes the rows); a region whose numbers of
+ * values and runs match its rows takes them, any other is computed from
+ * the blobs as without them.
  */
 struct store_blob_source {
 	int (*scan)(void *ctx, store_blob_fn fn, void *arg);
+	int (*quantiles)(void *ctx, store_quantile_fn fn, void *arg);
 	void *ctx;
 };
 

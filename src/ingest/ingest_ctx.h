@@ -17,6 +17,7 @@
 #include "scopedb/ingest.h"
 #include "scopedb/store.h"
 #include "ingest/ingest_nest.h"
+#include "ingest/ingest_quant.h"
 #include "ingest/ingest_read.h"
 #include "ingest/wire.h"
 #include "util/child.h"
@@ -52,6 +53,9 @@ struct ingest_ctx {
 	uint64_t calls;
 	int64_t regions;
 	struct ingest_nest nest; /* the call trees' frames, checked */
+	/* the regions' percentiles, computed while the rows are written
+	 * (ingest_store()'s own, NULL outside it) */
+	const struct ingest_quant *quant;
 	/* the read: the reader child, how far its frames are taken */
 	const struct ingest_limits *lim;
 	struct child ch;

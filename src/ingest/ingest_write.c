@@ -251,6 +251,15 @@ static int ingest_scan_blobs(void *ctx, store_blob_fn fn, void *arg)
 	return rc;
 }
 
+/* struct store_blob_source's quantiles(): those ingest_store() computed
+ * while it wrote the rows (ingest_quant.h). */
+static int ingest_quantiles(void *ctx, store_quantile_fn fn, void *arg)
+{
+	const struct ingest_ctx *c = ctx;
+
+	return c->quant ? ingest_quant_each(c->quant, fn, arg) : 0;
+}
+
 /*
  * The places in c->frames of its WIRE_ROW frames, region by region (in
  * file order within a region: ranks ascending for the columnar layout,
@@ -309,10 +318,12 @@ static int ingest_row_order(struct ingest_ctx *c, size_t **order, size_t *n)
 	return 0;
 }
 
-/* Store what the child sent as a new run (the write transaction is open). */
+/* Store what the child sent as a new run (the write transaction is open);
+ * the regions' percentiles are computed on a second thread meanwhile. */
 static int ingest_store(struct ingest_ctx *c)
 {
-	struct store_blob_source blobs = {ingest_scan_blobs, c};
+	struct store_blob_source blobs = {ingest_scan_blobs, ingest_quantiles, c};
+	struct ingest_quant quant;
 	struct ingest_rowmap selfs = INGEST_ROWMAP_INIT, mins = INGEST_ROWMAP_INIT,
 			     maxs = INGEST_ROWMAP_INIT;
 	struct store_timing t;
@@ -326,6 +337,11 @@ static int ingest_store(struct ingest_ctx *c)
 	if (!c->region_ids || !c->seen)
 		return err_nomem();
 	rc = ingest_row_order(c, &c->order, &c->norder);
+	memset(&quant, 0, sizeof(quant));
+	if (!rc) {
+		ingest_quant_start(&quant, c);
+		c->quant = &quant;
+	}
 	/* the (rank, region) maps in arrays for a run whose rows fill its grid */
 	ingest_rowmap_grid(&selfs, c->info->num_ranks, c->info->num_regions, c->norder);
 	ingest_rowmap_grid(&mins, c->info->num_ranks, c->info->num_regions, c->norder);
@@ -371,9 +387,13 @@ static int ingest_store(struct ingest_ctx *c)
 	}
 	ingest_rowmap_release(&mins);
 	ingest_rowmap_release(&maxs);
-	/* the percentiles from the blobs in c->frames, not read back */
+	/* the percentiles from the blobs in c->frames, not read back: those
+	 * computed meanwhile taken, any other computed now */
+	ingest_quant_join(&quant, rc != 0);
 	if (!rc)
 		rc = store_finish_run_from(c->st, c->run_id, &blobs);
+	ingest_quant_release(&quant);
+	c->quant = NULL;
 	free(c->order);
 	c->order = NULL;
 	c->norder = 0;

@@ -35,7 +35,11 @@
  * second copy of the run's blobs (the large profile's ingest peaked at
  * 327 MB with it) or a read of them inside the write transaction; the
  * (path, rank) rows, with the paths' own blobs, are still read from the
- * store (store_scan_path_blobs()).
+ * store (store_scan_path_blobs()).  Ingest also computes the regions'
+ * percentiles from those blobs while it writes the rows (the source's
+ * quantiles()): a region whose numbers of values and runs match its
+ * totals takes them (finish_take()), and only the others are computed
+ * here.
  */
 #include <pthread.h>
 #include <stdint.h>
@@ -170,13 +174,20 @@ static int finish_scan(struct store *st, struct finish_batch *b, int64_t run_id)
 	return store_scan_blobs(st, run_id, finish_scan_blob, &sc);
 }
 
-/* The check that a region's decoded durations match its totals:
- * nvals values in nruns sorted runs (one per timings row with calls);
- * location is the store's, for the message. */
+/* Whether nvals values in nruns sorted runs (one per timings row with
+ * calls) can be region g's durations: as many as its totals' calls, in
+ * no more runs than it has rows. */
+static int finish_matches(const struct finish_region *g, uint64_t nvals, uint64_t nruns)
+{
+	return nvals == g->calls && nruns && nruns <= g->rows;
+}
+
+/* The check that a region's decoded durations match its totals
+ * (finish_matches()); location is the store's, for the message. */
 static int finish_check(const char *location, int64_t run_id, const struct finish_region *g,
 			size_t nvals, size_t nruns)
 {
-	if (nvals == g->calls && nruns && nruns <= g->rows)
+	if (finish_matches(g, nvals, nruns))
 		return 0;
 	return err_set(ERR_STORE,
 		       "store '%s' is damaged: run %lld has %zu calls but %zu stored durations in "
@@ -191,9 +202,10 @@ struct finish_job {
 			       * the job starts (the store's own string, unchanged
 			       * while it is open), for messages */
 	const struct finish_batch *b;
-	const size_t *order; /* the batch's records grouped by region */
-	size_t from, to;     /* regions b->r[from..to) */
-	double *q;	     /* 3 per region of the batch */
+	const size_t *order;	   /* the batch's records grouped by region */
+	const unsigned char *skip; /* regions whose percentiles the source gave */
+	size_t from, to;	   /* regions b->r[from..to) */
+	double *q;		   /* 3 per region of the batch */
 	int64_t run_id;
 	int ret;
 };
@@ -217,6 +229,8 @@ static int finish_compute(struct finish_job *job)
 	for (i = job->from; i < job->to; i++) {
 		const struct finish_region *g = &b->r[i];
 
+		if (job->skip[i])
+			continue;
 		vals.len = ends.len = 0;
 		if (i64vec_reserve(&vals, g->calls)) {
 			ret = ERR_NOMEM;
@@ -259,28 +273,72 @@ static void *finish_job_main(void *arg)
 /* Batches smaller than this many durations are not worth a second thread. */
 #define FINISH_THREAD_MIN ((size_t)1 << 20)
 
+/* finish_take()'s state: the batch, its percentiles, and which regions
+ * took the source's (1) or were given twice (2: computed after all). */
+struct finish_take_ctx {
+	const struct finish_batch *b;
+	double *q;
+	unsigned char *have;
+};
+
+/* store_quantile_fn: a region's percentiles as the blob source computed
+ * them, taken when their numbers of values and runs are those
+ * finish_check() asks of the decoded blobs; any other region is computed
+ * here, and any damage reported, as without them. */
+static int finish_take(void *arg, int64_t region_id, const double q[3], uint64_t nvals,
+		       uint64_t nruns)
+{
+	struct finish_take_ctx *tc = arg;
+	const struct finish_region *g =
+	    bsearch(&region_id, tc->b->r, tc->b->n, sizeof(*tc->b->r), cmp_finish_region);
+	size_t i;
+
+	if (!g)
+		return 0;
+	i = (size_t)(g - tc->b->r);
+	if (tc->have[i] || !finish_matches(g, nvals, nruns)) {
+		tc->have[i] = 2;
+		return 0;
+	}
+	memcpy(tc->q + 3 * i, q, 3 * sizeof(*q));
+	tc->have[i] = 1;
+	return 0;
+}
+
 /*
  * The percentiles of each region of a scanned batch, written to the
- * store.  The regions are split into two halves of about the same
- * number of calls; the second half is computed on a second thread (the
- * core that hashed the file is idle by now), then all rows are written by
- * this thread, the only one using the store.
+ * store: those the blob source computed (finish_take()), the others
+ * here.  Those are split into two halves of about the same number of
+ * calls; the second half is computed on a second thread (the core that
+ * hashed the file is idle by now), then all rows are written by this
+ * thread, the only one using the store.
  */
 static int finish_batch_quantiles(struct store *st, struct finish_batch *b, int64_t run_id)
 {
 	struct finish_job job[2];
+	struct finish_take_ctx tc;
 	pthread_t thread;
 	size_t *order = NULL, i, k, half = 0, total = 0, acc = 0;
+	unsigned char *have;
 	double *q;
 	int threaded = 0, ret = 0;
 
 	/* group the records by region (counting sort, scan order kept) */
 	order = malloc((b->nrecs ? b->nrecs : 1) * sizeof(*order));
+	have = calloc(b->n ? b->n : 1, 1);
 	free(b->q);
 	q = b->q = malloc((b->n ? b->n : 1) * 3 * sizeof(*q));
-	if (!order || !q) {
+	if (!order || !have || !q) {
 		ret = err_nomem();
 		goto out;
+	}
+	tc = (struct finish_take_ctx){b, q, have};
+	if (b->src && b->src->quantiles) {
+		ret = b->src->quantiles(b->src->ctx, finish_take, &tc);
+		if (ret)
+			goto out;
+		for (i = 0; i < b->n; i++)
+			have[i] = have[i] == 1;
 	}
 	for (i = 0; i < b->n; i++)
 		b->r[i].nrec = 0;
@@ -290,19 +348,20 @@ static int finish_batch_quantiles(struct store *st, struct finish_batch *b, int6
 		b->r[i].first = k;
 		k += b->r[i].nrec;
 		b->r[i].nrec = 0;
-		total += b->r[i].calls;
+		total += have[i] ? 0 : b->r[i].calls;
 	}
 	for (i = 0; i < b->nrecs; i++) {
 		struct finish_region *g = &b->r[b->recs[i].region];
 
 		order[g->first + g->nrec++] = i;
 	}
-	while (half < b->n && 2 * acc < total)
-		acc += b->r[half++].calls;
+	for (; half < b->n && 2 * acc < total; half++)
+		acc += have[half] ? 0 : b->r[half].calls;
 	for (i = 0; i < 2; i++) {
 		job[i].location = store_location(st);
 		job[i].b = b;
 		job[i].order = order;
+		job[i].skip = have;
 		job[i].q = q;
 		job[i].run_id = run_id;
 		job[i].ret = 0;
@@ -331,6 +390,7 @@ static int finish_batch_quantiles(struct store *st, struct finish_batch *b, int6
 	}
 out:
 	free(order);
+	free(have);
 	return ret;
 }
 

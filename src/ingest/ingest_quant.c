@@ -1,0 +1,159 @@
+/*
+ * ingest_quant.c - each region's exact percentiles computed from the
+ * reader child's frames while the rows are written (ingest_quant.h).
+ *
+ * The rows are walked in the order they are stored (c->order: region by
+ * region), and each region's blobs decoded next to each other as the
+ * sorted runs percentile_runs_stored() selects across, exactly as
+ * finish.c does from the same bytes: the same values, the same runs in
+ * the same order, so the same numbers.  A region's values are counted
+ * from the blobs' headers first, so its buffer is reserved once at its
+ * size (8 bytes a call of its largest region, as finish.c's).
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ingest/ingest_ctx.h"
+#include "ingest/ingest_quant.h"
+#include "scopedb/util.h"
+#include "util/percentile.h"
+
+/* Row i of c->order (its region and its blob in *t), or -1 when its frame
+ * does not decode (it was checked as it came: never, but not assumed). */
+static int iq_row(const struct ingest_ctx *c, size_t i, struct store_timing *t, uint32_t *region)
+{
+	size_t pos = c->order[i];
+	struct wire_frame f;
+
+	if (!wire_next(c->frames.data, c->frames.len, &pos, &f) ||
+	    wire_get_row(t, region, &f, c->info->num_regions))
+		return -1;
+	return 0;
+}
+
+/*
+ * The percentiles of the region of row c->order[from], whose rows run to
+ * *to (found here), into iq's arrays (vals and ends are scratch): its
+ * nruns stays 0 when a blob does not decode, and store_finish_run_from()
+ * then does it.  -1 when memory ran out or a row frame does not decode.
+ */
+static int iq_region(struct ingest_quant *iq, size_t from, size_t *to, struct i64vec *vals,
+		     struct i64vec *ends)
+{
+	const struct ingest_ctx *c = iq->c;
+	struct store_timing t;
+	uint64_t n = 0, k;
+	uint32_t region, r;
+	size_t i;
+	int bad = 0;
+
+	if (iq_row(c, from, &t, &region))
+		return -1;
+	/* the region's rows, and its values by the blobs' headers (each at
+	 * most its blob's length: no overflow) */
+	for (i = from; i < c->norder; i++) {
+		if (iq_row(c, i, &t, &r))
+			return -1;
+		if (r != region)
+			break;
+		if (!t.durations || bad)
+			continue;
+		if (store_count_durations(&k, t.durations, t.durations_len))
+			bad = 1;
+		else
+			n += k;
+	}
+	*to = i;
+	vals->len = ends->len = 0;
+	if (bad)
+		return 0;
+	if (n > SIZE_MAX / sizeof(int64_t) || i64vec_reserve_exact(vals, (size_t)n))
+		return -1;
+	for (i = from; i < *to; i++) {
+		if (iq_row(c, i, &t, &r))
+			return -1;
+		if (!t.durations)
+			continue;
+		if (store_decode_durations(vals, t.durations, t.durations_len))
+			return 0;
+		if (i64vec_push(ends, (int64_t)vals->len))
+			return -1;
+	}
+	if (!ends->len)
+		return 0;
+	percentile_runs_stored(iq->q + 3 * (size_t)region, vals->v, ends->v, ends->len);
+	iq->nvals[region] = vals->len;
+	iq->nruns[region] = ends->len;
+	return 0;
+}
+
+/* The thread: every region in turn, until done, told to stop, or out of
+ * memory (the regions not done are then store_finish_run_from()'s). */
+static void *iq_main(void *arg)
+{
+	struct ingest_quant *iq = arg;
+	struct i64vec vals, ends;
+	size_t i = 0, next;
+
+	i64vec_init(&vals);
+	i64vec_init(&ends);
+	while (i < iq->c->norder && !atomic_load(&iq->stop)) {
+		if (iq_region(iq, i, &next, &vals, &ends))
+			break;
+		i = next;
+	}
+	i64vec_release(&vals);
+	i64vec_release(&ends);
+	return NULL;
+}
+
+void ingest_quant_start(struct ingest_quant *iq, const struct ingest_ctx *c)
+{
+	size_t n = c->info->num_regions ? c->info->num_regions : 1;
+
+	memset(iq, 0, sizeof(*iq));
+	atomic_init(&iq->stop, 0);
+	iq->c = c;
+	iq->q = malloc(3 * n * sizeof(*iq->q));
+	iq->nvals = calloc(n, sizeof(*iq->nvals));
+	iq->nruns = calloc(n, sizeof(*iq->nruns));
+	if (iq->q && iq->nvals && iq->nruns && c->norder &&
+	    pthread_create(&iq->thread, NULL, iq_main, iq) == 0)
+		iq->started = 1;
+}
+
+void ingest_quant_join(struct ingest_quant *iq, int stop)
+{
+	if (!iq || !iq->started)
+		return;
+	if (stop)
+		atomic_store(&iq->stop, 1);
+	pthread_join(iq->thread, NULL);
+	iq->started = 0;
+}
+
+int ingest_quant_each(const struct ingest_quant *iq, store_quantile_fn fn, void *arg)
+{
+	const struct ingest_ctx *c = iq->c;
+	size_t r;
+	int rc = 0;
+
+	if (iq->started || !iq->nruns)
+		return 0;
+	for (r = 0; !rc && r < c->info->num_regions; r++)
+		if (iq->nruns[r] && c->region_ids[r])
+			rc = fn(arg, c->region_ids[r], iq->q + 3 * r, iq->nvals[r], iq->nruns[r]);
+	return rc;
+}
+
+void ingest_quant_release(struct ingest_quant *iq)
+{
+	if (!iq)
+		return;
+	ingest_quant_join(iq, 1);
+	free(iq->q);
+	free(iq->nvals);
+	free(iq->nruns);
+	memset(iq, 0, sizeof(*iq));
+}
