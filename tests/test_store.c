@@ -1200,6 +1200,7 @@ struct held_source {
 	struct held_blobs *blobs;
 	struct held_q q[8];
 	size_t n;
+	int fail; /* quantiles() fails after giving them */
 };
 
 static int held_source_scan(void *ctx, store_blob_fn fn, void *arg)
@@ -1215,6 +1216,8 @@ static int held_source_quantiles(void *ctx, store_quantile_fn fn, void *arg)
 
 	for (i = 0; !rc && i < hs->n; i++)
 		rc = fn(arg, hs->q[i].region, hs->q[i].q, hs->q[i].nvals, hs->q[i].nruns);
+	if (!rc && hs->fail)
+		rc = err_set(ERR_STORE, "the held source failed");
 	return rc;
 }
 
@@ -1230,12 +1233,26 @@ static int stored_q_is(const char *path, int64_t reg, const double q[3])
 	return strcmp(tu_db_text(got, sizeof(got), path, sql), "1") == 0;
 }
 
+/* The stored text of region reg in quantiles_text() form (" ID:..."). */
+static int same_region_text(const char *got, const char *want, int64_t reg)
+{
+	char one[64];
+	const char *g, *w;
+
+	snprintf(one, sizeof(one), " %lld:", (long long)reg);
+	g = strstr(got, one);
+	w = strstr(want, one);
+	return g && w && strcspn(g + 1, " ") == strcspn(w + 1, " ") &&
+	       memcmp(g, w, strcspn(w + 1, " ") + 1) == 0;
+}
+
 /*
  * store_finish_run_from() with percentiles the source computed: a region
  * whose numbers of values and runs match its rows takes them as given
  * (markers no blob holds); one whose numbers do not, or given twice, is
- * computed from the blobs, as is one not given; the run's other numbers
- * are the same either way.
+ * computed from the blobs, as is one not given, on two threads too; a
+ * region not in the run is passed over, and an error of the source's
+ * is the finish's.
  */
 static void test_finish_from_quantiles(void **state)
 {
@@ -1306,15 +1323,44 @@ static void test_finish_from_quantiles(void **state)
 	}
 	/* those three are the blobs' */
 	quantiles_text(got, sizeof(got), path);
-	for (region = 1; region <= 3; region++) {
-		char one[64];
+	for (region = 1; region <= 3; region++)
+		assert_true(same_region_text(got, want, reg[region]));
 
-		snprintf(one, sizeof(one), " %lld:", (long long)reg[region]);
-		assert_non_null(strstr(got, one));
-		assert_non_null(strstr(want, one));
-		assert_memory_equal(strstr(got, one), strstr(want, one),
-				    strcspn(strstr(want, one) + 1, " ") + 1);
+	/* regions 0, 2 and 4 given, and one no run has; the others computed
+	 * on two threads, a half each */
+	hs.n = 0;
+	for (region = 0; region < 6; region += 2) {
+		struct held_q *q = &hs.q[hs.n++];
+
+		q->region = reg[region];
+		q->q[0] = region + 0.125;
+		q->q[1] = region + 0.375;
+		q->q[2] = region + 0.625;
+		q->nvals = 4 * (uint64_t)(10 + region);
+		q->nruns = 4;
 	}
+	hs.q[hs.n] = hs.q[0];
+	hs.q[hs.n++].region = reg[5] + 1000;
+	finish_set_thread_min(1);
+	assert_int_equal(store_begin(st), 0);
+	assert_int_equal(store_finish_run_from(st, run, &src), 0);
+	assert_int_equal(store_commit(st), 0);
+	finish_set_thread_min(0);
+	quantiles_text(got, sizeof(got), path);
+	for (region = 0; region < 6; region++) {
+		if (region % 2 == 0)
+			assert_true(stored_q_is(path, reg[region], hs.q[region / 2].q));
+		else
+			assert_true(same_region_text(got, want, reg[region]));
+	}
+
+	/* the source's error, and nothing written */
+	hs.fail = 1;
+	assert_int_equal(store_begin(st), 0);
+	assert_int_equal(store_finish_run_from(st, run, &src), ERR_STORE);
+	assert_string_equal(err_msg(), "the held source failed");
+	store_rollback(st);
+	assert_string_equal(quantiles_text(want, sizeof(want), path), got);
 
 	for (k = 0; k < h.n; k++)
 		buf_release(&h.b[k].data);

@@ -80,7 +80,9 @@ static int iq_region(struct ingest_quant *iq, size_t from, size_t *to, struct i6
 		if (i64vec_push(ends, (int64_t)vals->len))
 			return -1;
 	}
-	if (!ends->len)
+	/* a region of no call (each of its rows' blobs empty) has none:
+	 * store_finish_run_from() asks for none either */
+	if (!ends->len || !vals->len)
 		return 0;
 	percentile_runs_stored(iq->q + 3 * (size_t)region, vals->v, ends->v, ends->len);
 	iq->nvals[region] = vals->len;

@@ -42,7 +42,8 @@ struct ingest_quant {
  * none, and store_finish_run_from() computes them all. */
 void ingest_quant_start(struct ingest_quant *iq, const struct ingest_ctx *c);
 
-/* Wait for the thread (at once when stop is set: what is done is kept). */
+/* Wait for the thread; with stop, it ends after the region it is on (one
+ * region's decode and selection: what is done is kept). */
 void ingest_quant_join(struct ingest_quant *iq, int stop);
 
 /* struct store_blob_source's quantiles() over a joined iq, whose context's

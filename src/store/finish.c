@@ -21,7 +21,8 @@
  * is done in batches of regions sized from the bytes per call seen so far,
  * and a region that does not fit the spool by itself is read on its own
  * (finish_region_alone()).  The percentiles of a batch are computed on two
- * threads; only the calling thread uses the store (the second one gets the
+ * threads (but for those a blob source gave, below); only the calling
+ * thread uses the store (the second one gets the
  * store's location for its messages in its job).  Then the same for each
  * path of the run's call tree (finish_paths()), from the spool when it
  * holds the whole run; a path that has all of its region's calls (a
@@ -273,6 +274,14 @@ static void *finish_job_main(void *arg)
 /* Batches smaller than this many durations are not worth a second thread. */
 #define FINISH_THREAD_MIN ((size_t)1 << 20)
 
+/* The threshold in use (testing hook: finish_set_thread_min()). */
+static size_t finish_thread_min = FINISH_THREAD_MIN;
+
+void finish_set_thread_min(size_t n)
+{
+	finish_thread_min = n ? n : FINISH_THREAD_MIN;
+}
+
 /* finish_take()'s state: the batch, its percentiles, and which regions
  * took the source's (1) or were given twice (2: computed after all). */
 struct finish_take_ctx {
@@ -370,7 +379,7 @@ static int finish_batch_quantiles(struct store *st, struct finish_batch *b, int6
 	job[0].to = half;
 	job[1].from = half;
 	job[1].to = b->n;
-	if (total >= FINISH_THREAD_MIN && half < b->n &&
+	if (total >= finish_thread_min && half < b->n &&
 	    pthread_create(&thread, NULL, finish_job_main, &job[1]) == 0)
 		threaded = 1;
 	else
@@ -519,7 +528,8 @@ static int finish_path_decode(struct finish_paths *fp)
  * are every blob of one region, one a rank, and it has all of that
  * region's calls (a region called from one place: the common case), its
  * durations are the region's, so are its percentiles (computed from the
- * same blobs by finish_batch_quantiles()), and nothing is decoded again.
+ * same blobs by finish_batch_quantiles(), or by ingest and taken there),
+ * and nothing is decoded again.
  */
 static int finish_path_flush(struct finish_paths *fp)
 {

@@ -25,4 +25,9 @@
  * decoded whole.  Not thread-safe: set it before any store is used. */
 void finish_set_spool_bytes(size_t n);
 
+/* Testing hook: the durations a batch needs before its percentiles are
+ * computed on two threads (0 = the default, 2^20).  Not thread-safe, as
+ * above. */
+void finish_set_thread_min(size_t n);
+
 #endif
