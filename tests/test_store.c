@@ -1129,6 +1129,35 @@ static int held_scan(void *ctx, store_blob_fn fn, void *arg)
 	return rc;
 }
 
+/* A finished run of 4 ranks x 6 regions (region r: 10 + r calls a rank)
+ * in a new store file, its blobs also held in *h, its regions' ids in
+ * reg[]; *run is the run, path the store's path. */
+static struct store *held_run(char *path, const char *file, const char *label, int64_t *run,
+			      struct held_blobs *h, int64_t reg[6])
+{
+	int64_t d[40];
+	struct store *st = open_run(path, file, label, run);
+	int region, rank, i;
+
+	for (rank = 0; rank < 4; rank++) {
+		for (region = 0; region < 6; region++) {
+			struct held_blob *b = &h->b[h->n++];
+
+			reg[region] = numbered_region_id(st, "r", region);
+			for (i = 0; i < 10 + region; i++)
+				d[i] = 1000 * region + 37 * rank + i * (rank + 1);
+			add_durations(st, *run, reg[region], rank, d, (size_t)(10 + region));
+			b->region = reg[region];
+			b->rank = rank;
+			buf_init(&b->data);
+			assert_int_equal(blob_encode(&b->data, d, (size_t)(10 + region)), 0);
+		}
+	}
+	assert_int_equal(store_finish_run(st, *run), 0);
+	assert_int_equal(store_commit(st), 0);
+	return st;
+}
+
 /*
  * store_finish_run_from(): the blobs from the caller's memory, not read
  * back, give the values store_finish_run() gives, in one batch whatever
@@ -1140,29 +1169,13 @@ static void test_finish_from_source(void **state)
 	char path[512], want[2048], got[2048];
 	struct held_blobs h = {.n = 0};
 	struct store_blob_source src = {held_scan, NULL, &h};
-	int64_t d[40], run, reg;
+	const int64_t d[3] = {5000, 5037, 5074};
+	int64_t run, reg[6];
 	struct store *st;
-	int region, rank, i;
 	size_t k;
 
 	(void)state;
-	st = open_run(path, "source.sqlite", "s1", &run);
-	for (rank = 0; rank < 4; rank++) {
-		for (region = 0; region < 6; region++) {
-			struct held_blob *b = &h.b[h.n++];
-
-			reg = numbered_region_id(st, "r", region);
-			for (i = 0; i < 10 + region; i++)
-				d[i] = 1000 * region + 37 * rank + i * (rank + 1);
-			add_durations(st, run, reg, rank, d, (size_t)(10 + region));
-			b->region = reg;
-			b->rank = rank;
-			buf_init(&b->data);
-			assert_int_equal(blob_encode(&b->data, d, (size_t)(10 + region)), 0);
-		}
-	}
-	assert_int_equal(store_finish_run(st, run), 0);
-	assert_int_equal(store_commit(st), 0);
+	st = held_run(path, "source.sqlite", "s1", &run, &h, reg);
 	quantiles_text(want, sizeof(want), path);
 	assert_non_null(strstr(want, "6:"));
 
@@ -1221,6 +1234,21 @@ static int held_source_quantiles(void *ctx, store_quantile_fn fn, void *arg)
 	return rc;
 }
 
+/* Give held_run()'s region number region (store id reg) percentiles no
+ * blob of it holds (region + first, + 0.25, + 0.5), with its right
+ * numbers of values and runs. */
+static void held_give(struct held_source *hs, int64_t reg, int region, double first)
+{
+	struct held_q *q = &hs->q[hs->n++];
+	int k;
+
+	q->region = reg;
+	for (k = 0; k < 3; k++)
+		q->q[k] = region + first + 0.25 * k;
+	q->nvals = 4 * (uint64_t)(10 + region);
+	q->nruns = 4;
+}
+
 /* Whether region reg of the run at path stored the percentiles q. */
 static int stored_q_is(const char *path, int64_t reg, const double q[3])
 {
@@ -1260,29 +1288,13 @@ static void test_finish_from_quantiles(void **state)
 	struct held_blobs h = {.n = 0};
 	struct held_source hs = {.blobs = &h, .n = 0};
 	struct store_blob_source src = {held_source_scan, held_source_quantiles, &hs};
-	int64_t d[40], run, reg[6];
+	int64_t run, reg[6];
 	struct store *st;
-	int region, rank, i;
+	int region;
 	size_t k;
 
 	(void)state;
-	st = open_run(path, "quant.sqlite", "q1", &run);
-	for (rank = 0; rank < 4; rank++) {
-		for (region = 0; region < 6; region++) {
-			struct held_blob *b = &h.b[h.n++];
-
-			reg[region] = numbered_region_id(st, "r", region);
-			for (i = 0; i < 10 + region; i++)
-				d[i] = 1000 * region + 37 * rank + i * (rank + 1);
-			add_durations(st, run, reg[region], rank, d, (size_t)(10 + region));
-			b->region = reg[region];
-			b->rank = rank;
-			buf_init(&b->data);
-			assert_int_equal(blob_encode(&b->data, d, (size_t)(10 + region)), 0);
-		}
-	}
-	assert_int_equal(store_finish_run(st, run), 0);
-	assert_int_equal(store_commit(st), 0);
+	st = held_run(path, "quant.sqlite", "q1", &run, &h, reg);
 	quantiles_text(want, sizeof(want), path);
 
 	/* none given: computed, as store_finish_run() does */
@@ -1292,16 +1304,8 @@ static void test_finish_from_quantiles(void **state)
 	assert_string_equal(quantiles_text(got, sizeof(got), path), want);
 
 	/* every region given, its numbers right: the markers are stored */
-	for (region = 0; region < 6; region++) {
-		struct held_q *q = &hs.q[hs.n++];
-
-		q->region = reg[region];
-		q->q[0] = region + 0.25;
-		q->q[1] = region + 0.5;
-		q->q[2] = region + 0.75;
-		q->nvals = 4 * (uint64_t)(10 + region);
-		q->nruns = 4;
-	}
+	for (region = 0; region < 6; region++)
+		held_give(&hs, reg[region], region, 0.25);
 	assert_int_equal(store_begin(st), 0);
 	assert_int_equal(store_finish_run_from(st, run, &src), 0);
 	assert_int_equal(store_commit(st), 0);
@@ -1329,16 +1333,8 @@ static void test_finish_from_quantiles(void **state)
 	/* regions 0, 2 and 4 given, and one no run has; the others computed
 	 * on two threads, a half each */
 	hs.n = 0;
-	for (region = 0; region < 6; region += 2) {
-		struct held_q *q = &hs.q[hs.n++];
-
-		q->region = reg[region];
-		q->q[0] = region + 0.125;
-		q->q[1] = region + 0.375;
-		q->q[2] = region + 0.625;
-		q->nvals = 4 * (uint64_t)(10 + region);
-		q->nruns = 4;
-	}
+	for (region = 0; region < 6; region += 2)
+		held_give(&hs, reg[region], region, 0.125);
 	hs.q[hs.n] = hs.q[0];
 	hs.q[hs.n++].region = reg[5] + 1000;
 	finish_set_thread_min(1);
