@@ -14,6 +14,7 @@
  * database.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -321,12 +322,23 @@ static int sqlite_db_name(struct buf *out, const char *path, int immutable)
 	return rc || buf_puts(out, "?immutable=1") ? ERR_NOMEM : 0;
 }
 
+static pthread_once_t sqlite_config_once = PTHREAD_ONCE_INIT;
+
+/* SQLite's process-wide settings, before its first connection: no memory
+ * statistics (scopedb reads none), which otherwise take a global mutex at
+ * every allocation of every connection. */
+static void sqlite_config(void)
+{
+	(void)sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+}
+
 /* Open the connection of st to path (immutable: see sqlite_open()). */
 static int sqlite_open_db(struct store_conn *st, const char *path, int immutable)
 {
 	struct buf name = BUF_INIT;
 	int rc;
 
+	pthread_once(&sqlite_config_once, sqlite_config);
 	if (sqlite_db_name(&name, path, immutable)) {
 		buf_release(&name);
 		return SQLITE_NOMEM;
