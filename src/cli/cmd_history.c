@@ -86,8 +86,6 @@ static const struct doc_col history_cols[HC_N] = {
     {NULL, "provisional", "provisional", DOC_BOOL, DOC_LEFT, 0, 0, 0},
 };
 
-/* A region's table: one row per run, or per change point (the terminal
- * adds a bar and marks the change points in a column; markdown in bold). */
 /* A change's pct in the row's mark, to one decimal ("+25.0%"); a drop
  * short of all that would read "-100.0%", which is a region gone, with
  * the digits it takes not to (format_pct(), as the change column). */
@@ -98,6 +96,8 @@ static void history_pct(char *s, size_t n, double pct)
 		format_pct(s, n, 0, pct);
 }
 
+/* A region's table: one row per run, or per change point (the terminal
+ * adds a bar and marks the change points in a column; markdown in bold). */
 static struct doc_table *history_table(struct doc *d, const struct hist_ctx *h,
 				       const struct store_history_point *p,
 				       const struct history_step *s, size_t n)

@@ -17,11 +17,12 @@
 #include "scopedb/ingest.h"
 #include "scopedb/store.h"
 #include "ingest/ingest_nest.h"
-#include "ingest/ingest_quant.h"
 #include "ingest/ingest_read.h"
 #include "ingest/wire.h"
 #include "util/child.h"
 #include "scopedb/util.h"
+
+struct ingest_quant; /* ingest_quant.h */
 
 /* The store side: what it learnt from the child. */
 struct ingest_ctx {

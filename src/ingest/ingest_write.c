@@ -21,6 +21,7 @@
 #include "scopedb/store.h"
 #include "ingest/ingest_ctx.h"
 #include "ingest/ingest_opts.h"
+#include "ingest/ingest_quant.h"
 #include "scopedb/util.h"
 
 /* Insert one row (run and region ids resolved here). */
@@ -55,7 +56,6 @@ static int ingest_duplicate_meta(struct ingest_ctx *c, int64_t existing)
 	struct ingest_result *out = c->out;
 	const char *kv, *eq, *stored;
 	ptrdiff_t i;
-	size_t n;
 	int rc = store_get_meta(c->st, &m, existing);
 
 	if (rc)
@@ -64,14 +64,9 @@ static int ingest_duplicate_meta(struct ingest_ctx *c, int64_t existing)
 	if (i >= 0) {
 		kv = c->opts->meta[i];
 		eq = strchr(kv, '=');
-		n = (size_t)(eq - kv);
 		out->kept |= INGEST_KEPT_META;
-		out->kept_meta_key = malloc(n + 1);
+		out->kept_meta_key = strndup(kv, (size_t)(eq - kv));
 		out->kept_meta_given = util_strdup(eq + 1);
-		if (out->kept_meta_key) {
-			memcpy(out->kept_meta_key, kv, n);
-			out->kept_meta_key[n] = '\0';
-		}
 		if (stored)
 			out->kept_meta = util_strdup(stored);
 		if (!out->kept_meta_key || !out->kept_meta_given || (stored && !out->kept_meta))
