@@ -134,6 +134,106 @@ static void test_roundtrip_random(void **state)
 	free(v);
 }
 
+/*
+ * blob_select(): the values at given ranks of several blobs' union, by
+ * the merge, equal to the same ranks of the decoded values sorted, for
+ * runs of random sizes (empty ones among them), widths and ties; every
+ * rank is asked once in one call and all of them at once in another.
+ */
+static void test_select_random(void **state)
+{
+	enum { RUNS = 9, MAXN = 700 };
+	int64_t *all = malloc(RUNS * MAXN * sizeof(*all)), v[MAXN], got[64];
+	struct buf b[RUNS];
+	const void *data[RUNS];
+	size_t lens[RUNS];
+	uint64_t ranks[64];
+	int iter;
+
+	(void)state;
+	assert_non_null(all);
+	for (iter = 0; iter < 200; iter++) {
+		size_t nb = 1 + (size_t)(rng() % RUNS), total = 0, i, j, nr;
+		unsigned bits = (unsigned)(rng() % 40) + 1;
+
+		for (i = 0; i < nb; i++) {
+			size_t n = rng() % 4 == 0 ? 0 : (size_t)(rng() % MAXN);
+
+			for (j = 0; j < n; j++)
+				v[j] = all[total + j] = (int64_t)(rng() >> (64 - bits));
+			util_sort_i64(v, n);
+			b[i] = (struct buf)BUF_INIT;
+			assert_int_equal(blob_encode(&b[i], v, n), 0);
+			data[i] = b[i].data;
+			lens[i] = b[i].len;
+			total += n;
+		}
+		util_sort_i64(all, total);
+		nr = total ? 1 + (size_t)(rng() % 64) : 0;
+		for (j = 0; j < nr; j++)
+			ranks[j] = rng() % total;
+		util_sort_i64((int64_t *)ranks, nr);
+		assert_int_equal(blob_select(got, ranks, nr, data, lens, nb), 0);
+		for (j = 0; j < nr; j++)
+			assert_int_equal(got[j], all[ranks[j]]);
+		if (total) {
+			ranks[0] = 0;
+			ranks[1] = total - 1;
+			assert_int_equal(blob_select(got, ranks, 2, data, lens, nb), 0);
+			assert_int_equal(got[0], all[0]);
+			assert_int_equal(got[1], all[total - 1]);
+			ranks[0] = total;
+			assert_int_equal(blob_select(got, ranks, 1, data, lens, nb), ERR_USAGE);
+		}
+		for (i = 0; i < nb; i++)
+			buf_release(&b[i]);
+	}
+	free(all);
+}
+
+/* blob_select() checks every blob whole, past the last rank asked: a
+ * trailing byte, a truncation and an overlong varint at the end of the
+ * second blob are errors even when the ranks asked lie in the first
+ * value; ranks out of order are refused. */
+static void test_select_checks_whole(void **state)
+{
+	static const int64_t a[] = {1, 2, 3}, bv[] = {5, 6, 200};
+	struct buf x = BUF_INIT, y = BUF_INIT;
+	const void *data[2];
+	size_t lens[2];
+	uint64_t ranks[2] = {0, 1};
+	int64_t got[2];
+	uint8_t *copy;
+
+	(void)state;
+	assert_int_equal(blob_encode(&x, a, 3), 0);
+	assert_int_equal(blob_encode(&y, bv, 3), 0);
+	copy = malloc(y.len + 1);
+	assert_non_null(copy);
+	data[0] = x.data;
+	lens[0] = x.len;
+	data[1] = copy;
+	memcpy(copy, y.data, y.len);
+	lens[1] = y.len;
+	assert_int_equal(blob_select(got, ranks, 2, data, lens, 2), 0);
+	assert_int_equal(got[0], 1);
+	assert_int_equal(got[1], 2);
+	copy[y.len] = 0;
+	lens[1] = y.len + 1; /* a trailing byte */
+	assert_int_equal(blob_select(got, ranks, 2, data, lens, 2), ERR_FORMAT);
+	lens[1] = y.len - 1; /* the last value's second byte cut */
+	assert_int_equal(blob_select(got, ranks, 2, data, lens, 2), ERR_FORMAT);
+	copy[y.len - 1] = 0x80; /* the last varint runs past the end */
+	lens[1] = y.len;
+	assert_int_equal(blob_select(got, ranks, 2, data, lens, 2), ERR_FORMAT);
+	ranks[0] = 2;
+	ranks[1] = 1;
+	assert_int_equal(blob_select(got, ranks, 2, data, lens, 1), ERR_USAGE);
+	free(copy);
+	buf_release(&x);
+	buf_release(&y);
+}
+
 /* Decoding appends and keeps what the vector held. */
 static void test_decode_appends(void **state)
 {
@@ -425,6 +525,8 @@ TU_MAIN(NULL, NULL,
 	    cmocka_unit_test(test_exact_encodings),
 	    cmocka_unit_test(test_roundtrip_edges),
 	    cmocka_unit_test(test_roundtrip_random),
+	    cmocka_unit_test(test_select_random),
+	    cmocka_unit_test(test_select_checks_whole),
 	    cmocka_unit_test(test_decode_appends),
 	    cmocka_unit_test(test_decode_to),
 	    cmocka_unit_test(test_encode_rejects),

@@ -20,15 +20,19 @@
 
 #include "h5write.h"
 #include "jsonwrite.h"
+#include "ingest/ingest_big.h"
 #include "ingest/ingest_child.h"
 #include "ingest/ingest_nest.h"
+#include "ingest/ingest_quant.h"
 #include "ingest/ingest_read.h"
+#include "ingest/rowstat.h"
 #include "scopedb/err.h"
 #include "scopedb/ingest.h"
 #include "scopedb/store.h"
 #include "scopedb/util.h"
 #include "store/blob.h"
 #include "store/finish.h"
+#include "store/sqlite/sqlite.h"
 #include "testutil.h"
 #include "testutil_db.h"
 #include "testutil_h5.h"
@@ -281,27 +285,248 @@ static void generated_json(const char *dbname, size_t mult)
 	store_close(st);
 }
 
+/* Every timings row of stores a and b the same, column by column (reals
+ * bit for bit), the durations blob too. */
+static void same_timings(const char *a, const char *b)
+{
+	static const char sql[] =
+	    "select t.run_id, g.name, t.rank, t.has_events, t.calls, t.total_ns, t.min_ns, "
+	    "t.max_ns, t.first_ns, t.last_ns, t.start_min_ns, t.end_max_ns, t.mean_ns, t.m2, "
+	    "t.exclusive_ns, t.gpu_count, t.gpu_total_ns, d.data from timings t "
+	    "join regions g on g.id = t.region_id "
+	    "left join timings_durations d on d.timing_id = t.id order by t.run_id, g.name, t.rank";
+	sqlite3 *ha = tu_db_open(a, 1), *hb = tu_db_open(b, 1);
+	sqlite3_stmt *sa = tu_sql_prepare(ha, sql), *sb = tu_sql_prepare(hb, sql);
+	int rows = 0, ra, k;
+
+	while ((ra = sqlite3_step(sa)) == SQLITE_ROW) {
+		assert_int_equal(sqlite3_step(sb), SQLITE_ROW);
+		for (k = 0; k < sqlite3_column_count(sa); k++) {
+			double x = sqlite3_column_double(sa, k), y = sqlite3_column_double(sb, k);
+
+			assert_int_equal(sqlite3_column_type(sa, k), sqlite3_column_type(sb, k));
+			assert_int_equal(sqlite3_column_bytes(sa, k), sqlite3_column_bytes(sb, k));
+			if (sqlite3_column_bytes(sa, k))
+				assert_memory_equal(sqlite3_column_blob(sa, k),
+						    sqlite3_column_blob(sb, k),
+						    (size_t)sqlite3_column_bytes(sa, k));
+			assert_memory_equal(&x, &y, sizeof(x));
+		}
+		rows++;
+	}
+	assert_int_equal(ra, SQLITE_DONE);
+	assert_int_equal(sqlite3_step(sb), SQLITE_DONE);
+	assert_true(rows > 0);
+	sqlite3_finalize(sa);
+	sqlite3_finalize(sb);
+	sqlite3_close(ha);
+	sqlite3_close(hb);
+}
+
 /* Rows of more calls than a call tree holds (its budget lowered to 50;
- * rows of 80 to 208 calls) give their rank's tree up unread and are sorted
- * where they lie, when the reader's durations are its own (schema 1,
- * columnar rows of absolute times, columnar rows gathered across windows,
- * which windows of 64 events make of most rows, and JSON rows), in place
- * by parts (from 48 values here): every stored number is still what was
- * written. */
+ * rows of 80 to 208 calls) give their rank's tree up unread: the columnar
+ * reader hands them out in pieces (ingest_big.c, also with groups of 16
+ * values, histograms of 4 buckets and reads of 13 values), and the rows
+ * of schema 1 and JSON rows are sorted where they lie, in place by parts
+ * (from 48 values here): every stored number is still what was written,
+ * and what the same files give within the budget, bit for bit. */
 static void test_rows_past_tree_budget(void **state)
 {
+	char whole[512];
+
 	(void)state;
+	generated_layouts("within-budget.sqlite", 8);
+	snprintf(whole, sizeof(whole), "%s", tu_path("within-budget.sqlite"));
 	ingest_testing_tree_budget(50);
 	util_sort_testing_parts(48);
 	generated_layouts("past-budget.sqlite", 8);
+	/* the columnar rows in pieces (ingest_big.c), the others whole */
+	same_timings(whole, tu_path("past-budget.sqlite"));
+	ingest_big_testing_sizes(16, 4, 13);
+	generated_layouts("past-budget-small.sqlite", 8);
+	ingest_big_testing_sizes(0, 0, 0);
+	same_timings(whole, tu_path("past-budget-small.sqlite"));
 	h5prof_set_chunk_events(64);
 	generated_layouts("past-budget-gathered.sqlite", 8);
 	generated_json("past-budget-json.sqlite", 8);
 }
 
+/* ---- rows in pieces (ingest_big.c) ---- */
+
+/* Feed d/st/g (n calls) to ingest_big in pieces of piece calls and check
+ * the summary against rowstat_compute() of the row held whole, bit for
+ * bit, and the blob against store_encode_durations() of its sort; want_rc
+ * when the sums overflow. */
+static void big_case(const int64_t *d, const int64_t *st, const int64_t *g, size_t n, size_t piece,
+		     int want_rc)
+{
+	struct h5prof_row row;
+	struct ingest_big b;
+	struct rowstat got, want;
+	struct buf blob = BUF_INIT;
+	int64_t *sorted = malloc(n * sizeof(*sorted));
+	unsigned char *back;
+	uint64_t off, len;
+	size_t from;
+	int rc;
+
+	assert_non_null(sorted);
+	memset(&b, 0, sizeof(b));
+	memset(&row, 0, sizeof(row));
+	row.calls = n;
+	row.has_events = 1;
+	for (from = 0; from < n; from += piece) {
+		row.piece_from = from;
+		row.piece_len = n - from < piece ? n - from : piece;
+		row.piece_last = from + row.piece_len == n;
+		row.durations = d + from;
+		row.starts = st + from;
+		row.gpu = g ? g + from : NULL;
+		assert_int_equal(ingest_big_add(&b, &row, "p.h5", "r"), 0);
+	}
+	rc = ingest_big_end(&b, &got, "p.h5", "r", 0, &off, &len);
+	row.piece_len = 0;
+	row.durations = d;
+	row.starts = st;
+	row.gpu = g;
+	assert_int_equal(rowstat_compute(&want, &row, "p.h5", "r"), want_rc);
+	assert_int_equal(rc, want_rc);
+	if (!rc) {
+		assert_memory_equal(&got, &want, sizeof(got));
+		memcpy(sorted, d, n * sizeof(*d));
+		util_sort_i64(sorted, n);
+		assert_int_equal(store_encode_durations(&blob, sorted, n), 0);
+		assert_int_equal(len, blob.len);
+		back = malloc(len);
+		assert_non_null(back);
+		assert_int_equal(pread(b.fd, back, len, (off_t)off), (ssize_t)len);
+		assert_memory_equal(back, blob.data, len);
+		free(back);
+	}
+	ingest_big_release(&b);
+	buf_release(&blob);
+	free(sorted);
+}
+
+/*
+ * A row in pieces (ingest_big.c) gives rowstat_compute()'s summary and
+ * store_encode_durations()'s blob of the row held whole: values spread
+ * wide, narrow, all equal, a cluster with one far value on each side,
+ * few distinct values, starts that take the checked path, and sums that
+ * overflow; pieces of 1, 7 and 64 calls, groups of 16 values and
+ * histograms of 4 buckets and reads of 13 values (many reads, splits,
+ * one-value buckets, stretches not a multiple of 8) and the defaults (one
+ * group).
+ */
+static void test_big_rows(void **state)
+{
+	enum { N = 1500 };
+	static int64_t d[N], st[N], g[N];
+	static const size_t pieces[] = {1, 7, 64, N};
+	uint64_t x = 7;
+	int shape, p, sizes;
+
+	(void)state;
+	for (sizes = 0; sizes < 2; sizes++) {
+		ingest_big_testing_sizes(sizes ? 0 : 16, sizes ? 0 : 4, sizes ? 0 : 13);
+		for (shape = 0; shape < 7; shape++) {
+			size_t n = shape == 3 ? N - 3 : N, i;
+			int want = 0;
+
+			for (i = 0; i < n; i++) {
+				x ^= x << 13;
+				x ^= x >> 7;
+				x ^= x << 17;
+				st[i] = 1000 + 10 * (int64_t)i;
+				g[i] = i % 3 ? (int64_t)(x % 999) : -1;
+				switch (shape) {
+				case 0: /* wide */
+					d[i] = (int64_t)(x >> 20);
+					break;
+				case 1: /* narrow */
+					d[i] = 1000000 + (int64_t)(x % 300);
+					break;
+				case 2: /* all equal */
+					d[i] = 4242;
+					break;
+				case 3: /* a cluster and a far value each side */
+					d[i] = i == 5	  ? 1
+					       : i == 900 ? INT64_C(1) << 40
+							  : 5000 + (int64_t)(x % 7);
+					break;
+				case 4: /* few values */
+					d[i] = (int64_t)(x % 3) * 1000;
+					break;
+				case 5: /* starts near the top: the checked path */
+					st[i] = INT64_MAX - (INT64_C(1) << 30) + (int64_t)i;
+					d[i] = (int64_t)(x % 100000);
+					break;
+				default: /* the sum overflows */
+					d[i] = INT64_C(1) << 60;
+					st[i] = 0;
+					want = ERR_FORMAT;
+					break;
+				}
+			}
+			for (p = 0; p < 4; p++)
+				big_case(d, st, shape == 2 ? NULL : g, n, pieces[p], want);
+		}
+	}
+	ingest_big_testing_sizes(0, 0, 0);
+}
+
+/* A row in pieces with no room for its spool: one line naming the file,
+ * the rank, the region and the directory, with the fix. */
+static void test_big_row_no_spool(void **state)
+{
+	static const int64_t d[3] = {5, 6, 7}, st[3] = {1, 20, 40};
+	const char *old = getenv("TMPDIR");
+	char *keep = old ? strdup(old) : NULL;
+	struct h5prof_row row;
+	struct ingest_big b;
+
+	(void)state;
+	memset(&b, 0, sizeof(b));
+	memset(&row, 0, sizeof(row));
+	row.calls = 3;
+	row.has_events = 1;
+	row.piece_len = 3;
+	row.piece_last = 1;
+	row.durations = d;
+	row.starts = st;
+	assert_int_equal(setenv("TMPDIR", tu_path("no-such-dir"), 1), 0);
+	assert_int_equal(ingest_big_add(&b, &row, "p\x1b.h5", "solve"), ERR_IO);
+	assert_non_null(strstr(err_msg(), "cannot ingest 'p\\x1b.h5': rank 0, region 'solve': "
+					  "cannot make a temporary file in '"));
+	assert_non_null(strstr(err_msg(), "no-such-dir' for its 3 calls: no such file or "
+					  "directory (set TMPDIR to a directory with room"));
+	ingest_big_release(&b);
+	if (keep)
+		assert_int_equal(setenv("TMPDIR", keep, 1), 0);
+	else
+		assert_int_equal(unsetenv("TMPDIR"), 0);
+	free(keep);
+}
+
+/* Durations blobs written into SQLite a chunk at a time (every blob
+ * here; from 16 MiB in use) are the bytes bound whole. */
+static void test_blobs_streamed(void **state)
+{
+	char whole[512];
+
+	(void)state;
+	generated_layouts("blobs-bound.sqlite", 8);
+	snprintf(whole, sizeof(whole), "%s", tu_path("blobs-bound.sqlite"));
+	sqlite_set_blob_stream(1);
+	generated_layouts("blobs-streamed.sqlite", 8);
+	sqlite_set_blob_stream(0);
+	same_timings(whole, tu_path("blobs-streamed.sqlite"));
+}
+
 static int reset_tree_budget(void **state)
 {
 	(void)state;
+	ingest_big_testing_sizes(0, 0, 0);
 	ingest_testing_tree_budget(0);
 	util_sort_testing_parts(0);
 	h5prof_set_chunk_events(0);
@@ -614,6 +839,19 @@ static void test_finish_temporary_store(void **state)
 	assert_int_equal(store_finish_run(tmp, rt.run_id), 0);
 	assert_int_equal(store_commit(tmp), 0);
 	finish_set_spool_bytes(0);
+	totals_text(got, sizeof(got), tmp, rt.run_id);
+	assert_string_equal(got, want);
+
+	/* every region's percentiles by the merge of its blobs at ingest
+	 * (ingest_quant.c), as finish.c computes them from the decoded runs */
+	store_close(tmp);
+	tmp = NULL;
+	assert_int_equal(store_open_temporary(&tmp), 0);
+	ingest_quant_testing_decode_max(1);
+	(void)ingest_quant_testing_merged();
+	assert_int_equal(ingest_file(&rt, tmp, tu_path("finish.h5"), &no_opts), 0);
+	ingest_quant_testing_decode_max(0);
+	assert_int_equal(ingest_quant_testing_merged(), r.num_regions);
 	totals_text(got, sizeof(got), tmp, rt.run_id);
 	assert_string_equal(got, want);
 
@@ -1131,6 +1369,9 @@ TU_MAIN(NULL, NULL,
 	    cmocka_unit_test(test_upstream_fixtures),
 	    cmocka_unit_test(test_generated_layouts),
 	    cmocka_unit_test_teardown(test_rows_past_tree_budget, reset_tree_budget),
+	    cmocka_unit_test(test_big_rows),
+	    cmocka_unit_test(test_big_row_no_spool),
+	    cmocka_unit_test(test_blobs_streamed),
 	    cmocka_unit_test(test_duplicate_and_tags),
 	    cmocka_unit_test(test_damaged_files_leave_nothing),
 	    cmocka_unit_test(test_not_a_profile),

@@ -97,6 +97,13 @@ struct h5prof_row {
 	 * parent_ids are given together or not at all) */
 	struct nest_cols nest;
 	int rank_last; /* no later row of this rank follows in this read */
+	/* a row of h5prof_set_piece_min()'s calls or more, handed out in
+	 * pieces, one a window of the event columns: piece_len > 0 is this
+	 * piece's calls (the per-call arrays hold piece_len values; calls is
+	 * the whole row's), piece_from the row's call it starts at, and
+	 * piece_last 1 on the last; piece_len 0 when the row is whole */
+	uint64_t piece_from, piece_len;
+	int piece_last;
 	/* aggregate layout only (0 otherwise) */
 	int64_t agg_total;
 	int64_t agg_min;
@@ -165,6 +172,10 @@ typedef int (*h5prof_row_fn)(void *ctx, const struct h5prof_row *row);
 int h5prof_read(struct h5prof *p, h5prof_row_fn fn, void *ctx);
 
 void h5prof_free(struct h5prof *p);
+
+/* Before h5prof_read(): hand out rows of n calls or more in pieces (the
+ * columnar layout; schema 1 and aggregate rows stay whole); 0: never. */
+void h5prof_set_piece_min(struct h5prof *p, uint64_t n);
 
 /*
  * The columnar index of a file as plain arrays (num_rows values each; the

@@ -196,6 +196,12 @@ struct store_timing {
  * (ascending, each >= 0), to out: what store_timing.durations holds.
  * ERR_USAGE when the values are negative or not sorted. */
 int store_encode_durations(struct buf *out, const int64_t *sorted, size_t n);
+/* The same bytes written in parts (a row never held whole, ingest_big.c):
+ * the head with the count of all the values, then each ascending part in
+ * turn, *last 0 before the first part and carried from part to part;
+ * ERR_USAGE as store_encode_durations() on a value out of order. */
+int store_encode_durations_head(struct buf *out, uint64_t n);
+int store_encode_durations_more(struct buf *out, int64_t *last, const int64_t *sorted, size_t n);
 /* Append the durations that store_encode_durations() wrote in data[0..len)
  * to out (which keeps its content; left as it was on error).  The bytes
  * are untrusted: ERR_FORMAT "corrupt durations blob: ..." when they do not
@@ -204,6 +210,14 @@ int store_decode_durations(struct i64vec *out, const void *data, size_t len);
 /* *out = how many durations data[0..len) holds, checking its header only
  * (ERR_FORMAT as store_decode_durations()). */
 int store_count_durations(uint64_t *out, const void *data, size_t len);
+/* out[j] = the value of rank ranks[j] (0-based, ranks ascending) among
+ * all the durations of the nblobs blobs data[i][0..lens[i]), found by a
+ * merge that decodes a value at a time: memory O(nblobs), not O(values),
+ * for a region too large to decode (ingest_quant.c).  Each blob is checked
+ * whole as store_decode_durations() checks it (ERR_FORMAT); a rank past
+ * the values is ERR_USAGE. */
+int store_select_durations(int64_t *out, const uint64_t *ranks, size_t nranks,
+			   const void *const *data, const size_t *lens, size_t nblobs);
 
 /* Insert the timings row and, when durations != NULL, its durations row.
  * Only inside store_begin()/store_commit() (ERR_USAGE otherwise), so the

@@ -127,6 +127,7 @@ struct h5prof {
 	struct h5col ev[EV_N]; /* columnar: the event columns (EV_*) */
 	uint64_t nev;	       /* length of the event columns */
 	uint64_t max_count;    /* largest row */
+	uint64_t piece_min;    /* columnar: rows this long go in pieces; 0: none */
 };
 
 /* A growable list of malloc'ed strings (zero-initialize it). */

@@ -159,27 +159,29 @@ int h5columnar_read_index(struct h5prof *p, const struct h5col *ix, uint64_t *u,
  * already in its final form is used where it lies; the other is computed
  * into starts (the running sum of the deltas) or durs (end - start), which
  * may be a or e themselves.  *out_starts and *out_durs say where the result
- * is.  Schema 1 rows use it too (absolute times, delta = 0); it lives here
- * so that the compiler can inline it into the columnar read loop.
+ * is.  This does calls first..first + n of the row, the deltas summed
+ * on from *run (0 at the row's first call) and *run left at the last
+ * start: a whole row, or a piece of one (h5columnar_pieces()).
  */
-int h5columnar_decode(const struct h5prof *p, const struct prow *r, int delta, const int64_t *a,
-		      const int64_t *e, int64_t *starts, int64_t *durs, const int64_t **out_starts,
-		      const int64_t **out_durs)
+static int h5columnar_decode_part(const struct h5prof *p, const struct prow *r, int delta,
+				  const int64_t *a, const int64_t *e, uint64_t n, uint64_t first,
+				  int64_t *run, int64_t *starts, int64_t *durs,
+				  const int64_t **out_starts, const int64_t **out_durs)
 {
 	uint64_t i;
-	int64_t run = 0, start, dur, end;
+	int64_t sum = *run, start, dur, end;
 
 	*out_starts = delta ? starts : a;
 	*out_durs = delta ? e : durs;
-	for (i = 0; i < r->count; i++) {
+	for (i = 0; i < n; i++) {
 		if (delta) {
 			/* starts = running sum of the row's deltas */
-			if (__builtin_add_overflow(run, a[i], &run))
+			if (__builtin_add_overflow(sum, a[i], &sum))
 				return h5prof_fail(p, ERR_FORMAT,
 						   "%s: the start time of call %" PRIu64
 						   " overflows; the file is damaged",
-						   h5prof_rowdesc(p, r), i);
-			starts[i] = start = run;
+						   h5prof_rowdesc(p, r), first + i);
+			starts[i] = start = sum;
 			dur = e[i];
 		} else {
 			start = a[i];
@@ -187,21 +189,34 @@ int h5columnar_decode(const struct h5prof *p, const struct prow *r, int delta, c
 				return h5prof_fail(p, ERR_FORMAT,
 						   "%s: the duration of call %" PRIu64
 						   " overflows; the file is damaged",
-						   h5prof_rowdesc(p, r), i);
+						   h5prof_rowdesc(p, r), first + i);
 			durs[i] = dur;
 		}
 		if (dur < 0)
 			return h5prof_fail(p, ERR_FORMAT,
 					   "%s: call %" PRIu64 " has a negative duration (%" PRId64
 					   " ns); the file is damaged",
-					   h5prof_rowdesc(p, r), i, dur);
+					   h5prof_rowdesc(p, r), first + i, dur);
 		if (__builtin_add_overflow(start, dur, &end))
 			return h5prof_fail(p, ERR_FORMAT,
 					   "%s: the end time of call %" PRIu64
 					   " overflows; the file is damaged",
-					   h5prof_rowdesc(p, r), i);
+					   h5prof_rowdesc(p, r), first + i);
 	}
+	*run = sum;
 	return 0;
+}
+
+/* A whole row: schema 1 rows use it too (absolute times, delta = 0); it
+ * lives here so that the compiler can inline it into the read loop. */
+int h5columnar_decode(const struct h5prof *p, const struct prow *r, int delta, const int64_t *a,
+		      const int64_t *e, int64_t *starts, int64_t *durs, const int64_t **out_starts,
+		      const int64_t **out_durs)
+{
+	int64_t run = 0;
+
+	return h5columnar_decode_part(p, r, delta, a, e, r->count, 0, &run, starts, durs,
+				      out_starts, out_durs);
 }
 
 /* h5win_load() failure code offset: the read failed for want of memory. */
@@ -243,6 +258,7 @@ struct h5evbufs {
 	int pending; /* win[1 - cur] is being loaded by pf */
 	struct h5prefetch pf;
 	struct h5rowbuf row;
+	int64_t *piece[2]; /* a piece's computed starts, or durations */
 };
 
 static void h5prefetch_stop(struct h5prefetch *pf);
@@ -258,6 +274,8 @@ static void h5evbufs_release(struct h5evbufs *b)
 		free(b->win[1].col[i]);
 	}
 	h5prof_rowbuf_release(&b->row);
+	free(b->piece[0]);
+	free(b->piece[1]);
 }
 
 /*
@@ -486,21 +504,89 @@ static void h5columnar_nest(const struct h5prof *p, struct h5prof_row *row, int6
 }
 
 /*
+ * Hand out row r (row: its fields filled) in pieces, one a window it
+ * spans: each decoded where it lies in the window or into b->piece, the
+ * start deltas summed on across the pieces.  Only the row's pieces are
+ * held, never the row (h5prof_set_piece_min()).
+ */
+static int h5columnar_pieces(struct h5prof *p, struct h5evbufs *b, const struct prow *r,
+			     struct h5prof_row *row, h5prof_row_fn fn, void *ctx)
+{
+	uint64_t pos = r->offset, done = 0, len = h5columnar_window_len(p);
+	int64_t run = 0;
+	int rc, k = p->delta ? 0 : 1; /* the column computed: starts, or durations */
+
+	if (!b->piece[k]) {
+		b->piece[k] = malloc((size_t)(p->nev < len ? p->nev : len) * sizeof(int64_t));
+		if (!b->piece[k])
+			return err_nomem();
+	}
+	while (done < r->count) {
+		const struct h5win *w;
+		uint64_t take;
+		size_t off;
+
+		rc = h5columnar_window(p, b, pos);
+		if (rc)
+			return rc;
+		w = &b->win[b->cur];
+		take = w->start + w->len - pos;
+		if (take > r->count - done)
+			take = r->count - done;
+		off = (size_t)(pos - w->start);
+		rc = h5columnar_decode_part(p, r, p->delta, w->col[0] + off, w->col[1] + off, take,
+					    done, &run, b->piece[0], b->piece[1], &row->starts,
+					    &row->durations);
+		if (rc)
+			return rc;
+		row->durations_own = 0;
+		row->gpu = p->ev[EV_GPU].dset >= 0 ? w->col[EV_GPU] + off : NULL;
+		h5columnar_nest(p, row, w->col, off);
+		row->piece_from = done;
+		row->piece_len = take;
+		row->piece_last = done + take == r->count;
+		rc = fn(ctx, row);
+		if (rc)
+			return rc;
+		pos += take;
+		done += take;
+	}
+	return 0;
+}
+
+/* The largest row h5columnar_read() gathers whole: rows in pieces are
+ * not gathered. */
+static uint64_t h5columnar_max_whole(const struct h5prof *p)
+{
+	uint64_t m = 0;
+	size_t i;
+
+	if (!p->piece_min || p->max_count < p->piece_min)
+		return p->max_count;
+	for (i = 0; i < p->info.num_rows; i++)
+		if (p->rows[i].count < p->piece_min && p->rows[i].count > m)
+			m = p->rows[i].count;
+	return m;
+}
+
+/*
  * Hand out the rows in event-offset order.  A row lying wholly in the
  * current window is decoded from there without a copy; a row spanning
- * windows is gathered into b.row first.
+ * windows is gathered into b.row first, unless it is long enough to go in
+ * pieces (h5columnar_pieces()).
  */
 int h5columnar_read(struct h5prof *p, h5prof_row_fn fn, void *ctx)
 {
 	struct h5evbufs b;
 	struct h5prof_row row;
+	uint64_t whole;
 	size_t i;
 	int rc = 0;
 
 	memset(&b, 0, sizeof(b));
 	b.cur = -1;
-	rc = h5prof_rowbuf_reserve(&b.row, (size_t)(p->max_count ? p->max_count : 1),
-				   h5columnar_opt_mask(p));
+	whole = h5columnar_max_whole(p);
+	rc = h5prof_rowbuf_reserve(&b.row, (size_t)(whole ? whole : 1), h5columnar_opt_mask(p));
 	if (rc)
 		goto out;
 	for (i = 0; i < p->info.num_rows; i++) {
@@ -511,6 +597,12 @@ int h5columnar_read(struct h5prof *p, h5prof_row_fn fn, void *ctx)
 		h5prof_fill_row(p, r, &row);
 		if (r->count == 0) {
 			rc = fn(ctx, &row);
+			if (rc)
+				goto out;
+			continue;
+		}
+		if (p->piece_min && r->count >= p->piece_min) {
+			rc = h5columnar_pieces(p, &b, r, &row, fn, ctx);
 			if (rc)
 				goto out;
 			continue;

@@ -854,6 +854,11 @@ static int h5prof_nomem(const struct h5prof *p)
 	return ERR_NOMEM;
 }
 
+void h5prof_set_piece_min(struct h5prof *p, uint64_t n)
+{
+	p->piece_min = n;
+}
+
 /* After the last row: refuse the rows if the file changed meanwhile. */
 int h5prof_read(struct h5prof *p, h5prof_row_fn fn, void *ctx)
 {

@@ -546,6 +546,11 @@ int calltree_can_hold(const struct calltree *t, uint64_t calls)
 	return calls <= t->max_held; /* ct_budget()'s first test */
 }
 
+uint64_t calltree_max_held(const struct calltree *t)
+{
+	return t->max_held;
+}
+
 int calltree_add(struct calltree *t, const struct calltree_row *row,
 		 const struct calltree_sink *sink)
 {

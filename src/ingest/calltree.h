@@ -185,6 +185,9 @@ void calltree_set_merge(struct calltree *t, int mode);
  * rank up in calltree_add() without a look at its arrays. */
 int calltree_can_hold(const struct calltree *t, uint64_t calls);
 
+/* The most calls t holds at once: a row of more is given up unread. */
+uint64_t calltree_max_held(const struct calltree *t);
+
 /* Take one row (arrays copied); its rank is built when row->rank_last. */
 int calltree_add(struct calltree *t, const struct calltree_row *row,
 		 const struct calltree_sink *sink);

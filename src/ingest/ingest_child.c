@@ -22,6 +22,7 @@
 #include "scopedb/profile.h"
 #include "scopedb/store.h"
 #include "ingest/calltree.h"
+#include "ingest/ingest_big.h"
 #include "ingest/ingest_child.h"
 #include "ingest/rowstat.h"
 #include "ingest/wire.h"
@@ -78,6 +79,7 @@ struct ingest_reader {
 	struct calltree *tree;	   /* the call trees of the file's ranks */
 	struct calltree_sink sink; /* their results, to frames */
 	struct buf pathblob;	   /* scratch: a path's encoded durations */
+	struct ingest_big big;	   /* a row handed out in pieces */
 };
 
 /*
@@ -225,6 +227,62 @@ static int ingest_tree_row(struct ingest_reader *r, const struct h5prof_row *row
 	return calltree_add(r->tree, &cr, &r->sink);
 }
 
+/* The frame fields of a row summarised as rs (its blob not set). */
+static void ingest_timing(struct store_timing *t, const struct h5prof_row *row,
+			  const struct rowstat *rs)
+{
+	memset(t, 0, sizeof(*t));
+	t->rank = row->rank;
+	t->has_events = row->has_events;
+	t->calls = rs->calls;
+	t->total = rs->total;
+	t->min = rs->min;
+	t->max = rs->max;
+	t->first = rs->first;
+	t->last = rs->last;
+	t->start_min = rs->start_min;
+	t->end_max = rs->end_max;
+	t->mean = rs->mean;
+	t->m2 = rs->m2;
+	t->exclusive = row->exclusive;
+	t->gpu_count = rs->gpu_count;
+	t->gpu_total = rs->gpu_total;
+	t->source_file = row->source_file;
+	t->source_line = row->source_line;
+	t->source_text = row->source_text;
+	t->tags_json = row->tags_json;
+}
+
+/*
+ * A piece of a row longer than the call tree holds (ingest_big.h): spooled
+ * and summarised; after the last, the row's frame, its blob read from the
+ * spool, and the row handed to the call-tree builder, which gives its rank
+ * up by the count alone and reads none of its calls.
+ */
+static int ingest_piece(struct ingest_reader *r, const struct h5prof_row *row, const char *name)
+{
+	struct store_timing t;
+	struct rowstat rs;
+	uint64_t off, len;
+	int rc = 0;
+
+	if (row->piece_from == 0)
+		rc = ingest_text_row(r->info->path, row, name);
+	if (!rc)
+		rc = ingest_big_add(&r->big, row, r->info->path, name);
+	if (rc || !row->piece_last)
+		return rc ? rc : ingest_send_hash(r, 0);
+	rc = ingest_big_end(&r->big, &rs, r->info->path, name, row->rank, &off, &len);
+	if (rc)
+		return rc;
+	ingest_timing(&t, row, &rs);
+	rc = wire_put_row_spool(&r->w, &t, row->region, r->big.fd, off, len);
+	ingest_big_release(&r->big);
+	if (!rc)
+		rc = ingest_tree_row(r, row);
+	return rc ? rc : ingest_send_hash(r, 0);
+}
+
 /* The per-row callback of h5prof_read in the child: summarise, encode,
  * send, hand to the call-tree builder; once the hashing thread is done,
  * send the hash. */
@@ -236,12 +294,14 @@ static int ingest_row(void *arg, const struct h5prof_row *row)
 	struct rowstat rs;
 	int rc;
 
+	if (row->piece_len)
+		return ingest_piece(r, row, name);
 	rc = rowstat_compute(&rs, row, r->info->path, name);
 	if (!rc)
 		rc = ingest_text_row(r->info->path, row, name);
 	if (rc)
 		return rc;
-	memset(&t, 0, sizeof(t));
+	ingest_timing(&t, row, &rs);
 	r->blob.len = 0;
 	if (row->has_events) {
 		const int64_t *sorted;
@@ -271,25 +331,6 @@ static int ingest_row(void *arg, const struct h5prof_row *row)
 		t.durations = r->blob.data;
 		t.durations_len = r->blob.len;
 	}
-	t.rank = row->rank;
-	t.has_events = row->has_events;
-	t.calls = rs.calls;
-	t.total = rs.total;
-	t.min = rs.min;
-	t.max = rs.max;
-	t.first = rs.first;
-	t.last = rs.last;
-	t.start_min = rs.start_min;
-	t.end_max = rs.end_max;
-	t.mean = rs.mean;
-	t.m2 = rs.m2;
-	t.exclusive = row->exclusive;
-	t.gpu_count = rs.gpu_count;
-	t.gpu_total = rs.gpu_total;
-	t.source_file = row->source_file;
-	t.source_line = row->source_line;
-	t.source_text = row->source_text;
-	t.tags_json = row->tags_json;
 	rc = wire_put_row(&r->w, &t, row->region);
 	if (rc)
 		return rc;
@@ -386,6 +427,8 @@ static int ingest_child_read(const char *path, int fd, int reset)
 		rc = profile_open(&r.p, r.path, r.fd, &r.st);
 	if (rc)
 		goto out;
+	/* a row the call tree cannot hold comes in pieces, never whole */
+	profile_set_piece_min(r.p, calltree_max_held(r.tree) + 1);
 	r.info = profile_info(r.p);
 	/* the HDF5 reader knows the index before any row: the parent can
 	 * show progress against the total; a JSON profile's info is complete
@@ -429,6 +472,7 @@ out:
 	i64vec_release(&r.sorted);
 	buf_release(&r.blob);
 	buf_release(&r.pathblob);
+	ingest_big_release(&r.big);
 	calltree_free(r.tree);
 	if (reset)
 		h5prof_reset();

@@ -8,7 +8,11 @@
  * finish.c does from the same bytes: the same values, the same runs in
  * the same order, so the same numbers.  A region's values are counted
  * from the blobs' headers first, so its buffer is reserved once at its
- * size (8 bytes a call of its largest region, as finish.c's).
+ * size (8 bytes a call of its largest region, as finish.c's).  A region
+ * of more values than IQ_DECODE_MAX (2^22) is not decoded: its six order
+ * statistics are found by a merge of its blobs that reads a value at a
+ * time (store_select_durations()), the same values by another way, in
+ * memory for a cursor a row (a region of 100M calls would take 800 MB).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -18,6 +22,22 @@
 #include "ingest/ingest_quant.h"
 #include "scopedb/util.h"
 #include "util/percentile.h"
+
+/* Regions of more values than this are selected by a merge, not decoded. */
+#define IQ_DECODE_MAX ((uint64_t)1 << 22)
+
+static uint64_t iq_decode_max = IQ_DECODE_MAX; /* testing hooks */
+static atomic_uint_fast64_t iq_merged;
+
+uint64_t ingest_quant_testing_merged(void)
+{
+	return atomic_exchange(&iq_merged, 0);
+}
+
+void ingest_quant_testing_decode_max(uint64_t n)
+{
+	iq_decode_max = n ? n : IQ_DECODE_MAX;
+}
 
 /* Row i of c->order (its region and its blob in *t), or -1 when its frame
  * does not decode (it was checked as it came: never, but not assumed). */
@@ -30,6 +50,67 @@ static int iq_row(const struct ingest_ctx *c, size_t i, struct store_timing *t, 
 	    wire_get_row(t, region, &f, c->info->num_regions))
 		return -1;
 	return 0;
+}
+
+/*
+ * The percentiles of region, n values in the blobs of rows c->order[from,
+ * to), by a merge of the blobs (store_select_durations()): the order
+ * statistics percentile_ranks() names for each level, then
+ * percentile_at(), as percentile_runs_stored() computes them from the
+ * decoded runs.  Its nruns stays 0 when a blob does not decode.  -1 when
+ * memory ran out.
+ */
+static int iq_merge(struct ingest_quant *iq, uint32_t region, size_t from, size_t to, uint64_t n)
+{
+	static const double levels[3] = {50.0, 95.0, 99.0};
+	const struct ingest_ctx *c = iq->c;
+	const void **data = calloc(to - from, sizeof(*data));
+	size_t *lens = calloc(to - from, sizeof(*lens)), nb = 0, i;
+	uint64_t lo[3], ranks[6], r;
+	int64_t at[6], v[6];
+	double frac[3];
+	int slot[6], k, j, rc = -1;
+
+	if (!data || !lens)
+		goto out;
+	for (i = from; i < to; i++) {
+		struct store_timing t;
+		uint32_t reg;
+
+		if (iq_row(c, i, &t, &reg))
+			goto out;
+		if (!t.durations)
+			continue;
+		data[nb] = t.durations;
+		lens[nb++] = t.durations_len;
+	}
+	/* the six ranks in ascending order, slot[] saying whose each is */
+	for (k = 0; k < 6; k++) {
+		if (k < 3)
+			percentile_ranks(n, levels[k], &lo[k], &frac[k]);
+		r = k < 3 ? lo[k] : (lo[k - 3] + 1 < n ? lo[k - 3] + 1 : lo[k - 3]);
+		for (j = k; j > 0 && ranks[j - 1] > r; j--) {
+			ranks[j] = ranks[j - 1];
+			slot[j] = slot[j - 1];
+		}
+		ranks[j] = r;
+		slot[j] = k;
+	}
+	rc = 0;
+	if (store_select_durations(at, ranks, 6, data, lens, nb))
+		goto out; /* left to store_finish_run_from() */
+	for (k = 0; k < 6; k++)
+		v[slot[k]] = at[k];
+	for (k = 0; k < 3; k++)
+		iq->q[3 * (size_t)region + (size_t)k] =
+		    percentile_at(v[k], v[k + 3], lo[k], n, frac[k]);
+	iq->nvals[region] = n;
+	iq->nruns[region] = nb;
+	atomic_fetch_add(&iq_merged, 1);
+out:
+	free(data);
+	free(lens);
+	return rc;
 }
 
 /*
@@ -68,6 +149,8 @@ static int iq_region(struct ingest_quant *iq, size_t from, size_t *to, struct i6
 	vals->len = ends->len = 0;
 	if (bad)
 		return 0;
+	if (n > iq_decode_max)
+		return iq_merge(iq, region, from, *to, n);
 	if (n > SIZE_MAX / sizeof(int64_t) || i64vec_reserve_exact(vals, (size_t)n))
 		return -1;
 	for (i = from; i < *to; i++) {

@@ -51,6 +51,13 @@ void ingest_quant_join(struct ingest_quant *iq, int stop);
  * by its store id. */
 int ingest_quant_each(const struct ingest_quant *iq, store_quantile_fn fn, void *arg);
 
+/* Testing: regions of more than n values (0: the default, 2^22) are
+ * selected by a merge of their blobs instead of decoded. */
+void ingest_quant_testing_decode_max(uint64_t n);
+
+/* Testing: how many regions the merge has selected since the last call. */
+uint64_t ingest_quant_testing_merged(void);
+
 /* Join the thread if it runs, free the arrays; accepts NULL. */
 void ingest_quant_release(struct ingest_quant *iq);
 

@@ -13,6 +13,7 @@
 #ifndef SCOPEDB_ROWSTAT_H
 #define SCOPEDB_ROWSTAT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "scopedb/h5prof.h"
@@ -38,5 +39,35 @@ struct rowstat {
  */
 int rowstat_compute(struct rowstat *out, const struct h5prof_row *row, const char *path,
 		    const char *region_name);
+
+/*
+ * The same summary of a row handed out in pieces (ingest_big.c), bit for
+ * bit: rowstat_scan_add() over every piece in call order, then
+ * rowstat_scan_end() (ERR_FORMAT as rowstat_compute() when a sum
+ * overflows), then the durations again in call order, in stretches of any
+ * size, through rowstat_spread_add(), and rowstat_spread_end() for the
+ * mean and m2.  Plain values: nothing to free.
+ */
+struct rowstat_scan {
+	uint64_t n, lo, hi, glo, ghi, gcount;
+	int64_t mn, mx, smin, smax, emax;
+	int64_t first, last, total, gtotal; /* total, gtotal: exact unless overflow */
+	int overflow, gpu;
+};
+
+/* The second pass: the fast path's accumulators, or Welford's. */
+struct rowstat_spread {
+	int welford;
+	double mean, m2, acc[8];
+	uint64_t i, n8;
+};
+
+void rowstat_scan_init(struct rowstat_scan *s);
+void rowstat_scan_add(struct rowstat_scan *s, const int64_t *durations, const int64_t *starts,
+		      const int64_t *gpu, size_t k);
+int rowstat_scan_end(struct rowstat *out, struct rowstat_spread *m, const struct rowstat_scan *s,
+		     const char *path, uint32_t rank, const char *region_name);
+void rowstat_spread_add(struct rowstat_spread *m, const int64_t *durations, size_t k);
+void rowstat_spread_end(struct rowstat *out, const struct rowstat_spread *m);
 
 #endif

@@ -4,9 +4,11 @@
  * length when its payload is complete; reading walks a cursor that refuses
  * to pass the end of the frame.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ingest/wire.h"
 #include "scopedb/err.h"
@@ -138,10 +140,12 @@ int wire_put_info(struct wire_out *w, const struct h5prof_info *info)
 	return wire_end(w, at, rc);
 }
 
-int wire_put_row(struct wire_out *w, const struct store_timing *t, uint32_t region)
+/* A row frame up to its blob's length: what wire_put_row() and
+ * wire_put_row_spool() share (has_blob, blob_len: its blob's). */
+static size_t wire_row_head(struct wire_out *w, const struct store_timing *t, uint32_t region,
+			    int has_blob, uint64_t blob_len, int *rc)
 {
-	int rc;
-	size_t at = wire_begin(w, WIRE_ROW, &rc);
+	size_t at = wire_begin(w, WIRE_ROW, rc);
 	const int64_t v[] = {t->calls < INT64_MAX ? (int64_t)t->calls : INT64_MAX,
 			     region,
 			     t->rank,
@@ -157,18 +161,65 @@ int wire_put_row(struct wire_out *w, const struct store_timing *t, uint32_t regi
 			     (int64_t)t->gpu_count,
 			     t->gpu_total,
 			     t->source_line,
-			     t->durations != NULL};
+			     has_blob};
 	const double d[] = {t->mean, t->m2};
 
-	rc = put_ints(w, rc, v, sizeof(v) / sizeof(v[0]));
-	rc = put(w, rc, d, sizeof(d));
-	rc = put_str(w, rc, t->source_file);
-	rc = put_str(w, rc, t->source_text);
-	rc = put_str(w, rc, t->tags_json);
-	rc = put_u64(w, rc, t->durations ? t->durations_len : 0);
+	*rc = put_ints(w, *rc, v, sizeof(v) / sizeof(v[0]));
+	*rc = put(w, *rc, d, sizeof(d));
+	*rc = put_str(w, *rc, t->source_file);
+	*rc = put_str(w, *rc, t->source_text);
+	*rc = put_str(w, *rc, t->tags_json);
+	*rc = put_u64(w, *rc, has_blob ? blob_len : 0);
+	return at;
+}
+
+int wire_put_row(struct wire_out *w, const struct store_timing *t, uint32_t region)
+{
+	int rc;
+	size_t at = wire_row_head(w, t, region, t->durations != NULL, t->durations_len, &rc);
+
 	if (t->durations)
 		rc = put(w, rc, t->durations, t->durations_len);
 	return wire_end(w, at, rc);
+}
+
+int wire_put_row_spool(struct wire_out *w, const struct store_timing *t, uint32_t region, int fd,
+		       uint64_t off, uint64_t len)
+{
+	unsigned char chunk[1u << 16];
+	uint32_t flen;
+	int rc, bad = 0;
+	size_t at = wire_row_head(w, t, region, 1, len, &rc);
+
+	if (!rc && w->b.len - at - WIRE_HEADER + len > UINT32_MAX)
+		rc = err_set(ERR_FORMAT, "a row too large to pass on");
+	if (rc) {
+		w->b.len = at;
+		return rc;
+	}
+	flen = (uint32_t)(w->b.len - at - WIRE_HEADER + len);
+	memcpy(w->b.data + at, &flen, sizeof(flen));
+	rc = wire_flush(w);
+	while (!rc && len) {
+		size_t k = len < sizeof(chunk) ? (size_t)len : sizeof(chunk);
+		ssize_t got = bad ? 0 : pread(fd, chunk, k, (off_t)off);
+
+		if (got <= 0 && !bad) {
+			/* the frame is finished with zeros, so that the error
+			 * frame after it is read as one and the file refused */
+			bad = err_set(ERR_IO, "cannot read a row back from its temporary file: %s",
+				      got < 0 ? util_strerror_lc(errno) : "it is shorter");
+		}
+		if (bad) {
+			memset(chunk, 0, k);
+			got = (ssize_t)k;
+		}
+		if (child_write_all(w->fd, chunk, (size_t)got))
+			return err_set(ERR_IO, "the store's process stopped reading");
+		off += (uint64_t)got;
+		len -= (uint64_t)got;
+	}
+	return rc ? rc : bad;
 }
 
 int wire_put_hash(struct wire_out *w, const char hex[65])

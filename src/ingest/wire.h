@@ -68,6 +68,11 @@ int wire_put_info(struct wire_out *w, const struct h5prof_info *info);
 /* t's source strings, tags and durations (NULL: none) follow its numbers;
  * t->run_id and t->region_id are not sent (region: the file's id). */
 int wire_put_row(struct wire_out *w, const struct store_timing *t, uint32_t region);
+/* The same frame with t's blob (t->durations ignored) read from fd's
+ * bytes [off, off + len) (a row never held whole, ingest_big.c): the
+ * frame's start goes at once, then the blob a chunk at a time. */
+int wire_put_row_spool(struct wire_out *w, const struct store_timing *t, uint32_t region, int fd,
+		       uint64_t off, uint64_t len);
 int wire_put_hash(struct wire_out *w, const char hex[65]);
 int wire_put_end(struct wire_out *w);
 /* inherited: the reader's address-space limit when it ran out of memory

@@ -37,6 +37,8 @@ struct profile_format {
 	int (*read)(void *h, h5prof_row_fn fn, void *ctx);
 	void (*free)(void *h);
 	int info_at_open; /* info complete before read */
+	/* optional: hand out rows of n calls or more in pieces (h5prof.h) */
+	void (*set_piece_min)(void *h, uint64_t n);
 };
 
 struct profile {
@@ -48,9 +50,10 @@ struct profile {
  * A format's table, PFX_profile_format, named "PFX": CLAIMS, PFX_open() and
  * the reader's info, read and free on the untyped handle of struct profile:
  * PFX_info(), PFX_read() and PFX_free() calling READER_info(),
- * READER_read() and READER_free().  AT_OPEN: its info_at_open.
+ * READER_read() and READER_free().  AT_OPEN: its info_at_open; PIECES:
+ * its set_piece_min (NULL: rows are always whole).
  */
-#define PROFILE_FORMAT_DEFINE(pfx, reader, claims_fn, at_open)                                     \
+#define PROFILE_FORMAT_DEFINE(pfx, reader, claims_fn, at_open, pieces)                             \
 	static const struct h5prof_info *pfx##_info(const void *h)                                 \
 	{                                                                                          \
 		return reader##_info(h);                                                           \
@@ -72,6 +75,7 @@ struct profile {
 	    .read = pfx##_read,                                                                    \
 	    .free = pfx##_free,                                                                    \
 	    .info_at_open = at_open,                                                               \
+	    .set_piece_min = pieces,                                                               \
 	};
 
 /* ---- HDF5 (src/h5/) ---- */
@@ -94,7 +98,12 @@ static int hdf5_open(void **out, const char *path, int fd, const struct stat *st
 	return rc;
 }
 
-PROFILE_FORMAT_DEFINE(hdf5, h5prof, hdf5_claims, 1)
+static void hdf5_set_piece_min(void *h, uint64_t n)
+{
+	h5prof_set_piece_min(h, n);
+}
+
+PROFILE_FORMAT_DEFINE(hdf5, h5prof, hdf5_claims, 1, hdf5_set_piece_min)
 
 /* ---- JSON (src/jsonprof/) ---- */
 
@@ -107,7 +116,7 @@ static int json_open(void **out, const char *path, int fd, const struct stat *st
 	return rc;
 }
 
-PROFILE_FORMAT_DEFINE(json, jsonprof, jsonprof_claims, 0)
+PROFILE_FORMAT_DEFINE(json, jsonprof, jsonprof_claims, 0, NULL)
 
 static const struct profile_format *const profile_formats[] = {
 #define PROFILE_FORMAT(name) &name##_profile_format,
@@ -188,6 +197,12 @@ int profile_info_final(const struct profile *p)
 const struct h5prof_info *profile_info(const struct profile *p)
 {
 	return p->fmt->info(p->h);
+}
+
+void profile_set_piece_min(struct profile *p, uint64_t n)
+{
+	if (p->fmt->set_piece_min)
+		p->fmt->set_piece_min(p->h, n);
 }
 
 int profile_read(struct profile *p, h5prof_row_fn fn, void *ctx)

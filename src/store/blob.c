@@ -16,6 +16,7 @@
  * store_count_durations(), for ingest.
  */
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "store/blob.h"
@@ -114,31 +115,56 @@ int store_count_durations(uint64_t *out, const void *data, size_t len)
 	return blob_count(out, data, len);
 }
 
-int blob_encode(struct buf *out, const int64_t *sorted, size_t n)
+int store_encode_durations_head(struct buf *out, uint64_t n)
 {
-	size_t size, i;
-	int64_t prev = 0;
+	return blob_encode_head(out, n);
+}
+
+int store_encode_durations_more(struct buf *out, int64_t *last, const int64_t *sorted, size_t n)
+{
+	return blob_encode_more(out, last, sorted, n);
+}
+
+int store_select_durations(int64_t *out, const uint64_t *ranks, size_t nranks,
+			   const void *const *data, const size_t *lens, size_t nblobs)
+{
+	return blob_select(out, ranks, nranks, data, lens, nblobs);
+}
+
+int blob_encode_head(struct buf *out, uint64_t n)
+{
+	uint8_t h[1 + VARINT_MAX], *p = h;
+
+	*p++ = BLOB_VERSION;
+	p = varint_put(p, n);
+	return buf_add(out, h, (size_t)(p - h));
+}
+
+int blob_encode_more(struct buf *out, int64_t *last, const int64_t *sorted, size_t n)
+{
+	size_t size, i, at = out->len;
+	int64_t prev = *last;
 	uint8_t *p, *start;
 
+	if (!n)
+		return 0;
 	if (n > (SIZE_MAX - 1 - VARINT_MAX) / VARINT_MAX)
 		return err_nomem();
 	if (n <= BLOB_ONE_PASS) {
-		size = 1 + VARINT_MAX + n * VARINT_MAX;
+		size = n * VARINT_MAX;
 	} else {
-		size = 1 + varint_len(n);
+		size = 0;
 		for (i = 0; i < n; i++) {
 			if (sorted[i] < prev)
 				break;
 			size += varint_len((uint64_t)(sorted[i] - prev));
 			prev = sorted[i];
 		}
-		prev = 0;
+		prev = *last;
 	}
 	if (buf_grow(out, size))
 		return ERR_NOMEM;
-	start = p = (uint8_t *)out->data + out->len;
-	*p++ = BLOB_VERSION;
-	p = varint_put(p, n);
+	start = p = (uint8_t *)out->data + at;
 	for (i = 0; i < n; i++) {
 		uint64_t gap = (uint64_t)sorted[i] - (uint64_t)prev;
 
@@ -158,7 +184,23 @@ int blob_encode(struct buf *out, const int64_t *sorted, size_t n)
 	}
 	out->len += (size_t)(p - start);
 	out->data[out->len] = '\0';
+	*last = prev;
 	return 0;
+}
+
+int blob_encode(struct buf *out, const int64_t *sorted, size_t n)
+{
+	size_t at = out->len;
+	int64_t last = 0;
+	int rc = blob_encode_head(out, n);
+
+	if (!rc)
+		rc = blob_encode_more(out, &last, sorted, n);
+	if (rc && out->data) {
+		out->len = at;
+		out->data[at] = '\0';
+	}
+	return rc;
 }
 
 /* Parse the header: *p is left at the first value, *out = count.  The
@@ -215,41 +257,47 @@ static int blob_trailing(const uint8_t *p, const uint8_t *end)
 	return err_set(ERR_FORMAT, "corrupt durations blob: %zu trailing bytes", (size_t)(end - p));
 }
 
+/* Read the i-th value's gap at *pp into *sum (the running value).  One-
+ * or two-byte gaps, the common cases, go without a branch on which (their
+ * mix is unpredictable in sorted durations); anything else (longer, or a
+ * non-minimal second byte) is rare and goes the checked way. */
+static inline int blob_step(const uint8_t **pp, const uint8_t *end, uint64_t *sum, uint64_t i)
+{
+	const uint8_t *p = *pp;
+	enum varint_status vs;
+	uint64_t d;
+
+	if (end - p >= 2) {
+		uint64_t b0 = p[0], b1 = p[1], two = b0 >> 7;
+
+		if (!two || (b1 < 0x80 && b1 != 0)) {
+			d = (b0 & 0x7f) | ((b1 << 7) & (0 - two));
+			*pp = p + 1 + two;
+			return blob_sum(sum, d, i);
+		}
+	}
+	if (p < end && *p < 0x80) {
+		d = *p++;
+	} else if (end - p >= 2 && p[1] < 0x80 && p[1] != 0) {
+		/* two bytes, minimal because the high group is not 0 */
+		d = (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
+		p += 2;
+	} else {
+		vs = varint_get(&p, end, &d);
+		if (vs != VARINT_OK)
+			return varint_error(vs);
+	}
+	*pp = p;
+	return blob_sum(sum, d, i);
+}
+
 /* Decode the n values after the header (p, end) into v[0..n). */
 static int blob_decode_values(int64_t *v, uint64_t n, const uint8_t *p, const uint8_t *end)
 {
-	enum varint_status vs;
-	uint64_t i, sum = 0, d;
+	uint64_t i, sum = 0;
 
 	for (i = 0; i < n; i++) {
-		if (end - p >= 2) {
-			/* One- or two-byte gap without a branch on which (their
-			 * mix is unpredictable in sorted durations); anything else
-			 * (longer, or a non-minimal second byte) is rare and goes
-			 * the checked way below. */
-			uint64_t b0 = p[0], b1 = p[1], two = b0 >> 7;
-
-			if (!two || (b1 < 0x80 && b1 != 0)) {
-				d = (b0 & 0x7f) | ((b1 << 7) & (0 - two));
-				p += 1 + two;
-				if (blob_sum(&sum, d, i))
-					return ERR_FORMAT;
-				v[i] = (int64_t)sum;
-				continue;
-			}
-		}
-		if (p < end && *p < 0x80) {
-			d = *p++;
-		} else if (end - p >= 2 && p[1] < 0x80 && p[1] != 0) {
-			/* two bytes, minimal because the high group is not 0 */
-			d = (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
-			p += 2;
-		} else {
-			vs = varint_get(&p, end, &d);
-			if (vs != VARINT_OK)
-				return varint_error(vs);
-		}
-		if (blob_sum(&sum, d, i))
+		if (blob_step(&p, end, &sum, i))
 			return ERR_FORMAT;
 		v[i] = (int64_t)sum;
 	}
@@ -329,4 +377,124 @@ int blob_stats(struct blob_stats *out, const void *data, size_t len)
 		out->max = (int64_t)v;
 	}
 	return ret;
+}
+
+/* One blob of blob_select(), read a value at a time: the next byte, the
+ * values it holds and has given, and the last value given. */
+struct blob_cur {
+	const uint8_t *p, *end;
+	uint64_t n, i, v;
+};
+
+/* The next value of c into c->v (c->i < c->n); past its last value, its
+ * bytes must end there. */
+static int blob_cur_next(struct blob_cur *c)
+{
+	if (blob_step(&c->p, c->end, &c->v, c->i))
+		return ERR_FORMAT;
+	c->i++;
+	if (c->i == c->n && c->p != c->end)
+		return blob_trailing(c->p, c->end);
+	return 0;
+}
+
+/* Restore the heap order of h[0..n) (indices into cur, least value on
+ * top) below position at. */
+static void blob_sift(size_t *h, size_t n, size_t at, const struct blob_cur *cur)
+{
+	size_t top = h[at];
+
+	for (;;) {
+		size_t k = 2 * at + 1;
+
+		if (k >= n)
+			break;
+		if (k + 1 < n && cur[h[k + 1]].v < cur[h[k]].v)
+			k++;
+		if (cur[h[k]].v >= cur[top].v)
+			break;
+		h[at] = h[k];
+		at = k;
+	}
+	h[at] = top;
+}
+
+/*
+ * The merge of blob_select(): the blobs' values in ascending order off a
+ * heap of their cursors, the ranks' values noted on the way; then the rest
+ * of every blob read through, so that each is checked whole.
+ */
+static int blob_merge(int64_t *out, const uint64_t *ranks, size_t nranks, struct blob_cur *cur,
+		      size_t *h, size_t nh)
+{
+	uint64_t r = 0;
+	size_t j = 0, i;
+
+	for (i = nh / 2; i-- > 0;)
+		blob_sift(h, nh, i, cur);
+	while (j < nranks && nh) {
+		struct blob_cur *c = &cur[h[0]];
+
+		while (j < nranks && ranks[j] == r)
+			out[j++] = (int64_t)c->v;
+		r++;
+		if (c->i < c->n) {
+			if (blob_cur_next(c))
+				return ERR_FORMAT;
+		} else {
+			h[0] = h[--nh];
+		}
+		if (nh > 1)
+			blob_sift(h, nh, 0, cur);
+	}
+	if (j < nranks)
+		return err_set(ERR_USAGE, "rank %llu beyond the %llu values",
+			       (unsigned long long)ranks[j], (unsigned long long)r);
+	for (i = 0; i < nh; i++)
+		while (cur[h[i]].i < cur[h[i]].n)
+			if (blob_cur_next(&cur[h[i]]))
+				return ERR_FORMAT;
+	return 0;
+}
+
+int blob_select(int64_t *out, const uint64_t *ranks, size_t nranks, const void *const *data,
+		const size_t *lens, size_t nblobs)
+{
+	struct blob_cur *cur = NULL;
+	size_t *h = NULL, nh = 0, i;
+	int rc = 0;
+
+	for (i = 1; i < nranks; i++)
+		if (ranks[i] < ranks[i - 1])
+			return err_set(ERR_USAGE, "ranks not in order");
+	cur = calloc(nblobs ? nblobs : 1, sizeof(*cur));
+	h = calloc(nblobs ? nblobs : 1, sizeof(*h));
+	if (!cur || !h) {
+		rc = err_nomem();
+		goto out;
+	}
+	for (i = 0; i < nblobs; i++) {
+		struct blob_cur *c = &cur[i];
+
+		c->p = data[i];
+		c->end = lens[i] ? c->p + lens[i] : c->p; /* data may be NULL */
+		rc = blob_header(&c->n, &c->p, c->end);
+		if (rc)
+			goto out;
+		if (!c->n && c->p != c->end) {
+			rc = blob_trailing(c->p, c->end);
+			goto out;
+		}
+		if (!c->n)
+			continue;
+		rc = blob_cur_next(c);
+		if (rc)
+			goto out;
+		h[nh++] = i;
+	}
+	rc = blob_merge(out, ranks, nranks, cur, h, nh);
+out:
+	free(cur);
+	free(h);
+	return rc;
 }

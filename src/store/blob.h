@@ -35,6 +35,14 @@
  * Returns ERR_USAGE if the values are negative or not sorted. */
 int blob_encode(struct buf *out, const int64_t *sorted, size_t n);
 
+/* The same encoding written in parts, for values that are never all in
+ * memory: blob_encode_head() with the count of all of them, then
+ * blob_encode_more() over each ascending part in turn, *last 0 before
+ * the first and carried from part to part.  On error out is as before
+ * the call. */
+int blob_encode_head(struct buf *out, uint64_t n);
+int blob_encode_more(struct buf *out, int64_t *last, const int64_t *sorted, size_t n);
+
 /* Number of values in an encoded blob, validating only the header. */
 int blob_count(uint64_t *out, const void *data, size_t len);
 
@@ -44,6 +52,14 @@ int blob_decode_append(struct i64vec *out, const void *data, size_t len);
 /* Decode into out[0..cap) (*n values); ERR_FORMAT when the blob holds more
  * than cap values.  For callers that know where each row's values go. */
 int blob_decode_to(int64_t *out, size_t cap, size_t *n, const void *data, size_t len);
+
+/* The values at ranks[0..nranks) (0-based, ascending, each below the
+ * blobs' values in all) of the union of the nblobs blobs' values, read a
+ * value at a time in a merge: memory for the blobs' cursors, not their
+ * values.  Every blob is checked whole as blob_decode_append() checks it
+ * (ERR_FORMAT); a rank past the values is ERR_USAGE. */
+int blob_select(int64_t *out, const uint64_t *ranks, size_t nranks, const void *const *data,
+		const size_t *lens, size_t nblobs);
 
 /* What blob_stats() finds in a blob: the count, smallest and largest value
  * and their sum (INT64_MAX when the sum would exceed it). */

@@ -28,19 +28,38 @@ static double percentile_lerp(double a, double b, double frac)
 	return frac >= 0.5 ? b - diff * (1.0 - frac) : a + diff * frac;
 }
 
+void percentile_ranks(uint64_t n, double q, uint64_t *lo, double *frac)
+{
+	double pos;
+
+	*frac = 0.0;
+	if (n <= 1) {
+		*lo = 0;
+		return;
+	}
+	pos = q / 100.0 * (double)(n - 1);
+	*lo = (uint64_t)floor(pos);
+	if (*lo >= n - 1) {
+		*lo = n - 1;
+		return;
+	}
+	*frac = pos - (double)*lo;
+}
+
+double percentile_at(int64_t a, int64_t b, uint64_t lo, uint64_t n, double frac)
+{
+	if (n <= 1 || lo >= n - 1)
+		return (double)a;
+	return percentile_lerp((double)a, (double)b, frac);
+}
+
 double percentile_sorted(const int64_t *sorted, size_t n, double q)
 {
-	double pos, frac;
-	size_t lo;
+	uint64_t lo;
+	double frac;
 
-	if (n == 1)
-		return (double)sorted[0];
-	pos = q / 100.0 * (double)(n - 1);
-	lo = (size_t)floor(pos);
-	if (lo >= n - 1)
-		return (double)sorted[n - 1];
-	frac = pos - (double)lo;
-	return percentile_lerp((double)sorted[lo], (double)sorted[lo + 1], frac);
+	percentile_ranks(n, q, &lo, &frac);
+	return percentile_at(sorted[lo], lo + 1 < n ? sorted[lo + 1] : sorted[lo], lo, n, frac);
 }
 
 /* Number of values <= x in the ascending run v[0..n) (upper bound). */
@@ -160,19 +179,16 @@ static int64_t percentile_runs_kth(int64_t *next, const int64_t *v, const int64_
 
 double percentile_runs(const int64_t *v, const int64_t *ends, size_t nruns, double q)
 {
-	size_t n = nruns ? (size_t)ends[nruns - 1] : 0, lo;
-	double pos, frac;
+	size_t n = nruns ? (size_t)ends[nruns - 1] : 0;
+	uint64_t lo;
+	double frac;
 	int64_t a, b;
 
+	percentile_ranks(n, q, &lo, &frac);
 	if (n == 1)
 		return (double)v[0];
-	pos = q / 100.0 * (double)(n - 1);
-	lo = (size_t)floor(pos);
-	if (lo >= n - 1)
-		return (double)percentile_runs_kth(&b, v, ends, nruns, n - 1);
-	frac = pos - (double)lo;
-	a = percentile_runs_kth(&b, v, ends, nruns, lo);
-	return percentile_lerp((double)a, (double)b, frac);
+	a = percentile_runs_kth(&b, v, ends, nruns, (size_t)lo);
+	return percentile_at(a, b, lo, n, frac);
 }
 
 void percentile_runs_stored(double out[3], const int64_t *v, const int64_t *ends, size_t nruns)

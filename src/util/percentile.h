@@ -16,6 +16,19 @@
 #include <stdint.h>
 
 /*
+ * The plan of numpy's linear q-th percentile of n > 0 values: the order
+ * statistic lo (0-based) and, when lo < n - 1, its neighbour lo + 1, with
+ * the fraction between them.  For callers that find order statistics
+ * their own way (a merge of encoded runs, store/blob.c), so that every
+ * path computes the same double.
+ */
+void percentile_ranks(uint64_t n, double q, uint64_t *lo, double *frac);
+
+/* The percentile from percentile_ranks()'s plan: a = the lo-th smallest
+ * value, b = the next one (any value when lo >= n - 1). */
+double percentile_at(int64_t a, int64_t b, uint64_t lo, uint64_t n, double frac);
+
+/*
  * The q-th percentile of sorted[0..n), n > 0, q in [0, 100]:
  * pos = q/100 * (n-1), interpolating between the neighbours.
  */

@@ -306,10 +306,47 @@ static int prepare_timing(struct store_conn *st)
 	return ret;
 }
 
+/* Durations longer than this are written into a zeroblob a chunk at a
+ * time: bound whole, SQLite builds the row's record in memory, a copy of
+ * the blob (100 MB for one region of 100M calls, issue 26). */
+#define SQLITE_BLOB_STREAM ((size_t)16 << 20)
+
+static size_t sqlite_blob_stream = SQLITE_BLOB_STREAM; /* testing hook */
+
+void sqlite_set_blob_stream(size_t n)
+{
+	sqlite_blob_stream = n ? n : SQLITE_BLOB_STREAM;
+}
+
+/* Write data[0..len) into the durations row id, inserted as a zeroblob of
+ * len bytes. */
+static int write_blob(struct store_conn *st, sqlite3_int64 id, const void *data, size_t len)
+{
+	sqlite3_blob *b = NULL;
+	size_t at = 0;
+	int rc = sqlite3_blob_open(st->db, "main", "timings_durations", "data", id, 1, &b);
+
+	while (rc == SQLITE_OK && at < len) {
+		int k = len - at < ((size_t)1 << 20) ? (int)(len - at) : (1 << 20);
+
+		rc = sqlite3_blob_write(b, (const char *)data + at, k, (int)at);
+		at += (size_t)k;
+	}
+	if (rc != SQLITE_OK) {
+		int ret = sqlite_err(st, rc, "update");
+
+		sqlite3_blob_close(b);
+		return ret;
+	}
+	rc = sqlite3_blob_close(b);
+	return rc == SQLITE_OK ? 0 : sqlite_err(st, rc, "update");
+}
+
 /* A timings row and, when it has durations, its durations row. */
 static int add_timing(struct store_conn *st, const struct store_timing *t)
 {
 	sqlite3_stmt *s = st->add_timing;
+	sqlite3_int64 id;
 	int bad = 0, ret;
 
 	bad |= sqlite3_bind_int64(s, 1, t->run_id) != SQLITE_OK;
@@ -342,7 +379,13 @@ static int add_timing(struct store_conn *st, const struct store_timing *t)
 		return ret;
 
 	s = st->add_durations;
-	bad |= sqlite3_bind_int64(s, 1, sqlite3_last_insert_rowid(st->db)) != SQLITE_OK;
+	id = sqlite3_last_insert_rowid(st->db);
+	bad |= sqlite3_bind_int64(s, 1, id) != SQLITE_OK;
+	if (t->durations_len > sqlite_blob_stream) {
+		bad |= sqlite3_bind_zeroblob64(s, 2, (sqlite3_uint64)t->durations_len) != SQLITE_OK;
+		ret = step_write(st, s, bad);
+		return ret ? ret : write_blob(st, id, t->durations, t->durations_len);
+	}
 	bad |= sqlite3_bind_blob64(s, 2, t->durations, (sqlite3_uint64)t->durations_len,
 				   SQLITE_STATIC) != SQLITE_OK;
 	return step_write(st, s, bad);

@@ -31,6 +31,10 @@
 #include "store/backend.h"
 #include "store/sql.h"
 
+/* Testing hook: durations blobs longer than n bytes are written into
+ * their row a chunk at a time (0: the default, 16 MiB). */
+void sqlite_set_blob_stream(size_t n);
+
 /* application_id stamped in every store ("SCPD"). */
 #define SQLITE_APPLICATION_ID 0x53435044
 

@@ -1,0 +1,411 @@
+/*
+ * ingest_big.c - a row longer than the call tree can hold (2^24 calls),
+ * summarised and encoded in bounded memory (ingest_big.h).
+ *
+ * The columnar reader hands such a row out a window at a time.  Each piece
+ * is summarised on (rowstat_scan_add()) and its durations appended to a
+ * spool: a temporary file in $TMPDIR (else /tmp), unlinked at once, 8
+ * bytes a call.  After the last piece the spool is read again:
+ *  - once for the m2 of the standard deviation (rowstat_spread_add(): the
+ *    same sums in the same order as for a row in memory) and a histogram
+ *    of the values in 2^16 buckets, each a power of two wide;
+ *  - then once for each group of neighbouring buckets holding at most
+ *    BIG_PART values in all: the values in the group's range collected,
+ *    sorted (util_sort_i64()) and encoded after the last group's
+ *    (store_encode_durations_more()), so the blob comes out in order;
+ *  - a bucket of more than BIG_PART values is split by a histogram of
+ *    its own range (one more read), down to buckets of one value, which
+ *    are encoded without a sort.
+ * The blob is written to the spool after the durations and passed on from
+ * there.  Memory: BIG_PART values and their sort's scratch (about 128 MB
+ * at most), a histogram, a read buffer, whatever the row's length; the
+ * spool: 8 bytes a call plus the blob.  Time: the sorted groups read the
+ * spool about calls / BIG_PART times, from the page cache when it fits.
+ */
+#define _GNU_SOURCE /* mkostemp() */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ingest/ingest_big.h"
+#include "scopedb/err.h"
+#include "scopedb/store.h"
+#include "scopedb/util.h"
+
+/* Values sorted at a time, and read or written at a time. */
+#define BIG_PART ((uint64_t)1 << 23)
+#define BIG_IO ((size_t)1 << 17)
+/* Buckets of a histogram (a power of two). */
+#define BIG_BUCKETS (1u << 16)
+
+static uint64_t big_part = BIG_PART; /* testing hooks */
+static unsigned big_buckets = BIG_BUCKETS;
+static size_t big_io = BIG_IO;
+
+void ingest_big_testing_sizes(uint64_t part, unsigned buckets, size_t io)
+{
+	big_part = part ? part : BIG_PART;
+	big_buckets = buckets ? buckets : BIG_BUCKETS;
+	big_io = io ? io : BIG_IO;
+}
+
+/* Open the spool: a file of TMPDIR's made and unlinked at once. */
+static int big_open(struct ingest_big *b, uint64_t calls)
+{
+	const char *dir = getenv("TMPDIR");
+	char quoted[256];
+	struct buf path = BUF_INIT;
+	int fd, e;
+
+	if (!dir || !*dir)
+		dir = "/tmp";
+	if (buf_printf(&path, "%s/scopedb-row-XXXXXX", dir))
+		return ERR_NOMEM;
+	fd = mkostemp(path.data, O_CLOEXEC);
+	e = errno;
+	if (fd >= 0)
+		(void)unlink(path.data);
+	buf_release(&path);
+	if (fd < 0)
+		return err_set(ERR_IO,
+			       "%s: cannot make a temporary file in '%s' for its %llu calls: %s "
+			       "(set TMPDIR to a directory with room for 9 bytes a call)",
+			       b->where, util_quote_msg_buf(quoted, sizeof(quoted), 190, dir),
+			       (unsigned long long)calls, util_strerror_lc(e));
+	b->fd = fd;
+	b->open = 1;
+	b->io_cap = big_io;
+	b->io = malloc(b->io_cap * sizeof(*b->io));
+	return b->io ? 0 : err_nomem();
+}
+
+/* The spool's error: what failed, and why. */
+static int big_io_error(const struct ingest_big *b, const char *what, int e)
+{
+	return err_set(ERR_IO, "%s: cannot %s its temporary file: %s", b->where, what,
+		       e ? util_strerror_lc(e) : "it is shorter than written");
+}
+
+/* Write n bytes at off of the spool. */
+static int big_write(struct ingest_big *b, const void *p, size_t n, uint64_t off)
+{
+	const char *c = p;
+
+	while (n) {
+		ssize_t k = pwrite(b->fd, c, n, (off_t)off);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return big_io_error(b, "write", k < 0 ? errno : ENOSPC);
+		c += k;
+		n -= (size_t)k;
+		off += (uint64_t)k;
+	}
+	return 0;
+}
+
+/* Write the buffered durations after those already spooled. */
+static int big_flush(struct ingest_big *b)
+{
+	int rc = big_write(b, b->io, b->nio * sizeof(*b->io),
+			   (b->n - b->nio) * (uint64_t)sizeof(*b->io));
+
+	b->nio = 0;
+	return rc;
+}
+
+int ingest_big_add(struct ingest_big *b, const struct h5prof_row *row, const char *path,
+		   const char *region_name)
+{
+	const int64_t *d = row->durations;
+	uint64_t k = row->piece_len, i = 0;
+	char qp[256], qr[256];
+	int rc;
+
+	if (row->piece_from == 0) {
+		ingest_big_release(b);
+		rowstat_scan_init(&b->scan);
+		snprintf(b->where, sizeof(b->where), "cannot ingest '%s': rank %u, region '%s'",
+			 util_quote_msg_buf(qp, sizeof(qp), 190, path), row->rank,
+			 util_quote_msg_buf(qr, sizeof(qr), 190, region_name));
+		rc = big_open(b, row->calls);
+		if (rc)
+			return rc;
+	} else if (!b->open) {
+		return err_set(ERR_USAGE, "%s: a piece without its row's first", b->where);
+	}
+	rowstat_scan_add(&b->scan, d, row->starts, row->gpu, (size_t)k);
+	while (i < k) {
+		size_t take = b->io_cap - b->nio;
+
+		if (take > k - i)
+			take = (size_t)(k - i);
+		memcpy(b->io + b->nio, d + i, take * sizeof(*d));
+		b->nio += take;
+		b->n += take;
+		i += take;
+		if (b->nio == b->io_cap) {
+			rc = big_flush(b);
+			if (rc)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+/* One read of the spool's durations: fn(ctx, values, n) for each
+ * buffer of them in call order. */
+static int big_read(struct ingest_big *b, void (*fn)(void *ctx, const int64_t *v, size_t n),
+		    void *ctx)
+{
+	uint64_t at = 0;
+
+	while (at < b->n) {
+		size_t want = b->n - at < b->io_cap ? (size_t)(b->n - at) : b->io_cap;
+		size_t bytes = want * sizeof(*b->io), got = 0;
+
+		while (got < bytes) {
+			ssize_t k = pread(b->fd, (char *)b->io + got, bytes - got,
+					  (off_t)(at * sizeof(*b->io) + got));
+
+			if (k < 0 && errno == EINTR)
+				continue;
+			if (k <= 0)
+				return big_io_error(b, "read", k < 0 ? errno : 0);
+			got += (size_t)k;
+		}
+		fn(ctx, b->io, want);
+		at += want;
+	}
+	return 0;
+}
+
+/* A histogram of the values in [lo, hi]: bucket (v - lo) >> shift. */
+struct big_hist {
+	int64_t lo, hi;
+	unsigned shift;
+	uint64_t *count;
+};
+
+/* The least shift that puts [lo, hi] in big_buckets buckets. */
+static void big_hist_range(struct big_hist *h, int64_t lo, int64_t hi)
+{
+	uint64_t span = (uint64_t)hi - (uint64_t)lo;
+
+	h->lo = lo;
+	h->hi = hi;
+	h->shift = 0;
+	while (h->shift < 64 && (span >> h->shift) >= big_buckets)
+		h->shift++;
+}
+
+static void big_hist_add(void *ctx, const int64_t *v, size_t n)
+{
+	struct big_hist *h = ctx;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (v[i] >= h->lo && v[i] <= h->hi)
+			h->count[((uint64_t)v[i] - (uint64_t)h->lo) >> h->shift]++;
+}
+
+/* The second read's work: the m2 pass and the first histogram. */
+struct big_second {
+	struct rowstat_spread *m;
+	struct big_hist *h;
+};
+
+static void big_second_add(void *ctx, const int64_t *v, size_t n)
+{
+	struct big_second *s = ctx;
+
+	rowstat_spread_add(s->m, v, n);
+	big_hist_add(s->h, v, n);
+}
+
+/* Encode values[0..n) (ascending, after all encoded so far) onto the
+ * blob in the spool. */
+static int big_encode(struct ingest_big *b, const int64_t *v, size_t n)
+{
+	struct buf out = BUF_INIT;
+	int rc = store_encode_durations_more(&out, &b->last, v, n);
+
+	if (!rc)
+		rc = big_write(b, out.data, out.len, b->n * sizeof(int64_t) + b->blob);
+	if (!rc)
+		b->blob += out.len;
+	buf_release(&out);
+	return rc;
+}
+
+/* A group's collection: the values in [lo, hi] into part. */
+struct big_collect {
+	int64_t lo, hi, *part;
+	uint64_t n, cap;
+};
+
+static void big_collect_add(void *ctx, const int64_t *v, size_t n)
+{
+	struct big_collect *c = ctx;
+	uint64_t span = (uint64_t)c->hi - (uint64_t)c->lo, at = c->n;
+	size_t i;
+
+	if (c->cap - at >= n) {
+		/* room for all n: each value written, kept when in range (no
+		 * branch on where a value falls: that is unpredictable) */
+		for (i = 0; i < n; i++) {
+			c->part[at] = v[i];
+			at += (uint64_t)v[i] - (uint64_t)c->lo <= span;
+		}
+		c->n = at;
+		return;
+	}
+	for (i = 0; i < n; i++)
+		if ((uint64_t)v[i] - (uint64_t)c->lo <= span && c->n++ < c->cap)
+			c->part[c->n - 1] = v[i];
+}
+
+/* The count values in [lo, hi] (count <= big_part) sorted onto the blob. */
+static int big_group(struct ingest_big *b, int64_t lo, int64_t hi, uint64_t count)
+{
+	struct big_collect c = {lo, hi, b->part, 0, big_part};
+	int rc;
+
+	if (!count)
+		return 0;
+	if (lo == hi) {
+		/* one value: no read, no sort */
+		uint64_t left = count;
+
+		while (left) {
+			size_t k = left < b->io_cap ? (size_t)left : b->io_cap, i;
+
+			for (i = 0; i < k; i++)
+				b->io[i] = lo;
+			rc = big_encode(b, b->io, k);
+			if (rc)
+				return rc;
+			left -= k;
+		}
+		return 0;
+	}
+	rc = big_read(b, big_collect_add, &c);
+	if (rc)
+		return rc;
+	if (c.n != count || count > big_part)
+		return big_io_error(b, "read back", 0);
+	util_sort_i64(b->part, (size_t)count);
+	return big_encode(b, b->part, (size_t)count);
+}
+
+/*
+ * The values of h's range, every bucket counted, onto the blob in order:
+ * neighbouring buckets grouped up to big_part values, a bucket of more
+ * split by a histogram of its own (one more read; each level narrows the
+ * range by the number of buckets, so it ends at one value a bucket).
+ */
+static int big_split(struct ingest_big *b, const struct big_hist *h)
+{
+	uint64_t span = (uint64_t)h->hi - (uint64_t)h->lo, last = span >> h->shift;
+	uint64_t wide = ((uint64_t)1 << h->shift) - 1, group = 0, j;
+	int64_t glo = h->lo;
+	int rc = 0;
+
+	for (j = 0; j <= last && !rc; j++) {
+		uint64_t c = h->count[j], off = j << h->shift;
+		int64_t blo = (int64_t)((uint64_t)h->lo + off);
+		int64_t bhi = span - off <= wide ? h->hi : (int64_t)((uint64_t)blo + wide);
+
+		if (group && group + c > big_part) {
+			rc = big_group(b, glo, blo - 1, group);
+			group = 0;
+		}
+		if (!group)
+			glo = blo;
+		if (rc || c <= big_part) {
+			group += c;
+			continue;
+		}
+		if (blo == bhi) {
+			rc = big_group(b, blo, bhi, c);
+		} else {
+			struct big_hist sub;
+
+			sub.count = calloc(big_buckets, sizeof(*sub.count));
+			if (!sub.count)
+				return err_nomem();
+			big_hist_range(&sub, blo, bhi);
+			rc = big_read(b, big_hist_add, &sub);
+			if (!rc)
+				rc = big_split(b, &sub);
+			free(sub.count);
+		}
+	}
+	if (!rc && group)
+		rc = big_group(b, glo, h->hi, group);
+	return rc;
+}
+
+int ingest_big_end(struct ingest_big *b, struct rowstat *rs, const char *path,
+		   const char *region_name, uint32_t rank, uint64_t *off, uint64_t *len)
+{
+	struct rowstat_spread m;
+	struct big_hist h = {0};
+	struct big_second s = {&m, &h};
+	struct buf head = BUF_INIT;
+	int rc;
+
+	*off = *len = 0;
+	if (!b->open)
+		return err_set(ERR_USAGE, "no row to end");
+	rc = big_flush(b);
+	if (!rc)
+		rc = rowstat_scan_end(rs, &m, &b->scan, path, rank, region_name);
+	if (rc)
+		return rc;
+	h.count = calloc(big_buckets, sizeof(*h.count));
+	b->part = malloc((size_t)(b->n < big_part ? b->n : big_part) * sizeof(*b->part));
+	if (!h.count || !b->part) {
+		rc = err_nomem();
+		goto out;
+	}
+	big_hist_range(&h, b->scan.mn, b->scan.mx);
+	rc = big_read(b, big_second_add, &s);
+	if (rc)
+		goto out;
+	rowstat_spread_end(rs, &m);
+	b->blob = 0;
+	b->last = 0;
+	rc = store_encode_durations_head(&head, b->n);
+	if (!rc)
+		rc = big_write(b, head.data, head.len, b->n * sizeof(int64_t));
+	if (rc)
+		goto out;
+	b->blob = head.len;
+	rc = big_split(b, &h);
+	if (!rc) {
+		*off = b->n * sizeof(int64_t);
+		*len = b->blob;
+	}
+out:
+	buf_release(&head);
+	free(h.count);
+	free(b->part);
+	b->part = NULL;
+	return rc;
+}
+
+void ingest_big_release(struct ingest_big *b)
+{
+	if (!b)
+		return;
+	if (b->open)
+		close(b->fd);
+	free(b->io);
+	free(b->part);
+	memset(b, 0, sizeof(*b));
+}
