@@ -209,9 +209,13 @@ static int help_man_main(struct buf *out)
 		rc |= escape_roff(out, u->summary);
 		rc |= buf_putc(out, '\n');
 	}
-	rc |= buf_puts(out, ".SH ENVIRONMENT\n"
-			    ".TP\n.B SCOPEDB_DB\nthe store when \\fB\\-\\-db\\fR is not given\n"
-			    ".TP\n.B NO_COLOR\nno colour on a terminal when set and not empty\n");
+	rc |= buf_puts(
+	    out,
+	    ".SH ENVIRONMENT\n"
+	    ".TP\n.B SCOPEDB_DB\nthe store when \\fB\\-\\-db\\fR is not given\n"
+	    ".TP\n.B NO_COLOR\nno colour on a terminal when set and not empty\n"
+	    ".TP\n.B TMPDIR\nwhere \\fBingest\\fR spools a row of more calls than a call tree\n"
+	    "holds (2^24), 9 bytes a call, in an unlinked file; else /tmp\n");
 	rc |= buf_puts(out, help_man_exit);
 	return rc ? err_nomem() : 0;
 }
