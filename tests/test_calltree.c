@@ -663,6 +663,45 @@ static void test_wide_span(void **state)
 	assert_int_equal(g.npaths, 3);
 }
 
+/* A rank whose rows the reader says hold more calls in all than the
+ * budget (rank_calls) is given up at its first row, before any of its
+ * calls is held: its rows' arrays (absent here) are never read; a rank
+ * within the budget beside it keeps its tree. */
+static void test_rank_calls_past_budget(void **state)
+{
+	int64_t s = 5, d = 10;
+	struct calltree_row row = {
+	    .rank = 0, .region = A, .calls = 3, .has_events = 1, .exclusive = -1, .rank_calls = 6};
+	struct calltree_sink sink;
+	struct calltree *t;
+	struct got g;
+
+	(void)state;
+	t = begin(&g, nm);
+	calltree_set_budget(t, 5);
+	sink = got_sink(&g);
+	assert_int_equal(calltree_add(t, &row, &sink), 0);
+	row.region = B;
+	row.rank_last = 1;
+	assert_int_equal(calltree_add(t, &row, &sink), 0);
+	row = (struct calltree_row){.rank = 1,
+				    .region = MAIN,
+				    .calls = 1,
+				    .has_events = 1,
+				    .starts = &s,
+				    .durations = &d,
+				    .exclusive = -1,
+				    .rank_last = 1,
+				    .rank_calls = 1};
+	assert_int_equal(calltree_add(t, &row, &sink), 0);
+	assert_int_equal(calltree_finish(t, &sink), 0);
+	assert_int_equal(rank_info(&g, 0)->status, CALLTREE_TOO_MANY);
+	assert_int_equal(rank_info(&g, 0)->calls, 6);
+	assert_int_equal(rank_info(&g, 1)->status, CALLTREE_OK);
+	check_path(&g, 1, "main", 1, 0, 10, 10);
+	calltree_free(t);
+}
+
 /* An overlap leaves the rank without a tree (the pair named), the other
  * ranks keep theirs; the profile's own exclusive totals stand in. */
 static void test_overlap(void **state)
@@ -1283,6 +1322,7 @@ TU_MAIN(NULL, NULL,
 	    cmocka_unit_test(test_lane_offsets),
 	    cmocka_unit_test(test_big_rank),
 	    cmocka_unit_test(test_wide_span),
+	    cmocka_unit_test(test_rank_calls_past_budget),
 	    cmocka_unit_test(test_overlap),
 	    cmocka_unit_test(test_lanes),
 	    cmocka_unit_test(test_roots),

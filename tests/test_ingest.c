@@ -346,6 +346,12 @@ static void test_rows_past_tree_budget(void **state)
 	generated_layouts("past-budget-small.sqlite", 8);
 	ingest_big_testing_sizes(0, 0, 0);
 	same_timings(whole, tu_path("past-budget-small.sqlite"));
+	/* a budget of 350: rank 2 (408 calls, in rows of 192 and 216) given
+	 * up at its first row, its columnar rows in pieces */
+	ingest_testing_tree_budget(350);
+	generated_layouts("rank-past-budget.sqlite", 8);
+	same_timings(whole, tu_path("rank-past-budget.sqlite"));
+	ingest_testing_tree_budget(50);
 	h5prof_set_chunk_events(64);
 	generated_layouts("past-budget-gathered.sqlite", 8);
 	generated_json("past-budget-json.sqlite", 8);
@@ -356,9 +362,10 @@ static void test_rows_past_tree_budget(void **state)
 /* Feed d/st/g (n calls) to ingest_big in pieces of piece calls and check
  * the summary against rowstat_compute() of the row held whole, bit for
  * bit, and the blob against store_encode_durations() of its sort; want_rc
- * when the sums overflow. */
+ * when the sums overflow; a row of spool_min calls or fewer is held, not
+ * spooled. */
 static void big_case(const int64_t *d, const int64_t *st, const int64_t *g, size_t n, size_t piece,
-		     int want_rc)
+		     int want_rc, size_t spool_min)
 {
 	struct h5prof_row row;
 	struct ingest_big b;
@@ -396,12 +403,19 @@ static void big_case(const int64_t *d, const int64_t *st, const int64_t *g, size
 		memcpy(sorted, d, n * sizeof(*d));
 		util_sort_i64(sorted, n);
 		assert_int_equal(store_encode_durations(&blob, sorted, n), 0);
-		assert_int_equal(len, blob.len);
-		back = malloc(len);
-		assert_non_null(back);
-		assert_int_equal(pread(b.fd, back, len, (off_t)off), (ssize_t)len);
-		assert_memory_equal(back, blob.data, len);
-		free(back);
+		/* a row of one group is held (no spool), a longer one spooled */
+		assert_int_equal(b.mem, n <= spool_min);
+		if (b.mem) {
+			assert_int_equal(b.held.len, blob.len);
+			assert_memory_equal(b.held.data, blob.data, blob.len);
+		} else {
+			assert_int_equal(len, blob.len);
+			back = malloc(len);
+			assert_non_null(back);
+			assert_int_equal(pread(b.fd, back, len, (off_t)off), (ssize_t)len);
+			assert_memory_equal(back, blob.data, len);
+			free(back);
+		}
 	}
 	ingest_big_release(&b);
 	buf_release(&blob);
@@ -415,8 +429,8 @@ static void big_case(const int64_t *d, const int64_t *st, const int64_t *g, size
  * few distinct values, starts that take the checked path, and sums that
  * overflow; pieces of 1, 7 and 64 calls, groups of 16 values and
  * histograms of 4 buckets and reads of 13 values (many reads, splits,
- * one-value buckets, stretches not a multiple of 8) and the defaults (one
- * group).
+ * one-value buckets, stretches not a multiple of 8: the row spooled) and
+ * the defaults (one group: the row held, not spooled).
  */
 static void test_big_rows(void **state)
 {
@@ -469,7 +483,8 @@ static void test_big_rows(void **state)
 				}
 			}
 			for (p = 0; p < 4; p++)
-				big_case(d, st, shape == 2 ? NULL : g, n, pieces[p], want);
+				big_case(d, st, shape == 2 ? NULL : g, n, pieces[p], want,
+					 sizes ? SIZE_MAX : 16);
 		}
 	}
 	ingest_big_testing_sizes(0, 0, 0);
@@ -495,7 +510,9 @@ static void test_big_row_no_spool(void **state)
 	row.durations = d;
 	row.starts = st;
 	assert_int_equal(setenv("TMPDIR", tu_path("no-such-dir"), 1), 0);
+	ingest_big_testing_sizes(2, 0, 0); /* 3 calls: more than a group */
 	assert_int_equal(ingest_big_add(&b, &row, "p\x1b.h5", "solve"), ERR_IO);
+	ingest_big_testing_sizes(0, 0, 0);
 	assert_non_null(strstr(err_msg(), "cannot ingest 'p\\x1b.h5': rank 0, region 'solve': "
 					  "cannot make a temporary file in '"));
 	assert_non_null(strstr(err_msg(), "no-such-dir' for its 3 calls: no such file or "
@@ -1346,6 +1363,68 @@ static void test_calltree_json_ranks(void **state)
 				     "interleaves with its own are more than the"));
 }
 
+/*
+ * A rank whose rows hold more calls in all than the call tree does (the
+ * reader's rank_calls), though none of its rows does, is given up at its
+ * first row and its rows of a quarter of the budget or more are read in
+ * pieces: with the budget at 30 and windows of 4 events, ranks 0 to 2 (20
+ * calls each: a, a > b) keep their trees, rank 3 (40 calls) has none and
+ * the warning says why, and its rows are stored as the others are.
+ */
+static void test_calltree_rank_past_budget(void **state)
+{
+	static int64_t as[20], ae[20], bs[20], be[20];
+	static const char *const names[] = {"a", "b"};
+	struct h5write_row rows[8];
+	struct h5write_profile prof = {rows, 8, NULL, 0};
+	struct h5write_opts o = tu_h5_opts(3, 0);
+	const char *h5 = tu_path("rank-budget.h5"), *db = tu_path("rank-budget.sqlite");
+	struct ingest_result r;
+	struct store *st = NULL;
+	struct walked wh;
+	char warn[512], got[64];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 20; i++) {
+		as[i] = (int64_t)i * 10;
+		ae[i] = as[i] + 8;
+		bs[i] = as[i] + 2;
+		be[i] = as[i] + 5 + (int64_t)(i % 3);
+	}
+	memset(rows, 0, sizeof(rows));
+	for (i = 0; i < 8; i++) {
+		rows[i].rank = (uint32_t)(i / 2);
+		rows[i].region = names[i % 2];
+		rows[i].calls = i / 2 == 3 ? 20 : 10;
+		rows[i].starts = i % 2 ? bs : as;
+		rows[i].ends = i % 2 ? be : ae;
+		rows[i].source_line = -1;
+	}
+	assert_int_equal(h5write_file(h5, &prof, &o), 0);
+	ingest_testing_tree_budget(30);
+	h5prof_set_chunk_events(4);
+	ingest_pending_free(walk_file(h5, names, &wh, warn, sizeof(warn)));
+	assert_int_equal(wh.ok, 3);
+	assert_int_equal(wh.npaths, 6);
+	for (i = 0; i < wh.npaths; i++)
+		assert_true(wh.paths[i].rank < 3);
+	/* (the warning's wording is that of the default budget) */
+	assert_non_null(strstr(warn, "rank 3: its 40 calls"));
+	assert_non_null(strstr(warn, "so rank 3 has no call tree"));
+	assert_int_equal(store_open(&st, db, 0), 0);
+	assert_int_equal(ingest_file(&r, st, h5, &no_opts), 0);
+	store_close(st);
+	h5prof_set_chunk_events(0);
+	ingest_testing_tree_budget(0);
+	assert_string_equal(
+	    tu_db_text(got, sizeof(got), db,
+		       "select group_concat(rank || ':' || calls || ':' || total_ns) "
+		       "from (select rank, sum(calls) calls, sum(total_ns) total_ns "
+		       "from timings group by rank order by rank)"),
+	    "0:20:119,1:20:119,2:20:119,3:40:239");
+}
+
 /* A reader's CPU budget for a file: 5 s and 10 s a MiB, rounded up to a
  * second, never wrapped (hand-computed). */
 static void test_cpu_budget(void **state)
@@ -1370,6 +1449,7 @@ TU_MAIN(NULL, NULL,
 	    cmocka_unit_test(test_generated_layouts),
 	    cmocka_unit_test_teardown(test_rows_past_tree_budget, reset_tree_budget),
 	    cmocka_unit_test(test_big_rows),
+	    cmocka_unit_test_teardown(test_calltree_rank_past_budget, reset_tree_budget),
 	    cmocka_unit_test(test_big_row_no_spool),
 	    cmocka_unit_test(test_blobs_streamed),
 	    cmocka_unit_test(test_duplicate_and_tags),

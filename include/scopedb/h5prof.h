@@ -104,6 +104,10 @@ struct h5prof_row {
 	 * piece_last 1 on the last; piece_len 0 when the row is whole */
 	uint64_t piece_from, piece_len;
 	int piece_last;
+	/* with pieces asked for, the calls of all the rows of this row's rank
+	 * in the file (a rank of more than the call tree holds is given up at
+	 * its first row); 0: not known (no pieces asked for, another reader) */
+	uint64_t rank_calls;
 	/* aggregate layout only (0 otherwise) */
 	int64_t agg_total;
 	int64_t agg_min;
@@ -173,8 +177,10 @@ int h5prof_read(struct h5prof *p, h5prof_row_fn fn, void *ctx);
 
 void h5prof_free(struct h5prof *p);
 
-/* Before h5prof_read(): hand out rows of n calls or more in pieces (the
- * columnar layout; schema 1 and aggregate rows stay whole); 0: never. */
+/* Before h5prof_read(): hand out rows of n calls or more in pieces, and
+ * rows of n / 4 calls or more of a rank of n calls or more (the columnar
+ * layout; schema 1 and aggregate rows stay whole), and count each rank's
+ * calls (h5prof_row.rank_calls); 0: never. */
 void h5prof_set_piece_min(struct h5prof *p, uint64_t n);
 
 /*

@@ -128,6 +128,8 @@ struct h5prof {
 	uint64_t nev;	       /* length of the event columns */
 	uint64_t max_count;    /* largest row */
 	uint64_t piece_min;    /* columnar: rows this long go in pieces; 0: none */
+	uint64_t *rank_calls;  /* with piece_min: each rank's calls (h5prof_row) */
+	size_t rank_calls_n;   /* its length: ranks below it are counted */
 };
 
 /* A growable list of malloc'ed strings (zero-initialize it). */
@@ -186,6 +188,9 @@ const char *h5prof_rowdesc(const struct h5prof *p, const struct prow *r);
 /* Normalize a tags list to compact JSON and intern it in p->strs. */
 int h5prof_intern_tags(struct h5prof *p, const char *const *tags, size_t n, size_t *out);
 void h5prof_fill_row(const struct h5prof *p, const struct prow *r, struct h5prof_row *out);
+/* The calls of all of rank's rows, when pieces were asked for (0: not
+ * counted). */
+uint64_t h5prof_rank_calls(const struct h5prof *p, uint32_t rank);
 /* Room for n events in b's times arrays, in its GPU array when bit EV_GPU
  * of cols is set, and in col[k] for each k in EV_CID..EV_TASK with bit k
  * set (an array reserved before keeps growing with the others). */

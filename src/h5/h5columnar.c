@@ -554,6 +554,15 @@ static int h5columnar_pieces(struct h5prof *p, struct h5evbufs *b, const struct 
 	return 0;
 }
 
+/* Whether row r goes in pieces (h5prof_set_piece_min()): a row of
+ * piece_min calls or more, or of a quarter of that in a rank of as many. */
+static int h5columnar_in_pieces(const struct h5prof *p, const struct prow *r)
+{
+	return p->piece_min &&
+	       (r->count >= p->piece_min ||
+		(r->count >= p->piece_min / 4 && h5prof_rank_calls(p, r->rank) >= p->piece_min));
+}
+
 /* The largest row h5columnar_read() gathers whole: rows in pieces are
  * not gathered. */
 static uint64_t h5columnar_max_whole(const struct h5prof *p)
@@ -561,10 +570,10 @@ static uint64_t h5columnar_max_whole(const struct h5prof *p)
 	uint64_t m = 0;
 	size_t i;
 
-	if (!p->piece_min || p->max_count < p->piece_min)
+	if (!p->piece_min || p->max_count < p->piece_min / 4)
 		return p->max_count;
 	for (i = 0; i < p->info.num_rows; i++)
-		if (p->rows[i].count < p->piece_min && p->rows[i].count > m)
+		if (!h5columnar_in_pieces(p, &p->rows[i]) && p->rows[i].count > m)
 			m = p->rows[i].count;
 	return m;
 }
@@ -601,7 +610,7 @@ int h5columnar_read(struct h5prof *p, h5prof_row_fn fn, void *ctx)
 				goto out;
 			continue;
 		}
-		if (p->piece_min && r->count >= p->piece_min) {
+		if (h5columnar_in_pieces(p, r)) {
 			rc = h5columnar_pieces(p, &b, r, &row, fn, ctx);
 			if (rc)
 				goto out;

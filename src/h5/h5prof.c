@@ -414,6 +414,11 @@ const char *h5prof_rowdesc(const struct h5prof *p, const struct prow *r)
 	return s;
 }
 
+uint64_t h5prof_rank_calls(const struct h5prof *p, uint32_t rank)
+{
+	return rank < p->rank_calls_n ? p->rank_calls[rank] : 0;
+}
+
 void h5prof_fill_row(const struct h5prof *p, const struct prow *r, struct h5prof_row *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -430,6 +435,7 @@ void h5prof_fill_row(const struct h5prof *p, const struct prow *r, struct h5prof
 	out->source_text = strmap_get(&p->strs, r->text_id);
 	out->tags_json = strmap_get(&p->strs, r->tags_id);
 	out->rank_last = (r->flags & PROW_LAST) != 0;
+	out->rank_calls = h5prof_rank_calls(p, r->rank);
 }
 
 /* One array of a row buffer at cap values (old: its current capacity). */
@@ -836,6 +842,7 @@ void h5prof_free(struct h5prof *p)
 	free(p->rank_groups);
 	free(p->name_ptrs);
 	free(p->rows);
+	free(p->rank_calls);
 	strmap_release(&p->names);
 	strmap_release(&p->strs);
 	free(p->qpath);
@@ -859,12 +866,41 @@ void h5prof_set_piece_min(struct h5prof *p, uint64_t n)
 	p->piece_min = n;
 }
 
+/* Each rank's calls over its rows (h5prof_row.rank_calls), when pieces
+ * are asked for: unknown (0) when a rank id is 2^22 or more, too sparse
+ * for an array. */
+static int h5prof_count_ranks(struct h5prof *p)
+{
+	uint32_t top = 0;
+	size_t i;
+
+	if (!p->piece_min || p->rank_calls || !p->info.num_rows)
+		return 0;
+	for (i = 0; i < p->info.num_rows; i++)
+		top = p->rows[i].rank > top ? p->rows[i].rank : top;
+	if (top >= (1u << 22))
+		return 0;
+	p->rank_calls = calloc((size_t)top + 1, sizeof(*p->rank_calls));
+	if (!p->rank_calls)
+		return err_nomem();
+	p->rank_calls_n = (size_t)top + 1;
+	for (i = 0; i < p->info.num_rows; i++) {
+		uint64_t *c = &p->rank_calls[p->rows[i].rank];
+
+		*c = p->rows[i].count > UINT64_MAX - *c ? UINT64_MAX : *c + p->rows[i].count;
+	}
+	return 0;
+}
+
 /* After the last row: refuse the rows if the file changed meanwhile. */
 int h5prof_read(struct h5prof *p, h5prof_row_fn fn, void *ctx)
 {
 	int rc;
 
 	H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+	rc = h5prof_count_ranks(p);
+	if (rc)
+		return rc;
 	switch (p->info.layout) {
 	case H5PROF_HIERARCHICAL:
 		rc = h5hier_read(p, fn, ctx);

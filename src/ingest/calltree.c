@@ -570,6 +570,10 @@ int calltree_add(struct calltree *t, const struct calltree_row *row,
 	if (row->has_events) {
 		r->event_rows++;
 		r->calls += row->calls;
+		/* a rank the reader says has more calls than can be held is
+		 * given up at once, before any are held (it would be later) */
+		if (row->rank_calls > t->max_held && r->status == CALLTREE_OK)
+			ct_give_up(t, r, CALLTREE_TOO_MANY);
 		/* the job's calls count until it is reaped: reap it before
 		 * giving up a rank for want of room, as if built at once */
 		if (row->calls && r->status == CALLTREE_OK && t->job &&

@@ -65,6 +65,7 @@ struct calltree_row {
 	struct nest_cols nest;	  /* any member may be NULL */
 	int64_t exclusive;	  /* the profile's own self time, -1 = unknown */
 	int rank_last;		  /* no later row of this rank follows */
+	uint64_t rank_calls;	  /* the rank's calls in the file; 0: unknown */
 };
 
 enum calltree_status {

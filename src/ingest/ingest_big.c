@@ -1,11 +1,15 @@
 /*
  * ingest_big.c - a row longer than the call tree can hold (2^24 calls),
- * summarised and encoded in bounded memory (ingest_big.h).
+ * or a long row of a rank longer than that, summarised and encoded in
+ * bounded memory (ingest_big.h).
  *
  * The columnar reader hands such a row out a window at a time.  Each piece
- * is summarised on (rowstat_scan_add()) and its durations appended to a
- * spool: a temporary file in $TMPDIR (else /tmp), unlinked at once, 8
- * bytes a call.  After the last piece the spool is read again:
+ * is summarised on (rowstat_scan_add()).  A row of at most BIG_PART calls
+ * (one group, below) keeps its durations in one array, summed for m2,
+ * sorted and encoded at its end as a row in memory is.  A longer row's
+ * durations are appended to a spool: a temporary file in $TMPDIR (else
+ * /tmp), unlinked at once, 8 bytes a call.  After the last piece the
+ * spool is read again:
  *  - once for the m2 of the standard deviation (rowstat_spread_add(): the
  *    same sums in the same order as for a row in memory) and a histogram
  *    of the values in 2^16 buckets, each a power of two wide;
@@ -132,13 +136,29 @@ int ingest_big_add(struct ingest_big *b, const struct h5prof_row *row, const cha
 		snprintf(b->where, sizeof(b->where), "cannot ingest '%s': rank %u, region '%s'",
 			 util_quote_msg_buf(qp, sizeof(qp), 190, path), row->rank,
 			 util_quote_msg_buf(qr, sizeof(qr), 190, region_name));
-		rc = big_open(b, row->calls);
-		if (rc)
-			return rc;
-	} else if (!b->open) {
+		if (row->calls <= big_part) {
+			/* one group: held here, no spool */
+			b->part = malloc((size_t)(row->calls ? row->calls : 1) * sizeof(*b->part));
+			if (!b->part)
+				return err_nomem();
+			b->cap = row->calls;
+			b->mem = 1;
+		} else {
+			rc = big_open(b, row->calls);
+			if (rc)
+				return rc;
+		}
+	} else if (!b->open && !b->mem) {
 		return err_set(ERR_USAGE, "%s: a piece without its row's first", b->where);
 	}
 	rowstat_scan_add(&b->scan, d, row->starts, row->gpu, (size_t)k);
+	if (b->mem) {
+		if (k > b->cap - b->n)
+			return err_set(ERR_USAGE, "%s: more calls than the row has", b->where);
+		memcpy(b->part + b->n, d, (size_t)k * sizeof(*d));
+		b->n += k;
+		return 0;
+	}
 	while (i < k) {
 		size_t take = b->io_cap - b->nio;
 
@@ -350,6 +370,23 @@ static int big_split(struct ingest_big *b, const struct big_hist *h)
 	return rc;
 }
 
+/* ingest_big_end() of a row held in memory (one group's calls at most):
+ * the same summary and blob, from the durations in b->part. */
+static int big_end_held(struct ingest_big *b, struct rowstat *rs, const char *path,
+			const char *region_name, uint32_t rank)
+{
+	struct rowstat_spread m;
+	int rc = rowstat_scan_end(rs, &m, &b->scan, path, rank, region_name);
+
+	if (rc)
+		return rc;
+	rowstat_spread_add(&m, b->part, (size_t)b->n);
+	rowstat_spread_end(rs, &m);
+	util_sort_i64(b->part, (size_t)b->n);
+	b->held.len = 0;
+	return store_encode_durations(&b->held, b->part, (size_t)b->n);
+}
+
 int ingest_big_end(struct ingest_big *b, struct rowstat *rs, const char *path,
 		   const char *region_name, uint32_t rank, uint64_t *off, uint64_t *len)
 {
@@ -360,6 +397,8 @@ int ingest_big_end(struct ingest_big *b, struct rowstat *rs, const char *path,
 	int rc;
 
 	*off = *len = 0;
+	if (b->mem)
+		return big_end_held(b, rs, path, region_name, rank);
 	if (!b->open)
 		return err_set(ERR_USAGE, "no row to end");
 	rc = big_flush(b);
@@ -407,5 +446,6 @@ void ingest_big_release(struct ingest_big *b)
 		close(b->fd);
 	free(b->io);
 	free(b->part);
+	buf_release(&b->held);
 	memset(b, 0, sizeof(*b));
 }

@@ -1,13 +1,14 @@
 /*
- * ingest_big.h - a row longer than the call tree can hold, summarised and
- * encoded by the reader child without ever holding it (issue 26: one
- * region of 100M calls read in bounded memory).  The columnar reader hands
- * such a row out in pieces (profile_set_piece_min()); ingest_child.c gives
- * each piece to ingest_big_add() and, after the last, ingest_big_end()
- * makes the row's summary, bit for bit rowstat_compute()'s, and its blob,
- * byte for byte store_encode_durations()'s, on a spool file; the blob is
- * then passed on from there (wire_put_row_spool()).  ingest_big.c says
- * how.
+ * ingest_big.h - a row the call tree will not hold (longer than it can,
+ * or a long row of a rank that is), summarised and encoded by the reader
+ * child without the reader ever holding it (issue 26: one region of 100M
+ * calls read in bounded memory).  The columnar reader hands such a row out
+ * in pieces (profile_set_piece_min()); ingest_child.c gives each piece to
+ * ingest_big_add() and, after the last, ingest_big_end() makes the row's
+ * summary, bit for bit rowstat_compute()'s, and its blob, byte for byte
+ * store_encode_durations()'s, in memory for a row of one group at most,
+ * else on a spool file, from which the blob is passed on
+ * (wire_put_row_spool()).  ingest_big.c says how.
  *
  * Ownership: struct ingest_big owns its spool (an unlinked temporary
  * file) and buffers until ingest_big_release(), which accepts a zeroed or
@@ -20,6 +21,7 @@
 
 #include "ingest/rowstat.h"
 #include "scopedb/h5prof.h"
+#include "scopedb/util.h"
 
 struct ingest_big {
 	int fd;	    /* the spool; 0 in a zeroed struct: none (see open) */
@@ -33,6 +35,9 @@ struct ingest_big {
 	uint64_t blob;	 /* bytes of the blob written after the durations */
 	int64_t last;	 /* the last value encoded */
 	char where[600]; /* "cannot ingest 'PATH': rank R, region 'NAME'" */
+	int mem;	 /* a row of one group at most: held in part, no spool */
+	uint64_t cap;	 /* with mem: part's values (the row's calls) */
+	struct buf held; /* with mem, after ingest_big_end(): the blob */
 };
 
 /* Take the next piece of a row (row->piece_len calls from
@@ -44,8 +49,9 @@ int ingest_big_add(struct ingest_big *b, const struct h5prof_row *row, const cha
 		   const char *region_name);
 
 /* After the last piece: *rs the row's summary (ERR_FORMAT when a sum
- * overflows, worded by rowstat with path and region_name), and its blob
- * at the spool's bytes [*off, *off + *len). */
+ * overflows, worded by rowstat with path and region_name), and its blob:
+ * in b->held when b->mem (a row of at most one group's calls, held in
+ * memory: no spool), else at the spool's bytes [*off, *off + *len). */
 int ingest_big_end(struct ingest_big *b, struct rowstat *rs, const char *path,
 		   const char *region_name, uint32_t rank, uint64_t *off, uint64_t *len);
 

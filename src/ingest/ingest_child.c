@@ -216,6 +216,7 @@ void ingest_child_tree_row(struct calltree_row *out, const struct h5prof_row *ro
 	out->nest = row->nest;
 	out->exclusive = row->exclusive;
 	out->rank_last = row->rank_last;
+	out->rank_calls = row->rank_calls;
 }
 
 /* Hand row to the call-tree builder (which may build and send its rank). */
@@ -254,10 +255,11 @@ static void ingest_timing(struct store_timing *t, const struct h5prof_row *row,
 }
 
 /*
- * A piece of a row longer than the call tree holds (ingest_big.h): spooled
- * and summarised; after the last, the row's frame, its blob read from the
- * spool, and the row handed to the call-tree builder, which gives its rank
- * up by the count alone and reads none of its calls.
+ * A piece of a row the call tree will not hold (ingest_big.h: longer than
+ * it can, or of a rank that is): kept and summarised; after the last, the
+ * row's frame, its blob held or read from the spool, and the row handed to
+ * the call-tree builder, which gives its rank up by the count alone (the
+ * row's or the rank's) and reads none of its calls.
  */
 static int ingest_piece(struct ingest_reader *r, const struct h5prof_row *row, const char *name)
 {
@@ -276,7 +278,13 @@ static int ingest_piece(struct ingest_reader *r, const struct h5prof_row *row, c
 	if (rc)
 		return rc;
 	ingest_timing(&t, row, &rs);
-	rc = wire_put_row_spool(&r->w, &t, row->region, r->big.fd, off, len);
+	if (r->big.mem) {
+		t.durations = r->big.held.data;
+		t.durations_len = r->big.held.len;
+		rc = wire_put_row(&r->w, &t, row->region);
+	} else {
+		rc = wire_put_row_spool(&r->w, &t, row->region, r->big.fd, off, len);
+	}
 	ingest_big_release(&r->big);
 	if (!rc)
 		rc = ingest_tree_row(r, row);
@@ -307,10 +315,12 @@ static int ingest_row(void *arg, const struct h5prof_row *row)
 		const int64_t *sorted;
 
 		r->sorted.len = 0;
-		if (row->durations_own && !calltree_can_hold(r->tree, row->calls)) {
-			/* the call tree gives this row up unread (its summary
-			 * is made), and the reader reads its durations no
-			 * more: sorted where they lie, without a copy */
+		if (row->durations_own && (!calltree_can_hold(r->tree, row->calls) ||
+					   !calltree_can_hold(r->tree, row->rank_calls))) {
+			/* the call tree gives this row (or its rank) up
+			 * unread (its summary is made), and the reader reads
+			 * its durations no more: sorted where they lie,
+			 * without a copy */
 			util_sort_i64((int64_t *)row->durations, (size_t)row->calls);
 			sorted = row->durations;
 		} else {
