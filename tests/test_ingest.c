@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -523,6 +524,35 @@ static void test_big_row_no_spool(void **state)
 	else
 		assert_int_equal(unsetenv("TMPDIR"), 0);
 	free(keep);
+
+	/* a file size limit below the spool: the write fails (EFBIG, not
+	 * SIGXFSZ, which would end the reader as a crash), said in one line */
+	{
+		static int64_t dd[1000], ss[1000];
+		struct rlimit was, lim;
+		size_t i;
+
+		for (i = 0; i < 1000; i++) {
+			dd[i] = (int64_t)i;
+			ss[i] = 10 * (int64_t)i;
+		}
+		row.calls = row.piece_len = 1000;
+		row.durations = dd;
+		row.starts = ss;
+		assert_int_equal(getrlimit(RLIMIT_FSIZE, &was), 0);
+		lim = was;
+		lim.rlim_cur = was.rlim_max < 4096 ? was.rlim_max : 4096;
+		assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+		ingest_big_testing_sizes(2, 0, 13);
+		assert_int_equal(ingest_big_add(&b, &row, "p.h5", "solve"), ERR_IO);
+		ingest_big_testing_sizes(0, 0, 0);
+		assert_int_equal(setrlimit(RLIMIT_FSIZE, &was), 0);
+		assert_non_null(strstr(err_msg(), "cannot ingest 'p.h5': rank 0, region 'solve': "
+						  "cannot write its temporary file in '"));
+		assert_non_null(strstr(err_msg(), "file too large (the file size limit, ulimit -f, "
+						  "is below the 9 bytes a call it needs)"));
+		ingest_big_release(&b);
+	}
 }
 
 /* Durations blobs written into SQLite a chunk at a time (every blob

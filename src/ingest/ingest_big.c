@@ -29,6 +29,7 @@
 #define _GNU_SOURCE /* mkostemp() */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,16 +57,19 @@ void ingest_big_testing_sizes(uint64_t part, unsigned buckets, size_t io)
 	big_io = io ? io : BIG_IO;
 }
 
-/* Open the spool: a file of TMPDIR's made and unlinked at once. */
+/* Open the spool: a file of TMPDIR's made and unlinked at once.  A file
+ * size limit (ulimit -f) then fails a write (EFBIG) instead of killing the
+ * reader with SIGXFSZ, which would read as libhdf5 crashing. */
 static int big_open(struct ingest_big *b, uint64_t calls)
 {
 	const char *dir = getenv("TMPDIR");
-	char quoted[256];
 	struct buf path = BUF_INIT;
 	int fd, e;
 
 	if (!dir || !*dir)
 		dir = "/tmp";
+	(void)signal(SIGXFSZ, SIG_IGN);
+	util_quote_msg_buf(b->dir, sizeof(b->dir), 190, dir);
 	if (buf_printf(&path, "%s/scopedb-row-XXXXXX", dir))
 		return ERR_NOMEM;
 	fd = mkostemp(path.data, O_CLOEXEC);
@@ -77,8 +81,7 @@ static int big_open(struct ingest_big *b, uint64_t calls)
 		return err_set(ERR_IO,
 			       "%s: cannot make a temporary file in '%s' for its %llu calls: %s "
 			       "(set TMPDIR to a directory with room for 9 bytes a call)",
-			       b->where, util_quote_msg_buf(quoted, sizeof(quoted), 190, dir),
-			       (unsigned long long)calls, util_strerror_lc(e));
+			       b->where, b->dir, (unsigned long long)calls, util_strerror_lc(e));
 	b->fd = fd;
 	b->open = 1;
 	b->io_cap = big_io;
@@ -86,11 +89,15 @@ static int big_open(struct ingest_big *b, uint64_t calls)
 	return b->io ? 0 : err_nomem();
 }
 
-/* The spool's error: what failed, and why. */
+/* The spool's error: what failed, and why; out of room, with the fix. */
 static int big_io_error(const struct ingest_big *b, const char *what, int e)
 {
-	return err_set(ERR_IO, "%s: cannot %s its temporary file: %s", b->where, what,
-		       e ? util_strerror_lc(e) : "it is shorter than written");
+	return err_set(
+	    ERR_IO, "%s: cannot %s its temporary file in '%s': %s%s", b->where, what, b->dir,
+	    e ? util_strerror_lc(e) : "it is shorter than written",
+	    e == ENOSPC || e == EDQUOT ? " (set TMPDIR to a directory with room for 9 bytes a call)"
+	    : e == EFBIG ? " (the file size limit, ulimit -f, is below the 9 bytes a call it needs)"
+			 : "");
 }
 
 /* Write n bytes at off of the spool. */
@@ -122,6 +129,33 @@ static int big_flush(struct ingest_big *b)
 	return rc;
 }
 
+/* Make part hold n values; it is kept from row to row (a fresh array a
+ * row costs the first touch of its pages, a fifth of a 5M-call row's
+ * time). */
+static int big_part_reserve(struct ingest_big *b, uint64_t n)
+{
+	if (n <= b->part_cap)
+		return 0;
+	free(b->part);
+	b->part_cap = 0;
+	b->part = malloc((size_t)(n ? n : 1) * sizeof(*b->part));
+	if (!b->part)
+		return err_nomem();
+	b->part_cap = n;
+	return 0;
+}
+
+void ingest_big_done(struct ingest_big *b)
+{
+	int64_t *part = b->part;
+	uint64_t cap = b->part_cap;
+
+	b->part = NULL;
+	ingest_big_release(b);
+	b->part = part;
+	b->part_cap = cap;
+}
+
 int ingest_big_add(struct ingest_big *b, const struct h5prof_row *row, const char *path,
 		   const char *region_name)
 {
@@ -131,17 +165,16 @@ int ingest_big_add(struct ingest_big *b, const struct h5prof_row *row, const cha
 	int rc;
 
 	if (row->piece_from == 0) {
-		ingest_big_release(b);
+		ingest_big_done(b);
 		rowstat_scan_init(&b->scan);
 		snprintf(b->where, sizeof(b->where), "cannot ingest '%s': rank %u, region '%s'",
 			 util_quote_msg_buf(qp, sizeof(qp), 190, path), row->rank,
 			 util_quote_msg_buf(qr, sizeof(qr), 190, region_name));
 		if (row->calls <= big_part) {
 			/* one group: held here, no spool */
-			b->part = malloc((size_t)(row->calls ? row->calls : 1) * sizeof(*b->part));
-			if (!b->part)
-				return err_nomem();
-			b->cap = row->calls;
+			rc = big_part_reserve(b, row->calls);
+			if (rc)
+				return rc;
 			b->mem = 1;
 		} else {
 			rc = big_open(b, row->calls);
@@ -153,7 +186,7 @@ int ingest_big_add(struct ingest_big *b, const struct h5prof_row *row, const cha
 	}
 	rowstat_scan_add(&b->scan, d, row->starts, row->gpu, (size_t)k);
 	if (b->mem) {
-		if (k > b->cap - b->n)
+		if (k > row->calls - b->n)
 			return err_set(ERR_USAGE, "%s: more calls than the row has", b->where);
 		memcpy(b->part + b->n, d, (size_t)k * sizeof(*d));
 		b->n += k;
@@ -292,7 +325,7 @@ static void big_collect_add(void *ctx, const int64_t *v, size_t n)
 /* The count values in [lo, hi] (count <= big_part) sorted onto the blob. */
 static int big_group(struct ingest_big *b, int64_t lo, int64_t hi, uint64_t count)
 {
-	struct big_collect c = {lo, hi, b->part, 0, big_part};
+	struct big_collect c = {lo, hi, b->part, 0, b->part_cap};
 	int rc;
 
 	if (!count)
@@ -407,8 +440,7 @@ int ingest_big_end(struct ingest_big *b, struct rowstat *rs, const char *path,
 	if (rc)
 		return rc;
 	h.count = calloc(big_buckets, sizeof(*h.count));
-	b->part = malloc((size_t)(b->n < big_part ? b->n : big_part) * sizeof(*b->part));
-	if (!h.count || !b->part) {
+	if (!h.count || big_part_reserve(b, b->n < big_part ? b->n : big_part)) {
 		rc = err_nomem();
 		goto out;
 	}
@@ -433,8 +465,6 @@ int ingest_big_end(struct ingest_big *b, struct rowstat *rs, const char *path,
 out:
 	buf_release(&head);
 	free(h.count);
-	free(b->part);
-	b->part = NULL;
 	return rc;
 }
 

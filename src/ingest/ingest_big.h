@@ -28,16 +28,17 @@ struct ingest_big {
 	int open;   /* fd is the spool */
 	uint64_t n; /* durations spooled */
 	struct rowstat_scan scan;
-	int64_t *io;	 /* a read or write buffer of BIG_IO values */
-	size_t io_cap;	 /* its values */
-	size_t nio;	 /* values in io not yet written */
-	int64_t *part;	 /* the values of one group, to be sorted */
-	uint64_t blob;	 /* bytes of the blob written after the durations */
-	int64_t last;	 /* the last value encoded */
-	char where[600]; /* "cannot ingest 'PATH': rank R, region 'NAME'" */
-	int mem;	 /* a row of one group at most: held in part, no spool */
-	uint64_t cap;	 /* with mem: part's values (the row's calls) */
-	struct buf held; /* with mem, after ingest_big_end(): the blob */
+	int64_t *io;	   /* a read or write buffer of BIG_IO values */
+	size_t io_cap;	   /* its values */
+	size_t nio;	   /* values in io not yet written */
+	int64_t *part;	   /* the values of one group, to be sorted (kept) */
+	uint64_t part_cap; /* its values */
+	uint64_t blob;	   /* bytes of the blob written after the durations */
+	int64_t last;	   /* the last value encoded */
+	char where[600];   /* "cannot ingest 'PATH': rank R, region 'NAME'" */
+	char dir[256];	   /* the spool's directory, quoted for messages */
+	int mem;	   /* a row of one group at most: held in part, no spool */
+	struct buf held;   /* with mem, after ingest_big_end(): the blob */
 };
 
 /* Take the next piece of a row (row->piece_len calls from
@@ -55,7 +56,11 @@ int ingest_big_add(struct ingest_big *b, const struct h5prof_row *row, const cha
 int ingest_big_end(struct ingest_big *b, struct rowstat *rs, const char *path,
 		   const char *region_name, uint32_t rank, uint64_t *off, uint64_t *len);
 
-/* Close the spool and free the buffers; the struct can take a new row. */
+/* After a row: close the spool and free the buffers but the array of one
+ * group's values, which the next row reuses (at most 64 MB). */
+void ingest_big_done(struct ingest_big *b);
+
+/* Close the spool and free every buffer; accepts NULL. */
 void ingest_big_release(struct ingest_big *b);
 
 /* Testing: values sorted at a time (0: the default, 2^23), buckets of a

@@ -285,7 +285,7 @@ static int ingest_piece(struct ingest_reader *r, const struct h5prof_row *row, c
 	} else {
 		rc = wire_put_row_spool(&r->w, &t, row->region, r->big.fd, off, len);
 	}
-	ingest_big_release(&r->big);
+	ingest_big_done(&r->big);
 	if (!rc)
 		rc = ingest_tree_row(r, row);
 	return rc ? rc : ingest_send_hash(r, 0);

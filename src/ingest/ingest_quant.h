@@ -51,7 +51,7 @@ void ingest_quant_join(struct ingest_quant *iq, int stop);
  * by its store id. */
 int ingest_quant_each(const struct ingest_quant *iq, store_quantile_fn fn, void *arg);
 
-/* Testing: regions of more than n values (0: the default, 2^22) are
+/* Testing: regions of more than n values (0: the default, 2^24) are
  * selected by a merge of their blobs instead of decoded. */
 void ingest_quant_testing_decode_max(uint64_t n);
 
