@@ -286,6 +286,14 @@ static void generated_json(const char *dbname, size_t mult)
 	store_close(st);
 }
 
+/* The generated layouts (8 times the calls) stored with every testing
+ * hook at its default into a store named name, whose path goes to out. */
+static void whole_layouts(char *out, size_t n, const char *name)
+{
+	generated_layouts(name, 8);
+	snprintf(out, n, "%s", tu_path(name));
+}
+
 /* Every timings row of stores a and b the same, column by column (reals
  * bit for bit), the durations blob too. */
 static void same_timings(const char *a, const char *b)
@@ -336,8 +344,7 @@ static void test_rows_past_tree_budget(void **state)
 	char whole[512];
 
 	(void)state;
-	generated_layouts("within-budget.sqlite", 8);
-	snprintf(whole, sizeof(whole), "%s", tu_path("within-budget.sqlite"));
+	whole_layouts(whole, sizeof(whole), "within-budget.sqlite");
 	ingest_testing_tree_budget(50);
 	util_sort_testing_parts(48);
 	generated_layouts("past-budget.sqlite", 8);
@@ -562,8 +569,7 @@ static void test_blobs_streamed(void **state)
 	char whole[512];
 
 	(void)state;
-	generated_layouts("blobs-bound.sqlite", 8);
-	snprintf(whole, sizeof(whole), "%s", tu_path("blobs-bound.sqlite"));
+	whole_layouts(whole, sizeof(whole), "blobs-bound.sqlite");
 	sqlite_set_blob_stream(1);
 	generated_layouts("blobs-streamed.sqlite", 8);
 	sqlite_set_blob_stream(0);
