@@ -304,6 +304,11 @@ static int ingest_row(void *arg, const struct h5prof_row *row)
 
 	if (row->piece_len)
 		return ingest_piece(r, row, name);
+	/* the array rows in pieces keep goes back once the call tree holds
+	 * calls again: its memory is the tree's then */
+	if (r->big.part && row->calls && calltree_can_hold(r->tree, row->calls) &&
+	    calltree_can_hold(r->tree, row->rank_calls))
+		ingest_big_release(&r->big);
 	rc = rowstat_compute(&rs, row, r->info->path, name);
 	if (!rc)
 		rc = ingest_text_row(r->info->path, row, name);

@@ -171,7 +171,6 @@ static void scan_fast(struct rowstat_scan *s, const int64_t *d, const int64_t *s
 		hi += (uint64_t)v >> 32;
 	}
 	if (g) {
-		s->gpu = 1;
 		for (i = 0; i < k; i++) {
 			uint64_t ok = g[i] >= 0;
 			uint64_t v = (uint64_t)g[i] & (0 - ok);

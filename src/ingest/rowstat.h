@@ -49,10 +49,10 @@ int rowstat_compute(struct rowstat *out, const struct h5prof_row *row, const cha
  * mean and m2.  Plain values: nothing to free.
  */
 struct rowstat_scan {
-	uint64_t n, lo, hi, glo, ghi, gcount;
+	uint64_t n, lo, hi, glo, ghi, gcount; /* the fast path's sums */
 	int64_t mn, mx, smin, smax, emax;
 	int64_t first, last, total, gtotal; /* total, gtotal: exact unless overflow */
-	int overflow, gpu;
+	int overflow;			    /* a checked sum or an end overflowed */
 };
 
 /* The second pass: the fast path's accumulators, or Welford's. */
