@@ -202,8 +202,13 @@ int wire_put_row_spool(struct wire_out *w, const struct store_timing *t, uint32_
 	rc = wire_flush(w);
 	while (!rc && len) {
 		size_t k = len < sizeof(chunk) ? (size_t)len : sizeof(chunk);
-		ssize_t got = bad ? 0 : pread(fd, chunk, k, (off_t)off);
+		ssize_t got = 0;
 
+		if (!bad) {
+			do
+				got = pread(fd, chunk, k, (off_t)off);
+			while (got < 0 && errno == EINTR);
+		}
 		if (got <= 0 && !bad) {
 			/* the frame is finished with zeros, so that the error
 			 * frame after it is read as one and the file refused */
