@@ -581,6 +581,50 @@ case $(<big-sums-pg.txt) in *rc=2*) bad "big sums: an error" ;; *) ok ;; esac
 
 fi
 
+if tcase long-blob; then
+# A durations blob longer than POSTGRES_BLOB_STREAM (256 KiB) goes to the
+# server in a COPY of its own, straight from the row's bytes (issue 26:
+# one region of 100M calls held its 100 MB blob twice): a profile whose
+# long rows (300,000 calls, 150,000 on rank 1: one over, one under) lie
+# between short ones is stored byte for byte as SQLite stores it, by
+# ingest and by push, and reads back the same.
+awk 'function row(name, rank, k, step,   i, t) {
+	printf "%s{\"name\":\"%s\",\"rank\":%d,\"start_times_ns\":[", (nr ? "," : ""), name, rank
+	t = nr * 1000000000000
+	for (i = 0; i < k; i++) { printf "%s%d", (i ? "," : ""), t; t += 1000 + (i * step) % 977 }
+	printf "],\"end_times_ns\":["
+	t = nr++ * 1000000000000
+	for (i = 0; i < k; i++) { printf "%s%d", (i ? "," : ""), t + 1 + (i * step * 7) % 991; t += 1000 + (i * step) % 977 }
+	printf "]}"
+}
+BEGIN { printf "{\"format\":\"scope-profiler-profile\",\"num_ranks\":2,\"regions\":["
+	row("a", 0, 3, 3); row("long", 0, 300000, 5); row("b", 0, 2, 7)
+	row("long", 1, 150000, 11); row("c", 1, 1, 13); printf "]}\n" }' >lb.json
+lb=$(pg_newdb longblob)
+lbp=$(pg_newdb longblobpush)
+for db in "$lb" "$E2E_DIR/lb.sqlite"; do
+	$S ingest --db "$db" --quiet --commit abc1234 lb.json >/dev/null || bad "long blob: ingest into $db"
+done
+$S push --db "$E2E_DIR/lb.sqlite" --to "$lbp" >/dev/null || bad "long blob: push"
+blobs_sql="SELECT timing_id, length(data), %s FROM timings_durations ORDER BY 1"
+# shellcheck disable=SC2059
+want=$(sqlite3 "$E2E_DIR/lb.sqlite" "$(printf "$blobs_sql" "lower(hex(data))")" | md5sum)
+for db in "$lb" "$lbp"; do
+	# shellcheck disable=SC2059
+	equals "long blob: the blobs of $db" \
+		"$(psql_q "$db" "$(printf "$blobs_sql" "encode(data, 'hex')")" | md5sum)" "$want"
+done
+equals "long blob: one blob over 256 KiB" \
+	"$(psql_q "$lb" "SELECT count(*) FROM timings_durations WHERE length(data) > 262144")" 1
+lb_views() {
+	t show 1 --ranks 0 --format json
+	t show 1 --by path --format json
+	t diff 1 1 --ranks 1 --metric p99
+}
+alike long-blob lb_views "$lb" "$E2E_DIR/lb.sqlite"
+
+fi
+
 if tcase ci-recipe; then
 # The CI recipe on a team store given as libpq's key=value words (as
 # docs/team-store.md writes it): it was taken for a file, so every pull

@@ -8,7 +8,9 @@
  * one (asked once per transaction).  The rows are appended to the
  * connection's COPY buffers and sent in bulk, when a buffer is large,
  * before any other statement (so reads in the same transaction see them)
- * and at commit: postgres_flush().
+ * and at commit: postgres_flush().  A long durations blob is not copied
+ * into a buffer: its row goes in a COPY of its own, from the caller's
+ * bytes (POSTGRES_BLOB_STREAM).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -122,21 +124,40 @@ static int copy_timing(struct buf *b, int64_t id, const struct store_timing *t)
 	return 0;
 }
 
-/* The binary COPY tuple of a durations row: the id and the blob. */
-static int copy_durations(struct buf *b, int64_t id, const struct store_timing *t)
+/* The binary COPY tuple of a durations row: the id and the blob, which
+ * is not appended when stream is set (the tuple then ends with the
+ * blob's length, postgres_copy_blob() sends the blob itself). */
+static int copy_durations(struct buf *b, int64_t id, const struct store_timing *t, int stream)
 {
+	size_t blob = stream ? 0 : t->durations_len;
+
 	if (t->durations_len > INT32_MAX)
 		return err_set(ERR_USAGE, "call durations of one row too large for PostgreSQL");
 	if ((!b->len && buf_add(b, copy_header, sizeof(copy_header))) ||
-	    buf_grow(b, 2 + 12 + 4 + t->durations_len + 1))
+	    buf_grow(b, 2 + 12 + 4 + blob + 1))
 		return ERR_NOMEM;
 	put_be(b, 2, 2);
 	put_field(b, (uint64_t)id, 8);
 	put_be(b, t->durations_len, 4);
-	memcpy(b->data + b->len, t->durations, t->durations_len);
-	b->len += t->durations_len;
+	memcpy(b->data + b->len, t->durations, blob);
+	b->len += blob;
 	b->data[b->len] = 0;
 	return 0;
+}
+
+/* A durations row of a long blob, in a COPY of its own (after the
+ * pending rows, its timings row among them), sent from t's bytes. */
+static int copy_durations_stream(struct store_conn *c, int64_t id, const struct store_timing *t)
+{
+	struct buf head;
+	int ret;
+
+	buf_init(&head);
+	ret = copy_durations(&head, id, t, 1);
+	if (!ret)
+		ret = postgres_copy_blob(c, &head, t->durations, t->durations_len);
+	buf_release(&head);
+	return ret;
 }
 
 /* The binary COPY tuple of a new region: its id and name. */
@@ -176,8 +197,10 @@ static int add_timing(struct store_conn *c, const struct store_timing *t)
 			return ret;
 	}
 	ret = copy_timing(&c->copy_timings, c->next_timing, t);
-	if (!ret && t->durations)
-		ret = copy_durations(&c->copy_durations, c->next_timing, t);
+	if (!ret && t->durations && t->durations_len > POSTGRES_BLOB_STREAM)
+		ret = copy_durations_stream(c, c->next_timing, t);
+	else if (!ret && t->durations)
+		ret = copy_durations(&c->copy_durations, c->next_timing, t, 0);
 	if (ret)
 		return ret;
 	c->next_timing++;

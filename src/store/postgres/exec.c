@@ -541,32 +541,44 @@ void postgres_settle(struct store_conn *c)
 	PQclear(PQexec(c->db, "COMMIT"));
 }
 
-/* Send one buffer as COPY table (cols) FROM STDIN and empty it. */
-static int copy_send(struct store_conn *c, struct buf *b, const char *sql)
+/* The COPY of the durations rows (postgres_flush(), postgres_copy_blob()). */
+#define COPY_DURATIONS "COPY timings_durations (timing_id, data) FROM STDIN (FORMAT binary)"
+
+/* Start COPY sql ... FROM STDIN: 0, or the server's error. */
+static int copy_begin(struct store_conn *c, const char *sql)
 {
-	PGresult *r;
-	size_t off = 0, n;
+	PGresult *r = PQexec(c->db, sql);
 	int ret = 0;
 
-	if (!b->len)
-		return 0;
-	r = PQexec(c->db, sql);
-	if (PQresultStatus(r) != PGRES_COPY_IN) {
+	if (PQresultStatus(r) != PGRES_COPY_IN)
 		ret = postgres_err(c, r, "update");
-		PQclear(r);
-		b->len = 0;
-		return ret;
-	}
 	PQclear(r);
-	while (off < b->len) {
-		n = b->len - off > (1u << 20) ? (1u << 20) : b->len - off;
-		if (PQputCopyData(c->db, b->data + off, (int)n) != 1)
-			break;
+	return ret;
+}
+
+/* Send len bytes of a started COPY's data, a MiB at a time: 0, or -1
+ * when libpq could not (copy_end() then aborts the COPY and says why). */
+static int copy_put(struct store_conn *c, const void *data, size_t len)
+{
+	size_t off = 0, n;
+
+	while (off < len) {
+		n = len - off > (1u << 20) ? (1u << 20) : len - off;
+		if (PQputCopyData(c->db, (const char *)data + off, (int)n) != 1)
+			return -1;
 		off += n;
 	}
-	n = b->len;
-	b->len = 0;
-	if (PQputCopyEnd(c->db, off < n ? "scopedb: send failed" : NULL) != 1)
+	return 0;
+}
+
+/* End a started COPY (failed: abort it) and read its results: 0, or the
+ * error. */
+static int copy_end(struct store_conn *c, int failed)
+{
+	PGresult *r;
+	int ret = 0;
+
+	if (PQputCopyEnd(c->db, failed ? "scopedb: send failed" : NULL) != 1)
 		ret = postgres_err(c, NULL, "update");
 	while ((r = PQgetResult(c->db)) != NULL) {
 		if (!ret && PQresultStatus(r) != PGRES_COMMAND_OK)
@@ -574,6 +586,19 @@ static int copy_send(struct store_conn *c, struct buf *b, const char *sql)
 		PQclear(r);
 	}
 	return ret;
+}
+
+/* Send one buffer as COPY table (cols) FROM STDIN and empty it. */
+static int copy_send(struct store_conn *c, struct buf *b, const char *sql)
+{
+	int ret, failed;
+
+	if (!b->len)
+		return 0;
+	ret = copy_begin(c, sql);
+	failed = ret ? 0 : copy_put(c, b->data, b->len);
+	b->len = 0;
+	return ret ? ret : copy_end(c, failed);
 }
 
 int postgres_flush(struct store_conn *c)
@@ -585,8 +610,7 @@ int postgres_flush(struct store_conn *c)
 	    {&c->copy_regions, "COPY regions (id, name) FROM STDIN (FORMAT binary)"},
 	    {&c->copy_timings,
 	     "COPY timings (id, " SQL_TIMINGS_COLUMNS ") FROM STDIN (FORMAT binary)"},
-	    {&c->copy_durations,
-	     "COPY timings_durations (timing_id, data) FROM STDIN (FORMAT binary)"},
+	    {&c->copy_durations, COPY_DURATIONS},
 	    {&c->copy_paths, "COPY paths (" SQL_PATHS_COLUMNS ") FROM STDIN (FORMAT binary)"},
 	    {&c->copy_path_ranks,
 	     "COPY path_ranks (" SQL_PATH_RANKS_COLUMNS ") FROM STDIN (FORMAT binary)"},
@@ -607,6 +631,20 @@ int postgres_flush(struct store_conn *c)
 		for (i = 0; i < n; i++)
 			copies[i].b->len = 0;
 	return ret;
+}
+
+int postgres_copy_blob(struct store_conn *c, const struct buf *head, const void *data, size_t len)
+{
+	int ret = postgres_flush(c), failed;
+
+	if (!ret)
+		ret = copy_begin(c, COPY_DURATIONS);
+	if (ret)
+		return ret;
+	/* the trailer: a tuple of -1 fields */
+	failed = copy_put(c, head->data, head->len) || copy_put(c, data, len) ||
+		 copy_put(c, "\377\377", 2);
+	return copy_end(c, failed);
 }
 
 /* ---- a run's blobs -------------------------------------------------------------- */

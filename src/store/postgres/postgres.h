@@ -53,6 +53,12 @@
 /* Send the COPY buffers once one of them holds this many bytes. */
 #define POSTGRES_COPY_FLUSH (8u << 20)
 
+/* A durations blob longer than this goes to the server in a COPY of its
+ * own, straight from the caller's bytes (postgres_copy_blob()): appended
+ * to the buffer, one region of 100M calls held its 100 MB blob twice
+ * (issue 26).  A COPY per 256 KiB or more is few round trips per byte. */
+#define POSTGRES_BLOB_STREAM ((size_t)256 << 10)
+
 struct store_conn {
 	PGconn *db;
 	char *location; /* as given, password masked: for messages */
@@ -112,6 +118,10 @@ int postgres_scan_blobs(struct store_conn *c, int64_t run_id, store_blob_fn fn, 
 void postgres_settle(struct store_conn *c);
 /* Send the pending COPY rows (before any other statement). */
 int postgres_flush(struct store_conn *c);
+/* Send the pending COPY rows, then one durations row alone: head (the
+ * binary COPY header and the tuple up to the blob's length) and the len
+ * bytes of data, sent as they lie, without a copy. */
+int postgres_copy_blob(struct store_conn *c, const struct buf *head, const void *data, size_t len);
 
 /* ---- copy.c ------------------------------------------------------------- */
 
