@@ -5,8 +5,9 @@
  *
  * The reader is split by layout (docs/format.md sections 1-4):
  *   h5prof.c      public entry points (open, read, free, validate_index),
- *                 schema and layout detection, /metadata, and the row
- *                 helpers every layout uses (messages, fill_row, buffers)
+ *                 schema and layout detection, and the row helpers every
+ *                 layout uses (messages, fill_row, buffers)
+ *   h5meta.c      /metadata: the attributes kept, as text
  *   h5util.c      datasets, attributes and strings: opening, type checks,
  *                 whole reads (fixed and variable-length strings)
  *   h5hier.c      schema 1: /rank<N>/regions/<name> groups
@@ -196,6 +197,12 @@ uint64_t h5prof_rank_calls(const struct h5prof *p, uint32_t rank);
  * set (an array reserved before keeps growing with the others). */
 int h5prof_rowbuf_reserve(struct h5rowbuf *b, size_t n, unsigned cols);
 void h5prof_rowbuf_release(struct h5rowbuf *b);
+
+/* ---- h5meta.c ---- */
+
+/* Read /metadata into p->meta (sorted by key) and p->info.num_meta; a
+ * file without the group has none. */
+int h5prof_read_meta(struct h5prof *p);
 
 /* ---- h5util.c: datasets, attributes, strings ---- */
 
