@@ -411,6 +411,7 @@ static void test_nest_round_trip(void **state)
 	int64_t self;
 	enum calltree_self_source src;
 	size_t pos = 0;
+	uint64_t u;
 	int k = 0;
 
 	(void)state;
@@ -471,6 +472,12 @@ static void test_nest_round_trip(void **state)
 	assert_int_equal(n.nodes, 2);
 	assert_int_equal(n.paths, 2);
 	assert_int_equal(n.selfs, 1);
+	/* the self time kept for the rows, its region within the file's */
+	assert_true(ingest_rowmap_get(&n.self_ns, 3, 1, &u));
+	assert_int_equal(u, 30);
+	assert_false(ingest_rowmap_get(&n.self_ns, 3, 0, &u));
+	assert_int_equal(ingest_nest_self_check(&n, 2), 0);
+	assert_int_equal(ingest_nest_self_check(&n, 1), 0); /* (checked as it came) */
 	{
 		const char *const names[] = {"solve", "io\n"};
 		char msg[512];
@@ -483,6 +490,34 @@ static void test_nest_round_trip(void **state)
 				    "affected, and --by path leaves it out");
 	}
 	i64vec_release(&d);
+	ingest_nest_release(&n);
+	buf_release(&got);
+}
+
+/* A JSON profile's frames come before its regions are known: the self
+ * times kept then are checked against the file's regions when they are
+ * stored (region 1 of a file of one region is the reader's malformed
+ * data). */
+static void test_nest_selfs_before_info(void **state)
+{
+	struct buf got = BUF_INIT;
+	struct ingest_nest n;
+	struct wire_frame f;
+	size_t pos = 0;
+	uint64_t u;
+
+	(void)state;
+	nest_frames(&got, 0);
+	ingest_nest_init(&n);
+	while (wire_next(got.data, got.len, &pos, &f))
+		assert_int_equal(f.type == WIRE_ROW ? ingest_nest_row(&n, &f, SIZE_MAX)
+						    : ingest_nest_frame(&n, &f, SIZE_MAX),
+				 0);
+	assert_true(ingest_rowmap_get(&n.self_ns, 3, 1, &u));
+	assert_int_equal(u, 30);
+	assert_int_equal(ingest_nest_self_check(&n, 2), 0);
+	assert_int_equal(ingest_nest_self_check(&n, 1), ERR_GENERIC);
+	assert_string_equal(err_msg(), "the reader process sent malformed data");
 	ingest_nest_release(&n);
 	buf_release(&got);
 }
@@ -729,5 +764,5 @@ TU_MAIN(NULL, NULL,
 	{cmocka_unit_test(test_round_trip), cmocka_unit_test(test_malformed),
 	 cmocka_unit_test(test_varints), cmocka_unit_test(test_rowmap),
 	 cmocka_unit_test(test_nest_end_grid), cmocka_unit_test(test_partial_frame),
-	 cmocka_unit_test(test_nest_round_trip), cmocka_unit_test(test_nest_inconsistent),
-	 cmocka_unit_test(test_nest_malformed)})
+	 cmocka_unit_test(test_nest_round_trip), cmocka_unit_test(test_nest_selfs_before_info),
+	 cmocka_unit_test(test_nest_inconsistent), cmocka_unit_test(test_nest_malformed)})

@@ -130,6 +130,9 @@ static int ingest_frame(struct ingest_ctx *c, const struct wire_frame *f)
 		if (!rc && !c->nest.rows.cap)
 			ingest_rowmap_grid(&c->nest.rows, c->info->num_ranks, c->info->num_regions,
 					   c->info->num_rows);
+		if (!rc && !c->nest.self_ns.cap)
+			ingest_rowmap_grid(&c->nest.self_ns, c->info->num_ranks,
+					   c->info->num_regions, c->info->num_rows);
 		break;
 	case WIRE_ROW:
 		/* a JSON profile's info follows its rows: its region bound is

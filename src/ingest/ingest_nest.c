@@ -216,6 +216,7 @@ void ingest_nest_release(struct ingest_nest *n)
 		return;
 	ingest_rowmap_release(&n->rows);
 	ingest_rowmap_release(&n->seen);
+	ingest_rowmap_release(&n->self_ns);
 	free(n->node_region);
 	free(n->node_depth);
 	memset(n, 0, sizeof(*n));
@@ -350,7 +351,10 @@ int ingest_nest_frame(struct ingest_nest *n, const struct wire_frame *f, size_t 
 	}
 	case WIRE_SELF:
 		rc = wire_get_self(&rank, &region, &self, &src, f, num_regions);
+		if (!rc)
+			rc = ingest_rowmap_put(&n->self_ns, rank, region, (uint64_t)self);
 		n->selfs += !rc;
+		n->self_unchecked |= !rc && num_regions == SIZE_MAX;
 		return rc;
 	default:
 		return ingest_nest_bad();
@@ -430,26 +434,20 @@ void ingest_nest_warning(char *buf, size_t len, const char *path, const struct i
 		      : "the flat numbers are not affected, and --by path leaves it out");
 }
 
-int ingest_nest_selfs(struct ingest_rowmap *selfs, const void *frames, size_t len,
-		      size_t num_regions)
+/* ingest_rowmap_each() callback: a region past *ctx (the file's count). */
+static int ingest_nest_region_past(void *ctx, uint32_t rank, uint32_t region, uint64_t v)
 {
-	enum calltree_self_source src;
-	uint32_t rank, region;
-	struct wire_frame f;
-	size_t pos = 0;
-	int64_t self;
-	int rc = 0;
+	(void)rank;
+	(void)v;
+	return region >= *(const size_t *)ctx;
+}
 
-	while (!rc && wire_next(frames, len, &pos, &f)) {
-		if (f.type != WIRE_SELF)
-			continue;
-		rc = wire_get_self(&rank, &region, &self, &src, &f, num_regions);
-		if (!rc && self < 0)
-			rc = ingest_nest_bad();
-		if (!rc)
-			rc = ingest_rowmap_put(selfs, rank, region, (uint64_t)self);
-	}
-	return rc;
+int ingest_nest_self_check(const struct ingest_nest *n, size_t num_regions)
+{
+	if (n->self_unchecked &&
+	    ingest_rowmap_each(&n->self_ns, ingest_nest_region_past, &num_regions))
+		return ingest_nest_bad();
+	return 0;
 }
 
 int ingest_nest_store(const struct ingest_nest_run *r, const struct ingest_nest *n,

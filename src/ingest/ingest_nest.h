@@ -70,6 +70,8 @@ struct ingest_nest {
 	uint64_t trees;			/* of which have a tree */
 	uint64_t paths;			/* WIRE_PATH frames */
 	uint64_t selfs;			/* WIRE_SELF frames */
+	struct ingest_rowmap self_ns;	/* (rank, region) -> its WIRE_SELF's self time */
+	int self_unchecked;		/* a WIRE_SELF came before the file's regions */
 	uint64_t problems;		/* ranks without a tree, or with one but no paths */
 	struct calltree_rankinfo first; /* the first of those */
 };
@@ -81,9 +83,10 @@ void ingest_nest_release(struct ingest_nest *n);
  * durations: 0 or ERR_GENERIC / ERR_NOMEM. */
 int ingest_nest_row(struct ingest_nest *n, const struct wire_frame *f, size_t num_regions);
 
-/* Check one nesting frame (WIRE_NEST, _NODE, _PATH, _SELF) and count it:
- * 0 or ERR_GENERIC / ERR_NOMEM.  A path with its row's durations needs
- * that row, with as many calls as its outermost calls. */
+/* Check one nesting frame (WIRE_NEST, _NODE, _PATH, _SELF) and count it
+ * (a WIRE_SELF's self time kept in n->self_ns): 0 or ERR_GENERIC /
+ * ERR_NOMEM.  A path with its row's durations needs that row, with as
+ * many calls as its outermost calls. */
 int ingest_nest_frame(struct ingest_nest *n, const struct wire_frame *f, size_t num_regions);
 
 /*
@@ -108,11 +111,11 @@ int ingest_nest_bad(void);
 void ingest_nest_warning(char *buf, size_t len, const char *path, const struct ingest_nest *n,
 			 const char *const *names, size_t num_names);
 
-/* The self time of every (rank, region) in frames (WIRE_SELF, of a file
- * with num_regions regions) into selfs, to be stored with the rows
- * (docs/format.md section 10.5): 0 or ERR_GENERIC / ERR_NOMEM. */
-int ingest_nest_selfs(struct ingest_rowmap *selfs, const void *frames, size_t len,
-		      size_t num_regions);
+/* The self times of n->self_ns (kept as their WIRE_SELF frames came, to
+ * be stored with the rows, docs/format.md section 10.5) are of regions of
+ * a file of num_regions: 0 or ERR_GENERIC.  (A JSON profile's frames come
+ * before its regions are known.) */
+int ingest_nest_self_check(const struct ingest_nest *n, size_t num_regions);
 
 struct store;
 

@@ -319,8 +319,7 @@ static int ingest_store(struct ingest_ctx *c)
 {
 	struct store_blob_source blobs = {ingest_scan_blobs, ingest_quantiles, c};
 	struct ingest_quant quant;
-	struct ingest_rowmap selfs = INGEST_ROWMAP_INIT, mins = INGEST_ROWMAP_INIT,
-			     maxs = INGEST_ROWMAP_INIT;
+	struct ingest_rowmap mins = INGEST_ROWMAP_INIT, maxs = INGEST_ROWMAP_INIT;
 	struct store_timing t;
 	uint32_t region;
 	uint64_t self;
@@ -338,11 +337,10 @@ static int ingest_store(struct ingest_ctx *c)
 		c->quant = &quant;
 	}
 	/* the (rank, region) maps in arrays for a run whose rows fill its grid */
-	ingest_rowmap_grid(&selfs, c->info->num_ranks, c->info->num_regions, c->norder);
 	ingest_rowmap_grid(&mins, c->info->num_ranks, c->info->num_regions, c->norder);
 	ingest_rowmap_grid(&maxs, c->info->num_ranks, c->info->num_regions, c->norder);
 	if (!rc)
-		rc = ingest_nest_selfs(&selfs, c->frames.data, c->frames.len, c->info->num_regions);
+		rc = ingest_nest_self_check(&c->nest, c->info->num_regions);
 	if (!rc)
 		rc = ingest_new_run(c, c->hex);
 	for (i = 0; !rc && i < c->norder; i++) {
@@ -350,7 +348,7 @@ static int ingest_store(struct ingest_ctx *c)
 		/* timings.exclusive_ns keeps the self time: the tree's, else
 		 * the file's (which the child sends too), else unknown; a row
 		 * of no call has none (upstream writes -1 there too) */
-		if (!rc && ingest_rowmap_get(&selfs, (uint32_t)t.rank, region, &self))
+		if (!rc && ingest_rowmap_get(&c->nest.self_ns, (uint32_t)t.rank, region, &self))
 			t.exclusive = (int64_t)self;
 		else if (!rc)
 			t.exclusive = t.calls == 0 ? 0 : -1;
@@ -368,7 +366,6 @@ static int ingest_store(struct ingest_ctx *c)
 		}
 		c->calls += t.calls;
 	}
-	ingest_rowmap_release(&selfs);
 	if (!rc) {
 		struct ingest_nest_run nr = {c->st,
 					     c->run_id,
