@@ -103,6 +103,16 @@ static int ingest_note_row(struct ingest_ctx *c, const struct wire_frame *f)
 	return 0;
 }
 
+/* Note a WIRE_NEST, _NODE or _PATH frame's place in c->frames. */
+static int ingest_note_nest(struct ingest_ctx *c, const struct wire_frame *f)
+{
+	if (util_grow(&c->nest_pos, &c->nest_cap, c->nnest + 1, sizeof(*c->nest_pos), 1024))
+		return err_nomem();
+	c->nest_pos[c->nnest++] =
+	    (size_t)(f->data - (const unsigned char *)c->frames.data) - WIRE_HEADER;
+	return 0;
+}
+
 /* A frame from the child while it runs: keep the info, note the hash, the
  * end, an error; show progress.  1 when the content is already stored (the
  * child can stop). */
@@ -173,8 +183,10 @@ static int ingest_frame(struct ingest_ctx *c, const struct wire_frame *f)
 	case WIRE_SELF:
 		/* a JSON profile's trees come before its info, as its rows do:
 		 * their regions are checked against it when the frames are
-		 * stored (ingest_nest_store(), ingest_nest_walk()) */
+		 * stored (ingest_nest_store(), ingest_nest_self_check()) */
 		rc = ingest_nest_frame(&c->nest, f, c->have_info ? c->info->num_regions : SIZE_MAX);
+		if (!rc && f->type != WIRE_SELF)
+			rc = ingest_note_nest(c, f);
 		break;
 	}
 	if (rc) {
@@ -449,6 +461,8 @@ void ingest_pending_free(struct ingest_pending *p)
 	free(p->c.order);
 	free(p->c.row_pos);
 	free(p->c.row_region);
+	free(p->c.nest_pos);
+	free(p->c.blobs);
 	ingest_nest_release(&p->c.nest);
 	wire_info_release(&p->c.wi);
 	buf_release(&p->c.frames);

@@ -24,6 +24,14 @@
 
 struct ingest_quant; /* ingest_quant.h */
 
+/* A stored row's durations blob, in frames (ingest_ctx.blobs). */
+struct ingest_blobrec {
+	const void *data;
+	uint32_t len;	 /* (a frame is shorter than 4 GiB) */
+	uint32_t region; /* the file's region */
+	uint32_t rank;
+};
+
 /* The store side: what it learnt from the child. */
 struct ingest_ctx {
 	struct store *st;
@@ -49,6 +57,14 @@ struct ingest_ctx {
 	size_t *row_pos;
 	uint32_t *row_region;
 	size_t nrows, rows_cap, regions_cap;
+	/* each WIRE_NEST, _NODE and _PATH frame's place in frames, noted as it
+	 * came: the paths are stored from them alone */
+	size_t *nest_pos;
+	size_t nnest, nest_cap;
+	/* each stored row's blob, noted as the rows are written (their order):
+	 * the finish's scan of the blobs reads no frame again */
+	struct ingest_blobrec *blobs; /* norder of them at most */
+	size_t nblobs;
 	unsigned char *seen; /* region has at least one row */
 	uint64_t events_done;
 	uint64_t calls;

@@ -455,7 +455,7 @@ int ingest_nest_store(const struct ingest_nest_run *r, const struct ingest_nest 
 {
 	struct store_nesting sn = {(int64_t)n->ranks, (int64_t)n->trees, (int64_t)n->nodes,
 				   (int64_t)n->paths};
-	size_t pos = 0, nreg = r->num_regions;
+	size_t k, pos, nreg = r->num_regions;
 	struct calltree_rankinfo ri;
 	struct calltree_node nd;
 	struct store_path sp;
@@ -467,7 +467,12 @@ int ingest_nest_store(const struct ingest_nest_run *r, const struct ingest_nest 
 	int rc = 0;
 
 	i64vec_init(&d);
-	while (!rc && wire_next(r->frames, r->len, &pos, &f)) {
+	for (k = 0; !rc && k < r->npos; k++) {
+		pos = r->pos[k];
+		if (!wire_next(r->frames, r->len, &pos, &f)) {
+			rc = err_set(ERR_GENERIC, "internal error: a call-tree frame moved");
+			break;
+		}
 		switch (f.type) {
 		case WIRE_NEST:
 			/* (a JSON profile's came before its number of regions) */

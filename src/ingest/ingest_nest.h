@@ -125,6 +125,10 @@ struct ingest_nest_run {
 	int64_t run_id;
 	const void *frames; /* the file's frames, checked as they came */
 	size_t len;
+	/* the places in frames of its WIRE_NEST, _NODE and _PATH frames, in
+	 * order (noted as they came: the others are not read again) */
+	const size_t *pos;
+	size_t npos;
 	size_t num_regions;
 	const char *const *names; /* the file's region names */
 	int64_t *region_ids;	  /* file region -> store region id, 0 = not yet; filled */

@@ -228,22 +228,27 @@ static int ingest_stored_row(const struct ingest_ctx *c, size_t i, struct store_
 
 /* struct store_blob_source's scan over the rows the child sent, once
  * ingest_store() has stored them all (every region has its store id):
- * the blobs as they were stored, in that order (c->order), from
- * c->frames. */
+ * the blobs as they were stored, in that order, noted then (c->blobs). */
 static int ingest_scan_blobs(void *ctx, store_blob_fn fn, void *arg)
 {
 	struct ingest_ctx *c = ctx;
-	struct store_timing t;
-	uint32_t region;
 	size_t i;
 	int rc = 0;
 
-	for (i = 0; !rc && i < c->norder; i++) {
-		rc = ingest_stored_row(c, i, &t, &region);
-		if (!rc && t.durations)
-			rc = fn(arg, c->region_ids[region], t.rank, t.durations, t.durations_len);
+	for (i = 0; !rc && i < c->nblobs; i++) {
+		const struct ingest_blobrec *b = &c->blobs[i];
+
+		rc = fn(arg, c->region_ids[b->region], b->rank, b->data, b->len);
 	}
 	return rc;
+}
+
+/* Note the blob of a stored row (ingest_scan_blobs()); c->blobs has room
+ * for a blob a row. */
+static void ingest_note_blob(struct ingest_ctx *c, const struct store_timing *t, uint32_t region)
+{
+	c->blobs[c->nblobs++] = (struct ingest_blobrec){t->durations, (uint32_t)t->durations_len,
+							region, (uint32_t)t->rank};
 }
 
 /* struct store_blob_source's quantiles(): those ingest_store() computed
@@ -331,6 +336,12 @@ static int ingest_store(struct ingest_ctx *c)
 	if (!c->region_ids || !c->seen)
 		return err_nomem();
 	rc = ingest_row_order(c, &c->order, &c->norder);
+	if (!rc) {
+		c->blobs = malloc((c->norder ? c->norder : 1) * sizeof(*c->blobs));
+		c->nblobs = 0;
+		if (!c->blobs)
+			rc = err_nomem();
+	}
 	memset(&quant, 0, sizeof(quant));
 	if (!rc) {
 		ingest_quant_start(&quant, c);
@@ -354,6 +365,8 @@ static int ingest_store(struct ingest_ctx *c)
 			t.exclusive = t.calls == 0 ? 0 : -1;
 		if (!rc)
 			rc = ingest_insert(c, &t, region);
+		if (!rc && t.durations)
+			ingest_note_blob(c, &t, region);
 		if (!rc && t.has_events && t.calls > 0)
 			rc = ingest_rowmap_put(&mins, (uint32_t)t.rank, region, (uint64_t)t.min);
 		if (!rc && t.has_events && t.calls > 0)
@@ -371,6 +384,8 @@ static int ingest_store(struct ingest_ctx *c)
 					     c->run_id,
 					     c->frames.data,
 					     c->frames.len,
+					     c->nest_pos,
+					     c->nnest,
 					     c->info->num_regions,
 					     (const char *const *)c->info->region_names,
 					     c->region_ids};
@@ -389,6 +404,9 @@ static int ingest_store(struct ingest_ctx *c)
 	free(c->order);
 	c->order = NULL;
 	c->norder = 0;
+	free(c->blobs);
+	c->blobs = NULL;
+	c->nblobs = 0;
 	if (rc)
 		return rc;
 	c->out->run_id = c->run_id;
