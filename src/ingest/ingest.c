@@ -103,13 +103,16 @@ static int ingest_note_row(struct ingest_ctx *c, const struct wire_frame *f)
 	return 0;
 }
 
-/* Note a WIRE_NEST, _NODE or _PATH frame's place in c->frames. */
+/* Note a WIRE_NEST, _NODE or _PATH frame's place in c->frames, and a
+ * _PATH's node (just checked by ingest_nest_frame()). */
 static int ingest_note_nest(struct ingest_ctx *c, const struct wire_frame *f)
 {
-	if (util_grow(&c->nest_pos, &c->nest_cap, c->nnest + 1, sizeof(*c->nest_pos), 1024))
+	if (util_grow(&c->nest_pos, &c->nest_cap, c->nnest + 1, sizeof(*c->nest_pos), 1024) ||
+	    util_grow(&c->nest_node, &c->node_cap, c->nnest + 1, sizeof(*c->nest_node), 1024))
 		return err_nomem();
-	c->nest_pos[c->nnest++] =
+	c->nest_pos[c->nnest] =
 	    (size_t)(f->data - (const unsigned char *)c->frames.data) - WIRE_HEADER;
+	c->nest_node[c->nnest++] = f->type == WIRE_PATH ? c->nest.last_node : UINT32_MAX;
 	return 0;
 }
 
@@ -462,6 +465,7 @@ void ingest_pending_free(struct ingest_pending *p)
 	free(p->c.row_pos);
 	free(p->c.row_region);
 	free(p->c.nest_pos);
+	free(p->c.nest_node);
 	free(p->c.blobs);
 	ingest_nest_release(&p->c.nest);
 	wire_info_release(&p->c.wi);

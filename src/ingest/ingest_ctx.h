@@ -58,9 +58,11 @@ struct ingest_ctx {
 	uint32_t *row_region;
 	size_t nrows, rows_cap, regions_cap;
 	/* each WIRE_NEST, _NODE and _PATH frame's place in frames, noted as it
-	 * came: the paths are stored from them alone */
+	 * came, and a _PATH's node (NONE for the others): the paths are stored
+	 * from them alone, each path's ranks together (ingest_nest_order()) */
 	size_t *nest_pos;
-	size_t nnest, nest_cap;
+	uint32_t *nest_node;
+	size_t nnest, nest_cap, node_cap;
 	/* each stored row's blob, noted as the rows are written (their order):
 	 * the finish's scan of the blobs reads no frame again */
 	struct ingest_blobrec *blobs; /* norder of them at most */

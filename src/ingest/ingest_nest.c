@@ -347,6 +347,7 @@ int ingest_nest_frame(struct ingest_nest *n, const struct wire_frame *f, size_t 
 		     calls != wp.p.calls))
 			rc = ingest_nest_bad();
 		n->paths += !rc;
+		n->last_node = wp.p.node;
 		return rc;
 	}
 	case WIRE_SELF:

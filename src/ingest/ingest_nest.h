@@ -69,6 +69,7 @@ struct ingest_nest {
 					 * totals only beside them (ingest_nest_end()) */
 	uint64_t trees;			/* of which have a tree */
 	uint64_t paths;			/* WIRE_PATH frames */
+	uint32_t last_node;		/* the node of the last WIRE_PATH checked */
 	uint64_t selfs;			/* WIRE_SELF frames */
 	struct ingest_rowmap self_ns;	/* (rank, region) -> its WIRE_SELF's self time */
 	int self_unchecked;		/* a WIRE_SELF came before the file's regions */
@@ -126,7 +127,8 @@ struct ingest_nest_run {
 	const void *frames; /* the file's frames, checked as they came */
 	size_t len;
 	/* the places in frames of its WIRE_NEST, _NODE and _PATH frames, in
-	 * order (noted as they came: the others are not read again) */
+	 * the order they are stored, the nodes before their paths (noted as
+	 * they came: the other frames are not read again) */
 	const size_t *pos;
 	size_t npos;
 	size_t num_regions;

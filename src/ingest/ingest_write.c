@@ -318,6 +318,38 @@ static int ingest_row_order(struct ingest_ctx *c, size_t **order, size_t *n)
 	return 0;
 }
 
+/*
+ * The places of the call-tree frames in the order they are stored
+ * (*out, c->nnest of them): the WIRE_NEST and _NODE frames as they came,
+ * then the _PATH frames path by path (a counting sort by node; ranks in
+ * the order they came).  path_ranks is keyed by (run, path, rank): in
+ * that order its rows are appended at one place instead of at every
+ * path's for each rank, where SQLite splits pages in the middle (262,144
+ * rows: 0.31 s against 0.51 s).
+ */
+static int ingest_nest_order(const struct ingest_ctx *c, size_t **out)
+{
+	size_t nodes = c->nest.nodes, *at = calloc(nodes + 2, sizeof(*at)), *v, i;
+
+	v = malloc((c->nnest ? c->nnest : 1) * sizeof(*v));
+	if (!at || !v) {
+		free(at);
+		free(v);
+		return err_nomem();
+	}
+	/* slot 0: the other frames; slot node + 1: that node's paths */
+	for (i = 0; i < c->nnest; i++)
+		at[c->nest_node[i] == UINT32_MAX ? 0 : (size_t)c->nest_node[i] + 1]++;
+	for (i = 1; i < nodes + 2; i++)
+		at[i] += at[i - 1];
+	for (i = c->nnest; i-- > 0;)
+		v[--at[c->nest_node[i] == UINT32_MAX ? 0 : (size_t)c->nest_node[i] + 1]] =
+		    c->nest_pos[i];
+	free(at);
+	*out = v;
+	return 0;
+}
+
 /* Store what the child sent as a new run (the write transaction is open);
  * the regions' percentiles are computed on a second thread meanwhile. */
 static int ingest_store(struct ingest_ctx *c)
@@ -326,6 +358,7 @@ static int ingest_store(struct ingest_ctx *c)
 	struct ingest_quant quant;
 	struct ingest_rowmap mins = INGEST_ROWMAP_INIT, maxs = INGEST_ROWMAP_INIT;
 	struct store_timing t;
+	size_t *nest_order = NULL;
 	uint32_t region;
 	uint64_t self;
 	size_t i;
@@ -379,12 +412,14 @@ static int ingest_store(struct ingest_ctx *c)
 		}
 		c->calls += t.calls;
 	}
+	if (!rc)
+		rc = ingest_nest_order(c, &nest_order);
 	if (!rc) {
 		struct ingest_nest_run nr = {c->st,
 					     c->run_id,
 					     c->frames.data,
 					     c->frames.len,
-					     c->nest_pos,
+					     nest_order,
 					     c->nnest,
 					     c->info->num_regions,
 					     (const char *const *)c->info->region_names,
@@ -392,6 +427,7 @@ static int ingest_store(struct ingest_ctx *c)
 
 		rc = ingest_nest_store(&nr, &c->nest, &mins, &maxs);
 	}
+	free(nest_order);
 	ingest_rowmap_release(&mins);
 	ingest_rowmap_release(&maxs);
 	/* the percentiles from the blobs in c->frames, not read back: those
