@@ -5,6 +5,7 @@
  * string arrays as JSON), sorted by name for h5prof_meta_get().  An
  * attribute of another type is skipped; a damaged one refuses the file.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,8 +1,8 @@
 /*
  * h5prof.c - reader for merged scope-profiler HDF5 files: the public entry
  * points, schema and layout detection, and the row helpers every layout
- * shares (/metadata is read by h5meta.c).  The layouts themselves live beside it (see
- * h5_internal.h for which file reads what).
+ * shares (/metadata is read by h5meta.c).  The layouts themselves live
+ * beside it (see h5_internal.h for which file reads what).
  *
  * h5prof_open() checks the path, opens the file with libhdf5 (with HDF5's
  * own error printing silenced), detects the schema and layout
