@@ -335,10 +335,11 @@ static void same_timings(const char *a, const char *b)
 /* Rows of more calls than a call tree holds (its budget lowered to 50;
  * rows of 80 to 208 calls) give their rank's tree up unread: the columnar
  * reader hands them out in pieces (ingest_big.c, also with groups of 16
- * values, histograms of 4 buckets and reads of 13 values), and the rows
- * of schema 1 and JSON rows are sorted where they lie, in place by parts
- * (from 48 values here): every stored number is still what was written,
- * and what the same files give within the budget, bit for bit. */
+ * values, histograms of 4 buckets and reads of 13 values), as are the
+ * rows of schema 1 (their datasets read a window at a time), and JSON
+ * rows are sorted where they lie, in place by parts (from 48 values
+ * here): every stored number is still what was written, and what the
+ * same files give within the budget, bit for bit. */
 static void test_rows_past_tree_budget(void **state)
 {
 	char whole[512];
@@ -348,7 +349,8 @@ static void test_rows_past_tree_budget(void **state)
 	ingest_testing_tree_budget(50);
 	util_sort_testing_parts(48);
 	generated_layouts("past-budget.sqlite", 8);
-	/* the columnar rows in pieces (ingest_big.c), the others whole */
+	/* the columnar and schema-1 rows in pieces (ingest_big.c), the
+	 * aggregate ones whole */
 	same_timings(whole, tu_path("past-budget.sqlite"));
 	ingest_big_testing_sizes(16, 4, 13);
 	generated_layouts("past-budget-small.sqlite", 8);
@@ -1405,15 +1407,16 @@ static void test_calltree_json_ranks(void **state)
  * first row and its rows of a quarter of the budget or more are read in
  * pieces: with the budget at 30 and windows of 4 events, ranks 0 to 2 (20
  * calls each: a, a > b) keep their trees, rank 3 (40 calls) has none and
- * the warning says why, and its rows are stored as the others are.
+ * the warning says why, and its rows are stored as the others are; in the
+ * columnar layout and in schema 1 (each dataset read a window at a time).
  */
-static void test_calltree_rank_past_budget(void **state)
+static void rank_past_budget(int schema)
 {
 	static int64_t as[20], ae[20], bs[20], be[20];
 	static const char *const names[] = {"a", "b"};
 	struct h5write_row rows[8];
 	struct h5write_profile prof = {rows, 8, NULL, 0};
-	struct h5write_opts o = tu_h5_opts(3, 0);
+	struct h5write_opts o = tu_h5_opts(schema, 0);
 	const char *h5 = tu_path("rank-budget.h5"), *db = tu_path("rank-budget.sqlite");
 	struct ingest_result r;
 	struct store *st = NULL;
@@ -1421,7 +1424,8 @@ static void test_calltree_rank_past_budget(void **state)
 	char warn[512], got[64];
 	size_t i;
 
-	(void)state;
+	unlink(h5);
+	unlink(db);
 	for (i = 0; i < 20; i++) {
 		as[i] = (int64_t)i * 10;
 		ae[i] = as[i] + 8;
@@ -1459,6 +1463,13 @@ static void test_calltree_rank_past_budget(void **state)
 		       "from (select rank, sum(calls) calls, sum(total_ns) total_ns "
 		       "from timings group by rank order by rank)"),
 	    "0:20:119,1:20:119,2:20:119,3:40:239");
+}
+
+static void test_calltree_rank_past_budget(void **state)
+{
+	(void)state;
+	rank_past_budget(3);
+	rank_past_budget(1);
 }
 
 /* A reader's CPU budget for a file: 5 s and 10 s a MiB, rounded up to a

@@ -179,8 +179,8 @@ void h5prof_free(struct h5prof *p);
 
 /* Before h5prof_read(): hand out rows of n calls or more in pieces, and
  * rows of n / 4 calls or more of a rank of n calls or more (the columnar
- * layout; schema 1 and aggregate rows stay whole), and count each rank's
- * calls (h5prof_row.rank_calls); 0: never. */
+ * and schema-1 layouts; aggregate rows have no calls to hold), and count
+ * each rank's calls (h5prof_row.rank_calls); 0: never. */
 void h5prof_set_piece_min(struct h5prof *p, uint64_t n);
 
 /*

@@ -192,6 +192,12 @@ void h5prof_fill_row(const struct h5prof *p, const struct prow *r, struct h5prof
 /* The calls of all of rank's rows, when pieces were asked for (0: not
  * counted). */
 uint64_t h5prof_rank_calls(const struct h5prof *p, uint32_t rank);
+/* Whether row r is handed out in pieces (h5prof_set_piece_min()): a row
+ * of piece_min calls or more, or of a quarter of that in a rank of as
+ * many. */
+int h5prof_in_pieces(const struct h5prof *p, const struct prow *r);
+/* The largest row a read holds whole: rows in pieces are never held. */
+uint64_t h5prof_max_whole(const struct h5prof *p);
 /* Room for n events in b's times arrays, in its GPU array when bit EV_GPU
  * of cols is set, and in col[k] for each k in EV_CID..EV_TASK with bit k
  * set (an array reserved before keeps growing with the others). */
@@ -269,6 +275,19 @@ void h5columnar_set_window(size_t n);
 int h5columnar_decode(const struct h5prof *p, const struct prow *r, int delta, const int64_t *a,
 		      const int64_t *e, int64_t *starts, int64_t *durs, const int64_t **out_starts,
 		      const int64_t **out_durs);
+/* The same for calls first..first + n of row r (a piece of it), the
+ * deltas summed on from *run (0 at the row's first call). */
+int h5columnar_decode_part(const struct h5prof *p, const struct prow *r, int delta,
+			   const int64_t *a, const int64_t *e, uint64_t n, uint64_t first,
+			   int64_t *run, int64_t *starts, int64_t *durs, const int64_t **out_starts,
+			   const int64_t **out_durs);
+/* Events per window over the columns c[0..n) (the open ones): the window
+ * (h5prof_set_chunk_events()), or a whole compressed chunk when that is
+ * longer, up to h5columnar_max_window(); rounded down to whole chunks of
+ * c[0] when they fit.  Compressed chunks longer than the longest window
+ * need a one-chunk cache (h5col_cache_chunk()). */
+hsize_t h5columnar_window_of(const struct h5col *c, size_t n);
+hsize_t h5columnar_max_window(void);
 
 /* Gzip event chunks inflated outside libhdf5 (h5inflate.c): the scratch of
  * one reading thread, owned by it (h5inflate_release() accepts a zeroed

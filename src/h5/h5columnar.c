@@ -40,8 +40,7 @@ void h5columnar_set_window(size_t n)
 	h5columnar_chunk = n ? n : H5PROF_DEFAULT_CHUNK;
 }
 
-/* The longest window: compressed chunks up to this long are read whole. */
-static hsize_t h5columnar_max_window(void)
+hsize_t h5columnar_max_window(void)
 {
 	return (hsize_t)h5columnar_chunk * H5PROF_MAX_WINDOWS;
 }
@@ -163,10 +162,10 @@ int h5columnar_read_index(struct h5prof *p, const struct h5col *ix, uint64_t *u,
  * on from *run (0 at the row's first call) and *run left at the last
  * start: a whole row, or a piece of one (h5columnar_pieces()).
  */
-static int h5columnar_decode_part(const struct h5prof *p, const struct prow *r, int delta,
-				  const int64_t *a, const int64_t *e, uint64_t n, uint64_t first,
-				  int64_t *run, int64_t *starts, int64_t *durs,
-				  const int64_t **out_starts, const int64_t **out_durs)
+int h5columnar_decode_part(const struct h5prof *p, const struct prow *r, int delta,
+			   const int64_t *a, const int64_t *e, uint64_t n, uint64_t first,
+			   int64_t *run, int64_t *starts, int64_t *durs, const int64_t **out_starts,
+			   const int64_t **out_durs)
 {
 	uint64_t i;
 	int64_t sum = *run, start, dur, end;
@@ -278,23 +277,24 @@ static void h5evbufs_release(struct h5evbufs *b)
 	free(b->piece[1]);
 }
 
-/*
- * Events per window: h5columnar_chunk, or a whole compressed chunk when that
- * is longer (up to h5columnar_max_window()), rounded down to whole chunks of the
- * first column when they fit.
- */
-static hsize_t h5columnar_window_len(const struct h5prof *p)
+hsize_t h5columnar_window_of(const struct h5col *c, size_t n)
 {
-	hsize_t len = h5columnar_chunk, align = p->ev[0].chunk;
-	int k;
+	hsize_t len = h5columnar_chunk, align = c[0].chunk;
+	size_t k;
 
-	for (k = 0; k < EV_N; k++)
-		if (p->ev[k].dset >= 0 && p->ev[k].filtered && p->ev[k].chunk > len &&
-		    p->ev[k].chunk <= h5columnar_max_window())
-			len = p->ev[k].chunk;
+	for (k = 0; k < n; k++)
+		if (c[k].dset >= 0 && c[k].filtered && c[k].chunk > len &&
+		    c[k].chunk <= h5columnar_max_window())
+			len = c[k].chunk;
 	if (align > 0 && align <= len)
 		len = len / align * align;
 	return len;
+}
+
+/* Events per window of the event columns (h5columnar_window_of()). */
+static hsize_t h5columnar_window_len(const struct h5prof *p)
+{
+	return h5columnar_window_of(p->ev, EV_N);
 }
 
 /*
@@ -554,30 +554,6 @@ static int h5columnar_pieces(struct h5prof *p, struct h5evbufs *b, const struct 
 	return 0;
 }
 
-/* Whether row r goes in pieces (h5prof_set_piece_min()): a row of
- * piece_min calls or more, or of a quarter of that in a rank of as many. */
-static int h5columnar_in_pieces(const struct h5prof *p, const struct prow *r)
-{
-	return p->piece_min &&
-	       (r->count >= p->piece_min ||
-		(r->count >= p->piece_min / 4 && h5prof_rank_calls(p, r->rank) >= p->piece_min));
-}
-
-/* The largest row h5columnar_read() gathers whole: rows in pieces are
- * not gathered. */
-static uint64_t h5columnar_max_whole(const struct h5prof *p)
-{
-	uint64_t m = 0;
-	size_t i;
-
-	if (!p->piece_min || p->max_count < p->piece_min / 4)
-		return p->max_count;
-	for (i = 0; i < p->info.num_rows; i++)
-		if (!h5columnar_in_pieces(p, &p->rows[i]) && p->rows[i].count > m)
-			m = p->rows[i].count;
-	return m;
-}
-
 /*
  * Hand out the rows in event-offset order.  A row lying wholly in the
  * current window is decoded from there without a copy; a row spanning
@@ -594,7 +570,7 @@ int h5columnar_read(struct h5prof *p, h5prof_row_fn fn, void *ctx)
 
 	memset(&b, 0, sizeof(b));
 	b.cur = -1;
-	whole = h5columnar_max_whole(p);
+	whole = h5prof_max_whole(p);
 	rc = h5prof_rowbuf_reserve(&b.row, (size_t)(whole ? whole : 1), h5columnar_opt_mask(p));
 	if (rc)
 		goto out;
@@ -610,7 +586,7 @@ int h5columnar_read(struct h5prof *p, h5prof_row_fn fn, void *ctx)
 				goto out;
 			continue;
 		}
-		if (h5columnar_in_pieces(p, r)) {
+		if (h5prof_in_pieces(p, r)) {
 			rc = h5columnar_pieces(p, &b, r, &row, fn, ctx);
 			if (rc)
 				goto out;

@@ -8,7 +8,8 @@
  * every region group in byte-wise name order, checking its datasets' types
  * and lengths; region ids are given in order of first appearance.
  * h5hier_read() then reads each region's datasets whole, one rank's regions
- * group open at a time.
+ * group open at a time, or a window at a time for a row long enough to go
+ * in pieces (h5prof_set_piece_min()).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -418,10 +419,141 @@ static int h5hier_read_whole(const struct h5prof *p, hid_t g, const char *name, 
 	return 0;
 }
 
+/* The per-call datasets of schema-1 row r in the order a piece reads
+ * them (times first, then the optional ones it has), each with where its
+ * values go in b (reserved for them): 2 + the optional ones, the count. */
+static size_t h5hier_columns(const struct prow *r, struct h5rowbuf *b, const char **name,
+			     int64_t **dst)
+{
+	size_t k, n = 2;
+
+	name[0] = "start_times";
+	dst[0] = b->starts;
+	name[1] = "end_times";
+	dst[1] = b->durs;
+	for (k = 0; k < H5HIER_NOPT; k++) {
+		if (!(r->flags & h5hier_opt[k].flag))
+			continue;
+		name[n] = h5hier_opt[k].name;
+		dst[n++] = h5hier_opt[k].col < 0 ? b->gpu : b->col[h5hier_opt[k].col];
+	}
+	return n;
+}
+
+/* The optional columns of r as a mask of EV_* bits (h5prof_rowbuf_reserve()). */
+static unsigned h5hier_opt_mask(const struct prow *r)
+{
+	unsigned m = 0;
+	size_t k;
+
+	for (k = 0; k < H5HIER_NOPT; k++)
+		if (r->flags & h5hier_opt[k].flag)
+			m |= 1u << (h5hier_opt[k].col < 0 ? EV_GPU : h5hier_opt[k].col);
+	return m;
+}
+
+/* Point row's per-call arrays at b's (the columns r has). */
+static void h5hier_point(const struct prow *r, const struct h5rowbuf *b, struct h5prof_row *row)
+{
+	row->gpu = (r->flags & PROW_GPU) ? b->gpu : NULL;
+	if (r->flags & PROW_IDS) {
+		row->nest.call_ids = b->col[EV_CID];
+		row->nest.parent_ids = b->col[EV_PID];
+	}
+	if (r->flags & PROW_THR)
+		row->nest.thread_ids = b->col[EV_THR];
+	if (r->flags & PROW_TASK)
+		row->nest.task_ids = b->col[EV_TASK];
+}
+
+/*
+ * Hand out schema-1 row r (its region group g open at path; row: its
+ * fields filled) in pieces (h5prof_set_piece_min()), as the columnar
+ * reader does: each dataset read a hyperslab of a window at a time into
+ * b, so only a window of the row is held, never the row.  A compressed
+ * dataset whose chunks are longer than the longest window gets a cache of
+ * one chunk, so that each chunk is inflated once.
+ */
+static int h5hier_pieces(struct h5prof *p, hid_t g, const char *path, const struct prow *r,
+			 struct h5rowbuf *b, struct h5prof_row *row, h5prof_row_fn fn, void *ctx)
+{
+	struct h5col c[2 + H5HIER_NOPT];
+	const char *name[2 + H5HIER_NOPT];
+	char label[2 + H5HIER_NOPT][800];
+	int64_t *dst[2 + H5HIER_NOPT];
+	uint64_t done = 0;
+	hsize_t len;
+	size_t k, n;
+	int rc = 0;
+
+	for (k = 0; k < 2 + H5HIER_NOPT; k++)
+		h5col_init(&c[k]);
+	n = h5hier_columns(r, b, name, dst);
+	for (k = 0; k < n && !rc; k++) {
+		snprintf(label[k], sizeof(label[k]), "%s/%s", path, name[k]);
+		rc = h5col_open(p, &c[k], g, name[k], label[k], H5T_INTEGER, "int64", 1);
+		if (!rc && c[k].n != r->count)
+			rc = h5prof_fail(p, ERR_FORMAT,
+					 "'%s' has %llu values, not %llu; the file changed while "
+					 "it was read",
+					 h5prof_q(label[k]), (unsigned long long)c[k].n,
+					 (unsigned long long)r->count);
+		if (!rc && c[k].filtered && c[k].chunk > h5columnar_max_window())
+			rc = h5col_cache_chunk(p, &c[k], g, name[k]);
+	}
+	if (rc)
+		goto out;
+	len = h5columnar_window_of(c, n);
+	if (len > r->count)
+		len = r->count;
+	rc = h5prof_rowbuf_reserve(b, (size_t)len, h5hier_opt_mask(r));
+	if (rc)
+		goto out;
+	n = h5hier_columns(r, b, name, dst); /* (again: the reserve moves b's arrays) */
+	while (done < r->count) {
+		hsize_t start = done, count = r->count - done < len ? r->count - done : len;
+		hid_t mem = H5Screate_simple(1, &count, NULL);
+		int64_t run = 0;
+
+		if (mem < 0) {
+			rc = h5prof_fail(p, ERR_GENERIC, "cannot make an HDF5 dataspace");
+			goto out;
+		}
+		for (k = 0; k < n && !rc; k++)
+			if (H5Sselect_hyperslab(c[k].space, H5S_SELECT_SET, &start, NULL, &count,
+						NULL) < 0 ||
+			    H5Dread(c[k].dset, H5T_NATIVE_INT64, mem, c[k].space, H5P_DEFAULT,
+				    dst[k]) < 0)
+				rc = h5prof_damaged(p, "cannot read dataset", label[k]);
+		H5Sclose(mem);
+		if (rc)
+			goto out;
+		/* the durations computed over the end times, in place */
+		rc = h5columnar_decode_part(p, r, 0, b->starts, b->durs, count, done, &run,
+					    b->starts, b->durs, &row->starts, &row->durations);
+		if (rc)
+			goto out;
+		row->durations_own = 0;
+		h5hier_point(r, b, row);
+		row->piece_from = done;
+		row->piece_len = count;
+		row->piece_last = done + count == r->count;
+		rc = fn(ctx, row);
+		if (rc)
+			goto out;
+		done += count;
+	}
+out:
+	for (k = 0; k < 2 + H5HIER_NOPT; k++)
+		h5col_close(&c[k]);
+	return rc;
+}
+
 /*
  * Schema 1: rows come grouped by rank; each rank's regions group stays open
  * while its rows are read (with evict-on-close, re-opening it per row would
- * re-read its metadata every time).
+ * re-read its metadata every time).  A row long enough goes in pieces
+ * (h5hier_pieces()); the others are read whole.
  */
 int h5hier_read(struct h5prof *p, h5prof_row_fn fn, void *ctx)
 {
@@ -429,20 +561,23 @@ int h5hier_read(struct h5prof *p, h5prof_row_fn fn, void *ctx)
 	struct h5prof_row row;
 	hid_t regs = H5I_INVALID_HID, g = H5I_INVALID_HID;
 	size_t i, cur = SIZE_MAX;
+	uint64_t whole;
 	int rc = 0;
 
 	memset(&b, 0, sizeof(b));
-	rc = h5prof_rowbuf_reserve(&b, (size_t)(p->max_count ? p->max_count : 1), 0);
+	whole = h5prof_max_whole(p);
+	rc = h5prof_rowbuf_reserve(&b, (size_t)(whole ? whole : 1), 0);
 	if (rc)
 		goto out;
 	for (i = 0; i < p->info.num_rows; i++) {
 		const struct prow *r = &p->rows[i];
-		const char *name = strmap_get(&p->names, r->region);
+		const char *region = strmap_get(&p->names, r->region), *name[2 + H5HIER_NOPT];
+		int64_t *dst[2 + H5HIER_NOPT];
 		char path[700], label[800];
-		size_t k;
+		size_t k, n;
 
 		h5prof_fill_row(p, r, &row);
-		snprintf(path, sizeof(path), "%s/regions/%s", p->rank_groups[r->idx], name);
+		snprintf(path, sizeof(path), "%s/regions/%s", p->rank_groups[r->idx], region);
 		if (r->count && r->idx != cur) {
 			char rpath[300];
 
@@ -457,36 +592,29 @@ int h5hier_read(struct h5prof *p, h5prof_row_fn fn, void *ctx)
 			cur = r->idx;
 		}
 		if (r->count) {
-			g = H5Gopen2(regs, name, H5P_DEFAULT);
+			g = H5Gopen2(regs, region, H5P_DEFAULT);
 			if (g < 0) {
 				rc = h5prof_damaged(p, "cannot open group", path);
 				goto out;
 			}
-			snprintf(label, sizeof(label), "%s/start_times", path);
-			rc = h5hier_read_whole(p, g, "start_times", label, b.starts, r->count);
-			if (rc)
-				goto out;
-			snprintf(label, sizeof(label), "%s/end_times", path);
-			rc = h5hier_read_whole(p, g, "end_times", label, b.durs, r->count);
-			if (rc)
-				goto out;
-			for (k = 0; k < H5HIER_NOPT; k++) {
-				int64_t *dst;
-
-				if (!(r->flags & h5hier_opt[k].flag))
-					continue;
-				rc = h5prof_rowbuf_reserve(
-				    &b, b.cap,
-				    1u << (h5hier_opt[k].col < 0 ? EV_GPU : h5hier_opt[k].col));
+			if (h5prof_in_pieces(p, r)) {
+				rc = h5hier_pieces(p, g, path, r, &b, &row, fn, ctx);
+				H5Gclose(g);
+				g = H5I_INVALID_HID;
 				if (rc)
 					goto out;
-				dst = h5hier_opt[k].col < 0 ? b.gpu : b.col[h5hier_opt[k].col];
-				snprintf(label, sizeof(label), "%s/%s", path, h5hier_opt[k].name);
-				rc = h5hier_read_whole(p, g, h5hier_opt[k].name, label, dst,
-						       r->count);
-				if (rc)
-					goto out;
+				continue;
 			}
+			rc = h5prof_rowbuf_reserve(&b, b.cap, h5hier_opt_mask(r));
+			if (rc)
+				goto out;
+			n = h5hier_columns(r, &b, name, dst);
+			for (k = 0; k < n && !rc; k++) {
+				snprintf(label, sizeof(label), "%s/%s", path, name[k]);
+				rc = h5hier_read_whole(p, g, name[k], label, dst[k], r->count);
+			}
+			if (rc)
+				goto out;
 			H5Gclose(g);
 			g = H5I_INVALID_HID;
 			rc = h5columnar_decode(p, r, 0, b.starts, b.durs, b.starts, b.durs,
@@ -494,15 +622,7 @@ int h5hier_read(struct h5prof *p, h5prof_row_fn fn, void *ctx)
 			if (rc)
 				goto out;
 			row.durations_own = row.durations == b.durs;
-			row.gpu = (r->flags & PROW_GPU) ? b.gpu : NULL;
-			if (r->flags & PROW_IDS) {
-				row.nest.call_ids = b.col[EV_CID];
-				row.nest.parent_ids = b.col[EV_PID];
-			}
-			if (r->flags & PROW_THR)
-				row.nest.thread_ids = b.col[EV_THR];
-			if (r->flags & PROW_TASK)
-				row.nest.task_ids = b.col[EV_TASK];
+			h5hier_point(r, &b, &row);
 		}
 		rc = fn(ctx, &row);
 		if (rc)

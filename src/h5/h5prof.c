@@ -242,6 +242,26 @@ uint64_t h5prof_rank_calls(const struct h5prof *p, uint32_t rank)
 	return rank < p->rank_calls_n ? p->rank_calls[rank] : 0;
 }
 
+int h5prof_in_pieces(const struct h5prof *p, const struct prow *r)
+{
+	return p->piece_min &&
+	       (r->count >= p->piece_min ||
+		(r->count >= p->piece_min / 4 && h5prof_rank_calls(p, r->rank) >= p->piece_min));
+}
+
+uint64_t h5prof_max_whole(const struct h5prof *p)
+{
+	uint64_t m = 0;
+	size_t i;
+
+	if (!p->piece_min || p->max_count < p->piece_min / 4)
+		return p->max_count;
+	for (i = 0; i < p->info.num_rows; i++)
+		if (!h5prof_in_pieces(p, &p->rows[i]) && p->rows[i].count > m)
+			m = p->rows[i].count;
+	return m;
+}
+
 void h5prof_fill_row(const struct h5prof *p, const struct prow *r, struct h5prof_row *out)
 {
 	memset(out, 0, sizeof(*out));

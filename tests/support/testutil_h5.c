@@ -173,7 +173,32 @@ struct tu_loadctx {
 	struct tu_h5_loaded *l;
 	const struct h5prof_info *info;
 	size_t cap;
+	uint64_t filled; /* calls of the row in pieces gathered so far */
 };
+
+/* A piece of a row (h5prof_set_piece_min()): appended to the last row,
+ * begun at its first piece, checked to come in order and to end once. */
+static void tu_load_piece(struct tu_loadctx *c, const struct h5prof_row *row)
+{
+	struct tu_h5_row *r = &c->l->rows[c->l->nrows - 1];
+	size_t at = (size_t)row->piece_from, n = (size_t)row->piece_len;
+
+	assert_true(row->has_events);
+	assert_non_null(row->starts);
+	assert_non_null(row->durations);
+	assert_int_equal(row->piece_from, c->filled);
+	assert_true(row->piece_from + row->piece_len <= row->calls);
+	assert_int_equal(row->piece_last, row->piece_from + row->piece_len == row->calls);
+	assert_int_equal(r->rank, row->rank);
+	assert_int_equal(r->calls, row->calls);
+	assert_int_equal(r->gpu != NULL, row->gpu != NULL);
+	memcpy(r->starts + at, row->starts, n * sizeof(int64_t));
+	memcpy(r->durations + at, row->durations, n * sizeof(int64_t));
+	if (row->gpu)
+		memcpy(r->gpu + at, row->gpu, n * sizeof(int64_t));
+	c->filled = row->piece_last ? 0 : c->filled + row->piece_len;
+	c->l->npieces++;
+}
 
 static int tu_load_row(void *ctx, const struct h5prof_row *row)
 {
@@ -181,6 +206,11 @@ static int tu_load_row(void *ctx, const struct h5prof_row *row)
 	struct tu_h5_loaded *l = c->l;
 	struct tu_h5_row *r;
 
+	if (row->piece_len && row->piece_from > 0) {
+		tu_load_piece(c, row);
+		return 0;
+	}
+	assert_int_equal(c->filled, 0); /* no row left unfinished */
 	if (l->nrows == c->cap) {
 		c->cap = c->cap ? c->cap * 2 : 16;
 		l->rows = realloc(l->rows, c->cap * sizeof(*l->rows));
@@ -200,6 +230,27 @@ static int tu_load_row(void *ctx, const struct h5prof_row *row)
 	} else {
 		assert_non_null(row->starts);
 		assert_non_null(row->durations);
+	}
+	if (row->piece_len) {
+		/* its first piece: room for the whole row */
+		size_t bytes = (size_t)row->calls * sizeof(int64_t);
+
+		r->starts = malloc(bytes);
+		r->durations = malloc(bytes);
+		r->gpu = row->gpu ? malloc(bytes) : NULL;
+		assert_non_null(r->starts);
+		assert_non_null(r->durations);
+		assert_true(!row->gpu || r->gpu);
+		r->agg_total = row->agg_total;
+		r->agg_min = row->agg_min;
+		r->agg_max = row->agg_max;
+		r->exclusive = row->exclusive;
+		r->source_line = row->source_line;
+		r->source_file = tu_dupstr(row->source_file);
+		r->source_text = tu_dupstr(row->source_text);
+		r->tags_json = tu_dupstr(row->tags_json);
+		tu_load_piece(c, row);
+		return 0;
 	}
 	r->starts = tu_dup64(row->starts, row->calls);
 	r->durations = tu_dup64(row->durations, row->calls);
@@ -231,7 +282,7 @@ static void tu_load_info(struct tu_h5_loaded *out, const struct h5prof_info *inf
 		out->names[i] = tu_dupstr(info->region_names[i]);
 }
 
-int tu_h5_load(struct tu_h5_loaded *out, const char *path)
+int tu_h5_load_pieces(struct tu_h5_loaded *out, const char *path, uint64_t piece_min)
 {
 	struct h5prof *p = NULL;
 	struct tu_loadctx c;
@@ -245,18 +296,27 @@ int tu_h5_load(struct tu_h5_loaded *out, const char *path)
 		assert_int_equal(tu_h5_live_ids(), ids);
 		return rc;
 	}
+	h5prof_set_piece_min(p, piece_min);
 	c.l = out;
 	c.info = h5prof_info(p);
 	c.cap = 0;
+	c.filled = 0;
 	tu_load_info(out, c.info);
 	rc = h5prof_read(p, tu_load_row, &c);
-	if (!rc)
+	if (!rc) {
 		assert_int_equal(out->nrows, c.info->num_rows);
+		assert_int_equal(c.filled, 0);
+	}
 	h5prof_free(p);
 	assert_int_equal(tu_h5_live_ids(), ids);
 	if (rc)
 		tu_h5_loaded_free(out);
 	return rc;
+}
+
+int tu_h5_load(struct tu_h5_loaded *out, const char *path)
+{
+	return tu_h5_load_pieces(out, path, 0);
 }
 
 int tu_profile_load(struct tu_h5_loaded *out, const char *path)
@@ -278,6 +338,7 @@ int tu_profile_load(struct tu_h5_loaded *out, const char *path)
 	c.l = out;
 	c.info = profile_info(p);
 	c.cap = 0;
+	c.filled = 0;
 	rc = profile_read(p, tu_load_row, &c);
 	if (!rc) {
 		assert_int_equal(out->nrows, c.info->num_rows);

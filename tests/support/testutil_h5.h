@@ -43,6 +43,7 @@ struct tu_h5_loaded {
 	char **names;
 	size_t nrows;
 	struct tu_h5_row *rows; /* in delivery order */
+	size_t npieces;		/* pieces the reader handed rows out in */
 };
 
 /* The standard profile (static storage, built on first use). */
@@ -55,6 +56,10 @@ const char *tu_h5_write_standard(const char *name, const struct h5write_opts *op
 /* Open and read path completely; returns 0 or the h5prof error code (then
  * *out is empty).  Free with tu_h5_loaded_free(). */
 int tu_h5_load(struct tu_h5_loaded *out, const char *path);
+/* The same with h5prof_set_piece_min(piece_min): rows handed out in
+ * pieces are checked (in order, the last one marked) and gathered whole,
+ * counted in npieces. */
+int tu_h5_load_pieces(struct tu_h5_loaded *out, const char *path, uint64_t piece_min);
 void tu_h5_loaded_free(struct tu_h5_loaded *l);
 
 /* tu_h5_load() through the reader chosen by content (profile.h): HDF5 or
