@@ -353,119 +353,46 @@ static void test_columnar_offsets_out_of_order(void **state)
 }
 
 /*
- * Rows handed out in pieces (h5prof_set_piece_min()) read the same as
- * whole, in the columnar layout and in schema 1, plain and gzip: with the
- * least at 10, rank 0's rows (100 + 5 calls) come in pieces of the window
- * (1, 3, 64 values) or of a compressed chunk (80 values, longer than a
- * window of 1 can widen to: read through a one-chunk cache), rank 1's
- * (3 calls) whole.
+ * A profile with a row much larger than the window and rows straddling
+ * window boundaries reads the same with any window size, whole and in
+ * pieces (h5prof_set_piece_min()), in every layout with events, plain and
+ * gzip: with the least at 10, rank 0's rows (100 + 5 calls) come in pieces
+ * of the window (1 to 64 values) or of a compressed chunk (80 values,
+ * longer than a window of 1 can widen to: read through a one-chunk
+ * cache), rank 1's (3 calls) whole.
  */
-static void test_rows_in_pieces(void **state)
+static void test_chunk_boundaries(void **state)
 {
-	static int64_t s1[100], e1[100], g1[100], s2[5], e2[5];
-	struct h5write_row rows[4];
-	struct h5write_profile prof = {rows, 4, NULL, 0};
-	const size_t windows[] = {1, 3, 64, 0};
-	size_t i;
+	const struct h5write_profile *prof = tu_h5_long_rows();
+	size_t i, chunks[] = {1, 2, 3, 4, 7, 64, 0};
 	int gz, schema;
 
 	(void)state;
-	for (i = 0; i < 100; i++) {
-		s1[i] = (int64_t)(i * i * 3);
-		e1[i] = s1[i] + (int64_t)(i % 7);
-		g1[i] = i % 3 ? (int64_t)i : -1;
-	}
-	for (i = 0; i < 5; i++) {
-		s2[i] = 1000 - (int64_t)i * 10;
-		e2[i] = s2[i] + 9;
-	}
-	memset(rows, 0, sizeof(rows));
-	rows[0].rank = 0, rows[0].region = "small", rows[0].calls = 5;
-	rows[0].starts = s2, rows[0].ends = e2, rows[0].source_line = -1;
-	rows[1].rank = 0, rows[1].region = "big", rows[1].calls = 100;
-	rows[1].starts = s1, rows[1].ends = e1, rows[1].gpu = g1, rows[1].source_line = -1;
-	rows[2].rank = 1, rows[2].region = "small", rows[2].calls = 3;
-	rows[2].starts = s2 + 1, rows[2].ends = e2 + 1, rows[2].source_line = -1;
-	rows[3].rank = 1, rows[3].region = "big", rows[3].calls = 0, rows[3].source_line = -1;
 	for (gz = 0; gz < 2; gz++) {
-		for (schema = 1; schema <= 3; schema += 2) {
-			struct h5write_opts o = tu_h5_opts(schema, 0);
-			const char *path = tu_path("pieces.h5");
-
-			o.gzip = gz;
-			o.chunk = gz ? 80 : 0;
-			o.gpu = 1;
-			assert_int_equal(h5write_file(path, &prof, &o), 0);
-			for (i = 0; i < sizeof(windows) / sizeof(windows[0]); i++) {
-				struct tu_h5_loaded l;
-
-				h5prof_set_chunk_events(windows[i]);
-				assert_int_equal(tu_h5_load_pieces(&l, path, 10), 0);
-				tu_h5_check(&l, &prof, &o);
-				/* both rows of rank 0 in pieces: two at the least */
-				assert_true(l.npieces >= 2);
-				if (windows[i] == 1 && !gz)
-					assert_int_equal(l.npieces, 105);
-				tu_h5_loaded_free(&l);
-				assert_int_equal(tu_h5_load(&l, path), 0);
-				tu_h5_check(&l, &prof, &o);
-				assert_int_equal(l.npieces, 0);
-				tu_h5_loaded_free(&l);
-			}
-		}
-	}
-	h5prof_set_chunk_events(0);
-}
-
-/* A profile with a row much larger than the window and rows straddling
- * window boundaries reads the same with any window size. */
-static void test_chunk_boundaries(void **state)
-{
-	static int64_t s1[37], e1[37], g1[37], s2[5], e2[5];
-	struct h5write_row rows[4];
-	struct h5write_profile prof;
-	size_t i, chunks[] = {1, 2, 3, 4, 7, 64, 0};
-	int gz;
-
-	(void)state;
-	for (i = 0; i < 37; i++) {
-		s1[i] = (int64_t)(i * i * 3);
-		e1[i] = s1[i] + (int64_t)(i % 5);
-		g1[i] = i % 3 ? (int64_t)i : -1;
-	}
-	for (i = 0; i < 5; i++) {
-		s2[i] = 1000 - (int64_t)i * 10;
-		e2[i] = s2[i] + 9;
-	}
-	memset(rows, 0, sizeof(rows));
-	rows[0].rank = 0, rows[0].region = "small", rows[0].calls = 5;
-	rows[0].starts = s2, rows[0].ends = e2, rows[0].source_line = -1;
-	rows[1].rank = 0, rows[1].region = "big", rows[1].calls = 37;
-	rows[1].starts = s1, rows[1].ends = e1, rows[1].gpu = g1, rows[1].source_line = -1;
-	rows[2].rank = 1, rows[2].region = "small", rows[2].calls = 3;
-	rows[2].starts = s2 + 1, rows[2].ends = e2 + 1, rows[2].source_line = -1;
-	rows[3].rank = 1, rows[3].region = "big", rows[3].calls = 0, rows[3].source_line = -1;
-	prof.rows = rows;
-	prof.nrows = 4;
-	prof.meta = NULL;
-	prof.nmeta = 0;
-	for (gz = 0; gz < 2; gz++) {
-		int schema;
-
-		for (schema = 2; schema <= 3; schema++) {
+		for (schema = 1; schema <= 3; schema++) {
 			struct h5write_opts o = tu_h5_opts(schema, 0);
 			const char *path = tu_path("chunks.h5");
 
 			o.gzip = gz;
+			o.chunk = gz ? 80 : 0;
 			o.gpu = 1;
-			assert_int_equal(h5write_file(path, &prof, &o), 0);
+			assert_int_equal(h5write_file(path, prof, &o), 0);
 			for (i = 0; i < sizeof(chunks) / sizeof(chunks[0]); i++) {
 				struct tu_h5_loaded l;
 
 				h5prof_set_chunk_events(chunks[i]);
 				assert_int_equal(tu_h5_load(&l, path), 0);
-				tu_h5_check(&l, &prof, &o);
-				assert_int_equal(l.num_ranks, 4);
+				tu_h5_check(&l, prof, &o);
+				/* (schema 1: the rank groups, not mpi_size) */
+				assert_int_equal(l.num_ranks, schema == 1 ? 2 : 4);
+				assert_int_equal(l.npieces, 0);
+				tu_h5_loaded_free(&l);
+				assert_int_equal(tu_h5_load_pieces(&l, path, 10), 0);
+				tu_h5_check(&l, prof, &o);
+				/* both rows of rank 0 in pieces: two at the least */
+				assert_true(l.npieces >= 2);
+				if (chunks[i] == 1 && !gz)
+					assert_int_equal(l.npieces, 105);
 				tu_h5_loaded_free(&l);
 			}
 		}
@@ -1372,7 +1299,6 @@ TU_MAIN(NULL, NULL,
 	    cmocka_unit_test(test_metadata),
 	    cmocka_unit_test(test_columnar_offsets_out_of_order),
 	    cmocka_unit_test(test_chunk_boundaries),
-	    cmocka_unit_test(test_rows_in_pieces),
 	    cmocka_unit_test(test_stream_writer),
 	    cmocka_unit_test(test_mpi_size_range),
 	    cmocka_unit_test(test_stream_errors),

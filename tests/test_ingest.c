@@ -422,7 +422,7 @@ static void big_case(const int64_t *d, const int64_t *st, const int64_t *g, size
 			assert_int_equal(len, blob.len);
 			back = malloc(len);
 			assert_non_null(back);
-			assert_int_equal(pread(b.fd, back, len, (off_t)off), (ssize_t)len);
+			assert_int_equal(pread(b.sp.fd, back, len, (off_t)off), (ssize_t)len);
 			assert_memory_equal(back, blob.data, len);
 			free(back);
 		}

@@ -189,6 +189,120 @@ static void write_doc(const char *path, const char *text, size_t len, size_t mem
 	assert_int_equal(fclose(f), 0);
 }
 
+/* A document of one rank and region "big" whose start_times_ns hold n
+ * values (ends: n - short_ends of them, call bad ending before it starts
+ * when bad < n), then one "small" row of 3 calls. */
+static void write_long_row(const char *path, size_t n, size_t short_ends, size_t bad)
+{
+	struct buf b = BUF_INIT;
+	size_t i;
+
+	assert_int_equal(buf_puts(&b, "{\"format\": \"scope-profiler-profile\", "
+				      "\"format_version\": 1, \"regions\": [{\"name\": \"big\", "
+				      "\"rank\": 0, \"start_times_ns\": ["),
+			 0);
+	for (i = 0; i < n; i++)
+		assert_int_equal(buf_printf(&b, "%s%zu", i ? "," : "", i * 10), 0);
+	assert_int_equal(buf_puts(&b, "], \"end_times_ns\": ["), 0);
+	for (i = 0; i + short_ends < n; i++)
+		assert_int_equal(
+		    buf_printf(&b, "%s%zu", i ? "," : "", i == bad ? i * 10 - 1 : i * 10 + 5), 0);
+	assert_int_equal(buf_puts(&b,
+				  "]}, {\"name\": \"small\", \"rank\": 0, "
+				  "\"start_times_ns\": [1, 2, 3], \"end_times_ns\": [2, 3, 4]}]}"),
+			 0);
+	tu_write_file(path, b.data, b.len);
+	buf_release(&b);
+}
+
+/*
+ * Rows of the pieces' least or more are handed out in pieces, their
+ * columns spilled to a temporary file past a quarter of it and read back a
+ * window at a time, and so are the rows spilled of a rank of as many
+ * calls (the first pass counts them); another row spilled is read back
+ * whole: with the least at 10 (spilled past 2 values), the JSON twin of a
+ * profile of rank 0's rows of 100 (with GPU durations) and 5 calls and
+ * rank 1's of 3 reads the same as held whole, plain and gzip, in windows
+ * of 1, 3, 64 and the default.  Within a row in
+ * pieces, a negative duration names its call, and columns of different
+ * lengths are refused as in a held row.
+ */
+static void test_rows_in_pieces(void **state)
+{
+	struct h5write_opts o = tu_h5_opts(3, 0);
+	const size_t windows[] = {1, 3, 64, 0}, npieces[] = {105, 36, 3, 2};
+	const char *path;
+	size_t i, w;
+	int gz;
+
+	(void)state;
+	o.gpu = 1;
+	for (gz = 0; gz < 2; gz++) {
+		struct jsonwrite_opts jo = {gz, 0};
+
+		path = tu_path(gz ? "pieces.json.gz" : "pieces.json");
+		assert_int_equal(jsonwrite_file(path, tu_h5_long_rows(), &o, &jo), 0);
+		for (w = 0; w < sizeof(windows) / sizeof(windows[0]); w++) {
+			struct tu_h5_loaded a, b;
+
+			jsonprof_testing_window(windows[w]);
+			assert_int_equal(tu_profile_load(&a, path), 0);
+			assert_int_equal(tu_profile_load_pieces(&b, path, 10), 0);
+			assert_int_equal(a.npieces, 0);
+			/* rank 0's rows (100 + 5 calls) in pieces, as in an
+			 * HDF5 file; rank 1's (3) spilled and read back whole */
+			assert_int_equal(b.npieces, npieces[w]);
+			assert_int_equal(a.nrows, b.nrows);
+			assert_int_equal(a.num_events, b.num_events);
+			for (i = 0; i < a.nrows; i++)
+				same_row(&a.rows[i], &b.rows[i], 1);
+			tu_h5_loaded_free(&a);
+			tu_h5_loaded_free(&b);
+		}
+	}
+	/* a negative duration in a piece: its call, counted over the row */
+	path = tu_path("pieces-bad.json");
+	write_long_row(path, 40, 0, 29);
+	jsonprof_testing_window(4);
+	{
+		struct tu_h5_loaded l;
+
+		err_clear();
+		assert_int_equal(tu_profile_load_pieces(&l, path, 12), ERR_FORMAT);
+		assert_non_null(strstr(err_msg(), "regions[0] (rank 0, region 'big'), call 29: "
+						  "negative duration (start 290 ns, end 289 ns)"));
+		/* columns of different lengths, both spilled */
+		write_long_row(path, 40, 1, 40);
+		err_clear();
+		assert_int_equal(tu_profile_load_pieces(&l, path, 12), ERR_FORMAT);
+		assert_non_null(strstr(err_msg(), "\"end_times_ns\" has 39 values but "
+						  "\"start_times_ns\" has 40"));
+		/* and whole: the same row read as held */
+		write_long_row(path, 40, 0, 40);
+		assert_int_equal(tu_profile_load_pieces(&l, path, 12), 0);
+		assert_int_equal(l.npieces, 10);
+		assert_int_equal(l.rows[0].calls, 40);
+		assert_int_equal(l.rows[0].starts[39], 390);
+		assert_int_equal(l.rows[0].durations[39], 5);
+		assert_int_equal(l.rows[1].calls, 3);
+		tu_h5_loaded_free(&l);
+		/* no place for the spill: one line saying where and why */
+		setenv("TMPDIR", tu_path("no-such-dir"), 1);
+		err_clear();
+		assert_int_equal(tu_profile_load_pieces(&l, path, 12), ERR_IO);
+		unsetenv("TMPDIR");
+		assert_non_null(
+		    strstr(err_msg(), "': regions[0]: cannot make a temporary file in '"));
+		assert_non_null(strstr(err_msg(),
+				       "no-such-dir' for its columns of more than a "
+				       "quarter of the calls of a row in pieces: no such file "
+				       "or directory (set TMPDIR to a directory with room for 8 "
+				       "bytes a value)"));
+		assert_null(strchr(err_msg(), '\n'));
+	}
+	jsonprof_testing_window(0);
+}
+
 /* Values that cross the 1 MiB window, plain, gzip, several gzip members. */
 static void test_window(void **state)
 {
@@ -432,6 +546,7 @@ TU_MAIN(NULL, NULL,
 	    cmocka_unit_test(test_twins),
 	    cmocka_unit_test(test_summary_only),
 	    cmocka_unit_test(test_window),
+	    cmocka_unit_test(test_rows_in_pieces),
 	    cmocka_unit_test(test_document),
 	    cmocka_unit_test(test_rank_last),
 	    cmocka_unit_test(test_choice),

@@ -119,6 +119,15 @@ struct h5prof_row {
 	const char *tags_json;	 /* normalized JSON array text, "[]" = none */
 };
 
+/* Make row the piece of calls [from, from + len) of its row (calls: the
+ * whole row's), the last when it ends the row. */
+static inline void h5prof_row_piece(struct h5prof_row *row, uint64_t from, uint64_t len)
+{
+	row->piece_from = from;
+	row->piece_len = len;
+	row->piece_last = from + len == row->calls;
+}
+
 struct h5prof;
 
 /* Start libhdf5 for reading profiles, once a process (h5prof_open() does it

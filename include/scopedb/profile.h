@@ -60,8 +60,9 @@ int profile_read(struct profile *p, h5prof_row_fn fn, void *ctx);
 /* Before profile_read(): rows of n calls or more may be handed out in
  * pieces (struct h5prof_row's piece_len; 0: never), and rows of n / 4 or
  * more of a rank of n calls or more (struct h5prof_row's rank_calls).
- * The HDF5 reader does (the columnar and schema-1 layouts), so that such a
- * row is never held whole; the JSON reader hands out every row whole. */
+ * Both readers do (HDF5 in every layout with calls, JSON by spilling a
+ * long row's columns to a temporary file), so that such a row is never
+ * held whole. */
 void profile_set_piece_min(struct profile *p, uint64_t n);
 
 void profile_free(struct profile *p);

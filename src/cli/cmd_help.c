@@ -215,7 +215,8 @@ static int help_man_main(struct buf *out)
 	    ".TP\n.B SCOPEDB_DB\nthe store when \\fB\\-\\-db\\fR is not given\n"
 	    ".TP\n.B NO_COLOR\nno colour on a terminal when set and not empty\n"
 	    ".TP\n.B TMPDIR\nwhere \\fBingest\\fR spools a row of more calls than a call tree\n"
-	    "holds (2^24), 9 bytes a call, in an unlinked file; else /tmp\n");
+	    "holds (2^24), 9 bytes a call, in an unlinked file, and a JSON profile's\n"
+	    "long lists of such a row, 8 bytes a value; else /tmp\n");
 	rc |= buf_puts(out, help_man_exit);
 	return rc ? err_nomem() : 0;
 }

@@ -542,9 +542,7 @@ static int h5columnar_pieces(struct h5prof *p, struct h5evbufs *b, const struct 
 		row->durations_own = 0;
 		row->gpu = p->ev[EV_GPU].dset >= 0 ? w->col[EV_GPU] + off : NULL;
 		h5columnar_nest(p, row, w->col, off);
-		row->piece_from = done;
-		row->piece_len = take;
-		row->piece_last = done + take == r->count;
+		h5prof_row_piece(row, done, take);
 		rc = fn(ctx, row);
 		if (rc)
 			return rc;

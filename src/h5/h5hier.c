@@ -535,9 +535,7 @@ static int h5hier_pieces(struct h5prof *p, hid_t g, const char *path, const stru
 			goto out;
 		row->durations_own = 0;
 		h5hier_point(r, b, row);
-		row->piece_from = done;
-		row->piece_len = count;
-		row->piece_last = done + count == r->count;
+		h5prof_row_piece(row, done, count);
 		rc = fn(ctx, row);
 		if (rc)
 			goto out;

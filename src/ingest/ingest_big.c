@@ -3,7 +3,7 @@
  * or a long row of a rank longer than that, summarised and encoded in
  * bounded memory (ingest_big.h).
  *
- * The columnar reader hands such a row out a window at a time.  Each piece
+ * The readers hand such a row out a window at a time.  Each piece
  * is summarised on (rowstat_scan_add()).  A row of at most BIG_PART calls
  * (one group, below) keeps its durations in one array, summed for m2,
  * sorted and encoded at its end as a row in memory is.  A longer row's
@@ -26,10 +26,6 @@
  * spool: 8 bytes a call plus the blob.  Time: the sorted groups read the
  * spool about calls / BIG_PART times, from the page cache when it fits.
  */
-#define _GNU_SOURCE /* mkostemp() */
-#include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,66 +53,27 @@ void ingest_big_testing_sizes(uint64_t part, unsigned buckets, size_t io)
 	big_io = io ? io : BIG_IO;
 }
 
-/* Open the spool: a file of TMPDIR's made and unlinked at once.  A file
- * size limit (ulimit -f) then fails a write (EFBIG) instead of killing the
- * reader with SIGXFSZ, which would read as libhdf5 crashing. */
+/* Open the spool and its buffer (util/spool.h: 8 bytes a call, and the
+ * blob after them, about one). */
 static int big_open(struct ingest_big *b, uint64_t calls)
 {
-	const char *dir = getenv("TMPDIR");
-	struct buf path = BUF_INIT;
-	int fd, e;
+	char what[64];
+	int rc;
 
-	if (!dir || !*dir)
-		dir = "/tmp";
-	(void)signal(SIGXFSZ, SIG_IGN);
-	util_quote_msg_buf(b->dir, sizeof(b->dir), 190, dir);
-	if (buf_printf(&path, "%s/scopedb-row-XXXXXX", dir))
-		return ERR_NOMEM;
-	fd = mkostemp(path.data, O_CLOEXEC);
-	e = errno;
-	if (fd >= 0)
-		(void)unlink(path.data);
-	buf_release(&path);
-	if (fd < 0)
-		return err_set(ERR_IO,
-			       "%s: cannot make a temporary file in '%s' for its %llu calls: %s "
-			       "(set TMPDIR to a directory with room for 9 bytes a call)",
-			       b->where, b->dir, (unsigned long long)calls, util_strerror_lc(e));
-	b->fd = fd;
-	b->open = 1;
+	snprintf(what, sizeof(what), "its %llu calls", (unsigned long long)calls);
+	rc = spool_open(&b->sp, b->where, "9 bytes a call", what);
+
+	if (rc)
+		return rc;
 	b->io_cap = big_io;
 	b->io = malloc(b->io_cap * sizeof(*b->io));
 	return b->io ? 0 : err_nomem();
 }
 
-/* The spool's error: what failed, and why; out of room, with the fix. */
-static int big_io_error(const struct ingest_big *b, const char *what, int e)
-{
-	return err_set(
-	    ERR_IO, "%s: cannot %s its temporary file in '%s': %s%s", b->where, what, b->dir,
-	    e ? util_strerror_lc(e) : "it is shorter than written",
-	    e == ENOSPC || e == EDQUOT ? " (set TMPDIR to a directory with room for 9 bytes a call)"
-	    : e == EFBIG ? " (the file size limit, ulimit -f, is below the 9 bytes a call it needs)"
-			 : "");
-}
-
 /* Write n bytes at off of the spool. */
 static int big_write(struct ingest_big *b, const void *p, size_t n, uint64_t off)
 {
-	const char *c = p;
-
-	while (n) {
-		ssize_t k = pwrite(b->fd, c, n, (off_t)off);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return big_io_error(b, "write", k < 0 ? errno : ENOSPC);
-		c += k;
-		n -= (size_t)k;
-		off += (uint64_t)k;
-	}
-	return 0;
+	return spool_write(&b->sp, p, n, off);
 }
 
 /* Write the buffered durations after those already spooled. */
@@ -181,7 +138,7 @@ int ingest_big_add(struct ingest_big *b, const struct h5prof_row *row, const cha
 			if (rc)
 				return rc;
 		}
-	} else if (!b->open && !b->mem) {
+	} else if (!b->sp.open && !b->mem) {
 		return err_set(ERR_USAGE, "%s: a piece without its row's first", b->where);
 	}
 	rowstat_scan_add(&b->scan, d, row->starts, row->gpu, (size_t)k);
@@ -219,18 +176,11 @@ static int big_read(struct ingest_big *b, void (*fn)(void *ctx, const int64_t *v
 
 	while (at < b->n) {
 		size_t want = b->n - at < b->io_cap ? (size_t)(b->n - at) : b->io_cap;
-		size_t bytes = want * sizeof(*b->io), got = 0;
+		int rc =
+		    spool_read(&b->sp, "read", b->io, want * sizeof(*b->io), at * sizeof(*b->io));
 
-		while (got < bytes) {
-			ssize_t k = pread(b->fd, (char *)b->io + got, bytes - got,
-					  (off_t)(at * sizeof(*b->io) + got));
-
-			if (k < 0 && errno == EINTR)
-				continue;
-			if (k <= 0)
-				return big_io_error(b, "read", k < 0 ? errno : 0);
-			got += (size_t)k;
-		}
+		if (rc)
+			return rc;
 		fn(ctx, b->io, want);
 		at += want;
 	}
@@ -350,7 +300,7 @@ static int big_group(struct ingest_big *b, int64_t lo, int64_t hi, uint64_t coun
 	if (rc)
 		return rc;
 	if (c.n != count || count > big_part)
-		return big_io_error(b, "read back", 0);
+		return spool_error(&b->sp, "read back", 0);
 	util_sort_i64(b->part, (size_t)count);
 	return big_encode(b, b->part, (size_t)count);
 }
@@ -432,7 +382,7 @@ int ingest_big_end(struct ingest_big *b, struct rowstat *rs, const char *path,
 	*off = *len = 0;
 	if (b->mem)
 		return big_end_held(b, rs, path, region_name, rank);
-	if (!b->open)
+	if (!b->sp.open)
 		return err_set(ERR_USAGE, "no row to end");
 	rc = big_flush(b);
 	if (!rc)
@@ -472,8 +422,7 @@ void ingest_big_release(struct ingest_big *b)
 {
 	if (!b)
 		return;
-	if (b->open)
-		close(b->fd);
+	spool_close(&b->sp);
 	free(b->io);
 	free(b->part);
 	buf_release(&b->held);

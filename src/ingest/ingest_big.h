@@ -2,8 +2,8 @@
  * ingest_big.h - a row the call tree will not hold (longer than it can,
  * or a long row of a rank that is), summarised and encoded by the reader
  * child without the reader ever holding it (issue 26: one region of 100M
- * calls read in bounded memory).  The columnar reader hands such a row out
- * in pieces (profile_set_piece_min()); ingest_child.c gives each piece to
+ * calls read in bounded memory).  The readers hand such a row out in
+ * pieces (profile_set_piece_min()); ingest_child.c gives each piece to
  * ingest_big_add() and, after the last, ingest_big_end() makes the row's
  * summary, bit for bit rowstat_compute()'s, and its blob, byte for byte
  * store_encode_durations()'s, in memory for a row of one group at most,
@@ -22,11 +22,11 @@
 #include "ingest/rowstat.h"
 #include "scopedb/h5prof.h"
 #include "scopedb/util.h"
+#include "util/spool.h"
 
 struct ingest_big {
-	int fd;	    /* the spool; 0 in a zeroed struct: none (see open) */
-	int open;   /* fd is the spool */
-	uint64_t n; /* durations spooled */
+	struct spool sp; /* the spool (sp.open: made) */
+	uint64_t n;	 /* durations spooled */
 	struct rowstat_scan scan;
 	int64_t *io;	   /* a read or write buffer of BIG_IO values */
 	size_t io_cap;	   /* its values */
@@ -36,7 +36,6 @@ struct ingest_big {
 	uint64_t blob;	   /* bytes of the blob written after the durations */
 	int64_t last;	   /* the last value encoded */
 	char where[600];   /* "cannot ingest 'PATH': rank R, region 'NAME'" */
-	char dir[256];	   /* the spool's directory, quoted for messages */
 	int mem;	   /* a row of one group at most: held in part, no spool */
 	struct buf held;   /* with mem, after ingest_big_end(): the blob */
 };

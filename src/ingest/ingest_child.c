@@ -283,7 +283,7 @@ static int ingest_piece(struct ingest_reader *r, const struct h5prof_row *row, c
 		t.durations_len = r->big.held.len;
 		rc = wire_put_row(&r->w, &t, row->region);
 	} else {
-		rc = wire_put_row_spool(&r->w, &t, row->region, r->big.fd, off, len);
+		rc = wire_put_row_spool(&r->w, &t, row->region, r->big.sp.fd, off, len);
 	}
 	ingest_big_done(&r->big);
 	if (!rc)

@@ -13,8 +13,8 @@
 #include "jsonprof/jsonplan.h"
 #include "jsonprof/jsontok.h"
 
-/* Rows of "regions" past which no plan is made: 5 bytes a row are kept,
- * 8 more while the plan is made (20 and 32 MiB at most). */
+/* Rows of "regions" past which no plan is made: 13 bytes a row are kept,
+ * 8 more while the plan is made (52 and 32 MiB at most). */
 #define JSONPLAN_MAX_ROWS ((size_t)1 << 22)
 
 /* A row of the plan: its rank and its index. */
@@ -31,18 +31,47 @@ static int jsonplan_row_cmp(const void *a, const void *b)
 	return (x->index > y->index) - (x->index < y->index);
 }
 
+/* The values of an array of integers, counted and dropped a few at a
+ * time (struct jtok_spill). */
+static int jsonplan_drop(void *ctx, const int64_t *v, size_t n)
+{
+	(void)ctx;
+	(void)v;
+	(void)n;
+	return 0;
+}
+
+/* *calls = the values of the array of integers at t (null: 0). */
+static int jsonplan_count(struct jtok *t, uint64_t *calls)
+{
+	struct i64vec v;
+	struct jtok_spill sp = {4096, jsonplan_drop, NULL, 0};
+	int rc = jtok_null(t);
+
+	*calls = 0;
+	if (rc)
+		return rc < 0 ? rc : 0;
+	i64vec_init(&v);
+	rc = jtok_int64_array_spill(t, &v, "\"start_times_ns\"", &sp);
+	*calls = sp.spilled + v.len;
+	i64vec_release(&v);
+	return rc;
+}
+
 /* The ranks of the elements of "regions" (t after its key) into
- * out->rank, each object read for its "rank" alone (UINT32_MAX without one
- * the reader takes: it refuses that row); 1 past JSONPLAN_MAX_ROWS. */
+ * out->rank, and their calls into out->rank_calls, each object read for
+ * its "rank" and "start_times_ns" alone (UINT32_MAX without a rank the
+ * reader takes: it refuses that row); 1 past JSONPLAN_MAX_ROWS. */
 static int jsonplan_regions(struct jtok *t, struct jsonplan *out, struct buf *key)
 {
-	size_t cap = 0;
+	size_t cap = 0, ccap = 0;
 	int rc, first = 1;
 
 	rc = jtok_open(t, '[', "\"regions\"");
 	while (!rc && (rc = jtok_more(t, ']', first)) == 1) {
 		struct jtok_keys keys;
 		int64_t rank = -1;
+		uint64_t calls = 0;
 		int f = 1;
 
 		first = 0;
@@ -55,18 +84,25 @@ static int jsonplan_regions(struct jtok *t, struct jsonplan *out, struct buf *ke
 		while ((rc = jtok_more(t, '}', f)) == 1) {
 			f = 0;
 			rc = jtok_key(t, &keys, key, "a region row");
-			if (!rc)
-				rc = strcmp(key->data, "rank") ? jtok_skip(t, 3)
-							       : jtok_int64(t, &rank, "\"rank\"");
+			if (!rc && !strcmp(key->data, "rank"))
+				rc = jtok_int64(t, &rank, "\"rank\"");
+			else if (!rc && !strcmp(key->data, "start_times_ns"))
+				rc = jsonplan_count(t, &calls);
+			else if (!rc)
+				rc = jtok_skip(t, 3);
 			if (rc)
 				break;
 		}
 		jtok_keys_release(&keys);
-		if (!rc && util_grow(&out->rank, &cap, out->n + 1, sizeof(*out->rank), 1024))
+		if (!rc && (util_grow(&out->rank, &cap, out->n + 1, sizeof(*out->rank), 1024) ||
+			    util_grow(&out->rank_calls, &ccap, out->n + 1, sizeof(*out->rank_calls),
+				      1024)))
 			rc = ERR_NOMEM;
-		if (!rc)
+		if (!rc) {
+			out->rank_calls[out->n] = calls;
 			out->rank[out->n++] =
 			    rank >= 0 && rank < UINT32_MAX ? (uint32_t)rank : UINT32_MAX;
+		}
 	}
 	return rc;
 }
@@ -87,7 +123,7 @@ void jsonplan_make(struct jsonplan *out, const struct jtok *src)
 	struct jtok_keys keys;
 	struct buf key = BUF_INIT;
 	struct jsonplan_row *order = NULL;
-	size_t i, n;
+	size_t i, n, a, b;
 	int rc, first = 1, found = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -130,6 +166,17 @@ void jsonplan_make(struct jsonplan *out, const struct jtok *src)
 	for (i = 0; i < n; i++)
 		if (i + 1 == n || order[i + 1].rank != order[i].rank)
 			out->last[order[i].index] = 1;
+	/* each row's calls become its rank's (rows order[a..b) are a rank's) */
+	for (a = 0; a < n; a = b) {
+		uint64_t sum = 0;
+
+		for (b = a; b < n && order[b].rank == order[a].rank; b++)
+			sum = out->rank_calls[order[b].index] > UINT64_MAX - sum
+				  ? UINT64_MAX
+				  : sum + out->rank_calls[order[b].index];
+		for (i = a; i < b; i++)
+			out->rank_calls[order[i].index] = sum;
+	}
 	free(order);
 }
 
@@ -139,5 +186,6 @@ void jsonplan_release(struct jsonplan *p)
 		return;
 	free(p->rank);
 	free(p->last);
+	free(p->rank_calls);
 	memset(p, 0, sizeof(*p));
 }

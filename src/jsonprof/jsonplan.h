@@ -5,7 +5,11 @@
  * rank's call tree is built as soon as its rows are read, whatever order
  * the document gives them in.
  *
- * Ownership: struct jsonplan owns its two arrays; jsonplan_release()
+ * The same pass counts each rank's calls (the values of its rows'
+ * "start_times_ns"), so that a row of a rank of more calls than the call
+ * tree holds can go in pieces, as in an HDF5 file.
+ *
+ * Ownership: struct jsonplan owns its three arrays; jsonplan_release()
  * frees them (and accepts a zeroed plan).
  */
 #ifndef SCOPEDB_JSONPLAN_H
@@ -15,9 +19,11 @@
 #include <stdint.h>
 
 struct jsonplan {
-	uint32_t *rank;	     /* each row's "rank" (UINT32_MAX: none the reader takes) */
-	unsigned char *last; /* 1 for the last row of its rank; NULL: no plan */
-	size_t n;	     /* rows */
+	uint32_t *rank;	      /* each row's "rank" (UINT32_MAX: none the reader takes) */
+	unsigned char *last;  /* 1 for the last row of its rank; NULL: no plan */
+	uint64_t *rank_calls; /* the calls of each row's rank: the values of its
+				 rows' "start_times_ns" (h5prof_row.rank_calls) */
+	size_t n;	      /* rows */
 };
 
 struct jtok;

@@ -24,6 +24,7 @@
 #include "jsonprof/jsonprof.h"
 #include "jsonprof/jsontok.h"
 #include "util/json.h"
+#include "util/spool.h"
 #include "util/strmap.h"
 
 #define JSONPROF_FORMAT "scope-profiler-profile"
@@ -50,6 +51,11 @@ struct jrow {
 	int has_agg_key[5];
 	char **tagv; /* scratch for the tags */
 	size_t ntags, tagcap;
+	/* columns too long to hold (jsonprof_set_piece_min()): column k's
+	 * n[k] values at byte base[k] of the spool, end the bytes written */
+	uint64_t spilled[NCOLS], base[NCOLS], end;
+	int any_spilled, in_pieces;
+	char where[300]; /* "regions[I] (rank R, region 'NAME')" */
 };
 
 struct jsonprof {
@@ -75,7 +81,25 @@ struct jsonprof {
 	struct jsonprof_nesting nest;
 	int read_done;
 	struct jsonplan plan; /* which row is the last of its rank */
+	uint64_t piece_min;   /* rows of this many calls go in pieces; 0: never */
+	struct spool sp;      /* long columns of the row being read */
+	char sp_where[400];   /* its messages' prefix */
+	size_t index;	      /* the row being read: regions[index] */
 };
+
+/* Values a piece holds (testing hook: jsonprof_testing_window()). */
+#define JP_WINDOW ((size_t)1 << 16)
+static size_t jp_window = JP_WINDOW;
+
+void jsonprof_testing_window(size_t n)
+{
+	jp_window = n ? n : JP_WINDOW;
+}
+
+void jsonprof_set_piece_min(struct jsonprof *j, uint64_t n)
+{
+	j->piece_min = n;
+}
 
 int jsonprof_claims(const unsigned char *head, size_t n)
 {
@@ -183,6 +207,7 @@ void jsonprof_free(struct jsonprof *j)
 	buf_release(&j->row.key);
 	for (k = 0; k < NCOLS; k++)
 		i64vec_release(&j->row.col[k]);
+	spool_close(&j->sp);
 	for (i = 0; i < j->row.ntags; i++)
 		free(j->row.tagv[i]);
 	free(j->row.tagv);
@@ -210,7 +235,10 @@ static void jp_row_reset(struct jrow *r)
 	for (i = 0; i < NCOLS; i++) {
 		r->has_col[i] = 0;
 		r->col[i].len = 0;
+		r->spilled[i] = r->base[i] = 0;
 	}
+	r->end = 0;
+	r->any_spilled = r->in_pieces = 0;
 	r->agg_count = 0;
 	r->agg_total = r->agg_min = r->agg_max = 0;
 	r->agg_excl = -1;
@@ -360,6 +388,58 @@ static int jp_aggregate(struct jsonprof *j)
 }
 
 /* Read one element of "regions" into j->row. */
+/* The spill of a column too long to hold (struct jtok_spill): its values
+ * appended to the spool (made at the first). */
+static int jp_spill(void *ctx, const int64_t *v, size_t n)
+{
+	struct jsonprof *j = ctx;
+	struct jrow *r = &j->row;
+	int rc;
+
+	if (!j->sp.open) {
+		snprintf(j->sp_where, sizeof(j->sp_where), "cannot read '%s': regions[%zu]",
+			 j->qpath, j->index);
+		rc = spool_open(
+		    &j->sp, j->sp_where, "8 bytes a value",
+		    "its columns of more than a quarter of the calls of a row in pieces");
+		if (rc)
+			return rc;
+	}
+	rc = spool_write(&j->sp, v, n * sizeof(*v), r->end);
+	r->end += (uint64_t)n * sizeof(*v);
+	return rc;
+}
+
+/* Per-call column k of the row: held, or spilled past a quarter of the
+ * calls that go in pieces (so a row of as many is never held whole). */
+static int jp_column(struct jsonprof *j, int k)
+{
+	struct jrow *r = &j->row;
+	struct jtok_spill sp = {0, jp_spill, j, 0};
+	int rc;
+
+	if (j->piece_min < 4)
+		return jtok_int64_array(&j->t, &r->col[k], col_keys[k]);
+	sp.at = (size_t)(j->piece_min / 4);
+	r->base[k] = r->end;
+	rc = jtok_int64_array_spill(&j->t, &r->col[k], col_keys[k], &sp);
+	if (rc)
+		return rc;
+	r->spilled[k] = sp.spilled;
+	r->any_spilled |= sp.spilled > 0;
+	/* its array is a window's from now on (or the row's, read back):
+	 * not held at the spill's size beside the next column's */
+	if (sp.spilled)
+		i64vec_release(&r->col[k]);
+	return 0;
+}
+
+/* The values of column k of the row (held, or spilled). */
+static uint64_t jp_len(const struct jrow *r, int k)
+{
+	return r->spilled[k] ? r->spilled[k] : (uint64_t)r->col[k].len;
+}
+
 static int jp_row_parse(struct jsonprof *j)
 {
 	struct jrow *r = &j->row;
@@ -385,7 +465,7 @@ static int jp_row_parse(struct jsonprof *j)
 		if (k < NCOLS) {
 			rc = jtok_null(&j->t);
 			if (rc == 0) {
-				rc = jtok_int64_array(&j->t, &r->col[k], col_keys[k]);
+				rc = jp_column(j, k);
 				r->has_col[k] = !rc;
 			} else if (rc > 0) {
 				rc = 0;
@@ -503,11 +583,96 @@ static int jp_region_id(struct jsonprof *j, const char *name, uint32_t *out)
 
 /* Check the row just read and turn it into *out (index: its position in
  * "regions", for messages). */
+/* Turn the end times ends[0..n) into durations in place (calls first..
+ * of the row), refusing a negative or overflowing one. */
+static int jp_durations(struct jsonprof *j, const int64_t *starts, int64_t *ends, size_t n,
+			uint64_t first)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		int64_t s = starts[i], e = ends[i], d;
+
+		if (__builtin_sub_overflow(e, s, &d))
+			return jp_fail(j, ERR_FORMAT,
+				       "%s, call %" PRIu64
+				       ": its duration overflows 64 bits (start "
+				       "%" PRId64 " ns, end %" PRId64 " ns)",
+				       j->row.where, first + i, s, e);
+		if (d < 0)
+			return jp_fail(j, ERR_FORMAT,
+				       "%s, call %" PRIu64 ": negative duration (start %" PRId64
+				       " ns, end %" PRId64 " ns)",
+				       j->row.where, first + i, s, e);
+		ends[i] = d;
+	}
+	return 0;
+}
+
+/* Values [from, from + n) of each spilled column of the row read back
+ * into its array (room made for n). */
+static int jp_unspill(struct jsonprof *j, uint64_t from, size_t n)
+{
+	struct jrow *r = &j->row;
+	int k, rc;
+
+	for (k = 0; k < NCOLS; k++) {
+		if (!r->spilled[k])
+			continue;
+		rc = i64vec_reserve(&r->col[k], n);
+		if (rc)
+			return rc;
+		rc = spool_read(&j->sp, "read", r->col[k].v, n * sizeof(int64_t),
+				r->base[k] + from * sizeof(int64_t));
+		if (rc)
+			return rc;
+		r->col[k].len = n;
+	}
+	return 0;
+}
+
+/* Point out's per-call arrays (when it has calls) and the nesting's at
+ * the row's columns. */
+static void jp_point(struct jsonprof *j, struct h5prof_row *out, uint64_t calls)
+{
+	struct jrow *r = &j->row;
+
+	if (calls) {
+		out->starts = r->col[COL_START].v;
+		out->durations = r->col[COL_END].v;
+		out->gpu = r->has_col[COL_GPU] ? r->col[COL_GPU].v : NULL;
+	}
+	j->nest.call_ids = r->has_col[COL_CALL] ? r->col[COL_CALL].v : NULL;
+	j->nest.parent_ids = r->has_col[COL_PARENT] ? r->col[COL_PARENT].v : NULL;
+	j->nest.thread_ids = r->has_col[COL_THREAD] ? r->col[COL_THREAD].v : NULL;
+	j->nest.task_ids = r->has_col[COL_TASK] ? r->col[COL_TASK].v : NULL;
+	j->nest.await_ns = r->has_col[COL_AWAIT] ? r->col[COL_AWAIT].v : NULL;
+	/* the call tree's columns (include/scopedb/nesting.h): the ids only as
+	 * a pair, as the HDF5 reader gives them */
+	if (j->nest.call_ids && j->nest.parent_ids) {
+		out->nest.call_ids = j->nest.call_ids;
+		out->nest.parent_ids = j->nest.parent_ids;
+	}
+	out->nest.thread_ids = j->nest.thread_ids;
+	out->nest.task_ids = j->nest.task_ids;
+}
+
+/* The calls of the rank of row index (rank rank) by the plan, when pieces
+ * are asked for (h5prof_row.rank_calls); 0: not known (no plan, or one of
+ * other ranks: the read then says so). */
+static uint64_t jp_rank_calls(const struct jsonprof *j, size_t index, int64_t rank)
+{
+	if (!j->piece_min || !j->plan.last || index >= j->plan.n ||
+	    (int64_t)j->plan.rank[index] != rank)
+		return 0;
+	return j->plan.rank_calls[index];
+}
+
 static int jp_row_check(struct jsonprof *j, size_t index, struct h5prof_row *out)
 {
 	struct jrow *r = &j->row;
-	char where[300];
-	size_t n, i;
+	const char *where = r->where;
+	uint64_t n;
 	int k, rc;
 	uint32_t region = 0;
 
@@ -516,7 +681,7 @@ static int jp_row_check(struct jsonprof *j, size_t index, struct h5prof_row *out
 	if (!r->has_rank)
 		return jp_fail(j, ERR_FORMAT, "regions[%zu] ('%s') has no \"rank\"", index,
 			       util_quote_msg(r->name.data));
-	snprintf(where, sizeof(where), "regions[%zu] (rank %" PRId64 ", region '%s')", index,
+	snprintf(r->where, sizeof(r->where), "regions[%zu] (rank %" PRId64 ", region '%s')", index,
 		 r->rank, util_quote_msg(r->name.data));
 	if (r->rank < 0 || r->rank >= (int64_t)UINT32_MAX)
 		return jp_fail(j, ERR_FORMAT, "%s: the rank is out of range (0 to %u)", where,
@@ -557,55 +722,41 @@ static int jp_row_check(struct jsonprof *j, size_t index, struct h5prof_row *out
 			return jp_fail(j, ERR_FORMAT, "%s has \"%s\" but no \"%s\"", where,
 				       col_keys[r->has_col[COL_START] ? COL_START : COL_END],
 				       col_keys[r->has_col[COL_START] ? COL_END : COL_START]);
-		n = r->col[COL_START].len;
+		n = jp_len(r, COL_START);
 		for (k = 0; k < NCOLS; k++)
-			if (r->has_col[k] && r->col[k].len != n)
+			if (r->has_col[k] && jp_len(r, k) != n)
 				return jp_fail(j, ERR_FORMAT,
-					       "%s: \"%s\" has %zu values but \"start_times_ns\" "
-					       "has %zu",
-					       where, col_keys[k], r->col[k].len, n);
+					       "%s: \"%s\" has %" PRIu64
+					       " values but \"start_times_ns\" "
+					       "has %" PRIu64,
+					       where, col_keys[k], jp_len(r, k), n);
 		for (k = COL_GPU; k < NCOLS; k++)
 			if (r->has_col[k] && !r->has_col[COL_START])
 				return jp_fail(j, ERR_FORMAT, "%s has \"%s\" but no \"%s\"", where,
 					       col_keys[k], col_keys[COL_START]);
-		/* durations in place of the ends */
-		for (i = 0; i < n; i++) {
-			int64_t s = r->col[COL_START].v[i], e = r->col[COL_END].v[i], d;
-
-			if (__builtin_sub_overflow(e, s, &d))
-				return jp_fail(
-				    j, ERR_FORMAT,
-				    "%s, call %zu: its duration overflows 64 bits (start "
-				    "%" PRId64 " ns, end %" PRId64 " ns)",
-				    where, i, s, e);
-			if (d < 0)
-				return jp_fail(j, ERR_FORMAT,
-					       "%s, call %zu: negative duration (start %" PRId64
-					       " ns, end %" PRId64 " ns)",
-					       where, i, s, e);
-			r->col[COL_END].v[i] = d;
-		}
 		out->has_events = 1;
 		out->calls = n;
-		if (n) {
-			out->starts = r->col[COL_START].v;
-			out->durations = r->col[COL_END].v;
-			out->durations_own = 1; /* the row's own, parsed anew each row */
-			out->gpu = r->has_col[COL_GPU] ? r->col[COL_GPU].v : NULL;
+		/* a spilled row (more than a quarter of the pieces' least) of
+		 * a rank of as many, or longer: in pieces, as the HDF5 reader
+		 * hands it (h5prof_set_piece_min()), read back a window at a
+		 * time (jp_pieces()) */
+		if (r->any_spilled &&
+		    (n >= j->piece_min || jp_rank_calls(j, index, r->rank) >= j->piece_min)) {
+			r->in_pieces = 1;
+		} else {
+			/* a column spilled short of a row in pieces: held after all */
+			if (r->any_spilled) {
+				rc = jp_unspill(j, 0, (size_t)n);
+				if (rc)
+					return rc;
+			}
+			/* durations in place of the ends */
+			rc = jp_durations(j, r->col[COL_START].v, r->col[COL_END].v, (size_t)n, 0);
+			if (rc)
+				return rc;
+			jp_point(j, out, n);
+			out->durations_own = n > 0; /* the row's own, parsed anew each row */
 		}
-		j->nest.call_ids = r->has_col[COL_CALL] ? r->col[COL_CALL].v : NULL;
-		j->nest.parent_ids = r->has_col[COL_PARENT] ? r->col[COL_PARENT].v : NULL;
-		j->nest.thread_ids = r->has_col[COL_THREAD] ? r->col[COL_THREAD].v : NULL;
-		j->nest.task_ids = r->has_col[COL_TASK] ? r->col[COL_TASK].v : NULL;
-		j->nest.await_ns = r->has_col[COL_AWAIT] ? r->col[COL_AWAIT].v : NULL;
-		/* the call tree's columns (include/scopedb/nesting.h): the ids
-		 * only as a pair, as the HDF5 reader gives them */
-		if (j->nest.call_ids && j->nest.parent_ids) {
-			out->nest.call_ids = j->nest.call_ids;
-			out->nest.parent_ids = j->nest.parent_ids;
-		}
-		out->nest.thread_ids = j->nest.thread_ids;
-		out->nest.task_ids = j->nest.task_ids;
 	}
 	if (out->calls > (uint64_t)INT64_MAX - j->info.num_events)
 		return jp_fail(j, ERR_FORMAT, "the calls of all rows add up to more than 2^63 - 1");
@@ -632,6 +783,37 @@ static int jp_row_check(struct jsonprof *j, size_t index, struct h5prof_row *out
 	return 0;
 }
 
+/*
+ * Hand out the row checked into row (its columns spilled) in pieces of
+ * jp_window calls, each read back from the spool, its durations checked
+ * as a held row's are.
+ */
+static int jp_pieces(struct jsonprof *j, struct h5prof_row *row, h5prof_row_fn fn, void *ctx)
+{
+	struct jrow *r = &j->row;
+	uint64_t done = 0;
+	int rc;
+
+	while (done < row->calls) {
+		size_t take =
+		    row->calls - done < jp_window ? (size_t)(row->calls - done) : jp_window;
+
+		rc = jp_unspill(j, done, take);
+		if (!rc)
+			rc = jp_durations(j, r->col[COL_START].v, r->col[COL_END].v, take, done);
+		if (rc)
+			return rc;
+		jp_point(j, row, take);
+		row->durations_own = 0;
+		h5prof_row_piece(row, done, take);
+		rc = fn(ctx, row);
+		if (rc)
+			return rc;
+		done += take;
+	}
+	return 0;
+}
+
 static int jp_regions(struct jsonprof *j, h5prof_row_fn fn, void *ctx)
 {
 	struct h5prof_row row;
@@ -643,6 +825,7 @@ static int jp_regions(struct jsonprof *j, h5prof_row_fn fn, void *ctx)
 		return rc;
 	while ((rc = jtok_more(&j->t, ']', first)) == 1) {
 		first = 0;
+		j->index = index;
 		rc = jp_row_parse(j);
 		if (!rc)
 			rc = jp_row_check(j, index, &row);
@@ -653,9 +836,10 @@ static int jp_regions(struct jsonprof *j, h5prof_row_fn fn, void *ctx)
 					     "the file changed while it was read; nothing stored");
 			else
 				row.rank_last = j->plan.last[index];
+			row.rank_calls = jp_rank_calls(j, index, row.rank);
 		}
 		if (!rc)
-			rc = fn(ctx, &row);
+			rc = j->row.in_pieces ? jp_pieces(j, &row, fn, ctx) : fn(ctx, &row);
 		memset(&j->nest, 0, sizeof(j->nest));
 		if (rc)
 			return rc;

@@ -11,7 +11,8 @@
  * reads it, handing each region row to the callback as soon as its object
  * is closed, and completes struct h5prof_info (region names in order of
  * first appearance, rows, calls, metadata, ranks) by the time it returns
- * 0.  Memory is that of the largest row, not of the document.  Everything
+ * 0.  Memory is that of the largest row, not of the document (of a
+ * quarter of the pieces' least with jsonprof_set_piece_min()).  Everything
  * of section 11 is validated: a document that is not a profile, a version
  * above 1, wrong types, columns of different lengths, non-integer or
  * out-of-range times, negative durations, duplicate keys or (rank,
@@ -70,6 +71,16 @@ struct jsonprof_nesting {
 	const int64_t *await_ns;
 };
 const struct jsonprof_nesting *jsonprof_nesting(const struct jsonprof *j);
+
+/* Before jsonprof_read(): hand out rows of n calls or more in pieces
+ * (struct h5prof_row's piece_len; 0: never).  Such a row is never held
+ * whole: each of its per-call columns goes to a temporary file in $TMPDIR
+ * once it passes n / 4 values (a row of fewer calls than n is then read
+ * back whole), and its pieces are read back from there. */
+void jsonprof_set_piece_min(struct jsonprof *j, uint64_t n);
+
+/* Testing hook: calls a piece holds (0: the default, 65536). */
+void jsonprof_testing_window(size_t n);
 
 void jsonprof_free(struct jsonprof *j);
 

@@ -581,7 +581,9 @@ int jtok_uint64(struct jtok *t, uint64_t *out, const char *what)
 	return 0;
 }
 
-int jtok_int64_array(struct jtok *t, struct i64vec *v, const char *what)
+/* jtok_int64_array(), its values handed to sp (when not NULL) whenever v
+ * holds sp->at of them and another comes. */
+static int jtok_i64s(struct jtok *t, struct i64vec *v, const char *what, struct jtok_spill *sp)
 {
 	int c = jtok_peek(t);
 	int rc;
@@ -602,6 +604,16 @@ int jtok_int64_array(struct jtok *t, struct i64vec *v, const char *what)
 
 			if (avail < 0)
 				return (int)avail;
+		}
+		if (sp && v->len == sp->at) {
+			if (sp->spilled + v->len >= JTOK_MAX_ARRAY)
+				return jtok_fail(t, ERR_FORMAT, "%s has more than %zu values", what,
+						 JTOK_MAX_ARRAY);
+			rc = sp->fn(sp->ctx, v->v, v->len);
+			if (rc)
+				return rc;
+			sp->spilled += v->len;
+			v->len = 0;
 		}
 		if (v->len == v->cap) {
 			if (v->len >= JTOK_MAX_ARRAY)
@@ -646,6 +658,27 @@ int jtok_int64_array(struct jtok *t, struct i64vec *v, const char *what)
 		if (jtok_peek(t) == ']')
 			return jtok_unexpected(t, ']', "a value");
 	}
+}
+
+int jtok_int64_array(struct jtok *t, struct i64vec *v, const char *what)
+{
+	return jtok_i64s(t, v, what, NULL);
+}
+
+int jtok_int64_array_spill(struct jtok *t, struct i64vec *v, const char *what,
+			   struct jtok_spill *sp)
+{
+	int rc;
+
+	sp->spilled = 0;
+	rc = jtok_i64s(t, v, what, sp);
+	if (!rc && sp->spilled && v->len) {
+		/* once spilled, all of it */
+		rc = sp->fn(sp->ctx, v->v, v->len);
+		sp->spilled += v->len;
+		v->len = 0;
+	}
+	return rc;
 }
 
 /* ---- skipping ---- */

@@ -145,6 +145,19 @@ int jtok_bool(struct jtok *t, int *out, const char *what);
 int jtok_null(struct jtok *t);
 /* A whole array of integers appended to v (reset first); the int64 range. */
 int jtok_int64_array(struct jtok *t, struct i64vec *v, const char *what);
+/* The same, for arrays too long to hold: whenever v holds at values and
+ * another comes, they go to fn(ctx, values, n) (a non-zero return stops
+ * the read and is returned) and v is emptied; an array that was spilled
+ * at all is spilled whole (v empty at the end), spilled its length.  One
+ * of fewer than at + 1 values stays in v, spilled 0. */
+struct jtok_spill {
+	size_t at;
+	int (*fn)(void *ctx, const int64_t *v, size_t n);
+	void *ctx;
+	uint64_t spilled;
+};
+int jtok_int64_array_spill(struct jtok *t, struct i64vec *v, const char *what,
+			   struct jtok_spill *sp);
 /* Skip any value, validating it fully (depth counts from depth). */
 int jtok_skip(struct jtok *t, int depth);
 /* At the end of the document: only whitespace may follow. */

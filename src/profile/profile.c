@@ -116,7 +116,12 @@ static int json_open(void **out, const char *path, int fd, const struct stat *st
 	return rc;
 }
 
-PROFILE_FORMAT_DEFINE(json, jsonprof, jsonprof_claims, 0, NULL)
+static void json_set_piece_min(void *h, uint64_t n)
+{
+	jsonprof_set_piece_min(h, n);
+}
+
+PROFILE_FORMAT_DEFINE(json, jsonprof, jsonprof_claims, 0, json_set_piece_min)
 
 static const struct profile_format *const profile_formats[] = {
 #define PROFILE_FORMAT(name) &name##_profile_format,

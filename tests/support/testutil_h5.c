@@ -231,6 +231,14 @@ static int tu_load_row(void *ctx, const struct h5prof_row *row)
 		assert_non_null(row->starts);
 		assert_non_null(row->durations);
 	}
+	r->agg_total = row->agg_total;
+	r->agg_min = row->agg_min;
+	r->agg_max = row->agg_max;
+	r->exclusive = row->exclusive;
+	r->source_line = row->source_line;
+	r->source_file = tu_dupstr(row->source_file);
+	r->source_text = tu_dupstr(row->source_text);
+	r->tags_json = tu_dupstr(row->tags_json);
 	if (row->piece_len) {
 		/* its first piece: room for the whole row */
 		size_t bytes = (size_t)row->calls * sizeof(int64_t);
@@ -241,29 +249,62 @@ static int tu_load_row(void *ctx, const struct h5prof_row *row)
 		assert_non_null(r->starts);
 		assert_non_null(r->durations);
 		assert_true(!row->gpu || r->gpu);
-		r->agg_total = row->agg_total;
-		r->agg_min = row->agg_min;
-		r->agg_max = row->agg_max;
-		r->exclusive = row->exclusive;
-		r->source_line = row->source_line;
-		r->source_file = tu_dupstr(row->source_file);
-		r->source_text = tu_dupstr(row->source_text);
-		r->tags_json = tu_dupstr(row->tags_json);
 		tu_load_piece(c, row);
 		return 0;
 	}
 	r->starts = tu_dup64(row->starts, row->calls);
 	r->durations = tu_dup64(row->durations, row->calls);
 	r->gpu = tu_dup64(row->gpu, row->calls);
-	r->agg_total = row->agg_total;
-	r->agg_min = row->agg_min;
-	r->agg_max = row->agg_max;
-	r->exclusive = row->exclusive;
-	r->source_line = row->source_line;
-	r->source_file = tu_dupstr(row->source_file);
-	r->source_text = tu_dupstr(row->source_text);
-	r->tags_json = tu_dupstr(row->tags_json);
 	return 0;
+}
+
+const struct h5write_profile *tu_h5_long_rows(void)
+{
+	static int64_t s1[100], e1[100], g1[100], s2[5], e2[5];
+	static struct h5write_row rows[4];
+	static const struct h5write_profile prof = {rows, 4, NULL, 0};
+	size_t i;
+
+	if (rows[1].calls)
+		return &prof;
+	for (i = 0; i < 100; i++) {
+		s1[i] = (int64_t)(i * i * 3);
+		e1[i] = s1[i] + (int64_t)(i % 7);
+		g1[i] = i % 3 ? (int64_t)i : -1;
+	}
+	for (i = 0; i < 5; i++) {
+		s2[i] = 1000 - (int64_t)i * 10;
+		e2[i] = s2[i] + 9;
+	}
+	rows[0].rank = 0, rows[0].region = "small", rows[0].calls = 5;
+	rows[0].starts = s2, rows[0].ends = e2, rows[0].source_line = -1;
+	rows[2].rank = 1, rows[2].region = "small", rows[2].calls = 3;
+	rows[2].starts = s2 + 1, rows[2].ends = e2 + 1, rows[2].source_line = -1;
+	rows[3].rank = 1, rows[3].region = "big", rows[3].calls = 0, rows[3].source_line = -1;
+	rows[1].rank = 0, rows[1].region = "big", rows[1].starts = s1, rows[1].ends = e1;
+	rows[1].gpu = g1, rows[1].source_line = -1;
+	rows[1].calls = 100; /* last: the profile is made */
+	return &prof;
+}
+
+static void tu_loadctx_init(struct tu_loadctx *c, struct tu_h5_loaded *out,
+			    const struct h5prof_info *info)
+{
+	c->l = out;
+	c->info = info;
+	c->cap = 0;
+	c->filled = 0;
+}
+
+/* After a read that returned rc: every row delivered, none left in
+ * pieces (when rc is 0); rc. */
+static int tu_load_done(const struct tu_loadctx *c, int rc)
+{
+	if (!rc) {
+		assert_int_equal(c->l->nrows, c->info->num_rows);
+		assert_int_equal(c->filled, 0);
+	}
+	return rc;
 }
 
 /* The file's description into out: what both loaders keep of it. */
@@ -297,16 +338,9 @@ int tu_h5_load_pieces(struct tu_h5_loaded *out, const char *path, uint64_t piece
 		return rc;
 	}
 	h5prof_set_piece_min(p, piece_min);
-	c.l = out;
-	c.info = h5prof_info(p);
-	c.cap = 0;
-	c.filled = 0;
+	tu_loadctx_init(&c, out, h5prof_info(p));
 	tu_load_info(out, c.info);
-	rc = h5prof_read(p, tu_load_row, &c);
-	if (!rc) {
-		assert_int_equal(out->nrows, c.info->num_rows);
-		assert_int_equal(c.filled, 0);
-	}
+	rc = tu_load_done(&c, h5prof_read(p, tu_load_row, &c));
 	h5prof_free(p);
 	assert_int_equal(tu_h5_live_ids(), ids);
 	if (rc)
@@ -320,6 +354,11 @@ int tu_h5_load(struct tu_h5_loaded *out, const char *path)
 }
 
 int tu_profile_load(struct tu_h5_loaded *out, const char *path)
+{
+	return tu_profile_load_pieces(out, path, 0);
+}
+
+int tu_profile_load_pieces(struct tu_h5_loaded *out, const char *path, uint64_t piece_min)
 {
 	struct profile *p = NULL;
 	struct tu_loadctx c;
@@ -335,15 +374,11 @@ int tu_profile_load(struct tu_h5_loaded *out, const char *path)
 			close(fd);
 		return rc;
 	}
-	c.l = out;
-	c.info = profile_info(p);
-	c.cap = 0;
-	c.filled = 0;
-	rc = profile_read(p, tu_load_row, &c);
-	if (!rc) {
-		assert_int_equal(out->nrows, c.info->num_rows);
+	profile_set_piece_min(p, piece_min);
+	tu_loadctx_init(&c, out, profile_info(p));
+	rc = tu_load_done(&c, profile_read(p, tu_load_row, &c));
+	if (!rc)
 		tu_load_info(out, c.info);
-	}
 	profile_free(p);
 	close(fd);
 	if (rc)

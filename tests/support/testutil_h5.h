@@ -49,6 +49,11 @@ struct tu_h5_loaded {
 /* The standard profile (static storage, built on first use). */
 const struct h5write_profile *tu_h5_standard(void);
 
+/* A profile of rows longer than small windows (static storage, built on
+ * first use): rank 0 "small" (5 calls) and "big" (100, with GPU
+ * durations), rank 1 "small" (3) and "big" (no calls). */
+const struct h5write_profile *tu_h5_long_rows(void);
+
 /* Write the standard profile to tu_path(name) with opts (fails the test on
  * error); returns the path (rotating static buffer of tu_path). */
 const char *tu_h5_write_standard(const char *name, const struct h5write_opts *opts);
@@ -65,6 +70,8 @@ void tu_h5_loaded_free(struct tu_h5_loaded *l);
 /* tu_h5_load() through the reader chosen by content (profile.h): HDF5 or
  * JSON; the names and counts are taken once the rows are read. */
 int tu_profile_load(struct tu_h5_loaded *out, const char *path);
+/* The same with profile_set_piece_min(piece_min) (tu_h5_load_pieces()). */
+int tu_profile_load_pieces(struct tu_h5_loaded *out, const char *path, uint64_t piece_min);
 
 /* Number of open HDF5 objects (files, groups, datasets, attributes, named
  * types) in all files.  Equal before and after an operation = every such
