@@ -493,9 +493,9 @@ static int h5hier_pieces(struct h5prof *p, hid_t g, const char *path, const stru
 		snprintf(label[k], sizeof(label[k]), "%s/%s", path, name[k]);
 		rc = h5col_open(p, &c[k], g, name[k], label[k], H5T_INTEGER, "int64", 1);
 		if (!rc && c[k].n != r->count)
-			rc = h5prof_fail(p, ERR_FORMAT,
-					 "'%s' has %llu values, not %llu; the file changed while "
-					 "it was read",
+			rc = h5prof_fail(p, ERR_IO,
+					 "'%s' has %llu values, not %llu: the file changed while "
+					 "it was read; nothing stored",
 					 h5prof_q(label[k]), (unsigned long long)c[k].n,
 					 (unsigned long long)r->count);
 		if (!rc && c[k].filtered && c[k].chunk > h5columnar_max_window())

@@ -62,7 +62,6 @@ static int big_open(struct ingest_big *b, uint64_t calls)
 
 	snprintf(what, sizeof(what), "its %llu calls", (unsigned long long)calls);
 	rc = spool_open(&b->sp, b->where, "9 bytes a call", what);
-
 	if (rc)
 		return rc;
 	b->io_cap = big_io;

@@ -387,18 +387,17 @@ static int jp_aggregate(struct jsonprof *j)
 	return rc;
 }
 
-/* Read one element of "regions" into j->row. */
 /* The spill of a column too long to hold (struct jtok_spill): its values
- * appended to the spool (made at the first). */
+ * appended to the spool (made at the first; its messages name the row). */
 static int jp_spill(void *ctx, const int64_t *v, size_t n)
 {
 	struct jsonprof *j = ctx;
 	struct jrow *r = &j->row;
 	int rc;
 
+	snprintf(j->sp_where, sizeof(j->sp_where), "cannot read '%s': regions[%zu]", j->qpath,
+		 j->index);
 	if (!j->sp.open) {
-		snprintf(j->sp_where, sizeof(j->sp_where), "cannot read '%s': regions[%zu]",
-			 j->qpath, j->index);
 		rc = spool_open(
 		    &j->sp, j->sp_where, "8 bytes a value",
 		    "its columns of more than a quarter of the calls of a row in pieces");
@@ -440,6 +439,7 @@ static uint64_t jp_len(const struct jrow *r, int k)
 	return r->spilled[k] ? r->spilled[k] : (uint64_t)r->col[k].len;
 }
 
+/* Read one element of "regions" into j->row. */
 static int jp_row_parse(struct jsonprof *j)
 {
 	struct jrow *r = &j->row;
@@ -581,8 +581,6 @@ static int jp_region_id(struct jsonprof *j, const char *name, uint32_t *out)
 	return 0;
 }
 
-/* Check the row just read and turn it into *out (index: its position in
- * "regions", for messages). */
 /* Turn the end times ends[0..n) into durations in place (calls first..
  * of the row), refusing a negative or overflowing one. */
 static int jp_durations(struct jsonprof *j, const int64_t *starts, int64_t *ends, size_t n,
@@ -668,6 +666,9 @@ static uint64_t jp_rank_calls(const struct jsonprof *j, size_t index, int64_t ra
 	return j->plan.rank_calls[index];
 }
 
+/* Check the row just read and turn it into *out (index: its position in
+ * "regions", for messages); a row to go in pieces gets no per-call arrays
+ * here (jp_pieces()). */
 static int jp_row_check(struct jsonprof *j, size_t index, struct h5prof_row *out)
 {
 	struct jrow *r = &j->row;
