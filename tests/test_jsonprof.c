@@ -218,12 +218,12 @@ static void write_long_row(const char *path, size_t n, size_t short_ends, size_t
 /*
  * Rows of the pieces' least or more are handed out in pieces, their
  * columns spilled to a temporary file past a quarter of it and read back a
- * window at a time, and so are the rows spilled of a rank of as many
- * calls (the first pass counts them); another row spilled is read back
- * whole: with the least at 10 (spilled past 2 values), the JSON twin of a
- * profile of rank 0's rows of 100 (with GPU durations) and 5 calls and
- * rank 1's of 3 reads the same as held whole, plain and gzip, in windows
- * of 1, 3, 64 and the default.  Within a row in
+ * window at a time, and so are the long rows of a rank of as many calls
+ * (the first pass counts them); another row is held, never spilled: with
+ * the least at 10 (spilled past 2 values), the JSON twin of a profile of
+ * rank 0's rows of 100 (with GPU durations) and 5 calls and rank 1's of 3
+ * reads the same as held whole, plain and gzip, in windows of 1, 3, 64
+ * and the default.  Within a row in
  * pieces, a negative duration names its call, and columns of different
  * lengths are refused as in a held row.
  */
@@ -250,7 +250,7 @@ static void test_rows_in_pieces(void **state)
 			assert_int_equal(tu_profile_load_pieces(&b, path, 10), 0);
 			assert_int_equal(a.npieces, 0);
 			/* rank 0's rows (100 + 5 calls) in pieces, as in an
-			 * HDF5 file; rank 1's (3) spilled and read back whole */
+			 * HDF5 file; rank 1's (3) held */
 			assert_int_equal(b.npieces, npieces[w]);
 			assert_int_equal(a.nrows, b.nrows);
 			assert_int_equal(a.num_events, b.num_events);
@@ -290,15 +290,23 @@ static void test_rows_in_pieces(void **state)
 		setenv("TMPDIR", tu_path("no-such-dir"), 1);
 		err_clear();
 		assert_int_equal(tu_profile_load_pieces(&l, path, 12), ERR_IO);
-		unsetenv("TMPDIR");
-		assert_non_null(
-		    strstr(err_msg(), "': regions[0]: cannot make a temporary file in '"));
 		assert_non_null(strstr(err_msg(),
-				       "no-such-dir' for its columns of more than a "
-				       "quarter of the calls of a row in pieces: no such file "
-				       "or directory (set TMPDIR to a directory with room for 8 "
-				       "bytes a value)"));
+				       "': regions[0] (rank 0, region 'big'): cannot make "
+				       "a temporary file in '"));
+		assert_non_null(strstr(err_msg(),
+				       "no-such-dir' for its lists (the call tree does not "
+				       "hold the row): no such file or directory (set TMPDIR "
+				       "to a directory with room for 8 bytes a value of each "
+				       "of its lists, and 9 bytes a call more)"));
 		assert_null(strchr(err_msg(), '\n'));
+		/* a row that does not go in pieces (its rank's 43 calls are
+		 * fewer than 100) is not spilled, though its lists are longer
+		 * than a quarter of that: no temporary file is needed */
+		assert_int_equal(tu_profile_load_pieces(&l, path, 100), 0);
+		assert_int_equal(l.npieces, 0);
+		assert_int_equal(l.rows[0].calls, 40);
+		tu_h5_loaded_free(&l);
+		unsetenv("TMPDIR");
 	}
 	jsonprof_testing_window(0);
 }

@@ -13,8 +13,8 @@
 #include "jsonprof/jsonplan.h"
 #include "jsonprof/jsontok.h"
 
-/* Rows of "regions" past which no plan is made: 13 bytes a row are kept,
- * 8 more while the plan is made (52 and 32 MiB at most). */
+/* Rows of "regions" past which no plan is made: 14 bytes a row are kept,
+ * 8 more while the plan is made (56 and 32 MiB at most). */
 #define JSONPLAN_MAX_ROWS ((size_t)1 << 22)
 
 /* A row of the plan: its rank and its index. */
@@ -117,7 +117,7 @@ static int jsonplan_regions(struct jtok *t, struct jsonplan *out, struct buf *ke
  * ranks lost their trees (bench/RESULTS.md, issue 26).  Without a plan
  * the ranks are built at the end, as before.
  */
-void jsonplan_make(struct jsonplan *out, const struct jtok *src)
+void jsonplan_make(struct jsonplan *out, const struct jtok *src, uint64_t piece_min)
 {
 	struct jtok t;
 	struct jtok_keys keys;
@@ -151,7 +151,8 @@ void jsonplan_make(struct jsonplan *out, const struct jtok *src)
 	if (!rc && found && n)
 		order = malloc(n * sizeof(*order));
 	out->last = order ? calloc(n, 1) : NULL;
-	if (!out->last) {
+	out->pieces = out->last ? calloc(n, 1) : NULL;
+	if (!out->pieces) {
 		err_clear();
 		free(order);
 		jsonplan_release(out);
@@ -166,7 +167,8 @@ void jsonplan_make(struct jsonplan *out, const struct jtok *src)
 	for (i = 0; i < n; i++)
 		if (i + 1 == n || order[i + 1].rank != order[i].rank)
 			out->last[order[i].index] = 1;
-	/* each row's calls become its rank's (rows order[a..b) are a rank's) */
+	/* each row's calls become its rank's (rows order[a..b) are a rank's),
+	 * once they have said whether the row goes in pieces */
 	for (a = 0; a < n; a = b) {
 		uint64_t sum = 0;
 
@@ -174,8 +176,14 @@ void jsonplan_make(struct jsonplan *out, const struct jtok *src)
 			sum = out->rank_calls[order[b].index] > UINT64_MAX - sum
 				  ? UINT64_MAX
 				  : sum + out->rank_calls[order[b].index];
-		for (i = a; i < b; i++)
-			out->rank_calls[order[i].index] = sum;
+		for (i = a; i < b; i++) {
+			uint64_t *c = &out->rank_calls[order[i].index];
+
+			out->pieces[order[i].index] =
+			    piece_min &&
+			    (*c >= piece_min || (*c >= piece_min / 4 && sum >= piece_min));
+			*c = sum;
+		}
 	}
 	free(order);
 }
@@ -187,5 +195,6 @@ void jsonplan_release(struct jsonplan *p)
 	free(p->rank);
 	free(p->last);
 	free(p->rank_calls);
+	free(p->pieces);
 	memset(p, 0, sizeof(*p));
 }

@@ -83,7 +83,7 @@ struct jsonprof {
 	struct jsonplan plan; /* which row is the last of its rank */
 	uint64_t piece_min;   /* rows of this many calls go in pieces; 0: never */
 	struct spool sp;      /* long columns of the row being read */
-	char sp_where[400];   /* its messages' prefix */
+	char sp_where[600];   /* its messages' prefix */
 	size_t index;	      /* the row being read: regions[index] */
 };
 
@@ -395,12 +395,17 @@ static int jp_spill(void *ctx, const int64_t *v, size_t n)
 	struct jrow *r = &j->row;
 	int rc;
 
-	snprintf(j->sp_where, sizeof(j->sp_where), "cannot read '%s': regions[%zu]", j->qpath,
-		 j->index);
+	if (r->has_name && r->has_rank)
+		snprintf(j->sp_where, sizeof(j->sp_where),
+			 "cannot read '%s': regions[%zu] (rank %" PRId64 ", region '%s')", j->qpath,
+			 j->index, r->rank, util_quote_msg(r->name.data));
+	else
+		snprintf(j->sp_where, sizeof(j->sp_where), "cannot read '%s': regions[%zu]",
+			 j->qpath, j->index);
 	if (!j->sp.open) {
-		rc = spool_open(
-		    &j->sp, j->sp_where, "8 bytes a value",
-		    "its columns of more than a quarter of the calls of a row in pieces");
+		rc = spool_open(&j->sp, j->sp_where,
+				"8 bytes a value of each of its lists, and 9 bytes a call more",
+				"its lists (the call tree does not hold the row)");
 		if (rc)
 			return rc;
 	}
@@ -409,15 +414,27 @@ static int jp_spill(void *ctx, const int64_t *v, size_t n)
 	return rc;
 }
 
-/* Per-call column k of the row: held, or spilled past a quarter of the
- * calls that go in pieces (so a row of as many is never held whole). */
+/* Whether the row being read may go in pieces, so that its long lists
+ * are spilled: the plan's word for it, or, without a plan, any row. */
+static int jp_may_go_in_pieces(const struct jsonprof *j)
+{
+	if (j->piece_min < 4)
+		return 0;
+	if (!j->plan.last)
+		return 1;
+	return j->index < j->plan.n && j->plan.pieces[j->index];
+}
+
+/* Per-call column k of the row: held, or, for a row that may go in
+ * pieces, spilled past a quarter of the calls that do (so that a row of
+ * as many is never held whole). */
 static int jp_column(struct jsonprof *j, int k)
 {
 	struct jrow *r = &j->row;
 	struct jtok_spill sp = {0, jp_spill, j, 0};
 	int rc;
 
-	if (j->piece_min < 4)
+	if (!jp_may_go_in_pieces(j))
 		return jtok_int64_array(&j->t, &r->col[k], col_keys[k]);
 	sp.at = (size_t)(j->piece_min / 4);
 	r->base[k] = r->end;
@@ -964,7 +981,7 @@ int jsonprof_read(struct jsonprof *j, h5prof_row_fn fn, void *ctx)
 				break;
 			}
 			have_regions = 1;
-			jsonplan_make(&j->plan, &j->t);
+			jsonplan_make(&j->plan, &j->t, j->piece_min);
 			rc = jp_regions(j, fn, ctx);
 		} else {
 			/* threads, tasks, likwid, line_profile, and keys of

@@ -72,11 +72,14 @@ struct jsonprof_nesting {
 };
 const struct jsonprof_nesting *jsonprof_nesting(const struct jsonprof *j);
 
-/* Before jsonprof_read(): hand out rows of n calls or more in pieces
- * (struct h5prof_row's piece_len; 0: never).  Such a row is never held
- * whole: each of its per-call columns goes to a temporary file in $TMPDIR
- * once it passes n / 4 values (a row of fewer calls than n is then read
- * back whole), and its pieces are read back from there. */
+/* Before jsonprof_read(): hand out rows of n calls or more in pieces, and
+ * rows of n / 4 or more of a rank of n calls or more (struct h5prof_row's
+ * piece_len and rank_calls; 0: never), as the HDF5 reader does.  Such a
+ * row is never held whole: each of its per-call lists goes to a temporary
+ * file in $TMPDIR once it passes n / 4 values.  The first pass says which
+ * rows go in pieces; without it (a document of more than 2^22 rows) any
+ * list that long is spilled, and a row that does not go in pieces after
+ * all is read back whole. */
 void jsonprof_set_piece_min(struct jsonprof *j, uint64_t n);
 
 /* Testing hook: calls a piece holds (0: the default, 65536). */
