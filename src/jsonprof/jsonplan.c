@@ -109,13 +109,14 @@ static int jsonplan_regions(struct jtok *t, struct jsonplan *out, struct buf *ke
 
 /*
  * A second reader of the same bytes skips all but the top-level keys and
- * each region's "rank", and the last row of each rank is marked, so that
- * jsonprof.c's jp_regions() says rank_last and each rank's call tree is
- * built as soon as its rows are read, as for an HDF5 file, in whatever
- * order the document gives its rows.  Before, every call of the file was
- * held until its end (333 MB for the medium run), and past 2^24 calls
- * ranks lost their trees (bench/RESULTS.md, issue 26).  Without a plan
- * the ranks are built at the end, as before.
+ * each region's "rank" and "start_times_ns", and the last row of each
+ * rank is marked, so that jsonrows.c's jsonprof_regions() says rank_last
+ * and each rank's call tree is built as soon as its rows are read, as for
+ * an HDF5 file, in whatever order the document gives its rows.  Before,
+ * every call of the file was held until its end (333 MB for the medium
+ * run), and past 2^24 calls ranks lost their trees (bench/RESULTS.md,
+ * issue 26).  Without a plan the ranks are built at the end, as before.
+ * The counts say which rows go in pieces (piece_min).
  */
 void jsonplan_make(struct jsonplan *out, const struct jtok *src, uint64_t piece_min)
 {

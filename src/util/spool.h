@@ -1,7 +1,7 @@
 /*
  * spool.h - a temporary file for values too many to hold in memory: a row
  * of more calls than the call tree holds (ingest_big.c) and the long
- * columns of a JSON profile's row (jsonprof.c).  The file is made in
+ * columns of a JSON profile's row (jsonrows.c).  The file is made in
  * $TMPDIR (else /tmp) and unlinked at once, so nothing is left behind even
  * by a crash; values are written and read at byte offsets the caller
  * keeps.  Every error is one line: the caller's prefix naming the file
