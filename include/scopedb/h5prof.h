@@ -119,6 +119,16 @@ struct h5prof_row {
 	const char *tags_json;	 /* normalized JSON array text, "[]" = none */
 };
 
+/* Whether a row of calls calls, of a rank of rank_calls (0: not known),
+ * goes in pieces when rows of piece_min calls do (h5prof_set_piece_min();
+ * 0: none): a row of piece_min calls or more, or of a quarter of that in
+ * a rank of as many.  Every reader decides by this rule. */
+static inline int h5prof_goes_in_pieces(uint64_t calls, uint64_t rank_calls, uint64_t piece_min)
+{
+	return piece_min &&
+	       (calls >= piece_min || (calls >= piece_min / 4 && rank_calls >= piece_min));
+}
+
 /* Make row the piece of calls [from, from + len) of its row (calls: the
  * whole row's), the last when it ends the row. */
 static inline void h5prof_row_piece(struct h5prof_row *row, uint64_t from, uint64_t len)

@@ -244,9 +244,7 @@ uint64_t h5prof_rank_calls(const struct h5prof *p, uint32_t rank)
 
 int h5prof_in_pieces(const struct h5prof *p, const struct prow *r)
 {
-	return p->piece_min &&
-	       (r->count >= p->piece_min ||
-		(r->count >= p->piece_min / 4 && h5prof_rank_calls(p, r->rank) >= p->piece_min));
+	return h5prof_goes_in_pieces(r->count, h5prof_rank_calls(p, r->rank), p->piece_min);
 }
 
 uint64_t h5prof_max_whole(const struct h5prof *p)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "scopedb/err.h"
+#include "scopedb/h5prof.h"
 #include "scopedb/util.h"
 #include "jsonprof/jsonplan.h"
 #include "jsonprof/jsontok.h"
@@ -181,8 +182,7 @@ void jsonplan_make(struct jsonplan *out, const struct jtok *src, uint64_t piece_
 			uint64_t *c = &out->rank_calls[order[i].index];
 
 			out->pieces[order[i].index] =
-			    piece_min &&
-			    (*c >= piece_min || (*c >= piece_min / 4 && sum >= piece_min));
+			    (unsigned char)h5prof_goes_in_pieces(*c, sum, piece_min);
 			*c = sum;
 		}
 	}

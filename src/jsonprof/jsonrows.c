@@ -565,12 +565,11 @@ static int jp_row_check(struct jsonprof *j, size_t index, struct h5prof_row *out
 					       jsonprof_col_keys[k], jsonprof_col_keys[COL_START]);
 		out->has_events = 1;
 		out->calls = n;
-		/* a spilled row (more than a quarter of the pieces' least) of
-		 * a rank of as many, or longer: in pieces, as the HDF5 reader
-		 * hands it (h5prof_set_piece_min()), read back a window at a
-		 * time (jp_pieces()) */
+		/* a spilled row that goes in pieces by the readers' rule (so
+		 * longer than a quarter of the pieces' least): read back a
+		 * window at a time (jp_pieces()) */
 		if (r->any_spilled &&
-		    (n >= j->piece_min || jp_rank_calls(j, index, r->rank) >= j->piece_min)) {
+		    h5prof_goes_in_pieces(n, jp_rank_calls(j, index, r->rank), j->piece_min)) {
 			r->in_pieces = 1;
 		} else {
 			/* a column spilled short of a row in pieces: held after all */
