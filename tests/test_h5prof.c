@@ -400,6 +400,58 @@ static void test_chunk_boundaries(void **state)
 	h5prof_set_chunk_events(0);
 }
 
+/*
+ * Rows with unclaimed events between them (the index may leave gaps) read
+ * the same with any window: the ring of prefetched windows (four of a
+ * window's length, two when a window widens to a gzip chunk) is dropped
+ * and the window of the next row loaded when that row starts past them.
+ * The long rows' profile with its rows cut to 2, 50 and 1 calls (gaps of
+ * 3, 50 and 2 events), plain and gzip (chunks of 80), schemas 2 and 3.
+ */
+static void test_window_gaps(void **state)
+{
+	const struct h5write_profile *prof = tu_h5_long_rows();
+	static const uint64_t counts[] = {2, 50, 1, 0};
+	struct h5write_row rows[4];
+	struct h5write_profile cut = *prof;
+	size_t i, windows[] = {1, 2, 3, 4, 7, 64};
+	int gz, schema;
+
+	(void)state;
+	for (i = 0; i < 4; i++) {
+		rows[i] = prof->rows[i];
+		rows[i].calls = counts[i];
+	}
+	cut.rows = rows;
+	for (gz = 0; gz < 2; gz++) {
+		for (schema = 2; schema <= 3; schema++) {
+			struct h5write_opts o = tu_h5_opts(schema, 0);
+			struct tu_h5_damage d = {NULL, "/rank_region_index/event_counts",
+						 H5WRITE_U64, counts, 4};
+			const char *path = tu_path("gaps.h5");
+
+			o.gzip = gz;
+			o.chunk = gz ? 80 : 0;
+			o.gpu = 1;
+			assert_int_equal(h5write_file(path, prof, &o), 0);
+			tu_h5_damage(path, &d);
+			for (i = 0; i < sizeof(windows) / sizeof(windows[0]); i++) {
+				struct tu_h5_loaded l;
+
+				h5prof_set_chunk_events(windows[i]);
+				assert_int_equal(tu_h5_load(&l, path), 0);
+				tu_h5_check(&l, &cut, &o);
+				tu_h5_loaded_free(&l);
+				assert_int_equal(tu_h5_load_pieces(&l, path, 10), 0);
+				tu_h5_check(&l, &cut, &o);
+				assert_true(l.npieces >= 1);
+				tu_h5_loaded_free(&l);
+			}
+		}
+	}
+	h5prof_set_chunk_events(0);
+}
+
 static void test_stream_writer(void **state)
 {
 	const struct h5write_profile *std = tu_h5_standard();
@@ -1299,6 +1351,7 @@ TU_MAIN(NULL, NULL,
 	    cmocka_unit_test(test_metadata),
 	    cmocka_unit_test(test_columnar_offsets_out_of_order),
 	    cmocka_unit_test(test_chunk_boundaries),
+	    cmocka_unit_test(test_window_gaps),
 	    cmocka_unit_test(test_stream_writer),
 	    cmocka_unit_test(test_mpi_size_range),
 	    cmocka_unit_test(test_stream_errors),

@@ -10,8 +10,9 @@
  * with the largest row.  Compressed chunks longer than the longest window
  * (h5columnar_max_window()) get a one-chunk cache instead, so that each chunk is
  * still decompressed once.  While the rows of one window are handed out, a
- * prefetch thread reads the next one (struct h5prefetch); it is the only
- * thread calling libhdf5 while it exists.
+ * prefetch thread reads the next ones, a ring of windows (struct
+ * h5prefetch, H5WIN_RING); it is the only thread calling libhdf5 while it
+ * exists.
  */
 #include <inttypes.h>
 #include <pthread.h>
@@ -221,19 +222,31 @@ int h5columnar_decode(const struct h5prof *p, const struct prow *r, int delta, c
 /* h5win_load() failure code offset: the read failed for want of memory. */
 #define H5WIN_NOMEM 100
 
-/* A window of every event column: events [start, start + len). */
+/* A window of every event column: events [start, start + len), set when
+ * it is requested (h5win_extent()).  ready and fail are written by the
+ * prefetch thread under its mutex: the load is done, and how it went
+ * (h5win_load()'s code). */
 struct h5win {
 	int64_t *col[EV_N];
 	uint64_t start, len;
+	int ready, fail;
 };
+
+/* Windows of the ring when they are of the default length: while the rows
+ * of one are handed out, the prefetch thread reads (and inflates) the
+ * next ones, so that neither thread waits on the other's every window
+ * (with two, each waited hundreds of times a medium gzip profile).  Longer
+ * windows (chunks of up to H5PROF_MAX_WINDOWS windows) keep two. */
+#define H5WIN_RING 4
 
 /*
  * The reader of event windows on a second thread: while the rows of one
- * window are handed out, the next window is read (and, in gzip files,
- * decompressed) into the other buffer.  libhdf5 is not thread-safe, so
- * while this thread exists it makes every H5* call of the read; the
- * calling thread only waits for it.  It never calls err_set() either: a
- * failure is passed back in fail and reported by the calling thread.
+ * window are handed out, the windows after it are read (and, in gzip
+ * files, decompressed) into the others, in the order they were asked for
+ * (a queue of up to H5WIN_RING).  libhdf5 is not thread-safe, so while
+ * this thread exists it makes every H5* call of the read; the calling
+ * thread only waits for it.  It never calls err_set() either: a failure
+ * is passed back in the window's fail and reported by the calling thread.
  */
 struct h5prefetch {
 	const struct h5prof *p;
@@ -241,20 +254,19 @@ struct h5prefetch {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	int started;
-	int busy; /* a request is being served */
 	int quit;
-	struct h5win *w; /* the request: load the window of event pos into w */
-	uint64_t pos;
-	int fail;	    /* h5win_load() of the last request */
+	struct h5win *q[H5WIN_RING]; /* the requests: q[head], ... (n of them) */
+	int head, n;
 	struct h5inflate z; /* scratch of h5win_load(), by whichever thread loads */
 };
 
-/* Per-read buffers: two windows of the event columns (the current one is
- * win[cur], cur < 0 before the first) and the current row. */
+/* Per-read buffers: a ring of nwin windows of the event columns (the
+ * current one is win[cur], cur < 0 before the first; the ahead after it
+ * are requested, up to the event next), and the current row. */
 struct h5evbufs {
-	struct h5win win[2];
-	int cur;
-	int pending; /* win[1 - cur] is being loaded by pf */
+	struct h5win win[H5WIN_RING];
+	int nwin, cur, ahead;
+	uint64_t next;
 	struct h5prefetch pf;
 	struct h5rowbuf row;
 	int64_t *piece[2]; /* a piece's computed starts, or durations */
@@ -268,10 +280,8 @@ static void h5evbufs_release(struct h5evbufs *b)
 
 	h5prefetch_stop(&b->pf);
 	h5inflate_release(&b->pf.z);
-	for (i = 0; i < EV_N; i++) {
-		free(b->win[0].col[i]);
-		free(b->win[1].col[i]);
-	}
+	for (i = 0; i < EV_N * H5WIN_RING; i++)
+		free(b->win[i / EV_N].col[i % EV_N]);
 	h5prof_rowbuf_release(&b->row);
 	free(b->piece[0]);
 	free(b->piece[1]);
@@ -298,26 +308,39 @@ static hsize_t h5columnar_window_len(const struct h5prof *p)
 }
 
 /*
- * Load a window of every event column that contains event pos into w
- * (buffers of h5columnar_window_len() events), starting on a chunk boundary of
- * the first column when its chunks fit in a window (as bench_rawread
- * reads, and at the same speed), else at pos.  libhdf5 then reads whole
- * chunks straight into the window; gzip chunks are inflated by
- * h5inflate_read() where it can (z: its scratch).  Runs on the prefetch thread: no
- * err_set(); returns 0, k + 1 when column k cannot be read (H5WIN_NOMEM +
- * k + 1 when for want of memory), or -1 when no dataspace can be made
- * (h5columnar_window_error() words it).  The error stack is the calling
- * thread's, so the cause is found here.
+ * The window of event pos into w->start and w->len: from a chunk boundary
+ * of the first column when its chunks fit in a window (as bench_rawread
+ * reads, and at the same speed), else from pos; h5columnar_window_len()
+ * events, or those left.  So the window after it starts at w->start +
+ * w->len, known before either is read.
  */
-static int h5win_load(const struct h5prof *p, struct h5win *w, uint64_t pos, struct h5inflate *z)
+static void h5win_extent(const struct h5prof *p, struct h5win *w, uint64_t pos)
 {
-	hsize_t start = pos, count, len = h5columnar_window_len(p), align = p->ev[0].chunk;
-	hid_t mem;
-	int k, fail = 0;
+	uint64_t start = pos, len = h5columnar_window_len(p), align = p->ev[0].chunk;
 
 	if (align > 0 && align <= len)
 		start = pos / align * align;
-	count = p->nev - start < len ? p->nev - start : len;
+	w->start = start;
+	w->len = p->nev - start < len ? p->nev - start : len;
+}
+
+/*
+ * Load window w (its extent set by h5win_extent(); buffers of
+ * h5columnar_window_len() events) of every event column.  libhdf5 reads
+ * whole chunks straight into the window; gzip chunks are inflated by
+ * h5inflate_read() where it can (z: its scratch).  Runs on the prefetch
+ * thread: no err_set(), and w is not written but for its columns; returns
+ * 0, k + 1 when column k cannot be read (H5WIN_NOMEM + k + 1 when for
+ * want of memory), or -1 when no dataspace can be made
+ * (h5columnar_window_error() words it).  The error stack is the calling
+ * thread's, so the cause is found here.
+ */
+static int h5win_load(const struct h5prof *p, const struct h5win *w, struct h5inflate *z)
+{
+	hsize_t start = w->start, count = w->len, len = h5columnar_window_len(p);
+	hid_t mem;
+	int k, fail = 0;
+
 	mem = H5Screate_simple(1, &count, NULL);
 	if (mem < 0)
 		return -1;
@@ -333,8 +356,6 @@ static int h5win_load(const struct h5prof *p, struct h5win *w, uint64_t pos, str
 			fail = h5prof_hdf5_nomem() ? H5WIN_NOMEM + k + 1 : k + 1;
 	}
 	H5Sclose(mem);
-	w->start = start;
-	w->len = fail ? 0 : count;
 	return fail;
 }
 
@@ -358,25 +379,29 @@ static int h5columnar_window_error(const struct h5prof *p, uint64_t pos, int fai
 			   (unsigned long long)pos, end, c->label);
 }
 
-/* The prefetch thread: serve one request at a time until told to quit.
+/* The prefetch thread: serve the requests in order until told to quit.
  * libhdf5's automatic error printing is per thread: off here too. */
 static void *h5prefetch_main(void *arg)
 {
 	struct h5prefetch *pf = arg;
+	struct h5win *w;
 	int fail;
 
 	H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
 	pthread_mutex_lock(&pf->mu);
 	for (;;) {
-		while (!pf->busy && !pf->quit)
+		while (!pf->n && !pf->quit)
 			pthread_cond_wait(&pf->cv, &pf->mu);
 		if (pf->quit)
 			break;
+		w = pf->q[pf->head];
 		pthread_mutex_unlock(&pf->mu);
-		fail = h5win_load(pf->p, pf->w, pf->pos, &pf->z);
+		fail = h5win_load(pf->p, w, &pf->z);
 		pthread_mutex_lock(&pf->mu);
-		pf->fail = fail;
-		pf->busy = 0;
+		w->fail = fail;
+		w->ready = 1;
+		pf->head = (pf->head + 1) % H5WIN_RING;
+		pf->n--;
 		pthread_cond_broadcast(&pf->cv);
 	}
 	pthread_mutex_unlock(&pf->mu);
@@ -392,13 +417,14 @@ static void h5prefetch_start(struct h5prefetch *pf, const struct h5prof *p)
 	pf->started = !util_thread_start(&pf->thread, &pf->mu, &pf->cv, h5prefetch_main, pf);
 }
 
-/* Wait until the thread has served its request (it then makes no H5 call). */
-static void h5prefetch_wait(struct h5prefetch *pf)
+/* Wait until window w has been loaded (the thread then makes no H5 call
+ * for it), or with no requests left, until the thread is idle. */
+static void h5prefetch_wait(struct h5prefetch *pf, const struct h5win *w)
 {
 	if (!pf->started)
 		return;
 	pthread_mutex_lock(&pf->mu);
-	while (pf->busy)
+	while (w ? !w->ready : pf->n > 0)
 		pthread_cond_wait(&pf->cv, &pf->mu);
 	pthread_mutex_unlock(&pf->mu);
 }
@@ -411,32 +437,34 @@ static void h5prefetch_stop(struct h5prefetch *pf)
 	pf->started = 0;
 }
 
-/* Load the window of event pos into w: by the prefetch thread in the
- * background (then *fail is set later), or here when there is none. */
-static void h5prefetch_request(struct h5prefetch *pf, struct h5win *w, uint64_t pos, int *fail)
+/* Load the window of event pos into w: queued for the prefetch thread
+ * (then w->ready and w->fail are set later), or here when there is none. */
+static void h5prefetch_request(struct h5prefetch *pf, struct h5win *w, uint64_t pos)
 {
+	h5win_extent(pf->p, w, pos);
+	w->ready = 0;
 	if (!pf->started) {
-		*fail = h5win_load(pf->p, w, pos, &pf->z);
+		w->fail = h5win_load(pf->p, w, &pf->z);
+		w->ready = 1;
 		return;
 	}
 	pthread_mutex_lock(&pf->mu);
-	pf->w = w;
-	pf->pos = pos;
-	pf->busy = 1;
+	pf->q[(pf->head + pf->n) % H5WIN_RING] = w;
+	pf->n++;
 	pthread_cond_broadcast(&pf->cv);
 	pthread_mutex_unlock(&pf->mu);
 }
 
 /*
- * Make b->win[b->cur] the window that holds event pos: the prefetched one
- * when it does (the rows are read in file order, so it nearly always
- * does), else a fresh load.  Then start loading the window after it.
+ * Make b->win[b->cur] the window that holds event pos: the next one of the
+ * ring when it does (the rows are read in file order, so it nearly always
+ * does), else a fresh load once the thread has done with the requests
+ * before it.  Then ask for the windows after it, up to the ring's size.
  */
 static int h5columnar_window(const struct h5prof *p, struct h5evbufs *b, uint64_t pos)
 {
 	struct h5win *w;
-	uint64_t next;
-	int other, fail = 0, k;
+	int nx, k, i;
 
 	/* validated at open; guards against an endless loop */
 	if (pos >= p->nev)
@@ -444,46 +472,51 @@ static int h5columnar_window(const struct h5prof *p, struct h5evbufs *b, uint64_
 	if (b->cur >= 0 && pos >= b->win[b->cur].start &&
 	    pos < b->win[b->cur].start + b->win[b->cur].len)
 		return 0;
-	if (!b->win[0].col[0]) {
-		/* first use: the buffers of both windows */
+	if (!b->nwin) {
+		/* first use: the buffers of the ring's windows (one ring
+		 * of H5WIN_RING, of two when the windows are longer than
+		 * the default, and one with nothing to prefetch) */
 		uint64_t len = h5columnar_window_len(p);
 		size_t n = p->nev < len ? (size_t)p->nev : (size_t)len;
 
-		for (k = 0; k < EV_N; k++) {
-			if (p->ev[k].dset < 0)
-				continue;
-			b->win[0].col[k] = malloc((n ? n : 1) * sizeof(int64_t));
-			b->win[1].col[k] = malloc((n ? n : 1) * sizeof(int64_t));
-			if (!b->win[0].col[k] || !b->win[1].col[k])
-				return err_nomem();
-		}
+		b->nwin = p->nev <= n ? 1 : len > h5columnar_chunk ? 2 : H5WIN_RING;
+		for (i = 0; i < b->nwin; i++)
+			for (k = 0; k < EV_N; k++) {
+				if (p->ev[k].dset < 0)
+					continue;
+				b->win[i].col[k] = malloc((n ? n : 1) * sizeof(int64_t));
+				if (!b->win[i].col[k])
+					return err_nomem();
+			}
 		b->pf.p = p;
-		if (p->nev > n)
+		if (b->nwin > 1)
 			h5prefetch_start(&b->pf, p);
 	}
-	other = b->cur < 0 ? 0 : 1 - b->cur;
-	w = &b->win[other];
-	if (b->pending) {
-		/* a failed prefetch leaves w empty: then the load below says
+	nx = b->cur < 0 ? 0 : (b->cur + 1) % b->nwin;
+	w = &b->win[nx];
+	if (b->ahead) {
+		/* a failed prefetch is not reported: the load below says
 		 * what is wrong, if the rows need that window at all */
-		h5prefetch_wait(&b->pf);
-		b->pending = 0;
+		h5prefetch_wait(&b->pf, w);
+		b->ahead--;
 	}
-	if (!(w->len && pos >= w->start && pos < w->start + w->len)) {
+	if (!(w->ready && !w->fail && pos >= w->start && pos < w->start + w->len)) {
 		/* not the prefetched window (or none): load it now */
-		h5prefetch_request(&b->pf, w, pos, &fail);
-		h5prefetch_wait(&b->pf);
-		if (b->pf.started)
-			fail = b->pf.fail;
-		if (fail)
-			return h5columnar_window_error(p, pos, fail);
+		h5prefetch_wait(&b->pf, NULL);
+		b->ahead = 0;
+		h5prefetch_request(&b->pf, w, pos);
+		h5prefetch_wait(&b->pf, w);
+		if (w->fail)
+			return h5columnar_window_error(p, pos, w->fail);
+		b->next = w->start + w->len;
 	}
-	b->cur = other;
-	next = w->start + w->len;
-	if (b->pf.started && next < p->nev) {
-		b->win[1 - other].len = 0;
-		h5prefetch_request(&b->pf, &b->win[1 - other], next, &fail);
-		b->pending = 1;
+	b->cur = nx;
+	while (b->pf.started && b->ahead < b->nwin - 1 && b->next < p->nev) {
+		struct h5win *a = &b->win[(nx + 1 + b->ahead) % b->nwin];
+
+		h5prefetch_request(&b->pf, a, b->next);
+		b->next = a->start + a->len;
+		b->ahead++;
 	}
 	return 0;
 }
