@@ -456,10 +456,10 @@ static void h5prefetch_request(struct h5prefetch *pf, struct h5win *w, uint64_t 
 }
 
 /*
- * Make b->win[b->cur] the window that holds event pos: the next one of the
- * ring when it does (the rows are read in file order, so it nearly always
- * does), else a fresh load once the thread has done with the requests
- * before it.  Then ask for the windows after it, up to the ring's size.
+ * Make b->win[b->cur] the window that holds event pos: one of those read
+ * ahead when it does (the rows are read in file order, so it nearly always
+ * is the next), else a fresh load once the thread has done with the
+ * requests.  Then ask for the windows after it, up to the ring's size.
  */
 static int h5columnar_window(const struct h5prof *p, struct h5evbufs *b, uint64_t pos)
 {
@@ -492,16 +492,29 @@ static int h5columnar_window(const struct h5prof *p, struct h5evbufs *b, uint64_
 		if (b->nwin > 1)
 			h5prefetch_start(&b->pf, p);
 	}
+	/* the window of pos among those asked for (their extents are set at
+	 * the request): the thread serves them in order, so once it is done
+	 * those before it are too, and they are passed over (a row may skip
+	 * events no row claims) */
 	nx = b->cur < 0 ? 0 : (b->cur + 1) % b->nwin;
-	w = &b->win[nx];
-	if (b->ahead) {
-		/* a failed prefetch is not reported: the load below says
-		 * what is wrong, if the rows need that window at all */
-		h5prefetch_wait(&b->pf, w);
-		b->ahead--;
+	for (k = 0; k < b->ahead; k++) {
+		w = &b->win[(nx + k) % b->nwin];
+		if (pos >= w->start && pos < w->start + w->len)
+			break;
 	}
+	if (k < b->ahead) {
+		nx = (nx + k) % b->nwin;
+		h5prefetch_wait(&b->pf, &b->win[nx]);
+		b->ahead -= k + 1;
+	} else if (b->ahead) {
+		/* none holds pos: let the thread finish them first */
+		h5prefetch_wait(&b->pf, NULL);
+		b->ahead = 0;
+	}
+	w = &b->win[nx];
 	if (!(w->ready && !w->fail && pos >= w->start && pos < w->start + w->len)) {
-		/* not the prefetched window (or none): load it now */
+		/* not a window read ahead (or it failed: the load below
+		 * says what is wrong): load it now */
 		h5prefetch_wait(&b->pf, NULL);
 		b->ahead = 0;
 		h5prefetch_request(&b->pf, w, pos);
