@@ -336,12 +336,13 @@ static void test_long_chunk_once(void **state)
 }
 
 /*
- * Every filter pipeline, chunk length and window reads the same values; the
- * chunks are inflated by scopedb (h5inflate.c) for deflate and shuffle +
- * deflate only (and chunks of at most 64 windows), and by libhdf5 for any
- * pipeline with another filter.  The
- * values use all eight bytes (starts past 2^56), so a byte plane put back
- * in the wrong place changes them.
+ * Every filter pipeline, chunk length and window reads the same values, in
+ * the columnar layout (schema 3) and in schema 1's region groups (read
+ * whole); the chunks are inflated by scopedb (h5inflate.c) for deflate and
+ * shuffle + deflate only (and chunks of at most 64 windows), and by
+ * libhdf5 for any pipeline with another filter.  The values use all eight
+ * bytes (starts past 2^56), so a byte plane put back in the wrong place
+ * changes them.
  */
 static void test_inflate_filters(void **state)
 {
@@ -361,40 +362,46 @@ static void test_inflate_filters(void **state)
 	static int64_t starts[N], ends[N];
 	const char *path = tu_path("filters.h5");
 	size_t f, c, w, i;
+	int schema;
 
 	(void)state;
 	for (i = 0; i < N; i++) {
 		starts[i] = ((int64_t)1 << 57) + (int64_t)(i * 1000003 + (i * 7919) % 13);
 		ends[i] = starts[i] + (int64_t)((i * 0x9E3779B1u) % 100000007u);
 	}
-	for (f = 0; f < sizeof(pipes) / sizeof(pipes[0]); f++) {
-		for (c = 0; c < sizeof(chunks) / sizeof(chunks[0]); c++) {
-			struct h5write_opts o = tu_h5_opts(3, 0);
+	for (schema = 1; schema <= 3; schema += 2) {
+		for (f = 0; f < sizeof(pipes) / sizeof(pipes[0]); f++) {
+			for (c = 0; c < sizeof(chunks) / sizeof(chunks[0]); c++) {
+				struct h5write_opts o = tu_h5_opts(schema, 0);
 
-			o.filters = pipes[f].filters;
-			o.chunk = chunks[c];
-			write_row(path, starts, ends, N, &o);
-			for (w = 0; w < sizeof(windows) / sizeof(windows[0]); w++) {
-				struct chunk_ctx ctx = {starts, ends, 0, 0};
-				struct h5prof *p = NULL;
-				unsigned long own = h5prof_inflated_chunks();
+				o.filters = pipes[f].filters;
+				o.chunk = chunks[c];
+				write_row(path, starts, ends, N, &o);
+				for (w = 0; w < sizeof(windows) / sizeof(windows[0]); w++) {
+					struct chunk_ctx ctx = {starts, ends, 0, 0};
+					struct h5prof *p = NULL;
+					unsigned long own = h5prof_inflated_chunks();
 
-				h5prof_set_chunk_events(windows[w]);
-				assert_int_equal(h5prof_open(&p, path), 0);
-				if (h5prof_read(p, chunk_row, &ctx))
-					fail_msg("filters %u, chunk %zu, window %zu: %s",
-						 pipes[f].filters, chunks[c], windows[w],
-						 err_msg());
-				assert_int_equal(ctx.calls, N);
-				own = h5prof_inflated_chunks() - own;
-				/* chunks over 64 windows go through libhdf5's cache */
-				if ((pipes[f].own &&
-				     chunks[c] <= 64 * (windows[w] ? windows[w] : 65536)) !=
-				    (own > 0))
-					fail_msg("filters %u, chunk %zu, window %zu: %lu chunks "
-						 "inflated by scopedb",
-						 pipes[f].filters, chunks[c], windows[w], own);
-				h5prof_free(p);
+					h5prof_set_chunk_events(windows[w]);
+					assert_int_equal(h5prof_open(&p, path), 0);
+					if (h5prof_read(p, chunk_row, &ctx))
+						fail_msg("schema %d, filters %u, chunk %zu, window "
+							 "%zu: %s",
+							 schema, pipes[f].filters, chunks[c],
+							 windows[w], err_msg());
+					assert_int_equal(ctx.calls, N);
+					own = h5prof_inflated_chunks() - own;
+					/* chunks over 64 windows go through libhdf5's cache */
+					if ((pipes[f].own &&
+					     chunks[c] <= 64 * (windows[w] ? windows[w] : 65536)) !=
+					    (own > 0))
+						fail_msg(
+						    "schema %d, filters %u, chunk %zu, window %zu: "
+						    "%lu chunks inflated by scopedb",
+						    schema, pipes[f].filters, chunks[c], windows[w],
+						    own);
+					h5prof_free(p);
+				}
 			}
 		}
 	}

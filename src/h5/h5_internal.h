@@ -62,12 +62,14 @@ typedef H5O_info_t h5util_oinfo;
 
 /* Row flags: schema-1 region group has a gpu_durations dataset, call_ids
  * and parent_ids, thread_ids, task_ids; the row is its rank's last in the
- * read (every layout). */
+ * read (every layout); schema 1: its start or end times are gzip chunks
+ * h5inflate.c can inflate (h5inflate_kind()). */
 #define PROW_GPU 1u
 #define PROW_IDS 2u
 #define PROW_THR 4u
 #define PROW_TASK 8u
 #define PROW_LAST 16u
+#define PROW_INFLATE 32u
 
 /* The event columns of the columnar layout (struct h5prof.ev): the times
  * (starts or deltas, ends or durations), then the optional ones. */

@@ -271,6 +271,8 @@ static int h5hier_region(struct h5prof *p, size_t *cap, hid_t rg, const char *rg
 	/* ids are used as a pair: one without the other is not read */
 	if ((opt[1].dset >= 0) != (opt[2].dset >= 0))
 		r.flags &= ~PROW_IDS;
+	if (st.inflate || en.inflate)
+		r.flags |= PROW_INFLATE;
 	rc = h5hier_region_attrs(p, g, label, &r);
 	if (rc)
 		goto out;
@@ -400,20 +402,49 @@ out:
 	return rc;
 }
 
-/* Read one whole dataset of a schema-1 region group into dst. */
+/*
+ * Read one whole dataset of a schema-1 region group into dst.  In a row
+ * whose times are gzip chunks h5inflate.c vouches for (PROW_INFLATE, seen
+ * at open), the dataset is opened as a column and its chunks inflated here
+ * (z: the scratch, up to a chunk of h5columnar_max_window() values), as
+ * the columnar reader's are: libhdf5's zlib took a quarter of a gzip
+ * schema-1 ingest.  Anything else, and any chunk h5inflate_read() leaves
+ * to libhdf5, is read by H5Dread.
+ */
 static int h5hier_read_whole(const struct h5prof *p, hid_t g, const char *name, const char *label,
-			     int64_t *dst, uint64_t n)
+			     int64_t *dst, uint64_t n, unsigned flags, struct h5inflate *z)
 {
-	hid_t d;
+	struct h5col c;
 	herr_t st;
+	int rc;
 
 	if (n == 0)
 		return 0;
-	d = H5Dopen2(g, name, H5P_DEFAULT);
-	if (d < 0)
-		return h5prof_damaged(p, "cannot open dataset", label);
-	st = H5Dread(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, dst);
-	H5Dclose(d);
+	h5col_init(&c);
+	if (flags & PROW_INFLATE) {
+		rc = h5col_open(p, &c, g, name, label, H5T_INTEGER, "int64", 1);
+		if (rc)
+			return rc;
+		if (c.n != n) {
+			rc = h5prof_fail(p, ERR_IO,
+					 "'%s' has %llu values, not %llu: the file changed while "
+					 "it was read; nothing stored",
+					 h5prof_q(label), (unsigned long long)c.n,
+					 (unsigned long long)n);
+			h5col_close(&c);
+			return rc;
+		}
+		if (c.chunk <= h5columnar_max_window() && !h5inflate_read(&c, 0, n, dst, z)) {
+			h5col_close(&c);
+			return 0;
+		}
+	} else {
+		c.dset = H5Dopen2(g, name, H5P_DEFAULT);
+		if (c.dset < 0)
+			return h5prof_damaged(p, "cannot open dataset", label);
+	}
+	st = H5Dread(c.dset, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, dst);
+	h5col_close(&c);
 	if (st < 0)
 		return h5prof_damaged(p, "cannot read dataset", label);
 	return 0;
@@ -556,6 +587,7 @@ out:
 int h5hier_read(struct h5prof *p, h5prof_row_fn fn, void *ctx)
 {
 	struct h5rowbuf b;
+	struct h5inflate z;
 	struct h5prof_row row;
 	hid_t regs = H5I_INVALID_HID, g = H5I_INVALID_HID;
 	size_t i, cur = SIZE_MAX;
@@ -563,6 +595,7 @@ int h5hier_read(struct h5prof *p, h5prof_row_fn fn, void *ctx)
 	int rc = 0;
 
 	memset(&b, 0, sizeof(b));
+	memset(&z, 0, sizeof(z));
 	whole = h5prof_max_whole(p);
 	rc = h5prof_rowbuf_reserve(&b, (size_t)(whole ? whole : 1), 0);
 	if (rc)
@@ -609,7 +642,8 @@ int h5hier_read(struct h5prof *p, h5prof_row_fn fn, void *ctx)
 			n = h5hier_columns(r, &b, name, dst);
 			for (k = 0; k < n && !rc; k++) {
 				snprintf(label, sizeof(label), "%s/%s", path, name[k]);
-				rc = h5hier_read_whole(p, g, name[k], label, dst[k], r->count);
+				rc = h5hier_read_whole(p, g, name[k], label, dst[k], r->count,
+						       r->flags, &z);
 			}
 			if (rc)
 				goto out;
@@ -632,5 +666,6 @@ out:
 	if (regs >= 0)
 		H5Gclose(regs);
 	h5prof_rowbuf_release(&b);
+	h5inflate_release(&z);
 	return rc;
 }
