@@ -402,6 +402,15 @@ out:
 	return rc;
 }
 
+/* A dataset of have values where the file had want when it was opened. */
+static int h5hier_changed(const struct h5prof *p, const char *label, uint64_t have, uint64_t want)
+{
+	return h5prof_fail(p, ERR_IO,
+			   "'%s' has %llu values, not %llu: the file changed while it was read; "
+			   "nothing stored",
+			   h5prof_q(label), (unsigned long long)have, (unsigned long long)want);
+}
+
 /*
  * Read one whole dataset of a schema-1 region group into dst.  In a row
  * whose times are gzip chunks h5inflate.c vouches for (PROW_INFLATE, seen
@@ -426,13 +435,8 @@ static int h5hier_read_whole(const struct h5prof *p, hid_t g, const char *name, 
 		if (rc)
 			return rc;
 		if (c.n != n) {
-			rc = h5prof_fail(p, ERR_IO,
-					 "'%s' has %llu values, not %llu: the file changed while "
-					 "it was read; nothing stored",
-					 h5prof_q(label), (unsigned long long)c.n,
-					 (unsigned long long)n);
 			h5col_close(&c);
-			return rc;
+			return h5hier_changed(p, label, c.n, n);
 		}
 		if (c.chunk <= h5columnar_max_window() && !h5inflate_read(&c, 0, n, dst, z)) {
 			h5col_close(&c);
@@ -524,11 +528,7 @@ static int h5hier_pieces(struct h5prof *p, hid_t g, const char *path, const stru
 		snprintf(label[k], sizeof(label[k]), "%s/%s", path, name[k]);
 		rc = h5col_open(p, &c[k], g, name[k], label[k], H5T_INTEGER, "int64", 1);
 		if (!rc && c[k].n != r->count)
-			rc = h5prof_fail(p, ERR_IO,
-					 "'%s' has %llu values, not %llu: the file changed while "
-					 "it was read; nothing stored",
-					 h5prof_q(label[k]), (unsigned long long)c[k].n,
-					 (unsigned long long)r->count);
+			rc = h5hier_changed(p, label[k], c[k].n, r->count);
 		if (!rc && c[k].filtered && c[k].chunk > h5columnar_max_window())
 			rc = h5col_cache_chunk(p, &c[k], g, name[k]);
 	}
