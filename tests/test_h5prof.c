@@ -402,11 +402,13 @@ static void test_chunk_boundaries(void **state)
 
 /*
  * Rows with unclaimed events between them (the index may leave gaps) read
- * the same with any window: the ring of prefetched windows (four of a
- * window's length, two when a window widens to a gzip chunk) is dropped
- * and the window of the next row loaded when that row starts past them.
- * The long rows' profile with its rows cut to 2, 50 and 1 calls (gaps of
- * 3, 50 and 2 events), plain and gzip (chunks of 80), schemas 2 and 3.
+ * the same with any window: of the ring of prefetched windows (four of a
+ * window's length, two when a window widens to a gzip chunk), a row takes
+ * the one it starts in, those before it passed over (windows of 2), or,
+ * starting past them all, has the ring dropped and its window loaded
+ * (windows of 1).  The long rows' profile with its rows cut to 2, 50 and
+ * 1 calls (gaps of 3, 50 and 2 events), plain and gzip (chunks of 80),
+ * schemas 2 and 3.
  */
 static void test_window_gaps(void **state)
 {
