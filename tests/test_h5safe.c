@@ -7,8 +7,10 @@
  * point at the secret's directory; a long gzip chunk is decompressed once
  * (zlib's inflateInit_ counted), and scopedb inflates a chunk itself only
  * for deflate and shuffle + deflate, with the values libhdf5 reads and its
- * refusal of a damaged chunk; and the identity check
- * of h5prof_open_stat() / h5prof_same_file(); libhdf5 closed and started
+ * refusal of a damaged chunk; schema 1's rows read straight from the file
+ * (h5direct.c) where they can be, with libhdf5's values (also of the real
+ * scope-profiler's files) and its refusal of a damaged chunk; the identity
+ * check of h5prof_open_stat() / h5prof_same_file(); libhdf5 closed and started
  * again (h5prof_reset(), between the files of a served reader) loads no
  * plugin and reads a profile whole.
  */
@@ -449,6 +451,34 @@ static void test_inflate_kind(void **state)
 	assert_int_equal(h5inflate_kind(H5T_NATIVE_INT64, 0, &cases[0].f), 0);
 }
 
+/* Flip a byte of the chunk of dataset dset of path that starts at value
+ * off: in its middle, or its last byte (the Adler-32 of the inflated
+ * chunk) when last. */
+static void damage_chunk(const char *path, const char *dset, hsize_t off, int last)
+{
+	hsize_t size = 0;
+	haddr_t addr = 0;
+	unsigned mask = 0;
+	unsigned char b;
+	hid_t fl, d;
+	int fd;
+
+	fl = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+	d = H5Dopen2(fl, dset, H5P_DEFAULT);
+	assert_true(d >= 0);
+	assert_true(H5Dget_chunk_info_by_coord(d, &off, &mask, &addr, &size) >= 0);
+	H5Dclose(d);
+	H5Fclose(fl);
+	assert_true(size > 16);
+	fd = open(path, O_RDWR);
+	assert_true(fd >= 0);
+	addr += last ? size - 1 : size / 2;
+	assert_int_equal(pread(fd, &b, 1, (off_t)addr), 1);
+	b ^= 0x5a;
+	assert_int_equal(pwrite(fd, &b, 1, (off_t)addr), 1);
+	close(fd);
+}
+
 /*
  * A damaged gzip chunk is refused as libhdf5 refused it (scopedb's own
  * inflate gives the chunk up and libhdf5 reads it, and says what it says),
@@ -465,29 +495,10 @@ static void test_inflate_damaged(void **state)
 	for (at = 0; at < 2; at++) {
 		struct chunk_ctx ctx = {starts, ends, 0, 0};
 		struct h5prof *p = NULL;
-		hsize_t off[1] = {1000}, size = 0;
-		haddr_t addr = 0;
-		uint32_t mask = 0;
-		hid_t fl, d;
-		int fd;
-		unsigned char b;
 
 		write_gzip_row(path, starts, ends, N, 1000);
-		/* the second chunk of the durations: a byte in its middle, or
-		 * the last byte (the Adler-32 of the inflated chunk) */
-		fl = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-		d = H5Dopen2(fl, "events/durations", H5P_DEFAULT);
-		assert_true(H5Dget_chunk_info_by_coord(d, off, &mask, &addr, &size) >= 0);
-		H5Dclose(d);
-		H5Fclose(fl);
-		assert_true(size > 16);
-		fd = open(path, O_RDWR);
-		assert_true(fd >= 0);
-		addr += at ? size - 1 : size / 2;
-		assert_int_equal(pread(fd, &b, 1, (off_t)addr), 1);
-		b ^= 0x5a;
-		assert_int_equal(pwrite(fd, &b, 1, (off_t)addr), 1);
-		close(fd);
+		/* the second chunk of the durations */
+		damage_chunk(path, "events/durations", 1000, at);
 		h5prof_set_chunk_events(1000);
 		assert_int_equal(h5prof_open(&p, path), 0);
 		assert_int_equal(h5prof_read(p, chunk_row, &ctx), ERR_FORMAT);
@@ -497,6 +508,225 @@ static void test_inflate_damaged(void **state)
 		h5prof_free(p);
 	}
 	h5prof_set_chunk_events(0);
+}
+
+/* ---- schema 1's rows read straight from the file (h5direct.c) ---- */
+
+enum { DIRECT_ROWS = 4, DIRECT_N = 5003 };
+
+/* The per-call values of row k of the direct-read profiles: every column
+ * different, all eight bytes used. */
+static int64_t direct_col[DIRECT_ROWS][7][DIRECT_N];
+
+static void direct_fill(void)
+{
+	size_t k, c, i;
+
+	for (k = 0; k < DIRECT_ROWS; k++)
+		for (i = 0; i < DIRECT_N; i++) {
+			int64_t s = ((int64_t)1 << 57) + (int64_t)(k * 7777777 + i * 1000003);
+
+			direct_col[k][0][i] = s;
+			direct_col[k][1][i] = s + (int64_t)((i * 0x9E3779B1u + k) % 100000007u);
+			for (c = 2; c < 7; c++)
+				direct_col[k][c][i] = (int64_t)(c * 1000000 + k * 10000 + i);
+		}
+}
+
+/* Check each row against direct_col (rows in file order: rank, then
+ * region name). */
+static int direct_row(void *arg, const struct h5prof_row *row)
+{
+	size_t *k = arg, i;
+	int64_t(*v)[DIRECT_N] = direct_col[*k];
+
+	for (i = 0; i < row->calls; i++)
+		if (row->starts[i] != v[0][i] || row->durations[i] != v[1][i] - v[0][i] ||
+		    row->gpu[i] != v[2][i] || row->nest.call_ids[i] != v[3][i] ||
+		    row->nest.parent_ids[i] != v[4][i] || row->nest.thread_ids[i] != v[5][i] ||
+		    row->nest.task_ids[i] != v[6][i])
+			return err_set(ERR_GENERIC, "row %zu call %zu differs", *k, i);
+	if (row->calls != DIRECT_N)
+		return err_set(ERR_GENERIC, "row %zu has %llu calls", *k,
+			       (unsigned long long)row->calls);
+	(*k)++;
+	return 0;
+}
+
+/*
+ * A schema-1 row is read with pread() at the places libhdf5 gave at open
+ * when every dataset of it is contiguous, or in at most 64 chunks
+ * unfiltered, deflate or shuffle + deflate, in a file without a user
+ * block; any other row through libhdf5; the same values either way, every
+ * optional column (GPU, ids, lanes) in its place.
+ */
+static void test_direct_rows(void **state)
+{
+	static const struct {
+		unsigned filters;
+		size_t chunk, userblock;
+		int direct;
+	} cases[] = {
+	    {0, 0, 0, 1},
+	    {H5WRITE_DEFLATE, 1000, 0, 1},
+	    {H5WRITE_SHUFFLE | H5WRITE_DEFLATE, DIRECT_N, 0, 1},
+	    {H5WRITE_SHUFFLE | H5WRITE_DEFLATE, 8000, 0, 1},
+	    {H5WRITE_SHUFFLE | H5WRITE_DEFLATE, 7, 0, 0},
+	    {H5WRITE_FLETCHER32 | H5WRITE_DEFLATE, 1000, 0, 0},
+	    {H5WRITE_SHUFFLE, 1000, 0, 0},
+	    {0, 0, 512, 0},
+	    {H5WRITE_DEFLATE, 1000, 4096, 0},
+	    {0, 1000, 0, 1},
+	};
+	static const char *regions[] = {"a", "b"};
+	struct h5write_row rows[DIRECT_ROWS];
+	const char *path = tu_path("direct.h5");
+	size_t i, k;
+
+	(void)state;
+	direct_fill();
+	for (k = 0; k < DIRECT_ROWS; k++) {
+		int64_t(*v)[DIRECT_N] = direct_col[k];
+
+		memset(&rows[k], 0, sizeof(rows[k]));
+		rows[k].rank = (uint32_t)(k / 2);
+		rows[k].region = regions[k % 2];
+		rows[k].calls = DIRECT_N;
+		rows[k].starts = v[0];
+		rows[k].ends = v[1];
+		rows[k].gpu = v[2];
+		rows[k].call_ids = v[3];
+		rows[k].parent_ids = v[4];
+		rows[k].thread_ids = v[5];
+		rows[k].task_ids = v[6];
+		rows[k].source_line = -1;
+	}
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct h5write_opts o = tu_h5_opts(1, 0);
+		struct h5write_profile prof = {rows, DIRECT_ROWS, NULL, 0};
+		struct h5prof *p = NULL;
+		unsigned long before = h5prof_direct_rows();
+		size_t seen = 0;
+
+		o.gpu = o.ids = o.lanes = 1;
+		o.filters = cases[i].filters;
+		o.chunked = cases[i].chunk > 0 && !cases[i].filters;
+		o.chunk = cases[i].chunk;
+		o.userblock = cases[i].userblock;
+		assert_int_equal(h5write_file(path, &prof, &o), 0);
+		assert_int_equal(h5prof_open(&p, path), 0);
+		if (h5prof_read(p, direct_row, &seen))
+			fail_msg("case %zu: %s", i, err_msg());
+		assert_int_equal(seen, DIRECT_ROWS);
+		if ((h5prof_direct_rows() - before) != (cases[i].direct ? DIRECT_ROWS : 0))
+			fail_msg("case %zu: %lu rows read directly", i,
+				 h5prof_direct_rows() - before);
+		h5prof_free(p);
+	}
+}
+
+/* FNV-1a over a row's per-call values (those it has), and its rows. */
+struct direct_sum {
+	uint64_t h, rows, with_calls;
+};
+
+static void direct_mix(struct direct_sum *d, const int64_t *v, uint64_t n)
+{
+	uint64_t i;
+
+	for (i = 0; v && i < n; i++) {
+		uint64_t x = (uint64_t)v[i];
+		int b;
+
+		for (b = 0; b < 8; b++, x >>= 8)
+			d->h = (d->h ^ (x & 0xff)) * 0x100000001b3ull;
+	}
+}
+
+static int direct_sum_row(void *arg, const struct h5prof_row *row)
+{
+	struct direct_sum *d = arg;
+
+	d->rows++;
+	d->with_calls += row->calls > 0;
+	d->h = (d->h ^ row->rank ^ ((uint64_t)row->region << 32)) * 0x100000001b3ull;
+	direct_mix(d, row->starts, row->calls);
+	direct_mix(d, row->durations, row->calls);
+	direct_mix(d, row->gpu, row->calls);
+	direct_mix(d, row->nest.call_ids, row->calls);
+	direct_mix(d, row->nest.parent_ids, row->calls);
+	direct_mix(d, row->nest.thread_ids, row->calls);
+	direct_mix(d, row->nest.task_ids, row->calls);
+	return 0;
+}
+
+/* The real scope-profiler's files (tests/data/real: schema 1, chunks of
+ * 1,024 of datasets of unlimited length) read straight from the file,
+ * every row, with the values libhdf5 reads. */
+static void test_direct_real(void **state)
+{
+	static const char *files[] = {"real/fib-recursive.h5", "real/mpi2-base.h5",
+				      "real/mpi2-slow.h5", "real/nested-base.h5",
+				      "real/nested-slow.h5"};
+	size_t f;
+
+	(void)state;
+	for (f = 0; f < sizeof(files) / sizeof(files[0]); f++) {
+		struct direct_sum d[2];
+		int on;
+
+		for (on = 0; on < 2; on++) {
+			struct h5prof *p = NULL;
+			unsigned long before = h5prof_direct_rows();
+
+			memset(&d[on], 0, sizeof(d[on]));
+			d[on].h = 0xcbf29ce484222325ull;
+			h5prof_set_direct_reads(on);
+			assert_int_equal(h5prof_open(&p, tu_fixture(files[f])), 0);
+			assert_int_equal(h5prof_read(p, direct_sum_row, &d[on]), 0);
+			if (h5prof_direct_rows() - before != (on ? d[on].with_calls : 0))
+				fail_msg("%s: %lu rows read directly with direct reads %s",
+					 files[f], h5prof_direct_rows() - before,
+					 on ? "on" : "off");
+			h5prof_free(p);
+		}
+		h5prof_set_direct_reads(1);
+		assert_true(d[0].rows > 0);
+		assert_int_equal(d[0].rows, d[1].rows);
+		if (d[0].h != d[1].h)
+			fail_msg("%s: other values read directly", files[f]);
+	}
+}
+
+/*
+ * A damaged gzip chunk of a schema-1 row read directly is read again
+ * through libhdf5, which refuses it as it always did; a damaged plain
+ * dataset reads as its bytes, as libhdf5 reads it.
+ */
+static void test_direct_damaged(void **state)
+{
+	enum { N = 5000 };
+	static int64_t starts[N], ends[N];
+	const char *path = tu_path("direct-damaged.h5");
+	struct h5write_opts o = tu_h5_opts(1, 0);
+	struct chunk_ctx ctx = {starts, ends, 0, 0};
+	struct h5prof *p = NULL;
+	unsigned long before;
+
+	(void)state;
+	write_gzip_row(path, starts, ends, N, 1000); /* (for its values) */
+	o.gzip = 1;
+	o.chunk = 1000;
+	write_row(path, starts, ends, N, &o);
+	damage_chunk(path, "rank0/regions/solve/end_times", 1000, 0);
+	before = h5prof_direct_rows();
+	assert_int_equal(h5prof_open(&p, path), 0);
+	assert_int_equal(h5prof_read(p, chunk_row, &ctx), ERR_FORMAT);
+	assert_non_null(strstr(err_msg(), "cannot read dataset "
+					  "'rank0/regions/solve/end_times'; the file is "
+					  "truncated or damaged"));
+	assert_int_equal(h5prof_direct_rows(), before);
+	h5prof_free(p);
 }
 
 /* ---- the file libhdf5 reads is the file that was checked ---- */
@@ -561,5 +791,8 @@ TU_MAIN(setup, tu_store_teardown,
 	    cmocka_unit_test(test_inflate_filters),
 	    cmocka_unit_test(test_inflate_kind),
 	    cmocka_unit_test(test_inflate_damaged),
+	    cmocka_unit_test(test_direct_rows),
+	    cmocka_unit_test(test_direct_real),
+	    cmocka_unit_test(test_direct_damaged),
 	    cmocka_unit_test(test_same_file),
 	})

@@ -363,11 +363,14 @@ out:
 	return rc ? rc : h5w_meta_into(w, meta, nmeta);
 }
 
-static hid_t h5w_create(const char *path)
+static hid_t h5w_create(const char *path, size_t userblock)
 {
-	hid_t fapl = h5w_fapl();
-	hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+	hid_t fapl = h5w_fapl(), fcpl = H5Pcreate(H5P_FILE_CREATE);
+	hid_t f = H5I_INVALID_HID;
 
+	if (fcpl >= 0 && (!userblock || H5Pset_userblock(fcpl, userblock) >= 0))
+		f = H5Fcreate(path, H5F_ACC_TRUNC, fcpl, fapl);
+	h5close(fcpl);
 	h5close(fapl);
 	if (f < 0)
 		h5w_fail(path, ERR_IO, "cannot create the file");
@@ -795,7 +798,7 @@ int h5write_file(const char *path, const struct h5write_profile *prof,
 	rc = h5w_check_opts(path, opts);
 	if (rc)
 		return rc;
-	w.file = h5w_create(path);
+	w.file = h5w_create(path, opts->userblock);
 	if (w.file < 0)
 		return ERR_IO;
 	rc = h5w_header(&w, prof->meta, prof->nmeta);
@@ -892,7 +895,7 @@ int h5write_stream_open(struct h5write_stream **out, const char *path,
 			goto out;
 		}
 	}
-	s->w.file = h5w_create(path);
+	s->w.file = h5w_create(path, opts->userblock);
 	if (s->w.file < 0) {
 		rc = ERR_IO;
 		goto out;

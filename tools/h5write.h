@@ -91,6 +91,8 @@ struct h5write_opts {
 	unsigned filters; /* H5WRITE_*: chunked with these filters (gzip:
 			     shuffle + deflate) */
 	int gzip_level;	  /* deflate level 1-9 (0: 4) */
+	size_t userblock; /* bytes of user block before the HDF5 data (0, or
+			     a power of 2 of at least 512) */
 };
 
 struct h5write_profile {

@@ -243,4 +243,14 @@ void h5prof_set_chunk_events(size_t n);
  */
 unsigned long h5prof_inflated_chunks(void);
 
+/*
+ * Testing hook: how many schema-1 rows this process has read straight from
+ * the file (pread(), at the places libhdf5 gave when the file was opened)
+ * rather than through libhdf5 (src/h5/h5direct.c).
+ */
+unsigned long h5prof_direct_rows(void);
+/* Testing hook: 0 reads every schema-1 row through libhdf5 (for tests
+ * that compare both paths), 1 (the default) lets them go directly. */
+void h5prof_set_direct_reads(int on);
+
 #endif

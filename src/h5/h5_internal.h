@@ -88,7 +88,7 @@ enum {
 struct prow {
 	uint32_t rank;
 	uint32_t region;
-	uint64_t offset; /* columnar: first event */
+	uint64_t offset; /* columnar: first event; schema 1: first span */
 	uint64_t count;
 	int64_t source_line;
 	int64_t exclusive;
@@ -96,6 +96,7 @@ struct prow {
 	size_t file_id, text_id, tags_id; /* ids in h5prof.strs */
 	size_t idx;			  /* index row (columnar), rank group (schema 1) */
 	unsigned flags;
+	uint32_t nspan; /* schema 1: spans from offset (h5direct.c), or 0 */
 };
 
 /* An open one-dimensional dataset. */
@@ -133,6 +134,9 @@ struct h5prof {
 	uint64_t piece_min;    /* columnar: rows this long go in pieces; 0: none */
 	uint64_t *rank_calls;  /* with piece_min: each rank's calls (h5prof_row) */
 	size_t rank_calls_n;   /* its length: ranks below it are counted */
+	struct h5span *spans;  /* schema 1: where datasets lie (h5direct.c) */
+	size_t nspans, spans_cap;
+	int direct; /* schema 1: 1 spans are read, -1 not (a user block), 0 not known */
 };
 
 /* A growable list of malloc'ed strings (zero-initialize it). */
@@ -313,6 +317,50 @@ int h5inflate_kind(hid_t type, hsize_t chunk, const struct h5filters *f);
 int h5inflate_read(const struct h5col *c, hsize_t start, hsize_t count, int64_t *dst,
 		   struct h5inflate *z);
 void h5inflate_release(struct h5inflate *z);
+/* Inflate one stored chunk (stored bytes at raw) of a column of chunks of
+ * chunk values, filtered as kind (h5inflate_kind()), into its first m
+ * values at dst: 0, or 1 when it does not inflate to exactly one chunk.
+ * No libhdf5 call: any thread may, with its own z. */
+int h5inflate_decode(int kind, hsize_t chunk, const unsigned char *raw, size_t stored, size_t m,
+		     int64_t *dst, struct h5inflate *z);
+/* The longest stream a chunk of chunk values may be stored as. */
+size_t h5inflate_most(hsize_t chunk);
+/* Grow *buf to at least n bytes: 0, or -1 (no memory). */
+int h5inflate_room(unsigned char **buf, size_t *cap, size_t n);
+
+/*
+ * Schema 1's datasets read without libhdf5 (h5direct.c): where each
+ * dataset of a row lies in the file, asked of libhdf5 when the file is
+ * opened (h5direct_add()), so that h5hier_read() reads a row with pread()
+ * and h5inflate_decode() instead of opening its group and datasets again
+ * (libhdf5's metadata work was most of a plain schema-1 read).  A span is
+ * one extent: a contiguous dataset whole, or one chunk.  A row's spans
+ * are p->spans[r->offset, r->offset + r->nspan); a row without (nspan 0)
+ * is read through libhdf5.
+ */
+struct h5span {
+	uint64_t addr;	/* its byte offset in the file */
+	uint64_t first; /* the index of its first value in the dataset */
+	uint32_t size;	/* bytes stored */
+	uint32_t nvals; /* values it gives */
+	uint32_t chunk; /* chunked: values a chunk (inflated whole), else 0 */
+	uint8_t ev;	/* where they go: EV_A starts, EV_E durs (the end
+			   times), EV_GPU gpu, else col[ev] of h5rowbuf */
+	uint8_t kind;	/* 0: the values as stored, else h5inflate_kind() */
+};
+/* Record where open dataset c (values for h5rowbuf array ev) lies: 0, or
+ * 1 when it cannot be read directly (then nothing is recorded for it,
+ * and the caller drops the row's spans). */
+int h5direct_add(struct h5prof *p, const struct h5col *c, unsigned ev);
+/* Read row r into b (reserved for it and its columns) through its spans,
+ * from descriptor fd (h5direct_fd()): 0, or 1 when it has none, or any
+ * read or inflate fails (then read the row through libhdf5, which says
+ * why).  No libhdf5 call: any thread may, with its own z. */
+int h5direct_read(const struct h5prof *p, const struct prow *r, int fd, struct h5rowbuf *b,
+		  struct h5inflate *z);
+/* The descriptor h5direct_read() reads (libhdf5's own), or -1 when the
+ * file has no spans. */
+int h5direct_fd(const struct h5prof *p);
 
 /* Aggregate layout: store the aggregate_* index columns; stream the rows. */
 int h5aggregate_read_index(struct h5prof *p, const struct h5col *ix, uint64_t *u, int64_t *s);

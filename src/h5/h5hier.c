@@ -194,6 +194,26 @@ static const struct {
 
 #define H5HIER_NOPT (sizeof(h5hier_opt) / sizeof(h5hier_opt[0]))
 
+/* Record where row r's datasets lie (h5direct.c), each with the array of
+ * struct h5rowbuf its values go to: all of them, or none. */
+static void h5hier_spans(struct h5prof *p, struct prow *r, const struct h5col *st,
+			 const struct h5col *en, const struct h5col *opt)
+{
+	size_t k;
+	int fail;
+
+	r->offset = p->nspans;
+	fail = h5direct_add(p, st, EV_A) || h5direct_add(p, en, EV_E);
+	for (k = 0; k < H5HIER_NOPT && !fail; k++)
+		if (r->flags & h5hier_opt[k].flag)
+			fail = h5direct_add(p, &opt[k],
+					    h5hier_opt[k].col < 0 ? EV_GPU
+								  : (unsigned)h5hier_opt[k].col);
+	if (fail)
+		p->nspans = (size_t)r->offset;
+	r->nspan = (uint32_t)(p->nspans - (size_t)r->offset);
+}
+
 /* Validate one schema-1 region group and append its row. */
 static int h5hier_region(struct h5prof *p, size_t *cap, hid_t rg, const char *rgname, uint32_t rank,
 			 size_t gidx, const char *name)
@@ -273,6 +293,7 @@ static int h5hier_region(struct h5prof *p, size_t *cap, hid_t rg, const char *rg
 		r.flags &= ~PROW_IDS;
 	if (st.inflate || en.inflate)
 		r.flags |= PROW_INFLATE;
+	h5hier_spans(p, &r, &st, &en, opt);
 	rc = h5hier_region_attrs(p, g, label, &r);
 	if (rc)
 		goto out;
@@ -578,93 +599,119 @@ out:
 	return rc;
 }
 
+/* The rank's regions group open while its rows are read (with
+ * evict-on-close, re-opening it per row would re-read its metadata every
+ * time): rank_groups[cur]'s, or none (regs < 0). */
+struct h5hier_at {
+	hid_t regs;
+	size_t cur;
+};
+
+/* Open the region group of row r into *g (path: its path, written here),
+ * its rank's regions group first when another's is open in at. */
+static int h5hier_group(const struct h5prof *p, struct h5hier_at *at, const struct prow *r,
+			char *path, size_t size, hid_t *g)
+{
+	const char *region = strmap_get(&p->names, r->region);
+
+	*g = H5I_INVALID_HID;
+	snprintf(path, size, "%s/regions/%s", p->rank_groups[r->idx], region);
+	if (r->idx != at->cur || at->regs < 0) {
+		char rpath[300];
+
+		if (at->regs >= 0)
+			H5Gclose(at->regs);
+		at->cur = SIZE_MAX;
+		snprintf(rpath, sizeof(rpath), "%s/regions", p->rank_groups[r->idx]);
+		at->regs = H5Gopen2(p->file, rpath, H5P_DEFAULT);
+		if (at->regs < 0)
+			return h5prof_damaged(p, "cannot open group", rpath);
+		at->cur = r->idx;
+	}
+	*g = H5Gopen2(at->regs, region, H5P_DEFAULT);
+	if (*g < 0)
+		return h5prof_damaged(p, "cannot open group", path);
+	return 0;
+}
+
+/* Read row r whole into b (reserved for the longest such row): straight
+ * from the file through its spans (h5direct_read(), fd), or else through
+ * libhdf5, its group opened (at) and each dataset read. */
+static int h5hier_load(const struct h5prof *p, struct h5hier_at *at, const struct prow *r,
+		       struct h5rowbuf *b, int fd, struct h5inflate *z)
+{
+	const char *name[2 + H5HIER_NOPT];
+	int64_t *dst[2 + H5HIER_NOPT];
+	char path[700], label[800];
+	hid_t g = H5I_INVALID_HID;
+	size_t k, n;
+	int rc;
+
+	rc = h5prof_rowbuf_reserve(b, b->cap, h5hier_opt_mask(r));
+	if (rc)
+		return rc;
+	if (!h5direct_read(p, r, fd, b, z))
+		return 0;
+	n = h5hier_columns(r, b, name, dst);
+	rc = h5hier_group(p, at, r, path, sizeof(path), &g);
+	for (k = 0; k < n && !rc; k++) {
+		snprintf(label, sizeof(label), "%s/%s", path, name[k]);
+		rc = h5hier_read_whole(p, g, name[k], label, dst[k], r->count, r->flags, z);
+	}
+	if (g >= 0)
+		H5Gclose(g);
+	return rc;
+}
+
 /*
- * Schema 1: rows come grouped by rank; each rank's regions group stays open
- * while its rows are read (with evict-on-close, re-opening it per row would
- * re-read its metadata every time).  A row long enough goes in pieces
- * (h5hier_pieces()); the others are read whole.
+ * Schema 1: rows come grouped by rank, in file order.  A row long enough
+ * goes in pieces (h5hier_pieces()); the others are read whole
+ * (h5hier_load()).
  */
 int h5hier_read(struct h5prof *p, h5prof_row_fn fn, void *ctx)
 {
+	struct h5hier_at at = {H5I_INVALID_HID, SIZE_MAX};
 	struct h5rowbuf b;
 	struct h5inflate z;
 	struct h5prof_row row;
-	hid_t regs = H5I_INVALID_HID, g = H5I_INVALID_HID;
-	size_t i, cur = SIZE_MAX;
+	char path[700];
+	hid_t g = H5I_INVALID_HID;
 	uint64_t whole;
-	int rc = 0;
+	size_t i;
+	int fd, rc;
 
 	memset(&b, 0, sizeof(b));
 	memset(&z, 0, sizeof(z));
+	fd = h5direct_fd(p);
 	whole = h5prof_max_whole(p);
 	rc = h5prof_rowbuf_reserve(&b, (size_t)(whole ? whole : 1), 0);
-	if (rc)
-		goto out;
-	for (i = 0; i < p->info.num_rows; i++) {
+	for (i = 0; i < p->info.num_rows && !rc; i++) {
 		const struct prow *r = &p->rows[i];
-		const char *region = strmap_get(&p->names, r->region), *name[2 + H5HIER_NOPT];
-		int64_t *dst[2 + H5HIER_NOPT];
-		char path[700], label[800];
-		size_t k, n;
 
 		h5prof_fill_row(p, r, &row);
-		snprintf(path, sizeof(path), "%s/regions/%s", p->rank_groups[r->idx], region);
-		if (r->count && r->idx != cur) {
-			char rpath[300];
-
-			if (regs >= 0)
-				H5Gclose(regs);
-			snprintf(rpath, sizeof(rpath), "%s/regions", p->rank_groups[r->idx]);
-			regs = H5Gopen2(p->file, rpath, H5P_DEFAULT);
-			if (regs < 0) {
-				rc = h5prof_damaged(p, "cannot open group", rpath);
-				goto out;
-			}
-			cur = r->idx;
+		if (r->count && h5prof_in_pieces(p, r)) {
+			rc = h5hier_group(p, &at, r, path, sizeof(path), &g);
+			if (!rc)
+				rc = h5hier_pieces(p, g, path, r, &b, &row, fn, ctx);
+			if (g >= 0)
+				H5Gclose(g);
+			g = H5I_INVALID_HID;
+			continue;
 		}
 		if (r->count) {
-			g = H5Gopen2(regs, region, H5P_DEFAULT);
-			if (g < 0) {
-				rc = h5prof_damaged(p, "cannot open group", path);
-				goto out;
-			}
-			if (h5prof_in_pieces(p, r)) {
-				rc = h5hier_pieces(p, g, path, r, &b, &row, fn, ctx);
-				H5Gclose(g);
-				g = H5I_INVALID_HID;
-				if (rc)
-					goto out;
-				continue;
-			}
-			rc = h5prof_rowbuf_reserve(&b, b.cap, h5hier_opt_mask(r));
+			rc = h5hier_load(p, &at, r, &b, fd, &z);
+			if (!rc)
+				rc = h5columnar_decode(p, r, 0, b.starts, b.durs, b.starts, b.durs,
+						       &row.starts, &row.durations);
 			if (rc)
-				goto out;
-			n = h5hier_columns(r, &b, name, dst);
-			for (k = 0; k < n && !rc; k++) {
-				snprintf(label, sizeof(label), "%s/%s", path, name[k]);
-				rc = h5hier_read_whole(p, g, name[k], label, dst[k], r->count,
-						       r->flags, &z);
-			}
-			if (rc)
-				goto out;
-			H5Gclose(g);
-			g = H5I_INVALID_HID;
-			rc = h5columnar_decode(p, r, 0, b.starts, b.durs, b.starts, b.durs,
-					       &row.starts, &row.durations);
-			if (rc)
-				goto out;
+				break;
 			row.durations_own = row.durations == b.durs;
 			h5hier_point(r, &b, &row);
 		}
 		rc = fn(ctx, &row);
-		if (rc)
-			goto out;
 	}
-out:
-	if (g >= 0)
-		H5Gclose(g);
-	if (regs >= 0)
-		H5Gclose(regs);
+	if (at.regs >= 0)
+		H5Gclose(at.regs);
 	h5prof_rowbuf_release(&b);
 	h5inflate_release(&z);
 	return rc;

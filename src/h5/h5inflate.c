@@ -71,7 +71,7 @@ void h5inflate_release(struct h5inflate *z)
 }
 
 /* Grow *buf to at least n bytes; 0 on success. */
-static int h5inflate_room(unsigned char **buf, size_t *cap, size_t n)
+int h5inflate_room(unsigned char **buf, size_t *cap, size_t n)
 {
 	unsigned char *b;
 
@@ -115,6 +115,41 @@ static void h5inflate_unshuffle(const unsigned char *in, size_t n, size_t m, int
 	}
 }
 
+int h5inflate_decode(int kind, hsize_t chunk, const unsigned char *raw, size_t stored, size_t m,
+		     int64_t *dst, struct h5inflate *z)
+{
+	size_t bytes = (size_t)chunk * sizeof(int64_t);
+	unsigned char *out;
+
+	if (!z->dz && !(z->dz = libdeflate_alloc_decompressor()))
+		return 1;
+	/* deflate alone, a whole chunk: straight into place */
+	out = kind == 1 && m == chunk ? (unsigned char *)dst : NULL;
+	if (!out) {
+		if (h5inflate_room(&z->out, &z->out_cap, bytes))
+			return 1;
+		out = z->out;
+	}
+	/* NULL actual size: the stream must give exactly one chunk */
+	if (libdeflate_zlib_decompress(z->dz, raw, stored, out, bytes, NULL) != LIBDEFLATE_SUCCESS)
+		return 1;
+	if (kind == 2)
+		h5inflate_unshuffle(out, (size_t)chunk, m, dst);
+	else if (out != (unsigned char *)dst)
+		memcpy(dst, out, m * sizeof(int64_t));
+	h5inflate_count++;
+	return 0;
+}
+
+size_t h5inflate_most(hsize_t chunk)
+{
+	size_t bytes = (size_t)chunk * sizeof(int64_t);
+
+	/* deflate's stored blocks add 5 bytes per 64 KiB, zlib 6 in all:
+	 * anything longer is not one chunk's stream */
+	return bytes + bytes / 1024 + 64;
+}
+
 /*
  * Inflate the chunk at event off of c into dst (its first m values): 0, or
  * 1 when it is not vouched for (see the top of the file).
@@ -122,37 +157,17 @@ static void h5inflate_unshuffle(const unsigned char *in, size_t n, size_t m, int
 static int h5inflate_chunk(const struct h5col *c, hsize_t off, size_t m, int64_t *dst,
 			   struct h5inflate *z)
 {
-	size_t bytes = (size_t)c->chunk * sizeof(int64_t);
-	/* deflate's stored blocks add 5 bytes per 64 KiB, zlib 6 in all:
-	 * anything longer is not one chunk's stream */
-	size_t most = bytes + bytes / 1024 + 64;
 	hsize_t stored = 0;
 	uint32_t mask = 0;
-	unsigned char *out;
 
-	if (H5Dget_chunk_storage_size(c->dset, &off, &stored) < 0 || stored == 0 || stored > most)
+	if (H5Dget_chunk_storage_size(c->dset, &off, &stored) < 0 || stored == 0 ||
+	    stored > h5inflate_most(c->chunk))
 		return 1;
 	if (h5inflate_room(&z->raw, &z->raw_cap, (size_t)stored))
 		return 1;
 	if (H5Dread_chunk(c->dset, H5P_DEFAULT, &off, &mask, z->raw) < 0 || mask != 0)
 		return 1;
-	/* deflate alone, a whole chunk: straight into place */
-	out = c->inflate == 1 && m == c->chunk ? (unsigned char *)dst : NULL;
-	if (!out) {
-		if (h5inflate_room(&z->out, &z->out_cap, bytes))
-			return 1;
-		out = z->out;
-	}
-	/* NULL actual size: the stream must give exactly one chunk */
-	if (libdeflate_zlib_decompress(z->dz, z->raw, (size_t)stored, out, bytes, NULL) !=
-	    LIBDEFLATE_SUCCESS)
-		return 1;
-	if (c->inflate == 2)
-		h5inflate_unshuffle(out, (size_t)c->chunk, m, dst);
-	else if (out != (unsigned char *)dst)
-		memcpy(dst, out, m * sizeof(int64_t));
-	h5inflate_count++;
-	return 0;
+	return h5inflate_decode(c->inflate, c->chunk, z->raw, (size_t)stored, m, dst, z);
 }
 
 /*
@@ -169,8 +184,6 @@ int h5inflate_read(const struct h5col *c, hsize_t start, hsize_t count, int64_t 
 
 	if (!c->inflate || start % c->chunk != 0 || (count % c->chunk != 0 && end != c->n) ||
 	    end > c->n)
-		return 1;
-	if (!z->dz && !(z->dz = libdeflate_alloc_decompressor()))
 		return 1;
 	for (off = start; off < end; off += c->chunk) {
 		size_t m = (size_t)(end - off < c->chunk ? end - off : c->chunk);

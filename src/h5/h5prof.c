@@ -666,6 +666,7 @@ void h5prof_free(struct h5prof *p)
 	free(p->name_ptrs);
 	free(p->rows);
 	free(p->rank_calls);
+	free(p->spans);
 	strmap_release(&p->names);
 	strmap_release(&p->strs);
 	free(p->qpath);
