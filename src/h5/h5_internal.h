@@ -108,6 +108,8 @@ struct h5col {
 	hsize_t chunk;	   /* chunk length of a chunked dataset, else 0 */
 	int filtered;	   /* chunks are compressed (or otherwise filtered) */
 	int inflate;	   /* h5inflate_kind(): chunks inflated by h5inflate.c */
+	int contiguous;	   /* contiguous storage (not chunked or compact) */
+	uint64_t stored;   /* bytes stored for it (H5Dget_storage_size()) */
 	size_t elsize;	   /* bytes per element in the file */
 	const char *label; /* path for messages, e.g. "events/durations" */
 };

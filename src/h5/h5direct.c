@@ -120,29 +120,21 @@ static int h5direct_chunks(struct h5prof *p, const struct h5col *c, unsigned ev,
 int h5direct_add(struct h5prof *p, const struct h5col *c, unsigned ev)
 {
 	struct h5span s;
-	H5D_layout_t layout;
-	hid_t dcpl;
-	int kind;
 
 	if (!h5direct_on(p) || c->dset < 0 || c->n == 0 || c->n > H5DIRECT_MAX_VALUES ||
 	    ev >= EV_N || H5Tequal(c->type, H5T_NATIVE_INT64) <= 0)
 		return 1;
-	dcpl = H5Dget_create_plist(c->dset);
-	if (dcpl < 0)
-		return 1;
-	layout = H5Pget_layout(dcpl);
-	H5Pclose(dcpl);
-	if (layout == H5D_CHUNKED) {
-		kind = c->inflate;
-		if (c->chunk == 0 || c->chunk > h5columnar_max_window() || (c->filtered && !kind))
+	if (c->chunk) {
+		if (c->chunk > h5columnar_max_window() || (c->filtered && !c->inflate))
 			return 1;
-		return h5direct_chunks(p, c, ev, kind);
+		return h5direct_chunks(p, c, ev, c->inflate);
 	}
-	if (layout != H5D_CONTIGUOUS)
+	/* (h5col_check_storage() saw the layout and the bytes stored) */
+	if (!c->contiguous || c->stored != c->n * sizeof(int64_t))
 		return 1;
 	memset(&s, 0, sizeof(s));
 	s.addr = H5Dget_offset(c->dset);
-	if (s.addr == HADDR_UNDEF || H5Dget_storage_size(c->dset) != c->n * sizeof(int64_t))
+	if (s.addr == HADDR_UNDEF)
 		return 1;
 	s.size = (uint32_t)(c->n * sizeof(int64_t));
 	s.nvals = (uint32_t)c->n;

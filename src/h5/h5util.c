@@ -72,6 +72,8 @@ void h5col_init(struct h5col *c)
 	c->chunk = 0;
 	c->filtered = 0;
 	c->inflate = 0;
+	c->contiguous = 0;
+	c->stored = 0;
 	c->elsize = 0;
 	c->label = NULL;
 }
@@ -445,7 +447,8 @@ static int h5col_check_storage(const struct h5prof *p, struct h5col *c)
 	} else {
 		bytes = c->n * c->elsize;
 	}
-	stored = H5Dget_storage_size(c->dset);
+	stored = c->stored = H5Dget_storage_size(c->dset);
+	c->contiguous = layout == H5D_CONTIGUOUS;
 	if ((uint64_t)p->st.st_size < stored)
 		stored = (uint64_t)p->st.st_size;
 	room = stored > UINT64_MAX / ratio ? UINT64_MAX : stored * ratio;
