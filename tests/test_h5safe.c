@@ -555,7 +555,7 @@ static int direct_row(void *arg, const struct h5prof_row *row)
 
 /*
  * A schema-1 row is read with pread() at the places libhdf5 gave at open
- * when every dataset of it is contiguous, or in at most 64 chunks
+ * when every dataset of it is contiguous, or in at most 256 chunks
  * unfiltered, deflate or shuffle + deflate, in a file without a user
  * block; any other row through libhdf5; the same values either way, every
  * optional column (GPU, ids, lanes) in its place.
@@ -577,6 +577,9 @@ static void test_direct_rows(void **state)
 	    {0, 0, 512, 0},
 	    {H5WRITE_DEFLATE, 1000, 4096, 0},
 	    {0, 1000, 0, 1},
+	    /* 251 chunks, and 264: past the 256 a dataset may have */
+	    {0, 20, 0, 1},
+	    {0, 19, 0, 0},
 	};
 	static const char *regions[] = {"a", "b"};
 	struct h5write_row rows[DIRECT_ROWS];

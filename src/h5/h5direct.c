@@ -10,10 +10,10 @@
  * chunked one), and h5hier_read() reads them with pread() from libhdf5's
  * own descriptor, inflating gzip chunks with h5inflate_decode().  Only
  * the plain case is taken: a native int64 dataset, contiguous and
- * allocated whole, or in chunks (of H5DIRECT_MIN_CHUNK values or more, or
- * at most H5DIRECT_MAX_CHUNKS of them) each allocated, unfiltered or
- * deflate (with shuffle) as h5inflate.c takes them, in a file without a
- * user block (where libhdf5's addresses and file offsets agree).  Any
+ * allocated whole, or in at most H5DIRECT_MAX_CHUNKS chunks each
+ * allocated, unfiltered or deflate (with shuffle) as h5inflate.c takes
+ * them, in a file without a user block (where libhdf5's addresses and
+ * file offsets agree).  Any
  * other row, and any read that comes up short or chunk that does not
  * inflate to exactly one chunk, is read through libhdf5 as before, which
  * gives the values or says what is wrong: a faster path to the same
@@ -32,11 +32,12 @@
 #include "scopedb/util.h"
 #include "h5/h5_internal.h"
 
-/* Chunks a dataset may have and be read directly: any number of chunks
- * of at least H5DIRECT_MIN_CHUNK values (a span of 32 bytes a 2 KiB chunk
- * or more: the spans' memory), else this many. */
-#define H5DIRECT_MAX_CHUNKS 64
-#define H5DIRECT_MIN_CHUNK 256
+/* Chunks a dataset may have and be read directly: libhdf5 1.10's
+ * H5Dget_chunk_info_by_coord() walks the chunk index for each chunk it is
+ * asked for, so the open's cost grows with the square of this (a review
+ * measured 34 s for one dataset of 65,536 chunks; 256 take well under a
+ * millisecond).  A dataset of more chunks is read through libhdf5. */
+#define H5DIRECT_MAX_CHUNKS 256
 /* Values a dataset may have and be read directly (its spans' sizes fit
  * in 32 bits; longer rows go in pieces). */
 #define H5DIRECT_MAX_VALUES ((hsize_t)1 << 24)
@@ -93,7 +94,8 @@ static int h5direct_chunks(struct h5prof *p, const struct h5col *c, unsigned ev,
 	hsize_t off, most = kind ? h5inflate_most(c->chunk) : c->chunk * sizeof(int64_t);
 	struct h5span s;
 
-	if (c->chunk < H5DIRECT_MIN_CHUNK && (c->n + c->chunk - 1) / c->chunk > H5DIRECT_MAX_CHUNKS)
+	if ((c->n + c->chunk - 1) / c->chunk > H5DIRECT_MAX_CHUNKS ||
+	    c->chunk > UINT32_MAX / sizeof(int64_t))
 		return 1;
 	for (off = 0; off < c->n; off += c->chunk) {
 		hsize_t size = 0;
@@ -146,6 +148,7 @@ int h5direct_fd(const struct h5prof *p)
 {
 	void *h = NULL;
 
+	/* (the sec2 driver, which h5prof_open() sets: its handle is an int) */
 	if (!h5direct_enabled || p->direct <= 0 || !p->nspans ||
 	    H5Fget_vfd_handle(p->file, H5P_DEFAULT, &h) < 0 || !h)
 		return -1;
