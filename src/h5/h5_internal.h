@@ -360,8 +360,8 @@ int h5direct_add(struct h5prof *p, const struct h5col *c, unsigned ev);
  * why).  No libhdf5 call: any thread may, with its own z. */
 int h5direct_read(const struct h5prof *p, const struct prow *r, int fd, struct h5rowbuf *b,
 		  struct h5inflate *z);
-/* The descriptor h5direct_read() reads (libhdf5's own), or -1 when the
- * file has no spans. */
+/* The descriptor h5direct_read() reads (libhdf5's own), or -1 when no
+ * row is read directly (no spans, a user block, or the testing hook). */
 int h5direct_fd(const struct h5prof *p);
 
 /* Aggregate layout: store the aggregate_* index columns; stream the rows. */

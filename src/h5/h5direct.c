@@ -19,17 +19,16 @@
  * gives the values or says what is wrong: a faster path to the same
  * values, never a reader with its own rules.
  */
-#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <hdf5.h>
 
 #include "scopedb/err.h"
 #include "scopedb/h5prof.h"
 #include "scopedb/util.h"
+#include "util/pio.h"
 #include "h5/h5_internal.h"
 
 /* Chunks a dataset may have and be read directly: libhdf5 1.10's
@@ -155,27 +154,6 @@ int h5direct_fd(const struct h5prof *p)
 	return *(int *)h;
 }
 
-/* Read exactly n bytes at offset off of fd into buf: 0, or 1. */
-static int h5direct_pread(int fd, void *buf, size_t n, uint64_t off)
-{
-	unsigned char *b = buf;
-
-	if (off > (uint64_t)INT64_MAX - n)
-		return 1;
-	while (n) {
-		ssize_t got = pread(fd, b, n, (off_t)off);
-
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0)
-			return 1;
-		b += got;
-		n -= (size_t)got;
-		off += (uint64_t)got;
-	}
-	return 0;
-}
-
 /* The array of b that values for ev go to. */
 static int64_t *h5direct_dst(struct h5rowbuf *b, unsigned ev)
 {
@@ -201,12 +179,12 @@ int h5direct_read(const struct h5prof *p, const struct prow *r, int fd, struct h
 			return 1;
 		to += s->first;
 		if (!s->kind) {
-			if (h5direct_pread(fd, to, (size_t)s->nvals * sizeof(int64_t), s->addr))
+			if (util_pread_all(fd, to, (size_t)s->nvals * sizeof(int64_t), s->addr))
 				return 1;
 			continue;
 		}
 		if (h5inflate_room(&z->raw, &z->raw_cap, s->size) ||
-		    h5direct_pread(fd, z->raw, s->size, s->addr) ||
+		    util_pread_all(fd, z->raw, s->size, s->addr) ||
 		    h5inflate_decode(s->kind, s->chunk, z->raw, s->size, s->nvals, to, z))
 			return 1;
 	}

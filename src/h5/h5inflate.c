@@ -1,7 +1,7 @@
 /*
  * h5inflate.c - the event columns' gzip chunks (and schema 1's per-call
- * datasets', h5hier.c) read raw and inflated here (libdeflate) rather
- * than through libhdf5's filter pipeline (zlib), which
+ * datasets', h5hier.c and h5direct.c) read raw and inflated here
+ * (libdeflate) rather than through libhdf5's filter pipeline (zlib), which
  * took 83 % of the CPU of reading a gzip profile; libdeflate's inflate and
  * Adler-32 take about a third of that (bench/RESULTS.md, issue 26).
  *

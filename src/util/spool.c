@@ -17,6 +17,7 @@
 
 #include "scopedb/err.h"
 #include "scopedb/util.h"
+#include "util/pio.h"
 #include "util/spool.h"
 
 int spool_open(struct spool *s, const char *where, const char *need, const char *what)
@@ -66,37 +67,17 @@ int spool_error(const struct spool *s, const char *what, int e)
 
 int spool_write(struct spool *s, const void *p, size_t n, uint64_t off)
 {
-	const char *c = p;
-
-	while (n) {
-		ssize_t k = pwrite(s->fd, c, n, (off_t)off);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return spool_error(s, "write", k < 0 ? errno : ENOSPC);
-		c += k;
-		n -= (size_t)k;
-		off += (uint64_t)k;
-	}
+	if (util_pwrite_all(s->fd, p, n, off))
+		return spool_error(s, "write", errno);
 	return 0;
 }
 
 int spool_read(struct spool *s, const char *what, void *p, size_t n, uint64_t off)
 {
-	char *c = p;
+	int rc = util_pread_all(s->fd, p, n, off);
 
-	while (n) {
-		ssize_t k = pread(s->fd, c, n, (off_t)off);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return spool_error(s, what, k < 0 ? errno : 0);
-		c += k;
-		n -= (size_t)k;
-		off += (uint64_t)k;
-	}
+	if (rc)
+		return spool_error(s, what, rc < 0 ? errno : 0);
 	return 0;
 }
 
