@@ -27,12 +27,12 @@
  *
  * A lane whose calls are a few runs already in order (a region's calls
  * are in start order in the files, so a lane is about a run a region) is
- * merged through a heap of the runs' next calls; otherwise sorting packs
- * (start - lane minimum, position) into one 64-bit key for a stable radix
- * sort on the start's bits (ct_radix()) when it fits (a lane spanning up
- * to 2^(63 - log2 calls) ns, hours), qsort otherwise.  Either way the
- * calls are gathered in that order into the scratch arrays, so that the
- * sweep and the numbers read them in sequence.  Scratch arrays are kept
+ * merged through a tree of losers of the runs' next calls; otherwise
+ * sorting packs (start - lane minimum, position) into one 64-bit key for
+ * a stable radix sort on the start's bits (ct_radix()) when it fits (a
+ * lane spanning up to 2^(63 - log2 calls) ns, hours), qsort otherwise.
+ * Either way the calls are gathered in that order into the scratch
+ * arrays, so that the sweep and the numbers read them in sequence.  Scratch arrays are kept
  * between ranks (they grow to the largest rank), and a finished rank's
  * arrays serve the next one; a rank of CALLTREE_DROP_MIN calls or more
  * frees its own copy of its calls once they are gathered instead.  With

@@ -384,35 +384,70 @@ static size_t ct_runs(const struct ct_rank *r, const uint32_t *seg, size_t m, si
 	return n;
 }
 
-/* A run's next call in the merge's heap. */
-struct ct_head {
-	int64_t start, dur;
-	uint32_t call, run;
+/*
+ * The merge's tree of losers (Knuth, TAOCP vol. 3, 5.4.1): the runs'
+ * next calls are the leaves, each inner node keeps the run that lost the
+ * match played there, and the winner (the next call out) is above them
+ * all.  After a run gives its call, only the matches on that run's path to
+ * the top are played again: about log2(runs) comparisons a call, where a
+ * heap's sift compares two children at each level it descends.  A run
+ * that has given all its calls holds the CT_SPENT_* call, after every
+ * call.
+ */
+struct ct_losers {
+	int64_t start[CT_MAXRUNS], dur[CT_MAXRUNS]; /* each run's next call */
+	uint32_t call[CT_MAXRUNS];
+	uint32_t node[CT_MAXRUNS]; /* node[j], 1 <= j < n: the loser there */
+	uint32_t n;		   /* runs; run i is leaf n + i */
 };
 
-static int ct_head_before(const struct ct_head *x, const struct ct_head *y)
+/* A spent run's call: the last start, the shortest duration and the last
+ * call there can be, so ct_precedes() puts it after every call. */
+#define CT_SPENT_START INT64_MAX
+#define CT_SPENT_DUR INT64_MIN
+
+/* Whether run x's next call comes before run y's. */
+static int ct_run_before(const struct ct_losers *t, uint32_t x, uint32_t y)
 {
-	return ct_precedes(x->start, x->dur, x->call, y->start, y->dur, y->call);
+	return ct_precedes(t->start[x], t->dur[x], t->call[x], t->start[y], t->dur[y], t->call[y]);
 }
 
-/* Move h[i] down the heap of n heads to its place. */
-static void ct_sift(struct ct_head *h, size_t n, size_t i)
+/* Play the matches of all the nodes, bottom up; returns the winner. */
+static uint32_t ct_losers_build(struct ct_losers *t)
 {
-	struct ct_head x = h[i];
+	uint32_t win[2 * CT_MAXRUNS], j, n = t->n;
 
-	for (;;) {
-		size_t c = 2 * i + 1;
+	for (j = 0; j < n; j++)
+		win[n + j] = j;
+	for (j = n; j-- > 1;) {
+		uint32_t a = win[2 * j], b = win[2 * j + 1];
 
-		if (c >= n)
-			break;
-		if (c + 1 < n && ct_head_before(&h[c + 1], &h[c]))
-			c++;
-		if (!ct_head_before(&h[c], &x))
-			break;
-		h[i] = h[c];
-		i = c;
+		if (ct_run_before(t, b, a)) {
+			win[j] = b;
+			t->node[j] = a;
+		} else {
+			win[j] = a;
+			t->node[j] = b;
+		}
 	}
-	h[i] = x;
+	return n > 1 ? win[1] : 0;
+}
+
+/* Run w has its next call (or is spent): replay the matches on its path
+ * to the top; returns the new winner. */
+static uint32_t ct_losers_replay(struct ct_losers *t, uint32_t w)
+{
+	uint32_t j;
+
+	for (j = (t->n + w) / 2; j >= 1; j /= 2) {
+		uint32_t l = t->node[j];
+
+		if (ct_run_before(t, l, w)) {
+			t->node[j] = w;
+			w = l;
+		}
+	}
+	return w;
 }
 
 /* Give back the pages of r's calls [*from, to) (consumed by a merge). */
@@ -426,44 +461,51 @@ static void ct_release(const struct ct_rank *r, size_t *from, size_t to)
 
 /*
  * Merge the nrun (at most CT_MAXRUNS) sorted runs of seg (bounded by at[])
- * through a heap of their next calls, gathering each call as it comes out
- * into position a, a + 1... of s->keys, s->tmp and s->row: the order and
- * the gather of a sort in one pass.  Its heap is on the stack: a merge
- * needs no memory, so a rank's status never depends on the path taken.
- * With release (seg the identity, and r's calls not needed after the
- * gather), what the runs have consumed is given back as the merge goes,
- * so that r's calls and their gathered copy are not both whole at once.
+ * through a tree of losers of their next calls, gathering each call as it
+ * comes out into position a, a + 1... of s->keys, s->tmp and s->row: the
+ * order and the gather of a sort in one pass.  Its tree is on the stack: a
+ * merge needs no memory, so a rank's status never depends on the path
+ * taken.  With release (seg the identity, and r's calls not needed after
+ * the gather), what the runs have consumed is given back as the merge
+ * goes, so that r's calls and their gathered copy are not both whole at
+ * once.
  */
 static void ct_merge(struct ct_scratch *s, const struct ct_rank *r, const uint32_t *seg,
 		     const size_t *at, size_t nrun, size_t a, int release)
 {
-	struct ct_head h[CT_MAXRUNS];
-	size_t pos[CT_MAXRUNS], done[CT_MAXRUNS], n = nrun, i, k = a;
+	struct ct_losers t;
+	size_t pos[CT_MAXRUNS], done[CT_MAXRUNS], i, k = a, end = a;
+	uint32_t w;
 
 	release = release && !seg;
+	t.n = (uint32_t)nrun;
 	for (i = 0; i < nrun; i++) {
 		uint32_t c = CT_SEG(seg, at[i]);
 
-		h[i] = (struct ct_head){r->start[c], r->dur[c], c, (uint32_t)i};
+		t.start[i] = r->start[c];
+		t.dur[i] = r->dur[c];
+		t.call[i] = c;
 		pos[i] = done[i] = at[i];
+		end += at[i + 1] - at[i];
 	}
-	for (i = n / 2; i-- > 0;)
-		ct_sift(h, n, i);
-	while (n) {
-		uint32_t w = h[0].run, c = h[0].call;
+	w = ct_losers_build(&t);
+	while (k < end) {
+		uint32_t c = t.call[w];
 
-		s->keys[k] = h[0].start;
-		s->tmp[k] = h[0].dur;
+		s->keys[k] = t.start[w];
+		s->tmp[k] = t.dur[w];
 		s->row[k++] = r->row[c];
 		if (++pos[w] < at[w + 1]) {
 			c = CT_SEG(seg, pos[w]);
-			h[0].start = r->start[c];
-			h[0].dur = r->dur[c];
-			h[0].call = c;
+			t.start[w] = r->start[c];
+			t.dur[w] = r->dur[c];
+			t.call[w] = c;
 		} else {
-			h[0] = h[--n];
+			t.start[w] = CT_SPENT_START;
+			t.dur[w] = CT_SPENT_DUR;
+			t.call[w] = UINT32_MAX;
 		}
-		ct_sift(h, n, 0);
+		w = ct_losers_replay(&t, w);
 		if (release && (k - a) % CT_RELEASE_STEP == 0)
 			for (i = 0; i < nrun; i++)
 				ct_release(r, &done[i], pos[i]);
