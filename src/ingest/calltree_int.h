@@ -74,9 +74,9 @@ struct ct_scratch {
 	uint32_t *lane;		/* each call's lane */
 	uint32_t *seg;		/* calls grouped by lane (not written when seg_ident) */
 	uint32_t *order;	/* the calls, parents first */
-	uint32_t *row;		/* gathered: each call's row */
+	uint32_t *row;		/* gathered: each call's row, then its node */
 	uint32_t *parent;	/* gathered: the parent's position, NONE = a root */
-	uint32_t *node;		/* gathered: the node (the sweep's stack before) */
+	uint32_t *node;		/* the sweep's stack of open calls */
 	uint32_t *touched;	/* nodes used by the rank, in first use order */
 	int64_t *csum;		/* ids: children's sums; the sweep's stack of ends */
 	int64_t *keys;		/* sort keys; starts, then self times; outermost durs */

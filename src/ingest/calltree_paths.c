@@ -158,9 +158,13 @@ static int ct_deliver(struct calltree *t, const struct ct_rank *r, struct calltr
  * one's self time in s->keys, duration in s->tmp, row in s->row, parent
  * in s->parent): each call's node, the (node, rank) sums, the rows' self
  * times, and the outermost durations grouped by node into s->keys (the
- * self times are not needed any more by then).  Returns 0, or -1 when
- * memory ran out; *nused, *paths and info->paths_issue say what was
- * found.
+ * self times are not needed any more by then).  Each call's node takes
+ * the place of its row in s->row once the row is read (its parent's,
+ * read later, is found from its node), so a rank's calls need no array
+ * of nodes: 4 bytes a call less at the peak of a large rank.  Returns 0,
+ * or -1 when memory ran out; *nused, *paths and info->paths_issue say
+ * what was found (when *paths is 0, s->row holds nodes only up to where
+ * the paths were given up).
  */
 static int ct_numbers(struct calltree *t, const struct ct_rank *r, struct calltree_rankinfo *info,
 		      uint32_t *nused, int *paths)
@@ -178,16 +182,18 @@ static int ct_numbers(struct calltree *t, const struct ct_rank *r, struct calltr
 	for (k = 0; k < n; k++) {
 		uint32_t p = s->parent[k], w = s->row[k], region = r->rows[w].region, nk;
 		int64_t self = s->keys[k];
-		int outer = p == NONE || r->rows[s->row[p]].region != region, rc;
+		int outer, rc;
 		struct ct_node *nd;
 
 		s->rowself[w] += self;
 		if (!*paths)
 			continue;
+		/* the parent came first: its node is in its place of s->row */
+		outer = p == NONE || t->nodes[s->row[p]].region != region;
 		if (!outer) {
-			nk = s->node[p];
+			nk = s->row[p];
 		} else {
-			uint32_t pn = p == NONE ? NONE : s->node[p];
+			uint32_t pn = p == NONE ? NONE : s->row[p];
 
 			/* a region is mostly called from one place: its row
 			 * remembers the last (parent node, node) */
@@ -206,7 +212,7 @@ static int ct_numbers(struct calltree *t, const struct ct_rank *r, struct calltr
 				s->cnode[w] = nk;
 			}
 		}
-		s->node[k] = nk;
+		s->row[k] = nk;
 		nd = &t->nodes[nk];
 		if (nd->local == NONE) {
 			nd->local = used;
@@ -239,10 +245,9 @@ static int ct_numbers(struct calltree *t, const struct ct_rank *r, struct calltr
 	if (k) {
 		for (k = 0; k < n; k++) {
 			uint32_t p = s->parent[k];
-			const struct ct_node *nd = &t->nodes[s->node[k]];
+			const struct ct_node *nd = &t->nodes[s->row[k]];
 
-			if (nd->whole ||
-			    (p != NONE && r->rows[s->row[p]].region == r->rows[s->row[k]].region))
+			if (nd->whole || (p != NONE && t->nodes[s->row[p]].region == nd->region))
 				continue;
 			s->keys[off[nd->local]++] = s->tmp[k];
 		}
