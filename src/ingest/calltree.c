@@ -32,13 +32,14 @@
  * a stable radix sort on the start's bits (ct_radix()) when it fits (a
  * lane spanning up to 2^(63 - log2 calls) ns, hours), qsort otherwise.
  * Either way the calls are gathered in that order into the scratch
- * arrays, so that the sweep and the numbers read them in sequence.  Scratch arrays are kept
- * between ranks (they grow to the largest rank), and a finished rank's
- * arrays serve the next one; a rank of CALLTREE_DROP_MIN calls or more
- * frees its own copy of its calls once they are gathered instead.  With
- * calltree_set_threaded() steps 1-4 run on a worker thread, which records
- * what it would deliver (ct_rec_*); the caller's thread replays it to the
- * sink when it hands over the next rank.
+ * arrays, so that the sweep and the numbers read them in sequence.
+ * Scratch arrays are kept between ranks (they grow to the largest rank),
+ * and a finished rank's arrays serve the next one; a rank of
+ * CALLTREE_DROP_MIN calls or more frees its own copy of its calls once
+ * they are gathered instead.  With calltree_set_threaded() steps 1-4 run
+ * on a worker thread, which records what it would deliver (ct_rec_*); the
+ * caller's thread replays it to the sink when it hands over the next
+ * rank.
  */
 #include <pthread.h>
 #include <stddef.h>
