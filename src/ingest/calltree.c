@@ -203,12 +203,32 @@ static int ct_reserve(struct ct_rank *r, size_t need)
 			return -1;
 		util_huge_hint(r->dur, cap * sizeof(*r->dur));
 	}
-	rw = realloc(r->row, cap * sizeof(*rw));
+	if (r->row) {
+		rw = realloc(r->row, cap * sizeof(*rw));
+		if (!rw)
+			return -1;
+		r->row = rw;
+		util_huge_hint(rw, cap * sizeof(*rw));
+	}
+	r->cap = cap;
+	return 0;
+}
+
+/* Each call's row, once a rank holds calls of a second row: until then
+ * r->row is NULL and every call is of row 0 (CT_ROW()), so a rank of one
+ * row, the largest there are, keeps no array of rows (4 bytes a call). */
+static int ct_rows_needed(struct ct_rank *r)
+{
+	uint32_t *rw;
+
+	if (r->row || r->nrows == 0)
+		return 0;
+	rw = malloc(r->cap * sizeof(*rw));
 	if (!rw)
 		return -1;
+	util_huge_hint(rw, r->cap * sizeof(*rw));
+	memset(rw, 0, r->n * sizeof(*rw));
 	r->row = rw;
-	util_huge_hint(rw, cap * sizeof(*rw));
-	r->cap = cap;
 	return 0;
 }
 
@@ -267,7 +287,8 @@ static void ct_collect(struct calltree *t, struct ct_rank *r, const struct callt
 	ct_budget(t, r, row->calls);
 	if (r->status != CALLTREE_OK)
 		return;
-	if (ct_reserve(r, n) || ct_copy_col(r, CT_HAS_IDS, &r->cid, ids ? nc->call_ids : NULL, n) ||
+	if (ct_reserve(r, n) || ct_rows_needed(r) ||
+	    ct_copy_col(r, CT_HAS_IDS, &r->cid, ids ? nc->call_ids : NULL, n) ||
 	    ct_copy_col(r, CT_HAS_IDS, &r->pid, ids ? nc->parent_ids : NULL, n) ||
 	    ct_copy_col(r, CT_HAS_THR, &r->thr, nc->thread_ids, n) ||
 	    ct_copy_col(r, CT_HAS_TASK, &r->task, nc->task_ids, n)) {
@@ -279,7 +300,7 @@ static void ct_collect(struct calltree *t, struct ct_rank *r, const struct callt
 	at = r->n;
 	memcpy(r->start + at, row->starts, n * sizeof(*r->start));
 	memcpy(r->dur + at, row->durations, n * sizeof(*r->dur));
-	for (i = 0; i < n; i++)
+	for (i = 0; r->row && i < n; i++)
 		r->row[at + i] = (uint32_t)r->nrows;
 	if (!ids)
 		r->no_id += n;

@@ -46,13 +46,16 @@ struct ct_rank {
 	uint64_t calls;		     /* calls of its event rows, held or not */
 	size_t n, cap;		     /* calls held */
 	int64_t *start, *dur;
-	uint32_t *row;			 /* each call's row */
+	uint32_t *row;			 /* each call's row; NULL: all row 0 */
 	int64_t *cid, *pid, *thr, *task; /* allocated when a row had them */
 	unsigned has;			 /* CT_HAS_*: columns a row had */
 	uint64_t no_id;			 /* held calls without an id */
 	struct ct_row *rows;
 	size_t nrows, rcap;
 };
+
+/* Call c's row in rank r (r->row is NULL while all its calls are of row 0). */
+#define CT_ROW(r, c) ((r)->row ? (r)->row[c] : 0u)
 
 /* A path: its parent node and region, and its numbers on the rank being
  * built (reset after each rank). */

@@ -455,7 +455,8 @@ static void ct_release(const struct ct_rank *r, size_t *from, size_t to)
 {
 	util_release_pages(r->start + *from, (to - *from) * sizeof(*r->start));
 	util_release_pages(r->dur + *from, (to - *from) * sizeof(*r->dur));
-	util_release_pages(r->row + *from, (to - *from) * sizeof(*r->row));
+	if (r->row)
+		util_release_pages(r->row + *from, (to - *from) * sizeof(*r->row));
 	*from = to;
 }
 
@@ -494,7 +495,7 @@ static void ct_merge(struct ct_scratch *s, const struct ct_rank *r, const uint32
 
 		s->keys[k] = t.start[w];
 		s->tmp[k] = t.dur[w];
-		s->row[k++] = r->row[c];
+		s->row[k++] = CT_ROW(r, c);
 		if (++pos[w] < at[w + 1]) {
 			c = CT_SEG(seg, pos[w]);
 			t.start[w] = r->start[c];
@@ -526,7 +527,7 @@ void ct_gather(struct ct_scratch *s, const struct ct_rank *r, size_t a, size_t m
 
 		s->keys[k] = r->start[c];
 		s->tmp[k] = r->dur[c];
-		s->row[k] = r->row[c];
+		s->row[k] = CT_ROW(r, c);
 	}
 }
 
@@ -628,7 +629,7 @@ static int ct_sort(struct ct_scratch *s, const struct ct_rank *r, const uint32_t
 
 		s->keys[base + j] = st;
 		s->tmp[base + j] = r->dur[c];
-		s->row[base + j] = r->row[c];
+		s->row[base + j] = CT_ROW(r, c);
 	}
 	return 0;
 }
