@@ -13,11 +13,10 @@
  * allocated whole, or in at most H5DIRECT_MAX_CHUNKS chunks each
  * allocated, unfiltered or deflate (with shuffle) as h5inflate.c takes
  * them, in a file without a user block (where libhdf5's addresses and
- * file offsets agree).  Any
- * other row, and any read that comes up short or chunk that does not
- * inflate to exactly one chunk, is read through libhdf5 as before, which
- * gives the values or says what is wrong: a faster path to the same
- * values, never a reader with its own rules.
+ * file offsets agree).  Any other row, and any read that comes up short
+ * or chunk that does not inflate to exactly one chunk, is read through
+ * libhdf5 as before, which gives the values or says what is wrong: a
+ * faster path to the same values, never a reader with its own rules.
  */
 #include <stdint.h>
 #include <stdlib.h>

@@ -267,8 +267,9 @@ static int ct_numbers(struct calltree *t, const struct ct_rank *r, struct calltr
  * Give back rank r's calls once they are gathered into the scratch (the
  * steps after the parents read only the scratch), when it holds at least
  * t->drop_min calls: a large rank's peak is then 20 bytes a call lower
- * (more with ids and lanes).  A smaller rank keeps its arrays for the next
- * rank to reuse.  r->n stays: the budget counts the rank until it retires.
+ * (16 for a rank of one row, which keeps no rows; more with ids and
+ * lanes).  A smaller rank keeps its arrays for the next rank to reuse.
+ * r->n stays: the budget counts the rank until it retires.
  */
 static void ct_drop_gathered(const struct calltree *t, struct ct_rank *r)
 {
