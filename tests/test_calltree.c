@@ -759,6 +759,46 @@ static void test_overlap(void **state)
 	calltree_free(t);
 }
 
+/* An overlap found in a rank's second lane, after its first lane's calls
+ * counted paths an earlier rank made and made one of their own: the rank
+ * has none of them, and the ranks after, with the same paths, have their
+ * own numbers and nothing of the overlapping rank's. */
+static void test_overlap_late_lane(void **state)
+{
+	const struct tc c[] = {
+	    {0, MAIN, 0, 100, 0, 0, -1, -1}, {0, A, 10, 50, 0, 0, -1, -1},
+	    {1, MAIN, 0, 100, 0, 0, -1, -1}, {1, A, 10, 50, 0, 0, -1, -1},
+	    {1, A, 200, 210, 0, 0, 1, -1},   {1, B, 20, 30, 0, 0, -1, -1},
+	    {1, B, 205, 220, 0, 0, 1, -1},   {2, MAIN, 0, 100, 0, 0, -1, -1},
+	    {2, A, 10, 40, 0, 0, -1, -1},    {2, B, 20, 30, 0, 0, -1, -1},
+	    {3, MAIN, 0, 100, 0, 0, -1, -1}, {3, Z, 10, 20, 0, 0, -1, -1},
+	    {4, MAIN, 0, 100, 0, 0, -1, -1}, {4, A, 10, 40, 0, 0, -1, -1},
+	    {4, B, 20, 30, 0, 0, -1, -1},
+	};
+	struct got g;
+
+	(void)state;
+	collect(c, N(c), F_LANES, &g);
+	assert_int_equal(rank_info(&g, 0)->status, CALLTREE_OK);
+	assert_int_equal(rank_info(&g, 1)->status, CALLTREE_OVERLAP);
+	assert_int_equal(rank_info(&g, 1)->paths, 0);
+	assert_int_equal(rank_info(&g, 1)->paths_issue, CALLTREE_PATHS_OK);
+	assert_string_equal(nm[rank_info(&g, 1)->region_a], "A");
+	assert_int_equal(rank_info(&g, 1)->start_b, 205);
+	assert_int_equal(rank_info(&g, 2)->status, CALLTREE_OK);
+	assert_int_equal(rank_info(&g, 2)->paths, 3);
+	check_path(&g, 0, "main", 1, 0, 100, 60);
+	check_path(&g, 2, "main", 1, 0, 100, 70);
+	check_path(&g, 2, "main > A", 1, 0, 30, 20);
+	check_path(&g, 2, "main > A > B", 1, 0, 10, 10);
+	/* each path made once, though rank 3 makes a new one after */
+	check_path(&g, 3, "main > Z", 1, 0, 10, 10);
+	check_path(&g, 4, "main > A > B", 1, 0, 10, 10);
+	assert_int_equal(g.npaths, 10);
+	assert_int_equal(g.nnodes, 4);
+	assert_int_equal(self_of(&g, 2, "main", NULL), 70);
+}
+
 /* Calls nest only within a lane; a negative thread or task is the main
  * lane, like no column at all. */
 static void test_lanes(void **state)
@@ -1045,7 +1085,43 @@ static void test_too_deep(void **state)
 	/* every call but the innermost has 1 ns of its own on each side */
 	assert_int_equal(self_of(&g, 0, "A", NULL) + self_of(&g, 0, "B", NULL),
 			 (int64_t)(2 * (depth - 1) + 2));
+	/* and each region's own: depth / 2 calls of 2 ns each (the rows'
+	 * self times are summed on past where the paths are given up) */
+	assert_int_equal(self_of(&g, 0, "A", NULL), (int64_t)depth);
+	assert_int_equal(self_of(&g, 0, "B", NULL), (int64_t)depth);
 	calltree_free(t);
+
+	/* the same chain, then two calls that overlap: the rank has no tree,
+	 * and no paths issue either, though the chain was too deep before
+	 * the overlap came */
+	{
+		int64_t zs[] = {5000, 5005}, zd[] = {10, 15};
+
+		t = begin(&g, nm);
+		sink = got_sink(&g);
+		row.region = A;
+		row.calls = na;
+		row.starts = st;
+		row.durations = du;
+		row.rank_last = 0;
+		assert_int_equal(calltree_add(t, &row, &sink), 0);
+		row.region = B;
+		row.calls = nb;
+		row.starts = st2;
+		row.durations = du2;
+		assert_int_equal(calltree_add(t, &row, &sink), 0);
+		row.region = Z;
+		row.calls = 2;
+		row.starts = zs;
+		row.durations = zd;
+		row.rank_last = 1;
+		assert_int_equal(calltree_add(t, &row, &sink), 0);
+		assert_int_equal(g.ranks[0].status, CALLTREE_OVERLAP);
+		assert_int_equal(g.ranks[0].paths_issue, CALLTREE_PATHS_OK);
+		assert_int_equal(g.ranks[0].start_b, 5005);
+		assert_int_equal(g.npaths, 0);
+		calltree_free(t);
+	}
 	free(st);
 	free(du);
 	free(st2);
@@ -1324,6 +1400,7 @@ TU_MAIN(NULL, NULL,
 	    cmocka_unit_test(test_wide_span),
 	    cmocka_unit_test(test_rank_calls_past_budget),
 	    cmocka_unit_test(test_overlap),
+	    cmocka_unit_test(test_overlap_late_lane),
 	    cmocka_unit_test(test_lanes),
 	    cmocka_unit_test(test_roots),
 	    cmocka_unit_test(test_ids),

@@ -17,11 +17,13 @@
  *     lane: calls sorted by start ascending, end descending (ties in the
  *     order the calls came), a stack of open calls, the top after popping
  *     the closed ones is the parent, and a call ending after the top ends
- *     is an overlap (no tree);
+ *     is an overlap (no tree: what the rank's sweep had counted before
+ *     it is forgotten); the sweep does step 3 as it comes to each call;
  *  3. in that order (parents before children), each call's path node:
  *     the parent's node plus its region, or the parent's node itself when
  *     the parent has the same region; its self time (duration minus its
- *     direct children's); the numbers of the (node, rank);
+ *     direct children's: each call adds its duration to its own node and
+ *     takes it off its parent's); the numbers of the (node, rank);
  *  4. delivery: the rank's status, each node once, the path rows, the
  *     self time of each row.
  *

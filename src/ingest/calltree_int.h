@@ -2,10 +2,12 @@
  * calltree_int.h - what the call-tree builder's files share (not a public
  * header): its structures and the steps of building one rank.
  * calltree.c collects the ranks' calls and holds the public calls and the
- * worker thread; calltree_order.c gives each call its parent (lanes,
- * sorting, the containment sweep, or the file's ids); calltree_paths.c
- * turns the calls, parents first, into paths and numbers and delivers
- * them (ct_build()).  Each function's contract is atop its definition.
+ * worker thread; calltree_order.c puts each lane's calls in start order
+ * (lanes, sorting or merging) or gives each call its parent from the
+ * file's ids; calltree_paths.c sweeps the lanes for the parents (and
+ * overlaps), turns the calls, parents first, into paths and numbers and
+ * delivers them (ct_build()).  Each function's contract is atop its
+ * definition.
  *
  * Ownership: everything here belongs to its struct calltree; the scratch
  * arrays are reused from rank to rank and freed by ct_scratch_release().
@@ -57,6 +59,13 @@ struct ct_rank {
 /* Call c's row in rank r (r->row is NULL while all its calls are of row 0). */
 #define CT_ROW(r, c) ((r)->row ? (r)->row[c] : 0u)
 
+/* A call's node in s->row once the paths have numbered it: the node,
+ * with CT_NESTED set when the call is nested in a call of its own region
+ * (not one of its node's outermost calls).  Nodes are below
+ * CALLTREE_MAX_NODES (2^20). */
+#define CT_NESTED ((uint32_t)1 << 31)
+#define CT_NODE(v) ((v) & ~CT_NESTED)
+
 /* A path: its parent node and region, and its numbers on the rank being
  * built (reset after each rank). */
 struct ct_node {
@@ -77,12 +86,13 @@ struct ct_scratch {
 	uint32_t *lane;		/* each call's lane */
 	uint32_t *seg;		/* calls grouped by lane (not written when seg_ident) */
 	uint32_t *order;	/* the calls, parents first */
-	uint32_t *row;		/* gathered: each call's row, then its node */
-	uint32_t *parent;	/* gathered: the parent's position, NONE = a root */
+	uint32_t *row;		/* gathered: each call's row, then its node (CT_NODE) */
+	uint32_t *parent;	/* ids: the parent's position, NONE = a root;
+				 * containment: the sweep's stack's rows */
 	uint32_t *node;		/* the sweep's stack of open calls */
 	uint32_t *touched;	/* nodes used by the rank, in first use order */
 	int64_t *csum;		/* ids: children's sums; the sweep's stack of ends */
-	int64_t *keys;		/* sort keys; starts, then self times; outermost durs */
+	int64_t *keys;		/* sort keys; starts (ids: then self times); outermost durs */
 	int64_t *tmp;		/* sort scratch; gathered durations */
 	int64_t *rowself;	/* per row */
 	uint32_t *cpar, *cnode; /* per row: the last parent node and its child */
@@ -131,8 +141,6 @@ int ct_lanes(struct ct_scratch *s, const struct ct_rank *r, size_t **off, size_t
 int ct_sort_lane(struct ct_scratch *s, const struct ct_rank *r, size_t a, size_t m, int merge,
 		 int release);
 void ct_gather(struct ct_scratch *s, const struct ct_rank *r, size_t a, size_t m);
-int ct_sweep(struct ct_scratch *s, const struct ct_rank *r, size_t a, size_t m,
-	     struct calltree_rankinfo *info);
 int ct_from_ids(struct ct_scratch *s, const struct ct_rank *r, struct calltree_rankinfo *info);
 
 /* calltree_paths.c: build rank r (taken out of the open ranks) and

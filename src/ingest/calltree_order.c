@@ -658,56 +658,6 @@ int ct_sort_lane(struct ct_scratch *s, const struct ct_rank *r, size_t a, size_t
 	return ct_sort(s, r, seg, m, a, s->order + a);
 }
 
-/*
- * Containment in one lane: sweep the sorted calls [a, a + m) of s (in
- * gathered positions), keeping the open calls on a stack (their positions
- * in s->node, their ends in s->csum).  Sets each call's parent, and turns
- * its gathered start in s->keys into its self time (its duration less its
- * direct children's), the only use the steps after have for it: no array
- * of children's sums.  1 on an overlap (info's pair set), else 0.
- */
-int ct_sweep(struct ct_scratch *s, const struct ct_rank *r, size_t a, size_t m,
-	     struct calltree_rankinfo *info)
-{
-	int64_t *key = s->keys, *ends = s->csum;
-	const int64_t *du = s->tmp;
-	uint32_t *stack = s->node;
-	size_t k, top = 0;
-
-	for (k = a; k < a + m; k++) {
-		int64_t b = key[k], e = b + du[k];
-
-		key[k] = du[k];
-		/* pop what closed before k starts: ends before its start, or at
-		 * it unless k is of zero length (upstream pops the calls that end
-		 * before the new call ends: a zero-length call at an instant
-		 * nests in the call that ends there, and in one of that instant) */
-		while (top && (ends[top - 1] < b || (ends[top - 1] == b && e > b)))
-			top--;
-		if (top) {
-			uint32_t o = stack[top - 1];
-			int64_t oe = ends[top - 1];
-
-			if (e > oe) {
-				info->region_a = r->rows[s->row[o]].region;
-				info->region_b = r->rows[s->row[k]].region;
-				info->start_a = oe - du[o];
-				info->end_a = oe;
-				info->start_b = b;
-				info->end_b = e;
-				return 1;
-			}
-			s->parent[k] = o;
-			key[o] -= du[k];
-		} else {
-			s->parent[k] = NONE;
-		}
-		stack[top] = (uint32_t)k;
-		ends[top++] = e;
-	}
-	return 0;
-}
-
 /* An id and its call, for files whose ids are sparse. */
 struct ct_idrec {
 	int64_t id;
@@ -857,8 +807,8 @@ int ct_from_ids(struct ct_scratch *s, const struct ct_rank *r, struct calltree_r
 		}
 		s->parent[k] = pk;
 	}
-	/* each call's self time in place of its start, as ct_sweep()
-	 * leaves it (a rank whose ids are not used is gathered again) */
+	/* each call's self time in place of its start (a rank whose ids are
+	 * not used is gathered again) */
 	for (k = 0; k < n; k++) {
 		if (s->csum[k] > s->tmp[k]) {
 			issue = CALLTREE_IDS_CHILDREN;
