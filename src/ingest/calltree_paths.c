@@ -317,10 +317,10 @@ static int ct_visit_lane(struct calltree *t, const struct ct_rank *r, size_t a, 
 
 /*
  * Forget what a rank's numbering did before an overlap (or a failed
- * allocation) ended it: the
- * sums of the c->used nodes it touched, and the nodes it made (from n0
- * on, none delivered yet), so that a rank without a tree leaves the
- * paths as they were.  The hash is filled again in place.
+ * allocation) ended it: the sums of the c->used nodes it touched, and the
+ * nodes it made (from n0 on, none delivered yet), so that a rank without
+ * a tree leaves the paths as they were.  The hash is filled again in
+ * place.
  */
 static void ct_forget(struct calltree *t, uint32_t n0, const struct ct_count *c)
 {
