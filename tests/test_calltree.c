@@ -1128,6 +1128,55 @@ static void test_too_deep(void **state)
 	free(du2);
 }
 
+/* A large row whose durations are the reader's own: the builder gives
+ * their pages back as it copies them (the rest reads zeros after), and the
+ * numbers are those of a row it copies whole. */
+static void test_durations_given_back(void **state)
+{
+	const size_t n = (size_t)1 << 20;
+	int64_t *st = malloc(n * sizeof(*st)), *du = NULL;
+	struct calltree_sink sink;
+	struct calltree_row row;
+	struct calltree *t;
+	struct got g;
+	size_t i, zeros;
+	int own;
+
+	(void)state;
+	assert_non_null(st);
+	assert_int_equal(posix_memalign((void **)&du, 4096, n * sizeof(*du)), 0);
+	for (i = 0; i < n; i++)
+		st[i] = (int64_t)i * 10;
+	for (own = 0; own < 2; own++) {
+		for (i = 0; i < n; i++)
+			du[i] = 5 + (int64_t)(i % 3);
+		t = begin(&g, nm);
+		calltree_set_drop(t, 1024);
+		sink = got_sink(&g);
+		memset(&row, 0, sizeof(row));
+		row.region = A;
+		row.has_events = 1;
+		row.calls = n;
+		row.starts = st;
+		row.durations = du;
+		row.exclusive = -1;
+		row.rank_last = 1;
+		row.durations_own = own;
+		assert_int_equal(calltree_add(t, &row, &sink), 0);
+		calltree_free(t);
+		assert_int_equal(g.ranks[0].status, CALLTREE_OK);
+		check_path(&g, 0, "A", n, 0, (int64_t)(n * 6 - 1), (int64_t)(n * 6 - 1));
+		for (i = 0, zeros = 0; i < n; i++)
+			zeros += du[i] == 0;
+		if (own)
+			assert_true(zeros > n / 2);
+		else
+			assert_int_equal(zeros, 0);
+	}
+	free(st);
+	free(du);
+}
+
 /* ---- the real profiles ---- */
 
 struct realctx {
@@ -1401,6 +1450,7 @@ TU_MAIN(NULL, NULL,
 	    cmocka_unit_test(test_rank_calls_past_budget),
 	    cmocka_unit_test(test_overlap),
 	    cmocka_unit_test(test_overlap_late_lane),
+	    cmocka_unit_test(test_durations_given_back),
 	    cmocka_unit_test(test_lanes),
 	    cmocka_unit_test(test_roots),
 	    cmocka_unit_test(test_ids),

@@ -7,7 +7,9 @@
  *
  * Collecting: calltree_add() copies each row's calls (start, duration,
  * which row, and the ids and lanes when the row has them) into its rank's
- * struct ct_rank, under the budget of held calls.  Building a rank:
+ * struct ct_rank, under the budget of held calls; a large row whose
+ * durations are the reader's own has their pages given back as they are
+ * copied.  Building a rank:
  *
  *  1. lanes: calls are grouped by (thread, task), negative = main lane;
  *  2. parents: from the ids when every call has one, checked against the
@@ -279,6 +281,26 @@ static void ct_budget(struct calltree *t, struct ct_rank *r, uint64_t need)
 	}
 }
 
+/* Values copied between give-backs of a row's own durations (2 MB). */
+#define CT_GIVE_STEP ((size_t)1 << 18)
+
+/*
+ * Copy the n durations of src, the caller's own copy (durations_own), to
+ * dst, giving back src's pages as they are copied: a large row's
+ * durations and the rank's copy of them are then not both whole at once
+ * (one region of 16.7M calls: 134 MB less at the copy).
+ */
+static void ct_copy_giving_back(int64_t *dst, const int64_t *src, size_t n)
+{
+	size_t a, m;
+
+	for (a = 0; a < n; a += m) {
+		m = n - a < CT_GIVE_STEP ? n - a : CT_GIVE_STEP;
+		memcpy(dst + a, src + a, m * sizeof(*dst));
+		util_release_pages((void *)(uintptr_t)(src + a), m * sizeof(*src));
+	}
+}
+
 /* Append the calls of row to r (r->status stays OK, or r is given up). */
 static void ct_collect(struct calltree *t, struct ct_rank *r, const struct calltree_row *row)
 {
@@ -301,7 +323,10 @@ static void ct_collect(struct calltree *t, struct ct_rank *r, const struct callt
 		  (nc->task_ids ? CT_HAS_TASK : 0);
 	at = r->n;
 	memcpy(r->start + at, row->starts, n * sizeof(*r->start));
-	memcpy(r->dur + at, row->durations, n * sizeof(*r->dur));
+	if (row->durations_own && n >= t->drop_min)
+		ct_copy_giving_back(r->dur + at, row->durations, n);
+	else
+		memcpy(r->dur + at, row->durations, n * sizeof(*r->dur));
 	for (i = 0; r->row && i < n; i++)
 		r->row[at + i] = (uint32_t)r->nrows;
 	if (!ids)

@@ -66,6 +66,10 @@ struct calltree_row {
 	int64_t exclusive;	  /* the profile's own self time, -1 = unknown */
 	int rank_last;		  /* no later row of this rank follows */
 	uint64_t rank_calls;	  /* the rank's calls in the file; 0: unknown */
+	/* 1: durations are the caller's own copy, which it reads no more
+	 * (h5prof_row's durations_own): a row of calltree_set_drop()'s calls
+	 * or more has their pages given back as they are copied */
+	int durations_own;
 };
 
 enum calltree_status {

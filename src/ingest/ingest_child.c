@@ -217,6 +217,7 @@ void ingest_child_tree_row(struct calltree_row *out, const struct h5prof_row *ro
 	out->exclusive = row->exclusive;
 	out->rank_last = row->rank_last;
 	out->rank_calls = row->rank_calls;
+	out->durations_own = row->durations_own;
 }
 
 /* Hand row to the call-tree builder (which may build and send its rank). */
