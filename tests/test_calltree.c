@@ -1177,6 +1177,68 @@ static void test_durations_given_back(void **state)
 	free(du);
 }
 
+/* Rows under the threshold, given to a rank whose calls reach it: only its
+ * last row (the rank is built next) has its own durations given back.
+ * Scenario 0: the second of three rows reaches it, the third is the last;
+ * 1: the last row is the one that reaches it. */
+static void test_durations_given_back_rank(void **state)
+{
+	const size_t n = (size_t)1 << 19, n3 = 4096;
+	const size_t len[3] = {n, n, n3};
+	int64_t *st = malloc(n * sizeof(*st)), *du[3] = {NULL, NULL, NULL};
+	struct calltree_sink sink;
+	struct calltree_row row;
+	struct calltree *t;
+	struct got g;
+	size_t i, k, zeros;
+	int sc;
+
+	(void)state;
+	assert_non_null(st);
+	for (sc = 0; sc < 2; sc++) {
+		for (k = 0; k < 3; k++) {
+			assert_int_equal(
+			    posix_memalign((void **)&du[k], 4096, len[k] * sizeof(*du[k])), 0);
+			for (i = 0; i < len[k]; i++)
+				du[k][i] = 5;
+		}
+		t = begin(&g, nm);
+		calltree_set_drop(t, sc == 0 ? 2 * n : n + n3);
+		sink = got_sink(&g);
+		memset(&row, 0, sizeof(row));
+		row.has_events = 1;
+		row.starts = st;
+		row.exclusive = -1;
+		row.durations_own = 1;
+		for (k = 0; k < 3; k++) {
+			if (sc == 1 && k == 1)
+				continue; /* A, then Z */
+			row.region = k == 0 ? A : k == 1 ? B : Z;
+			row.calls = len[k];
+			row.durations = du[k];
+			row.rank_last = k == 2;
+			/* each row's calls after the last's: no overlap */
+			for (i = 0; i < len[k]; i++)
+				st[i] = (int64_t)(k * n + i) * 10;
+			assert_int_equal(calltree_add(t, &row, &sink), 0);
+		}
+		calltree_free(t);
+		assert_int_equal(g.ranks[0].status, CALLTREE_OK);
+		check_path(&g, 0, "A", n, 0, (int64_t)n * 5, (int64_t)n * 5);
+		check_path(&g, 0, "Z", n3, 0, (int64_t)n3 * 5, (int64_t)n3 * 5);
+		for (k = 0; k < 3; k++) {
+			for (i = 0, zeros = 0; i < len[k]; i++)
+				zeros += du[k][i] == 0;
+			if (k < 2)
+				assert_int_equal(zeros, 0);
+			else
+				assert_true(zeros > n3 / 2);
+			free(du[k]);
+		}
+	}
+	free(st);
+}
+
 /* ---- the real profiles ---- */
 
 struct realctx {
@@ -1451,6 +1513,7 @@ TU_MAIN(NULL, NULL,
 	    cmocka_unit_test(test_overlap),
 	    cmocka_unit_test(test_overlap_late_lane),
 	    cmocka_unit_test(test_durations_given_back),
+	    cmocka_unit_test(test_durations_given_back_rank),
 	    cmocka_unit_test(test_lanes),
 	    cmocka_unit_test(test_roots),
 	    cmocka_unit_test(test_ids),

@@ -7,9 +7,9 @@
  *
  * Collecting: calltree_add() copies each row's calls (start, duration,
  * which row, and the ids and lanes when the row has them) into its rank's
- * struct ct_rank, under the budget of held calls; a large row whose
- * durations are the reader's own has their pages given back as they are
- * copied.  Building a rank:
+ * struct ct_rank, under the budget of held calls; a large row (or the
+ * last row of a large rank) whose durations are the reader's own has
+ * their pages given back as they are copied.  Building a rank:
  *
  *  1. lanes: calls are grouped by (thread, task), negative = main lane;
  *  2. parents: from the ids when every call has one, checked against the
@@ -323,7 +323,8 @@ static void ct_collect(struct calltree *t, struct ct_rank *r, const struct callt
 		  (nc->task_ids ? CT_HAS_TASK : 0);
 	at = r->n;
 	memcpy(r->start + at, row->starts, n * sizeof(*r->start));
-	if (row->durations_own && n >= t->drop_min)
+	/* a large row, or the last of a large rank (built next) */
+	if (row->durations_own && (n >= t->drop_min || (row->rank_last && at + n >= t->drop_min)))
 		ct_copy_giving_back(r->dur + at, row->durations, n);
 	else
 		memcpy(r->dur + at, row->durations, n * sizeof(*r->dur));

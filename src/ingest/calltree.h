@@ -68,7 +68,8 @@ struct calltree_row {
 	uint64_t rank_calls;	  /* the rank's calls in the file; 0: unknown */
 	/* 1: durations are the caller's own copy, which it reads no more
 	 * (h5prof_row's durations_own): a row of calltree_set_drop()'s calls
-	 * or more has their pages given back as they are copied */
+	 * or more, or the last row of a rank of that many, has their pages
+	 * given back as they are copied */
 	int durations_own;
 };
 

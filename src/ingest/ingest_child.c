@@ -350,9 +350,11 @@ static int ingest_row(void *arg, const struct h5prof_row *row)
 	rc = wire_put_row(&r->w, &t, row->region);
 	if (rc)
 		return rc;
-	/* a large row's sorted copy and blob go back now rather than wait
-	 * for the next row: the call tree built next needs the memory more */
-	if (row->calls >= INGEST_KEEP_MAX) {
+	/* a large row's sorted copy and blob, and those of a large rank's
+	 * last row, go back now rather than wait for the next row: the call
+	 * tree built next needs the memory more */
+	if (row->calls >= INGEST_KEEP_MAX ||
+	    (row->rank_last && row->rank_calls >= INGEST_KEEP_MAX)) {
 		i64vec_release(&r->sorted);
 		buf_release(&r->blob);
 	}
