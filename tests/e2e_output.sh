@@ -7,7 +7,8 @@
 # keeps its mode, a new one gets the umask's, and a full device says so.
 # An output never replaces the store, a file of it, any SQLite file or a
 # profile the command reads, two outputs are not one file, and a full
-# standard output names its cause, not --output (issue 29).
+# standard output names its cause, not --output (issue 29); a job writing
+# the same FILE beside it does not make a write fail.
 . "$(dirname "$0")/e2e-lib.sh"
 : "${MKPROFILE:?}"
 S=$SCOPEDB
@@ -246,6 +247,38 @@ contains "the namesake written" "$(<latest)" "region,a,b,delta,pct"
 fi
 
 # --- a full disk: the real cause, and no --output when none was given ----------
+if tcase concurrent; then
+# another job replacing and removing the same FILE all the time (two CI
+# jobs in one workspace: each removes its old report, then renames its
+# new one into place): each write still succeeds, whatever the file was
+# when it looked (it told a file made or removed between two looks for a
+# dangling symlink or a missing file, about one write in ten here)
+python3 - 8 <<'PY' &
+import os, sys, time
+end = time.time() + float(sys.argv[1])
+while time.time() < end:
+    with open("race.tmp", "w") as f:
+        f.write("{}")
+    os.rename("race.tmp", "race.json")
+    try:
+        os.unlink("race.json")
+    except FileNotFoundError:
+        pass
+PY
+toggler=$!
+failed=0
+for i in $(seq 150); do
+	$S check 1 2 --output json=race.json >/dev/null 2>race.err
+	rc=$?
+	[ $rc = 1 ] && [ ! -s race.err ] || { failed=$((failed + 1)); head -1 race.err >&2; }
+done
+kill $toggler 2>/dev/null
+wait $toggler 2>/dev/null
+equals "150 writes beside a job replacing and removing the file" "$failed" 0
+equals "concurrent: no temporary files" "$(ls | grep -c '\.tmp\.')" "0"
+
+fi
+
 if tcase full-stdout; then
 if [ -c $full ]; then
 	expect_err 2 "report to a full stdout" \

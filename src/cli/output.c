@@ -424,15 +424,21 @@ static int cli_outfile_prepare(struct cli_outfile *o)
 	rc = cli_outfile_guard(o);
 	if (rc)
 		return rc;
-	if (stat(o->path, &sb) < 0) {
-		int e = errno;
-
-		/* a new file; a dangling symlink is an error (ENOENT) */
-		if (e != ENOENT || !lstat(o->path, &lb))
-			return cli_outfile_error(o, e);
+	/* One lstat() tells a new file from an existing one, and a symlink is
+	 * followed after: with a stat() first and an lstat() after, a job
+	 * beside this one that renamed its output into place, or removed it,
+	 * between the two made a new file look like a dangling symlink, or
+	 * an existing one like a missing one (two CI jobs in one workspace). */
+	if (lstat(o->path, &lb) < 0) {
+		if (errno != ENOENT)
+			return cli_outfile_error(o, errno);
 		o->target = util_strdup(o->path);
 		return o->target ? cli_outfile_tmp(o, 0, 0) : ERR_NOMEM;
 	}
+	if (!S_ISLNK(lb.st_mode))
+		sb = lb;
+	else if (stat(o->path, &sb) < 0) /* a dangling symlink: ENOENT */
+		return cli_outfile_error(o, errno);
 	if (S_ISDIR(sb.st_mode))
 		return cli_outfile_error(o, EISDIR);
 	if (cli_same_file(&sb, STDOUT_FILENO)) {
@@ -443,8 +449,6 @@ static int cli_outfile_prepare(struct cli_outfile *o)
 		o->fd = open(o->path, O_WRONLY | O_CLOEXEC);
 		return o->fd < 0 ? cli_outfile_error(o, errno) : 0;
 	}
-	if (lstat(o->path, &lb) < 0)
-		return cli_outfile_error(o, errno);
 	o->target = S_ISLNK(lb.st_mode) ? realpath(o->path, NULL) : util_strdup(o->path);
 	if (!o->target)
 		return S_ISLNK(lb.st_mode) ? cli_outfile_error(o, errno) : ERR_NOMEM;
